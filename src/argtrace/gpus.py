@@ -1,0 +1,90 @@
+"""The GPU catalog shared by ``--gpu`` (resolution's fake device) and the memory layer.
+
+A profile is what a framework reads about one device at start-up:
+
+- ``smi_total_mib``: ``memory.total`` as ``nvidia-smi`` (``amd-smi`` for AMD) prints it, in MiB. SGLang
+  0.5.10.post1 reads exactly this (``get_nvgpu_memory_capacity`` in ``srt/utils/common.py``) to choose
+  ``chunked_prefill_size``, ``cuda_graph_max_bs`` and the default ``mem_fraction_static``.
+- ``total_bytes``: what ``torch.cuda.mem_get_info()`` reports as total (the driver keeps a few hundred MiB
+  that nvidia-smi counts). vLLM's ``gpu_memory_utilization`` and SGLang's ``avail mem`` lines are
+  relative to this.
+- compute capability, vendor, and whether flashinfer kernels exist for it (they change defaults).
+
+Values are the ones printed by real devices in public logs (H100 SXM 80 GB: 81559 MiB / 79.19 GiB; RTX
+4090: 24564 MiB / 23.64 GiB; ...). ``NAME[xCOUNT]`` selects COUNT identical devices; the count is the
+trailing ``x<digits>`` so that ``mi300x`` and ``mi300xx8`` both parse.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+Vendor = Literal["nvidia", "amd"]
+
+MIB = 1 << 20
+GIB = 1 << 30
+
+
+@dataclass(frozen=True)
+class GpuProfile:
+    name: str
+    label: str
+    smi_total_mib: int
+    total_bytes: int
+    compute_capability: tuple[int, int]
+    vendor: Vendor
+    flashinfer: bool
+
+    @property
+    def total_gib(self) -> float:
+        return self.total_bytes / GIB
+
+
+GPUS: dict[str, GpuProfile] = {
+    p.name: p
+    for p in (
+        GpuProfile("h100", "NVIDIA H100 80GB HBM3", 81559, 85_029_158_912, (9, 0), "nvidia", True),
+        GpuProfile("h200", "NVIDIA H200", 143771, 150_110_011_392, (9, 0), "nvidia", True),
+        GpuProfile("b200", "NVIDIA B200", 183359, 191_503_138_816, (10, 0), "nvidia", True),
+        GpuProfile("a100-80g", "NVIDIA A100-SXM4-80GB", 81920, 85_097_971_712, (8, 0), "nvidia", True),
+        GpuProfile("l40s", "NVIDIA L40S", 46068, 47_697_362_944, (8, 9), "nvidia", True),
+        GpuProfile(
+            "rtx-pro-6000", "NVIDIA RTX PRO 6000 Blackwell Workstation Edition", 97887, 102_005_866_496,
+            (12, 0), "nvidia", True,
+        ),
+        GpuProfile("rtx-4090", "NVIDIA GeForce RTX 4090", 24564, 25_386_352_640, (8, 9), "nvidia", True),
+        GpuProfile("mi300x", "AMD Instinct MI300X", 196592, 205_822_885_888, (9, 4), "amd", False),
+    )
+}
+
+_SPEC = re.compile(r"^(?P<name>.+?)(?:x(?P<count>\d+))?$")
+
+
+@dataclass(frozen=True)
+class GpuSelection:
+    profile: GpuProfile
+    count: int
+
+    @property
+    def spec(self) -> str:
+        return self.profile.name if self.count == 1 else f"{self.profile.name}x{self.count}"
+
+
+def parse_gpu_spec(spec: str) -> GpuSelection:
+    """``h100`` -> (h100, 1); ``rtx-pro-6000x4`` -> (rtx-pro-6000, 4); ``mi300x`` -> (mi300x, 1).
+
+    Raises ``ValueError`` with the known names for an unknown profile or a zero count.
+    """
+    text = spec.strip().lower()
+    if text in GPUS:
+        return GpuSelection(GPUS[text], 1)
+    match = _SPEC.match(text)
+    if match and match.group("count") and match.group("name") in GPUS:
+        count = int(match.group("count"))
+        if count < 1:
+            raise ValueError(f"GPU count must be at least 1 in {spec!r}")
+        return GpuSelection(GPUS[match.group("name")], count)
+    known = ", ".join(sorted(GPUS))
+    raise ValueError(f"unknown GPU profile {spec!r}; known: {known} (append xN for N GPUs, e.g. h100x8)")
