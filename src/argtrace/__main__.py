@@ -1,0 +1,3 @@
+from argtrace.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,188 @@
+"""``argtrace check``: run the layers in order and collect what they observed into one report.
+
+Each layer is a module with one entry point that takes what the earlier layers produced and returns a
+``LayerResult``; this module only sequences them and folds the results into settings. It decides nothing
+about bash, argparse or a framework itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from argtrace.model import (
+    Finding,
+    FrameworkInfo,
+    LayerResult,
+    Report,
+    ServerCommand,
+    Setting,
+    UsageError,
+)
+
+# Refuse to read more than this: a launch script is kilobytes; 64 MiB is surely not one.
+MAX_SCRIPT_BYTES = 64 * 1024 * 1024
+COMMAND_LABEL = "<-c>"
+
+
+@dataclass(frozen=True)
+class CheckOptions:
+    script: str | None
+    script_args: tuple[str, ...]
+    command_string: str | None
+    env: Mapping[str, str]
+    framework: str | None = None
+    framework_version: str | None = None
+    server: int = 1
+    python: str | None = None
+    model_config: str | None = None
+    gpu: str | None = None
+    log: str | None = None
+    launched_after: str | None = None
+    all_settings: bool = False
+    run_shellcheck: bool = True
+    resolve: bool = True
+    extra: Mapping[str, object] = field(default_factory=dict)
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> CheckOptions:
+        return cls(
+            script=args.script,
+            script_args=tuple(args.script_args),
+            command_string=args.command_string,
+            env=starting_environment(os.environ, args.env, clean=args.clean_env),
+            framework=args.framework,
+            framework_version=args.framework_version,
+            server=args.server,
+            python=args.python,
+            model_config=args.model_config,
+            gpu=args.gpu,
+            log=args.log,
+            launched_after=args.launched_after,
+            all_settings=args.all_settings,
+            run_shellcheck=not args.no_shellcheck,
+            resolve=not args.no_resolve,
+        )
+
+
+def starting_environment(
+    caller: Mapping[str, str], assignments: Sequence[str], *, clean: bool
+) -> dict[str, str]:
+    """The environment the script starts with: the caller's (or nothing), then each ``--env KEY=VALUE``."""
+    env = {} if clean else dict(caller)
+    for item in assignments:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise UsageError(f"--env needs KEY=VALUE (KEY= for an empty value), got {item!r}")
+        if not key.replace("_", "a").isalnum() or key[0].isdigit():
+            raise UsageError(f"--env: {key!r} is not a valid environment variable name")
+        env[key] = value
+    return env
+
+
+def read_script(path_text: str) -> tuple[bytes, Path]:
+    path = Path(path_text)
+    if not path.exists():
+        raise UsageError(f"{path_text}: no such file")
+    if path.is_dir():
+        raise UsageError(f"{path_text}: is a directory, not a launch script")
+    try:
+        size = path.stat().st_size
+        if size > MAX_SCRIPT_BYTES:
+            raise UsageError(f"{path_text}: {size} bytes is too large for a launch script")
+        return path.read_bytes(), path
+    except OSError as exc:
+        raise UsageError(f"{path_text}: cannot read: {exc.strerror}") from exc
+
+
+def fold_settings(results: Sequence[LayerResult]) -> list[Setting]:
+    """One setting per name, its history the layers' observations in layer order."""
+    settings: dict[str, Setting] = {}
+    for result in results:
+        for name, (flag, observations) in result.observations.items():
+            setting = settings.get(name)
+            if setting is None:
+                setting = settings[name] = Setting(name=name, flag=flag)
+            elif setting.flag is None:
+                setting.flag = flag
+            setting.history.extend(observations)
+        for name, value in result.intended.items():
+            if name in settings:
+                settings[name].intended = value
+        for name in result.unknown_settings:
+            if name in settings:
+                settings[name].unknown_to_framework = True
+    return list(settings.values())
+
+
+def run_check(options: CheckOptions) -> Report:
+    from argtrace.layers.shell import ScriptSource, analyze_script
+
+    if options.command_string is not None:
+        source = ScriptSource(label=COMMAND_LABEL, data=options.command_string.encode(), path=None)
+        # As with bash -c: the first word after the command is $0, the rest $1...
+        arg0 = options.script_args[0] if options.script_args else "argtrace"
+        args = options.script_args[1:]
+    else:
+        assert options.script is not None
+        data, path = read_script(options.script)
+        source = ScriptSource(label=options.script, data=data, path=path)
+        arg0, args = options.script, options.script_args
+
+    report = Report(command="check")
+    shell = analyze_script(source, args, options.env, arg0=arg0, run_shellcheck=options.run_shellcheck)
+    report.findings.extend(shell.findings)
+    report.servers = list(shell.servers)
+    if not shell.servers:
+        report.notes.append(f"no SGLang or vLLM server start was found in {source.label}")
+        return report
+    if not 1 <= options.server <= len(shell.servers):
+        raise UsageError(f"--server {options.server}: the script starts {len(shell.servers)} server(s)")
+    server = shell.servers[options.server - 1]
+    results = analyze_server(server, options, report)
+    report.settings = fold_settings(results)
+    for result in results:
+        report.findings.extend(result.findings)
+        report.sections.update(result.sections)
+    report.findings.extend(_other_servers_findings(shell.servers, options))
+    return report
+
+
+def analyze_server(server: ServerCommand, options: CheckOptions, report: Report) -> list[LayerResult]:
+    """The process and parser layers (and later ones) for one server start."""
+    from argtrace.frameworks.schema import choose_schema
+    from argtrace.layers.parser import parse_server_args
+    from argtrace.layers.process import describe_process
+
+    framework = options.framework or server.framework
+    schema, version_source, schema_findings = choose_schema(
+        framework, options.framework_version, server=server, python=options.python
+    )
+    report.framework = FrameworkInfo(name=schema.framework, version=schema.version, source=version_source)
+    report.findings.extend(schema_findings)
+    process, process_result = describe_process(server, schema)
+    report.process = process
+    parser_result = parse_server_args(server, schema)
+    return [process_result, parser_result]
+
+
+def _other_servers_findings(servers: Sequence[ServerCommand], options: CheckOptions) -> list[Finding]:
+    """Findings cover every server the script starts, not only the one described."""
+    from argtrace.frameworks.schema import choose_schema
+    from argtrace.layers.parser import parse_server_args
+
+    findings: list[Finding] = []
+    for index, server in enumerate(servers, start=1):
+        if index == options.server:
+            continue
+        schema, _, _ = choose_schema(
+            options.framework or server.framework,
+            options.framework_version,
+            server=server,
+            python=options.python,
+        )
+        findings.extend(replace(f, server=index) for f in parse_server_args(server, schema).findings)
+    return findings

@@ -1,0 +1,134 @@
+"""The ``argtrace`` command line: builds the parser from the command modules and renders their reports.
+
+Start-up must stay fast (well under half a second): only ``argparse`` and the tiny command modules are
+imported here; each command imports what it needs inside ``run``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from collections.abc import Sequence
+from types import ModuleType
+
+from argtrace import __version__
+from argtrace.commands import COMMAND_MODULES
+from argtrace.model import Report, UsageError
+
+EXIT_USAGE = 2
+
+
+def _load_commands() -> dict[str, ModuleType]:
+    modules: dict[str, ModuleType] = {}
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(f"argtrace.commands.{name}")
+        except ModuleNotFoundError as exc:
+            # A command still being built in this checkout is simply absent from the CLI.
+            if exc.name == f"argtrace.commands.{name}":
+                continue
+            raise
+        modules[module.NAME] = module
+    return modules
+
+
+def _common_options() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--format", choices=("text", "json"), default="text", help="output format (default: text)"
+    )
+    common.add_argument(
+        "--show-secrets",
+        action="store_true",
+        help="print tokens, API keys and passwords as they are (default: <redacted:HASH8>)",
+    )
+    return common
+
+
+def build_parser(commands: dict[str, ModuleType]) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="argtrace",
+        description="What did the LLM inference server actually see? "
+        "Follows every SGLang/vLLM setting from the launch script to the running server.",
+        allow_abbrev=False,
+    )
+    parser.add_argument("--version", action="version", version=f"argtrace {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    common = _common_options()
+    for name, module in commands.items():
+        command_parser = sub.add_parser(
+            name, help=module.HELP, description=module.HELP, parents=[common], allow_abbrev=False
+        )
+        module.add_arguments(command_parser)
+    return parser
+
+
+def _parse(argv: list[str], commands: dict[str, ModuleType]) -> argparse.Namespace:
+    parser = build_parser(commands)
+    command_index = next((i for i, word in enumerate(argv) if word in commands), None)
+    if command_index is None:
+        return parser.parse_args(argv)
+    module = commands[argv[command_index]]
+    splitter = getattr(module, "split_argv", None)
+    if splitter is None:
+        return parser.parse_args(argv)
+    # Commands like ``check SCRIPT ARGS...`` own every word after their positional: argparse must not
+    # see the script's arguments (``--port`` there belongs to the script, not to argtrace).
+    subparser = _subparser(parser, argv[command_index])
+    options, rest = splitter(argv[command_index + 1 :], subparser)
+    args = parser.parse_args(argv[: command_index + 1] + options)
+    module.apply_rest(args, rest, subparser)
+    return args
+
+
+def _subparser(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentParser:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return action.choices[name]
+    raise KeyError(name)
+
+
+def render(report: Report, fmt: str, show_secrets: bool) -> str:
+    from argtrace.render import render_report
+
+    return render_report(report, fmt=fmt, show_secrets=show_secrets)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    words = list(sys.argv[1:] if argv is None else argv)
+    commands = _load_commands()
+    try:
+        args = _parse(words, commands)
+    except SystemExit as exc:  # argparse: --help/--version exit 0, usage errors exit 2
+        return int(exc.code or 0)
+    if not getattr(args, "command", None):
+        build_parser(commands).print_help(sys.stderr)
+        return EXIT_USAGE
+    module = commands[args.command]
+    try:
+        report = module.run(args)
+    except UsageError as exc:
+        print(f"argtrace {args.command}: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # never a traceback for the user, unless asked for
+        if os.environ.get("ARGTRACE_DEBUG"):
+            raise
+        print(
+            f"argtrace {args.command}: internal error: {type(exc).__name__}: {exc}\n"
+            "(set ARGTRACE_DEBUG=1 for the traceback, and please report it)",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    if isinstance(report, int):
+        return report
+    sys.stdout.write(render(report, args.format, args.show_secrets))
+    sys.stdout.flush()
+    return report.exit_status
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,128 @@
+"""``argtrace check [OPTIONS] SCRIPT [SCRIPT_ARGS...]`` and ``argtrace check -c COMMAND [-- $0 $1 ...]``."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from argtrace.model import Report
+
+NAME = "check"
+HELP = "predict what an SGLang/vLLM server will receive from a launch script or command, layer by layer"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.usage = (
+        "argtrace check [OPTIONS] SCRIPT [SCRIPT_ARGS...]\n"
+        "       argtrace check [OPTIONS] -c COMMAND [-- ARG0 ARGS...]"
+    )
+    parser.add_argument(
+        "-c",
+        dest="command_string",
+        metavar="COMMAND",
+        help="analyse this command line instead of a script (as bash -c)",
+    )
+    parser.add_argument(
+        "--env",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="set a variable in the starting environment (repeatable; KEY= is empty, not unset)",
+    )
+    parser.add_argument(
+        "--clean-env",
+        action="store_true",
+        help="start from an empty environment (no PATH either); --env applies after it",
+    )
+    parser.add_argument(
+        "--framework", choices=("sglang", "vllm"), help="framework (default: detected from the command)"
+    )
+    parser.add_argument(
+        "--framework-version",
+        metavar="V",
+        help="framework version (default: installed, else the newest bundled)",
+    )
+    parser.add_argument(
+        "--server",
+        type=int,
+        default=1,
+        metavar="N",
+        help="which server start to describe when the script has several (1-based; default 1)",
+    )
+    parser.add_argument(
+        "--python",
+        metavar="PATH",
+        help="the interpreter the server would run (for the installed framework version and the resolver)",
+    )
+    parser.add_argument(
+        "--model-config",
+        metavar="DIR|config.json",
+        help="the model's config.json (for the resolution and memory layers)",
+    )
+    parser.add_argument(
+        "--gpu",
+        metavar="NAME[xCOUNT]",
+        help="GPU profile for resolution and memory, e.g. h100x8, rtx-pro-6000x4",
+    )
+    parser.add_argument(
+        "--log", metavar="LOG", help="the server's startup log, to compare with the intended configuration"
+    )
+    parser.add_argument(
+        "--launched-after", metavar="TIME", help="ISO 8601 time the launch happened after (log staleness)"
+    )
+    parser.add_argument(
+        "--all-settings", action="store_true", help="list every setting, not only the ones a layer touched"
+    )
+    parser.add_argument(
+        "--no-shellcheck", action="store_true", help="do not run shellcheck as a second opinion"
+    )
+    parser.add_argument(
+        "--no-resolve",
+        action="store_true",
+        help="skip the resolution layer even when a resolver environment exists",
+    )
+    # Filled by apply_rest from the words argparse never sees.
+    parser.set_defaults(script=None, script_args=[])
+
+
+def split_argv(words: list[str], parser: argparse.ArgumentParser) -> tuple[list[str], list[str]]:
+    """Split into argtrace's own options and the rest (SCRIPT ARGS..., or $0 $1... after -c).
+
+    Everything after the script path belongs to the script, as with ``bash SCRIPT ARGS``. With ``-c``,
+    options may come before or after it; ``--`` or the first plain word starts ``$0 $1 ...``.
+    """
+    takes_value = {opt: action.nargs != 0 for action in parser._actions for opt in action.option_strings}
+    options: list[str] = []
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if word == "--":
+            return options, ["--", *words[i + 1 :]]
+        if word.startswith("-") and word != "-":
+            name = word.split("=", 1)[0]
+            options.append(word)
+            if takes_value.get(name) and "=" not in word and i + 1 < len(words):
+                options.append(words[i + 1])
+                i += 1
+            i += 1
+            continue
+        return options, words[i:]
+    return options, []
+
+
+def apply_rest(args: argparse.Namespace, rest: list[str], parser: argparse.ArgumentParser) -> None:
+    if args.command_string is not None:
+        args.script_args = rest[1:] if rest[:1] == ["--"] else rest
+        return
+    if rest[:1] == ["--"]:
+        rest = rest[1:]
+    if not rest:
+        parser.error("a SCRIPT (or -c COMMAND) is required")
+    args.script, args.script_args = rest[0], rest[1:]
+
+
+def run(args: argparse.Namespace) -> Report:
+    from argtrace.check import CheckOptions, run_check
+
+    return run_check(CheckOptions.from_args(args))

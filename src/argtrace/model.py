@@ -1,0 +1,220 @@
+"""The data that flows through argtrace, one direction: layers produce, the report collects, renderers read.
+
+Every layer returns observations and findings; nothing here computes anything about bash, argparse or a
+framework. The JSON contract (``schema_version`` 1) is built from these objects by ``render/json.py``.
+
+A setting's history is an append-only list of observations in layer order; its *effective* value is derived
+from that history (the deepest layer's value), never stored beside it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+SCHEMA_VERSION = 1
+
+Layer = Literal["transport", "shell", "process", "parser", "resolution", "log", "live", "memory"]
+LAYERS: tuple[Layer, ...] = ("transport", "shell", "process", "parser", "resolution", "log", "live", "memory")
+
+Severity = Literal["error", "warning", "info"]
+SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
+
+FrameworkName = Literal["sglang", "vllm"]
+FrameworkSource = Literal["bundled-schema", "resolver-env", "installed", "log", "live"]
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """One piece of text that supports a finding, and where it was seen."""
+
+    layer: Layer
+    at: str | None
+    text: str
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A diagnosis with a stable code (see ``argtrace.rules``).
+
+    ``at`` is ``PATH:LINE[:COL]`` with the path as the user typed it, ``<-c>`` for ``-c`` input, framework
+    files relative to site-packages, ``LOG:LINE`` for logs and ``URL#json-pointer`` for live values.
+    """
+
+    code: str
+    severity: Severity
+    layer: Layer
+    message: str
+    at: str | None = None
+    fix: str | None = None
+    setting: str | None = None
+    evidence: tuple[Evidence, ...] = ()
+    # Layers that see several launches/servers tag their findings; ``None`` means "not applicable".
+    launch: int | None = None
+    server: int | None = None
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What one layer saw of one setting.
+
+    ``value`` is a string for transport, shell and process (the exact word), and the parsed value from
+    the parser layer on. A value that cannot be known statically is ``None`` with ``known=False`` and a
+    ``reason``. ``by`` names the function (or flag, option string, hook) that produced the value.
+    """
+
+    layer: Layer
+    value: Any
+    at: str | None = None
+    known: bool = True
+    reason: str | None = None
+    by: str | None = None
+    # Layer-specific detail kept verbatim in the JSON (e.g. ``old`` for resolution writes, ``option`` for
+    # the parser's matched option string). Keys must not collide with the fields above.
+    detail: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Setting:
+    """One configuration field of the server, followed through the layers.
+
+    ``name`` is the framework's ``dest`` in the analysed version (or, for a flag that version does not
+    know, the dest in the newest bundled version that knows it). ``intended`` is the value the user wrote
+    for the occurrence that wins, after the shell expanded it.
+    """
+
+    name: str
+    flag: str | None
+    intended: Any = None
+    history: list[Observation] = field(default_factory=list)
+    # True when the analysed framework version does not accept this setting at all: effective is null.
+    unknown_to_framework: bool = False
+
+    @property
+    def effective(self) -> Any:
+        """The value at the deepest layer analysed; ``None`` when the framework does not know the flag."""
+        if self.unknown_to_framework or not self.history:
+            return None
+        return self.history[-1].value
+
+    def observe(self, observation: Observation) -> None:
+        self.history.append(observation)
+
+
+@dataclass(frozen=True)
+class FrameworkInfo:
+    name: FrameworkName | None
+    version: str | None
+    source: FrameworkSource | None
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where one argv word (or env value) came from: the source location and the expansion that made it."""
+
+    at: str | None
+    expansion: str | None = None  # e.g. "$2", "${PORT:-30000}", "\"$@\"", "literal"
+    known: bool = True
+    reason: str | None = None
+
+
+@dataclass(frozen=True)
+class Word:
+    """One argv word of a predicted process. ``text`` is ``None`` when it cannot be known statically."""
+
+    text: str | None
+    origin: Origin
+
+    @property
+    def known(self) -> bool:
+        return self.text is not None and self.origin.known
+
+
+@dataclass(frozen=True)
+class EnvValue:
+    value: str | None
+    origin: Origin
+
+
+@dataclass(frozen=True)
+class ServerCommand:
+    """A server start found in a script or command: its predicted argv and environment.
+
+    ``argv`` is the whole command as the process sees it (``python3 -m sglang.launch_server ...``);
+    ``server_args_start`` is the index of the first word handed to the framework's argument parser.
+    """
+
+    at: str | None
+    framework: FrameworkName
+    argv: tuple[Word, ...]
+    env: Mapping[str, EnvValue]
+    server_args_start: int
+    entrypoint: (
+        str  # "sglang.launch_server", "sglang serve", "vllm serve", "vllm.entrypoints.openai.api_server"
+    )
+    interpreter: str | None = None  # "python3", "/opt/venv/bin/python", or None for console scripts
+    cwd: str | None = None
+    backgrounded: bool = False
+
+    @property
+    def argv_text(self) -> list[str | None]:
+        return [w.text for w in self.argv]
+
+    @property
+    def server_args(self) -> tuple[Word, ...]:
+        return self.argv[self.server_args_start :]
+
+
+@dataclass(frozen=True)
+class ProcessInfo:
+    """The process the server would get (``check``) or got (``run``, ``ps``): argv and redacted env."""
+
+    argv: tuple[str | None, ...]
+    env: Mapping[str, str | None]
+    at: str | None
+    interpreter: str | None = None
+
+
+@dataclass
+class LayerResult:
+    """What one layer hands back: findings, observations per setting, and sections for the report.
+
+    ``observations`` maps a setting name to (flag, observations in order). ``sections`` become top-level
+    JSON keys (e.g. ``resolution``, ``timeline``, ``memory``): the contract is extended, never broken.
+    """
+
+    findings: list[Finding] = field(default_factory=list)
+    observations: dict[str, tuple[str | None, list[Observation]]] = field(default_factory=dict)
+    intended: dict[str, Any] = field(default_factory=dict)
+    unknown_settings: set[str] = field(default_factory=set)
+    sections: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Report:
+    """Everything one argtrace command found. Renderers read it; they never compute."""
+
+    command: str
+    framework: FrameworkInfo = field(default_factory=lambda: FrameworkInfo(None, None, None))
+    process: ProcessInfo | None = None
+    servers: list[ServerCommand] = field(default_factory=list)
+    settings: list[Setting] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    sections: dict[str, Any] = field(default_factory=dict)
+    # Free-form lines for people (e.g. "assumed GPU h100x1"); rendered in text, kept in JSON as "notes".
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def exit_status(self) -> int:
+        return 1 if any(f.severity == "error" for f in self.findings) else 0
+
+    def setting(self, name: str) -> Setting | None:
+        for s in self.settings:
+            if s.name == name:
+                return s
+        return None
+
+
+class UsageError(Exception):
+    """Bad usage or unreadable input: nothing could be analysed (exit status 2)."""

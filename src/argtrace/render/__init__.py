@@ -1,0 +1,22 @@
+"""Renderers read a finished report and never compute: one canonical dict (``to_dict``), redacted once
+(``redaction.redact_report_dict``), then drawn as text (rich) or dumped as JSON."""
+
+from __future__ import annotations
+
+from argtrace.model import Report
+
+
+def render_report(report: Report, *, fmt: str, show_secrets: bool = False) -> str:
+    from argtrace.render.json import to_dict
+    from argtrace.render.redaction import redact_report_dict
+
+    data = to_dict(report)
+    if not show_secrets:
+        data = redact_report_dict(data)
+    if fmt == "json":
+        from argtrace.render.json import dumps
+
+        return dumps(data)
+    from argtrace.render.text import render_text
+
+    return render_text(data)

@@ -1,0 +1,131 @@
+"""The JSON contract (``schema_version`` 1): built from the data model, extended by later layers through
+``Report.sections``; existing keys never change meaning."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import asdict, is_dataclass
+from enum import Enum
+from pathlib import PurePath
+from typing import Any
+
+from argtrace import __version__
+from argtrace.model import SCHEMA_VERSION, Finding, Observation, Report, ServerCommand, Setting
+
+
+def jsonable(value: Any) -> Any:
+    """Plain JSON values for anything a layer may put in a report (tuples, paths, enums, dataclasses)."""
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else repr(value)
+    if isinstance(value, Mapping):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        items = sorted(value, key=repr) if isinstance(value, (set, frozenset)) else value
+        return [jsonable(v) for v in items]
+    if isinstance(value, Enum):
+        return jsonable(value.value)
+    if isinstance(value, PurePath):
+        return str(value)
+    if is_dataclass(value) and not isinstance(value, type):
+        return jsonable(asdict(value))
+    return repr(value)
+
+
+def observation_dict(obs: Observation) -> dict[str, Any]:
+    out: dict[str, Any] = {"layer": obs.layer, "value": jsonable(obs.value), "at": obs.at}
+    if not obs.known:
+        out["known"] = False
+        out["reason"] = obs.reason
+    if obs.by is not None:
+        out["by"] = obs.by
+    for key, value in obs.detail.items():
+        out.setdefault(key, jsonable(value))
+    return out
+
+
+def setting_dict(setting: Setting) -> dict[str, Any]:
+    return {
+        "name": setting.name,
+        "flag": setting.flag,
+        "intended": jsonable(setting.intended),
+        "effective": jsonable(setting.effective),
+        "history": [observation_dict(o) for o in setting.history],
+    }
+
+
+def finding_dict(finding: Finding) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "code": finding.code,
+        "severity": finding.severity,
+        "layer": finding.layer,
+        "setting": finding.setting,
+        "message": finding.message,
+        "at": finding.at,
+        "fix": finding.fix,
+        "evidence": [{"layer": e.layer, "at": e.at, "text": e.text} for e in finding.evidence],
+    }
+    if finding.launch is not None:
+        out["launch"] = finding.launch
+    if finding.server is not None:
+        out["server"] = finding.server
+    return out
+
+
+def server_dict(server: ServerCommand) -> dict[str, Any]:
+    return {
+        "at": server.at,
+        "framework": server.framework,
+        "entrypoint": server.entrypoint,
+        "argv": list(server.argv_text),
+        "words": [
+            {
+                "text": w.text,
+                "at": w.origin.at,
+                "expansion": w.origin.expansion,
+                **({} if w.known else {"known": False, "reason": w.origin.reason}),
+            }
+            for w in server.argv
+        ],
+        "server_args_start": server.server_args_start,
+        "interpreter": server.interpreter,
+        "cwd": server.cwd,
+        "backgrounded": server.backgrounded,
+    }
+
+
+def to_dict(report: Report) -> dict[str, Any]:
+    process = None
+    if report.process is not None:
+        process = {
+            "argv": list(report.process.argv),
+            "env": dict(report.process.env),
+            "at": report.process.at,
+        }
+        if report.process.interpreter is not None:
+            process["interpreter"] = report.process.interpreter
+    data: dict[str, Any] = {
+        "schema_version": SCHEMA_VERSION,
+        "argtrace_version": __version__,
+        "command": report.command,
+        "framework": {
+            "name": report.framework.name,
+            "version": report.framework.version,
+            "source": report.framework.source,
+        },
+        "process": process,
+        "servers": [server_dict(s) for s in report.servers],
+        "settings": [setting_dict(s) for s in report.settings],
+        "findings": [finding_dict(f) for f in report.findings],
+        "notes": list(report.notes),
+    }
+    for key, value in report.sections.items():
+        data.setdefault(key, jsonable(value))
+    return data
+
+
+def dumps(data: Mapping[str, Any]) -> str:
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"

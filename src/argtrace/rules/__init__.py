@@ -1,0 +1,110 @@
+"""The rule catalog: every finding code argtrace can emit, with its documentation, example and fix.
+
+One rule is one small object (like a shellcheck SC code or a ruff rule). Codes are grouped by layer with a
+two-letter prefix:
+
+    TP transport   SH shell   PR process   PA parser   RS resolution   LG log   LV live   MM memory
+
+Findings from the real shellcheck keep their own ``SCxxxx`` codes (layer ``shell``); they are documented
+by shellcheck, not here. ``docs/rules.md`` is generated from this catalog by ``scripts/gen_rules_doc.py``
+and a test runs every rule's example through the real CLI.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from argtrace.model import Evidence, Finding, Layer, Severity
+
+LAYER_PREFIX: Mapping[Layer, str] = {
+    "transport": "TP",
+    "shell": "SH",
+    "process": "PR",
+    "parser": "PA",
+    "resolution": "RS",
+    "log": "LG",
+    "live": "LV",
+    "memory": "MM",
+}
+
+# The modules that define rules, one per layer. Importing them only builds small frozen objects.
+_RULE_MODULES = tuple(f"argtrace.rules.{layer}" for layer in LAYER_PREFIX)
+
+
+@dataclass(frozen=True)
+class Example:
+    """A way to make a rule fire through the real CLI.
+
+    ``files`` are written into an empty working directory (text, or bytes for CRLF/BOM/binary cases);
+    ``argv`` is passed to ``argtrace`` there. ``needs`` names what must be available (``"resolver:sglang"``,
+    ``"sshd"``, ...); the rule test skips an example whose needs the machine lacks, and CI provides them.
+    """
+
+    argv: Sequence[str]
+    files: Mapping[str, str | bytes] = field(default_factory=dict)
+    needs: Sequence[str] = ()
+
+
+@dataclass(frozen=True)
+class Rule:
+    code: str
+    layer: Layer
+    severity: Severity
+    title: str
+    # Why this matters to someone launching a server (shellcheck's "Rationale", ruff's "Why is this bad?").
+    rationale: str
+    fix: str
+    example: Example
+    # The same situation written correctly: running it must not produce this code.
+    correct: Example | None = None
+    exceptions: str | None = None
+
+    def finding(
+        self,
+        message: str,
+        *,
+        at: str | None = None,
+        setting: str | None = None,
+        evidence: Sequence[Evidence] = (),
+        fix: str | None = None,
+        severity: Severity | None = None,
+        launch: int | None = None,
+        server: int | None = None,
+    ) -> Finding:
+        """A finding of this rule; ``fix`` defaults to the rule's generic fix."""
+        return Finding(
+            code=self.code,
+            severity=severity or self.severity,
+            layer=self.layer,
+            message=message,
+            at=at,
+            fix=fix if fix is not None else self.fix,
+            setting=setting,
+            evidence=tuple(evidence),
+            launch=launch,
+            server=server,
+        )
+
+
+def all_rules() -> list[Rule]:
+    """Every rule, sorted by code. Imports the per-layer modules on first call."""
+    rules: list[Rule] = []
+    for name in _RULE_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+            continue
+        rules.extend(v for v in vars(module).values() if isinstance(v, Rule))
+    codes = [r.code for r in rules]
+    duplicates = {c for c in codes if codes.count(c) > 1}
+    if duplicates:
+        raise RuntimeError(f"duplicate rule codes: {sorted(duplicates)}")
+    return sorted(rules, key=lambda r: r.code)
+
+
+def rule_by_code(code: str) -> Rule | None:
+    return next((r for r in all_rules() if r.code == code), None)
