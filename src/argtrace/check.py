@@ -119,6 +119,10 @@ def fold_settings(results: Sequence[LayerResult]) -> list[Setting]:
 
 
 def run_check(options: CheckOptions) -> Report:
+    # Bad input is reported before anything heavier than reading a file happens.
+    if options.command_string is None:
+        assert options.script is not None
+        data, path = read_script(options.script)
     from argtrace.layers.shell import ScriptSource, analyze_script
 
     if options.command_string is not None:
@@ -127,8 +131,6 @@ def run_check(options: CheckOptions) -> Report:
         arg0 = options.script_args[0] if options.script_args else "argtrace"
         args = options.script_args[1:]
     else:
-        assert options.script is not None
-        data, path = read_script(options.script)
         source = ScriptSource(label=options.script, data=data, path=path)
         arg0, args = options.script, options.script_args
 

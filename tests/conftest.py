@@ -1,0 +1,59 @@
+"""Shared test helpers: run the real CLI in-process and read its JSON."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from argtrace.cli import main
+
+
+@dataclass
+class CliResult:
+    status: int
+    stdout: str
+    stderr: str
+
+    @property
+    def json(self) -> Any:
+        return json.loads(self.stdout)
+
+    def codes(self) -> list[str]:
+        return [f["code"] for f in self.json["findings"]]
+
+
+@contextlib.contextmanager
+def _chdir(path: Path) -> Iterator[None]:
+    old = os.getcwd()
+    os.chdir(path)
+    try:
+        yield
+    finally:
+        os.chdir(old)
+
+
+def run_cli(argv: Sequence[str], cwd: Path | None = None) -> CliResult:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        if cwd is None:
+            status = main(list(argv))
+        else:
+            with _chdir(cwd):
+                status = main(list(argv))
+    return CliResult(status, out.getvalue(), err.getvalue())
+
+
+@pytest.fixture
+def cli() -> Any:
+    return run_cli
+
+
+REPO = Path(__file__).resolve().parent.parent

@@ -1,0 +1,90 @@
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import pytest
+
+from argtrace.check import starting_environment
+from argtrace.cli import _load_commands, _subparser, build_parser
+from argtrace.commands.check import apply_rest, split_argv
+from argtrace.model import UsageError
+from tests.conftest import run_cli
+
+
+def check_parser() -> argparse.ArgumentParser:
+    return _subparser(build_parser(_load_commands()), "check")
+
+
+def split(words: list[str]) -> argparse.Namespace:
+    parser = check_parser()
+    options, rest = split_argv(words, parser)
+    args = parser.parse_args(options)
+    apply_rest(args, rest, parser)
+    return args
+
+
+def test_everything_after_the_script_belongs_to_the_script() -> None:
+    args = split(["--format", "json", "launch.sh", "0", "--port", "30000", "--format", "text"])
+    assert args.format == "json"
+    assert args.script == "launch.sh"
+    assert args.script_args == ["0", "--port", "30000", "--format", "text"]
+
+
+def test_dash_c_options_before_and_after_and_dollar_zero_after_double_dash() -> None:
+    args = split(["-c", "python -m sglang.launch_server --port $1", "--format", "json", "--", "zero", "30000"])
+    assert args.command_string == "python -m sglang.launch_server --port $1"
+    assert args.format == "json"
+    assert args.script is None
+    assert args.script_args == ["zero", "30000"]
+
+
+def test_option_values_are_not_taken_for_the_script() -> None:
+    args = split(["--env", "A=1", "--server", "2", "s.sh", "x"])
+    assert (args.env, args.server, args.script, args.script_args) == (["A=1"], 2, "s.sh", ["x"])
+
+
+def test_env_assignments_apply_after_clean_env() -> None:
+    env = starting_environment({"PATH": "/bin", "HOME": "/root"}, ["A=1", "B=", "C=x=y"], clean=True)
+    assert env == {"A": "1", "B": "", "C": "x=y"}
+    kept = starting_environment({"PATH": "/bin"}, ["PATH=/opt/bin"], clean=False)
+    assert kept == {"PATH": "/opt/bin"}
+
+
+@pytest.mark.parametrize("bad", ["KEY", "=x", "1A=2", "A-B=1"])
+def test_env_without_a_valid_assignment_is_a_usage_error(bad: str) -> None:
+    with pytest.raises(UsageError, match="--env"):
+        starting_environment({}, [bad], clean=False)
+
+
+def test_env_key_alone_exits_2() -> None:
+    result = run_cli(["check", "--env", "KEY", "-c", "true"])
+    assert result.status == 2
+    assert "--env needs KEY=VALUE" in result.stderr
+
+
+def test_missing_script_exits_2_with_a_message(tmp_path: Path) -> None:
+    result = run_cli(["check", str(tmp_path / "nope.sh")])
+    assert result.status == 2
+    assert result.stderr.strip() == f"argtrace check: {tmp_path / 'nope.sh'}: no such file"
+    assert result.stdout == ""
+
+
+def test_directory_exits_2(tmp_path: Path) -> None:
+    result = run_cli(["check", str(tmp_path)])
+    assert result.status == 2
+    assert "is a directory" in result.stderr
+
+
+def test_no_script_and_no_command_is_usage() -> None:
+    result = run_cli(["check", "--format", "json"])
+    assert result.status == 2
+    assert "SCRIPT (or -c COMMAND) is required" in result.stderr
+
+
+def test_no_command_prints_help_and_exits_2() -> None:
+    assert run_cli([]).status == 2
+
+
+def test_version() -> None:
+    assert run_cli(["--version"]).status == 0

@@ -1,0 +1,108 @@
+from __future__ import annotations
+
+import json
+
+from argtrace.model import (
+    EnvValue,
+    Finding,
+    FrameworkInfo,
+    Observation,
+    Origin,
+    ProcessInfo,
+    Report,
+    ServerCommand,
+    Setting,
+    Word,
+)
+from argtrace.render import render_report
+
+
+def sample_report() -> Report:
+    words = tuple(
+        Word(t, Origin("launch.sh:5:1" if i < 3 else "launch.sh:6:5", "literal"))
+        for i, t in enumerate(["python3", "-m", "sglang.launch_server", "--mamba-scheduler-strategy", "extra_buffer"])
+    )
+    server = ServerCommand(
+        at="launch.sh:5:1",
+        framework="sglang",
+        argv=words,
+        env={"CUDA_VISIBLE_DEVICES": EnvValue("0", Origin("launch.sh:2:8", "$1"))},
+        server_args_start=3,
+        entrypoint="sglang.launch_server",
+        interpreter="python3",
+    )
+    report = Report(command="check", framework=FrameworkInfo("sglang", "0.5.10.post1", "bundled-schema"))
+    report.servers = [server]
+    report.process = ProcessInfo(argv=tuple(server.argv_text), env={"CUDA_VISIBLE_DEVICES": "0"}, at=server.at)
+    report.settings = [
+        Setting(
+            "mamba_scheduler_strategy",
+            "--mamba-scheduler-strategy",
+            intended="extra_buffer",
+            history=[
+                Observation("shell", "extra_buffer", "launch.sh:6:32", detail={"expansion": "literal"}),
+                Observation("parser", "extra_buffer", "launch.sh:5:1", by="--mamba-scheduler-strategy"),
+                Observation("resolution", "no_buffer", "sglang/srt/server_args.py:967", by="f", detail={"old": "x"}),
+            ],
+        )
+    ]
+    report.findings = [
+        Finding("RS001", "error", "resolution", "rewritten", at="launch.sh:6:5", setting="mamba_scheduler_strategy")
+    ]
+    report.sections["resolution"] = {"status": "ok"}
+    return report
+
+
+def test_json_contract_shape() -> None:
+    data = json.loads(render_report(sample_report(), fmt="json"))
+    assert data["schema_version"] == 1
+    assert data["framework"] == {"name": "sglang", "version": "0.5.10.post1", "source": "bundled-schema"}
+    assert data["process"] == {
+        "argv": ["python3", "-m", "sglang.launch_server", "--mamba-scheduler-strategy", "extra_buffer"],
+        "env": {"CUDA_VISIBLE_DEVICES": "0"},
+        "at": "launch.sh:5:1",
+    }
+    assert data["servers"][0]["at"] == "launch.sh:5:1"
+    assert data["servers"][0]["framework"] == "sglang"
+    assert data["servers"][0]["words"][4] == {"text": "extra_buffer", "at": "launch.sh:6:5", "expansion": "literal"}
+    setting = data["settings"][0]
+    assert setting["intended"] == "extra_buffer"
+    assert setting["effective"] == "no_buffer"
+    assert setting["history"][0] == {
+        "layer": "shell",
+        "value": "extra_buffer",
+        "at": "launch.sh:6:32",
+        "expansion": "literal",
+    }
+    assert setting["history"][2] == {
+        "layer": "resolution",
+        "value": "no_buffer",
+        "at": "sglang/srt/server_args.py:967",
+        "by": "f",
+        "old": "x",
+    }
+    assert data["findings"][0] == {
+        "code": "RS001",
+        "severity": "error",
+        "layer": "resolution",
+        "setting": "mamba_scheduler_strategy",
+        "message": "rewritten",
+        "at": "launch.sh:6:5",
+        "fix": None,
+        "evidence": [],
+    }
+    assert data["resolution"] == {"status": "ok"}
+
+
+def test_effective_is_null_when_the_framework_does_not_know_the_flag() -> None:
+    s = Setting("x", "--x", "1", [Observation("shell", "1")], unknown_to_framework=True)
+    assert s.effective is None
+
+
+def test_text_report_shows_the_row_and_the_finding_under_it() -> None:
+    text = render_report(sample_report(), fmt="text")
+    assert "sglang 0.5.10.post1 (bundled-schema)" in text
+    assert "mamba_scheduler_strategy" in text
+    assert "no_buffer" in text
+    assert "RS001" in text
+    assert "1 error(s), 0 warning(s), 0 info" in text
