@@ -24,6 +24,10 @@ def test_secret_names() -> None:
     assert not is_secret_name("AWS_REGION")
     assert not is_secret_name("TOKENIZERS_PARALLELISM")
     assert not is_secret_name("CUDA_VISIBLE_DEVICES")
+    # Numbers of tokens are not tokens.
+    assert not is_secret_name("max_total_tokens")
+    assert not is_secret_name("SGLANG_MAX_TOKENS")
+    assert is_secret_name("api_key")
 
 
 def test_redact_value_by_name_and_inside_text() -> None:
