@@ -60,7 +60,7 @@ def main() -> int:
     if shellcheck:
         commands["shellcheck"] = [shellcheck, str(EXAMPLE)]
     samples: dict[str, list[float]] = {name: [] for name in commands}
-    for name, cmd in commands.items():  # warm caches once
+    for cmd in commands.values():  # warm caches once
         timed(cmd)
     for _ in range(args.rounds):
         for name, cmd in commands.items():
