@@ -1,0 +1,361 @@
+"""Read a Hugging Face ``config.json`` into the few numbers memory planning needs.
+
+Multimodal checkpoints (``Qwen3_5ForConditionalGeneration``) keep the language model under ``text_config``;
+its keys win over the top level, the way SGLang's ``ModelConfig.hf_text_config`` reads them. Nothing here
+guesses a value silently: a field that is needed and absent is listed in ``ModelSpec.missing`` and the
+caller turns it into a finding.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+Family = Literal["dense", "moe", "mla", "hybrid_gdn", "nemotron_h"]
+
+# Architectures whose layout this module knows; anything else is read as a plain decoder (with a warning).
+KNOWN_ARCHITECTURES: dict[str, Family] = {
+    "LlamaForCausalLM": "dense",
+    "MistralForCausalLM": "dense",
+    "Qwen2ForCausalLM": "dense",
+    "Qwen3ForCausalLM": "dense",
+    "Qwen2MoeForCausalLM": "moe",
+    "Qwen3MoeForCausalLM": "moe",
+    "MixtralForCausalLM": "moe",
+    "DeepseekV2ForCausalLM": "mla",
+    "DeepseekV3ForCausalLM": "mla",
+    "Qwen3NextForCausalLM": "hybrid_gdn",
+    "Qwen3_5ForConditionalGeneration": "hybrid_gdn",
+    "Qwen3_5MoeForConditionalGeneration": "hybrid_gdn",
+    "Qwen3_5ForCausalLM": "hybrid_gdn",
+    "Qwen3_5MoeForCausalLM": "hybrid_gdn",
+    "NemotronHForCausalLM": "nemotron_h",
+}
+
+_DTYPE_BYTES = {
+    "float32": 4,
+    "float": 4,
+    "fp32": 4,
+    "bfloat16": 2,
+    "bf16": 2,
+    "float16": 2,
+    "fp16": 2,
+    "half": 2,
+    "float8_e4m3fn": 1,
+    "fp8": 1,
+    "fp8_e4m3": 1,
+    "fp8_e5m2": 1,
+}
+
+
+class ConfigError(Exception):
+    """The config cannot be read at all (missing file, not JSON, not an object)."""
+
+
+@dataclass(frozen=True)
+class Quantization:
+    """Weight quantization as declared by ``quantization_config`` (or ``none``)."""
+
+    method: str  # none, fp8, awq, gptq, nvfp4, mxfp4, compressed-tensors, bitsandbytes, ...
+    bits: float  # bits per quantized weight element (before scales)
+    group_size: int | None  # elements per scale (None: per-channel/per-block handled by block)
+    block: tuple[int, int] | None = None  # fp8 block quantization
+    excluded: tuple[str, ...] = ()  # module name patterns left unquantized
+
+
+@dataclass
+class ModelSpec:
+    architecture: str
+    family: Family
+    known_architecture: bool
+    dtype_bytes: int
+    hidden_size: int = 0
+    num_layers: int = 0
+    vocab_size: int = 0
+    num_attention_heads: int = 0
+    num_kv_heads: int = 0
+    head_dim: int = 0
+    v_head_dim: int = 0
+    intermediate_size: int = 0
+    tie_word_embeddings: bool = False
+    context_length: int = 0
+    # MoE
+    num_experts: int = 0
+    num_experts_per_tok: int = 0
+    moe_intermediate_size: int = 0
+    shared_expert_intermediate_size: int = 0
+    first_k_dense: int = 0
+    moe_layer_freq: int = 1
+    # MLA (DeepSeek)
+    kv_lora_rank: int = 0
+    q_lora_rank: int = 0
+    qk_nope_head_dim: int = 0
+    qk_rope_head_dim: int = 0
+    # layer kinds: index -> "full_attention" | "linear_attention" | "mamba" | "mlp" | "moe"
+    layer_types: list[str] = field(default_factory=list)
+    # Gated DeltaNet (Qwen3-Next / Qwen3.5) and Mamba2 (Nemotron-H) state geometry
+    linear_num_key_heads: int = 0
+    linear_key_head_dim: int = 0
+    linear_num_value_heads: int = 0
+    linear_value_head_dim: int = 0
+    conv_kernel: int = 0
+    mamba_num_heads: int = 0
+    mamba_head_dim: int = 0
+    mamba_n_groups: int = 0
+    ssm_state_size: int = 0
+    mamba_ssm_dtype: str | None = None
+    attn_output_gate: bool = False
+    # Draft / MTP
+    mtp_layers: int = 0
+    # Vision tower (multimodal checkpoints)
+    vision: Mapping[str, Any] | None = None
+    quantization: Quantization = field(default_factory=lambda: Quantization("none", 16, None))
+    missing: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def is_hybrid(self) -> bool:
+        return self.family in ("hybrid_gdn", "nemotron_h")
+
+    @property
+    def is_mla(self) -> bool:
+        return self.family == "mla"
+
+    @property
+    def full_attention_layer_ids(self) -> list[int]:
+        if not self.is_hybrid:
+            return list(range(self.num_layers))
+        return [i for i, t in enumerate(self.layer_types) if t == "full_attention"]
+
+    @property
+    def state_layer_ids(self) -> list[int]:
+        return [i for i, t in enumerate(self.layer_types) if t in ("linear_attention", "mamba")]
+
+
+def load_config(path: Path) -> dict[str, Any]:
+    """The JSON object of ``path`` (a ``config.json`` or the directory holding it)."""
+    target = path / "config.json" if path.is_dir() else path
+    try:
+        text = target.read_text(encoding="utf-8")
+    except FileNotFoundError as exc:
+        raise ConfigError(f"{target}: no such file") from exc
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{target}: cannot read ({exc})") from exc
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"{target}: not valid JSON (line {exc.lineno}: {exc.msg})") from exc
+    if not isinstance(data, dict):
+        raise ConfigError(f"{target}: expected a JSON object, got {type(data).__name__}")
+    return data
+
+
+def _int(cfg: Mapping[str, Any], *keys: str, default: int | None = None) -> int | None:
+    for key in keys:
+        value = cfg.get(key)
+        if isinstance(value, bool):
+            continue
+        if isinstance(value, int):
+            return value
+        if isinstance(value, float) and value.is_integer():
+            return int(value)
+    return default
+
+
+def _dtype_bytes(name: object) -> int:
+    if isinstance(name, str):
+        return _DTYPE_BYTES.get(name.lower().removeprefix("torch."), 2)
+    return 2
+
+
+def _quantization(raw: Mapping[str, Any]) -> Quantization:
+    qc = raw.get("quantization_config")
+    if not isinstance(qc, Mapping):
+        return Quantization("none", 16, None)
+    method = str(qc.get("quant_method") or qc.get("quant_algo") or "unknown").lower()
+    excluded = tuple(
+        str(x)
+        for x in (qc.get("ignored_layers") or qc.get("modules_to_not_convert") or qc.get("ignore") or [])
+    )
+    if method == "fp8":
+        block = qc.get("weight_block_size")
+        blk = (int(block[0]), int(block[1])) if isinstance(block, list) and len(block) == 2 else None
+        return Quantization("fp8", 8, None, blk, excluded)
+    if method in ("awq", "gptq", "awq_marlin", "gptq_marlin"):
+        bits = _int(qc, "bits", "w_bit", default=4) or 4
+        group = _int(qc, "group_size", "q_group_size", default=128)
+        return Quantization(
+            method.split("_")[0], bits, group if group and group > 0 else None, None, excluded
+        )
+    if method in ("modelopt", "modelopt_fp4", "nvfp4") or "fp4" in str(qc.get("quant_algo", "")).lower():
+        algo = str(qc.get("quant_algo", "")).lower()
+        if "fp8" in algo and "fp4" not in algo:
+            return Quantization("fp8", 8, None, None, excluded)
+        return Quantization("nvfp4", 4, 16, None, excluded)
+    if method == "mxfp4":
+        return Quantization("mxfp4", 4, 32, None, excluded)
+    if method == "compressed-tensors":
+        groups = qc.get("config_groups")
+        bits = 8
+        group: int | None = None
+        if isinstance(groups, Mapping):
+            for g in groups.values():
+                w = g.get("weights") if isinstance(g, Mapping) else None
+                if isinstance(w, Mapping):
+                    bits = _int(w, "num_bits", default=8) or 8
+                    group = _int(w, "group_size")
+                    break
+        return Quantization("compressed-tensors", bits, group, None, excluded)
+    if method == "bitsandbytes":
+        return Quantization("bitsandbytes", 4 if qc.get("load_in_4bit") else 8, 64, None, excluded)
+    return Quantization(method, 16, None, None, excluded)
+
+
+def read_model_spec(raw: Mapping[str, Any]) -> ModelSpec:
+    """Flatten ``raw`` (``text_config`` merged over the top level) into a ``ModelSpec``."""
+    text = raw.get("text_config")
+    cfg: dict[str, Any] = dict(raw)
+    if isinstance(text, Mapping):
+        cfg.update(text)
+    archs = raw.get("architectures")
+    arch = str(archs[0]) if isinstance(archs, list) and archs else str(raw.get("model_type") or "unknown")
+    family = KNOWN_ARCHITECTURES.get(arch)
+    known = family is not None
+    if family is None:
+        if cfg.get("kv_lora_rank"):
+            family = "mla"
+        elif cfg.get("layer_types") and any(t == "linear_attention" for t in cfg.get("layer_types") or []):
+            family = "hybrid_gdn"
+        elif cfg.get("hybrid_override_pattern") or cfg.get("layers_block_type"):
+            family = "nemotron_h"
+        elif cfg.get("num_experts") or cfg.get("n_routed_experts") or cfg.get("num_local_experts"):
+            family = "moe"
+        else:
+            family = "dense"
+    dtype = cfg.get("torch_dtype") or cfg.get("dtype") or raw.get("torch_dtype") or "bfloat16"
+    spec = ModelSpec(
+        architecture=arch, family=family, known_architecture=known, dtype_bytes=_dtype_bytes(dtype)
+    )
+    spec.quantization = _quantization(raw if "quantization_config" in raw else cfg)
+
+    def need(name: str, *keys: str, default: int | None = None) -> int:
+        value = _int(cfg, *keys, default=default)
+        if value is None:
+            spec.missing.append(name)
+            return 0
+        return value
+
+    spec.hidden_size = need("hidden_size", "hidden_size", "d_model", "n_embd")
+    spec.vocab_size = need("vocab_size", "vocab_size")
+    spec.num_attention_heads = need("num_attention_heads", "num_attention_heads", "n_head")
+    spec.num_kv_heads = (
+        _int(cfg, "num_key_value_heads", "num_kv_heads", default=spec.num_attention_heads) or 0
+    )
+    default_hd = spec.hidden_size // spec.num_attention_heads if spec.num_attention_heads else None
+    spec.head_dim = _int(cfg, "head_dim", default=default_hd) or 0
+    spec.v_head_dim = _int(cfg, "v_head_dim", default=spec.head_dim) or 0
+    spec.intermediate_size = _int(cfg, "intermediate_size", "ffn_dim", default=0) or 0
+    spec.tie_word_embeddings = bool(cfg.get("tie_word_embeddings", raw.get("tie_word_embeddings", False)))
+    spec.context_length = (
+        _int(cfg, "max_position_embeddings", "max_sequence_length", "seq_length", default=0) or 0
+    )
+    spec.attn_output_gate = bool(cfg.get("attn_output_gate", False))
+    spec.mtp_layers = _int(cfg, "num_nextn_predict_layers", "mtp_num_hidden_layers", default=0) or 0
+    vision = raw.get("vision_config")
+    spec.vision = vision if isinstance(vision, Mapping) else None
+
+    if family == "nemotron_h":
+        pattern = cfg.get("hybrid_override_pattern")
+        blocks = cfg.get("layers_block_type")
+        kinds = {"M": "mamba", "*": "full_attention", "-": "mlp", "E": "moe"}
+        words = {"mamba": "mamba", "attention": "full_attention", "mlp": "mlp", "moe": "moe"}
+        if isinstance(blocks, list) and blocks:
+            spec.layer_types = [words.get(str(b), str(b)) for b in blocks]
+        elif isinstance(pattern, str) and pattern:
+            spec.layer_types = [kinds.get(c, c) for c in pattern]
+        else:
+            spec.missing.append("hybrid_override_pattern")
+        spec.num_layers = len(spec.layer_types)
+        spec.mamba_num_heads = need("mamba_num_heads", "mamba_num_heads")
+        spec.mamba_head_dim = need("mamba_head_dim", "mamba_head_dim")
+        spec.mamba_n_groups = need("n_groups", "n_groups", "mamba_n_groups")
+        spec.ssm_state_size = need("ssm_state_size", "ssm_state_size")
+        spec.conv_kernel = need("conv_kernel", "conv_kernel", "mamba_d_conv")
+        spec.num_experts = _int(cfg, "n_routed_experts", default=0) or 0
+        spec.num_experts_per_tok = _int(cfg, "num_experts_per_tok", default=0) or 0
+        spec.moe_intermediate_size = _int(cfg, "moe_intermediate_size", default=0) or 0
+        shared = _int(cfg, "n_shared_experts", default=0) or 0
+        spec.shared_expert_intermediate_size = shared * (
+            _int(cfg, "moe_shared_expert_intermediate_size", default=0) or 0
+        )
+    else:
+        spec.num_layers = need("num_hidden_layers", "num_hidden_layers", "n_layer", "num_layers")
+
+    if family == "hybrid_gdn":
+        types = cfg.get("layer_types")
+        interval = _int(cfg, "full_attention_interval")
+        # SGLang 0.5.10.post1 configs/qwen3_next.py layers_block_type: (i + 1) % full_attention_interval == 0
+        # is full attention; HF's layer_types says the same for released checkpoints. Prefer the interval
+        # (what SGLang reads) and note a disagreement.
+        from_interval = (
+            [
+                "full_attention" if (i + 1) % interval == 0 else "linear_attention"
+                for i in range(spec.num_layers)
+            ]
+            if interval
+            else None
+        )
+        from_types = [str(t) for t in types] if isinstance(types, list) and types else None
+        if from_interval is not None:
+            spec.layer_types = from_interval
+            if from_types is not None and from_types != from_interval:
+                spec.notes.append(
+                    "layer_types disagrees with full_attention_interval; SGLang 0.5.10.post1 follows "
+                    "full_attention_interval (configs/qwen3_next.py layers_block_type)"
+                )
+        elif from_types is not None:
+            spec.layer_types = from_types
+        else:
+            spec.missing.append("layer_types or full_attention_interval")
+        spec.linear_num_key_heads = need("linear_num_key_heads", "linear_num_key_heads")
+        spec.linear_key_head_dim = need("linear_key_head_dim", "linear_key_head_dim")
+        spec.linear_num_value_heads = need("linear_num_value_heads", "linear_num_value_heads")
+        spec.linear_value_head_dim = need("linear_value_head_dim", "linear_value_head_dim")
+        spec.conv_kernel = need("linear_conv_kernel_dim", "linear_conv_kernel_dim")
+        spec.num_experts = _int(cfg, "num_experts", default=0) or 0
+        spec.num_experts_per_tok = _int(cfg, "num_experts_per_tok", default=0) or 0
+        spec.moe_intermediate_size = _int(cfg, "moe_intermediate_size", default=0) or 0
+        spec.shared_expert_intermediate_size = _int(cfg, "shared_expert_intermediate_size", default=0) or 0
+    elif family in ("dense", "moe", "mla"):
+        spec.layer_types = ["full_attention"] * spec.num_layers
+
+    if family == "mla":
+        spec.kv_lora_rank = need("kv_lora_rank", "kv_lora_rank")
+        spec.qk_rope_head_dim = need("qk_rope_head_dim", "qk_rope_head_dim")
+        spec.qk_nope_head_dim = need("qk_nope_head_dim", "qk_nope_head_dim")
+        spec.q_lora_rank = _int(cfg, "q_lora_rank", default=0) or 0
+        spec.v_head_dim = need("v_head_dim", "v_head_dim")
+        spec.num_experts = _int(cfg, "n_routed_experts", default=0) or 0
+        spec.num_experts_per_tok = _int(cfg, "num_experts_per_tok", default=0) or 0
+        spec.moe_intermediate_size = _int(cfg, "moe_intermediate_size", default=0) or 0
+        shared = _int(cfg, "n_shared_experts", default=0) or 0
+        spec.shared_expert_intermediate_size = shared * spec.moe_intermediate_size
+        spec.first_k_dense = _int(cfg, "first_k_dense_replace", default=0) or 0
+        spec.moe_layer_freq = _int(cfg, "moe_layer_freq", default=1) or 1
+    elif family == "moe":
+        spec.num_experts = _int(cfg, "num_experts", "num_local_experts", "n_routed_experts", default=0) or 0
+        spec.num_experts_per_tok = _int(cfg, "num_experts_per_tok", default=0) or 0
+        spec.moe_intermediate_size = (
+            _int(cfg, "moe_intermediate_size", default=spec.intermediate_size) or spec.intermediate_size
+        )
+        spec.shared_expert_intermediate_size = _int(cfg, "shared_expert_intermediate_size", default=0) or 0
+        spec.moe_layer_freq = _int(cfg, "decoder_sparse_step", default=1) or 1
+
+    ssm = cfg.get("mamba_ssm_dtype")
+    spec.mamba_ssm_dtype = str(ssm) if isinstance(ssm, str) else None
+    if family in ("dense", "moe") and not spec.intermediate_size and not spec.moe_intermediate_size:
+        spec.missing.append("intermediate_size")
+    return spec
