@@ -121,3 +121,42 @@ def scrub(text: str, secrets: Iterable[str]) -> str:
         if secret:
             text = text.replace(secret, mask(secret))
     return redact_text(text)
+
+
+# Field names in endpoint payloads (``/server_info``) that hold credentials. Stricter than
+# :func:`is_secret_name`: ``max_total_tokens`` or ``speculative_num_draft_tokens`` hold numbers, not secrets.
+_SECRET_FIELD = re.compile(r"(?:^|_)(?:key|token|password|passwd|secret|credentials?)$", re.IGNORECASE)
+_NOT_SECRET_FIELDS = frozenset({"ssl_keyfile", "ssl_certfile", "ssl_ca_certs", "sort_key", "cache_key"})
+
+
+def is_secret_field(name: str) -> bool:
+    """True for a payload field name that holds a credential (``api_key``, ``hf_token``, ``watermark_key``)."""
+    lowered = name.lower()
+    if lowered in _NOT_SECRET_FIELDS:
+        return False
+    return bool(_SECRET_FIELD.search(lowered)) or lowered in _SECRET_DESTS or name.upper() in {
+        "HF_TOKEN",
+        "HUGGING_FACE_HUB_TOKEN",
+    }
+
+
+def redact_payload(value: object, secrets: Iterable[str] = (), *, _name: str | None = None) -> object:
+    """A JSON-like payload as it may be shown: secret fields masked, known secrets and tokens scrubbed.
+
+    Dict keys decide (``api_key``, ``hf_token``: the string value is masked whole); every other string is
+    scrubbed of the given secret strings and of token-looking text. A field named ``launch_command`` (a
+    whole command line, SGLang 0.5.23) has its secret flags' values masked as in :func:`redact_argv`.
+    """
+    known = tuple(sorted({s for s in secrets if s}, key=len, reverse=True))
+    if isinstance(value, Mapping):
+        return {k: redact_payload(v, known, _name=str(k)) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [redact_payload(v, known, _name=_name) for v in value]
+    if isinstance(value, str):
+        if _name is not None and is_secret_field(_name) and value not in ("", "<redacted>"):
+            return mask(value)
+        if _name in ("launch_command", "cmdline", "command_line"):
+            masked = redact_argv(value.split(" "))
+            return scrub(" ".join(w or "" for w in masked), known)
+        return scrub(value, known)
+    return value

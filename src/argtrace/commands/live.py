@@ -1,0 +1,83 @@
+"""``argtrace live URL``: what a running SGLang or vLLM server reports about its configuration."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from argtrace.model import Report
+
+NAME = "live"
+HELP = "read what a running SGLang/vLLM server reports (/server_info, /v1/models, /version, /metrics)"
+
+
+def add_live_options(parser: argparse.ArgumentParser) -> None:
+    """The connection options shared with ``check --url``."""
+    parser.add_argument(
+        "--api-key", metavar="KEY", help="bearer token for a server started with --api-key (never printed)"
+    )
+    parser.add_argument(
+        "--insecure", action="store_true", help="HTTPS: do not verify the certificate (self-signed servers)"
+    )
+    parser.add_argument(
+        "--timeout", type=float, default=5.0, metavar="SECONDS", help="per-request timeout (default: 5)"
+    )
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("url", metavar="URL", help="the server, e.g. http://127.0.0.1:30000")
+    add_live_options(parser)
+    parser.add_argument(
+        "--framework",
+        choices=("sglang", "vllm"),
+        help="the framework you expect there (a server of the other one is an error)",
+    )
+    parser.add_argument("--framework-version", metavar="V", help="the version you expect there")
+    parser.add_argument(
+        "--expect",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a setting you intended (dest name, e.g. max_running_requests=64); repeatable",
+    )
+    parser.add_argument(
+        "--all-settings",
+        action="store_true",
+        help="include every top-level value the server reports in the JSON section",
+    )
+
+
+def run(args: argparse.Namespace) -> Report:
+    from argtrace.check import fold_settings
+    from argtrace.layers.live import analyze_live, fetch_live
+    from argtrace.model import FrameworkInfo, Report, UsageError
+
+    intended: dict[str, str] = {}
+    for item in args.expect:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise UsageError(f"--expect needs NAME=VALUE, got {item!r}")
+        intended[name.strip().lstrip("-").replace("-", "_")] = value
+    if args.timeout <= 0:
+        raise UsageError("--timeout must be positive")
+    snap = fetch_live(args.url, api_key=args.api_key, insecure=args.insecure, timeout=args.timeout)
+    result = analyze_live(
+        args.url,
+        intended=intended,
+        framework=args.framework,
+        version=args.framework_version,
+        api_key=args.api_key,
+        insecure=args.insecure,
+        timeout=args.timeout,
+        show_secrets=args.show_secrets,
+        all_settings=args.all_settings,
+        snapshot=snap,
+    )
+    report = Report(command="live")
+    if snap.framework is not None:
+        report.framework = FrameworkInfo(name=snap.framework, version=snap.version, source="live")  # type: ignore[arg-type]
+    report.settings = fold_settings([result])
+    report.findings.extend(result.findings)
+    report.sections.update(result.sections)
+    return report
