@@ -1,0 +1,417 @@
+"""The collector: what argtrace runs on a node to observe it, and nothing else.
+
+This one file is sent over the ssh connection's standard input to the node's ``python3`` (see
+``transport/ssh.py``), so it must use the standard library only and run on Python 3.8 or newer (a test
+checks it with ``vermin``). It never writes to the node, installs nothing and starts no shell: it reads
+files, ``/proc``, the environment and local HTTP endpoints, runs ``bash -n`` (which only parses), and
+answers. Locally, ``LocalHost`` calls the same functions in-process, so a local and a remote observation
+are made by the same code.
+
+Protocol (after the bootstrap in ``ssh.py`` has read this program): the collector writes one ``hello``
+line, then answers each request line ``{"id": N, "op": NAME, "args": {...}}`` with one line
+``{"id": N, "ok": true, "result": ...}`` or ``{"id": N, "ok": false, "error": {...}}``. Every line it
+writes starts with ``MARK``, so text a login script prints before Python starts is told apart. Bytes travel
+as base64.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import types
+from collections.abc import Callable
+from typing import Any
+
+MARK = "@argtrace-collector@ "
+PROTOCOL = 1
+MIN_PYTHON = (3, 8)
+DEFAULT_READ_LIMIT = 64 * 1024 * 1024
+MAX_HTTP_BYTES = 16 * 1024 * 1024
+
+
+class CollectorError(Exception):
+    """An observation that failed in an expected way (no such file, permission, timeout)."""
+
+    def __init__(self, kind: str, message: str, errno_: int | None = None) -> None:
+        Exception.__init__(self, message)
+        self.kind = kind
+        self.errno = errno_
+
+
+def _b64(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
+
+
+def _oserror(exc: OSError, path: str) -> CollectorError:
+    kind = {2: "not_found", 13: "permission", 21: "is_directory", 20: "not_a_directory"}.get(
+        exc.errno or 0, "os_error"
+    )
+    return CollectorError(kind, f"{path}: {exc.strerror or exc}", exc.errno)
+
+
+# ------------------------------------------------------------------------------------------------ facts
+
+
+def hello() -> dict[str, Any]:
+    """Who and where the collector runs: the environment a non-interactive ``ssh HOST cmd`` gets."""
+    try:
+        import pwd
+
+        entry = pwd.getpwuid(os.getuid())
+        user, home, login_shell = entry.pw_name, entry.pw_dir, entry.pw_shell
+    except (ImportError, KeyError, AttributeError):
+        user, home, login_shell = os.environ.get("USER", ""), os.path.expanduser("~"), ""
+    return {
+        "protocol": PROTOCOL,
+        "python": list(sys.version_info[:3]),
+        "python_ok": tuple(sys.version_info[:2]) >= MIN_PYTHON,
+        "executable": sys.executable,
+        "platform": sys.platform,
+        "hostname": socket.gethostname(),
+        "user": user,
+        "uid": os.getuid() if hasattr(os, "getuid") else None,
+        "home": home,
+        "login_shell": login_shell,
+        "cwd": os.getcwd(),
+        "env": dict(os.environ),
+    }
+
+
+def stat(path: str) -> dict[str, Any]:
+    """``{"exists": false}`` or the file's type, size, mtime and mode (symlinks followed)."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return {"exists": False}
+    except OSError as exc:
+        if exc.errno == 20:  # a path component is not a directory
+            return {"exists": False}
+        raise _oserror(exc, path) from None
+    import stat as stat_mod
+
+    if stat_mod.S_ISDIR(st.st_mode):
+        kind = "dir"
+    elif stat_mod.S_ISREG(st.st_mode):
+        kind = "file"
+    else:
+        kind = "other"
+    return {
+        "exists": True,
+        "type": kind,
+        "size": st.st_size,
+        "mtime": st.st_mtime,
+        "mode": st.st_mode & 0o7777,
+        "readable": os.access(path, os.R_OK),
+    }
+
+
+def read(path: str, offset: int = 0, limit: int = DEFAULT_READ_LIMIT) -> dict[str, Any]:
+    """Up to ``limit`` bytes of a file from ``offset``; ``truncated`` when more follows."""
+    try:
+        with open(path, "rb") as fh:
+            if offset:
+                fh.seek(offset)
+            data = fh.read(limit + 1)
+            size = os.fstat(fh.fileno()).st_size
+    except OSError as exc:
+        raise _oserror(exc, path) from None
+    return {"data": _b64(data[:limit]), "size": size, "truncated": len(data) > limit}
+
+
+def listdir(path: str) -> list[str]:
+    try:
+        return sorted(os.listdir(path))
+    except OSError as exc:
+        raise _oserror(exc, path) from None
+
+
+def which(names: list[str]) -> dict[str, str | None]:
+    """Where each command is found on this process's ``PATH`` (the non-interactive one, remotely)."""
+    return {name: shutil.which(name) for name in names}
+
+
+def bash_n(data: str | None = None, path: str | None = None, timeout: float = 10.0) -> dict[str, Any]:
+    """``bash -n`` (parse only, never run) of a file on this machine or of text sent here (base64)."""
+    bash = shutil.which("bash")
+    if bash is None:
+        return {"bash": None, "returncode": None, "stderr": ""}
+    if path is not None:
+        argv, stdin = [bash, "-n", "--", path], None
+    else:
+        argv, stdin = [bash, "-n"], base64.b64decode(data or "")
+    try:
+        proc = subprocess.run(
+            argv, input=stdin, capture_output=True, timeout=timeout
+        )
+    except subprocess.TimeoutExpired:
+        raise CollectorError("timeout", f"bash -n took longer than {timeout} s") from None
+    return {
+        "bash": bash,
+        "returncode": proc.returncode,
+        "stderr": proc.stderr.decode("utf-8", "replace"),
+    }
+
+
+def run(
+    argv: list[str], timeout: float = 30.0, cwd: str | None = None, env: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """Run one program with an argv list (never through a shell); for version probes and the like."""
+    full_env = None
+    if env is not None:
+        full_env = dict(os.environ)
+        full_env.update(env)
+    try:
+        proc = subprocess.run(
+            argv,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=timeout,
+            cwd=cwd,
+            env=full_env,
+        )
+    except FileNotFoundError:
+        raise CollectorError("not_found", "{}: command not found".format(argv[0] if argv else "")) from None
+    except subprocess.TimeoutExpired:
+        raise CollectorError("timeout", f"{argv[0]} took longer than {timeout} s") from None
+    return {"returncode": proc.returncode, "stdout": _b64(proc.stdout), "stderr": _b64(proc.stderr)}
+
+
+def _read_small(path: str) -> bytes | None:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read()
+    except OSError:
+        return None
+
+
+def _boot_time() -> float | None:
+    data = _read_small("/proc/stat")
+    if data is None:
+        return None
+    for line in data.splitlines():
+        if line.startswith(b"btime "):
+            return float(line.split()[1])
+    return None
+
+
+def processes(with_env: bool = True, match: list[str] | None = None) -> list[dict[str, Any]]:
+    """Every process of this machine from ``/proc``: pid, ppid, uid, argv, env (when readable), cwd, exe.
+
+    ``match``: keep only processes whose command line contains one of these substrings (env and cwd are
+    the expensive parts; the filter runs before they are read).
+    """
+    if not os.path.isdir("/proc/self"):
+        raise CollectorError("unsupported", f"no /proc on this machine ({sys.platform})")
+    btime = _boot_time()
+    try:
+        ticks = os.sysconf("SC_CLK_TCK")
+    except (ValueError, OSError, AttributeError):
+        ticks = 100
+    me = os.getpid()
+    out = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        pid = int(name)
+        if pid == me:
+            continue
+        base = "/proc/" + name
+        raw = _read_small(base + "/cmdline")
+        if raw is None:
+            continue
+        argv = [w.decode("utf-8", "surrogateescape") for w in raw.split(b"\0")]
+        if argv and argv[-1] == "":
+            argv.pop()
+        if match and not any(m in " ".join(argv) for m in match):
+            continue
+        info: dict[str, Any] = {"pid": pid, "argv": argv, "ppid": None, "uid": None, "name": None}
+        status = _read_small(base + "/status") or b""
+        for line in status.splitlines():
+            if line.startswith(b"PPid:"):
+                info["ppid"] = int(line.split()[1])
+            elif line.startswith(b"Uid:"):
+                info["uid"] = int(line.split()[1])
+            elif line.startswith(b"Name:"):
+                info["name"] = line.split(b":", 1)[1].strip().decode("utf-8", "replace")
+        stat_raw = _read_small(base + "/stat")
+        info["start_time"] = None
+        if stat_raw is not None and btime is not None:
+            fields = stat_raw[stat_raw.rfind(b")") + 2 :].split()
+            if len(fields) > 19:
+                info["start_time"] = btime + int(fields[19]) / float(ticks)
+        info["env"] = None
+        if with_env:
+            env_raw = _read_small(base + "/environ")
+            if env_raw is not None:
+                env = {}
+                for item in env_raw.split(b"\0"):
+                    k, sep, v = item.partition(b"=")
+                    if sep:
+                        env[k.decode("utf-8", "surrogateescape")] = v.decode("utf-8", "surrogateescape")
+                info["env"] = env
+        for key, link in (("cwd", "/cwd"), ("exe", "/exe")):
+            try:
+                info[key] = os.readlink(base + link)
+            except OSError:
+                info[key] = None
+        out.append(info)
+    return out
+
+
+def http_get(
+    url: str,
+    timeout: float = 5.0,
+    limit: int = MAX_HTTP_BYTES,
+    headers: dict[str, str] | None = None,
+    insecure: bool = False,
+) -> dict[str, Any]:
+    """GET an endpoint as seen from this machine (a server usually listens on 127.0.0.1 only).
+
+    Never through a proxy. A failure to connect is an answer, not an error: ``status`` is ``None`` and
+    ``error`` is one of ``refused``, ``timeout``, ``dns``, ``tls``, ``other`` with ``detail``.
+    """
+    import ssl
+    import urllib.error
+    import urllib.request
+
+    if not url.startswith(("http://", "https://")):
+        raise CollectorError("usage", f"{url}: only http:// and https:// URLs")
+    request = urllib.request.Request(url, headers=dict(headers or {"User-Agent": "argtrace-collector"}))
+    handlers: list[Any] = [urllib.request.ProxyHandler({})]
+    if url.startswith("https:"):
+        context = ssl.create_default_context()
+        if insecure:
+            context.check_hostname = False
+            context.verify_mode = ssl.CERT_NONE
+        handlers.append(urllib.request.HTTPSHandler(context=context))
+    opener = urllib.request.build_opener(*handlers)
+    out: dict[str, Any] = {"status": None, "headers": {}, "body": "", "truncated": False}
+    try:
+        with opener.open(request, timeout=timeout) as response:
+            body = response.read(limit + 1)
+            out.update(status=response.status, headers=dict(response.headers.items()))
+    except urllib.error.HTTPError as exc:
+        try:
+            body = exc.read(limit + 1)
+        except Exception:
+            body = b""
+        out.update(status=exc.code, headers=dict(exc.headers.items()) if exc.headers else {})
+    except Exception as exc:
+        reason = getattr(exc, "reason", exc)
+        text = f"{type(reason).__name__}: {reason}"
+        lowered = text.lower()
+        if isinstance(reason, ConnectionRefusedError) or "refused" in lowered:
+            kind = "refused"
+        elif isinstance(reason, (socket.timeout, TimeoutError)) or "timed out" in lowered:
+            kind = "timeout"
+        elif isinstance(reason, socket.gaierror):
+            kind = "dns"
+        elif isinstance(reason, ssl.SSLError) or "ssl" in lowered or "certificate" in lowered:
+            kind = "tls"
+        else:
+            kind = "other"
+        out.update(error=kind, detail=text)
+        return out
+    out.update(body=_b64(body[:limit]), truncated=len(body) > limit)
+    return out
+
+
+# A module sent by the local side (the log layer's streaming reader), so a large log is filtered where it
+# lies and only the kept lines travel back. Registered in sys.modules because dataclasses look it up.
+_LOADED: dict[str, types.ModuleType] = {}
+
+
+def load_module(name: str, source: str) -> bool:
+    module = types.ModuleType(name)
+    module.__file__ = f"<argtrace:{name}>"
+    sys.modules[name] = module
+    exec(compile(source, module.__file__, "exec"), module.__dict__)
+    _LOADED[name] = module
+    return True
+
+
+def scan_log(module: str, path: str, label: str | None = None) -> dict[str, Any]:
+    """Run ``scan_log`` of a loaded reader module on a file here; the result as plain data."""
+    import dataclasses
+
+    mod = _LOADED.get(module)
+    if mod is None:
+        raise CollectorError("usage", f"module {module} is not loaded")
+    try:
+        scan = mod.scan_log(_path(path), label)
+    except OSError as exc:
+        raise _oserror(exc, path) from None
+    result: dict[str, Any] = dataclasses.asdict(scan)
+    return result
+
+
+def _path(text: str) -> Any:
+    import pathlib
+
+    return pathlib.Path(text)
+
+
+OPS: dict[str, Callable[..., Any]] = {
+    "hello": hello,
+    "stat": stat,
+    "read": read,
+    "listdir": listdir,
+    "which": which,
+    "bash_n": bash_n,
+    "run": run,
+    "processes": processes,
+    "http_get": http_get,
+    "load_module": load_module,
+    "scan_log": scan_log,
+}
+
+
+def answer(request: dict[str, Any]) -> dict[str, Any]:
+    """One request to one response; expected failures become ``{"ok": false, "error": ...}``."""
+    rid = request.get("id")
+    op = OPS.get(str(request.get("op")))
+    if op is None:
+        return {"id": rid, "ok": False, "error": {"kind": "usage", "message": "unknown op"}}
+    try:
+        return {"id": rid, "ok": True, "result": op(**(request.get("args") or {}))}
+    except CollectorError as exc:
+        return {"id": rid, "ok": False, "error": {"kind": exc.kind, "message": str(exc), "errno": exc.errno}}
+    except Exception as exc:  # report, keep serving
+        message = f"{type(exc).__name__}: {exc}"
+        return {"id": rid, "ok": False, "error": {"kind": "internal", "message": message}}
+
+
+def _send(out: Any, message: dict[str, Any]) -> None:
+    line = MARK + json.dumps(message, ensure_ascii=True, separators=(",", ":")) + "\n"
+    out.write(line.encode("ascii"))
+    out.flush()
+
+
+def serve() -> None:
+    """Answer requests from stdin until it closes."""
+    stdin = sys.stdin.buffer
+    stdout = sys.stdout.buffer
+    # Nothing else may write to the protocol stream.
+    sys.stdout = sys.stderr
+    _send(stdout, {"id": 0, "ok": True, "result": hello()})
+    for raw in iter(stdin.readline, b""):
+        raw = raw.strip()
+        if not raw:
+            continue
+        try:
+            request = json.loads(raw.decode("utf-8"))
+        except ValueError:
+            _send(stdout, {"id": None, "ok": False, "error": {"kind": "usage", "message": "bad request"}})
+            continue
+        if request.get("op") == "bye":
+            break
+        _send(stdout, answer(request))
+
+
+if __name__ == "__main__":
+    serve()

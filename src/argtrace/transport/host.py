@@ -1,0 +1,320 @@
+"""The machine a command observes: this one, or a node reached over ssh (``argtrace --host``).
+
+Every argtrace command reads its inputs through a :class:`Host` instead of ``open``/``Path``/``psutil``/
+``urllib`` directly, so the same analysis runs on local files or on a GPU node's files::
+
+    from argtrace.transport.host import current_host
+
+    host = current_host()
+    data = host.read_input(path_text, what="launch script", max_bytes=MAX_SCRIPT_BYTES)
+    env = host.environ()                     # the environment a non-interactive `ssh HOST cmd` gets
+    syntax = host.run_bash_n(data)           # bash -n where the script will run
+    procs = host.processes(match=["sglang", "vllm"])
+    resp = host.http_get("http://127.0.0.1:30000/server_info")
+    scan = host.scan_log("/workspace/logs/server.log")   # filtered where the log lies
+
+``current_host()`` is the local machine unless the CLI entered :func:`use_host` with a
+:class:`~argtrace.transport.ssh.RemoteHost`. Both run the very same functions (``collector.py``): locally
+in-process, remotely in the node's ``python3`` fed over the ssh connection's stdin. Paths are the host's
+paths, as the user typed them.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import contextvars
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from argtrace.model import UsageError
+
+if TYPE_CHECKING:
+    from argtrace.layers.log.reader import Scan
+
+
+class HostError(UsageError):
+    """An observation failed: ``kind`` is ``not_found``, ``permission``, ``is_directory``, ``timeout``,
+    ``unreachable`` (an endpoint), ``unsupported`` or ``internal``. A :class:`UsageError`, so a command that
+    lets it through exits with status 2 and a one-line message."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+@dataclass(frozen=True)
+class FileStat:
+    exists: bool
+    type: str | None = None  # "file", "dir", "other"
+    size: int | None = None
+    mtime: float | None = None
+    mode: int | None = None
+    readable: bool = False
+
+    @property
+    def is_file(self) -> bool:
+        return self.exists and self.type == "file"
+
+    @property
+    def is_dir(self) -> bool:
+        return self.exists and self.type == "dir"
+
+
+@dataclass(frozen=True)
+class BashCheck:
+    """``bash -n`` on the host: ``bash`` is ``None`` when the host has no bash."""
+
+    bash: str | None
+    returncode: int | None
+    stderr: str
+
+    @property
+    def ok(self) -> bool:
+        return self.returncode == 0
+
+
+@dataclass(frozen=True)
+class ProcessSnapshot:
+    pid: int
+    ppid: int | None
+    uid: int | None
+    name: str | None
+    argv: tuple[str, ...]
+    env: Mapping[str, str] | None  # None when not readable (another user's process)
+    cwd: str | None
+    exe: str | None
+    start_time: float | None  # seconds since the epoch
+
+
+@dataclass(frozen=True)
+class HttpResponse:
+    """``status`` is ``None`` when nothing answered; ``error`` is then refused/timeout/dns/tls/other."""
+
+    status: int | None
+    headers: Mapping[str, str]
+    body: bytes
+    truncated: bool = False
+    error: str | None = None
+    detail: str | None = None
+
+
+@dataclass(frozen=True)
+class RunResult:
+    returncode: int
+    stdout: bytes
+    stderr: bytes
+
+
+@dataclass(frozen=True)
+class HostInfo:
+    """Who runs the observations where: user, home, login shell, Python and the environment."""
+
+    label: str  # "local" or the --host text
+    hostname: str
+    user: str | None
+    home: str | None
+    login_shell: str | None
+    cwd: str
+    python: tuple[int, ...]
+    executable: str
+    env: Mapping[str, str] = field(default_factory=dict)
+
+
+class Host:
+    """Observations of one machine. Subclasses provide :meth:`call` (one collector operation)."""
+
+    label = "local"
+    is_remote = False
+
+    def call(self, op: str, **args: Any) -> Any:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Release the connection (a no-op locally)."""
+
+    # --------------------------------------------------------------------------------------- files
+
+    def stat(self, path: str) -> FileStat:
+        return FileStat(**self.call("stat", path=str(path)))
+
+    def read_bytes(self, path: str, limit: int | None = None) -> bytes:
+        """The file's bytes (at most ``limit``); :class:`HostError` when missing or unreadable."""
+        args: dict[str, Any] = {"path": str(path)}
+        if limit is not None:
+            args["limit"] = limit
+        return base64.b64decode(self.call("read", **args)["data"])
+
+    def read_input(self, path_text: str, *, what: str = "input file", max_bytes: int | None = None) -> bytes:
+        """Read a file the user named on the command line, with the errors ``check`` prints (exit 2)."""
+        where = self.describe(path_text)
+        st = self.stat(path_text)
+        if not st.exists:
+            raise UsageError(f"{where}: no such file")
+        if st.is_dir:
+            raise UsageError(f"{where}: is a directory, not a {what}")
+        if max_bytes is not None and st.size is not None and st.size > max_bytes:
+            raise UsageError(f"{where}: {st.size} bytes is too large for a {what}")
+        try:
+            return self.read_bytes(path_text, limit=max_bytes)
+        except HostError as exc:
+            raise UsageError(f"{where}: cannot read: {exc}") from exc
+
+    def listdir(self, path: str) -> list[str]:
+        return list(self.call("listdir", path=str(path)))
+
+    def describe(self, path: str) -> str:
+        """A path for messages: as typed locally, ``HOST:PATH`` remotely."""
+        return path
+
+    # ------------------------------------------------------------------------------------ programs
+
+    def run_bash_n(self, data: bytes | None = None, *, path: str | None = None) -> BashCheck:
+        """``bash -n`` of ``data`` (or of the host's file ``path``), on the host: parse only, never run."""
+        if path is not None:
+            return BashCheck(**self.call("bash_n", path=path))
+        return BashCheck(**self.call("bash_n", data=base64.b64encode(data or b"").decode("ascii")))
+
+    def which(self, *names: str) -> dict[str, str | None]:
+        return dict(self.call("which", names=list(names)))
+
+    def run(
+        self,
+        argv: Sequence[str],
+        *,
+        timeout: float = 30.0,
+        cwd: str | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> RunResult:
+        """Run a program from an argv list on the host (no shell), e.g. ``python3 -c 'import sglang'``."""
+        result = self.call("run", argv=list(argv), timeout=timeout, cwd=cwd, env=dict(env) if env else None)
+        return RunResult(
+            result["returncode"], base64.b64decode(result["stdout"]), base64.b64decode(result["stderr"])
+        )
+
+    # -------------------------------------------------------------------------- environment, procs
+
+    def info(self) -> HostInfo:
+        raw = self.call("hello")
+        return _host_info(self.label, raw)
+
+    def environ(self) -> dict[str, str]:
+        """The environment a command started on the host gets (remotely: non-interactive ssh, no login)."""
+        return dict(self.info().env)
+
+    def processes(
+        self, *, match: Sequence[str] | None = None, with_env: bool = True
+    ) -> list[ProcessSnapshot]:
+        raw = self.call("processes", with_env=with_env, match=list(match) if match else None)
+        return [
+            ProcessSnapshot(
+                pid=p["pid"],
+                ppid=p.get("ppid"),
+                uid=p.get("uid"),
+                name=p.get("name"),
+                argv=tuple(p.get("argv") or ()),
+                env=p.get("env"),
+                cwd=p.get("cwd"),
+                exe=p.get("exe"),
+                start_time=p.get("start_time"),
+            )
+            for p in raw
+        ]
+
+    def http_get(
+        self,
+        url: str,
+        *,
+        timeout: float = 5.0,
+        headers: Mapping[str, str] | None = None,
+        insecure: bool = False,
+    ) -> HttpResponse:
+        """GET ``url`` from the host (no proxy). Connection failures come back as ``error``/``detail``."""
+        sent = dict(headers) if headers else None
+        raw = self.call("http_get", url=url, timeout=timeout, headers=sent, insecure=insecure)
+        return HttpResponse(
+            status=raw.get("status"),
+            headers=raw.get("headers") or {},
+            body=base64.b64decode(raw.get("body") or ""),
+            truncated=bool(raw.get("truncated")),
+            error=raw.get("error"),
+            detail=raw.get("detail"),
+        )
+
+    # ------------------------------------------------------------------------------------------ logs
+
+    def scan_log(self, path: str, label: str | None = None) -> Scan:
+        """The log layer's streaming scan (``layers/log/reader.py``), run where the log lies."""
+        from argtrace.layers.log.reader import scan_log
+
+        try:
+            return scan_log(Path(path), label or path)
+        except OSError as exc:
+            raise HostError("os_error", f"{path}: {exc.strerror or exc}") from exc
+
+
+def _host_info(label: str, raw: Mapping[str, Any]) -> HostInfo:
+    return HostInfo(
+        label=label,
+        hostname=raw.get("hostname") or "",
+        user=raw.get("user"),
+        home=raw.get("home"),
+        login_shell=raw.get("login_shell"),
+        cwd=raw.get("cwd") or "",
+        python=tuple(raw.get("python") or ()),
+        executable=raw.get("executable") or "",
+        env=dict(raw.get("env") or {}),
+    )
+
+
+def scan_from_data(data: Mapping[str, Any]) -> Scan:
+    """Rebuild the log reader's ``Scan`` from ``dataclasses.asdict`` output (a remote scan)."""
+    import dataclasses
+
+    from argtrace.layers.log.reader import Line, Scan
+
+    names = {f.name for f in dataclasses.fields(Scan)}
+    line_names = {f.name for f in dataclasses.fields(Line)}
+    values = {k: v for k, v in data.items() if k in names}
+    values["lines"] = [Line(**{k: v for k, v in line.items() if k in line_names}) for line in data["lines"]]
+    return Scan(**values)
+
+
+class LocalHost(Host):
+    """This machine: the collector's functions called in-process."""
+
+    def call(self, op: str, **args: Any) -> Any:
+        from argtrace.transport import collector
+
+        response = collector.answer({"id": 1, "op": op, "args": args})
+        return unwrap(response)
+
+
+def unwrap(response: Mapping[str, Any]) -> Any:
+    """A collector response's result, or :class:`HostError` for its error."""
+    if response.get("ok"):
+        return response.get("result")
+    error = response.get("error") or {}
+    raise HostError(str(error.get("kind", "internal")), str(error.get("message", "failed")))
+
+
+_CURRENT: contextvars.ContextVar[Host | None] = contextvars.ContextVar("argtrace_host", default=None)
+_LOCAL = LocalHost()
+
+
+def current_host() -> Host:
+    """The host the running command observes (``--host``), else this machine."""
+    return _CURRENT.get() or _LOCAL
+
+
+@contextlib.contextmanager
+def use_host(host: Host) -> Iterator[Host]:
+    """Make ``host`` the current host inside the block, and close it afterwards."""
+    token = _CURRENT.set(host)
+    try:
+        yield host
+    finally:
+        _CURRENT.reset(token)
+        host.close()

@@ -1,0 +1,137 @@
+"""A private OpenSSH server on 127.0.0.1 for the transport tests.
+
+Generated host and user keys, a private ``sshd_config`` in a temporary directory, a free port, key-only
+authentication for the current user. Nothing outside the temporary directory is touched, except creating
+``/run/sshd`` (sshd's privilege-separation directory, which the Debian service would create) when it is
+missing and we run as root.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+SSHD_CANDIDATES = ("/usr/sbin/sshd", "/usr/local/sbin/sshd")
+
+
+def find_sshd() -> str | None:
+    for candidate in SSHD_CANDIDATES:
+        if os.access(candidate, os.X_OK):
+            return candidate
+    return shutil.which("sshd")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class SshServer:
+    port: int
+    root: Path
+    identity: Path
+    known_hosts: Path
+    process: subprocess.Popen[bytes]
+    log: Path
+    extra_options: list[str] = field(default_factory=list)
+
+    @property
+    def host(self) -> str:
+        return f"127.0.0.1:{self.port}"
+
+    def ssh_options(self) -> list[str]:
+        return [
+            f"IdentityFile={self.identity}",
+            "IdentitiesOnly=yes",
+            f"UserKnownHostsFile={self.known_hosts}",
+            "StrictHostKeyChecking=yes",
+            "GlobalKnownHostsFile=/dev/null",
+            *self.extra_options,
+        ]
+
+    def cli_prefix(self, host: str | None = None) -> list[str]:
+        """``--host ... --ssh-option ...`` words for ``argtrace``."""
+        words = ["--host", host or self.host]
+        for option in self.ssh_options():
+            words += ["--ssh-option", option]
+        return words
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+def start_sshd(root: Path) -> SshServer:
+    sshd = find_sshd()
+    if sshd is None:
+        raise RuntimeError("sshd is not installed (Debian: apt-get install openssh-server)")
+    if os.geteuid() == 0 and not os.path.isdir("/run/sshd"):
+        os.makedirs("/run/sshd", mode=0o755, exist_ok=True)
+    root.mkdir(parents=True, exist_ok=True)
+    host_key = root / "ssh_host_ed25519_key"
+    user_key = root / "id_ed25519"
+    for key in (host_key, user_key):
+        subprocess.run(
+            ["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "argtrace-test", "-f", str(key)],
+            check=True,
+        )
+    authorized = root / "authorized_keys"
+    authorized.write_text((root / "id_ed25519.pub").read_text())
+    authorized.chmod(0o600)
+    port = _free_port()
+    known_hosts = root / "known_hosts"
+    host_pub = (root / "ssh_host_ed25519_key.pub").read_text().split()
+    known_hosts.write_text(f"[127.0.0.1]:{port} {host_pub[0]} {host_pub[1]}\n")
+    config = root / "sshd_config"
+    config.write_text(
+        "\n".join(
+            [
+                f"Port {port}",
+                "ListenAddress 127.0.0.1",
+                f"HostKey {host_key}",
+                f"PidFile {root / 'sshd.pid'}",
+                f"AuthorizedKeysFile {authorized}",
+                "StrictModes no",
+                "PubkeyAuthentication yes",
+                "PasswordAuthentication no",
+                "KbdInteractiveAuthentication no",
+                "UsePAM no",
+                "PermitRootLogin prohibit-password",
+                "AllowTcpForwarding no",
+                "X11Forwarding no",
+                "PrintMotd no",
+                "AcceptEnv ARGTRACE_TEST_* PATH",
+                "LogLevel VERBOSE",
+                "",
+            ]
+        )
+    )
+    log = root / "sshd.log"
+    process = subprocess.Popen(
+        [sshd, "-D", "-e", "-f", str(config)], stdout=subprocess.DEVNULL, stderr=log.open("wb")
+    )
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"sshd exited: {log.read_text()}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                break
+        except OSError:
+            time.sleep(0.05)
+    else:
+        process.terminate()
+        raise RuntimeError(f"sshd did not listen on {port}: {log.read_text()}")
+    return SshServer(port, root, user_key, known_hosts, process, log)
