@@ -200,15 +200,15 @@ def _quantization(raw: Mapping[str, Any]) -> Quantization:
     if method == "compressed-tensors":
         groups = qc.get("config_groups")
         bits = 8
-        group: int | None = None
+        ct_group: int | None = None
         if isinstance(groups, Mapping):
             for g in groups.values():
                 w = g.get("weights") if isinstance(g, Mapping) else None
                 if isinstance(w, Mapping):
                     bits = _int(w, "num_bits", default=8) or 8
-                    group = _int(w, "group_size")
+                    ct_group = _int(w, "group_size")
                     break
-        return Quantization("compressed-tensors", bits, group, None, excluded)
+        return Quantization("compressed-tensors", bits, ct_group, None, excluded)
     if method == "bitsandbytes":
         return Quantization("bitsandbytes", 4 if qc.get("load_in_4bit") else 8, 64, None, excluded)
     return Quantization(method, 16, None, None, excluded)

@@ -3,7 +3,8 @@
 Each function names the framework file and function it follows (paths relative to ``sglang/srt/``):
 
 - ``resolve_args``: ``server_args.py`` ``ServerArgs._handle_gpu_memory_settings`` (chunked prefill, CUDA
-  graph batch sizes, the default ``mem_fraction_static`` and its ``reserved_mem``), ``adjust_mem_fraction_for_vlm``,
+  graph batch sizes, the default ``mem_fraction_static`` and its ``reserved_mem``),
+  ``adjust_mem_fraction_for_vlm``,
   ``_handle_piecewise_cuda_graph``, ``_handle_speculative_decoding`` (NEXTN -> EAGLE, 48 running requests,
   ``auto_choose_speculative_params``), ``_handle_missing_default_values`` (``mamba_scheduler_strategy``
   auto -> no_buffer), ``_handle_mamba_radix_cache`` (no_buffer disables the overlap schedule).
@@ -285,6 +286,33 @@ def resolve_args(
     )
 
 
+def activation_estimate(spec: ModelSpec, r: Resolved) -> int:
+    """Peak activations of one prefill chunk, per rank (argtrace's estimate, not a framework formula).
+
+    SGLang 0.5.10.post1 does not compute activations: it reserves ``512 + chunked_prefill_size * 1.5`` MB
+    through ``mem_fraction_static`` (``_handle_gpu_memory_settings``), a deliberately generous heuristic.
+    Using that as the need would call launches that run fine OOM, so the verdict uses: a 512 MiB workspace
+    (attention/sampling metadata) plus ``chunked_prefill_size`` tokens x (4 hidden states + the widest MLP,
+    MoE or linear-attention intermediate on this rank) in the model dtype.
+    """
+    tp = max(r.tp, 1)
+    tokens = max(r.chunked_prefill_size, 1)
+    dense = 3 * spec.intermediate_size // tp
+    moe = (
+        2 * 2 * spec.moe_intermediate_size * max(spec.num_experts_per_tok, 1) // tp if spec.num_experts else 0
+    )
+    linear = (
+        2
+        * (
+            spec.linear_num_key_heads * spec.linear_key_head_dim * 2
+            + spec.linear_num_value_heads * spec.linear_value_head_dim * 2
+        )
+        // tp
+    )
+    per_token = (4 * spec.hidden_size + max(dense, moe, linear)) * 2
+    return int(512 * MIB + tokens * per_token)
+
+
 def mamba_ratio(r: Resolved) -> int:
     """``_calculate_mamba_ratio``: mamba slots per running request."""
     if r.disable_radix_cache:
@@ -325,9 +353,11 @@ def plan(
     graph_mb = 0.0 if r.disable_cuda_graph else r.cuda_graph_max_bs * 2.0
     if r.piecewise_cuda_graph and not r.disable_cuda_graph:
         graph_mb += r.piecewise_tokens * 8 if not spec.is_mla else 1.5 * 1024
-    p.cuda_graph_bytes = int(graph_mb * MIB)
-    p.cuda_graph_range = (int(p.cuda_graph_bytes * 0.5), int(p.cuda_graph_bytes * 6))
-    p.activation_bytes = int((512 + max(r.chunked_prefill_size, 2048) * 1.5) * MIB)
+    # Measured captures in public logs run from about half to several times this heuristic (0.26 GB for
+    # batch sizes up to 24 of a hybrid GDN model on an RTX 4090): keep a floor and a wide range.
+    p.cuda_graph_bytes = int(max(graph_mb, 256.0) * MIB) if not r.disable_cuda_graph else 0
+    p.cuda_graph_range = (int(p.cuda_graph_bytes * 0.5), int(p.cuda_graph_bytes * 4))
+    p.activation_bytes = activation_estimate(spec, r)
     dp_div = r.dp if r.enable_dp_attention else 1
 
     if weights_bytes > pre_load_bytes:
@@ -396,7 +426,8 @@ def plan(
     pools = p.kv_pool_bytes + p.mamba_bytes + p.mamba_spec_bytes
     p.leftover_bytes = post_load_bytes - pools
     # Draft worker (speculative_worker -> ModelRunner(is_draft_worker=True)): its weights, then a KV pool
-    # of the same max_total_num_tokens over the MTP layers (hybrid models: one layer, full_attention_layer_ids=[0]).
+    # of the same max_total_num_tokens over the MTP layers (hybrid models: one layer,
+    # full_attention_layer_ids=[0]).
     if r.speculative_algorithm in ("EAGLE", "EAGLE3"):
         p.draft_weights_bytes = weights.draft_bytes_per_rank
         draft_layers = 1 if spec.is_hybrid else max(spec.mtp_layers, 1)
@@ -410,7 +441,10 @@ def plan(
         budget -= need
         if budget < 0:
             p.verdict, p.oom_stage, p.margin_bytes = "oom", stage, budget
-            p.message = f"{stage.replace('_', ' ')} does not fit in what the pools leave ({p.leftover_bytes / GIB:.2f} GB)"
+            p.message = (
+                f"{stage.replace('_', ' ')} does not fit in what the pools leave "
+                f"({p.leftover_bytes / GIB:.2f} GB)"
+            )
             return p
     p.margin_bytes = budget
     return p

@@ -80,7 +80,7 @@ def _attention(spec: ModelSpec) -> ParamCount:
 
 
 def _gdn(spec: ModelSpec) -> ParamCount:
-    """Gated DeltaNet (SGLang qwen3_next.py Qwen3GatedDeltaNet): in_proj_qkvz, in_proj_ba, conv1d, out_proj."""
+    """Gated DeltaNet (SGLang qwen3_next.py Qwen3GatedDeltaNet): in_proj_qkvz/ba, conv1d, out_proj."""
     h = spec.hidden_size
     key_dim = spec.linear_num_key_heads * spec.linear_key_head_dim
     value_dim = spec.linear_num_value_heads * spec.linear_value_head_dim
@@ -199,7 +199,8 @@ def _scale_bytes(q: Quantization, elements: int) -> float:
             return elements / (q.block[0] * q.block[1]) * 4
         return 0.0
     if q.group_size:
-        # AWQ/GPTQ: an fp16 scale and a packed zero point per group; NVFP4: an fp8 scale per 16; MXFP4: e8m0 per 32.
+        # AWQ/GPTQ: an fp16 scale and a packed zero point per group; NVFP4: an fp8 scale per 16;
+        # MXFP4: an e8m0 scale per 32.
         per_group = {"awq": 2 + q.bits / 8, "gptq": 2 + q.bits / 8, "nvfp4": 1, "mxfp4": 1}.get(q.method, 2)
         return elements / q.group_size * per_group
     return 0.0
@@ -212,7 +213,7 @@ def bytes_of(count: ParamCount, spec: ModelSpec, tp: int) -> int:
     if q.method == "none" or q.bits >= 16:
         quant = count.quantizable * dtype
     else:
-        quant = count.quantizable * q.bits / 8 + _scale_bytes(q, count.quantizable)
+        quant = int(count.quantizable * q.bits / 8 + _scale_bytes(q, count.quantizable))
     sharded = quant + count.plain * dtype
     return int(sharded / max(tp, 1) + count.replicated * dtype)
 

@@ -1,0 +1,84 @@
+"""``argtrace mem --model-config CONFIG [--gpu NAME[xN]] [--from-log LOG] [--plot FILE] -- FLAGS...``."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from argtrace.model import Report
+
+NAME = "mem"
+HELP = "will this launch fit in GPU memory, and which settings make it fit (SGLang first, vLLM second)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.usage = (
+        "argtrace mem --model-config DIR|config.json [--gpu NAME[xN]] [--framework sglang|vllm] "
+        "[--from-log LOG] [--plot FILE.svg|png] [-- SERVER_FLAGS...]"
+    )
+    parser.add_argument(
+        "--model-config", metavar="DIR|config.json", help="the model's config.json (or its directory)"
+    )
+    parser.add_argument(
+        "--gpu", metavar="NAME[xN]", help="GPU profile, e.g. h100, rtx-pro-6000x4 (default h100)"
+    )
+    parser.add_argument("--framework", choices=("sglang", "vllm"), default="sglang", help="default: sglang")
+    parser.add_argument("--framework-version", metavar="V", help="framework version whose formulas to use")
+    parser.add_argument(
+        "--from-log", metavar="LOG", help="an SGLang startup log: compare its allocation lines"
+    )
+    parser.add_argument(
+        "--plot", metavar="FILE", help="draw the per-GPU budget as a stacked bar (.svg; .png without text)"
+    )
+    parser.add_argument(
+        "--env",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="an environment variable the server would see (e.g. SGLANG_ENABLE_SPEC_V2=1)",
+    )
+    parser.set_defaults(server_argv=[])
+
+
+def split_argv(words: list[str], parser: argparse.ArgumentParser) -> tuple[list[str], list[str]]:
+    """Everything after ``--`` is the server's flags."""
+    if "--" in words:
+        index = words.index("--")
+        return words[:index], words[index + 1 :]
+    return words, []
+
+
+def apply_rest(args: argparse.Namespace, rest: list[str], parser: argparse.ArgumentParser) -> None:
+    args.server_argv = rest
+
+
+def run(args: argparse.Namespace) -> Report:
+    from pathlib import Path
+
+    from argtrace.layers.memory.command import run_mem
+    from argtrace.model import UsageError
+
+    if not args.model_config:
+        raise UsageError("--model-config DIR|config.json is required")
+    env: dict[str, str] = {}
+    for item in args.env:
+        key, eq, value = item.partition("=")
+        if not eq or not key:
+            raise UsageError(f"--env wants KEY=VALUE, got {item!r}")
+        env[key] = value
+    report = run_mem(
+        model_config=Path(args.model_config),
+        gpu=args.gpu,
+        framework=args.framework,
+        version=args.framework_version,
+        server_argv=list(args.server_argv),
+        env=env,
+        from_log=Path(args.from_log) if args.from_log else None,
+        plot=Path(args.plot) if args.plot else None,
+    )
+    if getattr(args, "format", "text") == "text":
+        from argtrace.layers.memory.render import register
+
+        register()
+    return report

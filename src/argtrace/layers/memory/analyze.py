@@ -1,0 +1,397 @@
+"""The memory layer's entry point: ``analyze_memory`` -> ``LayerResult`` with ``sections["memory"]``.
+
+Reads the model config, counts weights, sizes KV/Mamba/draft/reserves with the framework version's own
+formulas (``sglang.py``; vLLM in ``vllm.py``), decides a verdict, and searches settings that fit
+(``suggest``). Never raises for bad input: an unreadable config, missing fields, an unknown GPU or a TP
+size that does not split the heads come back as findings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from argtrace.gpus import GIB, GpuProfile, GpuSelection, parse_gpu_spec
+from argtrace.layers.memory import sglang as sg
+from argtrace.layers.memory.config import ConfigError, ModelSpec, load_config, read_model_spec
+from argtrace.layers.memory.weights import WeightEstimate, estimate_weights
+from argtrace.model import Evidence, Finding, LayerResult
+
+DEFAULT_GPU = "h100"
+SAFETY_BYTES = int(0.25 * GIB)
+MRR_LADDER = (256, 128, 96, 64, 48, 32, 24, 16, 12, 8, 4, 2, 1)
+
+
+def _rules() -> Any:
+    from argtrace.rules import memory as rules
+
+    return rules
+
+
+def gib(value: float | int | None) -> float | None:
+    return None if value is None else round(float(value) / GIB, 3)
+
+
+def _empty_section(framework: str, version: str | None, gpu: str | None) -> dict[str, Any]:
+    return {
+        "framework": framework,
+        "version": version,
+        "gpu": gpu,
+        "per": "rank 0 after TP/EP sharding, bytes",
+        "weights_bytes": None,
+        "kv_bytes_per_token": None,
+        "mamba_conv_bytes_per_slot": 0,
+        "mamba_ssm_bytes_per_slot": 0,
+        "mamba_extra_bytes_per_slot": 0,
+        "draft_bytes": 0,
+        "reserved_bytes": None,
+        "max_total_num_tokens": None,
+        "max_mamba_cache_size": None,
+        "max_running_requests": None,
+        "mem_fraction_static": None,
+        "verdict": None,
+        "oom_stage": None,
+        "suggested": [],
+    }
+
+
+def _flags(changes: Mapping[str, Any]) -> list[str]:
+    out: list[str] = []
+    for name, value in changes.items():
+        if value is None:
+            continue
+        out += [f"--{name.replace('_', '-')}", str(value)]
+    return out
+
+
+def _plan_dict(p: sg.Plan) -> dict[str, Any]:
+    return {
+        "max_total_num_tokens": p.max_total_num_tokens,
+        "max_mamba_cache_size": p.max_mamba_cache_size if p.mamba else None,
+        "max_running_requests": p.max_running_requests,
+        "margin_bytes": p.margin_bytes,
+    }
+
+
+def suggest(
+    spec: ModelSpec,
+    base: sg.Resolved,
+    weights: WeightEstimate,
+    gpu: GpuProfile,
+    current: sg.Plan,
+    pre_load: int | None = None,
+) -> list[dict[str, Any]]:
+    """Complete alternative settings that fit, best first, each with what it costs against ``current``.
+
+    Search: ``mem_fraction_static`` as large as the leftover for draft + CUDA graphs + activations (+0.25 GiB)
+    allows; for hybrid models, ``max_running_requests`` down a ladder with ``max_mamba_cache_size`` pinned to
+    exactly what those requests need (``max_running_requests x`` the framework's mamba ratio), and the
+    bfloat16 SSM state as a last resort.
+    """
+
+    def run(r: sg.Resolved) -> sg.Plan:
+        return sg.plan(spec, r, weights, gpu.total_bytes, pre_load_bytes=pre_load)
+
+    pre = current.pre_load_bytes
+    probe = run(replace(base, mem_fraction_static=0.5))
+    need = probe.draft_bytes + probe.cuda_graph_bytes + probe.activation_bytes + SAFETY_BYTES
+    frac_safe = int((1 - need / pre) * 200) / 200 if pre > 0 else 0.0
+    frac_safe = max(min(frac_safe, 0.95), 0.05)
+    candidates: list[tuple[str, dict[str, Any]]] = [
+        ("mem_fraction_static only", {"mem_fraction_static": frac_safe})
+    ]
+    if current.mamba is not None:
+        ratio = sg.mamba_ratio(base)
+        wanted = base.max_running_requests or current.max_running_requests or 48
+        ladder = sorted({wanted, *MRR_LADDER}, reverse=True)
+        for mrr in ladder:
+            if mrr > max(wanted, 1):
+                continue
+            candidates.append(
+                (
+                    f"{mrr} running requests",
+                    {
+                        "mem_fraction_static": frac_safe,
+                        "max_running_requests": mrr,
+                        "max_mamba_cache_size": mrr * ratio,
+                    },
+                )
+            )
+        if (base.mamba_ssm_dtype or spec.mamba_ssm_dtype or "float32") == "float32":
+            for mrr in ladder:
+                if mrr > max(wanted, 1):
+                    continue
+                candidates.append(
+                    (
+                        f"{mrr} running requests, bfloat16 SSM state",
+                        {
+                            "mem_fraction_static": frac_safe,
+                            "max_running_requests": mrr,
+                            "max_mamba_cache_size": mrr * ratio,
+                            "mamba_ssm_dtype": "bfloat16",
+                        },
+                    )
+                )
+    min_tokens = min(base.context_len, 32768)
+    out: list[dict[str, Any]] = []
+    seen: set[tuple[Any, ...]] = set()
+    for label, changes in candidates:
+        r = replace(base, **changes)
+        p = run(r)
+        if p.verdict != "fits" or p.max_total_num_tokens < min_tokens:
+            continue
+        key = (p.max_running_requests, "mamba_ssm_dtype" in changes)
+        if key in seen:
+            continue
+        seen.add(key)
+        full: dict[str, Any] = {
+            "mem_fraction_static": r.mem_fraction_static,
+            "max_mamba_cache_size": r.max_mamba_cache_size,
+            "mamba_full_memory_ratio": r.mamba_full_memory_ratio,
+            "max_running_requests": r.max_running_requests,
+        }
+        if "mamba_ssm_dtype" in changes:
+            full["mamba_ssm_dtype"] = "bfloat16"
+        cost = {
+            "tokens": p.max_total_num_tokens - current.max_total_num_tokens,
+            "mamba_slots": (p.max_mamba_cache_size - current.max_mamba_cache_size) if p.mamba else 0,
+            "running_requests": p.max_running_requests - current.max_running_requests,
+        }
+        words = []
+        if current.verdict == "fits" or current.max_total_num_tokens:
+            words = [f"{v:+d} {k.replace('_', ' ')}" for k, v in cost.items() if v]
+        if "mamba_ssm_dtype" in changes:
+            words.append("SSM state in bfloat16 (less exact recurrence)")
+        out.append(
+            {
+                "label": label,
+                "settings": full,
+                "flags": _flags(
+                    {k: v for k, v in full.items() if v is not None and k != "mamba_full_memory_ratio"}
+                ),
+                **_plan_dict(p),
+                "cost": ", ".join(words) or "none",
+                "cost_detail": cost,
+            }
+        )
+    out.sort(key=lambda s: (s["max_running_requests"], s["max_total_num_tokens"]), reverse=True)
+    return out[:4]
+
+
+def _breakdown(p: sg.Plan) -> list[dict[str, Any]]:
+    rows = [
+        ("context + other processes", p.gpu_total_bytes - p.pre_load_bytes),
+        ("weights", p.weights_bytes),
+        ("kv cache", p.kv_pool_bytes),
+        ("mamba state", p.mamba_bytes),
+        ("mamba speculative states", p.mamba_spec_bytes),
+        ("draft weights", p.draft_weights_bytes),
+        ("draft kv cache", p.draft_kv_bytes),
+        ("cuda graphs (est.)", p.cuda_graph_bytes),
+        ("activations (est.)", p.activation_bytes),
+    ]
+    used = sum(v for _, v in rows)
+    rows.append(("free" if p.gpu_total_bytes >= used else "over", p.gpu_total_bytes - used))
+    return [{"name": n, "bytes": int(v)} for n, v in rows if v or n in ("free", "over")]
+
+
+def analyze_memory(
+    model_config: Path,
+    gpu: str | None,
+    settings: Mapping[str, Any],
+    framework: str,
+    version: str | None,
+    *,
+    env: Mapping[str, str] | None = None,
+    pre_load_bytes: int | None = None,
+    post_load_bytes: int | None = None,
+) -> LayerResult:
+    """Will this launch fit, per GPU? ``settings`` are effective server values by dest name (from the
+    parser/resolution layers, or ``settings.read_server_settings``)."""
+    rules = _rules()
+    result = LayerResult()
+    section = _empty_section(framework, version, gpu)
+    result.sections["memory"] = section
+    findings: list[Finding] = result.findings
+    at = str(model_config)
+    try:
+        raw = load_config(Path(model_config))
+    except ConfigError as exc:
+        findings.append(rules.MM002.finding(f"cannot read the model config: {exc}", at=at))
+        return result
+    spec = read_model_spec(raw)
+    section["model"] = {"architecture": spec.architecture, "family": spec.family}
+    if spec.missing:
+        findings.append(
+            rules.MM002.finding(
+                f"{spec.architecture}: config.json lacks {', '.join(spec.missing)}; memory cannot be sized",
+                at=at,
+            )
+        )
+        return result
+    if not spec.known_architecture:
+        findings.append(
+            rules.MM003.finding(
+                f"architecture {spec.architecture} is not one argtrace knows; "
+                f"sized as a {spec.family} decoder",
+                at=at,
+            )
+        )
+    gpu_name = gpu or DEFAULT_GPU
+    try:
+        selection: GpuSelection = parse_gpu_spec(gpu_name)
+    except ValueError as exc:
+        findings.append(rules.MM002.finding(str(exc)))
+        return result
+    if gpu is None:
+        findings.append(
+            rules.MM004.finding(f"no --gpu given; assumed {DEFAULT_GPU} ({selection.profile.label})")
+        )
+    profile = selection.profile
+    section["gpu"] = {
+        "name": selection.spec,
+        "label": profile.label,
+        "total_bytes": profile.total_bytes,
+        "smi_total_mib": profile.smi_total_mib,
+        "count": selection.count,
+    }
+    env = env or {}
+    if framework == "vllm":
+        from argtrace.layers.memory import vllm
+
+        vllm.analyze(spec, profile, settings, version, section, findings, rules, selection.count)
+        return result
+    section["version"] = version or sg.VERSION
+    if version and version != sg.VERSION:
+        section["formulas"] = f"sglang {sg.VERSION} (no formulas bundled for {version}; nearest used)"
+    else:
+        section["formulas"] = f"sglang {sg.VERSION}"
+    r = sg.resolve_args(spec, profile, settings, env)
+    world = r.tp * int(settings.get("pp_size") or 1) * (r.dp if not r.enable_dp_attention else 1)
+    if world > selection.count and gpu is not None:
+        findings.append(
+            rules.MM007.finding(
+                f"the launch needs {world} GPUs (tp {r.tp} x dp x pp) but --gpu {selection.spec} has "
+                f"{selection.count}",
+                setting="tp_size",
+            )
+        )
+    weights = estimate_weights(
+        spec, r.tp, Path(model_config).parent if Path(model_config).is_file() else Path(model_config)
+    )
+    try:
+        p = sg.plan(spec, r, weights, profile.total_bytes, pre_load_bytes, post_load_bytes)
+    except ValueError as exc:
+        findings.append(rules.MM007.finding(f"tp_size {r.tp}: {exc}", setting="tp_size"))
+        return result
+    ratio = sg.mamba_ratio(r) if p.mamba else 0
+    section.update(
+        {
+            "weights_bytes": p.weights_bytes,
+            "weights_source": weights.source,
+            "total_params": weights.total_params,
+            "kv_bytes_per_token": p.kv.bytes_per_token,
+            "kv_k_bytes_per_token": p.kv.k_bytes_per_token,
+            "kv_layers": p.kv.layers,
+            "weights_estimated_bytes": weights.bytes_per_rank,
+            "mamba_conv_bytes_per_slot": p.mamba.conv_bytes_per_slot if p.mamba else 0,
+            "mamba_ssm_bytes_per_slot": p.mamba.ssm_bytes_per_slot if p.mamba else 0,
+            # extra_buffer keeps (ratio - 3) more slots per running request (ping-pong tracking buffers):
+            # expressed per running request, in bytes.
+            "mamba_extra_bytes_per_slot": (ratio - sg.MAMBA_CACHE_SIZE_MAX_RUNNING_REQUESTS_RATIO)
+            * p.mamba.bytes_per_slot
+            if p.mamba and r.extra_buffer
+            else 0,
+            "mamba_slots_per_request": ratio or None,
+            "mamba_spec_bytes": p.mamba_spec_bytes,
+            "draft_bytes": p.draft_bytes,
+            "draft_weights_bytes": p.draft_weights_bytes,
+            "draft_kv_bytes": p.draft_kv_bytes,
+            "reserved_bytes": p.reserved_bytes,
+            "cuda_graph_bytes": p.cuda_graph_bytes,
+            "cuda_graph_range_bytes": list(p.cuda_graph_range),
+            "activation_bytes": p.activation_bytes,
+            "reserved_mem_formula_mb": r.reserved_mem_mb,
+            "pre_load_avail_bytes": p.pre_load_bytes,
+            "post_load_avail_bytes": p.post_load_bytes,
+            "rest_bytes": int(p.rest_bytes),
+            "kv_pool_bytes": p.kv_pool_bytes,
+            "mamba_pool_bytes": p.mamba_bytes,
+            "max_total_num_tokens": p.max_total_num_tokens
+            if p.oom_stage not in ("weights", "kv_cache", "mamba_cache")
+            else None,
+            "max_mamba_cache_size": p.max_mamba_cache_size if p.mamba else None,
+            "max_running_requests": p.max_running_requests or None,
+            "mem_fraction_static": round(r.mem_fraction_static, 4),
+            "mem_fraction_static_given": r.mem_fraction_given,
+            "verdict": p.verdict,
+            "oom_stage": p.oom_stage,
+            "margin_bytes": p.margin_bytes,
+            "speculative": {
+                "algorithm": r.speculative_algorithm,
+                "num_draft_tokens": r.speculative_num_draft_tokens,
+                "reserve_bytes": int(p.spec_reserve_bytes),
+            }
+            if r.speculative_algorithm
+            else None,
+            "breakdown": _breakdown(p),
+            "notes": r.notes + spec.notes,
+        }
+    )
+    section["suggested"] = suggest(spec, r, weights, profile, p, pre_load_bytes)
+    evidence = tuple(Evidence("memory", None, n) for n in r.notes)
+    if p.verdict == "oom":
+        best = section["suggested"][0] if section["suggested"] else None
+        fix = (
+            f"use {' '.join(best['flags'])} ({best['cost']})"
+            if best
+            else "no setting fits on this GPU: use more GPUs (--tp-size) or a quantized checkpoint"
+        )
+        findings.append(
+            rules.MM001.finding(
+                f"out of memory at {p.oom_stage} on {profile.name}: {p.message} "
+                f"(short by {abs(p.margin_bytes) / GIB:.2f} GiB per GPU)",
+                setting={
+                    "kv_cache": "mem_fraction_static",
+                    "mamba_cache": "max_mamba_cache_size",
+                    "draft": "mem_fraction_static",
+                    "cuda_graph": "mem_fraction_static",
+                    "activations": "mem_fraction_static",
+                    "weights": "tp_size",
+                }.get(p.oom_stage or ""),
+                fix=fix,
+                evidence=evidence,
+            )
+        )
+    else:
+        if p.margin_bytes < p.cuda_graph_range[1] - p.cuda_graph_bytes + SAFETY_BYTES:
+            findings.append(
+                rules.MM005.finding(
+                    f"only {p.margin_bytes / GIB:.2f} GiB stays free after pools, draft, CUDA graphs and "
+                    "activations; "
+                    f"CUDA graphs alone measure up to {p.cuda_graph_range[1] / GIB:.2f} GiB at run time",
+                    setting="mem_fraction_static",
+                )
+            )
+        wanted = r.max_running_requests
+        if p.mamba and wanted and p.max_running_requests < wanted:
+            findings.append(
+                rules.MM006.finding(
+                    f"max_running_requests {wanted} is capped to {p.max_running_requests} "
+                    "by the Mamba state cache "
+                    f"({p.max_mamba_cache_size} slots / {ratio} per request)",
+                    setting="max_running_requests",
+                )
+            )
+    if not r.mem_fraction_given:
+        findings.append(
+            rules.MM008.finding(
+                f"mem_fraction_static not given: SGLang {sg.VERSION} computes {r.mem_fraction_static:.3f} "
+                f"(reserved_mem {r.reserved_mem_mb:.0f} MB of {profile.smi_total_mib} MiB)",
+                setting="mem_fraction_static",
+                evidence=evidence,
+            )
+        )
+    return result

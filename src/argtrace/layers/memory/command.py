@@ -1,0 +1,86 @@
+"""What ``argtrace mem`` does, kept out of ``commands/mem.py`` so the CLI stays fast to import."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from argtrace.layers.memory.analyze import analyze_memory
+from argtrace.layers.memory.settings import read_server_settings
+from argtrace.model import Evidence, FrameworkInfo, Report, UsageError
+
+GIB = 1 << 30
+
+
+def run_mem(
+    *,
+    model_config: Path,
+    gpu: str | None,
+    framework: str,
+    version: str | None,
+    server_argv: Sequence[str],
+    env: Mapping[str, str],
+    from_log: Path | None = None,
+    plot: Path | None = None,
+) -> Report:
+    settings = read_server_settings(server_argv, framework)
+    log = None
+    pre = post = None
+    if from_log is not None:
+        from argtrace.layers.memory.fromlog import read_log, settings_from_log
+
+        if not from_log.is_file():
+            raise UsageError(f"{from_log}: no such file")
+        try:
+            log = read_log(from_log)
+        except OSError as exc:
+            raise UsageError(f"{from_log}: cannot read ({exc})") from exc
+        # What the server resolved wins over the flags typed here: the log is what it actually used.
+        settings = {**settings, **settings_from_log(log)}
+        if log.pre_load_gb is not None and log.post_load_gb is not None:
+            pre, post = int(log.pre_load_gb * GIB), int(log.post_load_gb * GIB)
+    result = analyze_memory(
+        model_config, gpu, settings, framework, version, env=env, pre_load_bytes=pre, post_load_bytes=post
+    )
+    section = result.sections["memory"]
+    report = Report(
+        command="mem",
+        framework=FrameworkInfo(
+            framework if framework in ("sglang", "vllm") else None,  # type: ignore[arg-type]
+            section.get("version"),
+            "log" if log else "bundled-schema",
+        ),
+        findings=list(result.findings),
+        sections=dict(result.sections),
+    )
+    if log is not None:
+        from argtrace.layers.memory.fromlog import compare
+        from argtrace.rules import memory as rules
+
+        rows = compare(log, section, int(settings.get("page_size") or 1))
+        section["from_log"] = {
+            "path": str(from_log),
+            "pre_load_avail_gb": log.pre_load_gb,
+            "post_load_avail_gb": log.post_load_gb,
+            "rows": rows,
+        }
+        if not rows:
+            report.notes.append(f"{from_log}: no allocation lines of rank 0 found")
+        for row in rows:
+            if not row["ok"]:
+                report.findings.append(
+                    rules.MM009.finding(
+                        f"{row['quantity']}: predicted {row['predicted']}, the log says {row['logged']}",
+                        at=f"{from_log}:{row['line']}" if row.get("line") else str(from_log),
+                        evidence=(Evidence("log", f"{from_log}:{row['line']}", str(row["logged"])),),
+                    )
+                )
+    if plot is not None and section.get("breakdown"):
+        from argtrace.layers.memory.render import write_plot
+
+        try:
+            write_plot(section, plot)
+        except (ValueError, OSError) as exc:
+            raise UsageError(str(exc)) from exc
+        report.notes.append(f"wrote {plot}")
+    return report

@@ -1,0 +1,222 @@
+"""Memory rules (MM): will the launch fit in GPU memory? Emitted by ``argtrace.layers.memory``."""
+
+from __future__ import annotations
+
+import json
+
+from argtrace.rules import Example, Rule
+
+_LLAMA_8B = json.dumps(
+    {
+        "architectures": ["LlamaForCausalLM"],
+        "torch_dtype": "bfloat16",
+        "hidden_size": 4096,
+        "intermediate_size": 14336,
+        "num_hidden_layers": 32,
+        "num_attention_heads": 32,
+        "num_key_value_heads": 8,
+        "vocab_size": 128256,
+        "max_position_embeddings": 131072,
+        "tie_word_embeddings": False,
+    }
+)
+_DENSE_40B = json.dumps(
+    {
+        "architectures": ["LlamaForCausalLM"],
+        "torch_dtype": "bfloat16",
+        "hidden_size": 8192,
+        "intermediate_size": 28672,
+        "num_hidden_layers": 48,
+        "num_attention_heads": 64,
+        "num_key_value_heads": 8,
+        "vocab_size": 128256,
+        "max_position_embeddings": 131072,
+        "tie_word_embeddings": False,
+    }
+)
+_QWEN35_9B_TEXT = json.dumps(
+    {
+        "architectures": ["Qwen3_5ForCausalLM"],
+        "torch_dtype": "bfloat16",
+        "hidden_size": 4096,
+        "intermediate_size": 12288,
+        "num_hidden_layers": 32,
+        "full_attention_interval": 4,
+        "num_attention_heads": 16,
+        "num_key_value_heads": 4,
+        "head_dim": 256,
+        "attn_output_gate": True,
+        "vocab_size": 248320,
+        "max_position_embeddings": 262144,
+        "linear_conv_kernel_dim": 4,
+        "linear_key_head_dim": 128,
+        "linear_num_key_heads": 16,
+        "linear_num_value_heads": 32,
+        "linear_value_head_dim": 128,
+        "mamba_ssm_dtype": "float32",
+        "mtp_num_hidden_layers": 1,
+        "tie_word_embeddings": False,
+    }
+)
+
+
+def _mem(config: str, gpu: str | None, *flags: str, extra: dict[str, str] | None = None) -> Example:
+    argv = ["mem", "--model-config", "config.json"]
+    if gpu:
+        argv += ["--gpu", gpu]
+    if extra and "server.log" in extra:
+        argv += ["--from-log", "server.log"]
+    argv += ["--", *flags]
+    return Example(files={"config.json": config, **(extra or {})}, argv=tuple(argv))
+
+
+MM001 = Rule(
+    code="MM001",
+    layer="memory",
+    severity="error",
+    title="The launch runs out of GPU memory",
+    rationale=(
+        "The framework sizes its pools from the memory left after the weights and from mem_fraction_static; "
+        "a launch that does not fit fails ten minutes in (loading weights, allocating the KV or Mamba cache, "
+        "loading the draft model, capturing CUDA graphs) or later under load. The message names the stage, "
+        "following the framework version's own sizing code, and how much is missing per GPU."
+    ),
+    fix="Apply one of the suggested settings (JSON: memory.suggested), or add GPUs with --tp-size.",
+    example=_mem(_DENSE_40B, "rtx-4090", "--tp-size", "1"),
+    correct=_mem(_DENSE_40B, "h100x2", "--tp-size", "2"),
+)
+
+MM002 = Rule(
+    code="MM002",
+    layer="memory",
+    severity="error",
+    title="The model config cannot be sized",
+    rationale=(
+        "Memory planning needs the layer geometry (hidden size, layers, heads, and for hybrid models the "
+        "linear-attention or Mamba state shape). A config that is missing, not JSON, or lacks those fields "
+        "gives no answer rather than a wrong one."
+    ),
+    fix="Point --model-config at the checkpoint's own config.json (multimodal: text_config is read).",
+    example=_mem(json.dumps({"architectures": ["LlamaForCausalLM"], "hidden_size": 4096}), "h100"),
+    correct=_mem(_LLAMA_8B, "h100"),
+)
+
+MM003 = Rule(
+    code="MM003",
+    layer="memory",
+    severity="warning",
+    title="Unknown architecture, sized as a plain decoder",
+    rationale=(
+        "argtrace counts parameters and cache layout per architecture family. An architecture it does not "
+        "know is sized from the standard fields as a dense (or MoE/MLA, when the fields say so) decoder; "
+        "special layers (sliding window, cross attention, extra towers) are not counted."
+    ),
+    fix="Treat the numbers as an estimate and compare them with a startup log (argtrace mem --from-log).",
+    example=_mem(_LLAMA_8B.replace("LlamaForCausalLM", "FancyNewForCausalLM"), "h100"),
+    correct=_mem(_LLAMA_8B, "h100"),
+)
+
+MM004 = Rule(
+    code="MM004",
+    layer="memory",
+    severity="info",
+    title="No GPU given; an H100 80GB was assumed",
+    rationale="Every number depends on the device's memory and, for SGLang's defaults, on its size tier.",
+    fix="Pass --gpu NAME[xCOUNT] (h100, h200, b200, a100-80g, l40s, rtx-pro-6000, rtx-4090, mi300x).",
+    example=_mem(_LLAMA_8B, None),
+    correct=_mem(_LLAMA_8B, "h100"),
+)
+
+MM005 = Rule(
+    code="MM005",
+    layer="memory",
+    severity="warning",
+    title="Little memory is left for CUDA graphs and activations",
+    rationale=(
+        "mem_fraction_static decides what is left outside the weights and caches. CUDA graph memory and "
+        "activation peaks are measured at run time; when the estimate barely fits, capture or the first "
+        "long prefill can still run out of memory."
+    ),
+    fix="Lower --mem-fraction-static by 0.02-0.05, or cap --cuda-graph-max-bs / --chunked-prefill-size.",
+    example=_mem(_LLAMA_8B, "h100", "--mem-fraction-static", "0.96"),
+    correct=_mem(_LLAMA_8B, "h100", "--mem-fraction-static", "0.88"),
+)
+
+MM006 = Rule(
+    code="MM006",
+    layer="memory",
+    severity="warning",
+    title="max_running_requests is capped by the Mamba state cache",
+    rationale=(
+        "For hybrid (linear attention / Mamba) models SGLang allows at most max_mamba_cache_size / ratio "
+        "running requests (ratio 3, or 5 with extra_buffer and the overlap schedule). "
+        "The value you asked for "
+        "is silently lowered at start-up."
+    ),
+    fix="Raise --max-mamba-cache-size (it takes memory from the KV cache) or ask for fewer running requests.",
+    example=_mem(_QWEN35_9B_TEXT, "h100", "--mem-fraction-static", "0.85", "--max-running-requests", "256"),
+    correct=_mem(_QWEN35_9B_TEXT, "h100", "--mem-fraction-static", "0.85", "--max-running-requests", "64"),
+)
+
+MM007 = Rule(
+    code="MM007",
+    layer="memory",
+    severity="error",
+    title="The parallel layout does not match the GPUs or the model",
+    rationale=(
+        "tp_size x dp_size x pp_size GPUs are needed; and the attention heads, linear-attention heads and "
+        "Mamba groups must split evenly by the tensor-parallel size, or the framework asserts at start-up."
+    ),
+    fix="Give --gpu NAMExCOUNT with enough GPUs, or pick a --tp-size that divides the model's heads.",
+    example=_mem(_LLAMA_8B, "h100", "--tp-size", "2"),
+    correct=_mem(_LLAMA_8B, "h100x2", "--tp-size", "2"),
+)
+
+MM008 = Rule(
+    code="MM008",
+    layer="memory",
+    severity="info",
+    title="mem_fraction_static is computed by the framework",
+    rationale=(
+        "Without --mem-fraction-static, SGLang derives it from the GPU's memory, chunked_prefill_size, "
+        "cuda_graph_max_bs, speculative decoding and (for multimodal checkpoints) the vision tower's size. "
+        "The value changes with each of them, and with the framework version."
+    ),
+    fix="Set --mem-fraction-static explicitly when you tune memory by hand.",
+    example=_mem(_LLAMA_8B, "h100"),
+    correct=_mem(_LLAMA_8B, "h100", "--mem-fraction-static", "0.85"),
+)
+
+_LOG_OK = (
+    "[2026-05-23 07:40:36] server_args=ServerArgs(model_path='meta-llama/Meta-Llama-3.1-8B-Instruct', "
+    "mem_fraction_static=0.841, max_running_requests=128, max_total_tokens=20480, chunked_prefill_size=8192, "
+    "page_size=1, tp_size=1, kv_cache_dtype='auto')\n"
+    "[2026-05-23 07:40:53] Load weight begin. avail mem=50.69 GB\n"
+    "[2026-05-23 07:40:56] Load weight end. elapsed=3.48 s, type=LlamaForCausalLM, avail mem=34.93 GB, "
+    "mem usage=15.76 GB.\n"
+    "[2026-05-23 07:41:00] KV Cache is allocated. #tokens: 20480, K size: 1.25 GB, V size: 1.25 GB\n"
+)
+
+MM009 = Rule(
+    code="MM009",
+    layer="memory",
+    severity="warning",
+    title="The startup log disagrees with the prediction",
+    rationale=(
+        "The sizes SGLang prints (KV Cache / Mamba Cache is allocated) must follow from the per-token and "
+        "per-slot bytes and the pool sizes. A mismatch means the config given is not the one served, a "
+        "setting differs from what you think (kv_cache_dtype, tp_size, mamba_ssm_dtype), or the framework "
+        "version sizes memory differently."
+    ),
+    fix="Check the config and the server_args line of the log; report a mismatch with the log attached.",
+    example=_mem(
+        _LLAMA_8B,
+        "h100",
+        extra={
+            "server.log": _LOG_OK.replace(
+                "K size: 1.25 GB, V size: 1.25 GB", "K size: 2.50 GB, V size: 2.50 GB"
+            )
+        },
+    ),
+    correct=_mem(_LLAMA_8B, "h100", extra={"server.log": _LOG_OK}),
+)
