@@ -35,6 +35,7 @@ def _free_port() -> int:
 @dataclass
 class SshServer:
     port: int
+    no_python_port: int  # the same server; sessions there run with a PATH that has no python3
     root: Path
     identity: Path
     known_hosts: Path
@@ -91,14 +92,18 @@ def start_sshd(root: Path) -> SshServer:
     authorized.write_text((root / "id_ed25519.pub").read_text())
     authorized.chmod(0o600)
     port = _free_port()
+    no_python_port = _free_port()
     known_hosts = root / "known_hosts"
     host_pub = (root / "ssh_host_ed25519_key.pub").read_text().split()
-    known_hosts.write_text(f"[127.0.0.1]:{port} {host_pub[0]} {host_pub[1]}\n")
+    known_hosts.write_text(
+        "".join(f"[127.0.0.1]:{p} {host_pub[0]} {host_pub[1]}\n" for p in (port, no_python_port))
+    )
     config = root / "sshd_config"
     config.write_text(
         "\n".join(
             [
                 f"Port {port}",
+                f"Port {no_python_port}",
                 "ListenAddress 127.0.0.1",
                 f"HostKey {host_key}",
                 f"PidFile {root / 'sshd.pid'}",
@@ -112,8 +117,10 @@ def start_sshd(root: Path) -> SshServer:
                 "AllowTcpForwarding no",
                 "X11Forwarding no",
                 "PrintMotd no",
-                "AcceptEnv ARGTRACE_TEST_* PATH",
+                "AcceptEnv ARGTRACE_TEST_*",
                 "LogLevel VERBOSE",
+                f"Match LocalPort {no_python_port}",
+                '    ForceCommand env PATH=/nonexistent /bin/sh -c "$SSH_ORIGINAL_COMMAND"',
                 "",
             ]
         )
@@ -134,4 +141,4 @@ def start_sshd(root: Path) -> SshServer:
     else:
         process.terminate()
         raise RuntimeError(f"sshd did not listen on {port}: {log.read_text()}")
-    return SshServer(port, root, user_key, known_hosts, process, log)
+    return SshServer(port, no_python_port, root, user_key, known_hosts, process, log)
