@@ -16,6 +16,8 @@ from types import ModuleType
 from argtrace import __version__
 from argtrace.commands import COMMAND_MODULES
 from argtrace.model import Report, UsageError
+from argtrace.transport.options import add_host_options, host_context
+from argtrace.transport.options import command_index as command_index_of
 
 EXIT_USAGE = 2
 
@@ -55,6 +57,8 @@ def build_parser(commands: dict[str, ModuleType]) -> argparse.ArgumentParser:
         allow_abbrev=False,
     )
     parser.add_argument("--version", action="version", version=f"argtrace {__version__}")
+    # transport: global --host/--ssh-option (argtrace/transport/options.py)
+    add_host_options(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     common = _common_options()
     for name, module in commands.items():
@@ -67,7 +71,7 @@ def build_parser(commands: dict[str, ModuleType]) -> argparse.ArgumentParser:
 
 def _parse(argv: list[str], commands: dict[str, ModuleType]) -> argparse.Namespace:
     parser = build_parser(commands)
-    command_index = next((i for i, word in enumerate(argv) if word in commands), None)
+    command_index = command_index_of(argv, commands)
     if command_index is None:
         return parser.parse_args(argv)
     module = commands[argv[command_index]]
@@ -108,7 +112,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     module = commands[args.command]
     try:
-        report = module.run(args)
+        with host_context(args):  # transport: --host runs the command against a node over ssh
+            report = module.run(args)
     except UsageError as exc:
         print(f"argtrace {args.command}: {exc}", file=sys.stderr)
         return EXIT_USAGE
