@@ -37,6 +37,9 @@ def run_mem(
             raise UsageError(f"{from_log}: cannot read ({exc})") from exc
         # What the server resolved wins over the flags typed here: the log is what it actually used.
         settings = {**settings, **settings_from_log(log)}
+        if log.pre_load_gb is None and log.post_load_gb is not None and log.weights_gb is not None:
+            # No "Load weight begin" line kept: "mem usage" is begin - end by construction (model_runner.py).
+            log.pre_load_gb = round(log.post_load_gb + log.weights_gb, 2)
         if log.pre_load_gb is not None and log.post_load_gb is not None:
             pre, post = int(log.pre_load_gb * GIB), int(log.post_load_gb * GIB)
     result = analyze_memory(

@@ -230,7 +230,9 @@ def compare(log: LogMemory, section: dict[str, Any], page_size: int = 1) -> list
     )
     if log.weights_gb is not None and section.get("weights_estimated_bytes"):
         predicted_w = round(section["weights_estimated_bytes"] / (1 << 30), 2)
-        ok = abs(predicted_w - log.weights_gb) <= 0.05 * max(log.weights_gb, 0.01)
+        # 10 %: loading also allocates a little beyond the tensors (measured +1 % and +5 % in the fixtures);
+        # a config that is not the served checkpoint (bf16 vs fp8/int4) is off by 40 % or more.
+        ok = abs(predicted_w - log.weights_gb) <= 0.10 * max(log.weights_gb, 0.01)
         row(
             "weights GB (estimate vs Load weight end)",
             predicted_w,
