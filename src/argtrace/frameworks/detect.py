@@ -1,0 +1,267 @@
+"""Recognise an SGLang or vLLM server start from an argv (a script's simple command or a real /proc argv).
+
+A pure function over a list of strings: no filesystem, no environment. Wrappers that exec their operand
+(``env``, ``nohup``, ``numactl``, ``taskset``, ``uv run``, ``conda run``, ``timeout``, ``stdbuf``, ``setsid``,
+``nice``, ``sudo``, ``torchrun -m``...) are skipped with their own options; ``VAR=value`` words handed to
+``env`` are collected, since the server process inherits them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from argtrace.model import FrameworkName
+
+_PYTHON = re.compile(r"^(?:.*/)?(?:python|python3|python3\.\d+|python2(?:\.\d+)?|pypy3?)$")
+_ASSIGN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+
+# module -> (framework, entrypoint name)
+_MODULES: dict[str, tuple[FrameworkName, str]] = {
+    "sglang.launch_server": ("sglang", "sglang.launch_server"),
+    "vllm.entrypoints.openai.api_server": ("vllm", "vllm.entrypoints.openai.api_server"),
+}
+# modules that behave like the console script (``python -m vllm.entrypoints.cli.main serve``)
+_CLI_MODULES: dict[str, tuple[FrameworkName, str]] = {
+    "vllm.entrypoints.cli.main": ("vllm", "vllm serve"),
+    "sglang.cli.main": ("sglang", "sglang serve"),
+}
+_CONSOLE: dict[str, FrameworkName] = {"sglang": "sglang", "vllm": "vllm"}
+
+# Python options that take a separate value.
+_PY_OPTS_WITH_VALUE = {"-X", "-W", "-Q"}
+
+
+@dataclass(frozen=True)
+class Detection:
+    framework: FrameworkName
+    entrypoint: str  # "sglang.launch_server", "sglang serve", "vllm serve", "vllm.entrypoints.openai.api_server"
+    server_args_start: int  # index of the first word the framework's argument parser gets
+    interpreter: str | None  # the python word ("python3", "/opt/venv/bin/python"), None for console scripts
+    command_index: int  # index of the interpreter or console-script word (after wrappers)
+    wrappers: tuple[str, ...] = ()  # wrapper words skipped, e.g. ("env", "numactl")
+    env_assignments: tuple[tuple[int, str, str], ...] = field(default=())  # (index, NAME, value) via ``env``
+
+
+def _basename(word: str) -> str:
+    return word.rsplit("/", 1)[-1]
+
+
+def _skip_options(
+    argv: Sequence[str], i: int, with_value: set[str], flags_ok: bool = True, attached: bool = True
+) -> int:
+    """Skip ``-x``/``--long[=v]`` options starting at ``i``; options in ``with_value`` take the next word."""
+    while i < len(argv):
+        w = argv[i]
+        if w == "--":
+            return i + 1
+        if not w.startswith("-") or w == "-":
+            return i
+        name = w.split("=", 1)[0]
+        if name in with_value and "=" not in w:
+            i += 2
+            continue
+        if attached and len(w) > 2 and not w.startswith("--") and w[:2] in with_value:
+            i += 1  # -n0 / -cfoo
+            continue
+        if not flags_ok:
+            return i
+        i += 1
+    return i
+
+
+def _unwrap(argv: Sequence[str], i: int, wrappers: list[str], env: list[tuple[int, str, str]]) -> int:
+    """Return the index of the real command after any wrappers starting at ``i``."""
+    for _ in range(64):  # wrappers nest (``nohup numactl ... env X=1 python ...``), but not forever
+        if i >= len(argv):
+            return i
+        w = argv[i]
+        b = _basename(w)
+        if _ASSIGN.match(w):  # VAR=value prefix (as ``env`` sees it)
+            name, value = w.split("=", 1)
+            env.append((i, name, value))
+            i += 1
+            continue
+        if b == "env":
+            wrappers.append(b)
+            i += 1
+            while i < len(argv):
+                a = argv[i]
+                if a in ("-i", "--ignore-environment", "-0", "--null", "-v", "--debug", "-"):
+                    i += 1
+                elif a in ("-u", "--unset", "-C", "--chdir", "-S", "--split-string"):
+                    i += 2
+                elif a.startswith(("--unset=", "--chdir=", "-u", "-C")) and len(a) > 2:
+                    i += 1
+                elif a.startswith(("--default-signal", "--ignore-signal", "--block-signal")):
+                    i += 1
+                elif a == "--":
+                    i += 1
+                    break
+                elif _ASSIGN.match(a):
+                    name, value = a.split("=", 1)
+                    env.append((i, name, value))
+                    i += 1
+                else:
+                    break
+            continue
+        if b in ("nohup", "exec", "command", "builtin", "time"):
+            wrappers.append(b)
+            i += 1
+            if b in ("exec", "command", "time"):
+                i = _skip_options(argv, i, {"-a"} if b == "exec" else set())
+            continue
+        if b == "nice":
+            wrappers.append(b)
+            i = _skip_options(argv, i + 1, {"-n", "--adjustment"})
+            continue
+        if b == "ionice":
+            wrappers.append(b)
+            i = _skip_options(argv, i + 1, {"-c", "--class", "-n", "--classdata", "-p", "-P", "-u"})
+            continue
+        if b == "setsid":
+            wrappers.append(b)
+            i = _skip_options(argv, i + 1, set())
+            continue
+        if b == "stdbuf":
+            wrappers.append(b)
+            i = _skip_options(argv, i + 1, {"-i", "-o", "-e", "--input", "--output", "--error"})
+            continue
+        if b == "timeout":
+            wrappers.append(b)
+            i = _skip_options(argv, i + 1, {"-s", "--signal", "-k", "--kill-after"})
+            i += 1  # DURATION
+            continue
+        if b == "taskset":
+            wrappers.append(b)
+            i = _skip_options(argv, i + 1, set())
+            i += 1  # mask or cpu list
+            continue
+        if b == "numactl":
+            wrappers.append(b)
+            i = _skip_options(
+                argv,
+                i + 1,
+                {"-N", "-m", "-i", "-C", "-p", "-P", "--cpunodebind", "--membind", "--interleave",
+                 "--physcpubind", "--preferred", "--preferred-many", "--weighted-interleave", "-w"},
+            )
+            continue
+        if b == "sudo":
+            wrappers.append(b)
+            i = _skip_options(argv, i + 1, {"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-T"})
+            continue
+        if b == "chrt":
+            wrappers.append(b)
+            i = _skip_options(argv, i + 1, set())
+            i += 1  # priority
+            continue
+        if b in ("uv", "poetry", "pipenv", "pdm", "hatch", "rye") and i + 1 < len(argv):
+            j = _skip_options(
+                argv, i + 1, {"--directory", "--project", "--python", "-p", "--config-file", "--cache-dir"}
+            )
+            if j < len(argv) and argv[j] == "run":
+                wrappers.append(f"{b} run")
+                i = _skip_options(
+                    argv,
+                    j + 1,
+                    {"--with", "--python", "-p", "--project", "--directory", "--env-file", "--package",
+                     "--extra", "--group", "--index", "--index-url", "--extra-index-url", "-e", "--environment",
+                     "--with-requirements", "--with-editable", "--isolated-env"},
+                )
+                continue
+            return i
+        if b in ("conda", "mamba", "micromamba") and i + 1 < len(argv):
+            j = _skip_options(argv, i + 1, set())
+            if j < len(argv) and argv[j] == "run":
+                wrappers.append(f"{b} run")
+                i = _skip_options(argv, j + 1, {"-n", "--name", "-p", "--prefix", "--cwd"})
+                continue
+            return i
+        if b == "torchrun":
+            # torchrun [opts] -m MODULE args / torchrun [opts] SCRIPT args
+            return i
+        return i
+    return i
+
+
+def _detect_python(argv: Sequence[str], i: int) -> tuple[int, str] | None:
+    """For ``python [opts] -m MODULE`` at ``i`` return (index of first module arg, module)."""
+    j = i + 1
+    while j < len(argv):
+        w = argv[j]
+        if w == "-m":
+            if j + 1 < len(argv):
+                return j + 2, argv[j + 1]
+            return None
+        if w.startswith("-m") and len(w) > 2:
+            return j + 1, w[2:]
+        if w in _PY_OPTS_WITH_VALUE:
+            j += 2
+            continue
+        if w.startswith("-") and not w.startswith("--") and len(w) > 1 and w != "-c":
+            if w[1:2] in ("X", "W") and len(w) > 2:
+                j += 1
+                continue
+            # combined single-letter flags (-u, -OO, -uB); stop at -c (a command string)
+            if "c" in w[1:]:
+                return None
+            if "m" in w[1:]:
+                rest = w[w.index("m") + 1 :]
+                if rest:
+                    return j + 1, rest
+                if j + 1 < len(argv):
+                    return j + 2, argv[j + 1]
+                return None
+            j += 1
+            continue
+        return None
+    return None
+
+
+def detect_server(argv: Sequence[str]) -> Detection | None:
+    """Recognise a server start in ``argv``; ``None`` when it is not one."""
+    wrappers: list[str] = []
+    env: list[tuple[int, str, str]] = []
+    i = _unwrap(argv, 0, wrappers, env)
+    if i >= len(argv):
+        return None
+    word = argv[i]
+    base = _basename(word)
+    if base == "torchrun" or (_PYTHON.match(word) and argv[i + 1 : i + 3] == ["-m", "torch.distributed.run"]):
+        # torchrun ... -m MODULE args: the module is run by each worker with its args
+        k = i + 1 if base == "torchrun" else i + 3
+        while k < len(argv):
+            w = argv[k]
+            if w in ("-m", "--module") and k + 1 < len(argv):
+                mod = argv[k + 1]
+                hit = _MODULES.get(mod)
+                if hit:
+                    return Detection(hit[0], hit[1], k + 2, None, i, (*wrappers, "torchrun"), tuple(env))
+                return None
+            if not w.startswith("-"):
+                return None
+            k += 1 if "=" in w or w in ("--standalone", "--no-python", "--no_python", "--run-path") else 2
+        return None
+    if _PYTHON.match(word):
+        found = _detect_python(argv, i)
+        if not found:
+            return None
+        start, module = found
+        if module in _MODULES:
+            fw, entry = _MODULES[module]
+            return Detection(fw, entry, start, word, i, tuple(wrappers), tuple(env))
+        if module in _CLI_MODULES and start < len(argv) and argv[start] == "serve":
+            fw, entry = _CLI_MODULES[module]
+            return Detection(fw, entry, start + 1, word, i, tuple(wrappers), tuple(env))
+        return None
+    if base in _CONSOLE and i + 1 < len(argv) and argv[i + 1] == "serve":
+        fw = _CONSOLE[base]
+        return Detection(fw, f"{fw} serve", i + 2, None, i, tuple(wrappers), tuple(env))
+    return None
+
+
+def looks_like_server(argv: Sequence[str | None]) -> bool:
+    """Cheap pre-check on a possibly partially unknown argv (unknown words are ``None``)."""
+    known = [w for w in argv if w is not None]
+    return any("sglang" in w or "vllm" in w for w in known)

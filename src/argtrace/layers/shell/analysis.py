@@ -1,0 +1,512 @@
+"""Runs the shell layer's pieces in order and turns what they saw into ``ServerCommand``s and findings."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from argtrace.layers.shell import evaluate as E
+from argtrace.layers.shell import hazards as H
+from argtrace.layers.shell.syntax import bash_syntax_errors, parse_tree
+from argtrace.model import EnvValue, Evidence, Finding, Origin, ServerCommand, Word
+from argtrace.rules import shell as R
+
+if TYPE_CHECKING:
+    from argtrace.layers.shell import ScriptSource, ShellResult
+
+SHELLCHECK_MAX = 256 * 1024
+
+
+def _show(text: str | None) -> str:
+    """A word as people should see it: control characters made visible."""
+    if text is None:
+        return "<unknown>"
+    if text == "":
+        return "''"
+    out = text.replace("\r", "\\r").replace("\t", "\\t").replace("\n", "\\n")
+    if out != text or " " in text:
+        return "$'" + out.replace("'", "\\'") + "'" if out != text else "'" + text + "'"
+    return out
+
+
+def analyze(
+    source: ScriptSource,
+    args: list[str],
+    env: dict[str, str],
+    *,
+    arg0: str,
+    run_shellcheck: bool,
+    cwd: str | None,
+) -> ShellResult:
+    from argtrace.layers.shell import ShellResult
+
+    label = source.label
+    data = source.data
+    findings: list[Finding] = []
+    # ---- binary
+    if b"\x00" in data:
+        first_nl = data.find(b"\n")
+        first_line = data if first_nl < 0 else data[:first_nl]
+        if b"\x00" in first_line[:80] or b"\x00" in data[:80]:
+            findings.append(R.SH013.finding(
+                f"{label} is a binary file (it contains NUL bytes): bash refuses to run it "
+                "(`cannot execute binary file`)", at=f"{label}:1",
+                evidence=[Evidence("shell", f"{label}:1", repr(data[:40])[2:-1])]))
+            return ShellResult(servers=[], findings=findings, syntax_ok=False)
+        data = data.replace(b"\x00", b"")
+    text = data.decode("latin-1")
+    prepared = E.prepare_text(text)
+    tree = parse_tree(prepared)
+    # ---- syntax (bash -n)
+    syntax_ok = True
+    problems = bash_syntax_errors(data, label)
+    if problems:
+        syntax_ok = False
+        for p in problems[:5]:
+            at = f"{label}:{p.line}" if p.line else label
+            line_text = ""
+            if p.line:
+                lines = data.split(b"\n")
+                if 0 < p.line <= len(lines):
+                    line_text = lines[p.line - 1].decode("utf-8", "replace").rstrip("\r")
+            findings.append(R.SH001.finding(
+                f"bash cannot parse {label}" + (f" (line {p.line})" if p.line else "") + f": {p.message}",
+                at=at, evidence=[Evidence("shell", at, line_text or p.message)]))
+    elif problems is None and tree.root_node.has_error:
+        syntax_ok = False
+    # ---- evaluation
+    src = E.Source(label, prepared, str(source.path) if source.path else None)
+    src.tree = tree
+    ev = E.ShellEvaluator(src, args, env, arg0=arg0, cwd=cwd, parse=parse_tree)
+    exit_reason: str | None = None
+    try:
+        ev.run()
+    except Exception as exc:  # never a traceback: report and keep what was found
+        exit_reason = f"internal error while evaluating: {type(exc).__name__}: {exc}"
+        findings.append(R.SH024.finding(f"argtrace stopped evaluating {label} early ({exit_reason})", at=label))
+    servers = [_server_command(s) for s in ev.servers]
+    # ---- hazards and findings
+    hazards = H.scan(data, tree)
+    findings.extend(_text_findings(label, hazards, ev, data))
+    findings.extend(_event_findings(label, ev, args))
+    for s, cmd in zip(ev.servers, servers, strict=True):
+        findings.extend(_server_findings(label, s, cmd, ev, args))
+    if not ev.servers:
+        findings.append(R.SH019.finding(
+            f"no SGLang or vLLM server start found in the commands {label} would run", at=label))
+    # ---- shellcheck
+    if run_shellcheck:
+        findings.extend(_shellcheck_findings(label, source.data, findings))
+    return ShellResult(
+        servers=servers,
+        findings=_dedupe(findings),
+        syntax_ok=syntax_ok,
+        commands=[(c.at, [E.to_str(w) if w is not None else None for w in c.argv], c.conditional)
+                  for c in ev.commands],
+        conditions=[s.conditional for s in ev.servers],
+        outputs=[_outputs(s) for s in ev.servers],
+        exit_reason=exit_reason,
+    )
+
+
+def _dedupe(findings: list[Finding]) -> list[Finding]:
+    seen: set[tuple[str, str | None, str]] = set()
+    out: list[Finding] = []
+    for f in findings:
+        key = (f.code, f.at, f.message)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(f)
+    return out
+
+
+def _server_command(s: E.FoundServer) -> ServerCommand:
+    argv: list[Word] = []
+    for w in s.argv:
+        known = w.text is not None
+        argv.append(Word(E.to_str(w.text) if w.text is not None else None,
+                         Origin(at=w.at, expansion=w.expansion, known=known, reason=None if known else w.reason)))
+    env: dict[str, EnvValue] = {}
+    for name, (value, at, expansion, reason) in sorted(s.env.items()):
+        known = value is not None
+        env[E.to_str(name)] = EnvValue(
+            E.to_str(value) if value is not None else None,
+            Origin(at=at, expansion=expansion or None, known=known, reason=None if known else reason),
+        )
+    det = s.detection
+    interp = argv[det.command_index].text if det.interpreter is not None and det.command_index < len(argv) else None
+    return ServerCommand(
+        at=s.at,
+        framework=det.framework,
+        argv=tuple(argv),
+        env=env,
+        server_args_start=det.server_args_start,
+        entrypoint=det.entrypoint,
+        interpreter=interp,
+        cwd=s.cwd,
+        backgrounded=s.backgrounded,
+    )
+
+
+def _outputs(s: E.FoundServer) -> dict[str, str | None]:
+    fds: dict[str, str | None] = {"1": None, "2": None}  # None: inherited (terminal or the caller's)
+    modes: dict[str, str] = {}
+    for fd, op, tgt, _at in [*s.inherited_redirects, *s.redirects]:
+        _apply_redirect(fds, modes, fd, op, tgt)
+    if s.in_pipeline and fds["1"] is None:
+        fds["1"] = "|pipe"
+    return {"stdout": fds["1"], "stderr": fds["2"], "stdout_mode": modes.get("1"), "stderr_mode": modes.get("2")}
+
+
+def _apply_redirect(fds: dict[str, str | None], modes: dict[str, str], fd: str | None, op: str,
+                    tgt: str | None) -> None:
+    target = E.to_str(tgt) if tgt is not None else "<unknown>"
+    if op in (">", ">>", ">|"):
+        k = fd or "1"
+        fds[k] = target
+        modes[k] = op
+    elif op in ("&>", "&>>"):
+        fds["1"] = fds["2"] = target
+        modes["1"] = modes["2"] = ">" if op == "&>" else ">>"
+    elif op == ">&":
+        k = fd or "1"
+        if tgt is not None and tgt.isdigit():
+            fds[k] = fds.get(tgt)
+            modes[k] = modes.get(tgt, "")
+        elif tgt == "-":
+            fds[k] = "<closed>"
+        else:
+            fds["1"] = fds["2"] = target
+            modes["1"] = modes["2"] = ">"
+
+
+# ---------------------------------------------------------------------------------------------- text hazards
+
+
+def _text_findings(label: str, hazards: list[H.TextHazard], ev: E.ShellEvaluator, data: bytes) -> list[Finding]:
+    out: list[Finding] = []
+    server_lines: dict[int, E.FoundServer] = {}
+    for s in ev.servers:
+        if s.source_label != label:
+            continue
+        start_line = s.line
+        end_line = start_line
+        for w in s.argv:
+            m = re.match(rf"^{re.escape(label)}:(\d+):", w.at)
+            if m:
+                end_line = max(end_line, int(m.group(1)))
+        for ln in range(start_line, end_line + 1):
+            server_lines[ln] = s
+    for h in hazards:
+        at = f"{label}:{h.line}:{h.col}"
+        if h.kind == "bom":
+            out.append(R.SH027.finding(
+                f"{label} starts with a UTF-8 byte order mark: bash reads the first line as a command named "
+                "`\\ufeff...` and the kernel does not see the `#!` line",
+                at=f"{label}:1:1", evidence=[Evidence("shell", f"{label}:1", "EF BB BF")]))
+        elif h.kind == "crlf":
+            lines: tuple[int, ...] = h.get("lines")
+            broken: tuple[int, ...] = h.get("broken")
+            ev_items = []
+            affected = []
+            for s in ev.servers:
+                for w in s.argv:
+                    if w.text is not None and "\r" in w.text:
+                        affected.append(f"the server gets `{_show(E.to_str(w.text))}` ({w.at})")
+            msg = f"{label} has CRLF (Windows) line endings on {len(lines)} line(s): bash keeps the `\\r`"
+            if affected:
+                msg += "; " + "; ".join(affected[:3])
+            if broken:
+                msg += (f"; the backslash on line(s) {', '.join(map(str, broken[:5]))} escapes `\\r` instead of the "
+                        "newline, so the command ends there and the next line runs on its own")
+            for ln in lines[:3]:
+                line_bytes = data.split(b"\n")[ln - 1]
+                ev_items.append(Evidence("shell", f"{label}:{ln}", line_bytes.decode("utf-8", "replace")
+                                         .replace("\r", "\\r")))
+            out.append(R.SH002.finding(msg, at=f"{label}:{lines[0]}", evidence=ev_items))
+        elif h.kind == "utf8":
+            out.append(R.SH014.finding(f"{label} is not valid UTF-8 (line {h.line})", at=at,
+                                       evidence=[Evidence("shell", at, h.text)]))
+        elif h.kind == "backslash_blank":
+            blanks = h.get("blanks")
+            shown = "space" if blanks == " " else "tab" if blanks == "\t" else f"{len(blanks)} blanks"
+            if h.get("array"):
+                msg = (f"{shown} after the backslash at the end of line {h.line}: inside the array literal the "
+                       "escaped blank becomes an element `' '`, which reaches the command as an argument")
+            else:
+                msg = (f"{shown} after the line-continuation backslash at the end of line {h.line}: the command "
+                       f"ends on line {h.line} with an extra argument `' '`, and line {h.line + 1} runs as a "
+                       "separate command")
+                if h.line in server_lines:
+                    msg += "; the flags after it never reach the server"
+            out.append(R.SH003.finding(msg, at=at, evidence=[
+                Evidence("shell", at, h.text.replace("\t", "\\t") + "\u2190")]))
+        elif h.kind == "lookalike":
+            ch, name, ascii_ = h.get("char"), h.get("name"), h.get("ascii")
+            in_server = h.line in server_lines
+            repl = f"`{ascii_}`" if ascii_ else "nothing (delete it)"
+            msg = (f"U+{ord(ch):04X} {name} on line {h.line} looks like {repl if ascii_ else 'nothing'} but bash "
+                   "treats it as an ordinary character")
+            if in_server:
+                words = [w for w in server_lines[h.line].argv if w.text is not None and ch in E.to_str(w.text)]
+                if words:
+                    msg += f": the server gets `{E.to_str(words[0].text or '')}`"
+            out.append(R.SH006.finding(
+                msg, at=at, severity="error" if in_server else "info",
+                fix=f"Replace U+{ord(ch):04X} {name} with {repl}.",
+                evidence=[Evidence("shell", at, h.text.strip())]))
+        elif h.kind == "placeholder":
+            ph, name, eaten = h.get("placeholder"), h.get("name"), h.get("eaten")
+            msg = (f"`{ph}` on line {h.line} looks like a placeholder from documentation, but bash reads it as "
+                   f"redirections: standard input from a file named `{name}`")
+            if eaten:
+                msg += f" and standard output into a file named `{eaten}`, so `{eaten}` vanishes from the command"
+            msg += f" (bash: `{name}: No such file or directory`, and the command does not run)"
+            out.append(R.SH005.finding(msg, at=at, evidence=[Evidence("shell", at, h.text.strip())]))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------- evaluator events
+
+
+def _event_findings(label: str, ev: E.ShellEvaluator, args: list[str]) -> list[Finding]:
+    out: list[Finding] = []
+    for e in ev.events:
+        d = e.data
+        if e.kind == "flag_as_command":
+            words = " ".join(_show(w) for w in d["words"])
+            out.append(R.SH004.finding(
+                f"line {d['line']} starts with `{d['word']}`: the line before it does not end with a backslash, so "
+                f"the command ended there and `{words}` runs as a separate command (`{d['word']}: command not "
+                "found`); these flags never reach the server",
+                at=e.at, evidence=[Evidence("shell", e.at, words)]))
+        elif e.kind == "nounset":
+            if d.get("positional"):
+                why = f"`{d['raw']}` is unset (the script got {d['nargs']} argument{'s' if d['nargs'] != 1 else ''})"
+            else:
+                why = f"`{d['raw']}` is not set"
+            out.append(R.SH012.finding(
+                f"{why} and `set -u` is on: bash prints `{d['name']}: unbound variable` and exits here; the "
+                "commands after this point never run", at=e.at, evidence=[Evidence("shell", e.at, d["raw"])]))
+        elif e.kind == "param_error":
+            out.append(R.SH023.finding(
+                f"`{d['raw']}` is unset or empty: bash prints `{d['message']}` and the script exits here",
+                at=e.at, evidence=[Evidence("shell", e.at, d["raw"])]))
+        elif e.kind == "source_loop":
+            chain = " -> ".join(d["chain"])
+            out.append(R.SH016.finding(f"`source {d['file']}` closes a loop ({chain}): bash would recurse "
+                                       "until it fails; argtrace stops here", at=e.at,
+                                       evidence=[Evidence("shell", e.at, f"source {d['file']}")]))
+        elif e.kind == "source_missing":
+            where = f" (relative to the current directory {d['cwd']})" if d.get("cwd") and "/" in d["file"] \
+                and not d["file"].startswith("/") else ""
+            out.append(R.SH017.finding(
+                f"`source {d['file']}`: the file does not exist here{where}; bash reports an error and continues "
+                "without what it would set", at=e.at, evidence=[Evidence("shell", e.at, d["file"])]))
+        elif e.kind == "source_unknown":
+            out.append(R.SH018.finding(
+                f"`source {d.get('raw')}` reads a file whose name is not known statically ({d.get('reason')}): what "
+                "it sets is not followed", at=e.at))
+        elif e.kind == "eval_unknown":
+            out.append(R.SH018.finding(
+                f"`eval` runs a string that is not known statically ({d.get('reason')}): commands inside it are "
+                "not followed", at=e.at))
+        elif e.kind in ("budget", "recursion", "loop_limit"):
+            what = {"budget": f"the evaluation budget ({d.get('steps')} commands)",
+                    "recursion": f"the nesting limit ({d.get('name')})",
+                    "loop_limit": f"the loop limit ({d.get('limit')} iterations)"}[e.kind]
+            out.append(R.SH024.finding(f"argtrace reached {what}; values after this point may be incomplete",
+                                       at=e.at or label))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------- per server
+
+
+_POSITIONAL = re.compile(r"^\"?\$\{?([1-9][0-9]*)\}?\"?$")
+
+
+def _server_findings(label: str, s: E.FoundServer, cmd: ServerCommand, ev: E.ShellEvaluator,
+                     args: list[str]) -> list[Finding]:
+    out: list[Finding] = []
+    argv = s.argv
+    start = s.detection.server_args_start
+    nargs = len(args)
+    plural = "s" if nargs != 1 else ""
+
+    def txt(i: int) -> str | None:
+        return E.to_str(argv[i].text) if 0 <= i < len(argv) and argv[i].text is not None else None
+
+    # vanished words after a flag
+    for v in s.vanished:
+        if v.index < start:
+            continue
+        prev = txt(v.index - 1)
+        nxt = txt(v.index) if v.index < len(argv) else None
+        if prev is None or not prev.startswith("-") or "=" in prev or v.index - 1 < start:
+            continue
+        then = (f"`{prev}` takes `{nxt}` as its value" if nxt is not None and v.index < len(argv)
+                else f"`{prev}` gets no value")
+        m = _POSITIONAL.match(v.raw)
+        if v.state == "unset":
+            if m:
+                why = f"`{v.raw}` is unset (the script got {nargs} argument{plural})"
+            else:
+                why = f"`{v.raw}` is not set"
+            out.append(R.SH007.finding(
+                f"{why}, so the unquoted word vanishes: {then}", at=v.at, setting=None,
+                evidence=[Evidence("shell", v.at, f"{prev} {v.raw}")]))
+        else:
+            out.append(R.SH026.finding(
+                f"`{v.raw}` is empty, so the unquoted word vanishes: {then}", at=v.at,
+                evidence=[Evidence("shell", v.at, f"{prev} {v.raw}")]))
+    # empty quoted values after a flag
+    for i in range(start, len(argv)):
+        w = argv[i]
+        if w.text != "" or w.expansion == "literal":
+            continue
+        prev = txt(i - 1)
+        if prev is None or not prev.startswith("-") or "=" in prev or i - 1 < start:
+            continue
+        m = _POSITIONAL.match(w.expansion)
+        if m and int(m.group(1)) > nargs:
+            why = f"`{w.expansion}` is unset (the script got {nargs} argument{plural})"
+            out.append(R.SH007.finding(f"{why}: `{prev}` gets an empty value", at=w.at,
+                                       evidence=[Evidence("shell", w.at, f"{prev} {w.expansion}")]))
+        else:
+            out.append(R.SH026.finding(f"`{w.expansion}` is empty: `{prev}` gets an empty value", at=w.at,
+                                       evidence=[Evidence("shell", w.at, f"{prev} {w.expansion}")]))
+    # `--flag=$2` with $2 unset/empty
+    for i in range(start, len(argv)):
+        w = argv[i]
+        t = txt(i)
+        if t is None or not t.startswith("--") or not t.endswith("=") or w.expansion == "literal":
+            continue
+        out.append(R.SH007.finding(f"`{w.expansion}` expands to `{t}`: the flag gets an empty value", at=w.at,
+                                   evidence=[Evidence("shell", w.at, w.expansion)]))
+    # unquoted expansions that split a value
+    i = start
+    while i < len(argv):
+        w = argv[i]
+        if w.split_from is None:
+            i += 1
+            continue
+        j = i
+        while j + 1 < len(argv) and argv[j + 1].split_from == w.split_from and argv[j + 1].at == w.at:
+            j += 1
+        group = [txt(k) for k in range(i, j + 1)]
+        prev = txt(i - 1)
+        flags_only = all(g is not None and g.startswith("-") for g in group[:1]) or (
+            group and group[0] is not None and group[0].startswith("-"))
+        if prev is not None and prev.startswith("-") and "=" not in prev and i - 1 >= start and not flags_only:
+            pieces = ", ".join(f"`{_show(g)}`" for g in group[:4])
+            out.append(R.SH008.finding(
+                f"`{w.split_from}` is unquoted and splits into {len(group)} words ({pieces}): `{prev}` gets only "
+                f"`{_show(group[0])}`", at=w.at, evidence=[Evidence("shell", w.at, f"{prev} {w.split_from}")]))
+        i = j + 1
+    # unknown words, globs, braces
+    brace_ats = {e.at for e in ev.events if e.kind == "brace"}
+    for k, w in enumerate(argv):
+        if w.text is None:
+            reason = w.reason or "not known statically"
+            if reason.startswith("pathname expansion"):
+                out.append(R.SH021.finding(f"argument {k} of the server: {reason}", at=w.at,
+                                           evidence=[Evidence("shell", w.at, w.expansion)]))
+            else:
+                out.append(R.SH018.finding(f"argument {k} of the server (`{w.expansion}`) is not known statically: "
+                                           f"{reason}", at=w.at, evidence=[Evidence("shell", w.at, w.expansion)]))
+    for e in ev.events:
+        if e.kind == "brace" and e.at in {w.at for w in argv}:
+            out.append(R.SH022.finding(
+                f"brace expansion turns the unquoted `{e.data['raw']}` into {len(e.data['words'])} words: "
+                + ", ".join(f"`{x}`" for x in e.data["words"][:4]), at=e.at,
+                evidence=[Evidence("shell", e.at, e.data["raw"])]))
+    del brace_ats
+    # output redirections
+    outs = _outputs(s)
+    so, se = outs["stdout"], outs["stderr"]
+    if so is not None and so not in ("|pipe", "<closed>", "/dev/null", "<unknown>") and outs["stdout_mode"] == ">":
+        out.append(R.SH009.finding(
+            f"the server's output goes to `{so}` and `>` empties it at each start: an earlier run's log is lost, and "
+            "after an early failure it holds only the traceback", at=s.at,
+            evidence=[Evidence("shell", s.at, f"> {so}")]))
+    if so is not None and so not in ("|pipe", "<closed>", "/dev/null") and se != so and not s.nohup:
+        if se is None:
+            order = [r for r in s.redirects if r[0] == "2" and r[1] == ">&"]
+            if order:
+                msg = (f"`2>&1` comes before `> {so}`: standard error still goes where standard output went before "
+                       f"(the terminal), not to `{so}`; tracebacks and log records will not be in `{so}`")
+            else:
+                msg = (f"only standard output goes to `{so}`: Python's tracebacks and log records go to standard "
+                       f"error, which is not redirected, so they will not be in `{so}`")
+            out.append(R.SH010.finding(msg, at=s.at, evidence=[Evidence("shell", s.at, f"> {so}")]))
+    # background
+    if s.backgrounded and not ev.pid_kept and not ev.waited:
+        how = "`nohup ... &`" if s.nohup else "`&`"
+        out.append(R.SH011.finding(
+            f"the server is started in the background ({how}) and the script keeps neither its PID (`$!`) nor its "
+            "exit status (`wait`): if it fails while loading, nothing reports it", at=s.at))
+    if s.conditional:
+        out.append(R.SH020.finding(f"this server command runs only depending on {s.conditional}", at=s.at))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------- shellcheck
+
+# our code -> SC codes it already covers (same line)
+_SC_COVERED: dict[str, set[int]] = {
+    "SH002": {1017},
+    "SH003": {1101},
+    "SH004": {2215},
+    "SH006": {1018, 1100, 1110, 1111, 1112},
+    "SH027": {1082},
+    "SH008": {2086},
+    "SH007": {2086},
+    "SH026": {2086},
+    "SH005": {2211},
+}
+_SC_LEVEL: dict[str, Any] = {"error": "warning", "warning": "info", "info": "info", "style": "info"}
+
+
+def _shellcheck_findings(label: str, data: bytes, own: list[Finding]) -> list[Finding]:
+    from argtrace.layers.shell.shellcheck import TIMEOUT, run_shellcheck
+    from argtrace.rules import Rule
+
+    if len(data) > SHELLCHECK_MAX:
+        return [R.SH015.finding(
+            f"shellcheck skipped: {label} is {len(data) // 1024} KB (argtrace runs shellcheck on scripts up to "
+            f"{SHELLCHECK_MAX // 1024} KB)", at=label)]
+    comments, why = run_shellcheck(data, TIMEOUT)
+    if comments is None:
+        return [R.SH025.finding(f"{why}; no second opinion on {label}", at=label)]
+    covered: set[tuple[int, int]] = set()
+    for f in own:
+        if f.at is None:
+            continue
+        m = re.match(rf"^{re.escape(label)}:(\d+)", f.at)
+        if not m:
+            continue
+        line = int(m.group(1))
+        for sc in _SC_COVERED.get(f.code, ()):
+            covered.add((sc, line))
+            if f.code == "SH002":
+                covered.update((sc, ln) for ln in range(1, 1 + data.count(b"\n") + 1))
+    out: list[Finding] = []
+    lines = data.split(b"\n")
+    del Rule
+    for c in comments:
+        if (c.code, c.line) in covered or c.code == 1017 and any(f.code == "SH002" for f in own):
+            continue
+        at = f"{label}:{c.line}:{c.column}"
+        text = lines[c.line - 1].decode("utf-8", "replace").rstrip("\r") if 0 < c.line <= len(lines) else ""
+        out.append(Finding(
+            code=f"SC{c.code}",
+            severity=_SC_LEVEL.get(c.level, "info"),
+            layer="shell",
+            message=f"shellcheck: {c.message}",
+            at=at,
+            fix=f"See https://www.shellcheck.net/wiki/SC{c.code}",
+            evidence=(Evidence("shell", at, text.strip()),),
+        ))
+    return out

@@ -1,0 +1,165 @@
+"""Text-level hazards: CRLF, BOM, invalid UTF-8, blanks after a continuation backslash, unicode look-alikes,
+``<placeholder>`` redirections. These are found in the raw bytes, then located in the tree so that comments
+and quoted text are told apart from the words bash will read."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+# character -> (name, ASCII replacement)
+LOOKALIKES: dict[str, tuple[str, str]] = {
+    "\u2010": ("HYPHEN", "-"),
+    "\u2011": ("NON-BREAKING HYPHEN", "-"),
+    "\u2012": ("FIGURE DASH", "-"),
+    "\u2013": ("EN DASH", "-"),
+    "\u2014": ("EM DASH", "-"),
+    "\u2015": ("HORIZONTAL BAR", "-"),
+    "\u2212": ("MINUS SIGN", "-"),
+    "\ufe63": ("SMALL HYPHEN-MINUS", "-"),
+    "\uff0d": ("FULLWIDTH HYPHEN-MINUS", "-"),
+    "\u00ad": ("SOFT HYPHEN", ""),
+    "\u2018": ("LEFT SINGLE QUOTATION MARK", "'"),
+    "\u2019": ("RIGHT SINGLE QUOTATION MARK", "'"),
+    "\u201a": ("SINGLE LOW-9 QUOTATION MARK", "'"),
+    "\u201b": ("SINGLE HIGH-REVERSED-9 QUOTATION MARK", "'"),
+    "\u2032": ("PRIME", "'"),
+    "\u201c": ("LEFT DOUBLE QUOTATION MARK", '"'),
+    "\u201d": ("RIGHT DOUBLE QUOTATION MARK", '"'),
+    "\u201e": ("DOUBLE LOW-9 QUOTATION MARK", '"'),
+    "\u201f": ("DOUBLE HIGH-REVERSED-9 QUOTATION MARK", '"'),
+    "\u2033": ("DOUBLE PRIME", '"'),
+    "\u00ab": ("LEFT-POINTING DOUBLE ANGLE QUOTATION MARK", '"'),
+    "\u00bb": ("RIGHT-POINTING DOUBLE ANGLE QUOTATION MARK", '"'),
+    "\u00a0": ("NO-BREAK SPACE", " "),
+    "\u2007": ("FIGURE SPACE", " "),
+    "\u202f": ("NARROW NO-BREAK SPACE", " "),
+    "\u2000": ("EN QUAD", " "),
+    "\u2001": ("EM QUAD", " "),
+    "\u2002": ("EN SPACE", " "),
+    "\u2003": ("EM SPACE", " "),
+    "\u2009": ("THIN SPACE", " "),
+    "\u200a": ("HAIR SPACE", " "),
+    "\u3000": ("IDEOGRAPHIC SPACE", " "),
+    "\u200b": ("ZERO WIDTH SPACE", ""),
+    "\u200c": ("ZERO WIDTH NON-JOINER", ""),
+    "\u200d": ("ZERO WIDTH JOINER", ""),
+    "\u2060": ("WORD JOINER", ""),
+    "\ufeff": ("ZERO WIDTH NO-BREAK SPACE (BOM)", ""),
+    "\uff1d": ("FULLWIDTH EQUALS SIGN", "="),
+}
+_LOOKALIKE_RE = re.compile("[" + "".join(LOOKALIKES) + "]")
+
+
+@dataclass(frozen=True)
+class TextHazard:
+    kind: str  # "crlf", "bom", "utf8", "backslash_blank", "lookalike", "placeholder"
+    line: int
+    col: int
+    offset: int  # byte offset
+    text: str  # the line (as text) or the offending piece
+    data: tuple[tuple[str, Any], ...] = ()
+
+    def get(self, key: str) -> Any:
+        return dict(self.data).get(key)
+
+
+def _node_kinds_at(tree: Any, offset: int) -> list[str]:
+    if tree is None:
+        return []
+    node = tree.root_node.descendant_for_byte_range(offset, offset)
+    kinds: list[str] = []
+    while node is not None:
+        kinds.append(node.type)
+        node = node.parent
+    return kinds
+
+
+def _col(line_bytes: bytes, byte_col: int) -> int:
+    return len(line_bytes[:byte_col].decode("utf-8", "replace")) + 1
+
+
+def scan(data: bytes, tree: Any) -> list[TextHazard]:
+    """All text-level hazards in the raw script bytes (``tree`` parsed from the prepared text)."""
+    out: list[TextHazard] = []
+    if data.startswith(b"\xef\xbb\xbf"):
+        out.append(TextHazard("bom", 1, 1, 0, "\ufeff"))
+    # CRLF
+    if b"\r" in data:
+        crlf_lines: list[int] = []
+        broken: list[int] = []
+        line_no = 1
+        pos = 0
+        for raw_line in data.split(b"\n"):
+            if raw_line.endswith(b"\r"):
+                crlf_lines.append(line_no)
+                stripped = raw_line[:-1]
+                bs = len(stripped) - len(stripped.rstrip(b"\\"))
+                if bs % 2 == 1:
+                    broken.append(line_no)
+            pos += len(raw_line) + 1
+            line_no += 1
+        if crlf_lines:
+            out.append(TextHazard("crlf", crlf_lines[0], 1, 0, "",
+                                  (("lines", tuple(crlf_lines)), ("broken", tuple(broken)))))
+    # invalid UTF-8
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        ls = data.rfind(b"\n", 0, e.start) + 1
+        out.append(TextHazard("utf8", line, _col(data[ls:], e.start - ls), e.start,
+                              data[ls : data.find(b"\n", e.start) if b"\n" in data[e.start :] else len(data)]
+                              .decode("utf-8", "backslashreplace")))
+        text = data.decode("utf-8", "replace")
+    lines = data.split(b"\n")
+    # blanks after a continuation backslash
+    offset = 0
+    for i, raw_line in enumerate(lines, 1):
+        line = raw_line[:-1] if raw_line.endswith(b"\r") else raw_line
+        m = re.search(rb"(?<!\\)((?:\\\\)*)\\([ \t]+)$", line)
+        if m:
+            bs_off = offset + m.start(2) - 1
+            kinds = _node_kinds_at(tree, bs_off)
+            if not any(k in ("comment", "heredoc_body", "raw_string") for k in kinds[:3]):
+                in_array = "array" in kinds
+                out.append(TextHazard("backslash_blank", i, _col(line, m.start(2) - 1), bs_off,
+                                      line.decode("utf-8", "replace"),
+                                      (("blanks", m.group(2).decode()), ("array", in_array))))
+        offset += len(raw_line) + 1
+    # unicode look-alikes (outside comments)
+    if not text.isascii():
+        boff = 0
+        for i, line_text in enumerate(text.split("\n"), 1):
+            for m2 in _LOOKALIKE_RE.finditer(line_text):
+                if i == 1 and m2.start() == 0 and m2.group(0) == "\ufeff":
+                    continue  # the BOM has its own rule
+                bpos = boff + len(line_text[: m2.start()].encode("utf-8"))
+                kinds = _node_kinds_at(tree, bpos)
+                if kinds and kinds[0] == "comment":
+                    continue
+                if "comment" in kinds[:2]:
+                    continue
+                name, ascii_ = LOOKALIKES[m2.group(0)]
+                out.append(TextHazard("lookalike", i, m2.start() + 1, bpos, line_text,
+                                      (("char", m2.group(0)), ("name", name), ("ascii", ascii_))))
+            boff += len(line_text.encode("utf-8")) + 1
+    # <placeholder> read as redirections
+    if b"<" in data:
+        for m3 in re.finditer(rb"(?<![<\w$\\])<([A-Za-z][A-Za-z0-9_./:-]*)>", data):
+            kinds = _node_kinds_at(tree, m3.start())
+            if "file_redirect" not in kinds[:3]:
+                continue
+            line = data.count(b"\n", 0, m3.start()) + 1
+            ls = data.rfind(b"\n", 0, m3.start()) + 1
+            le = data.find(b"\n", m3.start())
+            le = len(data) if le < 0 else le
+            after = data[m3.end() : le]
+            nxt = re.match(rb"[ \t]*([^ \t;&|<>()\r]*)", after)
+            eaten = nxt.group(1).decode("utf-8", "replace") if nxt else ""
+            out.append(TextHazard("placeholder", line, _col(data[ls:], m3.start() - ls), m3.start(),
+                                  data[ls:le].decode("utf-8", "replace"),
+                                  (("placeholder", m3.group(0).decode("utf-8", "replace")),
+                                   ("name", m3.group(1).decode("utf-8", "replace")), ("eaten", eaten))))
+    return out

@@ -1,0 +1,764 @@
+"""Bash's own word rules, for the spans that tree-sitter marks as one simple command.
+
+tree-sitter-bash finds the structure (lists, pipelines, ``if``/``for``/``case``, functions) reliably, but at
+the word level it disagrees with bash in ways that matter here (``> log arg`` takes ``arg`` as a second
+redirect target; a backslash followed by a blank at the end of a line is read as a continuation). So every
+simple command is re-read from its source text by this lexer, which follows bash's tokenizer: blanks and
+metacharacters end words, quotes and ``$(...)``/``${...}``/backquotes nest, redirections take one word.
+
+The text is the script decoded as latin-1 (one character per byte, so offsets equal tree-sitter's byte
+offsets); multi-byte UTF-8 never contains an ASCII byte, so bash syntax is unaffected.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+# Placeholders substituted before tree-sitter parses (see syntax.py): bytes bash treats as word
+# characters but tree-sitter would take as blanks.
+CR = "\x01"  # a carriage return
+ESC_SPACE = "\x02"  # a blank after a backslash at the end of a line (a space)
+ESC_TAB = "\x03"  # (a tab)
+PLACEHOLDERS = {CR: "\r", ESC_SPACE: " ", ESC_TAB: "\t"}
+
+BLANK = " \t"
+META = " \t\n;&|<>()"
+ASSIGN_RE = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)(\[[^\]]*\])?(\+?)=")
+NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def restore(text: str) -> str:
+    """Undo the placeholders in a piece of (latin-1) text."""
+    if "\x01" in text or "\x02" in text or "\x03" in text:
+        for k, v in PLACEHOLDERS.items():
+            text = text.replace(k, v)
+    return text
+
+
+class LexError(Exception):
+    pass
+
+
+# ---------------------------------------------------------------------------------------------- scanning
+
+
+def skip_single(text: str, i: int) -> int:
+    """``i`` just after an opening ``'``: index after the closing one."""
+    j = text.find("'", i)
+    if j < 0:
+        raise LexError("unterminated single quote")
+    return j + 1
+
+
+def skip_ansi(text: str, i: int) -> int:
+    """``i`` just after ``$'``: index after the closing ``'`` (backslash escapes the quote)."""
+    n = len(text)
+    while i < n:
+        c = text[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "'":
+            return i + 1
+        i += 1
+    raise LexError("unterminated $'...'")
+
+
+def skip_double(text: str, i: int) -> int:
+    """``i`` just after an opening ``"``: index after the closing one."""
+    n = len(text)
+    while i < n:
+        c = text[i]
+        if c == "\\":
+            i += 2
+        elif c == '"':
+            return i + 1
+        elif c == "$" and i + 1 < n and text[i + 1] in "({":
+            i = skip_dollar(text, i)
+        elif c == "`":
+            i = skip_backtick(text, i + 1)
+        else:
+            i += 1
+    raise LexError("unterminated double quote")
+
+
+def skip_backtick(text: str, i: int) -> int:
+    n = len(text)
+    while i < n:
+        c = text[i]
+        if c == "\\":
+            i += 2
+        elif c == "`":
+            return i + 1
+        else:
+            i += 1
+    raise LexError("unterminated backquote")
+
+
+def skip_dollar(text: str, i: int) -> int:
+    """``i`` at ``$`` of ``$(``, ``$((`` or ``${``: index after the matching close."""
+    if text.startswith("${", i):
+        return skip_braces(text, i + 2)
+    if text.startswith("$(", i):
+        return skip_parens(text, i + 2)
+    return i + 1
+
+
+def skip_braces(text: str, i: int) -> int:
+    depth = 1
+    n = len(text)
+    while i < n:
+        c = text[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "'":
+            i = skip_single(text, i + 1)
+            continue
+        if c == '"':
+            i = skip_double(text, i + 1)
+            continue
+        if c == "$" and i + 1 < n and text[i + 1] in "({":
+            i = skip_dollar(text, i)
+            continue
+        if c == "`":
+            i = skip_backtick(text, i + 1)
+            continue
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    raise LexError("unterminated ${")
+
+
+def skip_parens(text: str, i: int) -> int:
+    depth = 1
+    n = len(text)
+    at_word_start = True
+    while i < n:
+        c = text[i]
+        if c == "\\":
+            i += 2
+            at_word_start = False
+            continue
+        if c == "'":
+            i = skip_single(text, i + 1)
+            continue
+        if c == '"':
+            i = skip_double(text, i + 1)
+            continue
+        if c == "$" and i + 1 < n and text[i + 1] == "'":
+            i = skip_ansi(text, i + 2)
+            continue
+        if c == "$" and i + 1 < n and text[i + 1] in "({":
+            i = skip_dollar(text, i)
+            continue
+        if c == "`":
+            i = skip_backtick(text, i + 1)
+            continue
+        if c == "#" and at_word_start:
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+            continue
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        at_word_start = c in " \t\n;|&("
+        i += 1
+    raise LexError("unterminated $(")
+
+
+# ---------------------------------------------------------------------------------------------- tokens
+
+
+@dataclass
+class WordTok:
+    raw: str  # source text of the word (latin-1, placeholders intact)
+    start: int  # absolute offset
+    assign: bool = False  # looks like NAME=..., NAME+=..., NAME[i]=...
+
+
+@dataclass
+class RedirTok:
+    op: str  # ">", ">>", "<", "&>", "&>>", ">&", "<&", "<<", "<<-", "<<<", "<>", ">|"
+    fd: str | None
+    target: WordTok | None
+    start: int
+    heredoc: str | None = None  # body of a here-document
+    heredoc_quoted: bool = False
+
+
+@dataclass
+class CommandToks:
+    words: list[WordTok] = field(default_factory=list)
+    redirs: list[RedirTok] = field(default_factory=list)
+    # words in source order interleaved with redirects (index into words or redirs)
+    end: int = 0
+    stopped_at: str | None = None  # an operator that ended the span early (";", "&", "|", ...)
+
+
+_REDIR_OPS = ("&>>", "&>", "<<<", "<<-", ">>", ">|", ">&", "<&", "<<", "<>", ">", "<")
+
+
+def read_word(text: str, i: int, end: int, cond: bool = False) -> int:
+    """Read one word starting at ``i``; return the index after it."""
+    start = i
+    while i < end:
+        c = text[i]
+        if c == "\\":
+            if i + 1 < end and text[i + 1] == "\n":
+                i += 2
+                continue
+            i += 2
+            continue
+        if c in META:
+            if c == "(" and i > start:
+                # NAME=( array ) or extglob @(...): read the parenthesised part as part of the word
+                prefix = text[start:i]
+                if ASSIGN_RE.match(prefix) and prefix.endswith("=") or prefix[-1:] in "@?*+!":
+                    i = _skip_array(text, i + 1, end)
+                    continue
+            if (c == "<" or c == ">") and i == start and i + 1 < end and text[i + 1] == "(" and not cond:
+                i = skip_parens(text, i + 2)
+                continue
+            break
+        if c == "'":
+            i = skip_single(text, i + 1)
+        elif c == '"':
+            i = skip_double(text, i + 1)
+        elif c == "$" and i + 1 < end and text[i + 1] == "'":
+            i = skip_ansi(text, i + 2)
+        elif c == "$" and i + 1 < end and text[i + 1] in "({":
+            i = skip_dollar(text, i)
+        elif c == "`":
+            i = skip_backtick(text, i + 1)
+        else:
+            i += 1
+    return min(i, max(end, i))
+
+
+def _skip_array(text: str, i: int, end: int) -> int:
+    """``i`` after the ``(`` of an array literal: index after the matching ``)``."""
+    depth = 1
+    while i < end:
+        c = text[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "'":
+            i = skip_single(text, i + 1)
+            continue
+        if c == '"':
+            i = skip_double(text, i + 1)
+            continue
+        if c == "$" and i + 1 < end and text[i + 1] == "'":
+            i = skip_ansi(text, i + 2)
+            continue
+        if c == "$" and i + 1 < end and text[i + 1] in "({":
+            i = skip_dollar(text, i)
+            continue
+        if c == "`":
+            i = skip_backtick(text, i + 1)
+            continue
+        if c == "#" and (text[i - 1] in " \t\n("):
+            j = text.find("\n", i)
+            i = end if j < 0 else j
+            continue
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    raise LexError("unterminated array literal")
+
+
+def tokenize_command(text: str, start: int, end: int, cond: bool = False) -> CommandToks:
+    """Split the simple command in ``text[start:end]`` into words and redirections, as bash would."""
+    out = CommandToks()
+    i = start
+    pending_heredocs: list[RedirTok] = []
+    seen_command_word = False
+    while i < end:
+        c = text[i]
+        if c in BLANK:
+            i += 1
+            continue
+        if c == "\\" and i + 1 < end and text[i + 1] == "\n":
+            i += 2
+            continue
+        if c == "\n":
+            i += 1
+            if pending_heredocs:
+                i = _read_heredocs(text, i, end, pending_heredocs, out)
+                pending_heredocs = []
+            continue
+        if c == "#" and (i == start or text[i - 1] in " \t\n"):
+            j = text.find("\n", i, end)
+            i = end if j < 0 else j
+            continue
+        if cond:
+            two = text[i : i + 2]
+            if two in ("&&", "||"):
+                out.words.append(WordTok(two, i))
+                i += 2
+                continue
+            if c in "()<>":
+                out.words.append(WordTok(c, i))
+                i += 1
+                continue
+            if c in ";&|":
+                out.stopped_at = c
+                break
+        # redirection?
+        tok_start = i
+        j = i
+        fd: str | None = None
+        if c.isdigit():
+            while j < end and text[j].isdigit():
+                j += 1
+            if j < end and text[j] in "<>":
+                fd = text[i:j]
+            else:
+                j = i
+        elif c == "{":
+            m = re.match(r"\{([A-Za-z_][A-Za-z0-9_]*)\}(?=[<>])", text[i:end])
+            if m:
+                fd = "{" + m.group(1) + "}"
+                j = i + m.end()
+        op = next((o for o in _REDIR_OPS if text.startswith(o, j)), None) if not cond else None
+        if op and not (text.startswith("<(", j) or text.startswith(">(", j)):
+            k = j + len(op)
+            while k < end and text[k] in BLANK:
+                k += 1
+            if k >= end or text[k] in "\n;&|<>()" and not text.startswith("<(", k):
+                tgt = None
+                i = k
+            else:
+                kend = read_word(text, k, end)
+                tgt = WordTok(text[k:kend], k)
+                i = kend
+            r = RedirTok(op, fd, tgt, tok_start)
+            out.redirs.append(r)
+            if op in ("<<", "<<-") and tgt is not None:
+                pending_heredocs.append(r)
+            continue
+        if c in ";&|()":
+            out.stopped_at = c
+            break
+        if c in "<>":
+            out.stopped_at = c
+            break
+        wend = read_word(text, i, end, cond)
+        if wend == i:
+            wend = i + 1
+        raw = text[i:wend]
+        w = WordTok(raw, i)
+        if not seen_command_word and ASSIGN_RE.match(raw):
+            w.assign = True
+        else:
+            seen_command_word = True
+        out.words.append(w)
+        i = wend
+    out.end = i
+    return out
+
+
+def _read_heredocs(text: str, i: int, end: int, docs: list[RedirTok], out: CommandToks) -> int:
+    for r in docs:
+        assert r.target is not None
+        delim_raw = r.target.raw
+        quoted = any(q in delim_raw for q in "'\"\\")
+        delim = delim_raw.replace("'", "").replace('"', "").replace("\\", "")
+        lines: list[str] = []
+        while i < len(text):
+            j = text.find("\n", i)
+            line = text[i:] if j < 0 else text[i:j]
+            i = len(text) if j < 0 else j + 1
+            check = line.lstrip("\t") if r.op == "<<-" else line
+            if check == delim:
+                break
+            lines.append(check if r.op == "<<-" else line)
+        r.heredoc = "\n".join(lines) + ("\n" if lines else "")
+        r.heredoc_quoted = quoted
+    return i
+
+
+# ---------------------------------------------------------------------------------------------- word parts
+
+
+@dataclass
+class Lit:
+    text: str
+    quoted: bool  # single-quoted, $'..', escaped or inside double quotes: no splitting, no globbing
+
+
+@dataclass
+class Param:
+    raw: str  # "$x", "${x:-y}"
+    name: str  # "x", "1", "@", "#", "arr"
+    quoted: bool
+    index: str | None = None  # raw subscript of ${a[...]}
+    op: str | None = None  # ":-", "-", ":=", "=", ":+", "+", ":?", "?", "#", "##", "%", "%%", "/", "//",
+    #                        "/#", "/%", "^", "^^", ",", ",,", ":" (substring), "@" (transform)
+    arg: str | None = None  # raw operand
+    arg2: str | None = None  # replacement / substring length
+    length: bool = False  # ${#x}
+    indirect: bool = False  # ${!x}
+    simple: bool = False  # $x form
+
+
+@dataclass
+class CmdSub:
+    raw: str
+    body: str
+    quoted: bool
+
+
+@dataclass
+class Arith:
+    raw: str
+    expr: str
+    quoted: bool
+
+
+@dataclass
+class Tilde:
+    raw: str
+    user: str
+
+
+@dataclass
+class ProcSub:
+    raw: str
+
+
+@dataclass
+class DQStart:
+    """Marks the start of a double-quoted region (so ``""`` keeps an empty word alive)."""
+
+
+Part = Lit | Param | CmdSub | Arith | Tilde | ProcSub | DQStart
+
+_SPECIAL = "@*#?$!-0123456789"
+_ANSI = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t",
+         "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
+
+
+def decode_ansi(body: str) -> str:
+    """Decode the inside of ``$'...'`` (latin-1 text in, latin-1 text out)."""
+    out: list[str] = []
+    i = 0
+    n = len(body)
+    while i < n:
+        c = body[i]
+        if c != "\\" or i + 1 >= n:
+            out.append(c)
+            i += 1
+            continue
+        d = body[i + 1]
+        if d in _ANSI:
+            out.append(_ANSI[d])
+            i += 2
+        elif d in "01234567":
+            m = re.match(r"[0-7]{1,3}", body[i + 1 :])
+            assert m
+            out.append(chr(int(m.group(0), 8) & 0xFF))
+            i += 1 + m.end()
+        elif d == "x":
+            m = re.match(r"[0-9A-Fa-f]{1,2}", body[i + 2 :])
+            if m:
+                out.append(chr(int(m.group(0), 16)))
+                i += 2 + m.end()
+            else:
+                out.append("\\x")
+                i += 2
+        elif d in "uU":
+            m = re.match(r"[0-9A-Fa-f]{1,%d}" % (4 if d == "u" else 8), body[i + 2 :])
+            if m:
+                ch = chr(int(m.group(0), 16))
+                out.append(ch.encode("utf-8", "surrogatepass").decode("latin-1"))
+                i += 2 + m.end()
+            else:
+                out.append("\\" + d)
+                i += 2
+        elif d == "c" and i + 2 < n:
+            out.append(chr(ord(body[i + 2]) & 0x1F))
+            i += 3
+        else:
+            out.append("\\" + d)
+            i += 2
+    return "".join(out)
+
+
+def parse_word(raw: str, in_dq: bool = False, assignment: bool = False) -> list[Part]:
+    """The parts of one word (quotes, escapes and expansions), in order."""
+    parts: list[Part] = []
+    buf: list[str] = []
+    buf_quoted = in_dq
+
+    def flush() -> None:
+        nonlocal buf
+        if buf:
+            parts.append(Lit("".join(buf), buf_quoted))
+            buf = []
+
+    def lit(s: str, quoted: bool) -> None:
+        nonlocal buf_quoted
+        if buf and buf_quoted != quoted:
+            flush()
+        buf_quoted = quoted
+        buf.append(s)
+
+    i = 0
+    n = len(raw)
+    if not in_dq and raw.startswith("~"):
+        m = re.match(r"~([A-Za-z0-9_.+-]*)(?=/|$|:)", raw)
+        if m:
+            parts.append(Tilde(m.group(0), m.group(1)))
+            i = m.end()
+    while i < n:
+        c = raw[i]
+        if c == "\\":
+            if i + 1 >= n:
+                lit("\\", in_dq)
+                i += 1
+                continue
+            d = raw[i + 1]
+            if d == "\n":
+                i += 2
+                continue
+            if in_dq:
+                if d in '$`"\\':
+                    lit(d, True)
+                else:
+                    lit("\\" + d, True)
+            else:
+                lit(d, True)
+            i += 2
+            continue
+        if c == "'" and not in_dq:
+            j = skip_single(raw, i + 1)
+            flush()
+            parts.append(DQStart())
+            lit(raw[i + 1 : j - 1], True)
+            i = j
+            continue
+        if c == '"' and not in_dq:
+            j = skip_double(raw, i + 1)
+            flush()
+            parts.append(DQStart())
+            parts.extend(parse_word(raw[i + 1 : j - 1], in_dq=True))
+            i = j
+            continue
+        if c == "`":
+            j = skip_backtick(raw, i + 1)
+            flush()
+            parts.append(CmdSub(raw[i:j], raw[i + 1 : j - 1], in_dq))
+            i = j
+            continue
+        if c == "$" and i + 1 < n:
+            d = raw[i + 1]
+            if d == "'" and not in_dq:
+                j = skip_ansi(raw, i + 2)
+                flush()
+                parts.append(DQStart())
+                lit(decode_ansi(raw[i + 2 : j - 1]), True)
+                i = j
+                continue
+            if d == '"' and not in_dq:
+                j = skip_double(raw, i + 2)
+                flush()
+                parts.append(DQStart())
+                parts.extend(parse_word(raw[i + 2 : j - 1], in_dq=True))
+                i = j
+                continue
+            if d == "(":
+                j = skip_parens(raw, i + 2)
+                flush()
+                body = raw[i + 2 : j - 1]
+                if raw.startswith("$((", i) and body.endswith(")") and _balanced(body[1:-1]):
+                    parts.append(Arith(raw[i:j], body[1:-1], in_dq))
+                else:
+                    parts.append(CmdSub(raw[i:j], body, in_dq))
+                i = j
+                continue
+            if d == "[":  # $[ expr ] (old arithmetic)
+                j = raw.find("]", i)
+                if j > 0:
+                    flush()
+                    parts.append(Arith(raw[i : j + 1], raw[i + 2 : j], in_dq))
+                    i = j + 1
+                    continue
+            if d == "{":
+                j = skip_braces(raw, i + 2)
+                flush()
+                parts.append(parse_braced(raw[i:j], in_dq))
+                i = j
+                continue
+            if d in _SPECIAL:
+                flush()
+                parts.append(Param(raw[i : i + 2], d, in_dq, simple=True))
+                i += 2
+                continue
+            m = NAME_RE.match(raw, i + 1)
+            if m:
+                flush()
+                parts.append(Param(raw[i : m.end()], m.group(0), in_dq, simple=True))
+                i = m.end()
+                continue
+            lit("$", in_dq)
+            i += 1
+            continue
+        if (c == "<" or c == ">") and not in_dq and raw.startswith("(", i + 1):
+            j = skip_parens(raw, i + 2)
+            flush()
+            parts.append(ProcSub(raw[i:j]))
+            i = j
+            continue
+        if assignment and c == ":" and not in_dq and raw.startswith("~", i + 1):
+            lit(":", False)
+            m = re.match(r"~([A-Za-z0-9_.+-]*)(?=/|$|:)", raw[i + 1 :])
+            if m:
+                flush()
+                parts.append(Tilde(m.group(0), m.group(1)))
+                i += 1 + m.end()
+                continue
+            i += 1
+            continue
+        lit(c, in_dq)
+        i += 1
+    flush()
+    return parts
+
+
+def _balanced(s: str) -> bool:
+    depth = 0
+    for ch in s:
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth < 0:
+                return False
+    return depth == 0
+
+
+_OPS = (":-", ":=", ":+", ":?", "-", "=", "+", "?", "##", "#", "%%", "%", "//", "/#", "/%", "/", "^^", "^",
+        ",,", ",", "@")
+
+
+def parse_braced(raw: str, in_dq: bool) -> Param:
+    """Parse ``${...}`` (``raw`` includes ``${`` and ``}``)."""
+    body = raw[2:-1]
+    p = Param(raw, "", in_dq)
+    i = 0
+    if body.startswith("#") and len(body) > 1 and body[1] not in "}":
+        # ${#x} length, but ${#} / ${#-x} / ${##} are the parameter '#'
+        rest = body[1:]
+        if rest[0] in "@*#?$!-0123456789" and len(rest) == 1 or NAME_RE.match(rest) or rest[0] in _SPECIAL:
+            if not (rest[0] in "-=?+:%/" and len(rest) > 1 and rest[0] != "-"):
+                p.length = True
+                i = 1
+    elif body.startswith("!") and len(body) > 1:
+        p.indirect = True
+        i = 1
+    m = NAME_RE.match(body, i)
+    if m:
+        p.name = m.group(0)
+        i = m.end()
+    elif i < len(body) and body[i] in _SPECIAL:
+        if body[i].isdigit():
+            m2 = re.match(r"\d+", body[i:])
+            assert m2
+            p.name = m2.group(0)
+            i += m2.end()
+        else:
+            p.name = body[i]
+            i += 1
+    if i < len(body) and body[i] == "[":
+        j = _match_bracket(body, i)
+        p.index = body[i + 1 : j]
+        i = j + 1
+    rest = body[i:]
+    if not rest:
+        return p
+    if p.indirect and rest in ("*", "@") and not p.index:
+        p.op = "!prefix"
+        return p
+    if rest.startswith(":") and not rest.startswith((":-", ":=", ":+", ":?")):
+        p.op = ":"
+        sub = rest[1:]
+        k = _find_top(sub, ":")
+        if k < 0:
+            p.arg = sub
+        else:
+            p.arg, p.arg2 = sub[:k], sub[k + 1 :]
+        return p
+    for op in _OPS:
+        if rest.startswith(op):
+            p.op = op
+            arg = rest[len(op) :]
+            if op in ("/", "//", "/#", "/%"):
+                k = _find_top(arg, "/")
+                if k < 0:
+                    p.arg = arg
+                else:
+                    p.arg, p.arg2 = arg[:k], arg[k + 1 :]
+            else:
+                p.arg = arg
+            return p
+    p.op = "?bad"
+    p.arg = rest
+    return p
+
+
+def _match_bracket(s: str, i: int) -> int:
+    depth = 0
+    while i < len(s):
+        if s[i] == "[":
+            depth += 1
+        elif s[i] == "]":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return len(s) - 1
+
+
+def _find_top(s: str, ch: str) -> int:
+    """Index of ``ch`` in ``s`` outside quotes and nested expansions, or -1."""
+    i = 0
+    n = len(s)
+    while i < n:
+        c = s[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "'":
+            i = skip_single(s, i + 1)
+            continue
+        if c == '"':
+            i = skip_double(s, i + 1)
+            continue
+        if c == "$" and i + 1 < n and s[i + 1] in "({":
+            i = skip_dollar(s, i)
+            continue
+        if c == ch:
+            return i
+        i += 1
+    return -1
+
+
+def split_words(text: str) -> list[WordTok]:
+    """Split a command string (``eval``'s argument, ``bash -c``) into words, for a quick look."""
+    toks = tokenize_command(text, 0, len(text))
+    return toks.words

@@ -1,0 +1,55 @@
+"""The evaluator's picture of a running bash: variables, positional parameters, functions, cwd, options.
+
+Values are kept as latin-1 text (one character per byte, like the script text) and converted to real
+strings only when a word leaves the shell layer. ``None`` means "not known statically"; the ``reason``
+says why.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+UNKNOWN_ARRAY: dict[Any, str | None] = {}
+
+
+@dataclass(frozen=True)
+class Var:
+    value: str | None = None  # scalar text; None with known=False: unknown
+    array: tuple[tuple[Any, str | None], ...] | None = None  # (index, text) pairs for indexed/assoc arrays
+    exported: bool = False
+    readonly: bool = False
+    integer: bool = False
+    assoc: bool = False
+    is_set: bool = True  # False for "declare x" / "export x" / "local x" without a value
+    known: bool = True
+    reason: str | None = None
+    at: str | None = None  # where it was last assigned
+    expansion: str | None = None  # how (the assignment's source text, or "environment")
+
+    def with_(self, **kw: Any) -> Var:
+        return replace(self, **kw)
+
+    @property
+    def scalar(self) -> str | None:
+        """The value as ``$name`` sees it (element 0 for arrays)."""
+        if not self.known:
+            return None
+        if self.array is not None:
+            for k, v in self.array:
+                if k == 0 or (self.assoc and k == "0"):
+                    return v
+            return ""
+        return self.value
+
+
+@dataclass
+class Snapshot:
+    scopes: list[dict[str, Var]]
+    positional: list[str] | None
+    positional_reason: str | None
+    funcs: dict[str, Any]
+    cwd: str | None
+    cwd_reason: str | None
+    options: set[str]
+    extra: dict[str, Any] = field(default_factory=dict)

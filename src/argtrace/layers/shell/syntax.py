@@ -1,0 +1,77 @@
+"""Parsing: tree-sitter-bash for the structure, ``bash -n`` (which only parses, never runs) for syntax errors."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Any:
+    import tree_sitter
+    import tree_sitter_bash
+
+    return tree_sitter.Parser(tree_sitter.Language(tree_sitter_bash.language()))
+
+
+def parse_tree(text: str) -> Any:
+    """Parse latin-1 script text (placeholders already substituted) into a tree-sitter tree."""
+    return _parser().parse(text.encode("latin-1"))
+
+
+@dataclass(frozen=True)
+class SyntaxProblem:
+    line: int | None
+    message: str  # bash's own message, without the "file: line N:" prefix
+
+
+_BASH_LINE = re.compile(r"^(?:.*?): line (\d+): (.*)$")
+
+
+def bash_syntax_errors(data: bytes, label: str, timeout: float = 20.0) -> list[SyntaxProblem] | None:
+    """Run ``bash -n`` on the script text; None when bash is not available."""
+    bash = shutil.which("bash") or ("/bin/bash" if os.path.exists("/bin/bash") else None)
+    if bash is None:
+        return None
+    try:
+        proc = subprocess.run(
+            [bash, "-n", "/dev/stdin"],
+            input=data,
+            capture_output=True,
+            timeout=timeout,
+            env={"PATH": "/usr/bin:/bin", "LC_ALL": "C"},
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    problems: list[SyntaxProblem] = []
+    for raw in proc.stderr.decode("utf-8", "replace").splitlines():
+        m = _BASH_LINE.match(raw)
+        if m:
+            problems.append(SyntaxProblem(int(m.group(1)), m.group(2)))
+        elif raw.strip():
+            problems.append(SyntaxProblem(None, raw.split(": ", 1)[-1]))
+    if proc.returncode != 0 and not problems:
+        problems.append(SyntaxProblem(None, "bash -n reported a syntax error"))
+    return problems if proc.returncode != 0 or problems else []
+
+
+def tree_errors(tree: Any, limit: int = 20) -> list[tuple[int, int]]:
+    """(line, col) of ERROR / MISSING nodes, 1-based."""
+    out: list[tuple[int, int]] = []
+    if not tree.root_node.has_error:
+        return out
+    stack = [tree.root_node]
+    while stack and len(out) < limit:
+        n = stack.pop()
+        if n.type == "ERROR" or n.is_missing:
+            out.append((n.start_point[0] + 1, n.start_point[1] + 1))
+            continue
+        if n.has_error:
+            stack.extend(reversed(n.children))
+    return out
