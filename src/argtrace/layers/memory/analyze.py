@@ -337,6 +337,14 @@ def analyze_memory(
             if r.speculative_algorithm
             else None,
             "breakdown": _breakdown(p),
+            # profile_max_num_token: rest = after_weights - before_weights x (1 - fraction)
+            "budgeted_by_mem_fraction_static": [
+                "weights",
+                "kv cache",
+                "mamba state",
+                "mamba speculative states",
+            ],
+            "outside_mem_fraction_static": ["draft weights", "draft kv cache", "cuda graphs", "activations"],
             "notes": r.notes + spec.notes,
         }
     )
