@@ -133,8 +133,19 @@ class _Reader:
     def _escape(self) -> str:
         s = self.s
         nxt = s[self.i + 1]
-        simple = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "'": "'", '"': '"', "0": "\0", "a": "\a",
-                  "b": "\b", "f": "\f", "v": "\v"}
+        simple = {
+            "n": "\n",
+            "t": "\t",
+            "r": "\r",
+            "\\": "\\",
+            "'": "'",
+            '"': '"',
+            "0": "\0",
+            "a": "\a",
+            "b": "\b",
+            "f": "\f",
+            "v": "\v",
+        }
         if nxt in simple:
             self.i += 2
             return simple[nxt]
@@ -385,7 +396,11 @@ def _parse_kw_pairs(reader: _Reader, kind: str, closer: str | None, loose: bool)
             start = reader.i
             try:
                 value = reader.value()
-                ok = reader.at_end() or reader.peek() == "," or (closer is not None and reader.peek() == closer)
+                ok = (
+                    reader.at_end()
+                    or reader.peek() == ","
+                    or (closer is not None and reader.peek() == closer)
+                )
             except _Unparsable:
                 ok = False
                 value = None

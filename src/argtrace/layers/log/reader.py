@@ -59,6 +59,8 @@ ANCHORS: tuple[bytes, ...] = (
     b"draft",
     b"Starting vLLM",
     b"[Errno",
+    b"Exception",
+    b" version ",
 )
 # Lines printed over and over once a server runs; a block made only of these holds nothing to analyse.
 BORING: tuple[bytes, ...] = (

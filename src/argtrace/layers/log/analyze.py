@@ -1,0 +1,744 @@
+"""From the lines the scanner kept to launches, timelines, errors and findings.
+
+A log file may hold several launches (``>>`` append mode, restarts under a supervisor). Each launch gets
+its configuration dump(s) (SGLang ``server_args=``, vLLM ``non-default args:`` / ``with config:``), a
+start-up timeline with fixed event names, its errors matched against the signature catalog, and the stage
+where it stopped. Findings carry ``launch: N``; ``at`` is ``LOG:LINE``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from argtrace.layers.log.pyrepr import ParsedDump, parse_kw_list, parse_record
+from argtrace.layers.log.reader import Line, Scan
+from argtrace.layers.log.signatures import Signature, load_catalog, match_line
+
+EVENTS = (
+    "args_logged",
+    "model_config",
+    "weights_loaded",
+    "mamba_cache_allocated",
+    "kv_cache_allocated",
+    "memory_pool_end",
+    "cuda_graph_captured",
+    "draft_worker_ready",
+    "server_ready",
+)
+# What a launch does next once it has reached an event (for "where it stopped").
+STAGES = (
+    "import",
+    "arguments",
+    "validation",
+    "model_config",
+    "weights",
+    "mamba_cache",
+    "kv_cache",
+    "cuda_graph",
+    "draft_worker",
+    "serving",
+)
+
+# --- line prefixes ----------------------------------------------------------------------------------
+_OUTER_TS = re.compile(r"^(\d{4}-\d\d-\d\d)[T ](\d\d:\d\d:\d\d)(?:[.,]\d+)?Z?\s+(?:\|\s+)?")
+_JOURNAL = re.compile(r"^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \S+ [\w.\-\[\]]+: ")
+_PROC = re.compile(r"^\((?P<proc>[A-Za-z_][\w]*)(?P<attrs>(?: [\w]+=[\w.]+)*)\)\s?")
+_VLLM_LEVEL = re.compile(
+    r"^(?P<level>INFO|WARNING|ERROR|DEBUG|CRITICAL)\s+(?P<md>\d\d-\d\d) (?P<hms>\d\d:\d\d:\d\d)(?:\.\d+)?\s+"
+    r"(?:\[(?P<src>[^\]]+)\]\s?|(?P<src2>[\w.]+:\d+)\]\s?)"
+)
+_SGL_TS = re.compile(r"^\[(?P<date>\d{4}-\d\d-\d\d) (?P<hms>\d\d:\d\d:\d\d)(?:\s+(?P<rank>[^\]]*))?\]\s?")
+_SGL_LEVEL = re.compile(r"^(?:INFO|WARNING|ERROR|DEBUG|CRITICAL) [\w./]+:\d+: ")
+_RANK = re.compile(r"^\[rank\d+\]:\s?")
+
+
+@dataclass
+class Parsed:
+    """A log line without its prefixes."""
+
+    body: str
+    time: datetime | None = None
+    month_day: tuple[int, int, int, int, int] | None = None  # vLLM: month, day, h, m, s (no year)
+    proc: str | None = None
+    pid: int | None = None
+    rank: str | None = None
+
+
+def split_prefix(text: str) -> Parsed:
+    out = Parsed(body=text)
+    s = text
+    m = _OUTER_TS.match(s)
+    if m:
+        out.time = _dt(m.group(1), m.group(2))
+        s = s[m.end() :]
+    m2 = _JOURNAL.match(s)
+    if m2:
+        s = s[m2.end() :]
+    m3 = _PROC.match(s)
+    if m3:
+        out.proc = m3.group("proc")
+        pid = re.search(r"pid=(\d+)", m3.group("attrs") or "")
+        out.pid = int(pid.group(1)) if pid else None
+        s = s[m3.end() :]
+    m4 = _VLLM_LEVEL.match(s)
+    if m4:
+        month, day = (int(x) for x in m4.group("md").split("-"))
+        h, mi, se = (int(x) for x in m4.group("hms").split(":"))
+        out.month_day = (month, day, h, mi, se)
+        s = s[m4.end() :]
+    stripped = s.lstrip()
+    if stripped.startswith("[") and _SGL_TS.match(stripped):
+        m5 = _SGL_TS.match(stripped)
+        assert m5 is not None
+        out.time = _dt(m5.group("date"), m5.group("hms")) or out.time
+        out.rank = (m5.group("rank") or "").strip() or None
+        s = stripped[m5.end() :]
+        m6 = _SGL_LEVEL.match(s)
+        if m6:
+            s = s[m6.end() :]
+    m7 = _RANK.match(s)
+    if m7:
+        s = s[m7.end() :]
+    out.body = s
+    return out
+
+
+def _dt(date: str, hms: str) -> datetime | None:
+    try:
+        return datetime.strptime(f"{date} {hms}", "%Y-%m-%d %H:%M:%S")
+    except ValueError:
+        return None
+
+
+# --- what lines mean ---------------------------------------------------------------------------------
+_SGL_ARGS = re.compile(r"server_args=(?=ServerArgs\(|\{)")
+_VLLM_ARGS = re.compile(r"non-default args: (?=\{)")
+_VLLM_CONFIG = re.compile(r"Initializing an? (?:V1 )?LLM engine \(v(?P<version>[^)]+)\) with config: ")
+_VLLM_VERSION = re.compile(r"vLLM API server version (?P<version>\S+)|█\s+version (?P<v2>\d[\w.+-]*)")
+_SGL_VERSION = re.compile(r"\bsglang(?:==| version:? ?v?)(?P<version>\d+\.\d+[\w.+-]*)", re.I)
+_USAGE = re.compile(r"^usage: (?P<prog>\S+)")
+_ARGPARSE_ERROR = re.compile(r"^(?P<prog>[\w.\-]+): error: (?P<msg>.*)")
+_EXCEPTION = re.compile(
+    r"^(?P<type>(?:[A-Za-z_][\w]*\.)*[A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt))(?::\s?(?P<msg>.*))?$"
+)
+_GB = r"([\d.]+)\s*(?:GB|GiB)"
+
+_SGL_WEIGHT_END = re.compile(r"Load weight end\.(?P<rest>.*)")
+_SGL_WEIGHT_BEGIN = re.compile(r"Load weight begin\.")
+_SGL_KV = re.compile(r"KV Cache is allocated\.(?P<rest>.*)")
+_SGL_MAMBA = re.compile(r"Mamba Cache is allocated\.(?P<rest>.*)")
+_SGL_POOL_END = re.compile(r"Memory pool end\. avail mem=" + _GB)
+_SGL_GRAPH_END = re.compile(r"Capture (?P<what>[\w ]*?)(?:cuda|CUDA) graph end\.(?P<rest>.*)")
+_SGL_MAX_TOKENS = re.compile(r"max_total_num_tokens=(?P<tokens>\d+)(?P<rest>.*)")
+_READY = re.compile(
+    r"The server is fired up and ready to roll|Uvicorn running on|Application startup complete"
+    r"|Starting vLLM API server"
+)
+_VLLM_ARCH = re.compile(r"Resolved architecture: (?P<arch>\w+)")
+_VLLM_WEIGHTS = re.compile(r"(?:Model loading|Loading model weights) took " + _GB)
+_VLLM_KV_MEM = re.compile(r"Available KV cache memory: " + _GB)
+_VLLM_KV_TOKENS = re.compile(r"GPU KV cache size: (?P<tokens>[\d,]+) tokens")
+_VLLM_KV_CONC = re.compile(r"Maximum concurrency for (?P<per>[\d,]+) tokens per request: (?P<x>[\d.]+)x")
+_VLLM_INIT_ENGINE = re.compile(
+    r"init engine \(profile, create kv cache, warmup model\) took (?P<s>[\d.]+) seconds"
+)
+_VLLM_GRAPH = re.compile(r"Graph capturing finished in (?P<s>[\d.]+) secs?, took " + _GB)
+_VLLM_DRAFT = re.compile(r"(?i)(?:Loading drafter model|drafter model.*loaded|draft model.*took)")
+_DRAFT_TYPE = re.compile(r"(?i)mtp|nextn|eagle|draft|dspark|medusa|dflash")
+
+_PRE_ARGS_FRAMES = re.compile(
+    r"prepare_server_args|from_cli_args|parse_args|__post_init__|_handle_\w+|check_server_args|"
+    r"launch_server\.py\", line \d+, in <module>|resolve_once|create_engine_config|make_arg_parser"
+)
+
+# Names vLLM's "with config:" line uses for fields whose CLI dest differs.
+VLLM_CONFIG_ALIASES = {"max_seq_len": "max_model_len", "device_config": "device"}
+# Renamed SGLang fields (0.5.15 made --mamba-scheduler-strategy an alias of --mamba-radix-cache-strategy).
+SETTING_ALIASES = {
+    "mamba_scheduler_strategy": ("mamba_radix_cache_strategy",),
+    "mamba_radix_cache_strategy": ("mamba_scheduler_strategy",),
+}
+
+
+@dataclass
+class Event:
+    name: str
+    line: int
+    time: str | None
+    fields: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class ErrorHit:
+    line: int
+    text: str
+    stage: str
+    signature: Signature | None = None
+    groups: dict[str, str] = field(default_factory=dict)
+    fatal: bool = False
+    count: int = 1
+    traceback: list[str] = field(default_factory=list)
+    exception: str | None = None
+
+
+@dataclass
+class Dump:
+    line: int
+    source: str  # "server_args", "non-default args", "engine config"
+    parsed: ParsedDump
+
+
+@dataclass
+class Launch:
+    index: int
+    first_line: int
+    last_line: int = 0
+    framework: str | None = None
+    version: str | None = None
+    dumps: list[Dump] = field(default_factory=list)
+    events: dict[str, Event] = field(default_factory=dict)
+    errors: list[ErrorHit] = field(default_factory=list)
+    tracebacks: list[tuple[int, list[str]]] = field(default_factory=list)
+    pids: list[int] = field(default_factory=list)
+    start: datetime | None = None
+    start_text: str | None = None
+    end: datetime | None = None
+    usage_error: bool = False
+    speculative: bool = False
+
+    @property
+    def args_dump(self) -> Dump | None:
+        return next((d for d in self.dumps if d.source in ("server_args", "non-default args")), None)
+
+    @property
+    def ready(self) -> bool:
+        return "server_ready" in self.events
+
+    @property
+    def fatal(self) -> ErrorHit | None:
+        fatal = [e for e in self.errors if e.fatal]
+        if not fatal:
+            return None
+        specific = [e for e in fatal if e.signature is not None and not e.signature.wrapper]
+        return (specific or fatal)[0]
+
+    def settings(self) -> dict[str, tuple[Any, Dump]]:
+        """Every logged setting (dest name) with its value; later dumps (engine config) win."""
+        out: dict[str, tuple[Any, Dump]] = {}
+        for dump in self.dumps:
+            for key, value in dump.parsed.values.items():
+                name = VLLM_CONFIG_ALIASES.get(key, key) if dump.source == "engine config" else key
+                out[name] = (value, dump)
+        return out
+
+
+@dataclass
+class LogAnalysis:
+    scan: Scan
+    launches: list[Launch]
+    framework: str | None
+    year_hint: int | None
+
+
+# --- building launches ---------------------------------------------------------------------------------
+def build_launches(scan: Scan, *, framework: str | None = None, year_hint: int | None = None) -> LogAnalysis:
+    launches: list[Launch] = []
+    current: Launch | None = None
+    catalog = load_catalog()
+
+    def new_launch(line_no: int) -> Launch:
+        launch = Launch(index=len(launches) + 1, first_line=line_no)
+        launches.append(launch)
+        return launch
+
+    for line in scan.lines:
+        p = split_prefix(line.text)
+        body = p.body
+        when = p.time or _from_month_day(p.month_day, year_hint)
+        start_marker = _start_marker(body, line)
+        if current is None:
+            current = new_launch(line.number)
+        elif start_marker and _starts_new(current, start_marker, line):
+            current = new_launch(line.number)
+        launch = current
+        launch.last_line = line.number
+        if when is not None:
+            if launch.start is None:
+                launch.start = when
+                launch.start_text = when.isoformat(sep=" ")
+            launch.end = when
+        if p.pid is not None and p.proc and p.proc.startswith("APIServer") and p.pid not in launch.pids:
+            launch.pids.append(p.pid)
+        _interpret(launch, line, p, framework, catalog)
+    for launch in launches:
+        if launch.framework is None:
+            launch.framework = framework or _framework_from_tracebacks(launch)
+        _match_errors(launch, framework or launch.framework, catalog)
+    fw = framework or next((lc.framework for lc in reversed(launches) if lc.framework), None)
+    return LogAnalysis(scan=scan, launches=launches, framework=fw, year_hint=year_hint)
+
+
+def _framework_from_tracebacks(launch: Launch) -> str | None:
+    text = "\n".join("\n".join(block) for _n, block in launch.tracebacks)
+    text += "\n".join(e.text for e in launch.errors)
+    if re.search(r"[/\\]sglang[/\\]|sgl_kernel|launch_server\.py", text):
+        return "sglang"
+    if re.search(r"[/\\]vllm[/\\]|EngineCore|vllm serve", text):
+        return "vllm"
+    return None
+
+
+def _from_month_day(md: tuple[int, int, int, int, int] | None, year: int | None) -> datetime | None:
+    if md is None or year is None:
+        return None
+    try:
+        return datetime(year, md[0], md[1], md[2], md[3], md[4])
+    except ValueError:
+        return None
+
+
+def _start_marker(body: str, line: Line) -> str | None:
+    if _SGL_ARGS.search(body):
+        return "sglang-args"
+    if _VLLM_VERSION.search(body):
+        return "vllm-version"
+    if _VLLM_ARGS.search(body):
+        return "vllm-args"
+    if _USAGE.match(body):
+        return "usage"
+    if line.block is not None and _PRE_ARGS_FRAMES.search("\n".join(line.block)):
+        return "pre-args-traceback"
+    return None
+
+
+def _starts_new(launch: Launch, marker: str, line: Line) -> bool:
+    has_args = launch.args_dump is not None
+    finished = launch.fatal is not None or launch.ready or launch.usage_error or _has_fatal_candidate(launch)
+    if marker == "sglang-args":
+        return has_args or finished or launch.framework == "vllm"
+    if marker == "vllm-version":
+        return has_args or finished or launch.version is not None or launch.framework == "sglang"
+    if marker == "vllm-args":
+        return has_args or finished
+    if marker == "usage":
+        return has_args or finished
+    if marker == "pre-args-traceback":
+        return has_args or finished
+    return False
+
+
+def _has_fatal_candidate(launch: Launch) -> bool:
+    return bool(launch.tracebacks) or any(e.fatal for e in launch.errors)
+
+
+def _interpret(launch: Launch, line: Line, p: Parsed, framework: str | None, catalog: Any) -> None:
+    body = p.body
+    at_time: str | None = None
+    if p.time is not None:
+        at_time = p.time.isoformat(sep=" ")
+    elif p.month_day is not None:
+        mo, d, h, mi, se = p.month_day
+        at_time = f"{mo:02d}-{d:02d} {h:02d}:{mi:02d}:{se:02d}"
+
+    def event(name: str, **fields: Any) -> None:
+        if name not in launch.events:
+            launch.events[name] = Event(
+                name, line.number, at_time, {k: v for k, v in fields.items() if v is not None}
+            )
+
+    m = _SGL_ARGS.search(body)
+    if m:
+        launch.framework = launch.framework or "sglang"
+        parsed = parse_record(body[m.end() :], kind="sglang-dict" if body[m.end()] == "{" else "sglang-repr")
+        parsed.truncated = parsed.truncated or line.truncated
+        launch.dumps.append(Dump(line.number, "server_args", parsed))
+        launch.speculative = bool(parsed.values.get("speculative_algorithm"))
+        event(
+            "args_logged", format=parsed.kind, settings=len(parsed.values), truncated=parsed.truncated or None
+        )
+        return
+    m = _VLLM_ARGS.search(body)
+    if m:
+        launch.framework = launch.framework or "vllm"
+        parsed = parse_record(body[m.end() :], kind="vllm-args")
+        parsed.truncated = parsed.truncated or line.truncated
+        launch.dumps.append(Dump(line.number, "non-default args", parsed))
+        launch.speculative = launch.speculative or bool(parsed.values.get("speculative_config"))
+        event(
+            "args_logged", format="vllm-args", settings=len(parsed.values), truncated=parsed.truncated or None
+        )
+        return
+    m = _VLLM_CONFIG.search(body)
+    if m:
+        launch.framework = launch.framework or "vllm"
+        launch.version = launch.version or m.group("version")
+        parsed = parse_kw_list(body[m.end() :], kind="vllm-config")
+        parsed.truncated = parsed.truncated or line.truncated
+        launch.dumps.append(Dump(line.number, "engine config", parsed))
+        spec = parsed.values.get("speculative_config")
+        launch.speculative = launch.speculative or (spec not in (None, "None", ""))
+        event("model_config", source="engine config", settings=len(parsed.values))
+        return
+    m = _VLLM_VERSION.search(body)
+    if m:
+        launch.framework = launch.framework or "vllm"
+        launch.version = launch.version or m.group("version") or m.group("v2")
+        return
+    m = _SGL_VERSION.search(body)
+    if m and launch.version is None and (framework in (None, "sglang")):
+        launch.version = m.group("version")
+    if _USAGE.match(body):
+        launch.usage_error = True
+        return
+    if line.block is not None:
+        launch.tracebacks.append((line.number, line.block))
+        return
+    _timeline(launch, body, event, line.number)
+
+
+def _num(text: str | None) -> float | None:
+    if text is None:
+        return None
+    try:
+        return float(text.replace(",", ""))
+    except ValueError:
+        return None
+
+
+def _timeline(launch: Launch, body: str, event: Any, line_no: int) -> None:
+    m: re.Match[str] | None
+    if _SGL_WEIGHT_BEGIN.search(body):
+        event("model_config", source="load weight begin")
+        return
+    m = _SGL_WEIGHT_END.search(body)
+    if m:
+        rest = m.group("rest")
+        usage = re.search(r"mem usage=" + _GB, rest)
+        typ = re.search(r"type=(\w+)", rest)
+        gib = _num(usage.group(1)) if usage else None
+        if "weights_loaded" in launch.events and typ and _DRAFT_TYPE.search(typ.group(1)):
+            event("draft_worker_ready", type=typ.group(1), gib=gib, source="draft weights loaded")
+        else:
+            event("weights_loaded", gib=gib, type=typ.group(1) if typ else None)
+        return
+    m = _SGL_MAMBA.search(body)
+    if m:
+        rest = m.group("rest")
+        slots = re.search(r"max_mamba_cache_size:\s*(\d+)", rest)
+        conv = re.search(r"conv_state size:\s*" + _GB, rest)
+        ssm = re.search(r"ssm_state size:\s*" + _GB, rest)
+        parts = [
+            x
+            for x in (_num(conv.group(1)) if conv else None, _num(ssm.group(1)) if ssm else None)
+            if x is not None
+        ]
+        event(
+            "mamba_cache_allocated",
+            slots=int(slots.group(1)) if slots else None,
+            gib=round(sum(parts), 4) if parts else None,
+        )
+        return
+    m = _SGL_KV.search(body)
+    if m:
+        rest = m.group("rest")
+        tokens = re.search(r"#tokens:\s*(\d+)", rest)
+        k = re.search(r"\bK size:\s*" + _GB, rest)
+        v = re.search(r"\bV size:\s*" + _GB, rest)
+        kv = re.search(r"\bKV size:\s*" + _GB, rest)
+        kv_parts = [n for n in (_num(x.group(1)) for x in (k, v, kv) if x) if n is not None]
+        gib = round(sum(kv_parts), 4) if kv_parts else None
+        event("kv_cache_allocated", tokens=int(tokens.group(1)) if tokens else None, gib=gib)
+        return
+    m = _SGL_POOL_END.search(body)
+    if m:
+        event("memory_pool_end", avail_gib=_num(m.group(1)))
+        return
+    m = _SGL_GRAPH_END.search(body)
+    if m:
+        rest = m.group("rest")
+        secs = re.search(r"(?:Time elapsed:|elapsed=)\s*([\d.]+)\s*s", rest)
+        usage = re.search(r"mem usage=" + _GB, rest)
+        fields = {
+            "seconds": _num(secs.group(1)) if secs else None,
+            "gib": _num(usage.group(1)) if usage else None,
+        }
+        if "draft" in m.group("what").lower():
+            event("draft_worker_ready", source="draft CUDA graph captured", **fields)
+        else:
+            event("cuda_graph_captured", **fields)
+        return
+    m = _SGL_MAX_TOKENS.search(body)
+    if m:
+        running = re.search(r"max_running_requests=(\d+)", m.group("rest"))
+        if "kv_cache_allocated" not in launch.events:
+            event("kv_cache_allocated", tokens=int(m.group("tokens")))
+        kv_event = launch.events["kv_cache_allocated"]
+        kv_event.fields.setdefault("tokens", int(m.group("tokens")))
+        kv_event.fields["max_total_num_tokens"] = int(m.group("tokens"))
+        if running:
+            kv_event.fields["slots"] = int(running.group(1))
+        return
+    if _READY.search(body):
+        event("server_ready")
+        return
+    m = _VLLM_ARCH.search(body)
+    if m:
+        event("model_config", architecture=m.group("arch"))
+        return
+    m = _VLLM_WEIGHTS.search(body)
+    if m:
+        if "weights_loaded" in launch.events and launch.speculative:
+            event("draft_worker_ready", gib=_num(m.group(1)), source="draft model loaded")
+        else:
+            event("weights_loaded", gib=_num(m.group(1)))
+        return
+    m = _VLLM_DRAFT.search(body)
+    if m:
+        event("draft_worker_ready", source="drafter model")
+        return
+    m = _VLLM_KV_MEM.search(body)
+    if m:
+        event("kv_cache_allocated", gib=_num(m.group(1)))
+        return
+    m = _VLLM_KV_TOKENS.search(body)
+    if m:
+        event("kv_cache_allocated")
+        launch.events["kv_cache_allocated"].fields["tokens"] = int(m.group("tokens").replace(",", ""))
+        return
+    m = _VLLM_KV_CONC.search(body)
+    if m and "kv_cache_allocated" in launch.events:
+        launch.events["kv_cache_allocated"].fields["max_concurrency"] = _num(m.group("x"))
+        return
+    m = _VLLM_GRAPH.search(body)
+    if m:
+        event("cuda_graph_captured", seconds=_num(m.group("s")), gib=_num(m.group(2)))
+        return
+    m = _VLLM_INIT_ENGINE.search(body)
+    if m:
+        event("memory_pool_end", seconds=_num(m.group("s")))
+        return
+    # Everything else that was kept is a candidate error line; matched after the launch is complete.
+    launch.errors.append(ErrorHit(line=line_no, text=body, stage=""))
+
+
+# --- errors -----------------------------------------------------------------------------------------
+def _frames_stage(block: Sequence[str], exc: str) -> str | None:
+    text = "\n".join(block) + "\n" + exc
+    if re.search(r"ImportError|ModuleNotFoundError|cannot open shared object file|undefined symbol", exc):
+        return "import"
+    if re.search(
+        r"cuda_graph_runner|capture_one_batch|init_cuda_graphs|init_device_graphs|CudaGraphRunner", text
+    ):
+        return "cuda_graph"
+    if re.search(r"eagle_worker|draft_worker|EAGLEWorker|MTPWorker|drafter", text):
+        return "draft_worker"
+    if re.search(r"(?i)mamba", text) and re.search(r"init_memory_pool|alloc|pool", text):
+        return "mamba_cache"
+    if re.search(
+        r"init_memory_pool|profile_max_num_token|kv_cache|determine_available_memory|initialize_kv_cache",
+        text,
+    ):
+        return "kv_cache"
+    if re.search(r"load_model|load_weights|weight_utils|model_loader", text):
+        return "weights"
+    if re.search(
+        r"model_config\.py|get_config|AutoConfig|configuration_auto|get_model_config|hf_transformers_utils",
+        text,
+    ):
+        return "model_config"
+    if re.search(
+        r"server_args\.py|__post_init__|check_server_args|resolve_once|create_engine_config|arg_utils\.py",
+        text,
+    ):
+        return "validation"
+    if re.search(r"parse_args|argparse", text):
+        return "arguments"
+    return None
+
+
+def stage_after(launch: Launch, line: int) -> str:
+    """The stage a launch was in at ``line``: the first step not yet reached before it."""
+    reached = {e.name for e in launch.events.values() if e.line <= line}
+    if "args_logged" not in reached:
+        if launch.framework == "vllm" and launch.args_dump is not None and launch.args_dump.line <= line:
+            pass
+        else:
+            return "validation"
+    if "server_ready" in reached:
+        return "serving"
+    if "weights_loaded" not in reached:
+        return "weights"
+    if "kv_cache_allocated" not in reached and "memory_pool_end" not in reached:
+        return "kv_cache"
+    if "cuda_graph_captured" not in reached:
+        return "cuda_graph"
+    if launch.speculative and "draft_worker_ready" not in reached:
+        return "draft_worker"
+    return "serving"
+
+
+def _match_errors(launch: Launch, framework: str | None, catalog: Any) -> None:
+    # Tracebacks: their exception line is the error; frames refine the stage.
+    tb_by_exc: dict[str, tuple[int, list[str]]] = {}
+    for tb_line, block in launch.tracebacks:
+        exc_text = _exception_of(block)
+        if exc_text:
+            tb_by_exc.setdefault(exc_text, (tb_line, block))
+            if not any(e.text.strip().endswith(exc_text.strip()) for e in launch.errors):
+                launch.errors.append(ErrorHit(line=tb_line + _exc_offset(block), text=exc_text, stage=""))
+    hits: list[ErrorHit] = []
+    seen: dict[str, ErrorHit] = {}
+    for err in sorted(launch.errors, key=lambda e: e.line):
+        text = err.text.strip()
+        tb = next(
+            (v for k, v in tb_by_exc.items() if text.endswith(k.strip()) or k.strip().endswith(text)), None
+        )
+        frames_stage = _frames_stage(tb[1], text) if tb else None
+        stage = frames_stage or stage_after(launch, err.line)
+        if (
+            launch.args_dump is None
+            and launch.framework != "vllm"
+            and stage in ("weights", "kv_cache", "cuda_graph")
+        ):
+            stage = frames_stage or "validation"
+        match = match_line(text, framework=framework, stage=stage, catalog=catalog)
+        exc = _EXCEPTION.match(text)
+        argparse_err = _ARGPARSE_ERROR.match(text)
+        if match is None and not exc and not argparse_err and text != "Killed":
+            continue
+        sig, groups = match if match else (None, {})
+        if sig is not None and sig.id in seen:
+            seen[sig.id].count += 1
+            continue
+        fatal = bool(exc or argparse_err or text == "Killed")
+        if sig is not None:
+            fatal = fatal or sig.code in ("LG003", "LG004", "LG005", "LG007")
+            if sig.severity in ("warning", "info") or sig.code in ("LG006", "LG008"):
+                fatal = False
+        if exc and exc.group("type").split(".")[-1] in ("UserWarning", "FutureWarning", "DeprecationWarning"):
+            fatal = False
+        hit = ErrorHit(
+            line=err.line,
+            text=text,
+            stage=(sig.stage if sig and sig.stage and not frames_stage and sig.when_stage is None else stage),
+            signature=sig,
+            groups=groups,
+            fatal=fatal,
+            traceback=list(tb[1]) if tb else [],
+            exception=exc.group("type") if exc else None,
+        )
+        if argparse_err:
+            hit.stage = "arguments"
+        if sig is not None:
+            seen[sig.id] = hit
+        elif exc:
+            key = "exc:" + text
+            if key in seen:
+                seen[key].count += 1
+                continue
+            seen[key] = hit
+        hits.append(hit)
+    launch.errors = hits
+
+
+def _exception_of(block: Sequence[str]) -> str | None:
+    last = None
+    for raw in block:
+        body = split_prefix(raw).body
+        if not body.strip():
+            if last:
+                break
+            continue
+        if body.startswith((" ", "\t")) or body.startswith("Traceback") or body.startswith("During handling"):
+            if last and not body.startswith(" "):
+                break
+            continue
+        if _EXCEPTION.match(body.strip()):
+            last = body.strip()
+            break
+    return last
+
+
+def _exc_offset(block: Sequence[str]) -> int:
+    for i, raw in enumerate(block):
+        body = split_prefix(raw).body.strip()
+        if body and not raw.startswith((" ", "\t")) and _EXCEPTION.match(body):
+            return i + 1
+    return 1
+
+
+# --- comparison with the intended configuration ----------------------------------------------------------
+def normalise(value: Any) -> Any:
+    """A value reduced for comparison: strings lowered and unquoted, numbers as floats, enums by member."""
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, (list, tuple)):
+        return [normalise(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): normalise(v) for k, v in value.items() if k != "__class__"}
+    text = str(value).strip().strip("'\"")
+    low = text.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    if low in ("none", "null", ""):
+        return None
+    try:
+        return float(text)
+    except ValueError:
+        pass
+    if re.fullmatch(r"[A-Za-z_]\w*\.[A-Za-z_]\w*", text) and not text.startswith("torch."):
+        low = text.split(".", 1)[1].lower()
+    if low.startswith("torch."):
+        low = low[len("torch.") :]
+    return low
+
+
+def same_value(a: Any, b: Any) -> bool:
+    na, nb = normalise(a), normalise(b)
+    if na == nb:
+        return True
+    if isinstance(na, str) and isinstance(nb, list):
+        return [normalise(x) for x in re.split(r"[,\s]+", na) if x] == nb
+    if isinstance(nb, str) and isinstance(na, list):
+        return same_value(b, a)
+    return False
+
+
+def lookup(settings: Mapping[str, tuple[Any, Dump]], name: str) -> tuple[str, Any, Dump] | None:
+    for key in (name, *SETTING_ALIASES.get(name, ())):
+        if key in settings:
+            value, dump = settings[key]
+            return key, value, dump
+    return None
+
+
+def iter_events(launch: Launch) -> Iterable[Event]:
+    return sorted(launch.events.values(), key=lambda e: (e.line, EVENTS.index(e.name)))
+
+
+def stopped_after(launch: Launch) -> str | None:
+    events = list(iter_events(launch))
+    return events[-1].name if events else None
+
+
+def year_for(mtime: datetime, launched_after: datetime | None) -> int:
+    """The year to give vLLM's year-less timestamps."""
+    if launched_after is not None:
+        return launched_after.year
+    return mtime.year
+
+
+def clamp_year(dt: datetime, mtime: datetime) -> datetime:
+    """A timestamp later than the file's modification time belongs to the year before."""
+    if dt - mtime > timedelta(days=2):
+        try:
+            return dt.replace(year=dt.year - 1)
+        except ValueError:
+            return dt
+    return dt

@@ -1,0 +1,590 @@
+"""The log layer's entry point: a log file in, observations, findings and report sections out."""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Mapping
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from argtrace.layers.log.analyze import (
+    EVENTS,
+    Dump,
+    ErrorHit,
+    Launch,
+    LogAnalysis,
+    build_launches,
+    clamp_year,
+    iter_events,
+    lookup,
+    same_value,
+    split_prefix,
+    stopped_after,
+    year_for,
+)
+from argtrace.layers.log.reader import Scan, scan_log
+from argtrace.model import Evidence, Finding, LayerResult, Observation, Severity
+from argtrace.redact import is_secret_flag, mask, scrub
+from argtrace.rules import log as rules
+
+_SEVERITY: dict[str, Severity] = {"error": "error", "warning": "warning", "info": "info"}
+_PLACEHOLDERS = frozenset({"[REDACTED]", "***", "<redacted>", ""})
+_STAGE_TEXT = {
+    "import": "importing the framework",
+    "arguments": "argument parsing",
+    "validation": "argument validation",
+    "model_config": "reading the model config",
+    "weights": "loading the weights",
+    "mamba_cache": "allocating the Mamba state cache",
+    "kv_cache": "allocating the KV cache",
+    "cuda_graph": "capturing CUDA graphs",
+    "draft_worker": "starting the speculative draft worker",
+    "serving": "serving",
+}
+_NEXT_EVENT = {
+    None: "args_logged",
+    "args_logged": "weights_loaded",
+    "model_config": "weights_loaded",
+    "weights_loaded": "kv_cache_allocated",
+    "mamba_cache_allocated": "kv_cache_allocated",
+    "kv_cache_allocated": "cuda_graph_captured",
+    "memory_pool_end": "cuda_graph_captured",
+    "cuda_graph_captured": "server_ready",
+    "draft_worker_ready": "server_ready",
+    "server_ready": None,
+}
+
+
+def _secret_dest(name: str) -> bool:
+    return is_secret_flag("--" + name.replace("_", "-"))
+
+
+class _Redactor:
+    def __init__(self, secrets: set[str], show: bool) -> None:
+        self.secrets = {s for s in secrets if len(s) >= 4 and s not in _PLACEHOLDERS}
+        self.show = show
+
+    def text(self, value: str) -> str:
+        return value if self.show else scrub(value, self.secrets)
+
+    def value(self, name: str, value: Any) -> Any:
+        if self.show:
+            return value
+        if isinstance(value, str):
+            if _secret_dest(name) and value not in _PLACEHOLDERS:
+                return mask(value)
+            return scrub(value, self.secrets)
+        if isinstance(value, list):
+            return [self.value(name, v) for v in value]
+        if isinstance(value, dict):
+            return {k: self.value(str(k), v) for k, v in value.items()}
+        return value
+
+
+def jsonable(value: Any) -> Any:
+    """Values as JSON can carry them (nan/inf as strings)."""
+    if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
+        return str(value)
+    if isinstance(value, list):
+        return [jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    return value
+
+
+def _naive(dt: datetime | None) -> datetime | None:
+    if dt is None or dt.tzinfo is None:
+        return dt
+    return dt.astimezone().replace(tzinfo=None)
+
+
+def parse_time(text: str) -> datetime:
+    """ISO 8601 (``2026-11-30T08:00:00``, with or without zone, ``Z`` allowed)."""
+    value = text.strip()
+    if value.endswith("Z"):
+        value = value[:-1] + "+00:00"
+    return datetime.fromisoformat(value)
+
+
+def analyze_log(
+    path: Path,
+    label: str,
+    *,
+    intended: Mapping[str, Any] | None = None,
+    framework: str | None = None,
+    launched_after: datetime | None = None,
+    launch: int | str | None = None,
+    show_secrets: bool = False,
+    settings_filter: str | None = None,
+) -> LayerResult:
+    """Read one server log; observations (layer ``log``) for the chosen launch, findings for all chosen.
+
+    ``launch`` is a 1-based launch number, ``"all"``, or ``None`` for the last launch. ``intended`` maps dest
+    names to the values the user meant; each is compared with what the log shows. ``launched_after`` marks a
+    log whose chosen launch (or whose file) is older as stale.
+    """
+    result = LayerResult()
+    try:
+        scan = scan_log(path, label)
+    except OSError as exc:
+        from argtrace.model import UsageError
+
+        raise UsageError(f"cannot read log {label}: {exc.strerror or exc}") from exc
+    mtime = datetime.fromtimestamp(os.path.getmtime(path))
+    after = _naive(launched_after)
+    analysis = build_launches(scan, framework=framework, year_hint=year_for(mtime, after))
+    for lc in analysis.launches:
+        if lc.start is not None:
+            lc.start = clamp_year(lc.start, mtime)
+    secrets: set[str] = set()
+    for lc in analysis.launches:
+        for dump in lc.dumps:
+            for key, value in dump.parsed.values.items():
+                if _secret_dest(key) and isinstance(value, str):
+                    secrets.add(value)
+    red = _Redactor(secrets, show_secrets)
+
+    selected = _select(analysis.launches, launch)
+    at = _at_factory(label)
+    findings: list[Finding] = []
+    if not analysis.launches or not any(_is_server_launch(lc) for lc in analysis.launches):
+        findings.append(_not_a_log(scan, label, at))
+    for lc in selected:
+        if not _is_server_launch(lc):
+            continue
+        findings.extend(_launch_findings(lc, analysis, at, red))
+        findings.extend(_staleness(lc, analysis, label, at, after, mtime, red))
+        if intended:
+            findings.extend(_intent_findings(lc, analysis, intended, at, after, mtime, red))
+    result.findings = findings
+    if selected:
+        chosen = selected[-1]
+        result.observations = _observations(chosen, at, red, settings_filter)
+        if intended:
+            result.intended = dict(intended)
+    result.sections["log"] = _log_section(analysis, selected, label, at, red, mtime)
+    result.sections["timeline"] = [
+        {"launch": lc.index, "event": ev.name, "at": at(ev.line), "time": ev.time, **jsonable(ev.fields)}
+        for lc in selected
+        for ev in iter_events(lc)
+    ]
+    return result
+
+
+def _at_factory(label: str) -> Any:
+    def at(line: int | None) -> str | None:
+        return f"{label}:{line}" if line else None
+
+    return at
+
+
+def _is_server_launch(lc: Launch) -> bool:
+    return bool(lc.framework or lc.dumps or lc.events or lc.errors or lc.usage_error)
+
+
+def _select(launches: list[Launch], launch: int | str | None) -> list[Launch]:
+    if not launches:
+        return []
+    if launch is None or launch == "last":
+        return [launches[-1]]
+    if launch == "all":
+        return list(launches)
+    try:
+        n = int(launch)
+    except (TypeError, ValueError):
+        from argtrace.model import UsageError
+
+        raise UsageError(f"--launch takes a number, 'last' or 'all', not {launch!r}") from None
+    if n < 0:
+        n = len(launches) + 1 + n
+    if not 1 <= n <= len(launches):
+        from argtrace.model import UsageError
+
+        raise UsageError(f"the log holds {len(launches)} launch(es); there is no launch {launch}")
+    return [launches[n - 1]]
+
+
+def _not_a_log(scan: Scan, label: str, at: Any) -> Finding:
+    if scan.bytes_read == 0:
+        what = "is empty"
+    elif scan.binary:
+        what = "looks binary (NUL bytes), not a text log"
+    else:
+        what = f"has {scan.total_lines} line(s) but none from an SGLang or vLLM server"
+    return rules.LG012.finding(f"{label} {what}: it cannot say what the server saw.", at=None)
+
+
+# --- per-launch findings -------------------------------------------------------------------------------
+def _evidence(at: Any, hit: ErrorHit, red: _Redactor) -> list[Evidence]:
+    ev = [Evidence("log", at(hit.line), red.text(hit.text[:2000]))]
+    if hit.traceback:
+        frames = [ln for ln in hit.traceback if ln.strip().startswith("File ")][-3:]
+        for fr in frames:
+            ev.append(Evidence("log", None, red.text(split_prefix(fr).body.strip()[:500])))
+    return ev
+
+
+def _launch_findings(lc: Launch, analysis: LogAnalysis, at: Any, red: _Redactor) -> list[Finding]:
+    out: list[Finding] = []
+    fw = lc.framework or "the server"
+    fatal = lc.fatal
+    for hit in lc.errors:
+        sig = hit.signature
+        if sig is None:
+            continue
+        if sig.wrapper and fatal is not None and fatal is not hit:
+            continue
+        rule = getattr(rules, sig.code)
+        where = _STAGE_TEXT.get(hit.stage, hit.stage)
+        times = f" (x{hit.count})" if hit.count > 1 else ""
+        implied = "".join(
+            f" It means {name} was not {cond['not']!r} when checked."
+            if "not" in cond
+            else f" It means {name} was {cond['is']!r}."
+            for name, cond in sig.implies.items()
+        )
+        values = "".join(
+            f" Logged {k}={v}."
+            for k, v in hit.groups.items()
+            if k not in ("arch", "reason", "args", "value", "flag")
+        )
+        message = f"[{sig.id}] {sig.meaning} (during {where}).{implied}{values} Line{times}: {hit.text[:300]}"
+        severity: Severity | None = _SEVERITY.get(sig.severity or "")
+        out.append(
+            rule.finding(
+                red.text(message),
+                at=at(hit.line),
+                setting=sig.settings[0] if sig.settings else None,
+                evidence=_evidence(at, hit, red),
+                fix=sig.fix,
+                severity=severity,
+                launch=lc.index,
+            )
+        )
+    if fatal is not None and fatal.signature is None:
+        where = _STAGE_TEXT.get(fatal.stage, fatal.stage)
+        out.append(
+            rules.LG011.finding(
+                red.text(f"Launch {lc.index} died during {where} with: {fatal.text[:300]}"),
+                at=at(fatal.line),
+                evidence=_evidence(at, fatal, red),
+                launch=lc.index,
+            )
+        )
+    if lc.args_dump is None and (fatal is not None or lc.usage_error or lc.errors):
+        stage = fatal.stage if fatal else ("arguments" if lc.usage_error else "validation")
+        line_word = "server_args=" if fw != "vllm" else "non-default args:"
+        out.append(
+            rules.LG001.finding(
+                f"Launch {lc.index} ({fw}) has no `{line_word}` line: the process died during "
+                f"{_STAGE_TEXT.get(stage, stage)}, before it logged its configuration, so the values it saw "
+                "are not in this log (grepping it for a setting finds nothing).",
+                at=at(fatal.line) if fatal else at(lc.first_line),
+                evidence=_evidence(at, fatal, red) if fatal else [],
+                launch=lc.index,
+            )
+        )
+    args = lc.args_dump
+    if args is not None and args.parsed.truncated:
+        last = list(args.parsed.values)[-1] if args.parsed.values else None
+        out.append(
+            rules.LG010.finding(
+                f"The {args.source} dump at line {args.line} is cut short: {len(args.parsed.values)} "
+                "setting(s) "
+                f"read{f', the last complete one {last}' if last else ''}; settings after it are unknown.",
+                at=at(args.line),
+                launch=lc.index,
+            )
+        )
+    if fatal is None and not lc.ready and (lc.dumps or lc.events) and not lc.usage_error:
+        last_event = stopped_after(lc)
+        nxt = _NEXT_EVENT.get(last_event)
+        cut = "" if analysis.scan.ends_with_newline else " The file ends in the middle of a line."
+        out.append(
+            rules.LG010.finding(
+                f"Launch {lc.index} stops after {last_event or 'its first lines'} (line {lc.last_line}) "
+                "without an "
+                f"error{f' and before {nxt}' if nxt else ''}: the server is still starting, was killed "
+                "without a "
+                f"trace (the OOM killer writes to dmesg, not here), or the log was cut.{cut}",
+                at=at(lc.last_line),
+                launch=lc.index,
+            )
+        )
+    return out
+
+
+def _staleness(
+    lc: Launch,
+    analysis: LogAnalysis,
+    label: str,
+    at: Any,
+    after: datetime | None,
+    mtime: datetime,
+    red: _Redactor,
+) -> list[Finding]:
+    if after is None:
+        return []
+    if lc.start is not None and lc.start < after:
+        fatal = lc.fatal
+        only = (
+            f" The error it holds (line {fatal.line}) is from that earlier run, not from yours."
+            if fatal is not None
+            else ""
+        )
+        return [
+            rules.LG009.finding(
+                f"Launch {lc.index} of {label} started at {lc.start.isoformat(sep=' ')}, before "
+                f"--launched-after {after.isoformat(sep=' ')}: it is a previous run and says nothing about "
+                "the "
+                f"launch you made (the log was last written at "
+                f"{mtime.isoformat(sep=' ', timespec='seconds')}).{only}",
+                at=at(lc.first_line),
+                launch=lc.index,
+            )
+        ]
+    if mtime < after:
+        return [
+            rules.LG009.finding(
+                f"{label} was last written at {mtime.isoformat(sep=' ', timespec='seconds')}, before "
+                f"--launched-after {after.isoformat(sep=' ')}: no launch after that time wrote to it.",
+                at=None,
+                launch=lc.index,
+            )
+        ]
+    return []
+
+
+def _intent_findings(
+    lc: Launch,
+    analysis: LogAnalysis,
+    intended: Mapping[str, Any],
+    at: Any,
+    after: datetime | None,
+    mtime: datetime,
+    red: _Redactor,
+) -> list[Finding]:
+    out: list[Finding] = []
+    logged = lc.settings()
+    mismatches: list[tuple[str, Any, Any, Dump]] = []
+    for name, want in intended.items():
+        found = lookup(logged, name)
+        if found is None:
+            continue
+        _key, value, dump = found
+        if not same_value(want, value):
+            mismatches.append((name, want, value, dump))
+    stale = after is not None and ((lc.start is not None and lc.start < after) or mtime < after)
+    for name, want, value, dump in mismatches:
+        others = [m[0] for m in mismatches if m[0] != name]
+        if stale:
+            verdict = "the evidence points to another launch: this log predates --launched-after"
+        elif len(others) >= 3:
+            verdict = (
+                f"the evidence points to another launch: {len(others)} other settings differ too "
+                f"({', '.join(others[:5])})"
+            )
+        else:
+            verdict = (
+                "the log is this launch's as far as it shows, so the flag did not arrive (shell/parser "
+                "layers) "
+                "or the framework rewrote it (resolution layer)"
+            )
+        out.append(
+            rules.LG002.finding(
+                red.text(
+                    f"{name}: intended {want!r}, the server logged {value!r} ({dump.source}, launch "
+                    f"{lc.index}); "
+                    f"{verdict}."
+                ),
+                at=at(dump.line),
+                setting=name,
+                evidence=[Evidence("log", at(dump.line), red.text(f"{name}={value!r}"))],
+                launch=lc.index,
+            )
+        )
+    args = lc.args_dump
+    for name, want in intended.items():
+        if lookup(logged, name) is not None or args is None:
+            continue
+        if args.parsed.truncated:
+            continue
+        if args.source == "non-default args":
+            why = "vLLM lists only non-default values: it was the default, or it never arrived"
+        else:
+            why = "this framework version has no such field (renamed or removed), so the value was not used"
+        out.append(
+            rules.LG013.finding(
+                f"{name} (intended {want!r}) is not in the {args.source} dump of launch {lc.index}: {why}.",
+                at=at(args.line),
+                setting=name,
+                launch=lc.index,
+            )
+        )
+    # Values the errors prove, for settings the log never printed.
+    for hit in lc.errors:
+        sig = hit.signature
+        if sig is None:
+            continue
+        for name, cond in sig.implies.items():
+            if name not in intended:
+                continue
+            want = intended[name]
+            contradicts = ("not" in cond and same_value(want, cond["not"])) or (
+                "is" in cond and not same_value(want, cond["is"])
+            )
+            if not contradicts or lookup(logged, name) is not None:
+                continue
+            said = f"not {cond['not']!r}" if "not" in cond else repr(cond["is"])
+            if stale:
+                verdict = "this log predates --launched-after, so it may be another launch's error"
+            else:
+                verdict = (
+                    "so the value did not reach validation: the flag did not arrive (shell/parser layers: "
+                    "`argtrace check --log`) or the framework rewrote it before the check (resolution layer)"
+                )
+            out.append(
+                rules.LG002.finding(
+                    red.text(
+                        f"{name}: intended {want!r}, but the error at line {hit.line} ([{sig.id}]) is "
+                        "raised only "
+                        f"when {name} is {said}; {verdict}."
+                    ),
+                    at=at(hit.line),
+                    setting=name,
+                    evidence=_evidence(at, hit, red),
+                    launch=lc.index,
+                )
+            )
+    return out
+
+
+# --- observations and sections -----------------------------------------------------------------------------
+def _flag(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+def _observations(
+    lc: Launch, at: Any, red: _Redactor, settings_filter: str | None
+) -> dict[str, tuple[str | None, list[Observation]]]:
+    obs: dict[str, tuple[str | None, list[Observation]]] = {}
+    for dump in lc.dumps:
+        for key, value in dump.parsed.values.items():
+            name = key
+            if dump.source == "engine config":
+                from argtrace.layers.log.analyze import VLLM_CONFIG_ALIASES
+
+                name = VLLM_CONFIG_ALIASES.get(key, key)
+            if settings_filter and settings_filter not in name:
+                continue
+            _flag_text, items = obs.setdefault(name, (_flag(name), []))
+            items.append(
+                Observation(
+                    layer="log",
+                    value=jsonable(value),
+                    at=at(dump.line),
+                    by=dump.source,
+                    detail={"launch": lc.index, "format": dump.parsed.kind},
+                )
+            )
+    for hit in lc.errors:
+        sig = hit.signature
+        if sig is None:
+            continue
+        for name, cond in sig.implies.items():
+            if name in obs or (settings_filter and settings_filter not in name):
+                continue
+            said = f"not {cond['not']!r}" if "not" in cond else f"{cond['is']!r}"
+            obs[name] = (
+                _flag(name),
+                [
+                    Observation(
+                        layer="log",
+                        value=cond.get("is"),
+                        at=at(hit.line),
+                        known="is" in cond,
+                        reason=f"not logged (the process died before its args line); the error [{sig.id}] "
+                        f"implies it was {said}",
+                        by=sig.id,
+                        detail={"launch": lc.index, "implies": dict(cond)},
+                    )
+                ],
+            )
+    return obs
+
+
+def _launch_summary(lc: Launch, at: Any, red: _Redactor) -> dict[str, Any]:
+    fatal = lc.fatal
+    args = lc.args_dump
+    state = "ready" if lc.ready else ("failed" if (fatal or lc.usage_error) else "incomplete")
+    stage = fatal.stage if fatal else ("arguments" if lc.usage_error else None)
+    if state == "incomplete":
+        nxt = _NEXT_EVENT.get(stopped_after(lc))
+        stage = {"args_logged": "validation"}.get(nxt or "", None) or {
+            "weights_loaded": "weights",
+            "kv_cache_allocated": "kv_cache",
+            "cuda_graph_captured": "cuda_graph",
+            "server_ready": "serving",
+        }.get(nxt or "", None)
+    summary: dict[str, Any] = {
+        "launch": lc.index,
+        "lines": [lc.first_line, lc.last_line],
+        "started": lc.start.isoformat(sep=" ") if lc.start else None,
+        "framework": lc.framework,
+        "version": lc.version,
+        "pids": lc.pids,
+        "state": state,
+        "stopped_after": stopped_after(lc),
+        "stage": stage,
+        "args_at": at(args.line) if args else None,
+        "args_format": args.parsed.kind if args else None,
+        "args_truncated": args.parsed.truncated if args else None,
+        "settings_logged": len(lc.settings()),
+        "error": None,
+    }
+    if fatal is not None:
+        summary["error"] = {
+            "at": at(fatal.line),
+            "text": red.text(fatal.text[:2000]),
+            "signature": fatal.signature.id if fatal.signature else None,
+            "code": fatal.signature.code if fatal.signature else "LG011",
+            "stage": fatal.stage,
+            "traceback": [red.text(x[:500]) for x in fatal.traceback[-40:]],
+        }
+    return summary
+
+
+def _log_section(
+    analysis: LogAnalysis, selected: list[Launch], label: str, at: Any, red: _Redactor, mtime: datetime
+) -> dict[str, Any]:
+    scan = analysis.scan
+    section: dict[str, Any] = {
+        "path": label,
+        "size": scan.size,
+        "gzip": scan.gzip,
+        "lines": scan.total_lines,
+        "modified": mtime.isoformat(sep=" ", timespec="seconds"),
+        "framework": analysis.framework,
+        "version": next((lc.version for lc in reversed(analysis.launches) if lc.version), None),
+        "launch_count": len(analysis.launches),
+        "selected": [lc.index for lc in selected],
+        "launches": [_launch_summary(lc, at, red) for lc in analysis.launches],
+        "events": list(EVENTS),
+        "scan": {
+            "bytes": scan.bytes_read,
+            "kept_lines": len(scan.lines),
+            "skipped_blocks": scan.skipped_blocks,
+            "searched_blocks": scan.searched_blocks,
+            "long_lines": scan.long_lines[:20],
+            "binary": scan.binary,
+            "ends_with_newline": scan.ends_with_newline,
+        },
+    }
+    if selected:
+        chosen = selected[-1]
+        section["args"] = {
+            name: jsonable(red.value(name, value)) for name, (value, _dump) in chosen.settings().items()
+        }
+    return section

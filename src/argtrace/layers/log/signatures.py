@@ -1,0 +1,91 @@
+"""The error-signature catalog (``argtrace/data/error_signatures.json``): loading and matching.
+
+One entry per known failure, learned from a public report: a stable ``id``, the rule ``code`` its findings
+carry, a regex, its meaning, the settings involved, the fix and the source. ``when_stage`` restricts an
+entry to the start-up stage the process was in (the same "CUDA out of memory" means different things while
+loading weights and while capturing CUDA graphs); ``implies`` states what the error proves about a value.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+CATALOG_FILE = "error_signatures.json"
+
+
+@dataclass(frozen=True)
+class Signature:
+    id: str
+    code: str
+    framework: str  # "sglang", "vllm" or "any"
+    pattern: re.Pattern[str]
+    meaning: str
+    settings: tuple[str, ...]
+    fix: str
+    source: str
+    stage: str | None = None
+    when_stage: str | None = None
+    implies: dict[str, dict[str, Any]] = field(default_factory=dict)
+    severity: str | None = None
+    wrapper: bool = False
+
+
+@dataclass(frozen=True)
+class Catalog:
+    version: int
+    signatures: tuple[Signature, ...]
+
+
+@lru_cache(maxsize=1)
+def load_catalog() -> Catalog:
+    """The bundled catalog, compiled once."""
+    text = (Path(__file__).resolve().parents[2] / "data" / CATALOG_FILE).read_text(encoding="utf-8")
+    return parse_catalog(json.loads(text))
+
+
+def parse_catalog(data: dict[str, Any]) -> Catalog:
+    sigs = []
+    seen: set[str] = set()
+    for entry in data["signatures"]:
+        if entry["id"] in seen:
+            raise ValueError(f"duplicate signature id {entry['id']!r}")
+        seen.add(entry["id"])
+        sigs.append(
+            Signature(
+                id=entry["id"],
+                code=entry["code"],
+                framework=entry.get("framework", "any"),
+                pattern=re.compile(entry["pattern"]),
+                meaning=entry["meaning"],
+                settings=tuple(entry.get("settings", ())),
+                fix=entry["fix"],
+                source=entry["source"],
+                stage=entry.get("stage"),
+                when_stage=entry.get("when_stage"),
+                implies=dict(entry.get("implies", {})),
+                severity=entry.get("severity"),
+                wrapper=bool(entry.get("wrapper", False)),
+            )
+        )
+    return Catalog(version=int(data.get("version", 1)), signatures=tuple(sigs))
+
+
+def match_line(
+    text: str, *, framework: str | None, stage: str | None, catalog: Catalog | None = None
+) -> tuple[Signature, dict[str, str]] | None:
+    """The first catalog entry matching ``text`` (entries are ordered specific-first)."""
+    cat = catalog or load_catalog()
+    for sig in cat.signatures:
+        if framework and sig.framework not in ("any", framework):
+            continue
+        if sig.when_stage is not None and sig.when_stage != stage:
+            continue
+        m = sig.pattern.search(text)
+        if m:
+            return sig, {k: v for k, v in m.groupdict().items() if v is not None}
+    return None
