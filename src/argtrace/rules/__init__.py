@@ -30,7 +30,11 @@ LAYER_PREFIX: Mapping[Layer, str] = {
 }
 
 # The modules that define rules, one per layer. Importing them only builds small frozen objects.
-_RULE_MODULES = tuple(f"argtrace.rules.{layer}" for layer in LAYER_PREFIX)
+_RULE_MODULES = (
+    *(f"argtrace.rules.{layer}" for layer in LAYER_PREFIX),
+    # PR100-PR199: the observed process (``run``, ``check --pid``) against the static prediction.
+    "argtrace.rules.process_observed",
+)
 
 
 @dataclass(frozen=True)
