@@ -95,10 +95,17 @@ def suggest(
         return sg.plan(spec, r, weights, gpu.total_bytes, pre_load_bytes=pre_load)
 
     pre = current.pre_load_bytes
-    probe = run(replace(base, mem_fraction_static=0.5))
-    need = probe.draft_bytes + probe.cuda_graph_bytes + probe.activation_bytes + SAFETY_BYTES
-    frac_safe = int((1 - need / pre) * 200) / 200 if pre > 0 else 0.0
-    frac_safe = max(min(frac_safe, 0.95), 0.05)
+    frac_safe = 0.95
+    for _ in range(3):
+        # What must fit outside the fraction, at the upper end of the CUDA graph range; the draft KV pool
+        # grows with the tokens the fraction gives, so iterate.
+        probe = run(replace(base, mem_fraction_static=frac_safe))
+        draft = weights.draft_bytes_per_rank if base.speculative_algorithm in ("EAGLE", "EAGLE3") else 0
+        need = (
+            max(probe.draft_bytes, draft) + probe.cuda_graph_range[1] + probe.activation_bytes + SAFETY_BYTES
+        )
+        frac_safe = int((1 - need / pre) * 200) / 200 if pre > 0 else 0.0
+        frac_safe = max(min(frac_safe, 0.95), 0.05)
     candidates: list[tuple[str, dict[str, Any]]] = [
         ("mem_fraction_static only", {"mem_fraction_static": frac_safe})
     ]
@@ -160,8 +167,13 @@ def suggest(
             "running_requests": p.max_running_requests - current.max_running_requests,
         }
         words = []
-        if current.verdict == "fits" or current.max_total_num_tokens:
+        if current.verdict == "fits":
             words = [f"{v:+d} {k.replace('_', ' ')}" for k, v in cost.items() if v]
+        else:
+            # Against what was asked: the launch itself has no pools to compare with.
+            asked = base.max_running_requests
+            if asked is not None and p.max_running_requests < asked:
+                words.append(f"{p.max_running_requests} running requests instead of {asked}")
         if "mamba_ssm_dtype" in changes:
             words.append("SSM state in bfloat16 (less exact recurrence)")
         out.append(
@@ -176,7 +188,15 @@ def suggest(
                 "cost_detail": cost,
             }
         )
-    out.sort(key=lambda s: (s["max_running_requests"], s["max_total_num_tokens"]), reverse=True)
+    # Same numerics first (a bfloat16 SSM state is a last resort), then more running requests, more tokens.
+    out.sort(
+        key=lambda s: (
+            "mamba_ssm_dtype" not in s["settings"],
+            s["max_running_requests"],
+            s["max_total_num_tokens"],
+        ),
+        reverse=True,
+    )
     return out[:4]
 
 
