@@ -249,7 +249,17 @@ def resolve_args(
             mrr = 48
         disable_overlap = True
         draft_tokens = draft_tokens if draft_tokens is not None else 12
-    strategy = str(setting(settings, "mamba_scheduler_strategy", "auto"))
+    # 0.5.15+ renamed the dest to mamba_radix_cache_strategy (the old flag is an alias); 0.5.10.post1 knows
+    # auto/no_buffer/extra_buffer only (MAMBA_SCHEDULER_STRATEGY_CHOICES): extra_buffer_lazy of later
+    # versions is sized like extra_buffer here, with a note.
+    strategy = str(
+        setting(settings, "mamba_scheduler_strategy")
+        or setting(settings, "mamba_radix_cache_strategy")
+        or "auto"
+    )
+    if strategy == "extra_buffer_lazy":
+        notes.append("extra_buffer_lazy is not a 0.5.10.post1 strategy; sized as extra_buffer")
+        strategy = "extra_buffer"
     if strategy == "auto":
         strategy = "no_buffer"
     disable_radix = bool(setting(settings, "disable_radix_cache", False))
