@@ -1,0 +1,81 @@
+"""``argtrace run [OPTIONS] SCRIPT [SCRIPT_ARGS...]``: run the launch for real, intercept the server start."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from argtrace.commands import check as _check
+
+if TYPE_CHECKING:
+    from argtrace.model import Report
+
+NAME = "run"
+HELP = (
+    "execute a launch script with the server start intercepted (argv, env, interpreter, version) "
+    "and compare it with the static prediction"
+)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    _check.add_arguments(parser)
+    parser.usage = (
+        "argtrace run [OPTIONS] SCRIPT [SCRIPT_ARGS...] | argtrace run [OPTIONS] -c COMMAND [-- ARG0 ARGS...]"
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="give up waiting for the server start after this long (default: 60)",
+    )
+    parser.add_argument(
+        "--no-stubs",
+        action="store_true",
+        help="run kill, pkill, killall, rm, ssh, scp, curl, wget, sleep and nvidia-smi for real",
+    )
+    parser.add_argument(
+        "--keep", action="store_true", help="keep the probe directory (captures, stub log, output)"
+    )
+
+
+split_argv = _check.split_argv
+apply_rest = _check.apply_rest
+
+
+def run(args: argparse.Namespace) -> Report:
+    import sys
+
+    from argtrace.check import CheckOptions, read_script, run_check
+    from argtrace.model import UsageError
+    from argtrace.probe import STUB_NAMES
+    from argtrace.probe.runner import RunOptions, run_launch
+
+    if args.timeout <= 0:
+        raise UsageError("--timeout must be positive")
+    options = CheckOptions.from_args(args)
+    report = run_check(options)
+    if args.command_string is not None:
+        text = args.command_string
+    else:
+        data, _ = read_script(args.script)
+        text = data.decode("utf-8", "replace")
+    if args.no_stubs:
+        print(
+            f"argtrace run --no-stubs: {', '.join(STUB_NAMES)} will run for real if the script calls them",
+            file=sys.stderr,
+        )
+    if options.server != 1:
+        report.sections.setdefault("server", options.server)
+    return run_launch(
+        report,
+        script=args.script,
+        command_string=args.command_string,
+        script_args=list(args.script_args),
+        env=options.env,
+        options=RunOptions(
+            timeout=args.timeout, stubs=not args.no_stubs, keep=args.keep, show_secrets=args.show_secrets
+        ),
+        python=args.python,
+        script_text=text,
+    )

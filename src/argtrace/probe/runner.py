@@ -1,0 +1,437 @@
+"""``argtrace run``: execute a launch script for real with its server start intercepted, then compare.
+
+1. The static prediction (``check``'s layers) comes first: it names the server starts to expect and is
+   what the capture is compared with.
+2. Refuse, with the reason and without running anything, when interception cannot be guaranteed: an
+   interpreter called by path with ``-I``/``-E``/``-S`` (no ``PYTHONPATH``, no PATH shim), a launcher
+   that is not Python, ``env -i``/``sudo`` in front of the server (they drop the environment), or a
+   container/cluster launcher (``docker run``, ``srun``...) whose inner server no probe can reach.
+3. Run ``bash SCRIPT ARGS`` (or ``bash -c``) in a new session with the probe directory's environment; stop
+   when every predicted server start was captured (plus a short grace), when the script exits, or at the
+   timeout; then end the whole process group.
+4. Every capture is compared with its predicted server
+   (:func:`argtrace.layers.observed.compare_with_prediction`).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from argtrace.model import Evidence, Observation, Report, ServerCommand, Setting
+
+GRACE_SECONDS = 0.4
+POLL_SECONDS = 0.05
+OUTPUT_TAIL_LINES = 40
+_CONTAINER = re.compile(
+    r"(?m)^[^#\n]*\b(?:docker|podman|nerdctl)\s+(?:run|exec|compose)\b|^[^#\n]*\b(?:kubectl\s+(?:run|exec|apply)"
+    r"|srun|sbatch|salloc|apptainer\s+(?:run|exec)|singularity\s+(?:run|exec)|enroot\s+start)\b"
+)
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    timeout: float = 60.0
+    stubs: bool = True
+    keep: bool = False
+    show_secrets: bool = False
+
+
+def refusal_reasons(servers: Sequence[ServerCommand], script_text: str) -> list[tuple[str, str | None]]:
+    """Why interception cannot be guaranteed, as (reason, at); empty when ``run`` may proceed."""
+    from argtrace.frameworks.detect import detect_server
+
+    reasons: list[tuple[str, str | None]] = []
+    m = _CONTAINER.search(script_text)
+    if m:
+        reasons.append(
+            (
+                f"the script starts a container or cluster job ({m.group(0).strip()[:60]!r}): "
+                "a server inside it "
+                "cannot be intercepted from here",
+                None,
+            )
+        )
+    for server in servers:
+        words = [w.text or "" for w in server.argv]
+        found = detect_server(words)
+        if found is None:
+            continue
+        if "sudo" in found.wrappers:
+            reasons.append(
+                ("`sudo` resets the environment (PATH and PYTHONPATH), so the probe is dropped", server.at)
+            )
+        head = words[: found.command_index]
+        if "env" in found.wrappers and any(w in ("-i", "--ignore-environment", "-") for w in head):
+            reasons.append(
+                ("`env -i` starts the server with an empty environment: the probe is dropped", server.at)
+            )
+        if any(w in ("PYTHONPATH", "--unset=PYTHONPATH") or w.startswith("-uPYTHONPATH") for w in head):
+            reasons.append(("`env -u PYTHONPATH` removes the probe from the server's environment", server.at))
+        command = words[found.command_index]
+        if found.interpreter is not None:
+            options = words[found.command_index + 1 : found.server_args_start]
+            isolated = [w for w in options if _isolating(w)]
+            if "/" in command and isolated:
+                reasons.append(
+                    (
+                        f"{command} {' '.join(isolated)}: an interpreter called by path "
+                        "with -I/-E/-S ignores "
+                        "PYTHONPATH and bypasses the PATH shims",
+                        server.at,
+                    )
+                )
+            elif "/" in command and os.path.exists(command) and not _is_python(command):
+                reasons.append((f"{command} is not a Python interpreter", server.at))
+        elif "/" in command and os.path.exists(command):
+            shebang = _shebang(command)
+            if shebang is None and not _is_python(command):
+                reasons.append((f"{command} is not a Python console script (a binary launcher)", server.at))
+            elif shebang and any(_isolating(w) for w in shebang[1:]):
+                reasons.append((f"{command}'s #! line runs Python with {' '.join(shebang[1:])}", server.at))
+    return reasons
+
+
+def _isolating(word: str) -> bool:
+    if not word.startswith("-") or word.startswith(("--", "-W", "-X")):
+        return False
+    return any(c in word[1:] for c in "IES")
+
+
+def _shebang(path: str) -> list[str] | None:
+    try:
+        with open(path, "rb") as fh:
+            first = fh.readline(512)
+    except OSError:
+        return None
+    if not first.startswith(b"#!"):
+        return None
+    return first[2:].decode("utf-8", "replace").split()
+
+
+def _is_python(path: str) -> bool:
+    name = os.path.basename(os.path.realpath(path))
+    if re.match(r"^(?:python|pypy)\d*(?:\.\d+)?[a-z]?$", name):
+        return True
+    shebang = _shebang(path)
+    return bool(shebang and any("python" in w for w in shebang[:2]))
+
+
+def execute(
+    probe_root: Path,
+    command: list[str],
+    env: Mapping[str, str],
+    *,
+    expected: int,
+    timeout: float,
+    cwd: str | None = None,
+) -> tuple[int | None, bool, str]:
+    """Run ``command`` in its own session; return (exit status or None when ended by argtrace, timed out,
+    output tail)."""
+    from argtrace.probe import ProbeDir
+
+    probe = ProbeDir(probe_root)
+    log_path = probe_root / "output.log"
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(
+            command,
+            env=dict(env),
+            cwd=cwd,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        started = time.monotonic()
+        captured_at: float | None = None
+        timed_out = False
+        status: int | None = None
+        while True:
+            if status is None:
+                status = proc.poll()
+            count = len(list(probe.captures.glob("*.json")))
+            now = time.monotonic()
+            if status is not None and not _group_alive(proc.pid):
+                break  # the script and everything it started have ended
+            if count >= max(expected, 1):
+                captured_at = captured_at or now
+                if now - captured_at >= GRACE_SECONDS:
+                    break
+            if now - started >= timeout:
+                timed_out = count == 0
+                break
+            time.sleep(POLL_SECONDS)
+        _end_group(proc)
+    tail = log_path.read_bytes()[-64 * 1024 :].decode("utf-8", "replace").splitlines()[-OUTPUT_TAIL_LINES:]
+    return status, timed_out, "\n".join(tail)
+
+
+def _group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except (ProcessLookupError, PermissionError):
+        return False
+    return True
+
+
+def _end_group(proc: subprocess.Popen[bytes]) -> None:
+    """End the script's whole process group (backgrounded servers, nohup'd children included)."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(proc.pid, sig)
+        except (ProcessLookupError, PermissionError):
+            break
+        try:
+            proc.wait(timeout=1.0)
+            # The leader is gone; members may remain: one SIGKILL for the group.
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            break
+        except subprocess.TimeoutExpired:
+            continue
+    try:
+        proc.wait(timeout=2.0)
+    except subprocess.TimeoutExpired:
+        pass
+
+
+def run_launch(
+    report: Report,
+    *,
+    script: str | None,
+    command_string: str | None,
+    script_args: Sequence[str],
+    env: Mapping[str, str],
+    options: RunOptions,
+    python: str | None = None,
+    script_text: str = "",
+) -> Report:
+    """Execute the launch with the probe and fold the captures into ``report`` (the static prediction)."""
+    from argtrace.rules import process_observed as rules
+
+    report.command = "run"
+    reasons = refusal_reasons(report.servers, script_text)
+    if reasons:
+        for reason, at in reasons:
+            report.findings.append(rules.PR106.finding(f"not run: {reason}", at=at or script or "<-c>"))
+        report.sections["capture"] = {"ran": False, "refused": [r for r, _ in reasons]}
+        return report
+
+    from argtrace.frameworks.installed import server_interpreter
+    from argtrace.probe import launch_environment, prepare, probe_environment, read_captures, read_stub_calls
+
+    # Resolved before the run: the script may create or change interpreters (venvs, symlinks) as it runs.
+    interpreters = [server_interpreter(server, python) for server in report.servers]
+    tmp = tempfile.mkdtemp(prefix="argtrace-run-")
+    try:
+        probe = prepare(Path(tmp))
+        run_env = probe_environment(probe, env, stubs=options.stubs)
+        if command_string is not None:
+            command = (
+                ["bash", "-c", command_string, *script_args]
+                if script_args
+                else ["bash", "-c", command_string]
+            )
+        else:
+            assert script is not None
+            command = ["bash", script, *script_args]
+        status, timed_out, tail = execute(
+            probe.root, command, run_env, expected=len(report.servers), timeout=options.timeout
+        )
+        captures = read_captures(probe)
+        stub_calls = read_stub_calls(probe)
+        for capture in captures:
+            capture["env"] = launch_environment(capture.get("env") or {}, probe)
+    finally:
+        if not options.keep:
+            import shutil
+
+            shutil.rmtree(tmp, ignore_errors=True)
+    _fold(
+        report,
+        captures,
+        stub_calls,
+        status,
+        timed_out,
+        tail,
+        options,
+        interpreters=interpreters,
+        script=script,
+    )
+    if options.keep:
+        report.notes.append(f"probe directory kept: {tmp}")
+    return report
+
+
+def _fold(
+    report: Report,
+    captures: list[dict[str, Any]],
+    stub_calls: list[dict[str, Any]],
+    status: int | None,
+    timed_out: bool,
+    tail: str,
+    options: RunOptions,
+    *,
+    interpreters: Sequence[str | None],
+    script: str | None,
+) -> None:
+    from argtrace.frameworks.detect import detect_server
+    from argtrace.layers.observed import Observed, compare_with_prediction
+    from argtrace.redact import redact_argv, redact_env, scrub, secret_values
+    from argtrace.rules import process_observed as rules
+
+    label_at = f"run:{script or '<-c>'}"
+    secrets: set[str] = set()
+    for capture in captures:
+        secrets |= secret_values(capture.get("env") or {}, capture.get("argv") or [])
+
+    def safe_text(text: str) -> str:
+        return text if options.show_secrets else scrub(text, secrets)
+
+    # Stub calls.
+    recorded = [c for c in stub_calls if c.get("kind") == "stub"]
+    missing = [c for c in stub_calls if c.get("kind") == "not-found"]
+    if recorded:
+        shown = [" ".join(c.get("argv") or []) for c in recorded]
+        uniq = list(dict.fromkeys(shown))
+        more = f" and {len(uniq) - 12} more" if len(uniq) > 12 else ""
+        report.findings.append(
+            rules.PR108.finding(
+                f"not run (recorded instead): {'; '.join(safe_text(s) for s in uniq[:12])}{more}",
+                at=label_at,
+                evidence=[Evidence("process", label_at, safe_text(s)) for s in uniq[:12]],
+            )
+        )
+
+    # Captures against predictions.
+    predicted = report.servers
+    for index, capture in enumerate(captures):
+        argv = [str(w) for w in capture.get("argv") or []]
+        found = detect_server(argv)
+        interpreter = capture.get("executable")
+        obs = Observed(
+            argv=argv,
+            env=capture.get("env"),
+            server_args_start=found.server_args_start if found else None,
+            interpreter=interpreter,
+            label=f"the real run (capture {index + 1})" if len(captures) > 1 else "the real run",
+            at=f"{label_at}#capture{index + 1}",
+            framework=capture.get("framework"),
+            framework_version=capture.get("framework_version"),
+        )
+        if index >= len(predicted):
+            continue
+        server = predicted[index]
+        predicted_interpreter = interpreters[index] if index < len(interpreters) else None
+        result = compare_with_prediction(
+            server,
+            obs,
+            assumed_version=report.framework.version,
+            predicted_interpreter=predicted_interpreter
+            if _comparable(predicted_interpreter, interpreter)
+            else None,
+        )
+        tag = index + 1 if len(predicted) > 1 or len(captures) > 1 else None
+        for finding in result.findings:
+            report.findings.append(replace(finding, server=tag) if tag else finding)
+        if index + 1 == _chosen(report):
+            _merge_observations(report, result.observations)
+    if captures and len(captures) != len(predicted):
+        report.findings.append(
+            rules.PR105.finding(
+                f"the static analysis predicts {len(predicted)} server start(s); the real run started "
+                f"{len(captures)}",
+                at=label_at,
+            )
+        )
+    if not captures:
+        if missing:
+            what = "; ".join(f"{' '.join(c.get('argv') or [])[:80]}: command not found" for c in missing[:3])
+        elif timed_out:
+            what = f"no server start within {options.timeout:g} s"
+        else:
+            what = f"the script exited with status {status} before any server start"
+        report.findings.append(
+            rules.PR110.finding(
+                safe_text(what),
+                at=label_at,
+                evidence=[Evidence("process", label_at, safe_text(line)) for line in tail.splitlines()[-8:]],
+            )
+        )
+
+    def show_argv(words: list[str]) -> list[str | None]:
+        if options.show_secrets:
+            return list(words)
+        return [scrub(w, secrets) if w is not None else None for w in redact_argv(words)]
+
+    def show_env(env: Mapping[str, str]) -> dict[str, str | None]:
+        if options.show_secrets:
+            return dict(env)
+        return {k: (scrub(v, secrets) if v is not None else None) for k, v in redact_env(env).items()}
+
+    report.sections["capture"] = {
+        "ran": True,
+        "exit_status": status,
+        "timed_out": timed_out,
+        "stubs": options.stubs,
+        "servers": [
+            {
+                "argv": show_argv([str(w) for w in c.get("argv") or []]),
+                "env": show_env(c.get("env") or {}),
+                "cwd": c.get("cwd"),
+                "interpreter": c.get("executable"),
+                "interpreter_realpath": c.get("executable_realpath"),
+                "python_version": c.get("python_version"),
+                "framework": c.get("framework"),
+                "framework_version": c.get("framework_version"),
+                "framework_location": c.get("framework_location"),
+                "via": c.get("via"),
+                "heavy_modules_loaded": c.get("heavy_modules_loaded", []),
+            }
+            for c in captures
+        ],
+        "recorded_commands": [show_argv([str(w) for w in c.get("argv") or []]) for c in recorded],
+        "missing_commands": [c.get("name") for c in missing],
+        "output_tail": safe_text(tail),
+    }
+
+
+def _comparable(predicted: str | None, observed: str | None) -> bool:
+    return bool(predicted and observed)
+
+
+def _chosen(report: Report) -> int:
+    """The server the report's settings describe (``--server N``); the first when unknown."""
+    value = report.sections.get("server")
+    return value if isinstance(value, int) else 1
+
+
+def _merge_observations(
+    report: Report, observations: Mapping[str, tuple[str | None, list[Observation]]]
+) -> None:
+    """Insert the observed values after the static process-layer observations of each setting."""
+    from argtrace.model import LAYERS
+
+    order = {layer: i for i, layer in enumerate(LAYERS)}
+    for name, (flag, items) in observations.items():
+        setting = report.setting(name)
+        if setting is None:
+            setting = Setting(name=name, flag=flag)
+            report.settings.append(setting)
+        for obs in items:
+            position = len(setting.history)
+            for i, existing in enumerate(setting.history):
+                if order.get(existing.layer, 0) > order["process"]:
+                    position = i
+                    break
+            setting.history.insert(position, obs)
