@@ -163,3 +163,30 @@ def test_path_tolerates_a_directory_or_the_file(tmp_path: Path) -> None:
     a = mem("--model-config", str(MODELS / "llama-3.1-8b"), "--gpu", "h100")["memory"]
     b = mem("--model-config", str(MODELS / "llama-3.1-8b" / "config.json"), "--gpu", "h100")["memory"]
     assert a["max_total_num_tokens"] == b["max_total_num_tokens"]
+
+
+def test_qwen3_235b_fp8_tp4_vllm_and_sglang() -> None:
+    """vLLM issue #21348: the same model on both frameworks, 4x H100."""
+    log = "qwen3-235b-a22b-fp8-tp4-h100.log"
+    m = from_log("qwen3-235b-a22b-fp8", log, "h100x4", "--tp", "4", "--mem-fraction-static", "0.93")["memory"]
+    # 94 layers x (4 KV heads / TP 4) x (128 + 128) x 2 bytes
+    assert m["kv_bytes_per_token"] == 94 * 1 * 256 * 2 == 48128
+    rows = {r["quantity"]: r for r in m["from_log"]["rows"]}
+    assert rows["K size GB (#tokens from log)"]["ok"] and rows["V size GB (#tokens from log)"]["ok"]
+    v = mem(
+        "--model-config",
+        str(MODELS / "qwen3-235b-a22b-fp8"),
+        "--gpu",
+        "h100x4",
+        "--framework",
+        "vllm",
+        "--from-log",
+        str(LOGS / log),
+        "--",
+        "--tensor-parallel-size",
+        "4",
+    )["memory"]
+    assert v["kv_bytes_per_token"] == 48128
+    rows = {r["quantity"]: r for r in v["from_log"]["rows"]}
+    row = rows["GPU KV cache size (tokens, from the log's available memory)"]
+    assert row["ok"] and abs(row["predicted"] - 178880) / 178880 < 0.05

@@ -32,6 +32,10 @@ _MAMBA = re.compile(
 )
 _TOTALS = re.compile(r"max_total_num_tokens=(\d+).*?max_running_requests=(\d+)(?:.*?context_len=(\d+))?")
 _ARGS = re.compile(r"server_args=ServerArgs\((.*)\)")
+# vLLM 0.33 (v1/worker/gpu_worker.py, v1/core/kv_cache_utils.py, model loading in gpu_model_runner.py)
+_VLLM_AVAIL = re.compile(r"Available KV cache memory: ([\d.]+) GiB")
+_VLLM_TOKENS = re.compile(r"GPU KV cache size: ([\d,]+) tokens")
+_VLLM_LOADED = re.compile(r"Model loading took ([\d.]+) GiB")
 _ARG_PAIR = re.compile(r"(\w+)=('(?:[^'\\]|\\.)*'|None|True|False|-?[\d.]+(?:e-?\d+)?)(?=, |\)|$)")
 
 
@@ -69,6 +73,9 @@ class LogMemory:
     max_total_num_tokens: int | None = None
     max_running_requests: int | None = None
     context_len: int | None = None
+    vllm_available_gib: float | None = None
+    vllm_kv_tokens: int | None = None
+    vllm_weights_gib: float | None = None
     lines: dict[str, int] = field(default_factory=dict)
 
 
@@ -92,6 +99,18 @@ def read_log(path: Path) -> LogMemory:
         for number, line in enumerate(handle, start=1):
             rank = _RANK.search(line)
             if rank and rank.group(1) != "0":
+                continue
+            if out.vllm_available_gib is None and (m := _VLLM_AVAIL.search(line)):
+                out.vllm_available_gib = float(m.group(1))
+                out.lines["vllm_available"] = number
+                continue
+            if out.vllm_kv_tokens is None and (m := _VLLM_TOKENS.search(line)):
+                out.vllm_kv_tokens = int(m.group(1).replace(",", ""))
+                out.lines["vllm_tokens"] = number
+                continue
+            if out.vllm_weights_gib is None and (m := _VLLM_LOADED.search(line)):
+                out.vllm_weights_gib = float(m.group(1))
+                out.lines["vllm_loaded"] = number
                 continue
             if out.server_args_line is None and (m := _ARGS.search(line)):
                 out.server_args = {k: _scalar(v) for k, v in _ARG_PAIR.findall(m.group(1))}
@@ -228,6 +247,25 @@ def compare(log: LogMemory, section: dict[str, Any], page_size: int = 1) -> list
         "max_running_requests",
         log.lines.get("totals"),
     )
+    if log.vllm_available_gib is not None and log.vllm_kv_tokens is not None and kv_per_token:
+        # vLLM: tokens = available KV memory / bytes per token of all attention layers (whole blocks).
+        predicted_tokens = int(log.vllm_available_gib * (1 << 30)) // kv_per_token
+        within(
+            predicted_tokens,
+            log.vllm_kv_tokens,
+            "GPU KV cache size (tokens, from the log's available memory)",
+            log.lines.get("vllm_tokens"),
+        )
+    if log.vllm_weights_gib is not None and section.get("weights_estimated_bytes"):
+        predicted_w = round(section["weights_estimated_bytes"] / (1 << 30), 2)
+        ok = abs(predicted_w - log.vllm_weights_gib) <= 0.10 * max(log.vllm_weights_gib, 0.01)
+        row(
+            "weights GiB (estimate vs Model loading took)",
+            predicted_w,
+            log.vllm_weights_gib,
+            ok,
+            log.lines.get("vllm_loaded"),
+        )
     if log.weights_gb is not None and section.get("weights_estimated_bytes"):
         predicted_w = round(section["weights_estimated_bytes"] / (1 << 30), 2)
         # 10 %: loading also allocates a little beyond the tensors (measured +1 % and +5 % in the fixtures);
