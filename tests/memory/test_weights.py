@@ -75,3 +75,31 @@ def test_text_config_is_read_under_a_multimodal_wrapper() -> None:
     spec = read_model_spec(load_config(MODELS / "qwen3.6-27b"))
     assert (spec.hidden_size, spec.num_layers, len(spec.full_attention_layer_ids)) == (5120, 64, 16)
     assert spec.vision is not None and spec.mtp_layers == 1
+
+
+def test_nemotron_h_kv_and_mamba_geometry() -> None:
+    from argtrace.layers.memory.state import kv_geometry, mamba_geometry
+
+    spec = read_model_spec(load_config(MODELS / "nemotron-h-8b"))
+    assert (spec.layer_types.count("mamba"), spec.layer_types.count("full_attention"), spec.num_layers) == (
+        24,
+        4,
+        52,
+    )
+    assert kv_geometry(spec, 1).bytes_per_token == 4 * 8 * 256 * 2
+    m = mamba_geometry(spec, 1)
+    assert m is not None
+    # conv_dim = 128*64 + 2*8*128 = 10240, kernel 4 -> 3 columns, bf16; SSM 128 heads x 64 x 128 fp32
+    assert (m.conv_bytes_per_slot, m.ssm_bytes_per_slot) == (24 * 10240 * 3 * 2, 24 * 128 * 64 * 128 * 4)
+    m2 = mamba_geometry(spec, 2, "bfloat16")
+    assert m2 is not None and m2.ssm_bytes_per_slot == 24 * 64 * 64 * 128 * 2
+
+
+def test_qwen3_next_groups_pad_to_tp() -> None:
+    """16 key heads at TP 32: SGLang pads n_groups to the TP size (extra_groups_for_head_shards)."""
+    from argtrace.layers.memory.state import mamba_geometry
+
+    spec = read_model_spec(load_config(MODELS / "qwen3-next-80b-a3b"))
+    m = mamba_geometry(spec, 32)
+    assert m is not None
+    assert m.conv_bytes_per_slot == 36 * ((32 * 128 + 2 * 32 * 128) // 32) * 3 * 2

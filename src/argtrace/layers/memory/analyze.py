@@ -368,6 +368,12 @@ def analyze_memory(
             "notes": r.notes + spec.notes,
         }
     )
+    if r.speculative_algorithm in ("EAGLE", "EAGLE3", "STANDALONE") and not weights.draft_bytes_per_rank:
+        draft_path = settings.get("speculative_draft_model_path")
+        section["notes"].append(
+            f"the draft model{f' at {draft_path}' if draft_path else ''} is not sized (this config has "
+            "no MTP layers): its weights and KV pool come out of the memory mem_fraction_static leaves"
+        )
     section["suggested"] = suggest(spec, r, weights, profile, p, pre_load_bytes)
     evidence = tuple(Evidence("memory", None, n) for n in r.notes)
     if p.verdict == "oom":

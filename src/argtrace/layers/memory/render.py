@@ -77,10 +77,15 @@ def memory_text(section: Mapping[str, Any]) -> str:
         + f"; mem_fraction_static {section.get('mem_fraction_static')}"
         + ("" if section.get("mem_fraction_static_given", True) else " (computed)")
     )
+
+    def show(key: str) -> str:
+        value = section.get(key)
+        return "—" if value is None else str(value)
+
     lines.append(
-        f"  max_total_num_tokens {section.get('max_total_num_tokens')}, "
-        f"max_mamba_cache_size {section.get('max_mamba_cache_size')}, "
-        f"max_running_requests {section.get('max_running_requests')}"
+        f"  max_total_num_tokens {show('max_total_num_tokens')}, "
+        f"max_mamba_cache_size {show('max_mamba_cache_size')}, "
+        f"max_running_requests {show('max_running_requests')}"
     )
     verdict = section.get("verdict")
     if verdict == "oom":
