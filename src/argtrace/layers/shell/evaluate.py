@@ -760,7 +760,11 @@ class ShellEvaluator:
                 return self.run_arith_command(node)
             return self.run_block(node.children)
         if t == "subshell":
-            return self.in_subshell(lambda: self.run_block(node.children))
+            def sub() -> int | None:
+                self._last_direct(node)
+                return self.run_block(node.children)
+
+            return self.in_subshell(sub)
         if t == "list":
             return self.run_list(node)
         if t == "pipeline":
@@ -806,6 +810,8 @@ class ShellEvaluator:
 
     def run_background(self, node: Any) -> int | None:
         self.bg_mark = True
+        if self._is_simple(node):
+            self.direct = (node.start_byte, node.end_byte)
         try:
             self.in_subshell(lambda: self.run_node(node))
         finally:
@@ -813,6 +819,31 @@ class ShellEvaluator:
         return 0
 
     bg_mark = False
+    direct: tuple[int, int] | None = None  # the simple command bash would exec without forking (SHLVL - 1)
+    direct_exec = False
+
+    @staticmethod
+    def _is_simple(node: Any) -> bool:
+        t = node.type
+        if t == "redirected_statement":
+            body = node.child_by_field_name("body")
+            return body is None or body.type in ("command", "declaration_command", "unset_command",
+                                                 "variable_assignment", "variable_assignments", "test_command")
+        return t in ("command",)
+
+    def _last_direct(self, node: Any) -> None:
+        """Mark the command a subshell would exec directly: its last simple command (or the end of a list)."""
+        named = [c for c in node.children if c.is_named and c.type != "comment"]
+        if not named:
+            return
+        last = named[-1]
+        while last.type == "list":
+            parts = [c for c in last.children if c.is_named and c.type != "comment"]
+            if not parts:
+                return
+            last = parts[-1]
+        if self._is_simple(last):
+            self.direct = (last.start_byte, last.end_byte)
 
     def compound_redirects(self, node: Any, body: Any) -> list[tuple[str | None, str, str | None, str]]:
         toks = L.tokenize_command(self.src.text, body.end_byte, node.end_byte)
@@ -1091,11 +1122,11 @@ class ShellEvaluator:
 
     def run_c_for(self, node: Any) -> int | None:
         body = node.child_by_field_name("body")
-        text = self.node_text(node)
-        m = re.match(r"for\s*\(\((.*)\)\)\s*;?\s*(?:do|\{)", text, re.DOTALL)
-        if m is None or body is None:
+        open_tok = next((c for c in node.children if c.type == "(("), None)
+        close_tok = next((c for c in node.children if c.type == "))"), None)
+        if open_tok is None or close_tok is None or body is None:
             return 0
-        inner = m.group(1)
+        inner = self.src.text[open_tok.end_byte : close_tok.start_byte]
         parts = inner.split(";")
         if len(parts) != 3:
             return 0
@@ -1280,6 +1311,8 @@ class ShellEvaluator:
         return _Chunk(None, p.quoted, not p.quoted, f"command substitution `{shown}` runs only at run time")
 
     def _emulate(self, body: str, at: str) -> str | None:
+        if all(not ln.strip() or ln.strip().startswith("#") for ln in body.split("\n")):
+            return ""  # only comments: `# like this` inside backquotes expands to nothing
         if not body or "\n" in body or "|" in body or ";" in body:
             return None
         m = re.fullmatch(r"cd\s+(.+?)\s*(?:&&|;)\s*pwd(?:\s+-P)?", body) or re.fullmatch(
@@ -1768,7 +1801,7 @@ class ShellEvaluator:
                         cur = None
                     elif not merge_ws:
                         fields.append(new_field())
-                    merge_ws = True
+                    merge_ws = False
                     split_happened = True
                     i += 1
                     while i < n and text[i] in ws:
@@ -1827,6 +1860,9 @@ class ShellEvaluator:
             return 0
         at = self.src.at(start)
         self.cur_at = at
+        self.direct_exec = self.direct == (start, end) and self.src is not None
+        if self.direct_exec:
+            self.direct = None
         if cond:
             return self.run_cond(toks.words, at)
         assigns: list[L.WordTok] = []
@@ -1885,8 +1921,9 @@ class ShellEvaluator:
         at = self.src.at(a.start)
         self.cur_at = at
         if value_raw.startswith("(") and value_raw.endswith(")") and index is None:
-            items = self.array_literal(value_raw[1:-1], a.start + m.end() + 1)
             v = self.lookup(name)
+            is_assoc = bool(attrs.get("assoc")) or bool(v is not None and v.assoc and (append or local is False))
+            items = self.array_literal(value_raw[1:-1], a.start + m.end() + 1, is_assoc)
             self.set_array(name, items, at=at, expansion=to_str(a.raw), append=append, local=local,
                            reason=None if items is not None else "an element is not known statically",
                            assoc=attrs.get("assoc"))
@@ -1920,17 +1957,20 @@ class ShellEvaluator:
         self.set_var(name, value, at=at, expansion=to_str(a.raw), reason=reason, append=append, local=local,
                      **attrs)
 
-    def array_literal(self, inner: str, offset: int) -> list[tuple[Any, str | None]] | None:
+    def array_literal(self, inner: str, offset: int, assoc: bool = False) -> list[tuple[Any, str | None]] | None:
         toks = L.tokenize_command(self.src.text, offset, offset + len(inner))
         items: list[tuple[Any, str | None]] = []
         for w in toks.words:
             m = re.match(r"\[([^\]]*)\]=", w.raw)
             if m:
                 key: Any = m.group(1)
-                try:
-                    key = int(self.arith(self.expand_arith_text(key) or "0"))
-                except (ArithError, ValueError):
-                    pass
+                if assoc:
+                    key = self._expand_operand(key, self.cur_at)
+                else:
+                    try:
+                        key = int(self.arith(self.expand_arith_text(key) or "0"))
+                    except (ArithError, ValueError):
+                        pass
                 items.append((key, self.expand_single(L.WordTok(w.raw[m.end() :], w.start + m.end()))))
                 continue
             for e in self.expand_word(w):
@@ -2102,6 +2142,12 @@ class ShellEvaluator:
                       else to_str(argv[idx].text or ""), None)
         if "exec" in det.wrappers:
             pass
+        if "stdbuf" in det.wrappers:
+            _stdbuf_env(texts, env, argv)
+        if self.direct_exec and "SHLVL" in env:
+            lvl = env["SHLVL"]
+            if lvl[0] is not None and lvl[0].lstrip("-").isdigit():
+                env["SHLVL"] = (str(int(lvl[0]) - 1), lvl[1], lvl[2], lvl[3])
         line, _ = self.src.line_col(start)
         inherited = [r for frame in self.redirect_stack for r in frame]
         srv = FoundServer(
@@ -2844,8 +2890,7 @@ class ShellEvaluator:
         shift = len(argv) - len(rest)
         van = [Vanished(v.index - shift, v.raw, v.at, v.state, v.name) for v in vanished]
         name = rest[0].text
-        if name is not None and name in self.funcs:
-            pass
+        self.direct_exec = True
         st = self.external(rest, prefix_env, redirs, at, start, van) if name is not None else None
         if name is None:
             texts = [w.text if w.text is not None else "" for w in rest]
@@ -2905,6 +2950,34 @@ _BUILTIN_NAMES = {
     "type": "unknown", "alias": "alias", "unalias": "noop", "jobs": "noop", "disown": "noop", "times": "noop",
     "enable": "noop", "complete": "noop", "dirs": "noop", "suspend": "noop", "kill": "unknown",
 }
+
+
+STDBUF_LIB = "/usr/libexec/coreutils/libstdbuf.so"  # Debian/Ubuntu coreutils
+
+
+def _stdbuf_env(texts: list[str], env: dict[str, tuple[str | None, str | None, str, str | None]],
+                argv: list[ExpWord]) -> None:
+    """``stdbuf -oL cmd`` runs cmd with LD_PRELOAD=libstdbuf.so and _STDBUF_O=L (coreutils' mechanism)."""
+    i = next((k for k, t in enumerate(texts) if t.rsplit("/", 1)[-1] == "stdbuf"), -1)
+    if i < 0:
+        return
+    k = i + 1
+    at = argv[i].at
+    while k < len(texts) and texts[k].startswith("-"):
+        t = texts[k]
+        m = re.fullmatch(r"-([ioe])(.*)|--(input|output|error)=(.*)", t)
+        if not m:
+            break
+        stream = (m.group(1) or m.group(3)[0]).upper()
+        mode = m.group(2) if m.group(1) else m.group(4)
+        if m.group(1) and mode == "" and k + 1 < len(texts):
+            k += 1
+            mode = texts[k]
+        env[f"_STDBUF_{stream}"] = (mode, at, "stdbuf", None)
+        k += 1
+    old = env.get("LD_PRELOAD")
+    value = STDBUF_LIB if not old or old[0] is None else f"{old[0]}:{STDBUF_LIB}"
+    env["LD_PRELOAD"] = (value, at, "stdbuf", None)
 
 
 def _split_on_break(chunks: list[_Chunk]) -> list[list[_Chunk]]:
