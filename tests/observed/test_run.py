@@ -1,0 +1,226 @@
+"""``argtrace run``: real launch scripts executed with the server start intercepted."""
+
+from __future__ import annotations
+
+import stat
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import run_cli
+from tests.observed.fake_server import fake_site
+
+HF = "hf_plantedTOKENabcdefghijklmnop0123"
+KEY = "sk-planted-api-key-0123456789abcdef"
+
+
+def _write(path: Path, text: str) -> Path:
+    path.write_text(text)
+    path.chmod(path.stat().st_mode | stat.S_IXUSR)
+    return path
+
+
+@pytest.fixture
+def launch_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    fake_site(tmp_path / "site")
+    (tmp_path / "marker").mkdir()
+    monkeypatch.setenv("ARGTRACE_TEST_MARKER_DIR", str(tmp_path / "marker"))
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path / "site"))
+    return tmp_path
+
+
+SEED = f"""#!/bin/bash
+# the seed's situation: kill old servers, start in the background, wait for health
+pkill -f sglang.launch_server
+rm -f server.log
+GPU=$1
+PORT=${{2:-30000}}
+export CUDA_VISIBLE_DEVICES=$GPU
+export HF_TOKEN={HF}
+nohup python3 -m sglang.launch_server --model-path /models/Qwen3.6-27B \\
+    --port "$PORT" --mamba-scheduler-strategy extra_buffer --api-key {KEY} > server.log 2>&1 &
+echo "started with token {HF}"
+until curl -s "http://127.0.0.1:$PORT/health"; do sleep 5; done
+"""
+
+
+def test_run_captures_exact_argv_env_and_stops_before_the_server(launch_dir: Path) -> None:
+    script = _write(launch_dir / "launch_mtp.sh", SEED)
+    (launch_dir / "server.log").write_text("keep me\n")
+    result = run_cli(["run", "--format", "json", str(script), "0", "30000"], cwd=launch_dir)
+    assert result.status in (0, 1), result.stderr
+    data = result.json
+    capture = data["capture"]
+    assert capture["ran"] is True and len(capture["servers"]) == 1
+    server = capture["servers"][0]
+    argv = server["argv"]
+    assert argv[1:3] == ["-m", "sglang.launch_server"]
+    assert argv[3:9] == [
+        "--model-path",
+        "/models/Qwen3.6-27B",
+        "--port",
+        "30000",
+        "--mamba-scheduler-strategy",
+        "extra_buffer",
+    ]
+    assert server["env"]["CUDA_VISIBLE_DEVICES"] == "0"
+    assert server["cwd"] == str(launch_dir)
+    assert server["framework_version"] == "0.5.10.post1"
+    assert server["python_version"] and server["interpreter"]
+    assert server["heavy_modules_loaded"] == []
+    # The probe ended the process before the package's entry module ran.
+    assert not (launch_dir / "marker" / "STARTED").exists()
+    # Recorders: nothing killed, nothing removed, no HTTP.
+    recorded = [" ".join(c) for c in capture["recorded_commands"]]
+    assert any(c.startswith("pkill -f sglang.launch_server") for c in recorded)
+    assert any(c.startswith("rm -f server.log") for c in recorded)
+    assert any(c.startswith("curl") for c in recorded)
+    assert "PR108" in result.codes()
+    # The probe's own variables never show in the capture.
+    assert not any(k.startswith("ARGTRACE_PROBE") for k in server["env"])
+    assert "argtrace-run-" not in server["env"].get("PATH", "")
+    assert "argtrace-run-" not in server["env"].get("PYTHONPATH", "")
+    # Identical to the static prediction: no argv disagreement.
+    assert "PR100" not in result.codes()
+
+
+def test_run_redacts_planted_secrets_in_json_and_text(launch_dir: Path) -> None:
+    script = _write(launch_dir / "launch.sh", SEED)
+    for fmt in ("json", "text"):
+        result = run_cli(["run", "--format", fmt, str(script), "0"], cwd=launch_dir)
+        assert result.status in (0, 1), result.stderr
+        assert HF not in result.stdout and KEY not in result.stdout, fmt
+        assert "<redacted:" in result.stdout
+    shown = run_cli(["run", "--format", "json", "--show-secrets", str(script), "0"], cwd=launch_dir)
+    assert KEY in shown.stdout
+
+
+def test_run_ends_the_process_group(launch_dir: Path) -> None:
+    script = _write(
+        launch_dir / "launch.sh",
+        "#!/bin/bash\n"
+        "python3 -c 'import time; time.sleep(120)' &\n"
+        "echo $! > helper.pid\n"
+        "python3 -m sglang.launch_server --model-path /m &\n"
+        "wait\n",
+    )
+    result = run_cli(["run", "--format", "json", str(script)], cwd=launch_dir)
+    assert result.status in (0, 1), result.stderr
+    helper = int((launch_dir / "helper.pid").read_text())
+    for _ in range(50):
+        if not _alive(helper):
+            break
+        import time
+
+        time.sleep(0.05)
+    assert not _alive(helper)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().split()[2] != "Z"
+    except OSError:
+        return False
+
+
+def test_run_reports_runtime_value_and_difference(launch_dir: Path) -> None:
+    script = _write(
+        launch_dir / "launch.sh",
+        "#!/bin/bash\n"
+        "echo 'CHUNK=8192' > tuned.env\n"
+        "source ./tuned.env\n"
+        "PORT=$(cat port.txt)\n"
+        'python3 -m sglang.launch_server --model-path /m --chunked-prefill-size "$CHUNK" --port "$PORT"\n',
+    )
+    (launch_dir / "tuned.env").write_text("CHUNK=4096\n")
+    (launch_dir / "port.txt").write_text("30005\n")
+    result = run_cli(["run", "--format", "json", str(script)], cwd=launch_dir)
+    codes = result.codes()
+    assert "PR100" in codes and "PR103" in codes
+    pr103 = next(f for f in result.json["findings"] if f["code"] == "PR103")
+    assert "30005" in pr103["message"]
+    setting = next(s for s in result.json["settings"] if s["name"] == "chunked_prefill_size")
+    observed = [h for h in setting["history"] if h.get("observed")]
+    assert observed and observed[0]["value"] == "8192"
+
+
+def test_run_refuses_isolated_absolute_interpreter(launch_dir: Path) -> None:
+    script = _write(
+        launch_dir / "launch.sh",
+        "#!/bin/bash\ntouch ran.txt\n/usr/bin/python3 -I -m sglang.launch_server --model-path /m\n",
+    )
+    result = run_cli(["run", "--format", "json", str(script)], cwd=launch_dir)
+    assert result.status == 1
+    assert "PR106" in result.codes()
+    assert not (launch_dir / "ran.txt").exists()
+    assert result.json["capture"]["ran"] is False
+
+
+def test_run_isolated_bare_interpreter_is_recorded_by_the_shim(launch_dir: Path) -> None:
+    script = _write(
+        launch_dir / "launch.sh", "#!/bin/bash\npython3 -I -m sglang.launch_server --model-path /m\n"
+    )
+    result = run_cli(["run", "--format", "json", str(script)], cwd=launch_dir)
+    assert result.json["capture"]["servers"][0]["via"] == "shim"
+    assert not (launch_dir / "marker" / "STARTED").exists()
+
+
+def test_run_command_string_and_missing_console_script(launch_dir: Path) -> None:
+    result = run_cli(
+        ["run", "--format", "json", "-c", "sglang serve /models/qwen --port 30000"], cwd=launch_dir
+    )
+    codes = result.codes()
+    # No `sglang` console script on this PATH: the launch would fail with "command not found".
+    assert "PR110" in codes
+    assert result.json["capture"]["missing_commands"] == ["sglang"]
+
+
+def test_run_no_stubs_runs_commands_for_real(launch_dir: Path) -> None:
+    (launch_dir / "old.log").write_text("x")
+    script = _write(
+        launch_dir / "launch.sh",
+        "#!/bin/bash\nrm -f old.log\npython3 -m sglang.launch_server --model-path /m\n",
+    )
+    result = run_cli(["run", "--format", "json", "--no-stubs", str(script)], cwd=launch_dir)
+    assert "will run for real" in result.stderr
+    assert not (launch_dir / "old.log").exists()
+    assert "PR108" not in result.codes()
+
+
+def _resolver_python(version: str) -> str | None:
+    try:
+        from argtrace.resolver.environments import env_python, find_environment
+    except ImportError:
+        return None
+    manifest = find_environment("sglang", version)
+    if manifest is None:
+        return None
+    python = env_python(Path(manifest.path))
+    return str(python) if python.exists() else None
+
+
+@pytest.mark.frameworks
+@pytest.mark.parametrize("version", ["0.5.10.post1", "0.5.23"])
+def test_run_against_a_real_sglang_install(
+    tmp_path: Path, version: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    python = _resolver_python(version)
+    if python is None:
+        pytest.skip(f"no resolver environment for sglang {version}")
+    monkeypatch.delenv("PYTHONPATH", raising=False)
+    script = _write(
+        tmp_path / "launch.sh",
+        f"#!/bin/bash\n{python} -m sglang.launch_server --model-path /models/qwen --port 30000 --tp-size 2\n",
+    )
+    result = run_cli(["run", "--format", "json", "--timeout", "60", str(script)], cwd=tmp_path)
+    assert result.status in (0, 1), result.stderr
+    capture = result.json["capture"]
+    assert len(capture["servers"]) == 1, capture
+    server = capture["servers"][0]
+    assert server["framework_version"] == version
+    assert server["framework_location"] and "site-packages" in server["framework_location"]
+    # Stopped in sitecustomize: neither torch nor sglang were imported; the server never started.
+    assert server["heavy_modules_loaded"] == []
+    assert "server_args=" not in capture["output_tail"]
+    assert "PR107" not in result.codes() or result.json["framework"]["version"] != version
