@@ -29,6 +29,18 @@ EVENTS = (
     "draft_worker_ready",
     "server_ready",
 )
+# Events that only happen after the configuration was logged (their presence means the args line existed).
+POST_ARGS_EVENTS = frozenset(
+    {
+        "weights_loaded",
+        "mamba_cache_allocated",
+        "kv_cache_allocated",
+        "memory_pool_end",
+        "cuda_graph_captured",
+        "draft_worker_ready",
+        "server_ready",
+    }
+)
 # What a launch does next once it has reached an event (for "where it stopped").
 STAGES = (
     "import",
@@ -123,7 +135,7 @@ _SGL_VERSION = re.compile(r"\bsglang(?:==| version:? ?v?)(?P<version>\d+\.\d+[\w
 _USAGE = re.compile(r"^usage: (?P<prog>\S+)")
 _ARGPARSE_ERROR = re.compile(r"^(?P<prog>[\w.\-]+): error: (?P<msg>.*)")
 _EXCEPTION = re.compile(
-    r"^(?P<type>(?:[A-Za-z_][\w]*\.)*[A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt))(?::\s?(?P<msg>.*))?$"
+    r"^(?P<type>(?:[A-Za-z_]\w*\.)*\w*(?:Error|Exception|Exit|Interrupt|Warning))(?::\s?(?P<msg>.*))?$"
 )
 _GB = r"([\d.]+)\s*(?:GB|GiB)"
 
@@ -144,12 +156,22 @@ _VLLM_KV_MEM = re.compile(r"Available KV cache memory: " + _GB)
 _VLLM_KV_TOKENS = re.compile(r"GPU KV cache size: (?P<tokens>[\d,]+) tokens")
 _VLLM_KV_CONC = re.compile(r"Maximum concurrency for (?P<per>[\d,]+) tokens per request: (?P<x>[\d.]+)x")
 _VLLM_INIT_ENGINE = re.compile(
-    r"init engine \(profile, create kv cache, warmup model\) took (?P<s>[\d.]+) seconds"
+    r"init engine \(profile, create kv cache, warmup model\) took (?P<s>[\d.]+) s(?:econds)?"
 )
 _VLLM_GRAPH = re.compile(r"Graph capturing finished in (?P<s>[\d.]+) secs?, took " + _GB)
 _VLLM_DRAFT = re.compile(r"(?i)(?:Loading drafter model|drafter model.*loaded|draft model.*took)")
 _DRAFT_TYPE = re.compile(r"(?i)mtp|nextn|eagle|draft|dspark|medusa|dflash")
 
+_VLLM_PROCS = re.compile(r"APIServer|EngineCore|VllmWorker|Worker_TP|Worker\b")
+_VLLM_ENGINE_PROCS = re.compile(r"EngineCore|VllmWorker|Worker")
+_POST_ARGS_FRAMES = re.compile(
+    r"run_scheduler_process|scheduler\.py|model_runner|tp_worker|gpu_worker|worker_base|EngineCore|engine/core\.py"
+)
+_SGL_RANK = re.compile(r"^(?:(?:DP|TP|PP|EP|CP)\d+\s*)+$")
+_SGL_ONLY = re.compile(
+    r"Load weight (?:begin|end)\.|KV Cache is allocated\.|Mamba Cache is allocated\.|Memory pool end\.|"
+    r"Capture cuda graph|max_total_num_tokens=|The server is fired up"
+)
 _PRE_ARGS_FRAMES = re.compile(
     r"prepare_server_args|from_cli_args|parse_args|__post_init__|_handle_\w+|check_server_args|"
     r"launch_server\.py\", line \d+, in <module>|resolve_once|create_engine_config|make_arg_parser"
@@ -209,6 +231,9 @@ class Launch:
     end: datetime | None = None
     usage_error: bool = False
     speculative: bool = False
+    # Lines that only processes started after the configuration was logged print (vLLM EngineCore/Workers,
+    # SGLang TP/DP-ranked schedulers): the args line existed even when this file does not hold it.
+    post_args_evidence: bool = False
 
     @property
     def args_dump(self) -> Dump | None:
@@ -273,6 +298,17 @@ def build_launches(scan: Scan, *, framework: str | None = None, year_hint: int |
             launch.end = when
         if p.pid is not None and p.proc and p.proc.startswith("APIServer") and p.pid not in launch.pids:
             launch.pids.append(p.pid)
+        if (p.proc and _VLLM_ENGINE_PROCS.match(p.proc)) or (p.rank and _SGL_RANK.match(p.rank)):
+            launch.post_args_evidence = True
+        if line.block is not None and _POST_ARGS_FRAMES.search("\n".join(line.block)):
+            launch.post_args_evidence = True
+        if launch.framework is None:
+            if p.proc and _VLLM_PROCS.match(p.proc):
+                launch.framework = "vllm"
+            elif p.rank and _SGL_RANK.match(p.rank):
+                launch.framework = "sglang"
+            elif _SGL_ONLY.search(body):
+                launch.framework = "sglang"
         _interpret(launch, line, p, framework, catalog)
     for launch in launches:
         if launch.framework is None:
@@ -396,6 +432,9 @@ def _interpret(launch: Launch, line: Line, p: Parsed, framework: str | None, cat
         return
     if line.block is not None:
         launch.tracebacks.append((line.number, line.block))
+        head = body.split("Traceback (most recent call last)", 1)[0].strip()
+        if head:
+            launch.errors.append(ErrorHit(line=line.number, text=head, stage=""))
         return
     _timeline(launch, body, event, line.number)
 
@@ -522,7 +561,9 @@ def _timeline(launch: Launch, body: str, event: Any, line_no: int) -> None:
         event("memory_pool_end", seconds=_num(m.group("s")))
         return
     # Everything else that was kept is a candidate error line; matched after the launch is complete.
-    launch.errors.append(ErrorHit(line=line_no, text=body, stage=""))
+    # Indented lines are traceback frames and source lines, not errors.
+    if body[:1] not in (" ", "\t"):
+        launch.errors.append(ErrorHit(line=line_no, text=body, stage=""))
 
 
 # --- errors -----------------------------------------------------------------------------------------
@@ -563,11 +604,8 @@ def _frames_stage(block: Sequence[str], exc: str) -> str | None:
 def stage_after(launch: Launch, line: int) -> str:
     """The stage a launch was in at ``line``: the first step not yet reached before it."""
     reached = {e.name for e in launch.events.values() if e.line <= line}
-    if "args_logged" not in reached:
-        if launch.framework == "vllm" and launch.args_dump is not None and launch.args_dump.line <= line:
-            pass
-        else:
-            return "validation"
+    if "args_logged" not in reached and not (reached & POST_ARGS_EVENTS) and not launch.post_args_evidence:
+        return "validation"
     if "server_ready" in reached:
         return "serving"
     if "weights_loaded" not in reached:
@@ -599,18 +637,14 @@ def _match_errors(launch: Launch, framework: str | None, catalog: Any) -> None:
         )
         frames_stage = _frames_stage(tb[1], text) if tb else None
         stage = frames_stage or stage_after(launch, err.line)
-        if (
-            launch.args_dump is None
-            and launch.framework != "vllm"
-            and stage in ("weights", "kv_cache", "cuda_graph")
-        ):
-            stage = frames_stage or "validation"
         match = match_line(text, framework=framework, stage=stage, catalog=catalog)
         exc = _EXCEPTION.match(text)
         argparse_err = _ARGPARSE_ERROR.match(text)
         if match is None and not exc and not argparse_err and text != "Killed":
             continue
         sig, groups = match if match else (None, {})
+        if sig is not None and launch.framework is None and sig.framework in ("sglang", "vllm"):
+            launch.framework = sig.framework
         if sig is not None and sig.id in seen:
             seen[sig.id].count += 1
             continue
@@ -720,6 +754,22 @@ def lookup(settings: Mapping[str, tuple[Any, Dump]], name: str) -> tuple[str, An
 
 def iter_events(launch: Launch) -> Iterable[Event]:
     return sorted(launch.events.values(), key=lambda e: (e.line, EVENTS.index(e.name)))
+
+
+def next_missing(launch: Launch) -> str | None:
+    """The first start-up event (in the order a healthy launch logs them) that this launch never reached."""
+    reached = set(launch.events)
+    order = ["args_logged", "weights_loaded", "kv_cache_allocated", "cuda_graph_captured"]
+    if launch.speculative:
+        order.append("draft_worker_ready")
+    order.append("server_ready")
+    if "memory_pool_end" in reached:
+        reached.add("kv_cache_allocated")
+    last = max((i for i, name in enumerate(order) if name in reached), default=-1)
+    for name in order[last + 1 :]:
+        if name not in reached:
+            return name
+    return None
 
 
 def stopped_after(launch: Launch) -> str | None:

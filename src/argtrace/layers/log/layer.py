@@ -11,6 +11,7 @@ from typing import Any
 
 from argtrace.layers.log.analyze import (
     EVENTS,
+    POST_ARGS_EVENTS,
     Dump,
     ErrorHit,
     Launch,
@@ -19,6 +20,7 @@ from argtrace.layers.log.analyze import (
     clamp_year,
     iter_events,
     lookup,
+    next_missing,
     same_value,
     split_prefix,
     stopped_after,
@@ -42,6 +44,7 @@ _STAGE_TEXT = {
     "cuda_graph": "capturing CUDA graphs",
     "draft_worker": "starting the speculative draft worker",
     "serving": "serving",
+    "distributed": "initialising the distributed (NCCL) group",
 }
 _NEXT_EVENT = {
     None: "args_logged",
@@ -273,7 +276,18 @@ def _launch_findings(lc: Launch, analysis: LogAnalysis, at: Any, red: _Redactor)
                 launch=lc.index,
             )
         )
-    if lc.args_dump is None and (fatal is not None or lc.usage_error or lc.errors):
+    post_args = bool(set(lc.events) & POST_ARGS_EVENTS) or lc.post_args_evidence
+    if lc.args_dump is None and post_args:
+        out.append(
+            rules.LG010.finding(
+                f"Launch {lc.index} begins mid-start-up (its first line here, {lc.first_line}, is already "
+                "past the configuration line): the beginning of this launch is not in the file (rotated, "
+                "truncated or an excerpt), so the values it started with are unknown.",
+                at=at(lc.first_line),
+                launch=lc.index,
+            )
+        )
+    if lc.args_dump is None and not post_args and (fatal is not None or lc.usage_error):
         stage = fatal.stage if fatal else ("arguments" if lc.usage_error else "validation")
         line_word = "server_args=" if fw != "vllm" else "non-default args:"
         out.append(
@@ -300,7 +314,7 @@ def _launch_findings(lc: Launch, analysis: LogAnalysis, at: Any, red: _Redactor)
         )
     if fatal is None and not lc.ready and (lc.dumps or lc.events) and not lc.usage_error:
         last_event = stopped_after(lc)
-        nxt = _NEXT_EVENT.get(last_event)
+        nxt = next_missing(lc)
         cut = "" if analysis.scan.ends_with_newline else " The file ends in the middle of a line."
         out.append(
             rules.LG010.finding(
@@ -518,10 +532,10 @@ def _observations(
 def _launch_summary(lc: Launch, at: Any, red: _Redactor) -> dict[str, Any]:
     fatal = lc.fatal
     args = lc.args_dump
-    state = "ready" if lc.ready else ("failed" if (fatal or lc.usage_error) else "incomplete")
+    state = "failed" if (fatal or lc.usage_error) else ("ready" if lc.ready else "incomplete")
     stage = fatal.stage if fatal else ("arguments" if lc.usage_error else None)
     if state == "incomplete":
-        nxt = _NEXT_EVENT.get(stopped_after(lc))
+        nxt = next_missing(lc)
         stage = {"args_logged": "validation"}.get(nxt or "", None) or {
             "weights_loaded": "weights",
             "kv_cache_allocated": "kv_cache",

@@ -59,6 +59,8 @@ ANCHORS: tuple[bytes, ...] = (
     b"draft",
     b"Starting vLLM",
     b"[Errno",
+    b"positional argument",
+    b"cache mode",
     b"Exception",
     b" version ",
 )
