@@ -13,12 +13,10 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from rich.console import Console, Group
+from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
-
-from argtrace.model import LAYERS
 
 SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 CORE_KEYS = {
@@ -32,8 +30,6 @@ CORE_KEYS = {
     "findings",
     "notes",
 }
-# Layers shown as columns of the settings table, in order, when any setting has a value there.
-VALUE_LAYERS = [layer for layer in LAYERS if layer != "transport"]
 
 
 def _show(value: Any) -> str:
@@ -63,45 +59,57 @@ def _finding_text(finding: Mapping[str, Any], indent: str = "") -> Text:
     return text
 
 
-def _layer_values(setting: Mapping[str, Any]) -> dict[str, str]:
-    """The last value each layer saw, with the layer's location when it rewrote the value."""
-    values: dict[str, str] = {}
+def _same(a: Any, b: Any) -> bool:
+    """Equal as a person reads them: ``"0.80"`` (a shell word) and ``0.8`` (parsed) are the same value."""
+    if a == b or _show(a) == _show(b):
+        return True
+    try:
+        return float(str(a)) == float(str(b))
+    except ValueError:
+        return str(a).lower() == str(b).lower() and {str(a).lower()} <= {"true", "false"}
+
+
+def _changes(setting: Mapping[str, Any]) -> list[str]:
+    """Where the value changed between layers: ``layer at (by): old -> new``, unknown values included."""
+    out: list[str] = []
+    previous: Any = None
+    first = True
     for obs in setting.get("history") or []:
-        shown = "?" if obs.get("known") is False else _show(obs.get("value"))
-        values[obs["layer"]] = shown
-    return values
+        where = " ".join(p for p in (obs.get("at"), f"({obs['by']})" if obs.get("by") else None) if p)
+        if obs.get("known") is False:
+            out.append(f"{obs['layer']}: unknown ({obs.get('reason')}) {where}".rstrip())
+        elif not first and not _same(previous, obs.get("value")):
+            out.append(f"{obs['layer']}: {_show(previous)} -> {_show(obs.get('value'))}  {where}".rstrip())
+        previous, first = obs.get("value"), False
+    return out
 
 
 def _settings_table(data: Mapping[str, Any]) -> Table | None:
     settings = data.get("settings") or []
     if not settings:
         return None
-    used = [
-        layer
-        for layer in VALUE_LAYERS
-        if any(obs.get("layer") == layer for s in settings for obs in s.get("history") or [])
-    ]
-    table = Table(title="Settings", title_justify="left", show_lines=False, expand=False)
-    table.add_column("setting", style="bold", overflow="fold")
-    table.add_column("intended", overflow="fold")
-    for layer in used:
-        table.add_column(layer, overflow="fold")
-    table.add_column("effective", style="bold", overflow="fold")
+    table = Table(
+        title=f"Settings ({len(settings)})", title_justify="left", expand=False, box=None, pad_edge=False
+    )
+    table.add_column("flag / setting", style="bold", no_wrap=True)
+    table.add_column("intended", overflow="fold", max_width=40)
+    table.add_column("effective", style="bold", overflow="fold", max_width=40)
+    table.add_column("where it changed", overflow="fold")
     by_setting: dict[str, list[Mapping[str, Any]]] = {}
     for finding in data.get("findings") or []:
         if finding.get("setting"):
             by_setting.setdefault(finding["setting"], []).append(finding)
     for setting in settings:
-        values = _layer_values(setting)
-        name = setting["name"] + (f"\n{setting['flag']}" if setting.get("flag") else "")
+        label = setting.get("flag") or setting["name"]
+        changes = _changes(setting)
         table.add_row(
-            escape(name),
+            escape(label),
             escape(_show(setting.get("intended"))),
-            *[escape(values.get(layer, "")) for layer in used],
             escape(_show(setting.get("effective"))),
+            escape("\n".join(changes)),
         )
         for finding in by_setting.pop(setting["name"], []):
-            table.add_row(_finding_text(finding, "  "), end_section=False)
+            table.add_row(_finding_text(finding, "  "), "", "", "")
     return table
 
 
@@ -127,13 +135,6 @@ def _render_servers(data: Mapping[str, Any], out: list[Any]) -> None:
         env = ", ".join(f"{k}={v}" for k, v in sorted(process["env"].items()) if k not in {"PATH"})
         if env:
             out.append(Text("  env: " + env, style="dim"))
-
-
-def _generic_section(name: str, value: Any) -> Any:
-    body = json.dumps(value, indent=2, ensure_ascii=False)
-    if len(body) > 4000:
-        body = body[:4000] + "\n  … (use --format json for the whole section)"
-    return Group(Text(name, style="bold"), Text(body))
 
 
 SECTION_RENDERERS: dict[str, Callable[[Any], Any]] = {}
@@ -170,7 +171,8 @@ def render_text(data: Mapping[str, Any]) -> str:
         if key in CORE_KEYS or value is None:
             continue
         renderer = SECTION_RENDERERS.get(key)
-        console.print(renderer(value) if renderer else _generic_section(key, value))
+        if renderer is not None:
+            console.print(renderer(value))
     rest = [f for f in data.get("findings") or [] if f.get("setting") not in shown_in_table]
     if rest:
         console.print(Text("Findings", style="bold"))
