@@ -102,7 +102,7 @@ def test_effective_is_null_when_the_framework_does_not_know_the_flag() -> None:
 def test_text_report_shows_the_row_and_the_finding_under_it() -> None:
     text = render_report(sample_report(), fmt="text")
     assert "sglang 0.5.10.post1 (bundled-schema)" in text
-    assert "mamba_scheduler_strategy" in text
-    assert "no_buffer" in text
+    assert "--mamba-scheduler-strategy" in text
+    assert "resolution: extra_buffer -> no_buffer  sglang/srt/server_args.py:967 (f)" in text
     assert "RS001" in text
     assert "1 error(s), 0 warning(s), 0 info" in text
