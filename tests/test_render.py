@@ -20,7 +20,9 @@ from argtrace.render import render_report
 def sample_report() -> Report:
     words = tuple(
         Word(t, Origin("launch.sh:5:1" if i < 3 else "launch.sh:6:5", "literal"))
-        for i, t in enumerate(["python3", "-m", "sglang.launch_server", "--mamba-scheduler-strategy", "extra_buffer"])
+        for i, t in enumerate(
+            ["python3", "-m", "sglang.launch_server", "--mamba-scheduler-strategy", "extra_buffer"]
+        )
     )
     server = ServerCommand(
         at="launch.sh:5:1",
@@ -33,7 +35,9 @@ def sample_report() -> Report:
     )
     report = Report(command="check", framework=FrameworkInfo("sglang", "0.5.10.post1", "bundled-schema"))
     report.servers = [server]
-    report.process = ProcessInfo(argv=tuple(server.argv_text), env={"CUDA_VISIBLE_DEVICES": "0"}, at=server.at)
+    report.process = ProcessInfo(
+        argv=tuple(server.argv_text), env={"CUDA_VISIBLE_DEVICES": "0"}, at=server.at
+    )
     report.settings = [
         Setting(
             "mamba_scheduler_strategy",
@@ -42,12 +46,21 @@ def sample_report() -> Report:
             history=[
                 Observation("shell", "extra_buffer", "launch.sh:6:32", detail={"expansion": "literal"}),
                 Observation("parser", "extra_buffer", "launch.sh:5:1", by="--mamba-scheduler-strategy"),
-                Observation("resolution", "no_buffer", "sglang/srt/server_args.py:967", by="f", detail={"old": "x"}),
+                Observation(
+                    "resolution", "no_buffer", "sglang/srt/server_args.py:967", by="f", detail={"old": "x"}
+                ),
             ],
         )
     ]
     report.findings = [
-        Finding("RS001", "error", "resolution", "rewritten", at="launch.sh:6:5", setting="mamba_scheduler_strategy")
+        Finding(
+            "RS001",
+            "error",
+            "resolution",
+            "rewritten",
+            at="launch.sh:6:5",
+            setting="mamba_scheduler_strategy",
+        )
     ]
     report.sections["resolution"] = {"status": "ok"}
     return report
@@ -64,7 +77,11 @@ def test_json_contract_shape() -> None:
     }
     assert data["servers"][0]["at"] == "launch.sh:5:1"
     assert data["servers"][0]["framework"] == "sglang"
-    assert data["servers"][0]["words"][4] == {"text": "extra_buffer", "at": "launch.sh:6:5", "expansion": "literal"}
+    assert data["servers"][0]["words"][4] == {
+        "text": "extra_buffer",
+        "at": "launch.sh:6:5",
+        "expansion": "literal",
+    }
     setting = data["settings"][0]
     assert setting["intended"] == "extra_buffer"
     assert setting["effective"] == "no_buffer"
@@ -104,5 +121,17 @@ def test_text_report_shows_the_row_and_the_finding_under_it() -> None:
     assert "sglang 0.5.10.post1 (bundled-schema)" in text
     assert "--mamba-scheduler-strategy" in text
     assert "resolution: extra_buffer -> no_buffer  sglang/srt/server_args.py:967 (f)" in text
+    row = next(line for line in text.splitlines() if line.startswith("  --mamba-scheduler-strategy"))
+    assert row.split() == [
+        "--mamba-scheduler-strategy",
+        "extra_buffer",
+        "no_buffer",
+        "resolution:",
+        "extra_buffer",
+        "->",
+        "no_buffer",
+        "sglang/srt/server_args.py:967",
+        "(f)",
+    ]
     assert "RS001" in text
     assert "1 error(s), 0 warning(s), 0 info" in text

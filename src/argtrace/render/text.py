@@ -14,8 +14,6 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
 from rich.text import Text
 
 SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
@@ -84,33 +82,38 @@ def _changes(setting: Mapping[str, Any]) -> list[str]:
     return out
 
 
-def _settings_table(data: Mapping[str, Any]) -> Table | None:
+def _cell(value: str, width: int) -> str:
+    return value if len(value) <= width else value[: width - 1] + "…"
+
+
+def _render_settings(data: Mapping[str, Any], console: Console) -> None:
+    """One row per setting (flag, intended, effective, where it changed); its findings right under it."""
     settings = data.get("settings") or []
     if not settings:
-        return None
-    table = Table(
-        title=f"Settings ({len(settings)})", title_justify="left", expand=False, box=None, pad_edge=False
-    )
-    table.add_column("flag / setting", style="bold", no_wrap=True)
-    table.add_column("intended", overflow="fold", max_width=40)
-    table.add_column("effective", style="bold", overflow="fold", max_width=40)
-    table.add_column("where it changed", overflow="fold")
+        return
     by_setting: dict[str, list[Mapping[str, Any]]] = {}
     for finding in data.get("findings") or []:
         if finding.get("setting"):
             by_setting.setdefault(finding["setting"], []).append(finding)
-    for setting in settings:
-        label = setting.get("flag") or setting["name"]
+    labels = [s.get("flag") or s["name"] for s in settings]
+    w_flag = min(max(len(x) for x in labels), 36)
+    w_value = 30
+    console.print(Text(f"Settings ({len(settings)})", style="bold"))
+    head = (
+        f"  {'flag / setting':<{w_flag}}  {'intended':<{w_value}}  {'effective':<{w_value}}  where it changed"
+    )
+    console.print(Text(head, style="dim"))
+    for setting, label in zip(settings, labels, strict=True):
         changes = _changes(setting)
-        table.add_row(
-            escape(label),
-            escape(_show(setting.get("intended"))),
-            escape(_show(setting.get("effective"))),
-            escape("\n".join(changes)),
-        )
+        row = Text("  ")
+        row.append(f"{_cell(label, w_flag):<{w_flag}}", style="bold")
+        row.append(f"  {_cell(_show(setting.get('intended')), w_value):<{w_value}}  ")
+        row.append(f"{_cell(_show(setting.get('effective')), w_value):<{w_value}}", style="bold")
+        pad = " " * (2 + w_flag + 2 + w_value + 2 + w_value + 2)
+        row.append(("  " + f"\n{pad}".join(changes)) if changes else "")
+        console.print(row)
         for finding in by_setting.pop(setting["name"], []):
-            table.add_row(_finding_text(finding, "  "), "", "", "")
-    return table
+            console.print(_finding_text(finding, "    "))
 
 
 def _render_servers(data: Mapping[str, Any], out: list[Any]) -> None:
@@ -150,7 +153,7 @@ def render_text(data: Mapping[str, Any]) -> str:
         force_terminal=tty,
         color_system="auto" if tty else None,
         highlight=False,
-        soft_wrap=False,
+        soft_wrap=True,
     )
     framework = data.get("framework") or {}
     header = Text(f"argtrace {data.get('command')}", style="bold")
@@ -163,10 +166,8 @@ def render_text(data: Mapping[str, Any]) -> str:
         console.print(part)
     for note in data.get("notes") or []:
         console.print(Text(f"note: {note}", style="dim"))
-    table = _settings_table(data)
+    _render_settings(data, console)
     shown_in_table = {s["name"] for s in data.get("settings") or []}
-    if table is not None:
-        console.print(table)
     for key, value in data.items():
         if key in CORE_KEYS or value is None:
             continue
