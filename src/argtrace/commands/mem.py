@@ -32,6 +32,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--plot", metavar="FILE", help="draw the per-GPU budget as a stacked bar (.svg; .png without text)"
     )
     parser.add_argument(
+        "--resolver",
+        action="store_true",
+        help="also ask SGLang itself (a resolver environment) for the Mamba state sizes (slow: ~10 s)",
+    )
+    parser.add_argument(
         "--env",
         action="append",
         default=[],
@@ -76,6 +81,7 @@ def run(args: argparse.Namespace) -> Report:
         env=env,
         from_log=Path(args.from_log) if args.from_log else None,
         plot=Path(args.plot) if args.plot else None,
+        resolver=bool(args.resolver),
     )
     if getattr(args, "format", "text") == "text":
         from argtrace.layers.memory.render import register
