@@ -76,7 +76,7 @@ def main(argv: Sequence[str]) -> int:  # pragma: no cover - runs inside the reso
     config = cls(**fields)
     results = []
     for tp in request["tps"]:
-        dp_attention.get_attention_tp_size = lambda tp=tp: tp  # type: ignore[misc]
+        dp_attention.get_attention_tp_size = lambda tp=tp: tp
         params = config.mamba2_cache_params
         conv = (
             sum(int(a) * int(b) for a, b in params.shape.conv)
