@@ -1,0 +1,89 @@
+"""The argv a framework's argparse parser finally gets, each word tied to the script words it came from.
+
+Both frameworks rewrite argv before argparse sees it (vLLM: underscores, ``--config`` YAML, dotted keys,
+``-O3``, ``vllm serve --model``; SGLang: ``--config`` YAML, ``sglang serve MODEL``). The adapters in
+``sglang.py`` and ``vllm.py`` do those rewrites on :class:`ArgToken` lists, so that every value the parser
+stores can still be traced to the script word (and its origin) that produced it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from argtrace.model import Finding, ServerCommand
+
+# What an unknown word (``Word.text is None``) becomes for argparse: never a flag, never a valid value.
+UNKNOWN_PREFIX = "\x00argtrace-unknown-"
+
+
+@dataclass(frozen=True)
+class ArgToken:
+    """One argv string handed to argparse.
+
+    ``src`` are indices into ``server.argv`` of the words it came from (several for merged dotted keys,
+    none for a word read from a config file). ``text`` is None when the word cannot be known statically.
+    """
+
+    text: str | None
+    src: tuple[int, ...] = ()
+    # Where a synthesised word came from: "config" (YAML file), "dotted" (vLLM --x.y merged), "rewrite".
+    via: str | None = None
+    at: str | None = None  # location of a synthesised word (e.g. "cfg.yaml") when not a script word
+    original: str | None = None  # the script word before a rewrite (e.g. underscores), when it differs
+
+    @property
+    def known(self) -> bool:
+        return self.text is not None
+
+
+@dataclass(frozen=True)
+class DottedPart:
+    """One ``--json-flag.key.sub VALUE`` contribution (vLLM), kept for per-key history."""
+
+    flag: str  # "--compilation-config"
+    keys: tuple[str, ...]  # ("pass_config", "fuse_allreduce_rms")
+    value: Any
+    raw: str
+    src: tuple[int, ...]
+
+
+@dataclass
+class PreparedArgv:
+    tokens: list[ArgToken]
+    findings: list[Finding] = field(default_factory=list)
+    dotted: list[DottedPart] = field(default_factory=list)
+    # Set when the real launcher stops before argparse (e.g. a missing config file): exit status, message.
+    fatal: tuple[int, str] | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+def server_tokens(server: ServerCommand) -> list[ArgToken]:
+    start = server.server_args_start
+    return [ArgToken(w.text, (i,)) for i, w in enumerate(server.argv) if i >= start]
+
+
+def texts(tokens: Sequence[ArgToken]) -> list[str | None]:
+    return [t.text for t in tokens]
+
+
+def resolve_path(path: str, server: ServerCommand) -> Path:
+    p = Path(path).expanduser()
+    if not p.is_absolute() and server.cwd:
+        p = Path(server.cwd) / p
+    return p
+
+
+def load_yaml_file(path: Path) -> Any:
+    import yaml
+
+    with path.open(encoding="utf-8") as fh:
+        return yaml.safe_load(fh)
+
+
+def json_dumps_like_python(value: Any) -> str:
+    """``json.dumps`` with the defaults the frameworks use (``", "`` and ``": "`` separators)."""
+    return json.dumps(value)

@@ -1,0 +1,175 @@
+"""Which framework version the server would run: find its interpreter, then ask it (or its site-packages).
+
+The interpreter is ``--python`` when given, else the server's interpreter word (``python3``,
+``/opt/venv/bin/python``) resolved on the PATH the server process would get, else (console scripts such as
+``vllm serve``) the ``#!`` line of the script found on that PATH. The version is read from a
+``<name>-<version>.dist-info`` directory next to the interpreter when there is one, else by asking the
+interpreter ``importlib.metadata.version(name)`` in a subprocess with a short timeout. Nothing of the
+launch script is ever executed.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from argtrace.model import Finding, ServerCommand
+
+TIMEOUT_SECONDS = 5.0
+_DIST_INFO = re.compile(r"^(?P<name>[A-Za-z0-9_.\-]+?)-(?P<version>[0-9][^-]*)\.(?:dist-info|egg-info)$")
+
+
+@dataclass(frozen=True)
+class InstalledVersion:
+    version: str | None
+    interpreter: str | None
+    how: str | None = None  # "dist-info" or "importlib.metadata"
+    findings: tuple[Finding, ...] = field(default=())
+
+
+def _server_env(server: ServerCommand | None) -> dict[str, str]:
+    env: dict[str, str] = {}
+    if server is not None:
+        for key, value in server.env.items():
+            if value.value is not None:
+                env[key] = value.value
+    return env
+
+
+def which(name: str, path: str | None, cwd: str | None = None) -> str | None:
+    """``name`` resolved like the shell does: a word with a slash is a path, else searched on PATH."""
+    if "/" in name:
+        candidate = Path(name) if os.path.isabs(name) else Path(cwd or os.getcwd()) / name
+        return str(candidate) if candidate.is_file() and os.access(candidate, os.X_OK) else None
+    for directory in (path or "").split(os.pathsep):
+        if not directory:
+            directory = cwd or os.getcwd()
+        candidate = Path(directory) / name
+        if candidate.is_file() and os.access(candidate, os.X_OK):
+            return str(candidate)
+    return None
+
+
+def shebang_interpreter(script: str) -> str | None:
+    """The interpreter named in a console script's ``#!`` line (``#!/usr/bin/env python3`` too)."""
+    try:
+        with open(script, "rb") as fh:
+            first = fh.readline(512)
+    except OSError:
+        return None
+    if not first.startswith(b"#!"):
+        return None
+    words = first[2:].decode("utf-8", "replace").split()
+    if not words:
+        return None
+    if words[0].endswith("/env") and len(words) > 1:
+        return words[-1]
+    return words[0]
+
+
+def server_interpreter(server: ServerCommand | None, python: str | None = None) -> str | None:
+    """The path of the Python interpreter the server process would run, when it can be found here."""
+    env = _server_env(server)
+    path = env.get("PATH", os.environ.get("PATH", ""))
+    cwd = server.cwd if server is not None else None
+    if python:
+        return which(python, path, cwd) or (python if os.path.exists(python) else None)
+    if server is None:
+        return None
+    if server.interpreter:
+        return which(server.interpreter, path, cwd)
+    # A console script (``vllm serve``): the word before the subcommand.
+    index = server.server_args_start - (2 if server.entrypoint.endswith(" serve") else 1)
+    if 0 <= index < len(server.argv) and server.argv[index].text:
+        script = which(server.argv[index].text or "", path, cwd)
+        if script:
+            interp = shebang_interpreter(script)
+            if interp:
+                return which(interp, path, cwd) if "/" not in interp else interp
+    return None
+
+
+def _site_dirs(interpreter: str) -> list[Path]:
+    """site-packages directories of a virtual environment owning this interpreter (none for system ones)."""
+    bin_dir = Path(interpreter).parent
+    root = bin_dir.parent
+    if not (root / "pyvenv.cfg").is_file() and not (root / "conda-meta").is_dir():
+        return []
+    return sorted(root.glob("lib/python3*/site-packages"))
+
+
+def dist_info_version(site_dirs: list[Path], name: str) -> str | None:
+    wanted = name.lower().replace("-", "_")
+    for site in site_dirs:
+        try:
+            entries = os.listdir(site)
+        except OSError:
+            continue
+        for entry in entries:
+            m = _DIST_INFO.match(entry)
+            if m and m.group("name").lower().replace("-", "_").replace(".", "_") == wanted:
+                return m.group("version")
+    return None
+
+
+def _same_interpreter(interpreter: str) -> bool:
+    try:
+        return os.path.samefile(interpreter, sys.executable)
+    except OSError:
+        return False
+
+
+def _in_process_version(name: str) -> str | None:
+    import importlib.metadata
+
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+@functools.lru_cache(maxsize=16)
+def _ask_interpreter(interpreter: str, name: str, pythonpath: str | None) -> str | None:
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": os.environ.get("HOME", "/")}
+    if pythonpath:
+        env["PYTHONPATH"] = pythonpath
+    code = f"import importlib.metadata as m\ntry:\n print(m.version({name!r}))\nexcept Exception:\n pass\n"
+    try:
+        proc = subprocess.run(
+            [interpreter, "-c", code],
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT_SECONDS,
+            env=env,
+            stdin=subprocess.DEVNULL,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    out = proc.stdout.strip().splitlines()
+    return out[-1].strip() if proc.returncode == 0 and out and out[-1].strip() else None
+
+
+def installed_framework_version(
+    framework: str, *, server: ServerCommand | None = None, python: str | None = None
+) -> InstalledVersion:
+    """The framework version installed for the server's interpreter, or ``version=None``."""
+    interpreter = server_interpreter(server, python)
+    if interpreter is None:
+        return InstalledVersion(None, None)
+    version = dist_info_version(_site_dirs(interpreter), framework)
+    if version:
+        return InstalledVersion(version, interpreter, "dist-info")
+    env: Mapping[str, str] = _server_env(server)
+    if _same_interpreter(interpreter) and not env.get("PYTHONPATH"):
+        version = _in_process_version(framework)
+        return InstalledVersion(version, interpreter, "importlib.metadata" if version else None)
+    version = _ask_interpreter(interpreter, framework, env.get("PYTHONPATH"))
+    if version:
+        return InstalledVersion(version, interpreter, "importlib.metadata")
+    return InstalledVersion(None, interpreter)

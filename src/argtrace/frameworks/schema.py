@@ -1,0 +1,412 @@
+"""Bundled parser schemas: what each SGLang/vLLM release's argument parser accepts, generated from the wheels.
+
+A schema file (``frameworks/data/schemas/<framework>-<version>.json``) is written by
+``scripts/gen_schemas.py`` from the real parser of one release; nothing here is typed by hand.
+:class:`Schema` wraps one file with the look-ups the layers need; :func:`choose_schema` picks the schema
+for a server start (the requested version, else the version installed in the interpreter the server would
+run, else the newest bundled one).
+
+Stdlib only: importing this module must stay cheap.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from argtrace.model import Finding, FrameworkSource, ServerCommand
+
+SCHEMA_DIR = Path(__file__).resolve().parent / "data" / "schemas"
+FRAMEWORKS = ("sglang", "vllm")
+
+
+class SchemaError(Exception):
+    """No schema can be found or read for a framework/version."""
+
+
+# ------------------------------------------------------------------------------------------ versions
+
+_VERSION = re.compile(
+    r"^\s*v?(?P<release>\d+(?:\.\d+)*)"
+    r"(?:[-_.]?(?P<pre>a|b|c|rc|alpha|beta|pre|preview)[-_.]?(?P<pre_n>\d*))?"
+    r"(?:[-_.]?(?:post|rev|r)[-_.]?(?P<post>\d*))?"
+    r"(?:[-_.]?dev[-_.]?(?P<dev>\d*))?"
+    r"(?:\+(?P<local>[A-Za-z0-9.]+))?\s*$",
+    re.IGNORECASE,
+)
+_PRE_RANK = {"a": 0, "alpha": 0, "b": 1, "beta": 1, "c": 2, "rc": 2, "pre": 2, "preview": 2}
+
+
+def version_key(version: str) -> tuple[Any, ...]:
+    """A sort key following PEP 440 order for the versions frameworks publish (``0.5.10.post1``,
+    ``0.6.0rc1``, ``0.33.0``); an unparsable version sorts first, by its text."""
+    m = _VERSION.match(version)
+    if not m:
+        return ((-1,), (-9, 0), 0, 0, "", version)
+    release = tuple(int(p) for p in m.group("release").split("."))
+    while len(release) > 1 and release[-1] == 0:
+        release = release[:-1]
+    if m.group("pre"):
+        pre = (_PRE_RANK[m.group("pre").lower()], int(m.group("pre_n") or 0))
+    elif m.group("dev") is not None and m.group("post") is None:
+        pre = (-1, 0)  # 1.0.dev1 < 1.0a1
+    else:
+        pre = (3, 0)  # a final release sorts after its pre-releases
+    post = int(m.group("post") or 0) + 1 if m.group("post") is not None else 0
+    dev = int(m.group("dev") or 0) if m.group("dev") is not None else float("inf")
+    return (release, pre, post, dev, m.group("local") or "", "")
+
+
+def compare_versions(a: str, b: str) -> int:
+    ka, kb = version_key(a), version_key(b)
+    return (ka > kb) - (ka < kb)
+
+
+# ---------------------------------------------------------------------------------------------- schema
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One argparse action of the real parser, as the schema records it."""
+
+    option_strings: tuple[str, ...]
+    dest: str
+    action: str = "store"
+    nargs: Any = None
+    const: Any = None
+    type: str | None = None
+    choices: tuple[Any, ...] | None = None
+    default: Any = None
+    required: bool = False
+    help: str | None = None
+    metavar: Any = None
+    deprecated: Any = False
+    group: str | None = None
+    action_module: str | None = None
+    raw: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False, repr=False)
+
+    @property
+    def flag(self) -> str | None:
+        """The canonical spelling: the longest ``--`` option string, else the first one."""
+        longs = [s for s in self.option_strings if s.startswith("--")]
+        if longs:
+            # Prefer a positive spelling of boolean pairs (--foo over --no-foo).
+            positive = [s for s in longs if not s.startswith("--no-")] or longs
+            return positive[0]
+        return self.option_strings[0] if self.option_strings else None
+
+    @property
+    def is_positional(self) -> bool:
+        return not self.option_strings
+
+    @property
+    def default_value(self) -> Any:
+        """The default as JSON data; a default the generator could only ``repr`` is that repr string."""
+        d = self.default
+        if isinstance(d, dict) and "repr" in d and set(d) <= {"repr", "value"}:
+            return d["value"] if "value" in d else d["repr"]
+        return d
+
+    @property
+    def default_is_repr(self) -> bool:
+        """True when the generator could only ``repr`` the default (an object, not JSON data)."""
+        d = self.default
+        return isinstance(d, dict) and set(d) == {"repr"}
+
+    @property
+    def deprecation_message(self) -> str | None:
+        if isinstance(self.deprecated, str) and self.deprecated:
+            return self.deprecated
+        if self.deprecated:
+            return "deprecated"
+        return None
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> OptionSpec:
+        choices = data.get("choices")
+        return cls(
+            option_strings=tuple(data.get("option_strings") or ()),
+            dest=str(data.get("dest")),
+            action=str(data.get("action") or "store"),
+            nargs=data.get("nargs"),
+            const=data.get("const"),
+            type=data.get("type"),
+            choices=tuple(choices) if isinstance(choices, list) else None,
+            default=data.get("default"),
+            required=bool(data.get("required", False)),
+            help=data.get("help"),
+            metavar=data.get("metavar"),
+            deprecated=data.get("deprecated", False),
+            group=data.get("group"),
+            action_module=data.get("action_module"),
+            raw=data,
+        )
+
+
+@dataclass(frozen=True)
+class EnvVarSpec:
+    name: str
+    default: Any = None
+    type: str | None = None
+    where: str | None = None
+    deprecated: bool = False
+    replacement: str | None = None
+
+
+@dataclass(frozen=True)
+class Schema:
+    """One generated schema file: the parser of one framework release."""
+
+    framework: str
+    version: str
+    data: Mapping[str, Any] = field(compare=False, hash=False, repr=False)
+    path: str | None = field(default=None, compare=False)
+
+    # ---- parser behaviour
+    @property
+    def parser_info(self) -> Mapping[str, Any]:
+        info = self.data.get("parser")
+        return info if isinstance(info, Mapping) else {}
+
+    @property
+    def parser_class(self) -> str:
+        return str(self.parser_info.get("class") or "ArgumentParser")
+
+    @property
+    def allow_abbrev(self) -> bool:
+        return bool(self.parser_info.get("allow_abbrev", True))
+
+    @property
+    def prefix_chars(self) -> str:
+        return str(self.parser_info.get("prefix_chars") or "-")
+
+    @property
+    def argv_rewrites(self) -> tuple[str, ...]:
+        """Names of the argv rewrites the real parser applies before argparse (``underscore_to_dash``...)."""
+        out = []
+        for item in self.parser_info.get("argv_rewrites") or ():
+            if isinstance(item, str):
+                out.append(item)
+            elif isinstance(item, Mapping):
+                name = item.get("name") or item.get("kind") or item.get("id")
+                if name:
+                    out.append(str(name))
+        return tuple(out)
+
+    def rewrite(self, name: str) -> Mapping[str, Any] | None:
+        """The schema's description of one argv rewrite (``{"name": ..., "description": ..., ...}``)."""
+        for item in self.parser_info.get("argv_rewrites") or ():
+            if isinstance(item, Mapping) and item.get("name") == name:
+                return item
+            if item == name:
+                return {"name": name}
+        return None
+
+    def has_rewrite(self, *names: str) -> bool:
+        have = {n.lower().replace("-", "_") for n in self.argv_rewrites}
+        return any(n.lower().replace("-", "_") in have for n in names)
+
+    @property
+    def entrypoints(self) -> tuple[Any, ...]:
+        return tuple(self.parser_info.get("entrypoints") or ())
+
+    # ---- actions
+    @functools.cached_property
+    def options(self) -> tuple[OptionSpec, ...]:
+        return tuple(OptionSpec.from_dict(o) for o in self.data.get("options") or ())
+
+    @functools.cached_property
+    def positionals(self) -> tuple[OptionSpec, ...]:
+        return tuple(OptionSpec.from_dict(o) for o in self.data.get("positionals") or ())
+
+    @functools.cached_property
+    def _by_string(self) -> dict[str, OptionSpec]:
+        out: dict[str, OptionSpec] = {}
+        for opt in self.options:
+            for s in opt.option_strings:
+                out.setdefault(s, opt)
+        return out
+
+    @functools.cached_property
+    def _by_dest(self) -> dict[str, list[OptionSpec]]:
+        out: dict[str, list[OptionSpec]] = {}
+        for opt in (*self.options, *self.positionals):
+            out.setdefault(opt.dest, []).append(opt)
+        return out
+
+    def option(self, option_string: str) -> OptionSpec | None:
+        """The option registered under this exact option string."""
+        return self._by_string.get(option_string)
+
+    def options_for_dest(self, dest: str) -> list[OptionSpec]:
+        return list(self._by_dest.get(dest, ()))
+
+    def flag_for_dest(self, dest: str) -> str | None:
+        for opt in self._by_dest.get(dest, ()):
+            if opt.flag:
+                return opt.flag
+        return None
+
+    @property
+    def option_strings(self) -> tuple[str, ...]:
+        return tuple(self._by_string)
+
+    @property
+    def dests(self) -> frozenset[str]:
+        return frozenset(self._by_dest)
+
+    @functools.cached_property
+    def json_flags(self) -> frozenset[str]:
+        """Dests whose value the parser reads as JSON."""
+        dests = set(self.data.get("json_flags") or ())
+        for opt in self.options:
+            t = (opt.type or "").lower()
+            if t in {"json.loads", "json_list_type"} or t.endswith(".json_list_type"):
+                dests.add(opt.dest)
+        return frozenset(dests)
+
+    # ---- environment
+    @functools.cached_property
+    def env_vars(self) -> tuple[EnvVarSpec, ...]:
+        out = []
+        for item in self.data.get("env_vars") or ():
+            if isinstance(item, str):
+                out.append(EnvVarSpec(item))
+            elif isinstance(item, Mapping) and item.get("name"):
+                out.append(
+                    EnvVarSpec(
+                        str(item["name"]),
+                        item.get("default"),
+                        item.get("type"),
+                        item.get("where"),
+                        bool(item.get("deprecated", False)),
+                        item.get("replacement"),
+                    )
+                )
+        return tuple(out)
+
+    @functools.cached_property
+    def env_var_names(self) -> frozenset[str]:
+        return frozenset(v.name for v in self.env_vars)
+
+    @property
+    def label(self) -> str:
+        return f"{self.framework} {self.version}"
+
+
+# ------------------------------------------------------------------------------------------- loading
+
+
+def _schema_files(framework: str) -> dict[str, Path]:
+    out: dict[str, Path] = {}
+    if not SCHEMA_DIR.is_dir():
+        return out
+    prefix = f"{framework}-"
+    for path in SCHEMA_DIR.glob(f"{framework}-*.json"):
+        version = path.name[len(prefix) : -len(".json")]
+        if version and version[0].isdigit():
+            out[version] = path
+    return out
+
+
+def bundled_versions(framework: str) -> list[str]:
+    """Versions with a bundled schema, oldest first (PEP 440 order)."""
+    return sorted(_schema_files(framework), key=version_key)
+
+
+@functools.lru_cache(maxsize=32)
+def load_schema(framework: str, version: str) -> Schema:
+    path = _schema_files(framework).get(version)
+    if path is None:
+        raise SchemaError(f"no bundled schema for {framework} {version}")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise SchemaError(f"cannot read schema {path.name}: {exc}") from exc
+    return Schema(
+        framework=str(data.get("framework") or framework),
+        version=str(data.get("version") or version),
+        data=data,
+        path=str(path),
+    )
+
+
+def all_schemas(framework: str | None = None) -> list[Schema]:
+    """Every bundled schema (of one framework, or of both), oldest first per framework."""
+    names = [framework] if framework else list(FRAMEWORKS)
+    return [load_schema(name, v) for name in names for v in bundled_versions(name)]
+
+
+def nearest_older(framework: str, version: str) -> str | None:
+    """The newest bundled version not newer than ``version`` (None when all are newer)."""
+    key = version_key(version)
+    older = [v for v in bundled_versions(framework) if version_key(v) <= key]
+    return older[-1] if older else None
+
+
+# -------------------------------------------------------------------------------------------- choice
+
+
+def choose_schema(
+    framework: str,
+    requested: str | None,
+    *,
+    server: ServerCommand | None = None,
+    python: str | None = None,
+) -> tuple[Schema, FrameworkSource, list[Finding]]:
+    """The schema to analyse a server start with, where its version came from, and findings about it.
+
+    Order: the ``requested`` version (bundled, else the nearest older bundled schema with a warning);
+    else the version installed in the interpreter the server would run (``python``, or the server's
+    interpreter resolved on its predicted PATH); else the newest bundled schema.
+    """
+    from argtrace.rules import process as rules
+
+    findings: list[Finding] = []
+    versions = bundled_versions(framework)
+    if not versions:
+        raise SchemaError(f"no bundled parser schema for {framework}")
+    at = server.at if server is not None else None
+
+    def pick(
+        version: str, source: FrameworkSource, why: str
+    ) -> tuple[Schema, FrameworkSource, list[Finding]]:
+        if version in versions:
+            return load_schema(framework, version), source, findings
+        older = nearest_older(framework, version)
+        used = older or versions[0]
+        findings.append(
+            rules.PR_VERSION_NOT_BUNDLED.finding(
+                f"{framework} {version} ({why}) has no bundled parser schema; analysing with the "
+                f"{'nearest older' if older else 'oldest'} bundled one, {used}. Flags added or removed "
+                f"after {used} may be misjudged.",
+                at=at,
+                fix=f"pass --framework-version with one of: {', '.join(versions)}",
+            )
+        )
+        return load_schema(framework, used), source, findings
+
+    if requested:
+        return pick(requested, "bundled-schema", "requested")
+
+    from argtrace.frameworks import installed
+
+    found = installed.installed_framework_version(framework, server=server, python=python)
+    if found.version:
+        return pick(found.version, "installed", f"installed in {found.interpreter}")
+    findings.extend(found.findings)
+    return load_schema(framework, versions[-1]), "bundled-schema", findings
+
+
+def schemas_for(framework: str, extra: Sequence[Schema] = ()) -> list[Schema]:
+    """Bundled schemas of ``framework`` plus any extra ones given, deduplicated, oldest first."""
+    seen: dict[tuple[str, str], Schema] = {}
+    for s in (*all_schemas(framework), *extra):
+        if s.framework == framework:
+            seen.setdefault((s.framework, s.version), s)
+    return sorted(seen.values(), key=lambda s: version_key(s.version))

@@ -1,0 +1,296 @@
+"""SGLang: what happens to argv before ``argparse`` and the converters its parser uses.
+
+The real code (``sglang/srt/server_args.py: prepare_server_args`` and ``sglang/cli/serve.py``):
+
+* ``sglang serve`` removes ``--model-type X`` / ``--model-type=X`` before anything else;
+* ``sglang serve MODEL`` becomes ``--model-path MODEL`` when the schema lists the ``serve_positional_model``
+  rewrite (0.5.23); older releases stop with "--model-path is required" unless ``--model-path`` is spelled
+  out literally (no abbreviation, no ``--model``);
+* ``--config FILE.yaml`` (only that exact word, never ``--config=FILE``) is replaced by the YAML's keys,
+  put *before* the rest of argv so the command line wins (``ConfigArgumentMerger``, schema rewrite
+  ``config_yaml``).
+
+No flag data lives here: the schema says which rewrites apply and which options exist.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+from collections.abc import Callable
+from decimal import Decimal
+from typing import Any
+
+from argtrace.frameworks.argv import (
+    ArgToken,
+    PreparedArgv,
+    load_yaml_file,
+    resolve_path,
+    server_tokens,
+)
+from argtrace.frameworks.schema import Schema
+from argtrace.model import ServerCommand
+
+NAME = "sglang"
+SERVE = "sglang serve"
+
+
+def prepare_argv(server: ServerCommand, schema: Schema) -> PreparedArgv:
+    from argtrace.rules import parser as rules
+
+    tokens = server_tokens(server)
+    out = PreparedArgv(tokens)
+    if server.entrypoint == SERVE:
+        tokens = _extract_model_type(tokens, out)
+        positional = schema.has_rewrite(
+            "serve_positional_model", "positional_model", "serve_model_positional"
+        )
+        if positional and tokens and tokens[0].text is not None and not tokens[0].text.startswith("-"):
+            first = tokens[0]
+            tokens = [ArgToken("--model-path", first.src, via="rewrite"), first, *tokens[1:]]
+        if out.fatal is None and not _serve_has_model_path(tokens, accept_model=positional):
+            known = all(t.text is not None for t in tokens)
+            spelled = (
+                "--model-path" if not positional else "--model-path (or --model, or a first positional word)"
+            )
+            msg = (
+                f"`sglang serve` looks for {spelled} literally before parsing; without it the {schema.label} "
+                'launcher stops with "Error: --model-path is required" (an abbreviation such as --model '
+                "is not enough there)"
+            )
+            if known:
+                out.findings.append(
+                    rules.PA_SERVE_MODEL_PATH.finding(msg, at=server.at, setting="model_path")
+                )
+                out.fatal = (1, "Error: --model-path is required. Please provide the path to the model.")
+    if (
+        out.fatal is None
+        and schema.has_rewrite("config_yaml", "config", "config_file")
+        and any(t.text == "--config" for t in tokens)
+    ):
+        tokens = _merge_config(tokens, server, schema, out)
+    out.tokens = tokens
+    return out
+
+
+def _extract_model_type(tokens: list[ArgToken], out: PreparedArgv) -> list[ArgToken]:
+    kept: list[ArgToken] = []
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        if tok.text == "--model-type":
+            if i + 1 >= len(tokens):
+                out.fatal = (1, "Error: --model-type requires a value.")
+                return kept
+            out.notes.append(f"sglang serve: --model-type {tokens[i + 1].text} selects the backend")
+            i += 2
+            continue
+        if tok.text is not None and tok.text.startswith("--model-type="):
+            i += 1
+            continue
+        kept.append(tok)
+        i += 1
+    return kept
+
+
+def _serve_has_model_path(tokens: list[ArgToken], *, accept_model: bool) -> bool:
+    names = ("--model-path", "--model") if accept_model else ("--model-path",)
+    for i, tok in enumerate(tokens):
+        text = tok.text or ""
+        if text in names and i + 1 < len(tokens):
+            return True
+        if any(text.startswith(n + "=") for n in names):
+            return True
+        if text in ("-h", "--help"):
+            return True
+        if text == "--config":
+            return True  # 0.5.23 may find it in the YAML; the parser then checks it is required
+    return False
+
+
+def _merge_config(
+    tokens: list[ArgToken], server: ServerCommand, schema: Schema, out: PreparedArgv
+) -> list[ArgToken]:
+    """``ConfigArgumentMerger.merge_config_with_args``: config args + argv before + argv after."""
+    from argtrace.rules import parser as rules
+
+    indices = [i for i, t in enumerate(tokens) if t.text == "--config"]
+    at = server.argv[tokens[indices[0]].src[0]].origin.at if tokens[indices[0]].src else server.at
+    if len(indices) > 1:
+        msg = "Multiple config files specified! Only one allowed."
+        out.findings.append(
+            rules.PA_CONFIG_FILE.finding(f"--config is given {len(indices)} times: {msg}", at=at)
+        )
+        out.fatal = (1, msg)
+        return tokens
+    index = indices[0]
+    if index == len(tokens) - 1:
+        msg = "No config file specified after --config flag!"
+        out.findings.append(rules.PA_CONFIG_FILE.finding(msg, at=at))
+        out.fatal = (1, msg)
+        return tokens
+    path_tok = tokens[index + 1]
+    rest = tokens[:index] + tokens[index + 2 :]
+    if path_tok.text is None:
+        out.findings.append(
+            rules.PA_UNKNOWN_VALUE.finding(
+                "the --config file name cannot be known statically; the settings it holds are not analysed",
+                at=at,
+            )
+        )
+        return rest
+    path_text = path_tok.text
+    suffix = ("." + path_text.rsplit(".", 1)[-1].lower()) if "." in path_text.rsplit("/", 1)[-1] else ""
+    if suffix not in (".yaml", ".yml"):
+        msg = f"Config file must be YAML format, got: {suffix}"
+        out.findings.append(rules.PA_CONFIG_FILE.finding(f"--config {path_text}: {msg}", at=at))
+        out.fatal = (1, msg)
+        return tokens
+    path = resolve_path(path_text, server)
+    if not path.is_file():
+        out.findings.append(
+            rules.PA_CONFIG_FILE.finding(
+                f"--config {path_text}: the file is not here, so the settings it holds are not analysed "
+                '(the launcher stops with "Config file not found" if it is missing on the server too)',
+                at=at,
+                severity="warning",
+            )
+        )
+        return rest
+    try:
+        data = load_yaml_file(path)
+    except Exception as exc:  # yaml errors, unreadable file
+        msg = f"cannot read {path_text}: {exc}"
+        out.findings.append(rules.PA_CONFIG_FILE.finding(msg, at=at))
+        out.fatal = (1, msg)
+        return tokens
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        msg = "Config file must contain a dictionary at root level"
+        out.findings.append(rules.PA_CONFIG_FILE.finding(f"--config {path_text}: {msg}", at=at))
+        out.fatal = (1, msg)
+        return tokens
+    store_true = {o.dest for o in schema.options if o.action == "store_true"}
+    unsupported = {
+        o.dest: o
+        for o in schema.options
+        if o.action not in ("store_true", "store")
+        and "--config" not in o.option_strings
+        and "--help" not in o.option_strings
+        and "-h" not in o.option_strings
+    }
+    config_tokens: list[ArgToken] = []
+    where = path_text
+
+    def add(text: str) -> None:
+        config_tokens.append(ArgToken(text, path_tok.src, via="config", at=where))
+
+    for key, value in data.items():
+        key = str(key)
+        key_norm = key.replace("-", "_")
+        if key_norm in unsupported:
+            action = unsupported[key_norm].action
+            msg = f"Unsupported config option '{key_norm}' with action '{action}'"
+            out.findings.append(rules.PA_CONFIG_FILE.finding(f"{path_text}: {msg}", at=at, setting=key_norm))
+            out.fatal = (1, msg)
+            return tokens
+        if isinstance(value, bool):
+            if key_norm in store_true:
+                if value:
+                    add(f"--{key}")
+                else:
+                    out.findings.append(
+                        rules.PA_CONFIG_DROPPED.finding(
+                            f"{path_text}: `{key}: false` adds nothing (a store_true flag is only ever set); "
+                            "it only matters if the command line does not set it either",
+                            at=at,
+                            setting=key_norm,
+                            severity="info",
+                        )
+                    )
+            else:
+                add(f"--{key}")
+                add(str(value).lower())
+        elif isinstance(value, list):
+            if value:
+                add(f"--{key}")
+                for item in value:
+                    add(str(item))
+        else:
+            add(f"--{key}")
+            add(str(value))
+    out.notes.append(f"--config {path_text}: {len(data)} keys merged before the command line")
+    return config_tokens + rest
+
+
+def post_parse(tokens: list[ArgToken], namespace: dict[str, Any], schema: Schema) -> None:
+    """What ``prepare_server_args`` adds to the parsed namespace (``explicit_flag_probe``: 0.5.23 records
+    whether ``--radix-eviction-policy`` appeared in argv after the config merge)."""
+    probe = schema.rewrite("explicit_flag_probe")
+    if probe is None:
+        return
+    for flag in re.findall(r"`(--[a-z0-9][a-z0-9-]*)`", str(probe.get("description") or "")):
+        attr = "_" + flag[2:].replace("-", "_") + "_explicitly_set"
+        namespace[attr] = any(t.text == flag or (t.text or "").startswith(flag + "=") for t in tokens)
+
+
+# ------------------------------------------------------------------------------------------ converters
+
+
+def human_readable_int(value: str) -> int:
+    """SGLang's ``human_readable_int``: SI k/M/G/T (decimals allowed) and IEC Ki/Mi/Gi/Ti, case-sensitive."""
+    value = value.strip()
+    si = {"k": 10**3, "M": 10**6, "G": 10**9, "T": 10**12}
+    iec = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40}
+    match = re.fullmatch(r"(\d+(?:\.\d+)?)(Ki|Mi|Gi|Ti|k|M|G|T)", value)
+    if match:
+        number, suffix = match.groups()
+        if suffix in iec:
+            if "." in number:
+                raise argparse.ArgumentTypeError(
+                    f"Decimals are not allowed with IEC suffixes like '{suffix}'. "
+                    f"Use an integer IEC value such as '{int(Decimal(number))}{suffix}', "
+                    f"or an SI value such as '{number}{suffix[0]}'."
+                )
+            return int(number) * iec[suffix]
+        return int(Decimal(number) * si[suffix])
+    try:
+        return int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"Invalid integer value: '{value}'. "
+            "Use a plain integer, SI suffixes (1k, 1M), or IEC suffixes (1Ki, 1Mi). "
+            "Suffixes are case-sensitive."
+        ) from None
+
+
+def nullable_str(val: str) -> str | None:
+    if not val or val == "None":
+        return None
+    return val
+
+
+def json_list_type(value: str) -> Any:
+    try:
+        return json.loads(value)
+    except json.JSONDecodeError:
+        raise argparse.ArgumentTypeError(
+            f"Invalid JSON list: {value}. Please provide a valid JSON list."
+        ) from None
+
+
+CONVERTERS: dict[str, Callable[[str], Any]] = {
+    "human_readable_int": human_readable_int,
+    "nullable_str": nullable_str,
+    "json_list_type": json_list_type,
+}
+
+
+def converter(type_name: str) -> Callable[[str], Any] | None:
+    """The Python equivalent of one of SGLang's ``type=`` converters, by (qualified) name."""
+    short = type_name.rsplit(".", 1)[-1]
+    if type_name.startswith("sglang.") or "." not in type_name:
+        return CONVERTERS.get(short)
+    return None

@@ -1,0 +1,477 @@
+"""vLLM: what ``FlexibleArgumentParser.parse_args`` does to argv before ``argparse``, and its converters.
+
+From ``vllm/utils/argparse_utils.py`` (the rewrites the schema names in ``parser.argv_rewrites``):
+
+* ``vllm serve ... --model M`` moves ``M`` to the positional ``model_tag`` (``serve_model_option``);
+* ``--config FILE.yaml`` (exact word) is replaced by the YAML's keys, placed after the subcommand and model
+  so the command line wins; a ``false`` boolean becomes ``--no-KEY`` only if the *top-level* parser knows
+  that string, which for ``vllm serve`` it never does (``config_yaml``);
+* in every word starting with ``--``, underscores become dashes up to the first ``.`` or ``=``
+  (``underscore_to_dash``); ``-O3``/``-O=3``/``-O 3`` become ``--optimization-level 3``;
+* ``--json-flag.key.sub VALUE`` (and ``--x.key+ a,b``) are merged into one JSON object per flag and
+  appended at the *end* of argv as ``--json-flag '{...}'`` (``dotted_keys``); any word that starts with
+  ``-`` and contains a ``.`` is taken for such a key, values like ``-0.5`` included.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+from collections import defaultdict
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from argtrace.frameworks.argv import (
+    UNKNOWN_PREFIX,
+    ArgToken,
+    DottedPart,
+    PreparedArgv,
+    load_yaml_file,
+    resolve_path,
+    server_tokens,
+)
+from argtrace.frameworks.schema import Schema
+from argtrace.model import ServerCommand
+
+NAME = "vllm"
+SERVE = "vllm serve"
+_ALL_REWRITES = (
+    "serve_model_option",
+    "config_yaml",
+    "underscore_to_dash",
+    "optimization_level",
+    "dotted_keys",
+)
+_ALIASES = {
+    "serve_model_option": ("serve_model_flag_to_positional", "serve_model_option", "serve_model"),
+    "config_yaml": ("config_yaml", "config", "config_file"),
+    "underscore_to_dash": ("underscore_to_dash", "underscores", "underscore_dash"),
+    "optimization_level": ("optimization_level_shorthand", "optimization_level"),
+    "dotted_keys": ("dotted_keys", "dotted", "json_dotted_keys"),
+}
+_UNDERSCORE_SEGMENT = re.compile(r"(?<=--)[^\.]*")
+
+
+def _enabled(schema: Schema, rewrite: str) -> bool:
+    if not schema.argv_rewrites:
+        # A FlexibleArgumentParser schema that does not list its rewrites: they are the class's own code.
+        return schema.parser_class == "FlexibleArgumentParser"
+    return schema.has_rewrite(*_ALIASES[rewrite])
+
+
+def prepare_argv(server: ServerCommand, schema: Schema) -> PreparedArgv:
+    tokens = server_tokens(server)
+    out = PreparedArgv(tokens)
+    serve = server.entrypoint == SERVE
+    args: list[ArgToken] = ([ArgToken("serve", via="rewrite")] if serve else []) + tokens
+    if serve and _enabled(schema, "serve_model_option"):
+        args = _move_model_option(args, out)
+        if out.fatal:
+            return out
+        _check_served_model_name(args, server, out)
+        if out.fatal:
+            return out
+    if _enabled(schema, "config_yaml") and any(a.text == "--config" for a in args):
+        args = _pull_config(args, server, schema, serve, out)
+        if out.fatal:
+            return out
+    if _enabled(schema, "underscore_to_dash") or _enabled(schema, "optimization_level"):
+        args = _normalise(
+            args,
+            underscores=_enabled(schema, "underscore_to_dash"),
+            dash_o=_enabled(schema, "optimization_level"),
+        )
+    if _enabled(schema, "dotted_keys"):
+        args = _merge_dotted(args, out)
+        if out.fatal:
+            return out
+    if serve and args and args[0].text == "serve" and args[0].via == "rewrite":
+        args = args[1:]
+    out.tokens = args
+    return out
+
+
+def _move_model_option(args: list[ArgToken], out: PreparedArgv) -> list[ArgToken]:
+    for idx, tok in enumerate(args):
+        if tok.text is not None and re.match(r"^--model(=.+|$)", tok.text):
+            if tok.text == "--model":
+                if idx + 1 >= len(args):
+                    out.fatal = (
+                        1,
+                        "IndexError: list index out of range (vllm serve --model without a value)",
+                    )
+                    return args
+                model = args[idx + 1]
+                rest = idx + 2
+            else:
+                model = ArgToken(tok.text.removeprefix("--model="), tok.src, via="rewrite", original=tok.text)
+                rest = idx + 1
+            out.notes.append("vllm serve: --model is moved to the positional model (deprecated spelling)")
+            return [args[0], model, *args[1:idx], *args[rest:]]
+    return args
+
+
+def _check_served_model_name(args: list[ArgToken], server: ServerCommand, out: PreparedArgv) -> None:
+    from argtrace.rules import parser as rules
+
+    texts = [a.text or "" for a in args]
+    if (
+        len(args) > 1
+        and texts[1].startswith("-")
+        and not any(re.match(r"^--config(=.+|$)", t) for t in texts)
+        and any(re.match(r"^--served[-_]model[-_]name(=.+|$)", t) for t in texts)
+    ):
+        msg = (
+            "`model` should be provided as the first positional argument when using `vllm serve`. "
+            "i.e. `vllm serve <model> --<arg> <value>`."
+        )
+        out.findings.append(
+            rules.PA_SERVE_MODEL_PATH.finding(
+                f"vllm serve with --served-model-name but no positional model stops with ValueError: {msg}",
+                at=server.at,
+                setting="model_tag",
+                fix="put the model right after `vllm serve`",
+            )
+        )
+        out.fatal = (1, "ValueError: " + msg)
+
+
+def _pull_config(
+    args: list[ArgToken], server: ServerCommand, schema: Schema, serve: bool, out: PreparedArgv
+) -> list[ArgToken]:
+    from argtrace.rules import parser as rules
+
+    count = sum(1 for a in args if a.text == "--config")
+    index = next(i for i, a in enumerate(args) if a.text == "--config")
+    cfg = args[index]
+    at = server.argv[cfg.src[0]].origin.at if cfg.src else server.at
+    if count > 1:
+        msg = "More than one config file specified!"
+        out.findings.append(rules.PA_CONFIG_FILE.finding(f"--config is given {count} times: {msg}", at=at))
+        out.fatal = (1, "AssertionError: " + msg)
+        return args
+    if index == len(args) - 1:
+        msg = "No config file specified! Please check your command-line arguments."
+        out.findings.append(rules.PA_CONFIG_FILE.finding(msg, at=at))
+        out.fatal = (1, "ValueError: " + msg)
+        return args
+    path_tok = args[index + 1]
+    if path_tok.text is None:
+        out.findings.append(
+            rules.PA_UNKNOWN_VALUE.finding(
+                "the --config file name cannot be known statically; the settings it holds are not analysed",
+                at=at,
+            )
+        )
+        return args[:index] + args[index + 2 :]
+    file_path = path_tok.text
+    extension = file_path.split(".")[-1]
+    if extension not in ("yaml", "yml"):
+        msg = f"Config file must be of a yaml/yml type. {extension} supplied"
+        out.findings.append(rules.PA_CONFIG_FILE.finding(f"--config {file_path}: {msg}", at=at))
+        out.fatal = (1, "ValueError: " + msg)
+        return args
+    path = resolve_path(file_path, server)
+    if not path.is_file():
+        out.findings.append(
+            rules.PA_CONFIG_FILE.finding(
+                f"--config {file_path}: the file is not here, so the settings it holds are not analysed "
+                "(vLLM stops with FileNotFoundError if it is missing on the server too)",
+                at=at,
+                severity="warning",
+            )
+        )
+        return args[:index] + args[index + 2 :]
+    try:
+        config = load_yaml_file(path)
+        items = list(config.items())
+    except Exception as exc:
+        msg = f"cannot read {file_path}: {exc}"
+        out.findings.append(rules.PA_CONFIG_FILE.finding(msg, at=at))
+        out.fatal = (1, msg)
+        return args
+    config_args: list[ArgToken] = []
+
+    def add(text: str) -> None:
+        config_args.append(ArgToken(text, path_tok.src, via="config", at=file_path))
+
+    for key, value in items:
+        key = str(key)
+        if isinstance(value, bool):
+            if value:
+                add("--" + key)
+            else:
+                no_key = f"--no-{key}"
+                # FlexibleArgumentParser looks the negation up on the parser whose parse_args runs: for
+                # `vllm serve` that is the top-level `vllm` parser, which has none of the serve options.
+                if (
+                    not serve
+                    and schema.option(no_key.replace("_", "-")) is not None
+                    and no_key in set(schema.option_strings)
+                ):
+                    add(no_key)
+                else:
+                    out.findings.append(
+                        rules.PA_CONFIG_DROPPED.finding(
+                            f"{file_path}: `{key}: false` is dropped: vLLM only turns a false boolean into "
+                            f"{no_key} when the {'top-level `vllm` ' if serve else ''}parser knows "
+                            "that flag, "
+                            "so the default applies",
+                            at=at,
+                            setting=key.replace("-", "_"),
+                        )
+                    )
+        elif isinstance(value, list):
+            if value:
+                add("--" + key)
+                for item in value:
+                    add(str(item))
+        elif isinstance(value, dict):
+            add("--" + key)
+            add(json.dumps(value))
+        else:
+            add("--" + key)
+            add(str(value))
+    out.notes.append(f"--config {file_path}: {len(items)} keys merged after the subcommand")
+    rest_tail = args[index + 2 :]
+    if args and args[0].text is not None and args[0].text.startswith("-"):
+        return config_args + args[0:index] + rest_tail
+    if args and args[0].text == "serve":
+        model_in_cli = len(args) > 1 and not (args[1].text or "").startswith("-")
+        model_in_config = any(a.text == "--model" for a in config_args)
+        if not model_in_cli and not model_in_config:
+            msg = (
+                "No model specified! Please specify model either as a positional argument "
+                "or in a config file."
+            )
+            out.findings.append(rules.PA_SERVE_MODEL_PATH.finding(msg, at=at, setting="model_tag"))
+            out.fatal = (1, "ValueError: " + msg)
+            return args
+        if model_in_cli:
+            return args[:2] + config_args + args[2:index] + rest_tail
+        return args[:1] + config_args + args[1:index] + rest_tail
+    if not args:
+        return config_args
+    return [args[0], *config_args, *args[1:index], *rest_tail]
+
+
+def _normalise(args: list[ArgToken], *, underscores: bool = True, dash_o: bool = True) -> list[ArgToken]:
+    def repl(match: re.Match[str]) -> str:
+        return match.group(0).replace("_", "-")
+
+    out: list[ArgToken] = []
+    for i, tok in enumerate(args):
+        arg = tok.text
+        if arg is None:
+            out.append(tok)
+        elif arg.startswith("--help="):
+            out.append(ArgToken("--help", tok.src, via="rewrite", original=arg))
+        elif arg.startswith("--") and underscores:
+            if "=" in arg:
+                key, value = arg.split("=", 1)
+                key = _UNDERSCORE_SEGMENT.sub(repl, key, count=1)
+                new = f"{key}={value}"
+            else:
+                new = _UNDERSCORE_SEGMENT.sub(repl, arg, count=1)
+            out.append(tok if new == arg else ArgToken(new, tok.src, tok.via, tok.at, tok.original or arg))
+        elif dash_o and arg.startswith("-O") and arg != "-O":
+            level = arg[3:] if len(arg) > 2 and arg[2] == "=" else arg[2:]
+            out.append(ArgToken("--optimization-level", tok.src, via="rewrite", original=arg))
+            out.append(ArgToken(level, tok.src, via="rewrite", original=arg))
+        elif dash_o and arg == "-O" and i + 1 < len(args) and args[i + 1].text in {"0", "1", "2", "3"}:
+            out.append(ArgToken("--optimization-level", tok.src, via="rewrite", original=arg))
+        else:
+            out.append(tok)
+    return out
+
+
+def _merge_dotted(args: list[ArgToken], out: PreparedArgv) -> list[ArgToken]:
+    from argtrace.rules import parser as rules
+
+    delete: set[int] = set()
+    dict_args: dict[str, dict[str, Any]] = defaultdict(dict)
+    dict_src: dict[str, list[int]] = defaultdict(list)
+    duplicates: set[str] = set()
+    for i, tok in enumerate(args):
+        if i in delete or tok.text is None:
+            continue
+        arg = tok.text
+        if arg.startswith("--") and "." not in arg:
+            continue
+        if arg.startswith("-") and "." in arg:
+            src = list(tok.src)
+            if "=" in arg:
+                arg, value_str_opt = arg.split("=", 1)
+                if "." not in arg:
+                    continue
+                value_str: str | None = value_str_opt
+            else:
+                if i + 1 >= len(args):
+                    out.fatal = (1, f"IndexError: {arg} (a dotted JSON key) has no value")
+                    out.findings.append(
+                        rules.PA_MISSING_VALUE.finding(
+                            f"{arg} is read as a dotted JSON key and needs a value; vLLM stops with "
+                            "IndexError",
+                            setting=arg.lstrip("-").split(".", 1)[0].replace("-", "_"),
+                        )
+                    )
+                    return args
+                value_str = args[i + 1].text
+                src += list(args[i + 1].src)
+                delete.add(i + 1)
+            if value_str is None:
+                value_str = UNKNOWN_PREFIX + "dotted"
+            if arg.endswith("+"):
+                arg = arg[:-1]
+                value_str = json.dumps(list(value_str.split(",")))
+            key, *keys = arg.split(".")
+            value: Any
+            try:
+                value = json.loads(value_str)
+            except json.JSONDecodeError:
+                try:
+                    value = human_readable_int(value_str)
+                except (ValueError, argparse.ArgumentTypeError):
+                    value = value_str
+            nested: Any = value
+            for k in reversed(keys):
+                nested = {k: nested}
+            dups = _recursive_update(dict_args[key], nested)
+            duplicates |= {f"{key}.{d}" for d in dups}
+            dict_src[key].extend(src)
+            out.dotted.append(DottedPart(key, tuple(keys), value, value_str, tuple(src)))
+            delete.add(i)
+    kept = [a for i, a in enumerate(args) if i not in delete]
+    for name, value in dict_args.items():
+        merged = tuple(dict.fromkeys(dict_src[name]))
+        kept.append(ArgToken(name, merged, via="dotted"))
+        kept.append(ArgToken(json.dumps(value), merged, via="dotted"))
+    if duplicates:
+        out.notes.append("vLLM: found duplicate keys " + ", ".join(sorted(duplicates)))
+    return kept
+
+
+def _recursive_update(original: dict[str, Any], update: Mapping[str, Any]) -> set[str]:
+    duplicates: set[str] = set()
+    for k, v in update.items():
+        if isinstance(v, dict) and isinstance(original.get(k), dict):
+            nested = _recursive_update(original[k], v)
+            duplicates |= {f"{k}.{d}" for d in nested}
+        elif isinstance(v, list) and isinstance(original.get(k), list):
+            original[k] += v
+        else:
+            if k in original:
+                duplicates.add(k)
+            original[k] = v
+    return duplicates
+
+
+# ------------------------------------------------------------------------------------------ converters
+
+
+def human_readable_int(value: str) -> int:
+    """vLLM's ``human_readable_int``: k/m/g/t decimal (decimals allowed), K/M/G/T binary (integers only)."""
+    value = value.strip()
+    match = re.fullmatch(r"(\d+(?:\.\d+)?)([kKmMgGtT])", value)
+    if match:
+        decimal = {"k": 10**3, "m": 10**6, "g": 10**9, "t": 10**12}
+        binary = {"K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
+        number, suffix = match.groups()
+        if suffix in decimal:
+            return int(float(number) * decimal[suffix])
+        try:
+            return int(number) * binary[suffix]
+        except ValueError as e:
+            raise argparse.ArgumentTypeError(
+                "Decimals are not allowed "
+                f"with binary suffixes like {suffix}. Did you mean to use "
+                f"{number}{suffix.lower()} instead?"
+            ) from e
+    return int(value)
+
+
+def human_readable_int_or_auto(value: str) -> int:
+    value = value.strip()
+    if value == "-1" or value.lower() == "auto":
+        return -1
+    return human_readable_int(value)
+
+
+def _expand_json_human_readable_numbers(val: str) -> str:
+    parts = re.split(r'("(?:[^"\\]|\\.)*")', val)
+    for i in range(0, len(parts), 2):
+        parts[i] = re.sub(
+            r"\b\d+(?:\.\d+)?[kKmMgGtT]\b",
+            lambda m: str(human_readable_int(m.group())),
+            parts[i],
+        )
+    return "".join(parts)
+
+
+def parse_dataclass_json(val: str) -> Any:
+    """A JSON-valued config flag (``--compilation-config``...): the JSON object vLLM validates into its
+    config dataclass. Validation of field names/types is the config class's, not reproduced here."""
+    try:
+        value = json.loads(_expand_json_human_readable_numbers(val))
+    except json.JSONDecodeError as e:
+        raise argparse.ArgumentTypeError(f"invalid JSON: {e}") from e
+    return value
+
+
+def parse_type(return_type: Callable[[str], Any]) -> Callable[[str], Any]:
+    def _parse_type(val: str) -> Any:
+        try:
+            return return_type(val)
+        except ValueError as e:
+            raise argparse.ArgumentTypeError(f"Value {val} cannot be converted to {return_type}.") from e
+
+    return _parse_type
+
+
+def optional_type(return_type: Callable[[str], Any]) -> Callable[[str], Any]:
+    def _optional_type(val: str) -> Any:
+        if val == "" or val == "None":
+            return None
+        return parse_type(return_type)(val)
+
+    return _optional_type
+
+
+def union_dict_and_str(val: str) -> Any:
+    if not re.match(r"(?s)^\s*{.*}\s*$", val):
+        return str(val)
+    return optional_type(json.loads)(val)
+
+
+def parse_reasoning_parser(val: str) -> str:
+    return "" if val.lower() == "none" else val
+
+
+def check_port(value: str) -> int:
+    try:
+        port = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError("Port must be an integer") from None
+    if not (1024 <= port <= 65535):
+        raise argparse.ArgumentTypeError("Port must be between 1024 and 65535")
+    return port
+
+
+CONVERTERS: dict[str, Callable[[str], Any]] = {
+    "human_readable_int": human_readable_int,
+    "human_readable_int_or_auto": human_readable_int_or_auto,
+    "union_dict_and_str": union_dict_and_str,
+    "parse_reasoning_parser": parse_reasoning_parser,
+    "check_port": check_port,
+    "parse_dataclass": parse_dataclass_json,
+    "_expand_json_human_readable_numbers": _expand_json_human_readable_numbers,
+}
+
+
+def converter(type_name: str) -> Callable[[str], Any] | None:
+    """The Python equivalent of one of vLLM's ``type=`` converters, by (qualified) name."""
+    if not (type_name.startswith("vllm.") or "." not in type_name):
+        return None
+    short = type_name.rsplit(".", 1)[-1]
+    return CONVERTERS.get(short)

@@ -1,0 +1,313 @@
+"""The process layer: the argv and environment the server process gets, and what the framework reads of it.
+
+``ProcessInfo.env`` holds what the script (or ``--env``) set plus the caller's variables the frameworks read
+(``SGLANG_*``, ``SGL_*``, ``VLLM_*``, ``CUDA_*``, ``NCCL_*``, ``HF_*``, ``TORCH_*``, ``PATH``,
+``PYTHONPATH``...), never the whole caller environment. Values stay raw here; renderers redact them.
+Finding messages are free text, so any value they quote goes through ``argtrace.redact``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from argtrace.frameworks.schema import Schema, schemas_for, version_key
+from argtrace.model import EnvValue, Evidence, Finding, LayerResult, ProcessInfo, ServerCommand
+from argtrace.redact import redact_value
+
+# Caller variables worth showing: the frameworks, CUDA/NCCL/torch, Hugging Face, Python's own.
+READ_PREFIXES = (
+    "SGLANG_",
+    "SGL_",
+    "VLLM_",
+    "CUDA_",
+    "NCCL_",
+    "HF_",
+    "HUGGING_FACE_",
+    "TORCH_",
+    "TORCHINDUCTOR_",
+    "TRITON_",
+    "FLASHINFER_",
+    "NVIDIA_",
+    "OMP_",
+    "MKL_",
+    "TOKENIZERS_",
+    "TRANSFORMERS_",
+    "PYTORCH_",
+    "RAY_",
+    "UCX_",
+    "GLOO_",
+    "MASTER_",
+)
+READ_NAMES = frozenset(
+    {
+        "PATH",
+        "PYTHONPATH",
+        "PYTHONHOME",
+        "LD_LIBRARY_PATH",
+        "VIRTUAL_ENV",
+        "CONDA_PREFIX",
+        "WORLD_SIZE",
+        "RANK",
+        "LOCAL_RANK",
+        "HOME",
+        "TMPDIR",
+        "XDG_CACHE_HOME",
+    }
+)
+FRAMEWORK_PREFIXES: Mapping[str, tuple[str, ...]] = {"sglang": ("SGLANG_", "SGL_"), "vllm": ("VLLM_",)}
+# Parallel sizes (dests) whose product is the GPUs one server uses on one node.
+PARALLEL_DESTS: Mapping[str, tuple[str, ...]] = {
+    "sglang": ("tp_size", "pp_size", "dp_size"),
+    "vllm": ("tensor_parallel_size", "pipeline_parallel_size", "data_parallel_size"),
+}
+
+
+def _inherited(value: EnvValue) -> bool:
+    """True for a variable the script inherited from its caller (the shell layer marks it "environment")."""
+    origin = value.origin
+    return origin.expansion == "environment" or (origin.at is None and origin.expansion is None)
+
+
+def _shown(name: str, value: EnvValue) -> bool:
+    if not _inherited(value):
+        return True
+    return name in READ_NAMES or name.startswith(READ_PREFIXES)
+
+
+def describe_process(server: ServerCommand, schema: Schema) -> tuple[ProcessInfo, LayerResult]:
+    """The predicted process of one server start, and process-layer findings."""
+    from argtrace.frameworks.installed import server_interpreter
+
+    env = {name: v.value for name, v in sorted(server.env.items()) if _shown(name, v)}
+    interpreter = server.interpreter
+    process = ProcessInfo(argv=tuple(server.argv_text), env=env, at=server.at, interpreter=interpreter)
+    result = LayerResult()
+    findings = result.findings
+    findings.extend(_env_names(server, schema))
+    findings.extend(_env_feeds_flag(server, schema))
+    gpu_findings, gpu_section = _visible_devices(server, schema)
+    findings.extend(gpu_findings)
+    if gpu_section:
+        result.sections["gpus"] = gpu_section
+    path = server.env.get("PATH")
+    found = server_interpreter(server)
+    if found is None and (server.interpreter or server.entrypoint.endswith(" serve")):
+        word = server.interpreter or server.entrypoint.split()[0]
+        if path is None or path.value is None:
+            msg = (
+                f"the server process gets no PATH, so `{word}` cannot be looked up (bash would say "
+                '"command not found" unless it is a path)'
+            )
+            severity = "warning" if "/" not in word else "info"
+        else:
+            msg = (
+                f"`{word}` is not found on the PATH the server would get on this machine; the framework "
+                "version installed there could not be read"
+            )
+            severity = "info"
+        from argtrace.rules import process as rules
+
+        findings.append(rules.PR_NO_INTERPRETER.finding(msg, at=server.at, severity=severity))  # type: ignore[arg-type]
+    result.sections["process_env"] = {
+        "framework_vars": sorted(n for n in server.env if _framework_prefixed(n, schema.framework)),
+    }
+    return process, result
+
+
+def _framework_prefixed(name: str, framework: str) -> bool:
+    return name.startswith(FRAMEWORK_PREFIXES.get(framework, ()))
+
+
+def _env_names(server: ServerCommand, schema: Schema) -> list[Finding]:
+    from argtrace.rules import process as rules
+
+    findings: list[Finding] = []
+    known = schema.env_var_names
+    if not known:
+        return findings
+    by_name = {v.name: v for v in schema.env_vars}
+    history = [s for s in schemas_for(schema.framework) if s.version != schema.version]
+    for name, value in sorted(server.env.items()):
+        if not _framework_prefixed(name, schema.framework):
+            continue
+        inherited = _inherited(value)
+        at = value.origin.at if not inherited else server.at
+        spec = by_name.get(name)
+        if spec is not None:
+            if spec.deprecated:
+                new = spec.replacement
+                findings.append(
+                    rules.PR_DEPRECATED_ENV.finding(
+                        f"{name} is deprecated in {schema.label}" + (f"; it now reads {new}" if new else ""),
+                        at=at,
+                        fix=f"use {new}" if new else None,
+                    )
+                )
+            continue
+        readers = [s for s in history if name in s.env_var_names]
+        near = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.75)
+        hint = f"; the nearest name it reads is {near[0]}" if near else ""
+        older = [s.version for s in readers if version_key(s.version) < version_key(schema.version)]
+        newer = [s.version for s in readers if version_key(s.version) > version_key(schema.version)]
+        if older or newer:
+            which = ", ".join(older + newer)
+            msg = (
+                f"{name} is read by {schema.framework} {which} but not by {schema.label}: "
+                f"{'the release ignores it' if older else 'only newer releases read it'}{hint}"
+            )
+            severity = "error" if not inherited else "warning"
+        else:
+            msg = f"{name} looks like a {schema.framework} variable but {schema.label} never reads it{hint}"
+            severity = "warning" if not inherited else "info"
+        if inherited:
+            msg += " (inherited from the caller's environment)"
+        findings.append(
+            rules.PR_UNKNOWN_ENV.finding(
+                msg,
+                at=at,
+                severity=severity,  # type: ignore[arg-type]
+                fix=f"use {near[0]}" if near else f"remove {name}",
+                evidence=[Evidence("process", at, f"{name}={redact_value(name, value.value)}")],
+            )
+        )
+    return findings
+
+
+def _env_feeds_flag(server: ServerCommand, schema: Schema) -> list[Finding]:
+    from argtrace.rules import process as rules
+
+    findings: list[Finding] = []
+    read = schema.env_var_names | {"CUDA_VISIBLE_DEVICES"}
+    exported = {n for n in server.env if n in read}
+    if not exported:
+        return findings
+    words = server.argv
+    for i in range(server.server_args_start, len(words)):
+        exp = words[i].origin.expansion or ""
+        for name in exported:
+            if re.search(r"\$\{?" + re.escape(name) + r"(?![A-Za-z0-9_])", exp):
+                flag = _flag_before(server, i)
+                text = redact_value(name, words[i].text)
+                findings.append(
+                    rules.PR_ENV_FEEDS_FLAG.finding(
+                        f"{name} is exported, so {schema.label} reads it for its own purpose, and the "
+                        "script also "
+                        f"expands it into {flag or 'an argument'} ({text}): one value silently feeds "
+                        "two settings",
+                        at=words[i].origin.at or server.at,
+                        setting=None,
+                        evidence=[Evidence("shell", words[i].origin.at, exp)],
+                    )
+                )
+    return findings
+
+
+def _flag_before(server: ServerCommand, i: int) -> str | None:
+    text = server.argv[i].text or ""
+    if text.startswith("-") and "=" in text:
+        return text.split("=", 1)[0]
+    if i > server.server_args_start:
+        prev = server.argv[i - 1].text or ""
+        if prev.startswith("-"):
+            return prev
+    return None
+
+
+def _parallel_sizes(server: ServerCommand, schema: Schema) -> dict[str, Any]:
+    from argtrace.frameworks import sglang, vllm
+    from argtrace.layers.parser import run_parser
+
+    adapter = sglang if schema.framework == "sglang" else vllm
+    try:
+        outcome = run_parser(adapter.prepare_argv(server, schema), schema)
+    except Exception:  # the parser layer reports parse problems; here only the sizes matter
+        return {}
+    return outcome.namespace
+
+
+def _visible_devices(server: ServerCommand, schema: Schema) -> tuple[list[Finding], dict[str, Any]]:
+    from argtrace.rules import process as rules
+
+    value = server.env.get("CUDA_VISIBLE_DEVICES")
+    if value is None:
+        return [], {}
+    at = value.origin.at if not _inherited(value) else server.at
+    if value.value is None:
+        return [], {"visible": None, "reason": value.origin.reason}
+    text = value.value.strip()
+    findings: list[Finding] = []
+    items = [x.strip() for x in text.split(",")] if text else []
+    visible: list[str] = []
+    for item in items:
+        if not item or re.fullmatch(r"-\d+", item):
+            break  # CUDA stops enumerating at the first invalid entry
+        if item in visible:
+            findings.append(
+                rules.PR_BAD_VISIBLE_DEVICES.finding(
+                    f"CUDA_VISIBLE_DEVICES={text} repeats {item}: CUDA fails to initialise with a "
+                    "duplicate device",
+                    at=at,
+                    setting=None,
+                )
+            )
+            break
+        visible.append(item)
+    if not text:
+        findings.append(
+            rules.PR_BAD_VISIBLE_DEVICES.finding(
+                "CUDA_VISIBLE_DEVICES is set but empty: the server sees no GPU at all", at=at
+            )
+        )
+    elif len(visible) < len(items) and not findings:
+        findings.append(
+            rules.PR_BAD_VISIBLE_DEVICES.finding(
+                f"CUDA_VISIBLE_DEVICES={text}: CUDA stops at the first invalid entry, so only "
+                f"{len(visible)} GPU(s) "
+                "are visible",
+                at=at,
+            )
+        )
+    ns = _parallel_sizes(server, schema)
+    dests = PARALLEL_DESTS.get(schema.framework, ())
+    sizes: dict[str, int] = {}
+    for d in dests:
+        v = ns.get(d)
+        sizes[d] = v if isinstance(v, int) and v > 0 else 1
+    if schema.framework == "vllm" and isinstance(ns.get("data_parallel_size_local"), int):
+        sizes["data_parallel_size"] = ns["data_parallel_size_local"]
+    if schema.framework == "sglang" and ns.get("enable_dp_attention"):
+        sizes["dp_size"] = 1  # DP attention splits the TP group; it adds no GPUs
+    needed = 1
+    for v in sizes.values():
+        needed *= v
+    nodes = ns.get("nnodes") if schema.framework == "sglang" else None
+    if isinstance(nodes, int) and nodes > 1:
+        needed = max(1, needed // nodes)
+    base = ns.get("base_gpu_id") if schema.framework == "sglang" else None
+    offset = base if isinstance(base, int) and base > 0 else 0
+    section = {"visible": visible, "needed": needed, "sizes": sizes, "base_gpu_id": offset or None}
+    product = " x ".join(f"{k} {v}" for k, v in sizes.items())
+    if text and visible and needed + offset > len(visible):
+        extra = f" starting at --base-gpu-id {offset}" if offset else ""
+        findings.append(
+            rules.PR_TOO_FEW_GPUS.finding(
+                f"the server needs {needed} GPU(s) ({product}){extra} but CUDA_VISIBLE_DEVICES={text} "
+                "makes only "
+                f"{len(visible)} visible",
+                at=at,
+                setting=dests[0] if dests else None,
+            )
+        )
+    elif text and len(visible) > needed + offset:
+        findings.append(
+            rules.PR_EXTRA_GPUS.finding(
+                f"CUDA_VISIBLE_DEVICES={text} makes {len(visible)} GPUs visible; this server uses {needed} "
+                f"({product})",
+                at=at,
+                setting=dests[0] if dests else None,
+            )
+        )
+    return findings, section

@@ -1,0 +1,317 @@
+"""Parser-layer rules (PA): what the framework's argument parser makes of the server's argv."""
+
+from __future__ import annotations
+
+from argtrace.rules import Example, Rule
+
+_SG = "python3 -m sglang.launch_server --model-path /m"
+_SG10 = ("--framework-version", "0.5.10.post1")
+_SG23 = ("--framework-version", "0.5.23")
+_VL = ("--framework-version", "0.33.0")
+
+
+def _c(command: str, version: tuple[str, ...] = _SG10) -> Example:
+    return Example(argv=("check", *version, "-c", command))
+
+
+PA_UNRECOGNIZED = Rule(
+    code="PA001",
+    layer="parser",
+    severity="error",
+    title="Unrecognized argument",
+    rationale="SGLang and vLLM parse with parse_args: one word the parser does not know (a typo, a "
+    "stray value) "
+    "makes the server exit with status 2 before anything loads.",
+    fix="use the flag the message suggests, or remove the word",
+    example=_c(f"{_SG} --mem-fraction-statc 0.8"),
+    correct=_c(f"{_SG} --mem-fraction-static 0.8"),
+)
+
+PA_OTHER_FRAMEWORK = Rule(
+    code="PA002",
+    layer="parser",
+    severity="error",
+    title="Flag of the other framework",
+    rationale="SGLang and vLLM name the same settings differently (--tp-size vs "
+    "--tensor-parallel-size); a flag "
+    "copied from the other framework's docs is rejected.",
+    fix="use this framework's spelling of the setting",
+    example=_c("vllm serve /m --tp-size 2", _VL),
+    correct=_c("vllm serve /m --tensor-parallel-size 2", _VL),
+)
+
+PA_REMOVED = Rule(
+    code="PA003",
+    layer="parser",
+    severity="error",
+    title="Flag removed in this release",
+    rationale="An old launch script on a new release: a flag that older releases accepted no longer "
+    "exists, and "
+    "the server refuses to start.",
+    fix="use the release's replacement flag (named in the message), or pin the older release",
+    example=_c(f"{_SG} --mamba-scheduler-strategy extra_buffer", _SG23),
+    correct=_c(f"{_SG} --mamba-radix-cache-strategy extra_buffer", _SG23),
+)
+
+PA_NOT_YET = Rule(
+    code="PA004",
+    layer="parser",
+    severity="error",
+    title="Flag not yet in this release",
+    rationale="A new launch script on an old release: the flag was added later, so this release rejects it.",
+    fix="upgrade the framework, or use the older spelling named in the message",
+    example=_c(f"{_SG} --mamba-radix-cache-strategy extra_buffer", _SG10),
+    correct=_c(f"{_SG} --mamba-scheduler-strategy extra_buffer", _SG10),
+)
+
+PA_DEPRECATED = Rule(
+    code="PA005",
+    layer="parser",
+    severity="warning",
+    title="Deprecated flag",
+    rationale="A deprecated flag still works today, often as an alias that writes another setting, and is "
+    "removed in a later release.",
+    fix="switch to the current spelling named in the message",
+    example=_c(f"{_SG} --stream-output"),
+    correct=_c(f"{_SG} --incremental-streaming-output"),
+)
+
+PA_DUPLICATE = Rule(
+    code="PA006",
+    layer="parser",
+    severity="warning",
+    title="Flag given more than once",
+    rationale="argparse keeps the last occurrence without a word: the earlier value is silently overridden. "
+    "When the last one comes from \"$@\", the caller's arguments override the script's own choice.",
+    fix="give each flag once; let the caller override through a variable with a default instead",
+    example=_c(f"{_SG} --port 30000 --port 30001"),
+    correct=_c(f"{_SG} --port 30001"),
+)
+
+PA_ABBREVIATION = Rule(
+    code="PA007",
+    layer="parser",
+    severity="warning",
+    title="Abbreviated flag accepted silently",
+    rationale="argparse accepts any unambiguous prefix of a long flag (allow_abbrev), so a misspelt or "
+    "shortened flag works today and breaks as soon as a release adds another flag with the same prefix.",
+    fix="write the flag in full",
+    example=_c(f"{_SG} --chunked-prefill 4096"),
+    correct=_c(f"{_SG} --chunked-prefill-size 4096"),
+)
+
+PA_AMBIGUOUS = Rule(
+    code="PA008",
+    layer="parser",
+    severity="error",
+    title="Ambiguous abbreviation",
+    rationale="A prefix that matches several flags makes argparse exit with status 2.",
+    fix="write the flag in full",
+    example=_c(f"{_SG} --enable-dp 1"),
+    correct=_c(f"{_SG} --enable-dp-attention"),
+)
+
+PA_INVALID_CHOICE = Rule(
+    code="PA009",
+    layer="parser",
+    severity="error",
+    title="Invalid choice",
+    rationale="The value is not one of the flag's choices in this release: argparse exits with status 2.",
+    fix="use one of the choices listed in the message",
+    example=_c(f"{_SG} --mamba-scheduler-strategy extra-buffer"),
+    correct=_c(f"{_SG} --mamba-scheduler-strategy extra_buffer"),
+)
+
+PA_INVALID_VALUE = Rule(
+    code="PA010",
+    layer="parser",
+    severity="error",
+    title="Value of the wrong type",
+    rationale="The flag's converter rejects the value (a port that is not a number, 0.8.5 for a "
+    "float): argparse "
+    "exits with status 2.",
+    fix="give a value of the flag's type",
+    example=_c(f"{_SG} --port 30000x"),
+    correct=_c(f"{_SG} --port 30000"),
+)
+
+PA_INVALID_JSON = Rule(
+    code="PA011",
+    layer="parser",
+    severity="error",
+    title="Invalid JSON value",
+    rationale="JSON-valued flags (--json-model-override-args, --speculative-config, --compilation-config...) "
+    "are decoded by the parser; shell quoting often eats the double quotes.",
+    fix="single-quote the JSON so that the shell keeps its double quotes",
+    example=_c(f"{_SG} --json-model-override-args {{rope_scaling:1}}"),
+    correct=_c(f"{_SG} --json-model-override-args '{{\"rope_scaling\": 1}}'"),
+)
+
+PA_MISSING_VALUE = Rule(
+    code="PA012",
+    layer="parser",
+    severity="error",
+    title="Flag without its value",
+    rationale="A flag that takes a value is followed by another flag (or nothing), typically because "
+    "a variable "
+    'expanded to nothing: argparse exits with status 2 ("expected one argument").',
+    fix="make sure the value is there (quote variables, give defaults: ${PORT:-30000})",
+    example=_c(f"{_SG} --port --host 0.0.0.0"),
+    correct=_c(f"{_SG} --port 30000 --host 0.0.0.0"),
+)
+
+PA_UNKNOWN_VALUE = Rule(
+    code="PA013",
+    layer="parser",
+    severity="info",
+    title="Value not known statically",
+    rationale="A command substitution or a runtime branch produces the word, so what the parser gets "
+    "cannot be "
+    "known without running the script.",
+    fix="nothing to fix if intended; pass the value explicitly to check it",
+    example=_c(f"{_SG} --port $(shuf -i 30000-31000 -n 1)"),
+    correct=_c(f"{_SG} --port 30000"),
+)
+
+PA_UNDERSCORE = Rule(
+    code="PA014",
+    layer="parser",
+    severity="error",
+    title="Underscores in a flag the framework does not normalise",
+    rationale="vLLM turns --max_model_len into --max-model-len; SGLang does not, and rejects the flag.",
+    fix="write the flag with dashes",
+    example=_c("python3 -m sglang.launch_server --model_path /m"),
+    correct=_c("python3 -m sglang.launch_server --model-path /m"),
+)
+
+PA_SINGLE_DASH = Rule(
+    code="PA015",
+    layer="parser",
+    severity="error",
+    title="Long option with a single hyphen",
+    rationale="-model-path is not --model-path: argparse rejects it, or worse, reads it as a short "
+    "option with "
+    "the rest of the word as its value (-quantization is -q uantization).",
+    fix="write long options with two hyphens",
+    example=_c("python3 -m sglang.launch_server -model-path /m"),
+    correct=_c("python3 -m sglang.launch_server --model-path /m"),
+)
+
+PA_IGNORED = Rule(
+    code="PA016",
+    layer="parser",
+    severity="error",
+    title="Flag accepted but ignored",
+    rationale="Some retired flags are still accepted so that old scripts start, but store nothing: the value "
+    "the user asked for never arrives.",
+    fix="use the replacement flag named in the message, or remove the flag",
+    example=_c(f"{_SG} --enable-piecewise-cuda-graph"),
+    correct=_c(f"{_SG} --enforce-piecewise-cuda-graph"),
+)
+
+PA_EXITS = Rule(
+    code="PA017",
+    layer="parser",
+    severity="error",
+    title="Help or version flag in a launch",
+    rationale="--help (or an abbreviation of it) makes the server print help and exit instead of starting.",
+    fix="remove the flag",
+    example=_c(f"{_SG} --help"),
+    correct=_c(_SG),
+)
+
+PA_CONFIG_FILE = Rule(
+    code="PA018",
+    layer="parser",
+    severity="error",
+    title="Config file problem",
+    rationale="--config FILE must be one YAML file holding a mapping; otherwise the launcher stops before "
+    "parsing, and a file argtrace cannot read here is a file whose settings it cannot check.",
+    fix="pass exactly one existing .yaml/.yml file with a mapping at the top",
+    example=_c(f"{_SG} --config server.json"),
+    correct=_c(_SG),
+)
+
+PA_CONFIG_DROPPED = Rule(
+    code="PA019",
+    layer="parser",
+    severity="warning",
+    title="Config file value dropped",
+    rationale="vLLM turns `key: false` into --no-key only when the parser doing the rewrite knows "
+    "that flag; for "
+    "`vllm serve` that is the top-level parser, so a false boolean in the config file is silently dropped.",
+    fix="turn the flag off on the command line (--no-KEY) instead of in the config file",
+    example=Example(
+        argv=("check", *_VL, "-c", "vllm serve /m --config cfg.yaml"),
+        files={"cfg.yaml": "enable-prefix-caching: false\n"},
+    ),
+    correct=Example(
+        argv=("check", *_VL, "-c", "vllm serve /m --config cfg.yaml --no-enable-prefix-caching"),
+        files={"cfg.yaml": "max-num-seqs: 8\n"},
+    ),
+)
+
+PA_REQUIRED = Rule(
+    code="PA020",
+    layer="parser",
+    severity="error",
+    title="Required flag missing",
+    rationale="The parser requires the flag (SGLang's --model-path): without it the server exits "
+    "with status 2.",
+    fix="add the flag",
+    example=_c("python3 -m sglang.launch_server --port 30000"),
+    correct=_c(f"{_SG} --port 30000"),
+)
+
+PA_JSON_OVERRIDE = Rule(
+    code="PA021",
+    layer="parser",
+    severity="warning",
+    title="JSON value silently replaced",
+    rationale="vLLM collects --flag.key words into a new JSON value appended after everything else, which "
+    "replaces a whole JSON value given earlier; a key repeated in one JSON object also keeps only "
+    "its last value.",
+    fix="put all keys of a JSON flag in one place",
+    example=_c(
+        "vllm serve /m --compilation-config '{\"mode\": 3}' --compilation-config.cudagraph_mode FULL", _VL
+    ),
+    correct=_c('vllm serve /m --compilation-config \'{"mode": 3, "cudagraph_mode": "FULL"}\'', _VL),
+)
+
+PA_NO_VALUE_EXPECTED = Rule(
+    code="PA022",
+    layer="parser",
+    severity="error",
+    title="Value given to a flag that takes none",
+    rationale="Boolean flags take no value: `--enable-metrics true` leaves `true` over (unrecognized "
+    "arguments, "
+    "exit 2), and `--flag=false` is an error too.",
+    fix="write the flag alone to turn it on; leave it out (or use its --no- form) to turn it off",
+    example=_c(f"{_SG} --enable-metrics true"),
+    correct=_c(f"{_SG} --enable-metrics"),
+)
+
+PA_SERVE_MODEL_PATH = Rule(
+    code="PA023",
+    layer="parser",
+    severity="error",
+    title="Model not where the entry point looks for it",
+    rationale="`sglang serve` looks for --model-path spelled out before parsing (0.5.23 also takes a first "
+    "positional word); `vllm serve` wants the model as its first positional word when --served-model-name is "
+    "given. Otherwise the launcher stops before the parser runs.",
+    fix="put the model where the entry point expects it",
+    example=_c("sglang serve --model /m --port 30000"),
+    correct=_c("sglang serve --model-path /m --port 30000"),
+)
+
+PA_REMOVED_LATER = Rule(
+    code="PA024",
+    layer="parser",
+    severity="info",
+    title="Flag removed in a later release",
+    rationale="The flag works with this release but a newer bundled release rejects it: the script breaks on "
+    "upgrade.",
+    fix="switch to the spelling the newer release uses, where this release already has it",
+    example=_c(f"{_SG} --mamba-scheduler-strategy extra_buffer"),
+    correct=_c(f"{_SG} --port 30000"),
+)

@@ -1,0 +1,118 @@
+"""Process-layer rules (PR): the server process's environment and interpreter."""
+
+from __future__ import annotations
+
+from argtrace.rules import Example, Rule
+
+_SG = "python3 -m sglang.launch_server --model-path /m"
+_SG10 = ("--framework-version", "0.5.10.post1")
+_SG23 = ("--framework-version", "0.5.23")
+
+
+def _c(command: str, version: tuple[str, ...] = _SG10) -> Example:
+    return Example(argv=("check", *version, "-c", command))
+
+
+PR_UNKNOWN_ENV = Rule(
+    code="PR001",
+    layer="process",
+    severity="error",
+    title="Framework environment variable this release does not read",
+    rationale="A variable with the framework's prefix (SGLANG_, SGL_, VLLM_) that this release never "
+    "reads does "
+    "nothing: a typo, or a variable an older release read and this one ignores.",
+    fix="use the name this release reads (the message names the nearest one), or drop the variable",
+    example=_c(f"SGLANG_ENABLE_SPEC_V3=1 {_SG}"),
+    correct=_c(_SG),
+    exceptions="A name built at run time (f-strings) may be missing from the generated list; inherited "
+    "variables (not set by the script) are reported with a lower severity.",
+)
+
+PR_DEPRECATED_ENV = Rule(
+    code="PR002",
+    layer="process",
+    severity="warning",
+    title="Deprecated environment variable",
+    rationale="The release still reads the old name but has a new one; the old name goes away later.",
+    fix="use the replacement name",
+    example=_c(f"SGL_DISABLE_TP_MEMORY_INBALANCE_CHECK=1 {_SG}"),
+    correct=_c(_SG),
+)
+
+PR_ENV_FEEDS_FLAG = Rule(
+    code="PR003",
+    layer="process",
+    severity="warning",
+    title="Framework variable also used to build a flag",
+    rationale="The framework reads the exported variable for its own purpose, and the script also expands it "
+    "into a flag's value: one setting silently feeds two (e.g. VLLM_PORT is vLLM's internal port).",
+    fix="use a variable name of your own for the flag's value",
+    example=Example(
+        argv=("check", "--framework-version", "0.33.0", "launch.sh"),
+        files={"launch.sh": "#!/bin/bash\nexport VLLM_PORT=8000\nvllm serve /m --port $VLLM_PORT\n"},
+    ),
+    correct=Example(
+        argv=("check", "--framework-version", "0.33.0", "launch.sh"),
+        files={"launch.sh": "#!/bin/bash\nPORT=8000\nvllm serve /m --port $PORT\n"},
+    ),
+)
+
+PR_TOO_FEW_GPUS = Rule(
+    code="PR004",
+    layer="process",
+    severity="error",
+    title="Fewer visible GPUs than the parallel sizes need",
+    rationale="CUDA_VISIBLE_DEVICES hides GPUs: with tp x dp x pp larger than the visible count the server "
+    "fails at start-up.",
+    fix="make CUDA_VISIBLE_DEVICES list as many GPUs as tp x dp x pp, or lower the parallel sizes",
+    example=_c(f"CUDA_VISIBLE_DEVICES=0 {_SG} --tp-size 2"),
+    correct=_c(f"CUDA_VISIBLE_DEVICES=0,1 {_SG} --tp-size 2"),
+)
+
+PR_EXTRA_GPUS = Rule(
+    code="PR005",
+    layer="process",
+    severity="info",
+    title="More visible GPUs than the parallel sizes use",
+    rationale="Visible GPUs beyond tp x dp x pp stay idle for this server (fine when another server "
+    "uses them).",
+    fix="nothing if intended; otherwise narrow CUDA_VISIBLE_DEVICES",
+    example=_c(f"CUDA_VISIBLE_DEVICES=0,1,2,3 {_SG} --tp-size 2"),
+    correct=_c(f"CUDA_VISIBLE_DEVICES=0,1 {_SG} --tp-size 2"),
+)
+
+PR_BAD_VISIBLE_DEVICES = Rule(
+    code="PR006",
+    layer="process",
+    severity="error",
+    title="CUDA_VISIBLE_DEVICES hides every GPU or repeats one",
+    rationale="An empty CUDA_VISIBLE_DEVICES hides all GPUs; a repeated index or a negative one makes CUDA "
+    "stop enumerating at that point.",
+    fix="list distinct GPU indices (or UUIDs), e.g. CUDA_VISIBLE_DEVICES=0,1",
+    example=_c(f"CUDA_VISIBLE_DEVICES= {_SG}"),
+    correct=_c(f"CUDA_VISIBLE_DEVICES=0 {_SG}"),
+)
+
+PR_NO_INTERPRETER = Rule(
+    code="PR007",
+    layer="process",
+    severity="info",
+    title="Interpreter not found here",
+    rationale="The server's python (or console script) is not on the PATH the process would get on this "
+    "machine, so the installed framework version could not be read; the newest bundled schema is used.",
+    fix="pass --python PATH or --framework-version V",
+    example=_c("/nonexistent/venv/bin/python -m sglang.launch_server --model-path /m", ()),
+    correct=_c(_SG),
+)
+
+PR_VERSION_NOT_BUNDLED = Rule(
+    code="PR008",
+    layer="process",
+    severity="warning",
+    title="Framework version without a bundled schema",
+    rationale="argtrace analyses with the nearest older bundled parser schema; flags added or removed since "
+    "may be misjudged.",
+    fix="pass --framework-version with a bundled version",
+    example=_c(_SG, ("--framework-version", "0.5.11")),
+    correct=_c(_SG, _SG10),
+)
