@@ -97,7 +97,8 @@ def memory_text(section: Mapping[str, Any]) -> str:
     for s in section.get("suggested") or []:
         lines.append(
             f"  try: {' '.join(s['flags'])}  -> tokens {s['max_total_num_tokens']}, "
-            f"slots {s.get('max_mamba_cache_size')}, requests {s['max_running_requests']} (cost: {s['cost']})"
+            + (f"slots {s['max_mamba_cache_size']}, " if s.get("max_mamba_cache_size") is not None else "")
+            + f"requests {s['max_running_requests']} (cost: {s['cost']})"
         )
     log = section.get("from_log")
     if log:

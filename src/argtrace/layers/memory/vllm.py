@@ -90,17 +90,21 @@ def analyze(
     given = setting(settings, "kv_cache_memory_bytes")
     non_kv = weights.bytes_per_rank + activations + NON_TORCH_BYTES
     available = int(given) if given is not None else requested - non_kv - cudagraph
-    state = mamba.bytes_per_slot * max_seqs if mamba else 0
-    tokens = (available - state) // max(kv.bytes_per_token, 1) if available > state else 0
+    # vLLM keeps one pool for attention pages and Mamba states (one state per running request, pages
+    # unified in size): nothing is reserved per max_num_seqs up front. At start-up it requires that one
+    # request of max_model_len fits (its state + its KV).
+    one_state = mamba.bytes_per_slot if mamba else 0
+    tokens = max(available, 0) // max(kv.bytes_per_token, 1)
+    requests = min(max_seqs, max(available, 0) // one_state) if one_state else max_seqs
+    need_one = one_state + kv.bytes_per_token * fake.context_len
     verdict, stage = "fits", None
     if weights.bytes_per_rank > gpu.total_bytes - NON_TORCH_BYTES:
         verdict, stage = "oom", "weights"
     elif available <= 0:
         verdict, stage = "oom", "kv_cache"
-    elif mamba and available <= state:
-        verdict, stage = "oom", "mamba_cache"
-    elif tokens < fake.context_len:
-        verdict, stage = "oom", "kv_cache"
+    elif available < need_one:
+        verdict, stage = "oom", "mamba_cache" if mamba and available < one_state else "kv_cache"
+    state = one_state * requests
     section.update(
         {
             "weights_bytes": weights.bytes_per_rank,
@@ -112,15 +116,15 @@ def analyze(
             "mamba_extra_bytes_per_slot": 0,
             "draft_bytes": 0,
             "reserved_bytes": activations + cudagraph + NON_TORCH_BYTES,
-            "max_total_num_tokens": max(tokens, 0) if stage is None or stage == "kv_cache" else None,
-            "max_mamba_cache_size": max_seqs if mamba else None,
-            "max_running_requests": max_seqs,
+            "max_total_num_tokens": tokens if stage is None else None,
+            "max_mamba_cache_size": requests if mamba else None,
+            "max_running_requests": requests,
             "mem_fraction_static": util,
             "gpu_memory_utilization": util,
             "available_kv_cache_bytes": available,
             "verdict": verdict,
             "oom_stage": stage,
-            "margin_bytes": available - state - kv.bytes_per_token * fake.context_len,
+            "margin_bytes": available - need_one,
             "breakdown": [
                 {"name": "context + other processes", "bytes": NON_TORCH_BYTES},
                 {"name": "weights", "bytes": weights.bytes_per_rank},
