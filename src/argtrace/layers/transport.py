@@ -1,0 +1,1354 @@
+"""The transport layer: how a command travels to the process that finally runs it.
+
+Entry points (see ``docs``/the lead's ``check.py`` wiring):
+
+* :func:`analyze_transport` takes what the shell layer predicted for a script or ``-c`` command and follows
+  every ``ssh``/``scp``/``rsync``/``docker run`` in it: which expansions the *local* shell already did,
+  how ssh joins its arguments with spaces for the node's shell to split again, ``bash -c`` that keeps only
+  its first word, ``sudo``, backgrounding over ssh, the non-interactive environment, here-document uploads
+  (what ``cat > f <<EOF`` really wrote), CRLF files copied with ``scp``, and an image's entrypoint in front
+  of the container's arguments. The remote command itself is analysed with the shell layer, so its server
+  starts become :class:`~argtrace.model.ServerCommand` s like any other.
+* :func:`manifest_kind` / :func:`analyze_manifest` read a docker compose file or Kubernetes manifest
+  (``argtrace check compose.yaml --service NAME`` / ``pod.yaml --container NAME``) into server commands.
+
+Nothing here runs a shell, ssh or docker: bash semantics come from the shell layer, argv recognition from
+``frameworks/detect.py``; this module only knows what ssh, sudo, docker, compose and Kubernetes do to argv.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+import shlex
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from argtrace.model import EnvValue, Evidence, Finding, Origin, ServerCommand, Word
+
+if TYPE_CHECKING:
+    from argtrace.layers.shell import ScriptSource, ShellResult
+
+# ------------------------------------------------------------------------------------------------ tables
+
+# Entrypoints of well-known images (``docker inspect -f '{{json .Config.Entrypoint}}' IMAGE``). Arguments
+# after the image name (compose ``command:``, Kubernetes ``args:``) are appended to these.
+#   vllm/vllm-openai: vLLM's docker/Dockerfile final stage, ``ENTRYPOINT ["vllm", "serve"]`` (current
+#     releases); older tags used ``python3 -m vllm.entrypoints.openai.api_server`` (same effect here: a
+#     repeated ``vllm serve`` is not accepted).
+#   lmsysorg/sglang: no entrypoint; the command must name the launcher (``python3 -m sglang.launch_server``).
+IMAGE_ENTRYPOINTS: Mapping[str, tuple[str, ...]] = {
+    "vllm/vllm-openai": ("vllm", "serve"),
+    "vllm/vllm-openai-rocm": ("vllm", "serve"),
+    "lmsysorg/sglang": (),
+}
+
+# The environment sshd gives a non-interactive command before the login shell's rc files run.
+SSHD_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+_SSH_OPTS_WITH_VALUE = set("BbcDEeFIiJLlmOoPpQRSWw")
+_SSH_FLAGS = set("46AaCfGgKkMNnqsTtVvXxYy")
+_SCP_OPTS_WITH_VALUE = set("cDFiJlOoPSX")
+_SHELLS = {"bash", "sh", "dash", "zsh", "ksh"}
+# A blank or a character the node's shell gives a meaning to.
+_SHELL_SPECIAL = re.compile(r"[\s'\"`$;&|<>()*?\[\]#~\\{}]")
+_BARE_RUNNERS = {"python", "python3", "sglang", "vllm", "pip", "pip3", "torchrun", "uv"}
+_EXEC_FORM_SHELL_WORDS = {"&&", "||", "|", ";", ">", ">>", "<", "2>&1", "&>", "&"}
+_FRAMEWORK_ENV = re.compile(
+    r"^(SGLANG_|VLLM_|CUDA_|NCCL_|HF_|HUGGING_FACE_|TORCH_|PYTORCH_|PYTHONPATH$|PATH$)"
+)
+
+_DOCKER_BOOL = {
+    "-d", "--detach", "-i", "--interactive", "-t", "--tty", "--rm", "--privileged", "--init", "-P",
+    "--publish-all", "--read-only", "--no-healthcheck", "--oom-kill-disable", "--sig-proxy",
+    "--disable-content-trust", "-q", "--quiet", "--use-api-socket",
+}  # fmt: skip
+
+
+# ------------------------------------------------------------------------------------------------ result
+
+
+@dataclass
+class TransportResult:
+    """Servers reached through ssh/docker/manifests, findings of layer ``transport``, and the report "
+    "section."""
+
+    servers: list[ServerCommand] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    hops: list[dict[str, Any]] = field(default_factory=list)
+    uploads: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def section(self) -> dict[str, Any]:
+        """The ``transport`` top-level JSON key."""
+        return {"hops": self.hops, "uploads": self.uploads}
+
+
+@dataclass
+class _Context:
+    """What is known while following one script: its args/env and files uploaded so far."""
+
+    args: list[str]
+    env: dict[str, str]
+    arg0: str
+    uploads: dict[tuple[str, str], tuple[bytes | None, str]] = field(default_factory=dict)
+    depth: int = 0
+
+
+# ---------------------------------------------------------------------------------------------- helpers
+
+
+def _split_at(at: str) -> tuple[str, int, int] | None:
+    parts = at.rsplit(":", 2)
+    if len(parts) != 3 or not parts[1].isdigit() or not parts[2].isdigit():
+        return None
+    return parts[0], int(parts[1]), int(parts[2])
+
+
+def _basename(word: str | None) -> str:
+    return (word or "").rsplit("/", 1)[-1]
+
+
+def _show(word: str | None) -> str:
+    if word is None:
+        return "<unknown>"
+    return shlex.quote(word) if word == "" or _SHELL_SPECIAL.search(word) else word
+
+
+def _show_argv(argv: Sequence[str | None]) -> str:
+    return " ".join(_show(w) for w in argv)
+
+
+@dataclass
+class _Located:
+    """The source of one simple command: its raw words and a here-document on its stdin, if any."""
+
+    raw_words: list[str]
+    heredoc: str | None = None
+    heredoc_quoted: bool = False
+    heredoc_line: int | None = None
+    stdin_file: str | None = None
+    herestring: str | None = None
+
+
+def _locate(text: str, tree: Any, line: int, col: int) -> _Located | None:
+    """Raw words and stdin of the simple command that starts at ``line``:``col`` (1-based) of ``text``."""
+    from argtrace.layers.shell import lexer as L
+
+    node = tree.root_node.descendant_for_point_range((line - 1, col - 1), (line - 1, col - 1))
+    while node is not None and node.type != "command":
+        node = node.parent
+    if node is None:
+        return None
+    stmt = node.parent if node.parent is not None and node.parent.type == "redirected_statement" else node
+    raw = text.encode("latin-1")
+    start = len(raw[: node.start_byte].decode("latin-1"))
+    end = len(raw[: stmt.end_byte].decode("latin-1"))
+    try:
+        toks = L.tokenize_command(text, start, end)
+    except L.LexError:
+        return None
+    located = _Located([w.raw for w in toks.words])
+    for redir in toks.redirs:
+        if redir.op in ("<<", "<<-") and redir.heredoc is not None:
+            located.heredoc = redir.heredoc
+            located.heredoc_quoted = redir.heredoc_quoted
+            located.heredoc_line = text.count("\n", 0, redir.start) + 2
+        elif redir.op == "<" and redir.target is not None and (redir.fd in (None, "0")):
+            located.stdin_file = redir.target.raw
+        elif redir.op == "<<<" and redir.target is not None:
+            located.herestring = redir.target.raw
+    return located
+
+
+def _local_expansions(raw: str, predicted: str | None) -> list[tuple[str, str | None]]:
+    """The expansions the *local* shell performs in one raw word (outside single quotes), each with the
+    text it produced when that can be read off the predicted word (``None`` otherwise)."""
+    from argtrace.layers.shell import lexer as L
+
+    try:
+        parts = L.parse_word(raw)
+    except Exception:
+        return []
+    expansions = [p.raw for p in parts if isinstance(p, (L.Param, L.CmdSub, L.Arith))]
+    if not expansions or predicted is None:
+        return [(e, None) for e in expansions]
+    pattern = ""
+    for part in parts:
+        if isinstance(part, L.Lit):
+            pattern += re.escape(L.restore(part.text))
+        elif isinstance(part, (L.Param, L.CmdSub, L.Arith)):
+            pattern += "(.*?)"
+        elif isinstance(part, L.Tilde):
+            pattern += ".*?"
+    match = re.fullmatch(pattern, predicted, re.DOTALL)
+    if match is None or len(match.groups()) != len(expansions):
+        return [(e, None) for e in expansions]
+    return list(zip(expansions, match.groups(), strict=True))
+
+
+def _param_name(raw: str) -> str | None:
+    m = re.match(r"^\$\{?[#!]?([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])", raw)
+    return m.group(1) if m else None
+
+
+# ------------------------------------------------------------------------------------------------- ssh
+
+
+@dataclass(frozen=True)
+class SshCall:
+    destination: str
+    port: str | None
+    user: str | None
+    options: tuple[str, ...]
+    remote: tuple[str | None, ...]  # the words ssh joins with spaces
+    remote_start: int  # argv index of the first remote word
+
+
+def parse_ssh(argv: Sequence[str | None]) -> SshCall | None:
+    """ssh's own option parsing (getopt): the destination and the words of the remote command."""
+    i = 1
+    port = user = None
+    options: list[str] = []
+    while i < len(argv):
+        w = argv[i]
+        if w is None:
+            return None
+        if w == "--":
+            i += 1
+            break
+        if not w.startswith("-") or w == "-":
+            break
+        j = 1
+        while j < len(w):
+            letter = w[j]
+            if letter in _SSH_OPTS_WITH_VALUE:
+                value = w[j + 1 :] if j + 1 < len(w) else (argv[i + 1] if i + 1 < len(argv) else None)
+                if j + 1 >= len(w):
+                    i += 1
+                if letter == "p":
+                    port = value
+                elif letter == "l":
+                    user = value
+                elif letter == "o" and value:
+                    options.append(value)
+                break
+            j += 1
+        i += 1
+    if i >= len(argv) or argv[i] is None:
+        return None
+    dest = argv[i] or ""
+    return SshCall(dest, port, user, tuple(options), tuple(argv[i + 1 :]), i + 1)
+
+
+def _host_of(dest: str) -> str:
+    host = dest.rsplit("@", 1)[-1]
+    if host.startswith("ssh://"):
+        host = host[len("ssh://") :]
+    return host
+
+
+def _remote_env(call: SshCall) -> dict[str, str]:
+    user = call.user or (call.destination.rsplit("@", 1)[0] if "@" in call.destination else "user")
+    home = "/root" if user == "root" else f"/home/{user}"
+    return {"PATH": SSHD_PATH, "HOME": home, "USER": user, "LOGNAME": user, "SHELL": "/bin/bash"}
+
+
+# --------------------------------------------------------------------------------------------- analysis
+
+
+def analyze_transport(
+    source: ScriptSource,
+    shell: ShellResult,
+    *,
+    args: Sequence[str],
+    env: Mapping[str, str],
+    arg0: str | None = None,
+) -> TransportResult:
+    """Follow every ssh/scp/rsync/docker command the shell layer predicted in ``source``."""
+    ctx = _Context(list(args), dict(env), arg0 or source.label)
+    result = TransportResult()
+    _follow(source, shell, ctx, result, local_shell=True)
+    return result
+
+
+def _follow(
+    source: ScriptSource,
+    shell: ShellResult,
+    ctx: _Context,
+    result: TransportResult,
+    *,
+    local_shell: bool,
+    ssh_host: str | None = None,
+) -> None:
+    from argtrace.layers.shell import evaluate as E
+    from argtrace.layers.shell.syntax import parse_tree
+
+    text = source.data.decode("latin-1")
+    prepared = E.prepare_text(text)
+    tree = parse_tree(prepared) if shell.commands else None
+    for at, argv, _condition in shell.commands:
+        if not argv:
+            continue
+        base = _basename(argv[0])
+        located: _Located | None = None
+        where = _split_at(at)
+        if tree is not None and where is not None and where[0] == source.label:
+            located = _locate(prepared, tree, where[1], where[2])
+        if base in ("ssh", "autossh"):
+            _ssh(at, argv, located, ctx, result, source)
+        elif base in ("scp", "rsync"):
+            _copy(at, argv, ctx, result)
+        elif base in ("docker", "podman", "nvidia-docker"):
+            _docker(at, argv, result)
+        elif base in _SHELLS:
+            _shell_c(at, argv, result)
+            if ssh_host is not None:
+                _run_uploaded(at, argv, ctx, result, ssh_host)
+        elif base == "sudo":
+            _sudo(at, argv, result)
+        elif ssh_host is not None and argv[0] is not None and (ssh_host, argv[0]) in ctx.uploads:
+            _run_uploaded(at, ["bash", *argv], ctx, result, ssh_host)
+
+
+def _ssh(
+    at: str,
+    argv: list[str | None],
+    located: _Located | None,
+    ctx: _Context,
+    result: TransportResult,
+    source: ScriptSource,
+) -> None:
+    from argtrace.rules import transport as R
+
+    call = parse_ssh(argv)
+    if call is None:
+        return
+    host = _host_of(call.destination)
+    hop: dict[str, Any] = {
+        "at": at,
+        "via": "ssh",
+        "host": call.destination,
+        "port": call.port,
+        "local_argv": list(argv),
+        "remote_command": None,
+    }
+    result.hops.append(hop)
+    if not call.remote:
+        return  # an interactive login (or only a here-document for the login shell)
+    raw_remote = located.raw_words[call.remote_start :] if located is not None else []
+    if len(raw_remote) != len(call.remote):
+        raw_remote = []
+    # ---- expansions done by the local shell (TP001 / TP002)
+    for index, raw in enumerate(raw_remote):
+        word = call.remote[index]
+        for expansion, produced in _local_expansions(raw, word):
+            name = _param_name(expansion)
+            value = produced if produced is not None or name is None else _local_value(name, ctx)
+            if name is not None and not value:
+                state = "unset" if value is None else "unset or empty"
+                result.findings.append(
+                    R.TP001.finding(
+                        f"`{expansion}` in the command for {call.destination} is expanded by the local "
+                        f"shell, where "
+                        f"it is {state}: the node receives {_show(word)} instead of the value",
+                        at=at,
+                        evidence=[Evidence("transport", at, raw), Evidence("transport", at, _show(word))],
+                    )
+                )
+            else:
+                shown = value if value is not None else "<computed locally>"
+                result.findings.append(
+                    R.TP002.finding(
+                        f"`{expansion}` in the command for {call.destination} is expanded on this machine "
+                        f"(to {_show(shown)}), not on the node",
+                        at=at,
+                        evidence=[Evidence("transport", at, raw)],
+                    )
+                )
+    # ---- several words: ssh joins them with spaces and the node's shell splits again (TP003)
+    if len(call.remote) > 1:
+        for word in call.remote:
+            if word is not None and _SHELL_SPECIAL.search(word):
+                result.findings.append(
+                    R.TP003.finding(
+                        f"ssh joins its command words with spaces and {call.destination}'s shell splits "
+                        f"them again: "
+                        f"the word {_show(word)} does not arrive as one argument",
+                        at=at,
+                        evidence=[Evidence("transport", at, _show_argv(call.remote))],
+                        fix="Pass the whole remote command as one single-quoted word and quote inside "
+                        "it, e.g. "
+                        f"ssh {call.destination} {shlex.quote(_show_argv(call.remote))}",
+                    )
+                )
+                break
+    if any(w is None for w in call.remote):
+        hop["remote_command"] = None
+        return
+    remote_text = " ".join(w for w in call.remote if w is not None)
+    hop["remote_command"] = remote_text
+    # ---- here-document on ssh's stdin: an upload (TP007)
+    if located is not None:
+        _upload_from_stdin(at, call, remote_text, located, ctx, result)
+    # ---- the node's shell runs the joined text
+    _analyze_remote(at, host, call, remote_text, ctx, result)
+
+
+def _local_value(name: str, ctx: _Context) -> str | None:
+    if name.isdigit():
+        n = int(name)
+        if n == 0:
+            return ctx.arg0
+        return ctx.args[n - 1] if n <= len(ctx.args) else None
+    if name in ("@", "*"):
+        return " ".join(ctx.args) if ctx.args else ""
+    if name == "#":
+        return str(len(ctx.args))
+    return ctx.env.get(name)
+
+
+def _analyze_remote(
+    at: str, host: str, call: SshCall, remote_text: str, ctx: _Context, result: TransportResult
+) -> None:
+    from argtrace.layers.shell import ScriptSource, analyze_script
+    from argtrace.rules import transport as R
+
+    if ctx.depth >= 4:
+        return
+    label = f"<ssh {call.destination}>"
+    remote_source = ScriptSource(label=label, data=remote_text.encode("utf-8", "surrogateescape"), path=None)
+    remote_env = _remote_env(call)
+    remote = analyze_script(
+        remote_source, [], remote_env, arg0="bash", run_shellcheck=False, cwd=remote_env["HOME"]
+    )
+    # the node's view of the command, its hazards and its servers
+    result.findings.extend(f for f in remote.findings if f.code not in ("SH019",))
+    for index, server in enumerate(remote.servers):
+        result.servers.append(server)
+        outputs = remote.outputs[index] if index < len(remote.outputs) else {}
+        if server.backgrounded and (outputs.get("stdout") is None or outputs.get("stderr") is None):
+            result.findings.append(
+                R.TP009.finding(
+                    f"the server is started in the background over ssh with its output still connected "
+                    f"to the "
+                    f"ssh session: `ssh {call.destination}` does not return until the server exits",
+                    at=server.at,
+                    evidence=[Evidence("transport", at, remote_text)],
+                )
+            )
+    # ---- non-interactive environment (TP005)
+    activated = bool(re.search(r"(^|[;&|(\s])(source|\.)\s+\S*(activate|conda\.sh)\b", remote_text))
+    for cmd_at, argv, _cond in remote.commands:
+        if not argv or argv[0] is None:
+            continue
+        base = argv[0]
+        if base in ("conda", "mamba", "micromamba") and argv[1:2] == ["activate"] and not activated:
+            result.findings.append(
+                R.TP005.finding(
+                    f"`{_show_argv(argv)}` runs in the non-interactive shell of `ssh "
+                    f"{call.destination}`, where "
+                    "conda's shell function is not set up (~/.bashrc returns early): the environment is not "
+                    "activated",
+                    at=at,
+                    evidence=[Evidence("transport", cmd_at, remote_text)],
+                )
+            )
+        elif base in _BARE_RUNNERS and not activated and _starts_server(argv):
+            result.findings.append(
+                R.TP005.finding(
+                    f"`{base}` is looked up on the PATH of a non-interactive ssh session on "
+                    f"{call.destination}: "
+                    "~/.bashrc returns early there, so a conda/venv environment activated in it is not "
+                    "active and "
+                    f"another `{base}` (or none) runs",
+                    at=at,
+                    evidence=[Evidence("transport", cmd_at, _show_argv(argv))],
+                )
+            )
+    ctx.depth += 1
+    try:
+        _follow(remote_source, remote, ctx, result, local_shell=False, ssh_host=host)
+    finally:
+        ctx.depth -= 1
+
+
+def _starts_server(argv: Sequence[str | None]) -> bool:
+    from argtrace.frameworks.detect import detect_server
+
+    known = [w or "" for w in argv]
+    return detect_server(known) is not None
+
+
+# ----------------------------------------------------------------------------------------------- uploads
+
+
+_UPLOAD_COMMAND = re.compile(r"^\s*(?:cat\s*>>?\s*|tee\s+(?:-a\s+)?|dd\s+of=)(?P<path>\S+)\s*$")
+
+
+def _upload_target(remote_text: str) -> str | None:
+    m = _UPLOAD_COMMAND.match(remote_text)
+    if m is None:
+        return None
+    path = m.group("path")
+    try:
+        words = shlex.split(path)
+    except ValueError:
+        return None
+    return words[0] if len(words) == 1 else None
+
+
+def _upload_from_stdin(
+    at: str, call: SshCall, remote_text: str, located: _Located, ctx: _Context, result: TransportResult
+) -> None:
+    from argtrace.rules import transport as R
+
+    target = _upload_target(remote_text)
+    if located.heredoc is None or target is None:
+        return
+    host = _host_of(call.destination)
+    body = located.heredoc
+    expansions = [] if located.heredoc_quoted else _heredoc_expansions(body)
+    content: bytes | None
+    if located.heredoc_quoted or not expansions:
+        content = _latin1_bytes(body)
+    else:
+        content = _expand_heredoc(body, ctx)
+    shown = content.decode("utf-8", "replace") if content is not None else None
+    upload = {
+        "at": at,
+        "host": call.destination,
+        "path": target,
+        "delimiter_quoted": located.heredoc_quoted,
+        "expansions": expansions,
+        "content": shown,
+        "known": content is not None,
+    }
+    result.uploads.append(upload)
+    ctx.uploads[(host, target)] = (content, at)
+    if expansions:
+        details = []
+        for expansion in expansions:
+            name = _param_name(expansion)
+            value = _local_value(name, ctx) if name is not None else None
+            details.append(
+                f"{expansion} -> {_show(value) if value is not None else 'empty (unset)'}"
+                if name is not None
+                else f"{expansion} -> run now, on this machine"
+            )
+        result.findings.append(
+            R.TP007.finding(
+                f"the here-document uploaded to {call.destination}:{target} has an unquoted delimiter, "
+                f"so the local "
+                f"shell expands {', '.join(expansions)} while uploading: " + "; ".join(details),
+                at=f"{at.rsplit(':', 2)[0]}:{located.heredoc_line}" if located.heredoc_line else at,
+                evidence=[
+                    Evidence("transport", at, body.rstrip("\n")),
+                    Evidence("transport", f"{call.destination}:{target}", shown or "<unknown>"),
+                ],
+            )
+        )
+
+
+def _latin1_bytes(text: str) -> bytes:
+    from argtrace.layers.shell import lexer as L
+
+    return L.restore(text).encode("latin-1", "replace")
+
+
+def _heredoc_expansions(body: str) -> list[str]:
+    """``$x``, ``${x}``, ``$1``, ``$(...)``, ``$((...))`` and backquotes in an unquoted here-document body."""
+    found: list[str] = []
+    i = 0
+    n = len(body)
+    while i < n:
+        c = body[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "$" and i + 1 < n:
+            m = re.match(
+                r"\$(\{[^}]*\}|\(\([^)]*\)\)|\([^)]*\)|[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])", body[i:]
+            )
+            if m:
+                found.append(m.group(0))
+                i += m.end()
+                continue
+        if c == "`":
+            j = body.find("`", i + 1)
+            if j > 0:
+                found.append(body[i : j + 1])
+                i = j + 1
+                continue
+        i += 1
+    return list(dict.fromkeys(found))
+
+
+def _expand_heredoc(body: str, ctx: _Context) -> bytes | None:
+    """What the local shell writes for an unquoted here-document, predicted by the shell layer.
+
+    The body is handed to the shell layer as one double-quoted word (a here-document expands like double
+    quotes, except that ``"`` is an ordinary character there, hence the escaping); ``None`` when the result
+    depends on something only known at run time (a command substitution).
+    """
+    from argtrace.layers.shell import ScriptSource, analyze_script
+
+    if "$(" in body or "`" in body:
+        # escaping `"` inside a command substitution would change it (the shell layer leaves it unknown)
+        return None
+    word = body.replace('"', '\\"')
+    script = f'__argtrace_upload__ "{word}"\n'.encode("latin-1", "replace")
+    source = ScriptSource(label="<upload>", data=script, path=None)
+    shell = analyze_script(source, ctx.args, ctx.env, arg0=ctx.arg0, run_shellcheck=False, cwd=None)
+    for _at, argv, _cond in shell.commands:
+        if argv and argv[0] == "__argtrace_upload__" and len(argv) == 2 and argv[1] is not None:
+            return argv[1].encode("utf-8", "surrogateescape")
+    return None
+
+
+def _copy(at: str, argv: list[str | None], ctx: _Context, result: TransportResult) -> None:
+    """``scp``/``rsync`` LOCAL... HOST:DEST: the copied file is what later runs there (CRLF check)."""
+    from argtrace.rules import transport as R
+    from argtrace.transport.host import HostError, current_host
+
+    base = _basename(argv[0])
+    words: list[str] = []
+    i = 1
+    while i < len(argv):
+        w = argv[i]
+        if w is None:
+            return
+        if w == "--":
+            words.extend(x for x in argv[i + 1 :] if x is not None)
+            break
+        if w.startswith("-") and len(w) > 1:
+            if base == "scp" and not w.startswith("--") and w[-1] in _SCP_OPTS_WITH_VALUE and len(w) == 2:
+                i += 2
+                continue
+            if base == "rsync" and w in ("-e", "--rsh", "--exclude", "--include", "--port"):
+                i += 2
+                continue
+            i += 1
+            continue
+        words.append(w)
+        i += 1
+    if len(words) < 2:
+        return
+    *sources, dest = words
+    m = re.match(r"^(?:scp://)?(?P<host>[^:/]+):(?P<path>.*)$", dest)
+    if m is None or any(re.match(r"^[^:/]+:", s) for s in sources):
+        return
+    dest_host = _host_of(m.group("host"))
+    dest_path = m.group("path") or "."
+    host = current_host()
+    for src in sources:
+        try:
+            data = host.read_bytes(src, limit=4 * 1024 * 1024)
+        except HostError:
+            continue
+        target = dest_path
+        if len(sources) > 1 or dest_path.endswith("/") or dest_path in (".", "~"):
+            target = posixpath.join(dest_path, posixpath.basename(src))
+        result.uploads.append(
+            {
+                "at": at,
+                "host": m.group("host"),
+                "path": target,
+                "from": src,
+                "via": base,
+                "content": data.decode("utf-8", "replace"),
+                "known": True,
+            }
+        )
+        ctx.uploads[(dest_host, target)] = (data, at)
+        if b"\r\n" in data:
+            lines = data.count(b"\r\n")
+            result.findings.append(
+                R.TP008.finding(
+                    f"{src} has Windows (CRLF) line endings on {lines} line(s); {base} copies them "
+                    f"unchanged to "
+                    f"{m.group('host')}:{target}, where bash reads `$'\\r'` at the end of every line "
+                    "(`--port 30000\\r`, `\\` no longer continuing lines)",
+                    at=at,
+                    evidence=[Evidence("transport", src, repr(data[: data.find(b"\r\n") + 2])[2:-1])],
+                )
+            )
+
+
+def _run_uploaded(
+    at: str, argv: Sequence[str | None], ctx: _Context, result: TransportResult, host: str
+) -> None:
+    """``bash FILE ARGS`` on a node where FILE was uploaded earlier: analyse what was uploaded."""
+    from argtrace.layers.shell import ScriptSource, analyze_script
+
+    words = list(argv[1:])
+    while words and words[0] is not None and words[0].startswith("-") and words[0] not in ("-c",):
+        words.pop(0)
+    if not words or words[0] is None or words[0] == "-c":
+        return
+    path = words[0]
+    entry = ctx.uploads.get((host, path))
+    if entry is None:
+        return
+    content, upload_at = entry
+    if content is None:
+        return
+    label = f"{host}:{path}"
+    args = [w or "" for w in words[1:]]
+    source = ScriptSource(label=label, data=content, path=None)
+    node_env = _remote_env(SshCall(host, None, None, (), (), 0))
+    shell = analyze_script(source, args, node_env, arg0=path, run_shellcheck=False, cwd=node_env["HOME"])
+    result.hops.append(
+        {
+            "at": at,
+            "via": "uploaded-script",
+            "host": host,
+            "path": path,
+            "uploaded_at": upload_at,
+            "args": args,
+        }
+    )
+    result.findings.extend(f for f in shell.findings if f.code != "SH019")
+    result.servers.extend(shell.servers)
+
+
+# --------------------------------------------------------------------------------------- bash -c, sudo
+
+
+def _shell_c(at: str, argv: list[str | None], result: TransportResult) -> None:
+    """``bash -c WORD MORE...``: only WORD is the command; MORE become ``$0 $1 ...`` (TP004)."""
+    from argtrace.rules import transport as R
+
+    i = 1
+    while i < len(argv) and argv[i] is not None and (argv[i] or "").startswith("-") and argv[i] != "-c":
+        opt = argv[i] or ""
+        if opt.startswith("-") and "c" in opt[1:] and not opt.startswith("--"):
+            break
+        i += 1
+    if i >= len(argv) or argv[i] is None:
+        return
+    opt = argv[i] or ""
+    if not (opt == "-c" or (opt.startswith("-") and not opt.startswith("--") and "c" in opt[1:])):
+        return
+    if i + 2 >= len(argv):
+        return
+    command = argv[i + 1]
+    rest = argv[i + 2 :]
+    if command is None or re.search(r"\s", command):
+        return
+    lost = [w for w in rest if w is not None]
+    if not any(w.startswith("-") for w in lost) and len(lost) < 2:
+        return
+    result.findings.append(
+        R.TP004.finding(
+            f"`{_basename(argv[0])} {opt} {_show(command)}` runs only {_show(command)}: the following "
+            f"{len(rest)} word(s) ({_show_argv(rest[:4])}{' ...' if len(rest) > 4 else ''}) become $0, "
+            f"$1, ... of that "
+            "command string and are never used",
+            at=at,
+            evidence=[Evidence("transport", at, _show_argv(argv))],
+        )
+    )
+
+
+def _sudo(at: str, argv: list[str | None], result: TransportResult) -> None:
+    from argtrace.rules import transport as R
+
+    keeps = any(
+        w is not None
+        and (
+            w in ("-E", "-i")
+            or w.startswith("--preserve-env")
+            or (w.startswith("-") and not w.startswith("--") and "E" in w)
+        )
+        for w in argv[1:]
+    )
+    if keeps or not _starts_server(argv):
+        return
+    result.findings.append(
+        R.TP006.finding(
+            "sudo starts the server with a reset environment (env_reset): variables the script exported "
+            "or set "
+            "before it (CUDA_VISIBLE_DEVICES, SGLANG_*, VLLM_*, HF_TOKEN, a venv's PATH) do not reach "
+            "it, and PATH "
+            "becomes sudo's secure_path",
+            at=at,
+            evidence=[Evidence("transport", at, _show_argv(argv))],
+        )
+    )
+
+
+# ------------------------------------------------------------------------------------------------ docker
+
+
+@dataclass
+class DockerRun:
+    image: str
+    entrypoint: tuple[str, ...] | None  # --entrypoint override ("" clears it)
+    args: list[str]
+    env: dict[str, str | None]  # None: taken from the caller's environment (-e NAME)
+    env_files: list[str]
+
+
+def parse_docker_run(argv: Sequence[str | None]) -> DockerRun | None:
+    words = list(argv)
+    i = 1
+    if i < len(words) and words[i] == "container":
+        i += 1
+    if i >= len(words) or words[i] != "run":
+        return None
+    i += 1
+    entrypoint: tuple[str, ...] | None = None
+    env: dict[str, str | None] = {}
+    env_files: list[str] = []
+    while i < len(words):
+        w = words[i]
+        if w is None:
+            return None
+        if w == "--":
+            i += 1
+            break
+        if not w.startswith("-") or w == "-":
+            break
+        name, eq, inline = w.partition("=")
+        if name.startswith("--"):
+            if name in _DOCKER_BOOL:
+                i += 1
+                continue
+            value = inline if eq else (words[i + 1] if i + 1 < len(words) else None)
+            i += 1 if eq else 2
+        else:
+            # -it, -dit: flags; -e X / -eX / -v X: a value
+            letters = w[1:]
+            value = None
+            for k, letter in enumerate(letters):
+                if f"-{letter}" in _DOCKER_BOOL:
+                    continue
+                value = letters[k + 1 :] or (words[i + 1] if i + 1 < len(words) else None)
+                if not letters[k + 1 :]:
+                    i += 1
+                name = f"-{letter}"
+                break
+            i += 1
+            if value is None:
+                continue
+        if value is None:
+            return None
+        if name in ("-e", "--env"):
+            key, has, val = value.partition("=")
+            env[key] = val if has else None
+        elif name == "--env-file":
+            env_files.append(value)
+        elif name == "--entrypoint":
+            entrypoint = tuple(shlex.split(value)) if value else ()
+    if i >= len(words) or words[i] is None:
+        return None
+    return DockerRun(words[i] or "", entrypoint, [w or "" for w in words[i + 1 :]], env, env_files)
+
+
+def image_entrypoint(image: str) -> tuple[str, ...] | None:
+    """The entrypoint of a well-known image (tag and registry ignored), ``None`` when not in the table."""
+    name = image.split("@", 1)[0]
+    last = name.rsplit("/", 1)[-1]
+    if ":" in last:
+        name = name[: len(name) - len(last)] + last.split(":", 1)[0]
+    for prefix in ("docker.io/", "index.docker.io/", "library/"):
+        if name.startswith(prefix):
+            name = name[len(prefix) :]
+    return IMAGE_ENTRYPOINTS.get(name)
+
+
+def container_argv(
+    image: str, entrypoint: Sequence[str] | None, command: Sequence[str] | None
+) -> tuple[list[str], tuple[str, ...] | None]:
+    """The process argv of a container: entrypoint (override or image's) + command; and the image's one."""
+    image_ep = image_entrypoint(image)
+    ep = list(entrypoint) if entrypoint is not None else list(image_ep or ())
+    return ep + list(command or ()), image_ep
+
+
+def _entrypoint_findings(
+    at: str,
+    image: str,
+    entrypoint: Sequence[str] | None,
+    command: Sequence[str],
+    result: TransportResult,
+    *,
+    how: str,
+) -> None:
+    from argtrace.rules import transport as R
+
+    image_ep = image_entrypoint(image)
+    if entrypoint is not None or not image_ep or not command:
+        return
+    first = _basename(command[0])
+    repeats = list(command[: len(image_ep)]) == list(image_ep)
+    launcher = first in ("vllm", "sglang", "python", "python3") or command[0].startswith("python")
+    if repeats or launcher:
+        final = [*image_ep, *command]
+        result.findings.append(
+            R.TP010.finding(
+                f"{image} already has the entrypoint `{_show_argv(image_ep)}`; {how} is appended to it, "
+                f"so the "
+                f"container runs `{_show_argv(final[:8])}{' ...' if len(final) > 8 else ''}`"
+                + (f" and {_show(command[0])} becomes the model name" if image_ep[-1:] == ("serve",) else ""),
+                at=at,
+                evidence=[Evidence("transport", at, _show_argv(command))],
+            )
+        )
+
+
+def _exec_form_findings(at: str, words: Sequence[str], result: TransportResult, *, how: str) -> None:
+    from argtrace.rules import transport as R
+
+    for word in words:
+        if word in _EXEC_FORM_SHELL_WORDS or "$(" in word or (word.startswith("$") and len(word) > 1):
+            result.findings.append(
+                R.TP013.finding(
+                    f"{how} is an exec-form argv: no shell runs it, so {_show(word)} is passed to the "
+                    f"program "
+                    "as a literal argument",
+                    at=at,
+                    evidence=[Evidence("transport", at, _show_argv(words))],
+                )
+            )
+            return
+
+
+def _server_from_argv(
+    at: str, argv: Sequence[str], env: Mapping[str, str | None], expansion: str
+) -> ServerCommand | None:
+    from argtrace.frameworks.detect import detect_server
+
+    detection = detect_server(list(argv))
+    if detection is None:
+        return None
+    words = tuple(Word(w, Origin(at=at, expansion=expansion)) for w in argv)
+    envs = {
+        k: EnvValue(
+            v,
+            Origin(
+                at=at,
+                expansion=expansion,
+                known=v is not None,
+                reason=None if v is not None else "taken from the environment at run time",
+            ),
+        )
+        for k, v in env.items()
+    }
+    for _index, name, value in detection.env_assignments:
+        envs[name] = EnvValue(value, Origin(at=at, expansion="env"))
+    interpreter = argv[detection.command_index] if detection.interpreter is not None else None
+    return ServerCommand(
+        at=at,
+        framework=detection.framework,
+        argv=words,
+        env=envs,
+        server_args_start=detection.server_args_start,
+        entrypoint=detection.entrypoint,
+        interpreter=interpreter,
+    )
+
+
+def _docker(at: str, argv: list[str | None], result: TransportResult) -> None:
+    run = parse_docker_run(argv)
+    if run is None:
+        return
+    final, image_ep = container_argv(run.image, run.entrypoint, run.args)
+    result.hops.append(
+        {
+            "at": at,
+            "via": "docker run",
+            "image": run.image,
+            "entrypoint": list(run.entrypoint)
+            if run.entrypoint is not None
+            else (list(image_ep) if image_ep is not None else None),
+            "argv": final,
+        }
+    )
+    _entrypoint_findings(
+        at, run.image, run.entrypoint, run.args, result, how="the command after the image name"
+    )
+    server = _server_from_argv(at, final, run.env, "docker run")
+    if server is not None:
+        result.servers.append(server)
+
+
+# --------------------------------------------------------------------------------------------- manifests
+
+
+def manifest_kind(data: bytes) -> str | None:
+    """``"compose"``, ``"kubernetes"`` or ``None`` (a script, or a framework's own ``--config`` YAML)."""
+    head = data[:65536]
+    if head.startswith(b"#!") or b"\x00" in head:
+        return None
+    text = head.decode("utf-8", "replace")
+    if re.search(r"(?m)^services:\s*(#.*)?$", text):
+        return "compose"
+    if re.search(r"(?m)^apiVersion:\s*\S", text) and re.search(r"(?m)^kind:\s*\S", text):
+        return "kubernetes"
+    return None
+
+
+def _load_yaml_nodes(data: bytes, label: str) -> list[Any]:
+    import yaml
+
+    from argtrace.model import UsageError
+
+    try:
+        return [
+            n
+            for n in yaml.compose_all(data.decode("utf-8", "replace"), Loader=yaml.SafeLoader)
+            if n is not None
+        ]
+    except yaml.YAMLError as exc:
+        raise UsageError(f"{label}: not valid YAML: {exc}") from exc
+
+
+def _get(node: Any, key: str) -> Any:
+    import yaml
+
+    if not isinstance(node, yaml.MappingNode):
+        return None
+    for k, v in node.value:
+        if isinstance(k, yaml.ScalarNode) and k.value == key:
+            return v
+    return None
+
+
+def _items(node: Any) -> list[tuple[str, Any]]:
+    import yaml
+
+    if not isinstance(node, yaml.MappingNode):
+        return []
+    return [(str(k.value), v) for k, v in node.value if isinstance(k, yaml.ScalarNode)]
+
+
+def _line(label: str, node: Any) -> str:
+    return f"{label}:{node.start_mark.line + 1}" if node is not None else label
+
+
+def _scalar(node: Any) -> str | None:
+    import yaml
+
+    if isinstance(node, yaml.ScalarNode):
+        if node.tag.endswith(":null"):
+            return None
+        return str(node.value)
+    return None
+
+
+def _seq(node: Any) -> list[Any] | None:
+    import yaml
+
+    return list(node.value) if isinstance(node, yaml.SequenceNode) else None
+
+
+def analyze_manifest(
+    source: ScriptSource,
+    *,
+    env: Mapping[str, str],
+    service: str | None = None,
+    container: str | None = None,
+    dotenv: Mapping[str, str] | None = None,
+) -> TransportResult:
+    """The server commands of a docker compose file or Kubernetes manifest, with transport findings."""
+    from argtrace.model import UsageError
+
+    kind = manifest_kind(source.data)
+    nodes = _load_yaml_nodes(source.data, source.label)
+    result = TransportResult()
+    if kind == "compose":
+        _compose(source.label, nodes[0] if nodes else None, {**(dotenv or {}), **env}, service, result)
+    elif kind == "kubernetes":
+        _kubernetes(source.label, nodes, container, result)
+    else:
+        raise UsageError(f"{source.label}: neither a docker compose file nor a Kubernetes manifest")
+    return result
+
+
+# --- compose
+
+
+_COMPOSE_VAR = re.compile(
+    r"\$(?:(?P<escaped>\$)|\{(?P<braced>[A-Za-z_][A-Za-z0-9_]*)(?:(?P<op>:?[-?+])(?P<arg>[^}]*))?\}"
+    r"|(?P<plain>[A-Za-z_][A-Za-z0-9_]*))"
+)
+
+
+def compose_interpolate(text: str, env: Mapping[str, str]) -> tuple[str, list[str]]:
+    """Compose's own interpolation (not a shell): ``$VAR``, ``${VAR}``, ``${VAR:-d}``, ``${VAR-d}``,
+    ``${VAR:+x}``, ``${VAR:?err}``, ``$$`` for a literal ``$``. Returns the text and the unset names."""
+    unset: list[str] = []
+
+    def sub(m: re.Match[str]) -> str:
+        if m.group("escaped"):
+            return "$"
+        name = m.group("braced") or m.group("plain")
+        op, arg = m.group("op"), m.group("arg") or ""
+        value = env.get(name)
+        if op in (":-", "-"):
+            if value is None or (op == ":-" and value == ""):
+                return arg
+            return value
+        if op in (":+", "+"):
+            return arg if (value is not None and (op == "+" or value != "")) else ""
+        if value is None:
+            unset.append(name)
+            return ""
+        return value
+
+    return _COMPOSE_VAR.sub(sub, text), unset
+
+
+def _compose_words(
+    label: str, node: Any, env: Mapping[str, str], result: TransportResult, *, what: str
+) -> list[str] | None:
+    """A compose ``command:``/``entrypoint:``: a list is the argv as is; a string is split like a shell
+    would split words (quotes honoured) but nothing else of a shell applies."""
+    from argtrace.rules import transport as R
+
+    if node is None:
+        return None
+    items = _seq(node)
+    at = _line(label, node)
+    if items is None:
+        text = _scalar(node)
+        if text is None:
+            return None
+        value, unset = compose_interpolate(text, env)
+        _unset_findings(at, unset, result, how=f"`{what}:`")
+        try:
+            return shlex.split(value)
+        except ValueError:
+            return value.split()
+    words: list[str] = []
+    for item in items:
+        text = _scalar(item)
+        if text is None:
+            continue
+        value, unset = compose_interpolate(text, env)
+        item_at = _line(label, item)
+        _unset_findings(item_at, unset, result, how=f"`{what}:`")
+        if value.startswith("-") and re.search(r"\s", value.strip()):
+            flag, _, rest = value.strip().partition(" ")
+            result.findings.append(
+                R.TP011.finding(
+                    f"the `{what}:` list item {_show(value)} is ONE argv word: the server receives the "
+                    f"flag and its "
+                    "value as a single argument, which argparse does not recognise",
+                    at=item_at,
+                    evidence=[Evidence("transport", item_at, f"- {text}")],
+                    fix=f"Give the flag and its value as two list items: `- {flag}` and `- {rest.strip()}` "
+                    f"(or write `{flag}={rest.strip()}`).",
+                )
+            )
+        words.append(value)
+    return words
+
+
+def _unset_findings(at: str, unset: Sequence[str], result: TransportResult, *, how: str) -> None:
+    from argtrace.rules import transport as R
+
+    for name in dict.fromkeys(unset):
+        result.findings.append(
+            R.TP012.finding(
+                f"${{{name}}} in {how} is not set in the environment or the .env file: compose "
+                f"substitutes an "
+                "empty string",
+                at=at,
+                evidence=[Evidence("transport", at, name)],
+            )
+        )
+
+
+def _compose(
+    label: str, root: Any, env: Mapping[str, str], service: str | None, result: TransportResult
+) -> None:
+    from argtrace.model import UsageError
+
+    services = _items(_get(root, "services"))
+    if service is not None:
+        services = [(n, s) for n, s in services if n == service]
+        if not services:
+            raise UsageError(f"{label}: no service named {service!r}")
+    for name, svc in services:
+        image = _scalar(_get(svc, "image")) or ""
+        image, _ = compose_interpolate(image, env)
+        entrypoint = _compose_words(label, _get(svc, "entrypoint"), env, result, what="entrypoint")
+        command = _compose_words(label, _get(svc, "command"), env, result, what="command")
+        at = _line(label, _get(svc, "command") or _get(svc, "entrypoint") or svc)
+        svc_env: dict[str, str | None] = {}
+        env_node = _get(svc, "environment")
+        for item in _seq(env_node) or []:
+            text = _scalar(item) or ""
+            key, has, value = text.partition("=")
+            value, unset = compose_interpolate(value, env)
+            _unset_findings(_line(label, item), unset, result, how="`environment:`")
+            svc_env[key] = value if has else env.get(key)
+        for key, value_node in _items(env_node):
+            raw = _scalar(value_node)
+            if raw is None:
+                svc_env[key] = env.get(key)  # `NAME:` with no value: taken from compose's environment
+                continue
+            interpolated, unset = compose_interpolate(raw, env)
+            _unset_findings(_line(label, value_node), unset, result, how="`environment:`")
+            svc_env[key] = interpolated
+        final, image_ep = container_argv(image, entrypoint, command)
+        result.hops.append(
+            {
+                "at": at,
+                "via": "compose",
+                "service": name,
+                "image": image,
+                "entrypoint": entrypoint
+                if entrypoint is not None
+                else (list(image_ep) if image_ep is not None else None),
+                "command": command,
+                "argv": final,
+            }
+        )
+        if command:
+            _entrypoint_findings(at, image, entrypoint, command, result, how="`command:`")
+            if _seq(_get(svc, "command")) is not None:
+                _exec_form_findings(at, command, result, how=f"service {name}'s `command:` list")
+        server = _server_from_argv(at, final, svc_env, f"compose service {name}")
+        if server is not None:
+            result.servers.append(server)
+
+
+# --- kubernetes
+
+_K8S_REF = re.compile(r"\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)")
+
+
+def k8s_expand(text: str, env: Mapping[str, str | None]) -> tuple[str, list[str]]:
+    """Kubernetes ``$(VAR)`` expansion: from earlier env entries; unresolvable references stay literal;
+    ``$$`` is a literal ``$``. Returns the text and the unresolved names."""
+    missing: list[str] = []
+
+    def sub(m: re.Match[str]) -> str:
+        if m.group(0) == "$$":
+            return "$"
+        name = m.group(1)
+        value = env.get(name)
+        if value is None:
+            missing.append(name)
+            return m.group(0)
+        return value
+
+    return _K8S_REF.sub(sub, text), missing
+
+
+def _pod_specs(doc: Any) -> list[Any]:
+    kind = _scalar(_get(doc, "kind")) or ""
+    spec = _get(doc, "spec")
+    if kind == "Pod":
+        return [spec]
+    if kind == "CronJob":
+        return [_get(_get(_get(_get(spec, "jobTemplate"), "spec"), "template"), "spec")]
+    if kind == "LeaderWorkerSet":
+        lws = _get(spec, "leaderWorkerTemplate")
+        return [_get(_get(lws, t), "spec") for t in ("leaderTemplate", "workerTemplate") if _get(lws, t)]
+    template = _get(spec, "template")
+    return [_get(template, "spec")] if template is not None else []
+
+
+def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: TransportResult) -> None:
+    from argtrace.model import UsageError
+    from argtrace.rules import transport as R
+
+    containers: list[tuple[str, Any]] = []
+    for doc in docs:
+        if _scalar(_get(doc, "kind")) == "List":
+            for item in _seq(_get(doc, "items")) or []:
+                containers += [(c_name, c) for spec in _pod_specs(item) for c_name, c in _containers(spec)]
+            continue
+        for spec in _pod_specs(doc):
+            containers += _containers(spec)
+    if container is not None:
+        containers = [(n, c) for n, c in containers if n == container]
+        if not containers:
+            raise UsageError(f"{label}: no container named {container!r}")
+    for name, node in containers:
+        image = _scalar(_get(node, "image")) or ""
+        env: dict[str, str | None] = {}
+        for item in _seq(_get(node, "env")) or []:
+            key = _scalar(_get(item, "name")) or ""
+            raw = _scalar(_get(item, "value"))
+            if raw is None:
+                env[key] = None  # valueFrom: a secret or field, known only in the cluster
+                continue
+            value, missing = k8s_expand(raw, env)
+            env[key] = value
+        resolvable = {k: v for k, v in env.items() if v is not None}
+        words: dict[str, list[str] | None] = {}
+        for field_name in ("command", "args"):
+            field_node = _get(node, field_name)
+            items = _seq(field_node)
+            if items is None:
+                words[field_name] = None
+                continue
+            out: list[str] = []
+            for item in items:
+                text = _scalar(item)
+                if text is None:
+                    continue
+                value, missing = k8s_expand(text, resolvable)
+                item_at = _line(label, item)
+                for ref in dict.fromkeys(missing):
+                    why = (
+                        "comes from a secret or field (valueFrom)" if ref in env else "is not defined in env"
+                    )
+                    result.findings.append(
+                        R.TP012.finding(
+                            f"$({ref}) in container {name}'s `{field_name}` {why}: Kubernetes leaves it "
+                            f"literal and "
+                            f"the process receives {_show(value)}",
+                            at=item_at,
+                            evidence=[Evidence("transport", item_at, text)],
+                        )
+                    )
+                if value.startswith("-") and re.search(r"\s", value.strip()):
+                    flag, _, rest = value.strip().partition(" ")
+                    result.findings.append(
+                        R.TP011.finding(
+                            f"the `{field_name}` item {_show(value)} is ONE argv word: the server "
+                            f"receives the flag "
+                            "and its value as a single argument, which argparse does not recognise",
+                            at=item_at,
+                            evidence=[Evidence("transport", item_at, f"- {text}")],
+                            fix=f"Give the flag and its value as two items: `- {flag}` and `- "
+                            f"{rest.strip()}`.",
+                        )
+                    )
+                out.append(value)
+            words[field_name] = out
+        command, args = words["command"], words["args"]
+        at = _line(label, _get(node, "args") or _get(node, "command") or node)
+        final, _image_ep = container_argv(image, command, args)
+        result.hops.append(
+            {
+                "at": at,
+                "via": "kubernetes",
+                "container": name,
+                "image": image,
+                "command": command,
+                "args": args,
+                "argv": final,
+            }
+        )
+        if command is None and args:
+            _entrypoint_findings(at, image, None, args, result, how="`args:`")
+        _exec_form_findings(at, [*(command or []), *(args or [])], result, how=f"container {name}'s command")
+        server = _server_from_argv(at, final, env, f"kubernetes container {name}")
+        if server is not None:
+            result.servers.append(server)
+
+
+def _containers(spec: Any) -> list[tuple[str, Any]]:
+    out = []
+    for node in _seq(_get(spec, "containers")) or []:
+        out.append((_scalar(_get(node, "name")) or "", node))
+    return out

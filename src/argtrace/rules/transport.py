@@ -1,0 +1,334 @@
+"""Rules of the transport layer (``TP``): what ssh, uploads, sudo and containers do to a command on its "
+"way."""
+
+from __future__ import annotations
+
+from argtrace.rules import Example, Rule
+
+_PY = "/opt/venv/bin/python"
+_SERVER = f"{_PY} -m sglang.launch_server --model-path /models/qwen"
+
+_COMPOSE_HEAD = (
+    "# modelled on the SGLang service of av/harbor's compose files and vLLM's docker docs\n"
+    "services:\n"
+    "  vllm:\n"
+    "    image: vllm/vllm-openai:latest\n"
+    "    ports:\n"
+    "      - 8000:8000\n"
+    "    ipc: host\n"
+)
+
+TP001 = Rule(
+    code="TP001",
+    layer="transport",
+    severity="error",
+    title="Variable in an ssh command expanded locally, where it is unset or empty",
+    rationale=(
+        'Inside double quotes (or unquoted), `$PORT`, `$1` and `$(...)` in `ssh HOST "..."` are expanded by '
+        "the shell on *this* machine before ssh runs. A variable set only on the node (or a positional "
+        "parameter the script was not given) becomes an empty string, so the node's shell sees `--port` with "
+        "the next flag as its value, or nothing at all."
+    ),
+    fix=(
+        "Single-quote the remote command so the node's shell expands it (`ssh gpu1 'python3 ... --port "
+        "$PORT'`), "
+        "or give the value on this side, or escape the dollar (`\\$PORT`)."
+    ),
+    example=Example(
+        argv=("check", "--clean-env", "-c", f'ssh gpu1 "{_SERVER} --port $PORT --tp 2"'),
+    ),
+    correct=Example(argv=("check", "--clean-env", "-c", f'ssh gpu1 "{_SERVER} --port 30000 --tp 2"')),
+)
+
+TP002 = Rule(
+    code="TP002",
+    layer="transport",
+    severity="info",
+    title="Variable in an ssh command expanded on this machine",
+    rationale=(
+        '`ssh HOST "... $VAR ..."` sends the *local* value of VAR: the node\'s own value (its environment, '
+        "its `.bashrc`) is never consulted. Usually intended; worth knowing when the two machines differ."
+    ),
+    fix="Single-quote the remote command (or write `\\$VAR`) to use the node's value instead.",
+    example=Example(argv=("check", "-c", f'PORT=30000; ssh gpu1 "{_SERVER} --port $PORT"')),
+    correct=Example(argv=("check", "-c", f'ssh gpu1 "{_SERVER} --port 30000"')),
+)
+
+TP003 = Rule(
+    code="TP003",
+    layer="transport",
+    severity="error",
+    title="ssh re-splits an argument that contains blanks or shell characters",
+    rationale=(
+        "ssh does not pass an argv: it joins all remote-command words with single spaces into one string and "
+        "the node's login shell parses that string again. "
+        '`ssh gpu1 python ... --served-model-name "qwen chat"` '
+        "arrives as `--served-model-name qwen chat` (two words); a JSON value loses its quotes; `*`, "
+        "`;`, `$` "
+        "are interpreted a second time."
+    ),
+    fix=(
+        "Pass the whole remote command as one single-quoted word and quote inside it: "
+        "`ssh gpu1 'python ... --served-model-name \"qwen chat\"'` (or build it with `printf %q`)."
+    ),
+    example=Example(argv=("check", "-c", f'ssh gpu1 {_SERVER} --served-model-name "qwen chat"')),
+    correct=Example(argv=("check", "-c", f"ssh gpu1 '{_SERVER} --served-model-name \"qwen chat\"'")),
+)
+
+TP004 = Rule(
+    code="TP004",
+    layer="transport",
+    severity="error",
+    title="`bash -c` gets only the first word as its command",
+    rationale=(
+        "`bash -c STRING ARG0 ARG1...` runs STRING; the words after it become `$0`, `$1`, ... of that "
+        "string. "
+        "`bash -c python3 -m sglang.launch_server --port 30000` (often the result of ssh re-splitting "
+        '`bash -c "..."`) runs a bare `python3` and every flag is silently dropped.'
+    ),
+    fix=(
+        "Quote the whole command as one word: `bash -c 'python3 -m sglang.launch_server --port 30000'`; over "
+        "ssh quote twice: `ssh gpu1 \"bash -c 'python3 ...'\"`."
+    ),
+    example=Example(argv=("check", "-c", f"bash -c {_SERVER} --port 30000")),
+    correct=Example(argv=("check", "-c", f"bash -c '{_SERVER} --port 30000'")),
+)
+
+TP005 = Rule(
+    code="TP005",
+    layer="transport",
+    severity="warning",
+    title="Non-interactive ssh: no login environment, another python runs",
+    rationale=(
+        "`ssh HOST cmd` runs cmd in a non-interactive shell. Ubuntu's and Debian's `~/.bashrc` return "
+        "at once "
+        "for non-interactive shells, so the conda or venv environment activated there is not active: a bare "
+        "`python3`, `sglang` or `vllm` is whatever comes first on the plain PATH (often the system Python "
+        "without the framework), and `conda activate` fails because conda's shell function was never loaded."
+    ),
+    fix=(
+        "Use the environment's interpreter by absolute path (`/opt/conda/envs/sglang/bin/python -m ...`), "
+        "`conda run -n sglang python ...`, or source conda first: "
+        "`source /opt/conda/etc/profile.d/conda.sh && conda activate sglang && python ...`."
+    ),
+    example=Example(
+        argv=("check", "-c", 'ssh gpu1 "python3 -m sglang.launch_server --model-path /models/qwen"')
+    ),
+    correct=Example(argv=("check", "-c", f'ssh gpu1 "{_SERVER}"')),
+)
+
+TP006 = Rule(
+    code="TP006",
+    layer="transport",
+    severity="warning",
+    title="sudo resets the server's environment",
+    rationale=(
+        "sudo's default `env_reset` starts the command with a minimal environment: `CUDA_VISIBLE_DEVICES`, "
+        "`SGLANG_*`/`VLLM_*` switches, `HF_TOKEN` and a venv's `PATH` exported by the script do not "
+        "reach the "
+        "server, and `PATH` becomes `secure_path`."
+    ),
+    fix=(
+        "Avoid sudo for the server, or pass what it needs explicitly: "
+        "`sudo env CUDA_VISIBLE_DEVICES=0 SGLANG_X=1 /opt/venv/bin/python ...` (or `sudo "
+        "--preserve-env=LIST`)."
+    ),
+    example=Example(argv=("check", "-c", f"export CUDA_VISIBLE_DEVICES=0\nsudo {_SERVER}")),
+    correct=Example(argv=("check", "-c", f"export CUDA_VISIBLE_DEVICES=0\n{_SERVER}")),
+)
+
+TP007 = Rule(
+    code="TP007",
+    layer="transport",
+    severity="error",
+    title="Here-document upload expands $1, $VAR and $(...) at upload time",
+    rationale=(
+        '`ssh HOST "cat > launch.sh" <<EOF` with an unquoted delimiter makes the *local* shell expand the '
+        "body while uploading: `$1`, `$2` of the uploaded script become the uploader's (usually empty) "
+        "arguments and `$(...)` runs here. The file on the node, which is what later runs, already has "
+        "`--port ` with nothing after it."
+    ),
+    fix="Quote the delimiter so the body is sent verbatim: `<<'EOF'` (or copy the file with scp).",
+    example=Example(
+        argv=(
+            "check",
+            "--clean-env",
+            "-c",
+            'ssh gpu1 "cat > /w/launch.sh" <<EOF\n'
+            f"{_SERVER} --port $2 --mamba-scheduler-strategy extra_buffer\n"
+            "EOF\n",
+        )
+    ),
+    correct=Example(
+        argv=(
+            "check",
+            "--clean-env",
+            "-c",
+            "ssh gpu1 \"cat > /w/launch.sh\" <<'EOF'\n"
+            f"{_SERVER} --port $2 --mamba-scheduler-strategy extra_buffer\n"
+            "EOF\n",
+        )
+    ),
+)
+
+TP008 = Rule(
+    code="TP008",
+    layer="transport",
+    severity="error",
+    title="A file with CRLF line endings is copied to the node",
+    rationale=(
+        "scp and rsync copy bytes: a script saved with Windows line endings keeps them on the node, "
+        "where bash "
+        "reads `30000\\r` as the port, `\\` before `\\r` no longer continues a line, and `#!/bin/bash\\r` "
+        "names an interpreter that does not exist."
+    ),
+    fix="Convert before copying (`sed -i 's/\\r$//' launch.sh` or `dos2unix launch.sh`).",
+    example=Example(
+        files={"launch.sh": f"#!/bin/bash\r\n{_SERVER} \\\r\n  --port 30000\r\n".encode()},
+        argv=("check", "-c", "scp -P 19248 launch.sh root@gpu1:/w/launch.sh"),
+    ),
+    correct=Example(
+        files={"launch.sh": f"#!/bin/bash\n{_SERVER} \\\n  --port 30000\n"},
+        argv=("check", "-c", "scp -P 19248 launch.sh root@gpu1:/w/launch.sh"),
+    ),
+)
+
+TP009 = Rule(
+    code="TP009",
+    layer="transport",
+    severity="warning",
+    title="Server backgrounded over ssh with its output still on the session",
+    rationale=(
+        '`ssh HOST "nohup server &"` returns only when every process holding the session\'s stdout/stderr '
+        "has closed them: a background server that still writes to them keeps ssh waiting (the terminal "
+        "hangs), and when the connection is cut its writes fail."
+    ),
+    fix="Redirect all output away from the session: `ssh gpu1 'nohup python ... > /w/server.log 2>&1 < "
+    "/dev/null &'`.",
+    example=Example(argv=("check", "-c", f'ssh gpu1 "nohup {_SERVER} &"')),
+    correct=Example(argv=("check", "-c", f'ssh gpu1 "nohup {_SERVER} > /w/server.log 2>&1 < /dev/null &"')),
+)
+
+TP010 = Rule(
+    code="TP010",
+    layer="transport",
+    severity="error",
+    title="The image's entrypoint is prepended to the container's command",
+    rationale=(
+        "Arguments after the image name (`docker run IMAGE ARGS`, compose `command:`, Kubernetes "
+        "`args:`) are "
+        "appended to the image's ENTRYPOINT. `vllm/vllm-openai` already runs `vllm serve`, so "
+        "`docker run vllm/vllm-openai vllm serve Qwen/Qwen3-8B` runs `vllm serve vllm serve Qwen/Qwen3-8B`: "
+        "`vllm` becomes the model name and the rest is rejected."
+    ),
+    fix=(
+        "Pass only the model and flags after the image (`docker run vllm/vllm-openai Qwen/Qwen3-8B "
+        "--port 8000`), "
+        "or replace the entrypoint explicitly (`--entrypoint`, compose `entrypoint:`, Kubernetes `command:`)."
+    ),
+    example=Example(
+        argv=(
+            "check",
+            "-c",
+            "docker run --gpus all -p 8000:8000 vllm/vllm-openai:latest vllm serve Qwen/Qwen3-8B",
+        )
+    ),
+    correct=Example(
+        argv=("check", "-c", "docker run --gpus all -p 8000:8000 vllm/vllm-openai:latest Qwen/Qwen3-8B")
+    ),
+)
+
+TP011 = Rule(
+    code="TP011",
+    layer="transport",
+    severity="error",
+    title="A flag and its value in one list item of compose/Kubernetes",
+    rationale=(
+        "In the list form of compose `command:`/`entrypoint:` and Kubernetes `command:`/`args:` every "
+        "item is "
+        "exactly one argv word; no shell splits it. `- --dtype auto` hands the server the single argument "
+        "`'--dtype auto'`, which argparse rejects as unrecognized."
+    ),
+    fix="One item per word (`- --dtype` then `- auto`), or `- --dtype=auto`.",
+    example=Example(
+        files={"compose.yaml": _COMPOSE_HEAD + "    command:\n      - Qwen/Qwen3-8B\n      - --dtype auto\n"},
+        argv=("check", "compose.yaml"),
+    ),
+    correct=Example(
+        files={
+            "compose.yaml": _COMPOSE_HEAD
+            + "    command:\n      - Qwen/Qwen3-8B\n      - --dtype\n      - auto\n"
+        },
+        argv=("check", "compose.yaml"),
+    ),
+)
+
+_POD = (
+    "# modelled on the Kubernetes deployment examples in vLLM's and SGLang's docs\n"
+    "apiVersion: v1\n"
+    "kind: Pod\n"
+    "metadata:\n"
+    "  name: sglang\n"
+    "spec:\n"
+    "  containers:\n"
+    "    - name: server\n"
+    "      image: lmsysorg/sglang:latest\n"
+    "      command: [python3, -m, sglang.launch_server]\n"
+    "      args: [--model-path, /models/qwen, --port, $(SERVER_PORT)]\n"
+)
+
+TP012 = Rule(
+    code="TP012",
+    layer="transport",
+    severity="error",
+    title="Unresolved variable in a compose file or Kubernetes manifest",
+    rationale=(
+        "Compose replaces an unset `${VAR}` with an empty string (a flag loses its value). Kubernetes "
+        "expands "
+        "`$(VAR)` in `command`/`args` only from the container's earlier `env` entries with a literal "
+        "`value`; "
+        "anything else is left as the literal text `$(VAR)`, which the server then receives."
+    ),
+    fix=(
+        "Define the variable (compose: in the environment or the `.env` file next to the compose file; "
+        "Kubernetes: an `env` entry with a `value` listed before use), or write the value directly."
+    ),
+    example=Example(files={"pod.yaml": _POD}, argv=("check", "pod.yaml")),
+    correct=Example(
+        files={
+            "pod.yaml": _POD.replace(
+                "      command:",
+                '      env:\n        - name: SERVER_PORT\n          value: "30000"\n      command:',
+            )
+        },
+        argv=("check", "pod.yaml"),
+    ),
+)
+
+TP013 = Rule(
+    code="TP013",
+    layer="transport",
+    severity="error",
+    title="Shell syntax in an exec-form command",
+    rationale=(
+        "A compose `command:` list, a Kubernetes `command`/`args` list and `docker run` arguments are passed "
+        "to the program as argv; no shell runs. `&&`, `|`, `>`, `2>&1` and `$VAR` are handed to the "
+        "server as "
+        "literal arguments instead of being interpreted."
+    ),
+    fix=(
+        'Run a shell explicitly when you need one: `command: ["bash", "-c", "cd /w && exec python3 ..."]`, '
+        "or drop the shell syntax."
+    ),
+    example=Example(
+        files={
+            "compose.yaml": _COMPOSE_HEAD
+            + '    command: [Qwen/Qwen3-8B, --port, "8000", ">", /logs/vllm.log]\n'
+        },
+        argv=("check", "compose.yaml"),
+    ),
+    correct=Example(
+        files={"compose.yaml": _COMPOSE_HEAD + '    command: [Qwen/Qwen3-8B, --port, "8000"]\n'},
+        argv=("check", "compose.yaml"),
+    ),
+)
