@@ -53,7 +53,7 @@ class CheckOptions:
             script=args.script,
             script_args=tuple(args.script_args),
             command_string=args.command_string,
-            env=starting_environment(os.environ, args.env, clean=args.clean_env),
+            env=starting_environment(_caller_environment(), args.env, clean=args.clean_env),
             framework=args.framework,
             framework_version=args.framework_version,
             server=args.server,
@@ -65,7 +65,16 @@ class CheckOptions:
             all_settings=args.all_settings,
             run_shellcheck=not args.no_shellcheck,
             resolve=not args.no_resolve,
+            extra={"service": getattr(args, "service", None), "container": getattr(args, "container", None)},
         )
+
+
+def _caller_environment() -> Mapping[str, str]:
+    """This process's environment, or with ``--host`` the node's (a non-interactive ssh session's)."""
+    from argtrace.transport.host import current_host
+
+    host = current_host()
+    return host.environ() if host.is_remote else os.environ
 
 
 def starting_environment(
@@ -83,19 +92,13 @@ def starting_environment(
     return env
 
 
-def read_script(path_text: str) -> tuple[bytes, Path]:
-    path = Path(path_text)
-    if not path.exists():
-        raise UsageError(f"{path_text}: no such file")
-    if path.is_dir():
-        raise UsageError(f"{path_text}: is a directory, not a launch script")
-    try:
-        size = path.stat().st_size
-        if size > MAX_SCRIPT_BYTES:
-            raise UsageError(f"{path_text}: {size} bytes is too large for a launch script")
-        return path.read_bytes(), path
-    except OSError as exc:
-        raise UsageError(f"{path_text}: cannot read: {exc.strerror}") from exc
+def read_script(path_text: str) -> tuple[bytes, Path | None]:
+    """The script's bytes, read on the current host (``--host``: the node's file; no local Path then)."""
+    from argtrace.transport.host import current_host
+
+    host = current_host()
+    data = host.read_input(path_text, what="launch script", max_bytes=MAX_SCRIPT_BYTES)
+    return data, (None if host.is_remote else Path(path_text))
 
 
 def fold_settings(results: Sequence[LayerResult]) -> list[Setting]:
@@ -135,21 +138,44 @@ def run_check(options: CheckOptions) -> Report:
         arg0, args = options.script, options.script_args
 
     report = Report(command="check")
+    # transport: a docker compose file or Kubernetes manifest instead of a script (layers/transport.py)
+    from argtrace.layers.transport import analyze_manifest, analyze_transport, manifest_kind
+
+    if options.command_string is None and manifest_kind(source.data) is not None:
+        service, container = options.extra.get("service"), options.extra.get("container")
+        manifest = analyze_manifest(
+            source,
+            env=options.env,
+            service=service if isinstance(service, str) else None,
+            container=container if isinstance(container, str) else None,
+        )
+        report.findings.extend(manifest.findings)
+        report.sections["transport"] = manifest.section
+        return _check_servers(report, manifest.servers, source.label, options)
     shell = analyze_script(source, args, options.env, arg0=arg0, run_shellcheck=options.run_shellcheck)
-    report.findings.extend(shell.findings)
-    report.servers = list(shell.servers)
-    if not shell.servers:
-        report.notes.append(f"no SGLang or vLLM server start was found in {source.label}")
+    # transport: servers started through ssh/docker, uploads, and what the journey did to the words
+    transport = analyze_transport(source, shell, args=args, env=options.env, arg0=arg0)
+    report.findings.extend(f for f in shell.findings if not (f.code == "SH019" and transport.servers))
+    report.findings.extend(transport.findings)
+    if transport.hops or transport.uploads:
+        report.sections["transport"] = transport.section
+    return _check_servers(report, [*shell.servers, *transport.servers], source.label, options)
+
+
+def _check_servers(report: Report, servers: list[ServerCommand], label: str, options: CheckOptions) -> Report:
+    report.servers = list(servers)
+    if not servers:
+        report.notes.append(f"no SGLang or vLLM server start was found in {label}")
         return report
-    if not 1 <= options.server <= len(shell.servers):
-        raise UsageError(f"--server {options.server}: the script starts {len(shell.servers)} server(s)")
-    server = shell.servers[options.server - 1]
+    if not 1 <= options.server <= len(servers):
+        raise UsageError(f"--server {options.server}: the script starts {len(servers)} server(s)")
+    server = servers[options.server - 1]
     results = analyze_server(server, options, report)
     report.settings = fold_settings(results)
     for result in results:
         report.findings.extend(result.findings)
         report.sections.update(result.sections)
-    report.findings.extend(_other_servers_findings(shell.servers, options))
+    report.findings.extend(_other_servers_findings(servers, options))
     return report
 
 

@@ -82,6 +82,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="skip the resolution layer even when a resolver environment exists",
     )
+    # transport: select one service / container of a docker compose file or Kubernetes manifest
+    parser.add_argument("--service", metavar="NAME", help="compose file: analyse only this service")
+    parser.add_argument(
+        "--container", metavar="NAME", help="Kubernetes manifest: analyse only this container"
+    )
     # Filled by apply_rest from the words argparse never sees.
     parser.set_defaults(script=None, script_args=[])
 
