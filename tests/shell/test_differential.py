@@ -8,14 +8,18 @@ import shlex
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from argtrace.layers.shell import ScriptSource, analyze_script
 from tests.shell.recorder import NAMES, make_recorders, read_records
 
-CORPUS = Path(__file__).resolve().parents[1] / "data" / "shell" / "corpus"
+DATA = Path(__file__).resolve().parents[1] / "data" / "shell"
+CORPUS = DATA / "corpus"  # realistic correct launch scripts
+HAZARDS = DATA / "hazards"  # broken ones; ``# expect:`` lists the error/warning codes they must produce
 SCRIPTS = sorted(CORPUS.glob("*.sh"))
+HAZARD_SCRIPTS = sorted(HAZARDS.glob("*.sh"))
 IGNORED_ENV = {"_"}  # bash sets $_ to the resolved path of the command
 
 
@@ -26,9 +30,9 @@ def header(text: str, key: str) -> str | None:
     return None
 
 
-def run_case(script: Path, tmp_path: Path) -> tuple[list[str], list[str], object]:
+def run_case(script: Path, tmp_path: Path, shellcheck: bool = False) -> tuple[list[str], list[str], Any]:
     work = tmp_path / "work"
-    shutil.copytree(CORPUS, work)
+    shutil.copytree(script.parent, work)
     bin_dir = tmp_path / "bin"
     rec_dir = tmp_path / "rec"
     make_recorders(bin_dir, rec_dir)
@@ -42,7 +46,7 @@ def run_case(script: Path, tmp_path: Path) -> tuple[list[str], list[str], object
                    capture_output=True, timeout=30, check=False)
     records = read_records(rec_dir)
     result = analyze_script(ScriptSource(script.name, (work / script.name).read_bytes(), work / script.name),
-                            args, env, arg0=script.name, run_shellcheck=False, cwd=str(work))
+                            args, env, arg0=script.name, run_shellcheck=shellcheck, cwd=str(work))
     from argtrace.frameworks.detect import detect_server
 
     predicted = []
@@ -68,5 +72,29 @@ def test_prediction_equals_bash(script: Path, tmp_path: Path) -> None:
     assert predicted == recorded
 
 
+@pytest.mark.parametrize("script", HAZARD_SCRIPTS, ids=[s.name for s in HAZARD_SCRIPTS])
+def test_hazard_prediction_equals_bash(script: Path, tmp_path: Path) -> None:
+    predicted, recorded, result = run_case(script, tmp_path)
+    assert predicted == recorded
+
+
+@pytest.mark.parametrize("script", HAZARD_SCRIPTS, ids=[s.name for s in HAZARD_SCRIPTS])
+def test_hazard_findings(script: Path, tmp_path: Path) -> None:
+    text = script.read_text(encoding="utf-8", errors="replace")
+    expected = set((header(text, "expect") or "").split())
+    _, _, result = run_case(script, tmp_path)
+    own = {f.code for f in result.findings if f.severity in ("error", "warning")}
+    assert own == expected - {"SH019"}
+    assert expected <= {f.code for f in result.findings}
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=[s.name for s in SCRIPTS])
+def test_correct_scripts_have_no_error_or_warning(script: Path, tmp_path: Path) -> None:
+    """A correct launch script yields no error and no warning, shellcheck's opinions included."""
+    _, _, result = run_case(script, tmp_path, shellcheck=True)
+    bad = [(f.code, f.at, f.message) for f in result.findings if f.severity in ("error", "warning")]
+    assert bad == []
+
+
 def test_corpus_is_large_enough() -> None:
-    assert len(SCRIPTS) >= 40
+    assert len(SCRIPTS) + len(HAZARD_SCRIPTS) >= 60

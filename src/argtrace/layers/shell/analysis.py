@@ -88,6 +88,16 @@ def analyze(
     # ---- hazards and findings
     hazards = H.scan(data, tree)
     findings.extend(_text_findings(label, hazards, ev, data))
+    # a line that runs on its own because the continuation before it broke (CR or blank after the backslash)
+    # is explained by SH002/SH003; SH004 ("missing backslash") would be wrong there
+    broken_after: set[int] = set()
+    for h in hazards:
+        if h.kind == "crlf":
+            broken_after.update(n + 1 for n in h.get("broken"))
+        elif h.kind == "backslash_blank":
+            broken_after.add(h.line + 1)
+    ev.events = [e for e in ev.events if not (e.kind == "flag_as_command" and e.data.get("line") in broken_after
+                                               and (e.at or "").startswith(f"{label}:"))]
     findings.extend(_event_findings(label, ev, args))
     for s, cmd in zip(ev.servers, servers, strict=True):
         findings.extend(_server_findings(label, s, cmd, ev, args))
@@ -397,6 +407,9 @@ def _server_findings(label: str, s: E.FoundServer, cmd: ServerCommand, ev: E.She
             j += 1
         group = [txt(k) for k in range(i, j + 1)]
         prev = txt(i - 1)
+        if re.search(r"\$\{?[@*]|\[[@*]\]", w.split_from):
+            i = j + 1
+            continue  # a list expansion ($@, $*, ${arr[@]}): several words are the point
         flags_only = all(g is not None and g.startswith("-") for g in group[:1]) or (
             group and group[0] is not None and group[0].startswith("-"))
         if prev is not None and prev.startswith("-") and "=" not in prev and i - 1 >= start and not flags_only:
@@ -418,7 +431,9 @@ def _server_findings(label: str, s: E.FoundServer, cmd: ServerCommand, ev: E.She
                                            f"{reason}", at=w.at, evidence=[Evidence("shell", w.at, w.expansion)]))
     for e in ev.events:
         if e.kind == "brace" and e.at in {w.at for w in argv}:
+            jsonish = any(ch in e.data["raw"] for ch in "\"':")
             out.append(R.SH022.finding(
+                severity="error" if jsonish else "info", message=
                 f"brace expansion turns the unquoted `{e.data['raw']}` into {len(e.data['words'])} words: "
                 + ", ".join(f"`{x}`" for x in e.data["words"][:4]), at=e.at,
                 evidence=[Evidence("shell", e.at, e.data["raw"])]))
@@ -426,6 +441,8 @@ def _server_findings(label: str, s: E.FoundServer, cmd: ServerCommand, ev: E.She
     # output redirections
     outs = _outputs(s)
     so, se = outs["stdout"], outs["stderr"]
+    if so is not None and so.startswith("-"):
+        so = None  # `<path> --flag`: a placeholder redirected into a flag-named file (SH005 explains it)
     if so is not None and so not in ("|pipe", "<closed>", "/dev/null", "<unknown>") and outs["stdout_mode"] == ">":
         out.append(R.SH009.finding(
             f"the server's output goes to `{so}` and `>` empties it at each start: an earlier run's log is lost, and "

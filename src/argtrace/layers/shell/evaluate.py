@@ -1265,7 +1265,9 @@ class ShellEvaluator:
             if isinstance(p, L.Lit):
                 out.append(_Chunk(p.text, p.quoted, False))
             elif isinstance(p, L.DQStart):
-                out.append(_Chunk("", True, False))
+                out.append(_Chunk("", True, False, "DQ"))
+            elif isinstance(p, L.DQEnd):
+                out.append(_Chunk("", True, False, "DQEND"))
             elif isinstance(p, L.Param):
                 out.extend(self.expand_param(p, at, assignment))
             elif isinstance(p, L.CmdSub):
@@ -1735,6 +1737,8 @@ class ShellEvaluator:
         def new_field() -> dict[str, Any]:
             return {"pieces": [], "glob": False, "reason": None}
 
+        pending_dq = False  # inside quotes, nothing produced yet
+        empty_at = False
         for c in chunks:
             if c is _BREAK:
                 if cur is not None:
@@ -1742,9 +1746,21 @@ class ShellEvaluator:
                 cur = None
                 merge_ws = False
                 continue
+            if c.reason == "DQ" and c.text == "":
+                pending_dq = True
+                empty_at = False
+                continue
+            if c.reason == "DQEND" and c.text == "":
+                if pending_dq and not empty_at and cur is None:
+                    cur = new_field()  # "" or '' : an empty word
+                pending_dq = False
+                continue
+            if c.text is None and c.reason == "EMPTY_AT":
+                empty_at = True
+                continue
+            if c.quoted and c.text is not None:
+                pending_dq = False
             if c.text is None:
-                if c.reason == "EMPTY_AT":
-                    continue
                 if cur is None:
                     cur = new_field()
                 cur["reason"] = cur["reason"] or c.reason or "not known statically"
@@ -1850,6 +1866,10 @@ class ShellEvaluator:
 
     def run_simple(self, start: int, end: int, node: Any) -> int | None:
         text = self.src.text
+        # tree-sitter may leave characters it cannot place (a BOM, stray bytes) out of the command; bash reads
+        # them as part of the first word
+        while start > 0 and text[start - 1] not in " \t\n;&|()<>`{}":
+            start -= 1
         cond = text.startswith("[[", start)
         try:
             toks = L.tokenize_command(text, start, end, cond=cond)

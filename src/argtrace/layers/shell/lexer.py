@@ -443,10 +443,15 @@ class ProcSub:
 
 @dataclass
 class DQStart:
-    """Marks the start of a double-quoted region (so ``""`` keeps an empty word alive)."""
+    """Marks the start of a quoted region (so ``""`` keeps an empty word alive)."""
 
 
-Part = Lit | Param | CmdSub | Arith | Tilde | ProcSub | DQStart
+@dataclass
+class DQEnd:
+    """Marks the end of a quoted region."""
+
+
+Part = Lit | Param | CmdSub | Arith | Tilde | ProcSub | DQStart | DQEnd
 
 _SPECIAL = "@*#?$!-0123456789"
 _ANSI = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t",
@@ -550,6 +555,8 @@ def parse_word(raw: str, in_dq: bool = False, assignment: bool = False) -> list[
             flush()
             parts.append(DQStart())
             lit(raw[i + 1 : j - 1], True)
+            flush()
+            parts.append(DQEnd())
             i = j
             continue
         if c == '"' and not in_dq:
@@ -557,6 +564,7 @@ def parse_word(raw: str, in_dq: bool = False, assignment: bool = False) -> list[
             flush()
             parts.append(DQStart())
             parts.extend(parse_word(raw[i + 1 : j - 1], in_dq=True))
+            parts.append(DQEnd())
             i = j
             continue
         if c == "`":
@@ -572,6 +580,8 @@ def parse_word(raw: str, in_dq: bool = False, assignment: bool = False) -> list[
                 flush()
                 parts.append(DQStart())
                 lit(decode_ansi(raw[i + 2 : j - 1]), True)
+                flush()
+                parts.append(DQEnd())
                 i = j
                 continue
             if d == '"' and not in_dq:
@@ -579,6 +589,7 @@ def parse_word(raw: str, in_dq: bool = False, assignment: bool = False) -> list[
                 flush()
                 parts.append(DQStart())
                 parts.extend(parse_word(raw[i + 2 : j - 1], in_dq=True))
+                parts.append(DQEnd())
                 i = j
                 continue
             if d == "(":

@@ -1,0 +1,5 @@
+#!/bin/bash
+# expect: SH003
+python3 -m sglang.launch_server --model-path /m \ 
+  --port 30000 \
+  --mamba-scheduler-strategy extra_buffer

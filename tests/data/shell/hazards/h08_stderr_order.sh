@@ -1,0 +1,3 @@
+#!/bin/bash
+# expect: SH010
+python3 -m sglang.launch_server --model-path /m --port 30000 2>&1 > server.log
