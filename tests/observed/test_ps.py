@@ -177,3 +177,36 @@ def test_pid_auto_needs_exactly_one(server: tuple[int, Path, Path], tmp_path: Pa
         resolve_pid("auto", "vllm") if not find_servers("vllm") else (_ for _ in ()).throw(
             UsageError("no running")
         )
+
+
+def _check_has_pid() -> bool:
+    from argtrace.cli import _load_commands, build_parser
+
+    parser = build_parser(_load_commands())
+    check = parser._subparsers._group_actions[0].choices["check"]  # type: ignore[union-attr]
+    return "--pid" in check._option_string_actions
+
+
+PID_RULES = [
+    r
+    for r in __import__("argtrace.rules", fromlist=["all_rules"]).all_rules()
+    if any(n.startswith("process-fixture:") for n in r.example.needs)
+]
+
+
+@pytest.mark.parametrize("rule", PID_RULES, ids=lambda r: r.code)
+def test_pid_rule_examples_through_the_cli(rule, server, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    if not _check_has_pid():
+        pytest.skip("check --pid is not wired into this checkout's check command yet")
+    pid, _, _ = server
+    work = tmp_path / "example"
+    work.mkdir()
+    for name, content in rule.example.files.items():
+        (work / name).write_text(content if isinstance(content, str) else content.decode())
+    if rule.code == "PR104":
+        future = time.time() + 30
+        os.utime(work / "launch.sh", (future, future))
+    argv = [a.replace("{pid}", str(pid)) for a in rule.example.argv]
+    result = run_cli([argv[0], "--format", "json", *argv[1:]], cwd=work)
+    assert result.status in (0, 1), result.stderr
+    assert rule.code in result.codes()

@@ -12,16 +12,24 @@ NAME = "live"
 HELP = "read what a running SGLang/vLLM server reports (/server_info, /v1/models, /version, /metrics)"
 
 
-def add_live_options(parser: argparse.ArgumentParser) -> None:
-    """The connection options shared with ``check --url``."""
+def add_live_options(parser: argparse.ArgumentParser, *, timeout_flag: str = "--timeout") -> None:
+    """The connection options, shared with ``check --url`` (which names the timeout ``--url-timeout``)."""
     parser.add_argument(
-        "--api-key", metavar="KEY", help="bearer token for a server started with --api-key (never printed)"
+        "--api-key",
+        metavar="KEY",
+        help="bearer token for a server started with --api-key (never printed; "
+        "check --url uses the launch's own --api-key by default)",
     )
     parser.add_argument(
         "--insecure", action="store_true", help="HTTPS: do not verify the certificate (self-signed servers)"
     )
     parser.add_argument(
-        "--timeout", type=float, default=5.0, metavar="SECONDS", help="per-request timeout (default: 5)"
+        timeout_flag,
+        dest="live_timeout",
+        type=float,
+        default=5.0,
+        metavar="SECONDS",
+        help="per-request timeout for the server's endpoints (default: 5)",
     )
 
 
@@ -59,9 +67,9 @@ def run(args: argparse.Namespace) -> Report:
         if not sep or not name:
             raise UsageError(f"--expect needs NAME=VALUE, got {item!r}")
         intended[name.strip().lstrip("-").replace("-", "_")] = value
-    if args.timeout <= 0:
+    if args.live_timeout <= 0:
         raise UsageError("--timeout must be positive")
-    snap = fetch_live(args.url, api_key=args.api_key, insecure=args.insecure, timeout=args.timeout)
+    snap = fetch_live(args.url, api_key=args.api_key, insecure=args.insecure, timeout=args.live_timeout)
     result = analyze_live(
         args.url,
         intended=intended,
@@ -69,7 +77,7 @@ def run(args: argparse.Namespace) -> Report:
         version=args.framework_version,
         api_key=args.api_key,
         insecure=args.insecure,
-        timeout=args.timeout,
+        timeout=args.live_timeout,
         show_secrets=args.show_secrets,
         all_settings=args.all_settings,
         snapshot=snap,

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from argtrace.model import Evidence, LayerResult, Observation, ServerCommand, UsageError
+from argtrace.model import Evidence, LayerResult, Observation, ServerCommand, Setting, UsageError
 
 # Worker process titles: (framework, role).
 _TITLE = re.compile(r"^(?P<prefix>sglang|[A-Za-z0-9_]+)::(?P<role>[A-Za-z_]+?)(?:_(?P<rank>\w+))?\s*$")
@@ -618,3 +618,29 @@ def process_section(
             for c in observed.children
         ],
     }
+
+
+def merge_observations(
+    settings: list[Setting], observations: Mapping[str, tuple[str | None, list[Observation]]]
+) -> None:
+    """Put observed values into each setting's history right after its static process-layer observations.
+
+    Use this (not a plain append) for the results of :func:`analyze_pid` and ``run``: an observed argv word
+    is a process-layer value, and a setting's effective value stays the deepest layer's (the parser's).
+    """
+    from argtrace.model import LAYERS
+
+    order = {layer: i for i, layer in enumerate(LAYERS)}
+    by_name = {s.name: s for s in settings}
+    for name, (flag, items) in observations.items():
+        setting = by_name.get(name)
+        if setting is None:
+            setting = by_name[name] = Setting(name=name, flag=flag)
+            settings.append(setting)
+        for obs in items:
+            position = len(setting.history)
+            for i, existing in enumerate(setting.history):
+                if order.get(existing.layer, 0) > order["process"]:
+                    position = i
+                    break
+            setting.history.insert(position, obs)

@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from argtrace.model import Evidence, Observation, Report, ServerCommand, Setting
+from argtrace.model import Evidence, Report, ServerCommand
 
 GRACE_SECONDS = 0.4
 POLL_SECONDS = 0.05
@@ -286,7 +286,7 @@ def _fold(
     script: str | None,
 ) -> None:
     from argtrace.frameworks.detect import detect_server
-    from argtrace.layers.observed import Observed, compare_with_prediction
+    from argtrace.layers.observed import Observed, compare_with_prediction, merge_observations
     from argtrace.redact import redact_argv, redact_env, scrub, secret_values
     from argtrace.rules import process_observed as rules
 
@@ -337,15 +337,13 @@ def _fold(
             server,
             obs,
             assumed_version=report.framework.version,
-            predicted_interpreter=predicted_interpreter
-            if _comparable(predicted_interpreter, interpreter)
-            else None,
+            predicted_interpreter=predicted_interpreter,
         )
         tag = index + 1 if len(predicted) > 1 or len(captures) > 1 else None
         for finding in result.findings:
             report.findings.append(replace(finding, server=tag) if tag else finding)
         if index + 1 == _chosen(report):
-            _merge_observations(report, result.observations)
+            merge_observations(report.settings, result.observations)
     if captures and len(captures) != len(predicted):
         report.findings.append(
             rules.PR105.finding(
@@ -406,32 +404,7 @@ def _fold(
     }
 
 
-def _comparable(predicted: str | None, observed: str | None) -> bool:
-    return bool(predicted and observed)
-
-
 def _chosen(report: Report) -> int:
     """The server the report's settings describe (``--server N``); the first when unknown."""
     value = report.sections.get("server")
     return value if isinstance(value, int) else 1
-
-
-def _merge_observations(
-    report: Report, observations: Mapping[str, tuple[str | None, list[Observation]]]
-) -> None:
-    """Insert the observed values after the static process-layer observations of each setting."""
-    from argtrace.model import LAYERS
-
-    order = {layer: i for i, layer in enumerate(LAYERS)}
-    for name, (flag, items) in observations.items():
-        setting = report.setting(name)
-        if setting is None:
-            setting = Setting(name=name, flag=flag)
-            report.settings.append(setting)
-        for obs in items:
-            position = len(setting.history)
-            for i, existing in enumerate(setting.history):
-                if order.get(existing.layer, 0) > order["process"]:
-                    position = i
-                    break
-            setting.history.insert(position, obs)
