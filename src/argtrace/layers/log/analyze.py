@@ -165,7 +165,8 @@ _DRAFT_TYPE = re.compile(r"(?i)mtp|nextn|eagle|draft|dspark|medusa|dflash")
 _VLLM_PROCS = re.compile(r"APIServer|EngineCore|VllmWorker|Worker_TP|Worker\b")
 _VLLM_ENGINE_PROCS = re.compile(r"EngineCore|VllmWorker|Worker")
 _POST_ARGS_FRAMES = re.compile(
-    r"run_scheduler_process|scheduler\.py|model_runner|tp_worker|gpu_worker|worker_base|EngineCore|engine/core\.py"
+    r"run_scheduler_process|scheduler\.py|model_runner|tp_worker|gpu_worker|worker_base|EngineCore|engine/core\.py|"
+    r"parallel_state\.py|init_torch_distributed|pynccl"
 )
 _SGL_RANK = re.compile(r"^(?:(?:DP|TP|PP|EP|CP)\d+\s*)+$")
 _SGL_ONLY = re.compile(
@@ -281,10 +282,14 @@ def build_launches(scan: Scan, *, framework: str | None = None, year_hint: int |
         return launch
 
     for line in scan.lines:
+        if line.block is not None:
+            line.block = _trim_traceback(line.block)
         p = split_prefix(line.text)
         body = p.body
         when = p.time or _from_month_day(p.month_day, year_hint)
         start_marker = _start_marker(body, line)
+        if start_marker == "pre-args-traceback" and current is not None and _chained(current, line):
+            start_marker = None
         if current is None:
             current = new_launch(line.number)
         elif start_marker and _starts_new(current, start_marker, line):
@@ -349,6 +354,28 @@ def _start_marker(body: str, line: Line) -> str | None:
     if line.block is not None and _PRE_ARGS_FRAMES.search("\n".join(line.block)):
         return "pre-args-traceback"
     return None
+
+
+_CHAINED = ("During handling of the above exception", "The above exception was the direct cause")
+
+
+def _trim_traceback(block: list[str]) -> list[str]:
+    """The traceback's own lines: up to its exception line, plus a chained-exception marker after it."""
+    end = _exc_offset(block)
+    trimmed = block[:end]
+    for extra in block[end : end + 3]:
+        if any(c in extra for c in _CHAINED):
+            trimmed.append(extra)
+            break
+    return trimmed
+
+
+def _chained(launch: Launch, line: Line) -> bool:
+    """A traceback printed as the continuation of the previous one (chained exceptions)."""
+    if not launch.tracebacks:
+        return False
+    tb_line, block = launch.tracebacks[-1]
+    return line.number - tb_line <= len(block) + 3 and any(c in x for x in block for c in _CHAINED)
 
 
 def _starts_new(launch: Launch, marker: str, line: Line) -> bool:
@@ -568,16 +595,33 @@ def _timeline(launch: Launch, body: str, event: Any, line_no: int) -> None:
 
 # --- errors -----------------------------------------------------------------------------------------
 def _frames_stage(block: Sequence[str], exc: str) -> str | None:
-    text = "\n".join(block) + "\n" + exc
+    frames = "\n".join(block)
+    text = frames + "\n" + exc
     if re.search(r"ImportError|ModuleNotFoundError|cannot open shared object file|undefined symbol", exc):
         return "import"
+    runtime = re.search(
+        r"model_runner|scheduler\.py|tp_worker|gpu_worker|worker_base|engine/core\.py", frames
+    )
+    if not runtime:
+        if re.search(
+            r"model_config\.py|get_config|AutoConfig|configuration_auto|hf_transformers_utils", text
+        ):
+            return "model_config"
+        if re.search(
+            r"server_args\.py|__post_init__|check_server_args|resolve_once|create_engine_config|"
+            r"arg_utils\.py",
+            frames,
+        ):
+            return "validation"
+        if re.search(r"parse_args|argparse", frames):
+            return "arguments"
     if re.search(
         r"cuda_graph_runner|capture_one_batch|init_cuda_graphs|init_device_graphs|CudaGraphRunner", text
     ):
         return "cuda_graph"
     if re.search(r"eagle_worker|draft_worker|EAGLEWorker|MTPWorker|drafter", text):
         return "draft_worker"
-    if re.search(r"(?i)mamba", text) and re.search(r"init_memory_pool|alloc|pool", text):
+    if re.search(r"(?i)mamba", frames) and re.search(r"init_memory_pool|alloc|pool", frames):
         return "mamba_cache"
     if re.search(
         r"init_memory_pool|profile_max_num_token|kv_cache|determine_available_memory|initialize_kv_cache",
@@ -586,18 +630,8 @@ def _frames_stage(block: Sequence[str], exc: str) -> str | None:
         return "kv_cache"
     if re.search(r"load_model|load_weights|weight_utils|model_loader", text):
         return "weights"
-    if re.search(
-        r"model_config\.py|get_config|AutoConfig|configuration_auto|get_model_config|hf_transformers_utils",
-        text,
-    ):
-        return "model_config"
-    if re.search(
-        r"server_args\.py|__post_init__|check_server_args|resolve_once|create_engine_config|arg_utils\.py",
-        text,
-    ):
-        return "validation"
-    if re.search(r"parse_args|argparse", text):
-        return "arguments"
+    if re.search(r"parallel_state\.py|init_torch_distributed|pynccl|init_distributed", text):
+        return "distributed"
     return None
 
 
@@ -622,7 +656,8 @@ def stage_after(launch: Launch, line: int) -> str:
 def _match_errors(launch: Launch, framework: str | None, catalog: Any) -> None:
     # Tracebacks: their exception line is the error; frames refine the stage.
     tb_by_exc: dict[str, tuple[int, list[str]]] = {}
-    for tb_line, block in launch.tracebacks:
+    for tb_line, full in launch.tracebacks:
+        block = full[: _exc_offset(full)]
         exc_text = _exception_of(block)
         if exc_text:
             tb_by_exc.setdefault(exc_text, (tb_line, block))
@@ -698,11 +733,12 @@ def _exception_of(block: Sequence[str]) -> str | None:
 
 
 def _exc_offset(block: Sequence[str]) -> int:
+    """Lines of ``block`` up to and including the exception line (the whole block if there is none)."""
     for i, raw in enumerate(block):
-        body = split_prefix(raw).body.strip()
-        if body and not raw.startswith((" ", "\t")) and _EXCEPTION.match(body):
+        body = split_prefix(raw).body
+        if body.strip() and not body.startswith((" ", "\t")) and _EXCEPTION.match(body.strip()):
             return i + 1
-    return 1
+    return len(block)
 
 
 # --- comparison with the intended configuration ----------------------------------------------------------

@@ -1,0 +1,125 @@
+"""The safe repr reader: literals, non-literals, truncation, and the real dumps in tests/data/logs."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+
+from argtrace.layers.log.pyrepr import parse_kw_list, parse_record, parse_value
+
+LOGS = Path(__file__).resolve().parents[1] / "data" / "logs"
+
+
+def _line(name: str, marker: str) -> str:
+    for line in (LOGS / name).read_text(encoding="utf-8").splitlines():
+        if marker in line:
+            return line.split(marker, 1)[1]
+    raise AssertionError(f"{marker!r} not in {name}")
+
+
+def test_literals_and_containers() -> None:
+    assert parse_value("'a\\'b'") == "a'b"
+    assert parse_value('"x\\ny"') == "x\ny"
+    assert parse_value("-1") == -1
+    assert parse_value("1e-05") == 1e-05
+    assert parse_value("0.002") == 0.002
+    assert parse_value("[1, 2, (3,)]") == [1, 2, [3]]
+    assert parse_value("{'a': {'b': None}, 'c': True}") == {"a": {"b": None}, "c": True}
+    assert parse_value("{}") == {}
+    assert parse_value("set()") == {"__class__": "set", "args": []}
+    assert math.isnan(parse_value("nan"))
+    assert parse_value("inf") == math.inf
+
+
+def test_non_literals_are_kept_as_text() -> None:
+    assert parse_value("<CompilationMode.NONE: 0>") == "CompilationMode.NONE"
+    assert parse_value("<DynamicShapesType.BACKED: 'backed'>") == "DynamicShapesType.BACKED"
+    assert parse_value("<class 'mineru_vl_utils.logits_processor.X'>") == "mineru_vl_utils.logits_processor.X"
+    assert parse_value("torch.bfloat16") == "torch.bfloat16"
+    assert parse_value("PosixPath('/models/qwen')") == "/models/qwen"
+    assert parse_value("StructuredOutputsConfig(backend='auto', reasoning_parser='')") == {
+        "__class__": "StructuredOutputsConfig",
+        "backend": "auto",
+        "reasoning_parser": "",
+    }
+    with pytest.raises(ValueError):
+        parse_value("import os")
+    with pytest.raises(ValueError):
+        parse_value("'unterminated")
+
+
+def test_record_truncated_keeps_complete_pairs() -> None:
+    dump = parse_record("ServerArgs(model_path='m', tp_size=8, cuda_graph_bs=[1, 2, 4")
+    assert dump.class_name == "ServerArgs"
+    assert dump.truncated is True
+    assert dump.values == {"model_path": "m", "tp_size": 8}
+
+
+def test_no_eval_ever() -> None:
+    dump = parse_record("ServerArgs(a=__import__('os').system('echo pwned'), b=1)")
+    assert dump.values["b"] == 1
+    assert dump.values["a"] == "__import__('os').system('echo pwned')"
+    assert dump.raw_keys == ["a"]
+
+
+def test_vllm_config_bare_values() -> None:
+    dump = parse_kw_list(
+        "model='/m', served_model_name=/home/x/Qwen2-0.5B/, dtype=torch.bfloat16, device_config=cuda, "
+        "compilation_config={'mode': <CompilationMode.NONE: 0>}, seed=0"
+    )
+    assert dump.values == {
+        "model": "/m",
+        "served_model_name": "/home/x/Qwen2-0.5B/",
+        "dtype": "torch.bfloat16",
+        "device_config": "cuda",
+        "compilation_config": {"mode": "CompilationMode.NONE"},
+        "seed": 0,
+    }
+    assert dump.raw_keys == ["served_model_name"]
+
+
+def test_real_sglang_058_repr_is_complete() -> None:
+    dump = parse_record(_line("sglang_0.5.8_glm5_rocm_repr.log", "server_args="))
+    assert dump.class_name == "ServerArgs"
+    assert not dump.truncated and not dump.errors and not dump.raw_keys
+    assert len(dump.values) == 327
+    assert dump.values["model_path"] == "zai-org/GLM-5-FP8"
+    assert dump.values["mamba_scheduler_strategy"] == "no_buffer"
+    assert dump.values["mem_fraction_static"] == 0.908
+    assert dump.values["tp_size"] == 8
+    assert dump.values["cuda_graph_bs"][:4] == [1, 2, 4, 8] and dump.values["cuda_graph_bs"][-1] == 512
+    assert dump.values["mm_process_config"] == {}
+    assert dump.values["forward_hooks"] is None
+
+
+def test_real_sglang_dict_is_complete() -> None:
+    dump = parse_record(_line("sglang_0.5.2x_dsv41_dict.log", "server_args="))
+    assert dump.class_name is None and not dump.truncated and not dump.errors
+    assert len(dump.values) == 495
+    assert dump.values["mamba_radix_cache_strategy"] == "auto"
+    assert dump.values["speculative_algorithm"] == "DSPARK"
+    assert dump.values["api_key"] == "[REDACTED]"
+    assert dump.values["cuda_graph_config"]["decode"]["bs"] == [1, 2, 3, 4]
+    assert dump.values["watchdog_timeout"] == 1800.0
+
+
+def test_real_sglang_04_repr_cut_by_the_report() -> None:
+    dump = parse_record(_line("sglang_0.4.4_pr4848_truncated_repr.log", "server_args="))
+    assert dump.truncated is True
+    assert len(dump.values) == 45
+    assert list(dump.values)[-1] == "decode_log_interval"
+    assert dump.values["chunked_prefill_size"] == 8192
+
+
+def test_real_vllm_config_line() -> None:
+    dump = parse_kw_list(_line("vllm_0.20_qwen36_mtp.log", "with config: "))
+    assert not dump.errors
+    assert dump.values["max_seq_len"] == 32768
+    assert dump.values["dtype"] == "torch.bfloat16"
+    assert dump.values["quantization"] == "modelopt_fp4"
+    assert dump.values["served_model_name"] == "qwen3.6-27b-text-nvfp4-mtp"
+    assert dump.values["compilation_config"]["cudagraph_mode"] == "CUDAGraphMode.NONE"
+    assert dump.values["kernel_config"]["moe_backend"] == "triton"
+    assert dump.values["structured_outputs_config"]["reasoning_parser"] == "qwen3"
