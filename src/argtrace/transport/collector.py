@@ -199,11 +199,57 @@ def _boot_time() -> float | None:
     return None
 
 
-def processes(with_env: bool = True, match: list[str] | None = None) -> list[dict[str, Any]]:
-    """Every process of this machine from ``/proc``: pid, ppid, uid, argv, env (when readable), cwd, exe.
+def _listen_inodes() -> dict[str, str]:
+    """Socket inode -> ``ip:port`` for every listening TCP socket (``/proc/net/tcp``, ``tcp6``)."""
+    out = {}
+    for name, v6 in (("/proc/net/tcp", False), ("/proc/net/tcp6", True)):
+        data = _read_small(name)
+        if data is None:
+            continue
+        for line in data.decode("ascii", "replace").splitlines()[1:]:
+            fields = line.split()
+            if len(fields) < 10 or fields[3] != "0A":  # 0A: LISTEN
+                continue
+            addr, _, port_hex = fields[1].partition(":")
+            out[fields[9]] = f"{_ip(addr, v6)}:{int(port_hex, 16)}"
+    return out
 
-    ``match``: keep only processes whose command line contains one of these substrings (env and cwd are
-    the expensive parts; the filter runs before they are read).
+
+def _ip(hex_addr: str, v6: bool) -> str:
+    raw = bytes.fromhex(hex_addr)
+    # /proc prints each 32-bit word in host (little-endian on x86/arm) order
+    words = [raw[i : i + 4][::-1] for i in range(0, len(raw), 4)] if sys.byteorder == "little" else [raw]
+    packed = b"".join(words)
+    return socket.inet_ntop(socket.AF_INET6 if v6 else socket.AF_INET, packed)
+
+
+def _sockets_of(pid: str, listen: dict[str, str]) -> list[str]:
+    found = set()
+    base = "/proc/" + pid + "/fd"
+    try:
+        fds = os.listdir(base)
+    except OSError:
+        return []
+    for fd in fds:
+        try:
+            target = os.readlink(base + "/" + fd)
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            inode = target[8:-1]
+            if inode in listen:
+                found.add(listen[inode])
+    return sorted(found)
+
+
+def processes(
+    with_env: bool = True, match: list[str] | None = None, listening: bool = True
+) -> list[dict[str, Any]]:
+    """Every process of this machine from ``/proc``: pid, ppid, uid, user, argv, env (when readable), cwd,
+    exe, start time and listening TCP sockets.
+
+    ``match``: env, cwd, exe and sockets are read only for processes whose command line contains one of these
+    substrings (the rest get pid, ppid, uid and argv: enough to build the process tree).
     """
     if not os.path.isdir("/proc/self"):
         raise CollectorError("unsupported", f"no /proc on this machine ({sys.platform})")
@@ -213,6 +259,8 @@ def processes(with_env: bool = True, match: list[str] | None = None) -> list[dic
     except (ValueError, OSError, AttributeError):
         ticks = 100
     me = os.getpid()
+    listen = _listen_inodes() if listening else {}
+    users: dict[int, str | None] = {}
     out = []
     for name in os.listdir("/proc"):
         if not name.isdigit():
@@ -227,8 +275,7 @@ def processes(with_env: bool = True, match: list[str] | None = None) -> list[dic
         argv = [w.decode("utf-8", "surrogateescape") for w in raw.split(b"\0")]
         if argv and argv[-1] == "":
             argv.pop()
-        if match and not any(m in " ".join(argv) for m in match):
-            continue
+        detailed = not match or any(m in " ".join(argv) for m in match)
         info: dict[str, Any] = {"pid": pid, "argv": argv, "ppid": None, "uid": None, "name": None}
         status = _read_small(base + "/status") or b""
         for line in status.splitlines():
@@ -238,13 +285,20 @@ def processes(with_env: bool = True, match: list[str] | None = None) -> list[dic
                 info["uid"] = int(line.split()[1])
             elif line.startswith(b"Name:"):
                 info["name"] = line.split(b":", 1)[1].strip().decode("utf-8", "replace")
-        stat_raw = _read_small(base + "/stat")
+        info["user"] = _user(info["uid"], users)
+        info["detailed"] = detailed
         info["start_time"] = None
+        info["env"] = info["cwd"] = info["exe"] = None
+        info["listening"] = []
+        if not detailed:
+            out.append(info)
+            continue
+        stat_raw = _read_small(base + "/stat")
         if stat_raw is not None and btime is not None:
             fields = stat_raw[stat_raw.rfind(b")") + 2 :].split()
             if len(fields) > 19:
                 info["start_time"] = btime + int(fields[19]) / float(ticks)
-        info["env"] = None
+        info["listening"] = _sockets_of(name, listen) if listen else []
         if with_env:
             env_raw = _read_small(base + "/environ")
             if env_raw is not None:
@@ -261,6 +315,19 @@ def processes(with_env: bool = True, match: list[str] | None = None) -> list[dic
                 info[key] = None
         out.append(info)
     return out
+
+
+def _user(uid: int | None, cache: dict[int, str | None]) -> str | None:
+    if uid is None:
+        return None
+    if uid not in cache:
+        try:
+            import pwd
+
+            cache[uid] = pwd.getpwuid(uid).pw_name
+        except (ImportError, KeyError):
+            cache[uid] = None
+    return cache[uid]
 
 
 def http_get(

@@ -87,6 +87,9 @@ class ProcessSnapshot:
     cwd: str | None
     exe: str | None
     start_time: float | None  # seconds since the epoch
+    user: str | None = None
+    listening: tuple[str, ...] = ()  # "ip:port" of listening TCP sockets
+    detailed: bool = True  # False: only pid/ppid/uid/argv were read (did not match the filter)
 
 
 @dataclass(frozen=True)
@@ -219,6 +222,9 @@ class Host:
                 cwd=p.get("cwd"),
                 exe=p.get("exe"),
                 start_time=p.get("start_time"),
+                user=p.get("user"),
+                listening=tuple(p.get("listening") or ()),
+                detailed=bool(p.get("detailed", True)),
             )
             for p in raw
         ]
