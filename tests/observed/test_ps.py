@@ -210,3 +210,21 @@ def test_pid_rule_examples_through_the_cli(rule, server, tmp_path: Path) -> None
     result = run_cli([argv[0], "--format", "json", *argv[1:]], cwd=work)
     assert result.status in (0, 1), result.stderr
     assert rule.code in result.codes()
+
+
+def test_vllm_server_and_engine_core_worker(tmp_path: Path) -> None:
+    site = fake_site(tmp_path / "vsite", "vllm", "0.33.0")
+    proc = start_fake_server(
+        site,
+        ["--model", "/models/qwen", "--max-num-seqs", "64"],
+        framework="vllm",
+        port_file=tmp_path / "port",
+    )
+    try:
+        observed = inspect_process(proc.pid)
+        assert observed.framework == "vllm" and observed.entrypoint == "vllm.entrypoints.openai.api_server"
+        assert observed.framework_version == "0.33.0"
+        assert [(c.role, c.title) for c in observed.children] == [("EngineCore", "VLLM::EngineCore")]
+        assert proc.pid in [s.pid for s in find_servers("vllm")]
+    finally:
+        stop(proc)

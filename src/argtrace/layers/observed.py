@@ -623,24 +623,16 @@ def process_section(
 def merge_observations(
     settings: list[Setting], observations: Mapping[str, tuple[str | None, list[Observation]]]
 ) -> None:
-    """Put observed values into each setting's history right after its static process-layer observations.
+    """Append observed values to each setting's history (creating the setting when no layer had it).
 
-    Use this (not a plain append) for the results of :func:`analyze_pid` and ``run``: an observed argv word
-    is a process-layer value, and a setting's effective value stays the deepest layer's (the parser's).
+    An observed value comes last: it is what the process really received, so it is the effective value
+    even over the parser's reading of the *predicted* argv. (``fold_settings`` of ``check`` does the same
+    when :func:`analyze_pid`'s result is folded after the parser's.)
     """
-    from argtrace.model import LAYERS
-
-    order = {layer: i for i, layer in enumerate(LAYERS)}
     by_name = {s.name: s for s in settings}
     for name, (flag, items) in observations.items():
         setting = by_name.get(name)
         if setting is None:
             setting = by_name[name] = Setting(name=name, flag=flag)
             settings.append(setting)
-        for obs in items:
-            position = len(setting.history)
-            for i, existing in enumerate(setting.history):
-                if order.get(existing.layer, 0) > order["process"]:
-                    position = i
-                    break
-            setting.history.insert(position, obs)
+        setting.history.extend(items)
