@@ -239,9 +239,7 @@ def _scan_stream(fh: BinaryIO, out: Scan) -> None:
         out.bytes_read += len(data)
         if first:
             first = False
-            sample = data[:65536]
-            if sample and sample.count(b"\x00") > len(sample) // 100:
-                out.binary = True
+            out.binary = _looks_binary(data[:65536])
         last_byte = data[-1:]
         buf = carry + data if carry else data
         cut = buf.rfind(b"\n") + 1
@@ -265,6 +263,19 @@ def _scan_stream(fh: BinaryIO, out: Scan) -> None:
         buf = carry if carry.endswith(b"\n") else carry + b"\n"
         line_no, _ = _scan_region(buf, len(buf), line_no, base, out, piece=False, final=True)
     out.total_lines = line_no - 1
+
+
+_TEXT_BYTES = bytes(range(0x20, 0x7F)) + b"\t\n\r\x1b"
+
+
+def _looks_binary(sample: bytes) -> bool:
+    """More than 5% control bytes or invalid UTF-8 in the first 64 kB."""
+    if not sample:
+        return False
+    ascii_only = sample.translate(None, _TEXT_BYTES)
+    controls = sum(1 for b in ascii_only if b < 0x80)
+    invalid = sample.decode("utf-8", "replace").count("\ufffd")
+    return (controls + invalid) * 20 > len(sample)
 
 
 def _is_boring(buf: bytes, start: int, end: int) -> bool:
