@@ -220,3 +220,32 @@ MM009 = Rule(
     ),
     correct=_mem(_LLAMA_8B, "h100", extra={"server.log": _LOG_OK}),
 )
+
+MM010 = Rule(
+    code="MM010",
+    layer="memory",
+    severity="warning",
+    title="Speculative decoding reserves a large block of Mamba states up front",
+    rationale=(
+        "For hybrid models with speculative decoding, SGLang 0.5.10.post1 first sets aside "
+        "max_running_requests x speculative_num_draft_tokens intermediate Mamba states "
+        "(handle_max_mamba_cache), "
+        "then sizes the Mamba cache and the KV cache from what is left. --max-mamba-cache-size and "
+        "--mamba-full-memory-ratio do not touch this reserve; max_running_requests defaults to 48 with "
+        "speculative decoding, which for a 27B hybrid model is about 28 GB."
+    ),
+    fix="Lower --max-running-requests (or --speculative-num-draft-tokens), or --mamba-ssm-dtype bfloat16.",
+    example=_mem(
+        _QWEN35_9B_TEXT, "rtx-4090", "--speculative-algorithm", "NEXTN", "--mem-fraction-static", "0.9"
+    ),
+    correct=_mem(
+        _QWEN35_9B_TEXT,
+        "h100",
+        "--speculative-algorithm",
+        "NEXTN",
+        "--mem-fraction-static",
+        "0.85",
+        "--max-running-requests",
+        "4",
+    ),
+)

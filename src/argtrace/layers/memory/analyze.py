@@ -419,6 +419,22 @@ def analyze_memory(
                     setting="max_running_requests",
                 )
             )
+    if (
+        p.spec_reserve_bytes
+        and p.rest_bytes > 0
+        and (p.spec_reserve_bytes >= 0.10 * p.rest_bytes or p.oom_stage in ("mamba_cache", "kv_cache"))
+    ):
+        assert p.mamba is not None
+        findings.append(
+            rules.MM010.finding(
+                f"speculative decoding reserves {p.spec_reserve_bytes / GIB:.2f} GiB of intermediate "
+                f"Mamba states ({r.max_running_requests} running requests x "
+                f"{r.speculative_num_draft_tokens} draft tokens x "
+                f"{p.mamba.bytes_per_slot / (1 << 20):.1f} MiB) "
+                f"out of {p.rest_bytes / GIB:.2f} GiB for the caches",
+                setting="max_running_requests",
+            )
+        )
     if not r.mem_fraction_given:
         findings.append(
             rules.MM008.finding(
