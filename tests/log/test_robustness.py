@@ -1,4 +1,4 @@
-"""Bad input and big input: empty, binary, invalid UTF-8, a 50 MB line, gzip, chunk boundaries, parallel scan."""
+"""Bad and big input: empty, binary, invalid UTF-8, a 50 MB line, gzip, chunk boundaries, parallel scan."""
 
 from __future__ import annotations
 
@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from argtrace.layers.log import analyze_log
-from argtrace.layers.log import reader
+from argtrace.layers.log import analyze_log, reader
 from argtrace.layers.log.reader import scan_log
 
 LOGS = Path(__file__).resolve().parents[1] / "data" / "logs"
