@@ -139,16 +139,21 @@ def run_check(options: CheckOptions) -> Report:
 
     report = Report(command="check")
     # transport: a docker compose file or Kubernetes manifest instead of a script (layers/transport.py)
-    from argtrace.layers.transport import analyze_manifest, analyze_transport, manifest_kind
+    from argtrace.layers.transport import (
+        analyze_manifest,
+        analyze_transport,
+        manifest_kind,
+        manifest_selection,
+    )
 
     if options.command_string is None and manifest_kind(source.data) is not None:
         service, container = options.extra.get("service"), options.extra.get("container")
-        manifest = analyze_manifest(
-            source,
-            env=options.env,
-            service=service if isinstance(service, str) else None,
-            container=container if isinstance(container, str) else None,
+        service, container = manifest_selection(
+            options.script_args,
+            service if isinstance(service, str) else None,
+            container if isinstance(container, str) else None,
         )
+        manifest = analyze_manifest(source, env=options.env, service=service, container=container)
         report.findings.extend(manifest.findings)
         report.sections["transport"] = manifest.section
         return _check_servers(report, manifest.servers, source.label, options)

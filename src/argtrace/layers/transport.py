@@ -883,7 +883,7 @@ def _entrypoint_findings(
     if entrypoint is not None or not image_ep or not command:
         return
     first = _basename(command[0])
-    repeats = list(command[: len(image_ep)]) == list(image_ep)
+    repeats = list(command[: len(image_ep)]) == list(image_ep) or command[0] == image_ep[-1]
     launcher = first in ("vllm", "sglang", "python", "python3") or command[0].startswith("python")
     if repeats or launcher:
         final = [*image_ep, *command]
@@ -899,8 +899,13 @@ def _entrypoint_findings(
         )
 
 
-def _exec_form_findings(at: str, words: Sequence[str], result: TransportResult, *, how: str) -> None:
+def _exec_form_findings(
+    at: str, words: Sequence[str], result: TransportResult, *, how: str, final: Sequence[str] = ()
+) -> None:
     from argtrace.rules import transport as R
+
+    if final and _basename(final[0]) in _SHELLS:
+        return  # `sh -c STRING`: a shell does run, shell syntax is meant
 
     for word in words:
         if word in _EXEC_FORM_SHELL_WORDS or "$(" in word or (word.startswith("$") and len(word) > 1):
@@ -951,6 +956,37 @@ def _server_from_argv(
     )
 
 
+def _container_servers(
+    at: str, argv: Sequence[str], env: Mapping[str, str | None], expansion: str, result: TransportResult
+) -> None:
+    """Servers of a container's process: its argv, or the script of a ``sh -c STRING`` entrypoint (the
+    pattern of vLLM's Kubernetes guide), analysed by the shell layer with the container's environment."""
+    from argtrace.layers.shell import ScriptSource, analyze_script
+
+    if len(argv) >= 3 and _basename(argv[0]) in _SHELLS:
+        i = 1
+        while i < len(argv) and argv[i] in ("-l", "--login", "-e", "-x", "-u", "-o", "pipefail"):
+            i += 1
+        if i + 1 < len(argv) and argv[i] in ("-c", "-lc", "-ec", "-xc"):
+            known = {k: v for k, v in env.items() if v is not None}
+            label = f"<{expansion}>"
+            source = ScriptSource(label=label, data=argv[i + 1].encode("utf-8", "surrogateescape"), path=None)
+            shell = analyze_script(
+                source,
+                list(argv[i + 3 :]),
+                known,
+                arg0=argv[i + 2] if i + 2 < len(argv) else argv[0],
+                run_shellcheck=False,
+                cwd="/",
+            )
+            result.findings.extend(f for f in shell.findings if f.code != "SH019")
+            result.servers.extend(shell.servers)
+            return
+    server = _server_from_argv(at, argv, env, expansion)
+    if server is not None:
+        result.servers.append(server)
+
+
 def _docker(at: str, argv: list[str | None], result: TransportResult) -> None:
     run = parse_docker_run(argv)
     if run is None:
@@ -970,9 +1006,7 @@ def _docker(at: str, argv: list[str | None], result: TransportResult) -> None:
     _entrypoint_findings(
         at, run.image, run.entrypoint, run.args, result, how="the command after the image name"
     )
-    server = _server_from_argv(at, final, run.env, "docker run")
-    if server is not None:
-        result.servers.append(server)
+    _container_servers(at, final, run.env, "docker run", result)
 
 
 # --------------------------------------------------------------------------------------------- manifests
@@ -1043,6 +1077,36 @@ def _seq(node: Any) -> list[Any] | None:
     import yaml
 
     return list(node.value) if isinstance(node, yaml.SequenceNode) else None
+
+
+def manifest_selection(
+    words: Sequence[str], service: str | None = None, container: str | None = None
+) -> tuple[str | None, str | None]:
+    """``--service NAME`` / ``--container NAME`` given after the manifest's path (where a script's
+    arguments would go): a manifest takes no other arguments."""
+    from argtrace.model import UsageError
+
+    i = 0
+    while i < len(words):
+        word = words[i]
+        name, eq, value = word.partition("=")
+        if name in ("--service", "--container"):
+            if not eq:
+                if i + 1 >= len(words):
+                    raise UsageError(f"{name} needs a NAME")
+                value = words[i + 1]
+                i += 1
+            if name == "--service":
+                service = value
+            else:
+                container = value
+            i += 1
+            continue
+        raise UsageError(
+            f"{word!r}: a compose file or Kubernetes manifest takes no script arguments "
+            "(only --service NAME / --container NAME)"
+        )
+    return service, container
 
 
 def analyze_manifest(
@@ -1212,10 +1276,8 @@ def _compose(
         if command:
             _entrypoint_findings(at, image, entrypoint, command, result, how="`command:`")
             if _seq(_get(svc, "command")) is not None:
-                _exec_form_findings(at, command, result, how=f"service {name}'s `command:` list")
-        server = _server_from_argv(at, final, svc_env, f"compose service {name}")
-        if server is not None:
-            result.servers.append(server)
+                _exec_form_findings(at, command, result, how=f"service {name}'s `command:` list", final=final)
+        _container_servers(at, final, svc_env, f"compose service {name}", result)
 
 
 # --- kubernetes
@@ -1341,10 +1403,10 @@ def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: 
         )
         if command is None and args:
             _entrypoint_findings(at, image, None, args, result, how="`args:`")
-        _exec_form_findings(at, [*(command or []), *(args or [])], result, how=f"container {name}'s command")
-        server = _server_from_argv(at, final, env, f"kubernetes container {name}")
-        if server is not None:
-            result.servers.append(server)
+        _exec_form_findings(
+            at, [*(command or []), *(args or [])], result, how=f"container {name}'s command", final=final
+        )
+        _container_servers(at, final, env, f"kubernetes container {name}", result)
 
 
 def _containers(spec: Any) -> list[tuple[str, Any]]:

@@ -1,0 +1,278 @@
+"""The transport layer through the real CLI: ssh, uploads, bash -c, sudo, docker, compose, Kubernetes."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from argtrace.layers.transport import (
+    compose_interpolate,
+    image_entrypoint,
+    k8s_expand,
+    manifest_kind,
+    parse_docker_run,
+    parse_ssh,
+)
+from tests.conftest import run_cli
+
+HERE = Path(__file__).parent
+MANIFESTS = HERE / "manifests"
+SERVER = "/opt/venv/bin/python -m sglang.launch_server --model-path /models/qwen"
+
+
+def check(*argv: str, cwd: Path | None = None) -> Any:
+    result = run_cli(["check", "--format", "json", "--no-shellcheck", *argv], cwd=cwd)
+    assert result.status in (0, 1), result.stderr
+    return result.json
+
+
+def codes(report: Any, prefix: str = "TP") -> list[str]:
+    return [f["code"] for f in report["findings"] if f["code"].startswith(prefix)]
+
+
+def finding(report: Any, code: str) -> dict[str, Any]:
+    return next(f for f in report["findings"] if f["code"] == code)
+
+
+# ------------------------------------------------------------------------------------------ units
+
+
+def test_parse_ssh_options_and_remote_words() -> None:
+    call = parse_ssh(["ssh", "-p", "19248", "-o", "BatchMode=yes", "-tt", "root@gpu1", "cat", "> f"])
+    assert call is not None
+    assert (call.destination, call.port, call.options, call.remote) == (
+        "root@gpu1", "19248", ("BatchMode=yes",), ("cat", "> f"),
+    )
+    call = parse_ssh(["ssh", "-p22", "-lalice", "-J", "bastion", "gpu1"])
+    assert call is not None and (call.port, call.user, call.remote) == ("22", "alice", ())
+
+
+def test_docker_run_parsing() -> None:
+    run = parse_docker_run(
+        ["docker", "run", "-it", "--rm", "--gpus", "all", "-e", "HF_TOKEN", "--env=X=1", "-p8000:8000",
+         "--entrypoint", "", "vllm/vllm-openai:v0.33.0", "python3", "-m", "vllm.entrypoints.openai.api_server"]
+    )
+    assert run is not None
+    assert run.image == "vllm/vllm-openai:v0.33.0" and run.entrypoint == ()
+    assert run.env == {"HF_TOKEN": None, "X": "1"}
+    assert run.args[:2] == ["python3", "-m"]
+    assert image_entrypoint("docker.io/vllm/vllm-openai:latest") == ("vllm", "serve")
+    assert image_entrypoint("lmsysorg/sglang:v0.5.10.post1-cu126") == ()
+    assert image_entrypoint("myorg/custom:1") is None
+
+
+def test_compose_and_kubernetes_substitution() -> None:
+    assert compose_interpolate("${A:-x} ${B-y} $C $$D ${E:+set}", {"C": "c", "E": "1"}) == ("x y c $D set", [])
+    assert compose_interpolate("--port ${PORT}", {}) == ("--port ", ["PORT"])
+    assert k8s_expand("$(A)-$(B)-$$(A)", {"A": "1"}) == ("1-$(B)-$(A)", ["B"])
+
+
+def test_manifest_kind_tells_manifests_from_framework_configs() -> None:
+    assert manifest_kind(b"services:\n  a:\n    image: x\n") == "compose"
+    assert manifest_kind(b"apiVersion: v1\nkind: Pod\n") == "kubernetes"
+    assert manifest_kind(b"model-path: /m\nport: 30000\nservices: 3\n") is None  # an SGLang --config file
+    assert manifest_kind(b"#!/bin/bash\nservices:\n") is None
+
+
+# ------------------------------------------------------------------------------------------- ssh
+
+
+def test_ssh_local_expansion_of_an_unset_variable_loses_the_value() -> None:
+    report = check("--clean-env", "-c", f'ssh -p 19248 root@gpu1 "{SERVER} --port $PORT --tp 2"')
+    assert "TP001" in codes(report)
+    server = report["servers"][0]
+    assert server["at"].startswith("<ssh root@gpu1>")
+    # the node's shell never saw a value: --port takes --tp as its value
+    assert server["argv"][-3:] == ["--port", "--tp", "2"]
+    hop = report["transport"]["hops"][0]
+    assert hop["via"] == "ssh" and hop["port"] == "19248"
+    assert hop["remote_command"].endswith("--port  --tp 2")
+
+
+def test_single_quotes_leave_the_expansion_to_the_node() -> None:
+    report = check("--clean-env", "-c", f"ssh gpu1 '{SERVER} --port $PORT'")
+    assert "TP001" not in codes(report) and "TP002" not in codes(report)
+    # on the node PORT is unset too: the shell layer reports it for the remote command
+    assert report["transport"]["hops"][0]["remote_command"].endswith("--port $PORT")
+
+
+def test_value_set_by_the_script_is_read_from_the_prediction() -> None:
+    report = check("-c", f'PORT=31000; ssh gpu1 "{SERVER} --port $PORT"')
+    assert codes(report) == ["TP002"]
+    assert "31000" in finding(report, "TP002")["message"]
+    assert report["servers"][0]["argv"][-2:] == ["--port", "31000"]
+
+
+def test_ssh_resplits_separate_words() -> None:
+    report = check("-c", f'ssh gpu1 {SERVER} --served-model-name "qwen chat" --port 30000')
+    assert "TP003" in codes(report)
+    assert report["servers"][0]["argv"][-4:] == ["qwen", "chat", "--port", "30000"]
+
+
+def test_bash_c_keeps_only_its_first_word_locally_and_remotely() -> None:
+    assert "TP004" in codes(check("-c", f"bash -c {SERVER} --port 30000"))
+    assert "TP004" in codes(check("-c", f'ssh gpu1 bash -c "{SERVER} --port 30000"'))
+    assert "TP004" not in codes(check("-c", f"ssh gpu1 \"bash -c '{SERVER} --port 30000'\""))
+    assert "TP004" not in codes(check("-c", "bash -c 'echo $1' _ hello"))
+
+
+def test_non_interactive_ssh_environment() -> None:
+    report = check("-c", 'ssh gpu1 "conda activate sglang && python -m sglang.launch_server --model-path /m"')
+    assert codes(report).count("TP005") >= 1
+    fixed = check(
+        "-c",
+        'ssh gpu1 "source /opt/conda/etc/profile.d/conda.sh && conda activate sglang && '
+        'python -m sglang.launch_server --model-path /m"',
+    )
+    assert "TP005" not in codes(fixed)
+
+
+def test_background_server_over_ssh() -> None:
+    assert "TP009" in codes(check("-c", f'ssh gpu1 "nohup {SERVER} &"'))
+    assert "TP009" not in codes(check("-c", f'ssh gpu1 "nohup {SERVER} > /w/log 2>&1 < /dev/null &"'))
+
+
+def test_sudo_resets_the_environment() -> None:
+    assert "TP006" in codes(check("-c", f"export SGLANG_ENABLE_SPEC_V2=1\nsudo {SERVER}"))
+    assert "TP006" not in codes(check("-c", f"sudo --preserve-env=SGLANG_ENABLE_SPEC_V2 {SERVER}"))
+
+
+# ---------------------------------------------------------------------------------------- uploads
+
+SEED_UPLOAD = (
+    'ssh -p 19248 root@gpu1 "cat > /workspace/dflash/scripts/launch_mtp.sh" <<EOF\n'
+    "#!/bin/bash\n"
+    "export CUDA_VISIBLE_DEVICES=$1\n"
+    f"exec {SERVER} --port $2 --mamba-scheduler-strategy extra_buffer --speculative-algorithm NEXTN\n"
+    "EOF\n"
+    'ssh -p 19248 root@gpu1 "bash /workspace/dflash/scripts/launch_mtp.sh 0 30000"\n'
+)
+
+
+def test_seed_heredoc_upload_expands_positionals_at_upload_time() -> None:
+    report = check("--clean-env", "-c", SEED_UPLOAD)
+    assert "TP007" in codes(report)
+    upload = report["transport"]["uploads"][0]
+    assert upload["path"] == "/workspace/dflash/scripts/launch_mtp.sh" and not upload["delimiter_quoted"]
+    assert upload["expansions"] == ["$1", "$2"]
+    # the uploaded file, as it is on the node: the positionals are gone
+    assert "export CUDA_VISIBLE_DEVICES=\n" in upload["content"]
+    assert "--port  --mamba" in upload["content"]
+    # and that file, run later with "0 30000", starts a server without a port value
+    server = report["servers"][0]
+    assert server["at"].startswith("gpu1:/workspace/dflash/scripts/launch_mtp.sh")
+    assert "30000" not in server["argv"]
+    assert server["argv"][server["argv"].index("--port") + 1] == "--mamba-scheduler-strategy"
+
+
+def test_quoted_delimiter_uploads_verbatim_and_the_later_run_gets_its_args() -> None:
+    report = check("--clean-env", "-c", SEED_UPLOAD.replace("<<EOF", "<<'EOF'"))
+    assert "TP007" not in codes(report)
+    assert "--port $2" in report["transport"]["uploads"][0]["content"]
+    server = report["servers"][0]
+    assert server["argv"][server["argv"].index("--port") + 1] == "30000"
+
+
+def test_scp_of_a_crlf_file(tmp_path: Path) -> None:
+    (tmp_path / "launch.sh").write_bytes(f"#!/bin/bash\r\n{SERVER} --port 30000\r\n".encode())
+    report = check("-c", "scp -P 19248 launch.sh root@gpu1:/w/", cwd=tmp_path)
+    assert "TP008" in codes(report)
+    assert report["transport"]["uploads"][0]["path"] == "/w/launch.sh"
+    (tmp_path / "launch.sh").write_bytes(f"#!/bin/bash\n{SERVER} --port 30000\n".encode())
+    assert "TP008" not in codes(check("-c", "scp launch.sh gpu1:/w/launch.sh", cwd=tmp_path))
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["with space.sh", "it's.sh", "$HOME.sh", "new\nline.sh", "semi;colon.sh"],
+)
+def test_hostile_local_file_names_in_scp(tmp_path: Path, name: str) -> None:
+    import shlex
+
+    (tmp_path / name).write_bytes(b"echo hi\r\n")
+    report = check("-c", f"scp {shlex.quote(name)} gpu1:/w/x.sh", cwd=tmp_path)
+    assert "TP008" in codes(report)
+
+
+# ----------------------------------------------------------------------------------------- docker
+
+
+def test_docker_entrypoint_is_prepended() -> None:
+    report = check("-c", "docker run --gpus all vllm/vllm-openai:latest vllm serve Qwen/Qwen3-8B --port 8000")
+    assert "TP010" in codes(report)
+    assert report["servers"][0]["argv"][:4] == ["vllm", "serve", "vllm", "serve"]
+    ok = check("-c", "docker run --gpus all -e X=1 vllm/vllm-openai:latest Qwen/Qwen3-8B --port 8000")
+    assert "TP010" not in codes(ok)
+    assert ok["servers"][0]["argv"] == ["vllm", "serve", "Qwen/Qwen3-8B", "--port", "8000"]
+
+
+def test_docker_over_ssh() -> None:
+    report = check(
+        "-c", 'ssh gpu1 "docker run --gpus all lmsysorg/sglang:latest python3 -m sglang.launch_server '
+        '--model-path /m --port 30000"'
+    )
+    assert report["servers"][0]["argv"][-2:] == ["--port", "30000"]
+    assert "TP005" not in codes(report)  # python3 runs in the container, not in the ssh session
+
+
+# -------------------------------------------------------------------------------------- manifests
+
+
+def copy(name: str, tmp_path: Path) -> Path:
+    return Path(shutil.copy(MANIFESTS / name, tmp_path / name))
+
+
+def test_vllm_kubernetes_guide_sh_c(tmp_path: Path) -> None:
+    copy("vllm-k8s-gpu.yaml", tmp_path)
+    report = check("vllm-k8s-gpu.yaml", cwd=tmp_path)
+    assert not [c for c in codes(report) if c in ("TP010", "TP011", "TP012", "TP013")]
+    server = report["servers"][0]
+    assert server["argv"][:3] == ["vllm", "serve", "mistralai/Mistral-7B-Instruct-v0.3"]
+    assert report["transport"]["hops"][0]["via"] == "kubernetes"
+
+
+def test_kubernetes_args_list(tmp_path: Path) -> None:
+    copy("vllm-k8s-args.yaml", tmp_path)
+    report = check("vllm-k8s-args.yaml", cwd=tmp_path)
+    found = codes(report)
+    assert found.count("TP012") == 1 and "TP011" in found
+    assert "$(VLLM_SERVE_PORT)" in finding(report, "TP012")["message"]
+    argv = report["servers"][0]["argv"]
+    assert argv[:3] == ["vllm", "serve", "meta-llama/Llama-3.2-3B-Instruct"]
+    assert "$(VLLM_SERVE_PORT)" in argv and "--dtype half" in argv and "8192" in argv
+
+
+def test_sglang_kubernetes_command_and_args(tmp_path: Path) -> None:
+    copy("sglang-k8s.yaml", tmp_path)
+    report = check("sglang-k8s.yaml", "--container", "meta-llama-31-8b-instruct-sglang", cwd=tmp_path)
+    assert codes(report) == []
+    assert report["servers"][0]["argv"][:3] == ["python3", "-m", "sglang.launch_server"]
+    assert report["servers"][0]["argv"][-2:] == ["--port", "30000"]
+    bad = run_cli(["check", "sglang-k8s.yaml", "--container", "nope"], cwd=tmp_path)
+    assert bad.status == 2 and "no container named" in bad.stderr
+
+
+def test_harbor_compose_interpolation(tmp_path: Path) -> None:
+    copy("harbor-sglang-compose.yaml", tmp_path)
+    report = check("--clean-env", "--env", "HARBOR_SGLANG_MODEL=Qwen/Qwen3-8B", "harbor-sglang-compose.yaml",
+                   cwd=tmp_path)
+    unset = {f["message"].split("}")[0] for f in report["findings"] if f["code"] == "TP012"}
+    assert "${HARBOR_SGLANG_EXTRA_ARGS" in unset and "${HARBOR_HF_TOKEN" in unset
+    server = report["servers"][0]
+    assert server["argv"][:3] == ["python3", "-m", "sglang.launch_server"]
+    assert server["argv"][3:5] == ["--model-path", "Qwen/Qwen3-8B"]
+
+
+def test_vllm_compose_list_items(tmp_path: Path) -> None:
+    copy("vllm-compose.yaml", tmp_path)
+    report = check("--env", "HF_TOKEN=hf_abcdefghijklmnopqrstuvwxyz", "vllm-compose.yaml", "--service", "vllm",
+                   cwd=tmp_path)
+    found = codes(report)
+    assert "TP010" in found and "TP011" in found
+    assert report["servers"][0]["argv"][:3] == ["vllm", "serve", "serve"]
+    assert "hf_abcdefghijklmnopqrstuvwxyz" not in str(report)  # redacted
+    bad = run_cli(["check", "vllm-compose.yaml", "--service", "nope"], cwd=tmp_path)
+    assert bad.status == 2 and "no service named" in bad.stderr
