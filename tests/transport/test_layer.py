@@ -44,7 +44,10 @@ def test_parse_ssh_options_and_remote_words() -> None:
     call = parse_ssh(["ssh", "-p", "19248", "-o", "BatchMode=yes", "-tt", "root@gpu1", "cat", "> f"])
     assert call is not None
     assert (call.destination, call.port, call.options, call.remote) == (
-        "root@gpu1", "19248", ("BatchMode=yes",), ("cat", "> f"),
+        "root@gpu1",
+        "19248",
+        ("BatchMode=yes",),
+        ("cat", "> f"),
     )
     call = parse_ssh(["ssh", "-p22", "-lalice", "-J", "bastion", "gpu1"])
     assert call is not None and (call.port, call.user, call.remote) == ("22", "alice", ())
@@ -52,8 +55,24 @@ def test_parse_ssh_options_and_remote_words() -> None:
 
 def test_docker_run_parsing() -> None:
     run = parse_docker_run(
-        ["docker", "run", "-it", "--rm", "--gpus", "all", "-e", "HF_TOKEN", "--env=X=1", "-p8000:8000",
-         "--entrypoint", "", "vllm/vllm-openai:v0.33.0", "python3", "-m", "vllm.entrypoints.openai.api_server"]
+        [
+            "docker",
+            "run",
+            "-it",
+            "--rm",
+            "--gpus",
+            "all",
+            "-e",
+            "HF_TOKEN",
+            "--env=X=1",
+            "-p8000:8000",
+            "--entrypoint",
+            "",
+            "vllm/vllm-openai:v0.33.0",
+            "python3",
+            "-m",
+            "vllm.entrypoints.openai.api_server",
+        ]
     )
     assert run is not None
     assert run.image == "vllm/vllm-openai:v0.33.0" and run.entrypoint == ()
@@ -65,7 +84,10 @@ def test_docker_run_parsing() -> None:
 
 
 def test_compose_and_kubernetes_substitution() -> None:
-    assert compose_interpolate("${A:-x} ${B-y} $C $$D ${E:+set}", {"C": "c", "E": "1"}) == ("x y c $D set", [])
+    assert compose_interpolate("${A:-x} ${B-y} $C $$D ${E:+set}", {"C": "c", "E": "1"}) == (
+        "x y c $D set",
+        [],
+    )
     assert compose_interpolate("--port ${PORT}", {}) == ("--port ", ["PORT"])
     assert k8s_expand("$(A)-$(B)-$$(A)", {"A": "1"}) == ("1-$(B)-$(A)", ["B"])
 
@@ -211,8 +233,9 @@ def test_docker_entrypoint_is_prepended() -> None:
 
 def test_docker_over_ssh() -> None:
     report = check(
-        "-c", 'ssh gpu1 "docker run --gpus all lmsysorg/sglang:latest python3 -m sglang.launch_server '
-        '--model-path /m --port 30000"'
+        "-c",
+        'ssh gpu1 "docker run --gpus all lmsysorg/sglang:latest python3 -m sglang.launch_server '
+        '--model-path /m --port 30000"',
     )
     assert report["servers"][0]["argv"][-2:] == ["--port", "30000"]
     assert "TP005" not in codes(report)  # python3 runs in the container, not in the ssh session
@@ -257,8 +280,13 @@ def test_sglang_kubernetes_command_and_args(tmp_path: Path) -> None:
 
 def test_harbor_compose_interpolation(tmp_path: Path) -> None:
     copy("harbor-sglang-compose.yaml", tmp_path)
-    report = check("--clean-env", "--env", "HARBOR_SGLANG_MODEL=Qwen/Qwen3-8B", "harbor-sglang-compose.yaml",
-                   cwd=tmp_path)
+    report = check(
+        "--clean-env",
+        "--env",
+        "HARBOR_SGLANG_MODEL=Qwen/Qwen3-8B",
+        "harbor-sglang-compose.yaml",
+        cwd=tmp_path,
+    )
     unset = {f["message"].split("}")[0] for f in report["findings"] if f["code"] == "TP012"}
     assert "${HARBOR_SGLANG_EXTRA_ARGS" in unset and "${HARBOR_HF_TOKEN" in unset
     server = report["servers"][0]
@@ -268,8 +296,14 @@ def test_harbor_compose_interpolation(tmp_path: Path) -> None:
 
 def test_vllm_compose_list_items(tmp_path: Path) -> None:
     copy("vllm-compose.yaml", tmp_path)
-    report = check("--env", "HF_TOKEN=hf_abcdefghijklmnopqrstuvwxyz", "vllm-compose.yaml", "--service", "vllm",
-                   cwd=tmp_path)
+    report = check(
+        "--env",
+        "HF_TOKEN=hf_abcdefghijklmnopqrstuvwxyz",
+        "vllm-compose.yaml",
+        "--service",
+        "vllm",
+        cwd=tmp_path,
+    )
     found = codes(report)
     assert "TP010" in found and "TP011" in found
     assert report["servers"][0]["argv"][:3] == ["vllm", "serve", "serve"]
