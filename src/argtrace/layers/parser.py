@@ -1077,7 +1077,7 @@ class _Context:
                 elif kind == "invalid":
                     rule = (
                         rules.PA_INVALID_JSON
-                        if (spec.dest in schema.json_flags or "json" in message.lower())
+                        if (_json_valued(spec, schema) or "json" in message.lower())
                         else rules.PA_INVALID_VALUE
                     )
                     self.add(
@@ -1085,8 +1085,37 @@ class _Context:
                     )
                 elif kind == "retired":
                     pass
-            if (spec.dest in schema.json_flags) and ev.raw:
+            if _json_valued(spec, schema) and ev.raw:
                 self._json_duplicates(spec, ev, at)
+                if not ev.errors and isinstance(ev.value, str) and ev.kind == "store":
+                    self._json_string(spec, ev, at)
+
+    def _json_string(self, spec: OptionSpec, ev: Event, at: str | None) -> None:
+        """A JSON flag the parser keeps as a string (SGLang's --json-model-override-args): the server
+        decodes it later, after parsing, and stops there if it is not JSON."""
+        text = ev.value
+        if not text.strip() or UNKNOWN_PREFIX in text:
+            return
+        try:
+            json.loads(text)
+        except ValueError as exc:
+            self.add(
+                self.rules.PA_INVALID_JSON,
+                f"{ev.option} {_show(ev.option, text)!r} is not valid JSON ({exc.msg} at column {exc.pos + 1}"
+                if isinstance(exc, json.JSONDecodeError)
+                else f"{ev.option} {_show(ev.option, text)!r} is not valid JSON ({exc}",
+                at=at,
+                setting=spec.dest,
+            )
+            # The message above is completed here so that both branches read the same.
+            last = self.result.findings[-1]
+            from dataclasses import replace
+
+            self.result.findings[-1] = replace(
+                last,
+                message=last.message
+                + "); the parser keeps the string and the server fails when it decodes it",
+            )
 
     def _scrub(self, spec: OptionSpec, message: str) -> str:
         flag = spec.flag
@@ -1196,7 +1225,12 @@ class _Context:
         flag = winner.option or self.schema.flag_for_dest(dest)
         self.result.observations[dest] = (flag, observations)
         self.result.intended[dest] = self._intended(winner)
-        if dest in self.schema.json_flags or _is_config_json(winner):
+        if _json_valued(winner.spec, self.schema) or _is_config_json(winner):
+            if isinstance(value, str) and value.lstrip().startswith("{"):
+                try:
+                    value = json.loads(value)
+                except ValueError:
+                    return
             self._inner_settings(dest, flag, winner, value)
 
     def _word_observations(self, ev: Event) -> list[tuple[Observation | None, Observation]]:
@@ -1211,6 +1245,13 @@ class _Context:
             text = tok.text
             if tok.via == "config":
                 proc = Observation("process", text, at=tok.at, detail={"via": "config", "file": tok.at})
+                out.append((None, proc))
+                continue
+            if tok.via == "dotted":
+                # vLLM merged --flag.key words into this JSON; each key's words are in its own setting.
+                proc = Observation(
+                    "process", text, at=server.at, detail={"via": "dotted keys merged by vLLM"}
+                )
                 out.append((None, proc))
                 continue
             for src in tok.src:
@@ -1664,6 +1705,21 @@ class _Context:
                     setting=lost.spec.dest,
                     fix=f"put every key in one place: either the JSON value or {flag}.KEY words",
                 )
+
+
+def _json_valued(spec: OptionSpec, schema: Schema) -> bool:
+    """A flag whose value is JSON: the schema says so (its type decodes JSON, or the framework's code
+    ``json.loads`` the field), or a string flag named ``json_*`` / documented as JSON with a JSON default."""
+    if spec.dest in schema.json_flags:
+        return True
+    if spec.type not in (None, "str"):
+        return False
+    if spec.dest.startswith("json_"):
+        return True
+    default = spec.default_value
+    return bool(
+        spec.help and "JSON" in spec.help and isinstance(default, str) and default.strip()[:1] in ("{", "[")
+    )
 
 
 def _fw_name(name: str) -> str:

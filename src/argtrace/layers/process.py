@@ -52,23 +52,23 @@ READ_NAMES = frozenset(
         "WORLD_SIZE",
         "RANK",
         "LOCAL_RANK",
-        "HOME",
         "TMPDIR",
         "XDG_CACHE_HOME",
     }
 )
 FRAMEWORK_PREFIXES: Mapping[str, tuple[str, ...]] = {"sglang": ("SGLANG_", "SGL_"), "vllm": ("VLLM_",)}
-# Parallel sizes (dests) whose product is the GPUs one server uses on one node.
-PARALLEL_DESTS: Mapping[str, tuple[str, ...]] = {
-    "sglang": ("tp_size", "pp_size", "dp_size"),
-    "vllm": ("tensor_parallel_size", "pipeline_parallel_size", "data_parallel_size"),
+# Parallel-size flags whose product is the GPUs one server uses on one node (dests vary by release:
+# SGLang 0.5.10 stores --tp-size as tensor_parallel_size, 0.5.23 as tp_size).
+PARALLEL_FLAGS: Mapping[str, tuple[str, ...]] = {
+    "sglang": ("--tp-size", "--pp-size", "--dp-size"),
+    "vllm": ("--tensor-parallel-size", "--pipeline-parallel-size", "--data-parallel-size"),
 }
 
 
 def _inherited(value: EnvValue) -> bool:
     """True for a variable the script inherited from its caller (the shell layer marks it "environment")."""
     origin = value.origin
-    return origin.expansion == "environment" or (origin.at is None and origin.expansion is None)
+    return origin.expansion in ("environment", "bash") or (origin.at is None and origin.expansion is None)
 
 
 def _shown(name: str, value: EnvValue) -> bool:
@@ -102,6 +102,12 @@ def describe_process(server: ServerCommand, schema: Schema) -> tuple[ProcessInfo
                 '"command not found" unless it is a path)'
             )
             severity = "warning" if "/" not in word else "info"
+        elif "/" in word:
+            msg = (
+                f"`{word}` does not exist on this machine; the framework version installed for it could "
+                "not be read"
+            )
+            severity = "info"
         else:
             msg = (
                 f"`{word}` is not found on the PATH the server would get on this machine; the framework "
@@ -148,7 +154,8 @@ def _env_names(server: ServerCommand, schema: Schema) -> list[Finding]:
                 )
             continue
         readers = [s for s in history if name in s.env_var_names]
-        near = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.75)
+        # A variable another release read was removed, not misspelt: only suggest a very close name then.
+        near = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.92 if readers else 0.75)
         hint = f"; the nearest name it reads is {near[0]}" if near else ""
         older = [s.version for s in readers if version_key(s.version) < version_key(schema.version)]
         newer = [s.version for s in readers if version_key(s.version) > version_key(schema.version)]
@@ -271,22 +278,35 @@ def _visible_devices(server: ServerCommand, schema: Schema) -> tuple[list[Findin
             )
         )
     ns = _parallel_sizes(server, schema)
-    dests = PARALLEL_DESTS.get(schema.framework, ())
+
+    def get(flag: str) -> Any:
+        spec = schema.option(flag)
+        return ns.get(spec.dest) if spec is not None else None
+
+    dests: list[str] = []
     sizes: dict[str, int] = {}
-    for d in dests:
-        v = ns.get(d)
-        sizes[d] = v if isinstance(v, int) and v > 0 else 1
-    if schema.framework == "vllm" and isinstance(ns.get("data_parallel_size_local"), int):
-        sizes["data_parallel_size"] = ns["data_parallel_size_local"]
-    if schema.framework == "sglang" and ns.get("enable_dp_attention"):
-        sizes["dp_size"] = 1  # DP attention splits the TP group; it adds no GPUs
+    for flag in PARALLEL_FLAGS.get(schema.framework, ()):
+        spec = schema.option(flag)
+        if spec is None:
+            continue
+        dests.append(spec.dest)
+        v = ns.get(spec.dest)
+        sizes[spec.dest] = v if isinstance(v, int) and v > 0 else 1
+    dp_dest = (
+        schema.option(PARALLEL_FLAGS[schema.framework][-1]) if schema.framework in PARALLEL_FLAGS else None
+    )
+    local = get("--data-parallel-size-local") if schema.framework == "vllm" else None
+    if dp_dest is not None and isinstance(local, int) and local > 0:
+        sizes[dp_dest.dest] = local
+    if dp_dest is not None and schema.framework == "sglang" and get("--enable-dp-attention"):
+        sizes[dp_dest.dest] = 1  # DP attention splits the TP group; it adds no GPUs
     needed = 1
     for v in sizes.values():
         needed *= v
-    nodes = ns.get("nnodes") if schema.framework == "sglang" else None
+    nodes = get("--nnodes") if schema.framework == "sglang" else None
     if isinstance(nodes, int) and nodes > 1:
         needed = max(1, needed // nodes)
-    base = ns.get("base_gpu_id") if schema.framework == "sglang" else None
+    base = get("--base-gpu-id") if schema.framework == "sglang" else None
     offset = base if isinstance(base, int) and base > 0 else 0
     section = {"visible": visible, "needed": needed, "sizes": sizes, "base_gpu_id": offset or None}
     product = " x ".join(f"{k} {v}" for k, v in sizes.items())

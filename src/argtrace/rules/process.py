@@ -22,8 +22,8 @@ PR_UNKNOWN_ENV = Rule(
     "reads does "
     "nothing: a typo, or a variable an older release read and this one ignores.",
     fix="use the name this release reads (the message names the nearest one), or drop the variable",
-    example=_c(f"SGLANG_ENABLE_SPEC_V3=1 {_SG}"),
-    correct=_c(_SG),
+    example=_c(f"SGLANG_ENABLE_SPEC_V2=1 {_SG} --speculative-algorithm EAGLE", _SG23),
+    correct=_c(f"SGLANG_ENABLE_SPEC_V2=1 {_SG} --speculative-algorithm EAGLE", _SG10),
     exceptions="A name built at run time (f-strings) may be missing from the generated list; inherited "
     "variables (not set by the script) are reported with a lower severity.",
 )
