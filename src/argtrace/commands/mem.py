@@ -83,8 +83,4 @@ def run(args: argparse.Namespace) -> Report:
         plot=Path(args.plot) if args.plot else None,
         resolver=bool(args.resolver),
     )
-    if getattr(args, "format", "text") == "text":
-        from argtrace.layers.memory.render import register
-
-        register()
     return report

@@ -6,6 +6,7 @@ Reads only the (already redacted) report dict. Section renderers for later layer
 
 from __future__ import annotations
 
+import importlib
 import io
 import json
 import shutil
@@ -140,7 +141,31 @@ def _render_servers(data: Mapping[str, Any], out: list[Any]) -> None:
             out.append(Text("  env: " + env, style="dim"))
 
 
+# Text views of report sections, owned by their layers and imported only when the section is present.
+# A view returns a string or a rich renderable; sections without a view appear in JSON only.
+SECTION_VIEWS: Mapping[str, str] = {
+    "memory": "argtrace.layers.memory.render:memory_text",
+    "log": "argtrace.layers.log.text:render_log_section",
+    "timeline": "argtrace.layers.log.text:render_timeline_section",
+    "resolution": "argtrace.layers.resolution:render_resolution_section",
+}
+# Kept for layers that still register a view at run time; SECTION_VIEWS is the place for new ones.
 SECTION_RENDERERS: dict[str, Callable[[Any], Any]] = {}
+
+
+def _section_view(name: str) -> Callable[[Any], Any] | None:
+    if name in SECTION_RENDERERS:
+        return SECTION_RENDERERS[name]
+    target = SECTION_VIEWS.get(name)
+    if target is None:
+        return None
+    module_name, _, function = target.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError:
+        return None
+    view = getattr(module, function, None)
+    return view if callable(view) else None
 
 
 def render_text(data: Mapping[str, Any]) -> str:
@@ -171,9 +196,10 @@ def render_text(data: Mapping[str, Any]) -> str:
     for key, value in data.items():
         if key in CORE_KEYS or value is None:
             continue
-        renderer = SECTION_RENDERERS.get(key)
-        if renderer is not None:
-            console.print(renderer(value))
+        view = _section_view(key)
+        if view is not None:
+            shown = view(value)
+            console.print(Text(shown) if isinstance(shown, str) else shown)
     rest = [f for f in data.get("findings") or [] if f.get("setting") not in shown_in_table]
     if rest:
         console.print(Text("Findings", style="bold"))
