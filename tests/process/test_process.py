@@ -122,7 +122,8 @@ def test_too_few_gpus_message() -> None:
     _, findings = run(server(["--model-path", "/m", "--tp-size", "2"], env={"CUDA_VISIBLE_DEVICES": "0"}))
     assert findings[0][2] == (
         "the server needs 2 GPU(s) "
-        "(tensor_parallel_size 2 x pipeline_parallel_size 1 x data_parallel_size 1) but CUDA_VISIBLE_DEVICES=0 makes only 1 visible"
+        "(tensor_parallel_size 2 x pipeline_parallel_size 1 x data_parallel_size 1) "
+        "but CUDA_VISIBLE_DEVICES=0 makes only 1 visible"
     )
 
 
