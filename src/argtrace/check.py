@@ -12,10 +12,12 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import cast
 
 from argtrace.model import (
     Finding,
     FrameworkInfo,
+    FrameworkName,
     LayerResult,
     Report,
     ServerCommand,
@@ -123,20 +125,21 @@ def fold_settings(results: Sequence[LayerResult]) -> list[Setting]:
 
 def run_check(options: CheckOptions) -> Report:
     # Bad input is reported before anything heavier than reading a file happens.
-    if options.command_string is None:
-        assert options.script is not None
-        data, path = read_script(options.script)
-    from argtrace.layers.shell import ScriptSource, analyze_script
-
+    args: Sequence[str]
     if options.command_string is not None:
-        source = ScriptSource(label=COMMAND_LABEL, data=options.command_string.encode(), path=None)
+        label, data, path = COMMAND_LABEL, options.command_string.encode(), None
         # As with bash -c: the first word after the command is $0, the rest $1...
         arg0 = options.script_args[0] if options.script_args else "argtrace"
         args = options.script_args[1:]
     else:
-        source = ScriptSource(label=options.script, data=data, path=path)
-        arg0, args = options.script, options.script_args
+        script = options.script
+        assert script is not None
+        (data, real_path), label = read_script(script), script
+        path = real_path
+        arg0, args = script, options.script_args
+    from argtrace.layers.shell import ScriptSource, analyze_script
 
+    source = ScriptSource(label=label, data=data, path=path)
     report = Report(command="check")
     # transport: a docker compose file or Kubernetes manifest instead of a script (layers/transport.py)
     from argtrace.layers.transport import (
@@ -181,7 +184,38 @@ def _check_servers(report: Report, servers: list[ServerCommand], label: str, opt
         report.findings.extend(result.findings)
         report.sections.update(result.sections)
     report.findings.extend(_other_servers_findings(servers, options))
+    for late in late_layers(report, options):
+        report.findings.extend(late.findings)
+        report.sections.update(late.sections)
     return report
+
+
+def model_config_path(options: CheckOptions, report: Report) -> Path | None:
+    """``--model-config``, else the ``--model-path`` directory when it exists here with a config.json."""
+    if options.model_config:
+        return Path(options.model_config)
+    setting = report.setting("model_path") or report.setting("model")
+    if setting is not None and isinstance(setting.effective, str):
+        candidate = Path(setting.effective)
+        if (candidate / "config.json").is_file():
+            return candidate
+    return None
+
+
+def late_layers(report: Report, options: CheckOptions) -> list[LayerResult]:
+    """Layers that read the settings' effective values rather than add to their history: memory."""
+    results: list[LayerResult] = []
+    model_config = model_config_path(options, report)
+    if model_config is not None and report.framework.name is not None:
+        from argtrace.layers.memory import analyze_memory, settings_from_report
+
+        settings, env = settings_from_report(report)
+        results.append(
+            analyze_memory(
+                model_config, options.gpu, settings, report.framework.name, report.framework.version, env=env
+            )
+        )
+    return results
 
 
 def analyze_server(server: ServerCommand, options: CheckOptions, report: Report) -> list[LayerResult]:
@@ -194,7 +228,9 @@ def analyze_server(server: ServerCommand, options: CheckOptions, report: Report)
     schema, version_source, schema_findings = choose_schema(
         framework, options.framework_version, server=server, python=options.python
     )
-    report.framework = FrameworkInfo(name=schema.framework, version=schema.version, source=version_source)
+    report.framework = FrameworkInfo(
+        name=cast(FrameworkName, schema.framework), version=schema.version, source=version_source
+    )
     report.findings.extend(schema_findings)
     process, process_result = describe_process(server, schema)
     report.process = process
