@@ -310,3 +310,28 @@ def test_vllm_compose_list_items(tmp_path: Path) -> None:
     assert "hf_abcdefghijklmnopqrstuvwxyz" not in str(report)  # redacted
     bad = run_cli(["check", "vllm-compose.yaml", "--service", "nope"], cwd=tmp_path)
     assert bad.status == 2 and "no service named" in bad.stderr
+
+
+def test_script_on_ssh_stdin(tmp_path: Path) -> None:
+    (tmp_path / "launch.sh").write_text(f"#!/bin/bash\n{SERVER} --port $2\n")
+    report = check("--clean-env", "-c", "ssh gpu1 'bash -s -- 0 30000' < launch.sh", cwd=tmp_path)
+    assert report["servers"][0]["at"].startswith("gpu1:<stdin>")
+    assert report["servers"][0]["argv"][-2:] == ["--port", "30000"]
+    login = check("--clean-env", "-c", "ssh gpu1 < launch.sh", cwd=tmp_path)
+    assert login["servers"][0]["argv"][-1] == "--port"  # the login shell has no $2
+    heredoc = check("--clean-env", "-c", f"ssh gpu1 bash -s <<EOF\n{SERVER} --port $2\nEOF\n")
+    assert "TP007" in codes(heredoc)
+
+
+def test_scp_upload_then_run(tmp_path: Path) -> None:
+    (tmp_path / "launch.sh").write_text(f"#!/bin/bash\n{SERVER} --port $2\n")
+    report = check(
+        "--clean-env",
+        "-c",
+        "scp launch.sh gpu1:/w/launch.sh\nssh gpu1 'bash /w/launch.sh 0 31000'",
+        cwd=tmp_path,
+    )
+    assert report["servers"][0]["at"].startswith("gpu1:/w/launch.sh:2")
+    assert report["servers"][0]["argv"][-2:] == ["--port", "31000"]
+    hops = [h["via"] for h in report["transport"]["hops"]]
+    assert "uploaded-script" in hops

@@ -336,7 +336,11 @@ def _ssh(
     }
     result.hops.append(hop)
     if not call.remote:
-        return  # an interactive login (or only a here-document for the login shell)
+        # no command: the login shell reads its commands from stdin (`ssh HOST < launch.sh`, `<<EOF`)
+        if located is not None:
+            hop["remote_command"] = ""
+            _upload_from_stdin(at, call, "", located, ctx, result)
+        return
     raw_remote = located.raw_words[call.remote_start :] if located is not None else []
     if len(raw_remote) != len(call.remote):
         raw_remote = []
@@ -499,35 +503,90 @@ def _upload_target(remote_text: str) -> str | None:
     return words[0] if len(words) == 1 else None
 
 
+def _stdin_shell_args(remote_text: str) -> list[str] | None:
+    """For ``ssh HOST`` (login shell), ``ssh HOST bash -s -- A B`` and the like, the arguments the shell
+    reading the script from stdin gets; ``None`` when the remote command does not read a script on stdin."""
+    try:
+        words = shlex.split(remote_text)
+    except ValueError:
+        return None
+    if not words:
+        return []
+    if _basename(words[0]) not in _SHELLS:
+        return None
+    rest = words[1:]
+    while rest and rest[0] in ("-l", "--login", "-e", "-x", "-u"):
+        rest = rest[1:]
+    if not rest:
+        return []
+    if rest[0] not in ("-s", "-"):
+        return None
+    rest = rest[1:]
+    if rest[:1] == ["--"]:
+        rest = rest[1:]
+    return rest
+
+
+def _stdin_content(located: _Located, ctx: _Context) -> tuple[bytes | None, list[str], str | None, str]:
+    """What ssh's stdin carries: (content, local expansions, raw text, description)."""
+    from argtrace.transport.host import HostError, current_host
+
+    if located.heredoc is not None:
+        body = located.heredoc
+        expansions = [] if located.heredoc_quoted else _heredoc_expansions(body)
+        if located.heredoc_quoted or not expansions:
+            return _latin1_bytes(body), expansions, body, "here-document"
+        return _expand_heredoc(body, ctx), expansions, body, "here-document"
+    if located.stdin_file is not None:
+        try:
+            words = shlex.split(_latin1_bytes(located.stdin_file).decode("utf-8", "replace"))
+        except ValueError:
+            return None, [], None, "file"
+        if len(words) != 1:
+            return None, [], None, "file"
+        try:
+            data = current_host().read_bytes(words[0], limit=4 * 1024 * 1024)
+        except HostError:
+            return None, [], None, words[0]
+        return data, [], None, words[0]
+    return None, [], None, ""
+
+
 def _upload_from_stdin(
     at: str, call: SshCall, remote_text: str, located: _Located, ctx: _Context, result: TransportResult
 ) -> None:
+    """A here-document or ``< file`` on ssh's stdin: an upload (``cat > f``) or a script for the node's shell
+    (``ssh HOST bash -s -- ARGS < launch.sh``)."""
     from argtrace.rules import transport as R
 
     target = _upload_target(remote_text)
-    if located.heredoc is None or target is None:
+    shell_args = None if target is not None else _stdin_shell_args(remote_text)
+    if target is None and shell_args is None:
+        return
+    content, expansions, body, what = _stdin_content(located, ctx)
+    if not what:
         return
     host = _host_of(call.destination)
-    body = located.heredoc
-    expansions = [] if located.heredoc_quoted else _heredoc_expansions(body)
-    content: bytes | None
-    if located.heredoc_quoted or not expansions:
-        content = _latin1_bytes(body)
-    else:
-        content = _expand_heredoc(body, ctx)
     shown = content.decode("utf-8", "replace") if content is not None else None
+    where = (
+        f"{call.destination}:{target}"
+        if target is not None
+        else f"{call.destination} (stdin of {remote_text or 'the login shell'})"
+    )
     upload = {
         "at": at,
         "host": call.destination,
         "path": target,
-        "delimiter_quoted": located.heredoc_quoted,
+        "via": "ssh stdin" if what == "here-document" else f"ssh stdin < {what}",
+        "delimiter_quoted": located.heredoc_quoted if what == "here-document" else None,
         "expansions": expansions,
         "content": shown,
         "known": content is not None,
     }
     result.uploads.append(upload)
-    ctx.uploads[(host, target)] = (content, at)
-    if expansions:
+    if target is not None:
+        ctx.uploads[(host, target)] = (content, at)
+    if expansions and body is not None:
         details = []
         for expansion in expansions:
             name = _param_name(expansion)
@@ -537,18 +596,20 @@ def _upload_from_stdin(
                 if name is not None
                 else f"{expansion} -> run now, on this machine"
             )
+        verb = "uploaded to" if target is not None else "sent as a script to"
         result.findings.append(
             R.TP007.finding(
-                f"the here-document uploaded to {call.destination}:{target} has an unquoted delimiter, "
-                f"so the local "
-                f"shell expands {', '.join(expansions)} while uploading: " + "; ".join(details),
+                f"the here-document {verb} {where} has an unquoted delimiter, so the local shell expands "
+                f"{', '.join(expansions)} while sending it: " + "; ".join(details),
                 at=f"{at.rsplit(':', 2)[0]}:{located.heredoc_line}" if located.heredoc_line else at,
                 evidence=[
                     Evidence("transport", at, body.rstrip("\n")),
-                    Evidence("transport", f"{call.destination}:{target}", shown or "<unknown>"),
+                    Evidence("transport", where, shown or "<unknown>"),
                 ],
             )
         )
+    if shell_args is not None and content is not None:
+        _run_script_on_node(at, host, f"{call.destination}:<stdin>", content, shell_args, "bash", ctx, result)
 
 
 def _latin1_bytes(text: str) -> bytes:
@@ -680,8 +741,6 @@ def _run_uploaded(
     at: str, argv: Sequence[str | None], ctx: _Context, result: TransportResult, host: str
 ) -> None:
     """``bash FILE ARGS`` on a node where FILE was uploaded earlier: analyse what was uploaded."""
-    from argtrace.layers.shell import ScriptSource, analyze_script
-
     words = list(argv[1:])
     while words and words[0] is not None and words[0].startswith("-") and words[0] not in ("-c",):
         words.pop(0)
@@ -694,11 +753,6 @@ def _run_uploaded(
     content, upload_at = entry
     if content is None:
         return
-    label = f"{host}:{path}"
-    args = [w or "" for w in words[1:]]
-    source = ScriptSource(label=label, data=content, path=None)
-    node_env = _remote_env(SshCall(host, None, None, (), (), 0))
-    shell = analyze_script(source, args, node_env, arg0=path, run_shellcheck=False, cwd=node_env["HOME"])
     result.hops.append(
         {
             "at": at,
@@ -706,11 +760,39 @@ def _run_uploaded(
             "host": host,
             "path": path,
             "uploaded_at": upload_at,
-            "args": args,
+            "args": [w or "" for w in words[1:]],
         }
+    )
+    _run_script_on_node(at, host, f"{host}:{path}", content, [w or "" for w in words[1:]], path, ctx, result)
+
+
+def _run_script_on_node(
+    at: str,
+    host: str,
+    label: str,
+    content: bytes,
+    args: Sequence[str],
+    arg0: str,
+    ctx: _Context,
+    result: TransportResult,
+) -> None:
+    """Analyse a script that runs on the node (uploaded earlier, or fed to its shell on stdin)."""
+    from argtrace.layers.shell import ScriptSource, analyze_script
+
+    if ctx.depth >= 4:
+        return
+    node_env = _remote_env(SshCall(host, None, None, (), (), 0))
+    source = ScriptSource(label=label, data=content, path=None)
+    shell = analyze_script(
+        source, list(args), node_env, arg0=arg0, run_shellcheck=False, cwd=node_env["HOME"]
     )
     result.findings.extend(f for f in shell.findings if f.code != "SH019")
     result.servers.extend(shell.servers)
+    ctx.depth += 1
+    try:
+        _follow(source, shell, ctx, result, local_shell=False, ssh_host=host)
+    finally:
+        ctx.depth -= 1
 
 
 # --------------------------------------------------------------------------------------- bash -c, sudo
