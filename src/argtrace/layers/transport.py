@@ -1205,6 +1205,8 @@ def analyze_manifest(
     kind = manifest_kind(source.data)
     nodes = _load_yaml_nodes(source.data, source.label)
     result = TransportResult()
+    if kind == "compose" and dotenv is None:
+        dotenv = read_dotenv(posixpath.join(posixpath.dirname(source.label) or ".", ".env"))
     if kind == "compose":
         _compose(source.label, nodes[0] if nodes else None, {**(dotenv or {}), **env}, service, result)
     elif kind == "kubernetes":
@@ -1215,6 +1217,35 @@ def analyze_manifest(
 
 
 # --- compose
+
+
+def read_dotenv(path: str) -> dict[str, str]:
+    """The ``.env`` file next to a compose file (read on the current host): ``KEY=VALUE`` lines, ``#``
+    comments, optional ``export``, single or double quotes around the value."""
+    from argtrace.transport.host import HostError, current_host
+
+    try:
+        data = current_host().read_bytes(path, limit=1024 * 1024)
+    except HostError:
+        return {}
+    values: dict[str, str] = {}
+    for line in data.decode("utf-8", "replace").splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("export "):
+            line = line[len("export ") :].lstrip()
+        key, sep, value = line.partition("=")
+        if not sep or not re.match(r"^[A-Za-z_][A-Za-z0-9_.-]*$", key.strip()):
+            continue
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        elif " #" in value:
+            value = value.split(" #", 1)[0].rstrip()
+        values[key.strip()] = value
+    return values
+
 
 
 _COMPOSE_VAR = re.compile(
