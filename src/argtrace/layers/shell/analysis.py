@@ -222,7 +222,7 @@ def _text_findings(label: str, hazards: list[H.TextHazard], ev: E.ShellEvaluator
             affected = []
             for s in ev.servers:
                 for w in s.argv:
-                    if w.text is not None and "\r" in w.text:
+                    if w.text is not None and "\r" in E.to_str(w.text):
                         affected.append(f"the server gets `{_show(E.to_str(w.text))}` ({w.at})")
             msg = f"{label} has CRLF (Windows) line endings on {len(lines)} line(s): bash keeps the `\\r`"
             if affected:

@@ -198,6 +198,8 @@ class _Chunk:
 
 
 _BREAK = _Chunk("", True, False, "BREAK")
+# a word with nothing for bash to expand, quote-remove, split or glob
+_PLAIN = re.compile(r"[^\s$`'\"\\~{*?\[\x01\x02\x03]*")
 
 _SUCCESS_COMMANDS = {
     "echo", "printf", "mkdir", "touch", "sleep", "true", ":", "rm", "ln", "cp", "mv", "chmod", "tee", "date",
@@ -672,9 +674,18 @@ class ShellEvaluator:
                 ):
                     merged[name] = present[0].with_(exported=any(v.exported for v in present))
                     continue
+                cands: list[str] = []
+                for v in vals:
+                    shown = "unset" if v is None or not v.is_set else (
+                        f"`{to_str(v.scalar or '')}`" if v.known and v.array is None else "unknown")
+                    if shown not in cands:
+                        cands.append(shown)
+                why = f"its value depends on {reason}"
+                if len(cands) <= 4:
+                    why += " (" + " or ".join(cands) + ")"
                 merged[name] = Var(
                     value=None, known=False, exported=any(v.exported for v in present),
-                    reason=f"its value depends on {reason}", at=present[-1].at, expansion=present[-1].expansion,
+                    reason=why, at=present[-1].at, expansion=present[-1].expansion,
                 )
             scopes.append(merged)
         self.scopes = scopes
@@ -1693,6 +1704,8 @@ class ShellEvaluator:
         """Expand a word without splitting or globbing (assignment values, redirect targets, case words)."""
         if tok is None:
             return None
+        if _PLAIN.fullmatch(tok.raw):
+            return tok.raw
         parts = L.parse_word(tok.raw, assignment=True)
         at = self.src.at(tok.start) if rebase else self.cur_at
         chunks = self.expand_parts(parts, at, assignment=True)
@@ -1711,6 +1724,8 @@ class ShellEvaluator:
     ) -> list[ExpWord]:
         """Full expansion of one word: brace, parameter/command/arithmetic, splitting, globbing, quotes."""
         at = self.src.at(tok.start) if rebase else self.cur_at
+        if _PLAIN.fullmatch(tok.raw):
+            return [ExpWord(tok.raw, at, "literal", offset=tok.start)]
         raws = brace_expand(tok.raw) if "{" in tok.raw else [tok.raw]
         if len(raws) > 1:
             self.emit("brace", at, raw=to_str(tok.raw), words=[to_str(r) for r in raws][:20])

@@ -334,7 +334,9 @@ def tokenize_command(text: str, start: int, end: int, cond: bool = False) -> Com
             if m:
                 fd = "{" + m.group(1) + "}"
                 j = i + m.end()
-        op = next((o for o in _REDIR_OPS if text.startswith(o, j)), None) if not cond else None
+        op = None
+        if not cond and j < end and text[j] in "<>&":
+            op = next((o for o in _REDIR_OPS if text.startswith(o, j)), None)
         if op and not (text.startswith("<(", j) or text.startswith(">(", j)):
             k = j + len(op)
             while k < end and text[k] in BLANK:
@@ -504,6 +506,9 @@ def decode_ansi(body: str) -> str:
     return "".join(out)
 
 
+_ORDINARY = re.compile(r"[^\\'\"`$<>:~]+")
+
+
 def parse_word(raw: str, in_dq: bool = False, assignment: bool = False) -> list[Part]:
     """The parts of one word (quotes, escapes and expansions), in order."""
     parts: list[Part] = []
@@ -531,6 +536,11 @@ def parse_word(raw: str, in_dq: bool = False, assignment: bool = False) -> list[
             parts.append(Tilde(m.group(0), m.group(1)))
             i = m.end()
     while i < n:
+        m_run = _ORDINARY.match(raw, i)
+        if m_run is not None and m_run.end() > i:
+            lit(m_run.group(0), in_dq)
+            i = m_run.end()
+            continue
         c = raw[i]
         if c == "\\":
             if i + 1 >= n:
