@@ -95,13 +95,79 @@ def server_interpreter(server: ServerCommand | None, python: str | None = None) 
     return None
 
 
-def _site_dirs(interpreter: str) -> list[Path]:
-    """site-packages directories of a virtual environment owning this interpreter (none for system ones)."""
-    bin_dir = Path(interpreter).parent
-    root = bin_dir.parent
-    if not (root / "pyvenv.cfg").is_file() and not (root / "conda-meta").is_dir():
-        return []
-    return sorted(root.glob("lib/python3*/site-packages"))
+def _site_dirs(interpreter: str, env: Mapping[str, str]) -> tuple[list[Path], bool]:
+    """Where ``interpreter`` imports packages from, found without running it, and whether that list is
+    complete (a real binary whose prefix we know: a virtual environment, conda, or a system prefix).
+
+    Scanned: the venv's own site-packages (plus the base's when ``include-system-site-packages``), the
+    prefix's ``lib/python3*/{site,dist}-packages``, the user site of ``HOME`` and ``PYTHONPATH``.
+    """
+    sites: list[Path] = [Path(p) for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
+    root = Path(interpreter).parent.parent  # the venv root, when the interpreter is a venv's symlink
+    cfg = root / "pyvenv.cfg"
+    prefixes = [root]
+    include_system = True
+    if cfg.is_file():
+        try:
+            text = cfg.read_text(errors="replace")
+        except OSError:
+            text = ""
+        include_system = bool(re.search(r"include-system-site-packages\s*=\s*true", text, re.I))
+    if include_system:
+        real_root = Path(os.path.realpath(interpreter)).parent.parent
+        if real_root not in prefixes:
+            prefixes.append(real_root)
+    for prefix in prefixes:
+        for pattern in (
+            "lib/python3*/site-packages",
+            "lib/python3*/dist-packages",
+            "lib/python3/dist-packages",
+        ):
+            sites.extend(sorted(prefix.glob(pattern)))
+    home = env.get("HOME")
+    if home and include_system:
+        sites.extend(sorted(Path(home).glob(".local/lib/python3*/site-packages")))
+    complete = _is_binary(os.path.realpath(interpreter))
+    return sites, complete
+
+
+def _is_binary(path: str) -> bool:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(4) == b"\x7fELF"
+    except OSError:
+        return False
+
+
+def _pyenv_target(shim: str, env: Mapping[str, str], cwd: str | None) -> str | None:
+    """The interpreter a pyenv shim runs: ``PYENV_VERSION``, else ``.python-version`` up from the cwd, else
+    ``$PYENV_ROOT/version`` (first entry)."""
+    path = Path(shim)
+    if path.parent.name != "shims":
+        return None
+    root = Path(env.get("PYENV_ROOT") or path.parent.parent)
+    version = env.get("PYENV_VERSION")
+    if not version:
+        here = Path(cwd or os.getcwd())
+        for directory in (here, *here.parents):
+            candidate = directory / ".python-version"
+            if candidate.is_file():
+                version = (
+                    candidate.read_text(errors="replace").split()[0]
+                    if candidate.read_text().split()
+                    else None
+                )
+                break
+    if not version:
+        try:
+            words = (root / "version").read_text(errors="replace").split()
+        except OSError:
+            words = []
+        version = words[0] if words else None
+    if not version or version == "system":
+        return None
+    target = root / "versions" / version / "bin" / path.name
+    return str(target) if target.exists() else None
 
 
 def dist_info_version(site_dirs: list[Path], name: str) -> str | None:
@@ -158,14 +224,24 @@ def _ask_interpreter(interpreter: str, name: str, pythonpath: str | None) -> str
 def installed_framework_version(
     framework: str, *, server: ServerCommand | None = None, python: str | None = None
 ) -> InstalledVersion:
-    """The framework version installed for the server's interpreter, or ``version=None``."""
+    """The framework version installed for the server's interpreter, or ``version=None``.
+
+    Read from ``dist-info`` directories where the interpreter's package directories can be known without
+    running it; asking the interpreter itself (a subprocess with a short timeout) is the last resort, for
+    wrapper scripts argtrace cannot see through."""
     interpreter = server_interpreter(server, python)
     if interpreter is None:
         return InstalledVersion(None, None)
-    version = dist_info_version(_site_dirs(interpreter), framework)
+    env: Mapping[str, str] = {"HOME": os.environ.get("HOME", ""), **_server_env(server)}
+    target = _pyenv_target(interpreter, env, server.cwd if server is not None else None)
+    if target is not None:
+        interpreter = target
+    sites, complete = _site_dirs(interpreter, env)
+    version = dist_info_version(sites, framework)
     if version:
         return InstalledVersion(version, interpreter, "dist-info")
-    env: Mapping[str, str] = _server_env(server)
+    if complete:
+        return InstalledVersion(None, interpreter)
     if _same_interpreter(interpreter) and not env.get("PYTHONPATH"):
         version = _in_process_version(framework)
         return InstalledVersion(version, interpreter, "importlib.metadata" if version else None)

@@ -493,8 +493,9 @@ def build_parser(schema: Schema) -> BuiltParser:
         if kwargs.get("nargs") is None:
             kwargs.pop("nargs")
         if spec.option_strings:
-            kwargs["dest"] = spec.dest
-            parser.add_argument(*strings, **kwargs)
+            # What add_argument does, minus its per-call help-formatter check (a third of the build time).
+            kwargs.pop("action")
+            parser._add_action(_Recorder(strings, spec.dest, **kwargs))
         else:
             kwargs.pop("const", None) if kwargs.get("nargs") != "?" else None
             parser.add_argument(spec.dest, **kwargs)
@@ -799,15 +800,8 @@ def parse_server_args(
     prepared = adapter.prepare_argv(server, schema)
     result = LayerResult()
     result.findings.extend(prepared.findings)
-    history = [s for s in (all_schemas or schemas_for(schema.framework)) if s.framework == schema.framework]
-    if not any(s.version == schema.version for s in history):
-        history = sorted([*history, schema], key=lambda s: version_key(s.version))
-    other_name = "vllm" if schema.framework == "sglang" else "sglang"
-    others = [s for s in (all_schemas or schemas_for(other_name)) if s.framework == other_name]
-    if all_schemas is not None and not others:
-        others = schemas_for(other_name)
     outcome = run_parser(prepared, schema)
-    ctx = _Context(server, schema, prepared, outcome, history, others, result, rules)
+    ctx = _Context(server, schema, prepared, outcome, all_schemas, result, rules)
     ctx.analyse()
     result.sections["parser"] = {
         "argv": [t.text for t in prepared.tokens],
@@ -839,8 +833,7 @@ class _Context:
         schema: Schema,
         prepared: PreparedArgv,
         outcome: ParseOutcome,
-        history: list[Schema],
-        others: list[Schema],
+        all_schemas: Sequence[Schema] | None,
         result: LayerResult,
         rules: Any,
     ) -> None:
@@ -848,12 +841,38 @@ class _Context:
         self.schema = schema
         self.prepared = prepared
         self.outcome = outcome
-        self.history = history
-        self.others = others
+        self.all_schemas = all_schemas
         self.result = result
         self.rules = rules
         self.tokens = outcome.tokens
         self.fatal = prepared.fatal is not None
+
+    # -- the other releases, loaded only when a finding needs them (schema files are large)
+    @functools.cached_property
+    def history(self) -> list[Schema]:
+        """Every known release of the analysed framework, oldest first (the analysed one included)."""
+        name = self.schema.framework
+        given = [s for s in self.all_schemas or () if s.framework == name]
+        schemas = schemas_for(name, given)
+        if not any(s.version == self.schema.version for s in schemas):
+            schemas = sorted([*schemas, self.schema], key=lambda s: version_key(s.version))
+        return schemas
+
+    @functools.cached_property
+    def newer(self) -> list[Schema]:
+        """Releases newer than the analysed one (without loading the older ones)."""
+        from argtrace.frameworks.schema import bundled_versions, load_schema
+
+        key = version_key(self.schema.version)
+        given = {s.version: s for s in self.all_schemas or () if s.framework == self.schema.framework}
+        names = sorted({*bundled_versions(self.schema.framework), *given}, key=version_key)
+        return [given.get(v) or load_schema(self.schema.framework, v) for v in names if version_key(v) > key]
+
+    @functools.cached_property
+    def others(self) -> list[Schema]:
+        name = "vllm" if self.schema.framework == "sglang" else "sglang"
+        given = [s for s in self.all_schemas or () if s.framework == name]
+        return schemas_for(name, given)
 
     # -- helpers
     def tok(self, i: int | None) -> ArgToken | None:
@@ -1140,12 +1159,11 @@ class _Context:
     def _removed_later(self, option: str | None) -> str | None:
         if not option:
             return None
-        newer = [s for s in self.history if version_key(s.version) > version_key(self.schema.version)]
-        gone = [s for s in newer if s.option(option) is None]
+        gone = [s for s in self.newer if s.option(option) is None]
         if not gone:
             return None
         first = gone[0]
-        repl = _replacement(option, first, self.history)
+        repl = _replacement(option, first, [self.schema, *self.newer])
         return (
             f"{option} works in {self.schema.label} but {first.label} no longer accepts it"
             + (f" (use {repl})" if repl else "")

@@ -135,7 +135,7 @@ def _env_names(server: ServerCommand, schema: Schema) -> list[Finding]:
     if not known:
         return findings
     by_name = {v.name: v for v in schema.env_vars}
-    history = [s for s in schemas_for(schema.framework) if s.version != schema.version]
+    history: list[Schema] | None = None  # loaded only for a name this release does not read
     for name, value in sorted(server.env.items()):
         if not _framework_prefixed(name, schema.framework):
             continue
@@ -153,6 +153,8 @@ def _env_names(server: ServerCommand, schema: Schema) -> list[Finding]:
                     )
                 )
             continue
+        if history is None:
+            history = [s for s in schemas_for(schema.framework) if s.version != schema.version]
         readers = [s for s in history if name in s.env_var_names]
         # A variable another release read was removed, not misspelt: only suggest a very close name then.
         near = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.92 if readers else 0.75)
