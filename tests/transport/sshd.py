@@ -36,6 +36,7 @@ def _free_port() -> int:
 class SshServer:
     port: int
     no_python_port: int  # the same server; sessions there run with a PATH that has no python3
+    noisy_port: int  # the same server; a "login script" prints a banner to stdout before every command
     root: Path
     identity: Path
     known_hosts: Path
@@ -93,10 +94,11 @@ def start_sshd(root: Path) -> SshServer:
     authorized.chmod(0o600)
     port = _free_port()
     no_python_port = _free_port()
+    noisy_port = _free_port()
     known_hosts = root / "known_hosts"
     host_pub = (root / "ssh_host_ed25519_key.pub").read_text().split()
     known_hosts.write_text(
-        "".join(f"[127.0.0.1]:{p} {host_pub[0]} {host_pub[1]}\n" for p in (port, no_python_port))
+        "".join(f"[127.0.0.1]:{p} {host_pub[0]} {host_pub[1]}\n" for p in (port, no_python_port, noisy_port))
     )
     config = root / "sshd_config"
     config.write_text(
@@ -104,6 +106,7 @@ def start_sshd(root: Path) -> SshServer:
             [
                 f"Port {port}",
                 f"Port {no_python_port}",
+                f"Port {noisy_port}",
                 "ListenAddress 127.0.0.1",
                 f"HostKey {host_key}",
                 f"PidFile {root / 'sshd.pid'}",
@@ -121,6 +124,9 @@ def start_sshd(root: Path) -> SshServer:
                 "LogLevel VERBOSE",
                 f"Match LocalPort {no_python_port}",
                 '    ForceCommand env PATH=/nonexistent /bin/sh -c "$SSH_ORIGINAL_COMMAND"',
+                f"Match LocalPort {noisy_port}",
+                '    ForceCommand echo "Welcome to gpu1 (conda base)"; echo; '
+                '/bin/sh -c "$SSH_ORIGINAL_COMMAND"',
                 "",
             ]
         )
@@ -141,4 +147,4 @@ def start_sshd(root: Path) -> SshServer:
     else:
         process.terminate()
         raise RuntimeError(f"sshd did not listen on {port}: {log.read_text()}")
-    return SshServer(port, no_python_port, root, user_key, known_hosts, process, log)
+    return SshServer(port, no_python_port, noisy_port, root, user_key, known_hosts, process, log)

@@ -304,6 +304,15 @@ def test_node_without_python3(sshd: SshServer) -> None:
     assert info.value.kind == "no_python" and "python3" in str(info.value)
 
 
+def test_login_banner_on_stdout_is_skipped(sshd: SshServer) -> None:
+    host = RemoteHost(parse_target(f"127.0.0.1:{sshd.noisy_port}"), sshd.ssh_options())
+    try:
+        assert host.stat("/").is_dir
+        assert host.noise[0] == "Welcome to gpu1 (conda base)"
+    finally:
+        host.close()
+
+
 def test_missing_ssh_client(sshd: SshServer) -> None:
     host = RemoteHost(parse_target(sshd.host), ssh="/nonexistent/ssh")
     with pytest.raises(TransportError) as info:

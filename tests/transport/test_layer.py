@@ -340,7 +340,8 @@ def test_scp_upload_then_run(tmp_path: Path) -> None:
 def test_compose_reads_the_dotenv_file_next_to_it(tmp_path: Path) -> None:
     copy("harbor-sglang-compose.yaml", tmp_path)
     (tmp_path / ".env").write_text(
-        "# harbor defaults\nHARBOR_SGLANG_MODEL='Qwen/Qwen3-8B'\nHARBOR_SGLANG_EXTRA_ARGS=--tp 2  # two GPUs\n"
+        "# harbor defaults\nHARBOR_SGLANG_MODEL='Qwen/Qwen3-8B'\n"
+        "HARBOR_SGLANG_EXTRA_ARGS=--tp 2  # two GPUs\n"
         "HARBOR_SGLANG_VERSION=latest\nHARBOR_CONTAINER_PREFIX=h\nHARBOR_HF_CACHE=~/.cache\n"
         "HARBOR_SGLANG_HOST_PORT=34091\nHARBOR_HF_TOKEN=\n"
     )
