@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from argtrace.layers.log import analyze_log, reader
+from argtrace.layers.log.analyze import _trim_traceback
+from argtrace.layers.log.prefilter import gnu_grep
 from argtrace.layers.log.reader import scan_log
 
 LOGS = Path(__file__).resolve().parents[1] / "data" / "logs"
@@ -139,14 +141,62 @@ def test_parallel_scan_equals_single_scan(tmp_path: Path) -> None:
                     b"Traceback (most recent call last):\n  File \"x.py\", line 1, in f\nKeyError: 'k'\n"
                 )
     assert os.path.getsize(path) >= reader.PARALLEL_MIN
-    one = scan_log(path, workers=1)
-    two = scan_log(path, workers=2)
+    one = scan_log(path, workers=1, prefilter=False)
+    two = scan_log(path, workers=2, prefilter=False)
     assert one.total_lines == two.total_lines
     assert [(x.number, x.text, x.block) for x in one.lines] == [
         (x.number, x.text, x.block) for x in two.lines
     ]
     assert one.skipped_blocks > 100 * one.searched_blocks
+    if gnu_grep() is not None:
+        fast = scan_log(path)
+        assert fast.total_lines == one.total_lines
+        assert [(x.number, x.text, x.block) for x in fast.lines] == [
+            (x.number, x.text, x.block) for x in one.lines
+        ]
     with path.open("rb") as fh:
         assert one.total_lines == sum(chunk.count(b"\n") for chunk in iter(lambda: fh.read(1 << 24), b""))
     r = analyze_log(path, "LOG", launch="all")
     assert r.sections["log"]["launch_count"] == len([x for x in one.lines if "server_args=" in x.text])
+
+
+EDGE_FILES = {
+    "no_newline_at_end": ARGS
+    + DECODE * 5
+    + b"[2026-11-29 21:15:06] The server is fired up and ready to roll!",
+    "boring_tail": ARGS + DECODE * 50,
+    "boring_head": DECODE * 50 + ARGS,
+    "only_boring": DECODE * 20,
+    "traceback_at_end": ARGS
+    + DECODE * 3
+    + b'Traceback (most recent call last):\n  File "x", line 1\nKeyError: 1\n',
+    "long_line": b"y" * (3 << 20) + b" Error in a long line\n" + ARGS,
+    "crlf": ARGS.replace(b"\n", b"\r\n") + HTTP.replace(b"\n", b"\r\n"),
+}
+
+
+@pytest.mark.skipif(gnu_grep() is None, reason="needs GNU grep")
+@pytest.mark.parametrize("name", sorted(EDGE_FILES) + sorted(p.name for p in LOGS.glob("*.log")))
+def test_grep_prefilter_equals_python_scan(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(reader, "PARALLEL_MIN", 0)
+    if name in EDGE_FILES:
+        path = tmp_path / name
+        path.write_bytes(EDGE_FILES[name])
+    else:
+        path = LOGS / name
+    slow = scan_log(path, workers=1, prefilter=False)
+    fast = scan_log(path)
+    assert fast.searched_blocks == 1 and fast.skipped_blocks == 0  # it really went through grep
+    assert fast.total_lines == slow.total_lines
+    assert fast.ends_with_newline == slow.ends_with_newline
+    assert fast.last_line == slow.last_line
+    assert fast.long_lines == slow.long_lines
+    assert [(x.number, x.text, _tb(x.block), x.truncated) for x in fast.lines] == [
+        (x.number, x.text, _tb(x.block), x.truncated) for x in slow.lines
+    ]
+
+
+def _tb(block: list[str] | None) -> list[str] | None:
+    return None if block is None else _trim_traceback(block)

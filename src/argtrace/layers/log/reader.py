@@ -117,13 +117,26 @@ def _decode(data: bytes) -> str:
 PARALLEL_MIN = 64 << 20  # plain files at least this large are scanned by one process per core
 
 
-def scan_log(path: Path, label: str | None = None, *, workers: int | None = None) -> Scan:
-    """Read ``path`` once and keep the lines around anchor hits (with line numbers)."""
+def scan_log(
+    path: Path, label: str | None = None, *, workers: int | None = None, prefilter: bool = True
+) -> Scan:
+    """Read ``path`` once and keep the lines around anchor hits (with line numbers).
+
+    Big plain files go through GNU grep as a prefilter when it is available (``prefilter.py``), else are
+    split between one scanning process per core; gzip and small files are streamed here.
+    """
     size = path.stat().st_size
     fh, is_gz = open_log(path)
     result = Scan(path=label or str(path), size=size, gzip=is_gz)
     if workers is None:
         workers = min(os.cpu_count() or 1, 4)
+    if not is_gz and size >= PARALLEL_MIN and prefilter:
+        from argtrace.layers.log.prefilter import scan_with_grep
+
+        fast = scan_with_grep(path, result.path)
+        if fast is not None:
+            fh.close()
+            return fast
     if not is_gz and workers > 1 and size >= PARALLEL_MIN:
         fh.close()
         _scan_parallel(path, size, workers, result)
@@ -341,7 +354,11 @@ def _scan_region(
             out.hits_dropped += 1
             continue
         raw = buf[ls : min(le, ls + MAX_LINE)]
+        if any(marker in raw for marker in BORING):
+            continue  # a steady-state line that happens to contain an anchor (as the grep prefilter drops it)
         line = Line(current, _decode(raw).rstrip("\r"), truncated=le - ls > MAX_LINE, offset=base + ls)
+        if line.truncated and current not in out.long_lines:
+            out.long_lines.append(current)
         if b"Traceback (most recent call last)" in raw:
             line.block = _following_lines(buf, le, end if consumed == end else len(buf))
         out.lines.append(line)
