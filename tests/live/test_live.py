@@ -242,3 +242,19 @@ def test_fixtures_are_what_make_fixtures_writes() -> None:
     fixture = make_fixtures.sglang_fixture(wheels, "0.5.10.post1")
     fixture["name"] = "sglang-0.5.10.post1"
     assert fixture == load_fixture("sglang-0.5.10.post1")
+
+
+def test_unauthorized_sglang_is_still_identified_by_its_open_metrics() -> None:
+    with serve_fixture("sglang-0.5.10.post1-apikey") as server:
+        snap = fetch_live(server.url)
+        result = analyze_live(server.url, snapshot=snap)
+    assert snap.framework == "sglang"
+    assert "LV004" in codes(result)
+
+
+def test_url_password_is_not_printed() -> None:
+    with serve_fixture("sglang-0.5.10.post1") as server:
+        url = server.url.replace("http://", "http://admin:hunter2pass@")
+        result = run_cli(["live", url, "--format", "json"])
+    assert "hunter2pass" not in result.stdout
+    assert result.json["live"]["framework"] == "sglang"

@@ -224,3 +224,26 @@ def test_run_against_a_real_sglang_install(
     assert server["heavy_modules_loaded"] == []
     assert "server_args=" not in capture["output_tail"]
     assert "PR107" not in result.codes() or result.json["framework"]["version"] != version
+
+
+@pytest.mark.parametrize(
+    ("line", "reason"),
+    [
+        ("docker run --gpus all img python3 -m sglang.launch_server --model-path /m", "container"),
+        ("env -i python3 -m sglang.launch_server --model-path /m", "env -i"),
+        ("sudo python3 -m sglang.launch_server --model-path /m", "sudo"),
+        ("/usr/bin/python3 -E -m sglang.launch_server --model-path /m", "-I/-E/-S"),
+        ("{tmp}/bin/sglang serve /m", "not a Python console script"),
+    ],
+)
+def test_refusal_reasons(tmp_path: Path, line: str, reason: str) -> None:
+    import shutil
+
+    (tmp_path / "bin").mkdir()
+    shutil.copy("/bin/true", tmp_path / "bin" / "sglang")  # a compiled launcher, not Python
+    script = _write(tmp_path / "launch.sh", f"#!/bin/bash\ntouch ran.txt\n{line.format(tmp=tmp_path)}\n")
+    result = run_cli(["run", "--format", "json", str(script)], cwd=tmp_path)
+    assert "PR106" in result.codes(), result.json["findings"]
+    message = next(f["message"] for f in result.json["findings"] if f["code"] == "PR106")
+    assert reason in message
+    assert not (tmp_path / "ran.txt").exists()

@@ -348,10 +348,14 @@ def fetch_live(
             snap.version = str(version.json["version"])
         metrics = get("/metrics")
         if metrics.ok and metrics.body:
-            labels = parse_cache_config_info(metrics.body.decode("utf-8", "replace"))
+            text = metrics.body.decode("utf-8", "replace")
+            labels = parse_cache_config_info(text)
             if labels is not None:
                 snap.cache_config_info = labels
                 snap.framework = snap.framework or "vllm"
+            elif snap.framework is None and re.search(r"(?m)^(?:# (?:HELP|TYPE) )?sglang:", text):
+                # /metrics is open even when --api-key guards the rest (SGLang's utils/auth.py).
+                snap.framework = "sglang"
     return snap
 
 
