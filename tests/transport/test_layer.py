@@ -348,3 +348,88 @@ def test_compose_reads_the_dotenv_file_next_to_it(tmp_path: Path) -> None:
     report = check("--clean-env", "harbor-sglang-compose.yaml", cwd=tmp_path)
     assert "TP012" not in codes(report)
     assert report["servers"][0]["argv"][-2:] == ["--tp", "2"]
+
+
+def test_options_after_the_destination() -> None:
+    call = parse_ssh(["ssh", "gpu1", "-p", "2222", "-t", "python3", "-V"])
+    assert call is not None and (call.destination, call.port, call.remote) == (
+        "gpu1",
+        "2222",
+        ("python3", "-V"),
+    )
+    call = parse_ssh(["ssh", "gpu1", "--", "-x"])
+    assert call is not None and call.remote == ("-x",)
+
+
+def test_remote_glob_quoted_for_the_node_is_not_resplitting() -> None:
+    assert "TP003" not in codes(check("-c", "ssh gpu1 ls '/w/logs/*.log'"))
+
+
+ODD_COMMANDS = [
+    "ssh",
+    "ssh -p",
+    "ssh gpu1",
+    "ssh -- -gpu1 'echo hi'",
+    "ssh gpu1 ''",
+    'ssh gpu1 "$(echo python3) -m sglang.launch_server --model-path /m"',
+    "ssh gpu1 'unterminated \"quote'",
+    "ssh gpu1 \"cat > '/w/a b.sh'\" <<EOF\necho $1 `date` $(( 1 + 2 ))\nEOF\n",
+    'ssh gpu1 "cat > /w/x.sh" <<-EOF\n\techo ${1:-0} \\$HOME\n\tEOF\n',
+    "ssh gpu1 bash -c",
+    "ssh gpu1 ssh gpu2 ssh gpu3 'python3 -m sglang.launch_server --model-path /m'",
+    "scp",
+    "scp -r dir gpu1:",
+    "scp gpu1:/a gpu2:/b",
+    "rsync -avz -e 'ssh -p 2222' ./ gpu1:/w/",
+    "docker",
+    "docker run",
+    "docker run -it",
+    "docker run --entrypoint= vllm/vllm-openai",
+    "docker run -e vllm/vllm-openai",
+    "docker compose up -d",
+    "podman run --rm lmsysorg/sglang:latest sh -c 'python3 -m sglang.launch_server --model-path /m'",
+    "sudo",
+    "sudo -u svc -E vllm serve /m",
+    "bash -c",
+    "bash -lc 'vllm serve /m' _ --port 1",
+    'for h in gpu1 gpu2; do ssh $h "vllm serve /m --port $PORT"; done',
+    "if ssh gpu1 true; then ssh gpu1 'nohup vllm serve /m > /tmp/l 2>&1 &'; fi",
+    "ssh gpu1 $'python3 -m sglang.launch_server --model-path /m\\t--port 1'",
+    'ssh gpu1 "python3 -m sglang.launch_server --model-path /m --port \\"$P\\""',
+]
+
+
+@pytest.mark.parametrize("command", ODD_COMMANDS)
+def test_odd_commands_never_crash(command: str) -> None:
+    result = run_cli(["check", "--format", "json", "--no-shellcheck", "--clean-env", "-c", command])
+    assert result.status in (0, 1), result.stderr
+    assert "internal error" not in result.stderr
+    hops = result.json.get("transport", {}).get("hops", [])
+    assert not [h for h in hops if "error" in h], hops
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "services:\n",
+        "services: []\n",
+        "services:\n  a: null\n",
+        "services:\n  a:\n    command: 3\n    entrypoint: [1, 2]\n    environment: [A, B=2]\n",
+        "apiVersion: v1\nkind: Pod\n",
+        "apiVersion: v1\nkind: Pod\nspec:\n  containers: [{name: a}]\n",
+        "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Pod\n"
+        "  spec: {containers: [{name: x, image: vllm/vllm-openai, args: [--x]}]}\n",
+        "apiVersion: batch/v1\nkind: CronJob\n"
+        "spec: {jobTemplate: {spec: {template: {spec: {containers: []}}}}}\n",
+    ],
+)
+def test_odd_manifests_never_crash(tmp_path: Path, text: str) -> None:
+    (tmp_path / "m.yaml").write_text(text)
+    result = run_cli(["check", "--format", "json", "m.yaml"], cwd=tmp_path)
+    assert result.status in (0, 1), result.stderr
+
+
+def test_invalid_yaml_manifest_is_a_usage_error(tmp_path: Path) -> None:
+    (tmp_path / "m.yaml").write_text("services:\n  a: [\n")
+    result = run_cli(["check", "m.yaml"], cwd=tmp_path)
+    assert result.status == 2 and "not valid YAML" in result.stderr

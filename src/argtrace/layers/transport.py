@@ -18,6 +18,7 @@ Nothing here runs a shell, ssh or docker: bash semantics come from the shell lay
 
 from __future__ import annotations
 
+import os
 import posixpath
 import re
 import shlex
@@ -53,6 +54,9 @@ _SCP_OPTS_WITH_VALUE = set("cDFiJlOoPSX")
 _SHELLS = {"bash", "sh", "dash", "zsh", "ksh"}
 # A blank or a character the node's shell gives a meaning to.
 _SHELL_SPECIAL = re.compile(r"[\s'\"`$;&|<>()*?\[\]#~\\{}]")
+# What changes the argv when the node's shell splits the joined text again (a glob or `$` quoted locally
+# for the node to expand is usually meant).
+_RESPLIT = re.compile(r"[\s'\"\\]")
 _BARE_RUNNERS = {"python", "python3", "sglang", "vllm", "pip", "pip3", "torchrun", "uv"}
 _EXEC_FORM_SHELL_WORDS = {"&&", "||", "|", ";", ">", ">>", "<", "2>&1", "&>", "&"}
 _FRAMEWORK_ENV = re.compile(
@@ -207,18 +211,33 @@ class SshCall:
 
 
 def parse_ssh(argv: Sequence[str | None]) -> SshCall | None:
-    """ssh's own option parsing (getopt): the destination and the words of the remote command."""
+    """ssh's own option parsing: the destination and the words of the remote command.
+
+    Like OpenSSH, options are also accepted right after the destination (``ssh gpu1 -p 2222 cmd``): the
+    command starts at the first word after the destination that is not an option, or after ``--``.
+    """
     i = 1
     port = user = None
     options: list[str] = []
+    dest: str | None = None
+    terminated = False
     while i < len(argv):
         w = argv[i]
         if w is None:
             return None
-        if w == "--":
+        if not terminated and w == "--":
+            terminated = True
             i += 1
-            break
-        if not w.startswith("-") or w == "-":
+            if dest is not None:
+                break
+            continue
+        if terminated or not w.startswith("-") or w == "-":
+            if dest is None:
+                dest = w
+                i += 1
+                if terminated:
+                    break
+                continue
             break
         j = 1
         while j < len(w):
@@ -236,10 +255,9 @@ def parse_ssh(argv: Sequence[str | None]) -> SshCall | None:
                 break
             j += 1
         i += 1
-    if i >= len(argv) or argv[i] is None:
+    if dest is None:
         return None
-    dest = argv[i] or ""
-    return SshCall(dest, port, user, tuple(options), tuple(argv[i + 1 :]), i + 1)
+    return SshCall(dest, port, user, tuple(options), tuple(argv[i:]), i)
 
 
 def _host_of(dest: str) -> str:
@@ -296,20 +314,38 @@ def _follow(
         where = _split_at(at)
         if tree is not None and where is not None and where[0] == source.label:
             located = _locate(prepared, tree, where[1], where[2])
-        if base in ("ssh", "autossh"):
-            _ssh(at, argv, located, ctx, result, source)
-        elif base in ("scp", "rsync"):
-            _copy(at, argv, ctx, result)
-        elif base in ("docker", "podman", "nvidia-docker"):
-            _docker(at, argv, result)
-        elif base in _SHELLS:
-            _shell_c(at, argv, result)
-            if ssh_host is not None:
-                _run_uploaded(at, argv, ctx, result, ssh_host)
-        elif base == "sudo":
-            _sudo(at, argv, result)
-        elif ssh_host is not None and argv[0] is not None and (ssh_host, argv[0]) in ctx.uploads:
-            _run_uploaded(at, ["bash", *argv], ctx, result, ssh_host)
+        try:
+            _dispatch(at, base, argv, located, ctx, result, source, ssh_host)
+        except Exception as exc:  # one command argtrace cannot follow must not sink the whole report
+            if os.environ.get("ARGTRACE_DEBUG"):
+                raise
+            result.hops.append({"at": at, "via": base, "error": f"{type(exc).__name__}: {exc}"})
+
+
+def _dispatch(
+    at: str,
+    base: str,
+    argv: list[str | None],
+    located: _Located | None,
+    ctx: _Context,
+    result: TransportResult,
+    source: ScriptSource,
+    ssh_host: str | None,
+) -> None:
+    if base in ("ssh", "autossh"):
+        _ssh(at, argv, located, ctx, result, source)
+    elif base in ("scp", "rsync"):
+        _copy(at, argv, ctx, result)
+    elif base in ("docker", "podman", "nvidia-docker"):
+        _docker(at, argv, result)
+    elif base in _SHELLS:
+        _shell_c(at, argv, result)
+        if ssh_host is not None:
+            _run_uploaded(at, argv, ctx, result, ssh_host)
+    elif base == "sudo":
+        _sudo(at, argv, result)
+    elif ssh_host is not None and argv[0] is not None and (ssh_host, argv[0]) in ctx.uploads:
+        _run_uploaded(at, ["bash", *argv], ctx, result, ssh_host)
 
 
 def _ssh(
@@ -374,7 +410,7 @@ def _ssh(
     # ---- several words: ssh joins them with spaces and the node's shell splits again (TP003)
     if len(call.remote) > 1:
         for word in call.remote:
-            if word is not None and _SHELL_SPECIAL.search(word):
+            if word is not None and _RESPLIT.search(word):
                 result.findings.append(
                     R.TP003.finding(
                         f"ssh joins its command words with spaces and {call.destination}'s shell splits "
