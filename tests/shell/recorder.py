@@ -44,7 +44,10 @@ def read_records(rec_dir: Path, settle: float = 0.3, timeout: float = 5.0) -> li
     stable_since = time.monotonic()
     while time.monotonic() < deadline:
         names = os.listdir(rec_dir)
-        state = (len([n for n in names if n.endswith(".cmdline")]), len([n for n in names if n.endswith(".environ")]))
+        state = (
+            len([n for n in names if n.endswith(".cmdline")]),
+            len([n for n in names if n.endswith(".environ")]),
+        )
         if state != last:
             last = state
             stable_since = time.monotonic()

@@ -42,11 +42,24 @@ def run_case(script: Path, tmp_path: Path, shellcheck: bool = False) -> tuple[li
     for item in shlex.split(header(text, "env") or ""):
         k, _, v = item.partition("=")
         env[k] = v
-    subprocess.run(["/bin/bash", script.name, *args], cwd=work, env=env, stdin=subprocess.DEVNULL,
-                   capture_output=True, timeout=30, check=False)
+    subprocess.run(
+        ["/bin/bash", script.name, *args],
+        cwd=work,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        timeout=30,
+        check=False,
+    )
     records = read_records(rec_dir)
-    result = analyze_script(ScriptSource(script.name, (work / script.name).read_bytes(), work / script.name),
-                            args, env, arg0=script.name, run_shellcheck=shellcheck, cwd=str(work))
+    result = analyze_script(
+        ScriptSource(script.name, (work / script.name).read_bytes(), work / script.name),
+        args,
+        env,
+        arg0=script.name,
+        run_shellcheck=shellcheck,
+        cwd=str(work),
+    )
     from argtrace.frameworks.detect import detect_server
 
     predicted = []
@@ -57,24 +70,31 @@ def run_case(script: Path, tmp_path: Path, shellcheck: bool = False) -> tuple[li
         if Path(texts[0] or "").name in NAMES:
             ci = 0  # the wrapper itself is a recorder (numactl, taskset)
         env_pred = {k: v.value for k, v in s.env.items() if k not in IGNORED_ENV}
-        predicted.append(json.dumps({"cmd": Path(texts[ci] or "?").name, "argv": texts[ci + 1 :], "env": env_pred},
-                                    sort_keys=True))
-    recorded = [json.dumps({"cmd": r.name, "argv": r.argv, "env": {k: v for k, v in r.env.items()
-                                                                   if k not in IGNORED_ENV}}, sort_keys=True)
-                for r in records]
+        predicted.append(
+            json.dumps(
+                {"cmd": Path(texts[ci] or "?").name, "argv": texts[ci + 1 :], "env": env_pred}, sort_keys=True
+            )
+        )
+    recorded = [
+        json.dumps(
+            {"cmd": r.name, "argv": r.argv, "env": {k: v for k, v in r.env.items() if k not in IGNORED_ENV}},
+            sort_keys=True,
+        )
+        for r in records
+    ]
     return sorted(predicted), sorted(recorded), result
 
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=[s.name for s in SCRIPTS])
 def test_prediction_equals_bash(script: Path, tmp_path: Path) -> None:
-    predicted, recorded, result = run_case(script, tmp_path)
+    predicted, recorded, _result = run_case(script, tmp_path)
     assert recorded, "the corpus script must start at least one server"
     assert predicted == recorded
 
 
 @pytest.mark.parametrize("script", HAZARD_SCRIPTS, ids=[s.name for s in HAZARD_SCRIPTS])
 def test_hazard_prediction_equals_bash(script: Path, tmp_path: Path) -> None:
-    predicted, recorded, result = run_case(script, tmp_path)
+    predicted, recorded, _result = run_case(script, tmp_path)
     assert predicted == recorded
 
 

@@ -30,8 +30,13 @@ def run(
     data = script.encode() if isinstance(script, str) else script
     path = tmp_path / label
     path.write_bytes(data)
-    return analyze_script(ScriptSource(label, data, path), args, env if env is not None else ENV,
-                          run_shellcheck=shellcheck, cwd=str(tmp_path))
+    return analyze_script(
+        ScriptSource(label, data, path),
+        args,
+        env if env is not None else ENV,
+        run_shellcheck=shellcheck,
+        cwd=str(tmp_path),
+    )
 
 
 def codes(r: ShellResult, *severities: str) -> set[str]:
@@ -48,8 +53,12 @@ def only(r: ShellResult, code: str) -> Finding:
 
 
 def test_word_origins_are_exact(tmp_path: Path) -> None:
-    r = run(tmp_path, '#!/bin/bash\nPORT=${2:-30000}\npython3 -m sglang.launch_server \\\n'
-            '  --model-path "$1" --port $PORT --x "$@" --tp=${TP:-1}\n', "/m")
+    r = run(
+        tmp_path,
+        "#!/bin/bash\nPORT=${2:-30000}\npython3 -m sglang.launch_server \\\n"
+        '  --model-path "$1" --port $PORT --x "$@" --tp=${TP:-1}\n',
+        "/m",
+    )
     (s,) = r.servers
     assert s.at == "launch.sh:3:1"
     assert s.framework == "sglang" and s.entrypoint == "sglang.launch_server"
@@ -76,11 +85,21 @@ def test_columns_count_characters_not_bytes(tmp_path: Path) -> None:
 
 
 def test_env_has_exports_prefixes_and_start_env(tmp_path: Path) -> None:
-    r = run(tmp_path, "export A=1\nB=2\nexport C\nC=3\nD=4 python3 -m sglang.launch_server\n",
-            env={"PATH": "/bin", "HF_HOME": "/hf"})
+    r = run(
+        tmp_path,
+        "export A=1\nB=2\nexport C\nC=3\nD=4 python3 -m sglang.launch_server\n",
+        env={"PATH": "/bin", "HF_HOME": "/hf"},
+    )
     env = r.servers[0].env
     assert {k: v.value for k, v in env.items()} == {
-        "A": "1", "C": "3", "D": "4", "HF_HOME": "/hf", "PATH": "/bin", "PWD": str(tmp_path), "SHLVL": "1"}
+        "A": "1",
+        "C": "3",
+        "D": "4",
+        "HF_HOME": "/hf",
+        "PATH": "/bin",
+        "PWD": str(tmp_path),
+        "SHLVL": "1",
+    }
     assert env["A"].origin.at == "launch.sh:1:8" and env["A"].origin.expansion == "A=1"
     assert env["D"].origin.at == "launch.sh:5:1"
     assert env["HF_HOME"].origin.expansion == "environment" and env["HF_HOME"].origin.at is None
@@ -97,8 +116,11 @@ def test_quoted_at_keeps_its_expansion_for_the_parser_layer(tmp_path: Path) -> N
 
 
 def test_unknown_values_have_reasons(tmp_path: Path) -> None:
-    r = run(tmp_path, "PORT=$(shuf -n1 -i 1-9)\nread -r TP < f\n"
-            "python3 -m sglang.launch_server --port \"$PORT\" --tp \"$TP\" --n $((TP+1))\n")
+    r = run(
+        tmp_path,
+        "PORT=$(shuf -n1 -i 1-9)\nread -r TP < f\n"
+        'python3 -m sglang.launch_server --port "$PORT" --tp "$TP" --n $((TP+1))\n',
+    )
     w = r.servers[0].argv
     assert w[4].text is None and not w[4].known
     assert w[4].origin.reason == "command substitution `$(shuf -n1 -i 1-9)` runs only at run time"
@@ -108,8 +130,11 @@ def test_unknown_values_have_reasons(tmp_path: Path) -> None:
 
 
 def test_unknown_branch_marks_values_and_keeps_servers(tmp_path: Path) -> None:
-    r = run(tmp_path, 'if [ -f /nonexistent/flag ]; then\n  MEM=0.9\n  vllm serve /a\nelse\n  MEM=0.8\nfi\n'
-            'python3 -m sglang.launch_server --mem "$MEM"\n')
+    r = run(
+        tmp_path,
+        "if [ -f /nonexistent/flag ]; then\n  MEM=0.9\n  vllm serve /a\nelse\n  MEM=0.8\nfi\n"
+        'python3 -m sglang.launch_server --mem "$MEM"\n',
+    )
     assert [s.entrypoint for s in r.servers] == ["vllm serve", "sglang.launch_server"]
     assert r.conditions[0] is not None and r.conditions[1] is None
     reason = r.servers[1].argv[4].origin.reason or ""
@@ -118,16 +143,29 @@ def test_unknown_branch_marks_values_and_keeps_servers(tmp_path: Path) -> None:
 
 
 def test_known_branches_are_taken(tmp_path: Path) -> None:
-    r = run(tmp_path, 'case "$1" in\n  mtp) X=--speculative-algorithm;;\n  *) X=--none;;\nesac\n'
-            '[[ $2 == 3* ]] && P=$2 || P=1\npython3 -m sglang.launch_server "$X" "$P"\n', "mtp", "30000")
+    r = run(
+        tmp_path,
+        'case "$1" in\n  mtp) X=--speculative-algorithm;;\n  *) X=--none;;\nesac\n'
+        '[[ $2 == 3* ]] && P=$2 || P=1\npython3 -m sglang.launch_server "$X" "$P"\n',
+        "mtp",
+        "30000",
+    )
     assert [w.text for w in r.servers[0].argv[3:]] == ["--speculative-algorithm", "30000"]
 
 
 def test_string_command_and_eval(tmp_path: Path) -> None:
-    r = run(tmp_path, 'CMD="python3 -m sglang.launch_server --tp 2"\n$CMD --port 1\n'
-            "eval \"$CMD --name 'a b'\"\n")
-    assert [w.text for w in r.servers[0].argv] == ["python3", "-m", "sglang.launch_server", "--tp", "2", "--port",
-                                                  "1"]
+    r = run(
+        tmp_path, 'CMD="python3 -m sglang.launch_server --tp 2"\n$CMD --port 1\neval "$CMD --name \'a b\'"\n'
+    )
+    assert [w.text for w in r.servers[0].argv] == [
+        "python3",
+        "-m",
+        "sglang.launch_server",
+        "--tp",
+        "2",
+        "--port",
+        "1",
+    ]
     assert r.servers[0].argv[0].origin.expansion == "$CMD"
     assert [w.text for w in r.servers[1].argv][-2:] == ["--name", "a b"]
     assert r.servers[1].argv[0].origin.at == "launch.sh:3:1"
@@ -139,11 +177,17 @@ def test_functions_have_their_own_positional_parameters(tmp_path: Path) -> None:
 
 
 def test_source_relative_to_cwd_and_loop(tmp_path: Path) -> None:
-    r = run(tmp_path, "source ./env.sh\npython3 -m sglang.launch_server --port $PORT\n",
-            files={"env.sh": "PORT=31000\n"})
+    r = run(
+        tmp_path,
+        "source ./env.sh\npython3 -m sglang.launch_server --port $PORT\n",
+        files={"env.sh": "PORT=31000\n"},
+    )
     assert r.servers[0].argv[-1].text == "31000"
-    r = run(tmp_path, "source ./a.sh\npython3 -m sglang.launch_server\n",
-            files={"a.sh": "source ./b.sh\n", "b.sh": "source ./a.sh\n"})
+    r = run(
+        tmp_path,
+        "source ./a.sh\npython3 -m sglang.launch_server\n",
+        files={"a.sh": "source ./b.sh\n", "b.sh": "source ./a.sh\n"},
+    )
     f = only(r, "SH016")
     assert f.severity == "error" and f.at == "./b.sh:1:1"
     assert len(r.servers) == 1
@@ -180,11 +224,13 @@ def test_backslash_space(tmp_path: Path) -> None:
     r = run(tmp_path, "python3 -m sglang.launch_server --a \\ \n  --port 30000\n")
     f = only(r, "SH003")
     assert f.at == "launch.sh:1:37"
-    assert f.message == ("space after the line-continuation backslash at the end of line 1: the command ends on line 1 "
-                         "with an extra argument `' '`, and line 2 runs as a separate command; the flags after it "
-                         "never reach the server")
+    assert f.message == (
+        "space after the line-continuation backslash at the end of line 1: the command ends on line 1 "
+        "with an extra argument `' '`, and line 2 runs as a separate command; the flags after it "
+        "never reach the server"
+    )
     assert [w.text for w in r.servers[0].argv][-2:] == ["--a", " "]
-    r = run(tmp_path, "A=(\n  --x \\\t\n  --y\n)\npython3 -m sglang.launch_server \"${A[@]}\"\n")
+    r = run(tmp_path, 'A=(\n  --x \\\t\n  --y\n)\npython3 -m sglang.launch_server "${A[@]}"\n')
     assert "inside the array literal" in only(r, "SH003").message
     assert [w.text for w in r.servers[0].argv][3:] == ["--x", "\t", "--y"]
 
@@ -193,7 +239,9 @@ def test_missing_backslash(tmp_path: Path) -> None:
     r = run(tmp_path, "python3 -m sglang.launch_server --model-path /m\n  --port 30000 --tp 2\n")
     f = only(r, "SH004")
     assert f.severity == "error" and f.at == "launch.sh:2:3"
-    assert f.message.startswith("line 2 starts with `--port`: the line before it does not end with a backslash")
+    assert f.message.startswith(
+        "line 2 starts with `--port`: the line before it does not end with a backslash"
+    )
     assert [w.text for w in r.servers[0].argv][-1] == "/m"
 
 
@@ -207,26 +255,38 @@ def test_placeholder_redirect(tmp_path: Path) -> None:
 
 
 def test_unicode_lookalikes(tmp_path: Path) -> None:
-    r = run(tmp_path, "# a comment with an en dash \u2013 is fine\n"
-            "echo \u201chello\u201d\n"
-            "python3 -m sglang.launch_server \u2013-port 30000\n")
+    r = run(
+        tmp_path,
+        "# a comment with an en dash \u2013 is fine\n"
+        "echo \u201chello\u201d\n"
+        "python3 -m sglang.launch_server \u2013-port 30000\n",
+    )
     errors = [f for f in r.findings if f.code == "SH006" and f.severity == "error"]
     infos = [f for f in r.findings if f.code == "SH006" and f.severity == "info"]
     assert len(errors) == 1 and len(infos) == 2
     assert errors[0].at == "launch.sh:3:33"
-    assert errors[0].message == ("U+2013 EN DASH on line 3 looks like `-` but bash treats it as an ordinary "
-                                 "character: the server gets `\u2013-port`")
+    assert errors[0].message == (
+        "U+2013 EN DASH on line 3 looks like `-` but bash treats it as an ordinary "
+        "character: the server gets `\u2013-port`"
+    )
     assert errors[0].fix == "Replace U+2013 EN DASH with `-`."
 
 
 def test_unset_positional_shifts_words(tmp_path: Path) -> None:
-    r = run(tmp_path, "python3 -m sglang.launch_server --port $2 --mamba-scheduler-strategy extra_buffer\n", "0")
+    r = run(
+        tmp_path, "python3 -m sglang.launch_server --port $2 --mamba-scheduler-strategy extra_buffer\n", "0"
+    )
     f = only(r, "SH007")
     assert f.severity == "error" and f.at == "launch.sh:1:40"
-    assert f.message == ("`$2` is unset (the script got 1 argument), so the unquoted word vanishes: `--port` takes "
-                         "`--mamba-scheduler-strategy` as its value")
+    assert f.message == (
+        "`$2` is unset (the script got 1 argument), so the unquoted word vanishes: `--port` takes "
+        "`--mamba-scheduler-strategy` as its value"
+    )
     r = run(tmp_path, 'python3 -m sglang.launch_server --port "$2"\n', "0")
-    assert only(r, "SH007").message == "`\"$2\"` is unset (the script got 1 argument): `--port` gets an empty value"
+    assert (
+        only(r, "SH007").message
+        == '`"$2"` is unset (the script got 1 argument): `--port` gets an empty value'
+    )
 
 
 def test_split_value(tmp_path: Path) -> None:
@@ -302,15 +362,22 @@ def test_never_a_traceback_on_garbage(tmp_path: Path) -> None:
 
 def test_nothing_is_executed(tmp_path: Path) -> None:
     marker = tmp_path / "executed"
-    run(tmp_path, f"touch {marker}\n$(touch {marker})\n`touch {marker}`\neval 'touch {marker}'\n"
-        f"python3 -m sglang.launch_server --x \"$(touch {marker})\"\n")
+    run(
+        tmp_path,
+        f"touch {marker}\n$(touch {marker})\n`touch {marker}`\neval 'touch {marker}'\n"
+        f'python3 -m sglang.launch_server --x "$(touch {marker})"\n',
+    )
     assert not marker.exists()
 
 
 @pytest.mark.slow
 def test_ten_megabyte_script_is_linear_and_skips_shellcheck(tmp_path: Path) -> None:
     line = 'X="some value"; echo "$X" >/dev/null\n'
-    body = "#!/bin/bash\n" + line * (10 * 1024 * 1024 // len(line)) + "python3 -m sglang.launch_server --x \"$X\"\n"
+    body = (
+        "#!/bin/bash\n"
+        + line * (10 * 1024 * 1024 // len(line))
+        + 'python3 -m sglang.launch_server --x "$X"\n'
+    )
     t0 = time.monotonic()
     r = run(tmp_path, body, shellcheck=True)
     elapsed = time.monotonic() - t0

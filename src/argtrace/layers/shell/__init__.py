@@ -1,4 +1,4 @@
-"""The shell layer: what bash would hand to each server process, found by reading the script, never running it.
+"""The shell layer: what bash would hand to each server process, found by reading the script (never run).
 
 Entry point: :func:`analyze_script`. The script is parsed with tree-sitter-bash (structure) and re-read
 word by word with bash's own rules (``lexer``), evaluated statically (``evaluate``), scanned for text-level
@@ -27,7 +27,7 @@ class ShellResult:
     servers: list[ServerCommand]
     findings: list[Finding]
     syntax_ok: bool
-    # every simple command the evaluator predicted, in order: (at, argv with None for unknown words, condition)
+    # every simple command predicted, in order: (at, argv with None for unknown words, condition)
     commands: list[tuple[str, list[str | None], str | None]] = field(default_factory=list)
     # for each server (same order): the condition it depends on (None: always runs), and its stdout/stderr
     conditions: list[str | None] = field(default_factory=list)

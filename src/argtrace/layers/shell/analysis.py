@@ -48,10 +48,14 @@ def analyze(
         first_nl = data.find(b"\n")
         first_line = data if first_nl < 0 else data[:first_nl]
         if b"\x00" in first_line[:80] or b"\x00" in data[:80]:
-            findings.append(R.SH013.finding(
-                f"{label} is a binary file (it contains NUL bytes): bash refuses to run it "
-                "(`cannot execute binary file`)", at=f"{label}:1",
-                evidence=[Evidence("shell", f"{label}:1", repr(data[:40])[2:-1])]))
+            findings.append(
+                R.SH013.finding(
+                    f"{label} is a binary file (it contains NUL bytes): bash refuses to run it "
+                    "(`cannot execute binary file`)",
+                    at=f"{label}:1",
+                    evidence=[Evidence("shell", f"{label}:1", repr(data[:40])[2:-1])],
+                )
+            )
             return ShellResult(servers=[], findings=findings, syntax_ok=False)
         data = data.replace(b"\x00", b"")
     text = data.decode("latin-1")
@@ -69,9 +73,13 @@ def analyze(
                 lines = data.split(b"\n")
                 if 0 < p.line <= len(lines):
                     line_text = lines[p.line - 1].decode("utf-8", "replace").rstrip("\r")
-            findings.append(R.SH001.finding(
-                f"bash cannot parse {label}" + (f" (line {p.line})" if p.line else "") + f": {p.message}",
-                at=at, evidence=[Evidence("shell", at, line_text or p.message)]))
+            findings.append(
+                R.SH001.finding(
+                    f"bash cannot parse {label}" + (f" (line {p.line})" if p.line else "") + f": {p.message}",
+                    at=at,
+                    evidence=[Evidence("shell", at, line_text or p.message)],
+                )
+            )
     elif problems is None and tree.root_node.has_error:
         syntax_ok = False
     # ---- evaluation
@@ -83,7 +91,9 @@ def analyze(
         ev.run()
     except Exception as exc:  # never a traceback: report and keep what was found
         exit_reason = f"internal error while evaluating: {type(exc).__name__}: {exc}"
-        findings.append(R.SH024.finding(f"argtrace stopped evaluating {label} early ({exit_reason})", at=label))
+        findings.append(
+            R.SH024.finding(f"argtrace stopped evaluating {label} early ({exit_reason})", at=label)
+        )
     servers = [_server_command(s) for s in ev.servers]
     # ---- hazards and findings
     hazards = H.scan(data, tree)
@@ -96,14 +106,24 @@ def analyze(
             broken_after.update(n + 1 for n in h.get("broken"))
         elif h.kind == "backslash_blank":
             broken_after.add(h.line + 1)
-    ev.events = [e for e in ev.events if not (e.kind == "flag_as_command" and e.data.get("line") in broken_after
-                                               and (e.at or "").startswith(f"{label}:"))]
+    ev.events = [
+        e
+        for e in ev.events
+        if not (
+            e.kind == "flag_as_command"
+            and e.data.get("line") in broken_after
+            and (e.at or "").startswith(f"{label}:")
+        )
+    ]
     findings.extend(_event_findings(label, ev, args))
     for s, cmd in zip(ev.servers, servers, strict=True):
         findings.extend(_server_findings(label, s, cmd, ev, args))
     if not ev.servers:
-        findings.append(R.SH019.finding(
-            f"no SGLang or vLLM server start found in the commands {label} would run", at=label))
+        findings.append(
+            R.SH019.finding(
+                f"no SGLang or vLLM server start found in the commands {label} would run", at=label
+            )
+        )
     # ---- shellcheck
     if run_shellcheck:
         findings.extend(_shellcheck_findings(label, source.data, findings))
@@ -111,8 +131,10 @@ def analyze(
         servers=servers,
         findings=_dedupe(findings),
         syntax_ok=syntax_ok,
-        commands=[(c.at, [E.to_str(w) if w is not None else None for w in c.argv], c.conditional)
-                  for c in ev.commands],
+        commands=[
+            (c.at, [E.to_str(w) if w is not None else None for w in c.argv], c.conditional)
+            for c in ev.commands
+        ],
         conditions=[s.conditional for s in ev.servers],
         outputs=[_outputs(s) for s in ev.servers],
         exit_reason=exit_reason,
@@ -135,8 +157,12 @@ def _server_command(s: E.FoundServer) -> ServerCommand:
     argv: list[Word] = []
     for w in s.argv:
         known = w.text is not None
-        argv.append(Word(E.to_str(w.text) if w.text is not None else None,
-                         Origin(at=w.at, expansion=w.expansion, known=known, reason=None if known else w.reason)))
+        argv.append(
+            Word(
+                E.to_str(w.text) if w.text is not None else None,
+                Origin(at=w.at, expansion=w.expansion, known=known, reason=None if known else w.reason),
+            )
+        )
     env: dict[str, EnvValue] = {}
     for name, (value, at, expansion, reason) in sorted(s.env.items()):
         known = value is not None
@@ -145,7 +171,11 @@ def _server_command(s: E.FoundServer) -> ServerCommand:
             Origin(at=at, expansion=expansion or None, known=known, reason=None if known else reason),
         )
     det = s.detection
-    interp = argv[det.command_index].text if det.interpreter is not None and det.command_index < len(argv) else None
+    interp = (
+        argv[det.command_index].text
+        if det.interpreter is not None and det.command_index < len(argv)
+        else None
+    )
     return ServerCommand(
         at=s.at,
         framework=det.framework,
@@ -166,11 +196,17 @@ def _outputs(s: E.FoundServer) -> dict[str, str | None]:
         _apply_redirect(fds, modes, fd, op, tgt)
     if s.in_pipeline and fds["1"] is None:
         fds["1"] = "|pipe"
-    return {"stdout": fds["1"], "stderr": fds["2"], "stdout_mode": modes.get("1"), "stderr_mode": modes.get("2")}
+    return {
+        "stdout": fds["1"],
+        "stderr": fds["2"],
+        "stdout_mode": modes.get("1"),
+        "stderr_mode": modes.get("2"),
+    }
 
 
-def _apply_redirect(fds: dict[str, str | None], modes: dict[str, str], fd: str | None, op: str,
-                    tgt: str | None) -> None:
+def _apply_redirect(
+    fds: dict[str, str | None], modes: dict[str, str], fd: str | None, op: str, tgt: str | None
+) -> None:
     target = E.to_str(tgt) if tgt is not None else "<unknown>"
     if op in (">", ">>", ">|"):
         k = fd or "1"
@@ -191,10 +227,12 @@ def _apply_redirect(fds: dict[str, str | None], modes: dict[str, str], fd: str |
             modes["1"] = modes["2"] = ">"
 
 
-# ---------------------------------------------------------------------------------------------- text hazards
+# -------------------------------------------------------------------------- text hazards
 
 
-def _text_findings(label: str, hazards: list[H.TextHazard], ev: E.ShellEvaluator, data: bytes) -> list[Finding]:
+def _text_findings(
+    label: str, hazards: list[H.TextHazard], ev: E.ShellEvaluator, data: bytes
+) -> list[Finding]:
     out: list[Finding] = []
     server_lines: dict[int, E.FoundServer] = {}
     for s in ev.servers:
@@ -211,10 +249,15 @@ def _text_findings(label: str, hazards: list[H.TextHazard], ev: E.ShellEvaluator
     for h in hazards:
         at = f"{label}:{h.line}:{h.col}"
         if h.kind == "bom":
-            out.append(R.SH027.finding(
-                f"{label} starts with a UTF-8 byte order mark: bash reads the first line as a command named "
-                "`\\ufeff...` and the kernel does not see the `#!` line",
-                at=f"{label}:1:1", evidence=[Evidence("shell", f"{label}:1", "EF BB BF")]))
+            out.append(
+                R.SH027.finding(
+                    f"{label} starts with a UTF-8 byte order mark: bash reads the first line as a "
+                    f"command named "
+                    "`\\ufeff...` and the kernel does not see the `#!` line",
+                    at=f"{label}:1:1",
+                    evidence=[Evidence("shell", f"{label}:1", "EF BB BF")],
+                )
+            )
         elif h.kind == "crlf":
             lines: tuple[int, ...] = h.get("lines")
             broken: tuple[int, ...] = h.get("broken")
@@ -228,56 +271,90 @@ def _text_findings(label: str, hazards: list[H.TextHazard], ev: E.ShellEvaluator
             if affected:
                 msg += "; " + "; ".join(affected[:3])
             if broken:
-                msg += (f"; the backslash on line(s) {', '.join(map(str, broken[:5]))} escapes `\\r` instead of the "
-                        "newline, so the command ends there and the next line runs on its own")
+                msg += (
+                    f"; the backslash on line(s) {', '.join(map(str, broken[:5]))} escapes `\\r` "
+                    f"instead of the "
+                    "newline, so the command ends there and the next line runs on its own"
+                )
             for ln in lines[:3]:
                 line_bytes = data.split(b"\n")[ln - 1]
-                ev_items.append(Evidence("shell", f"{label}:{ln}", line_bytes.decode("utf-8", "replace")
-                                         .replace("\r", "\\r")))
+                ev_items.append(
+                    Evidence(
+                        "shell", f"{label}:{ln}", line_bytes.decode("utf-8", "replace").replace("\r", "\\r")
+                    )
+                )
             out.append(R.SH002.finding(msg, at=f"{label}:{lines[0]}", evidence=ev_items))
         elif h.kind == "utf8":
-            out.append(R.SH014.finding(f"{label} is not valid UTF-8 (line {h.line})", at=at,
-                                       evidence=[Evidence("shell", at, h.text)]))
+            out.append(
+                R.SH014.finding(
+                    f"{label} is not valid UTF-8 (line {h.line})",
+                    at=at,
+                    evidence=[Evidence("shell", at, h.text)],
+                )
+            )
         elif h.kind == "backslash_blank":
             blanks = h.get("blanks")
             shown = "space" if blanks == " " else "tab" if blanks == "\t" else f"{len(blanks)} blanks"
             if h.get("array"):
-                msg = (f"{shown} after the backslash at the end of line {h.line}: inside the array literal the "
-                       "escaped blank becomes an element `' '`, which reaches the command as an argument")
+                msg = (
+                    f"{shown} after the backslash at the end of line {h.line}: inside the array literal the "
+                    "escaped blank becomes an element `' '`, which reaches the command as an argument"
+                )
             else:
-                msg = (f"{shown} after the line-continuation backslash at the end of line {h.line}: the command "
-                       f"ends on line {h.line} with an extra argument `' '`, and line {h.line + 1} runs as a "
-                       "separate command")
+                msg = (
+                    f"{shown} after the line-continuation backslash at the end of line {h.line}: the command "
+                    f"ends on line {h.line} with an extra argument `' '`, and line {h.line + 1} runs as a "
+                    "separate command"
+                )
                 if h.line in server_lines:
                     msg += "; the flags after it never reach the server"
-            out.append(R.SH003.finding(msg, at=at, evidence=[
-                Evidence("shell", at, h.text.replace("\t", "\\t") + "\u2190")]))
+            out.append(
+                R.SH003.finding(
+                    msg, at=at, evidence=[Evidence("shell", at, h.text.replace("\t", "\\t") + "\u2190")]
+                )
+            )
         elif h.kind == "lookalike":
             ch, name, ascii_ = h.get("char"), h.get("name"), h.get("ascii")
             in_server = h.line in server_lines
             repl = f"`{ascii_}`" if ascii_ else "nothing (delete it)"
-            msg = (f"U+{ord(ch):04X} {name} on line {h.line} looks like {repl if ascii_ else 'nothing'} but bash "
-                   "treats it as an ordinary character")
+            msg = (
+                f"U+{ord(ch):04X} {name} on line {h.line} looks like {repl if ascii_ else 'nothing'} "
+                "but bash "
+                "treats it as an ordinary character"
+            )
             if in_server:
-                words = [w for w in server_lines[h.line].argv if w.text is not None and ch in E.to_str(w.text)]
+                words = [
+                    w for w in server_lines[h.line].argv if w.text is not None and ch in E.to_str(w.text)
+                ]
                 if words:
                     msg += f": the server gets `{E.to_str(words[0].text or '')}`"
-            out.append(R.SH006.finding(
-                msg, at=at, severity="error" if in_server else "info",
-                fix=f"Replace U+{ord(ch):04X} {name} with {repl}.",
-                evidence=[Evidence("shell", at, h.text.strip())]))
+            out.append(
+                R.SH006.finding(
+                    msg,
+                    at=at,
+                    severity="error" if in_server else "info",
+                    fix=f"Replace U+{ord(ch):04X} {name} with {repl}.",
+                    evidence=[Evidence("shell", at, h.text.strip())],
+                )
+            )
         elif h.kind == "placeholder":
             ph, name, eaten = h.get("placeholder"), h.get("name"), h.get("eaten")
-            msg = (f"`{ph}` on line {h.line} looks like a placeholder from documentation, but bash reads it as "
-                   f"redirections: standard input from a file named `{name}`")
+            msg = (
+                f"`{ph}` on line {h.line} looks like a placeholder from documentation, but bash reads it as "
+                f"redirections: standard input from a file named `{name}`"
+            )
             if eaten:
-                msg += f" and standard output into a file named `{eaten}`, so `{eaten}` vanishes from the command"
-            msg += f" (bash: `{name}: No such file or directory`, and the command does not run)"
+                msg += f" and standard output into a file named `{eaten}`, so `{eaten}` vanishes from the "
+                msg += "command"
+            msg += (
+                f" (if `{name}` does not exist, bash prints `{name}: No such file or directory` and skips "
+                "the command)"
+            )
             out.append(R.SH005.finding(msg, at=at, evidence=[Evidence("shell", at, h.text.strip())]))
     return out
 
 
-# ---------------------------------------------------------------------------------------------- evaluator events
+# -------------------------------------------------------------------------- evaluator events
 
 
 def _event_findings(label: str, ev: E.ShellEvaluator, args: list[str]) -> list[Finding]:
@@ -286,59 +363,106 @@ def _event_findings(label: str, ev: E.ShellEvaluator, args: list[str]) -> list[F
         d = e.data
         if e.kind == "flag_as_command":
             words = " ".join(_show(w) for w in d["words"])
-            out.append(R.SH004.finding(
-                f"line {d['line']} starts with `{d['word']}`: the line before it does not end with a backslash, so "
-                f"the command ended there and `{words}` runs as a separate command (`{d['word']}: command not "
-                "found`); these flags never reach the server",
-                at=e.at, evidence=[Evidence("shell", e.at, words)]))
+            out.append(
+                R.SH004.finding(
+                    f"line {d['line']} starts with `{d['word']}`: the line before it does not end "
+                    f"with a backslash, so "
+                    f"the command ended there and `{words}` runs as a separate command "
+                    f"(`{d['word']}: command not "
+                    "found`); these flags never reach the server",
+                    at=e.at,
+                    evidence=[Evidence("shell", e.at, words)],
+                )
+            )
         elif e.kind == "nounset":
             if d.get("positional"):
-                why = f"`{d['raw']}` is unset (the script got {d['nargs']} argument{'s' if d['nargs'] != 1 else ''})"
+                n = d["nargs"]
+                why = f"`{d['raw']}` is unset (the script got {n} argument{'s' if n != 1 else ''})"
             else:
                 why = f"`{d['raw']}` is not set"
-            out.append(R.SH012.finding(
-                f"{why} and `set -u` is on: bash prints `{d['name']}: unbound variable` and exits here; the "
-                "commands after this point never run", at=e.at, evidence=[Evidence("shell", e.at, d["raw"])]))
+            out.append(
+                R.SH012.finding(
+                    f"{why} and `set -u` is on: bash prints `{d['name']}: unbound variable` and "
+                    f"exits here; the "
+                    "commands after this point never run",
+                    at=e.at,
+                    evidence=[Evidence("shell", e.at, d["raw"])],
+                )
+            )
         elif e.kind == "param_error":
-            out.append(R.SH023.finding(
-                f"`{d['raw']}` is unset or empty: bash prints `{d['message']}` and the script exits here",
-                at=e.at, evidence=[Evidence("shell", e.at, d["raw"])]))
+            out.append(
+                R.SH023.finding(
+                    f"`{d['raw']}` is unset or empty: bash prints `{d['message']}` and the script exits here",
+                    at=e.at,
+                    evidence=[Evidence("shell", e.at, d["raw"])],
+                )
+            )
         elif e.kind == "source_loop":
             chain = " -> ".join(d["chain"])
-            out.append(R.SH016.finding(f"`source {d['file']}` closes a loop ({chain}): bash would recurse "
-                                       "until it fails; argtrace stops here", at=e.at,
-                                       evidence=[Evidence("shell", e.at, f"source {d['file']}")]))
+            out.append(
+                R.SH016.finding(
+                    f"`source {d['file']}` closes a loop ({chain}): bash would recurse "
+                    "until it fails; argtrace stops here",
+                    at=e.at,
+                    evidence=[Evidence("shell", e.at, f"source {d['file']}")],
+                )
+            )
         elif e.kind == "source_missing":
-            where = f" (relative to the current directory {d['cwd']})" if d.get("cwd") and "/" in d["file"] \
-                and not d["file"].startswith("/") else ""
-            out.append(R.SH017.finding(
-                f"`source {d['file']}`: the file does not exist here{where}; bash reports an error and continues "
-                "without what it would set", at=e.at, evidence=[Evidence("shell", e.at, d["file"])]))
+            where = (
+                f" (relative to the current directory {d['cwd']})"
+                if d.get("cwd") and "/" in d["file"] and not d["file"].startswith("/")
+                else ""
+            )
+            out.append(
+                R.SH017.finding(
+                    f"`source {d['file']}`: the file does not exist here{where}; bash reports an "
+                    f"error and continues "
+                    "without what it would set",
+                    at=e.at,
+                    evidence=[Evidence("shell", e.at, d["file"])],
+                )
+            )
         elif e.kind == "source_unknown":
-            out.append(R.SH018.finding(
-                f"`source {d.get('raw')}` reads a file whose name is not known statically ({d.get('reason')}): what "
-                "it sets is not followed", at=e.at))
+            out.append(
+                R.SH018.finding(
+                    f"`source {d.get('raw')}` reads a file whose name is not known statically "
+                    f"({d.get('reason')}): what "
+                    "it sets is not followed",
+                    at=e.at,
+                )
+            )
         elif e.kind == "eval_unknown":
-            out.append(R.SH018.finding(
-                f"`eval` runs a string that is not known statically ({d.get('reason')}): commands inside it are "
-                "not followed", at=e.at))
+            out.append(
+                R.SH018.finding(
+                    f"`eval` runs a string that is not known statically ({d.get('reason')}): "
+                    f"commands inside it are "
+                    "not followed",
+                    at=e.at,
+                )
+            )
         elif e.kind in ("budget", "recursion", "loop_limit"):
-            what = {"budget": f"the evaluation budget ({d.get('steps')} commands)",
-                    "recursion": f"the nesting limit ({d.get('name')})",
-                    "loop_limit": f"the loop limit ({d.get('limit')} iterations)"}[e.kind]
-            out.append(R.SH024.finding(f"argtrace reached {what}; values after this point may be incomplete",
-                                       at=e.at or label))
+            what = {
+                "budget": f"the evaluation budget ({d.get('steps')} commands)",
+                "recursion": f"the nesting limit ({d.get('name')})",
+                "loop_limit": f"the loop limit ({d.get('limit')} iterations)",
+            }[e.kind]
+            out.append(
+                R.SH024.finding(
+                    f"argtrace reached {what}; values after this point may be incomplete", at=e.at or label
+                )
+            )
     return out
 
 
-# ---------------------------------------------------------------------------------------------- per server
+# -------------------------------------------------------------------------- per server
 
 
 _POSITIONAL = re.compile(r"^\"?\$\{?([1-9][0-9]*)\}?\"?$")
 
 
-def _server_findings(label: str, s: E.FoundServer, cmd: ServerCommand, ev: E.ShellEvaluator,
-                     args: list[str]) -> list[Finding]:
+def _server_findings(
+    label: str, s: E.FoundServer, cmd: ServerCommand, ev: E.ShellEvaluator, args: list[str]
+) -> list[Finding]:
     out: list[Finding] = []
     argv = s.argv
     start = s.detection.server_args_start
@@ -346,7 +470,8 @@ def _server_findings(label: str, s: E.FoundServer, cmd: ServerCommand, ev: E.She
     plural = "s" if nargs != 1 else ""
 
     def txt(i: int) -> str | None:
-        return E.to_str(argv[i].text) if 0 <= i < len(argv) and argv[i].text is not None else None
+        t = argv[i].text if 0 <= i < len(argv) else None
+        return E.to_str(t) if t is not None else None
 
     # vanished words after a flag
     for v in s.vanished:
@@ -356,21 +481,33 @@ def _server_findings(label: str, s: E.FoundServer, cmd: ServerCommand, ev: E.She
         nxt = txt(v.index) if v.index < len(argv) else None
         if prev is None or not prev.startswith("-") or "=" in prev or v.index - 1 < start:
             continue
-        then = (f"`{prev}` takes `{nxt}` as its value" if nxt is not None and v.index < len(argv)
-                else f"`{prev}` gets no value")
+        then = (
+            f"`{prev}` takes `{nxt}` as its value"
+            if nxt is not None and v.index < len(argv)
+            else f"`{prev}` gets no value"
+        )
         m = _POSITIONAL.match(v.raw)
         if v.state == "unset":
             if m:
                 why = f"`{v.raw}` is unset (the script got {nargs} argument{plural})"
             else:
                 why = f"`{v.raw}` is not set"
-            out.append(R.SH007.finding(
-                f"{why}, so the unquoted word vanishes: {then}", at=v.at, setting=None,
-                evidence=[Evidence("shell", v.at, f"{prev} {v.raw}")]))
+            out.append(
+                R.SH007.finding(
+                    f"{why}, so the unquoted word vanishes: {then}",
+                    at=v.at,
+                    setting=None,
+                    evidence=[Evidence("shell", v.at, f"{prev} {v.raw}")],
+                )
+            )
         else:
-            out.append(R.SH026.finding(
-                f"`{v.raw}` is empty, so the unquoted word vanishes: {then}", at=v.at,
-                evidence=[Evidence("shell", v.at, f"{prev} {v.raw}")]))
+            out.append(
+                R.SH026.finding(
+                    f"`{v.raw}` is empty, so the unquoted word vanishes: {then}",
+                    at=v.at,
+                    evidence=[Evidence("shell", v.at, f"{prev} {v.raw}")],
+                )
+            )
     # empty quoted values after a flag
     for i in range(start, len(argv)):
         w = argv[i]
@@ -382,19 +519,34 @@ def _server_findings(label: str, s: E.FoundServer, cmd: ServerCommand, ev: E.She
         m = _POSITIONAL.match(w.expansion)
         if m and int(m.group(1)) > nargs:
             why = f"`{w.expansion}` is unset (the script got {nargs} argument{plural})"
-            out.append(R.SH007.finding(f"{why}: `{prev}` gets an empty value", at=w.at,
-                                       evidence=[Evidence("shell", w.at, f"{prev} {w.expansion}")]))
+            out.append(
+                R.SH007.finding(
+                    f"{why}: `{prev}` gets an empty value",
+                    at=w.at,
+                    evidence=[Evidence("shell", w.at, f"{prev} {w.expansion}")],
+                )
+            )
         else:
-            out.append(R.SH026.finding(f"`{w.expansion}` is empty: `{prev}` gets an empty value", at=w.at,
-                                       evidence=[Evidence("shell", w.at, f"{prev} {w.expansion}")]))
+            out.append(
+                R.SH026.finding(
+                    f"`{w.expansion}` is empty: `{prev}` gets an empty value",
+                    at=w.at,
+                    evidence=[Evidence("shell", w.at, f"{prev} {w.expansion}")],
+                )
+            )
     # `--flag=$2` with $2 unset/empty
     for i in range(start, len(argv)):
         w = argv[i]
         t = txt(i)
         if t is None or not t.startswith("--") or not t.endswith("=") or w.expansion == "literal":
             continue
-        out.append(R.SH007.finding(f"`{w.expansion}` expands to `{t}`: the flag gets an empty value", at=w.at,
-                                   evidence=[Evidence("shell", w.at, w.expansion)]))
+        out.append(
+            R.SH007.finding(
+                f"`{w.expansion}` expands to `{t}`: the flag gets an empty value",
+                at=w.at,
+                evidence=[Evidence("shell", w.at, w.expansion)],
+            )
+        )
     # unquoted expansions that split a value
     i = start
     while i < len(argv):
@@ -411,12 +563,25 @@ def _server_findings(label: str, s: E.FoundServer, cmd: ServerCommand, ev: E.She
             i = j + 1
             continue  # a list expansion ($@, $*, ${arr[@]}): several words are the point
         flags_only = all(g is not None and g.startswith("-") for g in group[:1]) or (
-            group and group[0] is not None and group[0].startswith("-"))
-        if prev is not None and prev.startswith("-") and "=" not in prev and i - 1 >= start and not flags_only:
+            group and group[0] is not None and group[0].startswith("-")
+        )
+        if (
+            prev is not None
+            and prev.startswith("-")
+            and "=" not in prev
+            and i - 1 >= start
+            and not flags_only
+        ):
             pieces = ", ".join(f"`{_show(g)}`" for g in group[:4])
-            out.append(R.SH008.finding(
-                f"`{w.split_from}` is unquoted and splits into {len(group)} words ({pieces}): `{prev}` gets only "
-                f"`{_show(group[0])}`", at=w.at, evidence=[Evidence("shell", w.at, f"{prev} {w.split_from}")]))
+            out.append(
+                R.SH008.finding(
+                    f"`{w.split_from}` is unquoted and splits into {len(group)} words ({pieces}): "
+                    f"`{prev}` gets only "
+                    f"`{_show(group[0])}`",
+                    at=w.at,
+                    evidence=[Evidence("shell", w.at, f"{prev} {w.split_from}")],
+                )
+            )
         i = j + 1
     # unknown words, globs, braces
     brace_ats = {e.at for e in ev.events if e.kind == "brace"}
@@ -424,52 +589,86 @@ def _server_findings(label: str, s: E.FoundServer, cmd: ServerCommand, ev: E.She
         if w.text is None:
             reason = w.reason or "not known statically"
             if reason.startswith("pathname expansion"):
-                out.append(R.SH021.finding(f"argument {k} of the server: {reason}", at=w.at,
-                                           evidence=[Evidence("shell", w.at, w.expansion)]))
+                out.append(
+                    R.SH021.finding(
+                        f"argument {k} of the server: {reason}",
+                        at=w.at,
+                        evidence=[Evidence("shell", w.at, w.expansion)],
+                    )
+                )
             else:
-                out.append(R.SH018.finding(f"argument {k} of the server (`{w.expansion}`) is not known statically: "
-                                           f"{reason}", at=w.at, evidence=[Evidence("shell", w.at, w.expansion)]))
+                out.append(
+                    R.SH018.finding(
+                        f"argument {k} of the server (`{w.expansion}`) is not known statically: {reason}",
+                        at=w.at,
+                        evidence=[Evidence("shell", w.at, w.expansion)],
+                    )
+                )
     for e in ev.events:
         if e.kind == "brace" and e.at in {w.at for w in argv}:
             jsonish = any(ch in e.data["raw"] for ch in "\"':")
-            out.append(R.SH022.finding(
-                severity="error" if jsonish else "info", message=
-                f"brace expansion turns the unquoted `{e.data['raw']}` into {len(e.data['words'])} words: "
-                + ", ".join(f"`{x}`" for x in e.data["words"][:4]), at=e.at,
-                evidence=[Evidence("shell", e.at, e.data["raw"])]))
+            out.append(
+                R.SH022.finding(
+                    severity="error" if jsonish else "info",
+                    message=f"brace expansion turns the unquoted `{e.data['raw']}` into "
+                    f"{len(e.data['words'])} words: " + ", ".join(f"`{x}`" for x in e.data["words"][:4]),
+                    at=e.at,
+                    evidence=[Evidence("shell", e.at, e.data["raw"])],
+                )
+            )
     del brace_ats
     # output redirections
     outs = _outputs(s)
     so, se = outs["stdout"], outs["stderr"]
     if so is not None and so.startswith("-"):
         so = None  # `<path> --flag`: a placeholder redirected into a flag-named file (SH005 explains it)
-    if so is not None and so not in ("|pipe", "<closed>", "/dev/null", "<unknown>") and outs["stdout_mode"] == ">":
-        out.append(R.SH009.finding(
-            f"the server's output goes to `{so}` and `>` empties it at each start: an earlier run's log is lost, and "
-            "after an early failure it holds only the traceback", at=s.at,
-            evidence=[Evidence("shell", s.at, f"> {so}")]))
+    if (
+        so is not None
+        and so not in ("|pipe", "<closed>", "/dev/null", "<unknown>")
+        and outs["stdout_mode"] == ">"
+    ):
+        out.append(
+            R.SH009.finding(
+                f"the server's output goes to `{so}` and `>` empties it at each start: an earlier "
+                f"run's log is lost, and "
+                "after an early failure it holds only the traceback",
+                at=s.at,
+                evidence=[Evidence("shell", s.at, f"> {so}")],
+            )
+        )
     if so is not None and so not in ("|pipe", "<closed>", "/dev/null") and se != so and not s.nohup:
         if se is None:
             order = [r for r in s.redirects if r[0] == "2" and r[1] == ">&"]
             if order:
-                msg = (f"`2>&1` comes before `> {so}`: standard error still goes where standard output went before "
-                       f"(the terminal), not to `{so}`; tracebacks and log records will not be in `{so}`")
+                msg = (
+                    f"`2>&1` comes before `> {so}`: standard error still goes where standard output "
+                    f"went before "
+                    f"(the terminal), not to `{so}`; tracebacks and log records will not be in `{so}`"
+                )
             else:
-                msg = (f"only standard output goes to `{so}`: Python's tracebacks and log records go to standard "
-                       f"error, which is not redirected, so they will not be in `{so}`")
+                msg = (
+                    f"only standard output goes to `{so}`: Python's tracebacks and log records go "
+                    f"to standard "
+                    f"error, which is not redirected, so they will not be in `{so}`"
+                )
             out.append(R.SH010.finding(msg, at=s.at, evidence=[Evidence("shell", s.at, f"> {so}")]))
     # background
     if s.backgrounded and not ev.pid_kept and not ev.waited:
         how = "`nohup ... &`" if s.nohup else "`&`"
-        out.append(R.SH011.finding(
-            f"the server is started in the background ({how}) and the script keeps neither its PID (`$!`) nor its "
-            "exit status (`wait`): if it fails while loading, nothing reports it", at=s.at))
+        out.append(
+            R.SH011.finding(
+                f"the server is started in the background ({how}) and the script keeps neither its "
+                f"PID (`$!`) nor its "
+                "exit status (`wait`): if it fails while loading, nothing reports it",
+                at=s.at,
+            )
+        )
     if s.conditional:
         out.append(R.SH020.finding(f"this server command runs only depending on {s.conditional}", at=s.at))
     return out
 
 
-# ---------------------------------------------------------------------------------------------- shellcheck
+# -------------------------------------------------------------------------- shellcheck
 
 # our code -> SC codes it already covers (same line)
 _SC_COVERED: dict[str, set[int]] = {
@@ -491,9 +690,14 @@ def _shellcheck_findings(label: str, data: bytes, own: list[Finding]) -> list[Fi
     from argtrace.rules import Rule
 
     if len(data) > SHELLCHECK_MAX:
-        return [R.SH015.finding(
-            f"shellcheck skipped: {label} is {len(data) // 1024} KB (argtrace runs shellcheck on scripts up to "
-            f"{SHELLCHECK_MAX // 1024} KB)", at=label)]
+        return [
+            R.SH015.finding(
+                f"shellcheck skipped: {label} is {len(data) // 1024} KB (argtrace runs shellcheck "
+                f"on scripts up to "
+                f"{SHELLCHECK_MAX // 1024} KB)",
+                at=label,
+            )
+        ]
     comments, why = run_shellcheck(data, TIMEOUT)
     if comments is None:
         return [R.SH025.finding(f"{why}; no second opinion on {label}", at=label)]
@@ -513,17 +717,19 @@ def _shellcheck_findings(label: str, data: bytes, own: list[Finding]) -> list[Fi
     lines = data.split(b"\n")
     del Rule
     for c in comments:
-        if (c.code, c.line) in covered or c.code == 1017 and any(f.code == "SH002" for f in own):
+        if (c.code, c.line) in covered or (c.code == 1017 and any(f.code == "SH002" for f in own)):
             continue
         at = f"{label}:{c.line}:{c.column}"
         text = lines[c.line - 1].decode("utf-8", "replace").rstrip("\r") if 0 < c.line <= len(lines) else ""
-        out.append(Finding(
-            code=f"SC{c.code}",
-            severity=_SC_LEVEL.get(c.level, "info"),
-            layer="shell",
-            message=f"shellcheck: {c.message}",
-            at=at,
-            fix=f"See https://www.shellcheck.net/wiki/SC{c.code}",
-            evidence=(Evidence("shell", at, text.strip()),),
-        ))
+        out.append(
+            Finding(
+                code=f"SC{c.code}",
+                severity=_SC_LEVEL.get(c.level, "info"),
+                layer="shell",
+                message=f"shellcheck: {c.message}",
+                at=at,
+                fix=f"See https://www.shellcheck.net/wiki/SC{c.code}",
+                evidence=(Evidence("shell", at, text.strip()),),
+            )
+        )
     return out

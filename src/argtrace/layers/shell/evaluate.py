@@ -10,6 +10,7 @@ found inside them are still reported (as conditional).
 from __future__ import annotations
 
 import bisect
+import functools
 import os
 import posixpath
 import re
@@ -28,7 +29,7 @@ MAX_LOOP = 10_000
 MAX_DEPTH = 100
 
 
-# ---------------------------------------------------------------------------------------------- sources
+# -------------------------------------------------------------------------- sources
 
 
 class Source:
@@ -98,7 +99,7 @@ def from_str(text: str) -> str:
     return text.encode("utf-8", "surrogateescape").decode("latin-1")
 
 
-# ---------------------------------------------------------------------------------------------- results
+# -------------------------------------------------------------------------- results
 
 
 @dataclass
@@ -161,7 +162,7 @@ class PredictedCommand:
     conditional: str | None
 
 
-# ---------------------------------------------------------------------------------------------- control flow
+# -------------------------------------------------------------------------- control flow
 
 
 class _Exit(Exception):
@@ -202,8 +203,31 @@ _BREAK = _Chunk("", True, False, "BREAK")
 _PLAIN = re.compile(r"[^\s$`'\"\\~{*?\[\x01\x02\x03]*")
 
 _SUCCESS_COMMANDS = {
-    "echo", "printf", "mkdir", "touch", "sleep", "true", ":", "rm", "ln", "cp", "mv", "chmod", "tee", "date",
-    "ulimit", "umask", "trap", "shopt", "hash", "set", "sync", "clear", "nvidia-smi", "hostname", "whoami",
+    "echo",
+    "printf",
+    "mkdir",
+    "touch",
+    "sleep",
+    "true",
+    ":",
+    "rm",
+    "ln",
+    "cp",
+    "mv",
+    "chmod",
+    "tee",
+    "date",
+    "ulimit",
+    "umask",
+    "trap",
+    "shopt",
+    "hash",
+    "set",
+    "sync",
+    "clear",
+    "nvidia-smi",
+    "hostname",
+    "whoami",
 }
 _CLEAN_SPECIAL = {"export", "readonly", "declare", "typeset", "local", "unset"}
 
@@ -248,10 +272,19 @@ def _glob_to_regex(chunks: Sequence[tuple[str, bool]], extglob: bool = True) -> 
                 neg = body[:1] in ("!", "^")
                 if neg:
                     body = body[1:]
-                classes = {"alpha": "a-zA-Z", "digit": "0-9", "alnum": "a-zA-Z0-9", "upper": "A-Z",
-                           "lower": "a-z", "space": "\\s", "xdigit": "0-9a-fA-F", "punct": "!-/:-@\\[-`{-~",
-                           "word": "\\w", "blank": " \\t"}
-                body = re.sub(r"\[:(\w+):\]", lambda m: classes.get(m.group(1), ""), body)
+                classes = {
+                    "alpha": "a-zA-Z",
+                    "digit": "0-9",
+                    "alnum": "a-zA-Z0-9",
+                    "upper": "A-Z",
+                    "lower": "a-z",
+                    "space": "\\s",
+                    "xdigit": "0-9a-fA-F",
+                    "punct": "!-/:-@\\[-`{-~",
+                    "word": "\\w",
+                    "blank": " \\t",
+                }
+                body = re.sub(r"\[:(\w+):\]", functools.partial(_posix_class, classes), body)
                 body = body.replace("\\", "\\\\").replace("]", "\\]") if body else body
                 out.append("[" + ("^" if neg else "") + body + "]")
                 i = j + 1
@@ -262,8 +295,15 @@ def _glob_to_regex(chunks: Sequence[tuple[str, bool]], extglob: bool = True) -> 
                     i += 1
                     continue
                 alts = "|".join(re.escape(a) for a in text[i + 2 : j].split("|"))
-                out.append({"@": f"(?:{alts})", "?": f"(?:{alts})?", "*": f"(?:{alts})*", "+": f"(?:{alts})+",
-                            "!": f"(?!(?:{alts})$)[\\s\\S]*"}[c])
+                out.append(
+                    {
+                        "@": f"(?:{alts})",
+                        "?": f"(?:{alts})?",
+                        "*": f"(?:{alts})*",
+                        "+": f"(?:{alts})+",
+                        "!": f"(?!(?:{alts})$)[\\s\\S]*",
+                    }[c]
+                )
                 i = j + 1
             else:
                 out.append(re.escape(c))
@@ -276,6 +316,10 @@ def _has_glob(text: str) -> bool:
         return True
     i = text.find("[")
     return i >= 0 and text.find("]", i + 1) > 0
+
+
+def _posix_class(classes: dict[str, str], m: re.Match[str]) -> str:
+    return classes.get(m.group(1), "")
 
 
 def brace_expand(raw: str) -> list[str]:
@@ -315,21 +359,29 @@ def brace_expand(raw: str) -> list[str]:
                         last = k + 1
                     alts.append(raw[last:j])
                     out: list[str] = []
-                    for a in alts:
-                        out.extend(brace_expand(pre + a + post))
+                    for alt in alts:
+                        out.extend(brace_expand(pre + alt + post))
                     return out
-                m = re.fullmatch(r"(-?\d+)\.\.(-?\d+)(?:\.\.(-?\d+))?|([a-zA-Z])\.\.([a-zA-Z])(?:\.\.(-?\d+))?",
-                                 inner)
+                m = re.fullmatch(
+                    r"(-?\d+)\.\.(-?\d+)(?:\.\.(-?\d+))?|([a-zA-Z])\.\.([a-zA-Z])(?:\.\.(-?\d+))?", inner
+                )
                 if m:
                     seq: list[str]
                     if m.group(1) is not None:
-                        a, b = int(m.group(1)), int(m.group(2))
+                        a, b_ = int(m.group(1)), int(m.group(2))
                         step = abs(int(m.group(3))) if m.group(3) else 1
                         step = step or 1
-                        width = max(len(m.group(1)), len(m.group(2))) if (
-                            m.group(1).lstrip("-").startswith("0") and len(m.group(1).lstrip("-")) > 1
-                            or m.group(2).lstrip("-").startswith("0") and len(m.group(2).lstrip("-")) > 1) else 0
-                        rng = range(a, b + 1, step) if a <= b else range(a, b - 1, -step)
+                        width = (
+                            max(len(m.group(1)), len(m.group(2)))
+                            if (
+                                (m.group(1).lstrip("-").startswith("0") and len(m.group(1).lstrip("-")) > 1)
+                                or (
+                                    m.group(2).lstrip("-").startswith("0") and len(m.group(2).lstrip("-")) > 1
+                                )
+                            )
+                            else 0
+                        )
+                        rng = range(a, b_ + 1, step) if a <= b_ else range(a, b_ - 1, -step)
                         seq = [str(v).zfill(width) if width else str(v) for v in rng]
                     else:
                         a2, b2 = ord(m.group(4)), ord(m.group(5))
@@ -380,7 +432,7 @@ def _brace_close(raw: str, i: int) -> tuple[int, list[int]]:
     return -1, []
 
 
-# ---------------------------------------------------------------------------------------------- evaluator
+# -------------------------------------------------------------------------- evaluator
 
 
 class ShellEvaluator:
@@ -432,15 +484,14 @@ class ShellEvaluator:
         if "OLDPWD" in scope:
             # bash keeps an inherited OLDPWD only if it names a directory; we cannot tell: keep it
             pass
-        if "IFS" in scope:
-            del scope["IFS"]  # bash ignores IFS from the environment
+        scope.pop("IFS", None)  # bash ignores IFS from the environment
         self.scopes: list[dict[str, Var]] = [scope]
         self.positional: list[str] | None = [from_str(a) for a in args]
         self.positional_reason: str | None = None
         self.funcs: dict[str, tuple[Any, Source]] = {}
         self.options: set[str] = set()
 
-    # ------------------------------------------------------------------------------------------ helpers
+    # ---------------------------------------------------------------------- helpers
 
     def emit(self, kind: str, at: str | None, **data: Any) -> None:
         key = (kind, at, repr(sorted((k, str(v)) for k, v in data.items())))
@@ -505,8 +556,14 @@ class ShellEvaluator:
         known = value is not None
         base_var = old if old is not None else Var()
         new = base_var.with_(
-            value=value, array=None, known=known, reason=None if known else reason, at=at, expansion=expansion,
-            is_set=True, **attrs,
+            value=value,
+            array=None,
+            known=known,
+            reason=None if known else reason,
+            at=at,
+            expansion=expansion,
+            is_set=True,
+            **attrs,
         )
         if "export" in self.options or "allexport" in self.options:
             new = new.with_(exported=True)
@@ -519,8 +576,16 @@ class ShellEvaluator:
         return self.scopes[0]
 
     def set_array(
-        self, name: str, items: list[tuple[Any, str | None]] | None, *, at: str, expansion: str,
-        append: bool = False, reason: str | None = None, local: bool = False, assoc: bool | None = None,
+        self,
+        name: str,
+        items: list[tuple[Any, str | None]] | None,
+        *,
+        at: str,
+        expansion: str,
+        append: bool = False,
+        reason: str | None = None,
+        local: bool = False,
+        assoc: bool | None = None,
     ) -> None:
         scope = self.scopes[-1] if local else self._scope_of(name)
         old = scope.get(name)
@@ -529,8 +594,16 @@ class ShellEvaluator:
             return
         is_assoc = assoc if assoc is not None else bool(old and old.assoc)
         if items is None:
-            scope[name] = (old or Var()).with_(value=None, array=None, known=False, reason=reason, at=at,
-                                               expansion=expansion, is_set=True, assoc=is_assoc)
+            scope[name] = (old or Var()).with_(
+                value=None,
+                array=None,
+                known=False,
+                reason=reason,
+                at=at,
+                expansion=expansion,
+                is_set=True,
+                assoc=is_assoc,
+            )
             return
         if append and old is not None:
             if not old.known:
@@ -560,8 +633,16 @@ class ShellEvaluator:
                         nxt = k + 1
         if not is_assoc:
             arr = dict(sorted(arr.items(), key=lambda kv: kv[0] if isinstance(kv[0], int) else 0))
-        scope[name] = (old or Var()).with_(value=None, array=tuple(arr.items()), known=True, reason=None,
-                                           at=at, expansion=expansion, is_set=True, assoc=is_assoc)
+        scope[name] = (old or Var()).with_(
+            value=None,
+            array=tuple(arr.items()),
+            known=True,
+            reason=None,
+            at=at,
+            expansion=expansion,
+            is_set=True,
+            assoc=is_assoc,
+        )
 
     def arith(self, expr: str) -> int:
         """Evaluate arithmetic text (after ``$`` expansions); raises ArithError when unknown or invalid."""
@@ -586,8 +667,9 @@ class ShellEvaluator:
         def assign(name: str, value: int) -> None:
             if "[" in name:
                 base, idx = name[:-1].split("[", 1)
-                self.set_array(base, [(self.arith(idx), str(value))], at=self.cur_at, expansion="arithmetic",
-                               append=True)
+                self.set_array(
+                    base, [(self.arith(idx), str(value))], at=self.cur_at, expansion="arithmetic", append=True
+                )
                 return
             self.set_var(name, str(value), at=self.cur_at, expansion="arithmetic")
 
@@ -595,7 +677,7 @@ class ShellEvaluator:
 
     cur_at: str = ""
 
-    # ------------------------------------------------------------------------------------------ snapshots
+    # ---------------------------------------------------------------------- snapshots
 
     def snapshot(self) -> Snapshot:
         return Snapshot(
@@ -669,23 +751,33 @@ class ShellEvaluator:
                     continue
                 present = [v for v in vals if v is not None]
                 if all(
-                    v is not None and v.known == present[0].known and v.value == present[0].value
-                    and v.array == present[0].array for v in vals
+                    v is not None
+                    and v.known == present[0].known
+                    and v.value == present[0].value
+                    and v.array == present[0].array
+                    for v in vals
                 ):
                     merged[name] = present[0].with_(exported=any(v.exported for v in present))
                     continue
                 cands: list[str] = []
                 for v in vals:
-                    shown = "unset" if v is None or not v.is_set else (
-                        f"`{to_str(v.scalar or '')}`" if v.known and v.array is None else "unknown")
+                    shown = (
+                        "unset"
+                        if v is None or not v.is_set
+                        else (f"`{to_str(v.scalar or '')}`" if v.known and v.array is None else "unknown")
+                    )
                     if shown not in cands:
                         cands.append(shown)
                 why = f"its value depends on {reason}"
                 if len(cands) <= 4:
                     why += " (" + " or ".join(cands) + ")"
                 merged[name] = Var(
-                    value=None, known=False, exported=any(v.exported for v in present),
-                    reason=why, at=present[-1].at, expansion=present[-1].expansion,
+                    value=None,
+                    known=False,
+                    exported=any(v.exported for v in present),
+                    reason=why,
+                    at=present[-1].at,
+                    expansion=present[-1].expansion,
                 )
             scopes.append(merged)
         self.scopes = scopes
@@ -708,7 +800,7 @@ class ShellEvaluator:
             self.cwd_reason = f"the working directory depends on {reason}"
         self.options = set().union(*(s.options for s in snaps))
 
-    # ------------------------------------------------------------------------------------------ running
+    # ---------------------------------------------------------------------- running
 
     def run(self) -> int | None:
         tree = self.src.tree
@@ -750,13 +842,25 @@ class ShellEvaluator:
             return self.run_block(node.children)
         if bg:
             return self.run_background(node)
-        if t in ("command", "declaration_command", "unset_command", "variable_assignment",
-                 "variable_assignments", "test_command"):
+        if t in (
+            "command",
+            "declaration_command",
+            "unset_command",
+            "variable_assignment",
+            "variable_assignments",
+            "test_command",
+        ):
             return self.run_simple(node.start_byte, node.end_byte, node)
         if t == "redirected_statement":
             body = node.child_by_field_name("body")
-            if body is None or body.type in ("command", "declaration_command", "unset_command",
-                                              "variable_assignment", "variable_assignments", "test_command"):
+            if body is None or body.type in (
+                "command",
+                "declaration_command",
+                "unset_command",
+                "variable_assignment",
+                "variable_assignments",
+                "test_command",
+            ):
                 return self.run_simple(node.start_byte, node.end_byte, node)
             redirs = self.compound_redirects(node, body)
             self.redirect_stack.append(redirs)
@@ -771,6 +875,7 @@ class ShellEvaluator:
                 return self.run_arith_command(node)
             return self.run_block(node.children)
         if t == "subshell":
+
             def sub() -> int | None:
                 self._last_direct(node)
                 return self.run_block(node.children)
@@ -838,8 +943,14 @@ class ShellEvaluator:
         t = node.type
         if t == "redirected_statement":
             body = node.child_by_field_name("body")
-            return body is None or body.type in ("command", "declaration_command", "unset_command",
-                                                 "variable_assignment", "variable_assignments", "test_command")
+            return body is None or body.type in (
+                "command",
+                "declaration_command",
+                "unset_command",
+                "variable_assignment",
+                "variable_assignments",
+                "test_command",
+            )
         return t in ("command",)
 
     def _last_direct(self, node: Any) -> None:
@@ -876,15 +987,19 @@ class ShellEvaluator:
             if st == 0:
                 return self.run_node(right)
             if st is None:
-                return self.fork([lambda: self.run_node(right), lambda: None],
-                                 f"whether `{self._short(left)}` succeeds ({self.src.line_at(left.start_byte)})")
+                return self.fork(
+                    [lambda: self.run_node(right), lambda: None],
+                    f"whether `{self._short(left)}` succeeds ({self.src.line_at(left.start_byte)})",
+                )
             return st
         if op == "||":
             if st == 0:
                 return 0
             if st is None:
-                return self.fork([lambda: self.run_node(right), lambda: 0],
-                                 f"whether `{self._short(left)}` fails ({self.src.line_at(left.start_byte)})")
+                return self.fork(
+                    [lambda: self.run_node(right), lambda: 0],
+                    f"whether `{self._short(left)}` fails ({self.src.line_at(left.start_byte)})",
+                )
             return self.run_node(right)
         return self.run_block(node.children)
 
@@ -898,7 +1013,7 @@ class ShellEvaluator:
         self.pipeline_depth += 1
         try:
             for p in parts:
-                status = self.in_subshell(lambda p=p: self.run_node(p))
+                status = self.in_subshell(functools.partial(self.run_node, p))
         finally:
             self.pipeline_depth -= 1
         return status
@@ -925,11 +1040,19 @@ class ShellEvaluator:
         return 0 if v != 0 else 1
 
     def mark_arith_unknown(self, expr: str) -> None:
-        for m in re.finditer(r"([A-Za-z_][A-Za-z0-9_]*)\s*(?:[-+*/%&|^]|<<|>>|\*\*)?=(?!=)|"
-                             r"(?:\+\+|--)\s*([A-Za-z_]\w*)|([A-Za-z_]\w*)\s*(?:\+\+|--)", expr):
+        for m in re.finditer(
+            r"([A-Za-z_][A-Za-z0-9_]*)\s*(?:[-+*/%&|^]|<<|>>|\*\*)?=(?!=)|"
+            r"(?:\+\+|--)\s*([A-Za-z_]\w*)|([A-Za-z_]\w*)\s*(?:\+\+|--)",
+            expr,
+        ):
             name = m.group(1) or m.group(2) or m.group(3)
-            self.set_var(name, None, at=self.cur_at, expansion=f"(({expr}))",
-                         reason="arithmetic on a value that is not known statically")
+            self.set_var(
+                name,
+                None,
+                at=self.cur_at,
+                expansion=f"(({expr}))",
+                reason="arithmetic on a value that is not known statically",
+            )
 
     def expand_arith_text(self, expr: str) -> str | None:
         """Expand ``$`` expansions inside arithmetic text (quotes are removed as bash does)."""
@@ -944,7 +1067,7 @@ class ShellEvaluator:
             out.append(c.text)
         return "".join(out)
 
-    # ------------------------------------------------------------------------------------------ if / case / loops
+    # ---------------------------------------------------------------------- if / case / loops
 
     def _segments(self, node: Any, keywords: set[str]) -> list[tuple[str, list[Any]]]:
         segs: list[tuple[str, list[Any]]] = []
@@ -986,8 +1109,13 @@ class ShellEvaluator:
                     self._flush_clause(clauses, cond, body, node)
         return self._run_clauses(clauses, 0)
 
-    def _flush_clause(self, clauses: list[tuple[list[Any] | None, list[Any], int]], cond: list[Any] | None,
-                      body: list[Any], node: Any) -> None:
+    def _flush_clause(
+        self,
+        clauses: list[tuple[list[Any] | None, list[Any], int]],
+        cond: list[Any] | None,
+        body: list[Any],
+        node: Any,
+    ) -> None:
         if cond is not None:
             start = next((c.start_byte for c in cond if c.is_named), node.start_byte)
             clauses.append((cond, body, start))
@@ -1035,10 +1163,15 @@ class ShellEvaluator:
             parsed.append((pats, body, term))
         return self._run_case_from(word, parsed, 0, value_node)
 
-    def _run_case_from(self, word: str | None, items: list[tuple[list[str | None], list[Any], str]], idx: int,
-                       value_node: Any) -> int | None:
+    def _run_case_from(
+        self,
+        word: str | None,
+        items: list[tuple[list[str | None], list[Any], str]],
+        idx: int,
+        value_node: Any,
+    ) -> int | None:
         for k in range(idx, len(items)):
-            pats, body, term = items[k]
+            pats, _body, _term = items[k]
             match: bool | None = False
             for p in pats:
                 if p is None or word is None:
@@ -1050,15 +1183,22 @@ class ShellEvaluator:
             if match is True:
                 return self._run_case_body(word, items, k, value_node)
             if match is None:
-                reason = (f"`case {self._short(value_node)}` ({self.src.line_at(value_node.start_byte)}), "
-                          "whose value is not known statically")
+                reason = (
+                    f"`case {self._short(value_node)}` ({self.src.line_at(value_node.start_byte)}), "
+                    "whose value is not known statically"
+                )
                 return self.fork(
-                    [lambda k=k: self._run_case_body(word, items, k, value_node),
-                     lambda k=k: self._run_case_from(word, items, k + 1, value_node)], reason)
+                    [
+                        functools.partial(self._run_case_body, word, items, k, value_node),
+                        functools.partial(self._run_case_from, word, items, k + 1, value_node),
+                    ],
+                    reason,
+                )
         return 0
 
-    def _run_case_body(self, word: str | None, items: list[tuple[list[str | None], list[Any], str]], k: int,
-                       value_node: Any) -> int | None:
+    def _run_case_body(
+        self, word: str | None, items: list[tuple[list[str | None], list[Any], str]], k: int, value_node: Any
+    ) -> int | None:
         st = self.run_block(items[k][1])
         term = items[k][2]
         while term == ";&" and k + 1 < len(items):
@@ -1106,8 +1246,8 @@ class ShellEvaluator:
 
             return self.fork([once, lambda: 0], reason)
         status: int | None = 0
-        for w in words[:MAX_LOOP]:
-            self.set_var(name, w.text, at=w.at, expansion=f"for {name} in ...")
+        for ew in words[:MAX_LOOP]:
+            self.set_var(name, ew.text, at=ew.at, expansion=f"for {name} in ...")
             try:
                 status = self.run_node(body)
             except _Break as b:
@@ -1188,8 +1328,10 @@ class ShellEvaluator:
             return 0
         status: int | None = 0
         start = cond[0].start_byte if cond else node.start_byte
-        reason = (f"the condition of `{kw} {' '.join(self._short(c) for c in cond if c.is_named)}` "
-                  f"({self.src.line_at(start)}), which is not known statically")
+        reason = (
+            f"the condition of `{kw} {' '.join(self._short(c) for c in cond if c.is_named)}` "
+            f"({self.src.line_at(start)}), which is not known statically"
+        )
         for _ in range(MAX_LOOP):
             st = self.run_block(cond)
             if st is None:
@@ -1210,7 +1352,7 @@ class ShellEvaluator:
         self.emit("loop_limit", self.src.at(node.start_byte), limit=MAX_LOOP)
         return None
 
-    # ------------------------------------------------------------------------------------------ expansion
+    # ---------------------------------------------------------------------- expansion
 
     def get_param(self, name: str) -> tuple[str, str | None, str | None]:
         """(state, value, reason) for a scalar parameter: state is set|unset|unknown."""
@@ -1237,12 +1379,31 @@ class ShellEvaluator:
             self.pid_kept = True
             return "unknown", None, "the process id of the background job is known only at run time"
         if name == "-":
-            return "set", "hB" + "".join(f for f, o in (("e", "errexit"), ("u", "nounset"), ("x", "xtrace"))
-                                          if o in self.options), None
+            return (
+                "set",
+                "hB"
+                + "".join(
+                    f for f, o in (("e", "errexit"), ("u", "nounset"), ("x", "xtrace")) if o in self.options
+                ),
+                None,
+            )
         if name == "RANDOM":
             return "unknown", None, "$RANDOM changes at every use"
-        if name in ("SECONDS", "EPOCHSECONDS", "EPOCHREALTIME", "BASHPID", "LINENO", "PPID", "HOSTNAME", "UID",
-                    "EUID") and self.lookup(name) is None:
+        if (
+            name
+            in (
+                "SECONDS",
+                "EPOCHSECONDS",
+                "EPOCHREALTIME",
+                "BASHPID",
+                "LINENO",
+                "PPID",
+                "HOSTNAME",
+                "UID",
+                "EUID",
+            )
+            and self.lookup(name) is None
+        ):
             return "unknown", None, f"${name} is known only at run time"
         v = self.lookup(name)
         if v is None or not v.is_set:
@@ -1253,7 +1414,9 @@ class ShellEvaluator:
             return "unknown", None, v.reason
         return "set", v.scalar, None
 
-    def get_list(self, name: str, index: str | None) -> tuple[str, list[tuple[Any, str | None]] | None, str | None]:
+    def get_list(
+        self, name: str, index: str | None
+    ) -> tuple[str, list[tuple[Any, str | None]] | None, str | None]:
         """Elements of ``$@``/``$*`` (index None) or an array ``name[@]``."""
         if name in ("@", "*"):
             if self.positional is None:
@@ -1287,8 +1450,14 @@ class ShellEvaluator:
                 self.cur_at = at
                 expanded = self.expand_arith_text(p.expr)
                 if expanded is None:
-                    out.append(_Chunk(None, p.quoted, not p.quoted,
-                                      f"`{to_str(p.raw)}`: arithmetic on a value that is not known statically"))
+                    out.append(
+                        _Chunk(
+                            None,
+                            p.quoted,
+                            not p.quoted,
+                            f"`{to_str(p.raw)}`: arithmetic on a value that is not known statically",
+                        )
+                    )
                     self.mark_arith_unknown(p.expr)
                     continue
                 try:
@@ -1298,7 +1467,9 @@ class ShellEvaluator:
                     self.mark_arith_unknown(p.expr)
             elif isinstance(p, L.Tilde):
                 if p.user:
-                    out.append(_Chunk(None, True, False, f"`~{p.user}` is that user's home directory at run time"))
+                    out.append(
+                        _Chunk(None, True, False, f"`~{p.user}` is that user's home directory at run time")
+                    )
                 else:
                     st, home, reason = self.get_param("HOME")
                     if st == "set":
@@ -1308,12 +1479,18 @@ class ShellEvaluator:
                     else:
                         out.append(_Chunk(None, True, False, reason))
             elif isinstance(p, L.ProcSub):
-                out.append(_Chunk(None, False, False,
-                                  f"process substitution `{to_str(p.raw)}` becomes a /dev/fd path at run time"))
+                out.append(
+                    _Chunk(
+                        None,
+                        False,
+                        False,
+                        f"process substitution `{to_str(p.raw)}` becomes a /dev/fd path at run time",
+                    )
+                )
         return out
 
     def command_substitution(self, p: L.CmdSub, at: str) -> _Chunk:
-        """``$(...)``: emulate a few pure commands (dirname, basename, pwd, echo, cd X && pwd), else unknown."""
+        """``$(...)``: emulate a few pure ones (dirname, basename, pwd, echo, cd X && pwd); else unknown."""
         body = p.body.strip()
         value = self._emulate(body, at)
         if value is not None:
@@ -1329,7 +1506,8 @@ class ShellEvaluator:
         if not body or "\n" in body or "|" in body or ";" in body:
             return None
         m = re.fullmatch(r"cd\s+(.+?)\s*(?:&&|;)\s*pwd(?:\s+-P)?", body) or re.fullmatch(
-            r"cd\s+(.+?)\s*>\s*/dev/null(?:\s+2>&1)?\s*&&\s*pwd(?:\s+-P)?", body)
+            r"cd\s+(.+?)\s*>\s*/dev/null(?:\s+2>&1)?\s*&&\s*pwd(?:\s+-P)?", body
+        )
         if m:
             toks = L.tokenize_command(m.group(1), 0, len(m.group(1)))
             if len(toks.words) != 1 or toks.redirs:
@@ -1366,7 +1544,7 @@ class ShellEvaluator:
             if len(args) == 2 and b.endswith(args[1]) and b != args[1]:
                 b = b[: -len(args[1])]
             return b + "\n"
-        if cmd == "pwd" and not args or cmd == "pwd" and args in (["-P"], ["-L"]):
+        if (cmd == "pwd" and not args) or (cmd == "pwd" and args in (["-P"], ["-L"])):
             return (self.cwd + "\n") if self.cwd is not None else None
         if cmd == "echo":
             nl = True
@@ -1390,7 +1568,9 @@ class ShellEvaluator:
             return [_Chunk(None, q, not q, f"`{raw}`: bad substitution")]
         if p.indirect:
             if p.op == "!prefix":
-                names = sorted({n for s in self.scopes for n, v in s.items() if n.startswith(name) and v.is_set})
+                names = sorted(
+                    {n for s in self.scopes for n, v in s.items() if n.startswith(name) and v.is_set}
+                )
                 return [_Chunk(" ".join(names), q, not q)]
             if p.index in ("@", "*"):
                 st0, items0, r0 = self.get_list(name, p.index)
@@ -1452,7 +1632,9 @@ class ShellEvaluator:
                         return []
                     return self._operand_chunks(p.arg or "", q, at)
                 elif p.op in (":?", "?") and use_alt:
-                    self.emit("param_error", at, raw=raw, message=to_str(p.arg or "parameter null or not set"))
+                    self.emit(
+                        "param_error", at, raw=raw, message=to_str(p.arg or "parameter null or not set")
+                    )
                     raise _Exit(1, f"{raw} aborts the script")
             elif p.op is not None:
                 newvals: list[str] = []
@@ -1492,12 +1674,16 @@ class ShellEvaluator:
             elif op in (":=", "="):
                 if use_alt:
                     chunks = self._operand_chunks(p.arg or "", True, at)
-                    text = None if any(c.text is None for c in chunks) else "".join(c.text or "" for c in chunks)
+                    text = (
+                        None if any(c.text is None for c in chunks) else "".join(c.text or "" for c in chunks)
+                    )
                     if name.isdigit() or name in "@*#?$!-":
                         self.emit("bad_assign", at, raw=raw)
                         raise _Exit(1, f"{raw}: cannot assign in this way")
                     self.set_var(name, text, at=at, expansion=raw, reason="default not known statically")
-                    return [_Chunk(text, q, not q, None if text is not None else "default not known statically")]
+                    return [
+                        _Chunk(text, q, not q, None if text is not None else "default not known statically")
+                    ]
             elif op in (":+", "+"):
                 if use_alt:
                     return [] if not q else [_Chunk("", True, False)]
@@ -1522,8 +1708,14 @@ class ShellEvaluator:
 
     def _nounset(self, name: str, raw: str, at: str) -> None:
         if "nounset" in self.options and name not in ("@", "*"):
-            self.emit("nounset", at, name=name, raw=raw, positional=name.isdigit(),
-                      nargs=None if self.positional is None else len(self.positional))
+            self.emit(
+                "nounset",
+                at,
+                name=name,
+                raw=raw,
+                positional=name.isdigit(),
+                nargs=None if self.positional is None else len(self.positional),
+            )
             raise _Exit(1, f"set -u: {name}: unbound variable")
 
     def _get_element(self, name: str, index: str, at: str) -> tuple[str, str | None, str | None]:
@@ -1547,18 +1739,20 @@ class ShellEvaluator:
             return ("set", items[key], None) if key in items else ("unset", None, None)
         expanded = self.expand_arith_text(index)
         try:
-            i = self.arith(expanded) if expanded is not None else None
+            idx: int | None = self.arith(expanded) if expanded is not None else None
         except ArithError:
-            i = None
-        if i is None:
+            idx = None
+        if idx is None:
             return "unknown", None, "the array index is not known statically"
         items = dict(v.array) if v.array is not None else {0: v.value}
-        if i < 0:
+        if idx < 0:
             keys = [k for k in items if isinstance(k, int)]
-            i = (max(keys) + 1 + i) if keys else i
-        if i in items:
-            val = items[i]
-            return ("set", val, None) if val is not None else ("unknown", None, "element not known statically")
+            idx = (max(keys) + 1 + idx) if keys else idx
+        if idx in items:
+            val = items[idx]
+            return (
+                ("set", val, None) if val is not None else ("unknown", None, "element not known statically")
+            )
         return "unset", None, None
 
     def _ifs(self) -> str | None:
@@ -1585,8 +1779,10 @@ class ShellEvaluator:
         if quoted:
             return [_Chunk(c.text, True, False, c.reason) if c is not _BREAK else c for c in chunks]
         # unquoted literal text inside ${x:-...} is subject to splitting too
-        return [_Chunk(c.text, c.quoted, c.split or not c.quoted, c.reason) if c is not _BREAK else c
-                for c in chunks]
+        return [
+            _Chunk(c.text, c.quoted, c.split or not c.quoted, c.reason) if c is not _BREAK else c
+            for c in chunks
+        ]
 
     def _expand_operand(self, raw: str, at: str) -> str | None:
         parts = L.parse_word(raw)
@@ -1698,7 +1894,7 @@ class ShellEvaluator:
             return None
         return None
 
-    # ------------------------------------------------------------------------------------------ words
+    # ---------------------------------------------------------------------- words
 
     def expand_single(self, tok: L.WordTok | None, rebase: bool = True) -> str | None:
         """Expand a word without splitting or globbing (assignment values, redirect targets, case words)."""
@@ -1711,8 +1907,11 @@ class ShellEvaluator:
         chunks = self.expand_parts(parts, at, assignment=True)
         if any(c.text is None and c.reason != "EMPTY_AT" for c in chunks):
             return None
-        return "".join(c.text or "" for c in chunks if c is not _BREAK) if _BREAK not in chunks else " ".join(
-            "".join(c.text or "" for c in grp) for grp in _split_on_break(chunks))
+        return (
+            "".join(c.text or "" for c in chunks if c is not _BREAK)
+            if _BREAK not in chunks
+            else " ".join("".join(c.text or "" for c in grp) for grp in _split_on_break(chunks))
+        )
 
     def single_reason(self, tok: L.WordTok) -> str | None:
         parts = L.parse_word(tok.raw, assignment=True)
@@ -1720,7 +1919,10 @@ class ShellEvaluator:
         return next((c.reason for c in chunks if c.text is None), None)
 
     def expand_word(
-        self, tok: L.WordTok, rebase: bool = True, vanished: list[tuple[str, str, str | None]] | None = None,
+        self,
+        tok: L.WordTok,
+        rebase: bool = True,
+        vanished: list[tuple[str, str, str | None]] | None = None,
     ) -> list[ExpWord]:
         """Full expansion of one word: brace, parameter/command/arithmetic, splitting, globbing, quotes."""
         at = self.src.at(tok.start) if rebase else self.cur_at
@@ -1734,13 +1936,18 @@ class ShellEvaluator:
             out.extend(self._expand_one(raw, at, tok.start, vanished))
         return out
 
-    def _expand_one(self, raw: str, at: str, offset: int,
-                    vanished: list[tuple[str, str, str | None]] | None) -> list[ExpWord]:
+    def _expand_one(
+        self, raw: str, at: str, offset: int, vanished: list[tuple[str, str, str | None]] | None
+    ) -> list[ExpWord]:
         parts = L.parse_word(raw)
         has_exp = any(isinstance(p, (L.Param, L.CmdSub, L.Arith, L.Tilde, L.ProcSub)) for p in parts)
         expansion = "literal" if not has_exp else to_str(raw)
-        quoted_exp = (raw.startswith('"') and raw.endswith('"') and len(
-            [p for p in parts if not isinstance(p, L.DQStart)]) == 1 and has_exp)
+        quoted_exp = (
+            raw.startswith('"')
+            and raw.endswith('"')
+            and len([p for p in parts if not isinstance(p, L.DQStart)]) == 1
+            and has_exp
+        )
         chunks = self.expand_parts(parts, at)
         ifs = self._ifs()
         fields: list[dict[str, Any]] = []
@@ -1856,28 +2063,41 @@ class ShellEvaluator:
             for p in parts:
                 if isinstance(p, L.Param):
                     name = p.name
-                    st, _v, _r = self.get_param(p.name) if p.index is None and p.name not in "@*" else ("set", 0, 0)
+                    st, _v, _r = (
+                        self.get_param(p.name) if p.index is None and p.name not in "@*" else ("set", 0, 0)
+                    )
                     if st == "unset":
                         state = "unset"
             vanished.append((to_str(raw), state, name))
         result: list[ExpWord] = []
         for f in fields:
-            text: str | None = "".join(f["pieces"])
+            ftext: str | None = "".join(f["pieces"])
             reason = f["reason"]
             if reason is None and f["glob"] and "noglob" not in self.options:
-                reason = (f"pathname expansion of `{to_str(text or '')}` depends on the files present when the "
-                          "script runs")
-                self.emit("glob", at, word=to_str(text or ""), raw=to_str(raw))
-                text = None
+                reason = (
+                    f"pathname expansion of `{to_str(ftext or '')}` depends on the files present when the "
+                    "script runs"
+                )
+                self.emit("glob", at, word=to_str(ftext or ""), raw=to_str(raw))
+                ftext = None
             elif reason is not None:
                 if f.get("reason_split"):
                     reason += " (unquoted: it may also split into several words)"
-                text = None
-            result.append(ExpWord(text, at, expansion, reason, quoted_exp,
-                                  to_str(raw) if split_happened and len(fields) > 1 else None, offset))
+                ftext = None
+            result.append(
+                ExpWord(
+                    ftext,
+                    at,
+                    expansion,
+                    reason,
+                    quoted_exp,
+                    to_str(raw) if split_happened and len(fields) > 1 else None,
+                    offset,
+                )
+            )
         return result
 
-    # ------------------------------------------------------------------------------------------ simple commands
+    # ---------------------------------------------------------------------- simple commands
 
     def run_simple(self, start: int, end: int, node: Any) -> int | None:
         text = self.src.text
@@ -1909,7 +2129,13 @@ class ShellEvaluator:
         first_raw = rest[0].raw if rest else None
         argv: list[ExpWord] = []
         vanished_all: list[Vanished] = []
-        decl = first_raw in _CLEAN_SPECIAL or first_raw in ("local", "export", "declare", "typeset", "readonly")
+        decl = first_raw in _CLEAN_SPECIAL or first_raw in (
+            "local",
+            "export",
+            "declare",
+            "typeset",
+            "readonly",
+        )
         for w in rest:
             if decl and argv and L.ASSIGN_RE.match(w.raw):
                 argv.append(ExpWord(None, self.src.at(w.start), "assignment", offset=w.start))
@@ -1939,7 +2165,11 @@ class ShellEvaluator:
             assert m
             name = from_str(m.group(1))
             value = self.expand_single(L.WordTok(a.raw[m.end() :], a.start + m.end()))
-            reason = None if value is not None else self.single_reason(L.WordTok(a.raw[m.end() :], a.start + m.end()))
+            reason = (
+                None
+                if value is not None
+                else self.single_reason(L.WordTok(a.raw[m.end() :], a.start + m.end()))
+            )
             if m.group(3) == "+":
                 st, old, _ = self.get_param(name)
                 value = None if value is None or (st == "unknown") else (old or "") + value
@@ -1957,11 +2187,20 @@ class ShellEvaluator:
         self.cur_at = at
         if value_raw.startswith("(") and value_raw.endswith(")") and index is None:
             v = self.lookup(name)
-            is_assoc = bool(attrs.get("assoc")) or bool(v is not None and v.assoc and (append or local is False))
+            is_assoc = bool(attrs.get("assoc")) or bool(
+                v is not None and v.assoc and (append or local is False)
+            )
             items = self.array_literal(value_raw[1:-1], a.start + m.end() + 1, is_assoc)
-            self.set_array(name, items, at=at, expansion=to_str(a.raw), append=append, local=local,
-                           reason=None if items is not None else "an element is not known statically",
-                           assoc=attrs.get("assoc"))
+            self.set_array(
+                name,
+                items,
+                at=at,
+                expansion=to_str(a.raw),
+                append=append,
+                local=local,
+                reason=None if items is not None else "an element is not known statically",
+                assoc=attrs.get("assoc"),
+            )
             if attrs.get("exported"):
                 sc = self._scope_of(name) if not local else self.scopes[-1]
                 sc[name] = sc[name].with_(exported=True)
@@ -1982,17 +2221,22 @@ class ShellEvaluator:
                 except ArithError:
                     key = None
             if key is None:
-                self.set_array(name, None, at=at, expansion=to_str(a.raw), reason="the index is not known statically")
+                self.set_array(
+                    name, None, at=at, expansion=to_str(a.raw), reason="the index is not known statically"
+                )
                 return
             if append and v is not None and v.array is not None:
                 cur = dict(v.array).get(key, "")
                 value = None if value is None or cur is None else cur + value
             self.set_array(name, [(key, value)], at=at, expansion=to_str(a.raw), append=True, local=local)
             return
-        self.set_var(name, value, at=at, expansion=to_str(a.raw), reason=reason, append=append, local=local,
-                     **attrs)
+        self.set_var(
+            name, value, at=at, expansion=to_str(a.raw), reason=reason, append=append, local=local, **attrs
+        )
 
-    def array_literal(self, inner: str, offset: int, assoc: bool = False) -> list[tuple[Any, str | None]] | None:
+    def array_literal(
+        self, inner: str, offset: int, assoc: bool = False
+    ) -> list[tuple[Any, str | None]] | None:
         toks = L.tokenize_command(self.src.text, offset, offset + len(inner))
         items: list[tuple[Any, str | None]] = []
         for w in toks.words:
@@ -2037,14 +2281,23 @@ class ShellEvaluator:
                 if det is not None:
                     self.record_server(argv, prefix_env, redirs, at, start, vanished, det)
                     return None
-            self.commands.append(PredictedCommand(at, [w.text for w in argv], self.spec[-1] if self.spec else None))
+            self.commands.append(
+                PredictedCommand(at, [w.text for w in argv], self.spec[-1] if self.spec else None)
+            )
             self.emit("unknown_command", at, reason=argv[0].reason, argv0=argv[0].expansion)
             return None
-        self.commands.append(PredictedCommand(at, [w.text for w in argv], self.spec[-1] if self.spec else None))
+        self.commands.append(
+            PredictedCommand(at, [w.text for w in argv], self.spec[-1] if self.spec else None)
+        )
         args = argv[1:]
         if name.startswith("-") and not prefix_env:
-            self.emit("flag_as_command", at, word=to_str(name), line=self.src.line_col(start)[0],
-                      words=[to_str(w.text) if w.text is not None else None for w in argv][:12])
+            self.emit(
+                "flag_as_command",
+                at,
+                word=to_str(name),
+                line=self.src.line_col(start)[0],
+                words=[to_str(w.text) if w.text is not None else None for w in argv][:12],
+            )
             return 127
         for fd, op, tgt, rat, _r in redirs:
             self._note_redirect(fd, op, tgt, rat, None)
@@ -2056,25 +2309,35 @@ class ShellEvaluator:
             if prefix_env and name not in ("exec", "command", "builtin", "eval", "source", "."):
                 pass
             if name in ("eval", "source", ".") and prefix_env:
-                return self._with_temp_env(prefix_env, lambda: handler(args, at, argv, prefix_env, redirs, start,
-                                                                        vanished))
+                return self._with_temp_env(
+                    prefix_env, lambda: handler(args, at, argv, prefix_env, redirs, start, vanished)
+                )
             result: int | None = handler(args, at, argv, prefix_env, redirs, start, vanished)
             return result
         # an external command
         return self.external(argv, prefix_env, redirs, at, start, vanished)
 
-    def _with_temp_env(self, env: dict[str, tuple[str | None, str, str, str | None]],
-                       fn: Callable[[], int | None]) -> int | None:
+    def _with_temp_env(
+        self, env: dict[str, tuple[str | None, str, str, str | None]], fn: Callable[[], int | None]
+    ) -> int | None:
         self.scopes.append({})
         for k, (v, vat, exp, reason) in env.items():
-            self.scopes[-1][k] = Var(value=v, known=v is not None, reason=reason, exported=True, at=vat, expansion=exp)
+            self.scopes[-1][k] = Var(
+                value=v, known=v is not None, reason=reason, exported=True, at=vat, expansion=exp
+            )
         try:
             return fn()
         finally:
             self.scopes.pop()
 
-    def call_function(self, name: str, fn: tuple[Any, Source], args: list[ExpWord],
-                      prefix_env: dict[str, tuple[str | None, str, str, str | None]], at: str) -> int | None:
+    def call_function(
+        self,
+        name: str,
+        fn: tuple[Any, Source],
+        args: list[ExpWord],
+        prefix_env: dict[str, tuple[str | None, str, str, str | None]],
+        at: str,
+    ) -> int | None:
         body, src = fn
         if self.depth >= MAX_DEPTH:
             self.emit("recursion", at, name=name)
@@ -2090,7 +2353,9 @@ class ShellEvaluator:
         self.depth += 1
         self.scopes.append({})
         for k, (v, vat, exp, reason) in prefix_env.items():
-            self.scopes[-1][k] = Var(value=v, known=v is not None, reason=reason, exported=True, at=vat, expansion=exp)
+            self.scopes[-1][k] = Var(
+                value=v, known=v is not None, reason=reason, exported=True, at=vat, expansion=exp
+            )
         self.src = src
         try:
             return self.run_node(body)
@@ -2102,7 +2367,7 @@ class ShellEvaluator:
             self.scopes.pop()
             self.positional, self.positional_reason = saved_pos, saved_reason
 
-    # ------------------------------------------------------------------------------------------ externals
+    # ---------------------------------------------------------------------- externals
 
     def exported_env(self) -> dict[str, tuple[str | None, str | None, str, str | None]]:
         env: dict[str, tuple[str | None, str | None, str, str | None]] = {}
@@ -2155,14 +2420,14 @@ class ShellEvaluator:
         det: Detection,
     ) -> None:
         env: dict[str, tuple[str | None, str | None, str, str | None]] = dict(self.exported_env())
-        for k, (v, vat, exp, reason) in prefix_env.items():
-            env[k] = (v, vat, exp, reason)
+        for pk, (v, vat, exp, reason) in prefix_env.items():
+            env[pk] = (v, vat, exp, reason)
         # `env` wrapper: -i / -u and NAME=value words
         texts = [w.text or "" for w in argv]
         if "env" in det.wrappers:
-            i = next((k for k, t in enumerate(texts) if t.rsplit("/", 1)[-1] == "env"), -1)
-            k = i + 1
-            while 0 <= i and k < det.command_index:
+            ie = next((n for n, t in enumerate(texts) if t.rsplit("/", 1)[-1] == "env"), -1)
+            k = ie + 1
+            while 0 <= ie and k < det.command_index:
                 t = texts[k]
                 if t in ("-i", "--ignore-environment", "-"):
                     env = {}
@@ -2173,8 +2438,14 @@ class ShellEvaluator:
                     env.pop(t.split("=", 1)[1], None)
                 k += 1
         for idx, n, v in det.env_assignments:
-            env[n] = (v, argv[idx].at, to_str(argv[idx].expansion) if argv[idx].expansion != "literal"
-                      else to_str(argv[idx].text or ""), None)
+            env[n] = (
+                v,
+                argv[idx].at,
+                to_str(argv[idx].expansion)
+                if argv[idx].expansion != "literal"
+                else to_str(argv[idx].text or ""),
+                None,
+            )
         if "exec" in det.wrappers:
             pass
         if "stdbuf" in det.wrappers:
@@ -2207,12 +2478,18 @@ class ShellEvaluator:
         if self.bg_mark:
             self.bg_servers.append(srv.index)
 
-    def run_child_shell(self, argv: list[ExpWord], prefix_env: dict[str, tuple[str | None, str, str, str | None]],
-                        at: str) -> int | None:
-        """``bash -c 'string'`` / ``bash script.sh``: evaluate in a child with only the exported environment."""
+    def run_child_shell(
+        self, argv: list[ExpWord], prefix_env: dict[str, tuple[str | None, str, str, str | None]], at: str
+    ) -> int | None:
+        """``bash -c 'string'`` / ``bash script.sh``: a child that sees only exported variables."""
         texts = [w.text for w in argv]
         i = 1
-        while i < len(texts) and texts[i] is not None and texts[i] not in ("-c",) and (texts[i] or "").startswith("-"):
+        while (
+            i < len(texts)
+            and texts[i] is not None
+            and texts[i] not in ("-c",)
+            and (texts[i] or "").startswith("-")
+        ):
             i += 1
         if i >= len(texts) or texts[i] is None:
             return None
@@ -2229,7 +2506,12 @@ class ShellEvaluator:
             src = Source(self.src.label, code, None, fixed_at=argv[i + 1].at)
         else:
             path = self.resolve_path(texts[i] or "")
-            if path is None or not os.path.isfile(path) or path in self.source_stack or len(self.source_stack) > 8:
+            if (
+                path is None
+                or not os.path.isfile(path)
+                or path in self.source_stack
+                or len(self.source_stack) > 8
+            ):
                 return None
             try:
                 with open(path, "rb") as f:
@@ -2242,8 +2524,14 @@ class ShellEvaluator:
         if any(r is None for r in rest):
             return None
         src.tree = self.parse(src.text)
-        child = ShellEvaluator(src, [to_str(r or "") for r in rest], env, arg0=to_str(arg0 or "bash"),
-                               cwd=self.cwd, parse=self.parse)
+        child = ShellEvaluator(
+            src,
+            [to_str(r or "") for r in rest],
+            env,
+            arg0=to_str(arg0 or "bash"),
+            cwd=self.cwd,
+            parse=self.parse,
+        )
         child.source_stack = [*self.source_stack, src.path or ""]
         child.spec = list(self.spec)
         child.bg_mark = self.bg_mark
@@ -2263,7 +2551,7 @@ class ShellEvaluator:
             return None
         return posixpath.normpath(posixpath.join(self.cwd, p))
 
-    # ------------------------------------------------------------------------------------------ [[ ]] and test
+    # ---------------------------------------------------------------------- [[ ]] and test
 
     def run_cond(self, words: list[L.WordTok], at: str) -> int | None:
         toks = [w for w in words]
@@ -2292,7 +2580,9 @@ class ShellEvaluator:
         while self._c_peek() == "||":
             self._ci += 1
             right = self._c_and()
-            left = True if left is True or right is True else (None if left is None or right is None else False)
+            left = (
+                True if left is True or right is True else (None if left is None or right is None else False)
+            )
         return left
 
     def _c_and(self) -> bool | None:
@@ -2300,7 +2590,11 @@ class ShellEvaluator:
         while self._c_peek() == "&&":
             self._ci += 1
             right = self._c_not()
-            left = False if left is False or right is False else (None if left is None or right is None else True)
+            left = (
+                False
+                if left is False or right is False
+                else (None if left is None or right is None else True)
+            )
         return left
 
     def _c_not(self) -> bool | None:
@@ -2320,13 +2614,35 @@ class ShellEvaluator:
             return v
         w = self._cw[self._ci]
         nxt = self._cw[self._ci + 1].raw if self._ci + 1 < len(self._cw) else None
-        if t is not None and t.startswith("-") and len(t) == 2 and nxt is not None and nxt not in ("&&", "||", ")"):
+        if (
+            t is not None
+            and t.startswith("-")
+            and len(t) == 2
+            and nxt is not None
+            and nxt not in ("&&", "||", ")")
+        ):
             after = self._cw[self._ci + 2].raw if self._ci + 2 < len(self._cw) else None
             if after is None or after in ("&&", "||", ")"):
                 self._ci += 2
                 operand = self.expand_single(self._cw[self._ci - 1])
                 return self._unary(t, operand)
-        if nxt in ("==", "=", "!=", "=~", "<", ">", "-eq", "-ne", "-lt", "-le", "-gt", "-ge", "-nt", "-ot", "-ef"):
+        if nxt in (
+            "==",
+            "=",
+            "!=",
+            "=~",
+            "<",
+            ">",
+            "-eq",
+            "-ne",
+            "-lt",
+            "-le",
+            "-gt",
+            "-ge",
+            "-nt",
+            "-ot",
+            "-ef",
+        ):
             self._ci += 3
             left = self.expand_single(w)
             rtok = self._cw[self._ci - 1]
@@ -2354,8 +2670,8 @@ class ShellEvaluator:
             right = self.expand_single(rtok)
             return self._binary(nxt, left, right)
         self._ci += 1
-        v = self.expand_single(w)
-        return None if v is None else v != ""
+        val = self.expand_single(w)
+        return None if val is None else val != ""
 
     def _unary(self, op: str, v: str | None) -> bool | None:
         if op == "-v":
@@ -2418,7 +2734,9 @@ class ShellEvaluator:
                 y = self.arith(b) if b.strip() else 0
             except ArithError:
                 return None
-            return {"-eq": x == y, "-ne": x != y, "-lt": x < y, "-le": x <= y, "-gt": x > y, "-ge": x >= y}[op]
+            return {"-eq": x == y, "-ne": x != y, "-lt": x < y, "-le": x <= y, "-gt": x > y, "-ge": x >= y}[
+                op
+            ]
         return None
 
     def test_argv(self, args: list[str | None]) -> bool | None:
@@ -2457,7 +2775,9 @@ class ShellEvaluator:
                     x = self.test_argv(args[:k])
                     y = self.test_argv(args[k + 1 :])
                     if op == "-a":
-                        return False if x is False or y is False else (None if x is None or y is None else True)
+                        return (
+                            False if x is False or y is False else (None if x is None or y is None else True)
+                        )
                     return True if x is True or y is True else (None if x is None or y is None else False)
         if args[0] == "!":
             r = self.test_argv(args[1:])
@@ -2466,7 +2786,7 @@ class ShellEvaluator:
             return self.test_argv(args[1:-1])
         return None
 
-    # ------------------------------------------------------------------------------------------ builtins
+    # ---------------------------------------------------------------------- builtins
 
     def b_true(self, *a: Any) -> int | None:
         return 0
@@ -2507,8 +2827,11 @@ class ShellEvaluator:
                 m = L.ASSIGN_RE.match(raw)
                 assert m
                 name = from_str(m.group(1))
-                self.do_assignment(tok, local=local and not global_, **{k: v for k, v in attrs.items()
-                                                                        if k not in ("exported",) or v})
+                self.do_assignment(
+                    tok,
+                    local=local and not global_,
+                    **{k: v for k, v in attrs.items() if k not in ("exported",) or v},
+                )
                 scope = self.scopes[-1] if local and not global_ else self._scope_of(name)
                 var = scope.get(name)
                 if var is not None:
@@ -2560,14 +2883,20 @@ class ShellEvaluator:
             scope = self.scopes[-1] if local and not global_ else self._scope_of(name)
             var = scope.get(name)
             if var is None:
-                if local and not global_ and cmd in ("local", "declare", "typeset") and self.lookup(name) is not None \
-                        and False:
+                if (
+                    local
+                    and not global_
+                    and cmd in ("local", "declare", "typeset")
+                    and self.lookup(name) is not None
+                    and False
+                ):
                     pass
                 new = Var(value="" if False else None, is_set=False, known=True, at=at, expansion=cmd)
                 if attrs.pop("array", None) or attrs.get("assoc"):
                     new = new.with_(array=(), is_set=True, assoc=bool(attrs.get("assoc")))
-                new = new.with_(**{k: v for k, v in attrs.items() if k in ("exported", "readonly", "integer",
-                                                                            "assoc")})
+                new = new.with_(
+                    **{k: v for k, v in attrs.items() if k in ("exported", "readonly", "integer", "assoc")}
+                )
                 if unexport:
                     new = new.with_(exported=False)
                 scope[name] = new
@@ -2647,7 +2976,7 @@ class ShellEvaluator:
             if t == "--":
                 self._set_positional(args[i + 1 :], at)
                 return 0
-            if t == "-" :
+            if t == "-":
                 self.options.discard("xtrace")
                 self._set_positional(args[i + 1 :], at)
                 return 0
@@ -2660,8 +2989,14 @@ class ShellEvaluator:
             if t[:1] in "-+" and len(t) > 1:
                 on = t[0] == "-"
                 for ch in t[1:]:
-                    opt = {"e": "errexit", "u": "nounset", "x": "xtrace", "f": "noglob", "a": "allexport",
-                           "o": ""}.get(ch)
+                    opt = {
+                        "e": "errexit",
+                        "u": "nounset",
+                        "x": "xtrace",
+                        "f": "noglob",
+                        "a": "allexport",
+                        "o": "",
+                    }.get(ch)
                     if ch == "o":
                         opt = texts[i + 1] if i + 1 < len(texts) else None
                         i += 1
@@ -2708,8 +3043,9 @@ class ShellEvaluator:
             self.set_var("OLDPWD", from_str(old), at=at, expansion="cd")
         else:
             self.set_var("OLDPWD", None, at=at, expansion="cd", reason="the previous directory is not known")
-        self.set_var("PWD", from_str(self.cwd) if self.cwd else None, at=at, expansion="cd",
-                     reason=self.cwd_reason)
+        self.set_var(
+            "PWD", from_str(self.cwd) if self.cwd else None, at=at, expansion="cd", reason=self.cwd_reason
+        )
         for n in ("PWD", "OLDPWD"):
             sc = self._scope_of(n)
             sc[n] = sc[n].with_(exported=True)
@@ -2744,11 +3080,11 @@ class ShellEvaluator:
         raise _Return(st)
 
     def b_break(self, args: list[ExpWord], at: str, *rest: Any) -> int | None:
-        n = int(args[0].text) if args and (args[0].text or "").isdigit() else 1
+        n = int(args[0].text or "1") if args and (args[0].text or "").isdigit() else 1
         raise _Break(max(n, 1))
 
     def b_continue(self, args: list[ExpWord], at: str, *rest: Any) -> int | None:
-        n = int(args[0].text) if args and (args[0].text or "").isdigit() else 1
+        n = int(args[0].text or "1") if args and (args[0].text or "").isdigit() else 1
         raise _Continue(max(n, 1))
 
     def b_read(self, args: list[ExpWord], at: str, argv: list[ExpWord], *rest: Any) -> int | None:
@@ -2775,8 +3111,13 @@ class ShellEvaluator:
             names = ["MAPFILE"]
         for n in names:
             if re.fullmatch(r"[A-Za-z_]\w*", n):
-                self.set_var(n, None, at=at, expansion=to_str(argv[0].text or "read"),
-                             reason=f"`{to_str(argv[0].text or 'read')}` at {at} reads it at run time")
+                self.set_var(
+                    n,
+                    None,
+                    at=at,
+                    expansion=to_str(argv[0].text or "read"),
+                    reason=f"`{to_str(argv[0].text or 'read')}` at {at} reads it at run time",
+                )
         return None
 
     def b_getopts(self, args: list[ExpWord], at: str, *rest: Any) -> int | None:
@@ -2843,13 +3184,20 @@ class ShellEvaluator:
         fname = args[0].text
         if fname is None:
             self.emit("source_unknown", at, reason=args[0].reason, raw=args[0].expansion)
-            self._taint_all(f"`{to_str(argv[0].text or 'source')} {args[0].expansion}` ({at}) reads a file not known "
-                            "statically")
+            self._taint_all(
+                f"`{to_str(argv[0].text or 'source')} {args[0].expansion}` ({at}) reads a file not known "
+                "statically"
+            )
             return None
         path = self._find_source(to_str(fname))
         if path is None:
-            self.emit("source_missing", at, file=to_str(fname), cwd=self.cwd,
-                      script_dir=os.path.dirname(self.main.path) if self.main.path else None)
+            self.emit(
+                "source_missing",
+                at,
+                file=to_str(fname),
+                cwd=self.cwd,
+                script_dir=os.path.dirname(self.main.path) if self.main.path else None,
+            )
             return 1
         real = os.path.realpath(path)
         if real in self.source_stack:
@@ -2905,8 +3253,16 @@ class ShellEvaluator:
         """After sourcing an unknown file, any variable may have changed; we keep values but note it."""
         self.emit("taint", None, reason=reason)
 
-    def b_exec(self, args: list[ExpWord], at: str, argv: list[ExpWord], prefix_env: Any, redirs: Any, start: int,
-               vanished: list[Vanished]) -> int | None:
+    def b_exec(
+        self,
+        args: list[ExpWord],
+        at: str,
+        argv: list[ExpWord],
+        prefix_env: Any,
+        redirs: Any,
+        start: int,
+        vanished: list[Vanished],
+    ) -> int | None:
         i = 0
         while i < len(args) and (args[i].text or "").startswith("-"):
             if args[i].text == "-a":
@@ -2935,8 +3291,16 @@ class ShellEvaluator:
                     self.record_server(rest, prefix_env, redirs, at, start, van, det)
         raise _Exit(st, f"`exec` at {at} replaces the shell")
 
-    def b_command(self, args: list[ExpWord], at: str, argv: list[ExpWord], prefix_env: Any, redirs: Any, start: int,
-                  vanished: list[Vanished]) -> int | None:
+    def b_command(
+        self,
+        args: list[ExpWord],
+        at: str,
+        argv: list[ExpWord],
+        prefix_env: Any,
+        redirs: Any,
+        start: int,
+        vanished: list[Vanished],
+    ) -> int | None:
         if args and (args[0].text or "") in ("-v", "-V"):
             return None
         rest = [w for w in args if not (w.text or "").startswith("-")] if args else []
@@ -2975,23 +3339,65 @@ class ShellEvaluator:
 
 
 _BUILTIN_NAMES = {
-    ":": "true", "true": "true", "false": "false", "test": "test", "[": "test", "export": "export",
-    "declare": "declare", "typeset": "declare", "local": "declare", "readonly": "declare", "unset": "unset",
-    "shift": "shift", "set": "set", "cd": "cd", "pushd": "pushd", "popd": "popd", "exit": "exit",
-    "return": "return", "break": "break", "continue": "continue", "read": "read", "mapfile": "read",
-    "readarray": "read", "getopts": "getopts", "printf": "printf", "let": "let", "wait": "wait", "eval": "eval",
-    "source": "source", ".": "source", "exec": "exec", "command": "command", "builtin": "command",
-    "echo": "echo", "trap": "noop", "ulimit": "noop", "umask": "noop", "shopt": "shopt", "hash": "noop",
-    "type": "unknown", "alias": "alias", "unalias": "noop", "jobs": "noop", "disown": "noop", "times": "noop",
-    "enable": "noop", "complete": "noop", "dirs": "noop", "suspend": "noop", "kill": "unknown",
+    ":": "true",
+    "true": "true",
+    "false": "false",
+    "test": "test",
+    "[": "test",
+    "export": "export",
+    "declare": "declare",
+    "typeset": "declare",
+    "local": "declare",
+    "readonly": "declare",
+    "unset": "unset",
+    "shift": "shift",
+    "set": "set",
+    "cd": "cd",
+    "pushd": "pushd",
+    "popd": "popd",
+    "exit": "exit",
+    "return": "return",
+    "break": "break",
+    "continue": "continue",
+    "read": "read",
+    "mapfile": "read",
+    "readarray": "read",
+    "getopts": "getopts",
+    "printf": "printf",
+    "let": "let",
+    "wait": "wait",
+    "eval": "eval",
+    "source": "source",
+    ".": "source",
+    "exec": "exec",
+    "command": "command",
+    "builtin": "command",
+    "echo": "echo",
+    "trap": "noop",
+    "ulimit": "noop",
+    "umask": "noop",
+    "shopt": "shopt",
+    "hash": "noop",
+    "type": "unknown",
+    "alias": "alias",
+    "unalias": "noop",
+    "jobs": "noop",
+    "disown": "noop",
+    "times": "noop",
+    "enable": "noop",
+    "complete": "noop",
+    "dirs": "noop",
+    "suspend": "noop",
+    "kill": "unknown",
 }
 
 
 STDBUF_LIB = "/usr/libexec/coreutils/libstdbuf.so"  # Debian/Ubuntu coreutils
 
 
-def _stdbuf_env(texts: list[str], env: dict[str, tuple[str | None, str | None, str, str | None]],
-                argv: list[ExpWord]) -> None:
+def _stdbuf_env(
+    texts: list[str], env: dict[str, tuple[str | None, str | None, str, str | None]], argv: list[ExpWord]
+) -> None:
     """``stdbuf -oL cmd`` runs cmd with LD_PRELOAD=libstdbuf.so and _STDBUF_O=L (coreutils' mechanism)."""
     i = next((k for k, t in enumerate(texts) if t.rsplit("/", 1)[-1] == "stdbuf"), -1)
     if i < 0:
@@ -3083,12 +3489,15 @@ def _printf(fmt: str, args: list[str]) -> str | None:
 
 
 def _prepare(text: str) -> str:
-    """Substitute the placeholders tree-sitter needs (see ``lexer``): CR and blanks after a backslash at EOL."""
+    """Substitute the placeholders tree-sitter needs (``lexer``): CR, and blanks after a backslash at EOL."""
     if "\r" in text:
         text = text.replace("\r", L.CR)
     if "\\ " in text or "\\\t" in text:
-        text = re.sub(r"(?<!\\)((?:\\\\)*)\\([ \t])(?=[ \t]*(?:\n|$))",
-                      lambda m: m.group(1) + "\\" + (L.ESC_SPACE if m.group(2) == " " else L.ESC_TAB), text)
+        text = re.sub(
+            r"(?<!\\)((?:\\\\)*)\\([ \t])(?=[ \t]*(?:\n|$))",
+            lambda m: m.group(1) + "\\" + (L.ESC_SPACE if m.group(2) == " " else L.ESC_TAB),
+            text,
+        )
     return text
 
 

@@ -101,32 +101,50 @@ def scan(data: bytes, tree: Any) -> list[TextHazard]:
             pos += len(raw_line) + 1
             line_no += 1
         if crlf_lines:
-            out.append(TextHazard("crlf", crlf_lines[0], 1, 0, "",
-                                  (("lines", tuple(crlf_lines)), ("broken", tuple(broken)))))
+            out.append(
+                TextHazard(
+                    "crlf", crlf_lines[0], 1, 0, "", (("lines", tuple(crlf_lines)), ("broken", tuple(broken)))
+                )
+            )
     # invalid UTF-8
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         line = data.count(b"\n", 0, e.start) + 1
         ls = data.rfind(b"\n", 0, e.start) + 1
-        out.append(TextHazard("utf8", line, _col(data[ls:], e.start - ls), e.start,
-                              data[ls : data.find(b"\n", e.start) if b"\n" in data[e.start :] else len(data)]
-                              .decode("utf-8", "backslashreplace")))
+        out.append(
+            TextHazard(
+                "utf8",
+                line,
+                _col(data[ls:], e.start - ls),
+                e.start,
+                data[ls : data.find(b"\n", e.start) if b"\n" in data[e.start :] else len(data)].decode(
+                    "utf-8", "backslashreplace"
+                ),
+            )
+        )
         text = data.decode("utf-8", "replace")
     lines = data.split(b"\n")
     # blanks after a continuation backslash
     offset = 0
     for i, raw_line in enumerate(lines, 1):
-        line = raw_line[:-1] if raw_line.endswith(b"\r") else raw_line
-        m = re.search(rb"(?<!\\)((?:\\\\)*)\\([ \t]+)$", line)
+        line_b = raw_line[:-1] if raw_line.endswith(b"\r") else raw_line
+        m = re.search(rb"(?<!\\)((?:\\\\)*)\\([ \t]+)$", line_b)
         if m:
             bs_off = offset + m.start(2) - 1
             kinds = _node_kinds_at(tree, bs_off)
             if not any(k in ("comment", "heredoc_body", "raw_string") for k in kinds[:3]):
                 in_array = "array" in kinds
-                out.append(TextHazard("backslash_blank", i, _col(line, m.start(2) - 1), bs_off,
-                                      line.decode("utf-8", "replace"),
-                                      (("blanks", m.group(2).decode()), ("array", in_array))))
+                out.append(
+                    TextHazard(
+                        "backslash_blank",
+                        i,
+                        _col(line_b, m.start(2) - 1),
+                        bs_off,
+                        line_b.decode("utf-8", "replace"),
+                        (("blanks", m.group(2).decode()), ("array", in_array)),
+                    )
+                )
         offset += len(raw_line) + 1
     # unicode look-alikes (outside comments)
     if not text.isascii():
@@ -142,8 +160,16 @@ def scan(data: bytes, tree: Any) -> list[TextHazard]:
                 if "comment" in kinds[:2]:
                     continue
                 name, ascii_ = LOOKALIKES[m2.group(0)]
-                out.append(TextHazard("lookalike", i, m2.start() + 1, bpos, line_text,
-                                      (("char", m2.group(0)), ("name", name), ("ascii", ascii_))))
+                out.append(
+                    TextHazard(
+                        "lookalike",
+                        i,
+                        m2.start() + 1,
+                        bpos,
+                        line_text,
+                        (("char", m2.group(0)), ("name", name), ("ascii", ascii_)),
+                    )
+                )
             boff += len(line_text.encode("utf-8")) + 1
     # <placeholder> read as redirections
     if b"<" in data:
@@ -158,8 +184,18 @@ def scan(data: bytes, tree: Any) -> list[TextHazard]:
             after = data[m3.end() : le]
             nxt = re.match(rb"[ \t]*([^ \t;&|<>()\r]*)", after)
             eaten = nxt.group(1).decode("utf-8", "replace") if nxt else ""
-            out.append(TextHazard("placeholder", line, _col(data[ls:], m3.start() - ls), m3.start(),
-                                  data[ls:le].decode("utf-8", "replace"),
-                                  (("placeholder", m3.group(0).decode("utf-8", "replace")),
-                                   ("name", m3.group(1).decode("utf-8", "replace")), ("eaten", eaten))))
+            out.append(
+                TextHazard(
+                    "placeholder",
+                    line,
+                    _col(data[ls:], m3.start() - ls),
+                    m3.start(),
+                    data[ls:le].decode("utf-8", "replace"),
+                    (
+                        ("placeholder", m3.group(0).decode("utf-8", "replace")),
+                        ("name", m3.group(1).decode("utf-8", "replace")),
+                        ("eaten", eaten),
+                    ),
+                )
+            )
     return out

@@ -222,7 +222,7 @@ def read_word(text: str, i: int, end: int, cond: bool = False) -> int:
             if c == "(" and i > start:
                 # NAME=( array ) or extglob @(...): read the parenthesised part as part of the word
                 prefix = text[start:i]
-                if ASSIGN_RE.match(prefix) and prefix.endswith("=") or prefix[-1:] in "@?*+!":
+                if (ASSIGN_RE.match(prefix) and prefix.endswith("=")) or prefix[-1:] in "@?*+!":
                     i = _skip_array(text, i + 1, end)
                     continue
             if (c == "<" or c == ">") and i == start and i + 1 < end and text[i + 1] == "(" and not cond:
@@ -341,7 +341,7 @@ def tokenize_command(text: str, start: int, end: int, cond: bool = False) -> Com
             k = j + len(op)
             while k < end and text[k] in BLANK:
                 k += 1
-            if k >= end or text[k] in "\n;&|<>()" and not text.startswith("<(", k):
+            if k >= end or (text[k] in "\n;&|<>()" and not text.startswith("<(", k)):
                 tgt = None
                 i = k
             else:
@@ -456,8 +456,21 @@ class DQEnd:
 Part = Lit | Param | CmdSub | Arith | Tilde | ProcSub | DQStart | DQEnd
 
 _SPECIAL = "@*#?$!-0123456789"
-_ANSI = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t",
-         "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
+_ANSI = {
+    "a": "\a",
+    "b": "\b",
+    "e": "\x1b",
+    "E": "\x1b",
+    "f": "\f",
+    "n": "\n",
+    "r": "\r",
+    "t": "\t",
+    "v": "\v",
+    "\\": "\\",
+    "'": "'",
+    '"': '"',
+    "?": "?",
+}
 
 
 def decode_ansi(body: str) -> str:
@@ -489,7 +502,7 @@ def decode_ansi(body: str) -> str:
                 out.append("\\x")
                 i += 2
         elif d in "uU":
-            m = re.match(r"[0-9A-Fa-f]{1,%d}" % (4 if d == "u" else 8), body[i + 2 :])
+            m = re.match(r"[0-9A-Fa-f]{1,4}" if d == "u" else r"[0-9A-Fa-f]{1,8}", body[i + 2 :])
             if m:
                 ch = chr(int(m.group(0), 16))
                 out.append(ch.encode("utf-8", "surrogatepass").decode("latin-1"))
@@ -673,8 +686,29 @@ def _balanced(s: str) -> bool:
     return depth == 0
 
 
-_OPS = (":-", ":=", ":+", ":?", "-", "=", "+", "?", "##", "#", "%%", "%", "//", "/#", "/%", "/", "^^", "^",
-        ",,", ",", "@")
+_OPS = (
+    ":-",
+    ":=",
+    ":+",
+    ":?",
+    "-",
+    "=",
+    "+",
+    "?",
+    "##",
+    "#",
+    "%%",
+    "%",
+    "//",
+    "/#",
+    "/%",
+    "/",
+    "^^",
+    "^",
+    ",,",
+    ",",
+    "@",
+)
 
 
 def parse_braced(raw: str, in_dq: bool) -> Param:
@@ -685,7 +719,7 @@ def parse_braced(raw: str, in_dq: bool) -> Param:
     if body.startswith("#") and len(body) > 1 and body[1] not in "}":
         # ${#x} length, but ${#} / ${#-x} / ${##} are the parameter '#'
         rest = body[1:]
-        if rest[0] in "@*#?$!-0123456789" and len(rest) == 1 or NAME_RE.match(rest) or rest[0] in _SPECIAL:
+        if (rest[0] in "@*#?$!-0123456789" and len(rest) == 1) or NAME_RE.match(rest) or rest[0] in _SPECIAL:
             if not (rest[0] in "-=?+:%/" and len(rest) > 1 and rest[0] != "-"):
                 p.length = True
                 i = 1

@@ -57,9 +57,17 @@ def run_shellcheck(data: bytes, timeout: float = TIMEOUT) -> tuple[list[ScCommen
     out: list[ScComment] = []
     for c in doc.get("comments", []):
         try:
-            out.append(ScComment(int(c["code"]), str(c["level"]), int(c["line"]), int(c["column"]),
-                                 int(c.get("endLine", c["line"])), int(c.get("endColumn", c["column"])),
-                                 str(c["message"])))
+            out.append(
+                ScComment(
+                    int(c["code"]),
+                    str(c["level"]),
+                    int(c["line"]),
+                    int(c["column"]),
+                    int(c.get("endLine", c["line"])),
+                    int(c.get("endColumn", c["column"])),
+                    str(c["message"]),
+                )
+            )
         except (KeyError, TypeError, ValueError):
             continue
     return out, None

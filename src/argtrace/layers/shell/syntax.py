@@ -1,4 +1,5 @@
-"""Parsing: tree-sitter-bash for the structure, ``bash -n`` (which only parses, never runs) for syntax errors."""
+"""Parsing: tree-sitter-bash for the structure, ``bash -n`` (which only parses, never runs) for "
+"syntax errors."""
 
 from __future__ import annotations
 
