@@ -177,10 +177,11 @@ def _listening(proc: Any) -> tuple[str, ...]:
 
 
 def process_framework_version(observed: ObservedProcess) -> str | None:
-    """The framework version importable by the observed interpreter (its venv, then its PYTHONPATH)."""
+    """The framework version importable by the observed interpreter: a ``<name>-<version>.dist-info`` on
+    its ``PYTHONPATH`` or in its environment's site-packages, else asked of the interpreter itself."""
     if observed.framework is None:
         return None
-    from argtrace.frameworks.installed import _ask_interpreter, _site_dirs, dist_info_version
+    from argtrace.frameworks.installed import dist_info_version
 
     dirs: list[Path] = []
     pythonpath = (observed.env or {}).get("PYTHONPATH")
@@ -188,14 +189,39 @@ def process_framework_version(observed: ObservedProcess) -> str | None:
         cwd = Path(observed.cwd or "/")
         dirs += [cwd / p if not os.path.isabs(p) else Path(p) for p in pythonpath.split(os.pathsep) if p]
     interpreter = observed.exe if observed.exe and "python" in os.path.basename(observed.exe) else None
-    if interpreter:
-        dirs += _site_dirs(interpreter)
-        if observed.argv and "/" in observed.argv[0]:
-            dirs += _site_dirs(observed.argv[0])
+    for candidate in (observed.argv[0] if observed.argv and "/" in observed.argv[0] else None, interpreter):
+        if candidate:
+            for root in {Path(candidate).parent.parent, Path(os.path.realpath(candidate)).parent.parent}:
+                dirs += sorted(root.glob("lib/python3*/site-packages")) + sorted(
+                    root.glob("lib/python3*/dist-packages")
+                )
     version = dist_info_version(dirs, observed.framework)
     if version is None and interpreter:
-        version = _ask_interpreter(interpreter, observed.framework, pythonpath)
+        version = _ask_version(interpreter, observed.framework, pythonpath, observed.cwd)
     return version
+
+
+def _ask_version(interpreter: str, name: str, pythonpath: str | None, cwd: str | None) -> str | None:
+    import subprocess
+
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": os.environ.get("HOME", "/")}
+    if pythonpath:
+        env["PYTHONPATH"] = pythonpath
+    code = f"import importlib.metadata as m\ntry:\n print(m.version({name!r}))\nexcept Exception:\n pass\n"
+    try:
+        proc = subprocess.run(
+            [interpreter, "-c", code],
+            capture_output=True,
+            text=True,
+            timeout=5,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            cwd=cwd if cwd and os.path.isdir(cwd) else None,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    lines = proc.stdout.strip().splitlines()
+    return lines[-1].strip() if proc.returncode == 0 and lines else None
 
 
 _PY_VERSION = re.compile(r"python(\d+\.\d+)$")
