@@ -198,3 +198,45 @@ VLLM: list[tuple[str, list[str]]] = [
     ("vllm.entrypoints.openai.api_server", ["--model", M, "--port", "8000"]),
     ("vllm.entrypoints.openai.api_server", ["--model", M, "--max_num_seqs", "8"]),
 ]
+
+# More vLLM argv rewrites (FlexibleArgumentParser.parse_args).
+VLLM += [
+    ("vllm serve", [M, "-O=3"]),
+    ("vllm serve", [M, "--compilation-config.custom_ops+", "+rms_norm,-silu_and_mul"]),
+    ("vllm serve", [M, "--hf-overrides.rope_scaling.factor", "4", "--hf-overrides.rope_scaling.rope_type", "yarn"]),
+    ("vllm serve", [M, "--served-model-name", "-a.b"]),
+    ("vllm serve", [M, "--kv-cache-memory-bytes", "2G"]),
+    ("vllm serve", [M, "--max-num-batched-tokens", "1.5K"]),
+    ("vllm serve", [M, "--enable-chunked-prefill", "--no-enable-chunked-prefill"]),
+    ("vllm serve", [M, "--disable-log-stats", "--port=8001"]),
+]
+
+# Cases with a --config file: (entrypoint, argv, {file name: YAML text}). They run in a directory holding
+# every file below.
+CONFIG_FILES = {
+    "sg_a.yaml": "port: 31000\ntp-size: 2\nenable-metrics: true\n",
+    "sg_b.yaml": "model-path: /models/qwen\nlora-paths: [a=/x, b=/y]\ndisable-radix-cache: false\n",
+    "sg_c.yaml": "model-path: /models/qwen\ntrust_remote_code: true\n",
+    "sg_d.json": "{}\n",
+    "vl_a.yaml": "port: 8001\ntensor-parallel-size: 2\nenable-prefix-caching: false\nmax_model_len: 4k\n",
+    "vl_b.yaml": "model: /models/b\nspeculative-config:\n  method: mtp\n  num_speculative_tokens: 2\n",
+    "vl_c.yaml": "served-model-name: [a, b]\nenforce-eager: true\n",
+}
+SGLANG_CONFIG: list[tuple[str, list[str]]] = [
+    ("sglang.launch_server", ["--model-path", M, "--config", "sg_a.yaml", "--port", "32000"]),
+    ("sglang.launch_server", ["--model-path", M, "--config", "sg_a.yaml"]),
+    ("sglang.launch_server", ["--config", "sg_b.yaml"]),
+    ("sglang.launch_server", ["--config", "sg_c.yaml"]),
+    ("sglang.launch_server", ["--model-path", M, "--config", "sg_d.json"]),
+    ("sglang.launch_server", ["--model-path", M, "--config=sg_a.yaml"]),
+    ("sglang.launch_server", ["--model-path", M, "--config", "sg_a.yaml", "--config", "sg_b.yaml"]),
+    ("sglang serve", ["--config", "sg_b.yaml", "--port", "1"]),
+]
+VLLM_CONFIG: list[tuple[str, list[str]]] = [
+    ("vllm serve", [M, "--config", "vl_a.yaml", "-tp", "1"]),
+    ("vllm serve", ["--config", "vl_b.yaml", "--port", "9000"]),
+    ("vllm serve", ["--config", "vl_a.yaml"]),
+    ("vllm serve", [M, "--config", "vl_c.yaml", "--served-model-name", "c"]),
+    ("vllm.entrypoints.openai.api_server", ["--model", M, "--config", "vl_a.yaml"]),
+    ("vllm serve", [M, "--config=vl_a.yaml"]),
+]

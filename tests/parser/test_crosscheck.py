@@ -20,12 +20,29 @@ from argtrace.frameworks import sglang, vllm
 from argtrace.frameworks.schema import bundled_versions, load_schema
 from argtrace.layers.parser import _jsonable, build_parser, run_parser
 
-from .corpus import SGLANG, VLLM
+from .corpus import CONFIG_FILES, SGLANG, SGLANG_CONFIG, VLLM, VLLM_CONFIG
 from .helpers import server
 
 pytestmark = pytest.mark.frameworks
 
 RUNNER = Path(__file__).with_name("real_parse.py")
+
+
+def corpus_of(framework: str) -> list[tuple[str, list[str], bool]]:
+    """(entrypoint, argv, needs the config directory) for every case of one framework."""
+    plain = SGLANG if framework == "sglang" else VLLM
+    config = SGLANG_CONFIG if framework == "sglang" else VLLM_CONFIG
+    return [(e, a, False) for e, a in plain] + [(e, a, True) for e, a in config]
+
+
+@functools.lru_cache(maxsize=1)
+def config_dir() -> str:
+    import tempfile
+
+    path = Path(tempfile.mkdtemp(prefix="argtrace-crosscheck-"))
+    for name, text in CONFIG_FILES.items():
+        (path / name).write_text(text)
+    return str(path)
 TARGETS = [("sglang", "0.5.10.post1"), ("sglang", "0.5.23"), ("vllm", "0.33.0")]
 
 
@@ -51,8 +68,9 @@ def real_results(framework: str, version: str) -> list[dict[str, Any]] | None:
         extra["ARGTRACE_FAKE_GPU"] = fake_gpu_env("h100")
     except Exception:
         pass
-    corpus = SGLANG if framework == "sglang" else VLLM
-    cases = [{"entrypoint": e, "argv": a} for e, a in corpus]
+    cases = [
+        {"entrypoint": e, "argv": a, "cwd": config_dir() if cfg else None} for e, a, cfg in corpus_of(framework)
+    ]
     proc = subprocess.run(
         [str(environments.env_python(Path(manifest.path))), str(RUNNER), framework],
         input=json.dumps(cases),
@@ -66,9 +84,9 @@ def real_results(framework: str, version: str) -> list[dict[str, Any]] | None:
     return json.loads(proc.stdout)
 
 
-def ours(framework: str, version: str, entrypoint: str, argv: list[str]) -> dict[str, Any]:
+def ours(framework: str, version: str, entrypoint: str, argv: list[str], cwd: str | None = None) -> dict[str, Any]:
     schema = load_schema(framework, version)
-    srv = server(argv, entrypoint=entrypoint)
+    srv = server(argv, entrypoint=entrypoint, cwd=cwd)
     adapter = sglang if framework == "sglang" else vllm
     prepared = adapter.prepare_argv(srv, schema)
     if prepared.fatal:
@@ -102,9 +120,8 @@ def _same(mine: Any, real: Any) -> bool:
 
 def compare(framework: str, version: str, index: int, real: dict[str, Any]) -> list[str]:
     """Differences between our result and the real one for corpus case ``index`` (empty: equal)."""
-    corpus = SGLANG if framework == "sglang" else VLLM
-    entrypoint, argv = corpus[index]
-    mine = ours(framework, version, entrypoint, argv)
+    entrypoint, argv, cfg = corpus_of(framework)[index]
+    mine = ours(framework, version, entrypoint, argv, config_dir() if cfg else None)
     diffs: list[str] = []
     if mine["exit"] != real["exit"]:
         return [f"exit {mine['exit']} ({mine['error']}) != real {real['exit']} ({real['error']})"]
@@ -140,10 +157,6 @@ def _default(schema: Any, dest: str) -> Any:
     return None
 
 
-def _cases(framework: str) -> list[int]:
-    return list(range(len(SGLANG if framework == "sglang" else VLLM)))
-
-
 @pytest.mark.parametrize(("framework", "version"), TARGETS)
 def test_crosscheck(framework: str, version: str) -> None:
     if version not in bundled_versions(framework):
@@ -151,7 +164,7 @@ def test_crosscheck(framework: str, version: str) -> None:
     results = real_results(framework, version)
     if results is None:
         pytest.skip(f"no resolver environment for {framework} {version}")
-    corpus = SGLANG if framework == "sglang" else VLLM
+    corpus = corpus_of(framework)
     assert len(results) == len(corpus) >= 60
     failures = []
     for i, real in enumerate(results):

@@ -205,11 +205,7 @@ def _pull_config(
                 no_key = f"--no-{key}"
                 # FlexibleArgumentParser looks the negation up on the parser whose parse_args runs: for
                 # `vllm serve` that is the top-level `vllm` parser, which has none of the serve options.
-                if (
-                    not serve
-                    and schema.option(no_key.replace("_", "-")) is not None
-                    and no_key in set(schema.option_strings)
-                ):
+                if not serve and _registered(schema, no_key):
                     add(no_key)
                 else:
                     out.findings.append(
@@ -254,6 +250,13 @@ def _pull_config(
     if not args:
         return config_args
     return [args[0], *config_args, *args[1:index], *rest_tail]
+
+
+def _registered(schema: Schema, option: str) -> bool:
+    """True when the parser registers ``option`` (hidden --no-X strings of EnableDisableAction included)."""
+    from argtrace.layers.parser import build_parser
+
+    return option in build_parser(schema).parser._option_string_actions
 
 
 def _normalise(args: list[ArgToken], *, underscores: bool = True, dash_o: bool = True) -> list[ArgToken]:

@@ -293,6 +293,8 @@ class _Recorder(argparse.Action):
                 errors.append(("retired", str(message)))
         elif kind == "lora":
             value = _lora_paths(values)
+        elif kind == "store_fixed":
+            value = (self.spec.raw.get("action_attrs") or {}).get("const_value", self.const)
         else:
             value = values
         if stored:
@@ -383,18 +385,31 @@ _STANDARD = {
 
 
 def _action_kind(spec: OptionSpec) -> str:
+    """What the real action does, by its class: argparse's own, the frameworks' custom actions by name
+    (their code is read once, see the module docstring of frameworks/sglang.py), else the generator's
+    probe (``probe.stored``) and ``behaves_like``."""
     action = spec.action
     if action in _STANDARD or action in ("help", "version"):
         return action
-    if action == "LoRAPathAction":
-        return "lora"
+    known = {
+        "LoRAPathAction": "lora",  # SGLang: list of paths, JSON-looking items decoded
+        "EnableDisableAction": "BooleanOptionalAction",  # vLLM: --enable-x / --disable-x / --no-enable-x
+        "DeprecatedAction": "noop",  # SGLang: warns (or errors with error_message), stores nothing
+        "DeprecatedStoreTrueAction": "store_const",  # SGLang: warns, stores True
+        "DeprecatedAliasStoreAction": "store",  # SGLang: warns, stores the value under the new dest
+        "DeprecatedLogConfigFileAction": "store",  # vLLM: warns, stores the value
+    }
+    if action in known:
+        return known[action]
+    if action == "DeprecatedStoreConstAction":  # SGLang: stores const_value, with or without a value
+        return "store_const" if spec.nargs in (0, None) and not spec.choices else "store_fixed"
     like = spec.raw.get("behaves_like")
     probe = spec.raw.get("probe") or {}
-    if action == "EnableDisableAction" or like == "BooleanOptionalAction":
+    if like == "BooleanOptionalAction":
         return "BooleanOptionalAction"
-    if spec.nargs == 0 and "stored" not in probe:
-        return "noop"  # e.g. SGLang's DeprecatedAction: accepted, warns, stores nothing
     if spec.nargs == 0:
+        if probe and "stored" not in probe:
+            return "noop"
         return "store_const"
     return "store"
 
@@ -421,6 +436,8 @@ def _const_for(spec: OptionSpec, kind: str) -> Any:
         return True
     if kind == "store_false":
         return False
+    if kind == "store_const" and spec.action == "DeprecatedStoreTrueAction":
+        return True
     if kind == "store_const":
         attrs = spec.raw.get("action_attrs") or {}
         if "const_value" in attrs:
@@ -477,7 +494,7 @@ def build_parser(schema: Schema) -> BuiltParser:
             "negatives": _negatives(spec, strings) if kind == "BooleanOptionalAction" else frozenset(),
             "default": _ReprDefault(spec.default) if spec.default_is_repr else spec.default_value,
         }
-        if kind in ("store", "append", "extend", "lora"):
+        if kind in ("store", "append", "extend", "lora", "store_fixed"):
             kwargs["nargs"] = spec.nargs
             if spec.nargs == "?":
                 kwargs["const"] = spec.const
