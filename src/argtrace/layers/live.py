@@ -505,12 +505,19 @@ def analyze_live(
         result.findings.append(rules.LV004.finding(message, at=f"{at_base}{r.path}"))
         break
     for r in snap.bad:
-        kind = "an HTML page" if r.looks_html else ("a non-JSON body" if r.ok else f"HTTP {r.status}")
         snippet = r.body[:200].decode("utf-8", "replace").strip().replace("\n", " ")
+        if r.looks_html:
+            why = (
+                f"expected JSON from the server, got an HTML page (HTTP {r.status}): a proxy, a load balancer "
+                "or another service answers on this port?"
+            )
+        elif r.status is not None and r.status >= 500:
+            why = f"the server failed to answer (HTTP {r.status}); it may still be starting or be overloaded"
+        else:
+            why = "expected JSON from the server, got a non-JSON body: another service answers on this port?"
         result.findings.append(
             rules.LV003.finding(
-                f"{snap.url}{r.path}: expected JSON from the server, got {kind} (a proxy, a load balancer or "
-                "another service answers on this port?)",
+                f"{snap.url}{r.path}: {why}",
                 at=f"{at_base}{r.path}",
                 evidence=[Evidence("live", f"{at_base}{r.path}", safe_text(snippet))],
             )

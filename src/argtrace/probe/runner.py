@@ -352,7 +352,18 @@ def _fold(
                 at=label_at,
             )
         )
-    if not captures:
+    remote = [
+        c
+        for c in recorded
+        if c.get("name") in ("ssh", "kubectl")
+        and any(("sglang" in w or "vllm" in w) for w in c.get("argv") or [])
+    ]
+    if remote:
+        report.notes.append(
+            f"{len(remote)} server start(s) on another host were recorded, not run: "
+            + "; ".join(safe_text(" ".join(c.get("argv") or []))[:120] for c in remote[:3])
+        )
+    if not captures and not remote:
         if missing:
             what = "; ".join(f"{' '.join(c.get('argv') or [])[:80]}: command not found" for c in missing[:3])
         elif timed_out:
