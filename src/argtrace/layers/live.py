@@ -508,8 +508,8 @@ def analyze_live(
         snippet = r.body[:200].decode("utf-8", "replace").strip().replace("\n", " ")
         if r.looks_html:
             why = (
-                f"expected JSON from the server, got an HTML page (HTTP {r.status}): a proxy, a load balancer "
-                "or another service answers on this port?"
+                f"expected JSON from the server, got an HTML page (HTTP {r.status}): a proxy, a load "
+                "balancer or another service answers on this port?"
             )
         elif r.status is not None and r.status >= 500:
             why = f"the server failed to answer (HTTP {r.status}); it may still be starting or be overloaded"
