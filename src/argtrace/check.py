@@ -12,7 +12,7 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from argtrace.model import (
     Finding,
@@ -24,6 +24,9 @@ from argtrace.model import (
     Setting,
     UsageError,
 )
+
+if TYPE_CHECKING:
+    from argtrace.layers.transport import TransportResult
 
 # Refuse to read more than this: a launch script is kilobytes; 64 MiB is surely not one.
 MAX_SCRIPT_BYTES = 64 * 1024 * 1024
@@ -167,10 +170,16 @@ def run_check(options: CheckOptions) -> Report:
     report.findings.extend(transport.findings)
     if transport.hops or transport.uploads:
         report.sections["transport"] = transport.section
-    return _check_servers(report, [*shell.servers, *transport.servers], source.label, options)
+    return _check_servers(report, [*shell.servers, *transport.servers], source.label, options, transport)
 
 
-def _check_servers(report: Report, servers: list[ServerCommand], label: str, options: CheckOptions) -> Report:
+def _check_servers(
+    report: Report,
+    servers: list[ServerCommand],
+    label: str,
+    options: CheckOptions,
+    transport: TransportResult | None = None,
+) -> Report:
     report.servers = list(servers)
     if not servers:
         report.notes.append(f"no SGLang or vLLM server start was found in {label}")
@@ -178,7 +187,7 @@ def _check_servers(report: Report, servers: list[ServerCommand], label: str, opt
     if not 1 <= options.server <= len(servers):
         raise UsageError(f"--server {options.server}: the script starts {len(servers)} server(s)")
     server = servers[options.server - 1]
-    results = analyze_server(server, options, report)
+    results = analyze_server(server, options, report, transport)
     report.settings = fold_settings(results)
     for result in results:
         report.findings.extend(result.findings)
@@ -218,7 +227,9 @@ def late_layers(report: Report, options: CheckOptions) -> list[LayerResult]:
     return results
 
 
-def analyze_server(server: ServerCommand, options: CheckOptions, report: Report) -> list[LayerResult]:
+def analyze_server(
+    server: ServerCommand, options: CheckOptions, report: Report, transport: TransportResult | None = None
+) -> list[LayerResult]:
     """The process and parser layers (and later ones) for one server start."""
     from argtrace.frameworks.schema import choose_schema
     from argtrace.layers.parser import parse_server_args
@@ -235,7 +246,9 @@ def analyze_server(server: ServerCommand, options: CheckOptions, report: Report)
     process, process_result = describe_process(server, schema)
     report.process = process
     parser_result = parse_server_args(server, schema)
-    return [process_result, parser_result]
+    # transport: each flag's value as written before ssh / an upload changed it (history's first entry)
+    before = [transport.layer_result(server, schema)] if transport is not None else []
+    return [*before, process_result, parser_result]
 
 
 def _other_servers_findings(servers: Sequence[ServerCommand], options: CheckOptions) -> list[Finding]:

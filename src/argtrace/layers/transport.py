@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from argtrace.model import EnvValue, Evidence, Finding, Origin, ServerCommand, Word
+from argtrace.model import EnvValue, Evidence, Finding, LayerResult, Observation, Origin, ServerCommand, Word
 
 if TYPE_CHECKING:
     from argtrace.layers.shell import ScriptSource, ShellResult
@@ -83,10 +83,42 @@ class TransportResult:
     hops: list[dict[str, Any]] = field(default_factory=list)
     uploads: list[dict[str, Any]] = field(default_factory=list)
 
+    # id(server) -> ({flag: (value as written before the journey, value that arrived or None, at)}, how)
+    written: dict[int, tuple[dict[str, tuple[str, str | None, str | None]], str]] = field(
+        default_factory=dict
+    )
+
     @property
     def section(self) -> dict[str, Any]:
         """The ``transport`` top-level JSON key."""
         return {"hops": self.hops, "uploads": self.uploads}
+
+    def layer_result(self, server: ServerCommand, schema: Any) -> LayerResult:
+        """Observations of layer ``transport`` for one server: each flag's value as the user wrote it before
+        ssh, an upload or a local expansion changed it (``schema`` maps flags to setting names)."""
+        out = LayerResult()
+        entry = self.written.get(id(server))
+        if entry is None:
+            return out
+        flags, via = entry
+        for flag, (written, arrived, at) in flags.items():
+            spec = schema.option(flag) if schema is not None else None
+            dest = getattr(spec, "dest", None)
+            if not dest:
+                continue
+            observation = Observation(
+                "transport",
+                arrived,
+                at=at,
+                known=arrived is not None,
+                reason=None
+                if arrived is not None
+                else f"written as {written}; no value arrived after {flag}",
+                by=via,
+                detail={"written": written},
+            )
+            out.observations[dest] = (flag, [observation])
+        return out
 
 
 @dataclass
@@ -97,6 +129,8 @@ class _Context:
     env: dict[str, str]
     arg0: str
     uploads: dict[tuple[str, str], tuple[bytes | None, str]] = field(default_factory=dict)
+    # (host, path) -> (here-document body as written, at of its first line), for uploads that expanded
+    written_uploads: dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict)
     depth: int = 0
 
 
@@ -190,6 +224,64 @@ def _local_expansions(raw: str, predicted: str | None) -> list[tuple[str, str | 
     if match is None or len(match.groups()) != len(expansions):
         return [(e, None) for e in expansions]
     return list(zip(expansions, match.groups(), strict=True))
+
+
+def _as_written(raw: str) -> str:
+    """A raw word without its quotes, expansions kept as text (``"--port $P"`` -> ``--port $P``)."""
+    from argtrace.layers.shell import lexer as L
+
+    try:
+        parts = L.parse_word(raw)
+    except Exception:
+        return raw
+    out = []
+    for part in parts:
+        if isinstance(part, L.Lit):
+            out.append(L.restore(part.text))
+        elif isinstance(part, (L.Param, L.CmdSub, L.Arith, L.Tilde, L.ProcSub)):
+            out.append(part.raw)
+    return "".join(out)
+
+
+def _flag_values(text: str) -> dict[str, str]:
+    """``--flag value`` / ``--flag=value`` pairs in a command text, values as written (quotes kept)."""
+    from argtrace.layers.shell import lexer as L
+
+    try:
+        words = [w.raw for w in L.tokenize_command(text, 0, len(text)).words]
+    except Exception:
+        return {}
+    pairs: dict[str, str] = {}
+    for i, word in enumerate(words):
+        if not word.startswith("--") or word == "--":
+            continue
+        flag, eq, value = word.partition("=")
+        if eq:
+            pairs[flag] = value
+        elif i + 1 < len(words) and not words[i + 1].startswith("-"):
+            pairs[flag] = words[i + 1]
+    return pairs
+
+
+def _line_chunk(text: str, line: int) -> str:
+    """Line ``line`` (1-based) of ``text`` with the lines a trailing backslash continues."""
+    chunk = []
+    for item in text.split("\n")[line - 1 :]:
+        chunk.append(item)
+        if not item.endswith("\\"):
+            break
+    return "\n".join(chunk)
+
+
+def _unquote(word: str | None) -> str | None:
+    """A word as the program receives it (quotes removed; unknown when it still needs an expansion)."""
+    if word is None:
+        return None
+    try:
+        parts = shlex.split(word)
+    except ValueError:
+        return word
+    return parts[0] if len(parts) == 1 else word
 
 
 def _param_name(raw: str) -> str | None:
@@ -433,7 +525,8 @@ def _ssh(
     if located is not None:
         _upload_from_stdin(at, call, remote_text, located, ctx, result)
     # ---- the node's shell runs the joined text
-    _analyze_remote(at, host, call, remote_text, ctx, result)
+    written = " ".join(_as_written(raw) for raw in raw_remote) if raw_remote else None
+    _analyze_remote(at, host, call, remote_text, ctx, result, written=written)
 
 
 def _local_value(name: str, ctx: _Context) -> str | None:
@@ -450,7 +543,14 @@ def _local_value(name: str, ctx: _Context) -> str | None:
 
 
 def _analyze_remote(
-    at: str, host: str, call: SshCall, remote_text: str, ctx: _Context, result: TransportResult
+    at: str,
+    host: str,
+    call: SshCall,
+    remote_text: str,
+    ctx: _Context,
+    result: TransportResult,
+    *,
+    written: str | None = None,
 ) -> None:
     from argtrace.layers.shell import ScriptSource, analyze_script
     from argtrace.rules import transport as R
@@ -465,8 +565,15 @@ def _analyze_remote(
     )
     # the node's view of the command, its hazards and its servers
     result.findings.extend(f for f in remote.findings if f.code not in ("SH019",))
+    flags = _flag_values(written) if written is not None and written != remote_text else {}
+    arrived = _flag_values(remote_text) if flags else {}
     for index, server in enumerate(remote.servers):
         result.servers.append(server)
+        if flags:
+            result.written[id(server)] = (
+                {f: (v, _unquote(arrived.get(f)), at) for f, v in flags.items()},
+                f"ssh {call.destination}",
+            )
         outputs = remote.outputs[index] if index < len(remote.outputs) else {}
         if server.backgrounded and (outputs.get("stdout") is None or outputs.get("stderr") is None):
             result.findings.append(
@@ -622,6 +729,8 @@ def _upload_from_stdin(
     result.uploads.append(upload)
     if target is not None:
         ctx.uploads[(host, target)] = (content, at)
+        if expansions and body is not None and located.heredoc_line:
+            ctx.written_uploads[(host, target)] = (body, f"{at.rsplit(':', 2)[0]}:{located.heredoc_line}")
     if expansions and body is not None:
         details = []
         for expansion in expansions:
@@ -799,7 +908,17 @@ def _run_uploaded(
             "args": [w or "" for w in words[1:]],
         }
     )
-    _run_script_on_node(at, host, f"{host}:{path}", content, [w or "" for w in words[1:]], path, ctx, result)
+    _run_script_on_node(
+        at,
+        host,
+        f"{host}:{path}",
+        content,
+        [w or "" for w in words[1:]],
+        path,
+        ctx,
+        result,
+        written=ctx.written_uploads.get((host, path)),
+    )
 
 
 def _run_script_on_node(
@@ -811,8 +930,13 @@ def _run_script_on_node(
     arg0: str,
     ctx: _Context,
     result: TransportResult,
+    *,
+    written: tuple[str, str] | None = None,
 ) -> None:
-    """Analyse a script that runs on the node (uploaded earlier, or fed to its shell on stdin)."""
+    """Analyse a script that runs on the node (uploaded earlier, or fed to its shell on stdin).
+
+    ``written``: the here-document body as the user wrote it and where it starts, when the upload expanded
+    it; each server's flags are then traced back to the words written there."""
     from argtrace.layers.shell import ScriptSource, analyze_script
 
     if ctx.depth >= 4:
@@ -824,6 +948,26 @@ def _run_script_on_node(
     )
     result.findings.extend(f for f in shell.findings if f.code != "SH019")
     result.servers.extend(shell.servers)
+    if written is not None:
+        body, first = written
+        first_label, _, first_line = first.rpartition(":")
+        lines = body.split("\n")
+        for server in shell.servers:
+            where = _split_at(server.at or "")
+            if where is None or not first_line.isdigit() or not 0 < where[1] <= len(lines):
+                continue
+            chunk = []
+            for line in lines[where[1] - 1 :]:
+                chunk.append(line)
+                if not line.endswith("\\"):
+                    break
+            line_at = f"{first_label}:{int(first_line) + where[1] - 1}"
+            flags = _flag_values("\n".join(chunk))
+            sent = _flag_values(_line_chunk(content.decode("utf-8", "replace"), where[1]))
+            result.written[id(server)] = (
+                {f: (v, _unquote(sent.get(f)), line_at) for f, v in flags.items()},
+                "here-document upload",
+            )
     ctx.depth += 1
     try:
         _follow(source, shell, ctx, result, local_shell=False, ssh_host=host)
@@ -1281,7 +1425,6 @@ def read_dotenv(path: str) -> dict[str, str]:
             value = value.split(" #", 1)[0].rstrip()
         values[key.strip()] = value
     return values
-
 
 
 _COMPOSE_VAR = re.compile(
