@@ -433,3 +433,22 @@ def test_invalid_yaml_manifest_is_a_usage_error(tmp_path: Path) -> None:
     (tmp_path / "m.yaml").write_text("services:\n  a: [\n")
     result = run_cli(["check", "m.yaml"], cwd=tmp_path)
     assert result.status == 2 and "not valid YAML" in result.stderr
+
+
+def _history(report: Any, name: str) -> list[dict[str, Any]]:
+    setting = next(s for s in report["settings"] if s["name"] == name)
+    return list(setting["history"])
+
+
+def test_settings_history_starts_with_the_transport_layer() -> None:
+    report = check("-c", 'P=31000; ssh gpu1 "vllm serve /m --port $P --max-model-len 8192"')
+    port = _history(report, "port")
+    assert [h["layer"] for h in port][:2] == ["transport", "shell"]
+    assert port[0]["value"] == "31000" and port[0]["written"] == "$P" and port[0]["at"] == "<-c>:1:10"
+
+
+def test_seed_upload_history_shows_the_lost_port() -> None:
+    report = check("--clean-env", "-c", SEED_UPLOAD)
+    port = _history(report, "port")
+    assert port[0]["layer"] == "transport" and port[0]["value"] is None and port[0]["known"] is False
+    assert port[0]["written"] == "$2" and port[0]["at"] == "<-c>:4"
