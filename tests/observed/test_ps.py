@@ -228,3 +228,28 @@ def test_vllm_server_and_engine_core_worker(tmp_path: Path) -> None:
         assert proc.pid in [s.pid for s in find_servers("vllm")]
     finally:
         stop(proc)
+
+
+def test_console_script_server_is_found(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    site = fake_site(tmp_path / "site")
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    console = bin_dir / "sglang"
+    console.write_text(f"#!{sys.executable}\nimport time\ntime.sleep(600)\n")
+    console.chmod(0o755)
+    proc = subprocess.Popen(
+        [str(console), "serve", "--model-path", "/models/qwen"],
+        env={"PATH": os.environ["PATH"], "PYTHONPATH": str(site)},
+        start_new_session=True,
+    )
+    try:
+        time.sleep(0.5)
+        observed = inspect_process(proc.pid)
+        assert observed.role == "server" and observed.entrypoint == "sglang serve"
+        assert observed.server_args == ("--model-path", "/models/qwen")
+        assert observed.framework_version == "0.5.10.post1"
+    finally:
+        stop(proc)  # type: ignore[arg-type]

@@ -247,3 +247,41 @@ def test_refusal_reasons(tmp_path: Path, line: str, reason: str) -> None:
     message = next(f["message"] for f in result.json["findings"] if f["code"] == "PR106")
     assert reason in message
     assert not (tmp_path / "ran.txt").exists()
+
+
+def _resolver_dir(framework: str, version: str) -> Path | None:
+    try:
+        from argtrace.resolver.environments import find_environment
+    except ImportError:
+        return None
+    manifest = find_environment(framework, version)
+    return Path(manifest.path) if manifest is not None else None
+
+
+@pytest.mark.frameworks
+@pytest.mark.parametrize(
+    ("framework", "version", "line"),
+    [
+        (
+            "sglang",
+            "0.5.23",
+            "source {env}/bin/activate\nsglang serve --model-path /models/qwen --port 30001",
+        ),
+        ("vllm", "0.33.0", "export PATH={env}/bin:$PATH\nvllm serve /models/qwen --max-num-seqs 64"),
+    ],
+)
+def test_run_real_console_scripts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, framework: str, version: str, line: str
+) -> None:
+    env_dir = _resolver_dir(framework, version)
+    if env_dir is None or not (env_dir / "bin" / framework).exists():
+        pytest.skip(f"no resolver environment with the {framework} console script")
+    monkeypatch.delenv("PYTHONPATH", raising=False)
+    script = _write(tmp_path / "launch.sh", "#!/bin/bash\n" + line.format(env=env_dir) + "\n")
+    result = run_cli(["run", "--format", "json", str(script)], cwd=tmp_path)
+    assert result.status in (0, 1), result.stderr
+    server = result.json["capture"]["servers"][0]
+    assert server["argv"][1].endswith(f"/bin/{framework}") and server["argv"][2] == "serve"
+    assert server["framework_version"] == version and server["heavy_modules_loaded"] == []
+    codes = result.codes()
+    assert "PR100" not in codes and "PR109" not in codes and "PR102" not in codes

@@ -88,6 +88,36 @@ def classify_title(argv: Sequence[str]) -> tuple[str | None, str | None]:
     return None, None
 
 
+def detect_observed(argv: Sequence[str]) -> tuple[str, str, int] | None:
+    """(framework, entrypoint, index of the first server argument) for an argv as the kernel has it.
+
+    Besides what a script writes (:func:`argtrace.frameworks.detect.detect_server`), a console script runs as
+    ``python /venv/bin/sglang serve ...`` (the ``#!`` line's interpreter first) and torchrun as
+    ``python /venv/bin/torchrun ... -m sglang.launch_server ARGS``.
+    """
+    from argtrace.frameworks.detect import detect_server
+
+    found = detect_server(list(argv))
+    if found is not None:
+        return found.framework, found.entrypoint, found.server_args_start
+    if len(argv) < 2 or "python" not in os.path.basename(argv[0]):
+        return None
+    script = argv[1]
+    base = os.path.basename(script)
+    if base in ("sglang", "vllm") and list(argv[2:3]) == ["serve"]:
+        return base, f"{base} serve", 3
+    if base == "torchrun":
+        for k in range(2, len(argv) - 1):
+            if argv[k] in ("-m", "--module"):
+                module = argv[k + 1]
+                if module == "sglang.launch_server":
+                    return "sglang", module, k + 2
+                if module == "vllm.entrypoints.openai.api_server":
+                    return "vllm", module, k + 2
+                return None
+    return None
+
+
 def _psutil() -> Any:
     import psutil
 
@@ -97,7 +127,6 @@ def _psutil() -> Any:
 def inspect_process(pid: int, *, with_children: bool = True, versions: bool = True) -> ObservedProcess:
     """Read one process. Raises ``UsageError`` when there is no such process."""
     psutil = _psutil()
-    from argtrace.frameworks.detect import detect_server
 
     try:
         proc = psutil.Process(pid)
@@ -129,11 +158,9 @@ def inspect_process(pid: int, *, with_children: bool = True, versions: bool = Tr
     if framework is not None:
         observed.framework, observed.role, observed.title = framework, role or "worker", argv[0].strip()
     else:
-        found = detect_server(list(argv))
+        found = detect_observed(argv)
         if found is not None:
-            observed.framework = found.framework
-            observed.entrypoint = found.entrypoint
-            observed.server_args_start = found.server_args_start
+            observed.framework, observed.entrypoint, observed.server_args_start = found
             observed.role = "server"
     observed.listening = _listening(proc)
     if versions and observed.role == "server":
@@ -237,15 +264,14 @@ def process_python_version(observed: ObservedProcess) -> str | None:
 def find_servers(framework: str | None = None) -> list[ObservedProcess]:
     """Running SGLang and vLLM servers (top-level processes), each with its children."""
     psutil = _psutil()
-    from argtrace.frameworks.detect import detect_server
 
     candidates: dict[int, int | None] = {}
     for proc in psutil.process_iter(["pid", "ppid", "cmdline"]):
         argv = [a for a in (proc.info.get("cmdline") or []) if a != ""]
         if not argv or proc.info["pid"] == os.getpid():
             continue
-        found = detect_server(argv)
-        if found is not None and (framework is None or found.framework == framework):
+        found = detect_observed(argv)
+        if found is not None and (framework is None or found[0] == framework):
             candidates[proc.info["pid"]] = proc.info.get("ppid")
     tops = []
     for pid in candidates:

@@ -285,7 +285,6 @@ def _fold(
     interpreters: Sequence[str | None],
     script: str | None,
 ) -> None:
-    from argtrace.frameworks.detect import detect_server
     from argtrace.layers.observed import Observed, compare_with_prediction, merge_observations
     from argtrace.redact import redact_argv, redact_env, scrub, secret_values
     from argtrace.rules import process_observed as rules
@@ -317,12 +316,11 @@ def _fold(
     predicted = report.servers
     for index, capture in enumerate(captures):
         argv = [str(w) for w in capture.get("argv") or []]
-        found = detect_server(argv)
         interpreter = capture.get("executable")
         obs = Observed(
             argv=argv,
             env=capture.get("env"),
-            server_args_start=found.server_args_start if found else None,
+            server_args_start=capture_args_start(argv, capture.get("entrypoint")),
             interpreter=interpreter,
             label=f"the real run (capture {index + 1})" if len(captures) > 1 else "the real run",
             at=f"{label_at}#capture{index + 1}",
@@ -413,6 +411,18 @@ def _fold(
         "missing_commands": [c.get("name") for c in missing],
         "output_tail": safe_text(tail),
     }
+
+
+def capture_args_start(argv: Sequence[str], entrypoint: str | None) -> int | None:
+    """Index of the first argument the framework's parser gets, in a captured argv."""
+    from argtrace.layers.observed import detect_observed
+
+    found = detect_observed(argv)
+    if found is not None:
+        return found[2]
+    if entrypoint and entrypoint in argv:
+        return list(argv).index(entrypoint) + 1
+    return None
 
 
 def _chosen(report: Report) -> int:
