@@ -258,3 +258,12 @@ def test_url_password_is_not_printed() -> None:
         result = run_cli(["live", url, "--format", "json"])
     assert "hunter2pass" not in result.stdout
     assert result.json["live"]["framework"] == "sglang"
+
+
+def test_vllm_guards_only_v1() -> None:
+    with serve_fixture("vllm-0.33.0-apikey") as server:
+        denied = analyze_live(server.url)
+        allowed = analyze_live(server.url, api_key=API_KEY, intended={"max_model_len": "65536"})
+    assert "LV004" in codes(denied) and denied.sections["live"]["version"] == "0.33.0"
+    assert "LV004" not in codes(allowed)
+    assert "max_model_len" in allowed.observations
