@@ -203,7 +203,10 @@ VLLM: list[tuple[str, list[str]]] = [
 VLLM += [
     ("vllm serve", [M, "-O=3"]),
     ("vllm serve", [M, "--compilation-config.custom_ops+", "+rms_norm,-silu_and_mul"]),
-    ("vllm serve", [M, "--hf-overrides.rope_scaling.factor", "4", "--hf-overrides.rope_scaling.rope_type", "yarn"]),
+    (
+        "vllm serve",
+        [M, "--hf-overrides.rope_scaling.factor", "4", "--hf-overrides.rope_scaling.rope_type", "yarn"],
+    ),
     ("vllm serve", [M, "--served-model-name", "-a.b"]),
     ("vllm serve", [M, "--kv-cache-memory-bytes", "2G"]),
     ("vllm serve", [M, "--max-num-batched-tokens", "1.5K"]),
@@ -239,4 +242,14 @@ VLLM_CONFIG: list[tuple[str, list[str]]] = [
     ("vllm serve", [M, "--config", "vl_c.yaml", "--served-model-name", "c"]),
     ("vllm.entrypoints.openai.api_server", ["--model", M, "--config", "vl_a.yaml"]),
     ("vllm serve", [M, "--config=vl_a.yaml"]),
+]
+
+SGLANG += [
+    ("sglang.launch_server", ["--model-path", M, "--cuda-graph-backend-decode", "tc_piecewise"]),
+    ("sglang.launch_server", ["--model-path", M, "--cuda-graph-config", '{"decode": {}}']),
+    ("sglang.launch_server", ["--model-path", M, "--cuda-graph-config", "[1]"]),
+    (
+        "sglang.launch_server",
+        ["--model-path", M, "--disable-cuda-graph", "--enable-dp-attention", "--dp", "2"],
+    ),
 ]

@@ -43,6 +43,8 @@ def config_dir() -> str:
     for name, text in CONFIG_FILES.items():
         (path / name).write_text(text)
     return str(path)
+
+
 TARGETS = [("sglang", "0.5.10.post1"), ("sglang", "0.5.23"), ("vllm", "0.33.0")]
 
 
@@ -69,7 +71,8 @@ def real_results(framework: str, version: str) -> list[dict[str, Any]] | None:
     except Exception:
         pass
     cases = [
-        {"entrypoint": e, "argv": a, "cwd": config_dir() if cfg else None} for e, a, cfg in corpus_of(framework)
+        {"entrypoint": e, "argv": a, "cwd": config_dir() if cfg else None}
+        for e, a, cfg in corpus_of(framework)
     ]
     proc = subprocess.run(
         [str(environments.env_python(Path(manifest.path))), str(RUNNER), framework],
@@ -84,7 +87,9 @@ def real_results(framework: str, version: str) -> list[dict[str, Any]] | None:
     return json.loads(proc.stdout)
 
 
-def ours(framework: str, version: str, entrypoint: str, argv: list[str], cwd: str | None = None) -> dict[str, Any]:
+def ours(
+    framework: str, version: str, entrypoint: str, argv: list[str], cwd: str | None = None
+) -> dict[str, Any]:
     schema = load_schema(framework, version)
     srv = server(argv, entrypoint=entrypoint, cwd=cwd)
     adapter = sglang if framework == "sglang" else vllm

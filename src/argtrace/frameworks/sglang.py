@@ -281,7 +281,30 @@ def json_list_type(value: str) -> Any:
         ) from None
 
 
+def parse_cuda_graph_backend_arg(raw: str) -> str:
+    """0.5.19+: the retired ``tc_piecewise`` backend is rejected before the choices check."""
+    if raw == "tc_piecewise":
+        raise argparse.ArgumentTypeError("tc_piecewise was removed; select breakable, full, or disabled")
+    return raw
+
+
+def parse_cuda_graph_config_arg(raw: str) -> Any:
+    """0.5.15+: ``--cuda-graph-config`` is a JSON object of phase -> settings (the per-phase key check of
+    the real converter is not reproduced)."""
+    try:
+        parsed = json.loads(raw)
+    except json.JSONDecodeError as e:
+        raise argparse.ArgumentTypeError(f"--cuda-graph-config must be JSON: {e}") from None
+    if not isinstance(parsed, dict):
+        raise argparse.ArgumentTypeError(
+            f"--cuda-graph-config must be a JSON object, got {type(parsed).__name__}"
+        )
+    return parsed
+
+
 CONVERTERS: dict[str, Callable[[str], Any]] = {
+    "parse_cuda_graph_backend_arg": parse_cuda_graph_backend_arg,
+    "parse_cuda_graph_config_arg": parse_cuda_graph_config_arg,
     "human_readable_int": human_readable_int,
     "nullable_str": nullable_str,
     "json_list_type": json_list_type,

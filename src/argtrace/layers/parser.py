@@ -82,21 +82,29 @@ def _python_converter(type_name: str | None, schema: Schema) -> tuple[Callable[[
 
 
 def _infer_closure(spec: OptionSpec, schema: Schema) -> tuple[Callable[[str], Any] | None, bool]:
-    """A converter for a closure the schema names without its inner type (older schemas)."""
+    """A converter for a vLLM closure the schema names without its inner type (``optional_type``,
+    ``parse_type``), from what the schema does say: vLLM appends the converter's docstring or a JSON tip to
+    the help text, choices are strings, and a default shows the field's type. Otherwise unknown."""
     from argtrace.frameworks import vllm
 
     t = spec.type or ""
     if t.endswith(".parse_dataclass"):
         return vllm.parse_dataclass_json, True
-    if spec.dest in schema.json_flags:
-        inner: Callable[[str], Any] = json.loads
-    elif spec.choices:
+    help_text = spec.help or ""
+    default = spec.default_value
+    inner: Callable[[str], Any]
+    if "Parse human-readable integers" in help_text:
+        auto = "'auto'" in help_text or "-1 or" in help_text
+        inner = vllm.human_readable_int_or_auto if auto else vllm.human_readable_int
+    elif "API docs: https://docs.vllm.ai" in help_text and "/config/" in help_text:
+        inner = vllm.parse_dataclass_json
+    elif spec.dest in schema.json_flags or "valid JSON string" in help_text:
+        inner = json.loads
+    elif spec.choices or isinstance(default, (bool, str)):
         inner = str
-    elif isinstance(spec.default_value, bool) or isinstance(spec.default_value, str):
-        inner = str
-    elif isinstance(spec.default_value, int):
+    elif isinstance(default, int):
         inner = int
-    elif isinstance(spec.default_value, float):
+    elif isinstance(default, float):
         inner = float
     else:
         return None, False
