@@ -452,3 +452,13 @@ def test_seed_upload_history_shows_the_lost_port() -> None:
     port = _history(report, "port")
     assert port[0]["layer"] == "transport" and port[0]["value"] is None and port[0]["known"] is False
     assert port[0]["written"] == "$2" and port[0]["at"] == "<-c>:4"
+
+
+def test_tmux_and_screen_sessions() -> None:
+    report = check("-c", f"export CUDA_VISIBLE_DEVICES=1\ntmux new -d -s sg '{SERVER} --port 30000'")
+    assert "TP014" in codes(report)
+    assert report["servers"][0]["argv"][-2:] == ["--port", "30000"]
+    keys = check("-c", "tmux send-keys -t sg 'vllm serve /m --port 8000' Enter")
+    assert keys["servers"][0]["argv"] == ["vllm", "serve", "/m", "--port", "8000"]
+    screen = check("-c", f"screen -dmS sg {SERVER} --port 30001")
+    assert screen["servers"][0]["argv"][-1] == "30001" and "TP014" not in codes(screen)

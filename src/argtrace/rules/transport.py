@@ -332,3 +332,32 @@ TP013 = Rule(
         argv=("check", "compose.yaml"),
     ),
 )
+
+TP014 = Rule(
+    code="TP014",
+    layer="transport",
+    severity="warning",
+    title="tmux runs the server with the tmux server's environment, not the script's exports",
+    rationale=(
+        "A command started by `tmux new-session`/`new-window` or typed by `tmux send-keys` is run by the "
+        "tmux "
+        "*server*. When a tmux server is already running (any earlier session), the new shell gets that "
+        "server's global environment plus a few `update-environment` variables: `CUDA_VISIBLE_DEVICES`, "
+        "`SGLANG_*` or a venv's `PATH` exported by this script are silently missing."
+    ),
+    fix=(
+        "Pass the variables into the session: `tmux new -d -e CUDA_VISIBLE_DEVICES=0 '...'` (tmux >= 3.0), "
+        "or set them inside the command: `tmux new -d 'CUDA_VISIBLE_DEVICES=0 python3 -m ...'`."
+    ),
+    example=Example(
+        argv=("check", "-c", f"export CUDA_VISIBLE_DEVICES=0\ntmux new-session -d -s sglang '{_SERVER}'")
+    ),
+    correct=Example(
+        argv=(
+            "check",
+            "-c",
+            "export CUDA_VISIBLE_DEVICES=0\n"
+            f"tmux new-session -d -s sglang -e CUDA_VISIBLE_DEVICES=0 '{_SERVER}'",
+        )
+    ),
+)
