@@ -111,7 +111,9 @@ def _observed(
             observed.server_args_start = found.server_args_start
             observed.role = "server"
     if observed.role == "server" and with_children:
-        observed.framework_version = _framework_version(host, observed.exe, observed.framework, observed.env)
+        observed.framework_version = framework_version_on(
+            host, observed.exe, observed.framework, observed.env
+        )
         m = _PY_VERSION.search(os.path.basename(observed.exe or ""))
         observed.python_version = m.group(1) if m else None
     if with_children:
@@ -127,9 +129,11 @@ def _observed(
     return observed
 
 
-def _framework_version(
-    host: Host, exe: str | None, framework: str | None, env: dict[str, str] | None
+def framework_version_on(
+    host: Host, exe: str | None, framework: str | None, env: dict[str, str] | None = None
 ) -> str | None:
+    """The framework version the interpreter ``exe`` imports on ``host`` (``importlib.metadata``), or None.
+    For ``check --host``: the version installed in the interpreter the script would run on the node."""
     if not exe or not framework or "python" not in os.path.basename(exe):
         return None
     extra = {"PYTHONPATH": env["PYTHONPATH"]} if env and env.get("PYTHONPATH") else None
