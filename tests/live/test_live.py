@@ -11,7 +11,7 @@ import pytest
 from argtrace.layers.live import analyze_live, fetch_live, normalise_url, parse_cache_config_info
 from argtrace.rules import all_rules
 from tests.conftest import run_cli
-from tests.live.fixture_server import FIXTURES, load_fixture, serve_fixture, serve_need
+from tests.live.fixture_server import FIXTURES, load_fixture, serve_fixture
 
 API_KEY = "sk-argtrace-fixture-key-0000000000"
 SGLANG_VERSIONS = ["0.5.10.post1", "0.5.15.post1", "0.5.19", "0.5.23"]
@@ -213,13 +213,10 @@ LIVE_RULES = [r for r in all_rules() if r.layer == "live"]
 
 
 def _run_example(example, tmp_path: Path) -> list[str]:  # type: ignore[no-untyped-def]
-    needs = [n for n in example.needs if n.startswith(("http-fixture:", "https-fixture:"))]
-    argv = list(example.argv)
-    if needs:
-        with serve_need(needs[0]) as server:
-            argv = [a.replace("{url}", server.url) for a in argv]
-            result = run_cli([argv[0], "--format", "json", *argv[1:]], cwd=tmp_path)
-    else:
+    from tests.live.example_support import provide
+
+    with provide(example.needs, tmp_path) as subst:
+        argv = [a.format_map(subst) if "{" in a else a for a in example.argv]
         result = run_cli([argv[0], "--format", "json", *argv[1:]], cwd=tmp_path)
     assert result.status in (0, 1), result.stderr
     return result.codes()

@@ -195,19 +195,18 @@ PID_RULES = [
 
 
 @pytest.mark.parametrize("rule", PID_RULES, ids=lambda r: r.code)
-def test_pid_rule_examples_through_the_cli(rule, server, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_pid_rule_examples_through_the_cli(rule, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from tests.live.example_support import provide
+
     if not _check_has_pid():
         pytest.skip("check --pid is not wired into this checkout's check command yet")
-    pid, _, _ = server
-    work = tmp_path / "example"
-    work.mkdir()
-    for name, content in rule.example.files.items():
-        (work / name).write_text(content if isinstance(content, str) else content.decode())
-    if rule.code == "PR104":
-        future = time.time() + 30
-        os.utime(work / "launch.sh", (future, future))
-    argv = [a.replace("{pid}", str(pid)) for a in rule.example.argv]
-    result = run_cli([argv[0], "--format", "json", *argv[1:]], cwd=work)
+    with provide(rule.example.needs, tmp_path) as subst:
+        work = tmp_path / "example"
+        work.mkdir()
+        for name, content in rule.example.files.items():
+            (work / name).write_text(content if isinstance(content, str) else content.decode())
+        argv = [a.format_map(subst) if "{" in a else a for a in rule.example.argv]
+        result = run_cli([argv[0], "--format", "json", *argv[1:]], cwd=work)
     assert result.status in (0, 1), result.stderr
     assert rule.code in result.codes()
 
