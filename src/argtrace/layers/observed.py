@@ -473,6 +473,7 @@ def compare_with_prediction(
         )
 
     # Environment.
+    start_only = "'s start environment (/proc/PID/environ)" if observed.at.startswith("pid:") else ""
     if observed.env is not None:
         for name, env_value in sorted(server.env.items()):
             want = env_value.value
@@ -497,7 +498,7 @@ def compare_with_prediction(
             what = "is not set" if have is None else f"is {have!r}"
             findings.append(
                 rules.PR101.finding(
-                    f"{name}: predicted {want!r}, but in {observed.label} it {what}",
+                    f"{name}: predicted {want!r}, but in {observed.label}{start_only} it {what}",
                     at=env_value.origin.at,
                     severity="error" if from_script else "warning",
                     evidence=[
