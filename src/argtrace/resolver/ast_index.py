@@ -1,0 +1,532 @@
+"""Facts read from an installed framework's source by AST (stdlib only; run by ``scripts/gen_schemas.py``
+over a resolver environment's site-packages). Nothing here imports the framework.
+
+- :func:`sglang_env_vars` / :func:`vllm_env_vars`: the environment variables a version reads, from its own
+  registry (SGLang ``srt/environ.py`` ``Envs``; vLLM ``envs.py``) plus ``get_bool_env_var("X")``-style
+  reads across the package.
+- :func:`json_loaded_fields`: configuration fields whose string value the framework parses with
+  ``json.loads(self.<field>)``.
+- :func:`raise_sites`: every ``raise X(...)`` / ``assert cond, msg`` of the argument-resolution modules with
+  its message template (f-string placeholders as ``{expr}``), a regex, the enclosing conditions, and the
+  fields they read. This index is bundled (for ``argtrace why``); the source is not.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+ENV_READ_FUNCS = {
+    "getenv",
+    "get_bool_env_var",
+    "get_int_env_var",
+    "get_float_env_var",
+    "get_str_env_var",
+    "env_bool",
+    "get_env_bool",
+    "get_env_int",
+    "_get_bool_env",
+    "environ_get",
+    "maybe_convert_int",
+}
+ENV_NAME = re.compile(r"^[A-Z][A-Z0-9_]{2,}$")
+FIELD_ROOTS = {"self", "args", "server_args", "engine_args", "raw_args"}
+
+
+def rel(path: Path, site: Path) -> str:
+    try:
+        return path.relative_to(site).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def parse_file(path: Path) -> ast.Module | None:
+    try:
+        return ast.parse(path.read_text(encoding="utf-8", errors="replace"), filename=str(path))
+    except (SyntaxError, ValueError, OSError):
+        return None
+
+
+def python_files(root: Path) -> Iterator[Path]:
+    for path in sorted(root.rglob("*.py")):
+        if "/tests/" in path.as_posix() or "/test/" in path.as_posix():
+            continue
+        yield path
+
+
+def literal(node: ast.AST | None) -> Any:
+    """A JSON-able literal value, or ``{"expr": source}`` when the default is computed."""
+    if node is None:
+        return None
+    try:
+        value = ast.literal_eval(node)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return {"expr": ast.unparse(node)}
+    if isinstance(value, tuple):
+        return list(value)
+    if isinstance(value, (set, frozenset)):
+        return sorted(value, key=repr)
+    if isinstance(value, (bytes, complex)):
+        return {"expr": ast.unparse(node)}
+    return value
+
+
+# ------------------------------------------------------------------------------------------- env vars
+
+
+def env_reads(pkg_dir: Path, site: Path) -> dict[str, dict[str, Any]]:
+    """Every literal environment-variable name read anywhere in a package: ``os.getenv("X")``,
+    ``os.environ.get("X")``, ``os.environ["X"]``, ``"X" in os.environ``, ``get_bool_env_var("X")``..."""
+    found: dict[str, dict[str, Any]] = {}
+
+    def note(name: str, path: Path, node: ast.AST, how: str, default: Any = None) -> None:
+        if not ENV_NAME.match(name):
+            return
+        entry = found.get(name)
+        if entry is None:
+            found[name] = {"where": f"{rel(path, site)}:{getattr(node, 'lineno', 0)}", "reads": 1, "how": how}
+            if default is not None:
+                found[name]["default"] = default
+        else:
+            entry["reads"] += 1
+
+    for path in python_files(pkg_dir):
+        tree = parse_file(path)
+        if tree is None:
+            continue
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Call)
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)
+            ):
+                func = node.func
+                fname = (
+                    func.attr
+                    if isinstance(func, ast.Attribute)
+                    else func.id
+                    if isinstance(func, ast.Name)
+                    else None
+                )
+                is_environ_get = (
+                    isinstance(func, ast.Attribute)
+                    and func.attr in ("get", "pop", "setdefault")
+                    and isinstance(func.value, ast.Attribute)
+                    and func.value.attr == "environ"
+                )
+                if fname in ENV_READ_FUNCS or is_environ_get:
+                    default = literal(node.args[1]) if len(node.args) > 1 else None
+                    note(node.args[0].value, path, node, ast.unparse(func), default)
+            elif (
+                isinstance(node, ast.Subscript)
+                and isinstance(node.value, ast.Attribute)
+                and node.value.attr == "environ"
+                and isinstance(node.slice, ast.Constant)
+                and isinstance(node.slice.value, str)
+                and isinstance(node.ctx, ast.Load)
+            ):
+                note(node.slice.value, path, node, "os.environ[...]")
+            elif (
+                isinstance(node, ast.Compare)
+                and isinstance(node.left, ast.Constant)
+                and isinstance(node.left.value, str)
+                and any(isinstance(o, (ast.In, ast.NotIn)) for o in node.ops)
+                and any(isinstance(c, ast.Attribute) and c.attr == "environ" for c in node.comparators)
+            ):
+                note(node.left.value, path, node, "in os.environ")
+    return found
+
+
+ENV_CLASS_TYPES = {
+    "EnvBool": "bool",
+    "EnvInt": "int",
+    "EnvFloat": "float",
+    "EnvStr": "str",
+    "EnvTuple": "tuple",
+}
+
+
+def sglang_env_vars(site: Path) -> list[dict[str, Any]]:
+    """SGLang: the ``Envs`` registry of ``srt/environ.py`` plus literal reads across the package."""
+    environ = site / "sglang" / "srt" / "environ.py"
+    out: dict[str, dict[str, Any]] = {}
+    tree = parse_file(environ)
+    deprecated: dict[str, str] = {}
+    if tree is not None:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef) and node.name == "Envs":
+                for stmt in node.body:
+                    if (
+                        isinstance(stmt, ast.Assign)
+                        and len(stmt.targets) == 1
+                        and isinstance(stmt.targets[0], ast.Name)
+                        and isinstance(stmt.value, ast.Call)
+                    ):
+                        func = stmt.value.func
+                        cls = func.id if isinstance(func, ast.Name) else ast.unparse(func)
+                        name = stmt.targets[0].id
+                        default = literal(stmt.value.args[0]) if stmt.value.args else None
+                        out[name] = {
+                            "name": name,
+                            "default": default,
+                            "type": ENV_CLASS_TYPES.get(cls, cls),
+                            "where": f"{rel(environ, site)}:{stmt.lineno}",
+                            "source": "Envs",
+                        }
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "_print_deprecated_env"
+                and len(node.args) >= 2
+                and all(isinstance(a, ast.Constant) for a in node.args[:2])
+            ):
+                new, old = node.args[0].value, node.args[1].value  # type: ignore[attr-defined]
+                deprecated[str(old)] = str(new)
+    for old, new in deprecated.items():
+        entry = out.setdefault(
+            old,
+            {
+                "name": old,
+                "default": None,
+                "type": "str",
+                "where": f"{rel(environ, site)}",
+                "source": "deprecated",
+            },
+        )
+        entry["deprecated"] = True
+        entry["replacement"] = new
+    _merge_reads(out, env_reads(site / "sglang", site))
+    return sorted(out.values(), key=lambda e: e["name"])
+
+
+def vllm_env_vars(site: Path) -> list[dict[str, Any]]:
+    """vLLM: ``envs.py`` (its ``TYPE_CHECKING`` annotations for type/default and the
+    ``environment_variables`` table for where each is read) plus literal reads across the package."""
+    envs = site / "vllm" / "envs.py"
+    out: dict[str, dict[str, Any]] = {}
+    tree = parse_file(envs)
+    if tree is not None:
+        for node in tree.body:
+            if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING":
+                for stmt in node.body:
+                    if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+                        name = stmt.target.id
+                        out[name] = {
+                            "name": name,
+                            "default": literal(stmt.value),
+                            "type": ast.unparse(stmt.annotation),
+                            "where": f"{rel(envs, site)}:{stmt.lineno}",
+                            "source": "envs.py",
+                        }
+        for walked in ast.walk(tree):
+            node = walked  # type: ignore[assignment]
+            target = None
+            if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                target = node.target.id
+            elif (
+                isinstance(node, ast.Assign)
+                and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name)
+            ):
+                target = node.targets[0].id
+            value = getattr(node, "value", None)
+            if target == "environment_variables" and isinstance(value, ast.Dict):
+                for key in value.keys:
+                    if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                        entry = out.setdefault(
+                            key.value,
+                            {"name": key.value, "default": None, "type": "str", "source": "envs.py"},
+                        )
+                        entry["where"] = f"{rel(envs, site)}:{key.lineno}"
+                        entry["registered"] = True
+    _merge_reads(out, env_reads(site / "vllm", site))
+    return sorted(out.values(), key=lambda e: e["name"])
+
+
+def _merge_reads(out: dict[str, dict[str, Any]], reads: dict[str, dict[str, Any]]) -> None:
+    for name, info in reads.items():
+        if name in out:
+            out[name].setdefault("read_at", info["where"])
+            continue
+        out[name] = {
+            "name": name,
+            "default": info.get("default"),
+            "type": "bool"
+            if "bool" in info["how"]
+            else "int"
+            if "int" in info["how"]
+            else "float"
+            if "float" in info["how"]
+            else "str",
+            "where": info["where"],
+            "source": "read",
+        }
+
+
+# ------------------------------------------------------------------------------------------ json fields
+
+
+def json_loaded_fields(paths: Iterable[Path]) -> dict[str, str]:
+    """Fields parsed with ``json.loads(self.<field>)``, ``json.loads(server_args.<field>)``,
+    ``json.loads(self.server_args.<field>)`` and the like, plus names passed bare (``json.loads(x)``):
+    the caller intersects them with the parser's dests. Maps name -> how it was seen (``attribute``,
+    ``name``, ``keyword``); the last two are weaker evidence."""
+    out: dict[str, str] = {}
+    passed: dict[str, set[str]] = {}  # keyword name -> fields passed as it: f(k=server_args.field)
+    for path in paths:
+        tree = parse_file(path)
+        if tree is None:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call):
+                for kw in node.keywords:
+                    if kw.arg and isinstance(kw.value, ast.Attribute):
+                        chain = ast.unparse(kw.value.value)
+                        if chain in FIELD_ROOTS or chain.endswith("args"):
+                            passed.setdefault(kw.arg, set()).add(kw.value.attr)
+            if not (
+                isinstance(node, ast.Call)
+                and node.args
+                and ast.unparse(node.func) in ("json.loads", "orjson.loads")
+            ):
+                continue
+            arg = node.args[0]
+            if isinstance(arg, ast.Attribute):
+                chain = ast.unparse(arg.value)
+                if chain in FIELD_ROOTS or chain.endswith("args") or chain.startswith("self."):
+                    out[arg.attr] = "attribute"
+            elif isinstance(arg, ast.Name) and arg.id != "config":
+                out.setdefault(arg.id, "name")  # a parameter named like the field
+    for name in list(out):  # one hop: f(model_override_args=server_args.json_model_override_args)
+        for field in passed.get(name, set()):
+            out.setdefault(field, "keyword")
+    return out
+
+
+# ----------------------------------------------------------------------------------------- raise sites
+
+
+def message_parts(node: ast.AST | None) -> list[tuple[str, str]]:
+    """The message expression as [("lit", text) | ("expr", source)] parts."""
+    if node is None:
+        return []
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [("lit", node.value)]
+    if isinstance(node, ast.JoinedStr):
+        parts: list[tuple[str, str]] = []
+        for value in node.values:
+            if isinstance(value, ast.Constant):
+                parts.append(("lit", str(value.value)))
+            elif isinstance(value, ast.FormattedValue):
+                parts.append(("expr", ast.unparse(value.value)))
+        return parts
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return message_parts(node.left) + message_parts(node.right)
+    if (
+        isinstance(node, ast.BinOp)
+        and isinstance(node.op, ast.Mod)
+        and isinstance(node.left, ast.Constant)
+        and isinstance(node.left.value, str)
+    ):
+        args = node.right.elts if isinstance(node.right, ast.Tuple) else [node.right]
+        pieces = re.split(r"(%[-#0 +]*\d*(?:\.\d+)?[sdrfig])", node.left.value)
+        out: list[tuple[str, str]] = []
+        i = 0
+        for piece in pieces:
+            if re.fullmatch(r"%[-#0 +]*\d*(?:\.\d+)?[sdrfig]", piece):
+                out.append(("expr", ast.unparse(args[i]) if i < len(args) else "?"))
+                i += 1
+            elif piece:
+                out.append(("lit", piece))
+        return out
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "format"
+        and isinstance(node.func.value, ast.Constant)
+        and isinstance(node.func.value.value, str)
+    ):
+        out = []
+        for piece in re.split(r"(\{[^{}]*\})", node.func.value.value):
+            if piece.startswith("{") and piece.endswith("}"):
+                out.append(("expr", piece[1:-1] or "?"))
+            elif piece:
+                out.append(("lit", piece))
+        return out
+    return [("expr", ast.unparse(node))]
+
+
+def _merge(parts: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    for kind, text in parts:
+        if out and kind == "lit" and out[-1][0] == "lit":
+            out[-1] = ("lit", out[-1][1] + text)
+        else:
+            out.append((kind, text))
+    return out
+
+
+def template_of(parts: list[tuple[str, str]]) -> str:
+    return "".join(text if kind == "lit" else "{" + text + "}" for kind, text in parts)
+
+
+def regex_of(parts: list[tuple[str, str]]) -> str:
+    pieces = []
+    for kind, text in parts:
+        if kind == "lit":
+            pieces.append(re.escape(text))
+        elif not pieces or pieces[-1] != "(.*?)":
+            pieces.append("(.*?)")
+    return "".join(pieces)
+
+
+def fields_read(nodes: Iterable[ast.AST | None]) -> list[str]:
+    """``self.<f>`` / ``args.<f>`` / ``server_args.<f>`` names read, with one level of nesting kept
+    (``model_config.max_model_len``)."""
+    out: set[str] = set()
+    for root in nodes:
+        if root is None:
+            continue
+        called = {id(n.func) for n in ast.walk(root) if isinstance(n, ast.Call)}
+        for node in ast.walk(root):
+            if id(node) in called:
+                continue
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in FIELD_ROOTS
+            ):
+                out.add(node.attr)
+            elif (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Attribute)
+                and isinstance(node.value.value, ast.Name)
+                and node.value.value.id in FIELD_ROOTS
+            ):
+                out.discard(node.value.attr)
+                out.add(f"{node.value.attr}.{node.attr}")
+    # a nested read also counts as a read of its parent only when the parent is read on its own elsewhere
+    return sorted(out)
+
+
+class _RaiseVisitor(ast.NodeVisitor):
+    def __init__(self, path: Path, site: Path) -> None:
+        self.file = rel(path, site)
+        self.scope: list[str] = []
+        self.classes: list[str] = []
+        self.conds: list[tuple[ast.expr, bool]] = []  # (test, negated)
+        self.sites: list[dict[str, Any]] = []
+
+    def _scoped(self, node: ast.AST, name: str, is_class: bool) -> None:
+        self.scope.append(name)
+        if is_class:
+            self.classes.append(name)
+        saved = self.conds
+        self.conds = []
+        self.generic_visit(node)
+        self.conds = saved
+        self.scope.pop()
+        if is_class:
+            self.classes.pop()
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        self._scoped(node, node.name, True)
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
+        self._scoped(node, node.name, False)
+
+    def visit_AsyncFunctionDef(self, node: ast.AsyncFunctionDef) -> None:
+        self._scoped(node, node.name, False)
+
+    def visit_If(self, node: ast.If) -> None:
+        self.visit(node.test)
+        self.conds.append((node.test, False))
+        for stmt in node.body:
+            self.visit(stmt)
+        self.conds[-1] = (node.test, True)
+        for stmt in node.orelse:
+            self.visit(stmt)
+        self.conds.pop()
+
+    def _conditions(self) -> list[str]:
+        return [f"not ({ast.unparse(t)})" if neg else ast.unparse(t) for t, neg in self.conds]
+
+    def _record(
+        self,
+        node: ast.stmt,
+        exc: str,
+        msg: ast.AST | None,
+        extra: dict[str, Any],
+        cond_nodes: list[ast.AST | None],
+    ) -> None:
+        parts = _merge(message_parts(msg))
+        conditions = self._conditions() + ([extra["condition"]] if "condition" in extra else [])
+        site = {
+            "file": self.file,
+            "line": node.lineno,
+            "function": ".".join(self.scope) or "<module>",
+            "class": self.classes[-1] if self.classes else None,
+            "exception": exc,
+            "message": template_of(parts) if parts else None,
+            "regex": regex_of(parts) if parts else None,
+            # every enclosing condition, outermost first (``not (...)`` for an else branch, and for an
+            # assert its negated test): the innermost one is the raise's own ``if``
+            "conditions": conditions,
+            "fields": fields_read([*(t for t, _ in self.conds), *cond_nodes, msg]),
+        }
+        site.update({k: v for k, v in extra.items() if k != "condition"})
+        self.sites.append(site)
+
+    def visit_Raise(self, node: ast.Raise) -> None:
+        if node.exc is None:
+            return
+        exc = node.exc
+        msg: ast.AST | None = None
+        if isinstance(exc, ast.Call):
+            name = ast.unparse(exc.func)
+            msg = exc.args[0] if exc.args else None
+        else:
+            name = ast.unparse(exc)
+        if name in ("e", "exc", "err", "error"):
+            return  # re-raise of a caught exception
+        self._record(node, name, msg, {}, [])
+        self.generic_visit(node)
+
+    def visit_Assert(self, node: ast.Assert) -> None:
+        self._record(
+            node,
+            "AssertionError",
+            node.msg,
+            {"condition": f"not ({ast.unparse(node.test)})", "assert": ast.unparse(node.test)},
+            [node.test],
+        )
+        self.generic_visit(node)
+
+
+def raise_sites(paths: Iterable[Path], site: Path) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for path in paths:
+        tree = parse_file(path)
+        if tree is None:
+            continue
+        visitor = _RaiseVisitor(path, site)
+        visitor.visit(tree)
+        out.extend(visitor.sites)
+    return out
+
+
+def resolution_modules(framework: str, site: Path) -> list[Path]:
+    """The argument-resolution modules whose raise sites are indexed."""
+    if framework == "sglang":
+        srt = site / "sglang" / "srt"
+        paths = [srt / "server_args.py"]
+        paths += sorted((srt / "arg_groups").rglob("*.py")) if (srt / "arg_groups").is_dir() else []
+        return [p for p in paths if p.exists()]
+    vllm = site / "vllm"
+    paths = [vllm / "engine" / "arg_utils.py"]
+    paths += sorted((vllm / "config").rglob("*.py")) if (vllm / "config").is_dir() else []
+    return [p for p in paths if p.exists()]

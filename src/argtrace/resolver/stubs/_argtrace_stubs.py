@@ -1,0 +1,248 @@
+# mypy: ignore-errors
+"""Import hooks and the fake GPU for resolver environments (stdlib at module top; torch imported lazily).
+
+``ARGTRACE_FAKE_GPU`` holds a JSON GPU profile::
+
+    {"name": "h100", "product": "NVIDIA H100 80GB HBM3", "vendor": "nvidia", "count": 4,
+     "memory": 85520809984, "free": 84900000000, "capability": [9, 0], "sm_count": 132,
+     "flashinfer": true, "cuda": "12.8", "driver": "570.124.06"}
+
+What is faked is what the frameworks read to decide defaults: ``torch.cuda`` availability, device count,
+capability, name, properties, free/total memory, ``torch.version.cuda``; never ``torch.cuda._is_compiled``.
+"""
+
+from __future__ import annotations
+
+import importlib.abc
+import importlib.machinery
+import json
+import os
+import sys
+import types
+
+# CUDA extension modules inside the frameworks' own packages: replaced by empty modules.
+EMPTY_MODULES = (
+    "vllm._C",
+    "vllm._C_stable_libtorch",
+    "vllm._moe_C",
+    "vllm._moe_C_stable_libtorch",
+    "vllm._qutlass_C",
+    "vllm._flashmla_C",
+    "vllm._flashmla_extension_C",
+    "vllm.cumem_allocator",
+    "vllm._rocm_C",
+)
+# NVML bindings answered by the fake NVML when a fake NVIDIA GPU is installed.
+FAKE_NVML_NAMES = ("vllm.third_party.pynvml", "pynvml")
+# Stub packages (real files in this directory) whose every submodule imports and whose every attribute is a
+# placeholder: ``from flashinfer.fp4_quantization import fp4_quantize`` works, calling it raises.
+ANYTHING_PACKAGES = ("torchvision", "sgl_kernel", "flashinfer")
+# Packages replaced by a module whose every attribute is a function that raises when called.
+CALL_STUB_PACKAGES = ("vllm.vllm_flash_attn",)
+
+
+def profile() -> dict | None:
+    raw = os.environ.get("ARGTRACE_FAKE_GPU")
+    if not raw:
+        return None
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
+class _StubLoader(importlib.abc.Loader):
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+
+    def create_module(self, spec):
+        return None
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        module.ARGTRACE_STUB = True  # type: ignore[attr-defined]
+        if self.kind == "package":
+            module.__path__ = []  # type: ignore[attr-defined]
+
+            def __getattr__(name: str):
+                if name.startswith("__"):
+                    raise AttributeError(name)
+
+                def _unavailable(*_a, **_k):
+                    raise RuntimeError(f"{module.__name__}.{name} is an argtrace import stub")
+
+                return _unavailable
+
+            module.__getattr__ = __getattr__  # type: ignore[attr-defined]
+
+
+class _AnythingMeta(type):
+    def __getattr__(cls, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return anything(f"{cls.__qualname__}.{name}", cls.__module__)
+
+    def __call__(cls, *args, **kwargs):
+        raise RuntimeError(f"{cls.__module__}.{cls.__qualname__} is an argtrace import stub")
+
+    def __getitem__(cls, item):
+        return cls
+
+    def __or__(cls, other):
+        return cls
+
+    __ror__ = __or__
+
+
+def anything(name: str, module: str):
+    """A placeholder usable as attribute, base class, dict key or annotation; raises when called."""
+    return _AnythingMeta(name, (), {"__qualname__": name, "__module__": module})
+
+
+def module_getattr(module_name: str):
+    def __getattr__(name: str):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return anything(name, module_name)
+
+    return __getattr__
+
+
+class _AnythingLoader(importlib.abc.Loader):
+    def create_module(self, spec):
+        return None
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        module.__path__ = []
+        module.ARGTRACE_STUB = True
+        module.__getattr__ = module_getattr(module.__name__)
+
+
+class _AliasLoader(importlib.abc.Loader):
+    """Loads another module's code under the requested name (so ``pynvml`` is the fake NVML)."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def create_module(self, spec):
+        return None
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        import importlib
+
+        src = importlib.import_module(self.source)
+        module.__dict__.update({k: v for k, v in vars(src).items() if not k.startswith("__")})
+        module.ARGTRACE_STUB = True  # type: ignore[attr-defined]
+
+
+class StubFinder(importlib.abc.MetaPathFinder):
+    """Serves empty modules for the frameworks' CUDA extensions; hides flashinfer when the profile says
+    the target node has none."""
+
+    def __init__(self, hide: tuple[str, ...], fake_nvml: bool = False) -> None:
+        self.hide = hide
+        self.fake_nvml = fake_nvml
+
+    def find_spec(self, fullname, path=None, target=None):
+        root = fullname.split(".")[0]
+        if root in self.hide:
+            raise ModuleNotFoundError(
+                f"No module named {fullname!r} (hidden by the argtrace GPU profile)", name=fullname
+            )
+        if self.fake_nvml and fullname in FAKE_NVML_NAMES:
+            return importlib.machinery.ModuleSpec(fullname, _AliasLoader("_argtrace_fake_nvml"))
+        if fullname in EMPTY_MODULES:
+            return importlib.machinery.ModuleSpec(fullname, _StubLoader("module"))
+        if root in ANYTHING_PACKAGES and "." in fullname:
+            return importlib.machinery.ModuleSpec(fullname, _AnythingLoader(), is_package=True)
+        for pkg in CALL_STUB_PACKAGES:
+            if fullname == pkg or fullname.startswith(pkg + "."):
+                return importlib.machinery.ModuleSpec(fullname, _StubLoader("package"), is_package=True)
+        return None
+
+
+def install() -> None:
+    prof = profile()
+    hide: tuple[str, ...] = ()
+    if prof is not None and not prof.get("flashinfer", True):
+        hide = ("flashinfer",)
+    fake_nvml = prof is not None and prof.get("vendor", "nvidia") == "nvidia"
+    if not any(isinstance(f, StubFinder) for f in sys.meta_path):
+        sys.meta_path.insert(0, StubFinder(hide, fake_nvml))
+    if prof is not None:
+        import importlib.util
+
+        if importlib.util.find_spec("torch") is not None:  # not in helper interpreters (nvidia-smi)
+            install_fake_gpu(prof)
+
+
+class FakeDeviceProperties:
+    def __init__(self, prof: dict, index: int) -> None:
+        cap = prof.get("capability") or [9, 0]
+        self.name = prof.get("product") or prof.get("name") or "NVIDIA H100 80GB HBM3"
+        self.total_memory = int(prof.get("memory", 80 * 2**30))
+        self.major = int(cap[0])
+        self.minor = int(cap[1])
+        self.multi_processor_count = int(prof.get("sm_count", 132))
+        self.is_integrated = False
+        self.is_multi_gpu_board = False
+        self.uuid = f"GPU-argtrace-fake-{index:04d}"
+        self.L2_cache_size = int(prof.get("l2_cache", 50 * 2**20))
+        self.warp_size = 64 if prof.get("vendor") == "amd" else 32
+        self.gcnArchName = prof.get("gcn_arch", "gfx942") if prof.get("vendor") == "amd" else "NVIDIA"
+        self.max_threads_per_multi_processor = 2048
+        self.regs_per_multiprocessor = 65536
+        self.shared_memory_per_block_optin = 232448
+
+    def __repr__(self) -> str:
+        return (
+            f"_CudaDeviceProperties(name='{self.name}', major={self.major}, minor={self.minor}, "
+            f"total_memory={self.total_memory // 2**20}MB, "
+            f"multi_processor_count={self.multi_processor_count})"
+        )
+
+
+def install_fake_gpu(prof: dict) -> None:
+    import torch
+
+    count = int(prof.get("count", 1))
+    total = int(prof.get("memory", 80 * 2**30))
+    free = int(prof.get("free", total))
+    cap = tuple(int(x) for x in (prof.get("capability") or [9, 0]))
+    name = prof.get("product") or prof.get("name") or "NVIDIA H100 80GB HBM3"
+    state = {"device": 0}
+    cuda = torch.cuda
+
+    def _index(device=None) -> int:
+        if device is None:
+            return state["device"]
+        if isinstance(device, int):
+            return device
+        idx = getattr(device, "index", None)
+        if isinstance(device, str) and ":" in device:
+            return int(device.split(":")[1])
+        return idx or 0
+
+    cuda.is_available = lambda: True
+    cuda.device_count = lambda: count
+    cuda.get_device_capability = lambda device=None: cap
+    cuda.get_device_name = lambda device=None: name
+    cuda.get_device_properties = lambda device=None: FakeDeviceProperties(prof, _index(device))
+    cuda.mem_get_info = lambda device=None: (free, total)
+    cuda.current_device = lambda: state["device"]
+    cuda.set_device = lambda device: state.__setitem__("device", _index(device))
+    cuda.is_initialized = lambda: True
+    cuda.init = lambda: None
+    cuda.synchronize = lambda device=None: None
+    cuda.empty_cache = lambda: None
+    cuda.memory_allocated = lambda device=None: 0
+    cuda.max_memory_allocated = lambda device=None: 0
+    cuda.memory_reserved = lambda device=None: 0
+    cuda.is_bf16_supported = lambda including_emulation=True: cap >= (8, 0)
+    cuda.get_arch_list = lambda: [f"sm_{cap[0]}{cap[1]}"]
+    if prof.get("vendor") == "amd":
+        torch.version.hip = prof.get("hip", "6.3.42131")  # type: ignore[attr-defined]
+        torch.version.cuda = None  # type: ignore[assignment]
+    else:
+        torch.version.cuda = prof.get("cuda", "12.8")  # type: ignore[assignment]
+    os.environ.setdefault("ARGTRACE_FAKE_GPU_INSTALLED", "1")
