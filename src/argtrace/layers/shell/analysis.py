@@ -407,17 +407,24 @@ def _event_findings(label: str, ev: E.ShellEvaluator, args: list[str]) -> list[F
                     evidence=[Evidence("shell", e.at, f"source {d['file']}")],
                 )
             )
-        elif e.kind == "source_missing":
-            where = (
-                f" (relative to the current directory {d['cwd']})"
-                if d.get("cwd") and "/" in d["file"] and not d["file"].startswith("/")
-                else ""
-            )
+        elif e.kind == "source_missing" and not d.get("near_script"):
             out.append(
                 R.SH017.finding(
-                    f"`source {d['file']}`: the file does not exist here{where}; bash reports an "
-                    f"error and continues "
-                    "without what it would set",
+                    f"`source {d['file']}`: the file does not exist on this machine; if it does not exist "
+                    "where the script runs either, bash reports an error and continues without what it "
+                    "would set",
+                    at=e.at,
+                    severity="info",
+                    evidence=[Evidence("shell", e.at, d["file"])],
+                )
+            )
+        elif e.kind == "source_missing":
+            out.append(
+                R.SH017.finding(
+                    f"`source {d['file']}`: bash looks for it in the current directory ({d.get('cwd')}), not "
+                    f"in the script's directory, where it is ({d['near_script']}): the script works only "
+                    "when started from its own directory; elsewhere bash reports an error and continues "
+                    "without what the file sets",
                     at=e.at,
                     evidence=[Evidence("shell", e.at, d["file"])],
                 )

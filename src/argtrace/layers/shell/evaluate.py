@@ -466,6 +466,7 @@ class ShellEvaluator:
         self.arg0 = from_str(arg0)
         self.log_writes: list[tuple[str, str, str]] = []  # (file, op, at)
         self.bash_source: list[str] = [from_str(source.label)]
+        self.captures: list[dict[str, Any]] = []  # command substitutions being evaluated (innermost last)
         # state
         scope: dict[str, Var] = {}
         for k, v in env.items():
@@ -1493,12 +1494,59 @@ class ShellEvaluator:
         """``$(...)``: emulate a few pure ones (dirname, basename, pwd, echo, cd X && pwd); else unknown."""
         body = p.body.strip()
         value = self._emulate(body, at)
+        if value is None:
+            value = self._capture(p.body, at)
         if value is not None:
             return _Chunk(value.rstrip("\n"), p.quoted, not p.quoted)
         shown = to_str(p.raw)
         if len(shown) > 60:
             shown = shown[:57] + "..."
         return _Chunk(None, p.quoted, not p.quoted, f"command substitution `{shown}` runs only at run time")
+
+    def _capture(self, body: str, at: str) -> str | None:
+        """Evaluate the body of ``$(...)`` in a subshell, collecting what ``echo``/``printf``/``pwd`` print.
+
+        Any command whose output cannot be known (an external program, a branch not known statically)
+        makes the whole substitution unknown."""
+        if self.depth >= MAX_DEPTH or len(self.captures) > 8 or len(body) > 100_000:
+            return None
+        text = _prepare(body)
+        try:
+            tree = self.parse(text)
+        except Exception:
+            return None
+        if tree.root_node.has_error:
+            return None
+        src = Source(self.src.label, text, None, fixed_at=at)
+        src.tree = tree
+        frame: dict[str, Any] = {"out": [], "ok": True, "spec": len(self.spec)}
+        frame["redir"] = len(self.redirect_stack)
+        self.captures.append(frame)
+        saved_src, saved_last = self.src, self.last_status
+        self.src = src
+        self.depth += 1
+        try:
+            self.in_subshell(lambda: self.run_block(tree.root_node.children))
+        finally:
+            self.src = saved_src
+            self.depth -= 1
+            self.captures.pop()
+            self.last_status = saved_last
+        return "".join(frame["out"]) if frame["ok"] else None
+
+    def _cap_write(self, text: str | None, redirs: Sequence[Any]) -> None:
+        """Output of a command while a command substitution is being evaluated."""
+        if not self.captures:
+            return
+        frame = self.captures[-1]
+        for r in [*redirs, *(r for fr in self.redirect_stack[frame["redir"] :] for r in fr)]:
+            fd, op = r[0], r[1]
+            if (fd in (None, "1") and op in (">", ">>", ">|", ">&")) or op in ("&>", "&>>"):
+                return  # stdout goes elsewhere
+        if text is None or len(self.spec) > frame["spec"]:
+            frame["ok"] = False
+            return
+        frame["out"].append(text)
 
     def _emulate(self, body: str, at: str) -> str | None:
         if all(not ln.strip() or ln.strip().startswith("#") for ln in body.split("\n")):
@@ -1536,7 +1584,22 @@ class ShellEvaluator:
                 words.append(e.text)
         if not words:
             return None
-        cmd, args = words[0], words[1:]
+        return self._pure(words[0], words[1:])
+
+    def _pure(self, cmd: str, args: list[str]) -> str | None:
+        """Output of a side-effect-free command on known arguments (None when not emulated)."""
+        if cmd in ("readlink", "realpath") and args and args[-1] and not args[-1].startswith("-"):
+            opts = args[:-1]
+            if cmd == "readlink" and not any(o in ("-f", "-e", "-m", "--canonicalize") for o in opts):
+                return None
+            p = to_str(args[-1])
+            base = self.cwd
+            if not p.startswith("/") and base is None:
+                return None
+            full = posixpath.normpath(posixpath.join(base or "/", p))
+            if os.path.exists(full):
+                full = os.path.realpath(full)
+            return from_str(full) + "\n"
         if cmd == "dirname" and len(args) == 1:
             return _dirname(args[0]) + "\n"
         if cmd == "basename" and 1 <= len(args) <= 2:
@@ -1898,25 +1961,23 @@ class ShellEvaluator:
 
     def expand_single(self, tok: L.WordTok | None, rebase: bool = True) -> str | None:
         """Expand a word without splitting or globbing (assignment values, redirect targets, case words)."""
+        return self.expand_value(tok, rebase)[0]
+
+    def expand_value(self, tok: L.WordTok | None, rebase: bool = True) -> tuple[str | None, str | None]:
+        """(value, reason it is unknown) of a word expanded without splitting or globbing."""
         if tok is None:
-            return None
+            return None, None
         if _PLAIN.fullmatch(tok.raw):
-            return tok.raw
+            return tok.raw, None
         parts = L.parse_word(tok.raw, assignment=True)
         at = self.src.at(tok.start) if rebase else self.cur_at
         chunks = self.expand_parts(parts, at, assignment=True)
-        if any(c.text is None and c.reason != "EMPTY_AT" for c in chunks):
-            return None
-        return (
-            "".join(c.text or "" for c in chunks if c is not _BREAK)
-            if _BREAK not in chunks
-            else " ".join("".join(c.text or "" for c in grp) for grp in _split_on_break(chunks))
-        )
-
-    def single_reason(self, tok: L.WordTok) -> str | None:
-        parts = L.parse_word(tok.raw, assignment=True)
-        chunks = self.expand_parts(parts, self.src.at(tok.start), assignment=True)
-        return next((c.reason for c in chunks if c.text is None), None)
+        bad = next((c for c in chunks if c.text is None and c.reason != "EMPTY_AT"), None)
+        if bad is not None:
+            return None, bad.reason
+        if _BREAK not in chunks:
+            return "".join(c.text or "" for c in chunks), None
+        return " ".join("".join(c.text or "" for c in grp) for grp in _split_on_break(chunks)), None
 
     def expand_word(
         self,
@@ -2164,12 +2225,7 @@ class ShellEvaluator:
             m = L.ASSIGN_RE.match(a.raw)
             assert m
             name = from_str(m.group(1))
-            value = self.expand_single(L.WordTok(a.raw[m.end() :], a.start + m.end()))
-            reason = (
-                None
-                if value is not None
-                else self.single_reason(L.WordTok(a.raw[m.end() :], a.start + m.end()))
-            )
+            value, reason = self.expand_value(L.WordTok(a.raw[m.end() :], a.start + m.end()))
             if m.group(3) == "+":
                 st, old, _ = self.get_param(name)
                 value = None if value is None or (st == "unknown") else (old or "") + value
@@ -2207,8 +2263,7 @@ class ShellEvaluator:
             del v
             return
         vt = L.WordTok(value_raw, a.start + m.end())
-        value = self.expand_single(vt)
-        reason = None if value is not None else self.single_reason(vt)
+        value, reason = self.expand_value(vt)
         if index is not None:
             idx_raw = index[1:-1]
             v = self.lookup(name)
@@ -2399,6 +2454,14 @@ class ShellEvaluator:
             return None
         name = texts[0]
         base = name.rsplit("/", 1)[-1]
+        if self.captures:
+            pure = None
+            known = all(w.text is not None for w in argv)
+            if base in ("dirname", "basename", "readlink", "realpath") and known:
+                pure = self._pure(base, [w.text or "" for w in argv[1:]])
+            self._cap_write(pure, [(fd, op) for fd, op, *_r in redirs])
+            if pure is not None:
+                return 0
         if base in ("bash", "sh") and len(texts) > 1:
             return self.run_child_shell(argv, prefix_env, at)
         if base == "wait":
@@ -3127,7 +3190,17 @@ class ShellEvaluator:
         self.set_var("OPTIND", None, at=at, expansion="getopts", reason=f"`getopts` at {at}")
         return None
 
-    def b_printf(self, args: list[ExpWord], at: str, *rest: Any) -> int | None:
+    def b_printf(
+        self, args: list[ExpWord], at: str, argv: list[ExpWord], prefix_env: Any, redirs: Any, *rest: Any
+    ) -> int | None:
+        if self.captures and args and args[0].text != "-v":
+            texts = [w.text for w in args]
+            if any(t is None for t in texts):
+                self._cap_write(None, redirs)
+                return 0
+            out = _printf(texts[0] or "", [t or "" for t in texts[1:]])
+            self._cap_write(out, redirs)
+            return 0
         if len(args) >= 2 and args[0].text == "-v":
             name = args[1].text
             fmt = args[2].text if len(args) > 2 else None
@@ -3191,9 +3264,14 @@ class ShellEvaluator:
             return None
         path = self._find_source(to_str(fname))
         if path is None:
+            near = None
+            if self.main.path and not fname.startswith("/"):
+                cand = os.path.join(os.path.dirname(self.main.path), to_str(fname))
+                near = cand if os.path.isfile(cand) else None
             self.emit(
                 "source_missing",
                 at,
+                near_script=near,
                 file=to_str(fname),
                 cwd=self.cwd,
                 script_dir=os.path.dirname(self.main.path) if self.main.path else None,
@@ -3315,7 +3393,32 @@ class ShellEvaluator:
             return r
         return self.external(rest, prefix_env, redirs, at, start, van)
 
-    def b_echo(self, *a: Any) -> int | None:
+    def b_echo(
+        self, args: list[ExpWord], at: str, argv: list[ExpWord], prefix_env: Any, redirs: Any, *rest: Any
+    ) -> int | None:
+        if not self.captures:
+            return 0
+        words = [w.text for w in args]
+        nl = True
+        interpret = False
+        while words and words[0] is not None and re.fullmatch(r"-[neE]+", words[0]):
+            nl = nl and "n" not in words[0]
+            interpret = ("e" in words[0]) or (interpret and "E" not in words[0])
+            words = words[1:]
+        if any(w is None for w in words):
+            self._cap_write(None, redirs)
+            return 0
+        out = " ".join(w or "" for w in words)
+        if interpret:
+            out = L.decode_ansi(out)
+        self._cap_write(out + ("\n" if nl else ""), redirs)
+        return 0
+
+    def b_pwd(
+        self, args: list[ExpWord], at: str, argv: list[ExpWord], prefix_env: Any, redirs: Any, *rest: Any
+    ) -> int | None:
+        if self.captures:
+            self._cap_write(None if self.cwd is None else from_str(self.cwd) + "\n", redirs)
         return 0
 
     def b_noop(self, *a: Any) -> int | None:
@@ -3373,6 +3476,7 @@ _BUILTIN_NAMES = {
     "command": "command",
     "builtin": "command",
     "echo": "echo",
+    "pwd": "pwd",
     "trap": "noop",
     "ulimit": "noop",
     "umask": "noop",
@@ -3463,28 +3567,42 @@ def _basename(p: str) -> str:
 
 
 def _printf(fmt: str, args: list[str]) -> str | None:
+    """bash's printf for %s/%d/%%/escapes; the format is reused while arguments remain."""
     out: list[str] = []
     ai = 0
-    i = 0
-    while i < len(fmt):
-        c = fmt[i]
-        if c == "\\" and i + 1 < len(fmt):
-            out.append(L.decode_ansi(fmt[i : i + 2]))
-            i += 2
-            continue
-        if c == "%" and i + 1 < len(fmt):
-            d = fmt[i + 1]
-            if d == "%":
-                out.append("%")
-            elif d in "sd":
-                out.append(args[ai] if ai < len(args) else "")
-                ai += 1
-            else:
-                return None
-            i += 2
-            continue
-        out.append(c)
-        i += 1
+    while True:
+        used = 0
+        i = 0
+        while i < len(fmt):
+            c = fmt[i]
+            if c == "\\" and i + 1 < len(fmt):
+                out.append(L.decode_ansi(fmt[i : i + 2]))
+                i += 2
+                continue
+            if c == "%" and i + 1 < len(fmt):
+                d = fmt[i + 1]
+                if d == "%":
+                    out.append("%")
+                elif d in "sdib":
+                    arg = args[ai] if ai < len(args) else ""
+                    if d in "di":
+                        try:
+                            arg = str(int(arg or "0", 0))
+                        except ValueError:
+                            return None
+                    elif d == "b":
+                        arg = L.decode_ansi(arg)
+                    out.append(arg)
+                    ai += 1
+                    used += 1
+                else:
+                    return None
+                i += 2
+                continue
+            out.append(c)
+            i += 1
+        if ai >= len(args) or used == 0:
+            break
     return "".join(out)
 
 

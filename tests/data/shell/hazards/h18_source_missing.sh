@@ -1,4 +1,4 @@
 #!/bin/bash
-# expect: SH017
+# expect:
 source ./missing_env.sh
 python3 -m sglang.launch_server --model-path /m --port "${PORT:-30000}"
