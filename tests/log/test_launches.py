@@ -176,7 +176,8 @@ def test_stale_log(append_log: Path) -> None:
     r = analyze_log(append_log, "LOG", launched_after=datetime(2026, 11, 30, 8, 0))
     assert [f.code for f in r.findings] == ["LG009"]
     assert (
-        "started at 2026-11-29 21:14:02, before --launched-after 2026-11-30 08:00:00" in r.findings[0].message
+        "started at 2026-11-29 21:14:02, before --launched-after (2026-11-30 08:00:00)"
+        in r.findings[0].message
     )
     r = analyze_log(append_log, "LOG", launch=3, launched_after=datetime(2026, 11, 29, 21, 0))
     stale = [f for f in r.findings if f.code == "LG009"]

@@ -121,12 +121,14 @@ def analyze_log(
     launch: int | str | None = None,
     show_secrets: bool = False,
     settings_filter: str | None = None,
+    launched_after_label: str = "--launched-after",
 ) -> LayerResult:
     """Read one server log; observations (layer ``log``) for the chosen launch, findings for all chosen.
 
     ``launch`` is a 1-based launch number, ``"all"``, or ``None`` for the last launch. ``intended`` maps dest
     names to the values the user meant; each is compared with what the log shows. ``launched_after`` marks a
-    log whose chosen launch (or whose file) is older as stale.
+    log whose chosen launch (or whose file) is older as stale; ``launched_after_label`` says where that time
+    came from in messages (``--launched-after``, or ``the modification time of launch.sh``).
     """
     result = LayerResult()
     try:
@@ -158,9 +160,11 @@ def analyze_log(
         if not _is_server_launch(lc):
             continue
         findings.extend(_launch_findings(lc, analysis, at, red))
-        findings.extend(_staleness(lc, analysis, label, at, after, mtime, red))
+        findings.extend(_staleness(lc, analysis, label, at, after, mtime, red, launched_after_label))
         if intended:
-            findings.extend(_intent_findings(lc, analysis, intended, at, after, mtime, red))
+            findings.extend(
+                _intent_findings(lc, analysis, intended, at, after, mtime, red, launched_after_label)
+            )
     result.findings = findings
     if selected:
         chosen = selected[-1]
@@ -338,6 +342,7 @@ def _staleness(
     after: datetime | None,
     mtime: datetime,
     red: _Redactor,
+    after_label: str = "--launched-after",
 ) -> list[Finding]:
     if after is None:
         return []
@@ -351,9 +356,8 @@ def _staleness(
         return [
             rules.LG009.finding(
                 f"Launch {lc.index} of {label} started at {lc.start.isoformat(sep=' ')}, before "
-                f"--launched-after {after.isoformat(sep=' ')}: it is a previous run and says nothing about "
-                "the "
-                f"launch you made (the log was last written at "
+                f"{after_label} ({after.isoformat(sep=' ')}): it is a previous run and says nothing "
+                "about the launch you made (the log was last written at "
                 f"{mtime.isoformat(sep=' ', timespec='seconds')}).{only}",
                 at=at(lc.first_line),
                 launch=lc.index,
@@ -363,7 +367,7 @@ def _staleness(
         return [
             rules.LG009.finding(
                 f"{label} was last written at {mtime.isoformat(sep=' ', timespec='seconds')}, before "
-                f"--launched-after {after.isoformat(sep=' ')}: no launch after that time wrote to it.",
+                f"{after_label} ({after.isoformat(sep=' ')}): no launch after that time wrote to it.",
                 at=None,
                 launch=lc.index,
             )
@@ -379,6 +383,7 @@ def _intent_findings(
     after: datetime | None,
     mtime: datetime,
     red: _Redactor,
+    launched_after_label: str = "--launched-after",
 ) -> list[Finding]:
     out: list[Finding] = []
     logged = lc.settings()
@@ -394,7 +399,7 @@ def _intent_findings(
     for name, want, value, dump in mismatches:
         others = [m[0] for m in mismatches if m[0] != name]
         if stale:
-            verdict = "the evidence points to another launch: this log predates --launched-after"
+            verdict = f"the evidence points to another launch: this log predates {launched_after_label}"
         elif len(others) >= 3:
             verdict = (
                 f"the evidence points to another launch: {len(others)} other settings differ too "
@@ -453,7 +458,7 @@ def _intent_findings(
                 continue
             said = f"not {cond['not']!r}" if "not" in cond else repr(cond["is"])
             if stale:
-                verdict = "this log predates --launched-after, so it may be another launch's error"
+                verdict = f"this log predates {launched_after_label}, so it may be another launch's error"
             else:
                 verdict = (
                     "so the value did not reach validation: the flag did not arrive (shell/parser layers: "

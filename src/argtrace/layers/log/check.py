@@ -1,0 +1,82 @@
+"""``check --log LOG``: the log layer inside ``check``, compared with the intent the earlier layers found.
+
+Wiring (one call in ``check.py``, after the parser/resolution layers and before ``fold_settings``)::
+
+    from argtrace.layers.log.check import analyze_check_log
+    results += analyze_check_log(server, options, report, results)
+
+``options`` needs ``log`` (path as typed), ``launched_after`` (ISO 8601 text or None), ``script`` (path or
+None) and ``extra`` (``show_secrets``, optional ``log_launch``). Without ``--launched-after`` the script's
+modification time is used when the script is a local file: a log older than the script describes a launch
+of an earlier version of it. The log's values come after the parser's (and resolution's) in each setting's
+history; its findings carry ``layer: "log"`` and ``launch: N``; sections ``log`` and ``timeline`` are added.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Protocol
+
+from argtrace.model import LayerResult, Report, ServerCommand, UsageError
+
+
+class _Options(Protocol):
+    script: str | None
+    log: str | None
+    launched_after: str | None
+    extra: Mapping[str, object]
+
+
+def intended_from(results: Sequence[LayerResult]) -> dict[str, Any]:
+    """Intended values by dest name from the earlier layers (names the framework does not know left out)."""
+    intended: dict[str, Any] = {}
+    unknown: set[str] = set()
+    for result in results:
+        intended.update(result.intended)
+        unknown |= result.unknown_settings
+    return {k: v for k, v in intended.items() if k not in unknown}
+
+
+def analyze_check_log(
+    server: ServerCommand, options: _Options, report: Report, results: Sequence[LayerResult]
+) -> list[LayerResult]:
+    if not options.log:
+        return []
+    from argtrace.layers.log.layer import analyze_log, parse_time
+
+    path = Path(options.log)
+    if not path.is_file():
+        raise UsageError(f"--log {options.log}: no such file")
+    launched_after: datetime | None = None
+    label = "--launched-after"
+    if options.launched_after:
+        try:
+            launched_after = parse_time(options.launched_after)
+        except ValueError:
+            raise UsageError(
+                f"--launched-after {options.launched_after!r}: not an ISO 8601 time "
+                "(e.g. 2026-11-30T08:00:00)"
+            ) from None
+    elif options.script and Path(options.script).is_file():
+        launched_after = datetime.fromtimestamp(Path(options.script).stat().st_mtime)
+        label = f"the last change to {options.script}"
+    launch = options.extra.get("log_launch")
+    result = analyze_log(
+        path,
+        options.log,
+        intended=intended_from(results),
+        framework=report.framework.name or server.framework,
+        launched_after=launched_after,
+        launch=launch if isinstance(launch, (int, str)) else None,
+        show_secrets=bool(options.extra.get("show_secrets")),
+        launched_after_label=label,
+    )
+    if launched_after is not None and label != "--launched-after":
+        report.notes.append(
+            f"--log: launches of {options.log} that started before {label} "
+            f"({launched_after.isoformat(sep=' ', timespec='seconds')}) are reported as stale "
+            "(pass --launched-after to choose the time)"
+        )
+    return [result]
