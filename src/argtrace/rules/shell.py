@@ -522,3 +522,25 @@ SH027 = Rule(
     ),
     correct=Example(files={"launch.sh": _HEAD + _SERVER + "\n"}, argv=("check", "launch.sh")),
 )
+
+SH028 = Rule(
+    code="SH028",
+    layer="shell",
+    severity="error",
+    title="A redirection or operator kept in a string reaches the server as an argument",
+    rationale=(
+        "bash recognises `>`, `2>&1`, `|`, `&&` and `&` only when it reads the script, not in the result of "
+        'an expansion: with `CMD="python -m sglang.launch_server ... > server.log 2>&1"; $CMD`, the words '
+        "`>`, `server.log` and `2>&1` become server arguments (argparse: unrecognized arguments) and "
+        "nothing is logged."
+    ),
+    fix='Keep redirections outside the string (`$CMD > server.log 2>&1`), or use an array: `"${CMD[@]}"`.',
+    example=Example(
+        files={"launch.sh": _HEAD + 'CMD="' + _SERVER + ' --port 30000 > server.log 2>&1"\n$CMD\n'},
+        argv=("check", "launch.sh"),
+    ),
+    correct=Example(
+        files={"launch.sh": _HEAD + 'CMD="' + _SERVER + ' --port 30000"\n$CMD > server.log 2>&1\n'},
+        argv=("check", "launch.sh"),
+    ),
+)

@@ -464,6 +464,7 @@ def _event_findings(label: str, ev: E.ShellEvaluator, args: list[str]) -> list[F
 # -------------------------------------------------------------------------- per server
 
 
+_OPERATOR_WORD = re.compile(r"\d?>>?(&\d)?|&>>?|<|\||\|\||&&|&|;|2>&1|1>&2|>&2")
 _POSITIONAL = re.compile(r"^\"?\$\{?([1-9][0-9]*)\}?\"?$")
 
 
@@ -590,6 +591,20 @@ def _server_findings(
                 )
             )
         i = j + 1
+    # shell operators that arrived as words (a command kept in a string: `CMD="... > log 2>&1"; $CMD`)
+    for k in range(start, len(argv)):
+        w = argv[k]
+        t = txt(k)
+        if t is None or w.expansion == "literal" or not _OPERATOR_WORD.fullmatch(t):
+            continue
+        out.append(
+            R.SH028.finding(
+                f"`{t}` comes from the expansion `{w.expansion}`, so bash passes it to the server as an "
+                "argument instead of treating it as a redirection or operator",
+                at=w.at,
+                evidence=[Evidence("shell", w.at, w.expansion)],
+            )
+        )
     # unknown words, globs, braces
     brace_ats = {e.at for e in ev.events if e.kind == "brace"}
     for k, w in enumerate(argv):
