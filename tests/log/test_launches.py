@@ -245,3 +245,14 @@ def test_chained_traceback_stays_one_launch(tmp_path: Path) -> None:
     lc = r.sections["log"]["launches"][0]
     assert lc["error"]["signature"] == "transformers-unknown-architecture"
     assert lc["stage"] == "model_config"
+
+
+def test_pid_of_running_server_differs(tmp_path: Path) -> None:
+    path = tmp_path / "s.log"
+    path.write_text(
+        args_line("2026-11-29 21:14:02") + "[2026-11-29 21:15:05] INFO:     Started server process [4242]\n"
+    )
+    r = analyze_log(path, "LOG", intended={"port": 8000}, pid=777)
+    assert r.sections["log"]["launches"][0]["pids"] == [4242]
+    (f,) = [f for f in r.findings if f.code == "LG002"]
+    assert "the running server is PID 777, this launch logged PID 4242" in f.message

@@ -173,6 +173,7 @@ _SGL_ONLY = re.compile(
     r"Load weight (?:begin|end)\.|KV Cache is allocated\.|Mamba Cache is allocated\.|Memory pool end\.|"
     r"Capture cuda graph|max_total_num_tokens=|The server is fired up"
 )
+_STARTED_PID = re.compile(r"Started server process \[(\d+)\]")
 _PRE_ARGS_FRAMES = re.compile(
     r"prepare_server_args|from_cli_args|parse_args|__post_init__|_handle_\w+|check_server_args|"
     r"launch_server\.py\", line \d+, in <module>|resolve_once|create_engine_config|make_arg_parser"
@@ -303,6 +304,9 @@ def build_launches(scan: Scan, *, framework: str | None = None, year_hint: int |
             launch.end = when
         if p.pid is not None and p.proc and p.proc.startswith("APIServer") and p.pid not in launch.pids:
             launch.pids.append(p.pid)
+        started = _STARTED_PID.search(body)
+        if started and int(started.group(1)) not in launch.pids:
+            launch.pids.append(int(started.group(1)))
         if (p.proc and _VLLM_ENGINE_PROCS.match(p.proc)) or (p.rank and _SGL_RANK.match(p.rank)):
             launch.post_args_evidence = True
         if line.block is not None and _POST_ARGS_FRAMES.search("\n".join(line.block)):

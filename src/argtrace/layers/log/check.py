@@ -6,7 +6,7 @@ Wiring (one call in ``check.py``, after the parser/resolution layers and before 
     results += analyze_check_log(server, options, report, results)
 
 ``options`` needs ``log`` (path as typed), ``launched_after`` (ISO 8601 text or None), ``script`` (path or
-None) and ``extra`` (``show_secrets``, optional ``log_launch``). Without ``--launched-after`` the script's
+None) and ``extra`` (``show_secrets``, optional ``log_launch`` and ``pid``). Without ``--launched-after`` the script's
 modification time is used when the script is a local file: a log older than the script describes a launch
 of an earlier version of it. The log's values come after the parser's (and resolution's) in each setting's
 history; its findings carry ``layer: "log"`` and ``launch: N``; sections ``log`` and ``timeline`` are added.
@@ -63,6 +63,7 @@ def analyze_check_log(
         launched_after = datetime.fromtimestamp(Path(options.script).stat().st_mtime)
         label = f"the last change to {options.script}"
     launch = options.extra.get("log_launch")
+    pid_text = str(options.extra.get("pid") or "")
     result = analyze_log(
         path,
         options.log,
@@ -72,6 +73,7 @@ def analyze_check_log(
         launch=launch if isinstance(launch, (int, str)) else None,
         show_secrets=bool(options.extra.get("show_secrets")),
         launched_after_label=label,
+        pid=int(pid_text) if pid_text.isdigit() else None,
     )
     if launched_after is not None and label != "--launched-after":
         report.notes.append(

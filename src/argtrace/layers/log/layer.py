@@ -122,13 +122,15 @@ def analyze_log(
     show_secrets: bool = False,
     settings_filter: str | None = None,
     launched_after_label: str = "--launched-after",
+    pid: int | None = None,
 ) -> LayerResult:
     """Read one server log; observations (layer ``log``) for the chosen launch, findings for all chosen.
 
     ``launch`` is a 1-based launch number, ``"all"``, or ``None`` for the last launch. ``intended`` maps dest
     names to the values the user meant; each is compared with what the log shows. ``launched_after`` marks a
     log whose chosen launch (or whose file) is older as stale; ``launched_after_label`` says where that time
-    came from in messages (``--launched-after``, or ``the modification time of launch.sh``).
+    came from in messages (``--launched-after``, or ``the modification time of launch.sh``). ``pid``, when
+    the running server's PID is known (``check --pid``), is compared with the PIDs the launch logged.
     """
     result = LayerResult()
     try:
@@ -163,7 +165,7 @@ def analyze_log(
         findings.extend(_staleness(lc, analysis, label, at, after, mtime, red, launched_after_label))
         if intended:
             findings.extend(
-                _intent_findings(lc, analysis, intended, at, after, mtime, red, launched_after_label)
+                _intent_findings(lc, analysis, intended, at, after, mtime, red, launched_after_label, pid)
             )
     result.findings = findings
     if selected:
@@ -384,6 +386,7 @@ def _intent_findings(
     mtime: datetime,
     red: _Redactor,
     launched_after_label: str = "--launched-after",
+    pid: int | None = None,
 ) -> list[Finding]:
     out: list[Finding] = []
     logged = lc.settings()
@@ -398,8 +401,14 @@ def _intent_findings(
     stale = after is not None and ((lc.start is not None and lc.start < after) or mtime < after)
     for name, want, value, dump in mismatches:
         others = [m[0] for m in mismatches if m[0] != name]
+        other_pid = pid is not None and bool(lc.pids) and pid not in lc.pids
         if stale:
             verdict = f"the evidence points to another launch: this log predates {launched_after_label}"
+        elif other_pid:
+            verdict = (
+                f"the evidence points to another launch: the running server is PID {pid}, this launch logged "
+                f"PID {', '.join(str(x) for x in lc.pids)}"
+            )
         elif len(others) >= 3:
             verdict = (
                 f"the evidence points to another launch: {len(others)} other settings differ too "
