@@ -170,3 +170,46 @@ def test_remote_ps_through_the_cli(sshd: SshServer, fake_server: subprocess.Pope
     assert str(fake_server.pid) in result.stdout
     unreachable = run_cli([*sshd.cli_prefix(f"127.0.0.1:{sshd.no_python_port}"), "ps"])
     assert unreachable.status == 2
+
+
+def _example_argv(argv: tuple[str, ...] | list[str], sshd: SshServer, cwd: Path) -> list[str]:
+    out: list[str] = []
+    for word in argv:
+        if word == "{sshd}":
+            out.append(sshd.host)
+            for option in sshd.ssh_options():
+                out += ["--ssh-option", option]
+        else:
+            out.append(word.replace("{cwd}", str(cwd)))
+    command = next(i for i, w in enumerate(out) if w == "check")
+    return [*out[: command + 1], "--format", "json", *out[command + 1 :]]
+
+
+def test_tp015_example_against_the_private_sshd(sshd: SshServer, tmp_path: Path) -> None:
+    from argtrace.rules.transport import TP015
+
+    for name, content in TP015.example.files.items():
+        (tmp_path / name).write_text(str(content))
+    result = run_cli(_example_argv(TP015.example.argv, sshd, tmp_path), cwd=tmp_path)
+    assert result.status in (0, 1), result.stderr
+    assert "TP015" in result.codes()
+
+
+def test_interpreter_with_the_framework_on_the_node(sshd: SshServer, tmp_path: Path) -> None:
+    mods = tmp_path / "mods"
+    dist = mods / "sglang-0.5.10.post1.dist-info"
+    dist.mkdir(parents=True)
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: sglang\nVersion: 0.5.10.post1\n")
+    script = tmp_path / "launch.sh"
+    script.write_text(
+        f"#!/bin/bash\nexport PYTHONPATH={mods}\npython3 -m sglang.launch_server --model-path /m\n"
+    )
+    result = run_cli([*sshd.cli_prefix(), "check", "--format", "json", "--no-shellcheck", str(script)])
+    assert result.status in (0, 1), result.stderr
+    assert "TP015" not in result.codes()
+    hop = next(h for h in result.json["transport"]["hops"] if h["via"].startswith("--host"))
+    assert hop["framework_version"] == "0.5.10.post1" and hop["resolved"]
+    missing = tmp_path / "missing.sh"
+    missing.write_text("#!/bin/bash\nno-such-python3 -m sglang.launch_server --model-path /m\n")
+    result = run_cli([*sshd.cli_prefix(), "check", "--format", "json", "--no-shellcheck", str(missing)])
+    assert "TP015" in result.codes() or not result.json["servers"]

@@ -380,7 +380,77 @@ def analyze_transport(
     ctx = _Context(list(args), dict(env), arg0 or source.label)
     result = TransportResult()
     _follow(source, shell, ctx, result, local_shell=True)
+    _check_node_interpreters(shell.servers, result)
     return result
+
+
+_VERSION_OF = (
+    "import importlib.metadata as m, sys\n"
+    "try:\n    print(m.version(sys.argv[1]))\nexcept Exception:\n    pass\n"
+)
+
+
+def _check_node_interpreters(servers: Sequence[ServerCommand], result: TransportResult) -> None:
+    """``argtrace --host NODE check``: does the interpreter the script names, found on the node's
+    non-interactive PATH, import the framework at all? (TP015)"""
+    from argtrace.rules import transport as R
+    from argtrace.transport.host import HostError, current_host
+
+    host = current_host()
+    if not host.is_remote:
+        return
+    for server in servers:
+        first = server.argv[0].text if server.argv else None
+        program = server.interpreter or first
+        if not program or program in ("env", "nohup", "exec", "sudo", "uv", "conda", "numactl", "taskset"):
+            continue
+        env = {k: v.value for k, v in server.env.items() if v.value is not None}
+        path_env = env.get("PATH")
+        try:
+            if "/" in program:
+                found: str | None = program if host.stat(program).exists else None
+            elif path_env is not None:
+                probe = host.run(["sh", "-c", 'command -v -- "$1"', "sh", program], env={"PATH": path_env})
+                found = probe.stdout.decode("utf-8", "replace").strip() or None
+            else:
+                found = host.which(program).get(program)
+            hop: dict[str, Any] = {
+                "at": server.at,
+                "via": f"--host {host.label}",
+                "program": program,
+                "resolved": found,
+            }
+            result.hops.append(hop)
+            if found is None:
+                result.findings.append(
+                    R.TP015.finding(
+                        f"`{program}` is not found on {host.label} by a non-interactive shell (PATH "
+                        f"{path_env or host.environ().get('PATH', '')}): the server command fails with "
+                        "`command not found`",
+                        at=server.at,
+                    )
+                )
+                continue
+            if server.interpreter is None:
+                continue  # a console script (`vllm`, `sglang`): its own shebang names the interpreter
+            extra: dict[str, str] = {
+                k: env[k] for k in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV") if k in env
+            }
+            version = host.run([found, "-c", _VERSION_OF, server.framework], env=extra or None, timeout=60)
+            hop["framework_version"] = version.stdout.decode("utf-8", "replace").strip() or None
+            if version.returncode == 0 and not hop["framework_version"]:
+                result.findings.append(
+                    R.TP015.finding(
+                        f"on {host.label}, `{program}` resolves to {found} for a non-interactive shell, "
+                        f"and that interpreter has no {server.framework} installed: `python -m` fails with "
+                        "`No module named`. A conda/venv environment activated in ~/.bashrc is not "
+                        "active here.",
+                        at=server.at,
+                        evidence=[Evidence("transport", server.at, f"{program} -> {found}")],
+                    )
+                )
+        except HostError:
+            continue
 
 
 def _follow(

@@ -361,3 +361,27 @@ TP014 = Rule(
         )
     ),
 )
+
+TP015 = Rule(
+    code="TP015",
+    layer="transport",
+    severity="error",
+    title="On the node, the server's interpreter is missing or lacks the framework",
+    rationale=(
+        "With `argtrace --host NODE check`, argtrace asks the node which program the script's `python3` (or "
+        "`vllm`) is for a non-interactive shell, and whether that interpreter can import the framework. A "
+        "conda or venv environment activated in `~/.bashrc` is not active there, so `python3` is often the "
+        "system Python, which fails at once with `No module named sglang`."
+    ),
+    fix=(
+        "Name the environment's interpreter by path (`/opt/conda/envs/sglang/bin/python -m ...`), set `PATH` "
+        "in the script, or use `conda run -n ENV`."
+    ),
+    example=Example(
+        files={"launch.sh": "#!/bin/bash\npython3 -m sglang.launch_server --model-path /m\n"},
+        argv=("--host", "{sshd}", "check", "{cwd}/launch.sh"),
+        # run by tests/transport/test_remote_cli.py against its private sshd ({sshd}: host and -o options,
+        # {cwd}: the example's directory, which the node sees because it is this machine)
+        needs=("sshd-fixture",),
+    ),
+)
