@@ -8,8 +8,9 @@ Wiring (one call in ``check.py``, after the parser/resolution layers and before 
 ``options`` needs ``log`` (path as typed), ``launched_after`` (ISO 8601 text or None), ``script`` (path or
 None) and ``extra`` (``show_secrets``, optional ``log_launch`` and ``pid``). Without ``--launched-after``
 the script's modification time is used when the script is a local file: a log older than the script
-describes a launch of an earlier version of it. The log's values come after the parser's (and resolution's) in each setting's
-history; its findings carry ``layer: "log"`` and ``launch: N``; sections ``log`` and ``timeline`` are added.
+describes a launch of an earlier version of it. The log's values come after the parser's (and
+resolution's) in each setting's history; its findings carry ``layer: "log"`` and ``launch: N``; sections
+``log`` and ``timeline`` are added.
 """
 
 from __future__ import annotations
