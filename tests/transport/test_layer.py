@@ -462,3 +462,20 @@ def test_tmux_and_screen_sessions() -> None:
     assert keys["servers"][0]["argv"] == ["vllm", "serve", "/m", "--port", "8000"]
     screen = check("-c", f"screen -dmS sg {SERVER} --port 30001")
     assert screen["servers"][0]["argv"][-1] == "30001" and "TP014" not in codes(screen)
+
+
+def test_secrets_copied_by_the_journey_are_masked(tmp_path: Path) -> None:
+    token = "hf_" + "s3cr3t" * 6
+    report = check(
+        "--clean-env",
+        "--env",
+        f"MY_API_KEY={token}",
+        "-c",
+        'ssh gpu1 "cat > /w/l.sh" <<EOF\nexport KEY=$MY_API_KEY\nvllm serve /m\nEOF\n'
+        'ssh gpu1 "MY_API_KEY=$MY_API_KEY vllm serve /m --port 1"',
+    )
+    assert token not in str(report)
+    (tmp_path / "id_ed25519").write_text("-----BEGIN OPENSSH PRIVATE KEY-----\nabc\n")
+    copied = check("-c", "scp id_ed25519 gpu1:.ssh/", cwd=tmp_path)
+    assert "PRIVATE KEY" not in str(copied)
+    assert copied["transport"]["uploads"][0]["content"] is None

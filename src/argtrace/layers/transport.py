@@ -381,6 +381,38 @@ def analyze_transport(
     result = TransportResult()
     _follow(source, shell, ctx, result, local_shell=True)
     _check_node_interpreters(shell.servers, result)
+    return _scrubbed(result, env)
+
+
+def _scrubbed(result: TransportResult, env: Mapping[str, str]) -> TransportResult:
+    """Mask the values of secret-named variables (``HF_TOKEN``, ``*_API_KEY``) wherever the journey copied
+    them: a locally expanded remote command, an upload's content, a message. The report's own redaction
+    only knows the variables the server process gets."""
+    from dataclasses import replace
+
+    from argtrace.redact import is_secret_name, scrub
+
+    secrets = {v for k, v in env.items() if v and len(v) >= 4 and is_secret_name(k)}
+
+    def walk(value: Any) -> Any:
+        if isinstance(value, str):
+            return scrub(value, secrets)
+        if isinstance(value, list):
+            return [walk(v) for v in value]
+        if isinstance(value, dict):
+            return {k: walk(v) for k, v in value.items()}
+        return value
+
+    result.hops = walk(result.hops)
+    result.uploads = walk(result.uploads)
+    result.findings = [
+        replace(
+            f,
+            message=scrub(f.message, secrets),
+            evidence=tuple(replace(e, text=scrub(e.text, secrets)) for e in f.evidence),
+        )
+        for f in result.findings
+    ]
     return result
 
 
@@ -885,6 +917,16 @@ def _expand_heredoc(body: str, ctx: _Context) -> bytes | None:
     return None
 
 
+_SCRIPT_SUFFIXES = (".sh", ".bash", ".zsh", ".py", ".yaml", ".yml", ".json", ".toml", ".cfg", ".conf", ".txt")
+
+
+def _looks_like_script(name: str, data: bytes) -> bool:
+    """Only scripts and configs are copied into the report (never a key or another file scp'd along)."""
+    if len(data) > 256 * 1024 or b"\x00" in data[:4096] or b"PRIVATE KEY" in data[:4096]:
+        return False
+    return data.startswith(b"#!") or name.lower().endswith(_SCRIPT_SUFFIXES)
+
+
 def _copy(at: str, argv: list[str | None], ctx: _Context, result: TransportResult) -> None:
     """``scp``/``rsync`` LOCAL... HOST:DEST: the copied file is what later runs there (CRLF check)."""
     from argtrace.rules import transport as R
@@ -935,10 +977,12 @@ def _copy(at: str, argv: list[str | None], ctx: _Context, result: TransportResul
                 "path": target,
                 "from": src,
                 "via": base,
-                "content": data.decode("utf-8", "replace"),
+                "content": data.decode("utf-8", "replace") if _looks_like_script(src, data) else None,
                 "known": True,
             }
         )
+        if not _looks_like_script(src, data):
+            result.uploads[-1]["content_omitted"] = "not a launch script (only scripts and configs are shown)"
         ctx.uploads[(dest_host, target)] = (data, at)
         if b"\r\n" in data:
             lines = data.count(b"\r\n")
@@ -1566,7 +1610,7 @@ def analyze_manifest(
         _kubernetes(source.label, nodes, container, result)
     else:
         raise UsageError(f"{source.label}: neither a docker compose file nor a Kubernetes manifest")
-    return result
+    return _scrubbed(result, {**(dotenv or {}), **env})
 
 
 # --- compose
