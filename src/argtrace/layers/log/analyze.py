@@ -465,7 +465,7 @@ def _interpret(launch: Launch, line: Line, p: Parsed, framework: str | None, cat
         launch.tracebacks.append((line.number, line.block))
         head = body.split("Traceback (most recent call last)", 1)[0].strip()
         if head:
-            launch.errors.append(ErrorHit(line=line.number, text=head, stage=""))
+            launch.errors.append(ErrorHit(line=line.number, text=head, stage="", traceback=list(line.block)))
         return
     _timeline(launch, body, event, line.number)
 
@@ -671,9 +671,12 @@ def _match_errors(launch: Launch, framework: str | None, catalog: Any) -> None:
     seen: dict[str, ErrorHit] = {}
     for err in sorted(launch.errors, key=lambda e: e.line):
         text = err.text.strip()
-        tb = next(
-            (v for k, v in tb_by_exc.items() if text.endswith(k.strip()) or k.strip().endswith(text)), None
-        )
+        tb: tuple[int, list[str]] | None = (err.line, err.traceback) if err.traceback else None
+        if tb is None:
+            tb = next(
+                (v for k, v in tb_by_exc.items() if text.endswith(k.strip()) or k.strip().endswith(text)),
+                None,
+            )
         frames_stage = _frames_stage(tb[1], text) if tb else None
         stage = frames_stage or stage_after(launch, err.line)
         match = match_line(text, framework=framework, stage=stage, catalog=catalog)

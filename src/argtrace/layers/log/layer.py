@@ -229,10 +229,21 @@ def _not_a_log(scan: Scan, label: str, at: Any) -> Finding:
 def _evidence(at: Any, hit: ErrorHit, red: _Redactor) -> list[Evidence]:
     ev = [Evidence("log", at(hit.line), red.text(hit.text[:2000]))]
     if hit.traceback:
+        exc = _exception_line(hit.traceback)
+        if exc and exc != hit.text:
+            ev.append(Evidence("log", None, red.text(exc[:2000])))
         frames = [ln for ln in hit.traceback if ln.strip().startswith("File ")][-3:]
         for fr in frames:
             ev.append(Evidence("log", None, red.text(split_prefix(fr).body.strip()[:500])))
     return ev
+
+
+def _exception_line(block: list[str]) -> str | None:
+    for raw in reversed(block):
+        body = split_prefix(raw).body
+        if body.strip() and not body.startswith((" ", "\t")) and not body.startswith("During handling"):
+            return body.strip()
+    return None
 
 
 def _launch_findings(lc: Launch, analysis: LogAnalysis, at: Any, red: _Redactor) -> list[Finding]:
@@ -290,6 +301,8 @@ def _launch_findings(lc: Launch, analysis: LogAnalysis, at: Any, red: _Redactor)
                 "past the configuration line): the beginning of this launch is not in the file (rotated, "
                 "truncated or an excerpt), so the values it started with are unknown.",
                 at=at(lc.first_line),
+                fix="Read the launch from its start: an older rotated file (server.log.1), the terminal or "
+                "the service journal; or relaunch with the log kept whole.",
                 launch=lc.index,
             )
         )

@@ -30,8 +30,9 @@ def render_log_section(section: Mapping[str, Any]) -> Any:
         err = lc.get("error") or {}
         err_text = ""
         if err:
-            err_text = f"{err.get('code')} {err.get('signature') or ''} {err.get('at')}".strip()
-        args = lc.get("args_at") or "not logged"
+            where = str(err.get("at") or "").rsplit(":", 1)[-1]
+            err_text = f"{err.get('code')} {err.get('signature') or ''} line {where}".strip()
+        args = "line " + str(lc["args_at"]).rsplit(":", 1)[-1] if lc.get("args_at") else "not logged"
         if lc.get("args_truncated"):
             args += " (cut)"
         lines = lc.get("lines") or ["", ""]
@@ -59,18 +60,15 @@ def render_timeline_section(events: Sequence[Mapping[str, Any]]) -> Any:
     if not events:
         return Text("Timeline: no start-up event was logged", style="bold")
     table = Table(title="Timeline", title_justify="left", show_header=True, header_style="bold", box=None)
-    for col in ("launch", "event", "at", "time", "detail"):
+    for col in ("launch", "event", "line", "time", "detail"):
         table.add_column(col, overflow="fold")
     for ev in events:
         detail = ", ".join(
             f"{k}={v}" for k, v in ev.items() if k not in ("launch", "event", "at", "time") and v is not None
         )
+        line = str(ev.get("at") or "").rsplit(":", 1)[-1]
         table.add_row(
-            str(ev.get("launch")),
-            str(ev.get("event")),
-            str(ev.get("at")),
-            str(ev.get("time") or "-"),
-            escape(detail),
+            str(ev.get("launch")), str(ev.get("event")), line, str(ev.get("time") or "-"), escape(detail)
         )
     return table
 
