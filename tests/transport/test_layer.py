@@ -479,3 +479,11 @@ def test_secrets_copied_by_the_journey_are_masked(tmp_path: Path) -> None:
     copied = check("-c", "scp id_ed25519 gpu1:.ssh/", cwd=tmp_path)
     assert "PRIVATE KEY" not in str(copied)
     assert copied["transport"]["uploads"][0]["content"] is None
+
+
+def test_interactive_shell_on_the_node_reads_bashrc() -> None:
+    report = check("-c", "ssh gpu1 \"bash -ic 'python3 -m sglang.launch_server --model-path /m'\"")
+    assert "TP005" not in codes(report)
+    assert "TP005" not in codes(
+        check("-c", 'ssh gpu1 "conda run -n sg python3 -m sglang.launch_server --model-path /m"')
+    )

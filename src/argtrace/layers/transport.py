@@ -690,7 +690,12 @@ def _analyze_remote(
                 )
             )
     # ---- non-interactive environment (TP005)
-    activated = bool(re.search(r"(^|[;&|(\s])(source|\.)\s+\S*(activate|conda\.sh)\b", remote_text))
+    activated = bool(
+        re.search(r"(^|[;&|(\s])(source|\.)\s+\S*(activate|conda\.sh)\b", remote_text)
+        # an interactive shell (`bash -i`, `bash -ic`, `bash -lic`) does read ~/.bashrc to the end
+        or re.search(r"\b(bash|zsh)\s+(-[a-z]*i[a-z]*\s)", remote_text)
+        or "conda run" in remote_text
+    )
     for cmd_at, argv, _cond in remote.commands:
         if not argv or argv[0] is None:
             continue
