@@ -89,3 +89,49 @@ def match_line(
         if m:
             return sig, {k: v for k, v in m.groupdict().items() if v is not None}
     return None
+
+
+def catalog_markdown(catalog: Catalog | None = None) -> str:
+    """``docs/log_signatures.md``: the catalog as a table (``python -m argtrace.layers.log.signatures``)."""
+    cat = catalog or load_catalog()
+    lines = [
+        "# Error signatures of the log layer",
+        "",
+        f"Generated from `src/argtrace/data/error_signatures.json` (catalog version {cat.version}) by "
+        "`python -m argtrace.layers.log.signatures`; do not edit by hand.",
+        "",
+        "Each entry is matched against log lines (after their timestamp/rank/process prefixes). `when stage` "
+        "restricts an entry to the start-up stage the process was in, from the timeline and the traceback "
+        "frames. A finding carries the entry's rule code and starts with `[id]`.",
+        "",
+        "| id | code | framework | when stage | meaning | settings | fix | learned from |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+
+    def cell(text: str) -> str:
+        return text.replace("|", "\\|").replace("\n", " ")
+
+    for sig in cat.signatures:
+        lines.append(
+            "| "
+            + " | ".join(
+                [
+                    f"`{sig.id}`",
+                    sig.code,
+                    sig.framework,
+                    sig.when_stage or sig.stage or "",
+                    cell(sig.meaning),
+                    ", ".join(f"`{s}`" for s in sig.settings),
+                    cell(sig.fix),
+                    cell(sig.source),
+                ]
+            )
+            + " |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    out = Path(__file__).resolve().parents[4] / "docs" / "log_signatures.md"
+    out.write_text(catalog_markdown())
+    print(f"wrote {out}")

@@ -1,0 +1,99 @@
+"""The error-signature catalog: well-formed, sourced, stable, at least 40 entries, and its doc is fresh."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from argtrace.layers.log.signatures import catalog_markdown, load_catalog, match_line
+from argtrace.rules import rule_by_code
+
+REPO = Path(__file__).resolve().parents[2]
+DATA = REPO / "src" / "argtrace" / "data" / "error_signatures.json"
+REQUIRED = {"id", "code", "framework", "pattern", "meaning", "settings", "fix", "source"}
+
+
+def test_catalog_entries_are_complete_and_sourced() -> None:
+    raw = json.loads(DATA.read_text())
+    assert raw["version"] == 1
+    entries = raw["signatures"]
+    assert len(entries) >= 40
+    for e in entries:
+        assert REQUIRED <= set(e), e["id"]
+        assert re.fullmatch(r"[a-z0-9][a-z0-9-]+", e["id"]), e["id"]
+        assert rule_by_code(e["code"]) is not None, e["code"]
+        assert e["framework"] in ("sglang", "vllm", "any")
+        assert e["source"].startswith("https://") or "public" in e["source"], e["id"]
+        re.compile(e["pattern"])
+    assert len({e["id"] for e in entries}) == len(entries)
+
+
+def test_the_required_failure_kinds_are_covered() -> None:
+    ids = {s.id for s in load_catalog().signatures}
+    for needed in (
+        "cuda-oom-weights",
+        "cuda-oom-kv-cache",
+        "cuda-oom-mamba-cache",
+        "cuda-oom-cuda-graph",
+        "cuda-oom-draft-worker",
+        "sglang-not-enough-memory",
+        "sglang-spec-mamba-no-buffer",
+        "sglang-extra-buffer-unsupported-arch",
+        "sglang-max-running-capped-by-mamba",
+        "sglang-negative-profiled-tokens",
+        "argparse-unrecognized",
+        "sglang-deprecated-flag",
+        "vllm-unknown-env",
+        "port-in-use",
+        "nccl-error",
+        "libnuma-missing",
+        "draft-dtype-mismatch",
+    ):
+        assert needed in ids, needed
+
+
+def test_oom_is_placed_by_stage() -> None:
+    line = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB."
+    got = {
+        stage: match_line(line, framework="sglang", stage=stage) for stage in ("weights", "cuda_graph", None)
+    }
+    assert {k: v[0].id for k, v in got.items() if v} == {
+        "weights": "cuda-oom-weights",
+        "cuda_graph": "cuda-oom-cuda-graph",
+        None: "cuda-oom",
+    }
+
+
+CASES = [
+    (
+        "launch_server.py: error: unrecognized arguments: --mamba-scheduler-strategy x",
+        "argparse-unrecognized",
+    ),
+    ("launch_server.py: error: argument --port: expected one argument", "argparse-expected-one-argument"),
+    (
+        "ImportError: libnuma.so.1: cannot open shared object file: No such file or directory",
+        "libnuma-missing",
+    ),
+    ("ERROR:    [Errno 98] error while attempting to bind on address ('0.0.0.0', 30000)", "port-in-use"),
+    (
+        "Exception: Capture cuda graph failed: mat1 and mat2 must have the same dtype, but got Float and Half"[:95],
+        "draft-dtype-mismatch",
+    ),
+    (
+        "ValueError: max_num_seqs (1024) exceeds available Mamba cache blocks (969).",
+        "vllm-max-num-seqs-mamba-blocks",
+    ),
+    ("Unknown vLLM environment variable detected: VLLM_USE_V1", "vllm-unknown-env"),
+    ("Exception: Capture cuda graph failed: CUDA out of memory. Tried to allocate 448.00 MiB.", "cuda-oom"),
+]
+
+
+def test_specific_lines() -> None:
+    for line, want in CASES:
+        got = match_line(line, framework=None, stage=None)
+        assert got is not None and got[0].id == want, (line, got and got[0].id)
+
+
+def test_generated_doc_is_fresh() -> None:
+    assert (REPO / "docs" / "log_signatures.md").read_text() == catalog_markdown()
