@@ -487,3 +487,25 @@ def test_interactive_shell_on_the_node_reads_bashrc() -> None:
     assert "TP005" not in codes(
         check("-c", 'ssh gpu1 "conda run -n sg python3 -m sglang.launch_server --model-path /m"')
     )
+
+
+def test_kubernetes_value_from_and_env_from_are_expanded_in_the_cluster(tmp_path: Path) -> None:
+    pod = (
+        "apiVersion: v1\nkind: Pod\nspec:\n  containers:\n  - name: s\n    image: lmsysorg/sglang:latest\n"
+        "    command: [python3, -m, sglang.launch_server, --model-path, $(MODEL), --port, $(PORT)]\n"
+        "    env:\n    - name: MODEL\n      valueFrom: {configMapKeyRef: {name: cfg, key: model}}\n"
+    )
+    (tmp_path / "pod.yaml").write_text(pod)
+    report = check("pod.yaml", cwd=tmp_path)
+    assert [f["message"].split(")")[0] for f in report["findings"] if f["code"] == "TP012"] == ["$(PORT"]
+    (tmp_path / "pod.yaml").write_text(pod + "    envFrom:\n    - configMapRef: {name: cfg}\n")
+    assert "TP012" not in codes(check("pod.yaml", cwd=tmp_path))
+
+
+def test_compose_shell_entrypoint_with_a_split_command(tmp_path: Path) -> None:
+    (tmp_path / "compose.yaml").write_text(
+        "services:\n  s:\n    image: lmsysorg/sglang:latest\n    entrypoint: [/bin/sh, -c]\n"
+        "    command: python3 -m sglang.launch_server --model-path /m --port 30000\n"
+    )
+    report = check("compose.yaml", cwd=tmp_path)
+    assert "TP004" in codes(report)

@@ -497,9 +497,10 @@ def _follow(
     from argtrace.layers.shell import evaluate as E
     from argtrace.layers.shell.syntax import parse_tree
 
-    text = source.data.decode("latin-1")
-    prepared = E.prepare_text(text)
-    tree = parse_tree(prepared) if shell.commands else None
+    interesting = {"ssh", "autossh", "scp", "rsync"}
+    needs_source = any(argv and _basename(argv[0]) in interesting for _at, argv, _c in shell.commands)
+    prepared = E.prepare_text(source.data.decode("latin-1")) if needs_source else ""
+    tree = parse_tree(prepared) if needs_source else None
     for at, argv, _condition in shell.commands:
         if not argv:
             continue
@@ -1452,6 +1453,7 @@ def _container_servers(
         while i < len(argv) and argv[i] in ("-l", "--login", "-e", "-x", "-u", "-o", "pipefail"):
             i += 1
         if i + 1 < len(argv) and argv[i] in ("-c", "-lc", "-ec", "-xc"):
+            _shell_c(at, list(argv), result)
             known = {k: v for k, v in env.items() if v is not None}
             label = f"<{expansion}>"
             source = ScriptSource(label=label, data=argv[i + 1].encode("utf-8", "surrogateescape"), path=None)
@@ -1859,6 +1861,7 @@ def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: 
             value, missing = k8s_expand(raw, env)
             env[key] = value
         resolvable = {k: v for k, v in env.items() if v is not None}
+        has_env_from = _get(node, "envFrom") is not None
         words: dict[str, list[str] | None] = {}
         for field_name in ("command", "args"):
             field_node = _get(node, field_name)
@@ -1874,9 +1877,10 @@ def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: 
                 value, missing = k8s_expand(text, resolvable)
                 item_at = _line(label, item)
                 for ref in dict.fromkeys(missing):
-                    why = (
-                        "comes from a secret or field (valueFrom)" if ref in env else "is not defined in env"
-                    )
+                    if ref in env or has_env_from:
+                        # valueFrom (a Secret, a field) or envFrom: expanded in the cluster
+                        continue
+                    why = "is not defined in the container's env"
                     result.findings.append(
                         R.TP012.finding(
                             f"$({ref}) in container {name}'s `{field_name}` {why}: Kubernetes leaves it "
