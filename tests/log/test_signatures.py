@@ -77,7 +77,8 @@ CASES = [
     ),
     ("ERROR:    [Errno 98] error while attempting to bind on address ('0.0.0.0', 30000)", "port-in-use"),
     (
-        "Exception: Capture cuda graph failed: mat1 and mat2 must have the same dtype, but got Float and Half"[:95],
+        "Exception: Capture cuda graph failed: "
+        "mat1 and mat2 must have the same dtype, but got Float and Half",
         "draft-dtype-mismatch",
     ),
     (
