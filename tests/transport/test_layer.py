@@ -509,3 +509,17 @@ def test_compose_shell_entrypoint_with_a_split_command(tmp_path: Path) -> None:
     )
     report = check("compose.yaml", cwd=tmp_path)
     assert "TP004" in codes(report)
+
+
+def test_text_view_of_the_transport_section() -> None:
+    from rich.console import Console
+
+    from argtrace.layers.transport import render_transport_section
+
+    report = check("--clean-env", "-c", SEED_UPLOAD)
+    console = Console(width=160, record=True)
+    console.print(render_transport_section(report["transport"]))
+    text = console.export_text()
+    assert "the node's shell receives: bash /workspace/dflash/scripts/launch_mtp.sh 0 30000" in text
+    assert "expanded locally: $1, $2" in text
+    assert "--port  --mamba-scheduler-strategy extra_buffer" in text

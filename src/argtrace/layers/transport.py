@@ -1932,3 +1932,70 @@ def _containers(spec: Any) -> list[tuple[str, Any]]:
     for node in _seq(_get(spec, "containers")) or []:
         out.append((_scalar(_get(node, "name")) or "", node))
     return out
+
+
+# ---------------------------------------------------------------------------------------------- text view
+
+
+def render_transport_section(section: Mapping[str, Any]) -> Any:
+    """Text view of the ``transport`` report section (``render/text.py`` SECTION_VIEWS): each hop with what
+    the next machine or program receives, and every upload with the content that later runs."""
+    from rich.text import Text
+
+    out = Text("How the command travels", style="bold")
+    for hop in section.get("hops") or []:
+        out.append(f"\n  {hop.get('at') or '?'}  ", style="dim")
+        via = str(hop.get("via") or "?")
+        out.append(via, style="bold")
+        if hop.get("error"):
+            out.append(f"  (not followed: {hop['error']})", style="yellow")
+            continue
+        if via == "ssh":
+            port = f" -p {hop['port']}" if hop.get("port") else ""
+            out.append(f" {hop.get('host')}{port}")
+            remote = hop.get("remote_command")
+            if remote is None:
+                out.append("  remote command not known statically", style="yellow")
+            elif remote == "":
+                out.append("  (no command: the login shell reads stdin)")
+            else:
+                out.append("\n      the node's shell receives: ", style="dim")
+                out.append(repr(remote) if "\n" in remote else remote)
+        elif via == "uploaded-script":
+            out.append(f" {hop.get('host')}:{hop.get('path')} {' '.join(hop.get('args') or [])}")
+            out.append(f"  (uploaded at {hop.get('uploaded_at')})", style="dim")
+        elif via.startswith("--host"):
+            found = hop.get("resolved") or "not found"
+            version = hop.get("framework_version")
+            out.append(f"  {hop.get('program')} -> {found}")
+            if "framework_version" in hop:
+                out.append(f"  (framework {version or 'not installed'})", style="dim")
+        else:
+            argv = hop.get("argv")
+            if argv is not None:
+                out.append("  " + _show_argv(argv))
+            for key in ("service", "container", "image"):
+                if hop.get(key):
+                    out.append(f"  {key} {hop[key]}", style="dim")
+    for upload in section.get("uploads") or []:
+        host = upload.get("host")
+        target = f"{host}:{upload.get('path')}" if upload.get("path") else str(host)
+        out.append(f"\n  {upload.get('at') or '?'}  ", style="dim")
+        out.append("upload ", style="bold")
+        out.append(f"{target}  via {upload.get('via') or 'ssh stdin'}")
+        if upload.get("expansions"):
+            out.append(f"  expanded locally: {', '.join(upload['expansions'])}", style="yellow")
+        content = upload.get("content")
+        if content is None:
+            reason = upload.get("content_omitted") or "content not known statically"
+            out.append(f"\n      ({reason})", style="dim")
+            continue
+        lines = content.split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        for number, line in enumerate(lines[:40], start=1):
+            out.append(f"\n      {number:>3} ", style="dim")
+            out.append(line.replace("\r", "\\r"))
+        if len(lines) > 40:
+            out.append(f"\n      ... {len(lines) - 40} more line(s)", style="dim")
+    return out
