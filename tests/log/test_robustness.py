@@ -200,3 +200,19 @@ def test_grep_prefilter_equals_python_scan(
 
 def _tb(block: list[str] | None) -> list[str] | None:
     return None if block is None else _trim_traceback(block)
+
+
+@pytest.mark.parametrize("prefilter", [False, True])
+def test_nul_hole_from_truncation_while_open(
+    prefilter: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if prefilter and gnu_grep() is None:
+        pytest.skip("needs GNU grep")
+    monkeypatch.setattr(reader, "PARALLEL_MIN", 0 if prefilter else 1 << 40)
+    path = tmp_path / "sglang_mtp.log"
+    path.write_bytes(b"\x00" * 70000 + DECODE * 3)
+    r = analyze_log(path, "LOG")
+    assert r.sections["log"]["scan"]["leading_nuls"] == 70000
+    assert r.sections["log"]["scan"]["binary"] is False
+    assert [f.code for f in r.findings] == ["LG012", "LG010"]
+    assert r.findings[1].message.startswith("LOG starts with 70000 NUL byte(s)")

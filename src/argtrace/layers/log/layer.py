@@ -158,6 +158,18 @@ def analyze_log(
     findings: list[Finding] = []
     if not analysis.launches or not any(_is_server_launch(lc) for lc in analysis.launches):
         findings.append(_not_a_log(scan, label, at))
+    if scan.leading_nuls:
+        findings.append(
+            rules.LG010.finding(
+                f"{label} starts with {scan.leading_nuls} NUL byte(s): it was truncated (`> log`, "
+                "logrotate copytruncate) while a process still had it open and kept writing at its old "
+                "offset; the lines after the hole may come from that older process, not from a new launch.",
+                at=f"{label}:1",
+                fix="Stop the old server before truncating or reusing its log (check with `fuser LOG` or "
+                "`lsof LOG`), or give each launch its own log file.",
+                launch=selected[-1].index if selected else None,
+            )
+        )
     for lc in selected:
         if not _is_server_launch(lc):
             continue
@@ -571,6 +583,7 @@ def _launch_summary(lc: Launch, at: Any, red: _Redactor) -> dict[str, Any]:
         }.get(nxt or "", None)
     summary: dict[str, Any] = {
         "launch": lc.index,
+        "next_expected": None if lc.ready or fatal else next_missing(lc),
         "lines": [lc.first_line, lc.last_line],
         "started": lc.start.isoformat(sep=" ") if lc.start else None,
         "framework": lc.framework,
@@ -621,6 +634,7 @@ def _log_section(
             "long_lines": scan.long_lines[:20],
             "binary": scan.binary,
             "ends_with_newline": scan.ends_with_newline,
+            "leading_nuls": scan.leading_nuls,
         },
     }
     if selected:

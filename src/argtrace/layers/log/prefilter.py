@@ -44,7 +44,9 @@ def scan_with_grep(path: Path, label: str) -> Scan | None:
     size = path.stat().st_size
     out = Scan(path=label, size=size, gzip=False)
     with path.open("rb") as fh:
-        out.binary = reader._looks_binary(fh.read(65536))
+        head = fh.read(65536)
+        out.binary = reader._looks_binary(head)
+        out.leading_nuls = len(head) - len(head.lstrip(b"\x00"))
     cmd = [exe, "-a", "-n", "-b", "-v", "-F"]
     for marker in reader.BORING:
         cmd += ["-e", marker.decode()]

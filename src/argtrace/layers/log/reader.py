@@ -97,6 +97,8 @@ class Scan:
     last_line: str = ""
     skipped_blocks: int = 0
     searched_blocks: int = 0
+    # NUL bytes at the start: the file was truncated while a process kept writing at its old offset.
+    leading_nuls: int = 0
 
 
 def open_log(path: Path) -> tuple[BinaryIO, bool]:
@@ -125,6 +127,24 @@ def scan_log(
     Big plain files go through GNU grep as a prefilter when it is available (``prefilter.py``), else are
     split between one scanning process per core; gzip and small files are streamed here.
     """
+    result = _scan_log(path, label, workers=workers, prefilter=prefilter)
+    if not result.gzip and result.leading_nuls:
+        result.leading_nuls = _leading_nuls(path)
+    return result
+
+
+def _leading_nuls(path: Path) -> int:
+    count = 0
+    with path.open("rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            stripped = len(chunk) - len(chunk.lstrip(b"\x00"))
+            count += stripped
+            if stripped < len(chunk):
+                break
+    return count
+
+
+def _scan_log(path: Path, label: str | None, *, workers: int | None, prefilter: bool) -> Scan:
     size = path.stat().st_size
     fh, is_gz = open_log(path)
     result = Scan(path=label or str(path), size=size, gzip=is_gz)
@@ -218,6 +238,7 @@ def _scan_parallel(path: Path, size: int, workers: int, out: Scan) -> None:
         out.searched_blocks += part.searched_blocks
         if k == 0:
             out.binary = part.binary
+            out.leading_nuls = part.leading_nuls
         if part.last_line:
             out.last_line = part.last_line
         out.ends_with_newline = part.ends_with_newline
@@ -253,6 +274,7 @@ def _scan_stream(fh: BinaryIO, out: Scan) -> None:
         if first:
             first = False
             out.binary = _looks_binary(data[:65536])
+            out.leading_nuls = len(data) - len(data.lstrip(b"\x00"))
         last_byte = data[-1:]
         buf = carry + data if carry else data
         cut = buf.rfind(b"\n") + 1
@@ -282,7 +304,8 @@ _TEXT_BYTES = bytes(range(0x20, 0x7F)) + b"\t\n\r\x1b"
 
 
 def _looks_binary(sample: bytes) -> bool:
-    """More than 5% control bytes or invalid UTF-8 in the first 64 kB."""
+    """More than 5% control bytes or invalid UTF-8 in the first 64 kB (a leading run of NULs aside)."""
+    sample = sample.lstrip(b"\x00")
     if not sample:
         return False
     ascii_only = sample.translate(None, _TEXT_BYTES)
