@@ -213,3 +213,16 @@ def test_interpreter_with_the_framework_on_the_node(sshd: SshServer, tmp_path: P
     missing.write_text("#!/bin/bash\nno-such-python3 -m sglang.launch_server --model-path /m\n")
     result = run_cli([*sshd.cli_prefix(), "check", "--format", "json", "--no-shellcheck", str(missing)])
     assert "TP015" in result.codes() or not result.json["servers"]
+
+
+def test_remote_compose_file_and_its_dotenv(sshd: SshServer, tmp_path: Path) -> None:
+    directory = tmp_path / "deploy dir"
+    directory.mkdir()
+    (directory / "compose.yaml").write_text(
+        "services:\n  sglang:\n    image: lmsysorg/sglang:latest\n"
+        "    command: python3 -m sglang.launch_server --model-path ${MODEL} --port 30000\n"
+    )
+    (directory / ".env").write_text("MODEL=/models/qwen\n")
+    result = run_cli([*sshd.cli_prefix(), "check", "--format", "json", str(directory / "compose.yaml")])
+    assert result.status in (0, 1), result.stderr
+    assert result.json["servers"][0]["argv"][3:5] == ["--model-path", "/models/qwen"]
