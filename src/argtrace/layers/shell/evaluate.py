@@ -55,9 +55,15 @@ class Source:
             self._line_starts = starts
         return self._line_starts
 
+    _last_line = 0
+
     def line_col(self, offset: int) -> tuple[int, int]:
         ls = self.line_starts
-        line = bisect.bisect_right(ls, offset) - 1
+        line = self._last_line
+        # scripts are read in order: try the line of the previous lookup first
+        if not (ls[line] <= offset and (line + 1 >= len(ls) or offset < ls[line + 1])):
+            line = bisect.bisect_right(ls, offset) - 1
+            self._last_line = line
         prefix = self.text[ls[line] : offset]
         if prefix.isascii():
             col = len(prefix) + 1
@@ -199,6 +205,9 @@ class _Chunk:
 
 
 _BREAK = _Chunk("", True, False, "BREAK")
+_QUIET_BUILTINS = {"echo", "printf", ":", "true"}
+# words whose expansion has no side effect: no $(...), backquotes, ${x:=...}, $((...)), $!, printf -v
+_NO_SIDE_EFFECTS = re.compile(r"(?![\s\S]*(?:\$\(|`|:?=|\$!|^-v$))[\s\S]*")
 # a word with nothing for bash to expand, quote-remove, split or glob
 _PLAIN = re.compile(r"[^\s$`'\"\\~{*?\[\x01\x02\x03]*")
 
@@ -555,6 +564,12 @@ class ShellEvaluator:
             if value is None and reason is None:
                 reason = old.reason or "appended to a value that is not known statically"
         known = value is not None
+        if old is None and not attrs and "allexport" not in self.options:
+            # the common case, without dataclasses.replace
+            scope[name] = Var(
+                value=value, known=known, reason=None if known else reason, at=at, expansion=expansion
+            )
+            return
         base_var = old if old is not None else Var()
         new = base_var.with_(
             value=value,
@@ -2188,6 +2203,16 @@ class ShellEvaluator:
             idx += 1
         rest = toks.words[idx:]
         first_raw = rest[0].raw if rest else None
+        if (
+            first_raw in _QUIET_BUILTINS
+            and not assigns
+            and not self.captures
+            and "nounset" not in self.options
+            and all(_NO_SIDE_EFFECTS.fullmatch(w.raw) for w in rest)
+            and all(r.target is None or _NO_SIDE_EFFECTS.fullmatch(r.target.raw) for r in toks.redirs)
+        ):
+            # echo/printf/: whose words cannot change anything: nothing to predict (fast path for big scripts)
+            return 0
         argv: list[ExpWord] = []
         vanished_all: list[Vanished] = []
         decl = first_raw in _CLEAN_SPECIAL or first_raw in (

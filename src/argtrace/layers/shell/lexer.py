@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 # Placeholders substituted before tree-sitter parses (see syntax.py): bytes bash treats as word
 # characters but tree-sitter would take as blanks.
@@ -523,7 +524,18 @@ _ORDINARY = re.compile(r"[^\\'\"`$<>:~]+")
 
 
 def parse_word(raw: str, in_dq: bool = False, assignment: bool = False) -> list[Part]:
-    """The parts of one word (quotes, escapes and expansions), in order."""
+    """The parts of one word (quotes, escapes and expansions), in order (callers must not mutate them)."""
+    if len(raw) > 2000:
+        return _parse_word(raw, in_dq, assignment)
+    return _parse_word_cached(raw, in_dq, assignment)
+
+
+@lru_cache(maxsize=8192)
+def _parse_word_cached(raw: str, in_dq: bool, assignment: bool) -> list[Part]:
+    return _parse_word(raw, in_dq, assignment)
+
+
+def _parse_word(raw: str, in_dq: bool = False, assignment: bool = False) -> list[Part]:
     parts: list[Part] = []
     buf: list[str] = []
     buf_quoted = in_dq
