@@ -207,8 +207,11 @@ def test_interpreter_with_the_framework_on_the_node(sshd: SshServer, tmp_path: P
     result = run_cli([*sshd.cli_prefix(), "check", "--format", "json", "--no-shellcheck", str(script)])
     assert result.status in (0, 1), result.stderr
     assert "TP015" not in result.codes()
-    hop = next(h for h in result.json["transport"]["hops"] if h["via"].startswith("--host"))
+    hops = result.json["transport"]["hops"]
+    hop = next(h for h in hops if h["via"].startswith("--host "))
     assert hop["framework_version"] == "0.5.10.post1" and hop["resolved"]
+    session = next(h for h in hops if h["via"] == "--host")
+    assert session["host"] == sshd.host and session["user"] and session["path"]
     missing = tmp_path / "missing.sh"
     missing.write_text("#!/bin/bash\nno-such-python3 -m sglang.launch_server --model-path /m\n")
     result = run_cli([*sshd.cli_prefix(), "check", "--format", "json", "--no-shellcheck", str(missing)])

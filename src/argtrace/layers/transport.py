@@ -431,6 +431,24 @@ def _check_node_interpreters(servers: Sequence[ServerCommand], result: Transport
     host = current_host()
     if not host.is_remote:
         return
+    try:
+        info = host.info()
+    except HostError:
+        return
+    result.hops.append(
+        {
+            "at": None,
+            "via": "--host",
+            "host": host.label,
+            "hostname": info.hostname,
+            "user": info.user,
+            "cwd": info.cwd,
+            "login_shell": info.login_shell,
+            "python3": info.executable,
+            "path": info.env.get("PATH"),
+            "banner": list(getattr(host, "noise", []))[:20],
+        }
+    )
     for server in servers:
         first = server.argv[0].text if server.argv else None
         program = server.interpreter or first
@@ -1964,6 +1982,9 @@ def render_transport_section(section: Mapping[str, Any]) -> Any:
         elif via == "uploaded-script":
             out.append(f" {hop.get('host')}:{hop.get('path')} {' '.join(hop.get('args') or [])}")
             out.append(f"  (uploaded at {hop.get('uploaded_at')})", style="dim")
+        elif via == "--host":
+            out.append(f" {hop.get('user')}@{hop.get('hostname')} ({hop.get('host')}), cwd {hop.get('cwd')}")
+            out.append(f"\n      non-interactive PATH: {hop.get('path')}", style="dim")
         elif via.startswith("--host"):
             found = hop.get("resolved") or "not found"
             version = hop.get("framework_version")
