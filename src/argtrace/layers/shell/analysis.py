@@ -389,6 +389,15 @@ def _event_findings(label: str, ev: E.ShellEvaluator, args: list[str]) -> list[F
                     evidence=[Evidence("shell", e.at, d["raw"])],
                 )
             )
+        elif e.kind == "errexit":
+            out.append(
+                R.SH023.finding(
+                    f"`{d['command']}` fails (status {d['status']}) and `set -e` is on: the script "
+                    "exits here",
+                    at=e.at,
+                    evidence=[Evidence("shell", e.at, d["command"])],
+                )
+            )
         elif e.kind == "param_error":
             out.append(
                 R.SH023.finding(

@@ -848,7 +848,26 @@ class ShellEvaluator:
                 bg = True
             status = self.run_node(node, bg)
             self.last_status = status
+            if (
+                status
+                and "errexit" in self.options
+                and self.cond_depth == 0
+                and not bg
+                and (self._is_simple(node) or node.type == "test_command")
+            ):
+                at = self.src.at(node.start_byte)
+                self.emit("errexit", at, status=status, command=self._short(node))
+                raise _Exit(status, f"`set -e`: `{self._short(node)}` fails at {at}")
         return status
+
+    cond_depth = 0  # > 0 while running an if/while condition, the left side of && / ||, or `! cmd`
+
+    def run_condition(self, nodes: Iterable[Any]) -> int | None:
+        self.cond_depth += 1
+        try:
+            return self.run_block(nodes)
+        finally:
+            self.cond_depth -= 1
 
     def run_node(self, node: Any, bg: bool = False) -> int | None:
         self.step()
@@ -902,7 +921,7 @@ class ShellEvaluator:
         if t == "pipeline":
             return self.run_pipeline(node)
         if t == "negated_command":
-            st = self.run_block(node.children)
+            st = self.run_condition(node.children)
             return None if st is None else int(st == 0)
         if t == "if_statement":
             return self.run_if(node)
@@ -998,7 +1017,11 @@ class ShellEvaluator:
             return self.run_block(node.children)
         left, right = named
         op = ops[0]
-        st = self.run_node(left)
+        self.cond_depth += 1
+        try:
+            st = self.run_node(left)
+        finally:
+            self.cond_depth -= 1
         if op == "&&":
             if st == 0:
                 return self.run_node(right)
@@ -1142,7 +1165,7 @@ class ShellEvaluator:
         cond, body, start = clauses[idx]
         if cond is None:
             return self.run_block(body)
-        st = self.run_block(cond)
+        st = self.run_condition(cond)
         if st == 0:
             return self.run_block(body)
         if st is not None:
@@ -1349,7 +1372,7 @@ class ShellEvaluator:
             f"({self.src.line_at(start)}), which is not known statically"
         )
         for _ in range(MAX_LOOP):
-            st = self.run_block(cond)
+            st = self.run_condition(cond)
             if st is None:
                 self.fork([lambda: self._loop_body(body), lambda: 0], reason)
                 # after an unknown number of iterations, what the body assigns is unknown
