@@ -69,3 +69,34 @@ def test_bad_inputs(tmp_path: Path) -> None:
     log.write_text("")
     with pytest.raises(UsageError):
         analyze_check_log(SERVER, options(log=str(log), launched_after="soon"), Report(command="check"), [])
+
+
+def _parser_saw(value: str) -> LayerResult:
+    from argtrace.model import Observation
+
+    return LayerResult(
+        intended={"mamba_scheduler_strategy": "extra_buffer"},
+        observations={
+            "mamba_scheduler_strategy": (
+                "--mamba-scheduler-strategy",
+                [Observation(layer="shell", value="extra_buffer"), Observation(layer="parser", value=value)],
+            )
+        },
+    )
+
+
+@pytest.mark.parametrize(
+    ("parser_value", "verdict"),
+    [
+        ("extra_buffer", "it arrived: the parser layer has 'extra_buffer'; so the framework rewrote it"),
+        ("no_buffer", "the flag did not arrive as written: the parser layer already has 'no_buffer'"),
+    ],
+)
+def test_verdict_uses_the_earlier_layers(parser_value: str, verdict: str, tmp_path: Path) -> None:
+    log = tmp_path / "sglang_mtp.log"
+    log.write_bytes((LOGS / "sglang_pr25116_spec_no_buffer.log").read_bytes())
+    (result,) = analyze_check_log(
+        SERVER, options(log=str(log)), Report(command="check"), [_parser_saw(parser_value)]
+    )
+    (lg002,) = [f for f in result.findings if f.code == "LG002"]
+    assert verdict in lg002.message

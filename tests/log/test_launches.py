@@ -147,7 +147,10 @@ def test_intent_mismatch_in_this_launch(append_log: Path) -> None:
     assert (
         "intended 'extra_buffer', the server logged 'no_buffer' (server_args, launch 3)" in lg002[0].message
     )
-    assert "the flag did not arrive (shell/parser layers) or the framework rewrote it" in lg002[0].message
+    assert (
+        "the flag did not arrive (shell/parser layers: `argtrace check --log LOG SCRIPT`) or the framework"
+        in lg002[0].message
+    )
 
 
 def test_many_mismatches_point_to_another_launch(append_log: Path) -> None:

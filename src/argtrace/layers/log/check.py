@@ -31,13 +31,26 @@ class _Options(Protocol):
 
 
 def intended_from(results: Sequence[LayerResult]) -> dict[str, Any]:
-    """Intended values by dest name from the earlier layers (names the framework does not know left out)."""
+    """Intended values by dest name from the earlier layers.
+
+    Names the analysed framework version does not know are kept: the log may come from a version that does
+    (an old script on a new release), and it is independent evidence of what the server saw.
+    """
     intended: dict[str, Any] = {}
-    unknown: set[str] = set()
     for result in results:
         intended.update(result.intended)
-        unknown |= result.unknown_settings
-    return {k: v for k, v in intended.items() if k not in unknown}
+    return intended
+
+
+def earlier_values(results: Sequence[LayerResult]) -> dict[str, tuple[str, Any]]:
+    """Per setting, the deepest earlier layer that saw a known value, and that value."""
+    out: dict[str, tuple[str, Any]] = {}
+    for result in results:
+        for name, (_flag, observations) in result.observations.items():
+            for obs in observations:
+                if obs.known:
+                    out[name] = (obs.layer, obs.value)
+    return out
 
 
 def analyze_check_log(
@@ -75,6 +88,7 @@ def analyze_check_log(
         show_secrets=bool(options.extra.get("show_secrets")),
         launched_after_label=label,
         pid=int(pid_text) if pid_text.isdigit() else None,
+        earlier=earlier_values(results),
     )
     if launched_after is not None and label != "--launched-after":
         report.notes.append(

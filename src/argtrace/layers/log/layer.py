@@ -12,6 +12,7 @@ from typing import Any
 from argtrace.layers.log.analyze import (
     EVENTS,
     POST_ARGS_EVENTS,
+    SETTING_ALIASES,
     Dump,
     ErrorHit,
     Launch,
@@ -123,6 +124,7 @@ def analyze_log(
     settings_filter: str | None = None,
     launched_after_label: str = "--launched-after",
     pid: int | None = None,
+    earlier: Mapping[str, tuple[str, Any]] | None = None,
 ) -> LayerResult:
     """Read one server log; observations (layer ``log``) for the chosen launch, findings for all chosen.
 
@@ -131,6 +133,8 @@ def analyze_log(
     log whose chosen launch (or whose file) is older as stale; ``launched_after_label`` says where that time
     came from in messages (``--launched-after``, or ``the modification time of launch.sh``). ``pid``, when
     the running server's PID is known (``check --pid``), is compared with the PIDs the launch logged.
+    ``earlier`` maps a setting to the deepest earlier layer's ``(layer, value)`` (``check``): it decides
+    which explanation a contradiction supports (did not arrive / arrived and was rewritten / other launch).
     """
     result = LayerResult()
     try:
@@ -177,12 +181,14 @@ def analyze_log(
         findings.extend(_staleness(lc, analysis, label, at, after, mtime, red, launched_after_label))
         if intended:
             findings.extend(
-                _intent_findings(lc, analysis, intended, at, after, mtime, red, launched_after_label, pid)
+                _intent_findings(
+                    lc, analysis, intended, at, after, mtime, red, launched_after_label, pid, earlier
+                )
             )
     result.findings = findings
     if selected:
         chosen = selected[-1]
-        result.observations = _observations(chosen, at, red, settings_filter)
+        result.observations = _observations(chosen, at, red, settings_filter, intended)
         if intended:
             result.intended = dict(intended)
     result.sections["log"] = _log_section(analysis, selected, label, at, red, mtime)
@@ -402,6 +408,32 @@ def _staleness(
     return []
 
 
+def _lost_where(name: str, want: Any, earlier: Mapping[str, tuple[str, Any]] | None) -> str:
+    """Which explanation the other layers support for a value the log contradicts."""
+    if earlier is None:
+        return (
+            "the flag did not arrive (shell/parser layers: `argtrace check --log LOG SCRIPT`) or the "
+            "framework rewrote it (resolution layer)"
+        )
+    seen = earlier.get(name)
+    if seen is None:
+        return (
+            "the flag did not arrive: no earlier layer saw a value for it (see the shell and parser findings)"
+        )
+    layer, value = seen
+    if not same_value(want, value):
+        return f"the flag did not arrive as written: the {layer} layer already has {value!r}"
+    if layer == "resolution":
+        return (
+            f"the {layer} layer predicts {value!r}, so this log is most likely from another launch (or a "
+            "rewrite the resolver does not model)"
+        )
+    return (
+        f"it arrived: the {layer} layer has {value!r}; so the framework rewrote it during resolution "
+        "(run the resolution layer) or this log is from another launch"
+    )
+
+
 def _intent_findings(
     lc: Launch,
     analysis: LogAnalysis,
@@ -412,6 +444,7 @@ def _intent_findings(
     red: _Redactor,
     launched_after_label: str = "--launched-after",
     pid: int | None = None,
+    earlier: Mapping[str, tuple[str, Any]] | None = None,
 ) -> list[Finding]:
     out: list[Finding] = []
     logged = lc.settings()
@@ -440,11 +473,7 @@ def _intent_findings(
                 f"({', '.join(others[:5])})"
             )
         else:
-            verdict = (
-                "the log is this launch's as far as it shows, so the flag did not arrive (shell/parser "
-                "layers) "
-                "or the framework rewrote it (resolution layer)"
-            )
+            verdict = "the log is this launch's as far as it shows, so " + _lost_where(name, want, earlier)
         out.append(
             rules.LG002.finding(
                 red.text(
@@ -481,7 +510,8 @@ def _intent_findings(
         sig = hit.signature
         if sig is None:
             continue
-        for name, cond in sig.implies.items():
+        for implied, cond in sig.implies.items():
+            name = _as_intended(implied, intended)
             if name not in intended:
                 continue
             want = intended[name]
@@ -494,10 +524,7 @@ def _intent_findings(
             if stale:
                 verdict = f"this log predates {launched_after_label}, so it may be another launch's error"
             else:
-                verdict = (
-                    "so the value did not reach validation: the flag did not arrive (shell/parser layers: "
-                    "`argtrace check --log`) or the framework rewrote it before the check (resolution layer)"
-                )
+                verdict = "so the value did not reach validation: " + _lost_where(name, want, earlier)
             out.append(
                 rules.LG002.finding(
                     red.text(
@@ -519,8 +546,21 @@ def _flag(name: str) -> str:
     return "--" + name.replace("_", "-")
 
 
+def _as_intended(name: str, intended: Mapping[str, Any] | None) -> str:
+    """The name the caller uses for a logged setting (an older/newer dest name of the same field)."""
+    if intended and name not in intended:
+        for alias in SETTING_ALIASES.get(name, ()):
+            if alias in intended:
+                return alias
+    return name
+
+
 def _observations(
-    lc: Launch, at: Any, red: _Redactor, settings_filter: str | None
+    lc: Launch,
+    at: Any,
+    red: _Redactor,
+    settings_filter: str | None,
+    intended: Mapping[str, Any] | None = None,
 ) -> dict[str, tuple[str | None, list[Observation]]]:
     obs: dict[str, tuple[str | None, list[Observation]]] = {}
     for dump in lc.dumps:
@@ -530,23 +570,28 @@ def _observations(
                 from argtrace.layers.log.analyze import VLLM_CONFIG_ALIASES
 
                 name = VLLM_CONFIG_ALIASES.get(key, key)
+            name = _as_intended(name, intended)
             if settings_filter and settings_filter not in name:
                 continue
             _flag_text, items = obs.setdefault(name, (_flag(name), []))
+            detail: dict[str, Any] = {"launch": lc.index, "format": dump.parsed.kind}
+            if name != key:
+                detail["logged_as"] = key
             items.append(
                 Observation(
                     layer="log",
                     value=jsonable(value),
                     at=at(dump.line),
                     by=dump.source,
-                    detail={"launch": lc.index, "format": dump.parsed.kind},
+                    detail=detail,
                 )
             )
     for hit in lc.errors:
         sig = hit.signature
         if sig is None:
             continue
-        for name, cond in sig.implies.items():
+        for implied, cond in sig.implies.items():
+            name = _as_intended(implied, intended)
             if name in obs or (settings_filter and settings_filter not in name):
                 continue
             said = f"not {cond['not']!r}" if "not" in cond else f"{cond['is']!r}"
