@@ -199,3 +199,19 @@ def test_vllm_unknown_env() -> None:
     r = run("vllm_0.22_gpustack5556_unknown_env.log")
     assert codes(r) == ["LG006"]
     assert "name=VLLM_USE_V1" in r.findings[0].message
+
+
+def test_vllm_05_engine_config_without_api_server() -> None:
+    r = run("vllm_0.5_issue2140_old_config.log", intended={"max_model_len": 32768, "load_format": "auto"})
+    log = r.sections["log"]
+    assert (log["framework"], log["version"]) == ("vllm", "0.5.0.post1")
+    # the engine's curated line: max_seq_len is max_model_len, LoadFormat.AUTO compares equal to "auto"
+    assert [f.code for f in r.findings if f.code in ("LG002", "LG013")] == []
+    assert log["args"]["load_format"] == "LoadFormat.AUTO"
+    assert log["args"]["decoding_config"] == {
+        "__class__": "DecodingConfig",
+        "guided_decoding_backend": "outlines",
+    }
+    ev = events(r)
+    assert ev["weights_loaded"]["gib"] == 13.4966
+    assert ev["model_config"]["source"] == "engine config"

@@ -259,3 +259,37 @@ def test_pid_of_running_server_differs(tmp_path: Path) -> None:
     assert r.sections["log"]["launches"][0]["pids"] == [4242]
     (f,) = [f for f in r.findings if f.code == "LG002"]
     assert "the running server is PID 777, this launch logged PID 4242" in f.message
+
+
+def test_vllm_append_mode_two_launches(tmp_path: Path) -> None:
+    banner = (
+        "(APIServer pid={pid}) INFO 05-01 17:08:06 [utils.py:299]  ▄▄ ▄█ █     █     █ ▀▄▀ █  "
+        "version 0.20.0\n"
+    )
+    args = (
+        "(APIServer pid={pid}) INFO 05-01 {hms} [utils.py:233] non-default args: "
+        "{{'model': 'Qwen/Qwen3-8B', 'gpu_memory_utilization': {util}, 'max_num_seqs': 8}}\n"
+    )
+    fail = (
+        "(EngineCore_DP0 pid=90) ERROR 05-01 17:08:30 [core.py:718] ValueError: Free memory on device "
+        "(3.22/4.0 GiB) on startup is less than desired GPU memory utilization (0.9, 3.6 GiB). Decrease GPU "
+        "memory utilization or reduce GPU memory used by other processes.\n"
+    )
+    ready = "(APIServer pid={pid}) INFO:     Application startup complete.\n"
+    path = tmp_path / "vllm.log"
+    path.write_text(
+        banner.format(pid=1)
+        + args.format(pid=1, hms="17:08:06", util=0.9)
+        + fail
+        + banner.format(pid=2)
+        + args.format(pid=2, hms="17:20:00", util=0.7)
+        + ready.format(pid=2)
+    )
+    os.utime(path, (datetime(2026, 5, 1, 18, 0).timestamp(),) * 2)
+    r = analyze_log(path, "LOG", launch="all", intended={"gpu_memory_utilization": 0.7})
+    launches = r.sections["log"]["launches"]
+    assert [(lc["lines"], lc["state"], lc["pids"], lc["started"]) for lc in launches] == [
+        ([1, 3], "failed", [1], "2026-05-01 17:08:06"),
+        ([4, 6], "ready", [2], "2026-05-01 17:08:06"),
+    ]
+    assert sorted((f.launch, f.code) for f in r.findings) == [(1, "LG002"), (1, "LG003")]
