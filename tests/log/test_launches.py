@@ -293,3 +293,23 @@ def test_vllm_append_mode_two_launches(tmp_path: Path) -> None:
         ([4, 6], "ready", [2], "2026-05-01 17:08:06"),
     ]
     assert sorted((f.launch, f.code) for f in r.findings) == [(1, "LG002"), (1, "LG003")]
+
+
+def test_unknown_error_names_its_settings(tmp_path: Path) -> None:
+    path = tmp_path / "s.log"
+    path.write_text(
+        args_line("2026-11-29 21:14:02")
+        + "Traceback (most recent call last):\n"
+        + '  File "/sgl/srt/managers/scheduler.py", line 10, in run_scheduler_process\n'
+        + "AssertionError: --page-size must be 1 when max_running_requests is set this way\n"
+    )
+    r = analyze_log(path, "LOG")
+    (f,) = [f for f in r.findings if f.code == "LG011"]
+    assert f.setting == "page_size"
+    assert f.message.endswith("Settings named in the error: page_size, max_running_requests.")
+
+
+def test_only_limits_observations(append_log: Path) -> None:
+    r = analyze_log(append_log, "LOG", only={"port"})
+    assert list(r.observations) == ["port"]
+    assert len(r.sections["log"]["args"]) == 8

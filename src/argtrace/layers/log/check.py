@@ -76,19 +76,22 @@ def analyze_check_log(
     elif options.script and Path(options.script).is_file():
         launched_after = datetime.fromtimestamp(Path(options.script).stat().st_mtime)
         label = f"the last change to {options.script}"
+    earlier = earlier_values(results)
+    intended = intended_from(results)
     launch = options.extra.get("log_launch")
     pid_text = str(options.extra.get("pid") or "")
     result = analyze_log(
         path,
         options.log,
-        intended=intended_from(results),
+        intended=intended,
         framework=report.framework.name or server.framework,
         launched_after=launched_after,
         launch=launch if isinstance(launch, (int, str)) else None,
         show_secrets=bool(options.extra.get("show_secrets")),
         launched_after_label=label,
         pid=int(pid_text) if pid_text.isdigit() else None,
-        earlier=earlier_values(results),
+        earlier=earlier,
+        only=set(earlier) | set(intended),
     )
     if launched_after is not None and label != "--launched-after":
         report.notes.append(

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Mapping
+import re
+from collections.abc import Collection, Mapping
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -125,6 +126,7 @@ def analyze_log(
     launched_after_label: str = "--launched-after",
     pid: int | None = None,
     earlier: Mapping[str, tuple[str, Any]] | None = None,
+    only: Collection[str] | None = None,
 ) -> LayerResult:
     """Read one server log; observations (layer ``log``) for the chosen launch, findings for all chosen.
 
@@ -135,6 +137,8 @@ def analyze_log(
     the running server's PID is known (``check --pid``), is compared with the PIDs the launch logged.
     ``earlier`` maps a setting to the deepest earlier layer's ``(layer, value)`` (``check``): it decides
     which explanation a contradiction supports (did not arrive / arrived and was rewritten / other launch).
+    ``only`` limits the observations to these settings (plus the ones a finding names): ``check`` passes the
+    settings its other layers know, so a 300-field dump does not become 300 rows; ``log.args`` keeps it all.
     """
     result = LayerResult()
     try:
@@ -189,6 +193,9 @@ def analyze_log(
     if selected:
         chosen = selected[-1]
         result.observations = _observations(chosen, at, red, settings_filter, intended)
+        if only is not None:
+            keep = set(only) | {f.setting for f in findings if f.setting}
+            result.observations = {k: v for k, v in result.observations.items() if k in keep}
         if intended:
             result.intended = dict(intended)
     result.sections["log"] = _log_section(analysis, selected, label, at, red, mtime)
@@ -264,6 +271,24 @@ def _exception_line(block: list[str]) -> str | None:
     return None
 
 
+_FLAG_IN_TEXT = re.compile(r"(?<![\w-])--([a-z][a-z0-9]*(?:-[a-z0-9]+)+|[a-z]{3,})(?![\w-])")
+_DEST_IN_TEXT = re.compile(r"\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b")
+
+
+def settings_named(text: str, logged: Mapping[str, Any]) -> list[str]:
+    """Dest names an error message mentions: ``--flag-name`` spellings, and dest names the log knows."""
+    names: list[str] = []
+    for m in _FLAG_IN_TEXT.finditer(text):
+        name = m.group(1).replace("-", "_")
+        if name not in names:
+            names.append(name)
+    for m in _DEST_IN_TEXT.finditer(text):
+        name = m.group(1)
+        if name in logged and name not in names:
+            names.append(name)
+    return names
+
+
 def _launch_findings(lc: Launch, analysis: LogAnalysis, at: Any, red: _Redactor) -> list[Finding]:
     out: list[Finding] = []
     fw = lc.framework or "the server"
@@ -303,10 +328,13 @@ def _launch_findings(lc: Launch, analysis: LogAnalysis, at: Any, red: _Redactor)
         )
     if fatal is not None and fatal.signature is None:
         where = _STAGE_TEXT.get(fatal.stage, fatal.stage)
+        named = settings_named(fatal.text, lc.settings())
+        also = f" Settings named in the error: {', '.join(named)}." if named else ""
         out.append(
             rules.LG011.finding(
-                red.text(f"Launch {lc.index} died during {where} with: {fatal.text[:300]}"),
+                red.text(f"Launch {lc.index} died during {where} with: {fatal.text[:300]}.{also}"),
                 at=at(fatal.line),
+                setting=named[0] if named else None,
                 evidence=_evidence(at, fatal, red),
                 launch=lc.index,
             )
