@@ -88,7 +88,7 @@ def _parser_saw(value: str) -> LayerResult:
 @pytest.mark.parametrize(
     ("parser_value", "verdict"),
     [
-        ("extra_buffer", "it arrived: the parser layer has 'extra_buffer'; so the framework rewrote it"),
+        ("extra_buffer", "the parser layer has 'extra_buffer', so it arrived and the framework changed it"),
         ("no_buffer", "the flag did not arrive as written: the parser layer already has 'no_buffer'"),
     ],
 )

@@ -457,8 +457,8 @@ def _lost_where(name: str, want: Any, earlier: Mapping[str, tuple[str, Any]] | N
             "rewrite the resolver does not model)"
         )
     return (
-        f"it arrived: the {layer} layer has {value!r}; so the framework rewrote it during resolution "
-        "(run the resolution layer) or this log is from another launch"
+        f"the {layer} layer has {value!r}, so it arrived and the framework changed it before this point "
+        "(resolution layer: give it the model's config.json) or this log is from another launch"
     )
 
 
@@ -552,7 +552,7 @@ def _intent_findings(
             if stale:
                 verdict = f"this log predates {launched_after_label}, so it may be another launch's error"
             else:
-                verdict = "so the value did not reach validation: " + _lost_where(name, want, earlier)
+                verdict = "so " + _lost_where(name, want, earlier)
             out.append(
                 rules.LG002.finding(
                     red.text(
