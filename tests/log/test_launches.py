@@ -313,3 +313,13 @@ def test_only_limits_observations(append_log: Path) -> None:
     r = analyze_log(append_log, "LOG", only={"port"})
     assert list(r.observations) == ["port"]
     assert len(r.sections["log"]["args"]) == 8
+
+
+def test_crash_loop_keeps_the_output_bounded(tmp_path: Path) -> None:
+    path = tmp_path / "loop.log"
+    path.write_text((USAGE) * 300)
+    r = analyze_log(path, "LOG", launch=1)
+    log = r.sections["log"]
+    assert log["launch_count"] == 300
+    assert [lc["launch"] for lc in log["launches"]][:2] == [1, 201]
+    assert len(log["launches"]) == 101

@@ -33,6 +33,9 @@ from argtrace.model import Evidence, Finding, LayerResult, Observation, Severity
 from argtrace.redact import is_secret_flag, mask, scrub
 from argtrace.rules import log as rules
 
+# A crash-looping server can leave thousands of launches in one file: the JSON lists the last ones (and any
+# chosen with --launch); ``launch_count`` has the total.
+MAX_LAUNCH_SUMMARIES = 100
 _SEVERITY: dict[str, Severity] = {"error": "error", "warning": "warning", "info": "info"}
 _PLACEHOLDERS = frozenset({"[REDACTED]", "***", "<redacted>", ""})
 _STAGE_TEXT = {
@@ -697,7 +700,11 @@ def _log_section(
         "version": next((lc.version for lc in reversed(analysis.launches) if lc.version), None),
         "launch_count": len(analysis.launches),
         "selected": [lc.index for lc in selected],
-        "launches": [_launch_summary(lc, at, red) for lc in analysis.launches],
+        "launches": [
+            _launch_summary(lc, at, red)
+            for lc in analysis.launches
+            if lc in selected or lc.index > len(analysis.launches) - MAX_LAUNCH_SUMMARIES
+        ],
         "events": list(EVENTS),
         "scan": {
             "bytes": scan.bytes_read,
@@ -708,6 +715,7 @@ def _log_section(
             "binary": scan.binary,
             "ends_with_newline": scan.ends_with_newline,
             "leading_nuls": scan.leading_nuls,
+            "lines_dropped": scan.hits_dropped,
         },
     }
     if selected:
