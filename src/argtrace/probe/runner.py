@@ -386,6 +386,14 @@ def _fold(
             return dict(env)
         return {k: (scrub(v, secrets) if v is not None else None) for k, v in redact_env(env).items()}
 
+    for index, c in enumerate(captures, start=1):
+        words = show_argv([str(w) for w in c.get("argv") or []])
+        version = c.get("framework_version") or "not installed for this interpreter"
+        report.notes.append(f"captured server start {index}: {' '.join(w or '' for w in words)}")
+        report.notes.append(
+            f"    interpreter {c.get('executable')} (Python {c.get('python_version') or '?'}), "
+            f"{c.get('framework')} {version}, cwd {c.get('cwd')}; stopped before the server ran"
+        )
     report.sections["capture"] = {
         "ran": True,
         "exit_status": status,
