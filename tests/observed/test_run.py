@@ -285,3 +285,20 @@ def test_run_real_console_scripts(
     assert server["framework_version"] == version and server["heavy_modules_loaded"] == []
     codes = result.codes()
     assert "PR100" not in codes and "PR109" not in codes and "PR102" not in codes
+
+
+def test_other_python_processes_keep_their_own_sitecustomize(launch_dir: Path) -> None:
+    theirs = launch_dir / "theirs"
+    theirs.mkdir()
+    (theirs / "sitecustomize.py").write_text("import os\nos.environ['THEIRS_LOADED'] = '1'\n")
+    script = _write(
+        launch_dir / "launch.sh",
+        f'#!/bin/bash\nexport PYTHONPATH="{theirs}:$PYTHONPATH"\n'
+        "python3 -c 'import os; print(\"helper sees\", os.environ.get(\"THEIRS_LOADED\"))'\n"
+        "python3 -m sglang.launch_server --model-path /m\n",
+    )
+    result = run_cli(["run", "--format", "json", str(script)], cwd=launch_dir)
+    capture = result.json["capture"]
+    assert "helper sees 1" in capture["output_tail"]
+    assert len(capture["servers"]) == 1
+    assert capture["servers"][0]["env"]["PYTHONPATH"].startswith(str(theirs))
