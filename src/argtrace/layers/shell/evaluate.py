@@ -1192,8 +1192,9 @@ class ShellEvaluator:
                 if not seen_paren:
                     if not c.is_named and c.type == ")":
                         seen_paren = True
-                    elif fname == "value" or (c.is_named and c.type != "comment"):
-                        pats.append(self.pattern_regex(self.node_text(c), c.start_byte))
+                        # the patterns: the source text up to `)`, split on top-level `|`
+                        for raw, off in _split_patterns(self.src.text, it.start_byte, c.start_byte):
+                            pats.append(self.pattern_regex(raw, off))
                     continue
                 if fname == "termination" or (not c.is_named and c.type in (";;", ";&", ";;&")):
                     term = c.type
@@ -1746,10 +1747,15 @@ class ShellEvaluator:
                     newvals.append(r)
                 vals = newvals
             if star or not q:
+                ifs = self._ifs()
+                if ifs is None:
+                    return [_Chunk(None, q, not q, "IFS is not known statically")]
                 if q:
-                    ifs = self._ifs()
-                    return [_Chunk((ifs[:1] if ifs is not None else " ").join(vals), True, False)]
-                return self._emit_list(vals, False, True)
+                    return [_Chunk(ifs[:1].join(vals), True, False)]
+                if ifs == "":
+                    return self._emit_list([v for v in vals if v], False, True)
+                # unquoted: bash joins with the first IFS character, then splits the result
+                return [_Chunk(ifs[:1].join(vals), False, True)]
             return self._emit_list(vals, True, True)
         # scalar
         if p.index is not None:
@@ -3571,6 +3577,42 @@ def _stdbuf_env(
     old = env.get("LD_PRELOAD")
     value = STDBUF_LIB if not old or old[0] is None else f"{old[0]}:{STDBUF_LIB}"
     env["LD_PRELOAD"] = (value, at, "stdbuf", None)
+
+
+def _split_patterns(text: str, start: int, end: int) -> list[tuple[str, int]]:
+    """``a|b*|"c d")``: the alternatives of a case item (quotes respected), with their offsets."""
+    i = start
+    while i < end and text[i] in " \t\n(":
+        i += 1
+    out: list[tuple[str, int]] = []
+    seg = i
+    while i < end:
+        c = text[i]
+        if c == "\\":
+            i += 2
+            continue
+        try:
+            if c == "'":
+                i = L.skip_single(text, i + 1)
+                continue
+            if c == '"':
+                i = L.skip_double(text, i + 1)
+                continue
+            if c == "$" and i + 1 < end and text[i + 1] in "({":
+                i = L.skip_dollar(text, i)
+                continue
+        except L.LexError:
+            break
+        if c == "|":
+            out.append((text[seg:i].strip(" \t\n"), seg))
+            i += 1
+            while i < end and text[i] in " \t\n":
+                i += 1
+            seg = i
+            continue
+        i += 1
+    out.append((text[seg:end].strip(" \t\n"), seg))
+    return [(raw, off) for raw, off in out if raw]
 
 
 def _split_on_break(chunks: list[_Chunk]) -> list[list[_Chunk]]:

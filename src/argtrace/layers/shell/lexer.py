@@ -536,6 +536,16 @@ def _parse_word_cached(raw: str, in_dq: bool, assignment: bool) -> list[Part]:
 
 
 def _parse_word(raw: str, in_dq: bool = False, assignment: bool = False) -> list[Part]:
+    parts = _parse_word_raw(raw, in_dq, assignment)
+    if "\x01" in raw or "\x02" in raw or "\x03" in raw:
+        # the placeholders were only for tree-sitter: in a word they are the characters they stand for
+        for p in parts:
+            if isinstance(p, Lit):
+                p.text = restore(p.text)
+    return parts
+
+
+def _parse_word_raw(raw: str, in_dq: bool = False, assignment: bool = False) -> list[Part]:
     parts: list[Part] = []
     buf: list[str] = []
     buf_quoted = in_dq
