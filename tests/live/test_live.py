@@ -264,3 +264,12 @@ def test_vllm_guards_only_v1() -> None:
     assert "LV004" in codes(denied) and denied.sections["live"]["version"] == "0.33.0"
     assert "LV004" not in codes(allowed)
     assert "max_model_len" in allowed.observations
+
+
+def test_scheme_mismatches_are_explained() -> None:
+    with serve_fixture("sglang-0.5.10.post1") as server:
+        wrong = analyze_live(server.url.replace("http://", "https://"), timeout=2)
+    assert codes(wrong) == ["LV001"] and "does not speak HTTPS" in wrong.findings[0].message
+    with serve_fixture("sglang-0.5.10.post1", tls=True) as server:
+        plain = analyze_live(server.url.replace("https://", "http://"), timeout=2)
+    assert codes(plain) in (["LV001"], ["LV003"])

@@ -243,13 +243,17 @@ def http_get(base: str, path: str, *, api_key: str | None, insecure: bool, timeo
 
 def _classify(reason: object) -> tuple[str, str]:
     text = str(reason)
+    if "WRONG_VERSION_NUMBER" in text or "wrong version number" in text or "record layer failure" in text:
+        return "not-https", text
     if isinstance(reason, ssl.SSLError) or "CERTIFICATE_VERIFY_FAILED" in text or "SSL" in text:
         return "tls", text
     if isinstance(reason, ConnectionRefusedError) or "Connection refused" in text:
         return "refused", text
     if isinstance(reason, (TimeoutError, socket.timeout)) or "timed out" in text:
         return "timeout", text
-    if isinstance(reason, socket.gaierror) or "Name or service not known" in text:
+    if isinstance(reason, socket.gaierror) or any(
+        t in text for t in ("Name or service not known", "name resolution", "nodename nor servname")
+    ):
         return "dns", text
     if isinstance(reason, (ConnectionResetError, ConnectionAbortedError)) or "RemoteDisconnected" in repr(
         reason
@@ -484,6 +488,7 @@ def analyze_live(
                 "dns": "the host name does not resolve",
                 "protocol": "the connection was closed without an HTTP answer (HTTPS port spoken to "
                 "over HTTP?)",
+                "not-https": "the server does not speak HTTPS there (use http://)",
             }.get(f.error or "", f.detail or "unknown error")
             result.findings.append(
                 rules.LV001.finding(
