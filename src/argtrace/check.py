@@ -26,6 +26,7 @@ from argtrace.model import (
 )
 
 if TYPE_CHECKING:
+    from argtrace.frameworks.schema import Schema
     from argtrace.layers.transport import TransportResult
 
 # Refuse to read more than this: a launch script is kilobytes; 64 MiB is surely not one.
@@ -248,7 +249,26 @@ def analyze_server(
     parser_result = parse_server_args(server, schema)
     # transport: each flag's value as written before ssh / an upload changed it (history's first entry)
     before = [transport.layer_result(server, schema)] if transport is not None else []
-    return [*before, process_result, parser_result]
+    after = [resolution_layer(server, schema, parser_result, options)] if options.resolve else []
+    return [*before, process_result, parser_result, *after]
+
+
+def resolution_layer(
+    server: ServerCommand, schema: Schema, parser_result: LayerResult, options: CheckOptions
+) -> LayerResult:
+    """The framework's own post-parse resolution, run under the recorder (layers/resolution.py)."""
+    from argtrace.layers.resolution import resolve_server
+
+    return resolve_server(
+        server,
+        schema.framework,
+        schema.version,
+        parser_result=parser_result,
+        flag_for_dest={d: f for d in schema.dests if (f := schema.flag_for_dest(d))},
+        python=options.python,
+        gpu=options.gpu,
+        model_config=options.model_config,
+    )
 
 
 def _other_servers_findings(servers: Sequence[ServerCommand], options: CheckOptions) -> list[Finding]:

@@ -245,4 +245,105 @@ def install_fake_gpu(prof: dict) -> None:
         torch.version.cuda = None  # type: ignore[assignment]
     else:
         torch.version.cuda = prof.get("cuda", "12.8")  # type: ignore[assignment]
+    import importlib.util
+
+    if importlib.util.find_spec("vllm") is not None:
+        for namespace in VLLM_OP_NAMESPACES:
+            setattr(torch.ops, namespace, _DummyOpNamespace(namespace))
+        _tolerant_register_fake(torch)
+        _fake_triton_driver(prof)
     os.environ.setdefault("ARGTRACE_FAKE_GPU_INSTALLED", "1")
+
+
+# vLLM's custom-op namespaces (registered by its CUDA extensions, which are stubbed): every op exists and
+# returns False when called, which is what the capability queries vLLM makes at import time need.
+VLLM_OP_NAMESPACES = ("_C", "_moe_C", "_C_cache_ops", "_C_custom_ar", "_vllm_fa2_C", "_vllm_fa3_C",
+                      "_flashmla_C", "_flashmla_extension_C", "_qutlass_C", "_rocm_C")
+
+
+def _fake_triton_driver(prof: dict) -> None:
+    """triton's active driver answers for the fake GPU (vLLM's FLA kernels ask it for the platform at
+    import time; the real NVIDIA driver needs libcuda)."""
+    try:
+        import triton.runtime.driver  # noqa: F401  (the package attribute is the DriverConfig)
+        from triton.backends.compiler import GPUTarget
+    except Exception:
+        return
+    trd = sys.modules["triton.runtime.driver"]
+    cap = prof.get("capability") or [9, 0]
+    amd = prof.get("vendor") == "amd"
+
+    class FakeTritonDriver:
+        def __init__(self) -> None:
+            props = {"max_shared_mem": 232448, "multiprocessor_count": int(prof.get("sm_count", 132)),
+                     "max_num_regs": 65536, "warpSize": 64 if amd else 32, "sm_clock_rate": 1980000,
+                     "mem_clock_rate": 2619000, "mem_bus_width": 5120}
+            self.utils = types.SimpleNamespace(get_device_properties=lambda device=0: dict(props))
+
+        def get_current_target(self):
+            if amd:
+                return GPUTarget("hip", prof.get("gcn_arch", "gfx942"), 64)
+            return GPUTarget("cuda", int(cap[0]) * 10 + int(cap[1]), 32)
+
+        def get_current_device(self):
+            return 0
+
+        def set_current_device(self, device):
+            return None
+
+        def get_current_stream(self, device=None):
+            return 0
+
+        def get_active_torch_device(self):
+            import torch
+
+            return torch.device("cuda", 0)
+
+        def get_device_interface(self):
+            import torch
+
+            return torch.cuda
+
+        def is_active(self):
+            return True
+
+    fake = FakeTritonDriver()
+    driver = trd.driver
+    driver._default = fake
+    driver._active = fake
+
+
+def _tolerant_register_fake(torch) -> None:
+    """``register_fake("_C::op")`` for a stubbed op namespace registers nothing (the op does not exist in
+    the dispatcher); every other registration goes through."""
+    import torch.library as tl
+
+    orig = tl.register_fake
+
+    def register_fake(op, *args, **kwargs):
+        name = op if isinstance(op, str) else ""
+        if name.split("::", 1)[0] in VLLM_OP_NAMESPACES:
+            if args and callable(args[0]):
+                return args[0]
+            return lambda fn: fn
+        return orig(op, *args, **kwargs)
+
+    tl.register_fake = register_fake
+    if hasattr(tl, "impl_abstract"):
+        tl.impl_abstract = register_fake
+
+
+class _DummyOpNamespace:
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __getattr__(self, op: str):
+        if op.startswith("__"):
+            raise AttributeError(op)
+
+        def _op(*_args, **_kwargs):
+            return False
+
+        _op.__name__ = op
+        _op.default = _op
+        return _op

@@ -1,0 +1,558 @@
+"""The resolution layer: the framework's own post-parse code, run under a recorder, in a subprocess.
+
+Entry point: :func:`resolve_server`. It runs ``argtrace/resolver/record.py`` in the target interpreter (a
+resolver environment, or ``--python``) with the stubs on ``PYTHONPATH``, the fake GPU of ``--gpu`` and the
+server's predicted environment, on the server's argv with the model path pointed at a local config, and turns
+the recording into observations of layer ``resolution`` (``by`` = the function, ``at`` = file:line relative
+to site-packages, ``detail`` = ``{"old": ...}``), the ``resolution`` section and RS findings.
+
+Never imitates the framework: without a resolver, nothing here produces a value.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from argtrace.model import Evidence, LayerResult, Observation, ServerCommand
+
+DEFAULT_TIMEOUT = 240.0
+RECORDER = Path(__file__).resolve().parent.parent / "resolver" / "record.py"
+MODEL_FLAGS = {"sglang": ("--model-path", "--model"), "vllm": ("--model",)}
+PARALLEL_DESTS = {
+    "tp": ("tp_size", "tensor_parallel_size"),
+    "dp": ("dp_size", "data_parallel_size"),
+    "pp": ("pp_size", "pipeline_parallel_size"),
+}
+# What to do about a raise, by the function that raises (framework knowledge, kept to a few known sites;
+# everything else gets the framework's own message and the settings its condition reads).
+FIX_HINTS: Mapping[str, str] = {
+    "_handle_mamba_radix_cache": (
+        "pass --mamba-scheduler-strategy extra_buffer (keeps the radix cache; doubles the Mamba state "
+        "cache per request, so fewer requests fit; with SGLANG_ENABLE_SPEC_V2=1) or --disable-radix-cache "
+        "(no prefix reuse between requests: every prompt is prefilled in full)"
+    ),
+}
+
+
+@dataclass(frozen=True)
+class ResolverTarget:
+    """Where to run: an interpreter and, for a resolver environment, its manifest label."""
+
+    python: str
+    label: str  # "resolver-env sglang==0.5.10.post1" or "--python /opt/venv/bin/python"
+    env_path: str | None = None
+
+
+def find_target(framework: str, version: str | None, python: str | None) -> ResolverTarget | None:
+    if python:
+        return ResolverTarget(python=python, label=f"--python {python}")
+    from argtrace.resolver import environments
+
+    manifest = environments.find_environment(framework, version) if version else None
+    if manifest is None:
+        return None
+    return ResolverTarget(
+        python=str(environments.env_python(Path(manifest.path))),
+        label=f"resolver-env {framework}=={manifest.version}",
+        env_path=manifest.path,
+    )
+
+
+def local_model_dir(model_config: str | os.PathLike[str] | None, model_value: str | None) -> Path | None:
+    """``--model-config DIR|config.json``, else the model path when it is a local directory with a
+    config.json, else the Hugging Face cache snapshot of a repo id (offline)."""
+    if model_config:
+        p = Path(model_config)
+        if p.is_file():
+            return p.parent
+        if (p / "config.json").is_file():
+            return p
+        return None
+    if model_value:
+        p = Path(model_value)
+        if (p / "config.json").is_file():
+            return p
+        snap = hf_snapshot(model_value)
+        if snap is not None:
+            return snap
+    return None
+
+
+def hf_snapshot(repo_id: str) -> Path | None:
+    if not re.fullmatch(r"[\w.-]+/[\w.-]+", repo_id):
+        return None
+    home = Path(os.environ.get("HF_HOME", Path.home() / ".cache" / "huggingface"))
+    hub = Path(os.environ.get("HF_HUB_CACHE", home / "hub"))
+    repo = hub / ("models--" + repo_id.replace("/", "--"))
+    ref = repo / "refs" / "main"
+    try:
+        snap = repo / "snapshots" / ref.read_text().strip()
+    except OSError:
+        snaps = sorted((repo / "snapshots").glob("*")) if (repo / "snapshots").is_dir() else []
+        snap = snaps[-1] if snaps else Path("/nonexistent")
+    return snap if (snap / "config.json").is_file() else None
+
+
+def server_argv(server: ServerCommand, framework: str) -> tuple[list[str] | None, str | None]:
+    """The words the framework's parser receives, with ``sglang serve``'s own argv rewrites applied (the
+    recorder calls ``prepare_server_args`` directly). ``(None, reason)`` when a word is unknown."""
+    words = [w.text for w in server.server_args]
+    if any(w is None for w in words):
+        return None, "an argv word cannot be known statically"
+    argv = [w for w in words if w is not None]
+    if server.entrypoint == "sglang serve":
+        if "--model-type" in argv:
+            i = argv.index("--model-type")
+            del argv[i : i + 2]
+        argv = [a for a in argv if not a.startswith("--model-type=")]
+        if argv and not argv[0].startswith("-"):
+            argv = ["--model-path", argv[0], *argv[1:]]
+    return argv, None
+
+
+def model_value(argv: Sequence[str], framework: str) -> tuple[str | None, int | None]:
+    """The model path word and its index in argv."""
+    if framework == "vllm" and argv and not argv[0].startswith("-"):
+        return argv[0], 0
+    for i, word in enumerate(argv):
+        for flag in MODEL_FLAGS[framework]:
+            if word == flag and i + 1 < len(argv):
+                return argv[i + 1], i + 1
+            if word.startswith(flag + "="):
+                return word.split("=", 1)[1], i
+    return None, None
+
+
+def gpu_selection(spec: str | None, parsed: Mapping[str, Any]) -> tuple[Any, bool, int]:
+    """(GpuSelection, assumed, needed GPUs): ``--gpu`` or h100 x as many as tp x dp x pp need."""
+    from argtrace.gpus import GpuSelection, parse_gpu_spec
+
+    need = 1
+    for dests in PARALLEL_DESTS.values():
+        for dest in dests:
+            value = parsed.get(dest)
+            if isinstance(value, int) and value > 0:
+                need *= value
+                break
+    if spec:
+        selection = parse_gpu_spec(spec)
+        if not re.search(r"x\d+$", spec.strip().lower()) or selection.profile.name == spec.strip().lower():
+            # a bare NAME: as many as needed
+            selection = GpuSelection(selection.profile, max(need, selection.count))
+        return selection, False, need
+    return parse_gpu_spec(f"h100x{need}" if need > 1 else "h100"), True, need
+
+
+def parsed_values(parser_result: LayerResult | None) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if parser_result is None:
+        return out
+    for name, (_flag, obs) in parser_result.observations.items():
+        for o in reversed(obs):
+            if o.layer == "parser":
+                out[name] = o.value
+                break
+    return out
+
+
+def run_recorder(
+    target: ResolverTarget,
+    request: Mapping[str, Any],
+    env: Mapping[str, str],
+    timeout: float = DEFAULT_TIMEOUT,
+) -> tuple[str, dict[str, Any] | None, str]:
+    """Run the recorder; (status, recording or None, output tail). Status: ok|timeout|crashed."""
+    with tempfile.TemporaryDirectory(prefix="argtrace-resolve-") as tmp:
+        req = Path(tmp) / "request.json"
+        out = Path(tmp) / "out.json"
+        req.write_text(json.dumps(request))
+        try:
+            proc = subprocess.run(
+                [target.python, str(RECORDER), str(req), str(out)],
+                env=dict(env),
+                cwd=tmp,
+                capture_output=True,
+                text=True,
+                errors="replace",
+                timeout=timeout,
+                stdin=subprocess.DEVNULL,
+            )
+        except subprocess.TimeoutExpired as exc:
+            tail = _tail(
+                (exc.stderr or b"")
+                if isinstance(exc.stderr, str)
+                else (exc.stderr or b"").decode("utf-8", "replace")
+            )
+            return "timeout", None, tail
+        except OSError as exc:
+            return "crashed", None, f"{type(exc).__name__}: {exc}"
+        tail = _tail(proc.stderr + proc.stdout)
+        try:
+            data = json.loads(out.read_text())
+        except (OSError, ValueError):
+            return "crashed", None, tail or f"exit status {proc.returncode}, no result"
+        if not isinstance(data, dict) or "status" not in data:
+            return "crashed", None, tail
+        return "ok", data, tail
+
+
+def _tail(text: str, lines: int = 15) -> str:
+    return "\n".join(text.strip().splitlines()[-lines:])
+
+
+def resolve_server(
+    server: ServerCommand,
+    framework: str,
+    version: str | None,
+    *,
+    parser_result: LayerResult | None = None,
+    flag_for_dest: Mapping[str, str] | None = None,
+    python: str | None = None,
+    gpu: str | None = None,
+    model_config: str | os.PathLike[str] | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    record: bool = True,
+) -> LayerResult:
+    """The resolution layer for one server start."""
+    from argtrace.rules import resolution as rules
+
+    result = LayerResult()
+    section: dict[str, Any] = {"status": "skipped", "exception": None, "at": None, "reason": None}
+    result.sections["resolution"] = section
+    parsed = parsed_values(parser_result)
+    try:
+        selection, assumed, need = gpu_selection(gpu, parsed)
+    except ValueError as exc:
+        section["reason"] = str(exc)
+        result.findings.append(rules.RS004.finding(f"resolution skipped: {exc}"))
+        return result
+    section["gpu"] = {
+        "spec": selection.spec,
+        "count": selection.count,
+        "needed": need,
+        "assumed": assumed,
+        "product": selection.profile.label,
+    }
+    if selection.count < need:
+        result.findings.append(
+            rules.RS005.finding(
+                f"the parallel sizes need {need} GPUs (tp x dp x pp) but --gpu {gpu} gives {selection.count}",
+                setting="tp_size" if "tp_size" in parsed else "tensor_parallel_size",
+            )
+        )
+    target = find_target(framework, version, python)
+    if target is None:
+        section["reason"] = f"no resolver environment for {framework}=={version}"
+        result.findings.append(
+            rules.RS004.finding(
+                f"resolution skipped: no resolver environment for {framework}=={version}; effective "
+                "values are the parser's",
+                fix=f"argtrace resolver add {framework}=={version}",
+            )
+        )
+        return result
+    section["interpreter"] = target.label
+    argv, reason = server_argv(server, framework)
+    if argv is None:
+        section["reason"] = reason
+        result.findings.append(rules.RS004.finding(f"resolution skipped: {reason}"))
+        return result
+    model_word, model_index = model_value(argv, framework)
+    local = local_model_dir(model_config, model_word)
+    if local is None:
+        section["reason"] = (
+            "no model config: pass --model-config DIR (a directory with the model's config.json)"
+        )
+        result.findings.append(
+            rules.RS004.finding(
+                f"resolution skipped: no local config.json for model {model_word!r}; model-dependent "
+                "defaults cannot be resolved",
+                fix="pass --model-config DIR|config.json (only config.json is read, never weights)",
+            )
+        )
+        return result
+    local = local.resolve()
+    section["model_config"] = str(local)
+    if model_index is not None and model_word is not None:
+        word = argv[model_index]
+        argv[model_index] = word.replace(model_word, str(local)) if "=" in word else str(local)
+    from argtrace.resolver import environments
+    from argtrace.resolver.fake_gpu import fake_gpu_env
+
+    base_env = {k: v.value for k, v in server.env.items() if v.value is not None}
+    base_env.setdefault("HOME", os.environ.get("HOME", "/root"))
+    base_env.setdefault("PATH", os.environ.get("PATH", "/usr/bin:/bin"))
+    env = environments.runtime_env_for(base_env, {"ARGTRACE_FAKE_GPU": fake_gpu_env(selection)})
+    started = time.monotonic()
+    status, data, tail = run_recorder(
+        target, {"framework": framework, "argv": argv, "record": record}, env, timeout
+    )
+    section["seconds"] = round(time.monotonic() - started, 2)
+    if data is None:
+        section["status"] = "timeout" if status == "timeout" else "crashed"
+        section["reason"] = f"resolver {status}" + (f" after {timeout:.0f} s" if status == "timeout" else "")
+        result.findings.append(
+            rules.RS003.finding(
+                f"the resolver {'timed out' if status == 'timeout' else 'crashed'} ({target.label}); "
+                "effective values are the parser's",
+                evidence=[Evidence("resolution", None, tail[-2000:])] if tail else (),
+            )
+        )
+        return result
+    back = {str(local): model_word} if model_word else {}
+    _fold(result, data, parsed, parser_result, flag_for_dest or {}, back, framework, version, rules, tail)
+    return result
+
+
+def _unmap(value: Any, back: Mapping[str, str | None]) -> Any:
+    if isinstance(value, str):
+        for local, original in back.items():
+            if original is not None and local in value:
+                return value.replace(local, original)
+    return value
+
+
+def _fold(
+    result: LayerResult,
+    data: Mapping[str, Any],
+    parsed: Mapping[str, Any],
+    parser_result: LayerResult | None,
+    flags: Mapping[str, str],
+    back: Mapping[str, str | None],
+    framework: str,
+    version: str | None,
+    rules: Any,
+    tail: str,
+) -> None:
+    section = result.sections["resolution"]
+    section["status"] = data.get("status")
+    section["framework"] = {"name": framework, "version": data.get("version")}
+    section["mode"] = data.get("mode")
+    section["timings"] = {k: round(v, 3) for k, v in (data.get("timings") or {}).items()}
+    writes = data.get("writes") or []
+    decls = data.get("declarations") or []
+    logs = data.get("logs") or []
+    section["writes"] = len(writes)
+    section["declarations"] = len(decls)
+    section["env_writes"] = [
+        {k: w.get(k) for k in ("name", "old", "new", "at", "by")}
+        for w in data.get("env_writes") or []
+        if w.get("old") != w.get("new")
+    ]
+    section["logs"] = [f"{entry['level']} {entry['at']}: {entry['message']}" for entry in logs[:200]]
+    history: dict[str, list[Observation]] = {}
+    final = data.get("final") or {}
+    parsed_by_recorder = data.get("parsed") or {}
+
+    def log_near(index: int) -> str | None:
+        for entry in logs:
+            if entry.get("after_write", 0) == index + 1:
+                return str(entry["message"])[:500]
+        return None
+
+    for w in writes:
+        name = w["field"]
+        if w.get("owner") not in (None, "ServerArgs", "EngineArgs") and name not in parsed_by_recorder:
+            name = f"{w['owner']}.{name}"
+        detail: dict[str, Any] = {"old": _unmap(w.get("old"), back)}
+        if w.get("noop"):
+            detail["noop"] = True
+        if w.get("owner") not in (None, "ServerArgs", "EngineArgs"):
+            detail["owner"] = w["owner"]
+        if w.get("chain"):
+            detail["chain"] = w["chain"]
+        message = log_near(w.get("seq", 0))
+        if message:
+            detail["log"] = message
+        history.setdefault(name, []).append(
+            Observation(
+                "resolution", _unmap(w.get("new"), back), at=w.get("at"), by=w.get("by"), detail=detail
+            )
+        )
+    for d in decls:
+        for name, value in (d.get("fields") or {}).items():
+            detail = {"source": d.get("source"), "caller": d.get("by")}
+            if d.get("chain"):
+                detail["chain"] = d["chain"]
+            history.setdefault(name, []).append(
+                Observation(
+                    "resolution", _unmap(value, back), at=d.get("at"), by=str(d.get("source")), detail=detail
+                )
+            )
+    for fb in data.get("fallbacks") or []:
+        history.setdefault(fb["field"], []).append(
+            Observation(
+                "resolution", _unmap(fb.get("new"), back), by="fallback", detail={"old": fb.get("old")}
+            )
+        )
+    # the effective value: the framework's own read of the result (pipeline projection, config objects)
+    for name, value in final.items():
+        value = _unmap(value, back)
+        obs = history.get(name)
+        start = _unmap(parsed_by_recorder.get(name), back)
+        if obs:
+            if obs[-1].value != value and data.get("status") == "ok":
+                obs.append(Observation("resolution", value, by="resolved", detail={"old": obs[-1].value}))
+        elif name in parsed_by_recorder and start != value and data.get("status") == "ok":
+            history[name] = [Observation("resolution", value, by="resolved", detail={"old": start})]
+    seen_by_parser = set(parser_result.observations) if parser_result is not None else set()
+    for name, obs in history.items():
+        if name not in seen_by_parser and name in parsed_by_recorder:
+            # the value the real parser produced (its default): the start of this setting's history
+            obs.insert(
+                0,
+                Observation(
+                    "parser",
+                    _unmap(parsed_by_recorder[name], back),
+                    by="default",
+                    detail={"default": True, "via": "resolver"},
+                ),
+            )
+        result.observations[name] = (flags.get(name), obs)
+    _findings(result, data, history, parsed, parser_result, framework, version, rules, back, flags)
+
+
+def _findings(
+    result: LayerResult,
+    data: Mapping[str, Any],
+    history: Mapping[str, list[Observation]],
+    parsed: Mapping[str, Any],
+    parser_result: LayerResult | None,
+    framework: str,
+    version: str | None,
+    rules: Any,
+    back: Mapping[str, str | None],
+    flags: Mapping[str, str],
+) -> None:
+    section = result.sections["resolution"]
+    exc = data.get("exception")
+    if data.get("status") in ("raised", "crashed") and exc:
+        message = _unmap(str(exc.get("message") or ""), back)
+        section["exception"] = {"type": exc.get("type"), "message": message}
+        section["at"] = exc.get("at")
+        section["function"] = exc.get("function")
+        if data.get("status") == "crashed":
+            section["reason"] = f"{exc.get('type')}: {message}"[:500]
+            result.findings.append(
+                rules.RS003.finding(
+                    f"the resolver crashed: {exc.get('type')}: {message}"[:600],
+                    at=exc.get("at"),
+                    evidence=[Evidence("resolution", exc.get("at"), "\n".join(exc.get("traceback") or []))],
+                )
+            )
+            return
+        site = raise_site(framework, data.get("version") or version, exc.get("at"))
+        fields = list(site.get("fields") or []) if site else []
+        fix = FIX_HINTS.get(str(exc.get("function"))) or rules.RS001.fix
+        evidence = [Evidence("resolution", exc.get("at"), f"{exc.get('type')}: {message}")]
+        if site and site.get("conditions"):
+            evidence.append(
+                Evidence("resolution", exc.get("at"), "when: " + " and ".join(site["conditions"]))
+            )
+        settings: list[str | None] = [f for f in fields if "." not in f]
+        # flags the message names ("when using --mamba-scheduler-strategy no_buffer") are read too
+        dest_for_flag = {flag: dest for dest, flag in flags.items()}
+        for flag in re.findall(r"--[a-z][a-z0-9-]+", message):
+            dest = dest_for_flag.get(flag)
+            if dest and dest not in settings:
+                settings.insert(0, dest)
+        settings = settings or [None]
+        section["condition_fields"] = fields
+        for name in settings:
+            if name is None:
+                result.findings.append(
+                    rules.RS001.finding(
+                        f"{exc.get('type')} at {exc.get('at')}: {message}",
+                        at=exc.get("at"),
+                        evidence=evidence,
+                        fix=fix,
+                    )
+                )
+                continue
+            value, origin = value_and_origin(name, history, parsed, parser_result, data.get("parsed") or {})
+            result.findings.append(
+                rules.RS001.finding(
+                    f"{exc.get('type')} in {exc.get('function')} ({exc.get('at')}) reads {name} = {value!r} "
+                    f"({origin}): {message}"[:1200],
+                    at=exc.get("at"),
+                    setting=name,
+                    evidence=evidence,
+                    fix=fix,
+                )
+            )
+        return
+    # RS002: a value the user wrote, changed by resolution
+    intended = parser_result.intended if parser_result is not None else {}
+    for name, obs in history.items():
+        if name not in intended:
+            continue
+        changed = [o for o in obs if not o.detail.get("noop")]
+        if not changed:
+            continue
+        last = changed[-1]
+        if last.value == parsed.get(name, intended[name]):
+            continue
+        result.findings.append(
+            rules.RS002.finding(
+                f"{name}: the user set {parsed.get(name, intended[name])!r}; {last.by} ({last.at}) "
+                f"changed it to {last.value!r}",
+                at=last.at,
+                setting=name,
+            )
+        )
+    for w in data.get("env_writes") or []:
+        name = str(w.get("name", ""))
+        if w.get("old") == w.get("new") or not name.startswith(("SGLANG_", "SGL_", "VLLM_")):
+            continue  # the framework's own variables, changed while resolving
+        result.findings.append(
+            rules.RS006.finding(
+                f"{w['name']}: {w.get('old')!r} -> {w.get('new')!r} by {w.get('by')} ({w.get('at')})",
+                at=w.get("at"),
+            )
+        )
+
+
+def value_and_origin(
+    name: str,
+    history: Mapping[str, list[Observation]],
+    parsed: Mapping[str, Any],
+    parser_result: LayerResult | None,
+    recorder_parsed: Mapping[str, Any],
+) -> tuple[Any, str]:
+    obs = [o for o in history.get(name, []) if not o.detail.get("noop")]
+    if obs:
+        last = obs[-1]
+        return last.value, f"set by {last.by} at {last.at}, was {last.detail.get('old')!r}"
+    intended = parser_result.intended if parser_result is not None else {}
+    if name in intended:
+        return parsed.get(name, intended[name]), "from the command line"
+    if name in parsed:
+        return parsed[name], "the parser's default"
+    if name in recorder_parsed:
+        return recorder_parsed[name], "the parser's default"
+    return None, "not on the command line"
+
+
+def raise_site(framework: str, version: str | None, at: str | None) -> dict[str, Any] | None:
+    """The bundled raise-site entry at ``file:line`` (None when the version is not bundled)."""
+    if not at or not version:
+        return None
+    from argtrace.resolver.raise_index import load_index
+
+    index = load_index(framework, version)
+    if index is None:
+        return None
+    file, _, line = at.rpartition(":")
+    for site in index.get("sites", []):
+        if site.get("file") == file and str(site.get("line")) == line:
+            return dict(site)
+    return None

@@ -1,0 +1,495 @@
+"""The recorder: parse and resolve a server's argv with the framework's own code, recording every decision.
+
+Runs *inside* the target interpreter (a resolver environment or ``--python``), by path, with the stubs dir
+on ``PYTHONPATH`` and ``ARGTRACE_FAKE_GPU`` set::
+
+    python record.py REQUEST.json OUT.json
+
+Stdlib only at module top. REQUEST: ``{"framework": "sglang"|"vllm", "argv": [...], "record": true}``
+(``argv`` is what the framework's parser receives; ``record: false`` runs the same resolution bare, for the
+overhead benchmark). OUT: ``{"status": "ok"|"raised"|"crashed", "framework", "version", "mode", "parsed":
+{field: value}, "final": {field: value}, "writes": [...], "declarations": [...], "fallbacks": [...],
+"env_writes": [...], "logs": [...], "exception": {...}, "timings": {...}}``.
+
+Version-specific knowledge lives in the small per-version profiles below (``PROFILES``): which entry point
+parses, which call resolves, and what to record.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sys
+import time
+import traceback
+from typing import Any
+
+SITE_MARKERS = ("site-packages/", "dist-packages/")
+MAX_REPR = 2000
+
+
+def rel(path: str) -> str:
+    for marker in SITE_MARKERS:
+        idx = path.rfind(marker)
+        if idx >= 0:
+            return path[idx + len(marker) :]
+    return path
+
+
+def jsonable(value: Any, depth: int = 0) -> Any:
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            return {"repr": repr(value)}
+        return value
+    if depth > 4:
+        return {"repr": repr(value)[:MAX_REPR]}
+    import enum
+
+    if isinstance(value, enum.Enum):
+        return jsonable(value.value, depth + 1) if isinstance(value.value, (str, int)) else value.name
+    if isinstance(value, (list, tuple, set, frozenset)):
+        items = list(value)
+        if isinstance(value, (set, frozenset)):
+            items = sorted(items, key=repr)
+        return [jsonable(v, depth + 1) for v in items]
+    if isinstance(value, dict):
+        return {str(k): jsonable(v, depth + 1) for k, v in value.items()}
+    import dataclasses
+
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        try:
+            return {
+                f.name: jsonable(getattr(value, f.name, None), depth + 1) for f in dataclasses.fields(value)
+            }
+        except Exception:
+            pass
+    return {"repr": repr(value)[:MAX_REPR]}
+
+
+def same(a: Any, b: Any) -> bool:
+    try:
+        return bool(a == b) and type(a) is type(b)
+    except Exception:
+        return a is b
+
+
+# The frameworks' env-var helpers: the write is attributed to their caller.
+ENV_HELPERS = ("sglang/srt/environ.py", "vllm/envs.py", "sglang/srt/utils/common.py")
+DECLARING_FUNCS = ("declare", "_declare", "record_foreign_defaults", "_record", "append_override")
+
+
+def caller(
+    skip_files: tuple[str, ...] = (), depth: int = 6, skip_funcs: tuple[str, ...] = ()
+) -> tuple[str | None, str | None, list[str]]:
+    """(file:line, function, chain) of the first frame outside this recorder (and ``skip_files``, and
+    functions whose name starts with one of ``skip_funcs``: the framework's own declaring helpers)."""
+    frame = sys._getframe(2)
+    here = os.path.abspath(__file__)
+    chain: list[str] = []
+    at = fn = None
+    while frame is not None:
+        path = frame.f_code.co_filename
+        name = frame.f_code.co_name
+        if (
+            os.path.abspath(path) != here
+            and not any(s in path for s in skip_files)
+            and not (at is None and skip_funcs and name.startswith(skip_funcs))
+        ):
+            label = f"{rel(path)}:{frame.f_lineno}"
+            if at is None:
+                at, fn = label, _qualname(frame)
+            chain.append(f"{_qualname(frame)} ({label})")
+            if len(chain) >= depth:
+                break
+        frame = frame.f_back  # type: ignore[assignment]
+    return at, fn, chain
+
+
+def _qualname(frame: Any) -> str:
+    code = frame.f_code
+    return getattr(code, "co_qualname", code.co_name)
+
+
+class Recorder:
+    def __init__(self, enabled: bool = True) -> None:
+        self.enabled = enabled
+        self.active = False
+        self.writes: list[dict[str, Any]] = []
+        self.declarations: list[dict[str, Any]] = []
+        self.env_writes: list[dict[str, Any]] = []
+        self.logs: list[dict[str, Any]] = []
+
+    # -- field writes
+    def write(self, owner: str, name: str, old: Any, new: Any, skip: tuple[str, ...] = ()) -> None:
+        if not (self.enabled and self.active) or name.startswith("_"):
+            return
+        at, fn, chain = caller(skip)
+        self.writes.append(
+            {
+                "seq": len(self.writes) + len(self.declarations),
+                "owner": owner,
+                "field": name,
+                "old": jsonable(old),
+                "new": jsonable(new),
+                "noop": same(old, new),
+                "at": at,
+                "by": fn,
+                "chain": chain,
+                "log_index": len(self.logs),
+            }
+        )
+
+    def declare(self, source: Any, fields: dict[str, Any]) -> None:
+        if not (self.enabled and self.active):
+            return
+        at, fn, chain = caller(skip_funcs=DECLARING_FUNCS)
+        self.declarations.append(
+            {
+                "seq": len(self.writes) + len(self.declarations),
+                "source": str(source),
+                "fields": {k: jsonable(v) for k, v in dict(fields).items()},
+                "at": at,
+                "by": fn,
+                "chain": chain,
+                "log_index": len(self.logs),
+            }
+        )
+
+
+def patch_logging(recorder: Recorder) -> None:
+    """See every log record the framework emits while resolving, whatever handlers it installs
+    (SGLang >= 0.5.15 calls ``logging.basicConfig(force=True)``, which drops foreign root handlers)."""
+    orig = logging.Logger.handle
+
+    def handle(self: logging.Logger, record: logging.LogRecord) -> None:
+        if recorder.active:
+            record_log(recorder, record)
+        orig(self, record)
+
+    logging.Logger.handle = handle  # type: ignore[method-assign]
+
+
+def record_log(recorder: Recorder, record: logging.LogRecord) -> None:
+    if recorder.enabled:
+        try:
+            message = record.getMessage()
+        except Exception:
+            message = str(record.msg)
+        recorder.logs.append(
+            {
+                "level": record.levelname,
+                "logger": record.name,
+                "message": message[:MAX_REPR],
+                "at": f"{rel(record.pathname)}:{record.lineno}",
+                "function": record.funcName,
+                "after_write": len(recorder.writes) + len(recorder.declarations),
+            }
+        )
+
+
+def patch_environ(recorder: Recorder) -> None:
+    cls = type(os.environ)
+    orig_set, orig_del = cls.__setitem__, cls.__delitem__
+
+    def __setitem__(self: Any, key: str, value: str) -> None:
+        if recorder.active and recorder.enabled:
+            at, fn, _ = caller(skip_files=ENV_HELPERS)
+            recorder.env_writes.append({"name": key, "old": self.get(key), "new": value, "at": at, "by": fn})
+        orig_set(self, key, value)
+
+    def __delitem__(self: Any, key: str) -> None:
+        if recorder.active and recorder.enabled:
+            at, fn, _ = caller(skip_files=ENV_HELPERS)
+            recorder.env_writes.append({"name": key, "old": self.get(key), "new": None, "at": at, "by": fn})
+        orig_del(self, key)
+
+    cls.__setitem__ = __setitem__  # type: ignore[method-assign]
+    cls.__delitem__ = __delitem__  # type: ignore[method-assign]
+
+
+def wrap_setattr(cls: type, recorder: Recorder, owner: str | None = None) -> None:
+    """Record writes to instances of ``cls`` (after construction) while the recorder is active."""
+    orig: Any = cls.__setattr__
+    if getattr(orig, "_argtrace_recording", False):
+        return  # inherited from a class already wrapped: one record per write
+    label = owner or cls.__name__
+
+    def __setattr__(self: Any, name: str, value: Any) -> None:
+        if recorder.active and recorder.enabled and not name.startswith("_"):
+            sentinel = object()
+            old = self.__dict__.get(name, sentinel) if hasattr(self, "__dict__") else sentinel
+            if old is not sentinel:
+                recorder.write(label, name, old, value)
+        orig(self, name, value)
+
+    __setattr__._argtrace_recording = True  # type: ignore[attr-defined]
+    setattr(cls, "__setattr__", __setattr__)  # noqa: B010
+
+
+class RecordingList(list[Any]):
+    """SGLang's ``_resolved_overrides``: every declaration appended is recorded with its caller."""
+
+    recorder: Recorder | None = None
+
+    def append(self, item: Any) -> None:
+        if self.recorder is not None and isinstance(item, tuple) and len(item) == 2:
+            self.recorder.declare(item[0], item[1])
+        super().append(item)
+
+    def extend(self, items: Any) -> None:
+        items = list(items)
+        for item in items:
+            if self.recorder is not None and isinstance(item, tuple) and len(item) == 2:
+                self.recorder.declare(item[0], item[1])
+        super().extend(items)
+
+    def __reduce__(self) -> Any:
+        return (list, (list(self),))
+
+
+# ------------------------------------------------------------------------------------------- profiles
+
+
+def sglang_fields(obj: Any) -> dict[str, Any]:
+    """Every configuration field: dataclass fields (<= 0.5.19) or the record's fields (0.5.23)."""
+    import dataclasses
+
+    if dataclasses.is_dataclass(obj):
+        names = [f.name for f in dataclasses.fields(obj)]
+    else:
+        from sglang.srt.arg_groups.arg_utils import record_fields
+
+        names = [f.name for f in record_fields(type(obj))]
+    return {name: getattr(obj, name, None) for name in names}
+
+
+def run_sglang(argv: list[str], recorder: Recorder, out: dict[str, Any]) -> None:
+    t0 = time.perf_counter()
+    import sglang.srt.server_args as sa
+
+    out["timings"]["import"] = time.perf_counter() - t0
+    cls = sa.ServerArgs
+    pipeline = hasattr(cls, "resolve_once")
+    out["mode"] = "pipeline" if pipeline else "post_init"
+    orig_setattr = cls.__setattr__
+
+    def __setattr__(self: Any, name: str, value: Any) -> None:
+        if name == "_resolved_overrides" and recorder.enabled and not isinstance(value, RecordingList):
+            wrapped = RecordingList(value or ())
+            wrapped.recorder = recorder
+            if recorder.active:
+                for item in wrapped:
+                    if isinstance(item, tuple) and len(item) == 2:
+                        recorder.declare(item[0], item[1])
+            value = wrapped
+        elif recorder.active and recorder.enabled and not name.startswith("_"):
+            sentinel = object()
+            old = self.__dict__.get(name, sentinel)
+            if old is not sentinel:
+                recorder.write("ServerArgs", name, old, value)
+        orig_setattr(self, name, value)
+
+    if recorder.enabled:
+        setattr(cls, "__setattr__", __setattr__)  # noqa: B010
+    parsed: dict[str, Any] = {}
+    if not pipeline:
+        orig_post_init = cls.__post_init__
+
+        def __post_init__(self: Any, *a: Any, **k: Any) -> Any:
+            parsed.update({n: jsonable(v) for n, v in sglang_fields(self).items()})
+            recorder.active = True
+            try:
+                return orig_post_init(self, *a, **k)
+            finally:
+                recorder.active = False
+
+        setattr(cls, "__post_init__", __post_init__)  # noqa: B010
+    holder: dict[str, Any] = {}
+    out["parsed"] = parsed
+    t1 = time.perf_counter()
+    try:
+        if pipeline:
+            server_args = sa.prepare_server_args(argv)
+            holder["args"] = server_args
+            parsed.update({n: jsonable(v) for n, v in sglang_fields(server_args).items()})
+            recorder.active = True
+            try:
+                server_args.resolve_once()
+            finally:
+                recorder.active = False
+        else:
+            server_args = sa.prepare_server_args(argv)
+            holder["args"] = server_args
+    finally:
+        out["timings"]["resolve"] = time.perf_counter() - t1
+        args = holder.get("args")
+        if args is not None:
+            out["final"] = sglang_final(args, pipeline)
+            if pipeline:
+                out["fallbacks"] = sglang_fallbacks(args, out["final"])
+
+
+def sglang_final(args: Any, pipeline: bool) -> dict[str, Any]:
+    if pipeline and getattr(args, "_resolution_finished", False):
+        try:
+            return {k: jsonable(v) for k, v in args.resolved_dict().items()}
+        except Exception:
+            pass
+    if pipeline:
+        try:
+            from sglang.srt.arg_groups.overrides import resolution_result
+
+            return {n: jsonable(resolution_result(args, n)) for n in sglang_fields(args)}
+        except Exception:
+            pass
+    return {n: jsonable(v) for n, v in sglang_fields(args).items()}
+
+
+def sglang_fallbacks(args: Any, final: dict[str, Any]) -> list[dict[str, Any]]:
+    """Fields whose effective value comes from a declared ``Arg(fallback=...)``: no declaration names them
+    and the raw input differs from the result."""
+    raw = getattr(args, "_raw_input", None) or {}
+    declared = {f for _s, d in (getattr(args, "_resolved_overrides", None) or ()) for f in d}
+    out = []
+    for name, value in final.items():
+        if name in declared or name not in raw:
+            continue
+        before = jsonable(raw[name])
+        if before != value:
+            out.append({"field": name, "old": before, "new": value, "by": "fallback"})
+    return out
+
+
+def run_vllm(argv: list[str], recorder: Recorder, out: dict[str, Any]) -> None:
+    t0 = time.perf_counter()
+    import dataclasses
+
+    import vllm.config as vc
+    from vllm.engine.arg_utils import AsyncEngineArgs, EngineArgs
+
+    try:
+        from vllm.utils.argparse_utils import FlexibleArgumentParser
+    except ImportError:
+        from vllm.utils import FlexibleArgumentParser
+    try:
+        from vllm.entrypoints.common.cli_args import make_arg_parser
+    except ImportError:
+        from vllm.entrypoints.openai.cli_args import make_arg_parser
+    from vllm.usage.usage_lib import UsageContext
+
+    out["timings"]["import"] = time.perf_counter() - t0
+    out["mode"] = "vllm"
+    if recorder.enabled:
+        seen: set[type] = set()
+        for name in dir(vc):
+            obj = getattr(vc, name, None)
+            if isinstance(obj, type) and name.endswith("Config") and obj not in seen:
+                seen.add(obj)
+                wrap_setattr(obj, recorder)
+        wrap_setattr(EngineArgs, recorder, "EngineArgs")  # AsyncEngineArgs inherits it
+    t1 = time.perf_counter()
+    try:
+        parser = make_arg_parser(FlexibleArgumentParser(prog="vllm serve"))
+        ns = parser.parse_args(argv)
+        if getattr(ns, "model_tag", None) is not None:
+            ns.model = ns.model_tag
+        engine_args = AsyncEngineArgs.from_cli_args(ns)
+        out["parsed"] = {
+            f.name: jsonable(getattr(engine_args, f.name, None)) for f in dataclasses.fields(engine_args)
+        }
+        recorder.active = True
+        try:
+            config = engine_args.create_engine_config(usage_context=UsageContext.OPENAI_API_SERVER)
+        finally:
+            recorder.active = False
+        out["final"] = vllm_final(engine_args, config)
+    finally:
+        out["timings"]["resolve"] = time.perf_counter() - t1
+
+
+def vllm_final(engine_args: Any, config: Any) -> dict[str, Any]:
+    """Effective values by EngineArgs dest: the engine config's field of the same name where one exists
+    (``scheduler_config.max_num_seqs`` for ``max_num_seqs``), else the EngineArgs value."""
+    import dataclasses
+
+    located: dict[str, Any] = {}
+    for f in dataclasses.fields(config):
+        sub = getattr(config, f.name, None)
+        if sub is None or not dataclasses.is_dataclass(sub):
+            continue
+        for g in dataclasses.fields(sub):
+            located.setdefault(g.name, getattr(sub, g.name, None))
+    final = {}
+    for f in dataclasses.fields(engine_args):
+        value = located[f.name] if f.name in located else getattr(engine_args, f.name, None)
+        final[f.name] = jsonable(value)
+    return final
+
+
+PROFILES = {"sglang": run_sglang, "vllm": run_vllm}
+
+
+def main() -> int:
+    request_path, out_path = sys.argv[1], sys.argv[2]
+    with open(request_path) as fh:
+        request = json.load(fh)
+    recorder = Recorder(enabled=bool(request.get("record", True)))
+    out: dict[str, Any] = {"status": "crashed", "framework": request["framework"], "timings": {}}
+    root = logging.getLogger()
+    if root.level > logging.INFO or root.level == logging.NOTSET:
+        root.setLevel(logging.INFO)  # the launchers run at --log-level info
+    if recorder.enabled:
+        patch_environ(recorder)
+        patch_logging(recorder)
+    real_stdout = sys.stdout
+    sys.stdout = sys.stderr
+    started = time.perf_counter()
+    try:
+        PROFILES[request["framework"]](list(request["argv"]), recorder, out)
+        out["status"] = "ok"
+    except SystemExit as exc:
+        out["status"] = "raised"
+        out["exception"] = {"type": "SystemExit", "message": str(exc.code), "at": None, "traceback": []}
+    except BaseException as exc:  # the framework's validation errors are the point
+        tb = traceback.extract_tb(exc.__traceback__)
+        frames = [f"{rel(f.filename)}:{f.lineno} {f.name}" for f in tb]
+        last = tb[-1] if tb else None
+        fw_frames = [f for f in tb if any(m in f.filename for m in SITE_MARKERS)]
+        site = fw_frames[-1] if fw_frames else last
+        validation = isinstance(exc, (ValueError, AssertionError)) or type(exc).__name__ == "ValidationError"
+        out["status"] = "raised" if validation else "crashed"
+        out["exception"] = {
+            "type": type(exc).__name__,
+            "module": type(exc).__module__,
+            "message": str(exc)[:8000],
+            "at": f"{rel(site.filename)}:{site.lineno}" if site else None,
+            "function": site.name if site else None,
+            "traceback": frames[-12:],
+        }
+    finally:
+        recorder.active = False
+        sys.stdout = real_stdout
+    out["timings"]["total"] = time.perf_counter() - started
+    out["writes"] = recorder.writes
+    out["declarations"] = recorder.declarations
+    out["env_writes"] = recorder.env_writes
+    out["logs"] = recorder.logs
+    try:
+        import importlib.metadata as md
+
+        out["version"] = md.version(request["framework"])
+    except Exception:
+        out["version"] = None
+    text = json.dumps(out, default=lambda o: {"repr": repr(o)[:MAX_REPR]})
+    with open(out_path, "w") as fh:
+        fh.write(text)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,216 @@
+"""Resolution-layer rules (RSxxx): what the framework's own post-parse code did to the configuration.
+
+Every example needs a resolver environment (``argtrace resolver add ...``); the rule test skips it where the
+machine has none, CI builds them.
+"""
+
+from __future__ import annotations
+
+from argtrace.rules import Example, Rule
+
+# A Qwen3.5/3.6-style hybrid (Gated DeltaNet + full attention) config: the public model's facts, trimmed to
+# what resolution reads (see tests/data/models/README.md for the full file and its source).
+HYBRID_CONFIG = """{
+ "architectures": ["Qwen3_5ForConditionalGeneration"],
+ "model_type": "qwen3_5",
+ "tie_word_embeddings": false,
+ "text_config": {
+  "model_type": "qwen3_5_text", "hidden_size": 5120, "intermediate_size": 17408, "num_hidden_layers": 64,
+  "num_attention_heads": 24, "num_key_value_heads": 4, "head_dim": 256, "full_attention_interval": 4,
+  "linear_conv_kernel_dim": 4, "linear_key_head_dim": 128, "linear_num_key_heads": 16,
+  "linear_num_value_heads": 48, "linear_value_head_dim": 128, "mamba_ssm_dtype": "float32",
+  "max_position_embeddings": 262144, "mtp_num_hidden_layers": 1, "vocab_size": 248320, "dtype": "bfloat16"
+ },
+ "vision_config": {"depth": 27, "hidden_size": 1152, "num_heads": 16, "out_hidden_size": 5120}
+}
+"""
+SGLANG_10 = "resolver:sglang==0.5.10.post1"
+SEED_CMD = (
+    "python3 -m sglang.launch_server --model-path /models/qwen --speculative-algorithm NEXTN "
+    "--speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4"
+)
+
+RS001 = Rule(
+    code="RS001",
+    layer="resolution",
+    severity="error",
+    title="the framework's own resolution refuses the configuration",
+    rationale=(
+        "After argparse accepted every flag, the framework's post-parse code raised (ValueError, "
+        "AssertionError, a pydantic ValidationError). The server would exit at start-up, often after the "
+        "launcher already printed its banner. One finding per setting the failing condition read, each with "
+        "its value and where that value came from: the one to change is among them."
+    ),
+    fix="change one of the settings the failing condition reads (the message names the framework's advice)",
+    example=Example(
+        argv=[
+            "check",
+            "--model-config",
+            "qwen",
+            "--gpu",
+            "h100",
+            "--framework-version",
+            "0.5.10.post1",
+            "-c",
+            SEED_CMD,
+        ],
+        files={"qwen/config.json": HYBRID_CONFIG},
+        needs=[SGLANG_10],
+    ),
+    correct=Example(
+        argv=[
+            "check",
+            "--model-config",
+            "qwen",
+            "--gpu",
+            "h100",
+            "--framework-version",
+            "0.5.10.post1",
+            "-c",
+            SEED_CMD + " --mamba-scheduler-strategy extra_buffer",
+        ],
+        files={"qwen/config.json": HYBRID_CONFIG},
+        needs=[SGLANG_10],
+    ),
+)
+
+RS002 = Rule(
+    code="RS002",
+    layer="resolution",
+    severity="warning",
+    title="a value the user set was changed by the framework's resolution",
+    rationale=(
+        "The flag arrived (the parser saw it) but the framework's post-parse code replaced it, so the server "
+        "runs with a value nobody wrote. Typical: max_running_requests forced for speculative decoding, "
+        "overlap scheduling disabled for a model."
+    ),
+    fix="accept the resolved value, or change the setting that made the framework override it",
+    example=Example(
+        argv=[
+            "check",
+            "--model-config",
+            "qwen",
+            "--gpu",
+            "h100",
+            "--framework-version",
+            "0.5.10.post1",
+            "-c",
+            SEED_CMD + " --mamba-scheduler-strategy extra_buffer --max-running-requests 64",
+        ],
+        files={"qwen/config.json": HYBRID_CONFIG},
+        needs=[SGLANG_10],
+    ),
+    correct=Example(
+        argv=[
+            "check",
+            "--model-config",
+            "qwen",
+            "--gpu",
+            "h100",
+            "--framework-version",
+            "0.5.10.post1",
+            "-c",
+            SEED_CMD.replace("NEXTN", "EAGLE") + " --mamba-scheduler-strategy extra_buffer",
+        ],
+        files={"qwen/config.json": HYBRID_CONFIG},
+        needs=[SGLANG_10],
+    ),
+)
+
+RS003 = Rule(
+    code="RS003",
+    layer="resolution",
+    severity="warning",
+    title="the resolver crashed, hung or printed garbage",
+    rationale=(
+        "The framework's resolution could not be run to a verdict (an import failed, it exceeded the time "
+        "limit, or it produced no result). The effective values stay the parser's; the tail of its output is "
+        "attached as evidence."
+    ),
+    fix="rebuild the resolver environment (argtrace resolver remove/add), or pass --python for the real one",
+    example=Example(
+        argv=["check", "--python", "/bin/false", "--model-config", "qwen", "-c", SEED_CMD],
+        files={"qwen/config.json": HYBRID_CONFIG},
+    ),
+    exceptions="A model whose code the framework cannot load offline may crash resolution; reported too.",
+)
+
+RS004 = Rule(
+    code="RS004",
+    layer="resolution",
+    severity="info",
+    title="resolution skipped",
+    rationale=(
+        "Without a resolver environment (or a model config, or with argv words that cannot be known "
+        "statically) argtrace does not imitate the framework's post-parse rules: effective values are "
+        "the parser's."
+    ),
+    fix="argtrace resolver add FRAMEWORK==VERSION, and pass --model-config DIR for model-dependent steps",
+    example=Example(argv=["check", "--framework-version", "0.5.10.post1", "-c", SEED_CMD]),
+    correct=Example(argv=["check", "--no-resolve", "--framework-version", "0.5.10.post1", "-c", SEED_CMD]),
+)
+
+RS005 = Rule(
+    code="RS005",
+    layer="resolution",
+    severity="error",
+    title="fewer GPUs than the parallel sizes need",
+    rationale=(
+        "tp x dp x pp (x the data-parallel replicas) GPUs are needed; the --gpu profile gives fewer, so the "
+        "server fails to start (or, with CUDA_VISIBLE_DEVICES narrower than that, cannot place its ranks)."
+    ),
+    fix="lower --tp-size / --dp-size / --pp-size, or run on a node with enough GPUs",
+    example=Example(
+        argv=[
+            "check",
+            "--gpu",
+            "h100x2",
+            "--model-config",
+            "qwen",
+            "-c",
+            "python3 -m sglang.launch_server --model-path /models/qwen --tp-size 4",
+        ],
+        files={"qwen/config.json": HYBRID_CONFIG},
+    ),
+    correct=Example(
+        argv=[
+            "check",
+            "--gpu",
+            "h100x4",
+            "--model-config",
+            "qwen",
+            "--no-resolve",
+            "-c",
+            "python3 -m sglang.launch_server --model-path /models/qwen --tp-size 4",
+        ],
+        files={"qwen/config.json": HYBRID_CONFIG},
+    ),
+)
+
+RS006 = Rule(
+    code="RS006",
+    layer="resolution",
+    severity="info",
+    title="the framework set an environment variable while resolving",
+    rationale=(
+        "Some releases write environment variables during resolution (SGLang 0.5.10 sets "
+        "SGLANG_ENABLE_SPEC_V2 for some models). A variable the script also sets is then decided twice; "
+        "child processes see the framework's value."
+    ),
+    fix="none needed; know that the framework, not the script, decides this variable",
+    example=Example(
+        argv=[
+            "check",
+            "--model-config",
+            "qwen",
+            "--gpu",
+            "h100",
+            "--framework-version",
+            "0.5.10.post1",
+            "-c",
+            SEED_CMD + " --mamba-scheduler-strategy extra_buffer",
+        ],
+        files={"qwen/config.json": HYBRID_CONFIG},
+        needs=[SGLANG_10],
+    ),
+)
