@@ -294,7 +294,7 @@ def test_other_python_processes_keep_their_own_sitecustomize(launch_dir: Path) -
     script = _write(
         launch_dir / "launch.sh",
         f'#!/bin/bash\nexport PYTHONPATH="{theirs}:$PYTHONPATH"\n'
-        "python3 -c 'import os; print(\"helper sees\", os.environ.get(\"THEIRS_LOADED\"))'\n"
+        'python3 -c \'import os; print("helper sees", os.environ.get("THEIRS_LOADED"))\'\n'
         "python3 -m sglang.launch_server --model-path /m\n",
     )
     result = run_cli(["run", "--format", "json", str(script)], cwd=launch_dir)
