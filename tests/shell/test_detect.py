@@ -10,25 +10,68 @@ CASES = [
     # argv, framework, entrypoint, server_args_start, interpreter, command_index
     ("python -m sglang.launch_server --port 1", "sglang", "sglang.launch_server", 3, "python", 0),
     ("python3.11 -u -X dev -m sglang.launch_server", "sglang", "sglang.launch_server", 6, "python3.11", 0),
-    ("/opt/venv/bin/python3 -msglang.launch_server --tp 2", "sglang", "sglang.launch_server", 2,
-     "/opt/venv/bin/python3", 0),
+    (
+        "/opt/venv/bin/python3 -msglang.launch_server --tp 2",
+        "sglang",
+        "sglang.launch_server",
+        2,
+        "/opt/venv/bin/python3",
+        0,
+    ),
     ("python -um sglang.launch_server --x", "sglang", "sglang.launch_server", 3, "python", 0),
     ("sglang serve --model-path /m", "sglang", "sglang serve", 2, None, 0),
     ("/usr/local/bin/vllm serve /m --port 8000", "vllm", "vllm serve", 2, None, 0),
-    ("python -m vllm.entrypoints.openai.api_server --model /m", "vllm", "vllm.entrypoints.openai.api_server", 3,
-     "python", 0),
+    (
+        "python -m vllm.entrypoints.openai.api_server --model /m",
+        "vllm",
+        "vllm.entrypoints.openai.api_server",
+        3,
+        "python",
+        0,
+    ),
     ("python -m vllm.entrypoints.cli.main serve /m", "vllm", "vllm serve", 4, "python", 0),
-    ("env -u HOME -i A=1 CUDA_VISIBLE_DEVICES=0 python3 -m sglang.launch_server", "sglang",
-     "sglang.launch_server", 9, "python3", 6),
-    ("nohup numactl --cpunodebind=0 -m 0 taskset -c 0-7 python -m sglang.launch_server", "sglang",
-     "sglang.launch_server", 11, "python", 8),
+    (
+        "env -u HOME -i A=1 CUDA_VISIBLE_DEVICES=0 python3 -m sglang.launch_server",
+        "sglang",
+        "sglang.launch_server",
+        9,
+        "python3",
+        6,
+    ),
+    (
+        "nohup numactl --cpunodebind=0 -m 0 taskset -c 0-7 python -m sglang.launch_server",
+        "sglang",
+        "sglang.launch_server",
+        11,
+        "python",
+        8,
+    ),
     ("uv run --with sglang python -m sglang.launch_server", "sglang", "sglang.launch_server", 7, "python", 4),
-    ("conda run -n sgl --no-capture-output python -m sglang.launch_server", "sglang", "sglang.launch_server", 8,
-     "python", 5),
+    (
+        "conda run -n sgl --no-capture-output python -m sglang.launch_server",
+        "sglang",
+        "sglang.launch_server",
+        8,
+        "python",
+        5,
+    ),
     ("timeout -s KILL 1h stdbuf -oL setsid nice -n 5 vllm serve /m", "vllm", "vllm serve", 12, None, 10),
-    ("torchrun --nproc_per_node 2 -m sglang.launch_server --tp 2", "sglang", "sglang.launch_server", 5, None, 0),
-    ("sudo -E -u svc python -m vllm.entrypoints.openai.api_server", "vllm", "vllm.entrypoints.openai.api_server",
-     7, "python", 4),
+    (
+        "torchrun --nproc_per_node 2 -m sglang.launch_server --tp 2",
+        "sglang",
+        "sglang.launch_server",
+        5,
+        None,
+        0,
+    ),
+    (
+        "sudo -E -u svc python -m vllm.entrypoints.openai.api_server",
+        "vllm",
+        "vllm.entrypoints.openai.api_server",
+        7,
+        "python",
+        4,
+    ),
 ]
 
 
@@ -37,7 +80,12 @@ def test_detects(line: str, fw: str, entry: str, start: int, interp: str | None,
     d = detect_server(line.split())
     assert d is not None
     assert (d.framework, d.entrypoint, d.server_args_start, d.interpreter, d.command_index) == (
-        fw, entry, start, interp, ci)
+        fw,
+        entry,
+        start,
+        interp,
+        ci,
+    )
 
 
 def test_env_assignments_are_collected() -> None:
@@ -46,14 +94,17 @@ def test_env_assignments_are_collected() -> None:
     assert d.wrappers == ("env",)
 
 
-@pytest.mark.parametrize("line", [
-    "python -c import sglang",
-    "python -m sglang.bench_serving --port 1",
-    "python train.py -m sglang.launch_server",
-    "vllm bench serve",
-    "sglang",
-    "echo python -m sglang.launch_server",
-    "",
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "python -c import sglang",
+        "python -m sglang.bench_serving --port 1",
+        "python train.py -m sglang.launch_server",
+        "vllm bench serve",
+        "sglang",
+        "echo python -m sglang.launch_server",
+        "",
+    ],
+)
 def test_not_a_server(line: str) -> None:
     assert detect_server(line.split()) is None

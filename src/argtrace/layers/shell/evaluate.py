@@ -544,7 +544,7 @@ class ShellEvaluator:
         if old is not None and old.readonly:
             self.emit("readonly", at, name=name)
             return
-        if old is not None and old.integer and value is not None:
+        if ((old is not None and old.integer) or attrs.get("integer")) and value is not None:
             try:
                 value = str(self.arith(value if not append else f"{old.scalar or 0}+({value})"))
                 append = False
