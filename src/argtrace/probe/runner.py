@@ -50,6 +50,16 @@ def refusal_reasons(servers: Sequence[ServerCommand], script_text: str) -> list[
     from argtrace.frameworks.detect import detect_server
 
     reasons: list[tuple[str, str | None]] = []
+    try:
+        from argtrace.layers.transport import manifest_kind
+
+        kind = manifest_kind(script_text.encode())
+    except ImportError:  # pragma: no cover - the transport layer is part of the package
+        kind = None
+    if kind is not None:
+        reasons.append(
+            (f"a {kind} manifest is not a script: its containers start where argtrace cannot reach", None)
+        )
     m = _CONTAINER.search(script_text)
     if m:
         reasons.append(
