@@ -556,3 +556,38 @@ def raise_site(framework: str, version: str | None, at: str | None) -> dict[str,
         if site.get("file") == file and str(site.get("line")) == line:
             return dict(site)
     return None
+
+
+def render_resolution_section(section: Mapping[str, Any]) -> str:
+    """Text view of the ``resolution`` section (the per-setting history is in the settings table)."""
+    status = section.get("status")
+    lines = [f"resolution: {status}"]
+    interp = section.get("interpreter")
+    fw = section.get("framework") or {}
+    if interp:
+        lines[0] += f" ({interp}"
+        if fw.get("version"):
+            lines[0] += f", {fw.get('name')} {fw.get('version')}"
+        lines[0] += ")"
+    gpu = section.get("gpu") or {}
+    if gpu:
+        assumed = " (assumed: pass --gpu NAME[xCOUNT] for the target node)" if gpu.get("assumed") else ""
+        lines.append(f"  gpu: {gpu.get('spec')} = {gpu.get('product')}{assumed}")
+    if section.get("model_config"):
+        lines.append(f"  model config: {section['model_config']}")
+    if section.get("exception"):
+        exc = section["exception"]
+        lines.append(f"  raised {exc.get('type')} at {section.get('at')} ({section.get('function')}):")
+        lines.append(f"    {exc.get('message')}")
+    if section.get("reason"):
+        lines.append(f"  reason: {section['reason']}")
+    if status in ("ok", "raised"):
+        lines.append(
+            f"  {section.get('writes', 0)} writes, {section.get('declarations', 0)} declarations recorded"
+            + (f" in {section['seconds']} s" if section.get("seconds") is not None else "")
+        )
+    for w in section.get("env_writes") or []:
+        lines.append(
+            f"  env {w.get('name')}: {w.get('old')!r} -> {w.get('new')!r} by {w.get('by')} ({w.get('at')})"
+        )
+    return "\n".join(lines)

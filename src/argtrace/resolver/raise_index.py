@@ -11,6 +11,7 @@ from typing import Any
 
 RAISE_DIR = Path(__file__).resolve().parent.parent / "frameworks" / "data" / "raise_sites"
 _WORD = re.compile(r"[A-Za-z0-9_.\-]+")
+MIN_LITERAL = 12  # characters of literal text a message template needs to be matched at all
 
 
 @functools.cache
@@ -42,6 +43,9 @@ def literal_words(template: str) -> list[str]:
 def score(text: str, site: dict[str, Any]) -> float:
     """1.0 when the site's regex matches the text; else the share of the text's words found, in order, among
     the template's literal words (a truncated or prefixed message still matches); 0 when too few."""
+    template = site.get("message") or ""
+    if len(" ".join(literal_words(template))) < MIN_LITERAL:
+        return 0.0  # "{msg}", "{reason}": the text is built elsewhere, nothing to match on
     regex = site.get("regex")
     if regex:
         try:
@@ -49,7 +53,6 @@ def score(text: str, site: dict[str, Any]) -> float:
                 return 1.0
         except re.error:
             pass
-    template = site.get("message") or ""
     tmpl = literal_words(template)
     words = _WORD.findall(text)
     if len(words) < 3 or not tmpl:

@@ -1,0 +1,105 @@
+"""``argtrace resolver add|list|remove``: the cached CPU-only framework environments the resolution layer
+runs the frameworks' own code in (see docs/frameworks.md)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from argtrace.model import Report
+
+NAME = "resolver"
+HELP = "build, list or remove resolver environments (the frameworks' real code, CPU-only, cached)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="resolver_action", metavar="add|list|remove", required=True)
+    add = sub.add_parser(
+        "add", help="build the environment for FRAMEWORK==VERSION (e.g. sglang==0.5.10.post1)"
+    )
+    add.add_argument("specs", nargs="+", metavar="FRAMEWORK==VERSION")
+    sub.add_parser("list", help="list the environments in the cache")
+    remove = sub.add_parser("remove", help="delete the environment for FRAMEWORK==VERSION")
+    remove.add_argument("specs", nargs="+", metavar="FRAMEWORK==VERSION")
+
+
+def _describe(m: object) -> dict[str, object]:
+    from argtrace.resolver.environments import Manifest
+
+    assert isinstance(m, Manifest)
+    return {
+        "kind": m.kind,
+        "framework": m.framework,
+        "version": m.version,
+        "python": m.python,
+        "created": m.created,
+        "size": m.size,
+        "path": m.path,
+        "build_seconds": m.build_seconds,
+    }
+
+
+def run(args: argparse.Namespace) -> Report:
+    from argtrace.model import Report, UsageError
+    from argtrace.resolver import environments as envs
+
+    report = Report(command="resolver")
+    action = args.resolver_action
+    section: dict[str, object] = {"action": action, "cache": str(envs.cache_dir())}
+    report.sections["resolver"] = section
+    try:
+        specs = [envs.parse_spec(s) for s in getattr(args, "specs", [])]
+    except ValueError as exc:
+        raise UsageError(str(exc)) from exc
+    if action == "list":
+        listed = envs.list_environments()
+        section["environments"] = [_describe(m) for m in listed]
+        if not listed:
+            report.notes.append(
+                "no resolver environments; build one with: argtrace resolver add sglang==0.5.10.post1"
+            )
+        for m in listed:
+            label = f"{m.framework}=={m.version}" if m.kind == "framework" else "base (CPU torch + triton)"
+            report.notes.append(f"{label}: {m.size / 1e9:.2f} GB, python {m.python}, {m.path}")
+        return report
+    if action == "remove":
+        removed = []
+        for framework, version in specs:
+            gone = envs.remove_environment(framework, version)
+            removed += [str(p) for p in gone]
+            report.notes.append(
+                f"removed {', '.join(str(p) for p in gone)}"
+                if gone
+                else f"no environment for {framework}=={version}"
+            )
+        section["removed"] = removed
+        return report
+    built = []
+    for framework, version in specs:
+        existing = envs.find_environment(framework, version)
+        if existing is not None:
+            report.notes.append(f"{framework}=={version} is ready: {existing.path}")
+            built.append(_describe(existing))
+            continue
+        size = envs.expected_size(framework)
+        print(
+            f"argtrace resolver: building {framework}=={version} in {envs.cache_dir()} "
+            f"(about {size / 1e9:.1f} GB, 1-4 minutes)",
+            file=sys.stderr,
+            flush=True,
+        )
+        try:
+            manifest = envs.build_environment(
+                framework, version, progress=lambda line: print(f"  {line}", file=sys.stderr, flush=True)
+            )
+        except envs.EnvironmentError_ as exc:
+            raise UsageError(f"could not build {framework}=={version}: {exc}") from exc
+        built.append(_describe(manifest))
+        report.notes.append(
+            f"built {framework}=={version}: {manifest.size / 1e9:.2f} GB in {manifest.build_seconds} s "
+            f"({manifest.path})"
+        )
+    section["environments"] = built
+    return report
