@@ -546,7 +546,8 @@ class ShellEvaluator:
             return
         if ((old is not None and old.integer) or attrs.get("integer")) and value is not None:
             try:
-                value = str(self.arith(value if not append else f"{old.scalar or 0}+({value})"))
+                base_text = (old.scalar if old is not None else None) or "0"
+                value = str(self.arith(value if not append else f"{base_text}+({value})"))
                 append = False
             except ArithError:
                 value = None
