@@ -83,19 +83,22 @@ def sglang_parse(entrypoint: str, argv: list[str]) -> argparse.Namespace:
 
 
 def vllm_parse(entrypoint: str, argv: list[str]) -> argparse.Namespace:
-    from vllm.utils.argparse_utils import FlexibleArgumentParser
+    try:
+        from vllm.utils.argparse_utils import FlexibleArgumentParser
+    except ImportError:  # vLLM < 0.12 kept it in vllm.utils
+        from vllm.utils import FlexibleArgumentParser  # type: ignore[no-redef]
 
     try:
         from vllm.entrypoints.common.cli_args import make_arg_parser
     except ImportError:
         from vllm.entrypoints.openai.cli_args import make_arg_parser
     if entrypoint == "vllm serve":
-        import vllm.entrypoints.cli.serve as serve
-
+        # What ServeSubcommand.subparser_init does (add_parser + make_arg_parser), without importing the
+        # serve module (it pulls in kernels the CPU environments of older releases lack).
         top = FlexibleArgumentParser(description="vLLM CLI")
         top.add_argument("-v", "--version", action="version", version="x")
         sub = top.add_subparsers(required=False, dest="subparser")
-        serve.ServeSubcommand().subparser_init(sub)
+        make_arg_parser(sub.add_parser("serve", usage="vllm serve [model_tag] [options]"))
         ns = top.parse_args(["serve", *argv])
         for k in ("subparser", "dispatch_function"):
             if hasattr(ns, k):

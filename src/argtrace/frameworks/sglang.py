@@ -49,7 +49,7 @@ def prepare_argv(server: ServerCommand, schema: Schema) -> PreparedArgv:
         if positional and tokens and tokens[0].text is not None and not tokens[0].text.startswith("-"):
             first = tokens[0]
             tokens = [ArgToken("--model-path", first.src, via="rewrite"), first, *tokens[1:]]
-        if out.fatal is None and not _serve_has_model_path(tokens, accept_model=positional):
+        if out.fatal is None and not _serve_has_model_path(tokens, flags=_serve_model_flags(schema)):
             known = all(t.text is not None for t in tokens)
             spelled = (
                 "--model-path" if not positional else "--model-path (or --model, or a first positional word)"
@@ -94,8 +94,23 @@ def _extract_model_type(tokens: list[ArgToken], out: PreparedArgv) -> list[ArgTo
     return kept
 
 
-def _serve_has_model_path(tokens: list[ArgToken], *, accept_model: bool) -> bool:
-    names = ("--model-path", "--model") if accept_model else ("--model-path",)
+def _serve_model_flags(schema: Schema) -> tuple[str, ...]:
+    """The spellings ``sglang serve`` looks for before parsing (``get_model_path``): the schema's
+    ``model_path_flags`` for the entry point when the generator records it; otherwise ``--model-path``
+    alone up to 0.5.10 and ``--model-path``/``--model`` from 0.5.15 on (read from sglang/cli/utils.py of
+    those wheels)."""
+    from argtrace.frameworks.schema import version_key
+
+    for entry in schema.entrypoints:
+        if isinstance(entry, dict) and entry.get("command") == SERVE and entry.get("model_path_flags"):
+            return tuple(str(f) for f in entry["model_path_flags"])
+    if version_key(schema.version) <= version_key("0.5.10.post1"):
+        return ("--model-path",)
+    return ("--model-path", "--model")
+
+
+def _serve_has_model_path(tokens: list[ArgToken], *, flags: tuple[str, ...]) -> bool:
+    names = flags
     for i, tok in enumerate(tokens):
         text = tok.text or ""
         if text in names and i + 1 < len(tokens):

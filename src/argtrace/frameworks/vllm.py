@@ -64,8 +64,13 @@ def prepare_argv(server: ServerCommand, schema: Schema) -> PreparedArgv:
     tokens = server_tokens(server)
     out = PreparedArgv(tokens)
     serve = server.entrypoint == SERVE
+    legacy = _legacy(schema)
     args: list[ArgToken] = ([ArgToken("serve", via="rewrite")] if serve else []) + tokens
-    if serve and _enabled(schema, "serve_model_option"):
+    if serve and legacy and _enabled(schema, "serve_model_option"):
+        _refuse_model_option(args, server, out)
+        if out.fatal:
+            return out
+    elif serve and _enabled(schema, "serve_model_option"):
         args = _move_model_option(args, out)
         if out.fatal:
             return out
@@ -73,23 +78,51 @@ def prepare_argv(server: ServerCommand, schema: Schema) -> PreparedArgv:
         if out.fatal:
             return out
     if _enabled(schema, "config_yaml") and any(a.text == "--config" for a in args):
-        args = _pull_config(args, server, schema, serve, out)
+        args = _pull_config(args, server, schema, serve, out, legacy=legacy)
         if out.fatal:
             return out
     if _enabled(schema, "underscore_to_dash") or _enabled(schema, "optimization_level"):
         args = _normalise(
             args,
             underscores=_enabled(schema, "underscore_to_dash"),
-            dash_o=_enabled(schema, "optimization_level"),
+            dash_o=_enabled(schema, "optimization_level")
+            or (legacy and _enabled(schema, "underscore_to_dash")),
+            legacy=legacy,
         )
     if _enabled(schema, "dotted_keys"):
-        args = _merge_dotted(args, out)
+        args = _merge_dotted(args, out, human_ints=not legacy)
         if out.fatal:
             return out
     if serve and args and args[0].text == "serve" and args[0].via == "rewrite":
         args = args[1:]
     out.tokens = args
     return out
+
+
+def _legacy(schema: Schema) -> bool:
+    """vLLM before FlexibleArgumentParser moved to ``vllm.utils.argparse_utils`` (0.11 and older): its
+    parse_args refuses ``vllm serve --model``, turns ``-O3`` into ``-O.level=3``, reads config dicts as
+    their Python repr and has no human-readable fallback for dotted values (read from the 0.11.0 wheel)."""
+    return schema.parser_info.get("class_module") == "vllm.utils"
+
+
+def _refuse_model_option(args: list[ArgToken], server: ServerCommand, out: PreparedArgv) -> None:
+    from argtrace.rules import parser as rules
+
+    if any(a.text == "--model" for a in args):
+        msg = (
+            "With `vllm serve`, you should provide the model as a positional argument or in a config file "
+            "instead of via the `--model` option."
+        )
+        out.findings.append(
+            rules.PA_SERVE_MODEL_PATH.finding(
+                f"this vLLM release stops with ValueError: {msg}",
+                at=server.at,
+                setting="model",
+                fix="put the model right after `vllm serve`",
+            )
+        )
+        out.fatal = (1, "ValueError: " + msg)
 
 
 def _move_model_option(args: list[ArgToken], out: PreparedArgv) -> list[ArgToken]:
@@ -138,7 +171,13 @@ def _check_served_model_name(args: list[ArgToken], server: ServerCommand, out: P
 
 
 def _pull_config(
-    args: list[ArgToken], server: ServerCommand, schema: Schema, serve: bool, out: PreparedArgv
+    args: list[ArgToken],
+    server: ServerCommand,
+    schema: Schema,
+    serve: bool,
+    out: PreparedArgv,
+    *,
+    legacy: bool = False,
 ) -> list[ArgToken]:
     from argtrace.rules import parser as rules
 
@@ -205,15 +244,21 @@ def _pull_config(
                 no_key = f"--no-{key}"
                 # FlexibleArgumentParser looks the negation up on the parser whose parse_args runs: for
                 # `vllm serve` that is the top-level `vllm` parser, which has none of the serve options.
-                if not serve and _registered(schema, no_key):
+                if not serve and not legacy and _registered(schema, no_key):
                     add(no_key)
                 else:
                     out.findings.append(
                         rules.PA_CONFIG_DROPPED.finding(
-                            f"{file_path}: `{key}: false` is dropped: vLLM only turns a false boolean into "
-                            f"{no_key} when the {'top-level `vllm` ' if serve else ''}parser knows "
-                            "that flag, "
-                            "so the default applies",
+                            (
+                                f"{file_path}: `{key}: false` is dropped: this vLLM release never turns "
+                                "a false boolean from a config file into a flag, so the default applies"
+                            )
+                            if legacy
+                            else (
+                                f"{file_path}: `{key}: false` is dropped: vLLM only turns a false boolean "
+                                f"into {no_key} when the {'top-level `vllm` ' if serve else ''}parser knows that "
+                                "flag, so the default applies"
+                            ),
                             at=at,
                             setting=key.replace("-", "_"),
                         )
@@ -223,7 +268,7 @@ def _pull_config(
                 add("--" + key)
                 for item in value:
                     add(str(item))
-        elif isinstance(value, dict):
+        elif isinstance(value, dict) and not legacy:
             add("--" + key)
             add(json.dumps(value))
         else:
@@ -259,7 +304,9 @@ def _registered(schema: Schema, option: str) -> bool:
     return option in build_parser(schema).parser._option_string_actions
 
 
-def _normalise(args: list[ArgToken], *, underscores: bool = True, dash_o: bool = True) -> list[ArgToken]:
+def _normalise(
+    args: list[ArgToken], *, underscores: bool = True, dash_o: bool = True, legacy: bool = False
+) -> list[ArgToken]:
     def repl(match: re.Match[str]) -> str:
         return match.group(0).replace("_", "-")
 
@@ -278,6 +325,17 @@ def _normalise(args: list[ArgToken], *, underscores: bool = True, dash_o: bool =
             else:
                 new = _UNDERSCORE_SEGMENT.sub(repl, arg, count=1)
             out.append(tok if new == arg else ArgToken(new, tok.src, tok.via, tok.at, tok.original or arg))
+        elif legacy and dash_o and arg.startswith("-O") and arg != "-O" and arg[2] != ".":
+            level = arg[3:] if arg[2] == "=" else arg[2:]
+            out.append(ArgToken(f"-O.level={level}", tok.src, via="rewrite", original=arg))
+        elif (
+            legacy
+            and dash_o
+            and arg == "-O"
+            and i + 1 < len(args)
+            and args[i + 1].text in {"0", "1", "2", "3"}
+        ):
+            out.append(ArgToken("-O.level", tok.src, via="rewrite", original=arg))
         elif dash_o and arg.startswith("-O") and arg != "-O":
             level = arg[3:] if len(arg) > 2 and arg[2] == "=" else arg[2:]
             out.append(ArgToken("--optimization-level", tok.src, via="rewrite", original=arg))
@@ -289,7 +347,7 @@ def _normalise(args: list[ArgToken], *, underscores: bool = True, dash_o: bool =
     return out
 
 
-def _merge_dotted(args: list[ArgToken], out: PreparedArgv) -> list[ArgToken]:
+def _merge_dotted(args: list[ArgToken], out: PreparedArgv, *, human_ints: bool = True) -> list[ArgToken]:
     from argtrace.rules import parser as rules
 
     delete: set[int] = set()
@@ -300,7 +358,7 @@ def _merge_dotted(args: list[ArgToken], out: PreparedArgv) -> list[ArgToken]:
         if i in delete or tok.text is None:
             continue
         arg = tok.text
-        if arg.startswith("--") and "." not in arg:
+        if arg.startswith("--") and "." not in arg and human_ints:
             continue
         if arg.startswith("-") and "." in arg:
             src = list(tok.src)
@@ -333,10 +391,12 @@ def _merge_dotted(args: list[ArgToken], out: PreparedArgv) -> list[ArgToken]:
             try:
                 value = json.loads(value_str)
             except json.JSONDecodeError:
-                try:
-                    value = human_readable_int(value_str)
-                except (ValueError, argparse.ArgumentTypeError):
-                    value = value_str
+                value = value_str
+                if human_ints:
+                    try:
+                        value = human_readable_int(value_str)
+                    except (ValueError, argparse.ArgumentTypeError):
+                        value = value_str
             nested: Any = value
             for k in reversed(keys):
                 nested = {k: nested}
