@@ -256,8 +256,8 @@ def _pull_config(
                             if legacy
                             else (
                                 f"{file_path}: `{key}: false` is dropped: vLLM only turns a false boolean "
-                                f"into {no_key} when the {'top-level `vllm` ' if serve else ''}parser knows that "
-                                "flag, so the default applies"
+                                f"into {no_key} when the {'top-level `vllm` ' if serve else ''}parser "
+                                "knows that flag, so the default applies"
                             ),
                             at=at,
                             setting=key.replace("-", "_"),
