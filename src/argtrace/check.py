@@ -250,7 +250,13 @@ def analyze_server(
     # transport: each flag's value as written before ssh / an upload changed it (history's first entry)
     before = [transport.layer_result(server, schema)] if transport is not None else []
     after = [resolution_layer(server, schema, parser_result, options)] if options.resolve else []
-    return [*before, process_result, parser_result, *after]
+    results = [*before, process_result, parser_result, *after]
+    if options.log:
+        # The log's values come after the parser's and resolution's in each setting's history.
+        from argtrace.layers.log.check import analyze_check_log
+
+        results += analyze_check_log(server, options, report, results)
+    return results
 
 
 def resolution_layer(

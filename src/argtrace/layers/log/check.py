@@ -24,10 +24,14 @@ from argtrace.model import LayerResult, Report, ServerCommand, UsageError
 
 
 class _Options(Protocol):
-    script: str | None
-    log: str | None
-    launched_after: str | None
-    extra: Mapping[str, object]
+    @property
+    def script(self) -> str | None: ...
+    @property
+    def log(self) -> str | None: ...
+    @property
+    def launched_after(self) -> str | None: ...
+    @property
+    def extra(self) -> Mapping[str, object]: ...
 
 
 def intended_from(results: Sequence[LayerResult]) -> dict[str, Any]:
