@@ -78,13 +78,8 @@ def test_duplicate_from_caller_args_overrides_the_script() -> None:
     assert dup[0].severity == "warning"
     assert "caller's arguments" in dup[0].message and "30001 wins" in dup[0].message
     assert r.intended["port"] == "30001"
-    assert layers(r, "port") == [
-        ("shell", "30000"),
-        ("shell", "30001"),
-        ("process", "30000"),
-        ("process", "30001"),
-        ("parser", 30001),
-    ]
+    assert layers(r, "port") == [("shell", "30000"), ("shell", "30001"), ("process", "30001"), ("parser", 30001)]
+    assert r.observations["port"][1][0].detail == {"expansion": "literal", "overridden": True}
 
 
 def test_same_value_twice_is_info() -> None:

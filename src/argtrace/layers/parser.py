@@ -22,7 +22,7 @@ from typing import Any
 from argtrace.frameworks.argv import UNKNOWN_PREFIX, ArgToken, PreparedArgv
 from argtrace.frameworks.schema import OptionSpec, Schema, schemas_for, version_key
 from argtrace.model import Evidence, LayerResult, Observation, ServerCommand, Word
-from argtrace.redact import is_secret_flag, mask, redact_text
+from argtrace.redact import is_secret_flag, mask, redact_argv, redact_text
 
 # --------------------------------------------------------------------------------------- conversions
 
@@ -829,7 +829,9 @@ def parse_server_args(
     ctx = _Context(server, schema, prepared, outcome, all_schemas, result, rules)
     ctx.analyse()
     result.sections["parser"] = {
-        "argv": [t.text for t in prepared.tokens],
+        # What argparse finally gets, after the framework's rewrites (secrets masked: sections are
+        # rendered as they are).
+        "argv": redact_argv([t.text for t in prepared.tokens]),
         "exit_status": prepared.fatal[0] if prepared.fatal else outcome.exit_status,
         "error": redact_text(prepared.fatal[1])
         if prepared.fatal
@@ -1237,11 +1239,21 @@ class _Context:
         observations: list[Observation] = []
         shells: list[Observation] = []
         procs: list[Observation] = []
+        # Every occurrence's shell words (an overridden one marked), then what the process and the parser
+        # hold for the one that wins: a later occurrence shows as a change at the shell layer, where it
+        # was written, not as a flip-flop between layers. Accumulating actions (append, count) keep all.
+        accumulate = winner.kind in ("append", "append_const", "extend", "count")
         for ev in events:
+            overridden = ev is not winner and not accumulate and ev.stored
             for obs_shell, obs_proc in self._word_observations(ev):
                 if obs_shell is not None:
+                    if overridden:
+                        obs_shell = Observation(
+                            **{**obs_shell.__dict__, "detail": {**obs_shell.detail, "overridden": True}}
+                        )
                     shells.append(obs_shell)
-                procs.append(obs_proc)
+                if accumulate or ev is winner or not ev.stored:
+                    procs.append(obs_proc)
         observations.extend(shells)
         observations.extend(procs)
         value = self.outcome.namespace.get(dest, winner.value) if not self.fatal else winner.value

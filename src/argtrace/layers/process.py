@@ -199,7 +199,8 @@ def _env_feeds_flag(server: ServerCommand, schema: Schema) -> list[Finding]:
         for name in exported:
             if re.search(r"\$\{?" + re.escape(name) + r"(?![A-Za-z0-9_])", exp):
                 flag = _flag_before(server, i)
-                text = redact_value(name, words[i].text)
+                spec = schema.option(flag) if flag else None
+                text = redact_value(flag or name, words[i].text)
                 findings.append(
                     rules.PR_ENV_FEEDS_FLAG.finding(
                         f"{name} is exported, so {schema.label} reads it for its own purpose, and the "
