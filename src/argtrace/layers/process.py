@@ -200,7 +200,9 @@ def _env_feeds_flag(server: ServerCommand, schema: Schema) -> list[Finding]:
             if re.search(r"\$\{?" + re.escape(name) + r"(?![A-Za-z0-9_])", exp):
                 flag = _flag_before(server, i)
                 spec = schema.option(flag) if flag else None
-                text = redact_value(flag or name, words[i].text)
+                text = redact_value(name, words[i].text)
+                if flag and text == words[i].text:
+                    text = redact_value(flag, words[i].text)
                 findings.append(
                     rules.PR_ENV_FEEDS_FLAG.finding(
                         f"{name} is exported, so {schema.label} reads it for its own purpose, and the "
@@ -208,7 +210,7 @@ def _env_feeds_flag(server: ServerCommand, schema: Schema) -> list[Finding]:
                         f"expands it into {flag or 'an argument'} ({text}): one value silently feeds "
                         "two settings",
                         at=words[i].origin.at or server.at,
-                        setting=None,
+                        setting=spec.dest if spec is not None else None,
                         evidence=[Evidence("shell", words[i].origin.at, exp)],
                     )
                 )
