@@ -283,14 +283,20 @@ def parse_cache_config_info(text: str) -> dict[str, str] | None:
 def _flatten_vllm(config: Mapping[str, Any]) -> dict[str, tuple[Any, str]]:
     """``vllm_config`` flattened: ``max_num_seqs`` -> (value, ``/vllm_config/scheduler_config/...``)."""
     flat: dict[str, tuple[Any, str]] = {}
-    for section, body in config.items():
+    # Where an engine argument lives when several sub-configs have a field of that name (the draft model's
+    # speculative_config repeats many): the engine's own configs first.
+    priority = ("cache_config", "scheduler_config", "parallel_config", "model_config", "load_config")
+    ordered = sorted(
+        config.items(), key=lambda kv: priority.index(kv[0]) if kv[0] in priority else len(priority)
+    )
+    for section, body in ordered:
         if isinstance(body, Mapping) and section.endswith("_config"):
             for key, value in body.items():
                 flat.setdefault(key, (value, f"/vllm_config/{section}/{key}"))
         else:
             flat.setdefault(section, (body, f"/vllm_config/{section}"))
     for engine_name, config_name in _VLLM_ALIASES.items():
-        if config_name in flat and engine_name not in flat:
+        if config_name in flat:
             flat[engine_name] = flat[config_name]
     return flat
 
