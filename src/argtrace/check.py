@@ -18,6 +18,7 @@ from argtrace.model import (
     Finding,
     FrameworkInfo,
     FrameworkName,
+    FrameworkSource,
     LayerResult,
     Report,
     ServerCommand,
@@ -250,6 +251,16 @@ def analyze_server(
     # transport: each flag's value as written before ssh / an upload changed it (history's first entry)
     before = [transport.layer_result(server, schema)] if transport is not None else []
     after = [resolution_layer(server, schema, parser_result, options)] if options.resolve else []
+    for result in after:
+        resolution = result.sections.get("resolution") or {}
+        if resolution.get("status") in ("ok", "raised"):
+            # The framework's own code ran: the effective values come from it, not from a schema.
+            source: FrameworkSource = (
+                "resolver-env"
+                if str(resolution.get("interpreter", "")).startswith("resolver-env")
+                else "installed"
+            )
+            report.framework = replace(report.framework, source=source)
     results = [*before, process_result, parser_result, *after]
     if options.log:
         # The log's values come after the parser's and resolution's in each setting's history.
