@@ -13,6 +13,7 @@ import shutil
 import socket
 import subprocess
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -148,3 +149,21 @@ def start_sshd(root: Path) -> SshServer:
         process.terminate()
         raise RuntimeError(f"sshd did not listen on {port}: {log.read_text()}")
     return SshServer(port, no_python_port, noisy_port, root, user_key, known_hosts, process, log)
+
+
+def expand_example_argv(argv: Sequence[str], sshd: SshServer, cwd: Path) -> list[str]:
+    """A rule example's argv for this server: ``{sshd}`` becomes the host and its ``--ssh-option`` words,
+    ``{cwd}`` the example's directory; ``--format json`` goes right after the command word (global options
+    such as ``--host`` come before it)."""
+    out: list[str] = []
+    for word in argv:
+        if word == "{sshd}":
+            out.append(sshd.host)
+            for option in sshd.ssh_options():
+                out += ["--ssh-option", option]
+        else:
+            out.append(word.replace("{cwd}", str(cwd)))
+    from argtrace.commands import COMMAND_MODULES
+
+    command = next(i for i, w in enumerate(out) if w in COMMAND_MODULES)
+    return [*out[: command + 1], "--format", "json", *out[command + 1 :]]

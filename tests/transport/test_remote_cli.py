@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import run_cli
-from tests.transport.sshd import SshServer
+from tests.transport.sshd import SshServer, expand_example_argv
 
 SCRIPT = (
     "#!/bin/bash\n"
@@ -172,25 +172,12 @@ def test_remote_ps_through_the_cli(sshd: SshServer, fake_server: subprocess.Pope
     assert unreachable.status == 2
 
 
-def _example_argv(argv: tuple[str, ...] | list[str], sshd: SshServer, cwd: Path) -> list[str]:
-    out: list[str] = []
-    for word in argv:
-        if word == "{sshd}":
-            out.append(sshd.host)
-            for option in sshd.ssh_options():
-                out += ["--ssh-option", option]
-        else:
-            out.append(word.replace("{cwd}", str(cwd)))
-    command = next(i for i, w in enumerate(out) if w == "check")
-    return [*out[: command + 1], "--format", "json", *out[command + 1 :]]
-
-
 def test_tp015_example_against_the_private_sshd(sshd: SshServer, tmp_path: Path) -> None:
     from argtrace.rules.transport import TP015
 
     for name, content in TP015.example.files.items():
         (tmp_path / name).write_text(str(content))
-    result = run_cli(_example_argv(TP015.example.argv, sshd, tmp_path), cwd=tmp_path)
+    result = run_cli(expand_example_argv(TP015.example.argv, sshd, tmp_path), cwd=tmp_path)
     assert result.status in (0, 1), result.stderr
     assert "TP015" in result.codes()
 
