@@ -7,9 +7,13 @@ from collections.abc import Sequence
 
 
 def unmet(needs: Sequence[str]) -> list[str]:
-    missing = []
+    from tests.live.example_support import handles, unmet_live_needs
+
+    missing = unmet_live_needs([n for n in needs if handles(n)])
     for need in needs:
         kind, _, arg = need.partition(":")
+        if handles(need):
+            continue
         if kind == "resolver":
             if not _resolver_available(arg):
                 missing.append(need)

@@ -8,6 +8,7 @@ import pytest
 
 from argtrace.rules import LAYER_PREFIX, Example, Rule, all_rules
 from tests.conftest import REPO, run_cli
+from tests.live.example_support import provide
 from tests.needs import unmet
 
 RULES = all_rules()
@@ -17,15 +18,18 @@ def run_example(example: Example, tmp_path: Path) -> list[str]:
     missing = unmet(example.needs)
     if missing:
         pytest.skip(f"needs {', '.join(missing)}")
-    for name, content in example.files.items():
-        target = tmp_path / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            target.write_bytes(content)
-        else:
-            target.write_text(content)
-    argv = list(example.argv)
-    result = run_cli([argv[0], "--format", "json", *argv[1:]], cwd=tmp_path)
+    # Servers and processes an example needs run for its duration; {url}/{pid} in argv name them. Files
+    # are written after they start (a script newer than the process is part of some examples).
+    with provide(example.needs, tmp_path) as subst:
+        for name, content in example.files.items():
+            target = tmp_path / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if isinstance(content, bytes):
+                target.write_bytes(content)
+            else:
+                target.write_text(content)
+        argv = [word.format_map(subst) if "{" in word else word for word in example.argv]
+        result = run_cli([argv[0], "--format", "json", *argv[1:]], cwd=tmp_path)
     assert result.status in (0, 1), result.stderr
     return result.codes()
 

@@ -56,6 +56,8 @@ class CheckOptions:
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> CheckOptions:
+        from argtrace.layers.running import check_extra
+
         return cls(
             script=args.script,
             script_args=tuple(args.script_args),
@@ -72,7 +74,11 @@ class CheckOptions:
             all_settings=args.all_settings,
             run_shellcheck=not args.no_shellcheck,
             resolve=not args.no_resolve,
-            extra={"service": getattr(args, "service", None), "container": getattr(args, "container", None)},
+            extra={
+                "service": getattr(args, "service", None),
+                "container": getattr(args, "container", None),
+                **check_extra(args),
+            },
         )
 
 
@@ -267,6 +273,11 @@ def analyze_server(
         from argtrace.layers.log.check import analyze_check_log
 
         results += analyze_check_log(server, options, report, results)
+    if options.extra.get("pid") or options.extra.get("url"):
+        # What the running process got and what the server reports come last: they are observed truth.
+        from argtrace.layers.running import analyze_running
+
+        results += analyze_running(server, options, report, results)
     return results
 
 

@@ -87,6 +87,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--container", metavar="NAME", help="Kubernetes manifest: analyse only this container"
     )
+    from argtrace.layers.running import add_check_options
+
+    add_check_options(parser)  # --pid, --url and their connection options (layers/running.py)
     # Filled by apply_rest from the words argparse never sees.
     parser.set_defaults(script=None, script_args=[])
 

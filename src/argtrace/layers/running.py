@@ -22,9 +22,12 @@ from argtrace.model import LayerResult, Report, ServerCommand
 
 
 class _Options(Protocol):
-    script: str | None
-    python: str | None
-    extra: Mapping[str, object]
+    @property
+    def script(self) -> str | None: ...
+    @property
+    def python(self) -> str | None: ...
+    @property
+    def extra(self) -> Mapping[str, object]: ...
 
 
 def add_check_options(parser: argparse.ArgumentParser) -> None:

@@ -143,7 +143,7 @@ PR104 = Rule(
     "version of the launch, so the fix you just made is not what it received.",
     fix="Restart the server with the current script (stop the old process first).",
     example=Example(
-        argv=["check", "launch.sh", "--pid", "{pid}"],
+        argv=["check", "--pid", "{pid}", "launch.sh"],
         files={"launch.sh": "#!/bin/bash\npython3 -m sglang.launch_server --model-path /models/qwen\n"},
         needs=("process-fixture:sglang",),
     ),
@@ -264,7 +264,7 @@ PR109 = Rule(
     "wrong pid, another framework's server), so nothing of the launch can be found in it.",
     fix="Pass the pid of the server process (`argtrace ps` lists them), or `--pid auto`.",
     example=Example(
-        argv=["check", "launch.sh", "--pid", "{pid}"],
+        argv=["check", "--pid", "{pid}", "launch.sh"],
         files={"launch.sh": "#!/bin/bash\nvllm serve /models/qwen --max-num-seqs 64\n"},
         needs=("process-fixture:sglang",),
     ),
