@@ -217,6 +217,11 @@ def _unwrap(argv: Sequence[str], i: int, wrappers: list[str], env: list[tuple[in
     return i
 
 
+def unwrap_command(argv: Sequence[str]) -> int:
+    """Index of the command that wrappers (``nohup``, ``env X=1``, ``timeout 1h``...) finally run."""
+    return _unwrap(argv, 0, [], [])
+
+
 def _detect_python(argv: Sequence[str], i: int) -> tuple[int, str] | None:
     """For ``python [opts] -m MODULE`` at ``i`` return (index of first module arg, module)."""
     j = i + 1

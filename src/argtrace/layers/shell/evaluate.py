@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from argtrace.frameworks.detect import Detection, detect_server
+from argtrace.frameworks.detect import Detection, detect_server, unwrap_command
 from argtrace.layers.shell import lexer as L
 from argtrace.layers.shell.arith import ArithError
 from argtrace.layers.shell.arith import Evaluator as ArithEvaluator
@@ -2517,7 +2517,10 @@ class ShellEvaluator:
             self._cap_write(pure, [(fd, op) for fd, op, *_r in redirs])
             if pure is not None:
                 return 0
-        if base in ("bash", "sh") and len(texts) > 1:
+        inner = unwrap_command(texts)
+        if 0 < inner < len(texts) and texts[inner].rsplit("/", 1)[-1] in ("bash", "sh"):
+            base, argv = "bash", argv[inner:]  # nohup/env/timeout ... bash -c '...'
+        if base in ("bash", "sh") and len(argv) > 1:
             return self.run_child_shell(argv, prefix_env, at)
         if base == "wait":
             self.waited = True
@@ -2615,13 +2618,15 @@ class ShellEvaluator:
         for k, (v, *_r) in prefix_env.items():
             if v is not None:
                 env[k] = to_str(v)
+        if self.direct_exec and env.get("SHLVL", "").lstrip("-").isdigit():
+            env["SHLVL"] = str(int(env["SHLVL"]) - 1)  # bash execs this command without forking
         if texts[i] == "-c":
             if i + 1 >= len(texts) or texts[i + 1] is None:
                 return None
             code = texts[i + 1] or ""
             arg0 = texts[i + 2] if i + 2 < len(texts) else "bash"
             rest = texts[i + 3 :]
-            src = Source(self.src.label, code, None, fixed_at=argv[i + 1].at)
+            src = Source(self.src.label, _prepare(code), None, fixed_at=argv[i + 1].at)
         else:
             path = self.resolve_path(texts[i] or "")
             if (
@@ -2654,6 +2659,8 @@ class ShellEvaluator:
         child.spec = list(self.spec)
         child.bg_mark = self.bg_mark
         child.redirect_stack = list(self.redirect_stack)
+        if texts[i] == "-c":
+            child._last_direct(src.tree.root_node)  # bash -c execs its last simple command directly
         st = child.run()
         for s in child.servers:
             s.index = len(self.servers)
