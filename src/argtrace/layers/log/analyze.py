@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
 from argtrace.layers.log.pyrepr import ParsedDump, parse_kw_list, parse_record
@@ -119,9 +120,12 @@ def split_prefix(text: str) -> Parsed:
     return out
 
 
+@lru_cache(maxsize=4096)
 def _dt(date: str, hms: str) -> datetime | None:
     try:
-        return datetime.strptime(f"{date} {hms}", "%Y-%m-%d %H:%M:%S")
+        return datetime(
+            int(date[0:4]), int(date[5:7]), int(date[8:10]), int(hms[0:2]), int(hms[3:5]), int(hms[6:8])
+        )
     except ValueError:
         return None
 
@@ -173,6 +177,25 @@ _SGL_ONLY = re.compile(
     r"Load weight (?:begin|end)\.|KV Cache is allocated\.|Mamba Cache is allocated\.|Memory pool end\.|"
     r"Capture cuda graph|max_total_num_tokens=|The server is fired up"
 )
+# Every timeline line contains one of these (a cheap test before the regexes).
+_TIMELINE_KEYS = (
+    "Load weight",
+    "Cache is allocated",
+    "Memory pool end",
+    "graph end",
+    "max_total_num_tokens",
+    "fired up",
+    "Uvicorn running",
+    "startup complete",
+    "Starting vLLM",
+    "Resolved architecture",
+    "took",
+    "KV cache",
+    "Maximum concurrency",
+    "drafter",
+    "draft model",
+)
+_DIGITS = re.compile(r"\d+")
 _STARTED_PID = re.compile(r"Started server process \[(\d+)\]")
 _PRE_ARGS_FRAMES = re.compile(
     r"prepare_server_args|from_cli_args|parse_args|__post_init__|_handle_\w+|check_server_args|"
@@ -481,6 +504,10 @@ def _num(text: str | None) -> float | None:
 
 def _timeline(launch: Launch, body: str, event: Any, line_no: int) -> None:
     m: re.Match[str] | None
+    if not any(key in body for key in _TIMELINE_KEYS):
+        if body[:1] not in (" ", "\t"):
+            launch.errors.append(ErrorHit(line=line_no, text=body, stage=""))
+        return
     if _SGL_WEIGHT_BEGIN.search(body):
         event("model_config", source="load weight begin")
         return
@@ -669,6 +696,8 @@ def _match_errors(launch: Launch, framework: str | None, catalog: Any) -> None:
                 launch.errors.append(ErrorHit(line=tb_line + _exc_offset(block), text=exc_text, stage=""))
     hits: list[ErrorHit] = []
     seen: dict[str, ErrorHit] = {}
+    # Repeated errors (every rank, every retry) differ only in numbers: decide the signature once.
+    decided: dict[tuple[str, str], Signature | None] = {}
     for err in sorted(launch.errors, key=lambda e: e.line):
         text = err.text.strip()
         tb: tuple[int, list[str]] | None = (err.line, err.traceback) if err.traceback else None
@@ -679,7 +708,18 @@ def _match_errors(launch: Launch, framework: str | None, catalog: Any) -> None:
             )
         frames_stage = _frames_stage(tb[1], text) if tb else None
         stage = frames_stage or stage_after(launch, err.line)
-        match = match_line(text, framework=framework, stage=stage, catalog=catalog)
+        decide_key = (_DIGITS.sub("0", text), stage)
+        if decide_key in decided:
+            sig_hit = decided[decide_key]
+            m = sig_hit.pattern.search(text) if sig_hit is not None else None
+            match = (
+                (sig_hit, {k: v for k, v in m.groupdict().items() if v is not None})
+                if sig_hit and m
+                else None
+            )
+        else:
+            match = match_line(text, framework=framework, stage=stage, catalog=catalog)
+            decided[decide_key] = match[0] if match else None
         exc = _EXCEPTION.match(text)
         argparse_err = _ARGPARSE_ERROR.match(text)
         if match is None and not exc and not argparse_err and text != "Killed":
