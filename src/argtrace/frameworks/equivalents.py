@@ -16,8 +16,10 @@ from argtrace.frameworks.schema import Schema
 # framework's server-arguments reference; keep this short.
 KNOWN_PAIRS: tuple[tuple[str, str], ...] = (
     ("tp_size", "tensor_parallel_size"),
+    ("tensor_parallel_size", "tensor_parallel_size"),  # SGLang 0.5.10 stores --tp-size under this dest
     ("pp_size", "pipeline_parallel_size"),
     ("dp_size", "data_parallel_size"),
+    ("data_parallel_size", "data_parallel_size"),
     ("mem_fraction_static", "gpu_memory_utilization"),
     ("context_length", "max_model_len"),
     ("model_path", "model"),
@@ -25,9 +27,12 @@ KNOWN_PAIRS: tuple[tuple[str, str], ...] = (
     ("max_running_requests", "max_num_seqs"),
     ("random_seed", "seed"),
     ("chunked_prefill_size", "max_num_batched_tokens"),
-    ("disable_radix_cache", "enable_prefix_caching"),
     ("log_level_http", "uvicorn_log_level"),
 )
+# Opposite switches for one feature: SGLang's radix cache is on unless --disable-radix-cache; vLLM's prefix
+# caching flag is a pair --enable-prefix-caching / --no-enable-prefix-caching (and --disable-prefix-caching).
+_SGLANG_PREFIX_OFF = "--disable-radix-cache"
+_VLLM_PREFIX_OFF = "--no-enable-prefix-caching"
 
 
 def _pairs(this: Schema) -> list[tuple[str, str]]:
@@ -38,7 +43,8 @@ def _pairs(this: Schema) -> list[tuple[str, str]]:
 
 
 def equivalent_flags(this: Schema, others: Sequence[Schema]) -> dict[str, str]:
-    """Option string of the other framework -> the analysed release's flag for the same setting."""
+    """Option string of the other framework -> how the analysed release says the same thing: a flag, or a
+    short phrase when there is nothing to pass."""
     out: dict[str, str] = {}
     this_dests = this.dests
     for other in others:
@@ -55,20 +61,14 @@ def equivalent_flags(this: Schema, others: Sequence[Schema]) -> dict[str, str]:
             flag = this.flag_for_dest(this_dest)
             if flag is None:
                 continue
-            if this.framework == "sglang" and this_dest == "disable_radix_cache":
-                pass
             for spec in other.options_for_dest(other_dest):
                 for s in spec.option_strings:
-                    if this.option(s) is not None:
-                        continue
-                    target = flag
-                    if other_dest == "enable_prefix_caching" and s.startswith("--no-"):
-                        target = flag  # --no-enable-prefix-caching == --disable-radix-cache
-                    elif other_dest == "disable_radix_cache" and this_dest == "enable_prefix_caching":
-                        target = (
-                            "--no-enable-prefix-caching"
-                            if this.option("--no-enable-prefix-caching")
-                            else flag
-                        )
-                    out.setdefault(s, target)
+                    if this.option(s) is None:
+                        out.setdefault(s, flag)
+    if this.framework == "sglang" and this.option(_SGLANG_PREFIX_OFF) is not None:
+        for s in ("--no-enable-prefix-caching", "--disable-prefix-caching"):
+            out[s] = _SGLANG_PREFIX_OFF
+        out["--enable-prefix-caching"] = "nothing to pass: SGLang's radix (prefix) cache is on by default"
+    if this.framework == "vllm" and this.option("--enable-prefix-caching") is not None:
+        out[_SGLANG_PREFIX_OFF] = _VLLM_PREFIX_OFF
     return out

@@ -1624,20 +1624,22 @@ class _Context:
         elif other:
             equivalents = _equivalents(schema, self.others)
             eq = equivalents.get(flag)
+            if eq == "--model" and self.server.entrypoint == "vllm serve":
+                eq = "put the model as the first word after `vllm serve`"
             other_fw = other[-1][0].framework
             msg = (
-                f"{shown_flag} is a {_fw_name(other_fw)} flag; {_fw_name(schema.framework)} rejects it with "
-                '"unrecognized arguments" (exit 2)'
+                f"{shown_flag} is {_a(_fw_name(other_fw))} flag; {_fw_name(schema.framework)} rejects it "
+                'with "unrecognized arguments" (exit 2)'
             )
-            if eq:
+            if eq and eq.startswith("-"):
                 msg += f"; the {_fw_name(schema.framework)} equivalent is {eq}"
-            self.add(
-                rules.PA_OTHER_FRAMEWORK,
-                msg,
-                at=at,
-                setting=setting,
-                fix=f"use {eq}" if eq else f"find the {_fw_name(schema.framework)} setting for it",
-            )
+                fix = f"use {eq}"
+            elif eq:
+                msg += f"; in {_fw_name(schema.framework)}, {eq}"
+                fix = eq if not eq.startswith("nothing") else "remove the flag"
+            else:
+                fix = f"find the {_fw_name(schema.framework)} setting for it"
+            self.add(rules.PA_OTHER_FRAMEWORK, msg, at=at, setting=setting, fix=fix)
         else:
             near = _nearest(flag, schema)
             msg = (
@@ -1775,6 +1777,11 @@ def _json_valued(spec: OptionSpec, schema: Schema) -> bool:
     return bool(
         spec.help and "JSON" in spec.help and isinstance(default, str) and default.strip()[:1] in ("{", "[")
     )
+
+
+def _a(word: str) -> str:
+    """ "an SGLang", "a vLLM" (SGLang is read letter by letter)."""
+    return ("an " if word[:1].lower() in "aeios" else "a ") + word
 
 
 def _fw_name(name: str) -> str:
