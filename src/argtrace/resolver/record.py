@@ -323,6 +323,8 @@ def run_sglang(argv: list[str], recorder: Recorder, out: dict[str, Any]) -> None
         else:
             server_args = sa.prepare_server_args(argv)
             holder["args"] = server_args
+        # what the launcher logs as ``server_args=...`` for the same argv (the cross-check's reference)
+        out["args_line"] = repr(server_args.resolved_dict()) if pipeline else repr(server_args)
     finally:
         out["timings"]["resolve"] = time.perf_counter() - t1
         args = holder.get("args")
