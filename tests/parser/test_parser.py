@@ -78,7 +78,12 @@ def test_duplicate_from_caller_args_overrides_the_script() -> None:
     assert dup[0].severity == "warning"
     assert "caller's arguments" in dup[0].message and "30001 wins" in dup[0].message
     assert r.intended["port"] == "30001"
-    assert layers(r, "port") == [("shell", "30000"), ("shell", "30001"), ("process", "30001"), ("parser", 30001)]
+    assert layers(r, "port") == [
+        ("shell", "30000"),
+        ("shell", "30001"),
+        ("process", "30001"),
+        ("parser", 30001),
+    ]
     assert r.observations["port"][1][0].detail == {"expansion": "literal", "overridden": True}
 
 
@@ -242,3 +247,48 @@ def test_sglang_serve_needs_literal_model_path_before_0_5_23() -> None:
 def test_help_exits() -> None:
     r = sg(["--model-path", "/m", "--help"])
     assert codes(r) == ["PA017"]
+
+
+def test_sglang_config_yaml_is_merged_before_the_command_line(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "cfg.yaml").write_text("port: 31000\ntp-size: 2\nenable-metrics: true\n")
+    r = sg(["--model-path", "/m", "--config", "cfg.yaml", "--port", "32000"], cwd=str(tmp_path))
+    assert [(f.code, f.severity) for f in r.findings] == [("PA006", "info")]
+    assert "--config file and on the command line" in r.findings[0].message
+    assert layers(r, "port")[-1] == ("parser", 32000)
+    assert layers(r, "enable_metrics")[-1] == ("parser", True)
+    proc = r.observations["enable_metrics"][1][0]
+    assert (proc.layer, proc.at, dict(proc.detail)) == (
+        "process",
+        "cfg.yaml",
+        {"via": "config", "file": "cfg.yaml"},
+    )
+    assert r.sections["parser"]["argv"][:5] == ["--port", "31000", "--tp-size", "2", "--enable-metrics"]
+
+
+def test_config_file_errors() -> None:
+    r = sg(["--model-path", "/m", "--config", "server.json"])
+    assert codes(r) == ["PA018"]
+    assert r.sections["parser"]["exit_status"] == 1
+    r = sg(["--model-path", "/m", "--config", "/nonexistent/cfg.yaml"])
+    assert [(f.code, f.severity) for f in r.findings] == [("PA018", "warning")]
+    assert r.sections["parser"]["exit_status"] == 0
+
+
+def test_vllm_config_false_boolean_is_dropped(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "cfg.yaml").write_text("enable-prefix-caching: false\nmax_num_seqs: 8\n")
+    r = vl(["/m", "--config", "cfg.yaml"], cwd=str(tmp_path))
+    assert codes(r) == ["PA019"]
+    assert layers(r, "max_num_seqs")[-1] == ("parser", 8)
+    assert "enable_prefix_caching" not in r.observations
+
+
+def test_vllm_dash_o_and_model_option() -> None:
+    r = vl(["-O3"])
+    assert layers(r, "optimization_level")[-1] == ("parser", "3")  # the real parser keeps a string
+    need("vllm", VL)
+    r = parse_server_args(
+        server(["--port", "8000", "--model", "/m"], entrypoint="vllm serve"), load_schema("vllm", VL)
+    )
+    assert codes(r) == []
+    assert layers(r, "model_tag")[-1] == ("parser", "/m")
+    assert r.sections["parser"]["argv"] == ["/m", "--port", "8000"]
