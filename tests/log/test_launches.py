@@ -323,3 +323,18 @@ def test_crash_loop_keeps_the_output_bounded(tmp_path: Path) -> None:
     assert log["launch_count"] == 300
     assert [lc["launch"] for lc in log["launches"]][:2] == [1, 201]
     assert len(log["launches"]) == 101
+
+
+def test_max_running_requests_capped_by_mamba_cache(tmp_path: Path) -> None:
+    path = tmp_path / "s.log"
+    path.write_text(
+        args_line("2026-11-29 21:14:02").replace(
+            "max_running_requests=48", "max_running_requests=48, max_mamba_cache_size=64"
+        )
+        + READY.replace("max_running_requests=48, context_len", "max_running_requests=16, context_len")
+    )
+    r = analyze_log(path, "LOG")
+    (f,) = [f for f in r.findings if f.code == "LG008"]
+    assert f.setting == "max_running_requests" and f.at == "LOG:8"
+    assert "asks for max_running_requests=48 (line 1) but the scheduler runs with 16 (line 8)" in f.message
+    assert "holds 64 slots, 4 slot(s) per request" in f.message

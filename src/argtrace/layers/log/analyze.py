@@ -259,6 +259,8 @@ class Launch:
     # Lines that only processes started after the configuration was logged print (vLLM EngineCore/Workers,
     # SGLang TP/DP-ranked schedulers): the args line existed even when this file does not hold it.
     post_args_evidence: bool = False
+    # The scheduler's "max_total_num_tokens=..., max_running_requests=N" line (what it really runs with).
+    scheduler_line: int | None = None
 
     @property
     def args_dump(self) -> Dump | None:
@@ -576,6 +578,7 @@ def _timeline(launch: Launch, body: str, event: Any, line_no: int) -> None:
         kv_event = launch.events["kv_cache_allocated"]
         kv_event.fields.setdefault("tokens", int(m.group("tokens")))
         kv_event.fields["max_total_num_tokens"] = int(m.group("tokens"))
+        launch.scheduler_line = line_no
         if running:
             kv_event.fields["slots"] = int(running.group(1))
         return

@@ -29,6 +29,7 @@ from argtrace.layers.log.analyze import (
     year_for,
 )
 from argtrace.layers.log.reader import Scan, scan_log
+from argtrace.layers.log.signatures import load_catalog
 from argtrace.model import Evidence, Finding, LayerResult, Observation, Severity
 from argtrace.redact import is_secret_flag, mask, scrub
 from argtrace.rules import log as rules
@@ -292,6 +293,50 @@ def settings_named(text: str, logged: Mapping[str, Any]) -> list[str]:
     return names
 
 
+def _capacity_cap(lc: Launch, at: Any) -> list[Finding]:
+    """The scheduler running fewer requests than the configuration asked for (SGLang caps silently)."""
+    kv = lc.events.get("kv_cache_allocated")
+    running = kv.fields.get("slots") if kv is not None else None
+    logged = lc.settings()
+    asked = logged.get("max_running_requests")
+    if not isinstance(running, int) or asked is None or not isinstance(asked[0], int) or running >= asked[0]:
+        return []
+    assert kv is not None
+    where = lc.scheduler_line or kv.line
+    mamba_slots = logged.get("max_mamba_cache_size", (None, None))[0]
+    mamba_event = lc.events.get("mamba_cache_allocated")
+    if mamba_slots is None and mamba_event is not None:
+        mamba_slots = mamba_event.fields.get("slots")
+    hybrid = mamba_event is not None or mamba_slots is not None
+    sig = next((s for s in load_catalog().signatures if s.id == "sglang-max-running-capped-by-mamba"), None)
+    if hybrid and sig is not None:
+        per_req = (
+            f", {mamba_slots // running} slot(s) per request"
+            if isinstance(mamba_slots, int) and running
+            else ""
+        )
+        message = (
+            f"[{sig.id}] {sig.meaning}: the configuration asks for max_running_requests={asked[0]} (line "
+            f"{asked[1].line}) but the scheduler runs with {running} (line {where}); the Mamba state cache "
+            f"holds {mamba_slots if mamba_slots is not None else 'an unknown number of'} slots{per_req}."
+        )
+        return [
+            rules.LG008.finding(
+                message, at=at(where), setting="max_running_requests", fix=sig.fix, launch=lc.index
+            )
+        ]
+    return [
+        rules.LG008.finding(
+            f"The configuration asks for max_running_requests={asked[0]} (line {asked[1].line}) but the "
+            f"scheduler runs with {running} (line {where}): the memory pools hold fewer requests.",
+            at=at(where),
+            setting="max_running_requests",
+            fix="Give the KV/Mamba pools more memory, or set --max-running-requests to what fits.",
+            launch=lc.index,
+        )
+    ]
+
+
 def _launch_findings(lc: Launch, analysis: LogAnalysis, at: Any, red: _Redactor) -> list[Finding]:
     out: list[Finding] = []
     fw = lc.framework or "the server"
@@ -369,6 +414,7 @@ def _launch_findings(lc: Launch, analysis: LogAnalysis, at: Any, red: _Redactor)
             )
         )
     args = lc.args_dump
+    out.extend(_capacity_cap(lc, at))
     if args is not None and args.parsed.truncated:
         last = list(args.parsed.values)[-1] if args.parsed.values else None
         out.append(
