@@ -677,10 +677,14 @@ def _server_findings(
                     f"(the terminal), not to `{so}`; tracebacks and log records will not be in `{so}`"
                 )
             else:
+                what = (
+                    "SGLang's log records and Python's tracebacks go"
+                    if s.detection.framework == "sglang"
+                    else "Python's tracebacks (the error that stops the server) go"
+                )
                 msg = (
-                    f"only standard output goes to `{so}`: Python's tracebacks and log records go "
-                    f"to standard "
-                    f"error, which is not redirected, so they will not be in `{so}`"
+                    f"only standard output goes to `{so}`: {what} to standard error, which is not "
+                    f"redirected, so they will not be in `{so}`"
                 )
             out.append(R.SH010.finding(msg, at=s.at, evidence=[Evidence("shell", s.at, f"> {so}")]))
     # background
