@@ -1072,6 +1072,19 @@ class _Context:
                         setting=spec.dest,
                         fix=f"write {longs[0]}",
                     )
+            # --config=FILE (or an abbreviation): the rewrite looks for the exact word, so nothing is merged
+            if "--config" in spec.option_strings and schema.has_rewrite("config_yaml"):
+                word_text = (tok.original or tok.text) if tok is not None else ev.typed
+                self.add(
+                    rules.PA_CONFIG_IGNORED,
+                    f"{word_text}: {schema.label} expands a config file only when `--config` and "
+                    f"the file name "
+                    "are two separate words; this spelling is parsed as a plain option and every setting in "
+                    f"the file is ignored",
+                    at=at,
+                    setting=spec.dest,
+                    fix=f"write --config {ev.raw[0] if ev.raw else 'FILE'}",
+                )
             # Deprecated / retired
             if ev.kind == "noop":
                 msg = spec.deprecation_message or "deprecated"

@@ -315,3 +315,23 @@ PA_REMOVED_LATER = Rule(
     example=_c(f"{_SG} --mamba-scheduler-strategy extra_buffer"),
     correct=_c(f"{_SG} --port 30000"),
 )
+
+PA_CONFIG_IGNORED = Rule(
+    code="PA025",
+    layer="parser",
+    severity="error",
+    title="Config file silently ignored",
+    rationale="SGLang and vLLM expand --config only when the exact word `--config` is followed by "
+              "the file name; "
+    "`--config=FILE` (or an abbreviation) is parsed as an ordinary option and the file's settings never "
+    "arrive.",
+    fix="write `--config FILE` as two words",
+    example=Example(
+        argv=("check", *_SG10, "-c", f"{_SG} --config=server.yaml"),
+        files={"server.yaml": "port: 31000\n"},
+    ),
+    correct=Example(
+        argv=("check", *_SG10, "-c", f"{_SG} --config server.yaml"),
+        files={"server.yaml": "port: 31000\n"},
+    ),
+)
