@@ -123,3 +123,21 @@ def test_real_vllm_config_line() -> None:
     assert dump.values["compilation_config"]["cudagraph_mode"] == "CUDAGraphMode.NONE"
     assert dump.values["kernel_config"]["moe_backend"] == "triton"
     assert dump.values["structured_outputs_config"]["reasoning_parser"] == "qwen3"
+
+
+def test_random_text_never_raises() -> None:
+    import random
+
+    rnd = random.Random(1)
+    alphabet = "()[]{}<>'\"\\,=:. _-0123456789abcXYZ\n\t#"
+    for _ in range(3000):
+        text = "".join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 60)))
+        parse_record("ServerArgs(" + text)
+        parse_record("{" + text)
+        parse_kw_list(text)
+        try:
+            parse_value(text)
+        except ValueError:
+            pass
+    deep = "ServerArgs(a=" + "[" * 5000 + "]" * 5000 + ", b=1)"
+    assert parse_record(deep).values["b"] == 1
