@@ -1073,8 +1073,12 @@ class _Context:
                         fix=f"write {longs[0]}",
                     )
             # --config=FILE (or an abbreviation): the rewrite looks for the exact word, so nothing is merged
-            if "--config" in spec.option_strings and schema.has_rewrite("config_yaml"):
-                word_text = (tok.original or tok.text) if tok is not None else ev.typed
+            word_text = ((tok.original or tok.text) if tok is not None else ev.typed) or ""
+            if (
+                "--config" in spec.option_strings
+                and schema.has_rewrite("config_yaml")
+                and word_text != "--config"  # the exact word: merged, or the launcher stopped (PA018)
+            ):
                 self.add(
                     rules.PA_CONFIG_IGNORED,
                     f"{word_text}: {schema.label} expands a config file only when `--config` and "
