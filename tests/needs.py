@@ -20,7 +20,7 @@ def unmet(needs: Sequence[str]) -> list[str]:
         elif kind == "binary":
             if shutil.which(arg) is None:
                 missing.append(need)
-        elif kind == "sshd":
+        elif kind in ("sshd", "sshd-fixture"):
             if shutil.which("sshd") is None and not _exists("/usr/sbin/sshd"):
                 missing.append(need)
         else:

@@ -6,7 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from argtrace.commands import COMMAND_MODULES
 from argtrace.rules import LAYER_PREFIX, Example, Rule, all_rules
+from argtrace.transport.options import command_index
 from tests.conftest import REPO, run_cli
 from tests.live.example_support import provide
 from tests.needs import unmet
@@ -28,8 +30,21 @@ def run_example(example: Example, tmp_path: Path) -> list[str]:
                 target.write_bytes(content)
             else:
                 target.write_text(content)
-        argv = [word.format_map(subst) if "{" in word else word for word in example.argv]
-        result = run_cli([argv[0], "--format", "json", *argv[1:]], cwd=tmp_path)
+        if "sshd-fixture" in example.needs:
+            from tests.transport.sshd import expand_example_argv, start_sshd
+
+            sshd = start_sshd(tmp_path / "sshd")
+            try:
+                result = run_cli(expand_example_argv(example.argv, sshd, tmp_path), cwd=tmp_path)
+            finally:
+                sshd.stop()
+        else:
+            argv = [word.format_map(subst) if "{" in word else word for word in example.argv]
+            # --format json right after the command word: global options (--host) come before it.
+            command = command_index(argv, COMMAND_MODULES)
+            assert command is not None, argv
+            argv = [*argv[: command + 1], "--format", "json", *argv[command + 1 :]]
+            result = run_cli(argv, cwd=tmp_path)
     assert result.status in (0, 1), result.stderr
     return result.codes()
 

@@ -82,6 +82,14 @@ class CheckOptions:
         )
 
 
+def _start_directory() -> str | None:
+    """Where the script starts: here, or with ``--host`` the ssh session's directory on the node."""
+    from argtrace.transport.host import current_host
+
+    host = current_host()
+    return host.info().cwd if host.is_remote else None
+
+
 def _caller_environment() -> Mapping[str, str]:
     """This process's environment, or with ``--host`` the node's (a non-interactive ssh session's)."""
     from argtrace.transport.host import current_host
@@ -171,7 +179,9 @@ def run_check(options: CheckOptions) -> Report:
         report.findings.extend(manifest.findings)
         report.sections["transport"] = manifest.section
         return _check_servers(report, manifest.servers, source.label, options)
-    shell = analyze_script(source, args, options.env, arg0=arg0, run_shellcheck=options.run_shellcheck)
+    shell = analyze_script(
+        source, args, options.env, arg0=arg0, run_shellcheck=options.run_shellcheck, cwd=_start_directory()
+    )
     # transport: servers started through ssh/docker, uploads, and what the journey did to the words
     transport = analyze_transport(source, shell, args=args, env=options.env, arg0=arg0)
     report.findings.extend(f for f in shell.findings if not (f.code == "SH019" and transport.servers))

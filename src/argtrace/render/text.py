@@ -148,6 +148,7 @@ SECTION_VIEWS: Mapping[str, str] = {
     "log": "argtrace.layers.log.text:render_log_section",
     "timeline": "argtrace.layers.log.text:render_timeline_section",
     "resolution": "argtrace.layers.resolution:render_resolution_section",
+    "transport": "argtrace.layers.transport:render_transport_section",
 }
 # Kept for layers that still register a view at run time; SECTION_VIEWS is the place for new ones.
 SECTION_RENDERERS: dict[str, Callable[[Any], Any]] = {}
