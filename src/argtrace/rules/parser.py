@@ -143,8 +143,9 @@ PA_INVALID_JSON = Rule(
     rationale="JSON-valued flags (--json-model-override-args, --speculative-config, --compilation-config...) "
     "are decoded by the parser; shell quoting often eats the double quotes.",
     fix="single-quote the JSON so that the shell keeps its double quotes",
-    example=_c(f"{_SG} --json-model-override-args {{rope_scaling:1}}"),
-    correct=_c(f"{_SG} --json-model-override-args '{{\"rope_scaling\": 1}}'"),
+    # Example argv words go through str.format_map in the rule harness: braces are doubled.
+    example=_c(_SG + " --json-model-override-args {{rope_scaling:1}}"),
+    correct=_c(_SG + " --json-model-override-args '{{\"rope_scaling\": 1}}'"),
 )
 
 PA_MISSING_VALUE = Rule(
@@ -273,9 +274,9 @@ PA_JSON_OVERRIDE = Rule(
     "its last value.",
     fix="put all keys of a JSON flag in one place",
     example=_c(
-        "vllm serve /m --compilation-config '{\"mode\": 3}' --compilation-config.cudagraph_mode FULL", _VL
+        "vllm serve /m --compilation-config '{{\"mode\": 3}}' --compilation-config.cudagraph_mode FULL", _VL
     ),
-    correct=_c('vllm serve /m --compilation-config \'{"mode": 3, "cudagraph_mode": "FULL"}\'', _VL),
+    correct=_c('vllm serve /m --compilation-config \'{{"mode": 3, "cudagraph_mode": "FULL"}}\'', _VL),
 )
 
 PA_NO_VALUE_EXPECTED = Rule(
