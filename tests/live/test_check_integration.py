@@ -9,7 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from argtrace.check import CheckOptions, analyze_server, fold_settings
-from argtrace.layers.running import add_check_options, analyze_running, check_extra
+from argtrace.layers.running import add_check_options, check_extra
 from argtrace.layers.shell import ScriptSource, analyze_script
 from argtrace.model import Report
 from tests.live.fixture_server import serve_fixture
@@ -32,6 +32,7 @@ def _check(tmp_path: Path, extra: dict[str, object]) -> tuple[Report, list]:  # 
         command_string=None,
         env=env,
         framework_version="0.5.10.post1",
+        resolve=False,
         extra=extra,
     )
     shell = analyze_script(
@@ -43,8 +44,8 @@ def _check(tmp_path: Path, extra: dict[str, object]) -> tuple[Report, list]:  # 
     )
     report = Report(command="check")
     server = shell.servers[0]
+    # analyze_server runs the running-server layers itself when --pid/--url are in the options.
     results = analyze_server(server, options, report)
-    results += analyze_running(server, options, report, results)
     report.settings = fold_settings(results)
     for result in results:
         report.findings.extend(result.findings)
