@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sys
 from typing import TYPE_CHECKING, Any
 
 from argtrace.layers.shell import evaluate as E
@@ -87,13 +88,17 @@ def analyze(
     src.tree = tree
     ev = E.ShellEvaluator(src, args, env, arg0=arg0, cwd=cwd, parse=parse_tree)
     exit_reason: str | None = None
+    limit = sys.getrecursionlimit()
     try:
+        sys.setrecursionlimit(max(limit, 8000))  # deeply nested if/for/functions
         ev.run()
     except Exception as exc:  # never a traceback: report and keep what was found
         exit_reason = f"internal error while evaluating: {type(exc).__name__}: {exc}"
         findings.append(
             R.SH024.finding(f"argtrace stopped evaluating {label} early ({exit_reason})", at=label)
         )
+    finally:
+        sys.setrecursionlimit(limit)
     servers = [_server_command(s) for s in ev.servers]
     # ---- hazards and findings
     hazards = H.scan(data, tree)

@@ -41,6 +41,7 @@ class Source:
         self.path = path
         self.fixed_at = fixed_at
         self._line_starts: list[int] | None = None
+        self._ascii_cache: dict[int, bool] = {}
         self.tree: Any = None
 
     @property
@@ -64,12 +65,23 @@ class Source:
         if not (ls[line] <= offset and (line + 1 >= len(ls) or offset < ls[line + 1])):
             line = bisect.bisect_right(ls, offset) - 1
             self._last_line = line
-        prefix = self.text[ls[line] : offset]
-        if prefix.isascii():
-            col = len(prefix) + 1
-        else:
-            col = len(prefix.encode("latin-1").decode("utf-8", "replace")) + 1
-        return line + 1, col
+        start = ls[line]
+        if self._ascii_line(line):
+            return line + 1, offset - start + 1
+        prefix = self.text[start:offset]
+        return line + 1, len(prefix.encode("latin-1").decode("utf-8", "replace")) + 1
+
+    def _ascii_line(self, line: int) -> bool:
+        cache = self._ascii_cache
+        hit = cache.get(line)
+        if hit is None:
+            ls = self.line_starts
+            end = ls[line + 1] if line + 1 < len(ls) else len(self.text)
+            hit = self.text[ls[line] : end].isascii()
+            if len(cache) > 4096:
+                cache.clear()
+            cache[line] = hit
+        return hit
 
     def at(self, offset: int) -> str:
         if self.fixed_at is not None:
@@ -331,8 +343,24 @@ def _posix_class(classes: dict[str, str], m: re.Match[str]) -> str:
     return classes.get(m.group(1), "")
 
 
+BRACE_LIMIT = 10_000
+
+
+class BraceLimit(Exception):
+    pass
+
+
 def brace_expand(raw: str) -> list[str]:
-    """Bash brace expansion of one raw word (quotes respected); returns [raw] when nothing expands."""
+    """Bash brace expansion of one raw word (quotes respected); returns [raw] when nothing expands.
+
+    Raises BraceLimit when the word would expand to more than BRACE_LIMIT words."""
+    out = _brace_expand(raw)
+    if len(out) > BRACE_LIMIT:
+        raise BraceLimit()
+    return out
+
+
+def _brace_expand(raw: str) -> list[str]:
     n = len(raw)
     i = 0
     while i < n:
@@ -369,7 +397,9 @@ def brace_expand(raw: str) -> list[str]:
                     alts.append(raw[last:j])
                     out: list[str] = []
                     for alt in alts:
-                        out.extend(brace_expand(pre + alt + post))
+                        out.extend(_brace_expand(pre + alt + post))
+                        if len(out) > BRACE_LIMIT:
+                            return out
                     return out
                 m = re.fullmatch(
                     r"(-?\d+)\.\.(-?\d+)(?:\.\.(-?\d+))?|([a-zA-Z])\.\.([a-zA-Z])(?:\.\.(-?\d+))?", inner
@@ -402,7 +432,9 @@ def brace_expand(raw: str) -> list[str]:
                         return [raw]
                     out = []
                     for s in seq:
-                        out.extend(brace_expand(pre + s + post))
+                        out.extend(_brace_expand(pre + s + post))
+                        if len(out) > BRACE_LIMIT:
+                            return out
                     return out
                 # not an expansion: keep looking after this brace
             i += 1
@@ -2034,7 +2066,11 @@ class ShellEvaluator:
         at = self.src.at(tok.start) if rebase else self.cur_at
         if _PLAIN.fullmatch(tok.raw):
             return [ExpWord(tok.raw, at, "literal", offset=tok.start)]
-        raws = brace_expand(tok.raw) if "{" in tok.raw else [tok.raw]
+        try:
+            raws = brace_expand(tok.raw) if "{" in tok.raw else [tok.raw]
+        except BraceLimit:
+            reason = f"brace expansion of `{to_str(tok.raw)[:60]}` makes more than {BRACE_LIMIT} words"
+            return [ExpWord(None, at, to_str(tok.raw), reason, offset=tok.start)]
         if len(raws) > 1:
             self.emit("brace", at, raw=to_str(tok.raw), words=[to_str(r) for r in raws][:20])
         out: list[ExpWord] = []
