@@ -340,6 +340,12 @@ def runtime_env_for(base_env: Mapping[str, str], extra: Mapping[str, str] | None
     env.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
     env.setdefault("VLLM_NO_USAGE_STATS", "1")
     env.setdefault("DO_NOT_TRACK", "1")
+    smi = stubs_dir() / "bin" / "nvidia-smi"
+    if smi.exists() and not os.access(smi, os.X_OK):  # a wheel install may drop the executable bit
+        try:
+            smi.chmod(0o755)
+        except OSError:
+            pass
     env["PATH"] = str(stubs_dir() / "bin") + os.pathsep + env.get("PATH", "/usr/bin:/bin")
     if extra:
         env.update(extra)
