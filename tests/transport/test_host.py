@@ -48,13 +48,14 @@ def remote(sshd: SshServer) -> Iterator[RemoteHost]:
 
 
 def test_collector_runs_on_python_38() -> None:
-    """The collector (and the log reader it ships) use nothing newer than Python 3.8."""
+    """The collector (and the log reader and grep prefilter it ships) use nothing newer than Python 3.8."""
     vermin = shutil.which("vermin")
     if vermin is None:
         pytest.skip("vermin is not installed (pip install vermin)")
     files = [
         REPO / "src/argtrace/transport/collector.py",
         REPO / "src/argtrace/layers/log/reader.py",
+        REPO / "src/argtrace/layers/log/prefilter.py",
     ]
     proc = subprocess.run(
         [vermin, "--no-tips", "--violations", "-t=3.8-", *map(str, files)], capture_output=True, text=True

@@ -61,16 +61,17 @@ def _expectations(items: list[str]) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> Report:
-    from pathlib import Path
-
     from argtrace.layers.log.layer import analyze_log, parse_time
     from argtrace.model import FrameworkInfo, Report, Setting, UsageError
+    from argtrace.transport.host import current_host
 
-    path = Path(args.log)
-    if not path.exists():
-        raise UsageError(f"{args.log}: no such file")
-    if path.is_dir():
-        raise UsageError(f"{args.log}: is a directory, not a log file")
+    host = current_host()  # the node under `argtrace --host`: the path is the node's
+    path = args.log
+    st = host.stat(path)
+    if not st.exists:
+        raise UsageError(f"{host.describe(args.log)}: no such file")
+    if st.is_dir:
+        raise UsageError(f"{host.describe(args.log)}: is a directory, not a log file")
     launched_after = None
     if args.launched_after:
         try:

@@ -394,9 +394,23 @@ _LOADED: dict[str, types.ModuleType] = {}
 
 
 def load_module(name: str, source: str) -> bool:
+    """Execute ``source`` as module ``name``. A dotted name gets empty parent packages, so the log reader can
+    be loaded as ``argtrace.layers.log.reader`` next to its grep prefilter, which imports it by that name
+    (the node has no argtrace installed; these stand-ins exist only in this collector process)."""
+    parts = name.split(".")
+    for i in range(1, len(parts)):
+        parent = ".".join(parts[:i])
+        if parent not in sys.modules:
+            package = types.ModuleType(parent)
+            package.__path__ = []  # a package with nothing on disk: only what is loaded here
+            sys.modules[parent] = package
+            if i > 1:
+                setattr(sys.modules[".".join(parts[: i - 1])], parts[i - 1], package)
     module = types.ModuleType(name)
     module.__file__ = f"<argtrace:{name}>"
     sys.modules[name] = module
+    if len(parts) > 1:
+        setattr(sys.modules[".".join(parts[:-1])], parts[-1], module)
     exec(compile(source, module.__file__, "exec"), module.__dict__)
     _LOADED[name] = module
     return True
@@ -409,8 +423,13 @@ def scan_log(module: str, path: str, label: str | None = None) -> dict[str, Any]
     mod = _LOADED.get(module)
     if mod is None:
         raise CollectorError("usage", f"module {module} is not loaded")
+    import multiprocessing
+
+    # The reader splits a big log between worker processes when grep cannot prefilter it; they find the
+    # loaded module only when forked from this process (spawn/forkserver would import it from disk).
+    workers = None if multiprocessing.get_start_method(allow_none=False) == "fork" else 1
     try:
-        scan = mod.scan_log(_path(path), label)
+        scan = mod.scan_log(_path(path), label, workers=workers)
     except OSError as exc:
         raise _oserror(exc, path) from None
     result: dict[str, Any] = dataclasses.asdict(scan)

@@ -324,10 +324,13 @@ class RemoteHost(Host):
 
     def scan_log(self, path: str, label: str | None = None) -> Scan:
         """Filter the log on the node with the log layer's own reader; only kept lines travel."""
+        import argtrace.layers.log.prefilter as prefilter
         import argtrace.layers.log.reader as reader
 
-        name = "argtrace_log_reader"
-        if name not in self._loaded:
-            self.call("load_module", name=name, source=Path(reader.__file__).read_text())
-            self._loaded.add(name)
-        return scan_from_data(self.call("scan_log", module=name, path=path, label=label or path))
+        # Under their own names (the prefilter imports the reader), so a big plain log goes through the
+        # node's GNU grep exactly as it would here.
+        for module in (reader, prefilter):
+            if module.__name__ not in self._loaded:
+                self.call("load_module", name=module.__name__, source=Path(str(module.__file__)).read_text())
+                self._loaded.add(module.__name__)
+        return scan_from_data(self.call("scan_log", module=reader.__name__, path=path, label=label or path))

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from pathlib import Path
 from typing import Any, Protocol
 
 from argtrace.model import LayerResult, Report, ServerCommand, UsageError
@@ -63,10 +62,12 @@ def analyze_check_log(
     if not options.log:
         return []
     from argtrace.layers.log.layer import analyze_log, parse_time
+    from argtrace.transport.host import current_host
 
-    path = Path(options.log)
-    if not path.is_file():
-        raise UsageError(f"--log {options.log}: no such file")
+    host = current_host()  # the node under `argtrace --host`: --log and the script are the node's files
+    st = host.stat(options.log)
+    if not st.is_file:
+        raise UsageError(f"--log {host.describe(options.log)}: no such file")
     launched_after: datetime | None = None
     label = "--launched-after"
     if options.launched_after:
@@ -77,15 +78,15 @@ def analyze_check_log(
                 f"--launched-after {options.launched_after!r}: not an ISO 8601 time "
                 "(e.g. 2026-11-30T08:00:00)"
             ) from None
-    elif options.script and Path(options.script).is_file():
-        launched_after = datetime.fromtimestamp(Path(options.script).stat().st_mtime)
+    elif options.script and (script_st := host.stat(options.script)).is_file and script_st.mtime is not None:
+        launched_after = datetime.fromtimestamp(script_st.mtime)
         label = f"the last change to {options.script}"
     earlier = earlier_values(results)
     intended = intended_from(results)
     launch = options.extra.get("log_launch")
     pid_text = str(options.extra.get("pid") or "")
     result = analyze_log(
-        path,
+        options.log,
         options.log,
         intended=intended,
         framework=report.framework.name or server.framework,

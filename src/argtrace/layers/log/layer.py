@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import os
 import re
 from collections.abc import Collection, Mapping
 from datetime import datetime
@@ -28,7 +27,7 @@ from argtrace.layers.log.analyze import (
     stopped_after,
     year_for,
 )
-from argtrace.layers.log.reader import Scan, scan_log
+from argtrace.layers.log.reader import Scan
 from argtrace.layers.log.signatures import load_catalog
 from argtrace.model import Evidence, Finding, LayerResult, Observation, Severity
 from argtrace.redact import is_secret_flag, mask, scrub
@@ -118,7 +117,7 @@ def parse_time(text: str) -> datetime:
 
 
 def analyze_log(
-    path: Path,
+    path: Path | str,
     label: str,
     *,
     intended: Mapping[str, Any] | None = None,
@@ -145,13 +144,7 @@ def analyze_log(
     settings its other layers know, so a 300-field dump does not become 300 rows; ``log.args`` keeps it all.
     """
     result = LayerResult()
-    try:
-        scan = scan_log(path, label)
-    except OSError as exc:
-        from argtrace.model import UsageError
-
-        raise UsageError(f"cannot read log {label}: {exc.strerror or exc}") from exc
-    mtime = datetime.fromtimestamp(os.path.getmtime(path))
+    scan, mtime = read_log(path, label)
     after = _naive(launched_after)
     analysis = build_launches(scan, framework=framework, year_hint=year_for(mtime, after))
     for lc in analysis.launches:
@@ -209,6 +202,29 @@ def analyze_log(
         for ev in iter_events(lc)
     ]
     return result
+
+
+def read_log(path: Path | str, label: str) -> tuple[Scan, datetime]:
+    """The log's kept lines and its modification time, read where the log lies (``argtrace --host``: on the
+    node, whose collector runs this reader and sends back only the kept lines)."""
+    from argtrace.model import UsageError
+    from argtrace.transport.host import HostError, current_host
+    from argtrace.transport.ssh import TransportError
+
+    host = current_host()
+    text = str(path)
+    try:
+        scan = host.scan_log(text, label)
+        st = host.stat(text)
+    except TransportError:
+        raise
+    except HostError as exc:
+        message = str(exc)
+        reason = message[len(text) + 2 :] if message.startswith(text + ": ") else message
+        raise UsageError(f"cannot read log {host.describe(label)}: {reason}") from exc
+    if st.mtime is None:
+        raise UsageError(f"cannot read log {host.describe(label)}: it disappeared while being read")
+    return scan, datetime.fromtimestamp(st.mtime)
 
 
 def _at_factory(label: str) -> Any:
