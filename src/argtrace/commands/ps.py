@@ -30,16 +30,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> Report:
     from argtrace.layers.observed import find_servers, process_section, resolve_pid
     from argtrace.model import Report
+    from argtrace.transport.host import current_host
 
+    # find_servers/resolve_pid read the node's /proc under `argtrace --host` (transport.processes)
+    host = current_host()
+    where = f" on {host.label}" if host.is_remote else ""
     servers = [resolve_pid(args.pid)] if args.pid is not None else find_servers(args.framework)
     report = Report(command="ps")
     sections = [process_section(s, show_secrets=args.show_secrets, all_env=args.all_env) for s in servers]
     report.sections["processes"] = sections
     if not servers:
         report.notes.append(
-            "no SGLang or vLLM server process is running"
+            f"no SGLang or vLLM server process is running{where}"
             if args.pid is None
-            else f"pid {args.pid} is not an SGLang or vLLM server"
+            else f"pid {args.pid} is not an SGLang or vLLM server{where}"
         )
     for item in sections:
         ports = ", ".join(item["listening"]) or "no listening socket"

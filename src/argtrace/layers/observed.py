@@ -263,6 +263,13 @@ def process_python_version(observed: ObservedProcess) -> str | None:
 
 def find_servers(framework: str | None = None) -> list[ObservedProcess]:
     """Running SGLang and vLLM servers (top-level processes), each with its children."""
+    from argtrace.transport.host import current_host
+
+    host = current_host()
+    if host.is_remote:  # argtrace --host: the node's /proc, read by the collector
+        from argtrace.transport.processes import find_servers_on
+
+        return [s for s in find_servers_on(host, framework) if isinstance(s, ObservedProcess)]
     psutil = _psutil()
 
     candidates: dict[int, int | None] = {}
@@ -316,6 +323,15 @@ def resolve_pid(pid: str | int, framework: str | None = None) -> ObservedProcess
         number = int(pid)
     except ValueError as exc:
         raise UsageError(f"--pid needs a process id or 'auto', got {pid!r}") from exc
+    from argtrace.transport.host import current_host
+
+    host = current_host()
+    if host.is_remote:  # argtrace --host: the node's process
+        from argtrace.transport.processes import resolve_pid_on
+
+        found = resolve_pid_on(host, number)
+        assert isinstance(found, ObservedProcess)
+        return found
     observed = inspect_process(number)
     if observed.role != "server" and observed.framework is not None:
         # A worker: find the server it belongs to.
@@ -541,9 +557,11 @@ def compare_with_prediction(
             )
         )
     if script and observed.started is not None:
+        from argtrace.transport.host import HostError, current_host
+
         try:
-            mtime = os.stat(script).st_mtime
-        except OSError:
+            mtime = current_host().stat(script).mtime  # the node's script under argtrace --host
+        except HostError:
             mtime = None
         if mtime is not None and mtime > observed.started + 1:
             findings.append(
@@ -576,10 +594,22 @@ def _setting_of(predicted: Sequence[str | None], got: Sequence[str], i: int, j: 
 
 
 def _same_file(a: str, b: str) -> bool:
+    from argtrace.transport.host import current_host
+
+    host = current_host()
+    if host.is_remote:  # the node's paths: resolved there
+        return a == b or host.realpath(a) == host.realpath(b)
     try:
         return os.path.samefile(a, b)
     except OSError:
         return os.path.realpath(a) == os.path.realpath(b)
+
+
+def _realpath(path: str) -> str:
+    from argtrace.transport.host import current_host
+
+    host = current_host()
+    return host.realpath(path) if host.is_remote else os.path.realpath(path)
 
 
 def _ago(ts: float) -> str:
@@ -605,7 +635,7 @@ def analyze_pid(
         argv=observed.argv,
         env=observed.env,
         server_args_start=observed.server_args_start,
-        interpreter=os.path.realpath(observed.exe) if observed.exe else None,
+        interpreter=_realpath(observed.exe) if observed.exe else None,
         label=label,
         at=f"pid:{observed.pid}",
         framework=observed.framework,

@@ -123,6 +123,11 @@ def read(path: str, offset: int = 0, limit: int = DEFAULT_READ_LIMIT) -> dict[st
     return {"data": _b64(data[:limit]), "size": size, "truncated": len(data) > limit}
 
 
+def realpath(path: str) -> str:
+    """The path with symlinks resolved (as far as they exist)."""
+    return os.path.realpath(path)
+
+
 def listdir(path: str) -> list[str]:
     try:
         return sorted(os.listdir(path))
@@ -447,6 +452,7 @@ OPS: dict[str, Callable[..., Any]] = {
     "stat": stat,
     "read": read,
     "listdir": listdir,
+    "realpath": realpath,
     "which": which,
     "bash_n": bash_n,
     "run": run,

@@ -168,6 +168,10 @@ class Host:
     def listdir(self, path: str) -> list[str]:
         return list(self.call("listdir", path=str(path)))
 
+    def realpath(self, path: str) -> str:
+        """``os.path.realpath`` on the host."""
+        return str(self.call("realpath", path=str(path)))
+
     def describe(self, path: str) -> str:
         """A path for messages: as typed locally, ``HOST:PATH`` remotely."""
         return path

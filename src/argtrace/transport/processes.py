@@ -24,15 +24,15 @@ _VERSION_PROBE = (
 
 def find_servers_on(host: Host, framework: str | None = None) -> list[object]:
     """Top-level server processes on ``host``, each with its workers (``ObservedProcess`` objects)."""
-    from argtrace.frameworks.detect import detect_server
+    from argtrace.layers.observed import detect_observed
 
     snapshots = host.processes(match=_MATCH)
     by_pid = {s.pid: s for s in snapshots}
     candidates: dict[int, ProcessSnapshot] = {}
     for snap in snapshots:
         argv = [a for a in snap.argv if a != ""]
-        found = detect_server(argv) if argv else None
-        if found is not None and (framework is None or found.framework == framework):
+        found = detect_observed(argv) if argv else None
+        if found is not None and (framework is None or found[0] == framework):
             candidates[snap.pid] = snap
     tops = [pid for pid in sorted(candidates) if not _has_ancestor_in(pid, candidates, by_pid)]
     return [_observed(host, by_pid[pid], by_pid, with_children=True) for pid in tops]
@@ -84,8 +84,7 @@ def _children(pid: int, by_pid: dict[int, ProcessSnapshot]) -> list[ProcessSnaps
 def _observed(
     host: Host, snap: ProcessSnapshot, by_pid: dict[int, ProcessSnapshot], *, with_children: bool
 ) -> object:
-    from argtrace.frameworks.detect import detect_server
-    from argtrace.layers.observed import ObservedProcess, classify_title
+    from argtrace.layers.observed import ObservedProcess, classify_title, detect_observed
 
     argv = tuple(a for a in snap.argv if a != "")
     observed = ObservedProcess(
@@ -96,7 +95,13 @@ def _observed(
         exe=snap.exe,
         cwd=snap.cwd,
         env=dict(snap.env) if snap.env is not None else None,
-        env_error=None if snap.env is not None else "permission denied reading /proc/PID/environ",
+        env_error=None
+        if snap.env is not None
+        else (
+            "permission denied reading /proc/PID/environ"
+            if snap.detailed
+            else "not read (the process is not an SGLang or vLLM process)"
+        ),
         username=snap.user,
         listening=tuple(snap.listening),
     )
@@ -104,11 +109,9 @@ def _observed(
     if fw is not None:
         observed.framework, observed.role, observed.title = fw, role or "worker", argv[0].strip()
     else:
-        found = detect_server(list(argv))
+        found = detect_observed(list(argv))
         if found is not None:
-            observed.framework = found.framework
-            observed.entrypoint = found.entrypoint
-            observed.server_args_start = found.server_args_start
+            observed.framework, observed.entrypoint, observed.server_args_start = found
             observed.role = "server"
     if observed.role == "server" and with_children:
         observed.framework_version = framework_version_on(
