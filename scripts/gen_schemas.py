@@ -122,22 +122,30 @@ def schema_for(framework: str, version: str) -> tuple[dict[str, Any], dict[str, 
         "env_vars": env_vars,
         "json_flags": sorted(json_reasons),
     }
-    sites = ast_index.raise_sites(ast_index.resolution_modules(framework, site), site)
-    raise_index = {
-        "format": FORMAT,
-        "framework": framework,
-        "version": version,
-        "generated_by": GENERATOR,
-        "source": schema["source"],
-        "modules": [ast_index.rel(p, site) for p in ast_index.resolution_modules(framework, site)],
-        "sites": sites,
-    }
+    raise_index = raise_index_for(framework, version, manifest, schema["source"])
+    sites = raise_index["sites"]
     log(
         f"{framework}=={version}: {len(schema['options'])} options, {len(env_vars)} env vars, "
         f"{len(schema['json_flags'])} json flags, {len(sites)} raise sites "
         f"(env {built - started:.0f} s, dump+ast {time.monotonic() - built:.0f} s)"
     )
     return schema, raise_index
+
+
+def raise_index_for(
+    framework: str, version: str, manifest: environments.Manifest, source: str
+) -> dict[str, Any]:
+    site = environments.site_packages(Path(manifest.path))
+    modules = ast_index.resolution_modules(framework, site)
+    return {
+        "format": FORMAT,
+        "framework": framework,
+        "version": version,
+        "generated_by": GENERATOR,
+        "source": source,
+        "modules": [ast_index.rel(p, site) for p in modules],
+        "sites": ast_index.raise_sites(modules, site),
+    }
 
 
 def write_json(path: Path, data: dict[str, Any]) -> int:
@@ -165,9 +173,24 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("specs", nargs="*", help="framework==version (default: every bundled version)")
     ap.add_argument("--out", type=Path, default=DATA, help="data directory (default: the package's)")
+    ap.add_argument(
+        "--raise-sites-only",
+        action="store_true",
+        help="only re-extract the raise-site indexes (AST of existing environments; no dumper run)",
+    )
     args = ap.parse_args(argv)
     targets = [environments.parse_spec(s) for s in args.specs] or list(BUNDLED)
     total = 0
+    if args.raise_sites_only:
+        for framework, version in targets:
+            manifest = environments.build_environment(framework, version, progress=log)
+            schema = json.loads((args.out / "schemas" / f"{framework}-{version}.json").read_text())
+            total += write_json(
+                args.out / "raise_sites" / f"{framework}-{version}.json",
+                raise_index_for(framework, version, manifest, schema["source"]),
+            )
+        log(f"wrote {total / 1e6:.2f} MB")
+        return 0
     for framework, version in targets:
         schema, raise_index = schema_for(framework, version)
         total += write_json(args.out / "schemas" / f"{framework}-{version}.json", schema)

@@ -74,6 +74,12 @@ def explain(text: str, framework: str | None = None, version: str | None = None)
                 dest = _dest(m["framework"], m["version"], flag)
                 if dest and all(s["name"] != dest for s in group["settings"]):
                     group["settings"].insert(0, {"name": dest, "flag": flag, "named_in_message": True})
+            for word in dict.fromkeys(
+                re.findall(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b", m.get("message") or "")
+            ):
+                flag = _flag(m["framework"], m["version"], word)
+                if flag and all(s["name"] != word for s in group["settings"]):
+                    group["settings"].insert(0, {"name": word, "flag": flag, "named_in_message": True})
         group["versions"].append({"version": m["version"], "at": f"{m['file']}:{m['line']}"})
         group["score"] = max(group["score"], m["score"])
     out = sorted(groups.values(), key=lambda g: -g["score"])

@@ -465,6 +465,10 @@ def _findings(
             dest = dest_for_flag.get(flag)
             if dest and dest not in settings:
                 settings.insert(0, dest)
+        # and settings it names by their field name ("User-specified max_model_len (10000000) ...")
+        for word in re.findall(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b", message):
+            if word in flags and word not in settings:
+                settings.insert(0, word)
         settings = settings or [None]
         section["condition_fields"] = fields
         for name in settings:

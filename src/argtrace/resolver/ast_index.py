@@ -413,6 +413,21 @@ def fields_read(nodes: Iterable[ast.AST | None]) -> list[str]:
     return sorted(out)
 
 
+def _is_text(node: ast.AST) -> bool:
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str)
+    if isinstance(node, ast.JoinedStr):
+        return True
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mod)):
+        return _is_text(node.left)
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "format"
+        and _is_text(node.func.value)
+    )
+
+
 class _RaiseVisitor(ast.NodeVisitor):
     def __init__(self, path: Path, site: Path) -> None:
         self.file = rel(path, site)
@@ -420,15 +435,34 @@ class _RaiseVisitor(ast.NodeVisitor):
         self.classes: list[str] = []
         self.conds: list[tuple[ast.expr, bool]] = []  # (test, negated)
         self.sites: list[dict[str, Any]] = []
+        # local names assigned a message in this function (``msg = f"..."; raise ValueError(msg)``)
+        self.assigns: dict[str, ast.expr] = {}
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        value = node.value
+        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and _is_text(value):
+            self.assigns[node.targets[0].id] = value
+        self.generic_visit(node)
+
+    def _inline(self, parts: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        """Replace ``{msg}`` by the text a local ``msg = ...`` built (one level)."""
+        out: list[tuple[str, str]] = []
+        for kind, text in parts:
+            if kind == "expr" and text in self.assigns:
+                out.extend(message_parts(self.assigns[text]))
+            else:
+                out.append((kind, text))
+        return out
 
     def _scoped(self, node: ast.AST, name: str, is_class: bool) -> None:
         self.scope.append(name)
         if is_class:
             self.classes.append(name)
-        saved = self.conds
+        saved, saved_assigns = self.conds, self.assigns
         self.conds = []
+        self.assigns = {}
         self.generic_visit(node)
-        self.conds = saved
+        self.conds, self.assigns = saved, saved_assigns
         self.scope.pop()
         if is_class:
             self.classes.pop()
@@ -463,7 +497,7 @@ class _RaiseVisitor(ast.NodeVisitor):
         extra: dict[str, Any],
         cond_nodes: list[ast.AST | None],
     ) -> None:
-        parts = _merge(message_parts(msg))
+        parts = _merge(self._inline(message_parts(msg)))
         conditions = self._conditions() + ([extra["condition"]] if "condition" in extra else [])
         site = {
             "file": self.file,

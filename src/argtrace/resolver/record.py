@@ -434,6 +434,34 @@ def vllm_final(engine_args: Any, config: Any) -> dict[str, Any]:
 PROFILES = {"sglang": run_sglang, "vllm": run_vllm}
 
 
+def raise_frame(exc: BaseException, framework: str) -> Any:
+    """The frame of the framework's own code that raised: the deepest ``<framework>/`` frame of the
+    exception or, for wrappers such as pydantic's ValidationError, of the exception it wraps (its
+    ``__cause__``/``__context__``, or the one pydantic-core keeps in the error's ``ctx``)."""
+    seen: set[int] = set()
+    chain: list[BaseException] = []
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        chain.append(current)
+        current = current.__cause__ or current.__context__
+    errors = getattr(exc, "errors", None)
+    if callable(errors):
+        try:
+            for err in errors():
+                inner = (err.get("ctx") or {}).get("error")
+                if isinstance(inner, BaseException):
+                    chain.insert(0, inner)
+        except Exception:
+            pass
+    marker = f"/{framework}/"
+    for candidate in chain:
+        frames = [f for f in traceback.extract_tb(candidate.__traceback__) if marker in f.filename]
+        if frames:
+            return frames[-1]
+    return None
+
+
 def main() -> int:
     request_path, out_path = sys.argv[1], sys.argv[2]
     with open(request_path) as fh:
@@ -459,8 +487,7 @@ def main() -> int:
         tb = traceback.extract_tb(exc.__traceback__)
         frames = [f"{rel(f.filename)}:{f.lineno} {f.name}" for f in tb]
         last = tb[-1] if tb else None
-        fw_frames = [f for f in tb if any(m in f.filename for m in SITE_MARKERS)]
-        site = fw_frames[-1] if fw_frames else last
+        site = raise_frame(exc, request["framework"]) or last
         validation = isinstance(exc, (ValueError, AssertionError)) or type(exc).__name__ == "ValidationError"
         out["status"] = "raised" if validation else "crashed"
         out["exception"] = {
