@@ -201,6 +201,11 @@ def http_get(base: str, path: str, *, api_key: str | None, insecure: bool, timeo
 
         token = base64.b64encode(f"{basic[0]}:{basic[1]}".encode()).decode()
         request.add_header("Authorization", f"Basic {token}")
+    from argtrace.transport.host import current_host
+
+    host = current_host()
+    if host.is_remote:  # argtrace --host: the URL as the node sees it (a server on its 127.0.0.1)
+        return _remote_get(host, result, clean + path, dict(request.header_items()), insecure, timeout)
     context = None
     if clean.startswith("https:"):
         context = ssl.create_default_context()
@@ -234,6 +239,36 @@ def http_get(base: str, path: str, *, api_key: str | None, insecure: bool, timeo
     except Exception as exc:  # http.client.HTTPException and friends
         result.error, result.detail = "protocol", f"{type(exc).__name__}: {exc}"
     if result.body and result.status is not None:
+        try:
+            result.json = json.loads(result.body.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            result.json = None
+    return result
+
+
+def _remote_get(
+    host: Any, result: HttpResult, url: str, headers: dict[str, str], insecure: bool, timeout: float
+) -> HttpResult:
+    """:func:`http_get` through the node's collector (``Host.http_get``): the same ``HttpResult``."""
+    from argtrace.transport.host import HostError
+    from argtrace.transport.ssh import TransportError
+
+    try:
+        response = host.http_get(url, headers=headers, insecure=insecure, timeout=timeout)
+    except TransportError:
+        raise
+    except HostError as exc:  # a URL the collector refuses (not http/https)
+        result.error, result.detail = "other", str(exc)
+        return result
+    if response.status is None:
+        kind, _ = _classify(response.detail or "")
+        result.error = kind if kind != "other" else (response.error or "other")
+        result.detail = response.detail or response.error
+        return result
+    result.status = response.status
+    result.content_type = next((v for k, v in response.headers.items() if k.lower() == "content-type"), None)
+    result.body = response.body[:MAX_BODY]
+    if result.body:
         try:
             result.json = json.loads(result.body.decode("utf-8"))
         except (UnicodeDecodeError, ValueError):
