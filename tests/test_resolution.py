@@ -305,3 +305,51 @@ def test_vllm_0_33_mamba_cache_mode_and_max_num_seqs() -> None:
     assert decided["at"].startswith("vllm/engine/arg_utils.py:")
     assert decided["by"] == "EngineArgs._set_default_max_num_seqs_and_batched_tokens_args"
     assert setting(report, "max_num_seqs")["effective"] == 1024
+
+
+def _fake_python(tmp_path: Path, body: str) -> str:
+    script = tmp_path / "python"
+    script.write_text("#!/bin/sh\n" + body + "\n")
+    script.chmod(0o755)
+    return str(script)
+
+
+def _server(command: str) -> Any:
+    from argtrace.model import EnvValue, Origin, ServerCommand, Word
+
+    words = command.split()
+    return ServerCommand(
+        at=None,
+        framework="sglang",
+        argv=tuple(Word(w, Origin("x")) for w in words),
+        env={"PATH": EnvValue("/usr/bin:/bin", Origin(None))},
+        server_args_start=3,
+        entrypoint="sglang.launch_server",
+    )
+
+
+def test_a_hanging_resolver_times_out_with_a_finding(tmp_path: Path) -> None:
+    python = _fake_python(tmp_path, "echo 'loading...' >&2; sleep 30")
+    result = layer.resolve_server(
+        _server(f"python3 -m sglang.launch_server --model-path {MODEL}"),
+        "sglang",
+        "0.5.10.post1",
+        python=python,
+        timeout=1.0,
+    )
+    assert result.sections["resolution"]["status"] == "timeout"
+    (finding,) = [f for f in result.findings if f.code == "RS003"]
+    assert "timed out" in finding.message
+
+
+def test_a_resolver_printing_garbage_is_a_finding_with_its_tail(tmp_path: Path) -> None:
+    python = _fake_python(tmp_path, "echo 'Segmentation fault (core dumped) \\x00\\x01garbage'; exit 0")
+    result = layer.resolve_server(
+        _server(f"python3 -m sglang.launch_server --model-path {MODEL}"),
+        "sglang",
+        "0.5.10.post1",
+        python=python,
+    )
+    assert result.sections["resolution"]["status"] == "crashed"
+    (finding,) = [f for f in result.findings if f.code == "RS003"]
+    assert finding.evidence and "Segmentation fault" in finding.evidence[0].text

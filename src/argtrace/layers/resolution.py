@@ -24,7 +24,7 @@ from typing import Any
 
 from argtrace.model import Evidence, LayerResult, Observation, ServerCommand
 
-DEFAULT_TIMEOUT = 240.0
+DEFAULT_TIMEOUT = float(os.environ.get("ARGTRACE_RESOLVE_TIMEOUT") or 240.0)  # seconds
 RECORDER = Path(__file__).resolve().parent.parent / "resolver" / "record.py"
 MODEL_FLAGS = {"sglang": ("--model-path", "--model"), "vllm": ("--model",)}
 PARALLEL_DESTS = {
