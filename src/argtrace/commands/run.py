@@ -50,7 +50,19 @@ def run(args: argparse.Namespace) -> Report:
     from argtrace.model import UsageError
     from argtrace.probe import STUB_NAMES
     from argtrace.probe.runner import RunOptions, run_launch
+    from argtrace.transport.host import current_host
 
+    host = current_host()
+    if host.is_remote:
+        raise UsageError(
+            f"not available with --host: run executes the launch with probe files (PATH stubs, a "
+            f"sitecustomize hook) that would have to be written to and run on {host.label}, and --host never "
+            "writes to or starts anything on the node. Instead: `argtrace --host "
+            f"{host.label} check SCRIPT ARGS` (the prediction, with the node's files and environment), then "
+            f"start the launch there and `argtrace --host {host.label} check --pid auto SCRIPT ARGS` "
+            "(compares the running server with the prediction); or install argtrace on the node and run "
+            "`argtrace run` there"
+        )
     if args.timeout <= 0:
         raise UsageError("--timeout must be positive")
     options = CheckOptions.from_args(args)
