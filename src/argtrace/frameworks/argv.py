@@ -84,6 +84,16 @@ def load_yaml_file(path: Path) -> Any:
         return yaml.safe_load(fh)
 
 
+def error_line(exc: BaseException) -> str:
+    """An exception as one line for a finding: YAML errors span several lines (problem, then position)."""
+    text = " ".join(str(exc).split())
+    mark = getattr(exc, "problem_mark", None)
+    problem = getattr(exc, "problem", None)
+    if problem and mark is not None:
+        text = f"{problem} (line {mark.line + 1}, column {mark.column + 1})"
+    return text[:300]
+
+
 def json_dumps_like_python(value: Any) -> str:
     """``json.dumps`` with the defaults the frameworks use (``", "`` and ``": "`` separators)."""
     return json.dumps(value)

@@ -25,6 +25,7 @@ from typing import Any
 from argtrace.frameworks.argv import (
     ArgToken,
     PreparedArgv,
+    error_line,
     load_yaml_file,
     resolve_path,
     server_tokens,
@@ -176,7 +177,7 @@ def _merge_config(
     try:
         data = load_yaml_file(path)
     except Exception as exc:  # yaml errors, unreadable file
-        msg = f"cannot read {path_text}: {exc}"
+        msg = f"cannot read {path_text}: {error_line(exc)}"
         out.findings.append(rules.PA_CONFIG_FILE.finding(msg, at=at))
         out.fatal = (1, msg)
         return tokens

@@ -27,6 +27,7 @@ from argtrace.frameworks.argv import (
     ArgToken,
     DottedPart,
     PreparedArgv,
+    error_line,
     load_yaml_file,
     resolve_path,
     server_tokens,
@@ -226,7 +227,7 @@ def _pull_config(
         config = load_yaml_file(path)
         items = list(config.items())
     except Exception as exc:
-        msg = f"cannot read {file_path}: {exc}"
+        msg = f"cannot read {file_path}: {error_line(exc)}"
         out.findings.append(rules.PA_CONFIG_FILE.finding(msg, at=at))
         out.fatal = (1, msg)
         return args
