@@ -384,3 +384,37 @@ def test_ten_megabyte_script_is_linear_and_skips_shellcheck(tmp_path: Path) -> N
     assert only(r, "SH015").severity == "info"
     assert [w.text for w in r.servers[0].argv][-1] == "some value"
     assert elapsed < float(os.environ.get("ARGTRACE_10MB_BUDGET", "240"))
+
+
+def test_missing_backslash_is_found_in_branches_not_taken(tmp_path: Path) -> None:
+    r = run(
+        tmp_path,
+        'if [ "$1" = mtp ]; then\n  python3 -m sglang.launch_server --a\n    --port 1\nfi\n'
+        "ARGS=(\n  --tp 2\n)\n",
+        "base",
+    )
+    f = only(r, "SH004")
+    assert f.at == "launch.sh:3:5"
+    assert f.message.startswith(
+        "line 3 starts with `--port`: the line before it does not end with a backslash"
+    )
+
+
+def test_comment_inside_a_continued_command(tmp_path: Path) -> None:
+    r = run(tmp_path, "python3 -m sglang.launch_server \\\n  # --port 1 \\\n  --tp 2\n")
+    f = only(r, "SH004")
+    assert (
+        "the line before it is a comment: inside a continued command a comment ends the command" in f.message
+    )
+    assert [w.text for w in r.servers[0].argv] == ["python3", "-m", "sglang.launch_server"]
+
+
+def test_unset_variable_suggests_env(tmp_path: Path) -> None:
+    r = run(tmp_path, "python3 -m sglang.launch_server --model-path $MODEL_PATH --port 1\n")
+    assert "pass `--env MODEL_PATH=...`" in only(r, "SH007").message
+    r = run(
+        tmp_path,
+        "python3 -m sglang.launch_server --model-path $MODEL_PATH --port 1\n",
+        env={"MODEL_PATH": "/m"},
+    )
+    assert "SH007" not in codes(r)

@@ -102,7 +102,6 @@ def analyze(
     servers = [_server_command(s) for s in ev.servers]
     # ---- hazards and findings
     hazards = H.scan(data, tree)
-    findings.extend(_text_findings(label, hazards, ev, data))
     # a line that runs on its own because the continuation before it broke (CR or blank after the backslash)
     # is explained by SH002/SH003; SH004 ("missing backslash") would be wrong there
     broken_after: set[int] = set()
@@ -120,7 +119,8 @@ def analyze(
             and (e.at or "").startswith(f"{label}:")
         )
     ]
-    findings.extend(_event_findings(label, ev, args))
+    findings.extend(_text_findings(label, hazards, ev, data, broken_after))
+    findings.extend(_event_findings(label, ev, args, data))
     for s, cmd in zip(ev.servers, servers, strict=True):
         findings.extend(_server_findings(label, s, cmd, ev, args))
     if not ev.servers:
@@ -236,7 +236,7 @@ def _apply_redirect(
 
 
 def _text_findings(
-    label: str, hazards: list[H.TextHazard], ev: E.ShellEvaluator, data: bytes
+    label: str, hazards: list[H.TextHazard], ev: E.ShellEvaluator, data: bytes, broken_after: set[int]
 ) -> list[Finding]:
     out: list[Finding] = []
     server_lines: dict[int, E.FoundServer] = {}
@@ -342,6 +342,19 @@ def _text_findings(
                     evidence=[Evidence("shell", at, h.text.strip())],
                 )
             )
+        elif h.kind == "flag_line":
+            word = h.get("word")
+            if h.line in broken_after:
+                continue  # SH002/SH003 explain why this line runs on its own
+            if any(e.kind == "flag_as_command" and e.at == at for e in ev.events):
+                continue  # reported by the evaluation, with the words
+            out.append(
+                R.SH004.finding(
+                    _missing_backslash_message(data, h.line, word, None),
+                    at=at,
+                    evidence=[Evidence("shell", at, h.text.strip())],
+                )
+            )
         elif h.kind == "placeholder":
             ph, name, eaten = h.get("placeholder"), h.get("name"), h.get("eaten")
             msg = (
@@ -362,7 +375,24 @@ def _text_findings(
 # -------------------------------------------------------------------------- evaluator events
 
 
-def _event_findings(label: str, ev: E.ShellEvaluator, args: list[str]) -> list[Finding]:
+def _missing_backslash_message(data: bytes, line: int, word: str, words: str | None) -> str:
+    lines = data.split(b"\n")
+    prev = lines[line - 2].rstrip(b"\r") if line >= 2 else b""
+    if prev.lstrip().startswith(b"#"):
+        why = (
+            "the line before it is a comment: inside a continued command a comment ends the command (a "
+            "trailing backslash is part of the comment)"
+        )
+    else:
+        why = "the line before it does not end with a backslash"
+    what = f"`{words}`" if words else "this line"
+    return (
+        f"line {line} starts with `{word}`: {why}, so the command ended there and {what} runs as a separate "
+        f"command (`{word}: command not found`); these flags never reach the server"
+    )
+
+
+def _event_findings(label: str, ev: E.ShellEvaluator, args: list[str], data: bytes) -> list[Finding]:
     out: list[Finding] = []
     for e in ev.events:
         d = e.data
@@ -370,11 +400,9 @@ def _event_findings(label: str, ev: E.ShellEvaluator, args: list[str]) -> list[F
             words = " ".join(_show(w) for w in d["words"])
             out.append(
                 R.SH004.finding(
-                    f"line {d['line']} starts with `{d['word']}`: the line before it does not end "
-                    f"with a backslash, so "
-                    f"the command ended there and `{words}` runs as a separate command "
-                    f"(`{d['word']}: command not "
-                    "found`); these flags never reach the server",
+                    _missing_backslash_message(
+                        data if (e.at or "").startswith(f"{label}:") else b"", d["line"], d["word"], words
+                    ),
                     at=e.at,
                     evidence=[Evidence("shell", e.at, words)],
                 )
@@ -513,7 +541,10 @@ def _server_findings(
             if m:
                 why = f"`{v.raw}` is unset (the script got {nargs} argument{plural})"
             else:
-                why = f"`{v.raw}` is not set"
+                why = (
+                    f"`{v.raw}` is not set (in the environment argtrace was given; if the caller sets it, "
+                    f"pass `--env {v.name}=...`)"
+                )
             out.append(
                 R.SH007.finding(
                     f"{why}, so the unquoted word vanishes: {then}",

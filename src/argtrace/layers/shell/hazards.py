@@ -80,6 +80,14 @@ def _col(line_bytes: bytes, byte_col: int) -> int:
     return len(line_bytes[:byte_col].decode("utf-8", "replace")) + 1
 
 
+def previous_line_continues(prev: bytes) -> bool:
+    """Does a line ending like ``prev`` continue onto the next one (odd backslashes, not in a comment)?"""
+    if prev.lstrip().startswith(b"#"):
+        return False
+    stripped = prev.rstrip(b"\\")
+    return (len(prev) - len(stripped)) % 2 == 1
+
+
 def scan(data: bytes, tree: Any) -> list[TextHazard]:
     """All text-level hazards in the raw script bytes (``tree`` parsed from the prepared text)."""
     out: list[TextHazard] = []
@@ -171,6 +179,28 @@ def scan(data: bytes, tree: Any) -> list[TextHazard]:
                     )
                 )
             boff += len(line_text.encode("utf-8")) + 1
+    # a line that starts with a flag where bash expects a command (a missing continuation backslash)
+    for m4 in re.finditer(rb"(?m)^[ \t]*(-{1,2}[A-Za-z][A-Za-z0-9_.-]*)", data):
+        kinds = _node_kinds_at(tree, m4.start(1))
+        if kinds[:2] != ["word", "command_name"]:
+            continue
+        line = data.count(b"\n", 0, m4.start(1)) + 1
+        ls = data.rfind(b"\n", 0, m4.start(1)) + 1
+        prev = data[data.rfind(b"\n", 0, max(ls - 1, 0)) + 1 : max(ls - 1, 0)].rstrip(b"\r") if ls else b""
+        if previous_line_continues(prev):
+            continue  # tree-sitter's view; bash continues the line
+        le = data.find(b"\n", m4.start(1))
+        le = len(data) if le < 0 else le
+        out.append(
+            TextHazard(
+                "flag_line",
+                line,
+                _col(data[ls:], m4.start(1) - ls),
+                m4.start(1),
+                data[ls:le].decode("utf-8", "replace").rstrip("\r"),
+                (("word", m4.group(1).decode("utf-8", "replace")),),
+            )
+        )
     # <placeholder> read as redirections
     if b"<" in data:
         for m3 in re.finditer(rb"(?<![<\w$\\])<([A-Za-z][A-Za-z0-9_./:-]*)>", data):
