@@ -292,3 +292,19 @@ def test_vllm_dash_o_and_model_option() -> None:
     assert codes(r) == []
     assert layers(r, "model_tag")[-1] == ("parser", "/m")
     assert r.sections["parser"]["argv"] == ["/m", "--port", "8000"]
+
+
+def test_script_flag_after_caller_args_wins() -> None:
+    r = sg(
+        [
+            "--model-path",
+            "/m",
+            word("--port", 40, expansion='"$@"'),
+            word("9000", 47, expansion='"$@"'),
+            "--port",
+            "30000",
+        ]
+    )
+    assert codes(r) == ["PA006"]
+    assert "the caller cannot override it" in r.findings[0].message
+    assert r.intended["port"] == "30000"

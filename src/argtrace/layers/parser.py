@@ -1465,6 +1465,14 @@ class _Context:
                     f"{shown}; the caller's {_show(flag, values[-1])} wins and the script's own value "
                     "is overridden"
                 )
+            elif not _from_caller(win_word) and any(
+                _from_caller(_word(self.server, self.tok(e.option_tok))) for e in lost
+            ):
+                msg = (
+                    f"{flag} comes from the caller's arguments and again from the script after them "
+                    f"({shown}): the script's own {_show(flag, values[-1])} wins, so the caller cannot "
+                    "override it"
+                )
             elif config and len(config) < len(stored):
                 msg = (
                     f"{flag} is set in the --config file and on the command line ({shown}); "
