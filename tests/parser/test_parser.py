@@ -270,7 +270,7 @@ def test_config_file_errors() -> None:
     assert codes(r) == ["PA018"]
     assert r.sections["parser"]["exit_status"] == 1
     r = sg(["--model-path", "/m", "--config", "/nonexistent/cfg.yaml"])
-    assert [(f.code, f.severity) for f in r.findings] == [("PA018", "warning")]
+    assert [(f.code, f.severity) for f in r.findings] == [("PA018", "info")]
     assert r.sections["parser"]["exit_status"] == 0
 
 

@@ -170,7 +170,7 @@ def _merge_config(
                 f"--config {path_text}: the file is not here, so the settings it holds are not analysed "
                 '(the launcher stops with "Config file not found" if it is missing on the server too)',
                 at=at,
-                severity="warning",
+                severity="info",  # not readable here: likely a path on the server; not an error
             )
         )
         return rest

@@ -219,7 +219,7 @@ def _pull_config(
                 f"--config {file_path}: the file is not here, so the settings it holds are not analysed "
                 "(vLLM stops with FileNotFoundError if it is missing on the server too)",
                 at=at,
-                severity="warning",
+                severity="info",  # not readable here: likely a path on the server; not an error
             )
         )
         return args[:index] + args[index + 2 :]
