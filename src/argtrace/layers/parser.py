@@ -489,7 +489,13 @@ def build_parser(schema: Schema) -> BuiltParser:
         if kind in ("help", "version"):
             parser.add_argument(*strings, action=_HelpExit, spec=spec, dest=spec.dest)
             continue
-        conv, known = _python_converter(spec.type, schema)
+        type_name = spec.type
+        inner = spec.raw.get("type_inner") or spec.raw.get("type_closure") or spec.raw.get("type_args")
+        if type_name and "(" not in type_name and inner:
+            # A generator that records a closure's inner converter beside the name.
+            inner_names = [inner] if isinstance(inner, str) else [str(i) for i in inner if i]
+            type_name = f"{type_name}({', '.join(inner_names)})"
+        conv, known = _python_converter(type_name, schema)
         if not known and spec.type:
             conv, known = _infer_closure(spec, schema)
         if not known:
