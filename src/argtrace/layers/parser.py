@@ -1300,7 +1300,7 @@ class _Context:
                 **{**parser_obs.__dict__, "detail": {**parser_obs.detail, "rejected": True}}
             )
         observations.append(parser_obs)
-        flag = winner.option or self.schema.flag_for_dest(dest)
+        flag = winner.spec.flag or winner.option or self.schema.flag_for_dest(dest)
         self.result.observations[dest] = (flag, observations)
         self.result.intended[dest] = self._intended(winner)
         if _json_valued(winner.spec, self.schema) or _is_config_json(winner):
@@ -1358,6 +1358,8 @@ class _Context:
                     detail={
                         "expansion": word.origin.expansion,
                         **({"word": wtext} if value != wtext else {}),
+                        # a switch: the word is the flag itself, its value is the parser's
+                        **({"flag_only": True} if not ev.value_toks else {}),
                     },
                 )
                 proc = Observation(
@@ -1366,7 +1368,7 @@ class _Context:
                     at=server.at,
                     known=word.known,
                     reason=None if word.known else (word.origin.reason or "cannot be known statically"),
-                    detail={"argv_index": src},
+                    detail={"argv_index": src, **({"flag_only": True} if not ev.value_toks else {})},
                 )
                 out.append((shell, proc))
         return out
