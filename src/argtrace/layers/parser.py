@@ -1300,7 +1300,9 @@ class _Context:
                 **{**parser_obs.__dict__, "detail": {**parser_obs.detail, "rejected": True}}
             )
         observations.append(parser_obs)
-        flag = winner.spec.flag or winner.option or self.schema.flag_for_dest(dest)
+        # the long option the user matched (in full), else the canonical one (for -tp and positionals)
+        long = winner.option if winner.option and winner.option.startswith("--") else None
+        flag = long or winner.spec.flag or winner.option or self.schema.flag_for_dest(dest)
         self.result.observations[dest] = (flag, observations)
         self.result.intended[dest] = self._intended(winner)
         if _json_valued(winner.spec, self.schema) or _is_config_json(winner):
