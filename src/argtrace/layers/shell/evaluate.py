@@ -2447,6 +2447,12 @@ class ShellEvaluator:
             return 127
         for fd, op, tgt, rat, _r in redirs:
             self._note_redirect(fd, op, tgt, rat, None)
+        if name == "time" and len(argv) > 1:
+            # the `time` keyword: bash runs the rest itself
+            rest = argv[2:] if argv[1].text == "-p" else argv[1:]
+            shift = len(argv) - len(rest)
+            van = [Vanished(v.index - shift, v.raw, v.at, v.state, v.name) for v in vanished]
+            return self.dispatch(rest, prefix_env, redirs, at, start, node, van) if rest else 0
         fn = self.funcs.get(name)
         if fn is not None and name not in ("exec",):
             return self.call_function(name, fn, args, prefix_env, at)
@@ -2605,6 +2611,12 @@ class ShellEvaluator:
             )
         if "exec" in det.wrappers:
             pass
+        if "sudo" in det.wrappers:
+            isu = next((n for n, t in enumerate(texts) if t.rsplit("/", 1)[-1] == "sudo"), -1)
+            opts = texts[isu + 1 : det.command_index] if isu >= 0 else []
+            if not any(o in ("-E", "--preserve-env") or o.startswith("--preserve-env=") for o in opts):
+                why = "sudo resets the environment unless run with -E: what it keeps depends on sudoers"
+                env = {k: (None, vat, exp, why) for k, (v, vat, exp, _r) in env.items()}
         if "stdbuf" in det.wrappers:
             _stdbuf_env(texts, env, argv)
         if self.direct_exec and "SHLVL" in env:
