@@ -817,6 +817,25 @@ def _equivalents(schema: Schema, other: Sequence[Schema]) -> dict[str, str]:
     return equivalent_flags(schema, other)
 
 
+_RECENT: list[tuple[ServerCommand, Schema, PreparedArgv, ParseOutcome]] = []
+
+
+def parse_prepared(server: ServerCommand, schema: Schema) -> tuple[PreparedArgv, ParseOutcome]:
+    """The framework's argv rewrites and the parse, for one server start (the process layer asks for the
+    parallel sizes first; the result is reused for the same server object and schema)."""
+    for srv, sch, prepared, outcome in _RECENT:
+        if srv is server and sch is schema:
+            return prepared, outcome
+    from argtrace.frameworks import sglang, vllm
+
+    adapter = sglang if schema.framework == "sglang" else vllm
+    prepared = adapter.prepare_argv(server, schema)
+    outcome = run_parser(prepared, schema)
+    _RECENT.insert(0, (server, schema, prepared, outcome))
+    del _RECENT[4:]
+    return prepared, outcome
+
+
 def parse_server_args(
     server: ServerCommand,
     schema: Schema,
@@ -824,14 +843,11 @@ def parse_server_args(
     all_schemas: Sequence[Schema] | None = None,
 ) -> LayerResult:
     """The parser layer for one server start: settings the parser saw, and findings."""
-    from argtrace.frameworks import sglang, vllm
     from argtrace.rules import parser as rules
 
-    adapter = sglang if schema.framework == "sglang" else vllm
-    prepared = adapter.prepare_argv(server, schema)
+    prepared, outcome = parse_prepared(server, schema)
     result = LayerResult()
     result.findings.extend(prepared.findings)
-    outcome = run_parser(prepared, schema)
     ctx = _Context(server, schema, prepared, outcome, all_schemas, result, rules)
     ctx.analyse()
     result.sections["parser"] = {

@@ -229,12 +229,10 @@ def _flag_before(server: ServerCommand, i: int) -> str | None:
 
 
 def _parallel_sizes(server: ServerCommand, schema: Schema) -> dict[str, Any]:
-    from argtrace.frameworks import sglang, vllm
-    from argtrace.layers.parser import run_parser
+    from argtrace.layers.parser import parse_prepared
 
-    adapter = sglang if schema.framework == "sglang" else vllm
     try:
-        outcome = run_parser(adapter.prepare_argv(server, schema), schema)
+        _, outcome = parse_prepared(server, schema)
     except Exception:  # the parser layer reports parse problems; here only the sizes matter
         return {}
     return outcome.namespace
