@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib.abc
 import importlib.machinery
+import importlib.util
 import json
 import os
 import sys
@@ -32,6 +33,11 @@ EMPTY_MODULES = (
     "vllm.cumem_allocator",
     "vllm._rocm_C",
 )
+# Stub packages that exist only when the GPU profile says the node has them (served from ``_optional/``,
+# which is not on sys.path, so a hidden one is simply absent).
+OPTIONAL_PACKAGES = ("flashinfer",)
+# ROCm kernel libraries, present (as placeholders) only for an AMD profile.
+AMD_PACKAGES = ("aiter",)
 # NVML bindings answered by the fake NVML when a fake NVIDIA GPU is installed.
 FAKE_NVML_NAMES = ("vllm.third_party.pynvml", "pynvml")
 # Stub packages (real files in this directory) whose every submodule imports and whose every attribute is a
@@ -139,20 +145,27 @@ class StubFinder(importlib.abc.MetaPathFinder):
     """Serves empty modules for the frameworks' CUDA extensions; hides flashinfer when the profile says
     the target node has none."""
 
-    def __init__(self, hide: tuple[str, ...], fake_nvml: bool = False) -> None:
+    def __init__(self, hide: tuple[str, ...], fake_nvml: bool = False, amd: bool = False) -> None:
         self.hide = hide
         self.fake_nvml = fake_nvml
+        self.amd_packages = AMD_PACKAGES if amd else ()
 
     def find_spec(self, fullname, path=None, target=None):
         root = fullname.split(".")[0]
         if root in self.hide:
-            raise ModuleNotFoundError(
-                f"No module named {fullname!r} (hidden by the argtrace GPU profile)", name=fullname
+            return None  # not installed on the target node: find_spec() is None, import fails as usual
+        if fullname in OPTIONAL_PACKAGES:
+            here = os.path.dirname(os.path.abspath(__file__))
+            init = os.path.join(here, "_optional", fullname, "__init__.py")
+            return importlib.util.spec_from_file_location(
+                fullname, init, submodule_search_locations=[os.path.dirname(init)]
             )
         if self.fake_nvml and fullname in FAKE_NVML_NAMES:
             return importlib.machinery.ModuleSpec(fullname, _AliasLoader("_argtrace_fake_nvml"))
         if fullname in EMPTY_MODULES:
             return importlib.machinery.ModuleSpec(fullname, _StubLoader("module"))
+        if root in self.amd_packages:
+            return importlib.machinery.ModuleSpec(fullname, _AnythingLoader(), is_package=True)
         if root in ANYTHING_PACKAGES and "." in fullname:
             return importlib.machinery.ModuleSpec(fullname, _AnythingLoader(), is_package=True)
         for pkg in CALL_STUB_PACKAGES:
@@ -168,7 +181,8 @@ def install() -> None:
         hide = ("flashinfer",)
     fake_nvml = prof is not None and prof.get("vendor", "nvidia") == "nvidia"
     if not any(isinstance(f, StubFinder) for f in sys.meta_path):
-        sys.meta_path.insert(0, StubFinder(hide, fake_nvml))
+        amd = prof is not None and prof.get("vendor") == "amd"
+        sys.meta_path.insert(0, StubFinder(hide, fake_nvml, amd))
     if prof is not None:
         import importlib.util
 
