@@ -47,7 +47,9 @@ def prepare_argv(server: ServerCommand, schema: Schema) -> PreparedArgv:
         positional = schema.has_rewrite(
             "serve_positional_model", "positional_model", "serve_model_positional"
         )
-        if positional and tokens and tokens[0].text is not None and not tokens[0].text.startswith("-"):
+        # An unknown first word (``sglang serve $MODEL``) is taken for the model too: a value that cannot
+        # be known statically rarely starts with a dash.
+        if positional and tokens and (tokens[0].text is None or not tokens[0].text.startswith("-")):
             first = tokens[0]
             tokens = [ArgToken("--model-path", first.src, via="rewrite"), first, *tokens[1:]]
         if out.fatal is None and not _serve_has_model_path(tokens, flags=_serve_model_flags(schema)):

@@ -1763,8 +1763,8 @@ class _Context:
                     exp = word.origin.expansion if word is not None else None
                     self.add(
                         rules.PA_UNKNOWN_VALUE,
-                        f"the value of {ev.option or ev.spec.dest} ({exp or 'a word'}) {reason}; "
-                        f"{ev.spec.dest} cannot be known before the server runs",
+                        f"the value of {ev.option or ev.spec.dest} comes from {exp or 'a word'} "
+                        f"({reason}): {ev.spec.dest} cannot be known before the server runs",
                         at=self.at(i),
                         setting=ev.spec.dest,
                     )
@@ -1783,15 +1783,29 @@ class _Context:
     def _required(self) -> None:
         if self.outcome.help_exit or self.fatal:
             return
+        unknown_words = any(
+            (tok := self.tok(i)) is not None and tok.text is None for i in self.outcome.extras
+        )
         for spec in (*self.schema.options, *self.schema.positionals):
             if spec.required and not any(ev.spec.dest == spec.dest for ev in self.outcome.events):
+                name = spec.flag or spec.dest
+                if unknown_words:
+                    self.add(
+                        self.rules.PA_REQUIRED,
+                        f"{name} is required by {self.schema.label} and is not among the known words; "
+                        "only a word that cannot be known statically could still provide it",
+                        at=self.server.at,
+                        setting=spec.dest,
+                        severity="info",
+                    )
+                    continue
                 self.add(
                     self.rules.PA_REQUIRED,
-                    f"{spec.flag or spec.dest} is required by {self.schema.label} and is not given: argparse "
+                    f"{name} is required by {self.schema.label} and is not given: argparse "
                     'stops with "the following arguments are required" (exit 2)',
                     at=self.server.at,
                     setting=spec.dest,
-                    fix=f"add {spec.flag or spec.dest} VALUE",
+                    fix=f"add {name} VALUE",
                 )
 
     def _dotted_overrides(self) -> None:
