@@ -308,3 +308,9 @@ def test_script_flag_after_caller_args_wins() -> None:
     assert codes(r) == ["PA006"]
     assert "the caller cannot override it" in r.findings[0].message
     assert r.intended["port"] == "30000"
+
+
+def test_sglang_serve_unknown_first_word_is_the_model() -> None:
+    r = sg([None, "--port", "1"], version=SG23, entrypoint="sglang serve")
+    assert [(f.code, f.setting) for f in r.findings] == [("PA013", "model_path")]
+    assert r.observations["model_path"][1][-1].known is False
