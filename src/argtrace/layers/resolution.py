@@ -52,19 +52,30 @@ class ResolverTarget:
     env_path: str | None = None
 
 
-def find_target(framework: str, version: str | None, python: str | None) -> ResolverTarget | None:
+def find_target(
+    framework: str, version: str | None, python: str | None, detected: str | None = None
+) -> ResolverTarget | None:
+    """``--python``, else the resolver environment of the version, else the interpreter the script runs
+    when it is an absolute path that exists here (the server's own venv on this machine)."""
     if python:
         return ResolverTarget(python=python, label=f"--python {python}")
     from argtrace.resolver import environments
 
     manifest = environments.find_environment(framework, version) if version else None
-    if manifest is None:
-        return None
-    return ResolverTarget(
-        python=str(environments.env_python(Path(manifest.path))),
-        label=f"resolver-env {framework}=={manifest.version}",
-        env_path=manifest.path,
-    )
+    if manifest is not None:
+        return ResolverTarget(
+            python=str(environments.env_python(Path(manifest.path))),
+            label=f"resolver-env {framework}=={manifest.version}",
+            env_path=manifest.path,
+        )
+    if (
+        detected
+        and os.path.isabs(detected)
+        and os.access(detected, os.X_OK)
+        and "python" in Path(detected).name
+    ):
+        return ResolverTarget(python=detected, label=f"the script's interpreter {detected}")
+    return None
 
 
 def local_model_dir(model_config: str | os.PathLike[str] | None, model_value: str | None) -> Path | None:
@@ -249,7 +260,7 @@ def resolve_server(
                 setting="tp_size" if "tp_size" in parsed else "tensor_parallel_size",
             )
         )
-    target = find_target(framework, version, python)
+    target = find_target(framework, version, python, server.interpreter)
     if target is None:
         section["reason"] = f"no resolver environment for {framework}=={version}"
         result.findings.append(
