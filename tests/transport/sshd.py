@@ -12,6 +12,7 @@ import os
 import shutil
 import socket
 import subprocess
+import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -38,6 +39,7 @@ class SshServer:
     port: int
     no_python_port: int  # the same server; sessions there run with a PATH that has no python3
     noisy_port: int  # the same server; a "login script" prints a banner to stdout before every command
+    bare_port: int  # the same server; its python3 runs with -S: argtrace is not importable (a real node)
     root: Path
     identity: Path
     known_hosts: Path
@@ -96,10 +98,19 @@ def start_sshd(root: Path) -> SshServer:
     port = _free_port()
     no_python_port = _free_port()
     noisy_port = _free_port()
+    bare_port = _free_port()
+    bare_bin = root / "bare-bin"
+    bare_bin.mkdir(exist_ok=True)
+    python = os.path.realpath(sys.executable)
+    (bare_bin / "python3").write_text(f'#!/bin/sh\nexec {python} -S "$@"\n')
+    (bare_bin / "python3").chmod(0o755)
     known_hosts = root / "known_hosts"
     host_pub = (root / "ssh_host_ed25519_key.pub").read_text().split()
     known_hosts.write_text(
-        "".join(f"[127.0.0.1]:{p} {host_pub[0]} {host_pub[1]}\n" for p in (port, no_python_port, noisy_port))
+        "".join(
+            f"[127.0.0.1]:{p} {host_pub[0]} {host_pub[1]}\n"
+            for p in (port, no_python_port, noisy_port, bare_port)
+        )
     )
     config = root / "sshd_config"
     config.write_text(
@@ -108,6 +119,7 @@ def start_sshd(root: Path) -> SshServer:
                 f"Port {port}",
                 f"Port {no_python_port}",
                 f"Port {noisy_port}",
+                f"Port {bare_port}",
                 "ListenAddress 127.0.0.1",
                 f"HostKey {host_key}",
                 f"PidFile {root / 'sshd.pid'}",
@@ -128,6 +140,8 @@ def start_sshd(root: Path) -> SshServer:
                 f"Match LocalPort {noisy_port}",
                 '    ForceCommand echo "Welcome to gpu1 (conda base)"; echo; '
                 '/bin/sh -c "$SSH_ORIGINAL_COMMAND"',
+                f"Match LocalPort {bare_port}",
+                f'    ForceCommand env PATH={bare_bin}:/usr/bin:/bin /bin/sh -c "$SSH_ORIGINAL_COMMAND"',
                 "",
             ]
         )
@@ -148,7 +162,7 @@ def start_sshd(root: Path) -> SshServer:
     else:
         process.terminate()
         raise RuntimeError(f"sshd did not listen on {port}: {log.read_text()}")
-    return SshServer(port, no_python_port, noisy_port, root, user_key, known_hosts, process, log)
+    return SshServer(port, no_python_port, noisy_port, bare_port, root, user_key, known_hosts, process, log)
 
 
 def expand_example_argv(argv: Sequence[str], sshd: SshServer, cwd: Path) -> list[str]:

@@ -1,4 +1,6 @@
-"""``argtrace --host`` through the real CLI, against the private sshd: check, log, ps, hostile names."""
+"""``argtrace --host`` through the real CLI, against the private sshd: check, hostile names.
+
+log, ps, live, run and check --log/--pid/--url: ``test_remote_commands.py``."""
 
 from __future__ import annotations
 
@@ -77,40 +79,6 @@ def test_host_option_does_not_swallow_a_command_named_like_the_host(sshd: SshSer
     assert result.status == 2 and "argtrace check: check" in result.stderr
 
 
-def _log_command_reads_through_host() -> bool:
-    from pathlib import Path as P
-
-    import argtrace
-
-    layer = P(argtrace.__file__).parent / "layers" / "log" / "layer.py"
-    return layer.exists() and "current_host" in layer.read_text()
-
-
-@pytest.mark.xfail(
-    not _log_command_reads_through_host(),
-    reason="the log layer does not read through transport.host yet (see the transport report)",
-    strict=False,
-)
-def test_remote_log_is_filtered_on_the_node(sshd: SshServer, tmp_path: Path) -> None:
-    log = tmp_path / "it's a log $X.log"
-    with log.open("w") as fh:
-        fh.write(
-            "[2026-11-30 05:00:00] server_args=ServerArgs(model_path='/m', port=30000, "
-            "mamba_scheduler_strategy='no_buffer')\n"
-        )
-        for _ in range(50_000):
-            fh.write("[2026-11-30 05:00:01] Decode batch. #running-req: 1, #token: 10\n")
-        fh.write(
-            "ValueError: Speculative decoding for Qwen3_5ForConditionalGeneration is not compatible "
-            "with radix cache when using --mamba-scheduler-strategy no_buffer.\n"
-        )
-    result = run_cli([*sshd.cli_prefix(), "log", "--format", "json", str(log)])
-    assert result.status in (0, 1), result.stderr
-    # the remote run names the node's file; a run against a path only the node has must still work
-    remote_only = run_cli([*sshd.cli_prefix(f"127.0.0.1:{sshd.no_python_port}"), "log", str(log)])
-    assert remote_only.status == 2 and "python3" in remote_only.stderr
-
-
 @pytest.fixture
 def fake_server(tmp_path: Path) -> Iterator[subprocess.Popen[bytes]]:
     mods = tmp_path / "mods"
@@ -148,28 +116,6 @@ def test_remote_ps_snapshot_finds_the_server(sshd: SshServer, fake_server: subpr
     assert getattr(server, "framework_version", None) == "0.5.10.post1"
     assert getattr(server, "env", {})["SGLANG_ENABLE_SPEC_V2"] == "1"
     assert getattr(server, "listening", ())
-
-
-def _ps_command_reads_through_host() -> bool:
-    from pathlib import Path as P
-
-    import argtrace
-
-    ps = P(argtrace.__file__).parent / "commands" / "ps.py"
-    return ps.exists() and ("current_host" in ps.read_text() or "find_servers_on" in ps.read_text())
-
-
-@pytest.mark.xfail(
-    not _ps_command_reads_through_host(),
-    reason="argtrace ps does not read through transport.host yet (see the transport report)",
-    strict=False,
-)
-def test_remote_ps_through_the_cli(sshd: SshServer, fake_server: subprocess.Popen[bytes]) -> None:
-    result = run_cli([*sshd.cli_prefix(), "ps", "--format", "json"])
-    assert result.status == 0, result.stderr
-    assert str(fake_server.pid) in result.stdout
-    unreachable = run_cli([*sshd.cli_prefix(f"127.0.0.1:{sshd.no_python_port}"), "ps"])
-    assert unreachable.status == 2
 
 
 def test_tp015_example_against_the_private_sshd(sshd: SshServer, tmp_path: Path) -> None:

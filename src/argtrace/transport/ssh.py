@@ -155,6 +155,7 @@ class RemoteHost(Host):
         self._next_id = 1
         self._hello: dict[str, Any] | None = None
         self.noise: list[str] = []  # what the node's login scripts printed before the collector started
+        self.bytes_received = 0  # what came back over the connection (a filtered log stays small)
         self._loaded: set[str] = set()
 
     # ------------------------------------------------------------------------------- connection
@@ -213,6 +214,7 @@ class RemoteHost(Host):
             if not self._selector.select(timeout=remaining):
                 continue
             chunk = os.read(fd, 1 << 20)
+            self.bytes_received += len(chunk)
             if not chunk:
                 if self._buffer:
                     line, self._buffer = self._buffer, b""
