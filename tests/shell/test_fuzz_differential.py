@@ -165,9 +165,10 @@ def compare(text: str, args: list[str], tmp: Path) -> tuple[list[str], list[str]
 
 
 N_CASES = int(os.environ.get("ARGTRACE_FUZZ_CASES", "40"))
+FIRST_SEED = int(os.environ.get("ARGTRACE_FUZZ_SEED", "0"))
 
 
-@pytest.mark.parametrize("seed", range(N_CASES))
+@pytest.mark.parametrize("seed", range(FIRST_SEED, FIRST_SEED + N_CASES))
 def test_random_script_matches_bash(seed: int, tmp_path: Path) -> None:
     rnd = random.Random(seed)
     text = script(rnd)

@@ -10,6 +10,7 @@ found inside them are still reported (as conditional).
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import functools
 import os
 import posixpath
@@ -19,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from argtrace.frameworks.detect import Detection, detect_server, unwrap_command
+from argtrace.layers.shell import hostfs  # the files of the host the script runs on (--host)
 from argtrace.layers.shell import lexer as L
 from argtrace.layers.shell.arith import ArithError
 from argtrace.layers.shell.arith import Evaluator as ArithEvaluator
@@ -1669,8 +1671,8 @@ class ShellEvaluator:
             if not p.startswith("/") and base is None:
                 return None
             full = posixpath.normpath(posixpath.join(base or "/", p))
-            if os.path.exists(full):
-                full = os.path.realpath(full)
+            if hostfs.exists(full):
+                full = hostfs.realpath(full)
             return from_str(full) + "\n"
         if cmd == "dirname" and len(args) == 1:
             return _dirname(args[0]) + "\n"
@@ -2422,11 +2424,10 @@ class ShellEvaluator:
         if name is None:
             # a command word that cannot be known: maybe `$PYTHON -m sglang.launch_server`
             texts = [w.text if w.text is not None else "" for w in argv]
-            if len(texts) > 2 and texts[1] == "-m":
-                det = detect_server(["python", *texts[1:]])
-                if det is not None:
-                    self.record_server(argv, prefix_env, redirs, at, start, vanished, det)
-                    return None
+            det = detect_after_unknown(texts)
+            if det is not None:
+                self.record_server(argv, prefix_env, redirs, at, start, vanished, det)
+                return None
             self.commands.append(
                 PredictedCommand(at, [w.text for w in argv], self.spec[-1] if self.spec else None)
             )
@@ -2679,14 +2680,13 @@ class ShellEvaluator:
             path = self.resolve_path(texts[i] or "")
             if (
                 path is None
-                or not os.path.isfile(path)
+                or not hostfs.isfile(path)
                 or path in self.source_stack
                 or len(self.source_stack) > 8
             ):
                 return None
             try:
-                with open(path, "rb") as f:
-                    code = f.read(4 * 1024 * 1024).decode("latin-1")
+                code = hostfs.read(path, 4 * 1024 * 1024).decode("latin-1")
             except OSError:
                 return None
             arg0 = texts[i]
@@ -2867,20 +2867,20 @@ class ShellEvaluator:
             path = self.resolve_path(to_str(v))
             if path is None or v == "":
                 return None if v != "" else False
-            exists = os.path.lexists(path)
+            exists = hostfs.lexists(path)
             if not exists:
                 return None  # it may exist where the script runs
             if op == "-f":
-                return os.path.isfile(path)
+                return hostfs.isfile(path)
             if op == "-d":
-                return os.path.isdir(path)
+                return hostfs.isdir(path)
             if op == "-e":
                 return True
             if op in ("-L", "-h"):
-                return os.path.islink(path)
+                return hostfs.islink(path)
             if op == "-s":
                 try:
-                    return os.path.getsize(path) > 0
+                    return hostfs.getsize(path) > 0
                 except OSError:
                     return None
             return None
@@ -3377,7 +3377,7 @@ class ShellEvaluator:
             near = None
             if self.main.path and not fname.startswith("/"):
                 cand = os.path.join(os.path.dirname(self.main.path), to_str(fname))
-                near = cand if os.path.isfile(cand) else None
+                near = cand if hostfs.isfile(cand) else None
             self.emit(
                 "source_missing",
                 at,
@@ -3387,7 +3387,7 @@ class ShellEvaluator:
                 script_dir=os.path.dirname(self.main.path) if self.main.path else None,
             )
             return 1
-        real = os.path.realpath(path)
+        real = hostfs.realpath(path)
         if real in self.source_stack:
             self.emit("source_loop", at, file=to_str(fname), chain=[*self.source_stack, real])
             return None
@@ -3395,8 +3395,7 @@ class ShellEvaluator:
             self.emit("recursion", at, name="source")
             return None
         try:
-            with open(path, "rb") as f:
-                data = f.read(16 * 1024 * 1024)
+            data = hostfs.read(path, 16 * 1024 * 1024)
         except OSError as e:
             self.emit("source_missing", at, file=to_str(fname), cwd=self.cwd, error=str(e))
             return 1
@@ -3427,15 +3426,15 @@ class ShellEvaluator:
     def _find_source(self, fname: str) -> str | None:
         if "/" in fname:
             p = self.resolve_path(fname)
-            return p if p is not None and os.path.isfile(p) else None
+            return p if p is not None and hostfs.isfile(p) else None
         st, path_var, _ = self.get_param("PATH")
         if st == "set" and path_var:
             for d in to_str(path_var).split(":"):
                 cand = os.path.join(d or ".", fname)
-                if d and os.path.isfile(cand):
+                if d and hostfs.isfile(cand):
                     return cand
         p = self.resolve_path(fname)
-        return p if p is not None and os.path.isfile(p) else None
+        return p if p is not None and hostfs.isfile(p) else None
 
     def _taint_all(self, reason: str) -> None:
         """After sourcing an unknown file, any variable may have changed; we keep values but note it."""
@@ -3473,10 +3472,9 @@ class ShellEvaluator:
         st = self.external(rest, prefix_env, redirs, at, start, van) if name is not None else None
         if name is None:
             texts = [w.text if w.text is not None else "" for w in rest]
-            if len(texts) > 2 and texts[1] == "-m":
-                det = detect_server(["python", *texts[1:]])
-                if det is not None:
-                    self.record_server(rest, prefix_env, redirs, at, start, van, det)
+            det = detect_after_unknown(texts)
+            if det is not None:
+                self.record_server(rest, prefix_env, redirs, at, start, van, det)
         raise _Exit(st, f"`exec` at {at} replaces the shell")
 
     def b_command(
@@ -3633,6 +3631,24 @@ def _stdbuf_env(
     old = env.get("LD_PRELOAD")
     value = STDBUF_LIB if not old or old[0] is None else f"{old[0]}:{STDBUF_LIB}"
     env["LD_PRELOAD"] = (value, at, "stdbuf", None)
+
+
+def detect_after_unknown(texts: list[str]) -> Detection | None:
+    """A server behind an unknown command word (``$PYTHON -m sglang...``, ``$LAUNCHER vllm serve``)."""
+    if len(texts) > 2 and texts[1] == "-m":
+        det = detect_server(["python", *texts[1:]])
+        if det is not None:
+            return det
+    for k in range(1, min(len(texts), 5)):
+        det = detect_server(texts[k:])
+        if det is not None:
+            return dataclasses.replace(
+                det,
+                server_args_start=det.server_args_start + k,
+                command_index=det.command_index + k,
+                env_assignments=tuple((i + k, n, v) for i, n, v in det.env_assignments),
+            )
+    return None
 
 
 def _split_patterns(text: str, start: int, end: int) -> list[tuple[str, int]]:
