@@ -418,3 +418,12 @@ def test_unset_variable_suggests_env(tmp_path: Path) -> None:
         env={"MODEL_PATH": "/m"},
     )
     assert "SH007" not in codes(r)
+
+
+def test_two_servers_truncating_one_log(tmp_path: Path) -> None:
+    r = run(
+        tmp_path,
+        "for p in 1 2; do\n python3 -m sglang.launch_server --port 3000$p > s.log 2>&1 &\ndone\nwait\n",
+    )
+    warn = [f for f in r.findings if f.code == "SH009" and f.severity == "warning"]
+    assert len(warn) == 1 and warn[0].message.startswith("2 server commands (launch.sh:2:2, launch.sh:2:2)")

@@ -123,6 +123,7 @@ def analyze(
     findings.extend(_event_findings(label, ev, args, data))
     for s, cmd in zip(ev.servers, servers, strict=True):
         findings.extend(_server_findings(label, s, cmd, ev, args))
+    findings.extend(_shared_logs(ev))
     if not ev.servers:
         findings.append(
             R.SH019.finding(
@@ -207,6 +208,32 @@ def _outputs(s: E.FoundServer) -> dict[str, str | None]:
         "stdout_mode": modes.get("1"),
         "stderr_mode": modes.get("2"),
     }
+
+
+def _shared_logs(ev: E.ShellEvaluator) -> list[Finding]:
+    """Several servers writing one log file, one of them with `>`: one server's log replaces another's."""
+    by_file: dict[str, list[E.FoundServer]] = {}
+    for s in ev.servers:
+        o = _outputs(s)
+        so = o["stdout"]
+        if so is None or so.startswith(("|", "<")) or so == "/dev/null":
+            continue
+        by_file.setdefault(so, []).append(s)
+    out: list[Finding] = []
+    for name, group in by_file.items():
+        if len(group) < 2 or not any(_outputs(s)["stdout_mode"] == ">" for s in group):
+            continue
+        ats = ", ".join(s.at for s in group[:4])
+        out.append(
+            R.SH009.finding(
+                f"{len(group)} server commands ({ats}) write `{name}` and `>` empties it at each start: the "
+                "log of one replaces the other's, so a failure of the first may no longer be in the file",
+                at=group[-1].at,
+                severity="warning",
+                evidence=[Evidence("shell", s.at, f"> {name}") for s in group[:4]],
+            )
+        )
+    return out
 
 
 def _apply_redirect(
