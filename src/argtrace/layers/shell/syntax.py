@@ -35,31 +35,60 @@ _BASH_LINE = re.compile(r"^(?:.*?): line (\d+): (.*)$")
 
 
 def bash_syntax_errors(data: bytes, label: str, timeout: float = 20.0) -> list[SyntaxProblem] | None:
-    """Run ``bash -n`` on the script text; None when bash is not available."""
-    bash = shutil.which("bash") or ("/bin/bash" if os.path.exists("/bin/bash") else None)
-    if bash is None:
-        return None
-    try:
-        proc = subprocess.run(
-            [bash, "-n", "/dev/stdin"],
-            input=data,
-            capture_output=True,
-            timeout=timeout,
-            env={"PATH": "/usr/bin:/bin", "LC_ALL": "C"},
-            check=False,
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return None
+    """Run ``bash -n`` on the script text; None when bash is not available.
+
+    Under ``argtrace --host`` the node's bash parses it (``Host.run_bash_n``): its version decides."""
+    remote = _remote_bash_n(data)
+    if remote is not None:
+        if remote[0] is None:
+            return None
+        returncode, stderr = remote
+    else:
+        bash = shutil.which("bash") or ("/bin/bash" if os.path.exists("/bin/bash") else None)
+        if bash is None:
+            return None
+        try:
+            proc = subprocess.run(
+                [bash, "-n", "/dev/stdin"],
+                input=data,
+                capture_output=True,
+                timeout=timeout,
+                env={"PATH": "/usr/bin:/bin", "LC_ALL": "C"},
+                check=False,
+            )
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+        returncode, stderr = proc.returncode, proc.stderr
     problems: list[SyntaxProblem] = []
-    for raw in proc.stderr.decode("utf-8", "replace").splitlines():
+    for raw in stderr.decode("utf-8", "replace").splitlines():
         m = _BASH_LINE.match(raw)
         if m:
             problems.append(SyntaxProblem(int(m.group(1)), m.group(2)))
         elif raw.strip():
             problems.append(SyntaxProblem(None, raw.split(": ", 1)[-1]))
-    if proc.returncode != 0 and not problems:
+    if returncode != 0 and not problems:
         problems.append(SyntaxProblem(None, "bash -n reported a syntax error"))
-    return problems if proc.returncode != 0 or problems else []
+    return problems if returncode != 0 or problems else []
+
+
+def _remote_bash_n(data: bytes) -> tuple[int | None, bytes] | None:
+    """``(returncode, stderr)`` of ``bash -n`` on the ``--host`` node (``returncode`` None: no bash or it
+    timed out there); ``None`` when the script is checked on this machine."""
+    from argtrace.transport.host import HostError, current_host
+    from argtrace.transport.ssh import TransportError
+
+    host = current_host()
+    if not host.is_remote:
+        return None
+    try:
+        check = host.run_bash_n(data)
+    except TransportError:
+        raise
+    except HostError:
+        return (None, b"")
+    if check.bash is None or check.returncode is None:
+        return (None, b"")
+    return (check.returncode, check.stderr.encode("utf-8"))
 
 
 def tree_errors(tree: Any, limit: int = 20) -> list[tuple[int, int]]:
