@@ -18,8 +18,12 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from argtrace.model import Finding, ServerCommand
+
+if TYPE_CHECKING:
+    from argtrace.transport.host import Host
 
 TIMEOUT_SECONDS = 5.0
 _DIST_INFO = re.compile(r"^(?P<name>[A-Za-z0-9_.\-]+?)-(?P<version>[0-9][^-]*)\.(?:dist-info|egg-info)$")
@@ -43,7 +47,11 @@ def _server_env(server: ServerCommand | None) -> dict[str, str]:
 
 
 def which(name: str, path: str | None, cwd: str | None = None) -> str | None:
-    """``name`` resolved like the shell does: a word with a slash is a path, else searched on PATH."""
+    """``name`` resolved like the shell does: a word with a slash is a path, else searched on PATH.
+    Under ``argtrace --host`` on the node (``cwd`` then defaults to the node's session directory)."""
+    host = _remote_host()
+    if host is not None:
+        return _which_on(host, name, path, cwd)
     if "/" in name:
         candidate = Path(name) if os.path.isabs(name) else Path(cwd or os.getcwd()) / name
         return str(candidate) if candidate.is_file() and os.access(candidate, os.X_OK) else None
@@ -56,13 +64,51 @@ def which(name: str, path: str | None, cwd: str | None = None) -> str | None:
     return None
 
 
+def _remote_host() -> Host | None:
+    from argtrace.transport.host import current_host
+
+    host = current_host()
+    return host if host.is_remote else None
+
+
+def _which_on(host: Host, name: str, path: str | None, cwd: str | None) -> str | None:
+    """:func:`which` with the node's files: a regular file with an execute bit."""
+    from argtrace.transport.host import HostError
+
+    def executable(candidate: str) -> bool:
+        try:
+            st = host.stat(candidate)
+        except HostError:
+            return False
+        return st.is_file and bool((st.mode or 0) & 0o111)
+
+    base = cwd or host.info().cwd or "/"
+    if "/" in name:
+        candidate = name if name.startswith("/") else f"{base.rstrip('/')}/{name}"
+        return candidate if executable(candidate) else None
+    for directory in (path or "").split(os.pathsep):
+        candidate = f"{(directory or base).rstrip('/')}/{name}"
+        if executable(candidate):
+            return candidate
+    return None
+
+
 def shebang_interpreter(script: str) -> str | None:
     """The interpreter named in a console script's ``#!`` line (``#!/usr/bin/env python3`` too)."""
-    try:
-        with open(script, "rb") as fh:
-            first = fh.readline(512)
-    except OSError:
-        return None
+    host = _remote_host()
+    if host is not None:  # argtrace --host: the node's script
+        from argtrace.transport.host import HostError
+
+        try:
+            first = host.read_bytes(script, limit=512).split(b"\n", 1)[0]
+        except HostError:
+            return None
+    else:
+        try:
+            with open(script, "rb") as fh:
+                first = fh.readline(512)
+        except OSError:
+            return None
     if not first.startswith(b"#!"):
         return None
     words = first[2:].decode("utf-8", "replace").split()
@@ -232,6 +278,12 @@ def installed_framework_version(
     interpreter = server_interpreter(server, python)
     if interpreter is None:
         return InstalledVersion(None, None)
+    host = _remote_host()
+    if host is not None:  # argtrace --host: ask the interpreter on the node
+        from argtrace.transport.processes import framework_version_on
+
+        version = framework_version_on(host, interpreter, framework, _server_env(server))
+        return InstalledVersion(version, interpreter, "importlib.metadata" if version else None)
     env: Mapping[str, str] = {"HOME": os.environ.get("HOME", ""), **_server_env(server)}
     target = _pyenv_target(interpreter, env, server.cwd if server is not None else None)
     if target is not None:
