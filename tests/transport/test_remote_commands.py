@@ -353,3 +353,76 @@ def test_remote_run_is_refused_before_connecting(tmp_path: Path) -> None:
     )
     assert "argtrace --host gpu-node.invalid check --pid auto SCRIPT ARGS" in result.stderr
     _no_traceback(result)
+
+
+# ---------------------------------------------------------- check: shell layer and installed version
+
+
+def test_remote_check_sources_the_nodes_file_and_asks_the_nodes_python(
+    sshd: SshServer, tmp_path: Path
+) -> None:
+    """``source NAME`` searches the node's PATH (only the bare port's PATH has ``bare-bin``), and the
+    framework version comes from the interpreter found there."""
+    mods = tmp_path / "mods $x"
+    dist = mods / "sglang-0.5.10.post1.dist-info"
+    dist.mkdir(parents=True)
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: sglang\nVersion: 0.5.10.post1\n")
+    env_file = sshd.root / "bare-bin" / f"node env it's {tmp_path.name}.sh"
+    env_file.write_text("export PORT=31000\n")
+    script = tmp_path / "launch.sh"
+    script.write_text(
+        f"#!/bin/bash\nexport PYTHONPATH='{mods}'\nsource \"{env_file.name}\"\n"
+        "python3 -m sglang.launch_server --model-path /m --port $PORT\n"
+    )
+    argv = ["check", "--format", "json", "--no-shellcheck", str(script)]
+    try:
+        remote = run_cli([*_at_node(sshd, sshd.bare_port), *argv])
+        local = run_cli(argv)
+    finally:
+        env_file.unlink()
+    _no_traceback(remote, local)
+    assert remote.status == 0, remote.json["findings"]
+    assert remote.json["servers"][0]["argv"] == [
+        "python3",
+        "-m",
+        "sglang.launch_server",
+        "--model-path",
+        "/m",
+        "--port",
+        "31000",
+    ]
+    assert remote.json["framework"] == {"name": "sglang", "version": "0.5.10.post1", "source": "installed"}
+    hop = next(h for h in remote.json["transport"]["hops"] if h["via"].startswith("--host "))
+    assert hop["resolved"] == str(sshd.root / "bare-bin" / "python3")
+    # here the file is not on PATH: the same script loses $PORT
+    assert "SH017" in local.codes() and local.json["servers"][0]["argv"][-1] == "--port"
+
+
+def test_remote_bash_n_runs_on_the_node(
+    sshd: SshServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import subprocess as real
+    import types
+
+    import argtrace.layers.shell.syntax as syntax
+
+    script = tmp_path / "broken launch.sh"
+    script.write_text("#!/bin/bash\nif true; then\n  python3 -m sglang.launch_server --model-path /m\n")
+    argv = ["check", "--format", "json", "--no-shellcheck", str(script)]
+    local = run_cli(argv)
+
+    def no_local_bash(*args: object, **kwargs: object) -> object:
+        raise OSError("no bash here")
+
+    # from here on bash cannot run on this machine: a syntax finding can only come from the node
+    stub = types.SimpleNamespace(**{**vars(real), "run": no_local_bash})
+    monkeypatch.setattr(syntax, "subprocess", stub)
+    remote = run_cli([*_at_node(sshd), *argv])
+    without = run_cli(argv)
+    _no_traceback(local, remote, without)
+    sh001 = [(f["at"], f["message"]) for f in remote.json["findings"] if f["code"] == "SH001"]
+    assert sh001 == [(f["at"], f["message"]) for f in local.json["findings"] if f["code"] == "SH001"]
+    assert sh001 == [
+        (f"{script}:4", f"bash cannot parse {script} (line 4): syntax error: unexpected end of file")
+    ]
+    assert "SH001" not in without.codes()
