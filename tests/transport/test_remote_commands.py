@@ -426,3 +426,15 @@ def test_remote_bash_n_runs_on_the_node(
         (f"{script}:4", f"bash cannot parse {script} (line 4): syntax error: unexpected end of file")
     ]
     assert "SH001" not in without.codes()
+
+
+def test_remote_check_names_the_node_when_the_interpreter_is_missing(sshd: SshServer, tmp_path: Path) -> None:
+    script = tmp_path / "launch.sh"
+    script.write_text("#!/bin/bash\n/opt/no-such-venv/bin/python -m sglang.launch_server --model-path /m\n")
+    result = run_cli([*_at_node(sshd), "check", "--format", "json", "--no-shellcheck", str(script)])
+    _no_traceback(result)
+    messages = [f["message"] for f in result.json["findings"] if f["layer"] == "process"]
+    assert (
+        f"`/opt/no-such-venv/bin/python` does not exist on {sshd.host}; the framework version installed for "
+        "it could not be read"
+    ) in messages

@@ -95,6 +95,10 @@ def describe_process(server: ServerCommand, schema: Schema) -> tuple[ProcessInfo
     path = server.env.get("PATH")
     found = server_interpreter(server)
     if found is None and (server.interpreter or server.entrypoint.endswith(" serve")):
+        from argtrace.transport.host import current_host
+
+        host = current_host()  # argtrace --host: server_interpreter looked on the node
+        here = f"on {host.label}" if host.is_remote else "on this machine"
         word = server.interpreter or server.entrypoint.split()[0]
         if path is None or path.value is None:
             msg = (
@@ -103,14 +107,11 @@ def describe_process(server: ServerCommand, schema: Schema) -> tuple[ProcessInfo
             )
             severity = "warning" if "/" not in word else "info"
         elif "/" in word:
-            msg = (
-                f"`{word}` does not exist on this machine; the framework version installed for it could "
-                "not be read"
-            )
+            msg = f"`{word}` does not exist {here}; the framework version installed for it could not be read"
             severity = "info"
         else:
             msg = (
-                f"`{word}` is not found on the PATH the server would get on this machine; the framework "
+                f"`{word}` is not found on the PATH the server would get {here}; the framework "
                 "version installed there could not be read"
             )
             severity = "info"
