@@ -81,7 +81,17 @@ def getsize(path: str) -> int:
 
 def realpath(path: str) -> str:
     host = _remote()
-    return os.path.realpath(path) if host is None else host.realpath(path)
+    if host is None:
+        return os.path.realpath(path)
+    from argtrace.transport.host import HostError
+    from argtrace.transport.ssh import TransportError
+
+    try:
+        return host.realpath(path)
+    except TransportError:
+        raise
+    except HostError:  # a path the node cannot resolve (e.g. a NUL byte): as written
+        return os.path.normpath(path)
 
 
 def read(path: str, limit: int) -> bytes:
