@@ -438,3 +438,36 @@ def test_remote_check_names_the_node_when_the_interpreter_is_missing(sshd: SshSe
         f"`/opt/no-such-venv/bin/python` does not exist on {sshd.host}; the framework version installed for "
         "it could not be read"
     ) in messages
+
+
+def test_shell_hostfs_on_the_node_equals_os_path(sshd: SshServer, tmp_path: Path) -> None:
+    from argtrace.layers.shell import hostfs
+    from argtrace.transport.host import use_host
+    from argtrace.transport.ssh import RemoteHost, parse_target
+
+    directory = tmp_path / "d 'q' $x\nnl"
+    directory.mkdir()
+    empty = directory / "empty.sh"
+    empty.write_text("")
+    full = directory / "env.sh"
+    full.write_text("export A=1\n")
+    paths = [str(p) for p in (directory, empty, full, directory / "missing", full / "under-a-file")]
+    expected = [
+        (os.path.exists(p), os.path.lexists(p), os.path.isfile(p), os.path.isdir(p), os.path.realpath(p))
+        for p in paths
+    ]
+    host = RemoteHost(parse_target(f"127.0.0.1:{sshd.bare_port}"), sshd.ssh_options())
+    with use_host(host):
+        got = [
+            (hostfs.exists(p), hostfs.lexists(p), hostfs.isfile(p), hostfs.isdir(p), hostfs.realpath(p))
+            for p in paths
+        ]
+        assert (hostfs.getsize(str(empty)), hostfs.getsize(str(full))) == (0, 11)
+        assert hostfs.read(str(full), 6) == b"export"
+        assert hostfs.islink(str(full)) is None
+        with pytest.raises(OSError, match="No such file"):
+            hostfs.read(str(directory / "missing"), 10)
+        with pytest.raises(FileNotFoundError):
+            hostfs.getsize(str(directory / "missing"))
+        assert hostfs.realpath("/a\x00b") == "/a\x00b"
+    assert got == expected
