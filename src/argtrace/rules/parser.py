@@ -323,7 +323,7 @@ PA_CONFIG_IGNORED = Rule(
     severity="error",
     title="Config file silently ignored",
     rationale="SGLang and vLLM expand --config only when the exact word `--config` is followed by "
-              "the file name; "
+    "the file name; "
     "`--config=FILE` (or an abbreviation) is parsed as an ordinary option and the file's settings never "
     "arrive.",
     fix="write `--config FILE` as two words",
