@@ -115,6 +115,9 @@ def statement(rnd: random.Random) -> str:
             f"printf -v {n} '%s-%s' x y",
             f'[ -z "${n}" ] && {n}=was_empty || {n}=not_empty',
             f"declare -i {n}=4*3",
+            f"read -r {n} B <<< {v}",
+            f"IFS=, read -ra arr <<< {v}",
+            f"IFS=: read -r {n} C <<< {v}",
             f"readonly R{n}={v}",
             'f2() { echo "<$1>"; }',
         ]

@@ -3260,38 +3260,79 @@ class ShellEvaluator:
         n = int(args[0].text or "1") if args and (args[0].text or "").isdigit() else 1
         raise _Continue(max(n, 1))
 
-    def b_read(self, args: list[ExpWord], at: str, argv: list[ExpWord], *rest: Any) -> int | None:
+    def b_read(
+        self,
+        args: list[ExpWord],
+        at: str,
+        argv: list[ExpWord],
+        prefix_env: Any = None,
+        redirs: Any = (),
+        *rest: Any,
+    ) -> int | None:
+        cmd = to_str(argv[0].text or "read")
         names: list[str] = []
-        skip_next = False
-        array = False
-        for w in args:
-            t = w.text or ""
-            if skip_next:
-                skip_next = False
-                if array:
-                    names.append(t)
-                    array = False
+        array_name: str | None = None
+        raw_mode = False
+        unsupported = False
+        k = 0
+        while k < len(args):
+            t = args[k].text
+            if t is None:
+                unsupported = True
+                k += 1
                 continue
-            if t.startswith("-"):
-                if t[-1] in "adeinNptu" and t[-1] not in "er":
-                    skip_next = True
-                    array = t[-1] == "a"
+            if t.startswith("-") and len(t) > 1 and not names:
+                flags = t[1:]
+                for ci, ch in enumerate(flags):
+                    if ch == "r":
+                        raw_mode = True
+                    elif ch == "s":
+                        pass
+                    elif ch in "adinNptu":
+                        val = flags[ci + 1 :] or (args[k + 1].text if k + 1 < len(args) else None)
+                        if not flags[ci + 1 :]:
+                            k += 1
+                        if ch == "a":
+                            array_name = val
+                        elif ch != "p":
+                            unsupported = True
+                        break
+                    else:
+                        unsupported = True
+                k += 1
                 continue
             names.append(t)
-        if not names and argv[0].text == "read":
+            k += 1
+        if cmd == "read" and not names and array_name is None:
             names = ["REPLY"]
-        if argv[0].text in ("mapfile", "readarray") and not names:
-            names = ["MAPFILE"]
-        for n in names:
+        if cmd in ("mapfile", "readarray"):
+            unsupported = True
+            if not names:
+                names = ["MAPFILE"]
+        # `read ... <<< "$known"`: the line is known, so are the variables
+        here = [r for r in redirs if r[1] == "<<<"] if redirs else []
+        line: str | None = None
+        if here and not unsupported and len(redirs) == 1 and here[0][2] is not None:
+            line = here[0][2].split("\n", 1)[0]
+            if not raw_mode and "\\" in line:
+                line = None
+        ifs = self._ifs()
+        if prefix_env and "IFS" in prefix_env:
+            ifs = prefix_env["IFS"][0]
+        values: list[str] | None = None
+        if line is not None and ifs is not None:
+            values = _read_split(line, ifs, None if array_name else len(names))
+        reason = f"`{cmd}` at {at} reads it at run time"
+        if array_name is not None and re.fullmatch(r"[A-Za-z_]\w*", array_name):
+            items: list[tuple[Any, str | None]] | None = (
+                None if values is None else [(None, v) for v in values]
+            )
+            self.set_array(array_name, items, at=at, expansion=cmd, reason=reason)
+        for idx, n in enumerate(names):
             if re.fullmatch(r"[A-Za-z_]\w*", n):
-                self.set_var(
-                    n,
-                    None,
-                    at=at,
-                    expansion=to_str(argv[0].text or "read"),
-                    reason=f"`{to_str(argv[0].text or 'read')}` at {at} reads it at run time",
-                )
-        return None
+                v = None if values is None else (values[idx] if idx < len(values) else "")
+                self.set_var(n, v, at=at, expansion=cmd, reason=reason)
+        return 0 if values is not None else None
 
     def b_getopts(self, args: list[ExpWord], at: str, *rest: Any) -> int | None:
         if len(args) >= 2 and args[1].text:
@@ -3649,6 +3690,41 @@ def detect_after_unknown(texts: list[str]) -> Detection | None:
                 env_assignments=tuple((i + k, n, v) for i, n, v in det.env_assignments),
             )
     return None
+
+
+def _read_split(line: str, ifs: str, nvars: int | None) -> list[str] | None:
+    """How ``read`` splits one line: into fields (``-a``, nvars None) or into nvars variables, the last one
+    getting the rest of the line. None when the rule is not followed here (non-blank IFS with a remainder)."""
+    ws = "".join(c for c in ifs if c in " \t\n")
+    if not ifs:
+        return [line] if nvars is None else [line] + [""] * (max(nvars, 1) - 1)
+    fields: list[str] = []
+    i = 0
+    n = len(line)
+    while i < n and line[i] in ws:
+        i += 1
+    while i < n:
+        if nvars is not None and len(fields) == nvars - 1:
+            rest = line[i:]
+            stripped = rest.rstrip(ws) if ws else rest
+            if any(c in ifs and c not in ws for c in stripped):
+                return None
+            fields.append(stripped)
+            return fields
+        j = i
+        while j < n and line[j] not in ifs:
+            j += 1
+        fields.append(line[i:j])
+        i = j
+        while i < n and line[i] in ws:
+            i += 1
+        if i < n and line[i] in ifs and line[i] not in ws:
+            i += 1
+            while i < n and line[i] in ws:
+                i += 1
+            if i >= n and nvars is None:
+                break
+    return fields
 
 
 def _split_patterns(text: str, start: int, end: int) -> list[tuple[str, int]]:
