@@ -141,7 +141,9 @@ def scan(data: bytes, tree: Any) -> list[TextHazard]:
         if m:
             bs_off = offset + m.start(2) - 1
             kinds = _node_kinds_at(tree, bs_off)
-            if not any(k in ("comment", "heredoc_body", "raw_string") for k in kinds[:3]):
+            if not any(
+                k in ("comment", "heredoc_body", "raw_string", "string", "string_content") for k in kinds[:3]
+            ):
                 in_array = "array" in kinds
                 out.append(
                     TextHazard(
