@@ -1134,17 +1134,37 @@ class _Context:
                     )
             elif spec.deprecation_message:
                 new = (spec.raw.get("action_attrs") or {}).get("new_flag") or self._help_replacement(spec)
-                msg = spec.deprecation_message
-                if msg == "deprecated" or msg is True:
-                    msg = "deprecated"
-                self.add(
-                    rules.PA_DEPRECATED,
-                    f"{ev.option} is deprecated in {schema.label}: {msg}"
-                    + (f" (it sets {spec.dest}; the current spelling is {new})" if new else ""),
-                    at=at,
-                    setting=spec.dest,
-                    fix=f"use {new}" if new else None,
-                )
+                msg = spec.deprecation_message or "deprecated"
+                if msg == "deprecated":
+                    msg = _deprecation_sentence(spec.help) or "the parser marks it deprecated"
+                if _NO_EFFECT.search(msg) or _NO_EFFECT.search(spec.help or ""):
+                    # Stored, but the framework no longer reads it: the value never takes effect.
+                    why = next(
+                        (
+                            t
+                            for t in re.split(r"(?<=[.!:])\s+", " ".join((spec.help or "").split()))
+                            if _NO_EFFECT.search(t)
+                        ),
+                        "",
+                    )
+                    if why and why not in msg:
+                        msg = f"{msg} {why}"
+                    self.add(
+                        rules.PA_IGNORED,
+                        f"{ev.option} is accepted but has no effect in {schema.label}: {msg}",
+                        at=at,
+                        setting=spec.dest,
+                        fix="remove the flag" + (f" (see {new})" if new else ""),
+                    )
+                else:
+                    self.add(
+                        rules.PA_DEPRECATED,
+                        f"{ev.option} is deprecated in {schema.label}: {msg}"
+                        + (f" (the current spelling is {new})" if new and new not in msg else ""),
+                        at=at,
+                        setting=spec.dest,
+                        fix=f"use {new}" if new else None,
+                    )
             else:
                 removed = self._removed_later(ev.option)
                 if removed:
@@ -1209,8 +1229,16 @@ class _Context:
         return redact_text(message)
 
     def _help_replacement(self, spec: OptionSpec) -> str | None:
-        for ref in re.findall(r"(--[a-z0-9][a-z0-9-]+)", spec.help or ""):
-            if ref not in spec.option_strings and self.schema.option(ref) is not None:
+        """The flag a deprecated option's own words point to ("Use --x instead", "renamed to --x")."""
+        text = " ".join(str(t) for t in (spec.deprecation_message, spec.help) if isinstance(t, str))
+        pattern = (
+            r"(?i)(?:use|instead|renamed to|replaced by|in favou?r of|alias (?:of|for))\s+'?"
+            r"(--[a-z0-9][a-z0-9._-]*)"
+        )
+        for ref in re.findall(pattern, text):
+            ref = ref.rstrip(".")
+            base = ref.split(".", 1)[0]
+            if ref not in spec.option_strings and self.schema.option(base) is not None:
                 return ref
         return None
 
@@ -1842,6 +1870,19 @@ def _json_valued(spec: OptionSpec, schema: Schema) -> bool:
     return bool(
         spec.help and "JSON" in spec.help and isinstance(default, str) and default.strip()[:1] in ("{", "[")
     )
+
+
+_NO_EFFECT = re.compile(
+    r"(?i)\b(?:has no effect|no longer has any effect|is ignored|is a no-op|does nothing)\b"
+)
+
+
+def _deprecation_sentence(help_text: str | None) -> str | None:
+    """The sentence of a flag's help that says it is deprecated (quoted in PA005)."""
+    for sentence in re.split(r"(?<=[.!])\s+", " ".join((help_text or "").split())):
+        if re.search(r"(?i)deprecat", sentence):
+            return sentence[:240]
+    return None
 
 
 def _a(word: str) -> str:
