@@ -1142,7 +1142,7 @@ class _Context:
                     why = next(
                         (
                             t
-                            for t in re.split(r"(?<=[.!:])\s+", " ".join((spec.help or "").split()))
+                            for t in re.split(r"(?<=[.!])\s+", " ".join((spec.help or "").split()))
                             if _NO_EFFECT.search(t)
                         ),
                         "",
