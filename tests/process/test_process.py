@@ -165,3 +165,21 @@ def test_choose_schema_reads_the_installed_version_from_a_venv(tmp_path: Path) -
     # --python wins over the server's interpreter word
     found = installed.installed_framework_version("sglang", server=srv, python=str(python))
     assert (found.version, found.how) == (SG10, "dist-info")
+
+
+def test_console_script_interpreter_from_its_shebang(tmp_path: Path) -> None:
+    need("vllm", "0.33.0")
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    python = venv / "bin" / "python"
+    python.write_bytes(b"\x7fELF fake")
+    python.chmod(0o755)
+    script = venv / "bin" / "vllm"
+    script.write_text(f"#!{python}\nimport sys\n")
+    script.chmod(0o755)
+    (venv / "lib" / "python3.11" / "site-packages" / "vllm-0.33.0.dist-info").mkdir(parents=True)
+    srv = server(["/m"], entrypoint="vllm serve", env={"PATH": str(venv / "bin")})
+    assert installed.server_interpreter(srv) == str(python)
+    schema, source, findings = choose_schema("vllm", None, server=srv)
+    assert (schema.version, source, findings) == ("0.33.0", "installed", [])
