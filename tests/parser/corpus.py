@@ -253,3 +253,8 @@ SGLANG += [
         ["--model-path", M, "--disable-cuda-graph", "--enable-dp-attention", "--dp", "2"],
     ),
 ]
+
+VLLM += [
+    ("vllm serve", [M, "--distributed-timeout-seconds", "30", "--num-gpu-blocks-override", "100"]),
+    ("vllm serve", [M, "--kv-offloading-size", "1.5"]),
+]

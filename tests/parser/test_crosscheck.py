@@ -62,14 +62,6 @@ KNOWN_DIFFERENCES: dict[tuple[str, str], dict[tuple[str, ...], str]] = {
             "--compilation-config.mode",
             "3",
         ): "same: `mode` is not a 0.11 CompilationConfig field",
-        (
-            "/models/qwen",
-            "--seed",
-            "1",
-            "--seed",
-            "2",
-        ): "--seed is optional_type(int) with a None default: the schema names the closure but not "
-        "its inner type",
     },
 }
 

@@ -218,7 +218,15 @@ class Schema:
     # ---- actions
     @functools.cached_property
     def options(self) -> tuple[OptionSpec, ...]:
-        return tuple(OptionSpec.from_dict(o) for o in self.data.get("options") or ())
+        closures = _converter_types(self.framework, self.version)
+        out = []
+        for o in self.data.get("options") or ():
+            full = closures.get(str(o.get("dest")))
+            t = o.get("type")
+            if full and isinstance(t, str) and "(" not in t and full.startswith(t + "("):
+                o = {**o, "type": full}  # the closure with its inner converter (gen_converter_types.py)
+            out.append(OptionSpec.from_dict(o))
+        return tuple(out)
 
     @functools.cached_property
     def positionals(self) -> tuple[OptionSpec, ...]:
@@ -300,6 +308,22 @@ class Schema:
 
 
 # ------------------------------------------------------------------------------------------- loading
+
+
+CONVERTER_DIR = Path(__file__).resolve().parent / "data" / "converters"
+
+
+@functools.lru_cache(maxsize=16)
+def _converter_types(framework: str, version: str) -> dict[str, str]:
+    """dest -> the full name of a closure-typed option's converter, inner converters included
+    (``optional_type.<locals>._optional_type(int)``), from ``scripts/gen_converter_types.py``."""
+    path = CONVERTER_DIR / f"{framework}-{version}.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    types = data.get("types") if isinstance(data, dict) else None
+    return {str(k): str(v) for k, v in types.items()} if isinstance(types, dict) else {}
 
 
 def _schema_files(framework: str) -> dict[str, Path]:

@@ -244,9 +244,11 @@ class _Recorder(argparse.Action):
         kind: str,
         real_choices: Sequence[Any] | None,
         negatives: frozenset[str] = frozenset(),
+        exact: bool = True,
         **kwargs: Any,
     ):
         super().__init__(option_strings, dest, **kwargs)
+        self.exact = exact
         self.spec = spec
         self.kind = kind
         self.real_choices = real_choices
@@ -277,7 +279,9 @@ class _Recorder(argparse.Action):
                 and not (self.nargs == "?" and v == self.const and not raw)
             ):
                 choices = ", ".join(map(repr, self.real_choices))
-                errors.append(("choice", f"argument {name}: invalid choice: {v!r} (choose from {choices})"))
+                # With a converter argtrace cannot reproduce, the real one may normalise the value first.
+                kind_ = "choice" if self.exact else "choice?"
+                errors.append((kind_, f"argument {name}: invalid choice: {v!r} (choose from {choices})"))
         kind = self.kind
         stored = True
         current = getattr(namespace, self.dest, None)
@@ -506,6 +510,7 @@ def build_parser(schema: Schema) -> BuiltParser:
             "kind": kind,
             "real_choices": list(spec.choices) if spec.choices is not None else None,
             "negatives": _negatives(spec, strings) if kind == "BooleanOptionalAction" else frozenset(),
+            "exact": known,
             "default": _ReprDefault(spec.default) if spec.default_is_repr else spec.default_value,
         }
         if kind in ("store", "append", "extend", "lora", "store_fixed"):
@@ -624,6 +629,8 @@ def run_parser(prepared: PreparedArgv, schema: Schema) -> ParseOutcome:
     soft: list[tuple[int, str]] = []
     for ev in events:
         for _kind, message in ev.errors:
+            if _kind == "choice?":
+                continue  # not certain: the real converter may normalise the value
             pos = ev.option_tok if ev.option_tok is not None else (ev.value_toks[0] if ev.value_toks else 0)
             soft.append((pos, message))
     required = [
@@ -1178,6 +1185,15 @@ class _Context:
                         f"{redact_text(message)}{extra} (argparse exit 2)",
                         at=at,
                         setting=spec.dest,
+                    )
+                elif kind == "choice?":
+                    self.add(
+                        rules.PA_INVALID_CHOICE,
+                        f"{redact_text(message)}, unless the flag's own converter (which argtrace cannot "
+                        "reproduce) rewrites the value first",
+                        at=at,
+                        setting=spec.dest,
+                        severity="warning",
                     )
                 elif kind == "invalid":
                     rule = (
