@@ -50,6 +50,17 @@ def test_static_check_finds_where_the_flag_was_lost() -> None:
     assert "--mamba-scheduler-strategy" not in argv
     assert argv[-2:] == ["--speculative-num-draft-tokens", "4"]
     assert data["process"]["env"]["CUDA_VISIBLE_DEVICES"] == "0"
+    # The flags the comment cut off keep the user's intent on record: written, never arrived, defaulted.
+    strategy = next(s for s in data["settings"] if s["name"] == "mamba_scheduler_strategy")
+    assert (strategy["intended"], strategy["effective"]) == ("extra_buffer", "auto")
+    assert [(o["layer"], o["value"], o["at"]) for o in strategy["history"]] == [
+        ("shell", "extra_buffer", f"{EXAMPLE}:27:5"),
+        ("process", None, f"{EXAMPLE}:15:1"),
+        ("parser", "auto", None),
+    ]
+    assert strategy["history"][0]["separated"] is True and strategy["history"][1]["absent"] is True
+    ratio = next(s for s in data["settings"] if s["name"] == "mamba_full_memory_ratio")
+    assert (ratio["intended"], ratio["effective"]) == ("0.5", 0.9)
     port = next(s for s in data["settings"] if s["name"] == "port")
     assert (port["intended"], port["effective"]) == ("30000", 30000)
     # Without a resolver the effective value stays the parser's: no framework rule is imitated.
@@ -84,7 +95,8 @@ def test_the_real_resolver_reproduces_the_seed_error() -> None:
     assert resolution["at"] == "sglang/srt/server_args.py:2206"
     assert resolution["function"] == "_handle_mamba_radix_cache"
     strategy = next(s for s in data["settings"] if s["name"] == "mamba_scheduler_strategy")
-    assert strategy["effective"] == "no_buffer"
+    assert (strategy["intended"], strategy["effective"]) == ("extra_buffer", "no_buffer")
+    assert [o["layer"] for o in strategy["history"]] == ["shell", "process", "parser", "resolution"]
     write = strategy["history"][-1]
     assert (write["layer"], write["value"], write["old"], write["at"], write["by"]) == (
         "resolution",

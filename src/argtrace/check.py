@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
+from argtrace.layers.separated import PredictedCommands
 from argtrace.model import (
     Finding,
     FrameworkInfo,
@@ -188,7 +189,9 @@ def run_check(options: CheckOptions) -> Report:
     report.findings.extend(transport.findings)
     if transport.hops or transport.uploads:
         report.sections["transport"] = transport.section
-    return _check_servers(report, [*shell.servers, *transport.servers], source.label, options, transport)
+    return _check_servers(
+        report, [*shell.servers, *transport.servers], source.label, options, transport, shell.commands
+    )
 
 
 def _check_servers(
@@ -197,6 +200,7 @@ def _check_servers(
     label: str,
     options: CheckOptions,
     transport: TransportResult | None = None,
+    commands: PredictedCommands = (),
 ) -> Report:
     report.servers = list(servers)
     if not servers:
@@ -205,7 +209,7 @@ def _check_servers(
     if not 1 <= options.server <= len(servers):
         raise UsageError(f"--server {options.server}: the script starts {len(servers)} server(s)")
     server = servers[options.server - 1]
-    results = analyze_server(server, options, report, transport)
+    results = analyze_server(server, options, report, transport, commands)
     report.settings = fold_settings(results)
     for result in results:
         report.findings.extend(result.findings)
@@ -219,6 +223,14 @@ def _check_servers(
 
 def model_config_path(options: CheckOptions, report: Report) -> Path | None:
     """``--model-config``, else the ``--model-path`` directory when it exists here with a config.json."""
+    from argtrace.transport.host import current_host
+
+    if current_host().is_remote:  # argtrace --host: a local copy of the node's config.json (transport.models)
+        from argtrace.transport.models import node_model_dir
+
+        model = report.setting("model_path") or report.setting("model")
+        value = model.effective if model is not None and isinstance(model.effective, str) else None
+        return node_model_dir(current_host(), options.model_config, value)
     if options.model_config:
         return Path(options.model_config)
     setting = report.setting("model_path") or report.setting("model")
@@ -246,12 +258,21 @@ def late_layers(report: Report, options: CheckOptions) -> list[LayerResult]:
 
 
 def analyze_server(
-    server: ServerCommand, options: CheckOptions, report: Report, transport: TransportResult | None = None
+    server: ServerCommand,
+    options: CheckOptions,
+    report: Report,
+    transport: TransportResult | None = None,
+    commands: PredictedCommands = (),
 ) -> list[LayerResult]:
-    """The process and parser layers (and later ones) for one server start."""
+    """The process and parser layers (and later ones) for one server start.
+
+    ``commands`` are the script's predicted simple commands: flags cut off from the server command by a
+    shell hazard are followed as settings that never arrived (layers/separated.py).
+    """
     from argtrace.frameworks.schema import choose_schema
     from argtrace.layers.parser import parse_server_args
     from argtrace.layers.process import describe_process
+    from argtrace.layers.separated import merged_parser_view, separated_flags
 
     framework = options.framework or server.framework
     schema, version_source, schema_findings = choose_schema(
@@ -264,9 +285,11 @@ def analyze_server(
     process, process_result = describe_process(server, schema)
     report.process = process
     parser_result = parse_server_args(server, schema)
+    separated = separated_flags(server, commands, schema, parser_result)
     # transport: each flag's value as written before ssh / an upload changed it (history's first entry)
     before = [transport.layer_result(server, schema)] if transport is not None else []
-    after = [resolution_layer(server, schema, parser_result, options)] if options.resolve else []
+    parsed = merged_parser_view(parser_result, separated)
+    after = [resolution_layer(server, schema, parsed, options)] if options.resolve else []
     for result in after:
         resolution = result.sections.get("resolution") or {}
         if resolution.get("status") in ("ok", "raised"):
@@ -277,7 +300,7 @@ def analyze_server(
                 else "installed"
             )
             report.framework = replace(report.framework, source=source)
-    results = [*before, process_result, parser_result, *after]
+    results = [*before, process_result, parser_result, separated, *after]
     if options.log:
         # The log's values come after the parser's and resolution's in each setting's history.
         from argtrace.layers.log.check import analyze_check_log

@@ -77,6 +77,12 @@ def _changes(setting: Mapping[str, Any]) -> list[str]:
         where = " ".join(p for p in (obs.get("at"), f"({obs['by']})" if obs.get("by") else None) if p)
         if obs.get("known") is False:
             out.append(f"{obs['layer']}: unknown ({obs.get('reason')}) {where}".rstrip())
+        elif obs.get("separated"):
+            out.append(f"{obs['layer']}: {_show(obs.get('value'))} cut off from the server command  {where}")
+        elif obs.get("absent"):
+            out.append(f"{obs['layer']}: never arrived  {where}".rstrip())
+        elif obs.get("default") and previous is None and not first:
+            out.append(f"{obs['layer']}: its default {_show(obs.get('value'))}  {where}".rstrip())
         elif not first and not _same(previous, obs.get("value")):
             out.append(f"{obs['layer']}: {_show(previous)} -> {_show(obs.get('value'))}  {where}".rstrip())
         previous, first = obs.get("value"), False
