@@ -471,3 +471,50 @@ def test_shell_hostfs_on_the_node_equals_os_path(sshd: SshServer, tmp_path: Path
             hostfs.getsize(str(directory / "missing"))
         assert hostfs.realpath("/a\x00b") == "/a\x00b"
     assert got == expected
+
+
+# ------------------------------------------------------------------- check: the node's model config.json
+
+
+def _has_resolver(framework: str, version: str) -> bool:
+    from argtrace.resolver import environments
+
+    return environments.find_environment(framework, version) is not None
+
+
+@pytest.mark.skipif(
+    not _has_resolver("sglang", "0.5.10.post1"),
+    reason="no resolver environment for sglang==0.5.10.post1 (argtrace resolver add)",
+)
+def test_remote_check_resolves_with_the_nodes_model_config(sshd: SshServer, tmp_path: Path) -> None:
+    import shlex
+    import shutil
+
+    model = tmp_path / "models dir" / "Qwen3.6-27B"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "data" / "models" / "qwen3.6-27b", model)
+    command = (
+        f"python3 -m sglang.launch_server --model-path {shlex.quote(str(model))} --tp-size 1 "
+        "--speculative-algorithm NEXTN --speculative-num-steps 3 --speculative-eagle-topk 1"
+    )
+    argv = ["check", "--format", "json", "--gpu", "h100", "--framework", "sglang"]
+    argv += ["--framework-version", "0.5.10.post1", "--no-shellcheck", "-c", command]
+    local = run_cli(argv)
+    remote = run_cli([*_at_node(sshd, sshd.bare_port), *argv])
+    _no_traceback(local, remote)
+    res, here = remote.json["resolution"], local.json["resolution"]
+    assert (res["status"], res["exception"]["type"], res["at"]) == ("raised", "ValueError", here["at"])
+    assert res["exception"] == here["exception"]
+    assert Path(res["model_config"]).parent.name.startswith("argtrace-node-models-")
+    copy = Path(res["model_config"]) / "config.json"  # removed when argtrace exits
+    assert copy.read_bytes() == (model / "config.json").read_bytes()
+
+    def codes(report: dict[str, Any], layers: tuple[str, ...]) -> list[tuple[str, str | None]]:
+        return sorted((f["code"], f["setting"]) for f in report["findings"] if f["layer"] in layers)
+
+    assert codes(remote.json, ("resolution", "memory")) == codes(local.json, ("resolution", "memory"))
+    assert ("RS001", "mamba_scheduler_strategy") in codes(remote.json, ("resolution",))
+    missing = run_cli([*_at_node(sshd), *argv[:-1], command.replace(str(model), str(tmp_path / "nope"))])
+    assert [f["message"] for f in missing.json["findings"] if f["code"] == "RS004"] == [
+        f"resolution skipped: no local config.json for model '{tmp_path / 'nope'}'; model-dependent defaults "
+        "cannot be resolved"
+    ]

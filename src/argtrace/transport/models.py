@@ -1,0 +1,108 @@
+"""``argtrace --host NODE check``: the model's ``config.json`` is the node's.
+
+The resolution layer runs the framework's own argument code here, on a copy of the node's ``config.json``
+(never weights; the memory layer also gets ``model.safetensors.index.json`` when the node's model directory
+has one, for the checkpoint's total size): ``--model-config DIR|config.json`` or the ``--model-path``
+directory on the node, else the node's Hugging Face cache snapshot of a repo id (``HF_HUB_CACHE`` /
+``HF_HOME`` of the node's session environment, default ``~/.cache/huggingface/hub``). The copy lives in a
+private temporary directory removed when argtrace exits.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import re
+import shutil
+import tempfile
+from pathlib import Path
+
+from argtrace.transport.host import Host, HostError
+
+MAX_CONFIG_BYTES = 4 * 1024 * 1024
+MAX_INDEX_BYTES = 32 * 1024 * 1024
+INDEX = "model.safetensors.index.json"
+_COPIES: dict[tuple[str, str], Path] = {}
+_ROOT: list[str] = []
+
+
+def node_model_dir(host: Host, model_config: str | None, model_value: str | None) -> Path | None:
+    """A local directory holding a copy of the node's ``config.json`` for this model, or None."""
+    if model_config:
+        st = _stat(host, model_config)
+        if st == "file":
+            return _copy(host, model_config)
+        if st == "dir":
+            return _copy(host, _join(model_config, "config.json"))
+        return None
+    if not model_value:
+        return None
+    if _stat(host, _join(model_value, "config.json")) == "file":
+        return _copy(host, _join(model_value, "config.json"))
+    snapshot = _hf_snapshot(host, model_value)
+    return _copy(host, _join(snapshot, "config.json")) if snapshot else None
+
+
+def _join(directory: str, name: str) -> str:
+    return f"{directory.rstrip('/') or '/'}/{name}" if directory != "/" else f"/{name}"
+
+
+def _stat(host: Host, path: str) -> str | None:
+    try:
+        st = host.stat(path)
+    except HostError as exc:
+        if exc.kind in ("not_found", "permission", "not_a_directory", "internal", "os_error"):
+            return None
+        raise
+    return st.type if st.exists else None
+
+
+def _hf_snapshot(host: Host, repo_id: str) -> str | None:
+    if not re.fullmatch(r"[\w.-]+/[\w.-]+", repo_id):
+        return None
+    info = host.info()
+    env = info.env
+    home = env.get("HF_HOME") or _join(info.home or env.get("HOME") or "/root", ".cache/huggingface")
+    hub = env.get("HF_HUB_CACHE") or _join(home, "hub")
+    repo = _join(hub, "models--" + repo_id.replace("/", "--"))
+    try:
+        ref = host.read_bytes(_join(repo, "refs/main"), limit=256).decode("utf-8", "replace").strip()
+    except HostError:
+        ref = ""
+    if ref and "/" not in ref and _stat(host, _join(repo, f"snapshots/{ref}/config.json")) == "file":
+        return _join(repo, f"snapshots/{ref}")
+    try:
+        snapshots = sorted(host.listdir(_join(repo, "snapshots")))
+    except HostError:
+        return None
+    for name in reversed(snapshots):
+        if _stat(host, _join(repo, f"snapshots/{name}/config.json")) == "file":
+            return _join(repo, f"snapshots/{name}")
+    return None
+
+
+def _copy(host: Host, config_path: str) -> Path | None:
+    key = (host.label, config_path)
+    if key in _COPIES:
+        return _COPIES[key]
+    try:
+        data = host.read_bytes(config_path, limit=MAX_CONFIG_BYTES)
+    except HostError as exc:
+        if exc.kind in ("not_found", "permission", "is_directory", "internal", "os_error"):
+            return None
+        raise
+    if not _ROOT:
+        _ROOT.append(tempfile.mkdtemp(prefix="argtrace-node-models-"))
+        atexit.register(shutil.rmtree, _ROOT[0], True)
+    directory = Path(_ROOT[0]) / str(len(_COPIES))
+    directory.mkdir()
+    (directory / "config.json").write_bytes(data)
+    index = _join(config_path.rsplit("/", 1)[0] or "/", INDEX)
+    if _stat(host, index) == "file":
+        try:
+            (directory / INDEX).write_bytes(host.read_bytes(index, limit=MAX_INDEX_BYTES))
+        except HostError:
+            pass
+    os.chmod(directory, 0o700)
+    _COPIES[key] = directory
+    return directory
