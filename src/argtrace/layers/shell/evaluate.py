@@ -2243,7 +2243,35 @@ class ShellEvaluator:
 
     # ---------------------------------------------------------------------- simple commands
 
+    range_depth = 0
+
     def run_simple(self, start: int, end: int, node: Any) -> int | None:
+        status = self._run_simple(start, end, node)
+        rest = self._remainder
+        if rest is not None:
+            self._remainder = None
+            status = self._run_range(*rest)
+        return status
+
+    _remainder: tuple[int, int] | None = None
+
+    def _run_range(self, start: int, end: int) -> int | None:
+        """Run ``start:end`` of the current source, parsed again on its own (see ``run_simple``)."""
+        if self.range_depth > 64:
+            return None
+        from argtrace.layers.shell.syntax import parse_range
+
+        try:
+            tree = parse_range(self.src.text, start, end)
+        except Exception:
+            return None
+        self.range_depth += 1
+        try:
+            return self.run_block(tree.root_node.children)
+        finally:
+            self.range_depth -= 1
+
+    def _run_simple(self, start: int, end: int, node: Any) -> int | None:
         text = self.src.text
         # tree-sitter may leave characters it cannot place (a BOM, stray bytes) out of the command; bash reads
         # them as part of the first word
@@ -2255,6 +2283,10 @@ class ShellEvaluator:
         except L.LexError as e:
             self.emit("lex_error", self.src.at(start), message=str(e))
             return None
+        if toks.stopped_at is not None and text[toks.end : end].strip(" \t\n;&|"):
+            # tree-sitter's span goes on after the point where bash ends this command (it can swallow
+            # lines after a quirk such as a comment inside backquotes): the rest runs on its own
+            self._remainder = (toks.end, end)
         if not toks.words and not toks.redirs:
             return 0
         at = self.src.at(start)
@@ -2385,7 +2417,7 @@ class ShellEvaluator:
     def array_literal(
         self, inner: str, offset: int, assoc: bool = False
     ) -> list[tuple[Any, str | None]] | None:
-        toks = L.tokenize_command(self.src.text, offset, offset + len(inner))
+        toks = L.tokenize_command(self.src.text, offset, offset + len(inner), multiline=True)
         items: list[tuple[Any, str | None]] = []
         for w in toks.words:
             m = re.match(r"\[([^\]]*)\]=", w.raw)

@@ -282,7 +282,9 @@ def _skip_array(text: str, i: int, end: int) -> int:
     raise LexError("unterminated array literal")
 
 
-def tokenize_command(text: str, start: int, end: int, cond: bool = False) -> CommandToks:
+def tokenize_command(
+    text: str, start: int, end: int, cond: bool = False, multiline: bool = False
+) -> CommandToks:
     """Split the simple command in ``text[start:end]`` into words and redirections, as bash would."""
     out = CommandToks()
     i = start
@@ -301,6 +303,10 @@ def tokenize_command(text: str, start: int, end: int, cond: bool = False) -> Com
             if pending_heredocs:
                 i = _read_heredocs(text, i, end, pending_heredocs, out)
                 pending_heredocs = []
+            if not cond and not multiline:
+                # an unescaped newline ends a simple command (whatever span tree-sitter gave us)
+                out.stopped_at = "\n"
+                break
             continue
         if c == "#" and (i == start or text[i - 1] in " \t\n"):
             j = text.find("\n", i, end)

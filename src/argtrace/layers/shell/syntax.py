@@ -105,3 +105,19 @@ def tree_errors(tree: Any, limit: int = 20) -> list[tuple[int, int]]:
         if n.has_error:
             stack.extend(reversed(n.children))
     return out
+
+
+def parse_range(text: str, start: int, end: int) -> Any:
+    """Parse only ``text[start:end]`` (latin-1, placeholders substituted) with offsets of the whole text.
+
+    Used where tree-sitter's first reading of a region disagrees with bash (a span that bash ends earlier)."""
+    import tree_sitter
+
+    data = text.encode("latin-1")
+    srow = text.count("\n", 0, start)
+    scol = start - (text.rfind("\n", 0, start) + 1)
+    erow = srow + text.count("\n", start, end)
+    ecol = end - (text.rfind("\n", 0, end) + 1)
+    rng = tree_sitter.Range(tree_sitter.Point(srow, scol), tree_sitter.Point(erow, ecol), start, end)
+    parser = tree_sitter.Parser(_parser().language, included_ranges=[rng])
+    return parser.parse(data)
