@@ -518,3 +518,38 @@ def test_remote_check_resolves_with_the_nodes_model_config(sshd: SshServer, tmp_
         f"resolution skipped: no local config.json for model '{tmp_path / 'nope'}'; model-dependent defaults "
         "cannot be resolved"
     ]
+
+
+def test_remote_mem_reads_the_nodes_model_config(sshd: SshServer, tmp_path: Path) -> None:
+    import shutil
+
+    model = tmp_path / "model's dir $x"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "data" / "models" / "qwen3.6-27b", model)
+    argv = [
+        "mem",
+        "--format",
+        "json",
+        "--model-config",
+        str(model),
+        "--gpu",
+        "h100x2",
+        "--",
+        "--tp-size",
+        "2",
+    ]
+    local = run_cli(argv)
+    remote = run_cli([*_at_node(sshd, sshd.bare_port), *argv])
+    _no_traceback(local, remote)
+    assert remote.status == local.status
+    assert remote.json["findings"] == local.json["findings"]
+    assert remote.json["memory"] == local.json["memory"]
+    from_log = run_cli([*_at_node(sshd), *argv[:-3], "--from-log", str(tmp_path / "x.log"), *argv[-3:]])
+    assert from_log.status == 2
+    assert from_log.stderr.startswith("argtrace mem: --from-log is not available with --host: ")
+    missing = run_cli([*_at_node(sshd), "mem", "--model-config", str(tmp_path / "nope"), "--gpu", "h100"])
+    assert missing.status == 2
+    assert (
+        missing.stderr
+        == f"argtrace mem: --model-config {sshd.host}:{tmp_path / 'nope'}: no config.json there\n"
+    )
+    _no_traceback(from_log, missing)

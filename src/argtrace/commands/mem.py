@@ -72,8 +72,25 @@ def run(args: argparse.Namespace) -> Report:
         if not eq or not key:
             raise UsageError(f"--env wants KEY=VALUE, got {item!r}")
         env[key] = value
+    model_config = Path(args.model_config)
+    from argtrace.transport.host import current_host
+
+    host = current_host()
+    if host.is_remote:  # argtrace --host: the node's config.json (a local copy), never a local file
+        from argtrace.transport.models import node_model_dir
+
+        if args.from_log:
+            raise UsageError(
+                f"--from-log is not available with --host: the memory layer reads the whole log here. Use "
+                f"`argtrace --host {host.label} log LOG` for what the log says, or copy the log to this "
+                "machine and run `argtrace mem --from-log` without --host"
+            )
+        copy = node_model_dir(host, args.model_config, None)
+        if copy is None:
+            raise UsageError(f"--model-config {host.describe(args.model_config)}: no config.json there")
+        model_config = copy
     report = run_mem(
-        model_config=Path(args.model_config),
+        model_config=model_config,
         gpu=args.gpu,
         framework=args.framework,
         version=args.framework_version,
