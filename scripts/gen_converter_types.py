@@ -9,9 +9,11 @@ defaults, and writes ``src/argtrace/frameworks/data/converters/<framework>-<vers
     {"format": 1, "framework": "vllm", "version": "0.33.0", "generated_by": ..., "types": {
         "seed": "vllm.engine.arg_utils.optional_type.<locals>._optional_type(int)", ...}}
 
-``argtrace.frameworks.schema`` merges it into the schema's options (``type_inner``); nothing is typed by
-hand. Usage: ``python scripts/gen_converter_types.py [vllm==0.33.0 ...]`` (default: every bundled vLLM schema
-whose environment exists).
+It also records, for JSON flags validated into a config dataclass (``--compilation-config``...), that
+class's field names and pydantic's ``extra`` policy (``ignore``: unknown keys are dropped silently;
+``forbid``: the parser exits 2). ``argtrace.frameworks.schema`` merges it into the schema; nothing is typed
+by hand. Usage: ``python scripts/gen_converter_types.py [vllm==0.33.0 ...]`` (default: every bundled vLLM
+schema whose environment exists).
 """
 
 from __future__ import annotations
@@ -67,17 +69,46 @@ def name(fn, depth=0):
             inner.append(name(value, depth + 1))
     return f"{base}({', '.join(i for i in inner if i)})" if inner else base
 
+import dataclasses
+
+def dataclass_of(fn, depth=0):
+    """The config dataclass a parse_dataclass closure validates into (its default argument)."""
+    if fn is None or depth > 3:
+        return None
+    for value in getattr(fn, "__defaults__", None) or ():
+        if isinstance(value, type) and dataclasses.is_dataclass(value):
+            return value
+    for cell in getattr(fn, "__closure__", None) or ():
+        try:
+            value = cell.cell_contents
+        except ValueError:
+            continue
+        if callable(value):
+            found = dataclass_of(value, depth + 1)
+            if found is not None:
+                return found
+    return None
+
 parser = make_arg_parser(FlexibleArgumentParser(prog="vllm serve"))
 out = {}
+classes = {}
 for action in parser._actions:
     t = action.type
     if t is not None and getattr(t, "__closure__", None):
         out[action.dest] = name(t)
-print(json.dumps(out, sort_keys=True))
+    cls = dataclass_of(t) if t is not None else None
+    if cls is not None:
+        config = getattr(cls, "__pydantic_config__", None) or {}
+        classes[action.dest] = {
+            "class": f"{cls.__module__}.{cls.__qualname__}",
+            "fields": sorted(f.name for f in dataclasses.fields(cls)),
+            "extra": config.get("extra") or "ignore",
+        }
+print(json.dumps({"types": out, "dataclasses": classes}, sort_keys=True))
 '''
 
 
-def generate(framework: str, version: str) -> dict[str, str]:
+def generate(framework: str, version: str) -> dict[str, object]:
     manifest = environments.find_environment(framework, version)
     if manifest is None:
         raise SystemExit(f"no resolver environment for {framework}=={version}")
@@ -110,17 +141,24 @@ def main(argv: list[str]) -> int:
         if environments.find_environment(framework, version) is None:
             print(f"skip {framework}=={version}: no resolver environment", file=sys.stderr)
             continue
-        types = generate(framework, version)
+        found = generate(framework, version)
+        types = found["types"]
         data = {
             "format": 1,
             "framework": framework,
             "version": version,
             "generated_by": GENERATOR,
             "types": types,
+            # JSON flags validated into a config dataclass: its fields, and what pydantic does with others
+            "dataclasses": found["dataclasses"],
         }
         path = OUT / f"{framework}-{version}.json"
         path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
-        print(f"wrote {path.relative_to(ROOT)}: {len(types)} closure-typed options", file=sys.stderr)
+        print(
+            f"wrote {path.relative_to(ROOT)}: {len(types)} closure-typed options, "  # type: ignore[arg-type]
+            f"{len(found['dataclasses'])} config dataclasses",  # type: ignore[arg-type]
+            file=sys.stderr,
+        )
     return 0
 
 

@@ -49,21 +49,7 @@ TARGETS = [("sglang", "0.5.10.post1"), ("sglang", "0.5.23"), ("vllm", "0.33.0")]
 # Also checked when their schema and environment exist (CI needs only the three above).
 EXTRA_TARGETS = [("sglang", "0.5.15.post1"), ("sglang", "0.5.19"), ("vllm", "0.11.0")]
 # Known differences, each with its reason: what the schema cannot tell argtrace.
-KNOWN_DIFFERENCES: dict[tuple[str, str], dict[tuple[str, ...], str]] = {
-    ("vllm", "0.11.0"): {
-        (
-            "/models/qwen",
-            "--compilation-config",
-            '{"mode": 3}',
-        ): "0.11's CompilationConfig has no `mode` field "
-        "and drops it; config-class fields are not in the schema",
-        (
-            "/models/qwen",
-            "--compilation-config.mode",
-            "3",
-        ): "same: `mode` is not a 0.11 CompilationConfig field",
-    },
-}
+KNOWN_DIFFERENCES: dict[tuple[str, str], dict[tuple[str, ...], str]] = {}
 
 
 def _manifest(framework: str, version: str) -> Any:

@@ -314,3 +314,18 @@ def test_sglang_serve_unknown_first_word_is_the_model() -> None:
     r = sg([None, "--port", "1"], version=SG23, entrypoint="sglang serve")
     assert [(f.code, f.setting) for f in r.findings] == [("PA013", "model_path")]
     assert r.observations["model_path"][1][-1].known is False
+
+
+def test_unknown_key_in_a_config_json_flag() -> None:
+    r = vl(["/m", "--compilation-config", '{"cudagraph_mod": "FULL"}'])
+    assert [(f.code, f.severity) for f in r.findings] == [("PA026", "error")]
+    assert "did you mean 'cudagraph_mode'?" in r.findings[0].message
+    assert r.sections["parser"]["exit_status"] == 2
+    if "0.11.0" in bundled_versions("vllm"):
+        old = parse_server_args(
+            server(["/m", "--compilation-config", '{"mode": 3}'], entrypoint="vllm serve"),
+            load_schema("vllm", "0.11.0"),
+        )
+        assert [(f.code, f.severity) for f in old.findings] == [("PA026", "error")]
+        assert "dropped without a word" in old.findings[0].message
+        assert old.observations["compilation_config"][1][-1].value == {}

@@ -302,6 +302,13 @@ class Schema:
     def env_var_names(self) -> frozenset[str]:
         return frozenset(v.name for v in self.env_vars)
 
+    def config_dataclass(self, dest: str) -> Mapping[str, Any] | None:
+        """For a JSON flag validated into a config dataclass: ``{"class", "fields", "extra"}`` (pydantic's
+        policy for unknown keys: ``ignore`` drops them silently, ``forbid`` makes the parser exit 2)."""
+        classes = _converter_data(self.framework, self.version).get("dataclasses")
+        info = classes.get(dest) if isinstance(classes, dict) else None
+        return info if isinstance(info, Mapping) and isinstance(info.get("fields"), list) else None
+
     @property
     def label(self) -> str:
         return f"{self.framework} {self.version}"
@@ -314,15 +321,20 @@ CONVERTER_DIR = Path(__file__).resolve().parent / "data" / "converters"
 
 
 @functools.lru_cache(maxsize=16)
-def _converter_types(framework: str, version: str) -> dict[str, str]:
-    """dest -> the full name of a closure-typed option's converter, inner converters included
-    (``optional_type.<locals>._optional_type(int)``), from ``scripts/gen_converter_types.py``."""
+def _converter_data(framework: str, version: str) -> Mapping[str, Any]:
+    """``frameworks/data/converters/<fw>-<ver>.json`` (``scripts/gen_converter_types.py``), or {}."""
     path = CONVERTER_DIR / f"{framework}-{version}.json"
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
-    types = data.get("types") if isinstance(data, dict) else None
+    return data if isinstance(data, dict) else {}
+
+
+def _converter_types(framework: str, version: str) -> dict[str, str]:
+    """dest -> the full name of a closure-typed option's converter, inner converters included
+    (``optional_type.<locals>._optional_type(int)``)."""
+    types = _converter_data(framework, version).get("types")
     return {str(k): str(v) for k, v in types.items()} if isinstance(types, dict) else {}
 
 

@@ -522,6 +522,9 @@ def build_parser(schema: Schema) -> BuiltParser:
         else:
             kwargs["nargs"] = 0 if spec.nargs in (None, 0) else spec.nargs
             kwargs["const"] = _const_for(spec, kind)
+        dataclass = schema.config_dataclass(spec.dest)
+        if conv is not None and dataclass is not None:
+            conv = _checked_fields(conv, dataclass)
         if kwargs.get("nargs") != 0:
             kwargs["type"] = _lenient(conv, spec)
             if spec.choices is not None:
@@ -544,6 +547,31 @@ class _ReprDefault:
 
     def __repr__(self) -> str:
         return str(self.data.get("repr"))
+
+
+def _checked_fields(conv: Callable[[str], Any], dataclass: Mapping[str, Any]) -> Callable[[str], Any]:
+    """A config-dataclass converter that treats unknown keys as pydantic does for that class: dropped
+    (``extra="ignore"``) or rejected (``extra="forbid"``, the parser exits 2)."""
+    fields = set(dataclass.get("fields") or ())
+    extra = dataclass.get("extra") or "ignore"
+    cls = str(dataclass.get("class") or "the config class").rsplit(".", 1)[-1]
+
+    def convert(text: str) -> Any:
+        value = conv(text)
+        if not isinstance(value, dict):
+            return value
+        unknown = sorted(k for k in value if k not in fields)
+        if not unknown:
+            return value
+        if extra == "forbid":
+            raise argparse.ArgumentTypeError(
+                f"{cls} has no field {', '.join(map(repr, unknown))} (Extra inputs are not permitted)"
+            )
+        if extra == "ignore":
+            return {k: v for k, v in value.items() if k in fields}
+        return value
+
+    return convert
 
 
 def _lenient(conv: Callable[[str], Any] | None, spec: OptionSpec) -> Callable[[str], Any]:
@@ -1195,6 +1223,17 @@ class _Context:
                         setting=spec.dest,
                         severity="warning",
                     )
+                elif kind == "invalid" and "Extra inputs are not permitted" in message:
+                    dataclass = schema.config_dataclass(spec.dest) or {}
+                    fields = set(dataclass.get("fields") or ())
+                    keys = re.findall(r"'([^']+)'", message.split("has no field", 1)[-1])
+                    hints = self._key_hints(spec.dest, keys, fields)
+                    self.add(
+                        rules.PA_UNKNOWN_JSON_KEY,
+                        f"{redact_text(message)} (argparse exit 2)" + (f"; {hints}" if hints else ""),
+                        at=at,
+                        setting=spec.dest,
+                    )
                 elif kind == "invalid":
                     rule = (
                         rules.PA_INVALID_JSON
@@ -1206,10 +1245,54 @@ class _Context:
                     )
                 elif kind == "retired":
                     pass
+            self._dropped_keys(spec, ev, at)
             if _json_valued(spec, schema) and ev.raw:
                 self._json_duplicates(spec, ev, at)
                 if not ev.errors and isinstance(ev.value, str) and ev.kind == "store":
                     self._json_string(spec, ev, at)
+
+    def _dropped_keys(self, spec: OptionSpec, ev: Event, at: str | None) -> None:
+        """Keys of a JSON config flag that its config class does not have and silently drops."""
+        dataclass = self.schema.config_dataclass(spec.dest)
+        if dataclass is None or (dataclass.get("extra") or "ignore") != "ignore" or not ev.raw:
+            return
+        from argtrace.frameworks import vllm
+
+        try:
+            value = vllm.parse_dataclass_json(ev.raw[-1])
+        except (argparse.ArgumentTypeError, ValueError, TypeError):
+            return
+        if not isinstance(value, dict):
+            return
+        fields = set(dataclass.get("fields") or ())
+        unknown = sorted(k for k in value if k not in fields)
+        if unknown:
+            cls = str(dataclass.get("class") or "").rsplit(".", 1)[-1]
+            hints = self._key_hints(spec.dest, unknown, fields)
+            self.add(
+                self.rules.PA_UNKNOWN_JSON_KEY,
+                f"{ev.option}: {cls} in {self.schema.label} has no field {', '.join(map(repr, unknown))}; "
+                "the key is dropped without a word" + (f" ({hints})" if hints else ""),
+                at=at,
+                setting=spec.dest,
+            )
+
+    def _key_hints(self, dest: str, unknown: Sequence[str], fields: set[str]) -> str:
+        """For unknown config keys: the nearest field of this release, or the releases that have it."""
+        hints = []
+        for key in unknown:
+            near = difflib.get_close_matches(key, sorted(fields), n=1)
+            elsewhere = [
+                s.version
+                for s in self.history
+                if s.version != self.schema.version
+                and key in ((s.config_dataclass(dest) or {}).get("fields") or ())
+            ]
+            if elsewhere:
+                hints.append(f"{key!r} is a field in {self.schema.framework} {', '.join(elsewhere)}")
+            elif near:
+                hints.append(f"{key!r}: did you mean {near[0]!r}?")
+        return "; ".join(hints)
 
     def _json_string(self, spec: OptionSpec, ev: Event, at: str | None) -> None:
         """A JSON flag the parser keeps as a string (SGLang's --json-model-override-args): the server

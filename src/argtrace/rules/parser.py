@@ -336,3 +336,16 @@ PA_CONFIG_IGNORED = Rule(
         files={"server.yaml": "port: 31000\n"},
     ),
 )
+
+PA_UNKNOWN_JSON_KEY = Rule(
+    code="PA026",
+    layer="parser",
+    severity="error",
+    title="Unknown key in a JSON config flag",
+    rationale="vLLM validates --compilation-config, --kv-transfer-config and the other config flags into its "
+    "config classes: a key the class does not have (a typo, a key from another release) is rejected "
+    "(exit 2) or, in older releases, dropped without a word.",
+    fix="use the field names of the release's config class (the message suggests the nearest)",
+    example=_c('vllm serve /m --compilation-config \'{{"cudagraph_mod": "FULL"}}\'', _VL),
+    correct=_c('vllm serve /m --compilation-config \'{{"cudagraph_mode": "FULL"}}\'', _VL),
+)
