@@ -82,6 +82,32 @@ def callable_name(fn: Any) -> str | None:
     return f"{module}.{qual}"
 
 
+def closure_inner(fn: Any, depth: int = 0) -> list[str] | None:
+    """What a converter closure wraps: the callables in its closure cells (vLLM's
+    ``optional_type(int)`` -> ``["int"]``, ``parse_dataclass`` -> the config class), or a partial's
+    function and arguments. None for plain callables."""
+    if fn is None or fn in (int, float, str, bool) or fn is json.loads:
+        return None
+    if isinstance(fn, functools.partial):
+        items = [callable_name(fn.func)] + [callable_name(a) if callable(a) else repr(a) for a in fn.args]
+        return [i for i in items if i]
+    cells = getattr(fn, "__closure__", None) or ()
+    out = []
+    for cell in cells:
+        try:
+            value = cell.cell_contents
+        except ValueError:
+            continue
+        if callable(value) and value is not fn:
+            name = callable_name(value)
+            nested = closure_inner(value, depth + 1) if depth < 3 and not isinstance(value, type) else None
+            if name and nested:
+                name = f"{name}({', '.join(nested)})"
+            if name:
+                out.append(name)
+    return out or None
+
+
 def action_name(action: argparse.Action) -> tuple[str, str]:
     cls = type(action)
     if cls.__module__ == "argparse" and cls.__name__ in STANDARD_ACTIONS:
@@ -205,6 +231,9 @@ def dump_action(
     }
     if help_text == argparse.SUPPRESS:
         entry["suppressed"] = True
+    inner = closure_inner(action.type)
+    if inner:
+        entry["type_inner"] = inner
     deprecated: Any = False
     source = None
     if getattr(action, "deprecated", False) or action in deprecated_set:
