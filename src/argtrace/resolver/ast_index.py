@@ -444,6 +444,11 @@ class _RaiseVisitor(ast.NodeVisitor):
             self.assigns[node.targets[0].id] = value
         self.generic_visit(node)
 
+    def _inlined_nodes(self, msg: ast.AST | None) -> list[ast.AST]:
+        return [
+            self.assigns[text] for kind, text in message_parts(msg) if kind == "expr" and text in self.assigns
+        ]
+
     def _inline(self, parts: list[tuple[str, str]]) -> list[tuple[str, str]]:
         """Replace ``{msg}`` by the text a local ``msg = ...`` built (one level)."""
         out: list[tuple[str, str]] = []
@@ -510,7 +515,7 @@ class _RaiseVisitor(ast.NodeVisitor):
             # every enclosing condition, outermost first (``not (...)`` for an else branch, and for an
             # assert its negated test): the innermost one is the raise's own ``if``
             "conditions": conditions,
-            "fields": fields_read([*(t for t, _ in self.conds), *cond_nodes, msg]),
+            "fields": fields_read([*(t for t, _ in self.conds), *cond_nodes, msg, *self._inlined_nodes(msg)]),
         }
         site.update({k: v for k, v in extra.items() if k != "condition"})
         self.sites.append(site)
