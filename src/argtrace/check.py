@@ -319,11 +319,17 @@ def resolution_layer(
 ) -> LayerResult:
     """The framework's own post-parse resolution, run under the recorder (layers/resolution.py)."""
     from argtrace.layers.resolution import resolve_server
+    from argtrace.resolver.environments import find_environment
 
+    # an unbundled release the user built an environment for resolves with its own code, even though the
+    # parser layer used the nearest older bundled schema
+    version = schema.version
+    if options.framework_version and find_environment(schema.framework, options.framework_version):
+        version = options.framework_version
     return resolve_server(
         server,
         schema.framework,
-        schema.version,
+        version,
         parser_result=parser_result,
         flag_for_dest={d: f for d in schema.dests if (f := schema.flag_for_dest(d))},
         python=options.python,
