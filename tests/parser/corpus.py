@@ -258,3 +258,9 @@ VLLM += [
     ("vllm serve", [M, "--distributed-timeout-seconds", "30", "--num-gpu-blocks-override", "100"]),
     ("vllm serve", [M, "--kv-offloading-size", "1.5"]),
 ]
+
+VLLM += [
+    ("vllm serve", [M, "--compilation-config", '{"cudagraph_mod": "FULL"}']),
+    ("vllm serve", [M, "--kv-events-config", '{"bogus": 1}']),
+    ("vllm serve", [M, "--compilation-config.level", "3"]),
+]
