@@ -56,3 +56,23 @@ def test_equivalents_map_both_ways() -> None:
     assert on_sglang["--max-num-seqs"] == "--max-running-requests"
     assert on_sglang["--no-enable-prefix-caching"] == "--disable-radix-cache"
     assert on_sglang["--enable-prefix-caching"].startswith("nothing to pass")
+
+
+def test_converter_supplements_match_their_schemas() -> None:
+    """frameworks/data/converters/*.json (scripts/gen_converter_types.py) must describe the bundled schema
+    of the same release: every dest exists and the closure names agree."""
+    import json
+
+    from argtrace.frameworks.schema import CONVERTER_DIR
+
+    for path in sorted(CONVERTER_DIR.glob("*.json")):
+        data = json.loads(path.read_text())
+        framework, version = data["framework"], data["version"]
+        assert version in bundled_versions(framework), path.name
+        schema = load_schema(framework, version)
+        for dest, full in data["types"].items():
+            specs = schema.options_for_dest(dest)
+            assert specs, f"{path.name}: {dest} is not an option of {framework} {version}"
+            assert any(s.type == full for s in specs), f"{path.name}: {dest} type {full} not merged"
+        for dest in data.get("dataclasses", {}):
+            assert schema.config_dataclass(dest) is not None
