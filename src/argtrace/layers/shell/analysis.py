@@ -678,7 +678,7 @@ def _server_findings(
             )
         )
     # unknown words, globs, braces
-    brace_ats = {e.at for e in ev.events if e.kind == "brace"}
+    brace_events = ev.brace_events()
     for k, w in enumerate(argv):
         if w.text is None:
             reason = w.reason or "not known statically"
@@ -698,8 +698,9 @@ def _server_findings(
                         evidence=[Evidence("shell", w.at, w.expansion)],
                     )
                 )
-    for e in ev.events:
-        if e.kind == "brace" and e.at in {w.at for w in argv}:
+    word_ats = {w.at for w in argv}
+    for e in brace_events:
+        if e.at in word_ats:
             jsonish = any(ch in e.data["raw"] for ch in "\"':")
             out.append(
                 R.SH022.finding(
@@ -710,7 +711,6 @@ def _server_findings(
                     evidence=[Evidence("shell", e.at, e.data["raw"])],
                 )
             )
-    del brace_ats
     # output redirections
     outs = _outputs(s)
     so, se = outs["stdout"], outs["stderr"]

@@ -537,6 +537,14 @@ class ShellEvaluator:
 
     # ---------------------------------------------------------------------- helpers
 
+    def brace_events(self) -> list[Event]:
+        """The brace-expansion events (computed once: every server looks at them)."""
+        cached: list[Event] | None = getattr(self, "_brace_events", None)
+        if cached is None:
+            cached = [e for e in self.events if e.kind == "brace"]
+            self._brace_events = cached
+        return cached
+
     def emit(self, kind: str, at: str | None, **data: Any) -> None:
         key = (kind, at, repr(sorted((k, str(v)) for k, v in data.items())))
         if key in self._event_keys:
@@ -2257,7 +2265,8 @@ class ShellEvaluator:
 
     def _run_range(self, start: int, end: int) -> int | None:
         """Run ``start:end`` of the current source, parsed again on its own (see ``run_simple``)."""
-        if self.range_depth > 64:
+        if self.range_depth > 400:
+            self.emit("recursion", self.src.at(start), name="re-reading commands tree-sitter merged")
             return None
         from argtrace.layers.shell.syntax import parse_range
 
@@ -3886,7 +3895,14 @@ def _prepare(text: str) -> str:
             lambda m: m.group(1) + "\\" + (L.ESC_SPACE if m.group(2) == " " else L.ESC_TAB),
             text,
         )
+    if "`" in text and "#" in text:
+        # `# a comment` inside backquotes (a way to comment a continued line) expands to nothing in bash, but
+        # tree-sitter reads the comment past the closing backquote and swallows the lines after it: blank the
+        # comment out (same length, so every offset stays)
+        text = _BACKQUOTE_COMMENT.sub(lambda m: "`" + " " * (len(m.group(0)) - 2) + "`", text)
     return text
 
+
+_BACKQUOTE_COMMENT = re.compile(r"(?<![\\$])`[ \t]*#[^`\n]*`")
 
 prepare_text = _prepare

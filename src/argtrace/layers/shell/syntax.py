@@ -107,13 +107,25 @@ def tree_errors(tree: Any, limit: int = 20) -> list[tuple[int, int]]:
     return out
 
 
+_ENCODED: list[tuple[int, str, bytes]] = []
+
+
+def _encoded(text: str) -> bytes:
+    """``text`` as latin-1 bytes, remembered for the last text (re-parsing ranges of one big script)."""
+    if _ENCODED and _ENCODED[0][1] is text:
+        return _ENCODED[0][2]
+    data = text.encode("latin-1")
+    _ENCODED[:] = [(id(text), text, data)]
+    return data
+
+
 def parse_range(text: str, start: int, end: int) -> Any:
     """Parse only ``text[start:end]`` (latin-1, placeholders substituted) with offsets of the whole text.
 
     Used where tree-sitter's first reading of a region disagrees with bash (a span that bash ends earlier)."""
     import tree_sitter
 
-    data = text.encode("latin-1")
+    data = _encoded(text)
     srow = text.count("\n", 0, start)
     scol = start - (text.rfind("\n", 0, start) + 1)
     erow = srow + text.count("\n", start, end)
