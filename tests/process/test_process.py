@@ -183,3 +183,16 @@ def test_console_script_interpreter_from_its_shebang(tmp_path: Path) -> None:
     assert installed.server_interpreter(srv) == str(python)
     schema, source, findings = choose_schema("vllm", None, server=srv)
     assert (schema.version, source, findings) == ("0.33.0", "installed", [])
+
+
+def test_framework_variable_value_of_the_wrong_type() -> None:
+    need("vllm", "0.33.0")
+    srv = server(["/m"], entrypoint="vllm serve", env={"VLLM_PORT": "eight", "VLLM_LOGGING_LEVEL": "DEBUG"})
+    _, findings = run(srv, "0.33.0")
+    assert findings == [
+        (
+            "PR009",
+            "warning",
+            "VLLM_PORT=eight: vllm 0.33.0 reads it as an integer (int(...) fails on this value)",
+        )
+    ]

@@ -144,6 +144,15 @@ def _env_names(server: ServerCommand, schema: Schema) -> list[Finding]:
         at = value.origin.at if not inherited else server.at
         spec = by_name.get(name)
         if spec is not None:
+            problem = _value_problem(spec.type, value.value)
+            if problem:
+                findings.append(
+                    rules.PR_ENV_VALUE.finding(
+                        f"{name}={redact_value(name, value.value)}: {schema.label} reads it as {problem}",
+                        at=at,
+                        fix=f"give {name} a value of that type",
+                    )
+                )
             if spec.deprecated:
                 new = spec.replacement
                 findings.append(
@@ -184,6 +193,30 @@ def _env_names(server: ServerCommand, schema: Schema) -> list[Finding]:
             )
         )
     return findings
+
+
+_BOOL_WORDS = frozenset({"1", "0", "true", "false", "yes", "no", "y", "n", "on", "off", ""})
+
+
+def _value_problem(type_name: str | None, value: str | None) -> str | None:
+    """Why a framework variable's value will not parse as the type its read site converts it to."""
+    if value is None or not type_name:
+        return None
+    base = type_name.replace(" | None", "").replace("Optional[", "").rstrip("]").strip()
+    text = value.strip()
+    if base in ("int", "EnvInt", "EnvIntWithAlias"):
+        try:
+            int(text)
+        except ValueError:
+            return "an integer (int(...) fails on this value)"
+    elif base in ("float", "EnvFloat"):
+        try:
+            float(text)
+        except ValueError:
+            return "a number (float(...) fails on this value)"
+    elif base in ("bool", "EnvBool", "EnvBoolWithAlias") and text.lower() not in _BOOL_WORDS:
+        return "a boolean (1/0, true/false): this value is not one"
+    return None
 
 
 def _env_feeds_flag(server: ServerCommand, schema: Schema) -> list[Finding]:

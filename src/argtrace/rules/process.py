@@ -116,3 +116,16 @@ PR_VERSION_NOT_BUNDLED = Rule(
     example=_c(_SG, ("--framework-version", "0.5.11")),
     correct=_c(_SG, _SG10),
 )
+
+PR_ENV_VALUE = Rule(
+    code="PR009",
+    layer="process",
+    severity="warning",
+    title="Framework variable with a value of the wrong type",
+    rationale="The framework converts the variable where it reads it (int(...), float(...), a "
+              "boolean parser): "
+    "a value of the wrong type makes that read fail or fall back, so the setting never takes effect.",
+    fix="give the variable a value of the type named in the message",
+    example=Example(argv=("check", "--framework-version", "0.33.0", "-c", "VLLM_PORT=eight vllm serve /m")),
+    correct=Example(argv=("check", "--framework-version", "0.33.0", "-c", "VLLM_PORT=8000 vllm serve /m")),
+)
