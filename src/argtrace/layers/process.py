@@ -328,6 +328,9 @@ def _visible_devices(server: ServerCommand, schema: Schema) -> tuple[list[Findin
             continue
         dests.append(spec.dest)
         v = ns.get(spec.dest)
+        if v is not None and not isinstance(v, (int, str)):
+            # a size that cannot be known statically: no GPU count to compare with
+            return findings, {"visible": visible, "needed": None, "reason": f"{spec.dest} cannot be known"}
         sizes[spec.dest] = v if isinstance(v, int) and v > 0 else 1
     dp_dest = (
         schema.option(PARALLEL_FLAGS[schema.framework][-1]) if schema.framework in PARALLEL_FLAGS else None
