@@ -57,7 +57,9 @@ def test_report_output_never_contains_planted_secrets() -> None:
         at="s.sh:3:1",
     )
     report.settings = [
-        Setting("api_key", "--api-key", "plain-key-1234", [Observation("shell", "plain-key-1234", "s.sh:3:40")])
+        Setting(
+            "api_key", "--api-key", "plain-key-1234", [Observation("shell", "plain-key-1234", "s.sh:3:40")]
+        )
     ]
     report.findings = [
         Finding(
@@ -79,3 +81,22 @@ def test_report_output_never_contains_planted_secrets() -> None:
     assert data["findings"][0]["message"] == f"value {mask('plain-key-1234')} and {mask('hunter22')} seen"
     shown = json.loads(render_report(report, fmt="json", show_secrets=True))
     assert shown["process"]["env"]["HF_TOKEN"] == HF
+
+
+def test_short_values_and_token_counts_do_not_mangle_the_report() -> None:
+    report = Report(command="check")
+    report.settings = [
+        Setting(
+            "speculative_num_draft_tokens",
+            "--speculative-num-draft-tokens",
+            "4",
+            [Observation("shell", "4", "s.sh:4:4")],
+        ),
+        Setting("api_key", "--api-key", "abc", [Observation("shell", "abc", "s.sh:5:4")]),
+    ]
+    report.findings = [Finding("RS004", "info", "resolution", "skipped at s.sh:4:4")]
+    data = json.loads(render_report(report, fmt="json"))
+    assert data["settings"][0]["effective"] == "4"
+    assert data["settings"][1]["effective"] == mask("abc")
+    assert data["findings"][0]["code"] == "RS004"
+    assert data["findings"][0]["message"] == "skipped at s.sh:4:4"

@@ -11,7 +11,7 @@ import hashlib
 import re
 from collections.abc import Iterable, Mapping, Sequence
 
-SECRET_NAME_PARTS = ("TOKEN", "SECRET", "KEY", "PASSWORD", "PASSWD", "CREDENTIAL", "AUTH")
+SECRET_NAME_PARTS = ("TOKEN", "SECRET", "KEY", "PASSWORD", "PASSWD", "CREDENTIAL", "CREDENTIALS", "AUTH")
 # Names that contain a secret-looking part but hold no secret.
 _NOT_SECRET_NAMES = frozenset({"KEYBOARD", "SSH_AUTH_SOCK", "TOKENIZERS_PARALLELISM", "HF_HUB_DISABLE_TOKEN"})
 # Flags whose value is a credential, in either framework.
@@ -21,7 +21,6 @@ SECRET_FLAGS = frozenset(
         "--admin-api-key",
         "--hf-token",
         "--ssl-keyfile-password",
-        "--ssl-keyfile",
         "--watchdog-token",
         "--token",
         "--password",
@@ -45,13 +44,18 @@ def mask(secret: str) -> str:
 
 
 def is_secret_name(name: str) -> bool:
-    """True for environment variable or field names that hold credentials (``HF_TOKEN``, ``AWS_*``)."""
+    """True for environment variable names that hold credentials (``HF_TOKEN``, ``OPENAI_API_KEY``, ``AWS_*``).
+
+    A name part must *end* with a secret word, so ``HF_TOKEN`` and ``MYTOKEN`` are secret but
+    ``MAX_TOKENS`` and ``TOKENIZERS_PARALLELISM`` (numbers, flags) are not.
+    """
     upper = name.upper()
     if upper in _NOT_SECRET_NAMES:
         return False
     if upper.startswith("AWS_") and upper not in {"AWS_REGION", "AWS_DEFAULT_REGION", "AWS_PROFILE"}:
         return True
-    return any(part in upper for part in SECRET_NAME_PARTS)
+    parts = [p for p in re.split(r"[^A-Z0-9]+", upper) if p]
+    return any(part.endswith(word) for part in parts for word in SECRET_NAME_PARTS)
 
 
 def is_secret_flag(flag: str) -> bool:

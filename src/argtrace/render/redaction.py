@@ -12,6 +12,8 @@ from typing import Any
 
 from argtrace.redact import is_secret_flag, is_secret_name, mask, redact_argv, scrub, secret_values
 
+MIN_SCRUB_LENGTH = 6
+
 
 def _setting_is_secret(setting: Mapping[str, Any]) -> bool:
     name = str(setting.get("name") or "")
@@ -33,7 +35,9 @@ def _collect_secrets(data: Mapping[str, Any]) -> set[str]:
             for obs in setting.get("history") or []:
                 if isinstance(obs.get("value"), str):
                     found.add(obs["value"])
-    return {s for s in found if s}
+    # Substring scrubbing of very short values would mangle unrelated text ("4" inside "RS004"); values
+    # found by name are masked whole wherever they stand, whatever their length.
+    return {s for s in found if len(s) >= MIN_SCRUB_LENGTH}
 
 
 def _walk(value: Any, secrets: set[str]) -> Any:
