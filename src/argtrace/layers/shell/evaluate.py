@@ -510,6 +510,7 @@ class ShellEvaluator:
         self.log_writes: list[tuple[str, str, str]] = []  # (file, op, at)
         self.bash_source: list[str] = [from_str(source.label)]
         self.captures: list[dict[str, Any]] = []  # command substitutions being evaluated (innermost last)
+        self.exec_fds: dict[str, tuple[str | None, str, str | None, str]] = {}  # `exec > log` so far
         # state
         scope: dict[str, Var] = {}
         for k, v in env.items():
@@ -747,6 +748,7 @@ class ShellEvaluator:
             cwd=self.cwd,
             cwd_reason=self.cwd_reason,
             options=set(self.options),
+            extra={"exec_fds": dict(self.exec_fds)} if self.exec_fds else {},
         )
 
     def restore(self, s: Snapshot) -> None:
@@ -757,6 +759,7 @@ class ShellEvaluator:
         self.cwd = s.cwd
         self.cwd_reason = s.cwd_reason
         self.options = set(s.options)
+        self.exec_fds = dict(s.extra.get("exec_fds", {}))
 
     def fork(self, alternatives: Sequence[Callable[[], int | None]], reason: str) -> int | None:
         """Run each alternative on a copy of the state and merge the results."""
@@ -2447,6 +2450,22 @@ class ShellEvaluator:
                 items.append((None, e.text))
         return items
 
+    def _exec_redirect(self, fd: str | None, op: str, tgt: str | None, at: str) -> None:
+        """``exec >> log 2>&1``: the script's own stdout/stderr from here on (as redirections to replay)."""
+        fds = dict(self.exec_fds)
+        if op in (">", ">>", ">|"):
+            fds[fd or "1"] = (fd or "1", op, tgt, at)
+        elif op in ("&>", "&>>"):
+            fds["1"] = ("1", ">" if op == "&>" else ">>", tgt, at)
+            fds["2"] = ("2", ">" if op == "&>" else ">>", tgt, at)
+        elif op == ">&" and tgt is not None and tgt.isdigit():
+            src = fds.get(tgt)
+            k = fd or "1"
+            fds[k] = (k, src[1], src[2], at) if src is not None else (k, ">&", tgt, at)
+        else:
+            return
+        self.exec_fds = fds
+
     def _note_redirect(self, fd: str | None, op: str, tgt: str | None, at: str, server: int | None) -> None:
         if tgt is not None and op in (">", ">>", "&>", "&>>", ">|") and tgt not in ("/dev/null",):
             self.log_writes.append((tgt, op, at))
@@ -2666,7 +2685,7 @@ class ShellEvaluator:
             if lvl[0] is not None and lvl[0].lstrip("-").isdigit():
                 env["SHLVL"] = (str(int(lvl[0]) - 1), lvl[1], lvl[2], lvl[3])
         line, _ = self.src.line_col(start)
-        inherited = [r for frame in self.redirect_stack for r in frame]
+        inherited = [*self.exec_fds.values(), *(r for frame in self.redirect_stack for r in frame)]
         srv = FoundServer(
             detection=det,
             argv=argv,
@@ -3542,8 +3561,10 @@ class ShellEvaluator:
             i += 1
         rest = args[i:]
         if not rest:
-            # exec with only redirections: they apply to the rest of the script
-            self.redirect_stack.append([(fd, op, tgt, rat) for fd, op, tgt, rat, _r in redirs])
+            # exec with only redirections: they apply to the rest of the script (kept as the state of fds 1
+            # and 2, so that a script that repeats them does not pile them up)
+            for fd, op, tgt, rat, _r in redirs:
+                self._exec_redirect(fd, op, tgt, rat)
             for fd, op, tgt, rat, _r in redirs:
                 self._note_redirect(fd, op, tgt, rat, None)
             return 0
