@@ -309,7 +309,7 @@ def run_sglang(argv: list[str], recorder: Recorder, out: dict[str, Any]) -> None
         setattr(cls, "__post_init__", __post_init__)  # noqa: B010
     holder: dict[str, Any] = {}
     out["parsed"] = parsed
-    t1 = time.perf_counter()
+    t1, c1 = time.perf_counter(), time.process_time()
     try:
         if pipeline:
             server_args = sa.prepare_server_args(argv)
@@ -327,6 +327,7 @@ def run_sglang(argv: list[str], recorder: Recorder, out: dict[str, Any]) -> None
         out["args_line"] = repr(server_args.resolved_dict()) if pipeline else repr(server_args)
     finally:
         out["timings"]["resolve"] = time.perf_counter() - t1
+        out["timings"]["resolve_cpu"] = time.process_time() - c1
         args = holder.get("args")
         if args is not None:
             out["final"] = sglang_final(args, pipeline)
@@ -392,7 +393,7 @@ def run_vllm(argv: list[str], recorder: Recorder, out: dict[str, Any]) -> None:
                 seen.add(obj)
                 wrap_setattr(obj, recorder)
         wrap_setattr(EngineArgs, recorder, "EngineArgs")  # AsyncEngineArgs inherits it
-    t1 = time.perf_counter()
+    t1, c1 = time.perf_counter(), time.process_time()
     try:
         parser = make_arg_parser(FlexibleArgumentParser(prog="vllm serve"))
         ns = parser.parse_args(argv)
@@ -410,6 +411,7 @@ def run_vllm(argv: list[str], recorder: Recorder, out: dict[str, Any]) -> None:
         out["final"] = vllm_final(engine_args, config)
     finally:
         out["timings"]["resolve"] = time.perf_counter() - t1
+        out["timings"]["resolve_cpu"] = time.process_time() - c1
 
 
 def vllm_final(engine_args: Any, config: Any) -> dict[str, Any]:
