@@ -140,3 +140,33 @@ def test_with_the_flag_delivered_the_seed_error_is_gone(tmp_path: Path) -> None:
     ]
     strategy = next(s for s in data["settings"] if s["name"] == "mamba_scheduler_strategy")
     assert (strategy["intended"], strategy["effective"]) == ("extra_buffer", "extra_buffer")
+
+
+@pytest.mark.frameworks
+def test_an_alias_normalisation_is_info_and_an_override_a_warning() -> None:
+    if unmet([SGLANG_0510]):
+        pytest.skip("needs the sglang 0.5.10.post1 resolver environment (scripts/build_test_envs)")
+    result = run_cli(
+        [
+            "check",
+            "--format",
+            "json",
+            "--no-shellcheck",
+            "--framework-version",
+            "0.5.10.post1",
+            "--model-config",
+            str(MODEL),
+            "--gpu",
+            "rtx-pro-6000",
+            "-c",
+            "python3 -m sglang.launch_server --model-path /m --speculative-algorithm NEXTN"
+            " --mamba-scheduler-strategy extra_buffer",
+        ]
+    )
+    rs002 = {f["setting"]: f for f in result.json["findings"] if f["code"] == "RS002"}
+    assert rs002["speculative_algorithm"]["severity"] == "info"
+    assert rs002["speculative_algorithm"]["message"] == (
+        "speculative_algorithm: the user set 'NEXTN'; ServerArgs._handle_speculative_decoding "
+        "(sglang/srt/server_args.py:2984) changed it to 'EAGLE' "
+        "(a normalisation: it depends only on this value, `self.speculative_algorithm == 'NEXTN'`)"
+    )

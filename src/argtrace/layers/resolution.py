@@ -387,6 +387,10 @@ def _fold(
             detail["owner"] = w["owner"]
         if w.get("chain"):
             detail["chain"] = w["chain"]
+        if w.get("condition") is not None:
+            detail["condition"] = w["condition"]
+            detail["condition_fields"] = w.get("condition_fields") or []
+            detail["condition_matches_value"] = bool(w.get("condition_matches_value"))
         message = log_near(w.get("seq", 0))
         if message:
             detail["log"] = message
@@ -522,12 +526,23 @@ def _findings(
         last = changed[-1]
         if last.value == parsed.get(name, intended[name]):
             continue
+        # A rewrite that maps given values of the setting itself (``if self.x == "NEXTN": self.x = "EAGLE"``)
+        # is the framework normalising an alias, whatever else is configured: worth knowing, not a warning.
+        normalised = list(last.detail.get("condition_fields") or []) == [name] and bool(
+            last.detail.get("condition_matches_value")
+        )
         result.findings.append(
             rules.RS002.finding(
                 f"{name}: the user set {parsed.get(name, intended[name])!r}; {last.by} ({last.at}) "
-                f"changed it to {last.value!r}",
+                f"changed it to {last.value!r}"
+                + (
+                    f" (a normalisation: it depends only on this value, `{last.detail['condition']}`)"
+                    if normalised
+                    else ""
+                ),
                 at=last.at,
                 setting=name,
+                severity="info" if normalised else None,
             )
         )
     for w in data.get("env_writes") or []:

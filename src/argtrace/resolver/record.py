@@ -464,6 +464,82 @@ def raise_frame(exc: BaseException, framework: str) -> Any:
     return None
 
 
+def _source_file(relative: str) -> str | None:
+    for entry in sys.path:
+        candidate = os.path.join(entry, relative)
+        if entry and os.path.isfile(candidate):
+            return candidate
+    return None
+
+
+def _guards(tree: Any, line: int) -> list[Any]:
+    """The ``if`` tests enclosing ``line``, outermost first (``not (...)`` for an ``else`` branch)."""
+    import ast
+
+    found: list[Any] = []
+    node = tree
+    while True:
+        inner = None
+        for child in ast.iter_child_nodes(node):
+            start, end = getattr(child, "lineno", None), getattr(child, "end_lineno", None)
+            if start is None or end is None or not start <= line <= end:
+                continue
+            if isinstance(child, ast.If):
+                in_else = any(
+                    getattr(n, "lineno", 0) <= line <= getattr(n, "end_lineno", 0) for n in child.orelse
+                )
+                found.append(ast.UnaryOp(ast.Not(), child.test) if in_else else child.test)
+            inner = child
+            break
+        if inner is None:
+            return found
+        node = inner
+
+
+def annotate_conditions(writes: list[dict[str, Any]]) -> None:
+    """Add the condition guarding each write and the fields it reads (after the run: no cost while
+    recording). A rewrite guarded only by the field's own value is a normalisation (``NEXTN`` ->
+    ``EAGLE``); one guarded by other settings is a decision that depends on them."""
+    import ast
+
+    trees: dict[str, Any] = {}
+    for w in writes:
+        at = w.get("at") or ""
+        relative, _, line_text = at.rpartition(":")
+        if not line_text.isdigit():
+            continue
+        if relative not in trees:
+            path = _source_file(relative)
+            try:
+                trees[relative] = ast.parse(open(path).read()) if path else None
+            except (OSError, SyntaxError, ValueError):
+                trees[relative] = None
+        tree = trees[relative]
+        if tree is None:
+            continue
+        guards = _guards(tree, int(line_text))
+        if not guards:
+            w["condition"] = None
+            w["condition_fields"] = []
+            continue
+        guard = guards[-1]
+        w["condition"] = ast.unparse(guard)[:500]
+        # ``self.x == "NEXTN"`` / ``self.x in ("a", "b")``: the write maps given values to another (an
+        # alias), unlike a clamp (``self.x > 4096``) that overrides whatever the user wrote above a bound.
+        w["condition_matches_value"] = (
+            isinstance(guard, ast.Compare)
+            and all(isinstance(op, (ast.Eq, ast.In)) for op in guard.ops)
+            and all(isinstance(c, (ast.Constant, ast.Tuple, ast.List, ast.Set)) for c in guard.comparators)
+        )
+        w["condition_fields"] = sorted(
+            {
+                n.attr
+                for n in ast.walk(guards[-1])
+                if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "self"
+            }
+        )
+
+
 def main() -> int:
     request_path, out_path = sys.argv[1], sys.argv[2]
     with open(request_path) as fh:
@@ -504,6 +580,7 @@ def main() -> int:
         recorder.active = False
         sys.stdout = real_stdout
     out["timings"]["total"] = time.perf_counter() - started
+    annotate_conditions(recorder.writes)
     out["writes"] = recorder.writes
     out["declarations"] = recorder.declarations
     out["env_writes"] = recorder.env_writes
