@@ -329,3 +329,15 @@ def test_unknown_key_in_a_config_json_flag() -> None:
         assert [(f.code, f.severity) for f in old.findings] == [("PA026", "error")]
         assert "dropped without a word" in old.findings[0].message
         assert old.observations["compilation_config"][1][-1].value == {}
+
+
+def test_a_credential_starting_with_a_dash_is_never_quoted() -> None:
+    r = sg(["--model-path", "/m", "--api-key", "-secretvalue123"])
+    assert codes(r) == ["PA012", "PA001"]
+    text = (
+        repr([(f.message, f.fix, f.setting) for f in r.findings])
+        + repr(r.sections)
+        + repr(r.unknown_settings)
+    )
+    assert "secretvalue123" not in text
+    assert "--api-key=<redacted:" in (r.findings[0].fix or "")

@@ -673,7 +673,8 @@ def run_parser(prepared: PreparedArgv, schema: Schema) -> ParseOutcome:
         names = ", ".join(s.flag or s.dest for s in required)
         first_error = f"the following arguments are required: {names}"
     if first_error is None and extras and not help_exit:
-        words = [strings[i] if i >= 0 else "?" for i in extras]
+        shown = redact_argv([str(x) for x in strings])  # a stray credential after --api-key stays masked
+        words = [shown[i] or "?" if i >= 0 else "?" for i in extras]
         first_error = "unrecognized arguments: " + " ".join(map(str, words))
     if first_error is not None:
         status = 2
@@ -962,6 +963,17 @@ class _Context:
     def tok(self, i: int | None) -> ArgToken | None:
         return self.tokens[i] if i is not None and 0 <= i < len(self.tokens) else None
 
+    def _secret_word(self, i: int | None) -> bool:
+        """True when the word at token ``i`` is a credential: the value after --api-key and the like."""
+        prev = self.tok(i - 1) if i is not None and i > 0 else None
+        return bool(prev is not None and prev.text and is_secret_flag(prev.text) and "=" not in prev.text)
+
+    def _display(self, i: int | None, text: str) -> str:
+        """A word as a message may quote it: masked when it is a credential, else scrubbed."""
+        if self._secret_word(i):
+            return mask(text)
+        return redact_text(text)
+
     def _src(self, i: int | None) -> tuple[int, ...]:
         tok = self.tok(i)
         return tok.src if tok is not None else ()
@@ -1026,18 +1038,33 @@ class _Context:
                 )
             elif kind == "missing_value":
                 nxt = self.tok(idx + 1) if idx is not None else None
+                shown_next = (
+                    mask(nxt.text)
+                    if nxt is not None and nxt.text and typed and is_secret_flag(typed)
+                    else (redact_text(nxt.text) if nxt is not None and nxt.text else "")
+                )
                 after = (
-                    f", and the next word {nxt.text!r} looks like a flag"
+                    f", and the next word {shown_next!r} looks like a flag"
                     if nxt is not None and (nxt.text or "").startswith("-")
                     else ""
                 )
                 spec = self._spec_of(typed)
+                nxt_text = nxt.text if nxt is not None else None
+                is_flag = bool(nxt_text) and (
+                    self._spec_of((nxt_text or "").split("=", 1)[0]) is not None
+                    or (nxt_text or "").startswith("--")
+                )
+                fix = None
+                if nxt_text and nxt_text.startswith("-") and not is_flag:
+                    # a value that really starts with a dash must be attached with '='
+                    fix = f"write {typed}={shown_next} (a value starting with '-' must be attached with '=')"
                 self.add(
                     rules.PA_MISSING_VALUE,
                     f"{typed} needs a value but gets none{after}; argparse stops with "
                     f'"{message}" (exit status 2)',
                     at=self.at(idx),
                     setting=spec.dest if spec else _dest_guess(typed or ""),
+                    fix=fix,
                 )
             elif kind == "explicit_arg":
                 spec = self._spec_of((typed or "").split("=", 1)[0])
@@ -1705,7 +1732,7 @@ class _Context:
                 what = f"after {prev.text}" if prev is not None and prev.text else "at the start"
                 self.add(
                     rules.PA_UNRECOGNIZED,
-                    f"{_show(None, text)!r} ({what}) is not a value of any flag: {self.schema.label} "
+                    f"{self._display(idx, text)!r} ({what}) is not a value of any flag: {self.schema.label} "
                     "rejects it "
                     'with "unrecognized arguments" (exit 2)',
                     at=self.at(idx),
@@ -1726,6 +1753,17 @@ class _Context:
         typed = tok.text
         flag = typed.split("=", 1)[0]
         shown_flag = (tok.original or typed).split("=", 1)[0]
+        if self._secret_word(idx):
+            # a credential that argparse could not take as --api-key's value: report it, never name a
+            # setting after it
+            self.add(
+                rules.PA_UNRECOGNIZED,
+                f"{mask(shown_flag)} (the word after a credential flag) is left over: the server refuses "
+                'to start ("unrecognized arguments", exit 2)',
+                at=self.at(idx),
+                fix="attach a value that starts with '-' with '=' (--api-key=VALUE)",
+            )
+            return
         at = self.at(idx)
         schema = self.schema
         same = _known_in(self.history, flag)
