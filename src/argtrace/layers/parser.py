@@ -1714,13 +1714,13 @@ class _Context:
             ):
                 self.add(
                     rules.PA_NO_VALUE_EXPECTED,
-                    f"{prev_ev.typed or prev_ev.option} takes no value, so {text!r} is left over and "
+                    f"{prev_ev.typed or prev_ev.option} takes no value, so {self._display(idx, text)!r} is left over and "
                     "argparse "
                     f'stops with "unrecognized arguments" (exit 2)',
                     at=self.at(idx),
                     setting=prev_ev.spec.dest,
                     fix=(
-                        f"drop {text!r}"
+                        f"drop {self._display(idx, text)!r}"
                         + (
                             f" (to turn it off use {self._negative(prev_ev)})"
                             if text.lower() in ("false", "0", "no") and self._negative(prev_ev)
