@@ -1714,9 +1714,8 @@ class _Context:
             ):
                 self.add(
                     rules.PA_NO_VALUE_EXPECTED,
-                    f"{prev_ev.typed or prev_ev.option} takes no value, so {self._display(idx, text)!r} is left over and "
-                    "argparse "
-                    f'stops with "unrecognized arguments" (exit 2)',
+                    f"{prev_ev.typed or prev_ev.option} takes no value, so {self._display(idx, text)!r} "
+                    'is left over and argparse stops with "unrecognized arguments" (exit 2)',
                     at=self.at(idx),
                     setting=prev_ev.spec.dest,
                     fix=(
