@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import re
 import sys
 from typing import TYPE_CHECKING, Any
@@ -31,6 +32,26 @@ def _show(text: str | None) -> str:
 
 
 def analyze(
+    source: ScriptSource,
+    args: list[str],
+    env: dict[str, str],
+    *,
+    arg0: str,
+    run_shellcheck: bool,
+    cwd: str | None,
+) -> ShellResult:
+    # the analysis makes many small acyclic objects: with the cyclic GC on, each collection walks all of
+    # them, which makes big scripts quadratic
+    gc_was_on = gc.isenabled()
+    gc.disable()
+    try:
+        return _analyze(source, args, env, arg0=arg0, run_shellcheck=run_shellcheck, cwd=cwd)
+    finally:
+        if gc_was_on:
+            gc.enable()
+
+
+def _analyze(
     source: ScriptSource,
     args: list[str],
     env: dict[str, str],
@@ -267,17 +288,20 @@ def _text_findings(
 ) -> list[Finding]:
     out: list[Finding] = []
     server_lines: dict[int, E.FoundServer] = {}
-    for s in ev.servers:
-        if s.source_label != label:
-            continue
-        start_line = s.line
-        end_line = start_line
-        for w in s.argv:
-            m = re.match(rf"^{re.escape(label)}:(\d+):", w.at)
-            if m:
-                end_line = max(end_line, int(m.group(1)))
-        for ln in range(start_line, end_line + 1):
-            server_lines[ln] = s
+    if any(h.kind in ("backslash_blank", "lookalike") for h in hazards):
+        # the lines each server command spans (its words may be on continuation lines)
+        line_re = re.compile(rf"^{re.escape(label)}:(\d+):")
+        for s in ev.servers:
+            if s.source_label != label:
+                continue
+            start_line = s.line
+            end_line = start_line
+            for w in s.argv:
+                m = line_re.match(w.at)
+                if m and start_line <= int(m.group(1)) <= start_line + 1000:
+                    end_line = max(end_line, int(m.group(1)))
+            for ln in range(start_line, end_line + 1):
+                server_lines.setdefault(ln, s)
     for h in hazards:
         at = f"{label}:{h.line}:{h.col}"
         if h.kind == "bom":
