@@ -247,7 +247,10 @@ def _in_process_version(name: str) -> str | None:
 
 
 @functools.lru_cache(maxsize=16)
-def _ask_interpreter(interpreter: str, name: str, pythonpath: str | None) -> str | None:
+def ask_interpreter_version(
+    interpreter: str, name: str, pythonpath: str | None, cwd: str | None = None
+) -> str | None:
+    """The version of distribution ``name`` that ``interpreter`` imports (run from ``cwd``), or None."""
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": os.environ.get("HOME", "/")}
     if pythonpath:
         env["PYTHONPATH"] = pythonpath
@@ -260,6 +263,7 @@ def _ask_interpreter(interpreter: str, name: str, pythonpath: str | None) -> str
             timeout=TIMEOUT_SECONDS,
             env=env,
             stdin=subprocess.DEVNULL,
+            cwd=cwd if cwd and os.path.isdir(cwd) else None,
         )
     except (OSError, subprocess.SubprocessError):
         return None
@@ -297,7 +301,7 @@ def installed_framework_version(
     if _same_interpreter(interpreter) and not env.get("PYTHONPATH"):
         version = _in_process_version(framework)
         return InstalledVersion(version, interpreter, "importlib.metadata" if version else None)
-    version = _ask_interpreter(interpreter, framework, env.get("PYTHONPATH"))
+    version = ask_interpreter_version(interpreter, framework, env.get("PYTHONPATH"))
     if version:
         return InstalledVersion(version, interpreter, "importlib.metadata")
     return InstalledVersion(None, interpreter)

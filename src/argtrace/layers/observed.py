@@ -224,31 +224,10 @@ def process_framework_version(observed: ObservedProcess) -> str | None:
                 )
     version = dist_info_version(dirs, observed.framework)
     if version is None and interpreter:
-        version = _ask_version(interpreter, observed.framework, pythonpath, observed.cwd)
+        from argtrace.frameworks.installed import ask_interpreter_version
+
+        version = ask_interpreter_version(interpreter, observed.framework, pythonpath, observed.cwd)
     return version
-
-
-def _ask_version(interpreter: str, name: str, pythonpath: str | None, cwd: str | None) -> str | None:
-    import subprocess
-
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": os.environ.get("HOME", "/")}
-    if pythonpath:
-        env["PYTHONPATH"] = pythonpath
-    code = f"import importlib.metadata as m\ntry:\n print(m.version({name!r}))\nexcept Exception:\n pass\n"
-    try:
-        proc = subprocess.run(
-            [interpreter, "-c", code],
-            capture_output=True,
-            text=True,
-            timeout=5,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            cwd=cwd if cwd and os.path.isdir(cwd) else None,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    lines = proc.stdout.strip().splitlines()
-    return lines[-1].strip() if proc.returncode == 0 and lines else None
 
 
 _PY_VERSION = re.compile(r"python(\d+\.\d+)$")
