@@ -96,8 +96,22 @@ def test_env_var_that_also_builds_a_flag() -> None:
         env={"VLLM_PORT": "8000"},
     )
     _, findings = run(srv, "0.33.0")
-    assert [c for c, _, _ in findings] == ["PR003"]
+    assert [(c, s) for c, s, _ in findings] == [("PR003", "warning")]
     assert "into --port (8000)" in findings[0][2]
+    assert findings[0][2].startswith("VLLM_PORT is exported by the script, so vllm 0.33.0 reads it")
+
+
+def test_forwarding_a_callers_framework_variable_into_its_flag_is_only_a_note() -> None:
+    need("vllm", "0.33.0")
+    srv = server(
+        ["/m", "--api-key", word("sk-test-key-000000000000", 20, expansion='"$VLLM_API_KEY"')],
+        entrypoint="vllm serve",
+        env={"VLLM_API_KEY": inherited("sk-test-key-000000000000")},
+    )
+    _, findings = run(srv, "0.33.0")
+    assert [(c, s) for c, s, _ in findings] == [("PR003", "info")]
+    assert findings[0][2].startswith("VLLM_API_KEY comes from the caller's environment, so vllm 0.33.0")
+    assert "sk-test-key" not in findings[0][2]
 
 
 @pytest.mark.parametrize(

@@ -237,15 +237,20 @@ def _env_feeds_flag(server: ServerCommand, schema: Schema) -> list[Finding]:
                 text = redact_value(name, words[i].text)
                 if flag and text == words[i].text:
                     text = redact_value(flag, words[i].text)
+                # The script creating the double use (it sets the variable) is the alarm; forwarding a
+                # variable the caller already had (``--api-key "$VLLM_API_KEY"``) is worth a note only.
+                set_by_script = server.env[name].origin.expansion != "environment"
+                how = "is exported by the script" if set_by_script else "comes from the caller's environment"
                 findings.append(
                     rules.PR_ENV_FEEDS_FLAG.finding(
-                        f"{name} is exported, so {schema.label} reads it for its own purpose, and the "
+                        f"{name} {how}, so {schema.label} reads it for its own purpose, and the "
                         "script also "
                         f"expands it into {flag or 'an argument'} ({text}): one value silently feeds "
                         "two settings",
                         at=words[i].origin.at or server.at,
                         setting=spec.dest if spec is not None else None,
                         evidence=[Evidence("shell", words[i].origin.at, exp)],
+                        severity=None if set_by_script else "info",
                     )
                 )
     return findings
