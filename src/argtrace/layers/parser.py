@@ -1133,6 +1133,9 @@ class _Context:
                     at=at,
                     setting=spec.dest,
                     fix=f"write {ev.option} in full",
+                    # Unique in every bundled release (``--tp 8`` from SGLang's own docs): the value arrives;
+                    # a warning only where a known release makes the prefix ambiguous.
+                    severity=None if newer else "info",
                 )
             # Single-dash long option parsed as a short flag plus attached value
             word = tok.original or tok.text if tok is not None else None

@@ -94,7 +94,9 @@ PA_ABBREVIATION = Rule(
     severity="warning",
     title="Abbreviated flag accepted silently",
     rationale="argparse accepts any unambiguous prefix of a long flag (allow_abbrev), so a misspelt or "
-    "shortened flag works today and breaks as soon as a release adds another flag with the same prefix.",
+    "shortened flag works today and breaks as soon as a release adds another flag with the same prefix. "
+    "Severity: info while the prefix is unique in every bundled release of the framework, warning when a "
+    "known release makes it ambiguous.",
     fix="write the flag in full",
     example=_c(f"{_SG} --chunked-prefill 4096"),
     correct=_c(f"{_SG} --chunked-prefill-size 4096"),
