@@ -32,7 +32,8 @@ def test_everything_after_the_script_belongs_to_the_script() -> None:
 
 
 def test_dash_c_options_before_and_after_and_dollar_zero_after_double_dash() -> None:
-    args = split(["-c", "python -m sglang.launch_server --port $1", "--format", "json", "--", "zero", "30000"])
+    command = "python -m sglang.launch_server --port $1"
+    args = split(["-c", command, "--format", "json", "--", "zero", "30000"])
     assert args.command_string == "python -m sglang.launch_server --port $1"
     assert args.format == "json"
     assert args.script is None

@@ -44,7 +44,7 @@ def mask(secret: str) -> str:
 
 
 def is_secret_name(name: str) -> bool:
-    """True for environment variable names that hold credentials (``HF_TOKEN``, ``OPENAI_API_KEY``, ``AWS_*``).
+    """True for variable names that hold credentials (``HF_TOKEN``, ``OPENAI_API_KEY``, ``AWS_*``).
 
     A name part must *end* with a secret word, so ``HF_TOKEN`` and ``MYTOKEN`` are secret but
     ``MAX_TOKENS`` and ``TOKENIZERS_PARALLELISM`` (numbers, flags) are not.
@@ -134,7 +134,7 @@ _NOT_SECRET_FIELDS = frozenset({"ssl_keyfile", "ssl_certfile", "ssl_ca_certs", "
 
 
 def is_secret_field(name: str) -> bool:
-    """True for a payload field name that holds a credential (``api_key``, ``hf_token``, ``watermark_key``)."""
+    """True for a payload field name holding a credential (``api_key``, ``hf_token``, ``watermark_key``)."""
     lowered = name.lower()
     if lowered in _NOT_SECRET_FIELDS:
         return False
