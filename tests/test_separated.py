@@ -63,3 +63,45 @@ def test_the_next_real_command_ends_the_run(tmp_path: Path) -> None:
     found = settings(tmp_path, HEAD + "\n    --tp-size 2\nsleep 5\n--dp-size 2\n")
     assert found["tensor_parallel_size"]["intended"] == "2"
     assert "data_parallel_size" not in found
+
+
+def test_what_the_parser_would_say_once_the_flags_arrive(tmp_path: Path) -> None:
+    path = tmp_path / "launch.sh"
+    path.write_text(HEAD + "\n    --mamba-scheduler-strategy extra_buffer\n")
+    for version, expected in (("0.5.23", ["SH004", "PA003"]), ("0.5.10.post1", ["SH004", "PA024"])):
+        result = run_cli(
+            [
+                "check",
+                "--format",
+                "json",
+                "--no-resolve",
+                "--no-shellcheck",
+                "--framework-version",
+                version,
+                str(path),
+            ]
+        )
+        findings = [f for f in result.json["findings"] if f["layer"] in ("shell", "parser")]
+        assert [f["code"] for f in findings] == expected, version
+    pa003 = findings_of(tmp_path, path, "0.5.23", "PA003")
+    assert pa003["at"] == f"{path}:4:5"
+    assert pa003["message"].startswith(
+        "once these flags reach the server: --mamba-scheduler-strategy was accepted up to sglang 0.5.19 but "
+        "sglang 0.5.23 does not know it"
+    )
+
+
+def findings_of(tmp_path: Path, path: Path, version: str, code: str) -> dict:  # type: ignore[type-arg]
+    result = run_cli(
+        [
+            "check",
+            "--format",
+            "json",
+            "--no-resolve",
+            "--no-shellcheck",
+            "--framework-version",
+            version,
+            str(path),
+        ]
+    )
+    return next(f for f in result.json["findings"] if f["code"] == code)

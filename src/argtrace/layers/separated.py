@@ -56,6 +56,14 @@ def separated_flags(
     would_be = parse_server_args(replace(server, argv=(*server.argv, *words)), schema)
     defaults = all_defaults(schema)
     result = LayerResult()
+    # What the parser would say once the flags do reach the server (a flag this release removed, a bad
+    # choice): fixing the line break alone would not be enough.
+    separated_at = {w.origin.at for w in words}
+    result.findings = [
+        replace(f, message=f"once these flags reach the server: {f.message}")
+        for f in would_be.findings
+        if f.at in separated_at
+    ]
     for name, (flag, observations) in would_be.observations.items():
         if name in parser_result.observations:
             continue  # also passed in the server command itself: the parser layer follows it
