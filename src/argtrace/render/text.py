@@ -82,7 +82,7 @@ def _changes(setting: Mapping[str, Any]) -> list[str]:
         elif obs.get("absent"):
             out.append(f"{obs['layer']}: never arrived  {where}".rstrip())
         elif obs.get("default") and previous is None and not first:
-            out.append(f"{obs['layer']}: its default {_show(obs.get('value'))}  {where}".rstrip())
+            out.append(f"{obs['layer']}: its default {_show(obs.get('value'))}")
         elif not first and not _same(previous, obs.get("value")):
             out.append(f"{obs['layer']}: {_show(previous)} -> {_show(obs.get('value'))}  {where}".rstrip())
         previous, first = obs.get("value"), False
