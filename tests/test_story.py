@@ -170,3 +170,48 @@ def test_an_alias_normalisation_is_info_and_an_override_a_warning() -> None:
         "(sglang/srt/server_args.py:2984) changed it to 'EAGLE' "
         "(a normalisation: it depends only on this value, `self.speculative_algorithm == 'NEXTN'`)"
     )
+
+
+def test_all_settings_lists_every_field_with_its_default() -> None:
+    from argtrace.frameworks.schema import load_schema
+    from argtrace.layers.parser import all_defaults
+
+    result = run_cli(
+        [
+            "check",
+            "--format",
+            "json",
+            "--no-resolve",
+            "--no-shellcheck",
+            "--all-settings",
+            "--framework-version",
+            "0.5.10.post1",
+            "-c",
+            "python -m sglang.launch_server --model-path /m --port 30001",
+        ]
+    )
+    settings = {s["name"]: s for s in result.json["settings"]}
+    assert set(settings) == set(all_defaults(load_schema("sglang", "0.5.10.post1")))
+    assert settings["port"]["effective"] == 30001
+    assert [o["layer"] for o in settings["port"]["history"]] == ["shell", "process", "parser"]
+    assert settings["mamba_scheduler_strategy"] == {
+        "name": "mamba_scheduler_strategy",
+        "flag": "--mamba-scheduler-strategy",
+        "intended": None,
+        "effective": "auto",
+        "history": [{"layer": "parser", "value": "auto", "at": None, "by": "default", "default": True}],
+    }
+    without = run_cli(
+        [
+            "check",
+            "--format",
+            "json",
+            "--no-resolve",
+            "--no-shellcheck",
+            "--framework-version",
+            "0.5.10.post1",
+            "-c",
+            "python -m sglang.launch_server --model-path /m --port 30001",
+        ]
+    )
+    assert [s["name"] for s in without.json["settings"]] == ["model_path", "port"]

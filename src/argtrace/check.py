@@ -21,6 +21,7 @@ from argtrace.model import (
     FrameworkName,
     FrameworkSource,
     LayerResult,
+    Observation,
     Report,
     ServerCommand,
     Setting,
@@ -306,12 +307,31 @@ def analyze_server(
         from argtrace.layers.log.check import analyze_check_log
 
         results += analyze_check_log(server, options, report, results)
+    if options.all_settings:
+        results.append(untouched_settings(schema, results))
     if options.extra.get("pid") or options.extra.get("url"):
         # What the running process got and what the server reports come last: they are observed truth.
         from argtrace.layers.running import analyze_running
 
         results += analyze_running(server, options, report, results)
     return results
+
+
+def untouched_settings(schema: Schema, results: Sequence[LayerResult]) -> LayerResult:
+    """``--all-settings``: every field no layer touched, with the parser's default as its value.
+
+    Fields the resolver changed are already settings (it records every write); the rest keep the
+    default the parser gives them, which is what the server runs with.
+    """
+    from argtrace.layers.parser import all_defaults
+
+    seen = {name for result in results for name in result.observations}
+    untouched = LayerResult()
+    for dest, default in all_defaults(schema).items():
+        if dest not in seen:
+            observation = Observation("parser", default, by="default", detail={"default": True})
+            untouched.observations[dest] = (schema.flag_for_dest(dest), [observation])
+    return untouched
 
 
 def resolution_layer(
