@@ -366,25 +366,11 @@ def _brace_expand(raw: str) -> list[str]:
     n = len(raw)
     i = 0
     while i < n:
+        skipped = L.skip_quoted(raw, i, n, ansi=True, backtick=True)
+        if skipped != i:
+            i = skipped
+            continue
         c = raw[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c == "'":
-            i = L.skip_single(raw, i + 1)
-            continue
-        if c == '"':
-            i = L.skip_double(raw, i + 1)
-            continue
-        if c == "$" and i + 1 < n and raw[i + 1] in "({":
-            i = L.skip_dollar(raw, i)
-            continue
-        if c == "$" and i + 1 < n and raw[i + 1] == "'":
-            i = L.skip_ansi(raw, i + 2)
-            continue
-        if c == "`":
-            i = L.skip_backtick(raw, i + 1)
-            continue
         if c == "{":
             j, commas = _brace_close(raw, i + 1)
             if j > 0:
@@ -450,19 +436,11 @@ def _brace_close(raw: str, i: int) -> tuple[int, list[int]]:
     commas: list[int] = []
     n = len(raw)
     while i < n:
+        skipped = L.skip_quoted(raw, i, n, ansi=False, backtick=False)
+        if skipped != i:
+            i = skipped
+            continue
         c = raw[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c == "'":
-            i = L.skip_single(raw, i + 1)
-            continue
-        if c == '"':
-            i = L.skip_double(raw, i + 1)
-            continue
-        if c == "$" and i + 1 < n and raw[i + 1] in "({":
-            i = L.skip_dollar(raw, i)
-            continue
         if c == "{":
             depth += 1
         elif c == "}":
@@ -3797,22 +3775,14 @@ def _split_patterns(text: str, start: int, end: int) -> list[tuple[str, int]]:
     out: list[tuple[str, int]] = []
     seg = i
     while i < end:
-        c = text[i]
-        if c == "\\":
-            i += 2
-            continue
         try:
-            if c == "'":
-                i = L.skip_single(text, i + 1)
-                continue
-            if c == '"':
-                i = L.skip_double(text, i + 1)
-                continue
-            if c == "$" and i + 1 < end and text[i + 1] in "({":
-                i = L.skip_dollar(text, i)
-                continue
+            skipped = L.skip_quoted(text, i, end, ansi=False, backtick=False)
         except L.LexError:
             break
+        if skipped != i:
+            i = skipped
+            continue
+        c = text[i]
         if c == "|":
             out.append((text[seg:i].strip(" \t\n"), seg))
             i += 1

@@ -106,26 +106,37 @@ def skip_dollar(text: str, i: int) -> int:
     return i + 1
 
 
+def skip_quoted(text: str, i: int, end: int, *, ansi: bool, backtick: bool) -> int:
+    """If ``text[i]`` opens an escape, a quote or an expansion, the index just after it; else ``i``.
+
+    Scanners that look for an unquoted character (a brace, a comma, a delimiter) skip these regions
+    alike; ``ansi`` adds ``$'...'`` and ``backtick`` adds backquotes for the scanners that honour them.
+    """
+    c = text[i]
+    if c == "\\":
+        return i + 2
+    if c == "'":
+        return skip_single(text, i + 1)
+    if c == '"':
+        return skip_double(text, i + 1)
+    if c == "$" and i + 1 < end and text[i + 1] in "({":
+        return skip_dollar(text, i)
+    if ansi and c == "$" and i + 1 < end and text[i + 1] == "'":
+        return skip_ansi(text, i + 2)
+    if backtick and c == "`":
+        return skip_backtick(text, i + 1)
+    return i
+
+
 def skip_braces(text: str, i: int) -> int:
     depth = 1
     n = len(text)
     while i < n:
+        skipped = skip_quoted(text, i, n, ansi=False, backtick=True)
+        if skipped != i:
+            i = skipped
+            continue
         c = text[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c == "'":
-            i = skip_single(text, i + 1)
-            continue
-        if c == '"':
-            i = skip_double(text, i + 1)
-            continue
-        if c == "$" and i + 1 < n and text[i + 1] in "({":
-            i = skip_dollar(text, i)
-            continue
-        if c == "`":
-            i = skip_backtick(text, i + 1)
-            continue
         if c == "{":
             depth += 1
         elif c == "}":
@@ -249,25 +260,11 @@ def _skip_array(text: str, i: int, end: int) -> int:
     """``i`` after the ``(`` of an array literal: index after the matching ``)``."""
     depth = 1
     while i < end:
+        skipped = skip_quoted(text, i, end, ansi=True, backtick=True)
+        if skipped != i:
+            i = skipped
+            continue
         c = text[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c == "'":
-            i = skip_single(text, i + 1)
-            continue
-        if c == '"':
-            i = skip_double(text, i + 1)
-            continue
-        if c == "$" and i + 1 < end and text[i + 1] == "'":
-            i = skip_ansi(text, i + 2)
-            continue
-        if c == "$" and i + 1 < end and text[i + 1] in "({":
-            i = skip_dollar(text, i)
-            continue
-        if c == "`":
-            i = skip_backtick(text, i + 1)
-            continue
         if c == "#" and (text[i - 1] in " \t\n("):
             j = text.find("\n", i)
             i = end if j < 0 else j
@@ -822,20 +819,11 @@ def _find_top(s: str, ch: str) -> int:
     i = 0
     n = len(s)
     while i < n:
-        c = s[i]
-        if c == "\\":
-            i += 2
+        skipped = skip_quoted(s, i, n, ansi=False, backtick=False)
+        if skipped != i:
+            i = skipped
             continue
-        if c == "'":
-            i = skip_single(s, i + 1)
-            continue
-        if c == '"':
-            i = skip_double(s, i + 1)
-            continue
-        if c == "$" and i + 1 < n and s[i + 1] in "({":
-            i = skip_dollar(s, i)
-            continue
-        if c == ch:
+        if s[i] == ch:
             return i
         i += 1
     return -1
