@@ -30,6 +30,26 @@ SEED_CMD = (
     "--speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4"
 )
 
+
+def _seed_example(command: str) -> Example:
+    """``check -c COMMAND`` on SGLang 0.5.10.post1 with a Qwen3.5-style hybrid config and an assumed H100."""
+    return Example(
+        argv=[
+            "check",
+            "--model-config",
+            "qwen",
+            "--gpu",
+            "h100",
+            "--framework-version",
+            "0.5.10.post1",
+            "-c",
+            command,
+        ],
+        files={"qwen/config.json": HYBRID_CONFIG},
+        needs=[SGLANG_10],
+    )
+
+
 RS001 = Rule(
     code="RS001",
     layer="resolution",
@@ -42,36 +62,8 @@ RS001 = Rule(
         "its value and where that value came from: the one to change is among them."
     ),
     fix="change one of the settings the failing condition reads (the message names the framework's advice)",
-    example=Example(
-        argv=[
-            "check",
-            "--model-config",
-            "qwen",
-            "--gpu",
-            "h100",
-            "--framework-version",
-            "0.5.10.post1",
-            "-c",
-            SEED_CMD,
-        ],
-        files={"qwen/config.json": HYBRID_CONFIG},
-        needs=[SGLANG_10],
-    ),
-    correct=Example(
-        argv=[
-            "check",
-            "--model-config",
-            "qwen",
-            "--gpu",
-            "h100",
-            "--framework-version",
-            "0.5.10.post1",
-            "-c",
-            SEED_CMD + " --mamba-scheduler-strategy extra_buffer",
-        ],
-        files={"qwen/config.json": HYBRID_CONFIG},
-        needs=[SGLANG_10],
-    ),
+    example=_seed_example(SEED_CMD),
+    correct=_seed_example(SEED_CMD + " --mamba-scheduler-strategy extra_buffer"),
 )
 
 RS002 = Rule(
@@ -85,36 +77,8 @@ RS002 = Rule(
         "overlap scheduling disabled for a model."
     ),
     fix="accept the resolved value, or change the setting that made the framework override it",
-    example=Example(
-        argv=[
-            "check",
-            "--model-config",
-            "qwen",
-            "--gpu",
-            "h100",
-            "--framework-version",
-            "0.5.10.post1",
-            "-c",
-            SEED_CMD + " --mamba-scheduler-strategy extra_buffer --max-running-requests 64",
-        ],
-        files={"qwen/config.json": HYBRID_CONFIG},
-        needs=[SGLANG_10],
-    ),
-    correct=Example(
-        argv=[
-            "check",
-            "--model-config",
-            "qwen",
-            "--gpu",
-            "h100",
-            "--framework-version",
-            "0.5.10.post1",
-            "-c",
-            SEED_CMD.replace("NEXTN", "EAGLE") + " --mamba-scheduler-strategy extra_buffer",
-        ],
-        files={"qwen/config.json": HYBRID_CONFIG},
-        needs=[SGLANG_10],
-    ),
+    example=_seed_example(SEED_CMD + " --mamba-scheduler-strategy extra_buffer --max-running-requests 64"),
+    correct=_seed_example(SEED_CMD.replace("NEXTN", "EAGLE") + " --mamba-scheduler-strategy extra_buffer"),
 )
 
 RS003 = Rule(
@@ -198,19 +162,5 @@ RS006 = Rule(
         "child processes see the framework's value."
     ),
     fix="none needed; know that the framework, not the script, decides this variable",
-    example=Example(
-        argv=[
-            "check",
-            "--model-config",
-            "qwen",
-            "--gpu",
-            "h100",
-            "--framework-version",
-            "0.5.10.post1",
-            "-c",
-            SEED_CMD + " --mamba-scheduler-strategy extra_buffer",
-        ],
-        files={"qwen/config.json": HYBRID_CONFIG},
-        needs=[SGLANG_10],
-    ),
+    example=_seed_example(SEED_CMD + " --mamba-scheduler-strategy extra_buffer"),
 )
