@@ -1,15 +1,15 @@
 """Text and SVG views of the ``memory`` section. Renderers read the finished section; they never compute.
 
 ``register()`` adds the text view to ``argtrace.render.text.SECTION_RENDERERS`` (the registry meant for
-later layers); ``write_plot`` draws the per-GPU budget as a stacked bar in SVG, written by hand because
-matplotlib is not a dependency (a PNG is rasterised from the same rectangles, without text, see docs).
+later layers); ``write_plot`` draws the per-GPU budget as a stacked bar: ``plot_layout`` decides every box
+and label, ``svg`` writes them as text and ``png`` rasterises the same layout with Pillow (imported only
+then), so the two files always show the same numbers.
 """
 
 from __future__ import annotations
 
-import struct
-import zlib
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -119,37 +119,75 @@ def register() -> None:
     SECTION_RENDERERS.setdefault("memory", lambda section: Text(memory_text(section)))
 
 
-def svg(section: Mapping[str, Any]) -> str:
+@dataclass(frozen=True)
+class Box:
+    x: float
+    y: float
+    width: float
+    height: float
+    fill: str | None  # None: outline only
+    stroke: str | None = None
+
+
+@dataclass(frozen=True)
+class Label:
+    x: float
+    y: float  # the text's baseline, as SVG places it
+    text: str
+    size: int = 12
+    bold: bool = False
+
+
+@dataclass(frozen=True)
+class Plot:
+    """What the budget plot shows, in pixels; ``svg`` and ``png`` only draw it."""
+
+    width: int
+    height: int
+    boxes: tuple[Box, ...]
+    labels: tuple[Label, ...]
+
+
+def plot_layout(section: Mapping[str, Any]) -> Plot:
+    """The per-GPU budget as one stacked bar (top: first row of ``breakdown``) with a legend and a title."""
     gpu = section.get("gpu") or {}
     total = float(gpu.get("total_bytes") or 1) if isinstance(gpu, Mapping) else 1.0
     rows = section.get("breakdown") or []
     width, bar_x, bar_w, top, height = 640, 40, 120, 40, 480
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{top + height + 40}" '
-        'font-family="sans-serif" font-size="12">',
-        f'<text x="{bar_x}" y="24" font-size="14" font-weight="bold">'
-        f"{_esc(str(gpu.get('name', '')) if isinstance(gpu, Mapping) else '')} per GPU: "
-        f"{_esc(str(section.get('verdict')))}"
-        f"{' at ' + _esc(str(section.get('oom_stage'))) if section.get('oom_stage') else ''}"
-        "</text>",
-    ]
+    name = str(gpu.get("name", "")) if isinstance(gpu, Mapping) else ""
+    stage = f" at {section.get('oom_stage')}" if section.get("oom_stage") else ""
+    labels = [Label(bar_x, 24, f"{name} per GPU: {section.get('verdict')}{stage}", size=14, bold=True)]
+    boxes = []
     y = float(top)
     for i, row in enumerate(rows):
-        h = abs(row["bytes"]) / total * height
+        h = min(abs(row["bytes"]) / total * height, top + height - y)
         color = COLORS.get(row["name"], "#607d8b")
-        parts.append(
-            f'<rect x="{bar_x}" y="{y:.1f}" width="{bar_w}" height="{max(h, 0.5):.1f}" fill="{color}" '
-            'stroke="#ffffff" stroke-width="0.5"/>'
-        )
+        boxes.append(Box(bar_x, y, bar_w, max(h, 0.5), color, stroke="#ffffff"))
         ly = top + 16 + i * 20
-        parts.append(f'<rect x="{bar_x + bar_w + 40}" y="{ly - 10}" width="12" height="12" fill="{color}"/>')
+        boxes.append(Box(bar_x + bar_w + 40, ly - 10, 12, 12, color))
+        labels.append(Label(bar_x + bar_w + 58, ly, f"{row['name']}: {row['bytes'] / GIB:.2f} GiB"))
+        y += max(h, 0)
+    boxes.append(Box(bar_x, top, bar_w, height, None, stroke="#000000"))
+    labels.append(Label(bar_x, top + height + 20, f"total {total / GIB:.2f} GiB"))
+    return Plot(width, top + height + 40, tuple(boxes), tuple(labels))
+
+
+def svg(section: Mapping[str, Any]) -> str:
+    plot = plot_layout(section)
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{plot.width}" height="{plot.height}" '
+        'font-family="sans-serif" font-size="12">'
+    ]
+    for box in plot.boxes:
+        stroke = f' stroke="{box.stroke}" stroke-width="{0.5 if box.fill else 1}"' if box.stroke else ""
         parts.append(
-            f'<text x="{bar_x + bar_w + 58}" y="{ly}">'
-            f"{_esc(row['name'])}: {row['bytes'] / GIB:.2f} GiB</text>"
+            f'<rect x="{box.x:g}" y="{box.y:.1f}" width="{box.width:g}" height="{box.height:.1f}" '
+            f'fill="{box.fill or "none"}"{stroke}/>'
         )
-        y += h
-    parts.append(f'<rect x="{bar_x}" y="{top}" width="{bar_w}" height="{height}" fill="none" stroke="#000"/>')
-    parts.append(f'<text x="{bar_x}" y="{top + height + 20}">total {total / GIB:.2f} GiB</text>')
+    for label in plot.labels:
+        style = f' font-size="{label.size}"' if label.size != 12 else ""
+        style += ' font-weight="bold"' if label.bold else ""
+        parts.append(f'<text x="{label.x:g}" y="{label.y:g}"{style}>{_esc(label.text)}</text>')
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
 
@@ -158,45 +196,35 @@ def _esc(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def _png(section: Mapping[str, Any]) -> bytes:
-    """The stacked bar alone (no text), 200x520 RGB, with the standard library only."""
-    gpu = section.get("gpu") or {}
-    total = float(gpu.get("total_bytes") or 1) if isinstance(gpu, Mapping) else 1.0
-    w, h, bar_x, bar_w, top, bar_h = 200, 520, 40, 120, 20, 480
-    pixels = [[(255, 255, 255)] * w for _ in range(h)]
-    y = float(top)
-    for row in section.get("breakdown") or []:
-        color = COLORS.get(row["name"], "#607d8b")
-        rgb = (int(color[1:3], 16), int(color[3:5], 16), int(color[5:7], 16))
-        end = min(y + abs(row["bytes"]) / total * bar_h, top + bar_h)
-        for yy in range(int(y), int(end)):
-            for xx in range(bar_x, bar_x + bar_w):
-                pixels[yy][xx] = rgb
-        y = end
-    raw = b"".join(b"\x00" + bytes(c for px in line for c in px) for line in pixels)
+def png(section: Mapping[str, Any]) -> bytes:
+    """The same picture as ``svg``, rasterised with Pillow (its bundled font: no system fonts needed)."""
+    import io
 
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return (
-            struct.pack(">I", len(data))
-            + kind
-            + data
-            + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
-        )
+    from PIL import Image, ImageDraw, ImageFont
 
-    return (
-        b"\x89PNG\r\n\x1a\n"
-        + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
-        + chunk(b"IDAT", zlib.compress(raw, 9))
-        + chunk(b"IEND", b"")
-    )
+    plot = plot_layout(section)
+    image = Image.new("RGB", (plot.width, plot.height), "#ffffff")
+    draw = ImageDraw.Draw(image)
+    for box in plot.boxes:
+        corners = (box.x, box.y, box.x + box.width - 1, box.y + box.height - 1)
+        draw.rectangle(corners, fill=box.fill, outline=box.stroke if not box.fill else None)
+    for label in plot.labels:
+        font = ImageFont.load_default(size=label.size)
+        # SVG's y is the baseline; Pillow's "ls" anchor (left, baseline) places it the same way.
+        draw.text((label.x, label.y), label.text, fill="#000000", font=font, anchor="ls")
+        if label.bold:
+            draw.text((label.x + 1, label.y), label.text, fill="#000000", font=font, anchor="ls")
+    out = io.BytesIO()
+    image.save(out, format="PNG", optimize=True)
+    return out.getvalue()
 
 
 def write_plot(section: Mapping[str, Any], path: Path) -> None:
-    """``.svg`` (labelled) or ``.png`` (bar only); raises ValueError for other suffixes."""
+    """``.svg`` or ``.png`` (the same picture); raises ValueError for other suffixes."""
     suffix = path.suffix.lower()
     if suffix == ".svg":
         path.write_text(svg(section), encoding="utf-8")
     elif suffix == ".png":
-        path.write_bytes(_png(section))
+        path.write_bytes(png(section))
     else:
         raise ValueError(f"--plot wants a .svg or .png file, got {path.name!r}")
