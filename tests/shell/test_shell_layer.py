@@ -289,6 +289,22 @@ def test_unset_positional_shifts_words(tmp_path: Path) -> None:
     )
 
 
+def test_nothing_is_lost_after_a_flag_that_takes_no_value(tmp_path: Path) -> None:
+    # "$@" with no arguments and an empty $EXTRA after a store_true flag: correct scripts, no finding.
+    script = (
+        'EXTRA=\npython3 -m sglang.launch_server --model-path /m --enable-metrics "$@"\n'
+        "python3 -m sglang.launch_server --model-path /m --enable-metrics $EXTRA --port 30000\n"
+        "vllm serve /m --enforce-eager ${ARGS[@]}\n"
+    )
+    r = run(tmp_path, script)
+    assert codes(r) & {"SH007", "SH026"} == set()
+    # The same empty $EXTRA after a flag that takes a value is still the hazard.
+    r = run(tmp_path, "EXTRA=\npython3 -m sglang.launch_server --port $EXTRA --tp-size 2\n")
+    assert only(r, "SH026").message == (
+        "`$EXTRA` is empty, so the unquoted word vanishes: `--port` takes `--tp-size` as its value"
+    )
+
+
 def test_split_value(tmp_path: Path) -> None:
     r = run(tmp_path, 'M="/a b"\npython3 -m sglang.launch_server --model-path $M --x\n')
     f = only(r, "SH008")

@@ -559,6 +559,13 @@ def _event_findings(label: str, ev: E.ShellEvaluator, args: list[str], data: byt
 
 _OPERATOR_WORD = re.compile(r"\d?>>?(&\d)?|&>>?|<|\||\|\||&&|&|;|2>&1|1>&2|>&2")
 _POSITIONAL = re.compile(r"^\"?\$\{?([1-9][0-9]*)\}?\"?$")
+_ALL_ARGUMENTS = re.compile(r"^\"?\$(?:[@*]|\{[@*]\}|\{[A-Za-z_][A-Za-z0-9_]*\[[@*]\]\})\"?$")
+
+
+def _takes_no_value(framework: str, flag: str) -> bool:
+    from argtrace.frameworks.schema import takes_no_value
+
+    return takes_no_value(framework, flag)
 
 
 def _server_findings(
@@ -581,6 +588,10 @@ def _server_findings(
         prev = txt(v.index - 1)
         nxt = txt(v.index) if v.index < len(argv) else None
         if prev is None or not prev.startswith("-") or "=" in prev or v.index - 1 < start:
+            continue
+        if _ALL_ARGUMENTS.match(v.raw) or _takes_no_value(s.detection.framework, prev):
+            # "$@" / "${arr[@]}" expanding to no word is what they are for; a flag like --enable-metrics
+            # takes no value, so nothing after it can be lost as its value.
             continue
         then = (
             f"`{prev}` takes `{nxt}` as its value"
