@@ -64,16 +64,30 @@ def test_env_holds_script_vars_and_framework_relevant_caller_vars_only() -> None
     assert findings == []
 
 
-def test_removed_env_var_set_by_script_is_an_error_inherited_a_warning() -> None:
+def test_removed_env_var_is_a_leftover_warning_inherited_info() -> None:
     need("sglang", SG23)
     srv = server(["--model-path", "/m"], env={"SGLANG_ENABLE_SPEC_V2": "1"})
     _, findings = run(srv, SG23)
-    assert [(c, s) for c, s, _ in findings] == [("PR001", "error")]
+    assert [(c, s) for c, s, _ in findings] == [("PR001", "warning")]
     assert "read by sglang 0.5.10.post1" in findings[0][2] and "not by sglang 0.5.23" in findings[0][2]
     srv = server(["--model-path", "/m"], env={"SGLANG_ENABLE_SPEC_V2": inherited("1")})
     _, findings = run(srv, SG23)
-    assert [(c, s) for c, s, _ in findings] == [("PR001", "warning")]
+    assert [(c, s) for c, s, _ in findings] == [("PR001", "info")]
     assert findings[0][2].endswith("(inherited from the caller's environment)")
+
+
+def test_env_var_only_newer_releases_read_is_an_error() -> None:
+    # SGLANG_ENABLE_PP_SPEC is read from 0.5.23 on: on 0.5.10.post1 the feature it asks for is missing.
+    srv = server(["--model-path", "/m"], env={"SGLANG_ENABLE_PP_SPEC": "1"})
+    _, findings = run(srv)
+    assert findings == [
+        (
+            "PR001",
+            "error",
+            "SGLANG_ENABLE_PP_SPEC is read by sglang 0.5.23 but not by sglang 0.5.10.post1: only newer "
+            "releases read it",
+        )
+    ]
 
 
 def test_misspelt_env_var_names_the_nearest() -> None:

@@ -303,6 +303,12 @@ def test_nothing_is_lost_after_a_flag_that_takes_no_value(tmp_path: Path) -> Non
     assert only(r, "SH026").message == (
         "`$EXTRA` is empty, so the unquoted word vanishes: `--port` takes `--tp-size` as its value"
     )
+    # A quoted variable the caller may set: named, with the way to give it.
+    r = run(tmp_path, 'vllm serve /m --api-key "${VLLM_API_KEY}" --port 8000\n', env={})
+    assert only(r, "SH026").message == (
+        '`"${VLLM_API_KEY}"` is not set in the environment argtrace was given (if the caller sets it, '
+        "pass `--env VLLM_API_KEY=...`): `--api-key` gets an empty value"
+    )
 
 
 def test_split_value(tmp_path: Path) -> None:

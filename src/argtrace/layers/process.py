@@ -177,7 +177,13 @@ def _env_names(server: ServerCommand, schema: Schema) -> list[Finding]:
                 f"{name} is read by {schema.framework} {which} but not by {schema.label}: "
                 f"{'the release ignores it' if older else 'only newer releases read it'}{hint}"
             )
-            severity = "error" if not inherited else "warning"
+            # A variable only older releases read is a leftover (VLLM_USE_V1=1 on a V1-only vLLM): the
+            # launch runs as intended without it. One only newer releases read asks for a feature this
+            # release lacks.
+            if older:
+                severity = "warning" if not inherited else "info"
+            else:
+                severity = "error" if not inherited else "warning"
         else:
             msg = f"{name} looks like a {schema.framework} variable but {schema.label} never reads it{hint}"
             severity = "warning" if not inherited else "info"

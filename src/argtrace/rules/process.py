@@ -16,7 +16,7 @@ def _c(command: str, version: tuple[str, ...] = _SG10) -> Example:
 PR_UNKNOWN_ENV = Rule(
     code="PR001",
     layer="process",
-    severity="error",
+    severity="warning",
     title="Framework environment variable this release does not read",
     rationale="A variable with the framework's prefix (SGLANG_, SGL_, VLLM_) that this release never "
     "reads does "
@@ -24,8 +24,10 @@ PR_UNKNOWN_ENV = Rule(
     fix="use the name this release reads (the message names the nearest one), or drop the variable",
     example=_c(f"SGLANG_ENABLE_SPEC_V2=1 {_SG} --speculative-algorithm EAGLE", _SG23),
     correct=_c(f"SGLANG_ENABLE_SPEC_V2=1 {_SG} --speculative-algorithm EAGLE", _SG10),
-    exceptions="A name built at run time (f-strings) may be missing from the generated list; inherited "
-    "variables (not set by the script) are reported with a lower severity.",
+    exceptions="A name built at run time (f-strings) may be missing from the generated list. Severity: an "
+    "error when only newer releases read the variable (the feature it asks for is missing), a warning for "
+    "a leftover only older releases read or a name no release reads; one step lower when inherited from "
+    "the caller rather than set by the script.",
 )
 
 PR_DEPRECATED_ENV = Rule(
@@ -123,7 +125,7 @@ PR_ENV_VALUE = Rule(
     severity="warning",
     title="Framework variable with a value of the wrong type",
     rationale="The framework converts the variable where it reads it (int(...), float(...), a "
-              "boolean parser): "
+    "boolean parser): "
     "a value of the wrong type makes that read fail or fall back, so the setting never takes effect.",
     fix="give the variable a value of the type named in the message",
     example=Example(argv=("check", "--framework-version", "0.33.0", "-c", "VLLM_PORT=eight vllm serve /m")),

@@ -559,6 +559,7 @@ def _event_findings(label: str, ev: E.ShellEvaluator, args: list[str], data: byt
 
 _OPERATOR_WORD = re.compile(r"\d?>>?(&\d)?|&>>?|<|\||\|\||&&|&|;|2>&1|1>&2|>&2")
 _POSITIONAL = re.compile(r"^\"?\$\{?([1-9][0-9]*)\}?\"?$")
+_NAMED_VARIABLE = re.compile(r"^\"?\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?\"?$")
 _ALL_ARGUMENTS = re.compile(r"^\"?\$(?:[@*]|\{[@*]\}|\{[A-Za-z_][A-Za-z0-9_]*\[[@*]\]\})\"?$")
 
 
@@ -642,9 +643,17 @@ def _server_findings(
                 )
             )
         else:
+            named = _NAMED_VARIABLE.match(w.expansion)
+            unset = named is not None and ev.get_param(named.group(1))[0] == "unset"
+            why = (
+                f"`{w.expansion}` is not set in the environment argtrace was given (if the caller sets it, "
+                f"pass `--env {named.group(1)}=...`)"
+                if named is not None and unset
+                else f"`{w.expansion}` is empty"
+            )
             out.append(
                 R.SH026.finding(
-                    f"`{w.expansion}` is empty: `{prev}` gets an empty value",
+                    f"{why}: `{prev}` gets an empty value",
                     at=w.at,
                     evidence=[Evidence("shell", w.at, f"{prev} {w.expansion}")],
                 )
