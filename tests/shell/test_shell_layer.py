@@ -311,6 +311,16 @@ def test_nothing_is_lost_after_a_flag_that_takes_no_value(tmp_path: Path) -> Non
     )
 
 
+def test_a_usage_exit_is_named_when_no_server_starts(tmp_path: Path) -> None:
+    script = 'if [ $# -lt 1 ]; then\n  echo "usage: $0 MODEL" >&2\n  exit 1\nfi\nvllm serve "$1"\n'
+    r = run(tmp_path, script)
+    assert only(r, "SH019").message == (
+        "no SGLang or vLLM server start found in the commands launch.sh would run: it stops at `exit` at "
+        "launch.sh:3:3 with status 1 (given 0 arguments)"
+    )
+    assert "SH019" not in codes(run(tmp_path, script, "/models/m"))
+
+
 def test_split_value(tmp_path: Path) -> None:
     r = run(tmp_path, 'M="/a b"\npython3 -m sglang.launch_server --model-path $M --x\n')
     f = only(r, "SH008")

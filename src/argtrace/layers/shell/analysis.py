@@ -148,7 +148,8 @@ def _analyze(
     if not ev.servers:
         findings.append(
             R.SH019.finding(
-                f"no SGLang or vLLM server start found in the commands {label} would run", at=label
+                f"no SGLang or vLLM server start found in the commands {label} would run{_ended(ev, args)}",
+                at=label,
             )
         )
     # ---- shellcheck
@@ -561,6 +562,16 @@ _OPERATOR_WORD = re.compile(r"\d?>>?(&\d)?|&>>?|<|\||\|\||&&|&|;|2>&1|1>&2|>&2")
 _POSITIONAL = re.compile(r"^\"?\$\{?([1-9][0-9]*)\}?\"?$")
 _NAMED_VARIABLE = re.compile(r"^\"?\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?\"?$")
 _ALL_ARGUMENTS = re.compile(r"^\"?\$(?:[@*]|\{[@*]\}|\{[A-Za-z_][A-Za-z0-9_]*\[[@*]\]\})\"?$")
+
+
+def _ended(ev: E.ShellEvaluator, args: list[str]) -> str:
+    """Why the run stopped early, when an ``exit`` ended it (a usage check that fails without arguments)."""
+    if ev.ended_by is None or ev.ended_by[0] is None:
+        return ""
+    where, status = ev.ended_by
+    plural = "s" if len(args) != 1 else ""
+    shown = f" with status {status}" if status is not None else ""
+    return f": it stops at {where}{shown} (given {len(args)} argument{plural})"
 
 
 def _takes_no_value(framework: str, flag: str) -> bool:

@@ -842,12 +842,16 @@ class ShellEvaluator:
 
     # ---------------------------------------------------------------------- running
 
+    # Set by ``run`` when the script ends at an ``exit`` (or a top-level ``return``): (where, status).
+    ended_by: tuple[str | None, int | None] | None = None
+
     def run(self) -> int | None:
         tree = self.src.tree
         try:
             status = self.run_block(tree.root_node.children)
         except _Exit as e:
             status = e.status
+            self.ended_by = (e.reason, status)
         except (_Return, _Break, _Continue):
             status = self.last_status
         except _Budget:
