@@ -281,7 +281,8 @@ def analyze_memory(
     if framework == "vllm":
         from argtrace.layers.memory import vllm
 
-        vllm.analyze(spec, profile, settings, version, section, findings, rules, selection.count)
+        model_dir = Path(model_config).parent if Path(model_config).is_file() else Path(model_config)
+        vllm.analyze(spec, profile, settings, version, section, findings, rules, selection.count, model_dir)
         return result
     section["version"] = version or sg.VERSION
     if version and version != sg.VERSION:

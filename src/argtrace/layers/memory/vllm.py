@@ -1,30 +1,703 @@
-"""vLLM 0.33.0: the KV budget, approximately.
+"""vLLM 0.33.0: how the engine sizes its KV cache, re-derived step by step.
 
-Follows ``vllm/v1/worker/gpu_worker.py`` ``Worker.determine_available_memory`` (0.33.0):
-``available_kv_cache_memory = requested_memory - non_kv_cache_memory - cudagraph_memory_estimate`` with
-``requested_memory = gpu_memory_utilization x total`` (``request_memory``), ``non_kv_cache_memory`` = weights
-+ the profile run's activation peak + non-torch memory (measured at run time: estimated here), and
-``--kv-cache-memory-bytes`` bypassing all of it. KV bytes per token follow the attention specs (per rank:
-``max(1, kv_heads // tp)`` heads, K and V, every attention layer; MLA ``kv_lora_rank + qk_rope_head_dim``).
-Mamba state per request uses the same state shapes as SGLang; vLLM's page unification (one block holds
-one request's state) and prefix-caching ``align`` mode are not modelled. See docs/memory.md.
+Each function names the file and function it follows (paths relative to ``vllm/``, version 0.33.0):
+
+- ``resolve_args``: ``engine/arg_utils.py`` ``EngineArgs.get_batch_defaults`` / ``_set_default_args``
+  (``max_num_seqs`` and ``max_num_batched_tokens`` for the OpenAI server usage context, by device memory
+  and name), ``config/cache.py`` ``CacheConfig`` defaults (``block_size`` 16, prefix caching on),
+  ``model_executor/models/config.py`` ``MambaModelConfig.verify_and_update_config`` (prefix caching ->
+  ``mamba_cache_mode`` align), ``NemotronHForCausalLMConfig`` / ``Qwen3_5ForConditionalGenerationConfig``
+  (SSM state dtype), ``config/speculative.py`` (``--speculative-config`` method and tokens).
+- ``kv_layout``: ``platforms/interface.py`` ``Platform._align_hybrid_block_size`` (the attention block is
+  grown so one attention page holds one Mamba state; the Mamba page is padded to it) and
+  ``v1/core/kv_cache_planning.py`` ``get_kv_cache_groups`` -> ``_get_kv_cache_groups_uniform_spec`` /
+  ``_get_kv_cache_groups_uniform_page_size`` (groups of equal layer count) and
+  ``_get_kv_cache_bytes_per_block``.
+- ``plan``: ``v1/worker/gpu_worker.py`` ``Worker.determine_available_memory`` and
+  ``v1/worker/utils.py`` ``request_memory``; ``kv_cache_planning.py`` ``get_kv_cache_configs`` (null block
+  held back, ``num_blocks = available // bytes_per_block``), ``_check_enough_kv_cache_memory``,
+  ``_max_memory_usage_bytes_from_groups``, ``_estimate_max_model_len_from_groups``;
+  ``v1/core/kv_cache_utils.py`` ``get_max_concurrency_for_kv_cache_config`` / ``get_kv_cache_capacity``
+  (the ``GPU KV cache size: N tokens`` and ``Maximum concurrency ...`` lines).
+
+What is measured at run time (activation peak of the profile run, non-torch memory, CUDA graph pool) is
+estimated and labelled so. ``vllm_probe.py`` runs the same planning with vLLM's own functions in a resolver
+environment (``--resolver``). What is not modelled is listed in ``docs/memory.md``.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from argtrace.gpus import GIB, GpuProfile
 from argtrace.layers.memory.config import ModelSpec
 from argtrace.layers.memory.settings import setting
-from argtrace.layers.memory.sglang import Resolved, activation_estimate
-from argtrace.layers.memory.state import kv_geometry, mamba_geometry
-from argtrace.layers.memory.weights import estimate_weights
+from argtrace.layers.memory.sglang import Resolved as SgResolved
+from argtrace.layers.memory.sglang import activation_estimate
+from argtrace.layers.memory.state import (
+    KV_DTYPE_BYTES,
+    SSM_DTYPE_BYTES,
+    KvGeometry,
+    MambaGeometry,
+    kv_geometry,
+    mamba_geometry,
+)
+from argtrace.layers.memory.vllm_probe import request_for
+from argtrace.layers.memory.weights import WeightEstimate, estimate_weights
 from argtrace.model import Finding
 
 VERSION = "0.33.0"
-NON_TORCH_BYTES = int(0.5 * GIB)  # CUDA context, NCCL, allocator slack seen as non-torch memory
+DEFAULT_BLOCK_SIZE = 16  # config/cache.py CacheConfig.DEFAULT_BLOCK_SIZE
+# v1/attention/backends/flash_attn.py get_supported_kernel_block_sizes -> [MultipleOf(16)] (CUDA); the
+# FlashInfer backend's smallest size is 16 too. MLA hybrids round to 128 (_align_hybrid_block_size).
+KERNEL_BLOCK_ALIGNMENT = 16
+MLA_KERNEL_BLOCK_ALIGNMENT = 128
+# Measured at run time by vLLM; argtrace's estimates (docs/memory.md):
+NON_TORCH_BYTES = int(0.5 * GIB)  # CUDA context, NCCL, allocator slack counted as non-torch memory
+CUDAGRAPH_BYTES = int(0.5 * GIB)  # profile_cudagraph_memory; public logs show 0.09-0.13 GiB for a 27B at TP2
+SAFETY_BYTES = int(0.25 * GIB)
+# arg_utils.py get_batch_defaults (OPENAI_API_SERVER): (max_num_batched_tokens, max_num_seqs)
+_DEFAULTS_160G = (16384, 1024)
+_DEFAULTS_70G = (8192, 1024)
+_DEFAULTS_SMALL = (2048, 256)
+
+
+def format_gib(value: int | float) -> str:
+    """``utils/mem_utils.py`` ``format_gib``: ``str(round(b / GiB, 2))`` (so 16 GiB prints ``16.0``)."""
+    return f"{round(value / GIB, 2)}"
+
+
+def batch_defaults(gpu: GpuProfile) -> tuple[int, int]:
+    """``(max_num_batched_tokens, max_num_seqs)`` for ``vllm serve`` (usage context OPENAI_API_SERVER) from
+    ``EngineArgs.get_batch_defaults``: >= 160 GiB 16384/1024; >= 70 GiB and not an A100 and not a GB10
+    (cc 12.1) 8192/1024; else 2048/256. ``device_memory`` is torch's total (``total_bytes``)."""
+    if gpu.total_bytes >= 160 * GIB:
+        return _DEFAULTS_160G
+    if gpu.total_bytes >= 70 * GIB and "a100" not in gpu.label.lower() and gpu.compute_capability != (12, 1):
+        return _DEFAULTS_70G
+    return _DEFAULTS_SMALL
+
+
+@dataclass
+class Resolved:
+    """The memory-relevant engine settings after vLLM 0.33.0's defaults."""
+
+    tp: int
+    gpu_memory_utilization: float
+    utilization_given: bool
+    max_num_seqs: int
+    max_num_batched_tokens: int
+    max_model_len: int
+    kv_cache_dtype: str
+    block_size: int
+    block_size_given: bool
+    enable_prefix_caching: bool
+    mamba_cache_mode: str
+    mamba_ssm_cache_dtype: str | None
+    kv_cache_memory_bytes: int | None
+    enforce_eager: bool
+    speculative_method: str | None
+    num_speculative_tokens: int
+    notes: list[str] = field(default_factory=list)
+
+
+def _speculative(settings: Mapping[str, Any], spec: ModelSpec, notes: list[str]) -> tuple[str | None, int]:
+    raw = setting(settings, "speculative_config")
+    if raw is None:
+        return None, 0
+    if isinstance(raw, str):
+        import json
+
+        try:
+            raw = json.loads(raw)
+        except json.JSONDecodeError:
+            notes.append(f"--speculative-config is not JSON ({raw[:40]!r}); speculative decoding not sized")
+            return None, 0
+    if not isinstance(raw, Mapping):
+        notes.append("--speculative-config is not a JSON object; speculative decoding not sized")
+        return None, 0
+    method = str(raw.get("method") or ("mtp" if spec.mtp_layers else "draft_model")).lower()
+    # config/speculative.py maps the model-specific MTP names (qwen3_next_mtp, deepseek_mtp, ...) to mtp.
+    if method.endswith("_mtp"):
+        method = "mtp"
+    tokens = raw.get("num_speculative_tokens")
+    try:
+        n = int(tokens) if tokens is not None else max(spec.mtp_layers, 1)
+    except (TypeError, ValueError):
+        notes.append(f"num_speculative_tokens {tokens!r} is not a number; 1 assumed")
+        n = 1
+    return method, max(n, 0)
+
+
+def resolve_args(spec: ModelSpec, gpu: GpuProfile, settings: Mapping[str, Any]) -> Resolved:
+    notes: list[str] = []
+    tp = max(int(setting(settings, "tensor_parallel_size", 1)), 1)
+    batched_default, seqs_default = batch_defaults(gpu)
+    util = setting(settings, "gpu_memory_utilization")
+    prefix = not bool(setting(settings, "no_enable_prefix_caching", False))
+    if setting(settings, "enable_prefix_caching") is not None:
+        prefix = bool(setting(settings, "enable_prefix_caching"))
+    mode = str(setting(settings, "mamba_cache_mode", "none"))
+    if spec.is_hybrid:
+        # MambaModelConfig.verify_and_update_config: prefix caching -> align, else none.
+        if prefix and mode == "none":
+            mode = "align"
+            notes.append("mamba_cache_mode none -> align: prefix caching is on (MambaModelConfig)")
+        elif not prefix:
+            mode = "none"
+    # Qwen3_5ForConditionalGenerationConfig / NemotronHForCausalLMConfig: "auto" SSM dtype follows the
+    # config (NemotronH: float32 when the config says nothing); other GDN models keep the model dtype.
+    ssm = setting(settings, "mamba_ssm_cache_dtype")
+    if ssm in (None, "auto"):
+        if spec.mamba_ssm_dtype:
+            ssm = spec.mamba_ssm_dtype
+        elif spec.family == "nemotron_h":
+            ssm = "float32"
+        else:
+            ssm = "bfloat16" if spec.dtype_bytes == 2 else "float32"
+    method, n_spec = _speculative(settings, spec, notes)
+    max_len = int(setting(settings, "max_model_len", spec.context_length or 4096))
+    kv_bytes = setting(settings, "kv_cache_memory_bytes")
+    return Resolved(
+        tp=tp,
+        gpu_memory_utilization=float(util) if util is not None else 0.9,
+        utilization_given=util is not None,
+        max_num_seqs=int(setting(settings, "max_num_seqs", seqs_default)),
+        max_num_batched_tokens=int(setting(settings, "max_num_batched_tokens", batched_default)),
+        max_model_len=max_len,
+        kv_cache_dtype=str(setting(settings, "kv_cache_dtype", "auto")),
+        block_size=int(setting(settings, "block_size", DEFAULT_BLOCK_SIZE)),
+        block_size_given=setting(settings, "block_size") is not None,
+        enable_prefix_caching=prefix,
+        mamba_cache_mode=mode,
+        mamba_ssm_cache_dtype=str(ssm) if spec.is_hybrid else None,
+        kv_cache_memory_bytes=int(kv_bytes) if kv_bytes is not None else None,
+        enforce_eager=bool(setting(settings, "enforce_eager", False)),
+        speculative_method=method,
+        num_speculative_tokens=n_spec,
+        notes=notes,
+    )
+
+
+@dataclass(frozen=True)
+class KvLayout:
+    """One rank's KV cache layout as ``get_kv_cache_groups`` builds it."""
+
+    block_size: int
+    attn_page_bytes: int  # one attention layer's page (block_size tokens), after padding
+    mamba_state_bytes: int  # one Mamba layer's state, unpadded (0 without Mamba layers)
+    attn_layers: int  # target full-attention layers + draft (MTP) attention layers
+    mamba_layers: int
+    group_size: int  # layers per KV cache group
+    attn_groups: int
+    mamba_groups: int
+    mamba_blocks_per_request: int  # per Mamba group (MambaSpec.max_memory_usage_bytes / page)
+
+    @property
+    def bytes_per_block(self) -> int:
+        """``_get_kv_cache_bytes_per_block``: the largest group's pages (all pages are equal here)."""
+        return self.group_size * self.attn_page_bytes
+
+    @property
+    def mamba_padding_bytes(self) -> int:
+        return self.attn_page_bytes - self.mamba_state_bytes if self.mamba_layers else 0
+
+
+def _attn_page_1_token(kv: KvGeometry) -> int:
+    """``FullAttentionSpec(block_size=1).page_size_bytes``: heads x (head + v head) x dtype (MLA: one
+    latent row)."""
+    return kv.per_layer_bytes
+
+
+def kv_layout(spec: ModelSpec, r: Resolved, kv: KvGeometry, mamba: MambaGeometry | None) -> KvLayout:
+    one = _attn_page_1_token(kv)
+    block = r.block_size
+    draft_layers = 0
+    if r.speculative_method == "mtp":
+        # The MTP module's attention layer(s) join the KV cache spec (same geometry as the target's).
+        draft_layers = max(spec.mtp_layers, 1)
+    attn_layers = kv.layers + draft_layers
+    state = 0
+    if mamba is not None and mamba.layers:
+        state = mamba.bytes_per_slot // mamba.layers
+        # _align_hybrid_block_size: kernel alignment max(smallest kernel block, block_size) (128 for MLA),
+        # attn_block = align x cdiv(mamba_page, align x page_1_token), then a multiple of every backend's
+        # smallest kernel block (16).
+        align = max(KERNEL_BLOCK_ALIGNMENT, r.block_size)
+        if spec.is_mla:
+            align = max(align, MLA_KERNEL_BLOCK_ALIGNMENT)
+        attn_block = align * math.ceil(state / (align * one))
+        attn_block = KERNEL_BLOCK_ALIGNMENT * math.ceil(attn_block / KERNEL_BLOCK_ALIGNMENT)
+        block = max(block, attn_block)
+    page = block * one
+    if not state:
+        return KvLayout(block, page, 0, attn_layers, 0, attn_layers, 1 if attn_layers else 0, 0, 0)
+    m_layers = mamba.layers if mamba else 0
+    # _get_kv_cache_groups_uniform_page_size: group size = the smaller layer count, or the larger when
+    # it is below 1.5x the smaller (fewer padding layers).
+    small, large = min(attn_layers, m_layers), max(attn_layers, m_layers)
+    group = large if large < small * 1.5 else small
+    attn_groups = math.ceil(attn_layers / group) if attn_layers else 0
+    mamba_groups = math.ceil(m_layers / group)
+    # MambaSpec.max_memory_usage_bytes: align mode 2 + speculative blocks, else 1 + speculative blocks
+    # (num_speculative_blocks = num_speculative_tokens, MambaBase.get_kv_cache_spec).
+    spec_blocks = r.num_speculative_tokens if r.speculative_method else 0
+    per_req = (2 if r.mamba_cache_mode == "align" else 1) + spec_blocks
+    return KvLayout(block, page, state, attn_layers, m_layers, group, attn_groups, mamba_groups, per_req)
+
+
+def blocks_per_request(lay: KvLayout, max_model_len: int) -> int:
+    """``_max_memory_usage_bytes_from_groups`` / ``get_max_concurrency_for_kv_cache_config``: per group
+    ``cdiv(max_memory_usage_bytes, page)``; attention ``cdiv(max_model_len, block_size)``."""
+    attn = lay.attn_groups * math.ceil(max_model_len / lay.block_size)
+    return attn + lay.mamba_groups * lay.mamba_blocks_per_request
+
+
+def needed_bytes(lay: KvLayout, max_model_len: int) -> int:
+    return lay.bytes_per_block * blocks_per_request(lay, max_model_len)
+
+
+def estimate_max_model_len(lay: KvLayout, check_memory: int, upper: int) -> int:
+    """``_estimate_max_model_len_from_groups``: binary search over 1..max_model_len (0: nothing fits)."""
+    if needed_bytes(lay, 1) > check_memory:
+        return 0
+    left, right, result = 1, upper, 1
+    while left <= right:
+        mid = (left + right) // 2
+        if needed_bytes(lay, mid) <= check_memory:
+            result, left = mid, mid + 1
+        else:
+            right = mid - 1
+    return result
+
+
+def layout_from(planning: Mapping[str, Any]) -> KvLayout:
+    """A ``KvLayout`` back from ``section["vllm"]["planning_input"]`` (the ``--from-log`` comparison)."""
+    attn, mamba = int(planning["attn_layers"]), int(planning["mamba_layers"])
+    page = int(planning["mamba_page_padded"] or 0)
+    if not mamba:
+        one = int(planning["num_kv_heads"]) * int(planning["head_size"]) * (1 if planning["mla"] else 2)
+        page = int(planning["block_size"]) * int(one * float(planning["kv_element_bytes"]))
+        return KvLayout(int(planning["block_size"]), page, 0, attn, 0, attn, 1 if attn else 0, 0, 0)
+    small, large = min(attn, mamba), max(attn, mamba)
+    group = large if large < small * 1.5 else small
+    per_req = (2 if planning["mamba_cache_mode"] == "align" else 1) + int(planning["num_speculative_blocks"])
+    state = int(planning["conv_elems"]) * int(planning["conv_bytes"]) + int(planning["ssm_elems"]) * int(
+        planning["ssm_bytes"]
+    )
+    return KvLayout(
+        int(planning["block_size"]),
+        page,
+        state,
+        attn,
+        mamba,
+        group,
+        math.ceil(attn / group),
+        math.ceil(mamba / group),
+        per_req,
+    )
+
+
+def capacity(lay: KvLayout, available: int, max_model_len: int) -> tuple[int, float]:
+    """``get_kv_cache_capacity`` for ``available`` bytes: (GPU KV cache size tokens, max concurrency)."""
+    blocks = available // lay.bytes_per_block
+    concurrency = blocks / blocks_per_request(lay, max_model_len)
+    return int(concurrency * max_model_len), concurrency
+
+
+def check_message(max_model_len: int, needed: int, available: int, estimated: int) -> str:
+    """``_check_enough_kv_cache_memory``'s ValueError text, as 0.33.0 words it."""
+    hint = (
+        f"Based on the available memory, the estimated maximum model length is {estimated}. "
+        if estimated > 0
+        else ""
+    )
+    return (
+        f"To serve at least one request with the model's max seq len ({max_model_len}), "
+        f"({format_gib(needed)} GiB KV cache is needed, which is larger than the available KV cache "
+        f"memory ({format_gib(available)} GiB). {hint}Try increasing `gpu_memory_utilization` (which also "
+        "controls CPU memory on the CPU backend) or decreasing `max_model_len` when initializing the engine. "
+        "See https://docs.vllm.ai/en/latest/configuration/conserving_memory/ for more details."
+    )
+
+
+NO_MEMORY_MESSAGE = (
+    "No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when initializing "
+    "the engine (this flag also controls CPU memory reservation on the CPU backend, despite its name). "
+    "See https://docs.vllm.ai/en/latest/configuration/conserving_memory/ for more details."
+)
+
+
+@dataclass
+class Plan:
+    resolved: Resolved
+    kv: KvGeometry
+    mamba: MambaGeometry | None
+    layout: KvLayout
+    gpu_total_bytes: int
+    weights_bytes: int
+    draft_weights_bytes: int = 0
+    activation_bytes: int = 0
+    cudagraph_bytes: int = 0
+    requested_bytes: int = 0
+    available_bytes: int = 0
+    available_source: str = "estimate"
+    num_blocks: int = 0
+    blocks_per_request: int = 0
+    needed_bytes: int = 0
+    check_memory_bytes: int = 0
+    concurrency: float = 0.0
+    kv_tokens: int = 0
+    estimated_max_model_len: int | None = None
+    verdict: str = "fits"
+    oom_stage: str | None = None
+    margin_bytes: int = 0
+    message: str = ""
+
+    @property
+    def log_lines(self) -> list[str]:
+        """What vLLM 0.33.0 would log (gpu_worker.py, kv_cache_utils.py update_kv_cache_capacity)."""
+        lines = [f"Available KV cache memory: {format_gib(self.available_bytes)} GiB"]
+        if self.oom_stage is None:
+            lines.append(
+                f"GPU KV cache size: {self.kv_tokens:,} tokens, Maximum concurrency for "
+                f"{self.resolved.max_model_len:,} tokens per request: {self.concurrency:.2f}x"
+            )
+        return lines
+
+    @property
+    def max_running_requests(self) -> int:
+        """``max_num_seqs``, for hybrid models capped by the requests whose Mamba states (and one attention
+        block each) fit in the shared pool."""
+        if not self.layout.mamba_layers:
+            return self.resolved.max_num_seqs
+        per_req = self.layout.mamba_groups * self.layout.mamba_blocks_per_request + self.layout.attn_groups
+        return min(self.resolved.max_num_seqs, max(self.num_blocks - 1, 0) // max(per_req, 1))
+
+    @property
+    def mamba_states(self) -> int:
+        """Requests whose Mamba state fits in the pool with no attention tokens (vLLM has no separate
+        Mamba pool: states and pages share the blocks)."""
+        if not self.layout.mamba_layers:
+            return 0
+        per_req = self.layout.mamba_groups * self.layout.mamba_blocks_per_request
+        return max(self.num_blocks - 1, 0) // max(per_req, 1)
+
+
+def plan(
+    spec: ModelSpec,
+    r: Resolved,
+    weights: WeightEstimate,
+    gpu_total_bytes: int,
+    available_bytes: int | None = None,
+) -> Plan:
+    """One rank's budget. ``available_bytes`` replaces the estimate with a log's own ``Available KV cache
+    memory`` (the accuracy tests do this). Raises ``ValueError`` when the heads do not split by TP."""
+    kv = kv_geometry(spec, r.tp, r.kv_cache_dtype)
+    mamba = mamba_geometry(spec, r.tp, r.mamba_ssm_cache_dtype)
+    lay = kv_layout(spec, r, kv, mamba)
+    p = Plan(r, kv, mamba, lay, gpu_total_bytes, weights.bytes_per_rank)
+    if r.speculative_method == "mtp":
+        p.draft_weights_bytes = weights.draft_bytes_per_rank
+    fake = _activation_settings(spec, r)
+    p.activation_bytes = activation_estimate(spec, fake)
+    p.cudagraph_bytes = 0 if r.enforce_eager else CUDAGRAPH_BYTES
+    # request_memory: ceil(total x gpu_memory_utilization)
+    p.requested_bytes = math.ceil(gpu_total_bytes * r.gpu_memory_utilization)
+    loaded = p.weights_bytes + p.draft_weights_bytes
+    if available_bytes is not None:
+        p.available_bytes, p.available_source = int(available_bytes), "log"
+    elif r.kv_cache_memory_bytes is not None:
+        p.available_bytes, p.available_source = r.kv_cache_memory_bytes, "--kv-cache-memory-bytes"
+    else:
+        # determine_available_memory: requested - (weights + activation peak + non-torch) - cudagraphs
+        non_kv = loaded + p.activation_bytes + NON_TORCH_BYTES
+        p.available_bytes = p.requested_bytes - non_kv - p.cudagraph_bytes
+    if available_bytes is None and loaded > gpu_total_bytes - NON_TORCH_BYTES:
+        p.verdict, p.oom_stage = "oom", "weights" if not p.draft_weights_bytes else "draft"
+        p.margin_bytes = gpu_total_bytes - NON_TORCH_BYTES - loaded
+        p.message = "the weights alone do not fit on one GPU (CUDA out of memory while loading)"
+        return p
+    if available_bytes is None and r.kv_cache_memory_bytes is not None:
+        # kv_cache_memory_bytes bypasses gpu_memory_utilization: what must fit is the whole GPU.
+        over = loaded + p.activation_bytes + NON_TORCH_BYTES + p.cudagraph_bytes + p.available_bytes
+        if over > gpu_total_bytes:
+            p.verdict, p.oom_stage = "oom", "kv_cache"
+            p.margin_bytes = gpu_total_bytes - over
+            p.message = (
+                f"--kv-cache-memory-bytes {r.kv_cache_memory_bytes} plus weights, activations and CUDA "
+                f"graphs exceed the GPU ({format_gib(gpu_total_bytes)} GiB): CUDA out of memory"
+            )
+            return p
+    if p.available_bytes <= 0:
+        p.verdict, p.oom_stage = "oom", "kv_cache"
+        p.margin_bytes = p.available_bytes
+        p.message = NO_MEMORY_MESSAGE
+        return p
+    bpb = lay.bytes_per_block
+    # get_kv_cache_configs: the null block is held back for the check; num_blocks uses all the memory.
+    p.check_memory_bytes = p.available_bytes - bpb
+    p.blocks_per_request = blocks_per_request(lay, r.max_model_len)
+    p.needed_bytes = bpb * p.blocks_per_request
+    p.num_blocks = p.available_bytes // bpb
+    if p.check_memory_bytes <= 0:
+        p.verdict, p.oom_stage = "oom", "kv_cache"
+        p.margin_bytes = p.check_memory_bytes
+        p.message = NO_MEMORY_MESSAGE
+        return p
+    if p.needed_bytes > p.check_memory_bytes:
+        p.estimated_max_model_len = estimate_max_model_len(lay, p.check_memory_bytes, r.max_model_len)
+        p.verdict = "oom"
+        p.oom_stage = "mamba_cache" if lay.mamba_layers and p.estimated_max_model_len == 0 else "kv_cache"
+        p.margin_bytes = p.check_memory_bytes - p.needed_bytes
+        p.message = check_message(
+            r.max_model_len, p.needed_bytes, p.check_memory_bytes, p.estimated_max_model_len
+        )
+        return p
+    p.concurrency = p.num_blocks / p.blocks_per_request
+    p.kv_tokens = int(p.concurrency * r.max_model_len)
+    p.margin_bytes = p.check_memory_bytes - p.needed_bytes
+    return p
+
+
+def _activation_settings(spec: ModelSpec, r: Resolved) -> SgResolved:
+    """The fields ``activation_estimate`` reads: one prefill of ``max_num_batched_tokens`` tokens."""
+    return SgResolved(
+        tp=r.tp,
+        dp=1,
+        enable_dp_attention=False,
+        mem_fraction_static=r.gpu_memory_utilization,
+        mem_fraction_given=True,
+        reserved_mem_mb=0,
+        chunked_prefill_size=r.max_num_batched_tokens,
+        cuda_graph_max_bs=min(r.max_num_seqs, 512),
+        disable_cuda_graph=r.enforce_eager,
+        piecewise_cuda_graph=False,
+        piecewise_tokens=0,
+        speculative_algorithm=None,
+        speculative_num_steps=None,
+        speculative_num_draft_tokens=None,
+        max_running_requests=r.max_num_seqs,
+        max_total_tokens=None,
+        page_size=r.block_size,
+        context_len=r.max_model_len,
+        mamba_scheduler_strategy="none",
+        disable_radix_cache=False,
+        disable_overlap_schedule=False,
+        max_mamba_cache_size=None,
+        mamba_full_memory_ratio=0.0,
+        mamba_ssm_dtype=None,
+        kv_cache_dtype=r.kv_cache_dtype,
+    )
+
+
+# --- suggestions -----------------------------------------------------------------------------------------
+
+UTIL_CEILING = 0.95  # leave room for the driver, other processes and fragmentation
+
+
+def _flags(r: Resolved) -> list[str]:
+    out = [
+        "--gpu-memory-utilization",
+        f"{r.gpu_memory_utilization:g}",
+        "--max-model-len",
+        str(r.max_model_len),
+        "--max-num-seqs",
+        str(r.max_num_seqs),
+    ]
+    if r.kv_cache_dtype != "auto":
+        out += ["--kv-cache-dtype", r.kv_cache_dtype]
+    if r.kv_cache_memory_bytes is not None:
+        out += ["--kv-cache-memory-bytes", str(r.kv_cache_memory_bytes)]
+    if r.tp != 1:
+        out += ["--tensor-parallel-size", str(r.tp)]
+    return out
+
+
+def _settings(r: Resolved) -> dict[str, Any]:
+    return {
+        "gpu_memory_utilization": r.gpu_memory_utilization,
+        "max_model_len": r.max_model_len,
+        "max_num_seqs": r.max_num_seqs,
+        "kv_cache_dtype": r.kv_cache_dtype,
+        "kv_cache_memory_bytes": r.kv_cache_memory_bytes,
+        "tensor_parallel_size": r.tp,
+    }
+
+
+def _util_for(
+    spec: ModelSpec, r: Resolved, weights: WeightEstimate, gpu_total: int, need: int
+) -> float | None:
+    """The smallest ``gpu_memory_utilization`` (steps of 0.01, at most 0.95) whose KV budget holds
+    ``need`` bytes plus the null block."""
+    for step in range(int(r.gpu_memory_utilization * 100) + 1, int(UTIL_CEILING * 100) + 1):
+        trial = replace(r, gpu_memory_utilization=step / 100, kv_cache_memory_bytes=None)
+        p = plan(spec, trial, weights, gpu_total)
+        if p.verdict == "fits" and p.needed_bytes <= need + p.check_memory_bytes:
+            return step / 100
+    return None
+
+
+def suggest(
+    spec: ModelSpec, r: Resolved, weights_for: Any, gpu: GpuProfile, current: Plan, gpu_count: int
+) -> list[dict[str, Any]]:
+    """Complete alternative settings that fit, best first, each with what it costs against ``current``.
+
+    Candidates: ``gpu_memory_utilization`` alone (up to 0.95); ``max_model_len`` down to what the budget
+    holds (vLLM's own estimate, rounded down to 1024); ``kv_cache_dtype fp8``; ``--kv-cache-memory-bytes``
+    sized to the GPU minus everything else (bypasses the utilization); for hybrid models ``max_num_seqs``
+    down to what the shared pool holds; ``tensor_parallel_size`` doubled when the weights do not fit.
+    ``weights_for(tp)`` counts the weights at another TP size.
+    """
+    total = gpu.total_bytes
+    weights = weights_for(r.tp)
+    candidates: list[tuple[str, Resolved]] = []
+    if r.kv_cache_memory_bytes is None:
+        for util in (0.92, UTIL_CEILING):
+            if util > r.gpu_memory_utilization:
+                candidates.append((f"gpu_memory_utilization {util}", replace(r, gpu_memory_utilization=util)))
+    # Each KV budget variant that still cannot hold one max_model_len request, with max_model_len cut to
+    # what it holds (vLLM's own estimate, rounded down to a multiple of 1024).
+    variants = [("", r)]
+    if r.kv_cache_memory_bytes is None and r.gpu_memory_utilization < UTIL_CEILING:
+        variants.append(
+            (f", gpu_memory_utilization {UTIL_CEILING}", replace(r, gpu_memory_utilization=UTIL_CEILING))
+        )
+    if KV_DTYPE_BYTES.get(r.kv_cache_dtype.lower()) != 1 and not spec.is_mla:
+        variants.append((", kv_cache_dtype fp8", replace(r, kv_cache_dtype="fp8")))
+    for suffix, variant in variants:
+        try:
+            vp = current if variant is r else plan(spec, variant, weights, total)
+        except ValueError:
+            continue
+        if vp.estimated_max_model_len:
+            shorter = vp.estimated_max_model_len // 1024 * 1024 or vp.estimated_max_model_len
+            candidates.append((f"max_model_len {shorter}{suffix}", replace(variant, max_model_len=shorter)))
+    if KV_DTYPE_BYTES.get(r.kv_cache_dtype.lower()) != 1 and not spec.is_mla:
+        candidates.append(("kv_cache_dtype fp8", replace(r, kv_cache_dtype="fp8")))
+        if r.kv_cache_memory_bytes is None:
+            candidates.append(
+                (
+                    "kv_cache_dtype fp8, gpu_memory_utilization 0.95",
+                    replace(r, kv_cache_dtype="fp8", gpu_memory_utilization=UTIL_CEILING),
+                )
+            )
+    rest = (
+        total
+        - weights.bytes_per_rank
+        - current.draft_weights_bytes
+        - current.activation_bytes
+        - current.cudagraph_bytes
+        - NON_TORCH_BYTES
+        - 2 * SAFETY_BYTES
+    )
+    if rest > 0:
+        candidates.append(("--kv-cache-memory-bytes", replace(r, kv_cache_memory_bytes=int(rest))))
+    if (
+        current.layout.mamba_layers
+        and current.verdict == "fits"
+        and current.max_running_requests < r.max_num_seqs
+    ):
+        candidates.append(
+            (
+                f"max_num_seqs {current.max_running_requests}",
+                replace(r, max_num_seqs=current.max_running_requests),
+            )
+        )
+    tp = r.tp
+    while current.oom_stage in ("weights", "draft") and tp < 8:
+        tp *= 2
+        candidates.append((f"tensor_parallel_size {tp}", replace(r, tp=tp)))
+    out: list[dict[str, Any]] = []
+    seen: set[tuple[Any, ...]] = set()
+    for label, trial in candidates:
+        try:
+            p = plan(spec, trial, weights_for(trial.tp), total)
+        except ValueError:
+            continue
+        if p.verdict != "fits":
+            continue
+        key = tuple(_flags(trial))
+        if key in seen:
+            continue
+        seen.add(key)
+        cost = {
+            "tokens": p.kv_tokens - current.kv_tokens,
+            "max_model_len": trial.max_model_len - r.max_model_len,
+            "running_requests": p.max_running_requests - current.max_running_requests,
+        }
+        words: list[str] = []
+        if trial.max_model_len < r.max_model_len:
+            words.append(f"max_model_len {trial.max_model_len} instead of {r.max_model_len}")
+        if current.verdict == "fits" and cost["tokens"]:
+            words.append(f"{cost['tokens']:+,} KV tokens")
+        if p.max_running_requests < current.max_running_requests or (
+            current.verdict != "fits" and p.max_running_requests < r.max_num_seqs
+        ):
+            words.append(f"{p.max_running_requests} running requests instead of {r.max_num_seqs}")
+        if trial.kv_cache_dtype != r.kv_cache_dtype:
+            words.append("fp8 KV cache (lower precision attention cache)")
+        if trial.kv_cache_memory_bytes is not None and r.kv_cache_memory_bytes is None:
+            words.append("bypasses gpu_memory_utilization: the GPU must be otherwise empty")
+        if trial.gpu_memory_utilization > r.gpu_memory_utilization and trial.kv_cache_memory_bytes is None:
+            words.append(f"{(1 - trial.gpu_memory_utilization) * total / GIB:.2f} GiB left outside vLLM")
+        if trial.tp != r.tp:
+            words.append(f"{trial.tp} GPUs" + (f" (--gpu has {gpu_count})" if trial.tp > gpu_count else ""))
+        out.append(
+            {
+                "label": label,
+                "settings": _settings(trial),
+                "flags": _flags(trial),
+                "max_total_num_tokens": p.kv_tokens,
+                "max_mamba_cache_size": p.mamba_states if p.layout.mamba_layers else None,
+                "max_running_requests": p.max_running_requests,
+                "margin_bytes": p.margin_bytes,
+                "max_concurrency": round(p.concurrency, 2),
+                "cost": ", ".join(words) or "none",
+                "cost_detail": cost,
+            }
+        )
+    # The same model quality and GPU count first, then the longest context, most requests, most tokens.
+    out.sort(
+        key=lambda s: (
+            -s["settings"]["tensor_parallel_size"],
+            (s["settings"]["kv_cache_memory_bytes"] is None) == (r.kv_cache_memory_bytes is None),
+            s["settings"]["kv_cache_dtype"] == r.kv_cache_dtype,
+            s["settings"]["max_model_len"],
+            s["max_running_requests"],
+            s["max_total_num_tokens"],
+        ),
+        reverse=True,
+    )
+    return out[:5]
+
+
+# --- the memory section -----------------------------------------------------------------------------------
+
+
+def _breakdown(p: Plan) -> list[dict[str, Any]]:
+    lay = p.layout
+    pool = max(p.num_blocks, 0) * lay.bytes_per_block if p.oom_stage is None else max(p.available_bytes, 0)
+    mamba = 0
+    if lay.mamba_layers and p.oom_stage is None:
+        # Shares of the one pool, at max_running_requests states (the rest is attention pages).
+        per_req = lay.mamba_groups * lay.mamba_blocks_per_request * lay.bytes_per_block
+        mamba = min(p.max_running_requests * per_req, pool)
+    rows = [
+        ("context + other processes", NON_TORCH_BYTES),
+        ("weights", p.weights_bytes),
+        ("draft weights", p.draft_weights_bytes),
+        ("kv cache", pool - mamba),
+        ("mamba state", mamba),
+        ("cuda graphs (est.)", p.cudagraph_bytes),
+        ("activations (est.)", p.activation_bytes),
+    ]
+    used = sum(v for _, v in rows)
+    rows.append(("free" if p.gpu_total_bytes >= used else "over", p.gpu_total_bytes - used))
+    return [{"name": n, "bytes": int(v)} for n, v in rows if v or n in ("free", "over")]
 
 
 def analyze(
@@ -36,114 +709,176 @@ def analyze(
     findings: list[Finding],
     rules: Any,
     gpu_count: int,
-) -> None:
-    tp = int(setting(settings, "tensor_parallel_size", 1))
+    model_dir: Any = None,
+    available_bytes: int | None = None,
+) -> Plan | None:
+    """Fill the ``memory`` section for a vLLM launch; findings for OOM, tight margins, capped requests."""
+    r = resolve_args(spec, gpu, settings)
     section["version"] = version or VERSION
-    section["formulas"] = f"vllm {VERSION} (approximate)"
-    if tp > gpu_count:
+    section["formulas"] = (
+        f"vllm {VERSION} (static re-derivation, cited in layers/memory/vllm.py)"
+        if not version or version == VERSION
+        else f"vllm {VERSION} (no formulas bundled for {version}; nearest used)"
+    )
+    section["source"] = "static"
+    if r.tp > gpu_count:
         findings.append(
-            rules.MM007.finding(f"tensor_parallel_size {tp} needs {tp} GPUs; --gpu has {gpu_count}")
-        )
-    util = float(setting(settings, "gpu_memory_utilization", 0.9))
-    max_seqs = int(setting(settings, "max_num_seqs", 1024 if gpu.smi_total_mib >= 70 * 1024 else 256))
-    batched = int(
-        setting(settings, "max_num_batched_tokens", 8192 if gpu.smi_total_mib >= 70 * 1024 else 2048)
-    )
-    kv_dtype = str(setting(settings, "kv_cache_dtype", "auto"))
-    weights = estimate_weights(spec, tp, None)
-    try:
-        kv = kv_geometry(spec, tp, kv_dtype)
-        mamba = mamba_geometry(spec, tp, setting(settings, "mamba_ssm_cache_dtype") or spec.mamba_ssm_dtype)
-    except ValueError as exc:
-        findings.append(rules.MM007.finding(f"tensor_parallel_size {tp}: {exc}"))
-        return
-    fake = Resolved(
-        tp=tp,
-        dp=1,
-        enable_dp_attention=False,
-        mem_fraction_static=util,
-        mem_fraction_given=True,
-        reserved_mem_mb=0,
-        chunked_prefill_size=batched,
-        cuda_graph_max_bs=min(max_seqs, 512),
-        disable_cuda_graph=bool(setting(settings, "enforce_eager", False)),
-        piecewise_cuda_graph=False,
-        piecewise_tokens=0,
-        speculative_algorithm=None,
-        speculative_num_steps=None,
-        speculative_num_draft_tokens=None,
-        max_running_requests=max_seqs,
-        max_total_tokens=None,
-        page_size=1,
-        context_len=int(setting(settings, "max_model_len", spec.context_length or 4096)),
-        mamba_scheduler_strategy="none",
-        disable_radix_cache=False,
-        disable_overlap_schedule=False,
-        max_mamba_cache_size=None,
-        mamba_full_memory_ratio=0.0,
-        mamba_ssm_dtype=None,
-        kv_cache_dtype=kv_dtype,
-    )
-    activations = activation_estimate(spec, fake)
-    cudagraph = 0 if fake.disable_cuda_graph else int(0.5 * GIB)
-    requested = int(gpu.total_bytes * util)
-    given = setting(settings, "kv_cache_memory_bytes")
-    non_kv = weights.bytes_per_rank + activations + NON_TORCH_BYTES
-    available = int(given) if given is not None else requested - non_kv - cudagraph
-    # vLLM keeps one pool for attention pages and Mamba states (one state per running request, pages
-    # unified in size): nothing is reserved per max_num_seqs up front. At start-up it requires that one
-    # request of max_model_len fits (its state + its KV).
-    one_state = mamba.bytes_per_slot if mamba else 0
-    tokens = max(available, 0) // max(kv.bytes_per_token, 1)
-    requests = min(max_seqs, max(available, 0) // one_state) if one_state else max_seqs
-    need_one = one_state + kv.bytes_per_token * fake.context_len
-    verdict, stage = "fits", None
-    if weights.bytes_per_rank > gpu.total_bytes - NON_TORCH_BYTES:
-        verdict, stage = "oom", "weights"
-    elif available <= 0:
-        verdict, stage = "oom", "kv_cache"
-    elif available < need_one:
-        verdict, stage = "oom", "mamba_cache" if mamba and available < one_state else "kv_cache"
-    state = one_state * requests
-    section.update(
-        {
-            "weights_bytes": weights.bytes_per_rank,
-            "weights_source": weights.source,
-            "kv_bytes_per_token": kv.bytes_per_token,
-            "kv_k_bytes_per_token": kv.k_bytes_per_token,
-            "mamba_conv_bytes_per_slot": mamba.conv_bytes_per_slot if mamba else 0,
-            "mamba_ssm_bytes_per_slot": mamba.ssm_bytes_per_slot if mamba else 0,
-            "mamba_extra_bytes_per_slot": 0,
-            "draft_bytes": 0,
-            "reserved_bytes": activations + cudagraph + NON_TORCH_BYTES,
-            "max_total_num_tokens": tokens if stage is None else None,
-            "max_mamba_cache_size": requests if mamba else None,
-            "max_running_requests": requests,
-            "mem_fraction_static": util,
-            "gpu_memory_utilization": util,
-            "available_kv_cache_bytes": available,
-            "verdict": verdict,
-            "oom_stage": stage,
-            "margin_bytes": available - need_one,
-            "breakdown": [
-                {"name": "context + other processes", "bytes": NON_TORCH_BYTES},
-                {"name": "weights", "bytes": weights.bytes_per_rank},
-                {"name": "kv cache", "bytes": max(available - state, 0)},
-                {"name": "mamba state", "bytes": state},
-                {"name": "cuda graphs (est.)", "bytes": cudagraph},
-                {"name": "activations (est.)", "bytes": activations},
-                {"name": "free", "bytes": gpu.total_bytes - requested},
-            ],
-            "suggested": [],
-        }
-    )
-    if verdict == "oom":
-        findings.append(
-            rules.MM001.finding(
-                f"vLLM {VERSION}: out of memory at {stage} on {gpu.name} "
-                f"(KV budget {available / GIB:.2f} GiB for "
-                f"{fake.context_len} tokens of context and {max_seqs} sequences)",
-                setting="gpu_memory_utilization",
-                fix="raise --gpu-memory-utilization, lower --max-model-len / --max-num-seqs, or add GPUs",
+            rules.MM007.finding(
+                f"tensor_parallel_size {r.tp} needs {r.tp} GPUs; --gpu has {gpu_count}",
+                setting="tensor_parallel_size",
             )
         )
+
+    def weights_for(tp: int) -> WeightEstimate:
+        return estimate_weights(spec, tp, model_dir)
+
+    weights = weights_for(r.tp)
+    try:
+        p = plan(spec, r, weights, gpu.total_bytes, available_bytes)
+    except ValueError as exc:
+        findings.append(
+            rules.MM007.finding(f"tensor_parallel_size {r.tp}: {exc}", setting="tensor_parallel_size")
+        )
+        return None
+    lay = p.layout
+    section.update(
+        {
+            "weights_bytes": p.weights_bytes,
+            "weights_source": weights.source,
+            "weights_estimated_bytes": weights.bytes_per_rank,
+            "total_params": weights.total_params,
+            "kv_bytes_per_token": p.kv.bytes_per_token,
+            "kv_k_bytes_per_token": p.kv.k_bytes_per_token,
+            "kv_layers": p.kv.layers,
+            "mamba_conv_bytes_per_slot": p.mamba.conv_bytes_per_slot if p.mamba else 0,
+            "mamba_ssm_bytes_per_slot": p.mamba.ssm_bytes_per_slot if p.mamba else 0,
+            # vLLM keeps no extra_buffer; the Mamba page padding to the attention page is reported instead.
+            "mamba_extra_bytes_per_slot": lay.mamba_padding_bytes * lay.mamba_layers,
+            "draft_bytes": p.draft_weights_bytes,
+            "draft_weights_bytes": p.draft_weights_bytes,
+            "reserved_bytes": p.activation_bytes + p.cudagraph_bytes + NON_TORCH_BYTES,
+            "activation_bytes": p.activation_bytes,
+            "cuda_graph_bytes": p.cudagraph_bytes,
+            "max_total_num_tokens": p.kv_tokens if p.oom_stage is None else None,
+            "max_mamba_cache_size": p.mamba_states if lay.mamba_layers and p.oom_stage is None else None,
+            "max_running_requests": p.max_running_requests if p.oom_stage is None else None,
+            # vLLM's gpu_memory_utilization is the fraction of the GPU the whole engine may use (weights,
+            # activations, CUDA graphs and KV): it plays the role of SGLang's mem_fraction_static here.
+            "mem_fraction_static": r.gpu_memory_utilization,
+            "mem_fraction_static_is": "gpu_memory_utilization (vLLM's whole-engine budget)",
+            "gpu_memory_utilization": r.gpu_memory_utilization,
+            "available_kv_cache_bytes": p.available_bytes,
+            "available_kv_cache_source": p.available_source,
+            "verdict": p.verdict,
+            "oom_stage": p.oom_stage,
+            "margin_bytes": p.margin_bytes,
+            "vllm": {
+                "max_num_seqs": r.max_num_seqs,
+                "max_num_batched_tokens": r.max_num_batched_tokens,
+                "max_model_len": r.max_model_len,
+                "block_size": lay.block_size,
+                "mamba_cache_mode": r.mamba_cache_mode if spec.is_hybrid else None,
+                "mamba_ssm_cache_dtype": r.mamba_ssm_cache_dtype,
+                "attn_page_bytes": lay.attn_page_bytes,
+                "mamba_state_bytes_per_layer": lay.mamba_state_bytes,
+                "group_size": lay.group_size,
+                "attn_groups": lay.attn_groups,
+                "mamba_groups": lay.mamba_groups,
+                "bytes_per_block": lay.bytes_per_block,
+                "num_blocks": p.num_blocks,
+                "blocks_per_request": p.blocks_per_request,
+                "needed_bytes_one_request": p.needed_bytes,
+                "max_concurrency": round(p.concurrency, 4),
+                "estimated_max_model_len": p.estimated_max_model_len,
+                "log_lines": p.log_lines,
+                "error": p.message or None,
+                "mamba_blocks_per_request": lay.mamba_blocks_per_request,
+                # What vllm_probe feeds vLLM's own planner with --resolver (and --from-log reuses).
+                "planning_input": request_for(p),
+            },
+            "speculative": {
+                "method": r.speculative_method,
+                "num_speculative_tokens": r.num_speculative_tokens,
+                "draft_attention_layers": lay.attn_layers - p.kv.layers,
+                "mamba_blocks_per_request": lay.mamba_blocks_per_request if lay.mamba_layers else None,
+            }
+            if r.speculative_method
+            else None,
+            "breakdown": _breakdown(p),
+            "budgeted_by_mem_fraction_static": [
+                "weights",
+                "draft weights",
+                "kv cache",
+                "mamba state",
+                "cuda graphs",
+                "activations",
+            ],
+            "outside_mem_fraction_static": ["context + other processes beyond the measured non-torch memory"],
+            "notes": r.notes + spec.notes,
+        }
+    )
+    if r.speculative_method in ("eagle", "eagle3", "draft_model") or (
+        r.speculative_method == "mtp" and not weights.draft_bytes_per_rank
+    ):
+        section["notes"].append(
+            f"speculative method {r.speculative_method}: the draft model is not sized (its weights and KV "
+            "come out of the same gpu_memory_utilization budget)"
+        )
+    section["suggested"] = suggest(spec, r, weights_for, gpu, p, gpu_count)
+    if p.verdict == "oom":
+        best = section["suggested"][0] if section["suggested"] else None
+        fix = (
+            f"use {' '.join(best['flags'])} ({best['cost']})"
+            if best
+            else "no setting fits on this GPU: more GPUs (--tensor-parallel-size) or a quantized checkpoint"
+        )
+        findings.append(
+            rules.MM001.finding(
+                f"vLLM {VERSION}: out of memory at {p.oom_stage} on {gpu.name}: {p.message} "
+                f"(short by {abs(p.margin_bytes) / GIB:.2f} GiB per GPU)",
+                setting={"weights": "tensor_parallel_size", "draft": "speculative_config"}.get(
+                    p.oom_stage or "", "gpu_memory_utilization"
+                ),
+                fix=fix,
+            )
+        )
+        return p
+    outside = gpu.total_bytes - p.requested_bytes
+    if r.kv_cache_memory_bytes is None and outside < NON_TORCH_BYTES:
+        findings.append(
+            rules.MM005.finding(
+                f"gpu_memory_utilization {r.gpu_memory_utilization} leaves {outside / GIB:.2f} GiB of the "
+                f"{gpu.total_gib:.2f} GiB GPU outside vLLM's budget: the driver, other processes and "
+                "allocator fragmentation must fit there",
+                setting="gpu_memory_utilization",
+            )
+        )
+    if lay.mamba_layers and p.max_running_requests < r.max_num_seqs:
+        findings.append(
+            rules.MM006.finding(
+                f"max_num_seqs {r.max_num_seqs} is capped to {p.max_running_requests} by the shared KV pool: "
+                f"each running request holds {lay.mamba_groups * lay.mamba_blocks_per_request} Mamba "
+                f"state blocks ({r.mamba_cache_mode} mode) of {p.num_blocks} blocks",
+                setting="max_num_seqs",
+            )
+        )
+    return p
+
+
+def settings_with(r: Resolved, **changes: Any) -> Resolved:
+    return replace(r, **changes)
+
+
+__all__ = [
+    "SSM_DTYPE_BYTES",
+    "KvLayout",
+    "Plan",
+    "Resolved",
+    "analyze",
+    "batch_defaults",
+    "check_message",
+    "kv_layout",
+    "plan",
+    "resolve_args",
+    "suggest",
+]

@@ -1,0 +1,163 @@
+"""Run vLLM's own KV cache planning inside a resolver environment (``argtrace resolver``, vLLM 0.33.0).
+
+``probe_plan`` runs this file with the environment's Python. ``main`` builds the per-layer
+``FullAttentionSpec`` / ``MLAAttentionSpec`` / ``MambaSpec`` objects (``v1/kv_cache_interface.py``) with the
+geometry ``vllm.py`` derived (block size after ``_align_hybrid_block_size``, padded Mamba page), then calls
+the pure planning functions of ``v1/core/kv_cache_planning.py``: ``get_global_kv_cache_groups``,
+``get_kv_cache_configs`` (null block, ``num_blocks``, ``_check_enough_kv_cache_memory`` with its
+ValueError text and estimated maximum model length) and ``v1/core/kv_cache_utils.py``
+``get_kv_cache_capacity`` (the ``GPU KV cache size`` tokens and ``Maximum concurrency``). The engine
+config those functions read is a small stand-in object holding only the attributes they touch; no model,
+no GPU. Importing vLLM takes about 10-15 s, so this only runs with ``--resolver``.
+
+What stays argtrace's: the per-layer geometry (heads, dtypes, state shapes) and the available memory (the
+profile run is measured on a GPU); ``docs/memory.md`` says so.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+TIMEOUT_S = 240
+VERSION = "0.33.0"
+
+
+def request_for(plan: Any, max_model_len: int | None = None) -> dict[str, Any]:
+    """The probe's input from a ``vllm.Plan``: layer kinds, geometry, available memory."""
+    lay = plan.layout
+    kv = plan.kv
+    r = plan.resolved
+    return {
+        "block_size": lay.block_size,
+        "attn_layers": lay.attn_layers,
+        "mamba_layers": lay.mamba_layers,
+        "mla": kv.mla,
+        "num_kv_heads": kv.kv_heads_per_rank,
+        "head_size": (kv.per_layer_bytes // int(kv.element_bytes or 1))
+        // (1 if kv.mla else 2 * kv.kv_heads_per_rank)
+        if kv.per_layer_bytes
+        else 0,
+        "kv_element_bytes": kv.element_bytes,
+        "conv_elems": (plan.mamba.conv_bytes_per_slot // plan.mamba.layers // plan.mamba.conv_dtype_bytes)
+        if plan.mamba
+        else 0,
+        "ssm_elems": (plan.mamba.ssm_bytes_per_slot // plan.mamba.layers // plan.mamba.ssm_dtype_bytes)
+        if plan.mamba
+        else 0,
+        "conv_bytes": plan.mamba.conv_dtype_bytes if plan.mamba else 2,
+        "ssm_bytes": plan.mamba.ssm_dtype_bytes if plan.mamba else 4,
+        "mamba_page_padded": lay.attn_page_bytes if lay.mamba_layers else None,
+        "mamba_cache_mode": r.mamba_cache_mode,
+        "num_speculative_blocks": r.num_speculative_tokens if r.speculative_method else 0,
+        "max_model_len": max_model_len or r.max_model_len,
+        "available": plan.available_bytes,
+        "tp": r.tp,
+    }
+
+
+def probe_plan(request: dict[str, Any], version: str = VERSION) -> dict[str, Any] | None:
+    """vLLM's own planning for ``request``; None when no resolver environment for that version exists.
+    A failure to run comes back as ``{"error": ...}``."""
+    from argtrace.resolver.environments import cache_dir, env_name, env_python, find_environment, runtime_env
+
+    manifest = find_environment("vllm", version)
+    if manifest is None:
+        return None
+    env_dir = Path(manifest.path) if manifest.path else cache_dir() / env_name("vllm", version)
+    try:
+        done = subprocess.run(
+            [str(env_python(env_dir)), __file__, json.dumps(request)],
+            env=runtime_env(manifest, None),
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT_S,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return {"error": f"probe failed: {exc}"}
+    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+    if done.returncode != 0 or not lines:
+        return {"error": (done.stderr.strip().splitlines() or ["probe failed"])[-1]}
+    result: dict[str, Any] = json.loads(lines[-1])
+    return result
+
+
+def main(argv: Sequence[str]) -> int:  # pragma: no cover - runs inside the resolver environment
+    from types import SimpleNamespace as NS
+
+    here = str(Path(__file__).resolve().parent)
+    sys.path[:] = [p for p in sys.path if p and str(Path(p).resolve()) != here]
+    import torch
+    from vllm.v1.core import kv_cache_planning as planning
+    from vllm.v1.core import kv_cache_utils as utils
+    from vllm.v1.kv_cache_interface import FullAttentionSpec, MambaSpec, MLAAttentionSpec
+    from vllm.v1.kv_cache_layout import KVCacheLayout
+
+    req = json.loads(argv[0])
+    dtypes = {1: torch.float8_e4m3fn, 2: torch.bfloat16, 4: torch.float32}
+    kv_dtype = dtypes[int(req["kv_element_bytes"])]
+    block = int(req["block_size"])
+    specs: dict[str, Any] = {}
+    for i in range(int(req["attn_layers"])):
+        if req["mla"]:
+            spec: Any = MLAAttentionSpec(
+                block_size=block, num_kv_heads=1, head_size=int(req["head_size"]), dtype=kv_dtype
+            )
+        else:
+            spec = FullAttentionSpec(
+                block_size=block,
+                num_kv_heads=int(req["num_kv_heads"]),
+                head_size=int(req["head_size"]),
+                dtype=kv_dtype,
+            )
+        specs[f"model.layers.{i}.attn"] = spec
+    for i in range(int(req["mamba_layers"])):
+        specs[f"model.layers.{i}.mamba"] = MambaSpec(
+            block_size=block,
+            shapes=((int(req["conv_elems"]),), (int(req["ssm_elems"]),)),
+            dtypes=(dtypes[int(req["conv_bytes"])], dtypes[int(req["ssm_bytes"])]),
+            page_size_padded=req["mamba_page_padded"],
+            mamba_cache_mode=req["mamba_cache_mode"],
+            num_speculative_blocks=int(req["num_speculative_blocks"]),
+        )
+    cache = NS(
+        get_resolved_kv_cache_layout=lambda: KVCacheLayout.LBHNC,
+        num_gpu_blocks_override=None,
+        prefix_cache_retention_interval=None,
+        mamba_cache_mode=req["mamba_cache_mode"],
+    )
+    max_len = int(req["max_model_len"])
+    config = NS(
+        cache_config=cache,
+        attention_config=NS(hisparse_config=None),
+        model_config=NS(
+            max_model_len=max_len, original_max_model_len=max_len, supports_kv_cache_grouping=False
+        ),
+        scheduler_config=NS(disable_hybrid_kv_cache_manager=False),
+        parallel_config=NS(decode_context_parallel_size=1, tensor_parallel_size=int(req["tp"])),
+        speculative_config=None,
+        num_prefill_lookahead_tokens=0,
+        device_config=NS(device_type="cuda"),
+        kv_transfer_config=None,
+    )
+    out: dict[str, Any] = {"source": f"vllm {VERSION} (resolver environment)"}
+    try:
+        groups = planning.get_global_kv_cache_groups(config, [specs])
+        out["groups"] = [[type(g.kv_cache_spec).__name__, len(g.layer_names)] for g in groups]
+        out["bytes_per_block"] = planning._pool_bytes_per_block(config, groups)
+        configs = planning.get_kv_cache_configs(config, [specs], [int(req["available"])], groups)
+        tokens, concurrency = utils.get_kv_cache_capacity(config, configs[0])
+        out.update({"num_blocks": configs[0].num_blocks, "kv_tokens": tokens, "concurrency": concurrency})
+    except ValueError as exc:
+        out["error"] = str(exc)
+    print(json.dumps(out))
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main(sys.argv[1:]))
