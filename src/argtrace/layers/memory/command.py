@@ -82,6 +82,10 @@ def run_mem(
                 )
     if resolver and framework == "sglang" and section.get("mamba_ssm_bytes_per_slot"):
         _compare_with_framework(report, section, model_config, settings, env)
+    if resolver and framework == "vllm" and section.get("vllm"):
+        from argtrace.layers.memory.vllm_probe import compare_with_vllm
+
+        compare_with_vllm(section, report.notes)
     if plot is not None and section.get("breakdown"):
         from argtrace.layers.memory.render import write_plot
 

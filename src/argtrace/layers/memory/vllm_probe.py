@@ -161,3 +161,33 @@ def main(argv: Sequence[str]) -> int:  # pragma: no cover - runs inside the reso
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main(sys.argv[1:]))
+
+
+def compare_with_vllm(section: dict[str, Any], notes: list[str]) -> dict[str, Any] | None:
+    """``--resolver``: run vLLM's own planner on ``section["vllm"]["planning_input"]`` and record it beside
+    argtrace's numbers (``section["framework_kv"]``); ``memory.source`` says which one the user sees."""
+    request = (section.get("vllm") or {}).get("planning_input")
+    if not request:
+        return None
+    got = probe_plan(request)
+    if got is None:
+        notes.append(f"--resolver: no vLLM {VERSION} resolver environment (see argtrace resolver)")
+        return None
+    if "source" not in got:
+        notes.append(f"--resolver: {got.get('error', 'probe failed')}")
+        return None
+    ours = section["vllm"]
+    if "error" in got:
+        matches = got["error"] == ours.get("error")
+    else:
+        matches = got.get("num_blocks") == ours.get("num_blocks") and got.get("kv_tokens") == section.get(
+            "max_total_num_tokens"
+        )
+    if not matches:
+        notes.append(
+            f"--resolver: vLLM's own planner disagrees with argtrace's re-derivation: {json.dumps(got)[:300]}"
+        )
+    got["matches"] = matches
+    section["framework_kv"] = got
+    section["source"] = f"vllm {VERSION} planner (resolver environment); static re-derivation beside it"
+    return got
