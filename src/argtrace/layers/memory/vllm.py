@@ -620,6 +620,10 @@ def suggest(
             continue
         if p.verdict != "fits":
             continue
+        if p.layout.mamba_layers and 0 < p.max_running_requests < trial.max_num_seqs:
+            # Complete settings: cap max_num_seqs at the requests whose states the shared pool holds (more
+            # would only queue; fewer CUDA graph sizes are captured).
+            trial = replace(trial, max_num_seqs=p.max_running_requests)
         key = tuple(_flags(trial))
         if key in seen:
             continue
@@ -834,7 +838,8 @@ def analyze(
         )
         findings.append(
             rules.MM001.finding(
-                f"vLLM {VERSION}: out of memory at {p.oom_stage} on {gpu.name}: {p.message} "
+                f"vLLM {VERSION}: out of memory at {p.oom_stage} on {gpu.name}: "
+                f"{p.message.split(' Try increasing')[0]} "
                 f"(short by {abs(p.margin_bytes) / GIB:.2f} GiB per GPU)",
                 setting={"weights": "tensor_parallel_size", "draft": "speculative_config"}.get(
                     p.oom_stage or "", "gpu_memory_utilization"
