@@ -22,7 +22,7 @@ import os
 import posixpath
 import re
 import shlex
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -82,6 +82,8 @@ class TransportResult:
     findings: list[Finding] = field(default_factory=list)
     hops: list[dict[str, Any]] = field(default_factory=list)
     uploads: list[dict[str, Any]] = field(default_factory=list)
+    # values of secret-named variables read from env files: masked wherever the journey copied them
+    secrets: set[str] = field(default_factory=set)
 
     # id(server) -> ({flag: (value as written before the journey, value that arrived or None, at)}, how)
     written: dict[int, tuple[dict[str, tuple[str, str | None, str | None]], str]] = field(
@@ -393,6 +395,7 @@ def _scrubbed(result: TransportResult, env: Mapping[str, str]) -> TransportResul
     from argtrace.redact import is_secret_name, scrub
 
     secrets = {v for k, v in env.items() if v and len(v) >= 4 and is_secret_name(k)}
+    secrets |= {v for v in result.secrets if len(v) >= 4}
 
     def walk(value: Any) -> Any:
         if isinstance(value, str):
@@ -550,7 +553,7 @@ def _dispatch(
     elif base in ("scp", "rsync"):
         _copy(at, argv, ctx, result)
     elif base in ("docker", "podman", "nvidia-docker"):
-        _docker(at, argv, result)
+        _docker(at, argv, ctx, result, source, ssh_host)
     elif base in _SHELLS:
         _shell_c(at, argv, result)
         if ssh_host is not None:
@@ -1425,7 +1428,11 @@ def _exec_form_findings(
 
 
 def _server_from_argv(
-    at: str, argv: Sequence[str], env: Mapping[str, str | None], expansion: str
+    at: str,
+    argv: Sequence[str],
+    env: Mapping[str, str | None],
+    expansion: str,
+    origins: Mapping[str, Origin] | None = None,
 ) -> ServerCommand | None:
     from argtrace.frameworks.detect import detect_server
 
@@ -1436,7 +1443,8 @@ def _server_from_argv(
     envs = {
         k: EnvValue(
             v,
-            Origin(
+            (origins or {}).get(k)
+            or Origin(
                 at=at,
                 expansion=expansion,
                 known=v is not None,
@@ -1460,7 +1468,12 @@ def _server_from_argv(
 
 
 def _container_servers(
-    at: str, argv: Sequence[str], env: Mapping[str, str | None], expansion: str, result: TransportResult
+    at: str,
+    argv: Sequence[str],
+    env: Mapping[str, str | None],
+    expansion: str,
+    result: TransportResult,
+    origins: Mapping[str, Origin] | None = None,
 ) -> None:
     """Servers of a container's process: its argv, or the script of a ``sh -c STRING`` entrypoint (the
     pattern of vLLM's Kubernetes guide), analysed by the shell layer with the container's environment."""
@@ -1486,31 +1499,122 @@ def _container_servers(
             result.findings.extend(f for f in shell.findings if f.code != "SH019")
             result.servers.extend(shell.servers)
             return
-    server = _server_from_argv(at, argv, env, expansion)
+    server = _server_from_argv(at, argv, env, expansion, origins)
     if server is not None:
         result.servers.append(server)
 
 
-def _docker(at: str, argv: list[str | None], result: TransportResult) -> None:
+def _docker(
+    at: str,
+    argv: list[str | None],
+    ctx: _Context,
+    result: TransportResult,
+    source: ScriptSource,
+    ssh_host: str | None,
+) -> None:
     run = parse_docker_run(argv)
     if run is None:
         return
     final, image_ep = container_argv(run.image, run.entrypoint, run.args)
-    result.hops.append(
-        {
-            "at": at,
-            "via": "docker run",
-            "image": run.image,
-            "entrypoint": list(run.entrypoint)
-            if run.entrypoint is not None
-            else (list(image_ep) if image_ep is not None else None),
-            "argv": final,
-        }
-    )
+    env, origins, files = _docker_environment(at, run, ctx, result, source, ssh_host)
+    hop: dict[str, Any] = {
+        "at": at,
+        "via": "docker run",
+        "image": run.image,
+        "entrypoint": list(run.entrypoint)
+        if run.entrypoint is not None
+        else (list(image_ep) if image_ep is not None else None),
+        "argv": final,
+    }
+    if files:
+        hop["env_files"] = [f.hop() for f in files]
+    result.hops.append(hop)
     _entrypoint_findings(
         at, run.image, run.entrypoint, run.args, result, how="the command after the image name"
     )
-    _container_servers(at, final, run.env, "docker run", result)
+    _container_servers(at, final, env, "docker run", result, origins)
+
+
+def _docker_environment(
+    at: str,
+    run: DockerRun,
+    ctx: _Context,
+    result: TransportResult,
+    source: ScriptSource,
+    ssh_host: str | None,
+) -> tuple[dict[str, str | None], dict[str, Origin], list[EnvFile]]:
+    """The container's environment as docker/cli builds it (``opts.ReadKVEnvStrings(envFiles, env)``):
+    every ``--env-file`` in order, then every ``-e``; a later assignment of a name wins."""
+    from argtrace.redact import is_secret_name
+    from argtrace.rules import transport as R
+
+    script = source.data.decode("utf-8", "replace")
+
+    def client_value(name: str) -> object:
+        """A bare ``NAME`` (``-e NAME`` or a line of an env file): the docker client's own variable."""
+        if ssh_host is not None or re.search(
+            rf"(?<![\w$]){re.escape(name)}=|\b(?:export|unset|declare|readonly|read)\b[^\n;]*\b{re.escape(name)}\b",
+            script,
+        ):
+            return None  # the node's session, or the script sets it before docker runs: not known here
+        return ctx.env[name] if name in ctx.env else _ABSENT
+
+    env: dict[str, str | None] = {}
+    origins: dict[str, Origin] = {}
+    files: list[EnvFile] = []
+    for path in run.env_files:
+        env_file = EnvFile(path, at)
+        files.append(env_file)
+        data: bytes | None = None
+        if ssh_host is not None:
+            upload = ctx.uploads.get((ssh_host, path))
+            data = upload[0] if upload is not None else None
+            if data is None:
+                env_file.skipped = f"a file on {ssh_host}, not readable from here"
+                continue
+        else:
+            data, env_file.problem, _missing = read_env_file(path)
+        if data is not None:
+            parse_docker_env_file(data, client_value, env_file)
+        if env_file.problem is not None:
+            result.findings.append(
+                R.TP016.finding(
+                    f"docker run --env-file {_show(path)}: {env_file.problem}; docker refuses to create the "
+                    "container, so the server never starts",
+                    at=at,
+                    evidence=[Evidence("transport", at, f"--env-file {_show(path)}")],
+                    severity=_env_file_severity(),
+                )
+            )
+            continue
+        for name, value in env_file.values.items():
+            env[name] = value
+            origins[name] = Origin(
+                at=f"{path}:{env_file.lines[name]}",
+                expansion="--env-file",
+                known=value is not None,
+                reason=None if value is not None else "the docker client's own variable, set at run time",
+            )
+    for name, value in run.env.items():
+        if value is None:
+            found = client_value(name)
+            if found is _ABSENT:
+                continue  # `-e NAME` with NAME unset: docker leaves it out
+            value = found if isinstance(found, str) else None
+        env[name] = value
+        origins.pop(name, None)
+    for name, value in env.items():
+        if value and is_secret_name(name):
+            result.secrets.add(value)
+    return env, origins, files
+
+
+def _env_file_severity() -> Any:
+    """Error where the check reads the machine's own files (``--host``); locally a missing file may just
+    live on the GPU node, so a warning that says so."""
+    from argtrace.transport.host import current_host
+
+    return "error" if current_host().is_remote else "warning"
 
 
 # --------------------------------------------------------------------------------------------- manifests
@@ -1628,7 +1732,7 @@ def analyze_manifest(
     nodes = _load_yaml_nodes(source.data, source.label)
     result = TransportResult()
     if kind == "compose" and dotenv is None:
-        dotenv = read_dotenv(posixpath.join(posixpath.dirname(source.label) or ".", ".env"))
+        dotenv = read_dotenv(posixpath.join(posixpath.dirname(source.label) or ".", ".env"), env)
     if kind == "compose":
         _compose(source.label, nodes[0] if nodes else None, {**(dotenv or {}), **env}, service, result)
     elif kind == "kubernetes":
@@ -1641,32 +1745,255 @@ def analyze_manifest(
 # --- compose
 
 
-def read_dotenv(path: str) -> dict[str, str]:
-    """The ``.env`` file next to a compose file (read on the current host): ``KEY=VALUE`` lines, ``#``
-    comments, optional ``export``, single or double quotes around the value."""
+# --- env files: `docker run --env-file`, compose `env_file:` and compose's own `.env`
+
+MAX_ENV_FILE_BYTES = 1024 * 1024
+# unicode.IsSpace minus the newline: what compose-go's dotenv parser skips around keys and values
+_DOTENV_BLANK = "\t\v\f\r \x85\xa0"
+_DOTENV_ESCAPE = re.compile(r"\\(?:[abcfnrtv$\"\\]|0\d{0,3})")
+_GO_ESCAPES = {
+    "a": "\a",
+    "b": "\b",
+    "f": "\f",
+    "n": "\n",
+    "r": "\r",
+    "t": "\t",
+    "v": "\v",
+    "\\": "\\",
+    '"': '"',
+}
+
+
+@dataclass
+class EnvFile:
+    """One env file as docker or compose reads it: the variables it sets, in file order."""
+
+    path: str  # the path the container tool opens (compose: joined to the compose file's directory)
+    named_at: str  # where the script or compose file names it
+    values: dict[str, str | None] = field(default_factory=dict)  # None: the client's value, not known here
+    lines: dict[str, int] = field(default_factory=dict)  # variable -> line of its (last) assignment
+    problem: str | None = None  # why docker/compose refuses the file (missing, unreadable, malformed)
+    skipped: str | None = None  # why it was not read, when that is no error (optional, on another machine)
+    unset: list[tuple[str, int]] = field(default_factory=list)  # compose: ${VAR} replaced by "", with line
+
+    def hop(self) -> dict[str, Any]:
+        """For the report's ``transport`` section: names only, never values (they may be secrets)."""
+        return {
+            "path": self.path,
+            "at": self.named_at,
+            "read": self.problem is None and self.skipped is None,
+            "variables": list(self.values),
+            "problem": self.problem,
+            "skipped": self.skipped,
+        }
+
+
+def read_env_file(path: str) -> tuple[bytes | None, str | None, bool]:
+    """``(data, problem, missing)``: an env file read on the current host (``--host``: the node's file)."""
     from argtrace.transport.host import HostError, current_host
 
+    host = current_host()
+    where = f"on {host.label}" if host.is_remote else "here"
     try:
-        data = current_host().read_bytes(path, limit=1024 * 1024)
-    except HostError:
-        return {}
-    values: dict[str, str] = {}
-    for line in data.decode("utf-8", "replace").splitlines():
-        line = line.strip()
+        st = host.stat(path)
+        if not st.exists:
+            return None, f"no such file {where}", True
+        if st.is_dir:
+            return None, f"a directory {where}, not a file", False
+        if st.size is not None and st.size > MAX_ENV_FILE_BYTES:
+            return None, f"{st.size} bytes {where}, too large for an env file", False
+        return host.read_bytes(path, limit=MAX_ENV_FILE_BYTES), None, False
+    except HostError as exc:
+        return None, f"cannot be read {where}: {exc}", exc.kind == "not_found"
+
+
+_ABSENT = object()  # a bare `NAME` whose variable is not set: docker and compose leave it out
+
+
+def parse_docker_env_file(data: bytes, lookup: Callable[[str], object], into: EnvFile) -> None:
+    """``docker run --env-file`` as docker/cli reads it (``opts.ParseEnvFile`` -> ``parseKeyValueFile``):
+    one ``NAME=VALUE`` per line, the value passed through as is (quotes, ``#``, blanks and ``$`` included:
+    no quote removal, no interpolation); a line starting with ``#`` (after leading blanks) is a comment; a
+    bare ``NAME`` takes the docker client's value (``lookup(name)``: a string, ``None`` when not known here,
+    or ``_ABSENT`` when unset: the variable is left out). A name with a blank, a line starting with ``=`` or
+    invalid UTF-8 make docker refuse the file (``into.problem``)."""
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        if raw.endswith(b"\r"):
+            raw = raw[:-1]  # bufio.ScanLines drops the \r of a CRLF line
+        if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
+            raw = raw[3:]
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            into.problem = f"{into.path} contains invalid utf8 bytes at line {number}"
+            return
+        line = text.lstrip()
         if not line or line.startswith("#"):
             continue
-        if line.startswith("export "):
-            line = line[len("export ") :].lstrip()
-        key, sep, value = line.partition("=")
-        if not sep or not re.match(r"^[A-Za-z_][A-Za-z0-9_.-]*$", key.strip()):
+        name, has_value, text_value = line.partition("=")
+        value: str | None = text_value
+        if " " in name or "\t" in name:
+            into.problem = f"{into.path}:{number}: variable '{name}' contains whitespaces"
+            return
+        if not name:
+            into.problem = f"{into.path}:{number}: no variable name on line '{line}'"
+            return
+        if not has_value:
+            found = lookup(name)
+            if found is _ABSENT:
+                continue
+            value = found if isinstance(found, str) else None
+        into.values.pop(name, None)  # a later line wins, and keeps its place in the order
+        into.values[name] = value
+        into.lines[name] = number
+
+
+def _expand_escapes(text: str) -> str:
+    """compose-go ``dotenv.expandEscapes`` (double-quoted values): Go escapes, ``\\$`` -> ``$$``."""
+
+    def one(m: re.Match[str]) -> str:
+        match = m.group(0)
+        if match == "\\$":
+            return "$$"
+        if match.startswith("\\0"):
+            match = "\\" + match[2:]  # `\0123` -> `\123`: an octal escape for Go
+            digits = match[1:]
+            if len(digits) == 3 and all(c in "01234567" for c in digits) and int(digits, 8) < 256:
+                return chr(int(digits, 8))
+            return match
+        return _GO_ESCAPES.get(match[1], match)
+
+    return _DOTENV_ESCAPE.sub(one, text)
+
+
+def parse_compose_env_file(
+    text: str, lookup: Mapping[str, str], into: EnvFile, *, earlier: Mapping[str, str | None] | None = None
+) -> None:
+    """An env file as docker compose reads it (compose-go v2 ``dotenv`` parser, ``parser.go``), into
+    ``into.values`` (which may already hold earlier values: they are visible to ``${VAR}``).
+
+    ``NAME=VALUE`` or ``NAME: VALUE``, optional ``export``; names of letters, digits, ``_ . - [ ]``;
+    ``#`` lines are comments. Unquoted values end at the newline or at `` #`` and lose trailing blanks;
+    ``'single'`` values are literal (only ``\\'`` is unescaped); ``"double"`` values get the Go escapes
+    (``\\n``, ``\\t``, ``\\"`` ...). Unquoted and double-quoted values are interpolated like the compose file
+    (``${VAR}``, ``${VAR:-default}``, ``$$``), looking in ``lookup`` first (compose's environment, then the
+    service's ``environment:``) and then in the values read so far. A bare ``NAME`` takes its value from
+    ``lookup`` and is left out when it is not there. ``earlier``: values of the files read before this one
+    (lowest precedence for ``${VAR}``). A malformed line sets ``into.problem``."""
+
+    def line_at(pos: int) -> int:
+        return text.count("\n", 0, pos) + 1
+
+    def interpolate(value: str, pos: int) -> str:
+        so_far = {**(earlier or {}), **into.values}
+        known = {k: v for k, v in so_far.items() if v is not None}
+        result, unset = compose_interpolate(value, {**known, **lookup})
+        into.unset.extend((name, line_at(pos)) for name in unset)
+        return result
+
+    n = len(text)
+    i = 0
+    while True:
+        # getStatementStart: blank lines and comment lines
+        while True:
+            while i < n and text[i].isspace():
+                i += 1
+            if i >= n:
+                return
+            if text[i] != "#":
+                break
+            newline = text.find("\n", i)
+            if newline < 0:
+                return
+            i = newline
+        start = i
+        if re.match(r"export\s", text[i : i + 7]):  # compose-go: `^export\s+`, then blanks
+            i += len("export")
+            while i < n and text[i] in _DOTENV_BLANK:
+                i += 1
+        key_start = i
+        terminator = None
+        while i < n:
+            c = text[i]
+            if c in "=:\n":
+                terminator = c
+                break
+            if c in _DOTENV_BLANK or c in "_.-[]" or c.isalnum():
+                i += 1
+                continue
+            first = text[key_start:].split("\n", 1)[0]
+            into.problem = f"{into.path}:{line_at(i)}: unexpected character {c!r} in variable name {first!r}"
+            return
+        # a bare NAME on the last line (no newline) is taken as inherited, as it is followed by a newline
+        key = text[key_start:i].rstrip()
+        if " " in key:
+            into.problem = f"{into.path}:{line_at(start)}: key cannot contain a space"
+            return
+        if terminator in (None, "\n"):
+            i += 1
+            if key in lookup:
+                into.values.pop(key, None)
+                into.values[key] = lookup[key]
+                into.lines[key] = line_at(start)
             continue
-        value = value.strip()
-        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
-            value = value[1:-1]
-        elif " #" in value:
-            value = value.split(" #", 1)[0].rstrip()
-        values[key.strip()] = value
-    return values
+        i += 1
+        while i < n and text[i] in _DOTENV_BLANK:
+            i += 1
+        if i < n and text[i] in "'\"":
+            quote = text[i]
+            chars: list[str] = []
+            k = i + 1
+            escaped = closed = False
+            while k < n:
+                c = text[k]
+                if escaped:
+                    escaped = False
+                    if c != quote:
+                        chars.append("\\")
+                    chars.append(c)
+                elif c == "\\":
+                    escaped = True
+                elif c == quote:
+                    closed = True
+                    break
+                else:
+                    chars.append(c)
+                k += 1
+            if not closed:
+                shown = text[i:].split("\n", 1)[0]
+                into.problem = f"{into.path}:{line_at(i)}: unterminated quoted value {shown}"
+                return
+            value = "".join(chars)
+            if quote == '"':
+                value = interpolate(_expand_escapes(value), i)
+            value_end = k + 1
+        else:
+            newline = text.find("\n", i)
+            value_end = n if newline < 0 else newline + 1
+            value = text[i : (n if newline < 0 else newline)].split(" #", 1)[0].rstrip()
+            value = interpolate(value, i)
+        if key:
+            into.values.pop(key, None)
+            into.values[key] = value
+            into.lines[key] = line_at(start)
+        i = value_end
+
+
+def read_dotenv(path: str, environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The ``.env`` file of a compose project (read on the current host), parsed as compose does; ``${VAR}``
+    and bare names look in ``environ`` (compose's own environment) first. Missing or malformed: empty."""
+    data, _problem, _missing = read_env_file(path)
+    if data is None:
+        return {}
+    parsed = EnvFile(path, path)
+    parse_compose_env_file(_env_text(data), environ or {}, parsed)
+    return {k: v for k, v in parsed.values.items() if v is not None} if parsed.problem is None else {}
+
+
+def _env_text(data: bytes) -> str:
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]  # compose-go trims a UTF-8 byte order mark
+    return data.decode("utf-8", "replace")
 
 
 _COMPOSE_VAR = re.compile(
@@ -1793,25 +2120,123 @@ def _compose(
             interpolated, unset = compose_interpolate(raw, env)
             _unset_findings(_line(label, value_node), unset, result, how="`environment:`")
             svc_env[key] = interpolated
+        svc_env, origins, files = _compose_env_files(label, name, svc, env, svc_env, result)
         final, image_ep = container_argv(image, entrypoint, command)
-        result.hops.append(
-            {
-                "at": at,
-                "via": "compose",
-                "service": name,
-                "image": image,
-                "entrypoint": entrypoint
-                if entrypoint is not None
-                else (list(image_ep) if image_ep is not None else None),
-                "command": command,
-                "argv": final,
-            }
-        )
+        hop: dict[str, Any] = {
+            "at": at,
+            "via": "compose",
+            "service": name,
+            "image": image,
+            "entrypoint": entrypoint
+            if entrypoint is not None
+            else (list(image_ep) if image_ep is not None else None),
+            "command": command,
+            "argv": final,
+        }
+        if files:
+            hop["env_files"] = [f.hop() for f in files]
+        result.hops.append(hop)
         if command:
             _entrypoint_findings(at, image, entrypoint, command, result, how="`command:`")
             if _seq(_get(svc, "command")) is not None:
                 _exec_form_findings(at, command, result, how=f"service {name}'s `command:` list", final=final)
-        _container_servers(at, final, svc_env, f"compose service {name}", result)
+        _container_servers(at, final, svc_env, f"compose service {name}", result, origins)
+
+
+def _compose_env_file_entries(
+    label: str, node: Any, env: Mapping[str, str]
+) -> list[tuple[str, bool, str, str]]:
+    """A service's ``env_file:`` (a string, a list of strings, or a list of ``{path, required, format}``)
+    as ``(path, required, at, format)``; paths are interpolated and joined to the compose file's directory."""
+    entries: list[tuple[str, bool, str, str]] = []
+    items = _seq(node)
+    for item in items if items is not None else ([node] if node is not None else []):
+        text = _scalar(item)
+        required, form = True, ""
+        if text is None:
+            text = _scalar(_get(item, "path"))
+            flag = _scalar(_get(item, "required"))
+            required = flag is None or flag.lower() != "false"
+            form = _scalar(_get(item, "format")) or ""
+        if not text:
+            continue
+        path, _unset = compose_interpolate(text, env)
+        if not path.startswith("/"):  # compose-go: filepath.Join(project directory, path)
+            path = posixpath.normpath(posixpath.join(posixpath.dirname(label), path))
+        entries.append((path, required, _line(label, item), form))
+    return entries
+
+
+def _compose_env_files(
+    label: str,
+    service: str,
+    svc: Any,
+    env: Mapping[str, str],
+    svc_env: dict[str, str | None],
+    result: TransportResult,
+) -> tuple[dict[str, str | None], dict[str, Origin], list[EnvFile]]:
+    """The service's environment as compose-go v2 resolves it (``Project.WithServicesEnvironmentResolved``):
+    each ``env_file:`` in order over the ``environment:`` values (a later file wins, ``${VAR}`` and bare
+    names look in compose's environment first, then in ``environment:``, then in what was read so far), and
+    ``environment:`` over all of them. A missing file is an error unless it says ``required: false``."""
+    from argtrace.redact import is_secret_name
+    from argtrace.rules import transport as R
+
+    entries = _compose_env_file_entries(label, _get(svc, "env_file"), env)
+    if not entries:
+        return svc_env, {}, []
+    known_svc = {k: v for k, v in svc_env.items() if v is not None}
+    lookup = {**known_svc, **env}
+    merged: dict[str, str | None] = dict(known_svc)
+    origins: dict[str, Origin] = {}
+    files: list[EnvFile] = []
+    for path, required, at, form in entries:
+        env_file = EnvFile(path, at)
+        files.append(env_file)
+        if form:
+            env_file.skipped = f"format {form!r}: argtrace reads only the default .env format"
+            continue
+        data, problem, missing = read_env_file(path)
+        if data is None and missing and not required:
+            env_file.skipped = "missing, and `required: false`: compose ignores it"
+            continue
+        env_file.problem = problem
+        if data is not None:
+            parse_compose_env_file(_env_text(data), lookup, env_file, earlier=merged)
+        if env_file.problem is not None:
+            result.findings.append(
+                R.TP016.finding(
+                    f"service {service}'s env_file {_show(path)}: {env_file.problem}; docker compose "
+                    "stops before creating the container, so the server never starts",
+                    at=at,
+                    evidence=[Evidence("transport", at, f"env_file: {path}")],
+                    fix=None
+                    if not missing
+                    else f"Create {path}, fix the path (relative paths start at the compose file's "
+                    "directory), or mark it optional: `env_file: [{path: ..., required: false}]`.",
+                )
+            )
+            continue
+        for name, line in dict.fromkeys(env_file.unset):
+            result.findings.append(
+                R.TP012.finding(
+                    f"${{{name}}} in {path} (env_file of service {service}) is not set in the environment, "
+                    "the .env file, the service's environment or the env file above it: compose substitutes "
+                    "an empty string",
+                    at=f"{path}:{line}",
+                    evidence=[Evidence("transport", f"{path}:{line}", name)],
+                )
+            )
+        for name, value in env_file.values.items():
+            merged[name] = value
+            origins[name] = Origin(at=f"{path}:{env_file.lines[name]}", expansion="env_file")
+    final = {**merged, **svc_env}
+    for name in svc_env:
+        origins.pop(name, None)
+    for name, value in final.items():
+        if value and is_secret_name(name):
+            result.secrets.add(value)
+    return final, origins, files
 
 
 # --- kubernetes

@@ -385,3 +385,35 @@ TP015 = Rule(
         needs=("sshd-fixture",),
     ),
 )
+
+TP016 = Rule(
+    code="TP016",
+    layer="transport",
+    severity="error",
+    title="An env file the container needs is missing, unreadable or malformed",
+    rationale=(
+        "`docker run --env-file FILE` and a compose service's `env_file:` are read by the docker client "
+        "before the container exists. A missing file stops `docker run` (`open FILE: no such file or "
+        "directory`) and `docker compose up` (`env file FILE not found`) unless the compose entry says "
+        "`required: false`; a line docker cannot parse (a name with a blank, invalid UTF-8, an unterminated "
+        "quote for compose) stops them too. The variables the server was meant to get (`HF_TOKEN`, "
+        "`SGLANG_*`, `VLLM_*`) never arrive, and nothing starts. Relative paths are the usual cause: docker "
+        "reads them from the directory it is run in, compose from the compose file's directory."
+    ),
+    fix=(
+        "Create the file or correct its path (with `argtrace --host NODE check`, the node's file is read), "
+        "fix the line named in the message, or for compose mark an optional file "
+        "`env_file: [{path: ./local.env, required: false}]`."
+    ),
+    example=Example(
+        files={"compose.yaml": _COMPOSE_HEAD + "    env_file: vllm.env\n    command: [Qwen/Qwen3-8B]\n"},
+        argv=("check", "compose.yaml"),
+    ),
+    correct=Example(
+        files={
+            "compose.yaml": _COMPOSE_HEAD + "    env_file: vllm.env\n    command: [Qwen/Qwen3-8B]\n",
+            "vllm.env": "# read by docker compose, not by a shell\nVLLM_LOGGING_LEVEL=DEBUG\n",
+        },
+        argv=("check", "compose.yaml"),
+    ),
+)
