@@ -34,7 +34,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--resolver",
         action="store_true",
-        help="also ask SGLang itself (a resolver environment) for the Mamba state sizes (slow: ~10 s)",
+        help="size the pools with the framework's own code in its resolver environment (SGLang: the "
+        "--framework-version's environment; slow: 10-20 s), the formulas' prediction kept beside",
     )
     parser.add_argument(
         "--env",

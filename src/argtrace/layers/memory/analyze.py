@@ -8,7 +8,7 @@ size that does not split the heads come back as findings.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -20,6 +20,45 @@ from argtrace.layers.memory.weights import WeightEstimate, estimate_weights
 from argtrace.model import Evidence, Finding, LayerResult
 
 DEFAULT_GPU = "h100"
+STATIC_SOURCE = f"argtrace formulas after sglang {sg.VERSION}"
+# Compared between SGLang's own sizing and the formulas (MM009 when they differ).
+COMPARED = (
+    "kv_bytes_per_token",
+    "mamba_conv_bytes_per_slot",
+    "mamba_ssm_bytes_per_slot",
+    "mem_fraction_static",
+    "max_total_num_tokens",
+    "max_mamba_cache_size",
+    "max_running_requests",
+)
+# framework_sizing.py ``resolved`` names -> ``sglang.Resolved`` fields (0.5.15+ renamed the strategy's dest).
+RESOLVED_FIELDS = {
+    "mem_fraction_static": "mem_fraction_static",
+    "chunked_prefill_size": "chunked_prefill_size",
+    "cuda_graph_max_bs": "cuda_graph_max_bs",
+    "max_running_requests": "max_running_requests",
+    "max_total_tokens": "max_total_tokens",
+    "page_size": "page_size",
+    "kv_cache_dtype": "kv_cache_dtype",
+    "speculative_algorithm": "speculative_algorithm",
+    "speculative_num_steps": "speculative_num_steps",
+    "speculative_num_draft_tokens": "speculative_num_draft_tokens",
+    "mamba_scheduler_strategy": "mamba_scheduler_strategy",
+    "mamba_radix_cache_strategy": "mamba_scheduler_strategy",
+    "mamba_ssm_dtype": "mamba_ssm_dtype",
+    "mamba_full_memory_ratio": "mamba_full_memory_ratio",
+    "disable_radix_cache": "disable_radix_cache",
+    "disable_overlap_schedule": "disable_overlap_schedule",
+    "disable_cuda_graph": "disable_cuda_graph",
+    "context_len": "context_len",
+}
+# The framework's own "does not fit" raises, by the pool that failed.
+FRAMEWORK_OOM = (
+    ("Hybrid (mamba/linear-attention) state cache is too small", "mamba_cache"),
+    ("Not enough GPU memory for hybrid", "mamba_cache"),
+    ("Not enough memory", "kv_cache"),
+    ("Loaded weights leave no GPU memory", "kv_cache"),
+)
 SAFETY_BYTES = int(0.25 * GIB)
 MRR_LADDER = (256, 128, 96, 64, 48, 32, 24, 16, 12, 8, 4, 2, 1)
 
@@ -217,6 +256,141 @@ def _breakdown(p: sg.Plan) -> list[dict[str, Any]]:
     return [{"name": n, "bytes": int(v)} for n, v in rows if v or n in ("free", "over")]
 
 
+def _resolved_from_framework(r: sg.Resolved, resolved: Mapping[str, Any]) -> sg.Resolved:
+    """``r`` with the values SGLang's own resolution produced (``framework_sizing.py`` ``resolved``)."""
+    changes: dict[str, Any] = {}
+    for name, attr in RESOLVED_FIELDS.items():
+        if name not in resolved:
+            continue
+        value = resolved[name]
+        if value is None and attr not in ("max_running_requests", "max_total_tokens", "mamba_ssm_dtype"):
+            continue  # a field this version leaves unset keeps the formulas' value
+        if attr == "speculative_algorithm" and value is not None:
+            value = str(value).upper()
+        if attr == "mamba_scheduler_strategy" and value == "auto":
+            continue  # 0.5.19+ keep "auto" in the field and decide later; the ratio comes from the framework
+        changes[attr] = value
+    return replace(r, **changes)
+
+
+def _adopt_framework_sizing(
+    model_dir: Path,
+    spec: ModelSpec,
+    r: sg.Resolved,
+    p: sg.Plan,
+    weights: WeightEstimate,
+    profile: GpuProfile,
+    gpu_spec: str,
+    section: dict[str, Any],
+    findings: list[Finding],
+    rules: Any,
+    framework_argv: Sequence[str],
+    env: Mapping[str, str],
+) -> tuple[sg.Resolved, sg.Plan, int] | None:
+    """Run SGLang's own sizing for this launch (resolver environment of ``section["version"]``) and make
+    its numbers the primary ones; the formulas' plan goes to ``section["static_prediction"]``. None when
+    there is no environment or the framework's code could not be driven (a note says why)."""
+    from argtrace.layers.memory.framework_sizing import run_framework_sizing
+
+    version = str(section["version"])
+    fw = run_framework_sizing(
+        model_dir,
+        framework_argv,
+        gpu_spec,
+        version,
+        pre_load_bytes=p.pre_load_bytes,
+        post_load_bytes=p.post_load_bytes,
+        env=env,
+    )
+    notes: list[str] = section.setdefault("notes", [])
+    if fw is None:
+        notes.append(
+            f"--resolver: no SGLang {version} resolver environment (argtrace resolver add sglang=={version})"
+        )
+        return None
+    static = {key: section.get(key) for key in COMPARED}
+    static.update(
+        kv_bytes_per_token=p.kv.bytes_per_token,
+        mamba_conv_bytes_per_slot=p.mamba.conv_bytes_per_slot if p.mamba else 0,
+        mamba_ssm_bytes_per_slot=p.mamba.ssm_bytes_per_slot if p.mamba else 0,
+        mem_fraction_static=round(r.mem_fraction_static, 4),
+        max_total_num_tokens=p.max_total_num_tokens
+        if p.oom_stage not in ("weights", "kv_cache", "mamba_cache")
+        else None,
+        max_mamba_cache_size=p.max_mamba_cache_size if p.mamba else None,
+        max_running_requests=p.max_running_requests or None,
+    )
+    section["framework_sizing"] = {
+        "version": fw.version,
+        "source": f"sglang {fw.version} (framework code, resolver environment)",
+        "seconds": fw.seconds,
+        "pre_load_avail_bytes": p.pre_load_bytes,
+        "post_load_avail_bytes": p.post_load_bytes,
+        "kv_cell_bytes_per_token": fw.kv_cell_bytes_per_token,
+        "kv_cache_dtype": fw.kv_cache_dtype,
+        "mamba_slots_per_request": fw.mamba_ratio,
+        "resolved": fw.resolved,
+        "functions": fw.functions,
+        "stand_in_modules": fw.standins,
+        "logs": fw.logs,
+        "error": fw.error,
+        "error_at": fw.error_at,
+    }
+    section["static_prediction"] = {"source": section["formulas"], **static}
+    if fw.error is not None:
+        stage = next((s for text, s in FRAMEWORK_OOM if text in fw.error), None)
+        if stage is None:
+            notes.append(
+                f"--resolver: SGLang {fw.version}'s sizing could not be driven here ({fw.error}); "
+                "the numbers are argtrace's formulas"
+            )
+            return None
+        # SGLang's own code says the pools do not fit: that is the answer.
+        section["source"] = section["framework_sizing"]["source"]
+        p2 = replace(p, verdict="oom", oom_stage=stage, message=fw.error, max_total_num_tokens=0)
+        findings.append(
+            rules.MM009.finding(
+                f"SGLang {fw.version}'s own sizing raises at {fw.error_at}: {fw.error}"
+                + (
+                    ""
+                    if p.verdict == "oom"
+                    else f"; argtrace's formulas said it fits ({p.max_total_num_tokens} tokens)"
+                ),
+                at=fw.error_at,
+            )
+        )
+        return r, p2, sg.mamba_ratio(r) if p.mamba else 0
+    r2 = _resolved_from_framework(r, fw.resolved)
+    fixed = sg.FixedPools(
+        max_total_num_tokens=int(fw.max_total_num_tokens or 0),
+        max_mamba_cache_size=int(fw.max_mamba_cache_size or 0),
+        max_running_requests=int(fw.max_running_requests or 0),
+    )
+    p2 = sg.plan(spec, r2, weights, profile.total_bytes, p.pre_load_bytes, p.post_load_bytes, fixed=fixed)
+    section["source"] = section["framework_sizing"]["source"]
+    ours = {
+        "kv_bytes_per_token": fw.kv_bytes_per_token,
+        "mamba_conv_bytes_per_slot": fw.mamba_conv_bytes_per_slot,
+        "mamba_ssm_bytes_per_slot": fw.mamba_ssm_bytes_per_slot,
+        "mem_fraction_static": round(float(fw.mem_fraction_static or 0.0), 4),
+        "max_total_num_tokens": fw.max_total_num_tokens,
+        "max_mamba_cache_size": fw.max_mamba_cache_size,
+        "max_running_requests": fw.max_running_requests,
+    }
+    section["framework_sizing"].update(ours)
+    for key in COMPARED:
+        if static[key] != ours[key]:
+            findings.append(
+                rules.MM009.finding(
+                    f"{key}: SGLang {fw.version}'s own code gives {ours[key]}, "
+                    f"argtrace's formulas (after {sg.VERSION}) {static[key]}",
+                    setting=key if key in ("mem_fraction_static", "max_running_requests") else None,
+                )
+            )
+    ratio = int(fw.mamba_ratio or 0) if p2.mamba else 0
+    return r2, p2, ratio
+
+
 def analyze_memory(
     model_config: Path,
     gpu: str | None,
@@ -227,9 +401,12 @@ def analyze_memory(
     env: Mapping[str, str] | None = None,
     pre_load_bytes: int | None = None,
     post_load_bytes: int | None = None,
+    framework_argv: Sequence[str] | None = None,
 ) -> LayerResult:
     """Will this launch fit, per GPU? ``settings`` are effective server values by dest name (from the
-    parser/resolution layers, or ``settings.read_server_settings``)."""
+    parser/resolution layers, or ``settings.read_server_settings``). ``framework_argv`` (the server's flags,
+    SGLang only): size the pools with SGLang's own code in the version's resolver environment when one
+    exists (``framework_sizing.py``), the formulas' prediction kept beside for comparison."""
     rules = _rules()
     result = LayerResult()
     section = _empty_section(framework, version, gpu)
@@ -285,10 +462,10 @@ def analyze_memory(
         vllm.analyze(spec, profile, settings, version, section, findings, rules, selection.count, model_dir)
         return result
     section["version"] = version or sg.VERSION
+    section["formulas"] = STATIC_SOURCE
     if version and version != sg.VERSION:
-        section["formulas"] = f"sglang {sg.VERSION} (no formulas bundled for {version}; nearest used)"
-    else:
-        section["formulas"] = f"sglang {sg.VERSION}"
+        section["formulas"] += f" (no formulas of {version}; these are {sg.VERSION}'s)"
+    section["source"] = STATIC_SOURCE
     r = sg.resolve_args(spec, profile, settings, env)
     world = r.tp * int(settings.get("pp_size") or 1) * (r.dp if not r.enable_dp_attention else 1)
     if world > selection.count and gpu is not None:
@@ -308,6 +485,26 @@ def analyze_memory(
         findings.append(rules.MM007.finding(f"tp_size {r.tp}: {exc}", setting="tp_size"))
         return result
     ratio = sg.mamba_ratio(r) if p.mamba else 0
+    who = f"SGLang {sg.VERSION} (argtrace's re-derivation)"
+    if framework_argv is not None:
+        model_dir = Path(model_config).parent if Path(model_config).is_file() else Path(model_config)
+        adopted = _adopt_framework_sizing(
+            model_dir,
+            spec,
+            r,
+            p,
+            weights,
+            profile,
+            selection.spec,
+            section,
+            findings,
+            rules,
+            framework_argv,
+            env,
+        )
+        if adopted is not None:
+            r, p, ratio = adopted
+            who = f"SGLang {section['framework_sizing']['version']} (its own code)"
     section.update(
         {
             "weights_bytes": p.weights_bytes,
@@ -366,9 +563,15 @@ def analyze_memory(
                 "mamba speculative states",
             ],
             "outside_mem_fraction_static": ["draft weights", "draft kv cache", "cuda graphs", "activations"],
-            "notes": r.notes + spec.notes,
+            "notes": section.get("notes", []) + r.notes + spec.notes,
         }
     )
+    sizing = section.get("framework_sizing")
+    if sizing and sizing.get("error") is None:
+        # Per-token / per-slot bytes as SGLang's own code computed them (the pools above use the formulas'
+        # geometry: MM009 says when the two differ).
+        for key in ("kv_bytes_per_token", "mamba_conv_bytes_per_slot", "mamba_ssm_bytes_per_slot"):
+            section[key] = sizing[key]
     if r.speculative_algorithm in ("EAGLE", "EAGLE3", "STANDALONE") and not weights.draft_bytes_per_rank:
         draft_path = settings.get("speculative_draft_model_path")
         section["notes"].append(
@@ -439,7 +642,7 @@ def analyze_memory(
     if not r.mem_fraction_given:
         findings.append(
             rules.MM008.finding(
-                f"mem_fraction_static not given: SGLang {sg.VERSION} computes {r.mem_fraction_static:.3f} "
+                f"mem_fraction_static not given: {who} computes {r.mem_fraction_static:.3f} "
                 f"(reserved_mem {r.reserved_mem_mb:.0f} MB of {profile.smi_total_mib} MiB)",
                 setting="mem_fraction_static",
                 evidence=evidence,

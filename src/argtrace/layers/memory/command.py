@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 from argtrace.layers.memory.analyze import analyze_memory
 from argtrace.layers.memory.settings import read_server_settings
@@ -45,7 +44,16 @@ def run_mem(
         if log.pre_load_gb is not None and log.post_load_gb is not None:
             pre, post = int(log.pre_load_gb * GIB), int(log.post_load_gb * GIB)
     result = analyze_memory(
-        model_config, gpu, settings, framework, version, env=env, pre_load_bytes=pre, post_load_bytes=post
+        model_config,
+        gpu,
+        settings,
+        framework,
+        version,
+        env=env,
+        pre_load_bytes=pre,
+        post_load_bytes=post,
+        # --resolver: SGLang's own sizing code (resolver environment of the version) on the typed flags.
+        framework_argv=list(server_argv) if resolver and framework == "sglang" else None,
     )
     section = result.sections["memory"]
     report = Report(
@@ -80,9 +88,8 @@ def run_mem(
                         evidence=(Evidence("log", f"{from_log}:{row['line']}", str(row["logged"])),),
                     )
                 )
-    if resolver and framework == "sglang" and section.get("mamba_ssm_bytes_per_slot"):
-        _compare_with_framework(report, section, model_config, settings, env)
     if resolver and framework == "vllm" and section.get("vllm"):
+        # vLLM: its own KV cache planner in the resolver environment (vllm_probe.py, issue 7).
         from argtrace.layers.memory.vllm_probe import compare_with_vllm
 
         compare_with_vllm(section, report.notes)
@@ -95,43 +102,3 @@ def run_mem(
             raise UsageError(str(exc)) from exc
         report.notes.append(f"wrote {plot}")
     return report
-
-
-def _compare_with_framework(
-    report: Report,
-    section: dict[str, Any],
-    model_config: Path,
-    settings: Mapping[str, Any],
-    env: Mapping[str, str],
-) -> None:
-    """``--resolver``: SGLang's own ``mamba2_cache_params`` for this config and TP size, beside ours."""
-    from argtrace.layers.memory.framework_probe import probe_state
-
-    tp = int(settings.get("tp_size") or 1)
-    target = model_config / "config.json" if model_config.is_dir() else model_config
-    ssm_dtype = settings.get("mamba_ssm_dtype") or env.get("SGLANG_MAMBA_SSM_DTYPE")
-    results = probe_state(target, [tp], ssm_dtype=ssm_dtype)
-    if results is None:
-        report.notes.append("--resolver: no SGLang 0.5.10.post1 resolver environment (see argtrace resolver)")
-        return
-    if "error" in results[0]:
-        report.notes.append(f"--resolver: {results[0]['error']}")
-        return
-    got = results[0]
-    ours = (section["mamba_conv_bytes_per_slot"], section["mamba_ssm_bytes_per_slot"])
-    matches = (got["conv"], got["ssm"]) == ours
-    section["framework_state"] = {
-        "source": "sglang 0.5.10.post1 (resolver environment)",
-        **got,
-        "matches": matches,
-    }
-    if not matches:
-        from argtrace.rules import memory as rules
-
-        report.findings.append(
-            rules.MM009.finding(
-                f"SGLang's own mamba2_cache_params gives conv {got['conv']} / SSM {got['ssm']} "
-                "bytes per slot; "
-                f"argtrace computed {ours[0]} / {ours[1]}"
-            )
-        )

@@ -117,6 +117,15 @@ class Plan:
         return self.cuda_graph_bytes + self.activation_bytes
 
 
+@dataclass(frozen=True)
+class FixedPools:
+    """Pool sizes computed by SGLang's own code (``framework_sizing.py``); ``plan`` then allocates them."""
+
+    max_total_num_tokens: int
+    max_mamba_cache_size: int
+    max_running_requests: int
+
+
 def _gpu_tier(gpu_mem_mib: float | None, tp: int) -> tuple[int, int]:
     """(chunked_prefill_size, cuda_graph_max_bs) from ``_handle_gpu_memory_settings`` (server_args.py)."""
     if gpu_mem_mib is None:
@@ -344,9 +353,11 @@ def plan(
     gpu_total_bytes: int,
     pre_load_bytes: int | None = None,
     post_load_bytes: int | None = None,
+    fixed: FixedPools | None = None,
 ) -> Plan:
     """Run the model runner's sizing for one rank. ``pre_load_bytes``/``post_load_bytes`` override the
-    estimates with a log's own ``Load weight begin/end. avail mem`` (the accuracy tests do this)."""
+    estimates with a log's own ``Load weight begin/end. avail mem`` (the accuracy tests do this). ``fixed``:
+    the pool sizes SGLang's own code computed in a resolver environment, used instead of the formulas."""
     kv = kv_geometry(spec, r.tp, r.kv_cache_dtype, attn_tp=r.tp // r.dp if r.enable_dp_attention else r.tp)
     mamba = mamba_geometry(spec, r.tp, r.mamba_ssm_dtype)
     if pre_load_bytes is None:
@@ -385,48 +396,67 @@ def plan(
         p.margin_bytes = int(rest * GIB)
         p.message = "Not enough memory. Please try to increase --mem-fraction-static."
         return p
-    if mamba is not None:
-        per_req = mamba.bytes_per_slot
-        if r.speculative_algorithm is not None and r.speculative_num_draft_tokens and r.max_running_requests:
-            p.spec_reserve_bytes = (
-                per_req * (r.max_running_requests // dp_div) * r.speculative_num_draft_tokens
-            )
-            rest -= p.spec_reserve_bytes / GIB
-        if r.max_mamba_cache_size is not None:
-            slots = int(r.max_mamba_cache_size) // dp_div
-        elif r.disable_radix_cache and r.max_running_requests is not None:
-            slots = r.max_running_requests // dp_div
-        else:
-            raw = rest * r.mamba_full_memory_ratio / (1 + r.mamba_full_memory_ratio)
-            slots = int((raw * GIB) // per_req)
-        p.max_mamba_cache_size = slots
-        rest -= slots * per_req / GIB
-        if slots <= 0 or rest <= 0:
-            p.verdict, p.oom_stage = "oom", "mamba_cache"
-            p.margin_bytes = int(rest * GIB) if rest <= 0 else -per_req
-            p.message = (
-                f"not enough memory for the Mamba state cache: max_mamba_cache_size={slots}, "
-                f"rest after it {rest:.2f} GB"
-            )
-            return p
-    tokens = int(rest * GIB) // max(kv.bytes_per_token, 1)
-    if r.max_total_tokens is not None:
-        tokens = min(tokens, r.max_total_tokens)
-    tokens = tokens // r.page_size * r.page_size
-    p.max_total_num_tokens = tokens
-    if tokens <= 0:
-        p.verdict, p.oom_stage = "oom", "kv_cache"
-        p.margin_bytes = int(rest * GIB)
-        p.message = "Not enough memory. Please try to increase --mem-fraction-static."
-        return p
-    # _resolve_max_num_reqs
-    estimated = max(min(int(tokens / max(r.context_len, 1) * 512), 4096), 2048)
-    if r.max_running_requests is not None:
-        reqs = min(r.max_running_requests // r.dp, estimated)
+    if fixed is not None:
+        # SGLang's own code sized the pools (framework_sizing.py): only their allocation is argtrace's.
+        tokens, reqs = fixed.max_total_num_tokens, fixed.max_running_requests
+        p.max_total_num_tokens = tokens
+        if mamba is not None:
+            p.max_mamba_cache_size = fixed.max_mamba_cache_size
+            if (
+                r.speculative_algorithm is not None
+                and r.speculative_num_draft_tokens
+                and r.max_running_requests
+            ):
+                p.spec_reserve_bytes = (
+                    mamba.bytes_per_slot * (r.max_running_requests // dp_div) * r.speculative_num_draft_tokens
+                )
     else:
-        reqs = min(estimated, tokens // 2)
-    if mamba is not None:
-        reqs = min(reqs, p.max_mamba_cache_size // mamba_ratio(r))
+        if mamba is not None:
+            per_req = mamba.bytes_per_slot
+            if (
+                r.speculative_algorithm is not None
+                and r.speculative_num_draft_tokens
+                and r.max_running_requests
+            ):
+                p.spec_reserve_bytes = (
+                    per_req * (r.max_running_requests // dp_div) * r.speculative_num_draft_tokens
+                )
+                rest -= p.spec_reserve_bytes / GIB
+            if r.max_mamba_cache_size is not None:
+                slots = int(r.max_mamba_cache_size) // dp_div
+            elif r.disable_radix_cache and r.max_running_requests is not None:
+                slots = r.max_running_requests // dp_div
+            else:
+                raw = rest * r.mamba_full_memory_ratio / (1 + r.mamba_full_memory_ratio)
+                slots = int((raw * GIB) // per_req)
+            p.max_mamba_cache_size = slots
+            rest -= slots * per_req / GIB
+            if slots <= 0 or rest <= 0:
+                p.verdict, p.oom_stage = "oom", "mamba_cache"
+                p.margin_bytes = int(rest * GIB) if rest <= 0 else -per_req
+                p.message = (
+                    f"not enough memory for the Mamba state cache: max_mamba_cache_size={slots}, "
+                    f"rest after it {rest:.2f} GB"
+                )
+                return p
+        tokens = int(rest * GIB) // max(kv.bytes_per_token, 1)
+        if r.max_total_tokens is not None:
+            tokens = min(tokens, r.max_total_tokens)
+        tokens = tokens // r.page_size * r.page_size
+        p.max_total_num_tokens = tokens
+        if tokens <= 0:
+            p.verdict, p.oom_stage = "oom", "kv_cache"
+            p.margin_bytes = int(rest * GIB)
+            p.message = "Not enough memory. Please try to increase --mem-fraction-static."
+            return p
+        # _resolve_max_num_reqs
+        estimated = max(min(int(tokens / max(r.context_len, 1) * 512), 4096), 2048)
+        if r.max_running_requests is not None:
+            reqs = min(r.max_running_requests // r.dp, estimated)
+        else:
+            reqs = min(estimated, tokens // 2)
+        if mamba is not None:
+            reqs = min(reqs, p.max_mamba_cache_size // mamba_ratio(r))
     p.max_running_requests = reqs
     # Allocations (memory_pool.py): KV pool size + page_size tokens, MambaPool size + 1 slots.
     p.kv_pool_bytes = (tokens + r.page_size) * kv.bytes_per_token
