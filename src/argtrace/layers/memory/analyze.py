@@ -347,7 +347,8 @@ def _adopt_framework_sizing(
             return None
         # SGLang's own code says the pools do not fit: that is the answer.
         section["source"] = section["framework_sizing"]["source"]
-        p2 = replace(p, verdict="oom", oom_stage=stage, message=fw.error, max_total_num_tokens=0)
+        r2 = _resolved_from_framework(r, fw.resolved)
+        p2 = replace(p, resolved=r2, verdict="oom", oom_stage=stage, message=fw.error)
         findings.append(
             rules.MM009.finding(
                 f"SGLang {fw.version}'s own sizing raises at {fw.error_at}: {fw.error}"
@@ -359,7 +360,8 @@ def _adopt_framework_sizing(
                 at=fw.error_at,
             )
         )
-        return r, p2, sg.mamba_ratio(r) if p.mamba else 0
+        _compare_resolved(fw.version, r, r2, findings, rules)
+        return r2, p2, sg.mamba_ratio(r2) if p.mamba else 0
     r2 = _resolved_from_framework(r, fw.resolved)
     fixed = sg.FixedPools(
         max_total_num_tokens=int(fw.max_total_num_tokens or 0),
@@ -379,6 +381,8 @@ def _adopt_framework_sizing(
     }
     section["framework_sizing"].update(ours)
     for key in COMPARED:
+        if key == "mem_fraction_static":
+            continue  # _compare_resolved says it
         if static[key] != ours[key]:
             findings.append(
                 rules.MM009.finding(
@@ -387,8 +391,35 @@ def _adopt_framework_sizing(
                     setting=key if key in ("mem_fraction_static", "max_running_requests") else None,
                 )
             )
+    _compare_resolved(fw.version, r, r2, findings, rules)
     ratio = int(fw.mamba_ratio or 0) if p2.mamba else 0
     return r2, p2, ratio
+
+
+def _compare_resolved(
+    version: str, r: sg.Resolved, r2: sg.Resolved, findings: list[Finding], rules: Any
+) -> None:
+    """MM009 for the resolved values the memory formulas read that SGLang's own resolution sets otherwise."""
+    for attr in (
+        "mem_fraction_static",
+        "max_running_requests",
+        "speculative_num_draft_tokens",
+        "chunked_prefill_size",
+        "cuda_graph_max_bs",
+        "mamba_scheduler_strategy",
+        "disable_overlap_schedule",
+    ):
+        mine, theirs = getattr(r, attr), getattr(r2, attr)
+        if attr == "mem_fraction_static":
+            mine, theirs = round(float(mine), 4), round(float(theirs), 4)
+        if mine != theirs:
+            findings.append(
+                rules.MM009.finding(
+                    f"{attr}: SGLang {version}'s own resolution gives {theirs}, argtrace's re-derivation "
+                    f"(after {sg.VERSION}) {mine}",
+                    setting=attr,
+                )
+            )
 
 
 def analyze_memory(
@@ -567,6 +598,9 @@ def analyze_memory(
         }
     )
     sizing = section.get("framework_sizing")
+    if sizing and sizing.get("error") is not None and section["source"] != STATIC_SOURCE:
+        # SGLang raised before these existed.
+        section.update(max_total_num_tokens=None, max_mamba_cache_size=None, max_running_requests=None)
     if sizing and sizing.get("error") is None:
         # Per-token / per-slot bytes as SGLang's own code computed them (the pools above use the formulas'
         # geometry: MM009 says when the two differ).

@@ -149,6 +149,11 @@ def run_framework_sizing(
         tail = (done.stderr.strip().splitlines() or [f"exit status {done.returncode}, no result"])[-1]
         return FrameworkSizing(version=label, error=tail)
     result = FrameworkSizing.from_json(label, json.loads(lines[-1]))
+    if result.error and result.error.startswith("SystemExit"):
+        # argparse refused the flags (its message is on stderr): that version does not take this launch.
+        said = [line for line in done.stderr.splitlines() if "error:" in line]
+        if said:
+            result.error = f"the {label} parser exits: {said[-1].strip()}"
     result.seconds = round(time.monotonic() - started, 2)
     return result
 
@@ -492,6 +497,8 @@ def main(argv: Sequence[str]) -> int:  # pragma: no cover - runs inside the reso
         from sglang.srt.configs.model_config import ModelConfig
 
         model_config = ModelConfig.from_server_args(server_args)
+        out["resolved"] = _resolved(final, model_config)
+        out["mem_fraction_static"] = out["resolved"].get("mem_fraction_static")
         logging.getLogger().addHandler(_Keep())
         logging.getLogger().setLevel(logging.INFO)
         import importlib.util
@@ -502,8 +509,6 @@ def main(argv: Sequence[str]) -> int:  # pragma: no cover - runs inside the reso
             )
         else:
             _size_mixin(server_args, model_config, request["pre_load_gb"], request["post_load_gb"], out)
-        out["resolved"] = _resolved(final, model_config)
-        out.setdefault("mem_fraction_static", out["resolved"].get("mem_fraction_static"))
     except BaseException as exc:  # the framework's own "Not enough memory" is an answer too
         import traceback
 

@@ -157,7 +157,10 @@ def _piecewise_token_count(max_tokens: int) -> int:
 def _vlm_factor(spec: ModelSpec) -> float:
     """``adjust_mem_fraction_for_vlm`` (server_args.py): a factor from the ViT's size."""
     v = spec.vision or {}
-    layers = int(v.get("depth", v.get("num_hidden_layers", 24)) or 24)
+    # ``getattr(vision_config, "num_hidden_layers", 24)``: a Qwen3.5/3.6 ViT names its layer count ``depth``,
+    # which SGLang does not read, so 24 applies (0.5.10.post1's own code gives 0.7592 for Qwen3.6-27B on an
+    # RTX PRO 6000 where reading ``depth`` gave 0.7469: tests/memory/test_framework_sizing.py).
+    layers = int(v.get("num_hidden_layers", 24) or 24)
     hidden = int(v.get("hidden_size", 1024) or 1024)
     ratio = layers * hidden**2 / (24 * 1024**2)
     adjust = max(0.8, min(1.05, 1.0 - 0.1 * (ratio - 1.0)))
