@@ -191,30 +191,62 @@ def test_bad_input_never_a_traceback() -> None:
         assert "Traceback" not in result.stderr and "internal error" not in result.stderr
 
 
+def test_no_prefix_caching_keeps_one_state_block() -> None:
+    """MambaModelConfig: without prefix caching the Mamba cache mode stays none (1 block per request per
+    Mamba group instead of align's 2), so the same pool holds more requests."""
+    on = vllm_mem("qwen3-next-80b-a3b", "--tensor-parallel-size", "4", gpu="h100x4")["memory"]["vllm"]
+    off = vllm_mem(
+        "qwen3-next-80b-a3b", "--tensor-parallel-size", "4", "--no-enable-prefix-caching", gpu="h100x4"
+    )["memory"]["vllm"]
+    assert (on["mamba_cache_mode"], on["mamba_blocks_per_request"]) == ("align", 2)
+    assert (off["mamba_cache_mode"], off["mamba_blocks_per_request"]) == ("none", 1)
+    assert off["blocks_per_request"] == on["blocks_per_request"] - on["mamba_groups"]
+
+
+PLANNER_CASES = [
+    ("qwen3.6-35b-a3b", "h100", ["--max-model-len", "131072", "--kv-cache-dtype", "fp8"]),
+    (
+        "qwen3.6-27b",
+        "h100",
+        ["--max-model-len", "262144", "--speculative-config", '{"method":"mtp","num_speculative_tokens":3}'],
+    ),
+    ("llama-3.1-8b", "h100", ["--max-model-len", "131072"]),
+    ("nemotron-h-8b", "h100x2", ["--max-model-len", "8192", "--tensor-parallel-size", "2"]),
+    (
+        "qwen3-next-80b-a3b",
+        "h100x4",
+        [
+            "--tensor-parallel-size",
+            "4",
+            "--no-enable-prefix-caching",
+            "--speculative-config",
+            '{"method":"qwen3_next_mtp","num_speculative_tokens":2}',
+        ],
+    ),
+    ("deepseek-v3", "b200x8", ["--tensor-parallel-size", "8", "--max-model-len", "163840"]),
+]
+
+
 @pytest.mark.frameworks
 @pytest.mark.slow
-def test_vllm_own_planner_agrees() -> None:
+@pytest.mark.parametrize(("model", "gpu", "flags"), PLANNER_CASES)
+def test_vllm_own_planner_agrees(model: str, gpu: str, flags: list[str]) -> None:
     """With ``--resolver``, vLLM 0.33.0's own kv_cache_planning functions (resolver environment) give the same
     blocks, tokens and error text as the static re-derivation."""
     from argtrace.resolver.environments import find_environment
 
     if find_environment("vllm", "0.33.0") is None:
         pytest.skip("no vLLM 0.33.0 resolver environment")
-    for model, flags in (
-        ("qwen3.6-35b-a3b", ["--max-model-len", "131072", "--kv-cache-dtype", "fp8"]),
-        (
-            "qwen3.6-27b",
-            [
-                "--max-model-len",
-                "262144",
-                "--speculative-config",
-                '{"method":"mtp","num_speculative_tokens":3}',
-            ],
-        ),
-    ):
-        m = mem("--resolver", "--model-config", str(MODELS / model), "--framework", "vllm", "--", *flags)[
-            "memory"
-        ]
-        got = m["framework_kv"]
-        assert got["matches"], got
-        assert m["source"].startswith("vllm 0.33.0 planner")
+    m = mem(
+        "--resolver", "--model-config", str(MODELS / model), "--gpu", gpu, "--framework", "vllm", "--", *flags
+    )["memory"]
+    got = m["framework_kv"]
+    assert got["matches"], got
+    assert m["source"].startswith("vllm 0.33.0 planner")
+    if m["vllm"]["mamba_groups"]:
+        # vLLM's MambaStateShapeCalculator / MambaStateDtypeCalculator give the same state per layer
+        assert got["mamba_state_bytes"] == m["vllm"]["mamba_state_bytes_per_layer"]
+    if m["verdict"] == "fits":
+        assert (got["num_blocks"], got["kv_tokens"]) == (m["vllm"]["num_blocks"], m["max_total_num_tokens"])
+    else:
+        assert got["error"] == m["vllm"]["error"]

@@ -78,6 +78,12 @@ def _vllm_parser() -> argparse.ArgumentParser:
     p.add_argument("--speculative-config", dest="speculative_config")
     p.add_argument("--mamba-ssm-cache-dtype", dest="mamba_ssm_cache_dtype")
     p.add_argument("--mamba-cache-mode", dest="mamba_cache_mode")
+    p.add_argument(
+        "--enable-prefix-caching",
+        dest="enable_prefix_caching",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+    )
     p.add_argument("--quantization", "-q", dest="quantization")
     return p
 

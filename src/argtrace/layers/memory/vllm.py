@@ -249,6 +249,19 @@ def kv_layout(spec: ModelSpec, r: Resolved, kv: KvGeometry, mamba: MambaGeometry
     return KvLayout(block, page, state, attn_layers, m_layers, group, attn_groups, mamba_groups, per_req)
 
 
+def vllm_mamba_geometry(spec: ModelSpec, r: Resolved) -> MambaGeometry | None:
+    """Per-request state as ``model_executor/layers/mamba/mamba_utils.py`` ``MambaStateShapeCalculator``
+    (``gated_delta_net_state_shape`` / ``mamba2_state_shape``) shapes it: the same conv and SSM shapes as
+    SGLang's, except that the conv window keeps ``conv_kernel - 1 + num_speculative_tokens`` columns with
+    speculative decoding. Raises ``ValueError`` when the heads do not split by TP (``divide``)."""
+    base = mamba_geometry(spec, r.tp, r.mamba_ssm_cache_dtype)
+    if base is None or not r.speculative_method or not r.num_speculative_tokens or spec.conv_kernel < 2:
+        return base
+    window = spec.conv_kernel - 1
+    conv = base.conv_bytes_per_slot // window * (window + r.num_speculative_tokens)
+    return replace(base, conv_bytes_per_slot=conv)
+
+
 def blocks_per_request(lay: KvLayout, max_model_len: int) -> int:
     """``_max_memory_usage_bytes_from_groups`` / ``get_max_concurrency_for_kv_cache_config``: per group
     ``cdiv(max_memory_usage_bytes, page)``; attention ``cdiv(max_model_len, block_size)``."""
@@ -397,7 +410,7 @@ def plan(
     """One rank's budget. ``available_bytes`` replaces the estimate with a log's own ``Available KV cache
     memory`` (the accuracy tests do this). Raises ``ValueError`` when the heads do not split by TP."""
     kv = kv_geometry(spec, r.tp, r.kv_cache_dtype)
-    mamba = mamba_geometry(spec, r.tp, r.mamba_ssm_cache_dtype)
+    mamba = vllm_mamba_geometry(spec, r)
     lay = kv_layout(spec, r, kv, mamba)
     p = Plan(r, kv, mamba, lay, gpu_total_bytes, weights.bytes_per_rank)
     if r.speculative_method == "mtp":
@@ -798,7 +811,7 @@ def analyze(
                 "error": p.message or None,
                 "mamba_blocks_per_request": lay.mamba_blocks_per_request,
                 # What vllm_probe feeds vLLM's own planner with --resolver (and --from-log reuses).
-                "planning_input": request_for(p),
+                "planning_input": request_for(p, spec),
             },
             "speculative": {
                 "method": r.speculative_method,

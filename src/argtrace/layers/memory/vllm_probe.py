@@ -27,12 +27,40 @@ TIMEOUT_S = 240
 VERSION = "0.33.0"
 
 
-def request_for(plan: Any, max_model_len: int | None = None) -> dict[str, Any]:
-    """The probe's input from a ``vllm.Plan``: layer kinds, geometry, available memory."""
+def _state_params(spec: Any, plan: Any) -> dict[str, Any] | None:
+    """The config fields vLLM's ``MambaStateShapeCalculator`` reads, for the probe to call it."""
+    if spec is None or plan.mamba is None:
+        return None
+    if spec.family == "hybrid_gdn":
+        return {
+            "kind": "gdn",
+            "num_k_heads": spec.linear_num_key_heads,
+            "num_v_heads": spec.linear_num_value_heads,
+            "head_k_dim": spec.linear_key_head_dim,
+            "head_v_dim": spec.linear_value_head_dim,
+            "conv_kernel": spec.conv_kernel,
+        }
+    return {
+        "kind": "mamba2",
+        "intermediate": spec.mamba_num_heads * spec.mamba_head_dim,
+        "n_groups": spec.mamba_n_groups,
+        "heads": spec.mamba_num_heads,
+        "head_dim": spec.mamba_head_dim,
+        "state": spec.ssm_state_size,
+        "conv_kernel": spec.conv_kernel,
+    }
+
+
+def request_for(plan: Any, spec: Any = None, max_model_len: int | None = None) -> dict[str, Any]:
+    """The probe's input from a ``vllm.Plan``: layer kinds, geometry, available memory; with ``spec``
+    also the raw state parameters, so that vLLM computes the Mamba state shapes itself."""
     lay = plan.layout
     kv = plan.kv
     r = plan.resolved
     return {
+        "state_params": _state_params(spec, plan),
+        "model_dtype_bytes": spec.dtype_bytes if spec is not None else 2,
+        "mamba_ssm_cache_dtype": r.mamba_ssm_cache_dtype,
         "block_size": lay.block_size,
         "attn_layers": lay.attn_layers,
         "mamba_layers": lay.mamba_layers,
@@ -116,11 +144,52 @@ def main(argv: Sequence[str]) -> int:  # pragma: no cover - runs inside the reso
                 dtype=kv_dtype,
             )
         specs[f"model.layers.{i}.attn"] = spec
+    shapes: Any = ((int(req["conv_elems"]),), (int(req["ssm_elems"]),))
+    state_dtypes: Any = (dtypes[int(req["conv_bytes"])], dtypes[int(req["ssm_bytes"])])
+    out: dict[str, Any] = {"source": f"vllm {VERSION} (resolver environment)"}
+    params = req.get("state_params")
+    if params and int(req["mamba_layers"]):
+        # vLLM's own state shapes and dtypes (model_executor/layers/mamba/mamba_utils.py).
+        from vllm.model_executor.layers.mamba.mamba_utils import (
+            MambaStateDtypeCalculator,
+            MambaStateShapeCalculator,
+        )
+
+        n_spec = int(req["num_speculative_blocks"])
+        tp = int(req["tp"])
+        if params["kind"] == "gdn":
+            shapes = MambaStateShapeCalculator.gated_delta_net_state_shape(
+                tp,
+                params["num_k_heads"],
+                params["num_v_heads"],
+                params["head_k_dim"],
+                params["head_v_dim"],
+                params["conv_kernel"],
+                n_spec,
+            )
+        else:
+            shapes = MambaStateShapeCalculator.mamba2_state_shape(
+                tp,
+                params["intermediate"],
+                params["n_groups"],
+                params["heads"],
+                params["head_dim"],
+                params["state"],
+                params["conv_kernel"],
+                n_spec,
+            )
+        ssm = req.get("mamba_ssm_cache_dtype") or "auto"
+        state_dtypes = MambaStateDtypeCalculator.mamba2_state_dtype(
+            dtypes[int(req["model_dtype_bytes"])], "auto", ssm
+        )
+        probe_spec = MambaSpec(block_size=block, shapes=tuple(shapes), dtypes=tuple(state_dtypes))
+        out["mamba_state_bytes"] = probe_spec.page_size_bytes
+        out["mamba_state_shapes"] = [list(x) for x in shapes]
     for i in range(int(req["mamba_layers"])):
         specs[f"model.layers.{i}.mamba"] = MambaSpec(
             block_size=block,
-            shapes=((int(req["conv_elems"]),), (int(req["ssm_elems"]),)),
-            dtypes=(dtypes[int(req["conv_bytes"])], dtypes[int(req["ssm_bytes"])]),
+            shapes=tuple(shapes),
+            dtypes=tuple(state_dtypes),
             page_size_padded=req["mamba_page_padded"],
             mamba_cache_mode=req["mamba_cache_mode"],
             num_speculative_blocks=int(req["num_speculative_blocks"]),
@@ -145,7 +214,6 @@ def main(argv: Sequence[str]) -> int:  # pragma: no cover - runs inside the reso
         device_config=NS(device_type="cuda"),
         kv_transfer_config=None,
     )
-    out: dict[str, Any] = {"source": f"vllm {VERSION} (resolver environment)"}
     try:
         groups = planning.get_global_kv_cache_groups(config, [specs])
         out["groups"] = [[type(g.kv_cache_spec).__name__, len(g.layer_names)] for g in groups]
@@ -155,6 +223,8 @@ def main(argv: Sequence[str]) -> int:  # pragma: no cover - runs inside the reso
         out.update({"num_blocks": configs[0].num_blocks, "kv_tokens": tokens, "concurrency": concurrency})
     except ValueError as exc:
         out["error"] = str(exc)
+    except AssertionError as exc:  # a padded page smaller than vLLM's own state: the geometry disagrees
+        out["assertion"] = str(exc) or "assertion failed in vLLM's planner"
     print(json.dumps(out))
     return 0
 
@@ -177,7 +247,9 @@ def compare_with_vllm(section: dict[str, Any], notes: list[str]) -> dict[str, An
         notes.append(f"--resolver: {got.get('error', 'probe failed')}")
         return None
     ours = section["vllm"]
-    if "error" in got:
+    if "mamba_state_bytes" in got and got["mamba_state_bytes"] != ours.get("mamba_state_bytes_per_layer"):
+        matches = False
+    elif "error" in got:
         matches = got["error"] == ours.get("error")
     else:
         matches = got.get("num_blocks") == ours.get("num_blocks") and got.get("kv_tokens") == section.get(
