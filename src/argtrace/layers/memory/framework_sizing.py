@@ -151,7 +151,7 @@ def run_framework_sizing(
     result = FrameworkSizing.from_json(label, json.loads(lines[-1]))
     if result.error and result.error.startswith("SystemExit"):
         # argparse refused the flags (its message is on stderr): that version does not take this launch.
-        said = [line for line in done.stderr.splitlines() if "error:" in line]
+        said = [line for line in done.stderr.splitlines() if ": error: " in line and not line[:1].isspace()]
         if said:
             result.error = f"the {label} parser exits: {said[-1].strip()}"
     result.seconds = round(time.monotonic() - started, 2)

@@ -1,0 +1,310 @@
+"""SGLang's own pool sizing, run in its resolver environments (``framework_sizing.py``, ``mem --resolver``).
+
+Each case skips when the version's environment is missing; CI builds 0.5.10.post1 and 0.5.23. The logs are
+the fixtures of ``test_accuracy.py`` (their first line names the source); the framework is fed the log's own
+``avail mem`` figures. The expected values are what each version's code computes here, recorded once and
+asserted exactly; the comparison with the log says which version reproduces it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from argtrace.layers.memory.config import load_config, read_model_spec
+from argtrace.layers.memory.state import kv_geometry, mamba_geometry
+from tests.conftest import REPO, run_cli
+from tests.needs import unmet
+
+MODELS = REPO / "tests" / "data" / "models"
+LOGS = REPO / "tests" / "data" / "logs" / "memory"
+GIB = 1 << 30
+
+pytestmark = [pytest.mark.frameworks, pytest.mark.slow]
+
+
+def sizing(version: str, model: str, gpu: str, pre_gb: float, post_gb: float, *flags: str) -> Any:
+    if unmet([f"resolver:sglang=={version}"]):
+        pytest.skip(f"no SGLang {version} resolver environment")
+    from argtrace.layers.memory.framework_sizing import run_framework_sizing
+
+    got = run_framework_sizing(
+        MODELS / model,
+        list(flags),
+        gpu,
+        version,
+        pre_load_bytes=int(pre_gb * GIB),
+        post_load_bytes=int(post_gb * GIB),
+    )
+    assert got is not None
+    return got
+
+
+def functions(got: Any) -> set[str]:
+    return {f["function"] for f in got.functions}
+
+
+# Qwen3.5-9B TP2 on 2x RTX 4090 (tests/data/logs/memory/qwen3.5-9b-tp2-rtx4090.log, an SGLang dev build of
+# April 2026): Load weight begin 22.93 GB, end 14.08 GB; the log allocates 327310 tokens, 186 Mamba slots and
+# runs 62 requests (ratio 3).
+NINE_B = ("qwen3.5-9b", "rtx-4090x2", 22.93, 14.08, "--tp-size", "2", "--mem-fraction-static", "0.8")
+NINE_B_FLAGS = ("--context-length", "262144")
+
+
+@pytest.mark.parametrize(
+    ("version", "tokens", "slots", "requests", "ratio"),
+    [
+        # model_runner_kv_cache_mixin.py: slots = rest x 0.9/1.9 // per slot; ratio 3 with no_buffer
+        ("0.5.10.post1", 328234, 187, 62, 3),
+        # same pools; auto -> no_buffer keeps the overlap schedule off, but 0.5.15 counts 5 slots per request
+        ("0.5.15.post1", 328234, 187, 37, 5),
+        # kv_cache_configurator.py: the joint solve keeps the pool's padding slot and 0.10 GB for multimodal
+        # feature transport (mm_runtime_reservation_gb); auto -> extra_buffer, ratio 5
+        ("0.5.19", 324978, 184, 36, 5),
+        ("0.5.23", 324978, 184, 36, 5),
+    ],
+)
+def test_qwen35_9b_tp2_rtx4090_log(version: str, tokens: int, slots: int, requests: int, ratio: int) -> None:
+    model, gpu, pre, post, *flags = NINE_B
+    got = sizing(version, model, gpu, pre, post, *flags, *NINE_B_FLAGS)
+    assert got.error is None, got.error
+    assert (got.max_total_num_tokens, got.max_mamba_cache_size, got.max_running_requests) == (
+        tokens,
+        slots,
+        requests,
+    )
+    assert got.mamba_ratio == ratio
+    assert got.mem_fraction_static == 0.8
+    # The dev build of the log: within 0.3 % of 0.5.10.post1's tokens and one slot of its Mamba cache, the
+    # same 62 requests; 0.5.15 and later cap requests at slots // 5.
+    assert abs(got.max_total_num_tokens - 327310) / 327310 < 0.01
+    assert abs(got.max_mamba_cache_size - 186) <= 2
+    assert (got.max_running_requests == 62) == (version == "0.5.10.post1")
+
+
+# Qwen3.x-27B FP8 on one H100 (qwen3.6-27b-fp8-h100.log, SGLang 0.5.18): Load weight end 50.01 GB after
+# 28.47 GB of weights (begin = 78.48 GB), --mem-fraction-static 0.85 --max-running-requests 32; the log
+# allocates 330323 tokens and 124 Mamba slots.
+@pytest.mark.parametrize(
+    ("version", "tokens", "slots", "requests"),
+    [
+        ("0.5.10.post1", 330517, 126, 32),  # ratio 3: 126 // 3 = 42 >= 32
+        ("0.5.15.post1", 330517, 126, 25),  # ratio 5: 126 // 5 = 25
+        ("0.5.19", 328917, 125, 25),
+        ("0.5.23", 328917, 125, 25),
+    ],
+)
+def test_qwen36_27b_fp8_h100_log(version: str, tokens: int, slots: int, requests: int) -> None:
+    got = sizing(
+        version,
+        "qwen3.6-27b-fp8",
+        "h100",
+        78.48,
+        50.01,
+        "--mem-fraction-static",
+        "0.85",
+        "--max-running-requests",
+        "32",
+    )
+    assert got.error is None, got.error
+    assert (got.max_total_num_tokens, got.max_mamba_cache_size, got.max_running_requests) == (
+        tokens,
+        slots,
+        requests,
+    )
+    # 0.5.18 lies between: no version here reproduces 330323 / 124 exactly (0.06 % and 0.4 % off, 1-2 slots).
+    assert abs(got.max_total_num_tokens - 330323) / 330323 < 0.005
+    assert 1 <= got.max_mamba_cache_size - 124 <= 2
+
+
+@pytest.mark.parametrize("version", ["0.5.10.post1", "0.5.15.post1", "0.5.19", "0.5.23"])
+@pytest.mark.parametrize(
+    ("model", "gpu", "tp", "fp8"),
+    [("qwen3.5-9b", "rtx-4090x2", 2, False), ("qwen3.6-27b-fp8", "h100", 1, True)],
+)
+def test_per_token_and_per_slot_bytes_equal_the_formulas(
+    version: str, model: str, gpu: str, tp: int, fp8: bool
+) -> None:
+    got = sizing(version, model, gpu, 78.0 if fp8 else 22.93, 50.0 if fp8 else 14.08, "--tp-size", str(tp))
+    assert got.error is None, got.error
+    spec = read_model_spec(load_config(MODELS / model))
+    kv = kv_geometry(spec, tp)
+    mamba = mamba_geometry(spec, tp)
+    assert mamba is not None
+    assert got.kv_bytes_per_token == kv.bytes_per_token
+    assert got.kv_cache_dtype == "bfloat16"
+    assert (got.mamba_conv_bytes_per_slot, got.mamba_ssm_bytes_per_slot) == (
+        mamba.conv_bytes_per_slot,
+        mamba.ssm_bytes_per_slot,
+    )
+    assert got.mamba_bytes_per_slot == mamba.bytes_per_slot
+    assert got.full_attention_layer_ids == spec.full_attention_layer_ids
+
+
+# The seed: Qwen3.6-27B (bf16) with NEXTN and extra_buffer on one RTX PRO 6000, fed 94.40 GB before and
+# 43.44 GB after the weights (argtrace's estimate for this launch, rounded as a log prints it).
+SEED = ("qwen3.6-27b", "rtx-pro-6000", 94.40, 43.44, "--speculative-algorithm", "NEXTN")
+
+
+def test_seed_sglang_0_5_10_post1_runs_out_of_memory() -> None:
+    got = sizing("0.5.10.post1", *SEED, "--mamba-scheduler-strategy", "extra_buffer")
+    assert got.error == (
+        "RuntimeError: Not enough memory. Please try to increase --mem-fraction-static. "
+        "Current value: mem_fraction_static=0.7592325781249999"
+    )
+    assert got.error_at == "sglang/srt/model_executor/model_runner_kv_cache_mixin.py:60"
+    # NEXTN -> EAGLE with 48 running requests and 4 draft tokens, from SGLang's own resolution
+    assert got.resolved["speculative_algorithm"] == "EAGLE"
+    assert got.resolved["max_running_requests"] == 48
+    assert got.resolved["speculative_num_draft_tokens"] == 4
+    assert got.resolved["mamba_scheduler_strategy"] == "extra_buffer"
+
+
+@pytest.mark.parametrize("version", ["0.5.15.post1", "0.5.19", "0.5.23"])
+def test_seed_later_versions_fit_eight_requests(version: str) -> None:
+    strategy = "--mamba-radix-cache-strategy" if version == "0.5.23" else "--mamba-scheduler-strategy"
+    got = sizing(version, *SEED, strategy, "extra_buffer")
+    assert got.error is None, got.error
+    expected = {
+        "0.5.15.post1": (220886, 44, 0.7980727343749999),
+        "0.5.19": (209785, 40, 0.79344890625),
+        "0.5.23": (209785, 40, 0.79344890625),
+    }[version]
+    assert (got.max_total_num_tokens, got.max_mamba_cache_size, got.mem_fraction_static) == expected
+    assert got.max_running_requests == 8  # slots // 5 (extra_buffer with the overlap schedule)
+    assert got.mamba_ratio == 5
+
+
+def test_seed_sglang_0_5_23_refuses_the_old_strategy_flag() -> None:
+    got = sizing("0.5.23", *SEED, "--mamba-scheduler-strategy", "extra_buffer")
+    assert got.error == (
+        "the 0.5.23 parser exits: sglang serve: error: unrecognized arguments: "
+        "--mamba-scheduler-strategy extra_buffer"
+    )
+
+
+@pytest.mark.parametrize(
+    ("version", "expected"),
+    [
+        (
+            "0.5.10.post1",
+            {
+                "ModelRunnerKVCacheMixin._resolve_memory_pool_config",
+                "ModelRunnerKVCacheMixin.profile_max_num_token",
+                "ModelRunnerKVCacheMixin.handle_max_mamba_cache",
+                "ModelRunnerKVCacheMixin.get_cell_size_per_token",
+                "ModelRunnerKVCacheMixin._resolve_token_capacity",
+                "ModelRunnerKVCacheMixin._resolve_max_num_reqs",
+                "ModelRunnerKVCacheMixin._calculate_mamba_ratio",
+                "ModelRunner.configure_kv_cache_dtype",
+            },
+        ),
+        (
+            "0.5.23",
+            {
+                "KVCacheConfigurator._resolve_memory_pool_config",
+                "KVCacheConfigurator._profile_available_bytes",
+                "KVCacheConfigurator._handle_max_mamba_cache",
+                "KVCacheConfigurator.config_from_budget",
+                "KVCacheConfigurator._apply_token_constraints",
+                "KVCacheConfigurator.resolve_max_num_reqs",
+                "KVCacheConfigurator._calculate_mamba_ratio",
+                "ModelRunner.init_kv_cache_configurator",
+            },
+        ),
+    ],
+)
+def test_the_functions_used_are_named_with_file_and_line(version: str, expected: set[str]) -> None:
+    model, gpu, pre, post, *flags = NINE_B
+    got = sizing(version, model, gpu, pre, post, *flags, *NINE_B_FLAGS)
+    assert expected <= functions(got), sorted(functions(got))
+    for f in got.functions:
+        path, _, line = f["at"].rpartition(":")
+        assert path.startswith("sglang/srt/") and line.isdigit(), f
+
+
+def test_mem_resolver_makes_the_framework_numbers_primary() -> None:
+    if unmet(["resolver:sglang==0.5.23"]):
+        pytest.skip("no SGLang 0.5.23 resolver environment")
+    model, gpu, _pre, _post, *flags = NINE_B
+    result = run_cli(
+        [
+            "mem",
+            "--format",
+            "json",
+            "--resolver",
+            "--framework-version",
+            "0.5.23",
+            "--model-config",
+            str(MODELS / model),
+            "--gpu",
+            gpu,
+            "--from-log",
+            str(LOGS / "qwen3.5-9b-tp2-rtx4090.log"),
+            "--",
+            *flags,
+            *NINE_B_FLAGS,
+        ]
+    )
+    assert result.status in (0, 1), result.stderr
+    m = result.json["memory"]
+    assert m["source"] == "sglang 0.5.23 (framework code, resolver environment)"
+    assert (
+        m["formulas"]
+        == "argtrace formulas after sglang 0.5.10.post1 (no formulas of 0.5.23; these are 0.5.10.post1's)"
+    )
+    assert (m["max_total_num_tokens"], m["max_mamba_cache_size"], m["max_running_requests"]) == (
+        324978,
+        184,
+        36,
+    )
+    assert m["mamba_slots_per_request"] == 5
+    assert m["kv_pool_bytes"] == (324978 + 1) * 16384
+    assert m["mamba_pool_bytes"] == (184 + 1) * (589824 + 25165824)
+    static = m["static_prediction"]
+    assert (
+        static["max_total_num_tokens"],
+        static["max_mamba_cache_size"],
+        static["max_running_requests"],
+    ) == (
+        328234,
+        187,
+        62,
+    )
+    messages = [f["message"] for f in result.json["findings"] if f["code"] == "MM009"]
+    assert (
+        "max_total_num_tokens: SGLang 0.5.23's own code gives 324978, "
+        "argtrace's formulas (after 0.5.10.post1) 328234" in messages
+    )
+    assert (
+        "max_running_requests: SGLang 0.5.23's own code gives 36, argtrace's formulas (after 0.5.10.post1) 62"
+        in messages
+    )
+
+
+def test_mem_resolver_without_an_environment_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ARGTRACE_CACHE_DIR", str(tmp_path))
+    result = run_cli(
+        [
+            "mem",
+            "--format",
+            "json",
+            "--resolver",
+            "--model-config",
+            str(MODELS / "qwen3.5-9b"),
+            "--gpu",
+            "rtx-4090x2",
+            "--",
+            "--tp-size",
+            "2",
+        ]
+    )
+    m = result.json["memory"]
+    assert m["source"] == "argtrace formulas after sglang 0.5.10.post1"
+    assert "framework_sizing" not in m
+    assert (
+        "--resolver: no SGLang 0.5.10.post1 resolver environment (argtrace resolver add sglang==0.5.10.post1)"
+        in m["notes"]
+    )
