@@ -337,6 +337,7 @@ def _adopt_framework_sizing(
         "error_at": fw.error_at,
     }
     section["static_prediction"] = {"source": section["formulas"], **static}
+    notes.extend(f"--resolver: {note}" for note in fw.notes)
     if fw.error is not None:
         stage = next((s for text, s in FRAMEWORK_OOM if text in fw.error), None)
         if stage is None:

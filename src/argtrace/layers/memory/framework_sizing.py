@@ -79,6 +79,7 @@ class FrameworkSizing:
     functions: list[dict[str, str]] = field(default_factory=list)
     standins: list[str] = field(default_factory=list)
     logs: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
     seconds: float = 0.0
     error: str | None = None
     error_at: str | None = None
@@ -339,6 +340,27 @@ def _stand_in_parallel(server_args: Any) -> dict[str, int]:  # pragma: no cover
     return sizes
 
 
+def _model_stand_in(model_config: Any, out: dict[str, Any]) -> Any:  # pragma: no cover
+    """What ``configure_kv_cache_dtype`` reads of the loaded model: its ``quant_config`` (a checkpoint that
+    declares ``kv_cache_quant_algo: FP8`` gets an FP8 KV cache under ``--kv-cache-dtype auto``), built by
+    the loader's own ``_get_quantization_config`` from the checkpoint's config (no weights)."""
+    import types
+
+    quant_config = None
+    if getattr(model_config, "quantization", None) is not None:
+        try:
+            from sglang.srt.configs.load_config import LoadConfig
+            from sglang.srt.model_loader.loader import _get_quantization_config
+
+            quant_config = _get_quantization_config(model_config, LoadConfig())
+        except Exception as exc:
+            out.setdefault("notes", []).append(
+                f"quant_config not built ({type(exc).__name__}: {exc}); kv_cache_dtype auto read as the "
+                "model dtype"
+            )
+    return types.SimpleNamespace(quant_config=quant_config)
+
+
 def _call(fn: Any, **kwargs: Any) -> Any:  # pragma: no cover
     """``fn`` with the keyword arguments its version accepts (signatures grow between releases)."""
     import inspect
@@ -381,7 +403,6 @@ def _size_mixin(
     server_args: Any, model_config: Any, pre_gb: float, post_gb: float, out: dict[str, Any]
 ) -> Any:  # pragma: no cover
     """0.5.10.post1 .. 0.5.15.post1: the sizing methods live on ``ModelRunner`` (its KV-cache mixin)."""
-    import types
 
     import sglang.srt.model_executor.model_runner as mr
     import sglang.srt.model_executor.model_runner_kv_cache_mixin as mixin
@@ -407,7 +428,7 @@ def _size_mixin(
         is_hybrid_swa=model_config.is_hybrid_swa,
         use_mla_backend=model_config.attention_arch == mr.AttentionArch.MLA,
         dtype=model_config.dtype,
-        model=types.SimpleNamespace(quant_config=None),
+        model=_model_stand_in(model_config, out),
         sliding_window_size=None,
         start_layer=0,
         end_layer=layers,
@@ -535,7 +556,6 @@ def _size_configurator(
 ) -> Any:  # pragma: no cover
     """0.5.19 and later: ``KVCacheConfigurator`` (``mem_cache/kv_cache_configurator.py``) reads the published
     config bags (``get_schedule()`` ...) and the parallel context; the runner builds it."""
-    import types
 
     import sglang.srt.mem_cache.kv_cache_configurator as kvc_module
     import sglang.srt.model_executor.model_runner as mr
@@ -550,7 +570,7 @@ def _size_configurator(
         parallel.override_permanently(world_group=_group(1), pp_group=_group(sizes["pp"]))
     kvc_module.get_available_gpu_memory = lambda *a, **k: post_gb
     runner = object.__new__(mr.ModelRunner)
-    model = types.SimpleNamespace(quant_config=None)
+    model = _model_stand_in(model_config, out)
     runner.__dict__.update(
         server_args=server_args,
         model_config=model_config,
