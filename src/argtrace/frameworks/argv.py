@@ -77,6 +77,50 @@ def resolve_path(path: str, server: ServerCommand) -> Path:
     return p
 
 
+MAX_CONFIG_FILE_BYTES = 4 * 1024 * 1024
+
+
+def config_file(path_text: str, server: ServerCommand) -> Path | None:
+    """The ``--config`` file to read, ``None`` when it is not a file: here, the path itself; with
+    ``argtrace --host NODE``, a private local copy of the node's file (a path on the command line is the
+    node's path; relative ones start at the server's directory there). The resolution layer hands the same
+    copy to the framework's own parser."""
+    from argtrace.transport.host import current_host
+
+    host = current_host()
+    if not host.is_remote:
+        path = resolve_path(path_text, server)
+        return path if path.is_file() else None
+    from argtrace.transport.models import node_file_copy
+
+    return node_file_copy(host, node_config_path(path_text, server), limit=MAX_CONFIG_FILE_BYTES)
+
+
+def node_label() -> str | None:
+    """The ``--host`` node being observed, ``None`` locally."""
+    from argtrace.transport.host import current_host
+
+    host = current_host()
+    return host.label if host.is_remote else None
+
+
+def node_config_path(path_text: str, server: ServerCommand) -> str:
+    """``--config``'s path on the node (``--host``): ``~/`` is the node's home, relative paths start at the
+    server's directory there (what :func:`resolve_path` does here)."""
+    import posixpath
+
+    from argtrace.transport.host import current_host
+
+    path = path_text
+    if path == "~" or path.startswith("~/"):
+        home = current_host().info().home
+        if home:
+            path = home + path[1:]
+    if not path.startswith("/") and server.cwd:
+        path = posixpath.join(server.cwd, path)
+    return path
+
+
 def load_yaml_file(path: Path) -> Any:
     import yaml
 

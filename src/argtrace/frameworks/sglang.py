@@ -25,9 +25,10 @@ from typing import Any
 from argtrace.frameworks.argv import (
     ArgToken,
     PreparedArgv,
+    config_file,
     error_line,
     load_yaml_file,
-    resolve_path,
+    node_label,
     server_tokens,
 )
 from argtrace.frameworks.schema import Schema
@@ -165,8 +166,17 @@ def _merge_config(
         out.findings.append(rules.PA_CONFIG_FILE.finding(f"--config {path_text}: {msg}", at=at))
         out.fatal = (1, msg)
         return tokens
-    path = resolve_path(path_text, server)
-    if not path.is_file():
+    path = config_file(path_text, server)  # --host: a local copy of the node's file
+    if path is None and node_label() is not None:
+        msg = f"Config file not found: {path_text}"
+        out.findings.append(
+            rules.PA_CONFIG_FILE.finding(
+                f"--config {path_text}: no such file on {node_label()}: {msg}", at=at
+            )
+        )
+        out.fatal = (1, msg)
+        return tokens
+    if path is None:
         out.findings.append(
             rules.PA_CONFIG_FILE.finding(
                 f"--config {path_text}: the file is not here, so the settings it holds are not analysed "

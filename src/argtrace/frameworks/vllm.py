@@ -27,9 +27,10 @@ from argtrace.frameworks.argv import (
     ArgToken,
     DottedPart,
     PreparedArgv,
+    config_file,
     error_line,
     load_yaml_file,
-    resolve_path,
+    node_label,
     server_tokens,
 )
 from argtrace.frameworks.schema import Schema
@@ -212,8 +213,17 @@ def _pull_config(
         out.findings.append(rules.PA_CONFIG_FILE.finding(f"--config {file_path}: {msg}", at=at))
         out.fatal = (1, "ValueError: " + msg)
         return args
-    path = resolve_path(file_path, server)
-    if not path.is_file():
+    path = config_file(file_path, server)  # --host: a local copy of the node's file
+    if path is None and node_label() is not None:
+        msg = f"FileNotFoundError: [Errno 2] No such file or directory: {file_path!r}"
+        out.findings.append(
+            rules.PA_CONFIG_FILE.finding(
+                f"--config {file_path}: no such file on {node_label()}: {msg}", at=at
+            )
+        )
+        out.fatal = (1, msg)
+        return args
+    if path is None:
         out.findings.append(
             rules.PA_CONFIG_FILE.finding(
                 f"--config {file_path}: the file is not here, so the settings it holds are not analysed "

@@ -302,6 +302,7 @@ def resolve_server(
     if model_index is not None and model_word is not None:
         word = argv[model_index]
         argv[model_index] = word.replace(model_word, str(local)) if "=" in word else str(local)
+    node_config = _node_config_copy(argv, server)
     from argtrace.resolver import environments
     from argtrace.resolver.fake_gpu import fake_gpu_env
 
@@ -325,9 +326,28 @@ def resolve_server(
             )
         )
         return result
-    back = {str(local): model_word} if model_word else {}
+    back: dict[str, str | None] = {str(local): model_word} if model_word else {}
+    back.update(node_config)
     _fold(result, data, parsed, parser_result, flag_for_dest or {}, back, framework, version, rules, tail)
     return result
+
+
+def _node_config_copy(argv: list[str], server: ServerCommand) -> dict[str, str | None]:
+    """``argtrace --host``: the framework's own parser reads ``--config FILE`` again in the resolver, here;
+    point it at the parser layer's private copy of the node's file (``frameworks/argv.config_file``).
+    Rewrites ``argv`` in place; returns {copy: path as written} to map values back."""
+    from argtrace.transport.host import current_host
+
+    if not current_host().is_remote or "--config" not in argv[:-1]:
+        return {}
+    from argtrace.frameworks.argv import config_file
+
+    index = argv.index("--config") + 1
+    copy = config_file(argv[index], server)
+    if copy is None:
+        return {}
+    written, argv[index] = argv[index], str(copy)
+    return {str(copy): written}
 
 
 def _unmap(value: Any, back: Mapping[str, str | None]) -> Any:

@@ -1562,10 +1562,16 @@ def _docker_environment(
     env: dict[str, str | None] = {}
     origins: dict[str, Origin] = {}
     files: list[EnvFile] = []
+    # docker opens a relative path in its own working directory: the script's start directory (this
+    # host's, or the --host session's), unless the script changes directory (not followed per command here)
+    moves = re.search(r"(?m)(^|[;&|(`\s])(cd|pushd|popd)(\s|$)", script) is not None
     for path in run.env_files:
         env_file = EnvFile(path, at)
         files.append(env_file)
         data: bytes | None = None
+        if not path.startswith("/") and moves and ssh_host is None:
+            env_file.skipped = "a relative path, and the script changes directory before docker runs"
+            continue
         if ssh_host is not None:
             upload = ctx.uploads.get((ssh_host, path))
             data = upload[0] if upload is not None else None

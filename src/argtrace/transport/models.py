@@ -6,6 +6,9 @@ has one, for the checkpoint's total size): ``--model-config DIR|config.json`` or
 directory on the node, else the node's Hugging Face cache snapshot of a repo id (``HF_HUB_CACHE`` /
 ``HF_HOME`` of the node's session environment, default ``~/.cache/huggingface/hub``). The copy lives in a
 private temporary directory removed when argtrace exits.
+
+A framework's own ``--config FILE.yaml`` is the node's file too: :func:`node_file_copy` gives the parser
+layer (which reads it) and the resolution layer (whose resolver reads it again, here) the same private copy.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ MAX_CONFIG_BYTES = 4 * 1024 * 1024
 MAX_INDEX_BYTES = 32 * 1024 * 1024
 INDEX = "model.safetensors.index.json"
 _COPIES: dict[tuple[str, str], Path] = {}
+_FILE_COPIES: dict[tuple[str, str], Path | None] = {}
 _ROOT: list[str] = []
 
 
@@ -91,11 +95,7 @@ def _copy(host: Host, config_path: str) -> Path | None:
         if exc.kind in ("not_found", "permission", "is_directory", "internal", "os_error"):
             return None
         raise
-    if not _ROOT:
-        _ROOT.append(tempfile.mkdtemp(prefix="argtrace-node-models-"))
-        atexit.register(shutil.rmtree, _ROOT[0], True)
-    directory = Path(_ROOT[0]) / str(len(_COPIES))
-    directory.mkdir()
+    directory = _private_dir()
     (directory / "config.json").write_bytes(data)
     index = _join(config_path.rsplit("/", 1)[0] or "/", INDEX)
     if _stat(host, index) == "file":
@@ -103,6 +103,38 @@ def _copy(host: Host, config_path: str) -> Path | None:
             (directory / INDEX).write_bytes(host.read_bytes(index, limit=MAX_INDEX_BYTES))
         except HostError:
             pass
-    os.chmod(directory, 0o700)
     _COPIES[key] = directory
+    return directory
+
+
+def node_file_copy(host: Host, path: str, *, limit: int) -> Path | None:
+    """A private local copy of the node's file ``path`` (a path on the node, as the server would open it),
+    under its own name (frameworks check the suffix); ``None`` when it is not a regular file there or cannot
+    be read. One copy per path and host for the whole run."""
+    key = (host.label, path)
+    if key in _FILE_COPIES:
+        return _FILE_COPIES[key]
+    copy: Path | None = None
+    if _stat(host, path) == "file":
+        name = path.rstrip("/").rsplit("/", 1)[-1]
+        try:
+            data = host.read_bytes(path, limit=limit)
+        except HostError as exc:
+            if exc.kind not in ("not_found", "permission", "is_directory", "internal", "os_error"):
+                raise
+        else:
+            if name not in ("", ".", ".."):
+                copy = _private_dir() / name
+                copy.write_bytes(data)
+    _FILE_COPIES[key] = copy
+    return copy
+
+
+def _private_dir() -> Path:
+    """A new directory (mode 0700) inside the run's private temporary root."""
+    if not _ROOT:
+        _ROOT.append(tempfile.mkdtemp(prefix="argtrace-node-models-"))
+        atexit.register(shutil.rmtree, _ROOT[0], True)
+    directory = Path(tempfile.mkdtemp(dir=_ROOT[0]))
+    os.chmod(directory, 0o700)
     return directory
