@@ -21,6 +21,10 @@ from argtrace.model import Evidence, Finding, LayerResult
 
 DEFAULT_GPU = "h100"
 STATIC_SOURCE = f"argtrace formulas after sglang {sg.VERSION}"
+FRAMEWORK_FIX = (
+    "The framework's own numbers are the ones used (memory.source); the formulas follow SGLang "
+    f"{sg.VERSION}: compare with your startup log, and report a difference for {sg.VERSION} itself"
+)
 # Compared between SGLang's own sizing and the formulas (MM009 when they differ).
 COMPARED = (
     "kv_bytes_per_token",
@@ -390,6 +394,7 @@ def _adopt_framework_sizing(
                     f"{key}: SGLang {fw.version}'s own code gives {ours[key]}, "
                     f"argtrace's formulas (after {sg.VERSION}) {static[key]}",
                     setting=key if key in ("mem_fraction_static", "max_running_requests") else None,
+                    fix=FRAMEWORK_FIX,
                 )
             )
     _compare_resolved(fw.version, r, r2, findings, rules)
@@ -419,6 +424,7 @@ def _compare_resolved(
                     f"{attr}: SGLang {version}'s own resolution gives {theirs}, argtrace's re-derivation "
                     f"(after {sg.VERSION}) {mine}",
                     setting=attr,
+                    fix=FRAMEWORK_FIX,
                 )
             )
 

@@ -57,7 +57,7 @@ def text_bar(breakdown: list[Mapping[str, Any]], total: int, width: int = 60) ->
 def memory_text(section: Mapping[str, Any]) -> str:
     lines: list[str] = []
     gpu = section.get("gpu") or {}
-    head = f"Memory per GPU ({section.get('formulas') or section.get('framework')}"
+    head = f"Memory per GPU ({section.get('source') or section.get('formulas') or section.get('framework')}"
     if isinstance(gpu, Mapping) and gpu:
         head += f", {gpu.get('name')}: {gpu.get('label')}, {_g(gpu.get('total_bytes'))}"
     lines.append(head + ")")
