@@ -20,6 +20,8 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import run_cli
+from tests.needs import unmet
 from tests.transport.sshd import SshServer
 
 MOUNT = (
@@ -304,3 +306,63 @@ def test_remote_framework_config_missing_on_the_node(sshd: SshServer, views: tup
     assert found == [
         ("error", f"--config {path}: no such file on {sshd.host}: Config file not found: {path}"),
     ]
+
+
+# ------------------------------------------------------------------------------------ --config, resolver
+
+MODEL = Path(__file__).resolve().parents[1] / "data" / "models" / "llama-3.1-8b" / "config.json"
+RESOLVER = "sglang==0.5.10.post1"
+
+
+def _resolving(report: Any, name: str) -> tuple[Any, list[tuple[str, Any]]]:
+    setting = next(s for s in report["settings"] if s["name"] == name)
+    return setting["effective"], [(h["layer"], h["value"]) for h in setting["history"]]
+
+
+@pytest.mark.skipif(
+    bool(unmet([f"resolver:{RESOLVER}"])), reason=f"needs the {RESOLVER} resolver environment"
+)
+def test_remote_framework_config_reaches_the_resolver(sshd: SshServer, views: tuple[Path, Path]) -> None:
+    """The resolver runs here, in a temporary directory, and reads --config again: it gets the copy of the
+    node's file (the decoy, which argtrace would see at that path, says port 30000)."""
+    node, decoy = views
+    for view, port in ((node, 31234), (decoy, 30000)):
+        (view / "model").mkdir()
+        shutil.copy(MODEL, view / "model" / "config.json")
+        (view / "serve cfg $X.yaml").write_text(f"port: {port}\nmem-fraction-static: 0.71\n")
+        (view / "launch.sh").write_text(
+            f"#!/bin/bash\ncd {_shown(str(node))}\n"
+            f"python3 -m sglang.launch_server --model-path {_shown(str(node / 'model'))} "
+            "--config 'serve cfg $X.yaml'\n"
+        )
+    argv = ["check", "--format", "json", "--no-shellcheck", "--framework-version", "0.5.10.post1"]
+    status, report, stderr = _run_in_decoy_view(
+        node, decoy, [*sshd.cli_prefix(), *argv, str(node / "launch.sh")]
+    )
+    assert status in (0, 1), stderr
+    assert report["resolution"]["status"] == "ok", report["resolution"]
+    assert _resolving(report, "port") == (31234, [("process", "31234"), ("parser", 31234)])
+    assert [f for f in report["findings"] if f["code"] in ("RS001", "RS003", "PA018")] == []
+
+
+@pytest.mark.skipif(
+    bool(unmet([f"resolver:{RESOLVER}"])), reason=f"needs the {RESOLVER} resolver environment"
+)
+def test_relative_framework_config_reaches_the_resolver(tmp_path: Path) -> None:
+    """Locally too: a relative --config is the server's directory's file, not the resolver's temporary one
+    (SGLang raised "Config file not found: serve.yaml" there, reported as RS001, before)."""
+    directory = tmp_path / "it's $X dir"
+    directory.mkdir()
+    (directory / "serve.yaml").write_text("port: 31234\n")
+    script = tmp_path / "launch.sh"
+    script.write_text(
+        f"#!/bin/bash\ncd {_shown(str(directory))}\n"
+        "python3 -m sglang.launch_server --model-path /m --config serve.yaml\n"
+    )
+    argv = ["check", "--format", "json", "--no-shellcheck", "--framework-version", "0.5.10.post1"]
+    result = run_cli([*argv, "--model-config", str(MODEL), str(script)])
+    assert result.status in (0, 1), result.stderr
+    report = result.json
+    assert report["resolution"]["status"] == "ok", report["resolution"]
+    assert _resolving(report, "port") == (31234, [("process", "31234"), ("parser", 31234)])
+    assert [f["code"] for f in report["findings"] if f["code"] == "RS001"] == []

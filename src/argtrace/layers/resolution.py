@@ -333,21 +333,20 @@ def resolve_server(
 
 
 def _node_config_copy(argv: list[str], server: ServerCommand) -> dict[str, str | None]:
-    """``argtrace --host``: the framework's own parser reads ``--config FILE`` again in the resolver, here;
-    point it at the parser layer's private copy of the node's file (``frameworks/argv.config_file``).
-    Rewrites ``argv`` in place; returns {copy: path as written} to map values back."""
-    from argtrace.transport.host import current_host
-
-    if not current_host().is_remote or "--config" not in argv[:-1]:
+    """The framework's own parser reads ``--config FILE`` again in the resolver, which runs in a temporary
+    directory: hand it the file the parser layer read (``frameworks/argv.config_file``): a relative path
+    made absolute against the server's directory, and with ``argtrace --host`` the private copy of the
+    node's file. Rewrites ``argv`` in place; returns {path given: path as written} to map values back."""
+    if "--config" not in argv[:-1]:
         return {}
     from argtrace.frameworks.argv import config_file
 
     index = argv.index("--config") + 1
-    copy = config_file(argv[index], server)
-    if copy is None:
+    path = config_file(argv[index], server)
+    if path is None or str(path) == argv[index]:
         return {}
-    written, argv[index] = argv[index], str(copy)
-    return {str(copy): written}
+    written, argv[index] = argv[index], str(path)
+    return {str(path): written}
 
 
 def _unmap(value: Any, back: Mapping[str, str | None]) -> Any:
