@@ -340,21 +340,6 @@ def test_remote_check_url_with_the_launch_key(sshd: SshServer, tmp_path: Path) -
     assert key not in remote.stdout
 
 
-# ------------------------------------------------------------------------------------------------- run
-
-
-def test_remote_run_is_refused_before_connecting(tmp_path: Path) -> None:
-    command = "python3 -m sglang.launch_server --model-path /m"
-    result = run_cli(["--host", "gpu-node.invalid", "run", "-c", command])
-    assert result.status == 2
-    assert result.stderr.startswith(
-        "argtrace run: not available with --host: run executes the launch with probe files (PATH stubs, a "
-        "sitecustomize hook) that would have to be written to and run on gpu-node.invalid"
-    )
-    assert "argtrace --host gpu-node.invalid check --pid auto SCRIPT ARGS" in result.stderr
-    _no_traceback(result)
-
-
 # ---------------------------------------------------------- check: shell layer and installed version
 
 

@@ -52,17 +52,9 @@ def run(args: argparse.Namespace) -> Report:
     from argtrace.probe.runner import RunOptions, run_launch
     from argtrace.transport.host import current_host
 
+    # With --host the launch runs on the node (collector.run_probe over the ssh connection): the script, its
+    # arguments, the files it reads and the environment it starts with are the node's.
     host = current_host()
-    if host.is_remote:
-        raise UsageError(
-            f"not available with --host: run executes the launch with probe files (PATH stubs, a "
-            f"sitecustomize hook) that would have to be written to and run on {host.label}, and --host never "
-            "writes to or starts anything on the node. Instead: `argtrace --host "
-            f"{host.label} check SCRIPT ARGS` (the prediction, with the node's files and environment), then "
-            f"start the launch there and `argtrace --host {host.label} check --pid auto SCRIPT ARGS` "
-            "(compares the running server with the prediction); or install argtrace on the node and run "
-            "`argtrace run` there"
-        )
     if args.timeout <= 0:
         raise UsageError("--timeout must be positive")
     options = CheckOptions.from_args(args)
@@ -73,8 +65,10 @@ def run(args: argparse.Namespace) -> Report:
         data, _ = read_script(args.script)
         text = data.decode("utf-8", "replace")
     if args.no_stubs:
+        where = f" on {host.label}" if host.is_remote else ""
         print(
-            f"argtrace run --no-stubs: {', '.join(STUB_NAMES)} will run for real if the script calls them",
+            f"argtrace run --no-stubs: {', '.join(STUB_NAMES)} will run for real{where} if the script calls "
+            "them",
             file=sys.stderr,
         )
     if options.server != 1:

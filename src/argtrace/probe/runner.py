@@ -8,29 +8,25 @@
    container/cluster launcher (``docker run``, ``srun``...) whose inner server no probe can reach.
 3. Run ``bash SCRIPT ARGS`` (or ``bash -c``) in a new session with the probe directory's environment; stop
    when every predicted server start was captured (plus a short grace), when the script exits, or at the
-   timeout; then end the whole process group.
+   timeout; then end the whole process group. This is ``collector.run_probe`` through the host seam: called
+   in-process here, or on the ``--host`` node over the ssh connection (the same function either way), so
+   the script, its arguments, its files and the environment are the node's there.
 4. Every capture is compared with its predicted server
    (:func:`argtrace.layers.observed.compare_with_prediction`).
 """
 
 from __future__ import annotations
 
-import os
+import posixpath
 import re
-import signal
-import subprocess
-import tempfile
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from argtrace.model import Evidence, Report, ServerCommand
 
-GRACE_SECONDS = 0.4
-POLL_SECONDS = 0.05
-OUTPUT_TAIL_LINES = 40
+if TYPE_CHECKING:
+    from argtrace.transport.host import Host
 _CONTAINER = re.compile(
     r"(?m)^[^#\n]*\b(?:docker|podman|nerdctl)\s+(?:run|exec|compose)\b|^[^#\n]*\b(?:kubectl\s+(?:run|exec|apply)"
     r"|srun|sbatch|salloc|apptainer\s+(?:run|exec)|singularity\s+(?:run|exec)|enroot\s+start)\b"
@@ -45,9 +41,15 @@ class RunOptions:
     show_secrets: bool = False
 
 
-def refusal_reasons(servers: Sequence[ServerCommand], script_text: str) -> list[tuple[str, str | None]]:
-    """Why interception cannot be guaranteed, as (reason, at); empty when ``run`` may proceed."""
+def refusal_reasons(
+    servers: Sequence[ServerCommand], script_text: str, host: Host | None = None
+) -> list[tuple[str, str | None]]:
+    """Why interception cannot be guaranteed, as (reason, at); empty when ``run`` may proceed. Files named
+    by the script (an interpreter, a console script) are looked at on ``host``: where the launch runs."""
     from argtrace.frameworks.detect import detect_server
+    from argtrace.transport.host import current_host
+
+    host = host or current_host()
 
     reasons: list[tuple[str, str | None]] = []
     try:
@@ -99,11 +101,11 @@ def refusal_reasons(servers: Sequence[ServerCommand], script_text: str) -> list[
                         server.at,
                     )
                 )
-            elif "/" in command and os.path.exists(command) and not _is_python(command):
+            elif "/" in command and _exists(host, command) and not _is_python(host, command):
                 reasons.append((f"{command} is not a Python interpreter", server.at))
-        elif "/" in command and os.path.exists(command):
-            shebang = _shebang(command)
-            if shebang is None and not _is_python(command):
+        elif "/" in command and _exists(host, command):
+            shebang = _shebang(host, command)
+            if shebang is None and not _is_python(host, command):
                 reasons.append((f"{command} is not a Python console script (a binary launcher)", server.at))
             elif shebang and any(_isolating(w) for w in shebang[1:]):
                 reasons.append((f"{command}'s #! line runs Python with {' '.join(shebang[1:])}", server.at))
@@ -116,103 +118,33 @@ def _isolating(word: str) -> bool:
     return any(c in word[1:] for c in "IES")
 
 
-def _shebang(path: str) -> list[str] | None:
+def _exists(host: Host, path: str) -> bool:
+    from argtrace.transport.host import HostError
+
     try:
-        with open(path, "rb") as fh:
-            first = fh.readline(512)
-    except OSError:
+        return host.stat(path).exists
+    except HostError:
+        return False
+
+
+def _shebang(host: Host, path: str) -> list[str] | None:
+    from argtrace.transport.host import HostError
+
+    try:
+        first = host.read_bytes(path, limit=512).split(b"\n", 1)[0]
+    except HostError:
         return None
     if not first.startswith(b"#!"):
         return None
     return first[2:].decode("utf-8", "replace").split()
 
 
-def _is_python(path: str) -> bool:
-    name = os.path.basename(os.path.realpath(path))
+def _is_python(host: Host, path: str) -> bool:
+    name = posixpath.basename(host.realpath(path))
     if re.match(r"^(?:python|pypy)\d*(?:\.\d+)?[a-z]?$", name):
         return True
-    shebang = _shebang(path)
+    shebang = _shebang(host, path)
     return bool(shebang and any("python" in w for w in shebang[:2]))
-
-
-def execute(
-    probe_root: Path,
-    command: list[str],
-    env: Mapping[str, str],
-    *,
-    expected: int,
-    timeout: float,
-    cwd: str | None = None,
-) -> tuple[int | None, bool, str]:
-    """Run ``command`` in its own session; return (exit status or None when ended by argtrace, timed out,
-    output tail)."""
-    from argtrace.probe import ProbeDir
-
-    probe = ProbeDir(probe_root)
-    log_path = probe_root / "output.log"
-    with open(log_path, "wb") as log:
-        proc = subprocess.Popen(
-            command,
-            env=dict(env),
-            cwd=cwd,
-            stdin=subprocess.DEVNULL,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        started = time.monotonic()
-        captured_at: float | None = None
-        timed_out = False
-        status: int | None = None
-        while True:
-            if status is None:
-                status = proc.poll()
-            count = len(list(probe.captures.glob("*.json")))
-            now = time.monotonic()
-            if status is not None and not _group_alive(proc.pid):
-                break  # the script and everything it started have ended
-            if count >= max(expected, 1):
-                captured_at = captured_at or now
-                if now - captured_at >= GRACE_SECONDS:
-                    break
-            if now - started >= timeout:
-                timed_out = count == 0
-                break
-            time.sleep(POLL_SECONDS)
-        _end_group(proc)
-    tail = log_path.read_bytes()[-64 * 1024 :].decode("utf-8", "replace").splitlines()[-OUTPUT_TAIL_LINES:]
-    return status, timed_out, "\n".join(tail)
-
-
-def _group_alive(pgid: int) -> bool:
-    try:
-        os.killpg(pgid, 0)
-    except (ProcessLookupError, PermissionError):
-        return False
-    return True
-
-
-def _end_group(proc: subprocess.Popen[bytes]) -> None:
-    """End the script's whole process group (backgrounded servers, nohup'd children included)."""
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        try:
-            os.killpg(proc.pid, sig)
-        except (ProcessLookupError, PermissionError):
-            break
-        try:
-            proc.wait(timeout=1.0)
-            # The leader is gone; members may remain: one SIGKILL for the group.
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
-            break
-        except subprocess.TimeoutExpired:
-            continue
-    try:
-        proc.wait(timeout=2.0)
-    except subprocess.TimeoutExpired:
-        pass
 
 
 def run_launch(
@@ -228,9 +160,11 @@ def run_launch(
 ) -> Report:
     """Execute the launch with the probe and fold the captures into ``report`` (the static prediction)."""
     from argtrace.rules import process_observed as rules
+    from argtrace.transport.host import current_host
 
+    host = current_host()
     report.command = "run"
-    reasons = refusal_reasons(report.servers, script_text)
+    reasons = refusal_reasons(report.servers, script_text, host)
     if reasons:
         for reason, at in reasons:
             report.findings.append(rules.PR106.finding(f"not run: {reason}", at=at or script or "<-c>"))
@@ -238,35 +172,30 @@ def run_launch(
         return report
 
     from argtrace.frameworks.installed import server_interpreter
-    from argtrace.probe import launch_environment, prepare, probe_environment, read_captures, read_stub_calls
+    from argtrace.probe import launch_environment
 
-    # Resolved before the run: the script may create or change interpreters (venvs, symlinks) as it runs.
+    # Resolved before the run (on the host: server_interpreter looks there under --host): the script may
+    # create or change interpreters (venvs, symlinks) as it runs.
     interpreters = [server_interpreter(server, python) for server in report.servers]
-    tmp = tempfile.mkdtemp(prefix="argtrace-run-")
-    try:
-        probe = prepare(Path(tmp))
-        run_env = probe_environment(probe, env, stubs=options.stubs)
-        if command_string is not None:
-            command = (
-                ["bash", "-c", command_string, *script_args]
-                if script_args
-                else ["bash", "-c", command_string]
-            )
-        else:
-            assert script is not None
-            command = ["bash", script, *script_args]
-        status, timed_out, tail = execute(
-            probe.root, command, run_env, expected=len(report.servers), timeout=options.timeout
+    if command_string is not None:
+        command = (
+            ["bash", "-c", command_string, *script_args] if script_args else ["bash", "-c", command_string]
         )
-        captures = read_captures(probe)
-        stub_calls = read_stub_calls(probe)
-        for capture in captures:
-            capture["env"] = launch_environment(capture.get("env") or {}, probe)
-    finally:
-        if not options.keep:
-            import shutil
-
-            shutil.rmtree(tmp, ignore_errors=True)
+    else:
+        assert script is not None
+        command = ["bash", script, *script_args]
+    done = host.run_probe(
+        command,
+        env,
+        expected=len(report.servers),
+        timeout=options.timeout,
+        stubs=options.stubs,
+        keep=options.keep,
+    )
+    captures = done.captures
+    for capture in captures:
+        capture["env"] = launch_environment(capture.get("env") or {}, done.probe_dir)
+    status, timed_out, tail, stub_calls = done.exit_status, done.timed_out, done.output_tail, done.stub_calls
     _fold(
         report,
         captures,
@@ -278,8 +207,8 @@ def run_launch(
         interpreters=interpreters,
         script=script,
     )
-    if options.keep:
-        report.notes.append(f"probe directory kept: {tmp}")
+    if done.kept:
+        report.notes.append(f"probe directory kept: {host.describe(done.probe_dir)}")
     return report
 
 

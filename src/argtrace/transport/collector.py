@@ -2,9 +2,10 @@
 
 This one file is sent over the ssh connection's standard input to the node's ``python3`` (see
 ``transport/ssh.py``), so it must use the standard library only and run on Python 3.8 or newer (a test
-checks it with ``vermin``). It never writes to the node, installs nothing and starts no shell: it reads
-files, ``/proc``, the environment and local HTTP endpoints, runs ``bash -n`` (which only parses), and
-answers. Locally, ``LocalHost`` calls the same functions in-process, so a local and a remote observation
+checks it with ``vermin``). It installs nothing: it reads files, ``/proc``, the environment and local HTTP
+endpoints, runs ``bash -n`` (which only parses), and answers. One request writes and starts something:
+``run_probe`` (``argtrace run`` only), which runs the launch in a private temporary directory it removes
+again. Locally, ``LocalHost`` calls the same functions in-process, so a local and a remote observation
 are made by the same code.
 
 Protocol (after the bootstrap in ``ssh.py`` has read this program): the collector writes one ``hello``
@@ -150,9 +151,7 @@ def bash_n(data: str | None = None, path: str | None = None, timeout: float = 10
     else:
         argv, stdin = [bash, "-n"], base64.b64decode(data or "")
     try:
-        proc = subprocess.run(
-            argv, input=stdin, capture_output=True, timeout=timeout
-        )
+        proc = subprocess.run(argv, input=stdin, capture_output=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         raise CollectorError("timeout", f"bash -n took longer than {timeout} s") from None
     return {
@@ -447,6 +446,216 @@ def _path(text: str) -> Any:
     return pathlib.Path(text)
 
 
+# ------------------------------------------------------------------------------------------------ run
+# ``argtrace run`` (locally and with ``--host``): the one request that writes to this machine and starts a
+# program. It writes the probe files it is sent into a private temporary directory, runs the launch there
+# with the server start intercepted, and removes the directory again.
+
+
+def probe_environment(root: str, base: dict[str, str], stubs: bool = True) -> dict[str, str]:
+    """``base`` plus what the probe in ``root`` needs: shims first on PATH, the probe first on PYTHONPATH,
+    BASH_ENV (the caller's own BASH_ENV and PYTHONPATH are remembered so a capture can show them)."""
+    env = dict(base)
+    if "BASH_ENV" in env:
+        env["ARGTRACE_ORIG_BASH_ENV"] = env["BASH_ENV"]
+    if "PYTHONPATH" not in env:
+        env["ARGTRACE_PYTHONPATH_UNSET"] = "1"
+    env["BASH_ENV"] = os.path.join(root, "bash_env.sh")
+    env["ARGTRACE_PROBE_DIR"] = root
+    env["ARGTRACE_STUBS"] = "1" if stubs else "0"
+    bin_dir, site = os.path.join(root, "bin"), os.path.join(root, "site")
+    env["PATH"] = bin_dir + (os.pathsep + base["PATH"] if base.get("PATH") else "")
+    env["PYTHONPATH"] = site + (os.pathsep + base["PYTHONPATH"] if base.get("PYTHONPATH") else "")
+    return env
+
+
+def write_probe(root: str, files: dict[str, str], names: list[str]) -> None:
+    """The probe directory (``argtrace/probe/__init__.py`` shows its layout) from the files' text.
+
+    The shim runs under this machine's Python (the one running the collector), isolated (``-I``) so that it
+    never imports the probe or anything on the launch's PYTHONPATH itself."""
+    for sub in ("site", "bin", "captures"):
+        os.makedirs(os.path.join(root, sub), mode=0o700, exist_ok=True)
+    with open(os.path.join(root, "site", "sitecustomize.py"), "w", encoding="utf-8") as fh:
+        fh.write(files["sitecustomize.py"])
+    shim = os.path.join(root, "argtrace-shim")
+    python = sys.executable or shutil.which("python3") or "/usr/bin/python3"
+    with open(shim, "w", encoding="utf-8") as fh:
+        fh.write("#!" + python + " -I\n" + files["shim.py"])
+    os.chmod(shim, 0o700)
+    for name in names:
+        os.symlink(shim, os.path.join(root, "bin", name))
+    with open(os.path.join(root, "bash_env.sh"), "w", encoding="utf-8") as fh:
+        fh.write(files["bash_env.sh"])
+
+
+class _Interrupted(Exception):
+    pass
+
+
+def _raise_interrupted(signum: int, frame: Any) -> None:
+    raise _Interrupted(signum)
+
+
+def run_probe(
+    files: dict[str, str],
+    command: list[str],
+    env: dict[str, str],
+    names: list[str],
+    expected: int = 1,
+    timeout: float = 60.0,
+    stubs: bool = True,
+    keep: bool = False,
+    cwd: str | None = None,
+    grace: float = 0.4,
+    tail_lines: int = 40,
+    watch_parent: bool = False,
+) -> dict[str, Any]:
+    """Run ``command`` (an argv: ``bash SCRIPT ARGS`` or ``bash -c TEXT``) in a new session with the probe.
+
+    Stops when ``expected`` server starts were captured (plus ``grace`` seconds), when the launch and
+    everything it started have ended, or at ``timeout``; then ends the whole process group. The temporary
+    directory (``mkdtemp``: mode 0700) is removed whatever happens (exception, SIGTERM/SIGHUP, the ssh
+    connection dropping: ``watch_parent``, the collector's parent changes) unless ``keep``.
+    Returns the captures, the stub calls, the exit status (``None`` when argtrace ended the launch),
+    ``timed_out`` (no capture by the timeout) and the tail of the output."""
+    import glob
+    import signal
+    import tempfile
+    import threading
+    import time
+
+    root = tempfile.mkdtemp(prefix="argtrace-run-")
+    parent = os.getppid()
+    handlers: dict[Any, Any] = {}
+    if threading.current_thread() is threading.main_thread():
+        for signum in (signal.SIGTERM, signal.SIGHUP):
+            handlers[signum] = signal.signal(signum, _raise_interrupted)
+    try:
+        write_probe(root, files, names)
+        log_path = os.path.join(root, "output.log")
+        status = None
+        timed_out = False
+        with open(log_path, "wb") as log:
+            try:
+                proc = subprocess.Popen(
+                    command,
+                    env=probe_environment(root, env, stubs),
+                    cwd=cwd,
+                    stdin=subprocess.DEVNULL,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                    start_new_session=True,
+                )
+            except FileNotFoundError:
+                raise CollectorError("not_found", f"{command[0]}: command not found") from None
+            except NotADirectoryError:
+                raise CollectorError("not_found", f"{cwd}: not a directory") from None
+            try:
+                started = time.monotonic()
+                captured_at = None
+                pattern = os.path.join(root, "captures", "*.json")
+                while True:
+                    if status is None:
+                        status = proc.poll()
+                    count = len(glob.glob(pattern))
+                    now = time.monotonic()
+                    if status is not None and not _group_alive(proc.pid):
+                        break  # the script and everything it started have ended
+                    if count >= max(expected, 1):
+                        captured_at = captured_at or now
+                        if now - captured_at >= grace:
+                            break
+                    if now - started >= timeout:
+                        timed_out = count == 0
+                        break
+                    if watch_parent and os.getppid() != parent:
+                        raise CollectorError("interrupted", "the connection to argtrace was lost")
+                    time.sleep(0.05)
+            finally:
+                _end_group(proc)
+        with open(log_path, "rb") as fh:
+            fh.seek(max(0, os.fstat(fh.fileno()).st_size - 64 * 1024))
+            tail = fh.read().decode("utf-8", "replace").splitlines()[-tail_lines:]
+        return {
+            "probe_dir": root,
+            "kept": keep,
+            "exit_status": status,
+            "timed_out": timed_out,
+            "output_tail": "\n".join(tail),
+            "captures": _read_captures(os.path.join(root, "captures")),
+            "stub_calls": _read_jsonl(os.path.join(root, "stubs.jsonl")),
+        }
+    except _Interrupted as exc:
+        raise CollectorError("interrupted", f"argtrace run was ended by signal {exc.args[0]}") from None
+    finally:
+        for signum, handler in handlers.items():
+            signal.signal(signum, handler)
+        if not keep:
+            shutil.rmtree(root, ignore_errors=True)
+
+
+def _group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except (ProcessLookupError, PermissionError):
+        return False
+    return True
+
+
+def _end_group(proc: Any) -> None:
+    """End the launch's whole process group (backgrounded servers, nohup'd children included)."""
+    import signal
+
+    for signum in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(proc.pid, signum)
+        except (ProcessLookupError, PermissionError):
+            break
+        try:
+            proc.wait(timeout=1.0)
+            # The leader is gone; members may remain: one SIGKILL for the group.
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            break
+        except subprocess.TimeoutExpired:
+            continue
+    try:
+        proc.wait(timeout=2.0)
+    except subprocess.TimeoutExpired:
+        pass
+
+
+def _read_captures(directory: str) -> list[dict[str, Any]]:
+    out = []
+    for name in sorted(os.listdir(directory)):
+        if not name.endswith(".json") or name.startswith("."):
+            continue
+        try:
+            with open(os.path.join(directory, name), encoding="utf-8") as fh:
+                out.append(json.load(fh))
+        except (OSError, ValueError):
+            continue
+    return out
+
+
+def _read_jsonl(path: str) -> list[dict[str, Any]]:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            lines = fh.read().splitlines()
+    except OSError:
+        return []
+    out = []
+    for line in lines:
+        try:
+            out.append(json.loads(line))
+        except ValueError:
+            continue
+    return out
+
+
 OPS: dict[str, Callable[..., Any]] = {
     "hello": hello,
     "stat": stat,
@@ -460,6 +669,7 @@ OPS: dict[str, Callable[..., Any]] = {
     "http_get": http_get,
     "load_module": load_module,
     "scan_log": scan_log,
+    "run_probe": run_probe,
 }
 
 

@@ -112,6 +112,19 @@ class RunResult:
 
 
 @dataclass(frozen=True)
+class ProbeRun:
+    """What ``collector.run_probe`` brought back from one ``argtrace run`` launch on the host."""
+
+    probe_dir: str  # the host's path; removed unless kept
+    kept: bool
+    exit_status: int | None  # None: argtrace ended the launch
+    timed_out: bool  # no capture by the timeout
+    output_tail: str
+    captures: list[dict[str, Any]]
+    stub_calls: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
 class HostInfo:
     """Who runs the observations where: user, home, login shell, Python and the environment."""
 
@@ -134,6 +147,10 @@ class Host:
 
     def call(self, op: str, **args: Any) -> Any:
         raise NotImplementedError
+
+    def call_waiting(self, op: str, seconds: float, **args: Any) -> Any:
+        """:meth:`call` for an operation that may take ``seconds`` before it answers."""
+        return self.call(op, **args)
 
     def close(self) -> None:
         """Release the connection (a no-op locally)."""
@@ -199,6 +216,44 @@ class Host:
         result = self.call("run", argv=list(argv), timeout=timeout, cwd=cwd, env=dict(env) if env else None)
         return RunResult(
             result["returncode"], base64.b64decode(result["stdout"]), base64.b64decode(result["stderr"])
+        )
+
+    def run_probe(
+        self,
+        command: Sequence[str],
+        env: Mapping[str, str],
+        *,
+        expected: int,
+        timeout: float,
+        stubs: bool = True,
+        keep: bool = False,
+    ) -> ProbeRun:
+        """``argtrace run``'s launch on the host with the probe (``collector.run_probe``): the only
+        operation that writes (a private temporary directory, removed unless ``keep``) and starts a
+        program. ``command`` and ``env`` are the host's: an argv list and data, never shell text."""
+        from argtrace.probe import probe_files, shim_names
+
+        raw = self.call_waiting(
+            "run_probe",
+            timeout + 30.0,  # the launch's timeout, then ending its process group and reading back
+            files=probe_files(),
+            command=list(command),
+            env=dict(env),
+            names=shim_names(),
+            expected=expected,
+            timeout=timeout,
+            stubs=stubs,
+            keep=keep,
+            watch_parent=self.is_remote,  # the node side: stop when the ssh session goes away
+        )
+        return ProbeRun(
+            probe_dir=raw["probe_dir"],
+            kept=bool(raw["kept"]),
+            exit_status=raw["exit_status"],
+            timed_out=bool(raw["timed_out"]),
+            output_tail=raw["output_tail"],
+            captures=list(raw["captures"]),
+            stub_calls=list(raw["stub_calls"]),
         )
 
     # -------------------------------------------------------------------------- environment, procs

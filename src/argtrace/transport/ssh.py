@@ -203,14 +203,14 @@ class RemoteHost(Host):
     def stderr_text(self) -> str:
         return b"".join(self._stderr).decode("utf-8", "replace")
 
-    def _readline(self, deadline: float) -> bytes | None:
+    def _readline(self, deadline: float, allowed: float = REPLY_TIMEOUT) -> bytes | None:
         """One line from the session, ``None`` at end of stream."""
         assert self._proc is not None and self._proc.stdout is not None and self._selector is not None
         fd = self._proc.stdout.fileno()
         while b"\n" not in self._buffer:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                raise TransportError("timeout", f"{self.label}: no answer within {REPLY_TIMEOUT:.0f} s")
+                raise TransportError("timeout", f"{self.label}: no answer within {allowed:.0f} s")
             if not self._selector.select(timeout=remaining):
                 continue
             chunk = os.read(fd, 1 << 20)
@@ -224,13 +224,13 @@ class RemoteHost(Host):
         line, _, self._buffer = self._buffer.partition(b"\n")
         return line
 
-    def _receive(self, rid: int) -> dict[str, Any]:
+    def _receive(self, rid: int, wait: float = 0.0) -> dict[str, Any]:
         from argtrace.transport.collector import MARK
 
         mark = MARK.encode()
-        deadline = time.monotonic() + REPLY_TIMEOUT
+        deadline = time.monotonic() + REPLY_TIMEOUT + wait
         while True:
-            line = self._readline(deadline)
+            line = self._readline(deadline, REPLY_TIMEOUT + wait)
             if line is None:
                 raise self._failure()
             if not line.startswith(mark):
@@ -282,6 +282,10 @@ class RemoteHost(Host):
         )
 
     def call(self, op: str, **args: Any) -> Any:
+        return self.call_waiting(op, 0.0, **args)
+
+    def call_waiting(self, op: str, seconds: float, **args: Any) -> Any:
+        """One request; its answer may take ``seconds`` more than :data:`REPLY_TIMEOUT` (``run_probe``)."""
         if op == "hello":
             return self.connect()
         self.connect()
@@ -294,7 +298,7 @@ class RemoteHost(Host):
             self._proc.stdin.flush()
         except BrokenPipeError:
             raise self._failure() from None
-        return unwrap(self._receive(rid))
+        return unwrap(self._receive(rid, seconds))
 
     def close(self) -> None:
         proc = self._proc
