@@ -108,7 +108,7 @@ def test_docker_refuses_a_malformed_env_file(data: bytes, problem: str) -> None:
 
 def test_docker_run_env_files_then_e_flags(tmp_path: Path) -> None:
     (tmp_path / "base.env").write_text(
-        f'SGLANG_ENABLE_SPEC_V2="1"\nHF_TOKEN={TOKEN}\nA=base\nB=base\nPASSED\n'
+        f'SGLANG_ENABLE_SPEC_V2="1"\nHF_TOKEN={TOKEN}\nA=base\nB=base\nPASSED\nDB_PASSWORD="pw-1234567"\n'
     )
     hostile = "gpu's $X.env"
     (tmp_path / hostile).write_text("B=second\nC=second\n")
@@ -125,15 +125,33 @@ def test_docker_run_env_files_then_e_flags(tmp_path: Path) -> None:
         "B": "second",
         "C": "flag",
         "PASSED": "from caller",
+        "DB_PASSWORD": env["DB_PASSWORD"],
     }
-    assert env["HF_TOKEN"].startswith("<redacted:")
-    assert TOKEN not in json.dumps(report)
+    assert env["HF_TOKEN"].startswith("<redacted:") and env["DB_PASSWORD"].startswith("<redacted:")
+    assert TOKEN not in json.dumps(report) and "pw-1234567" not in json.dumps(report)
     hop = next(h for h in report["transport"]["hops"] if h["via"] == "docker run")
     assert [(f["path"], f["variables"]) for f in hop["env_files"]] == [
-        ("base.env", ["SGLANG_ENABLE_SPEC_V2", "HF_TOKEN", "A", "B", "PASSED"]),
+        ("base.env", ["SGLANG_ENABLE_SPEC_V2", "HF_TOKEN", "A", "B", "PASSED", "DB_PASSWORD"]),
         (str(tmp_path / "gpu's $X.env"), ["B", "C"]),
     ]
-    assert tp(report) == []
+    assert tp(report) == [
+        (
+            "TP017",
+            "warning",
+            "base.env:1",
+            "SGLANG_ENABLE_SPEC_V2 in base.env is quoted: `docker run --env-file` passes values as written, "
+            "so the server gets the quote characters as part of SGLANG_ENABLE_SPEC_V2, not '1'",
+        ),
+        (
+            "TP017",
+            "warning",
+            "base.env:6",
+            "DB_PASSWORD in base.env is quoted: `docker run --env-file` passes values as written, so the "
+            "server gets the quote characters as part of DB_PASSWORD, not the value",
+        ),
+    ]
+    evidence = [f["evidence"] for f in report["findings"] if f["code"] == "TP017"]
+    assert evidence[1][0]["text"] == "DB_PASSWORD=<redacted>"
     text = run_cli(["check", "--no-shellcheck", "--no-resolve", "-c", script], cwd=tmp_path)
     assert TOKEN not in text.stdout + text.stderr
 
@@ -297,8 +315,8 @@ def test_compose_env_file_missing_and_unset_variables(tmp_path: Path) -> None:
             "TP012",
             "error",
             "compose.yaml:9",
-            "${OUTER} in `environment:` is not set in the environment or the .env file: compose substitutes an "
-            "empty string",
+            "${OUTER} in `environment:` is not set in the environment or the .env file: compose substitutes "
+            "an empty string",
         ),
         (
             "TP012",

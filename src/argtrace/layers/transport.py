@@ -1593,6 +1593,7 @@ def _docker_environment(
                 )
             )
             continue
+        _quoted_value_findings(at, env_file, result)
         for name, value in env_file.values.items():
             env[name] = value
             origins[name] = Origin(
@@ -1613,6 +1614,33 @@ def _docker_environment(
         if value and is_secret_name(name):
             result.secrets.add(value)
     return env, origins, files
+
+
+def _quoted_value_findings(at: str, env_file: EnvFile, result: TransportResult) -> None:
+    """TP017: ``NAME="value"`` in a ``docker run --env-file``: docker keeps the quotes (compose would not)."""
+    from argtrace.redact import is_secret_name
+    from argtrace.rules import transport as R
+
+    for name, value in env_file.values.items():
+        if value is None or len(value) < 2 or value[0] not in "'\"" or value[-1] != value[0]:
+            continue
+        line_at = f"{env_file.path}:{env_file.lines[name]}"
+        shown = "the value" if is_secret_name(name) else f"{value[1:-1]!r}"
+        result.findings.append(
+            R.TP017.finding(
+                f"{name} in {_show(env_file.path)} is quoted: `docker run --env-file` passes values as "
+                f"written, so the server gets the quote characters as part of {name}, not {shown}",
+                at=line_at,
+                evidence=[
+                    Evidence(
+                        "transport", line_at, f"{name}={'<redacted>' if is_secret_name(name) else value}"
+                    ),
+                    Evidence("transport", at, f"--env-file {_show(env_file.path)}"),
+                ],
+                fix=f"Write {name}={'VALUE' if is_secret_name(name) else value[1:-1]} without quotes (docker "
+                "takes everything after the first `=` literally, blanks included).",
+            )
+        )
 
 
 def _env_file_severity() -> Any:

@@ -417,3 +417,37 @@ TP016 = Rule(
         argv=("check", "compose.yaml"),
     ),
 )
+
+TP017 = Rule(
+    code="TP017",
+    layer="transport",
+    severity="warning",
+    title="A quoted value in a `docker run --env-file` keeps its quotes",
+    rationale=(
+        "docker reads `--env-file` lines as `NAME=VALUE` and passes everything after the first `=` through "
+        "unchanged: no quote removal, no `#` comments after the value, no `$VAR` expansion (docker/cli "
+        '`opts.ParseEnvFile`). `SGLANG_ENABLE_SPEC_V2="1"` gives the server the three characters `"1"`, '
+        "which SGLang's and vLLM's boolean environment checks do not read as true; a quoted path or model "
+        "name is not found. The same file used as a compose `env_file:` (or sourced by a shell) loses its "
+        "quotes, so it can work in one place and not in the other."
+    ),
+    fix="Remove the quotes in files meant for `docker run --env-file` (write `NAME=value with blanks`).",
+    example=Example(
+        files={"sglang.env": '# from a .env written for compose\nSGLANG_ENABLE_SPEC_V2="1"\n'},
+        argv=(
+            "check",
+            "-c",
+            "docker run --gpus all --env-file sglang.env lmsysorg/sglang:latest "
+            "python3 -m sglang.launch_server --model-path /models/qwen",
+        ),
+    ),
+    correct=Example(
+        files={"sglang.env": "# docker passes values as written\nSGLANG_ENABLE_SPEC_V2=1\n"},
+        argv=(
+            "check",
+            "-c",
+            "docker run --gpus all --env-file sglang.env lmsysorg/sglang:latest "
+            "python3 -m sglang.launch_server --model-path /models/qwen",
+        ),
+    ),
+)
