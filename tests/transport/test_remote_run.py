@@ -118,6 +118,8 @@ def test_remote_run_captures_the_nodes_launch(sshd: SshServer, node_dir: Path) -
     script = _write(node_dir / "launch 'mtp' $GPU.sh", SEED)
     node_env = _node_env(sshd)
     assert node_env["ARGTRACE_TEST_NODE_ONLY"] == NODE_VALUE
+    # The session is the one the ~/.bashrc note describes (NOT_FROM_SSHD avoids it below).
+    assert node_env["SHLVL"] == "0" and node_env["SSH_CLIENT"].startswith("127.0.0.1 ")
     python3 = shutil.which("python3", path=node_env["PATH"])
     assert python3 is not None
     result = run_cli(_node_run(sshd, str(script), "0", "30001"))
@@ -166,6 +168,7 @@ def test_remote_run_captures_the_nodes_launch(sshd: SshServer, node_dir: Path) -
     ]
     assert capture["missing_commands"] == []
     assert "PR108" in result.codes()
+    assert not any("~/.bashrc" in note for note in result.json["notes"])
     # The node's temporary probe directory is gone.
     probe = _probe_dir(result)
     assert re.fullmatch(r"/tmp/argtrace-run-[a-z0-9_]{8}", probe), probe

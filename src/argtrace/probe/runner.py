@@ -207,9 +207,32 @@ def run_launch(
         interpreters=interpreters,
         script=script,
     )
+    note = startup_files_note(env, host.label if host.is_remote else None, stubs=options.stubs)
+    if note:
+        report.notes.append(note)
     if done.kept:
         report.notes.append(f"probe directory kept: {host.describe(done.probe_dir)}")
     return report
+
+
+def startup_files_note(env: Mapping[str, str], node: str | None, *, stubs: bool) -> str | None:
+    """Why stubbed commands may come from the node's ``~/.bashrc``: Debian's and Ubuntu's bash source it for a
+    non-interactive shell started over ssh (``SSH_CLIENT`` set, shell level below 2 once incremented), which
+    a launch started with a non-interactive ssh session's environment (SHLVL=0) is."""
+    if node is None or not stubs or not (env.get("SSH_CLIENT") or env.get("SSH2_CLIENT")):
+        return None
+    try:
+        level = int(env.get("SHLVL") or "0")
+    except ValueError:
+        level = 0
+    if level >= 1:
+        return None
+    return (
+        f"bash on {node} may source ~/.bashrc before the launch (SSH_CLIENT is set and SHLVL is {level}, "
+        f"as for `ssh {node} bash SCRIPT` with Debian's or Ubuntu's bash); a stubbed command it runs "
+        "(rm, sleep...) is recorded, not run: e.g. a `pyenv rehash` lock is left behind. "
+        "`--env SHLVL=1` starts the launch as from a shell on the node"
+    )
 
 
 def _fold(
