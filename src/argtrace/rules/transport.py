@@ -426,10 +426,12 @@ TP017 = Rule(
     rationale=(
         "docker reads `--env-file` lines as `NAME=VALUE` and passes everything after the first `=` through "
         "unchanged: no quote removal, no `#` comments after the value, no `$VAR` expansion (docker/cli "
-        '`opts.ParseEnvFile`). `SGLANG_ENABLE_SPEC_V2="1"` gives the server the three characters `"1"`, '
-        "which SGLang's and vLLM's boolean environment checks do not read as true; a quoted path or model "
-        "name is not found. The same file used as a compose `env_file:` (or sourced by a shell) loses its "
-        "quotes, so it can work in one place and not in the other."
+        '`opts.ParseEnvFile`). `SGLANG_ENABLE_SPEC_V2="1"` gives the server the three characters `"1"`: '
+        "SGLang warns and uses the default, false (0.5.10.post1 `sglang/srt/environ.py` `EnvBool.parse`, "
+        "`EnvField.get`), and vLLM's `bool(int(os.getenv(...)))` flags raise ValueError (0.33.0 "
+        "`vllm/envs.py`); a quoted path or model name is not found. The same file used as a compose "
+        "`env_file:` (or sourced by a shell) loses its quotes, so it can work in one place and not in the "
+        "other."
     ),
     fix="Remove the quotes in files meant for `docker run --env-file` (write `NAME=value with blanks`).",
     example=Example(
