@@ -2457,6 +2457,14 @@ def render_transport_section(section: Mapping[str, Any]) -> Any:
             for key in ("service", "container", "image"):
                 if hop.get(key):
                     out.append(f"  {key} {hop[key]}", style="dim")
+            for env_file in hop.get("env_files") or []:
+                out.append(f"\n      env file {env_file.get('path')}: ", style="dim")
+                if env_file.get("problem"):
+                    out.append(str(env_file["problem"]), style="red")
+                elif env_file.get("skipped"):
+                    out.append(f"not read ({env_file['skipped']})", style="yellow")
+                else:
+                    out.append(", ".join(env_file.get("variables") or []) or "(no variables)")
     for upload in section.get("uploads") or []:
         host = upload.get("host")
         target = f"{host}:{upload.get('path')}" if upload.get("path") else str(host)
