@@ -302,3 +302,34 @@ def test_other_python_processes_keep_their_own_sitecustomize(launch_dir: Path) -
     assert "helper sees 1" in capture["output_tail"]
     assert len(capture["servers"]) == 1
     assert capture["servers"][0]["env"]["PYTHONPATH"].startswith(str(theirs))
+
+
+@pytest.mark.parametrize(("flags", "refused"), [("-S", True), ("-s -E", True), ("", False)])
+def test_run_python3_wrapper_on_path(
+    launch_dir: Path, monkeypatch: pytest.MonkeyPatch, flags: str, refused: bool
+) -> None:
+    """`python3` found on PATH is a shell wrapper: with -S/-E the probe cannot load (refused, nothing runs);
+    a plain wrapper (like pyenv's shims) passes PYTHONPATH on and is intercepted."""
+    import sys
+
+    (launch_dir / "bin").mkdir()
+    wrapper = _write(launch_dir / "bin" / "python3", f'#!/bin/sh\nexec {sys.executable} {flags} "$@"\n')
+    monkeypatch.setenv("PATH", f"{launch_dir / 'bin'}:/usr/bin:/bin")
+    script = _write(
+        launch_dir / "launch.sh",
+        "#!/bin/bash\ntouch ran.txt\npython3 -m sglang.launch_server --model-path /m\n",
+    )
+    result = run_cli(["run", "--format", "json", str(script)], cwd=launch_dir)
+    assert result.status == 1 if refused else result.status in (0, 1), result.stderr
+    messages = [f["message"] for f in result.json["findings"] if f["code"] == "PR106"]
+    if refused:
+        shown = " ".join(w for w in flags.split() if w != "-s")
+        assert messages == [
+            f"not run: `python3` is {wrapper}, a wrapper script that runs Python with {shown}: the probe "
+            "would not load, the server would start for real"
+        ]
+        assert not (launch_dir / "ran.txt").exists()
+    else:
+        assert messages == []
+        assert result.json["capture"]["servers"][0]["interpreter"] == sys.executable
+    assert not (launch_dir / "marker" / "STARTED").exists()

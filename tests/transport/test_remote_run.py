@@ -268,6 +268,21 @@ def test_remote_run_refusal_looks_at_the_nodes_files(sshd: SshServer, tmp_path: 
     }
 
 
+def test_remote_run_refuses_a_python3_wrapper_with_dash_s(sshd: SshServer, node_dir: Path) -> None:
+    """The bare node's `python3` is `#!/bin/sh exec python3.11 -S "$@"`: no site, so no probe. Without the
+    refusal the (fake) server would start for real until the timeout."""
+    script = _write(node_dir / "launch.sh", SEED)
+    prefix = sshd.cli_prefix(f"127.0.0.1:{sshd.bare_port}")
+    result = run_cli([*prefix, "run", "--format", "json", *NOT_FROM_SSHD, str(script), "0", "30003"])
+    _no_traceback(result)
+    reason = (
+        f"`python3` is {sshd.root / 'bare-bin' / 'python3'}, a wrapper script that runs Python with -S: the "
+        "probe would not load, the server would start for real"
+    )
+    assert result.json["capture"] == {"ran": False, "refused": [reason]}
+    assert not (node_dir / "marker" / "STARTED").exists()
+
+
 def test_remote_run_errors_exit_2(sshd: SshServer, tmp_path: Path) -> None:
     missing = run_cli([*sshd.cli_prefix(), "run", *NOT_FROM_SSHD, str(tmp_path / "no such.sh")])
     assert missing.status == 2

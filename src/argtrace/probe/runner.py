@@ -42,10 +42,14 @@ class RunOptions:
 
 
 def refusal_reasons(
-    servers: Sequence[ServerCommand], script_text: str, host: Host | None = None
+    servers: Sequence[ServerCommand],
+    script_text: str,
+    host: Host | None = None,
+    interpreters: Sequence[str | None] = (),
 ) -> list[tuple[str, str | None]]:
     """Why interception cannot be guaranteed, as (reason, at); empty when ``run`` may proceed. Files named
-    by the script (an interpreter, a console script) are looked at on ``host``: where the launch runs."""
+    by the script (an interpreter, a console script) are looked at on ``host``: where the launch runs.
+    ``interpreters``: the file each server's bare interpreter name (``python3``) resolves to there."""
     from argtrace.frameworks.detect import detect_server
     from argtrace.transport.host import current_host
 
@@ -72,7 +76,7 @@ def refusal_reasons(
                 None,
             )
         )
-    for server in servers:
+    for index, server in enumerate(servers):
         words = [w.text or "" for w in server.argv]
         found = detect_server(words)
         if found is None:
@@ -103,6 +107,17 @@ def refusal_reasons(
                 )
             elif "/" in command and _exists(host, command) and not _is_python(host, command):
                 reasons.append((f"{command} is not a Python interpreter", server.at))
+            elif "/" not in command and index < len(interpreters) and interpreters[index]:
+                path = str(interpreters[index])
+                flags = _wrapper_flags(host, path)
+                if flags:
+                    reasons.append(
+                        (
+                            f"`{command}` is {path}, a wrapper script that runs Python with "
+                            f"{' '.join(flags)}: the probe would not load, the server would start for real",
+                            server.at,
+                        )
+                    )
         elif "/" in command and _exists(host, command):
             shebang = _shebang(host, command)
             if shebang is None and not _is_python(host, command):
@@ -139,6 +154,26 @@ def _shebang(host: Host, path: str) -> list[str] | None:
     return first[2:].decode("utf-8", "replace").split()
 
 
+def _wrapper_flags(host: Host, path: str) -> list[str]:
+    """The ``-I``/``-E``/``-S`` options a wrapper script (``#!/bin/sh ... exec python3 -S "$@"``) gives the
+    Python it runs, read from its ``exec``/``python`` lines; empty for a real interpreter or a binary."""
+    from argtrace.transport.host import HostError
+
+    shebang = _shebang(host, path)
+    if shebang is None or any("python" in w for w in shebang[:2]):
+        return []  # a binary (the interpreter itself) or a Python script
+    try:
+        text = host.read_bytes(path, limit=64 * 1024).decode("utf-8", "replace")
+    except HostError:
+        return []
+    flags: list[str] = []
+    for line in text.splitlines()[1:]:
+        code = line.split("#", 1)[0]
+        if "exec" in code or "python" in code:
+            flags += [w for w in re.findall(r"[^\s\"';|&()]+", code) if _isolating(w) and w not in flags]
+    return flags
+
+
 def _is_python(host: Host, path: str) -> bool:
     name = posixpath.basename(host.realpath(path))
     if re.match(r"^(?:python|pypy)\d*(?:\.\d+)?[a-z]?$", name):
@@ -164,19 +199,20 @@ def run_launch(
 
     host = current_host()
     report.command = "run"
-    reasons = refusal_reasons(report.servers, script_text, host)
+    from argtrace.frameworks.installed import server_interpreter
+
+    # Resolved before the run (on the host: server_interpreter looks there under --host): the script may
+    # create or change interpreters (venvs, symlinks) as it runs.
+    interpreters = [server_interpreter(server, python) for server in report.servers]
+    reasons = refusal_reasons(report.servers, script_text, host, interpreters)
     if reasons:
         for reason, at in reasons:
             report.findings.append(rules.PR106.finding(f"not run: {reason}", at=at or script or "<-c>"))
         report.sections["capture"] = {"ran": False, "refused": [r for r, _ in reasons]}
         return report
 
-    from argtrace.frameworks.installed import server_interpreter
     from argtrace.probe import launch_environment
 
-    # Resolved before the run (on the host: server_interpreter looks there under --host): the script may
-    # create or change interpreters (venvs, symlinks) as it runs.
-    interpreters = [server_interpreter(server, python) for server in report.servers]
     if command_string is not None:
         command = (
             ["bash", "-c", command_string, *script_args] if script_args else ["bash", "-c", command_string]
