@@ -308,3 +308,41 @@ def test_mem_resolver_without_an_environment_says_so(tmp_path: Path, monkeypatch
         "--resolver: no SGLang 0.5.10.post1 resolver environment (argtrace resolver add sglang==0.5.10.post1)"
         in m["notes"]
     )
+
+
+@pytest.mark.parametrize("version", ["0.5.10.post1", "0.5.15.post1", "0.5.19", "0.5.23"])
+def test_dense_llama_8b_h100(version: str) -> None:
+    got = sizing(version, "llama-3.1-8b", "h100", 79.0, 64.0)
+    assert got.error is None, got.error
+    # 32 layers x 8 KV heads x (128 + 128) x bf16, as state.py computes it
+    assert got.kv_bytes_per_token == 32 * 8 * 256 * 2 == 131072
+    # (64 - 79 x (1 - 0.83)) GiB // 131072 B; requests: clamp(tokens / 131072 x 512, 2048, 4096)
+    assert (got.max_total_num_tokens, got.max_running_requests, got.mem_fraction_static) == (
+        414269,
+        2048,
+        0.83,
+    )
+    assert got.max_mamba_cache_size is None
+
+
+@pytest.mark.parametrize(
+    ("version", "tokens", "fraction"),
+    [
+        ("0.5.10.post1", 2059328, 0.844),
+        ("0.5.15.post1", 2102592, 0.852),  # 0.5.15 reserves less for the B200 (mem_fraction_static)
+        ("0.5.19", 2059328, 0.844),
+        ("0.5.23", 2059328, 0.844),
+    ],
+)
+def test_mla_deepseek_v3_fp8_kv_b200_tp8(version: str, tokens: int, fraction: float) -> None:
+    got = sizing(
+        version, "deepseek-v3", "b200x8", 177.0, 95.0, "--tp-size", "8", "--kv-cache-dtype", "fp8_e4m3"
+    )
+    assert got.error is None, got.error
+    # MLA: (kv_lora_rank + qk_rope_head_dim) x 61 layers x 1 byte, not split by TP
+    assert got.kv_bytes_per_token == (512 + 64) * 61 == 35136
+    assert got.kv_cache_dtype == "float8_e4m3fn"
+    # SGLang picks 64-token pages for MLA on a B200 (the formulas assume --page-size 1): tokens are aligned
+    assert got.resolved["page_size"] == 64
+    assert (got.max_total_num_tokens, got.mem_fraction_static) == (tokens, fraction)
+    assert got.max_total_num_tokens % 64 == 0

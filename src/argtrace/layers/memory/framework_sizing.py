@@ -434,6 +434,8 @@ def _size_mixin(
         end_layer=layers,
         num_effective_layers=layers,
     )
+    if hasattr(mr, "_UNSET"):  # 0.5.15.post1's __init__: the linear-attention registry lookup is lazy
+        runner._linear_attn_registry_cache = mr._UNSET
     with _CallLog() as calls:
         runner.configure_kv_cache_dtype()
         config = runner._resolve_memory_pool_config(pre_gb)
