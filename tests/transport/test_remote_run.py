@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from argtrace.transport.host import HostError, ProbeRun
+from argtrace.transport.host import HostError
 from tests.conftest import REPO, CliResult, run_cli
 from tests.observed.fake_server import fake_site
 from tests.transport.sshd import SshServer
@@ -338,7 +338,10 @@ def test_remote_run_cleans_up_when_the_connection_drops(sshd: SshServer, node_di
         assert not os.path.exists(probe)
         assert not _alive(helper)
         assert len(outcome) == 1 and isinstance(outcome[0], HostError)
-        assert not isinstance(outcome[0], ProbeRun)
+        assert (outcome[0].kind, str(outcome[0])) == (
+            "protocol",
+            f"{sshd.host}: the connection ended unexpectedly (exit status -9)",
+        )
     finally:
         host.close()
 
