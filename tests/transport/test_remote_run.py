@@ -104,6 +104,7 @@ SEED = """#!/bin/bash
 cd "$(dirname "$0")"
 echo "probe at $ARGTRACE_PROBE_DIR"
 pkill -f sglang.launch_server
+kill -TERM 4242424
 rm -f "server 1.log"
 export PYTHONPATH="$PWD/site"
 export ARGTRACE_TEST_MARKER_DIR="$PWD/marker"
@@ -164,6 +165,7 @@ def test_remote_run_captures_the_nodes_launch(sshd: SshServer, node_dir: Path) -
     assert not (node_dir / "marker" / "STARTED").exists()
     assert capture["recorded_commands"] == [
         ["pkill", "-f", "sglang.launch_server"],
+        ["kill", "-TERM", "4242424"],  # the builtin, replaced by the node's BASH_ENV function
         ["rm", "-f", "server 1.log"],
     ]
     assert capture["missing_commands"] == []
@@ -174,6 +176,60 @@ def test_remote_run_captures_the_nodes_launch(sshd: SshServer, node_dir: Path) -
     assert re.fullmatch(r"/tmp/argtrace-run-[a-z0-9_]{8}", probe), probe
     assert not os.path.exists(probe)
     assert not any(f["code"] == "PR100" for f in result.json["findings"])
+
+
+def test_remote_run_equals_the_local_run(sshd: SshServer, node_dir: Path) -> None:
+    """The node is this machine: apart from the environment (the ssh session's against this process's),
+    the remote capture is the local one."""
+    script = _write(node_dir / "launch.sh", SEED)
+    remote = run_cli(_node_run(sshd, str(script), "2", "30004"))
+    local = run_cli(["run", "--format", "json", *NOT_FROM_SSHD, str(script), "2", "30004"])
+    _no_traceback(remote)
+    _no_traceback(local)
+    assert remote.status == local.status
+
+    def comparable(result: CliResult) -> dict[str, Any]:
+        capture = dict(result.json["capture"])
+        capture.pop("output_tail")  # names the probe directory
+        servers = []
+        for server in capture["servers"]:
+            server = dict(server)
+            env = server.pop("env")
+            # --served-model-name: the local process has its own value of the variable
+            server["argv"] = server["argv"][1:-1]
+            server["env"] = {k: env.get(k) for k in ("CUDA_VISIBLE_DEVICES", "PYTHONPATH")}
+            for key in ("interpreter", "interpreter_realpath", "python_version"):
+                server.pop(key)  # the node's python3 and this process's PATH may differ
+            servers.append(server)
+        capture["servers"] = servers
+        return capture
+
+    assert comparable(remote) == comparable(local)
+    assert comparable(remote)["servers"][0]["env"] == {
+        "CUDA_VISIBLE_DEVICES": "2",
+        "PYTHONPATH": f"{node_dir}/site",
+    }
+    assert remote.json["capture"]["servers"][0]["argv"][-1] == NODE_VALUE
+    assert local.json["capture"]["servers"][0]["argv"][-1] == LOCAL_VALUE
+    assert remote.codes() == local.codes()
+
+
+def test_remote_run_no_stubs_runs_rm_on_the_node(sshd: SshServer, node_dir: Path) -> None:
+    (node_dir / "old 1.log").write_text("old\n")
+    script = _write(
+        node_dir / "launch.sh",
+        '#!/bin/bash\ncd "$(dirname "$0")"\nrm -f "old 1.log"\n'
+        'PYTHONPATH="$PWD/site" python3 -m sglang.launch_server --model-path /m\n',
+    )
+    result = run_cli(_node_run(sshd, "--no-stubs", str(script)))
+    _no_traceback(result)
+    assert result.stderr == (
+        "argtrace run --no-stubs: kill, pkill, killall, rm, ssh, scp, curl, wget, sleep, nvidia-smi will run "
+        f"for real on {sshd.host} if the script calls them\n"
+    )
+    assert result.json["capture"]["recorded_commands"] == []
+    assert not (node_dir / "old 1.log").exists()
+    assert len(result.json["capture"]["servers"]) == 1
 
 
 def test_remote_run_keep_reports_the_nodes_directory(sshd: SshServer, node_dir: Path) -> None:
