@@ -38,8 +38,8 @@ def _write(path: Path, text: str) -> Path:
 
 # Debian's bash sources ~/.bashrc for a script run over ssh (SSH_CLIENT set, SHLVL below 2), as for
 # `ssh NODE bash SCRIPT`; this machine's ~/.bashrc runs `pyenv rehash`, whose lock cleanup (`rm`) the stub
-# would record instead of running, leaving pyenv's lock behind. SHLVL=1: the launch as started from a
-# shell on the node (one level in), which does not source it.
+# would record instead of running, leaving pyenv's lock behind. `argtrace --host NODE run` starts the launch
+# with SHLVL=1 unless told otherwise (as from a shell on the node); the local run here gets the same.
 NOT_FROM_SSHD = ["--env", "SHLVL=1"]
 
 
@@ -51,7 +51,6 @@ def _node_run(sshd: SshServer, *words: str) -> list[str]:
         "run",
         "--format",
         "json",
-        *NOT_FROM_SSHD,
         *words,
     ]
 
@@ -119,7 +118,7 @@ def test_remote_run_captures_the_nodes_launch(sshd: SshServer, node_dir: Path) -
     script = _write(node_dir / "launch 'mtp' $GPU.sh", SEED)
     node_env = _node_env(sshd)
     assert node_env["ARGTRACE_TEST_NODE_ONLY"] == NODE_VALUE
-    # The session is the one the ~/.bashrc note describes (NOT_FROM_SSHD avoids it below).
+    # An ssh session hands its command SHLVL=0: run starts the launch one level in (the note below).
     assert node_env["SHLVL"] == "0" and node_env["SSH_CLIENT"].startswith("127.0.0.1 ")
     python3 = shutil.which("python3", path=node_env["PATH"])
     assert python3 is not None
@@ -170,7 +169,11 @@ def test_remote_run_captures_the_nodes_launch(sshd: SshServer, node_dir: Path) -
     ]
     assert capture["missing_commands"] == []
     assert "PR108" in result.codes()
-    assert not any("~/.bashrc" in note for note in result.json["notes"])
+    # Without --env SHLVL the launch runs as typed at the node's prompt: no ~/.bashrc, and the report says so.
+    assert (
+        f"the launch ran as typed in a shell on {sshd.host} (SHLVL=1: bash does not source ~/.bashrc); "
+        f"`--env SHLVL=0` runs it as `ssh {sshd.host} bash SCRIPT` does, after the node's ~/.bashrc"
+    ) in result.json["notes"]
     # The node's temporary probe directory is gone.
     probe = _probe_dir(result)
     assert re.fullmatch(r"/tmp/argtrace-run-[a-z0-9_]{8}", probe), probe

@@ -73,15 +73,39 @@ def run(args: argparse.Namespace) -> Report:
         )
     if options.server != 1:
         report.sections.setdefault("server", options.server)
-    return run_launch(
+    env = dict(options.env)
+    if host.is_remote and not any(item.split("=", 1)[0] == "SHLVL" for item in args.env):
+        env = from_a_shell_on_the_node(env)
+    report = run_launch(
         report,
         script=args.script,
         command_string=args.command_string,
         script_args=list(args.script_args),
-        env=options.env,
+        env=env,
         options=RunOptions(
             timeout=args.timeout, stubs=not args.no_stubs, keep=args.keep, show_secrets=args.show_secrets
         ),
         python=args.python,
         script_text=text,
     )
+    if env.get("SHLVL") != options.env.get("SHLVL"):
+        report.notes.append(
+            f"the launch ran as typed in a shell on {host.label} (SHLVL=1: bash does not source ~/.bashrc); "
+            f"`--env SHLVL=0` runs it as `ssh {host.label} bash SCRIPT` does, after the node's ~/.bashrc"
+        )
+    return report
+
+
+def from_a_shell_on_the_node(env: dict[str, str]) -> dict[str, str]:
+    """The node's ssh session environment as a shell on the node passes it on (at least one level in).
+
+    A non-interactive ssh session hands its command SHLVL=0; Debian's and Ubuntu's bash then source
+    ``~/.bashrc`` for the launch (``SSH_CLIENT`` set, shell level below 2), running whatever it runs with
+    the probe's stubs on PATH (a stubbed ``rm`` leaves pyenv's rehash lock behind). A user typing
+    ``bash launch.sh`` at the node's prompt starts it one level in, without ``~/.bashrc``.
+    """
+    try:
+        level = int(env.get("SHLVL") or "0")
+    except ValueError:
+        level = 0
+    return env if level >= 1 else {**env, "SHLVL": "1"}
