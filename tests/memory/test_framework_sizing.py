@@ -273,6 +273,15 @@ def test_mem_resolver_makes_the_framework_numbers_primary() -> None:
         187,
         62,
     )
+    # The suggestions are sized by 0.5.23's own code too (one more run, every candidate a variant)
+    assert m["suggested_source"] == m["source"]
+    first = m["suggested"][0]
+    assert first["flags"] == ["--mem-fraction-static", "0.92"]
+    assert (first["max_total_num_tokens"], first["max_mamba_cache_size"], first["max_running_requests"]) == (
+        420419,
+        238,
+        47,
+    )
     messages = [f["message"] for f in result.json["findings"] if f["code"] == "MM009"]
     assert (
         "max_total_num_tokens: SGLang 0.5.23's own code gives 324978, "
@@ -346,3 +355,29 @@ def test_mla_deepseek_v3_fp8_kv_b200_tp8(version: str, tokens: int, fraction: fl
     assert got.resolved["page_size"] == 64
     assert (got.max_total_num_tokens, got.mem_fraction_static) == (tokens, fraction)
     assert got.max_total_num_tokens % 64 == 0
+
+
+def test_with_settings_replaces_flags_in_place() -> None:
+    from argtrace.layers.memory.framework_sizing import with_settings
+
+    argv = [
+        "--model-path",
+        "/m",
+        "--mem-fraction-static",
+        "0.8",
+        "--max-running-requests=64",
+        "--tp-size",
+        "2",
+    ]
+    assert with_settings(
+        argv, {"mem_fraction_static": 0.9, "max_running_requests": 24, "mamba_ssm_dtype": None}
+    ) == [
+        "--model-path",
+        "/m",
+        "--tp-size",
+        "2",
+        "--mem-fraction-static",
+        "0.9",
+        "--max-running-requests",
+        "24",
+    ]

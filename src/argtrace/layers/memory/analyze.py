@@ -8,7 +8,7 @@ size that does not split the heads come back as findings.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -125,13 +125,17 @@ def suggest(
     gpu: GpuProfile,
     current: sg.Plan,
     pre_load: int | None = None,
+    *,
+    ratio: int | None = None,
+    evaluate: Callable[[list[dict[str, Any]], list[sg.Resolved]], list[sg.Plan]] | None = None,
 ) -> list[dict[str, Any]]:
     """Complete alternative settings that fit, best first, each with what it costs against ``current``.
 
     Search: ``mem_fraction_static`` as large as the leftover for draft + CUDA graphs + activations (+0.25 GiB)
     allows; for hybrid models, ``max_running_requests`` down a ladder with ``max_mamba_cache_size`` pinned to
     exactly what those requests need (``max_running_requests x`` the framework's mamba ratio), and the
-    bfloat16 SSM state as a last resort.
+    bfloat16 SSM state as a last resort. ``ratio``: Mamba slots per request (default the formulas');
+    ``evaluate``: sizes all candidates at once (``mem --resolver``: SGLang's own code), else the formulas.
     """
 
     def run(r: sg.Resolved) -> sg.Plan:
@@ -153,7 +157,7 @@ def suggest(
         ("mem_fraction_static only", {"mem_fraction_static": frac_safe})
     ]
     if current.mamba is not None:
-        ratio = sg.mamba_ratio(base)
+        ratio = ratio or sg.mamba_ratio(base)
         wanted = base.max_running_requests or current.max_running_requests or 48
         ladder = sorted({wanted, *MRR_LADDER}, reverse=True)
         for mrr in ladder:
@@ -187,9 +191,12 @@ def suggest(
     min_tokens = min(base.context_len, 32768)
     out: list[dict[str, Any]] = []
     seen: set[tuple[Any, ...]] = set()
-    for label, changes in candidates:
-        r = replace(base, **changes)
-        p = run(r)
+    resolved = [replace(base, **changes) for _label, changes in candidates]
+    if evaluate is not None:
+        plans = evaluate([changes for _label, changes in candidates], resolved)
+    else:
+        plans = [run(r) for r in resolved]
+    for (label, changes), r, p in zip(candidates, resolved, plans, strict=True):
         if p.verdict != "fits" or p.max_total_num_tokens < min_tokens:
             continue
         key = (p.max_running_requests, "mamba_ssm_dtype" in changes)
@@ -258,6 +265,66 @@ def _breakdown(p: sg.Plan) -> list[dict[str, Any]]:
     used = sum(v for _, v in rows)
     rows.append(("free" if p.gpu_total_bytes >= used else "over", p.gpu_total_bytes - used))
     return [{"name": n, "bytes": int(v)} for n, v in rows if v or n in ("free", "over")]
+
+
+def _model_dir(model_config: Path) -> Path:
+    return Path(model_config).parent if Path(model_config).is_file() else Path(model_config)
+
+
+def _framework_evaluator(
+    model_dir: Path,
+    spec: ModelSpec,
+    weights: WeightEstimate,
+    profile: GpuProfile,
+    gpu_spec: str,
+    section: dict[str, Any],
+    framework_argv: Sequence[str],
+    env: Mapping[str, str],
+    current: sg.Plan,
+) -> Callable[[list[dict[str, Any]], list[sg.Resolved]], list[sg.Plan]]:
+    """``suggest``'s candidates sized by SGLang's own code: one more run in the resolver environment with
+    every candidate's settings as a variant of the launch; argtrace only allocates what it computed."""
+    from argtrace.layers.memory.framework_sizing import run_framework_sizing
+
+    version = str(section["framework_sizing"]["version"])
+    pre, post, total = current.pre_load_bytes, current.post_load_bytes, profile.total_bytes
+
+    def evaluate(changes: list[dict[str, Any]], resolved: list[sg.Resolved]) -> list[sg.Plan]:
+        fw = run_framework_sizing(
+            model_dir,
+            framework_argv,
+            gpu_spec,
+            version,
+            pre_load_bytes=pre,
+            post_load_bytes=post,
+            env=env,
+            variants=changes,
+        )
+        if fw is None or len(fw.variants) != len(changes):
+            why = "no environment" if fw is None else (fw.error or "no result per candidate")
+            section["notes"].append(
+                f"--resolver: the suggestions could not be sized by SGLang's own code ({why}); they follow "
+                "the formulas"
+            )
+            return [sg.plan(spec, r, weights, total, pre, post) for r in resolved]
+        section["framework_sizing"]["suggestions_seconds"] = fw.seconds
+        plans = []
+        for r, got in zip(resolved, fw.variants, strict=True):
+            r2 = _resolved_from_framework(r, got.get("resolved") or {})
+            if got.get("error"):
+                stage = next((st for text, st in FRAMEWORK_OOM if text in got["error"]), "kv_cache")
+                plan = sg.plan(spec, r2, weights, total, pre, post)
+                plans.append(replace(plan, verdict="oom", oom_stage=stage, message=str(got["error"])))
+                continue
+            fixed = sg.FixedPools(
+                max_total_num_tokens=int(got.get("max_total_num_tokens") or 0),
+                max_mamba_cache_size=int(got.get("max_mamba_cache_size") or 0),
+                max_running_requests=int(got.get("max_running_requests") or 0),
+            )
+            plans.append(sg.plan(spec, r2, weights, total, pre, post, fixed=fixed))
+        return plans
+
+    return evaluate
 
 
 def _resolved_from_framework(r: sg.Resolved, resolved: Mapping[str, Any]) -> sg.Resolved:
@@ -525,9 +592,8 @@ def analyze_memory(
     ratio = sg.mamba_ratio(r) if p.mamba else 0
     who = f"SGLang {sg.VERSION} (argtrace's re-derivation)"
     if framework_argv is not None:
-        model_dir = Path(model_config).parent if Path(model_config).is_file() else Path(model_config)
         adopted = _adopt_framework_sizing(
-            model_dir,
+            _model_dir(model_config),
             spec,
             r,
             p,
@@ -619,7 +685,15 @@ def analyze_memory(
             f"the draft model{f' at {draft_path}' if draft_path else ''} is not sized (this config has "
             "no MTP layers): its weights and KV pool come out of the memory mem_fraction_static leaves"
         )
-    section["suggested"] = suggest(spec, r, weights, profile, p, pre_load_bytes)
+    evaluate = None
+    if framework_argv is not None and section["source"] != STATIC_SOURCE:
+        evaluate = _framework_evaluator(
+            _model_dir(model_config), spec, weights, profile, selection.spec, section, framework_argv, env, p
+        )
+    section["suggested"] = suggest(
+        spec, r, weights, profile, p, pre_load_bytes, ratio=ratio or None, evaluate=evaluate
+    )
+    section["suggested_source"] = section["source"] if evaluate is not None else STATIC_SOURCE
     evidence = tuple(Evidence("memory", None, n) for n in r.notes)
     if p.verdict == "oom":
         best = section["suggested"][0] if section["suggested"] else None

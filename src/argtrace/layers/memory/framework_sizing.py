@@ -80,6 +80,7 @@ class FrameworkSizing:
     standins: list[str] = field(default_factory=list)
     logs: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    variants: list[dict[str, Any]] = field(default_factory=list)
     seconds: float = 0.0
     error: str | None = None
     error_at: str | None = None
@@ -88,6 +89,30 @@ class FrameworkSizing:
     def from_json(cls, version: str, data: Mapping[str, Any]) -> FrameworkSizing:
         known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__ and k != "version"}
         return cls(version=str(data.get("version") or version), **known)
+
+
+def with_settings(argv: Sequence[str], changes: Mapping[str, Any]) -> list[str]:
+    """``argv`` with each ``dest`` in ``changes`` set to its value: earlier ``--dest-flag V`` /
+    ``--dest-flag=V`` words removed, ``--dest-flag V`` appended (``None`` or ``False``: removed only)."""
+    flags = {"--" + dest.replace("_", "-") for dest in changes}
+    out: list[str] = []
+    skip = False
+    for word in argv:
+        if skip:
+            skip = False
+            continue
+        name = word.split("=", 1)[0]
+        if name in flags:
+            skip = "=" not in word
+            continue
+        out.append(word)
+    for dest, value in changes.items():
+        if value is None or value is False:
+            continue
+        out.append("--" + dest.replace("_", "-"))
+        if value is not True:
+            out.append(str(value))
+    return out
 
 
 def run_framework_sizing(
@@ -99,10 +124,13 @@ def run_framework_sizing(
     pre_load_bytes: int,
     post_load_bytes: int,
     env: Mapping[str, str] | None = None,
+    variants: Sequence[Mapping[str, Any]] = (),
     timeout: float = TIMEOUT_S,
 ) -> FrameworkSizing | None:
     """SGLang ``version``'s own sizing for ``server_argv`` (the server's flags, without the model path) on
-    ``gpu`` (a ``--gpu`` spec), or None when no resolver environment for that version exists."""
+    ``gpu`` (a ``--gpu`` spec), or None when no resolver environment for that version exists. ``variants``
+    (dest -> value changes, e.g. a suggestion's settings) are sized in the same process, after the launch
+    (``FrameworkSizing.variants``, in order)."""
     from argtrace.resolver import environments
     from argtrace.resolver.fake_gpu import fake_gpu_env
 
@@ -125,6 +153,7 @@ def run_framework_sizing(
         "pre_load_gb": pre_load_bytes / GIB,
         "post_load_gb": post_load_bytes / GIB,
         "standins": list(STANDIN_MODULES),
+        "variants": [with_settings(argv, changes) for changes in variants],
     }
     label = manifest.version or version
     started = time.monotonic()
@@ -498,32 +527,16 @@ def _resolved(final: Mapping[str, Any], model_config: Any) -> dict[str, Any]:  #
     return out
 
 
-def main(argv: Sequence[str]) -> int:  # pragma: no cover - runs inside the resolver environment
-    request = json.loads(Path(argv[0]).read_text())
-    # This file sits beside argtrace's own sglang.py: drop its directory so ``import sglang`` is SGLang.
-    here = str(Path(__file__).resolve().parent)
-    sys.path[:] = [p for p in sys.path if p and str(Path(p).resolve()) != here]
-    real_stdout = sys.stdout
-    sys.stdout = sys.stderr  # the framework prints; our one JSON line goes to the real stdout
+def _size_launch(request: Mapping[str, Any], argv: list[str]) -> dict[str, Any]:  # pragma: no cover
+    """Resolve ``argv`` and size its pools; the framework's own raise is an answer too (``error``)."""
     out: dict[str, Any] = {"pre_load_gb": request["pre_load_gb"], "post_load_gb": request["post_load_gb"]}
-    logs: list[str] = []
     try:
-        import logging
-
-        class _Keep(logging.Handler):
-            def emit(self, record: logging.LogRecord) -> None:
-                if record.levelno >= logging.INFO and "/sglang/srt/" in record.pathname:
-                    logs.append(f"{_rel(record.pathname)}:{record.lineno}: {record.getMessage()}"[:500])
-
-        out["standins"] = _install_standins(request["standins"])
-        server_args, final = _resolved_server_args(request["record_py"], list(request["argv"]))
+        server_args, final = _resolved_server_args(request["record_py"], argv)
         from sglang.srt.configs.model_config import ModelConfig
 
         model_config = ModelConfig.from_server_args(server_args)
         out["resolved"] = _resolved(final, model_config)
         out["mem_fraction_static"] = out["resolved"].get("mem_fraction_static")
-        logging.getLogger().addHandler(_Keep())
-        logging.getLogger().setLevel(logging.INFO)
         import importlib.util
 
         if importlib.util.find_spec("sglang.srt.mem_cache.kv_cache_configurator") is not None:
@@ -532,20 +545,53 @@ def main(argv: Sequence[str]) -> int:  # pragma: no cover - runs inside the reso
             )
         else:
             _size_mixin(server_args, model_config, request["pre_load_gb"], request["post_load_gb"], out)
-    except BaseException as exc:  # the framework's own "Not enough memory" is an answer too
+    except BaseException as exc:  # SystemExit too: argparse refusing a flag
         import traceback
 
         frames = [f for f in traceback.extract_tb(exc.__traceback__) if "/sglang/" in f.filename]
         out["error"] = f"{type(exc).__name__}: {exc}"[:2000]
         out["error_at"] = f"{_rel(frames[-1].filename)}:{frames[-1].lineno}" if frames else None
         traceback.print_exc()
+    return out
+
+
+def main(argv: Sequence[str]) -> int:  # pragma: no cover - runs inside the resolver environment
+    request = json.loads(Path(argv[0]).read_text())
+    # This file sits beside argtrace's own sglang.py: drop its directory so ``import sglang`` is SGLang.
+    here = str(Path(__file__).resolve().parent)
+    sys.path[:] = [p for p in sys.path if p and str(Path(p).resolve()) != here]
+    real_stdout = sys.stdout
+    sys.stdout = sys.stderr  # the framework prints; our one JSON line goes to the real stdout
+    logs: list[str] = []
+    import logging
+
+    class _Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            if record.levelno >= logging.INFO and "/sglang/srt/" in record.pathname:
+                logs.append(f"{_rel(record.pathname)}:{record.lineno}: {record.getMessage()}"[:500])
+
+    standins: list[str] = []
+    try:
+        standins = _install_standins(request["standins"])
+    except Exception as exc:  # reported; the sizing below then fails with its own error
+        logs.append(f"stand-ins not installed: {exc}")
+    logging.getLogger().addHandler(_Keep())
+    out = _size_launch(request, list(request["argv"]))
+    out["standins"] = standins
+    out["logs"] = logs[-20:]
+    variants = []
+    for words in request.get("variants") or ():
+        one = _size_launch(request, list(words))
+        variants.append(
+            {k: v for k, v in one.items() if k not in ("functions", "pre_load_gb", "post_load_gb")}
+        )
+    out["variants"] = variants
     try:
         import importlib.metadata as md
 
         out["version"] = md.version("sglang")
     except Exception:
         pass
-    out["logs"] = logs[-20:]
     sys.stdout = real_stdout
     print(json.dumps(out, default=str))
     sys.stdout.flush()
