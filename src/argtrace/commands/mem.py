@@ -35,7 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--resolver",
         action="store_true",
         help="size the pools with the framework's own code in its resolver environment (SGLang: the "
-        "--framework-version's environment; slow: 10-20 s), the formulas' prediction kept beside",
+        "--framework-version's environment; slow: 15-30 s), the formulas' prediction kept beside",
     )
     parser.add_argument(
         "--env",
