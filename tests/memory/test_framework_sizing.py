@@ -8,6 +8,7 @@ asserted exactly; the comparison with the log says which version reproduces it.
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,12 @@ pytestmark = [pytest.mark.frameworks, pytest.mark.slow]
 def sizing(version: str, model: str, gpu: str, pre_gb: float, post_gb: float, *flags: str) -> Any:
     if unmet([f"resolver:sglang=={version}"]):
         pytest.skip(f"no SGLang {version} resolver environment")
+    return _sizing(version, model, gpu, pre_gb, post_gb, flags)
+
+
+@functools.cache
+def _sizing(version: str, model: str, gpu: str, pre_gb: float, post_gb: float, flags: tuple[str, ...]) -> Any:
+    """One run per distinct launch (about ten seconds each): tests that read the same launch share it."""
     from argtrace.layers.memory.framework_sizing import run_framework_sizing
 
     got = run_framework_sizing(
@@ -84,6 +91,18 @@ def test_qwen35_9b_tp2_rtx4090_log(version: str, tokens: int, slots: int, reques
     assert (got.max_running_requests == 62) == (version == "0.5.10.post1")
 
 
+TWENTY_SEVEN_B = (
+    "qwen3.6-27b-fp8",
+    "h100",
+    78.48,
+    50.01,
+    "--mem-fraction-static",
+    "0.85",
+    "--max-running-requests",
+    "32",
+)
+
+
 # Qwen3.x-27B FP8 on one H100 (qwen3.6-27b-fp8-h100.log, SGLang 0.5.18): Load weight end 50.01 GB after
 # 28.47 GB of weights (begin = 78.48 GB), --mem-fraction-static 0.85 --max-running-requests 32; the log
 # allocates 330323 tokens and 124 Mamba slots.
@@ -97,17 +116,7 @@ def test_qwen35_9b_tp2_rtx4090_log(version: str, tokens: int, slots: int, reques
     ],
 )
 def test_qwen36_27b_fp8_h100_log(version: str, tokens: int, slots: int, requests: int) -> None:
-    got = sizing(
-        version,
-        "qwen3.6-27b-fp8",
-        "h100",
-        78.48,
-        50.01,
-        "--mem-fraction-static",
-        "0.85",
-        "--max-running-requests",
-        "32",
-    )
+    got = sizing(version, *TWENTY_SEVEN_B)
     assert got.error is None, got.error
     assert (got.max_total_num_tokens, got.max_mamba_cache_size, got.max_running_requests) == (
         tokens,
@@ -120,14 +129,12 @@ def test_qwen36_27b_fp8_h100_log(version: str, tokens: int, slots: int, requests
 
 
 @pytest.mark.parametrize("version", ["0.5.10.post1", "0.5.15.post1", "0.5.19", "0.5.23"])
-@pytest.mark.parametrize(
-    ("model", "gpu", "tp", "fp8"),
-    [("qwen3.5-9b", "rtx-4090x2", 2, False), ("qwen3.6-27b-fp8", "h100", 1, True)],
-)
+@pytest.mark.parametrize(("launch", "tp"), [((*NINE_B, *NINE_B_FLAGS), 2), (TWENTY_SEVEN_B, 1)])
 def test_per_token_and_per_slot_bytes_equal_the_formulas(
-    version: str, model: str, gpu: str, tp: int, fp8: bool
+    version: str, launch: tuple[Any, ...], tp: int
 ) -> None:
-    got = sizing(version, model, gpu, 78.0 if fp8 else 22.93, 50.0 if fp8 else 14.08, "--tp-size", str(tp))
+    model = launch[0]
+    got = sizing(version, *launch)
     assert got.error is None, got.error
     spec = read_model_spec(load_config(MODELS / model))
     kv = kv_geometry(spec, tp)
