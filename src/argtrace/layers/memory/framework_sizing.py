@@ -409,6 +409,18 @@ def _parallel_state(sizes: Mapping[str, int]) -> Any:  # pragma: no cover
     )
 
 
+def _sliding_window(model: Any, model_config: Any) -> Any:  # pragma: no cover
+    """``load_model_utils.resolve_sliding_window_size`` (0.5.19+): the model class's window when it has
+    one (not instantiated here), else the config's; None where the function does not exist."""
+    try:
+        from sglang.srt.model_executor.model_runner_components.load_model_utils import (
+            resolve_sliding_window_size,
+        )
+    except ImportError:
+        return None
+    return resolve_sliding_window_size(model, model_config)
+
+
 def _mamba_bytes(mambaish: Any) -> dict[str, Any]:  # pragma: no cover
     params = mambaish.mamba2_cache_params
     conv = sum(_prod(s) for s in params.shape.conv) * params.dtype.conv.itemsize * len(params.layers)
@@ -634,7 +646,7 @@ def _size_configurator(
         use_mla_backend=model_config.attention_arch == mr.AttentionArch.MLA,
         dtype=model_config.dtype,
         model=model,
-        sliding_window_size=None,
+        sliding_window_size=_sliding_window(model, model_config),
         pp_group=parallel.pp_group,
         ps=_parallel_state(sizes),
         forward_stream=None,
