@@ -375,8 +375,12 @@ def _adopt_framework_sizing(
     )
     notes: list[str] = section.setdefault("notes", [])
     if fw is None:
+        from argtrace.resolver.environments import framework_environments
+
+        others = sorted(str(m.version) for m in framework_environments("sglang") if m.version)
         notes.append(
             f"--resolver: no SGLang {version} resolver environment (argtrace resolver add sglang=={version})"
+            + (f"; environments here: {', '.join(others)} (--framework-version)" if others else "")
         )
         return None
     static = {key: section.get(key) for key in COMPARED}
