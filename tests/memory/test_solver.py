@@ -36,6 +36,19 @@ def test_seed_launch_is_oom_at_the_mamba_cache_and_suggestions_fit() -> None:
         assert plan.max_total_num_tokens == suggestion["max_total_num_tokens"]
     codes = [f.code for f in result.findings]
     assert "MM001" in codes and "MM008" in codes
+    # Short by the reserve's overdraft plus one Mamba slot (a negative slot count hands nothing back), and
+    # the bar shows what the caches needed instead of a half-empty GPU.
+    overdraft = memory["rest_bytes"] - memory["speculative"]["reserve_bytes"]
+    assert abs(memory["margin_bytes"] - (overdraft - 153944064)) <= 2
+    needed = [row for row in memory["breakdown"] if row["name"] == "caches needed (not allocated)"]
+    assert needed == [
+        {"name": "caches needed (not allocated)", "bytes": memory["rest_bytes"] - memory["margin_bytes"]}
+    ]
+    assert [row["name"] for row in memory["breakdown"]][:3] == [
+        "context + other processes",
+        "weights",
+        "caches needed (not allocated)",
+    ]
 
 
 def test_extra_buffer_slot_ratio_follows_the_overlap_schedule() -> None:

@@ -262,9 +262,16 @@ def _breakdown(p: sg.Plan) -> list[dict[str, Any]]:
         ("cuda graphs (est.)", p.cuda_graph_bytes),
         ("activations (est.)", p.activation_bytes),
     ]
+    if p.oom_stage in ("kv_cache", "mamba_cache"):
+        # No pool was allocated: show what the caches asked for (their budget under mem_fraction_static plus
+        # the shortfall), so the bar explains the OOM rather than showing the GPU half empty.
+        rows.insert(2, (NEEDED_CACHES, max(p.rest_bytes, 0) - p.margin_bytes))
     used = sum(v for _, v in rows)
     rows.append(("free" if p.gpu_total_bytes >= used else "over", p.gpu_total_bytes - used))
     return [{"name": n, "bytes": int(v)} for n, v in rows if v or n in ("free", "over")]
+
+
+NEEDED_CACHES = "caches needed (not allocated)"
 
 
 def _model_dir(model_config: Path) -> Path:

@@ -24,6 +24,7 @@ COLORS = {
     "draft kv cache": "#ab47bc",
     "cuda graphs (est.)": "#00838f",
     "activations (est.)": "#80deea",
+    "caches needed (not allocated)": "#ef9a9a",
     "free": "#eeeeee",
     "over": "#c62828",
 }
@@ -37,6 +38,7 @@ SYMBOLS = {
     "draft kv cache": "d",
     "cuda graphs (est.)": "G",
     "activations (est.)": "A",
+    "caches needed (not allocated)": "x",
     "free": " ",
     "over": "!",
 }
@@ -92,6 +94,16 @@ def memory_text(section: Mapping[str, Any]) -> str:
         lines.append(
             f"  verdict: OOM at {section.get('oom_stage')} (margin {_g(section.get('margin_bytes'))})"
         )
+        rest, margin = section.get("rest_bytes"), section.get("margin_bytes")
+        if (
+            section.get("oom_stage") in ("kv_cache", "mamba_cache")
+            and rest is not None
+            and margin is not None
+        ):
+            lines.append(
+                f"  mem_fraction_static {section.get('mem_fraction_static')} leaves the caches "
+                f"{_g(max(rest, 0))} after the weights; they need {_g(max(rest, 0) - margin)}"
+            )
     elif verdict:
         lines.append(f"  verdict: fits (margin {_g(section.get('margin_bytes'))})")
     for s in section.get("suggested") or []:

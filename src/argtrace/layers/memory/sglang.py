@@ -433,10 +433,13 @@ def plan(
                 raw = rest * r.mamba_full_memory_ratio / (1 + r.mamba_full_memory_ratio)
                 slots = int((raw * GIB) // per_req)
             p.max_mamba_cache_size = slots
+            before_slots = rest
             rest -= slots * per_req / GIB
             if slots <= 0 or rest <= 0:
                 p.verdict, p.oom_stage = "oom", "mamba_cache"
-                p.margin_bytes = int(rest * GIB) if rest <= 0 else -per_req
+                # Short by what one slot needs on top of what is left before the slots: a negative slot count
+                # (the speculative reserve already overdrew) must not hand memory back.
+                p.margin_bytes = int(before_slots * GIB) - per_req if slots <= 0 else int(rest * GIB)
                 p.message = (
                     f"not enough memory for the Mamba state cache: max_mamba_cache_size={slots}, "
                     f"rest after it {rest:.2f} GB"
