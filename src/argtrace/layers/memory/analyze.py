@@ -265,7 +265,7 @@ def _breakdown(p: sg.Plan) -> list[dict[str, Any]]:
     if p.oom_stage in ("kv_cache", "mamba_cache"):
         # No pool was allocated: show what the caches asked for (their budget under mem_fraction_static plus
         # the shortfall), so the bar explains the OOM rather than showing the GPU half empty.
-        rows.insert(2, (NEEDED_CACHES, max(p.rest_bytes, 0) - p.margin_bytes))
+        rows.insert(2, (NEEDED_CACHES, int(max(p.rest_bytes, 0)) - p.margin_bytes))
     used = sum(v for _, v in rows)
     rows.append(("free" if p.gpu_total_bytes >= used else "over", p.gpu_total_bytes - used))
     return [{"name": n, "bytes": int(v)} for n, v in rows if v or n in ("free", "over")]
