@@ -65,6 +65,16 @@ CASES = [
         0,
     ),
     (
+        "srun -N 2 --ntasks-per-node 1 --gpus-per-node=8 --container-image img "
+        "python3 -m sglang.launch_server",
+        "sglang",
+        "sglang.launch_server",
+        11,
+        "python3",
+        8,
+    ),
+    ("srun --nodes=1 -p gpu vllm serve /m", "vllm", "vllm serve", 6, None, 4),
+    (
         "sudo -E -u svc python -m vllm.entrypoints.openai.api_server",
         "vllm",
         "vllm.entrypoints.openai.api_server",

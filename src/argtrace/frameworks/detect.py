@@ -2,8 +2,8 @@
 
 A pure function over a list of strings: no filesystem, no environment. Wrappers that exec their operand
 (``env``, ``nohup``, ``numactl``, ``taskset``, ``uv run``, ``conda run``, ``timeout``, ``stdbuf``, ``setsid``,
-``nice``, ``sudo``, ``torchrun -m``...) are skipped with their own options; ``VAR=value`` words handed to
-``env`` are collected, since the server process inherits them.
+``srun``, ``nice``, ``sudo``, ``torchrun -m``...) are skipped with their own options; ``VAR=value`` words
+handed to ``env`` are collected, since the server process inherits them.
 """
 
 from __future__ import annotations
@@ -71,6 +71,20 @@ def _skip_options(
             return i
         i += 1
     return i
+
+
+# srun's options that take the next word as their value when not written ``--name=value`` (srun(1), SLURM 23).
+_SRUN_WITH_VALUE = frozenset(
+    {
+        *("-A", "--account", "-c", "--cpus-per-task", "-C", "--constraint", "-D", "--chdir", "-e", "--error"),
+        *("-G", "--gpus", "-i", "--input", "-J", "--job-name", "-n", "--ntasks", "-N", "--nodes"),
+        *("-o", "--output", "-p", "--partition", "-q", "--qos", "-t", "--time", "-w", "--nodelist"),
+        *("-x", "--exclude", "--gpus-per-node", "--gpus-per-task", "--gres", "--mem", "--mem-per-cpu"),
+        *("--mem-per-gpu", "--ntasks-per-node", "--cpus-per-gpu", "--export", "--mpi", "--jobid"),
+        *("--reservation", "--container-image", "--container-mounts", "--container-workdir"),
+        *("--distribution", "-m", "--cpu-bind", "--gpu-bind", "--het-group", "--kill-on-bad-exit"),
+    }
+)
 
 
 def _unwrap(argv: Sequence[str], i: int, wrappers: list[str], env: list[tuple[int, str, str]]) -> int:
@@ -210,6 +224,12 @@ def _unwrap(argv: Sequence[str], i: int, wrappers: list[str], env: list[tuple[in
                 i = _skip_options(argv, j + 1, {"-n", "--name", "-p", "--prefix", "--cwd"})
                 continue
             return i
+        if b == "srun":
+            # SLURM: ``srun [options] COMMAND``; the server starts on the allocated node(s), with the
+            # caller's environment (--export=ALL is srun's default).
+            wrappers.append(b)
+            i = _skip_options(argv, i + 1, _SRUN_WITH_VALUE)
+            continue
         if b == "torchrun":
             # torchrun [opts] -m MODULE args / torchrun [opts] SCRIPT args
             return i
