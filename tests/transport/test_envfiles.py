@@ -126,6 +126,7 @@ def test_docker_run_env_files_then_e_flags(tmp_path: Path) -> None:
         "C": "flag",
         "PASSED": "from caller",
         "DB_PASSWORD": env["DB_PASSWORD"],
+        "PATH": None,  # the image's ENV sets it: unknown here
     }
     assert env["HF_TOKEN"].startswith("<redacted:") and env["DB_PASSWORD"].startswith("<redacted:")
     assert TOKEN not in json.dumps(report) and "pw-1234567" not in json.dumps(report)
@@ -285,6 +286,7 @@ def test_compose_env_files_in_order_under_environment(tmp_path: Path) -> None:
         "MODEL_DIR": "/models",  # a bare name: from compose's environment (here the .env file)
         "HF_TOKEN": env["HF_TOKEN"],
         "FROM_ENV": "from-dotenv",
+        "PATH": None,  # the image's ENV sets it: unknown here
     }
     assert env["HF_TOKEN"].startswith("<redacted:") and TOKEN not in json.dumps(report)
     hop = next(h for h in report["transport"]["hops"] if h["via"] == "compose")

@@ -231,6 +231,22 @@ def test_docker_entrypoint_is_prepended() -> None:
     assert ok["servers"][0]["argv"] == ["vllm", "serve", "Qwen/Qwen3-8B", "--port", "8000"]
 
 
+def test_the_image_path_is_unknown_not_missing() -> None:
+    # vLLM's own docker quick-start: `vllm` comes from the image's PATH, which argtrace does not read.
+    report = check(
+        "-c",
+        "docker run --runtime nvidia --gpus all -v ~/.cache/huggingface:/root/.cache/huggingface --env "
+        '"HUGGING_FACE_HUB_TOKEN=$HF_TOKEN" -p 8000:8000 --ipc=host vllm/vllm-openai:latest '
+        "--model mistralai/Mistral-7B-v0.1",
+    )
+    assert [f["code"] for f in report["findings"] if f["severity"] != "info"] == []
+    assert finding(report, "PR007")["message"] == (
+        "`vllm` is looked up on a PATH not known here (set by vllm/vllm-openai:latest's ENV lines, not read "
+        "here); the framework version it runs could not be read"
+    )
+    assert report["process"]["env"]["PATH"] is None
+
+
 def test_docker_over_ssh() -> None:
     report = check(
         "-c",

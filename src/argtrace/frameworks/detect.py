@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from argtrace.model import FrameworkName
@@ -51,7 +52,7 @@ def _basename(word: str) -> str:
 
 
 def _skip_options(
-    argv: Sequence[str], i: int, with_value: set[str], flags_ok: bool = True, attached: bool = True
+    argv: Sequence[str], i: int, with_value: AbstractSet[str], flags_ok: bool = True, attached: bool = True
 ) -> int:
     """Skip ``-x``/``--long[=v]`` options starting at ``i``; options in ``with_value`` take the next word."""
     while i < len(argv):

@@ -100,7 +100,13 @@ def describe_process(server: ServerCommand, schema: Schema) -> tuple[ProcessInfo
         host = current_host()  # argtrace --host: server_interpreter looked on the node
         here = f"on {host.label}" if host.is_remote else "on this machine"
         word = server.interpreter or server.entrypoint.split()[0]
-        if path is None or path.value is None:
+        if path is not None and path.value is None and not path.origin.known:
+            msg = (
+                f"`{word}` is looked up on a PATH not known here ({path.origin.reason or 'unknown'}); the "
+                "framework version it runs could not be read"
+            )
+            severity = "info"
+        elif path is None or path.value is None:
             msg = (
                 f"the server process gets no PATH, so `{word}` cannot be looked up (bash would say "
                 '"command not found" unless it is a path)'

@@ -1263,7 +1263,7 @@ def _session_manager(
     if inner is None:
         return
     before = len(result.servers)
-    _container_servers(at, inner, dict(ctx.env), how, result)
+    _container_servers(at, inner, dict(ctx.env), None, how, result)
     result.hops.append({"at": at, "via": how, "argv": inner})
     if base != "tmux" or len(result.servers) == before:
         return
@@ -1467,13 +1467,28 @@ def _server_from_argv(
     )
 
 
+def _image_path(
+    env: Mapping[str, str | None], origins: Mapping[str, Origin] | None, at: str, image: str | None
+) -> tuple[dict[str, str | None], dict[str, Origin]]:
+    """The container's environment with the image's ``PATH`` when nothing else sets it: the image's
+    ``ENV`` lines give it (docker and Kubernetes add a default only when the image has none), unknown here."""
+    out, why = dict(env), dict(origins or {})
+    if "PATH" not in out:
+        name = image or "the image"
+        out["PATH"] = None
+        why["PATH"] = Origin(
+            at=at, expansion=f"image {name}", known=False, reason=f"set by {name}'s ENV lines, not read here"
+        )
+    return out, why
+
+
 def _container_servers(
     at: str,
     argv: Sequence[str],
     env: Mapping[str, str | None],
+    origins: Mapping[str, Origin] | None,
     expansion: str,
     result: TransportResult,
-    origins: Mapping[str, Origin] | None = None,
 ) -> None:
     """Servers of a container's process: its argv, or the script of a ``sh -c STRING`` entrypoint (the
     pattern of vLLM's Kubernetes guide), analysed by the shell layer with the container's environment."""
@@ -1532,7 +1547,7 @@ def _docker(
     _entrypoint_findings(
         at, run.image, run.entrypoint, run.args, result, how="the command after the image name"
     )
-    _container_servers(at, final, env, "docker run", result, origins)
+    _container_servers(at, final, *_image_path(env, origins, at, run.image), "docker run", result)
 
 
 def _docker_environment(
@@ -2174,7 +2189,9 @@ def _compose(
             _entrypoint_findings(at, image, entrypoint, command, result, how="`command:`")
             if _seq(_get(svc, "command")) is not None:
                 _exec_form_findings(at, command, result, how=f"service {name}'s `command:` list", final=final)
-        _container_servers(at, final, svc_env, f"compose service {name}", result, origins)
+        _container_servers(
+            at, final, *_image_path(svc_env, origins, at, image), f"compose service {name}", result
+        )
 
 
 def _compose_env_file_entries(
@@ -2401,7 +2418,8 @@ def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: 
         _exec_form_findings(
             at, [*(command or []), *(args or [])], result, how=f"container {name}'s command", final=final
         )
-        _container_servers(at, final, env, f"kubernetes container {name}", result)
+        container_env = _image_path(env, None, at, image)
+        _container_servers(at, final, *container_env, f"kubernetes container {name}", result)
 
 
 def _containers(spec: Any) -> list[tuple[str, Any]]:
