@@ -271,6 +271,9 @@ def test_vllm_kubernetes_guide_sh_c(tmp_path: Path) -> None:
     server = report["servers"][0]
     assert server["argv"][:3] == ["vllm", "serve", "mistralai/Mistral-7B-Instruct-v0.3"]
     assert report["transport"]["hops"][0]["via"] == "kubernetes"
+    # The guide is correct: nothing above info (the image's PATH is unknown, not missing, inside `sh -c`).
+    assert [f["code"] for f in report["findings"] if f["severity"] != "info"] == []
+    assert report["process"]["env"]["PATH"] is None
 
 
 def test_kubernetes_args_list(tmp_path: Path) -> None:

@@ -23,7 +23,7 @@ import posixpath
 import re
 import shlex
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from argtrace.model import EnvValue, Evidence, Finding, LayerResult, Observation, Origin, ServerCommand, Word
@@ -1512,7 +1512,14 @@ def _container_servers(
                 cwd="/",
             )
             result.findings.extend(f for f in shell.findings if f.code != "SH019")
-            result.servers.extend(shell.servers)
+            for inner in shell.servers:
+                # Variables the shell could not be given (unknown: the image's PATH) stay unknown, not unset.
+                missing = {
+                    k: EnvValue(None, origin)
+                    for k, origin in (origins or {}).items()
+                    if env.get(k) is None and k not in inner.env and not origin.known
+                }
+                result.servers.append(replace(inner, env={**inner.env, **missing}) if missing else inner)
             return
     server = _server_from_argv(at, argv, env, expansion, origins)
     if server is not None:
