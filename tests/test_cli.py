@@ -89,3 +89,25 @@ def test_no_command_prints_help_and_exits_2() -> None:
 
 def test_version() -> None:
     assert run_cli(["--version"]).status == 0
+
+
+def test_a_removed_flag_is_certain_only_for_a_known_version(tmp_path: Path) -> None:
+    # No vLLM for this interpreter: 0.33.0 (the newest bundled) is assumed, and a flag vLLM 0.11.0 still
+    # accepted is a warning that says so; with the release named it is the error the server would give.
+    python = tmp_path / "python3"
+    python.symlink_to("/bin/true")  # an interpreter with no vllm: the version cannot be read
+    command = f"{python} -m vllm.entrypoints.openai.api_server --model /m --swap-space 8"
+    flagged = "--swap-space was accepted up to vllm 0.11.0 but vllm 0.33.0 does not know it: the server "
+    flagged += 'refuses to start ("unrecognized arguments", exit 2)'
+    assumed = run_cli(["check", "--no-resolve", "--format", "json", "-c", command])
+    [finding] = [f for f in assumed.json["findings"] if f["code"] == "PA003"]
+    assert (finding["severity"], finding["message"]) == (
+        "warning",
+        flagged + " (assumed vllm 0.33.0: no vllm was found for the server's interpreter here; pass "
+        "--framework-version to check the release the node runs)",
+    )
+    named = run_cli(
+        ["check", "--no-resolve", "--format", "json", "--framework-version", "0.33.0", "-c", command]
+    )
+    [finding] = [f for f in named.json["findings"] if f["code"] == "PA003"]
+    assert (finding["severity"], finding["message"]) == ("error", flagged)

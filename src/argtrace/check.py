@@ -286,6 +286,8 @@ def analyze_server(
     process, process_result = describe_process(server, schema)
     report.process = process
     parser_result = parse_server_args(server, schema)
+    if version_source == "bundled-schema" and options.framework_version is None:
+        parser_result.findings[:] = _removed_flags_under_an_assumed_version(parser_result.findings, schema)
     separated = separated_flags(server, commands, schema, parser_result)
     # transport: each flag's value as written before ssh / an upload changed it (history's first entry)
     before = [transport.layer_result(server, schema)] if transport is not None else []
@@ -315,6 +317,19 @@ def analyze_server(
 
         results += analyze_running(server, options, report, results)
     return results
+
+
+def _removed_flags_under_an_assumed_version(findings: Sequence[Finding], schema: Schema) -> list[Finding]:
+    """PA003 (a flag an older release accepted) is certain only for a known version. With none installed
+    for the server's interpreter here and none requested, the newest bundled schema is an assumption, and
+    the launch may well run an older release that accepts the flag: a warning that says so."""
+    note = (
+        f" (assumed {schema.label}: no {schema.framework} was found for the server's interpreter here; pass "
+        "--framework-version to check the release the node runs)"
+    )
+    return [
+        replace(f, severity="warning", message=f.message + note) if f.code == "PA003" else f for f in findings
+    ]
 
 
 def untouched_settings(schema: Schema, results: Sequence[LayerResult]) -> LayerResult:

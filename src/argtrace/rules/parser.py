@@ -51,6 +51,8 @@ PA_REMOVED = Rule(
     fix="use the release's replacement flag (named in the message), or pin the older release",
     example=_c(f"{_SG} --mamba-scheduler-strategy extra_buffer", _SG23),
     correct=_c(f"{_SG} --mamba-radix-cache-strategy extra_buffer", _SG23),
+    exceptions="A warning when the release is assumed (no --framework-version, and none installed for the "
+    "server's interpreter where it runs): the node may run an older release that still accepts the flag.",
 )
 
 PA_NOT_YET = Rule(
