@@ -286,9 +286,10 @@ def analyze_server(
     process, process_result = describe_process(server, schema)
     report.process = process
     parser_result = parse_server_args(server, schema)
-    if version_source == "bundled-schema" and options.framework_version is None:
-        parser_result.findings[:] = _removed_flags_under_an_assumed_version(parser_result.findings, schema)
     separated = separated_flags(server, commands, schema, parser_result)
+    if version_source == "bundled-schema" and options.framework_version is None:
+        for layer in (parser_result, separated):
+            layer.findings[:] = _removed_flags_under_an_assumed_version(layer.findings, schema)
     # transport: each flag's value as written before ssh / an upload changed it (history's first entry)
     before = [transport.layer_result(server, schema)] if transport is not None else []
     parsed = merged_parser_view(parser_result, separated)
