@@ -252,10 +252,36 @@ def late_layers(report: Report, options: CheckOptions) -> list[LayerResult]:
         settings, env = settings_from_report(report)
         results.append(
             analyze_memory(
-                model_config, options.gpu, settings, report.framework.name, report.framework.version, env=env
+                model_config,
+                options.gpu,
+                settings,
+                report.framework.name,
+                report.framework.version,
+                env=env,
+                framework_argv=_framework_sizing_argv(report, options),
             )
         )
     return results
+
+
+def _framework_sizing_argv(report: Report, options: CheckOptions) -> list[str] | None:
+    """The server's flags when SGLang's own pool sizing should run: the release is not the one argtrace's
+    formulas follow (0.5.15+ sizes the Mamba cache differently), its resolver environment exists, and
+    ``--gpu`` names the GPU (without it the memory section is about an assumed H100). It costs runs in that
+    environment (20-30 s with the suggestions), so only then."""
+    from argtrace.layers.memory.sglang import VERSION as FORMULAS_VERSION
+    from argtrace.resolver.environments import find_environment
+
+    version = report.framework.version
+    if not options.resolve or not options.gpu or report.framework.name != "sglang":
+        return None
+    if not version or version == FORMULAS_VERSION:
+        return None
+    if find_environment("sglang", version) is None:
+        return None
+    server = report.servers[options.server - 1]
+    words = [w.text for w in server.server_args]
+    return None if any(w is None for w in words) else [w for w in words if w is not None]
 
 
 def analyze_server(

@@ -2,7 +2,8 @@
 
 Entry points:
 
-- ``analyze_memory(model_config, gpu, settings, framework, version, *, env=None)`` -> ``LayerResult`` with
+- ``analyze_memory(model_config, gpu, settings, framework, version, *, env=None, framework_argv=None)`` ->
+  ``LayerResult`` with
   ``sections["memory"]`` (see docs/memory.md) and findings of layer ``memory`` (MM001...).
 - ``settings_from_report(report)``: the effective values and environment ``check`` already computed, in the
   shape ``analyze_memory`` takes.
@@ -12,7 +13,7 @@ Heavy work is imported lazily so ``import argtrace.layers.memory`` stays cheap.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -28,10 +29,13 @@ def analyze_memory(
     version: str | None,
     *,
     env: Mapping[str, str] | None = None,
+    framework_argv: Sequence[str] | None = None,
 ) -> LayerResult:
     from argtrace.layers.memory.analyze import analyze_memory as _analyze
 
-    return _analyze(Path(model_config), gpu, settings, framework, version, env=env)
+    return _analyze(
+        Path(model_config), gpu, settings, framework, version, env=env, framework_argv=framework_argv
+    )
 
 
 def settings_from_report(report: Report) -> tuple[dict[str, Any], dict[str, str]]:

@@ -327,6 +327,7 @@ def _framework_evaluator(
                 max_total_num_tokens=int(got.get("max_total_num_tokens") or 0),
                 max_mamba_cache_size=int(got.get("max_mamba_cache_size") or 0),
                 max_running_requests=int(got.get("max_running_requests") or 0),
+                version=fw.version,
             )
             plans.append(sg.plan(spec, r2, weights, total, pre, post, fixed=fixed))
         return plans
@@ -450,6 +451,7 @@ def _adopt_framework_sizing(
         max_total_num_tokens=int(fw.max_total_num_tokens or 0),
         max_mamba_cache_size=int(fw.max_mamba_cache_size or 0),
         max_running_requests=int(fw.max_running_requests or 0),
+        version=fw.version,
     )
     p2 = sg.plan(spec, r2, weights, profile.total_bytes, p.pre_load_bytes, p.post_load_bytes, fixed=fixed)
     section["source"] = section["framework_sizing"]["source"]
@@ -473,6 +475,9 @@ def _adopt_framework_sizing(
                     f"argtrace's formulas (after {sg.VERSION}) {static[key]}",
                     setting=key if key in ("mem_fraction_static", "max_running_requests") else None,
                     fix=FRAMEWORK_FIX,
+                    # Another release's code differing from the formulas is expected; the same release's is a
+                    # formula to mend.
+                    severity="warning" if fw.version == sg.VERSION else "info",
                 )
             )
     _compare_resolved(fw.version, r, r2, findings, rules)
@@ -503,6 +508,7 @@ def _compare_resolved(
                     f"(after {sg.VERSION}) {mine}",
                     setting=attr,
                     fix=FRAMEWORK_FIX,
+                    severity="warning" if version == sg.VERSION else "info",
                 )
             )
 
@@ -602,6 +608,7 @@ def analyze_memory(
         return result
     ratio = sg.mamba_ratio(r) if p.mamba else 0
     who = f"SGLang {sg.VERSION} (argtrace's re-derivation)"
+    sized_by_framework = False
     if framework_argv is not None:
         adopted = _adopt_framework_sizing(
             _model_dir(model_config),
@@ -620,6 +627,7 @@ def analyze_memory(
         if adopted is not None:
             r, p, ratio = adopted
             who = f"SGLang {section['framework_sizing']['version']} (its own code)"
+            sized_by_framework = True
     section.update(
         {
             "weights_bytes": p.weights_bytes,
@@ -713,10 +721,22 @@ def analyze_memory(
             if best
             else "no setting fits on this GPU: use more GPUs (--tp-size) or a quantized checkpoint"
         )
+        # The formulas follow one release; for another, the pools below the weights are that release's own
+        # arithmetic (0.5.15+ sizes the Mamba cache differently): a prediction, not a certainty.
+        other_release = (
+            not sized_by_framework and bool(version) and version != sg.VERSION and p.oom_stage != "weights"
+        )
+        caveat = (
+            f"; argtrace's formulas follow SGLang {sg.VERSION} and {version} sizes its pools with its own "
+            f"code: `argtrace resolver add sglang=={version}`, then `argtrace mem --resolver`, runs it"
+            if other_release
+            else ""
+        )
         findings.append(
             rules.MM001.finding(
                 f"out of memory at {p.oom_stage} on {profile.name}: {p.message} "
-                f"(short by {abs(p.margin_bytes) / GIB:.2f} GiB per GPU)",
+                f"(short by {abs(p.margin_bytes) / GIB:.2f} GiB per GPU){caveat}",
+                severity="warning" if other_release else "error",
                 setting={
                     "kv_cache": "mem_fraction_static",
                     "mamba_cache": "max_mamba_cache_size",
@@ -755,10 +775,14 @@ def analyze_memory(
         and (p.spec_reserve_bytes >= 0.10 * p.rest_bytes or p.oom_stage in ("mamba_cache", "kv_cache"))
     ):
         assert p.mamba is not None
+        # The requests the reserve was made for (0.5.15+: those the slots allow, not the requested ones).
+        reserved_for = round(
+            p.spec_reserve_bytes / ((r.speculative_num_draft_tokens or 1) * p.mamba.bytes_per_slot)
+        )
         findings.append(
             rules.MM010.finding(
                 f"speculative decoding reserves {p.spec_reserve_bytes / GIB:.2f} GiB of intermediate "
-                f"Mamba states ({r.max_running_requests} running requests x "
+                f"Mamba states ({reserved_for} running requests x "
                 f"{r.speculative_num_draft_tokens} draft tokens x "
                 f"{p.mamba.bytes_per_slot / (1 << 20):.1f} MiB) "
                 f"out of {p.rest_bytes / GIB:.2f} GiB for the caches",

@@ -146,7 +146,8 @@ def run_framework_sizing(
     base.setdefault("HOME", os.environ.get("HOME", "/root"))
     base.setdefault("PATH", os.environ.get("PATH", "/usr/bin:/bin"))
     run_env = environments.runtime_env_for(base, {"ARGTRACE_FAKE_GPU": fake_gpu_env(gpu)})
-    argv = ["--model-path", str(Path(model_dir).resolve()), *server_argv]
+    # Last, so it wins over the launch's own --model-path (a hub id or a node path): argparse keeps the last.
+    argv = [*server_argv, "--model-path", str(Path(model_dir).resolve())]
     request = {
         "argv": argv,
         "record_py": str(Path(__file__).resolve().parent.parent.parent / "resolver" / "record.py"),

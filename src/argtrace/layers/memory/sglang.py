@@ -124,6 +124,7 @@ class FixedPools:
     max_total_num_tokens: int
     max_mamba_cache_size: int
     max_running_requests: int
+    version: str = VERSION  # the release whose code computed them
 
 
 def _gpu_tier(gpu_mem_mib: float | None, tp: int) -> tuple[int, int]:
@@ -410,8 +411,14 @@ def plan(
                 and r.speculative_num_draft_tokens
                 and r.max_running_requests
             ):
+                # 0.5.10.post1 reserves for every requested running request up front; from 0.5.15.post1
+                # handle_max_mamba_cache solves slots and reserve together and reserves for the running
+                # requests the slots allow: the final max_running_requests SGLang reported.
+                reserved_for = r.max_running_requests
+                if fixed.version != VERSION and fixed.max_running_requests:
+                    reserved_for = min(reserved_for, fixed.max_running_requests)
                 p.spec_reserve_bytes = (
-                    mamba.bytes_per_slot * (r.max_running_requests // dp_div) * r.speculative_num_draft_tokens
+                    mamba.bytes_per_slot * (reserved_for // dp_div) * r.speculative_num_draft_tokens
                 )
     else:
         if mamba is not None:
