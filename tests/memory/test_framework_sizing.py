@@ -388,3 +388,46 @@ def test_with_settings_replaces_flags_in_place() -> None:
         "--max-running-requests",
         "24",
     ]
+
+
+SEED_COMMAND = (
+    "python3 -m sglang.launch_server --model-path /workspace/models/Qwen3.6-27B "
+    "--speculative-algorithm NEXTN --mamba-radix-cache-strategy extra_buffer"
+)
+
+
+def test_check_sizes_another_release_with_its_own_code() -> None:
+    """check --gpu on 0.5.23: the formulas (0.5.10.post1) say OOM; 0.5.23's own code fits 8 requests."""
+    if unmet(["resolver:sglang==0.5.23"]):
+        pytest.skip("no SGLang 0.5.23 resolver environment")
+    argv = ["check", "--format", "json", "--framework-version", "0.5.23", "--model-config"]
+    result = run_cli([*argv, str(MODELS / "qwen3.6-27b"), "--gpu", "rtx-pro-6000", "-c", SEED_COMMAND])
+    memory = result.json["memory"]
+    assert memory["source"] == "sglang 0.5.23 (framework code, resolver environment)"
+    assert (memory["verdict"], memory["max_mamba_cache_size"], memory["max_running_requests"]) == (
+        "fits",
+        40,
+        8,
+    )
+    assert memory["max_total_num_tokens"] == 209864
+    assert memory["static_prediction"]["max_total_num_tokens"] is None  # the formulas' OOM, kept beside
+    codes = {(f["code"], f["severity"]) for f in result.json["findings"] if f["layer"] == "memory"}
+    assert ("MM001", "error") not in codes and ("MM001", "warning") not in codes
+    assert ("MM009", "warning") not in codes  # another release differing from the formulas: info
+    [reserve] = [f["message"] for f in result.json["findings"] if f["code"] == "MM010"]
+    # From 0.5.15.post1 the reserve covers the 8 requests the slots allow, not the 48 asked for.
+    assert reserve.startswith(
+        "speculative decoding reserves 4.59 GiB of intermediate Mamba states (8 running"
+    )
+
+
+def test_check_without_the_release_code_calls_its_oom_a_prediction() -> None:
+    argv = ["check", "--format", "json", "--no-resolve", "--framework-version", "0.5.23", "--model-config"]
+    result = run_cli([*argv, str(MODELS / "qwen3.6-27b"), "--gpu", "rtx-pro-6000", "-c", SEED_COMMAND])
+    [oom] = [f for f in result.json["findings"] if f["code"] == "MM001"]
+    assert oom["severity"] == "warning"
+    assert oom["message"].endswith(
+        "; argtrace's formulas follow SGLang 0.5.10.post1 and 0.5.23 sizes its pools with its own code: "
+        "`argtrace resolver add sglang==0.5.23`, then `argtrace mem --resolver`, runs it"
+    )
+    assert result.json["memory"]["source"] == "argtrace formulas after sglang 0.5.10.post1"
