@@ -26,10 +26,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--framework", choices=("sglang", "vllm"), default="sglang", help="default: sglang")
     parser.add_argument("--framework-version", metavar="V", help="framework version whose formulas to use")
     parser.add_argument(
-        "--from-log", metavar="LOG", help="an SGLang startup log: compare its allocation lines"
+        "--from-log",
+        metavar="LOG",
+        help="a startup log (SGLang, or vLLM's KV cache lines): compare its allocation lines",
     )
     parser.add_argument(
-        "--plot", metavar="FILE", help="draw the per-GPU budget as a stacked bar (.svg; .png without text)"
+        "--plot", metavar="FILE", help="draw the per-GPU budget as a labelled stacked bar (.svg or .png)"
     )
     parser.add_argument(
         "--resolver",
