@@ -259,6 +259,7 @@ def late_layers(report: Report, options: CheckOptions) -> list[LayerResult]:
                 report.framework.version,
                 env=env,
                 framework_argv=_framework_sizing_argv(report, options),
+                framework_suggestions=False,  # only for a launch that does not fit: each costs a run
             )
         )
     return results

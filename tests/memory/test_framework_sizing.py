@@ -411,6 +411,12 @@ def test_check_sizes_another_release_with_its_own_code() -> None:
     )
     assert memory["max_total_num_tokens"] == 209864
     assert memory["static_prediction"]["max_total_num_tokens"] is None  # the formulas' OOM, kept beside
+    # It fits, so check does not pay another run to size alternatives: none, and where to get them.
+    assert memory["suggested"] == []
+    assert (
+        "alternatives sized by SGLang 0.5.23's own code: argtrace mem --resolver --framework-version 0.5.23 "
+        "--model-config ... --gpu rtx-pro-6000 -- FLAGS"
+    ) in memory["notes"]
     codes = {(f["code"], f["severity"]) for f in result.json["findings"] if f["layer"] == "memory"}
     assert ("MM001", "error") not in codes and ("MM001", "warning") not in codes
     assert ("MM009", "warning") not in codes  # another release differing from the formulas: info

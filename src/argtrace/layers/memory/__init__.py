@@ -30,11 +30,19 @@ def analyze_memory(
     *,
     env: Mapping[str, str] | None = None,
     framework_argv: Sequence[str] | None = None,
+    framework_suggestions: bool = True,
 ) -> LayerResult:
     from argtrace.layers.memory.analyze import analyze_memory as _analyze
 
     return _analyze(
-        Path(model_config), gpu, settings, framework, version, env=env, framework_argv=framework_argv
+        Path(model_config),
+        gpu,
+        settings,
+        framework,
+        version,
+        env=env,
+        framework_argv=framework_argv,
+        framework_suggestions=framework_suggestions,
     )
 
 

@@ -524,11 +524,13 @@ def analyze_memory(
     pre_load_bytes: int | None = None,
     post_load_bytes: int | None = None,
     framework_argv: Sequence[str] | None = None,
+    framework_suggestions: bool = True,
 ) -> LayerResult:
     """Will this launch fit, per GPU? ``settings`` are effective server values by dest name (from the
     parser/resolution layers, or ``settings.read_server_settings``). ``framework_argv`` (the server's flags,
     SGLang only): size the pools with SGLang's own code in the version's resolver environment when one
-    exists (``framework_sizing.py``), the formulas' prediction kept beside for comparison."""
+    exists (``framework_sizing.py``), the formulas' prediction kept beside for comparison;
+    ``framework_suggestions=False`` sizes alternatives with that code only when the launch does not fit."""
     rules = _rules()
     result = LayerResult()
     section = _empty_section(framework, version, gpu)
@@ -705,13 +707,23 @@ def analyze_memory(
             "no MTP layers): its weights and KV pool come out of the memory mem_fraction_static leaves"
         )
     evaluate = None
-    if framework_argv is not None and section["source"] != STATIC_SOURCE:
+    sized_here = framework_argv is not None and section["source"] != STATIC_SOURCE
+    if framework_argv is not None and sized_here and (framework_suggestions or p.verdict == "oom"):
         evaluate = _framework_evaluator(
             _model_dir(model_config), spec, weights, profile, selection.spec, section, framework_argv, env, p
         )
-    section["suggested"] = suggest(
-        spec, r, weights, profile, p, pre_load_bytes, ratio=ratio or None, evaluate=evaluate
-    )
+    if sized_here and evaluate is None:
+        # The formulas' alternatives would contradict the framework's own numbers above, and sizing them
+        # with the framework costs another run (check, when the launch fits): none, and where to get them.
+        section["suggested"] = []
+        section["notes"].append(
+            f"alternatives sized by SGLang {version}'s own code: argtrace mem --resolver --framework-version "
+            f"{version} --model-config ... --gpu {selection.spec} -- FLAGS"
+        )
+    else:
+        section["suggested"] = suggest(
+            spec, r, weights, profile, p, pre_load_bytes, ratio=ratio or None, evaluate=evaluate
+        )
     section["suggested_source"] = section["source"] if evaluate is not None else STATIC_SOURCE
     evidence = tuple(Evidence("memory", None, n) for n in r.notes)
     if p.verdict == "oom":
