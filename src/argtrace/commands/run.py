@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> Report:
     from argtrace.check import CheckOptions, read_script, run_check
     from argtrace.model import UsageError
     from argtrace.probe import STUB_NAMES
-    from argtrace.probe.runner import RunOptions, run_launch
+    from argtrace.probe.runner import RunOptions, from_a_shell_on_the_node, run_launch
     from argtrace.transport.host import current_host
 
     # With --host the launch runs on the node (collector.run_probe over the ssh connection): the script, its
@@ -94,18 +94,3 @@ def run(args: argparse.Namespace) -> Report:
             f"`--env SHLVL=0` runs it as `ssh {host.label} bash SCRIPT` does, after the node's ~/.bashrc"
         )
     return report
-
-
-def from_a_shell_on_the_node(env: dict[str, str]) -> dict[str, str]:
-    """The node's ssh session environment as a shell on the node passes it on (at least one level in).
-
-    A non-interactive ssh session hands its command SHLVL=0; Debian's and Ubuntu's bash then source
-    ``~/.bashrc`` for the launch (``SSH_CLIENT`` set, shell level below 2), running whatever it runs with
-    the probe's stubs on PATH (a stubbed ``rm`` leaves pyenv's rehash lock behind). A user typing
-    ``bash launch.sh`` at the node's prompt starts it one level in, without ``~/.bashrc``.
-    """
-    try:
-        level = int(env.get("SHLVL") or "0")
-    except ValueError:
-        level = 0
-    return env if level >= 1 else {**env, "SHLVL": "1"}

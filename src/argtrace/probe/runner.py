@@ -251,16 +251,32 @@ def run_launch(
     return report
 
 
+def shell_level(env: Mapping[str, str]) -> int:
+    """``SHLVL`` as bash reads it: unset or not a number is 0."""
+    try:
+        return int(env.get("SHLVL") or "0")
+    except ValueError:
+        return 0
+
+
+def from_a_shell_on_the_node(env: dict[str, str]) -> dict[str, str]:
+    """The node's ssh session environment as a shell on the node passes it on (at least one level in).
+
+    A non-interactive ssh session hands its command SHLVL=0; Debian's and Ubuntu's bash then source
+    ``~/.bashrc`` for the launch (``SSH_CLIENT`` set, shell level below 2), running whatever it runs with
+    the probe's stubs on PATH (a stubbed ``rm`` leaves pyenv's rehash lock behind). A user typing
+    ``bash launch.sh`` at the node's prompt starts it one level in, without ``~/.bashrc``.
+    """
+    return env if shell_level(env) >= 1 else {**env, "SHLVL": "1"}
+
+
 def startup_files_note(env: Mapping[str, str], node: str | None, *, stubs: bool) -> str | None:
     """Why stubbed commands may come from the node's ``~/.bashrc``: Debian's and Ubuntu's bash source it for a
     non-interactive shell started over ssh (``SSH_CLIENT`` set, shell level below 2 once incremented), which
     a launch started with a non-interactive ssh session's environment (SHLVL=0) is."""
     if node is None or not stubs or not (env.get("SSH_CLIENT") or env.get("SSH2_CLIENT")):
         return None
-    try:
-        level = int(env.get("SHLVL") or "0")
-    except ValueError:
-        level = 0
+    level = shell_level(env)
     if level >= 1:
         return None
     return (

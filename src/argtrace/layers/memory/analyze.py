@@ -707,12 +707,11 @@ def analyze_memory(
             "no MTP layers): its weights and KV pool come out of the memory mem_fraction_static leaves"
         )
     evaluate = None
-    sized_here = framework_argv is not None and section["source"] != STATIC_SOURCE
-    if framework_argv is not None and sized_here and (framework_suggestions or p.verdict == "oom"):
+    if framework_argv is not None and sized_by_framework and (framework_suggestions or p.verdict == "oom"):
         evaluate = _framework_evaluator(
             _model_dir(model_config), spec, weights, profile, selection.spec, section, framework_argv, env, p
         )
-    if sized_here and evaluate is None:
+    if sized_by_framework and evaluate is None:
         # The formulas' alternatives would contradict the framework's own numbers above, and sizing them
         # with the framework costs another run (check, when the launch fits): none, and where to get them.
         section["suggested"] = []
