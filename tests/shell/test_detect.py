@@ -75,6 +75,14 @@ CASES = [
     ),
     ("srun --nodes=1 -p gpu vllm serve /m", "vllm", "vllm serve", 6, None, 4),
     (
+        "srun --kill-on-bad-exit python3 -m sglang.launch_server",
+        "sglang",
+        "sglang.launch_server",
+        5,
+        "python3",
+        2,
+    ),
+    (
         "sudo -E -u svc python -m vllm.entrypoints.openai.api_server",
         "vllm",
         "vllm.entrypoints.openai.api_server",

@@ -74,7 +74,8 @@ def _skip_options(
     return i
 
 
-# srun's options that take the next word as their value when not written ``--name=value`` (srun(1), SLURM 23).
+# srun's options that take the next word as their value when not written ``--name=value`` (srun(1), SLURM 23);
+# options whose value is optional (``--kill-on-bad-exit[=0|1]``) only take it after ``=``.
 _SRUN_WITH_VALUE = frozenset(
     {
         *("-A", "--account", "-c", "--cpus-per-task", "-C", "--constraint", "-D", "--chdir", "-e", "--error"),
@@ -83,7 +84,7 @@ _SRUN_WITH_VALUE = frozenset(
         *("-x", "--exclude", "--gpus-per-node", "--gpus-per-task", "--gres", "--mem", "--mem-per-cpu"),
         *("--mem-per-gpu", "--ntasks-per-node", "--cpus-per-gpu", "--export", "--mpi", "--jobid"),
         *("--reservation", "--container-image", "--container-mounts", "--container-workdir"),
-        *("--distribution", "-m", "--cpu-bind", "--gpu-bind", "--het-group", "--kill-on-bad-exit"),
+        *("--distribution", "-m", "--cpu-bind", "--gpu-bind", "--het-group"),
     }
 )
 
