@@ -25,11 +25,13 @@ KNOWN_CYCLES: frozenset[frozenset[str]] = frozenset(
             {
                 "argtrace.frameworks.vllm",
                 "argtrace.layers.parser",
-                "argtrace.layers.parser.analysis",
-                "argtrace.layers.parser.build",
-                "argtrace.layers.parser.parse",
-                "argtrace.layers.parser.recording",
-                "argtrace.layers.parser.values",
+                *(
+                    f"argtrace.layers.parser.{m}"
+                    for m in (
+                        "analysis build context errors flags json_values leftovers parse recording "
+                        "settings values"
+                    ).split()
+                ),
             }
         ),
         frozenset({"argtrace.check", "argtrace.commands.live", "argtrace.layers.running"}),

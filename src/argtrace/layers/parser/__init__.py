@@ -7,10 +7,18 @@ the user typed and which argv words were consumed; type conversion and choices a
 that one bad value does not hide the next, and argparse's own hard errors (a missing value, an ambiguous
 abbreviation) are turned into findings before parsing again without the offending word.
 
-The package, by concern: ``values`` (converters, unknown and invalid values), ``recording`` (the argparse
-subclass and recording actions), ``build`` (the parser from a schema), ``parse`` (running it, recovering
-from hard errors), ``analysis`` (findings and settings from the parse). This module holds the layer's
-entry points and re-exports the names other code imports from ``argtrace.layers.parser``.
+The package, by concern (each module imports only the ones above it in this list):
+
+* ``values``: Python equivalents of the schema's converters, unknown and invalid values, the JSON form;
+* ``recording``: the argparse subclass and the actions that record every occurrence (``Event``);
+* ``build``: the parser rebuilt from a schema; ``parse``: running it, recovering from hard errors;
+* ``releases``: what the other bundled releases (and the other framework) know about a flag;
+* ``context``: the state one analysis shares (``ParseContext``) and how messages quote words;
+* ``errors``, ``json_values``, ``settings``, ``flags``, ``leftovers``: findings and settings by concern;
+* ``analysis``: runs those in order.
+
+This module holds the layer's entry points and re-exports the names other code imports from
+``argtrace.layers.parser``.
 """
 
 from __future__ import annotations
@@ -21,8 +29,9 @@ from typing import Any
 
 from argtrace.frameworks.argv import PreparedArgv
 from argtrace.frameworks.schema import Schema
-from argtrace.layers.parser.analysis import _Context
+from argtrace.layers.parser.analysis import analyse
 from argtrace.layers.parser.build import BuiltParser, build_parser
+from argtrace.layers.parser.context import ParseContext
 from argtrace.layers.parser.parse import ParseOutcome, run_parser
 from argtrace.layers.parser.recording import Event
 from argtrace.layers.parser.values import UNKNOWN, Invalid, _jsonable
@@ -74,8 +83,7 @@ def parse_server_args(
     prepared, outcome = parse_prepared(server, schema)
     result = LayerResult()
     result.findings.extend(prepared.findings)
-    ctx = _Context(server, schema, prepared, outcome, all_schemas, result, rules)
-    ctx.analyse()
+    analyse(ParseContext(server, schema, prepared, outcome, all_schemas, result, rules))
     result.sections["parser"] = {
         # What argparse finally gets, after the framework's rewrites (secrets masked: sections are
         # rendered as they are).
