@@ -20,20 +20,7 @@ KNOWN_CYCLES: frozenset[frozenset[str]] = frozenset(
         ),
         # The package's __init__ imports analysis lazily; analysis imports names from the package back.
         frozenset({"argtrace.layers.shell", "argtrace.layers.shell.analysis"}),
-        # Removed on this branch in later commits (these lines go with them).
-        frozenset(
-            {
-                "argtrace.frameworks.vllm",
-                "argtrace.layers.parser",
-                *(
-                    f"argtrace.layers.parser.{m}"
-                    for m in (
-                        "analysis build context errors flags json_values leftovers parse recording "
-                        "settings values"
-                    ).split()
-                ),
-            }
-        ),
+        # Removed on this branch in a later commit (the line goes with it).
         frozenset({"argtrace.check", "argtrace.commands.live", "argtrace.layers.running"}),
     }
 )

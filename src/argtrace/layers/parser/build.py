@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from argtrace.frameworks.actions import registered_options
 from argtrace.frameworks.schema import OptionSpec, Schema
 from argtrace.layers.parser.recording import _AnyChoices, _HelpExit, _Parser, _Recorder
 from argtrace.layers.parser.values import (
@@ -20,48 +21,6 @@ from argtrace.layers.parser.values import (
     _python_converter,
     _ReprDefault,
 )
-
-_STANDARD = {
-    "store",
-    "store_const",
-    "store_true",
-    "store_false",
-    "append",
-    "append_const",
-    "extend",
-    "count",
-    "BooleanOptionalAction",
-}
-
-
-def _action_kind(spec: OptionSpec) -> str:
-    """What the real action does, by its class: argparse's own, the frameworks' custom actions by name
-    (their code is read once, see the module docstring of frameworks/sglang.py), else the generator's
-    probe (``probe.stored``) and ``behaves_like``."""
-    action = spec.action
-    if action in _STANDARD or action in ("help", "version"):
-        return action
-    known = {
-        "LoRAPathAction": "lora",  # SGLang: list of paths, JSON-looking items decoded
-        "EnableDisableAction": "BooleanOptionalAction",  # vLLM: --enable-x / --disable-x / --no-enable-x
-        "DeprecatedAction": "noop",  # SGLang: warns (or errors with error_message), stores nothing
-        "DeprecatedStoreTrueAction": "store_const",  # SGLang: warns, stores True
-        "DeprecatedAliasStoreAction": "store",  # SGLang: warns, stores the value under the new dest
-        "DeprecatedLogConfigFileAction": "store",  # vLLM: warns, stores the value
-    }
-    if action in known:
-        return known[action]
-    if action == "DeprecatedStoreConstAction":  # SGLang: stores const_value, with or without a value
-        return "store_const" if spec.nargs in (0, None) and not spec.choices else "store_fixed"
-    like = spec.raw.get("behaves_like")
-    probe = spec.raw.get("probe") or {}
-    if like == "BooleanOptionalAction":
-        return "BooleanOptionalAction"
-    if spec.nargs == 0:
-        if probe and "stored" not in probe:
-            return "noop"
-        return "store_const"
-    return "store"
 
 
 def _negatives(spec: OptionSpec, strings: Sequence[str] | None = None) -> frozenset[str]:
@@ -113,21 +72,9 @@ def build_parser(schema: Schema) -> BuiltParser:
         prefix_chars=schema.prefix_chars,
         add_help=False,
     )
-    registered: set[str] = set()
     unknown: set[str] = set()
-    for spec in (*schema.options, *schema.positionals):
-        kind = _action_kind(spec)
-        strings = [s for s in spec.option_strings if s not in registered]
-        if spec.option_strings and not strings:
-            continue
-        if kind == "BooleanOptionalAction" and spec.action != "BooleanOptionalAction":
-            # EnableDisableAction registers --no-X for every --X but hides it from action.option_strings.
-            for s in list(strings):
-                if s.startswith("--") and not s.startswith("--no-"):
-                    extra = "--no-" + s[2:]
-                    if extra not in registered and extra not in strings and schema.option(extra) is None:
-                        strings.append(extra)
-        registered.update(strings)
+    for spec, kind, registered in registered_options(schema):
+        strings = list(registered)
         if kind in ("help", "version"):
             parser.add_argument(*strings, action=_HelpExit, spec=spec, dest=spec.dest)
             continue
