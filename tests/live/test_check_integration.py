@@ -9,7 +9,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from argtrace.check import CheckOptions, analyze_server, fold_settings
-from argtrace.layers.running import add_check_options, check_extra
+from argtrace.commands.check import add_check_options
+from argtrace.layers.running import check_extra
 from argtrace.layers.shell import ScriptSource, analyze_script
 from argtrace.model import Report
 from tests.live.fixture_server import serve_fixture

@@ -353,3 +353,29 @@ def test_a_credential_starting_with_a_dash_is_never_quoted() -> None:
     )
     assert "secretvalue123" not in text
     assert "--api-key=<redacted:" in (r.findings[0].fix or "")
+
+
+@pytest.mark.parametrize(
+    ("framework", "version"),
+    [(fw, v) for fw in ("sglang", "vllm") for v in bundled_versions(fw)],
+)
+def test_registered_option_strings_are_the_rebuilt_parsers(framework: str, version: str) -> None:
+    """frameworks/actions.py answers the vLLM adapter's question (is --no-KEY registered?) without the
+    parser layer; its answer must be exactly what the rebuilt argparse parser registers."""
+    from argtrace.frameworks.actions import registered_option_strings
+    from argtrace.layers.parser import build_parser
+
+    schema = load_schema(framework, version)
+    assert registered_option_strings(schema) == frozenset(build_parser(schema).parser._option_string_actions)
+
+
+def test_hidden_enable_disable_negatives_are_registered() -> None:
+    """vLLM's EnableDisableAction registers --no-X beside --X without listing it in option_strings."""
+    from argtrace.frameworks.actions import registered_option_strings
+
+    need("vllm", VL)
+    schema = load_schema("vllm", VL)
+    spec = schema.option("--enable-prefix-caching")
+    assert spec is not None and spec.action == "EnableDisableAction"
+    assert "--no-enable-prefix-caching" not in spec.option_strings
+    assert "--no-enable-prefix-caching" in registered_option_strings(schema)

@@ -87,11 +87,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--container", metavar="NAME", help="Kubernetes manifest: analyse only this container"
     )
-    from argtrace.layers.running import add_check_options
-
-    add_check_options(parser)  # --pid, --url and their connection options (layers/running.py)
+    add_check_options(parser)  # --pid, --url and their connection options (layers/running.py reads them)
     # Filled by apply_rest from the words argparse never sees.
     parser.set_defaults(script=None, script_args=[])
+
+
+def add_check_options(parser: argparse.ArgumentParser) -> None:
+    """``--pid``, ``--url`` and their connection options (those of ``argtrace live``). Defined here, not
+    beside :func:`argtrace.layers.running.analyze_running`: a layer never imports a command."""
+    from argtrace.commands.live import add_live_options
+
+    parser.add_argument(
+        "--pid",
+        metavar="N|auto",
+        help="compare with this running server process (auto: the only one running); /proc environ is the "
+        "start environment",
+    )
+    parser.add_argument("--url", metavar="URL", help="compare with what the running server reports there")
+    add_live_options(parser, timeout_flag="--url-timeout")
 
 
 def split_argv(words: list[str], parser: argparse.ArgumentParser) -> tuple[list[str], list[str]]:

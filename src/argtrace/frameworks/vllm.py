@@ -310,9 +310,9 @@ def _pull_config(
 
 def _registered(schema: Schema, option: str) -> bool:
     """True when the parser registers ``option`` (hidden --no-X strings of EnableDisableAction included)."""
-    from argtrace.layers.parser import build_parser
+    from argtrace.frameworks.actions import registered_option_strings
 
-    return option in build_parser(schema).parser._option_string_actions
+    return option in registered_option_strings(schema)
 
 
 def _normalise(

@@ -3,7 +3,7 @@
 ``check`` never attaches to a process or queries a server unasked: these layers run only when ``--pid`` or
 ``--url`` is given. Wiring (three calls in ``commands/check.py`` and ``check.py``)::
 
-    add_check_options(parser)                                  # commands/check.py add_arguments
+    add_check_options(parser)                                  # commands/check.py (the options)
     CheckOptions(..., extra={..., **check_extra(args)})         # CheckOptions.from_args
     results += analyze_running(server, options, report, results)  # check._check_servers, before fold_settings
 
@@ -28,20 +28,6 @@ class _Options(Protocol):
     def python(self) -> str | None: ...
     @property
     def extra(self) -> Mapping[str, object]: ...
-
-
-def add_check_options(parser: argparse.ArgumentParser) -> None:
-    """``--pid``, ``--url`` and the connection options of ``check``."""
-    from argtrace.commands.live import add_live_options
-
-    parser.add_argument(
-        "--pid",
-        metavar="N|auto",
-        help="compare with this running server process (auto: the only one running); /proc environ is the "
-        "start environment",
-    )
-    parser.add_argument("--url", metavar="URL", help="compare with what the running server reports there")
-    add_live_options(parser, timeout_flag="--url-timeout")
 
 
 def check_extra(args: argparse.Namespace) -> dict[str, object]:

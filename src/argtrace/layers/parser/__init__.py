@@ -1,0 +1,109 @@
+"""The parser layer: what the framework's argument parser makes of the server's argv.
+
+A real ``argparse.ArgumentParser`` is rebuilt from the bundled schema of the analysed release (same option
+strings, nargs, choices, ``allow_abbrev``, prefix chars), after the framework's own argv rewrites
+(``frameworks/sglang.py``, ``frameworks/vllm.py``). Its actions record which option string matched, what
+the user typed and which argv words were consumed; type conversion and choices are checked leniently so
+that one bad value does not hide the next, and argparse's own hard errors (a missing value, an ambiguous
+abbreviation) are turned into findings before parsing again without the offending word.
+
+The package, by concern (each module imports only the ones above it in this list):
+
+* ``values``: Python equivalents of the schema's converters, unknown and invalid values, the JSON form;
+* ``recording``: the argparse subclass and the actions that record every occurrence (``Event``);
+* ``build``: the parser rebuilt from a schema; ``parse``: running it, recovering from hard errors;
+* ``releases``: what the other bundled releases (and the other framework) know about a flag;
+* ``context``: the state one analysis shares (``ParseContext``) and how messages quote words;
+* ``errors``, ``json_values``, ``settings``, ``flags``, ``leftovers``: findings and settings by concern;
+* ``analysis``: runs those in order.
+
+This module holds the layer's entry points and re-exports the names other code imports from
+``argtrace.layers.parser``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from typing import Any
+
+from argtrace.frameworks.argv import PreparedArgv
+from argtrace.frameworks.schema import Schema
+from argtrace.layers.parser.analysis import analyse
+from argtrace.layers.parser.build import BuiltParser, build_parser
+from argtrace.layers.parser.context import ParseContext
+from argtrace.layers.parser.parse import ParseOutcome, run_parser
+from argtrace.layers.parser.recording import Event
+from argtrace.layers.parser.values import UNKNOWN, Invalid, _jsonable
+from argtrace.model import LayerResult, ServerCommand
+from argtrace.redact import redact_argv, redact_text
+
+__all__ = [
+    "UNKNOWN",
+    "BuiltParser",
+    "Event",
+    "Invalid",
+    "ParseOutcome",
+    "_jsonable",
+    "all_defaults",
+    "build_parser",
+    "parse_prepared",
+    "parse_server_args",
+    "run_parser",
+]
+
+_RECENT: list[tuple[ServerCommand, Schema, PreparedArgv, ParseOutcome]] = []
+
+
+def parse_prepared(server: ServerCommand, schema: Schema) -> tuple[PreparedArgv, ParseOutcome]:
+    """The framework's argv rewrites and the parse, for one server start (the process layer asks for the
+    parallel sizes first; the result is reused for the same server object and schema)."""
+    for srv, sch, prepared, outcome in _RECENT:
+        if srv is server and sch is schema:
+            return prepared, outcome
+    from argtrace.frameworks import sglang, vllm
+
+    adapter = sglang if schema.framework == "sglang" else vllm
+    prepared = adapter.prepare_argv(server, schema)
+    outcome = run_parser(prepared, schema)
+    _RECENT.insert(0, (server, schema, prepared, outcome))
+    del _RECENT[4:]
+    return prepared, outcome
+
+
+def parse_server_args(
+    server: ServerCommand,
+    schema: Schema,
+    *,
+    all_schemas: Sequence[Schema] | None = None,
+) -> LayerResult:
+    """The parser layer for one server start: settings the parser saw, and findings."""
+    from argtrace.rules import parser as rules
+
+    prepared, outcome = parse_prepared(server, schema)
+    result = LayerResult()
+    result.findings.extend(prepared.findings)
+    analyse(ParseContext(server, schema, prepared, outcome, all_schemas, result, rules))
+    result.sections["parser"] = {
+        # What argparse finally gets, after the framework's rewrites (secrets masked: sections are
+        # rendered as they are).
+        "argv": redact_argv([t.text for t in prepared.tokens]),
+        "exit_status": prepared.fatal[0] if prepared.fatal else outcome.exit_status,
+        "error": redact_text(prepared.fatal[1])
+        if prepared.fatal
+        else (redact_text(outcome.first_error) if outcome.first_error else None),
+        "notes": list(prepared.notes),
+    }
+    return result
+
+
+def all_defaults(schema: Schema) -> dict[str, Any]:
+    """Every dest of the parser with its default (for ``--all-settings``)."""
+    out: dict[str, Any] = {}
+    for spec in (*schema.options, *schema.positionals):
+        if spec.action in ("help", "version") or spec.dest in out:
+            continue
+        if spec.default == argparse.SUPPRESS:
+            continue
+        out[spec.dest] = spec.default_value
+    return out

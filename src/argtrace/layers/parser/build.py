@@ -1,0 +1,126 @@
+"""Building a real ``argparse.ArgumentParser`` from a schema: one recording action per option, with the
+schema's option strings, nargs, choices, defaults and constants, and the Python converter of its ``type=``
+(cached per schema: a parser is built once per release and reused).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from argtrace.frameworks.actions import registered_options
+from argtrace.frameworks.schema import OptionSpec, Schema
+from argtrace.layers.parser.recording import _AnyChoices, _HelpExit, _Parser, _Recorder
+from argtrace.layers.parser.values import (
+    _checked_fields,
+    _infer_closure,
+    _lenient,
+    _python_converter,
+    _ReprDefault,
+)
+
+
+def _negatives(spec: OptionSpec, strings: Sequence[str] | None = None) -> frozenset[str]:
+    attrs = spec.raw.get("action_attrs") or {}
+    recorded = attrs.get("negative_option_strings")
+    if isinstance(recorded, list):
+        return frozenset(str(s) for s in recorded)
+    if isinstance(recorded, dict) and isinstance(recorded.get("repr"), str):
+        return frozenset(re.findall(r"'(-[^']+)'", recorded["repr"]))
+    strings = tuple(strings if strings is not None else spec.option_strings)
+    neg = {s for s in strings if s.startswith("--no-")}
+    if strings:
+        first = strings[0]
+        for pos, inv in (("--enable-", "--disable-"), ("--disable-", "--enable-")):
+            if first.startswith(pos):
+                neg |= {s for s in strings if s.startswith(inv)}
+    return frozenset(neg)
+
+
+def _const_for(spec: OptionSpec, kind: str) -> Any:
+    if kind == "store_true":
+        return True
+    if kind == "store_false":
+        return False
+    if kind == "store_const" and spec.action == "DeprecatedStoreTrueAction":
+        return True
+    if kind == "store_const":
+        attrs = spec.raw.get("action_attrs") or {}
+        if "const_value" in attrs:
+            return attrs["const_value"]
+        probe = spec.raw.get("probe") or {}
+        if "stored" in probe and spec.const is None:
+            return probe["stored"]
+    return spec.const
+
+
+@dataclass(frozen=True)
+class BuiltParser:
+    parser: _Parser
+    unknown_converters: frozenset[str]  # dests whose converter is not reproduced (value kept as a string)
+
+
+@functools.lru_cache(maxsize=16)
+def build_parser(schema: Schema) -> BuiltParser:
+    """A real argparse parser with the schema's options (help text suppressed: it is not needed)."""
+    parser = _Parser(
+        prog=str(schema.parser_info.get("prog") or schema.framework),
+        allow_abbrev=schema.allow_abbrev,
+        prefix_chars=schema.prefix_chars,
+        add_help=False,
+    )
+    unknown: set[str] = set()
+    for spec, kind, registered in registered_options(schema):
+        strings = list(registered)
+        if kind in ("help", "version"):
+            parser.add_argument(*strings, action=_HelpExit, spec=spec, dest=spec.dest)
+            continue
+        type_name = spec.type
+        inner = spec.raw.get("type_inner") or spec.raw.get("type_closure") or spec.raw.get("type_args")
+        if type_name and "(" not in type_name and inner:
+            # A generator that records a closure's inner converter beside the name.
+            inner_names = [inner] if isinstance(inner, str) else [str(i) for i in inner if i]
+            type_name = f"{type_name}({', '.join(inner_names)})"
+        conv, known = _python_converter(type_name, schema)
+        if not known and spec.type:
+            conv, known = _infer_closure(spec, schema)
+        if not known:
+            unknown.add(spec.dest)
+        kwargs: dict[str, Any] = {
+            "action": _Recorder,
+            "spec": spec,
+            "kind": kind,
+            "real_choices": list(spec.choices) if spec.choices is not None else None,
+            "negatives": _negatives(spec, strings) if kind == "BooleanOptionalAction" else frozenset(),
+            "exact": known,
+            "default": _ReprDefault(spec.default) if spec.default_is_repr else spec.default_value,
+        }
+        if kind in ("store", "append", "extend", "lora", "store_fixed"):
+            kwargs["nargs"] = spec.nargs
+            if spec.nargs == "?":
+                kwargs["const"] = spec.const
+        elif kind == "BooleanOptionalAction":
+            kwargs["nargs"] = 0
+        else:
+            kwargs["nargs"] = 0 if spec.nargs in (None, 0) else spec.nargs
+            kwargs["const"] = _const_for(spec, kind)
+        dataclass = schema.config_dataclass(spec.dest)
+        if conv is not None and dataclass is not None:
+            conv = _checked_fields(conv, dataclass)
+        if kwargs.get("nargs") != 0:
+            kwargs["type"] = _lenient(conv, spec)
+            if spec.choices is not None:
+                kwargs["choices"] = _AnyChoices(spec.choices)
+        if kwargs.get("nargs") is None:
+            kwargs.pop("nargs")
+        if spec.option_strings:
+            # What add_argument does, minus its per-call help-formatter check (a third of the build time).
+            kwargs.pop("action")
+            parser._add_action(_Recorder(strings, spec.dest, **kwargs))
+        else:
+            kwargs.pop("const", None) if kwargs.get("nargs") != "?" else None
+            parser.add_argument(spec.dest, **kwargs)
+    return BuiltParser(parser, frozenset(unknown))

@@ -1,0 +1,150 @@
+"""argparse's hard errors (an ambiguous abbreviation, a missing value, a value for a switch), options that
+are required and not given, and words that cannot be known statically (an unknown value, or an unknown word
+that may add flags).
+"""
+
+from __future__ import annotations
+
+import re
+
+from argtrace.frameworks.schema import OptionSpec
+from argtrace.layers.parser.context import (
+    ParseContext,
+    _word,
+)
+from argtrace.layers.parser.releases import _dest_guess
+from argtrace.redact import is_secret_flag, mask, redact_text
+
+
+# -- argparse hard errors
+def hard_errors(ctx: ParseContext) -> None:
+    rules = ctx.rules
+    for kind, idx, message in ctx.outcome.hard_errors:
+        tok = ctx.tok(idx)
+        typed = tok.text if tok is not None else None
+        if kind == "ambiguous":
+            m = re.search(r"could match (.*)", message)
+            ctx.add(
+                rules.PA_AMBIGUOUS,
+                f"{typed} is an abbreviation that matches several {ctx.schema.label} flags "
+                f"({m.group(1) if m else '?'}); argparse stops with exit status 2",
+                at=ctx.at(idx),
+                setting=_dest_guess(typed or ""),
+                fix="spell the flag out in full",
+            )
+        elif kind == "missing_value":
+            nxt = ctx.tok(idx + 1) if idx is not None else None
+            shown_next = (
+                mask(nxt.text)
+                if nxt is not None and nxt.text and typed and is_secret_flag(typed)
+                else (redact_text(nxt.text) if nxt is not None and nxt.text else "")
+            )
+            after = (
+                f", and the next word {shown_next!r} looks like a flag"
+                if nxt is not None and (nxt.text or "").startswith("-")
+                else ""
+            )
+            spec = spec_of(ctx, typed)
+            nxt_text = nxt.text if nxt is not None else None
+            is_flag = bool(nxt_text) and (
+                spec_of(ctx, (nxt_text or "").split("=", 1)[0]) is not None
+                or (nxt_text or "").startswith("--")
+            )
+            fix = None
+            if nxt_text and nxt_text.startswith("-") and not is_flag:
+                # a value that really starts with a dash must be attached with '='
+                fix = f"write {typed}={shown_next} (a value starting with '-' must be attached with '=')"
+            ctx.add(
+                rules.PA_MISSING_VALUE,
+                f"{typed} needs a value but gets none{after}; argparse stops with "
+                f'"{message}" (exit status 2)',
+                at=ctx.at(idx),
+                setting=spec.dest if spec else _dest_guess(typed or ""),
+                fix=fix,
+            )
+        elif kind == "explicit_arg":
+            spec = spec_of(ctx, (typed or "").split("=", 1)[0])
+            ctx.add(
+                rules.PA_NO_VALUE_EXPECTED,
+                f'{typed}: the flag takes no value, so argparse stops with "{message}" (exit 2)',
+                at=ctx.at(idx),
+                setting=spec.dest if spec else None,
+                fix=f"write {(typed or '').split('=', 1)[0]} alone",
+            )
+        else:
+            ctx.add(
+                rules.PA_UNRECOGNIZED,
+                f'argparse stops with "{redact_text(message)}" (exit 2)',
+                at=ctx.at(idx),
+            )
+
+
+def spec_of(ctx: ParseContext, typed: str | None) -> OptionSpec | None:
+    if not typed:
+        return None
+    spec = ctx.schema.option(typed)
+    if spec is not None:
+        return spec
+    cands = [s for s in ctx.schema.option_strings if s.startswith(typed)]
+    return ctx.schema.option(cands[0]) if len(cands) == 1 else None
+
+
+# -- unknown words
+def unknown_words(ctx: ParseContext) -> None:
+    rules = ctx.rules
+    for ev in ctx.outcome.events:
+        for i in ev.value_toks:
+            tok = ctx.tok(i)
+            if tok is not None and tok.text is None:
+                word = _word(ctx.server, tok)
+                reason = (
+                    word.origin.reason
+                    if word is not None and word.origin.reason
+                    else "cannot be known statically"
+                )
+                exp = word.origin.expansion if word is not None else None
+                ctx.add(
+                    rules.PA_UNKNOWN_VALUE,
+                    f"the value of {ev.option or ev.spec.dest} comes from {exp or 'a word'} "
+                    f"({reason}): {ev.spec.dest} cannot be known before the server runs",
+                    at=ctx.at(i),
+                    setting=ev.spec.dest,
+                )
+    for i in ctx.outcome.extras:
+        tok = ctx.tok(i)
+        if tok is not None and tok.text is None:
+            word = _word(ctx.server, tok)
+            exp = word.origin.expansion if word is not None else None
+            ctx.add(
+                rules.PA_UNKNOWN_VALUE,
+                f"argv word {exp or ''} cannot be known statically and is not the value of a flag; "
+                "it may add flags this analysis cannot see",
+                at=ctx.at(i),
+            )
+
+
+def required(ctx: ParseContext) -> None:
+    if ctx.outcome.help_exit or ctx.fatal:
+        return
+    unknown_words = any((tok := ctx.tok(i)) is not None and tok.text is None for i in ctx.outcome.extras)
+    for spec in (*ctx.schema.options, *ctx.schema.positionals):
+        if spec.required and not any(ev.spec.dest == spec.dest for ev in ctx.outcome.events):
+            name = spec.flag or spec.dest
+            if unknown_words:
+                ctx.add(
+                    ctx.rules.PA_REQUIRED,
+                    f"{name} is required by {ctx.schema.label} and is not among the known words; "
+                    "only a word that cannot be known statically could still provide it",
+                    at=ctx.server.at,
+                    setting=spec.dest,
+                    severity="info",
+                )
+                continue
+            ctx.add(
+                ctx.rules.PA_REQUIRED,
+                f"{name} is required by {ctx.schema.label} and is not given: argparse "
+                'stops with "the following arguments are required" (exit 2)',
+                at=ctx.server.at,
+                setting=spec.dest,
+                fix=f"add {name} VALUE",
+            )

@@ -1,0 +1,259 @@
+"""Words argparse could not place: a value after a switch, a stray word, and unknown flags, explained by
+the other releases and the other framework (removed, not yet added, the other framework's flag, a single dash,
+underscores, a near spelling); each unknown flag still becomes a setting that never arrived.
+"""
+
+from __future__ import annotations
+
+from argtrace.frameworks.schema import version_key
+from argtrace.layers.parser.build import _negatives
+from argtrace.layers.parser.context import (
+    ParseContext,
+    _a,
+    _fw_name,
+    _is_number,
+    _word,
+)
+from argtrace.layers.parser.recording import Event
+from argtrace.layers.parser.releases import _dest_guess, _equivalents, _known_in, _nearest, _replacement
+from argtrace.model import Observation
+from argtrace.redact import mask
+
+
+# -- leftovers: unrecognized words
+def extras(ctx: ParseContext) -> None:
+    extras = [i for i in ctx.outcome.extras if i >= 0]
+    if not extras:
+        return
+    rules = ctx.rules
+    i = 0
+    consumed: set[int] = set()
+    while i < len(extras):
+        idx = extras[i]
+        tok = ctx.tok(idx)
+        if tok is None or tok.text is None or idx in consumed:
+            i += 1
+            continue
+        text = tok.text
+        if text.startswith("-") and len(text) > 1 and not _is_number(text):
+            values = []
+            j = i + 1
+            while j < len(extras) and extras[j] == extras[j - 1] + 1:
+                nt = ctx.tok(extras[j])
+                if nt is None or ((nt.text or "x").startswith("-") and not _is_number(nt.text or "")):
+                    break
+                values.append(extras[j])
+                consumed.add(extras[j])
+                j += 1
+            unknown_flag(ctx, idx, values)
+            i = j
+            continue
+        prev = ctx.tok(idx - 1)
+        prev_ev = next((e for e in ctx.outcome.events if e.option_tok == idx - 1), None)
+        if prev_ev is not None and prev_ev.kind in (
+            "store_true",
+            "store_false",
+            "store_const",
+            "BooleanOptionalAction",
+            "noop",
+        ):
+            ctx.add(
+                rules.PA_NO_VALUE_EXPECTED,
+                f"{prev_ev.typed or prev_ev.option} takes no value, so {ctx.display(idx, text)!r} "
+                'is left over and argparse stops with "unrecognized arguments" (exit 2)',
+                at=ctx.at(idx),
+                setting=prev_ev.spec.dest,
+                fix=(
+                    f"drop {ctx.display(idx, text)!r}"
+                    + (
+                        f" (to turn it off use {negative(ctx, prev_ev)})"
+                        if text.lower() in ("false", "0", "no") and negative(ctx, prev_ev)
+                        else ""
+                    )
+                ),
+            )
+        else:
+            what = f"after {prev.text}" if prev is not None and prev.text else "at the start"
+            ctx.add(
+                rules.PA_UNRECOGNIZED,
+                f"{ctx.display(idx, text)!r} ({what}) is not a value of any flag: {ctx.schema.label} "
+                "rejects it "
+                'with "unrecognized arguments" (exit 2)',
+                at=ctx.at(idx),
+                setting=None,
+                fix="quote the value with the flag before it, or remove the stray word",
+            )
+        i += 1
+
+
+def negative(ctx: ParseContext, ev: Event) -> str | None:
+    if ev.kind == "BooleanOptionalAction":
+        return next(iter(sorted(_negatives(ev.spec))), None)
+    return None
+
+
+def unknown_flag(ctx: ParseContext, idx: int, value_idxs: list[int]) -> None:
+    rules = ctx.rules
+    tok = ctx.tok(idx)
+    assert tok is not None and tok.text is not None
+    typed = tok.text
+    flag = typed.split("=", 1)[0]
+    shown_flag = (tok.original or typed).split("=", 1)[0]
+    if ctx.secret_word(idx):
+        # a credential that argparse could not take as --api-key's value: report it, never name a
+        # setting after it
+        ctx.add(
+            rules.PA_UNRECOGNIZED,
+            f"{mask(shown_flag)} (the word after a credential flag) is left over: the server refuses "
+            'to start ("unrecognized arguments", exit 2)',
+            at=ctx.at(idx),
+            fix="attach a value that starts with '-' with '=' (--api-key=VALUE)",
+        )
+        return
+    at = ctx.at(idx)
+    schema = ctx.schema
+    same = _known_in(ctx.releases.history, flag)
+    other = _known_in(ctx.releases.others, flag)
+    older = [s for s, _ in same if version_key(s.version) < version_key(schema.version)]
+    newer = [s for s, _ in same if version_key(s.version) > version_key(schema.version)]
+    if same:
+        setting = same[-1][1].dest
+    elif other:
+        setting = other[-1][1].dest
+    else:
+        setting = _dest_guess(flag)
+    repl = _replacement(flag, schema, ctx.releases.history) if same else None
+    # A single-dash spelling of a long option
+    dashed = None
+    if flag.startswith("-") and not flag.startswith("--"):
+        cand = "-" + flag
+        if schema.option(cand) is not None:
+            dashed = cand
+    underscored = None
+    if "_" in flag and flag.startswith("--") and schema.option(flag.replace("_", "-")) is not None:
+        underscored = flag.replace("_", "-")
+    if dashed:
+        ctx.add(
+            rules.PA_SINGLE_DASH,
+            f"{shown_flag} has a single hyphen; {schema.label} knows {dashed} and rejects {shown_flag} "
+            'with "unrecognized arguments" (exit 2)',
+            at=at,
+            setting=schema.option(dashed).dest,  # type: ignore[union-attr]
+            fix=f"write {dashed}",
+        )
+        setting = schema.option(dashed).dest  # type: ignore[union-attr]
+    elif underscored:
+        ctx.add(
+            rules.PA_UNDERSCORE,
+            f"{shown_flag}: {schema.framework} does not turn underscores into dashes; {schema.label} "
+            f'rejects it with "unrecognized arguments" (exit 2); the flag is {underscored}',
+            at=at,
+            setting=schema.option(underscored).dest,  # type: ignore[union-attr]
+            fix=f"write {underscored}",
+        )
+        setting = schema.option(underscored).dest  # type: ignore[union-attr]
+    elif older and not newer:
+        last = older[-1]
+        msg = (
+            f"{shown_flag} was accepted up to {last.label} but {schema.label} does not know it: "
+            "the server "
+            'refuses to start ("unrecognized arguments", exit 2)'
+        )
+        if repl:
+            msg += f"; in {schema.label} the setting is {repl}"
+        ctx.add(
+            rules.PA_REMOVED,
+            msg,
+            at=at,
+            setting=setting,
+            fix=f"use {repl}" if repl else "remove the flag, or pin the older release",
+        )
+    elif newer:
+        first = newer[0]
+        msg = (
+            f"{shown_flag} only exists from {first.label} on; {schema.label} rejects it with "
+            '"unrecognized arguments" (exit 2)'
+        )
+        if repl:
+            msg += f"; this release spells it {repl}"
+        ctx.add(
+            rules.PA_NOT_YET,
+            msg,
+            at=at,
+            setting=setting,
+            fix=f"use {repl}" if repl else f"upgrade to {first.version} or drop the flag",
+        )
+    elif other:
+        equivalents = _equivalents(schema, ctx.releases.others)
+        eq = equivalents.get(flag)
+        if eq == "--model" and ctx.server.entrypoint == "vllm serve":
+            eq = "put the model as the first word after `vllm serve`"
+        other_fw = other[-1][0].framework
+        msg = (
+            f"{shown_flag} is {_a(_fw_name(other_fw))} flag; {_fw_name(schema.framework)} rejects it "
+            'with "unrecognized arguments" (exit 2)'
+        )
+        if eq and eq.startswith("-"):
+            msg += f"; the {_fw_name(schema.framework)} equivalent is {eq}"
+            fix = f"use {eq}"
+        elif eq:
+            msg += f"; in {_fw_name(schema.framework)}, {eq}"
+            fix = eq if not eq.startswith("nothing") else "remove the flag"
+        else:
+            fix = f"find the {_fw_name(schema.framework)} setting for it"
+        ctx.add(rules.PA_OTHER_FRAMEWORK, msg, at=at, setting=setting, fix=fix)
+    else:
+        near = _nearest(flag, schema)
+        msg = (
+            f"{shown_flag} is not a {schema.label} flag: the server refuses to start "
+            '("unrecognized arguments", exit 2)'
+        )
+        if near:
+            msg += f"; did you mean {near}?"
+        ctx.add(rules.PA_UNRECOGNIZED, msg, at=at, setting=setting, fix=f"use {near}" if near else None)
+    ctx.result.unknown_settings.add(setting)
+    obs: list[Observation] = []
+    value_words: list[tuple[int, str | None]] = []
+    if "=" in typed:
+        value_words.append((idx, typed.split("=", 1)[1]))
+    for v in value_idxs:
+        vt = ctx.tok(v)
+        value_words.append((v, vt.text if vt is not None else None))
+    src_tokens = [idx] if not value_idxs else value_idxs
+    for t in src_tokens:
+        word = _word(ctx.server, ctx.tok(t))
+        if word is None:
+            continue
+        value = word.text
+        if t == idx and "=" in (word.text or ""):
+            value = (word.text or "").split("=", 1)[1]
+        obs.append(
+            Observation(
+                "shell",
+                value,
+                at=word.origin.at,
+                known=word.known,
+                reason=None if word.known else word.origin.reason,
+                detail={"expansion": word.origin.expansion},
+            )
+        )
+    for t in src_tokens:
+        word = _word(ctx.server, ctx.tok(t))
+        if word is None:
+            continue
+        value = word.text
+        if t == idx and "=" in (word.text or ""):
+            value = (word.text or "").split("=", 1)[1]
+        obs.append(
+            Observation(
+                "process",
+                value,
+                at=ctx.server.at,
+                known=word.known,
+                detail={"rejected_by": schema.label},
+            )
+        )
+    if setting not in ctx.result.observations:
+        ctx.result.observations[setting] = (shown_flag, obs)
+        vals = [v for _, v in value_words]
+        ctx.result.intended[setting] = (vals[0] if len(vals) == 1 else vals) if vals else True

@@ -1,0 +1,173 @@
+"""Cross-release knowledge: which releases of either framework know a flag, what a release that does not
+know it calls the setting (from the schema diff), the nearest spelling, and the other releases a finding
+quotes (a flag removed later, a choice valid elsewhere, a config key that is a field in another release).
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from argtrace.frameworks.schema import OptionSpec, Schema, schemas_for, version_key
+
+
+@dataclass(frozen=True)
+class FlagHome:
+    """Where a flag is known across the bundled schemas."""
+
+    versions: tuple[str, ...]  # versions of the analysed framework that know it, oldest first
+    dest: str | None  # its dest in the newest of those
+    framework: str | None  # the framework whose schema knows it (the analysed one, else the other)
+    other_dest: str | None = None
+
+
+def _known_in(schemas: Sequence[Schema], flag: str) -> list[tuple[Schema, OptionSpec]]:
+    out = []
+    for s in schemas:
+        spec = s.option(flag)
+        if spec is not None:
+            out.append((s, spec))
+    return out
+
+
+def _replacement(flag: str, schema: Schema, history: Sequence[Schema]) -> str | None:
+    """The analysed release's spelling of a flag it does not know, from the schema diff: an option with the
+    same dest, a deprecated alias's ``new_flag``, or one sharing a dest with the flag in some release."""
+    dests: set[str] = set()
+    for s in history:
+        spec = s.option(flag)
+        if spec is None:
+            continue
+        dests.add(spec.dest)
+        new = (spec.raw.get("action_attrs") or {}).get("new_flag")
+        if isinstance(new, str) and schema.option(new) is not None:
+            return new
+        for ref in re.findall(r"(--[a-z0-9][a-z0-9-]+)", spec.help or ""):
+            if (
+                ref != flag
+                and schema.option(ref) is not None
+                and re.search(r"(?i)deprecat|renamed|alias|use\s+" + re.escape(ref), spec.help or "")
+            ):
+                return ref
+    for dest in sorted(dests):
+        cur = schema.flag_for_dest(dest)
+        if cur and cur != flag:
+            return cur
+    # A release where the flag shares its dest with another flag that the analysed release knows.
+    for s in history:
+        spec = s.option(flag)
+        if spec is None:
+            continue
+        for other in s.options_for_dest(spec.dest):
+            for o in other.option_strings:
+                if o != flag and o.startswith("--") and schema.option(o) is not None:
+                    return o
+    return None
+
+
+def _nearest(flag: str, schema: Schema) -> str | None:
+    longs = [s for s in schema.option_strings if s.startswith("--")]
+    base = flag.split("=", 1)[0]
+    match = difflib.get_close_matches(base, longs, n=1, cutoff=0.6)
+    return match[0] if match else None
+
+
+def _dest_guess(flag: str) -> str:
+    return flag.split("=", 1)[0].lstrip("-").replace("-", "_").replace(".", "_") or flag
+
+
+def _equivalents(schema: Schema, other: Sequence[Schema]) -> dict[str, str]:
+    from argtrace.frameworks.equivalents import equivalent_flags
+
+    return equivalent_flags(schema, other)
+
+
+class Releases:
+    """The other bundled releases, as the findings about one parse need them: every release of the analysed
+    framework (``history``), the newer ones only (``newer``: loading every schema is slow) and the other
+    framework's (``others``). Each list is loaded the first time a finding asks for it."""
+
+    def __init__(self, schema: Schema, all_schemas: Sequence[Schema] | None) -> None:
+        self.schema = schema
+        self.all_schemas = all_schemas
+
+    # -- the other releases, loaded only when a finding needs them (schema files are large)
+    @functools.cached_property
+    def history(self) -> list[Schema]:
+        """Every known release of the analysed framework, oldest first (the analysed one included)."""
+        name = self.schema.framework
+        given = [s for s in self.all_schemas or () if s.framework == name]
+        schemas = schemas_for(name, given)
+        if not any(s.version == self.schema.version for s in schemas):
+            schemas = sorted([*schemas, self.schema], key=lambda s: version_key(s.version))
+        return schemas
+
+    @functools.cached_property
+    def newer(self) -> list[Schema]:
+        """Releases newer than the analysed one (without loading the older ones)."""
+        from argtrace.frameworks.schema import bundled_versions, load_schema
+
+        key = version_key(self.schema.version)
+        given = {s.version: s for s in self.all_schemas or () if s.framework == self.schema.framework}
+        names = sorted({*bundled_versions(self.schema.framework), *given}, key=version_key)
+        return [given.get(v) or load_schema(self.schema.framework, v) for v in names if version_key(v) > key]
+
+    @functools.cached_property
+    def others(self) -> list[Schema]:
+        name = "vllm" if self.schema.framework == "sglang" else "sglang"
+        given = [s for s in self.all_schemas or () if s.framework == name]
+        return schemas_for(name, given)
+
+    def ambiguous_elsewhere(self, typed: str) -> str | None:
+        for s in reversed(self.history):
+            if s.version == self.schema.version:
+                continue
+            if s.option(typed) is None and len([o for o in s.option_strings if o.startswith(typed)]) > 1:
+                return s.label
+        return None
+
+    def removed_later(self, option: str | None) -> str | None:
+        if not option:
+            return None
+        gone = [s for s in self.newer if s.option(option) is None]
+        if not gone:
+            return None
+        first = gone[0]
+        repl = _replacement(option, first, [self.schema, *self.newer])
+        return (
+            f"{option} works in {self.schema.label} but {first.label} no longer accepts it"
+            + (f" (use {repl})" if repl else "")
+            + "; the script breaks on upgrade"
+        )
+
+    def choice_valid_in(self, spec: OptionSpec, value: Any) -> str | None:
+        vals = value if isinstance(value, list) else [value]
+        hits = []
+        for s in self.history:
+            if s.version == self.schema.version:
+                continue
+            other = s.option(spec.flag or "") if spec.flag else None
+            if other is not None and other.choices is not None and all(v in other.choices for v in vals):
+                hits.append(s.version)
+        return ", ".join(hits) if hits else None
+
+    def key_hints(self, dest: str, unknown: Sequence[str], fields: set[str]) -> str:
+        """For unknown config keys: the nearest field of this release, or the releases that have it."""
+        hints = []
+        for key in unknown:
+            near = difflib.get_close_matches(key, sorted(fields), n=1)
+            elsewhere = [
+                s.version
+                for s in self.history
+                if s.version != self.schema.version
+                and key in ((s.config_dataclass(dest) or {}).get("fields") or ())
+            ]
+            if elsewhere:
+                hints.append(f"{key!r} is a field in {self.schema.framework} {', '.join(elsewhere)}")
+            elif near:
+                hints.append(f"{key!r}: did you mean {near[0]!r}?")
+        return "; ".join(hints)

@@ -1,0 +1,194 @@
+"""Values as the parser layer holds them: the Python equivalent of each schema ``type=`` converter
+(SGLang's and vLLM's own converters live in ``frameworks/``), the lenient wrapper that turns a rejected
+value into :class:`Invalid` instead of stopping, the placeholder for a word that cannot be known
+statically, and the JSON form every value is reported in.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from argtrace.frameworks.argv import UNKNOWN_PREFIX
+from argtrace.frameworks.schema import OptionSpec, Schema
+
+
+class _Unknown:
+    """The value of a word that cannot be known statically."""
+
+    def __repr__(self) -> str:
+        return "<unknown>"
+
+
+UNKNOWN = _Unknown()
+
+
+@dataclass(frozen=True)
+class Invalid:
+    """A value the real converter would reject (argparse: exit 2)."""
+
+    raw: str
+    message: str
+
+
+def _python_converter(type_name: str | None, schema: Schema) -> tuple[Callable[[str], Any] | None, bool]:
+    """(converter, known): the Python equivalent of a schema ``type`` name; unknown ones keep the string."""
+    if type_name is None:
+        return None, True
+    simple: dict[str, Callable[[str], Any]] = {
+        "int": int,
+        "float": float,
+        "str": str,
+        "json.loads": json.loads,
+    }
+    if type_name in simple:
+        return simple[type_name], True
+    from argtrace.frameworks import sglang, vllm
+
+    m = re.fullmatch(r"(?P<outer>[^()]+?)\((?P<inner>.*)\)", type_name)
+    if m:  # "pkg.optional_type.<locals>._optional_type(inner)" (closures, see gen_schemas)
+        outer, inner_name = m.group("outer"), m.group("inner").split(", ")[0]
+        inner, known = _python_converter(inner_name, schema)
+        if outer.startswith("functools.partial"):
+            return inner, known
+        if outer.endswith("._optional_type"):
+            return vllm.optional_type(inner or str), known
+        if outer.endswith("._parse_type"):
+            return vllm.parse_type(inner or str), known
+        if outer.endswith(".parse_dataclass"):
+            return vllm.parse_dataclass_json, True
+        return None, False
+    if type_name.endswith(".parse_dataclass"):
+        return vllm.parse_dataclass_json, True
+    adapter = sglang if schema.framework == "sglang" else vllm
+    conv = adapter.converter(type_name) or (vllm if adapter is sglang else sglang).converter(type_name)
+    if conv is not None:
+        return conv, True
+    return None, False
+
+
+def _infer_closure(spec: OptionSpec, schema: Schema) -> tuple[Callable[[str], Any] | None, bool]:
+    """A converter for a vLLM closure the schema names without its inner type (``optional_type``,
+    ``parse_type``), from what the schema does say: vLLM appends the converter's docstring or a JSON tip to
+    the help text, choices are strings, and a default shows the field's type. Otherwise unknown."""
+    from argtrace.frameworks import vllm
+
+    t = spec.type or ""
+    if t.endswith(".parse_dataclass"):
+        return vllm.parse_dataclass_json, True
+    help_text = spec.help or ""
+    default = spec.default_value
+    inner: Callable[[str], Any]
+    if "Parse human-readable integers" in help_text:
+        auto = "'auto'" in help_text or "-1 or" in help_text
+        inner = vllm.human_readable_int_or_auto if auto else vllm.human_readable_int
+    elif "API docs: https://docs.vllm.ai" in help_text and "/config/" in help_text:
+        inner = vllm.parse_dataclass_json
+    elif spec.dest in schema.json_flags or "valid JSON string" in help_text:
+        inner = json.loads
+    elif spec.choices or isinstance(default, (bool, str)):
+        inner = str
+    elif isinstance(default, int):
+        inner = int
+    elif isinstance(default, float):
+        inner = float
+    else:
+        return None, False
+    if t.endswith("._optional_type"):
+        return vllm.optional_type(inner), True
+    if t.endswith("._parse_type"):
+        return vllm.parse_type(inner), True
+    return None, False
+
+
+def _type_label(type_name: str | None) -> str:
+    if not type_name:
+        return "str"
+    base = type_name.split("(", 1)[0].rsplit(".", 1)[-1]
+    return {"loads": "json.loads"}.get(base, base)
+
+
+@dataclass(frozen=True)
+class _ReprDefault:
+    data: Any
+
+    def __repr__(self) -> str:
+        return str(self.data.get("repr"))
+
+
+def _checked_fields(conv: Callable[[str], Any], dataclass: Mapping[str, Any]) -> Callable[[str], Any]:
+    """A config-dataclass converter that treats unknown keys as pydantic does for that class: dropped
+    (``extra="ignore"``) or rejected (``extra="forbid"``, the parser exits 2)."""
+    fields = set(dataclass.get("fields") or ())
+    extra = dataclass.get("extra") or "ignore"
+    cls = str(dataclass.get("class") or "the config class").rsplit(".", 1)[-1]
+
+    def convert(text: str) -> Any:
+        value = conv(text)
+        if not isinstance(value, dict):
+            return value
+        unknown = sorted(k for k in value if k not in fields)
+        if not unknown:
+            return value
+        if extra == "forbid":
+            raise argparse.ArgumentTypeError(
+                f"{cls} has no field {', '.join(map(repr, unknown))} (Extra inputs are not permitted)"
+            )
+        if extra == "ignore":
+            return {k: v for k, v in value.items() if k in fields}
+        return value
+
+    return convert
+
+
+def _lenient(conv: Callable[[str], Any] | None, spec: OptionSpec) -> Callable[[str], Any]:
+    label = _type_label(spec.type)
+
+    def convert(text: str) -> Any:
+        if text.startswith(UNKNOWN_PREFIX):
+            return UNKNOWN
+        if conv is None:
+            return str(text)
+        try:
+            return conv(str(text))
+        except argparse.ArgumentTypeError as exc:
+            return Invalid(str(text), str(exc))
+        except (TypeError, ValueError) as exc:
+            if isinstance(exc, json.JSONDecodeError) or label == "json.loads":
+                return Invalid(str(text), f"invalid {label} value: {str(text)!r} ({exc})")
+            return Invalid(str(text), f"invalid {label} value: {str(text)!r}")
+
+    convert.__name__ = label
+    return convert
+
+
+def _jsonable(value: Any) -> Any:
+    if value is UNKNOWN:
+        return None
+    if isinstance(value, Invalid):
+        return value.raw
+    if isinstance(value, _ReprDefault):
+        return value.data.get("repr")
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    return repr(value)
+
+
+def _contains_unknown(value: Any) -> bool:
+    if value is UNKNOWN:
+        return True
+    if isinstance(value, (list, tuple)):
+        return any(_contains_unknown(v) for v in value)
+    if isinstance(value, dict):
+        return any(_contains_unknown(v) for v in value.values())
+    if isinstance(value, str) and UNKNOWN_PREFIX in value:
+        return True
+    return False
