@@ -399,7 +399,7 @@ _LOADED: dict[str, types.ModuleType] = {}
 
 def load_module(name: str, source: str) -> bool:
     """Execute ``source`` as module ``name``. A dotted name gets empty parent packages, so the log reader can
-    be loaded as ``argtrace.layers.log.reader`` next to its grep prefilter, which imports it by that name
+    be loaded as ``argtrace.layers.log.reader`` next to its grep prefilter and their shared ``lines`` module
     (the node has no argtrace installed; these stand-ins exist only in this collector process)."""
     parts = name.split(".")
     for i in range(1, len(parts)):

@@ -12,93 +12,27 @@ from __future__ import annotations
 import gzip
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
+from argtrace.layers.log.lines import (  # noqa: F401  (re-exported: reader.Line, reader.ANCHORS, ...)
+    _TEXT_BYTES,
+    ANCHORS,
+    BORING,
+    MAX_HITS,
+    MAX_LINE,
+    TRACEBACK_LINES,
+    Line,
+    Scan,
+    _decode,
+    _looks_binary,
+)
+from argtrace.layers.log.prefilter import scan_with_grep
+
 CHUNK = 8 << 20  # bytes read at a time
 BLOCK = 256 << 10  # sub-block for the boring-line test
-MAX_LINE = 1 << 20  # longest line text kept for analysis (args dumps are ~20 kB)
 MAX_CARRY = 8 << 20  # a line longer than this is scanned in pieces
-TRACEBACK_LINES = 160  # lines kept after "Traceback (most recent call last):"
 TRACEBACK_BYTES = 64 << 10
-MAX_HITS = 200_000  # hard cap on kept lines (a log made only of errors stays bounded)
-
-# Every line the analyser can use contains one of these (see analyze.py for what each line means).
-ANCHORS: tuple[bytes, ...] = (
-    b"server_args",
-    b"non-default args",
-    b"with config:",
-    b"API server version",
-    b"rror",  # ValueError, RuntimeError, OutOfMemoryError, "error:", NCCL error, ...
-    b"Traceback (most recent call last)",
-    b"illed",  # Killed / killed
-    b" end.",  # Load weight end. / Memory pool end. / Capture cuda graph end.
-    b"weight begin",
-    b"llocated",  # KV Cache is allocated / Mamba Cache is allocated
-    b"max_total_num_tokens",
-    b"startup complete",
-    b"fired up",
-    b"Uvicorn running",
-    b"took ",  # vLLM: Model loading took / Graph capturing finished in .., took
-    b"KV cache",  # vLLM: Available KV cache memory / GPU KV cache size
-    b"Resolved architecture",
-    b"usage: launch_server",
-    b"usage: vllm",
-    b"usage: api_server",
-    b"usage: sglang",
-    b"deprecat",
-    b"nknown",
-    b"profiled value",
-    b"Started server process",
-    b"not enough",
-    b"Not enough",
-    b"out of memory",
-    b"exceeds",
-    b"capped",
-    b"draft",
-    b"Starting vLLM",
-    b"[Errno",
-    b"positional argument",
-    b"cache mode",
-    b"Exception",
-    b" version ",
-)
-# Lines printed over and over once a server runs; a block made only of these holds nothing to analyse.
-BORING: tuple[bytes, ...] = (
-    b" batch. #",  # SGLang "] Decode batch. #running-req" and "] Prefill batch. #new-seq"
-    b'HTTP/1.1" ',
-    b"Avg prompt throughput",  # vLLM periodic stats
-)
-
-
-@dataclass
-class Line:
-    number: int  # 1-based
-    text: str
-    truncated: bool = False
-    # For a "Traceback (most recent call last)" line: the lines that follow it.
-    block: list[str] | None = None
-    offset: int | None = None  # byte offset of the line in the (decompressed) stream
-
-
-@dataclass
-class Scan:
-    path: str
-    size: int
-    gzip: bool
-    lines: list[Line] = field(default_factory=list)
-    total_lines: int = 0
-    bytes_read: int = 0
-    ends_with_newline: bool = True
-    binary: bool = False
-    long_lines: list[int] = field(default_factory=list)
-    hits_dropped: int = 0
-    last_line: str = ""
-    skipped_blocks: int = 0
-    searched_blocks: int = 0
-    # NUL bytes at the start: the file was truncated while a process kept writing at its old offset.
-    leading_nuls: int = 0
 
 
 def open_log(path: Path) -> tuple[BinaryIO, bool]:
@@ -110,10 +44,6 @@ def open_log(path: Path) -> tuple[BinaryIO, bool]:
         raw.close()
         return gzip.open(path, "rb"), True  # type: ignore[return-value]
     return raw, False
-
-
-def _decode(data: bytes) -> str:
-    return data.decode("utf-8", "replace").replace("\x00", "\\x00")
 
 
 PARALLEL_MIN = 64 << 20  # plain files at least this large are scanned by one process per core
@@ -151,8 +81,6 @@ def _scan_log(path: Path, label: str | None, *, workers: int | None, prefilter: 
     if workers is None:
         workers = min(os.cpu_count() or 1, 4)
     if not is_gz and size >= PARALLEL_MIN and prefilter:
-        from argtrace.layers.log.prefilter import scan_with_grep
-
         fast = scan_with_grep(path, result.path)
         if fast is not None:
             fh.close()
@@ -298,20 +226,6 @@ def _scan_stream(fh: BinaryIO, out: Scan) -> None:
         buf = carry if carry.endswith(b"\n") else carry + b"\n"
         line_no, _ = _scan_region(buf, len(buf), line_no, base, out, piece=False, final=True)
     out.total_lines = line_no - 1
-
-
-_TEXT_BYTES = bytes(range(0x20, 0x7F)) + b"\t\n\r\x1b"
-
-
-def _looks_binary(sample: bytes) -> bool:
-    """More than 5% control bytes or invalid UTF-8 in the first 64 kB (a leading run of NULs aside)."""
-    sample = sample.lstrip(b"\x00")
-    if not sample:
-        return False
-    ascii_only = sample.translate(None, _TEXT_BYTES)
-    controls = sum(1 for b in ascii_only if b < 0x80)
-    invalid = sample.decode("utf-8", "replace").count("\ufffd")
-    return (controls + invalid) * 20 > len(sample)
 
 
 def _is_boring(buf: bytes, start: int, end: int) -> bool:
