@@ -334,6 +334,110 @@ def _user(uid: int | None, cache: dict[int, str | None]) -> str | None:
     return cache[uid]
 
 
+REDIRECT_STATUSES = (301, 302, 303, 307, 308)
+MAX_REDIRECTS = 5
+# Headers that carry credentials: sent only to the origin the caller named (see http_get).
+_CREDENTIAL_HEADERS = ("authorization", "proxy-authorization", "cookie")
+
+
+def _origin(parts: Any) -> tuple[str, str, int]:
+    """(scheme, host, port) with the default port filled in: two URLs are one origin when these match."""
+    scheme = parts.scheme.lower()
+    return scheme, (parts.hostname or "").lower(), parts.port or (443 if scheme == "https" else 80)
+
+
+def _split_url(url: str) -> Any:
+    """``urlsplit`` with the checks a request needs; ``CollectorError("usage")`` for a URL that is not one."""
+    import urllib.parse
+
+    try:
+        parts = urllib.parse.urlsplit(url)
+        parts.port  # noqa: B018  (raises ValueError for a port that is not a number in range)
+    except ValueError as exc:  # "Invalid IPv6 URL", "Port out of range 0-65535", ...
+        raise CollectorError("usage", f"{url}: not a valid URL ({exc})") from None
+    if parts.scheme.lower() not in ("http", "https"):
+        raise CollectorError("usage", f"{url}: only http:// and https:// URLs")
+    if not parts.hostname:
+        raise CollectorError("usage", f"{url}: no host in the URL")
+    return parts
+
+
+class _Deadline:
+    """One deadline for a whole request: connect, TLS, headers, body and every redirect."""
+
+    def __init__(self, seconds: float) -> None:
+        import time
+
+        self._clock = time.monotonic
+        self.end = self._clock() + seconds
+        self.expired = False
+
+    def left(self) -> float:
+        return self.end - self._clock()
+
+
+def _expire(conn: Any, deadline: _Deadline) -> None:
+    """Timer thread: the deadline passed; wake the blocked recv by shutting the socket down.
+
+    A socket timeout alone bounds each read, not the request: a server that drips a byte a second would
+    hold the reader for as long as it likes."""
+    deadline.expired = True
+    sock = getattr(conn, "sock", None)
+    if sock is not None:
+        try:
+            sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+
+
+def _get_once(
+    parts: Any, headers: dict[str, str], deadline: _Deadline, limit: int, insecure: bool
+) -> tuple[int, dict[str, str], bytes, bool]:
+    """One GET on one connection: (status, headers, at most ``limit`` body bytes, truncated)."""
+    import http.client
+    import ssl
+    import threading
+
+    left = deadline.left()
+    if left <= 0:
+        raise TimeoutError("timed out")
+    conn: Any
+    if parts.scheme.lower() == "https":
+        context = ssl.create_default_context()
+        if insecure:
+            context.check_hostname = False
+            context.verify_mode = ssl.CERT_NONE
+        conn = http.client.HTTPSConnection(parts.hostname, parts.port, timeout=left, context=context)
+    else:
+        conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=left)
+    timer = threading.Timer(left, _expire, (conn, deadline))
+    timer.daemon = True
+    timer.start()
+    try:
+        target = (parts.path or "/") + ("?" + parts.query if parts.query else "")
+        conn.request("GET", target, headers=headers)
+        response = conn.getresponse()
+        chunks: list[bytes] = []
+        size = 0
+        while size <= limit:
+            data = response.read(min(1 << 16, limit + 1 - size))
+            if not data:
+                break
+            chunks.append(data)
+            size += len(data)
+        if deadline.expired:
+            raise TimeoutError("timed out")
+        body = b"".join(chunks)
+        return response.status, dict(response.getheaders()), body[:limit], size > limit
+    except Exception:
+        if deadline.expired:  # whatever the shut-down socket made http.client raise, it is the deadline
+            raise TimeoutError("timed out") from None
+        raise
+    finally:
+        timer.cancel()
+        conn.close()
+
+
 def http_get(
     url: str,
     timeout: float = 5.0,
@@ -343,35 +447,62 @@ def http_get(
 ) -> dict[str, Any]:
     """GET an endpoint as seen from this machine (a server usually listens on 127.0.0.1 only).
 
-    Never through a proxy. A failure to connect is an answer, not an error: ``status`` is ``None`` and
-    ``error`` is one of ``refused``, ``timeout``, ``dns``, ``tls``, ``other`` with ``detail``.
+    Never through a proxy. ``timeout`` is one deadline for the whole request (connect, TLS, headers, body,
+    redirects), not per socket read; at most ``limit`` body bytes are kept (``truncated`` says more came).
+    Redirects (at most 5) are followed; credentials (``Authorization``, ``Cookie``, a ``user:password@``
+    in a URL) go only to the origin given (scheme, host, port): on a redirect to another origin they are
+    dropped, the hop is still followed, and ``credentials_dropped`` says so. ``redirects`` lists the URLs
+    followed. A failure to connect is an answer, not an error: ``status`` is ``None`` and ``error`` is one
+    of ``refused``, ``timeout``, ``dns``, ``tls``, ``other`` with ``detail``.
     """
     import ssl
-    import urllib.error
-    import urllib.request
+    import urllib.parse
 
-    if not url.startswith(("http://", "https://")):
-        raise CollectorError("usage", f"{url}: only http:// and https:// URLs")
-    request = urllib.request.Request(url, headers=dict(headers or {"User-Agent": "argtrace-collector"}))
-    handlers: list[Any] = [urllib.request.ProxyHandler({})]
-    if url.startswith("https:"):
-        context = ssl.create_default_context()
-        if insecure:
-            context.check_hostname = False
-            context.verify_mode = ssl.CERT_NONE
-        handlers.append(urllib.request.HTTPSHandler(context=context))
-    opener = urllib.request.build_opener(*handlers)
-    out: dict[str, Any] = {"status": None, "headers": {}, "body": "", "truncated": False}
+    parts = _split_url(url)
+    origin = _origin(parts)
+    sent = dict(headers or {"User-Agent": "argtrace-collector"})
+    if parts.username is not None and not any(k.lower() == "authorization" for k in sent):
+        pair = f"{urllib.parse.unquote(parts.username)}:{urllib.parse.unquote(parts.password or '')}"
+        sent["Authorization"] = "Basic " + base64.b64encode(pair.encode("utf-8")).decode("ascii")
+    out: dict[str, Any] = {
+        "status": None,
+        "headers": {},
+        "body": "",
+        "truncated": False,
+        "redirects": [],
+        "credentials_dropped": False,
+    }
+    deadline = _Deadline(timeout)
+    current = url
     try:
-        with opener.open(request, timeout=timeout) as response:
-            body = response.read(limit + 1)
-            out.update(status=response.status, headers=dict(response.headers.items()))
-    except urllib.error.HTTPError as exc:
-        try:
-            body = exc.read(limit + 1)
-        except Exception:
-            body = b""
-        out.update(status=exc.code, headers=dict(exc.headers.items()) if exc.headers else {})
+        for hop in range(MAX_REDIRECTS + 1):
+            hop_headers = sent
+            if _origin(parts) != origin:
+                hop_headers = {k: v for k, v in sent.items() if k.lower() not in _CREDENTIAL_HEADERS}
+                if len(hop_headers) != len(sent):
+                    out["credentials_dropped"] = True
+            status, got, body, truncated = _get_once(parts, hop_headers, deadline, limit, insecure)
+            location = next((v for k, v in got.items() if k.lower() == "location"), None)
+            if status in REDIRECT_STATUSES and location and hop < MAX_REDIRECTS:
+                following = urllib.parse.urljoin(current, location.strip())
+                try:
+                    next_parts = _split_url(following)
+                except CollectorError:
+                    next_parts = None  # a redirect to ftp:// or garbage: the 3xx itself is the answer
+                if next_parts is not None:
+                    # Never send a user:password@ that a Location carries, nor keep it in what is reported.
+                    name = next_parts.hostname
+                    netloc = f"[{name}]" if ":" in name else name
+                    if next_parts.port:
+                        netloc += f":{next_parts.port}"
+                    following = urllib.parse.urlunsplit(
+                        (next_parts.scheme, netloc, next_parts.path, next_parts.query, "")
+                    )
+                    out["redirects"].append(following)
+                    current, parts = following, _split_url(following)
+                    continue
+            out.update(status=status, headers=got, body=_b64(body), truncated=truncated)
+            return out
     except Exception as exc:
         reason = getattr(exc, "reason", exc)
         text = f"{type(reason).__name__}: {reason}"
@@ -379,7 +510,7 @@ def http_get(
         if isinstance(reason, ConnectionRefusedError) or "refused" in lowered:
             kind = "refused"
         elif isinstance(reason, (socket.timeout, TimeoutError)) or "timed out" in lowered:
-            kind = "timeout"
+            kind, text = "timeout", f"no complete answer within {timeout:g} s"
         elif isinstance(reason, socket.gaierror):
             kind = "dns"
         elif isinstance(reason, ssl.SSLError) or "ssl" in lowered or "certificate" in lowered:
@@ -387,8 +518,6 @@ def http_get(
         else:
             kind = "other"
         out.update(error=kind, detail=text)
-        return out
-    out.update(body=_b64(body[:limit]), truncated=len(body) > limit)
     return out
 
 

@@ -102,6 +102,8 @@ class HttpResponse:
     truncated: bool = False
     error: str | None = None
     detail: str | None = None
+    redirects: tuple[str, ...] = ()  # the URLs followed, in order
+    credentials_dropped: bool = False  # a redirect left the origin: Authorization/Cookie were not sent there
 
 
 @dataclass(frozen=True)
@@ -296,7 +298,8 @@ class Host:
         headers: Mapping[str, str] | None = None,
         insecure: bool = False,
     ) -> HttpResponse:
-        """GET ``url`` from the host (no proxy). Connection failures come back as ``error``/``detail``."""
+        """GET ``url`` from the host (no proxy; ``timeout`` bounds the whole request; credentials only to
+        ``url``'s origin). Connection failures come back as ``error``/``detail``."""
         sent = dict(headers) if headers else None
         raw = self.call("http_get", url=url, timeout=timeout, headers=sent, insecure=insecure)
         return HttpResponse(
@@ -306,6 +309,8 @@ class Host:
             truncated=bool(raw.get("truncated")),
             error=raw.get("error"),
             detail=raw.get("detail"),
+            redirects=tuple(raw.get("redirects") or ()),
+            credentials_dropped=bool(raw.get("credentials_dropped")),
         )
 
     # ------------------------------------------------------------------------------------------ logs
