@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
+from argtrace import localfs
 from argtrace.layers.separated import PredictedCommands
 from argtrace.model import (
     Finding,
@@ -237,7 +238,7 @@ def model_config_path(options: CheckOptions, report: Report) -> Path | None:
     setting = report.setting("model_path") or report.setting("model")
     if setting is not None and isinstance(setting.effective, str):
         candidate = Path(setting.effective)
-        if (candidate / "config.json").is_file():
+        if localfs.is_file(candidate / "config.json"):  # any text: never raises
             return candidate
     return None
 

@@ -285,12 +285,13 @@ def test_remote_live_reads_the_url_from_the_node(sshd: SshServer, monkeypatch: p
     with serve_fixture("sglang-0.5.10.post1") as server:
         local = run_cli(["live", server.url, "--format", "json"])
         # from here on this process cannot open a URL: what the remote run shows came through the node
-        import argtrace.layers.live as live
+        # (the node runs its own copy of the collector; this process's copy must not be asked)
+        import argtrace.transport.collector as collector
 
         def no_local_http(*args: object, **kwargs: object) -> object:
             raise AssertionError("fetched locally")
 
-        monkeypatch.setattr(live.urllib.request, "build_opener", no_local_http)
+        monkeypatch.setattr(collector, "_get_once", no_local_http)
         remote = run_cli([*_at_node(sshd, sshd.bare_port), "live", server.url, "--format", "json"])
         requested = [path for path, _ in server.requests]
     _no_traceback(local, remote)

@@ -83,24 +83,49 @@ def hello() -> dict[str, Any]:
     }
 
 
+# errno values for which a path names nothing that could exist: ENOTDIR, ENAMETOOLONG, ELOOP.
+_NO_SUCH_PATH = {20: None, 36: "file name too long", 40: "too many levels of symbolic links"}
+
+
+def _special(mode: int) -> str:
+    """What a file that is neither a regular file nor a directory is, in words."""
+    import stat as stat_mod
+
+    for test, name in (
+        (stat_mod.S_ISFIFO, "named pipe (FIFO)"),
+        (stat_mod.S_ISSOCK, "socket"),
+        (stat_mod.S_ISCHR, "character device"),
+        (stat_mod.S_ISBLK, "block device"),
+    ):
+        if test(mode):
+            return name
+    return "special file"
+
+
 def stat(path: str) -> dict[str, Any]:
-    """``{"exists": false}`` or the file's type, size, mtime and mode (symlinks followed)."""
+    """``{"exists": false}`` (with ``problem`` when the path cannot name a file at all, e.g. a component
+    longer than the file system allows) or the file's type, size, mtime and mode (symlinks followed);
+    ``special`` says what an ``other`` is (a FIFO, a socket, a device)."""
     try:
         st = os.stat(path)
     except FileNotFoundError:
         return {"exists": False}
+    except ValueError:  # an embedded NUL byte: no file can have that name
+        return {"exists": False, "problem": "the path contains a NUL byte"}
     except OSError as exc:
-        if exc.errno == 20:  # a path component is not a directory
-            return {"exists": False}
+        if exc.errno in _NO_SUCH_PATH:
+            problem = _NO_SUCH_PATH[exc.errno]
+            return {"exists": False, "problem": problem} if problem else {"exists": False}
         raise _oserror(exc, path) from None
     import stat as stat_mod
 
+    special = None
     if stat_mod.S_ISDIR(st.st_mode):
         kind = "dir"
     elif stat_mod.S_ISREG(st.st_mode):
         kind = "file"
     else:
-        kind = "other"
+        kind, special = "other", _special(st.st_mode)
     return {
         "exists": True,
         "type": kind,
@@ -108,13 +133,43 @@ def stat(path: str) -> dict[str, Any]:
         "mtime": st.st_mtime,
         "mode": st.st_mode & 0o7777,
         "readable": os.access(path, os.R_OK),
+        "special": special,
     }
 
 
-def read(path: str, offset: int = 0, limit: int = DEFAULT_READ_LIMIT) -> dict[str, Any]:
-    """Up to ``limit`` bytes of a file from ``offset``; ``truncated`` when more follows."""
+def _open_regular(path: str) -> Any:
+    """``path`` opened for binary reading, refused unless it is a regular file.
+
+    Checked with ``stat`` before opening: opening a FIFO for reading blocks until a writer comes, and a
+    device such as ``/dev/zero`` never ends. The open itself is non-blocking and re-checked with ``fstat``,
+    so a file swapped for a FIFO in between still cannot hang the reader."""
+    import stat as stat_mod
+
     try:
-        with open(path, "rb") as fh:
+        before = os.stat(path)
+        if not stat_mod.S_ISREG(before.st_mode):
+            if stat_mod.S_ISDIR(before.st_mode):
+                raise CollectorError("is_directory", f"{path}: is a directory", 21)
+            what = _special(before.st_mode)
+            raise CollectorError("not_regular", f"{path}: is a {what}, not a regular file")
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise _oserror(exc, path) from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat_mod.S_ISREG(mode):
+            raise CollectorError("not_regular", f"{path}: is a {_special(mode)}, not a regular file")
+    except BaseException:
+        os.close(fd)
+        raise
+    return os.fdopen(fd, "rb")
+
+
+def read(path: str, offset: int = 0, limit: int = DEFAULT_READ_LIMIT) -> dict[str, Any]:
+    """Up to ``limit`` bytes of a regular file from ``offset``; ``truncated`` when more follows."""
+    fh = _open_regular(path)
+    try:
+        with fh:
             if offset:
                 fh.seek(offset)
             data = fh.read(limit + 1)

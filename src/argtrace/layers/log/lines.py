@@ -88,6 +88,8 @@ class Scan:
     searched_blocks: int = 0
     # NUL bytes at the start: the file was truncated while a process kept writing at its old offset.
     leading_nuls: int = 0
+    # A .gz log that does not decompress to its end (cut short, or corrupt): why; the part before was read.
+    gzip_problem: str | None = None
 
 
 def _decode(data: bytes) -> str:

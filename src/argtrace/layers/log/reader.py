@@ -9,8 +9,11 @@ counting and skipped without searching them for anchors. gzip logs are read tran
 
 from __future__ import annotations
 
+import errno
 import gzip
 import os
+import stat
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
@@ -46,6 +49,71 @@ def open_log(path: Path) -> tuple[BinaryIO, bool]:
     return raw, False
 
 
+class _Gunzip:
+    """A gzip stream read as decompressed chunks that keeps what it could decompress.
+
+    ``gzip.GzipFile`` raises ``EOFError`` at the end of a truncated file (a log still being compressed,
+    a partial copy) and a ``read`` that raises loses the bytes it had gathered; here every piece that
+    decompresses is handed on, and ``problem`` says why the stream stopped early. Concatenated members
+    (``cat a.gz b.gz``) and trailing zero padding are read as ``gzip`` reads them."""
+
+    def __init__(self, raw: BinaryIO) -> None:
+        self.raw = raw
+        self.problem: str | None = None
+        self._pieces = self._decompress()
+
+    def _decompress(self) -> Iterator[bytes]:
+        member = zlib.MAX_WBITS | 16  # gzip header and trailer
+        d = zlib.decompressobj(member)
+        fed = False  # has the current member received any input?
+        while True:
+            data = self.raw.read(1 << 20)
+            if not data:
+                break
+            while data:
+                if not fed:
+                    data = data.lstrip(b"\x00")  # zero padding after the last member, as gzip allows
+                    if not data:
+                        break
+                    fed = True
+                try:
+                    # Bounded output: a small file that inflates to gigabytes streams, never balloons.
+                    piece = d.decompress(data, CHUNK)
+                    while len(piece) == CHUNK and not d.unconsumed_tail and not d.eof:
+                        yield piece  # all input taken, but more output may be pending inside zlib
+                        piece = d.decompress(b"", CHUNK)
+                except zlib.error as exc:
+                    self.problem = f"corrupt gzip data ({exc})"
+                    return
+                if piece:
+                    yield piece
+                if d.eof:  # end of one member; what follows may be the next one
+                    data = d.unused_data
+                    d, fed = zlib.decompressobj(member), False
+                else:
+                    data = d.unconsumed_tail
+        if fed and not d.eof:
+            rest = d.flush()
+            if rest:
+                yield rest
+            self.problem = (
+                "the gzip stream ends before its end marker: the file is truncated (cut short, or still "
+                "being written)"
+            )
+
+    def read(self, n: int = -1) -> bytes:
+        return next(self._pieces, b"")
+
+    def close(self) -> None:
+        self.raw.close()
+
+    def __enter__(self) -> _Gunzip:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
 PARALLEL_MIN = 64 << 20  # plain files at least this large are scanned by one process per core
 
 
@@ -75,7 +143,10 @@ def _leading_nuls(path: Path) -> int:
 
 
 def _scan_log(path: Path, label: str | None, *, workers: int | None, prefilter: bool) -> Scan:
-    size = path.stat().st_size
+    st = path.stat()
+    if not stat.S_ISREG(st.st_mode):  # the callers refuse these first; a FIFO must never be opened here
+        raise OSError(errno.EINVAL, "not a regular file", str(path))
+    size = st.st_size
     fh, is_gz = open_log(path)
     result = Scan(path=label or str(path), size=size, gzip=is_gz)
     if workers is None:
@@ -88,6 +159,12 @@ def _scan_log(path: Path, label: str | None, *, workers: int | None, prefilter: 
     if not is_gz and workers > 1 and size >= PARALLEL_MIN:
         fh.close()
         _scan_parallel(path, size, workers, result)
+        return result
+    if is_gz:
+        fh.close()
+        with _Gunzip(path.open("rb")) as gz:
+            _scan_stream(gz, result)  # type: ignore[arg-type]
+        result.gzip_problem = gz.problem
         return result
     with fh:
         _scan_stream(fh, result)
