@@ -211,3 +211,20 @@ def test_urls_that_are_not_urls_are_usage_errors(url: str, why: str, tmp_path: P
     script.write_text("python3 -m sglang.launch_server --model-path /m --port 30000\n")
     check = run_cli(["check", "--url", url, "--no-shellcheck", str(script)])
     assert (check.status, check.stdout, check.stderr) == (2, "", f"argtrace check: --url {url}: {why}\n")
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "nan", "inf", "1e9"])
+def test_timeouts_no_timer_can_wait_for_are_usage_errors(value: str, tmp_path: Path) -> None:
+    shown = f"{float(value):g}"
+    live = run_cli(["live", "http://127.0.0.1:1", "--timeout", value])
+    assert (live.status, live.stderr) == (
+        2,
+        f"argtrace live: --timeout must be a number of seconds above 0 and at most 86400, got {shown}\n",
+    )
+    script = tmp_path / "launch.sh"
+    script.write_text("python3 -m sglang.launch_server --model-path /m --port 30000\n")
+    check = run_cli(["check", "--url", "http://127.0.0.1:1", "--url-timeout", value, str(script)])
+    assert (check.status, check.stderr) == (
+        2,
+        f"argtrace check: --url-timeout must be a number of seconds above 0 and at most 86400, got {shown}\n",
+    )

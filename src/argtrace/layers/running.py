@@ -65,8 +65,10 @@ def check_extra(args: argparse.Namespace) -> dict[str, object]:
         except UsageError as exc:
             raise UsageError(f"--url {exc}") from None
     timeout = getattr(args, "live_timeout", 5.0)
-    if isinstance(timeout, float) and not timeout > 0:  # NaN too
-        raise UsageError(f"--url-timeout must be a positive number of seconds, got {timeout:g}")
+    if isinstance(timeout, float) and not 0 < timeout <= 86400:  # NaN and inf too
+        raise UsageError(
+            f"--url-timeout must be a number of seconds above 0 and at most 86400, got {timeout:g}"
+        )
     return {
         "pid": getattr(args, "pid", None),
         "url": getattr(args, "url", None),

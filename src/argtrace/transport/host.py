@@ -313,7 +313,10 @@ class Host:
         """GET ``url`` from the host (no proxy; ``timeout`` bounds the whole request; credentials only to
         ``url``'s origin). Connection failures come back as ``error``/``detail``."""
         sent = dict(headers) if headers else None
-        raw = self.call("http_get", url=url, timeout=timeout, headers=sent, insecure=insecure)
+        # The collector ends the request at ``timeout``; the answer may take that long to come back.
+        raw = self.call_waiting(
+            "http_get", timeout, url=url, timeout=timeout, headers=sent, insecure=insecure
+        )
         return HttpResponse(
             status=raw.get("status"),
             headers=raw.get("headers") or {},
