@@ -170,3 +170,25 @@ def test_path_components_too_long_are_not_crashes(tmp_path: Path) -> None:
     assert [f["message"] for f in config.json["findings"] if f["code"] == "MM002"] == [
         f"cannot read the model config: {long}: file name too long"
     ]
+
+
+def test_python_that_is_a_fifo_is_refused_unopened(tmp_path: Path) -> None:
+    import os
+    import signal
+
+    os.mkfifo(tmp_path / "python3")
+    script = tmp_path / "launch.sh"
+    script.write_text(LAUNCH)
+
+    def fail(signum: int, frame: object) -> None:
+        raise TimeoutError("blocked on the FIFO")
+
+    previous = signal.signal(signal.SIGALRM, fail)
+    signal.alarm(20)  # reading the "interpreter" to see whether it is ELF would block forever
+    try:
+        result = run_cli(["check", "--no-shellcheck", "--python", "./python3", "launch.sh"], cwd=tmp_path)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    assert (result.status, result.stdout) == (2, "")
+    assert result.stderr == "argtrace check: --python ./python3: is a named pipe (FIFO), not an interpreter\n"

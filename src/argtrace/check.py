@@ -61,6 +61,8 @@ class CheckOptions:
     def from_args(cls, args: argparse.Namespace) -> CheckOptions:
         from argtrace.layers.running import check_extra
 
+        if args.python and "/" in args.python:  # a bare name is looked up on PATH, like the shell does
+            _refuse_special_interpreter(args.python)
         return cls(
             script=args.script,
             script_args=tuple(args.script_args),
@@ -82,6 +84,19 @@ class CheckOptions:
                 "container": getattr(args, "container", None),
                 **check_extra(args),
             },
+        )
+
+
+def _refuse_special_interpreter(python: str) -> None:
+    """``--python`` naming a FIFO, socket or device: a usage error. Reading its first bytes (is it an ELF
+    binary or a script?) would block on a FIFO forever."""
+    from argtrace.transport.host import current_host
+
+    host = current_host()
+    st = host.stat(python)
+    if st.exists and not st.is_file and not st.is_dir:
+        raise UsageError(
+            f"--python {host.describe(python)}: is a {st.special or 'special file'}, not an interpreter"
         )
 
 

@@ -179,6 +179,8 @@ def _site_dirs(interpreter: str, env: Mapping[str, str]) -> tuple[list[Path], bo
 
 
 def _is_binary(path: str) -> bool:
+    if not localfs.is_file(path):  # a FIFO would block the read below forever
+        return False
     try:
         with open(path, "rb") as fh:
             return fh.read(4) == b"\x7fELF"
