@@ -200,3 +200,15 @@ def test_from_log_fifo_is_a_usage_error(tmp_path: Path) -> None:
     assert result.stderr == (
         "argtrace mem: --from-log server.log: is a named pipe (FIFO), not a regular file\n"
     )
+
+
+def test_a_fifo_among_the_weights_is_not_opened(tmp_path: Path) -> None:
+    (tmp_path / "config.json").write_text(json.dumps(LLAMA))
+    os.mkfifo(tmp_path / "model-00001-of-00001.safetensors")
+    _alarm(20)
+    try:
+        result = run(tmp_path, "--model-config", ".", "--gpu", "h100")
+    finally:
+        signal.alarm(0)
+    assert (result.status, result.stderr) == (0, "")
+    assert result.json["memory"]["weights_source"] == "config"  # counted from the config, not the headers

@@ -225,6 +225,8 @@ def _read_safetensors_headers(directory: Path) -> dict[str, int] | None:
         return None
     sizes: dict[str, int] = {}
     for file in files:
+        if not localfs.is_file(file):  # a FIFO named *.safetensors would block the read forever
+            return None
         try:
             with file.open("rb") as handle:
                 raw = handle.read(8)
