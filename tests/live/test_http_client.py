@@ -228,3 +228,37 @@ def test_timeouts_no_timer_can_wait_for_are_usage_errors(value: str, tmp_path: P
         2,
         f"argtrace check: --url-timeout must be a number of seconds above 0 and at most 86400, got {shown}\n",
     )
+
+
+def test_a_tls_handshake_that_drips_ends_at_the_deadline() -> None:
+    """The server answers the ClientHello with a record header announcing 16 kB, then one byte a second:
+    every read gets a byte long before a socket timeout, so only the request's deadline can end it."""
+    import socket as socket_mod
+
+    listener = socket_mod.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1)
+    port = listener.getsockname()[1]
+
+    def serve() -> None:
+        conn, _ = listener.accept()
+        with conn:
+            conn.recv(65536)  # the ClientHello
+            try:
+                conn.sendall(b"\x16\x03\x03\x40\x00")
+                for _ in range(60):
+                    conn.sendall(b"\x02")
+                    time.sleep(1)
+            except OSError:
+                pass
+
+    import threading
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    started = time.monotonic()
+    got = collector.http_get(f"https://127.0.0.1:{port}/server_info", timeout=2)
+    elapsed = time.monotonic() - started
+    listener.close()
+    assert (got["status"], got["error"], got["detail"]) == (None, "timeout", "no complete answer within 2 s")
+    assert elapsed < 10

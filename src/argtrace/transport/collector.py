@@ -421,28 +421,39 @@ class _Deadline:
     """One deadline for a whole request: connect, TLS, headers, body and every redirect."""
 
     def __init__(self, seconds: float) -> None:
+        import threading
         import time
 
         self._clock = time.monotonic
         self.end = self._clock() + seconds
         self.expired = False
+        self.lock = threading.Lock()
+        self.fd: int | None = None  # the connection's socket while a request is under way
 
     def left(self) -> float:
         return self.end - self._clock()
 
 
-def _expire(conn: Any, deadline: _Deadline) -> None:
-    """Timer thread: the deadline passed; wake the blocked recv by shutting the socket down.
+def _expire(deadline: _Deadline) -> None:
+    """Timer thread: the deadline passed; wake whatever recv is blocked by shutting the connection down.
 
     A socket timeout alone bounds each read, not the request: a server that drips a byte a second would
-    hold the reader for as long as it likes."""
-    deadline.expired = True
-    sock = getattr(conn, "sock", None)
-    if sock is not None:
+    hold the reader for as long as it likes. The shutdown goes through a duplicate of the descriptor:
+    during a TLS handshake the socket object http.client holds has already been detached from it."""
+    with deadline.lock:
+        deadline.expired = True
+        if deadline.fd is None:
+            return
         try:
-            sock.shutdown(socket.SHUT_RDWR)
+            dup = socket.socket(fileno=os.dup(deadline.fd))
+        except OSError:
+            return
+        try:
+            dup.shutdown(socket.SHUT_RDWR)  # shuts the connection itself, for every descriptor of it
         except OSError:
             pass
+        finally:
+            dup.close()
 
 
 def _get_once(
@@ -465,7 +476,16 @@ def _get_once(
         conn = http.client.HTTPSConnection(parts.hostname, parts.port, timeout=left, context=context)
     else:
         conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=left)
-    timer = threading.Timer(left, _expire, (conn, deadline))
+
+    def connect(*args: Any, **kwargs: Any) -> socket.socket:
+        sock = socket.create_connection(*args, **kwargs)
+        with deadline.lock:
+            deadline.fd = sock.fileno()
+        return sock
+
+    conn._create_connection = connect  # remember the descriptor before TLS wraps the socket
+    # From what is left now: loading the CA store for HTTPS alone can take most of a second.
+    timer = threading.Timer(max(deadline.left(), 0.0), _expire, (deadline,))
     timer.daemon = True
     timer.start()
     try:
@@ -490,6 +510,8 @@ def _get_once(
         raise
     finally:
         timer.cancel()
+        with deadline.lock:  # from here the descriptor may be closed and reused: never shut it down
+            deadline.fd = None
         conn.close()
 
 
