@@ -87,7 +87,7 @@ def hello() -> dict[str, Any]:
 _NO_SUCH_PATH = {20: None, 36: "file name too long", 40: "too many levels of symbolic links"}
 
 
-def _special(mode: int) -> str:
+def special_kind(mode: int) -> str:
     """What a file that is neither a regular file nor a directory is, in words."""
     import stat as stat_mod
 
@@ -125,7 +125,7 @@ def stat(path: str) -> dict[str, Any]:
     elif stat_mod.S_ISREG(st.st_mode):
         kind = "file"
     else:
-        kind, special = "other", _special(st.st_mode)
+        kind, special = "other", special_kind(st.st_mode)
     return {
         "exists": True,
         "type": kind,
@@ -150,7 +150,7 @@ def _open_regular(path: str) -> Any:
         if not stat_mod.S_ISREG(before.st_mode):
             if stat_mod.S_ISDIR(before.st_mode):
                 raise CollectorError("is_directory", f"{path}: is a directory", 21)
-            what = _special(before.st_mode)
+            what = special_kind(before.st_mode)
             raise CollectorError("not_regular", f"{path}: is a {what}, not a regular file")
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
@@ -158,7 +158,7 @@ def _open_regular(path: str) -> Any:
     try:
         mode = os.fstat(fd).st_mode
         if not stat_mod.S_ISREG(mode):
-            raise CollectorError("not_regular", f"{path}: is a {_special(mode)}, not a regular file")
+            raise CollectorError("not_regular", f"{path}: is a {special_kind(mode)}, not a regular file")
     except BaseException:
         os.close(fd)
         raise
