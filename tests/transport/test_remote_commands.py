@@ -127,6 +127,25 @@ def test_remote_log_errors_exit_2(sshd: SshServer, tmp_path: Path) -> None:
     _no_traceback(missing, directory, no_python, unreachable)
 
 
+def test_remote_fifo_and_long_names_exit_2(sshd: SshServer, tmp_path: Path) -> None:
+    """On the node as here: a FIFO is refused unopened (the collector would block on it), and so is a path
+    component too long for the node's file system."""
+    fifo = tmp_path / "server.log"
+    os.mkfifo(fifo)
+    refused = run_cli([*_at_node(sshd), "log", str(fifo)])
+    assert (refused.status, refused.stderr) == (
+        2,
+        f"argtrace log: {sshd.host}:{fifo}: is a named pipe (FIFO), not a log file\n",
+    )
+    long = "/tmp/" + "a" * 300 + "/server.log"
+    too_long = run_cli([*_at_node(sshd), "log", long])
+    assert (too_long.status, too_long.stderr) == (
+        2,
+        f"argtrace log: {sshd.host}:{long}: file name too long\n",
+    )
+    _no_traceback(refused, too_long)
+
+
 def _closed_port() -> int:
     import socket
 
