@@ -192,3 +192,45 @@ def test_python_that_is_a_fifo_is_refused_unopened(tmp_path: Path) -> None:
         signal.signal(signal.SIGALRM, previous)
     assert (result.status, result.stdout) == (2, "")
     assert result.stderr == "argtrace check: --python ./python3: is a named pipe (FIFO), not an interpreter\n"
+
+
+def test_a_fifo_in_the_hugging_face_cache_is_not_opened(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+    import signal
+
+    repo = tmp_path / "hub" / "models--org--model"
+    (repo / "refs").mkdir(parents=True)
+    (repo / "snapshots" / "abc").mkdir(parents=True)
+    os.mkfifo(repo / "refs" / "main")  # reading the snapshot name from it would block forever
+    monkeypatch.setenv("HF_HOME", str(tmp_path))
+    monkeypatch.delenv("HF_HUB_CACHE", raising=False)
+
+    def fail(signum: int, frame: object) -> None:
+        raise TimeoutError("blocked on the FIFO")
+
+    previous = signal.signal(signal.SIGALRM, fail)
+    signal.alarm(30)
+    try:
+        result = run_cli(
+            [
+                "check",
+                "--no-shellcheck",
+                "--format",
+                "json",
+                "-c",
+                "python3 -m sglang.launch_server --model-path org/model",
+            ]
+        )
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    assert result.status == 0 and result.stderr == ""
+    assert [(f["code"], f["message"]) for f in result.json["findings"]] == [
+        (
+            "RS004",
+            "resolution skipped: no local config.json for model 'org/model'; model-dependent defaults cannot "
+            "be resolved",
+        )
+    ]

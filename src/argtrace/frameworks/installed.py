@@ -209,7 +209,8 @@ def _pyenv_target(shim: str, env: Mapping[str, str], cwd: str | None) -> str | N
                 break
     if not version:
         try:
-            words = (root / "version").read_text(errors="replace").split()
+            version_file = root / "version"
+            words = version_file.read_text(errors="replace").split() if localfs.is_file(version_file) else []
         except OSError:
             words = []
         version = words[0] if words else None

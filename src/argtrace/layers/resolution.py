@@ -113,8 +113,10 @@ def hf_snapshot(repo_id: str) -> Path | None:
     repo = hub / ("models--" + repo_id.replace("/", "--"))
     ref = repo / "refs" / "main"
     try:
+        if not localfs.is_file(ref):  # missing, or a FIFO that would block the read
+            raise FileNotFoundError(str(ref))
         snap = repo / "snapshots" / ref.read_text().strip()
-    except OSError:
+    except (OSError, UnicodeDecodeError):
         snaps = sorted((repo / "snapshots").glob("*")) if localfs.is_dir(repo / "snapshots") else []
         snap = snaps[-1] if snaps else Path("/nonexistent")
     return snap if localfs.is_file(snap / "config.json") else None
