@@ -111,3 +111,126 @@ def test_a_removed_flag_is_certain_only_for_a_known_version(tmp_path: Path) -> N
     )
     [finding] = [f for f in named.json["findings"] if f["code"] == "PA003"]
     assert (finding["severity"], finding["message"]) == ("error", flagged)
+
+
+LAUNCH = "python3 -m sglang.launch_server --model-path /m --port 30000\n"
+
+
+@pytest.mark.parametrize(
+    ("pid", "message"),
+    [
+        ("-1", "--pid -1: a process id is a positive integer"),
+        ("0", "--pid 0: a process id is a positive integer"),
+        ("abc", "--pid needs a process id or 'auto', got 'abc'"),
+        ("99999999999999999999", "--pid 99999999999999999999: no such process"),
+    ],
+)
+def test_pid_that_names_no_process_is_a_usage_error(tmp_path: Path, pid: str, message: str) -> None:
+    script = tmp_path / "launch.sh"
+    script.write_text(LAUNCH)
+    check = run_cli(["check", "--no-shellcheck", f"--pid={pid}", str(script)])
+    assert (check.status, check.stdout, check.stderr) == (2, "", f"argtrace check: {message}\n")
+    if pid != "abc":  # ps --pid is an int option: argparse itself refuses 'abc' (exit 2)
+        ps = run_cli(["ps", f"--pid={pid}"])
+        assert (ps.status, ps.stdout, ps.stderr) == (2, "", f"argtrace ps: {message}\n")
+
+
+@pytest.mark.parametrize("host", ["", " ", "\t"])
+def test_empty_host_is_a_usage_error_not_a_local_run(host: str) -> None:
+    result = run_cli(["--host", host, "ps"])
+    assert (result.status, result.stdout, result.stderr) == (
+        2,
+        "",
+        f"argtrace ps: --host {host!r}: empty host name\n",
+    )
+
+
+def test_path_components_too_long_are_not_crashes(tmp_path: Path) -> None:
+    long = "/opt/" + "a" * 300
+    script = tmp_path / "launch.sh"
+    script.write_text(f"{long}/bin/python3 -m sglang.launch_server --model-path {long}/model --port 30000\n")
+    result = run_cli(["check", "--no-shellcheck", "--format", "json", str(script)])
+    assert result.status in (0, 1) and result.stderr == ""
+    assert result.json["servers"][0]["argv"][0] == f"{long}/bin/python3"
+    # The interpreter and the model path are simply not on this machine: findings, and the rest goes on.
+    assert [(f["code"], f["message"]) for f in result.json["findings"]] == [
+        (
+            "PR007",
+            f"`{long}/bin/python3` does not exist on this machine; the framework version installed for it "
+            "could not be read",
+        ),
+        (
+            "RS004",
+            f"resolution skipped: no local config.json for model '{long}/model'; model-dependent defaults "
+            "cannot be resolved",
+        ),
+    ]
+    config = run_cli(["check", "--no-shellcheck", "--format", "json", "--model-config", long, str(script)])
+    assert config.status == 1 and config.stderr == ""
+    assert [f["message"] for f in config.json["findings"] if f["code"] == "MM002"] == [
+        f"cannot read the model config: {long}: file name too long"
+    ]
+
+
+def test_python_that_is_a_fifo_is_refused_unopened(tmp_path: Path) -> None:
+    import os
+    import signal
+
+    os.mkfifo(tmp_path / "python3")
+    script = tmp_path / "launch.sh"
+    script.write_text(LAUNCH)
+
+    def fail(signum: int, frame: object) -> None:
+        raise TimeoutError("blocked on the FIFO")
+
+    previous = signal.signal(signal.SIGALRM, fail)
+    signal.alarm(20)  # reading the "interpreter" to see whether it is ELF would block forever
+    try:
+        result = run_cli(["check", "--no-shellcheck", "--python", "./python3", "launch.sh"], cwd=tmp_path)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    assert (result.status, result.stdout) == (2, "")
+    assert result.stderr == "argtrace check: --python ./python3: is a named pipe (FIFO), not an interpreter\n"
+
+
+def test_a_fifo_in_the_hugging_face_cache_is_not_opened(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+    import signal
+
+    repo = tmp_path / "hub" / "models--org--model"
+    (repo / "refs").mkdir(parents=True)
+    (repo / "snapshots" / "abc").mkdir(parents=True)
+    os.mkfifo(repo / "refs" / "main")  # reading the snapshot name from it would block forever
+    monkeypatch.setenv("HF_HOME", str(tmp_path))
+    monkeypatch.delenv("HF_HUB_CACHE", raising=False)
+
+    def fail(signum: int, frame: object) -> None:
+        raise TimeoutError("blocked on the FIFO")
+
+    previous = signal.signal(signal.SIGALRM, fail)
+    signal.alarm(30)
+    try:
+        result = run_cli(
+            [
+                "check",
+                "--no-shellcheck",
+                "--format",
+                "json",
+                "-c",
+                "python3 -m sglang.launch_server --model-path org/model",
+            ]
+        )
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    assert result.status == 0 and result.stderr == ""
+    assert [(f["code"], f["message"]) for f in result.json["findings"]] == [
+        (
+            "RS004",
+            "resolution skipped: no local config.json for model 'org/model'; model-dependent defaults cannot "
+            "be resolved",
+        )
+    ]

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
+from argtrace import localfs
 from argtrace.layers.separated import PredictedCommands
 from argtrace.model import (
     Finding,
@@ -60,6 +61,8 @@ class CheckOptions:
     def from_args(cls, args: argparse.Namespace) -> CheckOptions:
         from argtrace.layers.running import check_extra
 
+        if args.python and "/" in args.python:  # a bare name is looked up on PATH, like the shell does
+            _refuse_special_interpreter(args.python)
         return cls(
             script=args.script,
             script_args=tuple(args.script_args),
@@ -81,6 +84,19 @@ class CheckOptions:
                 "container": getattr(args, "container", None),
                 **check_extra(args),
             },
+        )
+
+
+def _refuse_special_interpreter(python: str) -> None:
+    """``--python`` naming a FIFO, socket or device: a usage error. Reading its first bytes (is it an ELF
+    binary or a script?) would block on a FIFO forever."""
+    from argtrace.transport.host import current_host
+
+    host = current_host()
+    st = host.stat(python)
+    if st.exists and not st.is_file and not st.is_dir:
+        raise UsageError(
+            f"--python {host.describe(python)}: is a {st.special or 'special file'}, not an interpreter"
         )
 
 
@@ -237,7 +253,7 @@ def model_config_path(options: CheckOptions, report: Report) -> Path | None:
     setting = report.setting("model_path") or report.setting("model")
     if setting is not None and isinstance(setting.effective, str):
         candidate = Path(setting.effective)
-        if (candidate / "config.json").is_file():
+        if localfs.is_file(candidate / "config.json"):  # any text: never raises
             return candidate
     return None
 

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
 from pathlib import Path
+
+import pytest
 
 from tests.conftest import REPO, run_cli
 
@@ -88,3 +92,123 @@ def test_text_output_is_rendered(tmp_path: Path) -> None:
     )
     assert result.status in (0, 1)
     assert "Memory per GPU" in result.stdout and "max_total_num_tokens" in result.stdout
+
+
+LLAMA = json.loads((MODELS / "llama-3.1-8b" / "config.json").read_text())
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "problem"),
+    [
+        ("num_hidden_layers", 1e11, "num_hidden_layers = 100000000000 (expected 1 to 10000)"),
+        ("num_hidden_layers", -5, "num_hidden_layers = -5 (expected 1 to 10000)"),
+        ("num_hidden_layers", 0, "num_hidden_layers = 0 (expected 1 to 10000)"),
+        ("hidden_size", 1e30, "hidden_size = 1e+30 (expected 1 to 16777216)"),
+        ("intermediate_size", 10**14, "intermediate_size = 100000000000000 (expected 0 to 16777216)"),
+        ("num_key_value_heads", -3, "num_kv_heads = -3 (expected 0 to 16777216)"),
+        ("max_position_embeddings", 1e300, "context_length = 1e+300 (expected 0 to 17179869184)"),
+    ],
+)
+def test_absurd_sizes_are_a_finding_not_a_crash(
+    tmp_path: Path, key: str, value: object, problem: str
+) -> None:
+    (tmp_path / "config.json").write_text(json.dumps({**LLAMA, key: value}))
+    result = run(tmp_path, "--model-config", "config.json", "--gpu", "h100")
+    assert (result.status, result.stderr) == (1, "")
+    assert [(f["code"], f["message"]) for f in result.json["findings"]] == [
+        (
+            "MM002",
+            f"LlamaForCausalLM: config.json has values no model has: {problem}; memory cannot be sized",
+        )
+    ]
+
+
+@pytest.mark.parametrize("value", ["NaN", "Infinity", '"abc"', "null", "[1]", "1.5"])
+def test_sizes_that_are_not_integers_are_missing(tmp_path: Path, value: str) -> None:
+    text = json.dumps(LLAMA).replace('"num_hidden_layers": 32', f'"num_hidden_layers": {value}')
+    (tmp_path / "config.json").write_text(text)
+    result = run(tmp_path, "--model-config", "config.json", "--gpu", "h100")
+    assert (result.status, result.stderr) == (1, "")
+    assert [(f["code"], f["message"]) for f in result.json["findings"]] == [
+        ("MM002", "LlamaForCausalLM: config.json lacks num_hidden_layers; memory cannot be sized")
+    ]
+
+
+def test_absurd_quantization_block_is_not_an_overflow(tmp_path: Path) -> None:
+    config = {**LLAMA, "quantization_config": {"quant_method": "fp8", "weight_block_size": [1e400, 128]}}
+    (tmp_path / "config.json").write_text(json.dumps(config).replace("Infinity", "1e400"))
+    result = run(tmp_path, "--model-config", "config.json", "--gpu", "h100")
+    assert result.status in (0, 1) and result.stderr == ""
+    assert "MM002" not in codes(result)
+
+
+def test_config_nested_too_deep(tmp_path: Path) -> None:
+    (tmp_path / "config.json").write_text("[" * 100_000 + "]" * 100_000)
+    result = run(tmp_path, "--model-config", "config.json")
+    assert (result.status, result.stderr) == (1, "")
+    assert [(f["code"], f["message"]) for f in result.json["findings"]] == [
+        ("MM002", "cannot read the model config: config.json: not valid JSON (nested too deeply)")
+    ]
+
+
+def _alarm(seconds: int) -> None:
+    """A read that would block forever fails the test instead of hanging the suite."""
+
+    def fail(signum: int, frame: object) -> None:
+        raise TimeoutError(f"still blocked after {seconds} s")
+
+    signal.signal(signal.SIGALRM, fail)
+    signal.alarm(seconds)
+
+
+def test_config_fifo_and_device_are_refused_unopened(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "config.json")
+    _alarm(20)
+    try:
+        fifo = run(tmp_path, "--model-config", "config.json")
+        device = run(tmp_path, "--model-config", "/dev/zero")
+    finally:
+        signal.alarm(0)
+    assert [(f["code"], f["message"]) for f in fifo.json["findings"]] == [
+        (
+            "MM002",
+            "cannot read the model config: config.json: is a named pipe (FIFO), not a regular file",
+        )
+    ]
+    assert [(f["code"], f["message"]) for f in device.json["findings"]] == [
+        ("MM002", "cannot read the model config: /dev/zero: is a character device, not a regular file")
+    ]
+
+
+def test_config_path_component_too_long(tmp_path: Path) -> None:
+    long = "/tmp/" + "a" * 300 + "/config.json"
+    result = run(tmp_path, "--model-config", long)
+    assert (result.status, result.stderr) == (1, "")
+    assert [(f["code"], f["message"]) for f in result.json["findings"]] == [
+        ("MM002", f"cannot read the model config: {long}: file name too long")
+    ]
+
+
+def test_from_log_fifo_is_a_usage_error(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "server.log")
+    _alarm(20)
+    try:
+        result = run(tmp_path, "--model-config", str(MODELS / "llama-3.1-8b"), "--from-log", "server.log")
+    finally:
+        signal.alarm(0)
+    assert (result.status, result.stdout) == (2, "")
+    assert result.stderr == (
+        "argtrace mem: --from-log server.log: is a named pipe (FIFO), not a regular file\n"
+    )
+
+
+def test_a_fifo_among_the_weights_is_not_opened(tmp_path: Path) -> None:
+    (tmp_path / "config.json").write_text(json.dumps(LLAMA))
+    os.mkfifo(tmp_path / "model-00001-of-00001.safetensors")
+    _alarm(20)
+    try:
+        result = run(tmp_path, "--model-config", ".", "--gpu", "h100")
+    finally:
+        signal.alarm(0)
+    assert (result.status, result.stderr) == (0, "")
+    assert result.json["memory"]["weights_source"] == "config"  # counted from the config, not the headers

@@ -56,6 +56,7 @@ def test_collector_runs_on_python_38() -> None:
         REPO / "src/argtrace/transport/collector.py",
         REPO / "src/argtrace/layers/log/reader.py",
         REPO / "src/argtrace/layers/log/prefilter.py",
+        REPO / "src/argtrace/layers/log/lines.py",
     ]
     proc = subprocess.run(
         [vermin, "--no-tips", "--violations", "-t=3.8-", *map(str, files)], capture_output=True, text=True

@@ -127,6 +127,25 @@ def test_remote_log_errors_exit_2(sshd: SshServer, tmp_path: Path) -> None:
     _no_traceback(missing, directory, no_python, unreachable)
 
 
+def test_remote_fifo_and_long_names_exit_2(sshd: SshServer, tmp_path: Path) -> None:
+    """On the node as here: a FIFO is refused unopened (the collector would block on it), and so is a path
+    component too long for the node's file system."""
+    fifo = tmp_path / "server.log"
+    os.mkfifo(fifo)
+    refused = run_cli([*_at_node(sshd), "log", str(fifo)])
+    assert (refused.status, refused.stderr) == (
+        2,
+        f"argtrace log: {sshd.host}:{fifo}: is a named pipe (FIFO), not a log file\n",
+    )
+    long = "/tmp/" + "a" * 300 + "/server.log"
+    too_long = run_cli([*_at_node(sshd), "log", long])
+    assert (too_long.status, too_long.stderr) == (
+        2,
+        f"argtrace log: {sshd.host}:{long}: file name too long\n",
+    )
+    _no_traceback(refused, too_long)
+
+
 def _closed_port() -> int:
     import socket
 
@@ -285,12 +304,13 @@ def test_remote_live_reads_the_url_from_the_node(sshd: SshServer, monkeypatch: p
     with serve_fixture("sglang-0.5.10.post1") as server:
         local = run_cli(["live", server.url, "--format", "json"])
         # from here on this process cannot open a URL: what the remote run shows came through the node
-        import argtrace.layers.live as live
+        # (the node runs its own copy of the collector; this process's copy must not be asked)
+        import argtrace.transport.collector as collector
 
         def no_local_http(*args: object, **kwargs: object) -> object:
             raise AssertionError("fetched locally")
 
-        monkeypatch.setattr(live.urllib.request, "build_opener", no_local_http)
+        monkeypatch.setattr(collector, "_get_once", no_local_http)
         remote = run_cli([*_at_node(sshd, sshd.bare_port), "live", server.url, "--format", "json"])
         requested = [path for path, _ in server.requests]
     _no_traceback(local, remote)

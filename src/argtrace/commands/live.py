@@ -67,8 +67,10 @@ def run(args: argparse.Namespace) -> Report:
         if not sep or not name:
             raise UsageError(f"--expect needs NAME=VALUE, got {item!r}")
         intended[name.strip().lstrip("-").replace("-", "_")] = value
-    if args.live_timeout <= 0:
-        raise UsageError("--timeout must be positive")
+    if not 0 < args.live_timeout <= 86400:  # NaN and inf too: a timer cannot wait for those
+        raise UsageError(
+            f"--timeout must be a number of seconds above 0 and at most 86400, got {args.live_timeout:g}"
+        )
     snap = fetch_live(args.url, api_key=args.api_key, insecure=args.insecure, timeout=args.live_timeout)
     result = analyze_live(
         args.url,

@@ -67,11 +67,7 @@ def run(args: argparse.Namespace) -> Report:
 
     host = current_host()  # the node under `argtrace --host`: the path is the node's
     path = args.log
-    st = host.stat(path)
-    if not st.exists:
-        raise UsageError(f"{host.describe(args.log)}: no such file")
-    if st.is_dir:
-        raise UsageError(f"{host.describe(args.log)}: is a directory, not a log file")
+    host.regular_file(path, what="log file")  # a FIFO or /dev/zero is refused, never opened
     launched_after = None
     if args.launched_after:
         try:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from argtrace import localfs
 from argtrace.model import Finding, ServerCommand
 
 # What an unknown word (``Word.text is None``) becomes for argparse: never a flag, never a valid value.
@@ -90,7 +91,7 @@ def config_file(path_text: str, server: ServerCommand) -> Path | None:
     host = current_host()
     if not host.is_remote:
         path = resolve_path(path_text, server)
-        return path if path.is_file() else None
+        return path if localfs.is_file(path) else None
     from argtrace.transport.models import node_file_copy
 
     return node_file_copy(host, node_config_path(path_text, server), limit=MAX_CONFIG_FILE_BYTES)

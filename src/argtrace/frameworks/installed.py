@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from argtrace import localfs
 from argtrace.model import Finding, ServerCommand
 
 if TYPE_CHECKING:
@@ -54,12 +55,12 @@ def which(name: str, path: str | None, cwd: str | None = None) -> str | None:
         return _which_on(host, name, path, cwd)
     if "/" in name:
         candidate = Path(name) if os.path.isabs(name) else Path(cwd or os.getcwd()) / name
-        return str(candidate) if candidate.is_file() and os.access(candidate, os.X_OK) else None
+        return str(candidate) if localfs.is_file(candidate) and os.access(candidate, os.X_OK) else None
     for directory in (path or "").split(os.pathsep):
         if not directory:
             directory = cwd or os.getcwd()
         candidate = Path(directory) / name
-        if candidate.is_file() and os.access(candidate, os.X_OK):
+        if localfs.is_file(candidate) and os.access(candidate, os.X_OK):
             return str(candidate)
     return None
 
@@ -153,7 +154,7 @@ def _site_dirs(interpreter: str, env: Mapping[str, str]) -> tuple[list[Path], bo
     cfg = root / "pyvenv.cfg"
     prefixes = [root]
     include_system = True
-    if cfg.is_file():
+    if localfs.is_file(cfg):
         try:
             text = cfg.read_text(errors="replace")
         except OSError:
@@ -178,6 +179,8 @@ def _site_dirs(interpreter: str, env: Mapping[str, str]) -> tuple[list[Path], bo
 
 
 def _is_binary(path: str) -> bool:
+    if not localfs.is_file(path):  # a FIFO would block the read below forever
+        return False
     try:
         with open(path, "rb") as fh:
             return fh.read(4) == b"\x7fELF"
@@ -197,7 +200,7 @@ def _pyenv_target(shim: str, env: Mapping[str, str], cwd: str | None) -> str | N
         here = Path(cwd or os.getcwd())
         for directory in (here, *here.parents):
             candidate = directory / ".python-version"
-            if candidate.is_file():
+            if localfs.is_file(candidate):
                 version = (
                     candidate.read_text(errors="replace").split()[0]
                     if candidate.read_text().split()
@@ -206,14 +209,15 @@ def _pyenv_target(shim: str, env: Mapping[str, str], cwd: str | None) -> str | N
                 break
     if not version:
         try:
-            words = (root / "version").read_text(errors="replace").split()
+            version_file = root / "version"
+            words = version_file.read_text(errors="replace").split() if localfs.is_file(version_file) else []
         except OSError:
             words = []
         version = words[0] if words else None
     if not version or version == "system":
         return None
     target = root / "versions" / version / "bin" / path.name
-    return str(target) if target.exists() else None
+    return str(target) if localfs.exists(target) else None
 
 
 def dist_info_version(site_dirs: list[Path], name: str) -> str | None:

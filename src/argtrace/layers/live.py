@@ -1,6 +1,7 @@
 """The live layer: what a running SGLang or vLLM server reports about its own configuration.
 
-Endpoints read (stdlib ``urllib`` only, one short timeout each, never a traceback):
+Endpoints read through the host's collector (``transport/collector.py`` ``http_get``: standard library,
+one deadline per request, a 16 MiB body cap, credentials only to the origin given; never a traceback):
 
 - SGLang ``/server_info`` (falling back to the deprecated ``/get_server_info``): every ``ServerArgs`` field
   at top level (the tokenizer manager's copy), the scheduler's handshake (``status``,
@@ -18,22 +19,23 @@ of SGLang's ``/server_info``). The API key used to authenticate is never printed
 
 from __future__ import annotations
 
+import base64
+import ipaddress
 import json
 import re
 import socket
 import ssl
-import urllib.error
 import urllib.parse
-import urllib.request
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from argtrace.model import Evidence, Finding, LayerResult, Observation
+from argtrace.model import Evidence, Finding, LayerResult, Observation, UsageError
 from argtrace.redact import mask, redact_payload, redact_text, secret_values
 
 DEFAULT_TIMEOUT = 5.0
 MAX_BODY = 16 * 1024 * 1024
+MAX_JSON_DEPTH = 64  # /server_info is about 4 levels deep; vllm_config about 6
 USER_AGENT = "argtrace-live/1"
 
 # Fields of an SGLang rank's internal state that are measurements, not configuration.
@@ -114,6 +116,10 @@ class HttpResult:
     error: str | None = None  # "refused", "timeout", "dns", "tls", "protocol", "other"
     detail: str | None = None
     json: Any = None
+    json_problem: str | None = None  # why a body that may be JSON was not read (too deep, too large)
+    truncated: bool = False
+    redirects: list[str] = field(default_factory=list)  # the URLs followed, in order
+    credentials_dropped: bool = False  # a redirect left the origin given: the API key was not sent there
 
     @property
     def ok(self) -> bool:
@@ -138,6 +144,8 @@ class HttpResult:
             "status": self.status,
             "error": self.error,
             "content_type": self.content_type,
+            "redirected_to": display_url(self.redirects[-1]) if self.redirects else None,
+            "credentials_dropped": self.credentials_dropped,
         }
 
 
@@ -160,11 +168,25 @@ class LiveSnapshot:
 
 
 def normalise_url(url: str) -> str:
-    """``host:port`` -> ``http://host:port``; trailing ``/`` and an OpenAI-style ``/v1`` base removed."""
+    """``host:port`` -> ``http://host:port``; trailing ``/`` and an OpenAI-style ``/v1`` base removed.
+
+    :class:`UsageError` for text that is no URL (``http://[::1/``, ``http://[zz]:80``, a port out of range,
+    no host): nothing can be asked of such a server, so the command stops with exit status 2."""
     text = url.strip()
     if "://" not in text:
         text = "http://" + text
-    parts = urllib.parse.urlsplit(text)
+    try:
+        parts = urllib.parse.urlsplit(text)
+        parts.port  # noqa: B018  (ValueError for a port that is not a number in 0-65535)
+        host = parts.hostname
+        if host is not None and parts.netloc.rsplit("@", 1)[-1].startswith("["):
+            ipaddress.ip_address(host.split("%", 1)[0])  # "[zz]": brackets hold an IPv6 address or nothing
+    except ValueError as exc:
+        raise UsageError(f"{display_url(url)}: not a valid URL ({exc})") from None
+    if parts.scheme.lower() not in ("http", "https"):
+        raise UsageError(f"{display_url(url)}: not an http:// or https:// URL")
+    if not host:
+        raise UsageError(f"{display_url(url)}: not a valid URL (no host)")
     path = parts.path.rstrip("/")
     if path.endswith("/v1"):
         path = path[: -len("/v1")]
@@ -180,86 +202,57 @@ def _split_auth(url: str) -> tuple[str, tuple[str, str] | None]:
     parts = urllib.parse.urlsplit(url)
     if parts.username is None and parts.password is None:
         return url, None
-    netloc = parts.hostname or ""
-    if parts.port:
-        netloc += f":{parts.port}"
+    netloc = parts.netloc.rsplit("@", 1)[-1]
     clean = urllib.parse.urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
     return clean, (urllib.parse.unquote(parts.username or ""), urllib.parse.unquote(parts.password or ""))
 
 
-def http_get(base: str, path: str, *, api_key: str | None, insecure: bool, timeout: float) -> HttpResult:
-    """GET ``base + path``; every failure becomes an ``HttpResult`` with ``error`` set, never an exception."""
-    result = HttpResult(path=path)
-    clean, basic = _split_auth(base)
-    request = urllib.request.Request(
-        clean + path, headers={"Accept": "application/json, text/plain", "User-Agent": USER_AGENT}
-    )
-    if api_key:
-        request.add_header("Authorization", f"Bearer {api_key}")
-    elif basic is not None:
-        import base64
+def parse_json_body(body: bytes) -> tuple[Any, str | None]:
+    """The JSON value of ``body``, or ``(None, why)``; never raises, whatever a server sends.
 
-        token = base64.b64encode(f"{basic[0]}:{basic[1]}".encode()).decode()
-        request.add_header("Authorization", f"Basic {token}")
-    from argtrace.transport.host import current_host
-
-    host = current_host()
-    if host.is_remote:  # argtrace --host: the URL as the node sees it (a server on its 127.0.0.1)
-        return _remote_get(host, result, clean + path, dict(request.header_items()), insecure, timeout)
-    context = None
-    if clean.startswith("https:"):
-        context = ssl.create_default_context()
-        if insecure:
-            context.check_hostname = False
-            context.verify_mode = ssl.CERT_NONE
-    opener = urllib.request.build_opener(
-        urllib.request.ProxyHandler({}),  # a server on this network, not through the caller's proxy
-        urllib.request.HTTPSHandler(context=context)
-        if context is not None
-        else urllib.request.HTTPSHandler(),
-    )
+    A body nested deeper than :data:`MAX_JSON_DEPTH` is refused: deeper than about 1,000 levels the json
+    module itself raises ``RecursionError``, and anything walking the value recursively later would too."""
     try:
-        with opener.open(request, timeout=timeout) as response:
-            result.status = response.status
-            result.content_type = response.headers.get("Content-Type")
-            result.body = response.read(MAX_BODY)
-    except urllib.error.HTTPError as exc:
-        result.status = exc.code
-        result.content_type = exc.headers.get("Content-Type") if exc.headers else None
-        try:
-            result.body = exc.read(MAX_BODY)
-        except Exception:
-            result.body = b""
-    except urllib.error.URLError as exc:
-        result.error, result.detail = _classify(exc.reason)
-    except TimeoutError as exc:
-        result.error, result.detail = "timeout", str(exc) or "timed out"
-    except (ConnectionError, OSError, ValueError) as exc:  # RemoteDisconnected, BadStatusLine, bad URL
-        result.error, result.detail = _classify(exc)
-    except Exception as exc:  # http.client.HTTPException and friends
-        result.error, result.detail = "protocol", f"{type(exc).__name__}: {exc}"
-    if result.body and result.status is not None:
-        try:
-            result.json = json.loads(result.body.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError):
-            result.json = None
-    return result
+        value = json.loads(body.decode("utf-8"))
+    except RecursionError:
+        return None, f"JSON nested deeper than {MAX_JSON_DEPTH} levels"
+    except (UnicodeDecodeError, ValueError):
+        return None, None
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:  # iterative: the check itself must not recurse
+        item, depth = stack.pop()
+        if isinstance(item, (dict, list)):
+            if depth > MAX_JSON_DEPTH:
+                return None, f"JSON nested deeper than {MAX_JSON_DEPTH} levels"
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children)
+    return value, None
 
 
-def _remote_get(
-    host: Any, result: HttpResult, url: str, headers: dict[str, str], insecure: bool, timeout: float
-) -> HttpResult:
-    """:func:`http_get` through the node's collector (``Host.http_get``): the same ``HttpResult``."""
-    from argtrace.transport.host import HostError
+def http_get(base: str, path: str, *, api_key: str | None, insecure: bool, timeout: float) -> HttpResult:
+    """GET ``base + path`` through the host's collector (``Host.http_get``, local or ``--host``): one
+    deadline for the whole request, at most :data:`MAX_BODY` bytes, credentials only to ``base``'s origin.
+    Every failure becomes an ``HttpResult`` with ``error`` set, never an exception."""
+    from argtrace.transport.host import HostError, current_host
     from argtrace.transport.ssh import TransportError
 
+    result = HttpResult(path=path)
+    clean, basic = _split_auth(base)
+    headers = {"Accept": "application/json, text/plain", "User-Agent": USER_AGENT}
+    if api_key:
+        headers["Authorization"] = f"Bearer {api_key}"
+    elif basic is not None:
+        token = base64.b64encode(f"{basic[0]}:{basic[1]}".encode()).decode()
+        headers["Authorization"] = f"Basic {token}"
     try:
-        response = host.http_get(url, headers=headers, insecure=insecure, timeout=timeout)
+        response = current_host().http_get(clean + path, headers=headers, insecure=insecure, timeout=timeout)
     except TransportError:
         raise
-    except HostError as exc:  # a URL the collector refuses (not http/https)
+    except HostError as exc:  # a URL the collector refuses (not http/https, no host)
         result.error, result.detail = "other", str(exc)
         return result
+    result.redirects = list(response.redirects)
+    result.credentials_dropped = response.credentials_dropped
     if response.status is None:
         kind, _ = _classify(response.detail or "")
         result.error = kind if kind != "other" else (response.error or "other")
@@ -268,11 +261,11 @@ def _remote_get(
     result.status = response.status
     result.content_type = next((v for k, v in response.headers.items() if k.lower() == "content-type"), None)
     result.body = response.body[:MAX_BODY]
-    if result.body:
-        try:
-            result.json = json.loads(result.body.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError):
-            result.json = None
+    result.truncated = response.truncated
+    if result.truncated:
+        result.json_problem = f"the body is larger than {MAX_BODY >> 20} MiB; not read further"
+    elif result.body:
+        result.json, result.json_problem = parse_json_body(result.body)
     return result
 
 
@@ -350,7 +343,7 @@ def fetch_live(
             if r.status in (401, 403):
                 snap.unauthorized.append(r)
             elif r.status is not None and (
-                r.status >= 500 or (r.ok and r.json is None and path != "/metrics")
+                r.status >= 500 or (r.ok and r.json is None and path != "/metrics") or r.json_problem
             ):
                 snap.bad.append(r)
             elif r.status is not None and r.status != 404 and r.looks_html:
@@ -525,7 +518,7 @@ def analyze_live(
             what = {
                 "refused": "connection refused (nothing listens on that port, or the server is still "
                 "loading the model)",
-                "timeout": f"no answer within {timeout:g} s",
+                "timeout": f"timed out: no complete answer within {timeout:g} s",
                 "dns": "the host name does not resolve",
                 "protocol": "the connection was closed without an HTTP answer (HTTPS port spoken to "
                 "over HTTP?)",
@@ -548,11 +541,18 @@ def analyze_live(
             )
         else:
             message = f"{snap.url}{r.path}: HTTP {r.status}: the server requires an API key"
+        if r.credentials_dropped and r.redirects:
+            message += (
+                f" (after a redirect to {display_url(r.redirects[-1])}, another origin: credentials are sent "
+                "only to the origin given, so it got none)"
+            )
         result.findings.append(rules.LV004.finding(message, at=f"{at_base}{r.path}"))
         break
     for r in snap.bad:
         snippet = r.body[:200].decode("utf-8", "replace").strip().replace("\n", " ")
-        if r.looks_html:
+        if r.json_problem:
+            why = f"the answer was not read: {r.json_problem} (HTTP {r.status})"
+        elif r.looks_html:
             why = (
                 f"expected JSON from the server, got an HTML page (HTTP {r.status}): a proxy, a load "
                 "balancer or another service answers on this port?"

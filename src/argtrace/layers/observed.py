@@ -287,6 +287,24 @@ def _has_server_ancestor(pid: int, candidates: Mapping[int, int | None]) -> bool
     return False
 
 
+# Linux's PID_MAX_LIMIT is 2**22; anything above a C int cannot name a process on any system.
+_MAX_PID = 2**31 - 1
+
+
+def parse_pid(pid: str | int) -> int:
+    """``--pid``'s number; :class:`UsageError` for text, zero, a negative number or one no process has
+    (``-1`` and ``0`` mean "every process" / "my group" to kill(2), never one process)."""
+    try:
+        number = int(pid)
+    except ValueError:
+        raise UsageError(f"--pid needs a process id or 'auto', got {pid!r}") from None
+    if number <= 0:
+        raise UsageError(f"--pid {number}: a process id is a positive integer")
+    if number > _MAX_PID:
+        raise UsageError(f"--pid {number}: no such process")
+    return number
+
+
 def resolve_pid(pid: str | int, framework: str | None = None) -> ObservedProcess:
     """``--pid N`` or ``--pid auto``: the server process to compare (a worker's pid leads to its server)."""
     if isinstance(pid, str) and pid.strip().lower() == "auto":
@@ -298,10 +316,7 @@ def resolve_pid(pid: str | int, framework: str | None = None) -> ObservedProcess
             listing = "; ".join(f"{s.pid} ({s.framework}, {' '.join(s.argv[:4])} ...)" for s in servers)
             raise UsageError(f"--pid auto: {len(servers)} servers are running, pass one of them: {listing}")
         return servers[0]
-    try:
-        number = int(pid)
-    except ValueError as exc:
-        raise UsageError(f"--pid needs a process id or 'auto', got {pid!r}") from exc
+    number = parse_pid(pid)
     from argtrace.transport.host import current_host
 
     host = current_host()

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from argtrace import localfs
 from argtrace.model import Evidence, LayerResult, Observation, ServerCommand
 
 DEFAULT_TIMEOUT = float(os.environ.get("ARGTRACE_RESOLVE_TIMEOUT") or 240.0)  # seconds
@@ -89,14 +90,14 @@ def local_model_dir(model_config: str | os.PathLike[str] | None, model_value: st
         return node_model_dir(current_host(), str(model_config) if model_config else None, model_value)
     if model_config:
         p = Path(model_config)
-        if p.is_file():
+        if localfs.is_file(p):  # any text, even a component too long for the file system: never raises
             return p.parent
-        if (p / "config.json").is_file():
+        if localfs.is_file(p / "config.json"):
             return p
         return None
     if model_value:
         p = Path(model_value)
-        if (p / "config.json").is_file():
+        if localfs.is_file(p / "config.json"):
             return p
         snap = hf_snapshot(model_value)
         if snap is not None:
@@ -112,11 +113,13 @@ def hf_snapshot(repo_id: str) -> Path | None:
     repo = hub / ("models--" + repo_id.replace("/", "--"))
     ref = repo / "refs" / "main"
     try:
+        if not localfs.is_file(ref):  # missing, or a FIFO that would block the read
+            raise FileNotFoundError(str(ref))
         snap = repo / "snapshots" / ref.read_text().strip()
-    except OSError:
-        snaps = sorted((repo / "snapshots").glob("*")) if (repo / "snapshots").is_dir() else []
+    except (OSError, UnicodeDecodeError):
+        snaps = sorted((repo / "snapshots").glob("*")) if localfs.is_dir(repo / "snapshots") else []
         snap = snaps[-1] if snaps else Path("/nonexistent")
-    return snap if (snap / "config.json").is_file() else None
+    return snap if localfs.is_file(snap / "config.json") else None
 
 
 def server_argv(server: ServerCommand, framework: str) -> tuple[list[str] | None, str | None]:

@@ -31,7 +31,30 @@ class _Options(Protocol):
 
 
 def check_extra(args: argparse.Namespace) -> dict[str, object]:
-    """What ``CheckOptions.extra`` must carry for :func:`analyze_running`."""
+    """What ``CheckOptions.extra`` must carry for :func:`analyze_running`; :class:`UsageError` (exit 2,
+    before any analysis) for a ``--pid``, ``--url`` or ``--url-timeout`` that cannot be used."""
+    from argtrace.model import UsageError
+
+    pid = getattr(args, "pid", None)
+    if isinstance(pid, str) and pid.strip().lower() != "auto":
+        from argtrace.layers.observed import parse_pid
+
+        parse_pid(pid)
+    url = getattr(args, "url", None)
+    if isinstance(url, str):
+        from argtrace.layers.live import normalise_url
+
+        if not url.strip():
+            raise UsageError("--url: empty URL")
+        try:
+            normalise_url(url)
+        except UsageError as exc:
+            raise UsageError(f"--url {exc}") from None
+    timeout = getattr(args, "live_timeout", 5.0)
+    if isinstance(timeout, float) and not 0 < timeout <= 86400:  # NaN and inf too
+        raise UsageError(
+            f"--url-timeout must be a number of seconds above 0 and at most 86400, got {timeout:g}"
+        )
     return {
         "pid": getattr(args, "pid", None),
         "url": getattr(args, "url", None),

@@ -83,24 +83,49 @@ def hello() -> dict[str, Any]:
     }
 
 
+# errno values for which a path names nothing that could exist: ENOTDIR, ENAMETOOLONG, ELOOP.
+_NO_SUCH_PATH = {20: None, 36: "file name too long", 40: "too many levels of symbolic links"}
+
+
+def special_kind(mode: int) -> str:
+    """What a file that is neither a regular file nor a directory is, in words."""
+    import stat as stat_mod
+
+    for test, name in (
+        (stat_mod.S_ISFIFO, "named pipe (FIFO)"),
+        (stat_mod.S_ISSOCK, "socket"),
+        (stat_mod.S_ISCHR, "character device"),
+        (stat_mod.S_ISBLK, "block device"),
+    ):
+        if test(mode):
+            return name
+    return "special file"
+
+
 def stat(path: str) -> dict[str, Any]:
-    """``{"exists": false}`` or the file's type, size, mtime and mode (symlinks followed)."""
+    """``{"exists": false}`` (with ``problem`` when the path cannot name a file at all, e.g. a component
+    longer than the file system allows) or the file's type, size, mtime and mode (symlinks followed);
+    ``special`` says what an ``other`` is (a FIFO, a socket, a device)."""
     try:
         st = os.stat(path)
     except FileNotFoundError:
         return {"exists": False}
+    except ValueError:  # an embedded NUL byte: no file can have that name
+        return {"exists": False, "problem": "the path contains a NUL byte"}
     except OSError as exc:
-        if exc.errno == 20:  # a path component is not a directory
-            return {"exists": False}
+        if exc.errno in _NO_SUCH_PATH:
+            problem = _NO_SUCH_PATH[exc.errno]
+            return {"exists": False, "problem": problem} if problem else {"exists": False}
         raise _oserror(exc, path) from None
     import stat as stat_mod
 
+    special = None
     if stat_mod.S_ISDIR(st.st_mode):
         kind = "dir"
     elif stat_mod.S_ISREG(st.st_mode):
         kind = "file"
     else:
-        kind = "other"
+        kind, special = "other", special_kind(st.st_mode)
     return {
         "exists": True,
         "type": kind,
@@ -108,13 +133,43 @@ def stat(path: str) -> dict[str, Any]:
         "mtime": st.st_mtime,
         "mode": st.st_mode & 0o7777,
         "readable": os.access(path, os.R_OK),
+        "special": special,
     }
 
 
-def read(path: str, offset: int = 0, limit: int = DEFAULT_READ_LIMIT) -> dict[str, Any]:
-    """Up to ``limit`` bytes of a file from ``offset``; ``truncated`` when more follows."""
+def _open_regular(path: str) -> Any:
+    """``path`` opened for binary reading, refused unless it is a regular file.
+
+    Checked with ``stat`` before opening: opening a FIFO for reading blocks until a writer comes, and a
+    device such as ``/dev/zero`` never ends. The open itself is non-blocking and re-checked with ``fstat``,
+    so a file swapped for a FIFO in between still cannot hang the reader."""
+    import stat as stat_mod
+
     try:
-        with open(path, "rb") as fh:
+        before = os.stat(path)
+        if not stat_mod.S_ISREG(before.st_mode):
+            if stat_mod.S_ISDIR(before.st_mode):
+                raise CollectorError("is_directory", f"{path}: is a directory", 21)
+            what = special_kind(before.st_mode)
+            raise CollectorError("not_regular", f"{path}: is a {what}, not a regular file")
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise _oserror(exc, path) from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat_mod.S_ISREG(mode):
+            raise CollectorError("not_regular", f"{path}: is a {special_kind(mode)}, not a regular file")
+    except BaseException:
+        os.close(fd)
+        raise
+    return os.fdopen(fd, "rb")
+
+
+def read(path: str, offset: int = 0, limit: int = DEFAULT_READ_LIMIT) -> dict[str, Any]:
+    """Up to ``limit`` bytes of a regular file from ``offset``; ``truncated`` when more follows."""
+    fh = _open_regular(path)
+    try:
+        with fh:
             if offset:
                 fh.seek(offset)
             data = fh.read(limit + 1)
@@ -334,6 +389,132 @@ def _user(uid: int | None, cache: dict[int, str | None]) -> str | None:
     return cache[uid]
 
 
+REDIRECT_STATUSES = (301, 302, 303, 307, 308)
+MAX_REDIRECTS = 5
+# Headers that carry credentials: sent only to the origin the caller named (see http_get).
+_CREDENTIAL_HEADERS = ("authorization", "proxy-authorization", "cookie")
+
+
+def _origin(parts: Any) -> tuple[str, str, int]:
+    """(scheme, host, port) with the default port filled in: two URLs are one origin when these match."""
+    scheme = parts.scheme.lower()
+    return scheme, (parts.hostname or "").lower(), parts.port or (443 if scheme == "https" else 80)
+
+
+def _split_url(url: str) -> Any:
+    """``urlsplit`` with the checks a request needs; ``CollectorError("usage")`` for a URL that is not one."""
+    import urllib.parse
+
+    try:
+        parts = urllib.parse.urlsplit(url)
+        parts.port  # noqa: B018  (raises ValueError for a port that is not a number in range)
+    except ValueError as exc:  # "Invalid IPv6 URL", "Port out of range 0-65535", ...
+        raise CollectorError("usage", f"{url}: not a valid URL ({exc})") from None
+    if parts.scheme.lower() not in ("http", "https"):
+        raise CollectorError("usage", f"{url}: only http:// and https:// URLs")
+    if not parts.hostname:
+        raise CollectorError("usage", f"{url}: no host in the URL")
+    return parts
+
+
+class _Deadline:
+    """One deadline for a whole request: connect, TLS, headers, body and every redirect."""
+
+    def __init__(self, seconds: float) -> None:
+        import threading
+        import time
+
+        self._clock = time.monotonic
+        self.end = self._clock() + seconds
+        self.expired = False
+        self.lock = threading.Lock()
+        self.fd: int | None = None  # the connection's socket while a request is under way
+
+    def left(self) -> float:
+        return self.end - self._clock()
+
+
+def _expire(deadline: _Deadline) -> None:
+    """Timer thread: the deadline passed; wake whatever recv is blocked by shutting the connection down.
+
+    A socket timeout alone bounds each read, not the request: a server that drips a byte a second would
+    hold the reader for as long as it likes. The shutdown goes through a duplicate of the descriptor:
+    during a TLS handshake the socket object http.client holds has already been detached from it."""
+    with deadline.lock:
+        deadline.expired = True
+        if deadline.fd is None:
+            return
+        try:
+            dup = socket.socket(fileno=os.dup(deadline.fd))
+        except OSError:
+            return
+        try:
+            dup.shutdown(socket.SHUT_RDWR)  # shuts the connection itself, for every descriptor of it
+        except OSError:
+            pass
+        finally:
+            dup.close()
+
+
+def _get_once(
+    parts: Any, headers: dict[str, str], deadline: _Deadline, limit: int, insecure: bool
+) -> tuple[int, dict[str, str], bytes, bool]:
+    """One GET on one connection: (status, headers, at most ``limit`` body bytes, truncated)."""
+    import http.client
+    import ssl
+    import threading
+
+    left = deadline.left()
+    if left <= 0:
+        raise TimeoutError("timed out")
+    conn: Any
+    if parts.scheme.lower() == "https":
+        context = ssl.create_default_context()
+        if insecure:
+            context.check_hostname = False
+            context.verify_mode = ssl.CERT_NONE
+        conn = http.client.HTTPSConnection(parts.hostname, parts.port, timeout=left, context=context)
+    else:
+        conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=left)
+
+    def connect(*args: Any, **kwargs: Any) -> socket.socket:
+        sock = socket.create_connection(*args, **kwargs)
+        with deadline.lock:
+            deadline.fd = sock.fileno()
+        return sock
+
+    conn._create_connection = connect  # remember the descriptor before TLS wraps the socket
+    # From what is left now: loading the CA store for HTTPS alone can take most of a second.
+    timer = threading.Timer(max(deadline.left(), 0.0), _expire, (deadline,))
+    timer.daemon = True
+    timer.start()
+    try:
+        target = (parts.path or "/") + ("?" + parts.query if parts.query else "")
+        conn.request("GET", target, headers=headers)
+        response = conn.getresponse()
+        chunks: list[bytes] = []
+        size = 0
+        while size <= limit:
+            data = response.read(min(1 << 16, limit + 1 - size))
+            if not data:
+                break
+            chunks.append(data)
+            size += len(data)
+        if deadline.expired:
+            raise TimeoutError("timed out")
+        body = b"".join(chunks)
+        return response.status, dict(response.getheaders()), body[:limit], size > limit
+    except Exception:
+        if deadline.expired:  # whatever the shut-down socket made http.client raise, it is the deadline
+            raise TimeoutError("timed out") from None
+        raise
+    finally:
+        timer.cancel()
+        with deadline.lock:  # from here the descriptor may be closed and reused: never shut it down
+            deadline.fd = None
+        conn.close()
+
+
 def http_get(
     url: str,
     timeout: float = 5.0,
@@ -343,35 +524,62 @@ def http_get(
 ) -> dict[str, Any]:
     """GET an endpoint as seen from this machine (a server usually listens on 127.0.0.1 only).
 
-    Never through a proxy. A failure to connect is an answer, not an error: ``status`` is ``None`` and
-    ``error`` is one of ``refused``, ``timeout``, ``dns``, ``tls``, ``other`` with ``detail``.
+    Never through a proxy. ``timeout`` is one deadline for the whole request (connect, TLS, headers, body,
+    redirects), not per socket read; at most ``limit`` body bytes are kept (``truncated`` says more came).
+    Redirects (at most 5) are followed; credentials (``Authorization``, ``Cookie``, a ``user:password@``
+    in a URL) go only to the origin given (scheme, host, port): on a redirect to another origin they are
+    dropped, the hop is still followed, and ``credentials_dropped`` says so. ``redirects`` lists the URLs
+    followed. A failure to connect is an answer, not an error: ``status`` is ``None`` and ``error`` is one
+    of ``refused``, ``timeout``, ``dns``, ``tls``, ``other`` with ``detail``.
     """
     import ssl
-    import urllib.error
-    import urllib.request
+    import urllib.parse
 
-    if not url.startswith(("http://", "https://")):
-        raise CollectorError("usage", f"{url}: only http:// and https:// URLs")
-    request = urllib.request.Request(url, headers=dict(headers or {"User-Agent": "argtrace-collector"}))
-    handlers: list[Any] = [urllib.request.ProxyHandler({})]
-    if url.startswith("https:"):
-        context = ssl.create_default_context()
-        if insecure:
-            context.check_hostname = False
-            context.verify_mode = ssl.CERT_NONE
-        handlers.append(urllib.request.HTTPSHandler(context=context))
-    opener = urllib.request.build_opener(*handlers)
-    out: dict[str, Any] = {"status": None, "headers": {}, "body": "", "truncated": False}
+    parts = _split_url(url)
+    origin = _origin(parts)
+    sent = dict(headers or {"User-Agent": "argtrace-collector"})
+    if parts.username is not None and not any(k.lower() == "authorization" for k in sent):
+        pair = f"{urllib.parse.unquote(parts.username)}:{urllib.parse.unquote(parts.password or '')}"
+        sent["Authorization"] = "Basic " + base64.b64encode(pair.encode("utf-8")).decode("ascii")
+    out: dict[str, Any] = {
+        "status": None,
+        "headers": {},
+        "body": "",
+        "truncated": False,
+        "redirects": [],
+        "credentials_dropped": False,
+    }
+    deadline = _Deadline(timeout)
+    current = url
     try:
-        with opener.open(request, timeout=timeout) as response:
-            body = response.read(limit + 1)
-            out.update(status=response.status, headers=dict(response.headers.items()))
-    except urllib.error.HTTPError as exc:
-        try:
-            body = exc.read(limit + 1)
-        except Exception:
-            body = b""
-        out.update(status=exc.code, headers=dict(exc.headers.items()) if exc.headers else {})
+        for hop in range(MAX_REDIRECTS + 1):
+            hop_headers = sent
+            if _origin(parts) != origin:
+                hop_headers = {k: v for k, v in sent.items() if k.lower() not in _CREDENTIAL_HEADERS}
+                if len(hop_headers) != len(sent):
+                    out["credentials_dropped"] = True
+            status, got, body, truncated = _get_once(parts, hop_headers, deadline, limit, insecure)
+            location = next((v for k, v in got.items() if k.lower() == "location"), None)
+            if status in REDIRECT_STATUSES and location and hop < MAX_REDIRECTS:
+                following = urllib.parse.urljoin(current, location.strip())
+                try:
+                    next_parts = _split_url(following)
+                except CollectorError:
+                    next_parts = None  # a redirect to ftp:// or garbage: the 3xx itself is the answer
+                if next_parts is not None:
+                    # Never send a user:password@ that a Location carries, nor keep it in what is reported.
+                    name = next_parts.hostname
+                    netloc = f"[{name}]" if ":" in name else name
+                    if next_parts.port:
+                        netloc += f":{next_parts.port}"
+                    following = urllib.parse.urlunsplit(
+                        (next_parts.scheme, netloc, next_parts.path, next_parts.query, "")
+                    )
+                    out["redirects"].append(following)
+                    current, parts = following, _split_url(following)
+                    continue
+            out.update(status=status, headers=got, body=_b64(body), truncated=truncated)
+            return out
     except Exception as exc:
         reason = getattr(exc, "reason", exc)
         text = f"{type(reason).__name__}: {reason}"
@@ -379,7 +587,7 @@ def http_get(
         if isinstance(reason, ConnectionRefusedError) or "refused" in lowered:
             kind = "refused"
         elif isinstance(reason, (socket.timeout, TimeoutError)) or "timed out" in lowered:
-            kind = "timeout"
+            kind, text = "timeout", f"no complete answer within {timeout:g} s"
         elif isinstance(reason, socket.gaierror):
             kind = "dns"
         elif isinstance(reason, ssl.SSLError) or "ssl" in lowered or "certificate" in lowered:
@@ -387,8 +595,6 @@ def http_get(
         else:
             kind = "other"
         out.update(error=kind, detail=text)
-        return out
-    out.update(body=_b64(body[:limit]), truncated=len(body) > limit)
     return out
 
 
@@ -399,7 +605,7 @@ _LOADED: dict[str, types.ModuleType] = {}
 
 def load_module(name: str, source: str) -> bool:
     """Execute ``source`` as module ``name``. A dotted name gets empty parent packages, so the log reader can
-    be loaded as ``argtrace.layers.log.reader`` next to its grep prefilter, which imports it by that name
+    be loaded as ``argtrace.layers.log.reader`` next to its grep prefilter and their shared ``lines`` module
     (the node has no argtrace installed; these stand-ins exist only in this collector process)."""
     parts = name.split(".")
     for i in range(1, len(parts)):

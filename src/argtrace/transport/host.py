@@ -53,6 +53,8 @@ class FileStat:
     mtime: float | None = None
     mode: int | None = None
     readable: bool = False
+    special: str | None = None  # type "other": "named pipe (FIFO)", "socket", "character device", ...
+    problem: str | None = None  # not exists: why no file can have this name ("file name too long")
 
     @property
     def is_file(self) -> bool:
@@ -102,6 +104,8 @@ class HttpResponse:
     truncated: bool = False
     error: str | None = None
     detail: str | None = None
+    redirects: tuple[str, ...] = ()  # the URLs followed, in order
+    credentials_dropped: bool = False  # a redirect left the origin: Authorization/Cookie were not sent there
 
 
 @dataclass(frozen=True)
@@ -167,14 +171,24 @@ class Host:
             args["limit"] = limit
         return base64.b64decode(self.call("read", **args)["data"])
 
-    def read_input(self, path_text: str, *, what: str = "input file", max_bytes: int | None = None) -> bytes:
-        """Read a file the user named on the command line, with the errors ``check`` prints (exit 2)."""
+    def regular_file(self, path_text: str, *, what: str = "input file") -> FileStat:
+        """The stat of a file the user named, or :class:`UsageError` (exit 2, one line) unless it is a
+        regular file: missing, a name no file can have, a directory, a FIFO, a socket or a device. Never
+        opens it (opening a FIFO blocks until a writer comes; ``/dev/zero`` never ends)."""
         where = self.describe(path_text)
         st = self.stat(path_text)
         if not st.exists:
-            raise UsageError(f"{where}: no such file")
+            raise UsageError(f"{where}: {st.problem or 'no such file'}")
         if st.is_dir:
             raise UsageError(f"{where}: is a directory, not a {what}")
+        if not st.is_file:
+            raise UsageError(f"{where}: is a {st.special or 'special file'}, not a {what}")
+        return st
+
+    def read_input(self, path_text: str, *, what: str = "input file", max_bytes: int | None = None) -> bytes:
+        """Read a file the user named on the command line, with the errors ``check`` prints (exit 2)."""
+        where = self.describe(path_text)
+        st = self.regular_file(path_text, what=what)
         if max_bytes is not None and st.size is not None and st.size > max_bytes:
             raise UsageError(f"{where}: {st.size} bytes is too large for a {what}")
         try:
@@ -296,9 +310,13 @@ class Host:
         headers: Mapping[str, str] | None = None,
         insecure: bool = False,
     ) -> HttpResponse:
-        """GET ``url`` from the host (no proxy). Connection failures come back as ``error``/``detail``."""
+        """GET ``url`` from the host (no proxy; ``timeout`` bounds the whole request; credentials only to
+        ``url``'s origin). Connection failures come back as ``error``/``detail``."""
         sent = dict(headers) if headers else None
-        raw = self.call("http_get", url=url, timeout=timeout, headers=sent, insecure=insecure)
+        # The collector ends the request at ``timeout``; the answer may take that long to come back.
+        raw = self.call_waiting(
+            "http_get", timeout, url=url, timeout=timeout, headers=sent, insecure=insecure
+        )
         return HttpResponse(
             status=raw.get("status"),
             headers=raw.get("headers") or {},
@@ -306,6 +324,8 @@ class Host:
             truncated=bool(raw.get("truncated")),
             error=raw.get("error"),
             detail=raw.get("detail"),
+            redirects=tuple(raw.get("redirects") or ()),
+            credentials_dropped=bool(raw.get("credentials_dropped")),
         )
 
     # ------------------------------------------------------------------------------------------ logs

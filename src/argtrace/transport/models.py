@@ -85,6 +85,10 @@ def _hf_snapshot(host: Host, repo_id: str) -> str | None:
     return None
 
 
+# HostError kinds that mean "this file cannot be copied": the caller goes on without it.
+_UNREADABLE = ("not_found", "permission", "is_directory", "not_regular", "internal", "os_error")
+
+
 def _copy(host: Host, config_path: str) -> Path | None:
     key = (host.label, config_path)
     if key in _COPIES:
@@ -92,7 +96,7 @@ def _copy(host: Host, config_path: str) -> Path | None:
     try:
         data = host.read_bytes(config_path, limit=MAX_CONFIG_BYTES)
     except HostError as exc:
-        if exc.kind in ("not_found", "permission", "is_directory", "internal", "os_error"):
+        if exc.kind in _UNREADABLE:
             return None
         raise
     directory = _private_dir()
@@ -120,7 +124,7 @@ def node_file_copy(host: Host, path: str, *, limit: int) -> Path | None:
         try:
             data = host.read_bytes(path, limit=limit)
         except HostError as exc:
-            if exc.kind not in ("not_found", "permission", "is_directory", "internal", "os_error"):
+            if exc.kind not in _UNREADABLE:
                 raise
         else:
             if name not in ("", ".", ".."):

@@ -51,9 +51,14 @@ def command_index(words: Sequence[str], commands: Collection[str]) -> int | None
 def host_context(args: argparse.Namespace) -> Iterator[None]:
     """Run the command body against ``--host`` when given (else the local machine)."""
     host_text = getattr(args, "host", None)
-    if not host_text:
+    if host_text is None:
         yield
         return
+    if not host_text.strip():
+        from argtrace.model import UsageError
+
+        # `--host "$NODE"` with NODE unset must not quietly observe this machine instead of the node.
+        raise UsageError(f"--host {host_text!r}: empty host name")
     from argtrace.transport.host import use_host
     from argtrace.transport.ssh import RemoteHost, parse_target
 

@@ -330,12 +330,13 @@ class RemoteHost(Host):
 
     def scan_log(self, path: str, label: str | None = None) -> Scan:
         """Filter the log on the node with the log layer's own reader; only kept lines travel."""
+        import argtrace.layers.log.lines as lines
         import argtrace.layers.log.prefilter as prefilter
         import argtrace.layers.log.reader as reader
 
-        # Under their own names (the prefilter imports the reader), so a big plain log goes through the
-        # node's GNU grep exactly as it would here.
-        for module in (reader, prefilter):
+        # Under their own names and in import order (reader -> prefilter -> lines), so a big plain log goes
+        # through the node's GNU grep exactly as it would here.
+        for module in (lines, prefilter, reader):
             if module.__name__ not in self._loaded:
                 self.call("load_module", name=module.__name__, source=Path(str(module.__file__)).read_text())
                 self._loaded.add(module.__name__)

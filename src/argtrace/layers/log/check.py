@@ -65,9 +65,10 @@ def analyze_check_log(
     from argtrace.transport.host import current_host
 
     host = current_host()  # the node under `argtrace --host`: --log and the script are the node's files
-    st = host.stat(options.log)
-    if not st.is_file:
-        raise UsageError(f"--log {host.describe(options.log)}: no such file")
+    try:
+        host.regular_file(options.log, what="log file")  # never opened unless a regular file
+    except UsageError as exc:
+        raise UsageError(f"--log {exc}") from None
     launched_after: datetime | None = None
     label = "--launched-after"
     if options.launched_after:

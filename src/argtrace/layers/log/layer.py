@@ -175,6 +175,17 @@ def analyze_log(
                 launch=selected[-1].index if selected else None,
             )
         )
+    if scan.gzip_problem:
+        findings.append(
+            rules.LG010.finding(
+                f"{label}: {scan.gzip_problem}; the {scan.total_lines} line(s) before the break were "
+                "analysed, anything after it is unknown.",
+                at=f"{label}:{max(scan.total_lines, 1)}",
+                fix="Read the log again once it is complete (or the uncompressed original); `gzip -t LOG` "
+                "tests the file.",
+                launch=selected[-1].index if selected else None,
+            )
+        )
     for lc in selected:
         if not _is_server_launch(lc):
             continue
@@ -778,6 +789,7 @@ def _log_section(
             "ends_with_newline": scan.ends_with_newline,
             "leading_nuls": scan.leading_nuls,
             "lines_dropped": scan.hits_dropped,
+            "gzip_problem": scan.gzip_problem,
         },
     }
     if selected:

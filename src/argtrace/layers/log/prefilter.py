@@ -3,7 +3,7 @@
 ``grep -a -n -b -v -F`` with the few line templates a running server repeats (decode/prefill batch lines,
 HTTP access lines, throughput lines) runs several times faster than any pure-Python pass over the bytes; what
 it prints (every other line, with its number and byte offset) is a small fraction of the file and is read
-here, line by line, with the same anchors as the Python scanner (``reader.ANCHORS``). Used only for plain
+here, line by line, with the same anchors as the Python scanner (``lines.ANCHORS``). Used only for plain
 files of at least ``reader.PARALLEL_MIN`` bytes when GNU grep is on PATH; anything unexpected (no grep, a
 non-GNU grep, a grep failure) falls back to the Python scan, which gives the same lines.
 """
@@ -18,8 +18,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import IO
 
-from argtrace.layers.log import reader
-from argtrace.layers.log.reader import Line, Scan
+from argtrace.layers.log import lines as shared  # the records and anchors the reader also uses (no cycle)
+from argtrace.layers.log.lines import Line, Scan
 
 _TB = b"Traceback (most recent call last)"
 
@@ -45,10 +45,10 @@ def scan_with_grep(path: Path, label: str) -> Scan | None:
     out = Scan(path=label, size=size, gzip=False)
     with path.open("rb") as fh:
         head = fh.read(65536)
-        out.binary = reader._looks_binary(head)
+        out.binary = shared._looks_binary(head)
         out.leading_nuls = len(head) - len(head.lstrip(b"\x00"))
     cmd = [exe, "-a", "-n", "-b", "-v", "-F"]
-    for marker in reader.BORING:
+    for marker in shared.BORING:
         cmd += ["-e", marker.decode()]
     cmd.append(str(path))
     env = dict(os.environ, LC_ALL="C")
@@ -66,17 +66,17 @@ def scan_with_grep(path: Path, label: str) -> Scan | None:
             if pending is not None and pending.block is not None:
                 if (
                     number == pending.number + len(pending.block) + 1
-                    and len(pending.block) < reader.TRACEBACK_LINES
+                    and len(pending.block) < shared.TRACEBACK_LINES
                 ):
-                    pending.block.append(reader._decode(text).rstrip("\r"))
+                    pending.block.append(shared._decode(text).rstrip("\r"))
                 else:
                     pending = None
-            if not hit_beyond and not any(a in text for a in reader.ANCHORS):
+            if not hit_beyond and not any(a in text for a in shared.ANCHORS):
                 continue
-            if len(out.lines) >= reader.MAX_HITS:
+            if len(out.lines) >= shared.MAX_HITS:
                 out.hits_dropped += 1
                 continue
-            line = Line(number, reader._decode(text).rstrip("\r"), truncated=cut, offset=offset)
+            line = Line(number, shared._decode(text).rstrip("\r"), truncated=cut, offset=offset)
             if _TB in text:
                 line.block = []
                 pending = line
@@ -113,7 +113,7 @@ def scan_with_grep(path: Path, label: str) -> Scan | None:
     if not out.ends_with_newline and last_end < size:
         out.total_lines += 1
     lines = tail.rstrip(b"\n").split(b"\n")
-    out.last_line = reader._decode(lines[-1][:4096]) if lines and lines[-1] else ""
+    out.last_line = shared._decode(lines[-1][:4096]) if lines and lines[-1] else ""
     out.searched_blocks = 1
     return out
 
@@ -132,7 +132,7 @@ def _records(stream: IO[bytes], out: Scan) -> Iterator[tuple[int, int, bytes, bo
         if long is not None:
             nl = data.find(b"\n")
             part = data if nl < 0 else data[:nl]
-            long_hit = long_hit or any(a in tail + part for a in reader.ANCHORS)
+            long_hit = long_hit or any(a in tail + part for a in shared.ANCHORS)
             tail = part[-64:]
             if nl < 0:
                 continue
@@ -147,25 +147,25 @@ def _records(stream: IO[bytes], out: Scan) -> Iterator[tuple[int, int, bytes, bo
                 break
             number, offset, text = _parse(buf[start:nl])
             start = nl + 1
-            truncated = len(text) > reader.MAX_LINE
-            hit = truncated and any(a in text[reader.MAX_LINE - 64 :] for a in reader.ANCHORS)
+            truncated = len(text) > shared.MAX_LINE
+            hit = truncated and any(a in text[shared.MAX_LINE - 64 :] for a in shared.ANCHORS)
             if truncated and number not in out.long_lines:
                 out.long_lines.append(number)
-            yield number, offset, text[: reader.MAX_LINE], truncated, hit
+            yield number, offset, text[: shared.MAX_LINE], truncated, hit
         carry = buf[start:]
-        if len(carry) > reader.MAX_LINE + 64:
+        if len(carry) > shared.MAX_LINE + 64:
             number, offset, text = _parse(carry)
             if number not in out.long_lines:
                 out.long_lines.append(number)
-            long = (number, offset, text[: reader.MAX_LINE])
-            long_hit = any(a in text[reader.MAX_LINE - 64 :] for a in reader.ANCHORS)
+            long = (number, offset, text[: shared.MAX_LINE])
+            long_hit = any(a in text[shared.MAX_LINE - 64 :] for a in shared.ANCHORS)
             tail = text[-64:]
             carry = b""
     if long is not None:
         yield long[0], long[1], long[2], True, long_hit
     elif carry:
         number, offset, text = _parse(carry)
-        yield number, offset, text[: reader.MAX_LINE], len(text) > reader.MAX_LINE, False
+        yield number, offset, text[: shared.MAX_LINE], len(text) > shared.MAX_LINE, False
 
 
 def _parse(record: bytes) -> tuple[int, int, bytes]:

@@ -9,96 +9,33 @@ counting and skipped without searching them for anchors. gzip logs are read tran
 
 from __future__ import annotations
 
+import errno
 import gzip
 import os
+import stat
+import zlib
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
+from argtrace.layers.log.lines import (  # noqa: F401  (re-exported: reader.Line, reader.ANCHORS, ...)
+    _TEXT_BYTES,
+    ANCHORS,
+    BORING,
+    MAX_HITS,
+    MAX_LINE,
+    TRACEBACK_LINES,
+    Line,
+    Scan,
+    _decode,
+    _looks_binary,
+)
+from argtrace.layers.log.prefilter import scan_with_grep
+
 CHUNK = 8 << 20  # bytes read at a time
 BLOCK = 256 << 10  # sub-block for the boring-line test
-MAX_LINE = 1 << 20  # longest line text kept for analysis (args dumps are ~20 kB)
 MAX_CARRY = 8 << 20  # a line longer than this is scanned in pieces
-TRACEBACK_LINES = 160  # lines kept after "Traceback (most recent call last):"
 TRACEBACK_BYTES = 64 << 10
-MAX_HITS = 200_000  # hard cap on kept lines (a log made only of errors stays bounded)
-
-# Every line the analyser can use contains one of these (see analyze.py for what each line means).
-ANCHORS: tuple[bytes, ...] = (
-    b"server_args",
-    b"non-default args",
-    b"with config:",
-    b"API server version",
-    b"rror",  # ValueError, RuntimeError, OutOfMemoryError, "error:", NCCL error, ...
-    b"Traceback (most recent call last)",
-    b"illed",  # Killed / killed
-    b" end.",  # Load weight end. / Memory pool end. / Capture cuda graph end.
-    b"weight begin",
-    b"llocated",  # KV Cache is allocated / Mamba Cache is allocated
-    b"max_total_num_tokens",
-    b"startup complete",
-    b"fired up",
-    b"Uvicorn running",
-    b"took ",  # vLLM: Model loading took / Graph capturing finished in .., took
-    b"KV cache",  # vLLM: Available KV cache memory / GPU KV cache size
-    b"Resolved architecture",
-    b"usage: launch_server",
-    b"usage: vllm",
-    b"usage: api_server",
-    b"usage: sglang",
-    b"deprecat",
-    b"nknown",
-    b"profiled value",
-    b"Started server process",
-    b"not enough",
-    b"Not enough",
-    b"out of memory",
-    b"exceeds",
-    b"capped",
-    b"draft",
-    b"Starting vLLM",
-    b"[Errno",
-    b"positional argument",
-    b"cache mode",
-    b"Exception",
-    b" version ",
-)
-# Lines printed over and over once a server runs; a block made only of these holds nothing to analyse.
-BORING: tuple[bytes, ...] = (
-    b" batch. #",  # SGLang "] Decode batch. #running-req" and "] Prefill batch. #new-seq"
-    b'HTTP/1.1" ',
-    b"Avg prompt throughput",  # vLLM periodic stats
-)
-
-
-@dataclass
-class Line:
-    number: int  # 1-based
-    text: str
-    truncated: bool = False
-    # For a "Traceback (most recent call last)" line: the lines that follow it.
-    block: list[str] | None = None
-    offset: int | None = None  # byte offset of the line in the (decompressed) stream
-
-
-@dataclass
-class Scan:
-    path: str
-    size: int
-    gzip: bool
-    lines: list[Line] = field(default_factory=list)
-    total_lines: int = 0
-    bytes_read: int = 0
-    ends_with_newline: bool = True
-    binary: bool = False
-    long_lines: list[int] = field(default_factory=list)
-    hits_dropped: int = 0
-    last_line: str = ""
-    skipped_blocks: int = 0
-    searched_blocks: int = 0
-    # NUL bytes at the start: the file was truncated while a process kept writing at its old offset.
-    leading_nuls: int = 0
 
 
 def open_log(path: Path) -> tuple[BinaryIO, bool]:
@@ -112,8 +49,69 @@ def open_log(path: Path) -> tuple[BinaryIO, bool]:
     return raw, False
 
 
-def _decode(data: bytes) -> str:
-    return data.decode("utf-8", "replace").replace("\x00", "\\x00")
+class _Gunzip:
+    """A gzip stream read as decompressed chunks that keeps what it could decompress.
+
+    ``gzip.GzipFile`` raises ``EOFError`` at the end of a truncated file (a log still being compressed,
+    a partial copy) and a ``read`` that raises loses the bytes it had gathered; here every piece that
+    decompresses is handed on, and ``problem`` says why the stream stopped early. Concatenated members
+    (``cat a.gz b.gz``) and trailing zero padding are read as ``gzip`` reads them."""
+
+    def __init__(self, raw: BinaryIO) -> None:
+        self.raw = raw
+        self.problem: str | None = None
+        self._pieces = self._decompress()
+
+    def _decompress(self) -> Iterator[bytes]:
+        member = zlib.MAX_WBITS | 16  # gzip header and trailer
+        d = zlib.decompressobj(member)
+        fed = False  # has the current member received any input?
+        while True:
+            data = self.raw.read(1 << 20)
+            if not data:
+                break
+            while data:
+                if not fed:
+                    data = data.lstrip(b"\x00")  # zero padding after the last member, as gzip allows
+                    if not data:
+                        break
+                    fed = True
+                try:
+                    # Bounded output: a small file that inflates to gigabytes streams, never balloons.
+                    piece = d.decompress(data, CHUNK)
+                    while len(piece) == CHUNK and not d.unconsumed_tail and not d.eof:
+                        yield piece  # all input taken, but more output may be pending inside zlib
+                        piece = d.decompress(b"", CHUNK)
+                except zlib.error as exc:
+                    self.problem = f"corrupt gzip data ({exc})"
+                    return
+                if piece:
+                    yield piece
+                if d.eof:  # end of one member; what follows may be the next one
+                    data = d.unused_data
+                    d, fed = zlib.decompressobj(member), False
+                else:
+                    data = d.unconsumed_tail
+        if fed and not d.eof:
+            rest = d.flush()
+            if rest:
+                yield rest
+            self.problem = (
+                "the gzip stream ends before its end marker: the file is truncated (cut short, or still "
+                "being written)"
+            )
+
+    def read(self, n: int = -1) -> bytes:
+        return next(self._pieces, b"")
+
+    def close(self) -> None:
+        self.raw.close()
+
+    def __enter__(self) -> _Gunzip:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 PARALLEL_MIN = 64 << 20  # plain files at least this large are scanned by one process per core
@@ -145,14 +143,15 @@ def _leading_nuls(path: Path) -> int:
 
 
 def _scan_log(path: Path, label: str | None, *, workers: int | None, prefilter: bool) -> Scan:
-    size = path.stat().st_size
+    st = path.stat()
+    if not stat.S_ISREG(st.st_mode):  # the callers refuse these first; a FIFO must never be opened here
+        raise OSError(errno.EINVAL, "not a regular file", str(path))
+    size = st.st_size
     fh, is_gz = open_log(path)
     result = Scan(path=label or str(path), size=size, gzip=is_gz)
     if workers is None:
         workers = min(os.cpu_count() or 1, 4)
     if not is_gz and size >= PARALLEL_MIN and prefilter:
-        from argtrace.layers.log.prefilter import scan_with_grep
-
         fast = scan_with_grep(path, result.path)
         if fast is not None:
             fh.close()
@@ -160,6 +159,12 @@ def _scan_log(path: Path, label: str | None, *, workers: int | None, prefilter: 
     if not is_gz and workers > 1 and size >= PARALLEL_MIN:
         fh.close()
         _scan_parallel(path, size, workers, result)
+        return result
+    if is_gz:
+        fh.close()
+        with _Gunzip(path.open("rb")) as gz:
+            _scan_stream(gz, result)  # type: ignore[arg-type]
+        result.gzip_problem = gz.problem
         return result
     with fh:
         _scan_stream(fh, result)
@@ -298,20 +303,6 @@ def _scan_stream(fh: BinaryIO, out: Scan) -> None:
         buf = carry if carry.endswith(b"\n") else carry + b"\n"
         line_no, _ = _scan_region(buf, len(buf), line_no, base, out, piece=False, final=True)
     out.total_lines = line_no - 1
-
-
-_TEXT_BYTES = bytes(range(0x20, 0x7F)) + b"\t\n\r\x1b"
-
-
-def _looks_binary(sample: bytes) -> bool:
-    """More than 5% control bytes or invalid UTF-8 in the first 64 kB (a leading run of NULs aside)."""
-    sample = sample.lstrip(b"\x00")
-    if not sample:
-        return False
-    ascii_only = sample.translate(None, _TEXT_BYTES)
-    controls = sum(1 for b in ascii_only if b < 0x80)
-    invalid = sample.decode("utf-8", "replace").count("\ufffd")
-    return (controls + invalid) * 20 > len(sample)
 
 
 def _is_boring(buf: bytes, start: int, end: int) -> bool:

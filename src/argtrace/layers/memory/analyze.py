@@ -13,6 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from argtrace import localfs
 from argtrace.gpus import GIB, GpuProfile, GpuSelection, parse_gpu_spec
 from argtrace.layers.memory import sglang as sg
 from argtrace.layers.memory.config import ConfigError, ModelSpec, load_config, read_model_spec
@@ -275,7 +276,7 @@ NEEDED_CACHES = "caches needed (not allocated)"
 
 
 def _model_dir(model_config: Path) -> Path:
-    return Path(model_config).parent if Path(model_config).is_file() else Path(model_config)
+    return Path(model_config).parent if localfs.is_file(model_config) else Path(model_config)
 
 
 def _framework_evaluator(
@@ -544,6 +545,15 @@ def analyze_memory(
         return result
     spec = read_model_spec(raw)
     section["model"] = {"architecture": spec.architecture, "family": spec.family}
+    if spec.invalid:
+        findings.append(
+            rules.MM002.finding(
+                f"{spec.architecture}: config.json has values no model has: {'; '.join(spec.invalid)}; "
+                "memory cannot be sized",
+                at=at,
+            )
+        )
+        return result
     if spec.missing:
         findings.append(
             rules.MM002.finding(
@@ -582,7 +592,7 @@ def analyze_memory(
     if framework == "vllm":
         from argtrace.layers.memory import vllm
 
-        model_dir = Path(model_config).parent if Path(model_config).is_file() else Path(model_config)
+        model_dir = Path(model_config).parent if localfs.is_file(model_config) else Path(model_config)
         vllm.analyze(spec, profile, settings, version, section, findings, rules, selection.count, model_dir)
         return result
     section["version"] = version or sg.VERSION
@@ -601,7 +611,7 @@ def analyze_memory(
             )
         )
     weights = estimate_weights(
-        spec, r.tp, Path(model_config).parent if Path(model_config).is_file() else Path(model_config)
+        spec, r.tp, Path(model_config).parent if localfs.is_file(model_config) else Path(model_config)
     )
     try:
         p = sg.plan(spec, r, weights, profile.total_bytes, pre_load_bytes, post_load_bytes)

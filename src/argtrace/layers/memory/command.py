@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from argtrace import localfs
 from argtrace.layers.memory.analyze import analyze_memory
 from argtrace.layers.memory.settings import read_server_settings
 from argtrace.model import Evidence, FrameworkInfo, Report, UsageError
@@ -30,8 +31,9 @@ def run_mem(
     if from_log is not None:
         from argtrace.layers.memory.fromlog import read_log, settings_from_log
 
-        if not from_log.is_file():
-            raise UsageError(f"{from_log}: no such file")
+        problem = localfs.path_problem(from_log)  # a FIFO or /dev/zero is refused before it is opened
+        if problem is not None:
+            raise UsageError(f"--from-log {from_log}: {problem}")
         try:
             log = read_log(from_log)
         except OSError as exc:

@@ -14,6 +14,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from argtrace import localfs
+
+# Real config.json files are a few kB (a multimodal one with its processor settings, tens of kB).
+MAX_CONFIG_BYTES = 16 * 1024 * 1024
+
 Family = Literal["dense", "moe", "mla", "hybrid_gdn", "nemotron_h"]
 
 # Architectures whose layout this module knows; anything else is read as a plain decoder (with a warning).
@@ -114,6 +119,9 @@ class ModelSpec:
     vision: Mapping[str, Any] | None = None
     quantization: Quantization = field(default_factory=lambda: Quantization("none", 16, None))
     missing: list[str] = field(default_factory=list)
+    # Values no model has ("num_hidden_layers = 100000000000 (expected 1 to 10000)"): the config is not
+    # sized at all, rather than sized into an OverflowError or a MemoryError.
+    invalid: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -136,18 +144,27 @@ class ModelSpec:
 
 
 def load_config(path: Path) -> dict[str, Any]:
-    """The JSON object of ``path`` (a ``config.json`` or the directory holding it)."""
-    target = path / "config.json" if path.is_dir() else path
+    """The JSON object of ``path`` (a ``config.json`` or the directory holding it).
+
+    Checked before it is opened: a FIFO would block the read forever, ``/dev/zero`` never ends, and a
+    path component too long for the file system raises where a missing file would not."""
+    target = path / "config.json" if localfs.is_dir(path) else path
+    problem = localfs.path_problem(target)
+    if problem is not None:
+        raise ConfigError(f"{target}: {problem}")
     try:
+        size = target.stat().st_size
+        if size > MAX_CONFIG_BYTES:
+            raise ConfigError(f"{target}: {size} bytes is too large for a config.json")
         text = target.read_text(encoding="utf-8")
-    except FileNotFoundError as exc:
-        raise ConfigError(f"{target}: no such file") from exc
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{target}: cannot read ({exc})") from exc
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ConfigError(f"{target}: not valid JSON (line {exc.lineno}: {exc.msg})") from exc
+    except RecursionError:  # thousands of nested brackets: no checkpoint's config looks like that
+        raise ConfigError(f"{target}: not valid JSON (nested too deeply)") from None
     if not isinstance(data, dict):
         raise ConfigError(f"{target}: expected a JSON object, got {type(data).__name__}")
     return data
@@ -182,7 +199,12 @@ def _quantization(raw: Mapping[str, Any]) -> Quantization:
     )
     if method == "fp8":
         block = qc.get("weight_block_size")
-        blk = (int(block[0]), int(block[1])) if isinstance(block, list) and len(block) == 2 else None
+        blk = None
+        if isinstance(block, list) and len(block) == 2:
+            try:
+                blk = (int(block[0]), int(block[1]))
+            except (TypeError, ValueError, OverflowError):  # "128", null, 1e400: no block size
+                blk = None
         return Quantization("fp8", 8, None, blk, excluded)
     if method in ("awq", "gptq", "awq_marlin", "gptq_marlin"):
         bits = _int(qc, "bits", "w_bit", default=4) or 4
@@ -245,6 +267,10 @@ def read_model_spec(raw: Mapping[str, Any]) -> ModelSpec:
         value = _int(cfg, *keys, default=default)
         if value is None:
             spec.missing.append(name)
+            return 0
+        high = _LIMITS.get(name, MAX_DIMENSION)
+        if not 1 <= value <= high:  # checked before anything is sized or a per-layer list is built
+            spec.invalid.append(f"{name} = {_shown(value)} (expected 1 to {high})")
             return 0
         return value
 
@@ -358,4 +384,45 @@ def read_model_spec(raw: Mapping[str, Any]) -> ModelSpec:
     spec.mamba_ssm_dtype = str(ssm) if isinstance(ssm, str) else None
     if family in ("dense", "moe") and not spec.intermediate_size and not spec.moe_intermediate_size:
         spec.missing.append("intermediate_size")
+    _check_ranges(spec)
     return spec
+
+
+# Bounds far above any released checkpoint (the largest have about 130 layers, a 262k vocabulary, a hidden
+# size of 16k, 10M tokens of context, 512 experts), so only a broken or hostile config.json is refused.
+MAX_DIMENSION = 1 << 24
+_LIMITS = {
+    "num_hidden_layers": 10_000,
+    "num_layers": 10_000,
+    "mtp_layers": 10_000,
+    "first_k_dense": 10_000,
+    "context_length": 1 << 34,
+    "dtype_bytes": 8,
+}
+
+
+def _shown(value: int) -> str:
+    """A number for a message: ``1e+300`` rather than its 301 digits."""
+    return str(value) if abs(value) < 10**15 else f"{float(value):.3g}"
+
+
+def _check_ranges(spec: ModelSpec) -> None:
+    """Every size read with a default (``_int(...) or 0``) must be 0 or a plausible positive number."""
+    import dataclasses
+
+    for f in dataclasses.fields(spec):
+        value = getattr(spec, f.name)
+        if isinstance(value, bool) or not isinstance(value, int):
+            continue
+        high = _LIMITS.get(f.name, MAX_DIMENSION)
+        if not 0 <= value <= high:
+            spec.invalid.append(f"{f.name} = {_shown(value)} (expected 0 to {high})")
+    q = spec.quantization
+    if not 0 < q.bits <= 32:
+        spec.invalid.append(f"quantization_config bits = {q.bits:g} (expected 1 to 32)")
+    if q.group_size is not None and not 0 < q.group_size <= MAX_DIMENSION:
+        spec.invalid.append(
+            f"quantization_config group_size = {_shown(q.group_size)} (expected 1 to {MAX_DIMENSION})"
+        )
+    if q.block is not None and not all(0 < b <= MAX_DIMENSION for b in q.block):
+        spec.invalid.append(f"quantization_config weight_block_size = {list(q.block)}")

@@ -51,7 +51,8 @@ def _g(value: Any) -> str:
 def text_bar(breakdown: list[Mapping[str, Any]], total: int, width: int = 60) -> str:
     cells = []
     for row in breakdown:
-        n = max(round(abs(row["bytes"]) / max(total, 1) * width), 1 if row["bytes"] else 0)
+        # Capped: a row far larger than the GPU (an absurd config) must not build a gigantic string.
+        n = min(max(round(abs(row["bytes"]) / max(total, 1) * width), 1 if row["bytes"] else 0), width + 10)
         cells.append(SYMBOLS.get(row["name"], "?") * n)
     return "[" + "".join(cells)[: width + 10] + "]"
 

@@ -13,6 +13,7 @@ import struct
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from argtrace import localfs
 from argtrace.layers.memory.config import ModelSpec, Quantization
 
 _ST_DTYPE_BYTES = {
@@ -224,6 +225,8 @@ def _read_safetensors_headers(directory: Path) -> dict[str, int] | None:
         return None
     sizes: dict[str, int] = {}
     for file in files:
+        if not localfs.is_file(file):  # a FIFO named *.safetensors would block the read forever
+            return None
         try:
             with file.open("rb") as handle:
                 raw = handle.read(8)
@@ -281,7 +284,7 @@ def estimate_weights(spec: ModelSpec, tp: int, model_dir: Path | None) -> Weight
         estimate.source = "safetensors-headers"
         return estimate
     index = model_dir / "model.safetensors.index.json"
-    if index.is_file():
+    if localfs.is_file(index):
         try:
             data = json.loads(index.read_text(encoding="utf-8"))
             total = int(data["metadata"]["total_size"])
