@@ -42,6 +42,11 @@ _VERSION = re.compile(
 _PRE_RANK = {"a": 0, "alpha": 0, "b": 1, "beta": 1, "c": 2, "rc": 2, "pre": 2, "preview": 2}
 
 
+def is_version(text: str) -> bool:
+    """True for a release version as tags and pins write it (``0.5.10.post1``, ``v0.11.0``, ``0.6.1rc2``)."""
+    return bool(_VERSION.match(text)) and any(c.isdigit() for c in text) and "." in text
+
+
 def version_key(version: str) -> tuple[Any, ...]:
     """A sort key following PEP 440 order for the versions frameworks publish (``0.5.10.post1``,
     ``0.6.0rc1``, ``0.33.0``); an unparsable version sorts first, by its text."""
@@ -405,6 +410,7 @@ def choose_schema(
     *,
     server: ServerCommand | None = None,
     python: str | None = None,
+    why: str = "requested",
 ) -> tuple[Schema, FrameworkSource, list[Finding]]:
     """The schema to analyse a server start with, where its version came from, and findings about it.
 
@@ -439,7 +445,7 @@ def choose_schema(
         return load_schema(framework, used), source, findings
 
     if requested:
-        return pick(requested, "bundled-schema", "requested")
+        return pick(requested, "bundled-schema", why)
 
     from argtrace.frameworks import installed
 
