@@ -172,7 +172,8 @@ def test_a_logs_version_line_decides_the_release(tmp_path: Path) -> None:
     framework = result.json["framework"]
     assert (framework["version"], framework["source"]) == ("0.20.0", "log")
     # the latest version line of the latest launch
-    assert framework["evidence"] == f"the log's `Initializing a V1 LLM engine (v0.20.0) with config:` at {log}:14"
+    line = "Initializing a V1 LLM engine (v0.20.0) with config:"
+    assert framework["evidence"] == f"the log's `{line}` at {log}:14"
 
 
 def test_the_shipped_example_without_options_names_no_assumed_release_as_fact() -> None:
