@@ -213,3 +213,64 @@ def test_the_shipped_example_without_options_names_no_assumed_release_as_fact() 
 def test_bad_shared_options_are_one_line_usage_errors(argv: list[str], message: str, tmp_path: Path) -> None:
     result = run_cli(argv, cwd=REPO)
     assert (result.status, result.stdout, result.stderr) == (2, "", message)
+
+
+@pytest.mark.parametrize("version", SGLANG)
+def test_settings_are_named_as_the_server_names_them(version: str) -> None:
+    command = "python3 -m sglang.launch_server --model-path /m --tp-size 2 --dp 2"
+    result = run_cli(
+        ["check", "--no-resolve", "--format", "json", "--framework-version", version, "-c", command]
+    )
+    named = {s["name"]: (s["dest"], s["flag"], s["effective"]) for s in result.json["settings"]}
+    old = (
+        version == "0.5.10.post1"
+    )  # its argparse dests are tensor_/data_parallel_size, renamed by from_cli_args
+    assert named["tp_size"] == ("tensor_parallel_size" if old else "tp_size", "--tp-size", 2)
+    assert named["dp_size"] == ("data_parallel_size" if old else "dp_size", "--dp-size", 2)
+
+
+@pytest.mark.parametrize("version", SGLANG)
+def test_memory_sizing_honours_the_tensor_parallel_size_on_every_release(version: str) -> None:
+    # Llama 3.1 8B in bf16 is 16.06 GB of weights: 8.03 GB per rank at TP 2, on every release.
+    result = run_cli(
+        [
+            "check",
+            "--no-resolve",
+            "--format",
+            "json",
+            "--framework-version",
+            version,
+            "--gpu",
+            "h100x2",
+            "--model-config",
+            "tests/data/models/llama-3.1-8b",
+            "-c",
+            "python3 -m sglang.launch_server --model-path /m --tp-size 2",
+        ],
+        cwd=REPO,
+    )
+    assert result.json["memory"]["weights_bytes"] == 8_030_543_872
+
+
+def test_field_names_come_from_the_frameworks_from_cli_args() -> None:
+    import json
+
+    data = json.loads((REPO / "src/argtrace/frameworks/data/field_names.json").read_text())
+    assert data["sglang"]["0.5.10.post1"]["tensor_parallel_size"] == "tp_size"
+    assert data["sglang"]["0.5.23"] == {}
+    # The generator's AST reading, on the real 0.5.10.post1 source when its resolver environment exists.
+    from argtrace.resolver.environments import find_environment
+
+    env = find_environment("sglang", "0.5.10.post1")
+    if env is None:
+        pytest.skip("no sglang 0.5.10.post1 resolver environment")
+    import importlib.util
+    import sys
+
+    spec = importlib.util.spec_from_file_location("gen_field_names", REPO / "scripts/gen_field_names.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["gen_field_names"] = module
+    spec.loader.exec_module(module)
+    source = next(Path(env.path).glob("lib/python3*/site-packages/sglang/srt/server_args.py"))
+    assert module.renames(source.read_text()) == data["sglang"]["0.5.10.post1"]

@@ -125,14 +125,39 @@ def read_script(path_text: str) -> tuple[bytes, Path | None]:
     return data, (None if host.is_remote else Path(path_text))
 
 
-def fold_settings(results: Sequence[LayerResult]) -> list[Setting]:
-    """One setting per name, its history the layers' observations in layer order."""
+def as_fields(result: LayerResult, schema: Schema) -> LayerResult:
+    """``result`` with its settings named by the framework's configuration fields, as the server's args log
+    line and /server_info name them (``tp_size``, not SGLang 0.5.10.post1's dest ``tensor_parallel_size``):
+    observations, intended values, unknown settings and findings alike, so every later reader (resolution's
+    writes, the log's values, memory sizing, rules) meets one name per setting."""
+    renames = schema.field_names
+    names = {*result.observations, *result.intended, *result.unknown_settings}
+    names |= {f.setting for f in result.findings if f.setting}
+    if not names & set(renames):
+        return result
+    return replace(
+        result,
+        observations={renames.get(k, k): v for k, v in result.observations.items()},
+        intended={renames.get(k, k): v for k, v in result.intended.items()},
+        unknown_settings={renames.get(k, k) for k in result.unknown_settings},
+        findings=[
+            replace(f, setting=renames[f.setting]) if f.setting in renames else f for f in result.findings
+        ],
+    )
+
+
+def fold_settings(results: Sequence[LayerResult], schema: Schema | None = None) -> list[Setting]:
+    """One setting per name, its history the layers' observations in layer order; ``dest`` is the argparse
+    dest that carries it in ``schema`` (None for a field only the framework's own code sets)."""
+    dests = {field: dest for dest, field in schema.field_names.items()} if schema is not None else {}
     settings: dict[str, Setting] = {}
     for result in results:
         for name, (flag, observations) in result.observations.items():
             setting = settings.get(name)
             if setting is None:
-                setting = settings[name] = Setting(name=name, flag=flag)
+                dest = dests.get(name, name)
+                known = schema is None or dest in schema.dests
+                setting = settings[name] = Setting(name=name, flag=flag, dest=dest if known else None)
             elif setting.flag is None:
                 setting.flag = flag
             setting.history.extend(observations)
@@ -212,7 +237,7 @@ def _check_servers(
         raise UsageError(f"--server {options.server}: the script starts {len(servers)} server(s)")
     server = servers[options.server - 1]
     results = analyze_server(server, options, report, transport, commands)
-    report.settings = fold_settings(results)
+    report.settings = fold_settings(results, _analysed_schema(report))
     for result in results:
         report.findings.extend(result.findings)
         report.sections.update(result.sections)
@@ -222,6 +247,19 @@ def _check_servers(
         report.sections.update(late.sections)
     report.findings = settle_report_verdicts(report, options)
     return report
+
+
+def _analysed_schema(report: Report) -> Schema | None:
+    """The bundled schema the parser layer used for the report's release (the nearest older one for an
+    unbundled release, as ``choose_schema`` picks)."""
+    from argtrace.frameworks.schema import bundled_versions, load_schema, nearest_older
+
+    name, release = report.framework.name, report.framework.release
+    if name is None or release is None:
+        return None
+    versions = bundled_versions(name)
+    used = release if release in versions else (nearest_older(name, release) or versions[0])
+    return load_schema(name, used)
 
 
 def decide_server_release(
@@ -493,14 +531,14 @@ def analyze_server(
                 else "installed"
             )
             report.framework = replace(report.framework, source=source)
-    results = [*before, process_result, parser_result, separated, *after]
+    results = [as_fields(r, schema) for r in (*before, process_result, parser_result, separated, *after)]
     if options.log:
         # The log's values come after the parser's and resolution's in each setting's history.
         from argtrace.layers.log.check import analyze_check_log
 
         results += analyze_check_log(server, options, report, results)
     if options.all_settings:
-        results.append(untouched_settings(schema, results))
+        results.append(as_fields(untouched_settings(schema, results), schema))
     if options.extra.get("pid") or options.extra.get("url"):
         # What the running process got and what the server reports come last: they are observed truth.
         from argtrace.layers.running import analyze_running

@@ -118,8 +118,9 @@ class Observation:
 class Setting:
     """One configuration field of the server, followed through the layers.
 
-    ``name`` is the framework's ``dest`` in the analysed version (or, for a flag that version does not
-    know, the dest in the newest bundled version that knows it). ``intended`` is the value the user wrote
+    ``name`` is the framework's configuration field in the analysed version, the name its args log line and
+    /server_info use (or, for a flag that version does not know, the dest in the newest bundled version that
+    knows it); ``dest`` is the argparse dest. ``intended`` is the value the user wrote
     for the occurrence that wins, after the shell expanded it.
     """
 
@@ -129,6 +130,9 @@ class Setting:
     history: list[Observation] = field(default_factory=list)
     # True when the analysed framework version does not accept this setting at all: effective is null.
     unknown_to_framework: bool = False
+    # The argparse dest that carries it (``tensor_parallel_size`` for the field ``tp_size`` in SGLang
+    # 0.5.10.post1); None for a field only the framework's own code sets.
+    dest: str | None = None
 
     @property
     def effective(self) -> Any:

@@ -50,6 +50,7 @@ def observation_dict(obs: Observation) -> dict[str, Any]:
 def setting_dict(setting: Setting) -> dict[str, Any]:
     return {
         "name": setting.name,
+        "dest": setting.dest,
         "flag": setting.flag,
         "intended": jsonable(setting.intended),
         "effective": jsonable(setting.effective),
