@@ -141,7 +141,8 @@ def as_fields(result: LayerResult, schema: Schema) -> LayerResult:
         intended={renames.get(k, k): v for k, v in result.intended.items()},
         unknown_settings={renames.get(k, k) for k in result.unknown_settings},
         findings=[
-            replace(f, setting=renames[f.setting]) if f.setting in renames else f for f in result.findings
+            replace(f, setting=renames[f.setting]) if f.setting is not None and f.setting in renames else f
+            for f in result.findings
         ],
     )
 
