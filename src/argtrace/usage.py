@@ -47,8 +47,10 @@ def model_config_file(text: str) -> Path:
         data = json.loads(target.read_text(encoding="utf-8"))
     except UsageError:
         raise
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"--model-config {text}: cannot read it ({exc})") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"--model-config {text}: not JSON (not UTF-8 text)") from None
+    except OSError as exc:
+        raise UsageError(f"--model-config {text}: cannot read it ({exc.strerror or exc})") from None
     except (json.JSONDecodeError, RecursionError) as exc:
         raise UsageError(f"--model-config {text}: not JSON ({exc})") from None
     if not isinstance(data, dict) or not any(
