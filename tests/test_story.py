@@ -194,7 +194,7 @@ def test_all_settings_lists_every_field_with_its_default() -> None:
     schema = load_schema("sglang", "0.5.10.post1")
     # named by the configuration field (tp_size), the dest kept (tensor_parallel_size)
     assert set(settings) == {schema.field_for_dest(d) for d in all_defaults(schema)}
-    assert (settings["tp_size"]["dest"], settings["tp_size"]["flag"]) == ("tensor_parallel_size", "--tp-size")
+    assert settings["tp_size"]["dest"] == "tensor_parallel_size"
     assert settings["port"]["effective"] == 30001
     assert [o["layer"] for o in settings["port"]["history"]] == ["shell", "process", "parser"]
     assert settings["mamba_scheduler_strategy"] == {
