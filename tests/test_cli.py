@@ -92,25 +92,36 @@ def test_version() -> None:
 
 
 def test_a_removed_flag_is_certain_only_for_a_known_version(tmp_path: Path) -> None:
-    # No vLLM for this interpreter: 0.33.0 (the newest bundled) is assumed, and a flag vLLM 0.11.0 still
-    # accepted is a warning that says so; with the release named it is the error the server would give.
+    # No vLLM for this interpreter and no other evidence: the release is unknown, the launch is analysed as
+    # the newest bundled release that accepts it (0.11.0 still has --swap-space), and PR011 says which
+    # release would refuse it; with the release named it is the error the server would give.
     python = tmp_path / "python3"
     python.symlink_to("/bin/true")  # an interpreter with no vllm: the version cannot be read
     command = f"{python} -m vllm.entrypoints.openai.api_server --model /m --swap-space 8"
-    flagged = "--swap-space was accepted up to vllm 0.11.0 but vllm 0.33.0 does not know it: the server "
-    flagged += 'refuses to start ("unrecognized arguments", exit 2)'
-    assumed = run_cli(["check", "--no-resolve", "--format", "json", "-c", command])
-    [finding] = [f for f in assumed.json["findings"] if f["code"] == "PA003"]
-    assert (finding["severity"], finding["message"]) == (
-        "warning",
-        flagged + " (assumed vllm 0.33.0: no vllm was found for the server's interpreter here; pass "
-        "--framework-version to check the release the node runs)",
+    unknown = run_cli(["check", "--no-resolve", "--format", "json", "-c", command])
+    assert unknown.json["framework"] == {
+        "name": "vllm",
+        "version": None,
+        "source": "none",
+        "analysed_with": "0.11.0",
+        "accepted_by": ["0.11.0"],
+    }
+    assert [f["code"] for f in unknown.json["findings"] if f["severity"] != "info"] == []
+    [finding] = [f for f in unknown.json["findings"] if f["code"] == "PR011"]
+    assert finding["message"] == (
+        "nothing shows which vllm release runs (no --framework-version, log, installed package, image tag or "
+        "pip line): analysed as vllm 0.11.0, the newest bundled release that accepts every flag and variable "
+        "of the launch (accepted by 0.11.0); vllm 0.33.0 does not know --swap-space"
     )
+    assert unknown.status == 0
     named = run_cli(
         ["check", "--no-resolve", "--format", "json", "--framework-version", "0.33.0", "-c", command]
     )
     [finding] = [f for f in named.json["findings"] if f["code"] == "PA003"]
-    assert (finding["severity"], finding["message"]) == ("error", flagged)
+    flagged = "--swap-space was accepted up to vllm 0.11.0 but vllm 0.33.0 does not know it: the server "
+    flagged += 'refuses to start ("unrecognized arguments", exit 2)'
+    assert (finding["severity"], finding["message"], finding["basis"]) == ("error", flagged, "schema")
+    assert named.json["framework"] == {"name": "vllm", "version": "0.33.0", "source": "bundled-schema"}
 
 
 LAUNCH = "python3 -m sglang.launch_server --model-path /m --port 30000\n"
@@ -165,11 +176,13 @@ def test_path_components_too_long_are_not_crashes(tmp_path: Path) -> None:
             "cannot be resolved",
         ),
     ]
+    # An explicit --model-config that cannot hold a model config is a usage error (issue 11): one line.
     config = run_cli(["check", "--no-shellcheck", "--format", "json", "--model-config", long, str(script)])
-    assert config.status == 1 and config.stderr == ""
-    assert [f["message"] for f in config.json["findings"] if f["code"] == "MM002"] == [
-        f"cannot read the model config: {long}: file name too long"
-    ]
+    assert (config.status, config.stdout, config.stderr) == (
+        2,
+        "",
+        f"argtrace check: --model-config {long}: cannot read it (File name too long)\n",
+    )
 
 
 def test_python_that_is_a_fifo_is_refused_unopened(tmp_path: Path) -> None:

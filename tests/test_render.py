@@ -107,6 +107,7 @@ def test_json_contract_shape() -> None:
         "at": "launch.sh:6:5",
         "fix": None,
         "evidence": [],
+        "basis": "framework-code",
     }
     assert data["resolution"] == {"status": "ok"}
 

@@ -61,7 +61,7 @@ def test_a_flag_also_in_the_server_command_is_followed_by_the_parser_layer(tmp_p
 
 def test_the_next_real_command_ends_the_run(tmp_path: Path) -> None:
     found = settings(tmp_path, HEAD + "\n    --tp-size 2\nsleep 5\n--dp-size 2\n")
-    assert found["tensor_parallel_size"]["intended"] == "2"
+    assert found["tp_size"]["intended"] == "2"
     assert "data_parallel_size" not in found
 
 

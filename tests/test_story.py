@@ -191,11 +191,15 @@ def test_all_settings_lists_every_field_with_its_default() -> None:
         ]
     )
     settings = {s["name"]: s for s in result.json["settings"]}
-    assert set(settings) == set(all_defaults(load_schema("sglang", "0.5.10.post1")))
+    schema = load_schema("sglang", "0.5.10.post1")
+    # named by the configuration field (tp_size), the dest kept (tensor_parallel_size)
+    assert set(settings) == {schema.field_for_dest(d) for d in all_defaults(schema)}
+    assert settings["tp_size"]["dest"] == "tensor_parallel_size"
     assert settings["port"]["effective"] == 30001
     assert [o["layer"] for o in settings["port"]["history"]] == ["shell", "process", "parser"]
     assert settings["mamba_scheduler_strategy"] == {
         "name": "mamba_scheduler_strategy",
+        "dest": "mamba_scheduler_strategy",
         "flag": "--mamba-scheduler-strategy",
         "intended": None,
         "effective": "auto",

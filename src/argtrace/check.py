@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
@@ -30,6 +30,7 @@ from argtrace.model import (
 )
 
 if TYPE_CHECKING:
+    from argtrace.frameworks.release import ReleaseDecision
     from argtrace.frameworks.schema import Schema
     from argtrace.layers.transport import TransportResult
 
@@ -140,14 +141,40 @@ def read_script(path_text: str) -> tuple[bytes, Path | None]:
     return data, (None if host.is_remote else Path(path_text))
 
 
-def fold_settings(results: Sequence[LayerResult]) -> list[Setting]:
-    """One setting per name, its history the layers' observations in layer order."""
+def as_fields(result: LayerResult, schema: Schema) -> LayerResult:
+    """``result`` with its settings named by the framework's configuration fields, as the server's args log
+    line and /server_info name them (``tp_size``, not SGLang 0.5.10.post1's dest ``tensor_parallel_size``):
+    observations, intended values, unknown settings and findings alike, so every later reader (resolution's
+    writes, the log's values, memory sizing, rules) meets one name per setting."""
+    renames = schema.field_names
+    names = {*result.observations, *result.intended, *result.unknown_settings}
+    names |= {f.setting for f in result.findings if f.setting}
+    if not names & set(renames):
+        return result
+    return replace(
+        result,
+        observations={renames.get(k, k): v for k, v in result.observations.items()},
+        intended={renames.get(k, k): v for k, v in result.intended.items()},
+        unknown_settings={renames.get(k, k) for k in result.unknown_settings},
+        findings=[
+            replace(f, setting=renames[f.setting]) if f.setting is not None and f.setting in renames else f
+            for f in result.findings
+        ],
+    )
+
+
+def fold_settings(results: Sequence[LayerResult], schema: Schema | None = None) -> list[Setting]:
+    """One setting per name, its history the layers' observations in layer order; ``dest`` is the argparse
+    dest that carries it in ``schema`` (None for a field only the framework's own code sets)."""
+    dests = {field: dest for dest, field in schema.field_names.items()} if schema is not None else {}
     settings: dict[str, Setting] = {}
     for result in results:
         for name, (flag, observations) in result.observations.items():
             setting = settings.get(name)
             if setting is None:
-                setting = settings[name] = Setting(name=name, flag=flag)
+                dest = dests.get(name, name)
+                known = schema is None or dest in schema.dests
+                setting = settings[name] = Setting(name=name, flag=flag, dest=dest if known else None)
             elif setting.flag is None:
                 setting.flag = flag
             setting.history.extend(observations)
@@ -227,7 +254,7 @@ def _check_servers(
         raise UsageError(f"--server {options.server}: the script starts {len(servers)} server(s)")
     server = servers[options.server - 1]
     results = analyze_server(server, options, report, transport, commands)
-    report.settings = fold_settings(results)
+    report.settings = fold_settings(results, _analysed_schema(report))
     for result in results:
         report.findings.extend(result.findings)
         report.sections.update(result.sections)
@@ -235,7 +262,190 @@ def _check_servers(
     for late in late_layers(report, options):
         report.findings.extend(late.findings)
         report.sections.update(late.sections)
+    report.findings = settle_report_verdicts(report, options)
     return report
+
+
+def _analysed_schema(report: Report) -> Schema | None:
+    """The bundled schema the parser layer used for the report's release (the nearest older one for an
+    unbundled release, as ``choose_schema`` picks)."""
+    from argtrace.frameworks.schema import bundled_versions, load_schema, nearest_older
+
+    name, release = report.framework.name, report.framework.release
+    if name is None or release is None:
+        return None
+    versions = bundled_versions(name)
+    used = release if release in versions else (nearest_older(name, release) or versions[0])
+    return load_schema(name, used)
+
+
+def decide_server_release(
+    framework: str, server: ServerCommand, options: CheckOptions, commands: PredictedCommands = ()
+) -> tuple[Schema, FrameworkInfo, list[Finding]]:
+    """The release the server runs, from the evidence (``frameworks/release.py``), the schema to analyse it
+    with, and findings about the choice (a named release the evidence contradicts, an unknown release)."""
+    from argtrace.frameworks import release as rel
+    from argtrace.frameworks.schema import bundled_versions, choose_schema
+    from argtrace.rules import process as rules
+
+    evidence: list[rel.ReleaseEvidence] = []
+    if options.log:
+        from argtrace.layers.log.check import logged_release
+
+        logged = logged_release(options.log, framework)
+        if logged is not None:
+            evidence.append(logged)
+    from argtrace.frameworks import installed
+
+    installed_findings: list[Finding] = []
+    found = installed.installed_framework_version(framework, server=server, python=options.python)
+    if found.version:
+        evidence.append(
+            rel.ReleaseEvidence(found.version, "installed", None, f"installed in {found.interpreter}")
+        )
+    elif options.framework_version is None:
+        installed_findings = list(found.findings)
+    bundled = bundled_versions(framework)
+    from_image = rel.release_from_image(framework, server.image, bundled)
+    if from_image is not None:
+        evidence.append(rel.ReleaseEvidence(from_image, "image", server.at, f"image {server.image}"))
+    evidence += rel.releases_from_install_lines(framework, [(argv, at) for at, argv, _ in commands])
+    flags = [w.text for w in server.server_args if w.text and w.text.startswith("--")]
+    from argtrace.layers.separated import separated_words
+
+    flags += [w.text for w in separated_words(server, commands) if w.text and w.text.startswith("--")]
+    decision = rel.decide_release(
+        framework,
+        options.framework_version,
+        evidence,
+        launch_flags=flags,
+        launch_env=[k for k in server.env if k.startswith(("SGLANG_", "SGL_", "VLLM_"))],
+    )
+    why = decision.evidence.text if decision.evidence is not None else "requested"
+    if decision.source == "none":
+        why = "the newest bundled release that accepts the launch"
+    schema, _, findings = choose_schema(framework, decision.analysed_with, server=server, why=why)
+    findings = [*installed_findings, *findings]
+    for other in decision.conflicts:
+        findings.append(
+            rules.PR_RELEASE_CONFLICT.finding(
+                f"--framework-version {decision.version} was given, but {other.describe()} shows "
+                f"{framework} {other.version}: the analysis follows {decision.version}",
+                at=other.at or server.at,
+                fix=f"check which release the node runs; if it is {other.version}, pass --framework-version "
+                f"{other.version}",
+            )
+        )
+    if decision.source == "none":
+        findings.append(_unknown_release_finding(framework, server, decision, flags))
+    info = FrameworkInfo(
+        name=cast(FrameworkName, schema.framework),
+        version=decision.version if decision.version is not None else None,
+        source=decision.source,
+        analysed_with=schema.version if decision.version is None else None,
+        accepted_by=decision.accepted_by,
+        evidence=decision.evidence.describe() if decision.evidence is not None else None,
+    )
+    if (
+        decision.version is not None
+        and schema.version != decision.version
+        and info.source == "bundled-schema"
+    ):
+        # an unbundled release analysed with the nearest older schema (PR008 says so): the version stays
+        # the one requested, as before
+        info = replace(info, version=decision.version)
+    return schema, info, findings
+
+
+def _unknown_release_finding(
+    framework: str, server: ServerCommand, decision: ReleaseDecision, flags: Sequence[str]
+) -> Finding:
+    """PR011: nothing shows the release; which bundled releases accept the launch, and what the others
+    would refuse or ignore."""
+    from argtrace.frameworks.release import describe_releases
+    from argtrace.frameworks.release_index import release_index
+    from argtrace.rules import process as rules
+
+    index = release_index(framework)
+    accepted = decision.accepted_by or ()
+    env = [k for k in server.env if k.startswith(("SGLANG_", "SGL_", "VLLM_"))]
+    refused = []
+    for release in index.releases:
+        if release in accepted:
+            continue
+        missing = [f.split("=", 1)[0] for f in flags if index.releases_knowing_flag(f)]
+        missing = [f for f in missing if release not in index.releases_knowing_flag(f)]
+        missing += [
+            v for v in env if index.releases_knowing_env(v) and release not in index.releases_knowing_env(v)
+        ]
+        if missing:
+            refused.append(f"{framework} {release} does not know {', '.join(dict.fromkeys(missing))}")
+    accepted_text = describe_releases(list(accepted), list(index.releases))
+    message = (
+        f"nothing shows which {framework} release runs (no --framework-version, log, installed package, "
+        f"image tag or pip line): analysed as {framework} {decision.analysed_with}, the newest bundled "
+        f"release that accepts every flag and variable of the launch (accepted by {accepted_text})"
+    )
+    if refused:
+        message += "; " + "; ".join(refused)
+    return rules.PR_RELEASE_UNKNOWN.finding(message, at=server.at)
+
+
+def settle_report_verdicts(report: Report, options: CheckOptions) -> list[Finding]:
+    """The report's findings with what they rest on: assumptions of this run marked, errors capped."""
+    from argtrace.verdicts import gpu_assumption, release_assumption, settle
+
+    release = None
+    if report.framework.source == "none" and report.framework.name and report.framework.analysed_with:
+        release = release_assumption(report.framework.name, report.framework.analysed_with)
+    gpu = None
+    if options.gpu is None:
+        resolution_gpu = (report.sections.get("resolution") or {}).get("gpu") or {}
+        memory_gpu = (report.sections.get("memory") or {}).get("gpu") or {}
+        spec = resolution_gpu.get("spec") if resolution_gpu.get("assumed") else memory_gpu.get("name")
+        if spec:
+            gpu = gpu_assumption(str(spec))
+    if release is None and gpu is None:
+        return report.findings
+    return settle(
+        report.findings, release=release, gpu=gpu, holds_on_every_release=_holds_on_every_release(report)
+    )
+
+
+def _holds_on_every_release(report: Report) -> Callable[[Finding], bool]:
+    """True for a parser finding about an option registered the same way in every bundled release (its
+    verdict does not depend on which one runs); findings of the framework's own code always depend."""
+    from argtrace.frameworks.schema import all_schemas
+
+    def holds(finding: Finding) -> bool:
+        if finding.layer not in ("parser", "process"):
+            return False
+        if finding.setting is None:
+            return finding.code not in ("PA003",)
+        setting = report.setting(finding.setting)
+        flag = setting.flag if setting is not None else None
+        if not flag or report.framework.name is None:
+            return False
+        specs = [s.option(flag) for s in all_schemas(report.framework.name)]
+        if any(spec is None for spec in specs):
+            return False
+        shapes = {
+            (
+                s.action,
+                repr(s.nargs),
+                repr(s.const),
+                s.type,
+                repr(s.choices),
+                repr(s.default),
+                s.required,
+                repr(s.deprecated),
+            )
+            for s in specs
+            if s is not None
+        }
+        return len(shapes) == 1
+
+    return holds
 
 
 def model_config_path(options: CheckOptions, report: Report) -> Path | None:
@@ -313,33 +523,24 @@ def analyze_server(
     ``commands`` are the script's predicted simple commands: flags cut off from the server command by a
     shell hazard are followed as settings that never arrived (layers/separated.py).
     """
-    from argtrace.frameworks.schema import choose_schema
     from argtrace.layers.parser import parse_server_args
     from argtrace.layers.process import describe_process
     from argtrace.layers.separated import merged_parser_view, separated_flags
 
     framework = options.framework or server.framework
-    schema, version_source, schema_findings = choose_schema(
-        framework, options.framework_version, server=server, python=options.python
-    )
-    report.framework = FrameworkInfo(
-        name=cast(FrameworkName, schema.framework), version=schema.version, source=version_source
-    )
+    schema, report.framework, schema_findings = decide_server_release(framework, server, options, commands)
     report.findings.extend(schema_findings)
     process, process_result = describe_process(server, schema)
     report.process = process
     parser_result = parse_server_args(server, schema)
     separated = separated_flags(server, commands, schema, parser_result)
-    if version_source == "bundled-schema" and options.framework_version is None:
-        for layer in (parser_result, separated):
-            layer.findings[:] = _removed_flags_under_an_assumed_version(layer.findings, schema)
     # transport: each flag's value as written before ssh / an upload changed it (history's first entry)
     before = [transport.layer_result(server, schema)] if transport is not None else []
     parsed = merged_parser_view(parser_result, separated)
     after = [resolution_layer(server, schema, parsed, options)] if options.resolve else []
     for result in after:
         resolution = result.sections.get("resolution") or {}
-        if resolution.get("status") in ("ok", "raised"):
+        if resolution.get("status") in ("ok", "raised") and report.framework.source != "none":
             # The framework's own code ran: the effective values come from it, not from a schema.
             source: FrameworkSource = (
                 "resolver-env"
@@ -347,33 +548,20 @@ def analyze_server(
                 else "installed"
             )
             report.framework = replace(report.framework, source=source)
-    results = [*before, process_result, parser_result, separated, *after]
+    results = [as_fields(r, schema) for r in (*before, process_result, parser_result, separated, *after)]
     if options.log:
         # The log's values come after the parser's and resolution's in each setting's history.
         from argtrace.layers.log.check import analyze_check_log
 
         results += analyze_check_log(server, options, report, results)
     if options.all_settings:
-        results.append(untouched_settings(schema, results))
+        results.append(as_fields(untouched_settings(schema, results), schema))
     if options.extra.get("pid") or options.extra.get("url"):
         # What the running process got and what the server reports come last: they are observed truth.
         from argtrace.layers.running import analyze_running
 
         results += analyze_running(server, options, report, results)
     return results
-
-
-def _removed_flags_under_an_assumed_version(findings: Sequence[Finding], schema: Schema) -> list[Finding]:
-    """PA003 (a flag an older release accepted) is certain only for a known version. With none installed
-    for the server's interpreter here and none requested, the newest bundled schema is an assumption, and
-    the launch may well run an older release that accepts the flag: a warning that says so."""
-    note = (
-        f" (assumed {schema.label}: no {schema.framework} was found for the server's interpreter here; pass "
-        "--framework-version to check the release the node runs)"
-    )
-    return [
-        replace(f, severity="warning", message=f.message + note) if f.code == "PA003" else f for f in findings
-    ]
 
 
 def untouched_settings(schema: Schema, results: Sequence[LayerResult]) -> LayerResult:
@@ -419,18 +607,12 @@ def resolution_layer(
 
 def _other_servers_findings(servers: Sequence[ServerCommand], options: CheckOptions) -> list[Finding]:
     """Findings cover every server the script starts, not only the one described."""
-    from argtrace.frameworks.schema import choose_schema
     from argtrace.layers.parser import parse_server_args
 
     findings: list[Finding] = []
     for index, server in enumerate(servers, start=1):
         if index == options.server:
             continue
-        schema, _, _ = choose_schema(
-            options.framework or server.framework,
-            options.framework_version,
-            server=server,
-            python=options.python,
-        )
+        schema, _, _ = decide_server_release(options.framework or server.framework, server, options)
         findings.extend(replace(f, server=index) for f in parse_server_args(server, schema).findings)
     return findings

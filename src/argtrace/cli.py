@@ -113,6 +113,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     module = commands[args.command]
     try:
         with host_context(args):  # transport: --host runs the command against a node over ssh
+            from argtrace.usage import check_common_options
+
+            check_common_options(args, remote=bool(getattr(args, "host", None)))
             report = module.run(args)
     except UsageError as exc:
         print(f"argtrace {args.command}: {exc}", file=sys.stderr)

@@ -22,7 +22,39 @@ Severity = Literal["error", "warning", "info"]
 SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
 
 FrameworkName = Literal["sglang", "vllm"]
-FrameworkSource = Literal["bundled-schema", "resolver-env", "installed", "log", "live"]
+# How the release was decided, strongest evidence first (``frameworks/release.py``): ``bundled-schema`` is a
+# release the user named (``--framework-version``); ``none`` means no evidence, see ``accepted_by``.
+FrameworkSource = Literal[
+    "bundled-schema", "resolver-env", "installed", "log", "live", "image", "pip-line", "none"
+]
+
+# What a finding rests on. ``observed``: a log, /server_info, /proc, a ``run`` capture. ``framework-code``:
+# the framework's own parser, resolver or sizing ran. ``static``: the files as bash, docker, compose or
+# kubelet read them. ``schema``: a bundled schema of a release the user named or the evidence decided.
+# ``assumed``: some step used a default argtrace chose (a GPU, a release, a missing model config).
+Basis = Literal["observed", "framework-code", "static", "schema", "assumed"]
+BASES: tuple[Basis, ...] = ("observed", "framework-code", "static", "schema", "assumed")
+# What a layer's findings rest on unless the finding says otherwise.
+LAYER_BASIS: Mapping[Layer, Basis] = {
+    "transport": "static",
+    "shell": "static",
+    "process": "static",
+    "parser": "schema",
+    "resolution": "framework-code",
+    "log": "observed",
+    "live": "observed",
+    "memory": "static",
+}
+
+
+@dataclass(frozen=True)
+class Assumption:
+    """A default argtrace chose where the user gave nothing: ``what`` was taken to be ``value``;
+    ``option`` is the command-line option that replaces the assumption with a fact."""
+
+    what: Literal["release", "gpu", "model-config"]
+    value: str
+    option: str
 
 
 @dataclass(frozen=True)
@@ -53,6 +85,13 @@ class Finding:
     # Layers that see several launches/servers tag their findings; ``None`` means "not applicable".
     launch: int | None = None
     server: int | None = None
+    # ``None``: the layer's usual basis (``LAYER_BASIS``). ``assumptions`` are set with basis ``assumed``.
+    basis: Basis | None = None
+    assumptions: tuple[Assumption, ...] = ()
+
+    @property
+    def rests_on(self) -> Basis:
+        return self.basis or LAYER_BASIS[self.layer]
 
 
 @dataclass(frozen=True)
@@ -79,8 +118,9 @@ class Observation:
 class Setting:
     """One configuration field of the server, followed through the layers.
 
-    ``name`` is the framework's ``dest`` in the analysed version (or, for a flag that version does not
-    know, the dest in the newest bundled version that knows it). ``intended`` is the value the user wrote
+    ``name`` is the framework's configuration field in the analysed version, the name its args log line and
+    /server_info use (or, for a flag that version does not know, the dest in the newest bundled version that
+    knows it); ``dest`` is the argparse dest. ``intended`` is the value the user wrote
     for the occurrence that wins, after the shell expanded it.
     """
 
@@ -90,6 +130,9 @@ class Setting:
     history: list[Observation] = field(default_factory=list)
     # True when the analysed framework version does not accept this setting at all: effective is null.
     unknown_to_framework: bool = False
+    # The argparse dest that carries it (``tensor_parallel_size`` for the field ``tp_size`` in SGLang
+    # 0.5.10.post1); None for a field only the framework's own code sets.
+    dest: str | None = None
 
     @property
     def effective(self) -> Any:
@@ -104,9 +147,25 @@ class Setting:
 
 @dataclass(frozen=True)
 class FrameworkInfo:
+    """The framework release of the launch and how it was decided.
+
+    ``version`` is ``None`` when nothing shows which release runs (``source`` ``none``); the analysis then
+    uses ``analysed_with``, the newest bundled release in ``accepted_by`` (the releases whose parser accepts
+    every flag and variable of the launch). ``evidence`` says where the release was read (an image tag, a
+    ``pip install`` line, a log's version line).
+    """
+
     name: FrameworkName | None
     version: str | None
     source: FrameworkSource | None
+    analysed_with: str | None = None
+    accepted_by: tuple[str, ...] | None = None
+    evidence: str | None = None
+
+    @property
+    def release(self) -> str | None:
+        """The release whose schema and code the analysis used."""
+        return self.version or self.analysed_with
 
 
 @dataclass(frozen=True)
@@ -156,6 +215,8 @@ class ServerCommand:
     interpreter: str | None = None  # "python3", "/opt/venv/bin/python", or None for console scripts
     cwd: str | None = None
     backgrounded: bool = False
+    # The container image the server runs in (docker run, compose, Kubernetes), as written.
+    image: str | None = None
 
     @property
     def argv_text(self) -> list[str | None]:

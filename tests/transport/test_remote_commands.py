@@ -399,7 +399,12 @@ def test_remote_check_sources_the_nodes_file_and_asks_the_nodes_python(
         "--port",
         "31000",
     ]
-    assert remote.json["framework"] == {"name": "sglang", "version": "0.5.10.post1", "source": "installed"}
+    assert remote.json["framework"] == {
+        "name": "sglang",
+        "version": "0.5.10.post1",
+        "source": "installed",
+        "evidence": f"installed in {sshd.root / 'bare-bin' / 'python3'}",
+    }
     hop = next(h for h in remote.json["transport"]["hops"] if h["via"].startswith("--host "))
     assert hop["resolved"] == str(sshd.root / "bare-bin" / "python3")
     # here the file is not on PATH: the same script loses $PORT

@@ -1482,6 +1482,12 @@ def _image_path(
     return out, why
 
 
+def _tag_image(result: TransportResult, before: int, image: str | None) -> None:
+    """The servers a container added since ``before`` run in ``image`` (its tag names the release)."""
+    if image:
+        result.servers[before:] = [replace(s, image=image) for s in result.servers[before:]]
+
+
 def _container_servers(
     at: str,
     argv: Sequence[str],
@@ -1554,7 +1560,9 @@ def _docker(
     _entrypoint_findings(
         at, run.image, run.entrypoint, run.args, result, how="the command after the image name"
     )
+    before = len(result.servers)
     _container_servers(at, final, *_image_path(env, origins, at, run.image), "docker run", result)
+    _tag_image(result, before, run.image)
 
 
 def _docker_environment(
@@ -2196,9 +2204,11 @@ def _compose(
             _entrypoint_findings(at, image, entrypoint, command, result, how="`command:`")
             if _seq(_get(svc, "command")) is not None:
                 _exec_form_findings(at, command, result, how=f"service {name}'s `command:` list", final=final)
+        before = len(result.servers)
         _container_servers(
             at, final, *_image_path(svc_env, origins, at, image), f"compose service {name}", result
         )
+        _tag_image(result, before, image)
 
 
 def _compose_env_file_entries(
@@ -2426,7 +2436,9 @@ def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: 
             at, [*(command or []), *(args or [])], result, how=f"container {name}'s command", final=final
         )
         container_env = _image_path(env, None, at, image)
+        before = len(result.servers)
         _container_servers(at, final, *container_env, f"kubernetes container {name}", result)
+        _tag_image(result, before, image)
 
 
 def _containers(spec: Any) -> list[tuple[str, Any]]:

@@ -50,6 +50,7 @@ def observation_dict(obs: Observation) -> dict[str, Any]:
 def setting_dict(setting: Setting) -> dict[str, Any]:
     return {
         "name": setting.name,
+        "dest": setting.dest,
         "flag": setting.flag,
         "intended": jsonable(setting.intended),
         "effective": jsonable(setting.effective),
@@ -68,6 +69,9 @@ def finding_dict(finding: Finding) -> dict[str, Any]:
         "fix": finding.fix,
         "evidence": [{"layer": e.layer, "at": e.at, "text": e.text} for e in finding.evidence],
     }
+    out["basis"] = finding.rests_on
+    if finding.assumptions:
+        out["assumed"] = [{"what": a.what, "value": a.value, "option": a.option} for a in finding.assumptions]
     if finding.launch is not None:
         out["launch"] = finding.launch
     if finding.server is not None:
@@ -97,6 +101,18 @@ def server_dict(server: ServerCommand) -> dict[str, Any]:
     }
 
 
+def framework_dict(report: Report) -> dict[str, Any]:
+    framework = report.framework
+    out: dict[str, Any] = {"name": framework.name, "version": framework.version, "source": framework.source}
+    if framework.analysed_with is not None:
+        out["analysed_with"] = framework.analysed_with
+    if framework.accepted_by is not None:
+        out["accepted_by"] = list(framework.accepted_by)
+    if framework.evidence is not None:
+        out["evidence"] = framework.evidence
+    return out
+
+
 def to_dict(report: Report) -> dict[str, Any]:
     process = None
     if report.process is not None:
@@ -111,11 +127,7 @@ def to_dict(report: Report) -> dict[str, Any]:
         "schema_version": SCHEMA_VERSION,
         "argtrace_version": __version__,
         "command": report.command,
-        "framework": {
-            "name": report.framework.name,
-            "version": report.framework.version,
-            "source": report.framework.source,
-        },
+        "framework": framework_dict(report),
         "process": process,
         "servers": [server_dict(s) for s in report.servers],
         "settings": [setting_dict(s) for s in report.settings],

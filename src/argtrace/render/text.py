@@ -52,6 +52,13 @@ def _finding_text(finding: Mapping[str, Any], indent: str = "") -> Text:
         where = f"{evidence.get('at')}: " if evidence.get("at") else ""
         text.append(f"\n{indent}          evidence ({evidence.get('layer')}) {where}", style="dim")
         text.append(str(evidence.get("text", "")))
+    if finding.get("assumed"):
+        parts = []
+        for a in finding["assumed"]:
+            what = {"gpu": "GPU ", "model-config": "model config "}.get(str(a.get("what")), "")
+            parts.append(f"{what}{a.get('value')} (pass {a.get('option')})")
+        text.append(f"\n{indent}          rests on an assumption: ", style="magenta")
+        text.append(", ".join(parts))
     if finding.get("fix"):
         text.append(f"\n{indent}          fix: ", style="green")
         text.append(str(finding["fix"]))
@@ -189,8 +196,14 @@ def render_text(data: Mapping[str, Any]) -> str:
     )
     framework = data.get("framework") or {}
     header = Text(f"argtrace {data.get('command')}", style="bold")
-    if framework.get("name"):
-        header.append(f" — {framework['name']} {framework.get('version') or '?'} ({framework.get('source')})")
+    if framework.get("name") and framework.get("version") is None and framework.get("analysed_with"):
+        header.append(
+            f" — {framework['name']}, release unknown (analysed as {framework['analysed_with']}; "
+            "pass --framework-version)"
+        )
+    elif framework.get("name"):
+        how = framework.get("evidence") or framework.get("source")
+        header.append(f" — {framework['name']} {framework.get('version') or '?'} ({how})")
     console.print(header)
     parts: list[Any] = []
     _render_servers(data, parts)

@@ -16,7 +16,7 @@ import importlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from argtrace.model import Evidence, Finding, Layer, Severity
+from argtrace.model import Basis, Evidence, Finding, Layer, Severity
 
 LAYER_PREFIX: Mapping[Layer, str] = {
     "transport": "TP",
@@ -64,6 +64,9 @@ class Rule:
     # The same situation written correctly: running it must not produce this code.
     correct: Example | None = None
     exceptions: str | None = None
+    # What this rule's findings rest on when it is not its layer's usual basis (``model.LAYER_BASIS``):
+    # e.g. PR100+ compare an observed process, TP findings under ``--host`` read the node.
+    basis: Basis | None = None
 
     def finding(
         self,
@@ -76,6 +79,7 @@ class Rule:
         severity: Severity | None = None,
         launch: int | None = None,
         server: int | None = None,
+        basis: Basis | None = None,
     ) -> Finding:
         """A finding of this rule; ``fix`` defaults to the rule's generic fix."""
         return Finding(
@@ -89,6 +93,7 @@ class Rule:
             evidence=tuple(evidence),
             launch=launch,
             server=server,
+            basis=basis or self.basis,
         )
 
 

@@ -131,3 +131,55 @@ PR_ENV_VALUE = Rule(
     example=Example(argv=("check", "--framework-version", "0.33.0", "-c", "VLLM_PORT=eight vllm serve /m")),
     correct=Example(argv=("check", "--framework-version", "0.33.0", "-c", "VLLM_PORT=8000 vllm serve /m")),
 )
+
+
+PR_RELEASE_CONFLICT = Rule(
+    code="PR010",
+    layer="process",
+    severity="warning",
+    title="The release named differs from what the launch shows",
+    rationale="`--framework-version` decides the flags, variables and code argtrace checks against; an image "
+    "tag, an installed package, a `pip install` line or the log of the launch naming another release means "
+    "one of the two is not what the node runs, and the verdicts of the other release do not apply.",
+    fix="Pass the release the node really runs (`--framework-version`), or change the image or pin.",
+    example=Example(
+        argv=(
+            "check",
+            "--framework-version",
+            "0.5.10.post1",
+            "-c",
+            "docker run --gpus all lmsysorg/sglang:v0.5.23 python3 -m sglang.launch_server --model-path /m",
+        )
+    ),
+    correct=Example(
+        argv=(
+            "check",
+            "--framework-version",
+            "0.5.23",
+            "-c",
+            "docker run --gpus all lmsysorg/sglang:v0.5.23 python3 -m sglang.launch_server --model-path /m",
+        )
+    ),
+)
+
+PR_RELEASE_UNKNOWN = Rule(
+    code="PR011",
+    layer="process",
+    severity="info",
+    title="Nothing shows which release runs",
+    rationale="With no `--framework-version`, version line in a log, installed package, image tag or "
+    "`pip install` pin, argtrace does not know the release. It analyses the launch as the newest bundled "
+    "release that accepts every flag and variable of it and says which releases would refuse or ignore one, "
+    "instead of judging the launch by a release it merely assumed.",
+    fix="Pass --framework-version with the release the node runs.",
+    example=Example(argv=("check", "-c", "python3 -m sglang.launch_server --model-path /m")),
+    correct=Example(
+        argv=(
+            "check",
+            "--framework-version",
+            "0.5.23",
+            "-c",
+            "python3 -m sglang.launch_server --model-path /m",
+        )
+    ),
+)

@@ -119,6 +119,8 @@ RS005 = Rule(
     layer="resolution",
     severity="error",
     title="fewer GPUs than the parallel sizes need",
+    # argtrace's own count of the given parallel sizes against the given --gpu: no release decides it
+    basis="static",
     rationale=(
         "tp x dp x pp (x the data-parallel replicas) GPUs are needed; the --gpu profile gives fewer, so the "
         "server fails to start (or, with CUDA_VISIBLE_DEVICES narrower than that, cannot place its ranks)."

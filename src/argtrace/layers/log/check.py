@@ -17,9 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from argtrace.model import LayerResult, Report, ServerCommand, UsageError
+
+if TYPE_CHECKING:
+    from argtrace.frameworks.release import ReleaseEvidence
 
 
 class _Options(Protocol):
@@ -106,3 +109,53 @@ def analyze_check_log(
             "(pass --launched-after to choose the time)"
         )
     return [result]
+
+
+# A version line is printed at start-up; reading the first and last few MB finds the latest launch's in a
+# log of any size without scanning it all (the log layer itself reads the whole file later).
+_VERSION_SCAN_BYTES = 4 * 1024 * 1024
+
+
+def logged_release(path: str, framework: str) -> ReleaseEvidence | None:
+    """The release the log's latest launch printed (``sglang==0.5.10.post1``, ``vLLM API server version
+    0.11.0``), as evidence for ``frameworks/release.py``; None when no version line is found, the file is
+    not a readable local regular file, or under ``--host`` (the node's log is read by the log layer)."""
+    import os
+    import re
+    import stat
+
+    from argtrace.frameworks.release import ReleaseEvidence
+    from argtrace.layers.log.analyze import _SGL_VERSION, _VLLM_CONFIG, _VLLM_VERSION
+    from argtrace.transport.host import current_host
+
+    if current_host().is_remote or path.endswith(".gz"):
+        return None
+    try:
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode):
+            return None
+        with open(path, "rb") as handle:
+            head = handle.read(_VERSION_SCAN_BYTES)
+            tail = b""
+            if st.st_size > 2 * _VERSION_SCAN_BYTES:
+                handle.seek(st.st_size - _VERSION_SCAN_BYTES)
+                tail = handle.read(_VERSION_SCAN_BYTES)
+            elif st.st_size > _VERSION_SCAN_BYTES:
+                tail = handle.read()
+    except OSError:
+        return None
+    patterns: list[re.Pattern[str]] = (
+        [_SGL_VERSION] if framework == "sglang" else [_VLLM_VERSION, _VLLM_CONFIG]
+    )
+    best: tuple[int, str, str] | None = None
+    text = (head + b"\n" + tail).decode("utf-8", "replace")
+    for pattern in patterns:
+        for match in pattern.finditer(text):
+            version = next((g for g in match.groups() if g), None)
+            if version and (best is None or match.start() > best[0]):
+                best = (match.start(), version, match.group(0).strip())
+    if best is None:
+        return None
+    line = text.count("\n", 0, best[0]) + 1 if best[0] < len(head) else None
+    at = f"{path}:{line}" if line is not None else path
+    return ReleaseEvidence(best[1], "log", at, f"the log's `{best[2]}`")

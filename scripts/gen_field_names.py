@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Write src/argtrace/frameworks/data/field_names.json: per bundled SGLang release, the argparse dests that
+``ServerArgs.from_cli_args`` renames to configuration fields (SGLang 0.5.10.post1: ``args.tp_size =
+args.tensor_parallel_size``, so ``--tp-size`` is the field ``tp_size`` that the args log line and
+/server_info report).
+
+Read by AST from ``sglang/srt/server_args.py`` inside the release's wheel (the resolver wheel cache, else
+``pip download --no-deps``); nothing is typed by hand. vLLM's ``EngineArgs.from_cli_args`` builds the
+dataclass from the attributes of the same name (``vllm/engine/arg_utils.py``), so its dests are its fields
+and it has no entry.
+
+    python scripts/gen_field_names.py            # write
+    python scripts/gen_field_names.py --check    # fail when the file differs from what the wheels say
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+import tempfile
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))
+
+from argtrace.frameworks.schema import bundled_versions  # noqa: E402
+from argtrace.resolver.environments import cache_dir  # noqa: E402
+
+OUT = ROOT / "src" / "argtrace" / "frameworks" / "data" / "field_names.json"
+SOURCE = "sglang/srt/server_args.py"
+
+
+def renames(source: str) -> dict[str, str]:
+    """``{dest: field}`` for each ``args.FIELD = args.DEST`` in ``ServerArgs.from_cli_args``."""
+    out: dict[str, str] = {}
+    for node in ast.walk(ast.parse(source)):
+        if not (isinstance(node, ast.ClassDef) and node.name == "ServerArgs"):
+            continue
+        for item in node.body:
+            if not (isinstance(item, ast.FunctionDef) and item.name == "from_cli_args"):
+                continue
+            for stmt in ast.walk(item):
+                if (
+                    isinstance(stmt, ast.Assign)
+                    and len(stmt.targets) == 1
+                    and isinstance(target := stmt.targets[0], ast.Attribute)
+                    and isinstance(stmt.value, ast.Attribute)
+                    and isinstance(target.value, ast.Name)
+                    and isinstance(stmt.value.value, ast.Name)
+                    and target.value.id == stmt.value.value.id == "args"
+                ):
+                    out[stmt.value.attr] = target.attr
+    return dict(sorted(out.items()))
+
+
+def wheel_for(version: str, scratch: Path) -> Path:
+    cached = sorted((cache_dir() / "wheels").glob(f"sglang-{version}-*.whl"))
+    if cached:
+        return cached[0]
+    pip = [sys.executable, "-m", "pip", "download", "-q", "--no-deps", f"sglang=={version}"]
+    subprocess.run([*pip, "-d", str(scratch)], check=True)
+    return next(scratch.glob(f"sglang-{version}-*.whl"))
+
+
+def build() -> dict[str, dict[str, dict[str, str]]]:
+    releases: dict[str, dict[str, str]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for version in bundled_versions("sglang"):
+            with zipfile.ZipFile(wheel_for(version, Path(tmp))) as wheel:
+                releases[version] = renames(wheel.read(SOURCE).decode("utf-8"))
+    return {"sglang": releases}
+
+
+def main() -> int:
+    text = json.dumps(build(), indent=1, sort_keys=True) + "\n"
+    if "--check" in sys.argv[1:]:
+        if not OUT.is_file() or OUT.read_text() != text:
+            print(f"{OUT} is stale: run python scripts/gen_field_names.py", file=sys.stderr)
+            return 1
+        return 0
+    OUT.write_text(text)
+    print(f"wrote {OUT}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,148 @@
+"""Which framework release a launch runs, decided from the evidence, and how it was decided.
+
+The order, strongest first: the release the user names (``--framework-version``); what actually ran (a
+``--log``'s version line, ``/server_info``, a ``run`` capture); what is installed for the server's
+interpreter (``frameworks/installed.py``, read from its site-packages); the container image's tag
+(``lmsysorg/sglang:v0.5.10.post1``, ``vllm/vllm-openai:v0.11.0``; ``latest`` is the newest bundled); a
+``pip install sglang==X`` / ``uv pip install`` line in the script. A requested release that the evidence
+contradicts is a warning. With no evidence at all, the version is unknown: the analysis uses the newest
+bundled release whose parser accepts every flag and variable of the launch (``accepted_by``, read from the
+generated flag -> releases index, ``release_index.py``), and findings that hold only on some releases say
+so instead of pretending to know which one runs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from argtrace.model import FrameworkSource
+
+# Official image repositories per framework (registry prefixes such as docker.io/ are ignored).
+_IMAGES = {
+    "sglang": ("lmsysorg/sglang",),
+    "vllm": ("vllm/vllm-openai", "vllm/vllm-openai-rocm", "vllm/vllm-tpu", "rocm/vllm"),
+}
+# A release at the start of a tag: v0.5.10.post1, 0.11.0, v0.4.6.post5-cu124-srt, v0.5.2rc2-cu126.
+_TAG_RELEASE = re.compile(r"^v?(?P<version>\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc)\d+)?(?:\.post\d+)?)(?:$|[-_+])")
+# ``sglang==0.5.10.post1``, ``"sglang[all]==0.4.6.post5"``, ``vllm==0.11.0`` inside a pip/uv command.
+_PIN = re.compile(
+    r"^['\"]?(?P<name>sglang|vllm)(?:\[[^\]]*\])?===?(?P<version>\d+\.\d+[\w.+-]*?)['\"]?$", re.IGNORECASE
+)
+_INSTALLERS = ("pip", "pip3", "uv")
+
+
+@dataclass(frozen=True)
+class ReleaseEvidence:
+    """One place that shows which release runs."""
+
+    version: str
+    source: FrameworkSource
+    at: str | None
+    text: str  # what was read there, as the report shows it
+
+    def describe(self) -> str:
+        where = f" at {self.at}" if self.at else ""
+        return f"{self.text}{where}"
+
+
+def release_from_image(framework: str, image: str | None, bundled: Sequence[str]) -> str | None:
+    """The release an official image tag names; ``latest`` (or no tag) is the newest bundled; other tags
+    (``nightly``, a digest, an unofficial image) tell nothing."""
+    if not image:
+        return None
+    name = image.split("@", 1)[0]
+    repository, _, tag = name.rpartition(":")
+    if "/" in tag or not repository:  # "host:5000/repo" without a tag
+        repository, tag = name, ""
+    parts = repository.split("/")
+    if len(parts) > 2 and ("." in parts[0] or ":" in parts[0] or parts[0] == "localhost"):
+        parts = parts[1:]  # a registry host: docker.io/lmsysorg/sglang
+    if "/".join(parts).lower() not in _IMAGES.get(framework, ()):
+        return None
+    if tag in ("", "latest"):
+        return bundled[-1] if bundled else None
+    match = _TAG_RELEASE.match(tag)
+    return match.group("version") if match else None
+
+
+def releases_from_install_lines(
+    framework: str, commands: Iterable[tuple[Sequence[str | None], str | None]]
+) -> list[ReleaseEvidence]:
+    """``pip install ... sglang==X`` (also ``pip3``, ``python -m pip``, ``uv pip install``) in the script's
+    predicted commands, each as (argv words, where)."""
+    found: list[ReleaseEvidence] = []
+    for argv, at in commands:
+        words = [w for w in argv if w is not None]
+        if not _is_install(words):
+            continue
+        for word in words:
+            match = _PIN.match(word)
+            if match and match.group("name").lower() == framework:
+                found.append(ReleaseEvidence(match.group("version"), "pip-line", at, f"`{word}` installed"))
+    return found
+
+
+def _is_install(words: Sequence[str]) -> bool:
+    programs = [w.rsplit("/", 1)[-1] for w in words[:4]]
+    for i, program in enumerate(programs):
+        if program in _INSTALLERS or (program.startswith("python") and words[i + 1 : i + 3] == ["-m", "pip"]):
+            rest = words[i + 1 :]
+            return "install" in rest[:4]
+    return False
+
+
+def describe_releases(versions: Sequence[str], bundled: Sequence[str]) -> str:
+    """``0.5.10.post1-0.5.19`` for a run of consecutive bundled releases, else a comma list."""
+    if not versions:
+        return "none of the bundled releases"
+    indexes = [bundled.index(v) for v in versions if v in bundled]
+    if (
+        len(indexes) == len(versions)
+        and len(versions) > 2
+        and indexes == list(range(indexes[0], indexes[-1] + 1))
+    ):
+        return f"{versions[0]}-{versions[-1]}"
+    return ", ".join(versions)
+
+
+@dataclass(frozen=True)
+class ReleaseDecision:
+    """The release a launch is analysed as, and how it was decided (``model.FrameworkInfo``'s fields)."""
+
+    version: str | None  # None: no evidence
+    source: FrameworkSource
+    analysed_with: str
+    accepted_by: tuple[str, ...] | None = None
+    evidence: ReleaseEvidence | None = None
+    conflicts: tuple[ReleaseEvidence, ...] = ()
+
+
+def decide_release(
+    framework: str,
+    requested: str | None,
+    evidence: Sequence[ReleaseEvidence],
+    *,
+    launch_flags: Iterable[str] = (),
+    launch_env: Iterable[str] = (),
+) -> ReleaseDecision:
+    """The release from the strongest evidence (``evidence`` in the module's order: observed, installed,
+    image, pip line); ``requested`` wins over all of it, and evidence naming another release is kept as a
+    conflict. With neither, the newest bundled release that accepts the launch."""
+    from argtrace.frameworks.release_index import release_index
+
+    index = release_index(framework)
+    if requested:
+        conflicts = tuple(e for e in evidence if e.version != requested)
+        return ReleaseDecision(requested, "bundled-schema", requested, conflicts=conflicts)
+    if evidence:
+        strongest = min(evidence, key=lambda e: _ORDER.index(e.source))
+        return ReleaseDecision(strongest.version, strongest.source, strongest.version, evidence=strongest)
+    accepted = index.accepting(launch_flags, launch_env)
+    analysed = accepted[-1] if accepted else index.releases[-1]
+    return ReleaseDecision(None, "none", analysed, accepted_by=accepted)
+
+
+# Evidence sources, strongest first.
+_ORDER: tuple[FrameworkSource, ...] = ("live", "log", "installed", "image", "pip-line")

@@ -1,0 +1,101 @@
+"""Which bundled releases know a flag or an environment variable, without loading every schema.
+
+``data/release_index.json`` is generated from the bundled schemas by ``scripts/gen_release_index.py`` (a
+test keeps it equal to them): per framework, the releases in order, whether each allows abbreviated
+options, and for every option string and variable name the releases (by position) that know it. It answers
+"which releases accept every flag and variable of this launch" for a launch whose release is unknown.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+INDEX_PATH = Path(__file__).resolve().parent / "data" / "release_index.json"
+
+
+@dataclass(frozen=True)
+class ReleaseIndex:
+    framework: str
+    releases: tuple[str, ...]
+    allow_abbrev: tuple[bool, ...]
+    flags: Mapping[str, tuple[int, ...]]
+    env: Mapping[str, tuple[int, ...]]
+
+    def releases_knowing_flag(self, word: str) -> tuple[str, ...]:
+        """Releases whose parser takes ``word`` (``--x`` or ``--x=v``) as an option: exactly, or as the
+        unique abbreviation of one where that release allows abbreviations (argparse's rule)."""
+        flag = word.split("=", 1)[0]
+        exact = set(self.flags.get(flag, ()))
+        out = []
+        for i, release in enumerate(self.releases):
+            if i in exact:
+                out.append(release)
+            elif self.allow_abbrev[i] and flag.startswith("--") and len(flag) > 2:
+                matches = [f for f, known in self.flags.items() if f.startswith(flag) and i in known]
+                if len(matches) == 1:
+                    out.append(release)
+        return tuple(out)
+
+    def releases_knowing_env(self, name: str) -> tuple[str, ...]:
+        return tuple(self.releases[i] for i in self.env.get(name, ()))
+
+    def accepting(self, flags: Iterable[str], env_names: Iterable[str]) -> tuple[str, ...]:
+        """The releases that know every flag and variable that some release knows (a name no release
+        knows is a typo whichever runs, so it decides nothing)."""
+        accepted = set(self.releases)
+        for flag in flags:
+            knowing = self.releases_knowing_flag(flag)
+            if knowing:
+                accepted &= set(knowing)
+        for name in env_names:
+            knowing = self.releases_knowing_env(name)
+            if knowing:
+                accepted &= set(knowing)
+        return tuple(r for r in self.releases if r in accepted)
+
+
+@functools.cache
+def _raw() -> Mapping[str, Any]:
+    data: Mapping[str, Any] = json.loads(INDEX_PATH.read_text())
+    return data
+
+
+@functools.cache
+def release_index(framework: str) -> ReleaseIndex:
+    entry = _raw()[framework]
+    return ReleaseIndex(
+        framework=framework,
+        releases=tuple(entry["releases"]),
+        allow_abbrev=tuple(entry["allow_abbrev"]),
+        flags={k: tuple(v) for k, v in entry["flags"].items()},
+        env={k: tuple(v) for k, v in entry["env"].items()},
+    )
+
+
+def build_index() -> dict[str, Any]:
+    """The index's content, derived from the bundled schemas (``scripts/gen_release_index.py`` writes it)."""
+    from argtrace.frameworks.schema import FRAMEWORKS, bundled_versions, load_schema
+
+    out: dict[str, Any] = {}
+    for framework in FRAMEWORKS:
+        releases = bundled_versions(framework)
+        schemas = [load_schema(framework, v) for v in releases]
+        flags: dict[str, list[int]] = {}
+        env: dict[str, list[int]] = {}
+        for i, schema in enumerate(schemas):
+            for option in schema.option_strings:
+                flags.setdefault(option, []).append(i)
+            for name in schema.env_var_names:
+                env.setdefault(name, []).append(i)
+        out[framework] = {
+            "releases": releases,
+            "allow_abbrev": [s.allow_abbrev for s in schemas],
+            "flags": dict(sorted(flags.items())),
+            "env": dict(sorted(env.items())),
+        }
+    return out

@@ -1,0 +1,62 @@
+"""Options every command shares, checked before any work: one clear line and exit 2 for a bad one.
+
+``--gpu`` must name a known profile (the message lists them), ``--framework-version`` must be a version
+(PEP 440 shape, as release tags are written), ``--model-config`` must hold a model's ``config.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from argtrace.model import UsageError
+
+
+def check_common_options(args: argparse.Namespace, *, remote: bool) -> None:
+    """Raise ``UsageError`` for the first bad shared option in ``args`` (those it does not have are skipped).
+    Under ``--host`` the model config is the node's, read later by the command itself."""
+    gpu = getattr(args, "gpu", None)
+    if isinstance(gpu, str):
+        from argtrace.gpus import parse_gpu_spec
+
+        try:
+            parse_gpu_spec(gpu)
+        except ValueError as exc:
+            raise UsageError(f"--gpu: {exc}") from None
+    version = getattr(args, "framework_version", None)
+    if isinstance(version, str):
+        from argtrace.frameworks.schema import is_version
+
+        if not is_version(version):
+            raise UsageError(
+                f"--framework-version {version!r} is not a release version (e.g. 0.5.10.post1, 0.11.0)"
+            )
+    model_config = getattr(args, "model_config", None)
+    if isinstance(model_config, str) and not remote:
+        model_config_file(model_config)
+
+
+def model_config_file(text: str) -> Path:
+    """The ``config.json`` that ``--model-config DIR|config.json`` names, checked to hold a model config."""
+    path = Path(text)
+    try:
+        target = path / "config.json" if path.is_dir() else path
+        if not target.is_file():
+            raise UsageError(f"--model-config {text}: no config.json there")
+        data = json.loads(target.read_text(encoding="utf-8"))
+    except UsageError:
+        raise
+    except UnicodeDecodeError:
+        raise UsageError(f"--model-config {text}: not JSON (not UTF-8 text)") from None
+    except OSError as exc:
+        raise UsageError(f"--model-config {text}: cannot read it ({exc.strerror or exc})") from None
+    except (json.JSONDecodeError, RecursionError) as exc:
+        raise UsageError(f"--model-config {text}: not JSON ({exc})") from None
+    if not isinstance(data, dict) or not any(
+        k in data for k in ("architectures", "model_type", "text_config")
+    ):
+        raise UsageError(
+            f"--model-config {text}: {target.name} holds no model config (no `architectures` or `model_type`)"
+        )
+    return target

@@ -1,0 +1,84 @@
+"""Honest verdicts: what each finding rests on, and no error that rests on an assumption.
+
+A finding's basis is its layer's (``model.LAYER_BASIS``) or its rule's; this module marks the findings
+whose chain used a default argtrace chose and caps their severity: such a finding is at most a warning
+that says what was assumed and which option replaces the assumption with a fact, and a memory verdict on
+an assumed GPU is information only. The assumptions of one run:
+
+- the release, when nothing showed which one runs (``framework.source`` is ``none``): the framework's own
+  code that ran (resolution, sizing) rests on it (at most a warning), and a parser or process finding about
+  an option that is not the same in every bundled release holds on some releases only (information, the
+  releases named in PR011); a parser finding about an option registered the same way in every release
+  holds whichever runs;
+- the GPU, when no ``--gpu`` was given and resolution or memory sizing used a default profile.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+
+from argtrace.model import Assumption, Finding, Severity
+
+RELEASE_OPTION = "--framework-version"
+GPU_OPTION = "--gpu NAME[xCOUNT]"
+
+_CAP: dict[Severity, Severity] = {"error": "warning", "warning": "warning", "info": "info"}
+
+
+def release_assumption(framework: str, analysed_with: str) -> Assumption:
+    return Assumption("release", f"{framework} {analysed_with}", RELEASE_OPTION)
+
+
+def gpu_assumption(spec: str) -> Assumption:
+    return Assumption("gpu", spec, GPU_OPTION)
+
+
+def settle(
+    findings: Sequence[Finding],
+    *,
+    release: Assumption | None,
+    gpu: Assumption | None,
+    holds_on_every_release: Callable[[Finding], bool],
+) -> list[Finding]:
+    """``findings`` with basis ``assumed`` (and a capped severity) where they rest on ``release`` or
+    ``gpu``; the others unchanged."""
+    out = []
+    for finding in findings:
+        rests_on: list[Assumption] = []
+        if release is not None and _needs_release(finding) and not holds_on_every_release(finding):
+            rests_on.append(release)
+        if gpu is not None and finding.layer in ("resolution", "memory"):
+            rests_on.append(gpu)
+        if not rests_on or finding.rests_on == "observed":
+            out.append(finding)
+            continue
+        severity = _CAP[finding.severity]
+        if gpu in rests_on and finding.layer == "memory":
+            severity = "info"
+        if release in rests_on and finding.layer in ("parser", "process"):
+            severity = "info"  # holds on some releases only: which one runs is not known
+        out.append(
+            replace(
+                finding, severity=severity, basis="assumed", assumptions=(*finding.assumptions, *rests_on)
+            )
+        )
+    return out
+
+
+def _needs_release(finding: Finding) -> bool:
+    return finding.rests_on in ("schema", "framework-code") and finding.layer in (
+        "process",
+        "parser",
+        "resolution",
+        "memory",
+    )
+
+
+def describe_assumptions(assumptions: Sequence[Assumption]) -> str:
+    """``assumed sglang 0.5.19 (pass --framework-version), GPU h100 (pass --gpu NAME[xCOUNT])``."""
+    parts = []
+    for a in assumptions:
+        what = "GPU " if a.what == "gpu" else ("model config " if a.what == "model-config" else "")
+        parts.append(f"{what}{a.value} (pass {a.option})")
+    return "assumed " + ", ".join(parts)
