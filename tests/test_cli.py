@@ -166,6 +166,12 @@ def test_path_components_too_long_are_not_crashes(tmp_path: Path) -> None:
     # The interpreter and the model path are simply not on this machine: findings, and the rest goes on.
     assert [(f["code"], f["message"]) for f in result.json["findings"]] == [
         (
+            "PR011",
+            "nothing shows which sglang release runs (no --framework-version, log, installed package, image "
+            "tag or pip line): analysed as sglang 0.5.23, the newest bundled release that accepts every flag "
+            "and variable of the launch (accepted by 0.5.10.post1-0.5.23)",
+        ),
+        (
             "PR007",
             f"`{long}/bin/python3` does not exist on this machine; the framework version installed for it "
             "could not be read",
@@ -181,7 +187,7 @@ def test_path_components_too_long_are_not_crashes(tmp_path: Path) -> None:
     assert (config.status, config.stdout, config.stderr) == (
         2,
         "",
-        f"argtrace check: --model-config {long}: cannot read it (File name too long)\n",
+        f"argtrace check: --model-config {long}: file name too long\n",
     )
 
 
@@ -240,7 +246,7 @@ def test_a_fifo_in_the_hugging_face_cache_is_not_opened(
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)
     assert result.status == 0 and result.stderr == ""
-    assert [(f["code"], f["message"]) for f in result.json["findings"]] == [
+    assert [(f["code"], f["message"]) for f in result.json["findings"] if f["code"] != "PR011"] == [
         (
             "RS004",
             "resolution skipped: no local config.json for model 'org/model'; model-dependent defaults cannot "

@@ -14,7 +14,6 @@ SCRIPT = ROOT / "scripts" / "import_graph.py"
 # says "no import circle at all".
 KNOWN_CYCLES: frozenset[frozenset[str]] = frozenset(
     {
-        frozenset({"argtrace.layers.log.prefilter", "argtrace.layers.log.reader"}),
         frozenset(
             {"argtrace.frameworks.installed", "argtrace.layers.observed", "argtrace.transport.processes"}
         ),

@@ -201,12 +201,12 @@ def test_the_shipped_example_without_options_names_no_assumed_release_as_fact() 
         ),
         (
             ["mem", "--model-config", "examples", "--", "--tp-size", "1"],
-            "argtrace mem: --model-config examples: no config.json there\n",
+            "argtrace mem: --model-config examples/config.json: no such file\n",
         ),
         (
             ["mem", "--model-config", "tests/data/not-a-model.json", "--", "--tp-size", "1"],
-            "argtrace mem: --model-config tests/data/not-a-model.json: not-a-model.json holds no model "
-            "config (no `architectures` or `model_type`)\n",
+            "argtrace mem: --model-config tests/data/not-a-model.json: holds no model config "
+            "(no `architectures` or `model_type`)\n",
         ),
     ],
 )

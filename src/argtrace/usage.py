@@ -7,7 +7,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
 from argtrace.model import UsageError
@@ -37,26 +36,15 @@ def check_common_options(args: argparse.Namespace, *, remote: bool) -> None:
         model_config_file(model_config)
 
 
-def model_config_file(text: str) -> Path:
-    """The ``config.json`` that ``--model-config DIR|config.json`` names, checked to hold a model config."""
-    path = Path(text)
+def model_config_file(text: str) -> dict[str, object]:
+    """The JSON object of the ``config.json`` that ``--model-config DIR|config.json`` names, checked to hold
+    a model config (read as the memory layer reads it: never a FIFO, a device or an endless file)."""
+    from argtrace.layers.memory.config import ConfigError, load_config
+
     try:
-        target = path / "config.json" if path.is_dir() else path
-        if not target.is_file():
-            raise UsageError(f"--model-config {text}: no config.json there")
-        data = json.loads(target.read_text(encoding="utf-8"))
-    except UsageError:
-        raise
-    except UnicodeDecodeError:
-        raise UsageError(f"--model-config {text}: not JSON (not UTF-8 text)") from None
-    except OSError as exc:
-        raise UsageError(f"--model-config {text}: cannot read it ({exc.strerror or exc})") from None
-    except (json.JSONDecodeError, RecursionError) as exc:
-        raise UsageError(f"--model-config {text}: not JSON ({exc})") from None
-    if not isinstance(data, dict) or not any(
-        k in data for k in ("architectures", "model_type", "text_config")
-    ):
-        raise UsageError(
-            f"--model-config {text}: {target.name} holds no model config (no `architectures` or `model_type`)"
-        )
-    return target
+        data = load_config(Path(text))
+    except ConfigError as exc:
+        raise UsageError(f"--model-config {exc}") from None
+    if not any(k in data for k in ("architectures", "model_type", "text_config")):
+        raise UsageError(f"--model-config {text}: holds no model config (no `architectures` or `model_type`)")
+    return data
