@@ -168,7 +168,7 @@ _URL_PASSWORD = re.compile(
 # A bare ``Bearer X`` counts only capitalised (``bearer token`` in prose is no header).
 _AUTH_HEADER = re.compile(
     r"(?<![A-Za-z0-9_\-])(?P<head>(?i:(?:proxy-)?authorization)['\"]?\s*+[:=]\s*+['\"]?"
-    r"(?i:(?:bearer|basic|token|digest|apikey)\s++)?|(?:Bearer|BEARER)\s++)(?P<value>[A-Za-z0-9._~+/=\-]++)"
+    r"(?i:(?:bearer|basic|token|digest|apikey)\s++)?+|(?:Bearer|BEARER)\s++)(?P<value>[A-Za-z0-9._~+/=\-]++)"
 )
 # ``NAME=VALUE``, ``'name': VALUE``, ``"name": VALUE``, ``--flag VALUE``, ``--flag=VALUE`` whose name is
 # secret (decided by is_secret_name in the callback). VALUE: a quoted string, a bracketed list of quoted
@@ -316,13 +316,29 @@ def argv_secrets(argv: Sequence[str | None]) -> set[str]:
     return {s for s in found if not is_masked(s)}
 
 
+# A shell word: unquoted runs, '...' and "..." parts, backslash escapes (linear; shlex.split is quadratic in
+# a word's length: a 100 KB word took 3 s).
+_SHELL_WORD = re.compile(r"""(?:[^\s'"\\]++|'[^']*+'?|"(?:[^"\\]++|\\.)*+"?|\\.?)++""", re.S)
+_SHELL_PART = re.compile(r"""'([^']*+)'?|"((?:[^"\\]++|\\.)*+)"?|\\(.?)|([^'"\\]++)""", re.S)
+
+
+def split_words(text: str) -> list[str]:
+    """``text`` split into words as a shell would (quotes removed), for command-line strings."""
+    words = []
+    for m in _SHELL_WORD.finditer(text):
+        parts = []
+        for p in _SHELL_PART.finditer(m.group(0)):
+            if p.group(2) is not None:
+                parts.append(re.sub(r"\\(.)", r"\1", p.group(2)))
+            else:
+                parts.append(next(g for g in (p.group(1), p.group(3), p.group(4)) if g is not None))
+        words.append("".join(parts))
+    return words
+
+
 def command_line_secrets(text: str) -> set[str]:
     """Secrets in a whole command line (``launch_command``, ``-c COMMAND``): split as a shell would."""
-    try:
-        words: list[str] = shlex.split(text)
-    except ValueError:
-        words = text.split()
-    return argv_secrets(words) | secrets_in_text(text)
+    return argv_secrets(split_words(text)) | secrets_in_text(text)
 
 
 def secret_values(env: Mapping[str, str | None], argv: Iterable[str | None] = ()) -> set[str]:
@@ -478,11 +494,7 @@ class Redactor:
             if secret:
                 return self._masked(value)
             if _name in COMMAND_LINE_FIELDS:
-                try:
-                    words = shlex.split(value)
-                except ValueError:
-                    words = value.split()
-                masked = redact_argv(words)
+                masked = redact_argv(split_words(value))
                 return self.text(
                     " ".join(shlex.quote(w or "") if " " in (w or "") else (w or "") for w in masked)
                 )

@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from argtrace.redact import mask
 from tests.conftest import REPO, CliResult, run_cli
 from tests.live.fixture_server import FixtureServer, load_fixture
 from tests.observed.fake_server import fake_site, start_fake_server, stop
@@ -167,6 +168,12 @@ SGLANG_LOG = "\n".join(
         f'[2026-11-30 08:00:02] curl -H "Authorization: Basic {BASIC}" http://127.0.0.1:30000/health',
         f"[2026-11-30 08:00:03] env HF_TOKEN={HF} DB_PASS={DB_PASS}",
         "[2026-11-30 08:00:04] \x1b]0;pwned title\x07\x1b[2J cleared",
+        # The error line is quoted in the report (traceback, finding, evidence): its secrets must not be.
+        "Traceback (most recent call last):",
+        '  File "/x/http_server.py", line 10, in launch',
+        "    raise ValueError(msg)",
+        f"ValueError: refused Authorization: Bearer {BEARER} via http://bob:{PROXY_PW}@proxy "
+        f"token {HF} key {SHORT_KEY}\x1b]0;pwned\x07\x1b[2J\rhidden",
         "",
     ]
 )
@@ -199,9 +206,16 @@ def test_log_every_format(tmp_path: Path, fmt: str, which: str) -> None:
 
 def test_log_text_shows_escape_sequences_visibly(tmp_path: Path) -> None:
     log = tmp_path / "server.log"
-    log.write_text(SGLANG_LOG + "[2026-11-30 08:00:05] ValueError: bad\rhidden \x1b[31mred\x1b[0m\n")
+    log.write_text(SGLANG_LOG)
     result = run_cli(["log", str(log)])
     assert "\x1b" not in result.stdout and "\r" not in result.stdout and "\x07" not in result.stdout
+    error_line = next(
+        line for line in result.stdout.splitlines() if "evidence" in line and "ValueError" in line
+    )
+    masked = (
+        f"Bearer {mask(BEARER)} via http://bob:{mask(PROXY_PW)}@proxy token {mask(HF)} key {mask(SHORT_KEY)}"
+    )
+    assert error_line.endswith(f"refused Authorization: {masked}\\x1b]0;pwned\\a\\x1b[2J\\rhidden")
 
 
 def test_check_with_log(tmp_path: Path) -> None:
