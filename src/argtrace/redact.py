@@ -7,8 +7,8 @@ There is one mechanism, :class:`Redactor`, applied at the report boundary (``ren
 stdout in every format, ``render.boundary`` for stderr, error messages and exceptions' text). It is driven
 
 * by **names**: a setting, flag, variable or payload field whose name marks it secret
-  (:func:`is_secret_name`, :func:`is_secret_setting`; the list is documented in docs/observed.md,
-  "Redaction") has its value masked whole wherever it sits, whatever its length, every element of a list;
+  (:func:`is_secret_name`, :func:`is_secret_setting`; the lists are in
+  docs/redaction.md) has its value masked whole wherever it sits, whatever its length, every element of a list;
 * by **values once known secret anywhere in the run**: each value found by name (in argtrace's own command
   line, the caller's environment, a script's environment, a process's ``/proc`` environ, a log, an
   endpoint payload) is masked wherever else it appears: values of 6 characters or more as substrings,
