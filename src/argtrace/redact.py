@@ -8,7 +8,8 @@ stdout in every format, ``render.boundary`` for stderr, error messages and excep
 
 * by **names**: a setting, flag, variable or payload field whose name marks it secret
   (:func:`is_secret_name`, :func:`is_secret_setting`; the lists are in
-  docs/redaction.md) has its value masked whole wherever it sits, whatever its length, every element of a list;
+  docs/redaction.md) has its value masked whole wherever it sits, whatever its length, every element of
+  a list;
 * by **values once known secret anywhere in the run**: each value found by name (in argtrace's own command
   line, the caller's environment, a script's environment, a process's ``/proc`` environ, a log, an
   endpoint payload) is masked wherever else it appears: values of 6 characters or more as substrings,
@@ -53,9 +54,8 @@ NOT_SECRET_LAST_PARTS = frozenset(
 # Whole names that look secret but hold none (the working directory, flags of tokenizers and hubs).
 NOT_SECRET_NAMES = frozenset(
     {"KEY", "AUTH", "PWD", "OLDPWD", "KEYBOARD", "SSH_AUTH_SOCK", "TOKENIZERS_PARALLELISM",
-     "HF_HUB_DISABLE_TOKEN", "SORT_KEY", "CACHE_KEY", "SSL_KEYFILE", "SSL_CERTFILE", "SSL_CA_CERTS",
-     "AWS_REGION",
-     "AWS_DEFAULT_REGION", "AWS_PROFILE"}
+     "HF_HUB_DISABLE_TOKEN", "JSON_KEY", "SORT_KEY", "CACHE_KEY", "SSL_KEYFILE", "SSL_CERTFILE",
+     "SSL_CA_CERTS", "AWS_REGION", "AWS_DEFAULT_REGION", "AWS_PROFILE"}
 )  # fmt: skip
 # Names that are secret whatever the patterns say: the frameworks' own lists (vLLM's
 # ``_SENSITIVE_ARG_FIELDS`` in entrypoints/common/startup.py: api_key, hf_token, watermark_config; SGLang's
@@ -102,7 +102,8 @@ def is_masked(value: str) -> bool:
 def is_secret_name(name: str) -> bool:
     """True for a variable, field or setting name that holds a credential.
 
-    ``HF_TOKEN``, ``OPENAI_API_KEY``, ``AWS_*``, ``DB_PASS``, ``GH_PAT``, ``SECRETS_JSON``, ``apiKey``,
+    ``HF_TOKEN``, ``OPENAI_API_KEY``, ``AWS_ACCESS_KEY_ID``, ``DB_PASS``, ``GH_PAT``, ``SECRETS_JSON``,
+    ``apiKey``,
     ``admin_api_key`` are; ``MAX_TOKENS``, ``TOKENIZERS_PARALLELISM``, ``SSH_AUTH_SOCK``, ``HF_TOKEN_PATH``
     and ``speculative_token_map`` are not.
     """
@@ -114,11 +115,11 @@ def is_secret_name(name: str) -> bool:
         return True
     if upper in NOT_SECRET_NAMES or not upper:
         return False
-    if upper.startswith("AWS_"):
+    if upper.endswith("ACCESS_KEY_ID"):  # AWS_ACCESS_KEY_ID, S3_ACCESS_KEY_ID: half of a key pair
         return True
     parts = [p for p in _SPLIT.split(upper) if p]
-    if not parts or parts[-1] in NOT_SECRET_LAST_PARTS:
-        return False
+    if not parts or parts[-1] in NOT_SECRET_LAST_PARTS or (len(parts) > 2 and parts[-2] == "PER"):
+        return False  # a location or a quantity (``kv_bytes_per_token``), not the secret
     if any(part.endswith(word) for part in parts for word in STRONG_SECRET_WORDS):
         return True
     if any(part in EXACT_SECRET_PARTS for part in parts):

@@ -43,8 +43,9 @@ def test_secret_names(name: str) -> None:
     [
         "MAX_TOKENS", "SGLANG_MAX_TOKENS", "max_total_tokens", "TOKENIZERS_PARALLELISM", "KEYBOARD",
         "SSH_AUTH_SOCK", "HF_TOKEN_PATH", "DB_PASSWORD_FILE", "PATH", "PYTHONPATH", "PWD", "OLDPWD",
-        "GIT_ASKPASS", "BYPASS_PROXY", "speculative_token_map", "ssl_keyfile", "AWS_REGION", "KEY",
-        "sort_key", "SGLANG_KV_CANARY_ENABLE_TOKEN_ORACLE", "HF_HUB_DISABLE_TOKEN", "CUDA_VISIBLE_DEVICES",
+        "GIT_ASKPASS", "BYPASS_PROXY", "AWS_CA_BUNDLE", "speculative_token_map", "ssl_keyfile",
+        "AWS_REGION", "KEY", "sort_key", "json_key", "kv_bytes_per_token",
+        "SGLANG_KV_CANARY_ENABLE_TOKEN_ORACLE", "HF_HUB_DISABLE_TOKEN", "CUDA_VISIBLE_DEVICES",
     ],
 )  # fmt: skip
 def test_not_secret_names(name: str) -> None:
