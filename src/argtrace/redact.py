@@ -27,11 +27,10 @@ value costs one scan, not a scan per position (a 100 KB ``--served-model-name`` 
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import shlex
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -82,6 +81,8 @@ _SPLIT = re.compile(r"[^A-Z0-9]+")
 
 def mask(secret: str) -> str:
     """``<redacted:HASH8>`` for a secret value; equal secrets give equal masks."""
+    import hashlib  # here: loading OpenSSL costs 30 ms at start-up, and most runs mask nothing
+
     digest = hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()[:8]
     return f"<redacted:{digest}>"
 
@@ -155,19 +156,33 @@ def is_secret_field(name: str) -> bool:
 
 # --- shapes in free text (all linear: anchored starts, possessive runs) -----------------------------------
 
+
+class _Lazy:
+    """A regular expression compiled on first use: start-up (``argtrace --version``) compiles none."""
+
+    def __init__(self, pattern: str, flags: int = 0) -> None:
+        self._source = (pattern, flags)
+        self._compiled: re.Pattern[str] | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._compiled is None:
+            self._compiled = re.compile(*self._source)
+        return getattr(self._compiled, name)
+
+
 # Values that look like tokens whatever their name: Hugging Face, OpenAI-style, GitHub, AWS, Slack, JWT.
-_TOKEN_VALUE = re.compile(
+_TOKEN_VALUE = _Lazy(
     r"(?<![A-Za-z0-9_\-])(?:hf_[A-Za-z0-9]{20,}+|sk-[A-Za-z0-9_\-]{20,}+|gh[pousr]_[A-Za-z0-9]{20,}+"
     r"|github_pat_[A-Za-z0-9_]{20,}+|AKIA[0-9A-Z]{16}(?![0-9A-Z])|xox[baprs]-[A-Za-z0-9\-]{10,}+"
     r"|eyJ[A-Za-z0-9_\-]{10,}+\.[A-Za-z0-9_\-]{10,}+\.[A-Za-z0-9_\-]++)"
 )
 # user:password@ in URLs. The scheme can only start where a run of scheme characters starts.
-_URL_PASSWORD = re.compile(
+_URL_PASSWORD = _Lazy(
     r"(?<![A-Za-z0-9+.\-])(?P<scheme>[A-Za-z][A-Za-z0-9+.\-]*+://)(?P<user>[^:/@\s]*+):(?P<pw>[^@/\s]++)@"
 )
 # Authorization headers and bearer tokens: ``Authorization: Basic X``, ``Bearer X`` (any case).
 # A bare ``Bearer X`` counts only capitalised (``bearer token`` in prose is no header).
-_AUTH_HEADER = re.compile(
+_AUTH_HEADER = _Lazy(
     r"(?<![A-Za-z0-9_\-])(?P<head>(?i:(?:proxy-)?authorization)['\"]?\s*+[:=]\s*+['\"]?"
     r"(?i:(?:bearer|basic|token|digest|apikey)\s++)?+|(?:Bearer|BEARER)\s++)(?P<value>[A-Za-z0-9._~+/=\-]++)"
 )
@@ -177,12 +192,12 @@ _AUTH_HEADER = re.compile(
 _QUOTED = r"'[^'\n]*+'|\"[^\"\n]*+\""
 _LIST = r"\[(?:\s*+(?:" + _QUOTED + r")\s*+,?)*+\s*+\]"
 _BARE = r"[^\s,;'\"\[\]{}()<>]++"
-_NAMED_VALUE = re.compile(
+_NAMED_VALUE = _Lazy(
     r"(?P<lead>(?<![A-Za-z0-9_.\-])(?:(?P<q>['\"])(?P<qname>[A-Za-z_][A-Za-z0-9_.\-]*+)(?P=q)\s*+[:=]"
     r"\s*+|(?P<name>[A-Za-z_][A-Za-z0-9_.]*+)=|(?P<flag>--[A-Za-z][A-Za-z0-9\-]*+)(?:=|\s++)))"
     r"(?P<value>" + _LIST + "|" + _QUOTED + "|" + _BARE + ")"
 )
-_QUOTED_ITEM = re.compile(_QUOTED)
+_QUOTED_ITEM = _Lazy(_QUOTED)
 
 
 def _mask_value_text(value: str) -> str:
@@ -319,8 +334,8 @@ def argv_secrets(argv: Sequence[str | None]) -> set[str]:
 
 # A shell word: unquoted runs, '...' and "..." parts, backslash escapes (linear; shlex.split is quadratic in
 # a word's length: a 100 KB word took 3 s).
-_SHELL_WORD = re.compile(r"""(?:[^\s'"\\]++|'[^']*+'?|"(?:[^"\\]++|\\.)*+"?|\\.?)++""", re.S)
-_SHELL_PART = re.compile(r"""'([^']*+)'?|"((?:[^"\\]++|\\.)*+)"?|\\(.?)|([^'"\\]++)""", re.S)
+_SHELL_WORD = _Lazy(r"""(?:[^\s'"\\]++|'[^']*+'?|"(?:[^"\\]++|\\.)*+"?|\\.?)++""", re.S)
+_SHELL_PART = _Lazy(r"""'([^']*+)'?|"((?:[^"\\]++|\\.)*+)"?|\\(.?)|([^'"\\]++)""", re.S)
 
 
 def split_words(text: str) -> list[str]:
@@ -394,17 +409,31 @@ class Redactor:
     """Known secret values of one run, and the masking of every string that leaves argtrace."""
 
     def __init__(self, secrets: Iterable[str] = ()) -> None:
-        self.known: set[str] = set()
+        self._known: set[str] = set()
+        self._seed: Callable[[], None] | None = None
         self._pattern: re.Pattern[str] | None = None
         self._dirty = False
         self.learn_all(secrets)
+
+    @property
+    def known(self) -> set[str]:
+        """The secret values known so far (a lazy seed, see :func:`new_run`, is applied first)."""
+        if self._seed is not None:
+            seed, self._seed = self._seed, None
+            seed()
+        return self._known
+
+    def seed_later(self, seed: Callable[[], None]) -> None:
+        """Learn by ``seed()`` when the values are first needed: a run that prints nothing pays nothing."""
+        self._seed = seed
+        self._dirty = True
 
     # learning
     def learn(self, value: object) -> None:
         """A value known secret by its name: a string, or every string inside a list/dict."""
         if isinstance(value, str):
             if value and not is_masked(value):
-                self.known.add(value)
+                self._known.add(value)
                 self._dirty = True
         elif isinstance(value, Mapping):
             for item in value.values():
@@ -457,8 +486,8 @@ class Redactor:
         """A string as it may leave argtrace."""
         if not text:
             return text
-        if self._dirty:
-            self._pattern = _known_pattern(self.known)
+        if self._dirty or self._seed is not None:
+            self._pattern = _known_pattern(self.known)  # (the property: seeds first)
             self._dirty = False
         if self._pattern is not None:
             text = self._pattern.sub(lambda m: mask(m.group(0)), text)
@@ -553,12 +582,18 @@ def new_run(words: Sequence[str] = (), environ: Mapping[str, str] | None = None)
     ``--env HF_TOKEN=X``, a ``-c`` command line) and in the caller's environment by name."""
     global _RUN
     previous = _RUN
-    _RUN = Redactor()
-    _RUN.learn_argv(list(words))
-    for word in words:
-        if " " in word:
-            _RUN.learn_command_line(word)
-    _RUN.learn_env(dict(os.environ if environ is None else environ))
+    _RUN = redactor = Redactor()
+    argv = list(words)
+    env = dict(os.environ if environ is None else environ)
+
+    def seed() -> None:
+        redactor.learn_argv(argv)
+        for word in argv:
+            if " " in word:
+                redactor.learn_command_line(word)
+        redactor.learn_env(env)
+
+    redactor.seed_later(seed)
     try:
         yield _RUN
     finally:
