@@ -221,3 +221,24 @@ def test_stream_masks_whole_lines_and_flushes_partial_ones() -> None:
     assert sink.getvalue() == f"error: {mask('secret-value-1')} and token\\x1b[2J\n"
     stream.flush()
     assert sink.getvalue().endswith("\nnext ")
+
+
+def test_text_output_on_a_terminal_keeps_rich_styling_and_escapes_the_data(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from argtrace.model import Finding, Report
+    from argtrace.render import render_report
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr("sys.stdout", Terminal())
+    monkeypatch.setenv("TERM", "xterm-256color")
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    report = Report(command="log")
+    report.findings = [Finding("LG011", "error", "log", "died with: x\x1b]0;title\x07\x1b[2Jy\rz")]
+    out = render_report(report, fmt="text")
+    assert "died with: x\\x1b]0;title\\a\\x1b[2Jy\\rz" in out
+    assert "\x1b[" in out  # rich's own colours are still there
+    assert "\x1b]0;" not in out and "\x07" not in out and "\r" not in out and "\x1b[2J" not in out
