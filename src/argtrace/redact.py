@@ -467,8 +467,8 @@ class Redactor:
                         self.learn(obs.get("value"))
             for key, item in value.items():
                 key_text = str(key)
-                if is_secret_name(key_text) and not isinstance(item, Mapping):
-                    self.learn(item)
+                if is_secret_name(key_text):
+                    self.learn(item)  # every string under it, a list's elements, a dict's leaves
                 elif key_text in COMMAND_LINE_FIELDS and isinstance(item, str):
                     self.learn_command_line(item)
                 self.learn_data(item)
@@ -498,6 +498,8 @@ class Redactor:
         field's string is masked whole, every element of its list), argv lists have their secret flags'
         values masked, command-line strings too, and every other string goes through :meth:`text`."""
         secret = _name is not None and is_secret_name(_name)
+        if secret and isinstance(value, Mapping):  # ``watermark_config: {...}``: every leaf
+            return {k: self.data(v, _name=_name) for k, v in value.items()}
         if isinstance(value, Mapping):
             name = value.get("name")
             setting = isinstance(name, str) and is_secret_setting(name, _str_or_none(value.get("flag")))
@@ -516,7 +518,7 @@ class Redactor:
             return out
         if isinstance(value, (list, tuple)):
             if secret:
-                return [self._masked(v) if isinstance(v, str) else self.data(v) for v in value]
+                return [self._masked(v) if isinstance(v, str) else self.data(v, _name=_name) for v in value]
             if value and all(isinstance(v, str) or v is None for v in value):
                 return [w if w is None else self.text(w) for w in redact_argv(value)]
             return [self.data(v) for v in value]

@@ -114,10 +114,11 @@ def test_field_names_decide_at_any_depth_and_command_lines() -> None:
         "launch_command": "--model-path /m --api-key lk3 --hf-token='hf 4' --port 1",
         "internal_states": [{"nested": {"client_secret": "cs5"}, "note": "uses adm1 and cs5"}],
         "api_key": ["k6", "k7"],
+        "watermark_config": {"key": "wk8", "context_window": 4, "inner": [{"k": "wk9"}]},
     }
     redactor = Redactor()
     redactor.learn_data(payload)
-    assert redactor.known == {"adm1", "ssl2", "lk3", "hf 4", "cs5", "k6", "k7"}
+    assert redactor.known == {"adm1", "ssl2", "lk3", "hf 4", "cs5", "k6", "k7", "wk8", "wk9"}
     out = redactor.data(payload)
     assert out["admin_api_key"] == mask("adm1") and out["ssl_keyfile_password"] == mask("ssl2")
     assert out["max_total_tokens"] == 4096 and out["bucket_time_to_first_token"] == [0.1, 0.5]
@@ -128,6 +129,7 @@ def test_field_names_decide_at_any_depth_and_command_lines() -> None:
         {"nested": {"client_secret": mask("cs5")}, "note": f"uses {mask('adm1')} and {mask('cs5')}"}
     ]
     assert out["api_key"] == [mask("k6"), mask("k7")]
+    assert out["watermark_config"] == {"key": mask("wk8"), "context_window": 4, "inner": [{"k": mask("wk9")}]}
 
 
 def test_servers_words_lose_a_three_character_key() -> None:
