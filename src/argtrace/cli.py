@@ -118,6 +118,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr = stream
         try:
             return _main(words, stream)
+        except Exception:
+            # ARGTRACE_DEBUG=1 (or a failure before the command runs): the traceback the interpreter would
+            # print after main() returns would bypass the boundary, so it is printed here, masked.
+            if stream.scrub is _unchanged:  # --show-secrets
+                raise
+            import traceback
+
+            stream.write(traceback.format_exc())
+            return 1  # what an uncaught exception exits with
         finally:
             stream.flush()
             sys.stderr = real_stderr

@@ -441,6 +441,21 @@ def test_internal_error_text_is_masked(monkeypatch: pytest.MonkeyPatch) -> None:
     assert_clean(result, HF, DB_PASS)
 
 
+def test_debug_traceback_is_masked(monkeypatch: pytest.MonkeyPatch) -> None:
+    import argtrace.commands.why as why
+
+    def boom(*args: object, **kwargs: object) -> object:
+        raise RuntimeError(f"failed with token {HF} and password={DB_PASS}")
+
+    monkeypatch.setattr(why, "explain", boom)
+    monkeypatch.setenv("ARGTRACE_DEBUG", "1")
+    result = run_cli(["why", "some error text"])
+    assert result.status == 1
+    assert "Traceback (most recent call last)" in result.stderr
+    assert f"RuntimeError: failed with token {mask(HF)} and password={mask(DB_PASS)}" in result.stderr
+    assert_clean(result, HF, DB_PASS)
+
+
 def test_console_script_path(tmp_path: Path) -> None:
     """The installed entry point (a real process, real stderr), not only main() in-process."""
     script = _script(tmp_path, SGLANG_SCRIPT)
