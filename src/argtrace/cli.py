@@ -16,6 +16,7 @@ from types import ModuleType
 from argtrace import __version__
 from argtrace.commands import COMMAND_MODULES
 from argtrace.model import Report, UsageError
+from argtrace.render.boundary import RedactingStream
 from argtrace.transport.options import add_host_options, host_context
 from argtrace.transport.options import command_index as command_index_of
 
@@ -94,6 +95,10 @@ def _subparser(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentP
     raise KeyError(name)
 
 
+def _unchanged(text: str) -> str:
+    return text
+
+
 def render(report: Report, fmt: str, show_secrets: bool) -> str:
     from argtrace.render import render_report
 
@@ -102,11 +107,39 @@ def render(report: Report, fmt: str, show_secrets: bool) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
+    from argtrace.redact import new_run
+    from argtrace.render.boundary import RedactingStream
+
+    # The one boundary for everything but the report (which render_report redacts): usage errors, messages,
+    # progress lines and exceptions' text on stderr are masked with the run's known secrets.
+    with new_run(words) as redactor:
+        real_stderr = sys.stderr
+        stream = RedactingStream(real_stderr, redactor.text)
+        sys.stderr = stream
+        try:
+            return _main(words, stream)
+        except Exception:
+            # ARGTRACE_DEBUG=1 (or a failure before the command runs): the traceback the interpreter would
+            # print after main() returns would bypass the boundary, so it is printed here, masked.
+            if stream.scrub is _unchanged:  # --show-secrets
+                raise
+            import traceback
+
+            stream.write(traceback.format_exc())
+            return 1  # what an uncaught exception exits with
+        finally:
+            stream.flush()
+            sys.stderr = real_stderr
+
+
+def _main(words: list[str], stream: RedactingStream) -> int:
     commands = _load_commands()
     try:
         args = _parse(words, commands)
     except SystemExit as exc:  # argparse: --help/--version exit 0, usage errors exit 2
         return int(exc.code or 0)
+    if getattr(args, "show_secrets", False):
+        stream.scrub = _unchanged  # the opt-out covers stderr too; control characters stay escaped
     if not getattr(args, "command", None):
         build_parser(commands).print_help(sys.stderr)
         return EXIT_USAGE

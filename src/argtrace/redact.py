@@ -1,72 +1,267 @@
 """Secrets never leave redacted form.
 
 A secret is replaced by ``<redacted:HASH8>`` (the first 8 hex digits of its SHA-256), so two equal secrets
-still compare equal in a report without either being shown. Every renderer and every layer that copies
-environment values, argv words, log lines or endpoint payloads into a report goes through here.
+still compare equal in a report without either being shown.
+
+There is one mechanism, :class:`Redactor`, applied at the report boundary (``render.render_report`` for
+stdout in every format, ``render.boundary`` for stderr, error messages and exceptions' text). It is driven
+
+* by **names**: a setting, flag, variable or payload field whose name marks it secret
+  (:func:`is_secret_name`, :func:`is_secret_setting`; the lists are in
+  docs/redaction.md) has its value masked whole wherever it sits, whatever its length, every element of
+  a list;
+* by **values once known secret anywhere in the run**: each value found by name (in argtrace's own command
+  line, the caller's environment, a script's environment, a process's ``/proc`` environ, a log, an
+  endpoint payload) is masked wherever else it appears: values of 6 characters or more as substrings,
+  shorter ones only where they stand as a whole word (so a secret ``4`` does not mangle ``RS004``);
+* by **shapes** in free text: ``user:password@`` in URLs, ``Authorization: Bearer|Basic X``, ``Bearer X``,
+  ``NAME=VALUE`` / ``'name': VALUE`` with a secret name, ``--api-key X`` and well-known token formats.
+
+Layers that read secrets register them with :func:`remember` / :func:`remember_env` /
+:func:`remember_argv` so that the boundary knows them even where the layer itself quotes no name.
+
+Every pattern here runs in linear time: candidate starts are anchored by a lookbehind (a match can only
+begin where a run of its characters begins) and runs are matched possessively, so a 1 MB alphanumeric
+value costs one scan, not a scan per position (a 100 KB ``--served-model-name`` took 209 s before).
 """
 
 from __future__ import annotations
 
-import hashlib
+import os
 import re
-from collections.abc import Iterable, Mapping, Sequence
+import shlex
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import Any
 
-SECRET_NAME_PARTS = ("TOKEN", "SECRET", "KEY", "PASSWORD", "PASSWD", "CREDENTIAL", "CREDENTIALS", "AUTH")
-# Names that contain a secret-looking part but hold no secret.
-_NOT_SECRET_NAMES = frozenset({"KEYBOARD", "SSH_AUTH_SOCK", "TOKENIZERS_PARALLELISM", "HF_HUB_DISABLE_TOKEN"})
-# Flags whose value is a credential, in either framework.
-SECRET_FLAGS = frozenset(
-    {
-        "--api-key",
-        "--admin-api-key",
-        "--hf-token",
-        "--ssl-keyfile-password",
-        "--watchdog-token",
-        "--token",
-        "--password",
-    }
-)
-_SECRET_DESTS = frozenset(f.lstrip("-").replace("-", "_") for f in SECRET_FLAGS)
+# --- names ---------------------------------------------------------------------------------------------
 
-# Values that look like tokens whatever their name: Hugging Face, OpenAI-style, GitHub, AWS, Slack, JWT.
-_TOKEN_VALUE = re.compile(
-    r"\b(?:hf_[A-Za-z0-9]{20,}|sk-[A-Za-z0-9_\-]{20,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}"
-    r"|AKIA[0-9A-Z]{16}|xox[baprs]-[A-Za-z0-9\-]{10,}|eyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]+)"
-)
-# user:password@ in URLs.
-_URL_PASSWORD = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.\-]*://)(?P<user>[^:/@\s]*):(?P<pw>[^@/\s]+)@")
+# A name is split into parts on anything not alphanumeric (``OPENAI_API_KEY`` -> OPENAI, API, KEY;
+# ``apiKey`` -> APIKEY). Weak words count only at the end of the name's last part (``HF_TOKEN``, ``MYTOKEN``,
+# ``apiKey``), so ``SGLANG_KV_CANARY_ENABLE_TOKEN_ORACLE`` and ``MAX_TOKENS`` are not secret; strong words
+# count in any part (``SECRETS_JSON``, ``DB_PASSWORD_HASH``, ``S3_SECRET_ACCESS_KEY``).
+WEAK_SECRET_WORDS = ("TOKEN", "KEY", "AUTH", "AUTHORIZATION", "COOKIE")
+STRONG_SECRET_WORDS = ("SECRET", "SECRETS", "PASSWORD", "PASSWD", "CREDENTIAL", "CREDENTIALS")
+# Parts that are secret only as a whole part: ``DB_PASS``, ``GH_PAT``, ``DB_PWD`` (not ``BYPASS``, ``PATH``).
+EXACT_SECRET_PARTS = ("PASS", "PAT", "PWD")
+# A name whose last part says it holds a location or a size, not the secret itself:
+# ``DB_PASSWORD_FILE``, ``HF_TOKEN_PATH``, ``SSH_AUTH_SOCK``, ``PASSWORD_MIN_LENGTH``.
+NOT_SECRET_LAST_PARTS = frozenset(
+    {"FILE", "FILES", "PATH", "PATHS", "DIR", "SOCK", "SOCKET", "MAP", "LEN", "LENGTH", "SIZE", "COUNT",
+     "NUM", "TTL", "TIMEOUT", "ENABLED", "ENABLE", "DISABLE", "DISABLED"}
+)  # fmt: skip
+# Whole names that look secret but hold none (the working directory, flags of tokenizers and hubs).
+NOT_SECRET_NAMES = frozenset(
+    {"KEY", "AUTH", "PWD", "OLDPWD", "KEYBOARD", "SSH_AUTH_SOCK", "TOKENIZERS_PARALLELISM",
+     "HF_HUB_DISABLE_TOKEN", "JSON_KEY", "SORT_KEY", "CACHE_KEY", "SSL_KEYFILE", "SSL_CERTFILE",
+     "SSL_CA_CERTS", "AWS_REGION", "AWS_DEFAULT_REGION", "AWS_PROFILE"}
+)  # fmt: skip
+# Names that are secret whatever the patterns say: the frameworks' own lists (vLLM's
+# ``_SENSITIVE_ARG_FIELDS`` in entrypoints/common/startup.py: api_key, hf_token, watermark_config; SGLang's
+# ``WATERMARK_SECRET_FIELD_NAMES``: watermark_key, watermark_key_b, watermark_config) plus the credentials
+# both frameworks take without redacting them (admin_api_key, ssl_keyfile_password, watchdog_token).
+SECRET_SETTINGS = frozenset(
+    {"api_key", "admin_api_key", "hf_token", "ssl_keyfile_password", "watermark_key", "watermark_key_b",
+     "watermark_config", "watchdog_token", "token", "password"}
+)  # fmt: skip
+SECRET_FLAGS = frozenset("--" + s.replace("_", "-") for s in SECRET_SETTINGS)
+# vLLM's --api-key takes several values (nargs="+"): every word up to the next option is a key.
+_LIST_FLAGS = frozenset({"--api-key"})
+SECRET_ENV_NAMES = frozenset({"HF_TOKEN", "HUGGING_FACE_HUB_TOKEN", "SECRETS_JSON"})
+# Field names whose string value is a whole command line (SGLang 0.5.23 ``launch_command``).
+COMMAND_LINE_FIELDS = frozenset({"launch_command", "cmdline", "command_line"})
+# Values that cannot be secrets worth scrubbing elsewhere (a boolean switch named ``*_AUTH``): masked where
+# their name stands, never hunted in other text, so ``--enable-x 1`` stays readable.
+_TRIVIAL_VALUES = frozenset(
+    {"", "0", "1", "true", "false", "yes", "no", "none", "null", "on", "off", "***", "<redacted>",
+     "[redacted]", "[REDACTED]", "<hidden>"}
+)  # fmt: skip
+_SPLIT = re.compile(r"[^A-Z0-9]+")
 
 
 def mask(secret: str) -> str:
     """``<redacted:HASH8>`` for a secret value; equal secrets give equal masks."""
+    import hashlib  # here: loading OpenSSL costs 30 ms at start-up, and most runs mask nothing
+
     digest = hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()[:8]
     return f"<redacted:{digest}>"
 
 
-def is_secret_name(name: str) -> bool:
-    """True for variable names that hold credentials (``HF_TOKEN``, ``OPENAI_API_KEY``, ``AWS_*``).
+_PLACEHOLDERS = frozenset({"", "***", "<redacted>", "[redacted]", "[REDACTED]", "<hidden>"})
 
-    A name part must *end* with a secret word, so ``HF_TOKEN`` and ``MYTOKEN`` are secret but
-    ``MAX_TOKENS`` and ``TOKENIZERS_PARALLELISM`` (numbers, flags) are not.
+
+def already_masked(value: str) -> bool:
+    """An empty value, a mask or a framework's own placeholder (``***``): nothing left to hide."""
+    return value in _PLACEHOLDERS or value.startswith("<redacted:")
+
+
+def is_masked(value: str) -> bool:
+    """Not worth hunting elsewhere: already masked, or a trivial switch value (``1``, ``true``)."""
+    return already_masked(value) or value.lower() in _TRIVIAL_VALUES
+
+
+def is_secret_name(name: str) -> bool:
+    """True for a variable, field or setting name that holds a credential.
+
+    ``HF_TOKEN``, ``OPENAI_API_KEY``, ``AWS_ACCESS_KEY_ID``, ``DB_PASS``, ``GH_PAT``, ``SECRETS_JSON``,
+    ``apiKey``,
+    ``admin_api_key`` are; ``MAX_TOKENS``, ``TOKENIZERS_PARALLELISM``, ``SSH_AUTH_SOCK``, ``HF_TOKEN_PATH``
+    and ``speculative_token_map`` are not.
     """
-    upper = name.upper()
-    if upper in _NOT_SECRET_NAMES:
-        return False
-    if upper.startswith("AWS_") and upper not in {"AWS_REGION", "AWS_DEFAULT_REGION", "AWS_PROFILE"}:
+    bare = name.strip().lstrip("-").replace("-", "_")
+    if bare.lower() in SECRET_SETTINGS:
         return True
-    parts = [p for p in re.split(r"[^A-Z0-9]+", upper) if p]
-    return any(part.endswith(word) for part in parts for word in SECRET_NAME_PARTS)
+    upper = bare.upper()
+    if upper in SECRET_ENV_NAMES:
+        return True
+    if upper in NOT_SECRET_NAMES or not upper:
+        return False
+    if upper.endswith("ACCESS_KEY_ID"):  # AWS_ACCESS_KEY_ID, S3_ACCESS_KEY_ID: half of a key pair
+        return True
+    parts = [p for p in _SPLIT.split(upper) if p]
+    if not parts or parts[-1] in NOT_SECRET_LAST_PARTS or (len(parts) > 2 and parts[-2] == "PER"):
+        return False  # a location or a quantity (``kv_bytes_per_token``), not the secret
+    if any(part.endswith(word) for part in parts for word in STRONG_SECRET_WORDS):
+        return True
+    if any(part in EXACT_SECRET_PARTS for part in parts):
+        return True
+    return any(parts[-1].endswith(word) for word in WEAK_SECRET_WORDS)
+
+
+def is_secret_setting(name: str | None, flag: str | None = None) -> bool:
+    """A framework setting (dest or flag) whose value is a credential: the frameworks' lists only.
+
+    Patterns are not used for settings: ``--bucket-time-to-first-token`` or
+    ``--kt-max-deferred-experts-per-token`` end in ``token`` and hold numbers. Environment settings
+    (upper-case names) follow :func:`is_secret_name`.
+    """
+    for candidate in (name, flag):
+        if not candidate:
+            continue
+        bare = candidate.split("=", 1)[0].strip().lstrip("-").replace("-", "_")
+        if bare.lower() in SECRET_SETTINGS or (bare.isupper() and is_secret_name(bare)):
+            return True
+    return False
 
 
 def is_secret_flag(flag: str) -> bool:
     base = flag.split("=", 1)[0]
-    return base in SECRET_FLAGS or base.lstrip("-").replace("-", "_") in _SECRET_DESTS
+    return base.startswith("-") and base.lstrip("-").replace("-", "_").lower() in SECRET_SETTINGS
+
+
+def is_secret_field(name: str) -> bool:
+    """True for a payload field name holding a credential (``api_key``, ``hf_token``, ``watermark_key``)."""
+    return is_secret_name(name)
+
+
+# --- shapes in free text (all linear: anchored starts, possessive runs) -----------------------------------
+
+
+class _Lazy:
+    """A regular expression compiled on first use: start-up (``argtrace --version``) compiles none."""
+
+    def __init__(self, pattern: str, flags: int = 0) -> None:
+        self._source = (pattern, flags)
+        self._compiled: re.Pattern[str] | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._compiled is None:
+            self._compiled = re.compile(*self._source)
+        return getattr(self._compiled, name)
+
+
+# Values that look like tokens whatever their name: Hugging Face, OpenAI-style, GitHub, AWS, Slack, JWT.
+_TOKEN_VALUE = _Lazy(
+    r"(?<![A-Za-z0-9_\-])(?:hf_[A-Za-z0-9]{20,}+|sk-[A-Za-z0-9_\-]{20,}+|gh[pousr]_[A-Za-z0-9]{20,}+"
+    r"|github_pat_[A-Za-z0-9_]{20,}+|AKIA[0-9A-Z]{16}(?![0-9A-Z])|xox[baprs]-[A-Za-z0-9\-]{10,}+"
+    r"|eyJ[A-Za-z0-9_\-]{10,}+\.[A-Za-z0-9_\-]{10,}+\.[A-Za-z0-9_\-]++)"
+)
+# user:password@ in URLs. The scheme can only start where a run of scheme characters starts.
+_URL_PASSWORD = _Lazy(
+    r"(?<![A-Za-z0-9+.\-])(?P<scheme>[A-Za-z][A-Za-z0-9+.\-]*+://)(?P<user>[^:/@\s]*+):(?P<pw>[^@/\s]++)@"
+)
+# Authorization headers and bearer tokens: ``Authorization: Basic X``, ``Bearer X`` (any case).
+# A bare ``Bearer X`` counts only capitalised (``bearer token`` in prose is no header).
+_AUTH_HEADER = _Lazy(
+    r"(?<![A-Za-z0-9_\-])(?P<head>(?i:(?:proxy-)?authorization)['\"]?\s*+[:=]\s*+['\"]?"
+    r"(?i:(?:bearer|basic|token|digest|apikey)\s++)?+|(?:Bearer|BEARER)\s++)(?P<value>[A-Za-z0-9._~+/=\-]++)"
+)
+# ``NAME=VALUE``, ``'name': VALUE``, ``"name": VALUE``, ``--flag VALUE``, ``--flag=VALUE`` whose name is
+# secret (decided by is_secret_name in the callback). VALUE: a quoted string, a bracketed list of quoted
+# strings, or a bare word.
+_QUOTED = r"'[^'\n]*+'|\"[^\"\n]*+\""
+_LIST = r"\[(?:\s*+(?:" + _QUOTED + r")\s*+,?)*+\s*+\]"
+_BARE = r"[^\s,;'\"\[\]{}()<>]++"
+_NAMED_VALUE = _Lazy(
+    r"(?P<lead>(?<![A-Za-z0-9_.\-])(?:(?P<q>['\"])(?P<qname>[A-Za-z_][A-Za-z0-9_.\-]*+)(?P=q)\s*+[:=]"
+    r"\s*+|(?P<name>[A-Za-z_][A-Za-z0-9_.]*+)=|(?P<flag>--[A-Za-z][A-Za-z0-9\-]*+)(?:=|\s++)))"
+    r"(?P<value>" + _LIST + "|" + _QUOTED + "|" + _BARE + ")"
+)
+_QUOTED_ITEM = _Lazy(_QUOTED)
+
+
+def _mask_value_text(value: str) -> str:
+    """A matched VALUE (quoted, a list of quoted strings, or bare) with each element masked."""
+    if value.startswith("["):
+        return _QUOTED_ITEM.sub(lambda m: _mask_value_text(m.group(0)), value)
+    if len(value) >= 2 and value[0] in "'\"" and value[-1] == value[0]:
+        inner = value[1:-1]
+        return value if inner == "" or is_masked(inner) else f"{value[0]}{mask(inner)}{value[0]}"
+    return value if is_masked(value) else mask(value)
+
+
+def _value_items(value: str) -> list[str]:
+    if value.startswith("["):
+        return [m.group(0)[1:-1] for m in _QUOTED_ITEM.finditer(value)]
+    if len(value) >= 2 and value[0] in "'\"" and value[-1] == value[0]:
+        return [value[1:-1]]
+    return [value]
+
+
+def _named_is_secret(m: re.Match[str]) -> bool:
+    if m["flag"]:
+        return is_secret_flag(m["flag"]) and not m["value"].startswith("-")
+    name = m["qname"] or m["name"] or ""
+    return is_secret_name(name)
+
+
+def _named_sub(m: re.Match[str]) -> str:
+    if not _named_is_secret(m):
+        return m.group(0)
+    return m["lead"] + _mask_value_text(m["value"])
 
 
 def redact_text(text: str) -> str:
-    """Mask token-looking substrings and URL passwords inside free text (log lines, messages)."""
-    text = _URL_PASSWORD.sub(lambda m: f"{m['scheme']}{m['user']}:{mask(m['pw'])}@", text)
+    """Mask secret shapes inside free text: URL passwords, Authorization/Bearer values, ``NAME=VALUE`` and
+    ``--flag VALUE`` with secret names, token-looking words."""
+    if not text:
+        return text
+    text = _URL_PASSWORD.sub(
+        lambda m: m.group(0) if already_masked(m["pw"]) else f"{m['scheme']}{m['user']}:{mask(m['pw'])}@",
+        text,
+    )
+    text = _AUTH_HEADER.sub(
+        lambda m: m.group(0) if already_masked(m["value"]) else f"{m['head']}{mask(m['value'])}", text
+    )
+    text = _NAMED_VALUE.sub(_named_sub, text)
     return _TOKEN_VALUE.sub(lambda m: mask(m.group(0)), text)
+
+
+def secrets_in_text(text: str) -> set[str]:
+    """The secret values the shapes of :func:`redact_text` reveal in ``text`` (to mask them elsewhere)."""
+    found: set[str] = set()
+    if not text:
+        return found
+    found.update(m["pw"] for m in _URL_PASSWORD.finditer(text))
+    found.update(m["value"] for m in _AUTH_HEADER.finditer(text))
+    for m in _NAMED_VALUE.finditer(text):
+        if _named_is_secret(m):
+            found.update(_value_items(m["value"]))
+    found.update(m.group(0) for m in _TOKEN_VALUE.finditer(text))
+    return {s for s in found if not is_masked(s)}
+
+
+# --- structures -----------------------------------------------------------------------------------------
 
 
 def redact_value(name: str | None, value: str | None) -> str | None:
@@ -82,85 +277,326 @@ def redact_env(env: Mapping[str, str | None]) -> dict[str, str | None]:
     return {k: redact_value(k, v) for k, v in env.items()}
 
 
+def _argv_secret_positions(argv: Sequence[str | None]) -> set[int]:
+    """Indexes of the words that are values of secret flags (``--api-key A B``: both A and B for vLLM's
+    list-valued flag; one word for the others)."""
+    out: set[int] = set()
+    i = 0
+    while i < len(argv):
+        word = argv[i]
+        i += 1
+        if word is None or not word.startswith("-") or "=" in word or not is_secret_flag(word):
+            continue
+        first = True
+        while i < len(argv) and (first or word in _LIST_FLAGS):
+            nxt = argv[i]
+            if nxt is not None and nxt.startswith("-") and nxt != "-" and not first:
+                break
+            if nxt is not None and nxt.startswith("--") and first:
+                break
+            out.add(i)
+            i += 1
+            first = False
+    return out
+
+
 def redact_argv(argv: Sequence[str | None]) -> list[str | None]:
-    """Mask the value of secret flags (``--api-key X`` and ``--api-key=X``) and token-looking words."""
+    """Mask the value of secret flags (``--api-key X``, ``--api-key=X``, ``--api-key A B``) and secret
+    shapes."""
+    positions = _argv_secret_positions(argv)
     out: list[str | None] = []
-    mask_next = False
-    for word in argv:
+    for i, word in enumerate(argv):
         if word is None:
             out.append(None)
-            mask_next = False
-            continue
-        if mask_next:
-            out.append(mask(word))
-            mask_next = False
+        elif i in positions:
+            out.append(word if already_masked(word) else mask(word))
+        elif word.startswith("-") and "=" in word and is_secret_flag(word):
+            flag, value = word.split("=", 1)
+            out.append(f"{flag}={value if already_masked(value) else mask(value)}")
+        else:
+            out.append(redact_text(word))
+    return out
+
+
+def argv_secrets(argv: Sequence[str | None]) -> set[str]:
+    """The raw secret strings in an argv: secret flags' values and ``NAME=VALUE`` words with secret names."""
+    words = list(argv)
+    found = {words[i] or "" for i in _argv_secret_positions(words)}
+    for word in words:
+        if word is None:
             continue
         if word.startswith("-") and "=" in word and is_secret_flag(word):
-            flag, value = word.split("=", 1)
-            out.append(f"{flag}={mask(value)}")
-            continue
-        if word.startswith("-") and is_secret_flag(word):
-            mask_next = True
-        out.append(redact_text(word))
-    return out
+            found.add(word.split("=", 1)[1])
+        else:
+            found |= secrets_in_text(word)
+    return {s for s in found if not is_masked(s)}
+
+
+# A shell word: unquoted runs, '...' and "..." parts, backslash escapes (linear; shlex.split is quadratic in
+# a word's length: a 100 KB word took 3 s).
+_SHELL_WORD = _Lazy(r"""(?:[^\s'"\\]++|'[^']*+'?|"(?:[^"\\]++|\\.)*+"?|\\.?)++""", re.S)
+_SHELL_PART = _Lazy(r"""'([^']*+)'?|"((?:[^"\\]++|\\.)*+)"?|\\(.?)|([^'"\\]++)""", re.S)
+
+
+def split_words(text: str) -> list[str]:
+    """``text`` split into words as a shell would (quotes removed), for command-line strings."""
+    words = []
+    for m in _SHELL_WORD.finditer(text):
+        parts = []
+        for p in _SHELL_PART.finditer(m.group(0)):
+            if p.group(2) is not None:
+                parts.append(re.sub(r"\\(.)", r"\1", p.group(2)))
+            else:
+                parts.append(next(g for g in (p.group(1), p.group(3), p.group(4)) if g is not None))
+        words.append("".join(parts))
+    return words
+
+
+def command_line_secrets(text: str) -> set[str]:
+    """Secrets in a whole command line (``launch_command``, ``-c COMMAND``): split as a shell would."""
+    return argv_secrets(split_words(text)) | secrets_in_text(text)
 
 
 def secret_values(env: Mapping[str, str | None], argv: Iterable[str | None] = ()) -> set[str]:
     """The raw secret strings present in env/argv, for scrubbing them out of any other text."""
     found = {v for k, v in env.items() if v and is_secret_name(k)}
-    words = list(argv)
-    for i, word in enumerate(words):
-        if word is None:
-            continue
-        if word.startswith("-") and "=" in word and is_secret_flag(word):
-            found.add(word.split("=", 1)[1])
-        elif word.startswith("-") and is_secret_flag(word) and i + 1 < len(words) and words[i + 1]:
-            found.add(words[i + 1] or "")
-    return {s for s in found if len(s) >= 4}
+    return {s for s in found | argv_secrets(list(argv)) if not is_masked(s)}
+
+
+_WORD_CHAR = r"A-Za-z0-9_"
+LONG_SECRET = 6
+
+
+def _known_pattern(secrets: Iterable[str]) -> re.Pattern[str] | None:
+    """One alternation for all known secrets, longest first: values of LONG_SECRET characters or more match
+    anywhere, shorter ones only as a whole word. One pass, so a mask is never re-masked."""
+    ordered = sorted({s for s in secrets if s and not is_masked(s)}, key=lambda s: (-len(s), s))
+    if not ordered:
+        return None
+    alternatives = []
+    for s in ordered:
+        escaped = re.escape(s)
+        if len(s) >= LONG_SECRET:
+            alternatives.append(escaped)
+        else:
+            alternatives.append(f"(?<![{_WORD_CHAR}]){escaped}(?![{_WORD_CHAR}])")
+    return re.compile("|".join(alternatives))
 
 
 def scrub(text: str, secrets: Iterable[str]) -> str:
-    """Replace every occurrence of the given secret strings (longest first), then token-looking text."""
-    for secret in sorted(set(secrets), key=len, reverse=True):
-        if secret:
-            text = text.replace(secret, mask(secret))
+    """Replace every occurrence of the given secret strings (short ones as whole words), then secret
+    shapes."""
+    pattern = _known_pattern(secrets)
+    if pattern is not None:
+        text = pattern.sub(lambda m: mask(m.group(0)), text)
     return redact_text(text)
 
 
-# Field names in endpoint payloads (``/server_info``) that hold credentials. Stricter than
-# :func:`is_secret_name`: ``max_total_tokens`` or ``speculative_num_draft_tokens`` hold numbers, not secrets.
-_SECRET_FIELD = re.compile(r"(?:^|_)(?:key|token|password|passwd|secret|credentials?)$", re.IGNORECASE)
-_NOT_SECRET_FIELDS = frozenset({"ssl_keyfile", "ssl_certfile", "ssl_ca_certs", "sort_key", "cache_key"})
-
-
-def is_secret_field(name: str) -> bool:
-    """True for a payload field name holding a credential (``api_key``, ``hf_token``, ``watermark_key``)."""
-    lowered = name.lower()
-    if lowered in _NOT_SECRET_FIELDS:
-        return False
-    return bool(_SECRET_FIELD.search(lowered)) or lowered in _SECRET_DESTS or name.upper() in {
-        "HF_TOKEN",
-        "HUGGING_FACE_HUB_TOKEN",
-    }
-
-
 def redact_payload(value: object, secrets: Iterable[str] = (), *, _name: str | None = None) -> object:
-    """A JSON-like payload as it may be shown: secret fields masked, known secrets and tokens scrubbed.
+    """A JSON-like payload as it may be shown: secret fields masked at any depth, known secrets scrubbed."""
+    redactor = Redactor(secrets)
+    redactor.learn_data(value if _name is None else {_name: value})
+    return redactor.data(value, _name=_name)
 
-    Dict keys decide (``api_key``, ``hf_token``: the string value is masked whole); every other string is
-    scrubbed of the given secret strings and of token-looking text. A field named ``launch_command`` (a
-    whole command line, SGLang 0.5.23) has its secret flags' values masked as in :func:`redact_argv`.
-    """
-    known = tuple(sorted({s for s in secrets if s}, key=len, reverse=True))
-    if isinstance(value, Mapping):
-        return {k: redact_payload(v, known, _name=str(k)) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [redact_payload(v, known, _name=_name) for v in value]
+
+# --- the one boundary -----------------------------------------------------------------------------------
+
+# Keys of a setting-like record ({"name": ..., "value": ...}) that carry the named value.
+_VALUE_KEYS = ("value", "intended", "effective", "expected", "observed", "predicted", "actual", "default")
+
+
+class Redactor:
+    """Known secret values of one run, and the masking of every string that leaves argtrace."""
+
+    def __init__(self, secrets: Iterable[str] = ()) -> None:
+        self._known: set[str] = set()
+        self._seed: Callable[[], None] | None = None
+        self._pattern: re.Pattern[str] | None = None
+        self._dirty = False
+        self.learn_all(secrets)
+
+    @property
+    def known(self) -> set[str]:
+        """The secret values known so far (a lazy seed, see :func:`new_run`, is applied first)."""
+        if self._seed is not None:
+            seed, self._seed = self._seed, None
+            seed()
+        return self._known
+
+    def seed_later(self, seed: Callable[[], None]) -> None:
+        """Learn by ``seed()`` when the values are first needed: a run that prints nothing pays nothing."""
+        self._seed = seed
+        self._dirty = True
+
+    # learning
+    def learn(self, value: object) -> None:
+        """A value known secret by its name: a string, or every string inside a list/dict."""
+        if isinstance(value, str):
+            if value and not is_masked(value):
+                self._known.add(value)
+                self._dirty = True
+        elif isinstance(value, Mapping):
+            for item in value.values():
+                self.learn(item)
+        elif isinstance(value, (list, tuple, set, frozenset)):
+            for item in value:
+                self.learn(item)
+
+    def learn_all(self, values: Iterable[str]) -> None:
+        for value in values:
+            self.learn(value)
+
+    def learn_env(self, env: Mapping[str, str | None]) -> None:
+        self.learn_all(secret_values(env))
+
+    def learn_argv(self, argv: Sequence[str | None]) -> None:
+        self.learn_all(argv_secrets(argv))
+
+    def learn_command_line(self, text: str) -> None:
+        self.learn_all(command_line_secrets(text))
+
+    def learn_data(self, value: object) -> None:
+        """Walk a report-like structure and learn every value its names mark secret."""
+        if isinstance(value, Mapping):
+            name = value.get("name")
+            if isinstance(name, str) and is_secret_setting(name, _str_or_none(value.get("flag"))):
+                for key in _VALUE_KEYS:
+                    self.learn(value.get(key))
+                for obs in value.get("history") or []:
+                    if isinstance(obs, Mapping):
+                        self.learn(obs.get("value"))
+            for key, item in value.items():
+                key_text = str(key)
+                if is_secret_name(key_text):
+                    self.learn(item)  # every string under it, a list's elements, a dict's leaves
+                elif key_text in COMMAND_LINE_FIELDS and isinstance(item, str):
+                    self.learn_command_line(item)
+                self.learn_data(item)
+        elif isinstance(value, (list, tuple)):
+            texts = [_word_text(v) for v in value]
+            if texts and all(t is not None or v is None for t, v in zip(texts, value, strict=True)):
+                self.learn_argv(texts)
+            for item in value:
+                self.learn_data(item)
+        elif isinstance(value, str):
+            self.learn_all(secrets_in_text(value))
+
+    # masking
+    def text(self, text: str) -> str:
+        """A string as it may leave argtrace."""
+        if not text:
+            return text
+        if self._dirty or self._seed is not None:
+            self._pattern = _known_pattern(self.known)  # (the property: seeds first)
+            self._dirty = False
+        if self._pattern is not None:
+            text = self._pattern.sub(lambda m: mask(m.group(0)), text)
+        return redact_text(text)
+
+    def data(self, value: Any, *, _name: str | None = None) -> Any:
+        """A JSON-like structure as it may leave argtrace: the field name decides at any depth (a secret
+        field's string is masked whole, every element of its list), argv lists have their secret flags'
+        values masked, command-line strings too, and every other string goes through :meth:`text`."""
+        secret = _name is not None and is_secret_name(_name)
+        if secret and isinstance(value, Mapping):  # ``watermark_config: {...}``: every leaf
+            return {k: self.data(v, _name=_name) for k, v in value.items()}
+        if isinstance(value, Mapping):
+            name = value.get("name")
+            setting = isinstance(name, str) and is_secret_setting(name, _str_or_none(value.get("flag")))
+            out: dict[Any, Any] = {}
+            for key, item in value.items():
+                if setting and key in _VALUE_KEYS:
+                    out[key] = self._masked(item)
+                elif setting and key == "history" and isinstance(item, list):
+                    out[key] = [
+                        {**o, "value": self._masked(o.get("value"))} if isinstance(o, Mapping) else o
+                        for o in item
+                    ]
+                    out[key] = self.data(out[key], _name=str(key))
+                else:
+                    out[key] = self.data(item, _name=str(key))
+            return out
+        if isinstance(value, (list, tuple)):
+            if secret:
+                return [self._masked(v) if isinstance(v, str) else self.data(v, _name=_name) for v in value]
+            if value and all(isinstance(v, str) or v is None for v in value):
+                return [w if w is None else self.text(w) for w in redact_argv(value)]
+            return [self.data(v) for v in value]
+        if isinstance(value, str):
+            if secret:
+                return self._masked(value)
+            if _name in COMMAND_LINE_FIELDS:
+                masked = redact_argv(split_words(value))
+                return self.text(
+                    " ".join(shlex.quote(w or "") if " " in (w or "") else (w or "") for w in masked)
+                )
+            return self.text(value)
+        return value
+
+    def _masked(self, value: Any) -> Any:
+        if isinstance(value, str):
+            return value if already_masked(value) else mask(value)
+        if isinstance(value, (list, tuple)):
+            return [self._masked(v) for v in value]
+        return value
+
+
+def _str_or_none(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _word_text(value: object) -> str | None:
+    """An argv word as a string (``servers[].words`` items are ``{"text": ...}``), else None."""
     if isinstance(value, str):
-        if _name is not None and is_secret_field(_name) and value not in ("", "<redacted>"):
-            return mask(value)
-        if _name in ("launch_command", "cmdline", "command_line"):
-            masked = redact_argv(value.split(" "))
-            return scrub(" ".join(w or "" for w in masked), known)
-        return scrub(value, known)
-    return value
+        return value
+    if isinstance(value, Mapping) and isinstance(value.get("text"), str):
+        return str(value["text"])
+    return None
+
+
+# --- the run's registry ---------------------------------------------------------------------------------
+
+_RUN = Redactor()
+
+
+def run_redactor() -> Redactor:
+    """The current run's secrets: what layers registered and what argtrace's own command line held."""
+    return _RUN
+
+
+def remember(*values: object) -> None:
+    """Register values known secret (by their name) so that every output of this run masks them."""
+    for value in values:
+        _RUN.learn(value)
+
+
+def remember_env(env: Mapping[str, str | None]) -> None:
+    _RUN.learn_env(env)
+
+
+def remember_argv(argv: Sequence[str | None]) -> None:
+    _RUN.learn_argv(argv)
+
+
+@contextmanager
+def new_run(words: Sequence[str] = (), environ: Mapping[str, str] | None = None) -> Iterator[Redactor]:
+    """A fresh registry for one command: seeded with the secrets in argtrace's own words (``--api-key K``,
+    ``--env HF_TOKEN=X``, a ``-c`` command line) and in the caller's environment by name."""
+    global _RUN
+    previous = _RUN
+    _RUN = redactor = Redactor()
+    argv = list(words)
+    env = dict(os.environ if environ is None else environ)
+
+    def seed() -> None:
+        redactor.learn_argv(argv)
+        for word in argv:
+            if " " in word:
+                redactor.learn_command_line(word)
+        redactor.learn_env(env)
+
+    redactor.seed_later(seed)
+    try:
+        yield _RUN
+    finally:
+        _RUN = previous

@@ -132,10 +132,11 @@ def load_yaml_file(path: Path) -> Any:
 def error_line(exc: BaseException) -> str:
     """An exception as one line for a finding: YAML errors span several lines (problem, then position)."""
     text = " ".join(str(exc).split())
-    mark = getattr(exc, "problem_mark", None)
-    problem = getattr(exc, "problem", None)
-    if problem and mark is not None:
-        text = f"{problem} (line {mark.line + 1}, column {mark.column + 1})"
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    problem = getattr(exc, "problem", None) or getattr(exc, "context", None)
+    if mark is not None:
+        # Never str(exc) for a marked YAML error: it echoes the source line, which may hold a secret.
+        text = f"{problem or type(exc).__name__} (line {mark.line + 1}, column {mark.column + 1})"
     return text[:300]
 
 

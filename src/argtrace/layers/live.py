@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from argtrace.model import Evidence, Finding, LayerResult, Observation, UsageError
-from argtrace.redact import mask, redact_payload, redact_text, secret_values
+from argtrace.redact import mask, redact_payload, redact_text, remember, run_redactor, secret_values
 
 DEFAULT_TIMEOUT = 5.0
 MAX_BODY = 16 * 1024 * 1024
@@ -486,6 +486,13 @@ def analyze_live(
     secrets = set(secret_values({}, launch_argv))
     if api_key:
         secrets.add(api_key)
+    # Every value a payload names secret (top-level admin_api_key, tokens inside launch_command, ...) is
+    # masked wherever else this run prints it.
+    for payload in (snap.server_info, snap.models, snap.cache_config_info):
+        run_redactor().learn_data(payload)
+    run_redactor().learn_data({k: v for k, (v, _) in snap.vllm_flat.items()})
+    remember(*secrets)
+    secrets |= run_redactor().known
 
     def safe(value: Any) -> Any:
         return value if show_secrets else redact_payload(value, secrets)

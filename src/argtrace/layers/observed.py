@@ -651,13 +651,14 @@ def process_section(
     observed: ObservedProcess, *, show_secrets: bool = False, all_env: bool = False
 ) -> dict[str, Any]:
     """The JSON view of an observed process (redacted unless ``show_secrets``)."""
-    from argtrace.redact import redact_argv, redact_env, secret_values
+    from argtrace.redact import redact_argv, redact_env, remember, secret_values
 
     env = observed.env or {}
     shown_env: dict[str, str | None] = {
         k: v for k, v in env.items() if all_env or _FRAMEWORK_ENV.match(k) or k in _EXTRA_ENV
     }
     secrets = secret_values(env, observed.argv)
+    remember(*secrets)  # the whole start environment's secrets, shown or not: masked in every output
     argv: list[str | None] = list(observed.argv)
     if not show_secrets:
         from argtrace.redact import scrub

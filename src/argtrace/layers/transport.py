@@ -392,10 +392,10 @@ def _scrubbed(result: TransportResult, env: Mapping[str, str]) -> TransportResul
     only knows the variables the server process gets."""
     from dataclasses import replace
 
-    from argtrace.redact import is_secret_name, scrub
+    from argtrace.redact import is_secret_name, remember, scrub
 
-    secrets = {v for k, v in env.items() if v and len(v) >= 4 and is_secret_name(k)}
-    secrets |= {v for v in result.secrets if len(v) >= 4}
+    secrets = {v for k, v in env.items() if v and is_secret_name(k)} | set(result.secrets)
+    remember(*secrets)  # the report boundary masks them in every output, short ones as whole words
 
     def walk(value: Any) -> Any:
         if isinstance(value, str):
@@ -1709,7 +1709,10 @@ def _load_yaml_nodes(data: bytes, label: str) -> list[Any]:
             if n is not None
         ]
     except yaml.YAMLError as exc:
-        raise UsageError(f"{label}: not valid YAML: {exc}") from exc
+        from argtrace.frameworks.argv import error_line
+
+        # error_line: the problem and its position, never the echoed source line (it may hold a secret).
+        raise UsageError(f"{label}: not valid YAML: {error_line(exc)}") from exc
 
 
 def _get(node: Any, key: str) -> Any:

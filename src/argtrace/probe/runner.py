@@ -300,13 +300,14 @@ def _fold(
     script: str | None,
 ) -> None:
     from argtrace.layers.observed import Observed, compare_with_prediction, merge_observations
-    from argtrace.redact import redact_argv, redact_env, scrub, secret_values
+    from argtrace.redact import redact_argv, redact_env, remember, scrub, secret_values
     from argtrace.rules import process_observed as rules
 
     label_at = f"run:{script or '<-c>'}"
     secrets: set[str] = set()
     for capture in captures:
         secrets |= secret_values(capture.get("env") or {}, capture.get("argv") or [])
+    remember(*secrets)
 
     def safe_text(text: str) -> str:
         return text if options.show_secrets else scrub(text, secrets)

@@ -1,5 +1,6 @@
 """Renderers read a finished report and never compute: one canonical dict (``to_dict``), redacted once
-(``redaction.redact_report_dict``), then drawn as text (rich) or dumped as JSON."""
+(``redaction.redact_report_dict``), then drawn as text (rich, control characters made visible by
+``boundary.visible_data``) or dumped as JSON. stderr goes through ``boundary.RedactingStream`` (cli.main)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ def render_report(report: Report, *, fmt: str, show_secrets: bool = False) -> st
         from argtrace.render.json import dumps
 
         return dumps(data)
+    from argtrace.render.boundary import visible_data
     from argtrace.render.text import render_text
 
-    return render_text(data)
+    # Escapes from scripts and logs are shown, not obeyed (JSON escapes control characters itself).
+    return render_text(visible_data(data))

@@ -30,7 +30,7 @@ from argtrace.layers.log.analyze import (
 from argtrace.layers.log.reader import Scan
 from argtrace.layers.log.signatures import load_catalog
 from argtrace.model import Evidence, Finding, LayerResult, Observation, Severity
-from argtrace.redact import is_secret_flag, mask, scrub
+from argtrace.redact import is_secret_flag, is_secret_name, mask, remember, scrub
 from argtrace.rules import log as rules
 
 # A crash-looping server can leave thousands of launches in one file: the JSON lists the last ones (and any
@@ -71,7 +71,7 @@ def _secret_dest(name: str) -> bool:
 
 class _Redactor:
     def __init__(self, secrets: set[str], show: bool) -> None:
-        self.secrets = {s for s in secrets if len(s) >= 4 and s not in _PLACEHOLDERS}
+        self.secrets = {s for s in secrets if s not in _PLACEHOLDERS}
         self.show = show
 
     def text(self, value: str) -> str:
@@ -154,8 +154,11 @@ def analyze_log(
     for lc in analysis.launches:
         for dump in lc.dumps:
             for key, value in dump.parsed.values.items():
-                if _secret_dest(key) and isinstance(value, str):
-                    secrets.add(value)
+                if _secret_dest(key) or is_secret_name(key):
+                    # vLLM's --api-key is a list: every element is a secret.
+                    items = value if isinstance(value, (list, tuple)) else [value]
+                    secrets |= {v for v in items if isinstance(v, str) and v not in _PLACEHOLDERS}
+    remember(*secrets)
     red = _Redactor(secrets, show_secrets)
 
     selected = _select(analysis.launches, launch)
