@@ -23,7 +23,7 @@ def run_example(example: Example, tmp_path: Path) -> list[str]:
     # Servers and processes an example needs run for its duration; {url}/{pid} in argv name them. Files
     # are written after they start (a script newer than the process is part of some examples).
     with provide(example.needs, tmp_path) as subst:
-        for name, content in example.files.items():
+        for name, content in example.written_files().items():
             target = tmp_path / name
             target.parent.mkdir(parents=True, exist_ok=True)
             if isinstance(content, bytes):
@@ -68,7 +68,66 @@ def test_correct_example_does_not_trigger_the_rule(rule: Rule, tmp_path: Path) -
     assert rule.code not in run_example(rule.correct, tmp_path)
 
 
-def test_docs_rules_md_is_generated_from_the_catalog() -> None:
-    from argtrace.rules.docs import catalog_markdown
+def test_rule_pages_are_generated_from_the_catalog() -> None:
+    from argtrace.rules.docs import catalog_pages
 
-    assert (REPO / "docs" / "rules.md").read_text() == catalog_markdown()
+    pages = catalog_pages()
+    on_disk = {p.name: p.read_text() for p in (REPO / "docs" / "rules").glob("*.md")}
+    assert on_disk == pages
+    assert set(pages) == {f"{r.code}.md" for r in RULES} | {"README.md"}
+
+
+@pytest.mark.parametrize("rule", RULES, ids=lambda r: r.code)
+def test_rule_page_is_short_text_with_every_part(rule: Rule) -> None:
+    from argtrace.rules.docs import rule_markdown
+
+    page = rule_markdown(rule)
+    # A page holds text only: no NUL, CR, ESC or other control byte (SH013's example is an ELF header).
+    assert not [c for c in page if (ord(c) < 32 and c not in "\n\t") or 0x7F <= ord(c) <= 0x9F]
+    assert len(page) < 8_000, len(page)
+    assert page.startswith(f"# {rule.code}: {rule.title}\n")
+    for part in ("## Why it matters", "## Problematic example", "## Fix"):
+        assert part in page
+    assert ("## Correct example" in page) == (rule.correct is not None)
+
+
+def test_binary_example_is_shown_escaped() -> None:
+    from argtrace.rules.docs import rule_markdown
+
+    page = rule_markdown(next(r for r in RULES if r.code == "SH013"))
+    assert "\\x7fELF\\x02\\x01\\x01\\x00\\x00\\x00" in page
+
+
+def test_large_example_is_generated_for_the_test_and_summarised_on_its_page() -> None:
+    from argtrace.rules.docs import rule_markdown
+
+    sh015 = next(r for r in RULES if r.code == "SH015")
+    assert sh015.example.files == {}
+    script = sh015.example.written_files()["launch.sh"]
+    assert isinstance(script, str) and len(script) > 256 * 1024
+    page = rule_markdown(sh015)
+    assert "a 280 KB script, 140,000 lines of `:` before the server command" in page
+    assert ":\n:\n" not in page
+
+
+def test_generated_example_needs_a_summary() -> None:
+    with pytest.raises(ValueError, match="needs a summary"):
+        Example(argv=("check", "x.sh"), generate=lambda: {"x.sh": ""})
+
+
+def test_index_groups_codes_by_layer_in_launch_order() -> None:
+    from argtrace.rules.docs import index_markdown
+
+    index = index_markdown(RULES)
+    headings = [line for line in index.splitlines() if line.startswith("## ")]
+    layers = [layer for layer in LAYER_PREFIX if any(r.layer == layer for r in RULES)]
+    assert headings == [f"## {LAYER_PREFIX[layer]}: {layer}" for layer in layers]
+    assert "| [SH004](SH004.md) | error |" in index
+
+
+def test_rules_code_prints_its_page() -> None:
+    from argtrace.rules.docs import rule_markdown
+
+    result = run_cli(["rules", "sh004"])
+    assert result.status == 0
+    assert result.stdout == rule_markdown(next(r for r in RULES if r.code == "SH004")) + "\n"

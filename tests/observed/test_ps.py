@@ -203,7 +203,7 @@ def test_pid_rule_examples_through_the_cli(rule, tmp_path: Path) -> None:  # typ
     with provide(rule.example.needs, tmp_path) as subst:
         work = tmp_path / "example"
         work.mkdir()
-        for name, content in rule.example.files.items():
+        for name, content in rule.example.written_files().items():
             (work / name).write_text(content if isinstance(content, str) else content.decode())
         argv = [a.format_map(subst) if "{" in a else a for a in rule.example.argv]
         result = run_cli([argv[0], "--format", "json", *argv[1:]], cwd=work)

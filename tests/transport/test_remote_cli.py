@@ -121,7 +121,7 @@ def test_remote_ps_snapshot_finds_the_server(sshd: SshServer, fake_server: subpr
 def test_tp015_example_against_the_private_sshd(sshd: SshServer, tmp_path: Path) -> None:
     from argtrace.rules.transport import TP015
 
-    for name, content in TP015.example.files.items():
+    for name, content in TP015.example.written_files().items():
         (tmp_path / name).write_text(str(content))
     result = run_cli(expand_example_argv(TP015.example.argv, sshd, tmp_path), cwd=tmp_path)
     assert result.status in (0, 1), result.stderr

@@ -6,14 +6,15 @@ two-letter prefix:
     TP transport   SH shell   PR process   PA parser   RS resolution   LG log   LV live   MM memory
 
 Findings from the real shellcheck keep their own ``SCxxxx`` codes (layer ``shell``); they are documented
-by shellcheck, not here. ``docs/rules.md`` is generated from this catalog by ``scripts/gen_rules_doc.py``
-and a test runs every rule's example through the real CLI.
+by shellcheck, not here. One page per code, ``docs/rules/CODE.md``, and the index ``docs/rules/README.md``
+are generated from this catalog by ``scripts/gen_rules_doc.py``; a test runs every rule's example through
+the real CLI.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from argtrace.model import Basis, Evidence, Finding, Layer, Severity
@@ -44,11 +45,24 @@ class Example:
     ``files`` are written into an empty working directory (text, or bytes for CRLF/BOM/binary cases);
     ``argv`` is passed to ``argtrace`` there. ``needs`` names what must be available (``"resolver:sglang"``,
     ``"sshd"``, ...); the rule test skips an example whose needs the machine lacks, and CI provides them.
+
+    A trigger too large to print (a 256 KB script) is built by ``generate`` when the test needs it, and its
+    page shows ``summary`` instead of the files: a rule page stays short and holds no control bytes.
     """
 
     argv: Sequence[str]
     files: Mapping[str, str | bytes] = field(default_factory=dict)
     needs: Sequence[str] = ()
+    generate: Callable[[], Mapping[str, str | bytes]] | None = None
+    summary: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.generate is not None and (self.files or not self.summary):
+            raise ValueError("a generated example has no literal files and needs a summary for its page")
+
+    def written_files(self) -> Mapping[str, str | bytes]:
+        """The files to write into the example's working directory."""
+        return self.generate() if self.generate is not None else self.files
 
 
 @dataclass(frozen=True)
