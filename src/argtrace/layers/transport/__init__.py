@@ -24,7 +24,7 @@ import re
 import shlex
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from argtrace.model import EnvValue, Evidence, Finding, LayerResult, Observation, Origin, ServerCommand, Word
 
@@ -49,7 +49,6 @@ IMAGE_ENTRYPOINTS: Mapping[str, tuple[str, ...]] = {
 SSHD_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
 _SSH_OPTS_WITH_VALUE = set("BbcDEeFIiJLlmOoPpQRSWw")
-_SSH_FLAGS = set("46AaCfGgKkMNnqsTtVvXxYy")
 _SCP_OPTS_WITH_VALUE = set("cDFiJlOoPSX")
 _SHELLS = {"bash", "sh", "dash", "zsh", "ksh"}
 # A blank or a character the node's shell gives a meaning to.
@@ -59,9 +58,6 @@ _SHELL_SPECIAL = re.compile(r"[\s'\"`$;&|<>()*?\[\]#~\\{}]")
 _RESPLIT = re.compile(r"[\s'\"\\]")
 _BARE_RUNNERS = {"python", "python3", "sglang", "vllm", "pip", "pip3", "torchrun", "uv"}
 _EXEC_FORM_SHELL_WORDS = {"&&", "||", "|", ";", ">", ">>", "<", "2>&1", "&>", "&"}
-_FRAMEWORK_ENV = re.compile(
-    r"^(SGLANG_|VLLM_|CUDA_|NCCL_|HF_|HUGGING_FACE_|TORCH_|PYTORCH_|PYTHONPATH$|PATH$)"
-)
 
 _DOCKER_BOOL = {
     "-d", "--detach", "-i", "--interactive", "-t", "--tty", "--rm", "--privileged", "--init", "-P",
@@ -123,6 +119,21 @@ class TransportResult:
         return out
 
 
+class Follow(Protocol):
+    """The dispatcher that follows every command of a script (``_follow``), as the carriers call it."""
+
+    def __call__(
+        self,
+        source: ScriptSource,
+        shell: ShellResult,
+        ctx: _Context,
+        result: TransportResult,
+        *,
+        local_shell: bool,
+        ssh_host: str | None = None,
+    ) -> None: ...
+
+
 @dataclass
 class _Context:
     """What is known while following one script: its args/env and files uploaded so far."""
@@ -130,6 +141,9 @@ class _Context:
     args: list[str]
     env: dict[str, str]
     arg0: str
+    # the dispatcher, for the command an ssh hop or an uploaded script runs on the node: carried here so
+    # that the ssh and upload code calls back into it without importing it (no import circle)
+    follow: Follow
     uploads: dict[tuple[str, str], tuple[bytes | None, str]] = field(default_factory=dict)
     # (host, path) -> (here-document body as written, at of its first line), for uploads that expanded
     written_uploads: dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict)
@@ -379,7 +393,7 @@ def analyze_transport(
     arg0: str | None = None,
 ) -> TransportResult:
     """Follow every ssh/scp/rsync/docker command the shell layer predicted in ``source``."""
-    ctx = _Context(list(args), dict(env), arg0 or source.label)
+    ctx = _Context(list(args), dict(env), arg0 or source.label, _follow)
     result = TransportResult()
     _follow(source, shell, ctx, result, local_shell=True)
     _check_node_interpreters(shell.servers, result)
@@ -747,7 +761,7 @@ def _analyze_remote(
             )
     ctx.depth += 1
     try:
-        _follow(remote_source, remote, ctx, result, local_shell=False, ssh_host=host)
+        ctx.follow(remote_source, remote, ctx, result, local_shell=False, ssh_host=host)
     finally:
         ctx.depth -= 1
 
@@ -1113,7 +1127,7 @@ def _run_script_on_node(
             )
     ctx.depth += 1
     try:
-        _follow(source, shell, ctx, result, local_shell=False, ssh_host=host)
+        ctx.follow(source, shell, ctx, result, local_shell=False, ssh_host=host)
     finally:
         ctx.depth -= 1
 
