@@ -22,14 +22,75 @@ import os
 import posixpath
 import re
 import shlex
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
 
-from argtrace.model import EnvValue, Evidence, Finding, LayerResult, Observation, Origin, ServerCommand, Word
+from argtrace.layers.transport.context import Follow, TransportResult, _Context, _local_value, _scrubbed
+from argtrace.layers.transport.envfiles import (
+    _ABSENT,
+    MAX_ENV_FILE_BYTES,
+    EnvFile,
+    _env_text,
+    compose_interpolate,
+    parse_compose_env_file,
+    parse_docker_env_file,
+    read_dotenv,
+    read_env_file,
+)
+from argtrace.layers.transport.render import render_transport_section
+from argtrace.layers.transport.shells import _shell_c, _sudo
+from argtrace.layers.transport.sshcall import SSHD_PATH, SshCall, _host_of, _remote_env, parse_ssh
+from argtrace.layers.transport.words import (
+    _SHELLS,
+    _as_written,
+    _basename,
+    _flag_values,
+    _latin1_bytes,
+    _line_chunk,
+    _local_expansions,
+    _locate,
+    _Located,
+    _param_name,
+    _show,
+    _show_argv,
+    _split_at,
+    _starts_server,
+    _unquote,
+)
+from argtrace.layers.transport.yamlnodes import _get, _items, _line, _load_yaml_nodes, _scalar, _seq
+from argtrace.model import EnvValue, Evidence, Origin, ServerCommand, Word
 
 if TYPE_CHECKING:
     from argtrace.layers.shell import ScriptSource, ShellResult
+
+__all__ = [
+    "IMAGE_ENTRYPOINTS",
+    "MAX_ENV_FILE_BYTES",
+    "SSHD_PATH",
+    "_ABSENT",
+    "DockerRun",
+    "EnvFile",
+    "Follow",
+    "SshCall",
+    "TransportResult",
+    "_show",
+    "analyze_manifest",
+    "analyze_transport",
+    "compose_interpolate",
+    "container_argv",
+    "image_entrypoint",
+    "k8s_expand",
+    "manifest_kind",
+    "manifest_selection",
+    "parse_compose_env_file",
+    "parse_docker_env_file",
+    "parse_docker_run",
+    "parse_ssh",
+    "read_dotenv",
+    "read_env_file",
+    "render_transport_section",
+]
 
 # ------------------------------------------------------------------------------------------------ tables
 
@@ -45,14 +106,8 @@ IMAGE_ENTRYPOINTS: Mapping[str, tuple[str, ...]] = {
     "lmsysorg/sglang": (),
 }
 
-# The environment sshd gives a non-interactive command before the login shell's rc files run.
-SSHD_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
-_SSH_OPTS_WITH_VALUE = set("BbcDEeFIiJLlmOoPpQRSWw")
 _SCP_OPTS_WITH_VALUE = set("cDFiJlOoPSX")
-_SHELLS = {"bash", "sh", "dash", "zsh", "ksh"}
-# A blank or a character the node's shell gives a meaning to.
-_SHELL_SPECIAL = re.compile(r"[\s'\"`$;&|<>()*?\[\]#~\\{}]")
 # What changes the argv when the node's shell splits the joined text again (a glob or `$` quoted locally
 # for the node to expand is usually meant).
 _RESPLIT = re.compile(r"[\s'\"\\]")
@@ -69,316 +124,10 @@ _DOCKER_BOOL = {
 # ------------------------------------------------------------------------------------------------ result
 
 
-@dataclass
-class TransportResult:
-    """Servers reached through ssh/docker/manifests, findings of layer ``transport``, and the report "
-    "section."""
-
-    servers: list[ServerCommand] = field(default_factory=list)
-    findings: list[Finding] = field(default_factory=list)
-    hops: list[dict[str, Any]] = field(default_factory=list)
-    uploads: list[dict[str, Any]] = field(default_factory=list)
-    # values of secret-named variables read from env files: masked wherever the journey copied them
-    secrets: set[str] = field(default_factory=set)
-
-    # id(server) -> ({flag: (value as written before the journey, value that arrived or None, at)}, how)
-    written: dict[int, tuple[dict[str, tuple[str, str | None, str | None]], str]] = field(
-        default_factory=dict
-    )
-
-    @property
-    def section(self) -> dict[str, Any]:
-        """The ``transport`` top-level JSON key."""
-        return {"hops": self.hops, "uploads": self.uploads}
-
-    def layer_result(self, server: ServerCommand, schema: Any) -> LayerResult:
-        """Observations of layer ``transport`` for one server: each flag's value as the user wrote it before
-        ssh, an upload or a local expansion changed it (``schema`` maps flags to setting names)."""
-        out = LayerResult()
-        entry = self.written.get(id(server))
-        if entry is None:
-            return out
-        flags, via = entry
-        for flag, (written, arrived, at) in flags.items():
-            spec = schema.option(flag) if schema is not None else None
-            dest = getattr(spec, "dest", None)
-            if not dest:
-                continue
-            observation = Observation(
-                "transport",
-                arrived,
-                at=at,
-                known=arrived is not None,
-                reason=None
-                if arrived is not None
-                else f"written as {written}; no value arrived after {flag}",
-                by=via,
-                detail={"written": written},
-            )
-            out.observations[dest] = (flag, [observation])
-        return out
-
-
-class Follow(Protocol):
-    """The dispatcher that follows every command of a script (``_follow``), as the carriers call it."""
-
-    def __call__(
-        self,
-        source: ScriptSource,
-        shell: ShellResult,
-        ctx: _Context,
-        result: TransportResult,
-        *,
-        local_shell: bool,
-        ssh_host: str | None = None,
-    ) -> None: ...
-
-
-@dataclass
-class _Context:
-    """What is known while following one script: its args/env and files uploaded so far."""
-
-    args: list[str]
-    env: dict[str, str]
-    arg0: str
-    # the dispatcher, for the command an ssh hop or an uploaded script runs on the node: carried here so
-    # that the ssh and upload code calls back into it without importing it (no import circle)
-    follow: Follow
-    uploads: dict[tuple[str, str], tuple[bytes | None, str]] = field(default_factory=dict)
-    # (host, path) -> (here-document body as written, at of its first line), for uploads that expanded
-    written_uploads: dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict)
-    depth: int = 0
-
-
 # ---------------------------------------------------------------------------------------------- helpers
 
 
-def _split_at(at: str) -> tuple[str, int, int] | None:
-    parts = at.rsplit(":", 2)
-    if len(parts) != 3 or not parts[1].isdigit() or not parts[2].isdigit():
-        return None
-    return parts[0], int(parts[1]), int(parts[2])
-
-
-def _basename(word: str | None) -> str:
-    return (word or "").rsplit("/", 1)[-1]
-
-
-def _show(word: str | None) -> str:
-    if word is None:
-        return "<unknown>"
-    return shlex.quote(word) if word == "" or _SHELL_SPECIAL.search(word) else word
-
-
-def _show_argv(argv: Sequence[str | None]) -> str:
-    return " ".join(_show(w) for w in argv)
-
-
-@dataclass
-class _Located:
-    """The source of one simple command: its raw words and a here-document on its stdin, if any."""
-
-    raw_words: list[str]
-    heredoc: str | None = None
-    heredoc_quoted: bool = False
-    heredoc_line: int | None = None
-    stdin_file: str | None = None
-    herestring: str | None = None
-
-
-def _locate(text: str, tree: Any, line: int, col: int) -> _Located | None:
-    """Raw words and stdin of the simple command that starts at ``line``:``col`` (1-based) of ``text``."""
-    from argtrace.layers.shell import lexer as L
-
-    node = tree.root_node.descendant_for_point_range((line - 1, col - 1), (line - 1, col - 1))
-    while node is not None and node.type != "command":
-        node = node.parent
-    if node is None:
-        return None
-    stmt = node.parent if node.parent is not None and node.parent.type == "redirected_statement" else node
-    raw = text.encode("latin-1")
-    start = len(raw[: node.start_byte].decode("latin-1"))
-    end = len(raw[: stmt.end_byte].decode("latin-1"))
-    try:
-        toks = L.tokenize_command(text, start, end)
-    except L.LexError:
-        return None
-    located = _Located([w.raw for w in toks.words])
-    for redir in toks.redirs:
-        if redir.op in ("<<", "<<-") and redir.heredoc is not None:
-            located.heredoc = redir.heredoc
-            located.heredoc_quoted = redir.heredoc_quoted
-            located.heredoc_line = text.count("\n", 0, redir.start) + 2
-        elif redir.op == "<" and redir.target is not None and (redir.fd in (None, "0")):
-            located.stdin_file = redir.target.raw
-        elif redir.op == "<<<" and redir.target is not None:
-            located.herestring = redir.target.raw
-    return located
-
-
-def _local_expansions(raw: str, predicted: str | None) -> list[tuple[str, str | None]]:
-    """The expansions the *local* shell performs in one raw word (outside single quotes), each with the
-    text it produced when that can be read off the predicted word (``None`` otherwise)."""
-    from argtrace.layers.shell import lexer as L
-
-    try:
-        parts = L.parse_word(raw)
-    except Exception:
-        return []
-    expansions = [p.raw for p in parts if isinstance(p, (L.Param, L.CmdSub, L.Arith))]
-    if not expansions or predicted is None:
-        return [(e, None) for e in expansions]
-    pattern = ""
-    for part in parts:
-        if isinstance(part, L.Lit):
-            pattern += re.escape(L.restore(part.text))
-        elif isinstance(part, (L.Param, L.CmdSub, L.Arith)):
-            pattern += "(.*?)"
-        elif isinstance(part, L.Tilde):
-            pattern += ".*?"
-    match = re.fullmatch(pattern, predicted, re.DOTALL)
-    if match is None or len(match.groups()) != len(expansions):
-        return [(e, None) for e in expansions]
-    return list(zip(expansions, match.groups(), strict=True))
-
-
-def _as_written(raw: str) -> str:
-    """A raw word without its quotes, expansions kept as text (``"--port $P"`` -> ``--port $P``)."""
-    from argtrace.layers.shell import lexer as L
-
-    try:
-        parts = L.parse_word(raw)
-    except Exception:
-        return raw
-    out = []
-    for part in parts:
-        if isinstance(part, L.Lit):
-            out.append(L.restore(part.text))
-        elif isinstance(part, (L.Param, L.CmdSub, L.Arith, L.Tilde, L.ProcSub)):
-            out.append(part.raw)
-    return "".join(out)
-
-
-def _flag_values(text: str) -> dict[str, str]:
-    """``--flag value`` / ``--flag=value`` pairs in a command text, values as written (quotes kept)."""
-    from argtrace.layers.shell import lexer as L
-
-    try:
-        words = [w.raw for w in L.tokenize_command(text, 0, len(text)).words]
-    except Exception:
-        return {}
-    pairs: dict[str, str] = {}
-    for i, word in enumerate(words):
-        if not word.startswith("--") or word == "--":
-            continue
-        flag, eq, value = word.partition("=")
-        if eq:
-            pairs[flag] = value
-        elif i + 1 < len(words) and not words[i + 1].startswith("-"):
-            pairs[flag] = words[i + 1]
-    return pairs
-
-
-def _line_chunk(text: str, line: int) -> str:
-    """Line ``line`` (1-based) of ``text`` with the lines a trailing backslash continues."""
-    chunk = []
-    for item in text.split("\n")[line - 1 :]:
-        chunk.append(item)
-        if not item.endswith("\\"):
-            break
-    return "\n".join(chunk)
-
-
-def _unquote(word: str | None) -> str | None:
-    """A word as the program receives it (quotes removed; unknown when it still needs an expansion)."""
-    if word is None:
-        return None
-    try:
-        parts = shlex.split(word)
-    except ValueError:
-        return word
-    return parts[0] if len(parts) == 1 else word
-
-
-def _param_name(raw: str) -> str | None:
-    m = re.match(r"^\$\{?[#!]?([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])", raw)
-    return m.group(1) if m else None
-
-
 # ------------------------------------------------------------------------------------------------- ssh
-
-
-@dataclass(frozen=True)
-class SshCall:
-    destination: str
-    port: str | None
-    user: str | None
-    options: tuple[str, ...]
-    remote: tuple[str | None, ...]  # the words ssh joins with spaces
-    remote_start: int  # argv index of the first remote word
-
-
-def parse_ssh(argv: Sequence[str | None]) -> SshCall | None:
-    """ssh's own option parsing: the destination and the words of the remote command.
-
-    Like OpenSSH, options are also accepted right after the destination (``ssh gpu1 -p 2222 cmd``): the
-    command starts at the first word after the destination that is not an option, or after ``--``.
-    """
-    i = 1
-    port = user = None
-    options: list[str] = []
-    dest: str | None = None
-    terminated = False
-    while i < len(argv):
-        w = argv[i]
-        if w is None:
-            return None
-        if not terminated and w == "--":
-            terminated = True
-            i += 1
-            if dest is not None:
-                break
-            continue
-        if terminated or not w.startswith("-") or w == "-":
-            if dest is None:
-                dest = w
-                i += 1
-                if terminated:
-                    break
-                continue
-            break
-        j = 1
-        while j < len(w):
-            letter = w[j]
-            if letter in _SSH_OPTS_WITH_VALUE:
-                value = w[j + 1 :] if j + 1 < len(w) else (argv[i + 1] if i + 1 < len(argv) else None)
-                if j + 1 >= len(w):
-                    i += 1
-                if letter == "p":
-                    port = value
-                elif letter == "l":
-                    user = value
-                elif letter == "o" and value:
-                    options.append(value)
-                break
-            j += 1
-        i += 1
-    if dest is None:
-        return None
-    return SshCall(dest, port, user, tuple(options), tuple(argv[i:]), i)
-
-
-def _host_of(dest: str) -> str:
-    host = dest.rsplit("@", 1)[-1]
-    if host.startswith("ssh://"):
-        host = host[len("ssh://") :]
-    return host
-
-
-def _remote_env(call: SshCall) -> dict[str, str]:
-    user = call.user or (call.destination.rsplit("@", 1)[0] if "@" in call.destination else "user")
-    home = "/root" if user == "root" else f"/home/{user}"
-    return {"PATH": SSHD_PATH, "HOME": home, "USER": user, "LOGNAME": user, "SHELL": "/bin/bash"}
 
 
 # --------------------------------------------------------------------------------------------- analysis
@@ -398,39 +147,6 @@ def analyze_transport(
     _follow(source, shell, ctx, result, local_shell=True)
     _check_node_interpreters(shell.servers, result)
     return _scrubbed(result, env)
-
-
-def _scrubbed(result: TransportResult, env: Mapping[str, str]) -> TransportResult:
-    """Mask the values of secret-named variables (``HF_TOKEN``, ``*_API_KEY``) wherever the journey copied
-    them: a locally expanded remote command, an upload's content, a message. The report's own redaction
-    only knows the variables the server process gets."""
-    from dataclasses import replace
-
-    from argtrace.redact import is_secret_name, scrub
-
-    secrets = {v for k, v in env.items() if v and len(v) >= 4 and is_secret_name(k)}
-    secrets |= {v for v in result.secrets if len(v) >= 4}
-
-    def walk(value: Any) -> Any:
-        if isinstance(value, str):
-            return scrub(value, secrets)
-        if isinstance(value, list):
-            return [walk(v) for v in value]
-        if isinstance(value, dict):
-            return {k: walk(v) for k, v in value.items()}
-        return value
-
-    result.hops = walk(result.hops)
-    result.uploads = walk(result.uploads)
-    result.findings = [
-        replace(
-            f,
-            message=scrub(f.message, secrets),
-            evidence=tuple(replace(e, text=scrub(e.text, secrets)) for e in f.evidence),
-        )
-        for f in result.findings
-    ]
-    return result
 
 
 _VERSION_OF = (
@@ -669,19 +385,6 @@ def _ssh(
     _analyze_remote(at, host, call, remote_text, ctx, result, written=written)
 
 
-def _local_value(name: str, ctx: _Context) -> str | None:
-    if name.isdigit():
-        n = int(name)
-        if n == 0:
-            return ctx.arg0
-        return ctx.args[n - 1] if n <= len(ctx.args) else None
-    if name in ("@", "*"):
-        return " ".join(ctx.args) if ctx.args else ""
-    if name == "#":
-        return str(len(ctx.args))
-    return ctx.env.get(name)
-
-
 def _analyze_remote(
     at: str,
     host: str,
@@ -764,13 +467,6 @@ def _analyze_remote(
         ctx.follow(remote_source, remote, ctx, result, local_shell=False, ssh_host=host)
     finally:
         ctx.depth -= 1
-
-
-def _starts_server(argv: Sequence[str | None]) -> bool:
-    from argtrace.frameworks.detect import detect_server
-
-    known = [w or "" for w in argv]
-    return detect_server(known) is not None
 
 
 # ----------------------------------------------------------------------------------------------- uploads
@@ -900,12 +596,6 @@ def _upload_from_stdin(
         )
     if shell_args is not None and content is not None:
         _run_script_on_node(at, host, f"{call.destination}:<stdin>", content, shell_args, "bash", ctx, result)
-
-
-def _latin1_bytes(text: str) -> bytes:
-    from argtrace.layers.shell import lexer as L
-
-    return L.restore(text).encode("latin-1", "replace")
 
 
 def _heredoc_expansions(body: str) -> list[str]:
@@ -1133,69 +823,6 @@ def _run_script_on_node(
 
 
 # --------------------------------------------------------------------------------------- bash -c, sudo
-
-
-def _shell_c(at: str, argv: list[str | None], result: TransportResult) -> None:
-    """``bash -c WORD MORE...``: only WORD is the command; MORE become ``$0 $1 ...`` (TP004)."""
-    from argtrace.rules import transport as R
-
-    i = 1
-    while i < len(argv) and argv[i] is not None and (argv[i] or "").startswith("-") and argv[i] != "-c":
-        opt = argv[i] or ""
-        if opt.startswith("-") and "c" in opt[1:] and not opt.startswith("--"):
-            break
-        i += 1
-    if i >= len(argv) or argv[i] is None:
-        return
-    opt = argv[i] or ""
-    if not (opt == "-c" or (opt.startswith("-") and not opt.startswith("--") and "c" in opt[1:])):
-        return
-    if i + 2 >= len(argv):
-        return
-    command = argv[i + 1]
-    rest = argv[i + 2 :]
-    if command is None or re.search(r"\s", command):
-        return
-    lost = [w for w in rest if w is not None]
-    if not any(w.startswith("-") for w in lost) and len(lost) < 2:
-        return
-    result.findings.append(
-        R.TP004.finding(
-            f"`{_basename(argv[0])} {opt} {_show(command)}` runs only {_show(command)}: the following "
-            f"{len(rest)} word(s) ({_show_argv(rest[:4])}{' ...' if len(rest) > 4 else ''}) become $0, "
-            f"$1, ... of that "
-            "command string and are never used",
-            at=at,
-            evidence=[Evidence("transport", at, _show_argv(argv))],
-        )
-    )
-
-
-def _sudo(at: str, argv: list[str | None], result: TransportResult) -> None:
-    from argtrace.rules import transport as R
-
-    keeps = any(
-        w is not None
-        and (
-            w in ("-E", "-i")
-            or w.startswith("--preserve-env")
-            or (w.startswith("-") and not w.startswith("--") and "E" in w)
-        )
-        for w in argv[1:]
-    )
-    if keeps or not _starts_server(argv):
-        return
-    result.findings.append(
-        R.TP006.finding(
-            "sudo starts the server with a reset environment (env_reset): variables the script exported "
-            "or set "
-            "before it (CUDA_VISIBLE_DEVICES, SGLANG_*, VLLM_*, HF_TOKEN, a venv's PATH) do not reach "
-            "it, and PATH "
-            "becomes sudo's secure_path",
-            at=at,
-            evidence=[Evidence("transport", at, _show_argv(argv))],
-        )
-    )
 
 
 # ---------------------------------------------------------------------------------------- tmux, screen
@@ -1703,60 +1330,6 @@ def manifest_kind(data: bytes) -> str | None:
     return None
 
 
-def _load_yaml_nodes(data: bytes, label: str) -> list[Any]:
-    import yaml
-
-    from argtrace.model import UsageError
-
-    try:
-        return [
-            n
-            for n in yaml.compose_all(data.decode("utf-8", "replace"), Loader=yaml.SafeLoader)
-            if n is not None
-        ]
-    except yaml.YAMLError as exc:
-        raise UsageError(f"{label}: not valid YAML: {exc}") from exc
-
-
-def _get(node: Any, key: str) -> Any:
-    import yaml
-
-    if not isinstance(node, yaml.MappingNode):
-        return None
-    for k, v in node.value:
-        if isinstance(k, yaml.ScalarNode) and k.value == key:
-            return v
-    return None
-
-
-def _items(node: Any) -> list[tuple[str, Any]]:
-    import yaml
-
-    if not isinstance(node, yaml.MappingNode):
-        return []
-    return [(str(k.value), v) for k, v in node.value if isinstance(k, yaml.ScalarNode)]
-
-
-def _line(label: str, node: Any) -> str:
-    return f"{label}:{node.start_mark.line + 1}" if node is not None else label
-
-
-def _scalar(node: Any) -> str | None:
-    import yaml
-
-    if isinstance(node, yaml.ScalarNode):
-        if node.tag.endswith(":null"):
-            return None
-        return str(node.value)
-    return None
-
-
-def _seq(node: Any) -> list[Any] | None:
-    import yaml
-
-    return list(node.value) if isinstance(node, yaml.SequenceNode) else None
-
-
 def manifest_selection(
     words: Sequence[str], service: str | None = None, container: str | None = None
 ) -> tuple[str | None, str | None]:
@@ -1816,285 +1389,6 @@ def analyze_manifest(
 
 
 # --- env files: `docker run --env-file`, compose `env_file:` and compose's own `.env`
-
-MAX_ENV_FILE_BYTES = 1024 * 1024
-# unicode.IsSpace minus the newline: what compose-go's dotenv parser skips around keys and values
-_DOTENV_BLANK = "\t\v\f\r \x85\xa0"
-_DOTENV_ESCAPE = re.compile(r"\\(?:[abcfnrtv$\"\\]|0\d{0,3})")
-_GO_ESCAPES = {
-    "a": "\a",
-    "b": "\b",
-    "f": "\f",
-    "n": "\n",
-    "r": "\r",
-    "t": "\t",
-    "v": "\v",
-    "\\": "\\",
-    '"': '"',
-}
-
-
-@dataclass
-class EnvFile:
-    """One env file as docker or compose reads it: the variables it sets, in file order."""
-
-    path: str  # the path the container tool opens (compose: joined to the compose file's directory)
-    named_at: str  # where the script or compose file names it
-    values: dict[str, str | None] = field(default_factory=dict)  # None: the client's value, not known here
-    lines: dict[str, int] = field(default_factory=dict)  # variable -> line of its (last) assignment
-    problem: str | None = None  # why docker/compose refuses the file (missing, unreadable, malformed)
-    skipped: str | None = None  # why it was not read, when that is no error (optional, on another machine)
-    unset: list[tuple[str, int]] = field(default_factory=list)  # compose: ${VAR} replaced by "", with line
-
-    def hop(self) -> dict[str, Any]:
-        """For the report's ``transport`` section: names only, never values (they may be secrets)."""
-        return {
-            "path": self.path,
-            "at": self.named_at,
-            "read": self.problem is None and self.skipped is None,
-            "variables": list(self.values),
-            "problem": self.problem,
-            "skipped": self.skipped,
-        }
-
-
-def read_env_file(path: str) -> tuple[bytes | None, str | None, bool]:
-    """``(data, problem, missing)``: an env file read on the current host (``--host``: the node's file)."""
-    from argtrace.transport.host import HostError, current_host
-
-    host = current_host()
-    where = f"on {host.label}" if host.is_remote else "here"
-    try:
-        st = host.stat(path)
-        if not st.exists:
-            return None, f"no such file {where}", True
-        if st.is_dir:
-            return None, f"a directory {where}, not a file", False
-        if st.size is not None and st.size > MAX_ENV_FILE_BYTES:
-            return None, f"{st.size} bytes {where}, too large for an env file", False
-        return host.read_bytes(path, limit=MAX_ENV_FILE_BYTES), None, False
-    except HostError as exc:
-        return None, f"cannot be read {where}: {exc}", exc.kind == "not_found"
-
-
-_ABSENT = object()  # a bare `NAME` whose variable is not set: docker and compose leave it out
-
-
-def parse_docker_env_file(data: bytes, lookup: Callable[[str], object], into: EnvFile) -> None:
-    """``docker run --env-file`` as docker/cli reads it (``opts.ParseEnvFile`` -> ``parseKeyValueFile``):
-    one ``NAME=VALUE`` per line, the value passed through as is (quotes, ``#``, blanks and ``$`` included:
-    no quote removal, no interpolation); a line starting with ``#`` (after leading blanks) is a comment; a
-    bare ``NAME`` takes the docker client's value (``lookup(name)``: a string, ``None`` when not known here,
-    or ``_ABSENT`` when unset: the variable is left out). A name with a blank, a line starting with ``=`` or
-    invalid UTF-8 make docker refuse the file (``into.problem``)."""
-    for number, raw in enumerate(data.split(b"\n"), start=1):
-        if raw.endswith(b"\r"):
-            raw = raw[:-1]  # bufio.ScanLines drops the \r of a CRLF line
-        if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
-            raw = raw[3:]
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            into.problem = f"{into.path} contains invalid utf8 bytes at line {number}"
-            return
-        line = text.lstrip()
-        if not line or line.startswith("#"):
-            continue
-        name, has_value, text_value = line.partition("=")
-        value: str | None = text_value
-        if " " in name or "\t" in name:
-            into.problem = f"{into.path}:{number}: variable '{name}' contains whitespaces"
-            return
-        if not name:
-            into.problem = f"{into.path}:{number}: no variable name on line '{line}'"
-            return
-        if not has_value:
-            found = lookup(name)
-            if found is _ABSENT:
-                continue
-            value = found if isinstance(found, str) else None
-        into.values.pop(name, None)  # a later line wins, and keeps its place in the order
-        into.values[name] = value
-        into.lines[name] = number
-
-
-def _expand_escapes(text: str) -> str:
-    """compose-go ``dotenv.expandEscapes`` (double-quoted values): Go escapes, ``\\$`` -> ``$$``."""
-
-    def one(m: re.Match[str]) -> str:
-        match = m.group(0)
-        if match == "\\$":
-            return "$$"
-        if match.startswith("\\0"):
-            match = "\\" + match[2:]  # `\0123` -> `\123`: an octal escape for Go
-            digits = match[1:]
-            if len(digits) == 3 and all(c in "01234567" for c in digits) and int(digits, 8) < 256:
-                return chr(int(digits, 8))
-            return match
-        return _GO_ESCAPES.get(match[1], match)
-
-    return _DOTENV_ESCAPE.sub(one, text)
-
-
-def parse_compose_env_file(
-    text: str, lookup: Mapping[str, str], into: EnvFile, *, earlier: Mapping[str, str | None] | None = None
-) -> None:
-    """An env file as docker compose reads it (compose-go v2 ``dotenv`` parser, ``parser.go``), into
-    ``into.values`` (which may already hold earlier values: they are visible to ``${VAR}``).
-
-    ``NAME=VALUE`` or ``NAME: VALUE``, optional ``export``; names of letters, digits, ``_ . - [ ]``;
-    ``#`` lines are comments. Unquoted values end at the newline or at `` #`` and lose trailing blanks;
-    ``'single'`` values are literal (only ``\\'`` is unescaped); ``"double"`` values get the Go escapes
-    (``\\n``, ``\\t``, ``\\"`` ...). Unquoted and double-quoted values are interpolated like the compose file
-    (``${VAR}``, ``${VAR:-default}``, ``$$``), looking in ``lookup`` first (compose's environment, then the
-    service's ``environment:``) and then in the values read so far. A bare ``NAME`` takes its value from
-    ``lookup`` and is left out when it is not there. ``earlier``: values of the files read before this one
-    (lowest precedence for ``${VAR}``). A malformed line sets ``into.problem``."""
-
-    def line_at(pos: int) -> int:
-        return text.count("\n", 0, pos) + 1
-
-    def interpolate(value: str, pos: int) -> str:
-        so_far = {**(earlier or {}), **into.values}
-        known = {k: v for k, v in so_far.items() if v is not None}
-        result, unset = compose_interpolate(value, {**known, **lookup})
-        into.unset.extend((name, line_at(pos)) for name in unset)
-        return result
-
-    n = len(text)
-    i = 0
-    while True:
-        # getStatementStart: blank lines and comment lines
-        while True:
-            while i < n and text[i].isspace():
-                i += 1
-            if i >= n:
-                return
-            if text[i] != "#":
-                break
-            newline = text.find("\n", i)
-            if newline < 0:
-                return
-            i = newline
-        start = i
-        if re.match(r"export\s", text[i : i + 7]):  # compose-go: `^export\s+`, then blanks
-            i += len("export")
-            while i < n and text[i] in _DOTENV_BLANK:
-                i += 1
-        key_start = i
-        terminator = None
-        while i < n:
-            c = text[i]
-            if c in "=:\n":
-                terminator = c
-                break
-            if c in _DOTENV_BLANK or c in "_.-[]" or c.isalnum():
-                i += 1
-                continue
-            first = text[key_start:].split("\n", 1)[0]
-            into.problem = f"{into.path}:{line_at(i)}: unexpected character {c!r} in variable name {first!r}"
-            return
-        # a bare NAME on the last line (no newline) is taken as inherited, as it is followed by a newline
-        key = text[key_start:i].rstrip()
-        if " " in key:
-            into.problem = f"{into.path}:{line_at(start)}: key cannot contain a space"
-            return
-        if terminator in (None, "\n"):
-            i += 1
-            if key in lookup:
-                into.values.pop(key, None)
-                into.values[key] = lookup[key]
-                into.lines[key] = line_at(start)
-            continue
-        i += 1
-        while i < n and text[i] in _DOTENV_BLANK:
-            i += 1
-        if i < n and text[i] in "'\"":
-            quote = text[i]
-            chars: list[str] = []
-            k = i + 1
-            escaped = closed = False
-            while k < n:
-                c = text[k]
-                if escaped:
-                    escaped = False
-                    if c != quote:
-                        chars.append("\\")
-                    chars.append(c)
-                elif c == "\\":
-                    escaped = True
-                elif c == quote:
-                    closed = True
-                    break
-                else:
-                    chars.append(c)
-                k += 1
-            if not closed:
-                shown = text[i:].split("\n", 1)[0]
-                into.problem = f"{into.path}:{line_at(i)}: unterminated quoted value {shown}"
-                return
-            value = "".join(chars)
-            if quote == '"':
-                value = interpolate(_expand_escapes(value), i)
-            value_end = k + 1
-        else:
-            newline = text.find("\n", i)
-            value_end = n if newline < 0 else newline + 1
-            value = text[i : (n if newline < 0 else newline)].split(" #", 1)[0].rstrip()
-            value = interpolate(value, i)
-        if key:
-            into.values.pop(key, None)
-            into.values[key] = value
-            into.lines[key] = line_at(start)
-        i = value_end
-
-
-def read_dotenv(path: str, environ: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The ``.env`` file of a compose project (read on the current host), parsed as compose does; ``${VAR}``
-    and bare names look in ``environ`` (compose's own environment) first. Missing or malformed: empty."""
-    data, _problem, _missing = read_env_file(path)
-    if data is None:
-        return {}
-    parsed = EnvFile(path, path)
-    parse_compose_env_file(_env_text(data), environ or {}, parsed)
-    return {k: v for k, v in parsed.values.items() if v is not None} if parsed.problem is None else {}
-
-
-def _env_text(data: bytes) -> str:
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]  # compose-go trims a UTF-8 byte order mark
-    return data.decode("utf-8", "replace")
-
-
-_COMPOSE_VAR = re.compile(
-    r"\$(?:(?P<escaped>\$)|\{(?P<braced>[A-Za-z_][A-Za-z0-9_]*)(?:(?P<op>:?[-?+])(?P<arg>[^}]*))?\}"
-    r"|(?P<plain>[A-Za-z_][A-Za-z0-9_]*))"
-)
-
-
-def compose_interpolate(text: str, env: Mapping[str, str]) -> tuple[str, list[str]]:
-    """Compose's own interpolation (not a shell): ``$VAR``, ``${VAR}``, ``${VAR:-d}``, ``${VAR-d}``,
-    ``${VAR:+x}``, ``${VAR:?err}``, ``$$`` for a literal ``$``. Returns the text and the unset names."""
-    unset: list[str] = []
-
-    def sub(m: re.Match[str]) -> str:
-        if m.group("escaped"):
-            return "$"
-        name = m.group("braced") or m.group("plain")
-        op, arg = m.group("op"), m.group("arg") or ""
-        value = env.get(name)
-        if op in (":-", "-"):
-            if value is None or (op == ":-" and value == ""):
-                return arg
-            return value
-        if op in (":+", "+"):
-            return arg if (value is not None and (op == "+" or value != "")) else ""
-        if value is None:
-            unset.append(name)
-            return ""
-        return value
-
-    return _COMPOSE_VAR.sub(sub, text), unset
 
 
 def _compose_words(
@@ -2451,78 +1745,3 @@ def _containers(spec: Any) -> list[tuple[str, Any]]:
 
 
 # ---------------------------------------------------------------------------------------------- text view
-
-
-def render_transport_section(section: Mapping[str, Any]) -> Any:
-    """Text view of the ``transport`` report section (``render/text.py`` SECTION_VIEWS): each hop with what
-    the next machine or program receives, and every upload with the content that later runs."""
-    from rich.text import Text
-
-    out = Text("How the command travels", style="bold")
-    for hop in section.get("hops") or []:
-        out.append(f"\n  {hop.get('at') or '?'}  ", style="dim")
-        via = str(hop.get("via") or "?")
-        out.append(via, style="bold")
-        if hop.get("error"):
-            out.append(f"  (not followed: {hop['error']})", style="yellow")
-            continue
-        if via == "ssh":
-            port = f" -p {hop['port']}" if hop.get("port") else ""
-            out.append(f" {hop.get('host')}{port}")
-            remote = hop.get("remote_command")
-            if remote is None:
-                out.append("  remote command not known statically", style="yellow")
-            elif remote == "":
-                out.append("  (no command: the login shell reads stdin)")
-            else:
-                out.append("\n      the node's shell receives: ", style="dim")
-                out.append(repr(remote) if "\n" in remote else remote)
-        elif via == "uploaded-script":
-            out.append(f" {hop.get('host')}:{hop.get('path')} {' '.join(hop.get('args') or [])}")
-            out.append(f"  (uploaded at {hop.get('uploaded_at')})", style="dim")
-        elif via == "--host":
-            out.append(f" {hop.get('user')}@{hop.get('hostname')} ({hop.get('host')}), cwd {hop.get('cwd')}")
-            out.append(f"\n      non-interactive PATH: {hop.get('path')}", style="dim")
-        elif via.startswith("--host"):
-            found = hop.get("resolved") or "not found"
-            version = hop.get("framework_version")
-            out.append(f"  {hop.get('program')} -> {found}")
-            if "framework_version" in hop:
-                out.append(f"  (framework {version or 'not installed'})", style="dim")
-        else:
-            argv = hop.get("argv")
-            if argv is not None:
-                out.append("  " + _show_argv(argv))
-            for key in ("service", "container", "image"):
-                if hop.get(key):
-                    out.append(f"  {key} {hop[key]}", style="dim")
-            for env_file in hop.get("env_files") or []:
-                out.append(f"\n      env file {env_file.get('path')}: ", style="dim")
-                if env_file.get("problem"):
-                    out.append(str(env_file["problem"]), style="red")
-                elif env_file.get("skipped"):
-                    out.append(f"not read ({env_file['skipped']})", style="yellow")
-                else:
-                    out.append(", ".join(env_file.get("variables") or []) or "(no variables)")
-    for upload in section.get("uploads") or []:
-        host = upload.get("host")
-        target = f"{host}:{upload.get('path')}" if upload.get("path") else str(host)
-        out.append(f"\n  {upload.get('at') or '?'}  ", style="dim")
-        out.append("upload ", style="bold")
-        out.append(f"{target}  via {upload.get('via') or 'ssh stdin'}")
-        if upload.get("expansions"):
-            out.append(f"  expanded locally: {', '.join(upload['expansions'])}", style="yellow")
-        content = upload.get("content")
-        if content is None:
-            reason = upload.get("content_omitted") or "content not known statically"
-            out.append(f"\n      ({reason})", style="dim")
-            continue
-        lines = content.split("\n")
-        if lines and lines[-1] == "":
-            lines.pop()
-        for number, line in enumerate(lines[:40], start=1):
-            out.append(f"\n      {number:>3} ", style="dim")
-            out.append(line.replace("\r", "\\r"))
-        if len(lines) > 40:
-            out.append(f"\n      ... {len(lines) - 40} more line(s)", style="dim")
-    return out
