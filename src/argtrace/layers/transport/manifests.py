@@ -76,10 +76,24 @@ def analyze_manifest(
 ) -> TransportResult:
     """The server commands of a docker compose file or Kubernetes manifest, with transport findings."""
     from argtrace.model import UsageError
+    from argtrace.rules import transport as R
 
     kind = manifest_kind(source.data)
-    nodes = _load_yaml_nodes(source.data, source.label)
+    documents = _load_yaml_nodes(source.data, source.label)
+    nodes = documents.nodes
+    if not nodes and documents.skipped:
+        where, why = documents.skipped[0]
+        raise UsageError(f"{where}: {why}: argtrace cannot read it, and the file has no other document")
     result = TransportResult()
+    for where, why in documents.skipped:
+        # the other documents are analysed: say which one was not, where the limit was crossed
+        result.findings.append(
+            R.TP018.finding(
+                f"{why} here: argtrace skipped this document and read the others, so a container it "
+                "declares is not checked",
+                at=where,
+            )
+        )
     if kind == "compose" and dotenv is None:
         dotenv = read_dotenv(posixpath.join(posixpath.dirname(source.label) or ".", ".env"), env)
     if kind == "compose":
