@@ -453,3 +453,35 @@ TP017 = Rule(
         ),
     ),
 )
+
+_DEEP_CONFIGMAP = (
+    "# a generated document with a value nested 120 lists deep\n"
+    "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: generated}\n"
+    "data: {layout: " + "[" * 120 + "]" * 120 + "}\n"
+)
+_POD = (
+    "---\napiVersion: v1\nkind: Pod\nmetadata: {name: vllm}\nspec:\n  containers:\n"
+    "    - name: vllm\n      image: vllm/vllm-openai:latest\n      args: [Qwen/Qwen3-8B, --port, '8000']\n"
+)
+
+TP018 = Rule(
+    code="TP018",
+    layer="transport",
+    severity="warning",
+    title="A manifest document nests too deep to be read",
+    rationale=(
+        "A YAML document of the compose file or Kubernetes manifest nests its mappings and lists deeper than "
+        "100 levels (no hand-written manifest comes near: a CronJob's env entry sits at about 12). argtrace "
+        "skips that document, so a container it declares is not checked, and reads the documents after it "
+        "(a `---`-separated stream). The finding names the line where the limit was crossed."
+    ),
+    fix=(
+        "Nothing to fix when the document is generated data; check a server it declares with its own file. "
+        "A document nested this deep by mistake usually has unbalanced `[`/`{` brackets."
+    ),
+    example=Example(files={"pod.yaml": _DEEP_CONFIGMAP + _POD}, argv=("check", "--no-resolve", "pod.yaml")),
+    correct=Example(
+        files={"pod.yaml": _DEEP_CONFIGMAP.replace("[" * 120 + "]" * 120, "[rows, columns]") + _POD},
+        argv=("check", "--no-resolve", "pod.yaml"),
+    ),
+)

@@ -1,0 +1,170 @@
+"""The transport layer: how a command travels to the process that finally runs it.
+
+This package owns the layer's two entry points and the dispatcher between the carriers:
+
+* :func:`analyze_transport` takes what the shell layer predicted for a script or ``-c`` command and follows
+  every command in it that carries another command somewhere (``_follow``/``_dispatch``, here); the
+  remote command, an uploaded script and a container's ``sh -c`` are analysed with the shell layer again,
+  so their server starts become :class:`~argtrace.model.ServerCommand` s like any other.
+* :func:`~argtrace.layers.transport.manifests.analyze_manifest` (with ``manifest_kind``) reads a docker
+  compose file or Kubernetes manifest (``argtrace check compose.yaml --service NAME`` / ``pod.yaml
+  --container NAME``) into server commands.
+
+One module per carrier, dependencies one way (each imports only those above it; the carriers call back
+into the dispatcher through ``ctx.follow``, never by import):
+
+* ``words`` (showing and reading words), ``context`` (:class:`TransportResult`, the per-script context),
+  ``sshcall`` (ssh's command line and the node's session environment), ``envfiles`` (docker and compose
+  env files, compose interpolation), ``yamlnodes`` (YAML with line numbers), ``render`` (the text view);
+* ``shells`` (``bash -c``, ``sudo``), ``uploads`` (here-documents on ssh's stdin, ``scp``/``rsync``,
+  uploaded scripts run on the node), ``ssh`` (the ssh hop), ``containers`` (``docker run``, a container's
+  argv and environment), ``sessions`` (tmux, screen), ``compose``, ``kubernetes``, ``manifests``,
+  ``interpreters`` (``--host``: the node's interpreter, TP015).
+
+Nothing here runs a shell, ssh or docker: bash semantics come from the shell layer, argv recognition from
+``frameworks/detect.py``; this package only knows what ssh, sudo, docker, compose and Kubernetes do to argv.
+The names other code imports (``from argtrace.layers.transport import ...``) are re-exported here.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from argtrace.layers.transport.containers import (
+    IMAGE_ENTRYPOINTS,
+    DockerRun,
+    _docker,
+    container_argv,
+    image_entrypoint,
+    parse_docker_run,
+)
+from argtrace.layers.transport.context import Follow, TransportResult, _Context, _scrubbed
+from argtrace.layers.transport.envfiles import (
+    _ABSENT,
+    MAX_ENV_FILE_BYTES,
+    EnvFile,
+    compose_interpolate,
+    parse_compose_env_file,
+    parse_docker_env_file,
+    read_dotenv,
+    read_env_file,
+)
+from argtrace.layers.transport.interpreters import _check_node_interpreters
+from argtrace.layers.transport.kubernetes import k8s_expand
+from argtrace.layers.transport.manifests import analyze_manifest, manifest_kind, manifest_selection
+from argtrace.layers.transport.render import render_transport_section
+from argtrace.layers.transport.sessions import _session_manager
+from argtrace.layers.transport.shells import _shell_c, _sudo
+from argtrace.layers.transport.ssh import _ssh
+from argtrace.layers.transport.sshcall import SSHD_PATH, SshCall, parse_ssh
+from argtrace.layers.transport.uploads import _copy, _run_uploaded
+from argtrace.layers.transport.words import _SHELLS, _basename, _locate, _Located, _show, _split_at
+
+if TYPE_CHECKING:
+    from argtrace.layers.shell import ScriptSource, ShellResult
+
+__all__ = [
+    "IMAGE_ENTRYPOINTS",
+    "MAX_ENV_FILE_BYTES",
+    "SSHD_PATH",
+    "_ABSENT",
+    "DockerRun",
+    "EnvFile",
+    "Follow",
+    "SshCall",
+    "TransportResult",
+    "_show",
+    "analyze_manifest",
+    "analyze_transport",
+    "compose_interpolate",
+    "container_argv",
+    "image_entrypoint",
+    "k8s_expand",
+    "manifest_kind",
+    "manifest_selection",
+    "parse_compose_env_file",
+    "parse_docker_env_file",
+    "parse_docker_run",
+    "parse_ssh",
+    "read_dotenv",
+    "read_env_file",
+    "render_transport_section",
+]
+
+
+def analyze_transport(
+    source: ScriptSource,
+    shell: ShellResult,
+    *,
+    args: Sequence[str],
+    env: Mapping[str, str],
+    arg0: str | None = None,
+) -> TransportResult:
+    """Follow every ssh/scp/rsync/docker command the shell layer predicted in ``source``."""
+    ctx = _Context(list(args), dict(env), arg0 or source.label, _follow)
+    result = TransportResult()
+    _follow(source, shell, ctx, result, local_shell=True)
+    _check_node_interpreters(shell.servers, result)
+    return _scrubbed(result, env)
+
+
+def _follow(
+    source: ScriptSource,
+    shell: ShellResult,
+    ctx: _Context,
+    result: TransportResult,
+    *,
+    local_shell: bool,
+    ssh_host: str | None = None,
+) -> None:
+    from argtrace.layers.shell import evaluate as E
+    from argtrace.layers.shell.syntax import parse_tree
+
+    interesting = {"ssh", "autossh", "scp", "rsync"}
+    needs_source = any(argv and _basename(argv[0]) in interesting for _at, argv, _c in shell.commands)
+    prepared = E.prepare_text(source.data.decode("latin-1")) if needs_source else ""
+    tree = parse_tree(prepared) if needs_source else None
+    for at, argv, _condition in shell.commands:
+        if not argv:
+            continue
+        base = _basename(argv[0])
+        located: _Located | None = None
+        where = _split_at(at)
+        if tree is not None and where is not None and where[0] == source.label:
+            located = _locate(prepared, tree, where[1], where[2])
+        try:
+            _dispatch(at, base, argv, located, ctx, result, source, ssh_host)
+        except Exception as exc:  # one command argtrace cannot follow must not sink the whole report
+            if os.environ.get("ARGTRACE_DEBUG"):
+                raise
+            result.hops.append({"at": at, "via": base, "error": f"{type(exc).__name__}: {exc}"})
+
+
+def _dispatch(
+    at: str,
+    base: str,
+    argv: list[str | None],
+    located: _Located | None,
+    ctx: _Context,
+    result: TransportResult,
+    source: ScriptSource,
+    ssh_host: str | None,
+) -> None:
+    if base in ("ssh", "autossh"):
+        _ssh(at, argv, located, ctx, result, source)
+    elif base in ("scp", "rsync"):
+        _copy(at, argv, ctx, result)
+    elif base in ("docker", "podman", "nvidia-docker"):
+        _docker(at, argv, ctx, result, source, ssh_host)
+    elif base in _SHELLS:
+        _shell_c(at, argv, result)
+        if ssh_host is not None:
+            _run_uploaded(at, argv, ctx, result, ssh_host)
+    elif base == "sudo":
+        _sudo(at, argv, result)
+    elif base in ("tmux", "screen"):
+        _session_manager(at, base, argv, ctx, result, source)
+    elif ssh_host is not None and argv[0] is not None and (ssh_host, argv[0]) in ctx.uploads:
+        _run_uploaded(at, ["bash", *argv], ctx, result, ssh_host)

@@ -1,0 +1,252 @@
+"""docker compose: a service's ``entrypoint:`` + ``command:`` and its environment.
+
+This module owns reading one compose file's services: ``command:``/``entrypoint:`` (a list item is one
+argv word: TP011; a string is split like words, nothing else of a shell applies), compose's ``${VAR}``
+interpolation from the caller's environment and ``.env`` (TP012 for an unset name), ``environment:`` and
+``env_file:`` as compose-go v2 resolves them (TP016 for a refused file), and handing the container's argv
+and environment to :mod:`.containers`.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+import shlex
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from argtrace.layers.transport.containers import (
+    _container_servers,
+    _entrypoint_findings,
+    _exec_form_findings,
+    _image_path,
+    _tag_image,
+    container_argv,
+)
+from argtrace.layers.transport.context import TransportResult
+from argtrace.layers.transport.envfiles import (
+    EnvFile,
+    _env_text,
+    compose_interpolate,
+    parse_compose_env_file,
+    read_env_file,
+)
+from argtrace.layers.transport.words import _show
+from argtrace.layers.transport.yamlnodes import _get, _items, _line, _scalar, _seq
+from argtrace.model import Evidence, Origin
+
+
+def _compose_words(
+    label: str, node: Any, env: Mapping[str, str], result: TransportResult, *, what: str
+) -> list[str] | None:
+    """A compose ``command:``/``entrypoint:``: a list is the argv as is; a string is split like a shell
+    would split words (quotes honoured) but nothing else of a shell applies."""
+    from argtrace.rules import transport as R
+
+    if node is None:
+        return None
+    items = _seq(node)
+    at = _line(label, node)
+    if items is None:
+        text = _scalar(node)
+        if text is None:
+            return None
+        value, unset = compose_interpolate(text, env)
+        _unset_findings(at, unset, result, how=f"`{what}:`")
+        try:
+            return shlex.split(value)
+        except ValueError:
+            return value.split()
+    words: list[str] = []
+    for item in items:
+        text = _scalar(item)
+        if text is None:
+            continue
+        value, unset = compose_interpolate(text, env)
+        item_at = _line(label, item)
+        _unset_findings(item_at, unset, result, how=f"`{what}:`")
+        if value.startswith("-") and re.search(r"\s", value.strip()):
+            flag, _, rest = value.strip().partition(" ")
+            result.findings.append(
+                R.TP011.finding(
+                    f"the `{what}:` list item {_show(value)} is ONE argv word: the server receives the "
+                    f"flag and its "
+                    "value as a single argument, which argparse does not recognise",
+                    at=item_at,
+                    evidence=[Evidence("transport", item_at, f"- {text}")],
+                    fix=f"Give the flag and its value as two list items: `- {flag}` and `- {rest.strip()}` "
+                    f"(or write `{flag}={rest.strip()}`).",
+                )
+            )
+        words.append(value)
+    return words
+
+
+def _unset_findings(at: str, unset: Sequence[str], result: TransportResult, *, how: str) -> None:
+    from argtrace.rules import transport as R
+
+    for name in dict.fromkeys(unset):
+        result.findings.append(
+            R.TP012.finding(
+                f"${{{name}}} in {how} is not set in the environment or the .env file: compose "
+                f"substitutes an "
+                "empty string",
+                at=at,
+                evidence=[Evidence("transport", at, name)],
+            )
+        )
+
+
+def _compose(
+    label: str, root: Any, env: Mapping[str, str], service: str | None, result: TransportResult
+) -> None:
+    from argtrace.model import UsageError
+
+    services = _items(_get(root, "services"))
+    if service is not None:
+        services = [(n, s) for n, s in services if n == service]
+        if not services:
+            raise UsageError(f"{label}: no service named {service!r}")
+    for name, svc in services:
+        image = _scalar(_get(svc, "image")) or ""
+        image, _ = compose_interpolate(image, env)
+        entrypoint = _compose_words(label, _get(svc, "entrypoint"), env, result, what="entrypoint")
+        command = _compose_words(label, _get(svc, "command"), env, result, what="command")
+        at = _line(label, _get(svc, "command") or _get(svc, "entrypoint") or svc)
+        svc_env: dict[str, str | None] = {}
+        env_node = _get(svc, "environment")
+        for item in _seq(env_node) or []:
+            text = _scalar(item) or ""
+            key, has, value = text.partition("=")
+            value, unset = compose_interpolate(value, env)
+            _unset_findings(_line(label, item), unset, result, how="`environment:`")
+            svc_env[key] = value if has else env.get(key)
+        for key, value_node in _items(env_node):
+            raw = _scalar(value_node)
+            if raw is None:
+                svc_env[key] = env.get(key)  # `NAME:` with no value: taken from compose's environment
+                continue
+            interpolated, unset = compose_interpolate(raw, env)
+            _unset_findings(_line(label, value_node), unset, result, how="`environment:`")
+            svc_env[key] = interpolated
+        svc_env, origins, files = _compose_env_files(label, name, svc, env, svc_env, result)
+        final, image_ep = container_argv(image, entrypoint, command)
+        hop: dict[str, Any] = {
+            "at": at,
+            "via": "compose",
+            "service": name,
+            "image": image,
+            "entrypoint": entrypoint
+            if entrypoint is not None
+            else (list(image_ep) if image_ep is not None else None),
+            "command": command,
+            "argv": final,
+        }
+        if files:
+            hop["env_files"] = [f.hop() for f in files]
+        result.hops.append(hop)
+        if command:
+            _entrypoint_findings(at, image, entrypoint, command, result, how="`command:`")
+            if _seq(_get(svc, "command")) is not None:
+                _exec_form_findings(at, command, result, how=f"service {name}'s `command:` list", final=final)
+        before = len(result.servers)
+        _container_servers(
+            at, final, *_image_path(svc_env, origins, at, image), f"compose service {name}", result
+        )
+        _tag_image(result, before, image)
+
+
+def _compose_env_file_entries(
+    label: str, node: Any, env: Mapping[str, str]
+) -> list[tuple[str, bool, str, str]]:
+    """A service's ``env_file:`` (a string, a list of strings, or a list of ``{path, required, format}``)
+    as ``(path, required, at, format)``; paths are interpolated and joined to the compose file's directory."""
+    entries: list[tuple[str, bool, str, str]] = []
+    items = _seq(node)
+    for item in items if items is not None else ([node] if node is not None else []):
+        text = _scalar(item)
+        required, form = True, ""
+        if text is None:
+            text = _scalar(_get(item, "path"))
+            flag = _scalar(_get(item, "required"))
+            required = flag is None or flag.lower() != "false"
+            form = _scalar(_get(item, "format")) or ""
+        if not text:
+            continue
+        path, _unset = compose_interpolate(text, env)
+        if not path.startswith("/"):  # compose-go: filepath.Join(project directory, path)
+            path = posixpath.normpath(posixpath.join(posixpath.dirname(label), path))
+        entries.append((path, required, _line(label, item), form))
+    return entries
+
+
+def _compose_env_files(
+    label: str,
+    service: str,
+    svc: Any,
+    env: Mapping[str, str],
+    svc_env: dict[str, str | None],
+    result: TransportResult,
+) -> tuple[dict[str, str | None], dict[str, Origin], list[EnvFile]]:
+    """The service's environment as compose-go v2 resolves it (``Project.WithServicesEnvironmentResolved``):
+    each ``env_file:`` in order over the ``environment:`` values (a later file wins, ``${VAR}`` and bare
+    names look in compose's environment first, then in ``environment:``, then in what was read so far), and
+    ``environment:`` over all of them. A missing file is an error unless it says ``required: false``."""
+    from argtrace.redact import is_secret_name
+    from argtrace.rules import transport as R
+
+    entries = _compose_env_file_entries(label, _get(svc, "env_file"), env)
+    if not entries:
+        return svc_env, {}, []
+    known_svc = {k: v for k, v in svc_env.items() if v is not None}
+    lookup = {**known_svc, **env}
+    merged: dict[str, str | None] = dict(known_svc)
+    origins: dict[str, Origin] = {}
+    files: list[EnvFile] = []
+    for path, required, at, form in entries:
+        env_file = EnvFile(path, at)
+        files.append(env_file)
+        if form:
+            env_file.skipped = f"format {form!r}: argtrace reads only the default .env format"
+            continue
+        data, problem, missing = read_env_file(path)
+        if data is None and missing and not required:
+            env_file.skipped = "missing, and `required: false`: compose ignores it"
+            continue
+        env_file.problem = problem
+        if data is not None:
+            parse_compose_env_file(_env_text(data), lookup, env_file, earlier=merged)
+        if env_file.problem is not None:
+            result.findings.append(
+                R.TP016.finding(
+                    f"service {service}'s env_file {_show(path)}: {env_file.problem}; docker compose "
+                    "stops before creating the container, so the server never starts",
+                    at=at,
+                    evidence=[Evidence("transport", at, f"env_file: {path}")],
+                    fix=None
+                    if not missing
+                    else f"Create {path}, fix the path (relative paths start at the compose file's "
+                    "directory), or mark it optional: `env_file: [{path: ..., required: false}]`.",
+                )
+            )
+            continue
+        for name, line in dict.fromkeys(env_file.unset):
+            result.findings.append(
+                R.TP012.finding(
+                    f"${{{name}}} in {path} (env_file of service {service}) is not set in the environment, "
+                    "the .env file, the service's environment or the env file above it: compose substitutes "
+                    "an empty string",
+                    at=f"{path}:{line}",
+                    evidence=[Evidence("transport", f"{path}:{line}", name)],
+                )
+            )
+        for name, value in env_file.values.items():
+            merged[name] = value
+            origins[name] = Origin(at=f"{path}:{env_file.lines[name]}", expansion="env_file")
+    final = {**merged, **svc_env}
+    for name in svc_env:
+        origins.pop(name, None)
+    for name, value in final.items():
+        if value and is_secret_name(name):
+            result.secrets.add(value)
+    return final, origins, files

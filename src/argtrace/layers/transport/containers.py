@@ -1,0 +1,442 @@
+"""Containers: ``docker run`` (also ``podman``), and the argv and environment of a container's process.
+
+This module owns parsing ``docker run`` (``-e``, ``--env-file``, ``--entrypoint``), the entrypoints of
+well-known images (``IMAGE_ENTRYPOINTS``), entrypoint + command (TP010 when a launcher is appended to an
+image that already has one), exec-form argv that no shell runs (TP013), the container's environment as
+docker/cli builds it (``--env-file`` in order, then ``-e``; TP016 for a refused file, TP017 for a quoted
+value), and the servers of a container's process (its argv, or the script of a ``sh -c STRING``). Compose
+and Kubernetes reuse the last three.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from argtrace.layers.transport.context import TransportResult, _Context
+from argtrace.layers.transport.envfiles import _ABSENT, EnvFile, parse_docker_env_file, read_env_file
+from argtrace.layers.transport.shells import _shell_c
+from argtrace.layers.transport.words import _SHELLS, _basename, _show, _show_argv
+from argtrace.model import EnvValue, Evidence, Origin, ServerCommand, Word
+
+if TYPE_CHECKING:
+    from argtrace.layers.shell import ScriptSource
+
+
+# Entrypoints of well-known images (``docker inspect -f '{{json .Config.Entrypoint}}' IMAGE``). Arguments
+# after the image name (compose ``command:``, Kubernetes ``args:``) are appended to these.
+#   vllm/vllm-openai: vLLM's docker/Dockerfile final stage, ``ENTRYPOINT ["vllm", "serve"]`` (current
+#     releases); older tags used ``python3 -m vllm.entrypoints.openai.api_server`` (same effect here: a
+#     repeated ``vllm serve`` is not accepted).
+#   lmsysorg/sglang: no entrypoint; the command must name the launcher (``python3 -m sglang.launch_server``).
+IMAGE_ENTRYPOINTS: Mapping[str, tuple[str, ...]] = {
+    "vllm/vllm-openai": ("vllm", "serve"),
+    "vllm/vllm-openai-rocm": ("vllm", "serve"),
+    "lmsysorg/sglang": (),
+}
+
+
+_EXEC_FORM_SHELL_WORDS = {"&&", "||", "|", ";", ">", ">>", "<", "2>&1", "&>", "&"}
+
+
+_DOCKER_BOOL = {
+    "-d", "--detach", "-i", "--interactive", "-t", "--tty", "--rm", "--privileged", "--init", "-P",
+    "--publish-all", "--read-only", "--no-healthcheck", "--oom-kill-disable", "--sig-proxy",
+    "--disable-content-trust", "-q", "--quiet", "--use-api-socket",
+}  # fmt: skip
+
+
+@dataclass
+class DockerRun:
+    image: str
+    entrypoint: tuple[str, ...] | None  # --entrypoint override ("" clears it)
+    args: list[str]
+    env: dict[str, str | None]  # None: taken from the caller's environment (-e NAME)
+    env_files: list[str]
+
+
+def parse_docker_run(argv: Sequence[str | None]) -> DockerRun | None:
+    words = list(argv)
+    i = 1
+    if i < len(words) and words[i] == "container":
+        i += 1
+    if i >= len(words) or words[i] != "run":
+        return None
+    i += 1
+    entrypoint: tuple[str, ...] | None = None
+    env: dict[str, str | None] = {}
+    env_files: list[str] = []
+    while i < len(words):
+        w = words[i]
+        if w is None:
+            return None
+        if w == "--":
+            i += 1
+            break
+        if not w.startswith("-") or w == "-":
+            break
+        name, eq, inline = w.partition("=")
+        if name.startswith("--"):
+            if name in _DOCKER_BOOL:
+                i += 1
+                continue
+            value = inline if eq else (words[i + 1] if i + 1 < len(words) else None)
+            i += 1 if eq else 2
+        else:
+            # -it, -dit: flags; -e X / -eX / -v X: a value
+            letters = w[1:]
+            value = None
+            for k, letter in enumerate(letters):
+                if f"-{letter}" in _DOCKER_BOOL:
+                    continue
+                value = letters[k + 1 :] or (words[i + 1] if i + 1 < len(words) else None)
+                if not letters[k + 1 :]:
+                    i += 1
+                name = f"-{letter}"
+                break
+            i += 1
+            if value is None:
+                continue
+        if value is None:
+            return None
+        if name in ("-e", "--env"):
+            key, has, val = value.partition("=")
+            env[key] = val if has else None
+        elif name == "--env-file":
+            env_files.append(value)
+        elif name == "--entrypoint":
+            entrypoint = tuple(shlex.split(value)) if value else ()
+    if i >= len(words) or words[i] is None:
+        return None
+    return DockerRun(words[i] or "", entrypoint, [w or "" for w in words[i + 1 :]], env, env_files)
+
+
+def image_entrypoint(image: str) -> tuple[str, ...] | None:
+    """The entrypoint of a well-known image (tag and registry ignored), ``None`` when not in the table."""
+    name = image.split("@", 1)[0]
+    last = name.rsplit("/", 1)[-1]
+    if ":" in last:
+        name = name[: len(name) - len(last)] + last.split(":", 1)[0]
+    for prefix in ("docker.io/", "index.docker.io/", "library/"):
+        if name.startswith(prefix):
+            name = name[len(prefix) :]
+    return IMAGE_ENTRYPOINTS.get(name)
+
+
+def container_argv(
+    image: str, entrypoint: Sequence[str] | None, command: Sequence[str] | None
+) -> tuple[list[str], tuple[str, ...] | None]:
+    """The process argv of a container: entrypoint (override or image's) + command; and the image's one."""
+    image_ep = image_entrypoint(image)
+    ep = list(entrypoint) if entrypoint is not None else list(image_ep or ())
+    return ep + list(command or ()), image_ep
+
+
+def _entrypoint_findings(
+    at: str,
+    image: str,
+    entrypoint: Sequence[str] | None,
+    command: Sequence[str],
+    result: TransportResult,
+    *,
+    how: str,
+) -> None:
+    from argtrace.rules import transport as R
+
+    image_ep = image_entrypoint(image)
+    if entrypoint is not None or not image_ep or not command:
+        return
+    first = _basename(command[0])
+    repeats = list(command[: len(image_ep)]) == list(image_ep) or command[0] == image_ep[-1]
+    launcher = first in ("vllm", "sglang", "python", "python3") or command[0].startswith("python")
+    if repeats or launcher:
+        final = [*image_ep, *command]
+        result.findings.append(
+            R.TP010.finding(
+                f"{image} already has the entrypoint `{_show_argv(image_ep)}`; {how} is appended to it, "
+                f"so the "
+                f"container runs `{_show_argv(final[:8])}{' ...' if len(final) > 8 else ''}`"
+                + (f" and {_show(command[0])} becomes the model name" if image_ep[-1:] == ("serve",) else ""),
+                at=at,
+                evidence=[Evidence("transport", at, _show_argv(command))],
+            )
+        )
+
+
+def _exec_form_findings(
+    at: str, words: Sequence[str], result: TransportResult, *, how: str, final: Sequence[str] = ()
+) -> None:
+    from argtrace.rules import transport as R
+
+    if final and _basename(final[0]) in _SHELLS:
+        return  # `sh -c STRING`: a shell does run, shell syntax is meant
+
+    for word in words:
+        if word in _EXEC_FORM_SHELL_WORDS or "$(" in word or (word.startswith("$") and len(word) > 1):
+            result.findings.append(
+                R.TP013.finding(
+                    f"{how} is an exec-form argv: no shell runs it, so {_show(word)} is passed to the "
+                    f"program "
+                    "as a literal argument",
+                    at=at,
+                    evidence=[Evidence("transport", at, _show_argv(words))],
+                )
+            )
+            return
+
+
+def _server_from_argv(
+    at: str,
+    argv: Sequence[str],
+    env: Mapping[str, str | None],
+    expansion: str,
+    origins: Mapping[str, Origin] | None = None,
+) -> ServerCommand | None:
+    from argtrace.frameworks.detect import detect_server
+
+    detection = detect_server(list(argv))
+    if detection is None:
+        return None
+    words = tuple(Word(w, Origin(at=at, expansion=expansion)) for w in argv)
+    envs = {
+        k: EnvValue(
+            v,
+            (origins or {}).get(k)
+            or Origin(
+                at=at,
+                expansion=expansion,
+                known=v is not None,
+                reason=None if v is not None else "taken from the environment at run time",
+            ),
+        )
+        for k, v in env.items()
+    }
+    for _index, name, value in detection.env_assignments:
+        envs[name] = EnvValue(value, Origin(at=at, expansion="env"))
+    interpreter = argv[detection.command_index] if detection.interpreter is not None else None
+    return ServerCommand(
+        at=at,
+        framework=detection.framework,
+        argv=words,
+        env=envs,
+        server_args_start=detection.server_args_start,
+        entrypoint=detection.entrypoint,
+        interpreter=interpreter,
+    )
+
+
+def _image_path(
+    env: Mapping[str, str | None], origins: Mapping[str, Origin] | None, at: str, image: str | None
+) -> tuple[dict[str, str | None], dict[str, Origin]]:
+    """The container's environment with the image's ``PATH`` when nothing else sets it: the image's
+    ``ENV`` lines give it (docker and Kubernetes add a default only when the image has none), unknown here."""
+    out, why = dict(env), dict(origins or {})
+    if "PATH" not in out:
+        name = image or "the image"
+        out["PATH"] = None
+        why["PATH"] = Origin(
+            at=at, expansion=f"image {name}", known=False, reason=f"set by {name}'s ENV lines, not read here"
+        )
+    return out, why
+
+
+def _tag_image(result: TransportResult, before: int, image: str | None) -> None:
+    """The servers a container added since ``before`` run in ``image`` (its tag names the release)."""
+    if image:
+        result.servers[before:] = [replace(s, image=image) for s in result.servers[before:]]
+
+
+def _container_servers(
+    at: str,
+    argv: Sequence[str],
+    env: Mapping[str, str | None],
+    origins: Mapping[str, Origin] | None,
+    expansion: str,
+    result: TransportResult,
+) -> None:
+    """Servers of a container's process: its argv, or the script of a ``sh -c STRING`` entrypoint (the
+    pattern of vLLM's Kubernetes guide), analysed by the shell layer with the container's environment."""
+    from argtrace.layers.shell import ScriptSource, analyze_script
+
+    if len(argv) >= 3 and _basename(argv[0]) in _SHELLS:
+        i = 1
+        while i < len(argv) and argv[i] in ("-l", "--login", "-e", "-x", "-u", "-o", "pipefail"):
+            i += 1
+        if i + 1 < len(argv) and argv[i] in ("-c", "-lc", "-ec", "-xc"):
+            _shell_c(at, list(argv), result)
+            known = {k: v for k, v in env.items() if v is not None}
+            label = f"<{expansion}>"
+            source = ScriptSource(label=label, data=argv[i + 1].encode("utf-8", "surrogateescape"), path=None)
+            shell = analyze_script(
+                source,
+                list(argv[i + 3 :]),
+                known,
+                arg0=argv[i + 2] if i + 2 < len(argv) else argv[0],
+                run_shellcheck=False,
+                cwd="/",
+            )
+            result.findings.extend(f for f in shell.findings if f.code != "SH019")
+            for inner in shell.servers:
+                # Variables the shell could not be given (unknown: the image's PATH) stay unknown, not unset.
+                missing = {
+                    k: EnvValue(None, origin)
+                    for k, origin in (origins or {}).items()
+                    if env.get(k) is None and k not in inner.env and not origin.known
+                }
+                result.servers.append(replace(inner, env={**inner.env, **missing}) if missing else inner)
+            return
+    server = _server_from_argv(at, argv, env, expansion, origins)
+    if server is not None:
+        result.servers.append(server)
+
+
+def _docker(
+    at: str,
+    argv: list[str | None],
+    ctx: _Context,
+    result: TransportResult,
+    source: ScriptSource,
+    ssh_host: str | None,
+) -> None:
+    run = parse_docker_run(argv)
+    if run is None:
+        return
+    final, image_ep = container_argv(run.image, run.entrypoint, run.args)
+    env, origins, files = _docker_environment(at, run, ctx, result, source, ssh_host)
+    hop: dict[str, Any] = {
+        "at": at,
+        "via": "docker run",
+        "image": run.image,
+        "entrypoint": list(run.entrypoint)
+        if run.entrypoint is not None
+        else (list(image_ep) if image_ep is not None else None),
+        "argv": final,
+    }
+    if files:
+        hop["env_files"] = [f.hop() for f in files]
+    result.hops.append(hop)
+    _entrypoint_findings(
+        at, run.image, run.entrypoint, run.args, result, how="the command after the image name"
+    )
+    before = len(result.servers)
+    _container_servers(at, final, *_image_path(env, origins, at, run.image), "docker run", result)
+    _tag_image(result, before, run.image)
+
+
+def _docker_environment(
+    at: str,
+    run: DockerRun,
+    ctx: _Context,
+    result: TransportResult,
+    source: ScriptSource,
+    ssh_host: str | None,
+) -> tuple[dict[str, str | None], dict[str, Origin], list[EnvFile]]:
+    """The container's environment as docker/cli builds it (``opts.ReadKVEnvStrings(envFiles, env)``):
+    every ``--env-file`` in order, then every ``-e``; a later assignment of a name wins."""
+    from argtrace.redact import is_secret_name
+    from argtrace.rules import transport as R
+
+    script = source.data.decode("utf-8", "replace")
+
+    def client_value(name: str) -> object:
+        """A bare ``NAME`` (``-e NAME`` or a line of an env file): the docker client's own variable."""
+        if ssh_host is not None or re.search(
+            rf"(?<![\w$]){re.escape(name)}=|\b(?:export|unset|declare|readonly|read)\b[^\n;]*\b{re.escape(name)}\b",
+            script,
+        ):
+            return None  # the node's session, or the script sets it before docker runs: not known here
+        return ctx.env[name] if name in ctx.env else _ABSENT
+
+    env: dict[str, str | None] = {}
+    origins: dict[str, Origin] = {}
+    files: list[EnvFile] = []
+    # docker opens a relative path in its own working directory: the script's start directory (this
+    # host's, or the --host session's), unless the script changes directory (not followed per command here)
+    moves = re.search(r"(?m)(^|[;&|(`\s])(cd|pushd|popd)(\s|$)", script) is not None
+    for path in run.env_files:
+        env_file = EnvFile(path, at)
+        files.append(env_file)
+        data: bytes | None = None
+        if not path.startswith("/") and moves and ssh_host is None:
+            env_file.skipped = "a relative path, and the script changes directory before docker runs"
+            continue
+        if ssh_host is not None:
+            upload = ctx.uploads.get((ssh_host, path))
+            data = upload[0] if upload is not None else None
+            if data is None:
+                env_file.skipped = f"a file on {ssh_host}, not readable from here"
+                continue
+        else:
+            data, env_file.problem, _missing = read_env_file(path)
+        if data is not None:
+            parse_docker_env_file(data, client_value, env_file)
+        if env_file.problem is not None:
+            result.findings.append(
+                R.TP016.finding(
+                    f"docker run --env-file {_show(path)}: {env_file.problem}; docker refuses to create the "
+                    "container, so the server never starts",
+                    at=at,
+                    evidence=[Evidence("transport", at, f"--env-file {_show(path)}")],
+                    severity=_env_file_severity(),
+                )
+            )
+            continue
+        _quoted_value_findings(at, env_file, result)
+        for name, value in env_file.values.items():
+            env[name] = value
+            origins[name] = Origin(
+                at=f"{path}:{env_file.lines[name]}",
+                expansion="--env-file",
+                known=value is not None,
+                reason=None if value is not None else "the docker client's own variable, set at run time",
+            )
+    for name, value in run.env.items():
+        if value is None:
+            found = client_value(name)
+            if found is _ABSENT:
+                continue  # `-e NAME` with NAME unset: docker leaves it out
+            value = found if isinstance(found, str) else None
+        env[name] = value
+        origins.pop(name, None)
+    for name, value in env.items():
+        if value and is_secret_name(name):
+            result.secrets.add(value)
+    return env, origins, files
+
+
+def _quoted_value_findings(at: str, env_file: EnvFile, result: TransportResult) -> None:
+    """TP017: ``NAME="value"`` in a ``docker run --env-file``: docker keeps the quotes (compose would not)."""
+    from argtrace.redact import is_secret_name
+    from argtrace.rules import transport as R
+
+    for name, value in env_file.values.items():
+        if value is None or len(value) < 2 or value[0] not in "'\"" or value[-1] != value[0]:
+            continue
+        line_at = f"{env_file.path}:{env_file.lines[name]}"
+        shown = "the value" if is_secret_name(name) else f"{value[1:-1]!r}"
+        result.findings.append(
+            R.TP017.finding(
+                f"{name} in {_show(env_file.path)} is quoted: `docker run --env-file` passes values as "
+                f"written, so the server gets the quote characters as part of {name}, not {shown}",
+                at=line_at,
+                evidence=[
+                    Evidence(
+                        "transport", line_at, f"{name}={'<redacted>' if is_secret_name(name) else value}"
+                    ),
+                    Evidence("transport", at, f"--env-file {_show(env_file.path)}"),
+                ],
+                fix=f"Write {name}={'VALUE' if is_secret_name(name) else value[1:-1]} without quotes (docker "
+                "takes everything after the first `=` literally, blanks included).",
+            )
+        )
+
+
+def _env_file_severity() -> Any:
+    """Error where the check reads the machine's own files (``--host``); locally a missing file may just
+    live on the GPU node, so a warning that says so."""
+    from argtrace.transport.host import current_host
+
+    return "error" if current_host().is_remote else "warning"

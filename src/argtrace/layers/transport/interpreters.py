@@ -1,0 +1,100 @@
+"""``argtrace --host NODE check``: the interpreter the script names, as the node resolves it.
+
+This module owns the ``--host`` hop of the report (who and where the node's session is) and TP015: the
+program is not on the node's non-interactive ``PATH``, or the interpreter found there does not have the
+framework installed (a conda/venv environment activated in ``~/.bashrc`` is not active over ssh).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from argtrace.layers.transport.context import TransportResult
+from argtrace.model import Evidence, ServerCommand
+
+_VERSION_OF = (
+    "import importlib.metadata as m, sys\n"
+    "try:\n    print(m.version(sys.argv[1]))\nexcept Exception:\n    pass\n"
+)
+
+
+def _check_node_interpreters(servers: Sequence[ServerCommand], result: TransportResult) -> None:
+    """``argtrace --host NODE check``: does the interpreter the script names, found on the node's
+    non-interactive PATH, import the framework at all? (TP015)"""
+    from argtrace.rules import transport as R
+    from argtrace.transport.host import HostError, current_host
+
+    host = current_host()
+    if not host.is_remote:
+        return
+    try:
+        info = host.info()
+    except HostError:
+        return
+    result.hops.append(
+        {
+            "at": None,
+            "via": "--host",
+            "host": host.label,
+            "hostname": info.hostname,
+            "user": info.user,
+            "cwd": info.cwd,
+            "login_shell": info.login_shell,
+            "python3": info.executable,
+            "path": info.env.get("PATH"),
+            "banner": list(getattr(host, "noise", []))[:20],
+        }
+    )
+    for server in servers:
+        first = server.argv[0].text if server.argv else None
+        program = server.interpreter or first
+        if not program or program in ("env", "nohup", "exec", "sudo", "uv", "conda", "numactl", "taskset"):
+            continue
+        env = {k: v.value for k, v in server.env.items() if v.value is not None}
+        path_env = env.get("PATH")
+        try:
+            if "/" in program:
+                found: str | None = program if host.stat(program).exists else None
+            elif path_env is not None:
+                probe = host.run(["sh", "-c", 'command -v -- "$1"', "sh", program], env={"PATH": path_env})
+                found = probe.stdout.decode("utf-8", "replace").strip() or None
+            else:
+                found = host.which(program).get(program)
+            hop: dict[str, Any] = {
+                "at": server.at,
+                "via": f"--host {host.label}",
+                "program": program,
+                "resolved": found,
+            }
+            result.hops.append(hop)
+            if found is None:
+                result.findings.append(
+                    R.TP015.finding(
+                        f"`{program}` is not found on {host.label} by a non-interactive shell (PATH "
+                        f"{path_env or host.environ().get('PATH', '')}): the server command fails with "
+                        "`command not found`",
+                        at=server.at,
+                    )
+                )
+                continue
+            if server.interpreter is None:
+                continue  # a console script (`vllm`, `sglang`): its own shebang names the interpreter
+            extra: dict[str, str] = {
+                k: env[k] for k in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV") if k in env
+            }
+            version = host.run([found, "-c", _VERSION_OF, server.framework], env=extra or None, timeout=60)
+            hop["framework_version"] = version.stdout.decode("utf-8", "replace").strip() or None
+            if version.returncode == 0 and not hop["framework_version"]:
+                result.findings.append(
+                    R.TP015.finding(
+                        f"on {host.label}, `{program}` resolves to {found} for a non-interactive shell, "
+                        f"and that interpreter has no {server.framework} installed: `python -m` fails with "
+                        "`No module named`. A conda/venv environment activated in ~/.bashrc is not "
+                        "active here.",
+                        at=server.at,
+                        evidence=[Evidence("transport", server.at, f"{program} -> {found}")],
+                    )
+                )
+        except HostError:
+            continue

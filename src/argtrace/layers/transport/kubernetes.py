@@ -1,0 +1,164 @@
+"""Kubernetes: the containers of a Pod, Deployment, StatefulSet, Job, CronJob, LeaderWorkerSet or List.
+
+This module owns finding the pod specs of each kind, a container's ``command`` (which replaces the image's
+entrypoint) and ``args`` (which replace its CMD), ``$(VAR)`` expansion from earlier ``env`` entries with a
+``value`` (TP012 for a name that is not defined: it stays literal), TP011 for a flag and its value in one
+item, and handing the container's argv and environment to :mod:`.containers`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from argtrace.layers.transport.containers import (
+    _container_servers,
+    _entrypoint_findings,
+    _exec_form_findings,
+    _image_path,
+    _tag_image,
+    container_argv,
+)
+from argtrace.layers.transport.context import TransportResult
+from argtrace.layers.transport.words import _show
+from argtrace.layers.transport.yamlnodes import _get, _line, _scalar, _seq
+from argtrace.model import Evidence
+
+_K8S_REF = re.compile(r"\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)")
+
+
+def k8s_expand(text: str, env: Mapping[str, str | None]) -> tuple[str, list[str]]:
+    """Kubernetes ``$(VAR)`` expansion: from earlier env entries; unresolvable references stay literal;
+    ``$$`` is a literal ``$``. Returns the text and the unresolved names."""
+    missing: list[str] = []
+
+    def sub(m: re.Match[str]) -> str:
+        if m.group(0) == "$$":
+            return "$"
+        name = m.group(1)
+        value = env.get(name)
+        if value is None:
+            missing.append(name)
+            return m.group(0)
+        return value
+
+    return _K8S_REF.sub(sub, text), missing
+
+
+def _pod_specs(doc: Any) -> list[Any]:
+    kind = _scalar(_get(doc, "kind")) or ""
+    spec = _get(doc, "spec")
+    if kind == "Pod":
+        return [spec]
+    if kind == "CronJob":
+        return [_get(_get(_get(_get(spec, "jobTemplate"), "spec"), "template"), "spec")]
+    if kind == "LeaderWorkerSet":
+        lws = _get(spec, "leaderWorkerTemplate")
+        return [_get(_get(lws, t), "spec") for t in ("leaderTemplate", "workerTemplate") if _get(lws, t)]
+    template = _get(spec, "template")
+    return [_get(template, "spec")] if template is not None else []
+
+
+def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: TransportResult) -> None:
+    from argtrace.model import UsageError
+    from argtrace.rules import transport as R
+
+    containers: list[tuple[str, Any]] = []
+    for doc in docs:
+        if _scalar(_get(doc, "kind")) == "List":
+            for item in _seq(_get(doc, "items")) or []:
+                containers += [(c_name, c) for spec in _pod_specs(item) for c_name, c in _containers(spec)]
+            continue
+        for spec in _pod_specs(doc):
+            containers += _containers(spec)
+    if container is not None:
+        containers = [(n, c) for n, c in containers if n == container]
+        if not containers:
+            raise UsageError(f"{label}: no container named {container!r}")
+    for name, node in containers:
+        image = _scalar(_get(node, "image")) or ""
+        env: dict[str, str | None] = {}
+        for item in _seq(_get(node, "env")) or []:
+            key = _scalar(_get(item, "name")) or ""
+            raw = _scalar(_get(item, "value"))
+            if raw is None:
+                env[key] = None  # valueFrom: a secret or field, known only in the cluster
+                continue
+            value, missing = k8s_expand(raw, env)
+            env[key] = value
+        resolvable = {k: v for k, v in env.items() if v is not None}
+        has_env_from = _get(node, "envFrom") is not None
+        words: dict[str, list[str] | None] = {}
+        for field_name in ("command", "args"):
+            field_node = _get(node, field_name)
+            items = _seq(field_node)
+            if items is None:
+                words[field_name] = None
+                continue
+            out: list[str] = []
+            for item in items:
+                text = _scalar(item)
+                if text is None:
+                    continue
+                value, missing = k8s_expand(text, resolvable)
+                item_at = _line(label, item)
+                for ref in dict.fromkeys(missing):
+                    if ref in env or has_env_from:
+                        # valueFrom (a Secret, a field) or envFrom: expanded in the cluster
+                        continue
+                    why = "is not defined in the container's env"
+                    result.findings.append(
+                        R.TP012.finding(
+                            f"$({ref}) in container {name}'s `{field_name}` {why}: Kubernetes leaves it "
+                            f"literal and "
+                            f"the process receives {_show(value)}",
+                            at=item_at,
+                            evidence=[Evidence("transport", item_at, text)],
+                        )
+                    )
+                if value.startswith("-") and re.search(r"\s", value.strip()):
+                    flag, _, rest = value.strip().partition(" ")
+                    result.findings.append(
+                        R.TP011.finding(
+                            f"the `{field_name}` item {_show(value)} is ONE argv word: the server "
+                            f"receives the flag "
+                            "and its value as a single argument, which argparse does not recognise",
+                            at=item_at,
+                            evidence=[Evidence("transport", item_at, f"- {text}")],
+                            fix=f"Give the flag and its value as two items: `- {flag}` and `- "
+                            f"{rest.strip()}`.",
+                        )
+                    )
+                out.append(value)
+            words[field_name] = out
+        command, args = words["command"], words["args"]
+        at = _line(label, _get(node, "args") or _get(node, "command") or node)
+        final, _image_ep = container_argv(image, command, args)
+        result.hops.append(
+            {
+                "at": at,
+                "via": "kubernetes",
+                "container": name,
+                "image": image,
+                "command": command,
+                "args": args,
+                "argv": final,
+            }
+        )
+        if command is None and args:
+            _entrypoint_findings(at, image, None, args, result, how="`args:`")
+        _exec_form_findings(
+            at, [*(command or []), *(args or [])], result, how=f"container {name}'s command", final=final
+        )
+        container_env = _image_path(env, None, at, image)
+        before = len(result.servers)
+        _container_servers(at, final, *container_env, f"kubernetes container {name}", result)
+        _tag_image(result, before, image)
+
+
+def _containers(spec: Any) -> list[tuple[str, Any]]:
+    out = []
+    for node in _seq(_get(spec, "containers")) or []:
+        out.append((_scalar(_get(node, "name")) or "", node))
+    return out

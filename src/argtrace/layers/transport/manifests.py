@@ -1,0 +1,105 @@
+"""``argtrace check compose.yaml`` / ``pod.yaml``: a manifest instead of a script.
+
+This module owns telling a compose file or Kubernetes manifest apart from a script or a framework's own
+``--config`` YAML by its content (:func:`manifest_kind`), the ``--service``/``--container`` selection
+given where a script's arguments would go, and :func:`analyze_manifest`, the layer's entry point for a
+manifest (compose: :mod:`.compose`; Kubernetes: :mod:`.kubernetes`).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from argtrace.layers.transport.compose import _compose
+from argtrace.layers.transport.context import TransportResult, _scrubbed
+from argtrace.layers.transport.envfiles import read_dotenv
+from argtrace.layers.transport.kubernetes import _kubernetes
+from argtrace.layers.transport.yamlnodes import _load_yaml_nodes
+
+if TYPE_CHECKING:
+    from argtrace.layers.shell import ScriptSource
+
+
+def manifest_kind(data: bytes) -> str | None:
+    """``"compose"``, ``"kubernetes"`` or ``None`` (a script, or a framework's own ``--config`` YAML)."""
+    head = data[:65536]
+    if head.startswith(b"#!") or b"\x00" in head:
+        return None
+    text = head.decode("utf-8", "replace")
+    if re.search(r"(?m)^services:\s*(#.*)?$", text):
+        return "compose"
+    if re.search(r"(?m)^apiVersion:\s*\S", text) and re.search(r"(?m)^kind:\s*\S", text):
+        return "kubernetes"
+    return None
+
+
+def manifest_selection(
+    words: Sequence[str], service: str | None = None, container: str | None = None
+) -> tuple[str | None, str | None]:
+    """``--service NAME`` / ``--container NAME`` given after the manifest's path (where a script's
+    arguments would go): a manifest takes no other arguments."""
+    from argtrace.model import UsageError
+
+    i = 0
+    while i < len(words):
+        word = words[i]
+        name, eq, value = word.partition("=")
+        if name in ("--service", "--container"):
+            if not eq:
+                if i + 1 >= len(words):
+                    raise UsageError(f"{name} needs a NAME")
+                value = words[i + 1]
+                i += 1
+            if name == "--service":
+                service = value
+            else:
+                container = value
+            i += 1
+            continue
+        raise UsageError(
+            f"{word!r}: a compose file or Kubernetes manifest takes no script arguments "
+            "(only --service NAME / --container NAME)"
+        )
+    return service, container
+
+
+def analyze_manifest(
+    source: ScriptSource,
+    *,
+    env: Mapping[str, str],
+    service: str | None = None,
+    container: str | None = None,
+    dotenv: Mapping[str, str] | None = None,
+) -> TransportResult:
+    """The server commands of a docker compose file or Kubernetes manifest, with transport findings."""
+    from argtrace.model import UsageError
+    from argtrace.rules import transport as R
+
+    kind = manifest_kind(source.data)
+    documents = _load_yaml_nodes(source.data, source.label)
+    nodes = documents.nodes
+    if not nodes and documents.skipped:
+        where, why = documents.skipped[0]
+        raise UsageError(f"{where}: {why}: argtrace cannot read it, and the file has no other document")
+    result = TransportResult()
+    for where, why in documents.skipped:
+        # the other documents are analysed: say which one was not, where the limit was crossed
+        result.findings.append(
+            R.TP018.finding(
+                f"{why} here: argtrace skipped this document and read the others, so a container it "
+                "declares is not checked",
+                at=where,
+            )
+        )
+    if kind == "compose" and dotenv is None:
+        dotenv = read_dotenv(posixpath.join(posixpath.dirname(source.label) or ".", ".env"), env)
+    if kind == "compose":
+        _compose(source.label, nodes[0] if nodes else None, {**(dotenv or {}), **env}, service, result)
+    elif kind == "kubernetes":
+        _kubernetes(source.label, nodes, container, result)
+    else:
+        raise UsageError(f"{source.label}: neither a docker compose file nor a Kubernetes manifest")
+    return _scrubbed(result, {**(dotenv or {}), **env})

@@ -1,0 +1,187 @@
+"""Words as the transport layer reads and shows them.
+
+This module owns the small vocabulary every carrier shares: showing a word or an argv the way a user
+would type it back (``_show``, ``_show_argv``), splitting an ``at`` (``FILE:LINE:COL``), reading the raw
+source words and the stdin (here-document, ``< file``, ``<<<``) of one simple command from the bash tree
+(``_locate``), the expansions the local shell performs in a raw word, ``--flag value`` pairs of a command
+text, and whether an argv starts a server. It knows no carrier (ssh, docker, compose).
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+_SHELLS = {"bash", "sh", "dash", "zsh", "ksh"}
+
+
+# A blank or a character the node's shell gives a meaning to.
+_SHELL_SPECIAL = re.compile(r"[\s'\"`$;&|<>()*?\[\]#~\\{}]")
+
+
+def _split_at(at: str) -> tuple[str, int, int] | None:
+    parts = at.rsplit(":", 2)
+    if len(parts) != 3 or not parts[1].isdigit() or not parts[2].isdigit():
+        return None
+    return parts[0], int(parts[1]), int(parts[2])
+
+
+def _basename(word: str | None) -> str:
+    return (word or "").rsplit("/", 1)[-1]
+
+
+def _show(word: str | None) -> str:
+    if word is None:
+        return "<unknown>"
+    return shlex.quote(word) if word == "" or _SHELL_SPECIAL.search(word) else word
+
+
+def _show_argv(argv: Sequence[str | None]) -> str:
+    return " ".join(_show(w) for w in argv)
+
+
+@dataclass
+class _Located:
+    """The source of one simple command: its raw words and a here-document on its stdin, if any."""
+
+    raw_words: list[str]
+    heredoc: str | None = None
+    heredoc_quoted: bool = False
+    heredoc_line: int | None = None
+    stdin_file: str | None = None
+    herestring: str | None = None
+
+
+def _locate(text: str, tree: Any, line: int, col: int) -> _Located | None:
+    """Raw words and stdin of the simple command that starts at ``line``:``col`` (1-based) of ``text``."""
+    from argtrace.layers.shell import lexer as L
+
+    node = tree.root_node.descendant_for_point_range((line - 1, col - 1), (line - 1, col - 1))
+    while node is not None and node.type != "command":
+        node = node.parent
+    if node is None:
+        return None
+    stmt = node.parent if node.parent is not None and node.parent.type == "redirected_statement" else node
+    raw = text.encode("latin-1")
+    start = len(raw[: node.start_byte].decode("latin-1"))
+    end = len(raw[: stmt.end_byte].decode("latin-1"))
+    try:
+        toks = L.tokenize_command(text, start, end)
+    except L.LexError:
+        return None
+    located = _Located([w.raw for w in toks.words])
+    for redir in toks.redirs:
+        if redir.op in ("<<", "<<-") and redir.heredoc is not None:
+            located.heredoc = redir.heredoc
+            located.heredoc_quoted = redir.heredoc_quoted
+            located.heredoc_line = text.count("\n", 0, redir.start) + 2
+        elif redir.op == "<" and redir.target is not None and (redir.fd in (None, "0")):
+            located.stdin_file = redir.target.raw
+        elif redir.op == "<<<" and redir.target is not None:
+            located.herestring = redir.target.raw
+    return located
+
+
+def _local_expansions(raw: str, predicted: str | None) -> list[tuple[str, str | None]]:
+    """The expansions the *local* shell performs in one raw word (outside single quotes), each with the
+    text it produced when that can be read off the predicted word (``None`` otherwise)."""
+    from argtrace.layers.shell import lexer as L
+
+    try:
+        parts = L.parse_word(raw)
+    except Exception:
+        return []
+    expansions = [p.raw for p in parts if isinstance(p, (L.Param, L.CmdSub, L.Arith))]
+    if not expansions or predicted is None:
+        return [(e, None) for e in expansions]
+    pattern = ""
+    for part in parts:
+        if isinstance(part, L.Lit):
+            pattern += re.escape(L.restore(part.text))
+        elif isinstance(part, (L.Param, L.CmdSub, L.Arith)):
+            pattern += "(.*?)"
+        elif isinstance(part, L.Tilde):
+            pattern += ".*?"
+    match = re.fullmatch(pattern, predicted, re.DOTALL)
+    if match is None or len(match.groups()) != len(expansions):
+        return [(e, None) for e in expansions]
+    return list(zip(expansions, match.groups(), strict=True))
+
+
+def _as_written(raw: str) -> str:
+    """A raw word without its quotes, expansions kept as text (``"--port $P"`` -> ``--port $P``)."""
+    from argtrace.layers.shell import lexer as L
+
+    try:
+        parts = L.parse_word(raw)
+    except Exception:
+        return raw
+    out = []
+    for part in parts:
+        if isinstance(part, L.Lit):
+            out.append(L.restore(part.text))
+        elif isinstance(part, (L.Param, L.CmdSub, L.Arith, L.Tilde, L.ProcSub)):
+            out.append(part.raw)
+    return "".join(out)
+
+
+def _flag_values(text: str) -> dict[str, str]:
+    """``--flag value`` / ``--flag=value`` pairs in a command text, values as written (quotes kept)."""
+    from argtrace.layers.shell import lexer as L
+
+    try:
+        words = [w.raw for w in L.tokenize_command(text, 0, len(text)).words]
+    except Exception:
+        return {}
+    pairs: dict[str, str] = {}
+    for i, word in enumerate(words):
+        if not word.startswith("--") or word == "--":
+            continue
+        flag, eq, value = word.partition("=")
+        if eq:
+            pairs[flag] = value
+        elif i + 1 < len(words) and not words[i + 1].startswith("-"):
+            pairs[flag] = words[i + 1]
+    return pairs
+
+
+def _line_chunk(text: str, line: int) -> str:
+    """Line ``line`` (1-based) of ``text`` with the lines a trailing backslash continues."""
+    chunk = []
+    for item in text.split("\n")[line - 1 :]:
+        chunk.append(item)
+        if not item.endswith("\\"):
+            break
+    return "\n".join(chunk)
+
+
+def _unquote(word: str | None) -> str | None:
+    """A word as the program receives it (quotes removed; unknown when it still needs an expansion)."""
+    if word is None:
+        return None
+    try:
+        parts = shlex.split(word)
+    except ValueError:
+        return word
+    return parts[0] if len(parts) == 1 else word
+
+
+def _param_name(raw: str) -> str | None:
+    m = re.match(r"^\$\{?[#!]?([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])", raw)
+    return m.group(1) if m else None
+
+
+def _starts_server(argv: Sequence[str | None]) -> bool:
+    from argtrace.frameworks.detect import detect_server
+
+    known = [w or "" for w in argv]
+    return detect_server(known) is not None
+
+
+def _latin1_bytes(text: str) -> bytes:
+    from argtrace.layers.shell import lexer as L
+
+    return L.restore(text).encode("latin-1", "replace")
