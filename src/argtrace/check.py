@@ -426,8 +426,13 @@ def _holds_on_every_release(report: Report) -> Callable[[Finding], bool]:
         flag = setting.flag if setting is not None else None
         if not flag or report.framework.name is None:
             return False
-        specs = [s.option(flag) for s in all_schemas(report.framework.name)]
+        schemas = all_schemas(report.framework.name)
+        specs = [s.option(flag) for s in schemas]
         if any(spec is None for spec in specs):
+            return False
+        # a JSON flag validated into a config dataclass (PA026) also depends on that class's fields
+        classes = {repr(s.config_dataclass(spec.dest)) for s, spec in zip(schemas, specs) if spec is not None}
+        if len(classes) > 1:
             return False
         shapes = {
             (

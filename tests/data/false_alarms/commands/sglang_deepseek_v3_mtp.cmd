@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/blob/0f4513c2f46be5ae1e0d9bf0a8f7b5471a8b3d16/docs/basic_usage/deepseek_v3.md (Multi-token Prediction), seen 2026-12-01: the server flags with their values, re-typed as one command line (no doc prose).
+python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3-0324 --speculative-algorithm EAGLE --trust-remote-code --tp 8

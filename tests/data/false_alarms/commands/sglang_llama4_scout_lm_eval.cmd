@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/blob/14327294fc930b37ad8c757ad9f615586dc7742a/docs/basic_usage/llama4.md (Accuracy Test with lm_eval, Scout), seen 2026-12-01: the server flags with their values, re-typed as one command line (no doc prose).
+python -m sglang.launch_server --model-path meta-llama/Llama-4-Scout-17B-16E-Instruct --port 30000 --tp 8 --mem-fraction-static 0.8 --context-length 65536

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/blob/369fa46b1151bb3e8b73ddd17fee059fad72dd2f/docs/basic_usage/qwen3_5.md (AMD GPU (MI300X / MI325X / MI35X)), seen 2026-12-01: the environment assignment and the server flags with their values, re-typed as one command line (no doc prose).
+SGLANG_USE_AITER=1 python3 -m sglang.launch_server --model-path Qwen/Qwen3.5-397B-A17B --tp 8 --attention-backend triton --trust-remote-code

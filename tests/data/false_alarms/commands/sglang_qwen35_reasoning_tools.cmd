@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/blob/369fa46b1151bb3e8b73ddd17fee059fad72dd2f/docs/basic_usage/qwen3_5.md (Reasoning and Tool Calling), seen 2026-12-01: the server flags with their values, re-typed as one command line (no doc prose).
+python3 -m sglang.launch_server --model-path Qwen/Qwen3.5-397B-A17B --tp 8 --trust-remote-code --reasoning-parser qwen3 --tool-call-parser qwen3_coder

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/blob/067ad4d335bbd6da15d4a83a6f257cfa9e0f6be0/docs/advanced_features/speculative_decoding.md (Multi Token Prediction), seen 2026-12-01: the server flags with their values, re-typed as one command line (no doc prose).
+python3 -m sglang.launch_server --model XiaomiMiMo/MiMo-7B-RL --host 0.0.0.0 --trust-remote-code --speculative-algorithm EAGLE --speculative-num-steps 1 --speculative-eagle-topk 1 --speculative-num-draft-tokens 2 --mem-fraction-static 0.7 --cuda-graph-max-bs 8 --log-level warning

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/recipes/blob/0645a1a776a937b69c0411d9df71e266ae876fb5/Qwen/Qwen3-Next.md (Advanced Configuration with MTP), seen 2026-12-01: the server flags with their values, re-typed as one command line (no doc prose).
+vllm serve Qwen/Qwen3-Next-80B-A3B-Instruct --tokenizer-mode auto --gpu-memory-utilization 0.8 --speculative-config '{"method": "qwen3_next_mtp", "num_speculative_tokens": 2}' --tensor-parallel-size 4 --no-enable-chunked-prefill

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/recipes/blob/0645a1a776a937b69c0411d9df71e266ae876fb5/Qwen/Qwen3-Next.md (Tune MoE kernel), seen 2026-12-01: the environment assignment and the server flags with their values, re-typed as one command line (no doc prose).
+VLLM_TUNED_CONFIG_FOLDER=your_moe_tuned_dir vllm serve Qwen/Qwen3-Next-80B-A3B-Instruct --tensor-parallel-size 4 --served-model-name qwen3-next

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm-skills/blob/241e2c7cea71d613987848fffe897aabdf55ecaf/skills/vllm-deploy-docker/SKILL.md (NVIDIA, Quickstart using Pre-built Image), seen 2026-12-01: the docker run options, image and server flags with their values, re-typed as one command line (no doc prose).
+docker run --rm --gpus all -v ~/.cache/huggingface:/root/.cache/huggingface --env "HF_TOKEN=$HF_TOKEN" -p 8000:8000 --ipc=host vllm/vllm-openai:latest --model Qwen/Qwen2.5-1.5B-Instruct

@@ -1,0 +1,160 @@
+"""The false-alarm gate: correct, documented launches checked with no options raise no error or warning.
+
+Every case under ``tests/data/false_alarms/`` is our own reconstruction of a launch documented in a public
+source (the frameworks' docs, example scripts, compose files, Kubernetes manifests), not a copy of it: it
+keeps what the verdict depends on (the server command with its flags and values, the environment and how
+it is set, the image, the shell or manifest constructs argtrace analyses) and replaces the rest with
+minimal code of ours, and its header names the source, the commit and what was kept. They are launches
+their authors documented as working, so any error or warning
+argtrace raises on them with no options at all (no ``--framework-version``, no ``--gpu``, no
+``--model-config``) is a false alarm: a new user's first impression.
+
+- ``commands/*.cmd``: one command line (after the ``#`` header) run as ``check -c COMMAND``.
+- ``scripts/*.sh``, ``compose/*.yaml``, ``k8s/*.yaml``: run as ``check FILE``.
+
+A case that fails today is listed in :data:`KNOWN_FALSE_ALARMS` with the finding code and its mechanism;
+the xfail is strict, so the day a fix makes it pass the gate turns red until the entry is removed.
+Found a new false alarm? Add a reconstruction of the input here with its source, and an entry if it cannot
+be fixed at once.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import run_cli
+
+CORPUS = Path(__file__).resolve().parent / "data" / "false_alarms"
+KINDS = {"commands": ".cmd", "scripts": ".sh", "compose": ".yaml", "k8s": ".yaml"}
+
+# case (path under CORPUS) -> "<CODE>: <mechanism>". Each reason names what argtrace assumed or
+# ignored; docs/false_alarms.md gives the file:line that decides and the fix that would clear it.
+# The release-assumption false alarms (PA008, PA003, PA026, PR001 judged by the newest bundled release when
+# none was named; an image tag ignored) are gone since the release comes from the evidence or is unknown
+# (issue 11): they were commands/sglang_spec_*.cmd, k8s/prodstack_gateway_gpu_deployment.yaml,
+# scripts/vllm_run_deepseek_multinode.sh and scripts/vllm_elastic_ep_serve_deepseek_v2.sh.
+KNOWN_FALSE_ALARMS: dict[str, str] = {
+    "scripts/vllm_embedding_long_text_service.sh": (
+        "PR001:"
+        " VLLM_ENABLE_CHUNKED_PROCESSING is the script's own variable (it expands it into POOLER_CONFIG),"
+        " taken for a misspelt vLLM one"
+    ),
+    "scripts/vllm_disaggregated_prefill.sh": (
+        "PR003: VLLM_HOST_IP reused as the proxy IP is the same host address, not a conflict"
+    ),
+    "k8s/vllm_lws_leader_worker.yaml": (
+        "TP012: LWS_GROUP_SIZE and LWS_LEADER_ADDRESS are injected into every pod by the LeaderWorkerSet"
+        " controller; only the container's own env list is consulted"
+    ),
+    "k8s/sglang_lws_roce.yaml": (
+        "TP012/TP013/PA010: the LWS-injected LWS_LEADER_ADDRESS/LWS_GROUP_SIZE count as undefined, and"
+        " $(VAR) left for the cluster to expand (those and the valueFrom LWS_WORKER_INDEX) is taken for"
+        " literal shell syntax (TP013) and handed to the parser as text (--nnodes '$(LWS_GROUP_SIZE)')"
+    ),
+    "k8s/sglang_k8s_distributed_sts.yaml": (
+        "SH007/PA012: an env entry with valueFrom (fieldRef POD_INDEX) is dropped before the `bash -c`"
+        " script is evaluated, so $POD_INDEX counts as unset instead of set by Kubernetes"
+    ),
+    "scripts/sglang_ci_start_disaggregation_servers.sh": (
+        "SH023: `if ibv_devinfo ...` is not known statically; on the forked path where every device check"
+        " fails the function returns 1, and `set -e` exiting there is reported as certain"
+    ),
+}
+
+# Cases that take far longer than the rest (seconds of CPU each); marked slow so `-m "not slow"` skips
+# them. The reason says why, so the cost is visible where it is paid.
+SLOW: dict[str, str] = {
+    "scripts/sglang_ci_start_disaggregation_servers.sh": (
+        "about 40 s of CPU: the `while true` health-check loop is evaluated to the 10,000-iteration limit"
+    ),
+}
+
+
+@pytest.fixture(autouse=True)
+def first_run_machine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new user's machine: no resolver environments and no Hugging Face cache, so the verdict does not
+    depend on what this machine happens to have built or downloaded (either would make `check` resolve,
+    15-75 s per case, and change its findings)."""
+    monkeypatch.setenv("ARGTRACE_CACHE_DIR", str(tmp_path / "argtrace-cache"))
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
+    monkeypatch.delenv("HF_HUB_CACHE", raising=False)
+
+
+def case_paths() -> list[Path]:
+    return sorted(p for kind, ext in KINDS.items() for p in (CORPUS / kind).glob(f"*{ext}"))
+
+
+def case_id(path: Path) -> str:
+    return path.relative_to(CORPUS).as_posix()
+
+
+def command_of(path: Path) -> str:
+    """The command stored in a ``.cmd`` file: everything after its leading ``#`` header lines."""
+    lines = path.read_text().splitlines()
+    while lines and lines[0].startswith("#"):
+        lines.pop(0)
+    return "\n".join(lines).strip("\n")
+
+
+def params() -> list[Any]:
+    out = []
+    for path in case_paths():
+        name = case_id(path)
+        reason = KNOWN_FALSE_ALARMS.get(name)
+        marks: list[Any] = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+        if name in SLOW:
+            marks.append(pytest.mark.slow)
+        out.append(pytest.param(path, id=name, marks=marks))
+    return out
+
+
+def alarms(path: Path) -> list[dict[str, Any]]:
+    """The error and warning findings of ``argtrace check`` with no options on one case."""
+    if path.suffix == ".cmd":
+        argv = ["check", "--format", "json", "-c", command_of(path)]
+    else:
+        argv = ["check", "--format", "json", str(path)]
+    result = run_cli(argv, cwd=path.parent)
+    # A usage error or crash prints no JSON; that is a false alarm too, so show its stderr.
+    assert result.stdout.startswith("{"), f"status {result.status}: {result.stderr}"
+    report = result.json
+    # A case where no server start is found passes vacuously (nothing was checked): that is a broken case.
+    assert report["servers"], f"no server start found: {[f['message'] for f in report['findings']]}"
+    return [f for f in report["findings"] if f["severity"] in ("error", "warning")]
+
+
+@pytest.mark.parametrize("path", params())
+def test_a_documented_launch_raises_no_error_or_warning(path: Path) -> None:
+    found = alarms(path)
+    assert found == [], "\n".join(f"{f['severity']} {f['code']}: {f['message']}" for f in found)
+
+
+def test_the_corpus_has_every_kind_and_at_least_forty_cases() -> None:
+    counts = {kind: len(list((CORPUS / kind).glob(f"*{ext}"))) for kind, ext in KINDS.items()}
+    assert sum(counts.values()) >= 40, counts
+    # Official compose files are scarce (SGLang's docker/compose.yaml is the only one found so far).
+    assert all(counts[kind] >= 2 for kind in KINDS), counts
+
+
+# The corpus holds reconstructions, never copies: the header says so and names the source it follows.
+SOURCE = re.compile(
+    r"^# Reconstructed \(not copied\) after https://\S+ .*seen \d{4}-\d{2}-\d{2}: \S", re.MULTILINE
+)
+
+
+@pytest.mark.parametrize("path", case_paths(), ids=case_id)
+def test_every_case_is_a_reconstruction_naming_its_source_and_when_it_was_seen(path: Path) -> None:
+    header = "\n".join(line for line in path.read_text().splitlines()[:3] if line.startswith("#"))
+    assert SOURCE.search(header), (
+        f"{case_id(path)}: no '# Reconstructed (not copied) after URL ..., seen YYYY-MM-DD: what it keeps'"
+        " line in its header"
+    )
+
+
+def test_every_known_false_alarm_is_a_case() -> None:
+    names = {case_id(p) for p in case_paths()}
+    assert sorted((set(KNOWN_FALSE_ALARMS) | set(SLOW)) - names) == []
