@@ -23,7 +23,6 @@ import re
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from argtrace.model import Evidence, LayerResult, Observation, ServerCommand, Setting, UsageError
@@ -204,30 +203,16 @@ def _listening(proc: Any) -> tuple[str, ...]:
 
 
 def process_framework_version(observed: ObservedProcess) -> str | None:
-    """The framework version importable by the observed interpreter: a ``<name>-<version>.dist-info`` on
-    its ``PYTHONPATH`` or in its environment's site-packages, else asked of the interpreter itself."""
+    """The framework version the observed interpreter imports: the ``.dist-info`` record on its
+    ``PYTHONPATH`` or in its environment's site-packages, read from files (the process's own interpreter
+    is never run again to ask: its environment may carry a ``sitecustomize.py``)."""
     if observed.framework is None:
         return None
-    from argtrace.frameworks.installed import dist_info_version
+    from argtrace.frameworks.site_packages import process_version
 
-    dirs: list[Path] = []
-    pythonpath = (observed.env or {}).get("PYTHONPATH")
-    if pythonpath:
-        cwd = Path(observed.cwd or "/")
-        dirs += [cwd / p if not os.path.isabs(p) else Path(p) for p in pythonpath.split(os.pathsep) if p]
-    interpreter = observed.exe if observed.exe and "python" in os.path.basename(observed.exe) else None
-    for candidate in (observed.argv[0] if observed.argv and "/" in observed.argv[0] else None, interpreter):
-        if candidate:
-            for root in {Path(candidate).parent.parent, Path(os.path.realpath(candidate)).parent.parent}:
-                dirs += sorted(root.glob("lib/python3*/site-packages")) + sorted(
-                    root.glob("lib/python3*/dist-packages")
-                )
-    version = dist_info_version(dirs, observed.framework)
-    if version is None and interpreter:
-        from argtrace.frameworks.installed import ask_interpreter_version
-
-        version = ask_interpreter_version(interpreter, observed.framework, pythonpath, observed.cwd)
-    return version
+    return process_version(
+        observed.framework, exe=observed.exe, argv=observed.argv, env=observed.env, cwd=observed.cwd
+    ).version
 
 
 _PY_VERSION = re.compile(r"python(\d+\.\d+)$")
