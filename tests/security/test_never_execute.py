@@ -215,6 +215,26 @@ def test_a_pyenv_shim_is_read_by_pyenvs_rules_never_run(tmp_path: Path) -> None:
     assert not marker.exists()
 
 
+def test_pyenv_system_is_the_next_python3_on_path_and_a_shim_loop_ends(tmp_path: Path) -> None:
+    marker = tmp_path / "MARKER"
+    shim = _pyenv(tmp_path / "pyenv", marker)
+    venv = real_venv(tmp_path / "venv")
+    dist_info(venv_site(venv), "sglang", "0.5.23")
+    env = {"PYENV_VERSION": "system", "PATH": f"{shim.parent}:{venv / 'bin'}"}
+    found = site_packages.installed_version(str(shim), "sglang", env, str(tmp_path))
+    assert (found.version, found.interpreter) == ("0.5.23", str(venv / "bin" / "python3"))
+    # the shims directory again under another name: `system` finds the shim itself, round and round
+    (tmp_path / "alias").symlink_to(shim.parent)
+    env = {"PYENV_VERSION": "system", "PATH": f"{shim.parent}:{tmp_path / 'alias'}"}
+    found = site_packages.installed_version(str(shim), "sglang", env, str(tmp_path))
+    # shims/python3 -> (system, no shims/) alias/python3 -> (system, no alias/) shims/python3: stop
+    assert (found.version, found.reason) == (
+        None,
+        f"the pyenv shim {shim} leads to another shim again ({tmp_path / 'alias' / 'python3'})",
+    )
+    assert not marker.exists()
+
+
 def test_resolution_never_runs_the_scripts_interpreter(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

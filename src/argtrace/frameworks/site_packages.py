@@ -294,16 +294,24 @@ def interpreter_layout(
 
 
 def _layout(
-    files: HostFiles, interpreter: str, env: Mapping[str, str], cwd: str, flags: Flags, home: str | None
+    files: HostFiles,
+    interpreter: str,
+    env: Mapping[str, str],
+    cwd: str,
+    flags: Flags,
+    home: str | None,
+    shims: int = 0,
 ) -> Layout:
     head = files.read(interpreter, limit=4096)
     if head is None:
         return Layout(interpreter, reason=f"{interpreter} cannot be read")
     if head.startswith(b"#!") and _SHIM_EXEC.search(head):
         target, why = pyenv_shim_target(files, interpreter, head, env, cwd)
+        if target is not None and shims >= 2:  # a shim leading to a shim leading to a shim: a loop
+            target, why = None, f"the pyenv shim {interpreter} leads to another shim again ({target})"
         if target is None:
             return Layout(interpreter, reason=why)
-        return _layout(files, target, env, cwd, flags, home)
+        return _layout(files, target, env, cwd, flags, home, shims + 1)
     real = files.realpath(interpreter)
     if not _is_binary(files, real):
         return Layout(
@@ -312,10 +320,10 @@ def _layout(
             "running it, and argtrace does not run what a launch names",
         )
     use_env = not flags.ignore_env
-    pyenv_home = env.get("PYTHONHOME") if use_env else None
+    python_home = env.get("PYTHONHOME") if use_env else None
     venv_dir: str | None = None
     cfg: dict[str, str] = {}
-    if not pyenv_home:
+    if not python_home:
         # PEP 405: next to the executable or one up, the executable's own path (not dereferenced).
         for directory in (posixpath.dirname(interpreter), posixpath.dirname(posixpath.dirname(interpreter))):
             text = files.text(_join(directory, "pyvenv.cfg"), limit=65536)
@@ -326,8 +334,8 @@ def _layout(
     version = _major_minor(cfg.get("version") or cfg.get("version_info")) or (
         m.group("version") + m.group("abi") if m else None
     )
-    if pyenv_home:
-        base: str | None = pyenv_home.split(":")[0]
+    if python_home:
+        base: str | None = python_home.split(":")[0]
         found = _lib_versions(files, base or "/")
     elif venv_dir is not None and cfg.get("home"):
         base, found = _landmark_prefix(files, files.realpath(cfg["home"]), version)
