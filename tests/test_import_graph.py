@@ -14,9 +14,6 @@ SCRIPT = ROOT / "scripts" / "import_graph.py"
 # says "no import circle at all".
 KNOWN_CYCLES: frozenset[frozenset[str]] = frozenset(
     {
-        frozenset(
-            {"argtrace.frameworks.installed", "argtrace.layers.observed", "argtrace.transport.processes"}
-        ),
         # The package's __init__ imports analysis lazily; analysis imports names from the package back.
         frozenset({"argtrace.layers.shell", "argtrace.layers.shell.analysis"}),
     }

@@ -431,7 +431,8 @@ def _holds_on_every_release(report: Report) -> Callable[[Finding], bool]:
         if any(spec is None for spec in specs):
             return False
         # a JSON flag validated into a config dataclass (PA026) also depends on that class's fields
-        classes = {repr(s.config_dataclass(spec.dest)) for s, spec in zip(schemas, specs) if spec is not None}
+        pairs = zip(schemas, specs, strict=True)
+        classes = {repr(s.config_dataclass(spec.dest)) for s, spec in pairs if spec is not None}
         if len(classes) > 1:
             return False
         shapes = {

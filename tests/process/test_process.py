@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import os
-import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -179,12 +180,9 @@ def test_choose_schema_requested_unbundled_and_newest() -> None:
 def test_choose_schema_reads_the_installed_version_from_a_venv(tmp_path: Path) -> None:
     need("sglang", SG10)
     venv = tmp_path / "venv"
-    (venv / "bin").mkdir(parents=True)
-    (venv / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     python = venv / "bin" / "python3"
-    python.write_text("#!/bin/sh\nexit 1\n")
-    python.chmod(python.stat().st_mode | stat.S_IEXEC)
-    site = venv / "lib" / "python3.11" / "site-packages"
+    site = venv / "lib" / f"python{sys.version_info[0]}.{sys.version_info[1]}" / "site-packages"
     (site / "sglang-0.5.10.post1.dist-info").mkdir(parents=True)
     srv = server(["--model-path", "/m"], env={"PATH": f"{venv / 'bin'}{os.pathsep}/usr/bin"})
     assert installed.server_interpreter(srv) == str(python)

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from argtrace.frameworks.schema import bundled_versions
 from tests.conftest import CliResult, run_cli
 from tests.live.fixture_server import serve_fixture
 from tests.observed.fake_server import fake_site, start_fake_server, stop
@@ -366,11 +367,12 @@ def test_remote_check_url_with_the_launch_key(sshd: SshServer, tmp_path: Path) -
 # ---------------------------------------------------------- check: shell layer and installed version
 
 
-def test_remote_check_sources_the_nodes_file_and_asks_the_nodes_python(
+def test_remote_check_sources_the_nodes_file_and_never_runs_the_nodes_python(
     sshd: SshServer, tmp_path: Path
 ) -> None:
-    """``source NAME`` searches the node's PATH (only the bare port's PATH has ``bare-bin``), and the
-    framework version comes from the interpreter found there."""
+    """``source NAME`` searches the node's PATH (only the bare port's PATH has ``bare-bin``); the
+    ``python3`` found there is a shell script (``exec python -S``), so the framework version is unknown:
+    what a wrapper starts is known only by running it, and argtrace never runs it."""
     mods = tmp_path / "mods $x"
     dist = mods / "sglang-0.5.10.post1.dist-info"
     dist.mkdir(parents=True)
@@ -399,14 +401,24 @@ def test_remote_check_sources_the_nodes_file_and_asks_the_nodes_python(
         "--port",
         "31000",
     ]
+    # the node's python3 is a wrapper script: its version is unknown (never run), so is the release
+    newest = bundled_versions("sglang")[-1]
     assert remote.json["framework"] == {
         "name": "sglang",
-        "version": "0.5.10.post1",
-        "source": "installed",
-        "evidence": f"installed in {sshd.root / 'bare-bin' / 'python3'}",
+        "version": None,
+        "source": "none",
+        "analysed_with": newest,
+        "accepted_by": bundled_versions("sglang"),
     }
     hop = next(h for h in remote.json["transport"]["hops"] if h["via"].startswith("--host "))
-    assert hop["resolved"] == str(sshd.root / "bare-bin" / "python3")
+    wrapper = sshd.root / "bare-bin" / "python3"
+    assert hop["resolved"] == str(wrapper)
+    assert hop["framework_version"] is None
+    assert hop["framework_version_reason"] == (
+        f"{wrapper} is a script, not an interpreter binary: what it starts is known only by running it, "
+        "and argtrace does not run what a launch names"
+    )
+    assert "TP015" not in remote.codes()
     # here the file is not on PATH: the same script loses $PORT
     assert "SH017" in local.codes() and local.json["servers"][0]["argv"][-1] == "--port"
 

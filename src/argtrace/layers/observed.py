@@ -22,100 +22,19 @@ import os
 import re
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any
 
+from argtrace.layers.observed_process import ObservedProcess, classify_title, detect_observed
 from argtrace.model import Evidence, LayerResult, Observation, ServerCommand, Setting, UsageError
 
-# Worker process titles: (framework, role).
-_TITLE = re.compile(r"^(?P<prefix>sglang|[A-Za-z0-9_]+)::(?P<role>[A-Za-z_]+?)(?:_(?P<rank>\w+))?\s*$")
+__all__ = ["ObservedProcess", "classify_title", "detect_observed"]  # their home is observed_process.py
+
 _FRAMEWORK_ENV = re.compile(r"^(SGLANG_|VLLM_|CUDA_|NCCL_|HF_|TORCH_|PYTORCH_|TRANSFORMERS_|OMP_|NVIDIA_)")
 _EXTRA_ENV = frozenset({"PATH", "PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "CONDA_PREFIX", "LD_LIBRARY_PATH"})
 # Variables bash itself maintains: never a disagreement worth reporting.
 _SHELL_MANAGED = frozenset({"SHLVL", "_", "PWD", "OLDPWD", "BASH_ENV", "PS1", "PS2", "COLUMNS", "LINES"})
 _NUMBER = re.compile(r"^-?\d+(?:\.\d+)?(?:e-?\d+)?$")
-
-
-@dataclass
-class ObservedProcess:
-    """One process as observed: argv, start environment, interpreter, sockets, framework role."""
-
-    pid: int
-    ppid: int | None
-    started: float | None
-    argv: tuple[str, ...]
-    exe: str | None = None
-    cwd: str | None = None
-    env: dict[str, str] | None = None
-    env_error: str | None = None
-    username: str | None = None
-    title: str | None = None  # the setproctitle name, when the process renamed itself
-    framework: str | None = None
-    entrypoint: str | None = None
-    server_args_start: int | None = None
-    role: str = "other"  # "server", a worker role ("scheduler", "EngineCore"...), or "other"
-    listening: tuple[str, ...] = ()
-    framework_version: str | None = None
-    python_version: str | None = None
-    children: list[ObservedProcess] = field(default_factory=list)
-
-    @property
-    def server_args(self) -> tuple[str, ...]:
-        return self.argv[self.server_args_start :] if self.server_args_start is not None else ()
-
-    def started_iso(self) -> str | None:
-        if self.started is None:
-            return None
-        return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(self.started))
-
-
-def classify_title(argv: Sequence[str]) -> tuple[str | None, str | None]:
-    """(framework, worker role) for a process renamed by setproctitle, else (None, None)."""
-    if not argv:
-        return None, None
-    text = " ".join(a for a in argv if a).strip()
-    if " " in text and "::" not in text.split(" ", 1)[0]:
-        return None, None
-    m = _TITLE.match(text.split(" ", 1)[0])
-    if not m:
-        return None, None
-    prefix = m["prefix"]
-    if prefix == "sglang":
-        return "sglang", m["role"]
-    if prefix.upper() == "VLLM" or m["role"] in ("EngineCore", "Worker", "APIServer", "DPCoordinator"):
-        return "vllm", m["role"]
-    return None, None
-
-
-def detect_observed(argv: Sequence[str]) -> tuple[str, str, int] | None:
-    """(framework, entrypoint, index of the first server argument) for an argv as the kernel has it.
-
-    Besides what a script writes (:func:`argtrace.frameworks.detect.detect_server`), a console script runs as
-    ``python /venv/bin/sglang serve ...`` (the ``#!`` line's interpreter first) and torchrun as
-    ``python /venv/bin/torchrun ... -m sglang.launch_server ARGS``.
-    """
-    from argtrace.frameworks.detect import detect_server
-
-    found = detect_server(list(argv))
-    if found is not None:
-        return found.framework, found.entrypoint, found.server_args_start
-    if len(argv) < 2 or "python" not in os.path.basename(argv[0]):
-        return None
-    script = argv[1]
-    base = os.path.basename(script)
-    if base in ("sglang", "vllm") and list(argv[2:3]) == ["serve"]:
-        return base, f"{base} serve", 3
-    if base == "torchrun":
-        for k in range(2, len(argv) - 1):
-            if argv[k] in ("-m", "--module"):
-                module = argv[k + 1]
-                if module == "sglang.launch_server":
-                    return "sglang", module, k + 2
-                if module == "vllm.entrypoints.openai.api_server":
-                    return "vllm", module, k + 2
-                return None
-    return None
 
 
 def _psutil() -> Any:
@@ -204,30 +123,16 @@ def _listening(proc: Any) -> tuple[str, ...]:
 
 
 def process_framework_version(observed: ObservedProcess) -> str | None:
-    """The framework version importable by the observed interpreter: a ``<name>-<version>.dist-info`` on
-    its ``PYTHONPATH`` or in its environment's site-packages, else asked of the interpreter itself."""
+    """The framework version the observed interpreter imports: the ``.dist-info`` record on its
+    ``PYTHONPATH`` or in its environment's site-packages, read from files (the process's own interpreter
+    is never run again to ask: its environment may carry a ``sitecustomize.py``)."""
     if observed.framework is None:
         return None
-    from argtrace.frameworks.installed import dist_info_version
+    from argtrace.frameworks.site_packages import process_version
 
-    dirs: list[Path] = []
-    pythonpath = (observed.env or {}).get("PYTHONPATH")
-    if pythonpath:
-        cwd = Path(observed.cwd or "/")
-        dirs += [cwd / p if not os.path.isabs(p) else Path(p) for p in pythonpath.split(os.pathsep) if p]
-    interpreter = observed.exe if observed.exe and "python" in os.path.basename(observed.exe) else None
-    for candidate in (observed.argv[0] if observed.argv and "/" in observed.argv[0] else None, interpreter):
-        if candidate:
-            for root in {Path(candidate).parent.parent, Path(os.path.realpath(candidate)).parent.parent}:
-                dirs += sorted(root.glob("lib/python3*/site-packages")) + sorted(
-                    root.glob("lib/python3*/dist-packages")
-                )
-    version = dist_info_version(dirs, observed.framework)
-    if version is None and interpreter:
-        from argtrace.frameworks.installed import ask_interpreter_version
-
-        version = ask_interpreter_version(interpreter, observed.framework, pythonpath, observed.cwd)
-    return version
+    return process_version(
+        observed.framework, exe=observed.exe, argv=observed.argv, env=observed.env, cwd=observed.cwd
+    ).version
 
 
 _PY_VERSION = re.compile(r"python(\d+\.\d+)$")

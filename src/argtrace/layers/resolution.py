@@ -56,8 +56,12 @@ class ResolverTarget:
 def find_target(
     framework: str, version: str | None, python: str | None, detected: str | None = None
 ) -> ResolverTarget | None:
-    """``--python``, else the resolver environment of the version, else the interpreter the script runs
-    when it is an absolute path that exists here (the server's own venv on this machine)."""
+    """``--python`` (the user's explicit choice), else argtrace's own resolver environment of the version.
+
+    The interpreter the script names (``detected``) is never a target: running the framework's code in
+    it would run whatever the script controls (a wrapper posing as ``python3``, its ``sitecustomize``).
+    ``detected`` is kept in the signature for callers; it is not used."""
+    del detected
     if python:
         return ResolverTarget(python=python, label=f"--python {python}")
     from argtrace.resolver import environments
@@ -69,13 +73,6 @@ def find_target(
             label=f"resolver-env {framework}=={manifest.version}",
             env_path=manifest.path,
         )
-    if (
-        detected
-        and os.path.isabs(detected)
-        and os.access(detected, os.X_OK)
-        and "python" in Path(detected).name
-    ):
-        return ResolverTarget(python=detected, label=f"the script's interpreter {detected}")
     return None
 
 

@@ -368,8 +368,9 @@ TP015 = Rule(
     severity="error",
     title="On the node, the server's interpreter is missing or lacks the framework",
     rationale=(
-        "With `argtrace --host NODE check`, argtrace asks the node which program the script's `python3` (or "
-        "`vllm`) is for a non-interactive shell, and whether that interpreter can import the framework. A "
+        "With `argtrace --host NODE check`, argtrace looks on the node for the program the script's "
+        "`python3` (or `vllm`) is for a non-interactive shell, and reads that interpreter's site-packages "
+        "for the framework (its files only: nothing named by the script runs on the node). A "
         "conda or venv environment activated in `~/.bashrc` is not active there, so `python3` is often the "
         "system Python, which fails at once with `No module named sglang`."
     ),

@@ -2,8 +2,8 @@
 
 ``layers/observed.py`` reads local processes with psutil. On a node the collector reads ``/proc`` instead
 (:meth:`Host.processes`) and this module turns its snapshots into the same ``ObservedProcess`` objects:
-server detection, worker titles, the process tree, listening sockets, and the framework version asked from
-the server's own interpreter on the node.
+server detection, worker titles, the process tree, listening sockets, and the framework version read from
+the node's files (``frameworks/site_packages.py`` through the host: the node's interpreter is never run).
 """
 
 from __future__ import annotations
@@ -11,20 +11,17 @@ from __future__ import annotations
 import os
 import re
 
+from argtrace.frameworks.site_packages import process_version
 from argtrace.model import UsageError
-from argtrace.transport.host import Host, HostError, ProcessSnapshot
+from argtrace.transport.host import Host, ProcessSnapshot
 
 _MATCH = ["sglang", "vllm", "VLLM", "::"]
 _PY_VERSION = re.compile(r"python(\d+\.\d+)$")
-_VERSION_PROBE = (
-    "import importlib.metadata as m, sys\n"
-    "try:\n    print(m.version(sys.argv[1]))\nexcept Exception:\n    pass\n"
-)
 
 
 def find_servers_on(host: Host, framework: str | None = None) -> list[object]:
     """Top-level server processes on ``host``, each with its workers (``ObservedProcess`` objects)."""
-    from argtrace.layers.observed import detect_observed
+    from argtrace.layers.observed_process import detect_observed
 
     snapshots = host.processes(match=_MATCH)
     by_pid = {s.pid: s for s in snapshots}
@@ -84,7 +81,7 @@ def _children(pid: int, by_pid: dict[int, ProcessSnapshot]) -> list[ProcessSnaps
 def _observed(
     host: Host, snap: ProcessSnapshot, by_pid: dict[int, ProcessSnapshot], *, with_children: bool
 ) -> object:
-    from argtrace.layers.observed import ObservedProcess, classify_title, detect_observed
+    from argtrace.layers.observed_process import ObservedProcess, classify_title, detect_observed
 
     argv = tuple(a for a in snap.argv if a != "")
     observed = ObservedProcess(
@@ -113,10 +110,10 @@ def _observed(
         if found is not None:
             observed.framework, observed.entrypoint, observed.server_args_start = found
             observed.role = "server"
-    if observed.role == "server" and with_children:
-        observed.framework_version = framework_version_on(
-            host, observed.exe, observed.framework, observed.env
-        )
+    if observed.role == "server" and with_children and observed.framework is not None:
+        observed.framework_version = process_version(
+            observed.framework, exe=observed.exe, argv=argv, env=observed.env, cwd=observed.cwd, host=host
+        ).version
         m = _PY_VERSION.search(os.path.basename(observed.exe or ""))
         observed.python_version = m.group(1) if m else None
     if with_children:
@@ -130,19 +127,3 @@ def _observed(
                 observed.children.append(item)
         observed.listening = tuple(sorted(ports))
     return observed
-
-
-def framework_version_on(
-    host: Host, exe: str | None, framework: str | None, env: dict[str, str] | None = None
-) -> str | None:
-    """The framework version the interpreter ``exe`` imports on ``host`` (``importlib.metadata``), or None.
-    For ``check --host``: the version installed in the interpreter the script would run on the node."""
-    if not exe or not framework or "python" not in os.path.basename(exe):
-        return None
-    extra = {"PYTHONPATH": env["PYTHONPATH"]} if env and env.get("PYTHONPATH") else None
-    try:
-        result = host.run([exe, "-c", _VERSION_PROBE, framework], timeout=30, env=extra)
-    except HostError:
-        return None
-    text = result.stdout.decode("utf-8", "replace").strip()
-    return text or None

@@ -13,21 +13,18 @@ from typing import Any
 from argtrace.layers.transport.context import TransportResult
 from argtrace.model import Evidence, ServerCommand
 
-_VERSION_OF = (
-    "import importlib.metadata as m, sys\n"
-    "try:\n    print(m.version(sys.argv[1]))\nexcept Exception:\n    pass\n"
-)
-
 
 def _check_node_interpreters(servers: Sequence[ServerCommand], result: TransportResult) -> None:
     """``argtrace --host NODE check``: does the interpreter the script names, found on the node's
     non-interactive PATH, import the framework at all? (TP015)"""
+    from argtrace.frameworks import site_packages
     from argtrace.rules import transport as R
     from argtrace.transport.host import HostError, current_host
 
     host = current_host()
     if not host.is_remote:
         return
+    files = site_packages.files_of(host)
     try:
         info = host.info()
     except HostError:
@@ -54,11 +51,12 @@ def _check_node_interpreters(servers: Sequence[ServerCommand], result: Transport
         env = {k: v.value for k, v in server.env.items() if v.value is not None}
         path_env = env.get("PATH")
         try:
+            # Looked up and read from the node's files only: neither `sh` nor the interpreter is run
+            # there, since both would be found on a PATH the script chose.
             if "/" in program:
                 found: str | None = program if host.stat(program).exists else None
             elif path_env is not None:
-                probe = host.run(["sh", "-c", 'command -v -- "$1"', "sh", program], env={"PATH": path_env})
-                found = probe.stdout.decode("utf-8", "replace").strip() or None
+                found = site_packages.which_on(files, program, path_env, info.cwd or "/")
             else:
                 found = host.which(program).get(program)
             hop: dict[str, Any] = {
@@ -80,12 +78,20 @@ def _check_node_interpreters(servers: Sequence[ServerCommand], result: Transport
                 continue
             if server.interpreter is None:
                 continue  # a console script (`vllm`, `sglang`): its own shebang names the interpreter
-            extra: dict[str, str] = {
-                k: env[k] for k in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV") if k in env
-            }
-            version = host.run([found, "-c", _VERSION_OF, server.framework], env=extra or None, timeout=60)
-            hop["framework_version"] = version.stdout.decode("utf-8", "replace").strip() or None
-            if version.returncode == 0 and not hop["framework_version"]:
+            words = [w.text or "" for w in server.argv]
+            start = words.index(server.interpreter) + 1 if server.interpreter in words else len(words)
+            lookup = site_packages.installed_version(
+                found,
+                server.framework,
+                env,
+                server.cwd or info.cwd,
+                flags=site_packages.interpreter_flags(words[start : server.server_args_start]),
+                host=host,
+            )
+            hop["framework_version"] = lookup.version
+            if lookup.version is None and lookup.reason:
+                hop["framework_version_reason"] = lookup.reason
+            if lookup.version is None and lookup.layout is not None and lookup.layout.reason is None:
                 result.findings.append(
                     R.TP015.finding(
                         f"on {host.label}, `{program}` resolves to {found} for a non-interactive shell, "
@@ -98,3 +104,4 @@ def _check_node_interpreters(servers: Sequence[ServerCommand], result: Transport
                 )
         except HostError:
             continue
+
