@@ -156,6 +156,13 @@ class ServerCommand:
     interpreter: str | None = None  # "python3", "/opt/venv/bin/python", or None for console scripts
     cwd: str | None = None
     backgrounded: bool = False
+    # "FILE:LINE" of the loop that runs this start again and again (``while true; do ...; done``, a ``for``
+    # over an unknown list, or identical starts in several iterations); None: it runs once
+    loop: str | None = None
+
+    @property
+    def repeated(self) -> bool:
+        return self.loop is not None
 
     @property
     def argv_text(self) -> list[str | None]:

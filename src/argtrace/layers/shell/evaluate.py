@@ -26,8 +26,16 @@ from argtrace.layers.shell.arith import ArithError
 from argtrace.layers.shell.arith import Evaluator as ArithEvaluator
 from argtrace.layers.shell.state import Snapshot, Var
 
-MAX_STEPS = 2_000_000
+# Evaluation steps (a command or compound command, a command substitution) for the whole script, sourced
+# files and evals included: MAX_STEPS plus one per STEP_BYTES bytes of the script, so that a long script
+# without loops (about 3 steps per 40-byte line) is always evaluated to its end while loops and nesting get
+# at most MAX_STEPS more. Counted, not timed, so a result never depends on the machine: real launch scripts
+# take at most 50 steps (the corpus in tests/data/shell); 30,000 take 3-12 s on a 2-core machine.
+MAX_STEPS = 30_000
+STEP_BYTES = 8
 MAX_LOOP = 10_000
+# distinct servers one command inside a loop may start before the rest are folded into the last one
+MAX_LOOP_SERVERS = 64
 MAX_DEPTH = 100
 
 
@@ -164,6 +172,19 @@ class FoundServer:
     offset: int
     nohup: bool
     index: int = 0
+    # "FILE:LINE" of the loop that starts this server again and again (a restart loop, `for i in $(seq N)`,
+    # or the same command with the same words in several iterations): reported once, marked repeated
+    loop: str | None = None
+
+
+@dataclass
+class _Loop:
+    """A loop being evaluated: where it is and which servers were recorded since it started."""
+
+    at: str  # FILE:LINE
+    first_server: int  # index into ShellEvaluator.servers
+    unbounded: bool = False  # the number of iterations is unknown (or infinite): every start inside repeats
+    stop: bool = False  # set when further iterations could only fold more servers into one (MAX_LOOP_SERVERS)
 
 
 @dataclass
@@ -475,6 +496,7 @@ class ShellEvaluator:
         self.servers: list[FoundServer] = []
         self.commands: list[PredictedCommand] = []
         self.steps = 0
+        self.max_steps = MAX_STEPS + len(source.text) // STEP_BYTES
         self.depth = 0
         self.spec: list[str] = []  # reasons of the unknown branches we are inside
         self.source_stack: list[str] = []
@@ -489,6 +511,7 @@ class ShellEvaluator:
         self.bash_source: list[str] = [from_str(source.label)]
         self.captures: list[dict[str, Any]] = []  # command substitutions being evaluated (innermost last)
         self.exec_fds: dict[str, tuple[str | None, str, str | None, str]] = {}  # `exec > log` so far
+        self.loops: list[_Loop] = []  # the loops being evaluated, innermost last
         # state
         scope: dict[str, Var] = {}
         for k, v in env.items():
@@ -533,10 +556,14 @@ class ShellEvaluator:
             data["conditional"] = self.spec[-1]
         self.events.append(Event(kind, at, data))
 
-    def step(self) -> None:
+    def step(self, where: int | str) -> None:
+        """Count one evaluation step at ``where`` (an offset in the current source, or a location)."""
         self.steps += 1
-        if self.steps > MAX_STEPS:
+        if self.steps > self.max_steps:
+            self.budget_at = where if isinstance(where, str) else self.src.at(where)
             raise _Budget()
+
+    budget_at: str | None = None  # where the step budget ran out
 
     def node_text(self, node: Any) -> str:
         return self.src.text[node.start_byte : node.end_byte]
@@ -855,10 +882,10 @@ class ShellEvaluator:
         except (_Return, _Break, _Continue):
             status = self.last_status
         except _Budget:
-            self.emit("budget", None, steps=MAX_STEPS)
+            self.emit("budget", self.budget_at, steps=self.max_steps)
             status = None
         except RecursionError:
-            self.emit("budget", None, steps=self.steps)
+            self.emit("recursion", self.cur_at or None, name="Python's recursion limit")
             status = None
         return status
 
@@ -898,7 +925,7 @@ class ShellEvaluator:
             self.cond_depth -= 1
 
     def run_node(self, node: Any, bg: bool = False) -> int | None:
-        self.step()
+        self.step(node.start_byte)
         t = node.type
         if t == "ERROR":
             # a region tree-sitter could not parse: run the pieces it recognised
@@ -1288,7 +1315,32 @@ class ShellEvaluator:
             pieces.append((c.text, c.quoted and not c.split))
         return _glob_to_regex(pieces)
 
+    def _enter_loop(self, node: Any) -> _Loop:
+        frame = _Loop(self.src.line_at(node.start_byte), len(self.servers))
+        self.loops.append(frame)
+        return frame
+
+    def _leave_loop(self, frame: _Loop) -> None:
+        """Close a loop: when its iterations are unknown or endless, each server start inside it repeats."""
+        self.loops.remove(frame)
+        if frame.unbounded:
+            for srv in self.servers[frame.first_server :]:
+                if srv.loop is None:
+                    srv.loop = frame.at
+
+    def _state_key(self) -> tuple[Any, ...]:
+        """What the next loop iteration depends on: the same key twice in a row means the loop is in a
+        fixed point (``while true; do server; sleep 5; done``) and every further iteration repeats."""
+        return (self.snapshot(), self.last_status, self.pid_kept, self.waited)
+
     def run_for(self, node: Any) -> int | None:
+        frame = self._enter_loop(node)
+        try:
+            return self._run_for(node, frame)
+        finally:
+            self._leave_loop(frame)
+
+    def _run_for(self, node: Any, frame: _Loop) -> int | None:
         var_node = node.child_by_field_name("variable")
         body = node.child_by_field_name("body")
         if var_node is None or body is None:
@@ -1312,9 +1364,12 @@ class ShellEvaluator:
                 self.set_var(name, None, at=at, expansion=f"for {name}", reason=reason)
                 return self._loop_body(body)
 
+            frame.unbounded = True
             return self.fork([once, lambda: 0], reason)
         status: int | None = 0
         for ew in words[:MAX_LOOP]:
+            if frame.stop:
+                return None
             self.set_var(name, ew.text, at=ew.at, expansion=f"for {name} in ...")
             try:
                 status = self.run_node(body)
@@ -1340,6 +1395,13 @@ class ShellEvaluator:
             return None
 
     def run_c_for(self, node: Any) -> int | None:
+        frame = self._enter_loop(node)
+        try:
+            return self._run_c_for(node, frame)
+        finally:
+            self._leave_loop(frame)
+
+    def _run_c_for(self, node: Any, frame: _Loop) -> int | None:
         body = node.child_by_field_name("body")
         open_tok = next((c for c in node.children if c.type == "(("), None)
         close_tok = next((c for c in node.children if c.type == "))"), None)
@@ -1361,8 +1423,14 @@ class ShellEvaluator:
                 self.arith(e)
             n = 0
             status: int | None = 0
+            previous: tuple[Any, ...] | None = None
             while n < MAX_LOOP:
                 n += 1
+                key = self._state_key()
+                if key == previous or frame.stop:
+                    frame.unbounded = True  # `for ((;;))`: the same iteration forever
+                    return None
+                previous = key
                 if cond.strip():
                     e = self.expand_arith_text(cond)
                     if e is None:
@@ -1386,9 +1454,17 @@ class ShellEvaluator:
             return status
         except ArithError:
             self.mark_arith_unknown(inner)
+            frame.unbounded = True
             return self.fork([lambda: self._loop_body(body), lambda: 0], reason)
 
     def run_while(self, node: Any) -> int | None:
+        frame = self._enter_loop(node)
+        try:
+            return self._run_while(node, frame)
+        finally:
+            self._leave_loop(frame)
+
+    def _run_while(self, node: Any, frame: _Loop) -> int | None:
         body = node.child_by_field_name("body")
         kw = node.children[0].type if node.child_count else "while"
         cond = [c for i, c in enumerate(node.children) if node.field_name_for_child(i) == "condition"]
@@ -1400,9 +1476,17 @@ class ShellEvaluator:
             f"the condition of `{kw} {' '.join(self._short(c) for c in cond if c.is_named)}` "
             f"({self.src.line_at(start)}), which is not known statically"
         )
+        previous: tuple[Any, ...] | None = None
         for _ in range(MAX_LOOP):
+            key = self._state_key()
+            if key == previous or frame.stop:
+                # a restart loop: the condition and the body see what they saw last time, forever
+                frame.unbounded = True
+                return None
+            previous = key
             st = self.run_condition(cond)
             if st is None:
+                frame.unbounded = True
                 self.fork([lambda: self._loop_body(body), lambda: 0], reason)
                 # after an unknown number of iterations, what the body assigns is unknown
                 return None
@@ -1417,6 +1501,7 @@ class ShellEvaluator:
             except _Continue as c:
                 if c.n > 1:
                     raise _Continue(c.n - 1) from None
+        frame.unbounded = True
         self.emit("loop_limit", self.src.at(node.start_byte), limit=MAX_LOOP)
         return None
 
@@ -1559,9 +1644,12 @@ class ShellEvaluator:
 
     def command_substitution(self, p: L.CmdSub, at: str) -> _Chunk:
         """``$(...)``: emulate a few pure ones (dirname, basename, pwd, echo, cd X && pwd); else unknown."""
+        self.step(at)
         body = p.body.strip()
-        value = self._emulate(body, at)
-        if value is None:
+        decided, value = self._emulate(body, at)
+        if not decided:
+            # only when the emulation expanded nothing: evaluating the words a second time would double
+            # the work at every nesting level ($(cat $(cat ...)) 18 deep took 38 s)
             value = self._capture(p.body, at)
         if value is not None:
             return _Chunk(value.rstrip("\n"), p.quoted, not p.quoted)
@@ -1615,43 +1703,59 @@ class ShellEvaluator:
             return
         frame["out"].append(text)
 
-    def _emulate(self, body: str, at: str) -> str | None:
+    def _emulate(self, body: str, at: str) -> tuple[bool, str | None]:
+        """The output of a one-line ``$(...)`` computed without a subshell: (decided, output).
+
+        ``decided`` is False only when nothing was expanded yet (the body is not one of the emulated
+        commands, read from its literal text): then ``_capture`` evaluates it. Once words were expanded the
+        answer is final, because expanding them again in ``_capture`` is what made nesting exponential."""
         if all(not ln.strip() or ln.strip().startswith("#") for ln in body.split("\n")):
-            return ""  # only comments: `# like this` inside backquotes expands to nothing
+            return True, ""  # only comments: `# like this` inside backquotes expands to nothing
         if not body or "\n" in body or "|" in body or ";" in body:
-            return None
+            return False, None
         m = re.fullmatch(r"cd\s+(.+?)\s*(?:&&|;)\s*pwd(?:\s+-P)?", body) or re.fullmatch(
             r"cd\s+(.+?)\s*>\s*/dev/null(?:\s+2>&1)?\s*&&\s*pwd(?:\s+-P)?", body
         )
         if m:
             toks = L.tokenize_command(m.group(1), 0, len(m.group(1)))
             if len(toks.words) != 1 or toks.redirs:
-                return None
+                return False, None
             d = self.expand_single(toks.words[0], rebase=False)
             if d is None:
-                return None
+                return True, None  # `cd UNKNOWN && pwd` prints an unknown directory in _capture too
             base = self.cwd
             if not d.startswith("/") and base is None:
-                return None
+                return True, None
             path = posixpath.normpath(posixpath.join(base or "/", d))
-            return path
+            return True, path
         try:
             toks = L.tokenize_command(body, 0, len(body))
         except L.LexError:
-            return None
+            return False, None
         if toks.stopped_at or not toks.words or any(r.op not in (">", "2>") for r in toks.redirs):
-            return None
+            return False, None
         if any(r.target is None or r.target.raw != "/dev/null" for r in toks.redirs):
-            return None
+            return False, None
+        if toks.words[0].raw not in _EMULATED or toks.words[0].assign or toks.words[0].raw in self.funcs:
+            return False, None  # a function, a builtin with side effects, an expanded name: _capture
         words: list[str] = []
         for w in toks.words:
             for e in self.expand_word(w, rebase=False):
                 if e.text is None:
-                    return None
+                    return True, None  # an unknown argument makes the output unknown in _capture too
                 words.append(e.text)
-        if not words:
-            return None
-        return self._pure(words[0], words[1:])
+        if not words or words[0] != toks.words[0].raw:
+            return True, None
+        cmd, args = words[0], words[1:]
+        if cmd == "echo":
+            return True, _echo_output(args)
+        if cmd == "printf":
+            # what b_printf prints inside _capture (``-v`` assigns instead: nothing is printed)
+            return True, ("" if not args or args[0] == "-v" else _printf(args[0], args[1:]))
+        if cmd == "pwd" and args and args[0] not in ("-P", "-L"):
+            # what b_pwd prints inside _capture (bash prints the directory for `pwd foo`)
+            return True, None if args[0].startswith("-") or self.cwd is None else from_str(self.cwd) + "\n"
+        return True, self._pure(cmd, args)
 
     def _pure(self, cmd: str, args: list[str]) -> str | None:
         """Output of a side-effect-free command on known arguments (None when not emulated)."""
@@ -2685,10 +2789,35 @@ class ShellEvaluator:
             offset=start,
             nohup="nohup" in det.wrappers,
         )
+        if self.loops and self._repeats(srv):
+            return
         srv.index = len(self.servers)
         self.servers.append(srv)
         if self.bg_mark:
             self.bg_servers.append(srv.index)
+
+    def _repeats(self, srv: FoundServer) -> bool:
+        """Inside a loop: True when ``srv`` is a start already recorded by this loop (the same command with
+        the same words, environment and redirections), which is then marked repeated instead of added
+        again; also when this command already started MAX_LOOP_SERVERS different servers in the loop."""
+        inner = self.loops[-1]
+        same_place = [
+            s
+            for s in self.servers[self.loops[0].first_server :]
+            if s.offset == srv.offset and s.source_label == srv.source_label and s.at == srv.at
+        ]
+        key = _server_key(srv)
+        for s in same_place:
+            if _server_key(s) == key:
+                s.loop = s.loop or inner.at
+                return True
+        if len(same_place) >= MAX_LOOP_SERVERS:
+            same_place[-1].loop = same_place[-1].loop or inner.at
+            self.emit("loop_servers", srv.at, limit=MAX_LOOP_SERVERS)
+            for frame in self.loops:
+                frame.stop = frame.unbounded = True  # what is left of these loops would fold the same way
+            return True
+        return False
 
     def run_child_shell(
         self, argv: list[ExpWord], prefix_env: dict[str, tuple[str | None, str, str, str | None]], at: str
@@ -3425,6 +3554,7 @@ class ShellEvaluator:
         if any(w.text is None for w in args):
             bad = next(w for w in args if w.text is None)
             self.emit("eval_unknown", at, reason=bad.reason)
+            self._cap_write(None, [])  # inside $(...): what it would print is unknown, not empty
             return None
         code = " ".join(w.text or "" for w in args)
         return self.run_string(code, f"{at}", label=f"eval at {at}")
@@ -3592,19 +3722,7 @@ class ShellEvaluator:
         if not self.captures:
             return 0
         words = [w.text for w in args]
-        nl = True
-        interpret = False
-        while words and words[0] is not None and re.fullmatch(r"-[neE]+", words[0]):
-            nl = nl and "n" not in words[0]
-            interpret = ("e" in words[0]) or (interpret and "E" not in words[0])
-            words = words[1:]
-        if any(w is None for w in words):
-            self._cap_write(None, redirs)
-            return 0
-        out = " ".join(w or "" for w in words)
-        if interpret:
-            out = L.decode_ansi(out)
-        self._cap_write(out + ("\n" if nl else ""), redirs)
+        self._cap_write(_echo_output(words), redirs)
         return 0
 
     def b_pwd(
@@ -3692,6 +3810,42 @@ _BUILTIN_NAMES = {
 STDBUF_LIB = "/usr/libexec/coreutils/libstdbuf.so"  # Debian/Ubuntu coreutils
 
 
+def _server_key(s: FoundServer) -> tuple[Any, ...]:
+    """What makes two server starts the same start (for folding the iterations of a loop)."""
+    return (
+        tuple((w.text, w.at) for w in s.argv),
+        tuple(sorted((k, v[0]) for k, v in s.env.items())),
+        s.cwd,
+        s.backgrounded,
+        s.conditional,
+        tuple(s.redirects),
+        tuple(s.inherited_redirects),
+    )
+
+
+# commands whose output ``_emulate`` computes from their expanded words (the same as ``_capture`` would)
+_EMULATED = frozenset({"echo", "printf", "pwd", "dirname", "basename", "readlink", "realpath"})
+
+
+def _echo_output(words: Sequence[str | None]) -> str | None:
+    """What bash's ``echo`` prints for these words (None when one of them is unknown)."""
+    nl = True
+    interpret = False
+    i = 0
+    while i < len(words) and words[i] is not None and re.fullmatch(r"-[neE]+", words[i] or ""):
+        w = words[i] or ""
+        nl = nl and "n" not in w
+        interpret = ("e" in w) or (interpret and "E" not in w)
+        i += 1
+    rest = words[i:]
+    if any(w is None for w in rest):
+        return None
+    out = " ".join(w or "" for w in rest)
+    if interpret:
+        out = L.decode_ansi(out)
+    return out + ("\n" if nl else "")
+
+
 def _stdbuf_env(
     texts: list[str], env: dict[str, tuple[str | None, str | None, str, str | None]], argv: list[ExpWord]
 ) -> None:
@@ -3774,10 +3928,13 @@ def _read_split(line: str, ifs: str, nvars: int | None) -> list[str] | None:
 def _split_patterns(text: str, start: int, end: int) -> list[tuple[str, int]]:
     """``a|b*|"c d")``: the alternatives of a case item (quotes respected), with their offsets."""
     i = start
-    while i < end and text[i] in " \t\n(":
+    while i < end and text[i] in " \t\n":
         i += 1
+    if i < end and text[i] == "(":
+        i += 1  # the optional `(` before the first pattern
     out: list[tuple[str, int]] = []
     seg = i
+    depth = 0  # inside an extglob group `@(a|b)`, whose `|` does not separate patterns
     while i < end:
         try:
             skipped = L.skip_quoted(text, i, end, ansi=False, backtick=False)
@@ -3787,7 +3944,14 @@ def _split_patterns(text: str, start: int, end: int) -> list[tuple[str, int]]:
             i = skipped
             continue
         c = text[i]
-        if c == "|":
+        if c == "\\":
+            i += 2
+            continue
+        if c == "(":
+            depth += 1
+        elif c == ")" and depth:
+            depth -= 1
+        elif c == "|" and not depth:
             out.append((text[seg:i].strip(" \t\n"), seg))
             i += 1
             while i < end and text[i] in " \t\n":
@@ -3890,6 +4054,13 @@ def _prepare(text: str) -> str:
             lambda m: m.group(1) + "\\" + (L.ESC_SPACE if m.group(2) == " " else L.ESC_TAB),
             text,
         )
+    if "esac" in text and ";&" in text:
+        # `;&` / `;;&` right before `esac` (valid bash: there is no next item to fall into or test) is a
+        # parse error for tree-sitter-bash, which then loses the whole `case`; `;;` means the same there.
+        # Same length, so every offset stays.
+        text = _LAST_FALLTHROUGH.sub(
+            lambda m: m.group(1) + ";;" + " " * (len(m.group(2)) - 2) + m.group(3), text
+        )
     if "`" in text and "#" in text:
         # `# a comment` inside backquotes (a way to comment a continued line) expands to nothing in bash, but
         # tree-sitter reads the comment past the closing backquote and swallows the lines after it: blank the
@@ -3898,6 +4069,8 @@ def _prepare(text: str) -> str:
     return text
 
 
+# only on a line without quotes before it, so a string that contains `;& esac` stays as written
+_LAST_FALLTHROUGH = re.compile(r"(?m)^([^'\"\n#]*?)(;;?&)((?:[ \t\n]|#[^\n]*\n)*esac\b)")
 _BACKQUOTE_COMMENT = re.compile(r"(?<![\\$])`[ \t]*#[^`\n]*`")
 
 prepare_text = _prepare
