@@ -134,6 +134,20 @@ def test_emulated_substitutions_match_bash(tmp_path: Path, body: str, expected: 
         assert bash.stdout == want
 
 
+@pytest.mark.parametrize(
+    "body",
+    ["echo ${y:=5}", "echo ${y=5}", "echo $((y = 5))", "echo $((y++))", "dirname ${y:=/a/b}"],
+)
+def test_assignments_inside_a_substitution_stay_in_its_subshell(tmp_path: Path, body: str) -> None:
+    text = f'#!/bin/bash\nx=$({body})\n{SERVER} --x "$x" --y "$y"\n'
+    got = compare(text, [], tmp_path)
+    assert got is not None, "the prediction has an unknown word"
+    pred, real = got
+    assert pred == real
+    r = run(tmp_path, text)
+    assert r.servers[0].argv[-1].text == ""  # y is set only inside $(...)
+
+
 def test_unknown_eval_inside_a_substitution_makes_it_unknown_not_empty(tmp_path: Path) -> None:
     r = run(tmp_path, f"x=$(eval echo $(cat f))\n{SERVER} --port $x\n")
     assert last_word(r) is None

@@ -40,6 +40,10 @@ from argtrace.layers.shell.patterns import (
     from_str_regex,
 )
 
+# a word whose expansion may assign a variable (`${x:=v}`, `${x=v}`, `$((i = 1))`, `$((i++))`); also matches
+# harmless words (`--port=1`), which are then evaluated by _capture instead, with the same result
+_MAY_ASSIGN = re.compile(r"=|\+\+|--")
+
 
 class Expander(Params):
     def mark_arith_unknown(self, expr: str) -> None:
@@ -233,6 +237,10 @@ class Expander(Params):
             return False, None
         if toks.words[0].raw not in _EMULATED or toks.words[0].assign or toks.words[0].raw in self.funcs:
             return False, None  # a function, a builtin with side effects, an expanded name: _capture
+        if any(_MAY_ASSIGN.search(w.raw) for w in toks.words[1:]):
+            # `${x:=v}`, `$((i++))`: the assignment happens in the substitution's subshell, which only
+            # _capture has (expanding here would set x in the script itself)
+            return False, None
         words: list[str] = []
         for w in toks.words:
             for e in self.expand_word(w, rebase=False):
