@@ -217,6 +217,13 @@ class ServerCommand:
     backgrounded: bool = False
     # The container image the server runs in (docker run, compose, Kubernetes), as written.
     image: str | None = None
+    # "FILE:LINE" of the loop that runs this start again and again (``while true; do ...; done``, a ``for``
+    # over an unknown list, or identical starts in several iterations); None: it runs once
+    loop: str | None = None
+
+    @property
+    def repeated(self) -> bool:
+        return self.loop is not None
 
     @property
     def argv_text(self) -> list[str | None]:

@@ -71,3 +71,15 @@ def read_records(rec_dir: Path, settle: float = 0.3, timeout: float = 5.0) -> li
         words = [w.decode("utf-8", "surrogateescape") for w in cmd]
         out.append(Record(Path(words[1]).name, words[2:], env))
     return out
+
+
+def fold_repeats(recorded: list[str], repeated: set[str]) -> list[str]:
+    """A start argtrace reports once as repeated (a loop) is recorded once per iteration by bash: keep one."""
+    seen: set[str] = set()
+    out = []
+    for r in recorded:
+        if r in repeated and r in seen:
+            continue
+        seen.add(r)
+        out.append(r)
+    return out

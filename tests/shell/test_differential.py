@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from argtrace.layers.shell import ScriptSource, analyze_script
-from tests.shell.recorder import NAMES, make_recorders, read_records
+from tests.shell.recorder import NAMES, fold_repeats, make_recorders, read_records
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "shell"
 CORPUS = DATA / "corpus"  # realistic correct launch scripts
@@ -82,7 +82,8 @@ def run_case(script: Path, tmp_path: Path, shellcheck: bool = False) -> tuple[li
         )
         for r in records
     ]
-    return sorted(predicted), sorted(recorded), result
+    repeated = {p for p, s in zip(predicted, result.servers, strict=True) if s.repeated}
+    return sorted(predicted), sorted(fold_repeats(recorded, repeated)), result
 
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=[s.name for s in SCRIPTS])

@@ -13,7 +13,7 @@ import pytest
 
 from argtrace.frameworks.detect import detect_server
 from argtrace.layers.shell import ScriptSource, analyze_script
-from tests.shell.recorder import make_recorders, read_records
+from tests.shell.recorder import fold_repeats, make_recorders, read_records
 
 VALS = [
     "a",
@@ -164,7 +164,8 @@ def compare(text: str, args: list[str], tmp: Path) -> tuple[list[str], list[str]
         json.dumps([r.name, r.argv, {k: v for k, v in r.env.items() if k != "_"}], sort_keys=True)
         for r in records
     ]
-    return sorted(pred), sorted(real)
+    repeated = {p for p, s in zip(pred, result.servers, strict=True) if s.repeated}
+    return sorted(pred), sorted(fold_repeats(real, repeated))
 
 
 N_CASES = int(os.environ.get("ARGTRACE_FUZZ_CASES", "40"))

@@ -98,6 +98,8 @@ def server_dict(server: ServerCommand) -> dict[str, Any]:
         "interpreter": server.interpreter,
         "cwd": server.cwd,
         "backgrounded": server.backgrounded,
+        "repeated": server.repeated,
+        **({"loop": server.loop} if server.loop is not None else {}),
     }
 
 

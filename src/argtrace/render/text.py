@@ -138,9 +138,10 @@ def _render_servers(data: Mapping[str, Any], out: list[Any]) -> None:
         label = f"Server {index} of {len(servers)}" + (
             " (described below)" if chosen and len(servers) > 1 else ""
         )
+        loop = f" (in a loop at {server['loop']})" if server.get("loop") else ""
         out.append(
             Text(
-                f"{label} at {server.get('at')}: {server.get('framework')} {server.get('entrypoint')}",
+                f"{label} at {server.get('at')}: {server.get('framework')} {server.get('entrypoint')}{loop}",
                 style="bold",
             )
         )

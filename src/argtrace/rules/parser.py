@@ -353,3 +353,18 @@ PA_UNKNOWN_JSON_KEY = Rule(
     example=_c('vllm serve /m --compilation-config \'{{"cudagraph_mod": "FULL"}}\'', _VL),
     correct=_c('vllm serve /m --compilation-config \'{{"cudagraph_mode": "FULL"}}\'', _VL),
 )
+
+PA_TOO_MANY_WORDS = Rule(
+    code="PA027",
+    layer="parser",
+    severity="info",
+    title="Too many words to parse",
+    rationale="argtrace hands at most 1,024 words to its copy of the framework's parser: Python's argparse "
+    "takes time quadratic in the number of options (10^5 flags take over 300 s). The words after the cut "
+    "are not parsed, so what they set is not shown (and after 32 argparse errors in a row it stops "
+    "recovering from the next one).",
+    fix="nothing, if the command really is this long; otherwise look for the generator (a loop or an "
+    "expansion) that repeats the flags",
+    example=_c(f"{_SG} " + " ".join(["--port 30000"] * 520)),
+    correct=_c(f"{_SG} --port 30000"),
+)

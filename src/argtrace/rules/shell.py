@@ -464,8 +464,8 @@ SH024 = Rule(
     title="Evaluation limit reached",
     rationale=(
         "A loop ran more iterations, or functions/`source`/`eval` nested deeper, than argtrace "
-        "follows; values "
-        "after that point may be incomplete."
+        "follows, or one command in a loop started more than 64 different servers (the rest are folded "
+        "into the last one); values after that point may be incomplete."
     ),
     fix="Nothing to fix in most cases; values argtrace could not follow are marked unknown.",
     example=Example(
@@ -545,4 +545,31 @@ SH028 = Rule(
         files={"launch.sh": _HEAD + 'CMD="' + _SERVER + ' --port 30000"\n$CMD > server.log 2>&1\n'},
         argv=("check", "launch.sh"),
     ),
+)
+
+SH029 = Rule(
+    code="SH029",
+    layer="shell",
+    severity="info",
+    title="Evaluation budget reached",
+    rationale=(
+        "argtrace evaluates a script in at most 30,000 steps plus one per 8 bytes of the script (a command, "
+        "a compound command or a command substitution each count one; real launch scripts take fewer than "
+        "100), so that a script that loops or nests without end cannot hang the check. Where the budget ran "
+        "out, evaluation stops: the servers found before that point are analysed, commands after it are not "
+        "followed."
+    ),
+    fix="Nothing to fix in a launch script that really is this long; otherwise look at the loop or "
+    "recursion at the reported line (an inner loop that never ends inside another one, a function that "
+    "calls itself through `$(...)`).",
+    example=Example(
+        files={
+            "launch.sh": _HEAD
+            + "while true; do\n  while true; do n=$((n + 1)); done\ndone\n"
+            + _SERVER
+            + " --port 30000\n"
+        },
+        argv=("check", "launch.sh"),
+    ),
+    correct=Example(files={"launch.sh": _HEAD + _SERVER + " --port 30000\n"}, argv=("check", "launch.sh")),
 )

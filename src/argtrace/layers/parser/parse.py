@@ -30,6 +30,11 @@ class ParseOutcome:
     help_exit: bool = False
 
 
+# Hard argparse errors recovered from (each costs a whole new parse): `--port --port ...` 5,000 times took
+# 275 s before this bound.
+MAX_HARD_ERRORS = 32
+
+
 def run_parser(prepared: PreparedArgv, schema: Schema) -> ParseOutcome:
     """Parse the prepared tokens; recover from argparse's hard errors by dropping the offending word."""
     built = build_parser(schema)
@@ -59,7 +64,7 @@ def run_parser(prepared: PreparedArgv, schema: Schema) -> ParseOutcome:
             hard.append((kind, idx, err.message))
             if first_error is None:
                 first_error = err.message
-            if idx is None or idx in dropped:
+            if idx is None or idx in dropped or len(hard) >= MAX_HARD_ERRORS:
                 events = list(parser.events)
                 break
             dropped.add(idx)

@@ -214,6 +214,7 @@ def _server_command(s: E.FoundServer) -> ServerCommand:
         interpreter=interp,
         cwd=s.cwd,
         backgrounded=s.backgrounded,
+        loop=s.loop,
     )
 
 
@@ -541,11 +542,20 @@ def _event_findings(label: str, ev: E.ShellEvaluator, args: list[str], data: byt
                     at=e.at,
                 )
             )
-        elif e.kind in ("budget", "recursion", "loop_limit"):
+        elif e.kind == "budget":
+            out.append(
+                R.SH029.finding(
+                    f"argtrace stopped evaluating at {e.at or label} after {d.get('steps')} steps (its "
+                    "evaluation budget); what comes after is not followed",
+                    at=e.at or label,
+                )
+            )
+        elif e.kind in ("recursion", "loop_limit", "loop_servers"):
             what = {
-                "budget": f"the evaluation budget ({d.get('steps')} commands)",
                 "recursion": f"the nesting limit ({d.get('name')})",
                 "loop_limit": f"the loop limit ({d.get('limit')} iterations)",
+                "loop_servers": f"the limit of {d.get('limit')} different servers started by one command "
+                "in a loop (the rest are folded into the last one)",
             }[e.kind]
             out.append(
                 R.SH024.finding(

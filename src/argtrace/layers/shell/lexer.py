@@ -147,10 +147,22 @@ def skip_braces(text: str, i: int) -> int:
     raise LexError("unterminated ${")
 
 
+def _keyword_at(text: str, i: int, word: str) -> bool:
+    """``word`` stands at ``i`` as a whole word (a reserved word where a command may start)."""
+    j = i + len(word)
+    return text.startswith(word, i) and (j >= len(text) or text[j] in " \t\n;|&()<>")
+
+
 def skip_parens(text: str, i: int) -> int:
+    """``i`` just after ``$(``: index after the matching ``)``.
+
+    A ``case`` inside counts too: the ``)`` after each pattern (``a) ...;;``) does not close the
+    substitution, as in bash, which parses the whole command list inside ``$(...)``."""
     depth = 1
     n = len(text)
     at_word_start = True
+    cases: list[str] = []  # for each open `case`: "header" (before `in`), "pattern" or "body"
+    pattern_parens = 0  # extglob groups `@(a|b)` open in the current pattern
     while i < n:
         c = text[i]
         if c == "\\":
@@ -175,6 +187,38 @@ def skip_parens(text: str, i: int) -> int:
         if c == "#" and at_word_start:
             j = text.find("\n", i)
             i = n if j < 0 else j
+            continue
+        state = cases[-1] if cases else None
+        if at_word_start and state != "header" and _keyword_at(text, i, "case"):
+            cases.append("header")
+            i += 4
+            at_word_start = False
+            continue
+        if at_word_start and state == "header" and _keyword_at(text, i, "in"):
+            cases[-1] = "pattern"
+            i += 2
+            at_word_start = True
+            continue
+        if at_word_start and state in ("pattern", "body") and _keyword_at(text, i, "esac"):
+            cases.pop()
+            i += 4
+            at_word_start = False
+            continue
+        if state == "pattern":
+            if c == "(" and (pattern_parens or (i > 0 and text[i - 1] in "@?*+!")):
+                pattern_parens += 1
+            elif c == ")" and pattern_parens:
+                pattern_parens -= 1
+            elif c == ")":
+                cases[-1] = "body"  # the end of the pattern list: not the substitution's `)`
+            # `(` before the first pattern is optional syntax: nothing to count
+            at_word_start = c in " \t\n(|"
+            i += 1
+            continue
+        if state == "body" and (text.startswith(";;", i) or text.startswith(";&", i)):
+            i += 3 if text.startswith(";;&", i) else 2  # `;;`, `;&` or `;;&`: the next pattern list
+            cases[-1] = "pattern"
+            at_word_start = True
             continue
         if c == "(":
             depth += 1

@@ -31,6 +31,7 @@ class SyntaxProblem:
     message: str  # bash's own message, without the "file: line N:" prefix
 
 
+_SETS_EXTGLOB = re.compile(rb"\bshopt\s+(?:-[a-z]+\s+)*-s\b[^\n;&|]*\bextglob\b")
 _BASH_LINE = re.compile(r"^(?:.*?): line (\d+): (.*)$")
 
 
@@ -48,8 +49,11 @@ def bash_syntax_errors(data: bytes, label: str, timeout: float = 20.0) -> list[S
         if bash is None:
             return None
         try:
+            # `bash -n` runs no command, so a `shopt -s extglob` in the script does not apply to the
+            # `@(a|b)` patterns after it, which then are syntax errors to `-n` only: parse with it on
+            extglob = ["-O", "extglob"] if _SETS_EXTGLOB.search(data) else []
             proc = subprocess.run(
-                [bash, "-n", "/dev/stdin"],
+                [bash, *extglob, "-n", "/dev/stdin"],
                 input=data,
                 capture_output=True,
                 timeout=timeout,

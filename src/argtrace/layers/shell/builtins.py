@@ -1,0 +1,655 @@
+"""The builtins and wrappers bash runs itself: ``export``/``declare``/``local``/``readonly``, ``unset``,
+``shift``, ``set``, ``cd``/``pushd``/``popd``, ``exit``/``return``/``break``/``continue``, ``read``,
+``printf``, ``echo``, ``let``, ``eval``, ``source``, ``exec``, ``command``, ``shopt``... Each ``b_NAME`` takes
+the expanded words and returns the status (None: not known statically).
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+from typing import Any
+
+from argtrace.layers.shell import hostfs  # the files of the host the script runs on (--host)
+from argtrace.layers.shell import lexer as L
+from argtrace.layers.shell.arith import ArithError
+from argtrace.layers.shell.commands import _BUILTIN_NAMES, Commands, detect_after_unknown
+from argtrace.layers.shell.core import (
+    MAX_DEPTH,
+    ExpWord,
+    Source,
+    Vanished,
+    _Break,
+    _Continue,
+    _Exit,
+    _prepare,
+    _Return,
+    from_str,
+    to_str,
+)
+from argtrace.layers.shell.outputs import _echo_output, _printf, _read_split
+from argtrace.layers.shell.state import Var
+
+
+class Builtins(Commands):
+    # ---------------------------------------------------------------------- builtins
+
+    def b_true(self, *a: Any) -> int | None:
+        return 0
+
+    def b_false(self, *a: Any) -> int | None:
+        return 1
+
+    def b_test(self, args: list[ExpWord], at: str, argv: list[ExpWord], *rest: Any) -> int | None:
+        words = [w.text for w in args]
+        if argv[0].text == "[":
+            if not words or words[-1] != "]":
+                self.emit("test_bracket", at)
+                return 2
+            words = words[:-1]
+        r = self.test_argv(words)
+        return None if r is None else (0 if r else 1)
+
+    def b_export(self, args: list[ExpWord], at: str, argv: list[ExpWord], *rest: Any) -> int | None:
+        return self._declare(args, at, argv[0].text or "", default_attrs={"exported": True})
+
+    def b_declare(self, args: list[ExpWord], at: str, argv: list[ExpWord], *rest: Any) -> int | None:
+        cmd = argv[0].text or ""
+        attrs: dict[str, Any] = {}
+        if cmd == "readonly":
+            attrs["readonly"] = True
+        return self._declare(args, at, cmd, default_attrs=attrs)
+
+    def _declare(self, args: list[ExpWord], at: str, cmd: str, default_attrs: dict[str, Any]) -> int | None:
+        attrs = dict(default_attrs)
+        local = cmd == "local" or (cmd in ("declare", "typeset") and self.depth > 0)
+        unexport = False
+        global_ = False
+        func_mode = False
+        for w in args:
+            if w.reason and w.reason.startswith("ASSIGN:"):
+                raw = w.reason[len("ASSIGN:") :]
+                tok = L.WordTok(raw, w.offset)
+                m = L.ASSIGN_RE.match(raw)
+                assert m
+                name = from_str(m.group(1))
+                self.do_assignment(
+                    tok,
+                    local=local and not global_,
+                    **{k: v for k, v in attrs.items() if k not in ("exported",) or v},
+                )
+                scope = self.scopes[-1] if local and not global_ else self._scope_of(name)
+                var = scope.get(name)
+                if var is not None:
+                    upd: dict[str, Any] = {}
+                    if attrs.get("exported"):
+                        upd["exported"] = True
+                    if unexport:
+                        upd["exported"] = False
+                    if attrs.get("readonly"):
+                        upd["readonly"] = True
+                    if upd:
+                        scope[name] = var.with_(**upd)
+                continue
+            t = w.text
+            if t is None:
+                self.emit("unknown_declare", at, reason=w.reason)
+                continue
+            if t.startswith(("-", "+")) and len(t) > 1 and not (cmd == "export" and t == "--"):
+                on = t[0] == "-"
+                for ch in t[1:]:
+                    if ch == "x":
+                        attrs["exported"] = on
+                        unexport = not on
+                    elif ch == "r" and on:
+                        attrs["readonly"] = True
+                    elif ch == "i":
+                        attrs["integer"] = on
+                    elif ch == "a":
+                        attrs["array"] = True
+                    elif ch == "A":
+                        attrs["assoc"] = True
+                    elif ch == "g":
+                        global_ = True
+                    elif ch == "n" and cmd == "export":
+                        unexport = True
+                    elif ch in "fF":
+                        func_mode = True
+                    elif ch == "p":
+                        pass
+                continue
+            if t == "--":
+                continue
+            if func_mode:
+                continue
+            name = t
+            if not re.fullmatch(r"[A-Za-z_]\w*", name):
+                self.emit("bad_identifier", at, name=to_str(name), cmd=cmd)
+                continue
+            scope = self.scopes[-1] if local and not global_ else self._scope_of(name)
+            var = scope.get(name)
+            if var is None:
+                if (
+                    local
+                    and not global_
+                    and cmd in ("local", "declare", "typeset")
+                    and self.lookup(name) is not None
+                    and False
+                ):
+                    pass
+                new = Var(value="" if False else None, is_set=False, known=True, at=at, expansion=cmd)
+                if attrs.pop("array", None) or attrs.get("assoc"):
+                    new = new.with_(array=(), is_set=True, assoc=bool(attrs.get("assoc")))
+                new = new.with_(
+                    **{k: v for k, v in attrs.items() if k in ("exported", "readonly", "integer", "assoc")}
+                )
+                if unexport:
+                    new = new.with_(exported=False)
+                scope[name] = new
+            else:
+                upd = {k: v for k, v in attrs.items() if k in ("exported", "readonly", "integer")}
+                if unexport:
+                    upd["exported"] = False
+                scope[name] = var.with_(**upd)
+        return 0
+
+    def b_unset(self, args: list[ExpWord], at: str, *rest: Any) -> int | None:
+        mode = "v"
+        for w in args:
+            t = w.text
+            if t is None:
+                continue
+            if t in ("-f", "-v", "-n"):
+                mode = t[1]
+                continue
+            if mode == "f":
+                self.funcs.pop(t, None)
+                continue
+            m = re.fullmatch(r"([A-Za-z_]\w*)(?:\[(.*)\])?", t)
+            if not m:
+                continue
+            name = m.group(1)
+            scope = self._scope_of(name)
+            var = scope.get(name)
+            if var is None:
+                if mode == "v" and name in self.funcs and False:
+                    pass
+                continue
+            if var.readonly:
+                self.emit("readonly", at, name=name)
+                continue
+            if m.group(2) is not None and var.array is not None:
+                try:
+                    key: Any = self.arith(m.group(2)) if not var.assoc else m.group(2)
+                except ArithError:
+                    scope[name] = var.with_(known=False, reason="an element was unset at an unknown index")
+                    continue
+                scope[name] = var.with_(array=tuple((k, v) for k, v in var.array if k != key))
+                continue
+            if len(self.scopes) > 1 and scope is not self.scopes[0]:
+                scope[name] = Var(is_set=False, at=at, expansion="unset")
+            else:
+                del scope[name]
+        return 0
+
+    def b_shift(self, args: list[ExpWord], at: str, *rest: Any) -> int | None:
+        n = 1
+        if args:
+            t = args[0].text
+            if t is None:
+                self.positional = None
+                self.positional_reason = f"`shift` by an amount not known statically ({at})"
+                return None
+            try:
+                n = self.arith(t)
+            except ArithError:
+                return 1
+        if self.positional is None:
+            return None
+        if n > len(self.positional) or n < 0:
+            self.emit("shift_too_far", at, n=n, have=len(self.positional))
+            return 1
+        self.positional = self.positional[n:]
+        return 0
+
+    def b_set(self, args: list[ExpWord], at: str, *rest: Any) -> int | None:
+        texts = [w.text for w in args]
+        i = 0
+        while i < len(texts):
+            t = texts[i]
+            if t is None:
+                return None
+            if t == "--":
+                self._set_positional(args[i + 1 :], at)
+                return 0
+            if t == "-":
+                self.options.discard("xtrace")
+                self._set_positional(args[i + 1 :], at)
+                return 0
+            if t in ("-o", "+o"):
+                opt = texts[i + 1] if i + 1 < len(texts) else None
+                if opt:
+                    (self.options.add if t == "-o" else self.options.discard)(opt)
+                i += 2
+                continue
+            if t[:1] in "-+" and len(t) > 1:
+                on = t[0] == "-"
+                for ch in t[1:]:
+                    opt = {
+                        "e": "errexit",
+                        "u": "nounset",
+                        "x": "xtrace",
+                        "f": "noglob",
+                        "a": "allexport",
+                        "o": "",
+                    }.get(ch)
+                    if ch == "o":
+                        opt = texts[i + 1] if i + 1 < len(texts) else None
+                        i += 1
+                    if opt:
+                        (self.options.add if on else self.options.discard)(opt)
+                i += 1
+                continue
+            self._set_positional(args[i:], at)
+            return 0
+        return 0
+
+    def _set_positional(self, words: list[ExpWord], at: str) -> None:
+        if any(w.text is None for w in words):
+            self.positional = None
+            bad = next(w for w in words if w.text is None)
+            self.positional_reason = f"`set --` at {at} uses a value not known statically ({bad.reason})"
+            return
+        self.positional = [w.text or "" for w in words]
+        self.positional_reason = None
+
+    def b_cd(self, args: list[ExpWord], at: str, *rest: Any) -> int | None:
+        texts = [w.text for w in args if w.text not in ("-L", "-P", "-e", "-@")]
+        if not texts:
+            st, home, _ = self.get_param("HOME")
+            target = home if st == "set" else None
+        else:
+            target = texts[0]
+            if target == "-":
+                st, target, _ = self.get_param("OLDPWD")
+                if st != "set":
+                    target = None
+        old = self.cwd
+        if target is None:
+            self.cwd = None
+            self.cwd_reason = f"`cd` at {at} goes to a directory not known statically"
+        else:
+            t = to_str(target)
+            if t.startswith("/"):
+                self.cwd = posixpath.normpath(t)
+            elif self.cwd is not None:
+                self.cwd = posixpath.normpath(posixpath.join(self.cwd, t))
+            self.cwd_reason = None if self.cwd is not None else self.cwd_reason
+        if old is not None:
+            self.set_var("OLDPWD", from_str(old), at=at, expansion="cd")
+        else:
+            self.set_var("OLDPWD", None, at=at, expansion="cd", reason="the previous directory is not known")
+        self.set_var(
+            "PWD", from_str(self.cwd) if self.cwd else None, at=at, expansion="cd", reason=self.cwd_reason
+        )
+        for n in ("PWD", "OLDPWD"):
+            sc = self._scope_of(n)
+            sc[n] = sc[n].with_(exported=True)
+        return 0
+
+    def b_pushd(self, args: list[ExpWord], at: str, *rest: Any) -> int | None:
+        return self.b_cd([w for w in args if not (w.text or "").startswith("-")], at)
+
+    def b_popd(self, args: list[ExpWord], at: str, *rest: Any) -> int | None:
+        self.cwd = None
+        self.cwd_reason = f"`popd` at {at}"
+        return None
+
+    def b_exit(self, args: list[ExpWord], at: str, *rest: Any) -> int | None:
+        st: int | None = self.last_status
+        if args:
+            try:
+                st = int(args[0].text or "") & 0xFF if args[0].text is not None else None
+            except ValueError:
+                st = 2
+        raise _Exit(st, f"`exit` at {at}")
+
+    def b_return(self, args: list[ExpWord], at: str, *rest: Any) -> int | None:
+        st: int | None = self.last_status
+        if args:
+            try:
+                st = int(args[0].text or "") & 0xFF if args[0].text is not None else None
+            except ValueError:
+                st = 2
+        if self.depth == 0 and not self.source_stack:
+            raise _Exit(st, f"`return` at {at}")
+        raise _Return(st)
+
+    def b_break(self, args: list[ExpWord], at: str, *rest: Any) -> int | None:
+        n = int(args[0].text or "1") if args and (args[0].text or "").isdigit() else 1
+        raise _Break(max(n, 1))
+
+    def b_continue(self, args: list[ExpWord], at: str, *rest: Any) -> int | None:
+        n = int(args[0].text or "1") if args and (args[0].text or "").isdigit() else 1
+        raise _Continue(max(n, 1))
+
+    def b_read(
+        self,
+        args: list[ExpWord],
+        at: str,
+        argv: list[ExpWord],
+        prefix_env: Any = None,
+        redirs: Any = (),
+        *rest: Any,
+    ) -> int | None:
+        cmd = to_str(argv[0].text or "read")
+        names: list[str] = []
+        array_name: str | None = None
+        raw_mode = False
+        unsupported = False
+        k = 0
+        while k < len(args):
+            t = args[k].text
+            if t is None:
+                unsupported = True
+                k += 1
+                continue
+            if t.startswith("-") and len(t) > 1 and not names:
+                flags = t[1:]
+                for ci, ch in enumerate(flags):
+                    if ch == "r":
+                        raw_mode = True
+                    elif ch == "s":
+                        pass
+                    elif ch in "adinNptu":
+                        val = flags[ci + 1 :] or (args[k + 1].text if k + 1 < len(args) else None)
+                        if not flags[ci + 1 :]:
+                            k += 1
+                        if ch == "a":
+                            array_name = val
+                        elif ch != "p":
+                            unsupported = True
+                        break
+                    else:
+                        unsupported = True
+                k += 1
+                continue
+            names.append(t)
+            k += 1
+        if cmd == "read" and not names and array_name is None:
+            names = ["REPLY"]
+        if cmd in ("mapfile", "readarray"):
+            unsupported = True
+            if not names:
+                names = ["MAPFILE"]
+        # `read ... <<< "$known"`: the line is known, so are the variables
+        here = [r for r in redirs if r[1] == "<<<"] if redirs else []
+        line: str | None = None
+        if here and not unsupported and len(redirs) == 1 and here[0][2] is not None:
+            line = here[0][2].split("\n", 1)[0]
+            if not raw_mode and "\\" in line:
+                line = None
+        ifs = self._ifs()
+        if prefix_env and "IFS" in prefix_env:
+            ifs = prefix_env["IFS"][0]
+        values: list[str] | None = None
+        if line is not None and ifs is not None:
+            values = _read_split(line, ifs, None if array_name else len(names))
+        reason = f"`{cmd}` at {at} reads it at run time"
+        if array_name is not None and re.fullmatch(r"[A-Za-z_]\w*", array_name):
+            items: list[tuple[Any, str | None]] | None = (
+                None if values is None else [(None, v) for v in values]
+            )
+            self.set_array(array_name, items, at=at, expansion=cmd, reason=reason)
+        for idx, n in enumerate(names):
+            if re.fullmatch(r"[A-Za-z_]\w*", n):
+                v = None if values is None else (values[idx] if idx < len(values) else "")
+                self.set_var(n, v, at=at, expansion=cmd, reason=reason)
+        return 0 if values is not None else None
+
+    def b_getopts(self, args: list[ExpWord], at: str, *rest: Any) -> int | None:
+        if len(args) >= 2 and args[1].text:
+            self.set_var(args[1].text, None, at=at, expansion="getopts", reason=f"`getopts` at {at}")
+        self.set_var("OPTARG", None, at=at, expansion="getopts", reason=f"`getopts` at {at}")
+        self.set_var("OPTIND", None, at=at, expansion="getopts", reason=f"`getopts` at {at}")
+        return None
+
+    def b_printf(
+        self, args: list[ExpWord], at: str, argv: list[ExpWord], prefix_env: Any, redirs: Any, *rest: Any
+    ) -> int | None:
+        if self.captures and args and args[0].text != "-v":
+            texts = [w.text for w in args]
+            if any(t is None for t in texts):
+                self._cap_write(None, redirs)
+                return 0
+            out = _printf(texts[0] or "", [t or "" for t in texts[1:]])
+            self._cap_write(out, redirs)
+            return 0
+        if len(args) >= 2 and args[0].text == "-v":
+            name = args[1].text
+            fmt = args[2].text if len(args) > 2 else None
+            vals = [w.text for w in args[3:]]
+            value: str | None = None
+            if fmt is not None and all(v is not None for v in vals):
+                value = _printf(fmt, [v or "" for v in vals])
+            if name:
+                self.set_var(name, value, at=at, expansion="printf -v", reason=f"`printf -v` at {at}")
+        return 0
+
+    def b_let(self, args: list[ExpWord], at: str, *rest: Any) -> int | None:
+        st: int | None = 0
+        for w in args:
+            if w.text is None:
+                return None
+            try:
+                st = 0 if self.arith(w.text) else 1
+            except ArithError:
+                self.mark_arith_unknown(w.text)
+                return None
+        return st
+
+    def b_wait(self, *a: Any) -> int | None:
+        self.waited = True
+        return None
+
+    def b_eval(self, args: list[ExpWord], at: str, *rest: Any) -> int | None:
+        if any(w.text is None for w in args):
+            bad = next(w for w in args if w.text is None)
+            self.emit("eval_unknown", at, reason=bad.reason)
+            self._cap_write(None, [])  # inside $(...): what it would print is unknown, not empty
+            return None
+        code = " ".join(w.text or "" for w in args)
+        return self.run_string(code, f"{at}", label=f"eval at {at}")
+
+    def run_string(self, code: str, at: str, label: str) -> int | None:
+        if self.depth >= MAX_DEPTH:
+            self.emit("recursion", at, name="eval")
+            return None
+        src = Source(self.src.label, _prepare(code), None, fixed_at=at)
+        src.tree = self.parse(src.text)
+        saved = self.src
+        self.src = src
+        self.depth += 1
+        try:
+            return self.run_block(src.tree.root_node.children)
+        finally:
+            self.src = saved
+            self.depth -= 1
+
+    def b_source(self, args: list[ExpWord], at: str, argv: list[ExpWord], *rest: Any) -> int | None:
+        if not args:
+            return 2
+        fname = args[0].text
+        if fname is None:
+            self.emit("source_unknown", at, reason=args[0].reason, raw=args[0].expansion)
+            self._taint_all(
+                f"`{to_str(argv[0].text or 'source')} {args[0].expansion}` ({at}) reads a file not known "
+                "statically"
+            )
+            return None
+        path = self._find_source(to_str(fname))
+        if path is None:
+            near = None
+            if self.main.path and not fname.startswith("/"):
+                cand = os.path.join(os.path.dirname(self.main.path), to_str(fname))
+                near = cand if hostfs.isfile(cand) else None
+            self.emit(
+                "source_missing",
+                at,
+                near_script=near,
+                file=to_str(fname),
+                cwd=self.cwd,
+                script_dir=os.path.dirname(self.main.path) if self.main.path else None,
+            )
+            return 1
+        real = hostfs.realpath(path)
+        if real in self.source_stack:
+            self.emit("source_loop", at, file=to_str(fname), chain=[*self.source_stack, real])
+            return None
+        if len(self.source_stack) > 32:
+            self.emit("recursion", at, name="source")
+            return None
+        try:
+            data = hostfs.read(path, 16 * 1024 * 1024)
+        except OSError as e:
+            self.emit("source_missing", at, file=to_str(fname), cwd=self.cwd, error=str(e))
+            return 1
+        src = Source(to_str(fname), _prepare(data.decode("latin-1")), path)
+        src.tree = self.parse(src.text)
+        saved_src = self.src
+        saved_pos, saved_reason = self.positional, self.positional_reason
+        if len(args) > 1:
+            if any(w.text is None for w in args[1:]):
+                self.positional = None
+                self.positional_reason = f"arguments of `source` at {at} are not known statically"
+            else:
+                self.positional = [w.text or "" for w in args[1:]]
+        self.src = src
+        self.source_stack.append(real)
+        self.bash_source.append(fname)
+        try:
+            return self.run_block(src.tree.root_node.children)
+        except _Return as r:
+            return r.status
+        finally:
+            self.src = saved_src
+            self.source_stack.pop()
+            self.bash_source.pop()
+            if len(args) > 1:
+                self.positional, self.positional_reason = saved_pos, saved_reason
+
+    def _find_source(self, fname: str) -> str | None:
+        if "/" in fname:
+            p = self.resolve_path(fname)
+            return p if p is not None and hostfs.isfile(p) else None
+        st, path_var, _ = self.get_param("PATH")
+        if st == "set" and path_var:
+            for d in to_str(path_var).split(":"):
+                cand = os.path.join(d or ".", fname)
+                if d and hostfs.isfile(cand):
+                    return cand
+        p = self.resolve_path(fname)
+        return p if p is not None and hostfs.isfile(p) else None
+
+    def _taint_all(self, reason: str) -> None:
+        """After sourcing an unknown file, any variable may have changed; we keep values but note it."""
+        self.emit("taint", None, reason=reason)
+
+    def b_exec(
+        self,
+        args: list[ExpWord],
+        at: str,
+        argv: list[ExpWord],
+        prefix_env: Any,
+        redirs: Any,
+        start: int,
+        vanished: list[Vanished],
+    ) -> int | None:
+        i = 0
+        while i < len(args) and (args[i].text or "").startswith("-"):
+            if args[i].text == "-a":
+                i += 1
+            if args[i].text == "--":
+                i += 1
+                break
+            i += 1
+        rest = args[i:]
+        if not rest:
+            # exec with only redirections: they apply to the rest of the script (kept as the state of fds 1
+            # and 2, so that a script that repeats them does not pile them up)
+            for fd, op, tgt, rat, _r in redirs:
+                self._exec_redirect(fd, op, tgt, rat)
+            for fd, op, tgt, rat, _r in redirs:
+                self._note_redirect(fd, op, tgt, rat, None)
+            return 0
+        shift = len(argv) - len(rest)
+        van = [Vanished(v.index - shift, v.raw, v.at, v.state, v.name) for v in vanished]
+        name = rest[0].text
+        self.direct_exec = True
+        st = self.external(rest, prefix_env, redirs, at, start, van) if name is not None else None
+        if name is None:
+            texts = [w.text if w.text is not None else "" for w in rest]
+            det = detect_after_unknown(texts)
+            if det is not None:
+                self.record_server(rest, prefix_env, redirs, at, start, van, det)
+        raise _Exit(st, f"`exec` at {at} replaces the shell")
+
+    def b_command(
+        self,
+        args: list[ExpWord],
+        at: str,
+        argv: list[ExpWord],
+        prefix_env: Any,
+        redirs: Any,
+        start: int,
+        vanished: list[Vanished],
+    ) -> int | None:
+        if args and (args[0].text or "") in ("-v", "-V"):
+            return None
+        rest = [w for w in args if not (w.text or "").startswith("-")] if args else []
+        if not rest:
+            return 0
+        shift = len(argv) - len(rest)
+        van = [Vanished(v.index - shift, v.raw, v.at, v.state, v.name) for v in vanished]
+        name = rest[0].text
+        handler = getattr(self, "b_" + _BUILTIN_NAMES.get(name or "", "_none"), None)
+        if handler is not None and name != "command":
+            r: int | None = handler(rest[1:], at, rest, prefix_env, redirs, start, van)
+            return r
+        return self.external(rest, prefix_env, redirs, at, start, van)
+
+    def b_echo(
+        self, args: list[ExpWord], at: str, argv: list[ExpWord], prefix_env: Any, redirs: Any, *rest: Any
+    ) -> int | None:
+        if not self.captures:
+            return 0
+        words = [w.text for w in args]
+        self._cap_write(_echo_output(words), redirs)
+        return 0
+
+    def b_pwd(
+        self, args: list[ExpWord], at: str, argv: list[ExpWord], prefix_env: Any, redirs: Any, *rest: Any
+    ) -> int | None:
+        if self.captures:
+            self._cap_write(None if self.cwd is None else from_str(self.cwd) + "\n", redirs)
+        return 0
+
+    def b_noop(self, *a: Any) -> int | None:
+        return 0
+
+    def b_unknown(self, *a: Any) -> int | None:
+        return None
+
+    def b_alias(self, args: list[ExpWord], at: str, *rest: Any) -> int | None:
+        if args:
+            self.emit("alias", at)
+        return 0
+
+    def b_shopt(self, args: list[ExpWord], at: str, *rest: Any) -> int | None:
+        texts = [w.text for w in args]
+        if texts and texts[0] in ("-s", "-u"):
+            for t in texts[1:]:
+                if t:
+                    (self.options.add if texts[0] == "-s" else self.options.discard)(t)
+        return 0

@@ -1,0 +1,695 @@
+"""Simple commands: assignments before a command and alone, redirections, the dispatch to builtins,
+functions and external programs, the environment a program gets, ``bash -c``/``sh -c`` child shells, and the
+recording of each server start (``FoundServer``) with its argv, environment, cwd and redirections.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable
+from typing import Any
+
+from argtrace.frameworks.detect import Detection, detect_server, unwrap_command
+from argtrace.layers.shell import hostfs  # the files of the host the script runs on (--host)
+from argtrace.layers.shell import lexer as L
+from argtrace.layers.shell.arith import ArithError
+from argtrace.layers.shell.conditions import Conditions
+from argtrace.layers.shell.core import (
+    _CLEAN_SPECIAL,
+    _NO_SIDE_EFFECTS,
+    _QUIET_BUILTINS,
+    _SUCCESS_COMMANDS,
+    MAX_DEPTH,
+    MAX_LOOP_SERVERS,
+    ExpWord,
+    FoundServer,
+    PredictedCommand,
+    Source,
+    Vanished,
+    _prepare,
+    _Return,
+    from_str,
+    to_str,
+)
+from argtrace.layers.shell.state import Var
+
+
+class Commands(Conditions):
+    def run_simple(self, start: int, end: int, node: Any) -> int | None:
+        status = self._run_simple(start, end, node)
+        rest = self._remainder
+        if rest is not None:
+            self._remainder = None
+            status = self._run_range(*rest)
+        return status
+
+    def _run_range(self, start: int, end: int) -> int | None:
+        """Run ``start:end`` of the current source, parsed again on its own (see ``run_simple``)."""
+        if self.range_depth > 400:
+            self.emit("recursion", self.src.at(start), name="re-reading commands tree-sitter merged")
+            return None
+        from argtrace.layers.shell.syntax import parse_range
+
+        try:
+            tree = parse_range(self.src.text, start, end)
+        except Exception:
+            return None
+        self.range_depth += 1
+        try:
+            return self.run_block(tree.root_node.children)
+        finally:
+            self.range_depth -= 1
+
+    def _run_simple(self, start: int, end: int, node: Any) -> int | None:
+        text = self.src.text
+        # tree-sitter may leave characters it cannot place (a BOM, stray bytes) out of the command; bash reads
+        # them as part of the first word
+        while start > 0 and text[start - 1] not in " \t\n;&|()<>`{}":
+            start -= 1
+        cond = text.startswith("[[", start)
+        try:
+            toks = L.tokenize_command(text, start, end, cond=cond)
+        except L.LexError as e:
+            self.emit("lex_error", self.src.at(start), message=str(e))
+            return None
+        if toks.stopped_at is not None and text[toks.end : end].strip(" \t\n;&|"):
+            # tree-sitter's span goes on after the point where bash ends this command (it can swallow
+            # lines after a quirk such as a comment inside backquotes): the rest runs on its own
+            self._remainder = (toks.end, end)
+        if not toks.words and not toks.redirs:
+            return 0
+        at = self.src.at(start)
+        self.cur_at = at
+        self.direct_exec = self.direct == (start, end) and self.src is not None
+        if self.direct_exec:
+            self.direct = None
+        if cond:
+            return self.run_cond(toks.words, at)
+        assigns: list[L.WordTok] = []
+        idx = 0
+        while idx < len(toks.words) and toks.words[idx].assign:
+            assigns.append(toks.words[idx])
+            idx += 1
+        rest = toks.words[idx:]
+        first_raw = rest[0].raw if rest else None
+        if (
+            first_raw in _QUIET_BUILTINS
+            and not assigns
+            and not self.captures
+            and "nounset" not in self.options
+            and all(_NO_SIDE_EFFECTS.fullmatch(w.raw) for w in rest)
+            and all(r.target is None or _NO_SIDE_EFFECTS.fullmatch(r.target.raw) for r in toks.redirs)
+        ):
+            # echo/printf/: whose words cannot change anything: nothing to predict (fast path for big scripts)
+            return 0
+        argv: list[ExpWord] = []
+        vanished_all: list[Vanished] = []
+        decl = first_raw in _CLEAN_SPECIAL or first_raw in (
+            "local",
+            "export",
+            "declare",
+            "typeset",
+            "readonly",
+        )
+        for w in rest:
+            if decl and argv and L.ASSIGN_RE.match(w.raw):
+                argv.append(ExpWord(None, self.src.at(w.start), "assignment", offset=w.start))
+                argv[-1].reason = "ASSIGN:" + w.raw
+                continue
+            van: list[tuple[str, str, str | None]] = []
+            words = self.expand_word(w, vanished=van)
+            for raw, state, name in van:
+                vanished_all.append(Vanished(len(argv), raw, self.src.at(w.start), state, name))
+            argv.extend(words)
+        redirs = []
+        for r in toks.redirs:
+            tgt = None
+            if r.target is not None and r.op not in ("<<", "<<-"):
+                tgt = self.expand_single(r.target)
+            redirs.append((r.fd, r.op, tgt, self.src.at(r.start), r))
+        if not argv:
+            # assignments only: they stay in the shell
+            for a in assigns:
+                self.do_assignment(a)
+            for fd, op, tgt, rat, _r in redirs:
+                self._note_redirect(fd, op, tgt, rat, None)
+            return 0
+        prefix_env: dict[str, tuple[str | None, str, str, str | None]] = {}
+        for a in assigns:
+            m = L.ASSIGN_RE.match(a.raw)
+            assert m
+            name = from_str(m.group(1))
+            value, reason = self.expand_value(L.WordTok(a.raw[m.end() :], a.start + m.end()))
+            if m.group(3) == "+":
+                st, old, _ = self.get_param(name)
+                value = None if value is None or (st == "unknown") else (old or "") + value
+            prefix_env[name] = (value, self.src.at(a.start), to_str(a.raw), reason)
+        return self.dispatch(argv, prefix_env, redirs, at, start, node, vanished_all)
+
+    def do_assignment(self, a: L.WordTok, local: bool = False, **attrs: Any) -> None:
+        m = L.ASSIGN_RE.match(a.raw)
+        assert m
+        name = from_str(m.group(1))
+        index = m.group(2)
+        append = m.group(3) == "+"
+        value_raw = a.raw[m.end() :]
+        at = self.src.at(a.start)
+        self.cur_at = at
+        if value_raw.startswith("(") and value_raw.endswith(")") and index is None:
+            v = self.lookup(name)
+            is_assoc = bool(attrs.get("assoc")) or bool(
+                v is not None and v.assoc and (append or local is False)
+            )
+            items = self.array_literal(value_raw[1:-1], a.start + m.end() + 1, is_assoc)
+            self.set_array(
+                name,
+                items,
+                at=at,
+                expansion=to_str(a.raw),
+                append=append,
+                local=local,
+                reason=None if items is not None else "an element is not known statically",
+                assoc=attrs.get("assoc"),
+            )
+            if attrs.get("exported"):
+                sc = self._scope_of(name) if not local else self.scopes[-1]
+                sc[name] = sc[name].with_(exported=True)
+            del v
+            return
+        vt = L.WordTok(value_raw, a.start + m.end())
+        value, reason = self.expand_value(vt)
+        if index is not None:
+            idx_raw = index[1:-1]
+            v = self.lookup(name)
+            if v is not None and v.assoc:
+                key: Any = self._expand_operand(idx_raw, at)
+            else:
+                e = self.expand_arith_text(idx_raw)
+                try:
+                    key = self.arith(e) if e is not None else None
+                except ArithError:
+                    key = None
+            if key is None:
+                self.set_array(
+                    name, None, at=at, expansion=to_str(a.raw), reason="the index is not known statically"
+                )
+                return
+            if append and v is not None and v.array is not None:
+                cur = dict(v.array).get(key, "")
+                value = None if value is None or cur is None else cur + value
+            self.set_array(name, [(key, value)], at=at, expansion=to_str(a.raw), append=True, local=local)
+            return
+        self.set_var(
+            name, value, at=at, expansion=to_str(a.raw), reason=reason, append=append, local=local, **attrs
+        )
+
+    def array_literal(
+        self, inner: str, offset: int, assoc: bool = False
+    ) -> list[tuple[Any, str | None]] | None:
+        toks = L.tokenize_command(self.src.text, offset, offset + len(inner), multiline=True)
+        items: list[tuple[Any, str | None]] = []
+        for w in toks.words:
+            m = re.match(r"\[([^\]]*)\]=", w.raw)
+            if m:
+                key: Any = m.group(1)
+                if assoc:
+                    key = self._expand_operand(key, self.cur_at)
+                else:
+                    try:
+                        key = int(self.arith(self.expand_arith_text(key) or "0"))
+                    except (ArithError, ValueError):
+                        pass
+                items.append((key, self.expand_single(L.WordTok(w.raw[m.end() :], w.start + m.end()))))
+                continue
+            for e in self.expand_word(w):
+                if e.text is None:
+                    return None
+                items.append((None, e.text))
+        return items
+
+    def _exec_redirect(self, fd: str | None, op: str, tgt: str | None, at: str) -> None:
+        """``exec >> log 2>&1``: the script's own stdout/stderr from here on (as redirections to replay)."""
+        fds = dict(self.exec_fds)
+        if op in (">", ">>", ">|"):
+            fds[fd or "1"] = (fd or "1", op, tgt, at)
+        elif op in ("&>", "&>>"):
+            fds["1"] = ("1", ">" if op == "&>" else ">>", tgt, at)
+            fds["2"] = ("2", ">" if op == "&>" else ">>", tgt, at)
+        elif op == ">&" and tgt is not None and tgt.isdigit():
+            src = fds.get(tgt)
+            k = fd or "1"
+            fds[k] = (k, src[1], src[2], at) if src is not None else (k, ">&", tgt, at)
+        else:
+            return
+        self.exec_fds = fds
+
+    def _note_redirect(self, fd: str | None, op: str, tgt: str | None, at: str, server: int | None) -> None:
+        if tgt is not None and op in (">", ">>", "&>", "&>>", ">|") and tgt not in ("/dev/null",):
+            self.log_writes.append((tgt, op, at))
+
+    def dispatch(
+        self,
+        argv: list[ExpWord],
+        prefix_env: dict[str, tuple[str | None, str, str, str | None]],
+        redirs: list[tuple[str | None, str, str | None, str, L.RedirTok]],
+        at: str,
+        start: int,
+        node: Any,
+        vanished: list[Vanished],
+    ) -> int | None:
+        name = argv[0].text
+        if name is None:
+            # a command word that cannot be known: maybe `$PYTHON -m sglang.launch_server`
+            texts = [w.text if w.text is not None else "" for w in argv]
+            det = detect_after_unknown(texts)
+            if det is not None:
+                self.record_server(argv, prefix_env, redirs, at, start, vanished, det)
+                return None
+            self.commands.append(
+                PredictedCommand(at, [w.text for w in argv], self.spec[-1] if self.spec else None)
+            )
+            self.emit("unknown_command", at, reason=argv[0].reason, argv0=argv[0].expansion)
+            return None
+        self.commands.append(
+            PredictedCommand(at, [w.text for w in argv], self.spec[-1] if self.spec else None)
+        )
+        args = argv[1:]
+        if name.startswith("-") and not prefix_env:
+            self.emit(
+                "flag_as_command",
+                at,
+                word=to_str(name),
+                line=self.src.line_col(start)[0],
+                words=[to_str(w.text) if w.text is not None else None for w in argv][:12],
+            )
+            return 127
+        for fd, op, tgt, rat, _r in redirs:
+            self._note_redirect(fd, op, tgt, rat, None)
+        if name == "time" and len(argv) > 1:
+            # the `time` keyword: bash runs the rest itself
+            rest = argv[2:] if argv[1].text == "-p" else argv[1:]
+            shift = len(argv) - len(rest)
+            van = [Vanished(v.index - shift, v.raw, v.at, v.state, v.name) for v in vanished]
+            return self.dispatch(rest, prefix_env, redirs, at, start, node, van) if rest else 0
+        fn = self.funcs.get(name)
+        if fn is not None and name not in ("exec",):
+            return self.call_function(name, fn, args, prefix_env, at)
+        handler = getattr(self, "b_" + _BUILTIN_NAMES.get(name, "_none"), None)
+        if handler is not None:
+            if prefix_env and name not in ("exec", "command", "builtin", "eval", "source", "."):
+                pass
+            if name in ("eval", "source", ".") and prefix_env:
+                return self._with_temp_env(
+                    prefix_env, lambda: handler(args, at, argv, prefix_env, redirs, start, vanished)
+                )
+            result: int | None = handler(args, at, argv, prefix_env, redirs, start, vanished)
+            return result
+        # an external command
+        return self.external(argv, prefix_env, redirs, at, start, vanished)
+
+    def _with_temp_env(
+        self, env: dict[str, tuple[str | None, str, str, str | None]], fn: Callable[[], int | None]
+    ) -> int | None:
+        self.scopes.append({})
+        for k, (v, vat, exp, reason) in env.items():
+            self.scopes[-1][k] = Var(
+                value=v, known=v is not None, reason=reason, exported=True, at=vat, expansion=exp
+            )
+        try:
+            return fn()
+        finally:
+            self.scopes.pop()
+
+    def call_function(
+        self,
+        name: str,
+        fn: tuple[Any, Source],
+        args: list[ExpWord],
+        prefix_env: dict[str, tuple[str | None, str, str, str | None]],
+        at: str,
+    ) -> int | None:
+        body, src = fn
+        if self.depth >= MAX_DEPTH:
+            self.emit("recursion", at, name=name)
+            return None
+        saved_pos, saved_reason = self.positional, self.positional_reason
+        saved_src = self.src
+        if any(a.text is None for a in args):
+            self.positional = None
+            self.positional_reason = f"the arguments of `{to_str(name)}` ({at}) are not known statically"
+        else:
+            self.positional = [a.text or "" for a in args]
+            self.positional_reason = None
+        self.depth += 1
+        self.scopes.append({})
+        for k, (v, vat, exp, reason) in prefix_env.items():
+            self.scopes[-1][k] = Var(
+                value=v, known=v is not None, reason=reason, exported=True, at=vat, expansion=exp
+            )
+        self.src = src
+        try:
+            return self.run_node(body)
+        except _Return as r:
+            return r.status
+        finally:
+            self.src = saved_src
+            self.depth -= 1
+            self.scopes.pop()
+            self.positional, self.positional_reason = saved_pos, saved_reason
+
+    # ---------------------------------------------------------------------- externals
+
+    def exported_env(self) -> dict[str, tuple[str | None, str | None, str, str | None]]:
+        env: dict[str, tuple[str | None, str | None, str, str | None]] = {}
+        for scope in self.scopes:
+            for k, v in scope.items():
+                if v.exported and v.is_set:
+                    env[k] = (v.scalar if v.known else None, v.at, v.expansion or "", v.reason)
+                elif k in env and not v.exported:
+                    # a local or global that shadows without export: bash still exports the variable if the
+                    # outer one was exported? (no: a local is not exported unless declared so)
+                    del env[k]
+                elif k in env and not v.is_set:
+                    del env[k]
+        return env
+
+    def external(
+        self,
+        argv: list[ExpWord],
+        prefix_env: dict[str, tuple[str | None, str, str, str | None]],
+        redirs: list[tuple[str | None, str, str | None, str, L.RedirTok]],
+        at: str,
+        start: int,
+        vanished: list[Vanished],
+    ) -> int | None:
+        texts = [w.text if w.text is not None else "" for w in argv]
+        det = detect_server(texts)
+        if det is not None:
+            self.record_server(argv, prefix_env, redirs, at, start, vanished, det)
+            return None
+        name = texts[0]
+        base = name.rsplit("/", 1)[-1]
+        if self.captures:
+            pure = None
+            known = all(w.text is not None for w in argv)
+            if base in ("dirname", "basename", "readlink", "realpath") and known:
+                pure = self._pure(base, [w.text or "" for w in argv[1:]])
+            self._cap_write(pure, [(fd, op) for fd, op, *_r in redirs])
+            if pure is not None:
+                return 0
+        inner = unwrap_command(texts)
+        if 0 < inner < len(texts) and texts[inner].rsplit("/", 1)[-1] in ("bash", "sh"):
+            base, argv = "bash", argv[inner:]  # nohup/env/timeout ... bash -c '...'
+        if base in ("bash", "sh") and len(argv) > 1:
+            return self.run_child_shell(argv, prefix_env, at)
+        if base == "wait":
+            self.waited = True
+        if base in _SUCCESS_COMMANDS:
+            return 0
+        if base == "false":
+            return 1
+        return None
+
+    def record_server(
+        self,
+        argv: list[ExpWord],
+        prefix_env: dict[str, tuple[str | None, str, str, str | None]],
+        redirs: list[tuple[str | None, str, str | None, str, L.RedirTok]],
+        at: str,
+        start: int,
+        vanished: list[Vanished],
+        det: Detection,
+    ) -> None:
+        env: dict[str, tuple[str | None, str | None, str, str | None]] = dict(self.exported_env())
+        for pk, (v, vat, exp, reason) in prefix_env.items():
+            env[pk] = (v, vat, exp, reason)
+        # `env` wrapper: -i / -u and NAME=value words
+        texts = [w.text or "" for w in argv]
+        if "env" in det.wrappers:
+            ie = next((n for n, t in enumerate(texts) if t.rsplit("/", 1)[-1] == "env"), -1)
+            k = ie + 1
+            while 0 <= ie and k < det.command_index:
+                t = texts[k]
+                if t in ("-i", "--ignore-environment", "-"):
+                    env = {}
+                elif t in ("-u", "--unset") and k + 1 < len(texts):
+                    env.pop(texts[k + 1], None)
+                    k += 1
+                elif t.startswith("--unset="):
+                    env.pop(t.split("=", 1)[1], None)
+                k += 1
+        for idx, n, v in det.env_assignments:
+            env[n] = (
+                v,
+                argv[idx].at,
+                to_str(argv[idx].expansion)
+                if argv[idx].expansion != "literal"
+                else to_str(argv[idx].text or ""),
+                None,
+            )
+        if "exec" in det.wrappers:
+            pass
+        if "sudo" in det.wrappers:
+            isu = next((n for n, t in enumerate(texts) if t.rsplit("/", 1)[-1] == "sudo"), -1)
+            opts = texts[isu + 1 : det.command_index] if isu >= 0 else []
+            if not any(o in ("-E", "--preserve-env") or o.startswith("--preserve-env=") for o in opts):
+                why = "sudo resets the environment unless run with -E: what it keeps depends on sudoers"
+                env = {k: (None, vat, exp, why) for k, (v, vat, exp, _r) in env.items()}
+        if "stdbuf" in det.wrappers:
+            _stdbuf_env(texts, env, argv)
+        if self.direct_exec and "SHLVL" in env:
+            lvl = env["SHLVL"]
+            if lvl[0] is not None and lvl[0].lstrip("-").isdigit():
+                env["SHLVL"] = (str(int(lvl[0]) - 1), lvl[1], lvl[2], lvl[3])
+        line, _ = self.src.line_col(start)
+        inherited = [*self.exec_fds.values(), *(r for frame in self.redirect_stack for r in frame)]
+        srv = FoundServer(
+            detection=det,
+            argv=argv,
+            env=env,
+            at=at,
+            line=line,
+            cwd=self.cwd,
+            backgrounded=self.bg_mark,
+            conditional=self.spec[-1] if self.spec else None,
+            redirects=[(fd, op, tgt, rat) for fd, op, tgt, rat, _r in redirs],
+            inherited_redirects=inherited,
+            in_pipeline=self.pipeline_depth > 0,
+            vanished=vanished,
+            source_label=self.src.label,
+            offset=start,
+            nohup="nohup" in det.wrappers,
+        )
+        if self.loops and self._repeats(srv):
+            return
+        srv.index = len(self.servers)
+        self.servers.append(srv)
+        if self.bg_mark:
+            self.bg_servers.append(srv.index)
+
+    def _repeats(self, srv: FoundServer) -> bool:
+        """Inside a loop: True when ``srv`` is a start already recorded by this loop (the same command with
+        the same words, environment and redirections), which is then marked repeated instead of added
+        again; also when this command already started MAX_LOOP_SERVERS different servers in the loop."""
+        inner = self.loops[-1]
+        same_place = [
+            s
+            for s in self.servers[self.loops[0].first_server :]
+            if s.offset == srv.offset and s.source_label == srv.source_label and s.at == srv.at
+        ]
+        key = _server_key(srv)
+        for s in same_place:
+            if _server_key(s) == key:
+                s.loop = s.loop or inner.at
+                return True
+        if len(same_place) >= MAX_LOOP_SERVERS:
+            same_place[-1].loop = same_place[-1].loop or inner.at
+            self.emit("loop_servers", srv.at, limit=MAX_LOOP_SERVERS)
+            for frame in self.loops:
+                frame.stop = frame.unbounded = True  # what is left of these loops would fold the same way
+            return True
+        return False
+
+    def run_child_shell(
+        self, argv: list[ExpWord], prefix_env: dict[str, tuple[str | None, str, str, str | None]], at: str
+    ) -> int | None:
+        """``bash -c 'string'`` / ``bash script.sh``: a child that sees only exported variables."""
+        texts = [w.text for w in argv]
+        i = 1
+        while (
+            i < len(texts)
+            and texts[i] is not None
+            and texts[i] not in ("-c",)
+            and (texts[i] or "").startswith("-")
+        ):
+            i += 1
+        if i >= len(texts) or texts[i] is None:
+            return None
+        env = {k: to_str(v) for k, (v, *_rest) in self.exported_env().items() if v is not None}
+        for k, (v, *_r) in prefix_env.items():
+            if v is not None:
+                env[k] = to_str(v)
+        if self.direct_exec and env.get("SHLVL", "").lstrip("-").isdigit():
+            env["SHLVL"] = str(int(env["SHLVL"]) - 1)  # bash execs this command without forking
+        if texts[i] == "-c":
+            if i + 1 >= len(texts) or texts[i + 1] is None:
+                return None
+            code = texts[i + 1] or ""
+            arg0 = texts[i + 2] if i + 2 < len(texts) else "bash"
+            rest = texts[i + 3 :]
+            src = Source(self.src.label, _prepare(code), None, fixed_at=argv[i + 1].at)
+        else:
+            path = self.resolve_path(texts[i] or "")
+            if (
+                path is None
+                or not hostfs.isfile(path)
+                or path in self.source_stack
+                or len(self.source_stack) > 8
+            ):
+                return None
+            try:
+                code = hostfs.read(path, 4 * 1024 * 1024).decode("latin-1")
+            except OSError:
+                return None
+            arg0 = texts[i]
+            rest = texts[i + 1 :]
+            src = Source(texts[i] or path, _prepare(code), path)
+        if any(r is None for r in rest):
+            return None
+        src.tree = self.parse(src.text)
+        child = type(self)(  # a new evaluator of the same kind (ShellEvaluator)
+            src,
+            [to_str(r or "") for r in rest],
+            env,
+            arg0=to_str(arg0 or "bash"),
+            cwd=self.cwd,
+            parse=self.parse,
+        )
+        child.source_stack = [*self.source_stack, src.path or ""]
+        child.spec = list(self.spec)
+        child.bg_mark = self.bg_mark
+        child.redirect_stack = list(self.redirect_stack)
+        if texts[i] == "-c":
+            child._last_direct(src.tree.root_node)  # bash -c execs its last simple command directly
+        st = child.run()
+        for s in child.servers:
+            s.index = len(self.servers)
+            self.servers.append(s)
+        self.events.extend(child.events)
+        self.commands.extend(child.commands)
+        return st
+
+
+_BUILTIN_NAMES = {
+    ":": "true",
+    "true": "true",
+    "false": "false",
+    "test": "test",
+    "[": "test",
+    "export": "export",
+    "declare": "declare",
+    "typeset": "declare",
+    "local": "declare",
+    "readonly": "declare",
+    "unset": "unset",
+    "shift": "shift",
+    "set": "set",
+    "cd": "cd",
+    "pushd": "pushd",
+    "popd": "popd",
+    "exit": "exit",
+    "return": "return",
+    "break": "break",
+    "continue": "continue",
+    "read": "read",
+    "mapfile": "read",
+    "readarray": "read",
+    "getopts": "getopts",
+    "printf": "printf",
+    "let": "let",
+    "wait": "wait",
+    "eval": "eval",
+    "source": "source",
+    ".": "source",
+    "exec": "exec",
+    "command": "command",
+    "builtin": "command",
+    "echo": "echo",
+    "pwd": "pwd",
+    "trap": "noop",
+    "ulimit": "noop",
+    "umask": "noop",
+    "shopt": "shopt",
+    "hash": "noop",
+    "type": "unknown",
+    "alias": "alias",
+    "unalias": "noop",
+    "jobs": "noop",
+    "disown": "noop",
+    "times": "noop",
+    "enable": "noop",
+    "complete": "noop",
+    "dirs": "noop",
+    "suspend": "noop",
+    "kill": "unknown",
+}
+
+STDBUF_LIB = "/usr/libexec/coreutils/libstdbuf.so"  # Debian/Ubuntu coreutils
+
+
+def _server_key(s: FoundServer) -> tuple[Any, ...]:
+    """What makes two server starts the same start (for folding the iterations of a loop)."""
+    return (
+        tuple((w.text, w.at) for w in s.argv),
+        tuple(sorted((k, v[0]) for k, v in s.env.items())),
+        s.cwd,
+        s.backgrounded,
+        s.conditional,
+        tuple(s.redirects),
+        tuple(s.inherited_redirects),
+    )
+
+
+def _stdbuf_env(
+    texts: list[str], env: dict[str, tuple[str | None, str | None, str, str | None]], argv: list[ExpWord]
+) -> None:
+    """``stdbuf -oL cmd`` runs cmd with LD_PRELOAD=libstdbuf.so and _STDBUF_O=L (coreutils' mechanism)."""
+    i = next((k for k, t in enumerate(texts) if t.rsplit("/", 1)[-1] == "stdbuf"), -1)
+    if i < 0:
+        return
+    k = i + 1
+    at = argv[i].at
+    while k < len(texts) and texts[k].startswith("-"):
+        t = texts[k]
+        m = re.fullmatch(r"-([ioe])(.*)|--(input|output|error)=(.*)", t)
+        if not m:
+            break
+        stream = (m.group(1) or m.group(3)[0]).upper()
+        mode = m.group(2) if m.group(1) else m.group(4)
+        if m.group(1) and mode == "" and k + 1 < len(texts):
+            k += 1
+            mode = texts[k]
+        env[f"_STDBUF_{stream}"] = (mode, at, "stdbuf", None)
+        k += 1
+    old = env.get("LD_PRELOAD")
+    value = STDBUF_LIB if not old or old[0] is None else f"{old[0]}:{STDBUF_LIB}"
+    env["LD_PRELOAD"] = (value, at, "stdbuf", None)
+
+
+def detect_after_unknown(texts: list[str]) -> Detection | None:
+    """A server behind an unknown command word (``$PYTHON -m sglang...``, ``$LAUNCHER vllm serve``)."""
+    if len(texts) > 2 and texts[1] == "-m":
+        det = detect_server(["python", *texts[1:]])
+        if det is not None:
+            return det
+    for k in range(1, min(len(texts), 5)):
+        det = detect_server(texts[k:])
+        if det is not None:
+            return dataclasses.replace(
+                det,
+                server_args_start=det.server_args_start + k,
+                command_index=det.command_index + k,
+                env_assignments=tuple((i + k, n, v) for i, n, v in det.env_assignments),
+            )
+    return None

@@ -1,0 +1,619 @@
+"""Control flow: the walk over the tree-sitter tree (``run``, ``run_block``, ``run_node``), lists and
+pipelines, subshells and background jobs, ``if``, ``case`` (with ``;&`` and ``;;&``), ``for``, ``for ((;;))``,
+``while``/``until`` with their iteration limits, fixed points and the folding of server starts repeated
+by a loop, and the forks for conditions that are not known statically.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from argtrace.layers.shell import lexer as L
+from argtrace.layers.shell.arith import ArithError
+from argtrace.layers.shell.core import (
+    MAX_LOOP,
+    ExpWord,
+    _Break,
+    _Budget,
+    _Continue,
+    _Exit,
+    _Loop,
+    _Return,
+    from_str,
+    to_str,
+)
+from argtrace.layers.shell.expand import Expander
+from argtrace.layers.shell.patterns import _split_patterns
+
+
+class Control(Expander):
+    def run(self) -> int | None:
+        tree = self.src.tree
+        try:
+            status = self.run_block(tree.root_node.children)
+        except _Exit as e:
+            status = e.status
+            self.ended_by = (e.reason, status)
+        except (_Return, _Break, _Continue):
+            status = self.last_status
+        except _Budget:
+            self.emit("budget", self.budget_at, steps=self.max_steps)
+            status = None
+        except RecursionError:
+            self.emit("recursion", self.cur_at or None, name="Python's recursion limit")
+            status = None
+        return status
+
+    def run_block(self, children: Iterable[Any]) -> int | None:
+        status: int | None = 0
+        items = list(children)
+        for i, node in enumerate(items):
+            if not node.is_named or node.type in ("comment", "heredoc_body", "heredoc_end"):
+                continue
+            bg = False
+            j = i + 1
+            while j < len(items) and items[j].type == "heredoc_body":
+                j += 1
+            if j < len(items) and items[j].type == "&":
+                bg = True
+            status = self.run_node(node, bg)
+            self.last_status = status
+            if (
+                status
+                and "errexit" in self.options
+                and self.cond_depth == 0
+                and not bg
+                and (self._is_simple(node) or node.type == "test_command")
+            ):
+                at = self.src.at(node.start_byte)
+                self.emit("errexit", at, status=status, command=self._short(node))
+                raise _Exit(status, f"`set -e`: `{self._short(node)}` fails at {at}")
+        return status
+
+    def run_condition(self, nodes: Iterable[Any]) -> int | None:
+        self.cond_depth += 1
+        try:
+            return self.run_block(nodes)
+        finally:
+            self.cond_depth -= 1
+
+    def run_node(self, node: Any, bg: bool = False) -> int | None:
+        self.step(node.start_byte)
+        t = node.type
+        if t == "ERROR":
+            # a region tree-sitter could not parse: run the pieces it recognised
+            return self.run_block(node.children)
+        if bg:
+            return self.run_background(node)
+        if t in (
+            "command",
+            "declaration_command",
+            "unset_command",
+            "variable_assignment",
+            "variable_assignments",
+            "test_command",
+        ):
+            return self.run_simple(node.start_byte, node.end_byte, node)
+        if t == "redirected_statement":
+            body = node.child_by_field_name("body")
+            if body is None or body.type in (
+                "command",
+                "declaration_command",
+                "unset_command",
+                "variable_assignment",
+                "variable_assignments",
+                "test_command",
+            ):
+                return self.run_simple(node.start_byte, node.end_byte, node)
+            redirs = self.compound_redirects(node, body)
+            self.redirect_stack.append(redirs)
+            try:
+                return self.run_node(body)
+            finally:
+                self.redirect_stack.pop()
+        if t == "program":
+            return self.run_block(node.children)
+        if t == "compound_statement":
+            if node.child_count and node.children[0].type == "((":
+                return self.run_arith_command(node)
+            return self.run_block(node.children)
+        if t == "subshell":
+
+            def sub() -> int | None:
+                self._last_direct(node)
+                return self.run_block(node.children)
+
+            return self.in_subshell(sub)
+        if t == "list":
+            return self.run_list(node)
+        if t == "pipeline":
+            return self.run_pipeline(node)
+        if t == "negated_command":
+            st = self.run_condition(node.children)
+            return None if st is None else int(st == 0)
+        if t == "if_statement":
+            return self.run_if(node)
+        if t == "case_statement":
+            return self.run_case(node)
+        if t == "for_statement":
+            return self.run_for(node)
+        if t == "c_style_for_statement":
+            return self.run_c_for(node)
+        if t == "while_statement":
+            return self.run_while(node)
+        if t == "function_definition":
+            name = node.child_by_field_name("name")
+            body = node.child_by_field_name("body")
+            if name is not None and body is not None:
+                self.funcs[from_str(self.node_text(name))] = (body, self.src)
+            return 0
+        if t in ("comment",):
+            return self.last_status
+        if t in ("arithmetic_expansion",):
+            return self.run_arith_command(node)
+        # anything else (heredoc bodies, unknown node kinds): look inside for commands
+        return self.run_block(node.children)
+
+    def in_subshell(self, fn: Callable[[], int | None]) -> int | None:
+        snap = self.snapshot()
+        saved_pid, saved_wait = self.pid_kept, self.waited
+        try:
+            return fn()
+        except _Exit as e:
+            return e.status
+        except (_Return, _Break, _Continue):
+            return self.last_status
+        finally:
+            self.restore(snap)
+            self.pid_kept, self.waited = self.pid_kept or saved_pid, self.waited or saved_wait
+
+    def run_background(self, node: Any) -> int | None:
+        self.bg_mark = True
+        if self._is_simple(node):
+            self.direct = (node.start_byte, node.end_byte)
+        try:
+            self.in_subshell(lambda: self.run_node(node))
+        finally:
+            self.bg_mark = False
+        return 0
+
+    @staticmethod
+    def _is_simple(node: Any) -> bool:
+        t = node.type
+        if t == "redirected_statement":
+            body = node.child_by_field_name("body")
+            return body is None or body.type in (
+                "command",
+                "declaration_command",
+                "unset_command",
+                "variable_assignment",
+                "variable_assignments",
+                "test_command",
+            )
+        return t in ("command",)
+
+    def _last_direct(self, node: Any) -> None:
+        """Mark the command a subshell would exec directly: its last simple command (or the end of a list)."""
+        named = [c for c in node.children if c.is_named and c.type != "comment"]
+        if not named:
+            return
+        last = named[-1]
+        while last.type == "list":
+            parts = [c for c in last.children if c.is_named and c.type != "comment"]
+            if not parts:
+                return
+            last = parts[-1]
+        if self._is_simple(last):
+            self.direct = (last.start_byte, last.end_byte)
+
+    def compound_redirects(self, node: Any, body: Any) -> list[tuple[str | None, str, str | None, str]]:
+        toks = L.tokenize_command(self.src.text, body.end_byte, node.end_byte)
+        out: list[tuple[str | None, str, str | None, str]] = []
+        for r in toks.redirs:
+            tgt = self.expand_single(r.target) if r.target is not None else None
+            out.append((r.fd, r.op, tgt, self.src.at(r.start)))
+        return out
+
+    def run_list(self, node: Any) -> int | None:
+        named = [c for c in node.children if c.is_named and c.type != "comment"]
+        ops = [c.type for c in node.children if not c.is_named]
+        if len(named) != 2 or not ops:
+            return self.run_block(node.children)
+        left, right = named
+        op = ops[0]
+        self.cond_depth += 1
+        try:
+            st = self.run_node(left)
+        finally:
+            self.cond_depth -= 1
+        if op == "&&":
+            if st == 0:
+                return self.run_node(right)
+            if st is None:
+                return self.fork(
+                    [lambda: self.run_node(right), lambda: None],
+                    f"whether `{self._short(left)}` succeeds ({self.src.line_at(left.start_byte)})",
+                )
+            return st
+        if op == "||":
+            if st == 0:
+                return 0
+            if st is None:
+                return self.fork(
+                    [lambda: self.run_node(right), lambda: 0],
+                    f"whether `{self._short(left)}` fails ({self.src.line_at(left.start_byte)})",
+                )
+            return self.run_node(right)
+        return self.run_block(node.children)
+
+    def _short(self, node: Any) -> str:
+        text = to_str(self.node_text(node)).replace("\n", " ")
+        return text if len(text) <= 60 else text[:57] + "..."
+
+    def run_pipeline(self, node: Any) -> int | None:
+        parts = [c for c in node.children if c.is_named and c.type != "comment"]
+        status: int | None = None
+        self.pipeline_depth += 1
+        try:
+            for p in parts:
+                status = self.in_subshell(functools.partial(self.run_node, p))
+        finally:
+            self.pipeline_depth -= 1
+        return status
+
+    def run_arith_command(self, node: Any) -> int | None:
+        text = self.node_text(node)
+        inner = text.strip()
+        if inner.startswith("(("):
+            inner = inner[2:]
+        elif inner.startswith("$(("):
+            inner = inner[3:]
+        if inner.endswith("))"):
+            inner = inner[:-2]
+        self.cur_at = self.src.at(node.start_byte)
+        expanded = self.expand_arith_text(inner)
+        if expanded is None:
+            self.mark_arith_unknown(inner)
+            return None
+        try:
+            v = self.arith(expanded)
+        except ArithError:
+            self.mark_arith_unknown(inner)
+            return None
+        return 0 if v != 0 else 1
+
+    # ---------------------------------------------------------------------- if / case / loops
+
+    def _segments(self, node: Any, keywords: set[str]) -> list[tuple[str, list[Any]]]:
+        segs: list[tuple[str, list[Any]]] = []
+        cur: list[Any] = []
+        kw = ""
+        for c in node.children:
+            if not c.is_named and c.type in keywords:
+                segs.append((kw, cur))
+                kw, cur = c.type, []
+            else:
+                cur.append(c)
+        segs.append((kw, cur))
+        return segs
+
+    def run_if(self, node: Any) -> int | None:
+        clauses: list[tuple[list[Any] | None, list[Any], int]] = []
+        cond: list[Any] | None = None
+        for kw, items in self._segments(node, {"if", "then", "fi", "elif", "else"}):
+            if kw == "if":
+                cond = items
+            elif kw == "then":
+                body: list[Any] = []
+                for it in items:
+                    if it.type == "elif_clause":
+                        self._flush_clause(clauses, cond, body, node)
+                        ec = self._segments(it, {"elif", "then"})
+                        cond = dict(ec).get("elif", [])
+                        body = dict(ec).get("then", [])
+                    elif it.type == "else_clause":
+                        self._flush_clause(clauses, cond, body, node)
+                        cond = None
+                        body = [c for c in it.children if not (not c.is_named and c.type == "else")]
+                        clauses.append((None, body, it.start_byte))
+                        body = []
+                        cond = []
+                    else:
+                        body.append(it)
+                if cond:
+                    self._flush_clause(clauses, cond, body, node)
+        return self._run_clauses(clauses, 0)
+
+    def _flush_clause(
+        self,
+        clauses: list[tuple[list[Any] | None, list[Any], int]],
+        cond: list[Any] | None,
+        body: list[Any],
+        node: Any,
+    ) -> None:
+        if cond is not None:
+            start = next((c.start_byte for c in cond if c.is_named), node.start_byte)
+            clauses.append((cond, body, start))
+
+    def _run_clauses(self, clauses: list[tuple[list[Any] | None, list[Any], int]], idx: int) -> int | None:
+        if idx >= len(clauses):
+            return 0
+        cond, body, start = clauses[idx]
+        if cond is None:
+            return self.run_block(body)
+        st = self.run_condition(cond)
+        if st == 0:
+            return self.run_block(body)
+        if st is not None:
+            return self._run_clauses(clauses, idx + 1)
+        text = " ".join(self._short(c) for c in cond if c.is_named)
+        reason = f"the condition `{text}` ({self.src.line_at(start)}), which is not known statically"
+        return self.fork([lambda: self.run_block(body), lambda: self._run_clauses(clauses, idx + 1)], reason)
+
+    def run_case(self, node: Any) -> int | None:
+        value_node = node.child_by_field_name("value")
+        if value_node is None:
+            return 0
+        self.cur_at = self.src.at(value_node.start_byte)
+        word = self.expand_single(L.WordTok(self.node_text(value_node), value_node.start_byte))
+        items = [c for c in node.children if c.type == "case_item"]
+        parsed: list[tuple[list[str | None], list[Any], str]] = []
+        for it in items:
+            pats: list[str | None] = []
+            body: list[Any] = []
+            term = ";;"
+            seen_paren = False
+            for i, c in enumerate(it.children):
+                fname = it.field_name_for_child(i)
+                if not seen_paren:
+                    if not c.is_named and c.type == ")":
+                        seen_paren = True
+                        # the patterns: the source text up to `)`, split on top-level `|`
+                        for raw, off in _split_patterns(self.src.text, it.start_byte, c.start_byte):
+                            pats.append(self.pattern_regex(raw, off))
+                    continue
+                if fname == "termination" or (not c.is_named and c.type in (";;", ";&", ";;&")):
+                    term = c.type
+                    continue
+                body.append(c)
+            parsed.append((pats, body, term))
+        return self._run_case_from(word, parsed, 0, value_node)
+
+    def _run_case_from(
+        self,
+        word: str | None,
+        items: list[tuple[list[str | None], list[Any], str]],
+        idx: int,
+        value_node: Any,
+    ) -> int | None:
+        for k in range(idx, len(items)):
+            pats, _body, _term = items[k]
+            match: bool | None = False
+            for p in pats:
+                if p is None or word is None:
+                    match = None
+                    continue
+                if re.fullmatch(p, word, re.DOTALL):
+                    match = True
+                    break
+            if match is True:
+                return self._run_case_body(word, items, k, value_node)
+            if match is None:
+                reason = (
+                    f"`case {self._short(value_node)}` ({self.src.line_at(value_node.start_byte)}), "
+                    "whose value is not known statically"
+                )
+                return self.fork(
+                    [
+                        functools.partial(self._run_case_body, word, items, k, value_node),
+                        functools.partial(self._run_case_from, word, items, k + 1, value_node),
+                    ],
+                    reason,
+                )
+        return 0
+
+    def _run_case_body(
+        self, word: str | None, items: list[tuple[list[str | None], list[Any], str]], k: int, value_node: Any
+    ) -> int | None:
+        st = self.run_block(items[k][1])
+        term = items[k][2]
+        while term == ";&" and k + 1 < len(items):
+            k += 1
+            st = self.run_block(items[k][1])
+            term = items[k][2]
+        if term == ";;&":
+            return self._run_case_from(word, items, k + 1, value_node)
+        return st
+
+    def _enter_loop(self, node: Any) -> _Loop:
+        frame = _Loop(self.src.line_at(node.start_byte), len(self.servers))
+        self.loops.append(frame)
+        return frame
+
+    def _leave_loop(self, frame: _Loop) -> None:
+        """Close a loop: when its iterations are unknown or endless, each server start inside it repeats."""
+        self.loops.remove(frame)
+        if frame.unbounded:
+            for srv in self.servers[frame.first_server :]:
+                if srv.loop is None:
+                    srv.loop = frame.at
+
+    def _state_key(self) -> tuple[Any, ...]:
+        """What the next loop iteration depends on: the same key twice in a row means the loop is in a
+        fixed point (``while true; do server; sleep 5; done``) and every further iteration repeats."""
+        return (self.snapshot(), self.last_status, self.pid_kept, self.waited)
+
+    def run_for(self, node: Any) -> int | None:
+        frame = self._enter_loop(node)
+        try:
+            return self._run_for(node, frame)
+        finally:
+            self._leave_loop(frame)
+
+    def _run_for(self, node: Any, frame: _Loop) -> int | None:
+        var_node = node.child_by_field_name("variable")
+        body = node.child_by_field_name("body")
+        if var_node is None or body is None:
+            return 0
+        name = from_str(self.node_text(var_node))
+        in_tok = next((c for c in node.children if not c.is_named and c.type == "in"), None)
+        at = self.src.at(node.start_byte)
+        self.cur_at = at
+        words: list[ExpWord] | None
+        if in_tok is None:
+            words = self._positional_words(at)
+        else:
+            toks = L.tokenize_command(self.src.text, in_tok.end_byte, body.start_byte)
+            words = []
+            for w in toks.words:
+                words.extend(self.expand_word(w))
+        if words is None or any(w.text is None for w in words):
+            reason = f"the list of `for {name}` ({self.src.line_at(node.start_byte)}) is not known statically"
+
+            def once() -> int | None:
+                self.set_var(name, None, at=at, expansion=f"for {name}", reason=reason)
+                return self._loop_body(body)
+
+            frame.unbounded = True
+            return self.fork([once, lambda: 0], reason)
+        status: int | None = 0
+        for ew in words[:MAX_LOOP]:
+            if frame.stop:
+                return None
+            self.set_var(name, ew.text, at=ew.at, expansion=f"for {name} in ...")
+            try:
+                status = self.run_node(body)
+            except _Break as b:
+                if b.n > 1:
+                    raise _Break(b.n - 1) from None
+                break
+            except _Continue as c:
+                if c.n > 1:
+                    raise _Continue(c.n - 1) from None
+                continue
+        return status
+
+    def _positional_words(self, at: str) -> list[ExpWord] | None:
+        if self.positional is None:
+            return None
+        return [ExpWord(p, at, '"$@"') for p in self.positional]
+
+    def _loop_body(self, body: Any) -> int | None:
+        try:
+            return self.run_node(body)
+        except (_Break, _Continue):
+            return None
+
+    def run_c_for(self, node: Any) -> int | None:
+        frame = self._enter_loop(node)
+        try:
+            return self._run_c_for(node, frame)
+        finally:
+            self._leave_loop(frame)
+
+    def _run_c_for(self, node: Any, frame: _Loop) -> int | None:
+        body = node.child_by_field_name("body")
+        open_tok = next((c for c in node.children if c.type == "(("), None)
+        close_tok = next((c for c in node.children if c.type == "))"), None)
+        if open_tok is None or close_tok is None or body is None:
+            return 0
+        inner = self.src.text[open_tok.end_byte : close_tok.start_byte]
+        parts = inner.split(";")
+        if len(parts) != 3:
+            return 0
+        init, cond, upd = parts
+        at = self.src.at(node.start_byte)
+        self.cur_at = at
+        reason = f"the loop `for (({inner}))` ({self.src.line_at(node.start_byte)}) is not known statically"
+        try:
+            if init.strip():
+                e = self.expand_arith_text(init)
+                if e is None:
+                    raise ArithError("unknown")
+                self.arith(e)
+            n = 0
+            status: int | None = 0
+            previous: tuple[Any, ...] | None = None
+            while n < MAX_LOOP:
+                n += 1
+                key = self._state_key()
+                if key == previous or frame.stop:
+                    frame.unbounded = True  # `for ((;;))`: the same iteration forever
+                    return None
+                previous = key
+                if cond.strip():
+                    e = self.expand_arith_text(cond)
+                    if e is None:
+                        raise ArithError("unknown")
+                    if not self.arith(e):
+                        break
+                try:
+                    status = self.run_node(body)
+                except _Break as b:
+                    if b.n > 1:
+                        raise _Break(b.n - 1) from None
+                    break
+                except _Continue as c:
+                    if c.n > 1:
+                        raise _Continue(c.n - 1) from None
+                if upd.strip():
+                    e = self.expand_arith_text(upd)
+                    if e is None:
+                        raise ArithError("unknown")
+                    self.arith(e)
+            return status
+        except ArithError:
+            self.mark_arith_unknown(inner)
+            frame.unbounded = True
+            return self.fork([lambda: self._loop_body(body), lambda: 0], reason)
+
+    def run_while(self, node: Any) -> int | None:
+        frame = self._enter_loop(node)
+        try:
+            return self._run_while(node, frame)
+        finally:
+            self._leave_loop(frame)
+
+    def _run_while(self, node: Any, frame: _Loop) -> int | None:
+        body = node.child_by_field_name("body")
+        kw = node.children[0].type if node.child_count else "while"
+        cond = [c for i, c in enumerate(node.children) if node.field_name_for_child(i) == "condition"]
+        if body is None:
+            return 0
+        status: int | None = 0
+        start = cond[0].start_byte if cond else node.start_byte
+        reason = (
+            f"the condition of `{kw} {' '.join(self._short(c) for c in cond if c.is_named)}` "
+            f"({self.src.line_at(start)}), which is not known statically"
+        )
+        previous: tuple[Any, ...] | None = None
+        for _ in range(MAX_LOOP):
+            key = self._state_key()
+            if key == previous or frame.stop:
+                # a restart loop: the condition and the body see what they saw last time, forever
+                frame.unbounded = True
+                return None
+            previous = key
+            st = self.run_condition(cond)
+            if st is None:
+                frame.unbounded = True
+                self.fork([lambda: self._loop_body(body), lambda: 0], reason)
+                # after an unknown number of iterations, what the body assigns is unknown
+                return None
+            if (st == 0) != (kw == "while"):
+                return status
+            try:
+                status = self.run_node(body)
+            except _Break as b:
+                if b.n > 1:
+                    raise _Break(b.n - 1) from None
+                return 0
+            except _Continue as c:
+                if c.n > 1:
+                    raise _Continue(c.n - 1) from None
+        frame.unbounded = True
+        self.emit("loop_limit", self.src.at(node.start_byte), limit=MAX_LOOP)
+        return None

@@ -1,0 +1,447 @@
+"""The evaluator's foundation: the values it passes around and the state every part of it shares.
+
+Owns the script ``Source`` (text, tree, positions), words (``ExpWord``, ``Vanished``), what the evaluation
+finds (``FoundServer``, ``Event``, ``PredictedCommand``), the control-flow signals (``_Exit``, ``_Return``,
+``_Break``, ``_Continue``, ``_Budget``), the limits (steps, loop iterations, nesting), the preparation of
+text for tree-sitter, and ``Core``: the evaluator's attributes (``__init__``), events and the step budget.
+Every other part of the evaluator (``params``, ``expand``, ``control``, ``conditions``, ``commands``,
+``builtins``) builds on ``Core``; ``Core`` imports none of them. The few calls that go from an earlier part
+to a later one (a command substitution runs commands) are declared here as hooks and provided by the part
+that owns them, so that imports only ever point down that chain.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from argtrace.frameworks.detect import Detection
+from argtrace.layers.shell import lexer as L
+from argtrace.layers.shell.state import Var
+
+# Evaluation steps (a command or compound command, a command substitution) for the whole script, sourced
+# files and evals included: MAX_STEPS plus one per STEP_BYTES bytes of the script, so that a long script
+# without loops (about 3 steps per 40-byte line) is always evaluated to its end while loops and nesting get
+# at most MAX_STEPS more. Counted, not timed, so a result never depends on the machine: real launch scripts
+# take at most 50 steps (the corpus in tests/data/shell); 30,000 take 3-12 s on a 2-core machine.
+MAX_STEPS = 30_000
+
+STEP_BYTES = 8
+
+MAX_LOOP = 10_000
+
+# distinct servers one command inside a loop may start before the rest are folded into the last one
+MAX_LOOP_SERVERS = 64
+
+MAX_DEPTH = 100
+
+# -------------------------------------------------------------------------- sources
+
+
+class Source:
+    """One piece of script text: the main script, a sourced file, or an ``eval``'d string."""
+
+    def __init__(self, label: str, text: str, path: str | None, fixed_at: str | None = None) -> None:
+        self.label = label
+        self.text = text  # latin-1, placeholders substituted
+        self.path = path
+        self.fixed_at = fixed_at
+        self._line_starts: list[int] | None = None
+        self._ascii_cache: dict[int, bool] = {}
+        self.tree: Any = None
+
+    @property
+    def line_starts(self) -> list[int]:
+        if self._line_starts is None:
+            starts = [0]
+            find = self.text.find
+            i = find("\n")
+            while i >= 0:
+                starts.append(i + 1)
+                i = find("\n", i + 1)
+            self._line_starts = starts
+        return self._line_starts
+
+    _last_line = 0
+
+    def line_col(self, offset: int) -> tuple[int, int]:
+        ls = self.line_starts
+        line = self._last_line
+        # scripts are read in order: try the line of the previous lookup first
+        if not (ls[line] <= offset and (line + 1 >= len(ls) or offset < ls[line + 1])):
+            line = bisect.bisect_right(ls, offset) - 1
+            self._last_line = line
+        start = ls[line]
+        if self._ascii_line(line):
+            return line + 1, offset - start + 1
+        prefix = self.text[start:offset]
+        return line + 1, len(prefix.encode("latin-1").decode("utf-8", "replace")) + 1
+
+    def _ascii_line(self, line: int) -> bool:
+        cache = self._ascii_cache
+        hit = cache.get(line)
+        if hit is None:
+            ls = self.line_starts
+            end = ls[line + 1] if line + 1 < len(ls) else len(self.text)
+            hit = self.text[ls[line] : end].isascii()
+            if len(cache) > 4096:
+                cache.clear()
+            cache[line] = hit
+        return hit
+
+    def at(self, offset: int) -> str:
+        if self.fixed_at is not None:
+            return self.fixed_at
+        line, col = self.line_col(offset)
+        return f"{self.label}:{line}:{col}"
+
+    def line_at(self, offset: int) -> str:
+        if self.fixed_at is not None:
+            return self.fixed_at.rsplit(":", 1)[0]
+        line, _ = self.line_col(offset)
+        return f"{self.label}:{line}"
+
+    def line_text(self, line: int) -> str:
+        ls = self.line_starts
+        start = ls[line - 1]
+        end = ls[line] - 1 if line < len(ls) else len(self.text)
+        return self.text[start:end]
+
+
+def to_str(text: str) -> str:
+    """latin-1 internal text -> the real (UTF-8 decoded) string, placeholders restored."""
+    text = L.restore(text)
+    if text.isascii():
+        return text
+    return text.encode("latin-1").decode("utf-8", "replace")
+
+
+def from_str(text: str) -> str:
+    """A real string -> latin-1 internal text."""
+    if text.isascii():
+        return text
+    return text.encode("utf-8", "surrogateescape").decode("latin-1")
+
+
+# -------------------------------------------------------------------------- results
+
+
+@dataclass
+class ExpWord:
+    """One field produced by expanding a word."""
+
+    text: str | None  # latin-1; None: unknown
+    at: str
+    expansion: str  # "literal" or the word's source text
+    reason: str | None = None
+    quoted_expansion: bool = False  # the word is one quoted expansion ("$x", "${@:3}")
+    split_from: str | None = None  # set when an unquoted expansion split into several fields
+    offset: int = 0
+
+
+@dataclass
+class Vanished:
+    """An expansion in the server's argv that produced no word at all."""
+
+    index: int  # argv index where the word would have been
+    raw: str
+    at: str
+    state: str  # "unset" | "empty"
+    name: str | None
+
+
+@dataclass
+class FoundServer:
+    detection: Detection
+    argv: list[ExpWord]
+    env: dict[str, tuple[str | None, str | None, str, str | None]]  # name -> (value, at, expansion, reason)
+    at: str
+    line: int
+    cwd: str | None
+    backgrounded: bool
+    conditional: str | None
+    redirects: list[tuple[str | None, str, str | None, str]]  # (fd, op, target, at)
+    inherited_redirects: list[tuple[str | None, str, str | None, str]]
+    in_pipeline: bool
+    vanished: list[Vanished]
+    source_label: str
+    offset: int
+    nohup: bool
+    index: int = 0
+    # "FILE:LINE" of the loop that starts this server again and again (a restart loop, `for i in $(seq N)`,
+    # or the same command with the same words in several iterations): reported once, marked repeated
+    loop: str | None = None
+
+
+@dataclass
+class _Loop:
+    """A loop being evaluated: where it is and which servers were recorded since it started."""
+
+    at: str  # FILE:LINE
+    first_server: int  # index into ShellEvaluator.servers
+    unbounded: bool = False  # the number of iterations is unknown (or infinite): every start inside repeats
+    stop: bool = False  # set when further iterations could only fold more servers into one (MAX_LOOP_SERVERS)
+
+
+@dataclass
+class Event:
+    """Something the rules turn into a finding (kept neutral so evaluate.py does not format messages)."""
+
+    kind: str
+    at: str | None
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class PredictedCommand:
+    at: str
+    argv: list[str | None]
+    conditional: str | None
+
+
+# -------------------------------------------------------------------------- control flow
+
+
+class _Exit(Exception):
+    def __init__(self, status: int | None, reason: str | None = None) -> None:
+        self.status = status
+        self.reason = reason
+
+
+class _Return(Exception):
+    def __init__(self, status: int | None) -> None:
+        self.status = status
+
+
+class _Break(Exception):
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+
+class _Continue(Exception):
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+
+class _Budget(Exception):
+    pass
+
+
+@dataclass
+class _Chunk:
+    text: str | None
+    quoted: bool
+    split: bool  # an unquoted expansion result: subject to IFS splitting and globbing
+    reason: str | None = None
+
+
+_BREAK = _Chunk("", True, False, "BREAK")
+
+_QUIET_BUILTINS = {"echo", "printf", ":", "true"}
+
+# words whose expansion has no side effect: no $(...), backquotes, ${x:=...}, $((...)), $!, printf -v
+_NO_SIDE_EFFECTS = re.compile(r"(?![\s\S]*(?:\$\(|`|:?=|\$!|^-v$))[\s\S]*")
+
+# a word with nothing for bash to expand, quote-remove, split or glob
+_PLAIN = re.compile(r"[^\s$`'\"\\~{*?\[\x01\x02\x03]*")
+
+_SUCCESS_COMMANDS = {
+    "echo",
+    "printf",
+    "mkdir",
+    "touch",
+    "sleep",
+    "true",
+    ":",
+    "rm",
+    "ln",
+    "cp",
+    "mv",
+    "chmod",
+    "tee",
+    "date",
+    "ulimit",
+    "umask",
+    "trap",
+    "shopt",
+    "hash",
+    "set",
+    "sync",
+    "clear",
+    "nvidia-smi",
+    "hostname",
+    "whoami",
+}
+
+_CLEAN_SPECIAL = {"export", "readonly", "declare", "typeset", "local", "unset"}
+
+
+class Core:
+    """The evaluator's state (set up from the script, its arguments, environment and directory), its
+    events and its step budget."""
+
+    def __init__(
+        self,
+        source: Source,
+        args: Sequence[str],
+        env: Mapping[str, str],
+        *,
+        arg0: str,
+        cwd: str | None,
+        parse: Callable[[str], Any],
+    ) -> None:
+        self.main = source
+        self.src = source
+        self.parse = parse
+        self.events: list[Event] = []
+        self._event_keys: set[tuple[str, str | None, str]] = set()
+        self.servers: list[FoundServer] = []
+        self.commands: list[PredictedCommand] = []
+        self.steps = 0
+        self.max_steps = MAX_STEPS + len(source.text) // STEP_BYTES
+        self.depth = 0
+        self.spec: list[str] = []  # reasons of the unknown branches we are inside
+        self.source_stack: list[str] = []
+        self.redirect_stack: list[list[tuple[str | None, str, str | None, str]]] = []
+        self.pipeline_depth = 0
+        self.pid_kept = False
+        self.waited = False
+        self.bg_servers: list[int] = []
+        self.last_status: int | None = 0
+        self.arg0 = from_str(arg0)
+        self.log_writes: list[tuple[str, str, str]] = []  # (file, op, at)
+        self.bash_source: list[str] = [from_str(source.label)]
+        self.captures: list[dict[str, Any]] = []  # command substitutions being evaluated (innermost last)
+        self.exec_fds: dict[str, tuple[str | None, str, str | None, str]] = {}  # `exec > log` so far
+        self.loops: list[_Loop] = []  # the loops being evaluated, innermost last
+        # state
+        scope: dict[str, Var] = {}
+        for k, v in env.items():
+            scope[from_str(k)] = Var(value=from_str(v), exported=True, at=None, expansion="environment")
+        try:
+            lvl = int(env.get("SHLVL", "0").strip() or "0") + 1
+        except ValueError:
+            lvl = 1
+        scope["SHLVL"] = Var(value=str(max(lvl, 0)), exported=True, expansion="bash")
+        self.cwd: str | None = cwd
+        self.cwd_reason: str | None = None if cwd else "the directory the script is started from is unknown"
+        if cwd:
+            scope["PWD"] = Var(value=from_str(cwd), exported=True, expansion="bash")
+        elif "PWD" in scope:
+            scope["PWD"] = scope["PWD"].with_(exported=True)
+        if "OLDPWD" in scope:
+            # bash keeps an inherited OLDPWD only if it names a directory; we cannot tell: keep it
+            pass
+        scope.pop("IFS", None)  # bash ignores IFS from the environment
+        self.scopes: list[dict[str, Var]] = [scope]
+        self.positional: list[str] | None = [from_str(a) for a in args]
+        self.positional_reason: str | None = None
+        self.funcs: dict[str, tuple[Any, Source]] = {}
+        self.options: set[str] = set()
+
+    # ---------------------------------------------------------------------- helpers
+
+    def brace_events(self) -> list[Event]:
+        """The brace-expansion events (computed once: every server looks at them)."""
+        cached: list[Event] | None = getattr(self, "_brace_events", None)
+        if cached is None:
+            cached = [e for e in self.events if e.kind == "brace"]
+            self._brace_events = cached
+        return cached
+
+    def emit(self, kind: str, at: str | None, **data: Any) -> None:
+        key = (kind, at, repr(sorted((k, str(v)) for k, v in data.items())))
+        if key in self._event_keys:
+            return
+        self._event_keys.add(key)
+        if self.spec and "conditional" not in data:
+            data["conditional"] = self.spec[-1]
+        self.events.append(Event(kind, at, data))
+
+    def step(self, where: int | str) -> None:
+        """Count one evaluation step at ``where`` (an offset in the current source, or a location)."""
+        self.steps += 1
+        if self.steps > self.max_steps:
+            self.budget_at = where if isinstance(where, str) else self.src.at(where)
+            raise _Budget()
+
+    budget_at: str | None = None  # where the step budget ran out
+
+    def node_text(self, node: Any) -> str:
+        return self.src.text[node.start_byte : node.end_byte]
+
+    cur_at: str = ""
+
+    # ---------------------------------------------------------------------- state of the tree walk (control)
+
+    # Set by ``run`` when the script ends at an ``exit`` (or a top-level ``return``): (where, status).
+    ended_by: tuple[str | None, int | None] | None = None
+
+    cond_depth = 0  # > 0 while running an if/while condition, the left side of && / ||, or `! cmd`
+
+    bg_mark = False
+    direct: tuple[int, int] | None = None  # the simple command bash would exec without forking (SHLVL - 1)
+    direct_exec = False
+
+    # ---------------------------------------------------------------------- state of commands and [[ ]]
+
+    range_depth = 0
+
+    _remainder: tuple[int, int] | None = None
+
+    _cw: list[L.WordTok]
+    _ci: int
+
+    # ------------------------------------------------------------------ hooks
+    # Calls from an earlier part of the evaluator to a later one, declared here so that the modules import
+    # only down the chain (core -> params -> expand -> control -> conditions -> commands -> builtins), as
+    # mvdan/sh's expansion gets the runner's command substitution as a handler. Each is provided by the part
+    # named in its docstring.
+
+    def run_block(self, children: Iterable[Any]) -> int | None:
+        """Run a list of commands (``control``): the body of ``$(...)``."""
+        raise NotImplementedError
+
+    def in_subshell(self, fn: Callable[[], int | None]) -> int | None:
+        """Run ``fn`` on a copy of the state (``control``)."""
+        raise NotImplementedError
+
+    def run_simple(self, start: int, end: int, node: Any) -> int | None:
+        """Run the simple command between two offsets (``commands``)."""
+        raise NotImplementedError
+
+
+def _prepare(text: str) -> str:
+    """Substitute the placeholders tree-sitter needs (``lexer``): CR, and blanks after a backslash at EOL."""
+    if "\r" in text:
+        text = text.replace("\r", L.CR)
+    if "\\ " in text or "\\\t" in text:
+        text = re.sub(
+            r"(?<!\\)((?:\\\\)*)\\([ \t])(?=[ \t]*(?:\n|$))",
+            lambda m: m.group(1) + "\\" + (L.ESC_SPACE if m.group(2) == " " else L.ESC_TAB),
+            text,
+        )
+    if "esac" in text and ";&" in text:
+        # `;&` / `;;&` right before `esac` (valid bash: there is no next item to fall into or test) is a
+        # parse error for tree-sitter-bash, which then loses the whole `case`; `;;` means the same there.
+        # Same length, so every offset stays.
+        text = _LAST_FALLTHROUGH.sub(
+            lambda m: m.group(1) + ";;" + " " * (len(m.group(2)) - 2) + m.group(3), text
+        )
+    if "`" in text and "#" in text:
+        # `# a comment` inside backquotes (a way to comment a continued line) expands to nothing in bash, but
+        # tree-sitter reads the comment past the closing backquote and swallows the lines after it: blank the
+        # comment out (same length, so every offset stays)
+        text = _BACKQUOTE_COMMENT.sub(lambda m: "`" + " " * (len(m.group(0)) - 2) + "`", text)
+    return text
+
+
+# only on a line without quotes before it, so a string that contains `;& esac` stays as written
+_LAST_FALLTHROUGH = re.compile(r"(?m)^([^'\"\n#]*?)(;;?&)((?:[ \t\n]|#[^\n]*\n)*esac\b)")
+
+_BACKQUOTE_COMMENT = re.compile(r"(?<![\\$])`[ \t]*#[^`\n]*`")
+
+prepare_text = _prepare

@@ -1,0 +1,822 @@
+"""Word expansion, in bash's order: parameters (``${x:-y}`` and every operator), command substitution
+(computed by emulating pure commands or evaluating the body in a subshell, once per construct),
+arithmetic, quote removal, field splitting on IFS and pathname expansion, producing the ``ExpWord`` list
+a command receives. Expansion never imports the runner: the subshell of ``$(...)`` is run through the
+``run_block`` hook that ``core`` declares and ``control`` provides.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from argtrace.layers.shell import hostfs  # the files of the host the script runs on (--host)
+from argtrace.layers.shell import lexer as L
+from argtrace.layers.shell.arith import ArithError
+from argtrace.layers.shell.core import (
+    _BREAK,
+    _PLAIN,
+    MAX_DEPTH,
+    ExpWord,
+    Source,
+    _Chunk,
+    _Exit,
+    _prepare,
+    from_str,
+    to_str,
+)
+from argtrace.layers.shell.outputs import _EMULATED, _basename, _dirname, _echo_output, _printf
+from argtrace.layers.shell.params import Params
+from argtrace.layers.shell.patterns import (
+    BRACE_LIMIT,
+    BraceLimit,
+    _glob_to_regex,
+    _has_glob,
+    _longest_match,
+    _split_on_break,
+    brace_expand,
+    from_str_regex,
+)
+
+# a word whose expansion may assign a variable (`${x:=v}`, `${x=v}`, `$((i = 1))`, `$((i++))`); also matches
+# harmless words (`--port=1`), which are then evaluated by _capture instead, with the same result
+_MAY_ASSIGN = re.compile(r"=|\+\+|--")
+
+
+class Expander(Params):
+    def mark_arith_unknown(self, expr: str) -> None:
+        for m in re.finditer(
+            r"([A-Za-z_][A-Za-z0-9_]*)\s*(?:[-+*/%&|^]|<<|>>|\*\*)?=(?!=)|"
+            r"(?:\+\+|--)\s*([A-Za-z_]\w*)|([A-Za-z_]\w*)\s*(?:\+\+|--)",
+            expr,
+        ):
+            name = m.group(1) or m.group(2) or m.group(3)
+            self.set_var(
+                name,
+                None,
+                at=self.cur_at,
+                expansion=f"(({expr}))",
+                reason="arithmetic on a value that is not known statically",
+            )
+
+    def expand_arith_text(self, expr: str) -> str | None:
+        """Expand ``$`` expansions inside arithmetic text (quotes are removed as bash does)."""
+        if "$" not in expr and "`" not in expr and '"' not in expr and "'" not in expr:
+            return expr
+        parts = L.parse_word(expr, in_dq=True)
+        chunks = self.expand_parts(parts, self.cur_at, assignment=True)
+        out: list[str] = []
+        for c in chunks:
+            if c.text is None:
+                return None
+            out.append(c.text)
+        return "".join(out)
+
+    def pattern_regex(self, raw: str, offset: int) -> str | None:
+        """A case/[[ == ]] pattern as a regex; None when part of it is unknown."""
+        parts = L.parse_word(raw)
+        chunks = self.expand_parts(parts, self.src.at(offset), assignment=True)
+        pieces: list[tuple[str, bool]] = []
+        for c in chunks:
+            if c.text is None:
+                return None
+            pieces.append((c.text, c.quoted and not c.split))
+        return _glob_to_regex(pieces)
+
+    def expand_parts(self, parts: Sequence[L.Part], at: str, assignment: bool = False) -> list[_Chunk]:
+        out: list[_Chunk] = []
+        for p in parts:
+            if isinstance(p, L.Lit):
+                out.append(_Chunk(p.text, p.quoted, False))
+            elif isinstance(p, L.DQStart):
+                out.append(_Chunk("", True, False, "DQ"))
+            elif isinstance(p, L.DQEnd):
+                out.append(_Chunk("", True, False, "DQEND"))
+            elif isinstance(p, L.Param):
+                out.extend(self.expand_param(p, at, assignment))
+            elif isinstance(p, L.CmdSub):
+                out.append(self.command_substitution(p, at))
+            elif isinstance(p, L.Arith):
+                self.cur_at = at
+                expanded = self.expand_arith_text(p.expr)
+                if expanded is None:
+                    out.append(
+                        _Chunk(
+                            None,
+                            p.quoted,
+                            not p.quoted,
+                            f"`{to_str(p.raw)}`: arithmetic on a value that is not known statically",
+                        )
+                    )
+                    self.mark_arith_unknown(p.expr)
+                    continue
+                try:
+                    out.append(_Chunk(str(self.arith(expanded)), p.quoted, not p.quoted))
+                except ArithError as e:
+                    out.append(_Chunk(None, p.quoted, not p.quoted, f"`{to_str(p.raw)}`: {e}"))
+                    self.mark_arith_unknown(p.expr)
+            elif isinstance(p, L.Tilde):
+                if p.user:
+                    out.append(
+                        _Chunk(None, True, False, f"`~{p.user}` is that user's home directory at run time")
+                    )
+                else:
+                    st, home, reason = self.get_param("HOME")
+                    if st == "set":
+                        out.append(_Chunk(home, True, False))
+                    elif st == "unset":
+                        out.append(_Chunk(None, True, False, "HOME is not set; bash uses the passwd entry"))
+                    else:
+                        out.append(_Chunk(None, True, False, reason))
+            elif isinstance(p, L.ProcSub):
+                out.append(
+                    _Chunk(
+                        None,
+                        False,
+                        False,
+                        f"process substitution `{to_str(p.raw)}` becomes a /dev/fd path at run time",
+                    )
+                )
+        return out
+
+    def command_substitution(self, p: L.CmdSub, at: str) -> _Chunk:
+        """``$(...)``: emulate a few pure ones (dirname, basename, pwd, echo, cd X && pwd); else unknown."""
+        self.step(at)
+        body = p.body.strip()
+        decided, value = self._emulate(body, at)
+        if not decided:
+            # only when the emulation expanded nothing: evaluating the words a second time would double
+            # the work at every nesting level ($(cat $(cat ...)) 18 deep took 38 s)
+            value = self._capture(p.body, at)
+        if value is not None:
+            return _Chunk(value.rstrip("\n"), p.quoted, not p.quoted)
+        shown = to_str(p.raw)
+        if len(shown) > 60:
+            shown = shown[:57] + "..."
+        return _Chunk(None, p.quoted, not p.quoted, f"command substitution `{shown}` runs only at run time")
+
+    def _capture(self, body: str, at: str) -> str | None:
+        """Evaluate the body of ``$(...)`` in a subshell, collecting what ``echo``/``printf``/``pwd`` print.
+
+        Any command whose output cannot be known (an external program, a branch not known statically)
+        makes the whole substitution unknown."""
+        if self.depth >= MAX_DEPTH or len(self.captures) > 8 or len(body) > 100_000:
+            return None
+        text = _prepare(body)
+        try:
+            tree = self.parse(text)
+        except Exception:
+            return None
+        if tree.root_node.has_error:
+            return None
+        src = Source(self.src.label, text, None, fixed_at=at)
+        src.tree = tree
+        frame: dict[str, Any] = {"out": [], "ok": True, "spec": len(self.spec)}
+        frame["redir"] = len(self.redirect_stack)
+        self.captures.append(frame)
+        saved_src, saved_last = self.src, self.last_status
+        self.src = src
+        self.depth += 1
+        try:
+            self.in_subshell(lambda: self.run_block(tree.root_node.children))
+        finally:
+            self.src = saved_src
+            self.depth -= 1
+            self.captures.pop()
+            self.last_status = saved_last
+        return "".join(frame["out"]) if frame["ok"] else None
+
+    def _cap_write(self, text: str | None, redirs: Sequence[Any]) -> None:
+        """Output of a command while a command substitution is being evaluated."""
+        if not self.captures:
+            return
+        frame = self.captures[-1]
+        for r in [*redirs, *(r for fr in self.redirect_stack[frame["redir"] :] for r in fr)]:
+            fd, op = r[0], r[1]
+            if (fd in (None, "1") and op in (">", ">>", ">|", ">&")) or op in ("&>", "&>>"):
+                return  # stdout goes elsewhere
+        if text is None or len(self.spec) > frame["spec"]:
+            frame["ok"] = False
+            return
+        frame["out"].append(text)
+
+    def _emulate(self, body: str, at: str) -> tuple[bool, str | None]:
+        """The output of a one-line ``$(...)`` computed without a subshell: (decided, output).
+
+        ``decided`` is False only when nothing was expanded yet (the body is not one of the emulated
+        commands, read from its literal text): then ``_capture`` evaluates it. Once words were expanded the
+        answer is final, because expanding them again in ``_capture`` is what made nesting exponential."""
+        if all(not ln.strip() or ln.strip().startswith("#") for ln in body.split("\n")):
+            return True, ""  # only comments: `# like this` inside backquotes expands to nothing
+        if not body or "\n" in body or "|" in body or ";" in body:
+            return False, None
+        m = re.fullmatch(r"cd\s+(.+?)\s*(?:&&|;)\s*pwd(?:\s+-P)?", body) or re.fullmatch(
+            r"cd\s+(.+?)\s*>\s*/dev/null(?:\s+2>&1)?\s*&&\s*pwd(?:\s+-P)?", body
+        )
+        if m:
+            toks = L.tokenize_command(m.group(1), 0, len(m.group(1)))
+            if len(toks.words) != 1 or toks.redirs:
+                return False, None
+            d = self.expand_single(toks.words[0], rebase=False)
+            if d is None:
+                return True, None  # `cd UNKNOWN && pwd` prints an unknown directory in _capture too
+            base = self.cwd
+            if not d.startswith("/") and base is None:
+                return True, None
+            path = posixpath.normpath(posixpath.join(base or "/", d))
+            return True, path
+        try:
+            toks = L.tokenize_command(body, 0, len(body))
+        except L.LexError:
+            return False, None
+        if toks.stopped_at or not toks.words or any(r.op not in (">", "2>") for r in toks.redirs):
+            return False, None
+        if any(r.target is None or r.target.raw != "/dev/null" for r in toks.redirs):
+            return False, None
+        if toks.words[0].raw not in _EMULATED or toks.words[0].assign or toks.words[0].raw in self.funcs:
+            return False, None  # a function, a builtin with side effects, an expanded name: _capture
+        if any(_MAY_ASSIGN.search(w.raw) for w in toks.words[1:]):
+            # `${x:=v}`, `$((i++))`: the assignment happens in the substitution's subshell, which only
+            # _capture has (expanding here would set x in the script itself)
+            return False, None
+        words: list[str] = []
+        for w in toks.words:
+            for e in self.expand_word(w, rebase=False):
+                if e.text is None:
+                    return True, None  # an unknown argument makes the output unknown in _capture too
+                words.append(e.text)
+        if not words or words[0] != toks.words[0].raw:
+            return True, None
+        cmd, args = words[0], words[1:]
+        if cmd == "echo":
+            return True, _echo_output(args)
+        if cmd == "printf":
+            # what b_printf prints inside _capture (``-v`` assigns instead: nothing is printed)
+            return True, ("" if not args or args[0] == "-v" else _printf(args[0], args[1:]))
+        if cmd == "pwd" and args and args[0] not in ("-P", "-L"):
+            # what b_pwd prints inside _capture (bash prints the directory for `pwd foo`)
+            return True, None if args[0].startswith("-") or self.cwd is None else from_str(self.cwd) + "\n"
+        return True, self._pure(cmd, args)
+
+    def _pure(self, cmd: str, args: list[str]) -> str | None:
+        """Output of a side-effect-free command on known arguments (None when not emulated)."""
+        if cmd in ("readlink", "realpath") and args and args[-1] and not args[-1].startswith("-"):
+            opts = args[:-1]
+            if cmd == "readlink" and not any(o in ("-f", "-e", "-m", "--canonicalize") for o in opts):
+                return None
+            p = to_str(args[-1])
+            base = self.cwd
+            if not p.startswith("/") and base is None:
+                return None
+            full = posixpath.normpath(posixpath.join(base or "/", p))
+            if hostfs.exists(full):
+                full = hostfs.realpath(full)
+            return from_str(full) + "\n"
+        if cmd == "dirname" and len(args) == 1:
+            return _dirname(args[0]) + "\n"
+        if cmd == "basename" and 1 <= len(args) <= 2:
+            b = _basename(args[0])
+            if len(args) == 2 and b.endswith(args[1]) and b != args[1]:
+                b = b[: -len(args[1])]
+            return b + "\n"
+        if (cmd == "pwd" and not args) or (cmd == "pwd" and args in (["-P"], ["-L"])):
+            return (self.cwd + "\n") if self.cwd is not None else None
+        if cmd == "echo":
+            nl = True
+            while args and args[0] in ("-n", "-e", "-E"):
+                if args[0] == "-n":
+                    nl = False
+                if args[0] == "-e":
+                    return None
+                args = args[1:]
+            return " ".join(args) + ("\n" if nl else "")
+        if cmd == "printf" and len(args) == 2 and args[0] in ("%s", "%s\\n"):
+            return args[1] + ("\n" if args[0].endswith("\\n") else "")
+        return None
+
+    def expand_param(self, p: L.Param, at: str, assignment: bool) -> list[_Chunk]:
+        q = p.quoted
+        raw = to_str(p.raw)
+        name = p.name
+        if p.op == "?bad" or (not name and not p.length):
+            self.emit("bad_substitution", at, raw=raw)
+            return [_Chunk(None, q, not q, f"`{raw}`: bad substitution")]
+        if p.indirect:
+            if p.op == "!prefix":
+                names = sorted(
+                    {n for s in self.scopes for n, v in s.items() if n.startswith(name) and v.is_set}
+                )
+                return [_Chunk(" ".join(names), q, not q)]
+            if p.index in ("@", "*"):
+                st0, items0, r0 = self.get_list(name, p.index)
+                if st0 != "set" or items0 is None:
+                    return [_Chunk(None, q, not q, r0)]
+                keys = [str(k) for k, _ in items0]
+                return self._emit_list(keys, q, p.index == "@")
+            st, target, reason = self.get_param(name)
+            if st == "unknown" or target is None:
+                return [_Chunk(None, q, not q, reason or f"`{raw}`: indirection through an unset variable")]
+            m = re.fullmatch(r"([A-Za-z_]\w*)(?:\[(.*)\])?|(\d+|[@*#?$!-])", target)
+            if not m:
+                return [_Chunk(None, q, not q, f"`{raw}`: invalid indirect name")]
+            name = m.group(1) or m.group(3)
+            p = L.Param(p.raw, name, q, index=m.group(2), op=p.op, arg=p.arg, arg2=p.arg2, length=p.length)
+        is_list = name in ("@", "*") or p.index in ("@", "*")
+        star = name == "*" or p.index == "*"
+        if is_list:
+            st, items, reason = self.get_list(name, p.index)
+            if st == "unknown" or items is None:
+                return [_Chunk(None, q, not q, reason)]
+            if p.length:
+                return [_Chunk(str(len(items)), q, not q)]
+            values = [v for _, v in items]
+            if any(v is None for v in values):
+                return [_Chunk(None, q, not q, "an element is not known statically")]
+            vals: list[str] = [v for v in values if v is not None]
+            if p.op == ":":
+                try:
+                    off = self.arith(self._expand_operand(p.arg or "0", at) or "")
+                    ln = None if p.arg2 is None else self.arith(self._expand_operand(p.arg2, at) or "")
+                except ArithError as e:
+                    return [_Chunk(None, q, not q, f"`{raw}`: {e}")]
+                if name in ("@", "*"):
+                    full = [self.arg0, *vals]
+                    if off < 0:
+                        off = len(full) + off
+                        if off < 0:
+                            return []
+                    sel = full[off:] if ln is None else full[off : off + ln] if ln >= 0 else None
+                else:
+                    if off < 0:
+                        off = len(vals) + off
+                        if off < 0:
+                            return []
+                    sel = vals[off:] if ln is None else vals[off : off + ln] if ln >= 0 else None
+                if sel is None:
+                    return [_Chunk(None, q, not q, f"`{raw}`: negative length")]
+                vals = sel
+            elif p.op in (":-", "-", ":+", "+", ":=", "=", ":?", "?"):
+                empty = not vals or (p.op.startswith(":") and "".join(vals) == "" and len(vals) <= 1)
+                unset = not vals
+                use_alt = empty if p.op.startswith(":") else unset
+                if p.op in (":-", "-"):
+                    if use_alt:
+                        return self._operand_chunks(p.arg or "", q, at)
+                elif p.op in (":+", "+"):
+                    if use_alt:
+                        return []
+                    return self._operand_chunks(p.arg or "", q, at)
+                elif p.op in (":?", "?") and use_alt:
+                    self.emit(
+                        "param_error", at, raw=raw, message=to_str(p.arg or "parameter null or not set")
+                    )
+                    raise _Exit(1, f"{raw} aborts the script")
+            elif p.op is not None:
+                newvals: list[str] = []
+                for v in vals:
+                    r = self._apply_op(p, v, at)
+                    if r is None:
+                        return [_Chunk(None, q, not q, f"`{raw}`: operand not known statically")]
+                    newvals.append(r)
+                vals = newvals
+            if star or not q:
+                ifs = self._ifs()
+                if ifs is None:
+                    return [_Chunk(None, q, not q, "IFS is not known statically")]
+                if q:
+                    return [_Chunk(ifs[:1].join(vals), True, False)]
+                if ifs == "":
+                    return self._emit_list([v for v in vals if v], False, True)
+                # unquoted: bash joins with the first IFS character, then splits the result
+                return [_Chunk(ifs[:1].join(vals), False, True)]
+            return self._emit_list(vals, True, True)
+        # scalar
+        if p.index is not None:
+            st, value, reason = self._get_element(name, p.index, at)
+        else:
+            st, value, reason = self.get_param(name)
+        if st == "unknown":
+            if p.op in (":-", "-", ":=", "=", ":+", "+") and p.arg is not None:
+                reason = reason or "not known statically"
+            return [_Chunk(None, q, not q, reason or f"`{raw}` is not known statically")]
+        if p.length:
+            if st == "unset":
+                self._nounset(name, raw, at)
+                return [_Chunk("0", q, not q)]
+            assert value is not None
+            return [_Chunk(str(len(to_str(value))), q, not q)]
+        op = p.op
+        if op in (":-", "-", ":=", "=", ":+", "+", ":?", "?"):
+            use_alt = st == "unset" or (op.startswith(":") and value == "")
+            if op in (":-", "-"):
+                if use_alt:
+                    return self._operand_chunks(p.arg or "", q, at)
+            elif op in (":=", "="):
+                if use_alt:
+                    chunks = self._operand_chunks(p.arg or "", True, at)
+                    text = (
+                        None if any(c.text is None for c in chunks) else "".join(c.text or "" for c in chunks)
+                    )
+                    if name.isdigit() or name in "@*#?$!-":
+                        self.emit("bad_assign", at, raw=raw)
+                        raise _Exit(1, f"{raw}: cannot assign in this way")
+                    self.set_var(name, text, at=at, expansion=raw, reason="default not known statically")
+                    return [
+                        _Chunk(text, q, not q, None if text is not None else "default not known statically")
+                    ]
+            elif op in (":+", "+"):
+                if use_alt:
+                    return [] if not q else [_Chunk("", True, False)]
+                return self._operand_chunks(p.arg or "", q, at)
+            elif op in (":?", "?") and use_alt:
+                msg = to_str(p.arg) if p.arg else ("parameter null or not set")
+                self.emit("param_error", at, raw=raw, message=msg, name=name)
+                raise _Exit(1, f"`{raw}` aborts the script: {msg}")
+            if st == "unset":
+                return [] if not q else [_Chunk("", True, False)]
+            return [_Chunk(value, q, not q)]
+        if st == "unset":
+            self._nounset(name, raw, at)
+            return [_Chunk("", q, not q, "UNSET")]
+        assert value is not None
+        if op is None:
+            return [_Chunk(value, q, not q, "EMPTY" if value == "" else None)]
+        r = self._apply_op(p, value, at)
+        if r is None:
+            return [_Chunk(None, q, not q, f"`{raw}`: operand not known statically")]
+        return [_Chunk(r, q, not q)]
+
+    def _emit_list(self, vals: list[str], quoted: bool, separate: bool) -> list[_Chunk]:
+        out: list[_Chunk] = []
+        for i, v in enumerate(vals):
+            if i:
+                out.append(_BREAK)
+            out.append(_Chunk(v, quoted, not quoted))
+        if not vals and quoted:
+            out.append(_Chunk(None, True, False, "EMPTY_AT"))
+        return out
+
+    def _operand_chunks(self, raw: str, quoted: bool, at: str) -> list[_Chunk]:
+        parts = L.parse_word(raw, in_dq=quoted)
+        chunks = self.expand_parts(parts, at)
+        if quoted:
+            return [_Chunk(c.text, True, False, c.reason) if c is not _BREAK else c for c in chunks]
+        # unquoted literal text inside ${x:-...} is subject to splitting too
+        return [
+            _Chunk(c.text, c.quoted, c.split or not c.quoted, c.reason) if c is not _BREAK else c
+            for c in chunks
+        ]
+
+    def _expand_operand(self, raw: str, at: str) -> str | None:
+        parts = L.parse_word(raw)
+        chunks = self.expand_parts(parts, at, assignment=True)
+        if any(c.text is None for c in chunks):
+            return None
+        return "".join(c.text or "" for c in chunks)
+
+    def _pattern(self, raw: str, at: str) -> str | None:
+        parts = L.parse_word(raw)
+        chunks = self.expand_parts(parts, at, assignment=True)
+        pieces: list[tuple[str, bool]] = []
+        for c in chunks:
+            if c.text is None:
+                return None
+            pieces.append((c.text, c.quoted and not c.split))
+        return _glob_to_regex(pieces)
+
+    def _apply_op(self, p: L.Param, value: str, at: str) -> str | None:
+        op = p.op
+        if op == ":":
+            try:
+                off = self.arith(self._expand_operand(p.arg or "0", at) or "0")
+                ln = None if p.arg2 is None else self.arith(self._expand_operand(p.arg2, at) or "0")
+            except ArithError:
+                return None
+            s = to_str(value)
+            if off < 0:
+                off = max(len(s) + off, 0) if len(s) + off >= 0 else len(s) + 1
+            if ln is None:
+                r = s[off:]
+            elif ln < 0:
+                r = s[off : len(s) + ln]
+            else:
+                r = s[off : off + ln]
+            return from_str(r)
+        if op in ("#", "##", "%", "%%"):
+            pat = self._pattern(p.arg or "", at)
+            if pat is None:
+                return None
+            s = to_str(value)
+            rx = re.compile(from_str_regex(pat), re.DOTALL)
+            if op in ("#", "##"):
+                rng = range(0, len(s) + 1) if op == "#" else range(len(s), -1, -1)
+                for k in rng:
+                    if rx.fullmatch(s[:k]):
+                        return from_str(s[k:])
+                return value
+            rng = range(len(s), -1, -1) if op == "%" else range(0, len(s) + 1)
+            for k in rng:
+                if rx.fullmatch(s[k:]):
+                    return from_str(s[:k])
+            return value
+        if op in ("/", "//", "/#", "/%"):
+            pat = self._pattern(p.arg or "", at)
+            rep = self._expand_operand(p.arg2 or "", at) if p.arg2 is not None else ""
+            if pat is None or rep is None:
+                return None
+            s = to_str(value)
+            reps = to_str(rep)
+            if pat == "":
+                return value
+            rxs = from_str_regex(pat)
+            if op == "/#":
+                m = _longest_match(rxs, s, anchored_start=True)
+                return from_str(reps + s[m:]) if m is not None else value
+            if op == "/%":
+                for k in range(0, len(s) + 1):
+                    if re.fullmatch(rxs, s[k:], re.DOTALL):
+                        return from_str(s[:k] + reps)
+                return value
+            out: list[str] = []
+            i = 0
+            done = False
+            while i <= len(s):
+                m2 = None if done else _longest_match(rxs, s[i:], anchored_start=True)
+                if m2 is not None and m2 > 0:
+                    out.append(reps)
+                    i += m2
+                    if op == "/":
+                        done = True
+                    continue
+                if i < len(s):
+                    out.append(s[i])
+                i += 1
+            return from_str("".join(out))
+        if op in ("^^", "^", ",,", ","):
+            s = to_str(value)
+            if p.arg:
+                return None
+            if op == "^^":
+                return from_str(s.upper())
+            if op == ",,":
+                return from_str(s.lower())
+            if op == "^":
+                return from_str(s[:1].upper() + s[1:])
+            return from_str(s[:1].lower() + s[1:])
+        if op == "@":
+            a = p.arg or ""
+            if a == "Q":
+                return "'" + value.replace("'", "'\\''") + "'"
+            if a == "U":
+                return from_str(to_str(value).upper())
+            if a == "L":
+                return from_str(to_str(value).lower())
+            if a == "u":
+                s = to_str(value)
+                return from_str(s[:1].upper() + s[1:])
+            return None
+        return None
+
+    # ---------------------------------------------------------------------- words
+
+    def expand_single(self, tok: L.WordTok | None, rebase: bool = True) -> str | None:
+        """Expand a word without splitting or globbing (assignment values, redirect targets, case words)."""
+        return self.expand_value(tok, rebase)[0]
+
+    def expand_value(self, tok: L.WordTok | None, rebase: bool = True) -> tuple[str | None, str | None]:
+        """(value, reason it is unknown) of a word expanded without splitting or globbing."""
+        if tok is None:
+            return None, None
+        if _PLAIN.fullmatch(tok.raw):
+            return tok.raw, None
+        parts = L.parse_word(tok.raw, assignment=True)
+        at = self.src.at(tok.start) if rebase else self.cur_at
+        chunks = self.expand_parts(parts, at, assignment=True)
+        bad = next((c for c in chunks if c.text is None and c.reason != "EMPTY_AT"), None)
+        if bad is not None:
+            return None, bad.reason
+        if _BREAK not in chunks:
+            return "".join(c.text or "" for c in chunks), None
+        return " ".join("".join(c.text or "" for c in grp) for grp in _split_on_break(chunks)), None
+
+    def expand_word(
+        self,
+        tok: L.WordTok,
+        rebase: bool = True,
+        vanished: list[tuple[str, str, str | None]] | None = None,
+    ) -> list[ExpWord]:
+        """Full expansion of one word: brace, parameter/command/arithmetic, splitting, globbing, quotes."""
+        at = self.src.at(tok.start) if rebase else self.cur_at
+        if _PLAIN.fullmatch(tok.raw):
+            return [ExpWord(tok.raw, at, "literal", offset=tok.start)]
+        try:
+            raws = brace_expand(tok.raw) if "{" in tok.raw else [tok.raw]
+        except BraceLimit:
+            reason = f"brace expansion of `{to_str(tok.raw)[:60]}` makes more than {BRACE_LIMIT} words"
+            return [ExpWord(None, at, to_str(tok.raw), reason, offset=tok.start)]
+        if len(raws) > 1:
+            self.emit("brace", at, raw=to_str(tok.raw), words=[to_str(r) for r in raws][:20])
+        out: list[ExpWord] = []
+        for raw in raws:
+            out.extend(self._expand_one(raw, at, tok.start, vanished))
+        return out
+
+    def _expand_one(
+        self, raw: str, at: str, offset: int, vanished: list[tuple[str, str, str | None]] | None
+    ) -> list[ExpWord]:
+        parts = L.parse_word(raw)
+        has_exp = any(isinstance(p, (L.Param, L.CmdSub, L.Arith, L.Tilde, L.ProcSub)) for p in parts)
+        expansion = "literal" if not has_exp else to_str(raw)
+        quoted_exp = (
+            raw.startswith('"')
+            and raw.endswith('"')
+            and len([p for p in parts if not isinstance(p, L.DQStart)]) == 1
+            and has_exp
+        )
+        chunks = self.expand_parts(parts, at)
+        ifs = self._ifs()
+        fields: list[dict[str, Any]] = []
+        cur: dict[str, Any] | None = None
+        merge_ws = False
+        split_happened = False
+        nfields_from_split = 0
+
+        def new_field() -> dict[str, Any]:
+            return {"pieces": [], "glob": False, "reason": None}
+
+        pending_dq = False  # inside quotes, nothing produced yet
+        empty_at = False
+        for c in chunks:
+            if c is _BREAK:
+                if cur is not None:
+                    fields.append(cur)
+                cur = None
+                merge_ws = False
+                continue
+            if c.reason == "DQ" and c.text == "":
+                pending_dq = True
+                empty_at = False
+                continue
+            if c.reason == "DQEND" and c.text == "":
+                if pending_dq and not empty_at and cur is None:
+                    cur = new_field()  # "" or '' : an empty word
+                pending_dq = False
+                continue
+            if c.text is None and c.reason == "EMPTY_AT":
+                empty_at = True
+                continue
+            if c.quoted and c.text is not None:
+                pending_dq = False
+            if c.text is None:
+                if cur is None:
+                    cur = new_field()
+                cur["reason"] = cur["reason"] or c.reason or "not known statically"
+                if c.split:
+                    cur["reason_split"] = True
+                continue
+            if not c.split:
+                if cur is None:
+                    cur = new_field()
+                cur["pieces"].append(c.text)
+                if not c.quoted and _has_glob(c.text):
+                    cur["glob"] = True
+                merge_ws = False
+                continue
+            # unquoted expansion: split on IFS
+            if ifs is None:
+                if cur is None:
+                    cur = new_field()
+                cur["reason"] = cur["reason"] or "IFS is not known statically"
+                continue
+            text = c.text
+            if ifs == "":
+                if text:
+                    if cur is None:
+                        cur = new_field()
+                    cur["pieces"].append(text)
+                    if _has_glob(text):
+                        cur["glob"] = True
+                continue
+            ws = "".join(ch for ch in ifs if ch in " \t\n")
+            buf: list[str] = []
+            i = 0
+            n = len(text)
+            while i < n:
+                ch = text[i]
+                if ch in ifs:
+                    if buf:
+                        if cur is None:
+                            cur = new_field()
+                        cur["pieces"].append("".join(buf))
+                        buf = []
+                    if ch in ws:
+                        if cur is not None:
+                            fields.append(cur)
+                            cur = None
+                            merge_ws = True
+                            split_happened = True
+                            nfields_from_split += 1
+                        i += 1
+                        continue
+                    # non-whitespace delimiter
+                    if cur is not None:
+                        fields.append(cur)
+                        cur = None
+                    elif not merge_ws:
+                        fields.append(new_field())
+                    merge_ws = False
+                    split_happened = True
+                    i += 1
+                    while i < n and text[i] in ws:
+                        i += 1
+                    continue
+                buf.append(ch)
+                merge_ws = False
+                i += 1
+            if buf:
+                if cur is None:
+                    cur = new_field()
+                piece = "".join(buf)
+                cur["pieces"].append(piece)
+                if _has_glob(piece):
+                    cur["glob"] = True
+        if cur is not None:
+            fields.append(cur)
+        if not fields and has_exp and vanished is not None:
+            state = "empty"
+            name = None
+            for p in parts:
+                if isinstance(p, L.Param):
+                    name = p.name
+                    st, _v, _r = (
+                        self.get_param(p.name) if p.index is None and p.name not in "@*" else ("set", 0, 0)
+                    )
+                    if st == "unset":
+                        state = "unset"
+            vanished.append((to_str(raw), state, name))
+        result: list[ExpWord] = []
+        for f in fields:
+            ftext: str | None = "".join(f["pieces"])
+            reason = f["reason"]
+            if reason is None and f["glob"] and "noglob" not in self.options:
+                reason = (
+                    f"pathname expansion of `{to_str(ftext or '')}` depends on the files present when the "
+                    "script runs"
+                )
+                self.emit("glob", at, word=to_str(ftext or ""), raw=to_str(raw))
+                ftext = None
+            elif reason is not None:
+                if f.get("reason_split"):
+                    reason += " (unquoted: it may also split into several words)"
+                ftext = None
+            result.append(
+                ExpWord(
+                    ftext,
+                    at,
+                    expansion,
+                    reason,
+                    quoted_exp,
+                    to_str(raw) if split_happened and len(fields) > 1 else None,
+                    offset,
+                )
+            )
+        return result
+
+    def _get_element(self, name: str, index: str, at: str) -> tuple[str, str | None, str | None]:
+        v = self.lookup(name)
+        if name == "BASH_SOURCE" and (v is None or not v.is_set):
+            try:
+                i = int(index)
+            except ValueError:
+                return "unknown", None, "BASH_SOURCE index not known"
+            stack = list(reversed(self.bash_source))
+            return ("set", stack[i], None) if 0 <= i < len(stack) else ("unset", None, None)
+        if v is None or not v.is_set:
+            return "unset", None, None
+        if not v.known:
+            return "unknown", None, v.reason
+        if v.assoc:
+            key = self._expand_operand(index, at)
+            if key is None:
+                return "unknown", None, "the array index is not known statically"
+            items = dict(v.array or ())
+            return ("set", items[key], None) if key in items else ("unset", None, None)
+        expanded = self.expand_arith_text(index)
+        try:
+            idx: int | None = self.arith(expanded) if expanded is not None else None
+        except ArithError:
+            idx = None
+        if idx is None:
+            return "unknown", None, "the array index is not known statically"
+        items = dict(v.array) if v.array is not None else {0: v.value}
+        if idx < 0:
+            keys = [k for k in items if isinstance(k, int)]
+            idx = (max(keys) + 1 + idx) if keys else idx
+        if idx in items:
+            val = items[idx]
+            return (
+                ("set", val, None) if val is not None else ("unknown", None, "element not known statically")
+            )
+        return "unset", None, None

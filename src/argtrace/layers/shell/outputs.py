@@ -1,0 +1,127 @@
+"""What pure commands print, as bash prints it: ``echo`` (``-n``, ``-e``), ``printf`` formats, ``dirname``,
+``basename``, and ``read``'s splitting of a line on IFS. Pure functions of text, shared by command
+substitution (``expand``) and the builtins.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from argtrace.layers.shell import lexer as L
+
+# commands whose output ``_emulate`` computes from their expanded words (the same as ``_capture`` would)
+_EMULATED = frozenset({"echo", "printf", "pwd", "dirname", "basename", "readlink", "realpath"})
+
+
+def _echo_output(words: Sequence[str | None]) -> str | None:
+    """What bash's ``echo`` prints for these words (None when one of them is unknown)."""
+    nl = True
+    interpret = False
+    i = 0
+    while i < len(words) and words[i] is not None and re.fullmatch(r"-[neE]+", words[i] or ""):
+        w = words[i] or ""
+        nl = nl and "n" not in w
+        interpret = ("e" in w) or (interpret and "E" not in w)
+        i += 1
+    rest = words[i:]
+    if any(w is None for w in rest):
+        return None
+    out = " ".join(w or "" for w in rest)
+    if interpret:
+        out = L.decode_ansi(out)
+    return out + ("\n" if nl else "")
+
+
+def _read_split(line: str, ifs: str, nvars: int | None) -> list[str] | None:
+    """How ``read`` splits one line: into fields (``-a``, nvars None) or into nvars variables, the last one
+    getting the rest of the line. None when the rule is not followed here (non-blank IFS with a remainder)."""
+    ws = "".join(c for c in ifs if c in " \t\n")
+    if not ifs:
+        return [line] if nvars is None else [line] + [""] * (max(nvars, 1) - 1)
+    fields: list[str] = []
+    i = 0
+    n = len(line)
+    while i < n and line[i] in ws:
+        i += 1
+    while i < n:
+        if nvars is not None and len(fields) == nvars - 1:
+            rest = line[i:]
+            stripped = rest.rstrip(ws) if ws else rest
+            if any(c in ifs and c not in ws for c in stripped):
+                return None
+            fields.append(stripped)
+            return fields
+        j = i
+        while j < n and line[j] not in ifs:
+            j += 1
+        fields.append(line[i:j])
+        i = j
+        while i < n and line[i] in ws:
+            i += 1
+        if i < n and line[i] in ifs and line[i] not in ws:
+            i += 1
+            while i < n and line[i] in ws:
+                i += 1
+            if i >= n and nvars is None:
+                break
+    return fields
+
+
+def _dirname(p: str) -> str:
+    if not p:
+        return "."
+    stripped = p.rstrip("/")
+    if not stripped:
+        return "/"
+    if "/" not in stripped:
+        return "."
+    d = stripped.rsplit("/", 1)[0].rstrip("/")
+    return d or "/"
+
+
+def _basename(p: str) -> str:
+    stripped = p.rstrip("/")
+    if not stripped:
+        return "/" if p else ""
+    return stripped.rsplit("/", 1)[-1]
+
+
+def _printf(fmt: str, args: list[str]) -> str | None:
+    """bash's printf for %s/%d/%%/escapes; the format is reused while arguments remain."""
+    out: list[str] = []
+    ai = 0
+    while True:
+        used = 0
+        i = 0
+        while i < len(fmt):
+            c = fmt[i]
+            if c == "\\" and i + 1 < len(fmt):
+                out.append(L.decode_ansi(fmt[i : i + 2]))
+                i += 2
+                continue
+            if c == "%" and i + 1 < len(fmt):
+                d = fmt[i + 1]
+                if d == "%":
+                    out.append("%")
+                elif d in "sdib":
+                    arg = args[ai] if ai < len(args) else ""
+                    if d in "di":
+                        try:
+                            arg = str(int(arg or "0", 0))
+                        except ValueError:
+                            return None
+                    elif d == "b":
+                        arg = L.decode_ansi(arg)
+                    out.append(arg)
+                    ai += 1
+                    used += 1
+                else:
+                    return None
+                i += 2
+                continue
+            out.append(c)
+            i += 1
+        if ai >= len(args) or used == 0:
+            break
+    return "".join(out)

@@ -1,0 +1,423 @@
+"""Parameter and array state (bash's variables): scopes, ``set_var``/``set_array`` with their attributes
+(export, readonly, integer, arrays), ``$1``.. and the special parameters as ``get_param`` reads them,
+arithmetic on variables, the working directory, and the snapshots that let a branch whose condition is
+unknown run on a copy and be merged (a variable that differs between the branches becomes unknown).
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from argtrace.layers.shell.arith import ArithError
+from argtrace.layers.shell.arith import Evaluator as ArithEvaluator
+from argtrace.layers.shell.core import Core, _Break, _Continue, _Exit, _Return, to_str
+from argtrace.layers.shell.state import Snapshot, Var
+
+
+class Params(Core):
+    def lookup(self, name: str) -> Var | None:
+        for scope in reversed(self.scopes):
+            v = scope.get(name)
+            if v is not None:
+                return v
+        return None
+
+    def set_var(
+        self,
+        name: str,
+        value: str | None,
+        *,
+        at: str | None,
+        expansion: str | None,
+        reason: str | None = None,
+        append: bool = False,
+        local: bool = False,
+        **attrs: Any,
+    ) -> None:
+        scope = self.scopes[-1] if local else self._scope_of(name)
+        old = scope.get(name)
+        if old is not None and old.readonly:
+            self.emit("readonly", at, name=name)
+            return
+        if ((old is not None and old.integer) or attrs.get("integer")) and value is not None:
+            try:
+                base_text = (old.scalar if old is not None else None) or "0"
+                value = str(self.arith(value if not append else f"{base_text}+({value})"))
+                append = False
+            except ArithError:
+                value = None
+                reason = reason or "arithmetic on a value that is not known statically"
+        if append and old is not None:
+            if old.array is not None and value is not None:
+                arr = dict(old.array)
+                k = 0 if not old.assoc else "0"
+                cur = arr.get(k, "")
+                arr[k] = None if cur is None else cur + value
+                scope[name] = old.with_(array=tuple(arr.items()), at=at, expansion=expansion)
+                return
+            base = old.scalar if old.is_set else ""
+            value = None if (base is None or value is None) else base + value
+            if value is None and reason is None:
+                reason = old.reason or "appended to a value that is not known statically"
+        known = value is not None
+        if old is None and not attrs and "allexport" not in self.options:
+            # the common case, without dataclasses.replace
+            scope[name] = Var(
+                value=value, known=known, reason=None if known else reason, at=at, expansion=expansion
+            )
+            return
+        base_var = old if old is not None else Var()
+        new = base_var.with_(
+            value=value,
+            array=None,
+            known=known,
+            reason=None if known else reason,
+            at=at,
+            expansion=expansion,
+            is_set=True,
+            **attrs,
+        )
+        if "export" in self.options or "allexport" in self.options:
+            new = new.with_(exported=True)
+        scope[name] = new
+
+    def _scope_of(self, name: str) -> dict[str, Var]:
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope
+        return self.scopes[0]
+
+    def set_array(
+        self,
+        name: str,
+        items: list[tuple[Any, str | None]] | None,
+        *,
+        at: str,
+        expansion: str,
+        append: bool = False,
+        reason: str | None = None,
+        local: bool = False,
+        assoc: bool | None = None,
+    ) -> None:
+        scope = self.scopes[-1] if local else self._scope_of(name)
+        old = scope.get(name)
+        if old is not None and old.readonly:
+            self.emit("readonly", at, name=name)
+            return
+        is_assoc = assoc if assoc is not None else bool(old and old.assoc)
+        if items is None:
+            scope[name] = (old or Var()).with_(
+                value=None,
+                array=None,
+                known=False,
+                reason=reason,
+                at=at,
+                expansion=expansion,
+                is_set=True,
+                assoc=is_assoc,
+            )
+            return
+        if append and old is not None:
+            if not old.known:
+                scope[name] = old.with_(at=at, expansion=expansion)
+                return
+            base = dict(old.array) if old.array is not None else ({0: old.value} if old.is_set else {})
+            nxt = (max((k for k in base if isinstance(k, int)), default=-1) + 1) if not is_assoc else 0
+            for k, v in items:
+                if k is None:
+                    base[nxt] = v
+                    nxt += 1
+                else:
+                    base[k] = v
+                    if isinstance(k, int):
+                        nxt = k + 1
+            arr = base
+        else:
+            arr = {}
+            nxt = 0
+            for k, v in items:
+                if k is None:
+                    arr[nxt] = v
+                    nxt += 1
+                else:
+                    arr[k] = v
+                    if isinstance(k, int):
+                        nxt = k + 1
+        if not is_assoc:
+            arr = dict(sorted(arr.items(), key=lambda kv: kv[0] if isinstance(kv[0], int) else 0))
+        scope[name] = (old or Var()).with_(
+            value=None,
+            array=tuple(arr.items()),
+            known=True,
+            reason=None,
+            at=at,
+            expansion=expansion,
+            is_set=True,
+            assoc=is_assoc,
+        )
+
+    def arith(self, expr: str) -> int:
+        """Evaluate arithmetic text (after ``$`` expansions); raises ArithError when unknown or invalid."""
+
+        def lookup(name: str) -> str | None:
+            idx = None
+            if "[" in name:
+                name, idx = name[:-1].split("[", 1)
+            v = self.lookup(name)
+            if v is None or not v.is_set:
+                return None
+            if not v.known:
+                raise ArithError(f"${name} is not known statically" + (f" ({v.reason})" if v.reason else ""))
+            if idx is not None and v.array is not None:
+                try:
+                    key: Any = self.arith(idx) if not v.assoc else idx
+                except ArithError:
+                    raise
+                return dict(v.array).get(key)
+            return v.scalar
+
+        def assign(name: str, value: int) -> None:
+            if "[" in name:
+                base, idx = name[:-1].split("[", 1)
+                self.set_array(
+                    base, [(self.arith(idx), str(value))], at=self.cur_at, expansion="arithmetic", append=True
+                )
+                return
+            self.set_var(name, str(value), at=self.cur_at, expansion="arithmetic")
+
+        return ArithEvaluator(lookup, assign).evaluate(expr)
+
+    # ---------------------------------------------------------------------- snapshots
+
+    def snapshot(self) -> Snapshot:
+        return Snapshot(
+            scopes=[dict(s) for s in self.scopes],
+            positional=None if self.positional is None else list(self.positional),
+            positional_reason=self.positional_reason,
+            funcs=dict(self.funcs),
+            cwd=self.cwd,
+            cwd_reason=self.cwd_reason,
+            options=set(self.options),
+            extra={"exec_fds": dict(self.exec_fds)} if self.exec_fds else {},
+        )
+
+    def restore(self, s: Snapshot) -> None:
+        self.scopes = [dict(x) for x in s.scopes]
+        self.positional = None if s.positional is None else list(s.positional)
+        self.positional_reason = s.positional_reason
+        self.funcs = dict(s.funcs)
+        self.cwd = s.cwd
+        self.cwd_reason = s.cwd_reason
+        self.options = set(s.options)
+        self.exec_fds = dict(s.extra.get("exec_fds", {}))
+
+    def fork(self, alternatives: Sequence[Callable[[], int | None]], reason: str) -> int | None:
+        """Run each alternative on a copy of the state and merge the results."""
+        base = self.snapshot()
+        results: list[Snapshot] = []
+        statuses: list[int | None] = []
+        exits: list[_Exit] = []
+        ctl: BaseException | None = None
+        for alt in alternatives:
+            self.restore(base)
+            self.spec.append(reason)
+            try:
+                statuses.append(alt())
+                results.append(self.snapshot())
+            except _Exit as e:
+                exits.append(e)
+            except (_Return, _Break, _Continue) as e:
+                # control leaves the construct on this path only: treat as the path ending here
+                ctl = e
+                results.append(self.snapshot())
+            finally:
+                self.spec.pop()
+        if not results:
+            self.restore(base)
+            raise _Exit(None, reason)
+        self._merge(results, reason)
+        if ctl is not None and len(results) == 1 and not statuses:
+            raise ctl
+        if len(set(statuses)) == 1 and len(statuses) == len(results):
+            return statuses[0]
+        return None
+
+    def _merge(self, snaps: list[Snapshot], reason: str) -> None:
+        first = snaps[0]
+        if len(snaps) == 1:
+            self.restore(first)
+            return
+        depth = min(len(s.scopes) for s in snaps)
+        scopes: list[dict[str, Var]] = []
+        for level in range(depth):
+            names: set[str] = set()
+            for s in snaps:
+                names.update(s.scopes[level])
+            merged: dict[str, Var] = {}
+            for name in names:
+                vals = [s.scopes[level].get(name) for s in snaps]
+                v0 = vals[0]
+                if all(v == v0 for v in vals):
+                    if v0 is not None:
+                        merged[name] = v0
+                    continue
+                present = [v for v in vals if v is not None]
+                if all(
+                    v is not None
+                    and v.known == present[0].known
+                    and v.value == present[0].value
+                    and v.array == present[0].array
+                    for v in vals
+                ):
+                    merged[name] = present[0].with_(exported=any(v.exported for v in present))
+                    continue
+                cands: list[str] = []
+                for v in vals:
+                    shown = (
+                        "unset"
+                        if v is None or not v.is_set
+                        else (f"`{to_str(v.scalar or '')}`" if v.known and v.array is None else "unknown")
+                    )
+                    if shown not in cands:
+                        cands.append(shown)
+                why = f"its value depends on {reason}"
+                if len(cands) <= 4:
+                    why += " (" + " or ".join(cands) + ")"
+                merged[name] = Var(
+                    value=None,
+                    known=False,
+                    exported=any(v.exported for v in present),
+                    reason=why,
+                    at=present[-1].at,
+                    expansion=present[-1].expansion,
+                )
+            scopes.append(merged)
+        self.scopes = scopes
+        pos = [s.positional for s in snaps]
+        if all(p == pos[0] for p in pos):
+            self.positional = None if pos[0] is None else list(pos[0])
+            self.positional_reason = first.positional_reason
+        else:
+            self.positional = None
+            self.positional_reason = f"the positional parameters depend on {reason}"
+        self.funcs = {}
+        for s in snaps:
+            self.funcs.update(s.funcs)
+        cwds = {s.cwd for s in snaps}
+        if len(cwds) == 1:
+            self.cwd = first.cwd
+            self.cwd_reason = first.cwd_reason
+        else:
+            self.cwd = None
+            self.cwd_reason = f"the working directory depends on {reason}"
+        self.options = set().union(*(s.options for s in snaps))
+
+    # ---------------------------------------------------------------------- reading parameters
+
+    def get_param(self, name: str) -> tuple[str, str | None, str | None]:
+        """(state, value, reason) for a scalar parameter: state is set|unset|unknown."""
+        if name.isdigit():
+            n = int(name)
+            if n == 0:
+                return "set", self.arg0, None
+            if self.positional is None:
+                return "unknown", None, self.positional_reason
+            if n <= len(self.positional):
+                return "set", self.positional[n - 1], None
+            return "unset", None, None
+        if name == "#":
+            if self.positional is None:
+                return "unknown", None, self.positional_reason
+            return "set", str(len(self.positional)), None
+        if name == "?":
+            if self.last_status is None:
+                return "unknown", None, "the exit status of the previous command is not known statically"
+            return "set", str(self.last_status), None
+        if name == "$":
+            return "unknown", None, "the shell's process id is known only at run time"
+        if name == "!":
+            self.pid_kept = True
+            return "unknown", None, "the process id of the background job is known only at run time"
+        if name == "-":
+            return (
+                "set",
+                "hB"
+                + "".join(
+                    f for f, o in (("e", "errexit"), ("u", "nounset"), ("x", "xtrace")) if o in self.options
+                ),
+                None,
+            )
+        if name == "RANDOM":
+            return "unknown", None, "$RANDOM changes at every use"
+        if (
+            name
+            in (
+                "SECONDS",
+                "EPOCHSECONDS",
+                "EPOCHREALTIME",
+                "BASHPID",
+                "LINENO",
+                "PPID",
+                "HOSTNAME",
+                "UID",
+                "EUID",
+            )
+            and self.lookup(name) is None
+        ):
+            return "unknown", None, f"${name} is known only at run time"
+        v = self.lookup(name)
+        if v is None or not v.is_set:
+            if name == "BASH_SOURCE":
+                return "set", self.bash_source[-1], None
+            return "unset", None, None
+        if not v.known:
+            return "unknown", None, v.reason
+        return "set", v.scalar, None
+
+    def get_list(
+        self, name: str, index: str | None
+    ) -> tuple[str, list[tuple[Any, str | None]] | None, str | None]:
+        """Elements of ``$@``/``$*`` (index None) or an array ``name[@]``."""
+        if name in ("@", "*"):
+            if self.positional is None:
+                return "unknown", None, self.positional_reason
+            return "set", list(enumerate(self.positional, 1)), None
+        v = self.lookup(name)
+        if v is None or not v.is_set:
+            if name == "BASH_SOURCE":
+                return "set", list(enumerate(reversed(self.bash_source))), None
+            return "unset", [], None
+        if not v.known:
+            return "unknown", None, v.reason
+        if v.array is None:
+            return "set", [(0, v.value)], None
+        return "set", list(v.array), None
+
+    def _nounset(self, name: str, raw: str, at: str) -> None:
+        if "nounset" in self.options and name not in ("@", "*"):
+            self.emit(
+                "nounset",
+                at,
+                name=name,
+                raw=raw,
+                positional=name.isdigit(),
+                nargs=None if self.positional is None else len(self.positional),
+            )
+            raise _Exit(1, f"set -u: {name}: unbound variable")
+
+    def _ifs(self) -> str | None:
+        v = self.lookup("IFS")
+        if v is None or not v.is_set:
+            return " \t\n"
+        if not v.known:
+            return None
+        return v.scalar or ""
+
+    def resolve_path(self, p: str) -> str | None:
+        if p.startswith("/"):
+            return p
+        if self.cwd is None:
+            return None
+        return posixpath.normpath(posixpath.join(self.cwd, p))

@@ -1,0 +1,271 @@
+"""Patterns: bash glob patterns (with extglob groups and POSIX classes) as Python regexes, brace expansion
+(``{a,b}``, ``{1..10}``, bounded), the alternatives of a ``case`` item, and the longest/shortest match helpers
+used by ``${x#pat}`` and friends. Pure functions of text; no evaluator state.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+
+from argtrace.layers.shell import lexer as L
+from argtrace.layers.shell.core import _BREAK, _Chunk, to_str
+
+
+def _glob_to_regex(chunks: Sequence[tuple[str, bool]], extglob: bool = True) -> str:
+    """Translate a bash pattern (pieces with a quoted flag) into a Python regex."""
+    out: list[str] = []
+    for text, quoted in chunks:
+        if quoted:
+            out.append(re.escape(text))
+            continue
+        i = 0
+        n = len(text)
+        while i < n:
+            c = text[i]
+            if c == "\\" and i + 1 < n:
+                out.append(re.escape(text[i + 1]))
+                i += 2
+            elif c == "*":
+                out.append("[\\s\\S]*")
+                i += 1
+            elif c == "?":
+                out.append("[\\s\\S]")
+                i += 1
+            elif c == "[":
+                j = i + 1
+                if j < n and text[j] in "!^":
+                    j += 1
+                if j < n and text[j] == "]":
+                    j += 1
+                while j < n and text[j] != "]":
+                    if text.startswith("[:", j):
+                        k = text.find(":]", j + 2)
+                        j = k + 2 if k > 0 else j + 1
+                    else:
+                        j += 1
+                if j >= n:
+                    out.append("\\[")
+                    i += 1
+                    continue
+                body = text[i + 1 : j]
+                neg = body[:1] in ("!", "^")
+                if neg:
+                    body = body[1:]
+                classes = {
+                    "alpha": "a-zA-Z",
+                    "digit": "0-9",
+                    "alnum": "a-zA-Z0-9",
+                    "upper": "A-Z",
+                    "lower": "a-z",
+                    "space": "\\s",
+                    "xdigit": "0-9a-fA-F",
+                    "punct": "!-/:-@\\[-`{-~",
+                    "word": "\\w",
+                    "blank": " \\t",
+                }
+                body = re.sub(r"\[:(\w+):\]", functools.partial(_posix_class, classes), body)
+                body = body.replace("\\", "\\\\").replace("]", "\\]") if body else body
+                out.append("[" + ("^" if neg else "") + body + "]")
+                i = j + 1
+            elif extglob and c in "@?*+!" and i + 1 < n and text[i + 1] == "(":
+                j = text.find(")", i)
+                if j < 0:
+                    out.append(re.escape(c))
+                    i += 1
+                    continue
+                alts = "|".join(re.escape(a) for a in text[i + 2 : j].split("|"))
+                out.append(
+                    {
+                        "@": f"(?:{alts})",
+                        "?": f"(?:{alts})?",
+                        "*": f"(?:{alts})*",
+                        "+": f"(?:{alts})+",
+                        "!": f"(?!(?:{alts})$)[\\s\\S]*",
+                    }[c]
+                )
+                i = j + 1
+            else:
+                out.append(re.escape(c))
+                i += 1
+    return "".join(out)
+
+
+def _has_glob(text: str) -> bool:
+    if "*" in text or "?" in text:
+        return True
+    i = text.find("[")
+    return i >= 0 and text.find("]", i + 1) > 0
+
+
+def _posix_class(classes: dict[str, str], m: re.Match[str]) -> str:
+    return classes.get(m.group(1), "")
+
+
+BRACE_LIMIT = 10_000
+
+
+class BraceLimit(Exception):
+    pass
+
+
+def brace_expand(raw: str) -> list[str]:
+    """Bash brace expansion of one raw word (quotes respected); returns [raw] when nothing expands.
+
+    Raises BraceLimit when the word would expand to more than BRACE_LIMIT words."""
+    out = _brace_expand(raw)
+    if len(out) > BRACE_LIMIT:
+        raise BraceLimit()
+    return out
+
+
+def _brace_expand(raw: str) -> list[str]:
+    n = len(raw)
+    i = 0
+    while i < n:
+        skipped = L.skip_quoted(raw, i, n, ansi=True, backtick=True)
+        if skipped != i:
+            i = skipped
+            continue
+        c = raw[i]
+        if c == "{":
+            j, commas = _brace_close(raw, i + 1)
+            if j > 0:
+                inner = raw[i + 1 : j]
+                pre, post = raw[:i], raw[j + 1 :]
+                if commas:
+                    alts: list[str] = []
+                    last = i + 1
+                    for k in commas:
+                        alts.append(raw[last:k])
+                        last = k + 1
+                    alts.append(raw[last:j])
+                    out: list[str] = []
+                    for alt in alts:
+                        out.extend(_brace_expand(pre + alt + post))
+                        if len(out) > BRACE_LIMIT:
+                            return out
+                    return out
+                m = re.fullmatch(
+                    r"(-?\d+)\.\.(-?\d+)(?:\.\.(-?\d+))?|([a-zA-Z])\.\.([a-zA-Z])(?:\.\.(-?\d+))?", inner
+                )
+                if m:
+                    seq: list[str]
+                    if m.group(1) is not None:
+                        a, b_ = int(m.group(1)), int(m.group(2))
+                        step = abs(int(m.group(3))) if m.group(3) else 1
+                        step = step or 1
+                        width = (
+                            max(len(m.group(1)), len(m.group(2)))
+                            if (
+                                (m.group(1).lstrip("-").startswith("0") and len(m.group(1).lstrip("-")) > 1)
+                                or (
+                                    m.group(2).lstrip("-").startswith("0") and len(m.group(2).lstrip("-")) > 1
+                                )
+                            )
+                            else 0
+                        )
+                        rng = range(a, b_ + 1, step) if a <= b_ else range(a, b_ - 1, -step)
+                        seq = [str(v).zfill(width) if width else str(v) for v in rng]
+                    else:
+                        a2, b2 = ord(m.group(4)), ord(m.group(5))
+                        step = abs(int(m.group(6))) if m.group(6) else 1
+                        step = step or 1
+                        rng = range(a2, b2 + 1, step) if a2 <= b2 else range(a2, b2 - 1, -step)
+                        seq = [chr(v) for v in rng]
+                    if len(seq) > 10000:
+                        return [raw]
+                    out = []
+                    for s in seq:
+                        out.extend(_brace_expand(pre + s + post))
+                        if len(out) > BRACE_LIMIT:
+                            return out
+                    return out
+                # not an expansion: keep looking after this brace
+            i += 1
+            continue
+        i += 1
+    return [raw]
+
+
+def _brace_close(raw: str, i: int) -> tuple[int, list[int]]:
+    depth = 1
+    commas: list[int] = []
+    n = len(raw)
+    while i < n:
+        skipped = L.skip_quoted(raw, i, n, ansi=False, backtick=False)
+        if skipped != i:
+            i = skipped
+            continue
+        c = raw[i]
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                return i, commas
+        elif c == "," and depth == 1:
+            commas.append(i)
+        i += 1
+    return -1, []
+
+
+def _split_patterns(text: str, start: int, end: int) -> list[tuple[str, int]]:
+    """``a|b*|"c d")``: the alternatives of a case item (quotes respected), with their offsets."""
+    i = start
+    while i < end and text[i] in " \t\n":
+        i += 1
+    if i < end and text[i] == "(":
+        i += 1  # the optional `(` before the first pattern
+    out: list[tuple[str, int]] = []
+    seg = i
+    depth = 0  # inside an extglob group `@(a|b)`, whose `|` does not separate patterns
+    while i < end:
+        try:
+            skipped = L.skip_quoted(text, i, end, ansi=False, backtick=False)
+        except L.LexError:
+            break
+        if skipped != i:
+            i = skipped
+            continue
+        c = text[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "(":
+            depth += 1
+        elif c == ")" and depth:
+            depth -= 1
+        elif c == "|" and not depth:
+            out.append((text[seg:i].strip(" \t\n"), seg))
+            i += 1
+            while i < end and text[i] in " \t\n":
+                i += 1
+            seg = i
+            continue
+        i += 1
+    out.append((text[seg:end].strip(" \t\n"), seg))
+    return [(raw, off) for raw, off in out if raw]
+
+
+def _split_on_break(chunks: list[_Chunk]) -> list[list[_Chunk]]:
+    groups: list[list[_Chunk]] = [[]]
+    for c in chunks:
+        if c is _BREAK:
+            groups.append([])
+        else:
+            groups[-1].append(c)
+    return groups
+
+
+def from_str_regex(rx: str) -> str:
+    """Patterns are built from latin-1 text; matching happens on real strings."""
+    return to_str(rx) if not rx.isascii() else rx
+
+
+def _longest_match(rx: str, s: str, anchored_start: bool) -> int | None:
+    for k in range(len(s), -1, -1):
+        if re.fullmatch(rx, s[:k], re.DOTALL):
+            return k
+    return None
