@@ -510,7 +510,8 @@ def log_case(rnd: random.Random, case_id: str) -> Case:
         [
             odd_server_args(rnd, secret).encode(),
             (
-                f"INFO 01-01 00:00:00 [u.py:1] non-default args: {{'model': '/m', 'api_key': ['{secret}']}}"
+                "INFO 01-01 00:00:00 [utils.py:1] non-default args: "
+                f"{{'model': '/m', 'api_key': ['{secret}']}}"
             ).encode(),
             f"[2026-01-01 00:00:00] Environment: HF_TOKEN={secret}".encode(),
         ]
