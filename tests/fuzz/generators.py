@@ -563,113 +563,122 @@ def log_case(rnd: random.Random, case_id: str) -> Case:
 # ---------------------------------------------------------------- YAML
 
 
-def deep(rnd: random.Random, n: int) -> str:
-    kind = rnd.choice(["flow_list", "flow_map", "block"])
-    if kind == "flow_list":
-        return "[" * n + "1" + "]" * n
-    if kind == "flow_map":
-        return "{a: " * n + "1" + "}" * n
-    return "\n".join("  " * (i + 3) + "a:" for i in range(n)) + " 1"
+def _server_target(docs: list[object]) -> tuple[dict[str, object], bool] | None:
+    """The compose service or Kubernetes container that starts the server, and whether it is compose."""
+    for doc in docs:
+        if not isinstance(doc, dict):
+            continue
+        services = doc.get("services")
+        if isinstance(services, dict) and services:
+            return next(iter(services.values())), True
+        spec = doc.get("spec") or {}
+        pod = (spec.get("template") or {}).get("spec") or spec if isinstance(spec, dict) else {}
+        containers = pod.get("containers") if isinstance(pod, dict) else None
+        if isinstance(containers, list) and containers and isinstance(containers[0], dict):
+            return containers[0], False
+    return None
+
+
+def _plant_yaml(rnd: random.Random, docs: list[object], secret: str, marker: str) -> bool:
+    """Plant the secret in the server's environment and a marker-writing sibling container nobody may
+    run; True for compose."""
+    found = _server_target(docs)
+    if found is None:
+        return False
+    target, compose = found
+    name = rnd.choice(["HF_TOKEN", "DB_PASSWORD", "OPENAI_API_KEY"])
+    touch = ["sh", "-c", f"touch {DIR}/{marker}"]
+    if compose:
+        env = target.get("environment")
+        if isinstance(env, list):
+            env.append(f"{name}={secret}")
+        else:
+            target["environment"] = {**(env if isinstance(env, dict) else {}), name: secret}
+        services = next(d["services"] for d in docs if isinstance(d, dict) and "services" in d)
+        services["side"] = {"image": "busybox", "command": touch}
+        if rnd.random() < 0.3:
+            target["healthcheck"] = {"test": ["CMD", *touch]}
+    else:
+        env = target.get("env")
+        entry = {"name": name, "value": secret}
+        target["env"] = [*env, entry] if isinstance(env, list) else [entry]
+        target["lifecycle"] = {"postStart": {"exec": {"command": touch}}}
+    return compose
+
+
+def _add_secret_arg(target: dict[str, object], compose: bool, secret: str) -> None:
+    key = "command" if compose else "args"
+    value = target.get(key)
+    if isinstance(value, list):
+        value.append(f"--api-key={secret}")
+    elif isinstance(value, str):
+        target[key] = f"{value} --api-key {secret}"
+    else:
+        target[key] = ["--api-key", secret]
+
+
+HOLE = "@HOLE@"  # a scalar replaced, after dumping, by text yaml.safe_dump would not write
 
 
 def yaml_case(rnd: random.Random, case_id: str) -> Case:
+    import yaml
+
     seed = rnd.choice(YAML_SEEDS)
-    text = seed.read_text()
+    docs = list(yaml.safe_load_all(seed.read_text()))
     secret = new_secret(rnd)
     marker = f"MARK_yaml_{case_id}"
-    compose = "services:" in text
-    if compose:
-        # Plant a secret in the environment and a marker-writing healthcheck/entrypoint nobody may run.
-        text = text.replace("    environment:\n", f"    environment:\n      HF_TOKEN: {secret}\n", 1)
-        if "environment:" not in text:
-            text = text.replace("    image:", f"    environment:\n      HF_TOKEN: {secret}\n    image:", 1)
-        text += f'  side:\n    image: busybox\n    command: ["sh", "-c", "touch {DIR}/{marker}"]\n'
-    else:
-        text = text.replace(
-            "          env:\n",
-            f"          env:\n            - name: DB_PASSWORD\n              value: {secret}\n",
-            1,
-        )
-        if secret not in text:
-            text = text.replace(
-                "          image:",
-                f"          env:\n            - name: HF_TOKEN\n"
-                f"              value: {secret}\n          image:",
-                1,
-            )
-    if secret not in text:
-        text += f"# HF_TOKEN={secret}\n"
+    compose = _plant_yaml(rnd, docs, secret, marker)
+    found = _server_target(docs)
+    assert found is not None, seed
+    target = found[0]
     op = rnd.choice(["deep", "anchors", "types", "syntax", "huge", "mutate", "none", "secretarg"])
-    if op == "deep":
-        n = rnd.choice([50, 500, 1000, 3000])
-        key = rnd.choice(["command", "args", "environment", "env", "x-extra"])
-        text = (
-            text.replace(f"{key}:", f"{key}: {deep(rnd, n)}\n  zz{key}:", 1)
-            if rnd.random() < 0.5
-            else text + f"x-deep: {deep(rnd, n)}\n"
-        )
-    elif op == "anchors":  # a billion-laughs document: each level refers to the previous ten times
-        levels = ['a0: &a0 ["lol"]'] + [
-            f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]" for i in range(1, rnd.randint(3, 9))
-        ]
-        text = "x-bomb:\n" + "\n".join("  " + lv for lv in levels) + "\n" + text
-        text = (
-            text.replace("command:", f"command: *a{len(levels) - 1}\n  zzcommand:", 1)
-            if rnd.random() < 0.5
-            else text
-        )
-    elif op == "types":
-        repl = rnd.choice(
-            [
-                "command: 42",
-                "command: {a: 1}",
-                "args: true",
-                "env: 7",
-                "environment: [1, 2]",
-                "services: []",
-                "containers: null",
-                "spec: 'x'",
-                "image: [1]",
-                "ports: {a: b}",
-            ]
-        )
-        key = repl.split(":")[0] + ":"
-        if key in text:
-            idx = text.index(key)
-            end = text.find("\n", idx)
-            text = text[:idx] + repl + "\n" + text[end + 1 :]
+    hole = ""
+    if op in ("deep", "anchors", "huge"):
+        key = rnd.choice(["command", "args", "environment", "env", "x-extra", "image"])
+        target[key] = HOLE
+        if op == "deep":
+            hole = deep_flow(rnd, rnd.choice([50, 500, 1000, 3000]))
+        elif op == "huge":
+            hole = "a" * rnd.choice([10**5, 10**6, 5 * 10**6])
         else:
-            text = repl + "\n" + text
-    elif op == "syntax":
-        text = mutate_bytes(
-            rnd,
-            text.encode(),
-            rnd.randint(1, 5),
-            [
-                b"\t",
-                b": ",
-                b"- ",
-                b"'",
-                b'"',
-                b"{",
-                b"[",
-                b"&x ",
-                b"*x",
-                b"!!python/object:os.system ",
-                b"%YAML 9\n",
-                b"---\n",
-            ],
-        ).decode("utf-8", "replace")
-    elif op == "huge":
-        text += "x-huge: " + "a" * rnd.choice([10**5, 10**6, 5 * 10**6]) + "\n"
-    elif op == "mutate":
-        text = mutate_bytes(
-            rnd, text.encode(), rnd.randint(1, 10), [b"\n", b" ", b"-", b"\x1b[2J", b"\x00"]
-        ).decode("utf-8", "replace")
+            hole = f"*a{rnd.randint(2, 8)}"
+    elif op == "types":
+        key = rnd.choice(["command", "args", "env", "environment", "image", "ports", "containers"])
+        target[key] = rnd.choice([42, {"a": 1}, True, None, [1, [2]], 1.5, ""])
+        if rnd.random() < 0.2:
+            docs[0] = rnd.choice([[], "x", 7, None])
     elif op == "secretarg":
-        line = f"            - --api-key={secret}\n" if not compose else f'      - "--api-key={secret}"\n'
-        anchor = "          args:\n" if not compose else "    command:\n"
-        text = text.replace(anchor, anchor + line, 1)
+        _add_secret_arg(target, compose, secret)
+    text = yaml.safe_dump_all(docs, sort_keys=False, width=10**6)
+    for form in (f"'{HOLE}'", HOLE):
+        text = text.replace(form, hole)
+    if op == "anchors":  # a billion-laughs document: each level refers to the previous ten times
+        levels = ['a0: &a0 ["lol"]'] + [
+            f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]" for i in range(1, 9)
+        ]
+        bomb = "x-bomb:\n" + "\n".join("  " + lv for lv in levels) + "\n"
+        # Anchors must come before their aliases: the bomb goes first in the server's document.
+        text = bomb + text if compose else text.replace("apiVersion:", bomb + "apiVersion:", 1)
+    elif op == "syntax":
+        inserts = [
+            b"\t",
+            b": ",
+            b"- ",
+            b"'",
+            b'"',
+            b"{",
+            b"[",
+            b"&x ",
+            b"*x",
+            b"!!python/object/apply:os.system ",
+            b"%YAML 9\n",
+            b"---\n",
+            b"\x1b[2J",
+        ]
+        text = mutate_bytes(rnd, text.encode(), rnd.randint(1, 5), inserts).decode("utf-8", "replace")
+    elif op == "mutate":
+        inserts = [b"\n", b" ", b"-", b"\x00", b"\xe2\x80\x94"]
+        text = mutate_bytes(rnd, text.encode(), rnd.randint(1, 10), inserts).decode("utf-8", "replace")
     name = (
         rnd.choice(["compose.yaml", "docker-compose.yml"])
         if compose
@@ -682,6 +691,13 @@ def yaml_case(rnd: random.Random, case_id: str) -> Case:
     secrets = [secret] if secret.encode() in data else []
     markers = [marker] if marker.encode() in data else []
     return Case("yaml", case_id, {name: data}, ["check", *opts, name], secrets, markers)
+
+
+def deep_flow(rnd: random.Random, n: int) -> str:
+    """A flow collection nested ``n`` deep, valid YAML wherever a value goes."""
+    if rnd.random() < 0.5:
+        return "[" * n + "1" + "]" * n
+    return "{a: " * n + "1" + "}" * n
 
 
 GENERATORS = {"script": script_case, "script-mut": script_mutation_case, "log": log_case, "yaml": yaml_case}

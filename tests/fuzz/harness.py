@@ -117,10 +117,13 @@ def classify(
     if ran:
         how = sorted({m.split("_")[1] for m in ran})
         found.append(("EXECUTED", f"EXECUTED {case.kind} via {','.join(how)}"))
-    leaked = [s for s in case.secrets if s.encode() in stdout or s.encode() in stderr]
+    blob = stdout + stderr
+    leaked = [(s, part) for s in case.secrets if (part := leaked_part(s, blob)) is not None]
     if leaked:
-        where = "stdout" if any(s.encode() in stdout for s in leaked) else "stderr"
-        found.append(("LEAK", f"LEAK {case.kind} {leak_context(leaked[0], stdout + stderr)} in {where}"))
+        secret, part = leaked[0]
+        where = "stdout" if part.encode() in stdout else "stderr"
+        whole = "" if part == secret else " (partly)"
+        found.append(("LEAK", f"LEAK {case.kind} {leak_context(part, blob)} in {where}{whole}"))
     if "--format" not in case.argv and _CONTROL.search(stdout + stderr):
         ch = _CONTROL.search(stdout + stderr)
         assert ch is not None
@@ -155,6 +158,21 @@ def _one_line_usage(err: str) -> bool:
         and lines[-1].startswith("argtrace")
         and "error:" in lines[-1]
     )
+
+
+LEAK_WINDOW = 12  # characters of a planted secret that count as leaking it (its random part is 24 long)
+
+
+def leaked_part(secret: str, out: bytes) -> str | None:
+    """The secret if it appears whole, else its first piece of LEAK_WINDOW characters that appears (an error
+    message quoting a truncated line leaks a prefix), else None."""
+    if secret.encode() in out:
+        return secret
+    for i in range(len(secret) - LEAK_WINDOW + 1):
+        piece = secret[i : i + LEAK_WINDOW]
+        if piece.encode() in out:
+            return piece
+    return None
 
 
 def leak_context(secret: str, out: bytes) -> str:
