@@ -232,6 +232,11 @@ def save_case(out: Outcome, root: Path) -> Path:
         shutil.rmtree(dest)
     dest.mkdir(parents=True)
     write_case(out.case, dest)
+    # The files as generated (with @DIR@ unexpanded): what a regression test under tests/fuzz/reproducers
+    # is made of.
+    for rel, data in out.case.files.items():
+        (dest / "template" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (dest / "template" / rel).write_bytes(data)
     argv = " ".join(shlex.quote(a) for a in out.case.argv)
     (dest / "cmd.sh").write_text(
         f'#!/bin/sh\n# {out.signature}\ncd "$(dirname "$0")" && PYTHONPATH={shlex.quote(str(REPO / "src"))} '
@@ -249,6 +254,8 @@ def save_case(out: Outcome, root: Path) -> Path:
         "argv": out.case.argv,
         "secrets": out.case.secrets,
         "markers": out.case.markers,
+        "executables": out.case.executables,
+        "kind": out.case.kind,
     }
     (dest / "case.json").write_text(json.dumps(meta, indent=1) + "\n")
     return dest
@@ -351,6 +358,34 @@ def minimise(case: Case, main_file: str, signature: str, timeout: float, budget:
     )
 
 
+def case_named(name: str) -> Case:
+    """The case a name such as ``script-mut-7-12`` stands for (kind, seed, index)."""
+    kind, seed, index = name.rsplit("-", 2)
+    return make_case(int(seed), int(index), kind)
+
+
+def minimise_all(
+    firsts: dict[str, Case], out: Path, jobs: int, timeout: float, budget: int
+) -> dict[str, dict[str, object]]:
+    """Minimise one case per signature, ``jobs`` at a time; each result is kept under ``out/minimised``."""
+
+    def one(item: tuple[str, Case]) -> tuple[str, dict[str, object]]:
+        sig, case = item
+        main_file = main_file_of(case)
+        # A hang costs the whole timeout per trial: fewer trials for it.
+        small = minimise(case, main_file, sig, timeout, budget if not sig.startswith("HANG") else budget // 5)
+        res = run_case(small, timeout, out / "minimised")
+        return sig, {
+            "case": case.name,
+            "bytes": [len(case.files[main_file]), len(small.files[main_file])],
+            "still": res.signature == sig,
+            "dir": str(res.dir) if res.dir else None,
+        }
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        return dict(pool.map(one, firsts.items()))
+
+
 def main_file_of(case: Case) -> str:
     return next(f for f in case.files if f in case.argv)
 
@@ -364,7 +399,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per case (then HANG)")
     ap.add_argument("--minimise", action="store_true", help="minimise one case per failure signature")
+    ap.add_argument("--budget", type=int, default=150, help="runs per signature when minimising")
+    ap.add_argument(
+        "--minimise-from",
+        type=Path,
+        metavar="SUMMARY",
+        help="no campaign: minimise the example of each signature in an earlier run's summary.json",
+    )
     args = ap.parse_args(argv)
+    if args.minimise_from is not None:
+        earlier = json.loads(args.minimise_from.read_text())["signatures"]
+        todo_min = {sig: case_named(Path(e["example"]).name) for sig, e in earlier.items()}
+        result = minimise_all(todo_min, args.out, args.jobs, args.timeout, args.budget)
+        (args.out / "minimised.json").write_text(json.dumps(result, indent=1) + "\n")
+        print(json.dumps(result, indent=1))
+        return 0
     kinds = [k for k in args.kinds.split(",") if k]
     unknown = set(kinds) - set(KINDS)
     if unknown:
@@ -382,17 +431,11 @@ def main(argv: list[str] | None = None) -> int:
     results = campaign(todo, args.out, args.jobs, args.timeout, progress)
     report = summary(results)
     if args.minimise:
-        firsts: dict[str, Outcome] = {}
+        firsts: dict[str, Case] = {}
         for r in results:
             if r.cls in FAILURES:
-                firsts.setdefault(r.signature, r)
-        minimised: dict[str, str] = {}
-        for sig, r in firsts.items():
-            small = minimise(r.case, main_file_of(r.case), sig, args.timeout)
-            res = run_case(small, args.timeout, args.out / "minimised")
-            if res.signature == sig and res.dir is not None:
-                minimised[sig] = str(res.dir)
-        report["minimised"] = minimised
+                firsts.setdefault(r.signature, r.case)
+        report["minimised"] = minimise_all(firsts, args.out, args.jobs, args.timeout, args.budget)
     (args.out / "summary.json").write_text(json.dumps(report, indent=1) + "\n")
     print(json.dumps(report, indent=1))
     return 1 if any(r.cls in MUST_NOT for r in results) else 0
