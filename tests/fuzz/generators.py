@@ -36,6 +36,7 @@ class Case:
     secrets: list[str] = field(default_factory=list)
     markers: list[str] = field(default_factory=list)  # file names under the case directory
     executables: list[str] = field(default_factory=list)  # files to chmod +x
+    fifos: list[str] = field(default_factory=list)  # named pipes to create (nobody writes to them)
 
 
 # ---------------------------------------------------------------- real flags from the bundled schemas

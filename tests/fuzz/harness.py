@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import dataclasses
 import json
 import os
 import re
@@ -88,6 +89,10 @@ def write_case(case: Case, workdir: Path) -> None:
         path.write_bytes(data.replace(DIR.encode(), str(workdir).encode()))
     for rel in case.executables:
         (workdir / rel).chmod(0o755)
+    for rel in case.fifos:
+        # A FIFO nobody writes to: a reader that opens it blocks forever.
+        (workdir / rel).parent.mkdir(parents=True, exist_ok=True)
+        os.mkfifo(workdir / rel)
     (workdir / ".tmp").mkdir(exist_ok=True)
 
 
@@ -256,6 +261,7 @@ def save_case(out: Outcome, root: Path) -> Path:
         "markers": out.case.markers,
         "executables": out.case.executables,
         "kind": out.case.kind,
+        "fifos": out.case.fifos,
     }
     (dest / "case.json").write_text(json.dumps(meta, indent=1) + "\n")
     return dest
@@ -313,15 +319,7 @@ def minimise(case: Case, main_file: str, signature: str, timeout: float, budget:
     def still_fails(data: bytes) -> bool:
         nonlocal runs
         runs += 1
-        trial = Case(
-            case.kind,
-            case.name,
-            {**case.files, main_file: data},
-            case.argv,
-            case.secrets,
-            case.markers,
-            case.executables,
-        )
+        trial = dataclasses.replace(case, files={**case.files, main_file: data})
         return run_case(trial, timeout).signature == signature
 
     def ddmin(parts: list[bytes], joiner: bytes) -> list[bytes]:
@@ -347,15 +345,7 @@ def minimise(case: Case, main_file: str, signature: str, timeout: float, budget:
     data = b"\n".join(lines)
     if len(data) < 4000:
         data = b"".join(ddmin([bytes([b]) for b in data], b""))
-    return Case(
-        case.kind,
-        case.name + "-min",
-        {**case.files, main_file: data},
-        case.argv,
-        case.secrets,
-        case.markers,
-        case.executables,
-    )
+    return dataclasses.replace(case, name=case.name + "-min", files={**case.files, main_file: data})
 
 
 def case_named(name: str) -> Case:

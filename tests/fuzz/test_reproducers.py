@@ -1,8 +1,9 @@
 """Every minimised fuzz reproducer as a regression test: it must now end as ``ok`` or ``usage-error``.
 
 A reproducer is a directory under ``tests/fuzz/reproducers/``: ``case.json`` (``argv``, ``kind``,
-``secrets``, ``markers``, ``executables``, the ``signature`` it was found with and ``owner``, the part of
-argtrace it points at) and the case's files as generated (``@DIR@`` stands for the directory it runs in).
+``secrets``, ``markers``, ``executables``, ``fifos``, optionally ``expand`` (big files as a recipe), the
+``signature`` it was found with and ``owner``, the part of argtrace it points at) and the case's files as
+generated (``@DIR@`` stands for the directory it runs in).
 Run one: ``pytest tests/fuzz/test_reproducers.py -k yaml-deep``.
 """
 
@@ -25,8 +26,12 @@ def load(directory: Path) -> Case:
     files = {
         str(p.relative_to(directory)): p.read_bytes()
         for p in sorted(directory.rglob("*"))
-        if p.is_file() and p.name != "case.json"
+        if p.is_file() and p.name != "case.json" and p.name not in meta.get("fifos", [])
     }
+    # Big inputs are stored as a recipe: head, ``repeat`` (``{i}`` is the repetition's index) ``times``, tail.
+    for rel, recipe in meta.get("expand", {}).items():
+        body = "".join(recipe["repeat"].replace("{i}", str(i)) for i in range(recipe["times"]))
+        files[rel] = (recipe["head"] + body + recipe["tail"]).encode()
     return Case(
         meta["kind"],
         directory.name,
@@ -35,6 +40,7 @@ def load(directory: Path) -> Case:
         meta.get("secrets", []),
         meta.get("markers", []),
         meta.get("executables", []),
+        meta.get("fifos", []),
     )
 
 
