@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import contextlib
 import dataclasses
 import json
 import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -94,6 +96,15 @@ def write_case(case: Case, workdir: Path) -> None:
         (workdir / rel).parent.mkdir(parents=True, exist_ok=True)
         os.mkfifo(workdir / rel)
     (workdir / ".tmp").mkdir(exist_ok=True)
+
+
+_DUMP_FRAME = re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+) in (?P<func>\S+)')
+
+
+def _stuck_at(dump: str) -> str:
+    """The innermost argtrace frame of a faulthandler dump (most recent call first), with its caller."""
+    frames = [(f, ln, fn) for f, ln, fn in _DUMP_FRAME.findall(dump) if "/argtrace/" in f]
+    return " < ".join(f"{f.split('/argtrace/', 1)[1]}:{ln} {fn}" for f, ln, fn in frames[:2])
 
 
 def _signature_internal(stderr: str) -> str:
@@ -188,12 +199,17 @@ def leak_context(secret: str, out: bytes) -> str:
     return f"after {before!r}"
 
 
-def _run(case: Case, workdir: Path, timeout: float, debug: bool) -> tuple[int | None, bytes, bytes]:
+def _run(
+    case: Case, workdir: Path, timeout: float, debug: bool, dump_on_timeout: bool = False
+) -> tuple[int | None, bytes, bytes]:
+    """Run argtrace on the case. ``dump_on_timeout``: at the timeout, SIGABRT with PYTHONFAULTHANDLER=1
+    first, so stderr ends with the stack the process was stuck in."""
     cmd = [sys.executable, "-m", "argtrace", *case.argv]
+    env = case_env(workdir, debug) | ({"PYTHONFAULTHANDLER": "1"} if dump_on_timeout else {})
     proc = subprocess.Popen(
         cmd,
         cwd=workdir,
-        env=case_env(workdir, debug),
+        env=env,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -203,8 +219,13 @@ def _run(case: Case, workdir: Path, timeout: float, debug: bool) -> tuple[int | 
         stdout, stderr = proc.communicate(timeout=timeout)
         return proc.returncode, stdout, stderr
     except subprocess.TimeoutExpired:
+        if dump_on_timeout:
+            os.kill(proc.pid, signal.SIGABRT)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(5)
         # The whole session: argtrace's own children (shellcheck, bash -n) go with it.
-        os.killpg(proc.pid, 9)
+        with contextlib.suppress(ProcessLookupError):  # gone already (the SIGABRT ended it)
+            os.killpg(proc.pid, signal.SIGKILL)
         stdout, stderr = proc.communicate()
         return None, stdout, stderr
 
@@ -223,6 +244,12 @@ def run_case(case: Case, timeout: float = DEFAULT_TIMEOUT, keep: Path | None = N
             _, _, debug_err = _run(case, workdir, timeout, debug=True)
             if "Traceback" in debug_err.decode("utf-8", "replace"):
                 signature = f"INTERNAL {_signature_internal(debug_err.decode('utf-8', 'replace'))}"
+        elif classes[0] == "HANG":
+            # Again, with the stack dumped at the timeout: where it was stuck signs the hang.
+            _, _, dump = _run(case, workdir, timeout, debug=False, dump_on_timeout=True)
+            site = _stuck_at(dump.decode("utf-8", "replace"))
+            if site:
+                signature = f"HANG {case.kind} in {site}"
         out = Outcome(
             case, classes[0], classes, signature, status, seconds, stdout[:MAX_OUTPUT], stderr[:MAX_OUTPUT]
         )
