@@ -375,6 +375,21 @@ def minimise(case: Case, main_file: str, signature: str, timeout: float, budget:
     return dataclasses.replace(case, name=case.name + "-min", files={**case.files, main_file: data})
 
 
+def signatures_of(path: Path) -> dict[str, dict[str, object]]:
+    """Failure signatures of an earlier run: from its summary.json, or rebuilt from the case.json files
+    its --out directory holds (a run stopped early writes no summary)."""
+    if path.is_file():
+        return dict(json.loads(path.read_text())["signatures"])
+    found: dict[str, dict[str, object]] = {}
+    for meta_path in sorted(path.glob("*/*/case.json")):
+        meta = json.loads(meta_path.read_text())
+        entry = found.setdefault(
+            meta["signature"], {"class": meta["class"], "count": 0, "example": str(meta_path.parent)}
+        )
+        entry["count"] = int(str(entry["count"])) + 1
+    return found
+
+
 def case_named(name: str) -> Case:
     """The case a name such as ``script-mut-7-12`` stands for (kind, seed, index)."""
     kind, seed, index = name.rsplit("-", 2)
@@ -387,13 +402,19 @@ def minimise_all(
     """Minimise one case per signature, ``jobs`` at a time; each result is kept under ``out/minimised``."""
 
     def one(item: tuple[str, Case]) -> tuple[str, dict[str, object]]:
-        sig, case = item
+        found_as, case = item
         main_file = main_file_of(case)
+        # The signature today: the code (or the harness's signing) may have changed since the campaign.
+        now = run_case(case, timeout)
+        if now.cls not in FAILURES:
+            return found_as, {"case": case.name, "now": now.signature}
+        sig = now.signature
         # A hang costs the whole timeout per trial: fewer trials for it.
         small = minimise(case, main_file, sig, timeout, budget if not sig.startswith("HANG") else budget // 5)
         res = run_case(small, timeout, out / "minimised")
-        return sig, {
+        return found_as, {
             "case": case.name,
+            "now": sig,
             "bytes": [len(case.files[main_file]), len(small.files[main_file])],
             "still": res.signature == sig,
             "dir": str(res.dir) if res.dir else None,
@@ -420,12 +441,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--minimise-from",
         type=Path,
-        metavar="SUMMARY",
-        help="no campaign: minimise the example of each signature in an earlier run's summary.json",
+        metavar="SUMMARY|DIR",
+        help="no campaign: minimise the example of each signature of an earlier run (its summary.json, or "
+        "its --out directory when it was stopped before writing one)",
     )
     args = ap.parse_args(argv)
     if args.minimise_from is not None:
-        earlier = json.loads(args.minimise_from.read_text())["signatures"]
+        earlier = signatures_of(args.minimise_from)
         todo_min = {sig: case_named(Path(e["example"]).name) for sig, e in earlier.items()}
         result = minimise_all(todo_min, args.out, args.jobs, args.timeout, args.budget)
         (args.out / "minimised.json").write_text(json.dumps(result, indent=1) + "\n")
