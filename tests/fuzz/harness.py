@@ -448,7 +448,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.minimise_from is not None:
         earlier = signatures_of(args.minimise_from)
-        todo_min = {sig: case_named(Path(e["example"]).name) for sig, e in earlier.items()}
+        todo_min = {sig: case_named(Path(str(e["example"])).name) for sig, e in earlier.items()}
         result = minimise_all(todo_min, args.out, args.jobs, args.timeout, args.budget)
         (args.out / "minimised.json").write_text(json.dumps(result, indent=1) + "\n")
         print(json.dumps(result, indent=1))

@@ -29,7 +29,7 @@ def outcomes(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFa
     selected = [
         item.callspec.params["name"]
         for item in request.session.items
-        if item.originalname == "test_fuzz_case" and hasattr(item, "callspec")
+        if isinstance(item, pytest.Function) and item.originalname == "test_fuzz_case"
     ]
     keep = tmp_path_factory.mktemp("fuzz-failures")
     todo: list[Case] = [CASES[name] for name in selected]
