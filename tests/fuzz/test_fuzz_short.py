@@ -27,7 +27,7 @@ CASES = {c.name: c for c in (make_case(SEED, i, kind) for kind in KINDS for i in
 def outcomes(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Outcome]:
     """Every selected case's outcome, run in parallel once for the module."""
     selected = [
-        item.callspec.params["name"]
+        str(item.callspec.params["name"])
         for item in request.session.items
         if isinstance(item, pytest.Function) and item.originalname == "test_fuzz_case"
     ]
