@@ -230,8 +230,11 @@ def _run(
         return None, stdout, stderr
 
 
-def run_case(case: Case, timeout: float = DEFAULT_TIMEOUT, keep: Path | None = None) -> Outcome:
-    """Run one case in a fresh temp directory; with ``keep``, a failing case is copied there."""
+def run_case(
+    case: Case, timeout: float = DEFAULT_TIMEOUT, keep: Path | None = None, sign_hangs: bool = True
+) -> Outcome:
+    """Run one case in a fresh temp directory; with ``keep``, a failing case is copied there.
+    ``sign_hangs=False`` skips the second run that finds where a hang was stuck (it costs the timeout)."""
     with tempfile.TemporaryDirectory(prefix="argtrace-fuzz-") as tmp:
         workdir = Path(tmp)
         write_case(case, workdir)
@@ -244,7 +247,7 @@ def run_case(case: Case, timeout: float = DEFAULT_TIMEOUT, keep: Path | None = N
             _, _, debug_err = _run(case, workdir, timeout, debug=True)
             if "Traceback" in debug_err.decode("utf-8", "replace"):
                 signature = f"INTERNAL {_signature_internal(debug_err.decode('utf-8', 'replace'))}"
-        elif classes[0] == "HANG":
+        elif classes[0] == "HANG" and sign_hangs:
             # Again, with the stack dumped at the timeout: where it was stuck signs the hang.
             _, _, dump = _run(case, workdir, timeout, debug=False, dump_on_timeout=True)
             site = _stuck_at(dump.decode("utf-8", "replace"))

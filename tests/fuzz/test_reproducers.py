@@ -48,7 +48,7 @@ def load(directory: Path) -> Case:
 @pytest.mark.parametrize("directory", REPRODUCERS, ids=[p.name for p in REPRODUCERS])
 def test_reproducer_no_longer_fails(directory: Path) -> None:
     meta = json.loads((directory / "case.json").read_text())
-    out = run_case(load(directory), timeout=30.0)
+    out = run_case(load(directory), timeout=30.0, sign_hangs=False)
     assert out.cls in PASSES, (
         f"{directory.name} ({meta['owner']}): {out.signature}, found as {meta['signature']}"
     )
