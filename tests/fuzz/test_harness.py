@@ -4,8 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.fuzz.generators import DIR, Case
 from tests.fuzz.harness import classify, leak_context, run_case
+
+# Real CLI runs (about 30 s in all): part of the fuzz story, selected with it by `-m fuzz`.
+pytestmark = pytest.mark.fuzz
 
 LAUNCH = b"#!/bin/bash\npython3 -m sglang.launch_server --model-path /m --port 30000\n"
 
