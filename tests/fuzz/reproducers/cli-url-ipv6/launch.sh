@@ -1,0 +1,2 @@
+#!/bin/bash
+python3 -m sglang.launch_server --model-path /m

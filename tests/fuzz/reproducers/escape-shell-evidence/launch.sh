@@ -1,0 +1,2 @@
+X='a]0;pwnedb'
+python3 -m sglang.launch_server --model-path /m

@@ -1,0 +1,1 @@
+python3 -m sglang.launch_server --model-path /m --api-key Zq7bsHq4dIxUFLxaN2KxrBeEGMb

@@ -1,0 +1,2 @@
+touch @DIR@/MARK_source_script-7-210
+export EXTRA=1
