@@ -37,6 +37,7 @@ LEVELS: tuple[tuple[str, int], ...] = (
     ("argtrace.model", 0),
     ("argtrace.redact", 0),
     ("argtrace.gpus", 0),
+    ("argtrace.safe_json", 0),
     ("argtrace", 0),  # the package's own __init__ (its version string)
     ("argtrace.transport", 1),
     ("argtrace.frameworks", 2),
@@ -45,8 +46,10 @@ LEVELS: tuple[tuple[str, int], ...] = (
     ("argtrace.render", 2),
     ("argtrace.layers", 3),
     ("argtrace.check", 4),
+    ("argtrace.verdicts", 4),  # the run's assumptions applied to the findings, after the layers
     ("argtrace.probe", 4),
     ("argtrace.commands", 5),
+    ("argtrace.usage", 5),  # the shared command-line options, checked before a command runs
     ("argtrace.cli", 6),
     ("argtrace.__main__", 6),
 )

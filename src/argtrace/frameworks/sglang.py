@@ -22,6 +22,7 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
+from argtrace import safe_json
 from argtrace.frameworks.argv import (
     ArgToken,
     PreparedArgv,
@@ -302,7 +303,7 @@ def nullable_str(val: str) -> str | None:
 
 def json_list_type(value: str) -> Any:
     try:
-        return json.loads(value)
+        return safe_json.loads(value)
     except json.JSONDecodeError:
         raise argparse.ArgumentTypeError(
             f"Invalid JSON list: {value}. Please provide a valid JSON list."
@@ -320,7 +321,7 @@ def parse_cuda_graph_config_arg(raw: str) -> Any:
     """0.5.15+: ``--cuda-graph-config`` is a JSON object of phase -> settings (the per-phase key check of
     the real converter is not reproduced)."""
     try:
-        parsed = json.loads(raw)
+        parsed = safe_json.loads(raw)
     except json.JSONDecodeError as e:
         raise argparse.ArgumentTypeError(f"--cuda-graph-config must be JSON: {e}") from None
     if not isinstance(parsed, dict):

@@ -22,6 +22,7 @@ from collections import defaultdict
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from argtrace import safe_json
 from argtrace.frameworks.argv import (
     UNKNOWN_PREFIX,
     ArgToken,
@@ -400,7 +401,7 @@ def _merge_dotted(args: list[ArgToken], out: PreparedArgv, *, human_ints: bool =
             key, *keys = arg.split(".")
             value: Any
             try:
-                value = json.loads(value_str)
+                value = safe_json.loads(value_str)
             except json.JSONDecodeError:
                 value = value_str
                 if human_ints:
@@ -487,7 +488,7 @@ def parse_dataclass_json(val: str) -> Any:
     """A JSON-valued config flag (``--compilation-config``...): the JSON object vLLM validates into its
     config dataclass. Validation of field names/types is the config class's, not reproduced here."""
     try:
-        value = json.loads(_expand_json_human_readable_numbers(val))
+        value = safe_json.loads(_expand_json_human_readable_numbers(val))
     except json.JSONDecodeError as e:
         raise argparse.ArgumentTypeError(f"invalid JSON: {e}") from e
     return value
@@ -515,7 +516,7 @@ def optional_type(return_type: Callable[[str], Any]) -> Callable[[str], Any]:
 def union_dict_and_str(val: str) -> Any:
     if not re.match(r"(?s)^\s*{.*}\s*$", val):
         return str(val)
-    return optional_type(json.loads)(val)
+    return optional_type(safe_json.loads)(val)
 
 
 def parse_reasoning_parser(val: str) -> str:

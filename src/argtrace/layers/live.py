@@ -30,6 +30,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from argtrace import safe_json
 from argtrace.model import Evidence, Finding, LayerResult, Observation, UsageError
 from argtrace.redact import mask, redact_payload, redact_text, remember, run_redactor, secret_values
 
@@ -422,7 +423,7 @@ def _same(intended: Any, live: Any) -> bool:
                 return False
         if isinstance(live, (list, dict)):
             try:
-                return json.loads(intended) == live
+                return safe_json.loads(intended) == live
             except ValueError:
                 return " ".join(map(str, live)) == intended if isinstance(live, list) else False
         return str(live) == intended

@@ -10,6 +10,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from argtrace import safe_json
 from argtrace.frameworks.argv import UNKNOWN_PREFIX
 from argtrace.frameworks.schema import OptionSpec, Schema
 from argtrace.layers.parser.context import (
@@ -83,7 +84,7 @@ def json_string(ctx: ParseContext, spec: OptionSpec, ev: Event, at: str | None) 
     if not text.strip() or UNKNOWN_PREFIX in text:
         return
     try:
-        json.loads(text)
+        safe_json.loads(text)
     except ValueError as exc:
         ctx.add(
             ctx.rules.PA_INVALID_JSON,
@@ -116,7 +117,7 @@ def json_duplicates(ctx: ParseContext, spec: OptionSpec, ev: Event, at: str | No
             return dict(pairs)
 
         try:
-            json.loads(raw, object_pairs_hook=hook)
+            safe_json.loads(raw, object_pairs_hook=hook)
         except (ValueError, TypeError):
             continue
         if dups:

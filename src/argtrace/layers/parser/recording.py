@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from argtrace import safe_json
 from argtrace.frameworks.schema import OptionSpec
 from argtrace.layers.parser.values import UNKNOWN, Invalid
 
@@ -264,7 +265,7 @@ def _lora_paths(values: Any) -> Any:
             text = item.strip()
             if text.startswith("{") and text.endswith("}"):
                 try:
-                    out.append(json.loads(text))
+                    out.append(safe_json.loads(text))
                     continue
                 except json.JSONDecodeError:
                     pass

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from argtrace import safe_json
 from argtrace.layers.parser.context import (
     ParseContext,
     _at,
@@ -68,7 +69,7 @@ def record_setting(ctx: ParseContext, dest: str, events: list[Event]) -> None:
     if _json_valued(winner.spec, ctx.schema) or _is_config_json(winner):
         if isinstance(value, str) and value.lstrip().startswith("{"):
             try:
-                value = json.loads(value)
+                value = safe_json.loads(value)
             except ValueError:
                 return
         inner_settings(ctx, dest, flag, winner, value)

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from argtrace import safe_json
 from argtrace.frameworks.argv import UNKNOWN_PREFIX
 from argtrace.frameworks.schema import OptionSpec, Schema
 
@@ -43,7 +44,7 @@ def _python_converter(type_name: str | None, schema: Schema) -> tuple[Callable[[
         "int": int,
         "float": float,
         "str": str,
-        "json.loads": json.loads,
+        "json.loads": safe_json.loads,
     }
     if type_name in simple:
         return simple[type_name], True
@@ -89,7 +90,7 @@ def _infer_closure(spec: OptionSpec, schema: Schema) -> tuple[Callable[[str], An
     elif "API docs: https://docs.vllm.ai" in help_text and "/config/" in help_text:
         inner = vllm.parse_dataclass_json
     elif spec.dest in schema.json_flags or "valid JSON string" in help_text:
-        inner = json.loads
+        inner = safe_json.loads
     elif spec.choices or isinstance(default, (bool, str)):
         inner = str
     elif isinstance(default, int):
