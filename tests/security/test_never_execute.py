@@ -543,3 +543,53 @@ def test_pips_long_shebang_header_is_read(tmp_path: Path) -> None:
     assert installed.server_interpreter(srv) == str(venv / "bin" / "python3")
     found = installed.installed_framework_version("vllm", server=srv)
     assert (found.version, found.how) == ("0.33.0", "dist-info")
+
+
+def test_the_launchs_interpreter_and_loader_variables_never_reach_the_resolver() -> None:
+    from argtrace.resolver.environments import launch_env_for_resolver
+
+    launch_env = {
+        "PYTHONPATH": "/evil",
+        "PYTHONHOME": "/evil",
+        "PYTHONSTARTUP": "/evil/start.py",
+        "PYTHONWARNINGS": "ignore::evil.Category",
+        "LD_PRELOAD": "/evil/hook.so",
+        "LD_LIBRARY_PATH": "/evil/lib",
+        "BASH_ENV": "/evil/rc",
+        "PATH": "/evil/bin",
+        "SGLANG_ENABLE_SPEC_V2": "1",
+        "CUDA_VISIBLE_DEVICES": "0",
+        "HF_HOME": "/data/hf",
+    }
+    env = launch_env_for_resolver(launch_env)
+    assert env == {
+        "SGLANG_ENABLE_SPEC_V2": "1",
+        "CUDA_VISIBLE_DEVICES": "0",
+        "HF_HOME": "/data/hf",
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": os.environ.get("HOME", "/root"),
+    }
+
+
+@pytest.mark.frameworks
+def test_a_package_on_the_launchs_pythonpath_never_runs_in_the_resolver(tmp_path: Path) -> None:
+    from argtrace.resolver.environments import find_environment
+
+    if find_environment("sglang", "0.5.10.post1") is None:
+        pytest.skip("no sglang 0.5.10.post1 resolver environment")
+    marker = tmp_path / "MARKER"
+    evil = tmp_path / "evil"
+    # It would shadow the resolver environment's own packages (PYTHONPATH comes before site-packages).
+    for name in ("sglang", "torch", "transformers"):
+        (evil / name).mkdir(parents=True)
+        (evil / name / "__init__.py").write_text(f"open({str(marker)!r}, 'a').write({name!r})\n")
+    model = Path(__file__).resolve().parent.parent / "data" / "models" / "qwen3.6-27b"
+    script = launch(
+        tmp_path / "launch.sh",
+        f"export PYTHONPATH={evil} LD_PRELOAD={evil}/hook.so\n"
+        f"python3 -m sglang.launch_server --model-path {model} --tp-size 1\n",
+    )
+    doc = check_json(script, "--framework-version", "0.5.10.post1", "--gpu", "h100", cwd=tmp_path)
+    assert not marker.exists()
+    resolution = doc["resolution"]
+    assert isinstance(resolution, dict) and resolution["status"] in ("ok", "raised"), resolution

@@ -306,9 +306,13 @@ def resolve_server(
     from argtrace.resolver import environments
     from argtrace.resolver.fake_gpu import fake_gpu_env
 
-    base_env = {k: v.value for k, v in server.env.items() if v.value is not None}
-    base_env.setdefault("HOME", os.environ.get("HOME", "/root"))
-    base_env.setdefault("PATH", os.environ.get("PATH", "/usr/bin:/bin"))
+    launch_env = {k: v.value for k, v in server.env.items() if v.value is not None}
+    if target.env_path is not None:  # argtrace's own environment: nothing of the launch's may run in it
+        base_env = environments.launch_env_for_resolver(launch_env)
+    else:  # --python: the user's interpreter, run with the launch's environment as its server would be
+        base_env = dict(launch_env)
+        base_env.setdefault("HOME", os.environ.get("HOME", "/root"))
+        base_env.setdefault("PATH", os.environ.get("PATH", "/usr/bin:/bin"))
     env = environments.runtime_env_for(base_env, {"ARGTRACE_FAKE_GPU": fake_gpu_env(selection)})
     started = time.monotonic()
     status, data, tail = run_recorder(

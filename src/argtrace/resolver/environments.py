@@ -325,11 +325,47 @@ def runtime_env(
     return runtime_env_for(dict(os.environ if base_env is None else base_env), extra)
 
 
+# Variables of a launch that would make argtrace's own resolver interpreter (or the programs it starts) run
+# code the launch chose: module search paths, start-up hooks, warning categories (``PYTHONWARNINGS`` imports
+# the module a category names), the dynamic loader's preloads and audit libraries, bash's start-up files.
+# The framework's own variables (SGLANG_*, VLLM_*, HF_*, CUDA_VISIBLE_DEVICES...) are kept: they decide what
+# the resolver computes. ``PATH`` is argtrace's caller's, never the launch's.
+_LAUNCH_ENV_NEVER_PASSED = frozenset(
+    {
+        "PYTHONPATH",
+        "PYTHONHOME",
+        "PYTHONSTARTUP",
+        "PYTHONUSERBASE",
+        "PYTHONEXECUTABLE",
+        "PYTHONWARNINGS",
+        "PYTHONBREAKPOINT",
+        "PYTHONINSPECT",
+        "PYTHONPLATLIBDIR",
+        "BASH_ENV",
+        "ENV",
+        "PATH",
+    }
+)
+
+
+def launch_env_for_resolver(launch_env: Mapping[str, str]) -> dict[str, str]:
+    """A launch's environment as argtrace's resolver may run with it: ``_LAUNCH_ENV_NEVER_PASSED`` and the
+    loader's ``LD_*``/``DYLD_*`` variables dropped, ``PATH`` and ``HOME`` from argtrace's own caller."""
+    env = {
+        k: v
+        for k, v in launch_env.items()
+        if k not in _LAUNCH_ENV_NEVER_PASSED and not k.startswith(("LD_", "DYLD_"))
+    }
+    env["PATH"] = os.environ.get("PATH", "/usr/bin:/bin")
+    env.setdefault("HOME", os.environ.get("HOME", "/root"))
+    return env
+
+
 def runtime_env_for(base_env: Mapping[str, str], extra: Mapping[str, str] | None = None) -> dict[str, str]:
-    """``base_env`` (e.g. the server's predicted environment) plus what the framework needs to run here:
-    the stubs first on ``PYTHONPATH`` (their ``sitecustomize`` installs the fake GPU when
-    ``ARGTRACE_FAKE_GPU`` is set) and the fake ``nvidia-smi`` first on ``PATH``, offline Hugging Face, no
-    user site."""
+    """``base_env`` (e.g. the server's predicted environment, through :func:`launch_env_for_resolver`) plus
+    what the framework needs to run here: the stubs first on ``PYTHONPATH`` (their ``sitecustomize``
+    installs the fake GPU when ``ARGTRACE_FAKE_GPU`` is set) and the fake ``nvidia-smi`` first on ``PATH``,
+    offline Hugging Face, no user site."""
     env = dict(base_env)
     env.pop("PYTHONHOME", None)
     stubs = str(stubs_dir())

@@ -142,9 +142,8 @@ def run_framework_sizing(
         if manifest.path
         else environments.cache_dir() / environments.env_name("sglang", version)
     )
-    base = {k: v for k, v in (env or {}).items()}
-    base.setdefault("HOME", os.environ.get("HOME", "/root"))
-    base.setdefault("PATH", os.environ.get("PATH", "/usr/bin:/bin"))
+    # argtrace's own environment: the launch's interpreter and loader variables never reach it
+    base = environments.launch_env_for_resolver(dict(env or {}))
     run_env = environments.runtime_env_for(base, {"ARGTRACE_FAKE_GPU": fake_gpu_env(gpu)})
     # Last, so it wins over the launch's own --model-path (a hub id or a node path): argparse keeps the last.
     argv = [*server_argv, "--model-path", str(Path(model_dir).resolve())]
