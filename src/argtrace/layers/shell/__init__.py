@@ -33,30 +33,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
 
-from argtrace.model import Finding, ServerCommand
-
-
-@dataclass(frozen=True)
-class ScriptSource:
-    label: str  # the path as the user typed it, or "<-c>"; used in every ``at``
-    data: bytes  # the raw bytes
-    path: Path | None  # the real file (for ``source`` relative paths), None for -c
-
-
-@dataclass
-class ShellResult:
-    servers: list[ServerCommand]
-    findings: list[Finding]
-    syntax_ok: bool
-    # every simple command predicted, in order: (at, argv with None for unknown words, condition)
-    commands: list[tuple[str, list[str | None], str | None]] = field(default_factory=list)
-    # for each server (same order): the condition it depends on (None: always runs), and its stdout/stderr
-    conditions: list[str | None] = field(default_factory=list)
-    outputs: list[dict[str, str | None]] = field(default_factory=list)
-    exit_reason: str | None = None
+from argtrace.layers.shell.result import ScriptSource, ShellResult
 
 
 def analyze_script(

@@ -5,16 +5,14 @@ from __future__ import annotations
 import gc
 import re
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from argtrace.layers.shell import evaluate as E
 from argtrace.layers.shell import hazards as H
+from argtrace.layers.shell.result import ScriptSource, ShellResult
 from argtrace.layers.shell.syntax import bash_syntax_errors, parse_tree
 from argtrace.model import EnvValue, Evidence, Finding, Origin, ServerCommand, Word
 from argtrace.rules import shell as R
-
-if TYPE_CHECKING:
-    from argtrace.layers.shell import ScriptSource, ShellResult
 
 SHELLCHECK_MAX = 256 * 1024
 
@@ -60,8 +58,6 @@ def _analyze(
     run_shellcheck: bool,
     cwd: str | None,
 ) -> ShellResult:
-    from argtrace.layers.shell import ShellResult
-
     label = source.label
     data = source.data
     findings: list[Finding] = []

@@ -1,0 +1,33 @@
+"""The shell layer's input and output records: the script as read, and what its evaluation found.
+
+This module owns ``ScriptSource`` (the bytes and the label every location uses) and ``ShellResult`` (the
+predicted server commands, findings, every simple command and each server's condition). They live below the
+package's entry point and the analysis that fills them, so neither has to import the other.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from argtrace.model import Finding, ServerCommand
+
+
+@dataclass(frozen=True)
+class ScriptSource:
+    label: str  # the path as the user typed it, or "<-c>"; used in every ``at``
+    data: bytes  # the raw bytes
+    path: Path | None  # the real file (for ``source`` relative paths), None for -c
+
+
+@dataclass
+class ShellResult:
+    servers: list[ServerCommand]
+    findings: list[Finding]
+    syntax_ok: bool
+    # every simple command predicted, in order: (at, argv with None for unknown words, condition)
+    commands: list[tuple[str, list[str | None], str | None]] = field(default_factory=list)
+    # for each server (same order): the condition it depends on (None: always runs), and its stdout/stderr
+    conditions: list[str | None] = field(default_factory=list)
+    outputs: list[dict[str, str | None]] = field(default_factory=list)
+    exit_reason: str | None = None
