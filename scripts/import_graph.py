@@ -10,7 +10,7 @@ also runs its parent packages' ``__init__``, but that implicit edge is not count
 A circle is a strongly connected component of more than one module (or a module importing itself). The
 layer order (the direction dependencies may point)::
 
-    cli -> commands -> check / probe -> layers -> frameworks, rules, resolver, render -> transport
+    cli -> commands -> check / probe -> layers -> frameworks, rules, resolver, render -> remote
         -> model, redact, gpus
 
 An import from a lower level to a higher one is a violation (printed, not fatal). Modules of the same
@@ -39,7 +39,7 @@ LEVELS: tuple[tuple[str, int], ...] = (
     ("argtrace.gpus", 0),
     ("argtrace.safe_json", 0),
     ("argtrace", 0),  # the package's own __init__ (its version string)
-    ("argtrace.transport", 1),
+    ("argtrace.remote", 1),
     ("argtrace.frameworks", 2),
     ("argtrace.rules", 2),
     ("argtrace.resolver", 2),
@@ -55,7 +55,7 @@ LEVELS: tuple[tuple[str, int], ...] = (
 )
 LEVEL_NAMES = {
     0: "model",
-    1: "transport",
+    1: "remote",
     2: "frameworks/rules",
     3: "layers",
     4: "orchestration",

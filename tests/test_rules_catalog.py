@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from argtrace.commands import COMMAND_MODULES
+from argtrace.remote.options import command_index
 from argtrace.rules import LAYER_PREFIX, Example, Rule, all_rules
-from argtrace.transport.options import command_index
 from tests.conftest import REPO, run_cli
 from tests.live.example_support import provide
 from tests.needs import unmet

@@ -91,7 +91,7 @@ class CheckOptions:
 def _refuse_special_interpreter(python: str) -> None:
     """``--python`` naming a FIFO, socket or device: a usage error. Reading its first bytes (is it an ELF
     binary or a script?) would block on a FIFO forever."""
-    from argtrace.transport.host import current_host
+    from argtrace.remote.host import current_host
 
     host = current_host()
     st = host.stat(python)
@@ -103,7 +103,7 @@ def _refuse_special_interpreter(python: str) -> None:
 
 def _start_directory() -> str | None:
     """Where the script starts: here, or with ``--host`` the ssh session's directory on the node."""
-    from argtrace.transport.host import current_host
+    from argtrace.remote.host import current_host
 
     host = current_host()
     return host.info().cwd if host.is_remote else None
@@ -111,7 +111,7 @@ def _start_directory() -> str | None:
 
 def _caller_environment() -> Mapping[str, str]:
     """This process's environment, or with ``--host`` the node's (a non-interactive ssh session's)."""
-    from argtrace.transport.host import current_host
+    from argtrace.remote.host import current_host
 
     host = current_host()
     return host.environ() if host.is_remote else os.environ
@@ -134,7 +134,7 @@ def starting_environment(
 
 def read_script(path_text: str) -> tuple[bytes, Path | None]:
     """The script's bytes, read on the current host (``--host``: the node's file; no local Path then)."""
-    from argtrace.transport.host import current_host
+    from argtrace.remote.host import current_host
 
     host = current_host()
     data = host.read_input(path_text, what="launch script", max_bytes=MAX_SCRIPT_BYTES)
@@ -456,10 +456,10 @@ def _holds_on_every_release(report: Report) -> Callable[[Finding], bool]:
 
 def model_config_path(options: CheckOptions, report: Report) -> Path | None:
     """``--model-config``, else the ``--model-path`` directory when it exists here with a config.json."""
-    from argtrace.transport.host import current_host
+    from argtrace.remote.host import current_host
 
     if current_host().is_remote:  # argtrace --host: a local copy of the node's config.json (transport.models)
-        from argtrace.transport.models import node_model_dir
+        from argtrace.remote.models import node_model_dir
 
         model = report.setting("model_path") or report.setting("model")
         value = model.effective if model is not None and isinstance(model.effective, str) else None

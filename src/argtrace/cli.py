@@ -16,9 +16,9 @@ from types import ModuleType
 from argtrace import __version__
 from argtrace.commands import COMMAND_MODULES
 from argtrace.model import Report, UsageError
+from argtrace.remote.options import add_host_options, host_context
+from argtrace.remote.options import command_index as command_index_of
 from argtrace.render.boundary import RedactingStream
-from argtrace.transport.options import add_host_options, host_context
-from argtrace.transport.options import command_index as command_index_of
 
 EXIT_USAGE = 2
 
@@ -58,7 +58,7 @@ def build_parser(commands: dict[str, ModuleType]) -> argparse.ArgumentParser:
         allow_abbrev=False,
     )
     parser.add_argument("--version", action="version", version=f"argtrace {__version__}")
-    # transport: global --host/--ssh-option (argtrace/transport/options.py)
+    # transport: global --host/--ssh-option (argtrace/remote/options.py)
     add_host_options(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     common = _common_options()

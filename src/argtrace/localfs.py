@@ -49,6 +49,6 @@ def path_problem(path: str | os.PathLike[str]) -> str | None:
         return None
     if stat.S_ISDIR(mode):
         return "is a directory"
-    from argtrace.transport.collector import special_kind
+    from argtrace.remote.collector import special_kind
 
     return f"is a {special_kind(mode)}, not a regular file"

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from argtrace.layers.live import MAX_BODY, analyze_live, fetch_live, parse_json_body
-from argtrace.transport import collector
+from argtrace.remote import collector
 from tests.conftest import REPO, run_cli
 from tests.live.fixture_server import load_fixture, serve_fixture
 from tests.live.raw_server import RawServer, respond, serve_raw

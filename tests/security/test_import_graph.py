@@ -46,9 +46,9 @@ def reaches(graph: dict[str, set[str]], start: str, goal: str) -> list[str] | No
 
 def test_installed_and_site_packages_are_in_no_import_circle() -> None:
     graph = import_graph()
-    assert "argtrace.transport.processes" not in graph["argtrace.frameworks.installed"]
+    assert "argtrace.remote.processes" not in graph["argtrace.frameworks.installed"]
     assert "argtrace.frameworks.installed" not in graph["argtrace.layers.observed"]
     for module in ("argtrace.frameworks.installed", "argtrace.frameworks.site_packages"):
         assert reaches(graph, module, module) is None
     # the lower module imports only the host seam (and what that needs)
-    assert graph["argtrace.frameworks.site_packages"] == {"argtrace.transport.host"}
+    assert graph["argtrace.frameworks.site_packages"] == {"argtrace.remote.host"}

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from argtrace.model import UsageError
-from argtrace.transport.host import Host, HostError, LocalHost, current_host, use_host
-from argtrace.transport.ssh import REMOTE_COMMAND, RemoteHost, TransportError, parse_target, ssh_argv
+from argtrace.remote.host import Host, HostError, LocalHost, current_host, use_host
+from argtrace.remote.ssh import REMOTE_COMMAND, RemoteHost, TransportError, parse_target, ssh_argv
 from tests.conftest import REPO
 from tests.transport.sshd import SshServer
 
@@ -53,7 +53,7 @@ def test_collector_runs_on_python_38() -> None:
     if vermin is None:
         pytest.skip("vermin is not installed (pip install vermin)")
     files = [
-        REPO / "src/argtrace/transport/collector.py",
+        REPO / "src/argtrace/remote/collector.py",
         REPO / "src/argtrace/layers/log/reader.py",
         REPO / "src/argtrace/layers/log/prefilter.py",
         REPO / "src/argtrace/layers/log/lines.py",

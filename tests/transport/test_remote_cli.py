@@ -103,8 +103,8 @@ def fake_server(tmp_path: Path) -> Iterator[subprocess.Popen[bytes]]:
 
 
 def test_remote_ps_snapshot_finds_the_server(sshd: SshServer, fake_server: subprocess.Popen[bytes]) -> None:
-    from argtrace.transport.processes import find_servers_on
-    from argtrace.transport.ssh import RemoteHost, parse_target
+    from argtrace.remote.processes import find_servers_on
+    from argtrace.remote.ssh import RemoteHost, parse_target
 
     host = RemoteHost(parse_target(sshd.host), sshd.ssh_options())
     try:

@@ -85,7 +85,7 @@ def test_remote_log_is_filtered_on_a_node_without_argtrace(
     sshd: SshServer, tmp_path: Path, boring_lines: int
 ) -> None:
     """The reader and its grep prefilter travel to the node and run there; only kept lines come back."""
-    from argtrace.transport.ssh import RemoteHost, parse_target
+    from argtrace.remote.ssh import RemoteHost, parse_target
 
     log = tmp_path / "big server.log"
     _write_log(log, boring_lines)
@@ -306,7 +306,7 @@ def test_remote_live_reads_the_url_from_the_node(sshd: SshServer, monkeypatch: p
         local = run_cli(["live", server.url, "--format", "json"])
         # from here on this process cannot open a URL: what the remote run shows came through the node
         # (the node runs its own copy of the collector; this process's copy must not be asked)
-        import argtrace.transport.collector as collector
+        import argtrace.remote.collector as collector
 
         def no_local_http(*args: object, **kwargs: object) -> object:
             raise AssertionError("fetched locally")
@@ -467,8 +467,8 @@ def test_remote_check_names_the_node_when_the_interpreter_is_missing(sshd: SshSe
 
 def test_shell_hostfs_on_the_node_equals_os_path(sshd: SshServer, tmp_path: Path) -> None:
     from argtrace.layers.shell import hostfs
-    from argtrace.transport.host import use_host
-    from argtrace.transport.ssh import RemoteHost, parse_target
+    from argtrace.remote.host import use_host
+    from argtrace.remote.ssh import RemoteHost, parse_target
 
     directory = tmp_path / "d 'q' $x\nnl"
     directory.mkdir()

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from argtrace.transport.host import HostError
+from argtrace.remote.host import HostError
 from tests.conftest import REPO, CliResult, run_cli
 from tests.observed.fake_server import fake_site
 from tests.transport.sshd import SshServer
@@ -56,7 +56,7 @@ def _node_run(sshd: SshServer, *words: str) -> list[str]:
 
 
 def _node_env(sshd: SshServer) -> dict[str, str]:
-    from argtrace.transport.ssh import RemoteHost, parse_target
+    from argtrace.remote.ssh import RemoteHost, parse_target
 
     options = [*sshd.ssh_options(), SET_NODE_VALUE]
     host = RemoteHost(parse_target(sshd.host), options)
@@ -355,7 +355,7 @@ def test_remote_run_errors_exit_2(sshd: SshServer, tmp_path: Path) -> None:
 
 def test_remote_run_cleans_up_when_the_connection_drops(sshd: SshServer, node_dir: Path) -> None:
     """The ssh client dies mid-run: the node side ends the launch and removes its directory."""
-    from argtrace.transport.ssh import RemoteHost, parse_target
+    from argtrace.remote.ssh import RemoteHost, parse_target
 
     started = node_dir / "probe.txt"
     script = _write(

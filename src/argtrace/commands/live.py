@@ -90,7 +90,7 @@ def run(args: argparse.Namespace) -> Report:
     report.settings = fold_settings([result])
     report.findings.extend(result.findings)
     report.sections.update(result.sections)
-    from argtrace.transport.host import current_host
+    from argtrace.remote.host import current_host
 
     if current_host().is_remote:
         report.notes.append(f"{snap.url} was read from {current_host().label}, as that node sees it")

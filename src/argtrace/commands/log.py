@@ -63,7 +63,7 @@ def _expectations(items: list[str]) -> dict[str, Any]:
 def run(args: argparse.Namespace) -> Report:
     from argtrace.layers.log.layer import analyze_log, parse_time
     from argtrace.model import FrameworkInfo, Report, Setting, UsageError
-    from argtrace.transport.host import current_host
+    from argtrace.remote.host import current_host
 
     host = current_host()  # the node under `argtrace --host`: the path is the node's
     path = args.log

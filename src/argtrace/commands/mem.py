@@ -76,11 +76,11 @@ def run(args: argparse.Namespace) -> Report:
             raise UsageError(f"--env wants KEY=VALUE, got {item!r}")
         env[key] = value
     model_config = Path(args.model_config)
-    from argtrace.transport.host import current_host
+    from argtrace.remote.host import current_host
 
     host = current_host()
     if host.is_remote:  # argtrace --host: the node's config.json (a local copy), never a local file
-        from argtrace.transport.models import node_model_dir
+        from argtrace.remote.models import node_model_dir
 
         if args.from_log:
             raise UsageError(

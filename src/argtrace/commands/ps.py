@@ -30,7 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> Report:
     from argtrace.layers.observed import find_servers, process_section, resolve_pid
     from argtrace.model import Report
-    from argtrace.transport.host import current_host
+    from argtrace.remote.host import current_host
 
     # find_servers/resolve_pid read the node's /proc under `argtrace --host` (transport.processes)
     host = current_host()

@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> Report:
     from argtrace.model import UsageError
     from argtrace.probe import STUB_NAMES
     from argtrace.probe.runner import RunOptions, from_a_shell_on_the_node, run_launch
-    from argtrace.transport.host import current_host
+    from argtrace.remote.host import current_host
 
     # With --host the launch runs on the node (collector.run_probe over the ssh connection): the script, its
     # arguments, the files it reads and the environment it starts with are the node's.

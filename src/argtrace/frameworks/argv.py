@@ -86,20 +86,20 @@ def config_file(path_text: str, server: ServerCommand) -> Path | None:
     ``argtrace --host NODE``, a private local copy of the node's file (a path on the command line is the
     node's path; relative ones start at the server's directory there). The resolution layer hands the same
     copy to the framework's own parser."""
-    from argtrace.transport.host import current_host
+    from argtrace.remote.host import current_host
 
     host = current_host()
     if not host.is_remote:
         path = resolve_path(path_text, server)
         return path if localfs.is_file(path) else None
-    from argtrace.transport.models import node_file_copy
+    from argtrace.remote.models import node_file_copy
 
     return node_file_copy(host, node_config_path(path_text, server), limit=MAX_CONFIG_FILE_BYTES)
 
 
 def node_label() -> str | None:
     """The ``--host`` node being observed, ``None`` locally."""
-    from argtrace.transport.host import current_host
+    from argtrace.remote.host import current_host
 
     host = current_host()
     return host.label if host.is_remote else None
@@ -110,7 +110,7 @@ def node_config_path(path_text: str, server: ServerCommand) -> str:
     server's directory there (what :func:`resolve_path` does here)."""
     import posixpath
 
-    from argtrace.transport.host import current_host
+    from argtrace.remote.host import current_host
 
     path = path_text
     if path == "~" or path.startswith("~/"):

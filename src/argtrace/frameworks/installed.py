@@ -18,11 +18,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from argtrace import localfs
 from argtrace.frameworks import site_packages
 from argtrace.model import Finding, ServerCommand
 
 if TYPE_CHECKING:
-    from argtrace.transport.host import Host
+    from argtrace.remote.host import Host
 
 # pip/distlib's console-script header for an interpreter path too long for a ``#!`` line: ``#!/bin/sh``,
 # then a line ``'''exec' "/long/path/python" "$0" "$@"`` (read here, never run).
@@ -56,18 +57,18 @@ def which(name: str, path: str | None, cwd: str | None = None) -> str | None:
         return _which_on(host, name, path, cwd)
     if "/" in name:
         candidate = Path(name) if os.path.isabs(name) else Path(cwd or os.getcwd()) / name
-        return str(candidate) if candidate.is_file() and os.access(candidate, os.X_OK) else None
+        return str(candidate) if localfs.is_file(candidate) and os.access(candidate, os.X_OK) else None
     for directory in (path or "").split(os.pathsep):
         if not directory:
             directory = cwd or os.getcwd()
         candidate = Path(directory) / name
-        if candidate.is_file() and os.access(candidate, os.X_OK):
+        if localfs.is_file(candidate) and os.access(candidate, os.X_OK):
             return str(candidate)
     return None
 
 
 def _remote_host() -> Host | None:
-    from argtrace.transport.host import current_host
+    from argtrace.remote.host import current_host
 
     host = current_host()
     return host if host.is_remote else None
@@ -75,7 +76,7 @@ def _remote_host() -> Host | None:
 
 def _which_on(host: Host, name: str, path: str | None, cwd: str | None) -> str | None:
     """:func:`which` with the node's files: a regular file with an execute bit."""
-    from argtrace.transport.host import HostError
+    from argtrace.remote.host import HostError
 
     def executable(candidate: str) -> bool:
         try:
@@ -98,12 +99,14 @@ def _which_on(host: Host, name: str, path: str | None, cwd: str | None) -> str |
 def _script_head(script: str) -> bytes | None:
     host = _remote_host()
     if host is not None:  # argtrace --host: the node's script
-        from argtrace.transport.host import HostError
+        from argtrace.remote.host import HostError
 
         try:
             return host.read_bytes(script, limit=1024)
         except HostError:
             return None
+    if not localfs.is_file(script):  # a FIFO would block the read forever
+        return None
     try:
         with open(script, "rb") as fh:
             return fh.read(1024)

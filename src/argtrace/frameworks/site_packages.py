@@ -32,7 +32,7 @@ follows at start-up:
   A version prefix matching more than one installed version is ambiguous: unknown.
 
 Anything else (a shell script called ``python3``, a binary whose prefix has no landmark) is unknown, with
-the reason. All reading goes through the current :class:`~argtrace.transport.host.Host`, so under
+the reason. All reading goes through the current :class:`~argtrace.remote.host.Host`, so under
 ``argtrace --host`` the node's files are read by the collector there, and nothing on the node runs either.
 """
 
@@ -45,7 +45,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from argtrace.transport.host import Host, HostError, current_host
+from argtrace.remote.host import Host, HostError, current_host
 
 _PY_NAME = re.compile(r"^python(?P<version>\d+\.\d+)(?P<abi>t?)$")
 _LIB_DIR = re.compile(r"^python(?P<version>\d+\.\d+)(?P<abi>t?)$")

@@ -1,6 +1,6 @@
 """The live layer: what a running SGLang or vLLM server reports about its own configuration.
 
-Endpoints read through the host's collector (``transport/collector.py`` ``http_get``: standard library,
+Endpoints read through the host's collector (``remote/collector.py`` ``http_get``: standard library,
 one deadline per request, a 16 MiB body cap, credentials only to the origin given; never a traceback):
 
 - SGLang ``/server_info`` (falling back to the deprecated ``/get_server_info``): every ``ServerArgs`` field
@@ -234,8 +234,8 @@ def http_get(base: str, path: str, *, api_key: str | None, insecure: bool, timeo
     """GET ``base + path`` through the host's collector (``Host.http_get``, local or ``--host``): one
     deadline for the whole request, at most :data:`MAX_BODY` bytes, credentials only to ``base``'s origin.
     Every failure becomes an ``HttpResult`` with ``error`` set, never an exception."""
-    from argtrace.transport.host import HostError, current_host
-    from argtrace.transport.ssh import TransportError
+    from argtrace.remote.host import HostError, current_host
+    from argtrace.remote.ssh import TransportError
 
     result = HttpResult(path=path)
     clean, basic = _split_auth(base)

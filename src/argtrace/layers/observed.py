@@ -147,11 +147,11 @@ def process_python_version(observed: ObservedProcess) -> str | None:
 
 def find_servers(framework: str | None = None) -> list[ObservedProcess]:
     """Running SGLang and vLLM servers (top-level processes), each with its children."""
-    from argtrace.transport.host import current_host
+    from argtrace.remote.host import current_host
 
     host = current_host()
     if host.is_remote:  # argtrace --host: the node's /proc, read by the collector
-        from argtrace.transport.processes import find_servers_on
+        from argtrace.remote.processes import find_servers_on
 
         return [s for s in find_servers_on(host, framework) if isinstance(s, ObservedProcess)]
     psutil = _psutil()
@@ -222,11 +222,11 @@ def resolve_pid(pid: str | int, framework: str | None = None) -> ObservedProcess
             raise UsageError(f"--pid auto: {len(servers)} servers are running, pass one of them: {listing}")
         return servers[0]
     number = parse_pid(pid)
-    from argtrace.transport.host import current_host
+    from argtrace.remote.host import current_host
 
     host = current_host()
     if host.is_remote:  # argtrace --host: the node's process
-        from argtrace.transport.processes import resolve_pid_on
+        from argtrace.remote.processes import resolve_pid_on
 
         found = resolve_pid_on(host, number)
         assert isinstance(found, ObservedProcess)
@@ -456,7 +456,7 @@ def compare_with_prediction(
             )
         )
     if script and observed.started is not None:
-        from argtrace.transport.host import HostError, current_host
+        from argtrace.remote.host import HostError, current_host
 
         try:
             mtime = current_host().stat(script).mtime  # the node's script under argtrace --host
@@ -493,7 +493,7 @@ def _setting_of(predicted: Sequence[str | None], got: Sequence[str], i: int, j: 
 
 
 def _same_file(a: str, b: str) -> bool:
-    from argtrace.transport.host import current_host
+    from argtrace.remote.host import current_host
 
     host = current_host()
     if host.is_remote:  # the node's paths: resolved there
@@ -505,7 +505,7 @@ def _same_file(a: str, b: str) -> bool:
 
 
 def _realpath(path: str) -> str:
-    from argtrace.transport.host import current_host
+    from argtrace.remote.host import current_host
 
     host = current_host()
     return host.realpath(path) if host.is_remote else os.path.realpath(path)

@@ -95,7 +95,7 @@ def describe_process(server: ServerCommand, schema: Schema) -> tuple[ProcessInfo
     path = server.env.get("PATH")
     found = server_interpreter(server)
     if found is None and (server.interpreter or server.entrypoint.endswith(" serve")):
-        from argtrace.transport.host import current_host
+        from argtrace.remote.host import current_host
 
         host = current_host()  # argtrace --host: server_interpreter looked on the node
         here = f"on {host.label}" if host.is_remote else "on this machine"

@@ -79,10 +79,10 @@ def find_target(
 def local_model_dir(model_config: str | os.PathLike[str] | None, model_value: str | None) -> Path | None:
     """``--model-config DIR|config.json``, else the model path when it is a local directory with a
     config.json, else the Hugging Face cache snapshot of a repo id (offline)."""
-    from argtrace.transport.host import current_host
+    from argtrace.remote.host import current_host
 
     if current_host().is_remote:  # argtrace --host: a local copy of the node's config.json
-        from argtrace.transport.models import node_model_dir
+        from argtrace.remote.models import node_model_dir
 
         return node_model_dir(current_host(), str(model_config) if model_config else None, model_value)
     if model_config:

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from argtrace.model import Evidence, Report, ServerCommand
 
 if TYPE_CHECKING:
-    from argtrace.transport.host import Host
+    from argtrace.remote.host import Host
 _CONTAINER = re.compile(
     r"(?m)^[^#\n]*\b(?:docker|podman|nerdctl)\s+(?:run|exec|compose)\b|^[^#\n]*\b(?:kubectl\s+(?:run|exec|apply)"
     r"|srun|sbatch|salloc|apptainer\s+(?:run|exec)|singularity\s+(?:run|exec)|enroot\s+start)\b"
@@ -51,7 +51,7 @@ def refusal_reasons(
     by the script (an interpreter, a console script) are looked at on ``host``: where the launch runs.
     ``interpreters``: the file each server's bare interpreter name (``python3``) resolves to there."""
     from argtrace.frameworks.detect import detect_server
-    from argtrace.transport.host import current_host
+    from argtrace.remote.host import current_host
 
     host = host or current_host()
 
@@ -134,7 +134,7 @@ def _isolating(word: str) -> bool:
 
 
 def _exists(host: Host, path: str) -> bool:
-    from argtrace.transport.host import HostError
+    from argtrace.remote.host import HostError
 
     try:
         return host.stat(path).exists
@@ -143,7 +143,7 @@ def _exists(host: Host, path: str) -> bool:
 
 
 def _shebang(host: Host, path: str) -> list[str] | None:
-    from argtrace.transport.host import HostError
+    from argtrace.remote.host import HostError
 
     try:
         first = host.read_bytes(path, limit=512).split(b"\n", 1)[0]
@@ -157,7 +157,7 @@ def _shebang(host: Host, path: str) -> list[str] | None:
 def _wrapper_flags(host: Host, path: str) -> list[str]:
     """The ``-I``/``-E``/``-S`` options a wrapper script (``#!/bin/sh ... exec python3 -S "$@"``) gives the
     Python it runs, read from its ``exec``/``python`` lines; empty for a real interpreter or a binary."""
-    from argtrace.transport.host import HostError
+    from argtrace.remote.host import HostError
 
     shebang = _shebang(host, path)
     if shebang is None or any("python" in w for w in shebang[:2]):
@@ -194,8 +194,8 @@ def run_launch(
     script_text: str = "",
 ) -> Report:
     """Execute the launch with the probe and fold the captures into ``report`` (the static prediction)."""
+    from argtrace.remote.host import current_host
     from argtrace.rules import process_observed as rules
-    from argtrace.transport.host import current_host
 
     host = current_host()
     report.command = "run"

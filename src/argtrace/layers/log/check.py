@@ -65,7 +65,7 @@ def analyze_check_log(
     if not options.log:
         return []
     from argtrace.layers.log.layer import analyze_log, parse_time
-    from argtrace.transport.host import current_host
+    from argtrace.remote.host import current_host
 
     host = current_host()  # the node under `argtrace --host`: --log and the script are the node's files
     try:
@@ -126,7 +126,7 @@ def logged_release(path: str, framework: str) -> ReleaseEvidence | None:
 
     from argtrace.frameworks.release import ReleaseEvidence
     from argtrace.layers.log.analyze import _SGL_VERSION, _VLLM_CONFIG, _VLLM_VERSION
-    from argtrace.transport.host import current_host
+    from argtrace.remote.host import current_host
 
     if current_host().is_remote or path.endswith(".gz"):
         return None

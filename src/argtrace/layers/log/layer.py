@@ -222,8 +222,8 @@ def read_log(path: Path | str, label: str) -> tuple[Scan, datetime]:
     """The log's kept lines and its modification time, read where the log lies (``argtrace --host``: on the
     node, whose collector runs this reader and sends back only the kept lines)."""
     from argtrace.model import UsageError
-    from argtrace.transport.host import HostError, current_host
-    from argtrace.transport.ssh import TransportError
+    from argtrace.remote.host import HostError, current_host
+    from argtrace.remote.ssh import TransportError
 
     host = current_host()
     text = str(path)

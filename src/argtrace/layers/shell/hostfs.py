@@ -1,6 +1,6 @@
 """The files the shell evaluator looks at (``source FILE``, ``bash FILE``, ``[ -f FILE ]``, ``realpath``),
 on the machine the script runs on: this one, or under ``argtrace --host NODE`` the node
-(:func:`argtrace.transport.host.current_host`).
+(:func:`argtrace.remote.host.current_host`).
 
 Locally every function is exactly the ``os.path`` function (or ``open``) it replaces. On a node the answers
 come from the collector (``stat`` follows symlinks, so :func:`lexists` is :func:`exists` there and
@@ -15,27 +15,27 @@ import weakref
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from argtrace.transport.host import FileStat, Host
+    from argtrace.remote.host import FileStat, Host
 
 _STATS: weakref.WeakKeyDictionary[Host, dict[str, FileStat]] = weakref.WeakKeyDictionary()
 
 
 def _remote() -> Host | None:
-    from argtrace.transport.host import current_host
+    from argtrace.remote.host import current_host
 
     host = current_host()
     return host if host.is_remote else None
 
 
 def _stat(host: Host, path: str) -> FileStat:
-    from argtrace.transport.host import FileStat, HostError
+    from argtrace.remote.host import FileStat, HostError
 
     cache = _STATS.setdefault(host, {})
     if path not in cache:
         try:
             cache[path] = host.stat(path)
         except HostError as exc:
-            from argtrace.transport.ssh import TransportError
+            from argtrace.remote.ssh import TransportError
 
             if isinstance(exc, TransportError):
                 raise
@@ -83,8 +83,8 @@ def realpath(path: str) -> str:
     host = _remote()
     if host is None:
         return os.path.realpath(path)
-    from argtrace.transport.host import HostError
-    from argtrace.transport.ssh import TransportError
+    from argtrace.remote.host import HostError
+    from argtrace.remote.ssh import TransportError
 
     try:
         return host.realpath(path)
@@ -100,8 +100,8 @@ def read(path: str, limit: int) -> bytes:
     if host is None:
         with open(path, "rb") as f:
             return f.read(limit)
-    from argtrace.transport.host import HostError
-    from argtrace.transport.ssh import TransportError
+    from argtrace.remote.host import HostError
+    from argtrace.remote.ssh import TransportError
 
     try:
         return host.read_bytes(path, limit=limit)

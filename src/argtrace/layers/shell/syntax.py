@@ -78,8 +78,8 @@ def bash_syntax_errors(data: bytes, label: str, timeout: float = 20.0) -> list[S
 def _remote_bash_n(data: bytes) -> tuple[int | None, bytes] | None:
     """``(returncode, stderr)`` of ``bash -n`` on the ``--host`` node (``returncode`` None: no bash or it
     timed out there); ``None`` when the script is checked on this machine."""
-    from argtrace.transport.host import HostError, current_host
-    from argtrace.transport.ssh import TransportError
+    from argtrace.remote.host import HostError, current_host
+    from argtrace.remote.ssh import TransportError
 
     host = current_host()
     if not host.is_remote:

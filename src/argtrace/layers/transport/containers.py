@@ -437,6 +437,6 @@ def _quoted_value_findings(at: str, env_file: EnvFile, result: TransportResult) 
 def _env_file_severity() -> Any:
     """Error where the check reads the machine's own files (``--host``); locally a missing file may just
     live on the GPU node, so a warning that says so."""
-    from argtrace.transport.host import current_host
+    from argtrace.remote.host import current_host
 
     return "error" if current_host().is_remote else "warning"

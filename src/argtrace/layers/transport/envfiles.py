@@ -63,7 +63,7 @@ class EnvFile:
 
 def read_env_file(path: str) -> tuple[bytes | None, str | None, bool]:
     """``(data, problem, missing)``: an env file read on the current host (``--host``: the node's file)."""
-    from argtrace.transport.host import HostError, current_host
+    from argtrace.remote.host import HostError, current_host
 
     host = current_host()
     where = f"on {host.label}" if host.is_remote else "here"

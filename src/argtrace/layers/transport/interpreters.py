@@ -18,8 +18,8 @@ def _check_node_interpreters(servers: Sequence[ServerCommand], result: Transport
     """``argtrace --host NODE check``: does the interpreter the script names, found on the node's
     non-interactive PATH, import the framework at all? (TP015)"""
     from argtrace.frameworks import site_packages
+    from argtrace.remote.host import HostError, current_host
     from argtrace.rules import transport as R
-    from argtrace.transport.host import HostError, current_host
 
     host = current_host()
     if not host.is_remote:

@@ -74,7 +74,7 @@ def _stdin_shell_args(remote_text: str) -> list[str] | None:
 
 def _stdin_content(located: _Located, ctx: _Context) -> tuple[bytes | None, list[str], str | None, str]:
     """What ssh's stdin carries: (content, local expansions, raw text, description)."""
-    from argtrace.transport.host import HostError, current_host
+    from argtrace.remote.host import HostError, current_host
 
     if located.heredoc is not None:
         body = located.heredoc
@@ -221,8 +221,8 @@ def _looks_like_script(name: str, data: bytes) -> bool:
 
 def _copy(at: str, argv: list[str | None], ctx: _Context, result: TransportResult) -> None:
     """``scp``/``rsync`` LOCAL... HOST:DEST: the copied file is what later runs there (CRLF check)."""
+    from argtrace.remote.host import HostError, current_host
     from argtrace.rules import transport as R
-    from argtrace.transport.host import HostError, current_host
 
     base = _basename(argv[0])
     words: list[str] = []

@@ -59,8 +59,8 @@ def host_context(args: argparse.Namespace) -> Iterator[None]:
 
         # `--host "$NODE"` with NODE unset must not quietly observe this machine instead of the node.
         raise UsageError(f"--host {host_text!r}: empty host name")
-    from argtrace.transport.host import use_host
-    from argtrace.transport.ssh import RemoteHost, parse_target
+    from argtrace.remote.host import use_host
+    from argtrace.remote.ssh import RemoteHost, parse_target
 
     host = RemoteHost(parse_target(host_text), getattr(args, "ssh_option", None) or ())
     with use_host(host):

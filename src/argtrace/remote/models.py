@@ -20,7 +20,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from argtrace.transport.host import Host, HostError
+from argtrace.remote.host import Host, HostError
 
 MAX_CONFIG_BYTES = 4 * 1024 * 1024
 MAX_INDEX_BYTES = 32 * 1024 * 1024

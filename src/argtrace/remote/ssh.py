@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from argtrace.transport.host import Host, HostError, scan_from_data, unwrap
+from argtrace.remote.host import Host, HostError, scan_from_data, unwrap
 
 if TYPE_CHECKING:
     from argtrace.layers.log.reader import Scan
@@ -225,7 +225,7 @@ class RemoteHost(Host):
         return line
 
     def _receive(self, rid: int, wait: float = 0.0) -> dict[str, Any]:
-        from argtrace.transport.collector import MARK
+        from argtrace.remote.collector import MARK
 
         mark = MARK.encode()
         deadline = time.monotonic() + REPLY_TIMEOUT + wait

@@ -1,7 +1,7 @@
 """The collector: what argtrace runs on a node to observe it, and nothing else.
 
 This one file is sent over the ssh connection's standard input to the node's ``python3`` (see
-``transport/ssh.py``), so it must use the standard library only and run on Python 3.8 or newer (a test
+``remote/ssh.py``), so it must use the standard library only and run on Python 3.8 or newer (a test
 checks it with ``vermin``). It installs nothing: it reads files, ``/proc``, the environment and local HTTP
 endpoints, runs ``bash -n`` (which only parses), and answers. One request writes and starts something:
 ``run_probe`` (``argtrace run`` only), which runs the launch in a private temporary directory it removes

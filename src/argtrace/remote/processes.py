@@ -13,7 +13,7 @@ import re
 
 from argtrace.frameworks.site_packages import process_version
 from argtrace.model import UsageError
-from argtrace.transport.host import Host, ProcessSnapshot
+from argtrace.remote.host import Host, ProcessSnapshot
 
 _MATCH = ["sglang", "vllm", "VLLM", "::"]
 _PY_VERSION = re.compile(r"python(\d+\.\d+)$")

@@ -3,7 +3,7 @@
 Every argtrace command reads its inputs through a :class:`Host` instead of ``open``/``Path``/``psutil``/
 ``urllib`` directly, so the same analysis runs on local files or on a GPU node's files::
 
-    from argtrace.transport.host import current_host
+    from argtrace.remote.host import current_host
 
     host = current_host()
     data = host.read_input(path_text, what="launch script", max_bytes=MAX_SCRIPT_BYTES)
@@ -14,7 +14,7 @@ Every argtrace command reads its inputs through a :class:`Host` instead of ``ope
     scan = host.scan_log("/workspace/logs/server.log")   # filtered where the log lies
 
 ``current_host()`` is the local machine unless the CLI entered :func:`use_host` with a
-:class:`~argtrace.transport.ssh.RemoteHost`. Both run the very same functions (``collector.py``): locally
+:class:`~argtrace.remote.ssh.RemoteHost`. Both run the very same functions (``collector.py``): locally
 in-process, remotely in the node's ``python3`` fed over the ssh connection's stdin. Paths are the host's
 paths, as the user typed them.
 """
@@ -371,7 +371,7 @@ class LocalHost(Host):
     """This machine: the collector's functions called in-process."""
 
     def call(self, op: str, **args: Any) -> Any:
-        from argtrace.transport import collector
+        from argtrace.remote import collector
 
         response = collector.answer({"id": 1, "op": op, "args": args})
         return unwrap(response)
