@@ -9,7 +9,8 @@ item, and handing the container's argv and environment to :mod:`.containers`.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from argtrace.layers.transport.containers import (
@@ -23,7 +24,7 @@ from argtrace.layers.transport.containers import (
 from argtrace.layers.transport.context import TransportResult
 from argtrace.layers.transport.words import _show
 from argtrace.layers.transport.yamlnodes import _get, _line, _scalar, _seq
-from argtrace.model import Evidence
+from argtrace.model import Evidence, Origin, ServerCommand, Word
 
 _K8S_REF = re.compile(r"\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)")
 
@@ -46,6 +47,17 @@ def k8s_expand(text: str, env: Mapping[str, str | None]) -> tuple[str, list[str]
     return _K8S_REF.sub(sub, text), missing
 
 
+# The LeaderWorkerSet controller sets these in every container of the leader and worker pods (its API
+# docs, "Environment variables"; constants LwsLeaderAddress, LwsGroupSize, LwsWorkerIndex in
+# kubernetes-sigs/lws pkg/utils/controller): the kubelet then expands $(LWS_...) references to them.
+_LWS_INJECTED = ("LWS_LEADER_ADDRESS", "LWS_GROUP_SIZE", "LWS_WORKER_INDEX")
+
+
+def _cluster_set_names(doc: Any) -> tuple[str, ...]:
+    """Variables the cluster sets in a document's containers, beyond their own ``env`` list."""
+    return _LWS_INJECTED if _scalar(_get(doc, "kind")) == "LeaderWorkerSet" else ()
+
+
 def _pod_specs(doc: Any) -> list[Any]:
     kind = _scalar(_get(doc, "kind")) or ""
     spec = _get(doc, "spec")
@@ -64,21 +76,22 @@ def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: 
     from argtrace.model import UsageError
     from argtrace.rules import transport as R
 
-    containers: list[tuple[str, Any]] = []
+    containers: list[tuple[str, Any, tuple[str, ...]]] = []
     for doc in docs:
         if _scalar(_get(doc, "kind")) == "List":
             for item in _seq(_get(doc, "items")) or []:
-                containers += [(c_name, c) for spec in _pod_specs(item) for c_name, c in _containers(spec)]
+                injected = _cluster_set_names(item)
+                containers += [(n, c, injected) for spec in _pod_specs(item) for n, c in _containers(spec)]
             continue
         for spec in _pod_specs(doc):
-            containers += _containers(spec)
+            containers += [(n, c, _cluster_set_names(doc)) for n, c in _containers(spec)]
     if container is not None:
-        containers = [(n, c) for n, c in containers if n == container]
+        containers = [(n, c, i) for n, c, i in containers if n == container]
         if not containers:
             raise UsageError(f"{label}: no container named {container!r}")
-    for name, node in containers:
+    for name, node, injected in containers:
         image = _scalar(_get(node, "image")) or ""
-        env: dict[str, str | None] = {}
+        env: dict[str, str | None] = dict.fromkeys(injected)  # set by the cluster: known by name only
         for item in _seq(_get(node, "env")) or []:
             key = _scalar(_get(item, "name")) or ""
             raw = _scalar(_get(item, "value"))
@@ -133,6 +146,13 @@ def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: 
                 out.append(value)
             words[field_name] = out
         command, args = words["command"], words["args"]
+        # $(NAME) of a variable the cluster sets (valueFrom, envFrom, an operator's injection): the kubelet
+        # expands it when the container starts, to a value not known here
+        cluster_set = {k for k, v in env.items() if v is None}
+
+        def cluster_ref(ref: str, cluster_set: set[str] = cluster_set, any_name: bool = has_env_from) -> bool:
+            return ref in cluster_set or any_name
+
         at = _line(label, _get(node, "args") or _get(node, "command") or node)
         final, _image_ep = container_argv(image, command, args)
         result.hops.append(
@@ -149,12 +169,45 @@ def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: 
         if command is None and args:
             _entrypoint_findings(at, image, None, args, result, how="`args:`")
         _exec_form_findings(
-            at, [*(command or []), *(args or [])], result, how=f"container {name}'s command", final=final
+            at,
+            [_without_cluster_refs(w, cluster_ref) for w in (*(command or []), *(args or []))],
+            result,
+            how=f"container {name}'s command",
+            final=final,
         )
         container_env = _image_path(env, None, at, image)
         before = len(result.servers)
         _container_servers(at, final, *container_env, f"kubernetes container {name}", result)
         _tag_image(result, before, image)
+        result.servers[before:] = [_cluster_expanded(s, cluster_ref) for s in result.servers[before:]]
+
+
+def _without_cluster_refs(word: str, cluster_ref: Callable[[str], bool]) -> str:
+    """``word`` with the ``$(NAME)`` references the kubelet expands removed (they are not shell syntax)."""
+    return _K8S_REF.sub(lambda m: "" if m.group(1) and cluster_ref(m.group(1)) else m.group(0), word)
+
+
+def _cluster_expanded(server: ServerCommand, cluster_ref: Callable[[str], bool]) -> ServerCommand:
+    """The server's argv words that hold a ``$(NAME)`` the kubelet expands from a variable the cluster sets:
+    their text is not known here (the parser then says what it cannot check), never the literal text."""
+    words = []
+    changed = False
+    for word in server.argv:
+        refs = [m.group(1) for m in _K8S_REF.finditer(word.text or "") if m.group(1)]
+        if word.text is not None and refs and any(cluster_ref(r) for r in refs):
+            names = ", ".join(f"$({r})" for r in dict.fromkeys(refs) if cluster_ref(r))
+            origin = Origin(
+                at=word.origin.at,
+                expansion=word.text,
+                known=False,
+                reason=f"{names} is expanded by the kubelet when the container starts, from a variable the "
+                "cluster sets",
+            )
+            words.append(Word(None, origin))
+            changed = True
+        else:
+            words.append(word)
+    return replace(server, argv=tuple(words)) if changed else server
 
 
 def _containers(spec: Any) -> list[tuple[str, Any]]:
