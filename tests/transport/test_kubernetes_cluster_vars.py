@@ -99,3 +99,30 @@ spec:
     assert [(f["code"], f["severity"]) for f in data["findings"] if f["severity"] != "info"] == []
     [word] = [w for w in data["servers"][0]["words"] if w.get("known") is False]
     assert (word["text"], word["expansion"]) == (None, "$(POD_INDEX)")
+
+
+def test_a_valuefrom_variable_is_set_for_the_containers_shell(tmp_path: Path) -> None:
+    # SGLang's distributed StatefulSet pattern: `bash -c` reads $POD_INDEX, which Kubernetes sets.
+    pod = """\
+apiVersion: v1
+kind: Pod
+metadata:
+  name: sglang
+spec:
+  containers:
+    - name: server
+      image: lmsysorg/sglang:v0.5.10.post1
+      env:
+        - name: POD_INDEX
+          valueFrom:
+            fieldRef:
+              fieldPath: metadata.labels['apps.kubernetes.io/pod-index']
+      command: ["bash", "-c"]
+      args:
+        - python3 -m sglang.launch_server --model-path /m --nnodes 2 --node-rank $POD_INDEX --dist-init-addr
+          sglang-0.sglang:20000
+"""
+    data = _check(tmp_path, pod)
+    assert [(f["code"], f["severity"]) for f in data["findings"] if f["severity"] != "info"] == []
+    [word] = [w for w in data["servers"][0]["words"] if w.get("known") is False]
+    assert (word["text"], word["expansion"]) == (None, "$POD_INDEX")

@@ -45,11 +45,13 @@ def analyze_script(
     arg0: str | None = None,
     run_shellcheck: bool = True,
     cwd: str | None = None,
+    unknown_env: Mapping[str, str] | None = None,
 ) -> ShellResult:
     """Predict the server commands of a script and report the shell-level hazards.
 
     ``args`` are ``$1 $2 ...``; ``env`` the starting environment; ``arg0`` is ``$0`` (default: the label);
-    ``cwd`` the directory the script is started from (default: the current directory).
+    ``cwd`` the directory the script is started from (default: the current directory); ``unknown_env``
+    the variables it starts with whose values are not known here (name -> why).
     """
     from argtrace.layers.shell.analysis import analyze
 
@@ -60,6 +62,7 @@ def analyze_script(
         arg0=arg0 if arg0 is not None else source.label,
         run_shellcheck=run_shellcheck,
         cwd=cwd if cwd is not None else _getcwd(),
+        unknown_env=unknown_env,
     )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import re
 import sys
+from collections.abc import Mapping
 from typing import Any
 
 from argtrace.layers.shell import evaluate as E
@@ -37,13 +38,16 @@ def analyze(
     arg0: str,
     run_shellcheck: bool,
     cwd: str | None,
+    unknown_env: Mapping[str, str] | None = None,
 ) -> ShellResult:
     # the analysis makes many small acyclic objects: with the cyclic GC on, each collection walks all of
     # them, which makes big scripts quadratic
     gc_was_on = gc.isenabled()
     gc.disable()
     try:
-        return _analyze(source, args, env, arg0=arg0, run_shellcheck=run_shellcheck, cwd=cwd)
+        return _analyze(
+            source, args, env, arg0=arg0, run_shellcheck=run_shellcheck, cwd=cwd, unknown_env=unknown_env
+        )
     finally:
         if gc_was_on:
             gc.enable()
@@ -57,6 +61,7 @@ def _analyze(
     arg0: str,
     run_shellcheck: bool,
     cwd: str | None,
+    unknown_env: Mapping[str, str] | None = None,
 ) -> ShellResult:
     label = source.label
     data = source.data
@@ -103,7 +108,7 @@ def _analyze(
     # ---- evaluation
     src = E.Source(label, prepared, str(source.path) if source.path else None)
     src.tree = tree
-    ev = E.ShellEvaluator(src, args, env, arg0=arg0, cwd=cwd, parse=parse_tree)
+    ev = E.ShellEvaluator(src, args, env, arg0=arg0, cwd=cwd, parse=parse_tree, unknown_env=unknown_env)
     exit_reason: str | None = None
     limit = sys.getrecursionlimit()
     try:

@@ -292,7 +292,10 @@ class Core:
         arg0: str,
         cwd: str | None,
         parse: Callable[[str], Any],
+        unknown_env: Mapping[str, str] | None = None,
     ) -> None:
+        """``unknown_env``: variables the process starts with whose values are not known here (a container's
+        ``valueFrom`` entries, the image's ``ENV``), by name with the reason: set, not unset."""
         self.main = source
         self.src = source
         self.parse = parse
@@ -321,6 +324,9 @@ class Core:
         scope: dict[str, Var] = {}
         for k, v in env.items():
             scope[from_str(k)] = Var(value=from_str(v), exported=True, at=None, expansion="environment")
+        for k, why in (unknown_env or {}).items():
+            if from_str(k) not in scope:
+                scope[from_str(k)] = Var(exported=True, known=False, reason=why, expansion="environment")
         try:
             lvl = int(env.get("SHLVL", "0").strip() or "0") + 1
         except ValueError:

@@ -268,6 +268,13 @@ def _container_servers(
         if i + 1 < len(argv) and argv[i] in ("-c", "-lc", "-ec", "-xc"):
             _shell_c(at, list(argv), result)
             known = {k: v for k, v in env.items() if v is not None}
+            # set in the container but not known here (valueFrom, the image's ENV): set for the shell
+            unknown: dict[str, str] = {}
+            for k, v in env.items():
+                if v is None:
+                    origin = (origins or {}).get(k)
+                    why = origin.reason if origin else None
+                    unknown[k] = why or f"set in the {expansion}, not known here"
             label = f"<{expansion}>"
             source = ScriptSource(label=label, data=argv[i + 1].encode("utf-8", "surrogateescape"), path=None)
             shell = analyze_script(
@@ -277,6 +284,7 @@ def _container_servers(
                 arg0=argv[i + 2] if i + 2 < len(argv) else argv[0],
                 run_shellcheck=False,
                 cwd="/",
+                unknown_env=unknown,
             )
             result.findings.extend(f for f in shell.findings if f.code != "SH019")
             for inner in shell.servers:
