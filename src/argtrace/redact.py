@@ -188,15 +188,19 @@ _AUTH_HEADER = _Lazy(
 )
 # ``NAME=VALUE``, ``'name': VALUE``, ``"name": VALUE``, ``--flag VALUE``, ``--flag=VALUE`` whose name is
 # secret (decided by is_secret_name in the callback). VALUE: a quoted string, a bracketed list of quoted
-# strings, or a bare word.
+# strings, or a bare word. ``--flag VALUE`` never takes a word starting with ``-``: that is the next flag,
+# and swallowing it would hide a ``--api-key=X`` right after a valueless flag.
 _QUOTED = r"'[^'\n]*+'|\"[^\"\n]*+\""
 _LIST = r"\[(?:\s*+(?:" + _QUOTED + r")\s*+,?)*+\s*+\]"
 _BARE = r"[^\s,;'\"\[\]{}()<>]++"
+# A match is only the name: its VALUE is read (``_VALUE.match``) for a secret name alone, so a secret shape
+# inside a value that is not secret (``--model HF_TOKEN=x``) is still found by the scan that goes on right
+# after the name, and every character is read by at most one value (linear time).
 _NAMED_VALUE = _Lazy(
     r"(?P<lead>(?<![A-Za-z0-9_.\-])(?:(?P<q>['\"])(?P<qname>[A-Za-z_][A-Za-z0-9_.\-]*+)(?P=q)\s*+[:=]"
-    r"\s*+|(?P<name>[A-Za-z_][A-Za-z0-9_.]*+)=|(?P<flag>--[A-Za-z][A-Za-z0-9\-]*+)(?:=|\s++)))"
-    r"(?P<value>" + _LIST + "|" + _QUOTED + "|" + _BARE + ")"
+    r"\s*+|(?P<name>[A-Za-z_][A-Za-z0-9_.]*+)=|(?P<flag>--[A-Za-z][A-Za-z0-9\-]*+)(?:=|\s++(?!-))))"
 )
+_VALUE = _Lazy(_LIST + "|" + _QUOTED + "|" + _BARE)
 _QUOTED_ITEM = _Lazy(_QUOTED)
 
 
@@ -220,15 +224,36 @@ def _value_items(value: str) -> list[str]:
 
 def _named_is_secret(m: re.Match[str]) -> bool:
     if m["flag"]:
-        return is_secret_flag(m["flag"]) and not m["value"].startswith("-")
+        return is_secret_flag(m["flag"])
     name = m["qname"] or m["name"] or ""
     return is_secret_name(name)
 
 
-def _named_sub(m: re.Match[str]) -> str:
-    if not _named_is_secret(m):
-        return m.group(0)
-    return m["lead"] + _mask_value_text(m["value"])
+def _secret_values_at(text: str) -> Iterator[tuple[int, int, str]]:
+    """(start, end, value) of the VALUE of every secret ``NAME=VALUE`` / ``--flag VALUE`` in ``text``."""
+    done = 0
+    for m in _NAMED_VALUE.finditer(text):
+        if m.start() < done or not _named_is_secret(m):
+            continue
+        value = _VALUE.match(text, m.end())
+        if value is None or not value.group(0):
+            continue
+        done = value.end()
+        yield m.end(), value.end(), value.group(0)
+
+
+def _named_sub_all(text: str) -> str:
+    """``text`` with the VALUE of every secret ``NAME=VALUE`` / ``--flag VALUE`` masked."""
+    out: list[str] = []
+    done = 0
+    for start, end, value in _secret_values_at(text):
+        out.append(text[done:start])
+        out.append(_mask_value_text(value))
+        done = end
+    if not out:
+        return text
+    out.append(text[done:])
+    return "".join(out)
 
 
 def redact_text(text: str) -> str:
@@ -243,7 +268,7 @@ def redact_text(text: str) -> str:
     text = _AUTH_HEADER.sub(
         lambda m: m.group(0) if already_masked(m["value"]) else f"{m['head']}{mask(m['value'])}", text
     )
-    text = _NAMED_VALUE.sub(_named_sub, text)
+    text = _named_sub_all(text)
     return _TOKEN_VALUE.sub(lambda m: mask(m.group(0)), text)
 
 
@@ -254,9 +279,8 @@ def secrets_in_text(text: str) -> set[str]:
         return found
     found.update(m["pw"] for m in _URL_PASSWORD.finditer(text))
     found.update(m["value"] for m in _AUTH_HEADER.finditer(text))
-    for m in _NAMED_VALUE.finditer(text):
-        if _named_is_secret(m):
-            found.update(_value_items(m["value"]))
+    for _start, _end, value in _secret_values_at(text):
+        found.update(_value_items(value))
     found.update(m.group(0) for m in _TOKEN_VALUE.finditer(text))
     return {s for s in found if not is_masked(s)}
 
@@ -434,6 +458,11 @@ class Redactor:
         if isinstance(value, str):
             if value and not is_masked(value):
                 self._known.add(value)
+                # a CRLF script's value ends in `\r` (or has stray blanks) and is shown as `$'X\r'`: the
+                # bare X must be masked wherever it stands too
+                bare = value.strip()
+                if bare and bare != value:
+                    self._known.add(bare)
                 self._dirty = True
         elif isinstance(value, Mapping):
             for item in value.values():

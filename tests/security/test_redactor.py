@@ -244,3 +244,49 @@ def test_text_output_on_a_terminal_keeps_rich_styling_and_escapes_the_data(
     assert "died with: x\\x1b]0;title\\a\\x1b[2Jy\\rz" in out
     assert "\x1b[" in out  # rich's own colours are still there
     assert "\x1b]0;" not in out and "\x07" not in out and "\r" not in out and "\x1b[2J" not in out
+
+
+# Found by the seed-7 fuzz campaign on the merged code (tests/fuzz): a shape inside a value that is not
+# secret, a secret flag right after a valueless flag, a CRLF script's secret shown as $'X\r'.
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("--mod HF_TOKEN=pwb6G9gULlp2Sj", "--mod HF_TOKEN=<redacted:"),
+        ("--enable-custom-all-reduce --api-key=Zq74vqXJcpRjYMod1MGSmJWmE0b --x", "--api-key=<redacted:"),
+        ("--enable-metrics --admin-api-key 'Zq7AWo0cxxaVmQXJxFKWPb7U9uf' --x", "--admin-api-key '<redacted:"),
+    ],
+)
+def test_a_secret_shape_after_a_name_that_is_not_secret_is_still_found(text: str, shown: str) -> None:
+    from argtrace.redact import redact_text
+
+    out = redact_text(text)
+    assert shown in out
+    assert "pwb6G9gULlp2Sj" not in out and "Zq7" not in out
+
+
+def test_a_crlf_secret_is_masked_without_its_carriage_return_too() -> None:
+    from argtrace.redact import Redactor
+
+    redactor = Redactor()
+    redactor.learn("Zq7AWo0cxxaVmQXJxFKWPb7U9uf\r")
+    shown = redactor.text("bash keeps the `\\r`; the server gets `$'Zq7AWo0cxxaVmQXJxFKWPb7U9uf\\r'`")
+    assert "Zq7AWo0c" not in shown
+
+
+def test_named_values_stay_linear_on_names_that_repeat() -> None:
+    import signal
+
+    from argtrace.redact import redact_text
+
+    def fail(signum: int, frame: object) -> None:
+        raise TimeoutError("redact_text is not linear on repeated names")
+
+    previous = signal.signal(signal.SIGALRM, fail)
+    signal.alarm(120)
+    try:
+        for text in ("a=" * 100_000, "HF_TOKEN=" * 50_000, "--api-key " * 50_000, "'api_key': " * 30_000):
+            out = redact_text(text)
+            assert out.count("<redacted:") <= text.count("=") + text.count("key") + 1
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
