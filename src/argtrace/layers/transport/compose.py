@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import posixpath
 import re
-import shlex
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -31,7 +30,7 @@ from argtrace.layers.transport.envfiles import (
     parse_compose_env_file,
     read_env_file,
 )
-from argtrace.layers.transport.words import _show
+from argtrace.layers.transport.words import _show, split_like_shlex
 from argtrace.layers.transport.yamlnodes import _get, _items, _line, _scalar, _seq
 from argtrace.model import Evidence, Origin
 
@@ -54,7 +53,7 @@ def _compose_words(
         value, unset = compose_interpolate(text, env)
         _unset_findings(at, unset, result, how=f"`{what}:`")
         try:
-            return shlex.split(value)
+            return split_like_shlex(value)
         except ValueError:
             return value.split()
     words: list[str] = []

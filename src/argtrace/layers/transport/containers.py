@@ -11,7 +11,6 @@ and Kubernetes reuse the last three.
 from __future__ import annotations
 
 import re
-import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
@@ -19,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from argtrace.layers.transport.context import TransportResult, _Context
 from argtrace.layers.transport.envfiles import _ABSENT, EnvFile, parse_docker_env_file, read_env_file
 from argtrace.layers.transport.shells import _shell_c
-from argtrace.layers.transport.words import _SHELLS, _basename, _show, _show_argv
+from argtrace.layers.transport.words import _SHELLS, _basename, _show, _show_argv, split_like_shlex
 from argtrace.model import EnvValue, Evidence, Origin, ServerCommand, Word
 
 if TYPE_CHECKING:
@@ -108,7 +107,7 @@ def parse_docker_run(argv: Sequence[str | None]) -> DockerRun | None:
         elif name == "--env-file":
             env_files.append(value)
         elif name == "--entrypoint":
-            entrypoint = tuple(shlex.split(value)) if value else ()
+            entrypoint = tuple(split_like_shlex(value)) if value else ()
     if i >= len(words) or words[i] is None:
         return None
     return DockerRun(words[i] or "", entrypoint, [w or "" for w in words[i + 1 :]], env, env_files)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import posixpath
 import re
-import shlex
 from collections.abc import Sequence
 
 from argtrace.layers.transport.context import TransportResult, _Context, _local_value
@@ -27,6 +26,7 @@ from argtrace.layers.transport.words import (
     _show,
     _split_at,
     _unquote,
+    split_like_shlex,
 )
 from argtrace.model import Evidence
 
@@ -42,7 +42,7 @@ def _upload_target(remote_text: str) -> str | None:
         return None
     path = m.group("path")
     try:
-        words = shlex.split(path)
+        words = split_like_shlex(path)
     except ValueError:
         return None
     return words[0] if len(words) == 1 else None
@@ -52,7 +52,7 @@ def _stdin_shell_args(remote_text: str) -> list[str] | None:
     """For ``ssh HOST`` (login shell), ``ssh HOST bash -s -- A B`` and the like, the arguments the shell
     reading the script from stdin gets; ``None`` when the remote command does not read a script on stdin."""
     try:
-        words = shlex.split(remote_text)
+        words = split_like_shlex(remote_text)
     except ValueError:
         return None
     if not words:
@@ -84,7 +84,7 @@ def _stdin_content(located: _Located, ctx: _Context) -> tuple[bytes | None, list
         return _expand_heredoc(body, ctx), expansions, body, "here-document"
     if located.stdin_file is not None:
         try:
-            words = shlex.split(_latin1_bytes(located.stdin_file).decode("utf-8", "replace"))
+            words = split_like_shlex(_latin1_bytes(located.stdin_file).decode("utf-8", "replace"))
         except ValueError:
             return None, [], None, "file"
         if len(words) != 1:
