@@ -338,22 +338,16 @@ def decide_server_release(
         )
     if decision.source == "none":
         findings.append(_unknown_release_finding(framework, server, decision, flags))
+    # An unbundled release keeps its own version here while the parser uses the nearest older schema
+    # (PR008 says so).
     info = FrameworkInfo(
         name=cast(FrameworkName, schema.framework),
-        version=decision.version if decision.version is not None else None,
+        version=decision.version,
         source=decision.source,
         analysed_with=schema.version if decision.version is None else None,
         accepted_by=decision.accepted_by,
         evidence=decision.evidence.describe() if decision.evidence is not None else None,
     )
-    if (
-        decision.version is not None
-        and schema.version != decision.version
-        and info.source == "bundled-schema"
-    ):
-        # an unbundled release analysed with the nearest older schema (PR008 says so): the version stays
-        # the one requested, as before
-        info = replace(info, version=decision.version)
     return schema, info, findings
 
 
