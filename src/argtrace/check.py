@@ -267,16 +267,19 @@ def _check_servers(
 
 
 def _analysed_schema(report: Report) -> Schema | None:
-    """The bundled schema the parser layer used for the report's release (the nearest older one for an
-    unbundled release, as ``choose_schema`` picks)."""
-    from argtrace.frameworks.schema import bundled_versions, load_schema, nearest_older
+    """The bundled schema the parser layer used for the report's release (``choose_schema``'s pick: the
+    nearest older one for an unbundled release; its PR008 finding is already in the report)."""
+    from argtrace.frameworks.schema import choose_schema
 
     name, release = report.framework.name, report.framework.release
     if name is None or release is None:
         return None
-    versions = bundled_versions(name)
-    used = release if release in versions else (nearest_older(name, release) or versions[0])
-    return load_schema(name, used)
+    return choose_schema(name, release)[0]
+
+
+def _framework_env_names(server: ServerCommand) -> list[str]:
+    """The server's own framework variables (SGLang's ``SGLANG_``/``SGL_``, vLLM's ``VLLM_``)."""
+    return [k for k in server.env if k.startswith(("SGLANG_", "SGL_", "VLLM_"))]
 
 
 def decide_server_release(
@@ -319,7 +322,7 @@ def decide_server_release(
         options.framework_version,
         evidence,
         launch_flags=flags,
-        launch_env=[k for k in server.env if k.startswith(("SGLANG_", "SGL_", "VLLM_"))],
+        launch_env=_framework_env_names(server),
     )
     why = decision.evidence.text if decision.evidence is not None else "requested"
     if decision.source == "none":
@@ -362,16 +365,14 @@ def _unknown_release_finding(
 
     index = release_index(framework)
     accepted = decision.accepted_by or ()
-    env = [k for k in server.env if k.startswith(("SGLANG_", "SGL_", "VLLM_"))]
+    # each name with the releases that know it (names no release knows decide nothing)
+    knowing = [(f.split("=", 1)[0], index.releases_knowing_flag(f)) for f in flags]
+    knowing += [(v, index.releases_knowing_env(v)) for v in _framework_env_names(server)]
     refused = []
     for release in index.releases:
         if release in accepted:
             continue
-        missing = [f.split("=", 1)[0] for f in flags if index.releases_knowing_flag(f)]
-        missing = [f for f in missing if release not in index.releases_knowing_flag(f)]
-        missing += [
-            v for v in env if index.releases_knowing_env(v) and release not in index.releases_knowing_env(v)
-        ]
+        missing = [name for name, releases in knowing if releases and release not in releases]
         if missing:
             refused.append(f"{framework} {release} does not know {', '.join(dict.fromkeys(missing))}")
     accepted_text = describe_releases(list(accepted), list(index.releases))
