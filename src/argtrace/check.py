@@ -258,7 +258,9 @@ def _check_servers(
     for result in results:
         report.findings.extend(result.findings)
         report.sections.update(result.sections)
-    report.findings.extend(_other_servers_findings(servers, options))
+    parsed = _parse_every_server(servers, options)
+    report.findings.extend(_other_servers_findings(parsed, options))
+    report.findings.extend(_multinode_findings(parsed))
     for late in late_layers(report, options):
         report.findings.extend(late.findings)
         report.sections.update(late.sections)
@@ -606,14 +608,48 @@ def resolution_layer(
     )
 
 
-def _other_servers_findings(servers: Sequence[ServerCommand], options: CheckOptions) -> list[Finding]:
-    """Findings cover every server the script starts, not only the one described."""
+def _parse_every_server(
+    servers: Sequence[ServerCommand], options: CheckOptions
+) -> list[tuple[int, ServerCommand, Schema, LayerResult]]:
+    """Every server start through its release's parser (argparse on a few hundred words: milliseconds)."""
     from argtrace.layers.parser import parse_server_args
 
-    findings: list[Finding] = []
+    parsed = []
     for index, server in enumerate(servers, start=1):
-        if index == options.server:
-            continue
         schema, _, _ = decide_server_release(options.framework or server.framework, server, options)
-        findings.extend(replace(f, server=index) for f in parse_server_args(server, schema).findings)
-    return findings
+        parsed.append((index, server, schema, as_fields(parse_server_args(server, schema), schema)))
+    return parsed
+
+
+def _other_servers_findings(
+    parsed: Sequence[tuple[int, ServerCommand, Schema, LayerResult]], options: CheckOptions
+) -> list[Finding]:
+    """Findings cover every server the script starts, not only the one described."""
+    return [
+        replace(f, server=index)
+        for index, _, _, result in parsed
+        if index != options.server
+        for f in result.findings
+    ]
+
+
+def _multinode_findings(parsed: Sequence[tuple[int, ServerCommand, Schema, LayerResult]]) -> list[Finding]:
+    """The starts of one multi-node launch read together (``layers/multinode.py``)."""
+    from argtrace.layers.multinode import NodeStart, multinode_findings
+    from argtrace.layers.parser import all_defaults
+
+    nodes = []
+    for index, server, schema, result in parsed:
+        values = {schema.field_names.get(dest, dest): value for dest, value in all_defaults(schema).items()}
+        given = set()
+        for name, (_, observations) in result.observations.items():
+            seen = [o for o in observations if o.layer == "parser"]
+            if not seen:
+                continue
+            if seen[-1].known:
+                values[name] = seen[-1].value
+            else:
+                values.pop(name, None)  # unknown statically: never compared
+            given.add(name)
+        nodes.append(NodeStart(index, server.at, server.framework, values, frozenset(given), server.image))
+    return multinode_findings(nodes)

@@ -35,6 +35,8 @@ _RULE_MODULES = (
     *(f"argtrace.rules.{layer}" for layer in LAYER_PREFIX),
     # PR100-PR199: the observed process (``run``, ``check --pid``) against the static prediction.
     "argtrace.rules.process_observed",
+    # PA030-PA039: the server starts of one multi-node launch read together.
+    "argtrace.rules.multinode",
 )
 
 

@@ -1,0 +1,63 @@
+"""Multi-node rules (PA030-PA039, parser layer): the server starts of one launch that spans several nodes,
+read together. Each node's argv is parsed by the framework's parser like any other server start; these
+rules compare what the parsers saw across the nodes (``layers/multinode.py``)."""
+
+from __future__ import annotations
+
+from argtrace.rules import Example, Rule
+
+_V = ("--framework-version", "0.5.10.post1")
+_NODE = "python3 -m sglang.launch_server --model-path /models/DeepSeek-V3 --dist-init-addr 10.0.0.1:5000"
+
+
+def _nodes(*tails: str) -> Example:
+    # A script that starts every node over ssh, one start per node, in the background.
+    lines = ["#!/bin/bash"] + [f"ssh node{n} {_NODE} {tail} &" for n, tail in enumerate(tails)] + ["wait", ""]
+    return Example(argv=("check", *_V, "--no-resolve", "nodes.sh"), files={"nodes.sh": "\n".join(lines)})
+
+
+PA_NODES_DISAGREE = Rule(
+    code="PA030",
+    layer="parser",
+    severity="error",
+    title="The nodes of one multi-node launch disagree on a setting",
+    rationale="The nodes of one multi-node server form a single distributed model: every node must load the "
+    "same model with the same tensor, pipeline, expert and data parallel sizes, the same number of nodes, "
+    "the same rendezvous address, dtype and quantization, and the same release. A node started with "
+    "another value either fails the rendezvous (a hang until NCCL's timeout) or builds another shard "
+    "layout than its peers.",
+    fix="give every node the same value (one variable the node commands share)",
+    example=_nodes("--tp-size 16 --nnodes 2 --node-rank 0", "--tp-size 8 --nnodes 2 --node-rank 1"),
+    correct=_nodes("--tp-size 16 --nnodes 2 --node-rank 0", "--tp-size 16 --nnodes 2 --node-rank 1"),
+    exceptions="Settings that differ per node by design are not compared: `--node-rank`, vLLM's "
+    "`--data-parallel-start-rank`, `--data-parallel-rank`, `--headless`, `--data-parallel-size-local` "
+    "and the ports.",
+)
+
+PA_RANK_REPEATED = Rule(
+    code="PA031",
+    layer="parser",
+    severity="error",
+    title="Two nodes of one launch have the same rank",
+    rationale="Each node of a multi-node launch takes its place from its rank (`--node-rank`, vLLM's "
+    "`--data-parallel-start-rank`). Two nodes with one rank both claim the same shard; the rendezvous waits "
+    "for the rank nobody took and the launch hangs until the distributed timeout.",
+    fix="give each node its own rank, 0 to nnodes-1",
+    example=_nodes("--tp-size 16 --nnodes 2 --node-rank 0", "--tp-size 16 --nnodes 2 --node-rank 0"),
+    correct=_nodes("--tp-size 16 --nnodes 2 --node-rank 0", "--tp-size 16 --nnodes 2 --node-rank 1"),
+)
+
+PA_RANKS_INCOMPLETE = Rule(
+    code="PA032",
+    layer="parser",
+    severity="error",
+    title="The node ranks of one launch do not cover 0 to nnodes-1",
+    rationale="When a file starts every node of a launch, the ranks must be exactly 0, 1, ..., nnodes-1: "
+    "more nodes than `--nnodes`, or a rank at or above it, never joins; a rank nobody takes leaves the "
+    "others waiting at the rendezvous.",
+    fix="start exactly nnodes nodes, with ranks 0 to nnodes-1",
+    example=_nodes("--tp-size 16 --nnodes 2 --node-rank 0", "--tp-size 16 --nnodes 2 --node-rank 2"),
+    correct=_nodes("--tp-size 16 --nnodes 2 --node-rank 0", "--tp-size 16 --nnodes 2 --node-rank 1"),
+    exceptions="A file that starts fewer nodes than `--nnodes` (one script per node, run on each) is not "
+    "judged: the other nodes are started elsewhere.",
+)
