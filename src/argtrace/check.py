@@ -32,6 +32,7 @@ from argtrace.model import (
 if TYPE_CHECKING:
     from argtrace.frameworks.release import ReleaseDecision
     from argtrace.frameworks.schema import Schema
+    from argtrace.layers.slurm import Allocation
     from argtrace.layers.transport import TransportResult
 
 # Refuse to read more than this: a launch script is kilobytes; 64 MiB is surely not one.
@@ -224,17 +225,39 @@ def run_check(options: CheckOptions) -> Report:
         report.findings.extend(manifest.findings)
         report.sections["transport"] = manifest.section
         return _check_servers(report, manifest.servers, source.label, options)
+    # SLURM: a batch script runs with the variables SLURM sets for it (layers/slurm.py)
+    from argtrace.layers.slurm import batch_directives, batch_environment
+
+    env, unknown_env = options.env, None
+    allocation = batch_directives(source.data, source.label) if options.command_string is None else None
+    if allocation is not None:
+        known, unknown = batch_environment(allocation)
+        env = {**known, **options.env}
+        unknown_env = {k: v for k, v in unknown.items() if k not in env}
+        report.sections["slurm"] = allocation.section()
     shell = analyze_script(
-        source, args, options.env, arg0=arg0, run_shellcheck=options.run_shellcheck, cwd=_start_directory()
+        source,
+        args,
+        env,
+        arg0=arg0,
+        run_shellcheck=options.run_shellcheck,
+        cwd=_start_directory(),
+        unknown_env=unknown_env,
     )
     # transport: servers started through ssh/docker, uploads, and what the journey did to the words
-    transport = analyze_transport(source, shell, args=args, env=options.env, arg0=arg0)
+    transport = analyze_transport(source, shell, args=args, env=env, arg0=arg0)
     report.findings.extend(f for f in shell.findings if not (f.code == "SH019" and transport.servers))
     report.findings.extend(transport.findings)
     if transport.hops or transport.uploads:
         report.sections["transport"] = transport.section
     return _check_servers(
-        report, [*shell.servers, *transport.servers], source.label, options, transport, shell.commands
+        report,
+        [*shell.servers, *transport.servers],
+        source.label,
+        options,
+        transport,
+        shell.commands,
+        allocation,
     )
 
 
@@ -245,6 +268,7 @@ def _check_servers(
     options: CheckOptions,
     transport: TransportResult | None = None,
     commands: PredictedCommands = (),
+    allocation: Allocation | None = None,
 ) -> Report:
     report.servers = list(servers)
     if not servers:
@@ -260,7 +284,7 @@ def _check_servers(
         report.sections.update(result.sections)
     parsed = _parse_every_server(servers, options)
     report.findings.extend(_other_servers_findings(parsed, options))
-    report.findings.extend(_multinode_findings(parsed))
+    report.findings.extend(_multinode_findings(parsed, allocation))
     for late in late_layers(report, options):
         report.findings.extend(late.findings)
         report.sections.update(late.sections)
@@ -633,10 +657,14 @@ def _other_servers_findings(
     ]
 
 
-def _multinode_findings(parsed: Sequence[tuple[int, ServerCommand, Schema, LayerResult]]) -> list[Finding]:
-    """The starts of one multi-node launch read together (``layers/multinode.py``)."""
+def _multinode_findings(
+    parsed: Sequence[tuple[int, ServerCommand, Schema, LayerResult]], allocation: Allocation | None = None
+) -> list[Finding]:
+    """The starts of one multi-node launch read together (``layers/multinode.py``), with the SLURM job's
+    allocation and ``srun`` steps when the script is a batch script."""
     from argtrace.layers.multinode import NodeStart, multinode_findings
     from argtrace.layers.parser import all_defaults
+    from argtrace.layers.slurm import srun_step
 
     nodes = []
     for index, server, schema, result in parsed:
@@ -651,5 +679,18 @@ def _multinode_findings(parsed: Sequence[tuple[int, ServerCommand, Schema, Layer
             else:
                 values.pop(name, None)  # unknown statically: never compared
             given.add(name)
-        nodes.append(NodeStart(index, server.at, server.framework, values, frozenset(given), server.image))
+        step = srun_step(server.argv_text[: server.server_args_start], allocation)
+        nodes.append(
+            NodeStart(
+                index,
+                server.at,
+                server.framework,
+                values,
+                frozenset(given),
+                server.image,
+                tasks=step.tasks if step else None,
+                allocated_nodes=(step.nodes if step else None) or (allocation.nodes if allocation else None),
+                allocation_at=allocation.nodes_at if allocation else None,
+            )
+        )
     return multinode_findings(nodes)

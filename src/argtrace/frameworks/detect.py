@@ -76,7 +76,7 @@ def _skip_options(
 
 # srun's options that take the next word as their value when not written ``--name=value`` (srun(1), SLURM 23);
 # options whose value is optional (``--kill-on-bad-exit[=0|1]``) only take it after ``=``.
-_SRUN_WITH_VALUE = frozenset(
+SRUN_WITH_VALUE = frozenset(
     {
         *("-A", "--account", "-c", "--cpus-per-task", "-C", "--constraint", "-D", "--chdir", "-e", "--error"),
         *("-G", "--gpus", "-i", "--input", "-J", "--job-name", "-n", "--ntasks", "-N", "--nodes"),
@@ -230,7 +230,7 @@ def _unwrap(argv: Sequence[str], i: int, wrappers: list[str], env: list[tuple[in
             # SLURM: ``srun [options] COMMAND``; the server starts on the allocated node(s), with the
             # caller's environment (--export=ALL is srun's default).
             wrappers.append(b)
-            i = _skip_options(argv, i + 1, _SRUN_WITH_VALUE)
+            i = _skip_options(argv, i + 1, SRUN_WITH_VALUE)
             continue
         if b == "torchrun":
             # torchrun [opts] -m MODULE args / torchrun [opts] SCRIPT args

@@ -70,6 +70,11 @@ class NodeStart:
     values: Mapping[str, Any]
     given: frozenset[str] = field(default_factory=frozenset)
     image: str | None = None
+    # Under srun: how many tasks run this very argv (expanded once, by the batch shell), and the nodes the
+    # job or the step allocates.
+    tasks: int | None = None
+    allocated_nodes: int | None = None
+    allocation_at: str | None = None
 
 
 def _int(value: Any) -> int | None:
@@ -206,8 +211,8 @@ def _rank_findings(group: Sequence[NodeStart]) -> list[Finding]:
         if number >= nnodes or number < 0:
             findings.append(
                 rules.PA_RANKS_INCOMPLETE.finding(
-                    f"server {node.index} has node_rank {number}, but nnodes is {nnodes}: ranks run from 0 to "
-                    f"{nnodes - 1}, so this node never joins",
+                    f"server {node.index} has node_rank {number}, but nnodes is {nnodes}: ranks run from 0 "
+                    f"to {nnodes - 1}, so this node never joins",
                     at=node.at,
                     setting="node_rank",
                     server=node.index,
@@ -237,9 +242,47 @@ def _rank_findings(group: Sequence[NodeStart]) -> list[Finding]:
     return findings
 
 
-def multinode_findings(nodes: Sequence[NodeStart]) -> list[Finding]:
-    """PA030-PA032 for every multi-node launch among ``nodes``."""
+def _srun_findings(node: NodeStart) -> list[Finding]:
+    """One ``srun`` line that starts several tasks of a multi-node server with one argv (PA033), and a job
+    too small for ``--nnodes`` (PA034)."""
     findings: list[Finding] = []
+    nnodes = _int(node.values.get("nnodes"))
+    if nnodes is None or nnodes < 2:
+        return findings
+    rank = _rank_of(node)
+    if node.tasks is not None and node.tasks > 1 and rank is not None:
+        name, number = rank
+        source = f"{name} {number}" + (
+            "" if name in node.given else f" (the default: server {node.index} gives none)"
+        )
+        findings.append(
+            rules.PA_SRUN_ONE_ARGV.finding(
+                f"srun starts this server as {node.tasks} tasks with one argv, expanded once by the batch "
+                f"shell: every task gets {source}",
+                at=node.at,
+                setting=name,
+                server=node.index,
+            )
+        )
+    if node.allocated_nodes is not None and node.allocated_nodes < nnodes:
+        findings.append(
+            rules.PA_ALLOCATION_TOO_SMALL.finding(
+                f"the job allocates {node.allocated_nodes} node(s)"
+                + (f" ({node.allocation_at})" if node.allocation_at else "")
+                + f" but --nnodes is {nnodes}: the nodes that never start leave the rendezvous waiting",
+                at=node.at,
+                setting="nnodes",
+                server=node.index,
+            )
+        )
+    return findings
+
+
+def multinode_findings(nodes: Sequence[NodeStart]) -> list[Finding]:
+    """PA030-PA034 for every multi-node launch among ``nodes``."""
+    findings: list[Finding] = []
+    for node in nodes:
+        findings.extend(_srun_findings(node))
     for group in launches(nodes):
         if len(group) > 1:
             findings.extend(_disagreements(group))

@@ -61,3 +61,48 @@ PA_RANKS_INCOMPLETE = Rule(
     exceptions="A file that starts fewer nodes than `--nnodes` (one script per node, run on each) is not "
     "judged: the other nodes are started elsewhere.",
 )
+
+
+def _batch(srun_line: str, nodes: int = 2) -> Example:
+    script = (
+        "#!/bin/bash\n"
+        f"#SBATCH --nodes={nodes}\n"
+        "#SBATCH --ntasks-per-node=1\n"
+        "#SBATCH --gpus-per-node=8\n"
+        "export HEAD=node0\n"
+        f"{srun_line}\n"
+    )
+    return Example(argv=("check", *_V, "--no-resolve", "job.sh"), files={"job.sh": script})
+
+
+_SRUN_SG = (
+    "python3 -m sglang.launch_server --model-path /models/DeepSeek-V3 --tp 16 --dist-init-addr $HEAD:5000"
+)
+
+PA_SRUN_ONE_ARGV = Rule(
+    code="PA033",
+    layer="parser",
+    severity="error",
+    title="srun starts every node with the same rank",
+    rationale="In a batch script, the words of an `srun` line are expanded once, by the batch shell, which "
+    "runs on the first node as task 0: `--node-rank $SLURM_NODEID` there is `--node-rank 0` for every task "
+    "srun starts (sbatch(1), srun(1): each task gets its own SLURM_NODEID only in its own environment). "
+    "Every node then claims rank 0 and the rendezvous waits for the others until it times out.",
+    fix="let each task expand its own rank: srun bash -c '... --node-rank $SLURM_NODEID' (single quotes, so "
+    "the batch shell leaves it alone)",
+    example=_batch(f"srun {_SRUN_SG} --nnodes 2 --node-rank $SLURM_NODEID"),
+    correct=_batch(f"srun bash -c '{_SRUN_SG} --nnodes 2 --node-rank $SLURM_NODEID'"),
+)
+
+PA_ALLOCATION_TOO_SMALL = Rule(
+    code="PA034",
+    layer="parser",
+    severity="error",
+    title="The job allocates fewer nodes than --nnodes",
+    rationale="A multi-node server waits at its rendezvous until all `--nnodes` nodes have joined. A SLURM "
+    "job that allocates fewer nodes (`#SBATCH --nodes`, `srun -N`) can never start them all: the launch "
+    "hangs until the distributed timeout.",
+    fix="allocate as many nodes as --nnodes (#SBATCH --nodes=N), or lower --nnodes",
+    example=_batch(f"srun bash -c '{_SRUN_SG} --nnodes 4 --node-rank $SLURM_NODEID'"),
+    correct=_batch(f"srun bash -c '{_SRUN_SG} --nnodes 4 --node-rank $SLURM_NODEID'", nodes=4),
+)

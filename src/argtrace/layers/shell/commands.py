@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from argtrace.frameworks.detect import Detection, detect_server, unwrap_command
@@ -399,10 +399,15 @@ class Commands(Conditions):
             if pure is not None:
                 return 0
         inner = unwrap_command(texts)
+        per_task: Mapping[str, str] | None = None
         if 0 < inner < len(texts) and texts[inner].rsplit("/", 1)[-1] in ("bash", "sh"):
+            if any(t.rsplit("/", 1)[-1] == "srun" for t in texts[:inner]):
+                from argtrace.layers.slurm import PER_TASK
+
+                per_task = PER_TASK  # srun bash -c '...': each task expands its own SLURM_NODEID
             base, argv = "bash", argv[inner:]  # nohup/env/timeout ... bash -c '...'
         if base in ("bash", "sh") and len(argv) > 1:
-            return self.run_child_shell(argv, prefix_env, at)
+            return self.run_child_shell(argv, prefix_env, at, per_task)
         if base == "wait":
             self.waited = True
         if base in _SUCCESS_COMMANDS:
@@ -512,9 +517,16 @@ class Commands(Conditions):
         return False
 
     def run_child_shell(
-        self, argv: list[ExpWord], prefix_env: dict[str, tuple[str | None, str, str, str | None]], at: str
+        self,
+        argv: list[ExpWord],
+        prefix_env: dict[str, tuple[str | None, str, str, str | None]],
+        at: str,
+        unknown_env: Mapping[str, str] | None = None,
     ) -> int | None:
-        """``bash -c 'string'`` / ``bash script.sh``: a child that sees only exported variables."""
+        """``bash -c 'string'`` / ``bash script.sh``: a child that sees only exported variables.
+
+        ``unknown_env``: variables the child starts with whose values are not known here (under ``srun``,
+        each task's own SLURM_NODEID...): they replace what this shell exported."""
         texts = [w.text for w in argv]
         i = 1
         while (
@@ -557,6 +569,8 @@ class Commands(Conditions):
             src = Source(texts[i] or path, _prepare(code), path)
         if any(r is None for r in rest):
             return None
+        for name in unknown_env or {}:
+            env.pop(name, None)
         src.tree = self.parse(src.text)
         child = type(self)(  # a new evaluator of the same kind (ShellEvaluator)
             src,
@@ -565,6 +579,7 @@ class Commands(Conditions):
             arg0=to_str(arg0 or "bash"),
             cwd=self.cwd,
             parse=self.parse,
+            unknown_env=unknown_env,
         )
         child.source_stack = [*self.source_stack, src.path or ""]
         child.spec = list(self.spec)

@@ -1,0 +1,198 @@
+"""SLURM as a carrier: what a batch script's ``#SBATCH`` directives and ``srun`` do to a server start.
+
+Follows SLURM's documented rules (sbatch(1) and srun(1), SLURM 23-24):
+- "The batch script may contain options preceded with "#SBATCH" before any executable commands in the
+  script"; sbatch stops reading directives at the first non-comment, non-blank line (sbatch(1), DESCRIPTION).
+- The batch script itself runs once, on the first node of the allocation, as task 0: there SLURM_NODEID,
+  SLURM_PROCID and SLURM_LOCALID are 0, SLURM_NNODES / SLURM_JOB_NUM_NODES the node count (sbatch(1),
+  OUTPUT ENVIRONMENT VARIABLES). So ``srun ... --node-rank $SLURM_NODEID`` is expanded once, by the batch
+  shell, to 0, and every task gets that same word.
+- ``srun`` starts its command once per task, in each task's own environment, where SLURM_NODEID,
+  SLURM_PROCID and SLURM_LOCALID are that task's (srun(1), OUTPUT ENVIRONMENT VARIABLES): inside
+  ``srun bash -c '...'`` each task expands them itself. Without ``-n``/``-N``/``--ntasks-per-node`` srun
+  runs the job's tasks: ``--ntasks``, else nodes x ``--ntasks-per-node``, else one task per node (sbatch(1),
+  ``--ntasks``: "The default is one task per node").
+
+Pure functions over the script's bytes and argv words; no SLURM installation is needed or used.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from argtrace.frameworks.detect import SRUN_WITH_VALUE
+
+# Set by srun per task: known in the batch shell (task 0 on node 0), unknown inside a task's own shell.
+PER_TASK = {
+    "SLURM_NODEID": "each srun task's own node index (0..nodes-1)",
+    "SLURM_PROCID": "each srun task's own global rank",
+    "SLURM_LOCALID": "each srun task's own rank on its node",
+}
+# Set by SLURM for the job; their values come from the cluster, not from the script.
+FROM_THE_CLUSTER = {
+    "SLURM_JOB_ID": "the job id SLURM assigns",
+    "SLURM_JOBID": "the job id SLURM assigns",
+    "SLURM_JOB_NODELIST": "the nodes SLURM allocates",
+    "SLURM_NODELIST": "the nodes SLURM allocates",
+    "SLURMD_NODENAME": "the node's host name",
+    "SLURM_SUBMIT_DIR": "the directory sbatch was run in",
+    "SLURM_SUBMIT_HOST": "the host sbatch was run on",
+    "SLURM_CPUS_ON_NODE": "the CPUs SLURM allocates on the node",
+    "SLURM_JOB_PARTITION": "the partition the job runs in",
+    "SLURM_CLUSTER_NAME": "the cluster's name",
+}
+_DIRECTIVE = re.compile(rb"^#SBATCH\s+(.*)$")
+
+
+@dataclass(frozen=True)
+class Allocation:
+    """What the batch script's directives ask for; ``None`` where not given or not a single number."""
+
+    at: str  # FILE:LINE of the first directive
+    nodes: int | None = None
+    ntasks: int | None = None
+    ntasks_per_node: int | None = None
+    gpus_per_node: int | None = None
+    nodes_at: str | None = None
+
+    def section(self) -> dict[str, object]:
+        """The report's ``slurm`` section (JSON): what the directives asked for."""
+        return {
+            "at": self.at,
+            "nodes": self.nodes,
+            "ntasks": self.ntasks,
+            "ntasks_per_node": self.ntasks_per_node,
+            "gpus_per_node": self.gpus_per_node,
+        }
+
+    @property
+    def tasks(self) -> int | None:
+        if self.ntasks is not None:
+            return self.ntasks
+        if self.nodes is not None:
+            return self.nodes * (self.ntasks_per_node or 1)
+        return None
+
+
+def _count(value: str | None) -> int | None:
+    # --nodes=2-4 (a range) or a list is not one number: unknown.
+    return int(value) if value is not None and value.isdigit() else None
+
+
+def _gpus(value: str | None) -> int | None:
+    # --gpus-per-node=8 or =h100:8; --gres=gpu:8 or gpu:h100:8
+    if value is None:
+        return None
+    last = value.rsplit(":", 1)[-1]
+    return int(last) if last.isdigit() else None
+
+
+def parse_options(words: Sequence[str]) -> dict[str, str]:
+    """sbatch/srun options as ``{long name: value}`` (``-N 2``, ``-N2``, ``--nodes 2``, ``--nodes=2``)."""
+    short = {"-N": "--nodes", "-n": "--ntasks", "-G": "--gpus"}
+    out: dict[str, str] = {}
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if not word.startswith("-"):
+            break
+        name, eq, value = word.partition("=")
+        if not eq and name[:2] in short and len(name) > 2 and not name.startswith("--"):
+            name, value, eq = name[:2], name[2:], "="
+        if not eq and name in SRUN_WITH_VALUE and i + 1 < len(words):
+            value = words[i + 1]
+            i += 1
+        out[short.get(name, name)] = value
+        i += 1
+    return out
+
+
+def batch_directives(data: bytes, label: str) -> Allocation | None:
+    """The ``#SBATCH`` directives before the first command, or ``None`` for a script that has none."""
+    first_at: str | None = None
+    options: dict[str, str] = {}
+    nodes_at: str | None = None
+    for number, raw in enumerate(data.splitlines(), start=1):
+        line = raw.strip()
+        if not line or (line.startswith(b"#") and not line.startswith(b"#SBATCH")):
+            continue
+        match = _DIRECTIVE.match(line)
+        if match is None:
+            break  # sbatch reads no directive after the first command
+        try:
+            words = shlex.split(match.group(1).decode("utf-8", "replace"), comments=True)
+        except ValueError:
+            continue
+        parsed = parse_options(words)
+        if "--nodes" in parsed:
+            nodes_at = f"{label}:{number}"
+        options.update(parsed)
+        first_at = first_at or f"{label}:{number}"
+    if first_at is None:
+        return None
+    gres = options.get("--gres")
+    return Allocation(
+        at=first_at,
+        nodes=_count(options.get("--nodes")),
+        ntasks=_count(options.get("--ntasks")),
+        ntasks_per_node=_count(options.get("--ntasks-per-node")),
+        gpus_per_node=_gpus(options.get("--gpus-per-node"))
+        or (_gpus(gres) if gres and "gpu" in gres else None),
+        nodes_at=nodes_at,
+    )
+
+
+def batch_environment(allocation: Allocation) -> tuple[dict[str, str], dict[str, str]]:
+    """The variables SLURM sets for the batch shell: (known name -> value, unknown name -> why)."""
+    known = {name: "0" for name in PER_TASK}
+    if allocation.nodes is not None:
+        known["SLURM_NNODES"] = known["SLURM_JOB_NUM_NODES"] = str(allocation.nodes)
+    if allocation.tasks is not None:
+        known["SLURM_NTASKS"] = known["SLURM_NPROCS"] = str(allocation.tasks)
+    if allocation.ntasks_per_node is not None:
+        known["SLURM_NTASKS_PER_NODE"] = str(allocation.ntasks_per_node)
+    if allocation.gpus_per_node is not None:
+        known["SLURM_GPUS_PER_NODE"] = str(allocation.gpus_per_node)
+    unknown = dict(FROM_THE_CLUSTER)
+    for name in ("SLURM_NNODES", "SLURM_JOB_NUM_NODES", "SLURM_NTASKS", "SLURM_NPROCS"):
+        if name not in known:
+            unknown[name] = "the count SLURM allocates"
+    return known, unknown
+
+
+@dataclass(frozen=True)
+class SrunStep:
+    """One ``srun`` in front of a server: how many tasks it starts, on how many nodes."""
+
+    tasks: int | None
+    nodes: int | None
+
+
+def srun_step(prefix: Sequence[str | None], allocation: Allocation | None) -> SrunStep | None:
+    """The ``srun`` among the wrapper words before the server's interpreter, or ``None``."""
+    words = [w or "" for w in prefix]
+    index = next((i for i, w in enumerate(words) if w.rsplit("/", 1)[-1] == "srun"), None)
+    if index is None:
+        return None
+    options = parse_options(words[index + 1 :])
+    nodes = _count(options.get("--nodes"))
+    ntasks = _count(options.get("--ntasks"))
+    per_node = _count(options.get("--ntasks-per-node"))
+    if nodes is None and allocation is not None:
+        nodes = allocation.nodes
+    if ntasks is None:
+        if per_node is not None and nodes is not None:
+            ntasks = nodes * per_node
+        elif "--nodes" in options and nodes is not None:
+            ntasks = nodes * (allocation.ntasks_per_node or 1 if allocation else 1)
+        elif allocation is not None:
+            ntasks = allocation.tasks
+    return SrunStep(tasks=ntasks, nodes=nodes)
+
+
+def step_environment(env: Mapping[str, str]) -> tuple[dict[str, str], dict[str, str]]:
+    """A task's environment under srun: the per-task variables become unknown (each task has its own)."""
+    return {k: v for k, v in env.items() if k not in PER_TASK}, dict(PER_TASK)
