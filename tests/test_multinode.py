@@ -139,3 +139,118 @@ def test_a_value_unknown_statically_is_never_compared() -> None:
         2, "n2", "sglang", {"model_path": "A", "nnodes": 2}, frozenset({"model_path", "nnodes"})
     )
     assert multinode_findings([known, unknown]) == []
+
+
+# SGLang's LeaderWorkerSet manifest (docs/references/deploy_on_k8s.md, RoCE case), as the false-alarm gate
+# keeps it; the variants below change one thing in it.
+LWS = Path(__file__).parent / "data" / "false_alarms" / "k8s" / "sglang_lws_roce.yaml"
+
+
+def _lws_findings(tmp_path: Path, text: str) -> list[tuple[str, str | None, object, str]]:
+    manifest = tmp_path / "lws.yaml"
+    manifest.write_text(text)
+    result = run_cli(["check", "--format", "json", "--no-resolve", str(manifest)])
+    assert result.status in (0, 1), result.stderr
+    findings = json.loads(result.stdout)["findings"]
+    return [
+        (f["code"], f["setting"], f["server"], f["message"])
+        for f in findings
+        if f["severity"] != "info" or str(f["code"]).startswith("PA03")
+    ]
+
+
+def _templates(text: str) -> tuple[str, str]:
+    leader, marker, worker = text.partition("    workerTemplate:")
+    return leader, marker + worker
+
+
+def test_the_lws_group_size_reaches_nnodes_on_both_templates(tmp_path: Path) -> None:
+    assert _lws_findings(tmp_path, LWS.read_text().replace("size: 2", "size: 4")) == []
+
+
+def test_an_lws_worker_template_with_another_tp_size(tmp_path: Path) -> None:
+    leader, worker = _templates(LWS.read_text())
+    worker = worker.replace('- --tp\n              - "16"', '- --tp\n              - "8"', 1)
+    assert worker != _templates(LWS.read_text())[1]
+    findings = _lws_findings(tmp_path, leader + worker)
+    assert [(code, setting, server) for code, setting, server, _ in findings] == [("PA030", "tp_size", 2)]
+
+
+def test_an_lws_size_that_is_not_the_hard_coded_nnodes_is_one_finding(tmp_path: Path) -> None:
+    text = LWS.read_text().replace("size: 2", "size: 4").replace("- $(LWS_GROUP_SIZE)", '- "2"')
+    findings = _lws_findings(tmp_path, text)
+    assert findings == [
+        (
+            "PA034",
+            "nnodes",
+            1,
+            "the LeaderWorkerSet group has 4 pod(s) (leaderWorkerTemplate.size) but --nnodes is 2: 2 pod(s) "
+            "start a server that has no rank to join",
+        )
+    ]
+
+
+# A LeaderWorkerSet whose containers take the controller's variables as they are (no env of their own):
+# LWS_GROUP_SIZE is the size, LWS_WORKER_INDEX 0 in the leader and each worker's own in the workers.
+BARE_LWS = """apiVersion: leaderworkerset.x-k8s.io/v1
+kind: LeaderWorkerSet
+metadata:
+  name: sglang
+spec:
+  replicas: 1
+  leaderWorkerTemplate:
+    size: 2
+    leaderTemplate:
+      spec:
+        containers:
+          - name: sglang-leader
+            image: lmsysorg/sglang:v0.5.10.post1
+            command: ["python3", "-m", "sglang.launch_server"]
+            args:
+              - --model-path
+              - deepseek-ai/DeepSeek-R1
+              - --tp
+              - "16"
+              - --dist-init-addr
+              - $(LWS_LEADER_ADDRESS):20000
+              - --nnodes
+              - $(LWS_GROUP_SIZE)
+              - --node-rank
+              - $(LWS_WORKER_INDEX)
+              - --trust-remote-code
+            resources:
+              limits:
+                nvidia.com/gpu: "8"
+    workerTemplate:
+      spec:
+        containers:
+          - name: sglang-worker
+            image: lmsysorg/sglang:v0.5.10.post1
+            command: ["python3", "-m", "sglang.launch_server"]
+            args:
+              - --model-path
+              - deepseek-ai/DeepSeek-R1
+              - --tp
+              - "16"
+              - --dist-init-addr
+              - $(LWS_LEADER_ADDRESS):20000
+              - --nnodes
+              - $(LWS_GROUP_SIZE)
+              - --node-rank
+              - $(LWS_WORKER_INDEX)
+              - --trust-remote-code
+            resources:
+              limits:
+                nvidia.com/gpu: "8"
+"""
+
+
+def test_the_lws_controller_variables_have_the_values_lws_defines(tmp_path: Path) -> None:
+    manifest = tmp_path / "lws.yaml"
+    manifest.write_text(BARE_LWS)
+    result = run_cli(["check", "--format", "json", "--no-resolve", str(manifest)])
+    report = json.loads(result.stdout)
+    leader, worker = (s["argv"] for s in report["servers"])
+    assert leader[leader.index("--nnodes") + 1 :][:3] == ["2", "--node-rank", "0"]
+    assert worker[worker.index("--nnodes") + 1 :][:3] == ["2", "--node-rank", None]
+    assert [f["code"] for f in report["findings"] if f["severity"] != "info"] == []

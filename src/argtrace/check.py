@@ -657,6 +657,23 @@ def _other_servers_findings(
     ]
 
 
+def _allocated_nodes(
+    server: ServerCommand, step_nodes: int | None, allocation: Allocation | None
+) -> tuple[int | None, str | None, bool]:
+    """How many nodes the carrier gives this start's launch: an ``srun -N``, the batch job's ``--nodes``, or
+    a LeaderWorkerSet group (the controller's LWS_GROUP_SIZE in the pod's environment)."""
+    if step_nodes is not None:
+        return step_nodes, f"srun starts the server on {step_nodes} node(s)", False
+    if allocation is not None and allocation.nodes is not None:
+        where = f" ({allocation.nodes_at})" if allocation.nodes_at else ""
+        return allocation.nodes, f"the job allocates {allocation.nodes} node(s){where}", False
+    group = server.env.get("LWS_GROUP_SIZE")
+    if group is not None and group.value is not None and group.value.isdigit():
+        size = int(group.value)
+        return size, f"the LeaderWorkerSet group has {size} pod(s) (leaderWorkerTemplate.size)", True
+    return None, None, False
+
+
 def _multinode_findings(
     parsed: Sequence[tuple[int, ServerCommand, Schema, LayerResult]], allocation: Allocation | None = None
 ) -> list[Finding]:
@@ -680,6 +697,7 @@ def _multinode_findings(
                 values.pop(name, None)  # unknown statically: never compared
             given.add(name)
         step = srun_step(server.argv_text[: server.server_args_start], allocation)
+        allocated, what, exact = _allocated_nodes(server, step.nodes if step else None, allocation)
         nodes.append(
             NodeStart(
                 index,
@@ -689,8 +707,9 @@ def _multinode_findings(
                 frozenset(given),
                 server.image,
                 tasks=step.tasks if step else None,
-                allocated_nodes=(step.nodes if step else None) or (allocation.nodes if allocation else None),
-                allocation_at=allocation.nodes_at if allocation else None,
+                allocated_nodes=allocated,
+                allocation=what,
+                allocation_exact=exact,
             )
         )
     return multinode_findings(nodes)

@@ -41,20 +41,27 @@ def _check(tmp_path: Path, text: str) -> dict:
     return data
 
 
-def test_leaderworkerset_variables_are_set_by_the_cluster_with_unknown_values(tmp_path: Path) -> None:
+def test_leaderworkerset_variables_are_set_by_the_cluster(tmp_path: Path) -> None:
+    # LWS_GROUP_SIZE is the manifest's size and the leader is worker index 0 (kubernetes-sigs/lws README:
+    # each pod of a group has a unique index from 0 to n-1, the leader 0); the leader's address is known
+    # only in the cluster.
     data = _check(tmp_path, LWS)
     assert [f["code"] for f in data["findings"] if f["severity"] != "info"] == []
     words = {w["expansion"]: w for w in data["servers"][0]["words"] if w.get("known") is False}
-    assert set(words) == {"$(LWS_LEADER_ADDRESS):20000", "$(LWS_GROUP_SIZE)", "$(LWS_WORKER_INDEX)"}
-    assert words["$(LWS_GROUP_SIZE)"]["text"] is None
-    assert words["$(LWS_GROUP_SIZE)"]["reason"] == (
-        "$(LWS_GROUP_SIZE) is expanded by the kubelet when the container starts, from a variable the "
+    assert set(words) == {"$(LWS_LEADER_ADDRESS):20000"}
+    assert words["$(LWS_LEADER_ADDRESS):20000"]["text"] is None
+    assert words["$(LWS_LEADER_ADDRESS):20000"]["reason"] == (
+        "$(LWS_LEADER_ADDRESS) is expanded by the kubelet when the container starts, from a variable the "
         "cluster sets"
     )
+    argv = data["servers"][0]["argv"]
+    assert argv[argv.index("--nnodes") :] == ["--nnodes", "2", "--node-rank", "0"]
     env = data["process"]["env"]
-    assert {k: env[k] for k in ("LWS_LEADER_ADDRESS", "LWS_GROUP_SIZE", "LWS_WORKER_INDEX")} == dict.fromkeys(
-        ("LWS_LEADER_ADDRESS", "LWS_GROUP_SIZE", "LWS_WORKER_INDEX")
-    )
+    assert {k: env[k] for k in ("LWS_LEADER_ADDRESS", "LWS_GROUP_SIZE", "LWS_WORKER_INDEX")} == {
+        "LWS_LEADER_ADDRESS": None,
+        "LWS_GROUP_SIZE": "2",
+        "LWS_WORKER_INDEX": "0",
+    }
 
 
 def test_the_same_references_in_a_plain_pod_are_undefined(tmp_path: Path) -> None:

@@ -74,7 +74,11 @@ class NodeStart:
     # job or the step allocates.
     tasks: int | None = None
     allocated_nodes: int | None = None
-    allocation_at: str | None = None
+    # What allocates them, for the message: "the job allocates 2 node(s) (job.sh:3)".
+    allocation: str | None = None
+    # A LeaderWorkerSet group is exactly its pods: more of them than --nnodes is as wrong as fewer. A SLURM
+    # job may hold more nodes than one server uses.
+    allocation_exact: bool = False
 
 
 def _int(value: Any) -> int | None:
@@ -264,12 +268,17 @@ def _srun_findings(node: NodeStart) -> list[Finding]:
                 server=node.index,
             )
         )
-    if node.allocated_nodes is not None and node.allocated_nodes < nnodes:
+    allocated = node.allocated_nodes
+    if allocated is not None and (allocated < nnodes or (node.allocation_exact and allocated != nnodes)):
+        effect = (
+            "the nodes that never start leave the rendezvous waiting"
+            if allocated < nnodes
+            else f"{allocated - nnodes} pod(s) start a server that has no rank to join"
+        )
+        what = node.allocation or f"{allocated} node(s) are allocated"
         findings.append(
             rules.PA_ALLOCATION_TOO_SMALL.finding(
-                f"the job allocates {node.allocated_nodes} node(s)"
-                + (f" ({node.allocation_at})" if node.allocation_at else "")
-                + f" but --nnodes is {nnodes}: the nodes that never start leave the rendezvous waiting",
+                f"{what} but --nnodes is {nnodes}: {effect}",
                 at=node.at,
                 setting="nnodes",
                 server=node.index,
@@ -282,7 +291,11 @@ def multinode_findings(nodes: Sequence[NodeStart]) -> list[Finding]:
     """PA030-PA034 for every multi-node launch among ``nodes``."""
     findings: list[Finding] = []
     for node in nodes:
-        findings.extend(_srun_findings(node))
+        for finding in _srun_findings(node):
+            # One allocation that does not match is one cause, however many of its starts read it (a
+            # LeaderWorkerSet's leader and worker templates).
+            if not any(f.code == finding.code == "PA034" and f.message == finding.message for f in findings):
+                findings.append(finding)
     for group in launches(nodes):
         if len(group) > 1:
             findings.extend(_disagreements(group))

@@ -98,11 +98,13 @@ PA_ALLOCATION_TOO_SMALL = Rule(
     code="PA034",
     layer="parser",
     severity="error",
-    title="The job allocates fewer nodes than --nnodes",
+    title="The nodes the carrier starts do not match --nnodes",
     rationale="A multi-node server waits at its rendezvous until all `--nnodes` nodes have joined. A SLURM "
     "job that allocates fewer nodes (`#SBATCH --nodes`, `srun -N`) can never start them all: the launch "
-    "hangs until the distributed timeout.",
-    fix="allocate as many nodes as --nnodes (#SBATCH --nodes=N), or lower --nnodes",
+    "hangs until the distributed timeout. A LeaderWorkerSet group is exactly `size` pods: with another "
+    "`--nnodes`, either some ranks never start or some pods have no rank to join.",
+    fix="allocate as many nodes as --nnodes (#SBATCH --nodes=N; a LeaderWorkerSet's size, or "
+    "--nnodes $(LWS_GROUP_SIZE)), or change --nnodes",
     example=_batch(f"srun bash -c '{_SRUN_SG} --nnodes 4 --node-rank $SLURM_NODEID'"),
     correct=_batch(f"srun bash -c '{_SRUN_SG} --nnodes 4 --node-rank $SLURM_NODEID'", nodes=4),
 )

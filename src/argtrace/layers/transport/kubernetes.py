@@ -50,48 +50,61 @@ def k8s_expand(text: str, env: Mapping[str, str | None]) -> tuple[str, list[str]
 # The LeaderWorkerSet controller sets these in every container of the leader and worker pods (its API
 # docs, "Environment variables"; constants LwsLeaderAddress, LwsGroupSize, LwsWorkerIndex in
 # kubernetes-sigs/lws pkg/utils/controller): the kubelet then expands $(LWS_...) references to them.
+# Their values follow from the manifest where LWS defines them so (kubernetes-sigs/lws README, "Unique pod
+# identity: each pod in the group has a unique index from 0 to n-1", the leader being index 0 and the
+# workers the worker StatefulSet's ordinals 1..size-1): LWS_GROUP_SIZE is `leaderWorkerTemplate.size`
+# (default 1), LWS_WORKER_INDEX is 0 in the leader template and each worker's own in the worker template;
+# LWS_LEADER_ADDRESS is the leader pod's DNS name, known only in the cluster.
 _LWS_INJECTED = ("LWS_LEADER_ADDRESS", "LWS_GROUP_SIZE", "LWS_WORKER_INDEX")
 
 
-def _cluster_set_names(doc: Any) -> tuple[str, ...]:
-    """Variables the cluster sets in a document's containers, beyond their own ``env`` list."""
-    return _LWS_INJECTED if _scalar(_get(doc, "kind")) == "LeaderWorkerSet" else ()
+def _lws_values(lws: Any, template: str) -> dict[str, str | None]:
+    size = _scalar(_get(lws, "size"))
+    values: dict[str, str | None] = dict.fromkeys(_LWS_INJECTED)
+    if size is None or size.isdigit():  # a templated size ("{{ .Values.size }}") stays unknown
+        values["LWS_GROUP_SIZE"] = size or "1"
+    if template == "leaderTemplate":
+        values["LWS_WORKER_INDEX"] = "0"
+    return values
 
 
-def _pod_specs(doc: Any) -> list[Any]:
+def _pod_specs(doc: Any) -> list[tuple[Any, dict[str, str | None]]]:
+    """The pod specs of a document, each with the variables the cluster sets in its containers beyond their
+    own ``env`` list (name -> value, ``None`` when only the cluster knows it)."""
     kind = _scalar(_get(doc, "kind")) or ""
     spec = _get(doc, "spec")
     if kind == "Pod":
-        return [spec]
+        return [(spec, {})]
     if kind == "CronJob":
-        return [_get(_get(_get(_get(spec, "jobTemplate"), "spec"), "template"), "spec")]
+        return [(_get(_get(_get(_get(spec, "jobTemplate"), "spec"), "template"), "spec"), {})]
     if kind == "LeaderWorkerSet":
         lws = _get(spec, "leaderWorkerTemplate")
-        return [_get(_get(lws, t), "spec") for t in ("leaderTemplate", "workerTemplate") if _get(lws, t)]
+        return [
+            (_get(_get(lws, t), "spec"), _lws_values(lws, t))
+            for t in ("leaderTemplate", "workerTemplate")
+            if _get(lws, t)
+        ]
     template = _get(spec, "template")
-    return [_get(template, "spec")] if template is not None else []
+    return [(_get(template, "spec"), {})] if template is not None else []
 
 
 def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: TransportResult) -> None:
     from argtrace.model import UsageError
     from argtrace.rules import transport as R
 
-    containers: list[tuple[str, Any, tuple[str, ...]]] = []
+    containers: list[tuple[str, Any, dict[str, str | None]]] = []
     for doc in docs:
-        if _scalar(_get(doc, "kind")) == "List":
-            for item in _seq(_get(doc, "items")) or []:
-                injected = _cluster_set_names(item)
-                containers += [(n, c, injected) for spec in _pod_specs(item) for n, c in _containers(spec)]
-            continue
-        for spec in _pod_specs(doc):
-            containers += [(n, c, _cluster_set_names(doc)) for n, c in _containers(spec)]
+        listed = (_seq(_get(doc, "items")) or []) if _scalar(_get(doc, "kind")) == "List" else [doc]
+        for item in listed:
+            for spec, injected in _pod_specs(item):
+                containers += [(n, c, injected) for n, c in _containers(spec)]
     if container is not None:
         containers = [(n, c, i) for n, c, i in containers if n == container]
         if not containers:
             raise UsageError(f"{label}: no container named {container!r}")
     for name, node, injected in containers:
         image = _scalar(_get(node, "image")) or ""
-        env: dict[str, str | None] = dict.fromkeys(injected)  # set by the cluster: known by name only
+        env: dict[str, str | None] = dict(injected)  # set by the cluster (None: known by name only)
         for item in _seq(_get(node, "env")) or []:
             key = _scalar(_get(item, "name")) or ""
             raw = _scalar(_get(item, "value"))
