@@ -39,14 +39,22 @@ def _load_commands() -> dict[str, ModuleType]:
 
 def _common_options() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
+    from argtrace.render import FORMATS
+
     common.add_argument(
-        "--format", choices=("text", "json"), default="text", help="output format (default: text)"
+        "--format",
+        choices=FORMATS,
+        default="text",
+        help="output format (default: text; json, json-lines, sarif, junit: stable contracts, docs/ci.md)",
     )
     common.add_argument(
         "--show-secrets",
         action="store_true",
         help="print tokens, API keys and passwords as they are (default: <redacted:HASH8>)",
     )
+    from argtrace.ci.controls import add_control_options
+
+    add_control_options(common)  # --fail-on, --show-suppressed (argtrace/ci/controls.py)
     return common
 
 
@@ -166,9 +174,12 @@ def _main(words: list[str], stream: RedactingStream) -> int:
         return EXIT_USAGE
     if isinstance(report, int):
         return report
+    from argtrace.ci.controls import apply_controls
+
+    status = apply_controls(report, args)  # suppression comments, --fail-on (docs/ci.md)
     sys.stdout.write(render(report, args.format, args.show_secrets))
     sys.stdout.flush()
-    return report.exit_status
+    return status
 
 
 if __name__ == "__main__":
