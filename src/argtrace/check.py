@@ -57,6 +57,8 @@ class CheckOptions:
     run_shellcheck: bool = True
     resolve: bool = True
     extra: Mapping[str, object] = field(default_factory=dict)
+    # argtrace lint: the script's arguments are not given (unknown, for this reason), not empty.
+    args_unknown: str | None = None
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> CheckOptions:
@@ -225,7 +227,13 @@ def run_check(options: CheckOptions) -> Report:
         report.sections["transport"] = manifest.section
         return _check_servers(report, manifest.servers, source.label, options)
     shell = analyze_script(
-        source, args, options.env, arg0=arg0, run_shellcheck=options.run_shellcheck, cwd=_start_directory()
+        source,
+        args,
+        options.env,
+        arg0=arg0,
+        run_shellcheck=options.run_shellcheck,
+        cwd=_start_directory(),
+        args_unknown=options.args_unknown,
     )
     # transport: servers started through ssh/docker, uploads, and what the journey did to the words
     transport = analyze_transport(source, shell, args=args, env=options.env, arg0=arg0)

@@ -139,4 +139,8 @@ def apply_controls(report: Report, args: argparse.Namespace) -> int:
     if inputs and "inputs" not in report.sections:
         report.sections["inputs"] = inputs
     apply_suppressions(report, bool(getattr(args, "show_suppressed", False)))
-    return exit_status(report.findings, getattr(args, "fail_on", "error") or "error")
+    status = exit_status(report.findings, getattr(args, "fail_on", "error") or "error")
+    lint = report.sections.get("lint")
+    if isinstance(lint, dict) and any("error" in f for f in lint.get("files") or []):
+        status = 2  # a file lint could not read: as a usage error, whatever --fail-on says
+    return status

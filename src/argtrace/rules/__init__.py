@@ -35,6 +35,8 @@ _RULE_MODULES = (
     *(f"argtrace.rules.{layer}" for layer in LAYER_PREFIX),
     # PR100-PR199: the observed process (``run``, ``check --pid``) against the static prediction.
     "argtrace.rules.process_observed",
+    # argtrace lint (a tree of launch files, no script arguments): SH030.
+    "argtrace.rules.lint",
 )
 
 
