@@ -158,6 +158,11 @@ def _main(words: list[str], stream: RedactingStream) -> int:
 
             check_common_options(args, remote=bool(getattr(args, "host", None)))
             report = module.run(args)
+            if not isinstance(report, int):
+                from argtrace.ci.controls import apply_controls
+
+                # suppression comments, --baseline, --fail-on (docs/ci.md)
+                status = apply_controls(report, args)
     except UsageError as exc:
         print(f"argtrace {args.command}: {exc}", file=sys.stderr)
         return EXIT_USAGE
@@ -174,9 +179,6 @@ def _main(words: list[str], stream: RedactingStream) -> int:
         return EXIT_USAGE
     if isinstance(report, int):
         return report
-    from argtrace.ci.controls import apply_controls
-
-    status = apply_controls(report, args)  # suppression comments, --fail-on (docs/ci.md)
     sys.stdout.write(render(report, args.format, args.show_secrets))
     sys.stdout.flush()
     return status

@@ -153,3 +153,36 @@ def test_bad_fail_on_is_a_usage_error(tmp_path: Path) -> None:
     result = run_cli(["check", "--fail-on", "bad", "-c", "true"])
     assert result.status == 2
     assert "argument --fail-on: invalid choice: 'bad'" in result.stderr
+
+
+def test_baseline_reports_only_new_findings(tmp_path: Path) -> None:
+    (tmp_path / "launch.sh").write_text(_script())
+    written = run_cli(
+        ["check", "--format", "json", *FAST, "--write-baseline", "base.json", "launch.sh"], cwd=tmp_path
+    )
+    assert written.status == 1  # writing a baseline reports as usual
+    base = json.loads((tmp_path / "base.json").read_text())
+    assert base["argtrace_baseline"] == 1
+    assert [(e["code"], e["file"]) for e in base["findings"]] == [
+        ("SH007", "launch.sh"),
+        ("PR011", "launch.sh"),
+        ("PR006", "launch.sh"),
+        ("PA012", "launch.sh"),
+    ]
+    status, found = _check(tmp_path, _script(), "--baseline", "base.json")
+    assert (status, found) == (0, [])
+    # Two lines added above and a new error (a misspelt flag): only the new one is reported.
+    moved = _script().replace("set -e\n", "set -e\n# new\n# lines\n")
+    moved = moved.replace("    --model-path /m \\\n", "    --model-path /m \\\n    --tp-szie 2 \\\n")
+    status, found = _check(tmp_path, moved, "--baseline", "base.json")
+    # (an info here: with no release named, a finding that rests on the assumed one is never an error)
+    assert (status, found) == (0, [("PA001", "launch.sh:10:5")])
+
+
+def test_bad_baseline_is_a_usage_error(tmp_path: Path) -> None:
+    (tmp_path / "base.json").write_text("[1]")
+    result = run_cli(["check", "--baseline", "base.json", "-c", "true"], cwd=tmp_path)
+    assert (result.status, result.stdout) == (2, "")
+    assert result.stderr == (
+        "argtrace check: --baseline base.json: not an argtrace baseline (written by --write-baseline)\n"
+    )

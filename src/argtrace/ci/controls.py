@@ -29,6 +29,12 @@ def add_control_options(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="also list the findings that `# argtrace disable=CODE` comments suppressed",
     )
+    parser.add_argument(
+        "--baseline", metavar="FILE", help="report only findings not in this baseline (by fingerprint)"
+    )
+    parser.add_argument(
+        "--write-baseline", metavar="FILE", help="write every finding reported to FILE as a baseline"
+    )
 
 
 def exit_status(findings: list[Finding], fail_on: str) -> int:
@@ -139,6 +145,9 @@ def apply_controls(report: Report, args: argparse.Namespace) -> int:
     if inputs and "inputs" not in report.sections:
         report.sections["inputs"] = inputs
     apply_suppressions(report, bool(getattr(args, "show_suppressed", False)))
+    from argtrace.ci.baseline import apply_baseline
+
+    apply_baseline(report, getattr(args, "baseline", None), getattr(args, "write_baseline", None))
     status = exit_status(report.findings, getattr(args, "fail_on", "error") or "error")
     lint = report.sections.get("lint")
     if isinstance(lint, dict) and any("error" in f for f in lint.get("files") or []):
