@@ -175,3 +175,26 @@ def test_unreadable_file_is_exit_2_with_the_rest_checked(tmp_path: Path) -> None
     assert [f["code"] for f in data["findings"]] == ["SH030", "SH004", "PR011", "PA005"]
     assert data["notes"][-1] == "1 launch file(s) checked of 2"
     assert status == 2
+
+
+def test_given_files_that_are_no_launch_files_are_skipped(tmp_path: Path) -> None:
+    make_tree(tmp_path)
+    workflow = (
+        "name: ci\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - run: pytest\n"
+    )
+    (tmp_path / "ci.yml").write_text(workflow)
+    (tmp_path / "Dockerfile").write_text("FROM python:3.11\nRUN pip install sglang\n")
+    (tmp_path / "helper.sh").write_text("#!/bin/bash\nexport PORT=30000\n")  # a script: always checked
+    status, data, _ = _lint(tmp_path, "ci.yml", "Dockerfile", "helper.sh")
+    assert [(f["path"], f["kind"]) for f in data["lint"]["files"]] == [
+        ("ci.yml", "skipped"),
+        ("Dockerfile", "skipped"),
+        ("helper.sh", "given"),
+    ]
+    assert [f["code"] for f in data["findings"]] == ["SH019"]
+    assert data["notes"] == [
+        "ci.yml: skipped: not a shell script, compose file or manifest",
+        "Dockerfile: skipped: not a shell script, compose file or manifest",
+        "1 launch file(s) checked of 3",
+    ]
+    assert status == 0

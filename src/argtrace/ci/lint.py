@@ -3,7 +3,9 @@
 A launch file is a shell script that starts an SGLang/vLLM server (``.sh``/``.bash``/``.sbatch``/``.slurm``
 or a shell shebang; a SLURM batch script is one with ``#SBATCH`` lines), a docker compose file or a
 Kubernetes manifest (rendered Helm output included: ``# Source:`` documents) whose text names a server or
-an official image. Files named on the command line are always checked (what pre-commit passes).
+an official image. Files named on the command line (what pre-commit passes) are checked even when no
+server start is seen in them, if they are shell scripts or compose/Kubernetes manifests; any other file
+given (a workflow's YAML, a Dockerfile) is listed as skipped.
 
 Each file is checked as ``argtrace check FILE`` would, but without script arguments: ``$1``, ``$@`` and
 ``$#`` are unknown rather than empty, and instead of an info finding at every use the script gets one
@@ -82,10 +84,31 @@ def find_launch_files(paths: Sequence[str]) -> list[LaunchFile]:
                     _add(out, seen, LaunchFile(_shown(path), kind))
         elif root.exists():
             kind = _candidate(root) if root.is_file() else None
-            _add(out, seen, LaunchFile(given, kind or "given"))
+            _add(out, seen, LaunchFile(given, kind or _given_kind(root)))
         else:
             raise UsageError(f"{given}: no such file or directory")
     return out
+
+
+def _given_kind(path: Path) -> str:
+    """A file named on the command line that starts no server we can see: still checked when it is a shell
+    script (it may start one through a wrapper) or a compose/Kubernetes manifest; any other file (a CI
+    workflow's YAML, a Dockerfile) is ``skipped``: read as a script it would only give false alarms."""
+    try:
+        if not path.is_file():
+            return "given"  # a FIFO or device: check refuses it with its own message
+        with path.open("rb") as fh:
+            head = fh.read(1024 * 1024)
+    except OSError:
+        return "given"
+    name = path.name.lower()
+    if name.endswith(YAML_SUFFIXES):
+        from argtrace.layers.transport import manifest_kind
+
+        return manifest_kind(head) or "skipped"
+    if name.endswith(SHELL_SUFFIXES) or _SHEBANG.match(head):
+        return "given"
+    return "skipped"
 
 
 def _shown(path: Path) -> str:
@@ -176,6 +199,13 @@ def check_file(file: LaunchFile, options: Any) -> FileResult:
 
 
 def check_files(files: Sequence[LaunchFile], options: Any, jobs: int) -> list[FileResult]:
+    skipped = {f.path for f in files if f.kind == "skipped"}
+    checked = [f for f in files if f.kind != "skipped"]
+    done = {r.file.path: r for r in _check_files(checked, options, jobs)}
+    return [FileResult(f, None, None) if f.path in skipped else done[f.path] for f in files]
+
+
+def _check_files(files: Sequence[LaunchFile], options: Any, jobs: int) -> list[FileResult]:
     if jobs <= 1 or len(files) <= 1:
         return [check_file(f, options) for f in files]
     import multiprocessing
@@ -201,7 +231,9 @@ def merge(results: Iterable[FileResult]) -> Report:
     for index, result in enumerate(results):
         inputs.append(result.file.path)
         entry: dict[str, Any] = {"path": result.file.path, "kind": result.file.kind}
-        if result.report is None:
+        if result.file.kind == "skipped":
+            report.notes.append(f"{result.file.path}: skipped: not a shell script, compose file or manifest")
+        elif result.report is None:
             entry["error"] = result.error
             report.notes.append(f"{result.file.path}: not checked: {result.error}")
         else:
@@ -214,7 +246,7 @@ def merge(results: Iterable[FileResult]) -> Report:
     report.sections["inputs"] = inputs
     report.sections["finding_inputs"] = owners
     report.sections["lint"] = {"files": files}
-    checked = sum(1 for f in files if "error" not in f)
+    checked = sum(1 for f in files if "error" not in f and f["kind"] != "skipped")
     report.notes.append(
         f"{checked} launch file(s) checked" + (f" of {len(files)}" if checked != len(files) else "")
     )
