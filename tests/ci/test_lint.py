@@ -116,7 +116,7 @@ def test_one_report_one_status(tmp_path: Path) -> None:
     assert sh030["severity"] == "info"
     assert sh030["message"] == (
         "scripts/launch_mtp.sh reads `$1`, `$2`; argtrace lint checks launch files without their arguments, "
-        "so every use is unknown, not empty (2 place(s) depend on them): `argtrace check "
+        "so every use is unknown, not empty (the server gets them at 19:12): `argtrace check "
         "scripts/launch_mtp.sh ARGS...` checks real values"
     )
     assert [e["at"] for e in sh030["evidence"]] == [

@@ -168,9 +168,15 @@ def fold_unknown_arguments(file: LaunchFile, findings: list[Finding]) -> list[Fi
     shown = ", ".join(f"`{n}`" for n in names) or "its arguments"
     first = next((f.at for f in uses if f.at), None) or f"{file.path}:1"
     evidence = tuple(Evidence("shell", f.at, f"{f.code}: {f.message}") for f in uses[:20])
+    places: list[str] = []
+    for f in uses:
+        where = (f.at or "").removeprefix(f"{file.path}:")
+        if where and where not in places:
+            places.append(where)
+    used = f" (the server gets them at {', '.join(places[:5])}{', ...' if len(places) > 5 else ''})"
     message = (
-        f"{file.path} reads {shown}; {ARGS_UNKNOWN}, so every use is unknown, not empty "
-        f"({len(uses)} place(s) depend on them): `argtrace check {file.path} ARGS...` checks real values"
+        f"{file.path} reads {shown}; {ARGS_UNKNOWN}, so every use is unknown, not empty"
+        f"{used if places else ''}: `argtrace check {file.path} ARGS...` checks real values"
     )
     return [SH030.finding(message, at=first, evidence=evidence), *kept]
 
