@@ -157,12 +157,17 @@ def _main(words: list[str], stream: RedactingStream) -> int:
             from argtrace.usage import check_common_options
 
             check_common_options(args, remote=bool(getattr(args, "host", None)))
+            from argtrace.ci.config import apply_config
+
+            config = apply_config(
+                args
+            )  # .argtrace.toml / [tool.argtrace]: options the command line left unset
             report = module.run(args)
             if not isinstance(report, int):
                 from argtrace.ci.controls import apply_controls
 
-                # suppression comments, --baseline, --fail-on (docs/ci.md)
-                status = apply_controls(report, args)
+                # suppression comments, configured rules, --baseline, --fail-on (docs/ci.md)
+                status = apply_controls(report, args, config)
     except UsageError as exc:
         print(f"argtrace {args.command}: {exc}", file=sys.stderr)
         return EXIT_USAGE

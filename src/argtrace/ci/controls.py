@@ -6,9 +6,12 @@ from __future__ import annotations
 import argparse
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from argtrace.model import Finding, Report
+
+if TYPE_CHECKING:
+    from argtrace.ci.config import Config
 
 FAIL_ON = ("error", "warning", "info", "never")
 _RANK = {"info": 0, "warning": 1, "error": 2}
@@ -28,6 +31,11 @@ def add_control_options(parser: argparse.ArgumentParser) -> None:
         "--show-suppressed",
         action="store_true",
         help="also list the findings that `# argtrace disable=CODE` comments suppressed",
+    )
+    parser.add_argument(
+        "--show-config",
+        action="store_true",
+        help="list what the configuration file (.argtrace.toml, [tool.argtrace]) set, and from which line",
     )
     parser.add_argument(
         "--baseline", metavar="FILE", help="report only findings not in this baseline (by fingerprint)"
@@ -139,12 +147,16 @@ def apply_suppressions(report: Report, show: bool) -> None:
             report.notes.append(f"suppressed {f['code']} {f['at'] or ''} (by {item['by']}): {f['message']}")
 
 
-def apply_controls(report: Report, args: argparse.Namespace) -> int:
+def apply_controls(report: Report, args: argparse.Namespace, config: Config | None = None) -> int:
     """Apply the CI controls to a finished report in place; returns the exit status."""
+    from argtrace.ci.config import apply_rules, describe
+
     inputs = command_inputs(args)
     if inputs and "inputs" not in report.sections:
         report.sections["inputs"] = inputs
     apply_suppressions(report, bool(getattr(args, "show_suppressed", False)))
+    apply_rules(report, config)
+    describe(config, report, bool(getattr(args, "show_config", False)))
     from argtrace.ci.baseline import apply_baseline
 
     apply_baseline(report, getattr(args, "baseline", None), getattr(args, "write_baseline", None))
