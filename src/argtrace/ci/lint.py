@@ -219,10 +219,14 @@ def _check_files(files: Sequence[LaunchFile], options: Any, jobs: int) -> list[F
 
     from argtrace.redact import run_redactor
 
+    # The first file is checked here before forking: the workers inherit the modules it imported and the
+    # schemas it loaded instead of each loading them again.
+    results = [check_file(files[0], options)]
+    rest = files[1:]
     with ProcessPoolExecutor(
-        max_workers=min(jobs, len(files)), mp_context=multiprocessing.get_context("fork")
+        max_workers=min(jobs, len(rest)), mp_context=multiprocessing.get_context("fork")
     ) as pool:
-        results = list(pool.map(check_file, files, [options] * len(files)))
+        results.extend(pool.map(check_file, rest, [options] * len(rest)))
     for result in results:
         run_redactor().learn_all(result.secrets)
     return results
