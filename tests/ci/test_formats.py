@@ -247,3 +247,15 @@ def test_finding_without_a_file_is_attached_to_the_checked_file(tmp_path: Path) 
     assert (framework.uri, framework.line) == ("launch.sh", None)
     assert (here.uri, here.line, here.col) == ("launch.sh", 1, None)
     assert outside.uri == "file:///etc/hostname"
+
+
+def test_sarif_of_a_command_string_has_results_without_locations() -> None:
+    result = run_cli(
+        ["check", "--format", "sarif", *FAST, "-c", "python3 -m sglang.launch_server --tp-szie 2"]
+    )
+    log = json.loads(result.stdout)
+    validate_sarif(log)
+    results = log["runs"][0]["results"]
+    assert [r["ruleId"] for r in results] == ["PR011", "PA001", "PA020"]
+    assert all("locations" not in r for r in results)  # `<-c>` is no file a CI system can annotate
+    assert results[1]["properties"]["at"].startswith("<-c>:1:")
