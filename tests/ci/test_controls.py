@@ -186,3 +186,36 @@ def test_bad_baseline_is_a_usage_error(tmp_path: Path) -> None:
     assert result.stderr == (
         "argtrace check: --baseline base.json: not an argtrace baseline (written by --write-baseline)\n"
     )
+
+
+def test_suppressing_a_cause_covers_its_listed_consequences(tmp_path: Path) -> None:
+    """With the causes issue's ``--verbose``, a consequence is its own finding with ``cause: INDEX``."""
+    import os
+    from dataclasses import dataclass
+
+    from argtrace.ci.controls import apply_suppressions
+    from argtrace.model import Finding, Report
+
+    @dataclass(frozen=True)
+    class Consequence(Finding):
+        cause: int | None = None
+
+    (tmp_path / "launch.sh").write_text("#!/bin/bash\nset -e\n# argtrace disable=SH004\necho a\necho b\n")
+    report = Report(command="check")
+    report.findings = [
+        Finding("SH004", "error", "shell", "cut off", at="launch.sh:4:1"),
+        Consequence("PA020", "error", "parser", "required flag missing", at="launch.sh:5:1", cause=0),
+        Finding("PA001", "error", "parser", "unknown flag", at="launch.sh:5:1"),
+    ]
+    report.sections["inputs"] = ["launch.sh"]
+    old = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        apply_suppressions(report, show=True)
+    finally:
+        os.chdir(old)
+    assert [f.code for f in report.findings] == ["PA001"]
+    assert [(i["finding"]["code"], i["by"]) for i in report.sections["suppressed"]["findings"]] == [
+        ("SH004", "launch.sh:3"),
+        ("PA020", "launch.sh:3"),
+    ]

@@ -105,7 +105,7 @@ def _finding_places(
 def apply_suppressions(report: Report, show: bool) -> None:
     """Drop the findings that suppression comments in the checked files name; count (and keep, with
     ``--show-suppressed``) them in the ``suppressed`` section, with a note for the text output."""
-    from argtrace.ci.suppress import scopes_in, suppressed_findings
+    from argtrace.ci.suppress import Suppressed, scopes_in, suppressed_findings
 
     inputs = [p for p in report.sections.get("inputs") or [] if isinstance(p, str)]
     if not inputs or not report.findings:
@@ -127,6 +127,12 @@ def apply_suppressions(report: Report, show: bool) -> None:
     from argtrace.render.json import finding_dict
 
     gone = {h.index for h in hits}
+    # A consequence listed as its own finding (``--verbose``: ``cause`` is its cause's index) goes with it.
+    for i, finding in enumerate(report.findings):
+        cause = getattr(finding, "cause", None)
+        if isinstance(cause, int) and cause in gone and i not in gone:
+            gone.add(i)
+            hits.append(Suppressed(i, next(h.by for h in hits if h.index == cause)))
     listed: list[dict[str, Any]] = []
     for hit in hits:
         item: dict[str, Any] = {"finding": finding_dict(report.findings[hit.index]), "by": hit.by}
