@@ -58,6 +58,8 @@ class CheckOptions:
     run_shellcheck: bool = True
     resolve: bool = True
     extra: Mapping[str, object] = field(default_factory=dict)
+    # argtrace lint: the script's arguments are not given (unknown, for this reason), not empty.
+    args_unknown: str | None = None
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> CheckOptions:
@@ -243,6 +245,7 @@ def run_check(options: CheckOptions) -> Report:
         run_shellcheck=options.run_shellcheck,
         cwd=_start_directory(),
         unknown_env=unknown_env,
+        args_unknown=options.args_unknown,
     )
     # transport: servers started through ssh/docker, uploads, and what the journey did to the words
     transport = analyze_transport(source, shell, args=args, env=env, arg0=arg0)

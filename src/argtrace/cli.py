@@ -39,14 +39,22 @@ def _load_commands() -> dict[str, ModuleType]:
 
 def _common_options() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
+    from argtrace.render import FORMATS
+
     common.add_argument(
-        "--format", choices=("text", "json"), default="text", help="output format (default: text)"
+        "--format",
+        choices=FORMATS,
+        default="text",
+        help="output format (default: text; json, json-lines, sarif, junit: stable contracts, docs/ci.md)",
     )
     common.add_argument(
         "--show-secrets",
         action="store_true",
         help="print tokens, API keys and passwords as they are (default: <redacted:HASH8>)",
     )
+    from argtrace.ci.controls import add_control_options
+
+    add_control_options(common)  # --fail-on, --show-suppressed (argtrace/ci/controls.py)
     return common
 
 
@@ -149,7 +157,17 @@ def _main(words: list[str], stream: RedactingStream) -> int:
             from argtrace.usage import check_common_options
 
             check_common_options(args, remote=bool(getattr(args, "host", None)))
+            from argtrace.ci.config import apply_config
+
+            config = apply_config(
+                args
+            )  # .argtrace.toml / [tool.argtrace]: options the command line left unset
             report = module.run(args)
+            if not isinstance(report, int):
+                from argtrace.ci.controls import apply_controls
+
+                # suppression comments, configured rules, --baseline, --fail-on (docs/ci.md)
+                status = apply_controls(report, args, config)
     except UsageError as exc:
         print(f"argtrace {args.command}: {exc}", file=sys.stderr)
         return EXIT_USAGE
@@ -168,7 +186,7 @@ def _main(words: list[str], stream: RedactingStream) -> int:
         return report
     sys.stdout.write(render(report, args.format, args.show_secrets))
     sys.stdout.flush()
-    return report.exit_status
+    return status
 
 
 if __name__ == "__main__":

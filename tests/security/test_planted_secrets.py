@@ -55,7 +55,8 @@ ALL = (
     ADMIN_KEY, SSL_PW, BEARER, BASIC, LAUNCH_TOKEN, LAUNCH_KEY, YAML_SECRET, PID_HF, PID_PASS, WATERMARK,
 )  # fmt: skip
 
-FORMATS = ("text", "json")
+# Every --format: the CI formats (SARIF, GitHub, gcc, JUnit, JSON lines) read the same redacted dict.
+FORMATS = ("text", "json", "sarif", "github", "gcc", "junit", "json-lines")
 
 
 def assert_clean(result: CliResult, *planted: str) -> None:
@@ -100,7 +101,8 @@ def test_check_script_every_name_pattern_and_secret_flag(tmp_path: Path, fmt: st
     )
     assert result.status in (0, 1), result.stderr
     assert_clean(result)
-    assert "<redacted:" in result.stdout
+    if fmt in ("text", "json"):  # the CI formats print findings only: see test_ci_formats_mask_findings
+        assert "<redacted:" in result.stdout
     if fmt == "json":
         data = result.json
         env = data["process"]["env"]
@@ -121,6 +123,27 @@ def test_check_script_every_name_pattern_and_secret_flag(tmp_path: Path, fmt: st
         )
 
 
+CI_FORMATS = ("sarif", "github", "gcc", "junit", "json-lines")
+
+
+@pytest.mark.parametrize("fmt", CI_FORMATS)
+def test_ci_formats_mask_findings(tmp_path: Path, fmt: str) -> None:
+    """A comment inside the continuation cuts ``--api-key KEY`` off: SH004's message quotes the key. The
+    findings-only formats carry it with --show-secrets (so the check below can fail) and mask it without."""
+    script = _script(
+        tmp_path,
+        f"python3 -m sglang.launch_server \\\n    --model-path /m \\\n    # cut\n    --api-key {API_KEY} \\\n"
+        "    --port 3000\n",
+    )
+    argv = ["check", "--format", fmt, "--no-shellcheck", "--no-resolve", str(script)]
+    shown = run_cli([*argv[:1], "--show-secrets", *argv[1:]])
+    assert API_KEY in shown.stdout
+    result = run_cli(argv)
+    assert result.status == 1, result.stderr
+    assert_clean(result)
+    assert mask(API_KEY).strip("<>") in result.stdout  # (XML writes the angle brackets as entities)
+
+
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_check_vllm_list_valued_api_key(tmp_path: Path, fmt: str) -> None:
     script = _script(tmp_path, VLLM_SCRIPT)
@@ -129,7 +152,8 @@ def test_check_vllm_list_valued_api_key(tmp_path: Path, fmt: str) -> None:
     )
     assert result.status in (0, 1), result.stderr
     assert_clean(result)
-    assert "--max-num-seqs" in result.stdout  # the rest of the command is still shown
+    if fmt in ("text", "json"):  # (the CI formats print findings only)
+        assert "--max-num-seqs" in result.stdout  # the rest of the command is still shown
 
 
 @pytest.mark.parametrize("fmt", FORMATS)

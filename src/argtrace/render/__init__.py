@@ -1,10 +1,21 @@
 """Renderers read a finished report and never compute: one canonical dict (``to_dict``), redacted once
 (``redaction.redact_report_dict``), then drawn as text (rich, control characters made visible by
-``boundary.visible_data``) or dumped as JSON. stderr goes through ``boundary.RedactingStream`` (cli.main)."""
+``boundary.visible_data``), dumped as JSON, or written in one of the CI formats (``CI_FORMATS``, one module
+each). stderr goes through ``boundary.RedactingStream`` (cli.main)."""
 
 from __future__ import annotations
 
 from argtrace.model import Report
+
+# --format NAME -> (module, function). Each reads the redacted report dict (docs/ci.md).
+CI_FORMATS = {
+    "sarif": ("argtrace.render.sarif", "render_sarif"),
+    "github": ("argtrace.render.github", "render_github"),
+    "gcc": ("argtrace.render.gcc", "render_gcc"),
+    "junit": ("argtrace.render.junit", "render_junit"),
+    "json-lines": ("argtrace.render.jsonlines", "render_json_lines"),
+}
+FORMATS = ("text", "json", *CI_FORMATS)
 
 
 def render_report(report: Report, *, fmt: str, show_secrets: bool = False) -> str:
@@ -19,6 +30,16 @@ def render_report(report: Report, *, fmt: str, show_secrets: bool = False) -> st
 
         return dumps(data)
     from argtrace.render.boundary import visible_data
+
+    if fmt in CI_FORMATS:
+        import importlib
+
+        module, function = CI_FORMATS[fmt]
+        draw = getattr(importlib.import_module(module), function)
+        # sarif, junit and json-lines escape control characters themselves (JSON, XML), but an annotation
+        # or a gcc line is read on a terminal: every format gets the visible form, one rule for all.
+        text: str = draw(visible_data(data))
+        return text
     from argtrace.render.text import render_text
 
     # Escapes from scripts and logs are shown, not obeyed (JSON escapes control characters itself).

@@ -37,6 +37,8 @@ _RULE_MODULES = (
     "argtrace.rules.process_observed",
     # PA030-PA039: the server starts of one multi-node launch read together.
     "argtrace.rules.multinode",
+    # argtrace lint (a tree of launch files, no script arguments): SH030.
+    "argtrace.rules.lint",
 )
 
 

@@ -39,6 +39,7 @@ def analyze(
     run_shellcheck: bool,
     cwd: str | None,
     unknown_env: Mapping[str, str] | None = None,
+    args_unknown: str | None = None,
 ) -> ShellResult:
     # the analysis makes many small acyclic objects: with the cyclic GC on, each collection walks all of
     # them, which makes big scripts quadratic
@@ -46,7 +47,14 @@ def analyze(
     gc.disable()
     try:
         return _analyze(
-            source, args, env, arg0=arg0, run_shellcheck=run_shellcheck, cwd=cwd, unknown_env=unknown_env
+            source,
+            args,
+            env,
+            arg0=arg0,
+            run_shellcheck=run_shellcheck,
+            cwd=cwd,
+            unknown_env=unknown_env,
+            args_unknown=args_unknown,
         )
     finally:
         if gc_was_on:
@@ -62,6 +70,7 @@ def _analyze(
     run_shellcheck: bool,
     cwd: str | None,
     unknown_env: Mapping[str, str] | None = None,
+    args_unknown: str | None = None,
 ) -> ShellResult:
     label = source.label
     data = source.data
@@ -109,6 +118,8 @@ def _analyze(
     src = E.Source(label, prepared, str(source.path) if source.path else None)
     src.tree = tree
     ev = E.ShellEvaluator(src, args, env, arg0=arg0, cwd=cwd, parse=parse_tree, unknown_env=unknown_env)
+    if args_unknown is not None:  # argtrace lint: no arguments given, rather than none passed
+        ev.positional, ev.positional_reason = None, args_unknown
     exit_reason: str | None = None
     limit = sys.getrecursionlimit()
     try:

@@ -1,0 +1,217 @@
+"""The configuration file: ``.argtrace.toml`` (top-level keys) or ``[tool.argtrace]`` in ``pyproject.toml``,
+the first found upward from the checked file (``lint``: from the first path; other commands: from here).
+
+    framework = "sglang"          # --framework
+    release = "0.5.23"            # --framework-version
+    gpu = "h100x8"                # --gpu
+    model-config = "models/qwen"  # --model-config (relative to the file's directory)
+    disable = ["PR011"]           # never reported
+    severity = { SH009 = "warning" }
+
+    [[per-path]]                  # [[tool.argtrace.per-path]] in pyproject.toml
+    paths = ["legacy/*.sh"]       # globs relative to the file's directory
+    disable = ["SH004"]
+    severity = { PA005 = "error" }
+
+The command line wins: a value is taken from the file only where the option was not given.
+``--show-config`` lists what applied, each with the file and line it came from.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import os
+import re
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from argtrace.model import SEVERITIES, Report, UsageError
+
+# config key -> (argparse dest, is a path relative to the file)
+OPTIONS = {
+    "framework": ("framework", False),
+    "release": ("framework_version", False),
+    "framework-version": ("framework_version", False),
+    "gpu": ("gpu", False),
+    "model-config": ("model_config", True),
+    "python": ("python", False),
+}
+KNOWN = {*OPTIONS, "disable", "severity", "per-path"}
+
+
+@dataclass
+class Config:
+    path: Path
+    table: dict[str, Any]
+    lines: list[str]
+    header: int  # the 0-based line where the table starts (its section header, or 0)
+    applied: list[tuple[str, Any, str]] = field(default_factory=list)  # (what, value, FILE:LINE)
+
+    def where(self, key: str, after: int | None = None) -> str:
+        start = self.header if after is None else after
+        pattern = re.compile(rf"^\s*['\"]?{re.escape(key)}['\"]?\s*=")
+        for i in range(start, len(self.lines)):
+            if pattern.match(self.lines[i]):
+                return f"{self.path}:{i + 1}"
+        return str(self.path)
+
+
+def _load(path: Path, pyproject: bool) -> Config | None:
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        import tomli as tomllib  # type: ignore[no-redef]
+
+    try:
+        text = path.read_text(encoding="utf-8")
+        data = tomllib.loads(text)
+    except OSError as exc:
+        raise UsageError(f"{path}: {exc.strerror or exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise UsageError(f"{path}: not valid TOML ({exc})") from None
+    lines = text.splitlines()
+    if pyproject:
+        table = data.get("tool", {}).get("argtrace")
+        if not isinstance(table, dict):
+            return None
+        header = next((i for i, line in enumerate(lines) if line.strip() == "[tool.argtrace]"), 0)
+    else:
+        table, header = data, 0
+    unknown = sorted(set(table) - KNOWN)
+    if unknown:
+        raise UsageError(f"{path}: unknown argtrace setting(s): {', '.join(unknown)}")
+    return Config(path, table, lines, header)
+
+
+def find_config(start: Path) -> Config | None:
+    here = start.resolve()
+    for directory in (here, *here.parents):
+        own = directory / ".argtrace.toml"
+        if own.is_file():
+            return _load(own, pyproject=False)
+        pyproject = directory / "pyproject.toml"
+        if pyproject.is_file():
+            found = _load(pyproject, pyproject=True)
+            if found is not None:
+                return found
+    return None
+
+
+def _start(args: argparse.Namespace) -> Path:
+    script = getattr(args, "script", None)
+    paths = getattr(args, "paths", None)
+    first = script if isinstance(script, str) and script else (paths[0] if paths else None)
+    if first:
+        p = Path(first)
+        return p if p.is_dir() else p.parent
+    return Path.cwd()
+
+
+def apply_config(args: argparse.Namespace) -> Config | None:
+    """Fill the options the command line left unset from the configuration file; returns it."""
+    if getattr(args, "command", None) not in ("check", "lint", "mem", "log", "live", "run"):
+        return None
+    config = find_config(_start(args))
+    if config is None:
+        return None
+    for key, (dest, is_path) in OPTIONS.items():
+        if key not in config.table or not hasattr(args, dest):
+            continue
+        value = config.table[key]
+        if not isinstance(value, str):
+            raise UsageError(f"{config.where(key)}: {key} must be a string")
+        if getattr(args, dest) is not None:
+            config.applied.append(
+                (f"{key} (the command line's value wins)", getattr(args, dest), "command line")
+            )
+            continue
+        if is_path and not os.path.isabs(value):
+            value = str(config.path.parent / value)
+        setattr(args, dest, value)
+        config.applied.append((key, value, config.where(key)))
+    return config
+
+
+def _rules(table: dict[str, Any], config: Config, after: int | None) -> tuple[set[str], dict[str, str]]:
+    disable = table.get("disable", [])
+    severity = table.get("severity", {})
+    if not isinstance(disable, list) or not all(isinstance(c, str) for c in disable):
+        raise UsageError(f"{config.where('disable', after)}: disable must be a list of codes")
+    if not isinstance(severity, dict) or not all(v in SEVERITIES for v in severity.values()):
+        raise UsageError(f"{config.where('severity', after)}: severity values are error, warning or info")
+    return {c.upper() for c in disable}, {str(k).upper(): str(v) for k, v in severity.items()}
+
+
+def apply_rules(report: Report, config: Config | None) -> None:
+    """Disabled rules and severity overrides, global then per path (a later entry wins)."""
+    if config is None:
+        return
+    from argtrace.render.places import split_at
+
+    disable, severity = _rules(config.table, config, None)
+    if disable:
+        config.applied.append(("disable", sorted(disable), config.where("disable")))
+    if severity:
+        config.applied.append(("severity", severity, config.where("severity")))
+    per_path = config.table.get("per-path", [])
+    if not isinstance(per_path, list):
+        raise UsageError(f"{config.where('per-path')}: per-path must be an array of tables ([[per-path]])")
+    headers = [i for i, line in enumerate(config.lines) if "per-path]]" in line]
+    entries = []
+    for n, entry in enumerate(per_path):
+        after = headers[n] if n < len(headers) else None
+        globs = entry.get("paths") if isinstance(entry, dict) else None
+        if not isinstance(globs, list) or not all(isinstance(g, str) for g in globs):
+            raise UsageError(f"{config.where('paths', after)}: per-path needs paths = [GLOB, ...]")
+        entries.append((globs, *_rules(entry, config, after), after))
+    base = config.path.parent.resolve()
+    inputs = [p for p in report.sections.get("inputs") or [] if isinstance(p, str)]
+    owners = report.sections.get("finding_inputs")
+    kept, kept_owners = [], []
+    for i, finding in enumerate(report.findings):
+        owner = owners[i] if isinstance(owners, list) and i < len(owners) else None
+        parts = split_at(finding.at)
+        fallback = inputs[owner] if isinstance(owner, int) else (inputs[0] if inputs else None)
+        file = parts[0] if parts else fallback
+        off, sev = set(disable), dict(severity)
+        if file is not None:
+            try:
+                rel = Path(file).resolve().relative_to(base).as_posix()
+            except (ValueError, OSError):
+                rel = None
+            for globs, dis, sevs, after in entries:
+                if rel is not None and any(fnmatch.fnmatch(rel, g) for g in globs):
+                    off |= dis
+                    sev.update(sevs)
+                    config.applied.append((f"per-path {globs}", rel, config.where("paths", after)))
+        if finding.code.upper() in off:
+            continue
+        new = sev.get(finding.code.upper())
+        kept.append(replace(finding, severity=new) if new else finding)  # type: ignore[arg-type]
+        kept_owners.append(owner)
+    report.findings = kept
+    if isinstance(owners, list):
+        report.sections["finding_inputs"] = kept_owners
+
+
+def describe(config: Config | None, report: Report, show: bool) -> None:
+    """The ``config`` section (always, when a file was found) and, with ``--show-config``, one note per
+    setting that applied, with where it came from."""
+    if config is None:
+        if show:
+            report.notes.append("config: no .argtrace.toml or [tool.argtrace] found upward")
+        return
+    seen: list[tuple[str, str, str]] = []
+    for what, value, where in config.applied:
+        item = (what, repr(value), where)
+        if item not in seen:
+            seen.append(item)
+    report.sections["config"] = {
+        "file": str(config.path),
+        "applied": [{"setting": w, "value": v, "from": f} for w, v, f in seen],
+    }
+    if show:
+        report.notes.append(f"config: {config.path}")
+        report.notes.extend(f"config: {w} = {v} (from {f})" for w, v, f in seen)
