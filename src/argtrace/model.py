@@ -220,6 +220,9 @@ class ServerCommand:
     # "FILE:LINE" of the loop that runs this start again and again (``while true; do ...; done``, a ``for``
     # over an unknown list, or identical starts in several iterations); None: it runs once
     loop: str | None = None
+    # Names of the variables the script itself expands anywhere (``$NAME``, ``${NAME...}``), so a rule can
+    # tell the script's own setting from one meant for the framework; empty when not from a script.
+    script_reads: frozenset[str] = frozenset()
 
     @property
     def repeated(self) -> bool:
