@@ -393,6 +393,11 @@ def settle_report_verdicts(report: Report, options: CheckOptions) -> list[Findin
     release = None
     if report.framework.source == "none" and report.framework.name and report.framework.analysed_with:
         release = release_assumption(report.framework.name, report.framework.analysed_with)
+    elif report.framework.source not in (None, "bundled-schema") and report.framework.name:
+        # a release read from the evidence that has no bundled schema: the analysis substitutes one (PR008)
+        schema = _analysed_schema(report)
+        if schema is not None and schema.version != report.framework.version:
+            release = release_assumption(report.framework.name, schema.version)
     gpu = None
     if options.gpu is None:
         resolution_gpu = (report.sections.get("resolution") or {}).get("gpu") or {}
