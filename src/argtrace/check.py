@@ -288,10 +288,11 @@ def decide_server_release(
     """The release the server runs, from the evidence (``frameworks/release.py``), the schema to analyse it
     with, and findings about the choice (a named release the evidence contradicts, an unknown release)."""
     from argtrace.frameworks import release as rel
+    from argtrace.frameworks.observed_release import observed_release_evidence
     from argtrace.frameworks.schema import bundled_versions, choose_schema
     from argtrace.rules import process as rules
 
-    evidence: list[rel.ReleaseEvidence] = []
+    evidence = observed_release_evidence(framework, server, options)  # --url, --pid, a run capture
     if options.log:
         from argtrace.layers.log.check import logged_release
 
@@ -517,6 +518,10 @@ def _framework_sizing_argv(report: Report, options: CheckOptions) -> list[str] |
     return None if any(w is None for w in words) else [w for w in words if w is not None]
 
 
+# Release sources that say what ran (or that nothing shows it): resolution running does not replace them.
+_OBSERVED_OR_NONE = ("none", "live", "process", "run")
+
+
 def analyze_server(
     server: ServerCommand,
     options: CheckOptions,
@@ -546,7 +551,7 @@ def analyze_server(
     after = [resolution_layer(server, schema, parsed, options)] if options.resolve else []
     for result in after:
         resolution = result.sections.get("resolution") or {}
-        if resolution.get("status") in ("ok", "raised") and report.framework.source != "none":
+        if resolution.get("status") in ("ok", "raised") and report.framework.source not in _OBSERVED_OR_NONE:
             # The framework's own code ran: the effective values come from it, not from a schema.
             source: FrameworkSource = (
                 "resolver-env"
