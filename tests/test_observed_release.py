@@ -161,3 +161,23 @@ def test_a_run_capture_decides_the_release(tmp_path: Path, monkeypatch: pytest.M
     }
     assert setting(report, "tp_size")["dest"] == "tensor_parallel_size"
     assert "PR107" not in codes(report)
+
+
+def test_the_running_process_decides_the_release(tmp_path: Path) -> None:
+    from tests.observed.fake_server import start_fake_server, stop
+
+    site = fake_site(tmp_path / "site", version="0.5.19")
+    proc = start_fake_server(
+        site, ["--model-path", "/models/m", "--tp-size", "2"], port_file=tmp_path / "port"
+    )
+    try:
+        report = check("--pid", str(proc.pid), "-c", SGLANG)
+    finally:
+        stop(proc)
+    assert report["framework"] == {
+        "name": "sglang",
+        "version": "0.5.19",
+        "source": "process",
+        "evidence": f"the running process imports sglang 0.5.19 at pid:{proc.pid}",
+    }
+    assert "PR107" not in codes(report)

@@ -49,7 +49,9 @@ def observed_release_evidence(
     if pid is not None and pid != "":
         version, at = _process_release(str(pid), framework)
         if version is not None:
-            found.append(ReleaseEvidence(version, "process", at, f"{at} imports {framework} {version}"))
+            found.append(
+                ReleaseEvidence(version, "process", at, f"the running process imports {framework} {version}")
+            )
     return found
 
 
