@@ -288,8 +288,8 @@ def decide_server_release(
     """The release the server runs, from the evidence (``frameworks/release.py``), the schema to analyse it
     with, and findings about the choice (a named release the evidence contradicts, an unknown release)."""
     from argtrace.frameworks import release as rel
-    from argtrace.frameworks.observed_release import observed_release_evidence
     from argtrace.frameworks.schema import bundled_versions, choose_schema
+    from argtrace.layers.observed_release import observed_release_evidence
     from argtrace.rules import process as rules
 
     evidence = observed_release_evidence(framework, server, options)  # --url, --pid, a run capture

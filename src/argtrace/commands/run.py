@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> Report:
         # log's version line would: analyse again when it is not the release the prediction used.
         from dataclasses import replace
 
-        from argtrace.frameworks.observed_release import captured_release
+        from argtrace.layers.observed_release import captured_release
 
         where = args.script or "<-c>"
         evidence = captured_release(predicted.framework.name, captures, where, options.server)
