@@ -5,9 +5,11 @@ args.tensor_parallel_size``, so ``--tp-size`` is the field ``tp_size`` that the 
 /server_info report).
 
 Read by AST from ``sglang/srt/server_args.py`` inside the release's wheel (the resolver wheel cache, else
-``pip download --no-deps``); nothing is typed by hand. vLLM's ``EngineArgs.from_cli_args`` builds the
-dataclass from the attributes of the same name (``vllm/engine/arg_utils.py``), so its dests are its fields
-and it has no entry.
+``pip download --no-deps``); nothing is typed by hand. vLLM's ``EngineArgs.from_cli_args``
+(``vllm/engine/arg_utils.py``) builds the dataclass as ``cls(**{attr: getattr(args, attr) for attr in
+dataclasses.fields(cls) ...})``: each field is read from the dest of the same name, so its entry per
+release is the renames found there (none in 0.11.0 and 0.33.0). The generator checks that shape by AST and
+fails when a release builds EngineArgs another way, so a rename can never go unnoticed.
 
     python scripts/gen_field_names.py            # write
     python scripts/gen_field_names.py --check    # fail when the file differs from what the wheels say
@@ -56,22 +58,69 @@ def renames(source: str) -> dict[str, str]:
     return dict(sorted(out.items()))
 
 
-def wheel_for(version: str, scratch: Path) -> Path:
-    cached = sorted((cache_dir() / "wheels").glob(f"sglang-{version}-*.whl"))
+VLLM_SOURCE = "vllm/engine/arg_utils.py"
+
+
+def vllm_renames(source: str) -> dict[str, str]:
+    """``{dest: field}`` for vLLM's ``EngineArgs.from_cli_args``: ``{}`` when it reads every dataclass field
+    from the dest of the same name (``getattr(args, attr)`` over ``dataclasses.fields(cls)``), plus any
+    ``args.FIELD = args.DEST`` rename before that; SystemExit when it does neither (read it by hand)."""
+    for node in ast.walk(ast.parse(source)):
+        if not (isinstance(node, ast.ClassDef) and node.name == "EngineArgs"):
+            continue
+        for item in node.body:
+            if not (isinstance(item, ast.FunctionDef) and item.name == "from_cli_args"):
+                continue
+            text = ast.unparse(item)
+            if "dataclasses.fields(cls)" not in text or "getattr(args, attr)" not in text:
+                raise SystemExit(f"{VLLM_SOURCE}: EngineArgs.from_cli_args no longer copies fields by name")
+            found: dict[str, str] = {}
+            for stmt in ast.walk(item):
+                if (
+                    isinstance(stmt, ast.Assign)
+                    and len(stmt.targets) == 1
+                    and isinstance(target := stmt.targets[0], ast.Attribute)
+                    and isinstance(stmt.value, ast.Attribute)
+                    and isinstance(target.value, ast.Name)
+                    and isinstance(stmt.value.value, ast.Name)
+                    and target.value.id == stmt.value.value.id == "args"
+                ):
+                    found[stmt.value.attr] = target.attr
+            return dict(sorted(found.items()))
+    raise SystemExit(f"{VLLM_SOURCE}: no EngineArgs.from_cli_args")
+
+
+def engine_args_fields(source: str) -> list[str]:
+    """The field names of vLLM's ``EngineArgs`` dataclass (its annotated class attributes)."""
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ClassDef) and node.name == "EngineArgs":
+            return [
+                item.target.id
+                for item in node.body
+                if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)
+            ]
+    return []
+
+
+def wheel_for(version: str, scratch: Path, framework: str = "sglang") -> Path:
+    cached = sorted((cache_dir() / "wheels").glob(f"{framework}-{version}-*.whl"))
     if cached:
         return cached[0]
-    pip = [sys.executable, "-m", "pip", "download", "-q", "--no-deps", f"sglang=={version}"]
+    pip = [sys.executable, "-m", "pip", "download", "-q", "--no-deps", f"{framework}=={version}"]
     subprocess.run([*pip, "-d", str(scratch)], check=True)
-    return next(scratch.glob(f"sglang-{version}-*.whl"))
+    return next(scratch.glob(f"{framework}-{version}-*.whl"))
 
 
 def build() -> dict[str, dict[str, dict[str, str]]]:
-    releases: dict[str, dict[str, str]] = {}
+    out: dict[str, dict[str, dict[str, str]]] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        for version in bundled_versions("sglang"):
-            with zipfile.ZipFile(wheel_for(version, Path(tmp))) as wheel:
-                releases[version] = renames(wheel.read(SOURCE).decode("utf-8"))
-    return {"sglang": releases}
+        for framework, source, read in (("sglang", SOURCE, renames), ("vllm", VLLM_SOURCE, vllm_renames)):
+            releases: dict[str, dict[str, str]] = {}
+            for version in bundled_versions(framework):
+                with zipfile.ZipFile(wheel_for(version, Path(tmp), framework)) as wheel:
+                    releases[version] = read(wheel.read(source).decode("utf-8"))
+            out[framework] = releases
+    return out
 
 
 def main() -> int:

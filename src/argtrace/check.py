@@ -318,9 +318,10 @@ def decide_server_release(
     with, and findings about the choice (a named release the evidence contradicts, an unknown release)."""
     from argtrace.frameworks import release as rel
     from argtrace.frameworks.schema import bundled_versions, choose_schema
+    from argtrace.layers.observed_release import observed_release_evidence
     from argtrace.rules import process as rules
 
-    evidence: list[rel.ReleaseEvidence] = []
+    evidence = observed_release_evidence(framework, server, options)  # --url, --pid, a run capture
     if options.log:
         from argtrace.layers.log.check import logged_release
 
@@ -422,6 +423,11 @@ def settle_report_verdicts(report: Report, options: CheckOptions) -> list[Findin
     release = None
     if report.framework.source == "none" and report.framework.name and report.framework.analysed_with:
         release = release_assumption(report.framework.name, report.framework.analysed_with)
+    elif report.framework.source not in (None, "bundled-schema") and report.framework.name:
+        # a release read from the evidence that has no bundled schema: the analysis substitutes one (PR008)
+        schema = _analysed_schema(report)
+        if schema is not None and schema.version != report.framework.version:
+            release = release_assumption(report.framework.name, schema.version)
     gpu = None
     if options.gpu is None:
         resolution_gpu = (report.sections.get("resolution") or {}).get("gpu") or {}
@@ -541,6 +547,10 @@ def _framework_sizing_argv(report: Report, options: CheckOptions) -> list[str] |
     return None if any(w is None for w in words) else [w for w in words if w is not None]
 
 
+# Release sources that say what ran (or that nothing shows it): resolution running does not replace them.
+_OBSERVED_OR_NONE = ("none", "live", "process", "run")
+
+
 def analyze_server(
     server: ServerCommand,
     options: CheckOptions,
@@ -570,7 +580,7 @@ def analyze_server(
     after = [resolution_layer(server, schema, parsed, options)] if options.resolve else []
     for result in after:
         resolution = result.sections.get("resolution") or {}
-        if resolution.get("status") in ("ok", "raised") and report.framework.source != "none":
+        if resolution.get("status") in ("ok", "raised") and report.framework.source not in _OBSERVED_OR_NONE:
             # The framework's own code ran: the effective values come from it, not from a schema.
             source: FrameworkSource = (
                 "resolver-env"

@@ -24,8 +24,19 @@ SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
 FrameworkName = Literal["sglang", "vllm"]
 # How the release was decided, strongest evidence first (``frameworks/release.py``): ``bundled-schema`` is a
 # release the user named (``--framework-version``); ``none`` means no evidence, see ``accepted_by``.
+# ``live``: /server_info or vLLM's /version (``--url``); ``process``: the running process's import
+# (``--pid``); ``run``: the intercepted start of ``argtrace run``.
 FrameworkSource = Literal[
-    "bundled-schema", "resolver-env", "installed", "log", "live", "image", "pip-line", "none"
+    "bundled-schema",
+    "resolver-env",
+    "installed",
+    "log",
+    "live",
+    "image",
+    "pip-line",
+    "none",
+    "process",
+    "run",
 ]
 
 # What a finding rests on. ``observed``: a log, /server_info, /proc, a ``run`` capture. ``framework-code``:
@@ -220,6 +231,9 @@ class ServerCommand:
     # "FILE:LINE" of the loop that runs this start again and again (``while true; do ...; done``, a ``for``
     # over an unknown list, or identical starts in several iterations); None: it runs once
     loop: str | None = None
+    # Names of the variables the script itself expands anywhere (``$NAME``, ``${NAME...}``), so a rule can
+    # tell the script's own setting from one meant for the framework; empty when not from a script.
+    script_reads: frozenset[str] = frozenset()
 
     @property
     def repeated(self) -> bool:

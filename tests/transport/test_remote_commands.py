@@ -349,10 +349,13 @@ def test_remote_check_url_with_the_launch_key(sshd: SshServer, tmp_path: Path) -
         authorized = {auth for _, auth in server.requests}
         local = run_cli(argv)
     _no_traceback(remote, local)
-    # The node's python3 has no SGLang (TP015, an error there); here the release is only assumed, so the
-    # flag 0.5.23 removed is a warning (PA003), and the live server reports 0.5.10.post1, which accepts it.
-    assert (remote.status, local.status) == (1, 0), remote.stderr
-    assert [f["code"] for f in remote.json["findings"] if f["severity"] == "error"] == ["TP015"]
+    # The node's python3 has no SGLang (TP015, an error there). The live server's /server_info decides the
+    # release (0.5.10.post1, source "live") on both sides, so the analysis is not an assumption and the
+    # running server's no_buffer against the intended extra_buffer is an error (LV005), as in the seed story.
+    assert (remote.status, local.status) == (1, 1), remote.stderr
+    assert remote.json["framework"]["source"] == local.json["framework"]["source"] == "live"
+    assert [f["code"] for f in remote.json["findings"] if f["severity"] == "error"] == ["TP015", "LV005"]
+    assert [f["code"] for f in local.json["findings"] if f["severity"] == "error"] == ["LV005"]
     assert remote.json["live"] == local.json["live"]
     assert remote.json["live"]["authenticated"] is True
     assert authorized == {f"Bearer {key}"}  # the launch's own --api-key, sent from the node

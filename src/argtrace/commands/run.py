@@ -76,6 +76,27 @@ def run(args: argparse.Namespace) -> Report:
     env = dict(options.env)
     if host.is_remote and not any(item.split("=", 1)[0] == "SHLVL" for item in args.env):
         env = from_a_shell_on_the_node(env)
+
+    def as_the_release_that_ran(predicted: Report, captures: list[dict[str, object]]) -> Report:
+        # The release the intercepted start imported decides the analysis (source "run"), as --url or a
+        # log's version line would: analyse again when it is not the release the prediction used.
+        from dataclasses import replace
+
+        from argtrace.layers.observed_release import captured_release
+
+        where = args.script or "<-c>"
+        evidence = captured_release(predicted.framework.name, captures, where, options.server)
+        if evidence is None or (
+            evidence.version == predicted.framework.version and predicted.framework.source != "none"
+        ):
+            return predicted
+        if options.framework_version is not None and evidence.version == options.framework_version:
+            return predicted
+        again = run_check(replace(options, extra={**options.extra, "observed_release": evidence}))
+        if options.server != 1:
+            again.sections.setdefault("server", options.server)
+        return again
+
     report = run_launch(
         report,
         script=args.script,
@@ -87,6 +108,7 @@ def run(args: argparse.Namespace) -> Report:
         ),
         python=args.python,
         script_text=text,
+        reanalyse=as_the_release_that_ran,
     )
     if env.get("SHLVL") != options.env.get("SHLVL"):
         report.notes.append(

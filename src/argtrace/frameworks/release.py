@@ -145,4 +145,4 @@ def decide_release(
 
 
 # Evidence sources, strongest first.
-_ORDER: tuple[FrameworkSource, ...] = ("live", "log", "installed", "image", "pip-line")
+_ORDER: tuple[FrameworkSource, ...] = ("live", "process", "run", "log", "installed", "image", "pip-line")

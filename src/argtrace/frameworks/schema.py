@@ -460,13 +460,18 @@ def choose_schema(
             return load_schema(framework, version), source, findings
         older = nearest_older(framework, version)
         used = older or versions[0]
+        # A release the user named that argtrace lacks is worth a warning; one read from the evidence (an
+        # installed package, an image tag, a pip line) says what the analysis substitutes, and the findings
+        # that depend on it are marked as resting on that substitute (check.settle_report_verdicts).
         findings.append(
             rules.PR_VERSION_NOT_BUNDLED.finding(
                 f"{framework} {version} ({why}) has no bundled parser schema; analysing with the "
                 f"{'nearest older' if older else 'oldest'} bundled one, {used}. Flags added or removed "
-                f"after {used} may be misjudged.",
+                f"{'after' if older else 'between'} {used}{'' if older else f' and {version}'} may be "
+                "misjudged.",
                 at=at,
                 fix=f"pass --framework-version with one of: {', '.join(versions)}",
+                severity=None if why == "requested" else "info",
             )
         )
         return load_schema(framework, used), source, findings

@@ -56,6 +56,11 @@ READ_NAMES = frozenset(
         "XDG_CACHE_HOME",
     }
 )
+# How close (difflib ratio) an unknown framework-prefixed name must be to one the release reads to be taken
+# for a typo of it: SGLANG_ENABLE_SPEC_V3 / SGLANG_ENABLE_SPEC_V2 is 0.95, VLLM_ATTENTON_BACKEND /
+# VLLM_ATTENTION_BACKEND 0.98; a script's own VLLM_ENABLE_CHUNKED_PROCESSING is 0.77 from its nearest
+# (VLLM_ENABLE_V1_MULTIPROCESSING).
+NEAR_MISS = 0.88
 FRAMEWORK_PREFIXES: Mapping[str, tuple[str, ...]] = {"sglang": ("SGLANG_", "SGL_"), "vllm": ("VLLM_",)}
 # Parallel-size flags whose product is the GPUs one server uses on one node (dests vary by release:
 # SGLang 0.5.10 stores --tp-size as tensor_parallel_size, 0.5.23 as tp_size).
@@ -143,6 +148,11 @@ def _env_names(server: ServerCommand, schema: Schema) -> list[Finding]:
         return findings
     by_name = {v.name: v for v in schema.env_vars}
     history: list[Schema] | None = None  # loaded only for a name this release does not read
+    # vLLM releases with --fail-on-environ-validation check every VLLM_* name of the process at start-up
+    # (``Platform.validate_environ``, vllm/platforms/interface.py in 0.33.0): a warning, or a ValueError
+    # with that flag on.
+    validates = schema.framework == "vllm" and schema.option("--fail-on-environ-validation") is not None
+    strict = validates and _last_bool_flag(server, "--fail-on-environ-validation") is True
     for name, value in sorted(server.env.items()):
         if not _framework_prefixed(name, schema.framework):
             continue
@@ -169,6 +179,7 @@ def _env_names(server: ServerCommand, schema: Schema) -> list[Finding]:
                     )
                 )
             continue
+        fix: str | None = None
         if history is None:
             history = [s for s in schemas_for(schema.framework) if s.version != schema.version]
         readers = [s for s in history if name in s.env_var_names]
@@ -192,7 +203,29 @@ def _env_names(server: ServerCommand, schema: Schema) -> list[Finding]:
                 severity = "error" if not inherited else "warning"
         else:
             msg = f"{name} looks like a {schema.framework} variable but {schema.label} never reads it{hint}"
-            severity = "warning" if not inherited else "info"
+            # Only a near-miss of a name the release reads is a likely typo; any other name with the prefix
+            # is a setting of the script's own or of another tool, which the framework ignores.
+            misspelt = bool(difflib.get_close_matches(name, sorted(known), n=1, cutoff=NEAR_MISS))
+            severity = "warning" if misspelt and not inherited else "info"
+            if not misspelt:
+                if name in server.script_reads and not inherited:
+                    msg = (
+                        f"{name} looks like a {schema.framework} variable but {schema.label} never reads it;"
+                        " the script expands it itself, so it is the script's own setting"
+                    )
+                    fix = f"nothing for the server; a name without the {name.split('_')[0]}_ prefix says so"
+                if validates:
+                    msg += (
+                        f"; {schema.label} logs `Unknown vLLM environment variable detected: {name}` at "
+                        "start-up and goes on"
+                    )
+        if strict:
+            # vLLM's validate_environ raises instead of warning for any VLLM_* name it does not know
+            msg += (
+                f"; with --fail-on-environ-validation {schema.label} refuses to start (ValueError: "
+                f"Unknown vLLM environment variable detected: {name})"
+            )
+            severity = "error"
         if inherited:
             msg += " (inherited from the caller's environment)"
         findings.append(
@@ -200,11 +233,23 @@ def _env_names(server: ServerCommand, schema: Schema) -> list[Finding]:
                 msg,
                 at=at,
                 severity=severity,  # type: ignore[arg-type]
-                fix=f"use {near[0]}" if near else f"remove {name}",
+                fix=fix or (f"use {near[0]}" if near else f"remove {name}"),
                 evidence=[Evidence("process", at, f"{name}={redact_value(name, value.value)}")],
             )
         )
     return findings
+
+
+def _last_bool_flag(server: ServerCommand, flag: str) -> bool | None:
+    """Whether the last of ``flag`` / its ``--no-`` form among the server's arguments turns it on."""
+    negative = "--no-" + flag[2:]
+    found: bool | None = None
+    for word in server.server_args:
+        if word.text == flag:
+            found = True
+        elif word.text == negative:
+            found = False
+    return found
 
 
 _BOOL_WORDS = frozenset({"1", "0", "true", "false", "yes", "no", "y", "n", "on", "off", ""})
@@ -243,7 +288,8 @@ def _env_feeds_flag(server: ServerCommand, schema: Schema) -> list[Finding]:
     for i in range(server.server_args_start, len(words)):
         exp = words[i].origin.expansion or ""
         for name in exported:
-            if re.search(r"\$\{?" + re.escape(name) + r"(?![A-Za-z0-9_])", exp):
+            hits = list(re.finditer(r"\$\{?" + re.escape(name) + r"(?![A-Za-z0-9_])", exp))
+            if hits:
                 flag = _flag_before(server, i)
                 spec = schema.option(flag) if flag else None
                 text = redact_value(name, words[i].text)
@@ -253,19 +299,62 @@ def _env_feeds_flag(server: ServerCommand, schema: Schema) -> list[Finding]:
                 # variable the caller already had (``--api-key "$VLLM_API_KEY"``) is worth a note only.
                 set_by_script = server.env[name].origin.expansion != "environment"
                 how = "is exported by the script" if set_by_script else "comes from the caller's environment"
+                slots = [_slot_of(exp[: hit.start()], flag) for hit in hits]
+                message = (
+                    f"{name} {how}, so {schema.label} reads it for its own purpose, and the script also "
+                    f"expands it into {flag or 'an argument'} ({text}): one value silently feeds two settings"
+                )
+                severity: str | None = None if set_by_script else "info"
+                if _is_address_var(name) and all(x is not None and _is_address_slot(x) for x in slots):
+                    # One host has one address: the framework's "this node's IP" and a URL, host or IP field
+                    # naming the same node mean the same thing, so the double use is intended (vLLM's
+                    # disaggregated-prefill example puts VLLM_HOST_IP in proxy_ip and http_ip).
+                    message = (
+                        f"{name} {how}, so {schema.label} takes it as this node's address, and the script "
+                        f"also puts it in {', '.join(dict.fromkeys(str(x) for x in slots))} of "
+                        f"{flag or 'an argument'}: the same address in both, as both mean this node"
+                    )
+                    severity = "info"
                 findings.append(
                     rules.PR_ENV_FEEDS_FLAG.finding(
-                        f"{name} {how}, so {schema.label} reads it for its own purpose, and the "
-                        "script also "
-                        f"expands it into {flag or 'an argument'} ({text}): one value silently feeds "
-                        "two settings",
+                        message,
                         at=words[i].origin.at or server.at,
                         setting=spec.dest if spec is not None else None,
                         evidence=[Evidence("shell", words[i].origin.at, exp)],
-                        severity=None if set_by_script else "info",
+                        severity=severity,  # type: ignore[arg-type]
                     )
                 )
     return findings
+
+
+# A framework variable whose value is a host address (not a port, key or switch): VLLM_HOST_IP,
+# SGLANG_HOST_IP, MASTER_ADDR-like names.
+_ADDRESS_VAR = re.compile(r"(?:^|_)(?:HOST_IP|IP|ADDR|ADDRESS|HOST)$")
+# What a slot (a flag's dest or a JSON/URL key before the expansion) holds: an address when it names one.
+_ADDRESS_SLOT = re.compile(r"(?:^|[_-])(?:ip|host|addr|address|url|endpoint|hostname)$|://$", re.IGNORECASE)
+
+
+def _is_address_var(name: str) -> bool:
+    return bool(_ADDRESS_VAR.search(name))
+
+
+def _is_address_slot(slot: str) -> bool:
+    return bool(_ADDRESS_SLOT.search(slot))
+
+
+def _slot_of(before: str, flag: str | None) -> str | None:
+    """Which part of the argument the expansion fills: the key of a JSON or ``key=value`` field it is the
+    value of (``"proxy_ip":"'"$VLLM_HOST_IP"'"`` -> ``proxy_ip``), ``http://`` when it is the host of a URL,
+    else the flag itself when the expansion is its whole value."""
+    tail = before[-200:]
+    if re.search(r"[A-Za-z][A-Za-z0-9+.-]*://$", tail):
+        return "://"
+    key = re.search(r"([A-Za-z_][\w.-]*)[\"']*\s*[:=]\s*[\"']*$", tail)
+    if key is not None:
+        return key.group(1)  # also the flag of `--host=$VLLM_HOST_IP`
+    if flag is not None and re.fullmatch(r"[\"']*", tail):
+        return flag.lstrip("-").replace("-", "_")
+    return None
 
 
 def _flag_before(server: ServerCommand, i: int) -> str | None:

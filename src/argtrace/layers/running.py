@@ -103,10 +103,11 @@ def analyze_running(
         )
     url = extra.get("url")
     if isinstance(url, str) and url:
-        from argtrace.layers.live import analyze_live
+        from argtrace.layers.live import LiveSnapshot, analyze_live
 
         timeout = extra.get("url_timeout")
         api_key = extra.get("api_key")
+        kept = extra.get("live_snapshot")  # fetched when the release was decided from it
         out.append(
             analyze_live(
                 url,
@@ -118,6 +119,7 @@ def analyze_running(
                 insecure=bool(extra.get("insecure")),
                 timeout=float(timeout) if isinstance(timeout, (int, float)) else 5.0,
                 show_secrets=show_secrets,
+                snapshot=kept if isinstance(kept, LiveSnapshot) else None,
             )
         )
     return out

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -192,8 +192,12 @@ def run_launch(
     options: RunOptions,
     python: str | None = None,
     script_text: str = "",
+    reanalyse: Callable[[Report, list[dict[str, Any]]], Report] | None = None,
 ) -> Report:
-    """Execute the launch with the probe and fold the captures into ``report`` (the static prediction)."""
+    """Execute the launch with the probe and fold the captures into ``report`` (the static prediction).
+
+    ``reanalyse`` gets the prediction and the captures before they are folded and returns the prediction to
+    fold them into: ``commands/run.py`` analyses the launch again as the release the run imported."""
     from argtrace.remote.host import current_host
     from argtrace.rules import process_observed as rules
 
@@ -232,6 +236,9 @@ def run_launch(
     for capture in captures:
         capture["env"] = launch_environment(capture.get("env") or {}, done.probe_dir)
     status, timed_out, tail, stub_calls = done.exit_status, done.timed_out, done.output_tail, done.stub_calls
+    if reanalyse is not None:
+        report = reanalyse(report, captures)
+        report.command = "run"
     _fold(
         report,
         captures,

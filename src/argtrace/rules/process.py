@@ -26,8 +26,12 @@ PR_UNKNOWN_ENV = Rule(
     correct=_c(f"SGLANG_ENABLE_SPEC_V2=1 {_SG} --speculative-algorithm EAGLE", _SG10),
     exceptions="A name built at run time (f-strings) may be missing from the generated list. Severity: an "
     "error when only newer releases read the variable (the feature it asks for is missing), a warning for "
-    "a leftover only older releases read or a name no release reads; one step lower when inherited from "
-    "the caller rather than set by the script.",
+    "a leftover only older releases read or a near-miss of a name the release reads (a likely typo); a name "
+    "no release reads that is no near-miss is the script's own or another tool's setting and only a note "
+    "(vLLM 0.33.0 logs `Unknown vLLM environment variable detected` for it and goes on); one step lower when "
+    "inherited from the caller rather than set by the script. An error whatever the name when vLLM's "
+    "--fail-on-environ-validation is on: the release then refuses to start on any VLLM_ name it does not "
+    "know.",
 )
 
 PR_DEPRECATED_ENV = Rule(
@@ -49,6 +53,9 @@ PR_ENV_FEEDS_FLAG = Rule(
     rationale="The framework reads the exported variable for its own purpose, and the script also expands it "
     "into a flag's value: one setting silently feeds two (e.g. VLLM_PORT is vLLM's internal port).",
     fix="use a variable name of your own for the flag's value",
+    exceptions="A variable holding this node's address (VLLM_HOST_IP) put in a host, IP, address or URL "
+    "field (`--host`, `proxy_ip` in a JSON value, `http://$VLLM_HOST_IP:8000`) means the same thing in both "
+    "places: a note, not a warning. Forwarding a variable the caller already had is a note too.",
     example=Example(
         argv=("check", "--framework-version", "0.33.0", "launch.sh"),
         files={"launch.sh": "#!/bin/bash\nexport VLLM_PORT=8000\nvllm serve /m --port $VLLM_PORT\n"},

@@ -447,6 +447,10 @@ SH023 = Rule(
         "do too): the server command after it never runs."
     ),
     fix="Pass the missing argument or set the variable.",
+    exceptions="A `set -e` exit reached on only one fork of a condition argtrace cannot know "
+    "(`if ibv_devinfo ...`) is possible, not certain: a note naming the condition. A function that "
+    "`return`s on some forks and falls through on others has a status known only when every way out "
+    "gives the same one.",
     example=Example(
         files={"launch.sh": _HEAD + "PORT=${2:?usage: launch.sh GPU PORT}\n" + _SERVER + ' --port "$PORT"\n'},
         argv=("check", "launch.sh", "0"),

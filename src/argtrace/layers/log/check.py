@@ -118,31 +118,38 @@ _VERSION_SCAN_BYTES = 4 * 1024 * 1024
 
 def logged_release(path: str, framework: str) -> ReleaseEvidence | None:
     """The release the log's latest launch printed (``sglang==0.5.10.post1``, ``vLLM API server version
-    0.11.0``), as evidence for ``frameworks/release.py``; None when no version line is found, the file is
-    not a readable local regular file, or under ``--host`` (the node's log is read by the log layer)."""
-    import os
+    0.11.0``), as evidence for ``frameworks/release.py``; None when no version line is found or the file is
+    not a readable regular file. Read through the host, so under ``--host`` it is the node's log; a gzip
+    log (``.gz`` or gzip magic) is decompressed from its start (the first few MB of text: a rotated log's
+    version line is near its start, and its end cannot be reached without decompressing it all)."""
+    import base64
     import re
-    import stat
 
     from argtrace.frameworks.release import ReleaseEvidence
     from argtrace.layers.log.analyze import _SGL_VERSION, _VLLM_CONFIG, _VLLM_VERSION
-    from argtrace.remote.host import current_host
+    from argtrace.remote.host import HostError, current_host
+    from argtrace.remote.ssh import TransportError
 
-    if current_host().is_remote or path.endswith(".gz"):
-        return None
+    host = current_host()
+
+    def read(offset: int, limit: int) -> bytes:
+        return base64.b64decode(host.call("read", path=path, offset=offset, limit=limit)["data"])
+
     try:
-        st = os.stat(path)
-        if not stat.S_ISREG(st.st_mode):
-            return None
-        with open(path, "rb") as handle:
-            head = handle.read(_VERSION_SCAN_BYTES)
-            tail = b""
-            if st.st_size > 2 * _VERSION_SCAN_BYTES:
-                handle.seek(st.st_size - _VERSION_SCAN_BYTES)
-                tail = handle.read(_VERSION_SCAN_BYTES)
-            elif st.st_size > _VERSION_SCAN_BYTES:
-                tail = handle.read()
-    except OSError:
+        st = host.stat(path)
+        if not st.exists or not st.is_file:
+            return None  # never opened: a FIFO would block, a device never ends
+        size = st.size or 0
+        head = read(0, _VERSION_SCAN_BYTES)
+        tail = b""
+        gzipped = head[:2] == b"\x1f\x8b"
+        if gzipped:
+            head = _gunzip_head(head, _VERSION_SCAN_BYTES)
+        elif size > 2 * _VERSION_SCAN_BYTES:
+            tail = read(size - _VERSION_SCAN_BYTES, _VERSION_SCAN_BYTES)
+        elif size > _VERSION_SCAN_BYTES:
+            tail = read(_VERSION_SCAN_BYTES, _VERSION_SCAN_BYTES)
+    except (HostError, TransportError, OSError):
         return None
     patterns: list[re.Pattern[str]] = (
         [_SGL_VERSION] if framework == "sglang" else [_VLLM_VERSION, _VLLM_CONFIG]
@@ -157,5 +164,25 @@ def logged_release(path: str, framework: str) -> ReleaseEvidence | None:
     if best is None:
         return None
     line = text.count("\n", 0, best[0]) + 1 if best[0] < len(head) else None
-    at = f"{path}:{line}" if line is not None else path
+    label = host.describe(path) if host.is_remote else path
+    at = f"{label}:{line}" if line is not None else label
     return ReleaseEvidence(best[1], "log", at, f"the log's `{best[2]}`")
+
+
+def _gunzip_head(data: bytes, limit: int) -> bytes:
+    """Up to ``limit`` bytes of the text a gzip stream's first ``len(data)`` bytes hold: concatenated
+    members are followed, and a stream cut short (a partial copy) gives what it could decompress."""
+    import zlib
+
+    out = bytearray()
+    rest = data
+    while rest[:2] == b"\x1f\x8b" and len(out) < limit:
+        inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        try:
+            out += inflate.decompress(rest, limit - len(out))
+        except zlib.error:
+            break
+        if not inflate.eof:
+            break
+        rest = inflate.unused_data
+    return bytes(out[:limit])

@@ -132,7 +132,7 @@ def _analyze(
         )
     finally:
         sys.setrecursionlimit(limit)
-    servers = [_server_command(s) for s in ev.servers]
+    servers = [_server_command(s, frozenset(ev.read_names)) for s in ev.servers]
     # ---- hazards and findings
     hazards = H.scan(data, tree)
     # a line that runs on its own because the continuation before it broke (CR or blank after the backslash)
@@ -193,7 +193,7 @@ def _dedupe(findings: list[Finding]) -> list[Finding]:
     return out
 
 
-def _server_command(s: E.FoundServer) -> ServerCommand:
+def _server_command(s: E.FoundServer, script_reads: frozenset[str] = frozenset()) -> ServerCommand:
     argv: list[Word] = []
     for w in s.argv:
         known = w.text is not None
@@ -227,6 +227,7 @@ def _server_command(s: E.FoundServer) -> ServerCommand:
         cwd=s.cwd,
         backgrounded=s.backgrounded,
         loop=s.loop,
+        script_reads=script_reads,
     )
 
 
@@ -488,6 +489,18 @@ def _event_findings(label: str, ev: E.ShellEvaluator, args: list[str], data: byt
                 )
             )
         elif e.kind == "errexit":
+            if d.get("conditional"):
+                # reached on one fork of a condition not known statically: a possible exit, not a certain one
+                out.append(
+                    R.SH023.finding(
+                        f"`{d['command']}` fails (status {d['status']}) and `set -e` is on: the script exits "
+                        f"here if it gets this far, which depends on {d['conditional']}",
+                        at=e.at,
+                        severity="info",
+                        evidence=[Evidence("shell", e.at, d["command"])],
+                    )
+                )
+                continue
             out.append(
                 R.SH023.finding(
                     f"`{d['command']}` fails (status {d['status']}) and `set -e` is on: the script "

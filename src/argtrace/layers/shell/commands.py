@@ -348,11 +348,15 @@ class Commands(Conditions):
                 value=v, known=v is not None, reason=reason, exported=True, at=vat, expansion=exp
             )
         self.src = src
+        self.return_frames.append({"partial": [], "spec": len(self.spec)})
         try:
-            return self.run_node(body)
-        except _Return as r:
-            return r.status
+            try:
+                status = self.run_node(body)
+            except _Return as r:
+                status = r.status
+            return self.frame_status(status)
         finally:
+            del self.spec[self.return_frames.pop()["spec"] :]
             self.src = saved_src
             self.depth -= 1
             self.scopes.pop()

@@ -320,6 +320,12 @@ class Core:
         self.captures: list[dict[str, Any]] = []  # command substitutions being evaluated (innermost last)
         self.exec_fds: dict[str, tuple[str | None, str, str | None, str]] = {}  # `exec > log` so far
         self.loops: list[_Loop] = []  # the loops being evaluated, innermost last
+        # One frame per function call or `source` being run, innermost last: the statuses of the `return`s
+        # taken on only some forks of an unknown condition (``partial``), and the depth of ``spec`` when the
+        # frame began. The code after such a fork runs only on the forks that did not return, so it is
+        # conditional, and the frame's status is known only if every way out gives the same one.
+        self.return_frames: list[dict[str, Any]] = []
+        self.read_names: set[str] = set()  # every variable name a `$NAME` / `${NAME...}` expanded
         # state
         scope: dict[str, Var] = {}
         for k, v in env.items():

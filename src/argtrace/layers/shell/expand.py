@@ -393,6 +393,7 @@ class Expander(Params):
                 return [_Chunk(ifs[:1].join(vals), False, True)]
             return self._emit_list(vals, True, True)
         # scalar
+        self.read_names.add(to_str(name))
         if p.index is not None:
             st, value, reason = self._get_element(name, p.index, at)
         else:

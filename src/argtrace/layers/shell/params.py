@@ -220,6 +220,11 @@ class Params(Core):
         statuses: list[int | None] = []
         exits: list[_Exit] = []
         ctl: BaseException | None = None
+        returned: list[int | None] = []  # statuses of the forks that left the function by `return`
+        frame = self.return_frames[-1] if self.return_frames else None
+        partial_before = len(frame["partial"]) if frame is not None else 0
+        first_event = len(self.events)
+        depth = len(self.spec)
         for alt in alternatives:
             self.restore(base)
             self.spec.append(reason)
@@ -231,18 +236,39 @@ class Params(Core):
             except (_Return, _Break, _Continue) as e:
                 # control leaves the construct on this path only: treat as the path ending here
                 ctl = e
+                if isinstance(e, _Return):
+                    returned.append(e.status)
                 results.append(self.snapshot())
             finally:
-                self.spec.pop()
+                # a nested fork may have left its own reason for the rest of this path: drop it with ours
+                del self.spec[depth:]
         if not results:
             self.restore(base)
+            # every fork exits: the exit is certain here, not conditional on this fork's condition
+            for event in self.events[first_event:]:
+                if event.kind == "errexit":
+                    if self.spec:
+                        event.data["conditional"] = self.spec[-1]
+                    else:
+                        event.data.pop("conditional", None)
             raise _Exit(None, reason)
         self._merge(results, reason)
+        if frame is not None and returned and len(returned) < len(alternatives):
+            frame["partial"].extend(returned)
+        if frame is not None and len(frame["partial"]) > partial_before:
+            # some forks returned from the function here: what follows runs only on the others
+            self.spec.append(reason)
         if ctl is not None and len(results) == 1 and not statuses:
             raise ctl
         if len(set(statuses)) == 1 and len(statuses) == len(results):
             return statuses[0]
         return None
+
+    def frame_status(self, status: int | None) -> int | None:
+        """The status of the function call or `source` ending now (its frame is the innermost): ``status``
+        when every `return` taken on only some forks gave the same one, else not known statically."""
+        partial = self.return_frames[-1]["partial"]
+        return status if all(s == status for s in partial) else None
 
     def _merge(self, snaps: list[Snapshot], reason: str) -> None:
         first = snaps[0]

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://docs.sglang.io/docs/references/multi_node_deployment/multi_node.md (Llama 3.1 405B, two nodes), seen 2026-12-01: the second node's flags (--tp 16 over --nnodes 2, --node-rank 1, the first node's --dist-init-addr), re-typed as one command line.
+python3 -m sglang.launch_server --model-path meta-llama/Meta-Llama-3.1-405B-Instruct --tp 16 --dist-init-addr 172.16.4.52:20000 --nnodes 2 --node-rank 1

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://docs.vllm.ai/projects/recipes/en/latest/Qwen/Qwen3.5.html (Running Qwen3.6, with MTP speculative decoding), seen 2026-12-01: the serve flags and the --speculative-config JSON, re-typed as one command line.
+vllm serve Qwen/Qwen3.6-35B-A3B --tensor-parallel-size 8 --max-model-len 262144 --reasoning-parser qwen3 --speculative-config '{"method": "mtp", "num_speculative_tokens": 2}'
