@@ -1,0 +1,208 @@
+"""Matching a pasted error or log text against the message sites of :mod:`argtrace.resolver.message_store`.
+
+The text is cut into lines; each loses the prefixes frameworks and Python add (log prefixes such as
+``[2025-05-12 10:00:00 TP0]`` and ``ERROR 05-12 10:00:00 [file.py:12]``, ``(EngineCore_DP0 pid=1)``,
+rank tags ``[rank0]:``, exception class names ``ValueError:``, traceback frames). A site matches when its
+literal pieces occur in order in a line or in the whole text (placeholders are wildcards: the pieces are
+found with ``str.find``, never with a backtracking regex), or, for a truncated or partial paste, when at
+least 80% of the text's words are found in order among the site's literal words. Matches are ranked by
+*specificity*: the number of literal characters of the site found in the text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from argtrace.resolver.message_store import Site, frameworks, sites, word_index
+
+MIN_SPECIFICITY = 8  # literal alphanumeric characters a match needs
+MAX_CANDIDATE_SITES = 600  # prefilter survivors scored per framework
+MAX_TEXT = 20_000  # characters of pasted text looked at
+COVERAGE = 0.8
+_WORD = re.compile(r"[A-Za-z0-9_]+")
+_EXC_PREFIX = re.compile(
+    r"^(?:[A-Za-z_][\w.]*\.)?(?:[A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt)|AssertionError|"
+    r"KeyboardInterrupt)(?:\(\w*\))?:\s*"
+)
+_PYDANTIC = re.compile(r"^(?:Value|Assertion|Type|Key) error,\s*")  # pydantic wraps a validator's error
+_PY_LOGGING = re.compile(r"^(?:ERROR|WARNING|CRITICAL|INFO|DEBUG):[\w.]*:\s*")
+_TORCH_TAG = re.compile(r"^\[[WEI]\d{6,}[^\]]*\]\s*")  # c10's [W1203 10:00:00.123 ...] prefix
+_RANK_ANY = re.compile(r"^\[rank\d+\]:\s*|^\(\w+(?: [\w]+=[\w.]+)*\)\s+|^E\s{2,}|^\|\s+")
+_FRAME = re.compile(r'^(?:File "[^"]*", line \d+|Traceback \(most recent call last\)|\^+$|~+$)')
+
+
+def _alnum(text: str) -> int:
+    return sum(ch.isalnum() for ch in text)
+
+
+def strip_prefixes(line: str) -> str:
+    """A log or traceback line without the prefixes frameworks and Python put before a message."""
+    from argtrace.layers.log.analyze import split_prefix
+
+    text = line.strip()
+    for _ in range(6):  # prefixes nest: (proc pid) ERROR date [file] [rank0]: ValueError: ...
+        before = text
+        text = split_prefix(text).body.strip()
+        for pattern in (_RANK_ANY, _TORCH_TAG, _PY_LOGGING, _EXC_PREFIX, _PYDANTIC):
+            text = pattern.sub("", text, count=1).strip()
+        if text == before:
+            break
+    return text
+
+
+def candidates(text: str) -> list[str]:
+    """The texts a site may match: the whole paste (lines joined) and each message line on its own."""
+    lines = []
+    after_frame = False  # the line after a traceback's `File "...", line N` is that line's source code
+    for raw in text[:MAX_TEXT].splitlines():
+        line = " ".join(strip_prefixes(raw).split())
+        if _FRAME.match(line):
+            after_frame = line.startswith("File ")
+            continue
+        if after_frame:
+            after_frame = False
+            continue
+        if line:
+            lines.append(line)
+    joined = " ".join(lines)
+    out = [joined] if joined else []
+    if len(lines) > 1:
+        out.extend(dict.fromkeys(line for line in lines if len(_WORD.findall(line)) >= 2))
+    return out
+
+
+@dataclass
+class Match:
+    site: Site
+    specificity: int  # literal alphanumeric characters of the site found in the text
+    score: float  # the share of the text the site explains (1.0: all of it), for the JSON contract
+    how: str  # "full" (every literal piece in order) or "partial" (a truncated or partial paste)
+    text: str  # the candidate text it matched
+
+
+def _pieces(parts: Sequence[Any]) -> list[tuple[str, bool, bool]]:
+    """(literal, optional, placeholder_before) pieces, whitespace normalised."""
+    out: list[tuple[str, bool, bool]] = []
+    gap = False
+    for part in parts:
+        if isinstance(part, str):
+            text = " ".join(part.split())
+            if text:
+                out.append((text, False, gap))
+                gap = False
+        elif isinstance(part, list):
+            gap = True
+        else:
+            for text, _, inner_gap in _pieces(part["o"]):
+                out.append((text, True, gap or inner_gap))
+                gap = False
+            gap = True
+    return out
+
+
+def _full(site: Site, text: str) -> tuple[int, float] | None:
+    """Every required literal piece in order (optional ones counted when present)."""
+    pieces = _pieces(site.parts)
+    required = [p for p in pieces if not p[1]]
+    if not required:
+        return None
+    first = required[0][0]
+    start = text.find(first)
+    tries = 0
+    while start >= 0 and tries < 8:  # each occurrence of the first piece may start the message
+        pos = start
+        spec = 0
+        end = start
+        ok = True
+        for piece, optional, _gap in pieces:
+            at = text.find(piece, pos)
+            if at < 0:
+                if optional:
+                    continue
+                ok = False
+                break
+            spec += _alnum(piece)
+            pos = at + len(piece)
+            end = pos
+        if ok:
+            head = 0 if isinstance(site.parts[0], list) else start
+            tail = len(text) if isinstance(site.parts[-1], (list, dict)) else end
+            covered = _alnum(text[head:tail])
+            return spec, round(min(1.0, covered / max(1, _alnum(text))), 3)
+        start = text.find(first, start + 1)
+        tries += 1
+    return None
+
+
+def _partial(site: Site, text: str) -> tuple[int, float] | None:
+    """In-order coverage of the text's words by the site's literal words (a truncated paste)."""
+    words = [w.lower() for w in _WORD.findall(text)]
+    tmpl = site.words
+    if len(words) < 3 or not tmpl:
+        return None
+    j = 0
+    hits = 0
+    chars = 0
+    for word in words:
+        k = j
+        while k < len(tmpl) and tmpl[k] != word:
+            k += 1
+        if k < len(tmpl):
+            hits += 1
+            chars += len(word)
+            j = k + 1
+    coverage = hits / len(words)
+    if coverage < COVERAGE or hits < 3:
+        return None
+    return chars, round(coverage * 0.95, 3)
+
+
+def _prefiltered(framework: str, texts: list[str], version: str | None) -> list[Site]:
+    every = sites(framework)
+    index = word_index(framework)
+    counts: dict[int, int] = {}
+    words = {w.lower() for t in texts for w in _WORD.findall(t) if len(w) >= 3}
+    for word in words:
+        for i in index.get(word, ()):
+            counts[i] = counts.get(i, 0) + 1
+    ranked = []
+    for i, hits in counts.items():
+        site = every[i]
+        if version and version not in site.at:
+            continue
+        distinct = len({w for w in site.words if len(w) >= 3})
+        if hits >= min(2, distinct):
+            ranked.append((hits / max(1, distinct), hits, i))
+    ranked.sort(reverse=True)
+    return [every[i] for _, _, i in ranked[:MAX_CANDIDATE_SITES]]
+
+
+def match_text(text: str, framework: str | None = None, version: str | None = None) -> list[Match]:
+    """Every site (of one framework / release when given) matching ``text``, most specific first."""
+    texts = candidates(text)
+    if not texts:
+        return []
+    out: list[Match] = []
+    for fw in frameworks() if framework is None else [framework]:
+        for site in _prefiltered(fw, texts, version):
+            if site.literal_chars < MIN_SPECIFICITY:
+                continue
+            best: Match | None = None
+            for cand in texts:
+                full = _full(site, cand)
+                if full and full[0] >= MIN_SPECIFICITY:
+                    m = Match(site, full[0], full[1], "full", cand)
+                else:
+                    part = _partial(site, cand)
+                    if not part or part[0] < MIN_SPECIFICITY:
+                        continue
+                    m = Match(site, part[0], part[1], "partial", cand)
+                if best is None or (m.specificity, m.how == "full") > (best.specificity, best.how == "full"):
+                    best = m
+            if best is not None:
+                out.append(best)
+    out.sort(key=lambda m: (-m.specificity, m.how != "full", -m.score, m.site.framework, m.site.file))
+    return out

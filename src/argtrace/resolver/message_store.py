@@ -1,0 +1,201 @@
+"""The bundled message indexes (``frameworks/data/messages/<framework>.json.gz``, written by
+``scripts/gen_messages.py``) and matching a pasted error or log text against them (``argtrace why``).
+
+File shape (format 1)::
+
+    {"format": 1, "framework": "sglang", "generated_by": "scripts/gen_messages.py",
+     "releases": {"0.5.23": {"wheel": "...whl", "sha256": "...", "sites": 5200}, ...},
+     "sites": [{"f": "sglang/srt/...py", "fn": "Class.method", "k": "raise|assert|log|warn",
+                "x": "RuntimeError | warning | ...", "p": [parts], "c": [conditions], "r": [reads],
+                "at": {"0.5.10.post1": [60], "0.5.23": [64]}}, ...]}
+
+``p``/``c``/``r`` are described in :mod:`argtrace.resolver.message_index`. A site shared by several
+releases is stored once, with its line(s) in each. Stdlib only.
+"""
+
+from __future__ import annotations
+
+import functools
+import gzip
+import json
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+MESSAGE_DIR = Path(__file__).resolve().parent.parent / "frameworks" / "data" / "messages"
+FORMAT = 1
+
+
+def site_key(site: Mapping[str, Any]) -> tuple[str, str, str, str, str, str]:
+    """What makes two releases' sites the same site: file, function, kind, class, message, conditions."""
+    return (
+        site["f"],
+        site["fn"],
+        site["k"],
+        site["x"],
+        json.dumps(site["p"], ensure_ascii=False),
+        json.dumps(site["c"], ensure_ascii=False),
+    )
+
+
+def sort_releases(versions: Iterable[str]) -> list[str]:
+    from argtrace.frameworks.schema import version_key
+
+    return sorted(set(versions), key=version_key)
+
+
+# ------------------------------------------------------------------------------------------- loading
+
+
+_WORD = re.compile(r"[A-Za-z0-9_]+")
+_SPACE = re.compile(r"\s+")
+
+
+def _norm(text: str) -> str:
+    return _SPACE.sub(" ", text)
+
+
+@dataclass
+class Site:
+    """One site, prepared for matching."""
+
+    framework: str
+    file: str
+    function: str
+    kind: str
+    what: str
+    parts: list[Any]
+    conditions: list[str]
+    reads: list[str]
+    at: dict[str, list[int]]
+    source: str = "messages"  # or "raise_sites" (a release indexed only for its argument modules)
+    _words: list[str] | None = field(default=None, repr=False)
+
+    @functools.cached_property
+    def template(self) -> str:
+        return template_of(self.parts)
+
+    @property
+    def words(self) -> list[str]:
+        """The literal words, in order (optional pieces included)."""
+        if self._words is None:
+            self._words = [w.lower() for w in _WORD.findall(" ".join(_literals(self.parts)))]
+        return self._words
+
+    @functools.cached_property
+    def literal_chars(self) -> int:
+        return sum(ch.isalnum() for ch in "".join(_literals(self.parts, optional=False)))
+
+
+def _literals(parts: Sequence[Any], optional: bool = True) -> list[str]:
+    out: list[str] = []
+    for part in parts:
+        if isinstance(part, str):
+            out.append(part)
+        elif isinstance(part, dict) and optional:
+            out.extend(_literals(part["o"]))
+    return out
+
+
+def template_of(parts: Sequence[Any]) -> str:
+    """The message with ``{expr}`` placeholders and ``[...]`` around optional pieces."""
+    return _norm(_template(parts)).strip()
+
+
+def _template(parts: Sequence[Any]) -> str:
+    out = []
+    for part in parts:
+        if isinstance(part, str):
+            out.append(part)
+        elif isinstance(part, list):
+            out.append("{" + str(part[0]) + "}")
+        else:
+            out.append("[" + _template(part["o"]) + "]")
+    return "".join(out)
+
+
+@functools.cache
+def load_store(framework: str) -> dict[str, Any] | None:
+    path = MESSAGE_DIR / f"{framework}.json.gz"
+    try:
+        data = json.loads(gzip.decompress(path.read_bytes()))
+    except (OSError, ValueError, EOFError):
+        return None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        return None
+    return data
+
+
+def indexed_releases(framework: str) -> list[str]:
+    store = load_store(framework) or {}
+    return sort_releases(store.get("releases", {}))
+
+
+def frameworks() -> list[str]:
+    """Frameworks with a message index or (only) argument-module raise sites."""
+    from argtrace.resolver.raise_index import bundled
+
+    names = {p.name.split(".", 1)[0] for p in MESSAGE_DIR.glob("*.json.gz")}
+    return sorted(names | {fw for fw, _ in bundled()})
+
+
+@functools.cache
+def sites(framework: str) -> tuple[Site, ...]:
+    """Every site of a framework: the message index, plus the argument-module raise sites of releases
+    that only ``scripts/gen_schemas.py`` indexed (a release added before its messages were)."""
+    out: list[Site] = []
+    store = load_store(framework) or {}
+    for raw in store.get("sites", []):
+        out.append(
+            Site(framework, raw["f"], raw["fn"], raw["k"], raw["x"], raw["p"], raw["c"], raw["r"], raw["at"])
+        )
+    from argtrace.resolver.raise_index import bundled, load_index
+
+    full = set(store.get("releases", {}))
+    for fw, version in bundled():
+        if fw != framework or version in full:
+            continue
+        for raw in (load_index(fw, version) or {}).get("sites", []):
+            parts = _parts_of_template(raw.get("message") or "")
+            if not parts:
+                continue
+            kind = "assert" if "assert" in raw else "raise"
+            reads = [f"self.{name}" for name in raw.get("fields") or []]
+            out.append(
+                Site(
+                    framework,
+                    raw["file"],
+                    raw["function"],
+                    kind,
+                    raw["exception"],
+                    parts,
+                    list(raw.get("conditions") or []),
+                    reads,
+                    {version: [raw["line"]]},
+                    source="raise_sites",
+                )
+            )
+    return tuple(out)
+
+
+def _parts_of_template(template: str) -> list[Any]:
+    parts: list[Any] = []
+    for piece in re.split(r"(\{[^{}]*\})", template):
+        if piece.startswith("{") and piece.endswith("}"):
+            parts.append([piece[1:-1]])
+        elif piece:
+            parts.append(piece)
+    return parts
+
+
+@functools.cache
+def word_index(framework: str) -> dict[str, list[int]]:
+    """Literal word -> the sites (by position in :func:`sites`) that contain it: the prefilter."""
+    out: dict[str, list[int]] = {}
+    for i, site in enumerate(sites(framework)):
+        for word in set(site.words):
+            if len(word) >= 3:
+                out.setdefault(word, []).append(i)
+    return out
