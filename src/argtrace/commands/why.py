@@ -39,16 +39,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--all", action="store_true", help="every matching site, not only the best ones")
 
 
-@functools.cache
 def _schema(framework: str, version: str | None) -> Schema | None:
+    """The schema that names flags: the newest bundled one (a field's flag is stable across releases,
+    and loading one schema instead of one per release keeps ``why`` quick)."""
+    return _newest_schema(framework)
+
+
+@functools.cache
+def _newest_schema(framework: str) -> Schema | None:
     from argtrace.frameworks.schema import bundled_versions, load_schema
 
     versions = bundled_versions(framework)
     if not versions:
         return None
-    pick = version if version in versions else versions[-1]
     try:
-        return load_schema(framework, pick)
+        return load_schema(framework, versions[-1])
     except Exception:
         return None
 
@@ -67,12 +72,19 @@ def _dest(framework: str, version: str | None, flag: str) -> str | None:
     return option.dest if option is not None else None
 
 
-_ENV = re.compile(r"^(?:SGLANG|SGL|VLLM|CUDA|NCCL|HF|TORCH|PYTORCH)_[A-Z0-9_]+$")
+# The frameworks' own variables; a read of ``env:NAME`` counts whatever the name (CUDA_VISIBLE_DEVICES),
+# an upper-case word in a message only when it is one of these (not a constant like CUDA_GRAPH_..._MSG)
+_ENV = re.compile(r"^(?:SGLANG|SGL|VLLM)_[A-Z0-9_]+$")
+_ENV_IN_TEXT = re.compile(r"\b(?:SGLANG|SGL|VLLM)_[A-Z0-9_]+\b")
 
 
-def settings_of(framework: str, version: str | None, reads: list[str], message: str) -> list[dict[str, Any]]:
+def settings_of(
+    framework: str, version: str | None, reads: list[str], message: str, text: str = ""
+) -> list[dict[str, Any]]:
     """The settings a site depends on: flags and variables its message names (first), then the
-    configuration fields and environment variables its condition reads (``via``: the chain read)."""
+    configuration fields and environment variables its condition reads (``via``: the chain read), then
+    the framework variables the pasted text names where the message has a placeholder
+    (``Unknown vLLM environment variable detected: VLLM_X``: ``named_in_text``)."""
     out: list[dict[str, Any]] = []
 
     def add(entry: dict[str, Any], first: bool = False) -> None:
@@ -106,6 +118,10 @@ def settings_of(framework: str, version: str | None, reads: list[str], message: 
     for entry in reversed(named):
         out[:] = [s for s in out if s["name"] != entry["name"]]
         add(entry, first=True)
+    if "{" in message:
+        for word in dict.fromkeys(_ENV_IN_TEXT.findall(text)):
+            if word not in message:
+                add({"name": word, "flag": None, "env": True, "named_in_text": True})
     return out
 
 
@@ -157,7 +173,7 @@ def group_matches(
                 "line": site.at[newest][0] if newest else None,
                 "condition": site.conditions[-1] if site.conditions else None,
                 "conditions": list(site.conditions),
-                "settings": settings_of(site.framework, newest, site.reads, site.template),
+                "settings": settings_of(site.framework, newest, site.reads, site.template, m.text),
                 "reads": list(site.reads),
                 "versions": [],
                 "releases": [],
@@ -248,7 +264,7 @@ def more_commands(
 
     out: list[dict[str, str]] = []
     log = getattr(args, "log", None)
-    fw = framework or "sglang"
+    fw = framework or "sglang"  # mem's own default; said below when it is a guess
     if _MEMORY.search(text):
         flags: list[str] = []
         for name, value in _ASSIGNED.findall(text):
@@ -257,7 +273,8 @@ def more_commands(
                 flags += [flag, value]
         gpu = getattr(args, "gpu", None) or _gpu_from_text(text)
         words = ["argtrace", "mem", "--model-config", getattr(args, "model_config", None) or "MODEL_DIR"]
-        words += ["--gpu", gpu or "GPU", "--framework", fw]
+        words += ["--gpu", gpu or "GPU"]
+        words += ["--framework", fw] if framework else []
         if version:
             words += ["--framework-version", version]
         if log:
@@ -267,7 +284,9 @@ def more_commands(
             {
                 "command": cmd,
                 "why": "sizes weights, KV cache and activations for this model and GPU and says which "
-                "settings make it fit (fill in MODEL_DIR, GPU and the server's flags where shown)",
+                "settings make it fit (fill in MODEL_DIR, GPU and the server's flags where shown"
+                + ("" if framework else "; add --framework vllm for a vLLM server")
+                + ")",
             }
         )
     if runtime or out:
@@ -279,6 +298,20 @@ def more_commands(
             }
         )
     return out
+
+
+_VLLM_LINE = re.compile(
+    r"^(?:\S.*?\s)?(?:\(\w+(?: \w+=[\w.]+)*\)\s+)?(?:INFO|WARNING|ERROR|DEBUG|CRITICAL) \d\d-\d\d ", re.M
+)
+_SGLANG_LINE = re.compile(r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?: (?:DP|TP|PP|EP)\d+)*\]", re.M)
+
+
+def framework_of_text(text: str) -> str | None:
+    """The framework whose log format the text has: vLLM's ``ERROR 05-12 10:00:00`` (after a
+    ``(VllmWorker rank=0 pid=1)`` tag), SGLang's ``[2025-05-12 10:00:00 TP0]``."""
+    vllm = bool(_VLLM_LINE.search(text))
+    sglang = bool(_SGLANG_LINE.search(text))
+    return "vllm" if vllm and not sglang else "sglang" if sglang and not vllm else None
 
 
 _ARGUMENT_MODULES = re.compile(r"(?:server_args|arg_utils|arg_groups/|/config/|config\.py$)")
@@ -299,7 +332,7 @@ def explain(
     groups = group_matches(matches, framework, version, every)
     texts = candidates(text)
     signatures = _signatures(texts, framework)
-    fw = framework or (groups[0]["framework"] if groups else None)
+    fw = framework or (groups[0]["framework"] if groups else None) or framework_of_text(text)
     if fw is None and signatures:
         fw = next((s["framework"] for s in signatures if s["framework"] != "any"), None)
     runtime = not groups or not _ARGUMENT_MODULES.search(groups[0]["file"])

@@ -117,6 +117,8 @@ def is_text(node: ast.AST | None) -> bool:
         return True
     if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mod)):
         return is_text(node.left) or (isinstance(node.op, ast.Add) and is_text(node.right))
+    if isinstance(node, ast.IfExp):
+        return is_text(node.body) or is_text(node.orelse)
     return (
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Attribute)
@@ -153,6 +155,8 @@ def message_parts(node: ast.AST | None, lazy_args: list[ast.expr] | None = None)
         and _str_const(node.func.value) is not None
     ):
         return _format(str(_str_const(node.func.value)))
+    if isinstance(node, ast.IfExp):  # "A" if c else "B": the first; _assign keeps both
+        return message_parts(node.body if is_text(node.body) else node.orelse, lazy_args)
     if isinstance(node, ast.Call) and ast.unparse(node.func) in ("str", "repr") and node.args:
         return [[ast.unparse(node.args[0])]]
     return [[ast.unparse(node)]]
@@ -392,7 +396,13 @@ class _Visitor(ast.NodeVisitor):
                         _extend(parts, more)
             elif not augment and is_text(value):
                 alts = [a for a in self.scope.messages.get(name, []) if a[1] != conds]
-                alts.append((message_parts(value), conds))
+                if isinstance(value, ast.IfExp):  # one alternative per branch, with its test
+                    test = ast.unparse(value.test)
+                    for branch, cond in ((value.body, test), (value.orelse, f"not ({test})")):
+                        if is_text(branch):
+                            alts.append((message_parts(branch), (*conds, cond)))
+                else:
+                    alts.append((message_parts(value), conds))
                 self.scope.messages[name] = alts[-MAX_ALTERNATIVES:]
             elif not augment:
                 self.scope.messages.pop(name, None)
@@ -430,15 +440,19 @@ class _Visitor(ast.NodeVisitor):
     ) -> list[tuple[list[Part], tuple[str, ...]]]:
         if isinstance(msg, ast.Name) and msg.id in self.scope.messages:
             return [(list(p), at) for p, at in self.scope.messages[msg.id]]
-        parts = message_parts(msg, lazy)
-        out: list[Part] = []
-        # "{msg}" inside an f-string: inline the local's text (its first alternative)
-        for part in parts:
+        # "{msg}" inside an f-string, `prefix + details`: inline each local's text, one result per
+        # combination of their alternatives
+        combos: list[tuple[list[Part], tuple[str, ...]]] = [([], ())]
+        for part in message_parts(msg, lazy):
             if isinstance(part, list) and part[0] in self.scope.messages:
-                _extend(out, self.scope.messages[part[0]][-1][0])
+                combos = [
+                    (_extend(list(done), more), at + tuple(c for c in more_at if c not in at))
+                    for done, at in combos
+                    for more, more_at in self.scope.messages[part[0]]
+                ][:MAX_ALTERNATIVES]
             else:
-                _extend(out, [part])
-        return [(out, ())]
+                combos = [(_extend(list(done), [part]), at) for done, at in combos]
+        return combos
 
     def _record(
         self,

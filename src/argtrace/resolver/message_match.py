@@ -11,6 +11,7 @@ least 80% of the text's words are found in order among the site's literal words.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -137,27 +138,40 @@ def _full(site: Site, text: str) -> tuple[int, float] | None:
     return None
 
 
-def _partial(site: Site, text: str) -> tuple[int, float] | None:
-    """In-order coverage of the text's words by the site's literal words (a truncated paste)."""
-    words = [w.lower() for w in _WORD.findall(text)]
-    tmpl = site.words
-    if len(words) < 3 or not tmpl:
+def _partial(site: Site, words: list[str]) -> tuple[int, float] | None:
+    """A truncated or partial paste, or one with other text around the message: the text's words found
+    in order among the site's literal words (greedy), then the densest run of those hits, at least 80%
+    of the words between its first and last hit (so a log prefix or the next sentence does not count
+    against it)."""
+    if len(words) < 3 or not site.words:
         return None
+    positions = site.positions
     j = 0
-    hits = 0
-    chars = 0
-    for word in words:
-        k = j
-        while k < len(tmpl) and tmpl[k] != word:
-            k += 1
-        if k < len(tmpl):
-            hits += 1
-            chars += len(word)
-            j = k + 1
-    coverage = hits / len(words)
-    if coverage < COVERAGE or hits < 3:
+    hits: list[int] = []  # positions in `words`
+    sizes = [0]  # running sum of the hit words' lengths
+    for i, word in enumerate(words):
+        places = positions.get(word)
+        if not places:
+            continue
+        k = bisect.bisect_left(places, j)
+        if k < len(places):
+            hits.append(i)
+            sizes.append(sizes[-1] + len(word))
+            j = places[k] + 1
+    if len(hits) < 3:
         return None
-    return chars, round(coverage * 0.95, 3)
+    best: tuple[int, float] | None = None
+    for a in range(len(hits) - 2):
+        if best is not None and sizes[-1] - sizes[a] <= best[0]:
+            break  # no window starting here or later can beat it
+        for b in range(len(hits) - 1, a + 1, -1):
+            density = (b - a + 1) / (hits[b] - hits[a] + 1)
+            if density >= COVERAGE:
+                chars = sizes[b + 1] - sizes[a]
+                if best is None or chars > best[0]:
+                    best = (chars, round(density * 0.95, 3))
+                break  # the widest window from this start
+    return best
 
 
 def _prefiltered(framework: str, texts: list[str], version: str | None) -> list[Site]:
@@ -173,30 +187,51 @@ def _prefiltered(framework: str, texts: list[str], version: str | None) -> list[
         site = every[i]
         if version and version not in site.at:
             continue
-        distinct = len({w for w in site.words if len(w) >= 3})
-        if hits >= min(2, distinct):
-            ranked.append((hits / max(1, distinct), hits, i))
+        if hits >= min(2, site.distinct):
+            ranked.append((hits / max(1, site.distinct), hits, i))
     ranked.sort(reverse=True)
     return [every[i] for _, _, i in ranked[:MAX_CANDIDATE_SITES]]
 
 
+_LEVEL = re.compile(r"(?:^|[\s)\]])(WARNING|ERROR|CRITICAL)(?=[\s:])")
+_EXC_NAME = re.compile(r"\b([A-Z]\w*(?:Error|Exception|Warning))(?::|\()")
+
+
+def hints(text: str) -> set[str]:
+    """What the prefixes say about the site: log levels (``warning``) and exception classes
+    (``ValueError``), to break ties between a raise and a log of the same message."""
+    found = {m.group(1).lower() for m in _LEVEL.finditer(text)}
+    found |= {m.group(1) for m in _EXC_NAME.finditer(text)}
+    return found
+
+
+def _hinted(site: Site, found: set[str]) -> bool:
+    if site.kind == "log":
+        return site.what in found
+    return site.what.rsplit(".", 1)[-1] in found
+
+
 def match_text(text: str, framework: str | None = None, version: str | None = None) -> list[Match]:
-    """Every site (of one framework / release when given) matching ``text``, most specific first."""
+    """Every site (of one framework / release when given) matching ``text``, most specific first; on a
+    tie, the site whose kind the prefixes name (a ``WARNING`` line: the log call, ``ValueError:``: the
+    raise)."""
     texts = candidates(text)
     if not texts:
         return []
+    found = hints(text[:MAX_TEXT])
+    words_of = [[w.lower() for w in _WORD.findall(t)] for t in texts]
     out: list[Match] = []
     for fw in frameworks() if framework is None else [framework]:
         for site in _prefiltered(fw, texts, version):
             if site.literal_chars < MIN_SPECIFICITY:
                 continue
             best: Match | None = None
-            for cand in texts:
+            for cand, cand_words in zip(texts, words_of, strict=True):
                 full = _full(site, cand)
                 if full and full[0] >= MIN_SPECIFICITY:
                     m = Match(site, full[0], full[1], "full", cand)
                 else:
-                    part = _partial(site, cand)
+                    part = _partial(site, cand_words)
                     if not part or part[0] < MIN_SPECIFICITY:
                         continue
                     m = Match(site, part[0], part[1], "partial", cand)
@@ -204,5 +239,14 @@ def match_text(text: str, framework: str | None = None, version: str | None = No
                     best = m
             if best is not None:
                 out.append(best)
-    out.sort(key=lambda m: (-m.specificity, m.how != "full", -m.score, m.site.framework, m.site.file))
+    out.sort(
+        key=lambda m: (
+            -m.specificity,
+            m.how != "full",
+            not _hinted(m.site, found),
+            -m.score,
+            m.site.framework,
+            m.site.file,
+        )
+    )
     return out

@@ -86,7 +86,20 @@ class Site:
 
     @functools.cached_property
     def literal_chars(self) -> int:
-        return sum(ch.isalnum() for ch in "".join(_literals(self.parts, optional=False)))
+        return sum(map(str.isalnum, "".join(_literals(self.parts, optional=False))))
+
+    @functools.cached_property
+    def distinct(self) -> int:
+        """How many different words of 3+ characters the message has (the prefilter's yardstick)."""
+        return len({w for w in self.words if len(w) >= 3})
+
+    @functools.cached_property
+    def positions(self) -> dict[str, list[int]]:
+        """Literal word -> its positions in :attr:`words` (for the in-order walk)."""
+        out: dict[str, list[int]] = {}
+        for i, word in enumerate(self.words):
+            out.setdefault(word, []).append(i)
+        return out
 
 
 def _literals(parts: Sequence[Any], optional: bool = True) -> list[str]:
