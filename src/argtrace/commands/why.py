@@ -39,41 +39,46 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--all", action="store_true", help="every matching site, not only the best ones")
 
 
-def _schema(framework: str, version: str | None) -> Schema | None:
-    """The schema that names flags: the newest bundled one (a field's flag is stable across releases,
-    and loading one schema instead of one per release keeps ``why`` quick)."""
-    return _newest_schema(framework)
-
-
 @functools.cache
-def _newest_schema(framework: str) -> Schema | None:
+def _schema(framework: str, version: str | None) -> Schema | None:
+    """The schema of ``version`` (the newest bundled one for ``None`` or an unbundled release)."""
     from argtrace.frameworks.schema import bundled_versions, load_schema
 
     versions = bundled_versions(framework)
     if not versions:
         return None
     try:
-        return load_schema(framework, versions[-1])
+        return load_schema(framework, version if version in versions else versions[-1])
     except Exception:
         return None
+
+
+def _schemas(framework: str, version: str | None) -> list[Schema]:
+    """The newest schema first (a field's flag is mostly stable, and one schema keeps ``why`` quick),
+    then the site's own release's (a flag renamed since: --mamba-scheduler-strategy)."""
+    out = [_schema(framework, None), _schema(framework, version)]
+    return [s for i, s in enumerate(out) if s is not None and s not in out[:i]]
 
 
 def _flag(framework: str, version: str | None, field: str) -> str | None:
-    schema = _schema(framework, version)
-    try:
-        return schema.flag_for_dest(field) if schema is not None else None
-    except Exception:
-        return None
+    for schema in _schemas(framework, version):
+        try:
+            flag = schema.flag_for_dest(field)
+        except Exception:
+            flag = None
+        if flag:
+            return flag
+    return None
 
 
 def _dest(framework: str, version: str | None, flag: str) -> str | None:
-    schema = _schema(framework, version)
-    option = schema.option(flag) if schema is not None else None
-    return option.dest if option is not None else None
+    for schema in _schemas(framework, version):
+        option = schema.option(flag)
+        if option is not None:
+            return option.dest
+    return None
 
 
-# The frameworks' own variables; a read of ``env:NAME`` counts whatever the name (CUDA_VISIBLE_DEVICES),
-# an upper-case word in a message only when it is one of these (not a constant like CUDA_GRAPH_..._MSG)
 _ENV = re.compile(r"^(?:SGLANG|SGL|VLLM)_[A-Z0-9_]+$")
 _ENV_IN_TEXT = re.compile(r"\b(?:SGLANG|SGL|VLLM)_[A-Z0-9_]+\b")
 
@@ -194,6 +199,9 @@ def group_matches(
         group["releases"] = sort_releases(group["releases"])
         order = {v: i for i, v in enumerate(group["releases"])}
         group["versions"].sort(key=lambda e: (order[e["version"]], e["at"]))
+        if group["versions"]:  # file:line of the newest release (a site may move between files)
+            file, _, line = group["versions"][-1]["at"].rpartition(":")
+            group["file"], group["line"] = file, int(line)
         known = set(indexed_releases(group["framework"]))
         if group["index"] == "raise_sites" or group["file"].endswith("server_args.py"):
             known |= {v for fw, v in bundled() if fw == group["framework"]}

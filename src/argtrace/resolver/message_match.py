@@ -20,9 +20,12 @@ from typing import Any
 from argtrace.resolver.message_store import Site, frameworks, sites, word_index
 
 MIN_SPECIFICITY = 8  # literal alphanumeric characters a match needs
+MIN_PARTIAL = 16  # ... and a partial one ("out of memory" alone says nothing about where)
 MAX_CANDIDATE_SITES = 600  # prefilter survivors scored per framework
 MAX_TEXT = 20_000  # characters of pasted text looked at
 COVERAGE = 0.8
+HALF = 0.5
+VALUE_WORDS = 4  # words a placeholder's value may account for
 _WORD = re.compile(r"[A-Za-z0-9_]+")
 _EXC_PREFIX = re.compile(
     r"^(?:[A-Za-z_][\w.]*\.)?(?:[A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt)|AssertionError|"
@@ -105,8 +108,11 @@ def _pieces(parts: Sequence[Any]) -> list[tuple[str, bool, bool]]:
 
 
 def _full(site: Site, text: str) -> tuple[int, float] | None:
-    """Every required literal piece in order (optional ones counted when present)."""
+    """Every required literal piece in order (optional ones counted when present), or the whole text
+    inside one literal piece (a short, cut-out paste: "Not enough memory")."""
     pieces = _pieces(site.parts)
+    if len(text) >= MIN_SPECIFICITY and any(text in piece for piece, _, _ in pieces):
+        return _alnum(text), 1.0
     required = [p for p in pieces if not p[1]]
     if not required:
         return None
@@ -146,18 +152,33 @@ def _partial(site: Site, words: list[str]) -> tuple[int, float] | None:
     if len(words) < 3 or not site.words:
         return None
     positions = site.positions
+    gaps = site.gaps
     j = 0
     hits: list[int] = []  # positions in `words`
     sizes = [0]  # running sum of the hit words' lengths
+    # words between two hits that a placeholder of the template between them explains (a value), running
+    # sum; and placeholders that matched nothing (a site whose wording has no placeholder there fits better)
+    explained = [0]
+    empty = 0
+    last_k = -1
+    places_hit: list[int] = []  # the template position of each hit
     for i, word in enumerate(words):
         places = positions.get(word)
         if not places:
             continue
         k = bisect.bisect_left(places, j)
         if k < len(places):
+            at = places[k]
+            placeholder = last_k >= 0 and any(gaps[last_k + 1 : at + 1])
+            between = i - hits[-1] - 1 if hits else 0
+            # a value is a few words (a number, a name); more is text the template does not have
+            explained.append(explained[-1] + (min(between, VALUE_WORDS) if placeholder else 0))
+            empty += 1 if placeholder and between == 0 else 0
             hits.append(i)
-            sizes.append(sizes[-1] + len(word))
-            j = places[k] + 1
+            places_hit.append(at)
+            sizes.append(sizes[-1] + len(word) - word.count("_"))  # alphanumerics, as _full counts
+            j = at + 1
+            last_k = at
     if len(hits) < 3:
         return None
     best: tuple[int, float] | None = None
@@ -165,11 +186,19 @@ def _partial(site: Site, words: list[str]) -> tuple[int, float] | None:
         if best is not None and sizes[-1] - sizes[a] <= best[0]:
             break  # no window starting here or later can beat it
         for b in range(len(hits) - 1, a + 1, -1):
-            density = (b - a + 1) / (hits[b] - hits[a] + 1)
-            if density >= COVERAGE:
-                chars = sizes[b + 1] - sizes[a]
-                if best is None or chars > best[0]:
-                    best = (chars, round(density * 0.95, 3))
+            count = b - a + 1
+            values = explained[b + 1] - explained[a + 1]
+            density = (count + values) / (hits[b] - hits[a] + 1)
+            # and the hits must not skip most of the template between them: "out of memory ... to
+            # allocate" is not "Out of memory. Try to lower your batch size. Try to allocate"
+            spread = count / (places_hit[b] - places_hit[a] + 1)
+            if density >= COVERAGE and spread >= HALF:
+                # the run must be most of the text or much of the message: "is larger than the" inside a
+                # long paste is not a match of every message that says so
+                if count >= HALF * len(words) or count >= HALF * site.distinct:
+                    chars = sizes[b + 1] - sizes[a]
+                    if best is None or chars > best[0]:
+                        best = (chars, round(density * 0.95 - 0.01 * empty, 3))
                 break  # the widest window from this start
     return best
 
@@ -232,21 +261,24 @@ def match_text(text: str, framework: str | None = None, version: str | None = No
                     m = Match(site, full[0], full[1], "full", cand)
                 else:
                     part = _partial(site, cand_words)
-                    if not part or part[0] < MIN_SPECIFICITY:
+                    if not part or part[0] < MIN_PARTIAL:
                         continue
                     m = Match(site, part[0], part[1], "partial", cand)
                 if best is None or (m.specificity, m.how == "full") > (best.specificity, best.how == "full"):
                     best = m
             if best is not None:
                 out.append(best)
+    from argtrace.frameworks.schema import version_key
+
+    # stable sorts: on a full tie the site of the newest release comes first, then by file
+    out.sort(key=lambda m: m.site.file)
+    out.sort(key=lambda m: max(version_key(v) for v in m.site.at) if m.site.at else (), reverse=True)
     out.sort(
         key=lambda m: (
             -m.specificity,
             m.how != "full",
             not _hinted(m.site, found),
             -m.score,
-            m.site.framework,
-            m.site.file,
         )
     )
     return out

@@ -89,6 +89,29 @@ class Site:
         return sum(map(str.isalnum, "".join(_literals(self.parts, optional=False))))
 
     @functools.cached_property
+    def gaps(self) -> list[bool]:
+        """Per literal word: whether a placeholder (or an optional piece's edge) comes right before it."""
+        out: list[bool] = []
+        gap = False
+
+        def walk(parts: Sequence[Any]) -> None:
+            nonlocal gap
+            for part in parts:
+                if isinstance(part, str):
+                    for _word in _WORD.findall(part):
+                        out.append(gap)
+                        gap = False
+                elif isinstance(part, list):
+                    gap = True
+                else:
+                    gap = True
+                    walk(part["o"])
+                    gap = True
+
+        walk(self.parts)
+        return out
+
+    @functools.cached_property
     def distinct(self) -> int:
         """How many different words of 3+ characters the message has (the prefilter's yardstick)."""
         return len({w for w in self.words if len(w) >= 3})
