@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import gzip
 import json
+import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -165,8 +166,7 @@ def load_store(framework: str) -> dict[str, Any] | None:
 
 
 def indexed_releases(framework: str) -> list[str]:
-    store = load_store(framework) or {}
-    return sort_releases(store.get("releases", {}))
+    return list(prepared(framework)[2])
 
 
 def frameworks() -> list[str]:
@@ -177,8 +177,11 @@ def frameworks() -> list[str]:
     return sorted(names | {fw for fw, _ in bundled()})
 
 
-@functools.cache
 def sites(framework: str) -> tuple[Site, ...]:
+    return prepared(framework)[0]
+
+
+def _load_sites(framework: str) -> tuple[Site, ...]:
     """Every site of a framework: the message index, plus the argument-module raise sites of releases
     that only ``scripts/gen_schemas.py`` indexed (a release added before its messages were)."""
     out: list[Site] = []
@@ -226,12 +229,81 @@ def _parts_of_template(template: str) -> list[Any]:
     return parts
 
 
-@functools.cache
 def word_index(framework: str) -> dict[str, list[int]]:
     """Literal word -> the sites (by position in :func:`sites`) that contain it: the prefilter."""
+    return prepared(framework)[1]
+
+
+Prepared = tuple[tuple[Site, ...], dict[str, list[int]], tuple[str, ...]]
+
+
+def _build_index(every: tuple[Site, ...]) -> dict[str, list[int]]:
     out: dict[str, list[int]] = {}
-    for i, site in enumerate(sites(framework)):
+    for i, site in enumerate(every):
         for word in set(site.words):
             if len(word) >= 3:
                 out.setdefault(word, []).append(i)
+        site.distinct  # noqa: B018 -- computed here so the cached copy carries it
+    return out
+
+
+CACHE_FORMAT = 2
+
+
+def _cache_path(framework: str) -> Path | None:
+    """Where the prepared sites and word index of this exact index file are kept between runs: loading
+    them is several times quicker than parsing the JSON and building the index again."""
+    import hashlib
+
+    try:
+        import platformdirs
+
+        stat = (MESSAGE_DIR / f"{framework}.json.gz").stat()
+        raise_stats = [p.stat().st_mtime_ns for p in sorted(_raise_dir().glob(f"{framework}-*.json"))]
+    except (OSError, ImportError):
+        return None
+    key = hashlib.sha256(repr((CACHE_FORMAT, stat.st_size, stat.st_mtime_ns, raise_stats)).encode())
+    name = f"{framework}-{key.hexdigest()[:16]}.pickle"
+    return Path(platformdirs.user_cache_dir("argtrace")) / "why" / name
+
+
+def _raise_dir() -> Path:
+    """The raise-site directory (imported late: raise_index is not needed to match messages)."""
+    from argtrace.resolver.raise_index import RAISE_DIR as path
+
+    return path
+
+
+@functools.cache
+def prepared(framework: str) -> Prepared:
+    """The sites of a framework, their word index and the releases with a message index, from the
+    cache when it matches the index files."""
+    import pickle
+
+    path = _cache_path(framework)
+    if path is not None:
+        try:
+            data = pickle.loads(path.read_bytes())  # our own file, written below
+            if isinstance(data, tuple) and len(data) == 3:
+                return data
+        except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ValueError, TypeError):
+            pass
+    every = _load_sites(framework)
+    out: Prepared = (
+        every,
+        _build_index(every),
+        tuple(sort_releases((load_store(framework) or {}).get("releases", {}))),
+    )
+    load_store.cache_clear()  # the parsed JSON is not needed any more
+    if path is not None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_bytes(pickle.dumps(out, protocol=pickle.HIGHEST_PROTOCOL))
+            os.replace(tmp, path)
+            for stale in path.parent.glob(f"{framework}-*.pickle"):  # copies of older index files
+                if stale != path:
+                    stale.unlink(missing_ok=True)
+        except OSError:
+            pass  # a read-only cache directory only costs time
     return out
