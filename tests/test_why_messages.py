@@ -352,3 +352,24 @@ def test_text_view() -> None:
     assert "when: not (hard_fail)" in out
     assert "log signature vllm-unknown-env (LG006)" in out
     assert "more: argtrace log LOG" in out
+
+
+def test_a_release_filter_shows_that_release_s_site() -> None:
+    section = explain(CASES[0].text, "sglang", "0.5.10.post1")
+    first = section["matches"][0]
+    assert (first["file"], first["line"]) == ("sglang/srt/model_executor/model_runner_kv_cache_mixin.py", 60)
+    assert first["versions"] == [
+        {"version": "0.5.10.post1", "at": "sglang/srt/model_executor/model_runner_kv_cache_mixin.py:60"}
+    ]
+    assert explain("Unknown vLLM environment variable detected: VLLM_FOO", "vllm", "0.11.0")["matches"] == []
+
+
+def test_nothing_matches_unrelated_text() -> None:
+    result = run_cli(
+        ["why", "--format", "json", "completely unrelated words that no framework says anywhere"]
+    )
+    assert result.status == 0, result.stderr
+    assert result.json["why"]["matches"] == [] and result.json["why"]["signatures"] == []
+    assert result.json["notes"] == [
+        "no framework raise or log site matches; try a shorter, literal part of the message"
+    ]
