@@ -247,7 +247,7 @@ def _build_index(every: tuple[Site, ...]) -> dict[str, list[int]]:
     return out
 
 
-CACHE_FORMAT = 2
+CACHE_FORMAT = 3
 
 
 def _cache_path(framework: str) -> Path | None:
@@ -263,7 +263,7 @@ def _cache_path(framework: str) -> Path | None:
     except (OSError, ImportError):
         return None
     key = hashlib.sha256(repr((CACHE_FORMAT, stat.st_size, stat.st_mtime_ns, raise_stats)).encode())
-    name = f"{framework}-{key.hexdigest()[:16]}.pickle"
+    name = f"{framework}-{key.hexdigest()[:16]}.marshal"
     return Path(platformdirs.user_cache_dir("argtrace")) / "why" / name
 
 
@@ -277,16 +277,17 @@ def _raise_dir() -> Path:
 @functools.cache
 def prepared(framework: str) -> Prepared:
     """The sites of a framework, their word index and the releases with a message index, from the
-    cache when it matches the index files."""
-    import pickle
+    cache when it matches the index files. The cache is ``marshal`` data (plain tuples, lists, dicts and
+    strings): loading it never runs code, unlike a pickle."""
+    import marshal
 
     path = _cache_path(framework)
     if path is not None:
         try:
-            data = pickle.loads(path.read_bytes())  # our own file, written below
-            if isinstance(data, tuple) and len(data) == 3:
-                return data
-        except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ValueError, TypeError):
+            releases, index, rows = marshal.loads(path.read_bytes())
+            every = tuple(_site_of_row(framework, row) for row in rows)
+            return every, index, tuple(releases)
+        except (OSError, EOFError, ValueError, TypeError, KeyError, IndexError):
             pass
     every = _load_sites(framework)
     out: Prepared = (
@@ -297,13 +298,24 @@ def prepared(framework: str) -> Prepared:
     load_store.cache_clear()  # the parsed JSON is not needed any more
     if path is not None:
         try:
+            rows = [
+                (s.file, s.function, s.kind, s.what, s.parts, s.conditions, s.reads, s.at, s.source, s.words)
+                for s in every
+            ]
             path.parent.mkdir(parents=True, exist_ok=True)
             tmp = path.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_bytes(pickle.dumps(out, protocol=pickle.HIGHEST_PROTOCOL))
+            tmp.write_bytes(marshal.dumps((list(out[2]), out[1], rows)))
             os.replace(tmp, path)
-            for stale in path.parent.glob(f"{framework}-*.pickle"):  # copies of older index files
+            for stale in path.parent.glob(f"{framework}-*.marshal"):  # copies of older index files
                 if stale != path:
                     stale.unlink(missing_ok=True)
-        except OSError:
+        except (OSError, ValueError):
             pass  # a read-only cache directory only costs time
     return out
+
+
+def _site_of_row(framework: str, row: Sequence[Any]) -> Site:
+    file, function, kind, what, parts, conditions, reads, at, source, words = row
+    site = Site(framework, file, function, kind, what, parts, conditions, reads, at, source)
+    site._words = words
+    return site
