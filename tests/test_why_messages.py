@@ -213,6 +213,37 @@ CASES = [
         "enable_auto_tool_choice", "tool_call_parser",
     ),
     case(
+        "ValueError: Bfloat16 is only supported on GPUs with compute capability of at least 8.0. Your Tesla "
+        "V100-SXM2-32GB GPU has compute capability 7.0.",
+        "https://github.com/vllm-project/vllm/issues/946",
+        VL, "CudaPlatformBase.check_if_supports_dtype", "vllm/platforms/cuda.py", "dtype",
+    ),
+    case(
+        "ValueError: Total number of attention heads (52) must be divisible by tensor parallel size (8).",
+        "https://github.com/vllm-project/vllm/issues/2652",
+        VL, "ModelConfig.verify_with_parallel_config", "vllm/config/model.py", "tensor_parallel_size",
+    ),
+    case(
+        "ValueError: Quantization method specified in the model config (gptq) does not match the "
+        "quantization method specified in the `quantization` argument (gptq_marlin).",
+        "https://github.com/vllm-project/vllm/issues/5842",
+        VL, "ModelConfig._verify_quantization", "vllm/config/model.py", "quantization",
+    ),
+    case(
+        "ValueError: Model architectures ['LlamaForCausalLM'] are not supported for now. Supported "
+        "architectures: ['AquilaModel', 'AquilaForCausalLM', 'ArcticForCausalLM', 'BaiChuanForCausalLM']",
+        "https://github.com/vllm-project/vllm/issues/9515",
+        VL, "_ModelRegistry._raise_for_unsupported", "vllm/model_executor/models/registry.py",
+    ),
+    case(
+        "ValueError: [address=127.0.0.1:37657, pid=3125985] User-specified max_model_len (4096) is greater "
+        "than the derived max_model_len (seq_length=2048 or model_max_length=None in model's config.json). "
+        "This may lead to incorrect model outputs or CUDA errors. Make sure the value is correct and within "
+        "the model context size.",
+        "https://github.com/xorbitsai/inference/issues/1715",
+        VL, "_get_and_verify_max_len", "vllm/config/model.py", "max_model_len",
+    ),
+    case(
         "ERROR 05-23 09:31:47 [core.py:396] EngineCore failed to start.",
         "https://github.com/vllm-project/vllm/issues/18730",
         VL, "EngineCoreProc.run_engine_core", "vllm/v1/engine/core.py", kind="log",
@@ -224,9 +255,8 @@ IDS = [c.url.rsplit("/", 3)[-3] + "-" + c.url.rsplit("/", 1)[-1] for c in CASES]
 
 
 def test_at_least_thirty_real_messages() -> None:
-    # the 27 site cases here, the two CUDA out-of-memory reports below and the seed case in
-    # tests/test_resolution.py; every URL distinct
-    assert len(CASES) == 27 and len(set(IDS)) == 27
+    # the 32 site cases here and the two CUDA out-of-memory reports below; every URL distinct
+    assert len(CASES) == 32 and len(set(IDS)) == 32
 
 
 @pytest.mark.parametrize("c", CASES, ids=IDS)
