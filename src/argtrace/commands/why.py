@@ -1,108 +1,368 @@
-"""``argtrace why "ERROR TEXT"``: where a framework raises this error, under which condition, which settings
-that condition reads, in which bundled versions it exists, and how to avoid it.
+"""``argtrace why "ERROR TEXT"``: where a framework raises or logs this message, under which condition, which
+settings that condition reads, in which releases the site exists, and how to avoid it.
 
-Matches the bundled raise-site indexes (generated from the frameworks' AST by scripts/gen_schemas.py):
-f-string placeholders are wildcards, and a truncated or prefixed message still matches.
+Matches the bundled message indexes (every ``raise``, ``assert``, logger warning/error and
+``warnings.warn`` of the packages, generated from the wheels' AST by scripts/gen_messages.py; see
+docs/why.md): placeholders are wildcards, log and exception prefixes are dropped, a truncated message still
+matches, the most specific site comes first. When no site matches (a CUDA out-of-memory error comes from
+torch, not the framework) the log signatures say what it means, and ``more`` names the command that tells
+more (``argtrace mem ...``, ``argtrace log LOG``) with what was given filled in.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from argtrace.frameworks.schema import Schema
     from argtrace.model import Report
+    from argtrace.resolver.message_match import Match
 
 NAME = "why"
 HELP = "explain a framework error message: the raise site, its condition, the settings it reads, the fix"
+MAX_GROUPS = 8
+RELATIVE = 0.5  # a group is shown when its specificity is at least this share of the best one's
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("error_text", metavar="ERROR_TEXT", help="the error message (or a part of it)")
     parser.add_argument("--framework", choices=("sglang", "vllm"), help="only this framework")
-    parser.add_argument("--framework-version", metavar="V", help="only this bundled version")
+    parser.add_argument("--framework-version", metavar="V", help="only this release")
+    # Only used to fill in the follow-up commands ``more`` suggests; never read.
+    parser.add_argument("--model-config", metavar="DIR|config.json", help="the model (for the mem command)")
+    parser.add_argument("--gpu", metavar="NAME[xN]", help="the GPU profile (for the mem command)")
+    parser.add_argument("--log", metavar="LOG", help="the server log the message came from")
+    parser.add_argument("--all", action="store_true", help="every matching site, not only the best ones")
 
 
-def _flag(framework: str, version: str, field: str) -> str | None:
+@functools.cache
+def _schema(framework: str, version: str | None) -> Schema | None:
+    """The schema of ``version`` (the newest bundled one for ``None`` or an unbundled release)."""
+    from argtrace.frameworks.schema import bundled_versions, load_schema
+
+    versions = bundled_versions(framework)
+    if not versions:
+        return None
     try:
-        from argtrace.frameworks.schema import load_schema
-
-        return load_schema(framework, version).flag_for_dest(field)
+        return load_schema(framework, version if version in versions else versions[-1])
     except Exception:
         return None
 
 
-def _dest(framework: str, version: str, flag: str) -> str | None:
-    try:
-        from argtrace.frameworks.schema import load_schema
-
-        option = load_schema(framework, version).option(flag)
-    except Exception:
-        return None
-    return option.dest if option is not None else None
+def _schemas(framework: str, version: str | None) -> list[Schema]:
+    """The newest schema first (a field's flag is mostly stable, and one schema keeps ``why`` quick),
+    then the site's own release's (a flag renamed since: --mamba-scheduler-strategy)."""
+    out = [_schema(framework, None), _schema(framework, version)]
+    return [s for i, s in enumerate(out) if s is not None and s not in out[:i]]
 
 
-def explain(text: str, framework: str | None = None, version: str | None = None) -> dict[str, Any]:
-    """The ``why`` section: matches grouped by raise site across versions."""
+def _flag(framework: str, version: str | None, field: str) -> str | None:
+    for schema in _schemas(framework, version):
+        try:
+            flag = schema.flag_for_dest(field)
+        except Exception:
+            flag = None
+        if flag:
+            return flag
+    return None
+
+
+def _dest(framework: str, version: str | None, flag: str) -> str | None:
+    for schema in _schemas(framework, version):
+        option = schema.option(flag)
+        if option is not None:
+            return option.dest
+    return None
+
+
+_ENV = re.compile(r"^(?:SGLANG|SGL|VLLM)_[A-Z0-9_]+$")
+_ENV_IN_TEXT = re.compile(r"\b(?:SGLANG|SGL|VLLM)_[A-Z0-9_]+\b")
+
+
+def settings_of(
+    framework: str, version: str | None, reads: list[str], message: str, text: str = ""
+) -> list[dict[str, Any]]:
+    """The settings a site depends on: flags and variables its message names (first), then the
+    configuration fields and environment variables its condition reads (``via``: the chain read), then
+    the framework variables the pasted text names where the message has a placeholder
+    (``Unknown vLLM environment variable detected: VLLM_X``: ``named_in_text``)."""
+    out: list[dict[str, Any]] = []
+
+    def add(entry: dict[str, Any], first: bool = False) -> None:
+        if any(s["name"] == entry["name"] for s in out):
+            return
+        out.insert(0, entry) if first else out.append(entry)
+
+    for read in reads:
+        if read.startswith("env:"):
+            add({"name": read[4:], "flag": None, "env": True, "via": read})
+            continue
+        last = read.rsplit(".", 1)[-1]
+        if _ENV.match(last):
+            add({"name": last, "flag": None, "env": True, "via": read})
+            continue
+        flag = _flag(framework, version, last)
+        if flag:
+            add({"name": last, "flag": flag, "via": read})
+    named: list[dict[str, Any]] = []
+    for flag in dict.fromkeys(re.findall(r"--[a-z][a-z0-9-]+", message)):
+        dest = _dest(framework, version, flag)
+        if dest:
+            named.append({"name": dest, "flag": flag, "named_in_message": True})
+    for word in dict.fromkeys(re.findall(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b", message)):
+        flag = _flag(framework, version, word)
+        if flag:
+            named.append({"name": word, "flag": flag, "named_in_message": True})
+    for word in dict.fromkeys(re.findall(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b", message)):
+        if _ENV.match(word):
+            named.append({"name": word, "flag": None, "env": True, "named_in_message": True})
+    for entry in reversed(named):
+        out[:] = [s for s in out if s["name"] != entry["name"]]
+        add(entry, first=True)
+    if "{" in message:
+        for word in dict.fromkeys(_ENV_IN_TEXT.findall(text)):
+            if word not in message:
+                add({"name": word, "flag": None, "env": True, "named_in_text": True})
+    return out
+
+
+def _avoid(group: Mapping[str, Any]) -> str:
+    """How to avoid the message, from its kind, condition and settings."""
+    flags = [s["flag"] or s["name"] for s in group["settings"]]
+    change = f": change {', '.join(flags)}" if flags else ""
+    cond = group["condition"]
+    if cond and cond.startswith("except"):
+        caught = cond[len("except") :].strip() or "an exception"
+        return (
+            f"this reports {caught} raised by the code it wraps; the text after the message is the cause "
+            "(fix that)" + change
+        )
+    what = "logged" if group["kind"] in ("log", "warn") else "raised"
+    if cond:
+        return f"make the condition false ({cond}){change}"
+    if flags:
+        return f"{what} unconditionally in {group['function']}{change}"
+    return f"{what} unconditionally in {group['function']}: avoid the call path that reaches it"
+
+
+def group_matches(
+    matches: list[Match], framework: str | None, version: str | None, every: bool
+) -> list[dict[str, Any]]:
     from argtrace.layers.resolution import FIX_HINTS
-    from argtrace.resolver.raise_index import bundled, match_error
+    from argtrace.resolver.message_store import indexed_releases
 
-    matches = match_error(text, framework, version)
     groups: dict[tuple[str, str, str], dict[str, Any]] = {}
     for m in matches:
-        key = (m["framework"], m["function"], m.get("message") or "")
+        site = m.site
+        key = (site.framework, site.function, site.template)
         group = groups.get(key)
+        releases = [v for v in site.at if not version or v == version]
+        newest = releases[-1] if releases else None
         if group is None:
-            func = str(m["function"]).rsplit(".", 1)[-1]
+            func = site.function.rsplit(".", 1)[-1]
             group = groups[key] = {
-                "framework": m["framework"],
-                "function": m["function"],
-                "exception": m["exception"],
-                "message": m.get("message"),
-                "score": m["score"],
-                "condition": m["conditions"][-1] if m.get("conditions") else None,
-                "conditions": m.get("conditions") or [],
-                "settings": [],
+                "framework": site.framework,
+                "function": site.function,
+                "kind": site.kind,
+                "exception": site.what,
+                "level": site.what if site.kind == "log" else None,
+                "message": site.template,
+                "score": m.score,
+                "specificity": m.specificity,
+                "how": m.how,
+                "file": site.file,
+                "line": site.at[newest][0] if newest else None,
+                "condition": site.conditions[-1] if site.conditions else None,
+                "conditions": list(site.conditions),
+                "settings": settings_of(site.framework, newest, site.reads, site.template, m.text),
+                "reads": list(site.reads),
                 "versions": [],
+                "releases": [],
                 "fix": FIX_HINTS.get(func),
+                "index": site.source,
             }
-            for field in m.get("fields") or []:
-                group["settings"].append({"name": field, "flag": _flag(m["framework"], m["version"], field)})
-            for flag in dict.fromkeys(re.findall(r"--[a-z][a-z0-9-]+", m.get("message") or "")):
-                dest = _dest(m["framework"], m["version"], flag)
-                if dest and all(s["name"] != dest for s in group["settings"]):
-                    group["settings"].insert(0, {"name": dest, "flag": flag, "named_in_message": True})
-            for word in dict.fromkeys(
-                re.findall(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b", m.get("message") or "")
-            ):
-                flag = _flag(m["framework"], m["version"], word)
-                if flag and all(s["name"] != word for s in group["settings"]):
-                    group["settings"].insert(0, {"name": word, "flag": flag, "named_in_message": True})
-        group["versions"].append({"version": m["version"], "at": f"{m['file']}:{m['line']}"})
-        group["score"] = max(group["score"], m["score"])
-    out = sorted(groups.values(), key=lambda g: -g["score"])
+        for v in releases:
+            for line in site.at[v]:
+                group["versions"].append({"version": v, "at": f"{site.file}:{line}"})
+            if v not in group["releases"]:
+                group["releases"].append(v)
+        group["score"] = max(group["score"], m.score)
+    from argtrace.resolver.message_store import sort_releases
+    from argtrace.resolver.raise_index import bundled
+
+    out = list(groups.values())
     for group in out:
-        have = {v["version"] for v in group["versions"]}
-        group["absent_in"] = [v for fw, v in bundled() if fw == group["framework"] and v not in have]
+        group["releases"] = sort_releases(group["releases"])
+        order = {v: i for i, v in enumerate(group["releases"])}
+        group["versions"].sort(key=lambda e: (order[e["version"]], e["at"]))
+        if group["versions"]:  # file:line of the newest release (a site may move between files)
+            file, _, line = group["versions"][-1]["at"].rpartition(":")
+            group["file"], group["line"] = file, int(line)
+        known = set(indexed_releases(group["framework"]))
+        if group["index"] == "raise_sites" or group["file"].endswith("server_args.py"):
+            known |= {v for fw, v in bundled() if fw == group["framework"]}
+        group["absent_in"] = [v for v in sort_releases(known) if v not in group["releases"]]
         if group["fix"] is None:
-            flags = [s["flag"] or s["name"] for s in group["settings"]]
-            cond = group["condition"]
-            group["fix"] = (
-                f"make the condition false ({cond})" + (f": change {', '.join(flags)}" if flags else "")
-                if cond
-                else "change the settings the message names"
-            )
-    return {"query": text, "matches": out}
+            group["fix"] = _avoid(group)
+    if out and not every:
+        best = out[0]["specificity"]
+        out = [g for g in out if g["specificity"] >= best * RELATIVE][:MAX_GROUPS]
+    return out
+
+
+def _signatures(texts: list[str], framework: str | None) -> list[dict[str, Any]]:
+    from argtrace.layers.log.signatures import load_catalog
+
+    out: list[dict[str, Any]] = []
+    for sig in load_catalog().signatures:
+        if framework and sig.framework not in ("any", framework):
+            continue
+        if sig.when_stage is not None:
+            continue  # a stage-bound variant (OOM while loading weights, ...): the log command tells
+        for text in texts:
+            m = sig.pattern.search(text)
+            if m:
+                out.append(
+                    {
+                        "id": sig.id,
+                        "code": sig.code,
+                        "framework": sig.framework,
+                        "meaning": sig.meaning,
+                        "settings": list(sig.settings),
+                        "fix": sig.fix,
+                        "source": sig.source,
+                        "groups": {k: v for k, v in m.groupdict().items() if v is not None},
+                    }
+                )
+                break
+    return out
+
+
+_MEMORY = re.compile(
+    r"out of memory|OutOfMemoryError|Not enough memory|mem[-_]fraction[-_]static|"
+    r"gpu[-_]memory[-_]utilization|KV cache|cache blocks|max_total_num_tokens|Not enough space|"
+    r"CUBLAS_STATUS_ALLOC_FAILED",
+    re.I,
+)
+_CAPACITY = re.compile(r"total capacity of (?P<gib>[\d.]+) GiB")
+_ASSIGNED = re.compile(r"\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s*=\s*([\w.\-/]+)")
+
+
+def _gpu_from_text(text: str) -> str | None:
+    """The GPU profile whose capacity torch's OOM message states (``total capacity of 79.19 GiB``)."""
+    from argtrace.gpus import GPUS
+
+    m = _CAPACITY.search(text)
+    if not m:
+        return None
+    gib = float(m.group("gib"))
+    near = [p.name for p in GPUS.values() if abs(p.total_gib - gib) < 0.05]
+    return near[0] if len(near) == 1 else None
+
+
+def more_commands(
+    text: str, framework: str | None, version: str | None, args: argparse.Namespace | None, runtime: bool
+) -> list[dict[str, str]]:
+    """The commands that tell more about a memory or runtime message, with what was given filled in."""
+    import shlex
+
+    out: list[dict[str, str]] = []
+    log = getattr(args, "log", None)
+    fw = framework or "sglang"  # mem's own default; said below when it is a guess
+    if _MEMORY.search(text):
+        flags: list[str] = []
+        for name, value in _ASSIGNED.findall(text):
+            flag = _flag(fw, version, name)
+            if flag and flag not in flags:
+                flags += [flag, value]
+        gpu = getattr(args, "gpu", None) or _gpu_from_text(text)
+        words = ["argtrace", "mem", "--model-config", getattr(args, "model_config", None) or "MODEL_DIR"]
+        words += ["--gpu", gpu or "GPU"]
+        words += ["--framework", fw] if framework else []
+        if version:
+            words += ["--framework-version", version]
+        if log:
+            words += ["--from-log", log]
+        cmd = shlex.join(words) + " -- " + (shlex.join(flags) if flags else "SERVER_FLAGS...")
+        out.append(
+            {
+                "command": cmd,
+                "why": "sizes weights, KV cache and activations for this model and GPU and says which "
+                "settings make it fit (fill in MODEL_DIR, GPU and the server's flags where shown"
+                + ("" if framework else "; add --framework vllm for a vLLM server")
+                + ")",
+            }
+        )
+    if runtime or out:
+        out.append(
+            {
+                "command": shlex.join(["argtrace", "log", log or "LOG"]),
+                "why": "reads the whole server log: the configuration it logged, where start-up stopped, "
+                "the first error and what caused it",
+            }
+        )
+    return out
+
+
+_VLLM_LINE = re.compile(
+    r"^(?:\S.*?\s)?(?:\(\w+(?: \w+=[\w.]+)*\)\s+)?(?:INFO|WARNING|ERROR|DEBUG|CRITICAL) \d\d-\d\d ", re.M
+)
+_SGLANG_LINE = re.compile(r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?: (?:DP|TP|PP|EP)\d+)*\]", re.M)
+
+
+def framework_of_text(text: str) -> str | None:
+    """The framework whose log format the text has: vLLM's ``ERROR 05-12 10:00:00`` (after a
+    ``(VllmWorker rank=0 pid=1)`` tag), SGLang's ``[2025-05-12 10:00:00 TP0]``."""
+    vllm = bool(_VLLM_LINE.search(text))
+    sglang = bool(_SGLANG_LINE.search(text))
+    return "vllm" if vllm and not sglang else "sglang" if sglang and not vllm else None
+
+
+_ARGUMENT_MODULES = re.compile(r"(?:server_args|arg_utils|arg_groups/|/config/|config\.py$)")
+
+
+def explain(
+    text: str,
+    framework: str | None = None,
+    version: str | None = None,
+    args: argparse.Namespace | None = None,
+) -> dict[str, Any]:
+    """The ``why`` section: matches grouped by site across releases, the log signatures, follow-ups."""
+    from argtrace.resolver.message_match import candidates, match_text
+    from argtrace.resolver.message_store import frameworks, indexed_releases
+
+    every = bool(getattr(args, "all", False))
+    matches = match_text(text, framework, version)
+    groups = group_matches(matches, framework, version, every)
+    texts = candidates(text)
+    signatures = _signatures(texts, framework)
+    fw = framework or (groups[0]["framework"] if groups else None) or framework_of_text(text)
+    if fw is None and signatures:
+        fw = next((s["framework"] for s in signatures if s["framework"] != "any"), None)
+    runtime = not groups or not _ARGUMENT_MODULES.search(groups[0]["file"])
+    return {
+        "query": " ".join(text.split()),
+        "matches": groups,
+        "signatures": signatures,
+        "more": more_commands(" ".join(texts), fw, version, args, runtime),
+        "indexed": {name: indexed_releases(name) for name in frameworks()},
+    }
 
 
 def render_why(section: Mapping[str, Any]) -> str:
     lines: list[str] = []
     if not section.get("matches"):
-        return f"no bundled raise site matches {section.get('query')!r}"
-    for g in section["matches"]:
-        lines.append(f"{g['framework']}: {g['exception']} in {g['function']} (match {g['score']:.2f})")
+        lines.append(f"no framework raise or log site matches {section.get('query')!r}")
+    for g in section.get("matches", []):
+        kind = {"log": "logged", "warn": "warned"}.get(g.get("kind", "raise"), "raised")
+        lines.append(
+            f"{g['framework']}: {g['exception']} {kind} in {g['function']} "
+            f"({g.get('file')}:{g.get('line')}; match {g['score']:.2f}, {g.get('specificity', 0)} chars)"
+        )
         lines.append(f"  message: {g['message']}")
         for cond in g["conditions"]:
             lines.append(f"  when: {cond}")
@@ -111,8 +371,14 @@ def render_why(section: Mapping[str, Any]) -> str:
             lines.append(f"  reads: {reads}")
         lines.append("  in: " + ", ".join(f"{v['version']} ({v['at']})" for v in g["versions"]))
         if g["absent_in"]:
-            lines.append("  not raised by: " + ", ".join(g["absent_in"]))
+            lines.append("  not in: " + ", ".join(g["absent_in"]))
         lines.append(f"  fix: {g['fix']}")
+    for sig in section.get("signatures", []):
+        lines.append(f"log signature {sig['id']} ({sig['code']}): {sig['meaning']}")
+        lines.append(f"  fix: {sig['fix']}")
+    for more in section.get("more", []):
+        lines.append(f"more: {more['command']}")
+        lines.append(f"  {more['why']}")
     return "\n".join(lines)
 
 
@@ -120,13 +386,17 @@ def run(args: argparse.Namespace) -> Report:
     from argtrace.model import Report, UsageError
     from argtrace.render.text import SECTION_RENDERERS
 
-    text = " ".join(str(args.error_text).split())
-    if not text:
+    text = str(args.error_text)
+    if not text.strip():
         raise UsageError("why: give the error text")
     SECTION_RENDERERS.setdefault("why", render_why)
     report = Report(command="why")
-    section = explain(text, args.framework, args.framework_version)
+    section = explain(text, args.framework, args.framework_version, args)
     report.sections["why"] = section
     if not section["matches"]:
-        report.notes.append("no bundled raise site matches; try a shorter, literal part of the message")
+        report.notes.append(
+            "no framework raise or log site matches"
+            + ("; the log signatures above say what it means" if section["signatures"] else "")
+            + "; try a shorter, literal part of the message"
+        )
     return report

@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+"""Index every message a framework release can print, from its wheel, for ``argtrace why``.
+
+    python scripts/gen_messages.py sglang==0.5.23                 # the wheel in the resolver cache
+    python scripts/gen_messages.py vllm==0.11.0 --wheel-dir /tmp/w  # or in another directory
+    python scripts/gen_messages.py vllm==0.11.0 --download /tmp/w   # pip download it there first
+    python scripts/gen_messages.py /path/to/vllm-0.11.0-cp38-abi3-manylinux1_x86_64.whl
+    python scripts/gen_messages.py --drop sglang==0.5.19          # forget a release
+
+The wheel (a zip) is read directly: each ``.py`` file of the package is parsed with ``ast`` (never
+imported, never unpacked, no source copied) by ``argtrace.resolver.message_index``. The release's sites
+are merged into ``src/argtrace/frameworks/data/messages/<framework>.json.gz``: one file per framework, a
+site shared by several releases stored once with its line in each (``at``), so a new release costs only
+what it changed. Nothing in those files is typed by hand.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import hashlib
+import json
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))
+
+from argtrace.resolver import message_index  # noqa: E402
+from argtrace.resolver.message_store import FORMAT, MESSAGE_DIR, site_key, sort_releases  # noqa: E402
+
+GENERATOR = "scripts/gen_messages.py"
+FRAMEWORKS = ("sglang", "vllm")
+_WHEEL_NAME = re.compile(r"^(?P<name>[A-Za-z0-9_.]+?)-(?P<version>[^-]+)-.*\.whl$")
+
+
+def log(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+def default_wheel_dirs() -> list[Path]:
+    from argtrace.resolver.environments import cache_dir
+
+    return [cache_dir() / "wheels"]
+
+
+def find_wheel(framework: str, version: str, dirs: list[Path]) -> Path | None:
+    for folder in dirs:
+        for path in sorted(folder.glob(f"{framework}-{version}-*.whl")):
+            return path
+    return None
+
+
+def download(framework: str, version: str, dest: Path) -> Path:
+    dest.mkdir(parents=True, exist_ok=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "-q",
+            "--no-deps",
+            "--only-binary",
+            ":all:",
+            "-d",
+            str(dest),
+            f"{framework}=={version}",
+        ],
+        check=True,
+    )
+    found = find_wheel(framework, version, [dest])
+    if found is None:
+        raise SystemExit(f"pip download gave no {framework}-{version} wheel in {dest}")
+    return found
+
+
+def resolve_target(target: str, dirs: list[Path], download_dir: Path | None) -> tuple[str, str, Path]:
+    """(framework, version, wheel) for ``FRAMEWORK==VERSION`` or a wheel path."""
+    if "==" in target:
+        framework, _, version = target.partition("==")
+        if framework not in FRAMEWORKS:
+            raise SystemExit(f"{target}: the framework is one of {', '.join(FRAMEWORKS)}")
+        wheel = find_wheel(framework, version, dirs)
+        if wheel is None and download_dir is not None:
+            wheel = download(framework, version, download_dir)
+        if wheel is None:
+            raise SystemExit(
+                f"no {framework}-{version}-*.whl in {', '.join(map(str, dirs))}"
+                " (give --wheel-dir or --download)"
+            )
+        return framework, version, wheel
+    wheel = Path(target)
+    m = _WHEEL_NAME.match(wheel.name)
+    if not wheel.is_file() or not m or m.group("name").lower() not in FRAMEWORKS:
+        raise SystemExit(f"{target}: neither FRAMEWORK==VERSION nor an sglang/vllm wheel file")
+    return m.group("name").lower(), m.group("version"), wheel
+
+
+def sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def load_store(framework: str, out_dir: Path) -> dict[str, Any]:
+    path = out_dir / f"{framework}.json.gz"
+    if path.exists():
+        data: dict[str, Any] = json.loads(gzip.decompress(path.read_bytes()))
+        if data.get("format") == FORMAT:
+            return data
+        log(f"{path}: format {data.get('format')} is not {FORMAT}; starting over")
+    return {"format": FORMAT, "framework": framework, "generated_by": GENERATOR, "releases": {}, "sites": []}
+
+
+def drop_release(store: dict[str, Any], version: str) -> None:
+    store["releases"].pop(version, None)
+    kept = []
+    for site in store["sites"]:
+        site["at"].pop(version, None)
+        if site["at"]:
+            kept.append(site)
+    store["sites"] = kept
+
+
+def merge_release(store: dict[str, Any], version: str, sites: list[dict[str, Any]]) -> None:
+    drop_release(store, version)
+    by_key = {site_key(s): s for s in store["sites"]}
+    for site in sites:
+        key = site_key(site)
+        entry = by_key.get(key)
+        if entry is None:
+            entry = by_key[key] = {k: v for k, v in site.items() if k != "l"} | {"at": {}}
+            store["sites"].append(entry)
+        else:
+            entry["r"] = sorted(set(entry["r"]) | set(site["r"]))[: message_index.MAX_READS]
+        entry["at"].setdefault(version, []).append(site["l"])
+    order = sort_releases([*store["releases"], version])
+    for entry in store["sites"]:
+        entry["at"] = {v: entry["at"][v] for v in order if v in entry["at"]}
+    store["sites"].sort(key=lambda s: (s["f"], s["fn"], json.dumps(s["p"])))
+
+
+def write_store(store: dict[str, Any], out_dir: Path) -> Path:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / f"{store['framework']}.json.gz"
+    store["releases"] = {v: store["releases"][v] for v in sort_releases(list(store["releases"]))}
+    text = json.dumps(store, separators=(",", ":"), ensure_ascii=False, sort_keys=False)
+    # mtime=0: the same input gives the same bytes
+    path.write_bytes(gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0))
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("targets", nargs="*", metavar="FRAMEWORK==VERSION|WHEEL")
+    parser.add_argument(
+        "--wheel-dir", action="append", type=Path, default=[], help="where to look for wheels"
+    )
+    parser.add_argument("--download", type=Path, metavar="DIR", help="pip download a missing wheel into DIR")
+    parser.add_argument("--drop", action="append", default=[], metavar="FRAMEWORK==VERSION")
+    parser.add_argument("--out", type=Path, default=MESSAGE_DIR, help=f"default: {MESSAGE_DIR}")
+    args = parser.parse_args(argv)
+    if not args.targets and not args.drop:
+        parser.error("give FRAMEWORK==VERSION or a wheel path")
+    dirs = [*args.wheel_dir, *default_wheel_dirs()]
+    stores: dict[str, dict[str, Any]] = {}
+    for item in args.drop:
+        framework, _, version = item.partition("==")
+        store = stores.setdefault(framework, load_store(framework, args.out))
+        drop_release(store, version)
+    for target in args.targets:
+        framework, version, wheel = resolve_target(target, dirs, args.download)
+        started = time.monotonic()
+        sites = message_index.index_wheel(str(wheel), framework)
+        store = stores.setdefault(framework, load_store(framework, args.out))
+        merge_release(store, version, sites)
+        store["releases"][version] = {"wheel": wheel.name, "sha256": sha256(wheel), "sites": len(sites)}
+        took = time.monotonic() - started
+        log(f"{framework} {version}: {len(sites)} sites from {wheel.name} in {took:.0f} s")
+    for store in stores.values():
+        path = write_store(store, args.out)
+        log(f"wrote {path} ({path.stat().st_size / 1024:.0f} KiB, {len(store['sites'])} distinct sites)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,284 @@
+"""Matching a pasted error or log text against the message sites of :mod:`argtrace.resolver.message_store`.
+
+The text is cut into lines; each loses the prefixes frameworks and Python add (log prefixes such as
+``[2025-05-12 10:00:00 TP0]`` and ``ERROR 05-12 10:00:00 [file.py:12]``, ``(EngineCore_DP0 pid=1)``,
+rank tags ``[rank0]:``, exception class names ``ValueError:``, traceback frames). A site matches when its
+literal pieces occur in order in a line or in the whole text (placeholders are wildcards: the pieces are
+found with ``str.find``, never with a backtracking regex), or, for a truncated or partial paste, when at
+least 80% of the text's words are found in order among the site's literal words. Matches are ranked by
+*specificity*: the number of literal characters of the site found in the text.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from argtrace.resolver.message_store import Site, frameworks, sites, word_index
+
+MIN_SPECIFICITY = 8  # literal alphanumeric characters a match needs
+MIN_PARTIAL = 16  # ... and a partial one ("out of memory" alone says nothing about where)
+MAX_CANDIDATE_SITES = 600  # prefilter survivors scored per framework
+MAX_TEXT = 20_000  # characters of pasted text looked at
+COVERAGE = 0.8
+HALF = 0.5
+VALUE_WORDS = 4  # words a placeholder's value may account for
+_WORD = re.compile(r"[A-Za-z0-9_]+")
+_EXC_PREFIX = re.compile(
+    r"^(?:[A-Za-z_][\w.]*\.)?(?:[A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt)|AssertionError|"
+    r"KeyboardInterrupt)(?:\(\w*\))?:\s*"
+)
+_PYDANTIC = re.compile(r"^(?:Value|Assertion|Type|Key) error,\s*")  # pydantic wraps a validator's error
+_PY_LOGGING = re.compile(r"^(?:ERROR|WARNING|CRITICAL|INFO|DEBUG):[\w.]*:\s*")
+_TORCH_TAG = re.compile(r"^\[[WEI]\d{6,}[^\]]*\]\s*")  # c10's [W1203 10:00:00.123 ...] prefix
+_RANK_ANY = re.compile(r"^\[rank\d+\]:\s*|^\(\w+(?: [\w]+=[\w.]+)*\)\s+|^E\s{2,}|^\|\s+")
+_FRAME = re.compile(r'^(?:File "[^"]*", line \d+|Traceback \(most recent call last\)|\^+$|~+$)')
+
+
+def _alnum(text: str) -> int:
+    return sum(ch.isalnum() for ch in text)
+
+
+def strip_prefixes(line: str) -> str:
+    """A log or traceback line without the prefixes frameworks and Python put before a message."""
+    from argtrace.layers.log.analyze import split_prefix
+
+    text = line.strip()
+    for _ in range(6):  # prefixes nest: (proc pid) ERROR date [file] [rank0]: ValueError: ...
+        before = text
+        text = split_prefix(text).body.strip()
+        for pattern in (_RANK_ANY, _TORCH_TAG, _PY_LOGGING, _EXC_PREFIX, _PYDANTIC):
+            text = pattern.sub("", text, count=1).strip()
+        if text == before:
+            break
+    return text
+
+
+def candidates(text: str) -> list[str]:
+    """The texts a site may match: the whole paste (lines joined) and each message line on its own."""
+    lines = []
+    after_frame = False  # the line after a traceback's `File "...", line N` is that line's source code
+    for raw in text[:MAX_TEXT].splitlines():
+        line = " ".join(strip_prefixes(raw).split())
+        if _FRAME.match(line):
+            after_frame = line.startswith("File ")
+            continue
+        if after_frame:
+            after_frame = False
+            continue
+        if line:
+            lines.append(line)
+    joined = " ".join(lines)
+    out = [joined] if joined else []
+    if len(lines) > 1:
+        out.extend(dict.fromkeys(line for line in lines if len(_WORD.findall(line)) >= 2))
+    return out
+
+
+@dataclass
+class Match:
+    site: Site
+    specificity: int  # literal alphanumeric characters of the site found in the text
+    score: float  # the share of the text the site explains (1.0: all of it), for the JSON contract
+    how: str  # "full" (every literal piece in order) or "partial" (a truncated or partial paste)
+    text: str  # the candidate text it matched
+
+
+def _pieces(parts: Sequence[Any]) -> list[tuple[str, bool, bool]]:
+    """(literal, optional, placeholder_before) pieces, whitespace normalised."""
+    out: list[tuple[str, bool, bool]] = []
+    gap = False
+    for part in parts:
+        if isinstance(part, str):
+            text = " ".join(part.split())
+            if text:
+                out.append((text, False, gap))
+                gap = False
+        elif isinstance(part, list):
+            gap = True
+        else:
+            for text, _, inner_gap in _pieces(part["o"]):
+                out.append((text, True, gap or inner_gap))
+                gap = False
+            gap = True
+    return out
+
+
+def _full(site: Site, text: str) -> tuple[int, float] | None:
+    """Every required literal piece in order (optional ones counted when present), or the whole text
+    inside one literal piece (a short, cut-out paste: "Not enough memory")."""
+    pieces = _pieces(site.parts)
+    if len(text) >= MIN_SPECIFICITY and any(text in piece for piece, _, _ in pieces):
+        return _alnum(text), 1.0
+    required = [p for p in pieces if not p[1]]
+    if not required:
+        return None
+    first = required[0][0]
+    start = text.find(first)
+    tries = 0
+    while start >= 0 and tries < 8:  # each occurrence of the first piece may start the message
+        pos = start
+        spec = 0
+        end = start
+        ok = True
+        for piece, optional, _gap in pieces:
+            at = text.find(piece, pos)
+            if at < 0:
+                if optional:
+                    continue
+                ok = False
+                break
+            spec += _alnum(piece)
+            pos = at + len(piece)
+            end = pos
+        if ok:
+            head = 0 if isinstance(site.parts[0], list) else start
+            tail = len(text) if isinstance(site.parts[-1], (list, dict)) else end
+            covered = _alnum(text[head:tail])
+            return spec, round(min(1.0, covered / max(1, _alnum(text))), 3)
+        start = text.find(first, start + 1)
+        tries += 1
+    return None
+
+
+def _partial(site: Site, words: list[str]) -> tuple[int, float] | None:
+    """A truncated or partial paste, or one with other text around the message: the text's words found
+    in order among the site's literal words (greedy), then the densest run of those hits, at least 80%
+    of the words between its first and last hit (so a log prefix or the next sentence does not count
+    against it)."""
+    if len(words) < 3 or not site.words:
+        return None
+    positions = site.positions
+    gaps = site.gaps
+    j = 0
+    hits: list[int] = []  # positions in `words`
+    sizes = [0]  # running sum of the hit words' lengths
+    # words between two hits that a placeholder of the template between them explains (a value), running
+    # sum; and placeholders that matched nothing (a site whose wording has no placeholder there fits better)
+    explained = [0]
+    empty = 0
+    last_k = -1
+    places_hit: list[int] = []  # the template position of each hit
+    for i, word in enumerate(words):
+        places = positions.get(word)
+        if not places:
+            continue
+        k = bisect.bisect_left(places, j)
+        if k < len(places):
+            at = places[k]
+            placeholder = last_k >= 0 and any(gaps[last_k + 1 : at + 1])
+            between = i - hits[-1] - 1 if hits else 0
+            # a value is a few words (a number, a name); more is text the template does not have
+            explained.append(explained[-1] + (min(between, VALUE_WORDS) if placeholder else 0))
+            empty += 1 if placeholder and between == 0 else 0
+            hits.append(i)
+            places_hit.append(at)
+            sizes.append(sizes[-1] + len(word) - word.count("_"))  # alphanumerics, as _full counts
+            j = at + 1
+            last_k = at
+    if len(hits) < 3:
+        return None
+    best: tuple[int, float] | None = None
+    for a in range(len(hits) - 2):
+        if best is not None and sizes[-1] - sizes[a] <= best[0]:
+            break  # no window starting here or later can beat it
+        for b in range(len(hits) - 1, a + 1, -1):
+            count = b - a + 1
+            values = explained[b + 1] - explained[a + 1]
+            density = (count + values) / (hits[b] - hits[a] + 1)
+            # and the hits must not skip most of the template between them: "out of memory ... to
+            # allocate" is not "Out of memory. Try to lower your batch size. Try to allocate"
+            spread = count / (places_hit[b] - places_hit[a] + 1)
+            if density >= COVERAGE and spread >= HALF:
+                # the run must be most of the text or much of the message: "is larger than the" inside a
+                # long paste is not a match of every message that says so
+                if count >= HALF * len(words) or count >= HALF * site.distinct:
+                    chars = sizes[b + 1] - sizes[a]
+                    if best is None or chars > best[0]:
+                        best = (chars, round(density * 0.95 - 0.01 * empty, 3))
+                break  # the widest window from this start
+    return best
+
+
+def _prefiltered(framework: str, texts: list[str], version: str | None) -> list[Site]:
+    every = sites(framework)
+    index = word_index(framework)
+    counts: dict[int, int] = {}
+    words = {w.lower() for t in texts for w in _WORD.findall(t) if len(w) >= 3}
+    for word in words:
+        for i in index.get(word, ()):
+            counts[i] = counts.get(i, 0) + 1
+    ranked = []
+    for i, hits in counts.items():
+        site = every[i]
+        if version and version not in site.at:
+            continue
+        if hits >= min(2, site.distinct):
+            ranked.append((hits / max(1, site.distinct), hits, i))
+    ranked.sort(reverse=True)
+    return [every[i] for _, _, i in ranked[:MAX_CANDIDATE_SITES]]
+
+
+_LEVEL = re.compile(r"(?:^|[\s)\]])(WARNING|ERROR|CRITICAL)(?=[\s:])")
+_EXC_NAME = re.compile(r"\b([A-Z]\w*(?:Error|Exception|Warning))(?::|\()")
+
+
+def hints(text: str) -> set[str]:
+    """What the prefixes say about the site: log levels (``warning``) and exception classes
+    (``ValueError``), to break ties between a raise and a log of the same message."""
+    found = {m.group(1).lower() for m in _LEVEL.finditer(text)}
+    found |= {m.group(1) for m in _EXC_NAME.finditer(text)}
+    return found
+
+
+def _hinted(site: Site, found: set[str]) -> bool:
+    if site.kind == "log":
+        return site.what in found
+    return site.what.rsplit(".", 1)[-1] in found
+
+
+def match_text(text: str, framework: str | None = None, version: str | None = None) -> list[Match]:
+    """Every site (of one framework / release when given) matching ``text``, most specific first; on a
+    tie, the site whose kind the prefixes name (a ``WARNING`` line: the log call, ``ValueError:``: the
+    raise)."""
+    texts = candidates(text)
+    if not texts:
+        return []
+    found = hints(text[:MAX_TEXT])
+    words_of = [[w.lower() for w in _WORD.findall(t)] for t in texts]
+    out: list[Match] = []
+    for fw in frameworks() if framework is None else [framework]:
+        for site in _prefiltered(fw, texts, version):
+            if site.literal_chars < MIN_SPECIFICITY:
+                continue
+            best: Match | None = None
+            for cand, cand_words in zip(texts, words_of, strict=True):
+                full = _full(site, cand)
+                if full and full[0] >= MIN_SPECIFICITY:
+                    m = Match(site, full[0], full[1], "full", cand)
+                else:
+                    part = _partial(site, cand_words)
+                    if not part or part[0] < MIN_PARTIAL:
+                        continue
+                    m = Match(site, part[0], part[1], "partial", cand)
+                if best is None or (m.specificity, m.how == "full") > (best.specificity, best.how == "full"):
+                    best = m
+            if best is not None:
+                out.append(best)
+    from argtrace.frameworks.schema import version_key
+
+    # stable sorts: on a full tie the site of the newest release comes first, then by file
+    out.sort(key=lambda m: m.site.file)
+    out.sort(key=lambda m: max(version_key(v) for v in m.site.at) if m.site.at else (), reverse=True)
+    out.sort(
+        key=lambda m: (
+            -m.specificity,
+            m.how != "full",
+            not _hinted(m.site, found),
+            -m.score,
+        )
+    )
+    return out

@@ -1,0 +1,321 @@
+"""The bundled message indexes (``frameworks/data/messages/<framework>.json.gz``, written by
+``scripts/gen_messages.py``) and matching a pasted error or log text against them (``argtrace why``).
+
+File shape (format 1)::
+
+    {"format": 1, "framework": "sglang", "generated_by": "scripts/gen_messages.py",
+     "releases": {"0.5.23": {"wheel": "...whl", "sha256": "...", "sites": 5200}, ...},
+     "sites": [{"f": "sglang/srt/...py", "fn": "Class.method", "k": "raise|assert|log|warn",
+                "x": "RuntimeError | warning | ...", "p": [parts], "c": [conditions], "r": [reads],
+                "at": {"0.5.10.post1": [60], "0.5.23": [64]}}, ...]}
+
+``p``/``c``/``r`` are described in :mod:`argtrace.resolver.message_index`. A site shared by several
+releases is stored once, with its line(s) in each. Stdlib only.
+"""
+
+from __future__ import annotations
+
+import functools
+import gzip
+import json
+import os
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+MESSAGE_DIR = Path(__file__).resolve().parent.parent / "frameworks" / "data" / "messages"
+FORMAT = 1
+
+
+def site_key(site: Mapping[str, Any]) -> tuple[str, str, str, str, str, str]:
+    """What makes two releases' sites the same site: file, function, kind, class, message, conditions."""
+    return (
+        site["f"],
+        site["fn"],
+        site["k"],
+        site["x"],
+        json.dumps(site["p"], ensure_ascii=False),
+        json.dumps(site["c"], ensure_ascii=False),
+    )
+
+
+def sort_releases(versions: Iterable[str]) -> list[str]:
+    from argtrace.frameworks.schema import version_key
+
+    return sorted(set(versions), key=version_key)
+
+
+# ------------------------------------------------------------------------------------------- loading
+
+
+_WORD = re.compile(r"[A-Za-z0-9_]+")
+_SPACE = re.compile(r"\s+")
+
+
+def _norm(text: str) -> str:
+    return _SPACE.sub(" ", text)
+
+
+@dataclass
+class Site:
+    """One site, prepared for matching."""
+
+    framework: str
+    file: str
+    function: str
+    kind: str
+    what: str
+    parts: list[Any]
+    conditions: list[str]
+    reads: list[str]
+    at: dict[str, list[int]]
+    source: str = "messages"  # or "raise_sites" (a release indexed only for its argument modules)
+    _words: list[str] | None = field(default=None, repr=False)
+
+    @functools.cached_property
+    def template(self) -> str:
+        return template_of(self.parts)
+
+    @property
+    def words(self) -> list[str]:
+        """The literal words, in order (optional pieces included)."""
+        if self._words is None:
+            self._words = [w.lower() for w in _WORD.findall(" ".join(_literals(self.parts)))]
+        return self._words
+
+    @functools.cached_property
+    def literal_chars(self) -> int:
+        return sum(map(str.isalnum, "".join(_literals(self.parts, optional=False))))
+
+    @functools.cached_property
+    def gaps(self) -> list[bool]:
+        """Per literal word: whether a placeholder (or an optional piece's edge) comes right before it."""
+        out: list[bool] = []
+        gap = False
+
+        def walk(parts: Sequence[Any]) -> None:
+            nonlocal gap
+            for part in parts:
+                if isinstance(part, str):
+                    for _word in _WORD.findall(part):
+                        out.append(gap)
+                        gap = False
+                elif isinstance(part, list):
+                    gap = True
+                else:
+                    gap = True
+                    walk(part["o"])
+                    gap = True
+
+        walk(self.parts)
+        return out
+
+    @functools.cached_property
+    def distinct(self) -> int:
+        """How many different words of 3+ characters the message has (the prefilter's yardstick)."""
+        return len({w for w in self.words if len(w) >= 3})
+
+    @functools.cached_property
+    def positions(self) -> dict[str, list[int]]:
+        """Literal word -> its positions in :attr:`words` (for the in-order walk)."""
+        out: dict[str, list[int]] = {}
+        for i, word in enumerate(self.words):
+            out.setdefault(word, []).append(i)
+        return out
+
+
+def _literals(parts: Sequence[Any], optional: bool = True) -> list[str]:
+    out: list[str] = []
+    for part in parts:
+        if isinstance(part, str):
+            out.append(part)
+        elif isinstance(part, dict) and optional:
+            out.extend(_literals(part["o"]))
+    return out
+
+
+def template_of(parts: Sequence[Any]) -> str:
+    """The message with ``{expr}`` placeholders and ``[...]`` around optional pieces."""
+    return _norm(_template(parts)).strip()
+
+
+def _template(parts: Sequence[Any]) -> str:
+    out = []
+    for part in parts:
+        if isinstance(part, str):
+            out.append(part)
+        elif isinstance(part, list):
+            out.append("{" + str(part[0]) + "}")
+        else:
+            out.append("[" + _template(part["o"]) + "]")
+    return "".join(out)
+
+
+@functools.cache
+def load_store(framework: str) -> dict[str, Any] | None:
+    path = MESSAGE_DIR / f"{framework}.json.gz"
+    try:
+        data = json.loads(gzip.decompress(path.read_bytes()))
+    except (OSError, ValueError, EOFError):
+        return None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        return None
+    return data
+
+
+def indexed_releases(framework: str) -> list[str]:
+    return list(prepared(framework)[2])
+
+
+def frameworks() -> list[str]:
+    """Frameworks with a message index or (only) argument-module raise sites."""
+    from argtrace.resolver.raise_index import bundled
+
+    names = {p.name.split(".", 1)[0] for p in MESSAGE_DIR.glob("*.json.gz")}
+    return sorted(names | {fw for fw, _ in bundled()})
+
+
+def sites(framework: str) -> tuple[Site, ...]:
+    return prepared(framework)[0]
+
+
+def _load_sites(framework: str) -> tuple[Site, ...]:
+    """Every site of a framework: the message index, plus the argument-module raise sites of releases
+    that only ``scripts/gen_schemas.py`` indexed (a release added before its messages were)."""
+    out: list[Site] = []
+    store = load_store(framework) or {}
+    for raw in store.get("sites", []):
+        out.append(
+            Site(framework, raw["f"], raw["fn"], raw["k"], raw["x"], raw["p"], raw["c"], raw["r"], raw["at"])
+        )
+    from argtrace.resolver.raise_index import bundled, load_index
+
+    full = set(store.get("releases", {}))
+    for fw, version in bundled():
+        if fw != framework or version in full:
+            continue
+        for raw in (load_index(fw, version) or {}).get("sites", []):
+            parts = _parts_of_template(raw.get("message") or "")
+            if not parts:
+                continue
+            kind = "assert" if "assert" in raw else "raise"
+            reads = [f"self.{name}" for name in raw.get("fields") or []]
+            out.append(
+                Site(
+                    framework,
+                    raw["file"],
+                    raw["function"],
+                    kind,
+                    raw["exception"],
+                    parts,
+                    list(raw.get("conditions") or []),
+                    reads,
+                    {version: [raw["line"]]},
+                    source="raise_sites",
+                )
+            )
+    return tuple(out)
+
+
+def _parts_of_template(template: str) -> list[Any]:
+    parts: list[Any] = []
+    for piece in re.split(r"(\{[^{}]*\})", template):
+        if piece.startswith("{") and piece.endswith("}"):
+            parts.append([piece[1:-1]])
+        elif piece:
+            parts.append(piece)
+    return parts
+
+
+def word_index(framework: str) -> dict[str, list[int]]:
+    """Literal word -> the sites (by position in :func:`sites`) that contain it: the prefilter."""
+    return prepared(framework)[1]
+
+
+Prepared = tuple[tuple[Site, ...], dict[str, list[int]], tuple[str, ...]]
+
+
+def _build_index(every: tuple[Site, ...]) -> dict[str, list[int]]:
+    out: dict[str, list[int]] = {}
+    for i, site in enumerate(every):
+        for word in set(site.words):
+            if len(word) >= 3:
+                out.setdefault(word, []).append(i)
+        site.distinct  # noqa: B018 -- computed here so the cached copy carries it
+    return out
+
+
+CACHE_FORMAT = 3
+
+
+def _cache_path(framework: str) -> Path | None:
+    """Where the prepared sites and word index of this exact index file are kept between runs: loading
+    them is several times quicker than parsing the JSON and building the index again."""
+    import hashlib
+
+    try:
+        import platformdirs
+
+        stat = (MESSAGE_DIR / f"{framework}.json.gz").stat()
+        raise_stats = [p.stat().st_mtime_ns for p in sorted(_raise_dir().glob(f"{framework}-*.json"))]
+    except (OSError, ImportError):
+        return None
+    key = hashlib.sha256(repr((CACHE_FORMAT, stat.st_size, stat.st_mtime_ns, raise_stats)).encode())
+    name = f"{framework}-{key.hexdigest()[:16]}.marshal"
+    return Path(platformdirs.user_cache_dir("argtrace")) / "why" / name
+
+
+def _raise_dir() -> Path:
+    """The raise-site directory (imported late: raise_index is not needed to match messages)."""
+    from argtrace.resolver.raise_index import RAISE_DIR as path
+
+    return path
+
+
+@functools.cache
+def prepared(framework: str) -> Prepared:
+    """The sites of a framework, their word index and the releases with a message index, from the
+    cache when it matches the index files. The cache is ``marshal`` data (plain tuples, lists, dicts and
+    strings): loading it never runs code, unlike a pickle."""
+    import marshal
+
+    path = _cache_path(framework)
+    if path is not None:
+        try:
+            releases, index, rows = marshal.loads(path.read_bytes())
+            every = tuple(_site_of_row(framework, row) for row in rows)
+            return every, index, tuple(releases)
+        except (OSError, EOFError, ValueError, TypeError, KeyError, IndexError):
+            pass
+    every = _load_sites(framework)
+    out: Prepared = (
+        every,
+        _build_index(every),
+        tuple(sort_releases((load_store(framework) or {}).get("releases", {}))),
+    )
+    load_store.cache_clear()  # the parsed JSON is not needed any more
+    if path is not None:
+        try:
+            rows = [
+                (s.file, s.function, s.kind, s.what, s.parts, s.conditions, s.reads, s.at, s.source, s.words)
+                for s in every
+            ]
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_bytes(marshal.dumps((list(out[2]), out[1], rows)))
+            os.replace(tmp, path)
+            for stale in path.parent.glob(f"{framework}-*.marshal"):  # copies of older index files
+                if stale != path:
+                    stale.unlink(missing_ok=True)
+        except (OSError, ValueError):
+            pass  # a read-only cache directory only costs time
+    return out
+
+
+def _site_of_row(framework: str, row: Sequence[Any]) -> Site:
+    file, function, kind, what, parts, conditions, reads, at, source, words = row
+    site = Site(framework, file, function, kind, what, parts, conditions, reads, at, source)
+    site._words = words
+    return site
