@@ -48,8 +48,11 @@ LEVELS: tuple[tuple[str, int], ...] = (
     ("argtrace.check", 4),
     ("argtrace.verdicts", 4),  # the run's assumptions applied to the findings, after the layers
     ("argtrace.probe", 4),
+    ("argtrace.ci", 4),  # CI controls over reports (suppressions, baselines, config) and lint over a tree
     ("argtrace.commands", 5),
-    ("argtrace.usage", 5),  # the shared command-line options, checked before a command runs
+    ("argtrace.usage", 5),
+    ("argtrace.agent_tools", 5),  # argtrace mcp: tool inputs as argtrace command lines
+    ("argtrace.mcp_server", 5),  # the shared command-line options, checked before a command runs
     ("argtrace.cli", 6),
     ("argtrace.__main__", 6),
 )

@@ -1,5 +1,5 @@
 """The message index (`resolver/message_index.py`), its generator (`scripts/gen_messages.py`) and the
-matcher's prefix handling (`resolver/message_match.py`), on small sources and a real zip file."""
+matcher's prefix handling (`layers/log/messages.py`), on small sources and a real zip file."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
+from argtrace.layers.log.messages import candidates, strip_prefixes
 from argtrace.resolver.message_index import index_wheel, sites_of_source
-from argtrace.resolver.message_match import candidates, strip_prefixes
 from argtrace.resolver.message_store import template_of
 
 REPO = Path(__file__).resolve().parent.parent

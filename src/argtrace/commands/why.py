@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from argtrace.frameworks.schema import Schema
+    from argtrace.layers.log.messages import Match
     from argtrace.model import Report
-    from argtrace.resolver.message_match import Match
 
 NAME = "why"
 HELP = "explain a framework error message: the raise site, its condition, the settings it reads, the fix"
@@ -332,7 +332,7 @@ def explain(
     args: argparse.Namespace | None = None,
 ) -> dict[str, Any]:
     """The ``why`` section: matches grouped by site across releases, the log signatures, follow-ups."""
-    from argtrace.resolver.message_match import candidates, match_text
+    from argtrace.layers.log.messages import candidates, match_text
     from argtrace.resolver.message_store import frameworks, indexed_releases
 
     every = bool(getattr(args, "all", False))
