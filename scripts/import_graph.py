@@ -40,6 +40,7 @@ LEVELS: tuple[tuple[str, int], ...] = (
     ("argtrace.safe_json", 0),
     ("argtrace", 0),  # the package's own __init__ (its version string)
     ("argtrace.remote", 1),
+    ("argtrace.localfs", 1),  # which local paths may be opened (beside the host seam it shares a stat with)
     ("argtrace.frameworks", 2),
     ("argtrace.rules", 2),
     ("argtrace.resolver", 2),

@@ -103,7 +103,7 @@ def fake_server(tmp_path: Path) -> Iterator[subprocess.Popen[bytes]]:
 
 
 def test_remote_ps_snapshot_finds_the_server(sshd: SshServer, fake_server: subprocess.Popen[bytes]) -> None:
-    from argtrace.remote.processes import find_servers_on
+    from argtrace.layers.observed_remote import find_servers_on
     from argtrace.remote.ssh import RemoteHost, parse_target
 
     host = RemoteHost(parse_target(sshd.host), sshd.ssh_options())

@@ -151,7 +151,7 @@ def find_servers(framework: str | None = None) -> list[ObservedProcess]:
 
     host = current_host()
     if host.is_remote:  # argtrace --host: the node's /proc, read by the collector
-        from argtrace.remote.processes import find_servers_on
+        from argtrace.layers.observed_remote import find_servers_on
 
         return [s for s in find_servers_on(host, framework) if isinstance(s, ObservedProcess)]
     psutil = _psutil()
@@ -226,7 +226,7 @@ def resolve_pid(pid: str | int, framework: str | None = None) -> ObservedProcess
 
     host = current_host()
     if host.is_remote:  # argtrace --host: the node's process
-        from argtrace.remote.processes import resolve_pid_on
+        from argtrace.layers.observed_remote import resolve_pid_on
 
         found = resolve_pid_on(host, number)
         assert isinstance(found, ObservedProcess)

@@ -3,7 +3,7 @@
 This module owns the ``ObservedProcess`` record, the recognition of SGLang/vLLM worker titles
 (``setproctitle`` names such as ``sglang::scheduler_TP0``) and of a server's argv as the kernel has it. It
 sits below both ways of reading processes, ``layers/observed.py`` (local, psutil) and
-``remote/processes.py`` (a node's ``/proc`` over ``--host``), so neither imports the other.
+``layers/observed_remote.py`` (a node's ``/proc`` over ``--host``), so neither imports the other.
 """
 
 from __future__ import annotations

@@ -1,5 +1,7 @@
 """``argtrace --host NODE ps``: the node's SGLang/vLLM servers, as ``layers/observed.py`` describes them.
 
+The observed layer for a node: ``remote/host.py`` brings its ``/proc`` snapshots, this module reads them.
+
 ``layers/observed.py`` reads local processes with psutil. On a node the collector reads ``/proc`` instead
 (:meth:`Host.processes`) and this module turns its snapshots into the same ``ObservedProcess`` objects:
 server detection, worker titles, the process tree, listening sockets, and the framework version read from
