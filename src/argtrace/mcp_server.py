@@ -125,6 +125,22 @@ def _error_text(output: _Output, invocation: Invocation) -> str:
     return "\n".join(lines[-5:]) or f"argtrace {_command_name(invocation)} exited with status {output.status}"
 
 
+# The inputs check and fix share, described once (the SDK turns these into the tools' input schemas).
+CommandIn = Annotated[str | None, Field(description="a launch command line, analysed as `bash -c`")]
+ScriptIn = Annotated[
+    str | None, Field(description="path of a launch script, compose file or Kubernetes manifest")
+]
+ArgsIn = Annotated[list[str] | None, Field(description="the script's arguments ($1, $2...)")]
+FrameworkIn = Annotated[str | None, Field(description="sglang or vllm (default: detected)")]
+ReleaseIn = Annotated[str | None, Field(description="the release the server runs, e.g. 0.5.10.post1")]
+GpuIn = Annotated[str | None, Field(description="GPU profile NAME[xCOUNT], e.g. h100x8")]
+# Called model_config on the wire: pydantic reserves that name for its own use (see _called_by_alias).
+ModelConfigIn = Annotated[
+    str | None, Field(alias="model_config", description="the model's config.json or its directory")
+]
+EnvIn = Annotated[dict[str, str] | None, Field(description="variables of the starting environment")]
+
+
 def _called_by_alias(
     fn: Callable[..., Awaitable[CallToolResult]],
 ) -> Callable[..., Awaitable[CallToolResult]]:
@@ -191,29 +207,18 @@ def build_server(timeout_s: float) -> Any:
     )
     @_called_by_alias
     async def check(
-        command: Annotated[
-            str | None, Field(description="a launch command line, analysed as `bash -c`")
-        ] = None,
-        script: Annotated[
-            str | None, Field(description="path of a launch script, compose file or Kubernetes manifest")
-        ] = None,
-        args: Annotated[list[str] | None, Field(description="the script's arguments ($1, $2...)")] = None,
-        framework: Annotated[str | None, Field(description="sglang or vllm (default: detected)")] = None,
-        framework_version: Annotated[
-            str | None, Field(description="the release the server runs, e.g. 0.5.10.post1")
-        ] = None,
-        gpu: Annotated[str | None, Field(description="GPU profile NAME[xCOUNT], e.g. h100x8")] = None,
-        # Called model_config on the wire: pydantic reserves that name for its own use.
-        model_config_path: Annotated[
-            str | None, Field(alias="model_config", description="the model's config.json or its directory")
-        ] = None,
+        command: CommandIn = None,
+        script: ScriptIn = None,
+        args: ArgsIn = None,
+        framework: FrameworkIn = None,
+        framework_version: ReleaseIn = None,
+        gpu: GpuIn = None,
+        model_config_path: ModelConfigIn = None,
         log: Annotated[str | None, Field(description="the server's log, to compare with the launch")] = None,
         url: Annotated[
             str | None, Field(description="the running server's URL, to compare with the launch")
         ] = None,
-        env: Annotated[
-            dict[str, str] | None, Field(description="variables of the starting environment")
-        ] = None,
+        env: EnvIn = None,
         host: Annotated[
             str | None, Field(description="[USER@]HOST: check the launch as that node sees it, over ssh")
         ] = None,
@@ -243,23 +248,14 @@ def build_server(timeout_s: float) -> Any:
     )
     @_called_by_alias
     async def fix(
-        command: Annotated[
-            str | None, Field(description="a launch command line, analysed as `bash -c`")
-        ] = None,
-        script: Annotated[
-            str | None, Field(description="path of a launch script, compose file or Kubernetes manifest")
-        ] = None,
-        args: Annotated[list[str] | None, Field(description="the script's arguments ($1, $2...)")] = None,
-        framework: Annotated[str | None, Field(description="sglang or vllm (default: detected)")] = None,
-        framework_version: Annotated[str | None, Field(description="the release the server runs")] = None,
-        gpu: Annotated[str | None, Field(description="GPU profile NAME[xCOUNT], e.g. h100x8")] = None,
-        # Called model_config on the wire: pydantic reserves that name for its own use.
-        model_config_path: Annotated[
-            str | None, Field(alias="model_config", description="the model's config.json or its directory")
-        ] = None,
-        env: Annotated[
-            dict[str, str] | None, Field(description="variables of the starting environment")
-        ] = None,
+        command: CommandIn = None,
+        script: ScriptIn = None,
+        args: ArgsIn = None,
+        framework: FrameworkIn = None,
+        framework_version: ReleaseIn = None,
+        gpu: GpuIn = None,
+        model_config_path: ModelConfigIn = None,
+        env: EnvIn = None,
         write: Annotated[bool, Field(description="apply the verified edits to the files")] = False,
         ctx: Context | None = None,
     ) -> CallToolResult:
