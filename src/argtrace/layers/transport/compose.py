@@ -10,7 +10,6 @@ and environment to :mod:`.containers`.
 from __future__ import annotations
 
 import posixpath
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -30,7 +29,7 @@ from argtrace.layers.transport.envfiles import (
     parse_compose_env_file,
     read_env_file,
 )
-from argtrace.layers.transport.words import _show, split_like_shlex
+from argtrace.layers.transport.words import _show, one_word_flag, split_like_shlex
 from argtrace.layers.transport.yamlnodes import _get, _items, _line, _scalar, _seq
 from argtrace.model import Evidence, Origin
 
@@ -40,7 +39,6 @@ def _compose_words(
 ) -> list[str] | None:
     """A compose ``command:``/``entrypoint:``: a list is the argv as is; a string is split like a shell
     would split words (quotes honoured) but nothing else of a shell applies."""
-    from argtrace.rules import transport as R
 
     if node is None:
         return None
@@ -64,19 +62,8 @@ def _compose_words(
         value, unset = compose_interpolate(text, env)
         item_at = _line(label, item)
         _unset_findings(item_at, unset, result, how=f"`{what}:`")
-        if value.startswith("-") and re.search(r"\s", value.strip()):
-            flag, _, rest = value.strip().partition(" ")
-            result.findings.append(
-                R.TP011.finding(
-                    f"the `{what}:` list item {_show(value)} is ONE argv word: the server receives the "
-                    f"flag and its "
-                    "value as a single argument, which argparse does not recognise",
-                    at=item_at,
-                    evidence=[Evidence("transport", item_at, f"- {text}")],
-                    fix=f"Give the flag and its value as two list items: `- {flag}` and `- {rest.strip()}` "
-                    f"(or write `{flag}={rest.strip()}`).",
-                )
-            )
+        if (split := one_word_flag(f"`{what}:` list item", value, text, item_at)) is not None:
+            result.findings.append(split)
         words.append(value)
     return words
 

@@ -22,7 +22,7 @@ from argtrace.layers.transport.containers import (
     container_argv,
 )
 from argtrace.layers.transport.context import TransportResult
-from argtrace.layers.transport.words import _show
+from argtrace.layers.transport.words import _show, one_word_flag
 from argtrace.layers.transport.yamlnodes import _get, _line, _scalar, _seq
 from argtrace.model import Evidence, Origin, ServerCommand, Word
 
@@ -143,19 +143,8 @@ def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: 
                             evidence=[Evidence("transport", item_at, text)],
                         )
                     )
-                if value.startswith("-") and re.search(r"\s", value.strip()):
-                    flag, _, rest = value.strip().partition(" ")
-                    result.findings.append(
-                        R.TP011.finding(
-                            f"the `{field_name}` item {_show(value)} is ONE argv word: the server "
-                            f"receives the flag "
-                            "and its value as a single argument, which argparse does not recognise",
-                            at=item_at,
-                            evidence=[Evidence("transport", item_at, f"- {text}")],
-                            fix=f"Give the flag and its value as two items: `- {flag}` and `- "
-                            f"{rest.strip()}`.",
-                        )
-                    )
+                if (split := one_word_flag(f"`{field_name}` item", value, text, item_at)) is not None:
+                    result.findings.append(split)
                 out.append(value)
             words[field_name] = out
         command, args = words["command"], words["args"]

@@ -15,6 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from argtrace.model import Evidence, Finding
+
 _SHELLS = {"bash", "sh", "dash", "zsh", "ksh"}
 
 
@@ -225,3 +227,21 @@ def _latin1_bytes(text: str) -> bytes:
     from argtrace.layers.shell import lexer as L
 
     return L.restore(text).encode("latin-1", "replace")
+
+
+def one_word_flag(item_kind: str, value: str, text: str, at: str) -> Finding | None:
+    """TP011 for an exec-form list item (compose ``command:``, Kubernetes ``command``/``args``) that holds
+    a flag and its value: no shell splits it, so the server receives both as one argv word."""
+    from argtrace.rules import transport as R
+
+    if not (value.startswith("-") and re.search(r"\s", value.strip())):
+        return None
+    flag, _, rest = value.strip().partition(" ")
+    return R.TP011.finding(
+        f"the {item_kind} {_show(value)} is ONE argv word: the server receives the flag and its value as a "
+        "single argument, which argparse does not recognise",
+        at=at,
+        evidence=[Evidence("transport", at, f"- {text}")],
+        fix=f"Give the flag and its value as two items: `- {flag}` and `- {rest.strip()}` (or write "
+        f"`{flag}={rest.strip()}`).",
+    )
