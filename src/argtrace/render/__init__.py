@@ -4,7 +4,10 @@
 
 from __future__ import annotations
 
-from argtrace.model import Report
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # cli.main imports render.boundary for every command, --help included
+    from argtrace.model import Report
 
 
 def render_report(report: Report, *, fmt: str, show_secrets: bool = False) -> str:
