@@ -1,7 +1,7 @@
-"""Logs of the frameworks' real steady-state lines (tests/log/realformat.py renders them from each release's
-own format strings): the grep path (prefilter.py) gives the same lines and findings as the Python scan, plain
-and ``.gz``. Generated here under the test's temporary directory, never committed; sizes just above
-``reader.GREP_MIN`` so that the default path is grep's."""
+"""Logs of the frameworks' real steady-state lines (tests/log/realformat.py renders them from each
+release's own format strings): the fast paths (acscan.py's matcher, prefilter.py's grep) give the same lines
+and findings as the Python scan, plain and ``.gz``. Generated under the test's temporary directory, never
+committed; sizes just above ``reader.GREP_MIN`` so that the default path is a fast one."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from argtrace.layers.log import analyze_log, reader
+from argtrace.layers.log.acscan import matcher
 from argtrace.layers.log.prefilter import gnu_grep
 from argtrace.layers.log.reader import scan_log
 from tests.log import realformat
@@ -20,6 +21,17 @@ RELEASES = [("sglang", "0.5.10.post1"), ("sglang", "0.5.23"), ("vllm", "0.33.0")
 SIZE = reader.GREP_MIN + (1 << 20)
 
 pytestmark = pytest.mark.skipif(gnu_grep() is None, reason="needs GNU grep")
+
+
+@pytest.fixture(params=["matcher", "grep"])
+def fast_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Each fast path in turn: the in-process matcher (acscan.py, when ahocorasick_rs is installed), and
+    GNU grep (prefilter.py) with the matcher turned off."""
+    if request.param == "matcher" and matcher() is None:
+        pytest.skip("ahocorasick_rs is not installed (pip install argtrace[fast])")
+    if request.param == "grep":
+        monkeypatch.setenv("ARGTRACE_NO_MATCHER", "1")
+    return str(request.param)
 
 
 def _log(tmp_path: Path, framework: str, version: str, compress: bool = False) -> Path:
@@ -58,13 +70,13 @@ def test_the_real_progress_lines_are_what_the_lines_look_like(
 
 
 @pytest.mark.parametrize(("framework", "version"), RELEASES)
-def test_grep_path_equals_the_python_scan(
-    framework: str, version: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+def test_fast_paths_equal_the_python_scan(
+    framework: str, version: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fast_path: str
 ) -> None:
     path = _log(tmp_path, framework, version)
     fast = scan_log(path)
     slow = scan_log(path, workers=1, prefilter=False)
-    assert (fast.searched_blocks, fast.skipped_blocks) == (1, 0)  # it really went through grep
+    assert (fast.searched_blocks, fast.skipped_blocks) == (1, 0)  # it really took the fast path
     assert slow.searched_blocks > 1
     assert _lines(fast) == _lines(slow)
     assert len(fast.lines) < 60  # only the start-up lines, the warning and the traceback reach Python
@@ -79,13 +91,14 @@ def test_grep_path_equals_the_python_scan(
     ]
     findings, log = _report(path)
     monkeypatch.setenv("ARGTRACE_NO_GREP", "1")
+    monkeypatch.setenv("ARGTRACE_NO_MATCHER", "1")
     assert _report(path) == (findings, log)
     assert any(f["code"] for f in findings)
 
 
 @pytest.mark.parametrize(("framework", "version"), RELEASES[:1] + RELEASES[2:])
-def test_gz_logs_take_the_grep_path_with_the_same_answer(
-    framework: str, version: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+def test_gz_logs_take_the_fast_path_with_the_same_answer(
+    framework: str, version: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fast_path: str
 ) -> None:
     packed = _log(tmp_path, framework, version, compress=True)
     plain = _log(tmp_path, framework, version)
@@ -103,11 +116,12 @@ def test_gz_logs_take_the_grep_path_with_the_same_answer(
     )
     findings, log = _report(packed)
     monkeypatch.setenv("ARGTRACE_NO_GREP", "1")
+    monkeypatch.setenv("ARGTRACE_NO_MATCHER", "1")
     assert _report(packed) == (findings, log)
 
 
 def test_a_truncated_gz_log_keeps_what_decompressed_and_says_why(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fast_path: str
 ) -> None:
     monkeypatch.setattr(reader, "GREP_MIN", 0)
     packed = _log(tmp_path, "sglang", "0.5.10.post1", compress=True)
