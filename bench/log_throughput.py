@@ -170,7 +170,7 @@ def real_format(opts: argparse.Namespace, grep: str, env: dict[str, str]) -> int
                         took, usage, report = _argtrace(log, env)
                         a.append(took)
                         rss = max(rss, usage["rss_kb"] / 1024, usage["children_rss_kb"] / 1024)
-                    _, _, slow = _argtrace(log, dict(env, ARGTRACE_NO_GREP="1"))
+                    _, _, slow = _argtrace(log, dict(env, ARGTRACE_NO_GREP="1", ARGTRACE_NO_MATCHER="1"))
                     same = slow["findings"] == report["findings"]
                     gm, am = statistics.median(g), statistics.median(a)
                     name = f"{framework}=={version}{' .gz' if compress else ''}"
