@@ -14,6 +14,7 @@ newline in a whole chunk) returns None: the caller then uses the grep or Python 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,8 @@ from typing import Any
 from argtrace.layers.log import lines as shared
 from argtrace.layers.log.lines import Line, Scan
 
-_CHUNK = 8 << 20
+_CHUNK = 8 << 20  # reader.CHUNK
+_LONG = 8 << 20  # reader.MAX_CARRY
 _TB = b"Traceback (most recent call last)"
 
 
@@ -37,47 +39,69 @@ def matcher() -> Any | None:
     )
 
 
+def _chunks(path: Path, gz: bool, problem: list[str | None]) -> Iterator[tuple[bytes | bytearray, int]]:
+    """``(buffer, length)`` pieces of the (decompressed) stream; a plain file is read into one reused
+    buffer (no allocation per chunk), so a piece is valid only until the next one is asked for."""
+    from argtrace.layers.log.reader import _Gunzip
+
+    if gz:
+        with _Gunzip(path.open("rb")) as stream:
+            for piece in iter(lambda: stream.read(), b""):
+                yield piece, len(piece)
+        problem.append(stream.problem)
+        return
+    buf = bytearray(_CHUNK)
+    with path.open("rb") as fh:
+        while n := fh.readinto(buf):
+            yield buf, n
+
+
 def scan_with_matcher(path: Path, label: str, *, gz: bool = False) -> Scan | None:
     """The scan of ``path`` (``gz``: gzip-compressed), or None (no matcher, or a line too long for it)."""
     ac = matcher()
     if ac is None:
         return None
     from argtrace.layers.log.prefilter import _traceback_blocks
-    from argtrace.layers.log.reader import _Gunzip
 
     out = Scan(path=label, size=path.stat().st_size, gzip=gz)
-    source: Any = _Gunzip(path.open("rb")) if gz else path.open("rb")
-    carry = b""
-    line_no = 1  # number of the line that starts at carry[0]
-    base = 0  # stream offset of carry[0]
+    carry = b""  # a line begun in an earlier piece
+    carry_at = 0  # its stream offset
+    line_no = 1  # number of the next line to start
+    pos = 0  # stream offset of the current piece
     head = b""
     tail = b""
-    with source:
-        while True:
-            data = source.read() if gz else source.read(_CHUNK)
-            if not data:
-                break
-            out.bytes_read += len(data)
-            if not head:
-                head = data[:65536]
-            tail = (tail + data[-4096:])[-4096:]
-            buf = carry + data if carry else data
-            cut = buf.rfind(b"\n") + 1
-            if cut == 0:
-                if len(buf) > shared.MAX_LINE * 8:
-                    return None  # one enormous line: the grep/Python paths cut it in pieces
-                carry = buf
-                continue
-            line_no = _hits(ac, buf, cut, line_no, base, out)
-            base += cut
-            carry = buf[cut:]
-        if gz:
-            out.gzip_problem = source.problem
+    problem: list[str | None] = []
+    for buf, n in _chunks(path, gz, problem):
+        if not head:
+            head = bytes(buf[: min(n, 65536)])
+        tail = (tail + buf[max(0, n - 4096) : n])[-4096:]
+        first = buf.find(b"\n", 0, n)
+        if first < 0:
+            if not carry:
+                carry_at = pos
+            carry += buf[:n]
+            if len(carry) > _LONG:
+                return None  # one enormous line: the grep/Python paths cut it in pieces
+            pos += n
+            continue
+        begin = 0
+        if carry:  # finish the line begun earlier: a small piece of its own
+            piece = carry + buf[: first + 1]
+            line_no = _hits(ac, piece, 0, len(piece), line_no, carry_at, out)
+            carry, begin = b"", first + 1
+        cut = max(begin, buf.rfind(b"\n", begin, n) + 1)
+        line_no = _hits(ac, buf, begin, cut, line_no, pos, out)
+        if cut < n:
+            carry, carry_at = bytes(buf[cut:n]), pos + cut
+        pos += n
+    out.bytes_read = pos
+    out.gzip_problem = problem[0] if problem else None
     if carry:  # the last line, without a newline
-        _hits(ac, carry + b"\n", len(carry) + 1, line_no, base, out)
+        piece = carry + b"\n"
+        _hits(ac, piece, 0, len(piece), line_no, carry_at, out)
     out.binary = shared._looks_binary(head)
     out.leading_nuls = len(head) - len(head.lstrip(b"\x00"))
-    out.ends_with_newline = tail.endswith(b"\n") or out.bytes_read == 0
+    out.ends_with_newline = tail.endswith(b"\n") or pos == 0
     out.total_lines = line_no - 1 + (1 if carry else 0)
     tail_lines = tail.rstrip(b"\n").split(b"\n")
     out.last_line = shared._decode(tail_lines[-1][:4096]) if tail_lines and tail_lines[-1] else ""
@@ -86,28 +110,29 @@ def scan_with_matcher(path: Path, label: str, *, gz: bool = False) -> Scan | Non
     return out
 
 
-def _hits(ac: Any, buf: bytes, cut: int, line_no: int, base: int, out: Scan) -> int:
-    """Keep the anchor lines of ``buf[:cut]`` (whole lines); the number of the line after them."""
-    region = memoryview(buf)[:cut]
-    counted_to = 0
+def _hits(ac: Any, buf: bytes | bytearray, begin: int, cut: int, line_no: int, pos: int, out: Scan) -> int:
+    """Keep the anchor lines of ``buf[begin:cut]`` (whole lines; ``pos``: the stream offset of ``buf[0]``);
+    the number of the line after them."""
+    counted_to = begin
     current = line_no
     line_end = -1
-    for _pattern, start, _end in ac.find_matches_as_indexes(region):
+    for _pattern, start, _end in ac.find_matches_as_indexes(memoryview(buf)[begin:cut]):
+        start += begin
         if start < line_end:
             continue  # another anchor on a line already kept
-        ls = buf.rfind(b"\n", 0, start) + 1
+        ls = buf.rfind(b"\n", begin, start) + 1 or begin
         le = buf.find(b"\n", start, cut)
         line_end = le
         current += buf.count(b"\n", counted_to, ls)
         counted_to = ls
-        raw = buf[ls : min(le, ls + shared.MAX_LINE)]
+        raw = bytes(buf[ls : min(le, ls + shared.MAX_LINE)])
         if any(marker in raw for marker in shared.BORING):
             continue
         if len(out.lines) >= shared.MAX_HITS:
             out.hits_dropped += 1
             continue
         line = Line(current, shared._decode(raw).rstrip("\r"), truncated=le - ls > shared.MAX_LINE)
-        line.offset = base + ls
+        line.offset = pos + ls
         if line.truncated and current not in out.long_lines:
             out.long_lines.append(current)
         if _TB in raw:
