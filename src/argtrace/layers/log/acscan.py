@@ -34,8 +34,10 @@ def matcher() -> Any | None:
         import ahocorasick_rs
     except ImportError:
         return None
+    # The steady-state markers are patterns too (after the anchors): a line whose first match is one
+    # (vLLM's stats line says "Avg prompt throughput" before "GPU KV cache usage") is skipped at once.
     return ahocorasick_rs.BytesAhoCorasick(
-        list(shared.ANCHORS), matchkind=ahocorasick_rs.MATCHKIND_LEFTMOST_FIRST
+        [*shared.ANCHORS, *shared.BORING], matchkind=ahocorasick_rs.MATCHKIND_LEFTMOST_FIRST
     )
 
 
@@ -116,13 +118,16 @@ def _hits(ac: Any, buf: bytes | bytearray, begin: int, cut: int, line_no: int, p
     counted_to = begin
     current = line_no
     line_end = -1
-    for _pattern, start, _end in ac.find_matches_as_indexes(memoryview(buf)[begin:cut]):
+    anchors = len(shared.ANCHORS)
+    for pattern, start, _end in ac.find_matches_as_indexes(memoryview(buf)[begin:cut]):
         start += begin
         if start < line_end:
-            continue  # another anchor on a line already kept
-        ls = buf.rfind(b"\n", begin, start) + 1 or begin
+            continue  # another match on a line already kept or dropped
         le = buf.find(b"\n", start, cut)
         line_end = le
+        if pattern >= anchors:
+            continue  # a steady-state line: dropped (as the Python scan drops it), nothing else to do
+        ls = buf.rfind(b"\n", begin, start) + 1 or begin
         current += buf.count(b"\n", counted_to, ls)
         counted_to = ls
         raw = bytes(buf[ls : min(le, ls + shared.MAX_LINE)])
