@@ -156,11 +156,7 @@ def _scan_log(path: Path, label: str | None, *, workers: int | None, prefilter: 
     # is about that much larger). PARALLEL_MIN also lowers the bar (the tests force grep with 0).
     # The in-process anchor matcher (acscan.py, optional ahocorasick_rs) first, then grep.
     if prefilter and size * (8 if is_gz else 1) >= min(GREP_MIN, PARALLEL_MIN):
-        from argtrace.layers.log.acscan import scan_with_matcher
-
-        fast = (
-            None if os.environ.get("ARGTRACE_NO_MATCHER") else scan_with_matcher(path, result.path, gz=is_gz)
-        )
+        fast = None if os.environ.get("ARGTRACE_NO_MATCHER") else _matcher_scan(path, result.path, is_gz)
         if fast is None:
             fast = scan_with_grep(path, result.path, gz=is_gz)
         if fast is not None:
@@ -179,6 +175,14 @@ def _scan_log(path: Path, label: str | None, *, workers: int | None, prefilter: 
     with fh:
         _scan_stream(fh, result)
     return result
+
+
+def _matcher_scan(path: Path, label: str, gz: bool) -> Scan | None:
+    try:
+        from argtrace.layers.log.acscan import scan_with_matcher
+    except ImportError:  # the reader sent to a node (remote/ssh.py) travels without acscan.py: grep there
+        return None
+    return scan_with_matcher(path, label, gz=gz)
 
 
 class _Range:
