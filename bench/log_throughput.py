@@ -8,9 +8,16 @@ temporary directory, warms the page cache, then times:
 - ``python -m argtrace log LOG --format json --launch all``, with its peak RSS (the process and its scan
   workers).
 
-Targets: at least 1/4 of grep's throughput, at most 100 MB peak RSS. Not run by the test suite.
+Targets (issue 18): at least 0.5x grep's throughput (aiming at 1.0x), at most 100 MB peak RSS. Not run by
+the test suite (tests/log/test_realformat.py checks the answers on small generated logs).
 
     python bench/log_throughput.py [--size-gb 2] [--keep]
+    python bench/log_throughput.py --real-format [--sizes-mb 10,100,300] [--gz] [--rounds 3]
+
+``--real-format``: each release's real progress lines (``Decode batch, #running-req: ...``, ``Engine 000:
+Avg prompt throughput: ...``), rendered from its own logging code by tests/log/realformat.py (needs the
+resolver environments), plain and with ``--gz`` compressed, timed interleaved with ``grep -c`` (``gzip -dc |
+grep -c`` for .gz); also checks the findings equal the pure-Python scan's (ARGTRACE_NO_GREP=1).
 """
 
 from __future__ import annotations
@@ -19,11 +26,13 @@ import argparse
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 LOGS = REPO / "tests" / "data" / "logs"
@@ -120,15 +129,101 @@ RSS_WRAPPER = (
 )
 
 
+def _cpu_run(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float, float, Any]:
+    """(wall s, CPU s of the command and its children, the completed process). On a shared machine the
+    CPU time is the fairer side-by-side measure: wall time there is mostly waiting for a core."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    proc = subprocess.run(cmd, capture_output=True, text=True, check=False, env=env)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, proc
+
+
+def _argtrace(log: Path, env: dict[str, str]) -> tuple[float, float, dict[str, Any], dict[str, Any]]:
+    cmd = [sys.executable, "-c", RSS_WRAPPER, "log", str(log), "--format", "json", "--launch", "all"]
+    wall, cpu, proc = _cpu_run(cmd, env)
+    return wall, cpu, json.loads(proc.stderr.strip().splitlines()[-1]), json.loads(proc.stdout)
+
+
+def real_format(opts: argparse.Namespace, grep: str, env: dict[str, str]) -> int:
+    """Logs of each release's real progress lines (tests/log/realformat.py), plain and .gz, side by side
+    with ``grep -c``: medians of interleaved runs, peak RSS, and the same findings with ARGTRACE_NO_GREP."""
+    sys.path.insert(0, str(REPO))
+    from tests.log import realformat
+
+    tmp = Path(tempfile.mkdtemp(prefix="argtrace-log-bench-"))
+    head = f"{'log':<30} {'MB':>5} {'grep wall/cpu s':>15} {'argtrace wall/cpu s':>19} {'ratio wall/cpu':>14}"
+    print(head + " RSS MB  same-findings")
+    try:
+        for spec in opts.releases.split(","):
+            framework, version = spec.split("==")
+            for mb in (int(x) for x in opts.sizes_mb.split(",")):
+                for compress in (False, True) if opts.gz else (False,):
+                    log = tmp / f"{framework}-{version}-{mb}.log{'.gz' if compress else ''}"
+                    if not realformat.generate(log, mb << 20, framework, version, compress=compress):
+                        print(f"{spec}: no resolver environment (its format strings); skipped")
+                        break
+                    subprocess.run(["cat", str(log)], stdout=subprocess.DEVNULL, check=True)
+                    grep_cmd = (
+                        ["sh", "-c", f"gzip -dc '{log}' | {grep} -c mamba_scheduler"]
+                        if compress
+                        else [grep, "-c", "mamba_scheduler", str(log)]
+                    )
+                    g: list[float] = []
+                    gc: list[float] = []
+                    a: list[float] = []
+                    ac: list[float] = []
+                    rss = 0.0
+                    report: dict[str, Any] = {}
+                    for _ in range(opts.rounds):  # interleaved: both see the same machine
+                        wall, cpu, _ = _cpu_run(grep_cmd)
+                        g.append(wall)
+                        gc.append(cpu)
+                        wall, cpu, usage, report = _argtrace(log, env)
+                        a.append(wall)
+                        ac.append(cpu)
+                        rss = max(rss, usage["rss_kb"] / 1024, usage["children_rss_kb"] / 1024)
+                    slow = _argtrace(log, dict(env, ARGTRACE_NO_GREP="1", ARGTRACE_NO_MATCHER="1"))[3]
+                    same = slow["findings"] == report["findings"]
+                    gm, am = statistics.median(g), statistics.median(a)
+                    gcm, acm = statistics.median(gc), statistics.median(ac)
+                    name = f"{framework}=={version}{' .gz' if compress else ''}"
+                    print(
+                        f"{name:<30} {mb:>5} {gm:>7.2f}/{gcm:<7.2f} {am:>9.2f}/{acm:<9.2f} "
+                        f"{gm / am:>6.2f}/{gcm / max(acm, 1e-9):<7.2f} {rss:>6.0f}  {same}",
+                        flush=True,
+                    )
+                    log.unlink()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--size-gb", type=float, default=2.0)
     ap.add_argument("--keep", action="store_true", help="keep the generated log")
+    ap.add_argument(
+        "--real-format",
+        action="store_true",
+        help="the releases' real progress lines (tests/log/realformat.py) at --sizes-mb, instead",
+    )
+    ap.add_argument("--releases", default="sglang==0.5.10.post1,sglang==0.5.23,vllm==0.33.0")
+    ap.add_argument("--sizes-mb", default="10,100,300")
+    ap.add_argument("--gz", action="store_true", help="also the same logs gzip-compressed")
+    ap.add_argument("--rounds", type=int, default=3)
     opts = ap.parse_args()
     grep = shutil.which("grep")
     if grep is None:
         print("grep not found", file=sys.stderr)
         return 2
+    env = dict(os.environ, PYTHONPATH=str(REPO / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    if opts.real_format:
+        return real_format(opts, grep, env)
     tmp = Path(tempfile.mkdtemp(prefix="argtrace-log-bench-"))
     log = tmp / "sglang_big.log"
     try:
@@ -138,7 +233,6 @@ def main() -> int:
         print(f"generated {size / (1 << 30):.2f} GiB in {time.perf_counter() - t0:.1f} s: {log}")
         subprocess.run(["cat", str(log)], stdout=subprocess.DEVNULL, check=True)  # page cache, for both
 
-        env = dict(os.environ, PYTHONPATH=str(REPO / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""))
         g1, p1 = _timed([grep, "-c", "mamba_scheduler", str(log)])
         g2, p2 = _timed([grep, "-c", "", str(log)])
         cmd = [sys.executable, "-c", RSS_WRAPPER, "log", str(log), "--format", "json", "--launch", "all"]

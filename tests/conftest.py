@@ -57,3 +57,16 @@ def cli() -> Any:
 
 
 REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _resolution_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The suite's resolutions are stored in a directory of its own, never in the user's cache (which is
+    theirs: the key covers the code, so a stale entry could not answer anyway)."""
+    old = os.environ.get("ARGTRACE_RESOLUTION_CACHE")
+    os.environ["ARGTRACE_RESOLUTION_CACHE"] = str(tmp_path_factory.mktemp("resolution-cache"))
+    yield
+    if old is None:
+        os.environ.pop("ARGTRACE_RESOLUTION_CACHE", None)
+    else:
+        os.environ["ARGTRACE_RESOLUTION_CACHE"] = old

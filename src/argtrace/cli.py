@@ -1,12 +1,13 @@
 """The ``argtrace`` command line: builds the parser from the command modules and renders their reports.
 
-Start-up must stay fast (well under half a second): only ``argparse`` and the tiny command modules are
-imported here; each command imports what it needs inside ``run``.
+Start-up must stay fast (``--version``/``--help`` within 1.5x ``python -c pass``, bench/check_startup.py):
+only ``argparse`` and the tiny command modules are imported here; each command imports what it needs
+inside ``run``; ``--version`` answers before any parser exists, and only the chosen command's subparser
+gets its arguments (the others are names and help lines).
 """
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import os
 import sys
@@ -15,10 +16,13 @@ from types import ModuleType
 
 from argtrace import __version__
 from argtrace.commands import COMMAND_MODULES
-from argtrace.model import Report, UsageError
-from argtrace.remote.options import add_host_options, host_context
-from argtrace.remote.options import command_index as command_index_of
-from argtrace.render.boundary import RedactingStream
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy knows the name)
+if TYPE_CHECKING:  # imported where used: `--version` needs none of them (argparse included)
+    import argparse
+
+    from argtrace.model import Report
+    from argtrace.render.boundary import RedactingStream
 
 EXIT_USAGE = 2
 
@@ -38,6 +42,8 @@ def _load_commands() -> dict[str, ModuleType]:
 
 
 def _common_options() -> argparse.ArgumentParser:
+    import argparse
+
     common = argparse.ArgumentParser(add_help=False)
     from argtrace.render import FORMATS
 
@@ -58,7 +64,13 @@ def _common_options() -> argparse.ArgumentParser:
     return common
 
 
-def build_parser(commands: dict[str, ModuleType]) -> argparse.ArgumentParser:
+def build_parser(commands: dict[str, ModuleType], only: str | None = None) -> argparse.ArgumentParser:
+    """The whole parser; with ``only``, only that command's subparser gets its arguments (the one the
+    words name: building the others is most of the start-up of a short command)."""
+    import argparse
+
+    from argtrace.remote.options import add_host_options
+
     parser = argparse.ArgumentParser(
         prog="argtrace",
         description="What did the LLM inference server actually see? "
@@ -74,13 +86,17 @@ def build_parser(commands: dict[str, ModuleType]) -> argparse.ArgumentParser:
         command_parser = sub.add_parser(
             name, help=module.HELP, description=module.HELP, parents=[common], allow_abbrev=False
         )
-        module.add_arguments(command_parser)
+        if only is None or name == only:
+            module.add_arguments(command_parser)
     return parser
 
 
 def _parse(argv: list[str], commands: dict[str, ModuleType]) -> argparse.Namespace:
-    parser = build_parser(commands)
+    from argtrace.remote.options import command_index as command_index_of
+
     command_index = command_index_of(argv, commands)
+    # no command word: top-level help or a usage error, which name the commands but none of their options
+    parser = build_parser(commands, only="" if command_index is None else argv[command_index])
     if command_index is None:
         return parser.parse_args(argv)
     module = commands[argv[command_index]]
@@ -97,6 +113,8 @@ def _parse(argv: list[str], commands: dict[str, ModuleType]) -> argparse.Namespa
 
 
 def _subparser(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentParser:
+    import argparse
+
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
             return action.choices[name]
@@ -115,6 +133,10 @@ def render(report: Report, fmt: str, show_secrets: bool) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
+    if words[:1] == ["--version"]:  # what argparse's version action prints, without building a parser
+        sys.stdout.write(f"argtrace {__version__}\n")
+        sys.stdout.flush()
+        return 0
     from argtrace.redact import new_run
     from argtrace.render.boundary import RedactingStream
 
@@ -149,9 +171,12 @@ def _main(words: list[str], stream: RedactingStream) -> int:
     if getattr(args, "show_secrets", False):
         stream.scrub = _unchanged  # the opt-out covers stderr too; control characters stay escaped
     if not getattr(args, "command", None):
-        build_parser(commands).print_help(sys.stderr)
+        build_parser(commands, only="").print_help(sys.stderr)
         return EXIT_USAGE
     module = commands[args.command]
+    from argtrace.model import UsageError
+    from argtrace.remote.options import host_context
+
     try:
         with host_context(args):  # transport: --host runs the command against a node over ssh
             from argtrace.usage import check_common_options

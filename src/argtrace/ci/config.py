@@ -85,14 +85,21 @@ def _load(path: Path, pyproject: bool) -> Config | None:
     return Config(path, table, lines, header)
 
 
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except OSError:  # a directory name too long to stat: no configuration can be there
+        return False
+
+
 def find_config(start: Path) -> Config | None:
     here = start.resolve()
     for directory in (here, *here.parents):
         own = directory / ".argtrace.toml"
-        if own.is_file():
+        if _is_file(own):
             return _load(own, pyproject=False)
         pyproject = directory / "pyproject.toml"
-        if pyproject.is_file():
+        if _is_file(pyproject):
             found = _load(pyproject, pyproject=True)
             if found is not None:
                 return found
@@ -105,7 +112,10 @@ def _start(args: argparse.Namespace) -> Path:
     first = script if isinstance(script, str) and script else (paths[0] if paths else None)
     if first:
         p = Path(first)
-        return p if p.is_dir() else p.parent
+        try:
+            return p if p.is_dir() else p.parent
+        except OSError:  # a name too long, a loop of links: the command reports it when it opens the path
+            return p.parent
     return Path.cwd()
 
 

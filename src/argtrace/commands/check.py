@@ -82,6 +82,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="skip the resolution layer even when a resolver environment exists",
     )
+    parser.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="run the resolver even when the same inputs were resolved before (resolver/cache.py)",
+    )
     # transport: select one service / container of a docker compose file or Kubernetes manifest
     parser.add_argument("--service", metavar="NAME", help="compose file: analyse only this service")
     parser.add_argument(
@@ -145,5 +150,7 @@ def apply_rest(args: argparse.Namespace, rest: list[str], parser: argparse.Argum
 
 def run(args: argparse.Namespace) -> Report:
     from argtrace.check import CheckOptions, run_check
+    from argtrace.resolver.cache import bypassed
 
-    return run_check(CheckOptions.from_args(args))
+    with bypassed(bool(getattr(args, "no_cache", False))):
+        return run_check(CheckOptions.from_args(args))

@@ -46,6 +46,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="KEY=VALUE",
         help="an environment variable the server would see (e.g. SGLANG_ENABLE_SPEC_V2=1)",
     )
+    parser.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="with --resolver: size again even when the same inputs were sized before",
+    )
     parser.set_defaults(server_argv=[])
 
 
@@ -92,15 +97,18 @@ def run(args: argparse.Namespace) -> Report:
         if copy is None:
             raise UsageError(f"--model-config {host.describe(args.model_config)}: no config.json there")
         model_config = copy
-    report = run_mem(
-        model_config=model_config,
-        gpu=args.gpu,
-        framework=args.framework,
-        version=args.framework_version,
-        server_argv=list(args.server_argv),
-        env=env,
-        from_log=Path(args.from_log) if args.from_log else None,
-        plot=Path(args.plot) if args.plot else None,
-        resolver=bool(args.resolver),
-    )
+    from argtrace.resolver.cache import bypassed
+
+    with bypassed(bool(args.no_cache)):
+        report = run_mem(
+            model_config=model_config,
+            gpu=args.gpu,
+            framework=args.framework,
+            version=args.framework_version,
+            server_argv=list(args.server_argv),
+            env=env,
+            from_log=Path(args.from_log) if args.from_log else None,
+            plot=Path(args.plot) if args.plot else None,
+            resolver=bool(args.resolver),
+        )
     return report

@@ -1,5 +1,6 @@
-"""``argtrace resolver add|list|remove``: the cached CPU-only framework environments the resolution layer
-runs the frameworks' own code in (see docs/frameworks.md)."""
+"""``argtrace resolver add|list|remove|clear-cache``: the cached CPU-only framework environments the
+resolution layer runs the frameworks' own code in (see docs/frameworks.md), and the cache of their answers
+(``clear-cache``, resolver/cache.py)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ HELP = "build, list or remove resolver environments (the frameworks' real code, 
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    sub = parser.add_subparsers(dest="resolver_action", metavar="add|list|remove", required=True)
+    sub = parser.add_subparsers(dest="resolver_action", metavar="add|list|remove|clear-cache", required=True)
     add = sub.add_parser(
         "add", help="build the environment for FRAMEWORK==VERSION (e.g. sglang==0.5.10.post1)"
     )
@@ -23,6 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub.add_parser("list", help="list the environments in the cache")
     remove = sub.add_parser("remove", help="delete the environment for FRAMEWORK==VERSION")
     remove.add_argument("specs", nargs="+", metavar="FRAMEWORK==VERSION")
+    sub.add_parser("clear-cache", help="forget every stored resolution and sizing answer")
 
 
 def _describe(m: object) -> dict[str, object]:
@@ -53,6 +55,14 @@ def run(args: argparse.Namespace) -> Report:
         specs = [envs.parse_spec(s) for s in getattr(args, "specs", [])]
     except ValueError as exc:
         raise UsageError(str(exc)) from exc
+    if action == "clear-cache":
+        from argtrace.resolver import cache
+
+        root, count = cache.clear()
+        section["resolution_cache"] = str(root)
+        section["removed"] = count
+        report.notes.append(f"removed {count} stored resolution(s) from {root}")
+        return report
     if action == "list":
         listed = envs.list_environments()
         section["environments"] = [_describe(m) for m in listed]

@@ -315,9 +315,22 @@ def resolve_server(
         base_env.setdefault("PATH", os.environ.get("PATH", "/usr/bin:/bin"))
     env = environments.runtime_env_for(base_env, {"ARGTRACE_FAKE_GPU": fake_gpu_env(selection)})
     started = time.monotonic()
-    status, data, tail = run_recorder(
-        target, {"framework": framework, "argv": argv, "record": record}, env, timeout
-    )
+    request = {"framework": framework, "argv": argv, "record": record}
+    # resolver/cache.py: the same inputs (code, environment, argv and the files it names, env) answer
+    # from the cache; only argtrace's own environments (a --python interpreter has no manifest to key on)
+    from argtrace.resolver import cache
+
+    entry = cache.key("resolution", target.env_path, request, env) if target.env_path else None
+    hit = cache.load(entry) if entry else None
+    if hit is not None and not isinstance(hit.get("data"), dict):
+        hit = None  # not an answer of ours: ignored, replaced below
+    if hit is not None:
+        status, data, tail = "ok", hit.get("data"), str(hit.get("tail") or "")
+    else:
+        status, data, tail = run_recorder(target, request, env, timeout)
+        if entry and status == "ok" and data is not None:
+            cache.store(entry, {"data": data, "tail": tail})
+    section["cache"] = "hit" if hit is not None else ("miss" if entry and cache.enabled() else "off")
     section["seconds"] = round(time.monotonic() - started, 2)
     if data is None:
         section["status"] = "timeout" if status == "timeout" else "crashed"

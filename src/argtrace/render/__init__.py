@@ -5,7 +5,10 @@ each). stderr goes through ``boundary.RedactingStream`` (cli.main)."""
 
 from __future__ import annotations
 
-from argtrace.model import Report
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # cli.main imports render.boundary for every command, --help included
+    from argtrace.model import Report
 
 # --format NAME -> (module, function). Each reads the redacted report dict (docs/ci.md).
 CI_FORMATS = {

@@ -7,10 +7,15 @@ reader can use the prefilter without the prefilter importing the reader back (on
 
 from __future__ import annotations
 
+import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import BinaryIO
 
 MAX_LINE = 1 << 20  # longest line text kept for analysis (args dumps are ~20 kB)
 TRACEBACK_LINES = 160  # lines kept after "Traceback (most recent call last):"
+TRACEBACK_BYTES = 64 << 10  # bytes read after a Traceback line for its block
+CHUNK = 8 << 20  # bytes read at a time
 MAX_HITS = 200_000  # hard cap on kept lines (a log made only of errors stays bounded)
 
 # Every line the analyser can use contains one of these (see analyze.py for what each line means).
@@ -108,3 +113,78 @@ def _looks_binary(sample: bytes) -> bool:
     controls = sum(1 for b in ascii_only if b < 0x80)
     invalid = sample.decode("utf-8", "replace").count("\ufffd")
     return (controls + invalid) * 20 > len(sample)
+
+
+class Gunzip:
+    """A gzip stream read as decompressed chunks that keeps what it could decompress.
+
+    ``gzip.GzipFile`` raises ``EOFError`` at the end of a truncated file (a log still being compressed,
+    a partial copy) and a ``read`` that raises loses the bytes it had gathered; here every piece that
+    decompresses is handed on, and ``problem`` says why the stream stopped early. Concatenated members
+    (``cat a.gz b.gz``) and trailing zero padding are read as ``gzip`` reads them."""
+
+    def __init__(self, raw: BinaryIO) -> None:
+        self.raw = raw
+        self.problem: str | None = None
+        self._pieces = self._decompress()
+
+    def _decompress(self) -> Iterator[bytes]:
+        member = zlib.MAX_WBITS | 16  # gzip header and trailer
+        d = zlib.decompressobj(member)
+        fed = False  # has the current member received any input?
+        while True:
+            data = self.raw.read(1 << 20)
+            if not data:
+                break
+            while data:
+                if not fed:
+                    data = data.lstrip(b"\x00")  # zero padding after the last member, as gzip allows
+                    if not data:
+                        break
+                    fed = True
+                try:
+                    # Bounded output: a small file that inflates to gigabytes streams, never balloons.
+                    piece = d.decompress(data, CHUNK)
+                    while len(piece) == CHUNK and not d.unconsumed_tail and not d.eof:
+                        yield piece  # all input taken, but more output may be pending inside zlib
+                        piece = d.decompress(b"", CHUNK)
+                except zlib.error as exc:
+                    self.problem = f"corrupt gzip data ({exc})"
+                    return
+                if piece:
+                    yield piece
+                if d.eof:  # end of one member; what follows may be the next one
+                    data = d.unused_data
+                    d, fed = zlib.decompressobj(member), False
+                else:
+                    data = d.unconsumed_tail
+        if fed and not d.eof:
+            rest = d.flush()
+            if rest:
+                yield rest
+            self.problem = (
+                "the gzip stream ends before its end marker: the file is truncated (cut short, or still "
+                "being written)"
+            )
+
+    def read(self, n: int = -1) -> bytes:
+        return next(self._pieces, b"")
+
+    def close(self) -> None:
+        self.raw.close()
+
+    def __enter__(self) -> Gunzip:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def following_lines(buf: bytes, after: int, limit: int) -> list[str]:
+    """Up to TRACEBACK_LINES lines after offset ``after`` (the newline ending the Traceback line)."""
+    stop = min(limit, after + 1 + TRACEBACK_BYTES)
+    text = buf[after + 1 : stop]
+    lines = text.split(b"\n")
+    if stop < limit and lines:
+        lines = lines[:-1]  # last piece may be cut
+    return [_decode(x).rstrip("\r") for x in lines[:TRACEBACK_LINES]]

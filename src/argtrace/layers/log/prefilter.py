@@ -1,11 +1,14 @@
-"""Optional accelerator for big plain-text logs: GNU grep drops the steady-state lines first.
+"""The fast path for big logs: GNU grep finds the anchor lines at C speed, Python parses only those.
 
-``grep -a -n -b -v -F`` with the few line templates a running server repeats (decode/prefill batch lines,
-HTTP access lines, throughput lines) runs several times faster than any pure-Python pass over the bytes; what
-it prints (every other line, with its number and byte offset) is a small fraction of the file and is read
-here, line by line, with the same anchors as the Python scanner (``lines.ANCHORS``). Used only for plain
-files of at least ``reader.PARALLEL_MIN`` bytes when GNU grep is on PATH; anything unexpected (no grep, a
-non-GNU grep, a grep failure) falls back to the Python scan, which gives the same lines.
+``grep -a -n -b -F -e ANCHOR...`` (the anchors of ``lines.ANCHORS`` as fixed strings) prints only the lines
+the analyser can use, with their numbers and byte offsets: a small fraction of any log, whatever lines a
+server repeats (no list of one release's uninteresting lines decides what is searched). While grep runs,
+this process reads the same bytes once for what grep does not say: the line count, the last line, lines
+longer than ``reader.MAX_CARRY``, the head (binary? leading NULs?). A ``.gz`` log is decompressed here, once,
+and fed to grep's stdin. Lines after a ``Traceback`` hit are read back afterwards (a seek, or for ``.gz`` a
+second decompression only when there is a traceback). The result is what the Python scan gives
+(tests/log/test_robustness.py compares them on every fixture); anything unexpected (no grep, a non-GNU
+grep, a grep failure) returns None and the caller scans in Python.
 """
 
 from __future__ import annotations
@@ -13,15 +16,19 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import threading
 from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
-from typing import IO
+from typing import IO, BinaryIO
 
 from argtrace.layers.log import lines as shared  # the records and anchors the reader also uses (no cycle)
 from argtrace.layers.log.lines import Line, Scan
 
 _TB = b"Traceback (most recent call last)"
+_CHUNK = shared.CHUNK  # bytes counted at a time
+_LONG = 8 << 20  # reader.MAX_CARRY: a line longer than this is reported as a long line
+_BLOCK_BYTES = (64 << 10) + shared.MAX_LINE  # what a traceback's following lines are read from
 
 
 @lru_cache(maxsize=1)
@@ -36,86 +43,216 @@ def gnu_grep() -> str | None:
     return exe if b"GNU grep" in out else None
 
 
-def scan_with_grep(path: Path, label: str) -> Scan | None:
-    """The scan of ``path`` through a grep prefilter, or ``None`` when grep cannot be used."""
+class _Counter:
+    """What the scan needs beyond the hits, from one pass over the bytes (all of it ``bytes`` methods)."""
+
+    def __init__(self) -> None:
+        self.newlines = 0
+        self.size = 0
+        self.head = b""
+        self.tail = b""  # the last 4096 bytes
+        self.line_start = 0  # stream offset where the current line starts
+        self.long_lines: list[int] = []
+
+    def feed(self, data: bytes | bytearray, n: int) -> None:
+        if not self.head:
+            self.head = bytes(data[: min(n, 65536)])
+        first = data.find(b"\n", 0, n)
+        if first < 0:
+            self.size += n
+            return
+        if self.size + first - self.line_start > _LONG:
+            self.long_lines.append(self.newlines + 1)
+        self.newlines += data.count(b"\n", 0, n)
+        self.line_start = self.size + data.rfind(b"\n", 0, n) + 1
+        self.size += n
+
+    def finish(self) -> None:
+        if self.size - self.line_start > _LONG:
+            self.long_lines.append(self.newlines + 1)
+
+
+def scan_with_grep(path: Path, label: str, *, gz: bool = False) -> Scan | None:
+    """The scan of ``path`` (``gz``: gzip-compressed) with grep finding the anchor lines, or ``None`` when
+    grep cannot be used (the caller then scans in Python)."""
     exe = gnu_grep()
     if exe is None or os.environ.get("ARGTRACE_NO_GREP"):
         return None
-    size = path.stat().st_size
-    out = Scan(path=label, size=size, gzip=False)
-    with path.open("rb") as fh:
-        head = fh.read(65536)
-        out.binary = shared._looks_binary(head)
-        out.leading_nuls = len(head) - len(head.lstrip(b"\x00"))
-    cmd = [exe, "-a", "-n", "-b", "-v", "-F"]
+    out = Scan(path=label, size=path.stat().st_size, gzip=gz)
+    cmd = [exe, "-a", "-n", "-b", "-F"]
+    for anchor in shared.ANCHORS:
+        cmd += ["-e", anchor.decode()]
+    if not gz:
+        cmd += ["--", str(path)]
+    # A second grep drops the steady-state lines that contain an anchor (vLLM's periodic stats line says
+    # "GPU KV cache usage"), so they never reach Python; it reads only the first grep's few lines.
+    drop = [exe, "-a", "-v", "-F"]
     for marker in shared.BORING:
-        cmd += ["-e", marker.decode()]
-    cmd.append(str(path))
+        drop += ["-e", marker.decode()]
     env = dict(os.environ, LC_ALL="C")
     try:
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+        proc = subprocess.Popen(
+            cmd,
+            stdin=subprocess.PIPE if gz else subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=env,
+        )
     except OSError:
         return None
     assert proc.stdout is not None
-    last_no, last_offset = 0, -1
-    pending: Line | None = None  # a traceback collecting its following lines
-    ok = True
     try:
-        for number, offset, text, cut, hit_beyond in _records(proc.stdout, out):
-            last_no, last_offset = number, offset
-            if pending is not None and pending.block is not None:
-                if (
-                    number == pending.number + len(pending.block) + 1
-                    and len(pending.block) < shared.TRACEBACK_LINES
-                ):
-                    pending.block.append(shared._decode(text).rstrip("\r"))
-                else:
-                    pending = None
-            if not hit_beyond and not any(a in text for a in shared.ANCHORS):
-                continue
+        sieve = subprocess.Popen(
+            drop, stdin=proc.stdout, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env
+        )
+    except OSError:
+        proc.kill()
+        proc.wait()
+        return None
+    proc.stdout.close()  # the sieve holds it now (grep gets SIGPIPE if the sieve dies)
+    assert sieve.stdout is not None
+    failed: list[BaseException] = []
+    # grep's output is read beside the counting pass (and, for .gz, beside the writes to its stdin).
+    reader = threading.Thread(target=_collect, args=(sieve.stdout, out, failed), daemon=True)
+    reader.start()
+    count = _Counter()
+    problem: str | None = None
+    try:
+        if gz:
+            problem = _feed_gzip(path, proc, count)
+        else:
+            buf = bytearray(_CHUNK)
+            with path.open("rb") as fh:
+                while True:
+                    n = fh.readinto(buf)
+                    if not n:
+                        break
+                    count.feed(buf, n)
+                    count.tail = (count.tail + buf[max(0, n - 4096) : n])[-4096:]
+    except OSError:
+        proc.kill()
+        failed.append(OSError("read failed"))
+    finally:
+        if gz and proc.stdin is not None and not proc.stdin.closed:
+            proc.stdin.close()
+        reader.join()
+        sieve.stdout.close()
+        status = proc.wait()
+        sieved = sieve.wait()
+    if failed or status not in (0, 1) or sieved not in (0, 1):
+        return None
+    count.finish()
+    out.gzip_problem = problem
+    out.bytes_read = count.size
+    out.binary = shared._looks_binary(count.head)
+    out.leading_nuls = len(count.head) - len(count.head.lstrip(b"\x00"))
+    out.ends_with_newline = count.tail.endswith(b"\n") or count.size == 0
+    out.total_lines = count.newlines + (0 if out.ends_with_newline else 1)
+    tail_lines = count.tail.rstrip(b"\n").split(b"\n")
+    out.last_line = shared._decode(tail_lines[-1][:4096]) if tail_lines and tail_lines[-1] else ""
+    out.long_lines = sorted(set(out.long_lines) | set(count.long_lines))
+    out.searched_blocks = 1
+    _traceback_blocks(path, out, gz)
+    return out
+
+
+def _feed_gzip(path: Path, proc: subprocess.Popen[bytes], count: _Counter) -> str | None:
+    """Decompress ``path`` once into grep's stdin, counting as it goes; the stream's problem, if any."""
+
+    assert proc.stdin is not None
+    with shared.Gunzip(path.open("rb")) as gz:
+        try:
+            for piece in iter(lambda: gz.read(), b""):
+                count.feed(piece, len(piece))
+                count.tail = (count.tail + piece[-4096:])[-4096:]
+                proc.stdin.write(piece)
+        except BrokenPipeError:
+            raise OSError("grep stopped reading") from None
+        finally:
+            try:
+                proc.stdin.close()
+            except BrokenPipeError:
+                pass
+    return gz.problem
+
+
+def _collect(stream: IO[bytes], out: Scan, failed: list[BaseException]) -> None:
+    """grep's ``N:OFFSET:text`` records into ``out.lines`` (steady-state lines dropped, as the Python scan
+    drops them; at most ``MAX_HITS``)."""
+    try:
+        for number, offset, text, cut, _hit in _records(stream, out):
+            if any(marker in text for marker in shared.BORING):
+                continue  # a steady-state line that happens to contain an anchor
             if len(out.lines) >= shared.MAX_HITS:
                 out.hits_dropped += 1
                 continue
             line = Line(number, shared._decode(text).rstrip("\r"), truncated=cut, offset=offset)
             if _TB in text:
                 line.block = []
-                pending = line
             out.lines.append(line)
-    except ValueError:
-        ok = False
-    finally:
-        proc.stdout.close()
-        status = proc.wait()
-    if not ok or status not in (0, 1):
-        return None
-    # Lines after the last one grep printed are all steady-state lines: count them directly.
-    with path.open("rb") as fh:
-        last_end = 0
-        if last_offset >= 0:
-            fh.seek(last_offset)
-            last_end = size
-            pos = last_offset
-            for chunk in iter(lambda: fh.read(1 << 20), b""):
-                nl = chunk.find(b"\n")
-                if nl >= 0:
-                    last_end = pos + nl + 1
-                    break
-                pos += len(chunk)
-        fh.seek(min(last_end, size))
-        tail_newlines = 0
-        for chunk in iter(lambda: fh.read(1 << 22), b""):
-            tail_newlines += chunk.count(b"\n")
-        fh.seek(max(0, size - 4096))
-        tail = fh.read()
-    out.bytes_read = size
-    out.ends_with_newline = tail.endswith(b"\n") or size == 0
-    out.total_lines = last_no + tail_newlines
-    if not out.ends_with_newline and last_end < size:
-        out.total_lines += 1
-    lines = tail.rstrip(b"\n").split(b"\n")
-    out.last_line = shared._decode(lines[-1][:4096]) if lines and lines[-1] else ""
-    out.searched_blocks = 1
-    return out
+    except Exception as exc:  # handed to the caller, which falls back to the Python scan
+        failed.append(exc)
+        while stream.read(1 << 20):  # drain, so grep is never left blocked on a full pipe
+            pass
+
+
+def _traceback_blocks(path: Path, out: Scan, gz: bool) -> None:
+    """The lines following each ``Traceback`` hit, read from the log at the hit's offset (as the parallel
+    scan reads them, ``reader._scan_parallel``)."""
+    wanted = [line for line in out.lines if line.block is not None and line.offset is not None]
+    if not wanted:
+        return
+    if gz:
+        windows = _gz_windows(path, sorted({line.offset for line in wanted if line.offset is not None}))
+    else:
+        windows = {}
+        with path.open("rb") as fh:
+            for line in wanted:
+                assert line.offset is not None
+                fh.seek(line.offset)
+                windows[line.offset] = fh.read(_BLOCK_BYTES)
+    for line in wanted:
+        assert line.offset is not None
+        data = windows.get(line.offset, b"")
+        nl = data.find(b"\n")
+        if nl >= 0:
+            line.block = _following(data, nl, len(data))
+
+
+def _following(buf: bytes, after: int, limit: int) -> list[str]:
+
+    return shared.following_lines(buf, after, limit)
+
+
+def _gz_windows(path: Path, offsets: list[int]) -> dict[int, bytes]:
+    """``_BLOCK_BYTES`` of the decompressed stream at each of ``offsets`` (sorted), in one more pass."""
+
+    found: dict[int, bytes] = {}
+    todo = list(offsets)
+    buf = b""
+    buf_start = 0  # stream offset of buf[0]
+    pos = 0
+    gz: BinaryIO
+    with shared.Gunzip(path.open("rb")) as gz:  # type: ignore[assignment]
+        for piece in iter(lambda: gz.read(), b""):
+            start, pos = pos, pos + len(piece)
+            if not todo:
+                break
+            if not buf:
+                if pos <= todo[0]:
+                    continue
+                buf_start = max(start, todo[0])
+                buf = piece[buf_start - start :]
+            else:
+                buf += piece
+            while todo and buf_start + len(buf) >= todo[0] + _BLOCK_BYTES:
+                at = todo.pop(0)
+                found[at] = buf[at - buf_start : at - buf_start + _BLOCK_BYTES]
+                drop = min(len(buf), (todo[0] - buf_start) if todo else len(buf))
+                buf, buf_start = buf[drop:], buf_start + drop
+    for at in todo:
+        found[at] = buf[at - buf_start : at - buf_start + _BLOCK_BYTES] if at >= buf_start else b""
+    return found
 
 
 def _records(stream: IO[bytes], out: Scan) -> Iterator[tuple[int, int, bytes, bool, bool]]:

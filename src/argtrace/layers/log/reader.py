@@ -13,7 +13,6 @@ import errno
 import gzip
 import os
 import stat
-import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
@@ -22,20 +21,22 @@ from argtrace.layers.log.lines import (  # noqa: F401  (re-exported: reader.Line
     _TEXT_BYTES,
     ANCHORS,
     BORING,
+    CHUNK,
     MAX_HITS,
     MAX_LINE,
+    TRACEBACK_BYTES,
     TRACEBACK_LINES,
+    Gunzip,
     Line,
     Scan,
     _decode,
     _looks_binary,
+    following_lines,
 )
 from argtrace.layers.log.prefilter import scan_with_grep
 
-CHUNK = 8 << 20  # bytes read at a time
 BLOCK = 256 << 10  # sub-block for the boring-line test
 MAX_CARRY = 8 << 20  # a line longer than this is scanned in pieces
-TRACEBACK_BYTES = 64 << 10
 
 
 def open_log(path: Path) -> tuple[BinaryIO, bool]:
@@ -49,72 +50,8 @@ def open_log(path: Path) -> tuple[BinaryIO, bool]:
     return raw, False
 
 
-class _Gunzip:
-    """A gzip stream read as decompressed chunks that keeps what it could decompress.
-
-    ``gzip.GzipFile`` raises ``EOFError`` at the end of a truncated file (a log still being compressed,
-    a partial copy) and a ``read`` that raises loses the bytes it had gathered; here every piece that
-    decompresses is handed on, and ``problem`` says why the stream stopped early. Concatenated members
-    (``cat a.gz b.gz``) and trailing zero padding are read as ``gzip`` reads them."""
-
-    def __init__(self, raw: BinaryIO) -> None:
-        self.raw = raw
-        self.problem: str | None = None
-        self._pieces = self._decompress()
-
-    def _decompress(self) -> Iterator[bytes]:
-        member = zlib.MAX_WBITS | 16  # gzip header and trailer
-        d = zlib.decompressobj(member)
-        fed = False  # has the current member received any input?
-        while True:
-            data = self.raw.read(1 << 20)
-            if not data:
-                break
-            while data:
-                if not fed:
-                    data = data.lstrip(b"\x00")  # zero padding after the last member, as gzip allows
-                    if not data:
-                        break
-                    fed = True
-                try:
-                    # Bounded output: a small file that inflates to gigabytes streams, never balloons.
-                    piece = d.decompress(data, CHUNK)
-                    while len(piece) == CHUNK and not d.unconsumed_tail and not d.eof:
-                        yield piece  # all input taken, but more output may be pending inside zlib
-                        piece = d.decompress(b"", CHUNK)
-                except zlib.error as exc:
-                    self.problem = f"corrupt gzip data ({exc})"
-                    return
-                if piece:
-                    yield piece
-                if d.eof:  # end of one member; what follows may be the next one
-                    data = d.unused_data
-                    d, fed = zlib.decompressobj(member), False
-                else:
-                    data = d.unconsumed_tail
-        if fed and not d.eof:
-            rest = d.flush()
-            if rest:
-                yield rest
-            self.problem = (
-                "the gzip stream ends before its end marker: the file is truncated (cut short, or still "
-                "being written)"
-            )
-
-    def read(self, n: int = -1) -> bytes:
-        return next(self._pieces, b"")
-
-    def close(self) -> None:
-        self.raw.close()
-
-    def __enter__(self) -> _Gunzip:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-
 PARALLEL_MIN = 64 << 20  # plain files at least this large are scanned by one process per core
+GREP_MIN = 4 << 20  # logs at least this large are searched by GNU grep when it is there (prefilter.py)
 
 
 def scan_log(
@@ -151,8 +88,13 @@ def _scan_log(path: Path, label: str | None, *, workers: int | None, prefilter: 
     result = Scan(path=label or str(path), size=size, gzip=is_gz)
     if workers is None:
         workers = min(os.cpu_count() or 1, 4)
-    if not is_gz and size >= PARALLEL_MIN and prefilter:
-        fast = scan_with_grep(path, result.path)
+    # GNU grep finds the anchor lines (prefilter.py); a .gz log counts at its compressed size x 8 (its text
+    # is about that much larger). PARALLEL_MIN also lowers the bar (the tests force grep with 0).
+    # The in-process anchor matcher (acscan.py, optional ahocorasick_rs) first, then grep.
+    if prefilter and size * (8 if is_gz else 1) >= min(GREP_MIN, PARALLEL_MIN):
+        fast = None if os.environ.get("ARGTRACE_NO_MATCHER") else _matcher_scan(path, result.path, is_gz)
+        if fast is None:
+            fast = scan_with_grep(path, result.path, gz=is_gz)
         if fast is not None:
             fh.close()
             return fast
@@ -162,13 +104,21 @@ def _scan_log(path: Path, label: str | None, *, workers: int | None, prefilter: 
         return result
     if is_gz:
         fh.close()
-        with _Gunzip(path.open("rb")) as gz:
+        with Gunzip(path.open("rb")) as gz:
             _scan_stream(gz, result)  # type: ignore[arg-type]
         result.gzip_problem = gz.problem
         return result
     with fh:
         _scan_stream(fh, result)
     return result
+
+
+def _matcher_scan(path: Path, label: str, gz: bool) -> Scan | None:
+    try:
+        from argtrace.layers.log.acscan import scan_with_matcher
+    except ImportError:  # the reader sent to a node (remote/ssh.py) travels without acscan.py: grep there
+        return None
+    return scan_with_matcher(path, label, gz=gz)
 
 
 class _Range:
@@ -257,7 +207,7 @@ def _scan_parallel(path: Path, size: int, workers: int, out: Scan) -> None:
                 data = fh.read(TRACEBACK_BYTES + MAX_LINE)
                 nl = data.find(b"\n")
                 if nl >= 0:
-                    line.block = _following_lines(data, nl, len(data))
+                    line.block = following_lines(data, nl, len(data))
 
 
 def _chunks(fh: BinaryIO) -> Iterator[bytes]:
@@ -374,7 +324,7 @@ def _scan_region(
         if line.truncated and current not in out.long_lines:
             out.long_lines.append(current)
         if b"Traceback (most recent call last)" in raw:
-            line.block = _following_lines(buf, le, end if consumed == end else len(buf))
+            line.block = following_lines(buf, le, end if consumed == end else len(buf))
         out.lines.append(line)
     if piece:
         return line_no, consumed
@@ -391,13 +341,3 @@ def _strip_at(buf: bytes, start: int) -> int:
     """Offset of "Traceback" in a line that may carry a prefix such as ``(EngineCore pid=1) ``."""
     j = buf.find(b"Traceback", start, start + 512)
     return j if j >= 0 else start
-
-
-def _following_lines(buf: bytes, after: int, limit: int) -> list[str]:
-    """Up to TRACEBACK_LINES lines after offset ``after`` (the newline ending the Traceback line)."""
-    stop = min(limit, after + 1 + TRACEBACK_BYTES)
-    text = buf[after + 1 : stop]
-    lines = text.split(b"\n")
-    if stop < limit and lines:
-        lines = lines[:-1]  # last piece may be cut
-    return [_decode(x).rstrip("\r") for x in lines[:TRACEBACK_LINES]]

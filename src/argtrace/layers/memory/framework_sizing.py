@@ -157,6 +157,14 @@ def run_framework_sizing(
     }
     label = manifest.version or version
     started = time.monotonic()
+    from argtrace.resolver import cache
+
+    # the sizing process's answer (its last JSON line and argparse's refusal, if any) under the same key
+    # as a resolution's (resolver/cache.py): same code, environment, argv and files, env -> same answer
+    entry = cache.key("sizing", str(env_dir), request, run_env)
+    hit = cache.load(entry)
+    if hit is not None and isinstance(hit.get("line"), str):
+        return _sizing_answer(label, hit["line"], hit.get("said"), started)
     with tempfile.TemporaryDirectory(prefix="argtrace-sizing-") as tmp:
         req = Path(tmp) / "request.json"
         req.write_text(json.dumps(request))
@@ -178,12 +186,22 @@ def run_framework_sizing(
     if not lines:
         tail = (done.stderr.strip().splitlines() or [f"exit status {done.returncode}, no result"])[-1]
         return FrameworkSizing(version=label, error=tail)
-    result = FrameworkSizing.from_json(label, json.loads(lines[-1]))
-    if result.error and result.error.startswith("SystemExit"):
-        # argparse refused the flags (its message is on stderr): that version does not take this launch.
-        said = [line for line in done.stderr.splitlines() if ": error: " in line and not line[:1].isspace()]
-        if said:
-            result.error = f"the {label} parser exits: {said[-1].strip()}"
+    # argparse's refusal of the flags, if any (its message is on stderr)
+    said = [line for line in done.stderr.splitlines() if ": error: " in line and not line[:1].isspace()]
+    try:
+        error = json.loads(lines[-1]).get("error")
+    except (ValueError, AttributeError):
+        return FrameworkSizing(version=label, error=f"sizing run printed no JSON result: {lines[-1][:200]}")
+    if not error or str(error).startswith("SystemExit"):  # a complete answer (a refusal is one too)
+        cache.store(entry, {"line": lines[-1], "said": said[-1] if said else None})
+    return _sizing_answer(label, lines[-1], said[-1] if said else None, started)
+
+
+def _sizing_answer(label: str, line: str, said: str | None, started: float) -> FrameworkSizing:
+    result = FrameworkSizing.from_json(label, json.loads(line))
+    if result.error and result.error.startswith("SystemExit") and said:
+        # argparse refused the flags: that version does not take this launch.
+        result.error = f"the {label} parser exits: {said.strip()}"
     result.seconds = round(time.monotonic() - started, 2)
     return result
 

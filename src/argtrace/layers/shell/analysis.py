@@ -15,7 +15,7 @@ from argtrace.layers.shell.syntax import bash_syntax_errors, parse_tree
 from argtrace.model import EnvValue, Evidence, Finding, Origin, ServerCommand, Word
 from argtrace.rules import shell as R
 
-SHELLCHECK_MAX = 256 * 1024
+SHELLCHECK_MAX = 48 * 1024  # shellcheck.MAX_BYTES: about a second of shellcheck (issue 18)
 
 
 def _show(text: str | None) -> str:
@@ -75,6 +75,12 @@ def _analyze(
     label = source.label
     data = source.data
     findings: list[Finding] = []
+    # shellcheck runs beside the analysis below (its opinion is folded in at the end)
+    pending = None
+    if run_shellcheck and len(data) <= SHELLCHECK_MAX and b"\x00" not in data:
+        from argtrace.layers.shell.shellcheck import start_shellcheck
+
+        pending = start_shellcheck(data)
     # ---- binary
     if b"\x00" in data:
         first_nl = data.find(b"\n")
@@ -166,7 +172,7 @@ def _analyze(
         )
     # ---- shellcheck
     if run_shellcheck:
-        findings.extend(_shellcheck_findings(label, source.data, findings))
+        findings.extend(_shellcheck_findings(label, source.data, findings, pending))
     return ShellResult(
         servers=servers,
         findings=_dedupe(findings),
@@ -873,7 +879,7 @@ _SC_COVERED: dict[str, set[int]] = {
 _SC_LEVEL: dict[str, Any] = {"error": "warning", "warning": "info", "info": "info", "style": "info"}
 
 
-def _shellcheck_findings(label: str, data: bytes, own: list[Finding]) -> list[Finding]:
+def _shellcheck_findings(label: str, data: bytes, own: list[Finding], pending: Any = None) -> list[Finding]:
     from argtrace.layers.shell.shellcheck import TIMEOUT, run_shellcheck
     from argtrace.rules import Rule
 
@@ -886,7 +892,7 @@ def _shellcheck_findings(label: str, data: bytes, own: list[Finding]) -> list[Fi
                 at=label,
             )
         ]
-    comments, why = run_shellcheck(data, TIMEOUT)
+    comments, why = pending.result() if pending is not None else run_shellcheck(data, TIMEOUT)
     if comments is None:
         return [R.SH025.finding(f"{why}; no second opinion on {label}", at=label)]
     covered: set[tuple[int, int]] = set()

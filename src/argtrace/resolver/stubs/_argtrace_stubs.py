@@ -188,6 +188,28 @@ def install() -> None:
 
         if importlib.util.find_spec("torch") is not None:  # not in helper interpreters (nvidia-smi)
             install_fake_gpu(prof)
+            no_op_compile()
+
+
+def no_op_compile() -> None:
+    """``torch.compile`` as the identity: resolution never runs a compiled function, but SGLang's
+    quantization modules call it at import (``moe_runner/deep_gemm.py``), which imports and sets up
+    dynamo: about 4-5 s of every resolution. The function it is given is returned as it is (the decorator
+    form ``torch.compile(dynamic=True)`` returns the identity decorator), which is what the function
+    computes anyway. The cross-check tests (tests/test_resolution.py, ``frameworks``) prove the resolved
+    values still equal the launcher's ``server_args=`` line. ``ARGTRACE_STUB_COMPILE=0`` keeps the real one
+    (bench/resolver_overhead.py measures both)."""
+    if os.environ.get("ARGTRACE_STUB_COMPILE", "1") == "0":
+        return
+    import torch
+
+    def compile(model=None, **_options):  # torch's own name, on purpose
+        if model is None:
+            return lambda fn: fn
+        return model
+
+    compile.argtrace_stub = True
+    torch.compile = compile
 
 
 class FakeDeviceProperties:

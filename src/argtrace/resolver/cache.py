@@ -1,0 +1,221 @@
+"""The resolution cache: a resolver subprocess's answer, kept under a key over everything that decides it.
+
+A resolving ``check`` spends 13-15 s starting the framework in its resolver environment; the same inputs give
+the same answer, so a repeated run (the sixth identical ``check``, fix verification re-runs, framework-sizing
+runs) reads the stored answer instead. The key (:func:`key`) covers:
+
+- argtrace's own code that runs in the subprocess: every file under ``argtrace/resolver/`` (``record.py``,
+  the stubs, the fake GPU) and ``layers/memory/framework_sizing.py``, by content;
+- the resolver environment: its manifest and its base's (they carry the wheel's sha256, the installed
+  versions, the build time), and the modification times of their ``site-packages`` directories (a package
+  added or removed by hand changes them);
+- the request as sent (argv, recording on/off, sizing inputs), and the content of every file or directory
+  an argv word names (``--config FILE``, ``--chat-template FILE``, the model directory: its ``config.json``
+  bytes and the other small files beside it);
+- the subprocess's whole environment (the server's predicted variables and the fake GPU profile
+  ``ARGTRACE_FAKE_GPU``, i.e. ``--gpu``).
+
+Only argtrace's own resolver environments are cached: a ``--python`` interpreter has no manifest, so nothing
+tells when its packages change (it always runs). Only complete answers are stored (never a timeout or a
+crash). An entry is a JSON file named by its key and holding the key again: a file that does not parse, or
+holds another key or format, is ignored and overwritten by the next run. Writes go to a temporary file in the
+same directory and are renamed over the entry (atomic on POSIX), so concurrent runs never see half a file.
+
+``--no-cache`` (``check``, ``mem``) or ``ARGTRACE_NO_CACHE=1`` bypasses it; ``argtrace resolver clear-cache``
+empties it. ``ARGTRACE_RESOLUTION_CACHE`` moves it (default: the user cache dir, ``resolutions/``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+FORMAT = 1
+# Files beside the model's config.json above this size (weights) are keyed by name, size and mtime, not read.
+MAX_HASHED_BYTES = 16 * 1024 * 1024
+# A directory named by an argv word is keyed by its top-level files only, at most this many (a model dir).
+MAX_DIR_ENTRIES = 200
+_RESOLVER_DIR = Path(__file__).resolve().parent
+_SIZING_PY = _RESOLVER_DIR.parent / "layers" / "memory" / "framework_sizing.py"
+_bypass = False
+_code_digest: str | None = None
+
+
+def cache_root() -> Path:
+    override = os.environ.get("ARGTRACE_RESOLUTION_CACHE")
+    if override:
+        return Path(override).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("argtrace")) / "resolutions"
+
+
+def enabled() -> bool:
+    return not _bypass and os.environ.get("ARGTRACE_NO_CACHE", "") in ("", "0")
+
+
+@contextlib.contextmanager
+def bypassed(bypass: bool = True) -> Iterator[None]:
+    """``--no-cache`` for the duration of one command (restored after: tests run commands in-process)."""
+    global _bypass
+    before = _bypass
+    _bypass = before or bypass
+    try:
+        yield
+    finally:
+        _bypass = before
+
+
+def _file_digest(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def code_digest() -> str:
+    """sha256 over argtrace's code that runs inside the resolver process (computed once per process: the
+    installed code does not change under a running argtrace)."""
+    global _code_digest
+    if _code_digest is None:
+        h = hashlib.sha256()
+        files = {
+            "resolver/" + p.relative_to(_RESOLVER_DIR).as_posix(): p
+            for p in _RESOLVER_DIR.rglob("*")
+            if p.is_file() and "__pycache__" not in p.parts and p.suffix not in (".pyc", ".pyo")
+        }
+        files["layers/memory/framework_sizing.py"] = _SIZING_PY
+        for label, path in sorted(files.items()):
+            h.update(label.encode() + b"\0" + _file_digest(path).encode() + b"\0")
+        _code_digest = h.hexdigest()
+    return _code_digest
+
+
+def _env_part(env_path: str) -> dict[str, Any]:
+    """The resolver environment and its base: manifest bytes and site-packages modification times."""
+    from argtrace.resolver.environments import MANIFEST
+
+    out: dict[str, Any] = {}
+    todo = [Path(env_path)]
+    while todo:
+        env_dir = todo.pop()
+        try:
+            raw = (env_dir / MANIFEST).read_bytes()
+        except OSError:
+            raw = b""
+        sites = sorted(
+            str(p) + "@" + str(p.stat().st_mtime_ns) for p in env_dir.glob("lib/python*/site-packages")
+        )
+        out[str(env_dir)] = {"manifest": hashlib.sha256(raw).hexdigest(), "site_packages": sites}
+        try:
+            base = json.loads(raw).get("base")
+        except (ValueError, AttributeError):
+            base = None
+        if isinstance(base, str) and base and base not in out:
+            todo.append(Path(base))
+    return out
+
+
+def _path_part(path: Path) -> Any:
+    """What a file or directory named on the command line holds, as far as it can decide a resolution."""
+    try:
+        if path.is_file():
+            st = path.stat()
+            if st.st_size > MAX_HASHED_BYTES:
+                return {"size": st.st_size, "mtime_ns": st.st_mtime_ns}
+            return _file_digest(path)
+        if path.is_dir():
+            entries: dict[str, Any] = {}
+            for child in sorted(path.iterdir())[:MAX_DIR_ENTRIES]:
+                if child.is_file():
+                    entries[child.name] = _path_part(child)
+            return entries
+    except OSError as exc:
+        return f"unreadable: {type(exc).__name__}"
+    return None
+
+
+def _named_paths(argv: Any) -> dict[str, Any]:
+    """Every argv word (or ``--flag=VALUE`` value) that is an absolute path to something that exists."""
+    out: dict[str, Any] = {}
+    for word in argv if isinstance(argv, list) else []:
+        if not isinstance(word, str):
+            continue
+        for candidate in (word, word.partition("=")[2]):
+            if candidate.startswith("/") and len(candidate) < 4096 and candidate not in out:
+                part = _path_part(Path(candidate))
+                if part is not None:
+                    out[candidate] = part
+    return out
+
+
+def key(kind: str, env_path: str, request: Mapping[str, Any], env: Mapping[str, str]) -> str:
+    """The cache key of one resolver run (``kind``: ``resolution`` or ``sizing``)."""
+    words = list(request.get("argv") or [])
+    for variant in request.get("variants") or []:
+        words += list(variant)
+    material = {
+        "format": FORMAT,
+        "kind": kind,
+        "code": code_digest(),
+        "environment": _env_part(env_path),
+        "request": request,
+        "paths": _named_paths(words),
+        "env": dict(sorted(env.items())),
+    }
+    blob = json.dumps(material, sort_keys=True, default=str).encode()
+    return hashlib.sha256(blob).hexdigest()
+
+
+def load(entry_key: str) -> dict[str, Any] | None:
+    """The stored answer for ``entry_key``, or None (absent, bypassed, unreadable, not ours)."""
+    if not enabled():
+        return None
+    try:
+        data = json.loads((cache_root() / f"{entry_key}.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None
+    if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("key") != entry_key:
+        return None
+    payload = data.get("payload")
+    return payload if isinstance(payload, dict) else None
+
+
+def store(entry_key: str, payload: Mapping[str, Any]) -> None:
+    """Keep ``payload`` under ``entry_key``; a cache that cannot be written is only slower, never an error."""
+    if not enabled():
+        return
+    root = cache_root()
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=root)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump({"format": FORMAT, "key": entry_key, "payload": payload}, f)
+            os.replace(tmp, root / f"{entry_key}.json")
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+    except (OSError, TypeError, ValueError):
+        return
+
+
+def clear() -> tuple[Path, int]:
+    """Empty the cache; (its directory, entries removed)."""
+    root = cache_root()
+    removed = 0
+    if root.is_dir():
+        for entry in root.iterdir():
+            if entry.is_file() and entry.suffix == ".json":
+                with contextlib.suppress(OSError):
+                    entry.unlink()
+                    removed += 1
+    return root, removed

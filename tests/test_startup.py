@@ -1,0 +1,66 @@
+"""Start-up: a command imports and builds only what it needs (issue 18). Asserted on what is imported and
+built, never on time (bench/check_startup.py measures the time)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from argtrace.cli import _load_commands, _subparser, build_parser
+from tests.conftest import run_cli
+
+SRC = str(Path(__file__).resolve().parent.parent / "src")
+
+
+def _modules_after(words: list[str]) -> tuple[str, set[str]]:
+    """Run the console script's own import line and ``main(words)`` in a fresh interpreter; (stdout, the
+    argtrace/argparse modules it imported)."""
+    code = (
+        "import sys\n"
+        "from argtrace.cli import main\n"
+        f"status = main({words!r})\n"
+        "names = sorted(m for m in sys.modules if m.startswith('argtrace') or m in ('argparse', 'typing'))\n"
+        "print('MODULES', ' '.join(names))\n"
+        "sys.exit(status)\n"
+    )
+    env = dict(os.environ, PYTHONPATH=SRC)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    out, _, modules = done.stdout.rpartition("MODULES ")
+    return out, set(modules.split())
+
+
+def test_version_builds_no_parser_and_imports_no_command() -> None:
+    out, modules = _modules_after(["--version"])
+    assert out == "argtrace 0.1.0\n"
+    assert modules == {"argtrace", "argtrace.cli", "argtrace.commands"}
+
+
+def test_top_level_help_imports_no_report_model() -> None:
+    out, modules = _modules_after(["--help"])
+    assert out.startswith("usage: argtrace [-h] [--version]")
+    assert "    check               " in out and "    resolver            " in out
+    assert "argtrace.model" not in modules and "argtrace.check" not in modules
+
+
+def test_only_the_named_commands_subparser_gets_its_options() -> None:
+    commands = _load_commands()
+    parser = build_parser(commands, only="check")
+    check = _subparser(parser, "check")
+    log = _subparser(parser, "log")
+    assert "--no-cache" in check._option_string_actions and "--gpu" in check._option_string_actions
+    # the others are a name and a help line: -h and the common options (--format, --show-secrets) only
+    assert sorted(log._option_string_actions) == ["--format", "--help", "--show-secrets", "-h"]
+    full = _subparser(build_parser(commands), "log")  # without ``only``: every command's options
+    assert "--launch" in full._option_string_actions and "--expect" in full._option_string_actions
+
+
+def test_version_after_a_global_option_and_usage_errors_are_argparses() -> None:
+    result = run_cli(["--host", "node1", "--version"])
+    assert (result.status, result.stdout) == (0, "argtrace 0.1.0\n")
+    result = run_cli(["nosuch"])
+    assert result.status == 2
+    assert "argtrace: error: argument COMMAND: invalid choice: 'nosuch'" in result.stderr
+    result = run_cli(["log", "--no-such-option", "x.log"])
+    assert result.status == 2 and "unrecognized arguments: --no-such-option" in result.stderr
