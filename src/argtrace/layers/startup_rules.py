@@ -40,9 +40,7 @@ MAMBA_SETTINGS = {
 STATE_LAYER_KINDS = ("linear_attention", "mamba")
 
 
-def startup_rules(
-    report: Report, model_dir: Path | None, memory: Mapping[str, Any] | None
-) -> LayerResult:
+def startup_rules(report: Report, model_dir: Path | None, memory: Mapping[str, Any] | None) -> LayerResult:
     """Findings of the start-up rules for the described server."""
     from argtrace.rules import resolution as rules
 

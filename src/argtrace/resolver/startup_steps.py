@@ -41,19 +41,35 @@ SET_ENVS_REASON = (
 SGLANG_STEPS: dict[str, list[Step]] = {
     "post_init": [
         ("post_init", "sglang/srt/server_args.py", "ServerArgs.from_cli_args(raw_args)", None),
-        ("set_envs_and_config", "sglang/srt/entrypoints/engine.py", "_set_envs_and_config(server_args)",
-         SET_ENVS_REASON),
+        (
+            "set_envs_and_config",
+            "sglang/srt/entrypoints/engine.py",
+            "_set_envs_and_config(server_args)",
+            SET_ENVS_REASON,
+        ),
         ("check_server_args", "sglang/srt/entrypoints/engine.py", "server_args.check_server_args()", None),
-        ("model_config", "sglang/srt/managers/scheduler.py", "ModelConfig.from_server_args(self.server_args)",
-         None),
+        (
+            "model_config",
+            "sglang/srt/managers/scheduler.py",
+            "ModelConfig.from_server_args(self.server_args)",
+            None,
+        ),
     ],
     "pipeline": [
         ("resolve_once", "sglang/srt/entrypoints/engine.py", "server_args.resolve_once()", None),
-        ("set_envs_and_config", "sglang/srt/entrypoints/engine.py", "_set_envs_and_config(server_args)",
-         SET_ENVS_REASON),
+        (
+            "set_envs_and_config",
+            "sglang/srt/entrypoints/engine.py",
+            "_set_envs_and_config(server_args)",
+            SET_ENVS_REASON,
+        ),
         ("check_server_args", "sglang/srt/entrypoints/engine.py", "server_args.check_server_args()", None),
-        ("model_config", "sglang/srt/managers/scheduler.py", "ModelConfig.from_server_args(self.server_args)",
-         None),
+        (
+            "model_config",
+            "sglang/srt/managers/scheduler.py",
+            "ModelConfig.from_server_args(self.server_args)",
+            None,
+        ),
     ],
 }
 VLLM_STEPS: list[Step] = [
