@@ -455,7 +455,30 @@ def test_sglang_0_5_10_regression_disabled_chunked_prefill_passes_check_server_a
 @needs("sglang", "0.5.10.post1")
 def test_sglang_0_5_10_model_config_json_override_reaches_the_context_length() -> None:
     """``json_model_override_args`` is applied to config.json by the framework's ModelConfig: the context
-    length it derives follows the override (and a --context-length above it raises, with the setting)."""
+    length it derives follows the override, and a --context-length above it raises, with the setting."""
+    override = "'{\"max_position_embeddings\": 65536}'"
+    command = f"python3 -m sglang.launch_server --model-path /m --json-model-override-args {override}"
+    report = check("0.5.10.post1", command, "sglang", "h100", str(LLAMA31))
+    assert report["resolution"]["status"] == "ok", report["resolution"]
+    detail = step(report, "model_config")["detail"]
+    assert detail["context_len"] == 65536
+    assert detail["model_override_args"] == {"max_position_embeddings": 65536}
+    refused = check("0.5.10.post1", command + " --context-length 131072", "sglang", "h100", str(LLAMA31))
+    res = refused["resolution"]
+    assert res["status"] == "raised" and res["function"] == "_derive_context_length"
+    assert res["at"].startswith("sglang/srt/configs/model_config.py:")
+    assert res["exception"]["message"].startswith(
+        "Warning: User-specified context_length (131072) is greater than the derived context_length (65536)."
+    )
+    assert "context_length" in {f["setting"] for f in refused["findings"] if f["code"] == "RS001"}
+
+
+@pytest.mark.frameworks
+@needs("sglang", "0.5.10.post1")
+def test_sglang_0_5_10_nested_override_replaces_the_text_config() -> None:
+    """An override of one key of a nested config replaces the whole sub-config with a plain dict
+    (``PretrainedConfig.update``), and SGLang's ``get_hf_text_config`` asserts that ``text_config`` has
+    ``num_attention_heads`` (srt/utils/hf_transformers_utils.py:246): the launch dies at start-up."""
     override = '\'{"text_config": {"max_position_embeddings": 65536}}\''
     report = check(
         "0.5.10.post1",
@@ -463,23 +486,11 @@ def test_sglang_0_5_10_model_config_json_override_reaches_the_context_length() -
         "sglang",
         "h100",
     )
-    assert report["resolution"]["status"] == "ok", report["resolution"]
-    assert step(report, "model_config")["detail"]["context_len"] == 65536
-    refused = check(
-        "0.5.10.post1",
-        "python3 -m sglang.launch_server --model-path /m "
-        f"--json-model-override-args {override} --context-length 131072",
-        "sglang",
-        "h100",
-    )
-    res = refused["resolution"]
-    assert res["status"] == "raised" and res["function"] == "_derive_context_length"
-    assert res["at"].startswith("sglang/srt/configs/model_config.py:")
-    assert res["exception"]["message"].startswith(
-        "Warning: User-specified context_length (131072) is greater than the derived context_length (65536)."
-    )
-    settings = {f["setting"] for f in refused["findings"] if f["code"] == "RS001"}
-    assert "context_length" in settings
+    res = report["resolution"]
+    assert res["status"] == "raised"
+    assert res["exception"] == {"type": "AssertionError", "message": ""}
+    assert res["at"] == "sglang/srt/utils/hf_transformers_utils.py:246"
+    assert "RS001" in codes(report)
 
 
 @pytest.mark.frameworks

@@ -523,10 +523,15 @@ def _findings(
             )
             return
         site = raise_site(framework, data.get("version") or version, exc.get("at"))
-        if site is None and exc.get("condition_fields"):
+        if (site is None or not site.get("fields")) and exc.get("condition_fields"):
             # not in the bundled index (a step beyond __post_init__, another file): the condition the
-            # recorder read from the installed source at the raise line
-            site = {"fields": exc["condition_fields"], "conditions": exc.get("conditions") or []}
+            # recorder read from the installed source at the raise line (the bundled index names no fields
+            # where the condition reads another object than ``self``, e.g. 0.5.23's ``cfg``)
+            site = {
+                **(site or {}),
+                "fields": exc["condition_fields"],
+                "conditions": (site or {}).get("conditions") or exc.get("conditions") or [],
+            }
         fields = list(site.get("fields") or []) if site else []
         fix = FIX_HINTS.get(str(exc.get("function"))) or rules.RS001.fix
         evidence = [Evidence("resolution", exc.get("at"), f"{exc.get('type')}: {message}")]
