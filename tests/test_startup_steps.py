@@ -684,3 +684,25 @@ def test_fake_device_count_follows_cuda_visible_devices() -> None:
         "": [0, 0],
         "GPU-argtrace-fake-0003": [1, 1],
     }
+
+
+@pytest.mark.frameworks
+@needs("vllm", "0.33.0")
+def test_vllm_regression_kubernetes_vllm_port_uri_raises_in_vllms_own_code() -> None:
+    """https://github.com/vllm-project/vllm/issues/34199: with data parallelism vLLM picks its internal
+    ports while building the config, so the resolver reaches its own raise (vllm/envs.py get_vllm_port)."""
+    report = check(
+        "0.33.0",
+        "VLLM_PORT=tcp://169.169.193.120:6785 vllm serve /m --data-parallel-size 2",
+        "vllm",
+        "h100x2",
+        str(LLAMA31),
+    )
+    res = report["resolution"]
+    assert res["status"] == "raised"
+    assert res["at"] == "vllm/envs.py:540" and res["function"] == "get_vllm_port"
+    assert "VLLM_PORT 'tcp://169.169.193.120:6785' appears to be a URI." in res["exception"]["message"]
+    rs001 = [f for f in report["findings"] if f["code"] == "RS001"]
+    # the pydantic dump of every ParallelConfig field is not read as the settings the raise is about
+    assert [f["setting"] for f in rs001] == [None]
+    assert [f["severity"] for f in report["findings"] if f["code"] == "RS020"] == ["error"]

@@ -542,12 +542,15 @@ def _findings(
         settings: list[str | None] = [f for f in fields if "." not in f]
         # flags the message names ("when using --mamba-scheduler-strategy no_buffer") are read too
         dest_for_flag = {flag: dest for dest, flag in flags.items()}
-        for flag in re.findall(r"--[a-z][a-z0-9-]+", message):
+        # pydantic appends ``[type=value_error, input_value=ArgsKwargs((), {every field: ...})]``: the
+        # field names in that dump are the whole config, not what the message is about
+        said = re.split(r"\[type=[a-z_]+, input_value=", message, maxsplit=1)[0]
+        for flag in re.findall(r"--[a-z][a-z0-9-]+", said):
             dest = dest_for_flag.get(flag)
             if dest and dest not in settings:
                 settings.insert(0, dest)
         # and settings it names by their field name ("User-specified max_model_len (10000000) ...")
-        for word in re.findall(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b", message):
+        for word in re.findall(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b", said):
             if word in flags and word not in settings:
                 settings.insert(0, word)
         settings = settings or [None]

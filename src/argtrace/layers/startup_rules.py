@@ -73,7 +73,7 @@ def vllm_port(report: Report, env: Mapping[str, str | None], rules: Any) -> list
     """RS020: VLLM_PORT is vLLM's internal port (vllm/envs.py:729 ``get_vllm_port``), never the API port.
 
     - a URI (Kubernetes injects ``VLLM_PORT=tcp://IP:PORT`` for a Service named ``vllm``): vLLM raises
-      ``VLLM_PORT '...' appears to be a URI`` (envs.py:541) where it picks an internal port
+      ``VLLM_PORT '...' appears to be a URI`` (envs.py:540) where it picks an internal port
       (utils/network_utils.py ``get_open_port``/``get_open_ports_list``);
     - with no ``--port``: the server listens on 8000 whatever VLLM_PORT says;
     - equal to the API port: the internal-port scan starts at the API port, which the API server already
@@ -92,7 +92,7 @@ def vllm_port(report: Report, env: Mapping[str, str | None], rules: Any) -> list
                 rules.RS020.finding(
                     f"VLLM_PORT={value!r} is a URI: vLLM reads VLLM_PORT as the first of its internal ports "
                     "(vllm/envs.py get_vllm_port) and raises \"VLLM_PORT '...' appears to be a URI\" "
-                    "(envs.py:541) the first time it picks one; Kubernetes sets VLLM_PORT=tcp://IP:PORT "
+                    "(envs.py:540) the first time it picks one; Kubernetes sets VLLM_PORT=tcp://IP:PORT "
                     "in every pod of a namespace with a Service named `vllm`",
                     setting="port",
                     severity="error",
