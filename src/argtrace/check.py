@@ -524,6 +524,11 @@ def late_layers(report: Report, options: CheckOptions) -> list[LayerResult]:
                 framework_suggestions=False,  # only for a launch that does not fit: each costs a run
             )
         )
+    # start-up settings that bite (RS020-RS023): they read the memory section, so they come after it
+    from argtrace.layers.startup_rules import startup_rules
+
+    memory = next((r.sections["memory"] for r in results if "memory" in r.sections), None)
+    results.append(startup_rules(report, model_config, memory))
     return results
 
 

@@ -169,6 +169,21 @@ def gpu_selection(spec: str | None, parsed: Mapping[str, Any]) -> tuple[Any, boo
     return parse_gpu_spec(f"h100x{need}" if need > 1 else "h100"), True, need
 
 
+# ``--device`` values whose platform the fake GPU does not reproduce (SGLang's ``--device``, server_args.py
+# help: 'cuda', 'xpu', 'hpu', 'npu', 'cpu'; its module-level ``is_npu()``/``is_xpu()``/``is_cpu()`` flags come
+# from torch and the installed device packages, not from the flag). vLLM 0.33 has no ``--device`` flag.
+FAKED_DEVICES = ("cuda",)
+
+
+def unresolvable_device(framework: str, parsed: Mapping[str, Any]) -> str | None:
+    """The ``--device`` value that cannot be resolved on the fake GPU, or None."""
+    value = parsed.get("device") if framework == "sglang" else None
+    if not isinstance(value, str) or not value:
+        return None
+    base = value.split(":", 1)[0].strip().lower()
+    return None if base in FAKED_DEVICES else value
+
+
 def parsed_values(parser_result: LayerResult | None) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if parser_result is None:
@@ -266,6 +281,18 @@ def resolve_server(
                 setting="tp_size" if "tp_size" in parsed else "tensor_parallel_size",
             )
         )
+    device = unresolvable_device(framework, parsed)
+    if device is not None:
+        section["reason"] = (
+            f"--device {device}: the resolver fakes CUDA (NVIDIA) or ROCm GPUs only; SGLang decides its "
+            f"platform flags from torch at import time, so resolving a {device} launch on a fake CUDA GPU "
+            "would report a CUDA server's values"
+        )
+        section["steps"] = [{"name": "resolution", "status": "skipped", "reason": section["reason"]}]
+        result.findings.append(
+            rules.RS004.finding(f"resolution skipped: {section['reason']}", setting="device")
+        )
+        return result
     target = find_target(framework, version, python, server.interpreter)
     if target is None:
         section["reason"] = f"no resolver environment for {framework}=={version}"
@@ -402,6 +429,7 @@ def _fold(
         if w.get("old") != w.get("new")
     ]
     section["logs"] = [f"{entry['level']} {entry['at']}: {entry['message']}" for entry in logs[:200]]
+    section["steps"] = startup_steps_section(data.get("steps"), back)
     history: dict[str, list[Observation]] = {}
     final = data.get("final") or {}
     parsed_by_recorder = data.get("parsed") or {}
@@ -508,6 +536,15 @@ def _findings(
             )
             return
         site = raise_site(framework, data.get("version") or version, exc.get("at"))
+        if (site is None or not site.get("fields")) and exc.get("condition_fields"):
+            # not in the bundled index (a step beyond __post_init__, another file): the condition the
+            # recorder read from the installed source at the raise line (the bundled index names no fields
+            # where the condition reads another object than ``self``, e.g. 0.5.23's ``cfg``)
+            site = {
+                **(site or {}),
+                "fields": exc["condition_fields"],
+                "conditions": (site or {}).get("conditions") or exc.get("conditions") or [],
+            }
         fields = list(site.get("fields") or []) if site else []
         fix = FIX_HINTS.get(str(exc.get("function"))) or rules.RS001.fix
         evidence = [Evidence("resolution", exc.get("at"), f"{exc.get('type')}: {message}")]
@@ -518,12 +555,15 @@ def _findings(
         settings: list[str | None] = [f for f in fields if "." not in f]
         # flags the message names ("when using --mamba-scheduler-strategy no_buffer") are read too
         dest_for_flag = {flag: dest for dest, flag in flags.items()}
-        for flag in re.findall(r"--[a-z][a-z0-9-]+", message):
+        # pydantic appends ``[type=value_error, input_value=ArgsKwargs((), {every field: ...})]``: the
+        # field names in that dump are the whole config, not what the message is about
+        said = re.split(r"\[type=[a-z_]+, input_value=", message, maxsplit=1)[0]
+        for flag in re.findall(r"--[a-z][a-z0-9-]+", said):
             dest = dest_for_flag.get(flag)
             if dest and dest not in settings:
                 settings.insert(0, dest)
         # and settings it names by their field name ("User-specified max_model_len (10000000) ...")
-        for word in re.findall(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b", message):
+        for word in re.findall(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b", said):
             if word in flags and word not in settings:
                 settings.insert(0, word)
         settings = settings or [None]
@@ -551,6 +591,15 @@ def _findings(
                 )
             )
         return
+    for step in section.get("steps") or []:
+        if step.get("status") == "crashed" and data.get("status") == "ok":
+            result.findings.append(
+                rules.RS003.finding(
+                    f"start-up step {step['name']} could not run in the resolver: {step.get('reason')}; "
+                    "the checks it makes were not made"[:600],
+                    at=step.get("at"),
+                )
+            )
     # RS002: a value the user wrote, changed by resolution
     intended = parser_result.intended if parser_result is not None else {}
     for name, obs in history.items():
@@ -591,6 +640,28 @@ def _findings(
                 at=w.get("at"),
             )
         )
+
+
+def startup_steps_section(
+    steps: Any, back: Mapping[str, str | None]
+) -> list[dict[str, Any]]:
+    """``resolution.steps``: each start-up step the recorder planned, whether it ran, was skipped (and why)
+    or was never reached, with where the real launcher calls it."""
+    out: list[dict[str, Any]] = []
+    for step in steps if isinstance(steps, list) else []:
+        if not isinstance(step, dict) or not isinstance(step.get("name"), str):
+            continue
+        entry: dict[str, Any] = {
+            "name": step["name"],
+            "status": str(step.get("status")),
+            "reason": _unmap(step.get("reason"), back),
+            "called_at": step.get("called_at"),
+        }
+        for key in ("at", "seconds", "detail"):
+            if step.get(key) is not None:
+                entry[key] = step[key]
+        out.append(entry)
+    return out
 
 
 def value_and_origin(
@@ -653,6 +724,9 @@ def render_resolution_section(section: Mapping[str, Any]) -> str:
         lines.append(f"    {exc.get('message')}")
     if section.get("reason"):
         lines.append(f"  reason: {section['reason']}")
+    for step in section.get("steps") or []:
+        why = f" ({step['reason']})" if step.get("reason") and step.get("status") != "ran" else ""
+        lines.append(f"  step {step.get('name')}: {step.get('status')}{why}")
     if status in ("ok", "raised"):
         lines.append(
             f"  {section.get('writes', 0)} writes, {section.get('declarations', 0)} declarations recorded"

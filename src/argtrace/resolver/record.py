@@ -9,7 +9,8 @@ Stdlib only at module top. REQUEST: ``{"framework": "sglang"|"vllm", "argv": [..
 (``argv`` is what the framework's parser receives; ``record: false`` runs the same resolution bare, for the
 overhead benchmark). OUT: ``{"status": "ok"|"raised"|"crashed", "framework", "version", "mode", "parsed":
 {field: value}, "final": {field: value}, "writes": [...], "declarations": [...], "fallbacks": [...],
-"env_writes": [...], "logs": [...], "exception": {...}, "timings": {...}}``.
+"env_writes": [...], "logs": [...], "exception": {...}, "timings": {...}, "steps": [...]}`` (``steps``:
+the start-up steps, see ``startup_steps.py``; ``"startup": false`` in REQUEST runs resolution alone).
 
 Version-specific knowledge lives in the small per-version profiles below (``PROFILES``): which entry point
 parses, which call resolves, and what to record.
@@ -309,6 +310,9 @@ def run_sglang(argv: list[str], recorder: Recorder, out: dict[str, Any]) -> None
         setattr(cls, "__post_init__", __post_init__)  # noqa: B010
     holder: dict[str, Any] = {}
     out["parsed"] = parsed
+    if out.get("startup"):
+        steps = startup_steps()
+        steps.plan(out, steps.SGLANG_STEPS["pipeline" if pipeline else "post_init"])
     t1, c1 = time.perf_counter(), time.process_time()
     try:
         if pipeline:
@@ -323,8 +327,17 @@ def run_sglang(argv: list[str], recorder: Recorder, out: dict[str, Any]) -> None
         else:
             server_args = sa.prepare_server_args(argv)
             holder["args"] = server_args
-        # what the launcher logs as ``server_args=...`` for the same argv (the cross-check's reference)
-        out["args_line"] = repr(server_args.resolved_dict()) if pipeline else repr(server_args)
+        step_done(out, "resolve_once" if pipeline else "post_init")
+
+        def args_line() -> None:
+            # what the launcher logs as ``server_args=...`` for the same argv (the cross-check's reference);
+            # it logs it after check_server_args (0.5.10.post1 srt/entrypoints/engine.py:648, 0.5.23 :1185)
+            out["args_line"] = repr(server_args.resolved_dict()) if pipeline else repr(server_args)
+
+        if out.get("startup"):
+            startup_steps().sglang_startup(server_args, recorder, out, pipeline, args_line)
+        else:
+            args_line()
     finally:
         out["timings"]["resolve"] = time.perf_counter() - t1
         out["timings"]["resolve_cpu"] = time.process_time() - c1
@@ -393,6 +406,9 @@ def run_vllm(argv: list[str], recorder: Recorder, out: dict[str, Any]) -> None:
                 seen.add(obj)
                 wrap_setattr(obj, recorder)
         wrap_setattr(EngineArgs, recorder, "EngineArgs")  # AsyncEngineArgs inherits it
+    if out.get("startup"):
+        steps = startup_steps()
+        steps.plan(out, steps.VLLM_STEPS)
     t1, c1 = time.perf_counter(), time.process_time()
     try:
         parser = make_arg_parser(FlexibleArgumentParser(prog="vllm serve"))
@@ -403,11 +419,13 @@ def run_vllm(argv: list[str], recorder: Recorder, out: dict[str, Any]) -> None:
         out["parsed"] = {
             f.name: jsonable(getattr(engine_args, f.name, None)) for f in dataclasses.fields(engine_args)
         }
+        step_done(out, "parse")
         recorder.active = True
         try:
             config = engine_args.create_engine_config(usage_context=UsageContext.OPENAI_API_SERVER)
         finally:
             recorder.active = False
+        step_done(out, "create_engine_config", vllm_config_summary(config))
         out["final"] = vllm_final(engine_args, config)
     finally:
         out["timings"]["resolve"] = time.perf_counter() - t1
@@ -431,6 +449,50 @@ def vllm_final(engine_args: Any, config: Any) -> dict[str, Any]:
         value = located[f.name] if f.name in located else getattr(engine_args, f.name, None)
         final[f.name] = jsonable(value)
     return final
+
+
+def vllm_config_summary(config: Any) -> dict[str, Any]:
+    """What create_engine_config derived from the model's config.json and the fake GPU."""
+    model = getattr(config, "model_config", None)
+    parallel = getattr(config, "parallel_config", None)
+    summary: dict[str, Any] = {}
+    if model is not None:
+        summary["max_model_len"] = jsonable(getattr(model, "max_model_len", None))
+        summary["architectures"] = jsonable(list(getattr(model, "architectures", None) or []))
+        try:  # vLLM's own default sampling parameters (the model's generation_config.json): RS023
+            summary["sampling_defaults"] = jsonable(model.get_diff_sampling_param())
+        except Exception:
+            pass
+    if parallel is not None:
+        summary["world_size"] = jsonable(getattr(parallel, "world_size", None))
+        summary["distributed_executor_backend"] = jsonable(
+            getattr(parallel, "distributed_executor_backend", None)
+        )
+    return summary
+
+
+def startup_steps() -> Any:
+    """``startup_steps.py`` next to this file, loaded by path: this script runs by path in the resolver
+    interpreter (and the memory layer loads it by path too), never as part of the argtrace package."""
+    name = "argtrace_startup_steps"
+    if name not in sys.modules:
+        import importlib.util
+
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "startup_steps.py")
+        spec = importlib.util.spec_from_file_location(name, path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+def step_done(out: dict[str, Any], name: str, detail: dict[str, Any] | None = None) -> None:
+    for step in out.get("steps") or []:
+        if step["name"] == name and step["status"] == "pending":
+            step["status"] = "ran"
+            if detail:
+                step["detail"] = detail
 
 
 PROFILES = {"sglang": run_sglang, "vllm": run_vllm}
@@ -540,12 +602,64 @@ def annotate_conditions(writes: list[dict[str, Any]]) -> None:
         )
 
 
+def finish_steps(out: dict[str, Any]) -> None:
+    """The first step still pending is the one that raised (or crashed); the ones after it never ran."""
+    failed = False
+    for step in out.get("steps") or []:
+        if step["status"] != "pending":
+            continue
+        if not failed and out["status"] in ("raised", "crashed"):
+            step["status"] = out["status"]
+            step["reason"] = (out.get("exception") or {}).get("type")
+            failed = True
+        else:
+            step["status"] = "not_reached"
+            step["reason"] = f"an earlier step {out['status']}"
+
+
+# the names the frameworks' checks give the arguments object (``self`` in ServerArgs methods, ``cfg`` in
+# SGLang 0.5.23's arg_groups/validation_hook.py, ``server_args`` in module-level helpers)
+ARGS_NAMES = ("self", "server_args", "cfg", "args")
+
+
+def raise_condition(relative: str, line: int) -> dict[str, Any]:
+    """The test of an ``assert`` at ``line`` (or the ``if`` guarding a ``raise``) and the ``self.`` fields it
+    reads, from the framework's source: the settings a raise outside the bundled index depends on."""
+    import ast
+
+    path = _source_file(relative)
+    try:
+        tree = ast.parse(open(path).read()) if path else None
+    except (OSError, SyntaxError, ValueError):
+        tree = None
+    if tree is None:
+        return {}
+    tests: list[Any] = list(_guards(tree, line))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assert) and node.lineno <= line <= (node.end_lineno or node.lineno):
+            tests.append(node.test)
+    if not tests:
+        return {}
+    fields = sorted(
+        {
+            n.attr
+            for t in tests
+            for n in ast.walk(t)
+            if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id in ARGS_NAMES
+        }
+    )
+    return {"conditions": [ast.unparse(t)[:500] for t in tests], "condition_fields": fields}
+
+
 def main() -> int:
     request_path, out_path = sys.argv[1], sys.argv[2]
     with open(request_path) as fh:
         request = json.load(fh)
     recorder = Recorder(enabled=bool(request.get("record", True)))
     out: dict[str, Any] = {"status": "crashed", "framework": request["framework"], "timings": {}}
+    # the start-up steps after resolution (check_server_args, the model config): on unless the request
+    # says ``"startup": false``; callers that load this file as a module (the memory layer) never set it
+    out["startup"] = bool(request.get("startup", True))
     root = logging.getLogger()
     if root.level > logging.INFO or root.level == logging.NOTSET:
         root.setLevel(logging.INFO)  # the launchers run at --log-level info
@@ -576,9 +690,12 @@ def main() -> int:
             "function": site.name if site else None,
             "traceback": frames[-12:],
         }
+        if site is not None and site.lineno is not None:
+            out["exception"].update(raise_condition(rel(site.filename), site.lineno))
     finally:
         recorder.active = False
         sys.stdout = real_stdout
+    finish_steps(out)
     out["timings"]["total"] = time.perf_counter() - started
     annotate_conditions(recorder.writes)
     out["writes"] = recorder.writes

@@ -166,3 +166,143 @@ RS006 = Rule(
     fix="none needed; know that the framework, not the script, decides this variable",
     example=_seed_example(SEED_CMD + " --mamba-scheduler-strategy extra_buffer"),
 )
+
+
+# ----------------------------------------------------------------------------- start-up settings that bite
+# RS020-RS023 (layers/startup_rules.py): each follows one piece of the frameworks' start-up code; they read
+# the effective settings, the server's environment and config.json, so they hold without a resolver too.
+
+# Llama-3.1-8B's config.json, trimmed to what sizing reads (a model with no Mamba layers).
+LLAMA_CONFIG = """{
+ "architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 4096,
+ "intermediate_size": 14336, "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 8,
+ "max_position_embeddings": 131072, "vocab_size": 128256, "torch_dtype": "bfloat16",
+ "tie_word_embeddings": false, "rms_norm_eps": 1e-05, "rope_theta": 500000.0
+}
+"""
+
+
+def _static(command: str, version: str, files: dict[str, str], *extra: str) -> Example:
+    return Example(
+        argv=["check", "--no-resolve", *extra, "--framework-version", version, "-c", command],
+        files=files,
+    )
+
+
+RS020 = Rule(
+    code="RS020",
+    layer="resolution",
+    severity="warning",
+    title="VLLM_PORT is vLLM's internal port, not the API port",
+    basis="static",
+    rationale=(
+        "vLLM reads VLLM_PORT as the first of its internal ports (vllm/envs.py get_vllm_port; "
+        "vllm/utils/network_utils.py scans upward from it) while the API server listens on --port "
+        "(default 8000). Set without --port, the server is not where the script expects; equal to the "
+        "API port, the internal ports move into the next ones; a URI (Kubernetes sets "
+        "VLLM_PORT=tcp://IP:PORT for a Service named `vllm`) makes vLLM raise at start-up. Wherever the "
+        "variable comes from: the script, an env file, a Dockerfile ENV, a pod spec."
+    ),
+    fix="pass --port for the API port; leave VLLM_PORT unset unless the internal ports must be fixed, and "
+    "then give it a range apart from the API ports",
+    example=_static("VLLM_PORT=9000 vllm serve /m", "0.33.0", {}),
+    correct=_static("VLLM_PORT=29600 vllm serve /m --port 8000", "0.33.0", {}),
+    exceptions="A VLLM_PORT that is not an integer nor a URI is PR009's (wrong type). With --gpu not given, "
+    "the URI case is capped to a warning like every error of an assumed node.",
+)
+
+RS021 = Rule(
+    code="RS021",
+    layer="resolution",
+    severity="warning",
+    title="The KV pool cannot hold one request of the context length",
+    basis="static",
+    rationale=(
+        "SGLang caps every request at min(context_len - 1, KV pool tokens - 1) (srt/managers/tp_worker.py, "
+        "max_req_len; max_req_input_len is 5 below) and rejects longer inputs with 'Input length (N "
+        "tokens) exceeds the maximum allowed length (M tokens)' (srt/managers/utils.py) unless "
+        "--allow-auto-truncate cuts them: the advertised context length is not servable. The pool size is "
+        "the memory layer's; the context length is the framework's ModelConfig when the resolver ran."
+    ),
+    fix="lower --context-length to what the pool holds, or give the pool more memory (--mem-fraction-static, "
+    "more GPUs with --tp-size, a quantized KV cache with --kv-cache-dtype fp8_e4m3)",
+    example=_static(
+        "python3 -m sglang.launch_server --model-path /m --context-length 131072",
+        "0.5.10.post1",
+        {"m/config.json": LLAMA_CONFIG},
+        "--model-config",
+        "m",
+        "--gpu",
+        "rtx-4090",
+    ),
+    correct=_static(
+        "python3 -m sglang.launch_server --model-path /m --context-length 8192",
+        "0.5.10.post1",
+        {"m/config.json": LLAMA_CONFIG},
+        "--model-config",
+        "m",
+        "--gpu",
+        "rtx-4090",
+    ),
+    exceptions="With --allow-auto-truncate the finding is info (inputs are cut, not rejected). vLLM refuses "
+    "such a launch at start-up; that check is the memory layer's (MM001).",
+)
+
+RS022 = Rule(
+    code="RS022",
+    layer="resolution",
+    severity="info",
+    title="A Mamba caching strategy on a model without Mamba layers",
+    basis="static",
+    rationale=(
+        "SGLang reads --mamba-scheduler-strategy / --mamba-radix-cache-strategy only for hybrid "
+        "architectures (server_args.py _handle_mamba_radix_cache) and when sizing the Mamba pool. On a plain "
+        "transformer the flag does nothing: usually a launch script copied from a hybrid model's."
+    ),
+    fix="drop the flag for this model",
+    example=_static(
+        "python3 -m sglang.launch_server --model-path /m --mamba-scheduler-strategy extra_buffer",
+        "0.5.10.post1",
+        {"m/config.json": LLAMA_CONFIG},
+        "--model-config",
+        "m",
+    ),
+    correct=_static(
+        "python3 -m sglang.launch_server --model-path /m --mamba-scheduler-strategy extra_buffer",
+        "0.5.10.post1",
+        {"m/config.json": HYBRID_CONFIG},
+        "--model-config",
+        "m",
+    ),
+)
+
+RS023 = Rule(
+    code="RS023",
+    layer="resolution",
+    severity="info",
+    title="The model's generation_config.json sets the default sampling parameters",
+    basis="static",
+    rationale=(
+        "vLLM's --generation-config defaults to auto: the sampling fields of the model's "
+        "generation_config.json (temperature, top_p, top_k, min_p, penalties, max_new_tokens) become the "
+        "defaults of every request that does not set them (ModelConfig.get_diff_sampling_param), so two "
+        "servers of the same release sample differently by checkpoint. With the resolver, the values are "
+        "vLLM's own answer for the --model-config directory."
+    ),
+    fix="nothing if intended; --generation-config vllm for vLLM's neutral defaults, or "
+    "--override-generation-config '{...}' to fix some of them",
+    example=_static(
+        "vllm serve /m",
+        "0.33.0",
+        {"m/config.json": LLAMA_CONFIG, "m/generation_config.json": '{"temperature": 0.6, "top_p": 0.9}'},
+        "--model-config",
+        "m",
+    ),
+    correct=_static(
+        "vllm serve /m --generation-config vllm",
+        "0.33.0",
+        {"m/config.json": LLAMA_CONFIG, "m/generation_config.json": '{"temperature": 0.6, "top_p": 0.9}'},
+        "--model-config",
+        "m",
+    ),
+)

@@ -260,7 +260,18 @@ def install_fake_gpu(prof: dict) -> None:
         return idx or 0
 
     cuda.is_available = lambda: True
-    cuda.device_count = lambda: count
+    # NVML's raw answers, so torch's own ``_device_count_nvml`` applies CUDA_VISIBLE_DEVICES (ordinals,
+    # UUIDs, a trailing invalid entry) exactly as on the node; ``device_count`` goes through it as a CUDA
+    # build of torch does when NVML works.
+    uuids = [f"GPU-argtrace-fake-{i:04d}" for i in range(count)]
+    cuda._raw_device_count_nvml = lambda: count
+    cuda._raw_device_uuid_nvml = lambda: list(uuids)
+
+    def device_count() -> int:
+        visible = cuda._device_count_nvml() if hasattr(cuda, "_device_count_nvml") else count
+        return count if visible < 0 else visible
+
+    cuda.device_count = device_count
     cuda.get_device_capability = lambda device=None: cap
     cuda.get_device_name = lambda device=None: name
     cuda.get_device_properties = lambda device=None: FakeDeviceProperties(prof, _index(device))
@@ -288,7 +299,77 @@ def install_fake_gpu(prof: dict) -> None:
             setattr(torch.ops, namespace, _DummyOpNamespace(namespace))
         _tolerant_register_fake(torch)
         _fake_triton_driver(prof)
+        if prof.get("vendor", "nvidia") == "nvidia":
+            after_import("vllm.platforms.cuda", _vllm_device_count)
     os.environ.setdefault("ARGTRACE_FAKE_GPU_INSTALLED", "1")
+
+
+def _vllm_device_count(module: types.ModuleType) -> None:
+    """vLLM counts GPUs with ``_cuda_device_count_stateless`` (vllm/platforms/cuda.py:58), which returns 0
+    when ``torch.cuda._is_compiled()`` is false (a CPU build of torch) and otherwise
+    ``torch.cuda._device_count_nvml()``. ``_is_compiled`` is never faked (other code would then call into
+    CUDA), so this one function is replaced by its CUDA-build branch: the count torch derives from the
+    fake NVML and CUDA_VISIBLE_DEVICES. Without it every TP > 1 launch fails with "World size (N) is larger
+    than the number of available GPUs (0)" (vllm/config/parallel.py)."""
+    import functools
+
+    import torch
+
+    original = getattr(module, "_cuda_device_count_stateless", None)
+    if original is None:
+        return
+
+    @functools.lru_cache(maxsize=8)
+    def _cuda_device_count_stateless(cuda_visible_devices=None) -> int:
+        raw = torch.cuda._device_count_nvml()
+        return raw if raw >= 0 else 0
+
+    _cuda_device_count_stateless.argtrace_replaces = original
+    module._cuda_device_count_stateless = _cuda_device_count_stateless
+
+
+_AFTER_IMPORT: dict = {}
+
+
+def after_import(name: str, hook) -> None:
+    """Run ``hook(module)`` right after the real module ``name`` is executed (or now, if it already is)."""
+    if name in sys.modules:
+        hook(sys.modules[name])
+        return
+    _AFTER_IMPORT.setdefault(name, []).append(hook)
+    if not any(isinstance(f, _AfterImportFinder) for f in sys.meta_path):
+        sys.meta_path.insert(0, _AfterImportFinder())
+
+
+class _AfterImportFinder(importlib.abc.MetaPathFinder):
+    """Finds the real module with the other finders and wraps its loader's ``exec_module``."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        hooks = _AFTER_IMPORT.get(fullname)
+        if not hooks:
+            return None
+        for finder in sys.meta_path:
+            if finder is self or not hasattr(finder, "find_spec"):
+                continue
+            spec = finder.find_spec(fullname, path, target)
+            if spec is not None and spec.loader is not None:
+                break
+        else:
+            return None
+        loader = spec.loader
+        real_exec = loader.exec_module
+
+        class _Wrapped(importlib.abc.Loader):
+            def create_module(self, spec):
+                return loader.create_module(spec)
+
+            def exec_module(self, module):
+                real_exec(module)
+                for hook in _AFTER_IMPORT.pop(fullname, ()):
+                    hook(module)
+
+        spec.loader = _Wrapped()
+        return spec
 
 
 # vLLM's custom-op namespaces (registered by its CUDA extensions, which are stubbed): every op exists and
@@ -377,9 +458,20 @@ class _DummyOpNamespace:
         if op.startswith("__"):
             raise AttributeError(op)
 
-        def _op(*_args, **_kwargs):
-            return False
+        return _DummyOp(f"{self._name}::{op}")
 
-        _op.__name__ = op
-        _op.default = _op
-        return _op
+
+class _DummyOp:
+    """An op packet: callable (returns False) and every overload (``.default``, ``.out``, ...) is itself
+    (vLLM's fusion passes read ``torch.ops._C.scaled_fp4_quant.out`` once TP > 1 reaches them)."""
+
+    def __init__(self, name: str) -> None:
+        self.__name__ = name
+
+    def __call__(self, *_args, **_kwargs):
+        return False
+
+    def __getattr__(self, overload: str):
+        if overload.startswith("__"):
+            raise AttributeError(overload)
+        return self

@@ -1,0 +1,221 @@
+"""The start-up steps a real server runs after resolving its arguments and before it touches a GPU, run by
+the recorder in the resolver interpreter (stdlib only at module top; imported by ``record.py`` by name,
+since that script runs by path with this directory first on ``sys.path``).
+
+Each step is the framework's own code, called the way its launcher calls it:
+
+- SGLang ``check_server_args()``: 0.5.10.post1 ``ServerArgs.check_server_args`` (srt/server_args.py:6063),
+  called by ``Engine._launch_subprocesses`` (srt/entrypoints/engine.py:642) right after
+  ``_set_envs_and_config``; from 0.5.19 the method delegates to ``arg_groups/validation_hook.py``
+  ``check_server_args`` (0.5.23: srt/server_args.py:508, called at srt/entrypoints/engine.py:1165, after
+  ``resolve_once``).
+- SGLang model config: ``ModelConfig.from_server_args(server_args)``, what the scheduler builds
+  (0.5.10.post1 srt/managers/scheduler.py:438) from the local ``config.json``: context length,
+  ``json_model_override_args``, architectures, quantization checks against the (fake) device.
+- vLLM: ``create_engine_config`` already builds the model config from ``config.json`` and checks it against
+  the parallel config; its steps are recorded as such.
+
+``out["steps"]`` is a list of ``{"name", "status", "reason", "called_at", "detail"}``; status is one of
+``pending`` (while running), ``ran``, ``raised``, ``crashed``, ``skipped`` (with the reason) or
+``not_reached`` (an earlier step raised).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+import traceback
+from typing import Any
+
+# (name, where the real launcher calls it: a module path and the text of the call, found in the installed
+# source at run time so the line is that release's; reason when argtrace never runs the step)
+Step = tuple[str, str | None, str | None, str | None]
+
+SET_ENVS_REASON = (
+    "not run: it changes no server argument; it sets process-wide state (ulimit, signal handlers, NCCL and "
+    "CUDA environment variables) and asserts the versions of GPU kernel packages (sglang-kernel, "
+    "flashinfer_python) that the resolver environment only stubs"
+)
+SGLANG_STEPS: dict[str, list[Step]] = {
+    "post_init": [
+        ("post_init", "sglang/srt/server_args.py", "ServerArgs.from_cli_args(raw_args)", None),
+        (
+            "set_envs_and_config",
+            "sglang/srt/entrypoints/engine.py",
+            "_set_envs_and_config(server_args)",
+            SET_ENVS_REASON,
+        ),
+        ("check_server_args", "sglang/srt/entrypoints/engine.py", "server_args.check_server_args()", None),
+        (
+            "model_config",
+            "sglang/srt/managers/scheduler.py",
+            "ModelConfig.from_server_args(self.server_args)",
+            None,
+        ),
+    ],
+    "pipeline": [
+        ("resolve_once", "sglang/srt/entrypoints/engine.py", "server_args.resolve_once()", None),
+        (
+            "set_envs_and_config",
+            "sglang/srt/entrypoints/engine.py",
+            "_set_envs_and_config(server_args)",
+            SET_ENVS_REASON,
+        ),
+        ("check_server_args", "sglang/srt/entrypoints/engine.py", "server_args.check_server_args()", None),
+        (
+            "model_config",
+            "sglang/srt/managers/scheduler.py",
+            "ModelConfig.from_server_args(self.server_args)",
+            None,
+        ),
+    ],
+}
+VLLM_STEPS: list[Step] = [
+    ("parse", "vllm/engine/arg_utils.py", "def from_cli_args(", None),
+    ("create_engine_config", "vllm/engine/arg_utils.py", "def create_engine_config(", None),
+]
+# exceptions that are the framework refusing the configuration (a finding), not the resolver failing
+VALIDATION = ("ValueError", "AssertionError", "ValidationError", "NotImplementedError")
+
+
+def called_at(relative: str | None, needle: str | None) -> str | None:
+    """``file:line`` of the first line of the installed ``relative`` source holding ``needle``."""
+    if not relative or not needle:
+        return None
+    for entry in sys.path:
+        path = os.path.join(entry, relative) if entry else ""
+        if path and os.path.isfile(path):
+            try:
+                with open(path, encoding="utf-8") as fh:
+                    for number, text in enumerate(fh, 1):
+                        if needle in text:
+                            return f"{relative}:{number}"
+            except OSError:
+                return None
+            return None
+    return None
+
+
+def plan(out: dict[str, Any], steps: list[Step]) -> None:
+    out["steps"] = [
+        {
+            "name": name,
+            "status": "skipped" if reason else "pending",
+            "reason": reason,
+            "called_at": called_at(relative, needle),
+        }
+        for name, relative, needle, reason in steps
+    ]
+
+
+def _step(out: dict[str, Any], name: str) -> dict[str, Any]:
+    for step in out.get("steps") or []:
+        if step["name"] == name:
+            return step
+    step = {"name": name, "status": "pending", "reason": None, "called_at": None}
+    out.setdefault("steps", []).append(step)
+    return step
+
+
+def skip(out: dict[str, Any], name: str, reason: str) -> None:
+    step = _step(out, name)
+    step["status"], step["reason"] = "skipped", reason
+
+
+def run_step(out: dict[str, Any], name: str, recorder: Any, call: Any) -> Any:
+    """Run ``call()`` under the recorder. A validation error propagates (the launch dies there, as the real
+    server would; ``finish_steps`` marks this step ``raised``); any other exception is the resolver's
+    limit, not the framework's verdict: the step is ``crashed`` with the reason and resolution goes on."""
+    step = _step(out, name)
+    started = time.perf_counter()
+    recorder.active = True
+    try:
+        result = call()
+    except BaseException as exc:
+        if type(exc).__name__ in VALIDATION or isinstance(exc, (ValueError, AssertionError)):
+            raise
+        frames = traceback.extract_tb(exc.__traceback__)
+        last = frames[-1] if frames else None
+        step["status"] = "crashed"
+        step["reason"] = f"{type(exc).__name__}: {exc}"[:500]
+        step["at"] = f"{_rel(last.filename)}:{last.lineno}" if last else None
+        return None
+    finally:
+        recorder.active = False
+        step["seconds"] = round(time.perf_counter() - started, 3)
+    step["status"] = "ran"
+    return result
+
+
+def _rel(path: str) -> str:
+    for marker in ("site-packages/", "dist-packages/"):
+        idx = path.rfind(marker)
+        if idx >= 0:
+            return path[idx + len(marker) :]
+    return path
+
+
+def _model_dir_reason(model_path: Any, trust_remote_code: bool) -> str | None:
+    """Why the model config cannot be built from the local files alone (None when it can)."""
+    path = str(model_path or "")
+    config = os.path.join(path, "config.json")
+    if not os.path.isfile(config):
+        return f"no local config.json at {path!r} (pass --model-config DIR)"
+    try:
+        with open(config, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except (OSError, ValueError) as exc:
+        return f"config.json unreadable: {exc}"
+    auto_map = isinstance(data, dict) and data.get("auto_map")
+    if trust_remote_code and auto_map:
+        # the custom config class is Python code next to the weights (or on the Hub): never run here
+        return "the model's config class is remote code (auto_map with --trust-remote-code)"
+    return None
+
+
+def sglang_startup(
+    server_args: Any, recorder: Any, out: dict[str, Any], pipeline: bool, log_args: Any = None
+) -> None:
+    """check_server_args, the ``server_args=`` log line (``log_args``), then the scheduler's ModelConfig,
+    in the launcher's order."""
+    if hasattr(server_args, "check_server_args"):
+        run_step(out, "check_server_args", recorder, server_args.check_server_args)
+    else:
+        skip(out, "check_server_args", "this release has no ServerArgs.check_server_args")
+    if log_args is not None:
+        log_args()
+    reason = _model_dir_reason(
+        getattr(server_args, "model_path", None), bool(getattr(server_args, "trust_remote_code", False))
+    )
+    if reason:
+        skip(out, "model_config", reason)
+        return
+    try:
+        from sglang.srt.configs.model_config import ModelConfig
+    except Exception as exc:  # an import the stubs do not cover: the resolver's limit
+        skip(out, "model_config", f"sglang.srt.configs.model_config does not import: {exc}"[:500])
+        return
+    config = run_step(out, "model_config", recorder, lambda: ModelConfig.from_server_args(server_args))
+    if config is not None:
+        _step(out, "model_config")["detail"] = sglang_model_summary(config)
+
+
+def sglang_model_summary(config: Any) -> dict[str, Any]:
+    """What the scheduler's ModelConfig derived from config.json and the arguments."""
+    hf = getattr(config, "hf_config", None)
+    summary: dict[str, Any] = {
+        "context_len": getattr(config, "context_len", None),
+        "architectures": list(getattr(hf, "architectures", None) or []),
+        "num_hidden_layers": getattr(config, "num_hidden_layers", None),
+    }
+    arch = getattr(config, "attention_arch", None)
+    summary["attention_arch"] = getattr(arch, "name", None) or (str(arch) if arch is not None else None)
+    dtype = getattr(config, "dtype", None)
+    summary["dtype"] = str(dtype) if dtype is not None else None
+    override = getattr(config, "model_override_args", None)
+    if override:
+        summary["model_override_args"] = override if isinstance(override, (dict, str)) else repr(override)
+    plain = (str, int, float, bool, list, dict, type(None))
+    return {k: v for k, v in summary.items() if isinstance(v, plain)}
