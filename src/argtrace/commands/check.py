@@ -145,5 +145,8 @@ def apply_rest(args: argparse.Namespace, rest: list[str], parser: argparse.Argum
 
 def run(args: argparse.Namespace) -> Report:
     from argtrace.check import CheckOptions, run_check
+    from argtrace.fixes import attach_fixes
 
-    return run_check(CheckOptions.from_args(args))
+    options = CheckOptions.from_args(args)
+    # issue 13: each finding's edits, verified by re-checking the edited files (argtrace/fixes/)
+    return attach_fixes(run_check(options), options)
