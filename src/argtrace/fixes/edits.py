@@ -187,21 +187,42 @@ def renamed_flag(finding: Finding, source: SourceFile, report: Report) -> Propos
     framework's spelling)."""
     match = _FLAG_FIX.fullmatch((finding.fix or "").strip())
     where = parse_at(finding.at)
-    if match is None or where is None or where[2] is None:
+    if match is None or where is None:
         return None
     new = match.group(1)
-    line = source.line(where[1])
-    if line is None:
-        return None
-    start = where[2] - 1
-    written = re.match(r"-{1,2}[A-Za-z0-9][\w.-]*", line[start:])
-    if written is None or written.group(0) == new:
-        return None
-    old = written.group(0)
+    if where[2] is None:
+        found = _flag_in_manifest(finding, source, where[1], new)
+        if found is None:
+            return None
+        number, col, old = found
+    else:
+        number, col = where[1], where[2]
+        line = source.line(number)
+        written = re.match(r"-{1,2}[A-Za-z0-9][\w.-]*", line[col - 1 :]) if line is not None else None
+        if written is None or written.group(0) == new:
+            return None
+        old = written.group(0)
     return Proposal(
-        (FixEdit(source.label, _pos(where[1], where[2]), _pos(where[1], where[2] + len(old)), new),),
-        f"Write {new} instead of {old} at {source.label}:{where[1]}:{where[2]}.",
+        (FixEdit(source.label, _pos(number, col), _pos(number, col + len(old)), new),),
+        f"Write {new} instead of {old} at {source.label}:{number}:{col}.",
     )
+
+
+def _flag_in_manifest(
+    finding: Finding, source: SourceFile, first: int, new: str
+) -> tuple[int, int, str] | None:
+    """A compose or Kubernetes command's words all point at the list's line: the flag the message names is
+    the first whole YAML item (``- --flag``, ``"--flag"``, ``--flag=...``) from that line on."""
+    names = [n for n in re.findall(r"(?<![\w-])-{1,2}[A-Za-z0-9][\w.-]*", finding.message) if n != new]
+    if not names:
+        return None
+    old = names[0]
+    token = re.compile(r"(?<![\w.-])" + re.escape(old) + r"(?![\w.-])")
+    for number, line in enumerate(source.lines[first - 1 :], start=first):
+        hit = token.search(line)
+        if hit is not None and not _is_comment(line):
+            return number, hit.start() + 1, old
+    return None
 
 
 # --- process: a renamed framework environment variable (PR001, PR002) ------------------------------------
