@@ -8,9 +8,12 @@ unified diff or writes them (``diff.py``).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from argtrace.check import COMMAND_LABEL, CheckOptions, read_script
-from argtrace.fixes.edits import SourceFile, with_proposals
-from argtrace.fixes.verify import Rechecker, decode, verify_findings
+from argtrace.fixes.edits import Proposal, SourceFile, with_proposals
+from argtrace.fixes.settings import mamba_candidates, observed_candidates
+from argtrace.fixes.verify import VERIFIED_SEVERITIES, Rechecker, decode, is_observed, verify_findings
 from argtrace.model import Report
 
 
@@ -29,7 +32,22 @@ def attach_fixes(report: Report, options: CheckOptions, *, verify: bool = True) 
     if report.command != "check":
         return report
     sources = launch_sources(options)
-    report.findings = with_proposals(report.findings, sources, report)
+    findings = with_proposals(report.findings, sources, report)
+    # second pass: fixes that read the whole report (settings.py), tried in order by the re-check
+    candidates: dict[int, list[Proposal]] = {}
+    for index, finding in enumerate(findings):
+        if finding.fix_edits or finding.severity not in VERIFIED_SEVERITIES:
+            continue
+        if finding.code == "RS001":
+            found = mamba_candidates(finding, report, sources, findings)
+        elif is_observed(finding):
+            found = observed_candidates(finding, report, sources, findings)
+        else:
+            continue
+        if found:
+            candidates[index] = found
+            findings[index] = replace(finding, fix=found[0].fix, fix_edits=found[0].edits)
+    report.findings = findings
     if verify and any(f.fix_edits for f in report.findings):
-        report.findings = verify_findings(report, Rechecker(options, sources))
+        report.findings = verify_findings(report, Rechecker(options, sources), candidates)
     return report

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 
 from argtrace.check import COMMAND_LABEL, CheckOptions, run_check
 from argtrace.fixes.apply import EditError, apply_edits, line_mapper
-from argtrace.fixes.edits import SourceFile, parse_at
+from argtrace.fixes.edits import Proposal, SourceFile, parse_at
 from argtrace.model import Finding, FixEdit, Report, UsageError
 
 VERIFIED_SEVERITIES = ("error", "warning")
@@ -126,14 +126,32 @@ def verify_finding(finding: Finding, report: Report, rechecker: Rechecker) -> bo
 
 def _predicts_intended(finding: Finding, report: Report, after: Report) -> bool:
     """An observed mismatch is fixed when the edited launch predicts the value the user intended."""
-    if finding.setting is None:
-        return False
-    before = report.setting(finding.setting)
-    now = after.setting(finding.setting)
+    from argtrace.fixes.settings import find_setting, predicted_value
+
+    before = find_setting(report, finding.setting)
+    now = find_setting(after, before.name if before is not None else None)
     if before is None or now is None or before.intended is None:
         return False
-    return bool(now.effective == before.intended) and not (_bad(after.findings) - _bad(report.findings))
+    return bool(predicted_value(now) == before.intended) and not (
+        _bad(after.findings) - _bad(report.findings)
+    )
 
 
-def verify_findings(report: Report, rechecker: Rechecker) -> list[Finding]:
-    return [replace(f, fix_verified=verify_finding(f, report, rechecker)) for f in report.findings]
+def verify_findings(
+    report: Report, rechecker: Rechecker, candidates: Mapping[int, Sequence[Proposal]] = {}
+) -> list[Finding]:
+    """The report's findings with ``fix_verified``; a finding with several candidate fixes gets the first
+    one the re-check proves (or, when none is proven, the first one, unverified)."""
+    out: list[Finding] = []
+    for index, finding in enumerate(report.findings):
+        tried = [finding]
+        if index in candidates:
+            tried = [replace(finding, fix=c.fix, fix_edits=c.edits) for c in candidates[index]]
+        verdicts = [replace(f, fix_verified=verify_finding(f, report, rechecker)) for f in tried[:1]]
+        for other in tried[1:]:
+            if verdicts[-1].fix_verified is True:
+                break
+            verdicts.append(replace(other, fix_verified=verify_finding(other, report, rechecker)))
+        proven = [f for f in verdicts if f.fix_verified is True]
+        out.append(proven[0] if proven else verdicts[0])
+    return out
