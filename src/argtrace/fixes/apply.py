@@ -71,14 +71,16 @@ def line_mapper(text: str, edits: Sequence[FixEdit]) -> dict[int, int]:
     new_text = apply_edits(text, edits)
     new_starts = _line_starts(new_text)
     mapping: dict[int, int] = {}
-    for number, start in enumerate(_line_starts(text), start=1):
+    old_starts = _line_starts(text)
+    for number, start in enumerate(old_starts, start=1):
+        next_start = old_starts[number] if number < len(old_starts) else len(text) + 1
         shift = 0
         removed = False
         for a, b, replacement in ordered:
             if b <= start:
                 shift += len(replacement) - (b - a)
-            elif a < start < b:
-                removed = True
+            elif a <= start < b and (a < start or b >= next_start):
+                removed = True  # the edit takes the line's start (or the whole line) away
         if removed:
             continue
         new_offset = start + shift
