@@ -330,3 +330,21 @@ def with_proposals(
             finding = replace(finding, fix=cause.fix, fix_edits=cause.edits)
         shared.append(finding)
     return shared
+
+
+# What ``argtrace fix`` edits, per code (the rule pages say it; docs/fixes.md lists the same).
+_RENAME = "writes the flag the finding names in place of the one at the finding's position"
+EDIT_NOTES: Mapping[str, str] = {
+    "SH002": "deletes the `\\r` at the end of every line of the file",
+    "SH003": "deletes the blanks after the backslash",
+    "SH004": "moves a comment that sits inside the continued command above the command; otherwise adds the "
+    "missing backslash to the line before",
+    **{code: _RENAME for code in PRODUCERS if code.startswith("PA")},
+    "PR001": "renames the variable to the one the release reads, when the two differ only in the prefix or "
+    "a typo (never when ENABLE/DISABLE flips its meaning)",
+    "PR002": "renames the variable to the one the release reads, when the two differ only in the prefix or "
+    "a typo (never when ENABLE/DISABLE flips its meaning)",
+    "RS001": "for SGLang's Mamba radix-cache refusal: the edit of the shell hazard that cut "
+    "`extra_buffer` off, else the strategy flag with `extra_buffer`, else `--disable-radix-cache`, whichever "
+    "the framework's own resolution, re-run, accepts first",
+}

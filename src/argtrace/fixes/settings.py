@@ -122,7 +122,8 @@ def mamba_candidates(
                     Proposal(
                         (edit,),
                         f"Add {flag} extra_buffer to the server command at {label}:{_line(edit)} (keeps the "
-                        "radix cache; doubles the Mamba state cache per request, so fewer requests fit).",
+                        "radix cache; doubles the Mamba state cache per request, so fewer requests fit); "
+                        "the other way out is --disable-radix-cache (no prefix reuse between requests).",
                     )
                 )
         edit = append_after_server_args(report, source, ["--disable-radix-cache"])
