@@ -21,6 +21,12 @@ NO_EDIT = {
     # the example's fix is "remove SGLANG_ENABLE_SPEC_V2" (0.5.23 no longer reads it): no replacement name
     "PR001": "the release reads no variable of that name: the fix is to drop it",
 }
+# Findings of another cause that a rule's example also has, before and after the fix, and why.
+OTHER_CAUSES = {
+    # the seed launch (48 requests, 4 draft tokens, float32 SSM state) does not fit one H100's memory
+    # either: MM001/MM010 are about the GPU and the request count, text-only fixes (no edit by design)
+    "RS001": {("MM001", "error"), ("MM010", "warning")},
+}
 FIXABLE = sorted({*PRODUCERS, "RS001"})
 RULES = [r for r in all_rules() if r.code in FIXABLE and r.example.argv[0] == "check"]
 
@@ -77,6 +83,8 @@ def test_the_example_fix_applies_verifies_and_leaves_the_example_clean(rule: Rul
     if at is not None:
         argv[at] = fix.stdout.rstrip("\n")  # fix -c prints the fixed command
     after = run_cli(_with_format(argv), cwd=tmp_path)
-    left = [(f["code"], f["severity"]) for f in after.json["findings"] if f["severity"] != "info"]
+    left = {(f["code"], f["severity"]) for f in after.json["findings"] if f["severity"] != "info"}
     assert rule.code not in after.codes()
-    assert left == []
+    other = OTHER_CAUSES.get(rule.code, set())
+    assert left == other
+    assert other <= {(f["code"], f["severity"]) for f in before.json["findings"]}
