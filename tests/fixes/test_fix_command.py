@@ -216,3 +216,21 @@ def test_usage_errors_exit_2(tmp_path: Path) -> None:
     assert run_cli(["fix"], cwd=tmp_path).status == 2
     missing = run_cli(["fix", "nowhere.sh"], cwd=tmp_path)
     assert missing.status == 2 and "argtrace fix:" in missing.stderr
+
+
+def test_secrets_in_the_diff_are_masked_and_the_user_is_told(tmp_path: Path) -> None:
+    secret = "sk-fixture-9f8e7d6c5b4a39281706"
+    (tmp_path / "a.sh").write_text(
+        f"#!/bin/bash\npython3 -m sglang.launch_server --model-path /m --api-key {secret} \\\n"
+        "  --mem-fraction-statc 0.8\n"
+    )
+    masked = run_cli(["fix", *SG10, "a.sh"], cwd=tmp_path)
+    assert masked.status == 1
+    assert secret not in masked.stdout + masked.stderr
+    assert " --model-path /m --api-key <redacted:" in masked.stdout
+    assert masked.stderr.splitlines()[0] == (
+        "argtrace fix: secrets are shown as <redacted:...>, so this diff does not apply as printed: use "
+        "--write, or --show-secrets"
+    )
+    shown = run_cli(["fix", "--show-secrets", *SG10, "a.sh"], cwd=tmp_path)
+    assert f"--api-key {secret} \\\n" in shown.stdout
