@@ -7,8 +7,13 @@ Exit status: 0 nothing to fix, 1 fixes printed or written, 2 usage errors.
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING, TextIO
 
 from argtrace.commands import check as check_command
+
+if TYPE_CHECKING:
+    from argtrace.fixes.diff import Plan
+    from argtrace.model import Report
 
 NAME = "fix"
 HELP = "print (or write) the edits that fix a launch script's findings, each verified by re-checking"
@@ -40,7 +45,11 @@ def run(args: argparse.Namespace) -> int:
     from argtrace.check import COMMAND_LABEL, CheckOptions, run_check
     from argtrace.fixes import attach_fixes, launch_sources
     from argtrace.fixes.diff import new_texts, plan, unified_diff, write_in_place
+    from argtrace.model import UsageError
 
+    if args.write and getattr(args, "host", None):
+        # the files are the node's: a diff can be applied there, this machine's copy is not the launch's
+        raise UsageError("--write edits files here; with --host, apply the printed diff on the node")
     options = CheckOptions.from_args(args)
     report = attach_fixes(run_check(options), options)
     sources = launch_sources(options)
@@ -84,13 +93,9 @@ def run(args: argparse.Namespace) -> int:
     return 1 if (diff or written or command is not None) else 0
 
 
-def _summary(report: object, fix_plan: object, written: list[str], stream: object) -> None:
+def _summary(report: Report, fix_plan: Plan, written: list[str], stream: TextIO) -> None:
     """What was fixed, what was left out and why, and the findings no edit can fix (on stderr, so that
     standard output stays a patch)."""
-    from argtrace.fixes.diff import Plan
-    from argtrace.model import Report
-
-    assert isinstance(report, Report) and isinstance(fix_plan, Plan)
     lines: list[str] = []
     for finding in fix_plan.applied:
         lines.append(f"fixed: {finding.code} {finding.at or ''}: {finding.fix}")
@@ -102,4 +107,4 @@ def _summary(report: object, fix_plan: object, written: list[str], stream: objec
     for name in written:
         lines.append(f"wrote {name} (the old file is {name}.orig)")
     if lines:
-        print("\n".join(lines), file=stream)  # type: ignore[call-overload]
+        print("\n".join(lines), file=stream)
