@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from argtrace.fixes.edits import PRODUCERS
+from argtrace.fixes.registry import PRODUCERS
 from argtrace.rules import Rule, all_rules
 from tests.conftest import run_cli
 from tests.needs import unmet

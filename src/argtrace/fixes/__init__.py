@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from argtrace.check import COMMAND_LABEL, CheckOptions, read_script
-from argtrace.fixes.edits import Proposal, SourceFile, with_proposals
+from argtrace.fixes.edits import Proposal, SourceFile
+from argtrace.fixes.registry import with_proposals
 from argtrace.fixes.settings import mamba_candidates, observed_candidates
 from argtrace.fixes.verify import VERIFIED_SEVERITIES, Rechecker, decode, is_observed, verify_findings
 from argtrace.model import Report

@@ -9,8 +9,8 @@ Whether the edits really fix the finding is decided by re-checking (``argtrace.f
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 from argtrace.model import Finding, FixEdit, Report
 
@@ -275,7 +275,7 @@ def _same_meaning(old: str, new: str) -> bool:
     return difflib.SequenceMatcher(None, a, b).ratio() >= 0.85
 
 
-PRODUCERS: Mapping[str, Producer] = {
+LINE_PRODUCERS: Mapping[str, Producer] = {
     "SH002": crlf,
     "SH003": blanks_after_backslash,
     "SH004": missing_continuation,
@@ -293,53 +293,14 @@ PRODUCERS: Mapping[str, Producer] = {
 }
 
 
-def propose(finding: Finding, sources: Mapping[str, SourceFile], report: Report) -> Proposal | None:
-    """The edits for one finding, or None (no producer, the file is not one of the launch's, no match)."""
-    producer = PRODUCERS.get(finding.code)
-    where = parse_at(finding.at)
-    if producer is None or where is None or where[0] not in sources:
-        return None
-    return producer(finding, sources[where[0]], report)
-
-
-def with_proposals(
-    findings: Sequence[Finding], sources: Mapping[str, SourceFile], report: Report
-) -> list[Finding]:
-    """The findings with their edits and case-specific fix texts; a finding caused by what another
-    finding's edit repairs (the stray `'\\r'` or `' '` word of SH002/SH003) shares that edit."""
-    out: list[Finding] = []
-    by_line: dict[tuple[str, int], Proposal] = {}
-    for finding in findings:
-        proposal = propose(finding, sources, report)
-        if proposal is None:
-            out.append(finding)
-            continue
-        out.append(replace(finding, fix=proposal.fix, fix_edits=proposal.edits))
-        if finding.code in ("SH002", "SH003"):
-            for at in [finding.at, *(e.at for e in finding.evidence)]:
-                where = parse_at(at)
-                if where is not None:
-                    by_line[(where[0], where[1])] = proposal
-    if not by_line:
-        return out
-    shared = []
-    for finding in out:
-        where = parse_at(finding.at)
-        cause = by_line.get((where[0], where[1])) if where is not None else None
-        if not finding.fix_edits and cause is not None and finding.code.startswith("PA"):
-            finding = replace(finding, fix=cause.fix, fix_edits=cause.edits)
-        shared.append(finding)
-    return shared
-
-
 # What ``argtrace fix`` edits, per code (the rule pages say it; docs/fixes.md lists the same).
 _RENAME = "writes the flag the finding names in place of the one at the finding's position"
-EDIT_NOTES: Mapping[str, str] = {
+LINE_NOTES: Mapping[str, str] = {
     "SH002": "deletes the `\\r` at the end of every line of the file",
     "SH003": "deletes the blanks after the backslash",
     "SH004": "moves a comment that sits inside the continued command above the command; otherwise adds the "
     "missing backslash to the line before",
-    **{code: _RENAME for code in PRODUCERS if code.startswith("PA")},
+    **{code: _RENAME for code in LINE_PRODUCERS if code.startswith("PA")},
     "PR001": "renames the variable to the one the release reads, when the two differ only in the prefix or "
     "a typo (never when ENABLE/DISABLE flips its meaning)",
     "PR002": "renames the variable to the one the release reads, when the two differ only in the prefix or "

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from argtrace.fixes.edits import Proposal, SourceFile, parse_at
+from argtrace.fixes.words import word_end
 from argtrace.model import Finding, FixEdit, Report, Setting
 
 STRATEGY_FLAGS = ("--mamba-radix-cache-strategy", "--mamba-scheduler-strategy")
@@ -39,26 +40,6 @@ def predicted_value(setting: Setting) -> object:
     return predicted[-1].value if predicted else None
 
 
-def _word_end(line: str, start: int) -> int:
-    """The index just after the shell word that starts at ``start`` (quotes and backslashes respected)."""
-    i, quote = start, None
-    while i < len(line):
-        char = line[i]
-        if quote is not None:
-            if char == quote:
-                quote = None
-            elif char == "\\" and quote == '"':
-                i += 1
-        elif char in "'\"":
-            quote = char
-        elif char == "\\":
-            i += 1
-        elif char in " \t\r\n;&|<>()":
-            break
-        i += 1
-    return min(i, len(line.rstrip("\r\n")))
-
-
 def append_after_server_args(report: Report, source: SourceFile, words: Sequence[str]) -> FixEdit | None:
     """An insertion of ``words`` right after the described server's last argument word, when that word is
     written in ``source`` (a script or ``-c`` command; manifests are not edited this way)."""
@@ -72,7 +53,7 @@ def append_after_server_args(report: Report, source: SourceFile, words: Sequence
         line = source.line(where[1])
         if line is None:
             return None
-        end = _word_end(line, where[2] - 1)
+        end = word_end(line, where[2] - 1)
         position = f"{where[1]}:{end + 1}"
         return FixEdit(source.label, position, position, "".join(" " + w for w in words))
     return None

@@ -54,7 +54,7 @@ def rule_markdown(rule: Rule) -> str:
     if rule.correct is not None:
         parts += ["## Correct example\n", _example_markdown(rule.correct)]
     parts.append(f"## Fix\n\n{rule.fix}\n")
-    from argtrace.fixes.edits import EDIT_NOTES
+    from argtrace.fixes.registry import EDIT_NOTES
 
     if rule.code in EDIT_NOTES:
         parts.append(
