@@ -142,3 +142,46 @@ def test_a_variable_rename_that_flips_its_meaning_is_not_an_edit() -> None:
     proposal = renamed_variable(renamed, SourceFile("a.sh", text), REPORT)
     assert proposal is not None
     assert apply_edits(text, proposal.edits).startswith("SGLANG_ENABLE_JIT_DEEPGEMM=1 python3")
+
+
+def test_a_value_close_to_one_choice_is_replaced_and_an_unclear_one_is_not() -> None:
+    from argtrace.fixes.words import nearest_choice
+
+    text = "python3 -m sglang.launch_server --mamba-scheduler-strategy=extra-buffer\n"
+    message = (
+        "argument --mamba-scheduler-strategy: invalid choice: '{}' (choose from 'auto', 'no_buffer', "
+        "'extra_buffer') (argparse exit 2)"
+    )
+    close = finding("PA009", "a.sh:1:33", message=message.format("extra-buffer"))
+    proposal = nearest_choice(close, SourceFile("a.sh", text), REPORT)
+    assert proposal is not None
+    assert apply_edits(text, proposal.edits) == (
+        "python3 -m sglang.launch_server --mamba-scheduler-strategy=extra_buffer\n"
+    )
+    assert proposal.fix == (
+        "Write extra_buffer (one of auto, no_buffer, extra_buffer) instead of extra-buffer at a.sh:1:60."
+    )
+    text = "python3 -m sglang.launch_server --mamba-scheduler-strategy buffer\n"
+    unclear = finding("PA009", "a.sh:1:33", message=message.format("buffer"))
+    assert nearest_choice(unclear, SourceFile("a.sh", text), REPORT) is None
+
+
+def test_flags_are_appended_after_the_last_server_word_even_when_it_is_quoted() -> None:
+    from argtrace.fixes.settings import append_after_server_args
+    from argtrace.model import Origin, ServerCommand, Word
+
+    text = "python3 -m sglang.launch_server --served-model-name 'my model' > log 2>&1 &\n"
+    words = [
+        Word("python3", Origin("a.sh:1:1")),
+        Word("-m", Origin("a.sh:1:9")),
+        Word("sglang.launch_server", Origin("a.sh:1:12")),
+        Word("--served-model-name", Origin("a.sh:1:33")),
+        Word("my model", Origin("a.sh:1:53")),
+    ]
+    server = ServerCommand("a.sh:1:1", "sglang", tuple(words), {}, 3, "sglang.launch_server")
+    report = Report(command="check", servers=[server])
+    edit = append_after_server_args(report, SourceFile("a.sh", text), ["--disable-radix-cache"])
+    assert edit == FixEdit("a.sh", "1:63", "1:63", " --disable-radix-cache")
+    assert apply_edits(text, [edit]) == (
+        "python3 -m sglang.launch_server --served-model-name 'my model' --disable-radix-cache > log 2>&1 &\n"
+    )

@@ -106,7 +106,14 @@ def nearest_choice(finding: Finding, source: SourceFile, report: Report) -> Prop
     if span is None or line[span[0] : span[1]].strip("'\"") != match.group(1):
         return None
     choices = re.findall(r"'([^']*)'", match.group(2))
-    near = difflib.get_close_matches(match.group(1), choices, n=2, cutoff=0.75)
+
+    def norm(text: str) -> str:
+        return text.lower().replace("-", "_")
+
+    # the same choice spelt with dashes or capitals, else one clearly nearest (a guess between two choices,
+    # ``buffer`` for no_buffer or extra_buffer, is no fix)
+    near = [c for c in choices if norm(c) == norm(match.group(1))]
+    near = near or difflib.get_close_matches(match.group(1), choices, n=2, cutoff=0.85)
     if len(near) != 1:
         return None
     return Proposal(
