@@ -73,6 +73,13 @@ class Rechecker:
                 report = run_check(options)
             except UsageError:
                 report = None  # the edited files cannot be analysed at all: not a fix
+            except Exception:  # a fix that breaks the analysis is unproven, never a crash of
+                # the check that proposed it (the original report stands; ARGTRACE_DEBUG shows the error)
+                import os
+
+                if os.environ.get("ARGTRACE_DEBUG"):
+                    raise
+                report = None
         self.done[key] = report
         return report
 
