@@ -145,7 +145,7 @@ def apply_rest(args: argparse.Namespace, rest: list[str], parser: argparse.Argum
 
 def run(args: argparse.Namespace) -> Report:
     from argtrace.check import CheckOptions, run_check
-    from argtrace.fixes import attach_fixes
+    from argtrace.fixes.attach import attach_fixes
 
     options = CheckOptions.from_args(args)
     # issue 13: each finding's edits, verified by re-checking the edited files (argtrace/fixes/)

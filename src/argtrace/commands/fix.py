@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from argtrace.check import COMMAND_LABEL, CheckOptions, run_check
-    from argtrace.fixes import attach_fixes, launch_sources
+    from argtrace.fixes.attach import attach_fixes, launch_sources
     from argtrace.fixes.diff import new_texts, plan, unified_diff, write_in_place
     from argtrace.model import UsageError
 

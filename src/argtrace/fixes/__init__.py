@@ -1,54 +1,9 @@
 """Fixes that are proven (issue 13): edits computed from the real files, verified by re-checking.
 
-``attach_fixes(report, options)`` gives each finding of a ``check`` report its ``fix_edits`` (from the real
-text of the user's script, manifest or ``-c`` command, ``edits.py``), a fix text that names that file, and
-``fix_verified`` (``verify.py``). ``argtrace fix`` (``commands/fix.py``) turns the verified edits into a
-unified diff or writes them (``diff.py``).
+``attach.attach_fixes(report, options)`` gives each finding of a ``check`` report its ``fix_edits`` (from
+the real text of the user's script, manifest or ``-c`` command: ``edits.py``, ``words.py``, ``settings.py``),
+a fix text that names that file, and ``fix_verified`` (``verify.py``). ``argtrace fix``
+(``commands/fix.py``) turns the verified edits into a unified diff or writes them (``diff.py``).
 """
 
-from __future__ import annotations
-
-from dataclasses import replace
-
-from argtrace.check import COMMAND_LABEL, CheckOptions, read_script
-from argtrace.fixes.edits import Proposal, SourceFile
-from argtrace.fixes.registry import with_proposals
-from argtrace.fixes.settings import mamba_candidates, observed_candidates
-from argtrace.fixes.verify import VERIFIED_SEVERITIES, Rechecker, decode, is_observed, verify_findings
-from argtrace.model import Report
-
-
-def launch_sources(options: CheckOptions) -> dict[str, SourceFile]:
-    """The files the launch was read from, by the label the findings use."""
-    if options.command_string is not None:
-        return {COMMAND_LABEL: SourceFile(COMMAND_LABEL, options.command_string)}
-    if options.script is None:
-        return {}
-    data = options.script_data if options.script_data is not None else read_script(options.script)[0]
-    return {options.script: SourceFile(options.script, decode(data))}
-
-
-def attach_fixes(report: Report, options: CheckOptions, *, verify: bool = True) -> Report:
-    """``report`` with edits, case-specific fix texts and verification on its findings (in place)."""
-    if report.command != "check":
-        return report
-    sources = launch_sources(options)
-    findings = with_proposals(report.findings, sources, report)
-    # second pass: fixes that read the whole report (settings.py), tried in order by the re-check
-    candidates: dict[int, list[Proposal]] = {}
-    for index, finding in enumerate(findings):
-        if finding.fix_edits or finding.severity not in VERIFIED_SEVERITIES:
-            continue
-        if finding.code == "RS001":
-            found = mamba_candidates(finding, report, sources, findings)
-        elif is_observed(finding):
-            found = observed_candidates(finding, report, sources, findings)
-        else:
-            continue
-        if found:
-            candidates[index] = found
-            findings[index] = replace(finding, fix=found[0].fix, fix_edits=found[0].edits)
-    report.findings = findings
-    if verify and any(f.fix_edits for f in report.findings):
-        report.findings = verify_findings(report, Rechecker(options, sources), candidates)
-    return report
+# Nothing is imported here: the rule pages read ``registry`` without loading the check machinery.
