@@ -48,6 +48,12 @@ LEVELS: tuple[tuple[str, int], ...] = (
     ("argtrace.check", 4),
     ("argtrace.verdicts", 4),  # the run's assumptions applied to the findings, after the layers
     ("argtrace.probe", 4),
+    # issue 13: the re-checking half runs check; the edit catalog (read by the rule pages) is rule-level
+    ("argtrace.fixes", 4),
+    ("argtrace.fixes.edits", 2),
+    ("argtrace.fixes.words", 2),
+    ("argtrace.fixes.registry", 2),
+    ("argtrace.fixes.apply", 2),
     ("argtrace.commands", 5),
     ("argtrace.usage", 5),  # the shared command-line options, checked before a command runs
     ("argtrace.cli", 6),
