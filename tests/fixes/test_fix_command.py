@@ -234,3 +234,28 @@ def test_secrets_in_the_diff_are_masked_and_the_user_is_told(tmp_path: Path) -> 
     )
     shown = run_cli(["fix", "--show-secrets", *SG10, "a.sh"], cwd=tmp_path)
     assert f"--api-key {secret} \\\n" in shown.stdout
+
+
+@needs_patch
+def test_after_the_fix_the_old_log_no_longer_tells_the_user_to_pass_what_the_launch_passes(
+    tmp_path: Path,
+) -> None:
+    """Issue 13: a user already passing both suggested flags was told to pass them. The shipped example,
+    fixed, read with the log of its old failure: the signature's advice becomes what is really left."""
+    _shipped(tmp_path)
+    log = str(REPO / "tests/data/logs/sglang_pr25116_spec_no_buffer.log")
+    argv = ["--no-resolve", "--log", log, "examples/launch_mtp.sh", "0", "30000"]
+    before = run_cli(["check", "--format", "json", *argv], cwd=tmp_path)
+    lg004 = next(f for f in before.json["findings"] if f["code"] == "LG004")
+    assert lg004["fix_verified"] is True  # the SH004 edit makes the prediction carry extra_buffer
+    assert lg004["fix"].startswith("--mamba-scheduler-strategy extra_buffer is written but never reaches")
+    _patch(run_cli(["fix", *argv], cwd=tmp_path).stdout, tmp_path)
+    after = run_cli(["check", "--format", "json", *argv], cwd=tmp_path)
+    lg004 = next(f for f in after.json["findings"] if f["code"] == "LG004")
+    assert (lg004["fix_edits"], lg004["fix_verified"]) == ([], None)
+    assert lg004["fix"] == (
+        "The launch already passes --mamba-scheduler-strategy extra_buffer and SGLANG_ENABLE_SPEC_V2=1, and "
+        "argtrace predicts them reaching the server: the error is not this launch's (relaunch and read the "
+        "new log), or the node runs other code than the analysis (pass --framework-version). Otherwise: "
+        "pass --disable-radix-cache"
+    )

@@ -1,6 +1,5 @@
 """The entry point: a check report's findings get their edits, texts and verification."""
 
-
 from __future__ import annotations
 
 from dataclasses import replace
@@ -8,7 +7,7 @@ from dataclasses import replace
 from argtrace.check import COMMAND_LABEL, CheckOptions, read_script
 from argtrace.fixes.edits import Proposal, SourceFile
 from argtrace.fixes.registry import with_proposals
-from argtrace.fixes.settings import mamba_candidates, observed_candidates
+from argtrace.fixes.settings import already_passed, mamba_candidates, observed_candidates
 from argtrace.fixes.verify import VERIFIED_SEVERITIES, Rechecker, decode, is_observed, verify_findings
 from argtrace.model import Report
 
@@ -38,6 +37,9 @@ def attach_fixes(report: Report, options: CheckOptions, *, verify: bool = True) 
             found = mamba_candidates(finding, report, sources, findings)
         elif is_observed(finding):
             found = observed_candidates(finding, report, sources, findings)
+            text = None if found else already_passed(finding, report)
+            if text is not None:
+                findings[index] = replace(finding, fix=text)
         else:
             continue
         if found:

@@ -13,6 +13,7 @@ Two cases read the whole report, not one position:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 
 from argtrace.fixes.edits import Proposal, SourceFile, parse_at
@@ -160,3 +161,39 @@ def observed_candidates(
             f"{flag} is written but never reaches the server (the launch predicts {predicted!r}): {texts}",
         )
     ]
+
+
+_FLAG_VALUE = re.compile(r"(--[a-z0-9][a-z0-9-]*)(?: ([A-Za-z0-9_.]+))?")
+_VAR_VALUE = re.compile(r"\b([A-Z][A-Z0-9_]{2,})=([^\s,;)]+)")
+
+
+def already_passed(finding: Finding, report: Report) -> str | None:
+    """A fix text for an observed error that tells the user to pass what the launch already passes (the
+    log signature's advice, ``--mamba-scheduler-strategy extra_buffer and set SGLANG_ENABLE_SPEC_V2=1``):
+    when every flag and variable of its first way out is predicted to reach the server as written, the text
+    says so instead, and keeps the other ways out."""
+    first, _, rest = (finding.fix or "").partition(", or ")
+    flags = _FLAG_VALUE.findall(first)
+    names = _VAR_VALUE.findall(first)
+    if (not flags and not names) or not report.servers:
+        return None
+    passed: list[str] = []
+    for flag, value in flags:
+        setting = next((s for s in report.settings if s.flag == flag), None)
+        if setting is None or setting.intended is None:
+            return None
+        if value and str(predicted_value(setting)) != value:
+            return None
+        passed.append(f"{flag} {value}".strip())
+    env = report.servers[0].env
+    for name, value in names:
+        if name not in env or env[name].value != value:
+            return None
+        passed.append(f"{name}={value}")
+    them = "it" if len(passed) == 1 else "them"
+    text = (
+        f"The launch already passes {' and '.join(passed)}, and argtrace predicts {them} reaching the "
+        "server: the error is not this launch's (relaunch and read the new log), or the node runs other "
+        "code than the analysis (pass --framework-version)."
+    )
+    return text + (f" Otherwise: {rest}" if rest else "")
