@@ -259,3 +259,25 @@ def test_after_the_fix_the_old_log_no_longer_tells_the_user_to_pass_what_the_lau
         "new log), or the node runs other code than the analysis (pass --framework-version). Otherwise: "
         "pass --disable-radix-cache"
     )
+
+
+def test_fix_json_has_the_report_and_a_fix_section() -> None:
+    command = "python3 -m sglang.launch_server --model-path /m --mem-fraction-statc .8 --chunked-prefill 64"
+    result = run_cli(["fix", "--format", "json", *SG10, "-c", command])
+    assert result.status == 1
+    data = result.json
+    assert data["command"] == "check"
+    assert data["fix"] == {
+        "diff": "",
+        "command": command.replace("statc", "static"),
+        "written": [],
+        "applied": ["PA001 <-c>:1:49"],
+        "not_applied": [
+            {
+                "code": "PA007",
+                "at": "<-c>:1:73",
+                "why": "not verified (info finding)",
+                "fix": "Write --chunked-prefill-size instead of --chunked-prefill at <-c>:1:73.",
+            }
+        ],
+    }
