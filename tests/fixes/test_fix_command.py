@@ -182,6 +182,8 @@ def test_a_backslash_that_lets_a_misspelt_flag_arrive_is_fixed_with_the_flag(tmp
         "+python3 -m sglang.launch_server --model-path /m \\",
         "+  --mem-fraction-static 0.8",
     ]
+    # each edit was proven alone; both together are re-checked once more
+    assert result.stderr.splitlines()[-1] == "re-check of all edits together: 0 error(s)/warning(s) left"
 
 
 @needs_patch

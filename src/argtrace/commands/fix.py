@@ -12,7 +12,11 @@ from typing import TYPE_CHECKING, TextIO
 from argtrace.commands import check as check_command
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from argtrace.check import CheckOptions
     from argtrace.fixes.diff import Plan
+    from argtrace.fixes.edits import SourceFile
     from argtrace.model import Report
 
 NAME = "fix"
@@ -90,6 +94,8 @@ def run(args: argparse.Namespace) -> int:
             out = masked
         sys.stdout.write(out)
         _summary(report, fix_plan, written, sys.stderr)
+        if len({f.fix_edits for f in fix_plan.applied}) > 1:
+            _together(report, options, sources, fix_plan, sys.stderr)
     return 1 if (diff or written or command is not None) else 0
 
 
@@ -108,3 +114,19 @@ def _summary(report: Report, fix_plan: Plan, written: list[str], stream: TextIO)
         lines.append(f"wrote {name} (the old file is {name}.orig)")
     if lines:
         print("\n".join(lines), file=stream)
+
+
+def _together(
+    report: Report, options: CheckOptions, sources: Mapping[str, SourceFile], fix_plan: Plan, stream: TextIO
+) -> None:
+    """Each fix was proven alone; several at once are re-checked once more, and what is left is said."""
+    from argtrace.fixes.verify import VERIFIED_SEVERITIES, Rechecker
+
+    after = Rechecker(options, sources).recheck([e for edits in fix_plan.edits.values() for e in edits])
+    if after is None:
+        print("re-check of all edits together: the edited launch cannot be analysed", file=stream)
+        return
+    left = [f for f in after.findings if f.severity in VERIFIED_SEVERITIES]
+    codes = ", ".join(dict.fromkeys(f"{f.code} ({f.severity})" for f in left))
+    left_text = f"{len(left)} error(s)/warning(s) left" + (f": {codes}" if codes else "")
+    print(f"re-check of all edits together: {left_text}", file=stream)
