@@ -50,6 +50,12 @@ LEVELS: tuple[tuple[str, int], ...] = (
     ("argtrace.verdicts", 4),  # the run's assumptions applied to the findings, after the layers
     ("argtrace.probe", 4),
     ("argtrace.ci", 4),  # CI controls over reports (suppressions, baselines, config) and lint over a tree
+    # issue 13: the re-checking half runs check; the edit catalog (read by the rule pages) is rule-level
+    ("argtrace.fixes", 4),
+    ("argtrace.fixes.edits", 2),
+    ("argtrace.fixes.words", 2),
+    ("argtrace.fixes.registry", 2),
+    ("argtrace.fixes.apply", 2),
     ("argtrace.commands", 5),
     ("argtrace.usage", 5),
     ("argtrace.agent_tools", 5),  # argtrace mcp: tool inputs as argtrace command lines

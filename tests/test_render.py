@@ -107,6 +107,8 @@ def test_json_contract_shape() -> None:
         "at": "launch.sh:6:5",
         "fix": None,
         "evidence": [],
+        "fix_edits": [],
+        "fix_verified": None,
         "basis": "framework-code",
     }
     assert data["resolution"] == {"status": "ok"}

@@ -107,7 +107,15 @@ def test_the_real_resolver_reproduces_the_seed_error() -> None:
     )
     rs001 = [f for f in data["findings"] if f["code"] == "RS001"]
     assert {f["setting"] for f in rs001} >= {"mamba_scheduler_strategy", "speculative_algorithm"}
-    assert all("extra_buffer" in f["fix"] and "--disable-radix-cache" in f["fix"] for f in rs001)
+    # issue 13: the flag is already written, so the fix is the shell hazard's edit, not "pass extra_buffer"
+    assert all(
+        f["fix"].startswith(
+            "--mamba-scheduler-strategy extra_buffer is written but never reaches the server: SH004 at "
+            f"{EXAMPLE}:27:5. Move the comment at {EXAMPLE} line 26 above the command"
+        )
+        and f["fix_verified"] is True
+        for f in rs001
+    )
 
 
 @pytest.mark.frameworks

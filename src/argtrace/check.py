@@ -60,6 +60,9 @@ class CheckOptions:
     extra: Mapping[str, object] = field(default_factory=dict)
     # argtrace lint: the script's arguments are not given (unknown, for this reason), not empty.
     args_unknown: str | None = None
+    # The script's (or manifest's) text to analyse instead of reading ``script``: ``argtrace.fixes`` re-checks
+    # edited files in memory under the path the user typed.
+    script_data: bytes | None = None
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> CheckOptions:
@@ -144,6 +147,13 @@ def read_script(path_text: str) -> tuple[bytes, Path | None]:
     return data, (None if host.is_remote else Path(path_text))
 
 
+def read_script_path(path_text: str) -> Path | None:
+    """The local Path of a script whose text is given in memory (None with ``--host``, as ``read_script``)."""
+    from argtrace.remote.host import current_host
+
+    return None if current_host().is_remote else Path(path_text)
+
+
 def as_fields(result: LayerResult, schema: Schema) -> LayerResult:
     """``result`` with its settings named by the framework's configuration fields, as the server's args log
     line and /server_info name them (``tp_size``, not SGLang 0.5.10.post1's dest ``tensor_parallel_size``):
@@ -201,7 +211,11 @@ def run_check(options: CheckOptions) -> Report:
     else:
         script = options.script
         assert script is not None
-        (data, real_path), label = read_script(script), script
+        if options.script_data is not None:
+            data, real_path = options.script_data, read_script_path(script)
+        else:
+            data, real_path = read_script(script)
+        label = script
         path = real_path
         arg0, args = script, options.script_args
     from argtrace.layers.shell import ScriptSource, analyze_script

@@ -188,9 +188,10 @@ def build_server(timeout_s: float) -> Any:
         if output.status not in (0, 1) or (invocation.json_output and not output.stdout.strip()):
             raise ToolError(_error_text(output, invocation))
         if not invocation.json_output:
-            return CallToolResult(
-                content=[TextContent(type="text", text=output.stdout or "nothing to report")]
-            )
+            # `fix` prints the diff on stdout and, on stderr, what each finding's fix became (fixed, not
+            # verified, no edit): the agent needs both.
+            text = "\n".join(part.strip("\n") for part in (output.stdout, output.stderr) if part.strip())
+            return CallToolResult(content=[TextContent(type="text", text=text or "nothing to fix")])
         try:
             data = json.loads(output.stdout)
         except ValueError:

@@ -78,6 +78,18 @@ class Evidence:
 
 
 @dataclass(frozen=True)
+class FixEdit:
+    """One text replacement that fixes a finding: ``file`` as the user typed it (``<-c>`` for ``-c`` input),
+    ``start`` and ``end`` as ``LINE:COL`` (1-based, ``end`` exclusive; columns count characters), so that an
+    insertion has ``start == end`` and a deletion an empty ``replacement`` (``argtrace.fixes``)."""
+
+    file: str
+    start: str
+    end: str
+    replacement: str
+
+
+@dataclass(frozen=True)
 class Finding:
     """A diagnosis with a stable code (see ``argtrace.rules``).
 
@@ -99,6 +111,10 @@ class Finding:
     # ``None``: the layer's usual basis (``LAYER_BASIS``). ``assumptions`` are set with basis ``assumed``.
     basis: Basis | None = None
     assumptions: tuple[Assumption, ...] = ()
+    # Edits of the launch files that fix this finding, and whether re-checking the edited files showed the
+    # finding gone with no new error or warning (None: not verified, e.g. no edit; see argtrace.fixes).
+    fix_edits: tuple[FixEdit, ...] = ()
+    fix_verified: bool | None = None
 
     @property
     def rests_on(self) -> Basis:

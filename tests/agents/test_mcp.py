@@ -89,7 +89,9 @@ def test_check_the_shipped_example_names_its_cause() -> None:
         # The causes come first in the summary, each with its fix.
         assert summary.splitlines()[0] == "framework: sglang unknown (analysed as 0.5.19) (from none)"
         assert f"ERROR SH004 {sh004['at']}: {sh004['message']}" in summary
-        assert f"  fix: {sh004['fix']}" in summary
+        # argtrace re-checked the edited script: the fix is marked verified
+        assert sh004["fix_verified"] is True
+        assert f"  fix (verified by re-checking): {sh004['fix']}" in summary
 
     _session(body)
 
@@ -110,6 +112,27 @@ def test_check_a_command_redacts_its_secret_and_reads_the_gpu() -> None:
         assert tp["effective"] == 2
 
     _session(body)
+
+
+def test_fix_returns_the_verified_diff_and_writes_nothing(tmp_path: Path) -> None:
+    before = EXAMPLE.read_bytes()
+
+    async def body(client: Any) -> None:
+        result = await client.call_tool("fix", {"script": str(EXAMPLE.relative_to(ROOT))})
+        assert result.is_error is False
+        text = _text(result)
+        lines = text.splitlines()
+        assert lines[:2] == ["--- examples/launch_mtp.sh", "+++ examples/launch_mtp.sh"]
+        assert (
+            "-    # MTP on a hybrid Mamba model needs the extra buffer (it doubles the Mamba state cache)"
+            in lines
+        )
+        assert any(
+            line.startswith("fixed: SH004 examples/launch_mtp.sh:27:5: Move the comment") for line in lines
+        )
+
+    _session(body)
+    assert EXAMPLE.read_bytes() == before
 
 
 def test_a_call_reports_progress_to_a_client_that_asks() -> None:

@@ -59,7 +59,10 @@ def test_sarif_is_valid_and_exact(tmp_path: Path) -> None:
     assert sh004["shortDescription"]["text"] == title
     assert sh004["helpUri"] == "https://github.com/argtrace/argtrace/blob/main/docs/rules/SH004.md"
     assert sh004["defaultConfiguration"] == {"level": "error"}
-    assert sh004["help"]["text"] == "End the previous line with a backslash (and nothing after it)."
+    assert sh004["help"]["text"] == (
+        "End the previous line with a backslash (and nothing after it); when the line before is a comment "
+        "inside the continued command, move the comment above the command."
+    )
     got = [
         (
             r["ruleId"],
@@ -79,7 +82,27 @@ def test_sarif_is_valid_and_exact(tmp_path: Path) -> None:
         "CUDA_VISIBLE_DEVICES is set but empty: the server sees no GPU at all\n"
         "Fix: list distinct GPU indices (or UUIDs), e.g. CUDA_VISIBLE_DEVICES=0,1"
     )
-    assert "fixes" not in run["results"][0]  # no verified edit in this report
+    # The example's cause has a verified edit (argtrace re-checked the edited script): SARIF carries it.
+    (fix,) = run["results"][0]["fixes"]
+    assert fix["artifactChanges"] == [
+        {
+            "artifactLocation": {"uri": "launch_mtp.sh"},
+            "replacements": [
+                {
+                    "deletedRegion": {"startLine": 15, "startColumn": 1, "endLine": 15, "endColumn": 1},
+                    "insertedContent": {
+                        "text": "# MTP on a hybrid Mamba model needs the extra buffer (it doubles the Mamba "
+                        "state cache)\n"
+                    },
+                },
+                {
+                    "deletedRegion": {"startLine": 26, "startColumn": 1, "endLine": 27, "endColumn": 1},
+                    "insertedContent": {"text": ""},
+                },
+            ],
+        }
+    ]
+    assert fix["description"]["text"].startswith("Move the comment at launch_mtp.sh line 26 above")
 
 
 def _fingerprints(out: str) -> list[str]:

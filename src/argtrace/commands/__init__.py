@@ -6,4 +6,7 @@ A module may also define ``split_argv(argv) -> (options, positionals)`` when its
 everything after them (``check SCRIPT ARGS...``).
 """
 
-COMMAND_MODULES = ("check", "log", "mem", "why", "resolver", "ps", "live", "run", "rules", "mcp", "lint")
+COMMAND_MODULES = (
+    *("check", "fix", "log", "mem", "why", "resolver", "ps", "live", "run", "rules"),
+    *("mcp", "lint"),
+)

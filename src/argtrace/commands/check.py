@@ -150,7 +150,11 @@ def apply_rest(args: argparse.Namespace, rest: list[str], parser: argparse.Argum
 
 def run(args: argparse.Namespace) -> Report:
     from argtrace.check import CheckOptions, run_check
+    from argtrace.fixes.attach import attach_fixes
     from argtrace.resolver.cache import bypassed
 
+    options = CheckOptions.from_args(args)
     with bypassed(bool(getattr(args, "no_cache", False))):
-        return run_check(CheckOptions.from_args(args))
+        # issue 13: each finding's edits, verified by re-checking the edited files (argtrace/fixes/); the
+        # re-checks reuse the resolution cache
+        return attach_fixes(run_check(options), options)

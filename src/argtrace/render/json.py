@@ -68,6 +68,12 @@ def finding_dict(finding: Finding) -> dict[str, Any]:
         "at": finding.at,
         "fix": finding.fix,
         "evidence": [{"layer": e.layer, "at": e.at, "text": e.text} for e in finding.evidence],
+        # issue 13: the edits that fix it and whether a re-check proved them (null: not verified)
+        "fix_edits": [
+            {"file": e.file, "start": e.start, "end": e.end, "replacement": e.replacement}
+            for e in finding.fix_edits
+        ],
+        "fix_verified": finding.fix_verified,
     }
     out["basis"] = finding.rests_on
     if finding.assumptions:

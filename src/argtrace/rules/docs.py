@@ -54,6 +54,13 @@ def rule_markdown(rule: Rule) -> str:
     if rule.correct is not None:
         parts += ["## Correct example\n", _example_markdown(rule.correct)]
     parts.append(f"## Fix\n\n{rule.fix}\n")
+    from argtrace.fixes.registry import EDIT_NOTES
+
+    if rule.code in EDIT_NOTES:
+        parts.append(
+            f"`argtrace fix` {EDIT_NOTES[rule.code]}, computed from the user's own file and applied only "
+            "when re-checking the edited launch proves it ([fixes](../fixes.md)).\n"
+        )
     if rule.exceptions:
         parts.append(f"## Exceptions\n\n{rule.exceptions}\n")
     return "\n".join(parts)

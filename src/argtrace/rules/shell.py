@@ -78,9 +78,12 @@ SH004 = Rule(
     title="A line starts with a flag: missing backslash on the line before",
     rationale=(
         "The previous line does not end with `\\`, so the server command ended there and this line runs as a "
-        "command of its own (`--port: command not found`). Its flags never reach the server."
+        "command of its own (`--port: command not found`). Its flags never reach the server. A comment line "
+        "inside the continued command does the same, whatever backslash ends the comment: it is part of the "
+        "comment."
     ),
-    fix="End the previous line with a backslash (and nothing after it).",
+    fix="End the previous line with a backslash (and nothing after it); when the line before is a comment "
+    "inside the continued command, move the comment above the command.",
     example=Example(files={"launch.sh": _HEAD + _SERVER + "\n  --port 30000\n"}, argv=("check", "launch.sh")),
     correct=Example(
         files={"launch.sh": _HEAD + _SERVER + " \\\n  --port 30000\n"}, argv=("check", "launch.sh")

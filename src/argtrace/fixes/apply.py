@@ -1,0 +1,88 @@
+"""Applying edits to a text in memory, and following a line of the old text into the new one."""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+from collections.abc import Sequence
+
+from argtrace.model import FixEdit
+
+
+class EditError(ValueError):
+    """An edit that does not fit the text (a position past its end, overlapping edits)."""
+
+
+def _line_starts(text: str) -> list[int]:
+    starts = [0]
+    for index, char in enumerate(text):
+        if char == "\n":
+            starts.append(index + 1)
+    return starts
+
+
+def offset(text: str, position: str, starts: Sequence[int] | None = None) -> int:
+    """The character offset of ``LINE:COL`` (1-based) in ``text``; the line after the last one is the end."""
+    line_text, _, col_text = position.partition(":")
+    line, col = int(line_text), int(col_text or "1")
+    starts = starts if starts is not None else _line_starts(text)
+    if line == len(starts) + 1 and col == 1:
+        return len(text)
+    if not 1 <= line <= len(starts) or col < 1:
+        raise EditError(f"{position}: not a position in the text ({len(starts)} lines)")
+    end_of_line = starts[line] if line < len(starts) else len(text)
+    result = starts[line - 1] + col - 1
+    if result > end_of_line:
+        raise EditError(f"{position}: past the end of line {line}")
+    return result
+
+
+def spans(text: str, edits: Sequence[FixEdit]) -> list[tuple[int, int, str]]:
+    """The edits as (start, end, replacement) offsets, in text order; overlapping edits are refused."""
+    starts = _line_starts(text)
+    out = sorted(
+        ((offset(text, e.start, starts), offset(text, e.end, starts), e.replacement) for e in edits),
+        key=lambda s: (s[0], s[1]),
+    )
+    for (_, a_end, _), (b_start, _, _) in itertools.pairwise(out):
+        if b_start < a_end:
+            raise EditError("overlapping edits")
+    for start, end, _ in out:
+        if end < start:
+            raise EditError("an edit ends before it starts")
+    return out
+
+
+def apply_edits(text: str, edits: Sequence[FixEdit]) -> str:
+    """``text`` with every edit made (positions refer to the original text)."""
+    pieces: list[str] = []
+    cursor = 0
+    for start, end, replacement in spans(text, edits):
+        pieces.append(text[cursor:start])
+        pieces.append(replacement)
+        cursor = end
+    pieces.append(text[cursor:])
+    return "".join(pieces)
+
+
+def line_mapper(text: str, edits: Sequence[FixEdit]) -> dict[int, int]:
+    """Old line number -> new line number, for the lines whose start no edit removed."""
+    ordered = spans(text, edits)
+    new_text = apply_edits(text, edits)
+    new_starts = _line_starts(new_text)
+    mapping: dict[int, int] = {}
+    old_starts = _line_starts(text)
+    for number, start in enumerate(old_starts, start=1):
+        next_start = old_starts[number] if number < len(old_starts) else len(text) + 1
+        shift = 0
+        removed = False
+        for a, b, replacement in ordered:
+            if b <= start:
+                shift += len(replacement) - (b - a)
+            elif a <= start < b and (a < start or b >= next_start):
+                removed = True  # the edit takes the line's start (or the whole line) away
+        if removed:
+            continue
+        new_offset = start + shift
+        mapping[number] = bisect.bisect_right(new_starts, new_offset)
+    return mapping

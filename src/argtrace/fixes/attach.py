@@ -1,0 +1,51 @@
+"""The entry point: a check report's findings get their edits, texts and verification."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from argtrace.check import COMMAND_LABEL, CheckOptions, read_script
+from argtrace.fixes.edits import Proposal, SourceFile
+from argtrace.fixes.registry import with_proposals
+from argtrace.fixes.settings import already_passed, mamba_candidates, observed_candidates
+from argtrace.fixes.verify import VERIFIED_SEVERITIES, Rechecker, decode, is_observed, verify_findings
+from argtrace.model import Report
+
+
+def launch_sources(options: CheckOptions) -> dict[str, SourceFile]:
+    """The files the launch was read from, by the label the findings use."""
+    if options.command_string is not None:
+        return {COMMAND_LABEL: SourceFile(COMMAND_LABEL, options.command_string)}
+    if options.script is None:
+        return {}
+    data = options.script_data if options.script_data is not None else read_script(options.script)[0]
+    return {options.script: SourceFile(options.script, decode(data))}
+
+
+def attach_fixes(report: Report, options: CheckOptions, *, verify: bool = True) -> Report:
+    """``report`` with edits, case-specific fix texts and verification on its findings (in place)."""
+    if report.command != "check":
+        return report
+    sources = launch_sources(options)
+    findings = with_proposals(report.findings, sources, report)
+    # second pass: fixes that read the whole report (settings.py), tried in order by the re-check
+    candidates: dict[int, list[Proposal]] = {}
+    for index, finding in enumerate(findings):
+        if finding.fix_edits or finding.severity not in VERIFIED_SEVERITIES:
+            continue
+        if finding.code == "RS001":
+            found = mamba_candidates(finding, report, sources, findings)
+        elif is_observed(finding):
+            found = observed_candidates(finding, report, sources, findings)
+            text = None if found else already_passed(finding, report)
+            if text is not None:
+                findings[index] = replace(finding, fix=text)
+        else:
+            continue
+        if found:
+            candidates[index] = found
+            findings[index] = replace(finding, fix=found[0].fix, fix_edits=found[0].edits)
+    report.findings = findings
+    if verify and any(f.fix_edits for f in report.findings):
+        report.findings = verify_findings(report, Rechecker(options, sources), candidates)
+    return report

@@ -1,0 +1,164 @@
+"""Proving a fix: apply its edits in memory and re-run the predicted layers with the same options.
+
+``fix_verified`` is true only if the re-check no longer has the finding (same code and setting at the same
+place, followed through the edit's line shifts) and has no error or warning the original check lacked. The
+re-check is ``check.run_check`` itself (transport, shell, process, parser, resolution, memory), so it uses
+whatever the normal resolution path caches. Observed layers (``--log``, ``--pid``, ``--url``) are not read
+again: a fix of an observed mismatch is verified when the re-check predicts the intended value.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+from argtrace.check import COMMAND_LABEL, CheckOptions, run_check
+from argtrace.fixes.apply import EditError, apply_edits, line_mapper
+from argtrace.fixes.edits import Proposal, SourceFile, parse_at
+from argtrace.model import Finding, FixEdit, Report, UsageError
+
+VERIFIED_SEVERITIES = ("error", "warning")
+# Layers whose findings come from what a running server or its log showed: not re-read by a re-check.
+OBSERVED_LAYERS = ("log", "live")
+
+
+def is_observed(finding: Finding) -> bool:
+    return finding.layer in OBSERVED_LAYERS or finding.rests_on == "observed"
+
+
+@dataclass
+class Rechecker:
+    """Re-checks edited launch files; one re-check per distinct set of edits."""
+
+    options: CheckOptions
+    sources: Mapping[str, SourceFile]
+    done: dict[tuple[FixEdit, ...], Report | None] = field(default_factory=dict)
+
+    def predicted_options(self) -> CheckOptions:
+        """The same options without the observed inputs (the log, the process, the server)."""
+        extra = {**self.options.extra, "pid": None, "url": None}
+        return replace(self.options, log=None, launched_after=None, extra=extra)
+
+    def edited_text(self, edits: Sequence[FixEdit]) -> dict[str, str] | None:
+        """Each edited file's new text; None when an edit does not fit or names another file."""
+        by_file: dict[str, list[FixEdit]] = {}
+        for edit in edits:
+            by_file.setdefault(edit.file, []).append(edit)
+        out: dict[str, str] = {}
+        for label, file_edits in by_file.items():
+            source = self.sources.get(label)
+            if source is None:
+                return None
+            try:
+                out[label] = apply_edits(source.text, file_edits)
+            except EditError:
+                return None
+        return out
+
+    def recheck(self, edits: Sequence[FixEdit]) -> Report | None:
+        key = tuple(sorted(set(edits), key=lambda e: (e.file, e.start, e.end, e.replacement)))
+        if key in self.done:
+            return self.done[key]
+        texts = self.edited_text(key)
+        report: Report | None = None
+        if texts is not None:
+            options = self.predicted_options()
+            for label, text in texts.items():
+                if label == COMMAND_LABEL:
+                    options = replace(options, command_string=text)
+                else:
+                    options = replace(options, script_data=encode(text))
+            try:
+                report = run_check(options)
+            except UsageError:
+                report = None  # the edited files cannot be analysed at all: not a fix
+            except Exception:  # a fix that breaks the analysis is unproven, never a crash of
+                # the check that proposed it (the original report stands; ARGTRACE_DEBUG shows the error)
+                import os
+
+                if os.environ.get("ARGTRACE_DEBUG"):
+                    raise
+                report = None
+        self.done[key] = report
+        return report
+
+
+def decode(data: bytes) -> str:
+    """The file's text; bytes that are not UTF-8 survive the round trip (``encode``)."""
+    return data.decode("utf-8", errors="surrogateescape")
+
+
+def encode(text: str) -> bytes:
+    return text.encode("utf-8", errors="surrogateescape")
+
+
+def _bad(findings: Sequence[Finding]) -> Counter[tuple[str, str | None]]:
+    return Counter((f.code, f.setting) for f in findings if f.severity in VERIFIED_SEVERITIES)
+
+
+def still_there(finding: Finding, after: Report, mapping: Mapping[str, Mapping[int, int]]) -> bool:
+    """The re-check has the same finding: same code and setting, at the place the edits moved it to."""
+    where = parse_at(finding.at)
+    for other in after.findings:
+        if other.code != finding.code or other.setting != finding.setting:
+            continue
+        if where is None:
+            return True
+        moved = mapping.get(where[0], {}).get(where[1], where[1]) if where[0] in mapping else where[1]
+        theirs = parse_at(other.at)
+        if theirs is not None and theirs[0] == where[0] and theirs[1] == moved:
+            return True
+    return False
+
+
+def verify_finding(finding: Finding, report: Report, rechecker: Rechecker) -> bool | None:
+    """True: the edits remove the finding and add no error or warning; False: they do not; None: the
+    finding is not one argtrace verifies (info, or no edits)."""
+    if not finding.fix_edits or finding.severity not in VERIFIED_SEVERITIES:
+        return None
+    after = rechecker.recheck(finding.fix_edits)
+    if after is None:
+        return False
+    if is_observed(finding):
+        return _predicts_intended(finding, report, after)
+    mapping = {
+        label: line_mapper(rechecker.sources[label].text, [e for e in finding.fix_edits if e.file == label])
+        for label in {e.file for e in finding.fix_edits}
+    }
+    if still_there(finding, after, mapping):
+        return False
+    return not (_bad(after.findings) - _bad(report.findings))
+
+
+def _predicts_intended(finding: Finding, report: Report, after: Report) -> bool:
+    """An observed mismatch is fixed when the edited launch predicts the value the user intended."""
+    from argtrace.fixes.settings import find_setting, predicted_value
+
+    before = find_setting(report, finding.setting)
+    now = find_setting(after, before.name if before is not None else None)
+    if before is None or now is None or before.intended is None:
+        return False
+    return bool(predicted_value(now) == before.intended) and not (
+        _bad(after.findings) - _bad(report.findings)
+    )
+
+
+def verify_findings(
+    report: Report, rechecker: Rechecker, candidates: Mapping[int, Sequence[Proposal]] = {}
+) -> list[Finding]:
+    """The report's findings with ``fix_verified``; a finding with several candidate fixes gets the first
+    one the re-check proves (or, when none is proven, the first one, unverified)."""
+    out: list[Finding] = []
+    for index, finding in enumerate(report.findings):
+        tried = [finding]
+        if index in candidates:
+            tried = [replace(finding, fix=c.fix, fix_edits=c.edits) for c in candidates[index]]
+        verdicts = [replace(f, fix_verified=verify_finding(f, report, rechecker)) for f in tried[:1]]
+        for other in tried[1:]:
+            if verdicts[-1].fix_verified is True:
+                break
+            verdicts.append(replace(other, fix_verified=verify_finding(other, report, rechecker)))
+        proven = [f for f in verdicts if f.fix_verified is True]
+        out.append(proven[0] if proven else verdicts[0])
+    return out
