@@ -249,7 +249,22 @@ def _check_servers(
     report.servers = list(servers)
     if not servers:
         report.notes.append(f"no SGLang or vLLM server start was found in {label}")
-        return report
+    else:
+        _check_chosen_server(report, servers, options, transport, commands)
+    # one finding per cause: what follows from another finding is folded into it (argtrace/causes.py)
+    from argtrace.causes import fold_causes
+
+    report.findings = fold_causes(report)
+    return report
+
+
+def _check_chosen_server(
+    report: Report,
+    servers: list[ServerCommand],
+    options: CheckOptions,
+    transport: TransportResult | None,
+    commands: PredictedCommands,
+) -> None:
     if not 1 <= options.server <= len(servers):
         raise UsageError(f"--server {options.server}: the script starts {len(servers)} server(s)")
     server = servers[options.server - 1]
@@ -263,7 +278,6 @@ def _check_servers(
         report.findings.extend(late.findings)
         report.sections.update(late.sections)
     report.findings = settle_report_verdicts(report, options)
-    return report
 
 
 def _analysed_schema(report: Report) -> Schema | None:
