@@ -5,11 +5,12 @@ an explicit rule below, keyed on codes, locations and the settings' recorded his
 two messages read); a finding no rule links stays a cause of its own. The links:
 
 ``same-raise``
-    One exception reported several times: the resolver reports a raise once per setting its condition read
-    (RS001 for ``mamba_scheduler_strategy``, ``disable_radix_cache``, ``speculative_algorithm``), and a log
-    or live layer may report the same exception text again. Findings whose first evidence is the same
-    ``SomethingError: ...`` text are one cause, the earliest layer's; the settings the others read become
-    evidence lines of the cause ("reads disable_radix_cache").
+    One exception reported several times. The resolver reports a raise once per setting its condition
+    read (RS001 for ``mamba_scheduler_strategy``, ``disable_radix_cache``, ``speculative_algorithm``):
+    those are merged first into one finding (``merge_same_raise``), the settings the others read added as
+    evidence lines ("reads disable_radix_cache = False (the parser's default)"). A later layer (log, live)
+    that reports the same ``SomethingError: ...`` text as its first evidence is a consequence of the
+    earliest layer's finding.
 ``restates``
     A shellcheck finding that says what an argtrace finding says, on the same line (``RESTATES``): SC2086
     at the very word SH026 explains, SC2087 on the line of the here-document TP007 explains, SC1017
@@ -116,6 +117,7 @@ class _Links:
 
 
 def _same_raise(links: _Links) -> None:
+    """The same exception text seen by a later layer (the log's, the live server's): the earliest's."""
     first: dict[str, int] = {}
     order = sorted(range(len(links.findings)), key=lambda i: (LAYERS.index(links.findings[i].layer), i))
     for i in order:
@@ -126,6 +128,37 @@ def _same_raise(links: _Links) -> None:
             links.link(i, first[key])
         else:
             first[key] = i
+
+
+def merge_same_raise(findings: Sequence[Finding]) -> list[Finding]:
+    """One finding per raise site: a layer's findings with the same code, place and exception text (the
+    resolver's RS001 once per setting the condition read) become the first, with an evidence line for
+    each other setting read."""
+    out: list[Finding] = []
+    kept: dict[tuple[str, str, str | None, str], int] = {}
+    for finding in findings:
+        key = _raise_key(finding)
+        if key is None:
+            out.append(finding)
+            continue
+        site = (finding.code, finding.layer, finding.at, key)
+        if site not in kept:
+            kept[site] = len(out)
+            out.append(finding)
+            continue
+        first = out[kept[site]]
+        if finding.setting == first.setting:
+            continue
+        m = _READS.search(finding.message)
+        text = (
+            finding.message[m.start() : finding.message.find(":", m.end())].rstrip()
+            if m
+            else f"reads {finding.setting}"
+        )
+        out[kept[site]] = replace(
+            first, evidence=(*first.evidence, Evidence(finding.layer, finding.at, text))
+        )
+    return out
 
 
 def _restates(links: _Links) -> None:
@@ -275,25 +308,9 @@ def diagnosis_order(findings: Sequence[Finding]) -> list[int]:
     )
 
 
-def _read_evidence(cause: Finding, folded: Sequence[Finding]) -> tuple[Evidence, ...]:
-    """For one raise reported per setting read: an evidence line per other setting its condition read."""
-    if _raise_key(cause) is None:
-        return ()
-    out: list[Evidence] = []
-    seen = {cause.setting}
-    for other in folded:
-        if _raise_key(other) != _raise_key(cause) or other.setting in seen:
-            continue
-        seen.add(other.setting)
-        m = _READS.search(other.message)
-        text = other.message[m.start() : other.message.find(":", m.end())] if m else f"reads {other.setting}"
-        out.append(Evidence(other.layer, other.at, text.rstrip()))
-    return tuple(out)
-
-
 def fold_causes(report: Report) -> list[Finding]:
     """The report's findings as causes, in their reported order, each carrying its consequences."""
-    findings = list(report.findings)
+    findings = merge_same_raise(report.findings)
     links = _Links(findings)
     for rule in RULES:
         rule(links, report)
@@ -313,11 +330,5 @@ def fold_causes(report: Report) -> list[Finding]:
         flat: list[Finding] = []
         for f in folded:
             flat.extend([replace(f, consequences=()), *f.consequences])
-        out.append(
-            replace(
-                finding,
-                evidence=(*finding.evidence, *_read_evidence(finding, flat)),
-                consequences=(*finding.consequences, *flat),
-            )
-        )
+        out.append(replace(finding, consequences=(*finding.consequences, *flat)))
     return out

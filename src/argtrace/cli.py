@@ -47,6 +47,12 @@ def _common_options() -> argparse.ArgumentParser:
         action="store_true",
         help="print tokens, API keys and passwords as they are (default: <redacted:HASH8>)",
     )
+    common.add_argument(
+        "--verbose",
+        action="store_true",
+        help="list every finding that follows from another as a finding of its own (with `cause`: the "
+        "index of the finding it follows from)",
+    )
     return common
 
 
@@ -99,10 +105,10 @@ def _unchanged(text: str) -> str:
     return text
 
 
-def render(report: Report, fmt: str, show_secrets: bool) -> str:
+def render(report: Report, fmt: str, show_secrets: bool, verbose: bool = False) -> str:
     from argtrace.render import render_report
 
-    return render_report(report, fmt=fmt, show_secrets=show_secrets)
+    return render_report(report, fmt=fmt, show_secrets=show_secrets, verbose=verbose)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -166,7 +172,7 @@ def _main(words: list[str], stream: RedactingStream) -> int:
         return EXIT_USAGE
     if isinstance(report, int):
         return report
-    sys.stdout.write(render(report, args.format, args.show_secrets))
+    sys.stdout.write(render(report, args.format, args.show_secrets, getattr(args, "verbose", False)))
     sys.stdout.flush()
     return report.exit_status
 

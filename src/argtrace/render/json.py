@@ -78,7 +78,8 @@ def finding_dict(finding: Finding) -> dict[str, Any]:
         out["server"] = finding.server
     if finding.consequences:
         out["consequences"] = [
-            {"code": c.code, "at": c.at, "message": c.message} for c in finding.consequences
+            {"code": c.code, "at": c.at, "message": c.message, "severity": c.severity, "layer": c.layer}
+            for c in finding.consequences
         ]
     return out
 
