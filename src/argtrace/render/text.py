@@ -279,9 +279,12 @@ def render_text(data: Mapping[str, Any]) -> str:
             console.print(Text(shown) if isinstance(shown, str) else shown)
     _render_details(data, console)
     if data.get("command") not in NO_VERDICT_LINE:
+        # every finding counts, consequences too (they fail the check as much as their cause does)
         causes = [f for f in data.get("findings") or [] if "cause" not in f]
-        counts = {sev: sum(1 for f in causes if f.get("severity") == sev) for sev in SEVERITY_STYLE}
-        console.print(
-            Text(f"{counts['error']} error(s), {counts['warning']} warning(s), {counts['info']} info")
-        )
+        every = [*causes, *(c for f in causes for c in f.get("consequences") or [])]
+        counts = {sev: sum(1 for f in every if f.get("severity") == sev) for sev in SEVERITY_STYLE}
+        line = f"{counts['error']} error(s), {counts['warning']} warning(s), {counts['info']} info"
+        if len(every) > len(causes):
+            line += f" from {len(causes)} cause(s)"
+        console.print(Text(line))
     return buffer.getvalue()
