@@ -488,21 +488,28 @@ def late_layers(report: Report, options: CheckOptions) -> list[LayerResult]:
     results: list[LayerResult] = []
     model_config = model_config_path(options, report)
     if model_config is not None and report.framework.name is not None:
+        from contextlib import nullcontext
+
         from argtrace.layers.memory import analyze_memory, settings_from_report
+        from argtrace.progress import stage
 
         settings, env = settings_from_report(report)
-        results.append(
-            analyze_memory(
-                model_config,
-                options.gpu,
-                settings,
-                report.framework.name,
-                report.framework.version,
-                env=env,
-                framework_argv=_framework_sizing_argv(report, options),
-                framework_suggestions=False,  # only for a launch that does not fit: each costs a run
+        sizing_argv = _framework_sizing_argv(report, options)
+        label = f"sizing the memory with {report.framework.name} {report.framework.version}'s own code"
+        # the formulas take milliseconds; the framework's own sizing runs it (20-30 s): only that shows
+        with stage(label) if sizing_argv is not None else nullcontext():
+            results.append(
+                analyze_memory(
+                    model_config,
+                    options.gpu,
+                    settings,
+                    report.framework.name,
+                    report.framework.version,
+                    env=env,
+                    framework_argv=sizing_argv,
+                    framework_suggestions=False,  # only for a launch that does not fit: each costs a run
+                )
             )
-        )
     return results
 
 
@@ -608,16 +615,19 @@ def resolution_layer(
     version = schema.version
     if options.framework_version and find_environment(schema.framework, options.framework_version):
         version = options.framework_version
-    return resolve_server(
-        server,
-        schema.framework,
-        version,
-        parser_result=parser_result,
-        flag_for_dest={d: f for d in schema.dests if (f := schema.flag_for_dest(d))},
-        python=options.python,
-        gpu=options.gpu,
-        model_config=options.model_config,
-    )
+    from argtrace.progress import stage
+
+    with stage(f"resolving with {schema.framework} {version}'s own code"):
+        return resolve_server(
+            server,
+            schema.framework,
+            version,
+            parser_result=parser_result,
+            flag_for_dest={d: f for d in schema.dests if (f := schema.flag_for_dest(d))},
+            python=options.python,
+            gpu=options.gpu,
+            model_config=options.model_config,
+        )
 
 
 def _other_servers_findings(servers: Sequence[ServerCommand], options: CheckOptions) -> list[Finding]:
