@@ -306,3 +306,22 @@ def test_the_seed_error_is_one_consequence_of_the_comment(tmp_path: Path) -> Non
     assert [c["code"] for c in sh004["consequences"]] == ["RS001", "MM001"]
     assert not [f for f in findings if f["code"] == "RS001"]
     assert result.status == 1
+
+
+def test_the_callers_own_session_is_not_the_servers_environment() -> None:
+    argv = [
+        "check",
+        "--format",
+        "json",
+        "--no-resolve",
+        "--no-shellcheck",
+        "--framework-version",
+        "0.5.10.post1",
+    ]
+    env = ["VIRTUAL_ENV=/venv", "SHELL=/bin/bash", "XDG_RUNTIME_DIR=/run/user/0", "XDG_CONFIG_HOME=/cfg"]
+    options = [word for assignment in env for word in ("--env", assignment)]
+    result = run_cli(
+        [*argv, "--clean-env", *options, "-c", "python3 -m sglang.launch_server --model-path /m"]
+    )
+    # SGLang 0.5.10.post1's code reads XDG_CONFIG_HOME (its schema lists it); nothing reads the others
+    assert result.json["process"]["env"] == {"XDG_CONFIG_HOME": "/cfg"}
