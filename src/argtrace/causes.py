@@ -19,11 +19,13 @@ two messages read); a finding no rule links stays a cause of its own. The links:
     A command the shell split (SH002 CRLF line endings: every continued line of the file; SH003 a space
     after the backslash on line N: line N+1 runs on its own; SH004 a comment inside the continuation on line
     N: line N runs on its own) explains: shellcheck's SC2215 (a flag used as a command name) and SC2188 (a
-    redirection without a command) on the split-off line, SH023 (that line fails under ``set -e``), the
-    parser's findings about a blank or ``\\r`` word the split left in the server's argv (PA001 at that word),
-    and every later finding whose setting was cut off from the server command (its shell observation is
-    ``separated`` at the split-off line): PA001/PA020 about a required flag, RS001 raised because the
-    written value never arrived, MM001 sized with the default instead.
+    redirection without a command) on the split-off line, SH023 (that line fails under ``set -e``), PA001
+    refusing the word the split left behind (``' '`` where SH003 points, ``'\\r'`` in a CRLF file; PA001
+    quotes the refused word first), and every later finding, outside the cut-off words themselves, whose
+    setting was cut off from the server command (its shell observation is ``separated`` at the split-off
+    line): PA020 for a required flag, RS001 raised because the written value never arrived, MM001 sized
+    with the default instead. The parser's findings *at* the cut-off words ("once these flags reach the
+    server: ...", a deprecated or removed flag) stay causes: fixing the line break alone would not fix them.
 ``lost-value``
     An expansion that removed a flag's value (SH026: an empty unquoted ``$MODEL``; TP007: a here-document
     that expanded ``$PORT`` locally to nothing) explains the parser's PA012 (the flag needs a value) and
@@ -57,11 +59,9 @@ SPLIT_OFF_SYMPTOMS = frozenset({"SC2215", "SC2188", "SH023"})
 # Parser findings that say a flag lost its value.
 LOST_VALUE_SYMPTOMS = frozenset({"PA012", "PA020"})
 LOST_VALUE = frozenset({"SH026", "TP007"})
-# Findings about flags that were cut off, "once these flags reach the server": true of the flags themselves
-# (deprecated, gone in a later release), so they stay causes of their own.
-ABOUT_THE_FLAGS = frozenset({"PA005", "PA024"})
 _RAISE = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception|Exit): ")
 _READS = re.compile(r"\breads (\w+) = ")
+_BLANK_WORD = re.compile(r"^(?:once these flags reach the server: )?'((?:\\r|\\t| )+)' ")
 
 
 def _path_line(at: str | None) -> tuple[str, int] | None:
@@ -213,39 +213,41 @@ def _broken_command(links: _Links, report: Report) -> None:
                 return i
         return None
 
-    # argv words the split left blank or `\r` only, by where they were written
-    blank_words = {
-        w.origin.at for s in report.servers for w in s.argv if w.text is not None and not w.text.strip()
-    }
     settings = {s.name: s for s in report.settings}
     for j, finding in enumerate(findings):
         if finding.code in BROKEN_COMMAND:
             continue
         parent: int | None = None
+        word = _refused_blank_word(finding)
         if finding.code in SPLIT_OFF_SYMPTOMS:
             parent = cause_of(finding.at)
-        elif finding.code == "PA001" and finding.at in blank_words:
-            # the word the split left behind (`' '`, `$'\r'`): caused where that word was written
+        elif word is not None:
+            # the word the split left behind: `' '` where SH003 points, `'\r'` anywhere in a CRLF file
             where = _path_line(finding.at)
-            parent = next(
-                (
-                    i
-                    for i, (path, line) in causes
-                    if where is not None
-                    and path == where[0]
-                    and (line is None or findings[i].at == finding.at)
-                ),
-                None,
-            )
-        if parent is None and finding.layer != "shell" and finding.code not in ABOUT_THE_FLAGS:
+            for i, (path, line) in causes:
+                if where is not None and path == where[0]:
+                    if (line is None and "\\r" in word) or (
+                        line is not None and findings[i].at == finding.at
+                    ):
+                        parent = i
+                        break
+        elif finding.layer != "shell" and not _is_separated_start(finding.at, report):
+            # (a parser finding at the cut-off words is about those flags once they arrive: its own cause)
             setting = settings.get(finding.setting) if finding.setting else None
             cut = _cut_at(setting)
-            if cut is None and finding.layer == "parser" and _is_separated_start(finding.at, report):
-                cut = finding.at  # a parser finding about the split-off words themselves
             if cut is not None:
                 parent = cause_of(cut)
         if parent is not None:
             links.link(j, parent)
+
+
+def _refused_blank_word(finding: Finding) -> str | None:
+    """The word of a PA001 that is only blanks or ``\\r`` (PA001 quotes the refused word first, as
+    Python's repr, after the separated layer's "once these flags reach the server: ")."""
+    if finding.code != "PA001":
+        return None
+    m = _BLANK_WORD.match(finding.message)
+    return m.group(1) if m else None
 
 
 def _cut_at(setting: Setting | None) -> str | None:
