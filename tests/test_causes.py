@@ -325,3 +325,19 @@ def test_the_callers_own_session_is_not_the_servers_environment() -> None:
     )
     # SGLang 0.5.10.post1's code reads XDG_CONFIG_HOME (its schema lists it); nothing reads the others
     assert result.json["process"]["env"] == {"XDG_CONFIG_HOME": "/cfg"}
+
+
+def test_verbose_text_lists_each_consequence_after_its_cause(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "100")
+    _, out = _check(tmp_path, "heredoc_upload", "--verbose")
+    details = out.split("\nDetails\n", 1)[1].splitlines()
+    assert details[0].startswith("  #1   error   TP007 [transport] launch.sh:3: the here-document")
+    consequences = [line for line in details if line.startswith("      ") and line[6:7] != " "]
+    assert [line.split()[:3] for line in consequences] == [
+        ["info", "SC2087", "[shell]"],
+        ["error", "PA012", "[parser]"],
+    ]
+    assert details.count("          follows from #1 TP007") == 2
+    assert max(len(line) for line in out.splitlines()) <= 100
