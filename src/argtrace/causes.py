@@ -149,16 +149,20 @@ def merge_same_raise(findings: Sequence[Finding]) -> list[Finding]:
         first = out[kept[site]]
         if finding.setting == first.setting:
             continue
-        m = _READS.search(finding.message)
-        text = (
-            finding.message[m.start() : finding.message.find(":", m.end())].rstrip()
-            if m
-            else f"reads {finding.setting}"
-        )
         out[kept[site]] = replace(
-            first, evidence=(*first.evidence, Evidence(finding.layer, finding.at, text))
+            first, evidence=(*first.evidence, Evidence(finding.layer, finding.at, _reads(finding, key)))
         )
     return out
+
+
+def _reads(finding: Finding, raised: str) -> str:
+    """``reads SETTING = VALUE (how)``: the part of an RS001 message between the raise site and the
+    exception's own text (a value may hold ``: `` itself, so the end is where the exception text starts)."""
+    m = _READS.search(finding.message)
+    end = finding.message.find(": " + raised.split(": ", 1)[1][:40], m.end()) if m else -1
+    if m is None or end < 0:
+        return f"reads {finding.setting}"
+    return finding.message[m.start() : end]
 
 
 def _restates(links: _Links) -> None:
