@@ -27,7 +27,11 @@ class CliResult:
         return json.loads(self.stdout)
 
     def codes(self) -> list[str]:
-        return [f["code"] for f in self.json["findings"]]
+        """Every finding's code, a cause's consequences (argtrace/causes.py) right after it."""
+        out: list[str] = []
+        for finding in self.json["findings"]:
+            out += [finding["code"], *(c["code"] for c in finding.get("consequences", []))]
+        return out
 
 
 @contextlib.contextmanager

@@ -119,22 +119,30 @@ def test_effective_is_null_when_the_framework_does_not_know_the_flag() -> None:
     assert s.effective is None
 
 
-def test_text_report_shows_the_row_and_the_finding_under_it() -> None:
+def test_text_report_opens_with_the_diagnosis_then_the_command_then_the_settings() -> None:
     text = render_report(sample_report(), fmt="text")
-    assert "sglang 0.5.10.post1 (bundled-schema)" in text
-    assert "--mamba-scheduler-strategy" in text
-    assert "resolution: extra_buffer -> no_buffer  sglang/srt/server_args.py:967 (f)" in text
-    row = next(line for line in text.splitlines() if line.startswith("  --mamba-scheduler-strategy"))
-    assert row.split() == [
-        "--mamba-scheduler-strategy",
-        "extra_buffer",
-        "no_buffer",
-        "resolution:",
-        "extra_buffer",
-        "->",
-        "no_buffer",
-        "sglang/srt/server_args.py:967",
-        "(f)",
+    assert text.splitlines() == [
+        "argtrace check — sglang 0.5.10.post1 (bundled-schema)",
+        "Diagnosis: 1 cause(s)",
+        "ERROR RS001 launch.sh:6:5 rewritten",
+        "Server 1 of 1 at launch.sh:5:1: sglang sglang.launch_server",
+        "  python3 -m sglang.launch_server --mamba-scheduler-strategy extra_buffer",
+        "  env: CUDA_VISIBLE_DEVICES=0",
+        "Settings (1)",
+        # the row: intended -> effective, the codes of its findings; where it changed under it
+        "  --mamba-scheduler-strategy  extra_buffer -> no_buffer  (RS001)",
+        "      resolution: extra_buffer -> no_buffer  sglang/srt/server_args.py:967 (f)",
+        "resolution: ok",
+        "  0 writes, 0 declarations recorded",
+        "Details",
+        "  #1   error   RS001 [resolution] launch.sh:6:5: rewritten",
+        "1 error(s), 0 warning(s), 0 info",
     ]
-    assert "RS001" in text
-    assert "1 error(s), 0 warning(s), 0 info" in text
+
+
+def test_listing_commands_end_without_a_verdict_line() -> None:
+    for command in ("resolver", "ps", "why"):
+        report = sample_report()
+        report.command = command
+        report.findings = []
+        assert "error(s)" not in render_report(report, fmt="text")

@@ -71,22 +71,21 @@ def test_static_check_finds_where_the_flag_was_lost() -> None:
 def test_the_real_resolver_reproduces_the_seed_error() -> None:
     if unmet([SGLANG_0510]):
         pytest.skip("needs the sglang 0.5.10.post1 resolver environment (scripts/build_test_envs)")
-    result = run_cli(
-        [
-            "check",
-            "--format",
-            "json",
-            "--framework-version",
-            "0.5.10.post1",
-            "--model-config",
-            str(MODEL),
-            "--gpu",
-            "rtx-pro-6000",
-            str(EXAMPLE),
-            "0",
-            "30000",
-        ]
-    )
+    argv = [
+        "check",
+        "--format",
+        "json",
+        "--framework-version",
+        "0.5.10.post1",
+        "--model-config",
+        str(MODEL),
+        "--gpu",
+        "rtx-pro-6000",
+        str(EXAMPLE),
+        "0",
+        "30000",
+    ]
+    result = run_cli(argv)
     assert result.status == 1
     data = result.json
     assert data["framework"] == {"name": "sglang", "version": "0.5.10.post1", "source": "resolver-env"}
@@ -105,17 +104,21 @@ def test_the_real_resolver_reproduces_the_seed_error() -> None:
         "sglang/srt/server_args.py:967",
         "ServerArgs._handle_missing_default_values",
     )
-    rs001 = [f for f in data["findings"] if f["code"] == "RS001"]
-    assert {f["setting"] for f in rs001} >= {"mamba_scheduler_strategy", "speculative_algorithm"}
-    # issue 13: the flag is already written, so the fix is the shell hazard's edit, not "pass extra_buffer"
-    assert all(
-        f["fix"].startswith(
-            "--mamba-scheduler-strategy extra_buffer is written but never reaches the server: SH004 at "
-            f"{EXAMPLE}:27:5. Move the comment at {EXAMPLE} line 26 above the command"
-        )
-        and f["fix_verified"] is True
-        for f in rs001
-    )
+    # the seed's ValueError follows from the comment that cut the flag off: one RS001, SH004's consequence
+    (sh004,) = [f for f in data["findings"] if f["code"] == "SH004"]
+    assert [(c["code"], c["at"]) for c in sh004["consequences"]] == [
+        ("RS001", "sglang/srt/server_args.py:2206"),
+        ("MM001", None),
+    ]
+    assert "RS001" not in [f["code"] for f in data["findings"]]
+    verbose = run_cli([*argv[:1], "--verbose", *argv[1:]]).json["findings"]
+    (rs001,) = [f for f in verbose if f["code"] == "RS001"]
+    assert verbose[rs001["cause"]]["code"] == "SH004"
+    assert rs001["setting"] == "mamba_scheduler_strategy"
+    assert "extra_buffer" in rs001["fix"] and "--disable-radix-cache" in rs001["fix"]
+    assert "reads speculative_algorithm = 'NEXTN' (from the command line)" in [
+        e["text"] for e in rs001["evidence"]
+    ]
 
 
 @pytest.mark.frameworks

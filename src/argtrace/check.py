@@ -290,7 +290,23 @@ def _check_servers(
     report.servers = list(servers)
     if not servers:
         report.notes.append(f"no SGLang or vLLM server start was found in {label}")
-        return report
+    else:
+        _check_chosen_server(report, servers, options, transport, commands, allocation)
+    # one finding per cause: what follows from another finding is folded into it (argtrace/causes.py)
+    from argtrace.causes import fold_causes
+
+    report.findings = fold_causes(report)
+    return report
+
+
+def _check_chosen_server(
+    report: Report,
+    servers: list[ServerCommand],
+    options: CheckOptions,
+    transport: TransportResult | None,
+    commands: PredictedCommands,
+    allocation: Allocation | None = None,
+) -> None:
     if not 1 <= options.server <= len(servers):
         raise UsageError(f"--server {options.server}: the script starts {len(servers)} server(s)")
     server = servers[options.server - 1]
@@ -306,7 +322,6 @@ def _check_servers(
         report.findings.extend(late.findings)
         report.sections.update(late.sections)
     report.findings = settle_report_verdicts(report, options)
-    return report
 
 
 def _analysed_schema(report: Report) -> Schema | None:
@@ -523,21 +538,28 @@ def late_layers(report: Report, options: CheckOptions) -> list[LayerResult]:
     results: list[LayerResult] = []
     model_config = model_config_path(options, report)
     if model_config is not None and report.framework.name is not None:
+        from contextlib import nullcontext
+
         from argtrace.layers.memory import analyze_memory, settings_from_report
+        from argtrace.progress import stage
 
         settings, env = settings_from_report(report)
-        results.append(
-            analyze_memory(
-                model_config,
-                options.gpu,
-                settings,
-                report.framework.name,
-                report.framework.version,
-                env=env,
-                framework_argv=_framework_sizing_argv(report, options),
-                framework_suggestions=False,  # only for a launch that does not fit: each costs a run
+        sizing_argv = _framework_sizing_argv(report, options)
+        label = f"sizing the memory with {report.framework.name} {report.framework.version}'s own code"
+        # the formulas take milliseconds; the framework's own sizing runs it (20-30 s): only that shows
+        with stage(label) if sizing_argv is not None else nullcontext():
+            results.append(
+                analyze_memory(
+                    model_config,
+                    options.gpu,
+                    settings,
+                    report.framework.name,
+                    report.framework.version,
+                    env=env,
+                    framework_argv=sizing_argv,
+                    framework_suggestions=False,  # only for a launch that does not fit: each costs a run
+                )
             )
-        )
     # start-up settings that bite (RS020-RS023): they read the memory section, so they come after it
     from argtrace.layers.startup_rules import startup_rules
 
@@ -652,16 +674,19 @@ def resolution_layer(
     version = schema.version
     if options.framework_version and find_environment(schema.framework, options.framework_version):
         version = options.framework_version
-    return resolve_server(
-        server,
-        schema.framework,
-        version,
-        parser_result=parser_result,
-        flag_for_dest={d: f for d in schema.dests if (f := schema.flag_for_dest(d))},
-        python=options.python,
-        gpu=options.gpu,
-        model_config=options.model_config,
-    )
+    from argtrace.progress import stage
+
+    with stage(f"resolving with {schema.framework} {version}'s own code"):
+        return resolve_server(
+            server,
+            schema.framework,
+            version,
+            parser_result=parser_result,
+            flag_for_dest={d: f for d in schema.dests if (f := schema.flag_for_dest(d))},
+            python=options.python,
+            gpu=options.gpu,
+            model_config=options.model_config,
+        )
 
 
 def _parse_every_server(

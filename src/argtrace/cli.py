@@ -61,6 +61,12 @@ def _common_options() -> argparse.ArgumentParser:
     from argtrace.ci.controls import add_control_options
 
     add_control_options(common)  # --fail-on, --show-suppressed (argtrace/ci/controls.py)
+    common.add_argument(
+        "--verbose",
+        action="store_true",
+        help="list every finding that follows from another as a finding of its own (with `cause`: the "
+        "index of the finding it follows from)",
+    )
     return common
 
 
@@ -125,10 +131,10 @@ def _unchanged(text: str) -> str:
     return text
 
 
-def render(report: Report, fmt: str, show_secrets: bool) -> str:
+def render(report: Report, fmt: str, show_secrets: bool, verbose: bool = False) -> str:
     from argtrace.render import render_report
 
-    return render_report(report, fmt=fmt, show_secrets=show_secrets)
+    return render_report(report, fmt=fmt, show_secrets=show_secrets, verbose=verbose)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -209,7 +215,7 @@ def _main(words: list[str], stream: RedactingStream) -> int:
         return EXIT_USAGE
     if isinstance(report, int):
         return report
-    sys.stdout.write(render(report, args.format, args.show_secrets))
+    sys.stdout.write(render(report, args.format, args.show_secrets, getattr(args, "verbose", False)))
     sys.stdout.flush()
     return status
 

@@ -115,6 +115,9 @@ class Finding:
     # finding gone with no new error or warning (None: not verified, e.g. no edit; see argtrace.fixes).
     fix_edits: tuple[FixEdit, ...] = ()
     fix_verified: bool | None = None
+    # The later findings this one explains (``argtrace.causes``: a CRLF line ending and the flags it cut
+    # off); they are not in ``Report.findings`` themselves. Fixing or suppressing this finding covers them.
+    consequences: tuple[Finding, ...] = ()
 
     @property
     def rests_on(self) -> Basis:
@@ -305,7 +308,9 @@ class Report:
 
     @property
     def exit_status(self) -> int:
-        return 1 if any(f.severity == "error" for f in self.findings) else 0
+        # a consequence folded into a milder cause still fails the check
+        every = [*self.findings, *(c for f in self.findings for c in f.consequences)]
+        return 1 if any(f.severity == "error" for f in every) else 0
 
     def setting(self, name: str) -> Setting | None:
         for s in self.settings:

@@ -228,7 +228,8 @@ def test_log_every_format(tmp_path: Path, fmt: str, which: str) -> None:
     )
 
 
-def test_log_text_shows_escape_sequences_visibly(tmp_path: Path) -> None:
+def test_log_text_shows_escape_sequences_visibly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "1000")  # the evidence line whole: text wraps at COLUMNS (100 by default)
     log = tmp_path / "server.log"
     log.write_text(SGLANG_LOG)
     result = run_cli(["log", str(log)])

@@ -265,7 +265,12 @@ COMPOSE = (
 )
 
 
-def test_compose_env_files_in_order_under_environment(tmp_path: Path) -> None:
+def test_compose_env_files_in_order_under_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(
+        "COLUMNS", "1000"
+    )  # each env file's line whole: text wraps at COLUMNS (100 by default)
     (tmp_path / "compose.yaml").write_text(COMPOSE)
     (tmp_path / ".env").write_text("OUTER=from-dotenv\nMODEL_DIR=/models\n")
     (tmp_path / "base.env").write_text(

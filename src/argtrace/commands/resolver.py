@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -41,6 +42,16 @@ def _describe(m: object) -> dict[str, object]:
         "path": m.path,
         "build_seconds": m.build_seconds,
     }
+
+
+def _progress_line(line: str, update: Callable[[str], None]) -> None:
+    """A build step: on a terminal the live progress line shows it; elsewhere it is printed, as before."""
+    from argtrace.progress import active
+
+    if active():
+        update(line)
+    else:
+        print(f"  {line}", file=sys.stderr, flush=True)
 
 
 def run(args: argparse.Namespace) -> Report:
@@ -100,10 +111,13 @@ def run(args: argparse.Namespace) -> Report:
             file=sys.stderr,
             flush=True,
         )
+        from argtrace.progress import stage
+
         try:
-            manifest = envs.build_environment(
-                framework, version, progress=lambda line: print(f"  {line}", file=sys.stderr, flush=True)
-            )
+            with stage(f"building {framework}=={version}") as update:
+                manifest = envs.build_environment(
+                    framework, version, progress=lambda line: _progress_line(line, update)
+                )
         except envs.EnvironmentError_ as exc:
             raise UsageError(f"could not build {framework}=={version}: {exc}") from exc
         built.append(_describe(manifest))

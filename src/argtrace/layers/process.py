@@ -41,19 +41,19 @@ READ_PREFIXES = (
     "GLOO_",
     "MASTER_",
 )
+# Caller variables the interpreter, the loader or torch.distributed read. The caller's own session
+# (VIRTUAL_ENV, CONDA_PREFIX, XDG_*, SHELL) is shown only when the release's code reads the name
+# (``schema.env_var_names``, generated from the framework's code): an activated venv is not the server's.
 READ_NAMES = frozenset(
     {
         "PATH",
         "PYTHONPATH",
         "PYTHONHOME",
         "LD_LIBRARY_PATH",
-        "VIRTUAL_ENV",
-        "CONDA_PREFIX",
         "WORLD_SIZE",
         "RANK",
         "LOCAL_RANK",
         "TMPDIR",
-        "XDG_CACHE_HOME",
     }
 )
 # How close (difflib ratio) an unknown framework-prefixed name must be to one the release reads to be taken
@@ -76,17 +76,18 @@ def _inherited(value: EnvValue) -> bool:
     return origin.expansion in ("environment", "bash") or (origin.at is None and origin.expansion is None)
 
 
-def _shown(name: str, value: EnvValue) -> bool:
+def _shown(name: str, value: EnvValue, read_by_framework: frozenset[str]) -> bool:
     if not _inherited(value):
         return True
-    return name in READ_NAMES or name.startswith(READ_PREFIXES)
+    return name in READ_NAMES or name in read_by_framework or name.startswith(READ_PREFIXES)
 
 
 def describe_process(server: ServerCommand, schema: Schema) -> tuple[ProcessInfo, LayerResult]:
     """The predicted process of one server start, and process-layer findings."""
     from argtrace.frameworks.installed import server_interpreter
 
-    env = {name: v.value for name, v in sorted(server.env.items()) if _shown(name, v)}
+    read = schema.env_var_names
+    env = {name: v.value for name, v in sorted(server.env.items()) if _shown(name, v, read)}
     interpreter = server.interpreter
     process = ProcessInfo(argv=tuple(server.argv_text), env=env, at=server.at, interpreter=interpreter)
     result = LayerResult()

@@ -21,11 +21,11 @@ CI_FORMATS = {
 FORMATS = ("text", "json", *CI_FORMATS)
 
 
-def render_report(report: Report, *, fmt: str, show_secrets: bool = False) -> str:
+def render_report(report: Report, *, fmt: str, show_secrets: bool = False, verbose: bool = False) -> str:
     from argtrace.render.json import to_dict
     from argtrace.render.redaction import redact_report_dict
 
-    data = to_dict(report)
+    data = to_dict(report, verbose=verbose)
     if not show_secrets:
         data = redact_report_dict(data)
     if fmt == "json":

@@ -89,6 +89,12 @@ class RedactingStream:
     def isatty(self) -> bool:
         return self._stream.isatty()
 
+    @property
+    def terminal_stream(self) -> TextIO:
+        """The wrapped stream, for ``argtrace.progress`` only: its live line is argtrace's own stage label
+        (no input data) and needs the cursor controls this stream would escape."""
+        return self._stream
+
     def fileno(self) -> int:
         return self._stream.fileno()
 

@@ -82,6 +82,23 @@ def finding_dict(finding: Finding) -> dict[str, Any]:
         out["launch"] = finding.launch
     if finding.server is not None:
         out["server"] = finding.server
+    if finding.consequences:
+        out["consequences"] = [
+            {"code": c.code, "at": c.at, "message": c.message, "severity": c.severity, "layer": c.layer}
+            for c in finding.consequences
+        ]
+    return out
+
+
+def findings_list(findings: list[Finding], *, verbose: bool = False) -> list[dict[str, Any]]:
+    """The causes; with ``verbose`` each consequence follows as a finding of its own, ``cause`` naming the
+    index of the finding (in this list) that explains it."""
+    out: list[dict[str, Any]] = []
+    for finding in findings:
+        index = len(out)
+        out.append(finding_dict(finding))
+        if verbose:
+            out.extend({**finding_dict(c), "cause": index} for c in finding.consequences)
     return out
 
 
@@ -121,7 +138,7 @@ def framework_dict(report: Report) -> dict[str, Any]:
     return out
 
 
-def to_dict(report: Report) -> dict[str, Any]:
+def to_dict(report: Report, *, verbose: bool = False) -> dict[str, Any]:
     process = None
     if report.process is not None:
         process = {
@@ -139,7 +156,7 @@ def to_dict(report: Report) -> dict[str, Any]:
         "process": process,
         "servers": [server_dict(s) for s in report.servers],
         "settings": [setting_dict(s) for s in report.settings],
-        "findings": [finding_dict(f) for f in report.findings],
+        "findings": findings_list(report.findings, verbose=verbose),
         "notes": list(report.notes),
     }
     for key, value in report.sections.items():

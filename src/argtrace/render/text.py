@@ -9,7 +9,6 @@ from __future__ import annotations
 import importlib
 import io
 import json
-import shutil
 import sys
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -17,7 +16,17 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
+from argtrace.render.screen import (
+    SEVERITY_STYLE,
+    diagnosis_lines,
+    diagnosis_order,
+    explains,
+    marked,
+    output_width,
+    shown_settings,
+    written,
+)
+
 CORE_KEYS = {
     "schema_version",
     "argtrace_version",
@@ -47,11 +56,11 @@ def _finding_text(finding: Mapping[str, Any], indent: str = "") -> Text:
     text.append(f"[{finding.get('layer')}] ", style="dim")
     if finding.get("at"):
         text.append(f"{finding['at']}: ", style="dim")
-    text.append(str(finding.get("message", "")))
+    text.append(marked(str(finding.get("message", ""))))
     for evidence in finding.get("evidence") or []:
         where = f"{evidence.get('at')}: " if evidence.get("at") else ""
         text.append(f"\n{indent}          evidence ({evidence.get('layer')}) {where}", style="dim")
-        text.append(str(evidence.get("text", "")))
+        text.append(marked(str(evidence.get("text", ""))))
     if finding.get("assumed"):
         parts = []
         for a in finding["assumed"]:
@@ -85,49 +94,54 @@ def _changes(setting: Mapping[str, Any]) -> list[str]:
         if obs.get("known") is False:
             out.append(f"{obs['layer']}: unknown ({obs.get('reason')}) {where}".rstrip())
         elif obs.get("separated"):
-            out.append(f"{obs['layer']}: {_show(obs.get('value'))} cut off from the server command  {where}")
+            out.append(
+                f"{obs['layer']}: {_marked_value(obs.get('value'))} cut off from the server command  {where}"
+            )
         elif obs.get("absent"):
             out.append(f"{obs['layer']}: never arrived  {where}".rstrip())
         elif obs.get("default") and previous is None and not first:
-            out.append(f"{obs['layer']}: its default {_show(obs.get('value'))}")
+            out.append(f"{obs['layer']}: its default {_marked_value(obs.get('value'))}")
         elif not first and not _same(previous, obs.get("value")):
-            out.append(f"{obs['layer']}: {_show(previous)} -> {_show(obs.get('value'))}  {where}".rstrip())
+            change = f"{_marked_value(previous)} -> {_marked_value(obs.get('value'))}"
+            out.append(f"{obs['layer']}: {change}  {where}".rstrip())
         previous, first = obs.get("value"), False
     return out
 
 
-def _cell(value: str, width: int) -> str:
-    return value if len(value) <= width else value[: width - 1] + "…"
+def _marked_value(value: Any) -> str:
+    """A value as shown, look-alike characters named (the ``—`` for no value is the renderer's own)."""
+    return "—" if value is None else marked(_show(value))
 
 
 def _render_settings(data: Mapping[str, Any], console: Console) -> None:
-    """One row per setting (flag, intended, effective, where it changed); its findings right under it."""
-    settings = data.get("settings") or []
-    if not settings:
+    """The settings the user wrote or a layer changed: ``flag  intended -> effective``, then where it
+    changed, one line per layer; the codes of the findings about a setting follow it (text in Details)."""
+    settings, hidden = shown_settings(data.get("settings") or [])
+    if not settings and not hidden:
         return
-    by_setting: dict[str, list[Mapping[str, Any]]] = {}
+    codes: dict[str, list[str]] = {}
     for finding in data.get("findings") or []:
-        if finding.get("setting"):
-            by_setting.setdefault(finding["setting"], []).append(finding)
+        if finding.get("setting") and "cause" not in finding:
+            codes.setdefault(finding["setting"], []).append(str(finding.get("code")))
+    title = f"Settings ({len(settings)})"
+    if hidden:
+        title += f"; {hidden} more that only the parser's or the resolver's defaults set: --all-settings"
+    console.print(Text(title, style="bold"))
     labels = [s.get("flag") or s["name"] for s in settings]
-    w_flag = min(max(len(x) for x in labels), 36)
-    w_value = 30
-    console.print(Text(f"Settings ({len(settings)})", style="bold"))
-    head = (
-        f"  {'flag / setting':<{w_flag}}  {'intended':<{w_value}}  {'effective':<{w_value}}  where it changed"
-    )
-    console.print(Text(head, style="dim"))
+    w_flag = min(max((len(x) for x in labels), default=0), 32)
     for setting, label in zip(settings, labels, strict=True):
-        changes = _changes(setting)
+        intended, effective = setting.get("intended"), setting.get("effective")
+        value = _marked_value(effective)
+        if written(setting) and not _same(intended, effective):
+            value = f"{_marked_value(intended)} -> {value}"
         row = Text("  ")
-        row.append(f"{_cell(label, w_flag):<{w_flag}}", style="bold")
-        row.append(f"  {_cell(_show(setting.get('intended')), w_value):<{w_value}}  ")
-        row.append(f"{_cell(_show(setting.get('effective')), w_value):<{w_value}}", style="bold")
-        pad = " " * (2 + w_flag + 2 + w_value + 2 + w_value + 2)
-        row.append(("  " + f"\n{pad}".join(changes)) if changes else "")
+        row.append(f"{label:<{w_flag}}", style="bold")
+        row.append(f"  {value}")
+        if codes.get(setting["name"]):
+            row.append(f"  ({', '.join(codes[setting['name']])})", style="dim")
         console.print(row)
-        for finding in by_setting.pop(setting["name"], []):
-            console.print(_finding_text(finding, "    "))
+        for change in _changes(setting):
+            console.print(Text(f"      {change}", style="dim"))
 
 
 def _render_servers(data: Mapping[str, Any], out: list[Any]) -> None:
@@ -148,11 +162,11 @@ def _render_servers(data: Mapping[str, Any], out: list[Any]) -> None:
         argv = " ".join(
             "<?>" if w is None else (w if w and " " not in w else repr(w)) for w in server.get("argv") or []
         )
-        out.append(Text("  " + argv))
+        out.append(Text("  " + marked(argv)))
     if process and process.get("env"):
         env = ", ".join(f"{k}={v}" for k, v in sorted(process["env"].items()) if k not in {"PATH"})
         if env:
-            out.append(Text("  env: " + env, style="dim"))
+            out.append(Text("  env: " + marked(env), style="dim"))
 
 
 # Text views of report sections, owned by their layers and imported only when the section is present.
@@ -183,9 +197,51 @@ def _section_view(name: str) -> Callable[[Any], Any] | None:
     return view if callable(view) else None
 
 
+# Commands whose report is a listing, not a verdict: no "0 error(s)" line at their end.
+NO_VERDICT_LINE = frozenset({"resolver", "ps", "why"})
+
+
+def _render_diagnosis(data: Mapping[str, Any], console: Console, width: int) -> None:
+    """The causes first: each one line, then why and the fix (``render/screen.py``)."""
+    findings = [f for f in data.get("findings") or [] if "cause" not in f]
+    if not findings:
+        return
+    folded = sum(len(f.get("consequences") or []) for f in findings)
+    title = f"Diagnosis: {len(findings)} cause(s)"
+    if folded:
+        title += f", {folded} finding(s) that follow from them"
+    console.print(Text(title, style="bold"))
+    for index in diagnosis_order(findings):
+        for line in diagnosis_lines(findings[index], width):
+            console.print(line)
+
+
+def _render_details(data: Mapping[str, Any], console: Console) -> None:
+    """Every finding in full; with ``--verbose`` each consequence too, after the cause it follows from."""
+    findings = data.get("findings") or []
+    if not findings:
+        return
+    console.print(Text("Details", style="bold"))
+    number = {id(f): n for n, f in enumerate((f for f in findings if "cause" not in f), start=1)}
+    for finding in findings:
+        if "cause" in finding:
+            cause = findings[finding["cause"]]
+            text = _finding_text(finding, "      ")
+            text.append(
+                f"\n          follows from #{number.get(id(cause), '?')} {cause.get('code')}", style="dim"
+            )
+            console.print(text)
+            continue
+        text = Text(f"  #{number[id(finding)]} ", style="bold")
+        text.append_text(_finding_text(finding, "  "))
+        console.print(text)
+        if explains(finding) and not any(f.get("cause") is not None for f in findings):
+            console.print(Text(f"          {explains(finding)} (--verbose lists them)", style="dim"))
+
+
 def render_text(data: Mapping[str, Any]) -> str:
     tty = sys.stdout.isatty()
-    width = shutil.get_terminal_size((140, 40)).columns if tty else 140
+    width = output_width(tty)
     buffer = io.StringIO()
     console = Console(
         file=buffer,
@@ -193,7 +249,7 @@ def render_text(data: Mapping[str, Any]) -> str:
         force_terminal=tty,
         color_system="auto" if tty else None,
         highlight=False,
-        soft_wrap=True,
+        soft_wrap=False,
     )
     framework = data.get("framework") or {}
     header = Text(f"argtrace {data.get('command')}", style="bold")
@@ -206,6 +262,7 @@ def render_text(data: Mapping[str, Any]) -> str:
         how = framework.get("evidence") or framework.get("source")
         header.append(f" — {framework['name']} {framework.get('version') or '?'} ({how})")
     console.print(header)
+    _render_diagnosis(data, console, width)
     parts: list[Any] = []
     _render_servers(data, parts)
     for part in parts:
@@ -213,7 +270,6 @@ def render_text(data: Mapping[str, Any]) -> str:
     for note in data.get("notes") or []:
         console.print(Text(f"note: {note}", style="dim"))
     _render_settings(data, console)
-    shown_in_table = {s["name"] for s in data.get("settings") or []}
     for key, value in data.items():
         if key in CORE_KEYS or value is None:
             continue
@@ -221,13 +277,14 @@ def render_text(data: Mapping[str, Any]) -> str:
         if view is not None:
             shown = view(value)
             console.print(Text(shown) if isinstance(shown, str) else shown)
-    rest = [f for f in data.get("findings") or [] if f.get("setting") not in shown_in_table]
-    if rest:
-        console.print(Text("Findings", style="bold"))
-        for finding in rest:
-            console.print(_finding_text(finding, "  "))
-    counts = {
-        sev: sum(1 for f in data.get("findings") or [] if f.get("severity") == sev) for sev in SEVERITY_STYLE
-    }
-    console.print(Text(f"{counts['error']} error(s), {counts['warning']} warning(s), {counts['info']} info"))
+    _render_details(data, console)
+    if data.get("command") not in NO_VERDICT_LINE:
+        # every finding counts, consequences too (they fail the check as much as their cause does)
+        causes = [f for f in data.get("findings") or [] if "cause" not in f]
+        every = [*causes, *(c for f in causes for c in f.get("consequences") or [])]
+        counts = {sev: sum(1 for f in every if f.get("severity") == sev) for sev in SEVERITY_STYLE}
+        line = f"{counts['error']} error(s), {counts['warning']} warning(s), {counts['info']} info"
+        if len(every) > len(causes):
+            line += f" from {len(causes)} cause(s)"
+        console.print(Text(line))
     return buffer.getvalue()

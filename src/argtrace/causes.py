@@ -1,0 +1,340 @@
+"""One finding per cause: the findings that follow from another are folded into it as its consequences.
+
+A pure function over a finished report (``fold_causes``), called once at the end of ``check``. Every link is
+an explicit rule below, keyed on codes, locations and the settings' recorded histories (never on how alike
+two messages read); a finding no rule links stays a cause of its own. The links:
+
+``same-raise``
+    One exception reported several times. The resolver reports a raise once per setting its condition
+    read (RS001 for ``mamba_scheduler_strategy``, ``disable_radix_cache``, ``speculative_algorithm``):
+    those are merged first into one finding (``merge_same_raise``), the settings the others read added as
+    evidence lines ("reads disable_radix_cache = False (the parser's default)"). A later layer (log, live)
+    that reports the same ``SomethingError: ...`` text as its first evidence is a consequence of the
+    earliest layer's finding.
+``restates``
+    A shellcheck finding that says what an argtrace finding says, on the same line (``RESTATES``): SC2086
+    at the very word SH026 explains, SC2087 on the line of the here-document TP007 explains, SC1017
+    (literal carriage return) and SC1101 (space after a backslash) beside SH002/SH003.
+``broken-command``
+    A command the shell split (SH002 CRLF line endings: every continued line of the file; SH003 a space
+    after the backslash on line N: line N+1 runs on its own; SH004 a comment inside the continuation on line
+    N: line N runs on its own) explains: shellcheck's SC2215 (a flag used as a command name) and SC2188 (a
+    redirection without a command) on the split-off line, SH023 (that line fails under ``set -e``), PA001
+    refusing the word the split left behind (``' '`` where SH003 points, ``'\\r'`` in a CRLF file; PA001
+    quotes the refused word first), and every later finding, outside the cut-off words themselves, whose
+    setting was cut off from the server command (its shell observation is ``separated`` at the split-off
+    line): PA020 for a required flag, RS001 raised because the written value never arrived, MM001 sized
+    with the default instead. The parser's findings *at* the cut-off words ("once these flags reach the
+    server: ...", a deprecated or removed flag) stay causes: fixing the line break alone would not fix them.
+``lost-value``
+    An expansion that removed a flag's value (SH026: an empty unquoted ``$MODEL``; TP007: a here-document
+    that expanded ``$PORT`` locally to nothing) explains the parser's PA012 (the flag needs a value) and
+    PA020 (the required flag is not given) for that flag.
+
+Chains are followed to their root: SC2087 restates TP007 and PA012 follows from TP007, so both are TP007's.
+Suppressing or fixing a cause covers its consequences: the link is the record of that.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+
+from argtrace.model import LAYERS, SEVERITIES, Evidence, Finding, Report, Setting
+
+# shellcheck code -> the argtrace codes it restates on the same line (or, for SC2087, the here-document's
+# redirection line that TP007's first evidence points at).
+RESTATES: Mapping[str, frozenset[str]] = {
+    "SC2086": frozenset({"SH026"}),
+    "SC2087": frozenset({"TP007"}),
+    "SC1017": frozenset({"SH002"}),
+    "SC1101": frozenset({"SH003"}),
+}
+# Codes whose finding says the shell split a command, and what each splits (see ``_split_lines``).
+BROKEN_COMMAND = ("SH002", "SH003", "SH004")
+# Findings that say a split-off line ran on its own.
+SPLIT_OFF_SYMPTOMS = frozenset({"SC2215", "SC2188", "SH023"})
+# Parser findings that say a flag lost its value.
+LOST_VALUE_SYMPTOMS = frozenset({"PA012", "PA020"})
+LOST_VALUE = frozenset({"SH026", "TP007"})
+_RAISE = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception|Exit): ")
+_READS = re.compile(r"\breads (\w+) = ")
+_BLANK_WORD = re.compile(r"^(?:once these flags reach the server: )?'((?:\\r|\\t| )+)' ")
+
+
+def _path_line(at: str | None) -> tuple[str, int] | None:
+    """``PATH:LINE[:COL]`` -> (PATH, LINE); None for locations without a line (``LOG:``/URL ones included)."""
+    if not at:
+        return None
+    m = re.match(r"^(.*?):(\d+)(?::\d+)?$", at)
+    return (m.group(1), int(m.group(2))) if m else None
+
+
+def _raise_key(finding: Finding) -> str | None:
+    first = finding.evidence[0].text if finding.evidence else ""
+    return first if _RAISE.match(first) else None
+
+
+def _flag_names(setting: str, settings: Mapping[str, Setting]) -> set[str]:
+    """The flags a setting is written with: its recorded flag, and argparse's own spelling of the dest."""
+    names = {"--" + setting.replace("_", "-")}
+    known = settings.get(setting)
+    if known is not None and known.flag:
+        names.add(known.flag)
+    return names
+
+
+def _flags_before_expansions(text: str) -> set[str]:
+    """Flags in a written command immediately followed by a ``$`` expansion (``--port $PORT``)."""
+    words = text.split()
+    return {w for w, nxt in itertools.pairwise(words) if w.startswith("-") and nxt.startswith("$")}
+
+
+class _Links:
+    """The parent of each finding (by index) that some rule linked to another."""
+
+    def __init__(self, findings: Sequence[Finding]) -> None:
+        self.findings = findings
+        self.parent: dict[int, int] = {}
+
+    def link(self, child: int, parent: int) -> None:
+        if child != parent and child not in self.parent and not self._reaches(parent, child):
+            self.parent[child] = parent
+
+    def _reaches(self, start: int, target: int) -> bool:
+        while start in self.parent:
+            start = self.parent[start]
+            if start == target:
+                return True
+        return start == target
+
+    def root(self, index: int) -> int:
+        while index in self.parent:
+            index = self.parent[index]
+        return index
+
+
+def _same_raise(links: _Links) -> None:
+    """The same exception text seen by a later layer (the log's, the live server's): the earliest's."""
+    first: dict[str, int] = {}
+    order = sorted(range(len(links.findings)), key=lambda i: (LAYERS.index(links.findings[i].layer), i))
+    for i in order:
+        key = _raise_key(links.findings[i])
+        if key is None:
+            continue
+        if key in first:
+            links.link(i, first[key])
+        else:
+            first[key] = i
+
+
+def merge_same_raise(findings: Sequence[Finding]) -> list[Finding]:
+    """One finding per raise site: a layer's findings with the same code, place and exception text (the
+    resolver's RS001 once per setting the condition read) become the first, with an evidence line for
+    each other setting read."""
+    out: list[Finding] = []
+    kept: dict[tuple[str, str, str | None, str], int] = {}
+    for finding in findings:
+        key = _raise_key(finding)
+        if key is None:
+            out.append(finding)
+            continue
+        site = (finding.code, finding.layer, finding.at, key)
+        if site not in kept:
+            kept[site] = len(out)
+            out.append(finding)
+            continue
+        first = out[kept[site]]
+        if finding.setting == first.setting:
+            continue
+        out[kept[site]] = replace(
+            first, evidence=(*first.evidence, Evidence(finding.layer, finding.at, _reads(finding, key)))
+        )
+    return out
+
+
+def _reads(finding: Finding, raised: str) -> str:
+    """``reads SETTING = VALUE (how)``: the part of an RS001 message between the raise site and the
+    exception's own text (a value may hold ``: `` itself, so the end is where the exception text starts)."""
+    m = _READS.search(finding.message)
+    end = finding.message.find(": " + raised.split(": ", 1)[1][:40], m.end()) if m else -1
+    if m is None or end < 0:
+        return f"reads {finding.setting}"
+    return finding.message[m.start() : end]
+
+
+def _restates(links: _Links) -> None:
+    findings = links.findings
+    for i, finding in enumerate(findings):
+        targets = RESTATES.get(finding.code)
+        where = _path_line(finding.at)
+        if not targets or where is None:
+            continue
+        for j, other in enumerate(findings):
+            if other.code not in targets:
+                continue
+            spots = [_path_line(other.at)]
+            if other.code == "TP007":  # the here-document's redirection line is its first evidence's
+                spots = [_path_line(e.at) for e in other.evidence[:1]]
+            if other.code == "SH002":  # the whole file
+                spots = [(p[0], where[1]) for p in spots if p is not None]
+            if where in spots:
+                links.link(i, j)
+                break
+
+
+def _split_lines(finding: Finding) -> tuple[str, int | None] | None:
+    """(path, the line that ran on its own) for a broken-command cause; line None: every line (CRLF)."""
+    where = _path_line(finding.at)
+    if where is None:
+        return None
+    path, line = where
+    if finding.code == "SH002":
+        return path, None
+    if finding.code == "SH003":
+        return path, line + 1
+    return path, line  # SH004: the flag line after the comment
+
+
+def _broken_command(links: _Links, report: Report) -> None:
+    findings = links.findings
+    causes = [(i, s) for i, f in enumerate(findings) if f.code in BROKEN_COMMAND if (s := _split_lines(f))]
+    if not causes:
+        return
+
+    def cause_of(at: str | None) -> int | None:
+        """The most specific broken-command cause of a split-off location (a line cause before CRLF)."""
+        where = _path_line(at)
+        if where is None:
+            return None
+        for i, (path, line) in causes:
+            if path == where[0] and line == where[1]:
+                return i
+        for i, (path, line) in causes:
+            if path == where[0] and line is None:
+                return i
+        return None
+
+    settings = {s.name: s for s in report.settings}
+    for j, finding in enumerate(findings):
+        if finding.code in BROKEN_COMMAND:
+            continue
+        parent: int | None = None
+        word = _refused_blank_word(finding)
+        if finding.code in SPLIT_OFF_SYMPTOMS:
+            parent = cause_of(finding.at)
+        elif word is not None:
+            # the word the split left behind: `' '` where SH003 points, `'\r'` anywhere in a CRLF file
+            where = _path_line(finding.at)
+            for i, (path, line) in causes:
+                if where is not None and path == where[0]:
+                    if (line is None and "\\r" in word) or (
+                        line is not None and findings[i].at == finding.at
+                    ):
+                        parent = i
+                        break
+        elif finding.layer != "shell" and not _is_separated_start(finding.at, report):
+            # (a parser finding at the cut-off words is about those flags once they arrive: its own cause)
+            setting = settings.get(finding.setting) if finding.setting else None
+            cut = _cut_at(setting)
+            if cut is not None:
+                parent = cause_of(cut)
+        if parent is not None:
+            links.link(j, parent)
+
+
+def _refused_blank_word(finding: Finding) -> str | None:
+    """The word of a PA001 that is only blanks or ``\\r`` (PA001 quotes the refused word first, as
+    Python's repr, after the separated layer's "once these flags reach the server: ")."""
+    if finding.code != "PA001":
+        return None
+    m = _BLANK_WORD.match(finding.message)
+    return m.group(1) if m else None
+
+
+def _cut_at(setting: Setting | None) -> str | None:
+    """Where the setting's flag was cut off from the server command (its shell observation), if it was."""
+    if setting is None:
+        return None
+    for obs in setting.history:
+        if obs.layer == "shell" and obs.detail.get("separated"):
+            return obs.at
+    return None
+
+
+def _is_separated_start(at: str | None, report: Report) -> bool:
+    return at is not None and any(_cut_at(s) == at for s in report.settings)
+
+
+def _lost_value(links: _Links, report: Report) -> None:
+    findings = links.findings
+    settings = {s.name: s for s in report.settings}
+    lost: list[tuple[int, set[str]]] = []
+    for i, f in enumerate(findings):
+        if f.code in LOST_VALUE:
+            flags: set[str] = set()
+            for e in f.evidence[:1]:
+                flags |= _flags_before_expansions(e.text)
+            lost.append((i, flags))
+    for j, f in enumerate(findings):
+        if f.code not in LOST_VALUE_SYMPTOMS or f.setting is None:
+            continue
+        names = _flag_names(f.setting, settings)
+        for i, flags in lost:
+            if flags & names and f.launch == findings[i].launch:
+                links.link(j, i)
+                break
+
+
+RULES: tuple[Callable[[_Links, Report], None], ...] = (
+    lambda links, report: _same_raise(links),
+    lambda links, report: _restates(links),
+    _lost_value,
+    _broken_command,
+)
+
+
+def _severity_rank(finding: Finding) -> int:
+    return SEVERITIES.index(finding.severity)
+
+
+def group_severity(finding: Finding) -> int:
+    """The most severe rank (0 = error) of a cause and its consequences: what its fixing removes."""
+    return min([_severity_rank(finding), *(_severity_rank(c) for c in finding.consequences)])
+
+
+def diagnosis_order(findings: Sequence[Finding]) -> list[int]:
+    """Indexes of ``findings`` most severe first (with their consequences), then earliest layer, then as
+    reported."""
+    return sorted(
+        range(len(findings)),
+        key=lambda i: (group_severity(findings[i]), LAYERS.index(findings[i].layer), i),
+    )
+
+
+def fold_causes(report: Report) -> list[Finding]:
+    """The report's findings as causes, in their reported order, each carrying its consequences."""
+    findings = merge_same_raise(report.findings)
+    links = _Links(findings)
+    for rule in RULES:
+        rule(links, report)
+    children: dict[int, list[int]] = {}
+    for child in range(len(findings)):
+        if child in links.parent:
+            children.setdefault(links.root(child), []).append(child)
+    out: list[Finding] = []
+    for i, finding in enumerate(findings):
+        if i in links.parent:
+            continue
+        folded = [findings[c] for c in children.get(i, [])]
+        if not folded:
+            out.append(finding)
+            continue
+        # a consequence that was itself a cause before this pass keeps its own consequences flat here
+        flat: list[Finding] = []
+        for f in folded:
+            flat.extend([replace(f, consequences=()), *f.consequences])
+        out.append(replace(finding, consequences=(*finding.consequences, *flat)))
+    return out

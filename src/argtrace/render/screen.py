@@ -1,0 +1,139 @@
+"""The first screen of the text report: the diagnosis, then the server command, then the settings.
+
+Pieces of ``render/text.py`` that decide what a person sees first, and how wide it may be:
+
+* :func:`output_width`: ``COLUMNS`` when set, else the terminal's width, else 100 (not a terminal).
+* :func:`diagnosis_lines`: the causes, most severe (with what follows from them) and earliest layer first,
+  each one line ``SEVERITY CODE FILE:LINE:COL what happened`` cut to the width, then at most two lines: why
+  (the findings it explains, or the rest of the message) and the fix. The full text is in "Details".
+* :func:`marked`: look-alike characters a script may carry (an en dash for ``--``, smart quotes, NBSP)
+  written as ``<U+2013 EN DASH>``; control and zero-width characters are already escaped by
+  ``boundary.visible_data``.
+* :func:`shown_settings`: the settings the user wrote or a layer changed; the ones only the parser's or a
+  resolver's defaults filled in are counted, and listed with ``--all-settings``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import unicodedata
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rich.text import Text
+
+from argtrace.model import LAYERS, SEVERITIES
+
+NOT_A_TERMINAL_WIDTH = 100
+MIN_WIDTH = 40
+SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
+# Typographic characters that pass for ASCII ones in a terminal: `–-port`, `“$MODEL”`.
+_LOOKALIKES = re.compile("[\u2010-\u2015\u2018-\u201f\u2212\u00a0\u2007\u202f\ufe63\uff0d]")
+# boundary.visible writes NBSP and the narrow spaces as \xa0 / \u202f: named here too
+_ESCAPED_SPACES = re.compile(r"\\(?:xa0|u2007|u202f)")
+
+
+def output_width(tty: bool) -> int:
+    """The width every line fits: ``COLUMNS`` when it is a number, the terminal's, or 100 off a terminal."""
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return max(int(columns), MIN_WIDTH)
+    if tty:
+        return max(shutil.get_terminal_size((NOT_A_TERMINAL_WIDTH, 40)).columns, MIN_WIDTH)
+    return NOT_A_TERMINAL_WIDTH
+
+
+def _name(ch: str) -> str:
+    return f"<U+{ord(ch):04X} {unicodedata.name(ch, 'UNNAMED')}>"
+
+
+def marked(text: str) -> str:
+    """``text`` with typographic look-alikes and (escaped) odd spaces named: ``<U+2013 EN DASH>``."""
+    text = _LOOKALIKES.sub(lambda m: _name(m.group(0)), text)
+    return _ESCAPED_SPACES.sub(lambda m: _name(chr(int(m.group(0)[2:], 16))), text)
+
+
+def split_line(text: str, width: int) -> tuple[str, str]:
+    """``text`` on one line of at most ``width`` columns, cut at a word when one ends in its second half
+    (an ellipsis marks the cut), and the rest."""
+    flat = " ".join(text.split())
+    if len(flat) <= width:
+        return flat, ""
+    cut = flat.rfind(" ", 0, width)
+    if cut < width // 2:
+        cut = max(width - 1, 0)
+    return flat[:cut] + "…", flat[cut:].lstrip()
+
+
+def one_line(text: str, width: int) -> str:
+    """The first line of ``text`` cut to ``width`` columns (an ellipsis marks the cut)."""
+    return split_line(text, width)[0]
+
+
+def _rank(finding: Mapping[str, Any]) -> tuple[int, int]:
+    severities = [finding.get("severity"), *(c.get("severity") for c in finding.get("consequences") or [])]
+    severity = min(SEVERITIES.index(s) if s in SEVERITIES else len(SEVERITIES) for s in severities)
+    layer = finding.get("layer")
+    return severity, LAYERS.index(layer) if layer in LAYERS else len(LAYERS)
+
+
+def diagnosis_order(findings: Sequence[Mapping[str, Any]]) -> list[int]:
+    """Indexes of the causes: most severe first (a cause counts its consequences' severity), then the
+    earliest layer, then as reported."""
+    return sorted(range(len(findings)), key=lambda i: (*_rank(findings[i]), i))
+
+
+def explains(finding: Mapping[str, Any]) -> str | None:
+    """ "explains 17 findings: SC2215 x13, SH023, PA001 x2, PA020" for a cause with consequences."""
+    codes = [str(c.get("code")) for c in finding.get("consequences") or []]
+    if not codes:
+        return None
+    counts: dict[str, int] = {}
+    for code in codes:
+        counts[code] = counts.get(code, 0) + 1
+    listed = ", ".join(code if n == 1 else f"{code} x{n}" for code, n in counts.items())
+    return f"explains {len(codes)} finding{'s' if len(codes) != 1 else ''}: {listed}"
+
+
+def diagnosis_lines(finding: Mapping[str, Any], width: int) -> list[Text]:
+    """One cause: the headline, then why and the fix, each one line of at most ``width`` columns."""
+    severity = str(finding.get("severity", "info"))
+    head = f"{severity.upper()} {finding.get('code')} "
+    where = f"{finding['at']} " if finding.get("at") else ""
+    message = marked(str(finding.get("message", "")))
+    headline = Text(head, style=SEVERITY_STYLE.get(severity, ""))
+    headline.append(where, style="dim")
+    shown, rest = split_line(message, width - len(head) - len(where))
+    headline.append(shown)
+    lines = [headline]
+    why = explains(finding) or rest
+    if why:
+        lines.append(Text("  " + one_line(why, width - 2), style="dim"))
+    if finding.get("fix"):
+        fix = Text("  fix: ", style="green")
+        fix.append(one_line(marked(str(finding["fix"])), width - 7))
+        lines.append(fix)
+    return lines
+
+
+def written(setting: Mapping[str, Any]) -> bool:
+    return any(o.get("layer") in ("transport", "shell", "process") for o in setting.get("history") or [])
+
+
+def _observed(setting: Mapping[str, Any]) -> bool:
+    return any(o.get("layer") in ("log", "live") for o in setting.get("history") or [])
+
+
+def shown_settings(settings: Sequence[Mapping[str, Any]]) -> tuple[list[Mapping[str, Any]], int]:
+    """The settings for the first screen and how many were left out (defaults only a resolver or the
+    parser filled in). ``--all-settings`` adds the parser's defaults as settings of one observation each:
+    then every setting is shown."""
+    all_settings = any(
+        len(s.get("history") or []) == 1 and (s.get("history") or [{}])[0].get("default") for s in settings
+    )
+    if all_settings:
+        return list(settings), 0
+    shown = [s for s in settings if written(s) or _observed(s)]
+    return shown, len(settings) - len(shown)
