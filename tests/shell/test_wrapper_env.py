@@ -196,3 +196,30 @@ def test_split_env_s() -> None:
     assert split_env_s("$HOME", env) is None  # env: only ${VARNAME}
     assert split_env_s("${NOPE}", env) is None  # not known here
     assert split_env_s("'open", env) is None
+
+
+def test_process_layer_env_under_sudo() -> None:
+    """The process layer's predicted environment (``check --format json``): an exported
+    CUDA_VISIBLE_DEVICES does not reach ``sudo python3 -m sglang.launch_server``; with -E it does; PATH is
+    secure_path either way and ``python3`` is the one found there."""
+    from argtrace.layers.shell.wrapenv import resolve_on
+    from tests.conftest import run_cli
+
+    d = sudo_defaults()
+    py = resolve_on("python3", d.secure_path or "", os.path.isfile)
+    script = "export CUDA_VISIBLE_DEVICES=0 VLLM_X=1\nsudo {} python3 -m sglang.launch_server --model-path /m"
+    reset = run_cli(["check", "--clean-env", "--format", "json", "--no-shellcheck", "-c", script.format("")])
+    kept = run_cli(["check", "--clean-env", "--format", "json", "--no-shellcheck", "-c", script.format("-E")])
+    command = f"{py} -m sglang.launch_server --model-path /m" if py else None
+    sudo_set = {"LOGNAME": "root", "USER": "root", "SUDO_COMMAND": command, "TERM": "unknown"}
+    sudo_set |= {"PATH": d.secure_path, "SHELL": "/bin/bash", "SUDO_GID": None, "SUDO_UID": None}
+    assert reset.json["process"]["env"] == sudo_set | {
+        "SUDO_USER": None,
+        "HOME": "/root",
+        "MAIL": "/var/mail/root",
+    }
+    assert kept.json["process"]["env"] == sudo_set | {
+        "SUDO_USER": None,
+        "CUDA_VISIBLE_DEVICES": "0",
+        "VLLM_X": "1",
+    }
