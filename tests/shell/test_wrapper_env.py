@@ -223,3 +223,29 @@ def test_process_layer_env_under_sudo() -> None:
         "CUDA_VISIBLE_DEVICES": "0",
         "VLLM_X": "1",
     }
+
+
+@needs_sudo
+def test_sudo_u_other_user_equals_real_sudo() -> None:
+    """``sudo -u nobody``: HOME, SHELL, MAIL, LOGNAME and USER are the target's (its passwd entry), as real
+    sudo sets them. The recorder runs as nobody, so its directories are world-accessible (not tmp_path)."""
+    import tempfile
+
+    base = Path(tempfile.mkdtemp(prefix="argtrace-sudo-u-"))
+    try:
+        base.chmod(0o755)
+        for line in (
+            "sudo -u nobody PY -m sglang.launch_server",
+            "sudo -E -u nobody PY -m sglang.launch_server",
+        ):
+            case = base / ("e" if "-E" in line else "r")
+            case.mkdir()
+            case.chmod(0o755)
+            (case / "rec").mkdir()
+            (case / "rec").chmod(0o777)
+            got, want = _run(line, case)
+            assert want.pop("unknown") == sorted(UNPREDICTED)
+            assert got == want
+            assert got["env"]["USER"] == "nobody"  # type: ignore[index]
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
