@@ -79,6 +79,8 @@ SUDO_CASES = [
     "sudo env -u A CUDA_VISIBLE_DEVICES=7 PY -m sglang.launch_server",
     "sudo -Eu root PY -m sglang.launch_server",
     "sudo -s PY -m sglang.launch_server --port 3",
+    "export SHELL=/bin/sh; sudo -s PY -m sglang.launch_server",  # $SHELL runs (dash here: PWD, no SHLVL)
+    "export SHELL=/bin/bash; sudo -E -s PY -m sglang.launch_server",
 ]
 
 

@@ -173,6 +173,7 @@ def sudo_environment(
     is_file: Callable[[str], bool],
     cwd: str | None = None,
     defaults: SudoDefaults | None = None,
+    realpath: Callable[[str], str] = lambda p: p,
 ) -> EnvMap:
     """The environment ``sudo [call] command...`` starts ``command`` with, from the caller's ``env``.
 
@@ -209,6 +210,9 @@ def sudo_environment(
     pw = passwd(call.user)
     home, shell = pw if pw is not None else (None, None)
     why_pw = None if pw is not None else f"the home and shell of user {call.user!r} (from its passwd entry)"
+    caller_shell = env.get("SHELL", (None,))[0]
+    if call.shell and caller_shell is not None:
+        shell = caller_shell  # sudo -s runs $SHELL when it is set (and hands it on as SHELL)
 
     def put(name: str, value: str | None, reason: str | None = None) -> None:
         new[name] = (value, at, "sudo", reason if value is None else None)
@@ -218,8 +222,8 @@ def sudo_environment(
     reset = not call.keep_all or call.login
     if reset:  # -E keeps the caller's HOME, and leaves it unset when the caller had none (sudo 1.9.13)
         put("HOME", home, why_pw)
-    if reset or "SHELL" not in new:
-        put("SHELL", shell, why_pw)
+    if reset or "SHELL" not in new or call.shell:
+        put("SHELL", shell, why_pw if shell is None else None)
     if reset:
         put("MAIL", f"{MAIL_DIR}/{call.user}")
     put("LOGNAME", call.user)
@@ -232,12 +236,14 @@ def sudo_environment(
     put("SUDO_COMMAND", *_sudo_command(command, call, new, d, is_file, shell))
     if call.shell or call.login:
         # a shell runs between sudo and the server: bash sets PWD and counts SHLVL, then execs the last
-        # command of -c directly (SHLVL back down); a login shell also reads the target's profile files
-        bash = (shell or "").rsplit("/", 1)[-1] == "bash" and not call.login
+        # command of -c directly (SHLVL back down); dash sets PWD only; a login shell also reads the
+        # target's profile files
+        kind = realpath(shell or "").rsplit("/", 1)[-1] if not call.login else ""
         lvl = env.get("SHLVL", (None,))[0] if call.keep_all else None
-        if bash:
+        if kind in ("bash", "dash"):
             put("PWD", cwd, "the directory sudo -s runs in is not known statically")
-            put("SHLVL", lvl if lvl is not None and lvl.isdigit() else "0")
+            if kind == "bash":  # dash leaves SHLVL as it came
+                put("SHLVL", lvl if lvl is not None and lvl.isdigit() else "0")
         else:
             why = f"sudo -{'i' if call.login else 's'} runs the command through the user's shell ({shell})"
             for name in ("PWD", "SHLVL", *(("PATH",) if call.login else ())):
@@ -411,7 +417,7 @@ def wrapper_env(
     """The server's environment after the ``env`` and ``sudo`` wrappers in ``argv`` (``ExpWord``s) and their
     ``NAME=value`` words, applied in the order written, starting from ``env`` (what bash hands on)."""
     from argtrace.layers.shell.core import to_str
-    from argtrace.layers.shell.hostfs import isfile
+    from argtrace.layers.shell.hostfs import isfile, realpath
 
     texts = [w.text or "" for w in argv]
     events: list[tuple[int, int, str]] = [
@@ -439,7 +445,14 @@ def wrapper_env(
                 k += 1
             command = [w.text for w in argv[k:]]
             env = sudo_environment(
-                env, call, command, argv[p].at, passwd=passwd_entry(passwd_file), is_file=isfile, cwd=cwd
+                env,
+                call,
+                command,
+                argv[p].at,
+                passwd=passwd_entry(passwd_file),
+                is_file=isfile,
+                cwd=cwd,
+                realpath=realpath,
             )
     return env
 
