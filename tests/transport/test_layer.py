@@ -159,7 +159,30 @@ def test_background_server_over_ssh() -> None:
 
 def test_sudo_resets_the_environment() -> None:
     assert "TP006" in codes(check("-c", f"export SGLANG_ENABLE_SPEC_V2=1\nsudo {SERVER}"))
-    assert "TP006" not in codes(check("-c", f"sudo --preserve-env=SGLANG_ENABLE_SPEC_V2 {SERVER}"))
+    kept = check("-c", f"sudo --preserve-env=SGLANG_ENABLE_SPEC_V2 {SERVER}")
+    assert "TP006" not in codes(kept)
+
+
+def test_sudo_finding_rests_on_the_default_sudoers() -> None:
+    """TP006 says what it assumes (Debian's sudo and default sudoers) and is never an error."""
+    from argtrace.layers.shell.wrapenv import sudo_defaults
+
+    d = sudo_defaults()
+    basis = f"{d.package}'s defaults with the /etc/sudoers of {d.system}; the machine's sudoers may differ"
+    out = check("-c", "export CUDA_VISIBLE_DEVICES=0\nsudo python3 -m sglang.launch_server --model-path /m")
+    (f,) = [f for f in out["findings"] if f["code"] == "TP006"]
+    assert (f["severity"], f["basis"]) == ("warning", "assumed")
+    assert f["message"].endswith(f"PATH becomes sudo's secure_path ({d.secure_path}) ({basis})")
+    out = check("-c", "sudo -E python3 -m sglang.launch_server --model-path /m")
+    (f,) = [f for f in out["findings"] if f["code"] == "TP006"]
+    assert (f["severity"], f["basis"]) == ("info", "assumed")
+    assert f["message"] == (
+        f"sudo -E keeps the caller's variables but not PATH: `python3` is looked up on sudo's secure_path "
+        f"({d.secure_path}), so a venv's or conda's `python3` first on the script's PATH is not the one that "
+        f"runs (PYTHONPATH and LD_* are removed too: env_delete) ({basis})"
+    )
+    out = check("-c", "sudo -E /opt/venv/bin/python -m sglang.launch_server --model-path /m")
+    assert "TP006" not in codes(out)
 
 
 # ---------------------------------------------------------------------------------------- uploads

@@ -45,6 +45,7 @@ class Detection:
     command_index: int  # index of the interpreter or console-script word (after wrappers)
     wrappers: tuple[str, ...] = ()  # wrapper words skipped, e.g. ("env", "numactl")
     env_assignments: tuple[tuple[int, str, str], ...] = field(default=())  # (index, NAME, value) via ``env``
+    wrapper_at: tuple[int, ...] = ()  # the index of each word of ``wrappers`` (torchrun excepted)
 
 
 def _basename(word: str) -> str:
@@ -74,6 +75,30 @@ def _skip_options(
     return i
 
 
+# sudo's options with a value (sudo(8) 1.9); getopt lets short ones cluster: ``-Eu bob``, ``-uBob``
+_SUDO_SHORT_WITH_VALUE = frozenset("CDghprtTUu")
+_SUDO_LONG_WITH_VALUE = frozenset(
+    {"--close-from", "--chdir", "--group", "--host", "--prompt", "--role", "--type", "--command-timeout"}
+    | {"--other-user", "--user"}
+)
+
+
+def _skip_sudo_options(argv: Sequence[str], i: int) -> int:
+    while i < len(argv):
+        w = argv[i]
+        if w == "--":
+            return i + 1
+        if not w.startswith("-") or w == "-":
+            return i
+        if w.startswith("--"):
+            i += 2 if w in _SUDO_LONG_WITH_VALUE else 1
+            continue
+        # the first letter that takes a value ends the cluster; its value is the rest or the next word
+        k = next((n for n in range(1, len(w)) if w[n] in _SUDO_SHORT_WITH_VALUE), None)
+        i += 2 if k == len(w) - 1 else 1
+    return i
+
+
 # srun's options that take the next word as their value when not written ``--name=value`` (srun(1), SLURM 23);
 # options whose value is optional (``--kill-on-bad-exit[=0|1]``) only take it after ``=``.
 SRUN_WITH_VALUE = frozenset(
@@ -89,8 +114,21 @@ SRUN_WITH_VALUE = frozenset(
 )
 
 
-def _unwrap(argv: Sequence[str], i: int, wrappers: list[str], env: list[tuple[int, str, str]]) -> int:
-    """Return the index of the real command after any wrappers starting at ``i``."""
+def _add(wrappers: list[str], positions: list[int] | None, i: int, name: str) -> None:
+    wrappers.append(name)
+    if positions is not None:
+        positions.append(i)
+
+
+def _unwrap(
+    argv: Sequence[str],
+    i: int,
+    wrappers: list[str],
+    env: list[tuple[int, str, str]],
+    positions: list[int] | None = None,
+) -> int:
+    """Return the index of the real command after any wrappers starting at ``i``; ``positions`` gets the
+    index of each wrapper word skipped (in the order of ``wrappers``)."""
     for _ in range(64):  # wrappers nest (``nohup numactl ... env X=1 python ...``), but not forever
         if i >= len(argv):
             return i
@@ -102,7 +140,7 @@ def _unwrap(argv: Sequence[str], i: int, wrappers: list[str], env: list[tuple[in
             i += 1
             continue
         if b == "env":
-            wrappers.append(b)
+            _add(wrappers, positions, i, b)
             i += 1
             while i < len(argv):
                 a = argv[i]
@@ -125,39 +163,39 @@ def _unwrap(argv: Sequence[str], i: int, wrappers: list[str], env: list[tuple[in
                     break
             continue
         if b in ("nohup", "exec", "command", "builtin", "time"):
-            wrappers.append(b)
+            _add(wrappers, positions, i, b)
             i += 1
             if b in ("exec", "command", "time"):
                 i = _skip_options(argv, i, {"-a"} if b == "exec" else set())
             continue
         if b == "nice":
-            wrappers.append(b)
+            _add(wrappers, positions, i, b)
             i = _skip_options(argv, i + 1, {"-n", "--adjustment"})
             continue
         if b == "ionice":
-            wrappers.append(b)
+            _add(wrappers, positions, i, b)
             i = _skip_options(argv, i + 1, {"-c", "--class", "-n", "--classdata", "-p", "-P", "-u"})
             continue
         if b == "setsid":
-            wrappers.append(b)
+            _add(wrappers, positions, i, b)
             i = _skip_options(argv, i + 1, set())
             continue
         if b == "stdbuf":
-            wrappers.append(b)
+            _add(wrappers, positions, i, b)
             i = _skip_options(argv, i + 1, {"-i", "-o", "-e", "--input", "--output", "--error"})
             continue
         if b == "timeout":
-            wrappers.append(b)
+            _add(wrappers, positions, i, b)
             i = _skip_options(argv, i + 1, {"-s", "--signal", "-k", "--kill-after"})
             i += 1  # DURATION
             continue
         if b == "taskset":
-            wrappers.append(b)
+            _add(wrappers, positions, i, b)
             i = _skip_options(argv, i + 1, set())
             i += 1  # mask or cpu list
             continue
         if b == "numactl":
-            wrappers.append(b)
+            _add(wrappers, positions, i, b)
             i = _skip_options(
                 argv,
                 i + 1,
@@ -180,11 +218,11 @@ def _unwrap(argv: Sequence[str], i: int, wrappers: list[str], env: list[tuple[in
             )
             continue
         if b == "sudo":
-            wrappers.append(b)
-            i = _skip_options(argv, i + 1, {"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-T"})
+            _add(wrappers, positions, i, b)
+            i = _skip_sudo_options(argv, i + 1)
             continue
         if b == "chrt":
-            wrappers.append(b)
+            _add(wrappers, positions, i, b)
             i = _skip_options(argv, i + 1, set())
             i += 1  # priority
             continue
@@ -193,7 +231,7 @@ def _unwrap(argv: Sequence[str], i: int, wrappers: list[str], env: list[tuple[in
                 argv, i + 1, {"--directory", "--project", "--python", "-p", "--config-file", "--cache-dir"}
             )
             if j < len(argv) and argv[j] == "run":
-                wrappers.append(f"{b} run")
+                _add(wrappers, positions, i, f"{b} run")
                 i = _skip_options(
                     argv,
                     j + 1,
@@ -222,14 +260,14 @@ def _unwrap(argv: Sequence[str], i: int, wrappers: list[str], env: list[tuple[in
         if b in ("conda", "mamba", "micromamba") and i + 1 < len(argv):
             j = _skip_options(argv, i + 1, set())
             if j < len(argv) and argv[j] == "run":
-                wrappers.append(f"{b} run")
+                _add(wrappers, positions, i, f"{b} run")
                 i = _skip_options(argv, j + 1, {"-n", "--name", "-p", "--prefix", "--cwd"})
                 continue
             return i
         if b == "srun":
             # SLURM: ``srun [options] COMMAND``; the server starts on the allocated node(s), with the
             # caller's environment (--export=ALL is srun's default).
-            wrappers.append(b)
+            _add(wrappers, positions, i, b)
             i = _skip_options(argv, i + 1, SRUN_WITH_VALUE)
             continue
         if b == "torchrun":
@@ -282,9 +320,11 @@ def detect_server(argv: Sequence[str]) -> Detection | None:
     """Recognise a server start in ``argv``; ``None`` when it is not one."""
     wrappers: list[str] = []
     env: list[tuple[int, str, str]] = []
-    i = _unwrap(argv, 0, wrappers, env)
+    positions: list[int] = []
+    i = _unwrap(argv, 0, wrappers, env, positions)
     if i >= len(argv):
         return None
+    at = tuple(positions)
     word = argv[i]
     base = _basename(word)
     if base == "torchrun" or (_PYTHON.match(word) and argv[i + 1 : i + 3] == ["-m", "torch.distributed.run"]):
@@ -296,7 +336,7 @@ def detect_server(argv: Sequence[str]) -> Detection | None:
                 mod = argv[k + 1]
                 hit = _MODULES.get(mod)
                 if hit:
-                    return Detection(hit[0], hit[1], k + 2, None, i, (*wrappers, "torchrun"), tuple(env))
+                    return Detection(hit[0], hit[1], k + 2, None, i, (*wrappers, "torchrun"), tuple(env), at)
                 return None
             if not w.startswith("-"):
                 return None
@@ -309,14 +349,14 @@ def detect_server(argv: Sequence[str]) -> Detection | None:
         start, module = found
         if module in _MODULES:
             fw, entry = _MODULES[module]
-            return Detection(fw, entry, start, word, i, tuple(wrappers), tuple(env))
+            return Detection(fw, entry, start, word, i, tuple(wrappers), tuple(env), at)
         if module in _CLI_MODULES and start < len(argv) and argv[start] == "serve":
             fw, entry = _CLI_MODULES[module]
-            return Detection(fw, entry, start + 1, word, i, tuple(wrappers), tuple(env))
+            return Detection(fw, entry, start + 1, word, i, tuple(wrappers), tuple(env), at)
         return None
     if base in _CONSOLE and i + 1 < len(argv) and argv[i + 1] == "serve":
         fw = _CONSOLE[base]
-        return Detection(fw, f"{fw} serve", i + 2, None, i, tuple(wrappers), tuple(env))
+        return Detection(fw, f"{fw} serve", i + 2, None, i, tuple(wrappers), tuple(env), at)
     return None
 
 

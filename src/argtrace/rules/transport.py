@@ -122,11 +122,15 @@ TP006 = Rule(
     layer="transport",
     severity="warning",
     title="sudo resets the server's environment",
+    basis="assumed",  # on Debian's default sudoers (data/sudo_defaults.json); a machine's may differ
     rationale=(
         "sudo's default `env_reset` starts the command with a minimal environment: `CUDA_VISIBLE_DEVICES`, "
         "`SGLANG_*`/`VLLM_*` switches, `HF_TOKEN` and a venv's `PATH` exported by the script do not "
         "reach the "
-        "server, and `PATH` becomes `secure_path`."
+        "server, and `PATH` becomes `secure_path`, even with `-E` or `--preserve-env` (so `sudo python3` is "
+        "the python on secure_path, not a venv's). What argtrace assumes is Debian 12's sudo and its "
+        "default /etc/sudoers, read from the real `sudo -V` (src/argtrace/data/sudo_defaults.json); a "
+        "machine's sudoers may differ, so this finding's basis is `assumed`."
     ),
     fix=(
         "Avoid sudo for the server, or pass what it needs explicitly: "

@@ -33,6 +33,15 @@ from argtrace.layers.shell.core import (
     to_str,
 )
 from argtrace.layers.shell.state import Var
+from argtrace.layers.shell.wrapenv import expand_env_s, wrapper_env
+
+
+def _passwd() -> bytes | None:
+    """/etc/passwd of the host the script runs on (sudo's target user's HOME and SHELL)."""
+    try:
+        return hostfs.read("/etc/passwd", 1 << 20)
+    except OSError:
+        return None
 
 
 class Commands(Conditions):
@@ -387,6 +396,10 @@ class Commands(Conditions):
         start: int,
         vanished: list[Vanished],
     ) -> int | None:
+        if any(w.text is not None and w.text.startswith(("-S", "--split-string")) for w in argv):
+            seen = {k: v[0] for k, v in self.exported_env().items()}
+            seen.update({k: v[0] for k, v in prefix_env.items()})
+            argv = expand_env_s(argv, seen.get)  # env -S 'A=1 cmd ...'
         texts = [w.text if w.text is not None else "" for w in argv]
         det = detect_server(texts)
         if det is not None:
@@ -433,38 +446,9 @@ class Commands(Conditions):
         env: dict[str, tuple[str | None, str | None, str, str | None]] = dict(self.exported_env())
         for pk, (v, vat, exp, reason) in prefix_env.items():
             env[pk] = (v, vat, exp, reason)
-        # `env` wrapper: -i / -u and NAME=value words
+        # `env` and `sudo` wrappers, in the order written: env -i/-u, sudo's reset, NAME=value words
         texts = [w.text or "" for w in argv]
-        if "env" in det.wrappers:
-            ie = next((n for n, t in enumerate(texts) if t.rsplit("/", 1)[-1] == "env"), -1)
-            k = ie + 1
-            while 0 <= ie and k < det.command_index:
-                t = texts[k]
-                if t in ("-i", "--ignore-environment", "-"):
-                    env = {}
-                elif t in ("-u", "--unset") and k + 1 < len(texts):
-                    env.pop(texts[k + 1], None)
-                    k += 1
-                elif t.startswith("--unset="):
-                    env.pop(t.split("=", 1)[1], None)
-                k += 1
-        for idx, n, v in det.env_assignments:
-            env[n] = (
-                v,
-                argv[idx].at,
-                to_str(argv[idx].expansion)
-                if argv[idx].expansion != "literal"
-                else to_str(argv[idx].text or ""),
-                None,
-            )
-        if "exec" in det.wrappers:
-            pass
-        if "sudo" in det.wrappers:
-            isu = next((n for n, t in enumerate(texts) if t.rsplit("/", 1)[-1] == "sudo"), -1)
-            opts = texts[isu + 1 : det.command_index] if isu >= 0 else []
-            if not any(o in ("-E", "--preserve-env") or o.startswith("--preserve-env=") for o in opts):
-                why = "sudo resets the environment unless run with -E: what it keeps depends on sudoers"
-                env = {k: (None, vat, exp, why) for k, (v, vat, exp, _r) in env.items()}
+        env = wrapper_env(argv, det, env, self.cwd, lambda: _passwd())
         if "stdbuf" in det.wrappers:
             _stdbuf_env(texts, env, argv)
         if self.direct_exec and "SHLVL" in env:
@@ -710,5 +694,6 @@ def detect_after_unknown(texts: list[str]) -> Detection | None:
                 server_args_start=det.server_args_start + k,
                 command_index=det.command_index + k,
                 env_assignments=tuple((i + k, n, v) for i, n, v in det.env_assignments),
+                wrapper_at=tuple(i + k for i in det.wrapper_at),
             )
     return None

@@ -51,27 +51,47 @@ def _shell_c(at: str, argv: list[str | None], result: TransportResult) -> None:
 
 
 def _sudo(at: str, argv: list[str | None], result: TransportResult) -> None:
+    """TP006: what sudo's env_reset and secure_path do to the server, on Debian's default sudoers (the
+    machine's may differ, so the finding's basis is ``assumed``; the environment itself is predicted by
+    ``layers/shell/wrapenv.py``)."""
+    from argtrace.layers.shell.wrapenv import parse_sudo, sudo_defaults
     from argtrace.rules import transport as R
 
-    keeps = any(
-        w is not None
-        and (
-            w in ("-E", "-i")
-            or w.startswith("--preserve-env")
-            or (w.startswith("-") and not w.startswith("--") and "E" in w)
-        )
-        for w in argv[1:]
-    )
-    if keeps or not _starts_server(argv):
+    if not _starts_server(argv):
         return
+    words = [w or "" for w in argv]
+    call = parse_sudo(words, 1)
+    d = sudo_defaults()
+    k = call.command
+    while k < len(words) and re.match(r"[A-Za-z_][A-Za-z0-9_]*=", words[k]):
+        k += 1
+    basis = f"{d.package}'s defaults with the /etc/sudoers of {d.system}; the machine's sudoers may differ"
+    evidence = [Evidence("transport", at, _show_argv(argv))]
+    if call.login or not (call.keep_all or call.preserve):
+        result.findings.append(
+            R.TP006.finding(
+                "sudo starts the server with a reset environment (env_reset): variables the script "
+                "exported or set before it (CUDA_VISIBLE_DEVICES, SGLANG_*, VLLM_*, HF_TOKEN, a venv's PATH) "
+                f"do not reach it, and PATH becomes sudo's secure_path ({d.secure_path}) ({basis})",
+                at=at,
+                evidence=evidence,
+            )
+        )
+        return
+    command = words[k] if k < len(words) else ""
+    if "/" in command or any(w.startswith("PATH=") for w in words[1:]) or not d.secure_path:
+        return
+    kept = "-E" if call.keep_all else f"--preserve-env={','.join(call.preserve)}"
     result.findings.append(
         R.TP006.finding(
-            "sudo starts the server with a reset environment (env_reset): variables the script exported "
-            "or set "
-            "before it (CUDA_VISIBLE_DEVICES, SGLANG_*, VLLM_*, HF_TOKEN, a venv's PATH) do not reach "
-            "it, and PATH "
-            "becomes sudo's secure_path",
+            f"sudo {kept} keeps the caller's variables but not PATH: `{command}` is looked up on sudo's "
+            f"secure_path ({d.secure_path}), so a venv's or conda's `{command}` first on the script's PATH "
+            "is not the one that runs"
+            + (" (PYTHONPATH and LD_* are removed too: env_delete)" if call.keep_all else "")
+            + f" ({basis})",
             at=at,
-            evidence=[Evidence("transport", at, _show_argv(argv))],
+            evidence=evidence,
+            severity="info",
+            fix=f"Name the interpreter by its path: `sudo {kept} /opt/venv/bin/python -m ...`.",
         )
     )
