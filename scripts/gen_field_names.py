@@ -68,7 +68,7 @@ def wheel_for(version: str, scratch: Path) -> Path:
 def build() -> dict[str, dict[str, dict[str, str]]]:
     releases: dict[str, dict[str, str]] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        for version in bundled_versions("sglang"):
+        for version in bundled_versions("sglang", include_user=False):
             with zipfile.ZipFile(wheel_for(version, Path(tmp))) as wheel:
                 releases[version] = renames(wheel.read(SOURCE).decode("utf-8"))
     return {"sglang": releases}

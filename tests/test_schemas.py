@@ -29,7 +29,11 @@ SEED_ERROR = (
 
 @cache
 def schema(name: str) -> dict[str, Any]:
-    return json.loads((DATA / "schemas" / f"{name}.json").read_text())
+    """The full schema dict (the files are stored as shared parts + per-release files, schema_store.py)."""
+    from argtrace.frameworks.schema import load_schema
+
+    framework, version = name.split("-", 1)
+    return dict(load_schema(framework, version).data)
 
 
 @cache

@@ -93,9 +93,17 @@ def env_reads(pkg_dir: Path, site: Path) -> dict[str, dict[str, Any]]:
         else:
             entry["reads"] += 1
 
+    needles = ("environ", *ENV_READ_FUNCS)
     for path in python_files(pkg_dir):
-        tree = parse_file(path)
-        if tree is None:
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        if not any(n in text for n in needles):  # no read can be in a file that names none of them
+            continue
+        try:
+            tree = ast.parse(text, filename=str(path))
+        except (SyntaxError, ValueError):
             continue
         for node in ast.walk(tree):
             if (
@@ -270,6 +278,15 @@ def _merge_reads(out: dict[str, dict[str, Any]], reads: dict[str, dict[str, Any]
 # ------------------------------------------------------------------------------------------ json fields
 
 
+def _is_field_root(node: ast.AST) -> bool:
+    """``ast.unparse(node) in FIELD_ROOTS or ast.unparse(node).endswith("args")``, without unparsing: only
+    a name or an attribute chain's text can end in ``args`` (a call, subscript or string ends in ``)``,
+    ``]`` or a quote)."""
+    if isinstance(node, ast.Name):
+        return node.id in FIELD_ROOTS or node.id.endswith("args")
+    return isinstance(node, ast.Attribute) and node.attr.endswith("args")
+
+
 def json_loaded_fields(paths: Iterable[Path]) -> dict[str, str]:
     """Fields parsed with ``json.loads(self.<field>)``, ``json.loads(server_args.<field>)``,
     ``json.loads(self.server_args.<field>)`` and the like, plus names passed bare (``json.loads(x)``):
@@ -277,21 +294,22 @@ def json_loaded_fields(paths: Iterable[Path]) -> dict[str, str]:
     ``name``, ``keyword``); the last two are weaker evidence."""
     out: dict[str, str] = {}
     passed: dict[str, set[str]] = {}  # keyword name -> fields passed as it: f(k=server_args.field)
-    for path in paths:
-        tree = parse_file(path)
-        if tree is None:
-            continue
+
+    def scan(tree: ast.Module, loads: bool) -> None:
         for node in ast.walk(tree):
-            if isinstance(node, ast.Call):
-                for kw in node.keywords:
-                    if kw.arg and isinstance(kw.value, ast.Attribute):
-                        chain = ast.unparse(kw.value.value)
-                        if chain in FIELD_ROOTS or chain.endswith("args"):
-                            passed.setdefault(kw.arg, set()).add(kw.value.attr)
-            if not (
-                isinstance(node, ast.Call)
+            if not isinstance(node, ast.Call):
+                continue
+            for kw in node.keywords:
+                if kw.arg and isinstance(kw.value, ast.Attribute) and _is_field_root(kw.value.value):
+                    passed.setdefault(kw.arg, set()).add(kw.value.attr)
+            func = node.func
+            if not (  # json.loads / orjson.loads, without unparsing every call (it dominated the run time)
+                loads
                 and node.args
-                and ast.unparse(node.func) in ("json.loads", "orjson.loads")
+                and isinstance(func, ast.Attribute)
+                and func.attr == "loads"
+                and isinstance(func.value, ast.Name)
+                and func.value.id in ("json", "orjson")
             ):
                 continue
             arg = node.args[0]
@@ -301,6 +319,30 @@ def json_loaded_fields(paths: Iterable[Path]) -> dict[str, str]:
                     out[arg.attr] = "attribute"
             elif isinstance(arg, ast.Name) and arg.id != "config":
                 out.setdefault(arg.id, "name")  # a parameter named like the field
+
+    # Two passes with the same result as parsing every file (a package has thousands): a json.loads call
+    # needs the text "loads" in its file; a keyword pass ``k=server_args.f`` that matters has ``k`` among
+    # the names found in the first pass, so only files containing one of those names are parsed after.
+    rest: list[tuple[Path, str]] = []
+    for path in paths:
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        if "loads" not in text:
+            rest.append((path, text))
+            continue
+        try:
+            scan(ast.parse(text, filename=str(path)), loads=True)
+        except (SyntaxError, ValueError):
+            continue
+    for path, text in rest:
+        if not any(name in text for name in out):
+            continue
+        try:
+            scan(ast.parse(text, filename=str(path)), loads=False)
+        except (SyntaxError, ValueError):
+            continue
     for name in list(out):  # one hop: f(model_override_args=server_args.json_model_override_args)
         for field in passed.get(name, set()):
             out.setdefault(field, "keyword")
