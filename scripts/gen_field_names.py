@@ -56,8 +56,13 @@ def renames(source: str) -> dict[str, str]:
     return dict(sorted(out.items()))
 
 
+WHEEL_DIRS: list[Path] = []  # --wheels DIR: more places with downloaded wheels
+
+
 def wheel_for(version: str, scratch: Path) -> Path:
-    cached = sorted((cache_dir() / "wheels").glob(f"sglang-{version}-*.whl"))
+    cached = [
+        p for d in (cache_dir() / "wheels", *WHEEL_DIRS) for p in sorted(d.glob(f"sglang-{version}-*.whl"))
+    ]
     if cached:
         return cached[0]
     pip = [sys.executable, "-m", "pip", "download", "-q", "--no-deps", f"sglang=={version}"]
@@ -75,6 +80,8 @@ def build() -> dict[str, dict[str, dict[str, str]]]:
 
 
 def main() -> int:
+    if "--wheels" in sys.argv:
+        WHEEL_DIRS.append(Path(sys.argv[sys.argv.index("--wheels") + 1]))
     text = json.dumps(build(), indent=1, sort_keys=True) + "\n"
     if "--check" in sys.argv[1:]:
         if not OUT.is_file() or OUT.read_text() != text:

@@ -29,7 +29,14 @@ ORIGINAL_DIGESTS = {
 # Flags every release's parser has had, from SGLang 0.4.0 and vLLM 0.6 on.
 CORE_FLAGS = {
     "sglang": ("--model-path", "--port", "--host", "--tp-size", "--mem-fraction-static", "--dtype"),
-    "vllm": ("--port", "--host", "--tensor-parallel-size", "--max-model-len", "--dtype", "--gpu-memory-utilization"),
+    "vllm": (
+        "--port",
+        "--host",
+        "--tensor-parallel-size",
+        "--max-model-len",
+        "--dtype",
+        "--gpu-memory-utilization",
+    ),
 }
 ENV_PREFIX = {"sglang": ("SGLANG_", "SGL_"), "vllm": ("VLLM_",)}
 BUNDLED = [(fw, v) for fw in ("sglang", "vllm") for v in bundled_versions(fw, include_user=False)]
@@ -117,7 +124,11 @@ def test_pack_round_trips_any_schema(tmp_path: Path) -> None:
     out.mkdir()
     sizes = schema_store.pack(out, staged)
     assert set(sizes) == {"vllm"}
-    assert sorted(p.name for p in out.iterdir()) == ["vllm-0.11.0.json", "vllm-0.33.0.json", "vllm-shared.json"]
+    assert sorted(p.name for p in out.iterdir()) == [
+        "vllm-0.11.0.json",
+        "vllm-0.33.0.json",
+        "vllm-shared.json",
+    ]
     for version, data in originals.items():
         back = schema_store.expand(json.loads((out / f"vllm-{version}.json").read_text()), out)
         assert back == data
@@ -129,3 +140,44 @@ def test_installed_size_stays_small() -> None:
     """docs/frameworks.md states the size of the bundled schema data; keep it honest."""
     total = sum(p.stat().st_size for p in SCHEMA_DIR.glob("*.json"))
     assert total < 12_000_000, total
+
+
+def parse_exit(framework: str, version: str, argv: list[str]) -> tuple[int, str | None]:
+    """argtrace's rebuilt parser of one release on the words after the entry point: (exit status, error)."""
+    from argtrace.frameworks import sglang, vllm
+    from argtrace.layers.parser import run_parser
+
+    from .parser.helpers import server
+
+    schema = load_schema(framework, version)
+    entrypoint = "sglang.launch_server" if framework == "sglang" else "vllm serve"
+    srv = server(argv, entrypoint=entrypoint)
+    prepared = (sglang if framework == "sglang" else vllm).prepare_argv(srv, schema)
+    if prepared.fatal:
+        return prepared.fatal[0], prepared.fatal[1]
+    outcome = run_parser(prepared, schema)
+    return outcome.exit_status, outcome.first_error
+
+
+# A flag of a range of releases only: SGLang's --mamba-scheduler-strategy (an alias of
+# --mamba-radix-cache-strategy from 0.5.15.post1, gone in 0.5.23).
+RANGE_FLAG = "--mamba-scheduler-strategy"
+RANGE_RELEASES = ("0.5.10.post1", "0.5.15.post1", "0.5.19")
+
+
+def test_a_range_flag_is_known_exactly_in_its_releases() -> None:
+    from argtrace.frameworks.release_index import release_index
+
+    index = release_index("sglang")
+    assert index.releases_knowing_flag(RANGE_FLAG) == RANGE_RELEASES
+    assert index.releases == tuple(bundled_versions("sglang", include_user=False))
+
+
+@pytest.mark.parametrize("version", bundled_versions("sglang", include_user=False))
+def test_a_range_flag_is_accepted_inside_its_range_and_rejected_outside(version: str) -> None:
+    status, error = parse_exit("sglang", version, ["--model-path", "m", RANGE_FLAG, "auto"])
+    if version in RANGE_RELEASES:
+        assert (status, error) == (0, None)
+    else:
+        assert status == 2
+        assert error == f"unrecognized arguments: {RANGE_FLAG} auto"

@@ -55,9 +55,10 @@ def expand(data: dict[str, Any], schema_dir: Path) -> dict[str, Any]:
 def _entry(pool: list[Any], item: Any) -> Any:
     """One stored list item as the full entry: a pool index, a patch of a pool entry, or the entry."""
     if isinstance(item, int):
-        return json.loads(json.dumps(pool[item]))  # a copy: callers may add keys to what they load
+        entry = pool[item]
+        return dict(entry) if isinstance(entry, dict) else entry  # a shallow copy: the pool is shared
     if isinstance(item, dict) and PATCH in item:
-        base = json.loads(json.dumps(pool[item[PATCH]]))
+        base = dict(pool[item[PATCH]])
         for k in item.get("-", ()):
             base.pop(k, None)
         full: dict[str, Any] = {}
