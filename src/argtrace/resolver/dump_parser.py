@@ -476,9 +476,11 @@ def vllm_schema() -> dict[str, Any]:
             from vllm.entrypoints.launchers.cli_args import make_arg_parser  # 0.29-0.32
         except ImportError:
             from vllm.entrypoints.openai.cli_args import make_arg_parser  # older layout
-    try:
+    import importlib.util
+
+    if importlib.util.find_spec("vllm.entrypoints.cli") is not None:
         import vllm.entrypoints.cli.serve as serve
-    except ImportError:  # <= 0.6: `vllm serve` lives in vllm/scripts.py
+    else:  # <= 0.6: `vllm serve` lives in vllm/scripts.py
         serve = None
 
     parser = FlexibleArgumentParser(prog="vllm serve", usage="vllm serve [model_tag] [options]")
