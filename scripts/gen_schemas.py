@@ -102,7 +102,18 @@ def overlay_schema_for(framework: str, version: str, unpacked_root: Path) -> dic
     from argtrace.resolver import ast_parser
 
     log(f"{framework}=={version}: overlay failed, AST:\n" + "\n".join(e[-600:] for e in errors))
-    return ast_parser.schema_by_ast(framework, version, unpacked, errors)
+    schema = ast_parser.schema_by_ast(framework, version, unpacked, errors)
+    strings = {s for o in schema["options"] for s in o["option_strings"]}
+    missing = [f for f in AST_CORE_FLAGS if f not in strings]
+    if missing:  # e.g. 0.5.16-0.5.18 derive most flags from Annotated dataclass metadata, not calls
+        raise schema_gen.GenerationError(
+            f"AST found {len(schema['options'])} options but not {', '.join(missing)}: not bundled"
+        )
+    return schema
+
+
+# An AST schema is bundled only when it has these (else it would reject valid flags).
+AST_CORE_FLAGS = ("--model-path", "--port", "--tp-size", "--mem-fraction-static")
 
 
 def raise_index_for(

@@ -160,9 +160,9 @@ def parse_exit(framework: str, version: str, argv: list[str]) -> tuple[int, str 
 
 
 # A flag of a range of releases only: SGLang's --mamba-scheduler-strategy (an alias of
-# --mamba-radix-cache-strategy from 0.5.15.post1, gone in 0.5.23).
+# --mamba-radix-cache-strategy from 0.5.15.post1, gone from 0.5.20 on).
 RANGE_FLAG = "--mamba-scheduler-strategy"
-RANGE_RELEASES = ("0.5.10.post1", "0.5.15.post1", "0.5.19")
+RANGE_RELEASES = ("0.5.10.post1", "0.5.12.post1", "0.5.13.post1", "0.5.15.post1", "0.5.19")
 
 
 def test_a_range_flag_is_known_exactly_in_its_releases() -> None:

@@ -56,7 +56,7 @@ def test_resolver_add_generates_the_schema_into_the_user_cache(scratch_cache: Pa
     assert generated["json_flags"] == bundled["json_flags"]
     assert generated["source"] == bundled["source"]
     report = result.json
-    assert report["sections"]["resolver"]["schemas"] == [
+    assert report["resolver"]["schemas"] == [
         {"framework": "sglang", "version": VERSION, "path": str(path), "options": len(bundled["options"])}
     ]
 

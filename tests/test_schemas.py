@@ -171,4 +171,4 @@ def test_seed_error_raise_site_in_0_5_10() -> None:
 
 def test_bundled_data_is_modest() -> None:
     total = sum(p.stat().st_size for p in DATA.rglob("*.json"))
-    assert total < 3_200_000, total
+    assert total < 4_000_000, total  # 20 releases in shared storage (issue 15): about 3.5 MB
