@@ -102,8 +102,15 @@ def engine_args_fields(source: str) -> list[str]:
     return []
 
 
+WHEEL_DIRS: list[Path] = []  # --wheels DIR: more places with downloaded wheels
+
+
 def wheel_for(version: str, scratch: Path, framework: str = "sglang") -> Path:
-    cached = sorted((cache_dir() / "wheels").glob(f"{framework}-{version}-*.whl"))
+    cached = [
+        p
+        for d in (cache_dir() / "wheels", *WHEEL_DIRS)
+        for p in sorted(d.glob(f"{framework}-{version}-*.whl"))
+    ]
     if cached:
         return cached[0]
     pip = [sys.executable, "-m", "pip", "download", "-q", "--no-deps", f"{framework}=={version}"]
@@ -116,7 +123,7 @@ def build() -> dict[str, dict[str, dict[str, str]]]:
     with tempfile.TemporaryDirectory() as tmp:
         for framework, source, read in (("sglang", SOURCE, renames), ("vllm", VLLM_SOURCE, vllm_renames)):
             releases: dict[str, dict[str, str]] = {}
-            for version in bundled_versions(framework):
+            for version in bundled_versions(framework, include_user=False):
                 with zipfile.ZipFile(wheel_for(version, Path(tmp), framework)) as wheel:
                     releases[version] = read(wheel.read(source).decode("utf-8"))
             out[framework] = releases
@@ -124,6 +131,8 @@ def build() -> dict[str, dict[str, dict[str, str]]]:
 
 
 def main() -> int:
+    if "--wheels" in sys.argv:
+        WHEEL_DIRS.append(Path(sys.argv[sys.argv.index("--wheels") + 1]))
     text = json.dumps(build(), indent=1, sort_keys=True) + "\n"
     if "--check" in sys.argv[1:]:
         if not OUT.is_file() or OUT.read_text() != text:

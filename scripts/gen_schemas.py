@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 import tempfile
 import time
@@ -27,8 +26,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from argtrace.resolver import ast_index, environments  # noqa: E402
-from argtrace.resolver.fake_gpu import fake_gpu_env  # noqa: E402
+from argtrace.resolver import ast_index, environments, schema_gen  # noqa: E402
 
 DATA = ROOT / "src" / "argtrace" / "frameworks" / "data"
 BUNDLED = (
@@ -39,97 +37,83 @@ BUNDLED = (
     ("vllm", "0.33.0"),
     ("vllm", "0.11.0"),
 )
-GENERATOR = "scripts/gen_schemas.py"
-FORMAT = 1
-DUMPER = ROOT / "src" / "argtrace" / "resolver" / "dump_parser.py"
-SCHEMA_GPU = "h100"
+GENERATOR = schema_gen.GENERATOR
+FORMAT = schema_gen.FORMAT
+# Releases bundled without an environment of their own (issue 15): SGLang, the last post-release of each
+# 0.4.N and 0.5.N; vLLM, the last patch of each minor from 0.6 (from `pip index versions`, 2026-12-01).
+RELEASES = {
+    "sglang": (
+        "0.4.0.post2 0.4.1.post7 0.4.2.post4 0.4.3.post4 0.4.4.post4 0.4.5.post3 0.4.6.post5 0.4.7.post1 "
+        "0.4.8.post1 0.4.9.post6 0.4.10.post2 0.5.1.post3 0.5.2 0.5.3.post3 0.5.4.post3 0.5.5.post3 "
+        "0.5.6.post2 0.5.7 0.5.8.post1 0.5.9 0.5.10.post1 0.5.11 0.5.12.post1 0.5.13.post1 0.5.14 "
+        "0.5.15.post1 0.5.16 0.5.17 0.5.18 0.5.19 0.5.20 0.5.21 0.5.22 0.5.23"
+    ).split(),
+    "vllm": (
+        "0.6.6.post1 0.7.3 0.8.5.post1 0.9.2 0.10.2 0.11.2 0.12.0 0.13.0 0.14.1 0.15.1 0.16.0 0.17.1 0.18.1 "
+        "0.19.1 0.20.2 0.21.0 0.22.1 0.23.0 0.24.0 0.25.1 0.26.0 0.27.1 0.28.0 0.29.0 0.30.0 0.31.0 0.32.0 "
+        "0.33.0"
+    ).split(),
+}
+# The environments an overlay borrows its dependencies from, tried in order.
+OVERLAY_DEPS = {"sglang": ("0.5.23", "0.5.10.post1"), "vllm": ("0.33.0",)}
 
 
 def log(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
 
 
-def dump(manifest: environments.Manifest, framework: str) -> dict[str, Any]:
-    env = environments.runtime_env(manifest, {"ARGTRACE_FAKE_GPU": fake_gpu_env(SCHEMA_GPU)})
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "dump.json"
-        proc = subprocess.run(
-            [str(environments.env_python(Path(manifest.path))), str(DUMPER), framework, "--out", str(out)],
-            env=env,
-            cwd=tmp,
-            capture_output=True,
-            text=True,
-            timeout=600,
-        )
-        if proc.returncode != 0 or not out.exists():
-            raise SystemExit(
-                f"dumper failed ({proc.returncode}) for {framework}=={manifest.version}:\n"
-                + "\n".join(proc.stderr.splitlines()[-40:])
-            )
-        return json.loads(out.read_text())
-
-
 def schema_for(framework: str, version: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A CI-built release: its own resolver environment (built or reused), schema and raise sites."""
     started = time.monotonic()
     manifest = environments.build_environment(framework, version, progress=log)
     built = time.monotonic()
-    dumped = dump(manifest, framework)
-    if dumped.get("version") != version:
-        raise SystemExit(f"environment holds {framework} {dumped.get('version')}, expected {version}")
-    site = environments.site_packages(Path(manifest.path))
-    pkg = site / framework
-    env_vars = (ast_index.sglang_env_vars if framework == "sglang" else ast_index.vllm_env_vars)(site)
-    json_reasons: dict[str, str] = {}
-    for opt in dumped["options"]:
-        reason = opt.get("json")
-        if reason and reason.startswith("type "):
-            json_reasons[opt["dest"]] = reason
-    by_dest = {o["dest"]: o for o in dumped["options"]}
-    for field, how in sorted(ast_index.json_loaded_fields(ast_index.python_files(pkg)).items()):
-        opt = by_dest.get(field)
-        if opt is None:
-            continue
-        looks_json = (
-            "json" in (opt.get("help") or "").lower()
-            or opt.get("default") in ("{}", "[]")
-            or isinstance(opt.get("default"), dict)
-        )
-        if how == "attribute" or looks_json:
-            json_reasons.setdefault(field, f"json.loads of the field in the framework's code ({how})")
-    for opt in dumped["options"]:
-        if opt["dest"] in json_reasons:
-            opt["json"] = json_reasons[opt["dest"]]
-        else:
-            opt.pop("json", None)
-    schema: dict[str, Any] = {
-        "format": FORMAT,
-        "framework": framework,
-        "version": version,
-        "generated_by": GENERATOR,
-        "source": f"{framework}=={version} wheel from PyPI "
-        f"({manifest.wheel}, sha256 {manifest.wheel_sha256})",
-        "wheel": manifest.wheel,
-        "wheel_sha256": manifest.wheel_sha256,
-        "generated_with": {
-            "python": dumped.get("python"),
-            "torch": environments.TORCH_VERSION + " (CPU)",
-            "fake_gpu": SCHEMA_GPU,
-            "transformers": manifest.packages.get("transformers"),
-        },
-        "parser": dumped["parser"],
-        "options": dumped["options"],
-        "positionals": dumped["positionals"],
-        "env_vars": env_vars,
-        "json_flags": sorted(json_reasons),
-    }
+    schema = schema_gen.schema_in_env(manifest)
     raise_index = raise_index_for(framework, version, manifest, schema["source"])
-    sites = raise_index["sites"]
     log(
-        f"{framework}=={version}: {len(schema['options'])} options, {len(env_vars)} env vars, "
-        f"{len(schema['json_flags'])} json flags, {len(sites)} raise sites "
+        f"{framework}=={version}: {len(schema['options'])} options, {len(schema['env_vars'])} env vars, "
+        f"{len(schema['json_flags'])} json flags, {len(raise_index['sites'])} raise sites "
         f"(env {built - started:.0f} s, dump+ast {time.monotonic() - built:.0f} s)"
     )
     return schema, raise_index
+
+
+def overlay_schema_for(framework: str, version: str, unpacked_root: Path) -> dict[str, Any]:
+    """A release without its own environment: its unpacked wheel over each dependency environment of
+    ``OVERLAY_DEPS`` in turn until one imports its parser (schema_gen.schema_overlay); when none does, the
+    parser is read from the source by AST (ast_parser) and the schema says ``"source": "ast"``."""
+    started = time.monotonic()
+    unpacked = schema_gen.fetch_unpacked(framework, version, unpacked_root, log)
+    errors = []
+    for deps_version in OVERLAY_DEPS[framework]:
+        deps = environments.find_environment(framework, deps_version)
+        if deps is None:
+            continue
+        try:
+            schema = schema_gen.schema_overlay(framework, version, unpacked, deps)
+        except schema_gen.GenerationError as exc:
+            errors.append(str(exc))
+            continue
+        log(
+            f"{framework}=={version}: overlay over {deps_version}: {len(schema['options'])} options, "
+            f"{len(schema['env_vars'])} env vars, stubbed {schema['generated_with']['stubbed_modules']} "
+            f"({time.monotonic() - started:.0f} s)"
+        )
+        return schema
+    from argtrace.resolver import ast_parser
+
+    log(f"{framework}=={version}: overlay failed, AST:\n" + "\n".join(e[-600:] for e in errors))
+    schema = ast_parser.schema_by_ast(framework, version, unpacked, errors)
+    strings = {s for o in schema["options"] for s in o["option_strings"]}
+    missing = [f for f in AST_CORE_FLAGS if f not in strings]
+    if missing:  # e.g. 0.5.16-0.5.18 derive most flags from Annotated dataclass metadata, not calls
+        raise schema_gen.GenerationError(
+            f"AST found {len(schema['options'])} options but not {', '.join(missing)}: not bundled"
+        )
+    return schema
+
+
+# An AST schema is bundled only when it has these (else it would reject valid flags).
+AST_CORE_FLAGS = ("--model-path", "--port", "--tp-size", "--mem-fraction-static")
 
 
 def raise_index_for(
@@ -178,7 +162,45 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="only re-extract the raise-site indexes (AST of existing environments; no dumper run)",
     )
+    ap.add_argument(
+        "--overlay",
+        action="store_true",
+        help="the releases of RELEASES without an own environment (or the specs given): overlay dumps "
+        "into --staging, one full schema file each (then --pack stores them)",
+    )
+    ap.add_argument("--staging", type=Path, default=Path(tempfile.gettempdir()) / "argtrace-schemas")
+    ap.add_argument("--unpacked", type=Path, default=Path(tempfile.gettempdir()) / "argtrace-wheels")
+    ap.add_argument(
+        "--pack",
+        action="store_true",
+        help="store every bundled schema plus the staged ones as shared parts + per-release files "
+        "(frameworks/schema_store.py)",
+    )
     args = ap.parse_args(argv)
+    if args.overlay:
+        own = set(BUNDLED)
+        targets = [environments.parse_spec(s) for s in args.specs] or [
+            (fw, v) for fw, versions in RELEASES.items() for v in versions if (fw, v) not in own
+        ]
+        args.unpacked.mkdir(parents=True, exist_ok=True)
+        for framework, version in targets:
+            dest = args.staging / f"{framework}-{version}.json"
+            if dest.exists():
+                continue
+            try:
+                schema = overlay_schema_for(framework, version, args.unpacked)
+            except Exception as exc:  # keep going: one release's failure is reported, not fatal
+                log(f"{framework}=={version}: FAILED {type(exc).__name__}: {str(exc)[-800:]}")
+                continue
+            write_json(dest, schema)
+        return 0
+    if args.pack:
+        from argtrace.frameworks import schema_store
+
+        staged = sorted(args.staging.glob("*.json")) if args.staging.is_dir() else []
+        sizes = schema_store.pack(args.out / "schemas", staged)
+        log(f"packed: {sizes}")
+        return 0
     targets = [environments.parse_spec(s) for s in args.specs] or list(BUNDLED)
     total = 0
     if args.raise_sites_only:

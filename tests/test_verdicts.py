@@ -19,7 +19,17 @@ from argtrace.model import Finding
 from argtrace.verdicts import gpu_assumption, release_assumption, settle
 from tests.conftest import REPO, run_cli
 
-SGLANG = ("0.5.10.post1", "0.5.15.post1", "0.5.19", "0.5.23")
+SGLANG = (
+    "0.5.10.post1",
+    "0.5.12.post1",
+    "0.5.13.post1",
+    "0.5.15.post1",
+    "0.5.19",
+    "0.5.20",
+    "0.5.21",
+    "0.5.22",
+    "0.5.23",
+)
 
 
 @pytest.mark.parametrize(
@@ -87,7 +97,7 @@ def test_no_evidence_gives_the_releases_that_accept_the_launch() -> None:
         launch_env=["SGLANG_ENABLE_SPEC_V2"],
     )
     assert (decided.version, decided.source) == (None, "none")
-    assert decided.accepted_by == ("0.5.10.post1", "0.5.15.post1", "0.5.19")
+    assert decided.accepted_by == ("0.5.10.post1", "0.5.12.post1", "0.5.13.post1", "0.5.15.post1", "0.5.19")
     assert decided.analysed_with == "0.5.19"
     assert describe_releases(list(decided.accepted_by), list(SGLANG)) == "0.5.10.post1-0.5.19"
     assert describe_releases(["0.5.10.post1", "0.5.23"], list(SGLANG)) == "0.5.10.post1, 0.5.23"
@@ -102,7 +112,14 @@ def test_the_release_index_is_generated_from_the_bundled_schemas() -> None:
     assert index.releases == SGLANG
     # --tp is the unique abbreviation of --tp-size in every release (argparse's allow_abbrev)
     assert index.releases_knowing_flag("--tp=2") == SGLANG
-    assert index.releases_knowing_flag("--mamba-radix-cache-strategy") == ("0.5.15.post1", "0.5.19", "0.5.23")
+    assert index.releases_knowing_flag("--mamba-radix-cache-strategy") == (
+        "0.5.15.post1",
+        "0.5.19",
+        "0.5.20",
+        "0.5.21",
+        "0.5.22",
+        "0.5.23",
+    )
 
 
 def _finding(code: str, layer: str, severity: str = "error", setting: str | None = None) -> Finding:
@@ -180,7 +197,13 @@ def test_the_shipped_example_without_options_names_no_assumed_release_as_fact() 
     result = run_cli(["check", "--format", "json", "examples/launch_mtp.sh", "0", "30000"], cwd=REPO)
     data = result.json
     assert data["framework"]["version"] is None and data["framework"]["source"] == "none"
-    assert data["framework"]["accepted_by"] == ["0.5.10.post1", "0.5.15.post1", "0.5.19"]
+    assert data["framework"]["accepted_by"] == [
+        "0.5.10.post1",
+        "0.5.12.post1",
+        "0.5.13.post1",
+        "0.5.15.post1",
+        "0.5.19",
+    ]
     severe = [(f["code"], f["severity"], f["basis"]) for f in data["findings"] if f["severity"] != "info"]
     # The one error is the script's own (static): the flags cut off by the comment line never arrive.
     assert severe == [("SH004", "error", "static")]
@@ -222,9 +245,8 @@ def test_settings_are_named_as_the_server_names_them(version: str) -> None:
         ["check", "--no-resolve", "--format", "json", "--framework-version", version, "-c", command]
     )
     named = {s["name"]: (s["dest"], s["flag"], s["effective"]) for s in result.json["settings"]}
-    old = (
-        version == "0.5.10.post1"
-    )  # its argparse dests are tensor_/data_parallel_size, renamed by from_cli_args
+    # their argparse dests are tensor_/data_parallel_size, renamed by from_cli_args (field_names.json)
+    old = version in ("0.5.10.post1", "0.5.12.post1", "0.5.13.post1")
     assert named["tp_size"] == ("tensor_parallel_size" if old else "tp_size", "--tp-size", 2)
     assert named["dp_size"] == ("data_parallel_size" if old else "dp_size", "--dp-size", 2)
 

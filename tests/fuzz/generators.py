@@ -11,7 +11,6 @@ where the harness looks whatever directory argtrace runs it from) and is replace
 from __future__ import annotations
 
 import gzip
-import json
 import random
 import string
 from dataclasses import dataclass, field
@@ -54,9 +53,13 @@ class Flag:
 @cache
 def schema_flags(framework: str) -> tuple[Flag, ...]:
     """The long options of the newest bundled schema of ``framework``, with what their values look like."""
-    path = sorted(SCHEMAS.glob(f"{framework}-*.json"))[-1]
+    from argtrace.frameworks.schema import bundled_versions, load_schema
+
+    # the newest by version (not by file name: 0.5.9 sorts after 0.5.23) and through the loader (the
+    # files are stored as shared parts + per-release files, frameworks/schema_store.py)
+    newest = bundled_versions(framework, include_user=False)[-1]
     flags: list[Flag] = []
-    for opt in json.loads(path.read_text())["options"]:
+    for opt in load_schema(framework, newest).data["options"]:
         longs = [s for s in opt["option_strings"] if s.startswith("--")]
         if not longs or opt["action"] == "help":
             continue

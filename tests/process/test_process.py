@@ -78,15 +78,15 @@ def test_removed_env_var_is_a_leftover_warning_inherited_info() -> None:
 
 
 def test_env_var_only_newer_releases_read_is_an_error() -> None:
-    # SGLANG_ENABLE_PP_SPEC is read from 0.5.23 on: on 0.5.10.post1 the feature it asks for is missing.
+    # SGLANG_ENABLE_PP_SPEC is read from 0.5.21 on: on 0.5.10.post1 the feature it asks for is missing.
     srv = server(["--model-path", "/m"], env={"SGLANG_ENABLE_PP_SPEC": "1"})
     _, findings = run(srv)
     assert findings == [
         (
             "PR001",
             "error",
-            "SGLANG_ENABLE_PP_SPEC is read by sglang 0.5.23 but not by sglang 0.5.10.post1: only newer "
-            "releases read it",
+            "SGLANG_ENABLE_PP_SPEC is read by sglang 0.5.21, 0.5.22, 0.5.23 but not by sglang 0.5.10.post1: "
+            "only newer releases read it",
         )
     ]
 

@@ -49,7 +49,9 @@ def exit_status(findings: list[Finding], fail_on: str) -> int:
     if fail_on == "never":
         return 0
     least = _RANK[fail_on]
-    return 1 if any(_RANK.get(f.severity, 2) >= least for f in findings) else 0
+    # a consequence folded into a milder cause still counts (argtrace.causes; Report.exit_status too)
+    every = [*findings, *(c for f in findings for c in f.consequences)]
+    return 1 if any(_RANK.get(f.severity, 2) >= least for f in every) else 0
 
 
 def command_inputs(args: argparse.Namespace) -> list[str]:

@@ -22,6 +22,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "add", help="build the environment for FRAMEWORK==VERSION (e.g. sglang==0.5.10.post1)"
     )
     add.add_argument("specs", nargs="+", metavar="FRAMEWORK==VERSION")
+    add.add_argument(
+        "--regenerate-schema",
+        action="store_true",
+        help="also generate the parser schema of a bundled release into the cache (a release that is not "
+        "bundled always gets one: check uses it)",
+    )
     sub.add_parser("list", help="list the environments in the cache")
     remove = sub.add_parser("remove", help="delete the environment for FRAMEWORK==VERSION")
     remove.add_argument("specs", nargs="+", metavar="FRAMEWORK==VERSION")
@@ -98,11 +104,14 @@ def run(args: argparse.Namespace) -> Report:
         section["removed"] = removed
         return report
     built = []
+    schemas: list[dict[str, object]] = []
+    section["schemas"] = schemas
     for framework, version in specs:
         existing = envs.find_environment(framework, version)
         if existing is not None:
             report.notes.append(f"{framework}=={version} is ready: {existing.path}")
             built.append(_describe(existing))
+            _ensure_schema(existing, bool(getattr(args, "regenerate_schema", False)), report, schemas)
             continue
         size = envs.expected_size(framework)
         print(
@@ -125,5 +134,38 @@ def run(args: argparse.Namespace) -> Report:
             f"built {framework}=={version}: {manifest.size / 1e9:.2f} GB in {manifest.build_seconds} s "
             f"({manifest.path})"
         )
+        _ensure_schema(manifest, bool(getattr(args, "regenerate_schema", False)), report, schemas)
     section["environments"] = built
     return report
+
+
+def _ensure_schema(manifest: object, force: bool, report: Report, out: list[dict[str, object]]) -> None:
+    """A release without a bundled schema gets one generated from its environment, on the spot, into the
+    user cache (``schema_gen.user_schema_dir``), where ``check`` finds it instead of falling back to the
+    nearest older bundled release."""
+    from argtrace.frameworks.schema import bundled_versions, load_schema
+    from argtrace.model import UsageError
+    from argtrace.resolver import schema_gen
+    from argtrace.resolver.environments import Manifest
+
+    assert isinstance(manifest, Manifest)
+    framework, version = str(manifest.framework), str(manifest.version)
+    if version in bundled_versions(framework, include_user=False) and not force:
+        return
+    print(
+        f"argtrace resolver: generating the {framework}=={version} parser schema", file=sys.stderr, flush=True
+    )
+    try:
+        schema = schema_gen.schema_in_env(manifest)
+    except schema_gen.GenerationError as exc:
+        raise UsageError(f"could not generate the schema of {framework}=={version}: {exc}") from exc
+    path = schema_gen.write_user_schema(schema)
+    load_schema.cache_clear()  # a schema of this version may have been loaded before (the fallback)
+    options = schema["options"]
+    env_vars = schema["env_vars"]
+    assert isinstance(options, list) and isinstance(env_vars, list)
+    out.append({"framework": framework, "version": version, "path": str(path), "options": len(options)})
+    report.notes.append(
+        f"schema of {framework}=={version}: {len(options)} options, {len(env_vars)} environment variables "
+        f"({path}); check uses it"
+    )

@@ -83,7 +83,7 @@ def build_index() -> dict[str, Any]:
 
     out: dict[str, Any] = {}
     for framework in FRAMEWORKS:
-        releases = bundled_versions(framework)
+        releases = bundled_versions(framework, include_user=False)
         schemas = [load_schema(framework, v) for v in releases]
         flags: dict[str, list[int]] = {}
         env: dict[str, list[int]] = {}

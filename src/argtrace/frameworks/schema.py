@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from argtrace.frameworks import schema_store
 from argtrace.model import Finding, FrameworkSource, ServerCommand
 
 SCHEMA_DIR = Path(__file__).resolve().parent / "data" / "schemas"
@@ -370,21 +371,35 @@ def _converter_types(framework: str, version: str) -> dict[str, str]:
     return {str(k): str(v) for k, v in types.items()} if isinstance(types, dict) else {}
 
 
-def _schema_files(framework: str) -> dict[str, Path]:
+def user_schema_dir() -> Path | None:
+    """Schemas ``argtrace resolver add`` generated for releases that are not bundled (the resolver cache's
+    ``schemas/``); None when the cache location cannot be determined."""
+    try:
+        from argtrace.resolver.environments import cache_dir
+    except ImportError:  # pragma: no cover - the resolver package ships with argtrace
+        return None
+    return cache_dir() / "schemas"
+
+
+def _schema_files(framework: str, include_user: bool = True) -> dict[str, Path]:
+    """version -> file: the bundled schemas, plus user-generated ones for releases not bundled."""
     out: dict[str, Path] = {}
-    if not SCHEMA_DIR.is_dir():
-        return out
     prefix = f"{framework}-"
-    for path in SCHEMA_DIR.glob(f"{framework}-*.json"):
-        version = path.name[len(prefix) : -len(".json")]
-        if version and version[0].isdigit():
-            out[version] = path
+    user = user_schema_dir() if include_user else None
+    for directory in (user, SCHEMA_DIR):  # bundled last: a bundled release wins over a user copy
+        if directory is None or not directory.is_dir():
+            continue
+        for path in directory.glob(f"{framework}-*.json"):
+            version = path.name[len(prefix) : -len(".json")]
+            if version and version[0].isdigit():
+                out[version] = path
     return out
 
 
-def bundled_versions(framework: str) -> list[str]:
-    """Versions with a bundled schema, oldest first (PEP 440 order)."""
-    return sorted(_schema_files(framework), key=version_key)
+def bundled_versions(framework: str, include_user: bool = True) -> list[str]:
+    """Versions with a schema, oldest first (PEP 440 order): the bundled ones and (unless
+    ``include_user`` is False) those ``argtrace resolver add`` generated into the user cache."""
+    return sorted(_schema_files(framework, include_user), key=version_key)
 
 
 @functools.lru_cache(maxsize=32)
@@ -393,8 +408,9 @@ def load_schema(framework: str, version: str) -> Schema:
     if path is None:
         raise SchemaError(f"no bundled schema for {framework} {version}")
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
+        # shared storage (frameworks/schema_store.py): this release's file plus its framework's shared part
+        data = schema_store.expand(json.loads(path.read_text(encoding="utf-8")), SCHEMA_DIR)
+    except (OSError, ValueError, KeyError, IndexError) as exc:
         raise SchemaError(f"cannot read schema {path.name}: {exc}") from exc
     return Schema(
         framework=str(data.get("framework") or framework),

@@ -14,6 +14,7 @@ over a resolver environment's site-packages). Nothing here imports the framework
 from __future__ import annotations
 
 import ast
+import hashlib
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -81,64 +82,75 @@ def env_reads(pkg_dir: Path, site: Path) -> dict[str, dict[str, Any]]:
     """Every literal environment-variable name read anywhere in a package: ``os.getenv("X")``,
     ``os.environ.get("X")``, ``os.environ["X"]``, ``"X" in os.environ``, ``get_bool_env_var("X")``..."""
     found: dict[str, dict[str, Any]] = {}
-
-    def note(name: str, path: Path, node: ast.AST, how: str, default: Any = None) -> None:
-        if not ENV_NAME.match(name):
-            return
-        entry = found.get(name)
-        if entry is None:
-            found[name] = {"where": f"{rel(path, site)}:{getattr(node, 'lineno', 0)}", "reads": 1, "how": how}
-            if default is not None:
-                found[name]["default"] = default
-        else:
-            entry["reads"] += 1
-
+    needles = ("environ", *ENV_READ_FUNCS)
     for path in python_files(pkg_dir):
-        tree = parse_file(path)
-        if tree is None:
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
             continue
-        for node in ast.walk(tree):
-            if (
-                isinstance(node, ast.Call)
-                and node.args
-                and isinstance(node.args[0], ast.Constant)
-                and isinstance(node.args[0].value, str)
-            ):
-                func = node.func
-                fname = (
-                    func.attr
-                    if isinstance(func, ast.Attribute)
-                    else func.id
-                    if isinstance(func, ast.Name)
-                    else None
-                )
-                is_environ_get = (
-                    isinstance(func, ast.Attribute)
-                    and func.attr in ("get", "pop", "setdefault")
-                    and isinstance(func.value, ast.Attribute)
-                    and func.value.attr == "environ"
-                )
-                if fname in ENV_READ_FUNCS or is_environ_get:
-                    default = literal(node.args[1]) if len(node.args) > 1 else None
-                    note(node.args[0].value, path, node, ast.unparse(func), default)
-            elif (
-                isinstance(node, ast.Subscript)
-                and isinstance(node.value, ast.Attribute)
-                and node.value.attr == "environ"
-                and isinstance(node.slice, ast.Constant)
-                and isinstance(node.slice.value, str)
-                and isinstance(node.ctx, ast.Load)
-            ):
-                note(node.slice.value, path, node, "os.environ[...]")
-            elif (
-                isinstance(node, ast.Compare)
-                and isinstance(node.left, ast.Constant)
-                and isinstance(node.left.value, str)
-                and any(isinstance(o, (ast.In, ast.NotIn)) for o in node.ops)
-                and any(isinstance(c, ast.Attribute) and c.attr == "environ" for c in node.comparators)
-            ):
-                note(node.left.value, path, node, "in os.environ")
+        if not any(n in text for n in needles):  # no read can be in a file that names none of them
+            continue
+        for name, lineno, how, default in _env_events(text, str(path)):
+            if not ENV_NAME.match(name):
+                continue
+            entry = found.get(name)
+            if entry is None:
+                found[name] = {"where": f"{rel(path, site)}:{lineno}", "reads": 1, "how": how}
+                if default is not None:
+                    found[name]["default"] = default
+            else:
+                entry["reads"] += 1
     return found
+
+
+def _env_events(text: str, filename: str) -> list[tuple[str, int, str, Any]]:
+    """One file's literal environment reads as (name, line, how, default), in ``ast.walk`` order."""
+    key = _digest(text)
+    cached = _ENV_EVENTS.get(key)
+    if cached is not None:
+        return cached
+    events: list[tuple[str, int, str, Any]] = []
+    _ENV_EVENTS[key] = events
+    try:
+        tree = ast.parse(text, filename=filename)
+    except (SyntaxError, ValueError):
+        return events
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Call)
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
+            func = node.func
+            fname = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+            is_environ_get = (
+                isinstance(func, ast.Attribute)
+                and func.attr in ("get", "pop", "setdefault")
+                and isinstance(func.value, ast.Attribute)
+                and func.value.attr == "environ"
+            )
+            if fname in ENV_READ_FUNCS or is_environ_get:
+                default = literal(node.args[1]) if len(node.args) > 1 else None
+                events.append((node.args[0].value, node.lineno, ast.unparse(func), default))
+        elif (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.value, ast.Attribute)
+            and node.value.attr == "environ"
+            and isinstance(node.slice, ast.Constant)
+            and isinstance(node.slice.value, str)
+            and isinstance(node.ctx, ast.Load)
+        ):
+            events.append((node.slice.value, node.lineno, "os.environ[...]", None))
+        elif (
+            isinstance(node, ast.Compare)
+            and isinstance(node.left, ast.Constant)
+            and isinstance(node.left.value, str)
+            and any(isinstance(o, (ast.In, ast.NotIn)) for o in node.ops)
+            and any(isinstance(c, ast.Attribute) and c.attr == "environ" for c in node.comparators)
+        ):
+            events.append((node.left.value, node.lineno, "in os.environ", None))
+    return events
 
 
 ENV_CLASS_TYPES = {
@@ -270,6 +282,67 @@ def _merge_reads(out: dict[str, dict[str, Any]], reads: dict[str, dict[str, Any]
 # ------------------------------------------------------------------------------------------ json fields
 
 
+def _is_field_root(node: ast.AST) -> bool:
+    """``ast.unparse(node) in FIELD_ROOTS or ast.unparse(node).endswith("args")``, without unparsing: only
+    a name or an attribute chain's text can end in ``args`` (a call, subscript or string ends in ``)``,
+    ``]`` or a quote)."""
+    if isinstance(node, ast.Name):
+        return node.id in FIELD_ROOTS or node.id.endswith("args")
+    return isinstance(node, ast.Attribute) and node.attr.endswith("args")
+
+
+# Per-file scan results by content digest: consecutive releases share most files, and the generator scans
+# dozens of releases in one process (scripts/gen_schemas.py --overlay).
+_JSON_EVENTS: dict[str, tuple[list[tuple[str, str]], list[tuple[str, str]]]] = {}
+_ENV_EVENTS: dict[str, list[tuple[str, int, str, Any]]] = {}
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha1(text.encode("utf-8", "replace")).hexdigest()
+
+
+def _json_events(text: str, filename: str) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """One file's ``json.loads(...)`` arguments, as (``attribute``|``name``, name) in source order, and
+    its keyword passes of a field (``k=server_args.f`` -> (k, f))."""
+    key = _digest(text)
+    cached = _JSON_EVENTS.get(key)
+    if cached is not None:
+        return cached
+    loads: list[tuple[str, str]] = []
+    keywords: list[tuple[str, str]] = []
+    try:
+        tree = ast.parse(text, filename=filename)
+    except (SyntaxError, ValueError):
+        _JSON_EVENTS[key] = (loads, keywords)
+        return loads, keywords
+    has_loads = "loads" in text  # a json.loads call needs the word; skip the checks elsewhere
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        for kw in node.keywords:
+            if kw.arg and isinstance(kw.value, ast.Attribute) and _is_field_root(kw.value.value):
+                keywords.append((kw.arg, kw.value.attr))
+        func = node.func
+        if not (  # json.loads / orjson.loads, without unparsing every call (it dominated the run time)
+            has_loads
+            and node.args
+            and isinstance(func, ast.Attribute)
+            and func.attr == "loads"
+            and isinstance(func.value, ast.Name)
+            and func.value.id in ("json", "orjson")
+        ):
+            continue
+        arg = node.args[0]
+        if isinstance(arg, ast.Attribute):
+            chain = ast.unparse(arg.value)
+            if chain in FIELD_ROOTS or chain.endswith("args") or chain.startswith("self."):
+                loads.append(("attribute", arg.attr))
+        elif isinstance(arg, ast.Name) and arg.id != "config":
+            loads.append(("name", arg.id))
+    _JSON_EVENTS[key] = (loads, keywords)
+    return loads, keywords
+
+
 def json_loaded_fields(paths: Iterable[Path]) -> dict[str, str]:
     """Fields parsed with ``json.loads(self.<field>)``, ``json.loads(server_args.<field>)``,
     ``json.loads(self.server_args.<field>)`` and the like, plus names passed bare (``json.loads(x)``):
@@ -278,29 +351,18 @@ def json_loaded_fields(paths: Iterable[Path]) -> dict[str, str]:
     out: dict[str, str] = {}
     passed: dict[str, set[str]] = {}  # keyword name -> fields passed as it: f(k=server_args.field)
     for path in paths:
-        tree = parse_file(path)
-        if tree is None:
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
             continue
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Call):
-                for kw in node.keywords:
-                    if kw.arg and isinstance(kw.value, ast.Attribute):
-                        chain = ast.unparse(kw.value.value)
-                        if chain in FIELD_ROOTS or chain.endswith("args"):
-                            passed.setdefault(kw.arg, set()).add(kw.value.attr)
-            if not (
-                isinstance(node, ast.Call)
-                and node.args
-                and ast.unparse(node.func) in ("json.loads", "orjson.loads")
-            ):
-                continue
-            arg = node.args[0]
-            if isinstance(arg, ast.Attribute):
-                chain = ast.unparse(arg.value)
-                if chain in FIELD_ROOTS or chain.endswith("args") or chain.startswith("self."):
-                    out[arg.attr] = "attribute"
-            elif isinstance(arg, ast.Name) and arg.id != "config":
-                out.setdefault(arg.id, "name")  # a parameter named like the field
+        loads, keywords = _json_events(text, str(path))
+        for kw_arg, attr in keywords:
+            passed.setdefault(kw_arg, set()).add(attr)
+        for kind, name in loads:
+            if kind == "attribute":
+                out[name] = "attribute"
+            else:
+                out.setdefault(name, "name")  # a parameter named like the field
     for name in list(out):  # one hop: f(model_override_args=server_args.json_model_override_args)
         for field in passed.get(name, set()):
             out.setdefault(field, "keyword")

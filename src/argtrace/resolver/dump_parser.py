@@ -472,8 +472,16 @@ def vllm_schema() -> dict[str, Any]:
     try:
         from vllm.entrypoints.common.cli_args import make_arg_parser
     except ImportError:
-        from vllm.entrypoints.openai.cli_args import make_arg_parser  # older layout
-    import vllm.entrypoints.cli.serve as serve
+        try:
+            from vllm.entrypoints.launchers.cli_args import make_arg_parser  # 0.29-0.32
+        except ImportError:
+            from vllm.entrypoints.openai.cli_args import make_arg_parser  # older layout
+    import importlib.util
+
+    if importlib.util.find_spec("vllm.entrypoints.cli") is not None:
+        import vllm.entrypoints.cli.serve as serve
+    else:  # <= 0.6: `vllm serve` lives in vllm/scripts.py
+        serve = None
 
     parser = FlexibleArgumentParser(prog="vllm serve", usage="vllm serve [model_tag] [options]")
     parser = make_arg_parser(parser)
@@ -522,14 +530,23 @@ def vllm_schema() -> dict[str, Any]:
     add("list_append_plus", 'endswith("+")', "`--x.key+ a,b` appends list elements to a JSON flag's key")
     add("help_search", '"--help="', "`--help=KEYWORD` searches the help")
     out["parser"]["argv_rewrites"] = rewrites
-    out["parser"]["entrypoints"] = [
-        {
+    if serve is not None:
+        serve_entry = {
             "command": "vllm serve",
             "argv": "words after `serve`",
             "function": qualname_of(serve.ServeSubcommand),
             "where": where(serve.ServeSubcommand.subparser_init),
-        },
-    ]
+        }
+    else:
+        import vllm.scripts as scripts
+
+        serve_entry = {
+            "command": "vllm serve",
+            "argv": "words after `serve`",
+            "function": "vllm.scripts.serve",
+            "where": where(scripts.serve),
+        }
+    out["parser"]["entrypoints"] = [serve_entry]
     try:
         import vllm.entrypoints.openai.api_server as api
 

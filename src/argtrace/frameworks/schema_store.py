@@ -1,0 +1,199 @@
+"""How the bundled schemas are stored: what releases share, once.
+
+Per framework, ``schemas/<fw>-shared.json`` holds every option and environment-variable entry that two or
+more bundled releases have *identically* (``{"options": [...], "env_vars": [...]}``), and each release's
+``schemas/<fw>-<ver>.json`` holds its own top-level keys with ``options`` / ``positionals`` / ``env_vars``
+as lists whose items are either an integer (the index of an entry of the shared file) or the entry itself.
+A file marked ``"stored": "shared"`` is such a file; one without the mark is a full schema (what
+``resolver add`` writes to the user cache, and what older checkouts bundled).
+
+Loading one release reads the shared file of its framework (once per process) and its own file; it never
+reads another release's file. :func:`expand` gives back exactly the dict the generator wrote (a test checks
+the six releases bundled before this storage against their original files' digests).
+
+``pack`` is run by ``scripts/gen_schemas.py --pack``.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+SHARED_KEYS = ("options", "positionals", "env_vars")
+MARK = "stored"
+PATCH = "@"  # {"@": pool index, "~": {changed keys}, "-": [dropped keys], "order": [keys, when it differs]}
+
+
+def shared_path(schema_dir: Path, framework: str) -> Path:
+    return schema_dir / f"{framework}-shared.json"
+
+
+@functools.lru_cache(maxsize=8)
+def _shared(path: str) -> Mapping[str, list[Any]]:
+    data: Mapping[str, list[Any]] = json.loads(Path(path).read_text(encoding="utf-8"))
+    return data
+
+
+def expand(data: dict[str, Any], schema_dir: Path) -> dict[str, Any]:
+    """The full schema dict of a stored file (unchanged when it is not marked as shared storage)."""
+    if data.get(MARK) != "shared":
+        return data
+    shared = _shared(str(shared_path(schema_dir, str(data["framework"]))))
+    out = {k: v for k, v in data.items() if k != MARK}
+    for key in SHARED_KEYS:
+        items = data.get(key)
+        if isinstance(items, list):
+            pool = shared.get(key) or []
+            # a copy of each shared entry: callers may add keys to what they load (never into the pool)
+            out[key] = [_entry(pool, i) for i in items]
+    return out
+
+
+def _entry(pool: list[Any], item: Any) -> Any:
+    """One stored list item as the full entry: a pool index, a patch of a pool entry, or the entry."""
+    if isinstance(item, int):
+        entry = pool[item]
+        return dict(entry) if isinstance(entry, dict) else entry  # a shallow copy: the pool is shared
+    if isinstance(item, dict) and PATCH in item:
+        base = dict(pool[item[PATCH]])
+        for k in item.get("-", ()):
+            base.pop(k, None)
+        full: dict[str, Any] = {}
+        changed = item.get("~", {})
+        for k in item.get("order") or [*base, *(k for k in changed if k not in base)]:
+            full[k] = changed[k] if k in changed else base[k]
+        return full
+    return item
+
+
+def _canonical(entry: Any) -> str:
+    return json.dumps(entry, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def _identity(key: str, entry: Any) -> str | None:
+    """What makes two entries of different releases "the same option/variable" (a patch base)."""
+    if not isinstance(entry, dict):
+        return None
+    if key == "env_vars":
+        return str(entry.get("name"))
+    return _canonical([entry.get("option_strings"), entry.get("dest")])
+
+
+def _patch(base: dict[str, Any], entry: dict[str, Any], index: int) -> dict[str, Any]:
+    patch: dict[str, Any] = {PATCH: index}
+    changed = {k: v for k, v in entry.items() if k not in base or _canonical(base[k]) != _canonical(v)}
+    dropped = [k for k in base if k not in entry]
+    if changed:
+        patch["~"] = changed
+    if dropped:
+        patch["-"] = dropped
+    rebuilt_order = [k for k in base if k in entry] + [k for k in changed if k not in base]
+    if rebuilt_order != list(entry):
+        patch["order"] = list(entry)
+    return patch
+
+
+def pack_framework(schemas: Iterable[dict[str, Any]]) -> tuple[dict[str, list[Any]], list[dict[str, Any]]]:
+    """(the shared file, the per-release files) for full schemas of one framework: an entry that two or
+    more releases have identically is shared; one that differs from a shared entry of the same option or
+    variable (a help text edited, a line number moved) is stored as a patch of it."""
+    schemas = list(schemas)
+    counts: dict[str, dict[str, int]] = {k: {} for k in SHARED_KEYS}
+    for schema in schemas:
+        for key in SHARED_KEYS:
+            for entry in {_canonical(e) for e in schema.get(key) or ()}:
+                counts[key][entry] = counts[key].get(entry, 0) + 1
+    shared: dict[str, list[Any]] = {}
+    index: dict[str, dict[str, int]] = {}
+    bases: dict[str, dict[str, int]] = {}  # identity -> pool index of its most shared variant
+    seen: dict[str, dict[str, str]] = {k: {} for k in SHARED_KEYS}  # identity -> its newest variant
+    releases_of: dict[str, dict[str, int]] = {k: {} for k in SHARED_KEYS}
+    for schema in schemas:
+        for key in SHARED_KEYS:
+            for entry in schema.get(key) or ():
+                ident = _identity(key, entry)
+                if ident is not None:
+                    seen[key][ident] = _canonical(entry)
+                    releases_of[key][ident] = releases_of[key].get(ident, 0) + 1
+    for key in SHARED_KEYS:
+        common_set = {c for c, n in counts[key].items() if n >= 2}
+        have = {_identity(key, json.loads(c)) for c in common_set}
+        # an option or variable of several releases that none has identically: its newest variant becomes
+        # the base the others patch
+        common_set |= {
+            c for ident, c in seen[key].items() if releases_of[key][ident] >= 2 and ident not in have
+        }
+        common = sorted(common_set)
+        shared[key] = [json.loads(c) for c in common]
+        index[key] = {c: i for i, c in enumerate(common)}
+        best: dict[str, tuple[int, int]] = {}
+        for i, c in enumerate(common):
+            ident = _identity(key, shared[key][i])
+            if ident is not None and (ident not in best or counts[key][c] > best[ident][0]):
+                best[ident] = (counts[key][c], i)
+        bases[key] = {ident: i for ident, (_, i) in best.items()}
+    stored = []
+    for schema in schemas:
+        item: dict[str, Any] = {}
+        for k, v in schema.items():
+            if k in SHARED_KEYS and isinstance(v, list):
+                out: list[Any] = []
+                for e in v:
+                    c = _canonical(e)
+                    if c in index[k]:
+                        out.append(index[k][c])
+                        continue
+                    ident = _identity(k, e)
+                    base = bases[k].get(ident) if ident is not None else None
+                    if base is not None:
+                        out.append(_patch(shared[k][base], e, base))
+                    else:
+                        out.append(e)
+                item[k] = out
+            else:
+                item[k] = v
+        item[MARK] = "shared"
+        stored.append(item)
+    return shared, stored
+
+
+def _write(path: Path, data: Mapping[str, Any]) -> int:
+    """One top-level key per line, one list item per line: small and diffable."""
+    lines = []
+    for key, value in data.items():
+        if isinstance(value, list) and any(isinstance(v, dict) for v in value):
+            body = ",\n".join(json.dumps(v, ensure_ascii=False, separators=(",", ":")) for v in value)
+            lines.append(f"{json.dumps(key)}:[\n{body}\n]")
+        else:
+            lines.append(f"{json.dumps(key)}:{json.dumps(value, ensure_ascii=False, separators=(',', ':'))}")
+    text = "{\n" + ",\n".join(lines) + "\n}\n"
+    json.loads(text)
+    path.write_text(text, encoding="utf-8")
+    return len(text.encode())
+
+
+def pack(schema_dir: Path, extra: Iterable[Path] = ()) -> dict[str, int]:
+    """Re-store every schema in ``schema_dir`` plus the full schema files ``extra`` (a release in both:
+    the one in ``schema_dir`` is kept) as shared parts + per-release files; returns bytes per framework."""
+    full: dict[tuple[str, str], dict[str, Any]] = {}
+    for path in sorted(schema_dir.glob("*-*.json")):
+        if path.name.endswith("-shared.json"):
+            continue
+        data = expand(json.loads(path.read_text(encoding="utf-8")), schema_dir)
+        full[(data["framework"], data["version"])] = data
+    for path in extra:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        full.setdefault((data["framework"], data["version"]), data)
+    _shared.cache_clear()
+    sizes: dict[str, int] = {}
+    for framework in sorted({fw for fw, _ in full}):
+        schemas = [s for (fw, _), s in sorted(full.items()) if fw == framework]
+        shared, stored = pack_framework(schemas)
+        sizes[framework] = _write(shared_path(schema_dir, framework), shared)
+        for item in stored:
+            sizes[framework] += _write(schema_dir / f"{framework}-{item['version']}.json", item)
+    _shared.cache_clear()
+    return sizes

@@ -1,0 +1,183 @@
+"""Every bundled release (issue 15): each schema loads from the shared storage (frameworks/schema_store.py),
+says how it was made, has its parser's core flags and its environment variables; the six releases bundled
+before the shared storage load exactly as their original files did; loading one release reads only its own
+file and its framework's shared part."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from argtrace.frameworks import schema_store
+from argtrace.frameworks.schema import SCHEMA_DIR, bundled_versions, load_schema
+
+# sha256 of the canonical JSON (sorted keys) of each schema file as main bc055c9 bundled it, one full file
+# per release: the shared storage must give back exactly these dicts.
+ORIGINAL_DIGESTS = {
+    "sglang-0.5.10.post1": "5fe1d784b2b8202ac92663e0faa1b73c54d099b58f15c4c5a795262847010089",
+    "sglang-0.5.15.post1": "37a1b7ec19f4754032482e2cfb905c6433dc92e4e601a6be7345d1294010e532",
+    "sglang-0.5.19": "cbc2bf4824baeef20dd54102f1f2b58436cf5488b13f6e0d9b7c48e87ae7e379",
+    "sglang-0.5.23": "5fe2e57e7829c291633a6acd5647e7d6c6f8bf580c404175a2714709e5cac42d",
+    "vllm-0.11.0": "e7d0941a6df2fe38a478eae8392e7c5cfb77b48b628790882aa45bf25738fbdf",
+    "vllm-0.33.0": "554a7a5dd46965163d2218bcd73426232ae5dfd28b7047e17bd11560a374d822",
+}
+# Flags every release's parser has had, from SGLang 0.4.0 and vLLM 0.6 on.
+CORE_FLAGS = {
+    "sglang": ("--model-path", "--port", "--host", "--tp-size", "--mem-fraction-static", "--dtype"),
+    "vllm": (
+        "--port",
+        "--host",
+        "--tensor-parallel-size",
+        "--max-model-len",
+        "--dtype",
+        "--gpu-memory-utilization",
+    ),
+}
+ENV_PREFIX = {"sglang": ("SGLANG_", "SGL_"), "vllm": ("VLLM_",)}
+BUNDLED = [(fw, v) for fw in ("sglang", "vllm") for v in bundled_versions(fw, include_user=False)]
+
+
+def canonical_digest(data: dict[str, Any]) -> str:
+    text = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+@pytest.mark.parametrize("name", sorted(ORIGINAL_DIGESTS))
+def test_the_releases_bundled_before_load_exactly_as_before(name: str) -> None:
+    framework, version = name.split("-", 1)
+    assert canonical_digest(dict(load_schema(framework, version).data)) == ORIGINAL_DIGESTS[name]
+
+
+@pytest.mark.parametrize(("framework", "version"), BUNDLED)
+def test_every_bundled_release(framework: str, version: str) -> None:
+    schema = load_schema(framework, version)
+    data = schema.data
+    assert data["format"] == 1 and data["framework"] == framework and data["version"] == version
+    assert data["generated_by"] == "scripts/gen_schemas.py"
+    assert re.fullmatch(r"[0-9a-f]{64}", data["wheel_sha256"])
+    assert data["wheel"].startswith(f"{framework}-{version}-") and data["wheel"].endswith(".whl")
+    if data["source"] == "ast":
+        assert data["generated_with"]["method"] == "ast"
+        assert data["wheel_sha256"] in data["generated_with"]["from"]
+    else:
+        assert data["source"] == (
+            f"{framework}=={version} wheel from PyPI ({data['wheel']}, sha256 {data['wheel_sha256']})"
+        )
+        method = data["generated_with"].get("method", "own environment")
+        assert method in ("own environment", "overlay")
+        if method == "overlay":
+            assert data["generated_with"]["dependencies_from"].startswith(f"{framework}==")
+            assert isinstance(data["generated_with"]["stubbed_modules"], list)
+    for flag in CORE_FLAGS[framework]:
+        assert schema.option(flag) is not None, f"{flag} missing in {framework} {version}"
+    assert schema.option("--help") is not None
+    names = schema.env_var_names
+    assert len(names) >= 20, len(names)
+    assert any(n.startswith(ENV_PREFIX[framework]) for n in names)
+    assert all(e.where for e in schema.env_vars)
+    assert set(data["json_flags"]) <= schema.dests
+
+
+def test_loading_one_release_reads_only_its_file_and_the_shared_part(monkeypatch: pytest.MonkeyPatch) -> None:
+    read: list[str] = []
+    real = Path.read_text
+
+    def spy(self: Path, *args: Any, **kwargs: Any) -> str:
+        read.append(self.as_posix())
+        return real(self, *args, **kwargs)
+
+    load_schema.cache_clear()
+    schema_store._shared.cache_clear()
+    monkeypatch.setattr(Path, "read_text", spy)
+    try:
+        load_schema("sglang", "0.5.10.post1").options  # noqa: B018 (builds the option list)
+    finally:
+        monkeypatch.undo()
+        load_schema.cache_clear()
+    schema_files = [Path(n).name for n in read if "/data/schemas/" in n]
+    assert schema_files == ["sglang-0.5.10.post1.json", "sglang-shared.json"]
+
+
+def test_the_storage_is_marked_and_shares_entries() -> None:
+    stored = json.loads((SCHEMA_DIR / "sglang-0.5.10.post1.json").read_text())
+    assert stored["stored"] == "shared"
+    assert any(isinstance(i, int) for i in stored["options"])
+    full = dict(load_schema("sglang", "0.5.10.post1").data)
+    assert "stored" not in full and all(isinstance(o, dict) for o in full["options"])
+
+
+def test_pack_round_trips_any_schema(tmp_path: Path) -> None:
+    """pack(expand(x)) == x for the files of two releases re-stored in a scratch directory."""
+    originals = {v: dict(load_schema("vllm", v).data) for v in ("0.11.0", "0.33.0")}
+    staged = []
+    for version, data in originals.items():
+        path = tmp_path / "in" / f"vllm-{version}.json"
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(json.dumps(data))
+        staged.append(path)
+    out = tmp_path / "out"
+    out.mkdir()
+    sizes = schema_store.pack(out, staged)
+    assert set(sizes) == {"vllm"}
+    assert sorted(p.name for p in out.iterdir()) == [
+        "vllm-0.11.0.json",
+        "vllm-0.33.0.json",
+        "vllm-shared.json",
+    ]
+    for version, data in originals.items():
+        back = schema_store.expand(json.loads((out / f"vllm-{version}.json").read_text()), out)
+        assert back == data
+    shared = json.loads((out / "vllm-shared.json").read_text())
+    assert shared["options"] and all(isinstance(o, dict) for o in shared["options"])
+
+
+def test_installed_size_stays_small() -> None:
+    """docs/frameworks.md states the size of the bundled schema data; keep it honest."""
+    total = sum(p.stat().st_size for p in SCHEMA_DIR.glob("*.json"))
+    assert total < 12_000_000, total
+
+
+def parse_exit(framework: str, version: str, argv: list[str]) -> tuple[int, str | None]:
+    """argtrace's rebuilt parser of one release on the words after the entry point: (exit status, error)."""
+    from argtrace.frameworks import sglang, vllm
+    from argtrace.layers.parser import run_parser
+
+    from .parser.helpers import server
+
+    schema = load_schema(framework, version)
+    entrypoint = "sglang.launch_server" if framework == "sglang" else "vllm serve"
+    srv = server(argv, entrypoint=entrypoint)
+    prepared = (sglang if framework == "sglang" else vllm).prepare_argv(srv, schema)
+    if prepared.fatal:
+        return prepared.fatal[0], prepared.fatal[1]
+    outcome = run_parser(prepared, schema)
+    return outcome.exit_status, outcome.first_error
+
+
+# A flag of a range of releases only: SGLang's --mamba-scheduler-strategy (an alias of
+# --mamba-radix-cache-strategy from 0.5.15.post1, gone from 0.5.20 on).
+RANGE_FLAG = "--mamba-scheduler-strategy"
+RANGE_RELEASES = ("0.5.10.post1", "0.5.12.post1", "0.5.13.post1", "0.5.15.post1", "0.5.19")
+
+
+def test_a_range_flag_is_known_exactly_in_its_releases() -> None:
+    from argtrace.frameworks.release_index import release_index
+
+    index = release_index("sglang")
+    assert index.releases_knowing_flag(RANGE_FLAG) == RANGE_RELEASES
+    assert index.releases == tuple(bundled_versions("sglang", include_user=False))
+
+
+@pytest.mark.parametrize("version", bundled_versions("sglang", include_user=False))
+def test_a_range_flag_is_accepted_inside_its_range_and_rejected_outside(version: str) -> None:
+    status, error = parse_exit("sglang", version, ["--model-path", "m", RANGE_FLAG, "auto"])
+    if version in RANGE_RELEASES:
+        assert (status, error) == (0, None)
+    else:
+        assert status == 2
+        assert error == f"unrecognized arguments: {RANGE_FLAG} auto"
