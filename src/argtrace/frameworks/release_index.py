@@ -3,7 +3,9 @@
 ``data/release_index.json`` is generated from the bundled schemas by ``scripts/gen_release_index.py`` (a
 test keeps it equal to them): per framework, the releases in order, whether each allows abbreviated
 options, and for every option string and variable name the releases (by position) that know it. It answers
-"which releases accept every flag and variable of this launch" for a launch whose release is unknown.
+"which releases accept every flag and variable of this launch" for a launch whose release is unknown, and
+"does this flag take a value" (``no_value``: the releases registering it as a flag without one) without
+reading every schema (1.2 MB of JSON for SGLang: most of a short ``check``'s start-up, issue 18).
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +27,8 @@ class ReleaseIndex:
     allow_abbrev: tuple[bool, ...]
     flags: Mapping[str, tuple[int, ...]]
     env: Mapping[str, tuple[int, ...]]
+    # option string -> the releases (by position) where it takes no value (store_true, count, nargs=0...)
+    no_value: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
 
     def releases_knowing_flag(self, word: str) -> tuple[str, ...]:
         """Releases whose parser takes ``word`` (``--x`` or ``--x=v``) as an option: exactly, or as the
@@ -40,6 +44,11 @@ class ReleaseIndex:
                 if len(matches) == 1:
                     out.append(release)
         return tuple(out)
+
+    def takes_no_value(self, option_string: str) -> bool:
+        """True when every release knowing this exact option string registers it without a value."""
+        known = self.flags.get(option_string, ())
+        return bool(known) and set(known) <= set(self.no_value.get(option_string, ()))
 
     def releases_knowing_env(self, name: str) -> tuple[str, ...]:
         return tuple(self.releases[i] for i in self.env.get(name, ()))
@@ -74,12 +83,13 @@ def release_index(framework: str) -> ReleaseIndex:
         allow_abbrev=tuple(entry["allow_abbrev"]),
         flags={k: tuple(v) for k, v in entry["flags"].items()},
         env={k: tuple(v) for k, v in entry["env"].items()},
+        no_value={k: tuple(v) for k, v in entry["no_value"].items()},
     )
 
 
 def build_index() -> dict[str, Any]:
     """The index's content, derived from the bundled schemas (``scripts/gen_release_index.py`` writes it)."""
-    from argtrace.frameworks.schema import FRAMEWORKS, bundled_versions, load_schema
+    from argtrace.frameworks.schema import FRAMEWORKS, VALUELESS_ACTIONS, bundled_versions, load_schema
 
     out: dict[str, Any] = {}
     for framework in FRAMEWORKS:
@@ -87,9 +97,13 @@ def build_index() -> dict[str, Any]:
         schemas = [load_schema(framework, v) for v in releases]
         flags: dict[str, list[int]] = {}
         env: dict[str, list[int]] = {}
+        no_value: dict[str, list[int]] = {}
         for i, schema in enumerate(schemas):
             for option in schema.option_strings:
                 flags.setdefault(option, []).append(i)
+                spec = schema.option(option)
+                if spec is not None and (spec.action in VALUELESS_ACTIONS or spec.nargs == 0):
+                    no_value.setdefault(option, []).append(i)
             for name in schema.env_var_names:
                 env.setdefault(name, []).append(i)
         out[framework] = {
@@ -97,5 +111,6 @@ def build_index() -> dict[str, Any]:
             "allow_abbrev": [s.allow_abbrev for s in schemas],
             "flags": dict(sorted(flags.items())),
             "env": dict(sorted(env.items())),
+            "no_value": dict(sorted(no_value.items())),
         }
     return out
