@@ -15,7 +15,10 @@ import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from argtrace.frameworks.schema import OptionSpec, Schema
 
 INDEX_PATH = Path(__file__).resolve().parent / "data" / "release_index.json"
 
@@ -29,6 +32,8 @@ class ReleaseIndex:
     env: Mapping[str, tuple[int, ...]]
     # option string -> the releases (by position) where it takes no value (store_true, count, nargs=0...)
     no_value: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    # option strings every release registers the same way (``registration``): verdicts need not know which
+    same_everywhere: frozenset[str] = frozenset()
 
     def releases_knowing_flag(self, word: str) -> tuple[str, ...]:
         """Releases whose parser takes ``word`` (``--x`` or ``--x=v``) as an option: exactly, or as the
@@ -84,6 +89,34 @@ def release_index(framework: str) -> ReleaseIndex:
         flags={k: tuple(v) for k, v in entry["flags"].items()},
         env={k: tuple(v) for k, v in entry["env"].items()},
         no_value={k: tuple(v) for k, v in entry["no_value"].items()},
+        same_everywhere=frozenset(entry["same_everywhere"]),
+    )
+
+
+def registered_alike(framework: str, option_string: str) -> bool:
+    """True when every bundled release of ``framework`` registers ``option_string`` the same way (one
+    ``registration``): a parser finding about it holds whichever release runs (``check.py``)."""
+    try:
+        return option_string in release_index(framework).same_everywhere
+    except KeyError:
+        return False
+
+
+def registration(schema: Schema, spec: OptionSpec) -> str:
+    """How one release registers an option, as comparable text: the argparse action's shape and, for a
+    JSON flag validated into a config dataclass (PA026), that class's fields."""
+    return repr(
+        (
+            spec.action,
+            repr(spec.nargs),
+            repr(spec.const),
+            spec.type,
+            repr(spec.choices),
+            repr(spec.default),
+            spec.required,
+            repr(spec.deprecated),
+            repr(schema.config_dataclass(spec.dest)),
+        )
     )
 
 
@@ -98,12 +131,15 @@ def build_index() -> dict[str, Any]:
         flags: dict[str, list[int]] = {}
         env: dict[str, list[int]] = {}
         no_value: dict[str, list[int]] = {}
+        shapes: dict[str, set[str]] = {}
         for i, schema in enumerate(schemas):
             for option in schema.option_strings:
                 flags.setdefault(option, []).append(i)
                 spec = schema.option(option)
                 if spec is not None and (spec.action in VALUELESS_ACTIONS or spec.nargs == 0):
                     no_value.setdefault(option, []).append(i)
+                if spec is not None:
+                    shapes.setdefault(option, set()).add(registration(schema, spec))
             for name in schema.env_var_names:
                 env.setdefault(name, []).append(i)
         out[framework] = {
@@ -112,5 +148,8 @@ def build_index() -> dict[str, Any]:
             "flags": dict(sorted(flags.items())),
             "env": dict(sorted(env.items())),
             "no_value": dict(sorted(no_value.items())),
+            "same_everywhere": sorted(
+                f for f, known in flags.items() if len(known) == len(schemas) and len(shapes[f]) == 1
+            ),
         }
     return out
