@@ -3,6 +3,7 @@ built, never on time (bench/check_startup.py measures the time)."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -50,8 +51,19 @@ def test_only_the_named_commands_subparser_gets_its_options() -> None:
     check = _subparser(parser, "check")
     log = _subparser(parser, "log")
     assert "--no-cache" in check._option_string_actions and "--gpu" in check._option_string_actions
-    # the others are a name and a help line: -h and the common options (--format, --show-secrets) only
-    assert sorted(log._option_string_actions) == ["--format", "--help", "--show-secrets", "-h"]
+    # the others are a name and a help line: -h and the common options only (--format, --show-secrets and
+    # the CI controls of ci/controls.py)
+    assert sorted(log._option_string_actions) == [
+        "--baseline",
+        "--fail-on",
+        "--format",
+        "--help",
+        "--show-config",
+        "--show-secrets",
+        "--show-suppressed",
+        "--write-baseline",
+        "-h",
+    ]
     full = _subparser(build_parser(commands), "log")  # without ``only``: every command's options
     assert "--launch" in full._option_string_actions and "--expect" in full._option_string_actions
 
@@ -64,3 +76,62 @@ def test_version_after_a_global_option_and_usage_errors_are_argparses() -> None:
     assert "argtrace: error: argument COMMAND: invalid choice: 'nosuch'" in result.stderr
     result = run_cli(["log", "--no-such-option", "x.log"])
     assert result.status == 2 and "unrecognized arguments: --no-such-option" in result.stderr
+
+
+def _check_example_in_a_fresh_interpreter() -> tuple[list[str], set[str]]:
+    """``check --format json`` on the shipped example in a fresh interpreter (the console script's import
+    line): (the bundled schemas it loaded, as ``framework version``, every module it imported)."""
+    example = str(Path(__file__).resolve().parent.parent / "examples" / "launch_mtp.sh")
+    code = (
+        "import contextlib, io, sys\n"
+        "from argtrace.cli import main\n"
+        "import argtrace.frameworks.schema as schema\n"
+        "loaded = []\n"
+        "real = schema.load_schema\n"
+        "def recording(framework, version):\n"
+        "    loaded.append(f'{framework} {version}')\n"
+        "    return real(framework, version)\n"
+        "schema.load_schema = recording\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    main(['check', '--format', 'json', '--no-shellcheck', {example!r}])\n"
+        "print('LOADED', ','.join(dict.fromkeys(loaded)))\n"
+        "print('MODULES', ' '.join(sorted(sys.modules)))\n"
+    )
+    env = dict(os.environ, PYTHONPATH=SRC)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    lines = dict(line.split(" ", 1) for line in done.stdout.splitlines() if " " in line)
+    return lines["LOADED"].split(","), set(lines["MODULES"].split())
+
+
+def test_check_json_on_a_shell_script_reads_one_schema_and_imports_no_yaml_or_rich() -> None:
+    # Which flags take no value, which releases know a flag, which register it alike: the release index
+    # answers; only the analysed release's schema is read (every SGLang schema was 1.2 MB of JSON).
+    loaded, modules = _check_example_in_a_fresh_interpreter()
+    assert loaded == ["sglang 0.5.19"]
+    assert not {"yaml", "rich"} & modules
+
+
+def test_a_flag_a_newer_release_removed_still_reads_the_newer_schemas() -> None:
+    # The index answers "every newer release knows it"; a flag one of them dropped loads them for the fix.
+    result = run_cli(
+        [
+            "check",
+            "--format",
+            "json",
+            "--no-shellcheck",
+            "--framework-version",
+            "0.5.10.post1",
+            "-c",
+            "python3 -m sglang.launch_server --model-path /m --cuda-graph-max-bs 8 --enable-torch-compile",
+        ]
+    )
+    messages = [
+        (f["code"], f["message"]) for f in json.loads(result.stdout)["findings"] if f["code"] == "PA024"
+    ]
+    assert messages == [
+        (
+            "PA024",
+            "--cuda-graph-max-bs works in sglang 0.5.10.post1 but sglang 0.5.23 no longer accepts it "
+            "(use --cuda-graph-max-bs-decode); the script breaks on upgrade",
+        )
+    ]

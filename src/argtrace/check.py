@@ -474,7 +474,7 @@ def settle_report_verdicts(report: Report, options: CheckOptions) -> list[Findin
 def _holds_on_every_release(report: Report) -> Callable[[Finding], bool]:
     """True for a parser finding about an option registered the same way in every bundled release (its
     verdict does not depend on which one runs); findings of the framework's own code always depend."""
-    from argtrace.frameworks.schema import all_schemas
+    from argtrace.frameworks.release_index import registered_alike
 
     def holds(finding: Finding) -> bool:
         if finding.layer not in ("parser", "process"):
@@ -485,30 +485,9 @@ def _holds_on_every_release(report: Report) -> Callable[[Finding], bool]:
         flag = setting.flag if setting is not None else None
         if not flag or report.framework.name is None:
             return False
-        schemas = all_schemas(report.framework.name)
-        specs = [s.option(flag) for s in schemas]
-        if any(spec is None for spec in specs):
-            return False
-        # a JSON flag validated into a config dataclass (PA026) also depends on that class's fields
-        pairs = zip(schemas, specs, strict=True)
-        classes = {repr(s.config_dataclass(spec.dest)) for s, spec in pairs if spec is not None}
-        if len(classes) > 1:
-            return False
-        shapes = {
-            (
-                s.action,
-                repr(s.nargs),
-                repr(s.const),
-                s.type,
-                repr(s.choices),
-                repr(s.default),
-                s.required,
-                repr(s.deprecated),
-            )
-            for s in specs
-            if s is not None
-        }
-        return len(shapes) == 1
+        # The same action shape (and config dataclass, PA026) in every bundled release, from the generated
+        # index: loading every schema to compare them was a fifth of a short check (issue 18).
+        return registered_alike(report.framework.name, flag)
 
     return holds
 

@@ -5,13 +5,11 @@ from __future__ import annotations
 
 import argparse
 import os
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from argtrace.model import Finding, Report
-
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # annotations only: `--help` builds these options without the report model (issue 18)
     from argtrace.ci.config import Config
+    from argtrace.model import Finding, Report
 
 FAIL_ON = ("error", "warning", "info", "never")
 _RANK = {"info": 0, "warning": 1, "error": 2}
@@ -71,6 +69,8 @@ def _same_file(a: str, b: str) -> bool:
 
 def _read_local(path: str) -> str | None:
     """The text of a regular local file, or ``None`` (a FIFO or device is never opened)."""
+    from pathlib import Path  # here: `--help` builds this module's options and needs no paths
+
     from argtrace.remote.host import current_host
 
     if current_host().is_remote:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 NAME = "rules"
@@ -15,6 +14,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import json  # here, not at the top: `argtrace --help` imports every command module (issue 18)
+
     from argtrace.rules import all_rules
     from argtrace.rules.docs import rule_markdown
 

@@ -3,7 +3,9 @@
 ``data/release_index.json`` is generated from the bundled schemas by ``scripts/gen_release_index.py`` (a
 test keeps it equal to them): per framework, the releases in order, whether each allows abbreviated
 options, and for every option string and variable name the releases (by position) that know it. It answers
-"which releases accept every flag and variable of this launch" for a launch whose release is unknown.
+"which releases accept every flag and variable of this launch" for a launch whose release is unknown, and
+"does this flag take a value" (``no_value``: the releases registering it as a flag without one) without
+reading every schema (1.2 MB of JSON for SGLang: most of a short ``check``'s start-up, issue 18).
 """
 
 from __future__ import annotations
@@ -11,9 +13,12 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from argtrace.frameworks.schema import OptionSpec, Schema
 
 INDEX_PATH = Path(__file__).resolve().parent / "data" / "release_index.json"
 
@@ -25,6 +30,10 @@ class ReleaseIndex:
     allow_abbrev: tuple[bool, ...]
     flags: Mapping[str, tuple[int, ...]]
     env: Mapping[str, tuple[int, ...]]
+    # option string -> the releases (by position) where it takes no value (store_true, count, nargs=0...)
+    no_value: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    # option strings every release registers the same way (``registration``): verdicts need not know which
+    same_everywhere: frozenset[str] = frozenset()
 
     def releases_knowing_flag(self, word: str) -> tuple[str, ...]:
         """Releases whose parser takes ``word`` (``--x`` or ``--x=v``) as an option: exactly, or as the
@@ -40,6 +49,11 @@ class ReleaseIndex:
                 if len(matches) == 1:
                     out.append(release)
         return tuple(out)
+
+    def takes_no_value(self, option_string: str) -> bool:
+        """True when every release knowing this exact option string registers it without a value."""
+        known = self.flags.get(option_string, ())
+        return bool(known) and set(known) <= set(self.no_value.get(option_string, ()))
 
     def releases_knowing_env(self, name: str) -> tuple[str, ...]:
         return tuple(self.releases[i] for i in self.env.get(name, ()))
@@ -74,12 +88,41 @@ def release_index(framework: str) -> ReleaseIndex:
         allow_abbrev=tuple(entry["allow_abbrev"]),
         flags={k: tuple(v) for k, v in entry["flags"].items()},
         env={k: tuple(v) for k, v in entry["env"].items()},
+        no_value={k: tuple(v) for k, v in entry["no_value"].items()},
+        same_everywhere=frozenset(entry["same_everywhere"]),
+    )
+
+
+def registered_alike(framework: str, option_string: str) -> bool:
+    """True when every bundled release of ``framework`` registers ``option_string`` the same way (one
+    ``registration``): a parser finding about it holds whichever release runs (``check.py``)."""
+    try:
+        return option_string in release_index(framework).same_everywhere
+    except KeyError:
+        return False
+
+
+def registration(schema: Schema, spec: OptionSpec) -> str:
+    """How one release registers an option, as comparable text: the argparse action's shape and, for a
+    JSON flag validated into a config dataclass (PA026), that class's fields."""
+    return repr(
+        (
+            spec.action,
+            repr(spec.nargs),
+            repr(spec.const),
+            spec.type,
+            repr(spec.choices),
+            repr(spec.default),
+            spec.required,
+            repr(spec.deprecated),
+            repr(schema.config_dataclass(spec.dest)),
+        )
     )
 
 
 def build_index() -> dict[str, Any]:
     """The index's content, derived from the bundled schemas (``scripts/gen_release_index.py`` writes it)."""
-    from argtrace.frameworks.schema import FRAMEWORKS, bundled_versions, load_schema
+    from argtrace.frameworks.schema import FRAMEWORKS, VALUELESS_ACTIONS, bundled_versions, load_schema
 
     out: dict[str, Any] = {}
     for framework in FRAMEWORKS:
@@ -87,9 +130,16 @@ def build_index() -> dict[str, Any]:
         schemas = [load_schema(framework, v) for v in releases]
         flags: dict[str, list[int]] = {}
         env: dict[str, list[int]] = {}
+        no_value: dict[str, list[int]] = {}
+        shapes: dict[str, set[str]] = {}
         for i, schema in enumerate(schemas):
             for option in schema.option_strings:
                 flags.setdefault(option, []).append(i)
+                spec = schema.option(option)
+                if spec is not None and (spec.action in VALUELESS_ACTIONS or spec.nargs == 0):
+                    no_value.setdefault(option, []).append(i)
+                if spec is not None:
+                    shapes.setdefault(option, set()).add(registration(schema, spec))
             for name in schema.env_var_names:
                 env.setdefault(name, []).append(i)
         out[framework] = {
@@ -97,5 +147,9 @@ def build_index() -> dict[str, Any]:
             "allow_abbrev": [s.allow_abbrev for s in schemas],
             "flags": dict(sorted(flags.items())),
             "env": dict(sorted(env.items())),
+            "no_value": dict(sorted(no_value.items())),
+            "same_everywhere": sorted(
+                f for f, known in flags.items() if len(known) == len(schemas) and len(shapes[f]) == 1
+            ),
         }
     return out

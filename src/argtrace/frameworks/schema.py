@@ -426,15 +426,22 @@ def all_schemas(framework: str | None = None) -> list[Schema]:
     return [load_schema(name, v) for name in names for v in bundled_versions(name)]
 
 
-_VALUELESS_ACTIONS = frozenset({"store_true", "store_false", "store_const", "count", "help", "version"})
+VALUELESS_ACTIONS = frozenset({"store_true", "store_false", "store_const", "count", "help", "version"})
 
 
 def takes_no_value(framework: str, option_string: str) -> bool:
     """True when every bundled release of ``framework`` registers ``option_string`` as a flag that takes no
-    value (``store_true``, ``nargs=0``...); False when any takes one or none knows the spelling."""
-    specs = [schema.option(option_string) for schema in all_schemas(framework)]
-    known = [spec for spec in specs if spec is not None]
-    return bool(known) and all(spec.action in _VALUELESS_ACTIONS or spec.nargs == 0 for spec in known)
+    value (``store_true``, ``nargs=0``...); False when any takes one or none knows the spelling.
+
+    Answered from the generated release index (``release_index.py``, kept equal to the schemas by a test):
+    loading every bundled schema for this was a third of a short ``check`` (issue 18)."""
+    from argtrace.frameworks.release_index import release_index
+
+    try:
+        index = release_index(framework)
+    except KeyError:  # no bundled release of that framework knows any spelling
+        return False
+    return index.takes_no_value(option_string)
 
 
 def nearest_older(framework: str, version: str) -> str | None:

@@ -130,8 +130,23 @@ class Releases:
                 return s.label
         return None
 
+    def _newer_all_know(self, option: str) -> bool:
+        """True when every newer bundled release knows ``option``, from the release index: the common
+        answer, without reading the newer schemas (hundreds of KB of JSON each; issue 18)."""
+        if any(s.framework == self.schema.framework for s in self.all_schemas or ()):
+            return False  # schemas given beside the bundled ones: only they can tell
+        from argtrace.frameworks.release_index import release_index
+
+        try:
+            index = release_index(self.schema.framework)
+        except KeyError:
+            return False
+        key = version_key(self.schema.version)
+        knowing = set(index.flags.get(option, ()))
+        return all(i in knowing for i, v in enumerate(index.releases) if version_key(v) > key)
+
     def removed_later(self, option: str | None) -> str | None:
-        if not option:
+        if not option or self._newer_all_know(option):
             return None
         gone = [s for s in self.newer if s.option(option) is None]
         if not gone:
