@@ -111,7 +111,7 @@ def test_a_removed_flag_is_certain_only_for_a_known_version(tmp_path: Path) -> N
     assert finding["message"] == (
         "nothing shows which vllm release runs (no --framework-version, log, installed package, image tag or "
         "pip line): analysed as vllm 0.11.0, the newest bundled release that accepts every flag and variable "
-        "of the launch (accepted by 0.11.0); vllm 0.33.0 does not know --swap-space"
+        "of the launch (accepted by 0.11.0); vllm 0.20.2-0.33.0 do not know --swap-space"
     )
     assert unknown.status == 0
     named = run_cli(

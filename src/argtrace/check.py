@@ -427,13 +427,19 @@ def _unknown_release_finding(
     # each name with the releases that know it (names no release knows decide nothing)
     knowing = [(f.split("=", 1)[0], index.releases_knowing_flag(f)) for f in flags]
     knowing += [(v, index.releases_knowing_env(v)) for v in _framework_env_names(server)]
-    refused = []
+    # releases that refuse the same names are one clause, as a range ("vllm 0.20.2-0.33.0 do not know X")
+    by_missing: dict[tuple[str, ...], list[str]] = {}
     for release in index.releases:
         if release in accepted:
             continue
-        missing = [name for name, releases in knowing if releases and release not in releases]
+        missing = tuple(dict.fromkeys(n for n, releases in knowing if releases and release not in releases))
         if missing:
-            refused.append(f"{framework} {release} does not know {', '.join(dict.fromkeys(missing))}")
+            by_missing.setdefault(missing, []).append(release)
+    refused = []
+    for missing, releases in by_missing.items():
+        verb = "does" if len(releases) == 1 else "do"
+        span = describe_releases(releases, list(index.releases))
+        refused.append(f"{framework} {span} {verb} not know {', '.join(missing)}")
     accepted_text = describe_releases(list(accepted), list(index.releases))
     message = (
         f"nothing shows which {framework} release runs (no --framework-version, log, installed package, "

@@ -82,7 +82,7 @@ def test_pyproject_tool_argtrace(tmp_path: Path) -> None:
         '[project]\nname = "x"\n\n[tool.argtrace]\ndisable = ["SH004", "PA005"]\n'
     )
     result = run_cli(["check", "--format", "json", *FAST, "--show-config", "launch_mtp.sh"], cwd=tmp_path)
-    assert [f["code"] for f in result.json["findings"]] == ["SH026", "PR011", "PR006", "PA012"]
+    assert [f["code"] for f in result.json["findings"]] == ["SH026", "PR011", "PR006"]
     assert result.json["config"]["applied"] == [
         {"setting": "disable", "value": "['PA005', 'SH004']", "from": f"{tmp_path / 'pyproject.toml'}:5"}
     ]

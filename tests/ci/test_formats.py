@@ -22,7 +22,7 @@ EXPECTED = [
     ("SH026", "warning", 19, 12),
     ("PR011", "info", 15, 1),
     ("PR006", "error", 12, 8),
-    ("PA012", "info", 19, 5),
+    # PA012 (--port takes --tp-size) follows from SH026 (`$PORT` is empty): it is SH026's consequence
     ("PA005", "info", 27, 5),
 ]
 
@@ -77,7 +77,7 @@ def test_sarif_is_valid_and_exact(tmp_path: Path) -> None:
         (code, level[sev], "launch_mtp.sh", {"startLine": line, "startColumn": col})
         for code, sev, line, col in EXPECTED
     ]
-    assert [r["ruleIndex"] for r in run["results"]] == list(range(6))
+    assert [r["ruleIndex"] for r in run["results"]] == list(range(len(EXPECTED)))
     assert run["results"][3]["message"]["text"] == (
         "CUDA_VISIBLE_DEVICES is set but empty: the server sees no GPU at all\n"
         "Fix: list distinct GPU indices (or UUIDs), e.g. CUDA_VISIBLE_DEVICES=0,1"
@@ -113,7 +113,7 @@ def test_fingerprints_stable_across_runs_and_line_shifts(tmp_path: Path) -> None
     _, first = _example(tmp_path, fmt="sarif")
     _, second = _example(tmp_path, fmt="sarif")
     assert _fingerprints(first) == _fingerprints(second)
-    assert len(set(_fingerprints(first))) == 6
+    assert len(set(_fingerprints(first))) == len(EXPECTED)
     # Two comment lines above everything: every line number moves, no fingerprint does.
     shifted = tmp_path / "shifted"
     shifted.mkdir()
@@ -187,7 +187,6 @@ def test_github_workflow_commands(tmp_path: Path) -> None:
         "warning file=launch_mtp.sh,line=19,col=12,title=SH026",
         "notice file=launch_mtp.sh,line=15,col=1,title=PR011",
         "error file=launch_mtp.sh,line=12,col=8,title=PR006",
-        "notice file=launch_mtp.sh,line=19,col=5,title=PA012",
         "notice file=launch_mtp.sh,line=27,col=5,title=PA005",
     ]
     assert lines[3] == (
@@ -207,7 +206,7 @@ def test_github_escapes_cannot_end_the_command() -> None:
 def test_gcc_lines(tmp_path: Path) -> None:
     _, out = _example(tmp_path, fmt="gcc")
     lines = out.splitlines()
-    assert len(lines) == 6
+    assert len(lines) == len(EXPECTED)
     assert lines[3] == (
         "launch_mtp.sh:12:8: error: CUDA_VISIBLE_DEVICES is set but empty: the server sees no GPU at all "
         "[PR006]"
@@ -216,18 +215,18 @@ def test_gcc_lines(tmp_path: Path) -> None:
         "launch_mtp.sh:19:12: warning: `$PORT` is empty, so the unquoted word vanishes: `--port` takes "
         "`--tp-size` as its value [SH026]"
     )
-    assert [line.split(": ")[1] for line in lines] == ["error", "warning", "note", "error", "note", "note"]
+    assert [line.split(": ")[1] for line in lines] == ["error", "warning", "note", "error", "note"]
 
 
 def test_junit_one_case_per_file_and_rule(tmp_path: Path) -> None:
     _, out = _example(tmp_path, fmt="junit")
     root = ET.fromstring(out)
-    assert (root.tag, root.get("tests"), root.get("failures")) == ("testsuites", "6", "3")
+    assert (root.tag, root.get("tests"), root.get("failures")) == ("testsuites", str(len(EXPECTED)), "3")
     cases = root.findall("./testsuite/testcase")
     assert [(c.get("classname"), c.get("name")) for c in cases] == [
-        ("launch_mtp.sh", code) for code in ("PA005", "PA012", "PR006", "PR011", "SH004", "SH026")
+        ("launch_mtp.sh", code) for code in ("PA005", "PR006", "PR011", "SH004", "SH026")
     ]
-    pr006 = cases[2].find("failure")
+    pr006 = cases[1].find("failure")
     assert pr006 is not None
     assert pr006.get("message") == "CUDA_VISIBLE_DEVICES is set but empty: the server sees no GPU at all"
     assert pr006.text == (
@@ -242,7 +241,7 @@ def test_json_lines_are_the_json_findings_plus_place(tmp_path: Path) -> None:
     _, full = _example(tmp_path, fmt="json")
     records = [json.loads(line) for line in out.splitlines()]
     findings = json.loads(full)["findings"]
-    assert len(records) == len(findings) == 6
+    assert len(records) == len(findings) == len(EXPECTED)
     for record, finding in zip(records, findings, strict=True):
         extra = {k: record.pop(k) for k in ("file", "line", "col", "fingerprint")}
         assert record == finding

@@ -93,14 +93,21 @@ def encode(text: str) -> bytes:
     return text.encode("utf-8", errors="surrogateescape")
 
 
+def _every(findings: Sequence[Finding]) -> list[Finding]:
+    """The findings with the consequences folded into them (``argtrace.causes``): a memory error that
+    followed from a cut-off flag is a consequence before the fix and a finding of its own after it, and
+    must count as the same error in both."""
+    return [*findings, *(c for f in findings for c in f.consequences)]
+
+
 def _bad(findings: Sequence[Finding]) -> Counter[tuple[str, str | None]]:
-    return Counter((f.code, f.setting) for f in findings if f.severity in VERIFIED_SEVERITIES)
+    return Counter((f.code, f.setting) for f in _every(findings) if f.severity in VERIFIED_SEVERITIES)
 
 
 def still_there(finding: Finding, after: Report, mapping: Mapping[str, Mapping[int, int]]) -> bool:
     """The re-check has the same finding: same code and setting, at the place the edits moved it to."""
     where = parse_at(finding.at)
-    for other in after.findings:
+    for other in _every(after.findings):
         if other.code != finding.code or other.setting != finding.setting:
             continue
         if where is None:
