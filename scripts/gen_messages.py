@@ -21,7 +21,6 @@ import gzip
 import hashlib
 import json
 import re
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -56,27 +55,12 @@ def find_wheel(framework: str, version: str, dirs: list[Path]) -> Path | None:
 
 
 def download(framework: str, version: str, dest: Path) -> Path:
-    dest.mkdir(parents=True, exist_ok=True)
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "download",
-            "-q",
-            "--no-deps",
-            "--only-binary",
-            ":all:",
-            "-d",
-            str(dest),
-            f"{framework}=={version}",
-        ],
-        check=True,
-    )
-    found = find_wheel(framework, version, [dest])
-    if found is None:
-        raise SystemExit(f"pip download gave no {framework}-{version} wheel in {dest}")
-    return found
+    from argtrace.resolver.environments import EnvironmentError_, download_wheel
+
+    try:
+        return download_wheel(framework, version, dest)
+    except EnvironmentError_ as exc:
+        raise SystemExit(str(exc)) from None
 
 
 def resolve_target(target: str, dirs: list[Path], download_dir: Path | None) -> tuple[str, str, Path]:

@@ -141,6 +141,29 @@ ModelConfigIn = Annotated[
 EnvIn = Annotated[dict[str, str] | None, Field(description="variables of the starting environment")]
 
 
+def _launch(
+    command: str | None,
+    script: str | None,
+    args: list[str] | None,
+    framework: str | None,
+    framework_version: str | None,
+    gpu: str | None,
+    model_config: str | None,
+    env: dict[str, str] | None,
+) -> dict[str, Any]:
+    """The launch inputs check and fix share, as ``agent_tools.launch_words`` takes them."""
+    return {
+        "command": command,
+        "script": script,
+        "args": args or [],
+        "framework": framework,
+        "framework_version": framework_version,
+        "gpu": gpu,
+        "model_config": model_config,
+        "env": env,
+    }
+
+
 def _called_by_alias(
     fn: Callable[..., Awaitable[CallToolResult]],
 ) -> Callable[..., Awaitable[CallToolResult]]:
@@ -225,20 +248,10 @@ def build_server(timeout_s: float) -> Any:
         ] = None,
         ctx: Context | None = None,
     ) -> CallToolResult:
+        launch = _launch(command, script, args, framework, framework_version, gpu, model_config_path, env)
+
         def make() -> Invocation:
-            return agent_tools.check_invocation(
-                host=host,
-                command=command,
-                script=script,
-                args=args or [],
-                framework=framework,
-                framework_version=framework_version,
-                gpu=gpu,
-                model_config=model_config_path,
-                log=log,
-                url=url,
-                env=env,
-            )
+            return agent_tools.check_invocation(host=host, log=log, url=url, **launch)
 
         return await call(ctx, make, agent_tools.summarize_check)
 
@@ -260,20 +273,10 @@ def build_server(timeout_s: float) -> Any:
         write: Annotated[bool, Field(description="apply the verified edits to the files")] = False,
         ctx: Context | None = None,
     ) -> CallToolResult:
+        launch = _launch(command, script, args, framework, framework_version, gpu, model_config_path, env)
+
         def make() -> Invocation:
-            return agent_tools.fix_invocation(
-                write=write,
-                command=command,
-                script=script,
-                args=args or [],
-                framework=framework,
-                framework_version=framework_version,
-                gpu=gpu,
-                model_config=model_config_path,
-                log=None,
-                url=None,
-                env=env,
-            )
+            return agent_tools.fix_invocation(write=write, log=None, url=None, **launch)
 
         return await call(ctx, make, None)
 

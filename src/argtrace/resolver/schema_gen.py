@@ -22,7 +22,6 @@ import hashlib
 import json
 import os
 import subprocess
-import sys
 import tempfile
 import zipfile
 from collections.abc import Callable
@@ -133,26 +132,10 @@ def fetch_unpacked(framework: str, version: str, root: Path, progress: Callable[
             wheel = cached[0]
         else:
             progress(f"downloading the {framework}=={version} wheel")
-            subprocess.run(
-                [
-                    sys.executable,
-                    "-m",
-                    "pip",
-                    "download",
-                    "-q",
-                    "--no-deps",
-                    "--only-binary",
-                    ":all:",
-                    "-d",
-                    tmp,
-                    f"{framework}=={version}",
-                ],
-                check=True,
-            )
-            found = sorted(Path(tmp).glob(f"{framework}-{version}-*.whl"))
-            if not found:
-                raise GenerationError(f"pip download gave no wheel for {framework}=={version}")
-            wheel = found[0]
+            try:
+                wheel = environments.download_wheel(framework, version, Path(tmp))
+            except environments.EnvironmentError_ as exc:
+                raise GenerationError(str(exc)) from None
         unpack_wheel(wheel, dest)
     return dest
 
