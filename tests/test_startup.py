@@ -17,12 +17,15 @@ SRC = str(Path(__file__).resolve().parent.parent / "src")
 
 def _modules_after(words: list[str]) -> tuple[str, set[str]]:
     """Run the console script's own import line and ``main(words)`` in a fresh interpreter; (stdout, the
-    argtrace/argparse modules it imported)."""
+    argtrace/argparse modules it imported). A module the interpreter had before argtrace was imported (an
+    editable install's path finder imports ``typing`` at start-up) is not argtrace's doing."""
     code = (
         "import sys\n"
+        "before = set(sys.modules)\n"
         "from argtrace.cli import main\n"
         f"status = main({words!r})\n"
-        "names = sorted(m for m in sys.modules if m.startswith('argtrace') or m in ('argparse', 'typing'))\n"
+        "names = sorted(m for m in set(sys.modules) - before\n"
+        "               if m.startswith('argtrace') or m in ('argparse', 'typing'))\n"
         "print('MODULES', ' '.join(names))\n"
         "sys.exit(status)\n"
     )

@@ -415,11 +415,15 @@ def test_sglang_0_5_10_check_server_args_chunked_prefill_not_divisible_by_page_s
     ]
     assert step(report, "check_server_args")["called_at"] == "sglang/srt/entrypoints/engine.py:642"
     rs001 = {f["setting"]: f for f in report["findings"] if f["code"] == "RS001"}
-    assert set(rs001) == {"chunked_prefill_size", "page_size", "disaggregation_mode"}
+    # one raise is one finding (argtrace.causes): the other settings its condition read are its evidence
+    assert set(rs001) == {"chunked_prefill_size"}
     assert rs001["chunked_prefill_size"]["message"] == (
         "AssertionError in check_server_args (sglang/srt/server_args.py:6110) reads chunked_prefill_size = "
         "1000 (from the command line): chunked_prefill_size must be divisible by page_size"
     )
+    evidence = [e["text"] for e in rs001["chunked_prefill_size"]["evidence"]]
+    assert "reads page_size = 64 (from the command line)" in evidence
+    assert "reads disaggregation_mode = 'null' (the parser's default)" in evidence
     assert all(f["at"] == "sglang/srt/server_args.py:6110" for f in rs001.values())
 
 
@@ -515,11 +519,10 @@ def test_sglang_0_5_23_check_server_args_is_the_validation_hook() -> None:
         ("model_config", "not_reached"),
     ]
     assert step(report, "check_server_args")["called_at"] == "sglang/srt/entrypoints/engine.py:1165"
-    assert {f["setting"] for f in report["findings"] if f["code"] == "RS001"} == {
-        "chunked_prefill_size",
-        "page_size",
-        "disaggregation_mode",
-    }
+    (rs001,) = [f for f in report["findings"] if f["code"] == "RS001"]  # one raise, one finding
+    assert rs001["setting"] == "chunked_prefill_size"
+    read = {e["text"].split(" = ")[0] for e in rs001["evidence"] if e["text"].startswith("reads ")}
+    assert read == {"reads page_size", "reads disaggregation_mode"}
     ok = check(
         "0.5.23",
         "python3 -m sglang.launch_server --model-path /m --chunked-prefill-size 1024 --page-size 64",

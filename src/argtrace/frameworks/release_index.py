@@ -15,10 +15,7 @@ import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from argtrace.frameworks.schema import OptionSpec, Schema
+from typing import Any
 
 INDEX_PATH = Path(__file__).resolve().parent / "data" / "release_index.json"
 
@@ -100,56 +97,3 @@ def registered_alike(framework: str, option_string: str) -> bool:
         return option_string in release_index(framework).same_everywhere
     except KeyError:
         return False
-
-
-def registration(schema: Schema, spec: OptionSpec) -> str:
-    """How one release registers an option, as comparable text: the argparse action's shape and, for a
-    JSON flag validated into a config dataclass (PA026), that class's fields."""
-    return repr(
-        (
-            spec.action,
-            repr(spec.nargs),
-            repr(spec.const),
-            spec.type,
-            repr(spec.choices),
-            repr(spec.default),
-            spec.required,
-            repr(spec.deprecated),
-            repr(schema.config_dataclass(spec.dest)),
-        )
-    )
-
-
-def build_index() -> dict[str, Any]:
-    """The index's content, derived from the bundled schemas (``scripts/gen_release_index.py`` writes it)."""
-    from argtrace.frameworks.schema import FRAMEWORKS, VALUELESS_ACTIONS, bundled_versions, load_schema
-
-    out: dict[str, Any] = {}
-    for framework in FRAMEWORKS:
-        releases = bundled_versions(framework, include_user=False)
-        schemas = [load_schema(framework, v) for v in releases]
-        flags: dict[str, list[int]] = {}
-        env: dict[str, list[int]] = {}
-        no_value: dict[str, list[int]] = {}
-        shapes: dict[str, set[str]] = {}
-        for i, schema in enumerate(schemas):
-            for option in schema.option_strings:
-                flags.setdefault(option, []).append(i)
-                spec = schema.option(option)
-                if spec is not None and (spec.action in VALUELESS_ACTIONS or spec.nargs == 0):
-                    no_value.setdefault(option, []).append(i)
-                if spec is not None:
-                    shapes.setdefault(option, set()).add(registration(schema, spec))
-            for name in schema.env_var_names:
-                env.setdefault(name, []).append(i)
-        out[framework] = {
-            "releases": releases,
-            "allow_abbrev": [s.allow_abbrev for s in schemas],
-            "flags": dict(sorted(flags.items())),
-            "env": dict(sorted(env.items())),
-            "no_value": dict(sorted(no_value.items())),
-            "same_everywhere": sorted(
-                f for f, known in flags.items() if len(known) == len(schemas) and len(shapes[f]) == 1
-            ),
-        }
-    return out
