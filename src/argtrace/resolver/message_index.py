@@ -27,27 +27,17 @@ from collections.abc import Iterable, Iterator
 from pathlib import PurePosixPath
 from typing import Any
 
+from argtrace.resolver.ast_index import ENV_NAME, ENV_READ_FUNCS
+
 Part = str | list[str] | dict[str, Any]  # literal | [placeholder source] | {"o": [parts]}
 
 LOG_METHODS = frozenset(
     {"warning", "warn", "error", "critical", "fatal", "exception", "warning_once", "error_once"}
 )
 LEVEL = {"warn": "warning", "warning_once": "warning", "error_once": "error", "fatal": "critical"}
-ENV_FUNCS = frozenset(
-    {
-        "getenv",
-        "get_bool_env_var",
-        "get_int_env_var",
-        "get_float_env_var",
-        "get_str_env_var",
-        "env_bool",
-        "get_env_bool",
-        "get_env_int",
-        "_get_bool_env",
-        "environ_get",
-    }
-)
-ENV_NAME = re.compile(r"^[A-Z][A-Z0-9_]{2,}$")
+# The frameworks' environment-reading helpers, as the schema index knows them; maybe_convert_int converts
+# a value it is given rather than reading a variable by name, so a message's reads leave it out.
+ENV_FUNCS = frozenset(ENV_READ_FUNCS - {"maybe_convert_int"})
 MIN_LITERAL = 8  # alphanumeric characters of literal text a message needs to be worth indexing
 MAX_READS = 16
 MAX_ALTERNATIVES = 6

@@ -38,38 +38,30 @@ SET_ENVS_REASON = (
     "CUDA environment variables) and asserts the versions of GPU kernel packages (sglang-kernel, "
     "flashinfer_python) that the resolver environment only stubs"
 )
+# What the launcher runs after the arguments are resolved, the same in both SGLang shapes.
+_AFTER_RESOLVING: list[Step] = [
+    (
+        "set_envs_and_config",
+        "sglang/srt/entrypoints/engine.py",
+        "_set_envs_and_config(server_args)",
+        SET_ENVS_REASON,
+    ),
+    ("check_server_args", "sglang/srt/entrypoints/engine.py", "server_args.check_server_args()", None),
+    (
+        "model_config",
+        "sglang/srt/managers/scheduler.py",
+        "ModelConfig.from_server_args(self.server_args)",
+        None,
+    ),
+]
 SGLANG_STEPS: dict[str, list[Step]] = {
     "post_init": [
         ("post_init", "sglang/srt/server_args.py", "ServerArgs.from_cli_args(raw_args)", None),
-        (
-            "set_envs_and_config",
-            "sglang/srt/entrypoints/engine.py",
-            "_set_envs_and_config(server_args)",
-            SET_ENVS_REASON,
-        ),
-        ("check_server_args", "sglang/srt/entrypoints/engine.py", "server_args.check_server_args()", None),
-        (
-            "model_config",
-            "sglang/srt/managers/scheduler.py",
-            "ModelConfig.from_server_args(self.server_args)",
-            None,
-        ),
+        *_AFTER_RESOLVING,
     ],
     "pipeline": [
         ("resolve_once", "sglang/srt/entrypoints/engine.py", "server_args.resolve_once()", None),
-        (
-            "set_envs_and_config",
-            "sglang/srt/entrypoints/engine.py",
-            "_set_envs_and_config(server_args)",
-            SET_ENVS_REASON,
-        ),
-        ("check_server_args", "sglang/srt/entrypoints/engine.py", "server_args.check_server_args()", None),
-        (
-            "model_config",
-            "sglang/srt/managers/scheduler.py",
-            "ModelConfig.from_server_args(self.server_args)",
-            None,
-        ),
+        *_AFTER_RESOLVING,
     ],
 }
 VLLM_STEPS: list[Step] = [
