@@ -92,6 +92,8 @@ def test_install_requirements_use_metadata_pins_and_never_torch() -> None:
     newer = envs.install_requirements("sglang", "0.5.23", [])
     assert "apache-tvm-ffi" in newer and "einops" in newer
     assert "uvloop" in envs.install_requirements("vllm", "0.33.0", [])
+    # the SGLang launcher module holding _set_envs_and_config imports them (a start-up step)
+    assert {"uvloop", "fastapi"} <= {s.split(">")[0] for s in specs}
 
 
 def test_cap_major() -> None:

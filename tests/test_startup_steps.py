@@ -409,8 +409,9 @@ def test_sglang_0_5_10_check_server_args_chunked_prefill_not_divisible_by_page_s
     assert res["condition_fields"] == ["chunked_prefill_size", "disaggregation_mode", "page_size"]
     assert [(s["name"], s["status"]) for s in res["steps"]] == [
         ("post_init", "ran"),
-        ("set_envs_and_config", "skipped"),
+        ("set_envs_and_config", "ran"),
         ("check_server_args", "raised"),
+        ("resolve_auto_parsers", "not_reached"),
         ("model_config", "not_reached"),
     ]
     assert step(report, "check_server_args")["called_at"] == "sglang/srt/entrypoints/engine.py:642"
@@ -444,8 +445,9 @@ def test_sglang_0_5_10_regression_disabled_chunked_prefill_passes_check_server_a
     assert "RS001" not in codes(report)
     assert [(s["name"], s["status"]) for s in res["steps"]] == [
         ("post_init", "ran"),
-        ("set_envs_and_config", "skipped"),
+        ("set_envs_and_config", "ran"),
         ("check_server_args", "ran"),
+        ("resolve_auto_parsers", "skipped"),  # 0.5.10.post1 has no parser auto-detection
         ("model_config", "ran"),
     ]
     model = step(report, "model_config")
@@ -514,8 +516,9 @@ def test_sglang_0_5_23_check_server_args_is_the_validation_hook() -> None:
     assert res["condition_fields"] == ["chunked_prefill_size", "disaggregation_mode", "page_size"]
     assert [(s["name"], s["status"]) for s in res["steps"]] == [
         ("resolve_once", "ran"),
-        ("set_envs_and_config", "skipped"),
+        ("set_envs_and_config", "ran"),
         ("check_server_args", "raised"),
+        ("resolve_auto_parsers", "not_reached"),
         ("model_config", "not_reached"),
     ]
     assert step(report, "check_server_args")["called_at"] == "sglang/srt/entrypoints/engine.py:1165"
@@ -530,7 +533,7 @@ def test_sglang_0_5_23_check_server_args_is_the_validation_hook() -> None:
         "h100",
     )
     assert ok["resolution"]["status"] == "ok", ok["resolution"]
-    assert [s["status"] for s in ok["resolution"]["steps"]] == ["ran", "skipped", "ran", "ran"]
+    assert [s["status"] for s in ok["resolution"]["steps"]] == ["ran", "ran", "ran", "ran", "ran"]
     assert step(ok, "model_config")["detail"]["context_len"] == 262144
 
 
@@ -550,7 +553,9 @@ def _cross_check(version: str, argv: list[str]) -> dict[str, Any]:
     )
     status, data, tail = layer.run_recorder(target, {"framework": "sglang", "argv": argv}, env)
     assert status == "ok" and data is not None and data["status"] == "ok", tail
-    assert [s["status"] for s in data["steps"]] == ["ran", "skipped", "ran", "ran"]
+    # 0.5.10.post1 has no parser auto-detection (resolve_auto_parsers), 0.5.23 runs it
+    auto_parsers = "skipped" if version == "0.5.10.post1" else "ran"
+    assert [s["status"] for s in data["steps"]] == ["ran", "ran", "ran", auto_parsers, "ran"]
     logged = parse_record(data["args_line"]).values
     final = data["final"]
     assert len(logged) > 300
@@ -618,6 +623,8 @@ def test_vllm_tp4_on_two_gpus_fails_with_the_frameworks_own_count() -> None:
     )
     assert [(s["name"], s["status"]) for s in res["steps"]] == [
         ("parse", "ran"),
+        ("validate_parsed_serve_args", "ran"),
+        ("validate_api_server_args", "ran"),
         ("create_engine_config", "raised"),
     ]
     assert "RS005" in codes(report)
@@ -709,3 +716,129 @@ def test_vllm_regression_kubernetes_vllm_port_uri_raises_in_vllms_own_code() -> 
     # the pydantic dump of every ParallelConfig field is not read as the settings the raise is about
     assert [f["setting"] for f in rs001] == [None]
     assert [f["severity"] for f in report["findings"] if f["code"] == "RS020"] == ["error"]
+
+
+# ------------------------------------------------- the launcher's environment, vLLM serve checks
+
+
+@pytest.mark.frameworks
+@pytest.mark.parametrize(
+    ("version", "line"),
+    [
+        pytest.param("0.5.10.post1", 1090, marks=needs("sglang", "0.5.10.post1")),
+        pytest.param("0.5.23", 1905, marks=needs("sglang", "0.5.23")),
+    ],
+)
+def test_sglang_set_envs_and_config_replaces_the_launchs_nccl_cumem_value(version: str, line: int) -> None:
+    """``_set_envs_and_config`` writes NCCL_CUMEM_ENABLE from --enable-symm-mem even when the launch set it
+    (srt/entrypoints/engine.py): the script's 0 never reaches the server's children."""
+    command = "NCCL_CUMEM_ENABLE=0 python3 -m sglang.launch_server --model-path /m --enable-symm-mem"
+    report = check(version, command, "sglang", "h100")
+    res = report["resolution"]
+    assert res["status"] == "ok", res
+    envs_step = step(report, "set_envs_and_config")
+    assert envs_step["status"] == "ran"
+    assert envs_step["called_at"].startswith("sglang/srt/entrypoints/engine.py:")
+    assert envs_step["detail"]["note"] == steps.SET_ENVS_NOTE
+    assert {"CUDA_DEVICE_MAX_CONNECTIONS", "NCCL_NVLS_ENABLE", "SGLANG_RUN_ID"} <= set(
+        envs_step["detail"]["sets"]
+    )
+    at = f"sglang/srt/entrypoints/engine.py:{line}"
+    assert [w for w in res["env_writes"] if w["step"] == "set_envs_and_config"] == [
+        {
+            "name": "NCCL_CUMEM_ENABLE",
+            "old": "0",
+            "new": "1",
+            "at": at,
+            "by": "_set_envs_and_config",
+            "step": "set_envs_and_config",
+        }
+    ]
+    (replaced,) = [
+        f for f in report["findings"] if f["code"] == "RS006" and f["setting"] == "NCCL_CUMEM_ENABLE"
+    ]
+    assert replaced["message"] == (
+        f"NCCL_CUMEM_ENABLE: '0' -> '1' by _set_envs_and_config ({at}) in the start-up step "
+        "set_envs_and_config; the value the launch set does not reach the server's children"
+    )
+    assert replaced["severity"] == "info"
+    # without --enable-symm-mem the launcher keeps the launch's value: nothing replaced, nothing reported
+    kept = check(version, command.replace(" --enable-symm-mem", ""), "sglang", "h100")
+    assert [w for w in kept["resolution"]["env_writes"] if w["step"] == "set_envs_and_config"] == []
+    assert not [f for f in kept["findings"] if f["code"] == "RS006" and f["setting"] == "NCCL_CUMEM_ENABLE"]
+
+
+@pytest.mark.frameworks
+@needs("sglang", "0.5.23")
+def test_sglang_auto_parser_detection_needs_the_tokenizer_files() -> None:
+    report = check(
+        "0.5.23", "python3 -m sglang.launch_server --model-path /m --tool-call-parser auto", "sglang", "h100"
+    )
+    assert report["resolution"]["status"] == "ok"
+    auto = step(report, "resolve_auto_parsers")
+    assert auto["status"] == "skipped"
+    assert auto["reason"].startswith("--tool-call-parser auto loads the tokenizer, and ")
+    assert auto["reason"].endswith(" holds no tokenizer files here")
+    assert auto["called_at"] == "sglang/srt/entrypoints/engine.py:1169"
+
+
+@pytest.mark.frameworks
+@needs("vllm", "0.33.0")
+def test_vllm_serve_checks_refuse_auto_tool_choice_without_a_known_parser() -> None:
+    """``vllm serve`` validates its own arguments before it builds the engine: TypeError/KeyError there are
+    the framework's verdicts (vllm/entrypoints/common/cli_args.py), not the resolver crashing."""
+    missing = check("0.33.0", "vllm serve /m --enable-auto-tool-choice", "vllm", "h100")
+    res = missing["resolution"]
+    assert res["status"] == "raised"
+    assert res["exception"] == {
+        "type": "TypeError",
+        "message": "Error: --enable-auto-tool-choice requires --tool-call-parser",
+    }
+    assert res["at"] == "vllm/entrypoints/common/cli_args.py:554"
+    assert [(s["name"], s["status"]) for s in res["steps"]] == [
+        ("parse", "ran"),
+        ("validate_parsed_serve_args", "raised"),
+        ("validate_api_server_args", "not_reached"),
+        ("create_engine_config", "not_reached"),
+    ]
+    (rs001,) = [f for f in missing["findings"] if f["code"] == "RS001"]
+    assert rs001["severity"] == "error" and rs001["setting"] == "enable_auto_tool_choice"
+    unknown = check(
+        "0.33.0", "vllm serve /m --enable-auto-tool-choice --tool-call-parser nope", "vllm", "h100"
+    )
+    res = unknown["resolution"]
+    assert res["status"] == "raised" and res["at"] == "vllm/entrypoints/common/cli_args.py:620"
+    assert res["exception"]["type"] == "KeyError"
+    assert res["exception"]["message"].startswith("'invalid tool call parser: nope (chose from { ")
+    assert " hermes," in res["exception"]["message"]
+    assert [(s["name"], s["status"]) for s in res["steps"]][1:3] == [
+        ("validate_parsed_serve_args", "ran"),
+        ("validate_api_server_args", "raised"),
+    ]
+    ok = check("0.33.0", "vllm serve /m --enable-auto-tool-choice --tool-call-parser hermes", "vllm", "h100")
+    assert ok["resolution"]["status"] == "ok", ok["resolution"]
+    assert [s["status"] for s in ok["resolution"]["steps"]] == ["ran", "ran", "ran", "ran"]
+    assert "RS001" not in codes(ok)
+
+
+def test_vllm_parser_plugins_are_never_imported(tmp_path: Path) -> None:
+    """The launcher imports a --tool-parser-plugin file before validate_api_server_args: user code, which
+    argtrace never runs; the step is skipped with that reason."""
+
+    class Namespace:
+        tool_parser_plugin = str(tmp_path / "plugin.py")
+        reasoning_parser_plugin = ""
+
+    class Recorder:
+        active = False
+        step = None
+
+    out: dict[str, Any] = {}
+    steps.plan(out, steps.VLLM_STEPS)
+    steps.vllm_serve_checks(Namespace(), Recorder(), out)
+    by_name = {s["name"]: s for s in out["steps"]}
+    assert by_name["validate_parsed_serve_args"]["status"] == "skipped"  # no vLLM importable here
+    assert (by_name["validate_api_server_args"]["status"], by_name["validate_api_server_args"]["reason"]) == (
+        "skipped",
+        "--tool-parser-plugin names a plugin file the server imports first",
+    )

@@ -424,7 +424,7 @@ def _fold(
     section["writes"] = len(writes)
     section["declarations"] = len(decls)
     section["env_writes"] = [
-        {k: w.get(k) for k in ("name", "old", "new", "at", "by")}
+        {k: w.get(k) for k in ("name", "old", "new", "at", "by", "step")}
         for w in data.get("env_writes") or []
         if w.get("old") != w.get("new")
     ]
@@ -632,12 +632,18 @@ def _findings(
         )
     for w in data.get("env_writes") or []:
         name = str(w.get("name", ""))
-        if w.get("old") == w.get("new") or not name.startswith(("SGLANG_", "SGL_", "VLLM_")):
-            continue  # the framework's own variables, changed while resolving
+        if w.get("old") == w.get("new"):
+            continue
+        replaced = w.get("old") is not None  # a value the launch gave the server, replaced
+        if not replaced and not name.startswith(("SGLANG_", "SGL_", "VLLM_")):
+            continue  # a fresh variable of another program (NCCL, CUDA): the server's own business
+        step = f" in the start-up step {w['step']}" if w.get("step") else ""
         result.findings.append(
             rules.RS006.finding(
-                f"{w['name']}: {w.get('old')!r} -> {w.get('new')!r} by {w.get('by')} ({w.get('at')})",
+                f"{w['name']}: {w.get('old')!r} -> {w.get('new')!r} by {w.get('by')} ({w.get('at')}){step}"
+                + ("; the value the launch set does not reach the server's children" if replaced else ""),
                 at=w.get("at"),
+                setting=name if replaced else None,
             )
         )
 

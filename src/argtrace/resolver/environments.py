@@ -74,6 +74,9 @@ COMMON_PACKAGES: tuple[str, ...] = (
     "msgspec",
 )
 SGLANG_NEW_PACKAGES: tuple[str, ...] = ("apache-tvm-ffi", "pynvml", "einops")
+# srt/entrypoints/engine.py imports these at module level, and the launcher's _set_envs_and_config (a
+# start-up step, resolver/startup_steps.py) lives there
+SGLANG_LAUNCHER_PACKAGES: tuple[str, ...] = ("uvloop", "uvicorn", "fastapi", "setproctitle", "einops")
 VLLM_PACKAGES: tuple[str, ...] = (
     "regex",
     "cachetools",
@@ -451,6 +454,8 @@ def install_requirements(framework: str, version: str, requirements: Sequence[Re
     """What to install beside a ``--no-deps`` framework wheel: the transformers/tokenizers pins and the
     minimal pure-Python imports, each with the version spec the framework's METADATA states for it."""
     wanted = ["transformers", "tokenizers", *COMMON_PACKAGES]
+    if framework == "sglang":
+        wanted += SGLANG_LAUNCHER_PACKAGES
     if framework == "sglang" and _version_tuple(version) >= (0, 5, 15):
         wanted += SGLANG_NEW_PACKAGES
     if framework == "sglang" and (0, 5, 19) <= _version_tuple(version) < (0, 5, 23):

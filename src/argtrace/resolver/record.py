@@ -118,6 +118,7 @@ class Recorder:
     def __init__(self, enabled: bool = True) -> None:
         self.enabled = enabled
         self.active = False
+        self.step: str | None = None  # the start-up step running now (startup_steps.run_step sets it)
         self.writes: list[dict[str, Any]] = []
         self.declarations: list[dict[str, Any]] = []
         self.env_writes: list[dict[str, Any]] = []
@@ -198,13 +199,17 @@ def patch_environ(recorder: Recorder) -> None:
     def __setitem__(self: Any, key: str, value: str) -> None:
         if recorder.active and recorder.enabled:
             at, fn, _ = caller(skip_files=ENV_HELPERS)
-            recorder.env_writes.append({"name": key, "old": self.get(key), "new": value, "at": at, "by": fn})
+            recorder.env_writes.append(
+                {"name": key, "old": self.get(key), "new": value, "at": at, "by": fn, "step": recorder.step}
+            )
         orig_set(self, key, value)
 
     def __delitem__(self: Any, key: str) -> None:
         if recorder.active and recorder.enabled:
             at, fn, _ = caller(skip_files=ENV_HELPERS)
-            recorder.env_writes.append({"name": key, "old": self.get(key), "new": None, "at": at, "by": fn})
+            recorder.env_writes.append(
+                {"name": key, "old": self.get(key), "new": None, "at": at, "by": fn, "step": recorder.step}
+            )
         orig_del(self, key)
 
     cls.__setitem__ = __setitem__  # type: ignore[method-assign]
@@ -420,6 +425,8 @@ def run_vllm(argv: list[str], recorder: Recorder, out: dict[str, Any]) -> None:
             f.name: jsonable(getattr(engine_args, f.name, None)) for f in dataclasses.fields(engine_args)
         }
         step_done(out, "parse")
+        if out.get("startup"):
+            startup_steps().vllm_serve_checks(ns, recorder, out)
         recorder.active = True
         try:
             config = engine_args.create_engine_config(usage_context=UsageContext.OPENAI_API_SERVER)
@@ -680,7 +687,11 @@ def main() -> int:
         frames = [f"{rel(f.filename)}:{f.lineno} {f.name}" for f in tb]
         last = tb[-1] if tb else None
         site = raise_frame(exc, request["framework"]) or last
-        validation = isinstance(exc, (ValueError, AssertionError)) or type(exc).__name__ == "ValidationError"
+        validation = (
+            isinstance(exc, (ValueError, AssertionError))
+            or type(exc).__name__ == "ValidationError"
+            or bool(out.get("refused"))  # a start-up step's own kind of refusal (startup_steps.run_step)
+        )
         out["status"] = "raised" if validation else "crashed"
         out["exception"] = {
             "type": type(exc).__name__,

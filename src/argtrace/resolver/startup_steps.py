@@ -12,8 +12,20 @@ Each step is the framework's own code, called the way its launcher calls it:
 - SGLang model config: ``ModelConfig.from_server_args(server_args)``, what the scheduler builds
   (0.5.10.post1 srt/managers/scheduler.py:438) from the local ``config.json``: context length,
   ``json_model_override_args``, architectures, quantization checks against the (fake) device.
-- vLLM: ``create_engine_config`` already builds the model config from ``config.json`` and checks it against
-  the parallel config; its steps are recorded as such.
+- SGLang ``_set_envs_and_config(server_args)`` (0.5.10.post1 srt/entrypoints/engine.py, called just before
+  ``check_server_args``): the environment the launcher sets for its children (NCCL, CUDA, CuTe DSL variables),
+  the ulimit and the SIGQUIT handler. It runs with ``SGLANG_SKIP_SGL_KERNEL_VERSION_CHECK=1`` because its
+  version asserts check the GPU kernel packages (sglang-kernel, flashinfer_python) that the resolver
+  environment only stubs; the step's detail says so and names the variables it set.
+- SGLang ``resolve_auto_parsers(server_args)`` (0.5.23 srt/parser/template_detection.py:931, called at
+  srt/entrypoints/engine.py:1169 after ``check_server_args``): architecture parser defaults and
+  ``--reasoning-parser/--tool-call-parser auto``. ``auto`` loads the tokenizer, so it runs only when the model
+  directory holds the tokenizer files (offline: the resolver sets ``HF_HUB_OFFLINE``).
+- vLLM: ``validate_parsed_serve_args(args)`` (0.33.0 vllm/entrypoints/common/cli_args.py:531), what
+  ``vllm serve`` runs right after parsing (vllm/entrypoints/cli/main.py:114 ``cmd.validate(args)``), and
+  ``validate_api_server_args(args)`` (0.33.0 cli_args.py:615, from ``setup_server`` in
+  vllm/entrypoints/launchers/launcher.py:370): tool/reasoning parser names. Then ``create_engine_config``
+  builds the model config from ``config.json`` and checks it against the parallel config.
 
 ``out["steps"]`` is a list of ``{"name", "status", "reason", "called_at", "detail"}``; status is one of
 ``pending`` (while running), ``ran``, ``raised``, ``crashed``, ``skipped`` (with the reason) or
@@ -33,20 +45,17 @@ from typing import Any
 # source at run time so the line is that release's; reason when argtrace never runs the step)
 Step = tuple[str, str | None, str | None, str | None]
 
-SET_ENVS_REASON = (
-    "not run: it changes no server argument; it sets process-wide state (ulimit, signal handlers, NCCL and "
-    "CUDA environment variables) and asserts the versions of GPU kernel packages (sglang-kernel, "
+# the variable that turns off the GPU kernel package version asserts inside _set_envs_and_config
+KERNEL_CHECK_SWITCH = "SGLANG_SKIP_SGL_KERNEL_VERSION_CHECK"
+SET_ENVS_NOTE = (
+    f"run with {KERNEL_CHECK_SWITCH}=1: its version asserts check GPU kernel packages (sglang-kernel, "
     "flashinfer_python) that the resolver environment only stubs"
 )
 # What the launcher runs after the arguments are resolved, the same in both SGLang shapes.
 _AFTER_RESOLVING: list[Step] = [
-    (
-        "set_envs_and_config",
-        "sglang/srt/entrypoints/engine.py",
-        "_set_envs_and_config(server_args)",
-        SET_ENVS_REASON,
-    ),
+    ("set_envs_and_config", "sglang/srt/entrypoints/engine.py", "_set_envs_and_config(server_args)", None),
     ("check_server_args", "sglang/srt/entrypoints/engine.py", "server_args.check_server_args()", None),
+    ("resolve_auto_parsers", "sglang/srt/entrypoints/engine.py", "resolve_auto_parsers(server_args)", None),
     (
         "model_config",
         "sglang/srt/managers/scheduler.py",
@@ -66,10 +75,23 @@ SGLANG_STEPS: dict[str, list[Step]] = {
 }
 VLLM_STEPS: list[Step] = [
     ("parse", "vllm/engine/arg_utils.py", "def from_cli_args(", None),
+    ("validate_parsed_serve_args", "vllm/entrypoints/cli/main.py", ".validate(args)", None),
+    (
+        "validate_api_server_args",
+        "vllm/entrypoints/launchers/launcher.py",
+        "validate_api_server_args(args)",
+        None,
+    ),
     ("create_engine_config", "vllm/engine/arg_utils.py", "def create_engine_config(", None),
 ]
 # exceptions that are the framework refusing the configuration (a finding), not the resolver failing
 VALIDATION = ("ValueError", "AssertionError", "ValidationError", "NotImplementedError")
+# vLLM's serve-argument checks refuse with these too ("Error: --enable-auto-tool-choice requires
+# --tool-call-parser" is a TypeError, an unknown parser name a KeyError): inside those steps they are verdicts
+SERVE_CHECK_REFUSALS = ("TypeError", "KeyError")
+# where each vLLM release keeps the serve-argument checks (0.33.0 moved them to entrypoints/common)
+VLLM_CHECK_MODULES = ("vllm.entrypoints.common.cli_args", "vllm.entrypoints.openai.cli_args")
+VLLM_API_CHECK_MODULES = (*VLLM_CHECK_MODULES, "vllm.entrypoints.openai.api_server")
 
 
 def called_at(relative: str | None, needle: str | None) -> str | None:
@@ -116,17 +138,23 @@ def skip(out: dict[str, Any], name: str, reason: str) -> None:
     step["status"], step["reason"] = "skipped", reason
 
 
-def run_step(out: dict[str, Any], name: str, recorder: Any, call: Any) -> Any:
+def run_step(out: dict[str, Any], name: str, recorder: Any, call: Any, refusals: tuple[str, ...] = ()) -> Any:
     """Run ``call()`` under the recorder. A validation error propagates (the launch dies there, as the real
     server would; ``finish_steps`` marks this step ``raised``); any other exception is the resolver's
-    limit, not the framework's verdict: the step is ``crashed`` with the reason and resolution goes on."""
+    limit, not the framework's verdict: the step is ``crashed`` with the reason and resolution goes on.
+    ``refusals`` names further exception types that are this step's verdicts; ``out["refused"]`` tells the
+    recorder's caller so."""
     step = _step(out, name)
     started = time.perf_counter()
     recorder.active = True
+    recorder.step = name
     try:
         result = call()
     except BaseException as exc:
         if type(exc).__name__ in VALIDATION or isinstance(exc, (ValueError, AssertionError)):
+            raise
+        if type(exc).__name__ in refusals:
+            out["refused"] = name
             raise
         frames = traceback.extract_tb(exc.__traceback__)
         last = frames[-1] if frames else None
@@ -136,6 +164,7 @@ def run_step(out: dict[str, Any], name: str, recorder: Any, call: Any) -> Any:
         return None
     finally:
         recorder.active = False
+        recorder.step = None
         step["seconds"] = round(time.perf_counter() - started, 3)
     step["status"] = "ran"
     return result
@@ -167,15 +196,76 @@ def _model_dir_reason(model_path: Any, trust_remote_code: bool) -> str | None:
     return None
 
 
+TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json", "tokenizer.model", "vocab.json")
+
+
+def sglang_set_envs(server_args: Any, recorder: Any, out: dict[str, Any]) -> None:
+    """The launcher's ``_set_envs_and_config``: what it sets for the children is recorded; only the writes
+    that replace a value the process already had become ``env_writes`` (a fresh variable such as the per-run
+    ``SGLANG_RUN_ID`` is named in the step's detail, so the same launch always reports the same)."""
+    try:
+        from sglang.srt.entrypoints.engine import _set_envs_and_config
+    except Exception as exc:  # an import the stubs do not cover: the resolver's limit
+        skip(out, "set_envs_and_config", f"sglang.srt.entrypoints.engine does not import: {exc}"[:500])
+        return
+    before = len(recorder.env_writes)
+    had_switch = KERNEL_CHECK_SWITCH in os.environ
+    saved = os.environ.get(KERNEL_CHECK_SWITCH)
+    recorder.active = False  # the switch is argtrace's, not the launcher's: never a recorded write
+    os.environ[KERNEL_CHECK_SWITCH] = "1"
+    try:
+        run_step(out, "set_envs_and_config", recorder, lambda: _set_envs_and_config(server_args))
+    finally:
+        if had_switch:
+            os.environ[KERNEL_CHECK_SWITCH] = saved or ""
+        else:
+            os.environ.pop(KERNEL_CHECK_SWITCH, None)
+    fresh = recorder.env_writes[before:]
+    recorder.env_writes[before:] = [w for w in fresh if w.get("old") is not None]
+    step = _step(out, "set_envs_and_config")
+    if step["status"] == "ran":
+        step["detail"] = {
+            "note": SET_ENVS_NOTE,
+            "sets": sorted({str(w["name"]) for w in fresh if w.get("old") is None}),
+        }
+
+
+def _tokenizer_reason(server_args: Any) -> str | None:
+    """Why ``auto`` parser detection cannot run here (None when it can): it loads the tokenizer."""
+    wanted = [a for a in ("reasoning_parser", "tool_call_parser") if getattr(server_args, a, None) == "auto"]
+    if not wanted:
+        return None
+    path = str(getattr(server_args, "tokenizer_path", None) or getattr(server_args, "model_path", "") or "")
+    if not any(os.path.isfile(os.path.join(path, name)) for name in TOKENIZER_FILES):
+        names = ", ".join("--" + a.replace("_", "-") for a in wanted)
+        return f"{names} auto loads the tokenizer, and {path!r} holds no tokenizer files here"
+    return None
+
+
+def sglang_auto_parsers(server_args: Any, recorder: Any, out: dict[str, Any]) -> None:
+    try:
+        from sglang.srt.parser.template_detection import resolve_auto_parsers
+    except Exception:
+        skip(out, "resolve_auto_parsers", "this release has no parser auto-detection")
+        return
+    reason = _tokenizer_reason(server_args)
+    if reason:
+        skip(out, "resolve_auto_parsers", reason)
+        return
+    run_step(out, "resolve_auto_parsers", recorder, lambda: resolve_auto_parsers(server_args))
+
+
 def sglang_startup(
     server_args: Any, recorder: Any, out: dict[str, Any], pipeline: bool, log_args: Any = None
 ) -> None:
-    """check_server_args, the ``server_args=`` log line (``log_args``), then the scheduler's ModelConfig,
-    in the launcher's order."""
+    """_set_envs_and_config, check_server_args, the parser auto-detection, the ``server_args=`` log line
+    (``log_args``), then the scheduler's ModelConfig, in the launcher's order."""
+    sglang_set_envs(server_args, recorder, out)
     if hasattr(server_args, "check_server_args"):
         run_step(out, "check_server_args", recorder, server_args.check_server_args)
     else:
         skip(out, "check_server_args", "this release has no ServerArgs.check_server_args")
+    sglang_auto_parsers(server_args, recorder, out)
     if log_args is not None:
         log_args()
     reason = _model_dir_reason(
@@ -211,3 +301,46 @@ def sglang_model_summary(config: Any) -> dict[str, Any]:
         summary["model_override_args"] = override if isinstance(override, (dict, str)) else repr(override)
     plain = (str, int, float, bool, list, dict, type(None))
     return {k: v for k, v in summary.items() if isinstance(v, plain)}
+
+
+def _first_attr(modules: tuple[str, ...], name: str) -> Any:
+    import importlib
+
+    for module in modules:
+        try:
+            found = getattr(importlib.import_module(module), name, None)
+        except Exception:
+            continue
+        if found is not None:
+            return found
+    return None
+
+
+def vllm_serve_checks(ns: Any, recorder: Any, out: dict[str, Any]) -> None:
+    """What ``vllm serve`` checks between parsing and building the engine config, in its order."""
+    validate = _first_attr(VLLM_CHECK_MODULES, "validate_parsed_serve_args")
+    if validate is None:
+        skip(out, "validate_parsed_serve_args", "this release has no validate_parsed_serve_args")
+    else:
+        run_step(out, "validate_parsed_serve_args", recorder, lambda: validate(ns), SERVE_CHECK_REFUSALS)
+    plugins = [
+        flag
+        for flag, attr in (
+            ("--tool-parser-plugin", "tool_parser_plugin"),
+            ("--reasoning-parser-plugin", "reasoning_parser_plugin"),
+        )
+        if getattr(ns, attr, None)
+    ]
+    if plugins:
+        # the launcher imports the plugin file first (init_parser_plugin): argtrace never runs user code
+        skip(
+            out,
+            "validate_api_server_args",
+            f"{', '.join(plugins)} names a plugin file the server imports first",
+        )
+        return
+    api_check = _first_attr(VLLM_API_CHECK_MODULES, "validate_api_server_args")
+    if api_check is None:
+        skip(out, "validate_api_server_args", "this release has no validate_api_server_args")
+        return
+    run_step(out, "validate_api_server_args", recorder, lambda: api_check(ns), SERVE_CHECK_REFUSALS)

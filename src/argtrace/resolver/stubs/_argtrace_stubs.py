@@ -297,10 +297,14 @@ def install_fake_gpu(prof: dict) -> None:
     if importlib.util.find_spec("vllm") is not None:
         for namespace in VLLM_OP_NAMESPACES:
             setattr(torch.ops, namespace, _DummyOpNamespace(namespace))
-        _tolerant_register_fake(torch)
+        _tolerant_register_fake(torch, VLLM_OP_NAMESPACES)
         _fake_triton_driver(prof)
         if prof.get("vendor", "nvidia") == "nvidia":
             after_import("vllm.platforms.cuda", _vllm_device_count)
+    if importlib.util.find_spec("sglang") is not None:
+        # SGLang registers fake kernels for the stubbed sgl_kernel ops at import on CUDA (0.5.10.post1
+        # srt/layers/moe/topk.py:1118, reached by the launcher's srt/entrypoints/engine.py)
+        _tolerant_register_fake(torch, SGLANG_OP_NAMESPACES)
     os.environ.setdefault("ARGTRACE_FAKE_GPU_INSTALLED", "1")
 
 
@@ -374,6 +378,7 @@ class _AfterImportFinder(importlib.abc.MetaPathFinder):
 
 # vLLM's custom-op namespaces (registered by its CUDA extensions, which are stubbed): every op exists and
 # returns False when called, which is what the capability queries vLLM makes at import time need.
+SGLANG_OP_NAMESPACES = ("sgl_kernel",)
 VLLM_OP_NAMESPACES = ("_C", "_moe_C", "_C_cache_ops", "_C_custom_ar", "_vllm_fa2_C", "_vllm_fa3_C",
                       "_flashmla_C", "_flashmla_extension_C", "_qutlass_C", "_rocm_C")
 
@@ -430,7 +435,7 @@ def _fake_triton_driver(prof: dict) -> None:
     driver._active = fake
 
 
-def _tolerant_register_fake(torch) -> None:
+def _tolerant_register_fake(torch, namespaces: tuple) -> None:
     """``register_fake("_C::op")`` for a stubbed op namespace registers nothing (the op does not exist in
     the dispatcher); every other registration goes through."""
     import torch.library as tl
@@ -439,7 +444,7 @@ def _tolerant_register_fake(torch) -> None:
 
     def register_fake(op, *args, **kwargs):
         name = op if isinstance(op, str) else ""
-        if name.split("::", 1)[0] in VLLM_OP_NAMESPACES:
+        if name.split("::", 1)[0] in namespaces:
             if args and callable(args[0]):
                 return args[0]
             return lambda fn: fn
