@@ -335,7 +335,9 @@ LINE_NOTES: Mapping[str, str] = {
     "PR001": "renames the variable to the one the release reads, when the two differ only in the prefix or "
     "a typo (never when ENABLE/DISABLE flips its meaning)",
     "PR002": "renames the variable to the one the release reads, when the two differ only in the prefix or "
-    "a typo (never when ENABLE/DISABLE flips its meaning)",
+    "a typo; when ENABLE/DISABLE flips its meaning (`SGL_DISABLE_X=1` read now as `SGLANG_ENABLE_X`, which "
+    "SGLang fills with the old value as it is) it writes the new name with the opposite boolean value "
+    "(`SGLANG_ENABLE_X=0`), and nothing for a value that is not a boolean",
     "RS001": "for SGLang's Mamba radix-cache refusal: the edit of the shell hazard that cut "
     "`extra_buffer` off, else the strategy flag with `extra_buffer`, else `--disable-radix-cache`, whichever "
     "the framework's own resolution, re-run, accepts first",
