@@ -18,7 +18,7 @@ from argtrace.frameworks.schema import bundled_versions
 from argtrace.layers.memory import analyze_memory
 from argtrace.layers.memory import pipeline as pl
 from argtrace.resolver.environments import find_environment
-from tests.conftest import REPO
+from tests.conftest import REPO, run_cli
 
 MODELS = REPO / "tests/data/models"
 LAYER_TP2 = 218_120_704
@@ -250,3 +250,20 @@ def test_more_stages_than_gpus_and_no_pp_unchanged() -> None:
     plain = memory("llama-3.1-8b", "sglang", "0.5.10.post1", tp_size=2).sections["memory"]
     assert "pipeline" not in plain
     assert plain["per"] == "rank 0 after TP/EP sharding, bytes"
+
+
+@pytest.mark.usefixtures("no_sources")
+def test_mem_text_names_the_worst_stage_and_lists_every_stage(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "200")
+    argv = ["mem", "--model-config", "tests/data/models/deepseek-v3", "--gpu", "h100x8", "--"]
+    text = run_cli([*argv, "--pp-size", "4", "--tp-size", "2"], cwd=REPO).stdout
+    assert (
+        "  pipeline stage 3 of 4 (layers 45-60) runs out first; the figures below are its ranks' "
+        "(split: documented rule)\n"
+        "    stage 0: layers 0-14 + embedding, weights 66.01 GiB, OOM at kv_cache\n"
+        "    stage 1: layers 15-29, weights 80.41 GiB, OOM at weights\n"
+        "    stage 2: layers 30-44, weights 80.41 GiB, OOM at weights\n"
+        "    stage 3: layers 45-60 + lm_head, weights 86.63 GiB, OOM at weights\n"
+        "  . context + other processes         0.70 GiB\n"
+        "  W weights                          86.63 GiB\n"
+    ) in text
