@@ -116,3 +116,37 @@ def test_mem_from_log_takes_the_release_from_the_logs_version_line() -> None:
     plain += ["--model-config", "tests/data/models/qwen3.5-9b", "--format", "json"]
     sglang = run_cli(plain, cwd=REPO).json
     assert sglang["framework"] == {"name": "sglang", "version": "0.5.10.post1", "source": "bundled-schema"}
+
+
+@pytest.mark.frameworks
+@pytest.mark.slow
+def test_the_logs_release_stays_the_source_after_resolution_ran(tmp_path: Path) -> None:
+    from argtrace.resolver.environments import find_environment
+
+    if find_environment("vllm", "0.33.0") is None:
+        pytest.skip("no vllm 0.33.0 resolver environment")
+    # the real gpustack#5556 log, its banner's release set to one whose resolver environment exists here
+    log = tmp_path / "server.log"
+    log.write_text(REAL_LOG.read_text().replace("version 0.22.1", "version 0.33.0"))
+    argv = [
+        "check",
+        "--format",
+        "json",
+        "--gpu",
+        "h100x2",
+        "--model-config",
+        "tests/data/models/llama-3.1-8b",
+    ]
+    report = run_cli(
+        [*argv, "--log", str(log), "-c", "vllm serve /m --tensor-parallel-size 2"], cwd=REPO
+    ).json
+    assert report["resolution"]["status"] == "ok"
+    assert report["resolution"]["interpreter"] == "resolver-env vllm==0.33.0"
+    # the framework's own code ran for the release the log showed; how the release was decided is the log
+    assert report["framework"] == {
+        "name": "vllm",
+        "version": "0.33.0",
+        "source": "log",
+        "evidence": f"the log's `█  version 0.33.0` at {log}:2",
+    }
+    assert report["memory"]["version"] == "0.33.0"
