@@ -267,3 +267,42 @@ def test_mem_text_names_the_worst_stage_and_lists_every_stage(monkeypatch: pytes
         "  . context + other processes         0.70 GiB\n"
         "  W weights                          86.63 GiB\n"
     ) in text
+
+
+def _wheel(cache: Path, version: str, body: str) -> None:
+    import zipfile
+
+    (cache / "wheels").mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(cache / "wheels" / f"sglang-{version}-py3-none-any.whl", "w") as archive:
+        archive.writestr("sglang/srt/distributed/utils.py", body)
+
+
+def test_a_wheel_in_the_cache_is_read_and_a_function_that_cannot_run_alone_falls_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ARGTRACE_CACHE_DIR", str(tmp_path))
+    # a stand-in release whose rule puts every extra layer first (not SGLang's): its own function is used
+    _wheel(
+        tmp_path,
+        "9.9.1",
+        "import os\n\n\ndef helper():\n    pass\n\n\n"
+        "def get_pp_indices(num_hidden_layers: int, pp_rank: int, pp_size: int) -> Tuple[int, int]:\n"
+        "    base, extra = divmod(num_hidden_layers, pp_size)\n"
+        "    sizes = [base + (1 if r < extra else 0) for r in range(pp_size)]\n"
+        "    return sum(sizes[:pp_rank]), sum(sizes[: pp_rank + 1])\n",
+    )
+    own = pl.partition("sglang", "9.9.1", 61, 4)
+    assert own.basis == "framework-code"
+    assert own.source == (
+        "sglang 9.9.1's own get_pp_indices (sglang/srt/distributed/utils.py:8, "
+        "in sglang-9.9.1-py3-none-any.whl)"
+    )
+    assert [(s.start, s.end) for s in own.stages] == [(0, 16), (16, 31), (31, 46), (46, 61)]
+    # one that needs the rest of its module: the documented rule, and why
+    _wheel(tmp_path, "9.9.2", "def get_pp_indices(n, rank, size):\n    return helper(n, rank, size)\n")
+    fallback = pl.partition("sglang", "9.9.2", 61, 4)
+    assert fallback.basis == "documented rule"
+    assert fallback.source.endswith(
+        "; sglang 9.9.2's own get_pp_indices cannot run alone (NameError: name 'helper' is not defined)"
+    )
+    assert [(s.start, s.end) for s in fallback.stages] == [(0, 15), (15, 30), (30, 45), (45, 61)]

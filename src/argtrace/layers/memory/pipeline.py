@@ -20,7 +20,6 @@ Without it the rule above is applied and the partition says that it rests on the
 from __future__ import annotations
 
 import ast
-import logging
 import typing
 import zipfile
 from collections.abc import Callable, Mapping, Sequence
@@ -85,6 +84,15 @@ class _Environ:
         return self._env.get(name, default)
 
 
+class _QuietLogger:
+    """vLLM's function logs an uneven split at INFO; argtrace reports the split itself."""
+
+    def info(self, *args: object, **kwargs: object) -> None:
+        return None
+
+    debug = warning = info
+
+
 def _source_text(framework: str, version: str | None) -> tuple[str, str] | None:
     """(source text, where it was read) of the release's ``distributed/utils.py``, or None."""
     if not version or framework not in SOURCE_FILE:
@@ -121,7 +129,7 @@ def _framework_function(
     namespace: dict[str, object] = {
         "os": environ,
         "envs": environ,
-        "logger": logging.getLogger("argtrace.framework.get_pp_indices"),
+        "logger": _QuietLogger(),
         "Tuple": tuple,
         "Optional": typing.Optional,
         "List": list,
@@ -165,36 +173,46 @@ def partition(
     variable = OVERRIDE_VARIABLE.get(framework, "")
     override = env.get(variable)
     found = _source_text(framework, version)
-    indices: Callable[[int, int, int], tuple[int, int]]
+    why_not = f"the source of {framework} {version or '(no release)'} is not on this machine"
     if found is not None:
         try:
             function, line = _framework_function(found[0], env)
-        except (SyntaxError, StopIteration):
-            found = None
-        else:
-            indices = function
-            source = (
-                f"{framework} {version}'s own get_pp_indices ({SOURCE_FILE[framework]}:{line}, {found[1]})"
+            own = _split(function, num_layers, pp)
+        except ValueError as exc:  # the framework's own refusal of an override: that is the answer
+            return Partition(
+                (), "framework-code", _own_source(framework, version, found[1]), override, str(exc)
             )
-            basis = "framework-code"
-    if found is None:
+        except Exception as exc:
+            why_not = (
+                f"{framework} {version}'s own get_pp_indices cannot run alone ({type(exc).__name__}: {exc})"
+            )
+        else:
+            source = f"{_own_source(framework, version, found[1], line)}"
+            return Partition(own, "framework-code", source, override)
+    source = f"{DOCUMENTED_RULE.get(framework, DOCUMENTED_RULE['sglang'])}; {why_not}"
 
-        def indices(n: int, rank: int, size: int) -> tuple[int, int]:
-            return documented_indices(framework, n, rank, size, override)
+    def documented(n: int, rank: int, size: int) -> tuple[int, int]:
+        return documented_indices(framework, n, rank, size, override)
 
-        source = (
-            f"{DOCUMENTED_RULE.get(framework, DOCUMENTED_RULE['sglang'])}; the source of {framework} "
-            f"{version or '(no release)'} is not on this machine"
-        )
-        basis = "documented rule"
-    stages: list[Stage] = []
     try:
-        for rank in range(pp):
-            start, end = indices(num_layers, rank, pp)
-            stages.append(Stage(rank, int(start), int(end), rank == 0, rank == pp - 1))
+        return Partition(_split(documented, num_layers, pp), "documented rule", source, override)
     except ValueError as exc:
-        return Partition((), basis, source, override, str(exc))
-    return Partition(tuple(stages), basis, source, override if override is not None else None)
+        return Partition((), "documented rule", source, override, str(exc))
+
+
+def _own_source(framework: str, version: str | None, where: str, line: int | None = None) -> str:
+    at = f"{SOURCE_FILE[framework]}:{line}" if line else SOURCE_FILE[framework]
+    return f"{framework} {version}'s own get_pp_indices ({at}, {where})"
+
+
+def _split(
+    indices: Callable[[int, int, int], tuple[int, int]], num_layers: int, pp: int
+) -> tuple[Stage, ...]:
+    stages = []
+    for rank in range(pp):
+        start, end = indices(num_layers, rank, pp)
+        stages.append(Stage(rank, int(start), int(end), rank == 0, rank == pp - 1))
+    return tuple(stages)
 
 
 def stage_spec(spec: ModelSpec, stage: Stage) -> ModelSpec:
