@@ -150,3 +150,18 @@ def test_the_logs_release_stays_the_source_after_resolution_ran(tmp_path: Path) 
         "evidence": f"the log's `█  version 0.33.0` at {log}:2",
     }
     assert report["memory"]["version"] == "0.33.0"
+
+
+@pytest.mark.parametrize("gz", [False, True])
+def test_a_line_across_a_chunk_boundary_and_after_an_overlong_line(tmp_path: Path, gz: bool) -> None:
+    from argtrace.layers.log.check import _VERSION_CHUNK_BYTES, _VERSION_LINE_BYTES
+
+    long_line = "x" * (_VERSION_LINE_BYTES + 4096)  # cut, its rest skipped: still one line
+    # the version line starts 20 bytes before the first chunk's end
+    pad = "y" * (_VERSION_CHUNK_BYTES - 20 - len(long_line) - 2)
+    assert len(pad) > 0
+    text = f"{long_line}\n{pad}\n{VERSION_LINE}\nlast line\n"
+    path = tmp_path / ("b.log.gz" if gz else "b.log")
+    path.write_bytes(gzip.compress(text.encode()) if gz else text.encode())
+    found = logged_release(str(path), "vllm")
+    assert found is not None and (found.version, found.at) == ("0.22.1", f"{path}:3")
