@@ -165,3 +165,8 @@ def test_a_line_across_a_chunk_boundary_and_after_an_overlong_line(tmp_path: Pat
     path.write_bytes(gzip.compress(text.encode()) if gz else text.encode())
     found = logged_release(str(path), "vllm")
     assert found is not None and (found.version, found.at) == ("0.22.1", f"{path}:3")
+    # a line longer than two chunks is held only up to its cut, and the numbering goes on
+    text = f"first\n{'z' * (_VERSION_CHUNK_BYTES * 2 + 7)}\n{VERSION_LINE}\n"
+    path.write_bytes(gzip.compress(text.encode()) if gz else text.encode())
+    found = logged_release(str(path), "vllm")
+    assert found is not None and (found.version, found.at) == ("0.22.1", f"{path}:3")
