@@ -306,3 +306,22 @@ def test_a_wheel_in_the_cache_is_read_and_a_function_that_cannot_run_alone_falls
         "; sglang 9.9.2's own get_pp_indices cannot run alone (NameError: name 'helper' is not defined)"
     )
     assert [(s.start, s.end) for s in fallback.stages] == [(0, 15), (15, 30), (30, 45), (45, 61)]
+
+
+def test_sglangs_own_sizing_is_not_run_for_one_rank_under_pp() -> None:
+    # framework_sizing.py drives one ModelRunner: with PP the stages stay the formulas', and a note says so
+    result = analyze_memory(
+        MODELS / "llama-3.1-8b",
+        "h100x8",
+        {"pp_size": 2},
+        "sglang",
+        "0.5.23",
+        framework_argv=["--model-path", "/m", "--pp-size", "2"],
+    )
+    m = result.sections["memory"]
+    assert "framework_sizing" not in m
+    assert m["source"] == "argtrace formulas after sglang 0.5.10.post1"
+    assert (
+        "pp_size 2: SGLang's own sizing runs for one rank; every pipeline stage is sized by the formulas"
+        in (m["notes"])
+    )
