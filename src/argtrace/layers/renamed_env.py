@@ -12,7 +12,7 @@ Advice for such a rename must give the new name the *opposite* value.
 
 from __future__ import annotations
 
-# SGLang's EnvBool.parse (sglang/srt/environ.py, 0.5.10.post1 :145-149): these words, case-insensitive.
+# SGLang's EnvBool.parse (sglang/srt/environ.py, 0.5.10.post1 :121-124): these words, case-insensitive.
 TRUE_WORDS = ("true", "1", "yes", "y")
 FALSE_WORDS = ("false", "0", "no", "n")
 _FLIP = {"ENABLE": "DISABLE", "DISABLE": "ENABLE"}
