@@ -325,3 +325,30 @@ def test_sglangs_own_sizing_is_not_run_for_one_rank_under_pp() -> None:
         "pp_size 2: SGLang's own sizing runs for one rank; every pipeline stage is sized by the formulas"
         in (m["notes"])
     )
+
+
+def test_a_logs_figures_are_stage_0s() -> None:
+    # Load weight begin/end figures are rank 0's: stage 0 is reported, sized from them, and not re-synced
+    from argtrace.layers.memory.analyze import analyze_memory as analyze
+
+    gib = 1 << 30
+    result = analyze(
+        MODELS / "llama-3.1-8b",
+        "h100x8",
+        {"pp_size": 2},
+        "sglang",
+        "0.5.10.post1",
+        pre_load_bytes=int(78.5 * gib),
+        post_load_bytes=int(70.0 * gib),
+    )
+    pipeline = result.sections["memory"]["pipeline"]
+    assert (pipeline["reported"], pipeline["worst_stage"]) == ("log", 0)
+    assert (
+        pipeline["synced"]
+        == "stage 0 sized from the log's own figures (rank 0's); the other stages are estimates"
+    )
+    assert result.sections["memory"]["weights_bytes"] == int(8.5 * gib)  # the log's begin - end
+    vllm = analyze_memory(
+        MODELS / "llama-3.1-8b", "h100x8", {"pipeline_parallel_size": 2}, "vllm", "0.33.0"
+    ).sections["memory"]["pipeline"]
+    assert (vllm["reported"], vllm["worst_stage"]) == ("worst", 1)

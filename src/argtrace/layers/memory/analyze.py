@@ -777,7 +777,8 @@ def analyze_memory(
     if staged is not None:
         from argtrace.layers.memory.pipeline import stage_line
 
-        where = f" ({stage_line(staged[0].partition, staged[1], pp)})"
+        reported = str(section["pipeline"]["reported"])
+        where = f" ({stage_line(staged[0].partition, staged[1], pp, reported)})"
         evidence += (Evidence("memory", None, staged[0].partition.source),)
     if p.verdict == "oom":
         best = section["suggested"][0] if section["suggested"] else None

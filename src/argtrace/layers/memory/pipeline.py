@@ -352,9 +352,15 @@ def worst_stage(plans: Sequence[Any], key: Callable[[Any], tuple[Any, ...]] | No
 
 
 def section_of(
-    part: Partition, pp: int, stages: Sequence[Mapping[str, Any]], worst: int, synced: str
+    part: Partition,
+    pp: int,
+    stages: Sequence[Mapping[str, Any]],
+    worst: int,
+    synced: str,
+    reported: str = "worst",
 ) -> dict[str, Any]:
-    """``memory.pipeline`` in the JSON contract."""
+    """``memory.pipeline`` in the JSON contract. ``reported``: ``worst`` (the stage that gives out first) or
+    ``log`` (stage 0, whose rank printed the log's figures)."""
     return {
         "pp_size": pp,
         "partition": [[s.start, s.end] for s in part.stages],
@@ -362,17 +368,19 @@ def section_of(
         "partition_basis": part.basis,
         "override": part.override,
         "worst_stage": worst,
+        "reported": reported,
         "stages": list(stages),
         "synced": synced,
     }
 
 
-def stage_line(part: Partition, worst: int, pp: int) -> str:
+def stage_line(part: Partition, worst: int, pp: int, reported: str = "worst") -> str:
     """How findings name the stage they are about (and what the split rests on)."""
     stage = part.stages[worst]
+    which = "the stage that runs out first" if reported == "worst" else "the stage whose rank printed the log"
     rests = (
         "the framework's own get_pp_indices"
         if part.basis == "framework-code"
         else "the documented rule (the release's source is not on this machine)"
     )
-    return f"pipeline {stage.label} of {pp}, the stage that runs out first; split by {rests}"
+    return f"pipeline {stage.label} of {pp}, {which}; split by {rests}"

@@ -67,7 +67,13 @@ def _pipeline_lines(pipeline: Any) -> list[str]:
     first, last = row["layers"][0], row["layers"][1] - 1
     out = [
         f"  pipeline stage {worst} of {pipeline['pp_size']} (layers {first}-{last}) "
-        + ("runs out first" if row["verdict"] == "oom" else "has the least room")
+        + (
+            "is the one whose rank printed the log"
+            if pipeline.get("reported") == "log"
+            else "runs out first"
+            if row["verdict"] == "oom"
+            else "has the least room"
+        )
         + f"; the figures below are its ranks' (split: {pipeline['partition_basis']})"
     ]
     for r in stages:

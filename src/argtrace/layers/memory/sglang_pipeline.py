@@ -42,6 +42,8 @@ def _stage_row(stage: pl.Stage, p: sg.Plan, w: WeightEstimate, spec: ModelSpec, 
         "kv_bytes_per_token": p.kv.bytes_per_token,
         "mamba_layers": p.mamba.layers if p.mamba else 0,
         "mamba_bytes_per_slot": p.mamba.bytes_per_slot if p.mamba else 0,
+        "mamba_conv_bytes_per_slot": p.mamba.conv_bytes_per_slot if p.mamba else 0,
+        "mamba_ssm_bytes_per_slot": p.mamba.ssm_bytes_per_slot if p.mamba else 0,
         "max_total_num_tokens": p.max_total_num_tokens if p.verdict != "oom" else None,
         "max_mamba_cache_size": p.max_mamba_cache_size if p.mamba else None,
         "verdict": p.verdict,
@@ -93,15 +95,20 @@ def plan_stages(
 
     plans = run(r)
     synced = "each stage's own capacity (a stage does not fit)"
-    if all(p.verdict != "oom" for p in plans):
+    from_log = pre_load_bytes is not None or post_load_bytes is not None
+    if from_log:
+        # The log's Load weight lines are rank 0's and its pool sizes are already the synced ones: stage 0 is
+        # the one its figures can be compared with.
+        synced = "stage 0 sized from the log's own figures (rank 0's); the other stages are estimates"
+    elif all(p.verdict != "oom" for p in plans):
         tokens = min(p.max_total_num_tokens for p in plans)
         capped = replace(
             r, max_total_tokens=tokens if r.max_total_tokens is None else min(tokens, r.max_total_tokens)
         )
         plans = run(capped)
         synced = f"max_total_num_tokens {tokens}: the smallest stage's, all_reduce(MIN) over the PP ranks"
-    worst = pl.worst_stage(plans)
+    worst = 0 if from_log else pl.worst_stage(plans)
     rows = [_stage_row(s, p, w, spec, pp) for s, p, w in zip(part.stages, plans, weights, strict=True)]
-    section["pipeline"] = pl.section_of(part, pp, rows, worst, synced)
+    section["pipeline"] = pl.section_of(part, pp, rows, worst, synced, "log" if from_log else "worst")
     section["per"] = f"one rank of pipeline stage {worst} (of {pp}) after TP/EP sharding, bytes"
     return Staged(part, plans, weights), worst

@@ -55,7 +55,12 @@ def plan_stages(
         plan(v, r, w, gpu_total_bytes, available_bytes if s.rank == 0 else None)
         for s, v, w in zip(part.stages, views, weights, strict=True)
     ]
-    worst = pl.worst_stage(plans, key=lambda p: (p.num_blocks, p.margin_bytes))
+    # A log's available memory is rank 0's: then stage 0 is the one its figures can be compared with.
+    worst = (
+        0
+        if available_bytes is not None
+        else pl.worst_stage(plans, key=lambda p: (p.num_blocks, p.margin_bytes))
+    )
     rows = []
     for s, p, w in zip(part.stages, plans, weights, strict=True):
         embed, head = pl.stage_extras("vllm", spec, s, pp)
@@ -78,16 +83,19 @@ def plan_stages(
             }
         )
     synced = (
-        f"num_blocks {plans[worst].num_blocks}: the smallest rank's, get_kv_cache_configs"
+        "stage 0 sized from the log's available KV cache memory (rank 0's); the other stages are estimates"
+        if available_bytes is not None
+        else f"num_blocks {plans[worst].num_blocks}: the smallest rank's, get_kv_cache_configs"
         if all(p.verdict != "oom" for p in plans)
         else "each stage's own (a stage does not fit)"
     )
-    section["pipeline"] = pl.section_of(part, pp, rows, worst, synced)
+    reported = "log" if available_bytes is not None else "worst"
+    section["pipeline"] = pl.section_of(part, pp, rows, worst, synced, reported)
     section["per"] = f"one rank of pipeline stage {worst} (of {pp}) after TP/EP sharding, bytes"
     stage = part.stages[worst]
 
     def weights_for(tp: int) -> WeightEstimate:
         return pl.stage_weights(spec, tp, estimate_weights(spec, tp, model_dir), stage, pp, "vllm", model_dir)
 
-    where = f" ({pl.stage_line(part, worst, pp)})"
+    where = f" ({pl.stage_line(part, worst, pp, reported)})"
     return plans[worst], weights[worst], views[worst], where, weights_for
