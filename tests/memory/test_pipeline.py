@@ -188,6 +188,10 @@ def test_61_layers_over_pp_4_name_the_stage_that_does_not_fit() -> None:
     assert m["pipeline"]["worst_stage"] == 3
     assert (m["oom_stage"], m["weights_bytes"], m["kv_layers"]) == ("weights", 93_022_526_336, 16)
     (oom,) = [f for f in sglang.findings if f.code == "MM001"]
+    assert oom.fix == (
+        "no setting fits on this GPU: use more GPUs (--tp-size, or more pipeline stages with --pp-size) or a "
+        "quantized checkpoint"
+    )
     split = (
         "the framework's own get_pp_indices"
         if find_environment("sglang", "0.5.10.post1")

@@ -785,7 +785,9 @@ def analyze_memory(
         fix = (
             f"use {' '.join(best['flags'])} ({best['cost']})"
             if best
-            else "no setting fits on this GPU: use more GPUs (--tp-size) or a quantized checkpoint"
+            else "no setting fits on this GPU: use more GPUs "
+            + ("(--tp-size, or more pipeline stages with --pp-size)" if staged is not None else "(--tp-size)")
+            + " or a quantized checkpoint"
         )
         # The formulas follow one release; for another, the pools below the weights are that release's own
         # arithmetic (0.5.15+ sizes the Mamba cache differently): a prediction, not a certainty.
