@@ -573,8 +573,9 @@ def _framework_sizing_argv(report: Report, options: CheckOptions) -> list[str] |
     return None if any(w is None for w in words) else [w for w in words if w is not None]
 
 
-# Release sources that say what ran (or that nothing shows it): resolution running does not replace them.
-_OBSERVED_OR_NONE = ("none", "live", "process", "run")
+# Release sources that say what ran (or that nothing shows it): resolution running does not replace them
+# (a --log's version line is what ran as much as /server_info is).
+_OBSERVED_OR_NONE = ("none", "live", "process", "run", "log")
 
 
 def analyze_server(

@@ -15,9 +15,6 @@ from tests.needs import unmet
 
 # Rules with a producer whose own example cannot get an edit, and why.
 NO_EDIT = {
-    # SGL_DISABLE_TP_MEMORY_INBALANCE_CHECK is read now as SGLANG_ENABLE_TP_MEMORY_INBALANCE_CHECK: the same
-    # value would mean the opposite, so the fix stays a text (edits.renamed_variable)
-    "PR002": "the replacement variable has the opposite sense",
     # the example's fix is "remove SGLANG_ENABLE_SPEC_V2" (0.5.23 no longer reads it): no replacement name
     "PR001": "the release reads no variable of that name: the fix is to drop it",
 }

@@ -235,8 +235,11 @@ def renamed_variable(finding: Finding, source: SourceFile, report: Report) -> Pr
 
     Only a pure rename is an edit: when the names differ in more than the prefix (``SGL_DISABLE_X`` read
     now as ``SGLANG_ENABLE_X``), the same value would mean the opposite, so the fix stays a text."""
-    match = _VAR_FIX.fullmatch((finding.fix or "").strip())
     where = parse_at(finding.at)
+    inverted = _INVERTED_FIX.fullmatch((finding.fix or "").strip())
+    if inverted is not None and where is not None:
+        return _inverted_variable(inverted, where[1], source)
+    match = _VAR_FIX.fullmatch((finding.fix or "").strip())
     if match is None or where is None:
         return None
     new = match.group(1)
@@ -253,6 +256,34 @@ def renamed_variable(finding: Finding, source: SourceFile, report: Report) -> Pr
     return Proposal(
         (FixEdit(source.label, _pos(where[1], col), _pos(where[1], col + len(old)), new),),
         f"Rename {old} to {new} at {source.label}:{where[1]}:{col}.",
+    )
+
+
+# PR002 for a rename of the opposite sense (layers/renamed_env.py): the new name with the opposite value.
+_INVERTED_FIX = re.compile(r"write ([A-Z_][A-Z0-9_]*)=(\S+) instead of ([A-Z_][A-Z0-9_]*)=(\S+)")
+
+
+def _inverted_variable(match: re.Match[str], line_no: int, source: SourceFile) -> Proposal | None:
+    """Replace ``OLD=VALUE`` (exactly as written, unquoted) by ``NEW=OPPOSITE`` on the finding's line."""
+    new, opposite, old, value = match.groups()
+    line = source.line(line_no)
+    if line is None:
+        return None
+    hits = [m for m in re.finditer(rf"\b{re.escape(old)}=(\S*)", line) if m.group(1) == value]
+    if len(hits) != 1:
+        return None
+    col = hits[0].start() + 1
+    return Proposal(
+        (
+            FixEdit(
+                source.label,
+                _pos(line_no, col),
+                _pos(line_no, col + len(hits[0].group(0))),
+                f"{new}={opposite}",
+            ),
+        ),
+        f"Write {new}={opposite} instead of {old}={value} at {source.label}:{line_no}:{col} (the new name "
+        "means the opposite).",
     )
 
 
@@ -304,7 +335,9 @@ LINE_NOTES: Mapping[str, str] = {
     "PR001": "renames the variable to the one the release reads, when the two differ only in the prefix or "
     "a typo (never when ENABLE/DISABLE flips its meaning)",
     "PR002": "renames the variable to the one the release reads, when the two differ only in the prefix or "
-    "a typo (never when ENABLE/DISABLE flips its meaning)",
+    "a typo; when ENABLE/DISABLE flips its meaning (`SGL_DISABLE_X=1` read now as `SGLANG_ENABLE_X`, which "
+    "SGLang fills with the old value as it is) it writes the new name with the opposite boolean value "
+    "(`SGLANG_ENABLE_X=0`), and nothing for a value that is not a boolean",
     "RS001": "for SGLang's Mamba radix-cache refusal: the edit of the shell hazard that cut "
     "`extra_buffer` off, else the strategy flag with `extra_buffer`, else `--disable-radix-cache`, whichever "
     "the framework's own resolution, re-run, accepts first",

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from argtrace.frameworks.schema import Schema, schemas_for, version_key
+from argtrace.layers.renamed_env import inverted_advice, is_inverted
 from argtrace.model import EnvValue, Evidence, Finding, LayerResult, ProcessInfo, ServerCommand
 from argtrace.redact import redact_value
 
@@ -172,13 +173,14 @@ def _env_names(server: ServerCommand, schema: Schema) -> list[Finding]:
                 )
             if spec.deprecated:
                 new = spec.replacement
-                findings.append(
-                    rules.PR_DEPRECATED_ENV.finding(
-                        f"{name} is deprecated in {schema.label}" + (f"; it now reads {new}" if new else ""),
-                        at=at,
-                        fix=f"use {new}" if new else None,
+                message = f"{name} is deprecated in {schema.label}" + (f"; it now reads {new}" if new else "")
+                advice = f"use {new}" if new else None
+                if new and is_inverted(name, new):
+                    # The same value under the new name means the opposite (layers/renamed_env.py).
+                    message, advice = inverted_advice(
+                        name, new, value.value, schema.label, copies=schema.framework == "sglang"
                     )
-                )
+                findings.append(rules.PR_DEPRECATED_ENV.finding(message, at=at, fix=advice))
             continue
         fix: str | None = None
         if history is None:

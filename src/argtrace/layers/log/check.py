@@ -15,7 +15,8 @@ resolution's) in each setting's history; its findings carry ``layer: "log"`` and
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import itertools
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -111,17 +112,30 @@ def analyze_check_log(
     return [result]
 
 
-# A version line is printed at start-up; reading the first and last few MB finds the latest launch's in a
-# log of any size without scanning it all (the log layer itself reads the whole file later).
-_VERSION_SCAN_BYTES = 4 * 1024 * 1024
+# The version line is looked for in the whole log, streamed in chunks of this size through the host (plain
+# or gzip): memory stays bounded by a chunk and one line, whatever the log's size or where the line is.
+_VERSION_CHUNK_BYTES = 512 * 1024
+# A line longer than this is cut before it is matched (vLLM's config line is a few KB).
+_VERSION_LINE_BYTES = 256 * 1024
+# What every match of the version patterns (log/analyze.py _SGL_VERSION; _VLLM_VERSION, _VLLM_CONFIG)
+# contains: blocks and lines without it are not matched. (vLLM, SGLang)
+# (bytes.find on the lower-cased block: a case-insensitive regex is several times slower.)
+_VERSION_ANCHORS: tuple[tuple[bytes, ...], tuple[bytes, ...]] = (
+    (b"version ", b"llm engine (v"),
+    (b"sglang==", b"sglang version"),
+)
+
+
+def _holds(lower: bytes, anchors: Sequence[bytes]) -> bool:
+    return any(a in lower for a in anchors)
 
 
 def logged_release(path: str, framework: str) -> ReleaseEvidence | None:
     """The release the log's latest launch printed (``sglang==0.5.10.post1``, ``vLLM API server version
     0.11.0``), as evidence for ``frameworks/release.py``; None when no version line is found or the file is
-    not a readable regular file. Read through the host, so under ``--host`` it is the node's log; a gzip
-    log (``.gz`` or gzip magic) is decompressed from its start (the first few MB of text: a rotated log's
-    version line is near its start, and its end cannot be reached without decompressing it all)."""
+    not a readable regular file. Read through the host, so under ``--host`` it is the node's log. The whole
+    log is streamed (a gzip log, ``.gz`` or gzip magic, decompressed as it is read, concatenated members
+    followed): the version line is found wherever it is, and the last one (the latest launch's) wins."""
     import base64
     import re
 
@@ -131,58 +145,107 @@ def logged_release(path: str, framework: str) -> ReleaseEvidence | None:
     from argtrace.remote.ssh import TransportError
 
     host = current_host()
+    patterns: list[re.Pattern[str]] = (
+        [_SGL_VERSION] if framework == "sglang" else [_VLLM_VERSION, _VLLM_CONFIG]
+    )
 
-    def read(offset: int, limit: int) -> bytes:
-        return base64.b64decode(host.call("read", path=path, offset=offset, limit=limit)["data"])
+    def chunks() -> Iterator[bytes]:
+        offset = 0
+        while True:
+            data = base64.b64decode(
+                host.call("read", path=path, offset=offset, limit=_VERSION_CHUNK_BYTES)["data"]
+            )
+            if not data:
+                return
+            offset += len(data)
+            yield data
 
+    best: tuple[int, str, str] | None = None  # (line number, version, the line's match)
     try:
         st = host.stat(path)
         if not st.exists or not st.is_file:
             return None  # never opened: a FIFO would block, a device never ends
-        size = st.size or 0
-        head = read(0, _VERSION_SCAN_BYTES)
-        tail = b""
-        gzipped = head[:2] == b"\x1f\x8b"
-        if gzipped:
-            head = _gunzip_head(head, _VERSION_SCAN_BYTES)
-        elif size > 2 * _VERSION_SCAN_BYTES:
-            tail = read(size - _VERSION_SCAN_BYTES, _VERSION_SCAN_BYTES)
-        elif size > _VERSION_SCAN_BYTES:
-            tail = read(_VERSION_SCAN_BYTES, _VERSION_SCAN_BYTES)
+        stream = chunks()
+        first = next(stream, b"")
+        source = itertools.chain([first], stream)
+        text_chunks = _gunzip_stream(source) if first[:2] == b"\x1f\x8b" else source
+        anchors = _VERSION_ANCHORS[framework == "sglang"]
+        for number, line in _lines(text_chunks, anchors):
+            if not _holds(line.lower().encode(), anchors):
+                continue  # the cheap test first: most lines hold none of the patterns' words
+            for pattern in patterns:
+                for match in pattern.finditer(line):
+                    version = next((g for g in match.groups() if g), None)
+                    if version:
+                        best = (number, version, match.group(0).strip())
     except (HostError, TransportError, OSError):
         return None
-    patterns: list[re.Pattern[str]] = (
-        [_SGL_VERSION] if framework == "sglang" else [_VLLM_VERSION, _VLLM_CONFIG]
-    )
-    best: tuple[int, str, str] | None = None
-    text = (head + b"\n" + tail).decode("utf-8", "replace")
-    for pattern in patterns:
-        for match in pattern.finditer(text):
-            version = next((g for g in match.groups() if g), None)
-            if version and (best is None or match.start() > best[0]):
-                best = (match.start(), version, match.group(0).strip())
     if best is None:
         return None
-    line = text.count("\n", 0, best[0]) + 1 if best[0] < len(head) else None
     label = host.describe(path) if host.is_remote else path
-    at = f"{label}:{line}" if line is not None else label
-    return ReleaseEvidence(best[1], "log", at, f"the log's `{best[2]}`")
+    return ReleaseEvidence(best[1], "log", f"{label}:{best[0]}", f"the log's `{best[2]}`")
 
 
-def _gunzip_head(data: bytes, limit: int) -> bytes:
-    """Up to ``limit`` bytes of the text a gzip stream's first ``len(data)`` bytes hold: concatenated
-    members are followed, and a stream cut short (a partial copy) gives what it could decompress."""
+def _lines(chunks: Iterable[bytes], anchors: Sequence[bytes] = ()) -> Iterator[tuple[int, str]]:
+    """(1-based line number, text) of the lines of a byte stream; a line over ``_VERSION_LINE_BYTES`` is cut
+    there (its rest is skipped), so no line is held whole however long it is. With ``anchors`` (lower case),
+    a block of lines none of which holds one is only counted (C-speed), not split and decoded."""
+    number = 0
+    carry = b""
+    skipping = False
+    for chunk in chunks:
+        data = carry + chunk
+        cut = data.rfind(b"\n")
+        complete, carry = (data[:cut], data[cut + 1 :]) if cut >= 0 else (b"", data)
+        if cut >= 0:
+            if anchors and not _holds(complete.lower(), anchors):
+                number += complete.count(b"\n") + 1
+                skipping = False
+            else:
+                for part in complete.split(b"\n"):
+                    number += 1
+                    if skipping:
+                        skipping = False
+                        continue
+                    yield number, part[:_VERSION_LINE_BYTES].decode("utf-8", "replace")
+        if len(carry) > _VERSION_LINE_BYTES:
+            if not skipping:
+                yield number + 1, carry[:_VERSION_LINE_BYTES].decode("utf-8", "replace")
+            carry, skipping = b"", True
+    if carry and not skipping:
+        yield number + 1, carry.decode("utf-8", "replace")
+
+
+def _gunzip_stream(chunks: Iterable[bytes]) -> Iterator[bytes]:
+    """The text of a gzip stream, decompressed chunk by chunk (each output piece at most a chunk):
+    concatenated members are followed, and a stream cut short (a partial copy), corrupt, or followed by
+    bytes that are no gzip member gives what it could decompress."""
     import zlib
 
-    out = bytearray()
-    rest = data
-    while rest[:2] == b"\x1f\x8b" and len(out) < limit:
-        inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
-        try:
-            out += inflate.decompress(rest, limit - len(out))
-        except zlib.error:
-            break
-        if not inflate.eof:
-            break
-        rest = inflate.unused_data
-    return bytes(out[:limit])
+    inflate: Any = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    pending = b""  # bytes after a member's end, until it is known whether another member starts there
+    for chunk in chunks:
+        data = chunk
+        while data:
+            if inflate is None:
+                pending += data
+                if len(pending) < 2:
+                    break
+                if pending[:2] != b"\x1f\x8b":
+                    return
+                inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
+                data, pending = pending, b""
+            try:
+                out = inflate.decompress(data, _VERSION_CHUNK_BYTES)
+                if out:
+                    yield out
+                while inflate.unconsumed_tail:  # the output was capped: drain it in bounded pieces
+                    out = inflate.decompress(inflate.unconsumed_tail, _VERSION_CHUNK_BYTES)
+                    if out:
+                        yield out
+            except zlib.error:
+                return
+            if inflate.eof:
+                data, inflate = inflate.unused_data, None
+            else:
+                data = b""

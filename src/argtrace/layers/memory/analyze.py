@@ -593,7 +593,9 @@ def analyze_memory(
         from argtrace.layers.memory import vllm
 
         model_dir = Path(model_config).parent if localfs.is_file(model_config) else Path(model_config)
-        vllm.analyze(spec, profile, settings, version, section, findings, rules, selection.count, model_dir)
+        vllm.analyze(
+            spec, profile, settings, version, section, findings, rules, selection.count, model_dir, env=env
+        )
         return result
     section["version"] = version or sg.VERSION
     section["formulas"] = STATIC_SOURCE
@@ -613,15 +615,45 @@ def analyze_memory(
     weights = estimate_weights(
         spec, r.tp, Path(model_config).parent if localfs.is_file(model_config) else Path(model_config)
     )
+    pp = max(int(settings.get("pp_size") or 1), 1)
+    staged: tuple[Any, int] | None = None
     try:
-        p = sg.plan(spec, r, weights, profile.total_bytes, pre_load_bytes, post_load_bytes)
+        if pp > 1:
+            from argtrace.layers.memory.sglang_pipeline import plan_stages
+
+            staged = plan_stages(
+                spec,
+                r,
+                weights,
+                profile.total_bytes,
+                pre_load_bytes,
+                post_load_bytes,
+                pp,
+                version or sg.VERSION,
+                env,
+                _model_dir(model_config),
+                section,
+                findings,
+                rules,
+            )
+            if staged is None:
+                return result
+            p, weights = staged[0].plans[staged[1]], staged[0].weights[staged[1]]
+        else:
+            p = sg.plan(spec, r, weights, profile.total_bytes, pre_load_bytes, post_load_bytes)
     except ValueError as exc:
         findings.append(rules.MM007.finding(f"tp_size {r.tp}: {exc}", setting="tp_size"))
         return result
     ratio = sg.mamba_ratio(r) if p.mamba else 0
     who = f"SGLang {sg.VERSION} (argtrace's re-derivation)"
     sized_by_framework = False
-    if framework_argv is not None:
+    if framework_argv is not None and staged is not None:
+        # framework_sizing.py drives one ModelRunner (rank 0's layers): the stages are the formulas'.
+        section.setdefault("notes", []).append(
+            f"pp_size {pp}: SGLang's own sizing runs for one rank; every pipeline stage is sized by the "
+            "formulas"
+        )
+    elif framework_argv is not None:
         adopted = _adopt_framework_sizing(
             _model_dir(model_config),
             spec,
@@ -730,17 +762,32 @@ def analyze_memory(
             f"{version} --model-config ... --gpu {selection.spec} -- FLAGS"
         )
     else:
+        # With PP the alternatives are sized for the worst stage (its layers and weights).
+        view = spec
+        if staged is not None:
+            from argtrace.layers.memory.pipeline import stage_spec
+
+            view = stage_spec(spec, staged[0].partition.stages[staged[1]])
         section["suggested"] = suggest(
-            spec, r, weights, profile, p, pre_load_bytes, ratio=ratio or None, evaluate=evaluate
+            view, r, weights, profile, p, pre_load_bytes, ratio=ratio or None, evaluate=evaluate
         )
     section["suggested_source"] = section["source"] if evaluate is not None else STATIC_SOURCE
     evidence = tuple(Evidence("memory", None, n) for n in r.notes)
+    where = ""
+    if staged is not None:
+        from argtrace.layers.memory.pipeline import stage_line
+
+        reported = str(section["pipeline"]["reported"])
+        where = f" ({stage_line(staged[0].partition, staged[1], pp, reported)})"
+        evidence += (Evidence("memory", None, staged[0].partition.source),)
     if p.verdict == "oom":
         best = section["suggested"][0] if section["suggested"] else None
         fix = (
             f"use {' '.join(best['flags'])} ({best['cost']})"
             if best
-            else "no setting fits on this GPU: use more GPUs (--tp-size) or a quantized checkpoint"
+            else "no setting fits on this GPU: use more GPUs "
+            + ("(--tp-size, or more pipeline stages with --pp-size)" if staged is not None else "(--tp-size)")
+            + " or a quantized checkpoint"
         )
         # The formulas follow one release; for another, the pools below the weights are that release's own
         # arithmetic (0.5.15+ sizes the Mamba cache differently): a prediction, not a certainty.
@@ -755,7 +802,7 @@ def analyze_memory(
         )
         findings.append(
             rules.MM001.finding(
-                f"out of memory at {p.oom_stage} on {profile.name}: {p.message} "
+                f"out of memory at {p.oom_stage} on {profile.name}{where}: {p.message} "
                 f"(short by {abs(p.margin_bytes) / GIB:.2f} GiB per GPU){caveat}",
                 severity="warning" if other_release else "error",
                 setting={

@@ -28,6 +28,22 @@ def run_mem(
     settings = read_server_settings(server_argv, framework)
     log = None
     pre = post = None
+    logged = None
+    notes: list[str] = []
+    if from_log is not None:
+        # The log's own version line names the release that ran: it decides the formulas and the framework
+        # code used, as it does for `check --log` (frameworks/release.py order: --framework-version first).
+        from argtrace.layers.log.check import logged_release
+
+        logged = logged_release(str(from_log), framework)
+        if logged is not None and version is None:
+            version = logged.version
+        elif logged is not None and logged.version != version:
+            notes.append(
+                f"--framework-version {version} was given, but {logged.describe()} shows {framework} "
+                f"{logged.version}: the sizing follows {version}"
+            )
+            logged = None
     if from_log is not None:
         from argtrace.layers.memory.fromlog import read_log, settings_from_log
 
@@ -63,10 +79,13 @@ def run_mem(
         framework=FrameworkInfo(
             framework if framework in ("sglang", "vllm") else None,  # type: ignore[arg-type]
             section.get("version"),
-            "log" if log else "bundled-schema",
+            # "log" only when the log's version line decided the release (not for a log without one)
+            "log" if logged is not None else "bundled-schema",
+            evidence=logged.describe() if logged is not None else None,
         ),
         findings=list(result.findings),
         sections=dict(result.sections),
+        notes=notes,
     )
     if log is not None:
         from argtrace.layers.memory.fromlog import compare

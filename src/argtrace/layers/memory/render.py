@@ -57,6 +57,36 @@ def text_bar(breakdown: list[Mapping[str, Any]], total: int, width: int = 60) ->
     return "[" + "".join(cells)[: width + 10] + "]"
 
 
+def _pipeline_lines(pipeline: Any) -> list[str]:
+    """With PP: which stage the figures below are (the worst), and one line per stage."""
+    if not isinstance(pipeline, Mapping) or not pipeline.get("stages"):
+        return []
+    worst = pipeline["worst_stage"]
+    stages = pipeline["stages"]
+    row = stages[worst]
+    first, last = row["layers"][0], row["layers"][1] - 1
+    out = [
+        f"  pipeline stage {worst} of {pipeline['pp_size']} (layers {first}-{last}) "
+        + (
+            "is the one whose rank printed the log"
+            if pipeline.get("reported") == "log"
+            else "runs out first"
+            if row["verdict"] == "oom"
+            else "has the least room"
+        )
+        + f"; the figures below are its ranks' (split: {pipeline['partition_basis']})"
+    ]
+    for r in stages:
+        extras = "+".join(x for x, on in (("embedding", r["embedding"]), ("lm_head", r["lm_head"])) if on)
+        out.append(
+            f"    stage {r['stage']}: layers {r['layers'][0]}-{r['layers'][1] - 1}"
+            + (f" + {extras}" if extras else "")
+            + f", weights {_g(r['weights_bytes'])}, "
+            + (f"OOM at {r['oom_stage']}" if r["verdict"] == "oom" else f"margin {_g(r['margin_bytes'])}")
+        )
+    return out
+
+
 def memory_text(section: Mapping[str, Any]) -> str:
     lines: list[str] = []
     gpu = section.get("gpu") or {}
@@ -64,6 +94,7 @@ def memory_text(section: Mapping[str, Any]) -> str:
     if isinstance(gpu, Mapping) and gpu:
         head += f", {gpu.get('name')}: {gpu.get('label')}, {_g(gpu.get('total_bytes'))}"
     lines.append(head + ")")
+    lines += _pipeline_lines(section.get("pipeline"))
     breakdown = section.get("breakdown") or []
     for row in breakdown:
         lines.append(f"  {SYMBOLS.get(row['name'], '?')} {row['name']:<28} {row['bytes'] / GIB:>9.2f} GiB")

@@ -66,6 +66,7 @@ def _vllm_parser() -> argparse.ArgumentParser:
     p.add_argument("--model", dest="model")
     p.add_argument("--tensor-parallel-size", "-tp", dest="tensor_parallel_size", type=int)
     p.add_argument("--data-parallel-size", "-dp", dest="data_parallel_size", type=int)
+    p.add_argument("--pipeline-parallel-size", "-pp", dest="pipeline_parallel_size", type=int)
     _bool_flag(p, "--enable-expert-parallel", dest="enable_expert_parallel")
     p.add_argument("--gpu-memory-utilization", dest="gpu_memory_utilization", type=float)
     p.add_argument("--kv-cache-memory-bytes", dest="kv_cache_memory_bytes", type=int)

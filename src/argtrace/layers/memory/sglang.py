@@ -358,12 +358,24 @@ def plan(
     pre_load_bytes: int | None = None,
     post_load_bytes: int | None = None,
     fixed: FixedPools | None = None,
+    *,
+    caches: ModelSpec | None = None,
+    mamba_budget_layers: int | None = None,
 ) -> Plan:
     """Run the model runner's sizing for one rank. ``pre_load_bytes``/``post_load_bytes`` override the
     estimates with a log's own ``Load weight begin/end. avail mem`` (the accuracy tests do this). ``fixed``:
-    the pool sizes SGLang's own code computed in a resolver environment, used instead of the formulas."""
-    kv = kv_geometry(spec, r.tp, r.kv_cache_dtype, attn_tp=r.tp // r.dp if r.enable_dp_attention else r.tp)
-    mamba = mamba_geometry(spec, r.tp, r.mamba_ssm_dtype)
+    the pool sizes SGLang's own code computed in a resolver environment, used instead of the formulas.
+    ``caches``: one pipeline stage's view of the model (``pipeline.stage_spec``): its KV and Mamba layers
+    only; ``mamba_budget_layers``: the Mamba layers SGLang charges per slot when budgeting under PP
+    (``pipeline.sglang_mamba_budget_layers``), while the pool allocates the stage's own."""
+    own = caches or spec
+    kv = kv_geometry(own, r.tp, r.kv_cache_dtype, attn_tp=r.tp // r.dp if r.enable_dp_attention else r.tp)
+    mamba = mamba_geometry(own, r.tp, r.mamba_ssm_dtype)
+    budget_per_slot = mamba.bytes_per_slot if mamba is not None else 0
+    if mamba is not None and mamba_budget_layers is not None:
+        whole = mamba_geometry(spec, r.tp, r.mamba_ssm_dtype)
+        assert whole is not None
+        budget_per_slot = whole.bytes_per_slot // max(whole.layers, 1) * mamba_budget_layers
     if pre_load_bytes is None:
         pre_load_bytes = (
             gpu_total_bytes - CONTEXT_OVERHEAD_BYTES - (CONTEXT_OVERHEAD_TP_BYTES if r.tp > 1 else 0)
@@ -418,11 +430,11 @@ def plan(
                 if fixed.version != VERSION and fixed.max_running_requests:
                     reserved_for = min(reserved_for, fixed.max_running_requests)
                 p.spec_reserve_bytes = (
-                    mamba.bytes_per_slot * (reserved_for // dp_div) * r.speculative_num_draft_tokens
+                    budget_per_slot * (reserved_for // dp_div) * r.speculative_num_draft_tokens
                 )
     else:
         if mamba is not None:
-            per_req = mamba.bytes_per_slot
+            per_req = max(budget_per_slot, 1)
             if (
                 r.speculative_algorithm is not None
                 and r.speculative_num_draft_tokens

@@ -28,7 +28,7 @@ environment (``--resolver``). What is not modelled is listed in ``docs/memory.md
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -728,6 +728,7 @@ def analyze(
     gpu_count: int,
     model_dir: Any = None,
     available_bytes: int | None = None,
+    env: Mapping[str, str] | None = None,
 ) -> Plan | None:
     """Fill the ``memory`` section for a vLLM launch; findings for OOM, tight margins, capped requests."""
     r = resolve_args(spec, gpu, settings)
@@ -738,20 +739,50 @@ def analyze(
         else f"vllm {VERSION} (no formulas bundled for {version}; nearest used)"
     )
     section["source"] = "static"
-    if r.tp > gpu_count:
+    pp_size = max(int(setting(settings, "pipeline_parallel_size", 1)), 1)
+    if r.tp * pp_size > gpu_count:
+        needs = f"tensor_parallel_size {r.tp}"
+        if pp_size > 1:
+            needs += f" x pipeline_parallel_size {pp_size}"
         findings.append(
             rules.MM007.finding(
-                f"tensor_parallel_size {r.tp} needs {r.tp} GPUs; --gpu has {gpu_count}",
+                f"{needs} needs {r.tp * pp_size} GPUs; --gpu has {gpu_count}",
                 setting="tensor_parallel_size",
             )
         )
 
-    def weights_for(tp: int) -> WeightEstimate:
+    def whole_model(tp: int) -> WeightEstimate:
         return estimate_weights(spec, tp, model_dir)
 
+    weights_for: Callable[[int], WeightEstimate] = whole_model
+
     weights = weights_for(r.tp)
+    pp = max(int(setting(settings, "pipeline_parallel_size", 1)), 1)
+    where = ""
     try:
-        p = plan(spec, r, weights, gpu.total_bytes, available_bytes)
+        if pp > 1:
+            from argtrace.layers.memory.vllm_pipeline import plan_stages
+
+            staged = plan_stages(
+                spec,
+                r,
+                weights,
+                gpu.total_bytes,
+                available_bytes,
+                pp,
+                version or VERSION,
+                env or {},
+                model_dir,
+                section,
+                findings,
+                rules,
+                plan,
+            )
+            if staged is None:
+                return None
+            p, weights, spec, where, weights_for = staged
+        else:
+            p = plan(spec, r, weights, gpu.total_bytes, available_bytes)
     except ValueError as exc:
         findings.append(
             rules.MM007.finding(f"tensor_parallel_size {r.tp}: {exc}", setting="tensor_parallel_size")
@@ -851,7 +882,7 @@ def analyze(
         )
         findings.append(
             rules.MM001.finding(
-                f"vLLM {VERSION}: out of memory at {p.oom_stage} on {gpu.name}: "
+                f"vLLM {VERSION}: out of memory at {p.oom_stage} on {gpu.name}{where}: "
                 f"{p.message.split(' Try increasing')[0]} "
                 f"(short by {abs(p.margin_bytes) / GIB:.2f} GiB per GPU)",
                 setting={"weights": "tensor_parallel_size", "draft": "speculative_config"}.get(
