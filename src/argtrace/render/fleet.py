@@ -39,7 +39,8 @@ def drift_text(drift: Sequence[Mapping[str, Any]]) -> Any:
         return Text("Drift: none (every group's replicas agree)")
     by_group: dict[str, list[Mapping[str, Any]]] = {}
     for entry in drift:
-        by_group.setdefault(json.dumps([entry.get("model"), entry.get("role")], default=str), []).append(entry)
+        key = json.dumps([entry.get("model"), entry.get("role")], default=str)
+        by_group.setdefault(key, []).append(entry)
     tables: list[Any] = []
     for entries in by_group.values():
         targets: list[str] = []
