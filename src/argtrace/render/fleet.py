@@ -48,7 +48,8 @@ def drift_text(drift: Sequence[Mapping[str, Any]]) -> Any:
             targets += [v["target"] for v in entry["values"] if v["target"] not in targets]
         role = f" ({entries[0]['role']})" if entries[0].get("role") else ""
         table = Table(title=f"Drift: {_cell(entries[0].get('model'))}{role}", title_justify="left")
-        table.add_column("setting")
+        # the setting names stay whole; the replicas' columns fold their long URLs instead
+        table.add_column("setting", no_wrap=True, min_width=max(len(e["setting"]) for e in entries))
         for target in targets:
             table.add_column(target, overflow="fold")
         for entry in entries:

@@ -95,6 +95,12 @@ def _key(value: Any) -> str:
     return json.dumps(value, sort_keys=True, default=str)
 
 
+def _text(value: Any) -> str:
+    """The value as text, so that a value and the text form another endpoint gives of it compare equal
+    (vLLM's ``/metrics`` labels are ``str(value)``: ``'[]'``, ``'True'``, ``'16'``)."""
+    return value if isinstance(value, str) else str(value)
+
+
 def show(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value, default=str)
 
@@ -132,8 +138,10 @@ def _drift_in(group: Sequence[Replica]) -> list[dict[str, Any]]:
             continue
         if group[0].source == "argv" and not any(name in r.given for r in group):
             continue  # every replica has the parser's default: nothing anyone chose differs
-        values = [(r, r.settings.get(name)) for r in group]
-        if len({_key(v) for _, v in values}) < 2:
+        # Only the replicas that report the setting: a vLLM server without VLLM_SERVER_DEV_MODE reports a
+        # few values (/metrics, /v1/models), and what it does not report is unknown, not different.
+        values = [(r, r.settings[name]) for r in group if name in r.settings]
+        if len(values) < 2 or len({_text(v) for _, v in values}) < 2:
             continue
         drift.append(
             {
@@ -154,19 +162,20 @@ def _drift_in(group: Sequence[Replica]) -> list[dict[str, Any]]:
     return drift
 
 
-def _drift_finding(entry: Mapping[str, Any], size: int) -> Finding:
+def _drift_finding(entry: Mapping[str, Any]) -> Finding:
     values = entry["values"]
     counts: dict[str, int] = {}
     for item in values:
-        counts[_key(item["value"])] = counts.get(_key(item["value"]), 0) + 1
-    common = max(counts, key=lambda k: counts[k])
-    odd = [v for v in values if _key(v["value"]) != common] or values[1:]
+        counts[_text(item["value"])] = counts.get(_text(item["value"]), 0) + 1
+    common = max(counts, key=lambda k: counts[k])  # the first most common value: the others are odd
+    odd = [v for v in values if _text(v["value"]) != common] or values[1:]
     listing = ", ".join(
         f"{v['target']}: {show(v['value'])}{' (default)' if v.get('default') else ''}" for v in values
     )
     role = f" ({entry['role']})" if entry["role"] else ""
     return rules.FLEET_DRIFT.finding(
-        f"the {size} replicas of {show(entry['model'])}{role} disagree on {entry['setting']}: {listing}",
+        f"the {len(values)} replicas of {show(entry['model'])}{role} disagree on {entry['setting']}: "
+        f"{listing}",
         at=odd[0]["at"],
         setting=entry["setting"],
         evidence=[Evidence("live", v["at"], f"{entry['setting']} = {show(v['value'])}") for v in values],
@@ -261,7 +270,7 @@ def analyze_fleet(
                 continue
             entries = _drift_in(part)
             result.drift.extend(entries)
-            result.findings.extend(_drift_finding(e, len(part)) for e in entries)
+            result.findings.extend(_drift_finding(e) for e in entries)
             result.findings.extend(_multinode(part))
     if intent is not None:
         label, framework, wanted = intent

@@ -36,6 +36,7 @@ def run_bounded(
     jobs: int,
     timeout: Callable[[T], float],
     abort: Callable[[T], None] | None = None,
+    grace: float = GRACE,
 ) -> list[Outcome[T, R]]:
     """``work(item)`` for every item, in threads, ``timeout(item)`` seconds each; the outcomes in the order
     of ``items``. The caller's
@@ -60,7 +61,7 @@ def run_bounded(
     # once, so this loop ends by ``limit`` at the latest.
     limits = [timeout(item) for item in items]
     rounds = -(-len(items) // max(1, jobs))
-    limit = time.monotonic() + rounds * (max(limits) + GRACE) + 1.0
+    limit = time.monotonic() + rounds * (max(limits) + grace) + 1.0
     try:
         while pending and time.monotonic() < limit:
             done, pending = cf.wait(pending, timeout=POLL, return_when=cf.FIRST_COMPLETED)
