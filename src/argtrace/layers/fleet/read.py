@@ -59,7 +59,7 @@ def read_fleet(args: argparse.Namespace) -> tuple[list[Replica], list[Unanswered
         kind, what = outcome.item
         label = display_url(what) if kind == "url" else (what.label if kind == "host" else "--kube")
         if outcome.timed_out:
-            unanswered.append(Unanswered(label, kind, f"no answer within {outcome.seconds:.0f} s"))
+            unanswered.append(Unanswered(label, kind, f"no answer within {per_target[kind]:g} s"))
             if kind == "host":
                 what.close()
             continue
