@@ -6,6 +6,8 @@ import argparse
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from argtrace.model import Report
 
 NAME = "fleet"
@@ -73,11 +75,7 @@ def run(args: argparse.Namespace) -> Report:
         raise UsageError(
             f"--timeout must be a number of seconds above 0 and at most 86400, got {args.live_timeout:g}"
         )
-    intent = None
-    if args.intent:
-        from argtrace.layers.fleet.intent import read_intent
-
-        intent = read_intent(args.intent)
+    intent = read_intent(args.intent) if args.intent else None
     replicas, unanswered = read_fleet(args)
     result = analyze_fleet(replicas, unanswered, intent)
     report = Report(command="fleet")
@@ -94,3 +92,31 @@ def run(args: argparse.Namespace) -> Report:
         f"{n} replica(s) in {len(result.groups)} group(s); {len(unanswered)} target(s) did not answer"
     )
     return report
+
+
+def read_intent(path: str) -> tuple[str, str, dict[str, Any]]:
+    """``--intent FILE``: (label, framework, field -> value) the file gives its first server, as
+    ``argtrace check`` reads it without resolving (transport, shell, process and parser layers: a script,
+    a compose file or a Kubernetes manifest alike). :class:`UsageError` when it starts no server."""
+    import os
+
+    from argtrace.check import CheckOptions, run_check
+    from argtrace.model import UsageError
+
+    options = CheckOptions(
+        script=path,
+        script_args=(),
+        command_string=None,
+        env=dict(os.environ),
+        resolve=False,
+        run_shellcheck=False,
+    )
+    report = run_check(options)
+    if not report.servers:
+        raise UsageError(f"--intent {path}: no SGLang or vLLM server start was found in it")
+    wanted: dict[str, Any] = {}
+    for setting in report.settings:
+        seen = [o for o in setting.history if o.layer == "parser" and o.known]
+        if seen and not setting.unknown_to_framework:
+            wanted[setting.name] = seen[-1].value
+    return path, report.servers[0].framework, wanted

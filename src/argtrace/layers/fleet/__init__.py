@@ -11,5 +11,6 @@ A replica is one running server, read from one target kind:
   the image digest the kubelet reports in the pod's status.
 
 ``analysis.py`` groups the replicas by framework, model and role and compares them (pure: no I/O);
-``intent.py`` reads a launch file for ``--intent``.
+``parallel.py`` reads many targets at once, bounded in count and time; ``read.py`` ties them together.
+``commands/fleet.py`` reads the launch file of ``--intent`` with ``check``'s own pipeline.
 """

@@ -26,15 +26,14 @@ def release_schema(framework: str, version: str | None, image: str | None) -> tu
 def argv_settings(server: ServerCommand, schema: Any) -> tuple[dict[str, Any], frozenset[str]]:
     """(field -> value, the fields the argv gives). A value the shell could not know statically (a pod's
     ``$(VAR)`` from a secret) is left out: it is never compared."""
-    from argtrace.check import as_fields
     from argtrace.layers.parser import all_defaults, parse_server_args
 
-    result = as_fields(parse_server_args(server, schema), schema)
-    values: dict[str, Any] = {
-        schema.field_names.get(dest, dest): value for dest, value in all_defaults(schema).items()
-    }
+    result = parse_server_args(server, schema)
+    renames = schema.field_names  # dest -> configuration field, as check's as_fields names them
+    values: dict[str, Any] = {renames.get(dest, dest): value for dest, value in all_defaults(schema).items()}
     given: set[str] = set()
-    for name, (_, observations) in result.observations.items():
+    for dest, (_, observations) in result.observations.items():
+        name = renames.get(dest, dest)
         seen = [o for o in observations if o.layer == "parser"]
         if not seen:
             continue
@@ -43,6 +42,13 @@ def argv_settings(server: ServerCommand, schema: Any) -> tuple[dict[str, Any], f
         else:
             values.pop(name, None)
         given.add(name)
+    # ``vllm serve MODEL``: the positional becomes ``model`` (vLLM's serve command sets args.model from
+    # model_tag), the field every vLLM replica is grouped by and a live server reports.
+    if server.framework == "vllm" and "model_tag" in given and values.get("model_tag"):
+        values["model"] = values.pop("model_tag")
+        given = (given - {"model_tag"}) | {"model"}
+    else:
+        values.pop("model_tag", None)
     return values, frozenset(given)
 
 
