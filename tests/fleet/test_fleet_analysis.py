@@ -154,3 +154,9 @@ def test_run_bounded_gives_up_on_what_ignores_its_abort() -> None:
     never.set()  # let the abandoned thread end
     assert outcomes[0].timed_out
     assert 0.2 <= elapsed < 0.2 + 0.3 + 1.0 + 0.5  # its time, the grace, the loop's last second
+
+
+def test_an_older_release_on_one_node_is_drift() -> None:
+    replicas = [_node("a pid 1", {"release": "0.5.23"}), _node("b pid 2", {"release": "0.5.19"})]
+    (entry,) = analyze_fleet(replicas).drift
+    assert (entry["setting"], [v["value"] for v in entry["values"]]) == ("release", ["0.5.23", "0.5.19"])

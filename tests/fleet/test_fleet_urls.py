@@ -60,6 +60,7 @@ def test_fleet_of_urls_groups_by_model_and_role_and_reports_the_drift(servers: l
     ]
     assert data["replicas"][0]["settings"]["context_length"] == 65536
     assert "api_key" not in data["replicas"][0]["settings"]
+    assert [r["settings"]["release"] for r in data["replicas"]] == ["0.5.10.post1"] * 7 + ["0.33.0"] * 2
     assert [g["targets"] for g in data["fleet"]["groups"]] == [
         urls[:4],
         [urls[4]],

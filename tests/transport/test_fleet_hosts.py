@@ -70,7 +70,8 @@ def test_fleet_of_hosts_over_ssh(
         for r in ours
     )
     assert ours[0]["settings"]["tp_size"] == 2 and ours[0]["settings"]["context_length"] is None
-    assert ours[0]["given"] == ["model_path", "port", "tp_size"]
+    assert ours[0]["given"] == ["model_path", "port", "release", "tp_size"]
+    assert ours[0]["settings"]["release"] == "0.5.10.post1"  # the node's dist-info, the same everywhere
     drift = [d for d in data["drift"] if d["model"] == model]
     assert drift == [
         {

@@ -17,7 +17,12 @@ def release_schema(framework: str, version: str | None, image: str | None) -> tu
     from argtrace.frameworks.schema import bundled_versions, choose_schema
 
     bundled = bundled_versions(framework)
-    named = version or rel.release_from_image(framework, image, bundled)
+    tag = (image or "").split("@", 1)[0].rpartition("/")[2].partition(":")[2]
+    # ``latest`` or no tag names no release (argtrace analyses it as the newest bundled one, a guess): the
+    # digest the kubelet pulled is the fact there.
+    named = version or (
+        rel.release_from_image(framework, image, bundled) if tag not in ("", "latest") else None
+    )
     requested = named or bundled[-1]
     schema, _, _ = choose_schema(framework, requested, why="the replica's release" if named else "newest")
     return schema, named

@@ -48,6 +48,9 @@ def read_host(host: FleetHost) -> list[Replica | Unanswered]:
             continue
         schema, named = release_schema(server.framework, getattr(observed, "framework_version", None), None)
         settings, given = argv_settings(server, schema)
+        if named:  # the release installed where the process runs (its site-packages' dist-info)
+            settings["release"] = named
+            given |= {"release"}
         out.append(
             Replica(
                 target=target,

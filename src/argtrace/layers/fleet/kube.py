@@ -127,6 +127,9 @@ def pod_replicas(pod: Mapping[str, Any], namespace: str) -> list[Replica | Unans
         if server.image:
             settings["image"] = server.image
             at["image"] = f"{target} spec.containers[{container}].image"
+        if named:  # the release the image's tag names
+            settings["release"] = named
+            at["release"] = f"{target} spec.containers[{container}].image"
         image_id = statuses.get(container, {}).get("imageID")
         if image_id:
             settings["image_id"] = image_id
@@ -139,7 +142,7 @@ def pod_replicas(pod: Mapping[str, Any], namespace: str) -> list[Replica | Unans
                 settings=settings,
                 at=at,
                 source="argv",
-                given=given | {k for k in ("image", "image_id") if k in settings},
+                given=given | {k for k in ("image", "image_id", "release") if k in settings},
                 version=named,
                 image=server.image,
             )

@@ -43,6 +43,10 @@ def read_url(url: str, *, api_key: str | None, insecure: bool, timeout: float) -
         if isinstance(card, dict) and (card.get("root") or card.get("id")):
             settings["model"] = card.get("root") or card.get("id")
             at["model"] = f"{snap.url}/v1/models#/data/0/root"
+    if snap.version:
+        # The release is a setting like the others: a replica restarted from an older image drifts here.
+        settings["release"] = snap.version
+        at["release"] = f"{snap.url}{'/version' if snap.framework == 'vllm' else where.get('version', '')}"
     return Replica(
         target=snap.url,
         kind="url",
