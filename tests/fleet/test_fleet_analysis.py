@@ -146,14 +146,20 @@ def test_run_bounded_keeps_to_jobs_and_aborts_what_overruns() -> None:
     assert elapsed < 0.5 + GRACE
 
 
-def test_run_bounded_gives_up_on_what_ignores_its_abort() -> None:
+def test_run_bounded_gives_up_on_what_ignores_its_abort_and_goes_on() -> None:
     never = threading.Event()
+
+    def work(i: int) -> int:
+        if i == 0:
+            never.wait(60)  # ignores everything
+        return i
+
     started = time.monotonic()
-    outcomes = run_bounded([1], lambda i: never.wait(60), jobs=1, timeout=lambda i: 0.2, grace=0.3)
+    outcomes = run_bounded([0, 1], work, jobs=1, timeout=lambda i: 0.2, grace=0.3)
     elapsed = time.monotonic() - started
-    never.set()  # let the abandoned thread end
-    assert outcomes[0].timed_out
-    assert 0.2 <= elapsed < 0.2 + 0.3 + 1.0 + 0.5  # its time, the grace, the loop's last second
+    never.set()  # let the abandoned (daemon) thread end
+    assert [(o.timed_out, o.result) for o in outcomes] == [(True, None), (False, 1)]
+    assert 0.5 <= elapsed < 0.5 + 0.5  # its time and the grace, then the next item's slot
 
 
 def test_an_older_release_on_one_node_is_drift() -> None:

@@ -1,12 +1,14 @@
-"""Reading many targets at once, bounded: at most ``jobs`` at a time, each given ``timeout`` seconds from
-the moment it starts. A target past its time is aborted (its ``abort`` callback: the ssh session is
-killed) and reported as timed out; the whole run therefore ends within about
-``ceil(len(items) / jobs) * (timeout + GRACE)`` seconds, whatever the targets do."""
+"""Reading many targets at once, bounded: at most ``jobs`` at a time, each given ``timeout(item)`` seconds
+from the moment it starts. A target past its time is aborted (its ``abort`` callback: the ssh session is
+killed) and reported as timed out; one that still has not returned ``grace`` seconds later is abandoned
+(its thread is a daemon: it never holds the command's exit) and its slot given to the next target. So the
+whole run ends within ``ceil(len(items) / jobs) * (max timeout + grace)`` seconds, whatever the targets do.
+"""
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import contextvars
+import queue
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -39,62 +41,60 @@ def run_bounded(
     grace: float = GRACE,
 ) -> list[Outcome[T, R]]:
     """``work(item)`` for every item, in threads, ``timeout(item)`` seconds each; the outcomes in the order
-    of ``items``. The caller's
-    context (``--host`` of the CLI, the run's redactor) is copied into each thread."""
+    of ``items``. The caller's context (the run's redactor, ``--host``) is copied into each thread."""
     outcomes = [Outcome[T, R](item) for item in items]
-    if not items:
-        return outcomes
-    started: dict[int, float] = {}
-    lock = threading.Lock()
-
-    def run(index: int) -> R:
-        with lock:
-            started[index] = time.monotonic()
-        return work(items[index])
-
-    context = contextvars.copy_context()
-    pool = cf.ThreadPoolExecutor(max_workers=max(1, min(jobs, len(items))), thread_name_prefix="fleet")
-    futures = {pool.submit(context.copy().run, run, i): i for i in range(len(items))}
-    pending = set(futures)
-    aborted: dict[int, float] = {}
-    # Bounded in time: no item runs longer than timeout + GRACE once started, and at most ``jobs`` run at
-    # once, so this loop ends by ``limit`` at the latest.
     limits = [timeout(item) for item in items]
-    rounds = -(-len(items) // max(1, jobs))
-    limit = time.monotonic() + rounds * (max(limits) + grace) + 1.0
-    try:
-        while pending and time.monotonic() < limit:
-            done, pending = cf.wait(pending, timeout=POLL, return_when=cf.FIRST_COMPLETED)
-            for future in done:
-                index = futures[future]
+    done: queue.Queue[tuple[int, R | None, BaseException | None]] = queue.Queue()
+    context = contextvars.copy_context()
+
+    def run(index: int) -> None:
+        try:
+            done.put((index, work(items[index]), None))
+        except Exception as exc:  # a reader's failure is its target's outcome, never the run's
+            done.put((index, None, exc))
+
+    started: dict[int, float] = {}  # running (or aborted, not yet given up): index -> start
+    aborted: dict[int, float] = {}  # index -> when it was aborted
+    finished: set[int] = set()
+    waiting = list(range(len(items)))
+    width = max(1, min(jobs, len(items) or 1))
+    rounds = -(-len(items) // width)
+    # The loop's own bound, beyond the per-item ones: it cannot outlive every round at its longest.
+    limit = time.monotonic() + rounds * (max(limits, default=0.0) + grace) + 1.0
+    while len(finished) < len(items) and time.monotonic() < limit:
+        while waiting and len(started) < width:
+            index = waiting.pop(0)
+            started[index] = time.monotonic()
+            thread = threading.Thread(
+                target=context.copy().run, args=(run, index), daemon=True, name=f"fleet-{index}"
+            )
+            thread.start()
+        try:
+            index, result, error = done.get(timeout=POLL)
+        except queue.Empty:
+            pass
+        else:
+            if index in started:  # not given up on yet
                 outcome = outcomes[index]
-                outcome.seconds = time.monotonic() - started.get(index, time.monotonic())
-                if index in aborted:
-                    outcome.timed_out = True
-                    continue
-                try:
-                    outcome.result = future.result()
-                except Exception as exc:  # a reader's failure is its target's outcome, never the run's
-                    outcome.error = exc
-            now = time.monotonic()
-            with lock:
-                running = dict(started)
-            for future in pending:
-                index = futures[future]
-                begun = running.get(index)
-                if begun is None or index in aborted or now - begun <= limits[index]:
-                    continue
+                outcome.seconds = time.monotonic() - started.pop(index)
+                outcome.result, outcome.error = (None, None) if index in aborted else (result, error)
+                outcome.timed_out = index in aborted
+                finished.add(index)
+        now = time.monotonic()
+        for index, begun in list(started.items()):
+            if index not in aborted and now - begun > limits[index]:
                 aborted[index] = now
                 if abort is not None:
                     try:
                         abort(items[index])
                     except Exception:
                         pass  # the read is reported as timed out whatever the abort did
-        for future in pending:  # still running past the limit: reported, never waited for
-            index = futures[future]
+            elif index in aborted and now - aborted[index] > grace:
+                outcomes[index].timed_out = True  # it ignored the abort: abandoned, its slot freed
+                outcomes[index].seconds = now - started.pop(index)
+                finished.add(index)
+    for index in range(len(items)):  # past the loop's bound: reported, never waited for
+        if index not in finished:
             outcomes[index].timed_out = True
             outcomes[index].seconds = time.monotonic() - started.get(index, time.monotonic())
-            future.cancel()
-    finally:
-        pool.shutdown(wait=False, cancel_futures=True)
     return outcomes
