@@ -236,3 +236,52 @@ def test_nothing_listening_and_no_pods(tmp_path: Path) -> None:
     assert [f["message"] for f in none.json["findings"]] == [
         "--kube -l app=x: no pod in namespace serving matches the selector 'app=x'"
     ]
+
+
+def test_leaderworkerset_pods_per_rank_values_are_allowed_and_a_bad_worker_is_found(tmp_path: Path) -> None:
+    # Two LWS groups of two pods: node_rank (the Downward API's worker-index label) and the rendezvous
+    # (each group's leader) differ by design; group 1's worker runs another image with --tp 8.
+    fixture = Path(__file__).parent / "fixtures" / "pods-sglang-lws.json"
+    server = KubeApi(json.loads(fixture.read_text())["pages"])
+    try:
+        config = kubeconfig(tmp_path / "config", server.url)
+        words = ["--kube", "-n", "default", "-l", "leaderworkerset.sigs.k8s.io/name=sglang"]
+        result = run_cli(["fleet", "--format", "json", *words, "--kubeconfig", str(config)])
+    finally:
+        server.stop()
+    assert result.status == 1, result.stderr
+    data = result.json
+    targets = [
+        "pod default/sglang-0",
+        "pod default/sglang-0-1",
+        "pod default/sglang-1",
+        "pod default/sglang-1-1",
+    ]
+    assert [r["target"] for r in data["replicas"]] == targets
+    assert [(r["settings"]["node_rank"], r["settings"]["nnodes"]) for r in data["replicas"]] == [
+        (0, 2),
+        (1, 2),
+        (0, 2),
+        (1, 2),
+    ]
+    assert [r["settings"]["dist_init_addr"] for r in data["replicas"]] == [
+        "sglang-0.sglang.default:20000",
+        "sglang-0.sglang.default:20000",
+        "sglang-1.sglang.default:20000",
+        "sglang-1.sglang.default:20000",
+    ]
+    assert [(d["setting"], [v["value"] for v in d["values"]]) for d in data["drift"]] == [
+        ("tp_size", [16, 16, 16, 8]),
+        ("image", ["lmsysorg/sglang:v0.5.10.post1-cu126"] * 3 + ["lmsysorg/sglang:v0.5.19-cu126"]),
+        ("release", ["0.5.10.post1"] * 3 + ["0.5.19"]),
+        (
+            "image_id",
+            ["docker.io/lmsysorg/sglang@sha256:" + "5c" * 32] * 3
+            + ["docker.io/lmsysorg/sglang@sha256:" + "9d" * 32],
+        ),
+    ]
+    # inside group 1 the multi-node rules see it too: one launch whose nodes disagree (PA030)
+    pa030 = [(f["setting"], f["at"]) for f in data["findings"] if f["code"] == "PA030"]
+    assert [s for s, _ in pa030] == ["tp_size", "image"]
+    assert all(at.startswith("pod default/sglang-1-1") for _, at in pa030)
+    assert not [f for f in data["findings"] if f["code"] in ("PA031", "PA032", "LV051")]

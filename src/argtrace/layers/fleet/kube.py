@@ -95,6 +95,42 @@ def _statuses(pod: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
     return {s.get("name", ""): s for s in (status.get("containerStatuses") or []) if isinstance(s, Mapping)}
 
 
+def _field(pod: Mapping[str, Any], path: str) -> str | None:
+    """The value the kubelet gives an env ``valueFrom.fieldRef`` (the Downward API,
+    kubernetes.io/docs/concepts/workloads/pods/downward-api/), read from the pod itself; ``None`` for a
+    field this pod does not have."""
+    meta = pod.get("metadata") or {}
+    for kind in ("labels", "annotations"):
+        prefix = f"metadata.{kind}['"
+        if path.startswith(prefix) and path.endswith("']"):
+            value = (meta.get(kind) or {}).get(path[len(prefix) : -2])
+            return str(value) if value is not None else None
+    section, _, name = path.partition(".")
+    value = {"metadata": meta, "spec": pod.get("spec") or {}, "status": pod.get("status") or {}}.get(
+        section, {}
+    ).get(name)
+    return str(value) if isinstance(value, (str, int)) else None
+
+
+def _with_downward_values(pod: Mapping[str, Any]) -> dict[str, Any]:
+    """The pod's spec with every ``fieldRef`` env value filled in from the pod (a LeaderWorkerSet's
+    ``LWS_WORKER_INDEX`` from its worker-index label): a manifest leaves it to the cluster, a running pod
+    has it. Secrets and config maps stay unknown."""
+    spec: dict[str, Any] = dict(pod.get("spec") or {})
+    containers = []
+    for container in spec.get("containers") or []:
+        if not isinstance(container, Mapping):
+            continue
+        env = []
+        for item in container.get("env") or []:
+            ref = ((item.get("valueFrom") or {}).get("fieldRef") or {}).get("fieldPath")
+            value = _field(pod, ref) if isinstance(ref, str) else None
+            env.append({"name": item.get("name"), "value": value} if value is not None else item)
+        containers.append({**container, **({"env": env} if env else {})})
+    spec["containers"] = containers
+    return spec
+
+
 def pod_replicas(pod: Mapping[str, Any], namespace: str) -> list[Replica | Unanswered]:
     """The servers one pod runs, each a replica; a pod that is not running is a target that did not
     answer (its spec is not what runs)."""
@@ -109,7 +145,7 @@ def pod_replicas(pod: Mapping[str, Any], namespace: str) -> list[Replica | Unans
     phase = (pod.get("status") or {}).get("phase")
     if phase not in (None, "Running"):
         return [Unanswered(name, "kube", f"is {phase}, not Running")]
-    spec: dict[str, Any] = dict(pod.get("spec") or {})
+    spec = _with_downward_values(pod)
     document = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": meta.get("name")}, "spec": spec}
     source = ScriptSource(label=name, data=yaml.safe_dump(document, sort_keys=False).encode(), path=None)
     servers = analyze_manifest(source, env={}).servers
