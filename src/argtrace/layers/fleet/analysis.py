@@ -162,7 +162,7 @@ def _drift_in(group: Sequence[Replica]) -> list[dict[str, Any]]:
     return drift
 
 
-def _drift_finding(entry: Mapping[str, Any]) -> Finding:
+def _drift_finding(entry: Mapping[str, Any], source: str) -> Finding:
     values = entry["values"]
     counts: dict[str, int] = {}
     for item in values:
@@ -178,7 +178,13 @@ def _drift_finding(entry: Mapping[str, Any]) -> Finding:
         f"{listing}",
         at=odd[0]["at"],
         setting=entry["setting"],
-        evidence=[Evidence("live", v["at"], f"{entry['setting']} = {show(v['value'])}") for v in values],
+        # the servers' own report, or the running argv as the parser reads it (observed either way)
+        evidence=[
+            Evidence(
+                "live" if source == "live" else "parser", v["at"], f"{entry['setting']} = {show(v['value'])}"
+            )
+            for v in values
+        ],
     )
 
 
@@ -270,7 +276,7 @@ def analyze_fleet(
                 continue
             entries = _drift_in(part)
             result.drift.extend(entries)
-            result.findings.extend(_drift_finding(e) for e in entries)
+            result.findings.extend(_drift_finding(e, part[0].source) for e in entries)
             result.findings.extend(_multinode(part))
     if intent is not None:
         label, framework, wanted = intent

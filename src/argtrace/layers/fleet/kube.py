@@ -159,7 +159,8 @@ def pod_replicas(pod: Mapping[str, Any], namespace: str) -> list[Replica | Unans
         target = name if len(servers) == 1 else f"{name} container {container}"
         schema, named = release_schema(server.framework, None, server.image)
         settings, given = argv_settings(server, schema)
-        at = dict.fromkeys([*settings, "argv"], server.at or target)
+        # Places in the pod, not in the YAML argtrace wrote to read it (its line numbers mean nothing).
+        at = dict.fromkeys([*settings, "argv"], f"{target} spec.containers[{container}]")
         if server.image:
             settings["image"] = server.image
             at["image"] = f"{target} spec.containers[{container}].image"
