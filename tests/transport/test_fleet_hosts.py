@@ -152,3 +152,31 @@ def test_a_session_that_hangs_is_aborted_at_its_deadline(
         ("LV051", "gpu2: no answer within 2 s"),
     ]
     assert 2.0 <= elapsed < 2.0 + 1.0  # both at once (--jobs 2), each ended at its deadline
+
+
+def test_urls_read_from_a_node_under_the_global_host(sshd: SshServer) -> None:
+    # argtrace --host NODE fleet --url ...: the URLs as that node sees them, through its one session (one
+    # request at a time, so the reads are serial there).
+    from tests.live.fixture_server import serve_fixture
+
+    with (
+        serve_fixture("sglang-0.5.10.post1") as one,
+        serve_fixture("sglang-0.5.10.post1-context-32k") as two,
+    ):
+        result = run_cli(
+            [
+                *sshd.cli_prefix(),
+                "fleet",
+                "--format",
+                "json",
+                "--url",
+                one.url,
+                "--url",
+                two.url,
+                "--jobs",
+                "8",
+            ]
+        )
+    assert result.status == 0, result.stderr
+    assert [r["target"] for r in result.json["replicas"]] == [one.url, two.url]
+    assert [d["setting"] for d in result.json["drift"]] == ["context_length"]

@@ -52,7 +52,12 @@ def read_fleet(args: argparse.Namespace) -> tuple[list[Replica], list[Unanswered
     from argtrace.layers.fleet.kube import MAX_PAGES
 
     per_target = {"url": 5 * timeout, "host": 4 * timeout, "kube": MAX_PAGES * timeout}
-    outcomes = run_bounded(items, work, jobs=args.jobs, timeout=lambda item: per_target[item[0]], abort=abort)
+    from argtrace.remote.host import current_host
+
+    # Under the global ``argtrace --host NODE`` the URLs are read from that node, through its one ssh
+    # session, which answers one request at a time: then the targets are read one after another.
+    jobs = 1 if current_host().is_remote else args.jobs
+    outcomes = run_bounded(items, work, jobs=jobs, timeout=lambda item: per_target[item[0]], abort=abort)
     replicas: list[Replica] = []
     unanswered: list[Unanswered] = []
     for outcome in outcomes:
