@@ -10,6 +10,7 @@ Kubernetes OpenAPI schema: the client's generated model (``V1PodList``) must rea
 from __future__ import annotations
 
 import json
+import sys
 import threading
 import urllib.parse
 from collections.abc import Iterator
@@ -285,3 +286,22 @@ def test_leaderworkerset_pods_per_rank_values_are_allowed_and_a_bad_worker_is_fo
     assert [s for s, _ in pa030] == ["tp_size", "image"]
     assert all(at.startswith("pod default/sglang-1-1") for _, at in pa030)
     assert not [f for f in data["findings"] if f["code"] in ("PA031", "PA032", "LV051")]
+
+
+def test_a_missing_kubeconfig_is_a_finding_and_a_missing_client_a_usage_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    absent = tmp_path / "no-such-config"
+    result = run_cli(["fleet", "--format", "json", "--kube", "-l", "app=x", "--kubeconfig", str(absent)])
+    (finding,) = result.json["findings"]
+    assert (finding["code"], finding["message"]) == (
+        "LV051",
+        "--kube -l app=x: ConfigException: Invalid kube-config file. No configuration found.",
+    )
+    monkeypatch.setitem(sys.modules, "kubernetes", None)  # as if the optional extra were not installed
+    missing = run_cli(["fleet", "--kube", "-l", "app=x"])
+    assert (missing.status, missing.stdout) == (2, "")
+    assert missing.stderr == (
+        "argtrace fleet: --kube needs the official Kubernetes client: pip install 'argtrace[kube]' "
+        "(or kubernetes)\n"
+    )

@@ -55,9 +55,9 @@ def list_pods(
     timeout: float,
 ) -> tuple[str, list[dict[str, Any]]]:
     """(namespace, the pods as the API's JSON, camelCase keys) matching ``selector``."""
+    api, context_namespace = _client(kubeconfig, context, timeout)  # UsageError without the client
     from kubernetes import client
 
-    api, context_namespace = _client(kubeconfig, context, timeout)
     ns = namespace or context_namespace or "default"
     core = client.CoreV1Api(api)
     pods: list[dict[str, Any]] = []

@@ -62,7 +62,11 @@ def read_fleet(args: argparse.Namespace) -> tuple[list[Replica], list[Unanswered
     unanswered: list[Unanswered] = []
     for outcome in outcomes:
         kind, what = outcome.item
-        label = display_url(what) if kind == "url" else (what.label if kind == "host" else "--kube")
+        label = (
+            display_url(normalise_url(what))
+            if kind == "url"
+            else (what.label if kind == "host" else "--kube")
+        )
         if outcome.timed_out:
             unanswered.append(Unanswered(label, kind, f"no answer within {per_target[kind]:g} s"))
             if kind == "host":
@@ -76,5 +80,8 @@ def read_fleet(args: argparse.Namespace) -> tuple[list[Replica], list[Unanswered
             unanswered.append(Unanswered(label, kind, str(outcome.error) or type(outcome.error).__name__))
             continue
         for entry in outcome.result or []:
-            (replicas if isinstance(entry, Replica) else unanswered).append(entry)  # type: ignore[arg-type]
+            if isinstance(entry, Replica):
+                replicas.append(entry)
+            else:
+                unanswered.append(entry)
     return replicas, unanswered
