@@ -25,8 +25,28 @@ from argtrace.rules import fleet as rules
 
 # What names one server's own rendezvous or start, beyond the per-rank settings.
 PER_REPLICA: Mapping[str, tuple[str, ...]] = {
-    "sglang": ("random_seed", "nccl_port", "dist_init_addr", "metrics_port", "bootstrap_port"),
-    "vllm": ("seed", "master_port", "data_parallel_rpc_port", "data_parallel_address", "master_addr"),
+    "sglang": (
+        "random_seed",
+        "dist_init_addr",
+        "nccl_port",
+        "disaggregation_bootstrap_port",
+        "encoder_bootstrap_port",
+        "engine_info_bootstrap_port",
+        "grpc_port",
+        "gated_launch_port",
+        "smg_http_sidecar_port",
+        # two replicas on one node use different GPUs (--base-gpu-id 0 and 4)
+        "base_gpu_id",
+    ),
+    "vllm": (
+        "seed",
+        "master_addr",
+        "master_port",
+        "data_parallel_address",
+        "data_parallel_master_ip",
+        "data_parallel_master_port",
+        "data_parallel_rpc_port",
+    ),
 }
 # Never configuration: where a pod or process is, not what it was given.
 _NOT_SETTINGS = frozenset({"served_model_name_list", "api_key", "admin_api_key"})
