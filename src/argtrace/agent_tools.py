@@ -126,6 +126,29 @@ def mem_invocation(
     return Invocation((*words, *(["--", *flags] if flags else [])))
 
 
+def fleet_invocation(
+    urls: Sequence[str] = (),
+    hosts: Sequence[str] = (),
+    kube_selector: str | None = None,
+    context: str | None = None,
+    namespace: str | None = None,
+    intent: str | None = None,
+) -> Invocation:
+    """``argtrace fleet``: several running replicas lined up (docs/fleet.md)."""
+    if not urls and not hosts and not kube_selector:
+        raise ToolInputError("urls, hosts or kube_selector: at least one target")
+    if (context or namespace) and not kube_selector:
+        raise ToolInputError("context and namespace go with kube_selector")
+    words = ["fleet", "--format", "json"]
+    for url in urls:
+        words += ["--url", url]
+    for host in hosts:
+        words += [f"--host={host}"]  # "=": a host text starting with "-" is refused as a host, not an option
+    if kube_selector:
+        words += ["--kube", "-l", kube_selector, *_option("--context", context), *_option("-n", namespace)]
+    return Invocation((*words, *_option("--intent", intent)))
+
+
 def rules_invocation(code: str | None = None) -> Invocation:
     return Invocation(("rules", "--format", "json", *([code] if code else [])))
 

@@ -317,6 +317,35 @@ def build_server(timeout_s: float) -> Any:
         )
 
     @server.tool(
+        description="Line up several running SGLang/vLLM replicas (server URLs, nodes over ssh, pods by "
+        "label selector) by model and role, and report the settings they disagree on and the targets that "
+        "did not answer."
+    )
+    async def fleet(
+        urls: Annotated[list[str] | None, Field(description="servers' base URLs")] = None,
+        hosts: Annotated[
+            list[str] | None, Field(description="[USER@]HOST nodes whose server processes are read over ssh")
+        ] = None,
+        kube_selector: Annotated[
+            str | None,
+            Field(description="a label selector: read the matching pods through the Kubernetes API"),
+        ] = None,
+        context: Annotated[str | None, Field(description="the kubeconfig context")] = None,
+        namespace: Annotated[str | None, Field(description="the Kubernetes namespace")] = None,
+        intent: Annotated[
+            str | None, Field(description="a launch file to compare every replica with")
+        ] = None,
+        ctx: Context | None = None,
+    ) -> CallToolResult:
+        return await call(
+            ctx,
+            lambda: agent_tools.fleet_invocation(
+                urls or (), hosts or (), kube_selector, context, namespace, intent
+            ),
+            lambda report: agent_tools.summarize_findings(report, "fleet"),
+        )
+
+    @server.tool(
         description="Will this model fit in GPU memory with these server flags, and which settings "
         "make it fit (weights, KV cache, Mamba state, draft model)."
     )

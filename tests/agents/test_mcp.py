@@ -55,7 +55,7 @@ def test_lists_every_tool_with_documented_inputs() -> None:
     async def body(client: Any) -> None:
         listed = await client.list_tools()
         tools = {tool.name: tool for tool in listed.tools}
-        assert sorted(tools) == ["check", "fix", "log", "mem", "rules", "why"]
+        assert sorted(tools) == ["check", "fix", "fleet", "log", "mem", "rules", "why"]
         check = tools["check"].input_schema["properties"]
         for name in (
             "command",
@@ -236,3 +236,26 @@ def test_invocations_put_host_first_and_keep_command_words_after_dash_c() -> Non
             command="x", script=None, args=(), framework=None, framework_version=None, gpu=None,
             model_config=None, log=None, url=None, env={"A=B": "c"},
         )  # fmt: skip
+
+
+def test_fleet_reports_the_drift_of_two_servers() -> None:
+    from tests.live.fixture_server import serve_fixture
+
+    with (
+        serve_fixture("sglang-0.5.10.post1") as one,
+        serve_fixture("sglang-0.5.10.post1-context-32k") as two,
+    ):
+
+        async def body(client: Any) -> None:
+            result = await client.call_tool("fleet", {"urls": [one.url, two.url]})
+            assert result.is_error is False
+            report = result.structured_content
+            assert [d["setting"] for d in report["drift"]] == ["context_length"]
+            lines = _text(result).splitlines()
+            assert lines[0] == "fleet: 1 finding(s)"
+            assert lines[1].startswith(f"WARNING LV050 {two.url}/server_info#/context_length: the 2 replicas")
+            missing = await client.call_tool("fleet", {})
+            assert missing.is_error is True
+            assert "at least one target" in _text(missing)
+
+        _session(body)

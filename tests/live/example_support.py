@@ -55,6 +55,8 @@ def provide(needs: Sequence[str], tmp_path: Path | None = None) -> Iterator[dict
             if kind in ("http-fixture", "https-fixture"):
                 server = stack.enter_context(serve_need(need))
                 subst["url"] = server.url
+                # several servers (argtrace fleet): {url1}, {url2}... in the order of the needs
+                subst[f"url{sum(1 for k in subst if k.startswith('url'))}"] = server.url
             elif kind == "process-fixture":
                 root = Path(stack.enter_context(tempfile.TemporaryDirectory(dir=tmp_path)))
                 site = fake_site(root / "site", arg, "0.33.0" if arg == "vllm" else "0.5.10.post1")

@@ -25,7 +25,18 @@ FIXTURES = Path(__file__).parent / "fixtures"
 
 
 def load_fixture(name: str) -> dict[str, Any]:
-    return json.loads((FIXTURES / f"{name}.json").read_text())
+    """A fixture; one that names a ``base`` is that fixture with ``edits`` applied (endpoint path -> the
+    top-level JSON fields it changes), so a variant of a recorded payload stays a few lines (the fleet
+    tests' replicas: one edited by hand, one auto-sized on another GPU)."""
+    data: dict[str, Any] = json.loads((FIXTURES / f"{name}.json").read_text())
+    if "base" not in data:
+        return data
+    base = load_fixture(data["base"])
+    for path, fields in data.get("edits", {}).items():
+        base["endpoints"][path]["json"].update(fields)
+    base["name"] = data.get("name", name)
+    base["sources"] = {**base.get("sources", {}), **data.get("sources", {})}
+    return base
 
 
 class FixtureServer:

@@ -23,7 +23,7 @@ def codes(result) -> list[str]:  # type: ignore[no-untyped-def]
 
 def test_every_fixture_names_its_source() -> None:
     for path in FIXTURES.glob("*.json"):
-        fixture = json.loads(path.read_text())
+        fixture = load_fixture(path.stem)  # a variant (``base`` + ``edits``) has its base's endpoints
         assert fixture["sources"], path.name
         for endpoint in fixture["endpoints"]:
             assert (
@@ -216,6 +216,9 @@ def _run_example(example, tmp_path: Path) -> list[str]:  # type: ignore[no-untyp
     from tests.live.example_support import provide
 
     with provide(example.needs, tmp_path) as subst:
+        for name, content in example.written_files().items():  # fleet --intent FILE
+            if isinstance(content, str):
+                (tmp_path / name).write_text(content)
         argv = [a.format_map(subst) if "{" in a else a for a in example.argv]
         result = run_cli([argv[0], "--format", "json", *argv[1:]], cwd=tmp_path)
     assert result.status in (0, 1), result.stderr

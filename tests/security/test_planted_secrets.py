@@ -320,6 +320,21 @@ def test_check_url_uses_the_launch_key_and_prints_nothing(
     assert {auth for _, auth in planted_server.requests} <= {f"Bearer {API_KEY}", None}
 
 
+@pytest.mark.parametrize("fmt", ["json", "text"])
+def test_fleet_of_planted_servers_prints_no_secret(planted_server: FixtureServer, fmt: str) -> None:
+    # Two replicas of the planted server (one through a URL with a password): settings, drift and findings
+    # carry none of the planted values.
+    other = FixtureServer(_planted_fixture()).start()
+    try:
+        base = other.url.replace("http://", f"http://bob:{PROXY_PW}@")
+        words = ["--url", planted_server.url, "--url", base, "--url", f"http://bob:{PROXY_PW}@127.0.0.1:9"]
+        result = run_cli(["fleet", "--format", fmt, "--api-key", API_KEY, "--timeout", "2", *words])
+    finally:
+        other.stop()
+    assert result.status == 1, result.stderr
+    assert_clean(result)
+
+
 def test_live_url_with_password_refused_connection() -> None:
     result = run_cli(["live", f"http://bob:{PROXY_PW}@127.0.0.1:9", "--format", "json", "--timeout", "2"])
     assert_clean(result)

@@ -8,5 +8,5 @@ everything after them (``check SCRIPT ARGS...``).
 
 COMMAND_MODULES = (
     *("check", "fix", "log", "mem", "why", "resolver", "ps", "live", "run", "rules"),
-    *("mcp", "lint"),
+    *("mcp", "lint", "fleet"),
 )

@@ -51,6 +51,21 @@ MUST_AGREE: Mapping[str, tuple[str, ...]] = {
         "kv_cache_dtype",
     ),
 }
+# Settings that legitimately differ from node to node (and so from replica to replica, ``layers/fleet``):
+# the node's place in the launch, whether it serves the API, how many DP ranks it runs, its own ports.
+# Never a disagreement (PA030's exceptions).
+PER_RANK: Mapping[str, tuple[str, ...]] = {
+    "sglang": ("node_rank", "port", "nccl_port", "host"),
+    "vllm": (
+        "node_rank",
+        "data_parallel_start_rank",
+        "data_parallel_rank",
+        "headless",
+        "data_parallel_size_local",
+        "port",
+        "host",
+    ),
+}
 # Where the nodes meet: nodes that name the same rendezvous belong to one launch.
 RENDEZVOUS = {"sglang": ("dist_init_addr",), "vllm": ("master_addr", "data_parallel_address")}
 MODEL = {"sglang": "model_path", "vllm": "model"}

@@ -177,6 +177,8 @@ SECTION_VIEWS: Mapping[str, str] = {
     "timeline": "argtrace.layers.log.text:render_timeline_section",
     "resolution": "argtrace.layers.resolution:render_resolution_section",
     "transport": "argtrace.layers.transport:render_transport_section",
+    "fleet": "argtrace.render.fleet:fleet_text",
+    "drift": "argtrace.render.fleet:drift_text",
 }
 # Kept for layers that still register a view at run time; SECTION_VIEWS is the place for new ones.
 SECTION_RENDERERS: dict[str, Callable[[Any], Any]] = {}

@@ -39,6 +39,8 @@ _RULE_MODULES = (
     "argtrace.rules.multinode",
     # argtrace lint (a tree of launch files, no script arguments): SH030.
     "argtrace.rules.lint",
+    # LV050-LV059: argtrace fleet, several running replicas read together.
+    "argtrace.rules.fleet",
 )
 
 
