@@ -722,6 +722,7 @@ def _multinode_findings(
     """The starts of one multi-node launch read together (``layers/multinode.py``), with the SLURM job's
     allocation and ``srun`` steps when the script is a batch script."""
     from argtrace.layers.multinode import NodeStart, multinode_findings
+    from argtrace.layers.nodeplaces import carrier_fields
     from argtrace.layers.parser import all_defaults
     from argtrace.layers.slurm import srun_step
 
@@ -752,6 +753,7 @@ def _multinode_findings(
                 allocated_nodes=allocated,
                 allocation=what,
                 allocation_exact=exact,
+                **carrier_fields(server, step, allocation),
             )
         )
     return multinode_findings(nodes)

@@ -57,6 +57,7 @@ class Allocation:
     ntasks_per_node: int | None = None
     gpus_per_node: int | None = None
     nodes_at: str | None = None
+    gpus_at: str | None = None
 
     def section(self) -> dict[str, object]:
         """The report's ``slurm`` section (JSON): what the directives asked for."""
@@ -115,6 +116,7 @@ def batch_directives(data: bytes, label: str) -> Allocation | None:
     first_at: str | None = None
     options: dict[str, str] = {}
     nodes_at: str | None = None
+    gpus_at: str | None = None
     for number, raw in enumerate(data.splitlines(), start=1):
         line = raw.strip()
         if not line or (line.startswith(b"#") and not line.startswith(b"#SBATCH")):
@@ -129,6 +131,8 @@ def batch_directives(data: bytes, label: str) -> Allocation | None:
         parsed = parse_options(words)
         if "--nodes" in parsed:
             nodes_at = f"{label}:{number}"
+        if "--gpus-per-node" in parsed or "gpu" in parsed.get("--gres", ""):
+            gpus_at = f"{label}:{number}"
         options.update(parsed)
         first_at = first_at or f"{label}:{number}"
     if first_at is None:
@@ -142,6 +146,7 @@ def batch_directives(data: bytes, label: str) -> Allocation | None:
         gpus_per_node=_gpus(options.get("--gpus-per-node"))
         or (_gpus(gres) if gres and "gpu" in gres else None),
         nodes_at=nodes_at,
+        gpus_at=gpus_at,
     )
 
 
@@ -169,6 +174,8 @@ class SrunStep:
 
     tasks: int | None
     nodes: int | None
+    # ``srun --gpus-per-node N`` / ``--gres=gpu:N``; None: the job's (or not given)
+    gpus_per_node: int | None = None
 
 
 def srun_step(prefix: Sequence[str | None], allocation: Allocation | None) -> SrunStep | None:
@@ -190,7 +197,9 @@ def srun_step(prefix: Sequence[str | None], allocation: Allocation | None) -> Sr
             ntasks = nodes * (allocation.ntasks_per_node or 1 if allocation else 1)
         elif allocation is not None:
             ntasks = allocation.tasks
-    return SrunStep(tasks=ntasks, nodes=nodes)
+    gres = options.get("--gres")
+    gpus = _gpus(options.get("--gpus-per-node")) or (_gpus(gres) if gres and "gpu" in gres else None)
+    return SrunStep(tasks=ntasks, nodes=nodes, gpus_per_node=gpus)
 
 
 def step_environment(env: Mapping[str, str]) -> tuple[dict[str, str], dict[str, str]]:
