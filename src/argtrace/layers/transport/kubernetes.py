@@ -23,6 +23,7 @@ from argtrace.layers.transport.containers import (
 )
 from argtrace.layers.transport.context import TransportResult
 from argtrace.layers.transport.pods import PodSpec, container_gpus, pod_specs
+from argtrace.layers.transport.serving import kserve_runtime_pods, serving_findings
 from argtrace.layers.transport.words import _show, one_word_flag
 from argtrace.layers.transport.yamlnodes import _get, _line, _scalar, _seq
 from argtrace.model import Evidence, Origin, ServerCommand, Word
@@ -53,11 +54,19 @@ def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: 
     from argtrace.rules import transport as R
 
     containers: list[tuple[str, Any, PodSpec]] = []
-    for doc in docs:
-        listed = (_seq(_get(doc, "items")) or []) if _scalar(_get(doc, "kind")) == "List" else [doc]
-        for item in listed:
-            for pod in pod_specs(item, label):
-                containers += [(n, c, pod) for n, c in _containers(pod.spec, pod.extra_containers)]
+    listed = [
+        item
+        for doc in docs
+        for item in ((_seq(_get(doc, "items")) or []) if _scalar(_get(doc, "kind")) == "List" else [doc])
+    ]
+    # an InferenceService on a ServingRuntime of the same stream runs the runtime's containers (serving.py)
+    on_runtime, used_runtimes = kserve_runtime_pods(listed)
+    for item in listed:
+        if id(item) in used_runtimes:
+            continue
+        result.findings.extend(serving_findings(item, label))
+        for pod in on_runtime.get(id(item)) or pod_specs(item, label):
+            containers += [(n, c, pod) for n, c in _containers(pod.spec, pod.extra_containers)]
     if container is not None:
         containers = [(n, c, p) for n, c, p in containers if n == container]
         if not containers:
