@@ -37,9 +37,14 @@ def carrier_fields(
             out["gpus_from"] = f"the pod's {what}{where}"
         out["carrier_nodes"] = placement.nodes
         out["label"] = placement.pod or "/".join(p for p in (placement.name, placement.role) if p)
+    on_node = server.env.get("SLURM_GPUS_ON_NODE")
     if step is not None and step.gpus_per_node is not None:
         out["gpus_per_node"] = step.gpus_per_node
         out["gpus_from"] = f"srun gives each node {step.gpus_per_node}"
+    elif on_node is not None and on_node.value is not None and on_node.value.isdigit():
+        # inside `srun bash -c`: srun set SLURM_GPUS_ON_NODE in the task from --gpus-per-node / --gres
+        out["gpus_per_node"] = int(on_node.value)
+        out["gpus_from"] = f"srun gives each node {on_node.value}"
     elif allocation is not None and allocation.gpus_per_node is not None:
         # an srun step inherits the job's GPUs per node (sbatch(1) --gpus-per-node, --gres); the batch
         # shell itself runs on the job's first node, with the same

@@ -171,3 +171,21 @@ PA_GPUS_PER_NODE = Rule(
     exceptions="More GPUs than needed is a warning (they stay idle), fewer an error. SGLang's `--dp-size` "
     "without `--enable-dp-attention` multiplies the GPUs; with it, data parallel runs inside tp.",
 )
+
+
+PA_EXPORT_DROPS = Rule(
+    code="PA037",
+    layer="parser",
+    severity="error",
+    title="srun --export keeps a variable from the tasks that read it",
+    rationale="`srun --export` decides which of the batch shell's variables reach each task (srun(1)): "
+    "`ALL`, the default, passes all of them; `NONE` passes only the `SLURM_*` ones; a list passes the "
+    "`SLURM_*` ones, the named ones and its `NAME=value` assignments. Inside `srun bash -c '...'` each "
+    "task's shell expands its own words, so a variable the batch script exported but `--export` leaves "
+    "out is empty there: `--dist-init-addr $HEAD:5000` becomes `--dist-init-addr :5000`. A step also "
+    "inherits `#SBATCH --export` through SLURM_EXPORT_ENV.",
+    fix="name the variable in --export (--export=ALL, or --export=HEAD,...), or write its value into the "
+    "task's command",
+    example=_batch(f"srun --export=NONE bash -c '{_SRUN_SG} --nnodes 2 --node-rank $SLURM_NODEID'"),
+    correct=_batch(f"srun --export=HEAD bash -c '{_SRUN_SG} --nnodes 2 --node-rank $SLURM_NODEID'"),
+)
