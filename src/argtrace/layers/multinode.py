@@ -397,3 +397,42 @@ def multinode_findings(nodes: Sequence[NodeStart]) -> list[Finding]:
             findings.extend(_disagreements(group))
         findings.extend(_rank_findings(group))
     return findings
+
+
+def _cell(node: NodeStart, name: str) -> str:
+    if name not in node.values:
+        return "?"  # unknown statically (a variable of the cluster, a task's own rank)
+    return _show(node.values[name]) + ("" if name in node.given else " (default)")
+
+
+def matrix_section(nodes: Sequence[NodeStart]) -> dict[str, Any] | None:
+    """The report's ``multinode`` section: for each multi-node launch, one column per node (its pod, its
+    role or ``server N``) and a row per setting whose value is not the same on every node, with whether
+    the nodes must agree on it (PA030) or it differs by design (ranks, ``--headless``, ports)."""
+    out = []
+    for group in launches(nodes):
+        if len(group) < 2:
+            continue
+        framework = group[0].framework
+        must = set(MUST_AGREE[framework])
+        names = sorted(set().union(*(n.given for n in group)), key=lambda n: (n not in must, n))
+        rows = []
+        for name in names:
+            cells = [_cell(n, name) for n in group]
+            if len(set(cells)) > 1:
+                rows.append({"setting": name, "must_agree": name in must, "values": cells})
+        for name, cells in (
+            ("image", [n.image or "?" for n in group]),
+            ("gpus per node", [str(n.gpus_per_node) if n.gpus_per_node is not None else "?" for n in group]),
+        ):
+            if len(set(cells)) > 1:
+                rows.append({"setting": name, "must_agree": name == "image", "values": cells})
+        out.append(
+            {
+                "framework": framework,
+                "servers": [n.index for n in group],
+                "columns": [n.label or f"server {n.index}" for n in group],
+                "rows": rows,
+            }
+        )
+    return {"launches": out} if out else None

@@ -177,6 +177,7 @@ SECTION_VIEWS: Mapping[str, str] = {
     "timeline": "argtrace.layers.log.text:render_timeline_section",
     "resolution": "argtrace.layers.resolution:render_resolution_section",
     "transport": "argtrace.layers.transport:render_transport_section",
+    "multinode": "argtrace.render.matrix:render_matrix_section",
 }
 # Kept for layers that still register a view at run time; SECTION_VIEWS is the place for new ones.
 SECTION_RENDERERS: dict[str, Callable[[Any], Any]] = {}
