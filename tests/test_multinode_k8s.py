@@ -159,3 +159,36 @@ def test_a_pod_with_more_gpus_than_its_share_is_a_warning(tmp_path: Path) -> Non
         "each node needs 4 GPU(s) (tp_size 8 x pp_size 1 over nnodes 2) but gets 8: the pod's nvidia.com/gpu "
         f"limit ({tmp_path / 'server.yaml'}:45); 4 stay idle"
     )
+
+
+TWO_SERVERS = """apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: two
+spec:
+  replicas: 1
+  template:
+    spec:
+      containers:
+        - name: server
+          image: vllm/vllm-openai:v0.11.0
+          command: ["/bin/bash", "-c"]
+          args:
+            - |
+              vllm serve Qwen/Qwen3-8B --port 8000 --tensor-parallel-size 4 &
+              vllm serve Qwen/Qwen3-8B --port 8001 --tensor-parallel-size {tp} &
+              wait
+          resources:
+            limits:
+              nvidia.com/gpu: "{gpus}"
+"""
+
+
+def test_two_servers_of_one_pod_share_its_gpus(tmp_path: Path) -> None:
+    # each uses 4 of the pod's 8: no idle GPUs to warn about
+    assert _judged(_report(tmp_path, TWO_SERVERS.format(tp=4, gpus=8))) == []
+
+
+def test_a_server_of_a_shared_pod_still_needs_its_gpus(tmp_path: Path) -> None:
+    findings = _judged(_report(tmp_path, TWO_SERVERS.format(tp=8, gpus=4)))
+    assert [(c, sev, s, n) for c, sev, s, n, _ in findings] == [("PA036", "error", "tensor_parallel_size", 2)]

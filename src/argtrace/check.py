@@ -724,12 +724,17 @@ def _multinode_findings(
 ) -> tuple[list[Finding], dict[str, Any] | None]:
     """The starts of one multi-node launch read together (``layers/multinode.py``), with the SLURM job's
     allocation and ``srun`` steps when the script is a batch script."""
+    from collections import Counter
+
     from argtrace.layers.multinode import NodeStart, matrix_section, multinode_findings
     from argtrace.layers.nodeplaces import carrier_fields
     from argtrace.layers.parser import all_defaults
     from argtrace.layers.slurm import srun_step
+    from argtrace.model import Placement
 
     nodes = []
+    # servers started by one container (a script that starts two) share its GPUs
+    by_pod: Counter[Placement | None] = Counter(s.placement for _, s, _, _ in parsed if s.placement)
     for index, server, schema, result in parsed:
         values = {schema.field_names.get(dest, dest): value for dest, value in all_defaults(schema).items()}
         given = set()
@@ -756,7 +761,7 @@ def _multinode_findings(
                 allocated_nodes=allocated,
                 allocation=what,
                 allocation_exact=exact,
-                **carrier_fields(server, step, allocation),
+                **carrier_fields(server, step, allocation, by_pod[server.placement] or 1),
             )
         )
     return multinode_findings(nodes), matrix_section(nodes)

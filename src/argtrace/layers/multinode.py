@@ -91,6 +91,9 @@ class NodeStart:
     # The pods one copy of this server spans by its carrier (a LeaderWorkerSet group, a Dynamo service's
     # multinode.nodeCount): vLLM without --nnodes spreads tp x pp over them as one Ray cluster.
     carrier_nodes: int | None = None
+    # The node's GPUs are shared with other processes (CUDA_VISIBLE_DEVICES picks some, several servers or
+    # tasks per node): only too few of them is judged, never idle ones.
+    gpus_shared: bool = False
 
 
 def _int(value: Any) -> int | None:
@@ -340,6 +343,8 @@ def gpus_needed(
         total, how = tp * pp, f"tensor_parallel_size {tp} x pipeline_parallel_size {pp}"
         local = _int(values.get("data_parallel_size_local"))
         dp = _int(values.get("data_parallel_size"))
+        if _int(values.get("data_parallel_rank")) is not None:
+            return total, how  # external load balancing: this process is one DP rank
         if local is not None:  # vLLM's DP across nodes: each node runs its local DP ranks
             return total * local, f"{how} x data_parallel_size_local {local}"
         if dp is not None and dp > 1:
@@ -362,6 +367,8 @@ def _gpu_findings(node: NodeStart) -> list[Finding]:
     if have is None or needed is None or have == needed[0]:
         return []
     need, how = needed
+    if have > need and node.gpus_shared:
+        return []
     setting = "tp_size" if node.framework == "sglang" else "tensor_parallel_size"
     where = node.gpus_from or f"the carrier gives {have}"
     if have < need:

@@ -17,11 +17,15 @@ if TYPE_CHECKING:
 
 
 def carrier_fields(
-    server: ServerCommand, step: SrunStep | None, allocation: Allocation | None
+    server: ServerCommand, step: SrunStep | None, allocation: Allocation | None, neighbours: int = 1
 ) -> dict[str, Any]:
-    """``replicas``, ``replicas_of``, ``gpus_per_node``, ``gpus_from``, ``carrier_nodes`` and ``label`` for
-    ``NodeStart``."""
+    """``replicas``, ``replicas_of``, ``gpus_per_node``, ``gpus_from``, ``gpus_shared``, ``carrier_nodes``
+    and ``label`` for ``NodeStart``. ``neighbours``: the servers started in the same pod or task."""
     out: dict[str, Any] = {}
+    per_node = (step.tasks // step.nodes) if step and step.tasks and step.nodes else None
+    if allocation is not None and per_node is None:
+        per_node = allocation.ntasks_per_node
+    out["gpus_shared"] = "CUDA_VISIBLE_DEVICES" in server.env or neighbours > 1 or (per_node or 1) > 1
     placement = server.placement
     if placement is not None:
         # one pod template, several pods, one argv: a Deployment's or ReplicaSet's replicas, or a
