@@ -164,3 +164,26 @@ def test_a_dynamo_worker_whose_tp_needs_more_gpus_than_its_nodes_have(tmp_path: 
             f"resources.limits.gpu ({_where(tmp_path, 25)})",
         )
     ]
+
+
+DYNAMO_VLLM = DATA / "multinode" / "dynamo_vllm_disagg_multinode.yaml"
+
+
+def test_the_dynamo_vllm_workers_have_one_gpu_per_node_for_tp_2(tmp_path: Path) -> None:
+    assert _judged(_report(tmp_path, DYNAMO_VLLM.read_text())) == []
+
+
+def test_a_dynamo_vllm_worker_with_tp_4_on_two_one_gpu_nodes(tmp_path: Path) -> None:
+    text = DYNAMO_VLLM.read_text().replace(
+        '- --tensor-parallel-size\n            - "2"\n            - --dis',
+        '- --tensor-parallel-size\n            - "4"\n            - --dis',
+    )
+    assert _judged(_report(tmp_path, text)) == [
+        (
+            "PA036",
+            "error",
+            "tp_size",
+            "each pod needs 2 GPU(s) (tp 4 x pp 1 over multinode.nodeCount 2) but gets 1: service prefill's "
+            f"resources.limits.gpu ({_where(tmp_path, 41)})",
+        )
+    ]
