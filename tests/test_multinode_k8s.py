@@ -192,3 +192,18 @@ def test_two_servers_of_one_pod_share_its_gpus(tmp_path: Path) -> None:
 def test_a_server_of_a_shared_pod_still_needs_its_gpus(tmp_path: Path) -> None:
     findings = _judged(_report(tmp_path, TWO_SERVERS.format(tp=8, gpus=4)))
     assert [(c, sev, s, n) for c, sev, s, n, _ in findings] == [("PA036", "error", "tensor_parallel_size", 2)]
+
+
+def test_a_leaderworkerset_with_half_the_gpus_in_both_templates(tmp_path: Path) -> None:
+    # the LWS of tests/test_multinode.py (BARE_LWS): tp 16 over its 2 pods needs 8 GPUs in each
+    from tests.test_multinode import BARE_LWS
+
+    report = _report(tmp_path, BARE_LWS.replace('nvidia.com/gpu: "8"', 'nvidia.com/gpu: "4"'))
+    findings = [(c, sev, s, n) for c, sev, s, n, _ in _judged(report)]
+    # two limits to fix, one in each template: one finding at each
+    assert findings == [("PA036", "error", "tp_size", 1), ("PA036", "error", "tp_size", 2)]
+    assert _judged(report)[1][4] == (
+        "each node needs 8 GPU(s) (tp_size 16 x pp_size 1 over nnodes 2) but gets 4: the pod's "
+        f"nvidia.com/gpu limit ({tmp_path / 'server.yaml'}:50)"
+    )
+    assert _judged(_report(tmp_path, BARE_LWS)) == []

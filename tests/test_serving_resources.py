@@ -6,8 +6,8 @@ what it keeps); each variant changes one thing in it and must fire.
   ``helm template`` output: two Deployments);
 - KServe: ``false_alarms/k8s/kserve_vllm_runtime_isvc.yaml`` (an InferenceService on the vLLM
   ClusterServingRuntime), ``multinode/kserve_llmisvc_dp_ep.yaml`` (an LLMInferenceService, DP over pods);
-- NVIDIA Dynamo: ``multinode/dynamo_sglang_disagg_multinode.yaml`` (a DynamoGraphDeployment, workers on
-  two nodes each).
+- NVIDIA Dynamo: ``multinode/dynamo_sglang_disagg_multinode.yaml`` and
+  ``multinode/dynamo_vllm_disagg_multinode.yaml`` (DynamoGraphDeployments, workers on two nodes each).
 """
 
 from __future__ import annotations
