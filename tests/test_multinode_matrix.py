@@ -89,3 +89,12 @@ def test_the_view_of_a_launch_without_differences() -> None:
     assert render_matrix_section(section) == (
         "Multi-node launch (vllm, servers 1, 2): 2 nodes\n  every setting is the same on every node"
     )
+
+
+def test_secrets_in_the_matrix_are_redacted(tmp_path: Path) -> None:
+    report, text = _nodes(tmp_path, "--tp 16 --node-rank 1 --api-key sk-live-zzzzzz9999999999secret")
+    assert "sk-live" not in json.dumps(report) and "sk-live" not in text
+    rows = report["multinode"]["launches"][0]["rows"]
+    assert [r["setting"] for r in rows] == ["api_key", "node_rank"]
+    assert rows[0]["values"][0] == "null (default)"
+    assert rows[0]["values"][1].startswith("<redacted:")
