@@ -35,7 +35,7 @@ def _report(tmp_path: Path, text: str) -> dict[str, Any]:
 
 def _judged(report: dict[str, Any]) -> list[tuple[str, str, str | None, int | None, str]]:
     return [
-        (f["code"], f["severity"], f["setting"], f["server"], f["message"])
+        (f["code"], f["severity"], f.get("setting"), f.get("server"), f["message"])
         for f in report["findings"]
         if f["severity"] != "info"
     ]
@@ -207,3 +207,10 @@ def test_a_leaderworkerset_with_half_the_gpus_in_both_templates(tmp_path: Path) 
         f"nvidia.com/gpu limit ({tmp_path / 'server.yaml'}:50)"
     )
     assert _judged(_report(tmp_path, BARE_LWS)) == []
+
+
+def test_a_deployment_has_no_pod_index_label(tmp_path: Path) -> None:
+    # the StatefulSet's pod-index fieldRef in a Deployment: its pods have no such label, the variable is ""
+    report = _report(tmp_path, STS.read_text().replace("kind: StatefulSet", "kind: Deployment"))
+    assert _ranks(report) == ["--trust-remote-code"]
+    assert [(c, s) for c, _, s, _, _ in _judged(report)] == [("SH026", None), ("PA035", "node_rank")]

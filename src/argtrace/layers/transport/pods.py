@@ -203,7 +203,10 @@ def pod_specs(doc: Any, label: str) -> list[PodSpec]:
     replicas = _int(_get(spec, "replicas")) if kind in ("Deployment", "ReplicaSet") else None
     if kind in ("Deployment", "ReplicaSet") and _get(spec, "replicas") is None:
         replicas = 1
-    return [PodSpec(_get(template, "spec"), Placement(kind, name, replicas=replicas))]
+    # only StatefulSet pods carry the pod-index and pod-name labels: a fieldRef to a label the pod does not
+    # have gives the empty string (the kubelet reads the pod's labels map: a missing key is "")
+    missing = dict.fromkeys((POD_INDEX, POD_NAME_LABEL), "")
+    return [PodSpec(_get(template, "spec"), Placement(kind, name, replicas=replicas), fields=missing)]
 
 
 def _roles(
