@@ -38,6 +38,7 @@ MAX_ORDINALS = 64
 POD_INDEX = "metadata.labels['apps.kubernetes.io/pod-index']"
 POD_NAME_LABEL = "metadata.labels['statefulset.kubernetes.io/pod-name']"
 _IDENTITY_FIELDS = (POD_INDEX, POD_NAME_LABEL, "metadata.name")
+_POD_NAME_KEY = "statefulset.kubernetes.io/pod-name"
 
 # The LeaderWorkerSet controller sets these in every container of the leader and worker pods (its API
 # docs, "Environment variables"; constants LwsLeaderAddress, LwsGroupSize, LwsWorkerIndex in
@@ -203,9 +204,14 @@ def pod_specs(doc: Any, label: str) -> list[PodSpec]:
     replicas = _int(_get(spec, "replicas")) if kind in ("Deployment", "ReplicaSet") else None
     if kind in ("Deployment", "ReplicaSet") and _get(spec, "replicas") is None:
         replicas = 1
-    # only StatefulSet pods carry the pod-index and pod-name labels: a fieldRef to a label the pod does not
-    # have gives the empty string (the kubelet reads the pod's labels map: a missing key is "")
-    missing = dict.fromkeys((POD_INDEX, POD_NAME_LABEL), "")
+    # only StatefulSet pods get the pod-index and pod-name labels from their controller: a fieldRef to a
+    # label the pod does not have gives the empty string (the kubelet reads the pod's labels map: a missing
+    # key is ""), unless the template sets it itself
+    labels = _get(_get(template, "metadata"), "labels")
+    missing = {
+        path: _scalar(_get(labels, key)) or ""
+        for path, key in ((POD_INDEX, "apps.kubernetes.io/pod-index"), (POD_NAME_LABEL, _POD_NAME_KEY))
+    }
     return [PodSpec(_get(template, "spec"), Placement(kind, name, replicas=replicas), fields=missing)]
 
 
