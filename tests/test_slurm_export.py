@@ -1,4 +1,4 @@
-"""``srun --export`` and GPUs per node under SLURM (``layers/slurm.py``: ``Export``; PA036, PA037).
+"""``srun --export`` and GPUs per node under SLURM (``layers/slurm.py``: ``Export``; PA036-PA038).
 
 What reaches each task follows srun(1) (SLURM 23-24, ``--export``): ALL (the default) passes the caller's
 variables; NONE only ``SLURM_*``; a list the ``SLURM_*`` ones, the named ones and its ``NAME=value``
@@ -151,3 +151,27 @@ def test_the_jobs_gpus_per_node_fit_the_sizes(tmp_path: Path) -> None:
             f"node 4 ({tmp_path / 'job.sh'}:4)",
         )
     ]
+
+
+def test_all_with_an_assignment_to_an_exported_variable_is_no_override(tmp_path: Path) -> None:
+    report = _report(tmp_path, _job("srun --export=ALL,NCCL_DEBUG=INFO"))
+    assert _judged(report) == [
+        (
+            "PA038",
+            "NCCL_DEBUG",
+            "the batch shell exports NCCL_DEBUG=WARN and srun --export=ALL,NCCL_DEBUG=INFO keeps the "
+            "caller's value (ALL wins over the assignment): the tasks get WARN, not INFO",
+        )
+    ]
+    # without ALL the assignment is what the tasks get: no finding
+    assert _judged(_report(tmp_path, _job("srun --export=HEAD,NCCL_DEBUG=INFO"))) == []
+
+
+def test_the_ignored_assignment_of_a_secret_is_redacted(tmp_path: Path) -> None:
+    text = (
+        "#!/bin/bash\n#SBATCH --nodes=1\nexport HF_TOKEN=hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789\n"
+        "srun --export=ALL,HF_TOKEN=hf_ZyXwVuTsRqPoNmLkJiHgFeDcBa9876543210 vllm serve Qwen/Qwen3-8B\n"
+    )
+    report = _report(tmp_path, text, version="0.33.0")
+    assert "hf_AbCd" not in json.dumps(report) and "hf_ZyXw" not in json.dumps(report)
+    assert [(c, s) for c, s, _ in _judged(report)] == [("PA038", "HF_TOKEN")]

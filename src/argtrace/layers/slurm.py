@@ -239,6 +239,13 @@ class Export:
     def keeps(self, name: str) -> bool:
         return self.everything or name.startswith("SLURM") or name in self.names
 
+    def ignored(self, env: Mapping[str, str | None]) -> list[tuple[str, str, str | None]]:
+        """The ``ALL,NAME=value`` assignments that do not take effect because the caller exports NAME with
+        another value: (name, the assigned text, the value the task gets instead)."""
+        if not self.everything:
+            return []
+        return [(n, t, env[n]) for n, t in self.assigned if n in env and env[n] != t]
+
     def apply(self, env: Mapping[str, T], value: Callable[[str], T]) -> dict[str, T]:
         """``env`` as each task gets it; ``value`` makes an entry for an assignment's text."""
         out = {k: v for k, v in env.items() if self.keeps(k)}

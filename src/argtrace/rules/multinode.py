@@ -189,3 +189,25 @@ PA_EXPORT_DROPS = Rule(
     example=_batch(f"srun --export=NONE bash -c '{_SRUN_SG} --nnodes 2 --node-rank $SLURM_NODEID'"),
     correct=_batch(f"srun --export=HEAD bash -c '{_SRUN_SG} --nnodes 2 --node-rank $SLURM_NODEID'"),
 )
+
+
+PA_EXPORT_IGNORED = Rule(
+    code="PA038",
+    layer="parser",
+    severity="warning",
+    title="srun --export=ALL,NAME=value does not override an exported NAME",
+    rationale="With `ALL` in `srun --export`, every variable of the caller reaches the tasks and, srun(1) "
+    "says, \"will take precedence over any explicitly given environment variables\": "
+    "`--export=ALL,NCCL_DEBUG=INFO` after `export NCCL_DEBUG=WARN` runs the tasks with WARN. The "
+    "assignment reads like an override and is none.",
+    fix="leave ALL out (--export=NAME=value,... passes the SLURM_* variables, the named ones and the "
+    "assignments), or set the variable before srun",
+    example=_batch(
+        f"export NCCL_DEBUG=WARN\nsrun --export=ALL,NCCL_DEBUG=INFO bash -c '{_SRUN_SG} --nnodes 2 "
+        "--node-rank $SLURM_NODEID'"
+    ),
+    correct=_batch(
+        f"export NCCL_DEBUG=WARN\nsrun --export=HEAD,NCCL_DEBUG=INFO bash -c '{_SRUN_SG} --nnodes 2 "
+        "--node-rank $SLURM_NODEID'"
+    ),
+)

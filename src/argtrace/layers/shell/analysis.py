@@ -585,6 +585,18 @@ def _event_findings(label: str, ev: E.ShellEvaluator, args: list[str], data: byt
                     setting=d["names"][0],
                 )
             )
+        elif e.kind == "srun_export_ignored":
+            from argtrace.rules.multinode import PA_EXPORT_IGNORED
+
+            out.append(
+                PA_EXPORT_IGNORED.finding(
+                    f"the batch shell exports {d['name']}={d['value']} and srun {d['export']} keeps the "
+                    f"caller's value (ALL wins over the assignment): the tasks get {d['value']}, not "
+                    f"{d['text']}",
+                    at=e.at,
+                    setting=d["name"],
+                )
+            )
         elif e.kind == "budget":
             out.append(
                 R.SH029.finding(

@@ -38,19 +38,8 @@ from argtrace.layers.shell.wrapenv import expand_env_s, wrapper_env
 if TYPE_CHECKING:
     from argtrace.layers.slurm import Export
 
-
-def _srun_task_env(
-    argv: list[ExpWord], det: Detection, env: dict[str, tuple[str | None, str | None, str, str | None]]
-) -> dict[str, tuple[str | None, str | None, str, str | None]]:
-    """The server's environment after ``srun --export`` (``layers/slurm.py``): what reaches each task."""
-    from argtrace.layers.slurm import srun_export
-
-    texts = [w.text for w in argv[: det.command_index]]
-    export = srun_export(texts, {k: v[0] for k, v in env.items()})
-    if export is None:
-        return env
-    at = argv[det.wrapper_at[det.wrappers.index("srun")]].at
-    return export.apply(env, lambda text: (text, at, f"srun {export.at}", None))
+# a variable of the shell's environment: (value, at, expansion, reason)
+EnvEntry = tuple[str | None, str | None, str, str | None]
 
 
 def _passwd() -> bytes | None:
@@ -442,7 +431,9 @@ class Commands(Conditions):
                 per_task = PER_TASK  # srun bash -c '...': each task expands its own SLURM_NODEID
                 # srun --export: which of this shell's variables reach each task's shell
                 exported = {k: v[0] for k, v in self.exported_env().items()}
-                export = srun_export(texts[:inner], {**exported, **{k: v[0] for k, v in prefix_env.items()}})
+                exported.update({k: v[0] for k, v in prefix_env.items()})
+                export = srun_export(texts[:inner], exported)
+                self._export_ignored(export, exported, at)
             base, argv = "bash", argv[inner:]  # nohup/env/timeout ... bash -c '...'
         if base in ("bash", "sh") and len(argv) > 1:
             return self.run_child_shell(argv, prefix_env, at, per_task, export)
@@ -453,6 +444,28 @@ class Commands(Conditions):
         if base == "false":
             return 1
         return None
+
+    def _srun_task_env(
+        self, argv: list[ExpWord], det: Detection, env: dict[str, EnvEntry]
+    ) -> dict[str, EnvEntry]:
+        """The server's environment after ``srun --export`` (``layers/slurm.py``): what reaches each task."""
+        from argtrace.layers.slurm import srun_export
+
+        texts = [w.text for w in argv[: det.command_index]]
+        values = {k: v[0] for k, v in env.items()}
+        export = srun_export(texts, values)
+        if export is None:
+            return env
+        at = argv[det.wrapper_at[det.wrappers.index("srun")]].at
+        self._export_ignored(export, values, at)
+        return export.apply(env, lambda text: (text, at, f"srun {export.at}", None))
+
+    def _export_ignored(self, export: Export | None, env: Mapping[str, str | None], at: str) -> None:
+        """``srun --export=ALL,NAME=value`` where NAME is already exported: the caller's value wins."""
+        if export is None:
+            return
+        for name, text, value in export.ignored(env):
+            self.emit("srun_export_ignored", at, name=name, text=text, value=value, export=export.at)
 
     def record_server(
         self,
@@ -471,7 +484,7 @@ class Commands(Conditions):
         texts = [w.text or "" for w in argv]
         env = wrapper_env(argv, det, env, self.cwd, lambda: _passwd())
         if "srun" in det.wrappers:
-            env = _srun_task_env(argv, det, env)
+            env = self._srun_task_env(argv, det, env)
         if "stdbuf" in det.wrappers:
             _stdbuf_env(texts, env, argv)
         if self.direct_exec and "SHLVL" in env:
