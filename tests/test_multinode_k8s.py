@@ -214,3 +214,42 @@ def test_a_deployment_has_no_pod_index_label(tmp_path: Path) -> None:
     report = _report(tmp_path, STS.read_text().replace("kind: StatefulSet", "kind: Deployment"))
     assert _ranks(report) == ["--trust-remote-code"]
     assert [(c, s) for c, _, s, _, _ in _judged(report)] == [("SH026", None), ("PA035", "node_rank")]
+
+
+# An Indexed Job as the nodes' carrier (Kubernetes docs, "Jobs": completionMode Indexed gives each pod its
+# index in JOB_COMPLETION_INDEX and the hostname JOB-INDEX); our own manifest, not a copied one.
+INDEXED_JOB = """apiVersion: batch/v1
+kind: Job
+metadata:
+  name: sglang
+spec:
+  completionMode: Indexed
+  completions: {completions}
+  parallelism: {completions}
+  template:
+    spec:
+      subdomain: sglang
+      restartPolicy: Never
+      containers:
+        - name: server
+          image: lmsysorg/sglang:v0.5.10.post1
+          command: ["python3", "-m", "sglang.launch_server"]
+          args: [--model-path, /models/DeepSeek-V3, --tp, "16", --dist-init-addr, "sglang-0.sglang:5000",
+                 --nnodes, "2", --node-rank, "{rank}"]
+          resources:
+            limits:
+              nvidia.com/gpu: "8"
+"""
+
+
+def test_an_indexed_job_ranks_its_pods_by_completion_index(tmp_path: Path) -> None:
+    report = _report(tmp_path, INDEXED_JOB.format(completions=2, rank="$(JOB_COMPLETION_INDEX)"))
+    assert _ranks(report) == ["0", "1"]
+    assert [s["placement"]["pod"] for s in report["servers"]] == ["sglang-0", "sglang-1"]
+    assert _judged(report) == []
+
+
+def test_an_indexed_job_with_a_written_rank(tmp_path: Path) -> None:
+    report = _report(tmp_path, INDEXED_JOB.format(completions=2, rank="0"))
+    assert [(c, s) for c, _, s, _, _ in _judged(report)] == [("PA035", "node_rank")]
+    assert _judged(report)[0][4].startswith("Job sglang starts 2 pods from one template")

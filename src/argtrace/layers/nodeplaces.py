@@ -31,7 +31,7 @@ def carrier_fields(
         # one pod template, several pods, one argv: a Deployment's or ReplicaSet's replicas, or a
         # StatefulSet read once (its pods do not read their ordinal). A LeaderWorkerSet's worker template is
         # judged through LWS_WORKER_INDEX instead, a serving resource's replicas are whole servers.
-        if placement.kind in ("Deployment", "ReplicaSet", "StatefulSet") and placement.ordinal is None:
+        if placement.kind in ("Deployment", "ReplicaSet", "StatefulSet", "Job") and placement.ordinal is None:
             out["replicas"] = placement.replicas
             out["replicas_of"] = f"{placement.kind} {placement.name}"
         if placement.gpus is not None:

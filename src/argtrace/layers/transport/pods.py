@@ -4,7 +4,8 @@ This module owns finding the pod specs (the ``containers:`` lists) of every kind
 resource's placement of them (``model.Placement``: kind, name, role, replicas, ordinal, GPUs) and the
 variables and downward-API fields the cluster sets in their containers beyond their own ``env``:
 
-- workloads: Pod, Job, CronJob, Deployment, ReplicaSet, DaemonSet, StatefulSet, LeaderWorkerSet;
+- workloads: Pod, Job (an Indexed Job's pods read once per completion index, like StatefulSet ordinals),
+  CronJob, Deployment, ReplicaSet, DaemonSet, StatefulSet, LeaderWorkerSet;
 - serving resources that embed pod specs (their rendered ``helm template`` output is read the same way):
   KServe ``InferenceService`` (``spec.predictor``, its ``workerSpec``), ``ServingRuntime`` /
   ``ClusterServingRuntime`` (``spec``, ``spec.workerSpec``), ``LLMInferenceService`` (``spec.template``,
@@ -127,6 +128,39 @@ def _statefulset(doc: Any, spec: Any) -> Iterator[PodSpec]:
     yield PodSpec(pod_spec, Placement("StatefulSet", name, replicas=replicas))
 
 
+# An Indexed Job's pods get their completion index 0..completions-1 (Kubernetes docs, "Jobs", Completion
+# mode): as the annotation and (1.28+) label batch.kubernetes.io/job-completion-index, in the hostname
+# $(job-name)-$(index), and in the env var JOB_COMPLETION_INDEX of every container.
+_JOB_INDEX_KEY = "batch.kubernetes.io/job-completion-index"
+_JOB_INDEX_FIELDS = (f"metadata.annotations['{_JOB_INDEX_KEY}']", f"metadata.labels['{_JOB_INDEX_KEY}']")
+
+
+def _indexed_job(doc: Any, spec: Any) -> Iterator[PodSpec]:
+    name = _name(doc)
+    pod_spec = _get(_get(spec, "template"), "spec")
+    completions = _int(_get(spec, "completions"))
+    reads = _reads_identity(pod_spec) or _reads_text(pod_spec, "JOB_COMPLETION_INDEX")
+    if completions is not None and 1 < completions <= MAX_ORDINALS and reads:
+        for index in range(completions):
+            pod = f"{name}-{index}"
+            placement = Placement("Job", name, replicas=completions, ordinal=index, pod=pod)
+            injected: dict[str, str | None] = {"JOB_COMPLETION_INDEX": str(index), "HOSTNAME": pod}
+            yield PodSpec(pod_spec, placement, injected, dict.fromkeys(_JOB_INDEX_FIELDS, str(index)))
+        return
+    injected = {"JOB_COMPLETION_INDEX": None}  # set in every container, each pod its own
+    yield PodSpec(pod_spec, Placement("Job", name, replicas=completions), injected)
+
+
+def _reads_text(spec: Any, word: str) -> bool:
+    """Whether a container's command, args or env values of ``spec`` mention ``word``."""
+    for container in _seq(_get(spec, "containers")) or []:
+        items = [*(_seq(_get(container, "command")) or []), *(_seq(_get(container, "args")) or [])]
+        items += [_get(e, "value") for e in _seq(_get(container, "env")) or []]
+        if any(word in (_scalar(i) or "") for i in items):
+            return True
+    return False
+
+
 def _dynamo(doc: Any, spec: Any, label: str) -> Iterator[PodSpec]:
     """DynamoGraphDeployment (nvidia.com/v1alpha1): one pod spec per service, ``extraPodSpec`` with its
     ``mainContainer``; ``replicas``, ``multinode.nodeCount`` (the pods one replica spans) and the service's
@@ -172,6 +206,8 @@ def pod_specs(doc: Any, label: str) -> list[PodSpec]:
         return [PodSpec(_get(template, "spec"), Placement(kind, name))]
     if kind == "StatefulSet":
         return list(_statefulset(doc, spec))
+    if kind == "Job" and _scalar(_get(spec, "completionMode")) == "Indexed":
+        return list(_indexed_job(doc, spec))
     if kind == "LeaderWorkerSet":
         lws = _get(spec, "leaderWorkerTemplate")
         size = _int(_get(lws, "size")) if _get(lws, "size") is not None else 1
