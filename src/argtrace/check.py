@@ -12,7 +12,7 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from argtrace import localfs
 from argtrace.layers.separated import PredictedCommands
@@ -317,7 +317,10 @@ def _check_chosen_server(
         report.sections.update(result.sections)
     parsed = _parse_every_server(servers, options)
     report.findings.extend(_other_servers_findings(parsed, options))
-    report.findings.extend(_multinode_findings(parsed, allocation))
+    findings, matrix = _multinode_findings(parsed, allocation)
+    report.findings.extend(findings)
+    if matrix is not None:
+        report.sections["multinode"] = matrix  # the matrix of the launch's nodes (render/matrix.py)
     for late in late_layers(report, options):
         report.findings.extend(late.findings)
         report.sections.update(late.sections)
@@ -719,14 +722,20 @@ def _allocated_nodes(
 
 def _multinode_findings(
     parsed: Sequence[tuple[int, ServerCommand, Schema, LayerResult]], allocation: Allocation | None = None
-) -> list[Finding]:
+) -> tuple[list[Finding], dict[str, Any] | None]:
     """The starts of one multi-node launch read together (``layers/multinode.py``), with the SLURM job's
     allocation and ``srun`` steps when the script is a batch script."""
-    from argtrace.layers.multinode import NodeStart, multinode_findings
+    from collections import Counter
+
+    from argtrace.layers.multinode import NodeStart, matrix_section, multinode_findings
+    from argtrace.layers.nodeplaces import carrier_fields
     from argtrace.layers.parser import all_defaults
     from argtrace.layers.slurm import srun_step
+    from argtrace.model import Placement
 
     nodes = []
+    # servers started by one container (a script that starts two) share its GPUs
+    by_pod: Counter[Placement | None] = Counter(s.placement for _, s, _, _ in parsed if s.placement)
     for index, server, schema, result in parsed:
         values = {schema.field_names.get(dest, dest): value for dest, value in all_defaults(schema).items()}
         given = set()
@@ -753,6 +762,7 @@ def _multinode_findings(
                 allocated_nodes=allocated,
                 allocation=what,
                 allocation_exact=exact,
+                **carrier_fields(server, step, allocation, by_pod[server.placement] or 1),
             )
         )
-    return multinode_findings(nodes)
+    return multinode_findings(nodes), matrix_section(nodes)

@@ -227,6 +227,24 @@ class EnvValue:
 
 
 @dataclass(frozen=True)
+class Placement:
+    """Where a manifest places a server (``layers/transport/pods.py``): the resource that starts its pods,
+    the role inside it, how many copies of the pod it starts and which one this is, and the GPUs one pod
+    gets. ``None`` where the manifest does not say."""
+
+    kind: str  # "StatefulSet", "Deployment", "LeaderWorkerSet", "DynamoGraphDeployment", ...
+    name: str
+    role: str | None = None  # "leader", "worker", a Dynamo service name, "decode", "predictor" ...
+    replicas: int | None = None  # pods started from this one pod spec
+    ordinal: int | None = None  # a StatefulSet pod's ordinal, when its argv depends on it
+    pod: str | None = None  # the pod's name when it is known (a StatefulSet's NAME-ORDINAL)
+    gpus: int | None = None  # GPUs one pod requests (resources.limits nvidia.com/gpu, a Dynamo gpu limit)
+    gpus_at: str | None = None
+    # pods one copy of a multi-node server spans (a Dynamo service's multinode.nodeCount, an LWS size)
+    nodes: int | None = None
+
+
+@dataclass(frozen=True)
 class ServerCommand:
     """A server start found in a script or command: its predicted argv and environment.
 
@@ -253,6 +271,8 @@ class ServerCommand:
     # Names of the variables the script itself expands anywhere (``$NAME``, ``${NAME...}``), so a rule can
     # tell the script's own setting from one meant for the framework; empty when not from a script.
     script_reads: frozenset[str] = frozenset()
+    # The manifest resource and pod that start it (Kubernetes, serving resources); None for scripts.
+    placement: Placement | None = None
 
     @property
     def repeated(self) -> bool:

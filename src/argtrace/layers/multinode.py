@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from argtrace.model import Evidence, Finding
+from argtrace.model import Evidence, Finding, Severity
 from argtrace.rules import multinode as rules
 
 # Settings every node of one launch must share, by framework, named by configuration field. Per-node
@@ -94,6 +94,21 @@ class NodeStart:
     # A LeaderWorkerSet group is exactly its pods: more of them than --nnodes is as wrong as fewer. A SLURM
     # job may hold more nodes than one server uses.
     allocation_exact: bool = False
+    # A manifest's pod template started as several pods with this one argv (a Deployment's replicas, a
+    # StatefulSet whose pods do not read their ordinal): how many, and what starts them.
+    replicas: int | None = None
+    replicas_of: str | None = None
+    # The GPUs each node of this start gets, and from what ("the pod's nvidia.com/gpu limit (FILE:LINE)").
+    gpus_per_node: int | None = None
+    gpus_from: str | None = None
+    # The column this start is shown under in the matrix: a pod's name, a role, or "server N".
+    label: str | None = None
+    # The pods one copy of this server spans by its carrier (a LeaderWorkerSet group, a Dynamo service's
+    # multinode.nodeCount): vLLM without --nnodes spreads tp x pp over them as one Ray cluster.
+    carrier_nodes: int | None = None
+    # The node's GPUs are shared with other processes (CUDA_VISIBLE_DEVICES picks some, several servers or
+    # tasks per node): only too few of them is judged, never idle ones.
+    gpus_shared: bool = False
 
 
 def _int(value: Any) -> int | None:
@@ -302,17 +317,144 @@ def _srun_findings(node: NodeStart) -> list[Finding]:
     return findings
 
 
+def _replica_findings(node: NodeStart) -> list[Finding]:
+    """A pod template started as several pods with one argv, for a multi-node server (PA035)."""
+    nnodes = _int(node.values.get("nnodes"))
+    rank = _rank_of(node)
+    if node.replicas is None or node.replicas < 2 or nnodes is None or nnodes < 2 or rank is None:
+        return []
+    name, number = rank
+    source = f"{name} {number}" + ("" if name in node.given else " (the default: the template gives none)")
+    return [
+        rules.PA_REPLICAS_ONE_ARGV.finding(
+            f"{node.replicas_of or 'the workload'} starts {node.replicas} pods from one template, for a "
+            f"server of nnodes {nnodes}: every pod gets {source}",
+            at=node.at,
+            setting=name,
+            server=node.index,
+        )
+    ]
+
+
+def gpus_needed(
+    framework: str, values: Mapping[str, Any], carrier_nodes: int | None = None
+) -> tuple[int, str] | None:
+    """The GPUs one node of this start needs, with how it follows from the sizes; ``None`` when a size is
+    unknown or the sizes do not divide over the nodes (other rules say so). ``carrier_nodes``: the pods
+    the carrier groups (vLLM's Ray cluster over a LeaderWorkerSet has no --nnodes)."""
+    if framework == "sglang":
+        tp, pp, dp = (_int(values.get(n)) for n in ("tp_size", "pp_size", "dp_size"))
+        if tp is None or pp is None:
+            return None
+        total, how = tp * pp, f"tp_size {tp} x pp_size {pp}"
+        # without DP attention each of the dp_size replicas has its own tp x pp GPUs (SGLang's data
+        # parallel router); with it, DP runs inside the tensor parallel group
+        if dp is not None and dp > 1 and values.get("enable_dp_attention") is not True:
+            total, how = total * dp, f"{how} x dp_size {dp}"
+    else:
+        tp, pp = _int(values.get("tensor_parallel_size")), _int(values.get("pipeline_parallel_size"))
+        if tp is None or pp is None:
+            return None
+        total, how = tp * pp, f"tensor_parallel_size {tp} x pipeline_parallel_size {pp}"
+        local = _int(values.get("data_parallel_size_local"))
+        dp = _int(values.get("data_parallel_size"))
+        if _int(values.get("data_parallel_rank")) is not None:
+            return total, how  # external load balancing: this process is one DP rank
+        if local is not None:  # vLLM's DP across nodes: each node runs its local DP ranks
+            return total * local, f"{how} x data_parallel_size_local {local}"
+        if dp is not None and dp > 1:
+            total, how = total * dp, f"{how} x data_parallel_size {dp}"
+    nnodes = _int(values.get("nnodes")) or 1
+    over = f"over nnodes {nnodes}"
+    if nnodes == 1 and framework == "vllm" and carrier_nodes is not None and carrier_nodes > 1:
+        nnodes, over = carrier_nodes, f"over the {carrier_nodes} pods of its group"
+    if nnodes > 1:
+        if total % nnodes:
+            return None
+        return total // nnodes, f"{how} {over}"
+    return total, how
+
+
+def _gpu_findings(node: NodeStart) -> list[Finding]:
+    """The GPUs a node gets against what its parallel sizes need (PA036)."""
+    have = node.gpus_per_node
+    needed = gpus_needed(node.framework, node.values, node.carrier_nodes)
+    if have is None or needed is None or have == needed[0]:
+        return []
+    need, how = needed
+    if have > need and node.gpus_shared:
+        return []
+    setting = "tp_size" if node.framework == "sglang" else "tensor_parallel_size"
+    where = node.gpus_from or f"the carrier gives {have}"
+    if have < need:
+        message = f"each node needs {need} GPU(s) ({how}) but gets {have}: {where}"
+        severity: Severity | None = None
+    else:
+        message = f"each node needs {need} GPU(s) ({how}) but gets {have}: {where}; {have - need} stay idle"
+        severity = "warning"
+    return [
+        rules.PA_GPUS_PER_NODE.finding(
+            message, at=node.at, setting=setting, server=node.index, severity=severity
+        )
+    ]
+
+
 def multinode_findings(nodes: Sequence[NodeStart]) -> list[Finding]:
-    """PA030-PA034 for every multi-node launch among ``nodes``."""
+    """PA030-PA036 for every multi-node launch among ``nodes`` (PA036 for any start whose carrier says how
+    many GPUs it gets)."""
     findings: list[Finding] = []
     for node in nodes:
-        for finding in _srun_findings(node):
+        findings.extend(_replica_findings(node))
+        srun = _srun_findings(node)
+        # with nnodes against the allocation (PA034), the GPUs per node follow from the wrong count
+        gpus = [] if any(f.code == "PA034" for f in srun) else _gpu_findings(node)
+        for finding in [*gpus, *srun]:
             # One allocation that does not match is one cause, however many of its starts read it (a
-            # LeaderWorkerSet's leader and worker templates).
-            if not any(f.code == finding.code == "PA034" and f.message == finding.message for f in findings):
+            # LeaderWorkerSet's leader and worker templates, a StatefulSet's pods).
+            once = finding.code in ("PA034", "PA036")
+            if not (once and any(f.code == finding.code and f.message == finding.message for f in findings)):
                 findings.append(finding)
     for group in launches(nodes):
         if len(group) > 1:
             findings.extend(_disagreements(group))
         findings.extend(_rank_findings(group))
     return findings
+
+
+def _cell(node: NodeStart, name: str) -> str:
+    if name not in node.values:
+        return "?"  # unknown statically (a variable of the cluster, a task's own rank)
+    return _show(node.values[name]) + ("" if name in node.given else " (default)")
+
+
+def matrix_section(nodes: Sequence[NodeStart]) -> dict[str, Any] | None:
+    """The report's ``multinode`` section: for each multi-node launch, one column per node (its pod, its
+    role or ``server N``) and a row per setting whose value is not the same on every node, with whether
+    the nodes must agree on it (PA030) or it differs by design (ranks, ``--headless``, ports)."""
+    out = []
+    for group in launches(nodes):
+        if len(group) < 2:
+            continue
+        framework = group[0].framework
+        must = set(MUST_AGREE[framework])
+        names = sorted(set().union(*(n.given for n in group)), key=lambda n: (n not in must, n))
+        rows = []
+        for name in names:
+            cells = [_cell(n, name) for n in group]
+            if len(set(cells)) > 1:
+                rows.append({"setting": name, "must_agree": name in must, "values": cells})
+        for name, cells in (
+            ("image", [n.image or "?" for n in group]),
+            ("gpus per node", [str(n.gpus_per_node) if n.gpus_per_node is not None else "?" for n in group]),
+        ):
+            if len(set(cells)) > 1:
+                rows.append({"setting": name, "must_agree": name == "image", "values": cells})
+        out.append(
+            {
+                "framework": framework,
+                "servers": [n.index for n in group],
+                "columns": [n.label or f"server {n.index}" for n in group],
+                "rows": rows,
+            }
+        )
+    return {"launches": out} if out else None

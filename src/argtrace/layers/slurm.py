@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from argtrace.frameworks.detect import SRUN_WITH_VALUE
 
@@ -45,6 +46,7 @@ FROM_THE_CLUSTER = {
     "SLURM_CLUSTER_NAME": "the cluster's name",
 }
 _DIRECTIVE = re.compile(rb"^#SBATCH\s+(.*)$")
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -57,6 +59,9 @@ class Allocation:
     ntasks_per_node: int | None = None
     gpus_per_node: int | None = None
     nodes_at: str | None = None
+    gpus_at: str | None = None
+    # ``#SBATCH --export``: the batch job's SLURM_EXPORT_ENV, which its srun steps inherit (srun(1))
+    export: str | None = None
 
     def section(self) -> dict[str, object]:
         """The report's ``slurm`` section (JSON): what the directives asked for."""
@@ -115,6 +120,7 @@ def batch_directives(data: bytes, label: str) -> Allocation | None:
     first_at: str | None = None
     options: dict[str, str] = {}
     nodes_at: str | None = None
+    gpus_at: str | None = None
     for number, raw in enumerate(data.splitlines(), start=1):
         line = raw.strip()
         if not line or (line.startswith(b"#") and not line.startswith(b"#SBATCH")):
@@ -129,6 +135,8 @@ def batch_directives(data: bytes, label: str) -> Allocation | None:
         parsed = parse_options(words)
         if "--nodes" in parsed:
             nodes_at = f"{label}:{number}"
+        if "--gpus-per-node" in parsed or "gpu" in parsed.get("--gres", ""):
+            gpus_at = f"{label}:{number}"
         options.update(parsed)
         first_at = first_at or f"{label}:{number}"
     if first_at is None:
@@ -142,6 +150,8 @@ def batch_directives(data: bytes, label: str) -> Allocation | None:
         gpus_per_node=_gpus(options.get("--gpus-per-node"))
         or (_gpus(gres) if gres and "gpu" in gres else None),
         nodes_at=nodes_at,
+        gpus_at=gpus_at,
+        export=options.get("--export"),
     )
 
 
@@ -156,6 +166,8 @@ def batch_environment(allocation: Allocation) -> tuple[dict[str, str], dict[str,
         known["SLURM_NTASKS_PER_NODE"] = str(allocation.ntasks_per_node)
     if allocation.gpus_per_node is not None:
         known["SLURM_GPUS_PER_NODE"] = str(allocation.gpus_per_node)
+    if allocation.export is not None:
+        known["SLURM_EXPORT_ENV"] = allocation.export
     unknown = dict(FROM_THE_CLUSTER)
     for name in ("SLURM_NNODES", "SLURM_JOB_NUM_NODES", "SLURM_NTASKS", "SLURM_NPROCS"):
         if name not in known:
@@ -169,6 +181,8 @@ class SrunStep:
 
     tasks: int | None
     nodes: int | None
+    # ``srun --gpus-per-node N`` / ``--gres=gpu:N``; None: the job's (or not given)
+    gpus_per_node: int | None = None
 
 
 def srun_step(prefix: Sequence[str | None], allocation: Allocation | None) -> SrunStep | None:
@@ -190,9 +204,86 @@ def srun_step(prefix: Sequence[str | None], allocation: Allocation | None) -> Sr
             ntasks = nodes * (allocation.ntasks_per_node or 1 if allocation else 1)
         elif allocation is not None:
             ntasks = allocation.tasks
-    return SrunStep(tasks=ntasks, nodes=nodes)
+    gres = options.get("--gres")
+    gpus = _gpus(options.get("--gpus-per-node")) or (_gpus(gres) if gres and "gpu" in gres else None)
+    return SrunStep(tasks=ntasks, nodes=nodes, gpus_per_node=gpus)
 
 
 def step_environment(env: Mapping[str, str]) -> tuple[dict[str, str], dict[str, str]]:
     """A task's environment under srun: the per-task variables become unknown (each task has its own)."""
     return {k: v for k, v in env.items() if k not in PER_TASK}, dict(PER_TASK)
+
+
+@dataclass(frozen=True)
+class Export:
+    """``srun --export`` (srun(1), SLURM 23-24), or the ``SLURM_EXPORT_ENV`` srun reads when it is not
+    given (a step inherits ``#SBATCH --export`` so): which of the caller's variables reach each task.
+
+    - ``ALL`` (the default): all of them.
+    - ``NONE``: none; only the ``SLURM_*`` variables.
+    - ``NAME,NAME=value,...``: the ``SLURM_*`` variables, the named ones with their current values, and
+      the assignments.
+    - ``ALL,NAME=value,...``: all of them, and an assignment only where the caller has no such variable:
+      srun(1) "If ALL is specified, then all user environment variables will be loaded and will take
+      precedence over any explicitly given environment variables".
+    """
+
+    everything: bool
+    names: tuple[str, ...] = ()
+    assigned: tuple[tuple[str, str], ...] = ()
+    at: str = "--export"  # the srun option as written, for the reason a variable is missing
+    # what srun itself sets in each task from its options: SLURM_GPUS_ON_NODE ("Number of GPUs available
+    # to the step on this node", srun(1)) from --gpus-per-node / --gres=gpu:N
+    sets: tuple[tuple[str, str], ...] = ()
+
+    def keeps(self, name: str) -> bool:
+        return self.everything or name.startswith("SLURM") or name in self.names
+
+    def ignored(self, env: Mapping[str, str | None]) -> list[tuple[str, str, str | None]]:
+        """The ``ALL,NAME=value`` assignments that do not take effect because the caller exports NAME with
+        another value: (name, the assigned text, the value the task gets instead)."""
+        if not self.everything:
+            return []
+        return [(n, t, env[n]) for n, t in self.assigned if n in env and env[n] != t]
+
+    def apply(self, env: Mapping[str, T], value: Callable[[str], T]) -> dict[str, T]:
+        """``env`` as each task gets it; ``value`` makes an entry for an assignment's text."""
+        out = {k: v for k, v in env.items() if self.keeps(k)}
+        for name, text in self.assigned:
+            if not (self.everything and name in env):
+                out[name] = value(text)
+        for name, text in self.sets:
+            out[name] = value(text)
+        return out
+
+
+def srun_export(words: Sequence[str | None], env: Mapping[str, str | None]) -> Export | None:
+    """The ``--export`` of the ``srun`` among ``words`` (the wrapper words before the command), else the
+    ``SLURM_EXPORT_ENV`` in ``env``; ``None`` when neither is given (ALL) or the value is unknown."""
+    texts = [w or "" for w in words]
+    index = next((i for i, w in enumerate(texts) if w.rsplit("/", 1)[-1] == "srun"), None)
+    if index is None:
+        return None
+    options = parse_options(texts[index + 1 :])
+    gres = options.get("--gres")
+    gpus = _gpus(options.get("--gpus-per-node")) or (_gpus(gres) if gres and "gpu" in gres else None)
+    sets = (("SLURM_GPUS_ON_NODE", str(gpus)),) if gpus is not None else ()
+    given = options.get("--export")
+    value = given if given is not None else env.get("SLURM_EXPORT_ENV")
+    if not value:
+        return Export(True, sets=sets, at="--export=ALL") if sets else None
+    at = f"--export={value}" if given is not None else f"SLURM_EXPORT_ENV={value}"
+    everything, names, assigned = False, [], []
+    for item in value.split(","):
+        name, eq, text = item.partition("=")
+        if item.upper() == "ALL":
+            everything = True
+        elif item.upper() == "NONE":
+            continue
+        elif eq:
+            assigned.append((name, text))
+        elif name:
+            names.append(name)
+    if everything and not assigned and not sets:
+        return None
+    return Export(everything, tuple(names), tuple(assigned), at, sets)

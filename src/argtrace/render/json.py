@@ -123,7 +123,15 @@ def server_dict(server: ServerCommand) -> dict[str, Any]:
         "backgrounded": server.backgrounded,
         "repeated": server.repeated,
         **({"loop": server.loop} if server.loop is not None else {}),
+        **({"placement": _placement(server)} if server.placement is not None else {}),
     }
+
+
+def _placement(server: ServerCommand) -> dict[str, Any]:
+    """The manifest resource and pod that start the server (``ServerCommand.placement``), set fields only."""
+    from dataclasses import asdict
+
+    return {k: v for k, v in asdict(server.placement).items() if v is not None} if server.placement else {}
 
 
 def framework_dict(report: Report) -> dict[str, Any]:

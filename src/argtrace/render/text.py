@@ -179,6 +179,7 @@ SECTION_VIEWS: Mapping[str, str] = {
     "transport": "argtrace.layers.transport:render_transport_section",
     "fleet": "argtrace.render.fleet:fleet_text",
     "drift": "argtrace.render.fleet:drift_text",
+    "multinode": "argtrace.render.matrix:render_matrix_section",
 }
 # Kept for layers that still register a view at run time; SECTION_VIEWS is the place for new ones.
 SECTION_RENDERERS: dict[str, Callable[[Any], Any]] = {}

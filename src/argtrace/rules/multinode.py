@@ -63,12 +63,12 @@ PA_RANKS_INCOMPLETE = Rule(
 )
 
 
-def _batch(srun_line: str, nodes: int = 2) -> Example:
+def _batch(srun_line: str, nodes: int = 2, gpus: int = 8) -> Example:
     script = (
         "#!/bin/bash\n"
         f"#SBATCH --nodes={nodes}\n"
         "#SBATCH --ntasks-per-node=1\n"
-        "#SBATCH --gpus-per-node=8\n"
+        f"#SBATCH --gpus-per-node={gpus}\n"
         "export HEAD=node0\n"
         f"{srun_line}\n"
     )
@@ -107,4 +107,107 @@ PA_ALLOCATION_TOO_SMALL = Rule(
     "--nnodes $(LWS_GROUP_SIZE)), or change --nnodes",
     example=_batch(f"srun bash -c '{_SRUN_SG} --nnodes 4 --node-rank $SLURM_NODEID'"),
     correct=_batch(f"srun bash -c '{_SRUN_SG} --nnodes 4 --node-rank $SLURM_NODEID'", nodes=4),
+)
+
+
+def _replicas(kind: str, rank: str) -> Example:
+    # A workload whose pods all run one argv: the rank is written once, in the pod template.
+    manifest = (
+        "apiVersion: apps/v1\n"
+        f"kind: {kind}\n"
+        "metadata:\n"
+        "  name: sglang\n"
+        "spec:\n"
+        "  replicas: 2\n"
+        "  template:\n"
+        "    spec:\n"
+        "      containers:\n"
+        "        - name: server\n"
+        "          image: lmsysorg/sglang:v0.5.10.post1\n"
+        '          command: ["/bin/bash", "-c"]\n'
+        "          args:\n"
+        "            - python3 -m sglang.launch_server --model-path /models/DeepSeek-V3 --tp 16"
+        f" --dist-init-addr sglang-0.sglang:5000 --nnodes 2 --node-rank {rank}\n"
+        "          resources:\n"
+        "            limits:\n"
+        '              nvidia.com/gpu: "8"\n'
+    )
+    return Example(argv=("check", *_V, "--no-resolve", "server.yaml"), files={"server.yaml": manifest})
+
+
+PA_REPLICAS_ONE_ARGV = Rule(
+    code="PA035",
+    layer="parser",
+    severity="error",
+    title="Every replica of a Deployment or StatefulSet gets the same rank",
+    rationale="A Deployment's or StatefulSet's replicas are copies of one pod template. A multi-node server "
+    "started from it needs each pod to take another `--node-rank`; written as a number in the template (or "
+    "left out), every replica gets the same one, all claim the same shard and the rendezvous waits for "
+    "the ranks nobody took. A Deployment's pods have random names and no ordinal, so they cannot tell "
+    "their ranks apart at all; a StatefulSet's pod `NAME-i` can derive its rank from its ordinal.",
+    fix="run the nodes as a StatefulSet and derive the rank from the ordinal (`--node-rank "
+    "${HOSTNAME##*-}` in a shell command, or an env var from the `apps.kubernetes.io/pod-index` label), "
+    "or use a LeaderWorkerSet (`--node-rank $(LWS_WORKER_INDEX)`)",
+    example=_replicas("Deployment", "0"),
+    correct=_replicas("StatefulSet", "${HOSTNAME##*-}"),
+    exceptions="Replicas of a single-node server are independent servers behind one Service and are not "
+    "judged.",
+)
+
+
+PA_GPUS_PER_NODE = Rule(
+    code="PA036",
+    layer="parser",
+    severity="error",
+    title="The GPUs each node gets do not match the parallel sizes",
+    rationale="A server spreads tensor x pipeline parallel ranks over its nodes (vLLM's data parallel "
+    "nodes run `--data-parallel-size-local` of them each): every node needs exactly that many GPUs. A "
+    "node that gets fewer (`#SBATCH --gpus-per-node`, `--gres=gpu:N`, a pod's `nvidia.com/gpu` limit) "
+    "fails when its workers look for a device that is not there; one that gets more leaves GPUs idle.",
+    fix="request as many GPUs per node as tp x pp / nnodes (x the local data parallel size), or change "
+    "the parallel sizes",
+    example=_batch(f"srun bash -c '{_SRUN_SG} --nnodes 2 --node-rank $SLURM_NODEID'", gpus=4),
+    correct=_batch(f"srun bash -c '{_SRUN_SG} --nnodes 2 --node-rank $SLURM_NODEID'"),
+    exceptions="More GPUs than needed is a warning (they stay idle), fewer an error. SGLang's `--dp-size` "
+    "without `--enable-dp-attention` multiplies the GPUs; with it, data parallel runs inside tp.",
+)
+
+
+PA_EXPORT_DROPS = Rule(
+    code="PA037",
+    layer="parser",
+    severity="error",
+    title="srun --export keeps a variable from the tasks that read it",
+    rationale="`srun --export` decides which of the batch shell's variables reach each task (srun(1)): "
+    "`ALL`, the default, passes all of them; `NONE` passes only the `SLURM_*` ones; a list passes the "
+    "`SLURM_*` ones, the named ones and its `NAME=value` assignments. Inside `srun bash -c '...'` each "
+    "task's shell expands its own words, so a variable the batch script exported but `--export` leaves "
+    "out is empty there: `--dist-init-addr $HEAD:5000` becomes `--dist-init-addr :5000`. A step also "
+    "inherits `#SBATCH --export` through SLURM_EXPORT_ENV.",
+    fix="name the variable in --export (--export=ALL, or --export=HEAD,...), or write its value into the "
+    "task's command",
+    example=_batch(f"srun --export=NONE bash -c '{_SRUN_SG} --nnodes 2 --node-rank $SLURM_NODEID'"),
+    correct=_batch(f"srun --export=HEAD bash -c '{_SRUN_SG} --nnodes 2 --node-rank $SLURM_NODEID'"),
+)
+
+
+PA_EXPORT_IGNORED = Rule(
+    code="PA038",
+    layer="parser",
+    severity="warning",
+    title="srun --export=ALL,NAME=value does not override an exported NAME",
+    rationale="With `ALL` in `srun --export`, every variable of the caller reaches the tasks and, srun(1) "
+    "says, \"will take precedence over any explicitly given environment variables\": "
+    "`--export=ALL,NCCL_DEBUG=INFO` after `export NCCL_DEBUG=WARN` runs the tasks with WARN. The "
+    "assignment reads like an override and is none.",
+    fix="leave ALL out (--export=NAME=value,... passes the SLURM_* variables, the named ones and the "
+    "assignments), or set the variable before srun",
+    example=_batch(
+        f"export NCCL_DEBUG=WARN\nsrun --export=ALL,NCCL_DEBUG=INFO bash -c '{_SRUN_SG} --nnodes 2 "
+        "--node-rank $SLURM_NODEID'"
+    ),
+    correct=_batch(
+        f"export NCCL_DEBUG=WARN\nsrun --export=HEAD,NCCL_DEBUG=INFO bash -c '{_SRUN_SG} --nnodes 2 "
+        "--node-rank $SLURM_NODEID'"
+    ),
 )

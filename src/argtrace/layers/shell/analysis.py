@@ -573,6 +573,30 @@ def _event_findings(label: str, ev: E.ShellEvaluator, args: list[str], data: byt
                     at=e.at,
                 )
             )
+        elif e.kind == "srun_export":
+            from argtrace.rules.multinode import PA_EXPORT_DROPS
+
+            names = ", ".join(f"${n}" for n in d["names"])
+            out.append(
+                PA_EXPORT_DROPS.finding(
+                    f"srun {d['export']} keeps {names} from the tasks, but each task's shell reads it: "
+                    "there it is unset (empty)",
+                    at=e.at,
+                    setting=d["names"][0],
+                )
+            )
+        elif e.kind == "srun_export_ignored":
+            from argtrace.rules.multinode import PA_EXPORT_IGNORED
+
+            out.append(
+                PA_EXPORT_IGNORED.finding(
+                    f"the batch shell exports {d['name']}={d['value']} and srun {d['export']} keeps the "
+                    f"caller's value (ALL wins over the assignment): the tasks get {d['value']}, not "
+                    f"{d['text']}",
+                    at=e.at,
+                    setting=d["name"],
+                )
+            )
         elif e.kind == "budget":
             out.append(
                 R.SH029.finding(

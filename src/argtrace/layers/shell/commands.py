@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from argtrace.frameworks.detect import Detection, detect_server, unwrap_command
 from argtrace.layers.shell import hostfs  # the files of the host the script runs on (--host)
@@ -34,6 +34,12 @@ from argtrace.layers.shell.core import (
 )
 from argtrace.layers.shell.state import Var
 from argtrace.layers.shell.wrapenv import expand_env_s, wrapper_env
+
+if TYPE_CHECKING:
+    from argtrace.layers.slurm import Export
+
+# a variable of the shell's environment: (value, at, expansion, reason)
+EnvEntry = tuple[str | None, str | None, str, str | None]
 
 
 def _passwd() -> bytes | None:
@@ -417,14 +423,20 @@ class Commands(Conditions):
                 return 0
         inner = unwrap_command(texts)
         per_task: Mapping[str, str] | None = None
+        export = None
         if 0 < inner < len(texts) and texts[inner].rsplit("/", 1)[-1] in ("bash", "sh"):
             if any(t.rsplit("/", 1)[-1] == "srun" for t in texts[:inner]):
-                from argtrace.layers.slurm import PER_TASK
+                from argtrace.layers.slurm import PER_TASK, srun_export
 
                 per_task = PER_TASK  # srun bash -c '...': each task expands its own SLURM_NODEID
+                # srun --export: which of this shell's variables reach each task's shell
+                exported = {k: v[0] for k, v in self.exported_env().items()}
+                exported.update({k: v[0] for k, v in prefix_env.items()})
+                export = srun_export(texts[:inner], exported)
+                self._export_ignored(export, exported, at)
             base, argv = "bash", argv[inner:]  # nohup/env/timeout ... bash -c '...'
         if base in ("bash", "sh") and len(argv) > 1:
-            return self.run_child_shell(argv, prefix_env, at, per_task)
+            return self.run_child_shell(argv, prefix_env, at, per_task, export)
         if base == "wait":
             self.waited = True
         if base in _SUCCESS_COMMANDS:
@@ -432,6 +444,28 @@ class Commands(Conditions):
         if base == "false":
             return 1
         return None
+
+    def _srun_task_env(
+        self, argv: list[ExpWord], det: Detection, env: dict[str, EnvEntry]
+    ) -> dict[str, EnvEntry]:
+        """The server's environment after ``srun --export`` (``layers/slurm.py``): what reaches each task."""
+        from argtrace.layers.slurm import srun_export
+
+        texts = [w.text for w in argv[: det.command_index]]
+        values = {k: v[0] for k, v in env.items()}
+        export = srun_export(texts, values)
+        if export is None:
+            return env
+        at = argv[det.wrapper_at[det.wrappers.index("srun")]].at
+        self._export_ignored(export, values, at)
+        return export.apply(env, lambda text: (text, at, f"srun {export.at}", None))
+
+    def _export_ignored(self, export: Export | None, env: Mapping[str, str | None], at: str) -> None:
+        """``srun --export=ALL,NAME=value`` where NAME is already exported: the caller's value wins."""
+        if export is None:
+            return
+        for name, text, value in export.ignored(env):
+            self.emit("srun_export_ignored", at, name=name, text=text, value=value, export=export.at)
 
     def record_server(
         self,
@@ -449,6 +483,8 @@ class Commands(Conditions):
         # `env` and `sudo` wrappers, in the order written: env -i/-u, sudo's reset, NAME=value words
         texts = [w.text or "" for w in argv]
         env = wrapper_env(argv, det, env, self.cwd, lambda: _passwd())
+        if "srun" in det.wrappers:
+            env = self._srun_task_env(argv, det, env)
         if "stdbuf" in det.wrappers:
             _stdbuf_env(texts, env, argv)
         if self.direct_exec and "SHLVL" in env:
@@ -510,11 +546,13 @@ class Commands(Conditions):
         prefix_env: dict[str, tuple[str | None, str, str, str | None]],
         at: str,
         unknown_env: Mapping[str, str] | None = None,
+        export: Export | None = None,
     ) -> int | None:
         """``bash -c 'string'`` / ``bash script.sh``: a child that sees only exported variables.
 
         ``unknown_env``: variables the child starts with whose values are not known here (under ``srun``,
-        each task's own SLURM_NODEID...): they replace what this shell exported."""
+        each task's own SLURM_NODEID...): they replace what this shell exported. ``export``: ``srun
+        --export``, which of them reach the child (``layers/slurm.py``)."""
         texts = [w.text for w in argv]
         i = 1
         while (
@@ -532,6 +570,11 @@ class Commands(Conditions):
                 env[k] = to_str(v)
         if self.direct_exec and env.get("SHLVL", "").lstrip("-").isdigit():
             env["SHLVL"] = str(int(env["SHLVL"]) - 1)  # bash execs this command without forking
+        dropped: set[str] = set()
+        if export is not None:
+            kept = export.apply(env, lambda text: text)
+            dropped = set(env) - set(kept)
+            env = kept
         if texts[i] == "-c":
             if i + 1 >= len(texts) or texts[i + 1] is None:
                 return None
@@ -576,6 +619,9 @@ class Commands(Conditions):
         if texts[i] == "-c":
             child._last_direct(src.tree.root_node)  # bash -c execs its last simple command directly
         st = child.run()
+        if export is not None and child.servers and (lost := sorted(dropped & child.read_names)):
+            # the task's shell reads a variable this shell exported but srun --export keeps from it
+            self.emit("srun_export", at, names=lost, export=export.at)
         for s in child.servers:
             s.index = len(self.servers)
             self.servers.append(s)

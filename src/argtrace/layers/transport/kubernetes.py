@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import asdict, replace
 from typing import Any
 
 from argtrace.layers.transport.containers import (
@@ -22,6 +22,8 @@ from argtrace.layers.transport.containers import (
     container_argv,
 )
 from argtrace.layers.transport.context import TransportResult
+from argtrace.layers.transport.pods import PodSpec, container_gpus, pod_specs
+from argtrace.layers.transport.serving import kserve_runtime_pods, serving_findings
 from argtrace.layers.transport.words import _show, one_word_flag
 from argtrace.layers.transport.yamlnodes import _get, _line, _scalar, _seq
 from argtrace.model import Evidence, Origin, ServerCommand, Word
@@ -47,69 +49,39 @@ def k8s_expand(text: str, env: Mapping[str, str | None]) -> tuple[str, list[str]
     return _K8S_REF.sub(sub, text), missing
 
 
-# The LeaderWorkerSet controller sets these in every container of the leader and worker pods (its API
-# docs, "Environment variables"; constants LwsLeaderAddress, LwsGroupSize, LwsWorkerIndex in
-# kubernetes-sigs/lws pkg/utils/controller): the kubelet then expands $(LWS_...) references to them.
-# Their values follow from the manifest where LWS defines them so (kubernetes-sigs/lws README, "Unique pod
-# identity: each pod in the group has a unique index from 0 to n-1", the leader being index 0 and the
-# workers the worker StatefulSet's ordinals 1..size-1): LWS_GROUP_SIZE is `leaderWorkerTemplate.size`
-# (default 1), LWS_WORKER_INDEX is 0 in the leader template and each worker's own in the worker template;
-# LWS_LEADER_ADDRESS is the leader pod's DNS name, known only in the cluster.
-_LWS_INJECTED = ("LWS_LEADER_ADDRESS", "LWS_GROUP_SIZE", "LWS_WORKER_INDEX")
-
-
-def _lws_values(lws: Any, template: str) -> dict[str, str | None]:
-    size = _scalar(_get(lws, "size"))
-    values: dict[str, str | None] = dict.fromkeys(_LWS_INJECTED)
-    if size is None or size.isdigit():  # a templated size ("{{ .Values.size }}") stays unknown
-        values["LWS_GROUP_SIZE"] = size or "1"
-    if template == "leaderTemplate":
-        values["LWS_WORKER_INDEX"] = "0"
-    return values
-
-
-def _pod_specs(doc: Any) -> list[tuple[Any, dict[str, str | None]]]:
-    """The pod specs of a document, each with the variables the cluster sets in its containers beyond their
-    own ``env`` list (name -> value, ``None`` when only the cluster knows it)."""
-    kind = _scalar(_get(doc, "kind")) or ""
-    spec = _get(doc, "spec")
-    if kind == "Pod":
-        return [(spec, {})]
-    if kind == "CronJob":
-        return [(_get(_get(_get(_get(spec, "jobTemplate"), "spec"), "template"), "spec"), {})]
-    if kind == "LeaderWorkerSet":
-        lws = _get(spec, "leaderWorkerTemplate")
-        return [
-            (_get(_get(lws, t), "spec"), _lws_values(lws, t))
-            for t in ("leaderTemplate", "workerTemplate")
-            if _get(lws, t)
-        ]
-    template = _get(spec, "template")
-    return [(_get(template, "spec"), {})] if template is not None else []
-
-
 def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: TransportResult) -> None:
     from argtrace.model import UsageError
     from argtrace.rules import transport as R
 
-    containers: list[tuple[str, Any, dict[str, str | None]]] = []
-    for doc in docs:
-        listed = (_seq(_get(doc, "items")) or []) if _scalar(_get(doc, "kind")) == "List" else [doc]
-        for item in listed:
-            for spec, injected in _pod_specs(item):
-                containers += [(n, c, injected) for n, c in _containers(spec)]
+    containers: list[tuple[str, Any, PodSpec]] = []
+    listed = [
+        item
+        for doc in docs
+        for item in ((_seq(_get(doc, "items")) or []) if _scalar(_get(doc, "kind")) == "List" else [doc])
+    ]
+    # an InferenceService on a ServingRuntime of the same stream runs the runtime's containers (serving.py)
+    on_runtime, used_runtimes = kserve_runtime_pods(listed)
+    for item in listed:
+        if id(item) in used_runtimes:
+            continue
+        result.findings.extend(serving_findings(item, label))
+        for pod in on_runtime.get(id(item)) or pod_specs(item, label):
+            containers += [(n, c, pod) for n, c in _containers(pod.spec, pod.extra_containers)]
     if container is not None:
-        containers = [(n, c, i) for n, c, i in containers if n == container]
+        containers = [(n, c, p) for n, c, p in containers if n == container]
         if not containers:
             raise UsageError(f"{label}: no container named {container!r}")
-    for name, node, injected in containers:
+    for name, node, pod in containers:
         image = _scalar(_get(node, "image")) or ""
-        env: dict[str, str | None] = dict(injected)  # set by the cluster (None: known by name only)
+        env: dict[str, str | None] = dict(pod.injected)  # set by the cluster (None: known by name only)
         for item in _seq(_get(node, "env")) or []:
             key = _scalar(_get(item, "name")) or ""
             raw = _scalar(_get(item, "value"))
             if raw is None:
-                env[key] = None  # valueFrom: a secret or field, known only in the cluster
+                # valueFrom: a secret or field, known only in the cluster, except a StatefulSet pod's
+                # identity fields (its ordinal, its name: pods.py)
+                path = _scalar(_get(_get(_get(item, "valueFrom"), "fieldRef"), "fieldPath"))
+                env[key] = pod.fields.get(path.replace('"', "'")) if path else None
                 continue
             value, missing = k8s_expand(raw, env)
             env[key] = value
@@ -179,9 +151,15 @@ def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: 
         )
         container_env = _image_path(env, None, at, image)
         before = len(result.servers)
-        _container_servers(at, final, *container_env, f"kubernetes container {name}", result)
+        where = f"kubernetes pod {pod.placement.pod} container {name}" if pod.placement.pod else None
+        _container_servers(at, final, *container_env, where or f"kubernetes container {name}", result)
         _tag_image(result, before, image)
-        result.servers[before:] = [_cluster_expanded(s, cluster_ref) for s in result.servers[before:]]
+        gpus, gpus_at = container_gpus(node, label)
+        placement = replace(pod.placement, gpus=gpus, gpus_at=gpus_at) if gpus is not None else pod.placement
+        result.hops[-1]["placement"] = {k: v for k, v in asdict(placement).items() if v is not None}
+        result.servers[before:] = [
+            replace(_cluster_expanded(s, cluster_ref), placement=placement) for s in result.servers[before:]
+        ]
 
 
 def _without_cluster_refs(word: str, cluster_ref: Callable[[str], bool]) -> str:
@@ -212,8 +190,8 @@ def _cluster_expanded(server: ServerCommand, cluster_ref: Callable[[str], bool])
     return replace(server, argv=tuple(words)) if changed else server
 
 
-def _containers(spec: Any) -> list[tuple[str, Any]]:
+def _containers(spec: Any, extra: Sequence[Any] = ()) -> list[tuple[str, Any]]:
     out = []
-    for node in _seq(_get(spec, "containers")) or []:
-        out.append((_scalar(_get(node, "name")) or "", node))
+    for node in [*extra, *(_seq(_get(spec, "containers")) or [])]:
+        out.append((_scalar(_get(node, "name")) or ("main" if node in extra else ""), node))
     return out

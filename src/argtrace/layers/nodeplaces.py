@@ -1,0 +1,58 @@
+"""What the carrier tells the multi-node layer about one server start, beyond its argv.
+
+This module owns turning a start's carrier (the manifest ``Placement`` the transport layer found, the SLURM
+job's allocation and the ``srun`` step in front of it) into the ``NodeStart`` fields that
+``layers/multinode.py`` judges: how many pods run this very argv (a Deployment's replicas, a StatefulSet
+whose pods do not read their ordinal), the GPUs each node gets and from what, and the column the start is
+shown under in the matrix. Pure.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from argtrace.layers.slurm import Allocation, SrunStep
+    from argtrace.model import ServerCommand
+
+
+def carrier_fields(
+    server: ServerCommand, step: SrunStep | None, allocation: Allocation | None, neighbours: int = 1
+) -> dict[str, Any]:
+    """``replicas``, ``replicas_of``, ``gpus_per_node``, ``gpus_from``, ``gpus_shared``, ``carrier_nodes``
+    and ``label`` for ``NodeStart``. ``neighbours``: the servers started in the same pod or task."""
+    out: dict[str, Any] = {}
+    per_node = (step.tasks // step.nodes) if step and step.tasks and step.nodes else None
+    if allocation is not None and per_node is None:
+        per_node = allocation.ntasks_per_node
+    out["gpus_shared"] = "CUDA_VISIBLE_DEVICES" in server.env or neighbours > 1 or (per_node or 1) > 1
+    placement = server.placement
+    if placement is not None:
+        # one pod template, several pods, one argv: a Deployment's or ReplicaSet's replicas, or a
+        # StatefulSet read once (its pods do not read their ordinal). A LeaderWorkerSet's worker template is
+        # judged through LWS_WORKER_INDEX instead, a serving resource's replicas are whole servers.
+        if placement.kind in ("Deployment", "ReplicaSet", "StatefulSet", "Job") and placement.ordinal is None:
+            out["replicas"] = placement.replicas
+            out["replicas_of"] = f"{placement.kind} {placement.name}"
+        if placement.gpus is not None:
+            out["gpus_per_node"] = placement.gpus
+            where = f" ({placement.gpus_at})" if placement.gpus_at else ""
+            what = "gpu limit" if placement.kind == "DynamoGraphDeployment" else "nvidia.com/gpu limit"
+            out["gpus_from"] = f"the pod's {what}{where}"
+        out["carrier_nodes"] = placement.nodes
+        out["label"] = placement.pod or "/".join(p for p in (placement.name, placement.role) if p)
+    on_node = server.env.get("SLURM_GPUS_ON_NODE")
+    if step is not None and step.gpus_per_node is not None:
+        out["gpus_per_node"] = step.gpus_per_node
+        out["gpus_from"] = f"srun gives each node {step.gpus_per_node}"
+    elif on_node is not None and on_node.value is not None and on_node.value.isdigit():
+        # inside `srun bash -c`: srun set SLURM_GPUS_ON_NODE in the task from --gpus-per-node / --gres
+        out["gpus_per_node"] = int(on_node.value)
+        out["gpus_from"] = f"srun gives each node {on_node.value}"
+    elif allocation is not None and allocation.gpus_per_node is not None:
+        # an srun step inherits the job's GPUs per node (sbatch(1) --gpus-per-node, --gres); the batch
+        # shell itself runs on the job's first node, with the same
+        out["gpus_per_node"] = allocation.gpus_per_node
+        where = f" ({allocation.gpus_at})" if allocation.gpus_at else ""
+        out["gpus_from"] = f"the job gives each node {allocation.gpus_per_node}{where}"
+    return out

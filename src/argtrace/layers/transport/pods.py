@@ -1,0 +1,268 @@
+"""The pod specs of a Kubernetes document: which pods each resource starts, and what the cluster tells them.
+
+This module owns finding the pod specs (the ``containers:`` lists) of every kind argtrace reads, with the
+resource's placement of them (``model.Placement``: kind, name, role, replicas, ordinal, GPUs) and the
+variables and downward-API fields the cluster sets in their containers beyond their own ``env``:
+
+- workloads: Pod, Job (an Indexed Job's pods read once per completion index, like StatefulSet ordinals),
+  CronJob, Deployment, ReplicaSet, DaemonSet, StatefulSet, LeaderWorkerSet;
+- serving resources that embed pod specs (their rendered ``helm template`` output is read the same way):
+  KServe ``InferenceService`` (``spec.predictor``, its ``workerSpec``), ``ServingRuntime`` /
+  ``ClusterServingRuntime`` (``spec``, ``spec.workerSpec``), ``LLMInferenceService`` (``spec.template``,
+  ``spec.worker``, ``spec.prefill.template``/``worker``); NVIDIA Dynamo ``DynamoGraphDeployment``
+  (each ``spec.services.NAME.extraPodSpec`` with its ``mainContainer``); llm-d's ``ModelService`` CR
+  (``spec.decode``, ``spec.prefill``). llm-d's Helm chart renders Deployments and LeaderWorkerSets, read
+  as workloads.
+
+StatefulSet pods have stable identities (Kubernetes docs, "StatefulSets", Pod Identity): pod ``NAME-i``
+for ordinals ``i`` from ``spec.ordinals.start`` (default 0) to ``start + replicas - 1``, hostname the pod
+name, and the label ``apps.kubernetes.io/pod-index: i`` (Kubernetes 1.28+) and
+``statefulset.kubernetes.io/pod-name``. A pod spec that reads its identity (a downward-API ``fieldRef`` to
+one of them or to ``metadata.name``, or ``HOSTNAME`` in its command) gives each replica another argv: then
+it is read once per ordinal, each with its own values, so the replicas are compared like nodes. A pod spec
+that does not gives every replica the same argv (as a Deployment always does: its pods have random names
+and no ordinal), read once with ``replicas`` set.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from argtrace.layers.transport.yamlnodes import _get, _items, _line, _scalar, _seq
+from argtrace.model import Placement
+
+# Read once per ordinal up to this many replicas; a bigger StatefulSet is read once, its ordinals unknown.
+MAX_ORDINALS = 64
+# The downward-API field paths that name a StatefulSet pod's identity.
+POD_INDEX = "metadata.labels['apps.kubernetes.io/pod-index']"
+POD_NAME_LABEL = "metadata.labels['statefulset.kubernetes.io/pod-name']"
+_IDENTITY_FIELDS = (POD_INDEX, POD_NAME_LABEL, "metadata.name")
+_POD_NAME_KEY = "statefulset.kubernetes.io/pod-name"
+
+# The LeaderWorkerSet controller sets these in every container of the leader and worker pods (its API
+# docs, "Environment variables"; constants LwsLeaderAddress, LwsGroupSize, LwsWorkerIndex in
+# kubernetes-sigs/lws pkg/utils/controller): the kubelet then expands $(LWS_...) references to them.
+# Their values follow from the manifest where LWS defines them so (kubernetes-sigs/lws README, "Unique pod
+# identity: each pod in the group has a unique index from 0 to n-1", the leader being index 0 and the
+# workers the worker StatefulSet's ordinals 1..size-1): LWS_GROUP_SIZE is `leaderWorkerTemplate.size`
+# (default 1), LWS_WORKER_INDEX is 0 in the leader template and each worker's own in the worker template;
+# LWS_LEADER_ADDRESS is the leader pod's DNS name, known only in the cluster.
+_LWS_INJECTED = ("LWS_LEADER_ADDRESS", "LWS_GROUP_SIZE", "LWS_WORKER_INDEX")
+
+
+@dataclass(frozen=True)
+class PodSpec:
+    """One pod spec to read: its node, the variables the cluster sets in its containers (name -> value,
+    ``None`` when only the cluster knows it), the downward-API fields known for this pod (fieldPath ->
+    value), extra containers outside ``containers:`` (Dynamo's ``mainContainer``) and its placement."""
+
+    spec: Any
+    placement: Placement
+    injected: dict[str, str | None] = field(default_factory=dict)
+    fields: dict[str, str] = field(default_factory=dict)
+    extra_containers: tuple[Any, ...] = ()
+
+
+def _int(node: Any) -> int | None:
+    text = _scalar(node)
+    return int(text) if text is not None and text.isdigit() else None
+
+
+def _name(doc: Any) -> str:
+    return _scalar(_get(_get(doc, "metadata"), "name")) or "?"
+
+
+def _lws_values(lws: Any, template: str) -> dict[str, str | None]:
+    size = _scalar(_get(lws, "size"))
+    values: dict[str, str | None] = dict.fromkeys(_LWS_INJECTED)
+    if size is None or size.isdigit():  # a templated size ("{{ .Values.size }}") stays unknown
+        values["LWS_GROUP_SIZE"] = size or "1"
+    if template == "leaderTemplate":
+        values["LWS_WORKER_INDEX"] = "0"
+    return values
+
+
+def container_gpus(container: Any, label: str) -> tuple[int | None, str | None]:
+    """The GPUs a container requests: ``resources.limits`` (or ``requests``) ``nvidia.com/gpu`` (or
+    ``amd.com/gpu``), with where; ``(None, None)`` when it requests none or a value that is not a number."""
+    resources = _get(container, "resources")
+    for part in ("limits", "requests"):
+        for key in ("nvidia.com/gpu", "amd.com/gpu"):
+            node = _get(_get(resources, part), key)
+            if node is not None:
+                count = _int(node)
+                return (count, _line(label, node)) if count is not None else (None, None)
+    return None, None
+
+
+def _reads_identity(spec: Any, extra: tuple[Any, ...] = ()) -> bool:
+    """Whether a pod spec's containers read the pod's identity (so each StatefulSet replica differs)."""
+    for container in [*(_seq(_get(spec, "containers")) or []), *extra]:
+        for item in _seq(_get(container, "env")) or []:
+            path = _scalar(_get(_get(_get(item, "valueFrom"), "fieldRef"), "fieldPath"))
+            if path is not None and path.replace('"', "'") in _IDENTITY_FIELDS:
+                return True
+        for name in ("command", "args"):
+            if any("HOSTNAME" in (_scalar(i) or "") for i in _seq(_get(container, name)) or []):
+                return True
+    return False
+
+
+def _statefulset(doc: Any, spec: Any) -> Iterator[PodSpec]:
+    name = _name(doc)
+    pod_spec = _get(_get(spec, "template"), "spec")
+    replicas = _int(_get(spec, "replicas"))
+    if _get(spec, "replicas") is None:
+        replicas = 1  # the API's default
+    start = _int(_get(_get(spec, "ordinals"), "start")) or 0
+    if replicas is not None and 1 < replicas <= MAX_ORDINALS and _reads_identity(pod_spec):
+        for ordinal in range(start, start + replicas):
+            pod = f"{name}-{ordinal}"
+            fields = {POD_INDEX: str(ordinal), POD_NAME_LABEL: pod, "metadata.name": pod}
+            placement = Placement("StatefulSet", name, replicas=replicas, ordinal=ordinal, pod=pod)
+            # the container's hostname is the pod's name; bash sets HOSTNAME from it in any case
+            yield PodSpec(pod_spec, placement, {"HOSTNAME": pod}, fields)
+        return
+    yield PodSpec(pod_spec, Placement("StatefulSet", name, replicas=replicas))
+
+
+# An Indexed Job's pods get their completion index 0..completions-1 (Kubernetes docs, "Jobs", Completion
+# mode): as the annotation and (1.28+) label batch.kubernetes.io/job-completion-index, in the hostname
+# $(job-name)-$(index), and in the env var JOB_COMPLETION_INDEX of every container.
+_JOB_INDEX_KEY = "batch.kubernetes.io/job-completion-index"
+_JOB_INDEX_FIELDS = (f"metadata.annotations['{_JOB_INDEX_KEY}']", f"metadata.labels['{_JOB_INDEX_KEY}']")
+
+
+def _indexed_job(doc: Any, spec: Any) -> Iterator[PodSpec]:
+    name = _name(doc)
+    pod_spec = _get(_get(spec, "template"), "spec")
+    completions = _int(_get(spec, "completions"))
+    reads = _reads_identity(pod_spec) or _reads_text(pod_spec, "JOB_COMPLETION_INDEX")
+    if completions is not None and 1 < completions <= MAX_ORDINALS and reads:
+        for index in range(completions):
+            pod = f"{name}-{index}"
+            placement = Placement("Job", name, replicas=completions, ordinal=index, pod=pod)
+            injected: dict[str, str | None] = {"JOB_COMPLETION_INDEX": str(index), "HOSTNAME": pod}
+            yield PodSpec(pod_spec, placement, injected, dict.fromkeys(_JOB_INDEX_FIELDS, str(index)))
+        return
+    injected = {"JOB_COMPLETION_INDEX": None}  # set in every container, each pod its own
+    yield PodSpec(pod_spec, Placement("Job", name, replicas=completions), injected)
+
+
+def _reads_text(spec: Any, word: str) -> bool:
+    """Whether a container's command, args or env values of ``spec`` mention ``word``."""
+    for container in _seq(_get(spec, "containers")) or []:
+        items = [*(_seq(_get(container, "command")) or []), *(_seq(_get(container, "args")) or [])]
+        items += [_get(e, "value") for e in _seq(_get(container, "env")) or []]
+        if any(word in (_scalar(i) or "") for i in items):
+            return True
+    return False
+
+
+def _dynamo(doc: Any, spec: Any, label: str) -> Iterator[PodSpec]:
+    """DynamoGraphDeployment (nvidia.com/v1alpha1): one pod spec per service, ``extraPodSpec`` with its
+    ``mainContainer``; ``replicas``, ``multinode.nodeCount`` (the pods one replica spans) and the service's
+    ``resources.limits.gpu`` (GPUs per pod). ``spec.envs`` and the service's ``envs`` reach every
+    container (Dynamo's CRD reference)."""
+    name = _name(doc)
+    shared = _env_values(_get(spec, "envs"))
+    for service, node in _items(_get(spec, "services")):
+        extra = _get(node, "extraPodSpec")
+        main = _get(extra, "mainContainer")
+        gpu_node = _get(_get(_get(node, "resources"), "limits"), "gpu")
+        placement = Placement(
+            "DynamoGraphDeployment",
+            name,
+            role=service,
+            replicas=_int(_get(node, "replicas")),
+            gpus=_int(gpu_node),
+            gpus_at=_line(label, gpu_node) if gpu_node is not None else None,
+            nodes=_int(_get(_get(node, "multinode"), "nodeCount")),
+        )
+        injected = {**shared, **_env_values(_get(node, "envs"))}
+        yield PodSpec(extra, placement, injected, extra_containers=(main,) if main is not None else ())
+
+
+def _env_values(node: Any) -> dict[str, str | None]:
+    out: dict[str, str | None] = {}
+    for item in _seq(node) or []:
+        key = _scalar(_get(item, "name"))
+        if key:
+            out[key] = _scalar(_get(item, "value"))
+    return out
+
+
+def pod_specs(doc: Any, label: str) -> list[PodSpec]:
+    """The pod specs of one document (a List's items are documents of their own), in manifest order."""
+    kind = _scalar(_get(doc, "kind")) or ""
+    spec = _get(doc, "spec")
+    name = _name(doc)
+    if kind == "Pod":
+        return [PodSpec(spec, Placement(kind, name))]
+    if kind == "CronJob":
+        template = _get(_get(_get(spec, "jobTemplate"), "spec"), "template")
+        return [PodSpec(_get(template, "spec"), Placement(kind, name))]
+    if kind == "StatefulSet":
+        return list(_statefulset(doc, spec))
+    if kind == "Job" and _scalar(_get(spec, "completionMode")) == "Indexed":
+        return list(_indexed_job(doc, spec))
+    if kind == "LeaderWorkerSet":
+        lws = _get(spec, "leaderWorkerTemplate")
+        size = _int(_get(lws, "size")) if _get(lws, "size") is not None else 1
+        out = []
+        for template, role in (("leaderTemplate", "leader"), ("workerTemplate", "worker")):
+            if _get(lws, template):
+                copies = 1 if role == "leader" else (size - 1 if size else None)
+                placement = Placement(kind, name, role=role, replicas=copies, nodes=size)
+                out.append(PodSpec(_get(_get(lws, template), "spec"), placement, _lws_values(lws, template)))
+        return out
+    if kind == "DynamoGraphDeployment":
+        return list(_dynamo(doc, spec, label))
+    if kind == "InferenceService":
+        predictor = _get(spec, "predictor")
+        return _roles(kind, name, ((predictor, "predictor"), (_get(predictor, "workerSpec"), "worker")))
+    if kind in ("ServingRuntime", "ClusterServingRuntime"):
+        return _roles(kind, name, ((spec, "runtime"), (_get(spec, "workerSpec"), "worker")))
+    if kind == "LLMInferenceService":
+        prefill = _get(spec, "prefill")
+        parts: tuple[tuple[Any, str], ...] = ((_get(spec, "template"), "decode"),)
+        parts += ((_get(spec, "worker"), "worker"),)
+        parts += ((_get(prefill, "template"), "prefill"), (_get(prefill, "worker"), "prefill-worker"))
+        return _roles(kind, name, parts, replicas=_int(_get(spec, "replicas")))
+    if kind == "ModelService":
+        parts = ((_get(spec, "decode"), "decode"), (_get(spec, "prefill"), "prefill"))
+        return _roles(kind, name, parts, per_role_replicas=True)
+    template = _get(spec, "template")
+    if template is None:
+        return []
+    replicas = _int(_get(spec, "replicas")) if kind in ("Deployment", "ReplicaSet") else None
+    if kind in ("Deployment", "ReplicaSet") and _get(spec, "replicas") is None:
+        replicas = 1
+    # only StatefulSet pods get the pod-index and pod-name labels from their controller: a fieldRef to a
+    # label the pod does not have gives the empty string (the kubelet reads the pod's labels map: a missing
+    # key is ""), unless the template sets it itself
+    labels = _get(_get(template, "metadata"), "labels")
+    missing = {
+        path: _scalar(_get(labels, key)) or ""
+        for path, key in ((POD_INDEX, "apps.kubernetes.io/pod-index"), (POD_NAME_LABEL, _POD_NAME_KEY))
+    }
+    return [PodSpec(_get(template, "spec"), Placement(kind, name, replicas=replicas), fields=missing)]
+
+
+def _roles(
+    kind: str,
+    name: str,
+    parts: tuple[tuple[Any, str], ...],
+    replicas: int | None = None,
+    per_role_replicas: bool = False,
+) -> list[PodSpec]:
+    """The pod specs a serving resource embeds under role names, those that hold ``containers``."""
+    out = []
+    for node, role in parts:
+        if node is None or _get(node, "containers") is None:
+            continue
+        copies = _int(_get(node, "replicas")) if per_role_replicas else replicas
+        out.append(PodSpec(node, Placement(kind, name, role=role, replicas=copies)))
+    return out

@@ -1,0 +1,209 @@
+"""Serving resources whose server command is assembled by their controller, not written in one container.
+
+This module owns two things the plain pod-spec reading (``pods.py``) cannot do alone:
+
+- **KServe InferenceService on a ServingRuntime.** An ``InferenceService`` whose ``spec.predictor.model``
+  names no containers runs the containers of a ``ServingRuntime``/``ClusterServingRuntime``: the one named
+  by ``model.runtime``, else one whose ``supportedModelFormats`` has the model's ``modelFormat.name`` with
+  ``autoSelect: true``. The controller appends the model's ``args`` to the runtime container's, adds its
+  ``env`` and takes its ``resources`` (KServe docs, "Serving Runtimes": "the args ... specified in the
+  InferenceService ... are merged with those of the runtime"), and replaces ``{{.Name}}`` with the
+  InferenceService's name. When both are in one stream (``helm template`` output, a file holding both),
+  the merged container is read as the predictor's pod, and the runtime is not read again on its own.
+- **Parallel sizes the controller turns into flags**, checked against the GPUs a pod requests (PA036):
+  KServe ``LLMInferenceService`` (``spec.parallelism``: its built-in LLMInferenceServiceConfig templates
+  pass ``--tensor-parallel-size`` from ``tensor`` and, with a ``worker`` (data parallel across pods,
+  one LeaderWorkerSet), ``--data-parallel-size-local`` from ``dataLocal``: each pod needs tensor x
+  dataLocal GPUs) and NVIDIA Dynamo ``DynamoGraphDeployment`` services with ``multinode.nodeCount`` (the
+  worker's ``--tp-size``/``--tensor-parallel-size`` x pipeline size spread over the nodes, against the
+  service's ``resources.limits.gpu``); Dynamo's ``python3 -m dynamo.sglang``/``dynamo.vllm`` workers take
+  the frameworks' flags but are not parsed as SGLang or vLLM servers, so these words are read here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from argtrace.layers.transport.pods import PodSpec, container_gpus
+from argtrace.layers.transport.yamlnodes import _get, _items, _line, _scalar, _seq
+from argtrace.model import Finding, Placement
+
+_STR, _SEQ, _MAP = "tag:yaml.org,2002:str", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"
+_RUNTIMES = ("ServingRuntime", "ClusterServingRuntime")
+
+
+def _kind(doc: Any) -> str:
+    return _scalar(_get(doc, "kind")) or ""
+
+
+def _name(doc: Any) -> str:
+    return _scalar(_get(_get(doc, "metadata"), "name")) or "?"
+
+
+def _runtime_for(model: Any, runtimes: Sequence[Any]) -> Any:
+    wanted = _scalar(_get(model, "runtime"))
+    if wanted is not None:
+        return next((r for r in runtimes if _name(r) == wanted), None)
+    fmt = _scalar(_get(_get(model, "modelFormat"), "name"))
+    for runtime in runtimes:
+        for entry in _seq(_get(_get(runtime, "spec"), "supportedModelFormats")) or []:
+            auto = _scalar(_get(entry, "autoSelect"))
+            if fmt and (_scalar(_get(entry, "name")) or "").lower() == fmt.lower() and auto == "true":
+                return runtime
+    return None
+
+
+def _named(isvc: str, node: Any) -> Any:
+    """A copy of a scalar with ``{{.Name}}`` replaced by the InferenceService's name (line kept)."""
+    import yaml
+
+    text = _scalar(node)
+    if text is None or "{{.Name}}" not in text:
+        return node
+    return yaml.ScalarNode(_STR, text.replace("{{.Name}}", isvc), node.start_mark, node.end_mark)
+
+
+def _merged_container(runtime_container: Any, model: Any, isvc: str) -> Any:
+    import yaml
+
+    replaced: dict[str, Any] = {}
+    runtime_args = [_named(isvc, n) for n in _seq(_get(runtime_container, "args")) or []]
+    model_args = _seq(_get(model, "args")) or []
+    if runtime_args or model_args:
+        first = (model_args or runtime_args)[0]
+        merged = [*runtime_args, *model_args]
+        replaced["args"] = yaml.SequenceNode(_SEQ, merged, first.start_mark, first.end_mark)
+    model_env = _seq(_get(model, "env")) or []
+    if model_env:
+        env = [*(_seq(_get(runtime_container, "env")) or []), *model_env]
+        replaced["env"] = yaml.SequenceNode(_SEQ, env, model_env[0].start_mark, model_env[0].end_mark)
+    if _get(model, "resources") is not None:
+        replaced["resources"] = _get(model, "resources")
+    pairs = []
+    for key, value in runtime_container.value:
+        name = key.value if isinstance(key, yaml.ScalarNode) else None
+        pairs.append((key, replaced.pop(name) if name in replaced else value))
+    for name, value in replaced.items():
+        pairs.append((yaml.ScalarNode(_STR, name, value.start_mark, value.end_mark), value))
+    return yaml.MappingNode(_MAP, pairs, runtime_container.start_mark, runtime_container.end_mark)
+
+
+def kserve_runtime_pods(docs: Sequence[Any]) -> tuple[dict[int, list[PodSpec]], set[int]]:
+    """The predictor pods of the InferenceServices that run on a ServingRuntime of the same stream (by
+    ``id`` of the InferenceService document), and the ``id`` of every runtime so used."""
+    import yaml
+
+    runtimes = [d for d in docs if _kind(d) in _RUNTIMES]
+    pods: dict[int, list[PodSpec]] = {}
+    used: set[int] = set()
+    for doc in docs:
+        predictor = _get(_get(doc, "spec"), "predictor")
+        model = _get(predictor, "model")
+        if _kind(doc) != "InferenceService" or model is None or _get(predictor, "containers") is not None:
+            continue
+        runtime = _runtime_for(model, runtimes)
+        containers = _seq(_get(_get(runtime, "spec"), "containers")) or []
+        if not containers:
+            continue
+        used.add(id(runtime))
+        first, rest = _merged_container(containers[0], model, _name(doc)), containers[1:]
+        seq = yaml.SequenceNode(_SEQ, [first, *rest], first.start_mark, first.end_mark)
+        key = yaml.ScalarNode(_STR, "containers")
+        spec = yaml.MappingNode(_MAP, [(key, seq)], first.start_mark, first.end_mark)
+        placement = Placement("InferenceService", _name(doc), role=f"predictor (runtime {_name(runtime)})")
+        replicas = _scalar(_get(predictor, "minReplicas"))
+        if replicas is not None and replicas.isdigit():
+            placement = Placement(placement.kind, placement.name, placement.role, replicas=int(replicas))
+        pods[id(doc)] = [PodSpec(spec, placement)]
+    return pods, used
+
+
+def _flag(words: Sequence[str], *names: str) -> int | None:
+    """The integer value of the last of ``names`` among ``words`` (``--tp 8`` or ``--tp=8``)."""
+    value: int | None = None
+    for i, word in enumerate(words):
+        name, eq, text = word.partition("=")
+        if name in names:
+            text = text if eq else (words[i + 1] if i + 1 < len(words) else "")
+            value = int(text) if text.isdigit() else None
+    return value
+
+
+def serving_findings(doc: Any, label: str) -> list[Finding]:
+    """PA036 for the parallel sizes a serving resource's controller turns into flags."""
+    kind = _kind(doc)
+    if kind == "LLMInferenceService":
+        return _llmisvc_gpus(doc, label)
+    if kind == "DynamoGraphDeployment":
+        return _dynamo_gpus(doc, label)
+    return []
+
+
+def _gpu_finding(need: int, how: str, have: int, where: str, setting: str, at: str) -> Finding:
+    from argtrace.rules import multinode as rules
+
+    if have < need:
+        return rules.PA_GPUS_PER_NODE.finding(
+            f"each pod needs {need} GPU(s) ({how}) but gets {have}: {where}", at=at, setting=setting
+        )
+    return rules.PA_GPUS_PER_NODE.finding(
+        f"each pod needs {need} GPU(s) ({how}) but gets {have}: {where}; {have - need} stay idle",
+        at=at,
+        setting=setting,
+        severity="warning",
+    )
+
+
+def _llmisvc_gpus(doc: Any, label: str) -> list[Finding]:
+    spec = _get(doc, "spec")
+    parallelism = _get(spec, "parallelism")
+    if parallelism is None:
+        return []
+
+    def size(key: str) -> int | None:
+        text = _scalar(_get(parallelism, key))
+        return int(text) if text is not None and text.isdigit() else None
+
+    tensor = size("tensor") or 1
+    need, how = tensor, f"parallelism.tensor {tensor}"
+    if _get(spec, "worker") is not None:  # data parallel over the pods of one LeaderWorkerSet
+        local = size("dataLocal") or 1
+        need, how = tensor * local, f"parallelism.tensor {tensor} x parallelism.dataLocal {local}"
+    findings = []
+    for role in ("template", "worker"):
+        pod = _get(spec, role)
+        if pod is None:
+            continue
+        for container in _seq(_get(pod, "containers")) or []:
+            have, at = container_gpus(container, label)
+            if have is not None and at is not None and have != need:
+                name = _scalar(_get(container, "name")) or "?"
+                what = f"spec.{role} container {name}'s nvidia.com/gpu limit ({at})"
+                findings.append(_gpu_finding(need, how, have, what, "tensor_parallel_size", at))
+    return findings
+
+
+def _dynamo_gpus(doc: Any, label: str) -> list[Finding]:
+    findings = []
+    for service, node in _items(_get(_get(doc, "spec"), "services")):
+        gpu_node = _get(_get(_get(node, "resources"), "limits"), "gpu")
+        gpus = _scalar(gpu_node)
+        count = _scalar(_get(_get(node, "multinode"), "nodeCount")) or "1"
+        main = _get(_get(node, "extraPodSpec"), "mainContainer")
+        if gpus is None or not gpus.isdigit() or not count.isdigit() or main is None:
+            continue
+        words = [
+            w for part in ("command", "args") for w in (_scalar(i) for i in _seq(_get(main, part)) or []) if w
+        ]
+        tp = _flag(words, "--tp-size", "--tp", "--tensor-parallel-size", "-tp")
+        pp = _flag(words, "--pp-size", "--pp", "--pipeline-parallel-size", "-pp") or 1
+        nodes = int(count)
+        if tp is None or (tp * pp) % nodes:
+            continue
+        how = f"tp {tp} x pp {pp} over multinode.nodeCount {nodes}" if nodes > 1 else f"tp {tp} x pp {pp}"
+        at = _line(label, gpu_node)
+        if int(gpus) != tp * pp // nodes:
+            where = f"service {service}'s resources.limits.gpu ({at})"
+            findings.append(_gpu_finding(tp * pp // nodes, how, int(gpus), where, "tp_size", at))
+    return findings
