@@ -8,6 +8,9 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from argtrace.cli import _load_commands, _subparser, build_parser
 from tests.conftest import run_cli
@@ -111,9 +114,10 @@ def test_check_json_on_a_shell_script_reads_one_schema_and_imports_no_yaml_or_ri
     # Which flags take no value, which releases know a flag, which register it alike: the release index
     # answers; only the analysed release's schema is read (every SGLang schema was 1.2 MB of JSON).
     loaded, modules = _check_example_in_a_fresh_interpreter()
-    # 0.5.19 is analysed; 0.5.20 is read only because the index shows it dropped --mamba-scheduler-strategy
-    # (the finding names its replacement from that schema)
-    assert loaded == ["sglang 0.5.19", "sglang 0.5.20"]
+    # 0.5.19 is analysed. 0.5.20 was read too while the multi-node pass decided the release a second
+    # time without the flags the comment line cut off (and so picked 0.5.20); it now reuses the chosen
+    # server's decision and parse, and the report is byte-identical.
+    assert loaded == ["sglang 0.5.19"]
     assert not {"yaml", "rich"} & modules
 
 
@@ -141,3 +145,30 @@ def test_a_flag_a_newer_release_removed_still_reads_the_newer_schemas() -> None:
             "(use --cuda-graph-max-bs-decode); the script breaks on upgrade",
         )
     ]
+
+
+def test_the_release_is_decided_and_argparse_run_once_for_a_one_server_check(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # analyze_server decides the release and parses; the pass over every server start (other servers'
+    # findings, multi-node comparison) reuses that for the chosen server instead of doing both again.
+    import argtrace.check as check
+    import argtrace.layers.parser as parser
+
+    calls: list[str] = []
+    real_decide, real_parse = check.decide_server_release, parser.parse_server_args
+
+    def decide(*args: Any, **kwargs: Any) -> Any:
+        calls.append("decide")
+        return real_decide(*args, **kwargs)
+
+    def parse(*args: Any, **kwargs: Any) -> Any:
+        calls.append("parse")
+        return real_parse(*args, **kwargs)
+
+    monkeypatch.setattr(check, "decide_server_release", decide)
+    monkeypatch.setattr(parser, "parse_server_args", parse)
+    command = "python3 -m sglang.launch_server --model-path /m --tp-size 2"
+    result = run_cli(["check", "--format", "json", "--no-shellcheck", "--no-resolve", "-c", command])
+    assert result.status == 0
+    assert calls == ["decide", "parse"]

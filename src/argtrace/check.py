@@ -310,12 +310,13 @@ def _check_chosen_server(
     if not 1 <= options.server <= len(servers):
         raise UsageError(f"--server {options.server}: the script starts {len(servers)} server(s)")
     server = servers[options.server - 1]
-    results = analyze_server(server, options, report, transport, commands)
+    chosen: dict[int, tuple[Schema, LayerResult]] = {}
+    results = analyze_server(server, options, report, transport, commands, chosen=chosen)
     report.settings = fold_settings(results, _analysed_schema(report))
     for result in results:
         report.findings.extend(result.findings)
         report.sections.update(result.sections)
-    parsed = _parse_every_server(servers, options)
+    parsed = _parse_every_server(servers, options, chosen)
     report.findings.extend(_other_servers_findings(parsed, options))
     findings, matrix = _multinode_findings(parsed, allocation)
     report.findings.extend(findings)
@@ -587,11 +588,14 @@ def analyze_server(
     report: Report,
     transport: TransportResult | None = None,
     commands: PredictedCommands = (),
+    chosen: dict[int, tuple[Schema, LayerResult]] | None = None,
 ) -> list[LayerResult]:
     """The process and parser layers (and later ones) for one server start.
 
     ``commands`` are the script's predicted simple commands: flags cut off from the server command by a
-    shell hazard are followed as settings that never arrived (layers/separated.py).
+    shell hazard are followed as settings that never arrived (layers/separated.py). ``chosen`` receives
+    ``{id(server): (schema, parser result)}`` so that ``_parse_every_server`` need not decide the release and
+    run argparse a second time for this server (issue 18).
     """
     from argtrace.layers.parser import parse_server_args
     from argtrace.layers.process import describe_process
@@ -603,6 +607,8 @@ def analyze_server(
     process, process_result = describe_process(server, schema)
     report.process = process
     parser_result = parse_server_args(server, schema)
+    if chosen is not None:
+        chosen[id(server)] = (schema, as_fields(parser_result, schema))
     separated = separated_flags(server, commands, schema, parser_result)
     # transport: each flag's value as written before ssh / an upload changed it (history's first entry)
     before = [transport.layer_result(server, schema)] if transport is not None else []
@@ -679,13 +685,21 @@ def resolution_layer(
 
 
 def _parse_every_server(
-    servers: Sequence[ServerCommand], options: CheckOptions
+    servers: Sequence[ServerCommand],
+    options: CheckOptions,
+    known: Mapping[int, tuple[Schema, LayerResult]] | None = None,
 ) -> list[tuple[int, ServerCommand, Schema, LayerResult]]:
-    """Every server start through its release's parser (argparse on a few hundred words: milliseconds)."""
+    """Every server start through its release's parser (argparse on a few hundred words: milliseconds).
+    ``known``: the servers ``analyze_server`` already parsed (by ``id``), with the release the report
+    analyses them with; deciding and parsing them again doubled both for the usual one-server script."""
     from argtrace.layers.parser import parse_server_args
 
     parsed = []
     for index, server in enumerate(servers, start=1):
+        done = (known or {}).get(id(server))
+        if done is not None:
+            parsed.append((index, server, *done))
+            continue
         schema, _, _ = decide_server_release(options.framework or server.framework, server, options)
         parsed.append((index, server, schema, as_fields(parse_server_args(server, schema), schema)))
     return parsed

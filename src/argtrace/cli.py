@@ -143,6 +143,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.write(f"argtrace {__version__}\n")
         sys.stdout.flush()
         return 0
+    if words in (["--help"], ["-h"]):  # the real parser's text, generated ahead (argtrace/static_help.py)
+        from argtrace.static_help import top_level_help
+
+        text = top_level_help()
+        if text is not None:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+            return 0
     from argtrace.redact import new_run
     from argtrace.render.boundary import RedactingStream
 

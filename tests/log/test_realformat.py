@@ -13,6 +13,7 @@ import pytest
 
 from argtrace.layers.log import analyze_log, reader
 from argtrace.layers.log.acscan import matcher
+from argtrace.layers.log.lines import ANCHORS
 from argtrace.layers.log.prefilter import gnu_grep
 from argtrace.layers.log.reader import scan_log
 from tests.log import realformat
@@ -66,7 +67,24 @@ def test_the_real_progress_lines_are_what_the_lines_look_like(
         assert " batch. #" not in text  # not the form the old prefix list happened to drop
     else:
         assert "[loggers.py:283] Engine 000: Avg prompt throughput: " in text
-        assert "GPU KV cache usage: " in text  # an anchor inside every stats line ("KV cache")
+        assert "GPU KV cache usage: " in text  # the bare "KV cache" anchor was inside every stats line
+
+
+@pytest.mark.parametrize(("framework", "version"), RELEASES)
+def test_no_anchor_is_inside_a_steady_state_line(framework: str, version: str, tmp_path: Path) -> None:
+    # What keeps the fast paths near grep's pace: a running server's repeated lines hold no anchor, so the
+    # matcher reports (and this process looks at) only the few start-up and error lines, not every line.
+    # (The progress lines of both forms, HTTP access lines, vLLM's stats line; not lines.BORING, which
+    # lacks SGLang's real comma form.)
+    steady_forms = (b"] Decode batch, #", b"] Prefill batch, #", b'HTTP/1.1" ', b"Avg prompt throughput")
+    path = _log(tmp_path, framework, version)
+    steady = 0
+    with path.open("rb") as fh:
+        for raw in fh:
+            if any(form in raw for form in steady_forms):
+                steady += 1
+                assert [a for a in ANCHORS if a in raw] == [], raw
+    assert steady > 20_000
 
 
 @pytest.mark.parametrize(("framework", "version"), RELEASES)

@@ -19,7 +19,6 @@ import argparse
 import json
 import re
 from collections.abc import Callable
-from decimal import Decimal
 from typing import Any
 
 from argtrace import safe_json
@@ -275,6 +274,8 @@ def human_readable_int(value: str) -> int:
     iec = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40}
     match = re.fullmatch(r"(\d+(?:\.\d+)?)(Ki|Mi|Gi|Ti|k|M|G|T)", value)
     if match:
+        from decimal import Decimal  # only for a suffixed value: every check imports this module
+
         number, suffix = match.groups()
         if suffix in iec:
             if "." in number:

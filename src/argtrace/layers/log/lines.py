@@ -35,7 +35,12 @@ ANCHORS: tuple[bytes, ...] = (
     b"fired up",
     b"Uvicorn running",
     b"took ",  # vLLM: Model loading took / Graph capturing finished in .., took
-    b"KV cache",  # vLLM: Available KV cache memory / GPU KV cache size
+    # vLLM's KV cache lines the analyser reads, not "KV cache" alone: that is in every periodic stats line
+    # ("GPU KV cache usage: 42.9%"), which made every one of them a hit to look at (issue 18)
+    b"KV cache memory",  # Available KV cache memory: 6.67 GiB; ... larger than the available KV cache memory
+    b"KV cache size",  # GPU KV cache size: 53,312 tokens
+    b"stored in KV cache",  # ValueError: ... max seq len (N) is larger than ... stored in KV cache (M)
+    b"KV cache dtype",  # SGLang: Using KV cache dtype: torch.bfloat16 / Setting KV cache dtype to fp8_e4m3
     b"Resolved architecture",
     b"usage: launch_server",
     b"usage: vllm",

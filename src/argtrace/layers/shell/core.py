@@ -51,6 +51,8 @@ class Source:
         self.fixed_at = fixed_at
         self._line_starts: list[int] | None = None
         self._ascii_cache: dict[int, bool] = {}
+        # most scripts are ASCII throughout: then a column is the offset in its line, with no per-line test
+        self._all_ascii = text.isascii()
         self.tree: Any = None
 
     @property
@@ -75,7 +77,7 @@ class Source:
             line = bisect.bisect_right(ls, offset) - 1
             self._last_line = line
         start = ls[line]
-        if self._ascii_line(line):
+        if self._all_ascii or self._ascii_line(line):
             return line + 1, offset - start + 1
         prefix = self.text[start:offset]
         return line + 1, len(prefix.encode("latin-1").decode("utf-8", "replace")) + 1

@@ -52,48 +52,55 @@ def skip_single(text: str, i: int) -> int:
     return j + 1
 
 
+# The scanners below jump from one character that can matter to the next with a compiled search (C speed)
+# instead of looking at every character in Python: the same stops, a third of a 1 MB script's time before
+# (issue 18). A search from past the end finds nothing, as the loops they replace ended there.
+_ANSI_STOP = re.compile(r"[\\']")
+_DOUBLE_STOP = re.compile(r'[\\"$`]')
+_BACKTICK_STOP = re.compile(r"[\\`]")
+_BRACE_STOP = re.compile(r"[\\'\"$`{}]")
+# what read_word stops at: an escape, a metacharacter (META), a quote, ``$`` or a backquote
+_WORD_STOP = re.compile(r"[\\ \t\n;&|<>()'\"$`]")
+
+
 def skip_ansi(text: str, i: int) -> int:
     """``i`` just after ``$'``: index after the closing ``'`` (backslash escapes the quote)."""
-    n = len(text)
-    while i < n:
-        c = text[i]
-        if c == "\\":
+    search = _ANSI_STOP.search
+    while (m := search(text, i)) is not None:
+        i = m.start()
+        if text[i] == "\\":
             i += 2
             continue
-        if c == "'":
-            return i + 1
-        i += 1
+        return i + 1
     raise LexError("unterminated $'...'")
 
 
 def skip_double(text: str, i: int) -> int:
     """``i`` just after an opening ``"``: index after the closing one."""
     n = len(text)
-    while i < n:
+    search = _DOUBLE_STOP.search
+    while (m := search(text, i)) is not None:
+        i = m.start()
         c = text[i]
         if c == "\\":
             i += 2
         elif c == '"':
             return i + 1
-        elif c == "$" and i + 1 < n and text[i + 1] in "({":
-            i = skip_dollar(text, i)
-        elif c == "`":
+        elif c == "$":
+            i = skip_dollar(text, i) if i + 1 < n and text[i + 1] in "({" else i + 1
+        else:  # a backquote
             i = skip_backtick(text, i + 1)
-        else:
-            i += 1
     raise LexError("unterminated double quote")
 
 
 def skip_backtick(text: str, i: int) -> int:
-    n = len(text)
-    while i < n:
-        c = text[i]
-        if c == "\\":
+    search = _BACKTICK_STOP.search
+    while (m := search(text, i)) is not None:
+        i = m.start()
+        if text[i] == "\\":
             i += 2
-        elif c == "`":
-            return i + 1
         else:
-            i += 1
+            return i + 1
     raise LexError("unterminated backquote")
 
 
@@ -131,7 +138,9 @@ def skip_quoted(text: str, i: int, end: int, *, ansi: bool, backtick: bool) -> i
 def skip_braces(text: str, i: int) -> int:
     depth = 1
     n = len(text)
-    while i < n:
+    search = _BRACE_STOP.search
+    while (m := search(text, i)) is not None:
+        i = m.start()  # any other character was neither skipped by skip_quoted nor a brace
         skipped = skip_quoted(text, i, n, ansi=False, backtick=True)
         if skipped != i:
             i = skipped
@@ -266,7 +275,13 @@ _REDIR_OPS = ("&>>", "&>", "<<<", "<<-", ">>", ">|", ">&", "<&", "<<", "<>", ">"
 def read_word(text: str, i: int, end: int, cond: bool = False) -> int:
     """Read one word starting at ``i``; return the index after it."""
     start = i
+    search = _WORD_STOP.search
     while i < end:
+        m = search(text, i, end)
+        if m is None:  # word characters up to ``end``
+            i = end
+            break
+        i = m.start()
         c = text[i]
         if c == "\\":
             if i + 1 < end and text[i + 1] == "\n":
