@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from argtrace.model import Finding, FixEdit, Report
+from argtrace.model import EnvEdit, Finding, FixEdit, Report
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,7 @@ class SourceFile:
 class Proposal:
     """What a producer found: the edits and the fix text that says them in the user's terms."""
 
-    edits: tuple[FixEdit, ...]
+    edits: tuple[FixEdit | EnvEdit, ...]
     fix: str
 
 
