@@ -45,10 +45,11 @@ apply_rest = check_command.apply_rest
 
 def run(args: argparse.Namespace) -> int:
     import sys
+    from dataclasses import replace
 
     from argtrace.check import COMMAND_LABEL, CheckOptions, run_check
     from argtrace.fixes.apply import shell_lines
-    from argtrace.fixes.attach import attach_fixes, launch_sources
+    from argtrace.fixes.attach import all_sources, attach_fixes
     from argtrace.fixes.diff import new_texts, plan, unified_diff, write_in_place
     from argtrace.model import UsageError
 
@@ -57,16 +58,19 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--write edits files here; with --host, apply the printed diff on the node")
     options = CheckOptions.from_args(args)
     report = attach_fixes(run_check(options), options)
-    sources = launch_sources(options)
+    sources = all_sources(options, report)
     fix_plan = plan(report.findings, sources, unverified=args.unverified)
     texts = new_texts(fix_plan, sources)
     written: list[str] = []
     diff = ""
     command = texts.get(COMMAND_LABEL)
-    if args.write and texts and command is None:
-        written = write_in_place(fix_plan, sources)
-    elif command is None:
-        diff = unified_diff(fix_plan, sources)
+    # the files edited: the script or manifest, and the env and --config files the launch reads (with -c,
+    # those only: the fixed command is printed)
+    files = replace(fix_plan, edits={k: v for k, v in fix_plan.edits.items() if k != COMMAND_LABEL})
+    if args.write and files.edits:
+        written = write_in_place(files, sources)
+    elif files.edits:
+        diff = unified_diff(files, sources)
     # environment changes (a variable the launch inherits from --env or the caller): shell lines after
     # the diff, for the shell the launch is started from; never written into a file
     shell = "".join(line + "\n" for line in shell_lines(fix_plan.environment))
@@ -86,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
         }
         sys.stdout.write(render_report(report, fmt="json", show_secrets=args.show_secrets))
     else:
-        out = (diff if command is None else command + "\n") + shell
+        out = diff + ("" if command is None else command + "\n") + shell
         if not args.show_secrets and out:
             from argtrace.redact import run_redactor
 

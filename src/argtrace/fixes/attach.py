@@ -23,11 +23,19 @@ def launch_sources(options: CheckOptions) -> dict[str, SourceFile]:
     return {options.script: SourceFile(options.script, decode(data))}
 
 
+def all_sources(options: CheckOptions, report: Report) -> dict[str, SourceFile]:
+    """The launch files and the env and config files they make the launch read (``files.py``)."""
+    from argtrace.fixes.files import read_sources
+
+    sources = launch_sources(options)
+    return {**sources, **read_sources(report, sources)}
+
+
 def attach_fixes(report: Report, options: CheckOptions, *, verify: bool = True) -> Report:
     """``report`` with edits, case-specific fix texts and verification on its findings (in place)."""
     if report.command != "check":
         return report
-    sources = launch_sources(options)
+    sources = all_sources(options, report)
     findings = with_proposals(report.findings, sources, report)
     # a variable the launch inherits (--env, the caller's) is changed in the environment, not in a file
     findings = with_env_proposals(findings, report, options.env)

@@ -21,6 +21,13 @@ class SourceFile:
 
     label: str
     text: str
+    # where the file is read and written here, when that is not ``label`` (a --config path relative to
+    # the server's directory); None: the label is the path
+    path: str | None = None
+
+    @property
+    def file(self) -> str:
+        return self.path or self.label
 
     @property
     def lines(self) -> list[str]:
@@ -247,13 +254,23 @@ def renamed_variable(finding: Finding, source: SourceFile, report: Report) -> Pr
     if len(olds) != 1:
         return None
     old = olds[0].group(1)
-    if not _same_meaning(old, new):
+    if not renames_alike(finding.code, old, new):
         return None
     col = olds[0].start(1) + 1
     return Proposal(
         (FixEdit(source.label, _pos(where[1], col), _pos(where[1], col + len(old)), new),),
         f"Rename {old} to {new} at {source.label}:{where[1]}:{col}.",
     )
+
+
+def renames_alike(code: str, old: str, new: str) -> bool:
+    """The value of ``old`` means the same under ``new``. PR001's name is argtrace's nearest guess: a pure
+    rename only. PR002's is the release's own declared replacement (``SGLANG_GC_LOG`` -> ``SGLANG_LOG_GC``),
+    read with the same meaning unless ENABLE/DISABLE flips it (the value would invert)."""
+    if code == "PR002":
+        words = {"ENABLE", "DISABLE"}
+        return words & set(old.split("_")) == words & set(new.split("_"))
+    return _same_meaning(old, new)
 
 
 def _same_meaning(old: str, new: str) -> bool:
@@ -303,8 +320,8 @@ LINE_NOTES: Mapping[str, str] = {
     **{code: _RENAME for code in LINE_PRODUCERS if code.startswith("PA")},
     "PR001": "renames the variable to the one the release reads, when the two differ only in the prefix or "
     "a typo (never when ENABLE/DISABLE flips its meaning)",
-    "PR002": "renames the variable to the one the release reads, when the two differ only in the prefix or "
-    "a typo (never when ENABLE/DISABLE flips its meaning)",
+    "PR002": "renames the variable to the replacement the release declares (never when ENABLE/DISABLE flips "
+    "its meaning), in the script, an env file or a compose/Kubernetes `env`",
     "RS001": "for SGLang's Mamba radix-cache refusal: the edit of the shell hazard that cut "
     "`extra_buffer` off, else the strategy flag with `extra_buffer`, else `--disable-radix-cache`, whichever "
     "the framework's own resolution, re-run, accepts first",

@@ -16,7 +16,7 @@ import re
 import shlex
 from collections.abc import Callable, Mapping, Sequence
 
-from argtrace.fixes.edits import Proposal, _same_meaning
+from argtrace.fixes.edits import Proposal, renames_alike
 from argtrace.model import EnvEdit, EnvValue, Finding, Report
 
 _NAME = re.compile(r"[A-Z_][A-Z0-9_]*")
@@ -62,13 +62,7 @@ def _rename(finding: Finding, name: str, value: str) -> Proposal | None:
     if text == f"remove {name}":
         return Proposal((EnvEdit(name, None),), f"Unset {name} (`unset {name}`): {_where(name)}.")
     match = _USE.fullmatch(text)
-    if match is None or match.group(1) == name:
-        return None
-    # PR001's name is argtrace's nearest guess: a pure rename only. PR002's is the release's own declared
-    # replacement, read with the same meaning, unless ENABLE/DISABLE flips it (the value would invert).
-    if not (
-        _same_meaning(name, match.group(1)) or (finding.code == "PR002" and not _flips(name, match.group(1)))
-    ):
+    if match is None or match.group(1) == name or not renames_alike(finding.code, name, match.group(1)):
         return None
     new = match.group(1)
     export = f"export {new}={shlex.quote(value)}"
@@ -76,12 +70,6 @@ def _rename(finding: Finding, name: str, value: str) -> Proposal | None:
         (EnvEdit(name, None), EnvEdit(new, value)),
         f"Rename {name} to {new} where the launch is started (`unset {name}; {export}`): {_where(name)}.",
     )
-
-
-def _flips(old: str, new: str) -> bool:
-    words = {"ENABLE", "DISABLE"}
-    a, b = set(old.split("_")), set(new.split("_"))
-    return bool((words & a) != (words & b))
 
 
 def _visible_devices(finding: Finding, name: str, value: str) -> Proposal | None:

@@ -25,6 +25,7 @@ from argtrace.fixes.apply import (
 )
 from argtrace.fixes.edits import Proposal, SourceFile, parse_at
 from argtrace.model import EnvEdit, Finding, FixEdit, Report, UsageError
+from argtrace.overlay import overlay
 
 VERIFIED_SEVERITIES = ("error", "warning")
 # Layers whose findings come from what a running server or its log showed: not re-read by a re-check.
@@ -75,13 +76,17 @@ class Rechecker:
             changes = env_edits(key)
             if changes:  # the launch started from the changed environment (--env, the caller's)
                 options = replace(options, env=apply_env(options.env, changes))
+            others: dict[str, bytes] = {}
             for label, text in texts.items():
                 if label == COMMAND_LABEL:
                     options = replace(options, command_string=text)
-                else:
+                elif label == options.script:
                     options = replace(options, script_data=encode(text))
+                else:  # an env or config file the launch reads: read as edited through the overlay
+                    others[self.sources[label].file] = encode(text)
             try:
-                report = run_check(options)
+                with overlay(others):
+                    report = run_check(options)
             except UsageError:
                 report = None  # the edited files cannot be analysed at all: not a fix
             except Exception:  # a fix that breaks the analysis is unproven, never a crash of
