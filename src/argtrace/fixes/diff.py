@@ -88,7 +88,7 @@ def unified_diff(fix_plan: Plan, sources: Mapping[str, SourceFile]) -> str:
     """A unified diff of every file the plan edits, for ``patch -p0`` in the current directory."""
     out: list[str] = []
     for label, text in new_texts(fix_plan, sources).items():
-        name = patch_path(sources[label].file)
+        name = patch_path(label)
         old_lines = sources[label].text.splitlines(keepends=True)
         new_lines = text.splitlines(keepends=True)
         lines = list(difflib.unified_diff(old_lines, new_lines, fromfile=name, tofile=name))
@@ -103,7 +103,7 @@ def write_in_place(fix_plan: Plan, sources: Mapping[str, SourceFile]) -> list[st
 
     written = []
     for label, text in new_texts(fix_plan, sources).items():
-        path = Path(sources[label].file)
+        path = Path(label)
         original = path.read_bytes()
         Path(f"{path}.orig").write_bytes(original)
         mode = path.stat().st_mode

@@ -21,13 +21,9 @@ class SourceFile:
 
     label: str
     text: str
-    # where the file is read and written here, when that is not ``label`` (a --config path relative to
-    # the server's directory); None: the label is the path
-    path: str | None = None
-
-    @property
-    def file(self) -> str:
-        return self.path or self.label
+    # how the findings name the file when that is not ``label``: a --config path as the command wrote it,
+    # relative to the server's directory (``label`` is then the path from here, as edits name it)
+    named: str | None = None
 
     @property
     def lines(self) -> list[str]:

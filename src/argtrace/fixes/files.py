@@ -41,12 +41,20 @@ def _config_files(report: Report) -> Iterator[tuple[str, str]]:
             elif word is not None and word.startswith("--config="):
                 text = word.split("=", 1)[1]
             if text:
-                yield text, str(resolve_path(text, server))
+                yield text, _from_here(str(resolve_path(text, server)))
+
+
+def _from_here(path: str) -> str:
+    """The path as a user here names it: relative below the current directory, else absolute."""
+    import os
+
+    relative = os.path.relpath(os.path.abspath(path))
+    return path if relative.startswith("..") else relative
 
 
 def read_sources(report: Report, known: Mapping[str, SourceFile]) -> dict[str, SourceFile]:
-    """The env and config files of the launch that are readable regular files here, by the label the
-    findings use, leaving out the ones already in ``known`` (the launch file itself)."""
+    """The env and config files of the launch that are readable regular files here, by their path from
+    here (``named``: how the findings name a --config file), leaving out those in ``known``."""
     from argtrace import localfs
     from argtrace.fixes.verify import decode
     from argtrace.remote.host import current_host
@@ -54,8 +62,8 @@ def read_sources(report: Report, known: Mapping[str, SourceFile]) -> dict[str, S
     if current_host().is_remote:
         return {}
     out: dict[str, SourceFile] = {}
-    for label, path in [*_env_files(report), *_config_files(report)]:
-        if label in known or label in out or not localfs.is_file(path):
+    for named, path in [*_env_files(report), *_config_files(report)]:
+        if path in known or path in out or not localfs.is_file(path):
             continue
         try:
             with open(path, "rb") as handle:
@@ -63,5 +71,5 @@ def read_sources(report: Report, known: Mapping[str, SourceFile]) -> dict[str, S
         except OSError:
             continue
         if len(data) <= MAX_BYTES:
-            out[label] = SourceFile(label, decode(data), path)
+            out[path] = SourceFile(path, decode(data), None if named == path else named)
     return out

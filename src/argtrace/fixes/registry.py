@@ -18,8 +18,10 @@ EDIT_NOTES: Mapping[str, str] = {**LINE_NOTES, **WORD_NOTES, **VALUE_NOTES}
 
 def propose(finding: Finding, sources: Mapping[str, SourceFile], report: Report) -> Proposal | None:
     """The edits for one finding, or None (no producer, the file is not one of the launch's, no match)."""
-    if finding.at is not None and finding.at in sources and finding.code in CONFIG_CODES:
-        return config_key(finding, sources[finding.at], report)  # a --config file's key: `at` is the file
+    if finding.code in CONFIG_CODES and parse_at(finding.at) is None:
+        # a --config file's key: `at` is the file, as the command names it
+        config = [s for s in sources.values() if finding.at in (s.named, s.label)]
+        return config_key(finding, config[0], report) if len(config) == 1 else None
     producer = PRODUCERS.get(finding.code)
     where = parse_at(finding.at)
     if producer is None or where is None or where[0] not in sources:

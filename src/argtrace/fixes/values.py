@@ -269,8 +269,8 @@ _FLAG_FIX = re.compile(r"(?:use|write|switch to) --([A-Za-z0-9][\w.-]*)(?: in fu
 
 def config_key(finding: Finding, source: SourceFile, report: Report) -> Proposal | None:
     """A flag the finding names as misspelt or renamed, written as a key of the ``--config`` YAML (whose
-    findings point at the file, not a line): the key becomes the flag the finding names, in the key's
-    own spelling (``mem_fraction_static`` stays with underscores)."""
+    findings point at the file, not a line): the key becomes the flag the finding names, without its
+    dashes."""
     match = _FLAG_FIX.fullmatch((finding.fix or "").strip())
     named = re.match(r"--([A-Za-z0-9][\w.-]*)", finding.message)
     if match is None or named is None or not _is_yaml(source):
@@ -282,8 +282,10 @@ def config_key(finding: Finding, source: SourceFile, report: Report) -> Proposal
     if len(hits) != 1:
         return None
     number, hit = hits[0]
-    written = hit.group(3)
-    replacement = new.replace("-", "_") if "_" in written and "-" not in written else new
+    written = replacement = hit.group(3)
+    # SGLang turns each key into `--KEY` as written (an underscore spelling is no flag there): the flag's own
+    # spelling, which both frameworks accept
+    replacement = new
     if written == replacement:
         return None
     start = hit.start(3)

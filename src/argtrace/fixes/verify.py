@@ -83,7 +83,7 @@ class Rechecker:
                 elif label == options.script:
                     options = replace(options, script_data=encode(text))
                 else:  # an env or config file the launch reads: read as edited through the overlay
-                    others[self.sources[label].file] = encode(text)
+                    others[label] = encode(text)
             try:
                 with overlay(others):
                     report = run_check(options)
