@@ -58,7 +58,8 @@ LEVELS: tuple[tuple[str, int], ...] = (
     ("argtrace.fixes.registry", 2),
     ("argtrace.fixes.apply", 2),
     ("argtrace.fixes.environment", 2),  # the environment changes' catalog, read by the rule pages too
-    ("argtrace.fixes.values", 2),  # edits of values, env names, items and --config keys (rule pages read it)
+    ("argtrace.fixes.values", 2),
+    ("argtrace.fixes.flags", 2),  # edits of values, env names, items and --config keys (rule pages read it)
     ("argtrace.commands", 5),
     ("argtrace.usage", 5),
     ("argtrace.agent_tools", 5),  # argtrace mcp: tool inputs as argtrace command lines

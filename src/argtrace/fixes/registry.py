@@ -7,13 +7,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from argtrace.fixes.edits import LINE_NOTES, LINE_PRODUCERS, Producer, Proposal, SourceFile, parse_at
+from argtrace.fixes.flags import FLAG_NOTES, FLAG_PRODUCERS
 from argtrace.fixes.values import CONFIG_CODES, MANIFEST_PRODUCERS, VALUE_NOTES, VALUE_PRODUCERS, config_key
 from argtrace.fixes.words import WORD_NOTES, WORD_PRODUCERS
 from argtrace.model import Finding, Report
 
-PRODUCERS: Mapping[str, Producer] = {**LINE_PRODUCERS, **WORD_PRODUCERS, **VALUE_PRODUCERS}
+PRODUCERS: Mapping[str, Producer] = {**LINE_PRODUCERS, **WORD_PRODUCERS, **VALUE_PRODUCERS, **FLAG_PRODUCERS}
 # What ``argtrace fix`` edits, per code: the rule pages say it (rules/docs.py), docs/fixes.md lists it.
-EDIT_NOTES: Mapping[str, str] = {**LINE_NOTES, **WORD_NOTES, **VALUE_NOTES}
+EDIT_NOTES: Mapping[str, str] = {**LINE_NOTES, **WORD_NOTES, **VALUE_NOTES, **FLAG_NOTES}
 
 
 def propose(finding: Finding, sources: Mapping[str, SourceFile], report: Report) -> Proposal | None:
@@ -47,6 +48,11 @@ def with_proposals(
             out.append(finding)
             continue
         out.append(replace(finding, fix=proposal.fix, fix_edits=proposal.edits))
+        if finding.code in ("SH007", "SH026"):
+            # the parser's "--port needs a value" follows from the vanished word this edit gives a default
+            lost = re.search(r"`(--?[\w-]+)` takes `", finding.message)
+            if lost is not None:
+                by_item[lost.group(1) + " needs a value"] = proposal
         if finding.code == "TP011":
             # the parser's finding about the one-word item ("--tp 1 is not a flag") has this cause
             item = re.search(r"item '([^']+)' is ONE", finding.message)
@@ -73,10 +79,11 @@ def with_proposals(
 
 def _share_item(finding: Finding, by_item: Mapping[str, Proposal]) -> Finding:
     """A parser finding that names a one-word item TP011 fixes takes TP011's edit (its own guess, a flag
-    near ``--tp 1``, would rename the wrong thing)."""
+    near ``--tp 1``, would rename the wrong thing); a PA012 about the flag whose value an unset or empty
+    variable removed (SH007/SH026) takes that variable's default."""
     if not finding.code.startswith("PA"):
         return finding
     for item, proposal in by_item.items():
-        if finding.message.startswith(item + " "):
+        if finding.message.startswith(item + " ") and (not finding.fix_edits or " needs " not in item):
             return replace(finding, fix=proposal.fix, fix_edits=proposal.edits)
     return finding
