@@ -127,6 +127,8 @@ def repeated_flag(finding: Finding, source: SourceFile, report: Report) -> Propo
         return None
     lines = source.lines
     first = where[1]
+    if not 1 <= first <= len(lines):
+        return None
     while first > 1 and lines[first - 2].rstrip("\r\n").endswith("\\"):
         first -= 1  # the command's first line
     edits: list[FixEdit] = []

@@ -18,7 +18,20 @@ EDIT_NOTES: Mapping[str, str] = {**LINE_NOTES, **WORD_NOTES, **VALUE_NOTES, **FL
 
 
 def propose(finding: Finding, sources: Mapping[str, SourceFile], report: Report) -> Proposal | None:
-    """The edits for one finding, or None (no producer, the file is not one of the launch's, no match)."""
+    """The edits for one finding, or None (no producer, the file is not one of the launch's, no match).
+    A producer that trips over text it did not expect proposes nothing: a fix is never worth a failed
+    check (``ARGTRACE_DEBUG`` shows the error)."""
+    try:
+        return _propose(finding, sources, report)
+    except (IndexError, ValueError, KeyError, TypeError, AttributeError):
+        import os
+
+        if os.environ.get("ARGTRACE_DEBUG"):
+            raise
+        return None
+
+
+def _propose(finding: Finding, sources: Mapping[str, SourceFile], report: Report) -> Proposal | None:
     if finding.code in CONFIG_CODES and parse_at(finding.at) is None:
         # a --config file's key: `at` is the file, as the command names it
         config = [s for s in sources.values() if finding.at in (s.named, s.label)]
