@@ -94,3 +94,22 @@ def test_a_missing_value_after_an_expansion_takes_the_expansions_edit() -> None:
     default = [{"file": "<-c>", "start": "1:56", "end": "1:58", "replacement": "${2:-30000}"}]
     assert found["SH007"]["fix_edits"] == default
     assert found["PA012"]["fix_edits"] == default
+
+
+@pytest.mark.skipif(shutil.which("patch") is None, reason="needs patch (scripts/ci_apt)")
+def test_stderr_redirected_before_stdout_on_a_continued_line_is_swapped(tmp_path: Path) -> None:
+    (tmp_path / "run.sh").write_text(
+        "#!/bin/bash\n"
+        "python3 -m sglang.launch_server --model-path /m \\\n"
+        '  --port 30000 2>&1 >"server 1.log"\n'
+    )
+    fixed = run_cli(["fix", *SG10, "run.sh"], cwd=tmp_path)
+    assert fixed.stderr.splitlines()[0] == (
+        'fixed: SH010 run.sh:2:1: Write >"server 1.log" 2>&1 at run.sh:3:16: standard error follows standard '
+        "output into the file only when `2>&1` comes after it."
+    )
+    done = subprocess.run(["patch", "-p0"], input=fixed.stdout, text=True, cwd=tmp_path, capture_output=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (tmp_path / "run.sh").read_text().endswith('  --port 30000 >"server 1.log" 2>&1\n')
+    after = run_cli(["check", "--format", "json", *SG10, "run.sh"], cwd=tmp_path).json
+    assert "SH010" not in [f["code"] for f in after["findings"]]

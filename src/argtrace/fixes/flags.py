@@ -1,6 +1,7 @@
 """Edits of a flag's value or of a repeated flag (issue 13's "more codes"), the causes users hit most in the
 test cases: an unset or empty variable that makes a flag lose its value (SH007, SH026), a flag written
-without its value (PA012), a flag given twice (PA006). (PA024, a flag a later release drops, has no edit:
+without its value (PA012), a flag given twice (PA006), standard error redirected before standard output
+(SH010). (PA024, a flag a later release drops, has no edit:
 where the analysed release already has the new spelling it reports the old one as deprecated, PA005, whose
 edit renames it.)
 
@@ -168,15 +169,48 @@ def repeated_flag(finding: Finding, source: SourceFile, report: Report) -> Propo
     )
 
 
+# --- SH010: `2>&1 > server.log` ----------------------------------------------------------------------------
+
+_ERR_FIRST = re.compile(r"(?<![\w&>])2>&1([ \t]+)(>>?[ \t]*(?:\"[^\"]*\"|'[^']*'|[^\s;&|<>]+))")
+
+
+def stderr_order(finding: Finding, source: SourceFile, report: Report) -> Proposal | None:
+    """``2>&1 > FILE`` becomes ``> FILE 2>&1`` in the server's command (its first line and the lines it
+    continues on): bash applies redirections left to right, so standard error must follow standard output
+    into the file."""
+    where = parse_at(finding.at)
+    if where is None:
+        return None
+    lines = source.lines
+    number = where[1]
+    while 1 <= number <= len(lines):
+        line = lines[number - 1]
+        hits = list(_ERR_FIRST.finditer(line))
+        if len(hits) == 1:
+            hit = hits[0]
+            swapped = f"{hit.group(2)} 2>&1"
+            return Proposal(
+                (_edit(source, number, hit.start(), hit.end(), swapped),),
+                f"Write {swapped} at {source.label}:{number}:{hit.start() + 1}: standard error follows "
+                "standard output into the file only when `2>&1` comes after it.",
+            )
+        if len(hits) > 1 or not line.rstrip("\r\n").endswith("\\"):
+            return None
+        number += 1
+    return None
+
+
 FLAG_PRODUCERS: Mapping[str, Producer] = {
     "SH007": lost_value,
     "SH026": lost_value,
     "PA012": missing_value,
     "PA006": repeated_flag,
+    "SH010": stderr_order,
 }
 FLAG_NOTES: Mapping[str, str] = {
     "SH007": "writes the bare `$VAR` as `${VAR:-DEFAULT}` with the release's default for the flag",
     "SH026": "writes the bare `$VAR` as `${VAR:-DEFAULT}` with the release's default for the flag",
     "PA012": "writes the release's default after a flag that has no value, when a flag or the end follows",
     "PA006": "deletes every occurrence of the flag but the last (the one argparse keeps)",
+    "SH010": "writes `2>&1 > FILE` as `> FILE 2>&1`",
 }
