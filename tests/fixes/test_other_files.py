@@ -237,3 +237,31 @@ def test_kubernetes_env_and_a_one_item_flag_are_fixed_in_the_manifest(tmp_path: 
         )
     )
     assert _bad(after) == []
+
+
+def test_an_upload_here_document_gets_its_delimiter_quoted_and_the_node_gets_the_script_as_written(
+    tmp_path: Path,
+) -> None:
+    """TP007 (the upload's ``<<EOF`` expands ``$2`` here, empty): ``<<'EOF'`` sends it verbatim; the patched
+    script's upload holds ``$2`` and the node's run with its own arguments gives --port its value."""
+    body = "/opt/venv/bin/python -m sglang.launch_server --model-path /models/qwen --port $2 --tp-size 1\n"
+    _write(
+        tmp_path,
+        {
+            "up.sh": '#!/bin/bash\nssh gpu1 "cat > /w/launch.sh" <<EOF\n'
+            + body
+            + "EOF\nssh gpu1 bash /w/launch.sh 0 30000\n"
+        },
+    )
+    fixed = run_cli(["fix", "--clean-env", *SG10, "up.sh"], cwd=tmp_path)
+    assert fixed.stderr.splitlines()[0] == (
+        "fixed: TP007 up.sh:3: Quote the here-document's delimiter at up.sh:2:33 (`<<'EOF'`): the body is "
+        "then sent as written, and the node's shell expands it when the script runs."
+    )
+    done = subprocess.run(["patch", "-p0"], input=fixed.stdout, text=True, cwd=tmp_path, capture_output=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (tmp_path / "up.sh").read_text().splitlines()[1] == "ssh gpu1 \"cat > /w/launch.sh\" <<'EOF'"
+    after = run_cli(["check", "--format", "json", "--clean-env", *SG10, "up.sh"], cwd=tmp_path).json
+    assert _bad(after) == []
+    port = next(s for s in after["settings"] if s["flag"] == "--port")
+    assert port["effective"] == 30000

@@ -1,7 +1,8 @@
 """Edits of a value or name written in a script, an env file or a manifest, and of a ``--config`` YAML key
 (issue 13's leftovers): a repeated GPU in ``CUDA_VISIBLE_DEVICES`` (PR006), quotes an env file hands on
 (TP017, and PR009 for the same value), a renamed variable in a compose or Kubernetes ``env`` (PR001/PR002),
-a flag and its value in one exec-form item (TP011), a misspelt or renamed key of a ``--config`` file
+a flag and its value in one exec-form item (TP011), an upload's unquoted here-document delimiter (TP007),
+a misspelt or renamed key of a ``--config`` file
 (PA001-PA016 at ``cfg.yaml``).
 
 As in ``edits.py`` every edit is re-read from the file: the assignment, key or item must be written there
@@ -296,11 +297,47 @@ def config_key(finding: Finding, source: SourceFile, report: Report) -> Proposal
     )
 
 
+# --- TP007: a here-document uploaded with an unquoted delimiter --------------------------------------------
+
+_HEREDOC = re.compile(r"<<(-?)[ \t]*([A-Za-z_][\w]*)(?![\w'\"])")
+
+
+def quote_delimiter(finding: Finding, source: SourceFile, report: Report) -> Proposal | None:
+    """TP007: the delimiter of the here-document the body line belongs to is quoted (``<<EOF`` ->
+    ``<<'EOF'``), so the local shell sends ``$2`` and ``$(...)`` as written instead of expanding them."""
+    where = parse_at(finding.at)
+    if where is None:
+        return None
+    lines = source.lines
+    for number in range(min(where[1], len(lines)), 0, -1):
+        hits = list(_HEREDOC.finditer(lines[number - 1]))
+        if not hits:
+            continue
+        hit = hits[-1]
+        word, strip = hit.group(2), hit.group(1) == "-"
+        ends = [
+            n
+            for n in range(number + 1, len(lines) + 1)
+            if (lines[n - 1].rstrip("\r\n").lstrip("\t") if strip else lines[n - 1].rstrip("\r\n")) == word
+        ]
+        if not ends or ends[0] < where[1] or len(hits) != 1:
+            return None  # the body line is not inside this here-document, or two start on one line
+        start = hit.start(2)
+        return Proposal(
+            (_edit(source, number, start, start + len(word), f"'{word}'"),),
+            f"Quote the here-document's delimiter at {source.label}:{number}:{start + 1} "
+            f"(`<<{hit.group(1)}'{word}'`): the body is then sent as written, and the node's shell expands "
+            "it when the script runs.",
+        )
+    return None
+
+
 VALUE_PRODUCERS: Mapping[str, Producer] = {
     "PR006": visible_devices,
     "PR009": unquote,
     "TP017": unquote,
     "TP011": one_item_flag,
+    "TP007": quote_delimiter,
 }
 # A finding about a variable of a manifest points at the container's command: these look the name up.
 MANIFEST_PRODUCERS: Mapping[str, Producer] = {"PR001": manifest_variable, "PR002": manifest_variable}
@@ -312,4 +349,5 @@ VALUE_NOTES: Mapping[str, str] = {
     "PR009": "deletes the quotes an env file hands on as part of the value",
     "TP017": "deletes the quotes around the value in the env file",
     "TP011": "writes the item `--flag value` as `--flag=value`",
+    "TP007": "quotes the here-document's delimiter (`<<'EOF'`)",
 }
