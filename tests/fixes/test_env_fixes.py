@@ -10,13 +10,12 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.conftest import REPO, run_cli
+from tests.conftest import run_cli
 
 SG10 = ("--framework-version", "0.5.10.post1")
 SERVER = "python -m sglang.launch_server --model-path Qwen/Qwen2.5-7B-Instruct --tp-size 1"
@@ -131,14 +130,23 @@ def test_fix_prints_the_changes_after_the_diff_and_bash_running_them_gives_a_cle
     # the whole stdout, shell lines included, is what the user pipes to patch
     done = subprocess.run(["patch", "-p0"], input=result.stdout, text=True, cwd=tmp_path, capture_output=True)
     assert done.returncode == 0, done.stdout + done.stderr
-    # the caller's shell had the bad values exported; the printed lines, run by the real bash, change them
-    env = {**os.environ, "PYTHONPATH": str(REPO / "src"), "SGLANG_ENABLE_TORCH_COMPILE": '"1"'}
-    env["CUDA_VISIBLE_DEVICES"] = ""
-    check = f"{sys.executable} -m argtrace check --no-resolve --format json {' '.join(SG10)} serve.sh"
+    # the caller's shell had the bad values exported; the printed lines, run by the real bash, change them,
+    # and the environment bash ends with is the one the launch starts from (checked in-process, no second
+    # interpreter start-up)
+    names = ("SGLANG_ENABLE_TORCH_COMPILE", "CUDA_VISIBLE_DEVICES")
+    env = {"PATH": os.environ["PATH"], "SGLANG_ENABLE_TORCH_COMPILE": '"1"', "CUDA_VISIBLE_DEVICES": ""}
     ran = subprocess.run(
-        ["bash", "-c", shell + check], cwd=tmp_path, env=env, capture_output=True, text=True, check=False
+        ["bash", "-c", shell + "env -0"], env=env, capture_output=True, text=True, check=True
     )
-    after = json.loads(ran.stdout)
+    ended = dict(item.split("=", 1) for item in ran.stdout.split("\0") if "=" in item)
+    assert {n: ended.get(n) for n in names} == {
+        "SGLANG_ENABLE_TORCH_COMPILE": "1",
+        "CUDA_VISIBLE_DEVICES": None,
+    }
+    given = [w for n in names if n in ended for w in ("--env", f"{n}={ended[n]}")]
+    after = run_cli(
+        ["check", "--format", "json", *SG10, "--no-resolve", *given, "serve.sh"], cwd=tmp_path
+    ).json
     assert [f["code"] for f in after["findings"] if f["severity"] in ("error", "warning")] == []
     assert "--port" in after["parser"]["argv"]
 
