@@ -41,6 +41,7 @@ LEVELS: tuple[tuple[str, int], ...] = (
     ("argtrace", 0),  # the package's own __init__ (its version string)
     ("argtrace.remote", 1),
     ("argtrace.localfs", 1),  # which local paths may be opened (beside the host seam it shares a stat with)
+    ("argtrace.overlay", 1),  # issue 13: edited files a re-check reads instead of the disk's
     ("argtrace.frameworks", 2),
     ("argtrace.rules", 2),
     ("argtrace.resolver", 2),
@@ -56,6 +57,9 @@ LEVELS: tuple[tuple[str, int], ...] = (
     ("argtrace.fixes.words", 2),
     ("argtrace.fixes.registry", 2),
     ("argtrace.fixes.apply", 2),
+    ("argtrace.fixes.environment", 2),  # the environment changes' catalog, read by the rule pages too
+    ("argtrace.fixes.values", 2),
+    ("argtrace.fixes.flags", 2),  # edits of values, env names, items and --config keys (rule pages read it)
     ("argtrace.commands", 5),
     ("argtrace.usage", 5),
     ("argtrace.agent_tools", 5),  # argtrace mcp: tool inputs as argtrace command lines

@@ -90,6 +90,16 @@ class FixEdit:
 
 
 @dataclass(frozen=True)
+class EnvEdit:
+    """One change of the environment the launch starts with (``check --env NAME=VALUE``, or the caller's
+    environment) that fixes a finding: ``NAME`` set to ``value``, or unset when ``value`` is None. Never
+    written into a file: ``argtrace fix`` prints it as ``export NAME=VALUE`` / ``unset NAME``."""
+
+    env: str
+    value: str | None
+
+
+@dataclass(frozen=True)
 class Finding:
     """A diagnosis with a stable code (see ``argtrace.rules``).
 
@@ -113,7 +123,7 @@ class Finding:
     assumptions: tuple[Assumption, ...] = ()
     # Edits of the launch files that fix this finding, and whether re-checking the edited files showed the
     # finding gone with no new error or warning (None: not verified, e.g. no edit; see argtrace.fixes).
-    fix_edits: tuple[FixEdit, ...] = ()
+    fix_edits: tuple[FixEdit | EnvEdit, ...] = ()
     fix_verified: bool | None = None
     # The later findings this one explains (``argtrace.causes``: a CRLF line ending and the flags it cut
     # off); they are not in ``Report.findings`` themselves. Fixing or suppressing this finding covers them.

@@ -272,6 +272,8 @@ def test_fix_json_has_the_report_and_a_fix_section() -> None:
         "diff": "",
         "command": command.replace("statc", "static"),
         "written": [],
+        "environment": [],
+        "shell": "",
         "applied": ["PA001 <-c>:1:49"],
         "not_applied": [
             {

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from argtrace.check import CheckOptions
     from argtrace.fixes.diff import Plan
     from argtrace.fixes.edits import SourceFile
-    from argtrace.model import Report
+    from argtrace.model import EnvEdit, FixEdit, Report
 
 NAME = "fix"
 HELP = "print (or write) the edits that fix a launch script's findings, each verified by re-checking"
@@ -45,9 +45,11 @@ apply_rest = check_command.apply_rest
 
 def run(args: argparse.Namespace) -> int:
     import sys
+    from dataclasses import replace
 
     from argtrace.check import COMMAND_LABEL, CheckOptions, run_check
-    from argtrace.fixes.attach import attach_fixes, launch_sources
+    from argtrace.fixes.apply import shell_lines
+    from argtrace.fixes.attach import all_sources, attach_fixes
     from argtrace.fixes.diff import new_texts, plan, unified_diff, write_in_place
     from argtrace.model import UsageError
 
@@ -56,16 +58,22 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--write edits files here; with --host, apply the printed diff on the node")
     options = CheckOptions.from_args(args)
     report = attach_fixes(run_check(options), options)
-    sources = launch_sources(options)
+    sources = all_sources(options, report)
     fix_plan = plan(report.findings, sources, unverified=args.unverified)
     texts = new_texts(fix_plan, sources)
     written: list[str] = []
     diff = ""
     command = texts.get(COMMAND_LABEL)
-    if args.write and texts and command is None:
-        written = write_in_place(fix_plan, sources)
-    elif command is None:
-        diff = unified_diff(fix_plan, sources)
+    # the files edited: the script or manifest, and the env and --config files the launch reads (with -c,
+    # those only: the fixed command is printed)
+    files = replace(fix_plan, edits={k: v for k, v in fix_plan.edits.items() if k != COMMAND_LABEL})
+    if args.write and files.edits:
+        written = write_in_place(files, sources)
+    elif files.edits:
+        diff = unified_diff(files, sources)
+    # environment changes (a variable the launch inherits from --env or the caller): shell lines after
+    # the diff, for the shell the launch is started from; never written into a file
+    shell = "".join(line + "\n" for line in shell_lines(fix_plan.environment))
     if args.format == "json":
         from argtrace.render import render_report
 
@@ -73,6 +81,8 @@ def run(args: argparse.Namespace) -> int:
             "diff": diff,
             "command": command,
             "written": written,
+            "environment": [{"env": e.env, "value": e.value} for e in fix_plan.environment],
+            "shell": shell,
             "applied": [f.code + (f" {f.at}" if f.at else "") for f in fix_plan.applied],
             "not_applied": [
                 {"code": f.code, "at": f.at, "why": why, "fix": f.fix} for f, why in fix_plan.skipped
@@ -80,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
         }
         sys.stdout.write(render_report(report, fmt="json", show_secrets=args.show_secrets))
     else:
-        out = diff if command is None else command + "\n"
+        out = diff + ("" if command is None else command + "\n") + shell
         if not args.show_secrets and out:
             from argtrace.redact import run_redactor
 
@@ -96,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
         _summary(report, fix_plan, written, sys.stderr)
         if len({f.fix_edits for f in fix_plan.applied}) > 1:
             _together(report, options, sources, fix_plan, sys.stderr)
-    return 1 if (diff or written or command is not None) else 0
+    return 1 if (diff or written or command is not None or shell) else 0
 
 
 def _summary(report: Report, fix_plan: Plan, written: list[str], stream: TextIO) -> None:
@@ -122,7 +132,9 @@ def _together(
     """Each fix was proven alone; several at once are re-checked once more, and what is left is said."""
     from argtrace.fixes.verify import VERIFIED_SEVERITIES, Rechecker
 
-    after = Rechecker(options, sources).recheck([e for edits in fix_plan.edits.values() for e in edits])
+    every: list[FixEdit | EnvEdit] = [e for edits in fix_plan.edits.values() for e in edits]
+    every += fix_plan.environment
+    after = Rechecker(options, sources).recheck(every)
     if after is None:
         print("re-check of all edits together: the edited launch cannot be analysed", file=stream)
         return

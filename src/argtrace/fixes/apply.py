@@ -4,13 +4,48 @@ from __future__ import annotations
 
 import bisect
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
-from argtrace.model import FixEdit
+from argtrace.model import EnvEdit, FixEdit
 
 
 class EditError(ValueError):
     """An edit that does not fit the text (a position past its end, overlapping edits)."""
+
+
+def file_edits(edits: Iterable[FixEdit | EnvEdit]) -> list[FixEdit]:
+    """The edits of files among a finding's ``fix_edits`` (the rest change the environment)."""
+    return [e for e in edits if isinstance(e, FixEdit)]
+
+
+def env_edits(edits: Iterable[FixEdit | EnvEdit]) -> list[EnvEdit]:
+    """The environment changes among a finding's ``fix_edits``."""
+    return [e for e in edits if isinstance(e, EnvEdit)]
+
+
+def edit_key(edit: FixEdit | EnvEdit) -> tuple[str, ...]:
+    """A total order over both kinds of edit (one re-check per distinct set, whatever the order)."""
+    if isinstance(edit, EnvEdit):
+        return ("env", edit.env, "" if edit.value is None else "=" + edit.value)
+    return ("file", edit.file, edit.start, edit.end, edit.replacement)
+
+
+def apply_env(env: Mapping[str, str], edits: Iterable[EnvEdit]) -> dict[str, str]:
+    """``env`` with each change made: a name set to its value, or removed (``value`` None)."""
+    out = dict(env)
+    for edit in edits:
+        if edit.value is None:
+            out.pop(edit.env, None)
+        else:
+            out[edit.env] = edit.value
+    return out
+
+
+def shell_lines(edits: Iterable[EnvEdit]) -> list[str]:
+    """The changes as the lines a user types in the shell the launch starts from."""
+    import shlex
+
+    return [f"unset {e.env}" if e.value is None else f"export {e.env}={shlex.quote(e.value)}" for e in edits]
 
 
 def _line_starts(text: str) -> list[int]:

@@ -6,6 +6,7 @@ from dataclasses import replace
 
 from argtrace.check import COMMAND_LABEL, CheckOptions, read_script
 from argtrace.fixes.edits import Proposal, SourceFile
+from argtrace.fixes.environment import with_env_proposals
 from argtrace.fixes.registry import with_proposals
 from argtrace.fixes.settings import already_passed, mamba_candidates, observed_candidates
 from argtrace.fixes.verify import VERIFIED_SEVERITIES, Rechecker, decode, is_observed, verify_findings
@@ -22,12 +23,22 @@ def launch_sources(options: CheckOptions) -> dict[str, SourceFile]:
     return {options.script: SourceFile(options.script, decode(data))}
 
 
+def all_sources(options: CheckOptions, report: Report) -> dict[str, SourceFile]:
+    """The launch files and the env and config files they make the launch read (``files.py``)."""
+    from argtrace.fixes.files import read_sources
+
+    sources = launch_sources(options)
+    return {**sources, **read_sources(report, sources)}
+
+
 def attach_fixes(report: Report, options: CheckOptions, *, verify: bool = True) -> Report:
     """``report`` with edits, case-specific fix texts and verification on its findings (in place)."""
     if report.command != "check":
         return report
-    sources = launch_sources(options)
+    sources = all_sources(options, report)
     findings = with_proposals(report.findings, sources, report)
+    # a variable the launch inherits (--env, the caller's) is changed in the environment, not in a file
+    findings = with_env_proposals(findings, report, options.env)
     # second pass: fixes that read the whole report (settings.py), tried in order by the re-check
     candidates: dict[int, list[Proposal]] = {}
     for index, finding in enumerate(findings):

@@ -8,9 +8,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from argtrace.fixes.apply import EditError, apply_edits, spans
+from argtrace.fixes.apply import EditError, apply_edits, env_edits, file_edits, spans
 from argtrace.fixes.edits import SourceFile
-from argtrace.model import Finding, FixEdit
+from argtrace.model import EnvEdit, Finding, FixEdit
 
 
 @dataclass(frozen=True)
@@ -20,15 +20,18 @@ class Plan:
     applied: tuple[Finding, ...]
     skipped: tuple[tuple[Finding, str], ...]
     edits: Mapping[str, tuple[FixEdit, ...]]
+    # changes of the environment the launch starts from (printed as shell lines, never written to a file)
+    environment: tuple[EnvEdit, ...] = ()
 
 
 def plan(findings: Sequence[Finding], sources: Mapping[str, SourceFile], *, unverified: bool) -> Plan:
     """Verified edits (with ``unverified``, every edit), in finding order; an edit set that overlaps one
     already taken is left out (the two findings' fixes disagree about the same text)."""
     taken: dict[str, list[FixEdit]] = {}
+    environment: dict[str, EnvEdit] = {}
     applied: list[Finding] = []
     skipped: list[tuple[Finding, str]] = []
-    seen: set[tuple[FixEdit, ...]] = set()
+    seen: set[tuple[FixEdit | EnvEdit, ...]] = set()
     for finding in findings:
         if not finding.fix_edits:
             continue
@@ -41,18 +44,28 @@ def plan(findings: Sequence[Finding], sources: Mapping[str, SourceFile], *, unve
             applied.append(finding)
             continue
         trial = {label: list(edits) for label, edits in taken.items()}
-        for edit in finding.fix_edits:
+        for edit in file_edits(finding.fix_edits):
             trial.setdefault(edit.file, []).append(edit)
+        changes = env_edits(finding.fix_edits)
         try:
             for label, edits in trial.items():
                 spans(sources[label].text, _unique(edits))
+            # two fixes that want the same variable to be different things disagree too
+            if any(environment.get(c.env, c) != c for c in changes):
+                raise EditError("the same variable changed two ways")
         except (EditError, KeyError):
             skipped.append((finding, "overlaps another fix"))
             continue
         taken = trial
+        environment.update({c.env: c for c in changes})
         seen.add(key)
         applied.append(finding)
-    return Plan(tuple(applied), tuple(skipped), {k: tuple(_unique(v)) for k, v in taken.items()})
+    return Plan(
+        tuple(applied),
+        tuple(skipped),
+        {k: tuple(_unique(v)) for k, v in taken.items()},
+        tuple(environment.values()),
+    )
 
 
 def _unique(edits: Sequence[FixEdit]) -> list[FixEdit]:
@@ -92,9 +105,9 @@ def write_in_place(fix_plan: Plan, sources: Mapping[str, SourceFile]) -> list[st
     for label, text in new_texts(fix_plan, sources).items():
         path = Path(label)
         original = path.read_bytes()
-        Path(f"{label}.orig").write_bytes(original)
+        Path(f"{path}.orig").write_bytes(original)
         mode = path.stat().st_mode
         path.write_bytes(encode(text))
         os.chmod(path, mode)  # keep the script executable
-        written.append(label)
+        written.append(str(path))
     return written

@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from argtrace.model import Finding, FixEdit, Report
+from argtrace.model import EnvEdit, Finding, FixEdit, Report
 
 
 @dataclass(frozen=True)
@@ -21,6 +21,9 @@ class SourceFile:
 
     label: str
     text: str
+    # how the findings name the file when that is not ``label``: a --config path as the command wrote it,
+    # relative to the server's directory (``label`` is then the path from here, as edits name it)
+    named: str | None = None
 
     @property
     def lines(self) -> list[str]:
@@ -35,7 +38,7 @@ class SourceFile:
 class Proposal:
     """What a producer found: the edits and the fix text that says them in the user's terms."""
 
-    edits: tuple[FixEdit, ...]
+    edits: tuple[FixEdit | EnvEdit, ...]
     fix: str
 
 
@@ -250,7 +253,7 @@ def renamed_variable(finding: Finding, source: SourceFile, report: Report) -> Pr
     if len(olds) != 1:
         return None
     old = olds[0].group(1)
-    if not _same_meaning(old, new):
+    if not renames_alike(finding.code, old, new):
         return None
     col = olds[0].start(1) + 1
     return Proposal(
@@ -285,6 +288,16 @@ def _inverted_variable(match: re.Match[str], line_no: int, source: SourceFile) -
         f"Write {new}={opposite} instead of {old}={value} at {source.label}:{line_no}:{col} (the new name "
         "means the opposite).",
     )
+
+
+def renames_alike(code: str, old: str, new: str) -> bool:
+    """The value of ``old`` means the same under ``new``. PR001's name is argtrace's nearest guess: a pure
+    rename only. PR002's is the release's own declared replacement (``SGLANG_GC_LOG`` -> ``SGLANG_LOG_GC``),
+    read with the same meaning unless ENABLE/DISABLE flips it (the value would invert)."""
+    if code == "PR002":
+        words = {"ENABLE", "DISABLE"}
+        return words & set(old.split("_")) == words & set(new.split("_"))
+    return _same_meaning(old, new)
 
 
 def _same_meaning(old: str, new: str) -> bool:
@@ -334,10 +347,11 @@ LINE_NOTES: Mapping[str, str] = {
     **{code: _RENAME for code in LINE_PRODUCERS if code.startswith("PA")},
     "PR001": "renames the variable to the one the release reads, when the two differ only in the prefix or "
     "a typo (never when ENABLE/DISABLE flips its meaning)",
-    "PR002": "renames the variable to the one the release reads, when the two differ only in the prefix or "
-    "a typo; when ENABLE/DISABLE flips its meaning (`SGL_DISABLE_X=1` read now as `SGLANG_ENABLE_X`, which "
-    "SGLang fills with the old value as it is) it writes the new name with the opposite boolean value "
-    "(`SGLANG_ENABLE_X=0`), and nothing for a value that is not a boolean",
+    "PR002": "renames the variable to the replacement the release declares, in the script, an env file or a "
+    "compose/Kubernetes `env`; when ENABLE/DISABLE flips its meaning (`SGL_DISABLE_X=1` read now as "
+    "`SGLANG_ENABLE_X`, which SGLang fills with the old value as it is) it writes the new name with the "
+    "opposite boolean value (`SGLANG_ENABLE_X=0`) in the script, and nothing for a value that is not a "
+    "boolean",
     "RS001": "for SGLang's Mamba radix-cache refusal: the edit of the shell hazard that cut "
     "`extra_buffer` off, else the strategy flag with `extra_buffer`, else `--disable-radix-cache`, whichever "
     "the framework's own resolution, re-run, accepts first",

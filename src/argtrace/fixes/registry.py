@@ -2,25 +2,49 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from argtrace.fixes.edits import LINE_NOTES, LINE_PRODUCERS, Producer, Proposal, SourceFile, parse_at
+from argtrace.fixes.flags import FLAG_NOTES, FLAG_PRODUCERS
+from argtrace.fixes.values import CONFIG_CODES, MANIFEST_PRODUCERS, VALUE_NOTES, VALUE_PRODUCERS, config_key
 from argtrace.fixes.words import WORD_NOTES, WORD_PRODUCERS
 from argtrace.model import Finding, Report
 
-PRODUCERS: Mapping[str, Producer] = {**LINE_PRODUCERS, **WORD_PRODUCERS}
+PRODUCERS: Mapping[str, Producer] = {**LINE_PRODUCERS, **WORD_PRODUCERS, **VALUE_PRODUCERS, **FLAG_PRODUCERS}
 # What ``argtrace fix`` edits, per code: the rule pages say it (rules/docs.py), docs/fixes.md lists it.
-EDIT_NOTES: Mapping[str, str] = {**LINE_NOTES, **WORD_NOTES}
+EDIT_NOTES: Mapping[str, str] = {**LINE_NOTES, **WORD_NOTES, **VALUE_NOTES, **FLAG_NOTES}
 
 
 def propose(finding: Finding, sources: Mapping[str, SourceFile], report: Report) -> Proposal | None:
-    """The edits for one finding, or None (no producer, the file is not one of the launch's, no match)."""
+    """The edits for one finding, or None (no producer, the file is not one of the launch's, no match).
+    A producer that trips over text it did not expect proposes nothing: a fix is never worth a failed
+    check (``ARGTRACE_DEBUG`` shows the error)."""
+    try:
+        return _propose(finding, sources, report)
+    except (IndexError, ValueError, KeyError, TypeError, AttributeError):
+        import os
+
+        if os.environ.get("ARGTRACE_DEBUG"):
+            raise
+        return None
+
+
+def _propose(finding: Finding, sources: Mapping[str, SourceFile], report: Report) -> Proposal | None:
+    if finding.code in CONFIG_CODES and parse_at(finding.at) is None:
+        # a --config file's key: `at` is the file, as the command names it
+        config = [s for s in sources.values() if finding.at in (s.named, s.label)]
+        return config_key(finding, config[0], report) if len(config) == 1 else None
     producer = PRODUCERS.get(finding.code)
     where = parse_at(finding.at)
     if producer is None or where is None or where[0] not in sources:
         return None
-    return producer(finding, sources[where[0]], report)
+    found = producer(finding, sources[where[0]], report)
+    other = MANIFEST_PRODUCERS.get(finding.code)
+    if found is None and other is not None:
+        found = other(finding, sources[where[0]], report)
+    return found
 
 
 def with_proposals(
@@ -30,17 +54,30 @@ def with_proposals(
     finding's edit repairs (the stray `'\\r'` or `' '` word of SH002/SH003) shares that edit."""
     out: list[Finding] = []
     by_line: dict[tuple[str, int], Proposal] = {}
+    by_item: dict[str, Proposal] = {}
     for finding in findings:
         proposal = propose(finding, sources, report)
         if proposal is None:
             out.append(finding)
             continue
         out.append(replace(finding, fix=proposal.fix, fix_edits=proposal.edits))
+        if finding.code in ("SH007", "SH026"):
+            # the parser's "--port needs a value" follows from the vanished word this edit gives a default
+            lost = re.search(r"`(--?[\w-]+)` takes `", finding.message)
+            if lost is not None:
+                by_item[lost.group(1) + " needs a value"] = proposal
+        if finding.code == "TP011":
+            # the parser's finding about the one-word item ("--tp 1 is not a flag") has this cause
+            item = re.search(r"item '([^']+)' is ONE", finding.message)
+            if item is not None:
+                by_item[item.group(1)] = proposal
         if finding.code in ("SH002", "SH003"):
             for at in [finding.at, *(e.at for e in finding.evidence)]:
                 where = parse_at(at)
                 if where is not None:
                     by_line[(where[0], where[1])] = proposal
+    if by_item:
+        out = [_share_item(f, by_item) for f in out]
     if not by_line:
         return out
     shared = []
@@ -51,3 +88,15 @@ def with_proposals(
             finding = replace(finding, fix=cause.fix, fix_edits=cause.edits)
         shared.append(finding)
     return shared
+
+
+def _share_item(finding: Finding, by_item: Mapping[str, Proposal]) -> Finding:
+    """A parser finding that names a one-word item TP011 fixes takes TP011's edit (its own guess, a flag
+    near ``--tp 1``, would rename the wrong thing); a PA012 about the flag whose value an unset or empty
+    variable removed (SH007/SH026) takes that variable's default."""
+    if not finding.code.startswith("PA"):
+        return finding
+    for item, proposal in by_item.items():
+        if finding.message.startswith(item + " ") and (not finding.fix_edits or " needs " not in item):
+            return replace(finding, fix=proposal.fix, fix_edits=proposal.edits)
+    return finding

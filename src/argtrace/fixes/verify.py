@@ -14,9 +14,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from argtrace.check import COMMAND_LABEL, CheckOptions, run_check
-from argtrace.fixes.apply import EditError, apply_edits, line_mapper
+from argtrace.fixes.apply import (
+    EditError,
+    apply_edits,
+    apply_env,
+    edit_key,
+    env_edits,
+    file_edits,
+    line_mapper,
+)
 from argtrace.fixes.edits import Proposal, SourceFile, parse_at
-from argtrace.model import Finding, FixEdit, Report, UsageError
+from argtrace.model import EnvEdit, Finding, FixEdit, Report, UsageError
+from argtrace.overlay import overlay
 
 VERIFIED_SEVERITIES = ("error", "warning")
 # Layers whose findings come from what a running server or its log showed: not re-read by a re-check.
@@ -33,44 +42,51 @@ class Rechecker:
 
     options: CheckOptions
     sources: Mapping[str, SourceFile]
-    done: dict[tuple[FixEdit, ...], Report | None] = field(default_factory=dict)
+    done: dict[tuple[FixEdit | EnvEdit, ...], Report | None] = field(default_factory=dict)
 
     def predicted_options(self) -> CheckOptions:
         """The same options without the observed inputs (the log, the process, the server)."""
         extra = {**self.options.extra, "pid": None, "url": None}
         return replace(self.options, log=None, launched_after=None, extra=extra)
 
-    def edited_text(self, edits: Sequence[FixEdit]) -> dict[str, str] | None:
+    def edited_text(self, edits: Sequence[FixEdit | EnvEdit]) -> dict[str, str] | None:
         """Each edited file's new text; None when an edit does not fit or names another file."""
         by_file: dict[str, list[FixEdit]] = {}
-        for edit in edits:
+        for edit in file_edits(edits):
             by_file.setdefault(edit.file, []).append(edit)
         out: dict[str, str] = {}
-        for label, file_edits in by_file.items():
+        for label, in_file in by_file.items():
             source = self.sources.get(label)
             if source is None:
                 return None
             try:
-                out[label] = apply_edits(source.text, file_edits)
+                out[label] = apply_edits(source.text, in_file)
             except EditError:
                 return None
         return out
 
-    def recheck(self, edits: Sequence[FixEdit]) -> Report | None:
-        key = tuple(sorted(set(edits), key=lambda e: (e.file, e.start, e.end, e.replacement)))
+    def recheck(self, edits: Sequence[FixEdit | EnvEdit]) -> Report | None:
+        key = tuple(sorted(set(edits), key=edit_key))
         if key in self.done:
             return self.done[key]
         texts = self.edited_text(key)
         report: Report | None = None
         if texts is not None:
             options = self.predicted_options()
+            changes = env_edits(key)
+            if changes:  # the launch started from the changed environment (--env, the caller's)
+                options = replace(options, env=apply_env(options.env, changes))
+            others: dict[str, bytes] = {}
             for label, text in texts.items():
                 if label == COMMAND_LABEL:
                     options = replace(options, command_string=text)
-                else:
+                elif label == options.script:
                     options = replace(options, script_data=encode(text))
+                else:  # an env or config file the launch reads: read as edited through the overlay
+                    others[label] = encode(text)
             try:
-                report = run_check(options)
+                with overlay(others):
+                    report = run_check(options)
             except UsageError:
                 report = None  # the edited files cannot be analysed at all: not a fix
             except Exception:  # a fix that breaks the analysis is unproven, never a crash of
@@ -129,9 +145,10 @@ def verify_finding(finding: Finding, report: Report, rechecker: Rechecker) -> bo
         return False
     if is_observed(finding):
         return _predicts_intended(finding, report, after)
+    edited = file_edits(finding.fix_edits)
     mapping = {
-        label: line_mapper(rechecker.sources[label].text, [e for e in finding.fix_edits if e.file == label])
-        for label in {e.file for e in finding.fix_edits}
+        label: line_mapper(rechecker.sources[label].text, [e for e in edited if e.file == label])
+        for label in {e.file for e in edited}
     }
     if still_there(finding, after, mapping):
         return False

@@ -91,6 +91,11 @@ def config_file(path_text: str, server: ServerCommand) -> Path | None:
     host = current_host()
     if not host.is_remote:
         path = resolve_path(path_text, server)
+        from argtrace.overlay import overlaid_copy
+
+        edited = overlaid_copy(path)  # a fix being re-checked (argtrace.fixes): the edited file's copy
+        if edited is not None:
+            return edited
         return path if localfs.is_file(path) else None
     from argtrace.remote.models import node_file_copy
 

@@ -12,7 +12,16 @@ from pathlib import PurePath
 from typing import Any
 
 from argtrace import __version__
-from argtrace.model import SCHEMA_VERSION, Finding, Observation, Report, ServerCommand, Setting
+from argtrace.model import (
+    SCHEMA_VERSION,
+    EnvEdit,
+    Finding,
+    FixEdit,
+    Observation,
+    Report,
+    ServerCommand,
+    Setting,
+)
 
 
 def jsonable(value: Any) -> Any:
@@ -58,6 +67,14 @@ def setting_dict(setting: Setting) -> dict[str, Any]:
     }
 
 
+def edit_dict(edit: FixEdit | EnvEdit) -> dict[str, Any]:
+    """A file edit as ``{file, start, end, replacement}``; an environment change as ``{env, value}``
+    (``value`` null: unset the variable)."""
+    if isinstance(edit, EnvEdit):
+        return {"env": edit.env, "value": edit.value}
+    return {"file": edit.file, "start": edit.start, "end": edit.end, "replacement": edit.replacement}
+
+
 def finding_dict(finding: Finding) -> dict[str, Any]:
     out: dict[str, Any] = {
         "code": finding.code,
@@ -68,11 +85,9 @@ def finding_dict(finding: Finding) -> dict[str, Any]:
         "at": finding.at,
         "fix": finding.fix,
         "evidence": [{"layer": e.layer, "at": e.at, "text": e.text} for e in finding.evidence],
-        # issue 13: the edits that fix it and whether a re-check proved them (null: not verified)
-        "fix_edits": [
-            {"file": e.file, "start": e.start, "end": e.end, "replacement": e.replacement}
-            for e in finding.fix_edits
-        ],
+        # issue 13: the edits that fix it and whether a re-check proved them (null: not verified); an
+        # environment change, ``{"env", "value"}``, for a variable the launch inherits
+        "fix_edits": [edit_dict(e) for e in finding.fix_edits],
         "fix_verified": finding.fix_verified,
     }
     out["basis"] = finding.rests_on

@@ -80,7 +80,9 @@ def _fixes(finding: Mapping[str, Any], fallback_uri: str | None) -> list[dict[st
 
     changes: dict[str, list[dict[str, Any]]] = {}
     for edit in edits:
-        if not isinstance(edit, Mapping):
+        if not isinstance(edit, Mapping) or "env" in edit:
+            # an environment change (``{env, value}``) is no change of an artifact: such a fix is
+            # argtrace fix's shell lines only, never a SARIF fix (half of it would not fix anything)
             return []
         start, end = _position(edit.get("start")), _position(edit.get("end"))
         file = edit.get("file")

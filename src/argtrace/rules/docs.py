@@ -61,6 +61,14 @@ def rule_markdown(rule: Rule) -> str:
             f"`argtrace fix` {EDIT_NOTES[rule.code]}, computed from the user's own file and applied only "
             "when re-checking the edited launch proves it ([fixes](../fixes.md)).\n"
         )
+    from argtrace.fixes.environment import ENV_NOTES
+
+    if rule.code in ENV_NOTES:
+        parts.append(
+            f"`argtrace fix` {ENV_NOTES[rule.code]}: a change of the environment the launch starts with, "
+            "printed as `export`/`unset` lines and applied only when re-checking with it proves it "
+            "([fixes](../fixes.md)).\n"
+        )
     if rule.exceptions:
         parts.append(f"## Exceptions\n\n{rule.exceptions}\n")
     return "\n".join(parts)

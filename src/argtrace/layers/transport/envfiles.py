@@ -67,6 +67,12 @@ def read_env_file(path: str) -> tuple[bytes | None, str | None, bool]:
 
     host = current_host()
     where = f"on {host.label}" if host.is_remote else "here"
+    if not host.is_remote:
+        from argtrace.overlay import overlaid
+
+        edited = overlaid(path)  # a fix being re-checked (argtrace.fixes): the edited text, not the disk's
+        if edited is not None:
+            return edited, None, False
     try:
         st = host.stat(path)
         if not st.exists:

@@ -1,0 +1,115 @@
+"""Edits for the flag causes users hit most (issue 13's "more codes"): a flag that loses its value to an
+unset or empty variable (SH007, SH026), a flag written without a value (PA012), a flag given twice (PA006), a
+``argtrace fix``'s diff is applied with the real ``patch -p0`` and the
+patched script re-checked."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import run_cli
+
+SG10 = ("--no-resolve", "--framework-version", "0.5.10.post1")
+SCRIPT = """\
+#!/bin/bash
+# usage: serve.sh GPU PORT
+export CUDA_VISIBLE_DEVICES=$1
+python3 -m sglang.launch_server \\
+    --model-path /models/qwen \\
+    --port $2 \\
+    --mem-fraction-static 0.8 \\
+    --host 0.0.0.0 \\
+    --mem-fraction-static 0.85 \\
+    --tp-size 1
+"""
+EXPECTED = """\
+--- serve.sh
++++ serve.sh
+@@ -3,8 +3,7 @@
+ export CUDA_VISIBLE_DEVICES=$1
+ python3 -m sglang.launch_server \\
+     --model-path /models/qwen \\
+-    --port $2 \\
+-    --mem-fraction-static 0.8 \\
++    --port ${2:-30000} \\
+     --host 0.0.0.0 \\
+     --mem-fraction-static 0.85 \\
+     --tp-size 1
+"""
+
+
+def _findings(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {f["code"]: f for f in report["findings"]}
+
+
+@pytest.mark.skipif(shutil.which("patch") is None, reason="needs patch (scripts/ci_apt)")
+def test_a_lost_port_and_a_repeated_flag_are_fixed_with_patch_and_the_script_checks_clean(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "serve.sh").write_text(SCRIPT)
+    fixed = run_cli(["fix", *SG10, "serve.sh", "0"], cwd=tmp_path)  # PORT ($2) not given
+    assert fixed.status == 1, fixed.stderr
+    assert fixed.stdout == EXPECTED
+    default = (
+        "Write ${2:-30000} at serve.sh:6:12: when $2 is unset or empty, --port gets sglang's default, 30000, "
+        "instead of the next flag (or pass the value meant: `${2:?...}` stops early instead)."
+    )
+    assert fixed.stderr.splitlines() == [
+        f"fixed: SH007 serve.sh:6:12: {default}",
+        f"fixed: PA012 serve.sh:6:5: {default}",  # "--port needs a value" shares the cause's edit
+        "fixed: PA006 serve.sh:9:5: Delete --mem-fraction-static 0.8 from the command in serve.sh (line 4): "
+        "argparse keeps the last, --mem-fraction-static 0.85, so the launch says once what it already does.",
+        "re-check of all edits together: 0 error(s)/warning(s) left",
+    ]
+    done = subprocess.run(["patch", "-p0"], input=fixed.stdout, text=True, cwd=tmp_path, capture_output=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    after = run_cli(["check", "--format", "json", *SG10, "serve.sh", "0"], cwd=tmp_path).json
+    assert [f["code"] for f in after["findings"] if f["severity"] in ("error", "warning")] == []
+    port = next(s for s in after["settings"] if s["flag"] == "--port")
+    assert port["effective"] == 30000
+
+
+def test_a_flag_written_without_its_value_gets_the_default_after_it() -> None:
+    command = "python3 -m sglang.launch_server --model-path /m --port --host 0.0.0.0"
+    report = run_cli(["check", "--format", "json", *SG10, "-c", command]).json
+    pa012 = _findings(report)["PA012"]
+    assert pa012["fix_edits"] == [{"file": "<-c>", "start": "1:55", "end": "1:55", "replacement": " 30000"}]
+    assert pa012["fix_verified"] is True
+    assert (
+        pa012["fix"] == "Give --port its value at <-c>:1:55: 30000 is sglang's default (write the one meant)."
+    )
+
+
+def test_a_missing_value_after_an_expansion_takes_the_expansions_edit() -> None:
+    """``--port $2 --tp-size 1`` with $2 unset: PA012 is about the word that vanished; writing a value after
+    ``--port`` would leave ``$2`` to expand later, so PA012 takes SH007's edit (``${2:-30000}``)."""
+    command = "python3 -m sglang.launch_server --model-path /m --port $2 --tp-size 1"
+    report = run_cli(["check", "--format", "json", *SG10, "-c", command, "--", "serve.sh", "0"]).json
+    found = _findings(report)
+    default = [{"file": "<-c>", "start": "1:56", "end": "1:58", "replacement": "${2:-30000}"}]
+    assert found["SH007"]["fix_edits"] == default
+    assert found["PA012"]["fix_edits"] == default
+
+
+@pytest.mark.skipif(shutil.which("patch") is None, reason="needs patch (scripts/ci_apt)")
+def test_stderr_redirected_before_stdout_on_a_continued_line_is_swapped(tmp_path: Path) -> None:
+    (tmp_path / "run.sh").write_text(
+        "#!/bin/bash\n"
+        "python3 -m sglang.launch_server --model-path /m \\\n"
+        '  --port 30000 2>&1 >"server 1.log"\n'
+    )
+    fixed = run_cli(["fix", *SG10, "run.sh"], cwd=tmp_path)
+    assert fixed.stderr.splitlines()[0] == (
+        'fixed: SH010 run.sh:2:1: Write >"server 1.log" 2>&1 at run.sh:3:16: standard error follows standard '
+        "output into the file only when `2>&1` comes after it."
+    )
+    done = subprocess.run(["patch", "-p0"], input=fixed.stdout, text=True, cwd=tmp_path, capture_output=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (tmp_path / "run.sh").read_text().endswith('  --port 30000 >"server 1.log" 2>&1\n')
+    after = run_cli(["check", "--format", "json", *SG10, "run.sh"], cwd=tmp_path).json
+    assert "SH010" not in [f["code"] for f in after["findings"]]
