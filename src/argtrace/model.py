@@ -253,6 +253,9 @@ class ServerCommand:
     # Names of the variables the script itself expands anywhere (``$NAME``, ``${NAME...}``), so a rule can
     # tell the script's own setting from one meant for the framework; empty when not from a script.
     script_reads: frozenset[str] = frozenset()
+    # "uv run", "conda run -n NAME"...: the command runs in that tool's Python environment, so the
+    # interpreter (and the framework release) are that environment's, not what PATH finds
+    runner: str | None = None
 
     @property
     def repeated(self) -> bool:

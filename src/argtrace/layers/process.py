@@ -100,7 +100,20 @@ def describe_process(server: ServerCommand, schema: Schema) -> tuple[ProcessInfo
         result.sections["gpus"] = gpu_section
     path = server.env.get("PATH")
     found = server_interpreter(server)
-    if found is None and (server.interpreter or server.entrypoint.endswith(" serve")):
+    if found is None and server.runner is not None:
+        from argtrace.rules import process as rules
+
+        word = server.interpreter or server.entrypoint.split()[0]
+        if server.interpreter is None and not server.entrypoint.endswith(" serve"):
+            word = "python -m " + server.entrypoint
+        findings.append(
+            rules.PR_NO_INTERPRETER.finding(
+                f"`{word}` runs in the environment `{server.runner}` selects, not the one PATH finds here; "
+                "the framework release installed there is unknown (not read)",
+                at=server.at,
+            )
+        )
+    elif found is None and (server.interpreter or server.entrypoint.endswith(" serve")):
         from argtrace.remote.host import current_host
 
         host = current_host()  # argtrace --host: server_interpreter looked on the node

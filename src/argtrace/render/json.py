@@ -123,6 +123,7 @@ def server_dict(server: ServerCommand) -> dict[str, Any]:
         "backgrounded": server.backgrounded,
         "repeated": server.repeated,
         **({"loop": server.loop} if server.loop is not None else {}),
+        **({"runner": server.runner} if server.runner is not None else {}),
     }
 
 

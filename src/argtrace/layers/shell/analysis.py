@@ -234,6 +234,7 @@ def _server_command(s: E.FoundServer, script_reads: frozenset[str] = frozenset()
         backgrounded=s.backgrounded,
         loop=s.loop,
         script_reads=script_reads,
+        runner=det.runner,
     )
 
 

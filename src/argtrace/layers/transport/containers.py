@@ -224,6 +224,7 @@ def _server_from_argv(
         server_args_start=detection.server_args_start,
         entrypoint=detection.entrypoint,
         interpreter=interpreter,
+        runner=detection.runner,
     )
 
 
