@@ -39,6 +39,8 @@ _RULE_MODULES = (
     "argtrace.rules.multinode",
     # argtrace lint (a tree of launch files, no script arguments): SH030.
     "argtrace.rules.lint",
+    # wrappers, images and Kubernetes pods around the server: SH040-SH049, TP040-TP049.
+    "argtrace.rules.wrappers",
 )
 
 
