@@ -17,7 +17,7 @@ SH040 = Rule(
         "`python -m sglang_router.launch_server`...) but runs it through a program or entrypoint argtrace "
         "does not read (`mpirun`, `ray job submit`, `docker exec`, `kubectl exec`, the SGLang router's "
         "launcher, vLLM's demo `api_server`): its arguments and environment are not checked. This is not "
-        "\"no server found\": the server may well start, unchecked."
+        '"no server found": the server may well start, unchecked.'
     ),
     fix="Check the server command itself (`argtrace check -c '...'`), or start it directly in the script.",
     example=Example(
