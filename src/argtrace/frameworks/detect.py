@@ -199,6 +199,11 @@ def _unwrap(
                 return i
             i = scan.end
             continue
+        if b == "nvidia_entrypoint.sh":
+            # NVIDIA's CUDA/NGC image entrypoint runs its arguments (layers/transport/images.py)
+            _add(wrappers, positions, i, b)
+            i += 1
+            continue
         if b == "time":
             _add(wrappers, positions, i, b)
             i = bash_time(argv, i)

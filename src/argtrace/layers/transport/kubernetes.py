@@ -89,22 +89,25 @@ def _pod_specs(doc: Any) -> list[tuple[Any, dict[str, str | None]]]:
 
 
 def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: TransportResult) -> None:
+    from argtrace.layers.transport.k8s_pod import pod_findings, service_link_env, with_gpus
     from argtrace.model import UsageError
     from argtrace.rules import transport as R
 
-    containers: list[tuple[str, Any, dict[str, str | None]]] = []
+    containers: list[tuple[str, Any, dict[str, str | None], dict[str, tuple[str | None, str]]]] = []
     for doc in docs:
         listed = (_seq(_get(doc, "items")) or []) if _scalar(_get(doc, "kind")) == "List" else [doc]
         for item in listed:
             for spec, injected in _pod_specs(item):
-                containers += [(n, c, injected) for n, c in _containers(spec)]
+                links = service_link_env(docs, item, spec)  # the kubelet's service-link variables
+                containers += [(n, c, injected, links) for n, c in _containers(spec)]
     if container is not None:
-        containers = [(n, c, i) for n, c, i in containers if n == container]
+        containers = [(n, c, i, k) for n, c, i, k in containers if n == container]
         if not containers:
             raise UsageError(f"{label}: no container named {container!r}")
-    for name, node, injected in containers:
+    for name, node, injected, links in containers:
         image = _scalar(_get(node, "image")) or ""
-        env: dict[str, str | None] = dict(injected)  # set by the cluster (None: known by name only)
+        # set by the cluster (None: known by name only); service links first, the container's env wins
+        env: dict[str, str | None] = {k: v for k, (v, _why) in links.items()} | dict(injected)
         for item in _seq(_get(node, "env")) or []:
             key = _scalar(_get(item, "name")) or ""
             raw = _scalar(_get(item, "value"))
@@ -177,11 +180,23 @@ def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: 
             how=f"container {name}'s command",
             final=final,
         )
-        container_env = _image_path(env, None, at, image)
+        linked = {k: w for k, (v, w) in links.items() if env.get(k, v) == v and k not in _own_names(node)}
+        origins = {
+            k: Origin(at=at, expansion="kubernetes service link", known=env[k] is not None, reason=w)
+            for k, w in linked.items()
+        }
+        container_env = _image_path(env, origins, at, image)
         before = len(result.servers)
         _container_servers(at, final, *container_env, f"kubernetes container {name}", result)
         _tag_image(result, before, image)
         result.servers[before:] = [_cluster_expanded(s, cluster_ref) for s in result.servers[before:]]
+        result.servers[before:] = with_gpus(result.servers[before:], node, name)
+        result.findings.extend(pod_findings(name, node, result.servers[before:], linked, at))
+
+
+def _own_names(node: Any) -> set[str]:
+    """The names the container's own ``env`` list sets (they win over service links)."""
+    return {_scalar(_get(item, "name")) or "" for item in _seq(_get(node, "env")) or []}
 
 
 def _without_cluster_refs(word: str, cluster_ref: Callable[[str], bool]) -> str:
