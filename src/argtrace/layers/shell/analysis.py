@@ -250,9 +250,7 @@ def _unfollowed_findings(ev: E.ShellEvaluator) -> list[Finding]:
         found = unfollowed_start([E.to_str(w) if w is not None else None for w in c.argv])
         if found is None:
             continue
-        out.append(
-            SH040.finding(found.message, at=c.at)
-        )
+        out.append(SH040.finding(found.message, at=c.at))
     return out
 
 
