@@ -185,3 +185,36 @@ def test_the_shipped_table_is_the_generators_output_format() -> None:
         ["python3", "-m", "vllm.entrypoints.openai.api_server"],
     ]
     assert all(r["source"].startswith("vllm-project/vllm@") for r in rows)
+
+
+COMPOSE = """services:
+  sglang:
+    image: lmsysorg/sglang:v0.5.5
+    command: python3 -m sglang.launch_server --model-path Qwen/Qwen2.5-7B-Instruct --tp 2
+    deploy:
+      resources:
+        reservations:
+          devices:
+            - driver: nvidia
+              DEVICES
+              capabilities: [gpu]
+"""
+
+
+@pytest.mark.parametrize(
+    ("devices", "count"),
+    [('device_ids: ["0", "1"]', 2), ("count: 1", 1), ("count: all", None)],
+)
+def test_compose_device_reservations_give_the_gpu_count(devices: str, count: int | None) -> None:
+    text = COMPOSE.replace("DEVICES", devices)
+    result = analyze_manifest(ScriptSource("compose.yaml", text.encode(), None), env={})
+    (server,) = result.servers
+    assert server.gpus == count
+    # nvidia_entrypoint.sh (inherited from nvidia/cuda) runs the command: no TP010 for naming the launcher
+    assert server.argv_text[:4] == [
+        "/opt/nvidia/nvidia_entrypoint.sh",
+        "python3",
+        "-m",
+        "sglang.launch_server",
+    ]
+    assert [f.code for f in result.findings if f.code in ("TP010", "TP040")] == []
