@@ -9,12 +9,10 @@ from argtrace.frameworks.unfollowed import unfollowed_start
 from argtrace.layers.shell import ScriptSource, analyze_script
 
 CASES = [
-    # https://github.com/sgl-project/sglang/issues/5258: the router's launcher starting 2 dp workers
     (
-        "python -m sglang_router.launch_server --model-path Qwen/QwQ-32B --tp 2 --dp 2",
-        "`python -m sglang_router.launch_server` starts the SGLang router's launcher (SGLang server flags "
-        "plus --router-* flags), which argtrace does not parse: that server's arguments and environment are "
-        "not checked",
+        "python -m sglang_router.launch_router --worker-urls http://127.0.0.1:30000",
+        "`python -m sglang_router.launch_router` starts the SGLang router alone, which argtrace does not "
+        "parse: that server's arguments and environment are not checked",
     ),
     # https://github.com/huggingface/blog/pull/3432: a vLLM server started as a Hugging Face job
     (

@@ -29,6 +29,8 @@ _ASSIGN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 # module -> (framework, entrypoint name)
 _MODULES: dict[str, tuple[FrameworkName, str]] = {
     "sglang.launch_server": ("sglang", "sglang.launch_server"),
+    # SGLang's server flags plus the router's --router-* ones (frameworks/sglang_router.py)
+    "sglang_router.launch_server": ("sglang", "sglang_router.launch_server"),
     "vllm.entrypoints.openai.api_server": ("vllm", "vllm.entrypoints.openai.api_server"),
 }
 # modules that behave like the console script (``python -m vllm.entrypoints.cli.main serve``)

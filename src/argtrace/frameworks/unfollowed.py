@@ -17,7 +17,6 @@ from argtrace.frameworks.detect import _PYTHON, _detect_python, detect_server, u
 
 # Module entrypoints that start a server but whose command line argtrace does not parse
 UNANALYSED_MODULES: dict[str, str] = {
-    "sglang_router.launch_server": "the SGLang router's launcher (SGLang server flags plus --router-* flags)",
     "sglang_router.launch_router": "the SGLang router alone",
     "vllm.entrypoints.api_server": "vLLM's demo API server (the engine's flags plus --host/--port/--ssl-*)",
 }
