@@ -1,3 +1,62 @@
+"""``python -m sglang_router.launch_server``: server flags to SGLang's parser, ``--router-*`` flags to the
+router's, as the one argparse parser of sglang-router's launcher takes them (issue 17). The router's
+options are generated from the sglang-router 0.3.2 wheel (scripts/gen_router_schema.py)."""
+
+from __future__ import annotations
+
+from argtrace.frameworks.detect import detect_server
+from argtrace.frameworks.sglang_router import router_schema, split_router
+from argtrace.layers.shell import ScriptSource, analyze_script
+
+
+def test_the_bundled_router_schema() -> None:
+    label, options = router_schema()
+    assert label == "sglang-router 0.3.2"
+    assert options["--router-policy"].choices == (
+        "random",
+        "round_robin",
+        "cache_aware",
+        "power_of_two",
+        "manual",
+    )
+    assert options["--router-dp-worker-base-port"].takes == "one"  # the launcher's own add_argument
+    assert all(f.startswith("--router-") or f == "--worker-urls" for f in options)
+
+
+def test_split_takes_the_router_flags_and_their_values() -> None:
+    words = "--model-path m --router-policy cache_aware --dp-size 2 --router-ca-cert-paths a b --tp 2".split()
+    split = split_router(words)
+    assert [words[i] for i in split.server] == ["--model-path", "m", "--dp-size", "2", "--tp", "2"]
+    assert split.router == [("--router-policy", ["cache_aware"]), ("--router-ca-cert-paths", ["a", "b"])]
+    assert split.problems == []
+    bad = split_router(["--router-policy=fastest"])
+    assert bad.problems == [
+        "--router-policy: invalid choice: 'fastest' (choose from random, round_robin, cache_aware, "
+        "power_of_two, manual)"
+    ]
+
+
+def test_a_real_router_launch_is_an_sglang_server() -> None:
+    # https://github.com/sgl-project/sglang/issues/5258: "python -m sglang_router.launch_server --model-path
+    # Qwen/QwQ-32B --tp 2 --dp 2" (two data-parallel workers of tp 2 behind the router)
+    line = "python -m sglang_router.launch_server --model-path Qwen/QwQ-32B --tp 2 --dp 2"
+    det = detect_server(line.split())
+    assert det is not None and (det.framework, det.entrypoint, det.server_args_start) == (
+        "sglang",
+        "sglang_router.launch_server",
+        3,
+    )
+    result = analyze_script(
+        ScriptSource("t.sh", f"#!/bin/bash\n{line}\n".encode(), None),
+        [],
+        {},
+        arg0="t.sh",
+        run_shellcheck=False,
+    )
+    assert [f.code for f in result.findings if f.code in ("SH019", "SH040")] == []
+    assert [s.entrypoint for s in result.servers] == ["sglang_router.launch_server"]
+
+
 def test_check_parses_the_server_flags_and_refuses_a_bad_router_value() -> None:
     import json
     import os
@@ -5,8 +64,7 @@ def test_check_parses_the_server_flags_and_refuses_a_bad_router_value() -> None:
     import sys
     from pathlib import Path
 
-    src = str(Path(__file__).resolve().parents[1] / "src")
-    env = {**os.environ, "PYTHONPATH": src}
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1] / "src")}
 
     def check(line: str) -> dict[str, object]:
         p = subprocess.run(
@@ -23,11 +81,10 @@ def test_check_parses_the_server_flags_and_refuses_a_bad_router_value() -> None:
     )
     codes = [f["code"] for f in good["findings"]]  # type: ignore[attr-defined]
     assert "PA001" not in codes and "PA009" not in codes
-    assert good["parser"]["notes"] == [  # type: ignore[index]
-        "router options (sglang-router 0.3.2), not server flags: --router-policy"
-    ]
+    parser = good["parser"]
+    assert parser["argv"] == ["--model-path", "m", "--dp-size", "2"]  # type: ignore[index]
+    assert parser["notes"] == ["router options (sglang-router 0.3.2), not server flags: --router-policy"]  # type: ignore[index]
     bad = check("python3 -m sglang_router.launch_server --model-path m --router-policy fastest")
     (pa009,) = [f for f in bad["findings"] if f["code"] == "PA009"]  # type: ignore[attr-defined]
-    assert pa009["severity"] == "error" and pa009["message"].startswith(
-        "--router-policy: invalid choice: 'fastest'"
-    )
+    assert pa009["severity"] == "error"
+    assert pa009["message"].startswith("--router-policy: invalid choice: 'fastest'")

@@ -283,6 +283,13 @@ class ServerCommand:
     script_reads: frozenset[str] = frozenset()
     # The manifest resource and pod that start it (Kubernetes, serving resources); None for scripts.
     placement: Placement | None = None
+    # "uv run", "conda run -n NAME"...: the command runs in that tool's Python environment, so the
+    # interpreter (and the framework release) are that environment's, not what PATH finds
+    runner: str | None = None
+    # The GPUs the container is given (Kubernetes ``nvidia.com/gpu`` limit, ``docker run --gpus``, compose
+    # device reservations), numbered 0..gpus-1 inside it; None: not a container, or not said
+    gpus: int | None = None
+    gpus_from: str | None = None  # where that count was read ("container vllm's resources.limits[...]")
 
     @property
     def repeated(self) -> bool:

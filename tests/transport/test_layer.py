@@ -79,7 +79,9 @@ def test_docker_run_parsing() -> None:
     assert run.env == {"HF_TOKEN": None, "X": "1"}
     assert run.args[:2] == ["python3", "-m"]
     assert image_entrypoint("docker.io/vllm/vllm-openai:latest") == ("vllm", "serve")
-    assert image_entrypoint("lmsysorg/sglang:v0.5.10.post1-cu126") == ()
+    # inherited from the nvidia/cuda base image (data/image_entrypoints.json)
+    sglang = image_entrypoint("lmsysorg/sglang:v0.5.10.post1-cu126")
+    assert sglang == ("/opt/nvidia/nvidia_entrypoint.sh",)
     assert image_entrypoint("myorg/custom:1") is None
 
 

@@ -13,6 +13,14 @@ from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
+from argtrace.frameworks.wrappers import (
+    EnvRunner,
+    Options,
+    bash_time,
+    env_runner,
+    scan_options,
+    skip_wrapper,
+)
 from argtrace.model import FrameworkName
 
 _PYTHON = re.compile(r"^(?:.*/)?(?:python|python3|python3\.\d+|python2(?:\.\d+)?|pypy3?)$")
@@ -21,6 +29,8 @@ _ASSIGN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 # module -> (framework, entrypoint name)
 _MODULES: dict[str, tuple[FrameworkName, str]] = {
     "sglang.launch_server": ("sglang", "sglang.launch_server"),
+    # SGLang's server flags plus the router's --router-* ones (frameworks/sglang_router.py)
+    "sglang_router.launch_server": ("sglang", "sglang_router.launch_server"),
     "vllm.entrypoints.openai.api_server": ("vllm", "vllm.entrypoints.openai.api_server"),
 }
 # modules that behave like the console script (``python -m vllm.entrypoints.cli.main serve``)
@@ -46,6 +56,9 @@ class Detection:
     wrappers: tuple[str, ...] = ()  # wrapper words skipped, e.g. ("env", "numactl")
     env_assignments: tuple[tuple[int, str, str], ...] = field(default=())  # (index, NAME, value) via ``env``
     wrapper_at: tuple[int, ...] = ()  # the index of each word of ``wrappers`` (torchrun excepted)
+    # "uv run", "conda run -n NAME"...: the command runs in that tool's environment, so its interpreter and
+    # framework release are that environment's, not what PATH finds (frameworks/wrappers.py)
+    runner: str | None = None
 
 
 def _basename(word: str) -> str:
@@ -114,6 +127,20 @@ SRUN_WITH_VALUE = frozenset(
 )
 
 
+# programs whose options frameworks/wrappers.py reads from their generated option tables
+_PROGRAM_WRAPPERS = frozenset(
+    {"timeout", "stdbuf", "nohup", "nice", "setsid", "taskset", "chrt", "ionice", "numactl"}
+)
+
+
+# bash's exec and command builtins, as its internal_getopt reads them (bash(1) SHELL BUILTIN COMMANDS):
+# exec [-cl] [-a NAME] CMD, command [-pVv] CMD
+_BUILTIN_OPTS = {
+    "exec": Options("exec", "bash", frozenset("a"), frozenset("cl"), {}, "bash(1)", ""),
+    "command": Options("command", "bash", frozenset(), frozenset("pVv"), {}, "bash(1)", ""),
+}
+
+
 def _add(wrappers: list[str], positions: list[int] | None, i: int, name: str) -> None:
     wrappers.append(name)
     if positions is not None:
@@ -126,6 +153,7 @@ def _unwrap(
     wrappers: list[str],
     env: list[tuple[int, str, str]],
     positions: list[int] | None = None,
+    runners: list[EnvRunner] | None = None,
 ) -> int:
     """Return the index of the real command after any wrappers starting at ``i``; ``positions`` gets the
     index of each wrapper word skipped (in the order of ``wrappers``)."""
@@ -162,108 +190,48 @@ def _unwrap(
                 else:
                     break
             continue
-        if b in ("nohup", "exec", "command", "builtin", "time"):
+        if b in ("exec", "command", "builtin"):
+            # bash builtins: exec [-cl] [-a NAME] CMD; command [-p] CMD (-v/-V only describe it)
+            _add(wrappers, positions, i, b)
+            if b == "builtin":
+                i += 1
+                continue
+            scan = scan_options(argv, i + 1, _BUILTIN_OPTS[b])
+            if scan.error or any(n in ("v", "V") for n, _v in scan.seen):
+                return i
+            i = scan.end
+            continue
+        if b == "nvidia_entrypoint.sh":
+            # NVIDIA's CUDA/NGC image entrypoint runs its arguments (layers/transport/images.py)
             _add(wrappers, positions, i, b)
             i += 1
-            if b in ("exec", "command", "time"):
-                i = _skip_options(argv, i, {"-a"} if b == "exec" else set())
             continue
-        if b == "nice":
+        if b == "time":
             _add(wrappers, positions, i, b)
-            i = _skip_options(argv, i + 1, {"-n", "--adjustment"})
+            i = bash_time(argv, i)
             continue
-        if b == "ionice":
+        if b in _PROGRAM_WRAPPERS:
+            found = skip_wrapper(b, argv, i)
+            if found is None:
+                return i  # the program runs no command (``taskset -p``, ``chrt -m``) or refuses its options
             _add(wrappers, positions, i, b)
-            i = _skip_options(argv, i + 1, {"-c", "--class", "-n", "--classdata", "-p", "-P", "-u"})
-            continue
-        if b == "setsid":
-            _add(wrappers, positions, i, b)
-            i = _skip_options(argv, i + 1, set())
-            continue
-        if b == "stdbuf":
-            _add(wrappers, positions, i, b)
-            i = _skip_options(argv, i + 1, {"-i", "-o", "-e", "--input", "--output", "--error"})
-            continue
-        if b == "timeout":
-            _add(wrappers, positions, i, b)
-            i = _skip_options(argv, i + 1, {"-s", "--signal", "-k", "--kill-after"})
-            i += 1  # DURATION
-            continue
-        if b == "taskset":
-            _add(wrappers, positions, i, b)
-            i = _skip_options(argv, i + 1, set())
-            i += 1  # mask or cpu list
-            continue
-        if b == "numactl":
-            _add(wrappers, positions, i, b)
-            i = _skip_options(
-                argv,
-                i + 1,
-                {
-                    "-N",
-                    "-m",
-                    "-i",
-                    "-C",
-                    "-p",
-                    "-P",
-                    "--cpunodebind",
-                    "--membind",
-                    "--interleave",
-                    "--physcpubind",
-                    "--preferred",
-                    "--preferred-many",
-                    "--weighted-interleave",
-                    "-w",
-                },
-            )
+            i = found
             continue
         if b == "sudo":
             _add(wrappers, positions, i, b)
             i = _skip_sudo_options(argv, i + 1)
             continue
-        if b == "chrt":
-            _add(wrappers, positions, i, b)
-            i = _skip_options(argv, i + 1, set())
-            i += 1  # priority
+        if b in ("uv", "poetry", "conda", "mamba", "micromamba", "pixi", "pipx") and i + 1 < len(argv):
+            runner = env_runner(argv, i)
+            if runner is None:
+                return i
+            _add(wrappers, positions, i, runner.label.split(" -", 1)[0])
+            if runners is not None:
+                runners.append(runner)
+            if runner.module:
+                return runner.command  # uv run -m MODULE: detect_server reads the module
+            i = runner.command
             continue
-        if b in ("uv", "poetry", "pipenv", "pdm", "hatch", "rye") and i + 1 < len(argv):
-            j = _skip_options(
-                argv, i + 1, {"--directory", "--project", "--python", "-p", "--config-file", "--cache-dir"}
-            )
-            if j < len(argv) and argv[j] == "run":
-                _add(wrappers, positions, i, f"{b} run")
-                i = _skip_options(
-                    argv,
-                    j + 1,
-                    {
-                        "--with",
-                        "--python",
-                        "-p",
-                        "--project",
-                        "--directory",
-                        "--env-file",
-                        "--package",
-                        "--extra",
-                        "--group",
-                        "--index",
-                        "--index-url",
-                        "--extra-index-url",
-                        "-e",
-                        "--environment",
-                        "--with-requirements",
-                        "--with-editable",
-                        "--isolated-env",
-                    },
-                )
-                continue
-            return i
-        if b in ("conda", "mamba", "micromamba") and i + 1 < len(argv):
-            j = _skip_options(argv, i + 1, set())
-            if j < len(argv) and argv[j] == "run":
-                _add(wrappers, positions, i, f"{b} run")
-                i = _skip_options(argv, j + 1, {"-n", "--name", "-p", "--prefix", "--cwd"})
-                continue
-            return i
         if b == "srun":
             # SLURM: ``srun [options] COMMAND``; the server starts on the allocated node(s), with the
             # caller's environment (--export=ALL is srun's default).
@@ -321,10 +289,22 @@ def detect_server(argv: Sequence[str]) -> Detection | None:
     wrappers: list[str] = []
     env: list[tuple[int, str, str]] = []
     positions: list[int] = []
-    i = _unwrap(argv, 0, wrappers, env, positions)
+    runners: list[EnvRunner] = []
+    i = _unwrap(argv, 0, wrappers, env, positions, runners)
     if i >= len(argv):
         return None
     at = tuple(positions)
+    runner = runners[-1].label if runners else None
+    if runners and runners[-1].module and i == runners[-1].command:
+        # uv run -m MODULE ARGS: the environment's python runs the module (uv run --help: "-m, --module")
+        module = argv[i]
+        if module in _MODULES:
+            fw, entry = _MODULES[module]
+            return Detection(fw, entry, i + 1, None, i, tuple(wrappers), tuple(env), at, runner)
+        if module in _CLI_MODULES and argv[i + 1 : i + 2] == ["serve"]:
+            fw, entry = _CLI_MODULES[module]
+            return Detection(fw, entry, i + 2, None, i, tuple(wrappers), tuple(env), at, runner)
+        return None
     word = argv[i]
     base = _basename(word)
     if base == "torchrun" or (_PYTHON.match(word) and argv[i + 1 : i + 3] == ["-m", "torch.distributed.run"]):
@@ -336,7 +316,9 @@ def detect_server(argv: Sequence[str]) -> Detection | None:
                 mod = argv[k + 1]
                 hit = _MODULES.get(mod)
                 if hit:
-                    return Detection(hit[0], hit[1], k + 2, None, i, (*wrappers, "torchrun"), tuple(env), at)
+                    return Detection(
+                        hit[0], hit[1], k + 2, None, i, (*wrappers, "torchrun"), tuple(env), at, runner
+                    )
                 return None
             if not w.startswith("-"):
                 return None
@@ -349,14 +331,14 @@ def detect_server(argv: Sequence[str]) -> Detection | None:
         start, module = found
         if module in _MODULES:
             fw, entry = _MODULES[module]
-            return Detection(fw, entry, start, word, i, tuple(wrappers), tuple(env), at)
+            return Detection(fw, entry, start, word, i, tuple(wrappers), tuple(env), at, runner)
         if module in _CLI_MODULES and start < len(argv) and argv[start] == "serve":
             fw, entry = _CLI_MODULES[module]
-            return Detection(fw, entry, start + 1, word, i, tuple(wrappers), tuple(env), at)
+            return Detection(fw, entry, start + 1, word, i, tuple(wrappers), tuple(env), at, runner)
         return None
     if base in _CONSOLE and i + 1 < len(argv) and argv[i + 1] == "serve":
         fw = _CONSOLE[base]
-        return Detection(fw, f"{fw} serve", i + 2, None, i, tuple(wrappers), tuple(env), at)
+        return Detection(fw, f"{fw} serve", i + 2, None, i, tuple(wrappers), tuple(env), at, runner)
     return None
 
 

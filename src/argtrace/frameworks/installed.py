@@ -158,6 +158,8 @@ def server_interpreter(server: ServerCommand | None, python: str | None = None) 
         return which(python, path, cwd) or (python if os.path.exists(python) else None)
     if server is None:
         return None
+    if server.runner is not None:
+        return None  # uv run / conda run -n ...: the environment's interpreter, not the one PATH finds here
     if server.interpreter:
         return which(server.interpreter, path, cwd)
     script = _console_script(server, path, cwd)

@@ -43,6 +43,8 @@ def prepare_argv(server: ServerCommand, schema: Schema) -> PreparedArgv:
 
     tokens = server_tokens(server)
     out = PreparedArgv(tokens)
+    if server.entrypoint == "sglang_router.launch_server":
+        tokens = _without_router_flags(tokens, out, server.at)
     if server.entrypoint == SERVE:
         tokens = _extract_model_type(tokens, out)
         positional = schema.has_rewrite(
@@ -76,6 +78,26 @@ def prepare_argv(server: ServerCommand, schema: Schema) -> PreparedArgv:
         tokens = _merge_config(tokens, server, schema, out)
     out.tokens = tokens
     return out
+
+
+def _without_router_flags(tokens: list[ArgToken], out: PreparedArgv, at: str | None) -> list[ArgToken]:
+    """sglang-router's launcher: its --router-* options go to the router, the rest to the server parser."""
+    from argtrace.frameworks.sglang_router import router_schema, split_router
+
+    split = split_router([t.text for t in tokens])
+    label, _options = router_schema()
+    if split.router:
+        names = ", ".join(flag for flag, _values in split.router)
+        out.notes.append(f"router options ({label}), not server flags: {names}")
+    from argtrace.rules import parser as rules
+
+    for problem in split.problems:
+        # one argparse parser holds both: a bad router value stops the launcher like a bad server flag
+        rule = rules.PA_INVALID_CHOICE if "invalid choice" in problem else rules.PA_MISSING_VALUE
+        out.findings.append(rule.finding(f"{problem}: {label}'s launcher exits with status 2", at=at))
+        if out.fatal is None:
+            out.fatal = (2, f"error: argument {problem}")
+    return [tokens[i] for i in split.server]
 
 
 def _extract_model_type(tokens: list[ArgToken], out: PreparedArgv) -> list[ArgToken]:

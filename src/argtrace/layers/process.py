@@ -97,11 +97,28 @@ def describe_process(server: ServerCommand, schema: Schema) -> tuple[ProcessInfo
     findings.extend(_env_feeds_flag(server, schema))
     gpu_findings, gpu_section = _visible_devices(server, schema)
     findings.extend(gpu_findings)
+    from argtrace.layers.container_gpus import container_gpu_findings
+
+    if server.gpus is not None:  # the container's GPUs (TP042, TP043)
+        findings.extend(container_gpu_findings(server, schema, needed_gpus(server, schema)))
     if gpu_section:
         result.sections["gpus"] = gpu_section
     path = server.env.get("PATH")
     found = server_interpreter(server)
-    if found is None and (server.interpreter or server.entrypoint.endswith(" serve")):
+    if found is None and server.runner is not None:
+        from argtrace.rules import process as rules
+
+        word = server.interpreter or server.entrypoint.split()[0]
+        if server.interpreter is None and not server.entrypoint.endswith(" serve"):
+            word = "python -m " + server.entrypoint
+        findings.append(
+            rules.PR_NO_INTERPRETER.finding(
+                f"`{word}` runs in the environment `{server.runner}` selects, not the one PATH finds here; "
+                "the framework release installed there is unknown (not read)",
+                at=server.at,
+            )
+        )
+    elif found is None and (server.interpreter or server.entrypoint.endswith(" serve")):
         from argtrace.remote.host import current_host
 
         host = current_host()  # argtrace --host: server_interpreter looked on the node
@@ -158,6 +175,8 @@ def _env_names(server: ServerCommand, schema: Schema) -> list[Finding]:
     for name, value in sorted(server.env.items()):
         if not _framework_prefixed(name, schema.framework):
             continue
+        if value.origin.expansion == "kubernetes service link" and name not in by_name:
+            continue  # set by the kubelet for a Service, not by the user: TP041 says when one is read
         inherited = _inherited(value)
         at = value.origin.at if not inherited else server.at
         spec = by_name.get(name)
@@ -381,6 +400,46 @@ def _parallel_sizes(server: ServerCommand, schema: Schema) -> dict[str, Any]:
     return outcome.namespace
 
 
+def needed_gpus(server: ServerCommand, schema: Schema) -> tuple[int, dict[str, int], list[str], int] | str:
+    """The GPUs one node of this server uses (the product of its parallel sizes, over --nnodes), the sizes,
+    their dests and SGLang's --base-gpu-id; or why it cannot be known."""
+    ns = _parallel_sizes(server, schema)
+
+    def get(flag: str) -> Any:
+        spec = schema.option(flag)
+        return ns.get(spec.dest) if spec is not None else None
+
+    dests: list[str] = []
+    sizes: dict[str, int] = {}
+    for flag in PARALLEL_FLAGS.get(schema.framework, ()):
+        spec = schema.option(flag)
+        if spec is None:
+            continue
+        dests.append(spec.dest)
+        v = ns.get(spec.dest)
+        if v is not None and not isinstance(v, (int, str)):
+            # a size that cannot be known statically: no GPU count to compare with
+            return f"{spec.dest} cannot be known"
+        sizes[spec.dest] = v if isinstance(v, int) and v > 0 else 1
+    dp_dest = (
+        schema.option(PARALLEL_FLAGS[schema.framework][-1]) if schema.framework in PARALLEL_FLAGS else None
+    )
+    local = get("--data-parallel-size-local") if schema.framework == "vllm" else None
+    if dp_dest is not None and isinstance(local, int) and local > 0:
+        sizes[dp_dest.dest] = local
+    if dp_dest is not None and schema.framework == "sglang" and get("--enable-dp-attention"):
+        sizes[dp_dest.dest] = 1  # DP attention splits the TP group; it adds no GPUs
+    needed = 1
+    for v in sizes.values():
+        needed *= v
+    nodes = get("--nnodes") if schema.framework == "sglang" else None
+    if isinstance(nodes, int) and nodes > 1:
+        needed = max(1, needed // nodes)
+    base = get("--base-gpu-id") if schema.framework == "sglang" else None
+    offset = base if isinstance(base, int) and base > 0 else 0
+    return needed, sizes, dests, offset
+
+
 def _visible_devices(server: ServerCommand, schema: Schema) -> tuple[list[Finding], dict[str, Any]]:
     from argtrace.rules import process as rules
 
@@ -423,40 +482,10 @@ def _visible_devices(server: ServerCommand, schema: Schema) -> tuple[list[Findin
                 at=at,
             )
         )
-    ns = _parallel_sizes(server, schema)
-
-    def get(flag: str) -> Any:
-        spec = schema.option(flag)
-        return ns.get(spec.dest) if spec is not None else None
-
-    dests: list[str] = []
-    sizes: dict[str, int] = {}
-    for flag in PARALLEL_FLAGS.get(schema.framework, ()):
-        spec = schema.option(flag)
-        if spec is None:
-            continue
-        dests.append(spec.dest)
-        v = ns.get(spec.dest)
-        if v is not None and not isinstance(v, (int, str)):
-            # a size that cannot be known statically: no GPU count to compare with
-            return findings, {"visible": visible, "needed": None, "reason": f"{spec.dest} cannot be known"}
-        sizes[spec.dest] = v if isinstance(v, int) and v > 0 else 1
-    dp_dest = (
-        schema.option(PARALLEL_FLAGS[schema.framework][-1]) if schema.framework in PARALLEL_FLAGS else None
-    )
-    local = get("--data-parallel-size-local") if schema.framework == "vllm" else None
-    if dp_dest is not None and isinstance(local, int) and local > 0:
-        sizes[dp_dest.dest] = local
-    if dp_dest is not None and schema.framework == "sglang" and get("--enable-dp-attention"):
-        sizes[dp_dest.dest] = 1  # DP attention splits the TP group; it adds no GPUs
-    needed = 1
-    for v in sizes.values():
-        needed *= v
-    nodes = get("--nnodes") if schema.framework == "sglang" else None
-    if isinstance(nodes, int) and nodes > 1:
-        needed = max(1, needed // nodes)
-    base = get("--base-gpu-id") if schema.framework == "sglang" else None
-    offset = base if isinstance(base, int) and base > 0 else 0
+    found = needed_gpus(server, schema)
+    if isinstance(found, str):
+        return findings, {"visible": visible, "needed": None, "reason": found}
+    needed, sizes, dests, offset = found
     section = {"visible": visible, "needed": needed, "sizes": sizes, "base_gpu_id": offset or None}
     product = " x ".join(f"{k} {v}" for k, v in sizes.items())
     if text and visible and needed + offset > len(visible):

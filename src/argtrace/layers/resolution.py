@@ -126,6 +126,10 @@ def server_argv(server: ServerCommand, framework: str) -> tuple[list[str] | None
     if any(w is None for w in words):
         return None, "an argv word cannot be known statically"
     argv = [w for w in words if w is not None]
+    if server.entrypoint == "sglang_router.launch_server":
+        from argtrace.frameworks.sglang_router import split_router
+
+        argv = [argv[i] for i in split_router(argv).server]  # the router's own flags are not ServerArgs'
     if server.entrypoint == "sglang serve":
         if "--model-type" in argv:
             i = argv.index("--model-type")

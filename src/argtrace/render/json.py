@@ -139,6 +139,7 @@ def server_dict(server: ServerCommand) -> dict[str, Any]:
         "repeated": server.repeated,
         **({"loop": server.loop} if server.loop is not None else {}),
         **({"placement": _placement(server)} if server.placement is not None else {}),
+        **({"runner": server.runner} if server.runner is not None else {}),
     }
 
 

@@ -163,7 +163,9 @@ def _analyze(
     for s, cmd in zip(ev.servers, servers, strict=True):
         findings.extend(_server_findings(label, s, cmd, ev, args))
     findings.extend(_shared_logs(ev))
-    if not ev.servers:
+    unfollowed = _unfollowed_findings(ev)
+    findings.extend(unfollowed)
+    if not ev.servers and not unfollowed:
         findings.append(
             R.SH019.finding(
                 f"no SGLang or vLLM server start found in the commands {label} would run{_ended(ev, args)}",
@@ -234,7 +236,22 @@ def _server_command(s: E.FoundServer, script_reads: frozenset[str] = frozenset()
         backgrounded=s.backgrounded,
         loop=s.loop,
         script_reads=script_reads,
+        runner=det.runner,
     )
+
+
+def _unfollowed_findings(ev: E.ShellEvaluator) -> list[Finding]:
+    """SH040: commands that look like a server start through a program argtrace does not follow."""
+    from argtrace.frameworks.unfollowed import unfollowed_start
+    from argtrace.rules.wrappers import SH040
+
+    out: list[Finding] = []
+    for c in ev.commands:
+        found = unfollowed_start([E.to_str(w) if w is not None else None for w in c.argv])
+        if found is None:
+            continue
+        out.append(SH040.finding(found.message, at=c.at))
+    return out
 
 
 def _outputs(s: E.FoundServer) -> dict[str, str | None]:

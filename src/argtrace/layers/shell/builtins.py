@@ -570,14 +570,14 @@ class Builtins(Commands):
         start: int,
         vanished: list[Vanished],
     ) -> int | None:
-        i = 0
-        while i < len(args) and (args[i].text or "").startswith("-"):
-            if args[i].text == "-a":
-                i += 1
-            if args[i].text == "--":
-                i += 1
-                break
-            i += 1
+        # exec [-cl] [-a NAME] [CMD]: bash's internal_getopt (clustered flags, ``-aNAME``, ``--``)
+        from argtrace.frameworks.detect import _BUILTIN_OPTS
+        from argtrace.frameworks.wrappers import scan_options
+
+        scan = scan_options([w.text or "" for w in args], 0, _BUILTIN_OPTS["exec"])
+        i = scan.end
+        # -c: "the command is executed with an empty environment" (bash(1)); -l and -a change only argv[0]
+        self.exec_clear_env = any(n == "c" for n, _v in scan.seen)
         rest = args[i:]
         if not rest:
             # exec with only redirections: they apply to the rest of the script (kept as the state of fds 1
@@ -609,9 +609,15 @@ class Builtins(Commands):
         start: int,
         vanished: list[Vanished],
     ) -> int | None:
-        if args and (args[0].text or "") in ("-v", "-V"):
+        # command [-pVv] CMD ARGS: only its own options are skipped (the command's own are its arguments);
+        # -v/-V only describe CMD. -p looks CMD up on a default PATH (bash(1)), ignored here.
+        from argtrace.frameworks.detect import _BUILTIN_OPTS
+        from argtrace.frameworks.wrappers import scan_options
+
+        scan = scan_options([w.text or "" for w in args], 0, _BUILTIN_OPTS["command"])
+        if any(n in ("v", "V") for n, _v in scan.seen):
             return None
-        rest = [w for w in args if not (w.text or "").startswith("-")] if args else []
+        rest = args[scan.end :]
         if not rest:
             return 0
         shift = len(argv) - len(rest)

@@ -480,6 +480,8 @@ class Commands(Conditions):
         env: dict[str, tuple[str | None, str | None, str, str | None]] = dict(self.exported_env())
         for pk, (v, vat, exp, reason) in prefix_env.items():
             env[pk] = (v, vat, exp, reason)
+        if self.exec_clear_env:  # exec -c: bash hands the command an empty environment (its execve's envp)
+            env = {}
         # `env` and `sudo` wrappers, in the order written: env -i/-u, sudo's reset, NAME=value words
         texts = [w.text or "" for w in argv]
         env = wrapper_env(argv, det, env, self.cwd, lambda: _passwd())
@@ -707,20 +709,14 @@ def _stdbuf_env(
     i = next((k for k, t in enumerate(texts) if t.rsplit("/", 1)[-1] == "stdbuf"), -1)
     if i < 0:
         return
-    k = i + 1
+    from argtrace.frameworks.wrappers import options_of, scan_options
+
+    spec = options_of("stdbuf")
     at = argv[i].at
-    while k < len(texts) and texts[k].startswith("-"):
-        t = texts[k]
-        m = re.fullmatch(r"-([ioe])(.*)|--(input|output|error)=(.*)", t)
-        if not m:
-            break
-        stream = (m.group(1) or m.group(3)[0]).upper()
-        mode = m.group(2) if m.group(1) else m.group(4)
-        if m.group(1) and mode == "" and k + 1 < len(texts):
-            k += 1
-            mode = texts[k]
-        env[f"_STDBUF_{stream}"] = (mode, at, "stdbuf", None)
-        k += 1
+    if spec is not None:  # getopt_long as stdbuf reads it: -oL, -o L, --output=L, --out L
+        for name, mode in scan_options(texts, i + 1, spec).seen:
+            if name[0] in "ioe" and mode is not None:
+                env[f"_STDBUF_{name[0].upper()}"] = (mode, at, "stdbuf", None)
     old = env.get("LD_PRELOAD")
     value = STDBUF_LIB if not old or old[0] is None else f"{old[0]}:{STDBUF_LIB}"
     env["LD_PRELOAD"] = (value, at, "stdbuf", None)

@@ -399,6 +399,7 @@ class Core:
     bg_mark = False
     direct: tuple[int, int] | None = None  # the simple command bash would exec without forking (SHLVL - 1)
     direct_exec = False
+    exec_clear_env = False  # ``exec -c CMD``: CMD gets an empty environment
 
     # ---------------------------------------------------------------------- state of commands and [[ ]]
 

@@ -19,7 +19,8 @@ into the dispatcher through ``ctx.follow``, never by import):
 * ``shells`` (``bash -c``, ``sudo``), ``uploads`` (here-documents on ssh's stdin, ``scp``/``rsync``,
   uploaded scripts run on the node), ``ssh`` (the ssh hop), ``containers`` (``docker run``, a container's
   argv and environment), ``sessions`` (tmux, screen), ``compose``, ``kubernetes``, ``manifests``,
-  ``interpreters`` (``--host``: the node's interpreter, TP015).
+  ``interpreters`` (``--host``: the node's interpreter, TP015), ``images`` (official images' effective
+  ENTRYPOINT, ``--gpus``), ``k8s_pod`` (service links, GPU limits).
 
 Nothing here runs a shell, ssh or docker: bash semantics come from the shell layer, argv recognition from
 ``frameworks/detect.py``; this package only knows what ssh, sudo, docker, compose and Kubernetes do to argv.

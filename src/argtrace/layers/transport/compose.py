@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from argtrace.layers.transport.containers import (
@@ -140,6 +141,33 @@ def _compose(
             at, final, *_image_path(svc_env, origins, at, image), f"compose service {name}", result
         )
         _tag_image(result, before, image)
+        gpus = compose_gpus(svc)
+        if gpus is not None:
+            result.servers[before:] = [
+                replace(s, gpus=gpus, gpus_from=f"service {name}'s deploy.resources.reservations.devices")
+                for s in result.servers[before:]
+            ]
+
+
+def compose_gpus(svc: Any) -> int | None:
+    """The GPUs a compose service reserves (Compose file reference, deploy.resources.reservations.devices:
+    ``count`` N, or the ``device_ids`` listed; ``count: all`` is the host's, not known here)."""
+    total = 0
+    found = False
+    devices = _get(_get(_get(_get(svc, "deploy"), "resources"), "reservations"), "devices")
+    for item in _seq(devices) or []:
+        caps = [(_scalar(c) or "") for c in _seq(_get(item, "capabilities")) or []]
+        if "gpu" not in caps and (_scalar(_get(item, "driver")) or "") != "nvidia":
+            continue
+        count = _scalar(_get(item, "count"))
+        ids = _seq(_get(item, "device_ids"))
+        if count is not None and count.isdigit():
+            total, found = total + int(count), True
+        elif ids is not None:
+            total, found = total + len(ids), True
+        else:
+            return None  # count: all (or nothing): the host's GPUs
+    return total if found else None
 
 
 def _compose_env_file_entries(

@@ -25,12 +25,9 @@ if TYPE_CHECKING:
     from argtrace.layers.shell import ScriptSource
 
 
-# Entrypoints of well-known images (``docker inspect -f '{{json .Config.Entrypoint}}' IMAGE``). Arguments
-# after the image name (compose ``command:``, Kubernetes ``args:``) are appended to these.
-#   vllm/vllm-openai: vLLM's docker/Dockerfile final stage, ``ENTRYPOINT ["vllm", "serve"]`` (current
-#     releases); older tags used ``python3 -m vllm.entrypoints.openai.api_server`` (same effect here: a
-#     repeated ``vllm serve`` is not accepted).
-#   lmsysorg/sglang: no entrypoint; the command must name the launcher (``python3 -m sglang.launch_server``).
+# Entrypoints of well-known images not in the generated table (layers/transport/images.py, which has
+# vllm/vllm-openai and lmsysorg/sglang from their Dockerfiles): arguments after the image name (compose
+# ``command:``, Kubernetes ``args:``) are appended to these.
 IMAGE_ENTRYPOINTS: Mapping[str, tuple[str, ...]] = {
     "vllm/vllm-openai": ("vllm", "serve"),
     "vllm/vllm-openai-rocm": ("vllm", "serve"),
@@ -55,6 +52,7 @@ class DockerRun:
     args: list[str]
     env: dict[str, str | None]  # None: taken from the caller's environment (-e NAME)
     env_files: list[str]
+    gpus: str | None = None  # --gpus VALUE as written
 
 
 def parse_docker_run(argv: Sequence[str | None]) -> DockerRun | None:
@@ -68,6 +66,7 @@ def parse_docker_run(argv: Sequence[str | None]) -> DockerRun | None:
     entrypoint: tuple[str, ...] | None = None
     env: dict[str, str | None] = {}
     env_files: list[str] = []
+    gpus: str | None = None
     while i < len(words):
         w = words[i]
         if w is None:
@@ -108,13 +107,21 @@ def parse_docker_run(argv: Sequence[str | None]) -> DockerRun | None:
             env_files.append(value)
         elif name == "--entrypoint":
             entrypoint = tuple(split_like_shlex(value)) if value else ()
+        elif name == "--gpus":
+            gpus = value
     if i >= len(words) or words[i] is None:
         return None
-    return DockerRun(words[i] or "", entrypoint, [w or "" for w in words[i + 1 :]], env, env_files)
+    return DockerRun(words[i] or "", entrypoint, [w or "" for w in words[i + 1 :]], env, env_files, gpus)
 
 
 def image_entrypoint(image: str) -> tuple[str, ...] | None:
-    """The entrypoint of a well-known image (tag and registry ignored), ``None`` when not in the table."""
+    """The entrypoint of a well-known image, ``None`` when not known: the generated table first
+    (images.py, per tag where known), then ``IMAGE_ENTRYPOINTS``."""
+    from argtrace.layers.transport.images import image_entry
+
+    entry = image_entry(image)
+    if entry is not None:
+        return entry.entrypoint
     name = image.split("@", 1)[0]
     last = name.rsplit("/", 1)[-1]
     if ":" in last:
@@ -143,9 +150,15 @@ def _entrypoint_findings(
     *,
     how: str,
 ) -> None:
+    from argtrace.layers.transport.images import image_entry
     from argtrace.rules import transport as R
 
     image_ep = image_entrypoint(image)
+    entry = image_entry(image)
+    if entrypoint is None and command:
+        _image_basis_findings(at, image, image_ep, entry, result)
+    if entry is not None and entry.exec_wrapper:
+        return  # NVIDIA's entrypoint runs the command it is given: naming the launcher is right
     if entrypoint is not None or not image_ep or not command:
         return
     first = _basename(command[0])
@@ -161,6 +174,31 @@ def _entrypoint_findings(
                 + (f" and {_show(command[0])} becomes the model name" if image_ep[-1:] == ("serve",) else ""),
                 at=at,
                 evidence=[Evidence("transport", at, _show_argv(command))],
+            )
+        )
+
+
+def _image_basis_findings(
+    at: str, image: str, image_ep: Sequence[str] | None, entry: Any, result: TransportResult
+) -> None:
+    """TP040 once per image whose entrypoint is unknown; TP044 when it is assumed for this tag."""
+    from argtrace.rules.wrappers import TP040, TP044
+
+    said = {f.message.split("`")[1] for f in result.findings if f.code in ("TP040", "TP044")}
+    if image in said:
+        return
+    if image_ep is None:
+        result.findings.append(
+            TP040.finding(
+                f"`{image}`: its entrypoint is not known here, so the words after the image are read as the "
+                "whole command; an ENTRYPOINT in the image would run before them",
+                at=at,
+            )
+        )
+    elif entry is not None and "other builds have" in entry.basis:
+        result.findings.append(
+            TP044.finding(
+                f"`{image}`: entrypoint `{_show_argv(entry.entrypoint)}` assumed from {entry.basis}", at=at
             )
         )
 
@@ -224,6 +262,7 @@ def _server_from_argv(
         server_args_start=detection.server_args_start,
         entrypoint=detection.entrypoint,
         interpreter=interpreter,
+        runner=detection.runner,
     )
 
 
@@ -331,6 +370,13 @@ def _docker(
     before = len(result.servers)
     _container_servers(at, final, *_image_path(env, origins, at, run.image), "docker run", result)
     _tag_image(result, before, run.image)
+    from argtrace.layers.transport.images import docker_gpus
+
+    count = docker_gpus(run.gpus, env)
+    if count is not None:
+        result.servers[before:] = [
+            replace(s, gpus=count[0], gpus_from=count[1]) for s in result.servers[before:]
+        ]
 
 
 def _docker_environment(

@@ -50,10 +50,11 @@ def k8s_expand(text: str, env: Mapping[str, str | None]) -> tuple[str, list[str]
 
 
 def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: TransportResult) -> None:
+    from argtrace.layers.transport.k8s_pod import pod_findings, service_link_env, with_gpus
     from argtrace.model import UsageError
     from argtrace.rules import transport as R
 
-    containers: list[tuple[str, Any, PodSpec]] = []
+    containers: list[tuple[str, Any, PodSpec, dict[str, tuple[str | None, str]]]] = []
     listed = [
         item
         for doc in docs
@@ -66,14 +67,16 @@ def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: 
             continue
         result.findings.extend(serving_findings(item, label))
         for pod in on_runtime.get(id(item)) or pod_specs(item, label):
-            containers += [(n, c, pod) for n, c in _containers(pod.spec, pod.extra_containers)]
+            links = service_link_env(docs, item, pod.spec)  # the kubelet's service-link variables
+            containers += [(n, c, pod, links) for n, c in _containers(pod.spec, pod.extra_containers)]
     if container is not None:
-        containers = [(n, c, p) for n, c, p in containers if n == container]
+        containers = [(n, c, p, k) for n, c, p, k in containers if n == container]
         if not containers:
             raise UsageError(f"{label}: no container named {container!r}")
-    for name, node, pod in containers:
+    for name, node, pod, links in containers:
         image = _scalar(_get(node, "image")) or ""
-        env: dict[str, str | None] = dict(pod.injected)  # set by the cluster (None: known by name only)
+        # set by the cluster (None: known by name only); service links first, the container's env wins
+        env: dict[str, str | None] = {k: v for k, (v, _why) in links.items()} | dict(pod.injected)
         for item in _seq(_get(node, "env")) or []:
             key = _scalar(_get(item, "name")) or ""
             raw = _scalar(_get(item, "value"))
@@ -149,7 +152,12 @@ def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: 
             how=f"container {name}'s command",
             final=final,
         )
-        container_env = _image_path(env, None, at, image)
+        linked = {k: w for k, (v, w) in links.items() if env.get(k, v) == v and k not in _own_names(node)}
+        origins = {
+            k: Origin(at=at, expansion="kubernetes service link", known=env[k] is not None, reason=w)
+            for k, w in linked.items()
+        }
+        container_env = _image_path(env, origins, at, image)
         before = len(result.servers)
         where = f"kubernetes pod {pod.placement.pod} container {name}" if pod.placement.pod else None
         _container_servers(at, final, *container_env, where or f"kubernetes container {name}", result)
@@ -160,6 +168,13 @@ def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: 
         result.servers[before:] = [
             replace(_cluster_expanded(s, cluster_ref), placement=placement) for s in result.servers[before:]
         ]
+        result.servers[before:] = with_gpus(result.servers[before:], node, name)
+        result.findings.extend(pod_findings(name, node, result.servers[before:], linked, at))
+
+
+def _own_names(node: Any) -> set[str]:
+    """The names the container's own ``env`` list sets (they win over service links)."""
+    return {_scalar(_get(item, "name")) or "" for item in _seq(_get(node, "env")) or []}
 
 
 def _without_cluster_refs(word: str, cluster_ref: Callable[[str], bool]) -> str:

@@ -1,0 +1,91 @@
+"""A command that looks like a server start but that argtrace does not follow (SH040).
+
+``mpirun -np 2 python -m sglang.launch_server``, ``ray job submit -- vllm serve m``, ``docker exec c vllm
+serve m``, ``kubectl exec pod -- ...``, ``python -m sglang_router.launch_server`` (the router's launcher,
+whose flags argtrace has no schema for), ``python -m vllm.entrypoints.api_server`` (vLLM's demo server,
+which takes the engine's flags and a few of its own, not the OpenAI server's): each is said by name, as a
+warning, instead of "no server start found" (SH019), which would read as "this script starts no server".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from argtrace.frameworks.detect import _PYTHON, _detect_python, detect_server, unwrap_command
+
+# Module entrypoints that start a server but whose command line argtrace does not parse
+UNANALYSED_MODULES: dict[str, str] = {
+    "sglang_router.launch_router": "the SGLang router alone",
+    "vllm.entrypoints.api_server": "vLLM's demo API server (the engine's flags plus --host/--port/--ssl-*)",
+}
+
+_SERVER_TEXT = re.compile(
+    r"\b(?:sglang\.launch_server|sglang_router\.launch_(?:server|router)|vllm\.entrypoints\.[\w.]+"
+    r"|(?:vllm|sglang) serve)\b"
+)
+
+# commands that only mention a server (print, search, stop, install it) and carriers the transport layer
+# follows itself (ssh, docker run, tmux, a shell's -c string, sudo)
+_NOT_A_START = frozenset(
+    {"echo", "printf", "grep", "egrep", "pgrep", "pkill", "kill", "killall", "ps", "cat", "tee", "sed", "awk"}
+    | {"logger", "test", "[", "[[", "true", ":", "pip", "pip3", "curl", "wget", "which", "type", "hash"}
+    | {"ssh", "autossh", "scp", "rsync", "tmux", "screen", "bash", "sh", "dash", "zsh", "sudo", "export"}
+    | {"read", "local", "declare", "eval", "source", ".", "nvidia-smi", "tail", "head", "less", "jq"}
+)
+
+
+# launchers named with their subcommand ("docker exec", "ray job", "hf jobs")
+_SUBCOMMANDS = frozenset({"docker", "podman", "kubectl", "ray", "hf", "huggingface-cli", "modal", "sky"})
+
+
+@dataclass(frozen=True)
+class Unfollowed:
+    program: str  # the word argtrace does not follow ("mpirun", "docker exec", "python3 -m sglang_router...")
+    start: str  # what looks like the server start ("python -m sglang.launch_server", "vllm serve")
+    why: str  # what that program or entrypoint is ("" for a launcher in front of a start)
+
+    @property
+    def message(self) -> str:
+        if self.why:
+            return (
+                f"`{self.program}` starts {self.why}, which argtrace does not parse: that server's "
+                "arguments and environment are not checked"
+            )
+        return (
+            f"`{self.program}` runs `{self.start}` here: argtrace does not follow `{self.program}`, so that "
+            "server's arguments and environment are not checked"
+        )
+
+
+def unfollowed_start(argv: Sequence[str | None]) -> Unfollowed | None:
+    """What in ``argv`` looks like a server start that argtrace does not follow, or ``None``."""
+    texts = [w or "" for w in argv]
+    if not texts or detect_server(texts) is not None:
+        return None
+    i = unwrap_command(texts)
+    if i >= len(texts):
+        return None
+    word = texts[i].rsplit("/", 1)[-1]
+    docker_run = word in ("docker", "podman", "nvidia-docker") and "run" in texts[i + 1 : i + 3]
+    if word in _NOT_A_START or docker_run:
+        return None
+    # python -m MODULE for a launcher argtrace has no parser for
+    found = _detect_python(texts, i) if _PYTHON.match(texts[i]) else None  # python -O -u -m MODULE too
+    if found is not None and found[1] in UNANALYSED_MODULES:
+        mod = found[1]
+        return Unfollowed(f"{texts[i]} -m {mod}", f"python -m {mod}", UNANALYSED_MODULES[mod])
+    # a launcher in front of a server start: mpirun ... python -m sglang.launch_server
+    for k in range(i + 1, len(texts)):
+        if detect_server(texts[k:]) is not None:
+            sub = " ".join(texts[i + 1 : i + 2]) if word in _SUBCOMMANDS else ""
+            program = f"{word} {sub}".strip()
+            return Unfollowed(program, " ".join(texts[k : k + 3]), "")
+    # the start inside one word: ray job submit --entrypoint "vllm serve m", mpirun ... "sh -c '...'"
+    for t in texts[i + 1 :]:
+        m = _SERVER_TEXT.search(t)
+        if m and (" " in t or t == m.group(0)):
+            sub = texts[i + 1] if word in _SUBCOMMANDS and i + 1 < len(texts) else ""
+            return Unfollowed(f"{word} {sub}".strip(), m.group(0), "")
+    return None

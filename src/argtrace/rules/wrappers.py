@@ -1,0 +1,173 @@
+"""Rules of wrappers, images and Kubernetes pods around the server (issue 17): SH040-SH049, TP040-TP049."""
+
+from __future__ import annotations
+
+from argtrace.rules import Example, Rule
+
+_HEAD = "#!/bin/bash\n"
+_SERVER = "python3 -m sglang.launch_server --model-path /models/qwen"
+
+SH040 = Rule(
+    code="SH040",
+    layer="shell",
+    severity="warning",
+    title="A server start argtrace does not follow",
+    rationale=(
+        "The command looks like it starts a server (`python -m sglang.launch_server`, `vllm serve`, "
+        "`python -m sglang_router.launch_server`...) but runs it through a program or entrypoint argtrace "
+        "does not read (`mpirun`, `ray job submit`, `docker exec`, `kubectl exec`, the SGLang router's "
+        "launcher, vLLM's demo `api_server`): its arguments and environment are not checked. This is not "
+        '"no server found": the server may well start, unchecked.'
+    ),
+    fix="Check the server command itself (`argtrace check -c '...'`), or start it directly in the script.",
+    example=Example(
+        files={"launch.sh": _HEAD + "mpirun -np 2 " + _SERVER + "\n"}, argv=("check", "launch.sh")
+    ),
+    correct=Example(files={"launch.sh": _HEAD + _SERVER + "\n"}, argv=("check", "launch.sh")),
+)
+
+_VLLM_POD = """apiVersion: v1
+kind: Service
+metadata:
+  name: vllm
+spec:
+  selector: {app: vllm}
+  ports: [{port: 8000}]
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: vllm
+spec:
+  template:
+    spec:
+      containers:
+        - name: vllm
+          image: vllm/vllm-openai:v0.11.0
+          args: ["--model", "Qwen/Qwen2.5-1.5B-Instruct"]
+"""
+
+TP041 = Rule(
+    code="TP041",
+    layer="transport",
+    severity="error",
+    title="A Kubernetes service link sets a variable the framework reads",
+    rationale=(
+        "With `enableServiceLinks` (true by default) the kubelet sets `{SERVICE}_PORT=tcp://IP:PORT` and "
+        "`{SERVICE}_SERVICE_HOST`/`_PORT` in every pod of the namespace for each Service. A Service named "
+        "`vllm` thus sets `VLLM_PORT=tcp://...`, which vLLM reads as its internal port and refuses: "
+        "\"VLLM_PORT '...' appears to be a URI\" (vllm/envs.py get_vllm_port). Kubernetes docs, Service > "
+        "Environment variables."
+    ),
+    fix="Rename the Service (not `vllm`), or set `enableServiceLinks: false` in the pod spec.",
+    example=Example(files={"vllm.yaml": _VLLM_POD}, argv=("check", "vllm.yaml")),
+    correct=Example(
+        files={
+            "vllm.yaml": _VLLM_POD.replace(
+                "name: vllm\nspec:\n  selector", "name: vllm-api\nspec:\n  selector"
+            )
+        },
+        argv=("check", "vllm.yaml"),
+    ),
+)
+
+_GPU_POD = """apiVersion: v1
+kind: Pod
+metadata:
+  name: sglang
+spec:
+  containers:
+    - name: sglang
+      image: lmsysorg/sglang:v0.5.5
+      command: ["python3", "-m", "sglang.launch_server"]
+      args: ["--model-path", "Qwen/Qwen2.5-7B-Instruct", "--tp", "4"]
+      resources:
+        limits:
+          nvidia.com/gpu: 2
+"""
+
+TP042 = Rule(
+    code="TP042",
+    layer="transport",
+    severity="error",
+    title="The container has fewer GPUs than the parallel sizes need",
+    rationale=(
+        "A container sees only the GPUs its runtime gives it: Kubernetes' `nvidia.com/gpu` limit, "
+        '`docker run --gpus N`, compose device reservations (NVIDIA Container Toolkit, Kubernetes "Schedule '
+        'GPUs"). Tensor x pipeline x data parallel sizes above that count cannot start.'
+    ),
+    fix="Give the container as many GPUs as the parallel sizes multiply to, or lower the sizes.",
+    example=Example(files={"pod.yaml": _GPU_POD}, argv=("check", "pod.yaml")),
+    correct=Example(files={"pod.yaml": _GPU_POD.replace("gpu: 2", "gpu: 4")}, argv=("check", "pod.yaml")),
+)
+
+TP043 = Rule(
+    code="TP043",
+    layer="transport",
+    severity="error",
+    title="CUDA_VISIBLE_DEVICES names a GPU the container does not have",
+    rationale=(
+        "Inside a container the GPUs it is given are numbered 0..N-1, whatever their host indices "
+        "(NVIDIA Container Toolkit, GPU enumeration). A CUDA_VISIBLE_DEVICES copied from the host "
+        "(`4,5`) names ordinals that do not exist there, and CUDA stops enumerating at the first one."
+    ),
+    fix="Number the GPUs from 0 inside the container, or pick host GPUs with --gpus / "
+    "NVIDIA_VISIBLE_DEVICES instead.",
+    example=Example(
+        files={
+            "pod.yaml": _GPU_POD.replace(
+                "      resources:",
+                '      env: [{name: CUDA_VISIBLE_DEVICES, value: "2,3"}]\n      resources:',
+            ).replace('"--tp", "4"', '"--tp", "2"')
+        },
+        argv=("check", "pod.yaml"),
+    ),
+    correct=Example(
+        files={"pod.yaml": _GPU_POD.replace('"--tp", "4"', '"--tp", "2"')}, argv=("check", "pod.yaml")
+    ),
+)
+
+TP040 = Rule(
+    code="TP040",
+    layer="transport",
+    severity="info",
+    title="The image's entrypoint is not known",
+    rationale=(
+        "The process of a container is the image's ENTRYPOINT followed by the command (docker run's words "
+        "after the image, compose `command:`, Kubernetes `args:`). argtrace knows the entrypoints of the "
+        "official vLLM and SGLang images (generated from their Dockerfiles); for another image the words "
+        "are read as the whole command, said once per image."
+    ),
+    fix="Nothing if the image has no ENTRYPOINT; else give it with `--entrypoint` / `command:` so the "
+    "whole command is in the launch.",
+    example=Example(
+        files={},
+        argv=("check", "-c", "docker run my/image:1 python3 -m sglang.launch_server --model-path /m"),
+    ),
+    correct=Example(
+        files={},
+        argv=(
+            "check",
+            "-c",
+            "docker run --entrypoint python3 my/image:1 -m sglang.launch_server --model-path /m",
+        ),
+    ),
+)
+
+TP044 = Rule(
+    code="TP044",
+    layer="transport",
+    severity="info",
+    title="The image's entrypoint is assumed for this tag",
+    rationale=(
+        "The official image's Dockerfile changed its ENTRYPOINT over time (vLLM's vllm-openai stage: "
+        "`python3 -m vllm.entrypoints.openai.api_server`, later `vllm serve`); the tag is not among those "
+        "the generated table knows, so the newest entrypoint read is assumed."
+    ),
+    fix="Pin the entrypoint with `--entrypoint` / `command:`, or pass --framework-version.",
+    example=Example(files={}, argv=("check", "-c", "docker run vllm/vllm-openai:v0.11.0 --model m")),
+    correct=Example(
+        files={},
+        argv=("check", "-c", "docker run --entrypoint vllm vllm/vllm-openai:v0.11.0 serve m"),
+    ),
+)

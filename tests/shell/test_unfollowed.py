@@ -1,0 +1,71 @@
+"""SH040: a server start through a program or entrypoint argtrace does not follow is named, as a warning,
+instead of SH019 "no server start found" (issue 17). Real launches from public trackers keep their URL."""
+
+from __future__ import annotations
+
+import pytest
+
+from argtrace.frameworks.unfollowed import unfollowed_start
+from argtrace.layers.shell import ScriptSource, analyze_script
+
+CASES = [
+    (
+        "python -m sglang_router.launch_router --worker-urls http://127.0.0.1:30000",
+        "`python -m sglang_router.launch_router` starts the SGLang router alone, which argtrace does not "
+        "parse: that server's arguments and environment are not checked",
+    ),
+    # https://github.com/huggingface/blog/pull/3432: a vLLM server started as a Hugging Face job
+    (
+        "hf jobs run --flavor h200x2 --expose 8000 --timeout 2h vllm/vllm-openai:latest vllm serve "
+        "Qwen/Qwen3.5-122B-A10B --host 0.0.0.0 --port 8000 --tensor-parallel-size 2",
+        "`hf jobs` runs `vllm serve Qwen/Qwen3.5-122B-A10B` here: argtrace does not follow `hf jobs`, so "
+        "that server's arguments and environment are not checked",
+    ),
+    # constructed: launchers in front of a start
+    (
+        "mpirun -np 2 --allow-run-as-root python3 -m sglang.launch_server --model-path m",
+        "`mpirun` runs `python3 -m sglang.launch_server` here: argtrace does not follow `mpirun`, so that "
+        "server's arguments and environment are not checked",
+    ),
+    (
+        "ray job submit --address http://127.0.0.1:8265 -- vllm serve m --tensor-parallel-size 8",
+        "`ray job` runs `vllm serve m` here: argtrace does not follow `ray job`, so that server's arguments "
+        "and environment are not checked",
+    ),
+    (
+        "docker exec -it ctr vllm serve m",
+        "`docker exec` runs `vllm serve m` here: argtrace does not follow `docker exec`, so that server's "
+        "arguments and environment are not checked",
+    ),
+    # https://github.com/vllm-project/vllm/issues/1133: vLLM's own (demo) API server, python options first
+    (
+        "python -O -u -m vllm.entrypoints.api_server --host=127.0.0.1 --port=8000 --model=$HF_MODEL_ID "
+        "--tokenizer=hf-internal-testing/llama-tokenizer",
+        "`python -m vllm.entrypoints.api_server` starts vLLM's demo API server (the engine's flags plus "
+        "--host/--port/--ssl-*), which argtrace does not parse: that server's arguments and environment are "
+        "not checked",
+    ),
+]
+
+
+@pytest.mark.parametrize(("line", "message"), CASES)
+def test_unfollowed_start_is_a_warning_naming_the_word(line: str, message: str) -> None:
+    script = f"#!/bin/bash\n{line}\n"
+    source = ScriptSource("t.sh", script.encode(), None)
+    result = analyze_script(source, [], {}, arg0="t.sh", run_shellcheck=False)
+    got = [(f.code, f.severity, f.message) for f in result.findings if f.code in ("SH019", "SH040")]
+    assert got == [("SH040", "warning", message)]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "echo 'starting vllm serve m'",
+        "pip install 'sglang[all]' vllm",
+        "pkill -f sglang.launch_server",
+        "docker run --rm lmsysorg/sglang:latest python3 -m sglang.launch_server --model-path m",  # transport
+        "timeout 10m python3 -m sglang.launch_server --model-path m",  # followed
+    ],
+)
+def test_no_warning_for_mentions_and_followed_starts(line: str) -> None:
+    assert unfollowed_start(line.split()) is None
