@@ -341,3 +341,22 @@ def test_verbose_text_lists_each_consequence_after_its_cause(
     ]
     assert details.count("          follows from #1 TP007") == 2
     assert max(len(line) for line in out.splitlines()) <= 100
+
+
+def test_a_pods_gpu_limit_too_small_is_one_cause(tmp_path: Path) -> None:
+    """The container's GPUs (TP042) and the node's GPUs (PA036) read the same ``nvidia.com/gpu`` limit of
+    one pod: one cause, the other folded into it."""
+    manifest = tmp_path / "deploy.yaml"
+    manifest.write_text(
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: vllm\nspec:\n  replicas: 1\n"
+        "  template:\n    spec:\n      containers:\n      - name: vllm\n"
+        "        image: vllm/vllm-openai:v0.11.0\n"
+        '        command: ["vllm", "serve", "/m", "--tensor-parallel-size", "2"]\n'
+        "        resources:\n          limits:\n            nvidia.com/gpu: 1\n"
+    )
+    argv = ["check", "--format", "json", "--no-resolve", "--clean-env", "deploy.yaml"]
+    result = run_cli(argv, cwd=tmp_path)
+    findings = result.json["findings"]
+    assert [f["code"] for f in findings if f["severity"] == "error"] == ["TP042"]
+    (tp042,) = [f for f in findings if f["code"] == "TP042"]
+    assert [c["code"] for c in tp042["consequences"]] == ["PA036"]
