@@ -160,8 +160,9 @@ RS006 = Rule(
     title="the framework set an environment variable while resolving",
     rationale=(
         "Some releases write environment variables during resolution (SGLang 0.5.10 sets "
-        "SGLANG_ENABLE_SPEC_V2 for some models). A variable the script also sets is then decided twice; "
-        "child processes see the framework's value."
+        "SGLANG_ENABLE_SPEC_V2 for some models), and the launcher's start-up step _set_envs_and_config "
+        "replaces NCCL_CUMEM_ENABLE when --enable-symm-mem is on. A variable the script also sets is then "
+        "decided twice; child processes see the framework's value."
     ),
     fix="none needed; know that the framework, not the script, decides this variable",
     example=_seed_example(SEED_CMD + " --mamba-scheduler-strategy extra_buffer"),
