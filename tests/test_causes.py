@@ -345,7 +345,7 @@ def test_verbose_text_lists_each_consequence_after_its_cause(
 
 def test_a_pods_gpu_limit_too_small_is_one_cause(tmp_path: Path) -> None:
     """The container's GPUs (TP042) and the node's GPUs (PA036) read the same ``nvidia.com/gpu`` limit of
-    one pod: one cause, the other folded into it."""
+    one pod: one cause (PA036, which names the setting), the other folded into it."""
     manifest = tmp_path / "deploy.yaml"
     manifest.write_text(
         "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: vllm\nspec:\n  replicas: 1\n"
@@ -357,6 +357,7 @@ def test_a_pods_gpu_limit_too_small_is_one_cause(tmp_path: Path) -> None:
     argv = ["check", "--format", "json", "--no-resolve", "--clean-env", "deploy.yaml"]
     result = run_cli(argv, cwd=tmp_path)
     findings = result.json["findings"]
-    assert [f["code"] for f in findings if f["severity"] == "error"] == ["TP042"]
-    (tp042,) = [f for f in findings if f["code"] == "TP042"]
-    assert [c["code"] for c in tp042["consequences"]] == ["PA036"]
+    assert [f["code"] for f in findings if f["severity"] == "error"] == ["PA036"]
+    (pa036,) = [f for f in findings if f["code"] == "PA036"]
+    assert pa036["setting"] == "tensor_parallel_size"
+    assert [c["code"] for c in pa036["consequences"]] == ["TP042"]

@@ -14,9 +14,9 @@ two messages read); a finding no rule links stays a cause of its own. The links:
 ``restates``
     A shellcheck finding that says what an argtrace finding says, on the same line (``RESTATES``): SC2086
     at the very word SH026 explains, SC2087 on the line of the here-document TP007 explains, SC1017
-    (literal carriage return) and SC1101 (space after a backslash) beside SH002/SH003; and PA036 (the GPUs a
-    node gets against the parallel sizes) beside TP042 (the container's GPUs against the same sizes), which
-    read one pod's ``nvidia.com/gpu`` limit at the same container.
+    (literal carriage return) and SC1101 (space after a backslash) beside SH002/SH003; and TP042 (the
+    container's GPUs against the parallel sizes) beside PA036 (the GPUs a node gets against the same sizes,
+    with the setting and the node count), which read one pod's ``nvidia.com/gpu`` limit at the same container.
 ``broken-command``
     A command the shell split (SH002 CRLF line endings: every continued line of the file; SH003 a space
     after the backslash on line N: line N+1 runs on its own; SH004 a comment inside the continuation on line
@@ -53,7 +53,7 @@ RESTATES: Mapping[str, frozenset[str]] = {
     "SC2087": frozenset({"TP007"}),
     "SC1017": frozenset({"SH002"}),
     "SC1101": frozenset({"SH003"}),
-    "PA036": frozenset({"TP042"}),
+    "TP042": frozenset({"PA036"}),
 }
 # Codes whose finding says the shell split a command, and what each splits (see ``_split_lines``).
 BROKEN_COMMAND = ("SH002", "SH003", "SH004")
