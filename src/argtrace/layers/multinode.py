@@ -193,23 +193,30 @@ def grouped(nodes: Sequence[NodeStart]) -> list[Launch]:
     def model(node: NodeStart) -> tuple[str, str]:
         return node.framework, _key(node.values.get(MODEL[node.framework]))
 
-    by_model: dict[tuple[str, str], list[NodeStart]] = {}
+    # Starts whose rendezvous is unread, by model and by the text it comes from: in one script the same
+    # "$HEAD:5000" is most likely the same address and "$PREFILL_IP:5000" / "$DECODE_IP:5000" two (SGLang's
+    # prefill and decode groups), but both are assumptions, said in the basis.
+    by_model: dict[tuple[str, str], dict[str, list[NodeStart]]] = {}
     for node in loose:
-        by_model.setdefault(model(node), []).append(node)
-    for key, strays in by_model.items():
+        text = _key(sorted((n, node.unread.get(n)) for n in RENDEZVOUS[node.framework] if n in node.given))
+        by_model.setdefault(model(node), {}).setdefault(text, []).append(node)
+    for key, by_text in by_model.items():
         same = [i for i, launch in enumerate(launches_) if model(launch.nodes[0]) == key]
-        reasons = _unread(strays)
-        if len(same) == 1:
+        if len(same) == 1 and len(by_text) == 1:
+            strays = next(iter(by_text.values()))
             target = launches_[same[0]]
             joined = tuple(sorted((*target.nodes, *strays), key=lambda n: n.index))
             peers = ", ".join(str(n.index) for n in target.nodes)
             launches_[same[0]] = Launch(
-                joined, f"joined to the launch of server(s) {peers} by the model alone: {reasons}"
+                joined, f"joined to the launch of server(s) {peers} by the model alone: {_unread(strays)}"
             )
-        elif not same and len(strays) > 1:
-            launches_.append(Launch(tuple(strays), f"grouped by their model alone: {reasons}"))
-        else:  # alone, or several launches of this model it could belong to: judged on its own
-            launches_.extend(Launch((n,)) for n in strays)
+            continue
+        for strays in by_text.values():
+            if len(strays) > 1:
+                how = "the model alone" if len(by_text) == 1 else "the model and the same unread text"
+                launches_.append(Launch(tuple(strays), f"grouped by {how}: {_unread(strays)}"))
+            else:  # alone, or several launches of this model it could belong to: judged on its own
+                launches_.append(Launch((strays[0],)))
     launches_.sort(key=lambda launch: launch.nodes[0].index)
     return [
         launch
