@@ -227,3 +227,31 @@ def test_unread_rendezvous_with_different_text_are_separate_assumed_launches() -
         "(servers 3, 4)",
     ]
     assert multinode_findings(nodes) == []
+
+
+STEPS = """#!/bin/bash
+#SBATCH --nodes=2
+#SBATCH --gpus-per-node=8
+srun -N1 -n1 -w gpu01 {sg} --dist-init-addr 10.0.0.1:20000 --node-rank 0 &
+{second}
+wait
+"""
+
+
+def test_one_srun_step_per_node_of_one_launch_is_no_allocation_error(tmp_path: Path) -> None:
+    # each `srun -N1` starts one node; the two steps together give the launch its 2 nodes
+    second = f"srun -N1 -n1 -w gpu02 {SG} --dist-init-addr 10.0.0.1:20000 --node-rank 1 &"
+    text = STEPS.format(sg=SG, second=second)
+    report = _check(tmp_path, "job.sh", text, "--framework-version", "0.5.10.post1")
+    assert _pa03(report) == []
+    assert _servers(report) == [[1, 2]]
+
+
+def test_a_single_srun_step_of_one_node_for_nnodes_2_is_still_an_allocation_error(tmp_path: Path) -> None:
+    report = _check(tmp_path, "job.sh", STEPS.format(sg=SG, second=""), "--framework-version", "0.5.10.post1")
+    assert _pa03(report) == [("PA034", "error", "nnodes", 1)]
+    message = next(f["message"] for f in report["findings"] if f["code"] == "PA034")
+    assert message == (
+        "srun starts the server on 1 node(s) but --nnodes is 2: the nodes that never start leave the "
+        "rendezvous waiting"
+    )

@@ -766,6 +766,7 @@ def _multinode_findings(
                 allocated_nodes=allocated,
                 allocation=what,
                 allocation_exact=exact,
+                allocation_step=step is not None and step.nodes is not None,
                 unread=unread,
                 **carrier_fields(server, step, allocation, by_pod[server.placement] or 1),
             )

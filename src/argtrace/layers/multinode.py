@@ -79,6 +79,9 @@ class NodeStart:
     # A LeaderWorkerSet group is exactly its pods: more of them than --nnodes is as wrong as fewer. A SLURM
     # job may hold more nodes than one server uses.
     allocation_exact: bool = False
+    # The allocation is this start's own ``srun`` step (``srun -N1``), not the job's: one node of a launch
+    # whose other nodes other steps start.
+    allocation_step: bool = False
     # A manifest's pod template started as several pods with this one argv (a Deployment's replicas, a
     # StatefulSet whose pods do not read their ordinal): how many, and what starts them.
     replicas: int | None = None
@@ -517,13 +520,30 @@ def _gpu_findings(node: NodeStart) -> list[Finding]:
     ]
 
 
+def _steps_cover_launch(found: Sequence[Launch]) -> set[int]:
+    """The starts whose ``srun`` step is one part of a launch started by several steps (``srun -N1 ... &``
+    once per node) that together take its nnodes nodes: a step smaller than ``--nnodes`` is no PA034 there."""
+    covered: set[int] = set()
+    for launch in found:
+        nnodes = {_int(n.values.get("nnodes")) for n in launch.nodes}
+        steps = [n.allocated_nodes for n in launch.nodes if n.allocation_step]
+        if len(launch.nodes) < 2 or len(nnodes) != 1 or len(steps) != len(launch.nodes):
+            continue
+        need = nnodes.pop()
+        if need is not None and sum(s or 0 for s in steps) >= need:
+            covered |= {n.index for n in launch.nodes}
+    return covered
+
+
 def multinode_findings(nodes: Sequence[NodeStart]) -> list[Finding]:
     """PA030-PA036 for every multi-node launch among ``nodes`` (PA036 for any start whose carrier says how
     many GPUs it gets)."""
     findings: list[Finding] = []
+    found = grouped(nodes)
+    stepped = _steps_cover_launch(found)
     for node in nodes:
         findings.extend(_replica_findings(node))
-        srun = _srun_findings(node)
+        srun = [f for f in _srun_findings(node) if not (f.code == "PA034" and node.index in stepped)]
         # with nnodes against the allocation (PA034), the GPUs per node follow from the wrong count
         gpus = [] if any(f.code == "PA034" for f in srun) else _gpu_findings(node)
         for finding in [*gpus, *srun]:
@@ -532,7 +552,6 @@ def multinode_findings(nodes: Sequence[NodeStart]) -> list[Finding]:
             once = finding.code in ("PA034", "PA036")
             if not (once and any(f.code == finding.code and f.message == finding.message for f in findings)):
                 findings.append(finding)
-    found = grouped(nodes)
     for launch in found:
         group = list(launch.nodes)
         ours = [*(_disagreements(group) if len(group) > 1 else []), *_rank_findings(group)]
