@@ -255,3 +255,18 @@ def test_a_single_srun_step_of_one_node_for_nnodes_2_is_still_an_allocation_erro
         "srun starts the server on 1 node(s) but --nnodes is 2: the nodes that never start leave the "
         "rendezvous waiting"
     )
+
+
+def test_the_text_matrix_says_what_an_assumed_launch_rests_on(tmp_path: Path) -> None:
+    path = tmp_path / "job.sh"
+    path.write_text(UNREAD.format(sg=SG, rank=0))
+    result = run_cli(["check", "--no-resolve", "--framework-version", "0.5.10.post1", str(path)])
+    assert result.status in (0, 1), result.stderr
+    lines = result.stdout.splitlines()
+    at = lines.index("Multi-node launch (sglang, servers 1, 2): 2 nodes")
+    # the report wraps long lines to the terminal width
+    assert " ".join(line.strip() for line in lines[at + 1 : at + 3]) == (
+        "assumed one launch: grouped by the model alone: dist_init_addr from $HEAD:20000 is not known "
+        "statically (servers 1, 2)"
+    )
+    assert lines[at + 3] == "  every setting is the same on every node"
