@@ -753,6 +753,7 @@ def _multinode_findings(
     for index, server, schema, result in parsed:
         values = {schema.field_names.get(dest, dest): value for dest, value in all_defaults(schema).items()}
         given = set()
+        unread: dict[str, str] = {}
         for name, (_, observations) in result.observations.items():
             seen = [o for o in observations if o.layer == "parser"]
             if not seen:
@@ -761,6 +762,10 @@ def _multinode_findings(
                 values[name] = seen[-1].value
             else:
                 values.pop(name, None)  # unknown statically: never compared
+                # the text it comes from ("$HEAD:5000"), for the basis of a grouping that rests on it
+                shell = [o.detail["expansion"] for o in observations if "expansion" in o.detail]
+                if shell:
+                    unread[name] = str(shell[-1])
             given.add(name)
         step = srun_step(server.argv_text[: server.server_args_start], allocation)
         allocated, what, exact = _allocated_nodes(server, step.nodes if step else None, allocation)
@@ -776,6 +781,8 @@ def _multinode_findings(
                 allocated_nodes=allocated,
                 allocation=what,
                 allocation_exact=exact,
+                allocation_step=step is not None and step.nodes is not None,
+                unread=unread,
                 **carrier_fields(server, step, allocation, by_pod[server.placement] or 1),
             )
         )

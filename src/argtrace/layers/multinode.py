@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from argtrace.model import Evidence, Finding, Severity
@@ -94,6 +94,9 @@ class NodeStart:
     # A LeaderWorkerSet group is exactly its pods: more of them than --nnodes is as wrong as fewer. A SLURM
     # job may hold more nodes than one server uses.
     allocation_exact: bool = False
+    # The allocation is this start's own ``srun`` step (``srun -N1``), not the job's: one node of a launch
+    # whose other nodes other steps start.
+    allocation_step: bool = False
     # A manifest's pod template started as several pods with this one argv (a Deployment's replicas, a
     # StatefulSet whose pods do not read their ordinal): how many, and what starts them.
     replicas: int | None = None
@@ -109,6 +112,11 @@ class NodeStart:
     # The node's GPUs are shared with other processes (CUDA_VISIBLE_DEVICES picks some, several servers or
     # tasks per node): only too few of them is judged, never idle ones.
     gpus_shared: bool = False
+    # The carrier group that starts this node with its peers ("LeaderWorkerSet sglang"): a rendezvous of its
+    # own, read even when the address is a variable only the cluster knows.
+    carrier_group: str | None = None
+    # Rendezvous settings whose value is not known statically, with the text they come from ("$HEAD:5000").
+    unread: Mapping[str, str] = field(default_factory=dict)
 
 
 def _int(value: Any) -> int | None:
@@ -136,29 +144,157 @@ def _key(value: Any) -> str:
     return json.dumps(value, sort_keys=True, default=str)
 
 
-def launches(nodes: Sequence[NodeStart]) -> list[list[NodeStart]]:
-    """The multi-node starts grouped into launches: same framework, and the same model or the same
-    rendezvous address as another node of the group (a wrong address on one node is a disagreement
-    inside the launch, not a launch of its own)."""
-    candidates = [n for n in nodes if _is_multinode(n)]
-    groups: list[list[NodeStart]] = []
-    for node in candidates:
-        marks = {("model", _key(node.values.get(MODEL[node.framework])))}
-        marks |= {
-            (name, _key(node.values[name])) for name in RENDEZVOUS[node.framework] if node.values.get(name)
-        }
-        for group in groups:
-            first = group[0]
-            if first.framework != node.framework:
-                continue
-            theirs = {("model", _key(first.values.get(MODEL[first.framework])))}
-            theirs |= {(n, _key(first.values[n])) for n in RENDEZVOUS[first.framework] if first.values.get(n)}
-            if marks & theirs:
-                group.append(node)
-                break
+@dataclass(frozen=True)
+class Launch:
+    """The starts of one multi-node launch. ``basis`` is ``None`` when they share a rendezvous argtrace can
+    read (an address, a carrier group); otherwise it says what the grouping rests on, and the launch's
+    PA030-PA032 findings are information only (``basis: assumed``)."""
+
+    nodes: tuple[NodeStart, ...]
+    basis: str | None = None
+
+
+def _marks(node: NodeStart) -> set[tuple[str, str]]:
+    """Where this start meets its peers, as far as argtrace can read it: the rendezvous settings its argv
+    gives with a known value (a default is no meeting point: two replicas both on the default share
+    nothing), and the carrier group that starts it (a LeaderWorkerSet's pods, a StatefulSet's ordinals)."""
+    marks = {
+        (name, _key(node.values[name]))
+        for name in RENDEZVOUS[node.framework]
+        if name in node.given and node.values.get(name) not in (None, "")
+    }
+    if node.carrier_group:
+        marks.add(("carrier", node.carrier_group))
+    return marks
+
+
+def _unread(nodes: Sequence[NodeStart]) -> str:
+    """Why these starts' rendezvous cannot be read, for the basis of an assumed grouping: "dist_init_addr
+    from $HEAD:5000 is not known statically (servers 1, 2)"."""
+    by_reason: dict[str, list[int]] = {}
+    for node in nodes:
+        names = RENDEZVOUS[node.framework]
+        unknown = [name for name in names if name in node.given and name not in node.values]
+        if unknown:
+            shown = ", ".join(f"{n} from {node.unread[n]}" if n in node.unread else n for n in unknown)
+            reason = f"{shown} is not known statically"
         else:
-            groups.append([node])
-    return [g for g in groups if len(g) > 1 or _int(g[0].values.get("nnodes")) is not None]
+            reason = f"no {' or '.join(names)} is given"
+        by_reason.setdefault(reason, []).append(node.index)
+    return "; ".join(
+        f"{reason} (server{'s' if len(ids) > 1 else ''} {', '.join(map(str, ids))})"
+        for reason, ids in by_reason.items()
+    )
+
+
+def grouped(nodes: Sequence[NodeStart]) -> list[Launch]:
+    """The multi-node starts grouped into launches. Starts that share a rendezvous (the same
+    ``--dist-init-addr``, ``--master-addr`` or ``--data-parallel-address``, the same LeaderWorkerSet group
+    or StatefulSet) are one launch; starts of one model with different rendezvous are separate launches
+    (replicas, SGLang's prefill and decode groups), never ranks of one. A start whose rendezvous cannot be
+    read joins the only launch of its model, or the other such starts of its model, as an assumption."""
+    candidates = [n for n in nodes if _is_multinode(n)]
+    anchored: list[tuple[list[NodeStart], set[tuple[str, str]]]] = []
+    loose: list[NodeStart] = []
+    for node in candidates:
+        marks = _marks(node)
+        if not marks:
+            loose.append(node)
+            continue
+        members, seen = [node], set(marks)
+        for group in [g for g in anchored if g[0][0].framework == node.framework and g[1] & marks]:
+            anchored.remove(group)  # a start that names two launches' meeting points joins them into one
+            members, seen = [*group[0], *members], seen | group[1]
+        anchored.append((sorted(members, key=lambda n: n.index), seen))
+    launches_: list[Launch] = [Launch(tuple(members)) for members, _ in anchored]
+
+    def model(node: NodeStart) -> tuple[str, str]:
+        return node.framework, _key(node.values.get(MODEL[node.framework]))
+
+    # Starts whose rendezvous is unread, by model and by the text it comes from: in one script the same
+    # "$HEAD:5000" is most likely the same address and "$PREFILL_IP:5000" / "$DECODE_IP:5000" two (SGLang's
+    # prefill and decode groups), but both are assumptions, said in the basis.
+    by_model: dict[tuple[str, str], dict[str, list[NodeStart]]] = {}
+    for node in loose:
+        text = _key(sorted((n, node.unread.get(n)) for n in RENDEZVOUS[node.framework] if n in node.given))
+        by_model.setdefault(model(node), {}).setdefault(text, []).append(node)
+    for key, by_text in by_model.items():
+        same = [i for i, launch in enumerate(launches_) if model(launch.nodes[0]) == key]
+        if len(same) == 1 and len(by_text) == 1:
+            strays = next(iter(by_text.values()))
+            target = launches_[same[0]]
+            joined = tuple(sorted((*target.nodes, *strays), key=lambda n: n.index))
+            peers = ", ".join(str(n.index) for n in target.nodes)
+            launches_[same[0]] = Launch(
+                joined, f"joined to the launch of server(s) {peers} by the model alone: {_unread(strays)}"
+            )
+            continue
+        for strays in by_text.values():
+            if len(strays) > 1:
+                how = "the model alone" if len(by_text) == 1 else "the model and the same unread text"
+                launches_.append(Launch(tuple(strays), f"grouped by {how}: {_unread(strays)}"))
+            else:  # alone, or several launches of this model it could belong to: judged on its own
+                launches_.append(Launch((strays[0],)))
+    launches_.sort(key=lambda launch: launch.nodes[0].index)
+    return [
+        launch
+        for launch in launches_
+        if len(launch.nodes) > 1 or _int(launch.nodes[0].values.get("nnodes")) is not None
+    ]
+
+
+def launches(nodes: Sequence[NodeStart]) -> list[list[NodeStart]]:
+    """The starts of each launch (``grouped`` without the basis)."""
+    return [list(launch.nodes) for launch in grouped(nodes)]
+
+
+def _replicas_note(nodes: Sequence[Launch]) -> list[Finding]:
+    """Separate launches of one model whose nodes, taken together, look like one launch split by a
+    rendezvous that differs on some node: each launch starts fewer nodes than its nnodes. Information, with
+    the addresses, since replicas that are each started by another file look the same."""
+    findings: list[Finding] = []
+    by_model: dict[tuple[str, str], list[Launch]] = {}
+    for launch in nodes:
+        first = launch.nodes[0]
+        by_model.setdefault((first.framework, _key(first.values.get(MODEL[first.framework]))), []).append(
+            launch
+        )
+    for group in by_model.values():
+        short = [
+            launch
+            for launch in group
+            if (nn := _int(launch.nodes[0].values.get("nnodes"))) is not None and len(launch.nodes) < nn
+        ]
+        if len(group) < 2 or not short:
+            continue
+        first = group[0].nodes[0]
+        names = [n for n in RENDEZVOUS[first.framework] if any(n in x.given for g in group for x in g.nodes)]
+        shown = "; ".join(
+            "server(s) " + ", ".join(str(n.index) for n in launch.nodes) + ": "
+            + ", ".join(f"{name} {_show(launch.nodes[0].values.get(name, '?'))}" for name in names)
+            for launch in group
+        )  # fmt: skip
+        odd = group[1].nodes[0]
+        findings.append(
+            rules.PA_NODES_DISAGREE.finding(
+                f"{len(group)} launches of {_show(first.values.get(MODEL[first.framework]))} meet at "
+                f"different rendezvous ({shown}), and a launch starts fewer nodes than its nnodes here: read "
+                "as separate launches; if they are one, every node must name the same rendezvous",
+                at=odd.at,
+                setting=names[0] if names else None,
+                server=odd.index,
+                severity="info",
+            )
+        )
+    return findings
+
+
+def _assumed(findings: list[Finding], basis: str) -> list[Finding]:
+    """A launch's findings when its grouping rests on an assumption: information, saying what it rests on."""
+    return [
+        replace(f, severity="info", basis="assumed", message=f"{f.message} (assumed one launch: {basis})")
+        for f in findings
+    ]
 
 
 def _show(value: Any) -> str:
@@ -399,13 +535,30 @@ def _gpu_findings(node: NodeStart) -> list[Finding]:
     ]
 
 
+def _steps_cover_launch(found: Sequence[Launch]) -> set[int]:
+    """The starts whose ``srun`` step is one part of a launch started by several steps (``srun -N1 ... &``
+    once per node) that together take its nnodes nodes: a step smaller than ``--nnodes`` is no PA034 there."""
+    covered: set[int] = set()
+    for launch in found:
+        nnodes = {_int(n.values.get("nnodes")) for n in launch.nodes}
+        steps = [n.allocated_nodes for n in launch.nodes if n.allocation_step]
+        if len(launch.nodes) < 2 or len(nnodes) != 1 or len(steps) != len(launch.nodes):
+            continue
+        need = nnodes.pop()
+        if need is not None and sum(s or 0 for s in steps) >= need:
+            covered |= {n.index for n in launch.nodes}
+    return covered
+
+
 def multinode_findings(nodes: Sequence[NodeStart]) -> list[Finding]:
     """PA030-PA036 for every multi-node launch among ``nodes`` (PA036 for any start whose carrier says how
     many GPUs it gets)."""
     findings: list[Finding] = []
+    found = grouped(nodes)
+    stepped = _steps_cover_launch(found)
     for node in nodes:
         findings.extend(_replica_findings(node))
-        srun = _srun_findings(node)
+        srun = [f for f in _srun_findings(node) if not (f.code == "PA034" and node.index in stepped)]
         # with nnodes against the allocation (PA034), the GPUs per node follow from the wrong count
         gpus = [] if any(f.code == "PA034" for f in srun) else _gpu_findings(node)
         for finding in [*gpus, *srun]:
@@ -414,10 +567,11 @@ def multinode_findings(nodes: Sequence[NodeStart]) -> list[Finding]:
             once = finding.code in ("PA034", "PA036")
             if not (once and any(f.code == finding.code and f.message == finding.message for f in findings)):
                 findings.append(finding)
-    for group in launches(nodes):
-        if len(group) > 1:
-            findings.extend(_disagreements(group))
-        findings.extend(_rank_findings(group))
+    for launch in found:
+        group = list(launch.nodes)
+        ours = [*(_disagreements(group) if len(group) > 1 else []), *_rank_findings(group)]
+        findings.extend(ours if launch.basis is None or len(group) < 2 else _assumed(ours, launch.basis))
+    findings.extend(_replicas_note(found))
     return findings
 
 
@@ -432,7 +586,8 @@ def matrix_section(nodes: Sequence[NodeStart]) -> dict[str, Any] | None:
     role or ``server N``) and a row per setting whose value is not the same on every node, with whether
     the nodes must agree on it (PA030) or it differs by design (ranks, ``--headless``, ports)."""
     out = []
-    for group in launches(nodes):
+    for launch in grouped(nodes):
+        group = list(launch.nodes)
         if len(group) < 2:
             continue
         framework = group[0].framework
@@ -449,12 +604,13 @@ def matrix_section(nodes: Sequence[NodeStart]) -> dict[str, Any] | None:
         ):
             if len(set(cells)) > 1:
                 rows.append({"setting": name, "must_agree": name == "image", "values": cells})
-        out.append(
-            {
-                "framework": framework,
-                "servers": [n.index for n in group],
-                "columns": [n.label or f"server {n.index}" for n in group],
-                "rows": rows,
-            }
-        )
+        entry: dict[str, Any] = {
+            "framework": framework,
+            "servers": [n.index for n in group],
+            "columns": [n.label or f"server {n.index}" for n in group],
+            "rows": rows,
+        }
+        if launch.basis is not None:
+            entry["assumed"] = launch.basis  # the grouping rests on the model alone (see ``grouped``)
+        out.append(entry)
     return {"launches": out} if out else None

@@ -19,8 +19,9 @@ if TYPE_CHECKING:
 def carrier_fields(
     server: ServerCommand, step: SrunStep | None, allocation: Allocation | None, neighbours: int = 1
 ) -> dict[str, Any]:
-    """``replicas``, ``replicas_of``, ``gpus_per_node``, ``gpus_from``, ``gpus_shared``, ``carrier_nodes``
-    and ``label`` for ``NodeStart``. ``neighbours``: the servers started in the same pod or task."""
+    """``replicas``, ``replicas_of``, ``gpus_per_node``, ``gpus_from``, ``gpus_shared``, ``carrier_nodes``,
+    ``carrier_group`` and ``label`` for ``NodeStart``. ``neighbours``: the servers started in the same pod
+    or task."""
     out: dict[str, Any] = {}
     per_node = (step.tasks // step.nodes) if step and step.tasks and step.nodes else None
     if allocation is not None and per_node is None:
@@ -40,6 +41,14 @@ def carrier_fields(
             what = "gpu limit" if placement.kind == "DynamoGraphDeployment" else "nvidia.com/gpu limit"
             out["gpus_from"] = f"the pod's {what}{where}"
         out["carrier_nodes"] = placement.nodes
+        # The pods one resource starts as the nodes of one server are one launch whatever address they
+        # name: a LeaderWorkerSet group (its leader and worker templates), a StatefulSet or Indexed Job read
+        # once per ordinal, a Dynamo service's multinode pods. Two such resources are two launches.
+        if placement.kind == "LeaderWorkerSet" or placement.ordinal is not None:
+            out["carrier_group"] = f"{placement.kind} {placement.name}"
+        elif placement.nodes is not None and placement.nodes > 1:
+            resource = f"{placement.kind} {placement.name}"
+            out["carrier_group"] = f"{resource}/{placement.role}" if placement.role else resource
         out["label"] = placement.pod or "/".join(p for p in (placement.name, placement.role) if p)
     on_node = server.env.get("SLURM_GPUS_ON_NODE")
     if step is not None and step.gpus_per_node is not None:

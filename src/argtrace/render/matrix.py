@@ -25,6 +25,9 @@ def render_matrix_section(section: Mapping[str, Any]) -> str:
         columns = [str(c) for c in launch.get("columns") or []]
         servers = ", ".join(str(s) for s in launch.get("servers") or [])
         out.append(f"Multi-node launch ({launch.get('framework')}, servers {servers}): {len(columns)} nodes")
+        if launch.get("assumed"):
+            # grouped by the model alone: its findings are information (layers/multinode.py:grouped)
+            out.append(f"  assumed one launch: {launch['assumed']}")
         rows = launch.get("rows") or []
         if not rows:
             out.append("  every setting is the same on every node")

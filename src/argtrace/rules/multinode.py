@@ -31,7 +31,10 @@ PA_NODES_DISAGREE = Rule(
     correct=_nodes("--tp-size 16 --nnodes 2 --node-rank 0", "--tp-size 16 --nnodes 2 --node-rank 1"),
     exceptions="Settings that differ per node by design are not compared: `--node-rank`, vLLM's "
     "`--data-parallel-start-rank`, `--data-parallel-rank`, `--headless`, `--data-parallel-size-local` "
-    "and the ports.",
+    "and the ports. Starts of one model at different rendezvous are separate launches (replicas, prefill and "
+    "decode groups), not compared; when one of them starts fewer nodes than its `--nnodes` this rule says so "
+    "as information. Nodes grouped by their model alone (a rendezvous that is not known statically) give "
+    "information only, with that basis.",
 )
 
 PA_RANK_REPEATED = Rule(
