@@ -63,6 +63,12 @@ def cli() -> Any:
 REPO = Path(__file__).resolve().parent.parent
 
 
+# pytest-xdist gives its workers COLUMNS=80 (the controller's terminal width); the text reports wrap at
+# COLUMNS, and the tests expect the width of a plain run off a terminal unless they set it themselves.
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    os.environ.pop("COLUMNS", None)
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _resolution_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """The suite's resolutions are stored in a directory of its own, never in the user's cache (which is

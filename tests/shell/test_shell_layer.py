@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import time
 from pathlib import Path
 
 import pytest
@@ -403,19 +401,14 @@ def test_nothing_is_executed(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_ten_megabyte_script_is_linear_and_skips_shellcheck(tmp_path: Path) -> None:
+def test_a_megabyte_script_skips_shellcheck_and_is_evaluated_to_its_end(tmp_path: Path) -> None:
+    """Far above shellcheck's bound (SH015) and still read to the last line. How long it takes is the
+    bench's to say (bench/large_script.py), not a test's: tests never assert on wall-clock time."""
     line = 'X="some value"; echo "$X" >/dev/null\n'
-    body = (
-        "#!/bin/bash\n"
-        + line * (10 * 1024 * 1024 // len(line))
-        + 'python3 -m sglang.launch_server --x "$X"\n'
-    )
-    t0 = time.monotonic()
+    body = "#!/bin/bash\n" + line * (1024 * 1024 // len(line)) + 'python3 -m sglang.launch_server --x "$X"\n'
     r = run(tmp_path, body, shellcheck=True)
-    elapsed = time.monotonic() - t0
     assert only(r, "SH015").severity == "info"
     assert [w.text for w in r.servers[0].argv][-1] == "some value"
-    assert elapsed < float(os.environ.get("ARGTRACE_10MB_BUDGET", "240"))
 
 
 def test_missing_backslash_is_found_in_branches_not_taken(tmp_path: Path) -> None:
