@@ -601,7 +601,7 @@ def analyze_server(
     framework = options.framework or server.framework
     schema, report.framework, schema_findings = decide_server_release(framework, server, options, commands)
     report.findings.extend(schema_findings)
-    process, process_result = describe_process(server, schema, report.framework)
+    process, process_result = describe_process(server, schema, report.framework.source)
     report.process = process
     parser_result = parse_server_args(server, schema)
     separated = separated_flags(server, commands, schema, parser_result)

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from argtrace.frameworks.schema import Schema, schemas_for, version_key
-from argtrace.model import EnvValue, Evidence, Finding, FrameworkInfo, LayerResult, ProcessInfo, ServerCommand
+from argtrace.model import EnvValue, Evidence, Finding, LayerResult, ProcessInfo, ServerCommand
 from argtrace.redact import redact_value
 
 # Caller variables worth showing: the frameworks, CUDA/NCCL/torch, Hugging Face, Python's own.
@@ -83,11 +83,13 @@ def _shown(name: str, value: EnvValue, read_by_framework: frozenset[str]) -> boo
 
 
 def describe_process(
-    server: ServerCommand, schema: Schema, release: FrameworkInfo | None = None
+    server: ServerCommand, schema: Schema, release_source: str | None = None
 ) -> tuple[ProcessInfo, LayerResult]:
-    """The predicted process of one server start, and process-layer findings. ``release`` is how the
-    release was decided (``check.decide_server_release``): once something decided it, an interpreter not
-    found here no longer leaves the release unknown, so PR007 does not say it does."""
+    """The predicted process of one server start, and process-layer findings. ``release_source`` is how
+    the release was decided (``framework.source``): once something decided it, an interpreter not found
+    here no longer leaves the release unknown, and PR007 does not say so."""
+    from argtrace.frameworks.installed import server_interpreter
+
     read = schema.env_var_names
     env = {name: v.value for name, v in sorted(server.env.items()) if _shown(name, v, read)}
     interpreter = server.interpreter
@@ -100,62 +102,48 @@ def describe_process(
     findings.extend(gpu_findings)
     if gpu_section:
         result.sections["gpus"] = gpu_section
-    findings.extend(_interpreter_not_found(server, release))
+    path = server.env.get("PATH")
+    found = server_interpreter(server)
+    if found is None and (server.interpreter or server.entrypoint.endswith(" serve")):
+        from argtrace.remote.host import current_host
+
+        host = current_host()  # argtrace --host: server_interpreter looked on the node
+        here = f"on {host.label}" if host.is_remote else "on this machine"
+        word = server.interpreter or server.entrypoint.split()[0]
+        if path is not None and path.value is None and not path.origin.known:
+            msg = (
+                f"`{word}` is looked up on a PATH not known here ({path.origin.reason or 'unknown'}); the "
+                "framework version it runs could not be read"
+            )
+            severity = "info"
+        elif path is None or path.value is None:
+            msg = (
+                f"the server process gets no PATH, so `{word}` cannot be looked up (bash would say "
+                '"command not found" unless it is a path)'
+            )
+            severity = "warning" if "/" not in word else "info"
+        elif "/" in word:
+            msg = f"`{word}` does not exist {here}; the framework version installed for it could not be read"
+            severity = "info"
+        else:
+            msg = (
+                f"`{word}` is not found on the PATH the server would get {here}; the framework "
+                "version installed there could not be read"
+            )
+            severity = "info"
+        from argtrace.rules import process as rules
+
+        fix: str | None = None  # the rule's: pass --python PATH or --framework-version V
+        decided = release_source not in (None, "none")  # --framework-version, a log, --url, an image tag...
+        if decided and severity == "warning":
+            # the command itself is not found (no PATH at all): still a finding, but not about the release
+            fix = f"give the server a PATH that holds `{word}`, or call it by its full path"
+        if not decided or fix is not None:  # else only the release was at stake, and it is decided
+            findings.append(rules.PR_NO_INTERPRETER.finding(msg, at=server.at, severity=severity, fix=fix))  # type: ignore[arg-type]
     result.sections["process_env"] = {
         "framework_vars": sorted(n for n in server.env if _framework_prefixed(n, schema.framework)),
     }
     return process, result
-
-
-def _interpreter_not_found(server: ServerCommand, release: FrameworkInfo | None) -> list[Finding]:
-    """PR007: the server's interpreter (or console script) is not found here.
-
-    Its only consequence is that the installed release cannot be read, so once anything else decided the
-    release (``--framework-version``, a log, ``--url``/``--pid``, an image tag, a pip line) it is no
-    finding; a server that gets no PATH at all still is (bash would not find the command), with a fix
-    about the PATH instead of the release."""
-    from argtrace.frameworks.installed import server_interpreter
-
-    if server_interpreter(server) is not None or not (
-        server.interpreter or server.entrypoint.endswith(" serve")
-    ):
-        return []
-    from argtrace.remote.host import current_host
-    from argtrace.rules import process as rules
-
-    decided = release is not None and release.source not in (None, "none")
-    path = server.env.get("PATH")
-    host = current_host()  # argtrace --host: server_interpreter looked on the node
-    here = f"on {host.label}" if host.is_remote else "on this machine"
-    word = server.interpreter or server.entrypoint.split()[0]
-    fix: str | None = None
-    if path is not None and path.value is None and not path.origin.known:
-        msg = (
-            f"`{word}` is looked up on a PATH not known here ({path.origin.reason or 'unknown'}); the "
-            "framework version it runs could not be read"
-        )
-        severity = "info"
-    elif path is None or path.value is None:
-        msg = (
-            f"the server process gets no PATH, so `{word}` cannot be looked up (bash would say "
-            '"command not found" unless it is a path)'
-        )
-        severity = "warning" if "/" not in word else "info"
-    elif "/" in word:
-        msg = f"`{word}` does not exist {here}; the framework version installed for it could not be read"
-        severity = "info"
-    else:
-        msg = (
-            f"`{word}` is not found on the PATH the server would get {here}; the framework "
-            "version installed there could not be read"
-        )
-        severity = "info"
-    if decided:
-        if severity != "warning":
-            return []  # only the release was at stake, and something else decided it
-        # the command itself is not found; the release advice would be wrong
-        fix = f"give the server a PATH that holds `{word}`, or call it by its full path"
-    return [rules.PR_NO_INTERPRETER.finding(msg, at=server.at, severity=severity, fix=fix)]  # type: ignore[arg-type]
 
 
 def _framework_prefixed(name: str, framework: str) -> bool:
