@@ -445,10 +445,15 @@ def _unknown_release_finding(
         span = describe_releases(releases, list(index.releases))
         refused.append(f"{framework} {span} {verb} not know {', '.join(missing)}")
     accepted_text = describe_releases(list(accepted), list(index.releases))
+    from argtrace.frameworks.release import image_naming_no_release
+
+    # an official image whose tag names no release (latest, nightly) was seen: say why it does not decide
+    image = image_naming_no_release(framework, server.image)
+    tagless = f"; the tag of image {image} names no release" if image else ""
     message = (
         f"nothing shows which {framework} release runs (no --framework-version, log, installed package, "
-        f"image tag or pip line): analysed as {framework} {decision.analysed_with}, the newest bundled "
-        f"release that accepts every flag and variable of the launch (accepted by {accepted_text})"
+        f"image tag or pip line{tagless}): analysed as {framework} {decision.analysed_with}, the newest "
+        f"bundled release that accepts every flag and variable of the launch (accepted by {accepted_text})"
     )
     if refused:
         message += "; " + "; ".join(refused)
@@ -604,7 +609,7 @@ def analyze_server(
     framework = options.framework or server.framework
     schema, report.framework, schema_findings = decide_server_release(framework, server, options, commands)
     report.findings.extend(schema_findings)
-    process, process_result = describe_process(server, schema)
+    process, process_result = describe_process(server, schema, report.framework.source)
     report.process = process
     parser_result = parse_server_args(server, schema)
     if chosen is not None:
@@ -616,12 +621,14 @@ def analyze_server(
     after = [resolution_layer(server, schema, parsed, options)] if options.resolve else []
     for result in after:
         resolution = result.sections.get("resolution") or {}
-        if resolution.get("status") in ("ok", "raised") and report.framework.source not in _OBSERVED_OR_NONE:
-            # The framework's own code ran: the effective values come from it, not from a schema.
-            source: FrameworkSource = (
-                "resolver-env"
-                if str(resolution.get("interpreter", "")).startswith("resolver-env")
-                else "installed"
+        if resolution.get("status") in ("ok", "raised"):
+            # The framework's own code ran; the source still says what decided the release (an image tag
+            # is not relabelled resolver-env: that is how the release was checked, not why it was chosen).
+            from argtrace.frameworks.release import source_after_resolution
+
+            interpreter = str(resolution.get("interpreter", ""))
+            source: FrameworkSource | None = source_after_resolution(
+                report.framework.source, interpreter, kept=_OBSERVED_OR_NONE
             )
             report.framework = replace(report.framework, source=source)
     results = [as_fields(r, schema) for r in (*before, process_result, parser_result, separated, *after)]

@@ -3,12 +3,14 @@
 The order, strongest first: the release the user names (``--framework-version``); what actually ran (a
 ``--log``'s version line, ``/server_info``, a ``run`` capture); what is installed for the server's
 interpreter (``frameworks/installed.py``, read from its site-packages); the container image's tag
-(``lmsysorg/sglang:v0.5.10.post1``, ``vllm/vllm-openai:v0.11.0``; ``latest`` is the newest bundled); a
-``pip install sglang==X`` / ``uv pip install`` line in the script. A requested release that the evidence
-contradicts is a warning. With no evidence at all, the version is unknown: the analysis uses the newest
-bundled release whose parser accepts every flag and variable of the launch (``accepted_by``, read from the
-generated flag -> releases index, ``release_index.py``), and findings that hold only on some releases say
-so instead of pretending to know which one runs.
+(``lmsysorg/sglang:v0.5.10.post1``, ``vllm/vllm-openai:v0.11.0``; ``latest``, no tag or ``nightly`` name no
+release: they are no evidence, and PR011 says the tag was seen); a ``pip install sglang==X`` / ``uv pip
+install`` line in the script. A requested release that the evidence contradicts is a warning. The source
+that decided the release stays the reported source after the framework's own resolution ran
+(:func:`source_after_resolution`). With no evidence at all, the version is unknown: the analysis uses the
+newest bundled release whose parser accepts every flag and variable of the launch (``accepted_by``, read
+from the generated flag -> releases index, ``release_index.py``), and findings that hold only on some
+releases say so instead of pretending to know which one runs.
 """
 
 from __future__ import annotations
@@ -47,9 +49,29 @@ class ReleaseEvidence:
         return f"{self.text}{where}"
 
 
-def release_from_image(framework: str, image: str | None, bundled: Sequence[str]) -> str | None:
-    """The release an official image tag names; ``latest`` (or no tag) is the newest bundled; other tags
-    (``nightly``, a digest, an unofficial image) tell nothing."""
+def release_from_image(framework: str, image: str | None, bundled: Sequence[str] = ()) -> str | None:
+    """The release an official image tag names; other tags (``latest``, no tag, ``nightly``, a digest) and
+    unofficial images tell nothing. ``latest`` is whatever was pushed last when the node pulled it, not
+    the newest release argtrace bundles, so it is no evidence (``bundled`` is kept for callers)."""
+    del bundled
+    tag = _official_tag(framework, image)
+    if not tag:
+        return None
+    match = _TAG_RELEASE.match(tag)
+    return match.group("version") if match else None
+
+
+def image_naming_no_release(framework: str, image: str | None) -> str | None:
+    """``image`` when it is the framework's official image but its tag names no release (``latest``, no
+    tag, ``nightly``): the unknown-release finding says the image was seen and why it does not decide."""
+    tag = _official_tag(framework, image)
+    if tag is None or (tag and _TAG_RELEASE.match(tag)):
+        return None
+    return image
+
+
+def _official_tag(framework: str, image: str | None) -> str | None:
+    """The tag of an official image of ``framework`` (``""`` for none), ``None`` for any other image."""
     if not image:
         return None
     name = image.split("@", 1)[0]
@@ -61,10 +83,7 @@ def release_from_image(framework: str, image: str | None, bundled: Sequence[str]
         parts = parts[1:]  # a registry host: docker.io/lmsysorg/sglang
     if "/".join(parts).lower() not in _IMAGES.get(framework, ()):
         return None
-    if tag in ("", "latest"):
-        return bundled[-1] if bundled else None
-    match = _TAG_RELEASE.match(tag)
-    return match.group("version") if match else None
+    return tag
 
 
 def releases_from_install_lines(
@@ -146,3 +165,19 @@ def decide_release(
 
 # Evidence sources, strongest first.
 _ORDER: tuple[FrameworkSource, ...] = ("live", "process", "run", "log", "installed", "image", "pip-line")
+EVIDENCE_SOURCES: frozenset[FrameworkSource] = frozenset(_ORDER)
+
+
+def source_after_resolution(
+    source: FrameworkSource | None, interpreter: str, kept: Iterable[str] = ()
+) -> FrameworkSource | None:
+    """The release's source once the framework's own resolution ran in ``interpreter`` (its label,
+    ``resolver-env sglang==X`` or ``--python P``).
+
+    A source that says how the release was decided (every evidence source, ``none``, and ``kept``) stays:
+    the resolver environment is how the release was checked, not why it was chosen. Only a release the
+    user named (``bundled-schema``, the schema the name selects) becomes the code that ran for it,
+    ``resolver-env`` or ``installed``, as the JSON contract has always said."""
+    if source is None or source == "none" or source in EVIDENCE_SOURCES or source in set(kept):
+        return source
+    return "resolver-env" if interpreter.startswith("resolver-env") else "installed"

@@ -83,8 +83,12 @@ def _shown(name: str, value: EnvValue, read_by_framework: frozenset[str]) -> boo
     return name in READ_NAMES or name in read_by_framework or name.startswith(READ_PREFIXES)
 
 
-def describe_process(server: ServerCommand, schema: Schema) -> tuple[ProcessInfo, LayerResult]:
-    """The predicted process of one server start, and process-layer findings."""
+def describe_process(
+    server: ServerCommand, schema: Schema, release_source: str | None = None
+) -> tuple[ProcessInfo, LayerResult]:
+    """The predicted process of one server start, and process-layer findings. ``release_source`` is how
+    the release was decided (``framework.source``): once something decided it, an interpreter not found
+    here no longer leaves the release unknown, and PR007 does not say so."""
     from argtrace.frameworks.installed import server_interpreter
 
     read = schema.env_var_names
@@ -147,7 +151,13 @@ def describe_process(server: ServerCommand, schema: Schema) -> tuple[ProcessInfo
             severity = "info"
         from argtrace.rules import process as rules
 
-        findings.append(rules.PR_NO_INTERPRETER.finding(msg, at=server.at, severity=severity))  # type: ignore[arg-type]
+        fix: str | None = None  # the rule's: pass --python PATH or --framework-version V
+        decided = release_source not in (None, "none")  # --framework-version, a log, --url, an image tag...
+        if decided and severity == "warning":
+            # the command itself is not found (no PATH at all): still a finding, but not about the release
+            fix = f"give the server a PATH that holds `{word}`, or call it by its full path"
+        if not decided or fix is not None:  # else only the release was at stake, and it is decided
+            findings.append(rules.PR_NO_INTERPRETER.finding(msg, at=server.at, severity=severity, fix=fix))  # type: ignore[arg-type]
     result.sections["process_env"] = {
         "framework_vars": sorted(n for n in server.env if _framework_prefixed(n, schema.framework)),
     }

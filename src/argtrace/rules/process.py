@@ -108,7 +108,9 @@ PR_NO_INTERPRETER = Rule(
     severity="info",
     title="Interpreter not found here",
     rationale="The server's python (or console script) is not on the PATH the process would get on this "
-    "machine, so the installed framework version could not be read; the newest bundled schema is used.",
+    "machine, so the installed framework version could not be read, and nothing else (--framework-version, "
+    "a log, --url, --pid, an image tag, a pip line) shows the release: it is unknown (PR011). Once anything "
+    "else decides the release, this is no finding, unless the server gets no PATH at all.",
     fix="pass --python PATH or --framework-version V",
     example=_c("/nonexistent/venv/bin/python -m sglang.launch_server --model-path /m", ()),
     correct=_c(_SG),
