@@ -810,7 +810,7 @@ def test_vllm_serve_checks_refuse_auto_tool_choice_without_a_known_parser() -> N
     assert res["status"] == "raised" and res["at"] == "vllm/entrypoints/common/cli_args.py:620"
     assert res["exception"]["type"] == "KeyError"
     assert res["exception"]["message"].startswith("'invalid tool call parser: nope (chose from { ")
-    assert " hermes," in res["exception"]["message"]
+    assert ",hermes," in res["exception"]["message"]
     assert [(s["name"], s["status"]) for s in res["steps"]][1:3] == [
         ("validate_parsed_serve_args", "ran"),
         ("validate_api_server_args", "raised"),
