@@ -309,3 +309,21 @@ def test_under_a_latest_image_a_finding_that_depends_on_the_release_rests_on_an_
         "            rests on an assumption: sglang 0.5.19 (pass --framework-version)"
         in text_out.stdout.splitlines()
     )
+
+
+def test_a_runner_tools_pr007_is_gone_once_the_release_is_decided() -> None:
+    """``uv run``: the interpreter is the environment uv selects, so the release there is unknown until
+    evidence names it; then the finding would be wrong advice."""
+    command = "uv run -m sglang.launch_server --model-path /m"
+    unknown = check("--no-resolve", "-c", command)
+    assert findings(unknown, "PR007") == [
+        (
+            "info",
+            "static",
+            "`python -m sglang.launch_server` runs in the environment `uv run` selects, not the one PATH "
+            "finds here; the framework release installed there is unknown (not read)",
+            "pass --python PATH or --framework-version V",
+        )
+    ]
+    named = check("--no-resolve", "--framework-version", "0.5.10.post1", "-c", command)
+    assert findings(named, "PR007") == []

@@ -109,7 +109,8 @@ def describe_process(
         result.sections["gpus"] = gpu_section
     path = server.env.get("PATH")
     found = server_interpreter(server)
-    if found is None and server.runner is not None:
+    if found is None and server.runner is not None and release_source in (None, "none"):
+        # only the release is at stake there: once evidence decided it, the finding would be wrong advice
         from argtrace.rules import process as rules
 
         word = server.interpreter or server.entrypoint.split()[0]
@@ -122,7 +123,11 @@ def describe_process(
                 at=server.at,
             )
         )
-    elif found is None and (server.interpreter or server.entrypoint.endswith(" serve")):
+    elif (
+        found is None
+        and server.runner is None
+        and (server.interpreter or server.entrypoint.endswith(" serve"))
+    ):
         from argtrace.remote.host import current_host
 
         host = current_host()  # argtrace --host: server_interpreter looked on the node
