@@ -147,6 +147,19 @@ def merge_release(store: dict[str, Any], version: str, sites: list[dict[str, Any
     store["sites"].sort(key=lambda s: (s["f"], s["fn"], json.dumps(s["p"])))
 
 
+def merge_store(store: dict[str, Any], other: dict[str, Any]) -> None:
+    """Add every release of ``other`` (a store file of the same framework written by another run, e.g. in
+    parallel) to ``store``, exactly as if its wheels had been indexed into it."""
+    per_release: dict[str, list[dict[str, Any]]] = {v: [] for v in other["releases"]}
+    for entry in other["sites"]:
+        base = {k: v for k, v in entry.items() if k != "at"}
+        for version, lines in entry["at"].items():
+            per_release[version].extend(base | {"l": line} for line in lines)
+    for version, sites in per_release.items():
+        merge_release(store, version, sites)
+        store["releases"][version] = other["releases"][version]
+
+
 def write_store(store: dict[str, Any], out_dir: Path) -> Path:
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / f"{store['framework']}.json.gz"
@@ -174,10 +187,18 @@ def main(argv: list[str] | None = None) -> int:
         metavar="DIR",
         help="where gen_schemas.py --overlay unpacked wheels (DIR/<fw>-<ver>/argtrace-wheel.json)",
     )
+    parser.add_argument(
+        "--merge",
+        action="append",
+        type=Path,
+        default=[],
+        metavar="STORE",
+        help="add the releases of another <framework>.json.gz (written by a parallel run with --out)",
+    )
     parser.add_argument("--drop", action="append", default=[], metavar="FRAMEWORK==VERSION")
     parser.add_argument("--out", type=Path, default=MESSAGE_DIR, help=f"default: {MESSAGE_DIR}")
     args = parser.parse_args(argv)
-    if not args.targets and not args.drop:
+    if not args.targets and not args.drop and not args.merge:
         parser.error("give FRAMEWORK==VERSION or a wheel path")
     dirs = [*args.wheel_dir, *default_wheel_dirs()]
     stores: dict[str, dict[str, Any]] = {}
@@ -185,6 +206,11 @@ def main(argv: list[str] | None = None) -> int:
         framework, _, version = item.partition("==")
         store = stores.setdefault(framework, load_store(framework, args.out))
         drop_release(store, version)
+    for other_path in args.merge:
+        other = json.loads(gzip.decompress(other_path.read_bytes()))
+        store = stores.setdefault(other["framework"], load_store(other["framework"], args.out))
+        merge_store(store, other)
+        log(f"merged {', '.join(other['releases'])} from {other_path}")
     for target in args.targets:
         framework, version, wheel = resolve_target(target, dirs, args.download, args.unpacked)
         started = time.monotonic()

@@ -97,3 +97,39 @@ def test_an_unpacked_wheel_gives_the_wheels_sites(tiny_release: tuple[Path, Path
     from_dir = message_index.index_unpacked(root, "vllm")
     assert from_dir == message_index.index_wheel(str(wheel), "vllm")
     assert [(s["f"], s["x"]) for s in from_dir] == [("vllm/a/c.py", "warning"), ("vllm/b.py", "ValueError")]
+
+
+def _gen_messages() -> Any:
+    import importlib.util
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    spec = importlib.util.spec_from_file_location("gen_messages", root / "scripts" / "gen_messages.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["gen_messages"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_two_message_stores_written_apart_merge_into_the_one_store() -> None:
+    """gen_messages --merge: the bundled vLLM store split by release and merged back is the same store."""
+    import copy
+
+    from argtrace.resolver.message_store import MESSAGE_DIR
+
+    gen = _gen_messages()
+    whole = gen.load_store("vllm", MESSAGE_DIR)
+    releases = list(whole["releases"])
+    assert len(releases) >= 2
+    first, rest = copy.deepcopy(whole), copy.deepcopy(whole)
+    for version in releases[1:]:
+        gen.drop_release(first, version)
+    gen.drop_release(rest, releases[0])
+    gen.merge_store(first, rest)
+    assert list(first["releases"]) == releases
+    # the same sites with the same lines per release; sites equal in (file, function, parts) may come in
+    # another order (merge_release's sort key), which no lookup depends on
+    canonical = [json.dumps(s, sort_keys=True) for s in first["sites"]]
+    assert sorted(canonical) == sorted(json.dumps(s, sort_keys=True) for s in whole["sites"])
+    assert len(canonical) == len(whole["sites"])

@@ -39,6 +39,7 @@ NEVER = frozenset(
         "oneccl_bindings_for_pytorch",
         "transformers_neuronx",
         "neuronx_distributed",
+        "neuronx_distributed_inference",  # vLLM 0.9 probes it for its Neuron platform
         "torch_neuronx",
         "habana_frameworks",
         "vllm_hpu_extension",
