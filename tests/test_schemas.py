@@ -176,4 +176,6 @@ def test_seed_error_raise_site_in_0_5_10() -> None:
 
 def test_bundled_data_is_modest() -> None:
     total = sum(p.stat().st_size for p in DATA.rglob("*.json"))
-    assert total < 4_000_000, total  # 20 releases in shared storage (issue 15): about 3.5 MB
+    # 20 releases in shared storage (issue 15): about 3.5 MB; 31 (vLLM 0.12-0.19, 0.26-0.29 added, with
+    # raise sites for every vLLM release stored shared too): 4.3 MB
+    assert total < 7_000_000, total
