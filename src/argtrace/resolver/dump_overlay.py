@@ -141,6 +141,27 @@ def _probe_find_spec(name: str, package: str | None = None) -> importlib.machine
     return spec
 
 
+def _let_the_release_register_its_configs() -> None:
+    """vLLM 0.9 registers configuration classes under names (``AutoConfig.register("aimv2", ...)``) that
+    the environment's newer transformers already ships, which raises at import ("'aimv2' is already used by
+    a Transformers config"). Over that environment the release's own registration stands, as it did with
+    the transformers it was built for (``exist_ok=True``). Only the registration is changed, nothing the
+    parser reads."""
+    try:
+        from transformers.models.auto import configuration_auto
+    except Exception:  # no transformers, or one without this class: nothing to adapt
+        return
+    mapping = getattr(configuration_auto, "_LazyConfigMapping", None)
+    real = getattr(mapping, "register", None)
+    if mapping is None or real is None:
+        return
+
+    def register(self: Any, key: str, value: Any, exist_ok: bool = False) -> None:
+        real(self, key, value, exist_ok=True)
+
+    mapping.register = register
+
+
 def main() -> int:
     here = os.path.dirname(os.path.abspath(__file__))
     sys.path.insert(0, here)
@@ -172,6 +193,8 @@ def main() -> int:
         real_exit(code)
 
     os._exit = finish  # type: ignore[assignment]
+    if framework == "vllm":
+        _let_the_release_register_its_configs()
     return dump_parser.main([framework, "--out", out])
 
 
