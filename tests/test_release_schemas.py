@@ -255,3 +255,17 @@ def test_from_0_10_the_module_entry_point_has_the_serve_parser() -> None:
         )
         assert "lacks" not in module
         assert parse_exit("vllm", version, ["m"], MODULE) == (0, None)
+
+
+def test_check_of_an_old_module_launch_finds_no_missing_model_tag() -> None:
+    """End to end: `check` of the 0.6-era launch form, the module with --model, raises nothing about
+    model_tag (PA020 follows the entry point's parser too), and --swap-space is known there."""
+    from .conftest import REPO, run_cli
+
+    command = f"python -m {MODULE} --model /m --swap-space 4"
+    result = run_cli(
+        ["check", "--no-resolve", "--format", "json", "--framework-version", "0.6.6.post1", "-c", command],
+        cwd=REPO,
+    )
+    codes = sorted(f["code"] for f in result.json["findings"])
+    assert codes == ["PA024"], result.json["findings"]  # only: 0.18.1 no longer accepts --swap-space
