@@ -112,6 +112,7 @@ def _gen_messages() -> Any:
     return module
 
 
+@pytest.mark.slow
 def test_two_message_stores_written_apart_merge_into_the_one_store() -> None:
     """gen_messages --merge: the bundled vLLM store split by release and merged back is the same store."""
     import copy
