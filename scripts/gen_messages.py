@@ -5,13 +5,16 @@
     python scripts/gen_messages.py vllm==0.11.0 --wheel-dir /tmp/w  # or in another directory
     python scripts/gen_messages.py vllm==0.11.0 --download /tmp/w   # pip download it there first
     python scripts/gen_messages.py /path/to/vllm-0.11.0-cp38-abi3-manylinux1_x86_64.whl
+    python scripts/gen_messages.py vllm==0.15.1 --unpacked /tmp/argtrace-wheels  # an unpacked wheel
     python scripts/gen_messages.py --drop sglang==0.5.19          # forget a release
 
 The wheel (a zip) is read directly: each ``.py`` file of the package is parsed with ``ast`` (never
 imported, never unpacked, no source copied) by ``argtrace.resolver.message_index``. The release's sites
 are merged into ``src/argtrace/frameworks/data/messages/<framework>.json.gz``: one file per framework, a
 site shared by several releases stored once with its line in each (``at``), so a new release costs only
-what it changed. Nothing in those files is typed by hand.
+what it changed. Nothing in those files is typed by hand. ``--unpacked DIR`` reads a release from the
+directory ``scripts/gen_schemas.py --overlay`` unpacked its wheel into (``DIR/<fw>-<ver>``, with the wheel's
+name and sha256 in ``argtrace-wheel.json``): the same ``.py`` files, the same sites, no second download.
 """
 
 from __future__ import annotations
@@ -63,13 +66,26 @@ def download(framework: str, version: str, dest: Path) -> Path:
         raise SystemExit(str(exc)) from None
 
 
-def resolve_target(target: str, dirs: list[Path], download_dir: Path | None) -> tuple[str, str, Path]:
-    """(framework, version, wheel) for ``FRAMEWORK==VERSION`` or a wheel path."""
+UNPACKED_NOTE = "argtrace-wheel.json"  # schema_gen.WHEEL_NOTE (not imported: it pulls in the resolver)
+
+
+def find_unpacked(framework: str, version: str, dirs: list[Path]) -> Path | None:
+    for folder in dirs:
+        if (folder / f"{framework}-{version}" / UNPACKED_NOTE).is_file():
+            return folder / f"{framework}-{version}"
+    return None
+
+
+def resolve_target(
+    target: str, dirs: list[Path], download_dir: Path | None, unpacked: list[Path] | None = None
+) -> tuple[str, str, Path]:
+    """(framework, version, wheel) for ``FRAMEWORK==VERSION`` or a wheel path; the "wheel" is a directory
+    when the release is found unpacked in ``unpacked`` (and not as a wheel in ``dirs``)."""
     if "==" in target:
         framework, _, version = target.partition("==")
         if framework not in FRAMEWORKS:
             raise SystemExit(f"{target}: the framework is one of {', '.join(FRAMEWORKS)}")
-        wheel = find_wheel(framework, version, dirs)
+        wheel = find_wheel(framework, version, dirs) or find_unpacked(framework, version, unpacked or [])
         if wheel is None and download_dir is not None:
             wheel = download(framework, version, download_dir)
         if wheel is None:
@@ -131,6 +147,19 @@ def merge_release(store: dict[str, Any], version: str, sites: list[dict[str, Any
     store["sites"].sort(key=lambda s: (s["f"], s["fn"], json.dumps(s["p"])))
 
 
+def merge_store(store: dict[str, Any], other: dict[str, Any]) -> None:
+    """Add every release of ``other`` (a store file of the same framework written by another run, e.g. in
+    parallel) to ``store``, exactly as if its wheels had been indexed into it."""
+    per_release: dict[str, list[dict[str, Any]]] = {v: [] for v in other["releases"]}
+    for entry in other["sites"]:
+        base = {k: v for k, v in entry.items() if k != "at"}
+        for version, lines in entry["at"].items():
+            per_release[version].extend(base | {"l": line} for line in lines)
+    for version, sites in per_release.items():
+        merge_release(store, version, sites)
+        store["releases"][version] = other["releases"][version]
+
+
 def write_store(store: dict[str, Any], out_dir: Path) -> Path:
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / f"{store['framework']}.json.gz"
@@ -150,10 +179,26 @@ def main(argv: list[str] | None = None) -> int:
         "--wheel-dir", action="append", type=Path, default=[], help="where to look for wheels"
     )
     parser.add_argument("--download", type=Path, metavar="DIR", help="pip download a missing wheel into DIR")
+    parser.add_argument(
+        "--unpacked",
+        action="append",
+        type=Path,
+        default=[],
+        metavar="DIR",
+        help="where gen_schemas.py --overlay unpacked wheels (DIR/<fw>-<ver>/argtrace-wheel.json)",
+    )
+    parser.add_argument(
+        "--merge",
+        action="append",
+        type=Path,
+        default=[],
+        metavar="STORE",
+        help="add the releases of another <framework>.json.gz (written by a parallel run with --out)",
+    )
     parser.add_argument("--drop", action="append", default=[], metavar="FRAMEWORK==VERSION")
     parser.add_argument("--out", type=Path, default=MESSAGE_DIR, help=f"default: {MESSAGE_DIR}")
     args = parser.parse_args(argv)
-    if not args.targets and not args.drop:
+    if not args.targets and not args.drop and not args.merge:
         parser.error("give FRAMEWORK==VERSION or a wheel path")
     dirs = [*args.wheel_dir, *default_wheel_dirs()]
     stores: dict[str, dict[str, Any]] = {}
@@ -161,13 +206,24 @@ def main(argv: list[str] | None = None) -> int:
         framework, _, version = item.partition("==")
         store = stores.setdefault(framework, load_store(framework, args.out))
         drop_release(store, version)
+    for other_path in args.merge:
+        other = json.loads(gzip.decompress(other_path.read_bytes()))
+        store = stores.setdefault(other["framework"], load_store(other["framework"], args.out))
+        merge_store(store, other)
+        log(f"merged {', '.join(other['releases'])} from {other_path}")
     for target in args.targets:
-        framework, version, wheel = resolve_target(target, dirs, args.download)
+        framework, version, wheel = resolve_target(target, dirs, args.download, args.unpacked)
         started = time.monotonic()
-        sites = message_index.index_wheel(str(wheel), framework)
+        if wheel.is_dir():
+            note = json.loads((wheel / UNPACKED_NOTE).read_text(encoding="utf-8"))
+            sites = message_index.index_unpacked(wheel, framework)
+            name, digest = str(note["wheel"]), str(note["wheel_sha256"])
+        else:
+            sites = message_index.index_wheel(str(wheel), framework)
+            name, digest = wheel.name, sha256(wheel)
         store = stores.setdefault(framework, load_store(framework, args.out))
         merge_release(store, version, sites)
-        store["releases"][version] = {"wheel": wheel.name, "sha256": sha256(wheel), "sites": len(sites)}
+        store["releases"][version] = {"wheel": name, "sha256": digest, "sites": len(sites)}
         took = time.monotonic() - started
         log(f"{framework} {version}: {len(sites)} sites from {wheel.name} in {took:.0f} s")
     for store in stores.values():

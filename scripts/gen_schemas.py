@@ -119,7 +119,11 @@ AST_CORE_FLAGS = ("--model-path", "--port", "--tp-size", "--mem-fraction-static"
 def raise_index_for(
     framework: str, version: str, manifest: environments.Manifest, source: str
 ) -> dict[str, Any]:
-    site = environments.site_packages(Path(manifest.path))
+    return raise_index_in(framework, version, environments.site_packages(Path(manifest.path)), source)
+
+
+def raise_index_in(framework: str, version: str, site: Path, source: str) -> dict[str, Any]:
+    """The raise-site index of the release installed (or unpacked, for an overlay release) under ``site``."""
     modules = ast_index.resolution_modules(framework, site)
     return {
         "format": FORMAT,
@@ -160,7 +164,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--raise-sites-only",
         action="store_true",
-        help="only re-extract the raise-site indexes (AST of existing environments; no dumper run)",
+        help="only re-extract the raise-site indexes (AST of the own environment, or of the unpacked wheel "
+        "under --unpacked for an overlay/AST release; no dumper run), then store them shared",
     )
     ap.add_argument(
         "--overlay",
@@ -203,21 +208,32 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     targets = [environments.parse_spec(s) for s in args.specs] or list(BUNDLED)
     total = 0
+    from argtrace.resolver import raise_store
+
     if args.raise_sites_only:
+        own = set(BUNDLED)
         for framework, version in targets:
-            manifest = environments.build_environment(framework, version, progress=log)
             schema = json.loads((args.out / "schemas" / f"{framework}-{version}.json").read_text())
-            total += write_json(
-                args.out / "raise_sites" / f"{framework}-{version}.json",
-                raise_index_for(framework, version, manifest, schema["source"]),
-            )
-        log(f"wrote {total / 1e6:.2f} MB")
+            if (framework, version) in own:
+                manifest = environments.build_environment(framework, version, progress=log)
+                index = raise_index_for(framework, version, manifest, schema["source"])
+            else:  # a release bundled by overlay or AST: its unpacked wheel (reused, else downloaded)
+                args.unpacked.mkdir(parents=True, exist_ok=True)
+                unpacked = schema_gen.fetch_unpacked(framework, version, args.unpacked, log)
+                index = raise_index_in(framework, version, unpacked, schema["source"])
+            log(f"{framework}=={version}: {len(index['sites'])} raise sites")
+            write_json(args.out / "raise_sites" / f"{framework}-{version}.json", index)
+        for framework in sorted({fw for fw, _ in targets}):  # what releases share, once
+            total += raise_store.pack(args.out / "raise_sites", framework)
+        log(f"raise sites of {', '.join(sorted({fw for fw, _ in targets}))}: {total / 1e6:.2f} MB")
         return 0
     for framework, version in targets:
         schema, raise_index = schema_for(framework, version)
         total += write_json(args.out / "schemas" / f"{framework}-{version}.json", schema)
         total += write_json(args.out / "raise_sites" / f"{framework}-{version}.json", raise_index)
-    log(f"wrote {total / 1e6:.2f} MB")
+    for framework in sorted({fw for fw, _ in targets}):
+        raise_store.pack(args.out / "raise_sites", framework)
+    log(f"wrote {total / 1e6:.2f} MB (before the shared storage)")
     return 0
 
 

@@ -93,7 +93,7 @@ def test_version() -> None:
 
 def test_a_removed_flag_is_certain_only_for_a_known_version(tmp_path: Path) -> None:
     # No vLLM for this interpreter and no other evidence: the release is unknown, the launch is analysed as
-    # the newest bundled release that accepts it (0.11.0 still has --swap-space), and PR011 says which
+    # the newest bundled release that accepts it (0.17.1 is the last with --swap-space), and PR011 says which
     # release would refuse it; with the release named it is the error the server would give.
     python = tmp_path / "python3"
     python.symlink_to("/bin/true")  # an interpreter with no vllm: the version cannot be read
@@ -103,22 +103,25 @@ def test_a_removed_flag_is_certain_only_for_a_known_version(tmp_path: Path) -> N
         "name": "vllm",
         "version": None,
         "source": "none",
-        "analysed_with": "0.11.0",
-        "accepted_by": ["0.11.0"],
+        "analysed_with": "0.17.1",
+        "accepted_by": [
+            *("0.6.6.post1", "0.7.3", "0.8.5.post1", "0.9.2", "0.10.2", "0.11.0", "0.11.2"),
+            *("0.12.0", "0.13.0", "0.14.1", "0.15.1", "0.16.0", "0.17.1"),
+        ],
     }
     assert [f["code"] for f in unknown.json["findings"] if f["severity"] != "info"] == []
     [finding] = [f for f in unknown.json["findings"] if f["code"] == "PR011"]
     assert finding["message"] == (
         "nothing shows which vllm release runs (no --framework-version, log, installed package, image tag or "
-        "pip line): analysed as vllm 0.11.0, the newest bundled release that accepts every flag and variable "
-        "of the launch (accepted by 0.11.0); vllm 0.20.2-0.33.0 do not know --swap-space"
+        "pip line): analysed as vllm 0.17.1, the newest bundled release that accepts every flag and variable "
+        "of the launch (accepted by 0.6.6.post1-0.17.1); vllm 0.18.1-0.33.0 do not know --swap-space"
     )
     assert unknown.status == 0
     named = run_cli(
         ["check", "--no-resolve", "--format", "json", "--framework-version", "0.33.0", "-c", command]
     )
     [finding] = [f for f in named.json["findings"] if f["code"] == "PA003"]
-    flagged = "--swap-space was accepted up to vllm 0.11.0 but vllm 0.33.0 does not know it: the server "
+    flagged = "--swap-space was accepted up to vllm 0.17.1 but vllm 0.33.0 does not know it: the server "
     flagged += 'refuses to start ("unrecognized arguments", exit 2)'
     assert (finding["severity"], finding["message"], finding["basis"]) == ("error", flagged, "schema")
     assert named.json["framework"] == {"name": "vllm", "version": "0.33.0", "source": "bundled-schema"}

@@ -63,8 +63,10 @@ def test_every_bundled_release_is_covered() -> None:
         *("0.5.19", "0.5.20", "0.5.21", "0.5.22", "0.5.23"),
     ]
     assert VLLM == [
-        *("0.11.0", "0.20.2", "0.21.0", "0.22.1", "0.23.0", "0.24.0", "0.25.1"),
-        *("0.30.0", "0.31.0", "0.32.0", "0.33.0"),
+        *("0.6.6.post1", "0.7.3", "0.8.5.post1", "0.9.2", "0.10.2"),
+        *("0.11.0", "0.11.2", "0.12.0", "0.13.0", "0.14.1", "0.15.1", "0.16.0", "0.17.1", "0.18.1", "0.19.1"),
+        *("0.20.2", "0.21.0", "0.22.1", "0.23.0", "0.24.0", "0.25.1"),
+        *("0.26.0", "0.27.1", "0.28.0", "0.29.0", "0.30.0", "0.31.0", "0.32.0", "0.33.0"),
     ]
 
 
@@ -93,12 +95,25 @@ def test_vllm_parallel_flags_are_named_by_their_engine_args_fields(version: str)
         "--enable-expert-parallel"
     )
     got = named(check(version, command))
-    assert {k: got[k] for k in got if k.endswith("_parallel_size") or k == "enable_expert_parallel"} == {
+    expected = {
         "tensor_parallel_size": ("tensor_parallel_size", "--tensor-parallel-size", 2),
         "pipeline_parallel_size": ("pipeline_parallel_size", "--pipeline-parallel-size", 2),
         "data_parallel_size": ("data_parallel_size", "--data-parallel-size", 2),
         "enable_expert_parallel": ("enable_expert_parallel", "--enable-expert-parallel", True),
     }
+    from argtrace.frameworks.schema import load_schema
+
+    schema = load_schema("vllm", version)
+    for name, (_dest, flag, _value) in list(expected.items()):
+        if schema.option(flag) is None:  # 0.6-0.7 have no data or expert parallelism: an unknown flag
+            expected[name] = (None, flag, None)
+    assert {
+        k: got[k] for k in got if k.endswith("_parallel_size") or k == "enable_expert_parallel"
+    } == expected
+    unknown = [k for k, (dest, _, _) in expected.items() if dest is None]
+    assert unknown == (
+        ["data_parallel_size", "enable_expert_parallel"] if version in ("0.6.6.post1", "0.7.3") else []
+    )
 
 
 def test_field_names_cover_every_bundled_release_of_both_frameworks() -> None:

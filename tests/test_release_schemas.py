@@ -142,7 +142,9 @@ def test_installed_size_stays_small() -> None:
     assert total < 12_000_000, total
 
 
-def parse_exit(framework: str, version: str, argv: list[str]) -> tuple[int, str | None]:
+def parse_exit(
+    framework: str, version: str, argv: list[str], entrypoint: str | None = None
+) -> tuple[int, str | None]:
     """argtrace's rebuilt parser of one release on the words after the entry point: (exit status, error)."""
     from argtrace.frameworks import sglang, vllm
     from argtrace.layers.parser import run_parser
@@ -150,7 +152,7 @@ def parse_exit(framework: str, version: str, argv: list[str]) -> tuple[int, str 
     from .parser.helpers import server
 
     schema = load_schema(framework, version)
-    entrypoint = "sglang.launch_server" if framework == "sglang" else "vllm serve"
+    entrypoint = entrypoint or ("sglang.launch_server" if framework == "sglang" else "vllm serve")
     srv = server(argv, entrypoint=entrypoint)
     prepared = (sglang if framework == "sglang" else vllm).prepare_argv(srv, schema)
     if prepared.fatal:
@@ -181,3 +183,89 @@ def test_a_range_flag_is_accepted_inside_its_range_and_rejected_outside(version:
     else:
         assert status == 2
         assert error == f"unrecognized arguments: {RANGE_FLAG} auto"
+
+
+# A vLLM flag of a range of releases only, the releases read from the bundled schemas (not typed here):
+# --swap-space (CPU swap space per GPU) from the oldest bundled release until vLLM dropped it.
+VLLM_RANGE_FLAG = "--swap-space"
+VLLM = tuple(bundled_versions("vllm", include_user=False))
+
+
+def vllm_releases_knowing(flag: str) -> tuple[str, ...]:
+    return tuple(v for v in VLLM if load_schema("vllm", v).option(flag) is not None)
+
+
+def test_the_vllm_range_flag_is_known_in_one_unbroken_range_of_releases() -> None:
+    from argtrace.frameworks.release_index import release_index
+
+    inside = vllm_releases_knowing(VLLM_RANGE_FLAG)
+    first, last = VLLM.index(inside[0]), VLLM.index(inside[-1])
+    assert inside == VLLM[first : last + 1]  # no gap: added once, dropped once
+    assert 0 < len(inside) < len(VLLM) and last < len(VLLM) - 1  # some releases refuse it
+    assert inside[-1] == "0.17.1" and VLLM[last + 1] == "0.18.1"  # the parser of 0.18.1 no longer has it
+    assert release_index("vllm").releases_knowing_flag(VLLM_RANGE_FLAG) == inside
+
+
+@pytest.mark.parametrize("version", VLLM)
+def test_the_vllm_range_flag_is_accepted_inside_its_range_and_rejected_outside(version: str) -> None:
+    status, error = parse_exit("vllm", version, ["m", VLLM_RANGE_FLAG, "4"])
+    if version in vllm_releases_knowing(VLLM_RANGE_FLAG):
+        assert (status, error) == (0, None)
+    else:
+        assert status == 2
+        assert error == f"unrecognized arguments: {VLLM_RANGE_FLAG} 4"
+
+
+MODULE = "vllm.entrypoints.openai.api_server"
+
+
+@pytest.mark.parametrize(
+    ("version", "lacks"),
+    [
+        ("0.6.6.post1", ["model_tag", "--config"]),
+        ("0.7.3", ["model_tag", "--config"]),
+        (
+            "0.9.2",
+            ["model_tag", "--headless", "--data-parallel-start-rank", "--api-server-count", "--config"],
+        ),
+    ],
+)
+def test_the_old_module_entry_point_parses_without_what_vllm_serve_adds(
+    version: str, lacks: list[str]
+) -> None:
+    """vLLM <= 0.9: `vllm serve` adds model_tag (required up to 0.7), --config and in 0.9 --headless and the
+    API-server flags to its subparser before make_arg_parser; `python -m vllm.entrypoints.openai.api_server`
+    parses make_arg_parser alone. The generator records it (`lacks`); the parser honours it."""
+    schema = load_schema("vllm", version)
+    module = next(e for e in schema.entrypoints if e["command"] == f"python -m {MODULE}")
+    assert module["lacks"] == lacks
+    assert parse_exit("vllm", version, ["--model", "m"], MODULE) == (0, None)
+    assert parse_exit("vllm", version, ["m"], MODULE) == (2, "unrecognized arguments: m")
+    assert parse_exit("vllm", version, ["m", "--port", "8000"]) == (0, None)
+    required = version != "0.9.2"  # model_tag became optional (nargs="?") in 0.8
+    assert parse_exit("vllm", version, ["--port", "8000"]) == (
+        (2, "the following arguments are required: model_tag") if required else (0, None)
+    )
+
+
+def test_from_0_10_the_module_entry_point_has_the_serve_parser() -> None:
+    for version in ("0.10.2", "0.33.0"):
+        module = next(
+            e for e in load_schema("vllm", version).entrypoints if e["command"] == f"python -m {MODULE}"
+        )
+        assert "lacks" not in module
+        assert parse_exit("vllm", version, ["m"], MODULE) == (0, None)
+
+
+def test_check_of_an_old_module_launch_finds_no_missing_model_tag() -> None:
+    """End to end: `check` of the 0.6-era launch form, the module with --model, raises nothing about
+    model_tag (PA020 follows the entry point's parser too), and --swap-space is known there."""
+    from .conftest import REPO, run_cli
+
+    command = f"python -m {MODULE} --model /m --swap-space 4"
+    result = run_cli(
+        ["check", "--no-resolve", "--format", "json", "--framework-version", "0.6.6.post1", "-c", command],
+        cwd=REPO,
+    )
+    codes = sorted(f["code"] for f in result.json["findings"])
+    assert codes == ["PA024"], result.json["findings"]  # only: 0.18.1 no longer accepts --swap-space

@@ -137,7 +137,9 @@ CASES = [
         "ValueError: User-specified max_model_len (131072) is greater than the derived max_model_len "
         "(None=8192 in model's config.json). This may lead to incorrect model outputs or CUDA errors.",
         "https://github.com/vllm-project/vllm/issues/3676",
-        VL, "_get_and_verify_max_len", "vllm/config/model.py", "max_model_len",
+        # a 2024 report: its text ("... in model's config.json). This may lead to ...") is the one of
+        # vllm/config.py up to 0.9 (raise-site index), more of it than of config/model.py from 0.10 on
+        VL, "_get_and_verify_max_len", "vllm/config.py", "max_model_len", release="0.6.6.post1",
     ),
     case(
         "[rank1]:ValueError: The decoder prompt (length 16476) is longer than the maximum model length of "

@@ -60,6 +60,10 @@ class PreparedArgv:
     # Set when the real launcher stops before argparse (e.g. a missing config file): exit status, message.
     fatal: tuple[int, str] | None = None
     notes: list[str] = field(default_factory=list)
+    # What of the schema this entry point's parser does not have, as positional dests and first option
+    # strings (vLLM <= 0.9: the module entry point parses make_arg_parser alone, without what `vllm serve`
+    # adds to its subparser: model_tag, --config, and in 0.9 --headless and the API-server flags).
+    without: tuple[str, ...] = ()
 
 
 def server_tokens(server: ServerCommand) -> list[ArgToken]:

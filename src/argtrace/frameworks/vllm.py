@@ -99,7 +99,20 @@ def prepare_argv(server: ServerCommand, schema: Schema) -> PreparedArgv:
     if serve and args and args[0].text == "serve" and args[0].via == "rewrite":
         args = args[1:]
     out.tokens = args
+    if not serve:
+        out.without = module_lacks(schema)
     return out
+
+
+def module_lacks(schema: Schema) -> tuple[str, ...]:
+    """What of the schema (the `vllm serve` parser) ``python -m vllm.entrypoints.openai.api_server`` does
+    not have: in vLLM <= 0.9 `vllm serve` adds ``model_tag``, ``--config`` (and in 0.9 ``--headless`` and
+    the API-server flags) to its subparser before ``make_arg_parser``, while the module parses
+    ``make_arg_parser`` alone. The generator records it as that entry point's ``lacks``."""
+    for entry in schema.entrypoints:
+        if isinstance(entry, Mapping) and str(entry.get("command", "")).startswith("python -m"):
+            return tuple(str(d) for d in entry.get("lacks") or ())
+    return ()
 
 
 def _legacy(schema: Schema) -> bool:

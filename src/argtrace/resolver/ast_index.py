@@ -630,4 +630,5 @@ def resolution_modules(framework: str, site: Path) -> list[Path]:
     vllm = site / "vllm"
     paths = [vllm / "engine" / "arg_utils.py"]
     paths += sorted((vllm / "config").rglob("*.py")) if (vllm / "config").is_dir() else []
+    paths.append(vllm / "config.py")  # vLLM <= 0.9: one module, not the package
     return [p for p in paths if p.exists()]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import importlib.abc
 import importlib.machinery
+import importlib.util
 import json
 import os
 import sys
@@ -38,6 +39,7 @@ NEVER = frozenset(
         "oneccl_bindings_for_pytorch",
         "transformers_neuronx",
         "neuronx_distributed",
+        "neuronx_distributed_inference",  # vLLM 0.9 probes it for its Neuron platform
         "torch_neuronx",
         "habana_frameworks",
         "vllm_hpu_extension",
@@ -82,6 +84,9 @@ class _MissingLoader(importlib.abc.Loader):
 
     def exec_module(self, module: types.ModuleType) -> None:
         name = module.__name__
+        root = name.split(".")[0]
+        if root not in STUBBED:  # recorded when imported, not when merely probed (see _probe_find_spec)
+            STUBBED.append(root)
         module.__path__ = []
         module.__dict__["ARGTRACE_OVERLAY_PLACEHOLDER"] = True
 
@@ -118,9 +123,43 @@ class MissingFinder(importlib.abc.MetaPathFinder):
             return None
         if not _imported_by_release():
             return None  # a dependency probing for an optional module (requests -> chardet) gets ImportError
-        if root not in STUBBED:
-            STUBBED.append(root)
         return importlib.machinery.ModuleSpec(fullname, _MissingLoader(), is_package=True)
+
+
+_REAL_FIND_SPEC = importlib.util.find_spec
+
+
+def _probe_find_spec(name: str, package: str | None = None) -> importlib.machinery.ModuleSpec | None:
+    """``importlib.util.find_spec`` that reports a placeholder as absent, as it really is here. Code asks it
+    "is the optional package installed?" and then uses the package for real: vLLM 0.15-0.19's
+    ``has_triton_kernels`` reads ``triton_kernels.__file__``, and mistral_common (under vLLM 0.26-0.28)
+    calls ``soundfile.available_formats()`` once the release has imported the ``soundfile`` placeholder.
+    A plain ``import`` by the release still gets the placeholder."""
+    spec = _REAL_FIND_SPEC(name, package)
+    if spec is not None and isinstance(spec.loader, _MissingLoader):
+        return None
+    return spec
+
+
+def _let_the_release_register_its_configs() -> None:
+    """vLLM 0.9 registers configuration classes under names (``AutoConfig.register("aimv2", ...)``) that
+    the environment's newer transformers already ships, which raises at import ("'aimv2' is already used by
+    a Transformers config"). Over that environment the release's own registration stands, as it did with
+    the transformers it was built for (``exist_ok=True``). Only the registration is changed, nothing the
+    parser reads."""
+    try:
+        from transformers.models.auto import configuration_auto
+    except Exception:  # no transformers, or one without this class: nothing to adapt
+        return
+    mapping = getattr(configuration_auto, "_LazyConfigMapping", None)
+    real = getattr(mapping, "register", None)
+    if mapping is None or real is None:
+        return
+
+    def register(self: Any, key: str, value: Any, exist_ok: bool = False) -> None:
+        real(self, key, value, exist_ok=True)
+
+    mapping.register = register
 
 
 def main() -> int:
@@ -132,6 +171,7 @@ def main() -> int:
         os.path.join(p, "") for p in os.environ.get("PYTHONPATH", "").split(os.pathsep)[1:2] if p
     )  # the unpacked release: the entry right after the stubs
     sys.meta_path.append(MissingFinder())
+    importlib.util.find_spec = _probe_find_spec
     site_rel = dump_parser.rel
 
     def rel(path: str) -> str:  # the release's files are named as in site-packages: sglang/srt/...
@@ -153,6 +193,8 @@ def main() -> int:
         real_exit(code)
 
     os._exit = finish  # type: ignore[assignment]
+    if framework == "vllm":
+        _let_the_release_register_its_configs()
     return dump_parser.main([framework, "--out", out])
 
 

@@ -485,6 +485,19 @@ def vllm_schema() -> dict[str, Any]:
 
     parser = FlexibleArgumentParser(prog="vllm serve", usage="vllm serve [model_tag] [options]")
     parser = make_arg_parser(parser)
+    serve_only: list[str] = []
+    serve_built_by = None
+    if not any(a.dest == "model_tag" for a in parser._actions):
+        # vLLM <= 0.9: make_arg_parser has no model_tag; `vllm serve` adds it (and --config) to its
+        # subparser first. The schema is the `vllm serve` parser, built by the release's own code.
+        serve_parser, serve_built_by = _old_serve_parser(serve, FlexibleArgumentParser)
+        plain = {s for a in parser._actions for s in a.option_strings}
+        serve_only = [
+            a.option_strings[0] if a.option_strings else a.dest
+            for a in serve_parser._actions
+            if not a.option_strings or not set(a.option_strings) & plain
+        ]
+        parser = serve_parser
     out = dump_parser(parser)
     pa = FlexibleArgumentParser.parse_args
     psrc = inspect.getsource(pa)
@@ -546,6 +559,8 @@ def vllm_schema() -> dict[str, Any]:
             "function": "vllm.scripts.serve",
             "where": where(scripts.serve),
         }
+    if serve_built_by is not None:
+        serve_entry["parser_built_by"] = serve_built_by
     out["parser"]["entrypoints"] = [serve_entry]
     try:
         import vllm.entrypoints.openai.api_server as api
@@ -562,6 +577,9 @@ def vllm_schema() -> dict[str, Any]:
             }
             if "deprecated" in block:
                 entry["deprecated"] = True
+            if serve_only:  # the module parses make_arg_parser alone: no model_tag, no --config
+                entry["function"] = "make_arg_parser (the vllm serve parser without what `lacks` names)"
+                entry["lacks"] = serve_only
             out["parser"]["entrypoints"].append(entry)
     except Exception as exc:
         out["parser"]["entrypoints"].append(
@@ -573,6 +591,38 @@ def vllm_schema() -> dict[str, Any]:
     out["parser"]["parse_method"] = "parse_args (FlexibleArgumentParser.parse_args rewrites argv first)"
     out["parser"]["built_by"] = where(make_arg_parser)
     return out
+
+
+def _old_serve_parser(serve: Any, parser_class: Any) -> tuple[argparse.ArgumentParser, str]:
+    """The `vllm serve` subparser of a vLLM release whose ``make_arg_parser`` has no ``model_tag``, and
+    where it is built: ``ServeSubcommand.subparser_init`` (0.7-0.9), else (0.6) ``vllm/scripts.py``'s
+    ``main``, run with its ``parse_args`` stopped before anything is parsed or started."""
+    top = parser_class(prog="vllm")
+    if serve is not None and hasattr(getattr(serve, "ServeSubcommand", None), "subparser_init"):
+        subparsers = top.add_subparsers(dest="subparser")
+        built: argparse.ArgumentParser = serve.ServeSubcommand().subparser_init(subparsers)
+        return built, where(serve.ServeSubcommand.subparser_init)
+    import vllm.scripts as scripts
+
+    class _Built(BaseException):
+        pass
+
+    def stop(self: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> Any:
+        raise _Built(self)
+
+    real_parse, real_argv = parser_class.parse_args, sys.argv
+    parser_class.parse_args, sys.argv = stop, ["vllm", "serve"]
+    try:
+        scripts.main()
+        raise RuntimeError("vllm.scripts.main returned without parsing")
+    except _Built as done:
+        top = done.args[0]
+    finally:
+        parser_class.parse_args, sys.argv = real_parse, real_argv
+    for action in top._actions:
+        if isinstance(action, argparse._SubParsersAction) and "serve" in action.choices:
+            return action.choices["serve"], where(scripts.main)
+    raise RuntimeError("vllm.scripts.main built no serve subparser")
 
 
 def main(argv: list[str] | None = None) -> int:

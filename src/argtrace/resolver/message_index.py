@@ -24,7 +24,7 @@ import ast
 import re
 import zipfile
 from collections.abc import Iterable, Iterator
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from argtrace.resolver.ast_index import ENV_NAME, ENV_READ_FUNCS
@@ -573,4 +573,20 @@ def index_wheel(path: str, package: str) -> list[dict[str, Any]]:
     with zipfile.ZipFile(path) as wheel:
         for name in wheel_python_files(wheel, package):
             out.extend(sites_of_source(wheel.read(name), name))
+    return out
+
+
+def index_unpacked(root: str | Path, package: str) -> list[dict[str, Any]]:
+    """The same as :func:`index_wheel` for a wheel already unpacked under ``root`` (what
+    ``schema_gen.unpack_wheel`` keeps: every ``.py`` file), so a release whose schema was generated from
+    its unpacked wheel needs no second 300 MB download. Files are visited in the wheel's order (sorted
+    posix names) and named as in the wheel, so both give the same sites."""
+    base = Path(root)
+    names = sorted(p.relative_to(base).as_posix() for p in (base / package).rglob("*.py") if p.is_file())
+    out: list[dict[str, Any]] = []
+    for name in names:
+        path = PurePosixPath(name)
+        if {"tests", "test"} & set(path.parts[:-1]):
+            continue
+        out.extend(sites_of_source((base / name).read_bytes(), name))
     return out

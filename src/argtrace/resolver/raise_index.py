@@ -16,18 +16,23 @@ MIN_LITERAL = 12  # characters of literal text a message template needs to be ma
 
 @functools.cache
 def load_index(framework: str, version: str) -> dict[str, Any] | None:
+    from argtrace.resolver import raise_store
+
     path = RAISE_DIR / f"{framework}-{version}.json"
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        # shared storage (raise_store): this release's file plus its framework's shared part
+        return raise_store.expand(data, RAISE_DIR) if isinstance(data, dict) else None
+    except (OSError, ValueError, KeyError, IndexError, TypeError):
         return None
-    return data if isinstance(data, dict) else None
 
 
 def bundled() -> list[tuple[str, str]]:
     out = []
     for path in sorted(RAISE_DIR.glob("*.json")):
         framework, _, version = path.stem.partition("-")
+        if version == "shared":  # the shared part of raise_store, not a release
+            continue
         out.append((framework, version))
     return out
 

@@ -64,8 +64,10 @@ class BuiltParser:
 
 
 @functools.lru_cache(maxsize=16)
-def build_parser(schema: Schema) -> BuiltParser:
-    """A real argparse parser with the schema's options (help text suppressed: it is not needed)."""
+def build_parser(schema: Schema, without: tuple[str, ...] = ()) -> BuiltParser:
+    """A real argparse parser with the schema's options (help text suppressed: it is not needed), less
+    the positionals (by dest) and options (by first option string) ``without`` names: an entry point
+    whose parser lacks them (``PreparedArgv.without``)."""
     parser = _Parser(
         prog=str(schema.parser_info.get("prog") or schema.framework),
         allow_abbrev=schema.allow_abbrev,
@@ -74,6 +76,8 @@ def build_parser(schema: Schema) -> BuiltParser:
     )
     unknown: set[str] = set()
     for spec, kind, registered in registered_options(schema):
+        if (spec.option_strings[0] if spec.option_strings else spec.dest) in without:
+            continue
         strings = list(registered)
         if kind in ("help", "version"):
             parser.add_argument(*strings, action=_HelpExit, spec=spec, dest=spec.dest)

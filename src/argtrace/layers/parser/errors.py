@@ -127,7 +127,10 @@ def required(ctx: ParseContext) -> None:
     if ctx.outcome.help_exit or ctx.fatal:
         return
     unknown_words = any((tok := ctx.tok(i)) is not None and tok.text is None for i in ctx.outcome.extras)
+    lacks = ctx.prepared.without  # not in this entry point's parser (vLLM <= 0.9's module entry point)
     for spec in (*ctx.schema.options, *ctx.schema.positionals):
+        if (spec.option_strings[0] if spec.option_strings else spec.dest) in lacks:
+            continue
         if spec.required and not any(ev.spec.dest == spec.dest for ev in ctx.outcome.events):
             name = spec.flag or spec.dest
             if unknown_words:

@@ -37,7 +37,7 @@ MAX_HARD_ERRORS = 32
 
 def run_parser(prepared: PreparedArgv, schema: Schema) -> ParseOutcome:
     """Parse the prepared tokens; recover from argparse's hard errors by dropping the offending word."""
-    built = build_parser(schema)
+    built = build_parser(schema, prepared.without)
     parser = built.parser
     tokens = list(prepared.tokens)
     strings = [
@@ -89,7 +89,9 @@ def run_parser(prepared: PreparedArgv, schema: Schema) -> ParseOutcome:
     required = [
         s
         for s in (*schema.options, *schema.positionals)
-        if s.required and not any(ev.spec.dest == s.dest for ev in events)
+        if s.required
+        and not any(ev.spec.dest == s.dest for ev in events)
+        and (s.option_strings[0] if s.option_strings else s.dest) not in prepared.without
     ]
     status = 0
     if first_error is None and soft:

@@ -138,6 +138,8 @@ class _AliasLoader(importlib.abc.Loader):
 
         src = importlib.import_module(self.source)
         module.__dict__.update({k: v for k, v in vars(src).items() if not k.startswith("__")})
+        if getattr(src, "__file__", None):  # vLLM 0.6 reads pynvml.__file__ (the deprecated-package check)
+            module.__file__ = src.__file__
         module.ARGTRACE_STUB = True  # type: ignore[attr-defined]
 
 
