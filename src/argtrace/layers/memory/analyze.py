@@ -314,6 +314,7 @@ def _framework_evaluator(
                 f"--resolver: the suggestions could not be sized by SGLang's own code ({why}); they follow "
                 "the formulas"
             )
+            section["suggested_source"] = STATIC_SOURCE  # the label says what sized them, not what was asked
             return [sg.plan(spec, r, weights, total, pre, post) for r in resolved]
         section["framework_sizing"]["suggestions_seconds"] = fw.seconds
         plans = []
@@ -771,7 +772,7 @@ def analyze_memory(
         section["suggested"] = suggest(
             view, r, weights, profile, p, pre_load_bytes, ratio=ratio or None, evaluate=evaluate
         )
-    section["suggested_source"] = section["source"] if evaluate is not None else STATIC_SOURCE
+    section.setdefault("suggested_source", section["source"] if evaluate is not None else STATIC_SOURCE)
     evidence = tuple(Evidence("memory", None, n) for n in r.notes)
     where = ""
     if staged is not None:
