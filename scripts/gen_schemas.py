@@ -119,7 +119,12 @@ AST_CORE_FLAGS = ("--model-path", "--port", "--tp-size", "--mem-fraction-static"
 def raise_index_for(
     framework: str, version: str, manifest: environments.Manifest, source: str
 ) -> dict[str, Any]:
-    site = environments.site_packages(Path(manifest.path))
+    return raise_index_at(framework, version, environments.site_packages(Path(manifest.path)), source)
+
+
+def raise_index_at(framework: str, version: str, site: Path, source: str) -> dict[str, Any]:
+    """The raise sites of the release whose files are under ``site`` (site-packages, or an unpacked wheel:
+    the same AST read either way)."""
     modules = ast_index.resolution_modules(framework, site)
     return {
         "format": FORMAT,
@@ -168,6 +173,11 @@ def main(argv: list[str] | None = None) -> int:
         help="the releases of RELEASES without an own environment (or the specs given): overlay dumps "
         "into --staging, one full schema file each (then --pack stores them)",
     )
+    ap.add_argument(
+        "--framework",
+        choices=("sglang", "vllm"),
+        help="with --pack: re-store only this framework's files (the other's are left as they are)",
+    )
     ap.add_argument("--staging", type=Path, default=Path(tempfile.gettempdir()) / "argtrace-schemas")
     ap.add_argument("--unpacked", type=Path, default=Path(tempfile.gettempdir()) / "argtrace-wheels")
     ap.add_argument(
@@ -198,20 +208,35 @@ def main(argv: list[str] | None = None) -> int:
         from argtrace.frameworks import schema_store
 
         staged = sorted(args.staging.glob("*.json")) if args.staging.is_dir() else []
-        sizes = schema_store.pack(args.out / "schemas", staged)
-        log(f"packed: {sizes}")
+        only = [args.framework] if args.framework else None
+        sizes = schema_store.pack(args.out / "schemas", staged, frameworks=only)
+        log(f"packed schemas: {sizes}")
+        # the raise-site indexes the same way: what several releases share, once
+        sites = schema_store.pack(
+            args.out / "raise_sites",
+            frameworks=only,
+            keys=schema_store.RAISE_SITE_KEYS,
+            identity=schema_store.raise_site_identity,
+        )
+        log(f"packed raise sites: {sites}")
         return 0
     targets = [environments.parse_spec(s) for s in args.specs] or list(BUNDLED)
     total = 0
     if args.raise_sites_only:
+        own = set(BUNDLED)
         for framework, version in targets:
-            manifest = environments.build_environment(framework, version, progress=log)
+            # the schema's own file keeps "source" whether stored full or shared (schema_store.py)
             schema = json.loads((args.out / "schemas" / f"{framework}-{version}.json").read_text())
-            total += write_json(
-                args.out / "raise_sites" / f"{framework}-{version}.json",
-                raise_index_for(framework, version, manifest, schema["source"]),
-            )
-        log(f"wrote {total / 1e6:.2f} MB")
+            if (framework, version) in own:
+                manifest = environments.build_environment(framework, version, progress=log)
+                index = raise_index_for(framework, version, manifest, schema["source"])
+            else:  # a release without its own environment: its unpacked wheel, as --overlay reads it
+                args.unpacked.mkdir(parents=True, exist_ok=True)
+                unpacked = schema_gen.fetch_unpacked(framework, version, args.unpacked, log)
+                index = raise_index_at(framework, version, unpacked, schema["source"])
+            total += write_json(args.out / "raise_sites" / f"{framework}-{version}.json", index)
+            log(f"{framework}=={version}: {len(index['sites'])} raise sites")
+        log(f"wrote {total / 1e6:.2f} MB (full files: run --pack to store them shared)")
         return 0
     for framework, version in targets:
         schema, raise_index = schema_for(framework, version)

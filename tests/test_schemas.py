@@ -3,7 +3,6 @@ scripts/gen_schemas.py (re-verified there against each framework's own parser)."
 
 from __future__ import annotations
 
-import json
 import re
 from functools import cache
 from pathlib import Path
@@ -38,7 +37,13 @@ def schema(name: str) -> dict[str, Any]:
 
 @cache
 def raise_index(name: str) -> dict[str, Any]:
-    return json.loads((DATA / "raise_sites" / f"{name}.json").read_text())
+    """The full raise-site index (stored shared like the schemas, schema_store.py)."""
+    from argtrace.resolver.raise_index import load_index
+
+    framework, version = name.split("-", 1)
+    index = load_index(framework, version)
+    assert index is not None, name
+    return index
 
 
 def option(name: str, flag: str) -> dict[str, Any] | None:

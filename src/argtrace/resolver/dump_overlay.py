@@ -95,7 +95,15 @@ class _MissingLoader(importlib.abc.Loader):
 
 def _imported_by_release() -> bool:
     """True when the import statement being run is in the release's own files (the overlay directory)."""
-    frame = sys._getframe(2)
+    return _called_from_release(2)
+
+
+RELEASE_DIRS: list[str] = []
+
+
+def _called_from_release(depth: int) -> bool:
+    """True when the code ``depth`` frames up (past importlib's own frames) is in the release's files."""
+    frame = sys._getframe(depth + 1)
     while frame is not None:
         filename = frame.f_code.co_filename
         if not filename.startswith("<frozen") and "importlib" not in filename:
@@ -104,7 +112,51 @@ def _imported_by_release() -> bool:
     return False
 
 
-RELEASE_DIRS: list[str] = []
+def hide_placeholders_from_probes() -> None:
+    """``importlib.util.find_spec`` answers "not installed" for a placeholder unless the release asks.
+
+    Why: once the release has imported a missing module (``torchcodec`` for SGLang 0.5.14-0.5.18), the
+    placeholder sits in ``sys.modules`` and a dependency's availability probe finds it. transformers 5.x
+    then reads ``importlib.metadata.version("torchcodec")`` at import of ``audio_utils`` and fails, which
+    surfaces as "Could not import module 'AutoProcessor'" in the release's ``configs/deepseekvl2.py``. The
+    module is in fact not installed, which is what the probe now hears (as the MissingFinder already
+    answers a dependency's import of a module the release never imported)."""
+    import importlib.util
+
+    real_find_spec = importlib.util.find_spec
+
+    def find_spec(name: str, package: str | None = None) -> importlib.machinery.ModuleSpec | None:
+        if name.split(".")[0] in STUBBED and not _called_from_release(1):
+            return None
+        return real_find_spec(name, package)
+
+    importlib.util.find_spec = find_spec
+
+
+def tolerate_reregistered_model_types() -> None:
+    """Let the release register a transformers Auto* name the environment's newer transformers already has.
+
+    Why: the environment's transformers (5.19 in the SGLang 0.5.23 environment) ships configs that older
+    releases registered themselves (``AutoConfig.register("qwen3_asr", ...)`` in SGLang 0.5.14-0.5.18), and
+    ``register`` raises "'qwen3_asr' is already used by a Transformers config". Under the release's own pin
+    the name was free, so the release's class wins here as it would there (``exist_ok=True``). Only the
+    two base mappings are patched: every ``Auto*.register`` ends in one of them."""
+    try:
+        from transformers.models.auto import auto_factory, configuration_auto
+    except Exception:  # no transformers, or one that will not import: nothing to tolerate
+        return
+    for cls in (
+        getattr(configuration_auto, "_LazyConfigMapping", None),
+        getattr(auto_factory, "_LazyAutoMapping", None),
+    ):
+        real = getattr(cls, "register", None)
+        if real is None:
+            continue
+
+        def register(self: Any, key: Any, value: Any, exist_ok: bool = False, _real: Any = real) -> None:
+            _real(self, key, value, exist_ok=True)
+
+        setattr(cls, "register", register)  # noqa: B010 (cls may be None to mypy; checked above)
 
 
 class MissingFinder(importlib.abc.MetaPathFinder):
@@ -132,6 +184,8 @@ def main() -> int:
         os.path.join(p, "") for p in os.environ.get("PYTHONPATH", "").split(os.pathsep)[1:2] if p
     )  # the unpacked release: the entry right after the stubs
     sys.meta_path.append(MissingFinder())
+    hide_placeholders_from_probes()
+    tolerate_reregistered_model_types()
     site_rel = dump_parser.rel
 
     def rel(path: str) -> str:  # the release's files are named as in site-packages: sglang/srt/...
