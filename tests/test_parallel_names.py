@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from argtrace.frameworks.schema import bundled_versions
+from argtrace.frameworks.schema import bundled_versions, version_key
 from tests.conftest import REPO, run_cli
 
 SGLANG = bundled_versions("sglang")
@@ -59,8 +59,9 @@ def weights(version: str, command: str, model: str = "llama-3.1-8b") -> int:
 
 def test_every_bundled_release_is_covered() -> None:
     assert SGLANG == [
-        *("0.5.10.post1", "0.5.12.post1", "0.5.13.post1", "0.5.14", "0.5.15.post1", "0.5.16", "0.5.17"),
-        *("0.5.18", "0.5.19", "0.5.20", "0.5.21", "0.5.22", "0.5.23"),
+        *("0.5.1.post3", "0.5.2", "0.5.3.post3", "0.5.4.post3", "0.5.5.post3", "0.5.6.post2", "0.5.7"),
+        *("0.5.8.post1", "0.5.9", "0.5.10.post1", "0.5.11", "0.5.12.post1", "0.5.13.post1", "0.5.14"),
+        *("0.5.15.post1", "0.5.16", "0.5.17", "0.5.18", "0.5.19", "0.5.20", "0.5.21", "0.5.22", "0.5.23"),
     ]
     assert VLLM == [
         *("0.11.0", "0.20.2", "0.21.0", "0.22.1", "0.23.0", "0.24.0", "0.25.1"),
@@ -75,7 +76,7 @@ def test_sglang_parallel_flags_are_named_by_their_fields(version: str) -> None:
     )
     got = named(check(version, command))
     # up to 0.5.13.post1 the dests are the long names, renamed by from_cli_args (field_names.json says so)
-    old = version in ("0.5.10.post1", "0.5.12.post1", "0.5.13.post1")
+    old = version_key(version) <= version_key("0.5.13.post1")
     assert {k: got[k] for k in ("tp_size", "pp_size", "dp_size", "ep_size")} == {
         "tp_size": ("tensor_parallel_size" if old else "tp_size", "--tp-size", 2),
         "pp_size": ("pipeline_parallel_size" if old else "pp_size", "--pp-size", 2),

@@ -159,8 +159,8 @@ def parse_exit(framework: str, version: str, argv: list[str]) -> tuple[int, str 
     return outcome.exit_status, outcome.first_error
 
 
-# A flag of a range of releases only: SGLang's --mamba-scheduler-strategy (an alias of
-# --mamba-radix-cache-strategy from 0.5.15.post1, gone from 0.5.20 on). Its releases are read from each
+# A flag of a range of releases only: SGLang's --mamba-scheduler-strategy (added in 0.5.7, an alias of
+# --mamba-radix-cache-strategy from 0.5.14, gone from 0.5.20 on). Its releases are read from each
 # bundled schema file (not typed here), and must be a contiguous range with releases outside on both sides.
 RANGE_FLAG = "--mamba-scheduler-strategy"
 SGLANG_RELEASES = bundled_versions("sglang", include_user=False)
@@ -175,8 +175,8 @@ def test_a_range_flag_is_known_exactly_in_its_releases() -> None:
     assert index.releases == tuple(SGLANG_RELEASES)
     first, last = SGLANG_RELEASES.index(RANGE_RELEASES[0]), SGLANG_RELEASES.index(RANGE_RELEASES[-1])
     assert RANGE_RELEASES == tuple(SGLANG_RELEASES[first : last + 1])
-    assert 0 == first < last < len(SGLANG_RELEASES) - 1  # known from the oldest, dropped before the newest
-    assert SGLANG_RELEASES[last + 1] == "0.5.20"  # where the data says it was dropped
+    assert 0 < first < last < len(SGLANG_RELEASES) - 1  # added after the oldest, dropped before the newest
+    assert (SGLANG_RELEASES[first], SGLANG_RELEASES[last + 1]) == ("0.5.7", "0.5.20")  # added, dropped
 
 
 @pytest.mark.parametrize("version", SGLANG_RELEASES)

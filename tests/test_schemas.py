@@ -176,4 +176,6 @@ def test_seed_error_raise_site_in_0_5_10() -> None:
 
 def test_bundled_data_is_modest() -> None:
     total = sum(p.stat().st_size for p in DATA.rglob("*.json"))
-    assert total < 4_000_000, total  # 20 releases in shared storage (issue 15): about 3.5 MB
+    # schemas, raise sites and indexes in shared storage (issue 15): 5.2 MB with 34 SGLang and 11 vLLM
+    # releases (docs/frameworks.md); the bound leaves room for the rest of vLLM's releases
+    assert total < 8_000_000, total

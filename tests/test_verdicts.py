@@ -15,7 +15,7 @@ from argtrace.frameworks.release import (
     releases_from_install_lines,
 )
 from argtrace.frameworks.release_index import release_index
-from argtrace.frameworks.schema import bundled_versions, load_schema
+from argtrace.frameworks.schema import bundled_versions, load_schema, version_key
 from argtrace.model import Finding
 from argtrace.verdicts import gpu_assumption, release_assumption, settle
 from tests.conftest import REPO, run_cli
@@ -247,7 +247,7 @@ def test_settings_are_named_as_the_server_names_them(version: str) -> None:
     )
     named = {s["name"]: (s["dest"], s["flag"], s["effective"]) for s in result.json["settings"]}
     # their argparse dests are tensor_/data_parallel_size, renamed by from_cli_args (field_names.json)
-    old = version in ("0.5.10.post1", "0.5.12.post1", "0.5.13.post1")
+    old = version_key(version) <= version_key("0.5.13.post1")  # from_cli_args renames (field_names.json)
     assert named["tp_size"] == ("tensor_parallel_size" if old else "tp_size", "--tp-size", 2)
     assert named["dp_size"] == ("data_parallel_size" if old else "dp_size", "--dp-size", 2)
 
