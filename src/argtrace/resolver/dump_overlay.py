@@ -99,6 +99,7 @@ def _imported_by_release() -> bool:
 
 
 RELEASE_DIRS: list[str] = []
+_THIS_FILE = __file__
 
 
 def _called_from_release(depth: int) -> bool:
@@ -106,7 +107,8 @@ def _called_from_release(depth: int) -> bool:
     frame = sys._getframe(depth + 1)
     while frame is not None:
         filename = frame.f_code.co_filename
-        if not filename.startswith("<frozen") and "importlib" not in filename:
+        # importlib's frames and this file's own import wrapper (placeholder_missing_names) are skipped
+        if not filename.startswith("<frozen") and "importlib" not in filename and filename != _THIS_FILE:
             return any(filename.startswith(p) for p in RELEASE_DIRS)
         frame = frame.f_back  # type: ignore[assignment]
     return False
@@ -157,6 +159,79 @@ def tolerate_reregistered_model_types() -> None:
             _real(self, key, value, exist_ok=True)
 
         setattr(cls, "register", register)  # noqa: B010 (cls may be None to mypy; checked above)
+    # SGLang 0.4.x calls AutoImageProcessor.register(config, None, processor, None, exist_ok=True), the
+    # signature of its pinned transformers; the environment's takes fewer positional arguments and raises
+    # TypeError at import. A processor registration is never used by the parser: such a call is skipped,
+    # and listed in stubbed_modules as the function it faked.
+    try:
+        import transformers
+    except Exception:
+        return
+    for auto in ("AutoImageProcessor", "AutoProcessor", "AutoTokenizer", "AutoFeatureExtractor"):
+        try:
+            owner = getattr(transformers, auto)
+        except Exception:
+            continue
+        real_register = owner.__dict__.get("register")
+        if not isinstance(real_register, staticmethod):
+            continue
+
+        def safe_register(
+            *args: Any, _real: Any = real_register.__func__, _name: str = auto, **kw: Any
+        ) -> Any:
+            try:
+                return _real(*args, **kw)
+            except TypeError:
+                STUBBED_NAMES.append(f"transformers.{_name}.register")
+                return None
+
+        setattr(owner, "register", staticmethod(safe_register))  # noqa: B010
+
+
+STUBBED_NAMES: list[str] = []  # "module.name": names the release imports that the module no longer has
+
+
+def placeholder_missing_names() -> None:
+    """``from M import name`` in the release's own files, where the dependency ``M`` exists but no longer
+    has ``name``, binds a placeholder (listed in ``stubbed_modules`` as ``M.name``).
+
+    Why: SGLang 0.4.0-0.4.8 import ``default_cache_dir`` from ``triton.runtime.cache``, which the
+    environment's newer triton dropped, and the whole server-args module fails to import over it. Only
+    imports made by the release, from modules outside it, and names the module (or its submodules) cannot
+    give are faked; the release's own modules never are."""
+    import builtins
+
+    real_import = builtins.__import__
+
+    def import_(
+        name: str,
+        globals: dict[str, Any] | None = None,
+        locals: Any = None,
+        fromlist: Any = (),
+        level: int = 0,
+    ) -> Any:
+        module = real_import(name, globals, locals, fromlist, level)
+        if not fromlist or level or not globals:
+            return module
+        importer = str(globals.get("__file__") or "")
+        if not any(importer.startswith(p) for p in RELEASE_DIRS):
+            return module
+        mod_name = getattr(module, "__name__", name)
+        if mod_name.split(".")[0] in NEVER or getattr(module, "ARGTRACE_OVERLAY_PLACEHOLDER", False):
+            return module
+        for attr in fromlist:
+            if attr == "*" or hasattr(module, attr):
+                continue
+            try:
+                real_import(f"{mod_name}.{attr}")  # a submodule: `from pkg import sub`
+                continue
+            except ImportError:
+                pass
+            setattr(module, attr, _Placeholder(attr, (), {"__qualname__": attr, "__module__": mod_name}))
+            STUBBED_NAMES.append(f"{mod_name}.{attr}")
+        return module
+
+    builtins.__import__ = import_  # type: ignore[assignment]
 
 
 class MissingFinder(importlib.abc.MetaPathFinder):
@@ -185,6 +260,7 @@ def main() -> int:
     )  # the unpacked release: the entry right after the stubs
     sys.meta_path.append(MissingFinder())
     hide_placeholders_from_probes()
+    placeholder_missing_names()
     tolerate_reregistered_model_types()
     site_rel = dump_parser.rel
 
@@ -201,7 +277,7 @@ def main() -> int:
 
     def finish(code: int) -> None:  # dump_parser ends with os._exit: add the placeholders first
         data = json.loads(open(out).read())
-        data["stubbed_modules"] = sorted(STUBBED)
+        data["stubbed_modules"] = sorted(STUBBED) + sorted(set(STUBBED_NAMES))
         with open(out, "w") as fh:
             fh.write(json.dumps(data))
         real_exit(code)
