@@ -267,3 +267,39 @@ def test_flags_of_a_range_of_releases_are_accepted_inside_and_rejected_outside(f
             status, error = parse_exit(framework, version, [*BASE_ARGV[framework], flag, *words])
             assert status == 2, (flag, version)
             assert error == f"unrecognized arguments: {' '.join([flag, *words])}", (flag, version, error)
+
+
+# ------------------------------------------------------------------------------ raise-site indexes
+
+
+@pytest.mark.parametrize("version", SGLANG_RELEASES)
+def test_every_bundled_sglang_release_has_its_raise_sites(version: str) -> None:
+    """Stored shared like the schemas (schema_store.RAISE_SITE_KEYS); load_index gives the full index."""
+    from argtrace.resolver.raise_index import RAISE_DIR, load_index
+
+    stored = json.loads((RAISE_DIR / f"sglang-{version}.json").read_text())
+    assert stored["stored"] == "shared"
+    index = load_index("sglang", version)
+    assert index is not None and "stored" not in index
+    assert index["version"] == version and index["generated_by"] == "scripts/gen_schemas.py"
+    assert index["source"] == load_schema("sglang", version).data["source"]
+    assert index["modules"][0] == "sglang/srt/server_args.py"
+    assert index["sites"] and all(isinstance(s, dict) for s in index["sites"])
+    for site in index["sites"]:
+        assert site["file"] in index["modules"] and isinstance(site["line"], int) and site["exception"]
+
+
+def test_the_raise_site_storage_round_trips(tmp_path: Path) -> None:
+    """pack + expand give back the full raise-site indexes of two releases, sharing the unchanged sites."""
+    from argtrace.resolver.raise_index import load_index
+
+    originals = {v: load_index("sglang", v) for v in ("0.5.9", "0.5.11")}
+    for version, data in originals.items():
+        (tmp_path / f"sglang-{version}.json").write_text(json.dumps(data))
+    schema_store.pack(tmp_path, keys=schema_store.RAISE_SITE_KEYS, identity=schema_store.raise_site_identity)
+    schema_store._shared.cache_clear()
+    for version, data in originals.items():
+        stored = json.loads((tmp_path / f"sglang-{version}.json").read_text())
+        assert any(isinstance(i, int) or "@" in i for i in stored["sites"])  # shared or patched
+        assert schema_store.expand(stored, tmp_path, schema_store.RAISE_SITE_KEYS) == data
+    schema_store._shared.cache_clear()
