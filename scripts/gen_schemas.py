@@ -119,11 +119,12 @@ AST_CORE_FLAGS = ("--model-path", "--port", "--tp-size", "--mem-fraction-static"
 def raise_index_for(
     framework: str, version: str, manifest: environments.Manifest, source: str
 ) -> dict[str, Any]:
-    return raise_index_in(framework, version, environments.site_packages(Path(manifest.path)), source)
+    return raise_index_at(framework, version, environments.site_packages(Path(manifest.path)), source)
 
 
-def raise_index_in(framework: str, version: str, site: Path, source: str) -> dict[str, Any]:
-    """The raise-site index of the release installed (or unpacked, for an overlay release) under ``site``."""
+def raise_index_at(framework: str, version: str, site: Path, source: str) -> dict[str, Any]:
+    """The raise sites of the release whose files are under ``site`` (site-packages, or an unpacked wheel:
+    the same AST read either way)."""
     modules = ast_index.resolution_modules(framework, site)
     return {
         "format": FORMAT,
@@ -164,14 +165,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--raise-sites-only",
         action="store_true",
-        help="only re-extract the raise-site indexes (AST of the own environment, or of the unpacked wheel "
-        "under --unpacked for an overlay/AST release; no dumper run), then store them shared",
+        help="only re-extract the raise-site indexes (AST of existing environments; no dumper run)",
     )
     ap.add_argument(
         "--overlay",
         action="store_true",
         help="the releases of RELEASES without an own environment (or the specs given): overlay dumps "
         "into --staging, one full schema file each (then --pack stores them)",
+    )
+    ap.add_argument(
+        "--framework",
+        choices=("sglang", "vllm"),
+        help="with --pack: re-store only this framework's files (the other's are left as they are)",
     )
     ap.add_argument("--staging", type=Path, default=Path(tempfile.gettempdir()) / "argtrace-schemas")
     ap.add_argument("--unpacked", type=Path, default=Path(tempfile.gettempdir()) / "argtrace-wheels")
@@ -203,37 +208,41 @@ def main(argv: list[str] | None = None) -> int:
         from argtrace.frameworks import schema_store
 
         staged = sorted(args.staging.glob("*.json")) if args.staging.is_dir() else []
-        sizes = schema_store.pack(args.out / "schemas", staged)
-        log(f"packed: {sizes}")
+        only = [args.framework] if args.framework else None
+        sizes = schema_store.pack(args.out / "schemas", staged, frameworks=only)
+        log(f"packed schemas: {sizes}")
+        # the raise-site indexes the same way: what several releases share, once
+        sites = schema_store.pack(
+            args.out / "raise_sites",
+            frameworks=only,
+            keys=schema_store.RAISE_SITE_KEYS,
+            identity=schema_store.raise_site_identity,
+        )
+        log(f"packed raise sites: {sites}")
         return 0
     targets = [environments.parse_spec(s) for s in args.specs] or list(BUNDLED)
     total = 0
-    from argtrace.resolver import raise_store
-
     if args.raise_sites_only:
         own = set(BUNDLED)
         for framework, version in targets:
+            # the schema's own file keeps "source" whether stored full or shared (schema_store.py)
             schema = json.loads((args.out / "schemas" / f"{framework}-{version}.json").read_text())
             if (framework, version) in own:
                 manifest = environments.build_environment(framework, version, progress=log)
                 index = raise_index_for(framework, version, manifest, schema["source"])
-            else:  # a release bundled by overlay or AST: its unpacked wheel (reused, else downloaded)
+            else:  # a release without its own environment: its unpacked wheel, as --overlay reads it
                 args.unpacked.mkdir(parents=True, exist_ok=True)
                 unpacked = schema_gen.fetch_unpacked(framework, version, args.unpacked, log)
-                index = raise_index_in(framework, version, unpacked, schema["source"])
+                index = raise_index_at(framework, version, unpacked, schema["source"])
+            total += write_json(args.out / "raise_sites" / f"{framework}-{version}.json", index)
             log(f"{framework}=={version}: {len(index['sites'])} raise sites")
-            write_json(args.out / "raise_sites" / f"{framework}-{version}.json", index)
-        for framework in sorted({fw for fw, _ in targets}):  # what releases share, once
-            total += raise_store.pack(args.out / "raise_sites", framework)
-        log(f"raise sites of {', '.join(sorted({fw for fw, _ in targets}))}: {total / 1e6:.2f} MB")
+        log(f"wrote {total / 1e6:.2f} MB (full files: run --pack to store them shared)")
         return 0
     for framework, version in targets:
         schema, raise_index = schema_for(framework, version)
         total += write_json(args.out / "schemas" / f"{framework}-{version}.json", schema)
         total += write_json(args.out / "raise_sites" / f"{framework}-{version}.json", raise_index)
-    for framework in sorted({fw for fw, _ in targets}):
-        raise_store.pack(args.out / "raise_sites", framework)
-    log(f"wrote {total / 1e6:.2f} MB (before the shared storage)")
+    log(f"wrote {total / 1e6:.2f} MB")
     return 0
 
 

@@ -8,8 +8,12 @@ import pytest
 from argtrace.check import starting_environment
 from argtrace.cli import _load_commands, _subparser, build_parser
 from argtrace.commands.check import apply_rest, split_argv
+from argtrace.frameworks.schema import bundled_versions
 from argtrace.model import UsageError
 from tests.conftest import run_cli
+
+# the oldest bundled SGLang release (every bundled one accepts --model-path and --port)
+OLDEST_SGLANG = bundled_versions("sglang", include_user=False)[0]
 
 
 def check_parser() -> argparse.ArgumentParser:
@@ -172,7 +176,7 @@ def test_path_components_too_long_are_not_crashes(tmp_path: Path) -> None:
             "PR011",
             "nothing shows which sglang release runs (no --framework-version, log, installed package, image "
             "tag or pip line): analysed as sglang 0.5.23, the newest bundled release that accepts every flag "
-            "and variable of the launch (accepted by 0.5.10.post1-0.5.23)",
+            f"and variable of the launch (accepted by {OLDEST_SGLANG}-0.5.23)",
         ),
         (
             "PR007",

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from argtrace.frameworks.schema import bundled_versions
+from argtrace.frameworks.schema import bundled_versions, load_schema, version_key
 from tests.conftest import REPO, run_cli
 
 SGLANG = bundled_versions("sglang")
@@ -59,8 +59,11 @@ def weights(version: str, command: str, model: str = "llama-3.1-8b") -> int:
 
 def test_every_bundled_release_is_covered() -> None:
     assert SGLANG == [
-        *("0.5.10.post1", "0.5.12.post1", "0.5.13.post1", "0.5.15.post1"),
-        *("0.5.19", "0.5.20", "0.5.21", "0.5.22", "0.5.23"),
+        *("0.4.0.post2", "0.4.1.post7", "0.4.2.post4", "0.4.3.post4", "0.4.4.post4", "0.4.5.post3"),
+        *("0.4.6.post5", "0.4.7.post1", "0.4.8.post1", "0.4.9.post6", "0.4.10.post2"),
+        *("0.5.1.post3", "0.5.2", "0.5.3.post3", "0.5.4.post3", "0.5.5.post3", "0.5.6.post2", "0.5.7"),
+        *("0.5.8.post1", "0.5.9", "0.5.10.post1", "0.5.11", "0.5.12.post1", "0.5.13.post1", "0.5.14"),
+        *("0.5.15.post1", "0.5.16", "0.5.17", "0.5.18", "0.5.19", "0.5.20", "0.5.21", "0.5.22", "0.5.23"),
     ]
     assert VLLM == [
         *("0.6.6.post1", "0.7.3", "0.8.5.post1", "0.9.2", "0.10.2"),
@@ -72,17 +75,23 @@ def test_every_bundled_release_is_covered() -> None:
 
 @pytest.mark.parametrize("version", SGLANG)
 def test_sglang_parallel_flags_are_named_by_their_fields(version: str) -> None:
-    command = (
-        "python3 -m sglang.launch_server --model-path /m --tp-size 2 --pp-size 2 --dp-size 2 --ep-size 2"
+    # --pp-size exists from 0.4.6.post5 on (the schemas say so): a release without it is given the others
+    sizes = [s for s in ("tp", "pp", "dp", "ep") if load_schema("sglang", version).option(f"--{s}-size")]
+    assert sizes == (
+        ["tp", "pp", "dp", "ep"] if version_key(version) >= version_key("0.4.6") else ["tp", "dp", "ep"]
     )
+    command = "python3 -m sglang.launch_server --model-path /m " + " ".join(f"--{s}-size 2" for s in sizes)
     got = named(check(version, command))
     # up to 0.5.13.post1 the dests are the long names, renamed by from_cli_args (field_names.json says so)
-    old = version in ("0.5.10.post1", "0.5.12.post1", "0.5.13.post1")
-    assert {k: got[k] for k in ("tp_size", "pp_size", "dp_size", "ep_size")} == {
+    old = version_key(version) <= version_key("0.5.13.post1")
+    expected = {
         "tp_size": ("tensor_parallel_size" if old else "tp_size", "--tp-size", 2),
         "pp_size": ("pipeline_parallel_size" if old else "pp_size", "--pp-size", 2),
         "dp_size": ("data_parallel_size" if old else "dp_size", "--dp-size", 2),
         "ep_size": ("expert_parallel_size" if old else "ep_size", "--ep-size", 2),
+    }
+    assert {f"{s}_size": got[f"{s}_size"] for s in sizes} == {
+        f"{s}_size": expected[f"{s}_size"] for s in sizes
     }
     # no setting is named by a dest the server never reports
     assert not {"tensor_parallel_size", "pipeline_parallel_size", "data_parallel_size"} & set(got)

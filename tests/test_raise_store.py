@@ -1,5 +1,6 @@
-"""The raise-site indexes stored shared once (resolver/raise_store.py) and the message index read from an
-unpacked wheel (message_index.index_unpacked): both give back exactly what the full forms give."""
+"""The vLLM raise-site indexes stored shared once (frameworks/schema_store.py, as the schemas; its round trip
+is tested in test_release_schemas.py) and the message index read from an unpacked wheel
+(message_index.index_unpacked): both give back exactly what the full forms give."""
 
 from __future__ import annotations
 
@@ -10,54 +11,8 @@ from typing import Any
 
 import pytest
 
-from argtrace.resolver import message_index, raise_store
+from argtrace.resolver import message_index
 from argtrace.resolver.raise_index import RAISE_DIR, bundled, load_index
-
-
-def site(line: int, message: str, **extra: Any) -> dict[str, Any]:
-    return {
-        "file": "vllm/engine/arg_utils.py",
-        "line": line,
-        "function": "EngineArgs.create_engine_config",
-        "class": None,
-        "exception": "ValueError",
-        "message": message,
-        **extra,
-    }
-
-
-def index(version: str, sites: list[dict[str, Any]]) -> dict[str, Any]:
-    return {
-        "format": 1,
-        "framework": "vllm",
-        "version": version,
-        "modules": ["vllm/engine/arg_utils.py"],
-        "sites": sites,
-    }
-
-
-def test_pack_stores_a_moved_site_once_and_expands_back(tmp_path: Path) -> None:
-    a = index("0.1.0", [site(10, "max_model_len {x} is too large"), site(20, "only in 0.1.0")])
-    b = index("0.2.0", [site(14, "max_model_len {x} is too large"), site(30, "only in 0.2.0", fields=["x"])])
-    for data in (a, b):
-        (tmp_path / f"vllm-{data['version']}.json").write_text(json.dumps(data))
-    size = raise_store.pack(tmp_path, "vllm")
-    assert size == sum(p.stat().st_size for p in tmp_path.iterdir())
-    shared = json.loads((tmp_path / "vllm-shared.json").read_text())
-    assert shared == {"format": 1, "sites": [{k: v for k, v in a["sites"][0].items() if k != "line"}]}
-    stored = json.loads((tmp_path / "vllm-0.2.0.json").read_text())
-    assert stored["stored"] == "shared"
-    assert stored["sites"] == [[0, 14], b["sites"][1]]
-    for data in (a, b):
-        back = raise_store.expand(
-            json.loads((tmp_path / f"vllm-{data['version']}.json").read_text()), tmp_path
-        )
-        assert back == data and list(back["sites"][0]) == list(data["sites"][0])  # key order too
-
-
-def test_a_full_file_is_read_as_it_is(tmp_path: Path) -> None:
-    data = index("0.1.0", [site(10, "x")])
-    assert raise_store.expand(data, tmp_path) is data
 
 
 def test_every_bundled_vllm_raise_index_loads_and_the_shared_part_is_no_release() -> None:

@@ -161,10 +161,12 @@ def parse_exit(
     return outcome.exit_status, outcome.first_error
 
 
-# A flag of a range of releases only: SGLang's --mamba-scheduler-strategy (an alias of
-# --mamba-radix-cache-strategy from 0.5.15.post1, gone from 0.5.20 on).
+# A flag of a range of releases only: SGLang's --mamba-scheduler-strategy (added in 0.5.7, an alias of
+# --mamba-radix-cache-strategy from 0.5.14, gone from 0.5.20 on). Its releases are read from each
+# bundled schema file (not typed here), and must be a contiguous range with releases outside on both sides.
 RANGE_FLAG = "--mamba-scheduler-strategy"
-RANGE_RELEASES = ("0.5.10.post1", "0.5.12.post1", "0.5.13.post1", "0.5.15.post1", "0.5.19")
+SGLANG_RELEASES = bundled_versions("sglang", include_user=False)
+RANGE_RELEASES = tuple(v for v in SGLANG_RELEASES if load_schema("sglang", v).option(RANGE_FLAG) is not None)
 
 
 def test_a_range_flag_is_known_exactly_in_its_releases() -> None:
@@ -172,10 +174,14 @@ def test_a_range_flag_is_known_exactly_in_its_releases() -> None:
 
     index = release_index("sglang")
     assert index.releases_knowing_flag(RANGE_FLAG) == RANGE_RELEASES
-    assert index.releases == tuple(bundled_versions("sglang", include_user=False))
+    assert index.releases == tuple(SGLANG_RELEASES)
+    first, last = SGLANG_RELEASES.index(RANGE_RELEASES[0]), SGLANG_RELEASES.index(RANGE_RELEASES[-1])
+    assert RANGE_RELEASES == tuple(SGLANG_RELEASES[first : last + 1])
+    assert 0 < first < last < len(SGLANG_RELEASES) - 1  # added after the oldest, dropped before the newest
+    assert (SGLANG_RELEASES[first], SGLANG_RELEASES[last + 1]) == ("0.5.7", "0.5.20")  # added, dropped
 
 
-@pytest.mark.parametrize("version", bundled_versions("sglang", include_user=False))
+@pytest.mark.parametrize("version", SGLANG_RELEASES)
 def test_a_range_flag_is_accepted_inside_its_range_and_rejected_outside(version: str) -> None:
     status, error = parse_exit("sglang", version, ["--model-path", "m", RANGE_FLAG, "auto"])
     if version in RANGE_RELEASES:
@@ -269,3 +275,119 @@ def test_check_of_an_old_module_launch_finds_no_missing_model_tag() -> None:
     )
     codes = sorted(f["code"] for f in result.json["findings"])
     assert codes == ["PA024"], result.json["findings"]  # only: 0.18.1 no longer accepts --swap-space
+
+
+BASE_ARGV = {"sglang": ["--model-path", "m"], "vllm": ["m"]}
+SAMPLED_RANGES = 6  # flags per framework, spread over the ones the data shows in an inner range
+
+
+def _value_words(spec: Any) -> list[str] | None:
+    """Words that make the option parse (None: no simple value, the flag is not sampled)."""
+    from argtrace.frameworks.schema import VALUELESS_ACTIONS
+
+    if spec.action in VALUELESS_ACTIONS or spec.nargs == 0:
+        return []
+    if spec.nargs not in (None, "?"):
+        return None
+    if spec.choices:
+        return [str(spec.choices[0])]
+    return {"int": ["1"], "float": ["0.5"], "str": ["x"], None: ["x"]}.get(spec.type)
+
+
+def _hidden_negative(framework: str, version: str, flag: str) -> bool:
+    """True when the release accepts ``flag`` as a negative spelling its parser does not list among its
+    option strings (vLLM 0.33's EnableDisableAction takes ``--no-enable-elastic-ep`` beside
+    ``--disable-elastic-ep``; the release index, built from option strings, does not know it)."""
+    for spec in load_schema(framework, version).options:
+        negatives = (spec.raw.get("action_attrs") or {}).get("negative_option_strings")
+        if negatives is not None and repr(flag) in str(negatives):
+            return True
+    return False
+
+
+def inner_range_flags(framework: str) -> list[tuple[str, tuple[str, ...], list[str]]]:
+    """(flag, the releases that know it, value words) for flags the release index says exist in a
+    contiguous run of bundled releases with a release outside it on each side (added, then removed),
+    sampled evenly; value words from the newest knowing release's schema."""
+    from argtrace.frameworks.release_index import release_index
+
+    index = release_index(framework)
+    n = len(index.releases)
+    found = []
+    for flag, known in sorted(index.flags.items()):
+        if not flag.startswith("--") or flag == "--help":
+            continue
+        if known[0] == 0 or known[-1] == n - 1 or list(known) != list(range(known[0], known[-1] + 1)):
+            continue
+        releases = index.releases_knowing_flag(flag)  # abbreviations included
+        if releases != tuple(index.releases[i] for i in known):
+            continue  # an outside release takes it as the abbreviation of a longer flag
+        if any(_hidden_negative(framework, index.releases[i], flag) for i in (known[0] - 1, known[-1] + 1)):
+            continue
+        spec = load_schema(framework, releases[-1]).option(flag)
+        words = _value_words(spec) if spec is not None else None
+        if words is not None:
+            found.append((flag, releases, words))
+    step = max(1, len(found) // SAMPLED_RANGES)
+    return found[::step][:SAMPLED_RANGES]
+
+
+@pytest.mark.parametrize("framework", ["sglang", "vllm"])
+def test_flags_of_a_range_of_releases_are_accepted_inside_and_rejected_outside(framework: str) -> None:
+    """For flags the data shows only in an inner range of releases: the first and last release of the range
+    accept it, the releases just before and just after reject it as argparse does (exit 2)."""
+    from argtrace.frameworks.release_index import release_index
+
+    releases = release_index(framework).releases
+    sampled = inner_range_flags(framework)
+    if len(releases) < 3:
+        pytest.skip(f"{len(releases)} {framework} releases bundled: no inner range")
+    if not sampled and framework == "vllm":
+        pytest.skip("no vLLM flag is known only inside a range of the bundled releases")
+    assert sampled, f"no {framework} flag is known only inside a range of the bundled releases"
+    for flag, inside, words in sampled:
+        before = releases[releases.index(inside[0]) - 1]
+        after = releases[releases.index(inside[-1]) + 1]
+        for version in {inside[0], inside[-1]}:
+            status, error = parse_exit(framework, version, [*BASE_ARGV[framework], flag, *words])
+            assert (status, error) == (0, None), (flag, version, error)
+        for version in (before, after):
+            status, error = parse_exit(framework, version, [*BASE_ARGV[framework], flag, *words])
+            assert status == 2, (flag, version)
+            assert error == f"unrecognized arguments: {' '.join([flag, *words])}", (flag, version, error)
+
+
+# ------------------------------------------------------------------------------ raise-site indexes
+
+
+@pytest.mark.parametrize("version", SGLANG_RELEASES)
+def test_every_bundled_sglang_release_has_its_raise_sites(version: str) -> None:
+    """Stored shared like the schemas (schema_store.RAISE_SITE_KEYS); load_index gives the full index."""
+    from argtrace.resolver.raise_index import RAISE_DIR, load_index
+
+    stored = json.loads((RAISE_DIR / f"sglang-{version}.json").read_text())
+    assert stored["stored"] == "shared"
+    index = load_index("sglang", version)
+    assert index is not None and "stored" not in index
+    assert index["version"] == version and index["generated_by"] == "scripts/gen_schemas.py"
+    assert index["source"] == load_schema("sglang", version).data["source"]
+    assert index["modules"][0] == "sglang/srt/server_args.py"
+    assert index["sites"] and all(isinstance(s, dict) for s in index["sites"])
+    for site in index["sites"]:
+        assert site["file"] in index["modules"] and isinstance(site["line"], int) and site["exception"]
+
+
+def test_the_raise_site_storage_round_trips(tmp_path: Path) -> None:
+    """pack + expand give back the full raise-site indexes of two releases, sharing the unchanged sites."""
+    from argtrace.resolver.raise_index import load_index
+
+    originals = {v: load_index("sglang", v) for v in ("0.5.9", "0.5.11")}
+    for version, data in originals.items():
+        (tmp_path / f"sglang-{version}.json").write_text(json.dumps(data))
+    schema_store.pack(tmp_path, keys=schema_store.RAISE_SITE_KEYS, identity=schema_store.raise_site_identity)
+    schema_store._shared.cache_clear()
+    for version, data in originals.items():
+        stored = json.loads((tmp_path / f"sglang-{version}.json").read_text())
+        assert any(isinstance(i, int) or "@" in i for i in stored["sites"])  # shared or patched
+        assert schema_store.expand(stored, tmp_path, schema_store.RAISE_SITE_KEYS) == data
+    schema_store._shared.cache_clear()

@@ -84,8 +84,15 @@ def test_why_finds_the_seed_raise_site() -> None:
     assert result.status == 0
     (first, *_) = result.json["why"]["matches"]
     assert first["framework"] == "sglang" and first["function"] == "ServerArgs._handle_mamba_radix_cache"
-    assert first["versions"] == [{"version": "0.5.10.post1", "at": "sglang/srt/server_args.py:2206"}]
-    assert {"0.5.15.post1", "0.5.19", "0.5.23"} <= set(first["absent_in"])
+    # the message is in 0.5.10.post1-0.5.13.post1 (0.5.11 from its raise-site index, the others from the
+    # message index), and in no other bundled release
+    assert first["versions"] == [
+        {"version": "0.5.10.post1", "at": "sglang/srt/server_args.py:2206"},
+        {"version": "0.5.11", "at": "sglang/srt/server_args.py:2453"},
+        {"version": "0.5.12.post1", "at": "sglang/srt/server_args.py:2568"},
+        {"version": "0.5.13.post1", "at": "sglang/srt/server_args.py:2754"},
+    ]
+    assert {"0.5.9", "0.5.14", "0.5.15.post1", "0.5.19", "0.5.23"} <= set(first["absent_in"])
     names = [s["name"] for s in first["settings"]]
     assert names[0] == "mamba_scheduler_strategy"  # the flag the message names
     assert {"disable_radix_cache", "speculative_algorithm"} <= set(names)

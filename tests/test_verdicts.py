@@ -15,21 +15,18 @@ from argtrace.frameworks.release import (
     releases_from_install_lines,
 )
 from argtrace.frameworks.release_index import release_index
+from argtrace.frameworks.schema import bundled_versions, load_schema, version_key
 from argtrace.model import Finding
 from argtrace.verdicts import gpu_assumption, release_assumption, settle
 from tests.conftest import REPO, run_cli
 
-SGLANG = (
-    "0.5.10.post1",
-    "0.5.12.post1",
-    "0.5.13.post1",
-    "0.5.15.post1",
-    "0.5.19",
-    "0.5.20",
-    "0.5.21",
-    "0.5.22",
-    "0.5.23",
+# The bundled SGLang releases and those that know --mamba-scheduler-strategy (last in 0.5.19), read from
+# the schema files (issue 15 adds releases a family at a time; the release index must agree with them).
+SGLANG = tuple(bundled_versions("sglang", include_user=False))
+MAMBA_SCHEDULER = tuple(
+    v for v in SGLANG if load_schema("sglang", v).option("--mamba-scheduler-strategy") is not None
 )
+MAMBA_RADIX = tuple(v for v in SGLANG if load_schema("sglang", v).option("--mamba-radix-cache-strategy"))
 
 
 @pytest.mark.parametrize(
@@ -97,9 +94,10 @@ def test_no_evidence_gives_the_releases_that_accept_the_launch() -> None:
         launch_env=["SGLANG_ENABLE_SPEC_V2"],
     )
     assert (decided.version, decided.source) == (None, "none")
-    assert decided.accepted_by == ("0.5.10.post1", "0.5.12.post1", "0.5.13.post1", "0.5.15.post1", "0.5.19")
+    assert MAMBA_SCHEDULER[-1] == "0.5.19" and {"0.5.10.post1", "0.5.15.post1"} <= set(MAMBA_SCHEDULER)
+    assert decided.accepted_by == MAMBA_SCHEDULER
     assert decided.analysed_with == "0.5.19"
-    assert describe_releases(list(decided.accepted_by), list(SGLANG)) == "0.5.10.post1-0.5.19"
+    assert describe_releases(list(decided.accepted_by), list(SGLANG)) == f"{MAMBA_SCHEDULER[0]}-0.5.19"
     assert describe_releases(["0.5.10.post1", "0.5.23"], list(SGLANG)) == "0.5.10.post1, 0.5.23"
 
 
@@ -125,14 +123,9 @@ def test_the_release_index_is_generated_from_the_bundled_schemas() -> None:
     assert index.releases == SGLANG
     # --tp is the unique abbreviation of --tp-size in every release (argparse's allow_abbrev)
     assert index.releases_knowing_flag("--tp=2") == SGLANG
-    assert index.releases_knowing_flag("--mamba-radix-cache-strategy") == (
-        "0.5.15.post1",
-        "0.5.19",
-        "0.5.20",
-        "0.5.21",
-        "0.5.22",
-        "0.5.23",
-    )
+    # the renamed flag: from the release that added it (0.5.14, the first bundled one with it) to the newest
+    assert index.releases_knowing_flag("--mamba-radix-cache-strategy") == MAMBA_RADIX
+    assert MAMBA_RADIX[0] == "0.5.14" and MAMBA_RADIX == SGLANG[SGLANG.index("0.5.14") :]
 
 
 def _finding(code: str, layer: str, severity: str = "error", setting: str | None = None) -> Finding:
@@ -210,13 +203,8 @@ def test_the_shipped_example_without_options_names_no_assumed_release_as_fact() 
     result = run_cli(["check", "--format", "json", "examples/launch_mtp.sh", "0", "30000"], cwd=REPO)
     data = result.json
     assert data["framework"]["version"] is None and data["framework"]["source"] == "none"
-    assert data["framework"]["accepted_by"] == [
-        "0.5.10.post1",
-        "0.5.12.post1",
-        "0.5.13.post1",
-        "0.5.15.post1",
-        "0.5.19",
-    ]
+    # the example passes --mamba-scheduler-strategy: the releases that know it (from the schemas)
+    assert data["framework"]["accepted_by"] == list(MAMBA_SCHEDULER)
     severe = [(f["code"], f["severity"], f["basis"]) for f in data["findings"] if f["severity"] != "info"]
     # The one error is the script's own (static): the flags cut off by the comment line never arrive.
     assert severe == [("SH004", "error", "static")]
@@ -259,7 +247,7 @@ def test_settings_are_named_as_the_server_names_them(version: str) -> None:
     )
     named = {s["name"]: (s["dest"], s["flag"], s["effective"]) for s in result.json["settings"]}
     # their argparse dests are tensor_/data_parallel_size, renamed by from_cli_args (field_names.json)
-    old = version in ("0.5.10.post1", "0.5.12.post1", "0.5.13.post1")
+    old = version_key(version) <= version_key("0.5.13.post1")  # from_cli_args renames (field_names.json)
     assert named["tp_size"] == ("tensor_parallel_size" if old else "tp_size", "--tp-size", 2)
     assert named["dp_size"] == ("data_parallel_size" if old else "dp_size", "--dp-size", 2)
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from argtrace.frameworks import installed
+from argtrace.frameworks.release_index import release_index
 from argtrace.frameworks.schema import (
     bundled_versions,
     choose_schema,
@@ -70,7 +71,13 @@ def test_removed_env_var_is_a_leftover_warning_inherited_info() -> None:
     srv = server(["--model-path", "/m"], env={"SGLANG_ENABLE_SPEC_V2": "1"})
     _, findings = run(srv, SG23)
     assert [(c, s) for c, s, _ in findings] == [("PR001", "warning")]
-    assert "read by sglang 0.5.10.post1" in findings[0][2] and "not by sglang 0.5.23" in findings[0][2]
+    # the releases that read it, from the release index (0.5.4.post3-0.5.20 since issue 15's releases)
+    readers = release_index("sglang").releases_knowing_env("SGLANG_ENABLE_SPEC_V2")
+    assert "0.5.10.post1" in readers and "0.5.23" not in readers
+    assert findings[0][2] == (
+        f"SGLANG_ENABLE_SPEC_V2 is read by sglang {', '.join(readers)} but not by sglang 0.5.23: the release "
+        "ignores it"
+    )
     srv = server(["--model-path", "/m"], env={"SGLANG_ENABLE_SPEC_V2": inherited("1")})
     _, findings = run(srv, SG23)
     assert [(c, s) for c, s, _ in findings] == [("PR001", "info")]
@@ -168,8 +175,9 @@ def test_choose_schema_requested_unbundled_and_newest() -> None:
     srv = server(["--model-path", "/m"])
     schema, source, findings = choose_schema("sglang", SG10, server=srv)
     assert (schema.version, source, findings) == (SG10, "bundled-schema", [])
-    schema, source, findings = choose_schema("sglang", "0.5.11", server=srv)
-    assert schema.version == nearest_older("sglang", "0.5.11") == SG10
+    # a version with no bundled schema (0.5.11 is bundled since issue 15): the nearest older one is used
+    schema, source, findings = choose_schema("sglang", "0.5.10.post2", server=srv)
+    assert schema.version == nearest_older("sglang", "0.5.10.post2") == SG10
     assert [f.code for f in findings] == ["PR008"]
     newest = bundled_versions("sglang")[-1]
     srv_missing = server(["--model-path", "/m"], env={"PATH": "/nonexistent"})

@@ -11,18 +11,20 @@ Loading one release reads the shared file of its framework (once per process) an
 reads another release's file. :func:`expand` gives back exactly the dict the generator wrote (a test checks
 the six releases bundled before this storage against their original files' digests).
 
-``pack`` is run by ``scripts/gen_schemas.py --pack``.
+``pack`` is run by ``scripts/gen_schemas.py --pack``. The raise-site indexes (``data/raise_sites/``) are
+stored the same way, with ``sites`` as the shared list (:data:`RAISE_SITE_KEYS`, :func:`raise_site_identity`).
 """
 
 from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 SHARED_KEYS = ("options", "positionals", "env_vars")
+RAISE_SITE_KEYS = ("sites",)
 MARK = "stored"
 PATCH = "@"  # {"@": pool index, "~": {changed keys}, "-": [dropped keys], "order": [keys, when it differs]}
 
@@ -37,13 +39,13 @@ def _shared(path: str) -> Mapping[str, list[Any]]:
     return data
 
 
-def expand(data: dict[str, Any], schema_dir: Path) -> dict[str, Any]:
+def expand(data: dict[str, Any], schema_dir: Path, keys: tuple[str, ...] = SHARED_KEYS) -> dict[str, Any]:
     """The full schema dict of a stored file (unchanged when it is not marked as shared storage)."""
     if data.get(MARK) != "shared":
         return data
     shared = _shared(str(shared_path(schema_dir, str(data["framework"]))))
     out = {k: v for k, v in data.items() if k != MARK}
-    for key in SHARED_KEYS:
+    for key in keys:
         items = data.get(key)
         if isinstance(items, list):
             pool = shared.get(key) or []
@@ -82,6 +84,17 @@ def _identity(key: str, entry: Any) -> str | None:
     return _canonical([entry.get("option_strings"), entry.get("dest")])
 
 
+def raise_site_identity(key: str, entry: Any) -> str | None:
+    """Two releases' raise sites are "the same site" when file, function, exception and message agree:
+    the line moving between releases is then a one-key patch."""
+    if not isinstance(entry, dict):
+        return None
+    return _canonical([entry.get(k) for k in ("file", "function", "exception", "message")])
+
+
+Identity = Callable[[str, Any], "str | None"]  # (list key, entry) -> what a patch is based on
+
+
 def _patch(base: dict[str, Any], entry: dict[str, Any], index: int) -> dict[str, Any]:
     patch: dict[str, Any] = {PATCH: index}
     changed = {k: v for k, v in entry.items() if k not in base or _canonical(base[k]) != _canonical(v)}
@@ -96,31 +109,33 @@ def _patch(base: dict[str, Any], entry: dict[str, Any], index: int) -> dict[str,
     return patch
 
 
-def pack_framework(schemas: Iterable[dict[str, Any]]) -> tuple[dict[str, list[Any]], list[dict[str, Any]]]:
+def pack_framework(
+    schemas: Iterable[dict[str, Any]], keys: tuple[str, ...] = SHARED_KEYS, identity: Identity = _identity
+) -> tuple[dict[str, list[Any]], list[dict[str, Any]]]:
     """(the shared file, the per-release files) for full schemas of one framework: an entry that two or
     more releases have identically is shared; one that differs from a shared entry of the same option or
     variable (a help text edited, a line number moved) is stored as a patch of it."""
     schemas = list(schemas)
-    counts: dict[str, dict[str, int]] = {k: {} for k in SHARED_KEYS}
+    counts: dict[str, dict[str, int]] = {k: {} for k in keys}
     for schema in schemas:
-        for key in SHARED_KEYS:
+        for key in keys:
             for entry in {_canonical(e) for e in schema.get(key) or ()}:
                 counts[key][entry] = counts[key].get(entry, 0) + 1
     shared: dict[str, list[Any]] = {}
     index: dict[str, dict[str, int]] = {}
     bases: dict[str, dict[str, int]] = {}  # identity -> pool index of its most shared variant
-    seen: dict[str, dict[str, str]] = {k: {} for k in SHARED_KEYS}  # identity -> its newest variant
-    releases_of: dict[str, dict[str, int]] = {k: {} for k in SHARED_KEYS}
+    seen: dict[str, dict[str, str]] = {k: {} for k in keys}  # identity -> its newest variant
+    releases_of: dict[str, dict[str, int]] = {k: {} for k in keys}
     for schema in schemas:
-        for key in SHARED_KEYS:
+        for key in keys:
             for entry in schema.get(key) or ():
-                ident = _identity(key, entry)
+                ident = identity(key, entry)
                 if ident is not None:
                     seen[key][ident] = _canonical(entry)
                     releases_of[key][ident] = releases_of[key].get(ident, 0) + 1
-    for key in SHARED_KEYS:
+    for key in keys:
         common_set = {c for c, n in counts[key].items() if n >= 2}
-        have = {_identity(key, json.loads(c)) for c in common_set}
+        have = {identity(key, json.loads(c)) for c in common_set}
         # an option or variable of several releases that none has identically: its newest variant becomes
         # the base the others patch
         common_set |= {
@@ -131,7 +146,7 @@ def pack_framework(schemas: Iterable[dict[str, Any]]) -> tuple[dict[str, list[An
         index[key] = {c: i for i, c in enumerate(common)}
         best: dict[str, tuple[int, int]] = {}
         for i, c in enumerate(common):
-            ident = _identity(key, shared[key][i])
+            ident = identity(key, shared[key][i])
             if ident is not None and (ident not in best or counts[key][c] > best[ident][0]):
                 best[ident] = (counts[key][c], i)
         bases[key] = {ident: i for ident, (_, i) in best.items()}
@@ -139,14 +154,14 @@ def pack_framework(schemas: Iterable[dict[str, Any]]) -> tuple[dict[str, list[An
     for schema in schemas:
         item: dict[str, Any] = {}
         for k, v in schema.items():
-            if k in SHARED_KEYS and isinstance(v, list):
+            if k in keys and isinstance(v, list):
                 out: list[Any] = []
                 for e in v:
                     c = _canonical(e)
                     if c in index[k]:
                         out.append(index[k][c])
                         continue
-                    ident = _identity(k, e)
+                    ident = identity(k, e)
                     base = bases[k].get(ident) if ident is not None else None
                     if base is not None:
                         out.append(_patch(shared[k][base], e, base))
@@ -175,23 +190,35 @@ def _write(path: Path, data: Mapping[str, Any]) -> int:
     return len(text.encode())
 
 
-def pack(schema_dir: Path, extra: Iterable[Path] = ()) -> dict[str, int]:
+def pack(
+    schema_dir: Path,
+    extra: Iterable[Path] = (),
+    frameworks: Iterable[str] | None = None,
+    keys: tuple[str, ...] = SHARED_KEYS,
+    identity: Identity = _identity,
+) -> dict[str, int]:
     """Re-store every schema in ``schema_dir`` plus the full schema files ``extra`` (a release in both:
-    the one in ``schema_dir`` is kept) as shared parts + per-release files; returns bytes per framework."""
+    the one in ``schema_dir`` is kept) as shared parts + per-release files; returns bytes per framework.
+    ``frameworks``: only those are re-stored (the others' files are left as they are)."""
+    only = set(frameworks) if frameworks is not None else None
     full: dict[tuple[str, str], dict[str, Any]] = {}
     for path in sorted(schema_dir.glob("*-*.json")):
         if path.name.endswith("-shared.json"):
             continue
-        data = expand(json.loads(path.read_text(encoding="utf-8")), schema_dir)
+        if only is not None and path.name.split("-", 1)[0] not in only:
+            continue
+        data = expand(json.loads(path.read_text(encoding="utf-8")), schema_dir, keys)
         full[(data["framework"], data["version"])] = data
     for path in extra:
         data = json.loads(path.read_text(encoding="utf-8"))
+        if only is not None and data["framework"] not in only:
+            continue
         full.setdefault((data["framework"], data["version"]), data)
     _shared.cache_clear()
     sizes: dict[str, int] = {}
     for framework in sorted({fw for fw, _ in full}):
         schemas = [s for (fw, _), s in sorted(full.items()) if fw == framework]
-        shared, stored = pack_framework(schemas)
+        shared, stored = pack_framework(schemas, keys, identity)
         sizes[framework] = _write(shared_path(schema_dir, framework), shared)
         for item in stored:
             sizes[framework] += _write(schema_dir / f"{framework}-{item['version']}.json", item)

@@ -1,5 +1,8 @@
 """The bundled raise-site indexes (``frameworks/data/raise_sites/<fw>-<ver>.json``) and matching an error
-text against them (``argtrace why``). Stdlib only."""
+text against them (``argtrace why``). Stdlib only.
+
+A release's file may be stored as the schemas are (``frameworks/schema_store.py``): its ``sites`` as indexes
+into ``<fw>-shared.json`` or patches of its entries; :func:`load_index` gives back the full index."""
 
 from __future__ import annotations
 
@@ -16,22 +19,24 @@ MIN_LITERAL = 12  # characters of literal text a message template needs to be ma
 
 @functools.cache
 def load_index(framework: str, version: str) -> dict[str, Any] | None:
-    from argtrace.resolver import raise_store
+    from argtrace.frameworks.schema_store import RAISE_SITE_KEYS, expand
 
     path = RAISE_DIR / f"{framework}-{version}.json"
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        # shared storage (raise_store): this release's file plus its framework's shared part
-        return raise_store.expand(data, RAISE_DIR) if isinstance(data, dict) else None
-    except (OSError, ValueError, KeyError, IndexError, TypeError):
+        if not isinstance(data, dict):
+            return None
+        full: dict[str, Any] = expand(data, RAISE_DIR, RAISE_SITE_KEYS)
+    except (OSError, ValueError, KeyError, IndexError):
         return None
+    return full
 
 
 def bundled() -> list[tuple[str, str]]:
     out = []
     for path in sorted(RAISE_DIR.glob("*.json")):
         framework, _, version = path.stem.partition("-")
-        if version == "shared":  # the shared part of raise_store, not a release
+        if version == "shared":  # the shared part of the stored files, not a release
             continue
         out.append((framework, version))
     return out

@@ -124,7 +124,7 @@ PR_VERSION_NOT_BUNDLED = Rule(
     rationale="argtrace analyses with the nearest older bundled parser schema; flags added or removed since "
     "may be misjudged.",
     fix="pass --framework-version with a bundled version",
-    example=_c(_SG, ("--framework-version", "0.5.11")),
+    example=_c(_SG, ("--framework-version", "0.5.10")),
     correct=_c(_SG, _SG10),
 )
 

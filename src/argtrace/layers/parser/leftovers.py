@@ -15,7 +15,7 @@ from argtrace.layers.parser.context import (
     _word,
 )
 from argtrace.layers.parser.recording import Event
-from argtrace.layers.parser.releases import _dest_guess, _equivalents, _known_in, _nearest, _replacement
+from argtrace.layers.parser.releases import _dest_guess, _equivalents, _nearest, _replacement
 from argtrace.model import Observation
 from argtrace.redact import mask
 
@@ -112,8 +112,9 @@ def unknown_flag(ctx: ParseContext, idx: int, value_idxs: list[int]) -> None:
         return
     at = ctx.at(idx)
     schema = ctx.schema
-    same = _known_in(ctx.releases.history, flag)
-    other = _known_in(ctx.releases.others, flag)
+    # the releases the finding names, from the flag -> releases index (not every bundled schema)
+    same = ctx.releases.knowing(flag)
+    other = ctx.releases.knowing_elsewhere(flag)
     older = [s for s, _ in same if version_key(s.version) < version_key(schema.version)]
     newer = [s for s, _ in same if version_key(s.version) > version_key(schema.version)]
     if same:
@@ -122,7 +123,7 @@ def unknown_flag(ctx: ParseContext, idx: int, value_idxs: list[int]) -> None:
         setting = other[-1][1].dest
     else:
         setting = _dest_guess(flag)
-    repl = _replacement(flag, schema, ctx.releases.history) if same else None
+    repl = _replacement(flag, schema, [s for s, _ in same]) if same else None
     # A single-dash spelling of a long option
     dashed = None
     if flag.startswith("-") and not flag.startswith("--"):
@@ -184,7 +185,7 @@ def unknown_flag(ctx: ParseContext, idx: int, value_idxs: list[int]) -> None:
             fix=f"use {repl}" if repl else f"upgrade to {first.version} or drop the flag",
         )
     elif other:
-        equivalents = _equivalents(schema, ctx.releases.others)
+        equivalents = _equivalents(schema, [s for s, _ in other])
         eq = equivalents.get(flag)
         if eq == "--model" and ctx.server.entrypoint == "vllm serve":
             eq = "put the model as the first word after `vllm serve`"

@@ -122,6 +122,60 @@ class Releases:
         given = [s for s in self.all_schemas or () if s.framework == name]
         return schemas_for(name, given)
 
+    # -- the releases an unknown flag's finding names, from the flag -> releases index (issue 15)
+    def _indexed_knowing(self, framework: str, flag: str) -> list[str] | None:
+        """Versions of ``framework`` (oldest first) whose parser registers exactly ``flag``, from the
+        release index plus any user-generated schema the index does not cover; None when only loading the
+        schemas can tell (schemas were given beside the bundled ones)."""
+        if any(s.framework == framework for s in self.all_schemas or ()):
+            return None
+        from argtrace.frameworks.release_index import release_index
+        from argtrace.frameworks.schema import bundled_versions, load_schema
+
+        try:
+            index = release_index(framework)
+            indexed = set(index.releases)
+            knowing = {index.releases[i] for i in index.flags.get(flag, ())}
+        except KeyError:  # no bundled release of that framework
+            indexed, knowing = set(), set()
+        for version in bundled_versions(framework):  # `resolver add` releases: not in the bundled index
+            if version not in indexed and load_schema(framework, version).option(flag) is not None:
+                knowing.add(version)
+        return sorted(knowing, key=version_key)
+
+    def knowing(self, flag: str) -> list[tuple[Schema, OptionSpec]]:
+        """The release of the analysed framework that an unknown ``flag``'s finding names, with its spec:
+        the oldest newer release that knows it, else the newest older one (``[]``: none knows it).
+
+        Read from the release index, so one schema is loaded instead of every release (with 30+ releases
+        bundled, ``history`` is megabytes of JSON). With schemas given beside the bundled ones, every
+        knowing release, as before."""
+        name = self.schema.framework
+        versions = self._indexed_knowing(name, flag)
+        if versions is None:
+            return _known_in(self.history, flag)
+        versions = [v for v in versions if v != self.schema.version]
+        key = version_key(self.schema.version)
+        newer = [v for v in versions if version_key(v) > key]
+        older = [v for v in versions if version_key(v) < key]
+        cited = newer[0] if newer else older[-1] if older else None
+        return _known_in([self._load(name, cited)], flag) if cited else []
+
+    def knowing_elsewhere(self, flag: str) -> list[tuple[Schema, OptionSpec]]:
+        """The newest release of the other framework that knows ``flag`` (from the index: one schema)."""
+        name = "vllm" if self.schema.framework == "sglang" else "sglang"
+        versions = self._indexed_knowing(name, flag)
+        if versions is None:
+            return _known_in(self.others, flag)
+        return _known_in([self._load(name, versions[-1])], flag) if versions else []
+
+    def _load(self, framework: str, version: str) -> Schema:
+        from argtrace.frameworks.schema import load_schema
+
+        if framework == self.schema.framework and version == self.schema.version:
+            return self.schema
+        return load_schema(framework, version)
+
     def ambiguous_elsewhere(self, typed: str) -> str | None:
         for s in reversed(self.history):
             if s.version == self.schema.version:
