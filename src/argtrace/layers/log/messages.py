@@ -241,9 +241,10 @@ def _hinted(site: Site, found: set[str]) -> bool:
 
 
 def match_text(text: str, framework: str | None = None, version: str | None = None) -> list[Match]:
-    """Every site (of one framework / release when given) matching ``text``, most specific first; on a
-    tie, the site whose kind the prefixes name (a ``WARNING`` line: the log call, ``ValueError:``: the
-    raise)."""
+    """Every site (of one framework / release when given) matching ``text``: the sites whose whole message
+    matches first (a partial match of a longer template of another release never outranks the message as
+    printed), then the most specific; on a tie, the site whose kind the prefixes name (a ``WARNING`` line:
+    the log call, ``ValueError:``: the raise)."""
     texts = candidates(text)
     if not texts:
         return []
@@ -275,8 +276,8 @@ def match_text(text: str, framework: str | None = None, version: str | None = No
     out.sort(key=lambda m: max(version_key(v) for v in m.site.at) if m.site.at else (), reverse=True)
     out.sort(
         key=lambda m: (
-            -m.specificity,
             m.how != "full",
+            -m.specificity,
             not _hinted(m.site, found),
             -m.score,
         )
