@@ -16,25 +16,19 @@ import pytest
 
 from argtrace.frameworks.release import (
     EVIDENCE_SOURCES,
+    describe_releases,
     image_naming_no_release,
     release_from_image,
     source_after_resolution,
 )
+from argtrace.frameworks.release_index import release_index
+from argtrace.frameworks.schema import bundled_versions
 from argtrace.model import FrameworkSource
 from tests.conftest import REPO, run_cli
 from tests.needs import unmet
 
-SGLANG = (
-    "0.5.10.post1",
-    "0.5.12.post1",
-    "0.5.13.post1",
-    "0.5.15.post1",
-    "0.5.19",
-    "0.5.20",
-    "0.5.21",
-    "0.5.22",
-    "0.5.23",
-)
+# every bundled SGLang release, from the data (issue 15 bundles more of them over time)
+SGLANG = tuple(bundled_versions("sglang", include_user=False))
 LAUNCH = "python3 -m sglang.launch_server --model-path /m --tp-size 2"
 # A PATH that holds no interpreter on any machine: PR007's "not found" is then certain.
 NO_VLLM = "PATH=/nonexistent/bin vllm serve /m --max-model-len 32768"
@@ -262,7 +256,7 @@ def test_a_latest_image_leaves_the_release_unknown(name: str, text: str, at: str
             "PR011",
             "info",
             "static",
-            LATEST_PR011.format(analysed="0.5.23", accepted="0.5.10.post1-0.5.23"),
+            LATEST_PR011.format(analysed="0.5.23", accepted=describe_releases(SGLANG, SGLANG)),
             at.format(path=path),
         )
     ]
@@ -284,13 +278,17 @@ def test_under_a_latest_image_a_finding_that_depends_on_the_release_rests_on_an_
     report = check("--no-resolve", "launch.sh", cwd=tmp_path)
     framework = report["framework"]
     assert (framework["version"], framework["source"], framework["analysed_with"]) == (None, "none", "0.5.19")
+    # the releases that know the flag, from the data: the newest of them is the one analysed
+    knowing = release_index("sglang").releases_knowing_flag("--mamba-scheduler-strategy")
+    refusing = [v for v in SGLANG if v not in knowing]
+    assert knowing[-1] == "0.5.19" and refusing[-4:] == ["0.5.20", "0.5.21", "0.5.22", "0.5.23"]
     assert [(f["code"], f["severity"], f["basis"], f["message"]) for f in report["findings"]] == [
         (
             "PR011",
             "info",
             "static",
-            LATEST_PR011.format(analysed="0.5.19", accepted="0.5.10.post1-0.5.19")
-            + "; sglang 0.5.20-0.5.23 do not know --mamba-scheduler-strategy",
+            LATEST_PR011.format(analysed="0.5.19", accepted=describe_releases(knowing, SGLANG))
+            + f"; sglang {describe_releases(refusing, SGLANG)} do not know --mamba-scheduler-strategy",
         ),
         (
             "PA005",
@@ -327,3 +325,23 @@ def test_a_runner_tools_pr007_is_gone_once_the_release_is_decided() -> None:
     ]
     named = check("--no-resolve", "--framework-version", "0.5.10.post1", "-c", command)
     assert findings(named, "PR007") == []
+
+
+def test_a_parser_error_on_an_assumed_image_entrypoint_is_at_most_a_warning() -> None:
+    """TP044: the image table knows `vllm serve` for other builds of vllm/vllm-openai only (older images run
+    the api_server module, where --model is right): what the parser says of the words rests on that."""
+    command = "docker run --gpus all vllm/vllm-openai:v0.11.0 --model meta-llama/Llama-3.1-8B-Instruct"
+    report = check("--no-resolve", "-c", command)
+    (pa023,) = [f for f in report["findings"] if f["code"] == "PA023"]
+    assert (pa023["severity"], pa023["basis"]) == ("warning", "assumed")
+    assert pa023["assumed"] == [
+        {
+            "what": "entrypoint",
+            "value": "`vllm serve` for vllm/vllm-openai:v0.11.0",
+            "option": "--entrypoint, or command: in the launch file",
+        }
+    ]
+    assert [f["code"] for f in report["findings"] if f["severity"] == "error"] == []
+    pinned = "docker run --gpus all --entrypoint vllm vllm/vllm-openai:v0.11.0 serve meta-llama/Llama-3.1-8B"
+    codes = [f["code"] for f in check("--no-resolve", "-c", pinned)["findings"]]
+    assert "TP044" not in codes and "PA023" not in codes

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, cast
 from argtrace import localfs
 from argtrace.layers.separated import PredictedCommands
 from argtrace.model import (
+    Assumption,
     Finding,
     FrameworkInfo,
     FrameworkName,
@@ -479,11 +480,29 @@ def settle_report_verdicts(report: Report, options: CheckOptions) -> list[Findin
         spec = resolution_gpu.get("spec") if resolution_gpu.get("assumed") else memory_gpu.get("name")
         if spec:
             gpu = gpu_assumption(str(spec))
-    if release is None and gpu is None:
+    entrypoints = _assumed_entrypoints(report.findings)
+    if release is None and gpu is None and not entrypoints:
         return report.findings
     return settle(
-        report.findings, release=release, gpu=gpu, holds_on_every_release=_holds_on_every_release(report)
+        report.findings,
+        release=release,
+        gpu=gpu,
+        holds_on_every_release=_holds_on_every_release(report),
+        entrypoints=entrypoints,
     )
+
+
+def _assumed_entrypoints(findings: Sequence[Finding]) -> dict[str, Assumption]:
+    """The image entrypoints TP044 says were assumed, by the location of the command the image runs."""
+    from argtrace.verdicts import entrypoint_assumption
+
+    out: dict[str, Assumption] = {}
+    for finding in findings:
+        # TP044 names the image and the entrypoint first, in backticks (layers/transport/containers.py)
+        quoted = finding.message.split("`")
+        if finding.code == "TP044" and finding.at and len(quoted) >= 4:
+            out[finding.at] = entrypoint_assumption(quoted[1], quoted[3])
+    return out
 
 
 def _holds_on_every_release(report: Report) -> Callable[[Finding], bool]:

@@ -10,18 +10,21 @@ an assumed GPU is information only. The assumptions of one run:
   an option that is not the same in every bundled release holds on some releases only (information, the
   releases named in PR011); a parser finding about an option registered the same way in every release
   holds whichever runs;
-- the GPU, when no ``--gpu`` was given and resolution or memory sizing used a default profile.
+- the GPU, when no ``--gpu`` was given and resolution or memory sizing used a default profile;
+- an image's entrypoint, when the image table knows it for other builds of the image only (TP044): what the
+  parser made of the words after the image rests on it (at most a warning).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from argtrace.model import Assumption, Finding, Severity
 
 RELEASE_OPTION = "--framework-version"
 GPU_OPTION = "--gpu NAME[xCOUNT]"
+ENTRYPOINT_OPTION = "--entrypoint, or command: in the launch file"
 
 _CAP: dict[Severity, Severity] = {"error": "warning", "warning": "warning", "info": "info"}
 
@@ -34,18 +37,26 @@ def gpu_assumption(spec: str) -> Assumption:
     return Assumption("gpu", spec, GPU_OPTION)
 
 
+def entrypoint_assumption(image: str, entrypoint: str) -> Assumption:
+    return Assumption("entrypoint", f"`{entrypoint}` for {image}", ENTRYPOINT_OPTION)
+
+
 def settle(
     findings: Sequence[Finding],
     *,
     release: Assumption | None,
     gpu: Assumption | None,
     holds_on_every_release: Callable[[Finding], bool],
+    entrypoints: Mapping[str, Assumption] | None = None,
 ) -> list[Finding]:
-    """``findings`` with basis ``assumed`` (and a capped severity) where they rest on ``release`` or
-    ``gpu``; the others unchanged."""
+    """``findings`` with basis ``assumed`` (and a capped severity) where they rest on ``release``, ``gpu``
+    or an assumed image entrypoint (``entrypoints``: by the location of the command the image runs); the
+    others unchanged."""
     out = []
     for finding in findings:
         rests_on: list[Assumption] = []
+        if entrypoints and finding.layer == "parser" and finding.at in entrypoints:
+            rests_on.append(entrypoints[finding.at])
         if release is not None and _needs_release(finding) and not holds_on_every_release(finding):
             rests_on.append(release)
         if gpu is not None and finding.layer in ("resolution", "memory"):
@@ -79,6 +90,6 @@ def describe_assumptions(assumptions: Sequence[Assumption]) -> str:
     """``assumed sglang 0.5.19 (pass --framework-version), GPU h100 (pass --gpu NAME[xCOUNT])``."""
     parts = []
     for a in assumptions:
-        what = "GPU " if a.what == "gpu" else ("model config " if a.what == "model-config" else "")
+        what = {"gpu": "GPU ", "model-config": "model config ", "entrypoint": "entrypoint "}.get(a.what, "")
         parts.append(f"{what}{a.value} (pass {a.option})")
     return "assumed " + ", ".join(parts)

@@ -113,17 +113,23 @@ def _is_install(words: Sequence[str]) -> bool:
 
 
 def describe_releases(versions: Sequence[str], bundled: Sequence[str]) -> str:
-    """``0.5.10.post1-0.5.19`` for a run of consecutive bundled releases, else a comma list."""
+    """``0.5.10.post1-0.5.19`` for a run of three or more consecutive bundled releases, runs joined by commas
+    (``0.4.0.post2-0.5.6.post2, 0.5.20-0.5.23``); a release outside ``bundled`` or a shorter run as itself."""
     if not versions:
         return "none of the bundled releases"
-    indexes = [bundled.index(v) for v in versions if v in bundled]
-    if (
-        len(indexes) == len(versions)
-        and len(versions) > 2
-        and indexes == list(range(indexes[0], indexes[-1] + 1))
-    ):
-        return f"{versions[0]}-{versions[-1]}"
-    return ", ".join(versions)
+    position = {v: i for i, v in enumerate(bundled)}
+    runs: list[list[str]] = []
+    for version in versions:
+        here = position.get(version)
+        last = runs[-1][-1] if runs else None
+        if here is not None and last is not None and position.get(last) == here - 1:
+            runs[-1].append(version)
+        else:
+            runs.append([version])
+    parts: list[str] = []
+    for run in runs:
+        parts += [f"{run[0]}-{run[-1]}"] if len(run) > 2 else run
+    return ", ".join(parts)
 
 
 @dataclass(frozen=True)
