@@ -55,7 +55,7 @@ def settle(
     out = []
     for finding in findings:
         rests_on: list[Assumption] = []
-        if entrypoints and finding.layer == "parser" and finding.at in entrypoints:
+        if entrypoints and finding.layer == "parser" and finding.at is not None and finding.at in entrypoints:
             rests_on.append(entrypoints[finding.at])
         if release is not None and _needs_release(finding) and not holds_on_every_release(finding):
             rests_on.append(release)
