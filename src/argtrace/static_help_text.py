@@ -40,6 +40,8 @@ _PYTHON_3_10 = (
     "                        start a server, SLURM batch scripts, compose,\n"
     "                        Kubernetes and rendered Helm manifests) without script\n"
     "                        arguments: one report, one exit status\n"
+    "    fleet               line up several running replicas (--url, --host,\n"
+    "                        --kube) and report the settings they disagree on\n"
     "\n"
     "options:\n"
     "  -h, --help            show this help message and exit\n"

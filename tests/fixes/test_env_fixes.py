@@ -85,11 +85,21 @@ def test_a_deprecated_variable_is_renamed_and_the_rename_verified(inherited: dic
     assert finding["fix_verified"] is True
 
 
-def test_a_deprecated_variable_whose_replacement_has_the_opposite_sense_gets_no_change() -> None:
-    """SGL_DISABLE_X read now as SGLANG_ENABLE_X: the same value would mean the opposite."""
+def test_a_deprecated_variable_whose_replacement_has_the_opposite_sense_gets_the_opposite_value() -> None:
+    """SGL_DISABLE_X=1 read now as SGLANG_ENABLE_X: the same value would mean the opposite, so the change is
+    the new name with the opposite value (layers/renamed_env.py)."""
     finding = _finding(_check("SGL_DISABLE_TP_MEMORY_INBALANCE_CHECK=1"), "PR002")
-    assert finding["fix_edits"] == []
-    assert finding["fix"] == "use SGLANG_ENABLE_TP_MEMORY_INBALANCE_CHECK"
+    assert finding["fix"] == (
+        "Replace SGL_DISABLE_TP_MEMORY_INBALANCE_CHECK=1 by SGLANG_ENABLE_TP_MEMORY_INBALANCE_CHECK=0, which "
+        "means the same (`unset SGL_DISABLE_TP_MEMORY_INBALANCE_CHECK; export "
+        "SGLANG_ENABLE_TP_MEMORY_INBALANCE_CHECK=0`): SGL_DISABLE_TP_MEMORY_INBALANCE_CHECK comes from the "
+        "environment the launch starts with (--env or the caller's), no file."
+    )
+    assert finding["fix_edits"] == [
+        {"env": "SGL_DISABLE_TP_MEMORY_INBALANCE_CHECK", "value": None},
+        {"env": "SGLANG_ENABLE_TP_MEMORY_INBALANCE_CHECK", "value": "0"},
+    ]
+    assert finding["fix_verified"] is True
 
 
 def test_an_empty_visible_devices_is_unset() -> None:

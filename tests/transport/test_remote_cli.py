@@ -161,4 +161,7 @@ def test_remote_compose_file_and_its_dotenv(sshd: SshServer, tmp_path: Path) -> 
     (directory / ".env").write_text("MODEL=/models/qwen\n")
     result = run_cli([*sshd.cli_prefix(), "check", "--format", "json", str(directory / "compose.yaml")])
     assert result.status in (0, 1), result.stderr
-    assert result.json["servers"][0]["argv"][3:5] == ["--model-path", "/models/qwen"]
+    # the image's inherited ENTRYPOINT (NVIDIA's nvidia_entrypoint.sh, data/image_entrypoints.json) runs first
+    argv = result.json["servers"][0]["argv"]
+    assert argv[argv.index("--model-path") + 1] == "/models/qwen"
+    assert argv[:2] == ["/opt/nvidia/nvidia_entrypoint.sh", "python3"]

@@ -16,7 +16,7 @@ import re
 import shlex
 from collections.abc import Callable, Mapping, Sequence
 
-from argtrace.fixes.edits import Proposal, renames_alike
+from argtrace.fixes.edits import _INVERTED_FIX, Proposal, renames_alike
 from argtrace.model import EnvEdit, EnvValue, Finding, Report
 
 _NAME = re.compile(r"[A-Z_][A-Z0-9_]*")
@@ -61,6 +61,16 @@ def _rename(finding: Finding, name: str, value: str) -> Proposal | None:
     text = (finding.fix or "").strip()
     if text == f"remove {name}":
         return Proposal((EnvEdit(name, None),), f"Unset {name} (`unset {name}`): {_where(name)}.")
+    inverted = _INVERTED_FIX.fullmatch(text)
+    if inverted is not None and inverted.group(3) == name and inverted.group(4) == value:
+        # PR002 of a rename of the opposite sense (layers/renamed_env.py): the new name, the opposite value
+        new, opposite = inverted.group(1), inverted.group(2)
+        export = f"export {new}={shlex.quote(opposite)}"
+        return Proposal(
+            (EnvEdit(name, None), EnvEdit(new, opposite)),
+            f"Replace {name}={value} by {new}={opposite}, which means the same (`unset {name}; {export}`): "
+            f"{_where(name)}.",
+        )
     match = _USE.fullmatch(text)
     if match is None or match.group(1) == name or not renames_alike(finding.code, name, match.group(1)):
         return None

@@ -332,7 +332,15 @@ def _container_servers(
                     for k, origin in (origins or {}).items()
                     if env.get(k) is None and k not in inner.env and not origin.known
                 }
-                result.servers.append(replace(inner, env={**inner.env, **missing}) if missing else inner)
+                # what the shell inherited from the container keeps where the container got it (a Service
+                # link the kubelet set is not "the caller's environment")
+                kept = {
+                    k: replace(v, origin=(origins or {})[k])
+                    for k, v in inner.env.items()
+                    if k in (origins or {}) and v.origin.expansion == "environment" and v.value == env.get(k)
+                }
+                merged = {**inner.env, **kept, **missing}
+                result.servers.append(replace(inner, env=merged) if kept or missing else inner)
             return
     server = _server_from_argv(at, argv, env, expansion, origins)
     if server is not None:
