@@ -78,9 +78,12 @@ def run_mem(
         command="mem",
         framework=FrameworkInfo(
             framework if framework in ("sglang", "vllm") else None,  # type: ignore[arg-type]
-            section.get("version"),
-            # "log" only when the log's version line decided the release (not for a log without one)
-            "log" if logged is not None else "bundled-schema",
+            section.get("version") if version is not None else None,
+            # "log" only when the log's version line decided the release (not for a log without one);
+            # with neither a log's line nor --framework-version nothing decided it: the formulas' release
+            # is what the sizing was analysed with, not a release the user named
+            "log" if logged is not None else ("bundled-schema" if version is not None else "none"),
+            analysed_with=section.get("version") if version is None else None,
             evidence=logged.describe() if logged is not None else None,
         ),
         findings=list(result.findings),
