@@ -11,7 +11,7 @@ from typing import Any
 from argtrace.layers.shell import evaluate as E
 from argtrace.layers.shell import hazards as H
 from argtrace.layers.shell.result import ScriptSource, ShellResult
-from argtrace.layers.shell.syntax import bash_syntax_errors, parse_tree
+from argtrace.layers.shell.syntax import parse_tree, start_bash_syntax_check
 from argtrace.model import EnvValue, Evidence, Finding, Origin, ServerCommand, Word
 from argtrace.rules import shell as R
 
@@ -96,30 +96,11 @@ def _analyze(
             )
             return ShellResult(servers=[], findings=findings, syntax_ok=False)
         data = data.replace(b"\x00", b"")
+    # bash -n runs beside the evaluation too (its findings are put first, where they always were)
+    syntax = start_bash_syntax_check(data, label)
     text = data.decode("latin-1")
     prepared = E.prepare_text(text)
     tree = parse_tree(prepared)
-    # ---- syntax (bash -n)
-    syntax_ok = True
-    problems = bash_syntax_errors(data, label)
-    if problems:
-        syntax_ok = False
-        for p in problems[:5]:
-            at = f"{label}:{p.line}" if p.line else label
-            line_text = ""
-            if p.line:
-                lines = data.split(b"\n")
-                if 0 < p.line <= len(lines):
-                    line_text = lines[p.line - 1].decode("utf-8", "replace").rstrip("\r")
-            findings.append(
-                R.SH001.finding(
-                    f"bash cannot parse {label}" + (f" (line {p.line})" if p.line else "") + f": {p.message}",
-                    at=at,
-                    evidence=[Evidence("shell", at, line_text or p.message)],
-                )
-            )
-    elif problems is None and tree.root_node.has_error:
-        syntax_ok = False
     # ---- evaluation
     src = E.Source(label, prepared, str(source.path) if source.path else None)
     src.tree = tree
@@ -138,6 +119,29 @@ def _analyze(
         )
     finally:
         sys.setrecursionlimit(limit)
+    # ---- syntax (bash -n)
+    syntax_ok = True
+    problems = syntax.result()
+    if problems:
+        syntax_ok = False
+        syntax_findings: list[Finding] = []
+        for p in problems[:5]:
+            at = f"{label}:{p.line}" if p.line else label
+            line_text = ""
+            if p.line:
+                lines = data.split(b"\n")
+                if 0 < p.line <= len(lines):
+                    line_text = lines[p.line - 1].decode("utf-8", "replace").rstrip("\r")
+            syntax_findings.append(
+                R.SH001.finding(
+                    f"bash cannot parse {label}" + (f" (line {p.line})" if p.line else "") + f": {p.message}",
+                    at=at,
+                    evidence=[Evidence("shell", at, line_text or p.message)],
+                )
+            )
+        findings[:0] = syntax_findings
+    elif problems is None and tree.root_node.has_error:
+        syntax_ok = False
     servers = [_server_command(s, frozenset(ev.read_names)) for s in ev.servers]
     # ---- hazards and findings
     hazards = H.scan(data, tree)

@@ -7,6 +7,8 @@ import os
 import re
 import shutil
 import subprocess
+import tempfile
+import time
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -39,30 +41,75 @@ def bash_syntax_errors(data: bytes, label: str, timeout: float = 20.0) -> list[S
     """Run ``bash -n`` on the script text; None when bash is not available.
 
     Under ``argtrace --host`` the node's bash parses it (``Host.run_bash_n``): its version decides."""
+    return start_bash_syntax_check(data, label, timeout).result()
+
+
+class PendingSyntax:
+    """``bash -n`` started on one script (:func:`start_bash_syntax_check`); :meth:`result` waits for it."""
+
+    def __init__(
+        self,
+        proc: subprocess.Popen[bytes] | None,
+        deadline: float,
+        done: tuple[int, bytes] | None,
+    ) -> None:
+        self._proc = proc
+        self._deadline = deadline
+        self._done = done  # (returncode, stderr) known already (the --host node's answer), or None
+
+    def result(self) -> list[SyntaxProblem] | None:
+        """The problems bash reports (``[]``: none), or None when bash is not available or timed out."""
+        if self._done is None:
+            proc = self._proc
+            if proc is None:
+                return None
+            try:
+                _out, stderr = proc.communicate(timeout=max(0.0, self._deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.communicate()
+                self._proc = None
+                return None
+            self._done = (proc.returncode, stderr)
+        return _problems(*self._done)
+
+
+def start_bash_syntax_check(data: bytes, label: str, timeout: float = 20.0) -> PendingSyntax:
+    """Start ``bash -n`` on ``data`` now, to run beside the evaluation; the answer comes from ``.result()``.
+
+    bash reads the script from a regular (unnamed temporary) file on its standard input: from a pipe it
+    reads one byte per system call (it must not read past a command it could run), a million calls and
+    0.17 s of CPU for a 1 MB script against 0.01 s from a file (issue 18). The messages still name
+    ``/dev/stdin``, as before."""
+    deadline = time.monotonic() + timeout
     remote = _remote_bash_n(data)
     if remote is not None:
         if remote[0] is None:
-            return None
-        returncode, stderr = remote
-    else:
-        bash = shutil.which("bash") or ("/bin/bash" if os.path.exists("/bin/bash") else None)
-        if bash is None:
-            return None
-        try:
-            # `bash -n` runs no command, so a `shopt -s extglob` in the script does not apply to the
-            # `@(a|b)` patterns after it, which then are syntax errors to `-n` only: parse with it on
-            extglob = ["-O", "extglob"] if _SETS_EXTGLOB.search(data) else []
-            proc = subprocess.run(
+            return PendingSyntax(None, deadline, None)
+        return PendingSyntax(None, deadline, (remote[0], remote[1]))
+    bash = shutil.which("bash") or ("/bin/bash" if os.path.exists("/bin/bash") else None)
+    if bash is None:
+        return PendingSyntax(None, deadline, None)
+    # `bash -n` runs no command, so a `shopt -s extglob` in the script does not apply to the
+    # `@(a|b)` patterns after it, which then are syntax errors to `-n` only: parse with it on
+    extglob = ["-O", "extglob"] if _SETS_EXTGLOB.search(data) else []
+    try:
+        with tempfile.TemporaryFile() as script:
+            script.write(data)
+            script.seek(0)
+            proc = subprocess.Popen(
                 [bash, *extglob, "-n", "/dev/stdin"],
-                input=data,
-                capture_output=True,
-                timeout=timeout,
+                stdin=script,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
                 env={"PATH": "/usr/bin:/bin", "LC_ALL": "C"},
-                check=False,
             )
-        except (OSError, subprocess.TimeoutExpired):
-            return None
-        returncode, stderr = proc.returncode, proc.stderr
+    except OSError:
+        return PendingSyntax(None, deadline, None)
+    return PendingSyntax(proc, deadline, None)
+
+
+def _problems(returncode: int, stderr: bytes) -> list[SyntaxProblem]:
     problems: list[SyntaxProblem] = []
     for raw in stderr.decode("utf-8", "replace").splitlines():
         m = _BASH_LINE.match(raw)
