@@ -89,7 +89,7 @@ class Builtins(Commands):
                         upd["exported"] = False
                     if attrs.get("readonly"):
                         upd["readonly"] = True
-                    if upd:
+                    if upd and any(getattr(var, k) != v for k, v in upd.items()):
                         scope[name] = var.with_(**upd)
                 continue
             t = w.text

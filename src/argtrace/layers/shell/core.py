@@ -94,11 +94,19 @@ class Source:
             cache[line] = hit
         return hit
 
+    # the last location asked for: a command, its first word and its assignment are asked for one offset
+    _at_offset = -1
+    _at_text = ""
+
     def at(self, offset: int) -> str:
         if self.fixed_at is not None:
             return self.fixed_at
+        if offset == self._at_offset:
+            return self._at_text
         line, col = self.line_col(offset)
-        return f"{self.label}:{line}:{col}"
+        text = f"{self.label}:{line}:{col}"
+        self._at_offset, self._at_text = offset, text
+        return text
 
     def line_at(self, offset: int) -> str:
         if self.fixed_at is not None:
@@ -249,6 +257,9 @@ _NO_SIDE_EFFECTS = re.compile(r"(?![\s\S]*(?:\$\(|`|:?=|\$!|^-v$))[\s\S]*")
 
 # a word with nothing for bash to expand, quote-remove, split or glob
 _PLAIN = re.compile(r"[^\s$`'\"\\~{*?\[\x01\x02\x03]*")
+
+# a word that is plain but for brackets (`[`, `]`, `a]`): plain too unless it is a glob (see _has_glob)
+_PLAIN_BRACKETS = re.compile(r"[^\s$`'\"\\~{*?\x01\x02\x03<>()]*")
 
 _SUCCESS_COMMANDS = {
     "echo",

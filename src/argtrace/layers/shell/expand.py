@@ -18,6 +18,7 @@ from argtrace.layers.shell.arith import ArithError
 from argtrace.layers.shell.core import (
     _BREAK,
     _PLAIN,
+    _PLAIN_BRACKETS,
     MAX_DEPTH,
     ExpWord,
     Source,
@@ -610,10 +611,13 @@ class Expander(Params):
     ) -> list[ExpWord]:
         """Full expansion of one word: brace, parameter/command/arithmetic, splitting, globbing, quotes."""
         at = self.src.at(tok.start) if rebase else self.cur_at
-        if _PLAIN.fullmatch(tok.raw):
-            return [ExpWord(tok.raw, at, "literal", offset=tok.start)]
+        raw = tok.raw
+        if _PLAIN.fullmatch(raw) or (_PLAIN_BRACKETS.fullmatch(raw) and not _has_glob(raw)):
+            # nothing to expand, split or glob (the `[` and `]` of every test): what _expand_one gives
+            return [ExpWord(raw, at, "literal", offset=tok.start)]
         try:
-            raws = brace_expand(tok.raw) if "{" in tok.raw else [tok.raw]
+            # inside double quotes nothing brace-expands
+            raws = brace_expand(raw) if "{" in raw and not L.QUOTED_NAME.fullmatch(raw) else [raw]
         except BraceLimit:
             reason = f"brace expansion of `{to_str(tok.raw)[:60]}` makes more than {BRACE_LIMIT} words"
             return [ExpWord(None, at, to_str(tok.raw), reason, offset=tok.start)]

@@ -269,6 +269,11 @@ class CommandToks:
     stopped_at: str | None = None  # an operator that ended the span early (";", "&", "|", ...)
 
 
+# A word read_word would end at its first stop character, which is a metacharacter other than `(` (that
+# one may continue an array or extglob word), or the end: nothing in it that a redirection (`2>`, `{fd}>`,
+# `>`, `&>`), an operator or a comment could start with (str.isdigit is true for `²³¹` too).
+_SIMPLE_WORD = re.compile(r"[^\\ \t\n;&|<>()'\"$`#{0-9\xb2\xb3\xb9][^\\ \t\n;&|<>()'\"$`]*(?=[ \t\n;&|<>)]|$)")
+
 _REDIR_OPS = ("&>>", "&>", "<<<", "<<-", ">>", ">|", ">&", "<&", "<<", "<>", ">", "<")
 
 
@@ -381,6 +386,21 @@ def tokenize_command(
             if c in ";&|":
                 out.stopped_at = c
                 break
+        if not cond:
+            m_simple = _SIMPLE_WORD.match(text, i, end)
+            if m_simple is not None:
+                # a word of plain characters that a blank or operator ends (most words): what the
+                # redirection test and read_word below would find, without them
+                wend = m_simple.end()
+                raw = text[i:wend]
+                w = WordTok(raw, i)
+                if not seen_command_word and ASSIGN_RE.match(raw):
+                    w.assign = True
+                else:
+                    seen_command_word = True
+                out.words.append(w)
+                i = wend
+                continue
         # redirection?
         tok_start = i
         j = i
@@ -585,8 +605,18 @@ def decode_ansi(body: str) -> str:
 _ORDINARY = re.compile(r"[^\\'\"`$<>:~]+")
 
 
+# "$NAME" and "${NAME}": the commonest quoted word, parsed without the general reader (same parts)
+QUOTED_NAME = re.compile(r'"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))"')
+
+
 def parse_word(raw: str, in_dq: bool = False, assignment: bool = False) -> list[Part]:
     """The parts of one word (quotes, escapes and expansions), in order (callers must not mutate them)."""
+    if not in_dq:
+        m = QUOTED_NAME.fullmatch(raw)
+        if m is not None:
+            if m.group(1) is not None:
+                return [DQStart(), Param(raw[1:-1], m.group(1), True), DQEnd()]
+            return [DQStart(), Param(raw[1:-1], m.group(2), True, simple=True), DQEnd()]
     if len(raw) > 2000:
         return _parse_word(raw, in_dq, assignment)
     return _parse_word_cached(raw, in_dq, assignment)

@@ -16,6 +16,10 @@ from argtrace.layers.shell.core import Core, _Break, _Continue, _Exit, _Return, 
 from argtrace.layers.shell.state import Snapshot, Var
 
 
+# attributes that set_var's callers pass and that name none of the fields it sets itself
+_FLAG_ATTRS = frozenset({"exported", "readonly", "integer", "assoc"})
+
+
 class Params(Core):
     def lookup(self, name: str) -> Var | None:
         for scope in reversed(self.scopes):
@@ -66,6 +70,17 @@ class Params(Core):
             # the common case, without dataclasses.replace
             scope[name] = Var(
                 value=value, known=known, reason=None if known else reason, at=at, expansion=expansion
+            )
+            return
+        if (
+            old is None
+            and _FLAG_ATTRS.issuperset(attrs)
+            and "export" not in self.options
+            and "allexport" not in self.options
+        ):
+            # `export X=1` of a new name: the Var that ``Var().with_(...)`` below gives, built directly
+            scope[name] = Var(
+                value=value, known=known, reason=None if known else reason, at=at, expansion=expansion, **attrs
             )
             return
         base_var = old if old is not None else Var()
