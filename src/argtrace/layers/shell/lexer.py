@@ -272,7 +272,9 @@ class CommandToks:
 # A word read_word would end at its first stop character, which is a metacharacter other than `(` (that
 # one may continue an array or extglob word), or the end: nothing in it that a redirection (`2>`, `{fd}>`,
 # `>`, `&>`), an operator or a comment could start with (str.isdigit is true for `²³¹` too).
-_SIMPLE_WORD = re.compile(r"[^\\ \t\n;&|<>()'\"$`#{0-9\xb2\xb3\xb9][^\\ \t\n;&|<>()'\"$`]*(?=[ \t\n;&|<>)]|$)")
+_SIMPLE_WORD = re.compile(
+    r"[^\\ \t\n;&|<>()'\"$`#{0-9\xb2\xb3\xb9][^\\ \t\n;&|<>()'\"$`]*(?=[ \t\n;&|<>)]|$)"
+)
 
 _REDIR_OPS = ("&>>", "&>", "<<<", "<<-", ">>", ">|", ">&", "<&", "<<", "<>", ">", "<")
 

@@ -15,7 +15,6 @@ from argtrace.layers.shell.arith import Evaluator as ArithEvaluator
 from argtrace.layers.shell.core import Core, _Break, _Continue, _Exit, _Return, to_str
 from argtrace.layers.shell.state import Snapshot, Var
 
-
 # attributes that set_var's callers pass and that name none of the fields it sets itself
 _FLAG_ATTRS = frozenset({"exported", "readonly", "integer", "assoc"})
 
@@ -80,7 +79,12 @@ class Params(Core):
         ):
             # `export X=1` of a new name: the Var that ``Var().with_(...)`` below gives, built directly
             scope[name] = Var(
-                value=value, known=known, reason=None if known else reason, at=at, expansion=expansion, **attrs
+                value=value,
+                known=known,
+                reason=None if known else reason,
+                at=at,
+                expansion=expansion,
+                **attrs,
             )
             return
         base_var = old if old is not None else Var()
