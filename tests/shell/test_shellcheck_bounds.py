@@ -28,10 +28,10 @@ def test_a_script_beyond_the_size_bound_is_skipped_with_an_info_finding(tmp_path
     assert finding.severity == "info"
     assert finding.message == (
         f"shellcheck skipped: launch.sh is {len(script) // 1024} KB (argtrace runs shellcheck on scripts up "
-        "to 48 KB)"
+        "to 32 KB)"
     )
     assert not [f for f in r.findings if f.code.startswith("SC")]
-    assert analysis.SHELLCHECK_MAX == sc.MAX_BYTES == 48 * 1024
+    assert analysis.SHELLCHECK_MAX == sc.MAX_BYTES == 32 * 1024
 
 
 def test_within_the_bound_shellcheck_gives_its_opinion(tmp_path: Path) -> None:

@@ -294,7 +294,7 @@ SH015 = Rule(
     severity="info",
     title="shellcheck skipped",
     rationale="shellcheck is superlinear on some scripts (a 100 KB one: 30 s and 3.6 GB); argtrace runs "
-    "it only on scripts up to 48 KB (about a second), within 5 s and 512 MB.",
+    "it only on scripts up to 32 KB (about a second), within 5 s and 512 MB.",
     fix="Nothing to fix; run `shellcheck` yourself if you want its opinion on this script.",
     example=Example(
         generate=lambda: {"launch.sh": _HEAD + ":\n" * 140_000 + _SERVER + "\n"},

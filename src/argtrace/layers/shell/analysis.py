@@ -15,7 +15,7 @@ from argtrace.layers.shell.syntax import parse_tree, start_bash_syntax_check
 from argtrace.model import EnvValue, Evidence, Finding, Origin, ServerCommand, Word
 from argtrace.rules import shell as R
 
-SHELLCHECK_MAX = 48 * 1024  # shellcheck.MAX_BYTES: about a second of shellcheck (issue 18)
+SHELLCHECK_MAX = 32 * 1024  # shellcheck.MAX_BYTES: about a second of shellcheck (issue 18)
 
 
 def _show(text: str | None) -> str:

