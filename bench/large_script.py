@@ -159,7 +159,9 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--mb", type=float, default=1.0)
     ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--shellcheck", action="store_true", help="also time shellcheck on 16-96 KB of the script")
+    ap.add_argument(
+        "--shellcheck", action="store_true", help="also time shellcheck on 16-96 KB of the script"
+    )
     opts = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="argtrace-large-script-") as tmp:
         script = Path(tmp) / "launch.sh"
