@@ -290,3 +290,15 @@ def test_bash_n_starts_before_the_evaluation_and_is_read_after(
     assert (
         r.findings[0].message == "bash cannot parse launch.sh (line 4): syntax error: unexpected end of file"
     )
+
+
+def test_locations_read_in_any_order_are_those_of_a_fresh_reading() -> None:
+    text = "a=1\n\nb=2 # é\nc=3\n" * 50
+    offsets = list(range(len(text)))
+    rng = random.Random(18)
+    orders = [offsets, offsets[::-1], rng.sample(offsets, len(offsets))]
+    for order in orders:
+        src = E.Source("t.sh", text, None)
+        for off in order:
+            fresh = E.Source("t.sh", text, None)
+            assert src.at(off) == fresh.at(off) and src.line_col(off) == fresh.line_col(off), off

@@ -74,7 +74,11 @@ class Source:
         line = self._last_line
         # scripts are read in order: try the line of the previous lookup first
         if not (ls[line] <= offset and (line + 1 >= len(ls) or offset < ls[line + 1])):
-            line = bisect.bisect_right(ls, offset) - 1
+            nxt = line + 1
+            if nxt < len(ls) and ls[nxt] <= offset and (nxt + 1 >= len(ls) or offset < ls[nxt + 1]):
+                line = nxt  # the next line: where an in-order reading goes
+            else:
+                line = bisect.bisect_right(ls, offset) - 1
             self._last_line = line
         start = ls[line]
         if self._all_ascii or self._ascii_line(line):
