@@ -15,6 +15,7 @@ from typing import BinaryIO
 MAX_LINE = 1 << 20  # longest line text kept for analysis (args dumps are ~20 kB)
 TRACEBACK_LINES = 160  # lines kept after "Traceback (most recent call last):"
 TRACEBACK_BYTES = 64 << 10  # bytes read after a Traceback line for its block
+BLOCK_BYTES = TRACEBACK_BYTES + MAX_LINE  # the fast paths' window at a Traceback line's offset
 CHUNK = 8 << 20  # bytes read at a time
 MAX_HITS = 200_000  # hard cap on kept lines (a log made only of errors stays bounded)
 
@@ -128,9 +129,10 @@ class Gunzip:
     decompresses is handed on, and ``problem`` says why the stream stopped early. Concatenated members
     (``cat a.gz b.gz``) and trailing zero padding are read as ``gzip`` reads them."""
 
-    def __init__(self, raw: BinaryIO) -> None:
+    def __init__(self, raw: BinaryIO, piece: int = CHUNK) -> None:
         self.raw = raw
         self.problem: str | None = None
+        self.piece = piece  # the most bytes one read() returns
         self._pieces = self._decompress()
 
     def _decompress(self) -> Iterator[bytes]:
@@ -149,10 +151,10 @@ class Gunzip:
                     fed = True
                 try:
                     # Bounded output: a small file that inflates to gigabytes streams, never balloons.
-                    piece = d.decompress(data, CHUNK)
-                    while len(piece) == CHUNK and not d.unconsumed_tail and not d.eof:
+                    piece = d.decompress(data, self.piece)
+                    while len(piece) == self.piece and not d.unconsumed_tail and not d.eof:
                         yield piece  # all input taken, but more output may be pending inside zlib
-                        piece = d.decompress(b"", CHUNK)
+                        piece = d.decompress(b"", self.piece)
                 except zlib.error as exc:
                     self.problem = f"corrupt gzip data ({exc})"
                     return

@@ -1,6 +1,6 @@
 """The fast path for big logs: GNU grep finds the anchor lines at C speed, Python parses only those.
 
-``grep -a -n -b -F -e ANCHOR...`` (the anchors of ``lines.ANCHORS`` as fixed strings) prints only the lines
+``grep -a -n -b -E 'ANCHOR|...'`` (the anchors of ``lines.ANCHORS``, escaped) prints only the lines
 the analyser can use, with their numbers and byte offsets: a small fraction of any log, whatever lines a
 server repeats (no list of one release's uninteresting lines decides what is searched). While grep runs,
 this process reads the same bytes once for what grep does not say: the line count, the last line, lines
@@ -28,7 +28,7 @@ from argtrace.layers.log.lines import Line, Scan
 _TB = b"Traceback (most recent call last)"
 _CHUNK = shared.CHUNK  # bytes counted at a time
 _LONG = 8 << 20  # reader.MAX_CARRY: a line longer than this is reported as a long line
-_BLOCK_BYTES = (64 << 10) + shared.MAX_LINE  # what a traceback's following lines are read from
+_BLOCK_BYTES = shared.BLOCK_BYTES  # what a traceback's following lines are read from
 
 
 @lru_cache(maxsize=1)
@@ -41,6 +41,14 @@ def gnu_grep() -> str | None:
     except (OSError, subprocess.SubprocessError):
         return None
     return exe if b"GNU grep" in out else None
+
+
+_ERE_SPECIAL = frozenset(".[]()*+?{}|^$\\")
+
+
+def ere_alternatives(words: tuple[bytes, ...]) -> str:
+    """``words`` as one POSIX extended regular expression matching any of them literally."""
+    return "|".join("".join("\\" + c if c in _ERE_SPECIAL else c for c in w.decode()) for w in words)
 
 
 class _Counter:
@@ -79,9 +87,10 @@ def scan_with_grep(path: Path, label: str, *, gz: bool = False) -> Scan | None:
     if exe is None or os.environ.get("ARGTRACE_NO_GREP"):
         return None
     out = Scan(path=label, size=path.stat().st_size, gzip=gz)
-    cmd = [exe, "-a", "-n", "-b", "-F"]
-    for anchor in shared.ANCHORS:
-        cmd += ["-e", anchor.decode()]
+    # One extended regular expression, the anchors as escaped alternatives: the same lines as ``-F -e A -e
+    # B ...`` at 1.5-2x its speed (GNU grep 3.8 on 100 MB of real-format lines: 0.16-0.20 s CPU, against
+    # 0.29-0.32 s for the fixed-string list).
+    cmd = [exe, "-a", "-n", "-b", "-E", "-e", ere_alternatives(shared.ANCHORS)]
     if not gz:
         cmd += ["--", str(path)]
     # A second grep drops the steady-state lines that contain an anchor (vLLM's periodic stats line says

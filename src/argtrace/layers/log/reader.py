@@ -10,7 +10,6 @@ counting and skipped without searching them for anchors. gzip logs are read tran
 from __future__ import annotations
 
 import errno
-import gzip
 import os
 import stat
 from collections.abc import Iterator
@@ -33,7 +32,6 @@ from argtrace.layers.log.lines import (  # noqa: F401  (re-exported: reader.Line
     _looks_binary,
     following_lines,
 )
-from argtrace.layers.log.prefilter import scan_with_grep
 
 BLOCK = 256 << 10  # sub-block for the boring-line test
 MAX_CARRY = 8 << 20  # a line longer than this is scanned in pieces
@@ -45,6 +43,8 @@ def open_log(path: Path) -> tuple[BinaryIO, bool]:
     magic = raw.read(2)
     raw.seek(0)
     if magic == b"\x1f\x8b":
+        import gzip  # here only: most logs are plain, and the fast paths inflate with lines.Gunzip
+
         raw.close()
         return gzip.open(path, "rb"), True  # type: ignore[return-value]
     return raw, False
@@ -84,7 +84,8 @@ def _scan_log(path: Path, label: str | None, *, workers: int | None, prefilter: 
     if not stat.S_ISREG(st.st_mode):  # the callers refuse these first; a FIFO must never be opened here
         raise OSError(errno.EINVAL, "not a regular file", str(path))
     size = st.st_size
-    fh, is_gz = open_log(path)
+    with path.open("rb") as probe:
+        is_gz = probe.read(2) == b"\x1f\x8b"
     result = Scan(path=label or str(path), size=size, gzip=is_gz)
     if workers is None:
         workers = min(os.cpu_count() or 1, 4)
@@ -94,21 +95,21 @@ def _scan_log(path: Path, label: str | None, *, workers: int | None, prefilter: 
     if prefilter and size * (8 if is_gz else 1) >= min(GREP_MIN, PARALLEL_MIN):
         fast = None if os.environ.get("ARGTRACE_NO_MATCHER") else _matcher_scan(path, result.path, is_gz)
         if fast is None:
+            # imported here: the matcher path needs neither grep nor subprocess (the log command's start-up)
+            from argtrace.layers.log.prefilter import scan_with_grep
+
             fast = scan_with_grep(path, result.path, gz=is_gz)
         if fast is not None:
-            fh.close()
             return fast
     if not is_gz and workers > 1 and size >= PARALLEL_MIN:
-        fh.close()
         _scan_parallel(path, size, workers, result)
         return result
     if is_gz:
-        fh.close()
         with Gunzip(path.open("rb")) as gz:
             _scan_stream(gz, result)  # type: ignore[arg-type]
         result.gzip_problem = gz.problem
         return result
-    with fh:
+    with path.open("rb") as fh:
         _scan_stream(fh, result)
     return result
 
