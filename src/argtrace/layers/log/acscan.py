@@ -1,18 +1,18 @@
 """The fastest path for big logs: every anchor at once, in this process, with ``ahocorasick_rs``.
 
-``ahocorasick_rs`` (PyPI ``ahocorasick-rs``, Rust's ``aho-corasick`` crate) with a leftmost match kind searches
-the anchors of ``lines.ANCHORS`` (40) together with its SIMD "Teddy" matcher, at about 4.5 GB/s here. Leftmost
-matches do not overlap, but no anchor spans a newline, so every line that contains an anchor gets at least one
-match: the set of hit lines is exact. Only those lines are decoded; the steady-state lines (``lines.BORING``)
-among them are dropped as the Python scan drops them.
+``ahocorasick_rs`` (PyPI ``ahocorasick-rs``, Rust's ``aho-corasick`` crate) with a leftmost match kind
+searches the anchors of ``lines.ANCHORS`` (40) together with its SIMD "Teddy" matcher, about 4.5 GB/s here.
+Leftmost matches do not overlap, but no anchor spans a newline, so every line that contains an anchor gets at
+least one match: the set of hit lines is exact. Only those lines are decoded; the steady-state lines
+(``lines.BORING``) among them are dropped as the Python scan drops them.
 
-The log is read in 1 MB windows into one reused buffer (a ``.gz`` is inflated in 1 MB pieces): the matcher and
-the newline count then both read bytes that are still in the CPU cache, 5-10% less CPU than 8 MB chunks
-(bench/log_throughput.py). The lines after a ``Traceback`` are gathered as the stream passes (``_Blocks``), so
-a ``.gz`` log is inflated once, not a second time to read them back. Counting newlines (``bytes.count``, ~3 GB/s) is the largest cost left, and it
-cannot be skipped: the report gives every kept line's number and the log's line count. A line longer than
-``reader.MAX_CARRY`` (no newline in 8 MB) returns None: the caller then uses the grep or Python path, which
-handle it.
+The log is read in 1 MB windows into one reused buffer (a ``.gz`` is inflated in 1 MB pieces): the matcher
+and the newline count then both read bytes still in the CPU cache, 5-10% less CPU than 8 MB chunks
+(bench/log_throughput.py). The lines after a ``Traceback`` are gathered as the stream passes
+(``lines.Blocks``), so a ``.gz`` log is inflated once, not a second time to read them back. Counting newlines
+(``bytes.count``, ~3 GB/s) is the largest cost left, and it cannot be skipped: the report gives every kept
+line's number and the log's line count. A line longer than ``reader.MAX_CARRY`` (no newline in 8 MB)
+returns None: the caller then uses the grep or Python path, which handle it.
 """
 
 from __future__ import annotations
@@ -67,17 +67,21 @@ def scan_with_matcher(path: Path, label: str, *, gz: bool = False) -> Scan | Non
     if ac is None:
         return None
     out = Scan(path=label, size=path.stat().st_size, gzip=gz)
-    carry = b""  # a line begun in an earlier piece
+    carry = bytearray()  # a line begun in an earlier piece (grown in place: windows are small)
     carry_at = 0  # its stream offset
     line_no = 1  # number of the next line to start
     pos = 0  # stream offset of the current piece
     head = b""
+    nuls, in_nuls = 0, True  # the run of NUL bytes the stream starts with, however long
     tail = b""
     problem: list[str | None] = []
-    blocks = _Blocks()
+    blocks = shared.Blocks()
     for buf, n in _chunks(path, gz, problem):
         if not head:
             head = bytes(buf[: min(n, 65536)])
+        if in_nuls:
+            kept = len(buf[:n].lstrip(b"\x00"))
+            nuls, in_nuls = nuls + n - kept, kept == 0
         tail = (tail + buf[max(0, n - 4096) : n])[-4096:]
         first = buf.find(b"\n", 0, n)
         if first < 0:
@@ -92,12 +96,12 @@ def scan_with_matcher(path: Path, label: str, *, gz: bool = False) -> Scan | Non
         if carry:  # finish the line begun earlier: a small piece of its own
             piece = carry + buf[: first + 1]
             line_no = _hits(ac, piece, 0, len(piece), line_no, carry_at, out, blocks)
-            carry, begin = b"", first + 1
+            carry, begin = bytearray(), first + 1
         cut = max(begin, buf.rfind(b"\n", begin, n) + 1)
         line_no = _hits(ac, buf, begin, cut, line_no, pos, out, blocks)
         blocks.feed(buf, n, pos)
         if cut < n:
-            carry, carry_at = bytes(buf[cut:n]), pos + cut
+            carry, carry_at = bytearray(buf[cut:n]), pos + cut
         pos += n
     out.bytes_read = pos
     out.gzip_problem = problem[0] if problem else None
@@ -106,7 +110,7 @@ def scan_with_matcher(path: Path, label: str, *, gz: bool = False) -> Scan | Non
         _hits(ac, piece, 0, len(piece), line_no, carry_at, out, blocks)
     blocks.finish(pos)
     out.binary = shared._looks_binary(head)
-    out.leading_nuls = len(head) - len(head.lstrip(b"\x00"))
+    out.leading_nuls = nuls
     out.ends_with_newline = tail.endswith(b"\n") or pos == 0
     out.total_lines = line_no - 1 + (1 if carry else 0)
     tail_lines = tail.rstrip(b"\n").split(b"\n")
@@ -115,63 +119,15 @@ def scan_with_matcher(path: Path, label: str, *, gz: bool = False) -> Scan | Non
     return out
 
 
-class _Blocks:
-    """The lines after each ``Traceback`` line, gathered from the stream as it passes.
-
-    The same lines ``prefilter._traceback_blocks`` reads back at the line's offset (``following_lines`` of
-    ``stream[offset : offset + BLOCK_BYTES]``): at most ``TRACEBACK_BYTES`` after the line's newline, the
-    last (possibly cut) line dropped unless the stream or that window ends first; nothing when the line's
-    newline is not within the window (a line longer than it, or the last line without a newline)."""
-
-    def __init__(self) -> None:
-        # (line, stream offsets: first byte wanted, byte after the last, the window's end; the bytes so far)
-        self.open: list[tuple[Line, int, int, int, bytearray]] = []
-
-    def want(self, line: Line, newline: int) -> None:
-        """``line`` (its ``offset`` set) has a ``Traceback``; ``newline``: the stream offset of its end."""
-        assert line.offset is not None
-        window_end = line.offset + shared.BLOCK_BYTES
-        if newline >= window_end:
-            return  # no newline within the window: the block stays empty
-        start = newline + 1
-        end = min(start + shared.TRACEBACK_BYTES, window_end)
-        self.open.append((line, start, end, window_end, bytearray()))
-
-    def feed(self, buf: bytes | bytearray, n: int, pos: int) -> None:
-        """The stream's bytes ``[pos, pos + n)`` are ``buf[:n]``."""
-        if not self.open:
-            return
-        still = []
-        for item in self.open:
-            line, start, end, window_end, got = item
-            a = max(start + len(got), pos)
-            b = min(end, pos + n)
-            if b > a:
-                got += buf[a - pos : b - pos]
-            if pos + n > end:  # a byte beyond the wanted ones: the stream goes on past them
-                self._resolve(line, got, cut_last=end < window_end)
-            else:
-                still.append(item)
-        self.open = still
-
-    def finish(self, size: int) -> None:
-        """The stream ended at ``size`` bytes."""
-        for line, start, _end, _window_end, got in self.open:
-            if start > size:
-                continue  # the last line, without a newline (its newline was added at the end)
-            self._resolve(line, got, cut_last=False)
-        self.open = []
-
-    @staticmethod
-    def _resolve(line: Line, got: bytearray, *, cut_last: bool) -> None:
-        pieces = bytes(got).split(b"\n")
-        if cut_last:
-            pieces = pieces[:-1]
-        line.block = [shared._decode(x).rstrip("\r") for x in pieces[: shared.TRACEBACK_LINES]]
-
-
 def _hits(
-    ac: Any, buf: bytes | bytearray, begin: int, cut: int, line_no: int, pos: int, out: Scan, blocks: _Blocks
+    ac: Any,
+    buf: bytes | bytearray,
+    begin: int,
+    cut: int,
+    line_no: int,
+    pos: int,
+    out: Scan,
+    blocks: shared.Blocks,
 ) -> int:
     """Keep the anchor lines of ``buf[begin:cut]`` (whole lines; ``pos``: the stream offset of ``buf[0]``);
     the number of the line after them."""
@@ -198,7 +154,6 @@ def _hits(
         if line.truncated and current not in out.long_lines:
             out.long_lines.append(current)
         if _TB in raw:
-            line.block = []
             blocks.want(line, pos + le)
         out.lines.append(line)
     return current + buf.count(b"\n", counted_to, cut)

@@ -224,13 +224,17 @@ def _scan_stream(fh: BinaryIO, out: Scan) -> None:
     line_no = 1  # number of the line that starts at carry[0]
     base = 0  # offset of carry[0] in the stream
     first = True
+    in_nuls = True  # the run of NUL bytes the stream starts with is counted however long it is
     last_byte = b"\n"
     for data in _chunks(fh):
         out.bytes_read += len(data)
         if first:
             first = False
             out.binary = _looks_binary(data[:65536])
-            out.leading_nuls = len(data) - len(data.lstrip(b"\x00"))
+        if in_nuls:
+            kept = len(data.lstrip(b"\x00"))
+            out.leading_nuls += len(data) - kept
+            in_nuls = kept == 0
         last_byte = data[-1:]
         buf = carry + data if carry else data
         cut = buf.rfind(b"\n") + 1
