@@ -166,6 +166,9 @@ def main() -> int:
     argtrace_cmd = console_script()
     print(f"argtrace: {' '.join(argtrace_cmd)} (package {package}); grep: {grep}; rounds {opts.rounds}")
     print(f"machine: {os.cpu_count()} cores, load {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    # the floor under any Python CLI: the interpreter's own start-up (site hooks included) on this machine
+    floor = statistics.median(run([sys.executable, "-c", "pass"]).cpu for _ in range(5))
+    print(f"python -c pass: {floor:.3f} s CPU (median of 5)")
     print(
         f"{'log':<26} {'MB':>6} {'grep cpu/wall s':>16} {'argtrace cpu/wall s':>20} "
         f"{'ratio cpu/wall':>15} {'RSS MB':>7}  same answers"

@@ -91,7 +91,7 @@ def _scan_log(path: Path, label: str | None, *, workers: int | None, prefilter: 
         workers = min(os.cpu_count() or 1, 4)
     # GNU grep finds the anchor lines (prefilter.py); a .gz log counts at its compressed size x 8 (its text
     # is about that much larger). PARALLEL_MIN also lowers the bar (the tests force grep with 0).
-    # The in-process anchor matcher (acscan.py, optional ahocorasick_rs) first, then grep.
+    # The in-process anchor matcher (acscan.py, ahocorasick_rs) first, then grep.
     if prefilter and size * (8 if is_gz else 1) >= min(GREP_MIN, PARALLEL_MIN):
         fast = None if os.environ.get("ARGTRACE_NO_MATCHER") else _matcher_scan(path, result.path, is_gz)
         if fast is None:
