@@ -56,6 +56,7 @@ EDGE_FILES = {
     + b"\n"
     + TB,
     "line_longer_than_a_window": b"y" * (3 << 20) + b" RuntimeError in a long line\n" + ARGS + DECODE * 5,
+    "traceback_then_a_line_longer_than_a_window": ARGS + TB + b"z" * 9000 + b"\n" + TB + b"w" * 70000 + b"\n",
     "leading_nuls": b"\x00" * 70000 + ARGS + DECODE * 40 + TB,
     "only_steady_state": DECODE * 2000,
 }

@@ -90,6 +90,7 @@ def scan_with_matcher(path: Path, label: str, *, gz: bool = False) -> Scan | Non
             carry += buf[:n]
             if len(carry) > _LONG:
                 return None  # one enormous line: the grep/Python paths cut it in pieces
+            blocks.feed(buf, n, pos)  # it may follow a Traceback line
             pos += n
             continue
         begin = 0
