@@ -51,7 +51,7 @@ def open_log(path: Path) -> tuple[BinaryIO, bool]:
 
 
 PARALLEL_MIN = 64 << 20  # plain files at least this large are scanned by one process per core
-GREP_MIN = 4 << 20  # logs at least this large are searched by GNU grep when it is there (prefilter.py)
+GREP_MIN = 4 << 20  # logs at least this large take a fast path (acscan.py's matcher, else prefilter.py)
 
 
 def scan_log(
@@ -59,8 +59,9 @@ def scan_log(
 ) -> Scan:
     """Read ``path`` once and keep the lines around anchor hits (with line numbers).
 
-    Big plain files go through GNU grep as a prefilter when it is available (``prefilter.py``), else are
-    split between one scanning process per core; gzip and small files are streamed here.
+    Logs of at least ``GREP_MIN`` (a ``.gz`` at 8x its size) are searched by the anchor matcher
+    (``acscan.py``), else by GNU grep (``prefilter.py``); without either, big plain files are split between
+    one scanning process per core; gzip and small files are streamed here.
     """
     result = _scan_log(path, label, workers=workers, prefilter=prefilter)
     if not result.gzip and result.leading_nuls:
