@@ -29,7 +29,7 @@ def fast_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -
     """Each fast path in turn: the in-process matcher (acscan.py, when ahocorasick_rs is installed), and
     GNU grep (prefilter.py) with the matcher turned off."""
     if request.param == "matcher" and matcher() is None:
-        pytest.skip("ahocorasick_rs is not installed (pip install argtrace[fast])")
+        pytest.skip("ahocorasick_rs (a dependency of argtrace) is not installed")
     if request.param == "grep":
         monkeypatch.setenv("ARGTRACE_NO_MATCHER", "1")
     return str(request.param)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 MAX_LINE = 1 << 20  # longest line text kept for analysis (args dumps are ~20 kB)
 TRACEBACK_LINES = 160  # lines kept after "Traceback (most recent call last):"
@@ -128,9 +128,10 @@ class Gunzip:
     decompresses is handed on, and ``problem`` says why the stream stopped early. Concatenated members
     (``cat a.gz b.gz``) and trailing zero padding are read as ``gzip`` reads them."""
 
-    def __init__(self, raw: BinaryIO) -> None:
+    def __init__(self, raw: BinaryIO, piece: int = CHUNK) -> None:
         self.raw = raw
         self.problem: str | None = None
+        self.piece = piece  # the most bytes one read() returns
         self._pieces = self._decompress()
 
     def _decompress(self) -> Iterator[bytes]:
@@ -149,10 +150,10 @@ class Gunzip:
                     fed = True
                 try:
                     # Bounded output: a small file that inflates to gigabytes streams, never balloons.
-                    piece = d.decompress(data, CHUNK)
-                    while len(piece) == CHUNK and not d.unconsumed_tail and not d.eof:
+                    piece = d.decompress(data, self.piece)
+                    while len(piece) == self.piece and not d.unconsumed_tail and not d.eof:
                         yield piece  # all input taken, but more output may be pending inside zlib
-                        piece = d.decompress(b"", CHUNK)
+                        piece = d.decompress(b"", self.piece)
                 except zlib.error as exc:
                     self.problem = f"corrupt gzip data ({exc})"
                     return
@@ -193,3 +194,64 @@ def following_lines(buf: bytes, after: int, limit: int) -> list[str]:
     if stop < limit and lines:
         lines = lines[:-1]  # last piece may be cut
     return [_decode(x).rstrip("\r") for x in lines[:TRACEBACK_LINES]]
+
+
+class Blocks:
+    """The lines after each ``Traceback`` line, for the fast paths, gathered from a stream as it passes.
+
+    A block is what the Python scan keeps (``following_lines``): the text of at most ``TRACEBACK_BYTES`` after
+    the line's newline, split into lines, the last (possibly cut) one dropped unless the stream ends first; at
+    most ``TRACEBACK_LINES``. A line whose newline is unknown (the grep path knows only where the line starts)
+    is searched for it first; one longer than ``LONG`` keeps an empty block. The matcher feeds the stream it
+    scans (a ``.gz`` is inflated once); the grep path feeds the bytes at each line's offset afterwards."""
+
+    LONG = 8 << 20  # reader.MAX_CARRY
+
+    def __init__(self) -> None:
+        # [line, stream offset of its newline (-1: not found yet), the bytes after it so far]
+        self.open: list[list[Any]] = []
+
+    def want(self, line: Line, newline: int = -1) -> None:
+        """``line`` (its ``offset`` set) holds a ``Traceback``; ``newline``: the stream offset of its end."""
+        line.block = []
+        self.open.append([line, newline, bytearray()])
+
+    def feed(self, buf: bytes | bytearray, n: int, pos: int) -> None:
+        """The stream's bytes ``[pos, pos + n)`` are ``buf[:n]`` (fed in order, from the lines' offsets)."""
+        if not self.open:
+            return
+        still = []
+        for item in self.open:
+            line, newline, got = item
+            if newline < 0:
+                nl = buf.find(b"\n", max(0, line.offset - pos), n)
+                if nl < 0:
+                    if pos + n - line.offset > self.LONG:
+                        continue  # no newline within reach: the block stays empty
+                    still.append(item)
+                    continue
+                newline = item[1] = pos + nl
+            start = newline + 1 + len(got)
+            end = newline + 1 + TRACEBACK_BYTES
+            if end > start and pos + n > start:
+                got += buf[max(start, pos) - pos : min(end, pos + n) - pos]
+            if pos + n > end:  # a byte beyond the wanted ones: the stream goes on past them
+                self._resolve(line, got, cut_last=True)
+            else:
+                still.append(item)
+        self.open = still
+
+    def finish(self, size: int) -> None:
+        """The stream ended at ``size`` bytes."""
+        for line, newline, got in self.open:
+            if 0 <= newline < size:
+                self._resolve(line, got, cut_last=False)
+            # else: the last line, without a newline (or one was added at the end): nothing follows it
+        self.open = []
+
+    @staticmethod
+    def _resolve(line: Line, got: bytearray, *, cut_last: bool) -> None:
+        pieces = bytes(got).split(b"\n")
+        if cut_last:
+            pieces = pieces[:-1]
+        line.block = [_decode(x).rstrip("\r") for x in pieces[:TRACEBACK_LINES]]

@@ -1,6 +1,6 @@
 """The fast path for big logs: GNU grep finds the anchor lines at C speed, Python parses only those.
 
-``grep -a -n -b -F -e ANCHOR...`` (the anchors of ``lines.ANCHORS`` as fixed strings) prints only the lines
+``grep -a -n -b -E 'ANCHOR|...'`` (the anchors of ``lines.ANCHORS``, escaped) prints only the lines
 the analyser can use, with their numbers and byte offsets: a small fraction of any log, whatever lines a
 server repeats (no list of one release's uninteresting lines decides what is searched). While grep runs,
 this process reads the same bytes once for what grep does not say: the line count, the last line, lines
@@ -20,7 +20,7 @@ import threading
 from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
-from typing import IO, BinaryIO
+from typing import IO
 
 from argtrace.layers.log import lines as shared  # the records and anchors the reader also uses (no cycle)
 from argtrace.layers.log.lines import Line, Scan
@@ -28,7 +28,6 @@ from argtrace.layers.log.lines import Line, Scan
 _TB = b"Traceback (most recent call last)"
 _CHUNK = shared.CHUNK  # bytes counted at a time
 _LONG = 8 << 20  # reader.MAX_CARRY: a line longer than this is reported as a long line
-_BLOCK_BYTES = (64 << 10) + shared.MAX_LINE  # what a traceback's following lines are read from
 
 
 @lru_cache(maxsize=1)
@@ -43,6 +42,14 @@ def gnu_grep() -> str | None:
     return exe if b"GNU grep" in out else None
 
 
+_ERE_SPECIAL = frozenset(".[]()*+?{}|^$\\")
+
+
+def ere_alternatives(words: tuple[bytes, ...]) -> str:
+    """``words`` as one POSIX extended regular expression matching any of them literally."""
+    return "|".join("".join("\\" + c if c in _ERE_SPECIAL else c for c in w.decode()) for w in words)
+
+
 class _Counter:
     """What the scan needs beyond the hits, from one pass over the bytes (all of it ``bytes`` methods)."""
 
@@ -50,6 +57,7 @@ class _Counter:
         self.newlines = 0
         self.size = 0
         self.head = b""
+        self.nuls, self.in_nuls = 0, True  # the run of NUL bytes the stream starts with, however long
         self.tail = b""  # the last 4096 bytes
         self.line_start = 0  # stream offset where the current line starts
         self.long_lines: list[int] = []
@@ -57,6 +65,9 @@ class _Counter:
     def feed(self, data: bytes | bytearray, n: int) -> None:
         if not self.head:
             self.head = bytes(data[: min(n, 65536)])
+        if self.in_nuls:
+            kept = len(data[:n].lstrip(b"\x00"))
+            self.nuls, self.in_nuls = self.nuls + n - kept, kept == 0
         first = data.find(b"\n", 0, n)
         if first < 0:
             self.size += n
@@ -79,9 +90,10 @@ def scan_with_grep(path: Path, label: str, *, gz: bool = False) -> Scan | None:
     if exe is None or os.environ.get("ARGTRACE_NO_GREP"):
         return None
     out = Scan(path=label, size=path.stat().st_size, gzip=gz)
-    cmd = [exe, "-a", "-n", "-b", "-F"]
-    for anchor in shared.ANCHORS:
-        cmd += ["-e", anchor.decode()]
+    # One extended regular expression, the anchors as escaped alternatives: the same lines as ``-F -e A -e
+    # B ...`` at 1.5-2x its speed (GNU grep 3.8 on 100 MB of real-format lines: 0.16-0.20 s CPU, against
+    # 0.29-0.32 s for the fixed-string list).
+    cmd = [exe, "-a", "-n", "-b", "-E", "-e", ere_alternatives(shared.ANCHORS)]
     if not gz:
         cmd += ["--", str(path)]
     # A second grep drops the steady-state lines that contain an anchor (vLLM's periodic stats line says
@@ -145,7 +157,7 @@ def scan_with_grep(path: Path, label: str, *, gz: bool = False) -> Scan | None:
     out.gzip_problem = problem
     out.bytes_read = count.size
     out.binary = shared._looks_binary(count.head)
-    out.leading_nuls = len(count.head) - len(count.head.lstrip(b"\x00"))
+    out.leading_nuls = count.nuls
     out.ends_with_newline = count.tail.endswith(b"\n") or count.size == 0
     out.total_lines = count.newlines + (0 if out.ends_with_newline else 1)
     tail_lines = count.tail.rstrip(b"\n").split(b"\n")
@@ -188,7 +200,7 @@ def _collect(stream: IO[bytes], out: Scan, failed: list[BaseException]) -> None:
                 continue
             line = Line(number, shared._decode(text).rstrip("\r"), truncated=cut, offset=offset)
             if _TB in text:
-                line.block = []
+                line.block = []  # filled in by _traceback_blocks
             out.lines.append(line)
     except Exception as exc:  # handed to the caller, which falls back to the Python scan
         failed.append(exc)
@@ -197,62 +209,38 @@ def _collect(stream: IO[bytes], out: Scan, failed: list[BaseException]) -> None:
 
 
 def _traceback_blocks(path: Path, out: Scan, gz: bool) -> None:
-    """The lines following each ``Traceback`` hit, read from the log at the hit's offset (as the parallel
-    scan reads them, ``reader._scan_parallel``)."""
+    """The lines following each ``Traceback`` hit (``lines.Blocks``), read from the log at the hit's offset:
+    a seek for a plain file, one more decompression for a ``.gz``."""
     wanted = [line for line in out.lines if line.block is not None and line.offset is not None]
     if not wanted:
         return
     if gz:
-        windows = _gz_windows(path, sorted({line.offset for line in wanted if line.offset is not None}))
-    else:
-        windows = {}
-        with path.open("rb") as fh:
-            for line in wanted:
-                assert line.offset is not None
-                fh.seek(line.offset)
-                windows[line.offset] = fh.read(_BLOCK_BYTES)
-    for line in wanted:
-        assert line.offset is not None
-        data = windows.get(line.offset, b"")
-        nl = data.find(b"\n")
-        if nl >= 0:
-            line.block = _following(data, nl, len(data))
-
-
-def _following(buf: bytes, after: int, limit: int) -> list[str]:
-
-    return shared.following_lines(buf, after, limit)
-
-
-def _gz_windows(path: Path, offsets: list[int]) -> dict[int, bytes]:
-    """``_BLOCK_BYTES`` of the decompressed stream at each of ``offsets`` (sorted), in one more pass."""
-
-    found: dict[int, bytes] = {}
-    todo = list(offsets)
-    buf = b""
-    buf_start = 0  # stream offset of buf[0]
-    pos = 0
-    gz: BinaryIO
-    with shared.Gunzip(path.open("rb")) as gz:  # type: ignore[assignment]
-        for piece in iter(lambda: gz.read(), b""):
-            start, pos = pos, pos + len(piece)
-            if not todo:
-                break
-            if not buf:
-                if pos <= todo[0]:
-                    continue
-                buf_start = max(start, todo[0])
-                buf = piece[buf_start - start :]
-            else:
-                buf += piece
-            while todo and buf_start + len(buf) >= todo[0] + _BLOCK_BYTES:
-                at = todo.pop(0)
-                found[at] = buf[at - buf_start : at - buf_start + _BLOCK_BYTES]
-                drop = min(len(buf), (todo[0] - buf_start) if todo else len(buf))
-                buf, buf_start = buf[drop:], buf_start + drop
-    for at in todo:
-        found[at] = buf[at - buf_start : at - buf_start + _BLOCK_BYTES] if at >= buf_start else b""
-    return found
+        blocks = shared.Blocks()
+        for line in wanted:
+            blocks.want(line)
+        pos = 0
+        with shared.Gunzip(path.open("rb")) as stream:
+            for piece in iter(lambda: stream.read(), b""):
+                blocks.feed(piece, len(piece), pos)
+                pos += len(piece)
+                if not blocks.open:
+                    break
+        blocks.finish(pos)
+        return
+    with path.open("rb") as fh:
+        for line in wanted:
+            assert line.offset is not None
+            one = shared.Blocks()
+            one.want(line)
+            pos = line.offset
+            fh.seek(pos)
+            while one.open:
+                data = fh.read(1 << 20)
+                if not data:
+                    one.finish(pos)
+                    break
+                one.feed(data, len(data), pos)
+                pos += len(data)
 
 
 def _records(stream: IO[bytes], out: Scan) -> Iterator[tuple[int, int, bytes, bool, bool]]:

@@ -10,7 +10,6 @@ counting and skipped without searching them for anchors. gzip logs are read tran
 from __future__ import annotations
 
 import errno
-import gzip
 import os
 import stat
 from collections.abc import Iterator
@@ -33,7 +32,6 @@ from argtrace.layers.log.lines import (  # noqa: F401  (re-exported: reader.Line
     _looks_binary,
     following_lines,
 )
-from argtrace.layers.log.prefilter import scan_with_grep
 
 BLOCK = 256 << 10  # sub-block for the boring-line test
 MAX_CARRY = 8 << 20  # a line longer than this is scanned in pieces
@@ -45,13 +43,15 @@ def open_log(path: Path) -> tuple[BinaryIO, bool]:
     magic = raw.read(2)
     raw.seek(0)
     if magic == b"\x1f\x8b":
+        import gzip  # here only: most logs are plain, and the fast paths inflate with lines.Gunzip
+
         raw.close()
         return gzip.open(path, "rb"), True  # type: ignore[return-value]
     return raw, False
 
 
 PARALLEL_MIN = 64 << 20  # plain files at least this large are scanned by one process per core
-GREP_MIN = 4 << 20  # logs at least this large are searched by GNU grep when it is there (prefilter.py)
+GREP_MIN = 4 << 20  # logs at least this large take a fast path (acscan.py's matcher, else prefilter.py)
 
 
 def scan_log(
@@ -59,8 +59,9 @@ def scan_log(
 ) -> Scan:
     """Read ``path`` once and keep the lines around anchor hits (with line numbers).
 
-    Big plain files go through GNU grep as a prefilter when it is available (``prefilter.py``), else are
-    split between one scanning process per core; gzip and small files are streamed here.
+    Logs of at least ``GREP_MIN`` (a ``.gz`` at 8x its size) are searched by the anchor matcher
+    (``acscan.py``), else by GNU grep (``prefilter.py``); without either, big plain files are split between
+    one scanning process per core; gzip and small files are streamed here.
     """
     result = _scan_log(path, label, workers=workers, prefilter=prefilter)
     if not result.gzip and result.leading_nuls:
@@ -84,31 +85,32 @@ def _scan_log(path: Path, label: str | None, *, workers: int | None, prefilter: 
     if not stat.S_ISREG(st.st_mode):  # the callers refuse these first; a FIFO must never be opened here
         raise OSError(errno.EINVAL, "not a regular file", str(path))
     size = st.st_size
-    fh, is_gz = open_log(path)
+    with path.open("rb") as probe:
+        is_gz = probe.read(2) == b"\x1f\x8b"
     result = Scan(path=label or str(path), size=size, gzip=is_gz)
     if workers is None:
         workers = min(os.cpu_count() or 1, 4)
     # GNU grep finds the anchor lines (prefilter.py); a .gz log counts at its compressed size x 8 (its text
     # is about that much larger). PARALLEL_MIN also lowers the bar (the tests force grep with 0).
-    # The in-process anchor matcher (acscan.py, optional ahocorasick_rs) first, then grep.
+    # The in-process anchor matcher (acscan.py, ahocorasick_rs) first, then grep.
     if prefilter and size * (8 if is_gz else 1) >= min(GREP_MIN, PARALLEL_MIN):
         fast = None if os.environ.get("ARGTRACE_NO_MATCHER") else _matcher_scan(path, result.path, is_gz)
         if fast is None:
+            # imported here: the matcher path needs neither grep nor subprocess (the log command's start-up)
+            from argtrace.layers.log.prefilter import scan_with_grep
+
             fast = scan_with_grep(path, result.path, gz=is_gz)
         if fast is not None:
-            fh.close()
             return fast
     if not is_gz and workers > 1 and size >= PARALLEL_MIN:
-        fh.close()
         _scan_parallel(path, size, workers, result)
         return result
     if is_gz:
-        fh.close()
         with Gunzip(path.open("rb")) as gz:
             _scan_stream(gz, result)  # type: ignore[arg-type]
         result.gzip_problem = gz.problem
         return result
-    with fh:
+    with path.open("rb") as fh:
         _scan_stream(fh, result)
     return result
 
@@ -223,13 +225,17 @@ def _scan_stream(fh: BinaryIO, out: Scan) -> None:
     line_no = 1  # number of the line that starts at carry[0]
     base = 0  # offset of carry[0] in the stream
     first = True
+    in_nuls = True  # the run of NUL bytes the stream starts with is counted however long it is
     last_byte = b"\n"
     for data in _chunks(fh):
         out.bytes_read += len(data)
         if first:
             first = False
             out.binary = _looks_binary(data[:65536])
-            out.leading_nuls = len(data) - len(data.lstrip(b"\x00"))
+        if in_nuls:
+            kept = len(data.lstrip(b"\x00"))
+            out.leading_nuls += len(data) - kept
+            in_nuls = kept == 0
         last_byte = data[-1:]
         buf = carry + data if carry else data
         cut = buf.rfind(b"\n") + 1
