@@ -294,17 +294,6 @@ def _value_words(spec: Any) -> list[str] | None:
     return {"int": ["1"], "float": ["0.5"], "str": ["x"], None: ["x"]}.get(spec.type)
 
 
-def _hidden_negative(framework: str, version: str, flag: str) -> bool:
-    """True when the release accepts ``flag`` as a negative spelling its parser does not list among its
-    option strings (vLLM 0.33's EnableDisableAction takes ``--no-enable-elastic-ep`` beside
-    ``--disable-elastic-ep``; the release index, built from option strings, does not know it)."""
-    for spec in load_schema(framework, version).options:
-        negatives = (spec.raw.get("action_attrs") or {}).get("negative_option_strings")
-        if negatives is not None and repr(flag) in str(negatives):
-            return True
-    return False
-
-
 def inner_range_flags(framework: str) -> list[tuple[str, tuple[str, ...], list[str]]]:
     """(flag, the releases that know it, value words) for flags the release index says exist in a
     contiguous run of bundled releases with a release outside it on each side (added, then removed),
@@ -322,8 +311,6 @@ def inner_range_flags(framework: str) -> list[tuple[str, tuple[str, ...], list[s
         releases = index.releases_knowing_flag(flag)  # abbreviations included
         if releases != tuple(index.releases[i] for i in known):
             continue  # an outside release takes it as the abbreviation of a longer flag
-        if any(_hidden_negative(framework, index.releases[i], flag) for i in (known[0] - 1, known[-1] + 1)):
-            continue
         spec = load_schema(framework, releases[-1]).option(flag)
         words = _value_words(spec) if spec is not None else None
         if words is not None:
