@@ -28,13 +28,18 @@ def _check(*argv: str) -> dict[str, Any]:
 
 
 def _parser_findings(report: dict[str, Any]) -> list[tuple[str, str, str]]:
-    return [(f["code"], f["severity"], f["message"]) for f in report["findings"] if f["code"].startswith("PA")]
+    return [
+        (f["code"], f["severity"], f["message"]) for f in report["findings"] if f["code"].startswith("PA")
+    ]
 
 
 def test_the_schemas_show_the_hidden_spelling() -> None:
     newest = load_schema("vllm", "0.33.0")
     assert newest.option(HIDDEN) is None  # not among the listed option strings
-    assert newest.option("--enable-elastic-ep").option_strings == ("--enable-elastic-ep", "--disable-elastic-ep")  # type: ignore[union-attr]
+    assert newest.option("--enable-elastic-ep").option_strings == (
+        "--enable-elastic-ep",
+        "--disable-elastic-ep",
+    )  # type: ignore[union-attr]
     assert load_schema("vllm", "0.32.0").option(HIDDEN) is not None  # listed by BooleanOptionalAction
     assert load_schema("vllm", "0.16.0").option("--enable-elastic-ep") is None
 
