@@ -142,3 +142,21 @@ def test_a_default_changed_between_releases_leaves_a_parser_error_an_error() -> 
     # a flag whose converter differs between releases stays information with the release unknown
     report = _check("-c", "python -m sglang.launch_server --model-path m --context-length abc")
     assert [(c, s) for c, s, _m in _parser_findings(report)] == [("PA010", "info")]
+
+
+def test_an_alias_added_later_is_named_with_the_release_and_the_spelling_before_it() -> None:
+    """vLLM 0.31.0 added --device-memory-utilization as a second spelling of --gpu-memory-utilization."""
+    assert (
+        release_index("vllm").releases_knowing_flag("--device-memory-utilization")
+        == VLLM[VLLM.index("0.31.0") :]
+    )
+    command = "vllm serve m --device-memory-utilization 0.8"
+    assert _parser_findings(_check("--framework-version", "0.31.0", "-c", command)) == []
+    assert _parser_findings(_check("--framework-version", "0.30.0", "-c", command)) == [
+        (
+            "PA004",
+            "error",
+            "--device-memory-utilization only exists from vllm 0.31.0 on; vllm 0.30.0 rejects it with "
+            '"unrecognized arguments" (exit 2); this release spells it --gpu-memory-utilization',
+        )
+    ]
