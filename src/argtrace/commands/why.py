@@ -31,11 +31,19 @@ RELATIVE = 0.5  # a group is shown when its specificity is at least this share o
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("error_text", metavar="ERROR_TEXT", help="the error message (or a part of it)")
     parser.add_argument("--framework", choices=("sglang", "vllm"), help="only this framework")
-    parser.add_argument("--framework-version", metavar="V", help="only this release")
-    # Only used to fill in the follow-up commands ``more`` suggests; never read.
+    parser.add_argument(
+        "--framework-version",
+        metavar="V",
+        help="only this release's sites (a release without a message index: the nearest indexed one's first)",
+    )
+    # Used to fill in the follow-up commands ``more`` suggests; of --log only the version line is read.
     parser.add_argument("--model-config", metavar="DIR|config.json", help="the model (for the mem command)")
     parser.add_argument("--gpu", metavar="NAME[xN]", help="the GPU profile (for the mem command)")
-    parser.add_argument("--log", metavar="LOG", help="the server log the message came from")
+    parser.add_argument(
+        "--log",
+        metavar="LOG",
+        help="the server log the message came from (its version line ranks that release first)",
+    )
     parser.add_argument("--all", action="store_true", help="every matching site, not only the best ones")
 
 
