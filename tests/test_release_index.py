@@ -160,24 +160,3 @@ def test_an_alias_added_later_is_named_with_the_release_and_the_spelling_before_
             '"unrecognized arguments" (exit 2); this release spells it --gpu-memory-utilization',
         )
     ]
-
-
-def test_a_flag_no_release_knows_is_an_error_whichever_release_runs() -> None:
-    """No bundled release takes --tp-sizee (exactly or as an abbreviation): the launch fails on every one,
-    so with the release unknown PA001 stays an error; the other framework's flag (PA002) likewise."""
-    assert release_index("sglang").releases_knowing_flag("--tp-sizee") == ()
-    assert registered_alike("sglang", "--tp-sizee") and registered_alike("sglang", HIDDEN)
-    report = _check("-c", "python -m sglang.launch_server --model-path m --tp-sizee 2")
-    assert report["framework"]["version"] is None
-    assert _parser_findings(report) == [
-        (
-            "PA001",
-            "error",
-            '--tp-sizee is not a sglang 0.5.23 flag: the server refuses to start ("unrecognized arguments", '
-            "exit 2); did you mean --tp-size?",
-        )
-    ]
-    report = _check("-c", f"python -m sglang.launch_server --model-path m {HIDDEN}")
-    assert [(c, s) for c, s, _m in _parser_findings(report)] == [("PA002", "error")]
-    # --tp is the unique abbreviation of --tp-size in every release: known, so not "rejected alike"
-    assert registered_alike("sglang", "--tp") is False

@@ -92,10 +92,8 @@ def release_index(framework: str) -> ReleaseIndex:
 
 def registered_alike(framework: str, option_string: str) -> bool:
     """True when every bundled release of ``framework`` registers ``option_string`` the same way (one
-    ``registration``), or none takes it (not even as an abbreviation: every release rejects it alike): a
-    parser finding about it holds whichever release runs (``check.py``)."""
+    ``registration``): a parser finding about it holds whichever release runs (``check.py``)."""
     try:
-        index = release_index(framework)
+        return option_string in release_index(framework).same_everywhere
     except KeyError:
         return False
-    return option_string in index.same_everywhere or not index.releases_knowing_flag(option_string)
