@@ -14,6 +14,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
+from argtrace.frameworks.actions import registered_options
 from argtrace.frameworks.release_index import INDEX_PATH
 from argtrace.frameworks.schema import (
     FRAMEWORKS,
@@ -23,28 +24,56 @@ from argtrace.frameworks.schema import (
     bundled_versions,
     load_schema,
 )
+from argtrace.layers.parser.json_values import _json_valued
+from argtrace.layers.parser.values import _infer_closure, _python_converter
 
 
-def registration(schema: Schema, spec: OptionSpec) -> str:
-    """How one release registers an option, as comparable text: the argparse action's shape and, for a
-    JSON flag validated into a config dataclass (PA026), that class's fields."""
+def converter(schema: Schema, spec: OptionSpec) -> str:
+    """Which converter the parser layer gives the option's values (``layers/parser/build.py``'s choice):
+    the type's name with its recorded inner converter, and for a vLLM closure named without one the
+    converter inferred from its help text and default (the help and default count only through this)."""
+    type_name = spec.type
+    inner = spec.raw.get("type_inner") or spec.raw.get("type_closure") or spec.raw.get("type_args")
+    if type_name and "(" not in type_name and inner:
+        inner_names = [inner] if isinstance(inner, str) else [str(i) for i in inner if i]
+        type_name = f"{type_name}({', '.join(inner_names)})"
+    conv, known = _python_converter(type_name, schema)
+    if not known and spec.type:
+        conv, known = _infer_closure(spec, schema)
+    if not known or conv is None:
+        return f"{type_name} (unknown)" if not known else "none"
+    cells = [c.cell_contents for c in getattr(conv, "__closure__", None) or () if callable(c.cell_contents)]
+    names = [getattr(f, "__qualname__", repr(f)) for f in (conv, *cells)]
+    return f"{type_name}: {' '.join(names)}"
+
+
+def registration(schema: Schema, spec: OptionSpec, kind: str) -> str:
+    """How one release registers an option, as far as parsing a launch and the parser's findings go, as
+    comparable text: the action's class and behaviour, nargs, const, the value converter, choices,
+    required, deprecated, whether the value is JSON, and for a JSON flag validated into a config dataclass
+    (PA026) that class's fields. Not the help text or the default: a release that only rewords a flag's
+    help or changes its default parses it the same way (except where vLLM's converter is inferred from
+    them, which ``converter`` covers)."""
     return repr(
         (
             spec.action,
+            kind,
             repr(spec.nargs),
             repr(spec.const),
-            spec.type,
+            converter(schema, spec),
             repr(spec.choices),
-            repr(spec.default),
             spec.required,
             repr(spec.deprecated),
+            _json_valued(spec, schema),
             repr(schema.config_dataclass(spec.dest)),
         )
     )
 
 
 def build_index() -> dict[str, Any]:
-    """The index's content, derived from the bundled schemas (``scripts/gen_release_index.py`` writes it)."""
+    """The index's content, derived from the bundled schemas (``scripts/gen_release_index.py`` writes it).
+    Every option string the parser registers is indexed, hidden ones included (vLLM's EnableDisableAction
+    ``--no-enable-x``: ``frameworks/actions.registered_options``)."""
     out: dict[str, Any] = {}
     for framework in FRAMEWORKS:
         releases = bundled_versions(framework, include_user=False)
@@ -54,13 +83,16 @@ def build_index() -> dict[str, Any]:
         no_value: dict[str, list[int]] = {}
         shapes: dict[str, set[str]] = {}
         for i, schema in enumerate(schemas):
-            for option in schema.option_strings:
-                flags.setdefault(option, []).append(i)
-                spec = schema.option(option)
-                if spec is not None and (spec.action in VALUELESS_ACTIONS or spec.nargs == 0):
-                    no_value.setdefault(option, []).append(i)
-                if spec is not None:
-                    shapes.setdefault(option, set()).add(registration(schema, spec))
+            for spec, kind, strings in registered_options(schema):
+                shape = registration(schema, spec, kind)
+                valueless = spec.action in VALUELESS_ACTIONS or spec.nargs == 0
+                for option in strings:
+                    if i in flags.get(option, ()):
+                        continue
+                    flags.setdefault(option, []).append(i)
+                    if valueless:
+                        no_value.setdefault(option, []).append(i)
+                    shapes.setdefault(option, set()).add(shape)
             for name in schema.env_var_names:
                 env.setdefault(name, []).append(i)
         out[framework] = {

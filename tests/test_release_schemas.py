@@ -294,17 +294,6 @@ def _value_words(spec: Any) -> list[str] | None:
     return {"int": ["1"], "float": ["0.5"], "str": ["x"], None: ["x"]}.get(spec.type)
 
 
-def _hidden_negative(framework: str, version: str, flag: str) -> bool:
-    """True when the release accepts ``flag`` as a negative spelling its parser does not list among its
-    option strings (vLLM 0.33's EnableDisableAction takes ``--no-enable-elastic-ep`` beside
-    ``--disable-elastic-ep``; the release index, built from option strings, does not know it)."""
-    for spec in load_schema(framework, version).options:
-        negatives = (spec.raw.get("action_attrs") or {}).get("negative_option_strings")
-        if negatives is not None and repr(flag) in str(negatives):
-            return True
-    return False
-
-
 def inner_range_flags(framework: str) -> list[tuple[str, tuple[str, ...], list[str]]]:
     """(flag, the releases that know it, value words) for flags the release index says exist in a
     contiguous run of bundled releases with a release outside it on each side (added, then removed),
@@ -322,8 +311,6 @@ def inner_range_flags(framework: str) -> list[tuple[str, tuple[str, ...], list[s
         releases = index.releases_knowing_flag(flag)  # abbreviations included
         if releases != tuple(index.releases[i] for i in known):
             continue  # an outside release takes it as the abbreviation of a longer flag
-        if any(_hidden_negative(framework, index.releases[i], flag) for i in (known[0] - 1, known[-1] + 1)):
-            continue
         spec = load_schema(framework, releases[-1]).option(flag)
         words = _value_words(spec) if spec is not None else None
         if words is not None:
@@ -357,21 +344,133 @@ def test_flags_of_a_range_of_releases_are_accepted_inside_and_rejected_outside(f
             assert error == f"unrecognized arguments: {' '.join([flag, *words])}", (flag, version, error)
 
 
+# `check` on a flag of a range of releases, at both edges of the range: the release where it changed, in
+# both directions, as the findings say it. The edges are the ones the schema files show (the range tests
+# above read them from the data): SGLang --mamba-scheduler-strategy 0.5.7-0.5.19, vLLM
+# --calculate-kv-scales 0.7.3-0.27.1.
+CHECK_RANGE = {
+    "sglang": ("python -m sglang.launch_server --model-path m --mamba-scheduler-strategy auto", RANGE_FLAG),
+    "vllm": ("vllm serve m --calculate-kv-scales", "--calculate-kv-scales"),
+}
+EDGE_FINDINGS = [
+    (
+        "sglang",
+        "0.5.6.post2",
+        "PA004",
+        "error",
+        "--mamba-scheduler-strategy only exists from sglang 0.5.7 on; sglang 0.5.6.post2 rejects it with "
+        '"unrecognized arguments" (exit 2)',
+    ),
+    (
+        "sglang",
+        "0.5.7",
+        "PA024",
+        "info",
+        "--mamba-scheduler-strategy works in sglang 0.5.7 but sglang 0.5.20 no longer accepts it (use "
+        "--mamba-radix-cache-strategy); the script breaks on upgrade",
+    ),
+    (
+        "sglang",
+        "0.5.19",
+        "PA005",
+        "warning",
+        "--mamba-scheduler-strategy is deprecated in sglang 0.5.19: '--mamba-scheduler-strategy' is "
+        "deprecated and will be removed in a future release. Use '--mamba-radix-cache-strategy' instead.",
+    ),
+    (
+        "sglang",
+        "0.5.20",
+        "PA003",
+        "error",
+        "--mamba-scheduler-strategy was accepted up to sglang 0.5.19 but sglang 0.5.20 does not know it: the "
+        'server refuses to start ("unrecognized arguments", exit 2); in sglang 0.5.20 the setting is '
+        "--mamba-radix-cache-strategy",
+    ),
+    (
+        "vllm",
+        "0.6.6.post1",
+        "PA004",
+        "error",
+        "--calculate-kv-scales only exists from vllm 0.7.3 on; vllm 0.6.6.post1 rejects it with "
+        '"unrecognized arguments" (exit 2)',
+    ),
+    (
+        "vllm",
+        "0.7.3",
+        "PA024",
+        "info",
+        "--calculate-kv-scales works in vllm 0.7.3 but vllm 0.28.0 no longer accepts it; the script breaks "
+        "on upgrade",
+    ),
+    (
+        "vllm",
+        "0.27.1",
+        "PA024",
+        "info",
+        "--calculate-kv-scales works in vllm 0.27.1 but vllm 0.28.0 no longer accepts it; the script breaks "
+        "on upgrade",
+    ),
+    (
+        "vllm",
+        "0.28.0",
+        "PA003",
+        "error",
+        "--calculate-kv-scales was accepted up to vllm 0.27.1 but vllm 0.28.0 does not know it: the server "
+        'refuses to start ("unrecognized arguments", exit 2)',
+    ),
+]
+
+
+def test_the_check_range_edges_are_the_data_s() -> None:
+    from argtrace.frameworks.release_index import release_index
+
+    for framework, (_command, flag) in CHECK_RANGE.items():
+        releases = release_index(framework).releases
+        inside = release_index(framework).releases_knowing_flag(flag)
+        edges = [v for fw, v, *_ in EDGE_FINDINGS if fw == framework]
+        # the release before the range, its first and last, the release after it
+        assert edges == [
+            releases[releases.index(inside[0]) - 1],
+            inside[0],
+            inside[-1],
+            releases[releases.index(inside[-1]) + 1],
+        ]
+
+
+@pytest.mark.parametrize(("framework", "version", "code", "severity", "message"), EDGE_FINDINGS)
+def test_check_names_the_release_where_a_range_flag_changed(
+    framework: str, version: str, code: str, severity: str, message: str
+) -> None:
+    from .conftest import run_cli
+
+    command = CHECK_RANGE[framework][0]
+    result = run_cli(
+        ["check", "--no-resolve", "--format", "json", "--framework-version", version, "-c", command]
+    )
+    assert result.json["framework"]["version"] == version
+    parser = [
+        (f["code"], f["severity"], f["message"]) for f in result.json["findings"] if f["layer"] == "parser"
+    ]
+    assert parser == [(code, severity, message)]
+
+
 # ------------------------------------------------------------------------------ raise-site indexes
 
+RAISE_SITE_FIRST_MODULE = {"sglang": "sglang/srt/server_args.py", "vllm": "vllm/engine/arg_utils.py"}
 
-@pytest.mark.parametrize("version", SGLANG_RELEASES)
-def test_every_bundled_sglang_release_has_its_raise_sites(version: str) -> None:
+
+@pytest.mark.parametrize(("framework", "version"), BUNDLED)
+def test_every_bundled_release_has_its_raise_sites(framework: str, version: str) -> None:
     """Stored shared like the schemas (schema_store.RAISE_SITE_KEYS); load_index gives the full index."""
     from argtrace.resolver.raise_index import RAISE_DIR, load_index
 
-    stored = json.loads((RAISE_DIR / f"sglang-{version}.json").read_text())
+    stored = json.loads((RAISE_DIR / f"{framework}-{version}.json").read_text())
     assert stored["stored"] == "shared"
-    index = load_index("sglang", version)
+    index = load_index(framework, version)
     assert index is not None and "stored" not in index
     assert index["version"] == version and index["generated_by"] == "scripts/gen_schemas.py"
-    assert index["source"] == load_schema("sglang", version).data["source"]
-    assert index["modules"][0] == "sglang/srt/server_args.py"
+    assert index["source"] == load_schema(framework, version).data["source"]
+    assert index["modules"][0] == RAISE_SITE_FIRST_MODULE[framework]
     assert index["sites"] and all(isinstance(s, dict) for s in index["sites"])
     for site in index["sites"]:
         assert site["file"] in index["modules"] and isinstance(site["line"], int) and site["exception"]

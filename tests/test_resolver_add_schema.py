@@ -82,3 +82,57 @@ def test_check_uses_a_user_schema_of_a_release_that_is_not_bundled(scratch_cache
     assert "PR008" not in codes, codes
     assert report["framework"] == {"name": "sglang", "version": version, "source": "bundled-schema"}
     assert load_schema("sglang", version).path == str(scratch_cache / "schemas" / f"sglang-{version}.json")
+
+
+@pytest.fixture
+def unbundled(scratch_cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The bundled schema directory without SGLang 0.5.10.post1's file: the release is then one that is not
+    bundled, whose environment exists (CI's), as after `resolver add` of any other release."""
+    from argtrace.frameworks import schema as schema_module
+
+    shown = tmp_path / "bundled"
+    shown.mkdir()
+    for path in schema_module.SCHEMA_DIR.iterdir():
+        if path.name != f"sglang-{VERSION}.json":
+            (shown / path.name).symlink_to(path)
+    monkeypatch.setattr(schema_module, "SCHEMA_DIR", shown)
+    load_schema.cache_clear()
+    assert VERSION not in bundled_versions("sglang")
+    return scratch_cache
+
+
+def test_resolver_add_of_a_release_that_is_not_bundled_generates_its_schema_and_check_uses_it(
+    unbundled: Path,
+) -> None:
+    """End to end, nothing relabelled: `resolver add` (no --regenerate-schema) runs the release's own
+    parser in its environment because no bundled schema exists, and `check` then analyses with that file:
+    no PR008 fallback to 0.5.9 (the nearest older bundled release), its flags accepted, a later release's
+    flag rejected with the release that added it."""
+    result = run_cli(["resolver", "--format", "json", "add", f"sglang=={VERSION}"])
+    assert result.status == 0, result.stderr
+    path = unbundled / "schemas" / f"sglang-{VERSION}.json"
+    assert result.json["resolver"]["schemas"][0]["path"] == str(path)
+    generated = json.loads(path.read_text())
+    assert generated["version"] == VERSION and generated["generated_by"] == "scripts/gen_schemas.py"
+    assert "stored" not in generated  # a full file, not the bundled shared storage
+    load_schema.cache_clear()
+    assert load_schema("sglang", VERSION).path == str(path)
+    command = "python -m sglang.launch_server --model-path m --mamba-scheduler-strategy auto"
+    report = run_cli(
+        ["check", "--no-resolve", "--format", "json", "--framework-version", VERSION, "-c", command]
+    ).json
+    assert report["framework"] == {"name": "sglang", "version": VERSION, "source": "bundled-schema"}
+    assert [f["code"] for f in report["findings"] if f["layer"] == "parser" or f["code"] == "PR008"] == [
+        "PA024"  # 0.5.20 dropped it: the same answer as with the bundled file
+    ]
+    command = "python -m sglang.launch_server --model-path m --mamba-radix-cache-strategy auto"
+    report = run_cli(
+        ["check", "--no-resolve", "--format", "json", "--framework-version", VERSION, "-c", command]
+    ).json
+    assert [(f["code"], f["message"]) for f in report["findings"] if f["layer"] == "parser"] == [
+        (
+            "PA004",
+            "--mamba-radix-cache-strategy only exists from sglang 0.5.14 on; sglang 0.5.10.post1 rejects it "
+            'with "unrecognized arguments" (exit 2); this release spells it --mamba-scheduler-strategy',
+        )
+    ]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -29,9 +30,13 @@ class Case:
     settings: frozenset[str] = field(default_factory=frozenset)
     release: str | None = None  # a release the site must be found in
     kind: str | None = None
+    # (function, release): the report's own site, as specific as the first match and listed after it: many
+    # releases print the message from different functions, and with no release in the text the site the
+    # newest release has comes first (docs/why.md, "Which release"; tests/test_why_releases.py)
+    tie: tuple[str, str] | None = None
 
 
-def case(text: str, url: str, framework: str, function: str, file: str, *settings: str, **kw: str) -> Case:
+def case(text: str, url: str, framework: str, function: str, file: str, *settings: str, **kw: Any) -> Case:
     return Case(text, url, framework, function, file, frozenset(settings), **kw)
 
 
@@ -82,8 +87,12 @@ CASES = [
         "ERROR 11-18 18:07:28 engine.py:366] ValueError: No available memory for the cache blocks. Try "
         "increasing `gpu_memory_utilization` when initializing the engine.",
         "https://github.com/vllm-project/vllm/issues/10439",
-        VL, "check_enough_kv_cache_memory", "vllm/v1/core/kv_cache_utils.py", "gpu_memory_utilization",
-        release="0.11.0",  # 0.11's wording exactly; 0.33 adds a sentence (a partial match, ranked second)
+        # five sites print these words exactly: V1's (0.7.3-0.21.0, renamed _check_... in 0.14.1), V0's
+        # raise_if_cache_size_invalid (0.6.6.post1-0.10.2) and Worker.initialize_cache (0.6.6.post1); 0.22.1
+        # on adds a sentence (a partial match). The report (November 2024, `engine.py:366]`: V0's
+        # MQLLMEngine) ran V0: its site is as specific as the first and listed with its releases
+        VL, "_check_enough_kv_cache_memory", "vllm/v1/core/kv_cache_utils.py", "gpu_memory_utilization",
+        release="0.21.0", tie=("raise_if_cache_size_invalid", "0.6.6.post1"),
     ),
     case(
         "(EngineCore_DP0 pid=1094) ValueError: To serve at least one request with the models's max seq len "
@@ -151,8 +160,10 @@ CASES = [
         "tokens. For image inputs, the number of image tokens depends on the number of images, and possibly "
         "their aspect ratios as well.",
         "https://github.com/nvidia-cosmos/cosmos-rl/issues/403",
-        VL, "Processor._validate_model_input", "vllm/v1/engine/processor.py", "max_model_len",
-        release="0.11.0",
+        # the same words from LLMEngine/Processor._validate_model_input (0.8.5.post1-0.11.2) and
+        # InputProcessor (0.12.0 on): the newest first, 0.11's Processor listed at the same specificity
+        VL, "InputProcessor._validate_prompt_len", "vllm/v1/engine/input_processor.py", "max_model_len",
+        release="0.33.0", tie=("Processor._validate_model_input", "0.11.0"),
     ),
     case(
         "ValueError: Quantization method specified in the model config (fp8) does not match the "
@@ -171,7 +182,9 @@ CASES = [
         "T4 GPU has compute capability 7.5. You can use float16 instead by explicitly setting the`dtype` "
         "flag in CLI, for example: --dtype=half.",
         "https://github.com/substratusai/vllm-docker/issues/37",
-        VL, "CudaPlatformBase.check_if_supports_dtype", "vllm/platforms/cuda.py", "dtype",
+        # a 2024 report: word for word the V0 worker's message of 0.6-0.7 (a full match); CudaPlatformBase's
+        # of 0.10.2 on words the dtype hint differently (a partial match, listed after it)
+        VL, "_check_if_gpu_supports_dtype", "vllm/worker/worker.py", "dtype", release="0.6.6.post1",
     ),
     case(
         "[2026-03-06 00:37:19] SIGQUIT received. signum=None, frame=None. It usually means one child failed.",
@@ -247,7 +260,10 @@ CASES = [
         "This may lead to incorrect model outputs or CUDA errors. Make sure the value is correct and within "
         "the model context size.",
         "https://github.com/xorbitsai/inference/issues/1715",
-        VL, "_get_and_verify_max_len", "vllm/config/model.py", "max_model_len",
+        # a 2024 report: "... in model's config.json). This may lead to ... Make sure the value is correct
+        # and within the model context size." is vllm/config.py's wording up to 0.9 (a full match);
+        # config/model.py's from 0.10.2 on is worded differently (partial, listed after it)
+        VL, "_get_and_verify_max_len", "vllm/config.py", "max_model_len", release="0.6.6.post1",
     ),
     case(
         "ERROR 05-23 09:31:47 [core.py:396] EngineCore failed to start.",
@@ -279,8 +295,19 @@ def test_real_message_finds_its_site(c: Case) -> None:
         assert first["kind"] == c.kind
     if c.function == "request_memory" and "kvcached" in c.url:
         second = section["matches"][1]
-        assert (second["function"], second["releases"]) == ("Worker.init_device", ["0.11.0"])
+        releases = ["0.9.2", "0.10.2", "0.11.0", "0.11.2", "0.12.0", "0.13.0"]
+        assert (second["function"], second["releases"]) == ("Worker.init_device", releases)
         assert second["specificity"] == first["specificity"]
+    if c.tie:
+        function, release = c.tie
+        tied = [
+            m
+            for m in section["matches"][1:]
+            if (m["specificity"], m["how"]) == (first["specificity"], first["how"])
+            and m["function"] == function
+            and release in m["releases"]
+        ]
+        assert len(tied) == 1, [(m["function"], m["releases"]) for m in section["matches"]]
     assert first["versions"][-1]["at"] == f"{first['file']}:{first['line']}"
     assert first["fix"]
 
@@ -365,8 +392,9 @@ def test_json_shape() -> None:
     result = run_cli(["why", "--format", "json", CASES[0].text])
     assert result.status == 0, result.stderr
     section = result.json["why"]
-    assert set(section) == {"query", "matches", "signatures", "more", "indexed"}
+    assert set(section) == {"query", "matches", "signatures", "more", "indexed", "release"}
     assert section["query"] == CASES[0].text
+    assert section["release"] is None  # no --framework-version, no version line
     # the releases of each framework's message store file, oldest first (issue 15 adds them a family at
     # a time: read from the file, with the first four always there)
     stored = {fw: _stored_releases(fw) for fw in ("sglang", "vllm")}

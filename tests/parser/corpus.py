@@ -130,6 +130,9 @@ VLLM: list[tuple[str, list[str]]] = [
     ("vllm serve", [M, "--max-num-batched-tokens", "8k"]),
     ("vllm serve", [M, "--enable-prefix-caching"]),
     ("vllm serve", [M, "--no-enable-prefix-caching"]),
+    # 0.33's EnableDisableAction hides the --no- of the spelling it was declared with only (issue 15)
+    ("vllm serve", [M, "--no-enable-elastic-ep"]),
+    ("vllm serve", [M, "--no-disable-elastic-ep"]),
     ("vllm serve", [M, "--enforce-eager", "--trust-remote-code"]),
     ("vllm serve", [M, "--dtype", "bfloat16", "--kv-cache-dtype", "fp8"]),
     ("vllm serve", [M, "--dtype", "bf16"]),

@@ -14,12 +14,12 @@ from __future__ import annotations
 import argparse
 import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from argtrace.frameworks.schema import Schema
-    from argtrace.layers.log.messages import Match
+    from argtrace.layers.log.messages import Match, Preferred
     from argtrace.model import Report
 
 NAME = "why"
@@ -31,11 +31,19 @@ RELATIVE = 0.5  # a group is shown when its specificity is at least this share o
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("error_text", metavar="ERROR_TEXT", help="the error message (or a part of it)")
     parser.add_argument("--framework", choices=("sglang", "vllm"), help="only this framework")
-    parser.add_argument("--framework-version", metavar="V", help="only this release")
-    # Only used to fill in the follow-up commands ``more`` suggests; never read.
+    parser.add_argument(
+        "--framework-version",
+        metavar="V",
+        help="only this release's sites (a release without a message index: the nearest indexed one's first)",
+    )
+    # Used to fill in the follow-up commands ``more`` suggests; of --log only the version line is read.
     parser.add_argument("--model-config", metavar="DIR|config.json", help="the model (for the mem command)")
     parser.add_argument("--gpu", metavar="NAME[xN]", help="the GPU profile (for the mem command)")
-    parser.add_argument("--log", metavar="LOG", help="the server log the message came from")
+    parser.add_argument(
+        "--log",
+        metavar="LOG",
+        help="the server log the message came from (its version line ranks that release first)",
+    )
     parser.add_argument("--all", action="store_true", help="every matching site, not only the best ones")
 
 
@@ -150,7 +158,11 @@ def _avoid(group: Mapping[str, Any]) -> str:
 
 
 def group_matches(
-    matches: list[Match], framework: str | None, version: str | None, every: bool
+    matches: list[Match],
+    framework: str | None,
+    version: str | None,
+    every: bool,
+    prefer: Sequence[Preferred] = (),
 ) -> list[dict[str, Any]]:
     from argtrace.layers.resolution import FIX_HINTS
     from argtrace.resolver.message_store import indexed_releases
@@ -199,8 +211,10 @@ def group_matches(
         group["releases"] = sort_releases(group["releases"])
         order = {v: i for i, v in enumerate(group["releases"])}
         group["versions"].sort(key=lambda e: (order[e["version"]], e["at"]))
-        if group["versions"]:  # file:line of the newest release (a site may move between files)
-            file, _, line = group["versions"][-1]["at"].rpartition(":")
+        if group["versions"]:  # file:line of the preferred release, else the newest (a site may move)
+            wanted = {p.version for p in prefer if p.framework == group["framework"]}
+            shown = [e for e in group["versions"] if e["version"] in wanted] or group["versions"]
+            file, _, line = shown[-1]["at"].rpartition(":")
             group["file"], group["line"] = file, int(line)
         known = set(indexed_releases(group["framework"]))
         if group["index"] == "raise_sites" or group["file"].endswith("server_args.py"):
@@ -325,6 +339,112 @@ def framework_of_text(text: str) -> str | None:
 _ARGUMENT_MODULES = re.compile(r"(?:server_args|arg_utils|arg_groups/|/config/|config\.py$)")
 
 
+# How many leading numbers name a release family, whose last patch is the one bundled (issue 15): vLLM's
+# minor (0.10.x -> 0.10.2), SGLang's 0.5.N (0.5.10 -> 0.5.10.post1).
+_FAMILY = {"vllm": 2, "sglang": 3}
+
+
+def _nearest_indexed(framework: str, releases: Sequence[str], version: str) -> str | None:
+    """The indexed release whose code is nearest to ``version``: itself; else one of its family
+    (``_FAMILY``), the newest older than it, else the oldest; else the newest older one; else the oldest
+    (older than every indexed one)."""
+    from argtrace.frameworks.schema import version_key
+
+    if not releases:
+        return None
+    if version in releases:
+        return version
+    try:
+        key = version_key(version)
+    except Exception:
+        return None
+
+    def family(v: str) -> tuple[str, ...]:
+        return tuple(re.findall(r"\d+", v.split("+", 1)[0])[: _FAMILY.get(framework, 2)])
+
+    same = [v for v in releases if family(v) == family(version)]
+    older = [v for v in same or releases if version_key(v) <= key]
+    if older:
+        return older[-1]
+    return same[0] if same else releases[0]
+
+
+def _version_in_text(text: str, framework: str | None) -> tuple[str, str, str] | None:
+    """(framework, version, the line's words) of the last version line in the pasted text: vLLM's ``vLLM
+    API server version 0.6.3.post1`` / ``Initializing a V1 LLM engine (v0.11.0) with config``, SGLang's
+    ``sglang==0.5.2`` / ``sglang version: 0.5.2`` (the patterns ``argtrace log`` reads a log's release
+    with)."""
+    from argtrace.layers.log.analyze import _SGL_VERSION, _VLLM_CONFIG, _VLLM_VERSION
+
+    found: list[tuple[int, str, str, str]] = []
+    for fw, pattern in (("vllm", _VLLM_VERSION), ("vllm", _VLLM_CONFIG), ("sglang", _SGL_VERSION)):
+        if framework not in (None, fw):
+            continue
+        for m in pattern.finditer(text):
+            got = next((g for g in m.groups() if g), None)
+            if got:
+                found.append((m.start(), fw, got, m.group(0).strip()))
+    if not found:
+        return None
+    _, fw, got, words = max(found)
+    return fw, got, words
+
+
+def preferred_release(
+    text: str,
+    framework: str | None,
+    version: str | None,
+    args: argparse.Namespace | None,
+    indexed: Mapping[str, Sequence[str]],
+) -> tuple[str | None, list[Preferred], dict[str, Any] | None]:
+    """What decides the ranking by release: (the release to keep only, the releases whose sites rank
+    first, the JSON ``release`` entry). ``--framework-version`` of an indexed release keeps only its sites
+    (as before); of a release without a message index, the nearest indexed one's sites rank first. Without
+    it, a version line in the pasted text, else in ``--log``, ranks its release's sites first."""
+    from argtrace.layers.log.messages import Preferred
+
+    names = [framework] if framework else list(indexed)
+    if version:
+        if any(version in indexed.get(fw, ()) for fw in names):
+            entry = {"framework": framework, "version": version, "source": "--framework-version"}
+            return version, [], entry | {"indexed": version}
+        fws = [framework] if framework else [fw for fw in [framework_of_text(text)] if fw] or names
+        prefer = [
+            Preferred(fw, near)
+            for fw in fws
+            if (near := _nearest_indexed(fw, list(indexed.get(fw, ())), version))
+        ]
+        one = prefer[0] if len(prefer) == 1 else None
+        entry = {
+            "framework": one.framework if one else framework,
+            "version": version,
+            "source": "--framework-version",
+            "indexed": one.version if one else None,
+        }
+        return None, prefer, entry
+    found = _version_in_text(text, framework)
+    source, at = "text", None
+    log = getattr(args, "log", None)
+    if found is None and log:
+        from argtrace.layers.log.check import logged_release
+
+        for fw in names:
+            evidence = logged_release(str(log), fw)
+            if evidence is not None:
+                found, source, at = (fw, evidence.version, evidence.text), "log", evidence.at
+                break
+    if found is None:
+        return None, [], None
+    fw, got, _words = found
+    near = _nearest_indexed(fw, list(indexed.get(fw, ())), got)
+    if near is None:
+        return None, [], None
+    entry = {"framework": fw, "version": got, "source": source, "indexed": near}
+    if at:
+        entry["at"] = at
+    return None, [Preferred(fw, near)], entry
+
+
 def explain(
     text: str,
     framework: str | None = None,
@@ -336,8 +456,10 @@ def explain(
     from argtrace.resolver.message_store import frameworks, indexed_releases
 
     every = bool(getattr(args, "all", False))
-    matches = match_text(text, framework, version)
-    groups = group_matches(matches, framework, version, every)
+    indexed = {name: indexed_releases(name) for name in frameworks()}
+    only, prefer, release = preferred_release(text, framework, version, args, indexed)
+    matches = match_text(text, framework, only, prefer)
+    groups = group_matches(matches, framework, only, every, prefer)
     texts = candidates(text)
     signatures = _signatures(texts, framework)
     fw = framework or (groups[0]["framework"] if groups else None) or framework_of_text(text)
@@ -349,7 +471,8 @@ def explain(
         "matches": groups,
         "signatures": signatures,
         "more": more_commands(" ".join(texts), fw, version, args, runtime),
-        "indexed": {name: indexed_releases(name) for name in frameworks()},
+        "indexed": indexed,
+        "release": release,
     }
 
 
@@ -373,6 +496,15 @@ def render_why(section: Mapping[str, Any]) -> str:
         if g["absent_in"]:
             lines.append("  not in: " + ", ".join(g["absent_in"]))
         lines.append(f"  fix: {g['fix']}")
+    release = section.get("release")
+    if release and section.get("matches"):
+        name = f"{release['framework']} " if release.get("framework") else ""
+        said = {"text": "the pasted text", "log": "the log"}.get(release["source"], release["source"])
+        near = release.get("indexed")
+        ranked = "" if near in (None, release["version"]) else f" (indexed release nearest to it: {near})"
+        only = release["source"] == "--framework-version" and near == release["version"]
+        rank = "only its sites" if only else "its sites come first"
+        lines.append(f"release: {name}{release['version']} from {said}{ranked}; {rank}")
     for sig in section.get("signatures", []):
         lines.append(f"log signature {sig['id']} ({sig['code']}): {sig['meaning']}")
         lines.append(f"  fix: {sig['fix']}")

@@ -3,9 +3,10 @@
 A schema names each option's action class; :func:`action_kind` says which argparse behaviour that class has
 (argparse's own, SGLang's and vLLM's custom actions by name, else the generator's probe), and
 :func:`registered_options` lists the option strings the parser registers, hidden ones included (vLLM's
-``EnableDisableAction`` registers ``--no-X`` for every ``--X`` without listing it). The parser layer builds
-its argparse parser from these; the vLLM adapter asks whether a ``--no-KEY`` from a config file is
-registered. Both read the same answer here, so the adapter never calls back into the parser layer.
+``EnableDisableAction`` registers ``--no-X`` for the ``--X`` it was declared with, without listing it).
+The parser layer builds its argparse parser from these; the vLLM adapter asks whether a ``--no-KEY``
+from a config file is registered. Both read the same answer here, so the adapter never calls back into
+the parser layer.
 """
 
 from __future__ import annotations
@@ -69,15 +70,34 @@ def registered_options(schema: Schema) -> tuple[tuple[OptionSpec, str, tuple[str
         if spec.option_strings and not strings:
             continue
         if kind == "BooleanOptionalAction" and spec.action != "BooleanOptionalAction":
-            # EnableDisableAction registers --no-X for every --X but hides it from action.option_strings.
-            for s in list(strings):
-                if s.startswith("--") and not s.startswith("--no-"):
-                    extra = "--no-" + s[2:]
-                    if extra not in registered and extra not in strings and schema.option(extra) is None:
-                        strings.append(extra)
+            # EnableDisableAction registers --no-X for the --X it was declared with but hides it from
+            # action.option_strings; the dump records the real set (vLLM 0.33: --no-enable-x, never
+            # --no-disable-x for a flag declared as --enable-x), else every --X is assumed to have one.
+            recorded = _recorded_negatives(spec)
+            extras = (
+                [s for s in recorded if s not in spec.option_strings]
+                if recorded is not None
+                else ["--no-" + s[2:] for s in strings if s.startswith("--") and not s.startswith("--no-")]
+            )
+            for extra in extras:
+                if extra not in registered and extra not in strings and schema.option(extra) is None:
+                    strings.append(extra)
         registered.update(strings)
         out.append((spec, kind, tuple(strings)))
     return tuple(out)
+
+
+def _recorded_negatives(spec: OptionSpec) -> list[str] | None:
+    """The negative option strings the schema generator read off the real action, sorted (None: not
+    recorded). Stored as a list or as the repr of a set."""
+    import re
+
+    recorded = (spec.raw.get("action_attrs") or {}).get("negative_option_strings")
+    if isinstance(recorded, list):
+        return sorted(str(s) for s in recorded)
+    if isinstance(recorded, dict) and isinstance(recorded.get("repr"), str):
+        return sorted(re.findall(r"'(-[^']+)'", recorded["repr"]))
+    return None
 
 
 @functools.lru_cache(maxsize=16)

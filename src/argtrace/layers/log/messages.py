@@ -240,11 +240,28 @@ def _hinted(site: Site, found: set[str]) -> bool:
     return site.what.rsplit(".", 1)[-1] in found
 
 
-def match_text(text: str, framework: str | None = None, version: str | None = None) -> list[Match]:
-    """Every site (of one framework / release when given) matching ``text``: the sites whose whole message
-    matches first (a partial match of a longer template of another release never outranks the message as
-    printed), then the most specific; on a tie, the site whose kind the prefixes name (a ``WARNING`` line:
-    the log call, ``ValueError:``: the raise)."""
+@dataclass(frozen=True)
+class Preferred:
+    """The release the user said or the text shows runs (``why --framework-version V`` of a release with
+    no message index, a version line): its sites rank first. ``version`` is the indexed release nearest
+    to what was given (the same one, else the newest indexed release not newer than it)."""
+
+    framework: str
+    version: str
+
+
+def match_text(
+    text: str,
+    framework: str | None = None,
+    version: str | None = None,
+    prefer: Sequence[Preferred] = (),
+) -> list[Match]:
+    """Every site (of one framework / release when given) matching ``text``: the sites of the ``prefer``
+    releases first (the release the user gave or the text shows: what it prints is what happened), then
+    the sites whose whole message matches (a partial match of a longer template of another release never
+    outranks the message as printed), then the most specific; on a tie, the site whose kind the prefixes
+    name (a ``WARNING`` line: the log call, ``ValueError:``: the raise), then the site the newest release
+    still has."""
     texts = candidates(text)
     if not texts:
         return []
@@ -276,6 +293,8 @@ def match_text(text: str, framework: str | None = None, version: str | None = No
     out.sort(key=lambda m: max(version_key(v) for v in m.site.at) if m.site.at else (), reverse=True)
     out.sort(
         key=lambda m: (
+            bool(prefer)
+            and not any(m.site.framework == p.framework and p.version in m.site.at for p in prefer),
             m.how != "full",
             -m.specificity,
             not _hinted(m.site, found),

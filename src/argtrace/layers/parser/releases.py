@@ -25,10 +25,23 @@ class FlagHome:
     other_dest: str | None = None
 
 
+def _option_of(schema: Schema, flag: str) -> OptionSpec | None:
+    """The option ``flag`` names in ``schema``, a hidden negative spelling included (vLLM 0.33's
+    EnableDisableAction takes ``--no-enable-x`` without listing it: ``frameworks/actions.py``)."""
+    spec = schema.option(flag)
+    if spec is None and flag.startswith("--no-"):
+        from argtrace.frameworks.actions import registered_options
+
+        for option, _kind, strings in registered_options(schema):
+            if flag in strings:
+                return option
+    return spec
+
+
 def _known_in(schemas: Sequence[Schema], flag: str) -> list[tuple[Schema, OptionSpec]]:
     out = []
     for s in schemas:
-        spec = s.option(flag)
+        spec = _option_of(s, flag)
         if spec is not None:
             out.append((s, spec))
     return out
@@ -202,7 +215,7 @@ class Releases:
     def removed_later(self, option: str | None) -> str | None:
         if not option or self._newer_all_know(option):
             return None
-        gone = [s for s in self.newer if s.option(option) is None]
+        gone = [s for s in self.newer if _option_of(s, option) is None]
         if not gone:
             return None
         first = gone[0]
