@@ -145,11 +145,28 @@ def test_an_llm_inference_service_worker_with_half_the_gpus(tmp_path: Path) -> N
 def test_the_dynamo_workers_spread_tp_over_their_nodes(tmp_path: Path) -> None:
     report = _report(tmp_path, DYNAMO.read_text())
     hops = [h for h in report["transport"]["hops"] if h["argv"]]
+    # Dynamo's operator runs each two-node worker as a leader and a worker pod, with --dist-init-addr,
+    # --nnodes 2 and --node-rank appended (backend_sglang.go getMultinodeFlags)
     assert [(h["container"], h["placement"]["role"], h["placement"]["nodes"]) for h in hops] == [
         ("main", "decode", 2),
+        ("main", "decode", 2),
+        ("main", "prefill", 2),
         ("main", "prefill", 2),
     ]
     assert hops[0]["argv"][:3] == ["python3", "-m", "dynamo.sglang"]
+    assert hops[0]["argv"][-6:] == [
+        "--dist-init-addr",
+        "$(LWS_LEADER_ADDRESS):29500",
+        "--nnodes",
+        "2",
+        "--node-rank",
+        "0",
+    ]
+    assert [s["entrypoint"] for s in report["servers"]] == ["dynamo.sglang"] * 4
+    assert [launch["columns"] for launch in report["multinode"]["launches"]] == [
+        ["sglang-disagg-multinode/decode leader", "sglang-disagg-multinode/decode worker"],
+        ["sglang-disagg-multinode/prefill leader", "sglang-disagg-multinode/prefill worker"],
+    ]
     assert _judged(report) == []
 
 
@@ -160,8 +177,8 @@ def test_a_dynamo_worker_whose_tp_needs_more_gpus_than_its_nodes_have(tmp_path: 
             "PA036",
             "error",
             "tp_size",
-            "each pod needs 8 GPU(s) (tp 16 x pp 1 over multinode.nodeCount 2) but gets 4: service decode's "
-            f"resources.limits.gpu ({_where(tmp_path, 25)})",
+            "each node needs 8 GPU(s) (tp_size 16 x pp_size 1 over nnodes 2) but gets 4: the pod's gpu limit "
+            f"({_where(tmp_path, 25)})",
         )
     ]
 
@@ -182,8 +199,8 @@ def test_a_dynamo_vllm_worker_with_tp_4_on_two_one_gpu_nodes(tmp_path: Path) -> 
         (
             "PA036",
             "error",
-            "tp_size",
-            "each pod needs 2 GPU(s) (tp 4 x pp 1 over multinode.nodeCount 2) but gets 1: service prefill's "
-            f"resources.limits.gpu ({_where(tmp_path, 41)})",
+            "tensor_parallel_size",
+            "each node needs 2 GPU(s) (tensor_parallel_size 4 x pipeline_parallel_size 1 over the 2 pods of "
+            f"its group) but gets 1: the pod's gpu limit ({_where(tmp_path, 41)})",
         )
     ]

@@ -182,7 +182,53 @@ def _dynamo(doc: Any, spec: Any, label: str) -> Iterator[PodSpec]:
             nodes=_int(_get(_get(node, "multinode"), "nodeCount")),
         )
         injected = {**shared, **_env_values(_get(node, "envs"))}
+        nodes = placement.nodes or 1
+        if main is not None and nodes > 1 and runs_module(main, "dynamo.sglang"):
+            yield from _dynamo_sglang_nodes(extra, main, placement, injected, service, nodes)
+            continue
         yield PodSpec(extra, placement, injected, extra_containers=(main,) if main is not None else ())
+
+
+def runs_module(container: Any, module: str) -> bool:
+    words = [_scalar(i) or "" for part in ("command", "args") for i in _seq(_get(container, part)) or []]
+    return any(w == module and words[i - 1] == "-m" for i, w in enumerate(words) if i > 0)
+
+
+# Dynamo's operator appends the multi-node flags to an SGLang worker of a service with multinode.nodeCount
+# N > 1 (ai-dynamo/dynamo deploy/operator/internal/dynamo/backend_sglang.go, getMultinodeFlags:
+# "--dist-init-addr %s --nnodes %d --node-rank %s", the address the leader's host name and SglangPort
+# 29500, the rank 0 on the leader and each worker pod's own on the workers). The leader's host name and a
+# worker's rank come from the multinode deployer (LeaderWorkerSet: $(LWS_LEADER_ADDRESS) and
+# $(LWS_WORKER_INDEX), written so here; Grove: its own variables, with the same values): known only in the
+# cluster.
+_DYNAMO_SGLANG_PORT = "29500"
+
+
+def _dynamo_sglang_nodes(
+    extra: Any, main: Any, placement: Placement, injected: dict[str, str | None], service: str, nodes: int
+) -> Iterator[PodSpec]:
+    from dataclasses import replace
+
+    for role, rank, copies in (("leader", "0", 1), ("worker", "$(LWS_WORKER_INDEX)", nodes - 1)):
+        flags = ["--dist-init-addr", f"$(LWS_LEADER_ADDRESS):{_DYNAMO_SGLANG_PORT}", "--nnodes", str(nodes)]
+        container = _with_args(main, [*flags, "--node-rank", rank])
+        pod = replace(placement, replicas=copies, pod=f"{placement.name}/{service} {role}")
+        cluster: dict[str, str | None] = {"LWS_LEADER_ADDRESS": None, "LWS_WORKER_INDEX": None}
+        yield PodSpec(extra, pod, {**injected, **cluster}, extra_containers=(container,))
+
+
+def _with_args(container: Any, words: list[str]) -> Any:
+    """A copy of a container (YAML node) with ``words`` appended to its ``args`` (marks kept on the args)."""
+    import yaml
+
+    str_tag, seq_tag, map_tag = "tag:yaml.org,2002:str", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"
+    old = _get(container, "args")
+    anchor = old if old is not None else (_get(container, "command") or container)
+    added = [yaml.ScalarNode(str_tag, w, anchor.end_mark, anchor.end_mark) for w in words]
+    args = yaml.SequenceNode(seq_tag, [*(_seq(old) or []), *added], anchor.start_mark, anchor.end_mark)
+    pairs = [(k, v) for k, v in container.value if not (isinstance(k, yaml.ScalarNode) and k.value == "args")]
+    pairs.append((yaml.ScalarNode(str_tag, "args", anchor.start_mark, anchor.end_mark), args))
+    return yaml.MappingNode(map_tag, pairs, container.start_mark, container.end_mark)
 
 
 def _env_values(node: Any) -> dict[str, str | None]:

@@ -16,8 +16,9 @@ This module owns two things the plain pod-spec reading (``pods.py``) cannot do a
   one LeaderWorkerSet), ``--data-parallel-size-local`` from ``dataLocal``: each pod needs tensor x
   dataLocal GPUs) and NVIDIA Dynamo ``DynamoGraphDeployment`` services with ``multinode.nodeCount`` (the
   worker's ``--tp-size``/``--tensor-parallel-size`` x pipeline size spread over the nodes, against the
-  service's ``resources.limits.gpu``); Dynamo's ``python3 -m dynamo.sglang``/``dynamo.vllm`` workers take
-  the frameworks' flags but are not parsed as SGLang or vLLM servers, so these words are read here.
+  service's ``resources.limits.gpu``) for workers argtrace does not parse as servers (TensorRT-LLM's
+  ``dynamo.trtllm``): ``python3 -m dynamo.sglang``/``dynamo.vllm`` are parsed as SGLang/vLLM servers
+  (``frameworks/dynamo.py``) and their GPUs judged by the multi-node layer.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from argtrace.layers.transport.pods import PodSpec, container_gpus
+from argtrace.layers.transport.pods import PodSpec, container_gpus, runs_module
 from argtrace.layers.transport.yamlnodes import _get, _items, _line, _scalar, _seq
 from argtrace.model import Finding, Placement
 
@@ -193,6 +194,8 @@ def _dynamo_gpus(doc: Any, label: str) -> list[Finding]:
         main = _get(_get(node, "extraPodSpec"), "mainContainer")
         if gpus is None or not gpus.isdigit() or not count.isdigit() or main is None:
             continue
+        if any(runs_module(main, m) for m in ("dynamo.sglang", "dynamo.vllm")):
+            continue  # parsed as an SGLang or vLLM server: the multi-node layer judges its GPUs (PA036)
         words = [
             w for part in ("command", "args") for w in (_scalar(i) for i in _seq(_get(main, part)) or []) if w
         ]
