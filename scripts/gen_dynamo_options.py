@@ -17,7 +17,18 @@ launcher's ``ArgumentParser(...)`` call by AST (argparse's default is True).
 
   pip download --no-deps ai-dynamo==1.6.1 -d /tmp/wh
   pip install --target /tmp/dyndeps msgspec        # imported by dynamo.common's configuration groups
-  PYTHONPATH=/tmp/dyndeps python scripts/gen_dynamo_options.py /tmp/wh/ai_dynamo-1.6.1-py3-none-any.whl
+  PYTHONPATH=/tmp/dyndeps python scripts/gen_dynamo_options.py /tmp/wh/ai_dynamo-1.6.1-py3-none-any.whl \
+      --older /tmp/wh/ai_dynamo-0.4.1-*.whl /tmp/wh/ai_dynamo-0.6.1-*.whl \
+      /tmp/wh/ai_dynamo-0.8.1.post3-*.whl /tmp/wh/ai_dynamo-1.0.2-*.whl /tmp/wh/ai_dynamo-1.3.1-*.whl
+
+``--older`` wheels: the options the workers of those releases took for themselves and the newest does not
+(``--is-prefill-worker``, ``--migration-limit``...), so that a launch written for an older Dynamo is not
+read as handing them to the engine. Their launchers changed shape over the releases (one
+``FlexibleArgumentParser`` with the engine's options in 0.4, a ``DYNAMO_ARGS`` table for SGLang, argument
+groups from 1.0), so they are read by AST from ``dynamo/<backend>/args.py`` and ``backend_args.py``:
+``add_argument("--x", ...)``, ``add_argument(g, flag_name="--x", ...)``, ``add_negatable_bool_argument``
+(also ``--no-x``) and ``{"flags": ["--x"], ...}`` entries; a flag takes no value with a ``store_true``/
+``store_false``/``store_const``/``version``/``BooleanOptionalAction`` action or ``nargs=0``.
 """
 
 from __future__ import annotations
@@ -109,8 +120,83 @@ def _allow_abbrev(source: str) -> bool:
     return True
 
 
+_NO_VALUE = {"store_true", "store_false", "store_const", "count", "version", "BooleanOptionalAction"}
+
+
+def _ast_flags(source: str) -> dict[str, str]:
+    """flag -> "none"/"one"/"optional"/"many" for the options one launcher file declares (see above)."""
+    out: dict[str, str] = {}
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call):
+            func = getattr(node.func, "attr", None) or getattr(node.func, "id", None)
+            if func not in ("add_argument", "add_negatable_bool_argument"):
+                continue
+            kw = {k.arg: k.value for k in node.keywords}
+            names = [
+                a.value
+                for a in node.args
+                if isinstance(a, ast.Constant) and isinstance(a.value, str) and a.value.startswith("--")
+            ]
+            flag_name = kw.get("flag_name")
+            if isinstance(flag_name, ast.Constant) and isinstance(flag_name.value, str):
+                names.append(flag_name.value)
+            action = kw.get("action")
+            how = (
+                action.value
+                if isinstance(action, ast.Constant)
+                else getattr(action, "attr", None) or getattr(action, "id", None)
+            )
+            nargs_node = kw.get("nargs")
+            nargs = nargs_node.value if isinstance(nargs_node, ast.Constant) else None
+            negatable = func == "add_negatable_bool_argument" or how == "BooleanOptionalAction"
+            takes = "none" if negatable or how in _NO_VALUE or nargs == 0 else _TAKES.get(nargs, "one")
+            for name in names:
+                out[name] = takes
+                if negatable:
+                    out["--no-" + name[2:]] = "none"
+        elif isinstance(node, ast.Dict):
+            pairs = zip(node.keys, node.values, strict=True)
+            entry = {k.value: v for k, v in pairs if isinstance(k, ast.Constant)}
+            flags = entry.get("flags")
+            if isinstance(flags, (ast.List, ast.Tuple)):
+                action = entry.get("action")
+                how = action.value if isinstance(action, ast.Constant) else None
+                for e in flags.elts:
+                    if isinstance(e, ast.Constant) and isinstance(e.value, str):
+                        out[e.value] = "none" if how in _NO_VALUE else "one"
+    return out
+
+
+_TAKES = {"?": "optional", "*": "many", "+": "many"}
+
+
+def _older(wheels: list[Path], newest: dict[str, list[dict[str, object]]]) -> dict[str, object]:
+    """backend -> flag -> {"takes", "releases"} for the options older workers took and the newest does not."""
+    out: dict[str, dict[str, dict[str, object]]] = {"sglang": {}, "vllm": {}}
+    for wheel in sorted(wheels, key=lambda w: _version_key(w.name.split("-")[1])):
+        version = wheel.name.split("-")[1]
+        with zipfile.ZipFile(wheel) as z:
+            for backend in out:
+                known = {f for o in newest[backend] for f in o["flags"]}  # type: ignore[attr-defined]
+                flags: dict[str, str] = {}
+                for path in (f"dynamo/{backend}/args.py", f"dynamo/{backend}/backend_args.py"):
+                    if path in z.namelist():
+                        flags.update(_ast_flags(z.read(path).decode()))
+                for flag, takes in sorted(flags.items()):
+                    if flag in known:
+                        continue
+                    entry = out[backend].setdefault(flag, {"takes": takes, "releases": []})
+                    entry["releases"].append(version)  # type: ignore[attr-defined]
+    return out  # type: ignore[return-value]
+
+
+def _version_key(version: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in version.replace(".post", ".").split(".") if p.isdigit())
+
+
 def main() -> int:
     wheel = Path(sys.argv[1])
+    older = [Path(p) for p in sys.argv[sys.argv.index("--older") + 1 :]] if "--older" in sys.argv else []
     version = wheel.name.split("-")[1]
     with tempfile.TemporaryDirectory() as tmp, zipfile.ZipFile(wheel) as z:
         z.extractall(tmp)
@@ -135,10 +221,14 @@ def main() -> int:
             for name in ("sglang", "vllm")
         },
         "router": {"allow_abbrev": True, "options": sorted(options["router"], key=lambda o: o["flags"][0])},
+        "older": _older(older, options),
     }
     OUT.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
     counts = ", ".join(f"{n} {len(options[n])}" for n in ("sglang", "vllm", "router"))
-    print(f"wrote {OUT}: ai-dynamo {version} options ({counts})")
+    gone = sum(len(v) for v in data["older"].values())  # type: ignore[attr-defined]
+    print(
+        f"wrote {OUT}: ai-dynamo {version} options ({counts}); {gone} of {len(older)} older release(s) only"
+    )
     return 0
 
 

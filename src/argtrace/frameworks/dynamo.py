@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING
@@ -55,10 +55,14 @@ def _options(raw: dict[str, object]) -> _Parser:
 
 
 @lru_cache(maxsize=1)
-def _table() -> tuple[str, dict[str, _Parser], _Parser]:
+def _table() -> tuple[str, dict[str, _Parser], _Parser, dict[str, dict[str, tuple[str, tuple[str, ...]]]]]:
     raw = json.loads(resources.files("argtrace.frameworks").joinpath("data/dynamo_options.json").read_text())
     backends = {name: _options(data) for name, data in raw["backends"].items()}
-    return str(raw["package"]), backends, _options(raw["router"])
+    older = {
+        name: {flag: (str(o["takes"]), tuple(o["releases"])) for flag, o in flags.items()}
+        for name, flags in (raw.get("older") or {}).items()
+    }
+    return str(raw["package"]), backends, _options(raw["router"]), older
 
 
 def package() -> str:
@@ -70,7 +74,11 @@ def package() -> str:
 class DynamoSplit:
     engine: list[int] = field(default_factory=list)  # indices of the words the engine's parser gets
     dynamo: list[tuple[str, list[str]]] = field(default_factory=list)  # (option as written, values)
-    problems: list[str] = field(default_factory=list)  # what argparse refuses: the launcher exits (2)
+    # what argparse refuses, with the setting: the launcher exits with status 2
+    problems: list[tuple[str, str | None]] = field(default_factory=list)
+    # options only older Dynamo workers take (the releases read that have them): read as Dynamo's, since
+    # the Dynamo release is not known; the newest hands them to the engine's parser, which refuses them
+    older: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
 
 
 def _match(word: str, parser: _Parser) -> tuple[DynamoOption | None, str | None, str | None]:
@@ -104,7 +112,7 @@ def _take(words: Sequence[str | None], indices: list[int], parser: _Parser, out:
             continue
         opt, inline, ambiguous = _match(w, parser)
         if ambiguous:
-            out.problems.append(f"ambiguous option: {w} could match {ambiguous}")
+            out.problems.append((f"ambiguous option: {w} could match {ambiguous}", None))
             k += 1
             continue
         if opt is None:
@@ -116,13 +124,13 @@ def _take(words: Sequence[str | None], indices: list[int], parser: _Parser, out:
         nxt = words[indices[k]] if k < len(indices) else ""
         if opt.takes == "none":
             if inline is not None:
-                out.problems.append(f"argument {opt.flag}: ignored explicit argument {inline!r}")
+                out.problems.append((f"argument {opt.flag}: ignored explicit argument {inline!r}", opt.dest))
         elif inline is not None:
             values = [inline]
         elif opt.takes in ("one", "optional"):
             if nxt is not None and (k >= len(indices) or nxt.startswith("-")):
                 if opt.takes == "one":
-                    out.problems.append(f"argument {opt.flag}: expected one argument")
+                    out.problems.append((f"argument {opt.flag}: expected one argument", opt.dest))
             else:
                 values, k = [nxt or ""], k + 1
         else:
@@ -131,8 +139,9 @@ def _take(words: Sequence[str | None], indices: list[int], parser: _Parser, out:
                 k += 1
         for v in values:
             if opt.choices is not None and v not in opt.choices:
+                choices = ", ".join(repr(c) for c in opt.choices)
                 out.problems.append(
-                    f"argument {opt.flag}: invalid choice: {v!r} (choose from {', '.join(opt.choices)})"
+                    (f"argument {opt.flag}: invalid choice: {v!r} (choose from {choices})", opt.dest)
                 )
         out.dynamo.append((w.partition("=")[0], values))
     return rest
@@ -140,10 +149,29 @@ def _take(words: Sequence[str | None], indices: list[int], parser: _Parser, out:
 
 def split_dynamo(entrypoint: str, words: Sequence[str | None]) -> DynamoSplit:
     """The words of ``python -m dynamo.sglang|dynamo.vllm ARGS`` split as the launcher splits them."""
-    _label, backends, router = _table()
+    _label, backends, router, older = _table()
     out = DynamoSplit()
     rest = _take(words, list(range(len(words))), backends[ENTRYPOINTS[entrypoint]], out)
-    out.engine = _take(words, rest, router, out)
+    rest = _take(words, rest, router, out)
+    gone = older.get(ENTRYPOINTS[entrypoint], {})
+    k = 0
+    while k < len(rest):
+        word = words[rest[k]] or ""
+        flag = word.partition("=")[0]
+        if flag not in gone:
+            out.engine.append(rest[k])
+            k += 1
+            continue
+        takes, releases = gone[flag]
+        out.older.append((flag, releases))
+        k += 1
+        if (
+            takes != "none"
+            and "=" not in word
+            and k < len(rest)
+            and not (words[rest[k]] or "-").startswith("-")
+        ):
+            k += 1  # its value
     return out
 
 
@@ -155,10 +183,19 @@ def without_dynamo_options(
     from argtrace.rules import parser as rules
 
     split = split_dynamo(entrypoint, [t.text for t in tokens])
+    for flag, releases in split.older:
+        message = (
+            f"{flag} is a {entrypoint} option of ai-dynamo {', '.join(releases)} (the older releases read) "
+            f"but not of {package()}, which hands it to the engine's parser: that refuses it (\"unrecognized "
+            "arguments\", exit 2); read as Dynamo's, since nothing shows the Dynamo release"
+        )
+        setting = flag.lstrip("-").replace("-", "_")
+        finding = rules.PA_UNRECOGNIZED.finding(message, at=at, setting=setting, severity="info")
+        out.findings.append(replace(finding, basis="assumed"))
     if split.dynamo:
         names = ", ".join(flag for flag, _values in split.dynamo)
         out.notes.append(f"{entrypoint} options ({package()}), not engine flags: {names}")
-    for problem in split.problems:
+    for problem, dest in split.problems:
         rule = (
             rules.PA_INVALID_CHOICE
             if "invalid choice" in problem
@@ -167,7 +204,7 @@ def without_dynamo_options(
             else rules.PA_MISSING_VALUE
         )
         message = f"{problem}: {entrypoint}'s launcher ({package()}) exits with status 2"
-        out.findings.append(rule.finding(message, at=at))
+        out.findings.append(rule.finding(message, at=at, setting=dest))
         if out.fatal is None:
             out.fatal = (2, f"error: {problem}")
     return [tokens[i] for i in split.engine]
