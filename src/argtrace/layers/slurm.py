@@ -257,6 +257,34 @@ class Export:
         return out
 
 
+def _step_counts(options: Mapping[str, str], env: Mapping[str, str | None]) -> tuple[tuple[str, str], ...]:
+    """``SLURM_STEP_NUM_NODES`` and ``SLURM_STEP_NUM_TASKS``, which srun sets in each task (srun(1), OUTPUT
+    ENVIRONMENT VARIABLES), from its ``-N``/``-n``/``--ntasks-per-node`` or the job's (``SLURM_NNODES``,
+    ``SLURM_NTASKS``, ``SLURM_NTASKS_PER_NODE`` in the batch shell, ``batch_environment``), as ``srun_step``
+    counts them; only the counts known here."""
+    job_nodes = _count(env.get("SLURM_NNODES"))
+    job_tasks = _count(env.get("SLURM_NTASKS"))
+    job_per_node = _count(env.get("SLURM_NTASKS_PER_NODE"))
+    nodes = _count(options.get("--nodes"))
+    tasks = _count(options.get("--ntasks"))
+    per_node = _count(options.get("--ntasks-per-node"))
+    if nodes is None:
+        nodes = job_nodes
+    if tasks is None:
+        if per_node is not None and nodes is not None:
+            tasks = nodes * per_node
+        elif "--nodes" in options and nodes is not None:
+            tasks = nodes * (job_per_node or 1)
+        else:
+            tasks = job_tasks
+    out = []
+    if nodes is not None:
+        out.append(("SLURM_STEP_NUM_NODES", str(nodes)))
+    if tasks is not None:
+        out.append(("SLURM_STEP_NUM_TASKS", str(tasks)))
+    return tuple(out)
+
+
 def srun_export(words: Sequence[str | None], env: Mapping[str, str | None]) -> Export | None:
     """The ``--export`` of the ``srun`` among ``words`` (the wrapper words before the command), else the
     ``SLURM_EXPORT_ENV`` in ``env``; ``None`` when neither is given (ALL) or the value is unknown."""
@@ -267,7 +295,8 @@ def srun_export(words: Sequence[str | None], env: Mapping[str, str | None]) -> E
     options = parse_options(texts[index + 1 :])
     gres = options.get("--gres")
     gpus = _gpus(options.get("--gpus-per-node")) or (_gpus(gres) if gres and "gpu" in gres else None)
-    sets = (("SLURM_GPUS_ON_NODE", str(gpus)),) if gpus is not None else ()
+    sets: tuple[tuple[str, str], ...] = (("SLURM_GPUS_ON_NODE", str(gpus)),) if gpus is not None else ()
+    sets += _step_counts(options, env)
     given = options.get("--export")
     value = given if given is not None else env.get("SLURM_EXPORT_ENV")
     if not value:
