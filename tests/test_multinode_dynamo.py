@@ -15,7 +15,7 @@ from typing import Any
 from argtrace.frameworks.dynamo import split_dynamo
 from tests.conftest import run_cli
 
-DATA = Path(__file__).parent / "data" / "multinode"
+DATA = Path(__file__).parent / "data" / "false_alarms" / "k8s"  # also in the false-alarm gate
 SGLANG_AGG = DATA / "dynamo_sglang_agg.yaml"
 VLLM_ROUTER = DATA / "dynamo_vllm_disagg_router.yaml"
 
