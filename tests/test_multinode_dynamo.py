@@ -164,3 +164,46 @@ def test_a_vllm_worker_given_a_frontend_port(tmp_path: Path) -> None:
         "vLLM's engine parser (AsyncEngineArgs), which does not know it: the worker refuses to start "
         '("unrecognized arguments", exit 2)',
     )
+
+
+DISAGG = Path(__file__).parent / "data" / "multinode" / "dynamo_sglang_disagg_multinode.yaml"
+_DECODE_WORDS = """          command: [python3, -m, dynamo.sglang]
+          args:
+            - --model-path
+            - Qwen/Qwen3-0.6B
+            - --tp-size
+            - "8"
+            - --disaggregation-mode
+            - decode
+            - --disaggregation-transfer-backend
+            - nixl
+"""
+_DECODE_SHELL = """          command: [/bin/sh, -c]
+          args:
+            - "python3 -m dynamo.sglang --model-path Qwen/Qwen3-0.6B --tp-size 8 --disaggregation-mode decode"
+"""
+
+
+def test_the_operator_puts_its_flags_after_the_module_in_a_shell_script(tmp_path: Path) -> None:
+    # injectFlagsIntoContainerCommand: not a Python command, so the flags go after `python3 -m dynamo.sglang`
+    report = _report(tmp_path, DISAGG.read_text().replace(_DECODE_WORDS, _DECODE_SHELL, 1))
+    scripts = [h["argv"][2] for h in report["transport"]["hops"] if h["argv"] and h["argv"][0] == "/bin/sh"]
+    assert scripts == [
+        "python3 -m dynamo.sglang --dist-init-addr $(LWS_LEADER_ADDRESS):29500 --nnodes 2 --node-rank 0 "
+        "--model-path Qwen/Qwen3-0.6B --tp-size 8 --disaggregation-mode decode",
+        "python3 -m dynamo.sglang --dist-init-addr $(LWS_LEADER_ADDRESS):29500 --nnodes 2 --node-rank "
+        "$(LWS_WORKER_INDEX) --model-path Qwen/Qwen3-0.6B --tp-size 8 --disaggregation-mode decode",
+    ]
+    assert _judged(report) == []
+    broken = DISAGG.read_text().replace(
+        _DECODE_WORDS, _DECODE_SHELL.replace("--tp-size 8", "--tp-size 16"), 1
+    )
+    assert _judged(_report(tmp_path, broken)) == [
+        (
+            "PA036",
+            "error",
+            "tp_size",
+            "each node needs 8 GPU(s) (tp_size 16 x pp_size 1 over nnodes 2) but gets 4: the pod's gpu limit "
+            f"({tmp_path}/dgd.yaml:25)",
+        )
+    ]
