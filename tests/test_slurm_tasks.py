@@ -26,7 +26,8 @@ SGLANG = """#!/bin/bash
 #SBATCH --ntasks-per-node=2
 #SBATCH --gpus-per-node=8
 
-srun bash -c 'python3 -m sglang.launch_server --model-path meta-llama/Llama-3.1-70B-Instruct --tp 16 \\
+srun --gpus-per-task=4 bash -c 'python3 -m sglang.launch_server \\
+    --model-path meta-llama/Llama-3.1-70B-Instruct --tp 16 \\
     --dist-init-addr 10.0.0.1:5000 --nnodes 4 --node-rank "$SLURM_PROCID"' &
 wait
 """
@@ -62,8 +63,26 @@ def _sglang(tmp_path: Path, text: str = SGLANG) -> list[tuple[str, str | None, s
 
 
 def test_two_sglang_nodes_per_machine_each_its_own_rank(tmp_path: Path) -> None:
-    # 4 tasks are the 4 nodes of the launch; each needs 16/4 = 4 GPUs, 2 x 4 = 8 per machine
+    # 4 tasks are the 4 nodes of the launch; each needs 16/4 = 4 GPUs of its own, 2 x 4 = 8 per machine
     assert _sglang(tmp_path) == []
+
+
+def test_two_sglang_nodes_on_a_machine_without_gpus_of_their_own(tmp_path: Path) -> None:
+    assert _sglang(tmp_path, SGLANG.replace("srun --gpus-per-task=4 bash", "srun bash")) == [
+        (
+            "PA039",
+            "base_gpu_id",
+            "srun starts 2 tasks of this SGLang launch on each node (node_rank from $SLURM_PROCID) and each "
+            "sees the node's GPUs (no CUDA_VISIBLE_DEVICES of its own, no srun --gpus-per-task or "
+            "--gpu-bind): every task takes GPUs 0-3 from --base-gpu-id 0, so ranks of one launch meet on one "
+            'GPU and NCCL stops ("Duplicate GPU detected")',
+        )
+    ]
+    # or each task picks its own: SGLang's --base-gpu-id from the task's rank on the node
+    own = SGLANG.replace("srun --gpus-per-task=4 bash", "srun bash").replace(
+        "--node-rank", "--base-gpu-id $((SLURM_LOCALID * 4)) --node-rank"
+    )
+    assert _sglang(tmp_path, own) == []
 
 
 def test_the_tasks_of_one_machine_share_slurm_nodeid(tmp_path: Path) -> None:
@@ -114,7 +133,7 @@ def test_a_start_only_some_tasks_make_is_judged_as_an_assumption(tmp_path: Path)
     text = (
         SGLANG.replace("--ntasks-per-node=2", "--ntasks-per-node=8")
         .replace("--nnodes 4", "--nnodes 2")
-        .replace("srun bash -c 'python3", 'srun bash -c \'if [ "$SLURM_LOCALID" = 0 ]; then python3')
+        .replace("bash -c 'python3", 'bash -c \'if [ "$SLURM_LOCALID" = 0 ]; then python3')
         .replace('"$SLURM_PROCID"\'', '"$SLURM_NODEID"; fi\'')
     )
     report = _check(tmp_path, text, "0.5.10.post1")

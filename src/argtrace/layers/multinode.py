@@ -126,6 +126,8 @@ class NodeStart:
     step_nodes: int | None = None
     tasks_per_node: int | None = None
     task_reads: frozenset[str] = frozenset()
+    # Each task sees GPUs of its own (CUDA_VISIBLE_DEVICES set for it, srun --gpus-per-task/--gpu-bind).
+    gpus_bound: bool = False
 
 
 def _int(value: Any) -> int | None:
@@ -632,7 +634,34 @@ def _task_findings(node: NodeStart) -> list[Finding]:
                 server=node.index,
             )
         )
+    findings += _shared_gpus(node, name, per_node, variable)
     return [_task_assumed(f, node) for f in findings] if node.task_reads else findings
+
+
+def _shared_gpus(node: NodeStart, name: str, per_node: int, variable: str) -> list[Finding]:
+    """SGLang nodes of one launch on one machine that all take the machine's first GPUs: each
+    ``sglang.launch_server`` uses GPUs ``--base-gpu-id`` (default 0) onwards of those it sees
+    (``scheduler`` gpu_id = base_gpu_id + its local rank x gpu_id_step), so tasks that see the same
+    devices put two ranks of one NCCL communicator on one GPU."""
+    if node.framework != "sglang" or name != "node_rank" or per_node < 2 or node.gpus_bound:
+        return []
+    if "base_gpu_id" in node.given:
+        return []
+    needed = gpus_needed(node.framework, node.values)
+    if needed is None:
+        return []
+    gpus = "GPU 0" if needed[0] == 1 else f"GPUs 0-{needed[0] - 1}"
+    return [
+        rules.PA_TASKS_SHARE_GPUS.finding(
+            f"srun starts {per_node} tasks of this SGLang launch on each node (node_rank from ${variable}) "
+            "and each sees the node's GPUs (no CUDA_VISIBLE_DEVICES of its own, no srun --gpus-per-task or "
+            f"--gpu-bind): every task takes {gpus} from --base-gpu-id 0, so ranks of one launch meet "
+            'on one GPU and NCCL stops ("Duplicate GPU detected")',
+            at=node.at,
+            setting="base_gpu_id",
+            server=node.index,
+        )
+    ]
 
 
 def _steps_cover_launch(found: Sequence[Launch]) -> set[int]:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from argtrace.layers.slurm import GPU_BINDING
+
 if TYPE_CHECKING:
     from argtrace.layers.slurm import Allocation, SrunStep
     from argtrace.model import ServerCommand
@@ -21,7 +23,7 @@ def carrier_fields(
 ) -> dict[str, Any]:
     """``replicas``, ``replicas_of``, ``gpus_per_node``, ``gpus_from``, ``gpus_shared``, ``carrier_nodes``,
     ``carrier_group``, ``label`` and the srun step's ``step_tasks``, ``step_nodes``, ``tasks_per_node``,
-    ``task_reads`` for ``NodeStart``. ``neighbours``: the servers started in the same pod
+    ``task_reads``, ``gpus_bound`` for ``NodeStart``. ``neighbours``: the servers started in the same pod
     or task."""
     out: dict[str, Any] = {}
     per_node = (step.tasks // step.nodes) if step and step.tasks and step.nodes else None
@@ -46,6 +48,9 @@ def carrier_fields(
             if n in condition or (n in server.script_reads and n not in in_argv)
         )
     out["gpus_shared"] = "CUDA_VISIBLE_DEVICES" in server.env or neighbours > 1 or (per_node or 1) > 1
+    # each task sees GPUs of its own: it picks them itself, or srun binds them (layers/slurm.py GPU_BINDING)
+    bound = ("CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", *GPU_BINDING.values())
+    out["gpus_bound"] = any(name in server.env for name in bound)
     placement = server.placement
     if placement is not None:
         # one pod template, several pods, one argv: a Deployment's or ReplicaSet's replicas, or a
