@@ -145,11 +145,28 @@ def test_an_llm_inference_service_worker_with_half_the_gpus(tmp_path: Path) -> N
 def test_the_dynamo_workers_spread_tp_over_their_nodes(tmp_path: Path) -> None:
     report = _report(tmp_path, DYNAMO.read_text())
     hops = [h for h in report["transport"]["hops"] if h["argv"]]
+    # Dynamo's operator runs each two-node worker as a leader and a worker pod, with --dist-init-addr,
+    # --nnodes 2 and --node-rank appended (backend_sglang.go getMultinodeFlags)
     assert [(h["container"], h["placement"]["role"], h["placement"]["nodes"]) for h in hops] == [
         ("main", "decode", 2),
+        ("main", "decode", 2),
+        ("main", "prefill", 2),
         ("main", "prefill", 2),
     ]
     assert hops[0]["argv"][:3] == ["python3", "-m", "dynamo.sglang"]
+    assert hops[0]["argv"][-6:] == [
+        "--dist-init-addr",
+        "$(LWS_LEADER_ADDRESS):29500",
+        "--nnodes",
+        "2",
+        "--node-rank",
+        "0",
+    ]
+    assert [s["entrypoint"] for s in report["servers"]] == ["dynamo.sglang"] * 4
+    assert [launch["columns"] for launch in report["multinode"]["launches"]] == [
+        ["sglang-disagg-multinode/decode leader", "sglang-disagg-multinode/decode worker"],
+        ["sglang-disagg-multinode/prefill leader", "sglang-disagg-multinode/prefill worker"],
+    ]
     assert _judged(report) == []
 
 
@@ -160,8 +177,8 @@ def test_a_dynamo_worker_whose_tp_needs_more_gpus_than_its_nodes_have(tmp_path: 
             "PA036",
             "error",
             "tp_size",
-            "each pod needs 8 GPU(s) (tp 16 x pp 1 over multinode.nodeCount 2) but gets 4: service decode's "
-            f"resources.limits.gpu ({_where(tmp_path, 25)})",
+            "each node needs 8 GPU(s) (tp_size 16 x pp_size 1 over nnodes 2) but gets 4: the pod's gpu limit "
+            f"({_where(tmp_path, 25)})",
         )
     ]
 
@@ -182,8 +199,77 @@ def test_a_dynamo_vllm_worker_with_tp_4_on_two_one_gpu_nodes(tmp_path: Path) -> 
         (
             "PA036",
             "error",
-            "tp_size",
-            "each pod needs 2 GPU(s) (tp 4 x pp 1 over multinode.nodeCount 2) but gets 1: service prefill's "
-            f"resources.limits.gpu ({_where(tmp_path, 41)})",
+            "tensor_parallel_size",
+            "each node needs 2 GPU(s) (tensor_parallel_size 4 x pipeline_parallel_size 1 over the 2 pods of "
+            f"its group) but gets 1: the pod's gpu limit ({_where(tmp_path, 41)})",
         )
     ]
+
+
+KSERVE_MULTINODE = DATA / "multinode" / "kserve_hf_multinode.yaml"
+_STORAGE = "      storageUri: pvc://llama-3-8b-pvc/hf/8b_instruction_tuned\n"
+
+
+def test_kserves_multinode_huggingface_runtime_on_two_one_gpu_nodes(tmp_path: Path) -> None:
+    report = _report(tmp_path, KSERVE_MULTINODE.read_text())
+    assert report["findings"] == []
+    (hop,) = [h for h in report["transport"]["hops"] if h["container"] == "kserve-container"]
+    assert hop["argv"][-1] == "--model_name=huggingface-llama3"
+
+
+def test_kserve_refuses_the_parallel_sizes_in_env(tmp_path: Path) -> None:
+    env = '      env:\n        - name: TENSOR_PARALLEL_SIZE\n          value: "2"\n'
+    text = KSERVE_MULTINODE.read_text().replace(_STORAGE, _STORAGE + env)
+    assert _judged(_report(tmp_path, text)) == [
+        (
+            "PA036",
+            "error",
+            "tensor_parallel_size",
+            'KServe refuses the InferenceService: the InferenceService "huggingface-llama3" is invalid: '
+            "setting TENSOR_PARALLEL_SIZE in environment variables is not allowed (set "
+            "workerSpec.tensorParallelSize instead)",
+        )
+    ]
+
+
+def test_kserve_refuses_a_ray_head_with_too_few_gpus(tmp_path: Path) -> None:
+    text = (
+        KSERVE_MULTINODE.read_text()
+        .replace(
+            "      tensorParallelSize: 1\n      containers:", "      tensorParallelSize: 2\n      containers:"
+        )
+        .replace(
+            '            limits:\n              nvidia.com/gpu: "1"',
+            '            limits:\n              nvidia.com/gpu: "2"',
+        )
+    )
+    assert _judged(_report(tmp_path, text)) == [
+        (
+            "PA036",
+            "error",
+            "tensor_parallel_size",
+            "KServe refuses the layout of InferenceService huggingface-llama3: the total required number of "
+            "GPUs(4) is less than the number of GPUs assigned to the head node(1) + worker node(2) "
+            "(tensorParallelSize 2 x pipelineParallelSize 2 over a Ray head that requests 1 GPU(s) and 1 "
+            "worker(s) of 2)",
+        )
+    ]
+
+
+def test_model_args_that_override_the_tensor_parallel_size_kserve_sized_for(tmp_path: Path) -> None:
+    text = KSERVE_MULTINODE.read_text().replace(
+        _STORAGE, _STORAGE + "      args:\n        - --tensor-parallel-size=2\n"
+    )
+    message = (
+        "the model's args of InferenceService huggingface-llama3 set tensor_parallel_size 2 x "
+        "pipeline_parallel_size 2 after the runtime's flags (the last wins): vLLM needs 4 GPU(s) but KServe "
+        "sized the Ray cluster for workerSpec tensorParallelSize 1 x pipelineParallelSize 2 = 2"
+    )
+    assert _judged(_report(tmp_path, text)) == [("PA036", "error", "tensor_parallel_size", message)]
+    # without the runtime in the file its command is assumed (KServe's own): information only
+    alone = text.split("---\n", 1)[1]
+    (finding,) = _report(tmp_path, alone)["findings"]
+    assert (finding["severity"], finding["basis"]) == ("info", "assumed")
+    assert finding["message"].startswith(
+        message + " (assumed: the runtime is not in the file: assumed to be "
+    )

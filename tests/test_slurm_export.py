@@ -50,20 +50,42 @@ def _addr(report: dict[str, Any]) -> str:
     return str(argv[argv.index("--dist-init-addr") + 1])
 
 
+# what srun sets in each task from -N 2 (srun(1)): one task per node by default
+_STEP = (("SLURM_STEP_NUM_NODES", "2"), ("SLURM_STEP_NUM_TASKS", "2"))
+
+
 @pytest.mark.parametrize(
     ("value", "expected"),
     [
-        ("ALL", None),  # the default: nothing to filter
-        ("NONE", Export(False, (), (), "--export=NONE")),
+        ("ALL", Export(True, (), (), "--export=ALL", _STEP)),  # nothing filtered; the step's counts set
+        ("NONE", Export(False, (), (), "--export=NONE", _STEP)),
         (
             "HEAD,NCCL_DEBUG=INFO",
-            Export(False, ("HEAD",), (("NCCL_DEBUG", "INFO"),), "--export=HEAD,NCCL_DEBUG=INFO"),
+            Export(False, ("HEAD",), (("NCCL_DEBUG", "INFO"),), "--export=HEAD,NCCL_DEBUG=INFO", _STEP),
         ),
-        ("ALL,NCCL_DEBUG=INFO", Export(True, (), (("NCCL_DEBUG", "INFO"),), "--export=ALL,NCCL_DEBUG=INFO")),
+        (
+            "ALL,NCCL_DEBUG=INFO",
+            Export(True, (), (("NCCL_DEBUG", "INFO"),), "--export=ALL,NCCL_DEBUG=INFO", _STEP),
+        ),
     ],
 )
 def test_the_export_forms(value: str, expected: Export | None) -> None:
     assert srun_export(["srun", "-N", "2", f"--export={value}"], {}) == expected
+
+
+def test_the_step_counts_srun_sets_in_each_task() -> None:
+    job = {"SLURM_NNODES": "2", "SLURM_NTASKS": "8", "SLURM_NTASKS_PER_NODE": "4"}
+    inherited = srun_export(["srun", "bash"], job)
+    assert inherited is not None and inherited.sets == (
+        ("SLURM_STEP_NUM_NODES", "2"),
+        ("SLURM_STEP_NUM_TASKS", "8"),
+    )
+    one_node = srun_export(["srun", "-N1", "-n", "1"], job)
+    assert one_node is not None and one_node.sets == (
+        ("SLURM_STEP_NUM_NODES", "1"),
+        ("SLURM_STEP_NUM_TASKS", "1"),
+    )
+    assert srun_export(["srun", "bash"], {}) is None  # nothing known: nothing set, nothing filtered
 
 
 def test_what_each_form_passes_on() -> None:

@@ -32,6 +32,9 @@ _MODULES: dict[str, tuple[FrameworkName, str]] = {
     # SGLang's server flags plus the router's --router-* ones (frameworks/sglang_router.py)
     "sglang_router.launch_server": ("sglang", "sglang_router.launch_server"),
     "vllm.entrypoints.openai.api_server": ("vllm", "vllm.entrypoints.openai.api_server"),
+    # NVIDIA Dynamo's workers: the engine's flags plus Dynamo's own (frameworks/dynamo.py)
+    "dynamo.sglang": ("sglang", "dynamo.sglang"),
+    "dynamo.vllm": ("vllm", "dynamo.vllm"),
 }
 # modules that behave like the console script (``python -m vllm.entrypoints.cli.main serve``)
 _CLI_MODULES: dict[str, tuple[FrameworkName, str]] = {

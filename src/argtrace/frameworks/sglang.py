@@ -45,6 +45,10 @@ def prepare_argv(server: ServerCommand, schema: Schema) -> PreparedArgv:
     out = PreparedArgv(tokens)
     if server.entrypoint == "sglang_router.launch_server":
         tokens = _without_router_flags(tokens, out, server.at)
+    if server.entrypoint == "dynamo.sglang":
+        from argtrace.frameworks.dynamo import without_dynamo_options
+
+        tokens = out.tokens = without_dynamo_options(tokens, out, server.entrypoint, server.at)
     if server.entrypoint == SERVE:
         tokens = _extract_model_type(tokens, out)
         positional = schema.has_rewrite(

@@ -67,6 +67,10 @@ def prepare_argv(server: ServerCommand, schema: Schema) -> PreparedArgv:
     tokens = server_tokens(server)
     out = PreparedArgv(tokens)
     serve = server.entrypoint == SERVE
+    if server.entrypoint == "dynamo.vllm":
+        from argtrace.frameworks.dynamo import without_dynamo_options
+
+        tokens = out.tokens = without_dynamo_options(tokens, out, server.entrypoint, server.at)
     legacy = _legacy(schema)
     args: list[ArgToken] = ([ArgToken("serve", via="rewrite")] if serve else []) + tokens
     if serve and legacy and _enabled(schema, "serve_model_option"):
@@ -99,9 +103,20 @@ def prepare_argv(server: ServerCommand, schema: Schema) -> PreparedArgv:
     if serve and args and args[0].text == "serve" and args[0].via == "rewrite":
         args = args[1:]
     out.tokens = args
-    if not serve:
+    if server.entrypoint == "dynamo.vllm":
+        out.without = engine_only(schema)
+    elif not serve:
         out.without = module_lacks(schema)
     return out
+
+
+def engine_only(schema: Schema) -> tuple[str, ...]:
+    """What of the schema (the `vllm serve` parser) Dynamo's ``dynamo.vllm`` engine parser does not have:
+    it is ``AsyncEngineArgs.add_cli_args`` alone (ai-dynamo 1.6.1 ``dynamo/vllm/args.py``), so no
+    positional model and none of ``make_arg_parser``'s frontend options (the schema's ``Frontend`` group;
+    releases whose schema does not group them keep them)."""
+    frontend = [o.option_strings[0] for o in schema.options if o.group == "Frontend" and o.option_strings]
+    return ("model_tag", *frontend)
 
 
 def module_lacks(schema: Schema) -> tuple[str, ...]:

@@ -13,6 +13,7 @@ framework's defaults for what the argv does not give). Output: findings (rules P
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -117,6 +118,16 @@ class NodeStart:
     carrier_group: str | None = None
     # Rendezvous settings whose value is not known statically, with the text they come from ("$HEAD:5000").
     unread: Mapping[str, str] = field(default_factory=dict)
+    # The srun step that starts this server as its tasks (each task one process of the server: an SGLang or
+    # vLLM node, or a vLLM data parallel rank): its tasks and nodes, the tasks on each node, and the
+    # per-task variables (SLURM_PROCID...) the script reads outside the server's words (a task may then
+    # skip the start: what follows from every task starting it is an assumption).
+    step_tasks: int | None = None
+    step_nodes: int | None = None
+    tasks_per_node: int | None = None
+    task_reads: frozenset[str] = frozenset()
+    # Each task sees GPUs of its own (CUDA_VISIBLE_DEVICES set for it, srun --gpus-per-task/--gpu-bind).
+    gpus_bound: bool = False
 
 
 def _int(value: Any) -> int | None:
@@ -435,6 +446,15 @@ def _srun_findings(node: NodeStart) -> list[Finding]:
             )
         )
     allocated = node.allocated_nodes
+    per_node = node.tasks_per_node or 1
+    if per_node > 1 and node.step_tasks is not None and _task_rank(node) is not None:
+        # several tasks per node, each a node of the launch by its own rank: the tasks count, not the nodes
+        allocated = node.step_tasks
+        node = replace(
+            node,
+            allocation=f"srun starts {node.step_tasks} task(s), {per_node} on each of {node.step_nodes} "
+            "node(s),",
+        )
     if allocated is not None and (allocated < nnodes or (node.allocation_exact and allocated != nnodes)):
         effect = (
             "the nodes that never start leave the rendezvous waiting"
@@ -514,10 +534,18 @@ def gpus_needed(
 def _gpu_findings(node: NodeStart) -> list[Finding]:
     """The GPUs a node gets against what its parallel sizes need (PA036)."""
     have = node.gpus_per_node
-    needed = gpus_needed(node.framework, node.values, node.carrier_nodes)
-    if have is None or needed is None or have == needed[0]:
+    values = node.values
+    if "data_parallel_rank" in node.given and "data_parallel_rank" not in values:
+        values = {**values, "data_parallel_rank": 0}  # one DP rank per process, whichever (a task's own)
+    needed = gpus_needed(node.framework, values, node.carrier_nodes)
+    if have is None or needed is None:
         return []
     need, how = needed
+    per_node = node.tasks_per_node or 1
+    if per_node > 1:  # each task on the node is one process of the server with its own GPUs
+        need, how = need * per_node, f"{how}, for each of the {per_node} tasks srun starts per node"
+    if have == need:
+        return []
     if have > need and node.gpus_shared:
         return []
     setting = "tp_size" if node.framework == "sglang" else "tensor_parallel_size"
@@ -528,9 +556,110 @@ def _gpu_findings(node: NodeStart) -> list[Finding]:
     else:
         message = f"each node needs {need} GPU(s) ({how}) but gets {have}: {where}; {have - need} stay idle"
         severity = "warning"
+    finding = rules.PA_GPUS_PER_NODE.finding(
+        message, at=node.at, setting=setting, server=node.index, severity=severity
+    )
+    if per_node > 1 and node.task_reads:
+        finding = _task_assumed(finding, node)
+    return [finding]
+
+
+def _task_assumed(finding: Finding, node: NodeStart) -> Finding:
+    """A finding that rests on every task of the step starting the server, when the script reads a task's
+    own rank elsewhere (a task may skip the start): information, saying so."""
+    names = ", ".join(f"${n}" for n in sorted(node.task_reads))
+    message = f"{finding.message} (assumed: every task starts the server; the script also reads {names})"
+    return replace(finding, severity="info", basis="assumed", message=message)
+
+
+# What srun sets in each task (srun(1), OUTPUT ENVIRONMENT VARIABLES): its global rank 0..tasks-1, its node's
+# index 0..nodes-1, its rank on its node 0..tasks-per-node-1. With the default block distribution the tasks
+# of node n are the consecutive global ranks n*P..n*P+P-1.
+_TASK_VARIABLE = re.compile(r"""^["']?\$\{?(SLURM_PROCID|SLURM_NODEID|SLURM_LOCALID)\}?["']?$""")
+# The ranks a task's own variable can give, and what bounds them: vLLM's data parallel rank the DP size.
+_TASK_RANKS = (("node_rank", "nnodes"), ("data_parallel_rank", "data_parallel_size"))
+
+
+def _task_rank(node: NodeStart) -> tuple[str, str, str] | None:
+    """(rank setting, its bound's setting, the srun variable) when a rank is exactly a task's variable."""
+    for name, bound in _TASK_RANKS:
+        match = _TASK_VARIABLE.match(node.unread.get(name, "").strip())
+        if match:
+            return name, bound, match.group(1)
+    return None
+
+
+def _task_findings(node: NodeStart) -> list[Finding]:
+    """The ranks the tasks of one srun step get from their own SLURM_PROCID/NODEID/LOCALID (inside ``srun
+    bash -c '...'``): ranks that repeat (PA031) or run past the launch's size (PA032)."""
+    found = _task_rank(node)
+    tasks, nodes, per_node = node.step_tasks, node.step_nodes, node.tasks_per_node
+    if found is None or tasks is None or nodes is None or per_node is None:
+        return []
+    name, bound_name, variable = found
+    ranks = {
+        "SLURM_PROCID": list(range(tasks)),
+        "SLURM_NODEID": [n for n in range(nodes) for _ in range(per_node)],
+        "SLURM_LOCALID": [r for _ in range(nodes) for r in range(per_node)],
+    }[variable]
+    shape = (
+        f"srun starts {tasks} task(s), {per_node} on each of {nodes} node(s), and each takes {name} from "
+        f"${variable}"
+    )
+    findings = []
+    repeated = sorted({r for r in ranks if ranks.count(r) > 1})
+    if repeated:
+        why = (
+            f"the {per_node} tasks of a node share its SLURM_NODEID"
+            if variable == "SLURM_NODEID"
+            else f"the tasks of the {nodes} nodes repeat SLURM_LOCALID 0..{per_node - 1}"
+        )
+        findings.append(
+            rules.PA_RANK_REPEATED.finding(
+                f"{shape}: {why}, so {name} {', '.join(map(str, repeated))} each go to "
+                f"{ranks.count(repeated[0])} tasks",
+                at=node.at,
+                setting=name,
+                server=node.index,
+            )
+        )
+    bound = _int(node.values.get(bound_name))
+    if bound is not None and max(ranks) >= bound:
+        findings.append(
+            rules.PA_RANKS_INCOMPLETE.finding(
+                f"{shape}: the ranks run to {max(ranks)} but {bound_name} is {bound}, so the tasks with "
+                f"{name} {bound} and up never join",
+                at=node.at,
+                setting=name,
+                server=node.index,
+            )
+        )
+    findings += _shared_gpus(node, name, per_node, variable)
+    return [_task_assumed(f, node) for f in findings] if node.task_reads else findings
+
+
+def _shared_gpus(node: NodeStart, name: str, per_node: int, variable: str) -> list[Finding]:
+    """SGLang nodes of one launch on one machine that all take the machine's first GPUs: each
+    ``sglang.launch_server`` uses GPUs ``--base-gpu-id`` (default 0) onwards of those it sees
+    (``scheduler`` gpu_id = base_gpu_id + its local rank x gpu_id_step), so tasks that see the same
+    devices put two ranks of one NCCL communicator on one GPU."""
+    if node.framework != "sglang" or name != "node_rank" or per_node < 2 or node.gpus_bound:
+        return []
+    if "base_gpu_id" in node.given:
+        return []
+    needed = gpus_needed(node.framework, node.values)
+    if needed is None:
+        return []
+    gpus = "GPU 0" if needed[0] == 1 else f"GPUs 0-{needed[0] - 1}"
     return [
-        rules.PA_GPUS_PER_NODE.finding(
-            message, at=node.at, setting=setting, server=node.index, severity=severity
+        rules.PA_TASKS_SHARE_GPUS.finding(
+            f"srun starts {per_node} tasks of this SGLang launch on each node (node_rank from ${variable}) "
+            "and each sees the node's GPUs (no CUDA_VISIBLE_DEVICES of its own, no srun --gpus-per-task or "
+            f"--gpu-bind): every task takes {gpus} from --base-gpu-id 0, so ranks of one launch meet "
+            'on one GPU and NCCL stops ("Duplicate GPU detected")',
+            at=node.at,
+            setting="base_gpu_id",
+            server=node.index,
         )
     ]
 
@@ -558,6 +687,7 @@ def multinode_findings(nodes: Sequence[NodeStart]) -> list[Finding]:
     stepped = _steps_cover_launch(found)
     for node in nodes:
         findings.extend(_replica_findings(node))
+        findings.extend(_task_findings(node))
         srun = [f for f in _srun_findings(node) if not (f.code == "PA034" and node.index in stepped)]
         # with nnodes against the allocation (PA034), the GPUs per node follow from the wrong count
         gpus = [] if any(f.code == "PA034" for f in srun) else _gpu_findings(node)

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from argtrace.layers.slurm import GPU_BINDING
+
 if TYPE_CHECKING:
     from argtrace.layers.slurm import Allocation, SrunStep
     from argtrace.model import ServerCommand
@@ -20,13 +22,35 @@ def carrier_fields(
     server: ServerCommand, step: SrunStep | None, allocation: Allocation | None, neighbours: int = 1
 ) -> dict[str, Any]:
     """``replicas``, ``replicas_of``, ``gpus_per_node``, ``gpus_from``, ``gpus_shared``, ``carrier_nodes``,
-    ``carrier_group`` and ``label`` for ``NodeStart``. ``neighbours``: the servers started in the same pod
+    ``carrier_group``, ``label`` and the srun step's ``step_tasks``, ``step_nodes``, ``tasks_per_node``,
+    ``task_reads``, ``gpus_bound`` for ``NodeStart``. ``neighbours``: the servers started in the same pod
     or task."""
     out: dict[str, Any] = {}
     per_node = (step.tasks // step.nodes) if step and step.tasks and step.nodes else None
     if allocation is not None and per_node is None:
         per_node = allocation.ntasks_per_node
+    # the srun step that starts it: its options (``srun python ...``), or what srun set in the task of
+    # ``srun bash -c '...'`` (SLURM_STEP_NUM_TASKS / SLURM_STEP_NUM_NODES, layers/slurm.py)
+    tasks, nodes = (step.tasks, step.nodes) if step is not None else (None, None)
+    if step is None:
+        tasks, nodes = (_env_count(server, n) for n in ("SLURM_STEP_NUM_TASKS", "SLURM_STEP_NUM_NODES"))
+    if tasks is not None and nodes is not None and nodes > 0:
+        out["step_tasks"], out["step_nodes"] = tasks, nodes
+        if tasks % nodes == 0:
+            out["tasks_per_node"] = per_node = tasks // nodes
+        # a task may skip the start when the script reads its own rank outside the server's words (``if [
+        # "$SLURM_LOCALID" = 0 ]``): the per-task variables it reads that the server's words do not expand
+        in_argv = " ".join(w.origin.expansion or "" for w in server.argv)
+        condition = server.conditional or ""
+        out["task_reads"] = frozenset(
+            n
+            for n in ("SLURM_PROCID", "SLURM_NODEID", "SLURM_LOCALID")
+            if n in condition or (n in server.script_reads and n not in in_argv)
+        )
     out["gpus_shared"] = "CUDA_VISIBLE_DEVICES" in server.env or neighbours > 1 or (per_node or 1) > 1
+    # each task sees GPUs of its own: it picks them itself, or srun binds them (layers/slurm.py GPU_BINDING)
+    bound = ("CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", *GPU_BINDING.values())
+    out["gpus_bound"] = any(name in server.env for name in bound)
     placement = server.placement
     if placement is not None:
         # one pod template, several pods, one argv: a Deployment's or ReplicaSet's replicas, or a
@@ -65,3 +89,9 @@ def carrier_fields(
         where = f" ({allocation.gpus_at})" if allocation.gpus_at else ""
         out["gpus_from"] = f"the job gives each node {allocation.gpus_per_node}{where}"
     return out
+
+
+def _env_count(server: ServerCommand, name: str) -> int | None:
+    entry = server.env.get(name)
+    value = entry.value if entry is not None else None
+    return int(value) if value is not None and value.isdigit() else None

@@ -130,6 +130,10 @@ def server_argv(server: ServerCommand, framework: str) -> tuple[list[str] | None
         from argtrace.frameworks.sglang_router import split_router
 
         argv = [argv[i] for i in split_router(argv).server]  # the router's own flags are not ServerArgs'
+    if server.entrypoint in ("dynamo.sglang", "dynamo.vllm"):
+        from argtrace.frameworks.dynamo import split_dynamo
+
+        argv = [argv[i] for i in split_dynamo(server.entrypoint, argv).engine]  # Dynamo's own options
     if server.entrypoint == "sglang serve":
         if "--model-type" in argv:
             i = argv.index("--model-type")

@@ -62,6 +62,8 @@ class Allocation:
     gpus_at: str | None = None
     # ``#SBATCH --export``: the batch job's SLURM_EXPORT_ENV, which its srun steps inherit (srun(1))
     export: str | None = None
+    # ``#SBATCH --gpus-per-task`` / ``--gpu-bind`` / ``--ntasks-per-gpu``: each task gets its own GPUs
+    gpu_binding: tuple[tuple[str, str], ...] = ()
 
     def section(self) -> dict[str, object]:
         """The report's ``slurm`` section (JSON): what the directives asked for."""
@@ -152,7 +154,22 @@ def batch_directives(data: bytes, label: str) -> Allocation | None:
         nodes_at=nodes_at,
         gpus_at=gpus_at,
         export=options.get("--export"),
+        gpu_binding=gpu_binding(options),
     )
+
+
+# Options that bind each task to its own GPUs, and the variable sbatch/srun set for each (sbatch(1) and
+# srun(1), OUTPUT ENVIRONMENT VARIABLES: "only set if the ... option is specified").
+GPU_BINDING = {
+    "--gpus-per-task": "SLURM_GPUS_PER_TASK",
+    "--gpu-bind": "SLURM_GPU_BIND",
+    "--ntasks-per-gpu": "SLURM_NTASKS_PER_GPU",
+}
+
+
+def gpu_binding(options: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
+    """The variables set for the GPU-binding options among ``options``."""
+    return tuple((name, options[flag]) for flag, name in GPU_BINDING.items() if flag in options)
 
 
 def batch_environment(allocation: Allocation) -> tuple[dict[str, str], dict[str, str]]:
@@ -168,6 +185,7 @@ def batch_environment(allocation: Allocation) -> tuple[dict[str, str], dict[str,
         known["SLURM_GPUS_PER_NODE"] = str(allocation.gpus_per_node)
     if allocation.export is not None:
         known["SLURM_EXPORT_ENV"] = allocation.export
+    known.update(allocation.gpu_binding)
     unknown = dict(FROM_THE_CLUSTER)
     for name in ("SLURM_NNODES", "SLURM_JOB_NUM_NODES", "SLURM_NTASKS", "SLURM_NPROCS"):
         if name not in known:
@@ -257,6 +275,34 @@ class Export:
         return out
 
 
+def _step_counts(options: Mapping[str, str], env: Mapping[str, str | None]) -> tuple[tuple[str, str], ...]:
+    """``SLURM_STEP_NUM_NODES`` and ``SLURM_STEP_NUM_TASKS``, which srun sets in each task (srun(1), OUTPUT
+    ENVIRONMENT VARIABLES), from its ``-N``/``-n``/``--ntasks-per-node`` or the job's (``SLURM_NNODES``,
+    ``SLURM_NTASKS``, ``SLURM_NTASKS_PER_NODE`` in the batch shell, ``batch_environment``), as ``srun_step``
+    counts them (only the counts known here), after the variables of its GPU-binding options."""
+    job_nodes = _count(env.get("SLURM_NNODES"))
+    job_tasks = _count(env.get("SLURM_NTASKS"))
+    job_per_node = _count(env.get("SLURM_NTASKS_PER_NODE"))
+    nodes = _count(options.get("--nodes"))
+    tasks = _count(options.get("--ntasks"))
+    per_node = _count(options.get("--ntasks-per-node"))
+    if nodes is None:
+        nodes = job_nodes
+    if tasks is None:
+        if per_node is not None and nodes is not None:
+            tasks = nodes * per_node
+        elif "--nodes" in options and nodes is not None:
+            tasks = nodes * (job_per_node or 1)
+        else:
+            tasks = job_tasks
+    out = list(gpu_binding(options))
+    if nodes is not None:
+        out.append(("SLURM_STEP_NUM_NODES", str(nodes)))
+    if tasks is not None:
+        out.append(("SLURM_STEP_NUM_TASKS", str(tasks)))
+    return tuple(out)
+
+
 def srun_export(words: Sequence[str | None], env: Mapping[str, str | None]) -> Export | None:
     """The ``--export`` of the ``srun`` among ``words`` (the wrapper words before the command), else the
     ``SLURM_EXPORT_ENV`` in ``env``; ``None`` when neither is given (ALL) or the value is unknown."""
@@ -267,7 +313,8 @@ def srun_export(words: Sequence[str | None], env: Mapping[str, str | None]) -> E
     options = parse_options(texts[index + 1 :])
     gres = options.get("--gres")
     gpus = _gpus(options.get("--gpus-per-node")) or (_gpus(gres) if gres and "gpu" in gres else None)
-    sets = (("SLURM_GPUS_ON_NODE", str(gpus)),) if gpus is not None else ()
+    sets: tuple[tuple[str, str], ...] = (("SLURM_GPUS_ON_NODE", str(gpus)),) if gpus is not None else ()
+    sets += _step_counts(options, env)
     given = options.get("--export")
     value = given if given is not None else env.get("SLURM_EXPORT_ENV")
     if not value:

@@ -200,7 +200,7 @@ PA_EXPORT_IGNORED = Rule(
     severity="warning",
     title="srun --export=ALL,NAME=value does not override an exported NAME",
     rationale="With `ALL` in `srun --export`, every variable of the caller reaches the tasks and, srun(1) "
-    "says, \"will take precedence over any explicitly given environment variables\": "
+    'says, "will take precedence over any explicitly given environment variables": '
     "`--export=ALL,NCCL_DEBUG=INFO` after `export NCCL_DEBUG=WARN` runs the tasks with WARN. The "
     "assignment reads like an override and is none.",
     fix="leave ALL out (--export=NAME=value,... passes the SLURM_* variables, the named ones and the "
@@ -213,4 +213,40 @@ PA_EXPORT_IGNORED = Rule(
         f"export NCCL_DEBUG=WARN\nsrun --export=HEAD,NCCL_DEBUG=INFO bash -c '{_SRUN_SG} --nnodes 2 "
         "--node-rank $SLURM_NODEID'"
     ),
+)
+
+
+def _tasks(srun_line: str) -> Example:
+    script = (
+        "#!/bin/bash\n"
+        "#SBATCH --nodes=2\n"
+        "#SBATCH --ntasks-per-node=2\n"
+        "#SBATCH --gpus-per-node=8\n"
+        "export HEAD=node0\n"
+        f"{srun_line}\n"
+    )
+    return Example(argv=("check", *_V, "--no-resolve", "job.sh"), files={"job.sh": script})
+
+
+_TASK_SG = (
+    "python3 -m sglang.launch_server --model-path /models/DeepSeek-V3 --tp 16 --dist-init-addr $HEAD:5000"
+)
+
+PA_TASKS_SHARE_GPUS = Rule(
+    code="PA039",
+    layer="parser",
+    severity="warning",
+    title="Several SGLang nodes of one launch on a machine take the same GPUs",
+    rationale="Each `sglang.launch_server` of a multi-node launch uses the GPUs from `--base-gpu-id` "
+    "(default 0) on, among those it sees. An `srun` step with several tasks per node, each one node of the "
+    "launch, gives every task the same devices unless each gets its own (`CUDA_VISIBLE_DEVICES` for the "
+    "task, `srun --gpus-per-task` or `--gpu-bind`): the tasks of a machine then put ranks of one NCCL "
+    'communicator on one GPU, and NCCL refuses it ("Duplicate GPU detected").',
+    fix="give each task its own GPUs: srun --gpus-per-task N, or --base-gpu-id $((SLURM_LOCALID * N)) in the "
+    "task's command",
+    example=_tasks(f"srun bash -c '{_TASK_SG} --nnodes 4 --node-rank $SLURM_PROCID'"),
+    correct=_tasks(f"srun --gpus-per-task=4 bash -c '{_TASK_SG} --nnodes 4 --node-rank $SLURM_PROCID'"),
+    exceptions="A warning, not an error: a cluster may bind each task to its own GPUs by default (a "
+    "`--gpu-bind` in its SLURM configuration), which the script does not show. Only SGLang nodes whose rank "
+    "comes from the task's own SLURM_PROCID/NODEID/LOCALID are judged.",
 )

@@ -112,6 +112,20 @@ def unknown_flag(ctx: ParseContext, idx: int, value_idxs: list[int]) -> None:
         return
     at = ctx.at(idx)
     schema = ctx.schema
+    lacked = schema.option(flag)
+    lacks = ctx.prepared.without
+    if ctx.server.entrypoint == "dynamo.vllm" and lacked is not None and lacked.option_strings[0] in lacks:
+        # Dynamo hands the engine's words to AsyncEngineArgs' parser alone (frameworks/dynamo.py)
+        ctx.add(
+            rules.PA_UNRECOGNIZED,
+            f"{shown_flag} is a `vllm serve` frontend option; dynamo.vllm passes the words it does not "
+            "take itself to vLLM's engine parser (AsyncEngineArgs), which does not know it: the worker "
+            'refuses to start ("unrecognized arguments", exit 2)',
+            at=at,
+            setting=lacked.dest,
+            fix="remove the flag (the Dynamo frontend serves the API)",
+        )
+        return
     # the releases the finding names, from the flag -> releases index (not every bundled schema)
     same = ctx.releases.knowing(flag)
     other = ctx.releases.knowing_elsewhere(flag)

@@ -241,6 +241,7 @@ def _server_command(s: E.FoundServer, script_reads: frozenset[str] = frozenset()
         loop=s.loop,
         script_reads=script_reads,
         runner=det.runner,
+        conditional=s.conditional,
     )
 
 

@@ -23,7 +23,7 @@ from argtrace.layers.transport.containers import (
 )
 from argtrace.layers.transport.context import TransportResult
 from argtrace.layers.transport.pods import PodSpec, container_gpus, pod_specs
-from argtrace.layers.transport.serving import kserve_runtime_pods, serving_findings
+from argtrace.layers.transport.serving import kserve_multinode_findings, kserve_runtime_pods, serving_findings
 from argtrace.layers.transport.words import _show, one_word_flag
 from argtrace.layers.transport.yamlnodes import _get, _line, _scalar, _seq
 from argtrace.model import Evidence, Origin, ServerCommand, Word
@@ -62,6 +62,7 @@ def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: 
     ]
     # an InferenceService on a ServingRuntime of the same stream runs the runtime's containers (serving.py)
     on_runtime, used_runtimes = kserve_runtime_pods(listed)
+    result.findings.extend(kserve_multinode_findings(listed, label))
     for item in listed:
         if id(item) in used_runtimes:
             continue

@@ -26,6 +26,7 @@ and no ordinal), read once with ``replicas`` set.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -182,7 +183,83 @@ def _dynamo(doc: Any, spec: Any, label: str) -> Iterator[PodSpec]:
             nodes=_int(_get(_get(node, "multinode"), "nodeCount")),
         )
         injected = {**shared, **_env_values(_get(node, "envs"))}
+        nodes = placement.nodes or 1
+        backend = _scalar(_get(spec, "backendFramework"))
+        sglang = backend == "sglang" or (
+            backend is None and main is not None and _mentions(main, "dynamo.sglang")
+        )
+        if main is not None and nodes > 1 and sglang:
+            yield from _dynamo_sglang_nodes(extra, main, placement, injected, service, nodes)
+            continue
         yield PodSpec(extra, placement, injected, extra_containers=(main,) if main is not None else ())
+
+
+def runs_module(container: Any, module: str) -> bool:
+    """Whether a container's command and args run ``python -m module`` (as separate words)."""
+    words = [_scalar(i) or "" for part in ("command", "args") for i in _seq(_get(container, part)) or []]
+    return any(w == module and words[i - 1] == "-m" for i, w in enumerate(words) if i > 0)
+
+
+def _mentions(container: Any, text: str) -> bool:
+    return any(
+        text in (_scalar(i) or "") for part in ("command", "args") for i in _seq(_get(container, part)) or []
+    )
+
+
+# Dynamo's operator adds the multi-node flags to the SGLang worker of a service with multinode.nodeCount
+# N > 1 (ai-dynamo/dynamo deploy/operator/internal/dynamo/backend_sglang.go, getMultinodeFlags:
+# "--dist-init-addr %s --nnodes %d --node-rank %s", the address the leader's host name and SglangPort
+# 29500, the rank 0 on the leader and each worker pod's own on the workers). The leader's host name and a
+# worker's rank come from the multinode deployer (LeaderWorkerSet: $(LWS_LEADER_ADDRESS) and
+# $(LWS_WORKER_INDEX), written so here; Grove: its own variables, with the same values): known only in the
+# cluster. Where they go (injectFlagsIntoContainerCommand): a container whose command is a Python
+# interpreter gets them appended to its args; otherwise each arg is searched with
+# ``(python[0-9.]*\s+[^|&;]*sglang[^|&;]*?)(\s|$|[|&;])`` and the flags inserted after the first match's
+# command part (so right after ``python3 -m dynamo.sglang`` in an ``sh -c`` script), in the first arg that
+# matches; a container that matches neither gets none.
+_DYNAMO_SGLANG_PORT = "29500"
+_PYTHON_COMMAND = re.compile(r"^(.*/)?(python\d*(\.\d+)*)$")
+_SGLANG_IN_SHELL = re.compile(r"(python[0-9.]*\s+[^|&;]*sglang[^|&;]*?)(\s|\Z|[|&;])")
+
+
+def _dynamo_sglang_nodes(
+    extra: Any, main: Any, placement: Placement, injected: dict[str, str | None], service: str, nodes: int
+) -> Iterator[PodSpec]:
+    from dataclasses import replace
+
+    for role, rank, copies in (("leader", "0", 1), ("worker", "$(LWS_WORKER_INDEX)", nodes - 1)):
+        flags = ["--dist-init-addr", f"$(LWS_LEADER_ADDRESS):{_DYNAMO_SGLANG_PORT}", "--nnodes", str(nodes)]
+        container = _with_flags(main, [*flags, "--node-rank", rank])
+        pod = replace(placement, replicas=copies, pod=f"{placement.name}/{service} {role}")
+        cluster: dict[str, str | None] = {"LWS_LEADER_ADDRESS": None, "LWS_WORKER_INDEX": None}
+        yield PodSpec(extra, pod, {**injected, **cluster}, extra_containers=(container,))
+
+
+def _with_flags(container: Any, words: list[str]) -> Any:
+    """A copy of a container (YAML node) with the operator's flags where it puts them (marks kept)."""
+    import yaml
+
+    str_tag, seq_tag, map_tag = "tag:yaml.org,2002:str", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"
+    old = _get(container, "args")
+    items = list(_seq(old) or [])
+    command = [_scalar(i) or "" for i in _seq(_get(container, "command")) or []]
+    anchor = old if old is not None else (_get(container, "command") or container)
+    if command and _PYTHON_COMMAND.match(command[0]):
+        items += [yaml.ScalarNode(str_tag, w, anchor.end_mark, anchor.end_mark) for w in words]
+    else:
+        flags = " ".join(words)
+        for k, item in enumerate(items):
+            text = _scalar(item) or ""
+            changed = _SGLANG_IN_SHELL.sub(lambda m: f"{m.group(1).strip()} {flags}{m.group(2)}", text)
+            if changed != text:
+                items[k] = yaml.ScalarNode(str_tag, changed, item.start_mark, item.end_mark, style=item.style)
+                break
+        else:
+            return container
+    args = yaml.SequenceNode(seq_tag, items, anchor.start_mark, anchor.end_mark)
+    pairs = [(k, v) for k, v in container.value if not (isinstance(k, yaml.ScalarNode) and k.value == "args")]
+    pairs.append((yaml.ScalarNode(str_tag, "args", anchor.start_mark, anchor.end_mark), args))
+    return yaml.MappingNode(map_tag, pairs, container.start_mark, container.end_mark)
 
 
 def _env_values(node: Any) -> dict[str, str | None]:

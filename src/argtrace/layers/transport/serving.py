@@ -16,8 +16,9 @@ This module owns two things the plain pod-spec reading (``pods.py``) cannot do a
   one LeaderWorkerSet), ``--data-parallel-size-local`` from ``dataLocal``: each pod needs tensor x
   dataLocal GPUs) and NVIDIA Dynamo ``DynamoGraphDeployment`` services with ``multinode.nodeCount`` (the
   worker's ``--tp-size``/``--tensor-parallel-size`` x pipeline size spread over the nodes, against the
-  service's ``resources.limits.gpu``); Dynamo's ``python3 -m dynamo.sglang``/``dynamo.vllm`` workers take
-  the frameworks' flags but are not parsed as SGLang or vLLM servers, so these words are read here.
+  service's ``resources.limits.gpu``) for workers argtrace does not parse as servers (TensorRT-LLM's
+  ``dynamo.trtllm``): ``python3 -m dynamo.sglang``/``dynamo.vllm`` are parsed as SGLang/vLLM servers
+  (``frameworks/dynamo.py``) and their GPUs judged by the multi-node layer.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from argtrace.layers.transport.pods import PodSpec, container_gpus
+from argtrace.layers.transport.pods import PodSpec, container_gpus, runs_module
 from argtrace.layers.transport.yamlnodes import _get, _items, _line, _scalar, _seq
 from argtrace.model import Finding, Placement
 
@@ -115,7 +116,9 @@ def kserve_runtime_pods(docs: Sequence[Any]) -> tuple[dict[int, list[PodSpec]], 
         replicas = _scalar(_get(predictor, "minReplicas"))
         if replicas is not None and replicas.isdigit():
             placement = Placement(placement.kind, placement.name, placement.role, replicas=int(replicas))
-        pods[id(doc)] = [PodSpec(spec, placement)]
+        # a multi-node InferenceService: the controller sets the parallel sizes in the container (below)
+        sizes = kserve_multinode_sizes(doc, runtime) or {}
+        pods[id(doc)] = [PodSpec(spec, placement, dict(sizes))]
     return pods, used
 
 
@@ -193,6 +196,8 @@ def _dynamo_gpus(doc: Any, label: str) -> list[Finding]:
         main = _get(_get(node, "extraPodSpec"), "mainContainer")
         if gpus is None or not gpus.isdigit() or not count.isdigit() or main is None:
             continue
+        if any(runs_module(main, m) for m in ("dynamo.sglang", "dynamo.vllm")):
+            continue  # parsed as an SGLang or vLLM server: the multi-node layer judges its GPUs (PA036)
         words = [
             w for part in ("command", "args") for w in (_scalar(i) for i in _seq(_get(main, part)) or []) if w
         ]
@@ -207,3 +212,214 @@ def _dynamo_gpus(doc: Any, label: str) -> list[Finding]:
             where = f"service {service}'s resources.limits.gpu ({at})"
             findings.append(_gpu_finding(tp * pp // nodes, how, int(gpus), where, "tp_size", at))
     return findings
+
+
+# KServe's multi-node InferenceService (``spec.predictor.workerSpec``), after the controller
+# (kserve/kserve pkg/controller/v1beta1/inferenceservice/components/predictor.go ``multiNodeProcess``,
+# ``computeRayNodeAndGPUs``, ``computeMpNodeAndGPUs``; raw/deployment_reconciler.go): the sizes are the
+# InferenceService's ``workerSpec.tensorParallelSize``/``pipelineParallelSize``, else its runtime's, else 1;
+# the controller sets them in the kserve-container and the worker container as TENSOR_PARALLEL_SIZE and
+# PIPELINE_PARALLEL_SIZE (the webhook refuses an InferenceService that sets them in ``env`` itself), and
+# sizes the pods: with the runtime's ``multinode/executor-backend: mp`` annotation pipelineParallelSize
+# nodes of tensorParallelSize GPUs, else (Ray) tp x pp GPUs over a head and ceil(tp x pp / worker GPUs)
+# - 1 workers, refusing a head whose own GPU request leaves too few.
+_KSERVE_GPU_TYPES = ("nvidia.com/gpu", "amd.com/gpu", "intel.com/gpu", "habana.ai/gaudi")
+_KSERVE_EXECUTOR = "multinode/executor-backend"
+# KServe's messages (pkg/apis/serving/v1beta1/component.go, predictor.go), the name quoted as Go's %q does
+_KSERVE_ENV_REFUSED = (
+    'the InferenceService "%s" is invalid: setting %s in environment variables is not allowed'
+)
+_KSERVE_INSUFFICIENT = (
+    "the total required number of GPUs(%d) is less than the number of GPUs assigned to the head node(%d) + "
+    "worker node(%d)"
+)
+
+
+def _gpu_request(container: Any) -> int | None:
+    """A container's GPU request as KServe reads it (``GetGPUResourceQtyByType(..., "Request")``); the API
+    server copies a limit of an extended resource into the request when only the limit is given."""
+    resources = _get(container, "resources")
+    for part in ("requests", "limits"):
+        for key in _KSERVE_GPU_TYPES:
+            text = _scalar(_get(_get(resources, part), key))
+            if text is not None:
+                return int(text) if text.isdigit() else None
+    return 0
+
+
+def _size(node: Any, key: str) -> int | None:
+    text = _scalar(_get(node, key))
+    return int(text) if text is not None and text.lstrip("-").isdigit() else None
+
+
+def kserve_multinode_sizes(isvc: Any, runtime: Any) -> dict[str, str] | None:
+    """The variables KServe's controller sets in a multi-node InferenceService's containers
+    (``TENSOR_PARALLEL_SIZE``, ``PIPELINE_PARALLEL_SIZE``), or ``None`` when it is not multi-node or a size
+    comes from a runtime not in the stream."""
+    worker = _get(_get(_get(isvc, "spec"), "predictor"), "workerSpec")
+    if worker is None:
+        return None
+    runtime_worker = _get(_get(runtime, "spec"), "workerSpec")
+    out = {}
+    for key, env in (
+        ("tensorParallelSize", "TENSOR_PARALLEL_SIZE"),
+        ("pipelineParallelSize", "PIPELINE_PARALLEL_SIZE"),
+    ):
+        value = _size(worker, key)
+        if value is None and runtime is not None:
+            value = _size(runtime_worker, key) or 1  # the controller's default
+        if value is None:
+            return None
+        out[env] = str(value)
+    return out
+
+
+def _ray_layout(total: int, head: int, worker: int) -> tuple[int, int, int, bool]:
+    """``computeRayNodeAndGPUs``: (nodes, head GPUs, worker GPUs, whether KServe accepts the layout)."""
+
+    def nodes_for(gpus: int, per: int) -> int:
+        return 1 if per == 0 else -(-gpus // per)
+
+    if worker > 0:
+        nodes = nodes_for(total, worker)
+        if head > 0:
+            if nodes_for(total, head) == 1:
+                nodes = 1
+        else:
+            head = total - worker * (nodes - 1)
+        if nodes == 1:
+            worker, head = 0, total
+    elif head > 0:
+        nodes, worker = 1, 1
+        if total - head > 0:
+            nodes = (total - head) + 1
+    else:
+        return total, 1, 1, True
+    return nodes, head, worker, total <= head + worker * (nodes - 1)
+
+
+def kserve_multinode_findings(docs: Sequence[Any], label: str) -> list[Finding]:
+    """What KServe's controller and webhook refuse in a multi-node InferenceService (sizes set in ``env``,
+    a Ray head whose GPUs leave too few, PA036), and model ``args`` that override the tensor or pipeline
+    parallel size the controller sized the pods for (PA036)."""
+    from argtrace.rules import multinode as rules
+
+    runtimes = [d for d in docs if _kind(d) in _RUNTIMES]
+    findings: list[Finding] = []
+    for doc in docs:
+        predictor = _get(_get(doc, "spec"), "predictor")
+        worker = _get(predictor, "workerSpec")
+        if _kind(doc) != "InferenceService" or worker is None:
+            continue
+        model = _get(predictor, "model")
+        name = _name(doc)
+        for item in _seq(_get(model, "env")) or []:
+            env = _scalar(_get(item, "name"))
+            if env in ("TENSOR_PARALLEL_SIZE", "PIPELINE_PARALLEL_SIZE"):
+                field = "tensorParallelSize" if env.startswith("T") else "pipelineParallelSize"
+                findings.append(
+                    rules.PA_GPUS_PER_NODE.finding(
+                        f"KServe refuses the InferenceService: {_KSERVE_ENV_REFUSED % (name, env)} (set "
+                        f"workerSpec.{field} instead)",
+                        at=_line(label, item),
+                        setting=env.lower(),
+                    )
+                )
+        runtime = _runtime_for(model, runtimes) if model is not None else None
+        sizes = kserve_multinode_sizes(doc, runtime)
+        if sizes is None:
+            continue
+        tp, pp = int(sizes["TENSOR_PARALLEL_SIZE"]), int(sizes["PIPELINE_PARALLEL_SIZE"])
+        assumed = runtime is None
+        mp = (
+            runtime is not None
+            and _scalar(_get(_get(_get(runtime, "spec"), "annotations"), _KSERVE_EXECUTOR)) == "mp"
+        )
+        total = tp * pp
+        worker_containers = _seq(_get(worker, "containers")) or []
+        head = _gpu_request(model) or 0
+        worker_gpus = _gpu_request(worker_containers[0]) if worker_containers else 0
+        if head is None or worker_gpus is None:
+            continue
+        at = _line(label, worker)
+        if not mp:
+            nodes, head, worker_gpus, accepted = _ray_layout(total, head, worker_gpus)
+            if not accepted:
+                refused = _KSERVE_INSUFFICIENT % (total, head, worker_gpus * (nodes - 1))
+                finding = rules.PA_GPUS_PER_NODE.finding(
+                    f"KServe refuses the layout of InferenceService {name}: {refused} (tensorParallelSize "
+                    f"{tp} x pipelineParallelSize {pp} over a Ray head that requests {head} GPU(s) and "
+                    f"{nodes - 1} worker(s) of {worker_gpus})",
+                    at=at,
+                    setting="tensor_parallel_size",
+                )
+                findings.append(_assumed_runtime(finding) if assumed else finding)
+                continue
+        findings.extend(_kserve_args_override(name, model, runtime, tp, pp, label))
+    return findings
+
+
+_ASSUMED_RUNTIME = (
+    "the runtime is not in the file: assumed to be KServe's kserve-huggingfaceserver-multinode, which runs "
+    "`python -m huggingfaceserver ... --tensor-parallel-size=${TENSOR_PARALLEL_SIZE} "
+    "--pipeline-parallel-size=${PIPELINE_PARALLEL_SIZE} $0 $@` with the model's args after those flags"
+)
+
+
+def _assumed_runtime(finding: Finding) -> Finding:
+    from dataclasses import replace
+
+    message = f"{finding.message} (assumed: {_ASSUMED_RUNTIME})"
+    return replace(finding, severity="info", basis="assumed", message=message)
+
+
+def _kserve_args_override(name: str, model: Any, runtime: Any, tp: int, pp: int, label: str) -> list[Finding]:
+    """The model's ``args`` come after the runtime's ``--tensor-parallel-size=${TENSOR_PARALLEL_SIZE}``:
+    vLLM's parser keeps the last, so a size there replaces the one KServe sized the pods for."""
+    from argtrace.rules import multinode as rules
+
+    if runtime is not None:
+        text = " ".join(
+            _scalar(i) or ""
+            for c in (_seq(_get(_get(runtime, "spec"), "containers")) or [])[:1]
+            for part in ("command", "args")
+            for i in _seq(_get(c, part)) or []
+        )
+        if "TENSOR_PARALLEL_SIZE" not in text:
+            return []  # the runtime does not pass the controller's sizes: the model's args are the only ones
+    args = _seq(_get(model, "args")) or []
+    words = [_scalar(i) or "" for i in args]
+    words = [w.replace("_", "-") if w.startswith("--") else w for w in words]  # vLLM turns _ into -
+    new_tp = _flag(words, "--tensor-parallel-size", "-tp")
+    new_pp = _flag(words, "--pipeline-parallel-size", "-pp")
+    if new_tp is None and new_pp is None:
+        return []
+    need_tp, need_pp = new_tp or tp, new_pp or pp
+    if need_tp * need_pp == tp * pp and (need_tp, need_pp) == (tp, pp):
+        return []
+    have, need = tp * pp, need_tp * need_pp
+    where = next(
+        (_line(label, a) for a, w in zip(args, words, strict=True) if w.partition("=")[0] in _OVERRIDES),
+        label,
+    )
+    said = f"tensor_parallel_size {need_tp} x pipeline_parallel_size {need_pp}"
+    sized = f"workerSpec tensorParallelSize {tp} x pipelineParallelSize {pp}"
+    if need > have:
+        message = (
+            f"the model's args of InferenceService {name} set {said} after the runtime's flags (the last "
+            f"wins): vLLM needs {need} GPU(s) but KServe sized the Ray cluster for {sized} = {have}"
+        )
+        finding = rules.PA_GPUS_PER_NODE.finding(message, at=where, setting="tensor_parallel_size")
+    else:
+        message = (
+            f"the model's args of InferenceService {name} set {said} after the runtime's flags (the last "
+            f"wins): vLLM uses {need} GPU(s) of the {have} KServe sized the pods for ({sized}); "
+            f"{have - need} stay idle"
+        )
+        finding = rules.PA_GPUS_PER_NODE.finding(
+            message, at=where, setting="tensor_parallel_size", severity="warning"
+        )
+    return [_assumed_runtime(finding) if runtime is None else finding]
+
+
+_OVERRIDES = ("--tensor-parallel-size", "-tp", "--pipeline-parallel-size", "-pp")

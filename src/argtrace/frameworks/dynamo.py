@@ -1,0 +1,210 @@
+"""NVIDIA Dynamo's worker launchers, ``python -m dynamo.sglang`` and ``python -m dynamo.vllm``: the engine's
+flags and Dynamo's own in one argv.
+
+Each launcher parses its argv in three steps (ai-dynamo 1.6.1, ``dynamo/sglang/args.py`` ``parse_args``
+and ``dynamo/vllm/args.py`` ``_parse_cli_args``): a parser holding Dynamo's runtime and backend options
+takes its own with ``parse_known_args`` (SGLang's launcher builds it with argparse's default
+``allow_abbrev=True``, so an unambiguous prefix of a Dynamo option is that option; vLLM's with
+``allow_abbrev=False``); ``parse_worker_router_config`` takes the router advertisement options from the
+rest, again with ``parse_known_args``; what is left goes to the engine's own parser (SGLang's
+``ServerArgs.add_cli_args``; vLLM's ``AsyncEngineArgs.add_cli_args``, which has neither ``vllm serve``'s
+positional model nor its frontend options). Dynamo's options are not typed here:
+``frameworks/data/dynamo_options.json`` is generated from the ai-dynamo wheel by
+``scripts/gen_dynamo_options.py``. :func:`split_dynamo` takes them (with their values, as argparse
+consumes them) out of the words, so the framework's parser and resolver get the engine's.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from importlib import resources
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from argtrace.frameworks.argv import ArgToken, PreparedArgv
+
+ENTRYPOINTS = {"dynamo.sglang": "sglang", "dynamo.vllm": "vllm"}
+
+
+@dataclass(frozen=True)
+class DynamoOption:
+    flag: str
+    dest: str
+    takes: str  # "none" (booleans, --version), "one", "optional" (nargs ?), "many" (nargs *)
+    choices: tuple[str, ...] | None
+
+
+@dataclass(frozen=True)
+class _Parser:
+    allow_abbrev: bool
+    options: dict[str, DynamoOption]
+
+
+def _options(raw: dict[str, object]) -> _Parser:
+    out: dict[str, DynamoOption] = {}
+    for o in raw["options"]:  # type: ignore[attr-defined]
+        nargs = o.get("nargs")
+        takes = {0: "none", "?": "optional", "*": "many", "+": "many"}.get(nargs, "one")
+        choices = tuple(str(c) for c in o["choices"]) if o.get("choices") else None
+        for flag in o["flags"]:
+            out[flag] = DynamoOption(flag, o["dest"], takes, choices)
+    return _Parser(bool(raw.get("allow_abbrev", True)), out)
+
+
+@lru_cache(maxsize=1)
+def _table() -> tuple[str, dict[str, _Parser], _Parser, dict[str, dict[str, tuple[str, tuple[str, ...]]]]]:
+    raw = json.loads(resources.files("argtrace.frameworks").joinpath("data/dynamo_options.json").read_text())
+    backends = {name: _options(data) for name, data in raw["backends"].items()}
+    older = {
+        name: {flag: (str(o["takes"]), tuple(o["releases"])) for flag, o in flags.items()}
+        for name, flags in (raw.get("older") or {}).items()
+    }
+    return str(raw["package"]), backends, _options(raw["router"]), older
+
+
+def package() -> str:
+    """The ai-dynamo release the table was generated from ("ai-dynamo 1.6.1")."""
+    return _table()[0]
+
+
+@dataclass
+class DynamoSplit:
+    engine: list[int] = field(default_factory=list)  # indices of the words the engine's parser gets
+    dynamo: list[tuple[str, list[str]]] = field(default_factory=list)  # (option as written, values)
+    # what argparse refuses, with the setting: the launcher exits with status 2
+    problems: list[tuple[str, str | None]] = field(default_factory=list)
+    # options only older Dynamo workers take (the releases read that have them): read as Dynamo's, since
+    # the Dynamo release is not known; the newest hands them to the engine's parser, which refuses them
+    older: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
+
+
+def _match(word: str, parser: _Parser) -> tuple[DynamoOption | None, str | None, str | None]:
+    """argparse's ``_parse_optional`` for one ``--word``: the option, the value after ``=``, and an
+    ambiguity (several options this prefix could be)."""
+    name, eq, inline = word.partition("=")
+    if word in parser.options:
+        return parser.options[word], None, None
+    if eq and name in parser.options:
+        return parser.options[name], inline, None
+    if not parser.allow_abbrev:
+        return None, None, None
+    hits = sorted({o.flag for flag, o in parser.options.items() if flag.startswith(name)})
+    if len(hits) > 1:
+        return None, None, ", ".join(hits)
+    if hits:
+        return parser.options[hits[0]], (inline if eq else None), None
+    return None, None, None
+
+
+def _take(words: Sequence[str | None], indices: list[int], parser: _Parser, out: DynamoSplit) -> list[int]:
+    """One ``parse_known_args`` pass over ``words[indices]``: Dynamo's options go to ``out.dynamo``, the
+    indices of the rest are returned."""
+    rest: list[int] = []
+    k = 0
+    while k < len(indices):
+        w = words[indices[k]]
+        if w is None or not w.startswith("--") or w == "--":
+            rest.append(indices[k])
+            k += 1
+            continue
+        opt, inline, ambiguous = _match(w, parser)
+        if ambiguous:
+            out.problems.append((f"ambiguous option: {w} could match {ambiguous}", None))
+            k += 1
+            continue
+        if opt is None:
+            rest.append(indices[k])
+            k += 1
+            continue
+        values: list[str] = []
+        k += 1
+        nxt = words[indices[k]] if k < len(indices) else ""
+        if opt.takes == "none":
+            if inline is not None:
+                out.problems.append((f"argument {opt.flag}: ignored explicit argument {inline!r}", opt.dest))
+        elif inline is not None:
+            values = [inline]
+        elif opt.takes in ("one", "optional"):
+            if nxt is not None and (k >= len(indices) or nxt.startswith("-")):
+                if opt.takes == "one":
+                    out.problems.append((f"argument {opt.flag}: expected one argument", opt.dest))
+            else:
+                values, k = [nxt or ""], k + 1
+        else:
+            while k < len(indices) and not (words[indices[k]] or "").startswith("-"):
+                values.append(words[indices[k]] or "")
+                k += 1
+        for v in values:
+            if opt.choices is not None and v not in opt.choices:
+                choices = ", ".join(repr(c) for c in opt.choices)
+                out.problems.append(
+                    (f"argument {opt.flag}: invalid choice: {v!r} (choose from {choices})", opt.dest)
+                )
+        out.dynamo.append((w.partition("=")[0], values))
+    return rest
+
+
+def split_dynamo(entrypoint: str, words: Sequence[str | None]) -> DynamoSplit:
+    """The words of ``python -m dynamo.sglang|dynamo.vllm ARGS`` split as the launcher splits them."""
+    _label, backends, router, older = _table()
+    out = DynamoSplit()
+    rest = _take(words, list(range(len(words))), backends[ENTRYPOINTS[entrypoint]], out)
+    rest = _take(words, rest, router, out)
+    gone = older.get(ENTRYPOINTS[entrypoint], {})
+    k = 0
+    while k < len(rest):
+        word = words[rest[k]] or ""
+        flag = word.partition("=")[0]
+        if flag not in gone:
+            out.engine.append(rest[k])
+            k += 1
+            continue
+        takes, releases = gone[flag]
+        out.older.append((flag, releases))
+        k += 1
+        if (
+            takes != "none"
+            and "=" not in word
+            and k < len(rest)
+            and not (words[rest[k]] or "-").startswith("-")
+        ):
+            k += 1  # its value
+    return out
+
+
+def without_dynamo_options(
+    tokens: list[ArgToken], out: PreparedArgv, entrypoint: str, at: str | None
+) -> list[ArgToken]:
+    """The tokens the engine's parser gets; Dynamo's options named in ``out.notes``, and what its parsers
+    refuse as findings (the launcher exits with status 2 before the engine parses anything)."""
+    from argtrace.rules import parser as rules
+
+    split = split_dynamo(entrypoint, [t.text for t in tokens])
+    for flag, releases in split.older:
+        message = (
+            f"{flag} is a {entrypoint} option of ai-dynamo {', '.join(releases)} (the older releases read) "
+            f"but not of {package()}, which hands it to the engine's parser: that refuses it (\"unrecognized "
+            "arguments\", exit 2); read as Dynamo's, since nothing shows the Dynamo release"
+        )
+        setting = flag.lstrip("-").replace("-", "_")
+        finding = rules.PA_UNRECOGNIZED.finding(message, at=at, setting=setting, severity="info")
+        out.findings.append(replace(finding, basis="assumed"))
+    if split.dynamo:
+        names = ", ".join(flag for flag, _values in split.dynamo)
+        out.notes.append(f"{entrypoint} options ({package()}), not engine flags: {names}")
+    for problem, dest in split.problems:
+        rule = (
+            rules.PA_INVALID_CHOICE
+            if "invalid choice" in problem
+            else rules.PA_AMBIGUOUS
+            if problem.startswith("ambiguous")
+            else rules.PA_MISSING_VALUE
+        )
+        message = f"{problem}: {entrypoint}'s launcher ({package()}) exits with status 2"
+        out.findings.append(rule.finding(message, at=at, setting=dest))
+        if out.fatal is None:
+            out.fatal = (2, f"error: {problem}")
+    return [tokens[i] for i in split.engine]
