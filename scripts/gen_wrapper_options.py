@@ -115,13 +115,15 @@ def _argparse(text: str) -> dict[str, object]:
 
 
 def _cleo(text: str) -> dict[str, object]:
-    """A cleo help's options: ``  -C, --directory=DIRECTORY``, ``      --ansi``, ``  -v|vv|vvv, --verbose``."""
+    """A cleo help's options: ``-C, --directory=DIRECTORY``, ``--ansi``, ``-v|vv|vvv, --verbose``."""
     short_value: set[str] = set()
     short_flag: set[str] = set()
     long: dict[str, str] = {}
     section = text.split("\nOptions:", 1)[-1]
     for line in section.splitlines():
-        m = re.match(r"^\s{2,8}(?:-(?P<short>[A-Za-z])(?:\|[A-Za-z]+)*,\s+)?--(?P<long>[\w-]+)(?P<value>=\S+)?", line)
+        m = re.match(
+            r"^\s{2,8}(?:-(?P<short>[A-Za-z])(?:\|[A-Za-z]+)*,\s+)?--(?P<long>[\w-]+)(?P<value>=\S+)?", line
+        )
         if not m:
             continue
         kind = "required" if m.group("value") else "none"

@@ -392,6 +392,10 @@ def decide_server_release(
     if decision.source == "none":
         why = "the newest bundled release that accepts the launch"
     schema, _, findings = choose_schema(framework, decision.analysed_with, server=server, why=why)
+    if server.entrypoint == "vllm.entrypoints.api_server":  # vLLM's demo server: a parser of its own
+        from argtrace.frameworks.vllm_demo import entrypoint_schema
+
+        schema = entrypoint_schema(schema, server, findings)
     findings = [*installed_findings, *findings]
     for other in decision.conflicts:
         findings.append(

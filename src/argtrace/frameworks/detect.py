@@ -32,6 +32,8 @@ _MODULES: dict[str, tuple[FrameworkName, str]] = {
     # SGLang's server flags plus the router's --router-* ones (frameworks/sglang_router.py)
     "sglang_router.launch_server": ("sglang", "sglang_router.launch_server"),
     "vllm.entrypoints.openai.api_server": ("vllm", "vllm.entrypoints.openai.api_server"),
+    # vLLM's demo server: the engine's flags and its own (frameworks/vllm_demo.py), in the releases with it
+    "vllm.entrypoints.api_server": ("vllm", "vllm.entrypoints.api_server"),
 }
 # modules that behave like the console script (``python -m vllm.entrypoints.cli.main serve``)
 _CLI_MODULES: dict[str, tuple[FrameworkName, str]] = {
