@@ -114,3 +114,11 @@ def test_a_release_where_the_demo_does_not_run(version: str, message: str) -> No
     assert [f["code"] for f in found] == ["PR040"]
     assert found[0]["message"].startswith(message + " (vllm==" + version + " wheel from PyPI")
     assert report["settings"] == [] or all(s.get("flag") is None for s in report["settings"])
+
+
+def test_with_no_evidence_the_newest_release_whose_demo_takes_the_launch() -> None:
+    result = run_cli(["check", "--format", "json", "-c", f"{DEMO} --model /m --port 8001 --log-level info"])
+    report = result.json
+    assert report["framework"]["source"] == "none" and report["framework"]["analysed_with"] == "0.24.0"
+    assert "0.7.3" not in report["framework"]["accepted_by"]  # its demo never parses
+    assert [f["code"] for f in report["findings"] if f["severity"] in ("error", "warning")] == []

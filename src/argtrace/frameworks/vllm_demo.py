@@ -14,11 +14,13 @@ parser layer caches parsers per schema).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+from argtrace.frameworks.release import ReleaseDecision
 from argtrace.frameworks.schema import Schema
 from argtrace.model import Finding, ServerCommand
 
@@ -144,3 +146,17 @@ def entrypoint_schema(serve: Schema, server: ServerCommand, findings: list[Findi
         )
         return _stopped(serve, why)
     return demo_schema(serve) or serve
+
+
+def demo_decision(decision: ReleaseDecision, flags: Sequence[str]) -> ReleaseDecision:
+    """With no evidence of the release (source ``none``), the newest bundled release whose demo parser
+    knows every flag of the launch (``decide_release`` asks the `vllm serve` parsers, which the demo is
+    not), else the newest whose demo parses at all; evidence of a release is kept as it is."""
+    if decision.source != "none":
+        return decision
+    demos = demo_schemas()
+    if not demos:
+        return decision
+    names = [f.split("=", 1)[0] for f in flags]
+    accepted = tuple(s.version for s in demos if all(s.option(n) is not None for n in names))
+    return replace(decision, analysed_with=(accepted or (demos[-1].version,))[-1], accepted_by=accepted)
