@@ -109,3 +109,14 @@ def test_check_reads_the_words_per_the_tags_entrypoint() -> None:
     ).json
     assert new["servers"][0]["entrypoint"] == "vllm serve"
     assert [f["code"] for f in new["findings"] if f["severity"] == "error"] == []
+
+
+def test_a_rocm_tag_is_not_the_cuda_dockerfiles() -> None:
+    # SGLang's ROCm images are built by docker/Dockerfile.rocm (FROM rocm/sgl-dev, CMD ["/bin/bash"]:
+    # https://github.com/sgl-project/sglang/blob/01d2a3d0d57bc35da92de3833d72412c0b448210/docker/Dockerfile.rocm)
+    entry = image_entry("lmsysorg/sglang:v0.4.5.post1-rocm630")
+    assert entry is not None and "is not among the releases it is known for" in entry.basis
+    cuda = image_entry("lmsysorg/sglang:v0.4.5.post1-cu124")
+    assert cuda is not None and cuda.basis.endswith(
+        "tag v0.4.5.post1-cu124 is in releases 0.4.5 to 0.4.6.post5, which have it"
+    )

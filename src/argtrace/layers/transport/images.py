@@ -67,9 +67,12 @@ _TAG_VERSION = re.compile(r"^v?(\d+(?:\.\d+)+(?:\.post\d+)?)(?:-.*)?$")
 
 def _release(tag: str | None) -> tuple[int, ...] | None:
     """The release of an image tag (``v0.11.0``, ``0.5.5.post3``, ``v0.5.5-cu129``), as comparable numbers;
-    None for ``latest``, ``nightly``, a pre-release (``v0.12.0rc1``: built before the release) or a digest."""
+    None for ``latest``, ``nightly``, a pre-release (``v0.12.0rc1``: built before the release), a ROCm
+    build or a digest."""
     m = _TAG_VERSION.match(tag or "")
-    if m is None:
+    if m is None or "rocm" in (tag or "").lower():
+        # ``v0.4.5.post1-rocm630``: SGLang's ROCm images come from docker/Dockerfile.rocm (a rocm/sgl-dev
+        # base, CMD bash), not from the Dockerfile versions the ranges are about
         return None
     return tuple(int(p) for p in m.group(1).replace(".post", ".").split("."))
 
