@@ -1,19 +1,28 @@
 #!/usr/bin/env python3
-"""Generate src/argtrace/data/image_entrypoints.json: the effective ENTRYPOINT/CMD of the official images.
+"""Generate src/argtrace/data/image_entrypoints.json: the effective ENTRYPOINT/CMD of the official images,
+per range of releases.
 
-For each Dockerfile given, the target stage's ENTRYPOINT and CMD are worked out as the builder does
-(Dockerfile reference): ``FROM`` names a stage of the same file or an external image (``ARG`` defaults
-expanded); a stage starts with its parent's ENTRYPOINT/CMD; ``ENTRYPOINT`` resets an inherited CMD to empty;
-the exec form is a JSON array, the shell form runs ``/bin/sh -c``. An external base image's entrypoint
-comes from ``BASES`` below, each with where it was read: an entrypoint inherited from a base counts.
+For each Dockerfile version given, the target stage's ENTRYPOINT and CMD are worked out as the builder does
+(Dockerfile reference): ``FROM`` names a stage of the same file or an external image (global ``ARG``
+defaults expanded); a stage starts with its parent's ENTRYPOINT/CMD; ``ENTRYPOINT`` resets an inherited CMD
+to empty; the exec form is a JSON array, the shell form runs ``/bin/sh -c``. An external base image's
+entrypoint comes from ``BASES`` below, each with where it was read: an entrypoint inherited from a base
+counts. Which releases (image tags ``vX.Y.Z``) each Dockerfile version covers, and the public evidence for
+it, is ``RELEASES`` below; a row without an entry there covers only the tags given with it.
 
-Inputs: ``--dockerfile "IMAGE|LABEL|PATH[|TAG,TAG...]"`` (LABEL says where the file was read, e.g.
-``vllm-project/vllm@dead20ba:docker/Dockerfile``), or ``--mirror GITDIR --ref REF --path docker/Dockerfile
---image IMAGE [--tags ...]`` to read ``git show REF:PATH`` in a framework mirror (``fetch github:...``);
-``--stage`` picks the target stage (default: the last one). Rows are written newest first, in the order
-given.
+Inputs: ``--dockerfile "IMAGE|REPO|PATH|COMMIT|FILE"`` (FILE holds the Dockerfile as read at that commit,
+e.g. through the code index: only its global ARGs and its FROM, ENTRYPOINT and CMD instructions matter), or
+``--mirror GITDIR --ref IMAGE=REF=PATH`` to read ``git show REF:PATH`` in a framework mirror; ``--stage
+IMAGE=STAGE`` picks the target stage (default: the last one). Rows are written newest first, in the order
+given. The shipped table:
 
-  python scripts/gen_image_entrypoints.py --dockerfile "vllm/vllm-openai|LABEL|FILE" --stage vllm-openai ...
+  V="vllm/vllm-openai|vllm-project/vllm"; S="lmsysorg/sglang|sgl-project/sglang|docker/Dockerfile"
+  python scripts/gen_image_entrypoints.py --stage vllm/vllm-openai=vllm-openai \\
+    --dockerfile "$V|docker/Dockerfile|dead20baf70df70580ecb093f82b0b7b8676e4f5|F1" \\
+    --dockerfile "$V|docker/Dockerfile|0000977eaf873be6a295cf73017976d49ca2fb9d|F2" \\
+    --dockerfile "$V|Dockerfile|e93d59a63db72e5101fd1eae3e9220cf30866709|F3" \\
+    --dockerfile "$S|004740a9cb3dbf6153455fb38b447021e3e07236|F4" \\
+    --dockerfile "$S|924d890f1c840188bf6ffd9ccd62e7508cc248a2|F5"
 """
 
 from __future__ import annotations
@@ -30,8 +39,11 @@ OUT = Path(__file__).resolve().parent.parent / "src/argtrace/data/image_entrypoi
 
 _NVIDIA = ["/opt/nvidia/nvidia_entrypoint.sh"]
 _NVIDIA_WHY = (
-    "runs its arguments after sourcing /opt/nvidia/entrypoint.d/*.sh (scripts there may set variables); "
-    "the script itself was not read here"
+    "nvidia_entrypoint.sh prints /opt/nvidia/entrypoint.d/*.txt, sources entrypoint.d/*.sh (which may set "
+    'variables), then runs `exec "$@"`, or `exec /bin/bash` when given no arguments (read in a copy of '
+    "NVIDIA's script for the CUDA 12.2.0 runtime image: https://github.com/redhat-na-ssa/demo-ocp-gpu/blob/"
+    "6d088e0294a7af4b85f0b1375992fb29af86480a/containers/udi-cuda/12.2.0/ubi8/runtime/nvidia_entrypoint.sh); "
+    "the entrypoint.d scripts of each image were not read"
 )
 # External base images: (pattern, entrypoint, cmd, exec_wrapper, where it was read)
 BASES: list[tuple[str, list[str] | None, list[str], bool, str]] = [
@@ -152,35 +164,150 @@ def effective(text: str, stage: str | None) -> dict[str, object]:
     }
 
 
+_PYPI = "https://pypi.org/pypi/{}/{}/json"
+
+
+def _pin(pkg: str, version: str, pin: str) -> dict[str, str]:
+    what = f"{pkg} {version} requires {pin} (its wheel's metadata)"
+    return {"what": what, "url": _PYPI.format(pkg, version)}
+
+
+# Which releases each Dockerfile version's ENTRYPOINT covers: (image, commit) -> (first, last, evidence).
+# The ends are where the evidence stops: a report of the image of that release, or a Dockerfile whose
+# dependency pins place it between two releases (PyPI metadata); the releases between two pieces of
+# evidence that show the same ENTRYPOINT are taken to have it too.
+RELEASES: dict[tuple[str, str], tuple[str, str, list[dict[str, str]]]] = {
+    ("vllm/vllm-openai", "dead20baf70df70580ecb093f82b0b7b8676e4f5"): (
+        "0.11.1",
+        "0.26.0",
+        [
+            {
+                "what": "this Dockerfile installs flashinfer-cubin==0.4.1: newer than vLLM 0.11.0's pin, "
+                "older than 0.11.1's, so it lies between the two releases, after 0.11.0 still ran the "
+                "api_server module",
+                "url": "https://github.com/vllm-project/vllm/blob/dead20baf70df70580ecb093f82b0b7b8676e4f5/"
+                "docker/Dockerfile",
+            },
+            _pin("vllm", "0.11.0", "flashinfer-python==0.3.1"),
+            _pin("vllm", "0.11.1", "flashinfer-python==0.5.2"),
+            {
+                "what": "vllm/vllm-openai:latest on vLLM 0.17.1: `vllm serve M` after the image gives `vllm: "
+                "error: unrecognized arguments: serve M` (the entrypoint is already `vllm serve`)",
+                "url": "https://github.com/vllm-project/vllm/issues/37133",
+            },
+            {
+                "what": "`docker image inspect vllm/vllm-openai:latest` on vLLM 0.26.0 shows "
+                'Entrypoint=["vllm","serve"], Cmd=null',
+                "url": "https://github.com/NVIDIA-AI-IOT/jetson-ai-lab/pull/420",
+            },
+        ],
+    ),
+    ("vllm/vllm-openai", "0000977eaf873be6a295cf73017976d49ca2fb9d"): (
+        "0.5.4",
+        "0.11.0",
+        [
+            {
+                "what": "this Dockerfile (CUDA 12.8.1, torch 2.7.0 release candidates, docs in mkdocs) is of "
+                "the vLLM 0.9 development; the older root Dockerfile (vLLM 0.5) has the same ENTRYPOINT",
+                "url": "https://github.com/vllm-project/vllm/blob/0000977eaf873be6a295cf73017976d49ca2fb9d/"
+                "docker/Dockerfile",
+            },
+            {
+                "what": "vllm/vllm-openai:latest on 2025-08-01 (vLLM 0.10.0): `serve M` after the image "
+                "gives api_server.py's `unrecognized arguments`",
+                "url": "https://github.com/vllm-project/vllm/issues/22072",
+            },
+            {
+                "what": "vllm/vllm-openai:v0.11.0: `serve M` after the image gives `api_server.py: error: "
+                "unrecognized arguments: serve M`",
+                "url": "https://github.com/gpustack/gpustack/issues/2922",
+            },
+        ],
+    ),
+    ("vllm/vllm-openai", "e93d59a63db72e5101fd1eae3e9220cf30866709"): (
+        "0.4.0.post1",
+        "0.5.3.post1",
+        [
+            {
+                "what": "this root Dockerfile installs a flashinfer 0.0.8 wheel built for torch 2.3, the "
+                "torch of vLLM 0.4.3 to 0.5.3.post1",
+                "url": "https://github.com/vllm-project/vllm/blob/e93d59a63db72e5101fd1eae3e9220cf30866709/"
+                "Dockerfile",
+            },
+            _pin("vllm", "0.5.3.post1", "torch==2.3.1"),
+            {
+                "what": "vLLM 0.4.0.post1's docs run the image as `vllm/vllm-openai:latest --model M` (the "
+                "OpenAI-compatible server module; `vllm serve` came in 0.5.1)",
+                "url": "https://docs.vllm.ai/en/v0.4.0.post1/serving/deploying_with_docker.html",
+            },
+        ],
+    ),
+    ("lmsysorg/sglang", "004740a9cb3dbf6153455fb38b447021e3e07236"): (
+        "0.5.5",
+        "0.5.5",
+        [
+            {
+                "what": "this Dockerfile builds ARG SGL_VERSION=0.5.5 (git clone --branch v0.5.5)",
+                "url": "https://github.com/sgl-project/sglang/blob/004740a9cb3dbf6153455fb38b447021e3e07236/"
+                "docker/Dockerfile",
+            }
+        ],
+    ),
+    ("lmsysorg/sglang", "924d890f1c840188bf6ffd9ccd62e7508cc248a2"): (
+        "0.4.5",
+        "0.4.6.post5",
+        [
+            {
+                "what": "this Dockerfile installs flashinfer from its torch2.6 index: SGLang 0.4.5 to "
+                "0.4.6.post5 require torch 2.6.0 (0.4.4.post4: 2.5.1, 0.4.7: 2.7.1)",
+                "url": "https://github.com/sgl-project/sglang/blob/924d890f1c840188bf6ffd9ccd62e7508cc248a2/"
+                "docker/Dockerfile",
+            },
+            _pin("sglang", "0.4.5.post3", "torch==2.6.0"),
+            _pin("sglang", "0.4.6.post5", "torch==2.6.0"),
+        ],
+    ),
+}
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--dockerfile", action="append", default=[], help="IMAGE|LABEL|PATH[|TAGS]")
+    ap.add_argument("--dockerfile", action="append", default=[], help="IMAGE|REPO|PATH|COMMIT|FILE")
     ap.add_argument("--stage", action="append", default=[], help="IMAGE=STAGE")
     ap.add_argument("--mirror")
-    ap.add_argument("--ref", action="append", default=[], help="with --mirror: IMAGE=REF=PATH[=TAGS]")
+    ap.add_argument("--ref", action="append", default=[], help="with --mirror: IMAGE=REF=PATH")
     ap.add_argument("--check", action="store_true")
     a = ap.parse_args()
     stages = dict(s.split("=", 1) for s in a.stage)
     images: dict[str, list[dict[str, object]]] = {}
-    inputs: list[tuple[str, str, str, list[str]]] = []
+    inputs: list[tuple[str, str, str, str, str]] = []  # image, repo, path, commit, text
     for spec in a.dockerfile:
-        image, label, path, *tags = spec.split("|")
-        inputs.append((image, label, Path(path).read_text(), tags[0].split(",") if tags and tags[0] else []))
+        image, repo, path, commit, file = spec.split("|")
+        inputs.append((image, repo, path, commit, Path(file).read_text()))
     for spec in a.ref:
-        image, ref, path, *tags = spec.split("=")
+        image, ref, path = spec.split("=")
         text = subprocess.run(
             ["git", "--git-dir", a.mirror, "show", f"{ref}:{path}"],
             capture_output=True,
             text=True,
             check=True,
         ).stdout
-        inputs.append(
-            (image, f"{Path(a.mirror).name}@{ref}:{path}", text, tags[0].split(",") if tags else [ref])
-        )
-    for image, label, text, tags in inputs:
+        inputs.append((image, Path(a.mirror).name, path, ref, text))
+    for image, repo, path, commit, text in inputs:
         row = effective(text, stages.get(image))
-        row["source"] = f"{label} (stage {row['stage']}: ENTRYPOINT {row['entrypoint_from']})"
-        row["tags"] = tags
+        row["dockerfile"] = {
+            "repo": repo,
+            "path": path,
+            "commit": commit,
+            "url": f"https://github.com/{repo}/blob/{commit}/{path}",
+        }
+        row["source"] = (
+            f"{repo}@{commit[:8]}:{path} (stage {row['stage']}: ENTRYPOINT {row['entrypoint_from']})"
+        )
+        first, last, evidence = RELEASES.get((image, commit), (None, None, []))
+        row["releases"] = {"first": first, "last": last} if first else None
+        row["evidence"] = evidence
+        row["tags"] = [f"v{first}"] if first and first == last else []
         images.setdefault(image, []).append(row)
     data = {
         "generated_by": "scripts/gen_image_entrypoints.py",

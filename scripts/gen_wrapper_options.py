@@ -1,19 +1,23 @@
 #!/usr/bin/env python3
 """Generate src/argtrace/data/wrapper_options.json: the options of the programs that run a server for the
 user (``timeout``, ``stdbuf``, ``setsid``, ``nohup``, ``nice``, ``taskset``, ``chrt``, ``ionice``,
-``numactl``, GNU ``time``, ``uv``/``uv run``, ``pipx run``), read from each installed program's own
-``--help`` text, with the program's version.
+``numactl``, GNU ``time``, ``uv``/``uv run``, ``pipx run``, ``poetry run``), read from each installed
+program's own ``--help`` text, with the program's version.
 
 An option "takes a value" when its help line shows one (``--kill-after=DURATION``, ``--class <class>``,
 ``-i <nodes>``, ``--spec SPEC``); ``[=ARG]`` is an optional value (only after ``=``). The parsing rules of
 each program family are recorded too: getopt_long (coreutils, util-linux, GNU time, numactl: unambiguous
 long prefixes, short flags cluster, ``-kVALUE``; numactl 2.0.16 reads ``-physcpubind 0`` as ``-p hyscpubind``,
-tried here), clap (uv: no prefixes, ``--with=x`` or ``--with x``), argparse (pipx: prefixes allowed).
+tried here), clap (uv: no prefixes, ``--with=x`` or ``--with x``), argparse (pipx: prefixes allowed), cleo
+(poetry: no prefixes; ``poetry help run``, each ``--poetry`` given read and their options joined: Debian's
+python3-poetry 1.3.2 and PyPI's poetry 2.5.1 for the shipped file).
 
-Programs that do not install here (conda, micromamba, pixi) are taken from their documentation, the URL
-kept in ``source``. ``--check`` compares the file with what the installed programs print now.
+Programs that do not install here are taken from their documentation, the URL kept in ``source``: conda
+(PyPI has only conda 4.3.16 and older, from before ``conda run``, none installable on this Python; not in
+Debian), micromamba (neither on PyPI nor in Debian), pixi (PyPI's and npm's ``pixi`` are other projects; not
+in Debian). ``--check`` compares the file with what the installed programs print now.
 
-  python scripts/gen_wrapper_options.py [--uv PATH] [--pipx PATH] [--check]
+  python scripts/gen_wrapper_options.py [--uv PATH] [--pipx PATH] [--poetry PATH ...] [--check]
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 OUT = Path(__file__).resolve().parent.parent / "src/argtrace/data/wrapper_options.json"
@@ -109,6 +114,55 @@ def _argparse(text: str) -> dict[str, object]:
     }
 
 
+def _cleo(text: str) -> dict[str, object]:
+    """A cleo help's options: ``-C, --directory=DIRECTORY``, ``--ansi``, ``-v|vv|vvv, --verbose``."""
+    short_value: set[str] = set()
+    short_flag: set[str] = set()
+    long: dict[str, str] = {}
+    section = text.split("\nOptions:", 1)[-1]
+    for line in section.splitlines():
+        m = re.match(
+            r"^\s{2,8}(?:-(?P<short>[A-Za-z])(?:\|[A-Za-z]+)*,\s+)?--(?P<long>[\w-]+)(?P<value>=\S+)?", line
+        )
+        if not m:
+            continue
+        kind = "required" if m.group("value") else "none"
+        long[m.group("long")] = kind
+        if m.group("short"):
+            (short_value if kind == "required" else short_flag).add(m.group("short"))
+    return {
+        "short_value": "".join(sorted(short_value)),
+        "short_flag": "".join(sorted(short_flag)),
+        "long": dict(sorted(long.items())),
+    }
+
+
+def _poetry(paths: list[str]) -> dict[str, object]:
+    """``poetry run``'s options, joined over the poetry installs given (an option of any of them is real)."""
+    short_value: set[str] = set()
+    short_flag: set[str] = set()
+    long: dict[str, str] = {}
+    versions = []
+    for path in paths:
+        # ``help run`` in an empty directory: ``run`` itself would look for a project
+        with tempfile.TemporaryDirectory() as tmp:
+            got = _cleo(subprocess.run([path, "help", "run"], capture_output=True, text=True, cwd=tmp).stdout)
+            versions.append(_run([path, "--version"]).strip().splitlines()[-1])
+        short_value |= set(str(got["short_value"]))
+        short_flag |= set(str(got["short_flag"]))
+        for name, kind in dict(got["long"]).items():  # type: ignore[call-overload]
+            if long.setdefault(name, kind) != kind:
+                sys.exit(f"poetry versions disagree on --{name}")
+    return {
+        "source": "`poetry help run`",
+        "version": "; ".join(versions),
+        "family": "cleo",
+        "short_value": "".join(sorted(short_value)),
+        "short_flag": "".join(sorted(short_flag)),
+        "long": dict(sorted(long.items())),
+    }
+
+
 def _version(argv: list[str]) -> str:
     return _run(argv).strip().splitlines()[0] if shutil.which(argv[0]) or Path(argv[0]).exists() else ""
 
@@ -163,19 +217,10 @@ DOCUMENTED: dict[str, dict[str, object]] = {
                  "tls-root-certs": "required", "auth-file": "required", "pypi-keyring-provider": "required",
                  "no-progress": "none"},
     },
-    "poetry run": {
-        "source": "https://python-poetry.org/docs/cli/#global-options (poetry run takes the global options)",
-        "family": "cleo",
-        "short_value": "PC",
-        "short_flag": "hqvVn",
-        "long": {"project": "required", "directory": "required", "help": "none", "quiet": "none",
-                 "verbose": "none", "version": "none", "ansi": "none", "no-ansi": "none",
-                 "no-interaction": "none", "no-plugins": "none", "no-cache": "none"},
-    },
 }  # fmt: skip
 
 
-def generate(uv: str | None, pipx: str | None) -> dict[str, object]:
+def generate(uv: str | None, pipx: str | None, poetry: list[str]) -> dict[str, object]:
     parsers = {"gnu": _gnu, "numactl": _numactl}
     out: dict[str, object] = {}
     for name, (help_argv, parser, version_argv, family) in PROGRAMS.items():
@@ -197,6 +242,8 @@ def generate(uv: str | None, pipx: str | None) -> dict[str, object]:
             "family": "argparse",
             **_argparse(_run([pipx, "run", "--help"])),
         }
+    if poetry:
+        out["poetry run"] = _poetry(poetry)
     out.update({k: dict(v) for k, v in DOCUMENTED.items()})
     return out
 
@@ -205,9 +252,13 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--uv", default=shutil.which("uv"))
     ap.add_argument("--pipx", default=shutil.which("pipx"))
+    ap.add_argument("--poetry", action="append", default=[], help="a poetry executable (repeatable)")
+    ap.add_argument("--only", action="append", default=[], help="update only this entry (repeatable)")
     ap.add_argument("--check", action="store_true")
     a = ap.parse_args()
-    data = generate(a.uv, a.pipx)
+    data = generate(a.uv, a.pipx, a.poetry or ([shutil.which("poetry")] if shutil.which("poetry") else []))
+    if a.only:  # the other entries as the file has them (their programs may not be installed here now)
+        data = {**json.loads(OUT.read_text()), **{k: data[k] for k in a.only}}
     text = json.dumps(data, indent=1, sort_keys=True) + "\n"
     if a.check:
         old = json.loads(OUT.read_text())

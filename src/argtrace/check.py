@@ -388,10 +388,19 @@ def decide_server_release(
         launch_flags=flags,
         launch_env=_framework_env_names(server),
     )
+    demo = server.entrypoint == "vllm.entrypoints.api_server"  # vLLM's demo server: a parser of its own
+    if demo:
+        from argtrace.frameworks.vllm_demo import demo_decision
+
+        decision = demo_decision(decision, flags)
     why = decision.evidence.text if decision.evidence is not None else "requested"
     if decision.source == "none":
         why = "the newest bundled release that accepts the launch"
     schema, _, findings = choose_schema(framework, decision.analysed_with, server=server, why=why)
+    if demo:
+        from argtrace.frameworks.vllm_demo import entrypoint_schema
+
+        schema = entrypoint_schema(schema, server, findings)
     findings = [*installed_findings, *findings]
     for other in decision.conflicts:
         findings.append(
@@ -404,7 +413,8 @@ def decide_server_release(
             )
         )
     if decision.source == "none":
-        findings.append(_unknown_release_finding(framework, server, decision, flags))
+        # the release index knows the `vllm serve` parsers: the demo's flags decide nothing there
+        findings.append(_unknown_release_finding(framework, server, decision, () if demo else flags))
     # An unbundled release keeps its own version here while the parser uses the nearest older schema
     # (PR008 says so).
     info = FrameworkInfo(

@@ -37,14 +37,6 @@ CASES = [
         "`docker exec` runs `vllm serve m` here: argtrace does not follow `docker exec`, so that server's "
         "arguments and environment are not checked",
     ),
-    # https://github.com/vllm-project/vllm/issues/1133: vLLM's own (demo) API server, python options first
-    (
-        "python -O -u -m vllm.entrypoints.api_server --host=127.0.0.1 --port=8000 --model=$HF_MODEL_ID "
-        "--tokenizer=hf-internal-testing/llama-tokenizer",
-        "`python -m vllm.entrypoints.api_server` starts vLLM's demo API server (the engine's flags plus "
-        "--host/--port/--ssl-*), which argtrace does not parse: that server's arguments and environment are "
-        "not checked",
-    ),
 ]
 
 
@@ -65,6 +57,8 @@ def test_unfollowed_start_is_a_warning_naming_the_word(line: str, message: str) 
         "pkill -f sglang.launch_server",
         "docker run --rm lmsysorg/sglang:latest python3 -m sglang.launch_server --model-path m",  # transport
         "timeout 10m python3 -m sglang.launch_server --model-path m",  # followed
+        # vLLM's demo server is parsed (frameworks/vllm_demo.py, tests/test_vllm_demo_server.py)
+        "python -O -u -m vllm.entrypoints.api_server --host=127.0.0.1 --port=8000 --model=m",
     ],
 )
 def test_no_warning_for_mentions_and_followed_starts(line: str) -> None:

@@ -373,9 +373,11 @@ def test_harbor_vllm_compose_with_its_env_files(tmp_path: Path) -> None:
     assert (env["VLLM_LOGGING_LEVEL"], env["VLLM_ATTENTION_BACKEND"]) == ("DEBUG", "FLASHINFER")
     assert env["HARBOR_VLLM_EXTRA_ARGS"] == "--max-model-len 8192"  # the .env file is also an env_file here
     assert env["HUGGING_FACE_HUB_TOKEN"] == env["HARBOR_HF_TOKEN"] and TOKEN not in json.dumps(report)
+    # vllm/vllm-openai:v0.11.0 runs the api_server module (data/image_entrypoints.json, gpustack#2922)
     assert report["servers"][0]["argv"] == [
-        "vllm",
-        "serve",
+        "python3",
+        "-m",
+        "vllm.entrypoints.openai.api_server",
         "--model",
         "Qwen/Qwen3-8B",
         "--max-model-len",

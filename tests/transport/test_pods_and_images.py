@@ -136,7 +136,7 @@ def test_the_table_names_where_each_entrypoint_was_read() -> None:
     sglang = image_entry("lmsysorg/sglang:v0.5.5")
     assert sglang is not None and sglang.entrypoint == ("/opt/nvidia/nvidia_entrypoint.sh",)
     assert sglang.exec_wrapper and "tag v0.5.5 is built from it" in sglang.basis
-    vllm = image_entry("vllm/vllm-openai:v0.11.0")
+    vllm = image_entry("vllm/vllm-openai:latest")
     assert vllm is not None and vllm.entrypoint == ("vllm", "serve")
     assert "assumed (other builds have `python3 -m vllm.entrypoints.openai.api_server`)" in vllm.basis
 
@@ -183,8 +183,10 @@ def test_the_shipped_table_is_the_generators_output_format() -> None:
     assert [r["entrypoint"] for r in rows] == [
         ["vllm", "serve"],
         ["python3", "-m", "vllm.entrypoints.openai.api_server"],
+        ["python3", "-m", "vllm.entrypoints.openai.api_server"],
     ]
     assert all(r["source"].startswith("vllm-project/vllm@") for r in rows)
+    assert all(r["dockerfile"]["url"].startswith("https://github.com/vllm-project/vllm/blob/") for r in rows)
 
 
 COMPOSE = """services:

@@ -172,6 +172,9 @@ class Schema:
     version: str
     data: Mapping[str, Any] = field(compare=False, hash=False, repr=False)
     path: str | None = field(default=None, compare=False)
+    # "" for the release's server parser; another entry point's parser built from it (vLLM's demo
+    # ``vllm.entrypoints.api_server``, frameworks/vllm_demo.py) is a different schema to every cache
+    variant: str = ""
 
     # ---- parser behaviour
     @property
@@ -317,7 +320,7 @@ class Schema:
 
     @property
     def label(self) -> str:
-        return f"{self.framework} {self.version}"
+        return f"{self.framework} {self.version}" + (f" (python -m {self.variant})" if self.variant else "")
 
     @functools.cached_property
     def field_names(self) -> Mapping[str, str]:

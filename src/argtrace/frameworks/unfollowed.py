@@ -1,10 +1,10 @@
 """A command that looks like a server start but that argtrace does not follow (SH040).
 
 ``mpirun -np 2 python -m sglang.launch_server``, ``ray job submit -- vllm serve m``, ``docker exec c vllm
-serve m``, ``kubectl exec pod -- ...``, ``python -m sglang_router.launch_server`` (the router's launcher,
-whose flags argtrace has no schema for), ``python -m vllm.entrypoints.api_server`` (vLLM's demo server,
-which takes the engine's flags and a few of its own, not the OpenAI server's): each is said by name, as a
-warning, instead of "no server start found" (SH019), which would read as "this script starts no server".
+serve m``, ``kubectl exec pod -- ...``, ``python -m sglang_router.launch_router`` (the router alone, whose
+flags argtrace has no schema for): each is said by name, as a warning, instead of "no server start found"
+(SH019), which would read as "this script starts no server". (``python -m sglang_router.launch_server`` and
+vLLM's demo ``python -m vllm.entrypoints.api_server`` are parsed: frameworks/sglang_router.py, vllm_demo.py.)
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from argtrace.frameworks.detect import _PYTHON, _detect_python, detect_server, u
 # Module entrypoints that start a server but whose command line argtrace does not parse
 UNANALYSED_MODULES: dict[str, str] = {
     "sglang_router.launch_router": "the SGLang router alone",
-    "vllm.entrypoints.api_server": "vLLM's demo API server (the engine's flags plus --host/--port/--ssl-*)",
 }
 
 _SERVER_TEXT = re.compile(

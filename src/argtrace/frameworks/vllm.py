@@ -66,6 +66,11 @@ def _enabled(schema: Schema, rewrite: str) -> bool:
 def prepare_argv(server: ServerCommand, schema: Schema) -> PreparedArgv:
     tokens = server_tokens(server)
     out = PreparedArgv(tokens)
+    stops = schema.data.get("entrypoint_stops")  # vLLM's demo module missing or failing (vllm_demo.py)
+    if stops:  # the process ends before any parser sees a word: nothing is parsed
+        out.fatal = (1, str(stops))
+        out.tokens = []
+        return out
     serve = server.entrypoint == SERVE
     if server.entrypoint == "dynamo.vllm":
         from argtrace.frameworks.dynamo import without_dynamo_options

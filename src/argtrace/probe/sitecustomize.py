@@ -5,7 +5,9 @@
 Copied by ``argtrace run`` into a temporary directory that is put first on ``PYTHONPATH``; active only when
 ``ARGTRACE_PROBE_DIR`` is set. Every Python process of the launch imports it at start-up (``site``). When
 the process is a server start (``python -m sglang.launch_server``, ``sglang serve``, ``vllm serve``,
-``python -m vllm.entrypoints.openai.api_server``, ``torchrun ... -m sglang.launch_server``) it writes one
+``python -m vllm.entrypoints.openai.api_server``, ``python -m sglang_router.launch_server`` (SGLang servers
+behind the router), vLLM's demo ``python -m vllm.entrypoints.api_server``, ``torchrun ... -m
+sglang.launch_server``) it writes one
 JSON capture (argv as the kernel has it, environment, cwd, interpreter, Python version, the framework
 version installed for this interpreter, read from its metadata without importing it) and ends the process
 with ``os._exit``: the framework's own code never runs. Any other Python process continues normally, with
@@ -17,9 +19,19 @@ Standard library only, and valid for Python 3.6+: the launch's interpreter is no
 import os
 import sys
 
+# module -> (framework, entrypoint), as frameworks/detect.py names them; the router's launcher runs SGLang
+# servers, so its release is SGLang's
 _SERVER_MODULES = {
     "sglang.launch_server": ("sglang", "sglang.launch_server"),
+    "sglang_router.launch_server": ("sglang", "sglang_router.launch_server"),
     "vllm.entrypoints.openai.api_server": ("vllm", "vllm.entrypoints.openai.api_server"),
+    "vllm.entrypoints.api_server": ("vllm", "vllm.entrypoints.api_server"),
+}
+_SERVER_SCRIPTS = {
+    "sglang/launch_server.py": "sglang.launch_server",
+    "sglang_router/launch_server.py": "sglang_router.launch_server",
+    "vllm/entrypoints/openai/api_server.py": "vllm.entrypoints.openai.api_server",
+    "vllm/entrypoints/api_server.py": "vllm.entrypoints.api_server",
 }
 _CLI_MODULES = {"sglang.cli.main": "sglang", "vllm.entrypoints.cli.main": "vllm"}
 _VALUE_OPTIONS = ("-W", "-X", "--check-hash-based-pycs")
@@ -91,11 +103,10 @@ def _server(argv):
         base = os.path.basename(script)
         if base in ("sglang", "vllm") and rest[:1] == ["serve"]:
             return base, base + " serve"
-        norm = script.replace(os.sep, "/")
-        if norm.endswith("sglang/launch_server.py"):
-            return _SERVER_MODULES["sglang.launch_server"]
-        if norm.endswith("vllm/entrypoints/openai/api_server.py"):
-            return _SERVER_MODULES["vllm.entrypoints.openai.api_server"]
+        norm = "/" + script.replace(os.sep, "/")
+        for tail, module in _SERVER_SCRIPTS.items():
+            if norm.endswith("/" + tail):
+                return _SERVER_MODULES[module]
     return None
 
 

@@ -41,7 +41,7 @@ _RULE_MODULES = (
     "argtrace.rules.lint",
     # LV050-LV059: argtrace fleet, several running replicas read together.
     "argtrace.rules.fleet",
-    # wrappers, images and Kubernetes pods around the server: SH040-SH049, TP040-TP049.
+    # wrappers, images and Kubernetes pods around the server: SH040-SH049, TP040-TP049, PR040-PR049.
     "argtrace.rules.wrappers",
 )
 

@@ -1,4 +1,5 @@
-"""Rules of wrappers, images and Kubernetes pods around the server (issue 17): SH040-SH049, TP040-TP049."""
+"""Rules of wrappers, images and Kubernetes pods around the server (issue 17): SH040-SH049, TP040-TP049,
+PR040-PR049."""
 
 from __future__ import annotations
 
@@ -14,9 +15,9 @@ SH040 = Rule(
     title="A server start argtrace does not follow",
     rationale=(
         "The command looks like it starts a server (`python -m sglang.launch_server`, `vllm serve`, "
-        "`python -m sglang_router.launch_server`...) but runs it through a program or entrypoint argtrace "
-        "does not read (`mpirun`, `ray job submit`, `docker exec`, `kubectl exec`, the SGLang router's "
-        "launcher, vLLM's demo `api_server`): its arguments and environment are not checked. This is not "
+        "`python -m sglang_router.launch_router`...) but runs it through a program or entrypoint argtrace "
+        "does not read (`mpirun`, `ray job submit`, `docker exec`, `kubectl exec`, the SGLang router run "
+        "alone): its arguments and environment are not checked. This is not "
         '"no server found": the server may well start, unchecked.'
     ),
     fix="Check the server command itself (`argtrace check -c '...'`), or start it directly in the script.",
@@ -161,13 +162,50 @@ TP044 = Rule(
     title="The image's entrypoint is assumed for this tag",
     rationale=(
         "The official image's Dockerfile changed its ENTRYPOINT over time (vLLM's vllm-openai stage: "
-        "`python3 -m vllm.entrypoints.openai.api_server`, later `vllm serve`); the tag is not among those "
-        "the generated table knows, so the newest entrypoint read is assumed."
+        "`python3 -m vllm.entrypoints.openai.api_server` up to 0.11.0, `vllm serve` from 0.11.1); the "
+        "generated table knows which releases have which, each range from public evidence. A tag outside "
+        "every range (`latest`, `nightly`, a pre-release, a release the evidence does not reach) gets the "
+        "entrypoint of the nearest range, as an assumption."
     ),
-    fix="Pin the entrypoint with `--entrypoint` / `command:`, or pass --framework-version.",
-    example=Example(files={}, argv=("check", "-c", "docker run vllm/vllm-openai:v0.11.0 --model m")),
+    fix="Pin the tag to a release, or the entrypoint with `--entrypoint` / `command:`, or pass "
+    "--framework-version.",
+    example=Example(files={}, argv=("check", "-c", "docker run vllm/vllm-openai:latest m")),
+    correct=Example(files={}, argv=("check", "-c", "docker run vllm/vllm-openai:v0.12.0 m")),
+)
+
+PR040 = Rule(
+    code="PR040",
+    layer="process",
+    severity="error",
+    basis="schema",
+    title="The server module does not run in this release",
+    rationale=(
+        "vLLM's demo server `python -m vllm.entrypoints.api_server` (the engine's flags plus its own "
+        "`--host`, `--port`, `--ssl-*`, `--root-path`, `--log-level`) is in some releases only: of the "
+        "bundled ones, 0.6.6.post1 to 0.24.0 ship it, 0.25.1 and later do not (`No module named "
+        "vllm.entrypoints.api_server`), and in 0.7.3 its own `__main__` block raises before parsing "
+        "(`add_argument(..., ge=1024, le=65535)`: TypeError). Generated from the wheels by "
+        "scripts/gen_vllm_demo_server.py."
+    ),
+    fix="Use `vllm serve MODEL` (the OpenAI-compatible server), or a release that ships the demo.",
+    example=Example(
+        files={},
+        argv=(
+            "check",
+            "--framework-version",
+            "0.33.0",
+            "-c",
+            "python3 -m vllm.entrypoints.api_server --model /models/qwen",
+        ),
+    ),
     correct=Example(
         files={},
-        argv=("check", "-c", "docker run --entrypoint vllm vllm/vllm-openai:v0.11.0 serve m"),
+        argv=(
+            "check",
+            "--framework-version",
+            "0.11.0",
+            "-c",
+            "python3 -m vllm.entrypoints.api_server --model /models/qwen",
+        ),
     ),
 )

@@ -110,11 +110,21 @@ class Releases:
 
     # -- the other releases, loaded only when a finding needs them (schema files are large)
     @functools.cached_property
+    def _variants(self) -> list[Schema] | None:
+        """Another entry point's parser in every bundled release that has it (vLLM's demo server), oldest
+        first; None for the framework's own server parser."""
+        if not self.schema.variant:
+            return None
+        from argtrace.frameworks.vllm_demo import demo_schemas
+
+        return demo_schemas()
+
+    @functools.cached_property
     def history(self) -> list[Schema]:
         """Every known release of the analysed framework, oldest first (the analysed one included)."""
         name = self.schema.framework
         given = [s for s in self.all_schemas or () if s.framework == name]
-        schemas = schemas_for(name, given)
+        schemas = self._variants if self._variants is not None else schemas_for(name, given)
         if not any(s.version == self.schema.version for s in schemas):
             schemas = sorted([*schemas, self.schema], key=lambda s: version_key(s.version))
         return schemas
@@ -125,6 +135,8 @@ class Releases:
         from argtrace.frameworks.schema import bundled_versions, load_schema
 
         key = version_key(self.schema.version)
+        if self._variants is not None:
+            return [s for s in self._variants if version_key(s.version) > key]
         given = {s.version: s for s in self.all_schemas or () if s.framework == self.schema.framework}
         names = sorted({*bundled_versions(self.schema.framework), *given}, key=version_key)
         return [given.get(v) or load_schema(self.schema.framework, v) for v in names if version_key(v) > key]
@@ -164,7 +176,7 @@ class Releases:
         bundled, ``history`` is megabytes of JSON). With schemas given beside the bundled ones, every
         knowing release, as before."""
         name = self.schema.framework
-        versions = self._indexed_knowing(name, flag)
+        versions = None if self.schema.variant else self._indexed_knowing(name, flag)
         if versions is None:
             return _known_in(self.history, flag)
         versions = [v for v in versions if v != self.schema.version]
@@ -176,6 +188,8 @@ class Releases:
 
     def knowing_elsewhere(self, flag: str) -> list[tuple[Schema, OptionSpec]]:
         """The newest release of the other framework that knows ``flag`` (from the index: one schema)."""
+        if self.schema.variant:
+            return []  # another entry point of the framework: the other framework's flags are not its
         name = "vllm" if self.schema.framework == "sglang" else "sglang"
         versions = self._indexed_knowing(name, flag)
         if versions is None:
@@ -200,8 +214,8 @@ class Releases:
     def _newer_all_know(self, option: str) -> bool:
         """True when every newer bundled release knows ``option``, from the release index: the common
         answer, without reading the newer schemas (hundreds of KB of JSON each; issue 18)."""
-        if any(s.framework == self.schema.framework for s in self.all_schemas or ()):
-            return False  # schemas given beside the bundled ones: only they can tell
+        if self.schema.variant or any(s.framework == self.schema.framework for s in self.all_schemas or ()):
+            return False  # schemas given beside the bundled ones, or another entry point's: they tell
         from argtrace.frameworks.release_index import release_index
 
         try:

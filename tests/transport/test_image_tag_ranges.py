@@ -1,0 +1,122 @@
+"""The official images' entrypoint per tag range (issue 17), each range from the public evidence the
+generator (scripts/gen_image_entrypoints.py, ``RELEASES``) records with the row:
+
+* vllm/vllm-openai 0.4.0.post1-0.5.3.post1: root Dockerfile at vllm@e93d59a6 (ENTRYPOINT python3 -m
+  vllm.entrypoints.openai.api_server), https://docs.vllm.ai/en/v0.4.0.post1/serving/deploying_with_docker.html;
+* 0.5.4-0.11.0: docker/Dockerfile at vllm@0000977e, https://github.com/vllm-project/vllm/issues/22072
+  (latest = 0.10.0) and https://github.com/gpustack/gpustack/issues/2922 (v0.11.0: api_server.py's error);
+* 0.11.1-0.26.0: docker/Dockerfile at vllm@dead20ba (ENTRYPOINT ["vllm", "serve"]; flashinfer-cubin 0.4.1,
+  between 0.11.0's and 0.11.1's pins), https://github.com/vllm-project/vllm/issues/37133 (0.17.1) and
+  https://github.com/NVIDIA-AI-IOT/jetson-ai-lab/pull/420 (docker inspect on 0.26.0);
+* lmsysorg/sglang: NVIDIA's nvidia_entrypoint.sh (``exec "$@"``) inherited from the CUDA or NGC base.
+
+TP044 ("entrypoint assumed") only for a tag outside every range; ``check`` reads the words after the image
+per the tag's entrypoint.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from argtrace.layers.transport.images import image_entry
+from tests.conftest import run_cli
+
+ROOT = Path(__file__).resolve().parents[2]
+API = ("python3", "-m", "vllm.entrypoints.openai.api_server")
+SERVE = ("vllm", "serve")
+
+
+@pytest.mark.parametrize(
+    ("tag", "entrypoint", "commit", "span"),
+    [
+        ("v0.4.0.post1", API, "e93d59a6", "0.4.0.post1 to 0.5.3.post1"),
+        ("v0.5.3.post1", API, "e93d59a6", "0.4.0.post1 to 0.5.3.post1"),
+        ("v0.5.4", API, "0000977e", "0.5.4 to 0.11.0"),
+        ("v0.10.1.1", API, "0000977e", "0.5.4 to 0.11.0"),
+        ("v0.11.0", API, "0000977e", "0.5.4 to 0.11.0"),
+        ("v0.11.0-cu130", API, "0000977e", "0.5.4 to 0.11.0"),
+        ("v0.11.1", SERVE, "dead20ba", "0.11.1 to 0.26.0"),
+        ("v0.17.1", SERVE, "dead20ba", "0.11.1 to 0.26.0"),
+        ("v0.26.0", SERVE, "dead20ba", "0.11.1 to 0.26.0"),
+    ],
+)
+def test_a_tag_in_a_known_range_gets_that_rows_entrypoint(
+    tag: str, entrypoint: tuple[str, ...], commit: str, span: str
+) -> None:
+    entry = image_entry(f"vllm/vllm-openai:{tag}")
+    assert entry is not None and entry.entrypoint == entrypoint
+    assert entry.basis.startswith(f"vllm-project/vllm@{commit}")
+    assert entry.basis.endswith(f"tag {tag} is in releases {span}, which have it")
+    assert "assumed" not in entry.basis
+
+
+@pytest.mark.parametrize(
+    ("tag", "entrypoint"),
+    [("latest", SERVE), ("nightly", SERVE), ("v0.12.0rc1", SERVE), ("v0.27.1", SERVE), ("v0.3.3", API)],
+)
+def test_a_tag_outside_every_range_is_assumed_from_the_nearest(tag: str, entrypoint: tuple[str, ...]) -> None:
+    entry = image_entry(f"vllm/vllm-openai:{tag}")
+    assert entry is not None and entry.entrypoint == entrypoint
+    assert (
+        f"vllm/vllm-openai:{tag} is not among the releases it is known for (0.4.0.post1-0.5.3.post1, "
+        "0.5.4-0.11.0, 0.11.1-0.26.0); assumed (other builds have `"
+    ) in entry.basis
+
+
+def test_each_row_cites_its_dockerfile_and_evidence() -> None:
+    data = json.loads((ROOT / "src/argtrace/data/image_entrypoints.json").read_text())
+    vllm = data["images"]["vllm/vllm-openai"]
+    assert [(r["dockerfile"]["commit"][:8], r["releases"]) for r in vllm] == [
+        ("dead20ba", {"first": "0.11.1", "last": "0.26.0"}),
+        ("0000977e", {"first": "0.5.4", "last": "0.11.0"}),
+        ("e93d59a6", {"first": "0.4.0.post1", "last": "0.5.3.post1"}),
+    ]
+    urls = {e["url"] for r in vllm for e in r["evidence"]}
+    assert {
+        "https://github.com/vllm-project/vllm/issues/37133",
+        "https://github.com/NVIDIA-AI-IOT/jetson-ai-lab/pull/420",
+        "https://github.com/vllm-project/vllm/issues/22072",
+        "https://github.com/gpustack/gpustack/issues/2922",
+        "https://pypi.org/pypi/vllm/0.11.1/json",
+    } <= urls
+    sglang = data["images"]["lmsysorg/sglang"]
+    assert {tuple(r["entrypoint"]) for r in sglang} == {("/opt/nvidia/nvidia_entrypoint.sh",)}
+    assert all("redhat-na-ssa/demo-ocp-gpu" in r["entrypoint_from"] for r in sglang)
+
+
+def _codes(line: str) -> list[str]:
+    result = run_cli(["check", "--format", "json", "-c", line])
+    return [f["code"] for f in result.json["findings"]]
+
+
+def test_tp044_fires_only_outside_the_known_ranges() -> None:
+    assert "TP044" not in _codes("docker run --gpus all vllm/vllm-openai:v0.11.0 --model /models/qwen")
+    assert "TP044" not in _codes("docker run --gpus all vllm/vllm-openai:v0.12.0 /models/qwen")
+    assert "TP044" in _codes("docker run --gpus all vllm/vllm-openai:latest /models/qwen")
+
+
+def test_check_reads_the_words_per_the_tags_entrypoint() -> None:
+    # v0.11.0 runs the api_server module: `--model M` is right, a bare model name is an unknown argument
+    old = run_cli(["check", "--format", "json", "-c", "docker run vllm/vllm-openai:v0.11.0 --model /m"]).json
+    assert old["servers"][0]["entrypoint"] == "vllm.entrypoints.openai.api_server"
+    assert [f["code"] for f in old["findings"] if f["severity"] == "error"] == []
+    # v0.12.0 runs `vllm serve`: the first word is the model
+    new = run_cli(
+        ["check", "--format", "json", "-c", "docker run vllm/vllm-openai:v0.12.0 /m --port 8001"]
+    ).json
+    assert new["servers"][0]["entrypoint"] == "vllm serve"
+    assert [f["code"] for f in new["findings"] if f["severity"] == "error"] == []
+
+
+def test_a_rocm_tag_is_not_the_cuda_dockerfiles() -> None:
+    # SGLang's ROCm images are built by docker/Dockerfile.rocm (FROM rocm/sgl-dev, CMD ["/bin/bash"]:
+    # https://github.com/sgl-project/sglang/blob/01d2a3d0d57bc35da92de3833d72412c0b448210/docker/Dockerfile.rocm)
+    entry = image_entry("lmsysorg/sglang:v0.4.5.post1-rocm630")
+    assert entry is not None and "is not among the releases it is known for" in entry.basis
+    cuda = image_entry("lmsysorg/sglang:v0.4.5.post1-cu124")
+    assert cuda is not None and cuda.basis.endswith(
+        "tag v0.4.5.post1-cu124 is in releases 0.4.5 to 0.4.6.post5, which have it"
+    )
