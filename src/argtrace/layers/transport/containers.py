@@ -163,7 +163,8 @@ def _entrypoint_findings(
         return
     first = _basename(command[0])
     repeats = list(command[: len(image_ep)]) == list(image_ep) or command[0] == image_ep[-1]
-    launcher = first in ("vllm", "sglang", "python", "python3") or command[0].startswith("python")
+    # a shell too (`bash -c "vllm serve ..."`): appended to the image's launcher it is an argument
+    launcher = first in ("vllm", "sglang", "python", "python3", *_SHELLS) or command[0].startswith("python")
     if repeats or launcher:
         final = [*image_ep, *command]
         result.findings.append(
