@@ -117,6 +117,12 @@ FOUND = [
         "vllm 0.16.0 and again from vllm 0.33.0 on, but vllm 0.17.1 does not know it",
         "Write --no-enable-log-requests instead of --disable-log-requests", ("--framework-version", "0.17.1"),
     ),
+    # fixed 2026-12-01: flags after an image whose entrypoint runs its arguments (lmsysorg/sglang) are run
+    # as a program (TP045)
+    Found(
+        "sglang3855_docker_noentry.cmd", "TP045", "error", "the container tries to run --host as a program",
+        "Name the server before its flags",
+    ),
     # fixed 2026-12-01: a flag no bundled vLLM release knows was `info` when no release was named
     Found(
         "llmkube1030_enable_metrics.cmd", "PA002", "error", "--enable-metrics is an SGLang flag; "
@@ -149,12 +155,6 @@ MISSED = [
         "`vllm` is not on the PATH of lmcache/vllm-openai:nightly (the image's ENV is not read: "
         "PR007 info); the "
         "list-form `LMCACHE_CONFIG_FILE=\"...\"` keeps its quotes and is not flagged either",
-    ),
-    Missed(
-        "sglang3855_docker_noentry.cmd",
-        "lmsysorg/sglang's entrypoint runs its arguments, so `--host 0.0.0.0 ...` after the image "
-        "is run as a "
-        "program; no rule for a container command that starts with a flag",
     ),
     Missed(
         "longvt9_max_model_len.cmd",
