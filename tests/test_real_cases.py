@@ -349,3 +349,47 @@ def test_every_case_file_is_used() -> None:
     used = {c.file for c in FOUND} | {c.file for c in MISSED} | {"vllm28132_compose_cuda_visible.yaml"}
     used |= {"vllm17792_tool_choice.cmd"}  # its launch is valid; the error comes with a request (WHY)
     assert sorted(p.name for p in CASES.iterdir()) == sorted(used)
+
+
+# --- the mechanisms, on minimal inputs of our own ------------------------------------------------------
+
+
+def run(argv: list[str], cwd: Path) -> dict[str, Any]:
+    result = run_cli(["check", "--format", "json", *argv], cwd=cwd)
+    assert result.stdout.startswith("{"), result.stderr
+    report: dict[str, Any] = result.json
+    return report
+
+
+@pytest.mark.parametrize(
+    ("command", "severity"),
+    [
+        # no bundled release knows the misspelling: it fails whichever runs
+        ("vllm serve Qwen/Qwen3-8B --tensor-paralel-size 2", "error"),
+        ("python -m sglang.launch_server --model-path Qwen/Qwen3-8B --tensor-paralel-size 2", "error"),
+        # 0.7.3-0.9.2 know --enable-reasoning: with no release named it depends on which one runs
+        ("vllm serve Qwen/Qwen3-8B --enable-reasoning --reasoning-parser deepseek_r1", "info"),
+    ],
+)
+def test_an_unknown_flag_with_no_release_named(command: str, severity: str, tmp_path: Path) -> None:
+    report = run(["-c", command], tmp_path)
+    (found,) = [f for f in report["findings"] if f["code"] in ("PA001", "PA005")]
+    assert found["severity"] == severity
+
+
+def test_a_whole_command_line_in_a_compose_entrypoint_item(tmp_path: Path) -> None:
+    (tmp_path / "compose.yaml").write_text(
+        "services:\n  vllm:\n    image: vllm/vllm-openai:latest\n    entrypoint:\n"
+        "      - vllm serve Qwen/Qwen3-8B --port 8000\n"
+    )
+    (tp011,) = [f for f in run(["compose.yaml"], tmp_path)["findings"] if f["code"] == "TP011"]
+    assert tp011["severity"] == "error"
+    assert tp011["message"].startswith(
+        "the `entrypoint:` list item 'vllm serve Qwen/Qwen3-8B --port 8000' is ONE argv word"
+    )
+    # split into items, the same entrypoint is right
+    (tmp_path / "compose.yaml").write_text(
+        "services:\n  vllm:\n    image: vllm/vllm-openai:latest\n    entrypoint: [vllm, serve]\n"
+        "    command: [Qwen/Qwen3-8B, --port, '8000']\n"
+    )
+    assert [f["code"] for f in run(["compose.yaml"], tmp_path)["findings"] if f["code"] == "TP011"] == []
