@@ -333,7 +333,9 @@ def test_a_parser_error_on_an_assumed_image_entrypoint_is_at_most_a_warning() ->
     command = "docker run --gpus all vllm/vllm-openai:v0.27.1 --served-model-name q --port 8000"
     report = check("--no-resolve", "-c", command)
     (pa023,) = [f for f in report["findings"] if f["code"] == "PA023"]
-    assert (pa023["severity"], pa023["basis"]) == ("warning", "assumed")
+    # info: the tag names a release no known build is recorded for, and the builds disagree on the
+    # entrypoint, so the finding holds on some builds only (verdicts.py; docs/real_cases.md)
+    assert (pa023["severity"], pa023["basis"]) == ("info", "assumed")
     assert pa023["assumed"] == [
         {
             "what": "entrypoint",

@@ -499,6 +499,7 @@ def settle_report_verdicts(report: Report, options: CheckOptions) -> list[Findin
         gpu=gpu,
         holds_on_every_release=_holds_on_every_release(report),
         entrypoints=entrypoints,
+        builds_differ=_release_builds_differ(report.findings),
     )
 
 
@@ -515,14 +516,44 @@ def _assumed_entrypoints(findings: Sequence[Finding]) -> dict[str, Assumption]:
     return out
 
 
+def _release_builds_differ(findings: Sequence[Finding]) -> set[str]:
+    """The locations whose TP044 assumes an entrypoint for a tag that names a release (``v0.6.6.post1``, not
+    ``latest``) while other known builds of the image have another one: which build that release is, is
+    not known (``latest`` is the newest build, the one assumed)."""
+    from argtrace.frameworks.release import release_from_image
+
+    out = set()
+    for finding in findings:
+        quoted = finding.message.split("`")
+        if finding.code != "TP044" or not finding.at or len(quoted) < 2:
+            continue
+        if "other builds have" not in finding.message:
+            continue
+        if any(release_from_image(framework, quoted[1]) for framework in ("sglang", "vllm")):
+            out.add(finding.at)
+    return out
+
+
+# Parser findings about a word argparse refuses as an option (unknown, another framework's flag, an
+# underscore or single-dash spelling): their messages open with the word as typed
+# (layers/parser/leftovers.py).
+_WORD_REJECTED = frozenset({"PA001", "PA002", "PA014", "PA015"})
+
+
 def _holds_on_every_release(report: Report) -> Callable[[Finding], bool]:
     """True for a parser finding about an option registered the same way in every bundled release (its
     verdict does not depend on which one runs); findings of the framework's own code always depend."""
-    from argtrace.frameworks.release_index import registered_alike
+    from argtrace.frameworks.release_index import registered_alike, release_index
 
     def holds(finding: Finding) -> bool:
         if finding.layer not in ("parser", "process"):
             return False
+        if finding.code in _WORD_REJECTED and report.framework.name is not None:
+            # the word the user typed (the message opens with it): when no bundled release takes it as an
+            # option, every one rejects it, whichever runs (`--tensor-paralel-size`, `--enable_metrics`)
+            word = finding.message.split(" ", 1)[0].rstrip(":;,")
+            if word.startswith("-") and not release_index(report.framework.name).releases_knowing_flag(word):
+                return True
         if finding.setting is None:
             return finding.code not in ("PA003",)
         setting = report.setting(finding.setting)

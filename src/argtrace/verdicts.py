@@ -12,12 +12,16 @@ an assumed GPU is information only. The assumptions of one run:
   holds whichever runs;
 - the GPU, when no ``--gpu`` was given and resolution or memory sizing used a default profile;
 - an image's entrypoint, when the image table knows it for other builds of the image only (TP044): what the
-  parser made of the words after the image rests on it (at most a warning).
+  parser made of the words after the image rests on it (at most a warning); when the tag names a release
+  no known build is recorded for and the known builds disagree on the entrypoint, which one that release
+  has is not known, so such a finding holds on some builds only (information, like a release-dependent
+  finding: ``vllm/vllm-openai:v0.6.6.post1 --model X`` is right for the builds whose entrypoint is
+  ``python3 -m vllm.entrypoints.openai.api_server`` and wrong for ``vllm serve``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import replace
 
 from argtrace.model import Assumption, Finding, Severity
@@ -48,10 +52,12 @@ def settle(
     gpu: Assumption | None,
     holds_on_every_release: Callable[[Finding], bool],
     entrypoints: Mapping[str, Assumption] | None = None,
+    builds_differ: Collection[str] = (),
 ) -> list[Finding]:
     """``findings`` with basis ``assumed`` (and a capped severity) where they rest on ``release``, ``gpu``
-    or an assumed image entrypoint (``entrypoints``: by the location of the command the image runs); the
-    others unchanged."""
+    or an assumed image entrypoint (``entrypoints``: by the location of the command the image runs; in
+    ``builds_differ`` those of a release-named tag whose known builds disagree on it); the others
+    unchanged."""
     out = []
     for finding in findings:
         rests_on: list[Assumption] = []
@@ -69,6 +75,8 @@ def settle(
             severity = "info"
         if release in rests_on and finding.layer in ("parser", "process"):
             severity = "info"  # holds on some releases only: which one runs is not known
+        if finding.layer == "parser" and finding.at in builds_differ:
+            severity = "info"  # holds on some builds of the tagged release only: which one is not known
         out.append(
             replace(
                 finding, severity=severity, basis="assumed", assumptions=(*finding.assumptions, *rests_on)

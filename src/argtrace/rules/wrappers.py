@@ -209,3 +209,31 @@ PR040 = Rule(
         ),
     ),
 )
+
+TP045 = Rule(
+    code="TP045",
+    layer="transport",
+    severity="error",
+    title="The container's command starts with a flag and nothing runs it",
+    rationale=(
+        "The words after the image (docker run, compose `command:`, Kubernetes `args:`) follow the image's "
+        "ENTRYPOINT. When the image has none, or only one that runs its arguments (NVIDIA's "
+        '`nvidia_entrypoint.sh` ends in `exec "$@"`, as lmsysorg/sglang\'s does), the first word is the '
+        "program: a command that starts with a flag (`--host 0.0.0.0 ...`, flags copied from a vllm-openai "
+        "line, whose entrypoint is the server) is run as a program named `--host`, and the container "
+        'exits at once ("executable file not found"). Example: sgl-project/sglang#3855.'
+    ),
+    fix="Name the server before its flags (`python3 -m sglang.launch_server --model-path ... --host ...`), "
+    "or drop the flags.",
+    example=Example(
+        files={}, argv=("check", "-c", "docker run lmsysorg/sglang:v0.5.5 --model-path m --port 30000")
+    ),
+    correct=Example(
+        files={},
+        argv=(
+            "check",
+            "-c",
+            "docker run lmsysorg/sglang:v0.5.5 python3 -m sglang.launch_server --model-path m --port 30000",
+        ),
+    ),
+)

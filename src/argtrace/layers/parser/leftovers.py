@@ -183,6 +183,22 @@ def unknown_flag(ctx: ParseContext, idx: int, value_idxs: list[int]) -> None:
             setting=setting,
             fix=f"use {repl}" if repl else "remove the flag, or pin the older release",
         )
+    elif older:
+        # known before and again after the analysed release: it was dropped, then brought back
+        msg = (
+            f"{shown_flag} was accepted up to {older[-1].label} and again from {newer[0].label} on, but "
+            f'{schema.label} does not know it: the server refuses to start ("unrecognized arguments", '
+            "exit 2)"
+        )
+        if repl:
+            msg += f"; in {schema.label} the setting is {repl}"
+        ctx.add(
+            rules.PA_REMOVED,
+            msg,
+            at=at,
+            setting=setting,
+            fix=f"use {repl}" if repl else f"remove the flag, or run {newer[0].version}",
+        )
     elif newer:
         first = newer[0]
         msg = (
@@ -215,7 +231,8 @@ def unknown_flag(ctx: ParseContext, idx: int, value_idxs: list[int]) -> None:
             msg += f"; in {_fw_name(schema.framework)}, {eq}"
             fix = eq if not eq.startswith("nothing") else "remove the flag"
         else:
-            fix = f"find the {_fw_name(schema.framework)} setting for it"
+            # no flag of this framework does the same, as far as the generated equivalents table knows
+            fix = f"remove the flag (argtrace knows no {_fw_name(schema.framework)} flag that does the same)"
         ctx.add(rules.PA_OTHER_FRAMEWORK, msg, at=at, setting=setting, fix=fix)
     else:
         near = _nearest(flag, schema)

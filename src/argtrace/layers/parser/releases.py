@@ -5,10 +5,11 @@ quotes (a flag removed later, a choice valid elsewhere, a config key that is a f
 
 from __future__ import annotations
 
+import ast
 import difflib
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,15 +48,48 @@ def _known_in(schemas: Sequence[Schema], flag: str) -> list[tuple[Schema, Option
     return out
 
 
+def sets(spec: OptionSpec, option_string: str) -> bool | None:
+    """What writing ``option_string`` alone stores in ``spec``'s dest when it is a switch: ``True`` or
+    ``False``; ``None`` for an option that takes a value. ``--no-X`` of a BooleanOptionalAction, the
+    ``negative_option_strings`` of vLLM's EnableDisableAction (``--disable-log-requests`` for
+    ``enable_log_requests``) and ``store_false`` store ``False``."""
+    action = str(spec.raw.get("action") or "")
+    if action in ("store_false", "_StoreFalseAction"):
+        return False
+    if action in ("store_true", "_StoreTrueAction"):
+        return True
+    negative = (spec.raw.get("action_attrs") or {}).get("negative_option_strings")
+    if isinstance(negative, Mapping) and isinstance(negative.get("repr"), str):
+        try:
+            names = ast.literal_eval(negative["repr"])
+        except (ValueError, SyntaxError):
+            names = ()
+        return option_string not in names
+    if action.endswith("BooleanOptionalAction"):
+        return not option_string.startswith("--no-")
+    return None
+
+
+def _spelling(schema: Schema, dest: str, polarity: bool | None, flag: str) -> str | None:
+    """The analysed release's option string for ``dest`` that stores ``polarity`` (any when ``None``): a
+    flag that turned a setting off must not be replaced by the one that turns it on."""
+    for spec in schema.options_for_dest(dest):
+        for option in spec.option_strings:
+            if option != flag and option.startswith("--") and polarity in (None, sets(spec, option)):
+                return option
+    return None
+
+
 def _replacement(flag: str, schema: Schema, history: Sequence[Schema]) -> str | None:
     """The analysed release's spelling of a flag it does not know, from the schema diff: an option with the
-    same dest, a deprecated alias's ``new_flag``, or one sharing a dest with the flag in some release."""
-    dests: set[str] = set()
+    same dest (storing the same value, for a switch), a deprecated alias's ``new_flag``, or one sharing a
+    dest with the flag in some release."""
+    dests: dict[str, bool | None] = {}
     for s in history:
         spec = s.option(flag)
         if spec is None:
             continue
-        dests.add(spec.dest)
+        dests[spec.dest] = sets(spec, flag)
         new = (spec.raw.get("action_attrs") or {}).get("new_flag")
         if isinstance(new, str) and schema.option(new) is not None:
             return new
@@ -67,8 +101,8 @@ def _replacement(flag: str, schema: Schema, history: Sequence[Schema]) -> str | 
             ):
                 return ref
     for dest in sorted(dests):
-        cur = schema.flag_for_dest(dest)
-        if cur and cur != flag:
+        cur = _spelling(schema, dest, dests[dest], flag)
+        if cur:
             return cur
     # A release where the flag shares its dest with another flag that the analysed release knows.
     for s in history:
@@ -170,7 +204,8 @@ class Releases:
 
     def knowing(self, flag: str) -> list[tuple[Schema, OptionSpec]]:
         """The release of the analysed framework that an unknown ``flag``'s finding names, with its spec:
-        the oldest newer release that knows it, else the newest older one (``[]``: none knows it).
+        the oldest newer release that knows it, else the newest older one (``[]``: none knows it); both,
+        oldest first, when it was dropped before the analysed release and brought back after it.
 
         Read from the release index, so one schema is loaded instead of every release (with 30+ releases
         bundled, ``history`` is megabytes of JSON). With schemas given beside the bundled ones, every
@@ -183,8 +218,8 @@ class Releases:
         key = version_key(self.schema.version)
         newer = [v for v in versions if version_key(v) > key]
         older = [v for v in versions if version_key(v) < key]
-        cited = newer[0] if newer else older[-1] if older else None
-        return _known_in([self._load(name, cited)], flag) if cited else []
+        cited = older[-1:] + newer[:1] if newer and older else newer[:1] or older[-1:]
+        return _known_in([self._load(name, v) for v in cited], flag)
 
     def knowing_elsewhere(self, flag: str) -> list[tuple[Schema, OptionSpec]]:
         """The newest release of the other framework that knows ``flag`` (from the index: one schema)."""

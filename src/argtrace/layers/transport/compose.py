@@ -30,7 +30,7 @@ from argtrace.layers.transport.envfiles import (
     parse_compose_env_file,
     read_env_file,
 )
-from argtrace.layers.transport.words import _show, one_word_flag, split_like_shlex
+from argtrace.layers.transport.words import _show, one_word_flag, one_word_program, split_like_shlex
 from argtrace.layers.transport.yamlnodes import _get, _items, _line, _scalar, _seq
 from argtrace.model import Evidence, Origin
 
@@ -65,6 +65,10 @@ def _compose_words(
         _unset_findings(item_at, unset, result, how=f"`{what}:`")
         if (split := one_word_flag(f"`{what}:` list item", value, text, item_at)) is not None:
             result.findings.append(split)
+        elif what == "entrypoint" and not words and (
+            whole := one_word_program("`entrypoint:` list item", value, text, item_at)
+        ):
+            result.findings.append(whole)
         words.append(value)
     return words
 

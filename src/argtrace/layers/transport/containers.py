@@ -157,13 +157,19 @@ def _entrypoint_findings(
     entry = image_entry(image)
     if entrypoint is None and command:
         _image_basis_findings(at, image, image_ep, entry, result)
+    if entrypoint is None and command and command[0].startswith("-") and (
+        image_ep == () or (entry is not None and entry.exec_wrapper)
+    ):
+        _flag_as_program(at, image, image_ep, command, result, how=how)
+        return
     if entry is not None and entry.exec_wrapper:
         return  # NVIDIA's entrypoint runs the command it is given: naming the launcher is right
     if entrypoint is not None or not image_ep or not command:
         return
     first = _basename(command[0])
     repeats = list(command[: len(image_ep)]) == list(image_ep) or command[0] == image_ep[-1]
-    launcher = first in ("vllm", "sglang", "python", "python3") or command[0].startswith("python")
+    # a shell too (`bash -c "vllm serve ..."`): appended to the image's launcher it is an argument
+    launcher = first in ("vllm", "sglang", "python", "python3", *_SHELLS) or command[0].startswith("python")
     if repeats or launcher:
         final = [*image_ep, *command]
         result.findings.append(
@@ -176,6 +182,32 @@ def _entrypoint_findings(
                 evidence=[Evidence("transport", at, _show_argv(command))],
             )
         )
+
+
+def _flag_as_program(
+    at: str,
+    image: str,
+    image_ep: Sequence[str] | None,
+    command: Sequence[str],
+    result: TransportResult,
+    *,
+    how: str,
+) -> None:
+    """TP045: the image has no entrypoint, or one that runs its arguments, and the command opens with a
+    flag."""
+    from argtrace.rules.wrappers import TP045
+
+    runs = "it has no entrypoint"
+    if image_ep:
+        runs = f"its entrypoint `{_show_argv(image_ep)}` runs its arguments"
+    result.findings.append(
+        TP045.finding(
+            f"{image}: {runs}, so {how} is the program: the container tries to run {_show(command[0])} as a "
+            f"program and exits at once (\"executable file not found\"); no server starts",
+            at=at,
+            evidence=[Evidence("transport", at, _show_argv(command))],
+        )
+    )
 
 
 def _image_basis_findings(

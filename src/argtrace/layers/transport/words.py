@@ -245,3 +245,31 @@ def one_word_flag(item_kind: str, value: str, text: str, at: str) -> Finding | N
         fix=f"Give the flag and its value as two items: `- {flag}` and `- {rest.strip()}` (or write "
         f"`{flag}={rest.strip()}`).",
     )
+
+
+def one_word_program(item_kind: str, value: str, text: str, at: str) -> Finding | None:
+    """TP011 for the first item of an exec-form ``command`` (Kubernetes ``command``, compose ``entrypoint:``)
+    that holds a whole server command line: no shell splits it, so the runtime looks for a program named by
+    the entire string and the container fails to start ("no such file or directory")."""
+    from argtrace.rules import transport as R
+
+    stripped = value.strip()
+    if stripped.startswith("-") or not re.search(r"\s", stripped):
+        return None
+    try:
+        split = split_like_shlex(stripped)
+    except ValueError:
+        split = stripped.split()
+    if not _starts_server(split):
+        return None
+    items = ", ".join(f"`{w}`" for w in split[:3])
+    return R.TP011.finding(
+        f"the {item_kind} {_show(value)} is ONE argv word: no shell splits it, so the container runtime "
+        "looks for a program named by the whole string and the container does not start (\"no such file or "
+        'directory"); the server never runs',
+        at=at,
+        evidence=[Evidence("transport", at, f"- {text}")],
+        fix=f"Give each word its own item ({items}, ...), or run the line through a shell: `command: "
+        '["/bin/sh", "-c"]` with the whole line as the one item of `args`.',
+    )
+

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/8630 (Accuracy Test command, July 2025), seen 2026-12-01: the server flags; --enable-ep-moe and --enable-flashinfer-cutlass-moe were flags then and were dropped later, so an unknown release must not make them alarms.
+python3 -m sglang.launch_server --model-path nvidia/DeepSeek-R1-0528-FP4 --trust-remote-code --quantization modelopt_fp4 --tp 8 --enable-flashinfer-cutlass-moe --enable-ep-moe --ep-size 8

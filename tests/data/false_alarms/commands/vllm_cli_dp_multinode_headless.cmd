@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://www.mintlify.com/vllm-project/vllm/serving/cli-usage (multi-node data parallel, node 1), seen 2026-12-01: the server flags and values (--headless, --data-parallel-start-rank), one command line.
+vllm serve meta-llama/Llama-3.2-1B-Instruct --headless --data-parallel-size 4 --data-parallel-size-local 2 --data-parallel-start-rank 2 --data-parallel-address 10.99.48.128 --data-parallel-rpc-port 13345

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/yandy/dockerapps/blob/7426a84c617e2083ba8e431ac1b7d872cf2ab4f2/vllm/run.ps1, seen 2026-12-01: the docker run line (image vllm/vllm-openai:v0.6.6.post1, --model after the image), as a POSIX command line.
+docker run --rm --gpus all -v $PWD/.cache/huggingface:/root/.cache/huggingface -p 8000:8000 --ipc=host vllm/vllm-openai:v0.6.6.post1 --model deepseek-ai/DeepSeek-V3 --trust-remote-code

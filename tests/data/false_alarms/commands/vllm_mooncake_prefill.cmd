@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/kvcache-ai/Mooncake/blob/255e153138a4ffc49e027593e8df3ceee4cf8e49/mooncake-wheel/mooncake/README.md (Prefill Node), seen 2026-12-01: the server flags and the connector JSON (with its module path), one command line.
+vllm serve Qwen/Qwen2.5-7B-Instruct --port 8010 --kv-transfer-config '{"kv_connector":"MooncakeConnector","kv_role":"kv_producer", "kv_connector_module_path":"mooncake.mooncake_connector_v1"}'

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://docs.vllm.ai/en/v0.12.0/features/nixl_connector_usage/ (Basic Usage, prefiller), seen 2026-12-01: the variables set before the command and the server flags with the connector JSON, one command line.
+CUDA_VISIBLE_DEVICES=0 UCX_NET_DEVICES=all VLLM_NIXL_SIDE_CHANNEL_PORT=5600 vllm serve Qwen/Qwen3-0.6B --port 8100 --enforce-eager --kv-transfer-config '{"kv_connector":"NixlConnector","kv_role":"kv_both"}'

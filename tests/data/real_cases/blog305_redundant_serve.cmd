@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm-project.github.io/pull/305 (the DGX Spark blog's docker run before the fix), seen 2026-12-01: the command line as the report shows it (placeholders where it redacts).
+docker run --gpus all --ipc=host -p 8000:8000 -v ~/.cache/huggingface:/root/.cache/huggingface vllm/vllm-openai:latest vllm serve nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-NVFP4 --trust-remote-code

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/issues/17792, seen 2026-12-01: the command line as the report shows it (placeholders where it redacts).
+docker run --runtime nvidia --gpus all -v /media/modules:/root/model -p 8000:8000 --ipc=host --name t1 vllm/vllm-openai:latest --model /root/model/glm-edge-1.5b-chat --max-model-len 8000 --dtype auto --tensor-parallel-size 1

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/issues/20914, seen 2026-12-01: the command line as the report shows it (placeholders where it redacts).
+python3 -m vllm.entrypoints.openai.api_server --model /nas_aisw/datasets/checkpoints/LLM/Qwen3-30B-A3B-FP8 --trust-remote-code --max-num-batched-tokens=4096 --max-model-len=16384 --no-enable-chunked-prefill --long-prefill-token-threshold=0 --enable-prefix-caching --disable-log-requests

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/issues/27389, seen 2026-12-01: the command line as the report shows it (placeholders where it redacts).
+docker run -d --name vllm-production --gpus all --ipc=host -p 8001:8000 -v /home/u/.cache/modelscope/hub/models/Qwen/Qwen3-8B:/root/models/Qwen3-8B -e CUDA_VISIBLE_DEVICES=0,1 -e CUDA_DEVICE_ORDER=PCI_BUS_ID ee2917e260bb serve /root/models/Qwen3-8B --tensor-parallel-size 2 --max-model-len 16000 --gpu-memory-utilization 0.9 --served-model-name Qwen3-8B --api-key jiangxin
