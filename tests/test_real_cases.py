@@ -252,15 +252,13 @@ def test_a_missed_root_cause_is_still_missed(case: Missed) -> None:
 
 def test_a_compose_launch_whose_problem_is_elsewhere_raises_no_false_alarm() -> None:
     """vllm/vllm-openai:v0.11.0 with `--model` after the image: the report says the server starts (its
-    problem is which GPU it picks). The image table knows two builds of the image whose entrypoints differ
-    (`vllm serve`, `python3 -m vllm.entrypoints.openai.api_server`) and none recorded for v0.11.0, so what the
-    parser makes of `--model` under the assumed `vllm serve` holds on some builds only: info, not the
-    PA023 warning it was."""
+    problem is which GPU it picks). The image table's tag ranges put v0.11.0 on the api_server module's
+    entrypoint (`python3 -m vllm.entrypoints.openai.api_server`), which takes `--model`: no PA023 at all
+    (it was a warning under an assumed `vllm serve`)."""
     report = check("vllm28132_compose_cuda_visible.yaml", ())
     assert alarms(report) == []
-    pa023 = [f for f in report["findings"] if f["code"] == "PA023"]
-    assert [f["severity"] for f in pa023] == ["info"]
-    assert pa023[0]["basis"] == "assumed"
+    assert [f for f in report["findings"] if f["code"] == "PA023"] == []
+    assert report["servers"][0]["argv"][:3] == ["python3", "-m", "vllm.entrypoints.openai.api_server"]
 
 
 # --- `argtrace why` on the error text a report quotes ---------------------------------------------------
@@ -288,7 +286,11 @@ WHY = [
     Why(
         "https://github.com/NVIDIA-NeMo/Skills/issues/1059",
         "Value error, Tensor parallel size (16) cannot be larger than the number of available GPUs (8)",
-        "ParallelConfig.__post_init__", "vllm/config/parallel.py", ("distributed_executor_backend", "nnodes"),
+        "ParallelConfig.__post_init__", "vllm/config/parallel.py",
+        (
+            "VLLM_XLA_USE_SPMD", "data_parallel_size", "distributed_executor_backend", "nnodes",
+            "pipeline_parallel_size", "prefill_context_parallel_size", "tensor_parallel_size",
+        ),
     ),
     Why(
         "https://github.com/vllm-project/vllm/issues/13150",
@@ -321,18 +323,15 @@ def test_why_names_the_site_and_its_settings(case: Why) -> None:
     assert tuple(s["name"] for s in first["settings"]) == case.settings
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="vLLM 0.7's `please ensure that world_size (N) is less than than max local gpu count "
-    "(M)` is in no "
-    "bundled vLLM message store (explain(text, 'vllm') finds nothing), so a 19-character fragment of an "
-    "SGLang diffusion message ranks first: the wrong framework "
-    "(https://github.com/vllm-project/vllm/issues/15217)",
-)
 def test_why_finds_the_vllm_world_size_message() -> None:
+    """vLLM 0.7's `world_size ... max local gpu count` (https://github.com/vllm-project/vllm/issues/15217):
+    with every bundled vLLM release's messages indexed, its own site ranks first."""
     first = explain("RuntimeError: please ensure that world_size (2) is less than than max local "
-    "gpu count (1)")
-    assert first["matches"][0]["framework"] == "vllm"
+    "gpu count (1)")["matches"][0]
+    assert (first["framework"], first["function"], first["file"]) == (
+        "vllm", "MultiprocessingDistributedExecutor._check_cuda", "vllm/executor/mp_distributed_executor.py"
+    )
+    assert first["releases"] == ["0.7.3", "0.8.5.post1", "0.9.2", "0.10.2"]
 
 
 # --- every case names its source ------------------------------------------------------------------------
