@@ -364,14 +364,11 @@ def decide_server_release(
             evidence.append(logged)
     from argtrace.frameworks import installed
 
-    installed_findings: list[Finding] = []
     found = installed.installed_framework_version(framework, server=server, python=options.python)
     if found.version:
         evidence.append(
             rel.ReleaseEvidence(found.version, "installed", None, f"installed in {found.interpreter}")
         )
-    elif options.framework_version is None:
-        installed_findings = list(found.findings)
     bundled = bundled_versions(framework)
     from_image = rel.release_from_image(framework, server.image, bundled)
     if from_image is not None:
@@ -392,7 +389,6 @@ def decide_server_release(
     if decision.source == "none":
         why = "the newest bundled release that accepts the launch"
     schema, _, findings = choose_schema(framework, decision.analysed_with, server=server, why=why)
-    findings = [*installed_findings, *findings]
     for other in decision.conflicts:
         findings.append(
             rules.PR_RELEASE_CONFLICT.finding(
