@@ -476,7 +476,7 @@ def settle_report_verdicts(report: Report, options: CheckOptions) -> list[Findin
         spec = resolution_gpu.get("spec") if resolution_gpu.get("assumed") else memory_gpu.get("name")
         if spec:
             gpu = gpu_assumption(str(spec))
-    entrypoints = _assumed_entrypoints(report.findings)
+    entrypoints = _assumed_entrypoints(report.servers)
     if release is None and gpu is None and not entrypoints:
         return report.findings
     return settle(
@@ -488,16 +488,16 @@ def settle_report_verdicts(report: Report, options: CheckOptions) -> list[Findin
     )
 
 
-def _assumed_entrypoints(findings: Sequence[Finding]) -> dict[str, Assumption]:
-    """The image entrypoints TP044 says were assumed, by the location of the command the image runs."""
+def _assumed_entrypoints(servers: Sequence[ServerCommand]) -> dict[str, Assumption]:
+    """The image entrypoints the transport layer assumed (TP044), by the location of the command the image
+    runs, as its servers carry them."""
     from argtrace.verdicts import entrypoint_assumption
 
     out: dict[str, Assumption] = {}
-    for finding in findings:
-        # TP044 names the image and the entrypoint first, in backticks (layers/transport/containers.py)
-        quoted = finding.message.split("`")
-        if finding.code == "TP044" and finding.at and len(quoted) >= 4:
-            out[finding.at] = entrypoint_assumption(quoted[1], quoted[3])
+    for server in servers:
+        assumed = server.assumed_entrypoint
+        if assumed is not None and assumed.at:
+            out[assumed.at] = entrypoint_assumption(assumed.image, assumed.entrypoint)
     return out
 
 

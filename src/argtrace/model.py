@@ -255,6 +255,16 @@ class Placement:
 
 
 @dataclass(frozen=True)
+class AssumedEntrypoint:
+    """An image entrypoint the transport layer assumed from other builds of the image (TP044): findings at
+    ``at`` (the container's command) rest on it (``verdicts.py``)."""
+
+    at: str
+    image: str
+    entrypoint: str  # as shown in TP044: ``vllm serve``
+
+
+@dataclass(frozen=True)
 class ServerCommand:
     """A server start found in a script or command: its predicted argv and environment.
 
@@ -290,6 +300,8 @@ class ServerCommand:
     # device reservations), numbered 0..gpus-1 inside it; None: not a container, or not said
     gpus: int | None = None
     gpus_from: str | None = None  # where that count was read ("container vllm's resources.limits[...]")
+    # The image entrypoint its container was assumed to have (TP044); None: known, given or not a container
+    assumed_entrypoint: AssumedEntrypoint | None = None
 
     @property
     def repeated(self) -> bool:
