@@ -44,18 +44,25 @@ def renames(source: str) -> dict[str, str]:
         for item in node.body:
             if not (isinstance(item, ast.FunctionDef) and item.name == "from_cli_args"):
                 continue
-            for stmt in ast.walk(item):
-                if (
-                    isinstance(stmt, ast.Assign)
-                    and len(stmt.targets) == 1
-                    and isinstance(target := stmt.targets[0], ast.Attribute)
-                    and isinstance(stmt.value, ast.Attribute)
-                    and isinstance(target.value, ast.Name)
-                    and isinstance(stmt.value.value, ast.Name)
-                    and target.value.id == stmt.value.value.id == "args"
-                ):
-                    out[stmt.value.attr] = target.attr
+            out.update(_args_renames(item))
     return dict(sorted(out.items()))
+
+
+def _args_renames(function: ast.FunctionDef) -> dict[str, str]:
+    """``{DEST: FIELD}`` for each ``args.FIELD = args.DEST`` anywhere in ``function``."""
+    out: dict[str, str] = {}
+    for stmt in ast.walk(function):
+        if (
+            isinstance(stmt, ast.Assign)
+            and len(stmt.targets) == 1
+            and isinstance(target := stmt.targets[0], ast.Attribute)
+            and isinstance(stmt.value, ast.Attribute)
+            and isinstance(target.value, ast.Name)
+            and isinstance(stmt.value.value, ast.Name)
+            and target.value.id == stmt.value.value.id == "args"
+        ):
+            out[stmt.value.attr] = target.attr
+    return out
 
 
 VLLM_SOURCE = "vllm/engine/arg_utils.py"
@@ -74,19 +81,7 @@ def vllm_renames(source: str) -> dict[str, str]:
             text = ast.unparse(item)
             if "dataclasses.fields(cls)" not in text or "getattr(args, attr)" not in text:
                 raise SystemExit(f"{VLLM_SOURCE}: EngineArgs.from_cli_args no longer copies fields by name")
-            found: dict[str, str] = {}
-            for stmt in ast.walk(item):
-                if (
-                    isinstance(stmt, ast.Assign)
-                    and len(stmt.targets) == 1
-                    and isinstance(target := stmt.targets[0], ast.Attribute)
-                    and isinstance(stmt.value, ast.Attribute)
-                    and isinstance(target.value, ast.Name)
-                    and isinstance(stmt.value.value, ast.Name)
-                    and target.value.id == stmt.value.value.id == "args"
-                ):
-                    found[stmt.value.attr] = target.attr
-            return dict(sorted(found.items()))
+            return dict(sorted(_args_renames(item).items()))
     raise SystemExit(f"{VLLM_SOURCE}: no EngineArgs.from_cli_args")
 
 

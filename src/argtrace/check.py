@@ -364,14 +364,11 @@ def decide_server_release(
             evidence.append(logged)
     from argtrace.frameworks import installed
 
-    installed_findings: list[Finding] = []
     found = installed.installed_framework_version(framework, server=server, python=options.python)
     if found.version:
         evidence.append(
             rel.ReleaseEvidence(found.version, "installed", None, f"installed in {found.interpreter}")
         )
-    elif options.framework_version is None:
-        installed_findings = list(found.findings)
     bundled = bundled_versions(framework)
     from_image = rel.release_from_image(framework, server.image, bundled)
     if from_image is not None:
@@ -401,7 +398,6 @@ def decide_server_release(
         from argtrace.frameworks.vllm_demo import entrypoint_schema
 
         schema = entrypoint_schema(schema, server, findings)
-    findings = [*installed_findings, *findings]
     for other in decision.conflicts:
         findings.append(
             rules.PR_RELEASE_CONFLICT.finding(
@@ -490,7 +486,7 @@ def settle_report_verdicts(report: Report, options: CheckOptions) -> list[Findin
         spec = resolution_gpu.get("spec") if resolution_gpu.get("assumed") else memory_gpu.get("name")
         if spec:
             gpu = gpu_assumption(str(spec))
-    entrypoints = _assumed_entrypoints(report.findings)
+    entrypoints = _assumed_entrypoints(report.servers)
     if release is None and gpu is None and not entrypoints:
         return report.findings
     return settle(
@@ -503,16 +499,16 @@ def settle_report_verdicts(report: Report, options: CheckOptions) -> list[Findin
     )
 
 
-def _assumed_entrypoints(findings: Sequence[Finding]) -> dict[str, Assumption]:
-    """The image entrypoints TP044 says were assumed, by the location of the command the image runs."""
+def _assumed_entrypoints(servers: Sequence[ServerCommand]) -> dict[str, Assumption]:
+    """The image entrypoints the transport layer assumed (TP044), by the location of the command the image
+    runs, as its servers carry them."""
     from argtrace.verdicts import entrypoint_assumption
 
     out: dict[str, Assumption] = {}
-    for finding in findings:
-        # TP044 names the image and the entrypoint first, in backticks (layers/transport/containers.py)
-        quoted = finding.message.split("`")
-        if finding.code == "TP044" and finding.at and len(quoted) >= 4:
-            out[finding.at] = entrypoint_assumption(quoted[1], quoted[3])
+    for server in servers:
+        assumed = server.assumed_entrypoint
+        if assumed is not None and assumed.at:
+            out[assumed.at] = entrypoint_assumption(assumed.image, assumed.entrypoint)
     return out
 
 

@@ -255,6 +255,16 @@ class Placement:
 
 
 @dataclass(frozen=True)
+class AssumedEntrypoint:
+    """An image entrypoint the transport layer assumed from other builds of the image (TP044): findings at
+    ``at`` (the container's command) rest on it (``verdicts.py``)."""
+
+    at: str
+    image: str
+    entrypoint: str  # as shown in TP044: ``vllm serve``
+
+
+@dataclass(frozen=True)
 class ServerCommand:
     """A server start found in a script or command: its predicted argv and environment.
 
@@ -293,6 +303,8 @@ class ServerCommand:
     # The condition the start depends on (``the condition `[ "$SLURM_LOCALID" = 0 ]` (FILE:LINE)``, SH020);
     # None: it runs whenever the script gets there
     conditional: str | None = None
+    # The image entrypoint its container was assumed to have (TP044); None: known, given or not a container
+    assumed_entrypoint: AssumedEntrypoint | None = None
 
     @property
     def repeated(self) -> bool:

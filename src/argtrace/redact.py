@@ -371,7 +371,9 @@ _SHELL_PART = _Lazy(r"""'([^']*+)'?|"((?:[^"\\]++|\\.)*+)"?|\\(.?)|([^'"\\]++)""
 
 
 def split_words(text: str) -> list[str]:
-    """``text`` split into words as a shell would (quotes removed), for command-line strings."""
+    """``text`` split into words as a shell would (quotes removed), for command-line strings. Never fails:
+    an unclosed quote or a trailing backslash still yields the words around a secret, which is why this is
+    not ``layers/transport/words.split_like_shlex`` (that one raises as ``shlex`` does)."""
     words = []
     for m in _SHELL_WORD.finditer(text):
         parts = []

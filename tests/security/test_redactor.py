@@ -147,6 +147,22 @@ def test_split_words_like_a_shell() -> None:
     assert split_words('--x \'a b\' "c \\" d" e\\ f') == ["--x", "a b", 'c " d', "e f"]
 
 
+def test_split_words_never_fails_where_split_like_shlex_refuses() -> None:
+    """Not one splitter for two jobs: the redactor must find a secret in a broken command line (an unclosed
+    quote, a trailing backslash), where the transport layer's ``split_like_shlex`` raises as ``shlex``
+    does; and it splits on every blank, so a secret next to a vertical tab is a word of its own."""
+    from argtrace.layers.transport.words import split_like_shlex
+
+    assert split_words("--api-key 'sk-abc") == ["--api-key", "sk-abc"]
+    assert split_words("--api-key sk-abc\\") == ["--api-key", "sk-abc"]
+    assert split_words("--api-key\x0bsk-abc") == ["--api-key", "sk-abc"]
+    with pytest.raises(ValueError, match="No closing quotation"):
+        split_like_shlex("--api-key 'sk-abc")
+    with pytest.raises(ValueError, match="No escaped character"):
+        split_like_shlex("--api-key sk-abc\\")
+    assert split_like_shlex("--api-key\x0bsk-abc") == ["--api-key\x0bsk-abc"]
+
+
 @contextmanager
 def deadline(seconds: int) -> Iterator[None]:
     """Fail instead of hanging when a pattern goes quadratic again."""

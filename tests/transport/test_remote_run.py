@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from argtrace.probe import probe_files, shim_names
 from argtrace.remote.host import HostError
 from tests.conftest import REPO, CliResult, run_cli
 from tests.observed.fake_server import fake_site
@@ -373,7 +374,9 @@ def test_remote_run_cleans_up_when_the_connection_drops(sshd: SshServer, node_di
     def call() -> None:
         try:
             env = {**host.environ(), "SHLVL": "1"}
-            outcome.append(host.run_probe(["bash", str(script)], env, expected=1, timeout=240))
+            argv, files, names = ["bash", str(script)], probe_files(), shim_names()
+            done = host.run_probe(argv, env, files=files, names=names, expected=1, timeout=240)
+            outcome.append(done)
         except HostError as exc:
             outcome.append(exc)
 

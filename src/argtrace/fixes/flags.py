@@ -13,7 +13,7 @@ default so that the user can put the value meant instead. The re-check has the l
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from argtrace.fixes.edits import Producer, Proposal, SourceFile, parse_at
 from argtrace.fixes.words import word_end
@@ -45,6 +45,21 @@ def _edit(source: SourceFile, number: int, start: int, end: int, text: str) -> F
     return FixEdit(source.label, f"{number}:{start + 1}", f"{number}:{end + 1}", text)
 
 
+def _flag_at(
+    finding: Finding, source: SourceFile, find: Callable[[str], re.Match[str] | None]
+) -> tuple[re.Match[str], int, str, int] | None:
+    """The flag ``find`` reads in the finding's message and the finding's place in ``source``: (the match,
+    the line number, that line, the 0-based column); ``None`` unless the finding has all of them."""
+    where = parse_at(finding.at)
+    flag = find(finding.message)
+    if where is None or where[2] is None or flag is None:
+        return None
+    line = source.line(where[1])
+    if line is None:
+        return None
+    return flag, where[1], line, where[2] - 1
+
+
 # --- SH007 / SH026: `--port $2` with $2 unset, `--port $PORT` with PORT empty ------------------------------
 
 _TAKES = re.compile(r"`(--?[\w-]+)` takes `[^`]*` as its value")
@@ -54,14 +69,10 @@ _EXPANSION = re.compile(r"\$(?:\{(\w+)\}|(\w+))")
 def lost_value(finding: Finding, source: SourceFile, report: Report) -> Proposal | None:
     """The bare ``$NAME`` at the position becomes ``${NAME:-DEFAULT}``: unset or empty, the flag gets the
     framework's default instead of the next flag as its value."""
-    where = parse_at(finding.at)
-    flag = _TAKES.search(finding.message)
-    if where is None or where[2] is None or flag is None:
+    found = _flag_at(finding, source, _TAKES.search)
+    if found is None:
         return None
-    line = source.line(where[1])
-    if line is None:
-        return None
-    col = where[2] - 1
+    flag, number, line, col = found
     word = line[col : word_end(line, col)]
     match = _EXPANSION.fullmatch(word)
     default = _default(report, flag.group(1))
@@ -70,8 +81,8 @@ def lost_value(finding: Finding, source: SourceFile, report: Report) -> Proposal
     name = match.group(1) or match.group(2)
     new = f"${{{name}:-{default}}}"
     return Proposal(
-        (_edit(source, where[1], col, col + len(word), new),),
-        f"Write {new} at {source.label}:{where[1]}:{col + 1}: when ${name} is unset or empty, "
+        (_edit(source, number, col, col + len(word), new),),
+        f"Write {new} at {source.label}:{number}:{col + 1}: when ${name} is unset or empty, "
         f"{flag.group(1)} gets {report.framework.name}'s default, {default}, instead of the next flag (or "
         f"pass the value meant: `${{{name}:?...}}` stops early instead).",
     )
@@ -86,14 +97,10 @@ def missing_value(finding: Finding, source: SourceFile, report: Report) -> Propo
     """A flag written with nothing after it but another flag (or the command's end) gets the framework's
     default written after it; never where an expansion follows (that is SH007/SH026's, whose edit fixes
     it)."""
-    where = parse_at(finding.at)
-    flag = _NEEDS.match(finding.message)
-    if where is None or where[2] is None or flag is None:
+    found = _flag_at(finding, source, _NEEDS.match)
+    if found is None:
         return None
-    line = source.line(where[1])
-    if line is None:
-        return None
-    col = where[2] - 1
+    flag, number, line, col = found
     end = word_end(line, col)
     if line[col:end] != flag.group(1):
         return None
@@ -104,8 +111,8 @@ def missing_value(finding: Finding, source: SourceFile, report: Report) -> Propo
     if default is None:
         return None
     return Proposal(
-        (_edit(source, where[1], end, end, f" {default}"),),
-        f"Give {flag.group(1)} its value at {source.label}:{where[1]}:{end + 1}: {default} is "
+        (_edit(source, number, end, end, f" {default}"),),
+        f"Give {flag.group(1)} its value at {source.label}:{number}:{end + 1}: {default} is "
         f"{report.framework.name}'s default (write the one meant).",
     )
 

@@ -9,7 +9,7 @@ stores can still be traced to the script word (and its origin) that produced it.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -129,6 +129,65 @@ def node_config_path(path_text: str, server: ServerCommand) -> str:
     if not path.startswith("/") and server.cwd:
         path = posixpath.join(server.cwd, path)
     return path
+
+
+def config_name_unknown(out: PreparedArgv, at: str | None) -> None:
+    """``--config``'s value is not known statically: what the file holds goes unanalysed (no error)."""
+    from argtrace.rules import parser as rules
+
+    out.findings.append(
+        rules.PA_UNKNOWN_VALUE.finding(
+            "the --config file name cannot be known statically; the settings it holds are not analysed",
+            at=at,
+        )
+    )
+
+
+def read_config_file(
+    path_text: str,
+    server: ServerCommand,
+    out: PreparedArgv,
+    at: str | None,
+    *,
+    not_found: str,
+    stops: str,
+    then: Callable[[Any], Any] = lambda data: data,
+) -> tuple[str, Any]:
+    """The YAML of ``--config path_text`` as both launchers read it: ``("read", then(data))``;
+    ``("absent", None)`` when the file is not here (an info finding: likely a path on the server, whose
+    settings go unanalysed; ``stops`` says how the launcher fails if it is missing there too);
+    ``("fatal", None)`` with a finding and ``out.fatal`` when the launcher stops: no such file on the
+    ``--host`` node (``not_found``, the launcher's message) or the file cannot be read (``then``'s errors
+    count as reading ones, as the launcher's do)."""
+    from argtrace.rules import parser as rules
+
+    path = config_file(path_text, server)  # --host: a local copy of the node's file
+    if path is None and node_label() is not None:
+        out.findings.append(
+            rules.PA_CONFIG_FILE.finding(
+                f"--config {path_text}: no such file on {node_label()}: {not_found}", at=at
+            )
+        )
+        out.fatal = (1, not_found)
+        return "fatal", None
+    if path is None:
+        out.findings.append(
+            rules.PA_CONFIG_FILE.finding(
+                f"--config {path_text}: the file is not here, so the settings it holds are not analysed "
+                f"({stops} if it is missing on the server too)",
+                at=at,
+                severity="info",  # not readable here: likely a path on the server; not an error
+            )
+        )
+        return "absent", None
+    try:
+        data = then(load_yaml_file(path))
+    except Exception as exc:  # yaml errors, unreadable file
+        msg = f"cannot read {path_text}: {error_line(exc)}"
+        out.findings.append(rules.PA_CONFIG_FILE.finding(msg, at=at))
+        out.fatal = (1, msg)
+        return "fatal", None
+    return "read", data
 
 
 def load_yaml_file(path: Path) -> Any:

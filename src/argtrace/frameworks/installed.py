@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from argtrace import localfs
 from argtrace.frameworks import site_packages
-from argtrace.model import Finding, ServerCommand
+from argtrace.model import ServerCommand
 
 if TYPE_CHECKING:
     from argtrace.remote.host import Host
@@ -35,7 +35,6 @@ class InstalledVersion:
     version: str | None
     interpreter: str | None
     how: str | None = None  # "dist-info" or "egg-info" (the record the version was read from)
-    findings: tuple[Finding, ...] = field(default=())
     where: str | None = None  # the .dist-info / .egg-info path
     reason: str | None = None  # why the version is unknown, when it is
 

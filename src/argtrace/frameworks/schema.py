@@ -510,7 +510,6 @@ def choose_schema(
     found = installed.installed_framework_version(framework, server=server, python=python)
     if found.version:
         return pick(found.version, "installed", f"installed in {found.interpreter}")
-    findings.extend(found.findings)
     return load_schema(framework, versions[-1]), "bundled-schema", findings
 
 

@@ -25,10 +25,8 @@ from argtrace import safe_json
 from argtrace.frameworks.argv import (
     ArgToken,
     PreparedArgv,
-    config_file,
-    error_line,
-    load_yaml_file,
-    node_label,
+    config_name_unknown,
+    read_config_file,
     server_tokens,
 )
 from argtrace.frameworks.schema import Schema
@@ -178,12 +176,7 @@ def _merge_config(
     path_tok = tokens[index + 1]
     rest = tokens[:index] + tokens[index + 2 :]
     if path_tok.text is None:
-        out.findings.append(
-            rules.PA_UNKNOWN_VALUE.finding(
-                "the --config file name cannot be known statically; the settings it holds are not analysed",
-                at=at,
-            )
-        )
+        config_name_unknown(out, at)
         return rest
     path_text = path_tok.text
     suffix = ("." + path_text.rsplit(".", 1)[-1].lower()) if "." in path_text.rsplit("/", 1)[-1] else ""
@@ -192,33 +185,18 @@ def _merge_config(
         out.findings.append(rules.PA_CONFIG_FILE.finding(f"--config {path_text}: {msg}", at=at))
         out.fatal = (1, msg)
         return tokens
-    path = config_file(path_text, server)  # --host: a local copy of the node's file
-    if path is None and node_label() is not None:
-        msg = f"Config file not found: {path_text}"
-        out.findings.append(
-            rules.PA_CONFIG_FILE.finding(
-                f"--config {path_text}: no such file on {node_label()}: {msg}", at=at
-            )
-        )
-        out.fatal = (1, msg)
+    state, data = read_config_file(
+        path_text,
+        server,
+        out,
+        at,
+        not_found=f"Config file not found: {path_text}",
+        stops='the launcher stops with "Config file not found"',
+    )
+    if state == "fatal":
         return tokens
-    if path is None:
-        out.findings.append(
-            rules.PA_CONFIG_FILE.finding(
-                f"--config {path_text}: the file is not here, so the settings it holds are not analysed "
-                '(the launcher stops with "Config file not found" if it is missing on the server too)',
-                at=at,
-                severity="info",  # not readable here: likely a path on the server; not an error
-            )
-        )
+    if state == "absent":
         return rest
-    try:
-        data = load_yaml_file(path)
-    except Exception as exc:  # yaml errors, unreadable file
-        msg = f"cannot read {path_text}: {error_line(exc)}"
-        out.findings.append(rules.PA_CONFIG_FILE.finding(msg, at=at))
-        out.fatal = (1, msg)
-        return tokens
     if data is None:
         data = {}
     if not isinstance(data, dict):

@@ -28,10 +28,8 @@ from argtrace.frameworks.argv import (
     ArgToken,
     DottedPart,
     PreparedArgv,
-    config_file,
-    error_line,
-    load_yaml_file,
-    node_label,
+    config_name_unknown,
+    read_config_file,
     server_tokens,
 )
 from argtrace.frameworks.schema import Schema
@@ -233,12 +231,7 @@ def _pull_config(
         return args
     path_tok = args[index + 1]
     if path_tok.text is None:
-        out.findings.append(
-            rules.PA_UNKNOWN_VALUE.finding(
-                "the --config file name cannot be known statically; the settings it holds are not analysed",
-                at=at,
-            )
-        )
+        config_name_unknown(out, at)
         return args[:index] + args[index + 2 :]
     file_path = path_tok.text
     extension = file_path.split(".")[-1]
@@ -247,34 +240,19 @@ def _pull_config(
         out.findings.append(rules.PA_CONFIG_FILE.finding(f"--config {file_path}: {msg}", at=at))
         out.fatal = (1, "ValueError: " + msg)
         return args
-    path = config_file(file_path, server)  # --host: a local copy of the node's file
-    if path is None and node_label() is not None:
-        msg = f"FileNotFoundError: [Errno 2] No such file or directory: {file_path!r}"
-        out.findings.append(
-            rules.PA_CONFIG_FILE.finding(
-                f"--config {file_path}: no such file on {node_label()}: {msg}", at=at
-            )
-        )
-        out.fatal = (1, msg)
+    state, items = read_config_file(
+        file_path,
+        server,
+        out,
+        at,
+        not_found=f"FileNotFoundError: [Errno 2] No such file or directory: {file_path!r}",
+        stops="vLLM stops with FileNotFoundError",
+        then=lambda config: list(config.items()),
+    )
+    if state == "fatal":
         return args
-    if path is None:
-        out.findings.append(
-            rules.PA_CONFIG_FILE.finding(
-                f"--config {file_path}: the file is not here, so the settings it holds are not analysed "
-                "(vLLM stops with FileNotFoundError if it is missing on the server too)",
-                at=at,
-                severity="info",  # not readable here: likely a path on the server; not an error
-            )
-        )
+    if state == "absent":
         return args[:index] + args[index + 2 :]
-    try:
-        config = load_yaml_file(path)
-        items = list(config.items())
-    except Exception as exc:
-        msg = f"cannot read {file_path}: {error_line(exc)}"
-        out.findings.append(rules.PA_CONFIG_FILE.finding(msg, at=at))
-        out.fatal = (1, msg)
-        return args
     config_args: list[ArgToken] = []
 
     def add(text: str) -> None:

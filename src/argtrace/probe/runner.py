@@ -215,7 +215,7 @@ def run_launch(
         report.sections["capture"] = {"ran": False, "refused": [r for r, _ in reasons]}
         return report
 
-    from argtrace.probe import launch_environment
+    from argtrace.probe import launch_environment, probe_files, shim_names
 
     if command_string is not None:
         command = (
@@ -227,6 +227,8 @@ def run_launch(
     done = host.run_probe(
         command,
         env,
+        files=probe_files(),
+        names=shim_names(),
         expected=len(report.servers),
         timeout=options.timeout,
         stubs=options.stubs,

@@ -27,12 +27,10 @@ import contextvars
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from argtrace.model import UsageError
-
-if TYPE_CHECKING:
-    from argtrace.layers.log.reader import Scan
+from argtrace.remote.logseam import LogReader, log_reader
 
 
 class HostError(UsageError):
@@ -237,6 +235,8 @@ class Host:
         command: Sequence[str],
         env: Mapping[str, str],
         *,
+        files: Mapping[str, str],
+        names: Sequence[str],
         expected: int,
         timeout: float,
         stubs: bool = True,
@@ -244,16 +244,16 @@ class Host:
     ) -> ProbeRun:
         """``argtrace run``'s launch on the host with the probe (``collector.run_probe``): the only
         operation that writes (a private temporary directory, removed unless ``keep``) and starts a
-        program. ``command`` and ``env`` are the host's: an argv list and data, never shell text."""
-        from argtrace.probe import probe_files, shim_names
-
+        program. ``command`` and ``env`` are the host's: an argv list and data, never shell text. ``files``
+        and ``names`` are the probe's (``argtrace.probe.probe_files``/``shim_names``, handed down by the
+        caller: the probe sits above this seam)."""
         raw = self.call_waiting(
             "run_probe",
             timeout + 30.0,  # the launch's timeout, then ending its process group and reading back
-            files=probe_files(),
+            files=dict(files),
             command=list(command),
             env=dict(env),
-            names=shim_names(),
+            names=list(names),
             expected=expected,
             timeout=timeout,
             stubs=stubs,
@@ -330,12 +330,12 @@ class Host:
 
     # ------------------------------------------------------------------------------------------ logs
 
-    def scan_log(self, path: str, label: str | None = None) -> Scan:
-        """The log layer's streaming scan (``layers/log/reader.py``), run where the log lies."""
-        from argtrace.layers.log.reader import scan_log
-
+    def scan_log(self, path: str, label: str | None = None) -> Any:
+        """The log layer's streaming scan (``layers/log/reader.py``, lent through ``logseam.py``), run where
+        the log lies: its ``Scan``."""
+        reader = lent_log_reader()
         try:
-            return scan_log(Path(path), label or path)
+            return reader.scan(Path(path), label or path)
         except OSError as exc:
             raise HostError("os_error", f"{path}: {exc.strerror or exc}") from exc
 
@@ -354,17 +354,12 @@ def _host_info(label: str, raw: Mapping[str, Any]) -> HostInfo:
     )
 
 
-def scan_from_data(data: Mapping[str, Any]) -> Scan:
-    """Rebuild the log reader's ``Scan`` from ``dataclasses.asdict`` output (a remote scan)."""
-    import dataclasses
-
-    from argtrace.layers.log.reader import Line, Scan
-
-    names = {f.name for f in dataclasses.fields(Scan)}
-    line_names = {f.name for f in dataclasses.fields(Line)}
-    values = {k: v for k, v in data.items() if k in names}
-    values["lines"] = [Line(**{k: v for k, v in line.items() if k in line_names}) for line in data["lines"]]
-    return Scan(**values)
+def lent_log_reader() -> LogReader:
+    """The log reader the layers lent (``logseam.py``), or :class:`HostError` when no layer is loaded."""
+    reader = log_reader()
+    if reader is None:
+        raise HostError("unsupported", "no log reader: the log layer is not loaded")
+    return reader
 
 
 class LocalHost(Host):

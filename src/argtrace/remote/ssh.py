@@ -20,12 +20,9 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from argtrace.remote.host import Host, HostError, scan_from_data, unwrap
-
-if TYPE_CHECKING:
-    from argtrace.layers.log.reader import Scan
+from argtrace.remote.host import Host, HostError, lent_log_reader, unwrap
 
 # The node's login shell runs this; it names no user input. It reads a length line, then that many bytes of
 # program, and executes it; the program then keeps reading requests from the same stdin.
@@ -328,16 +325,13 @@ class RemoteHost(Host):
     def describe(self, path: str) -> str:
         return f"{self.label}:{path}"
 
-    def scan_log(self, path: str, label: str | None = None) -> Scan:
-        """Filter the log on the node with the log layer's own reader; only kept lines travel."""
-        import argtrace.layers.log.lines as lines
-        import argtrace.layers.log.prefilter as prefilter
-        import argtrace.layers.log.reader as reader
-
-        # Under their own names and in import order (reader -> prefilter -> lines), so a big plain log goes
-        # through the node's GNU grep exactly as it would here.
-        for module in (lines, prefilter, reader):
+    def scan_log(self, path: str, label: str | None = None) -> Any:
+        """Filter the log on the node with the log layer's own reader (its modules, lent through
+        ``logseam.py``, loaded into the node's collector once); only kept lines travel."""
+        reader = lent_log_reader()
+        for module in reader.modules:
             if module.__name__ not in self._loaded:
                 self.call("load_module", name=module.__name__, source=Path(str(module.__file__)).read_text())
                 self._loaded.add(module.__name__)
-        return scan_from_data(self.call("scan_log", module=reader.__name__, path=path, label=label or path))
+        entry = reader.modules[-1].__name__
+        return reader.rebuild(self.call("scan_log", module=entry, path=path, label=label or path))

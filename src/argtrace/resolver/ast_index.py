@@ -490,7 +490,36 @@ def _is_text(node: ast.AST) -> bool:
     )
 
 
-class _RaiseVisitor(ast.NodeVisitor):
+class BranchVisitor(ast.NodeVisitor):
+    """A walk that knows the ``if`` branches it stands in (``conds``: (test, negated), outermost first) and
+    enters each class and function through :meth:`_scoped` (here and in ``message_index.py``)."""
+
+    conds: list[tuple[Any, bool]]
+
+    def _scoped(self, node: ast.AST, name: str, is_class: bool) -> None:
+        raise NotImplementedError
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        self._scoped(node, node.name, True)
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
+        self._scoped(node, node.name, False)
+
+    def visit_AsyncFunctionDef(self, node: ast.AsyncFunctionDef) -> None:
+        self._scoped(node, node.name, False)
+
+    def visit_If(self, node: ast.If) -> None:
+        self.visit(node.test)
+        self.conds.append((node.test, False))
+        for stmt in node.body:
+            self.visit(stmt)
+        self.conds[-1] = (node.test, True)
+        for stmt in node.orelse:
+            self.visit(stmt)
+        self.conds.pop()
+
+
+class _RaiseVisitor(BranchVisitor):
     def __init__(self, path: Path, site: Path) -> None:
         self.file = rel(path, site)
         self.scope: list[str] = []
@@ -533,25 +562,6 @@ class _RaiseVisitor(ast.NodeVisitor):
         self.scope.pop()
         if is_class:
             self.classes.pop()
-
-    def visit_ClassDef(self, node: ast.ClassDef) -> None:
-        self._scoped(node, node.name, True)
-
-    def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
-        self._scoped(node, node.name, False)
-
-    def visit_AsyncFunctionDef(self, node: ast.AsyncFunctionDef) -> None:
-        self._scoped(node, node.name, False)
-
-    def visit_If(self, node: ast.If) -> None:
-        self.visit(node.test)
-        self.conds.append((node.test, False))
-        for stmt in node.body:
-            self.visit(stmt)
-        self.conds[-1] = (node.test, True)
-        for stmt in node.orelse:
-            self.visit(stmt)
-        self.conds.pop()
 
     def _conditions(self) -> list[str]:
         return [f"not ({ast.unparse(t)})" if neg else ast.unparse(t) for t, neg in self.conds]

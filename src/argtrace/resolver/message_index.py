@@ -27,7 +27,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from argtrace.resolver.ast_index import ENV_NAME, ENV_READ_FUNCS
+from argtrace.resolver.ast_index import ENV_NAME, ENV_READ_FUNCS, BranchVisitor
 
 Part = str | list[str] | dict[str, Any]  # literal | [placeholder source] | {"o": [parts]}
 
@@ -273,7 +273,7 @@ class _Scope:
         self.messages: dict[str, list[tuple[list[Part], tuple[str, ...]]]] = {}
 
 
-class _Visitor(ast.NodeVisitor):
+class _Visitor(BranchVisitor):
     def __init__(self, file: str) -> None:
         self.file = file
         self.scope_names: list[str] = []
@@ -284,7 +284,7 @@ class _Visitor(ast.NodeVisitor):
         self.class_attrs: list[dict[str, set[str]]] = []  # per enclosing class: self.X -> chains
 
     # ---- scopes
-    def _walk_scope(self, node: ast.AST, name: str, is_class: bool) -> None:
+    def _scoped(self, node: ast.AST, name: str, is_class: bool) -> None:
         saved = (self.conds, self.scope)
         self.scope_names.append(name)
         self.conds = []
@@ -302,29 +302,10 @@ class _Visitor(ast.NodeVisitor):
         self.scope_names.pop()
         self.conds, self.scope = saved
 
-    def visit_ClassDef(self, node: ast.ClassDef) -> None:
-        self._walk_scope(node, node.name, True)
-
-    def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
-        self._walk_scope(node, node.name, False)
-
-    def visit_AsyncFunctionDef(self, node: ast.AsyncFunctionDef) -> None:
-        self._walk_scope(node, node.name, False)
-
     def visit_Lambda(self, node: ast.Lambda) -> None:
         return
 
-    # ---- conditions
-    def visit_If(self, node: ast.If) -> None:
-        self.visit(node.test)
-        self.conds.append((node.test, False))
-        for stmt in node.body:
-            self.visit(stmt)
-        self.conds[-1] = (node.test, True)
-        for stmt in node.orelse:
-            self.visit(stmt)
-        self.conds.pop()
-
+    # ---- conditions (``if``: BranchVisitor)
     def visit_ExceptHandler(self, node: ast.ExceptHandler) -> None:
         self.conds.append((f"except {ast.unparse(node.type)}" if node.type else "except", False))
         for stmt in node.body:

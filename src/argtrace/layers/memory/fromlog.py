@@ -254,24 +254,8 @@ def compare(log: LogMemory, section: dict[str, Any], page_size: int = 1) -> list
 
     kv_per_token = section.get("kv_bytes_per_token")
     if log.target_kv is not None and kv_per_token:
-        kv = log.target_kv
-        slots = kv.tokens + page_size
-        if kv.kv_gb is not None:
-            predicted = gb2(slots * kv_per_token)
-            row(
-                "KV size GB (#tokens from log)",
-                predicted,
-                kv.kv_gb,
-                abs(predicted - kv.kv_gb) <= 0.011,
-                kv.line,
-            )
-        else:
-            k = section.get("kv_k_bytes_per_token") or kv_per_token // 2
-            v = kv_per_token - k
-            pk, pv = gb2(slots * k), gb2(slots * v)
-            ok = abs(pk - (kv.k_gb or 0)) <= 0.011 and abs(pv - (kv.v_gb or 0)) <= 0.011
-            row("K size GB (#tokens from log)", pk, kv.k_gb, ok, kv.line)
-            row("V size GB (#tokens from log)", pv, kv.v_gb, ok, kv.line)
+        k = section.get("kv_k_bytes_per_token") or kv_per_token // 2
+        _kv_rows("", log.target_kv, log.target_kv.tokens + page_size, kv_per_token, k, row)
     _draft_kv_rows(log, section, page_size, row)
     conv = section.get("mamba_conv_bytes_per_slot")
     ssm = section.get("mamba_ssm_bytes_per_slot")
@@ -317,28 +301,17 @@ def compare(log: LogMemory, section: dict[str, Any], page_size: int = 1) -> list
             "GPU KV cache size (tokens, from the log's available memory)",
             log.lines.get("vllm_tokens"),
         )
-    if log.vllm_weights_gib is not None and section.get("weights_estimated_bytes"):
-        predicted_w = round(section["weights_estimated_bytes"] / (1 << 30), 2)
-        ok = abs(predicted_w - log.vllm_weights_gib) <= 0.10 * max(log.vllm_weights_gib, 0.01)
-        row(
-            "weights GiB (estimate vs Model loading took)",
-            predicted_w,
-            log.vllm_weights_gib,
-            ok,
-            log.lines.get("vllm_loaded"),
-        )
-    if log.weights_gb is not None and section.get("weights_estimated_bytes"):
+    def weights(name: str, logged: float | None, line: int | None) -> None:
+        if logged is None or not section.get("weights_estimated_bytes"):
+            return
         predicted_w = round(section["weights_estimated_bytes"] / (1 << 30), 2)
         # 10 %: loading also allocates a little beyond the tensors (measured +1 % and +5 % in the fixtures);
         # a config that is not the served checkpoint (bf16 vs fp8/int4) is off by 40 % or more.
-        ok = abs(predicted_w - log.weights_gb) <= 0.10 * max(log.weights_gb, 0.01)
-        row(
-            "weights GB (estimate vs Load weight end)",
-            predicted_w,
-            log.weights_gb,
-            ok,
-            log.lines.get("load_end"),
-        )
+        row(name, predicted_w, logged, abs(predicted_w - logged) <= 0.10 * max(logged, 0.01), line)
+
+    loaded, load_end = log.lines.get("vllm_loaded"), log.lines.get("load_end")
+    weights("weights GiB (estimate vs Model loading took)", log.vllm_weights_gib, loaded)
+    weights("weights GB (estimate vs Load weight end)", log.weights_gb, load_end)
     return rows
 
 
@@ -355,23 +328,23 @@ def _draft_kv_rows(log: LogMemory, section: dict[str, Any], page_size: int, row:
     if draft is None or not draft_bytes or not planned or not kv_per_token:
         return
     per_token = int(draft_bytes) // (int(planned) + page_size)
-    slots = draft.tokens + page_size
-    if draft.kv_gb is not None:
-        predicted = gb2(slots * per_token)
-        row(
-            "draft KV size GB (#tokens from log)",
-            predicted,
-            draft.kv_gb,
-            abs(predicted - draft.kv_gb) <= 0.011,
-            draft.line,
-        )
-        return
     # K and V split as in the target's pool (the draft reuses the target's attention geometry).
     k = per_token * int(section.get("kv_k_bytes_per_token") or kv_per_token // 2) // int(kv_per_token)
+    _kv_rows("draft ", draft, draft.tokens + page_size, per_token, k, row)
+
+
+def _kv_rows(worker: str, kv: KvLine, slots: int, per_token: int, k: int, row: Any) -> None:
+    """A KV pool's sizes re-made from the log's own ``#tokens`` (``slots``: tokens + page_size) and compared
+    as the log prints them: one KV size, or K (``k`` bytes a token) and V apart."""
+    if kv.kv_gb is not None:
+        predicted = gb2(slots * per_token)
+        ok = abs(predicted - kv.kv_gb) <= 0.011
+        row(f"{worker}KV size GB (#tokens from log)", predicted, kv.kv_gb, ok, kv.line)
+        return
     pk, pv = gb2(slots * k), gb2(slots * (per_token - k))
-    ok = abs(pk - (draft.k_gb or 0)) <= 0.011 and abs(pv - (draft.v_gb or 0)) <= 0.011
-    row("draft K size GB (#tokens from log)", pk, draft.k_gb, ok, draft.line)
-    row("draft V size GB (#tokens from log)", pv, draft.v_gb, ok, draft.line)
+    ok = abs(pk - (kv.k_gb or 0)) <= 0.011 and abs(pv - (kv.v_gb or 0)) <= 0.011
+    row(f"{worker}K size GB (#tokens from log)", pk, kv.k_gb, ok, kv.line)
+    row(f"{worker}V size GB (#tokens from log)", pv, kv.v_gb, ok, kv.line)
 
 
 # --- vLLM's own start-up lines (vllm 0.10-0.33: gpu_worker.py, kv_cache_utils.py, kv_cache_planning.py) ---

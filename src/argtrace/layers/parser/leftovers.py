@@ -16,7 +16,7 @@ from argtrace.layers.parser.context import (
 )
 from argtrace.layers.parser.recording import Event
 from argtrace.layers.parser.releases import _dest_guess, _equivalents, _nearest, _replacement
-from argtrace.model import Observation
+from argtrace.model import Observation, Word
 from argtrace.redact import mask
 
 
@@ -252,6 +252,7 @@ def unknown_flag(ctx: ParseContext, idx: int, value_idxs: list[int]) -> None:
         vt = ctx.tok(v)
         value_words.append((v, vt.text if vt is not None else None))
     src_tokens = [idx] if not value_idxs else value_idxs
+    words: list[tuple[Word, str | None]] = []  # each value word, its value (after `=` in `--flag=v`)
     for t in src_tokens:
         word = _word(ctx.server, ctx.tok(t))
         if word is None:
@@ -259,6 +260,8 @@ def unknown_flag(ctx: ParseContext, idx: int, value_idxs: list[int]) -> None:
         value = word.text
         if t == idx and "=" in (word.text or ""):
             value = (word.text or "").split("=", 1)[1]
+        words.append((word, value))
+    for word, value in words:
         obs.append(
             Observation(
                 "shell",
@@ -269,13 +272,7 @@ def unknown_flag(ctx: ParseContext, idx: int, value_idxs: list[int]) -> None:
                 detail={"expansion": word.origin.expansion},
             )
         )
-    for t in src_tokens:
-        word = _word(ctx.server, ctx.tok(t))
-        if word is None:
-            continue
-        value = word.text
-        if t == idx and "=" in (word.text or ""):
-            value = (word.text or "").split("=", 1)[1]
+    for word, value in words:
         obs.append(
             Observation(
                 "process",

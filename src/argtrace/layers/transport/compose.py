@@ -136,15 +136,16 @@ def _compose(
         if files:
             hop["env_files"] = [f.hop() for f in files]
         result.hops.append(hop)
+        assumed = None
         if command:
-            _entrypoint_findings(at, image, entrypoint, command, result, how="`command:`")
+            assumed = _entrypoint_findings(at, image, entrypoint, command, result, how="`command:`")
             if _seq(_get(svc, "command")) is not None:
                 _exec_form_findings(at, command, result, how=f"service {name}'s `command:` list", final=final)
         before = len(result.servers)
         _container_servers(
             at, final, *_image_path(svc_env, origins, at, image), f"compose service {name}", result
         )
-        _tag_image(result, before, image)
+        _tag_image(result, before, image, assumed)
         gpus = compose_gpus(svc)
         if gpus is not None:
             result.servers[before:] = [

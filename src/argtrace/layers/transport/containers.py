@@ -19,7 +19,7 @@ from argtrace.layers.transport.context import TransportResult, _Context
 from argtrace.layers.transport.envfiles import _ABSENT, EnvFile, parse_docker_env_file, read_env_file
 from argtrace.layers.transport.shells import _shell_c
 from argtrace.layers.transport.words import _SHELLS, _basename, _show, _show_argv, split_like_shlex
-from argtrace.model import EnvValue, Evidence, Origin, ServerCommand, Word
+from argtrace.model import AssumedEntrypoint, EnvValue, Evidence, Origin, ServerCommand, Word
 
 if TYPE_CHECKING:
     from argtrace.layers.shell import ScriptSource
@@ -149,23 +149,25 @@ def _entrypoint_findings(
     result: TransportResult,
     *,
     how: str,
-) -> None:
+) -> AssumedEntrypoint | None:
+    """TP040/TP044/TP010 for a container's entrypoint; the entrypoint TP044 assumed, for its servers."""
     from argtrace.layers.transport.images import image_entry
     from argtrace.rules import transport as R
 
     image_ep = image_entrypoint(image)
     entry = image_entry(image)
+    assumed = None
     if entrypoint is None and command:
-        _image_basis_findings(at, image, image_ep, entry, result)
+        assumed = _image_basis_findings(at, image, image_ep, entry, result)
     if entrypoint is None and command and command[0].startswith("-") and (
         image_ep == () or (entry is not None and entry.exec_wrapper)
     ):
         _flag_as_program(at, image, image_ep, command, result, how=how)
-        return
+        return assumed
     if entry is not None and entry.exec_wrapper:
-        return  # NVIDIA's entrypoint runs the command it is given: naming the launcher is right
+        return assumed  # NVIDIA's entrypoint runs the command it is given: naming the launcher is right
     if entrypoint is not None or not image_ep or not command:
-        return
+        return assumed
     first = _basename(command[0])
     repeats = list(command[: len(image_ep)]) == list(image_ep) or command[0] == image_ep[-1]
     # a shell too (`bash -c "vllm serve ..."`): appended to the image's launcher it is an argument
@@ -182,6 +184,7 @@ def _entrypoint_findings(
                 evidence=[Evidence("transport", at, _show_argv(command))],
             )
         )
+    return assumed
 
 
 def _flag_as_program(
@@ -212,13 +215,14 @@ def _flag_as_program(
 
 def _image_basis_findings(
     at: str, image: str, image_ep: Sequence[str] | None, entry: Any, result: TransportResult
-) -> None:
-    """TP040 once per image whose entrypoint is unknown; TP044 when it is assumed for this tag."""
+) -> AssumedEntrypoint | None:
+    """TP040 once per image whose entrypoint is unknown; TP044 when it is assumed for this tag (and the
+    assumption, which the container's servers carry for the verdicts)."""
     from argtrace.rules.wrappers import TP040, TP044
 
     said = {f.message.split("`")[1] for f in result.findings if f.code in ("TP040", "TP044")}
     if image in said:
-        return
+        return None
     if image_ep is None:
         result.findings.append(
             TP040.finding(
@@ -228,11 +232,12 @@ def _image_basis_findings(
             )
         )
     elif entry is not None and "other builds have" in entry.basis:
+        shown = _show_argv(entry.entrypoint)
         result.findings.append(
-            TP044.finding(
-                f"`{image}`: entrypoint `{_show_argv(entry.entrypoint)}` assumed from {entry.basis}", at=at
-            )
+            TP044.finding(f"`{image}`: entrypoint `{shown}` assumed from {entry.basis}", at=at)
         )
+        return AssumedEntrypoint(at, image, shown)
+    return None
 
 
 def _exec_form_findings(
@@ -313,10 +318,15 @@ def _image_path(
     return out, why
 
 
-def _tag_image(result: TransportResult, before: int, image: str | None) -> None:
-    """The servers a container added since ``before`` run in ``image`` (its tag names the release)."""
+def _tag_image(
+    result: TransportResult, before: int, image: str | None, assumed: AssumedEntrypoint | None = None
+) -> None:
+    """The servers a container added since ``before`` run in ``image`` (its tag names the release), with
+    the entrypoint assumed for it (TP044), if any."""
     if image:
         result.servers[before:] = [replace(s, image=image) for s in result.servers[before:]]
+    if assumed is not None:
+        result.servers[before:] = [replace(s, assumed_entrypoint=assumed) for s in result.servers[before:]]
 
 
 def _container_servers(
@@ -404,12 +414,12 @@ def _docker(
     if files:
         hop["env_files"] = [f.hop() for f in files]
     result.hops.append(hop)
-    _entrypoint_findings(
+    assumed = _entrypoint_findings(
         at, run.image, run.entrypoint, run.args, result, how="the command after the image name"
     )
     before = len(result.servers)
     _container_servers(at, final, *_image_path(env, origins, at, run.image), "docker run", result)
-    _tag_image(result, before, run.image)
+    _tag_image(result, before, run.image, assumed)
     from argtrace.layers.transport.images import docker_gpus
 
     count = docker_gpus(run.gpus, env)

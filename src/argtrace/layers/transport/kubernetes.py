@@ -148,8 +148,9 @@ def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: 
                 "argv": final,
             }
         )
+        assumed = None
         if command is None and args:
-            _entrypoint_findings(at, image, None, args, result, how="`args:`")
+            assumed = _entrypoint_findings(at, image, None, args, result, how="`args:`")
         _exec_form_findings(
             at,
             [_without_cluster_refs(w, cluster_ref) for w in (*(command or []), *(args or []))],
@@ -166,7 +167,7 @@ def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: 
         before = len(result.servers)
         where = f"kubernetes pod {pod.placement.pod} container {name}" if pod.placement.pod else None
         _container_servers(at, final, *container_env, where or f"kubernetes container {name}", result)
-        _tag_image(result, before, image)
+        _tag_image(result, before, image, assumed)
         gpus, gpus_at = container_gpus(node, label)
         placement = replace(pod.placement, gpus=gpus, gpus_at=gpus_at) if gpus is not None else pod.placement
         result.hops[-1]["placement"] = {k: v for k, v in asdict(placement).items() if v is not None}
