@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-import argtrace.layers  # noqa: F401  (lends the log reader to the host seam, as importing any layer does)
+from argtrace.layers.hostlog import log_reader
 from argtrace.model import UsageError
 from argtrace.remote.host import Host, HostError, LocalHost, current_host, use_host
 from argtrace.remote.ssh import REMOTE_COMMAND, RemoteHost, TransportError, parse_target, ssh_argv
@@ -243,8 +243,8 @@ def test_remote_log_scan_ships_only_the_kept_lines(remote: RemoteHost, tmp_path:
         for _ in range(20):
             fh.write(boring * 10_000)
         fh.write(b"ValueError: Speculative decoding ... --mamba-scheduler-strategy no_buffer\n")
-    scan = remote.scan_log(str(log))
-    local = LocalHost().scan_log(str(log))
+    scan = remote.scan_log(str(log), log_reader())
+    local = LocalHost().scan_log(str(log), log_reader())
     assert [(line.number, line.text) for line in scan.lines] == [
         (line.number, line.text) for line in local.lines
     ]
@@ -252,29 +252,23 @@ def test_remote_log_scan_ships_only_the_kept_lines(remote: RemoteHost, tmp_path:
     assert any("no_buffer" in line.text for line in scan.lines)
 
 
-def test_the_layers_lend_the_log_reader_to_the_host_seam(tmp_path: Path) -> None:
-    """``remote`` imports no layer: the layers package lends it the log reader when imported (and the
-    reader's own modules load only at the first log read)."""
+def test_the_log_layer_hands_the_host_seam_its_reader(tmp_path: Path) -> None:
+    """``remote`` imports no layer and keeps no reader: ``Host.scan_log`` reads with the reader it is handed
+    (``layers/hostlog.py``), whose modules load only when a log is read."""
     log = tmp_path / "server.log"
     log.write_bytes(b"[2026-01-01 00:00:00] server_args=ServerArgs(model_path='/m', port=30000)\nboring\n")
     code = (
         "import sys\n"
-        "from argtrace.remote.host import HostError, LocalHost\n"
-        "try:\n"
-        f"    LocalHost().scan_log({str(log)!r})\n"
-        "except HostError as exc:\n"
-        "    print(exc.kind, exc)\n"
-        "import argtrace.layers\n"
+        "from argtrace.remote.host import LocalHost\n"
+        "from argtrace.layers.hostlog import log_reader\n"
         "print('argtrace.layers.log.reader' in sys.modules)\n"
-        f"scan = LocalHost().scan_log({str(log)!r})\n"
+        f"scan = LocalHost().scan_log({str(log)!r}, log_reader())\n"
         "print(scan.total_lines, [line.number for line in scan.lines])\n"
-        "from argtrace.remote.logseam import log_reader\n"
         "print([m.__name__ for m in log_reader().modules])\n"
     )
     env = dict(os.environ, PYTHONPATH=str(REPO / "src"))
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
     assert done.stdout.splitlines() == [
-        "unsupported no log reader: the log layer is not loaded",
         "False",
         "2 [1]",
         "['argtrace.layers.log.lines', 'argtrace.layers.log.prefilter', 'argtrace.layers.log.reader']",

@@ -85,6 +85,7 @@ def test_remote_log_is_filtered_on_a_node_without_argtrace(
     sshd: SshServer, tmp_path: Path, boring_lines: int
 ) -> None:
     """The reader and its grep prefilter travel to the node and run there; only kept lines come back."""
+    from argtrace.layers.hostlog import log_reader
     from argtrace.remote.ssh import RemoteHost, parse_target
 
     log = tmp_path / "big server.log"
@@ -92,7 +93,7 @@ def test_remote_log_is_filtered_on_a_node_without_argtrace(
     size = log.stat().st_size
     host = RemoteHost(parse_target(f"127.0.0.1:{sshd.bare_port}"), sshd.ssh_options())
     try:
-        scan = host.scan_log(str(log), "big server.log")
+        scan = host.scan_log(str(log), log_reader(), "big server.log")
         received = host.bytes_received
     finally:
         host.close()
@@ -443,7 +444,7 @@ def test_remote_bash_n_runs_on_the_node(
         raise OSError("no bash here")
 
     # from here on bash cannot run on this machine: a syntax finding can only come from the node
-    stub = types.SimpleNamespace(**{**vars(real), "run": no_local_bash})
+    stub = types.SimpleNamespace(**{**vars(real), "run": no_local_bash, "Popen": no_local_bash})
     monkeypatch.setattr(syntax, "subprocess", stub)
     remote = run_cli([*_at_node(sshd), *argv])
     without = run_cli(argv)

@@ -1,9 +1,9 @@
-"""The log layer's reader, lent to the host seam so a log is read where it lies (``argtrace --host``).
+"""The log layer's reader, handed to the host seam so a log is read where it lies (``argtrace --host``).
 
 This module owns what ``remote`` needs of the log layer and may not import itself (it sits below the
 layers): the local scan, the source modules the node's collector loads, and the rebuilding of the ``Scan``
-from the plain data the node sends back. ``argtrace/layers/__init__.py`` lends :func:`log_reader` to
-:mod:`argtrace.remote.logseam`; the reader's modules are imported only when the first log is read.
+from the plain data the node sends back. ``layers/log/layer.py`` passes :func:`log_reader` to
+``Host.scan_log``; the reader's modules are imported only when a log is read.
 """
 
 from __future__ import annotations

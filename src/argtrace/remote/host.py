@@ -11,7 +11,7 @@ Every argtrace command reads its inputs through a :class:`Host` instead of ``ope
     syntax = host.run_bash_n(data)           # bash -n where the script will run
     procs = host.processes(match=["sglang", "vllm"])
     resp = host.http_get("http://127.0.0.1:30000/server_info")
-    scan = host.scan_log("/workspace/logs/server.log")   # filtered where the log lies
+    scan = host.scan_log("/workspace/logs/server.log", log_reader())   # filtered where the log lies
 
 ``current_host()`` is the local machine unless the CLI entered :func:`use_host` with a
 :class:`~argtrace.remote.ssh.RemoteHost`. Both run the very same functions (``collector.py``): locally
@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from argtrace.model import UsageError
-from argtrace.remote.logseam import LogReader, log_reader
+from argtrace.remote.logseam import LogReader
 
 
 class HostError(UsageError):
@@ -330,10 +330,9 @@ class Host:
 
     # ------------------------------------------------------------------------------------------ logs
 
-    def scan_log(self, path: str, label: str | None = None) -> Any:
-        """The log layer's streaming scan (``layers/log/reader.py``, lent through ``logseam.py``), run where
-        the log lies: its ``Scan``."""
-        reader = lent_log_reader()
+    def scan_log(self, path: str, reader: LogReader, label: str | None = None) -> Any:
+        """The log layer's streaming scan (``reader``, ``layers/hostlog.py``), run where the log lies: its
+        ``Scan``."""
         try:
             return reader.scan(Path(path), label or path)
         except OSError as exc:
@@ -352,14 +351,6 @@ def _host_info(label: str, raw: Mapping[str, Any]) -> HostInfo:
         executable=raw.get("executable") or "",
         env=dict(raw.get("env") or {}),
     )
-
-
-def lent_log_reader() -> LogReader:
-    """The log reader the layers lent (``logseam.py``), or :class:`HostError` when no layer is loaded."""
-    reader = log_reader()
-    if reader is None:
-        raise HostError("unsupported", "no log reader: the log layer is not loaded")
-    return reader
 
 
 class LocalHost(Host):

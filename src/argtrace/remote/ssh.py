@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from argtrace.remote.host import Host, HostError, lent_log_reader, unwrap
+from argtrace.remote.host import Host, HostError, unwrap
+from argtrace.remote.logseam import LogReader
 
 # The node's login shell runs this; it names no user input. It reads a length line, then that many bytes of
 # program, and executes it; the program then keeps reading requests from the same stdin.
@@ -325,10 +326,9 @@ class RemoteHost(Host):
     def describe(self, path: str) -> str:
         return f"{self.label}:{path}"
 
-    def scan_log(self, path: str, label: str | None = None) -> Any:
-        """Filter the log on the node with the log layer's own reader (its modules, lent through
-        ``logseam.py``, loaded into the node's collector once); only kept lines travel."""
-        reader = lent_log_reader()
+    def scan_log(self, path: str, reader: LogReader, label: str | None = None) -> Any:
+        """Filter the log on the node with the log layer's own reader (``reader``: its modules, loaded into
+        the node's collector once); only kept lines travel."""
         for module in reader.modules:
             if module.__name__ not in self._loaded:
                 self.call("load_module", name=module.__name__, source=Path(str(module.__file__)).read_text())

@@ -221,6 +221,7 @@ def analyze_log(
 def read_log(path: Path | str, label: str) -> tuple[Scan, datetime]:
     """The log's kept lines and its modification time, read where the log lies (``argtrace --host``: on the
     node, whose collector runs this reader and sends back only the kept lines)."""
+    from argtrace.layers.hostlog import log_reader
     from argtrace.model import UsageError
     from argtrace.remote.host import HostError, current_host
     from argtrace.remote.ssh import TransportError
@@ -228,7 +229,7 @@ def read_log(path: Path | str, label: str) -> tuple[Scan, datetime]:
     host = current_host()
     text = str(path)
     try:
-        scan = host.scan_log(text, label)
+        scan = host.scan_log(text, log_reader(), label)
         st = host.stat(text)
     except TransportError:
         raise
