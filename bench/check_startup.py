@@ -2,10 +2,15 @@
 """`argtrace check --format json` on the shipped example, against `python -c pass` and `shellcheck`.
 
 Runs the commands interleaved, N rounds, in one process tree, and prints ratios of medians: the machines
-are noisy, so only side-by-side ratios mean anything. Targets (issue 18): check <= 10x `python -c pass`
-(aim 5x), `--version` and `--help` <= 1.5x. The console script is timed as a user runs it; its own
-`import re` (pip's wrapper) is timed too, as the floor no console-script command goes below. `--help` is
-timed with stdout not a terminal (80 columns: the width the static help text is generated for).
+are noisy, so only side-by-side ratios mean anything. Two measures: wall time, and the CPU time (user +
+system) of the child and of the processes it waited for (shellcheck, ``bash -n``), which a loaded machine
+disturbs far less. ``--compare SRC`` also times the argtrace commands with another checkout's ``src``
+first on the path (the code before a change, e.g. from ``git archive``), in the same rounds.
+
+Targets (issue 18): check <= 10x `python -c pass` (aim 5x), `--version` and `--help` <= 1.5x. The console
+script is timed as a user runs it; its own `import re` (pip's wrapper) is timed too, as the floor no
+console-script command goes below. `--help` is timed with stdout not a terminal (80 columns: the width
+the static help text is generated for).
 """
 
 from __future__ import annotations
@@ -27,15 +32,22 @@ EXAMPLE = ROOT / "examples" / "launch_mtp.sh"
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
-def timed(cmd: list[str]) -> float:
+def timed(cmd: list[str], env: dict[str, str] = ENV) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of the child and of its waited-for children)."""
     start = time.perf_counter()
-    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, env=ENV)
-    return time.perf_counter() - start
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    _, _, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    proc.returncode = 0  # reaped by wait4 above
+    return wall, usage.ru_utime + usage.ru_stime
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument(
+        "--compare", metavar="SRC", help="also time the argtrace commands with this src directory first"
+    )
     args = parser.parse_args()
     shellcheck = shutil.which("shellcheck")
     # The console script as a user runs it (pip's wrapper: `import re` and `from argtrace.cli import main`),
@@ -61,22 +73,33 @@ def main() -> int:
     }
     if shellcheck:
         commands["shellcheck"] = [shellcheck, str(EXAMPLE)]
-    samples: dict[str, list[float]] = {name: [] for name in commands}
-    for cmd in commands.values():  # warm caches once
-        timed(cmd)
-    for _ in range(args.rounds):
+    runs: dict[str, tuple[list[str], dict[str, str]]] = {name: (cmd, ENV) for name, cmd in commands.items()}
+    if args.compare:
+        other = {**ENV, "PYTHONPATH": str(Path(args.compare).resolve())}
         for name, cmd in commands.items():
-            samples[name].append(timed(cmd))
-    base = statistics.median(samples["python -c pass"])
-    print(f"{'command':<48} {'median ms':>10} {'x python -c pass':>17}")
-    for name, values in samples.items():
-        median = statistics.median(values)
-        print(f"{name:<48} {median * 1000:>10.1f} {median / base:>17.2f}")
+            if name.startswith("argtrace"):
+                runs[f"{name} [compare]"] = (cmd, other)
+    wall: dict[str, list[float]] = {name: [] for name in runs}
+    cpu: dict[str, list[float]] = {name: [] for name in runs}
+    for cmd, env in runs.values():  # warm caches once (and write the bytecode)
+        timed(cmd, env)
+    for _ in range(args.rounds):
+        for name, (cmd, env) in runs.items():
+            w, c = timed(cmd, env)
+            wall[name].append(w)
+            cpu[name].append(c)
+    base_wall = statistics.median(wall["python -c pass"])
+    base_cpu = statistics.median(cpu["python -c pass"])
+    print(f"{args.rounds} rounds; ratios are to `python -c pass` in the same rounds")
+    print(f"{'command':<58} {'wall ms':>8} {'x':>6} {'CPU ms':>8} {'x':>6}")
+    for name in runs:
+        w, c = statistics.median(wall[name]), statistics.median(cpu[name])
+        print(f"{name:<58} {w * 1000:>8.1f} {w / base_wall:>6.2f} {c * 1000:>8.1f} {c / base_cpu:>6.2f}")
     if shellcheck:
-        ratio = statistics.median(samples["argtrace check --format json"]) / statistics.median(
-            samples["shellcheck"]
+        ratio = statistics.median(wall["argtrace check --format json"]) / statistics.median(
+            wall["shellcheck"]
         )
-        print(f"argtrace check / shellcheck: {ratio:.2f}x")
+        print(f"argtrace check / shellcheck (wall): {ratio:.2f}x")
     return 0
 
 
