@@ -48,17 +48,32 @@ def main() -> int:
     parser.add_argument(
         "--compare", metavar="SRC", help="also time the argtrace commands with this src directory first"
     )
+    parser.add_argument(
+        "--no-pth",
+        action="store_true",
+        help="run every interpreter without the site-packages' .pth files' code (python -S, then the "
+        "site-packages directories put on sys.path): what an interpreter without this machine's "
+        "start-up hooks does",
+    )
     args = parser.parse_args()
     shellcheck = shutil.which("shellcheck")
     # The console script as a user runs it (pip's wrapper: `import re` and `from argtrace.cli import main`),
     # not `python -m argtrace`; PYTHONPATH (if set) picks the checkout's source.
     script = Path(sys.executable).with_name("argtrace")
     argtrace = [str(script)] if script.exists() else [sys.executable, "-m", "argtrace"]
+    python = [sys.executable]
+    if args.no_pth:
+        # A .pth file's `import` line runs at every interpreter start (a sandbox's certifi hook here costs
+        # two thirds of `python -c pass`): it inflates the baseline and hides argtrace's own imports.
+        prelude = "import site, sys; sys.path.extend(site.getsitepackages()); "
+        python = [sys.executable, "-S", "-c", prelude + "exec(sys.argv.pop(1))"]
+        wrapper = "import re; from argtrace.cli import main; sys.argv[0] = 'argtrace'; sys.exit(main())"
+        argtrace = [sys.executable, "-S", "-c", prelude + wrapper]
     example = [str(EXAMPLE), "0", "30000"]
     commands = {
-        "python -c pass": [sys.executable, "-c", "pass"],
+        "python -c pass": [*python, "pass"] if args.no_pth else [*python, "-c", "pass"],
         # the floor of any console-script command: pip's wrapper itself runs `import re` before argtrace
-        "python -c 'import re'": [sys.executable, "-c", "import re"],
+        "python -c 'import re'": [*python, "import re"] if args.no_pth else [*python, "-c", "import re"],
         "argtrace check --format json": [*argtrace, "check", "--format", "json", *example],
         "argtrace check --format json --no-shellcheck": [
             *argtrace,
@@ -90,7 +105,8 @@ def main() -> int:
             cpu[name].append(c)
     base_wall = statistics.median(wall["python -c pass"])
     base_cpu = statistics.median(cpu["python -c pass"])
-    print(f"{args.rounds} rounds; ratios are to `python -c pass` in the same rounds")
+    what = " (no .pth code: python -S, site-packages on sys.path)" if args.no_pth else ""
+    print(f"{args.rounds} rounds{what}; ratios are to `python -c pass` in the same rounds")
     print(f"{'command':<58} {'wall ms':>8} {'x':>6} {'CPU ms':>8} {'x':>6}")
     for name in runs:
         w, c = statistics.median(wall[name]), statistics.median(cpu[name])
