@@ -53,7 +53,7 @@ def main() -> int:
         action="store_true",
         help="run every interpreter without the site-packages' .pth files' code (python -S, then the "
         "site-packages directories put on sys.path): what an interpreter without this machine's "
-        "start-up hooks does",
+        "start-up hooks does; an editable install's path is a .pth too, so set PYTHONPATH=src",
     )
     args = parser.parse_args()
     shellcheck = shutil.which("shellcheck")
@@ -96,8 +96,10 @@ def main() -> int:
                 runs[f"{name} [compare]"] = (cmd, other)
     wall: dict[str, list[float]] = {name: [] for name in runs}
     cpu: dict[str, list[float]] = {name: [] for name in runs}
-    for cmd, env in runs.values():  # warm caches once (and write the bytecode)
-        timed(cmd, env)
+    for name, (cmd, env) in runs.items():  # warm caches once (and write the bytecode)
+        done = subprocess.run(cmd, capture_output=True, text=True, check=False, env=env)
+        if name.startswith("argtrace") and not done.stdout:  # timing a failure would mean nothing
+            raise SystemExit(f"{name}: printed nothing ({done.stderr.strip()[-300:]})")
     for _ in range(args.rounds):
         for name, (cmd, env) in runs.items():
             w, c = timed(cmd, env)
