@@ -3,6 +3,7 @@ built, never on time (bench/check_startup.py measures the time)."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import subprocess
@@ -197,17 +198,32 @@ def test_the_carriers_names_are_still_exported_by_the_transport_package() -> Non
     assert transport.parse_docker_run is parse_docker_run
     assert transport.manifest_kind is manifest_kind
     assert sorted(set(transport.__all__) - set(dir(transport)) - set(transport._LAZY)) == []
+    for name in transport._LAZY:  # each lazy name is found in the module it names
+        assert getattr(transport, name) is getattr(
+            importlib.import_module(f"argtrace.layers.transport.{transport._LAZY[name]}"), name
+        )
     with pytest.raises(AttributeError, match="has no attribute 'no_such_name'"):
         transport.no_such_name  # noqa: B018
 
 
-def test_main_restores_the_collector_thresholds() -> None:
+def test_a_command_runs_with_a_young_generation_threshold_of_100000_and_main_restores_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     import gc
 
-    from argtrace.cli import main
+    import argtrace.cli as cli
 
+    during: list[tuple[int, int, int]] = []
+    real = cli._run_main
+
+    def recording(words: list[str]) -> int:
+        during.append(gc.get_threshold())
+        return real(words)
+
+    monkeypatch.setattr(cli, "_run_main", recording)
     before = gc.get_threshold()
-    assert main(["--host", "node1", "--version"]) == 0
+    assert cli.main(["--host", "node1", "--version"]) == 0
+    assert during == [(100_000, *before[1:])]
     assert gc.get_threshold() == before
 
 
