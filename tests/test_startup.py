@@ -227,6 +227,21 @@ def test_a_command_runs_with_a_young_generation_threshold_of_100000_and_main_res
     assert gc.get_threshold() == before
 
 
+def test_the_console_script_leaves_every_object_frozen_for_the_interpreters_shutdown() -> None:
+    # main() without argv is the console script (and python -m argtrace): the process ends right after,
+    # so the objects left are frozen (its shutdown's full collections skip them) and the threshold stays.
+    code = (
+        "import gc, sys\n"
+        "from argtrace.cli import main\n"
+        "sys.argv = ['argtrace', '--host', 'node1', '--version']\n"
+        "status = main()\n"
+        "print(status, gc.get_freeze_count() > 1000, gc.get_threshold()[0])\n"
+    )
+    env = dict(os.environ, PYTHONPATH=SRC)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    assert done.stdout.splitlines() == ["argtrace 0.1.0", "0 True 100000"]
+
+
 def test_a_flag_a_newer_release_removed_still_reads_the_newer_schemas() -> None:
     # The index answers "every newer release knows it"; a flag one of them dropped loads them for the fix.
     result = run_cli(
