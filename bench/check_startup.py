@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -54,6 +55,12 @@ def main() -> int:
         help="run every interpreter without the site-packages' .pth files' code (python -S, then the "
         "site-packages directories put on sys.path): what an interpreter without this machine's "
         "start-up hooks does; an editable install's path is a .pth too, so set PYTHONPATH=src",
+    )
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="also count each Python command's instructions once under valgrind's callgrind (the process "
+        "itself, not bash -n or shellcheck): exact and the same on a loaded machine",
     )
     args = parser.parse_args()
     shellcheck = shutil.which("shellcheck")
@@ -118,7 +125,31 @@ def main() -> int:
             wall["shellcheck"]
         )
         print(f"argtrace check / shellcheck (wall): {ratio:.2f}x")
+    if args.instructions:
+        counted = {name: instructions(cmd, env) for name, (cmd, env) in runs.items() if name != "shellcheck"}
+        print(f"{'command':<58} {'instructions':>14} {'x':>6}")
+        for name, count in counted.items():
+            print(f"{name:<58} {count:>14,} {count / counted['python -c pass']:>6.2f}")
     return 0
+
+
+def instructions(cmd: list[str], env: dict[str, str]) -> int:
+    """The instructions the command's own process executes (valgrind --tool=callgrind, children not
+    followed)."""
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        raise SystemExit("--instructions needs valgrind")
+    done = subprocess.run(
+        [valgrind, "--tool=callgrind", "--callgrind-out-file=/dev/null", *cmd],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=env,
+    )
+    match = re.search(r"Collected : (\d+)", done.stderr)
+    if match is None:
+        raise SystemExit(f"callgrind counted nothing for {cmd}: {done.stderr[-300:]}")
+    return int(match.group(1))
 
 
 if __name__ == "__main__":
