@@ -2,16 +2,22 @@
 """`argtrace check --format json` on the shipped example, against `python -c pass` and `shellcheck`.
 
 Runs the commands interleaved, N rounds, in one process tree, and prints ratios of medians: the machines
-are noisy, so only side-by-side ratios mean anything. Targets (issue 18): check <= 10x `python -c pass`
-(aim 5x), `--version` and `--help` <= 1.5x. The console script is timed as a user runs it; its own
-`import re` (pip's wrapper) is timed too, as the floor no console-script command goes below. `--help` is
-timed with stdout not a terminal (80 columns: the width the static help text is generated for).
+are noisy, so only side-by-side ratios mean anything. Two measures: wall time, and the CPU time (user +
+system) of the child and of the processes it waited for (shellcheck, ``bash -n``), which a loaded machine
+disturbs far less. ``--compare SRC`` also times the argtrace commands with another checkout's ``src``
+first on the path (the code before a change, e.g. from ``git archive``), in the same rounds.
+
+Targets (issue 18): check <= 10x `python -c pass` (aim 5x), `--version` and `--help` <= 1.5x. The console
+script is timed as a user runs it; its own `import re` (pip's wrapper) is timed too, as the floor no
+console-script command goes below. `--help` is timed with stdout not a terminal (80 columns: the width
+the static help text is generated for).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -27,26 +33,54 @@ EXAMPLE = ROOT / "examples" / "launch_mtp.sh"
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
-def timed(cmd: list[str]) -> float:
+def timed(cmd: list[str], env: dict[str, str] = ENV) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of the child and of its waited-for children)."""
     start = time.perf_counter()
-    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, env=ENV)
-    return time.perf_counter() - start
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    _, _, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    proc.returncode = 0  # reaped by wait4 above
+    return wall, usage.ru_utime + usage.ru_stime
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument(
+        "--compare", metavar="SRC", help="also time the argtrace commands with this src directory first"
+    )
+    parser.add_argument(
+        "--no-pth",
+        action="store_true",
+        help="run every interpreter without the site-packages' .pth files' code (python -S, then the "
+        "site-packages directories put on sys.path): what an interpreter without this machine's "
+        "start-up hooks does; an editable install's path is a .pth too, so set PYTHONPATH=src",
+    )
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="also count each Python command's instructions once under valgrind's callgrind (the process "
+        "itself, not bash -n or shellcheck): exact and the same on a loaded machine",
+    )
     args = parser.parse_args()
     shellcheck = shutil.which("shellcheck")
     # The console script as a user runs it (pip's wrapper: `import re` and `from argtrace.cli import main`),
     # not `python -m argtrace`; PYTHONPATH (if set) picks the checkout's source.
     script = Path(sys.executable).with_name("argtrace")
     argtrace = [str(script)] if script.exists() else [sys.executable, "-m", "argtrace"]
+    python = [sys.executable]
+    if args.no_pth:
+        # A .pth file's `import` line runs at every interpreter start (a sandbox's certifi hook here costs
+        # two thirds of `python -c pass`): it inflates the baseline and hides argtrace's own imports.
+        prelude = "import site, sys; sys.path.extend(site.getsitepackages()); "
+        python = [sys.executable, "-S", "-c", prelude + "exec(sys.argv.pop(1))"]
+        wrapper = "import re; from argtrace.cli import main; sys.argv[0] = 'argtrace'; sys.exit(main())"
+        argtrace = [sys.executable, "-S", "-c", prelude + wrapper]
     example = [str(EXAMPLE), "0", "30000"]
     commands = {
-        "python -c pass": [sys.executable, "-c", "pass"],
+        "python -c pass": [*python, "pass"] if args.no_pth else [*python, "-c", "pass"],
         # the floor of any console-script command: pip's wrapper itself runs `import re` before argtrace
-        "python -c 'import re'": [sys.executable, "-c", "import re"],
+        "python -c 'import re'": [*python, "import re"] if args.no_pth else [*python, "-c", "import re"],
         "argtrace check --format json": [*argtrace, "check", "--format", "json", *example],
         "argtrace check --format json --no-shellcheck": [
             *argtrace,
@@ -61,23 +95,61 @@ def main() -> int:
     }
     if shellcheck:
         commands["shellcheck"] = [shellcheck, str(EXAMPLE)]
-    samples: dict[str, list[float]] = {name: [] for name in commands}
-    for cmd in commands.values():  # warm caches once
-        timed(cmd)
-    for _ in range(args.rounds):
+    runs: dict[str, tuple[list[str], dict[str, str]]] = {name: (cmd, ENV) for name, cmd in commands.items()}
+    if args.compare:
+        other = {**ENV, "PYTHONPATH": str(Path(args.compare).resolve())}
         for name, cmd in commands.items():
-            samples[name].append(timed(cmd))
-    base = statistics.median(samples["python -c pass"])
-    print(f"{'command':<48} {'median ms':>10} {'x python -c pass':>17}")
-    for name, values in samples.items():
-        median = statistics.median(values)
-        print(f"{name:<48} {median * 1000:>10.1f} {median / base:>17.2f}")
+            if name.startswith("argtrace"):
+                runs[f"{name} [compare]"] = (cmd, other)
+    wall: dict[str, list[float]] = {name: [] for name in runs}
+    cpu: dict[str, list[float]] = {name: [] for name in runs}
+    for name, (cmd, env) in runs.items():  # warm caches once (and write the bytecode)
+        done = subprocess.run(cmd, capture_output=True, text=True, check=False, env=env)
+        if name.startswith("argtrace") and not done.stdout:  # timing a failure would mean nothing
+            raise SystemExit(f"{name}: printed nothing ({done.stderr.strip()[-300:]})")
+    for _ in range(args.rounds):
+        for name, (cmd, env) in runs.items():
+            w, c = timed(cmd, env)
+            wall[name].append(w)
+            cpu[name].append(c)
+    base_wall = statistics.median(wall["python -c pass"])
+    base_cpu = statistics.median(cpu["python -c pass"])
+    what = " (no .pth code: python -S, site-packages on sys.path)" if args.no_pth else ""
+    print(f"{args.rounds} rounds{what}; ratios are to `python -c pass` in the same rounds")
+    print(f"{'command':<58} {'wall ms':>8} {'x':>6} {'CPU ms':>8} {'x':>6}")
+    for name in runs:
+        w, c = statistics.median(wall[name]), statistics.median(cpu[name])
+        print(f"{name:<58} {w * 1000:>8.1f} {w / base_wall:>6.2f} {c * 1000:>8.1f} {c / base_cpu:>6.2f}")
     if shellcheck:
-        ratio = statistics.median(samples["argtrace check --format json"]) / statistics.median(
-            samples["shellcheck"]
+        ratio = statistics.median(wall["argtrace check --format json"]) / statistics.median(
+            wall["shellcheck"]
         )
-        print(f"argtrace check / shellcheck: {ratio:.2f}x")
+        print(f"argtrace check / shellcheck (wall): {ratio:.2f}x")
+    if args.instructions:
+        counted = {name: instructions(cmd, env) for name, (cmd, env) in runs.items() if name != "shellcheck"}
+        print(f"{'command':<58} {'instructions':>14} {'x':>6}")
+        for name, count in counted.items():
+            print(f"{name:<58} {count:>14,} {count / counted['python -c pass']:>6.2f}")
     return 0
+
+
+def instructions(cmd: list[str], env: dict[str, str]) -> int:
+    """The instructions the command's own process executes (valgrind --tool=callgrind, children not
+    followed)."""
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        raise SystemExit("--instructions needs valgrind")
+    done = subprocess.run(
+        [valgrind, "--tool=callgrind", "--callgrind-out-file=/dev/null", *cmd],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=env,
+    )
+    match = re.search(r"Collected : (\d+)", done.stderr)
+    if match is None:
+        raise SystemExit(f"callgrind counted nothing for {cmd}: {done.stderr[-300:]}")
+    return int(match.group(1))
 
 
 if __name__ == "__main__":

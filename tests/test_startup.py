@@ -3,6 +3,7 @@ built, never on time (bench/check_startup.py measures the time)."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import subprocess
@@ -119,6 +120,126 @@ def test_check_json_on_a_shell_script_reads_one_schema_and_imports_no_yaml_or_ri
     # server's decision and parse, and the report is byte-identical.
     assert loaded == ["sglang 0.5.19"]
     assert not {"yaml", "rich"} & modules
+
+
+# What ``check --format json`` on a plain launch script must not import (issue 18, bench/check_startup.py):
+# other commands' layers and renderers, the carriers of docker/compose/Kubernetes/ssh launches, the
+# resolution cache, and the third-party or C-backed modules only those need.
+NOT_FOR_A_PLAIN_SCRIPT = (
+    "argtrace.layers.log",
+    "argtrace.layers.memory",
+    "argtrace.layers.fleet",
+    "argtrace.layers.live",
+    "argtrace.layers.observed",
+    "argtrace.layers.transport.containers",
+    "argtrace.layers.transport.envfiles",
+    "argtrace.layers.transport.compose",
+    "argtrace.layers.transport.kubernetes",
+    "argtrace.layers.transport.pods",
+    "argtrace.layers.transport.serving",
+    "argtrace.layers.transport.yamlnodes",
+    "argtrace.layers.transport.ssh",
+    "argtrace.layers.transport.sshcall",
+    "argtrace.layers.transport.uploads",
+    "argtrace.layers.transport.sessions",
+    "argtrace.layers.transport.render",
+    "argtrace.render.text",
+    "argtrace.render.sarif",
+    "argtrace.render.junit",
+    "argtrace.render.matrix",
+    "argtrace.resolver.cache",
+    "argtrace.resolver.startup_steps",
+    "argtrace.mcp_server",
+    "argtrace.probe",
+    "argtrace.static_help_text",
+    "hashlib",
+    "yaml",
+    "rich",
+)
+
+
+def _imported_by_check(words: list[str]) -> set[str]:
+    """Every module ``main(['check', '--format', 'json', *words])`` imported in a fresh interpreter (the
+    console script's import line; shellcheck runs as a user's check runs it)."""
+    code = (
+        "import contextlib, io, sys\n"
+        "before = set(sys.modules)\n"
+        "from argtrace.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    main(['check', '--format', 'json', *{words!r}])\n"
+        "print(' '.join(sorted(set(sys.modules) - before)))\n"
+    )
+    env = dict(os.environ, PYTHONPATH=SRC)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    return set(done.stdout.split())
+
+
+def test_check_json_on_a_plain_script_imports_none_of_the_heavy_modules() -> None:
+    example = str(Path(__file__).resolve().parent.parent / "examples" / "launch_mtp.sh")
+    modules = _imported_by_check([example, "0", "30000"])
+    assert "argtrace.check" in modules and "argtrace.layers.transport" in modules  # it did run
+    heavy = NOT_FOR_A_PLAIN_SCRIPT
+    imported = sorted(m for m in modules if any(m == h or m.startswith(f"{h}.") for h in heavy))
+    assert imported == []
+
+
+def test_a_compose_file_still_imports_what_it_needs() -> None:
+    # The carriers are imported on first use, not dropped: a compose file reaches compose and YAML.
+    compose = Path(__file__).resolve().parent / "data" / "false_alarms" / "compose"
+    modules = _imported_by_check([str(sorted(compose.glob("*.yaml"))[0])])
+    assert {"argtrace.layers.transport.compose", "argtrace.layers.transport.yamlnodes"} <= modules
+
+
+def test_the_carriers_names_are_still_exported_by_the_transport_package() -> None:
+    import argtrace.layers.transport as transport
+    from argtrace.layers.transport.containers import parse_docker_run
+    from argtrace.layers.transport.manifests import manifest_kind
+
+    assert transport.parse_docker_run is parse_docker_run
+    assert transport.manifest_kind is manifest_kind
+    assert sorted(set(transport.__all__) - set(dir(transport)) - set(transport._LAZY)) == []
+    for name in transport._LAZY:  # each lazy name is found in the module it names
+        assert getattr(transport, name) is getattr(
+            importlib.import_module(f"argtrace.layers.transport.{transport._LAZY[name]}"), name
+        )
+    with pytest.raises(AttributeError, match="has no attribute 'no_such_name'"):
+        transport.no_such_name  # noqa: B018
+
+
+def test_a_command_runs_with_a_young_generation_threshold_of_100000_and_main_restores_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import gc
+
+    import argtrace.cli as cli
+
+    during: list[tuple[int, int, int]] = []
+    real = cli._run_main
+
+    def recording(words: list[str]) -> int:
+        during.append(gc.get_threshold())
+        return real(words)
+
+    monkeypatch.setattr(cli, "_run_main", recording)
+    before = gc.get_threshold()
+    assert cli.main(["--host", "node1", "--version"]) == 0
+    assert during == [(100_000, *before[1:])]
+    assert gc.get_threshold() == before
+
+
+def test_the_console_script_leaves_every_object_frozen_for_the_interpreters_shutdown() -> None:
+    # main() without argv is the console script (and python -m argtrace): the process ends right after,
+    # so the objects left are frozen (its shutdown's full collections skip them) and the threshold stays.
+    code = (
+        "import gc, sys\n"
+        "from argtrace.cli import main\n"
+        "sys.argv = ['argtrace', '--host', 'node1', '--version']\n"
+        "status = main()\n"
+        "print(status, gc.get_freeze_count() > 1000, gc.get_threshold()[0])\n"
+    )
+    env = dict(os.environ, PYTHONPATH=SRC)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    assert done.stdout.splitlines() == ["argtrace 0.1.0", "0 True 100000"]
 
 
 def test_a_flag_a_newer_release_removed_still_reads_the_newer_schemas() -> None:

@@ -151,10 +151,13 @@ def apply_rest(args: argparse.Namespace, rest: list[str], parser: argparse.Argum
 def run(args: argparse.Namespace) -> Report:
     from argtrace.check import CheckOptions, run_check
     from argtrace.fixes.attach import attach_fixes
-    from argtrace.resolver.cache import bypassed
 
     options = CheckOptions.from_args(args)
-    with bypassed(bool(getattr(args, "no_cache", False))):
+    if not getattr(args, "no_cache", False):
         # issue 13: each finding's edits, verified by re-checking the edited files (argtrace/fixes/); the
-        # re-checks reuse the resolution cache
+        # re-checks reuse the resolution cache (imported only when a resolution runs: hashlib, issue 18)
+        return attach_fixes(run_check(options), options)
+    from argtrace.resolver.cache import bypassed
+
+    with bypassed():
         return attach_fixes(run_check(options), options)

@@ -87,8 +87,10 @@ def _dest(framework: str, version: str | None, flag: str) -> str | None:
     return None
 
 
-_ENV = re.compile(r"^(?:SGLANG|SGL|VLLM)_[A-Z0-9_]+$")
-_ENV_IN_TEXT = re.compile(r"\b(?:SGLANG|SGL|VLLM)_[A-Z0-9_]+\b")
+# Patterns as text, compiled by ``re`` on first use (and cached there): the CLI imports every command module
+# to build its parser, and ``check`` compiled these for nothing (start-up, issue 18).
+_ENV = r"^(?:SGLANG|SGL|VLLM)_[A-Z0-9_]+$"
+_ENV_IN_TEXT = r"\b(?:SGLANG|SGL|VLLM)_[A-Z0-9_]+\b"
 
 
 def settings_of(
@@ -110,7 +112,7 @@ def settings_of(
             add({"name": read[4:], "flag": None, "env": True, "via": read})
             continue
         last = read.rsplit(".", 1)[-1]
-        if _ENV.match(last):
+        if re.match(_ENV, last):
             add({"name": last, "flag": None, "env": True, "via": read})
             continue
         flag = _flag(framework, version, last)
@@ -126,13 +128,13 @@ def settings_of(
         if flag:
             named.append({"name": word, "flag": flag, "named_in_message": True})
     for word in dict.fromkeys(re.findall(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b", message)):
-        if _ENV.match(word):
+        if re.match(_ENV, word):
             named.append({"name": word, "flag": None, "env": True, "named_in_message": True})
     for entry in reversed(named):
         out[:] = [s for s in out if s["name"] != entry["name"]]
         add(entry, first=True)
     if "{" in message:
-        for word in dict.fromkeys(_ENV_IN_TEXT.findall(text)):
+        for word in dict.fromkeys(re.findall(_ENV_IN_TEXT, text)):
             if word not in message:
                 add({"name": word, "flag": None, "env": True, "named_in_text": True})
     return out
@@ -256,21 +258,20 @@ def _signatures(texts: list[str], framework: str | None) -> list[dict[str, Any]]
     return out
 
 
-_MEMORY = re.compile(
-    r"out of memory|OutOfMemoryError|Not enough memory|mem[-_]fraction[-_]static|"
+_MEMORY = (
+    r"(?i)out of memory|OutOfMemoryError|Not enough memory|mem[-_]fraction[-_]static|"
     r"gpu[-_]memory[-_]utilization|KV cache|cache blocks|max_total_num_tokens|Not enough space|"
-    r"CUBLAS_STATUS_ALLOC_FAILED",
-    re.I,
+    r"CUBLAS_STATUS_ALLOC_FAILED"
 )
-_CAPACITY = re.compile(r"total capacity of (?P<gib>[\d.]+) GiB")
-_ASSIGNED = re.compile(r"\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s*=\s*([\w.\-/]+)")
+_CAPACITY = r"total capacity of (?P<gib>[\d.]+) GiB"
+_ASSIGNED = r"\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s*=\s*([\w.\-/]+)"
 
 
 def _gpu_from_text(text: str) -> str | None:
     """The GPU profile whose capacity torch's OOM message states (``total capacity of 79.19 GiB``)."""
     from argtrace.gpus import GPUS
 
-    m = _CAPACITY.search(text)
+    m = re.search(_CAPACITY, text)
     if not m:
         return None
     gib = float(m.group("gib"))
@@ -287,9 +288,9 @@ def more_commands(
     out: list[dict[str, str]] = []
     log = getattr(args, "log", None)
     fw = framework or "sglang"  # mem's own default; said below when it is a guess
-    if _MEMORY.search(text):
+    if re.search(_MEMORY, text):
         flags: list[str] = []
-        for name, value in _ASSIGNED.findall(text):
+        for name, value in re.findall(_ASSIGNED, text):
             flag = _flag(fw, version, name)
             if flag and flag not in flags:
                 flags += [flag, value]
@@ -322,21 +323,21 @@ def more_commands(
     return out
 
 
-_VLLM_LINE = re.compile(
-    r"^(?:\S.*?\s)?(?:\(\w+(?: \w+=[\w.]+)*\)\s+)?(?:INFO|WARNING|ERROR|DEBUG|CRITICAL) \d\d-\d\d ", re.M
+_VLLM_LINE = (
+    r"(?m)^(?:\S.*?\s)?(?:\(\w+(?: \w+=[\w.]+)*\)\s+)?(?:INFO|WARNING|ERROR|DEBUG|CRITICAL) \d\d-\d\d "
 )
-_SGLANG_LINE = re.compile(r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?: (?:DP|TP|PP|EP)\d+)*\]", re.M)
+_SGLANG_LINE = r"(?m)^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?: (?:DP|TP|PP|EP)\d+)*\]"
 
 
 def framework_of_text(text: str) -> str | None:
     """The framework whose log format the text has: vLLM's ``ERROR 05-12 10:00:00`` (after a
     ``(VllmWorker rank=0 pid=1)`` tag), SGLang's ``[2025-05-12 10:00:00 TP0]``."""
-    vllm = bool(_VLLM_LINE.search(text))
-    sglang = bool(_SGLANG_LINE.search(text))
+    vllm = bool(re.search(_VLLM_LINE, text))
+    sglang = bool(re.search(_SGLANG_LINE, text))
     return "vllm" if vllm and not sglang else "sglang" if sglang and not vllm else None
 
 
-_ARGUMENT_MODULES = re.compile(r"(?:server_args|arg_utils|arg_groups/|/config/|config\.py$)")
+_ARGUMENT_MODULES = r"(?:server_args|arg_utils|arg_groups/|/config/|config\.py$)"
 
 
 # How many leading numbers name a release family, whose last patch is the one bundled (issue 15): vLLM's
@@ -465,7 +466,7 @@ def explain(
     fw = framework or (groups[0]["framework"] if groups else None) or framework_of_text(text)
     if fw is None and signatures:
         fw = next((s["framework"] for s in signatures if s["framework"] != "any"), None)
-    runtime = not groups or not _ARGUMENT_MODULES.search(groups[0]["file"])
+    runtime = not groups or not re.search(_ARGUMENT_MODULES, groups[0]["file"])
     return {
         "query": " ".join(text.split()),
         "matches": groups,

@@ -10,6 +10,7 @@ reading every schema (1.2 MB of JSON for SGLang: most of a short ``check``'s sta
 
 from __future__ import annotations
 
+import bisect
 import functools
 import json
 from collections.abc import Iterable, Mapping
@@ -37,15 +38,33 @@ class ReleaseIndex:
         unique abbreviation of one where that release allows abbreviations (argparse's rule)."""
         flag = word.split("=", 1)[0]
         exact = set(self.flags.get(flag, ()))
+        prefixed: list[tuple[int, ...]] | None = None  # what knows each option string ``flag`` begins
         out = []
         for i, release in enumerate(self.releases):
             if i in exact:
                 out.append(release)
             elif self.allow_abbrev[i] and flag.startswith("--") and len(flag) > 2:
-                matches = [f for f, known in self.flags.items() if f.startswith(flag) and i in known]
-                if len(matches) == 1:
+                if prefixed is None:
+                    prefixed = self._known_with_prefix(flag)
+                if sum(i in known for known in prefixed) == 1:
                     out.append(release)
         return tuple(out)
+
+    def _known_with_prefix(self, prefix: str) -> list[tuple[int, ...]]:
+        """The releases knowing each option string that starts with ``prefix`` (found by bisection in
+        the sorted option strings: scanning them all once per release was most of a short ``check``)."""
+        names = self._sorted_flags
+        start = bisect.bisect_left(names, prefix)
+        out = []
+        for name in names[start:]:
+            if not name.startswith(prefix):
+                break
+            out.append(self.flags[name])
+        return out
+
+    @functools.cached_property
+    def _sorted_flags(self) -> list[str]:  # a cache in the instance's __dict__, not a field
+        return sorted(self.flags)
 
     def takes_no_value(self, option_string: str) -> bool:
         """True when every release knowing this exact option string registers it without a value."""

@@ -48,9 +48,11 @@ def is_version(text: str) -> bool:
     return bool(_VERSION.match(text)) and any(c.isdigit() for c in text) and "." in text
 
 
+@functools.lru_cache(maxsize=4096)
 def version_key(version: str) -> tuple[Any, ...]:
     """A sort key following PEP 440 order for the versions frameworks publish (``0.5.10.post1``,
-    ``0.6.0rc1``, ``0.33.0``); an unparsable version sorts first, by its text."""
+    ``0.6.0rc1``, ``0.33.0``); an unparsable version sorts first, by its text. Cached: sorting the bundled
+    releases and comparing with each of them asked for the same few dozen keys ~1,500 times a ``check``."""
     m = _VERSION.match(version)
     if not m:
         return ((-1,), (-9, 0), 0, 0, "", version)
@@ -96,9 +98,10 @@ class OptionSpec:
     action_module: str | None = None
     raw: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False, repr=False)
 
-    @property
+    @functools.cached_property
     def flag(self) -> str | None:
-        """The canonical spelling: the longest ``--`` option string, else the first one."""
+        """The canonical spelling: the longest ``--`` option string, else the first one (cached in the
+        instance: the resolution layer asks for every option's, twice a ``check``)."""
         longs = [s for s in self.option_strings if s.startswith("--")]
         if longs:
             # Prefer a positive spelling of boolean pairs (--foo over --no-foo).

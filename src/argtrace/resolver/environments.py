@@ -20,7 +20,6 @@ Importable without heavy imports: stdlib and platformdirs only.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -502,6 +501,8 @@ def _version_tuple(version: str) -> tuple[int, ...]:
 
 
 def sha256_file(path: Path) -> str:
+    import hashlib  # here, not at the top: a ``check`` that resolves nothing hashes nothing (start-up)
+
     h = hashlib.sha256()
     with path.open("rb") as fh:
         for chunk in iter(lambda: fh.read(1 << 20), b""):

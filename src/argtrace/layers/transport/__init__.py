@@ -24,7 +24,8 @@ into the dispatcher through ``ctx.follow``, never by import):
 
 Nothing here runs a shell, ssh or docker: bash semantics come from the shell layer, argv recognition from
 ``frameworks/detect.py``; this package only knows what ssh, sudo, docker, compose and Kubernetes do to argv.
-The names other code imports (``from argtrace.layers.transport import ...``) are re-exported here.
+The names other code imports (``from argtrace.layers.transport import ...``) are re-exported here, each
+carrier's module imported on first use (``_LAZY``).
 """
 
 from __future__ import annotations
@@ -33,38 +34,71 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from argtrace.layers.transport.containers import (
-    IMAGE_ENTRYPOINTS,
-    DockerRun,
-    _docker,
-    container_argv,
-    image_entrypoint,
-    parse_docker_run,
-)
 from argtrace.layers.transport.context import Follow, TransportResult, _Context, _scrubbed
-from argtrace.layers.transport.envfiles import (
-    _ABSENT,
-    MAX_ENV_FILE_BYTES,
-    EnvFile,
-    compose_interpolate,
-    parse_compose_env_file,
-    parse_docker_env_file,
-    read_dotenv,
-    read_env_file,
-)
 from argtrace.layers.transport.interpreters import _check_node_interpreters
-from argtrace.layers.transport.kubernetes import k8s_expand
-from argtrace.layers.transport.manifests import analyze_manifest, manifest_kind, manifest_selection
-from argtrace.layers.transport.render import render_transport_section
-from argtrace.layers.transport.sessions import _session_manager
-from argtrace.layers.transport.shells import _shell_c, _sudo
-from argtrace.layers.transport.ssh import _ssh
-from argtrace.layers.transport.sshcall import SSHD_PATH, SshCall, parse_ssh
-from argtrace.layers.transport.uploads import _copy, _run_uploaded
 from argtrace.layers.transport.words import _SHELLS, _basename, _locate, _Located, _show, _split_at
 
 if TYPE_CHECKING:
     from argtrace.layers.shell import ScriptSource, ShellResult
+    from argtrace.layers.transport.containers import (
+        IMAGE_ENTRYPOINTS,
+        DockerRun,
+        container_argv,
+        image_entrypoint,
+        parse_docker_run,
+    )
+    from argtrace.layers.transport.envfiles import (
+        _ABSENT,
+        MAX_ENV_FILE_BYTES,
+        EnvFile,
+        compose_interpolate,
+        parse_compose_env_file,
+        parse_docker_env_file,
+        read_dotenv,
+        read_env_file,
+    )
+    from argtrace.layers.transport.kubernetes import k8s_expand
+    from argtrace.layers.transport.manifests import analyze_manifest, manifest_kind, manifest_selection
+    from argtrace.layers.transport.render import render_transport_section
+    from argtrace.layers.transport.sshcall import SSHD_PATH, SshCall, parse_ssh
+
+# The re-exported names of the carriers, imported on first use: a plain script needs none of the docker,
+# compose, Kubernetes, YAML or ssh modules (start-up, issue 18).
+_LAZY = {
+    **dict.fromkeys(
+        ("IMAGE_ENTRYPOINTS", "DockerRun", "container_argv", "image_entrypoint", "parse_docker_run"),
+        "containers",
+    ),
+    **dict.fromkeys(
+        (
+            "_ABSENT",
+            "MAX_ENV_FILE_BYTES",
+            "EnvFile",
+            "compose_interpolate",
+            "parse_compose_env_file",
+            "parse_docker_env_file",
+            "read_dotenv",
+            "read_env_file",
+        ),
+        "envfiles",
+    ),
+    "k8s_expand": "kubernetes",
+    **dict.fromkeys(("analyze_manifest", "manifest_kind", "manifest_selection"), "manifests"),
+    "render_transport_section": "render",
+    **dict.fromkeys(("SSHD_PATH", "SshCall", "parse_ssh"), "sshcall"),
+}
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "IMAGE_ENTRYPOINTS",
@@ -153,19 +187,36 @@ def _dispatch(
     source: ScriptSource,
     ssh_host: str | None,
 ) -> None:
+    # each carrier's module is imported when a command of its kind is met (start-up, issue 18)
     if base in ("ssh", "autossh"):
+        from argtrace.layers.transport.ssh import _ssh
+
         _ssh(at, argv, located, ctx, result, source)
     elif base in ("scp", "rsync"):
+        from argtrace.layers.transport.uploads import _copy
+
         _copy(at, argv, ctx, result)
     elif base in ("docker", "podman", "nvidia-docker"):
+        from argtrace.layers.transport.containers import _docker
+
         _docker(at, argv, ctx, result, source, ssh_host)
     elif base in _SHELLS:
+        from argtrace.layers.transport.shells import _shell_c
+
         _shell_c(at, argv, result)
         if ssh_host is not None:
+            from argtrace.layers.transport.uploads import _run_uploaded
+
             _run_uploaded(at, argv, ctx, result, ssh_host)
     elif base == "sudo":
+        from argtrace.layers.transport.shells import _sudo
+
         _sudo(at, argv, result)
     elif base in ("tmux", "screen"):
+        from argtrace.layers.transport.sessions import _session_manager
+
         _session_manager(at, base, argv, ctx, result, source)
     elif ssh_host is not None and argv[0] is not None and (ssh_host, argv[0]) in ctx.uploads:
+        from argtrace.layers.transport.uploads import _run_uploaded
+
         _run_uploaded(at, ["bash", *argv], ctx, result, ssh_host)

@@ -13,11 +13,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from argtrace.layers.transport.compose import _compose
 from argtrace.layers.transport.context import TransportResult, _scrubbed
-from argtrace.layers.transport.envfiles import read_dotenv
-from argtrace.layers.transport.kubernetes import _kubernetes
-from argtrace.layers.transport.yamlnodes import _load_yaml_nodes
 
 if TYPE_CHECKING:
     from argtrace.layers.shell import ScriptSource
@@ -75,6 +71,11 @@ def analyze_manifest(
     dotenv: Mapping[str, str] | None = None,
 ) -> TransportResult:
     """The server commands of a docker compose file or Kubernetes manifest, with transport findings."""
+    # imported here, not at the top: telling a script from a manifest (every ``check``) needs no YAML
+    from argtrace.layers.transport.compose import _compose
+    from argtrace.layers.transport.envfiles import read_dotenv
+    from argtrace.layers.transport.kubernetes import _kubernetes
+    from argtrace.layers.transport.yamlnodes import _load_yaml_nodes
     from argtrace.model import UsageError
     from argtrace.rules import transport as R
 

@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""`argtrace check` output of two source trees, byte for byte, on the repository's inputs.
+
+A speed change must not change a report: this runs ``check --format json`` and ``--format text`` with
+``PYTHONPATH=OLD`` and ``PYTHONPATH=NEW`` on every script, command, compose file and manifest under
+``examples/``, ``tests/data/shell``, ``tests/data/multinode`` and ``tests/data/false_alarms`` and prints
+each input whose exit status, stdout or stderr differ. The report quotes the caller's environment, so each
+tree's own path is replaced by ``SRC`` before comparing. OLD is typically ``git archive REV src | tar -x``.
+Exit status 1 when any output differs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DIRECTORIES = ("examples", "tests/data/shell", "tests/data/multinode", "tests/data/false_alarms")
+SUFFIXES = (".sh", ".yaml", ".yml", ".cmd", "")
+
+
+def inputs() -> list[tuple[str, list[str]]]:
+    """(label, the words after ``check --format F``) for every input."""
+    out = []
+    for directory in DIRECTORIES:
+        for path in sorted((ROOT / directory).rglob("*")):
+            if not path.is_file() or path.suffix not in SUFFIXES or path.name == "README.md":
+                continue
+            label = str(path.relative_to(ROOT))
+            if path.suffix == ".cmd":  # the command after the header (tests/test_false_alarms.py)
+                lines = path.read_text().splitlines()
+                while lines and lines[0].startswith("#"):
+                    lines.pop(0)
+                words = ["-c", "\n".join(lines).strip("\n")]
+            elif label == "examples/launch_mtp.sh":
+                words = [label, "0", "30000"]  # the example's usage line
+            else:
+                words = [label]
+            out.append((label, words))
+    return out
+
+
+def run(src: str, words: list[str]) -> tuple[int, bytes, bytes]:
+    env = {**os.environ, "PYTHONPATH": src}
+    cmd = [sys.executable, "-m", "argtrace", "check", *words]
+    done = subprocess.run(cmd, capture_output=True, env=env, cwd=ROOT, timeout=300)
+    mine = src.encode()
+    return done.returncode, done.stdout.replace(mine, b"SRC"), done.stderr.replace(mine, b"SRC")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("old", help="the src directory of the code before the change")
+    parser.add_argument("new", nargs="?", default=str(ROOT / "src"), help="default: this checkout's src")
+    args = parser.parse_args()
+    old, new = str(Path(args.old).resolve()), str(Path(args.new).resolve())
+    runs = differ = 0
+    for label, words in inputs():
+        for fmt in ("json", "text"):
+            runs += 1
+            before, after = run(old, ["--format", fmt, *words]), run(new, ["--format", fmt, *words])
+            if before != after:
+                differ += 1
+                print(f"DIFFERS: --format {fmt} {label} (exit {before[0]} -> {after[0]})", flush=True)
+    print(f"{runs} runs ({runs // 2} inputs, json and text), {differ} differ")
+    return 1 if differ else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
