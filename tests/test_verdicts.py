@@ -297,3 +297,60 @@ def test_field_names_come_from_the_frameworks_from_cli_args() -> None:
     spec.loader.exec_module(module)
     source = next(Path(env.path).glob("lib/python3*/site-packages/sglang/srt/server_args.py"))
     assert module.renames(source.read_text()) == data["sglang"]["0.5.10.post1"]
+
+
+# --- a word no bundled release takes as an option, with the release unknown ----------------------------
+
+
+def _parser_findings(command: str) -> list[tuple[str, str, str]]:
+    result = run_cli(["check", "--format", "json", "--no-resolve", "-c", command])
+    return [
+        (f["code"], f["severity"], f["basis"]) for f in result.json["findings"] if f["code"].startswith("PA")
+    ]
+
+
+def test_near_spelling_counts_insertions_deletions_substitutions_and_swaps() -> None:
+    from argtrace.check import near_spelling
+
+    flags = ["--tensor-parallel-size", "--tp-size", "--kv-offloading-backend", "--port"]
+    assert near_spelling("--tensor-paralel-size", flags) == "--tensor-parallel-size"  # one deletion
+    assert near_spelling("--tp-szie=2", flags) == "--tp-size"  # a swap of neighbours, the value ignored
+    assert near_spelling("--prot", flags) == "--port"
+    assert near_spelling("--kv-offloading-quantum", flags) is None  # many edits from every flag
+    assert near_spelling("--tp-sizes-x", flags) is None  # three insertions
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        # a misspelling of a known flag fails whichever release runs: an error on the schema
+        ("vllm serve m --tensor-paralel-size 2", [("PA001", "error", "schema")]),
+        ("python3 -m sglang.launch_server --model-path m --tp-szie 2", [("PA001", "error", "schema")]),
+        # another framework's flag, and a known flag's underscore spelling: the same
+        ("vllm serve m --enable-metrics", [("PA002", "error", "schema")]),
+        ("python3 -m sglang.launch_server --model-path m --enable_metrics", [("PA014", "error", "schema")]),
+        # like no known flag: every bundled release refuses it, a newer one might not (a warning, assumed)
+        ("vllm serve m --kv-offloading-quantum 2", [("PA001", "warning", "assumed")]),
+    ],
+)
+def test_a_word_no_bundled_release_takes_is_judged_by_how_near_a_known_flag_it_is(
+    command: str, expected: list[tuple[str, str, str]]
+) -> None:
+    assert _parser_findings(command) == expected
+
+
+def test_every_container_of_an_image_with_an_assumed_entrypoint_rests_on_it(tmp_path: Path) -> None:
+    """TP044 is said once per image, but each container running it carries the assumption: a parser
+    finding on the second `docker run` rests on it as the first one's does (at most a warning)."""
+    script = tmp_path / "run.sh"
+    script.write_text(
+        "#!/bin/bash\n"
+        "docker run --gpus all vllm/vllm-openai:latest --model /m --bogus-flag 1\n"
+        "docker run --gpus all vllm/vllm-openai:latest --model /m2 --bogus-flag 1\n"
+    )
+    findings = run_cli(["check", "--format", "json", "--no-resolve", str(script)]).json["findings"]
+    assert [f["at"] for f in findings if f["code"] == "TP044"] == [f"{script}:2:1"]
+    assert [(f["at"], f["severity"], f["basis"]) for f in findings if f["code"] == "PA001"] == [
+        (f"{script}:2:1", "warning", "assumed"),
+        (f"{script}:3:1", "warning", "assumed"),
+    ]

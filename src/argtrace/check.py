@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -494,8 +494,9 @@ def settle_report_verdicts(report: Report, options: CheckOptions) -> list[Findin
         release=release,
         gpu=gpu,
         holds_on_every_release=_holds_on_every_release(report),
+        known_nowhere=_known_nowhere(report),
         entrypoints=entrypoints,
-        builds_differ=_release_builds_differ(report.findings),
+        builds_differ=_release_builds_differ(report.servers),
     )
 
 
@@ -512,28 +513,74 @@ def _assumed_entrypoints(servers: Sequence[ServerCommand]) -> dict[str, Assumpti
     return out
 
 
-def _release_builds_differ(findings: Sequence[Finding]) -> set[str]:
-    """The locations whose TP044 assumes an entrypoint for a tag that names a release (``v0.6.6.post1``, not
-    ``latest``) while other known builds of the image have another one: which build that release is, is
-    not known (``latest`` is the newest build, the one assumed)."""
+def _release_builds_differ(servers: Sequence[ServerCommand]) -> set[str]:
+    """The locations whose assumed entrypoint (TP044: other known builds of the image have another one) is
+    for a tag that names a release (``v0.6.6.post1``, not ``latest``): which build that release is, is not
+    known (``latest`` is the newest build, the one assumed)."""
     from argtrace.frameworks.release import release_from_image
 
-    out = set()
-    for finding in findings:
-        quoted = finding.message.split("`")
-        if finding.code != "TP044" or not finding.at or len(quoted) < 2:
-            continue
-        if "other builds have" not in finding.message:
-            continue
-        if any(release_from_image(framework, quoted[1]) for framework in ("sglang", "vllm")):
-            out.add(finding.at)
-    return out
+    return {
+        server.assumed_entrypoint.at
+        for server in servers
+        if server.assumed_entrypoint is not None
+        and server.assumed_entrypoint.at
+        and any(release_from_image(fw, server.assumed_entrypoint.image) for fw in ("sglang", "vllm"))
+    }
 
 
 # Parser findings about a word argparse refuses as an option (unknown, another framework's flag, an
 # underscore or single-dash spelling): their messages open with the word as typed
 # (layers/parser/leftovers.py).
 _WORD_REJECTED = frozenset({"PA001", "PA002", "PA014", "PA015"})
+
+
+def _rejected_word(report: Report, finding: Finding) -> str | None:
+    """The word a parser finding says argparse refuses as an option (its message opens with it as typed),
+    when no bundled release of the framework takes it as one; else ``None``."""
+    from argtrace.frameworks.release_index import release_index
+
+    if finding.code not in _WORD_REJECTED or report.framework.name is None:
+        return None
+    word = finding.message.split(" ", 1)[0].rstrip(":;,")
+    if not word.startswith("-") or release_index(report.framework.name).releases_knowing_flag(word):
+        return None
+    return word
+
+
+def near_spelling(word: str, flags: Collection[str], most: int = 2) -> str | None:
+    """A flag among ``flags`` at most ``most`` edits (insert, delete, substitute, swap two neighbours) from
+    ``word``'s option part, the closest first; ``None`` when there is none."""
+    flag = word.split("=", 1)[0]
+    best: tuple[int, str] | None = None
+    for known in flags:
+        if abs(len(known) - len(flag)) > most or not known.startswith("-"):
+            continue
+        d = _edits(flag, known, most)
+        if d <= most and (best is None or (d, known) < best):
+            best = (d, known)
+    return best[1] if best else None
+
+
+def _edits(a: str, b: str, most: int) -> int:
+    """Damerau-Levenshtein distance (optimal string alignment), stopping once every row exceeds ``most``."""
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        row = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = a[i - 1] != b[j - 1]
+            row[j] = min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                row[j] = min(row[j], prev2[j - 2] + 1)
+        if min(row) > most:
+            return most + 1
+        prev2, prev = prev, row
+    return prev[-1]
+
+
+def _known_nowhere(report: Report) -> Callable[[Finding], bool]:
+    """True for a parser finding about a word no bundled release accepts as an option."""
+    return lambda finding: finding.layer == "parser" and _rejected_word(report, finding) is not None
 
 
 def _holds_on_every_release(report: Report) -> Callable[[Finding], bool]:
@@ -544,11 +591,13 @@ def _holds_on_every_release(report: Report) -> Callable[[Finding], bool]:
     def holds(finding: Finding) -> bool:
         if finding.layer not in ("parser", "process"):
             return False
-        if finding.code in _WORD_REJECTED and report.framework.name is not None:
-            # the word the user typed (the message opens with it): when no bundled release takes it as an
-            # option, every one rejects it, whichever runs (`--tensor-paralel-size`, `--enable_metrics`)
-            word = finding.message.split(" ", 1)[0].rstrip(":;,")
-            if word.startswith("-") and not release_index(report.framework.name).releases_knowing_flag(word):
+        word = _rejected_word(report, finding)
+        if word is not None and report.framework.name is not None:
+            # No bundled release takes the word. A misspelling (a known flag within two edits,
+            # `--tensor-paralel-size`), another framework's flag (PA002) or a known flag's underscore or
+            # single-dash spelling (PA014/PA015) fails whichever release runs; a word like no known flag
+            # may be a newer release's (it stays a warning, `known_nowhere`).
+            if finding.code != "PA001" or near_spelling(word, release_index(report.framework.name).flags):
                 return True
         if finding.setting is None:
             return finding.code not in ("PA003",)

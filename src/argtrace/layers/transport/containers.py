@@ -216,14 +216,12 @@ def _flag_as_program(
 def _image_basis_findings(
     at: str, image: str, image_ep: Sequence[str] | None, entry: Any, result: TransportResult
 ) -> AssumedEntrypoint | None:
-    """TP040 once per image whose entrypoint is unknown; TP044 when it is assumed for this tag (and the
-    assumption, which the container's servers carry for the verdicts)."""
+    """TP040 once per image whose entrypoint is unknown; TP044 once per image whose entrypoint is assumed for
+    its tag, and the assumption for every container that runs it (its servers carry it for the verdicts)."""
     from argtrace.rules.wrappers import TP040, TP044
 
     said = {f.message.split("`")[1] for f in result.findings if f.code in ("TP040", "TP044")}
-    if image in said:
-        return None
-    if image_ep is None:
+    if image_ep is None and image not in said:
         result.findings.append(
             TP040.finding(
                 f"`{image}`: its entrypoint is not known here, so the words after the image are read as the "
@@ -231,11 +229,12 @@ def _image_basis_findings(
                 at=at,
             )
         )
-    elif entry is not None and "other builds have" in entry.basis:
+    elif image_ep is not None and entry is not None and entry.others:
         shown = _show_argv(entry.entrypoint)
-        result.findings.append(
-            TP044.finding(f"`{image}`: entrypoint `{shown}` assumed from {entry.basis}", at=at)
-        )
+        if image not in said:
+            result.findings.append(
+                TP044.finding(f"`{image}`: entrypoint `{shown}` assumed from {entry.basis}", at=at)
+            )
         return AssumedEntrypoint(at, image, shown)
     return None
 

@@ -40,6 +40,8 @@ class ImageEntry:
     cmd: tuple[str, ...]
     exec_wrapper: bool  # the entrypoint is a script that ends in ``exec "$@"`` (NVIDIA's)
     basis: str  # where this was read, and whether the tag is one it is known for
+    # the other known builds' entrypoints when this one is assumed for a tag outside every known range
+    others: tuple[str, ...] = ()
 
 
 @lru_cache(maxsize=1)
@@ -103,6 +105,7 @@ def image_entry(image: str) -> ImageEntry | None:
     if not rows:
         return None
     release = _release(tag)
+    others: tuple[str, ...] = ()
     chosen = next((r for r in rows if tag is not None and tag in r.get("tags", ())), None)
     how = f"tag {tag} is built from it"
     if chosen is None and release is not None:
@@ -117,7 +120,7 @@ def image_entry(image: str) -> ImageEntry | None:
         first = _key(str(oldest["releases"]["first"])) if oldest is not None else None
         older = first is not None and release is not None and release < first
         chosen = oldest if older and oldest is not None else rows[0]
-        others = sorted({" ".join(r["entrypoint"]) for r in rows} - {" ".join(chosen["entrypoint"])})
+        others = tuple(sorted({" ".join(r["entrypoint"]) for r in rows} - {" ".join(chosen["entrypoint"])}))
         known = [f"{r['releases']['first']}-{r['releases']['last']}" for r in rows if r.get("releases")]
         how = (
             f"{name}:{tag or 'latest'} is not among the releases it is known for"
@@ -132,6 +135,7 @@ def image_entry(image: str) -> ImageEntry | None:
         tuple(chosen.get("cmd", ())),
         bool(chosen.get("exec_wrapper")),
         f"{chosen['source']}: {how}",
+        others,
     )
 
 
