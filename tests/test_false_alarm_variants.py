@@ -168,27 +168,28 @@ def test_the_host_ip_in_a_port_field_still_warns(tmp_path: Path) -> None:
 
 def test_a_release_read_from_a_pip_line_without_a_bundled_schema_is_a_note(tmp_path: Path) -> None:
     # The OpenAI cookbook installs vllm==0.10.1+gptoss: the release is known, its schema is not bundled,
-    # so the analysis substitutes the nearest older bundled one (0.9.2 since 0.6.6.post1-0.10.2 are bundled;
-    # it was the oldest, 0.11.0, before) and says so without a warning.
+    # so the analysis substitutes the bundled release of its family, 0.10.2 (it was the nearest older,
+    # 0.9.2, and before issue 15 the oldest, 0.11.0), and says so without a warning.
     report = check([str(CORPUS / "scripts/openai_cookbook_gpt_oss_vllm.sh")], CORPUS / "scripts")
     assert (report["framework"]["version"], report["framework"]["source"]) == ("0.10.1+gptoss", "pip-line")
     assert found(report, "PR008") == [
         (
             "info",
             "vllm 0.10.1+gptoss (`vllm==0.10.1+gptoss` installed) has no bundled parser schema; analysing "
-            "with the nearest older bundled one, 0.9.2. Flags added or removed after 0.9.2 may be misjudged.",
+            "with 0.10.2, the bundled release of its family (0.10.x). Flags added or removed between 0.10.2 "
+            "and 0.10.1+gptoss may be misjudged.",
         )
     ]
 
 
 def test_a_parser_verdict_on_the_substitute_schema_rests_on_it(tmp_path: Path) -> None:
-    # --attention-backend is a 0.33.0 flag; 0.9.2's schema stands in for the installed 0.10.1, so the
-    # "rejected" verdict rests on that substitution: a note with basis assumed, not an error
+    # --attention-backend is a later flag; 0.10.2's schema stands in for the installed 0.10.1, so the
+    # "rejected" verdict rests on that substitution: a warning with basis assumed, not an error
     path = tmp_path / "launch.sh"
     path.write_text("pip install vllm==0.10.1\nvllm serve Qwen/Qwen3-8B --attention-backend FLASH_ATTN\n")
     report = check([str(path)], tmp_path)
     assert [(f["code"], f["severity"], f["basis"]) for f in report["findings"] if f["layer"] == "parser"] == [
-        ("PA004", "info", "assumed")
+        ("PA004", "warning", "assumed")
     ]
 
 

@@ -49,6 +49,15 @@ class Found:
 
 
 FOUND = [
+    # 0.10.0 is not bundled: it is analysed with 0.10.2, the bundled release of its family (it was the
+    # nearest older, 0.9.2, where the flag is only deprecated); the verdict rests on that stand-in (a
+    # warning), and the fix deletes the switch, since --reasoning-parser is on the command already
+    Found(
+        "vllm18538_enable_reasoning.cmd", "PA003", "warning",
+        "--enable-reasoning was accepted up to vllm 0.9.2 but vllm 0.10.2 does not know it",
+        "Delete --enable-reasoning at <-c>:1:26: --reasoning-parser is given already.",
+        ("--framework-version", "0.10.0"),
+    ),
     Found(
         "sglang12818_reasoning_underscore.cmd", "PA014", "error", "--reasoning_parser: sglang does not turn "
         "underscores into dashes", "Write --reasoning-parser instead of --reasoning_parser",
@@ -178,14 +187,6 @@ MISSED = [
         "--enable-reasoning was removed after 0.9.2; with no release named the launch is analysed "
         "as 0.9.2, the "
         "newest release that accepts it, so the removal is only in PR011 (info)",
-        code="PA003",
-    ),
-    Missed(
-        "vllm18538_enable_reasoning.cmd",
-        "0.10.0 is not bundled: it is analysed as the nearest older, 0.9.2, where the flag is only "
-        "deprecated "
-        "(PA005), while 0.10.0 rejects it; the next bundled release, 0.10.2, is not consulted",
-        ("--framework-version", "0.10.0"),
         code="PA003",
     ),
     Missed(

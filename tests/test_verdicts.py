@@ -354,3 +354,26 @@ def test_every_container_of_an_image_with_an_assumed_entrypoint_rests_on_it(tmp_
         (f"{script}:2:1", "warning", "assumed"),
         (f"{script}:3:1", "warning", "assumed"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("framework", "version", "expected"),
+    [
+        ("vllm", "0.10.0", "0.10.2"),  # its family's bundled patch, newer than it
+        ("vllm", "0.10.1+gptoss", "0.10.2"),
+        ("vllm", "0.11.1", "0.11.0"),  # 0.11.0 and 0.11.2 are both bundled: the newest not newer
+        ("vllm", "0.9.0", "0.9.2"),
+        ("vllm", "0.33.0", "0.33.0"),
+        ("vllm", "0.34.0", "0.33.0"),  # no family bundled: the nearest older one
+        ("vllm", "0.5.0", "0.6.6.post1"),  # older than every bundled one: the oldest
+        ("sglang", "0.5.5", "0.5.5.post3"),
+        ("sglang", "0.5.10", "0.5.10.post1"),
+        ("sglang", "0.5.24", "0.5.23"),
+    ],
+)
+def test_an_unbundled_release_is_analysed_with_the_bundled_one_of_its_family(
+    framework: str, version: str, expected: str
+) -> None:
+    from argtrace.frameworks.schema import nearest_bundled
+
+    assert nearest_bundled(framework, version, bundled_versions(framework, include_user=False)) == expected

@@ -472,13 +472,16 @@ def settle_report_verdicts(report: Report, options: CheckOptions) -> list[Findin
     from argtrace.verdicts import gpu_assumption, release_assumption, settle
 
     release = None
+    substitute = False
     if report.framework.source == "none" and report.framework.name and report.framework.analysed_with:
         release = release_assumption(report.framework.name, report.framework.analysed_with)
-    elif report.framework.source not in (None, "bundled-schema") and report.framework.name:
-        # a release read from the evidence that has no bundled schema: the analysis substitutes one (PR008)
+    elif report.framework.source is not None and report.framework.name:
+        # a release (named or read from the evidence) that has no bundled schema: the analysis substitutes
+        # one (PR008), and what the parser says of a flag then rests on that substitute
         schema = _analysed_schema(report)
         if schema is not None and schema.version != report.framework.version:
             release = release_assumption(report.framework.name, schema.version)
+            substitute = True
     gpu = None
     if options.gpu is None:
         resolution_gpu = (report.sections.get("resolution") or {}).get("gpu") or {}
@@ -495,6 +498,7 @@ def settle_report_verdicts(report: Report, options: CheckOptions) -> list[Findin
         gpu=gpu,
         holds_on_every_release=_holds_on_every_release(report),
         known_nowhere=_known_nowhere(report),
+        substitute=substitute,
         entrypoints=entrypoints,
         builds_differ=_release_builds_differ(report.servers),
     )

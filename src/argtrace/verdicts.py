@@ -54,13 +54,16 @@ def settle(
     entrypoints: Mapping[str, Assumption] | None = None,
     builds_differ: Collection[str] = (),
     known_nowhere: Callable[[Finding], bool] = lambda finding: False,
+    substitute: bool = False,
 ) -> list[Finding]:
     """``findings`` with basis ``assumed`` (and a capped severity) where they rest on ``release``, ``gpu``
     or an assumed image entrypoint (``entrypoints``: by the location of the command the image runs; in
     ``builds_differ`` those of a release-named tag whose known builds disagree on it); the others
     unchanged. A parser finding about a word no bundled release accepts (``known_nowhere``) that does not
     hold on every release stays a warning: it fails on every release argtrace knows, only a newer one
-    could take it."""
+    could take it. With ``substitute`` the release is known but not bundled and ``release`` is the schema
+    standing in for it: what rests on it is a warning (it is that release's verdict, read from a neighbour),
+    not the note a verdict on an unknown release is."""
     out = []
     for finding in findings:
         rests_on: list[Assumption] = []
@@ -76,7 +79,12 @@ def settle(
         severity = _CAP[finding.severity]
         if gpu in rests_on and finding.layer == "memory":
             severity = "info"
-        if release in rests_on and finding.layer in ("parser", "process") and not known_nowhere(finding):
+        if (
+            release in rests_on
+            and finding.layer in ("parser", "process")
+            and not known_nowhere(finding)
+            and not substitute
+        ):
             severity = "info"  # holds on some releases only: which one runs is not known
         if finding.layer == "parser" and finding.at in builds_differ:
             severity = "info"  # holds on some builds of the tagged release only: which one is not known

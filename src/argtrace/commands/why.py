@@ -340,34 +340,12 @@ def framework_of_text(text: str) -> str | None:
 _ARGUMENT_MODULES = r"(?:server_args|arg_utils|arg_groups/|/config/|config\.py$)"
 
 
-# How many leading numbers name a release family, whose last patch is the one bundled (issue 15): vLLM's
-# minor (0.10.x -> 0.10.2), SGLang's 0.5.N (0.5.10 -> 0.5.10.post1).
-_FAMILY = {"vllm": 2, "sglang": 3}
-
-
 def _nearest_indexed(framework: str, releases: Sequence[str], version: str) -> str | None:
-    """The indexed release whose code is nearest to ``version``: itself; else one of its family
-    (``_FAMILY``), the newest older than it, else the oldest; else the newest older one; else the oldest
-    (older than every indexed one)."""
-    from argtrace.frameworks.schema import version_key
+    """The indexed release whose code is nearest to ``version`` (``schema.nearest_bundled``'s rule: itself,
+    else one of its release family, else the newest older one, else the oldest)."""
+    from argtrace.frameworks.schema import nearest_bundled
 
-    if not releases:
-        return None
-    if version in releases:
-        return version
-    try:
-        key = version_key(version)
-    except Exception:
-        return None
-
-    def family(v: str) -> tuple[str, ...]:
-        return tuple(re.findall(r"\d+", v.split("+", 1)[0])[: _FAMILY.get(framework, 2)])
-
-    same = [v for v in releases if family(v) == family(version)]
-    older = [v for v in same or releases if version_key(v) <= key]
-    if older:
-        return older[-1]
-    return same[0] if same else releases[0]
+    return nearest_bundled(framework, version, releases) if releases else None
 
 
 def _version_in_text(text: str, framework: str | None) -> tuple[str, str, str] | None:

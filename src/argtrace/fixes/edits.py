@@ -205,10 +205,44 @@ def renamed_flag(finding: Finding, source: SourceFile, report: Report) -> Propos
         if written is None or written.group(0) == new:
             return None
         old = written.group(0)
+        if _already_given(report, finding, new) and _takes_no_value(report, old):
+            # `--enable-reasoning --reasoning-parser deepseek_r1`: the replacement is on the command already,
+            # so writing it again would take the next flag as its value; the old switch just goes
+            end = col + len(old)
+            while line is not None and end - 1 < len(line) and line[end - 1] in " \t":
+                end += 1
+            return Proposal(
+                (FixEdit(source.label, _pos(number, col), _pos(number, end), ""),),
+                f"Delete {old} at {source.label}:{number}:{col}: {new} is given already.",
+            )
     return Proposal(
         (FixEdit(source.label, _pos(number, col), _pos(number, col + len(old)), new),),
         f"Write {new} instead of {old} at {source.label}:{number}:{col}.",
     )
+
+
+def _already_given(report: Report, finding: Finding, flag: str) -> bool:
+    """``flag`` (or ``flag=VALUE``) is a word of the server command the finding is about: the last one
+    that starts at or above the finding's line in its file (a continued command spans lines)."""
+    found = parse_at(finding.at)
+    if found is None:
+        return False
+    starts = [
+        (where[1], server)
+        for server in report.servers
+        if (where := parse_at(server.at)) is not None and where[0] == found[0] and where[1] <= found[1]
+    ]
+    if not starts:
+        return False
+    server = max(starts, key=lambda pair: pair[0])[1]
+    return any(w.text is not None and (w.text == flag or w.text.startswith(flag + "=")) for w in server.argv)
+
+
+def _takes_no_value(report: Report, flag: str) -> bool:
+    """Every bundled release that knows ``flag`` takes it without a value (a switch)."""
+    from argtrace.frameworks.schema import takes_no_value
+
+    return report.framework.name is not None and takes_no_value(report.framework.name, flag)
 
 
 def _flag_in_manifest(

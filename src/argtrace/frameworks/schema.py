@@ -457,6 +457,37 @@ def nearest_older(framework: str, version: str) -> str | None:
     return older[-1] if older else None
 
 
+# How many leading numbers name a release family, of which the last patch is the one bundled (issue 15):
+# vLLM's minor (0.10.x -> 0.10.2), SGLang's 0.5.N (0.5.5 -> 0.5.5.post3). A release of the family differs
+# from the bundled one by patches only; the nearest older release of another family by a whole minor.
+_FAMILY = {"vllm": 2, "sglang": 3}
+
+
+def release_family(framework: str, version: str) -> tuple[str, ...]:
+    """The numbers that name ``version``'s family (``("0", "10")`` for vLLM 0.10.1+gptoss)."""
+    return tuple(re.findall(r"\d+", version.split("+", 1)[0])[: _FAMILY.get(framework, 2)])
+
+
+def nearest_bundled(framework: str, version: str, releases: Sequence[str] | None = None) -> str | None:
+    """The release among ``releases`` (the bundled ones, oldest first, by default) whose code is nearest to
+    ``version``: itself; else one of its family (the newest not newer than it, else the oldest); else the
+    newest older one; else the oldest. None when there are none or ``version`` is not a version."""
+    candidates = list(bundled_versions(framework) if releases is None else releases)
+    if not candidates:
+        return None
+    if version in candidates:
+        return version
+    try:
+        key = version_key(version)
+    except Exception:
+        return None
+    same = [v for v in candidates if release_family(framework, v) == release_family(framework, version)]
+    older = [v for v in same or candidates if version_key(v) <= key]
+    if older:
+        return older[-1]
+    return same[0] if same else candidates[0]
+
+
 # -------------------------------------------------------------------------------------------- choice
 
 
@@ -487,17 +518,24 @@ def choose_schema(
     ) -> tuple[Schema, FrameworkSource, list[Finding]]:
         if version in versions:
             return load_schema(framework, version), source, findings
-        older = nearest_older(framework, version)
-        used = older or versions[0]
+        used = nearest_bundled(framework, version, versions) or versions[0]
+        family = release_family(framework, used) == release_family(framework, version)
+        older = version_key(used) <= version_key(version)
+        kind = f"{'.'.join(release_family(framework, version))}.x" if family else (
+            "nearest older" if older else "oldest"
+        )
         # A release the user named that argtrace lacks is worth a warning; one read from the evidence (an
         # installed package, an image tag, a pip line) says what the analysis substitutes, and the findings
         # that depend on it are marked as resting on that substitute (check.settle_report_verdicts).
+        if family:
+            analysing = f"analysing with {used}, the bundled release of its family ({kind})"
+        else:
+            analysing = f"analysing with the {kind} bundled one, {used}"
         findings.append(
             rules.PR_VERSION_NOT_BUNDLED.finding(
-                f"{framework} {version} ({why}) has no bundled parser schema; analysing with the "
-                f"{'nearest older' if older else 'oldest'} bundled one, {used}. Flags added or removed "
-                f"{'after' if older else 'between'} {used}{'' if older else f' and {version}'} may be "
-                "misjudged.",
+                f"{framework} {version} ({why}) has no bundled parser schema; {analysing}. Flags added or "
+                f"removed {'after' if older and not family else 'between'} {used}"
+                f"{'' if older and not family else f' and {version}'} may be misjudged.",
                 at=at,
                 fix=f"pass --framework-version with one of: {', '.join(versions)}",
                 severity=None if why == "requested" else "info",

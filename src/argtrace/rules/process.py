@@ -121,8 +121,9 @@ PR_VERSION_NOT_BUNDLED = Rule(
     layer="process",
     severity="warning",
     title="Framework version without a bundled schema",
-    rationale="argtrace analyses with the nearest older bundled parser schema; flags added or removed since "
-    "may be misjudged.",
+    rationale="argtrace analyses with the bundled parser schema of the release's family (vLLM's minor, "
+    "SGLang's 0.5.N: the last patch is bundled), else the nearest older one; flags added or removed in "
+    "between may be misjudged, and what the parser says then rests on that stand-in (a warning at most).",
     fix="pass --framework-version with a bundled version",
     example=_c(_SG, ("--framework-version", "0.5.10")),
     correct=_c(_SG, _SG10),
