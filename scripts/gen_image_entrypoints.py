@@ -32,8 +32,12 @@ and the row F6 was added (the others kept) by:
   python scripts/gen_image_entrypoints.py --stage vllm/vllm-openai=vllm-openai \\
     --dockerfile "$V|docker/Dockerfile|6e448d0ea9bf3d88d898b65449ca6dc2aec170ac|F6"
 
-(F6: the file's global ARGs and its FROM/ENTRYPOINT/CMD instructions, read at that commit through the code
-index, file id 57495221898.)
+and the row F7 likewise by:
+
+  python scripts/gen_image_entrypoints.py --dockerfile "$S|f82ccc94b0e7c45d7e8e856b92eda8f0062a21c3|F7"
+
+(F6, F7: the file's global ARGs and its FROM/ENTRYPOINT/CMD instructions, read at that commit through the code
+index (F6: file id 57495221898, F7: file id 3866135986).)
 """
 
 from __future__ import annotations
@@ -279,14 +283,44 @@ RELEASES: dict[tuple[str, str], tuple[str, str, list[dict[str, str]]]] = {
         ],
     ),
     ("lmsysorg/sglang", "004740a9cb3dbf6153455fb38b447021e3e07236"): (
-        "0.5.5",
+        "0.5.3.post2",
         "0.5.5",
         [
             {
                 "what": "this Dockerfile builds ARG SGL_VERSION=0.5.5 (git clone --branch v0.5.5)",
                 "url": "https://github.com/sgl-project/sglang/blob/004740a9cb3dbf6153455fb38b447021e3e07236/"
                 "docker/Dockerfile",
-            }
+            },
+            {
+                "what": "0.5.3.post2 to 0.5.4.post3 lie between the Dockerfile of 0.5.3.post1 (sglang@f82ccc94) "
+                "and this one of 0.5.5: both inherit nvidia_entrypoint.sh from nvidia/cuda:12.9.1-cudnn-devel "
+                "and set no ENTRYPOINT, so the releases between are taken to have it (not read one by one)",
+                "url": "https://github.com/sgl-project/sglang/blob/f82ccc94b0e7c45d7e8e856b92eda8f0062a21c3/"
+                "docker/Dockerfile",
+            },
+        ],
+    ),
+    ("lmsysorg/sglang", "f82ccc94b0e7c45d7e8e856b92eda8f0062a21c3"): (
+        "0.4.7",
+        "0.5.3.post1",
+        [
+            {
+                "what": "this Dockerfile (no ENTRYPOINT or CMD of its own; FROM nvidia/cuda:12.9.1-cudnn-devel-"
+                "ubuntu22.04) installs sgl-kernel 0.3.15, the pin of SGLang 0.5.3.post1 (0.5.3: 0.3.14.post1, "
+                "0.5.4: 0.3.16.post3), and clones the main branch: it is of the 0.5.3.post1 development",
+                "url": "https://github.com/sgl-project/sglang/blob/f82ccc94b0e7c45d7e8e856b92eda8f0062a21c3/"
+                "docker/Dockerfile",
+            },
+            _pin("sglang", "0.5.3", "sgl-kernel==0.3.14.post1"),
+            _pin("sglang", "0.5.3.post1", "sgl-kernel==0.3.15"),
+            _pin("sglang", "0.5.4", "sgl-kernel==0.3.16.post3"),
+            {
+                "what": "0.4.7 to 0.5.3 lie between the Dockerfile of 0.4.5-0.4.6.post5 (sglang@924d890f, NGC "
+                "base) and this one: both inherit NVIDIA's nvidia_entrypoint.sh and set no ENTRYPOINT, so the "
+                "releases between are taken to have it (not read one by one)",
+                "url": "https://github.com/sgl-project/sglang/blob/924d890f1c840188bf6ffd9ccd62e7508cc248a2/"
+                "docker/Dockerfile",
+            },
         ],
     ),
     ("lmsysorg/sglang", "924d890f1c840188bf6ffd9ccd62e7508cc248a2"): (
