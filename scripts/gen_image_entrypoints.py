@@ -197,11 +197,11 @@ RELEASES: dict[tuple[str, str], tuple[str, str, list[dict[str, str]]]] = {
         "0.27.1",
         [
             {
-                "what": "this Dockerfile is vLLM 0.27's: its test stage's uv cache is named uv-v027-ubuntu2204, "
-                "it installs flashinfer-jit-cache 0.6.16.post3 (vLLM 0.33.0 requires flashinfer-python "
-                "0.7.0.post1), and a public note checked against the tag v0.27.1 names this commit as the tag's "
-                "and quotes this stage's ENTRYPOINT [\"vllm\", \"serve\"] (code index file id 69746520975, its "
-                "repository not shown by the index)",
+                "what": "this Dockerfile is vLLM 0.27's: its test stage's uv cache is named "
+                "uv-v027-ubuntu2204, it installs flashinfer-jit-cache 0.6.16.post3 (vLLM 0.33.0 requires "
+                "flashinfer-python 0.7.0.post1), and a public note checked against the tag v0.27.1 names "
+                'this commit as the tag\'s and quotes this stage\'s ENTRYPOINT ["vllm", "serve"] (code '
+                "index file id 69746520975, its repository not shown by the index)",
                 "url": "https://github.com/vllm-project/vllm/blob/6e448d0ea9bf3d88d898b65449ca6dc2aec170ac/"
                 "docker/Dockerfile",
             },
@@ -210,9 +210,9 @@ RELEASES: dict[tuple[str, str], tuple[str, str, list[dict[str, str]]]] = {
                 "url": "https://pypi.org/pypi/vllm/json",
             },
             {
-                "what": "0.27.0 lies between 0.26.0 (`docker image inspect`: Entrypoint=[\"vllm\",\"serve\"], "
-                "NVIDIA-AI-IOT/jetson-ai-lab#420) and this Dockerfile of 0.27.1, which show the same "
-                "ENTRYPOINT",
+                "what": "0.27.0 lies between 0.26.0 (`docker image inspect`: "
+                'Entrypoint=["vllm","serve"], NVIDIA-AI-IOT/jetson-ai-lab#420) and this Dockerfile of '
+                "0.27.1, which show the same ENTRYPOINT",
                 "url": "https://github.com/NVIDIA-AI-IOT/jetson-ai-lab/pull/420",
             },
         ],
@@ -292,9 +292,10 @@ RELEASES: dict[tuple[str, str], tuple[str, str, list[dict[str, str]]]] = {
                 "docker/Dockerfile",
             },
             {
-                "what": "0.5.3.post2 to 0.5.4.post3 lie between the Dockerfile of 0.5.3.post1 (sglang@f82ccc94) "
-                "and this one of 0.5.5: both inherit nvidia_entrypoint.sh from nvidia/cuda:12.9.1-cudnn-devel "
-                "and set no ENTRYPOINT, so the releases between are taken to have it (not read one by one)",
+                "what": "0.5.3.post2 to 0.5.4.post3 lie between the Dockerfile of 0.5.3.post1 "
+                "(sglang@f82ccc94) and this one of 0.5.5: both inherit nvidia_entrypoint.sh from "
+                "nvidia/cuda:12.9.1-cudnn-devel and set no ENTRYPOINT, so the releases between are taken to "
+                "have it (not read one by one)",
                 "url": "https://github.com/sgl-project/sglang/blob/f82ccc94b0e7c45d7e8e856b92eda8f0062a21c3/"
                 "docker/Dockerfile",
             },
@@ -305,9 +306,10 @@ RELEASES: dict[tuple[str, str], tuple[str, str, list[dict[str, str]]]] = {
         "0.5.3.post1",
         [
             {
-                "what": "this Dockerfile (no ENTRYPOINT or CMD of its own; FROM nvidia/cuda:12.9.1-cudnn-devel-"
-                "ubuntu22.04) installs sgl-kernel 0.3.15, the pin of SGLang 0.5.3.post1 (0.5.3: 0.3.14.post1, "
-                "0.5.4: 0.3.16.post3), and clones the main branch: it is of the 0.5.3.post1 development",
+                "what": "this Dockerfile (no ENTRYPOINT or CMD of its own; FROM "
+                "nvidia/cuda:12.9.1-cudnn-devel-ubuntu22.04) installs sgl-kernel 0.3.15, the pin of SGLang "
+                "0.5.3.post1 (0.5.3: 0.3.14.post1, 0.5.4: 0.3.16.post3), and clones the main branch: it is "
+                "of the 0.5.3.post1 development",
                 "url": "https://github.com/sgl-project/sglang/blob/f82ccc94b0e7c45d7e8e856b92eda8f0062a21c3/"
                 "docker/Dockerfile",
             },
@@ -315,9 +317,9 @@ RELEASES: dict[tuple[str, str], tuple[str, str, list[dict[str, str]]]] = {
             _pin("sglang", "0.5.3.post1", "sgl-kernel==0.3.15"),
             _pin("sglang", "0.5.4", "sgl-kernel==0.3.16.post3"),
             {
-                "what": "0.4.7 to 0.5.3 lie between the Dockerfile of 0.4.5-0.4.6.post5 (sglang@924d890f, NGC "
-                "base) and this one: both inherit NVIDIA's nvidia_entrypoint.sh and set no ENTRYPOINT, so the "
-                "releases between are taken to have it (not read one by one)",
+                "what": "0.4.7 to 0.5.3 lie between the Dockerfile of 0.4.5-0.4.6.post5 (sglang@924d890f, "
+                "NGC base) and this one: both inherit NVIDIA's nvidia_entrypoint.sh and set no ENTRYPOINT, "
+                "so the releases between are taken to have it (not read one by one)",
                 "url": "https://github.com/sgl-project/sglang/blob/924d890f1c840188bf6ffd9ccd62e7508cc248a2/"
                 "docker/Dockerfile",
             },

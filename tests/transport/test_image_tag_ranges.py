@@ -142,7 +142,8 @@ def test_each_row_cites_its_dockerfile_and_evidence() -> None:
         ("f82ccc94", {"first": "0.4.7", "last": "0.5.3.post1"}, "nvidia/cuda:12.9.1-cudnn-devel-ubuntu22.04"),
         ("924d890f", {"first": "0.4.5", "last": "0.4.6.post5"}, "nvcr.io/nvidia/tritonserver:24.04-py3-min"),
     ]
-    assert "https://pypi.org/pypi/sglang/0.5.3.post1/json" in {e["url"] for r in sglang for e in r["evidence"]}
+    sglang_urls = {e["url"] for r in sglang for e in r["evidence"]}
+    assert "https://pypi.org/pypi/sglang/0.5.3.post1/json" in sglang_urls
     assert {tuple(r["entrypoint"]) for r in sglang} == {("/opt/nvidia/nvidia_entrypoint.sh",)}
     assert all("redhat-na-ssa/demo-ocp-gpu" in r["entrypoint_from"] for r in sglang)
 
