@@ -13,8 +13,11 @@ it, is ``RELEASES`` below; a row without an entry there covers only the tags giv
 Inputs: ``--dockerfile "IMAGE|REPO|PATH|COMMIT|FILE"`` (FILE holds the Dockerfile as read at that commit,
 e.g. through the code index: only its global ARGs and its FROM, ENTRYPOINT and CMD instructions matter), or
 ``--mirror GITDIR --ref IMAGE=REF=PATH`` to read ``git show REF:PATH`` in a framework mirror; ``--stage
-IMAGE=STAGE`` picks the target stage (default: the last one). Rows are written newest first, in the order
-given. The shipped table:
+IMAGE=STAGE`` picks the target stage (default: the last one). A row of the current table whose Dockerfile is
+not given again is kept as it was read (its Dockerfile-derived fields and recorded source), with its releases
+and evidence refreshed from ``RELEASES``: so ``--check`` without inputs checks the table against
+``RELEASES``, and a new Dockerfile version is added without re-reading the others. Rows are written newest
+first (by their first release). The rows F1-F5 were written by:
 
   V="vllm/vllm-openai|vllm-project/vllm"; S="lmsysorg/sglang|sgl-project/sglang|docker/Dockerfile"
   python scripts/gen_image_entrypoints.py --stage vllm/vllm-openai=vllm-openai \\
@@ -23,6 +26,18 @@ given. The shipped table:
     --dockerfile "$V|Dockerfile|e93d59a63db72e5101fd1eae3e9220cf30866709|F3" \\
     --dockerfile "$S|004740a9cb3dbf6153455fb38b447021e3e07236|F4" \\
     --dockerfile "$S|924d890f1c840188bf6ffd9ccd62e7508cc248a2|F5"
+
+and the row F6 was added (the others kept) by:
+
+  python scripts/gen_image_entrypoints.py --stage vllm/vllm-openai=vllm-openai \\
+    --dockerfile "$V|docker/Dockerfile|6e448d0ea9bf3d88d898b65449ca6dc2aec170ac|F6"
+
+and the row F7 likewise by:
+
+  python scripts/gen_image_entrypoints.py --dockerfile "$S|f82ccc94b0e7c45d7e8e856b92eda8f0062a21c3|F7"
+
+(F6, F7: the file's global ARGs and its FROM/ENTRYPOINT/CMD instructions, read at that commit through the code
+index (F6: file id 57495221898, F7: file id 3866135986).)
 """
 
 from __future__ import annotations
@@ -177,6 +192,31 @@ def _pin(pkg: str, version: str, pin: str) -> dict[str, str]:
 # dependency pins place it between two releases (PyPI metadata); the releases between two pieces of
 # evidence that show the same ENTRYPOINT are taken to have it too.
 RELEASES: dict[tuple[str, str], tuple[str, str, list[dict[str, str]]]] = {
+    ("vllm/vllm-openai", "6e448d0ea9bf3d88d898b65449ca6dc2aec170ac"): (
+        "0.27.0",
+        "0.27.1",
+        [
+            {
+                "what": "this Dockerfile is vLLM 0.27's: its test stage's uv cache is named "
+                "uv-v027-ubuntu2204, it installs flashinfer-jit-cache 0.6.16.post3 (vLLM 0.33.0 requires "
+                "flashinfer-python 0.7.0.post1), and a public note checked against the tag v0.27.1 names "
+                'this commit as the tag\'s and quotes this stage\'s ENTRYPOINT ["vllm", "serve"] (code '
+                "index file id 69746520975, its repository not shown by the index)",
+                "url": "https://github.com/vllm-project/vllm/blob/6e448d0ea9bf3d88d898b65449ca6dc2aec170ac/"
+                "docker/Dockerfile",
+            },
+            {
+                "what": "vllm 0.33.0 requires flashinfer-python==0.7.0.post1 (its wheel's metadata)",
+                "url": "https://pypi.org/pypi/vllm/json",
+            },
+            {
+                "what": "0.27.0 lies between 0.26.0 (`docker image inspect`: "
+                'Entrypoint=["vllm","serve"], NVIDIA-AI-IOT/jetson-ai-lab#420) and this Dockerfile of '
+                "0.27.1, which show the same ENTRYPOINT",
+                "url": "https://github.com/NVIDIA-AI-IOT/jetson-ai-lab/pull/420",
+            },
+        ],
+    ),
     ("vllm/vllm-openai", "dead20baf70df70580ecb093f82b0b7b8676e4f5"): (
         "0.11.1",
         "0.26.0",
@@ -243,14 +283,46 @@ RELEASES: dict[tuple[str, str], tuple[str, str, list[dict[str, str]]]] = {
         ],
     ),
     ("lmsysorg/sglang", "004740a9cb3dbf6153455fb38b447021e3e07236"): (
-        "0.5.5",
+        "0.5.3.post2",
         "0.5.5",
         [
             {
                 "what": "this Dockerfile builds ARG SGL_VERSION=0.5.5 (git clone --branch v0.5.5)",
                 "url": "https://github.com/sgl-project/sglang/blob/004740a9cb3dbf6153455fb38b447021e3e07236/"
                 "docker/Dockerfile",
-            }
+            },
+            {
+                "what": "0.5.3.post2 to 0.5.4.post3 lie between the Dockerfile of 0.5.3.post1 "
+                "(sglang@f82ccc94) and this one of 0.5.5: both inherit nvidia_entrypoint.sh from "
+                "nvidia/cuda:12.9.1-cudnn-devel and set no ENTRYPOINT, so the releases between are taken to "
+                "have it (not read one by one)",
+                "url": "https://github.com/sgl-project/sglang/blob/f82ccc94b0e7c45d7e8e856b92eda8f0062a21c3/"
+                "docker/Dockerfile",
+            },
+        ],
+    ),
+    ("lmsysorg/sglang", "f82ccc94b0e7c45d7e8e856b92eda8f0062a21c3"): (
+        "0.4.7",
+        "0.5.3.post1",
+        [
+            {
+                "what": "this Dockerfile (no ENTRYPOINT or CMD of its own; FROM "
+                "nvidia/cuda:12.9.1-cudnn-devel-ubuntu22.04) installs sgl-kernel 0.3.15, the pin of SGLang "
+                "0.5.3.post1 (0.5.3: 0.3.14.post1, 0.5.4: 0.3.16.post3), and clones the main branch: it is "
+                "of the 0.5.3.post1 development",
+                "url": "https://github.com/sgl-project/sglang/blob/f82ccc94b0e7c45d7e8e856b92eda8f0062a21c3/"
+                "docker/Dockerfile",
+            },
+            _pin("sglang", "0.5.3", "sgl-kernel==0.3.14.post1"),
+            _pin("sglang", "0.5.3.post1", "sgl-kernel==0.3.15"),
+            _pin("sglang", "0.5.4", "sgl-kernel==0.3.16.post3"),
+            {
+                "what": "0.4.7 to 0.5.3 lie between the Dockerfile of 0.4.5-0.4.6.post5 (sglang@924d890f, "
+                "NGC base) and this one: both inherit NVIDIA's nvidia_entrypoint.sh and set no ENTRYPOINT, "
+                "so the releases between are taken to have it (not read one by one)",
+                "url": "https://github.com/sgl-project/sglang/blob/924d890f1c840188bf6ffd9ccd62e7508cc248a2/"
+                "docker/Dockerfile",
+            },
         ],
     ),
     ("lmsysorg/sglang", "924d890f1c840188bf6ffd9ccd62e7508cc248a2"): (
@@ -268,6 +340,19 @@ RELEASES: dict[tuple[str, str], tuple[str, str, list[dict[str, str]]]] = {
         ],
     ),
 }
+
+
+def _set_releases(image: str, row: dict[str, object], commit: str) -> None:
+    first, last, evidence = RELEASES.get((image, commit), (None, None, []))
+    row["releases"] = {"first": first, "last": last} if first else None
+    row["evidence"] = evidence
+    row["tags"] = [f"v{first}"] if first and first == last else []
+
+
+def _version_key(span: object) -> tuple[int, ...]:
+    if not isinstance(span, dict):
+        return ()
+    return tuple(int(p) for p in str(span["first"]).replace(".post", ".").split("."))
 
 
 def main() -> int:
@@ -293,6 +378,16 @@ def main() -> int:
             check=True,
         ).stdout
         inputs.append((image, Path(a.mirror).name, path, ref, text))
+    given = {(image, commit) for image, _repo, _path, commit, _text in inputs}
+    kept: list[tuple[str, dict[str, object]]] = []
+    if OUT.exists():
+        for image, rows in json.loads(OUT.read_text()).get("images", {}).items():
+            for old in rows:
+                if (image, old["dockerfile"]["commit"]) not in given:
+                    kept.append((image, dict(old)))
+    for image, row in kept:
+        _set_releases(image, row, str(row["dockerfile"]["commit"]))  # type: ignore[index]
+        images.setdefault(image, []).append(row)
     for image, repo, path, commit, text in inputs:
         row = effective(text, stages.get(image))
         row["dockerfile"] = {
@@ -304,11 +399,11 @@ def main() -> int:
         row["source"] = (
             f"{repo}@{commit[:8]}:{path} (stage {row['stage']}: ENTRYPOINT {row['entrypoint_from']})"
         )
-        first, last, evidence = RELEASES.get((image, commit), (None, None, []))
-        row["releases"] = {"first": first, "last": last} if first else None
-        row["evidence"] = evidence
-        row["tags"] = [f"v{first}"] if first and first == last else []
+        _set_releases(image, row, commit)
         images.setdefault(image, []).append(row)
+    for rows in images.values():
+        # newest first: by the first release each row covers (rows without a range last)
+        rows.sort(key=lambda r: _version_key(r.get("releases")), reverse=True)
     data = {
         "generated_by": "scripts/gen_image_entrypoints.py",
         "rules": "Dockerfile reference (CMD/ENTRYPOINT interaction); docker run reference; Compose file "

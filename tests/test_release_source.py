@@ -328,9 +328,9 @@ def test_a_runner_tools_pr007_is_gone_once_the_release_is_decided() -> None:
 
 
 def test_a_parser_error_on_an_assumed_image_entrypoint_is_at_most_a_warning() -> None:
-    """TP044: the image table knows `vllm serve` for vllm/vllm-openai 0.11.1 to 0.26.0 (evidence to 0.26.0);
-    for 0.27.1 it is assumed, and what the parser says of the words rests on that."""
-    command = "docker run --gpus all vllm/vllm-openai:v0.27.1 --served-model-name q --port 8000"
+    """TP044: the image table knows `vllm serve` for vllm/vllm-openai 0.11.1 to 0.27.1 (evidence to 0.27.1);
+    for 0.28.0 it is assumed, and what the parser says of the words rests on that."""
+    command = "docker run --gpus all vllm/vllm-openai:v0.28.0 --served-model-name q --port 8000"
     report = check("--no-resolve", "-c", command)
     (pa023,) = [f for f in report["findings"] if f["code"] == "PA023"]
     # info: the tag names a release no known build is recorded for, and the builds disagree on the
@@ -339,14 +339,14 @@ def test_a_parser_error_on_an_assumed_image_entrypoint_is_at_most_a_warning() ->
     assert pa023["assumed"] == [
         {
             "what": "entrypoint",
-            "value": "`vllm serve` for vllm/vllm-openai:v0.27.1",
+            "value": "`vllm serve` for vllm/vllm-openai:v0.28.0",
             "option": "--entrypoint, or command: in the launch file",
         }
     ]
     assert [f["code"] for f in report["findings"] if f["severity"] == "error"] == []
     # a tag the table knows: the same words are an error (vLLM's launcher stops before parsing)
-    known = check("--no-resolve", "-c", command.replace("v0.27.1", "v0.26.0"))
+    known = check("--no-resolve", "-c", command.replace("v0.28.0", "v0.26.0"))
     assert [(f["code"], f["severity"]) for f in known["findings"]] == [("PA023", "error")]
-    pinned = "docker run --gpus all --entrypoint vllm vllm/vllm-openai:v0.27.1 serve m --served-model-name q"
+    pinned = "docker run --gpus all --entrypoint vllm vllm/vllm-openai:v0.28.0 serve m --served-model-name q"
     codes = [f["code"] for f in check("--no-resolve", "-c", pinned)["findings"]]
     assert "TP044" not in codes and "PA023" not in codes
