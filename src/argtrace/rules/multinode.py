@@ -1,4 +1,4 @@
-"""Multi-node rules (PA030-PA039, parser layer): the server starts of one launch that spans several nodes,
+"""Multi-node rules (PA030-PA040, parser layer): the server starts of one launch that spans several nodes,
 read together. Each node's argv is parsed by the framework's parser like any other server start; these
 rules compare what the parsers saw across the nodes (``layers/multinode.py``)."""
 
@@ -249,4 +249,55 @@ PA_TASKS_SHARE_GPUS = Rule(
     exceptions="A warning, not an error: a cluster may bind each task to its own GPUs by default (a "
     "`--gpu-bind` in its SLURM configuration), which the script does not show. Only SGLang nodes whose rank "
     "comes from the task's own SLURM_PROCID/NODEID/LOCALID are judged.",
+)
+
+
+def _pod_index(kind: str) -> Example:
+    # The rank from a downward-API env var of the pod-index label, as SGLang's StatefulSet example does.
+    manifest = (
+        "apiVersion: apps/v1\n"
+        f"kind: {kind}\n"
+        "metadata:\n"
+        "  name: sglang\n"
+        "spec:\n"
+        "  replicas: 2\n"
+        "  template:\n"
+        "    spec:\n"
+        "      containers:\n"
+        "        - name: server\n"
+        "          image: lmsysorg/sglang:v0.5.10.post1\n"
+        "          env:\n"
+        "            - name: POD_INDEX\n"
+        "              valueFrom:\n"
+        "                fieldRef:\n"
+        "                  fieldPath: metadata.labels['apps.kubernetes.io/pod-index']\n"
+        '          command: ["/bin/bash", "-c"]\n'
+        "          args:\n"
+        "            - python3 -m sglang.launch_server --model-path /models/DeepSeek-V3 --tp 16"
+        " --dist-init-addr sglang-0.sglang:5000 --nnodes 2 --node-rank $POD_INDEX\n"
+        "          resources:\n"
+        "            limits:\n"
+        '              nvidia.com/gpu: "8"\n'
+    )
+    return Example(argv=("check", *_V, "--no-resolve", "server.yaml"), files={"server.yaml": manifest})
+
+
+PA_NO_POD_INDEX = Rule(
+    code="PA040",
+    layer="parser",
+    severity="error",
+    title="A server's rank reads a pod-index label its pods do not have",
+    rationale="The `apps.kubernetes.io/pod-index` and `statefulset.kubernetes.io/pod-name` labels are set by "
+    "the StatefulSet controller on its pods (Kubernetes docs, StatefulSets, Pod index label); an Indexed "
+    "Job's pods get `batch.kubernetes.io/job-completion-index` instead. A Deployment's, ReplicaSet's, "
+    "DaemonSet's or plain Job's pods have neither, and a downward-API `fieldRef` to a label the pod lacks "
+    "gives the empty string: the rank flag that reads it gets no number (`--node-rank` with an empty word "
+    "is refused, or takes the next flag as its value), and no pod can tell its rank from another's.",
+    fix="run the nodes as a StatefulSet (or a LeaderWorkerSet with `--node-rank $(LWS_WORKER_INDEX)`, or an "
+    "Indexed Job with `$JOB_COMPLETION_INDEX`)",
+    example=_pod_index("Deployment"),
+    correct=_pod_index("StatefulSet"),
+    exceptions="A template that sets the label itself gives every pod that value (then PA035 judges the "
+    "replicas). Only rank flags (`--node-rank`, `--data-parallel-rank`, `--data-parallel-start-rank`) that "
+    "read the variable are judged.",
 )
