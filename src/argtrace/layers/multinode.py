@@ -642,8 +642,17 @@ def _shared_gpus(node: NodeStart, name: str, per_node: int, variable: str) -> li
     """SGLang nodes of one launch on one machine that all take the machine's first GPUs: each
     ``sglang.launch_server`` uses GPUs ``--base-gpu-id`` (default 0) onwards of those it sees
     (``scheduler`` gpu_id = base_gpu_id + its local rank x gpu_id_step), so tasks that see the same
-    devices put two ranks of one NCCL communicator on one GPU."""
-    if node.framework != "sglang" or name != "node_rank" or per_node < 2 or node.gpus_bound:
+    devices put two ranks of one NCCL communicator on one GPU. Likewise vLLM's data parallel ranks started
+    one per process (external load balancing, ``--data-parallel-rank``): such a process runs one engine
+    with data_parallel_size_local 1 (vllm/engine/arg_utils.py ``create_engine_config``), so local DP rank
+    0 on the first tp x pp GPUs it sees; vLLM's data parallel deployment guide
+    (docs/serving/data_parallel_deployment.md, "External Load Balancing") gives co-located ranks their own
+    ``CUDA_VISIBLE_DEVICES``."""
+    if per_node < 2 or node.gpus_bound:
+        return []
+    if node.framework == "vllm" and name == "data_parallel_rank":
+        return _shared_dp_gpus(node, per_node, variable)
+    if node.framework != "sglang" or name != "node_rank":
         return []
     if "base_gpu_id" in node.given:
         return []
@@ -659,6 +668,25 @@ def _shared_gpus(node: NodeStart, name: str, per_node: int, variable: str) -> li
             'on one GPU and NCCL stops ("Duplicate GPU detected")',
             at=node.at,
             setting="base_gpu_id",
+            server=node.index,
+        )
+    ]
+
+
+def _shared_dp_gpus(node: NodeStart, per_node: int, variable: str) -> list[Finding]:
+    needed = gpus_needed(node.framework, {**node.values, "data_parallel_rank": 0})
+    if needed is None:
+        return []
+    gpus = "GPU 0" if needed[0] == 1 else f"GPUs 0-{needed[0] - 1}"
+    return [
+        rules.PA_TASKS_SHARE_GPUS.finding(
+            f"srun starts {per_node} vLLM data parallel ranks on each node (data_parallel_rank from "
+            f"${variable}) and each sees the node's GPUs (no CUDA_VISIBLE_DEVICES of its own, no srun "
+            "--gpus-per-task or --gpu-bind): a --data-parallel-rank process runs one engine as local DP "
+            f"rank 0, so every rank of a node takes {gpus} and they load the model on the same GPUs "
+            "(vLLM's data parallel deployment guide gives co-located ranks their own CUDA_VISIBLE_DEVICES)",
+            at=node.at,
+            setting="data_parallel_rank",
             server=node.index,
         )
     ]

@@ -236,19 +236,24 @@ PA_TASKS_SHARE_GPUS = Rule(
     code="PA039",
     layer="parser",
     severity="warning",
-    title="Several SGLang nodes of one launch on a machine take the same GPUs",
+    title="Several SGLang nodes or vLLM data parallel ranks of one launch on a machine take the same GPUs",
     rationale="Each `sglang.launch_server` of a multi-node launch uses the GPUs from `--base-gpu-id` "
     "(default 0) on, among those it sees. An `srun` step with several tasks per node, each one node of the "
     "launch, gives every task the same devices unless each gets its own (`CUDA_VISIBLE_DEVICES` for the "
     "task, `srun --gpus-per-task` or `--gpu-bind`): the tasks of a machine then put ranks of one NCCL "
-    'communicator on one GPU, and NCCL refuses it ("Duplicate GPU detected").',
+    'communicator on one GPU, and NCCL refuses it ("Duplicate GPU detected"). A vLLM data parallel rank '
+    "started as its own process (`--data-parallel-rank N`, external load balancing) runs one engine as "
+    "local DP rank 0 on the first tp x pp GPUs it sees: ranks sharing a machine load the model on the same "
+    "GPUs unless each gets its own, as vLLM's data parallel deployment guide does with "
+    "`CUDA_VISIBLE_DEVICES` per co-located rank.",
     fix="give each task its own GPUs: srun --gpus-per-task N, or --base-gpu-id $((SLURM_LOCALID * N)) in the "
     "task's command",
     example=_tasks(f"srun bash -c '{_TASK_SG} --nnodes 4 --node-rank $SLURM_PROCID'"),
     correct=_tasks(f"srun --gpus-per-task=4 bash -c '{_TASK_SG} --nnodes 4 --node-rank $SLURM_PROCID'"),
     exceptions="A warning, not an error: a cluster may bind each task to its own GPUs by default (a "
-    "`--gpu-bind` in its SLURM configuration), which the script does not show. Only SGLang nodes whose rank "
-    "comes from the task's own SLURM_PROCID/NODEID/LOCALID are judged.",
+    "`--gpu-bind` in its SLURM configuration), which the script does not show. Only SGLang nodes (and vLLM "
+    "`--data-parallel-rank` processes) whose rank comes from the task's own SLURM_PROCID/NODEID/LOCALID are "
+    "judged.",
 )
 
 
