@@ -295,3 +295,52 @@ def test_a_data_parallel_vllm_worker_gets_the_hybrid_lb_flags(tmp_path: Path) ->
             f"({tmp_path}/dgd.yaml:23); 1 stay idle",
         )
     ]
+
+
+# The Dynamo release from the image's tag (NVIDIA's runtime images nvcr.io/nvidia/ai-dynamo/vllm-runtime:X.Y.Z
+# are tagged with the Dynamo release): the example above dropped its ${VERSION} tag.
+def _tagged(tag: str) -> str:
+    return VLLM_ROUTER.read_text().replace(
+        "vllm-runtime\n", f"vllm-runtime:{tag}\n"
+    )
+
+
+def test_an_older_dynamo_named_by_the_tag_takes_its_own_roles(tmp_path: Path) -> None:
+    # ai-dynamo 0.6.1's dynamo.vllm takes both (read from its wheel): Dynamo's, nothing assumed
+    report = _report(tmp_path, _tagged("0.6.1"))
+    assert _judged(report) == [] and _assumed(report) == []  # PR011 only: the vLLM release is not named
+    assert report["parser"]["notes"] == [
+        "dynamo.vllm options (ai-dynamo 1.6.1; ai-dynamo 0.6.1's own, named by the image's tag), not engine "
+        "flags: --is-decode-worker"
+    ]
+    # 0.4.1 had --is-prefill-worker but not --is-decode-worker: its launcher hands that one to vLLM
+    older = _report(tmp_path, _tagged("0.4.1"), "--framework-version", "0.11.0")
+    assert [(f["code"], f["setting"]) for f in older["findings"]] == [("PA001", "is_decode_worker")]
+
+
+def test_the_newest_dynamo_named_by_the_tag_hands_the_old_roles_to_vllm(tmp_path: Path) -> None:
+    report = _report(tmp_path, _tagged("1.6.1"), "--framework-version", "0.11.0")
+    assert _judged(report) == [
+        (
+            "PA001",
+            "error",
+            "is_decode_worker",
+            '--is-decode-worker is not a vllm 0.11.0 flag: the server refuses to start ("unrecognized '
+            'arguments", exit 2); did you mean --dbo-decode-token-threshold?',
+        ),
+        (
+            "PA001",
+            "error",
+            "is_prefill_worker",
+            '--is-prefill-worker is not a vllm 0.11.0 flag: the server refuses to start ("unrecognized '
+            'arguments", exit 2); did you mean --dbo-prefill-token-threshold?',
+        ),
+    ]
+
+
+def test_a_dynamo_release_not_read_keeps_the_assumption(tmp_path: Path) -> None:
+    report = _report(tmp_path, _tagged("1.2.0"))
+    assert _judged(report) == []
+    assert [message.split("; read as Dynamo's, ")[1] for _code, _setting, message in _assumed(report)] == [
+        "since ai-dynamo 1.2.0 (the image's tag) is not one of the releases read"
+    ] * 2
