@@ -281,6 +281,22 @@ def test_a_data_parallel_vllm_worker_gets_the_hybrid_lb_flags(tmp_path: Path) ->
         "--data-parallel-rpc-port 13445"
     )
     assert _judged(report) == []
+    # --data-parallel-size 8 on two pods of two GPUs: the operator gives each pod 2 local ranks (its GPUs
+    # over tp x pp), so ranks 4 to 7 never start
+    eight = text.replace('- "4"\n            - --is-decode-worker', '- "8"\n            - --is-decode-worker')
+    assert _judged(_report(tmp_path, eight, "--framework-version", "0.11.0")) == [
+        (
+            "PA032",
+            "error",
+            "data_parallel_size",
+            "the 2 pods of DynamoGraphDeployment vllm-disagg/decode each run data_parallel_size_local 2: 4 "
+            "data parallel ranks of data_parallel_size 8, so ranks 4 to 7 never start and the data parallel "
+            "group waits for them",
+        )
+    ]
+    # the vLLM release not named: the flags' meaning rests on it (PA032 as information, basis assumed)
+    assert [(f["code"], f["severity"], f["basis"]) for f in _report(tmp_path, eight)["findings"]
+            if f["code"] == "PA032"] == [("PA032", "info", "assumed")]
     # three GPUs for tp 2: the operator runs 3 // 2 = 1 local rank per pod, one GPU stays idle
     odd = DYNAMO_VLLM.read_text().replace('          gpu: "1"', '          gpu: "3"', 1)
     odd = odd.replace('- "2"\n            - --is-decode-worker', '- "2"\n            - --data-parallel-size\n'

@@ -728,9 +728,41 @@ def multinode_findings(nodes: Sequence[NodeStart]) -> list[Finding]:
     for launch in found:
         group = list(launch.nodes)
         ours = [*(_disagreements(group) if len(group) > 1 else []), *_rank_findings(group)]
+        ours += _dp_coverage(group)
         findings.extend(ours if launch.basis is None or len(group) < 2 else _assumed(ours, launch.basis))
     findings.extend(_replicas_note(found))
     return findings
+
+
+def _dp_coverage(group: Sequence[NodeStart]) -> list[Finding]:
+    """vLLM data parallel over the pods of one carrier group (a Dynamo service's multinode pods, a
+    LeaderWorkerSet group): each pod runs its ``--data-parallel-size-local`` ranks, so the pods together
+    run pods x local of them; fewer than ``--data-parallel-size`` leaves ranks nobody starts, and the data
+    parallel group waits for them (vLLM's data parallel deployment guide: the nodes' local ranks make up
+    the size). Judged only where the carrier fixes the pods: a script may start the other nodes elsewhere."""
+    if any(n.framework != "vllm" or "data_parallel_rank" in n.given for n in group):
+        return []
+    sizes = {_int(n.values.get("data_parallel_size")) for n in group}
+    locals_ = {_int(n.values.get("data_parallel_size_local")) for n in group}
+    pods = {n.carrier_nodes for n in group}
+    carriers = {n.carrier_group for n in group}
+    if len(sizes) != 1 or len(locals_) != 1 or len(pods) != 1 or len(carriers) != 1:
+        return []
+    size, local, count, carrier = sizes.pop(), locals_.pop(), pods.pop(), carriers.pop()
+    if size is None or local is None or count is None or carrier is None or local * count >= size:
+        return []
+    if any("data_parallel_size_local" not in n.given for n in group):
+        return []
+    return [
+        rules.PA_RANKS_INCOMPLETE.finding(
+            f"the {count} pods of {carrier} each run data_parallel_size_local {local}: {local * count} data "
+            f"parallel ranks of data_parallel_size {size}, so ranks {local * count} to {size - 1} never "
+            "start and the data parallel group waits for them",
+            at=group[0].at,
+            setting="data_parallel_size",
+            server=group[0].index,
+        )
+    ]
 
 
 def _cell(node: NodeStart, name: str) -> str:

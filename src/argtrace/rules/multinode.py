@@ -57,7 +57,10 @@ PA_RANKS_INCOMPLETE = Rule(
     title="The node ranks of one launch do not cover 0 to nnodes-1",
     rationale="When a file starts every node of a launch, the ranks must be exactly 0, 1, ..., nnodes-1: "
     "more nodes than `--nnodes`, or a rank at or above it, never joins; a rank nobody takes leaves the "
-    "others waiting at the rendezvous.",
+    "others waiting at the rendezvous. Likewise vLLM's data parallel ranks over the pods of one carrier "
+    "group (a Dynamo service's multinode pods, a LeaderWorkerSet group): each pod runs "
+    "`--data-parallel-size-local` of them, and fewer in all than `--data-parallel-size` leaves the data "
+    "parallel group waiting.",
     fix="start exactly nnodes nodes, with ranks 0 to nnodes-1",
     example=_nodes("--tp-size 16 --nnodes 2 --node-rank 0", "--tp-size 16 --nnodes 2 --node-rank 2"),
     correct=_nodes("--tp-size 16 --nnodes 2 --node-rank 0", "--tp-size 16 --nnodes 2 --node-rank 1"),
