@@ -3,7 +3,8 @@
 This module owns finding the pod specs of each kind, a container's ``command`` (which replaces the image's
 entrypoint) and ``args`` (which replace its CMD), ``$(VAR)`` expansion from earlier ``env`` entries with a
 ``value`` (TP012 for a name that is not defined: it stays literal), TP011 for a flag and its value in one
-item, and handing the container's argv and environment to :mod:`.containers`.
+item, and handing the container's argv and environment to :mod:`.containers`; PA040 for a rank flag that
+reads a variable from the pod-index label of pods that have none (a Deployment's).
 """
 
 from __future__ import annotations

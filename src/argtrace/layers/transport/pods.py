@@ -10,7 +10,9 @@ variables and downward-API fields the cluster sets in their containers beyond th
   KServe ``InferenceService`` (``spec.predictor``, its ``workerSpec``), ``ServingRuntime`` /
   ``ClusterServingRuntime`` (``spec``, ``spec.workerSpec``), ``LLMInferenceService`` (``spec.template``,
   ``spec.worker``, ``spec.prefill.template``/``worker``); NVIDIA Dynamo ``DynamoGraphDeployment``
-  (each ``spec.services.NAME.extraPodSpec`` with its ``mainContainer``); llm-d's ``ModelService`` CR
+  (each ``spec.services.NAME.extraPodSpec`` with its ``mainContainer``; a multi-node SGLang or vLLM
+  worker as the leader and worker pods Dynamo's operator makes of it, with the flags it adds); llm-d's
+  ``ModelService`` CR
   (``spec.decode``, ``spec.prefill``). llm-d's Helm chart renders Deployments and LeaderWorkerSets, read
   as workloads.
 
