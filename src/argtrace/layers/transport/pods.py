@@ -12,9 +12,8 @@ variables and downward-API fields the cluster sets in their containers beyond th
   ``spec.worker``, ``spec.prefill.template``/``worker``); NVIDIA Dynamo ``DynamoGraphDeployment``
   (each ``spec.services.NAME.extraPodSpec`` with its ``mainContainer``; a multi-node SGLang or vLLM
   worker as the leader and worker pods Dynamo's operator makes of it, with the flags it adds); llm-d's
-  ``ModelService`` CR
-  (``spec.decode``, ``spec.prefill``). llm-d's Helm chart renders Deployments and LeaderWorkerSets, read
-  as workloads.
+  ``ModelService`` CR (``spec.decode``, ``spec.prefill``). llm-d's Helm chart renders Deployments and
+  LeaderWorkerSets, read as workloads.
 
 StatefulSet pods have stable identities (Kubernetes docs, "StatefulSets", Pod Identity): pod ``NAME-i``
 for ordinals ``i`` from ``spec.ordinals.start`` (default 0) to ``start + replicas - 1``, hostname the pod
