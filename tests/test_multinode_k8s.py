@@ -220,6 +220,40 @@ def test_a_deployment_has_no_pod_index_label(tmp_path: Path) -> None:
     assert (pa035["severity"], pa035["basis"], pa035["setting"]) == ("info", "assumed", "node_rank")
     # the master Service's link variables are the kubelet's, not "the caller's environment" (no PR001)
     assert [f for f in report["findings"] if f["code"] == "PR001"] == []
+    # the rank reads the label the Deployment's pods lack: PA040, resting (like PA035) on the release
+    (pa040,) = [f for f in report["findings"] if f["code"] == "PA040"]
+    assert (pa040["severity"], pa040["basis"], pa040["setting"], pa040["at"]) == (
+        "info",
+        "assumed",
+        "node_rank",
+        f"{tmp_path / 'server.yaml'}:23",
+    )
+    assert pa040["message"] == (
+        "container server of Deployment sglang-two-nodes gives --node-rank $POD_INDEX, a fieldRef to "
+        "metadata.labels['apps.kubernetes.io/pod-index']: only StatefulSet pods have that label, so in a "
+        "Deployment's pods $POD_INDEX is the empty string and no pod gets a rank"
+    )
+
+
+def test_a_deployment_reading_pod_index_on_a_named_release(tmp_path: Path) -> None:
+    # the same Deployment on an image whose tag names the release: PA040 is an error, with the label named
+    text = STS.read_text().replace("kind: StatefulSet", "kind: Deployment")
+    text = text.replace("lmsysorg/sglang:latest", "lmsysorg/sglang:v0.5.10.post1")
+    codes = [(c, sev, s) for c, sev, s, _, _ in _judged(_report(tmp_path, text))]
+    assert ("PA040", "error", "node_rank") in codes
+    # a template that sets the label itself gives every pod that value: no PA040 (PA035 judges the replicas)
+    labelled = text.replace(
+        "      labels: {app: sglang-two-nodes}",
+        "      labels: {app: sglang-two-nodes, apps.kubernetes.io/pod-index: '0'}",
+    )
+    assert labelled != text
+    report = _report(tmp_path, labelled)
+    assert [f["code"] for f in report["findings"] if f["code"] == "PA040"] == []
+    assert ("PA035", "error", "node_rank") in [(c, sev, s) for c, sev, s, _, _ in _judged(report)]
+
+
+def test_a_statefulset_reading_pod_index_has_no_pa040(tmp_path: Path) -> None:
+    assert [f for f in _report(tmp_path, STS.read_text())["findings"] if f["code"] == "PA040"] == []
 
 
 # An Indexed Job as the nodes' carrier (Kubernetes docs, "Jobs": completionMode Indexed gives each pod its

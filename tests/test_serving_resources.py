@@ -200,8 +200,9 @@ def test_a_dynamo_vllm_worker_with_tp_4_on_two_one_gpu_nodes(tmp_path: Path) -> 
             "PA036",
             "error",
             "tensor_parallel_size",
-            "each node needs 2 GPU(s) (tensor_parallel_size 4 x pipeline_parallel_size 1 over the 2 pods of "
-            f"its group) but gets 1: the pod's gpu limit ({_where(tmp_path, 41)})",
+            # the operator's mp launch (backend_vllm.go): --nnodes 2 on the leader and the headless worker
+            "each node needs 2 GPU(s) (tensor_parallel_size 4 x pipeline_parallel_size 1 over nnodes 2) but "
+            f"gets 1: the pod's gpu limit ({_where(tmp_path, 41)})",
         )
     ]
 

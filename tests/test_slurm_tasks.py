@@ -8,7 +8,9 @@ SGLang nodes; vLLM's external load balancing starts every data parallel rank as 
 Balancing"). Each task needs its own GPUs. The scripts are reconstructions of those shapes (not copies):
 SGLang's SLURM example with the rank read inside each task
 (https://github.com/sgl-project/sglang/pull/36116), here with two tasks per node, and the vLLM docs'
-per-rank commands carried by one ``srun`` step. srun's per-task variables follow srun(1), OUTPUT
+per-rank commands carried by one ``srun`` step, each task with GPUs of its own (the guide gives
+co-located ranks their own ``CUDA_VISIBLE_DEVICES``; ``srun --gpus-per-task`` does so per task).
+srun's per-task variables follow srun(1), OUTPUT
 ENVIRONMENT VARIABLES (SLURM_PROCID 0..tasks-1, SLURM_NODEID the node's index, SLURM_LOCALID the rank on
 the node; block distribution).
 """
@@ -36,8 +38,9 @@ VLLM = """#!/bin/bash
 #SBATCH --ntasks-per-node=2
 #SBATCH --gpus-per-node=4
 
-srun bash -c 'vllm serve Qwen/Qwen3-30B-A3B --tensor-parallel-size 2 --data-parallel-size 4 \\
-    --data-parallel-rank $SLURM_PROCID --data-parallel-address 10.0.0.1 --data-parallel-rpc-port 13345 \\
+srun --gpus-per-task=2 bash -c 'vllm serve Qwen/Qwen3-30B-A3B --tensor-parallel-size 2 \\
+    --data-parallel-size 4 --data-parallel-rank $SLURM_PROCID --data-parallel-address 10.0.0.1 \\
+    --data-parallel-rpc-port 13345 \\
     --port $((8000 + SLURM_LOCALID))'
 """
 SHAPE = "srun starts 4 task(s), 2 on each of 2 node(s), and each takes"
@@ -172,3 +175,23 @@ def test_vllm_ranks_that_need_more_gpus_than_the_machine_has(tmp_path: Path) -> 
             f"tasks srun starts per node) but gets 4: the job gives each node 4 ({tmp_path / 'job.slurm'}:4)",
         )
     ]
+
+
+def test_vllm_ranks_of_one_node_without_gpus_of_their_own(tmp_path: Path) -> None:
+    # a --data-parallel-rank process is one engine, local DP rank 0: on the first tp x pp GPUs it sees
+    text = VLLM.replace("srun --gpus-per-task=2 bash", "srun bash")
+    assert _judged(_check(tmp_path, text, "0.11.0")) == [
+        (
+            "PA039",
+            "data_parallel_rank",
+            "srun starts 2 vLLM data parallel ranks on each node (data_parallel_rank from $SLURM_PROCID) and "
+            "each sees the node's GPUs (no CUDA_VISIBLE_DEVICES of its own, no srun --gpus-per-task or "
+            "--gpu-bind): a --data-parallel-rank process runs one engine as local DP rank 0, so every rank "
+            "of a node takes GPUs 0-1 and they load the model on the same GPUs "
+            "(vLLM's data parallel deployment guide gives co-located ranks their own CUDA_VISIBLE_DEVICES)",
+        )
+    ]
+    # each task's own devices, as the guide writes them
+    devices = "CUDA_VISIBLE_DEVICES=$((SLURM_LOCALID * 2)),$((SLURM_LOCALID * 2 + 1))"
+    own = text.replace("bash -c 'vllm serve", f"bash -c '{devices} vllm serve")
+    assert _judged(_check(tmp_path, own, "0.11.0")) == []

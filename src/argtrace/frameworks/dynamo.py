@@ -12,11 +12,18 @@ positional model nor its frontend options). Dynamo's options are not typed here:
 ``frameworks/data/dynamo_options.json`` is generated from the ai-dynamo wheel by
 ``scripts/gen_dynamo_options.py``. :func:`split_dynamo` takes them (with their values, as argparse
 consumes them) out of the words, so the framework's parser and resolver get the engine's.
+
+The Dynamo release a container runs is read from its image (:func:`dynamo_release`: NVIDIA's runtime images
+``nvcr.io/nvidia/ai-dynamo/{vllm,sglang,tensorrtllm}-runtime:X.Y.Z`` are tagged with the Dynamo release).
+When it is one of the releases the table was generated from, an option only older releases take is
+Dynamo's exactly when that release takes it, and otherwise an engine word (the engine's parser judges it);
+with no release, or one not read, it stays Dynamo's with an assumed PA001.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -70,6 +77,27 @@ def package() -> str:
     return _table()[0]
 
 
+def releases_read() -> frozenset[str]:
+    """The ai-dynamo releases whose options the table records: the newest, and each older release that
+    takes an option the newest does not (every older wheel the generator read has some)."""
+    _label, _backends, _router, older = _table()
+    found = {r for flags in older.values() for _takes, releases in flags.values() for r in releases}
+    return frozenset({package().split()[-1], *found})
+
+
+# NVIDIA's Dynamo runtime images, tagged with the Dynamo release (Dynamo's docs and examples:
+# nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.3.0); a mirror keeping the ai-dynamo/NAME-runtime path is read alike
+_RUNTIME_IMAGE = re.compile(
+    r"(?:^|/)ai-dynamo/(?:vllm|sglang|tensorrtllm|trtllm)-runtime:v?(\d+\.\d+\.\d+(?:\.post\d+)?)(?:$|[-+_])"
+)
+
+
+def dynamo_release(image: str | None) -> str | None:
+    """The Dynamo release an image's tag names (``nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.6.1`` -> 0.6.1)."""
+    match = _RUNTIME_IMAGE.search((image or "").partition("@")[0])
+    return match.group(1) if match else None
+
+
 @dataclass
 class DynamoSplit:
     engine: list[int] = field(default_factory=list)  # indices of the words the engine's parser gets
@@ -79,6 +107,9 @@ class DynamoSplit:
     # options only older Dynamo workers take (the releases read that have them): read as Dynamo's, since
     # the Dynamo release is not known; the newest hands them to the engine's parser, which refuses them
     older: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
+    # the Dynamo release the image names (None: not named), and whether the table records its options
+    release: str | None = None
+    release_read: bool = False
 
 
 def _match(word: str, parser: _Parser) -> tuple[DynamoOption | None, str | None, str | None]:
@@ -147,10 +178,12 @@ def _take(words: Sequence[str | None], indices: list[int], parser: _Parser, out:
     return rest
 
 
-def split_dynamo(entrypoint: str, words: Sequence[str | None]) -> DynamoSplit:
-    """The words of ``python -m dynamo.sglang|dynamo.vllm ARGS`` split as the launcher splits them."""
+def split_dynamo(entrypoint: str, words: Sequence[str | None], image: str | None = None) -> DynamoSplit:
+    """The words of ``python -m dynamo.sglang|dynamo.vllm ARGS`` split as the launcher splits them (that of
+    the release ``image`` names, when the table records it)."""
     _label, backends, router, older = _table()
-    out = DynamoSplit()
+    release = dynamo_release(image)
+    out = DynamoSplit(release=release, release_read=release in releases_read())
     rest = _take(words, list(range(len(words))), backends[ENTRYPOINTS[entrypoint]], out)
     rest = _take(words, rest, router, out)
     gone = older.get(ENTRYPOINTS[entrypoint], {})
@@ -163,7 +196,11 @@ def split_dynamo(entrypoint: str, words: Sequence[str | None]) -> DynamoSplit:
             k += 1
             continue
         takes, releases = gone[flag]
-        out.older.append((flag, releases))
+        if out.release_read and out.release not in releases:
+            out.engine.append(rest[k])  # not an option of this release: its launcher hands it on
+            k += 1
+            continue
+        start = k
         k += 1
         if (
             takes != "none"
@@ -172,29 +209,43 @@ def split_dynamo(entrypoint: str, words: Sequence[str | None]) -> DynamoSplit:
             and not (words[rest[k]] or "-").startswith("-")
         ):
             k += 1  # its value
+        if out.release_read:
+            inline = [word.partition("=")[2]] if "=" in word else []
+            values = [words[i] or "" for i in rest[start + 1 : k]] or inline
+            out.dynamo.append((flag, values))
+        else:
+            out.older.append((flag, releases))
     return out
 
 
 def without_dynamo_options(
-    tokens: list[ArgToken], out: PreparedArgv, entrypoint: str, at: str | None
+    tokens: list[ArgToken], out: PreparedArgv, entrypoint: str, at: str | None, image: str | None = None
 ) -> list[ArgToken]:
     """The tokens the engine's parser gets; Dynamo's options named in ``out.notes``, and what its parsers
     refuse as findings (the launcher exits with status 2 before the engine parses anything)."""
     from argtrace.rules import parser as rules
 
-    split = split_dynamo(entrypoint, [t.text for t in tokens])
+    split = split_dynamo(entrypoint, [t.text for t in tokens], image)
+    why = (
+        f"ai-dynamo {split.release} (the image's tag) is not one of the releases read"
+        if split.release
+        else "nothing shows the Dynamo release"
+    )
     for flag, releases in split.older:
         message = (
             f"{flag} is a {entrypoint} option of ai-dynamo {', '.join(releases)} (the older releases read) "
             f"but not of {package()}, which hands it to the engine's parser: that refuses it (\"unrecognized "
-            "arguments\", exit 2); read as Dynamo's, since nothing shows the Dynamo release"
+            f"arguments\", exit 2); read as Dynamo's, since {why}"
         )
         setting = flag.lstrip("-").replace("-", "_")
         finding = rules.PA_UNRECOGNIZED.finding(message, at=at, setting=setting, severity="info")
         out.findings.append(replace(finding, basis="assumed"))
     if split.dynamo:
         names = ", ".join(flag for flag, _values in split.dynamo)
-        out.notes.append(f"{entrypoint} options ({package()}), not engine flags: {names}")
+        label = package()
+        if split.release_read and split.release != package().split()[-1]:
+            label += f"; ai-dynamo {split.release}'s own, named by the image's tag"
+        out.notes.append(f"{entrypoint} options ({label}), not engine flags: {names}")
     for problem, dest in split.problems:
         rule = (
             rules.PA_INVALID_CHOICE

@@ -46,7 +46,7 @@ def prepare_argv(server: ServerCommand, schema: Schema) -> PreparedArgv:
     if server.entrypoint == "dynamo.sglang":
         from argtrace.frameworks.dynamo import without_dynamo_options
 
-        tokens = out.tokens = without_dynamo_options(tokens, out, server.entrypoint, server.at)
+        tokens = out.tokens = without_dynamo_options(tokens, out, server.entrypoint, server.at, server.image)
     if server.entrypoint == SERVE:
         tokens = _extract_model_type(tokens, out)
         positional = schema.has_rewrite(

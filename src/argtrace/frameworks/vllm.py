@@ -73,7 +73,7 @@ def prepare_argv(server: ServerCommand, schema: Schema) -> PreparedArgv:
     if server.entrypoint == "dynamo.vllm":
         from argtrace.frameworks.dynamo import without_dynamo_options
 
-        tokens = out.tokens = without_dynamo_options(tokens, out, server.entrypoint, server.at)
+        tokens = out.tokens = without_dynamo_options(tokens, out, server.entrypoint, server.at, server.image)
     legacy = _legacy(schema)
     args: list[ArgToken] = ([ArgToken("serve", via="rewrite")] if serve else []) + tokens
     if serve and legacy and _enabled(schema, "serve_model_option"):

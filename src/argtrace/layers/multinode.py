@@ -642,8 +642,17 @@ def _shared_gpus(node: NodeStart, name: str, per_node: int, variable: str) -> li
     """SGLang nodes of one launch on one machine that all take the machine's first GPUs: each
     ``sglang.launch_server`` uses GPUs ``--base-gpu-id`` (default 0) onwards of those it sees
     (``scheduler`` gpu_id = base_gpu_id + its local rank x gpu_id_step), so tasks that see the same
-    devices put two ranks of one NCCL communicator on one GPU."""
-    if node.framework != "sglang" or name != "node_rank" or per_node < 2 or node.gpus_bound:
+    devices put two ranks of one NCCL communicator on one GPU. Likewise vLLM's data parallel ranks started
+    one per process (external load balancing, ``--data-parallel-rank``): such a process runs one engine
+    with data_parallel_size_local 1 (vllm/engine/arg_utils.py ``create_engine_config``), so local DP rank
+    0 on the first tp x pp GPUs it sees; vLLM's data parallel deployment guide
+    (docs/serving/data_parallel_deployment.md, "External Load Balancing") gives co-located ranks their own
+    ``CUDA_VISIBLE_DEVICES``."""
+    if per_node < 2 or node.gpus_bound:
+        return []
+    if node.framework == "vllm" and name == "data_parallel_rank":
+        return _shared_dp_gpus(node, per_node, variable)
+    if node.framework != "sglang" or name != "node_rank":
         return []
     if "base_gpu_id" in node.given:
         return []
@@ -659,6 +668,25 @@ def _shared_gpus(node: NodeStart, name: str, per_node: int, variable: str) -> li
             'on one GPU and NCCL stops ("Duplicate GPU detected")',
             at=node.at,
             setting="base_gpu_id",
+            server=node.index,
+        )
+    ]
+
+
+def _shared_dp_gpus(node: NodeStart, per_node: int, variable: str) -> list[Finding]:
+    needed = gpus_needed(node.framework, {**node.values, "data_parallel_rank": 0})
+    if needed is None:
+        return []
+    gpus = "GPU 0" if needed[0] == 1 else f"GPUs 0-{needed[0] - 1}"
+    return [
+        rules.PA_TASKS_SHARE_GPUS.finding(
+            f"srun starts {per_node} vLLM data parallel ranks on each node (data_parallel_rank from "
+            f"${variable}) and each sees the node's GPUs (no CUDA_VISIBLE_DEVICES of its own, no srun "
+            "--gpus-per-task or --gpu-bind): a --data-parallel-rank process runs one engine as local DP "
+            f"rank 0, so every rank of a node takes {gpus} and they load the model on the same GPUs "
+            "(vLLM's data parallel deployment guide gives co-located ranks their own CUDA_VISIBLE_DEVICES)",
+            at=node.at,
+            setting="data_parallel_rank",
             server=node.index,
         )
     ]
@@ -700,9 +728,41 @@ def multinode_findings(nodes: Sequence[NodeStart]) -> list[Finding]:
     for launch in found:
         group = list(launch.nodes)
         ours = [*(_disagreements(group) if len(group) > 1 else []), *_rank_findings(group)]
+        ours += _dp_coverage(group)
         findings.extend(ours if launch.basis is None or len(group) < 2 else _assumed(ours, launch.basis))
     findings.extend(_replicas_note(found))
     return findings
+
+
+def _dp_coverage(group: Sequence[NodeStart]) -> list[Finding]:
+    """vLLM data parallel over the pods of one carrier group (a Dynamo service's multinode pods, a
+    LeaderWorkerSet group): each pod runs its ``--data-parallel-size-local`` ranks, so the pods together
+    run pods x local of them; fewer than ``--data-parallel-size`` leaves ranks nobody starts, and the data
+    parallel group waits for them (vLLM's data parallel deployment guide: the nodes' local ranks make up
+    the size). Judged only where the carrier fixes the pods: a script may start the other nodes elsewhere."""
+    if any(n.framework != "vllm" or "data_parallel_rank" in n.given for n in group):
+        return []
+    sizes = {_int(n.values.get("data_parallel_size")) for n in group}
+    locals_ = {_int(n.values.get("data_parallel_size_local")) for n in group}
+    pods = {n.carrier_nodes for n in group}
+    carriers = {n.carrier_group for n in group}
+    if len(sizes) != 1 or len(locals_) != 1 or len(pods) != 1 or len(carriers) != 1:
+        return []
+    size, local, count, carrier = sizes.pop(), locals_.pop(), pods.pop(), carriers.pop()
+    if size is None or local is None or count is None or carrier is None or local * count >= size:
+        return []
+    if any("data_parallel_size_local" not in n.given for n in group):
+        return []
+    return [
+        rules.PA_RANKS_INCOMPLETE.finding(
+            f"the {count} pods of {carrier} each run data_parallel_size_local {local}: {local * count} data "
+            f"parallel ranks of data_parallel_size {size}, so ranks {local * count} to {size - 1} never "
+            "start and the data parallel group waits for them",
+            at=group[0].at,
+            setting="data_parallel_size",
+            server=group[0].index,
+        )
+    ]
 
 
 def _cell(node: NodeStart, name: str) -> str:

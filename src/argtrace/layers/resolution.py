@@ -133,7 +133,7 @@ def server_argv(server: ServerCommand, framework: str) -> tuple[list[str] | None
     if server.entrypoint in ("dynamo.sglang", "dynamo.vllm"):
         from argtrace.frameworks.dynamo import split_dynamo
 
-        argv = [argv[i] for i in split_dynamo(server.entrypoint, argv).engine]  # Dynamo's own options
+        argv = [argv[i] for i in split_dynamo(server.entrypoint, argv, server.image).engine]  # Dynamo's
     if server.entrypoint == "sglang serve":
         if "--model-type" in argv:
             i = argv.index("--model-type")

@@ -35,7 +35,7 @@ _RULE_MODULES = (
     *(f"argtrace.rules.{layer}" for layer in LAYER_PREFIX),
     # PR100-PR199: the observed process (``run``, ``check --pid``) against the static prediction.
     "argtrace.rules.process_observed",
-    # PA030-PA039: the server starts of one multi-node launch read together.
+    # PA030-PA040: the server starts of one multi-node launch read together.
     "argtrace.rules.multinode",
     # argtrace lint (a tree of launch files, no script arguments): SH030.
     "argtrace.rules.lint",

@@ -1,4 +1,4 @@
-"""Multi-node rules (PA030-PA039, parser layer): the server starts of one launch that spans several nodes,
+"""Multi-node rules (PA030-PA040, parser layer): the server starts of one launch that spans several nodes,
 read together. Each node's argv is parsed by the framework's parser like any other server start; these
 rules compare what the parsers saw across the nodes (``layers/multinode.py``)."""
 
@@ -57,7 +57,10 @@ PA_RANKS_INCOMPLETE = Rule(
     title="The node ranks of one launch do not cover 0 to nnodes-1",
     rationale="When a file starts every node of a launch, the ranks must be exactly 0, 1, ..., nnodes-1: "
     "more nodes than `--nnodes`, or a rank at or above it, never joins; a rank nobody takes leaves the "
-    "others waiting at the rendezvous.",
+    "others waiting at the rendezvous. Likewise vLLM's data parallel ranks over the pods of one carrier "
+    "group (a Dynamo service's multinode pods, a LeaderWorkerSet group): each pod runs "
+    "`--data-parallel-size-local` of them, and fewer in all than `--data-parallel-size` leaves the data "
+    "parallel group waiting.",
     fix="start exactly nnodes nodes, with ranks 0 to nnodes-1",
     example=_nodes("--tp-size 16 --nnodes 2 --node-rank 0", "--tp-size 16 --nnodes 2 --node-rank 2"),
     correct=_nodes("--tp-size 16 --nnodes 2 --node-rank 0", "--tp-size 16 --nnodes 2 --node-rank 1"),
@@ -236,17 +239,73 @@ PA_TASKS_SHARE_GPUS = Rule(
     code="PA039",
     layer="parser",
     severity="warning",
-    title="Several SGLang nodes of one launch on a machine take the same GPUs",
+    title="Several SGLang nodes or vLLM data parallel ranks of one launch on a machine take the same GPUs",
     rationale="Each `sglang.launch_server` of a multi-node launch uses the GPUs from `--base-gpu-id` "
     "(default 0) on, among those it sees. An `srun` step with several tasks per node, each one node of the "
     "launch, gives every task the same devices unless each gets its own (`CUDA_VISIBLE_DEVICES` for the "
     "task, `srun --gpus-per-task` or `--gpu-bind`): the tasks of a machine then put ranks of one NCCL "
-    'communicator on one GPU, and NCCL refuses it ("Duplicate GPU detected").',
+    'communicator on one GPU, and NCCL refuses it ("Duplicate GPU detected"). A vLLM data parallel rank '
+    "started as its own process (`--data-parallel-rank N`, external load balancing) runs one engine as "
+    "local DP rank 0 on the first tp x pp GPUs it sees: ranks sharing a machine load the model on the same "
+    "GPUs unless each gets its own, as vLLM's data parallel deployment guide does with "
+    "`CUDA_VISIBLE_DEVICES` per co-located rank.",
     fix="give each task its own GPUs: srun --gpus-per-task N, or --base-gpu-id $((SLURM_LOCALID * N)) in the "
     "task's command",
     example=_tasks(f"srun bash -c '{_TASK_SG} --nnodes 4 --node-rank $SLURM_PROCID'"),
     correct=_tasks(f"srun --gpus-per-task=4 bash -c '{_TASK_SG} --nnodes 4 --node-rank $SLURM_PROCID'"),
     exceptions="A warning, not an error: a cluster may bind each task to its own GPUs by default (a "
-    "`--gpu-bind` in its SLURM configuration), which the script does not show. Only SGLang nodes whose rank "
-    "comes from the task's own SLURM_PROCID/NODEID/LOCALID are judged.",
+    "`--gpu-bind` in its SLURM configuration), which the script does not show. Only SGLang nodes (and vLLM "
+    "`--data-parallel-rank` processes) whose rank comes from the task's own SLURM_PROCID/NODEID/LOCALID are "
+    "judged.",
+)
+
+
+def _pod_index(kind: str) -> Example:
+    # The rank from a downward-API env var of the pod-index label, as SGLang's StatefulSet example does.
+    manifest = (
+        "apiVersion: apps/v1\n"
+        f"kind: {kind}\n"
+        "metadata:\n"
+        "  name: sglang\n"
+        "spec:\n"
+        "  replicas: 2\n"
+        "  template:\n"
+        "    spec:\n"
+        "      containers:\n"
+        "        - name: server\n"
+        "          image: lmsysorg/sglang:v0.5.10.post1\n"
+        "          env:\n"
+        "            - name: POD_INDEX\n"
+        "              valueFrom:\n"
+        "                fieldRef:\n"
+        "                  fieldPath: metadata.labels['apps.kubernetes.io/pod-index']\n"
+        '          command: ["/bin/bash", "-c"]\n'
+        "          args:\n"
+        "            - python3 -m sglang.launch_server --model-path /models/DeepSeek-V3 --tp 16"
+        " --dist-init-addr sglang-0.sglang:5000 --nnodes 2 --node-rank $POD_INDEX\n"
+        "          resources:\n"
+        "            limits:\n"
+        '              nvidia.com/gpu: "8"\n'
+    )
+    return Example(argv=("check", *_V, "--no-resolve", "server.yaml"), files={"server.yaml": manifest})
+
+
+PA_NO_POD_INDEX = Rule(
+    code="PA040",
+    layer="parser",
+    severity="error",
+    title="A server's rank reads a pod-index label its pods do not have",
+    rationale="The `apps.kubernetes.io/pod-index` and `statefulset.kubernetes.io/pod-name` labels are set by "
+    "the StatefulSet controller on its pods (Kubernetes docs, StatefulSets, Pod index label); an Indexed "
+    "Job's pods get `batch.kubernetes.io/job-completion-index` instead. A Deployment's, ReplicaSet's, "
+    "DaemonSet's or plain Job's pods have neither, and a downward-API `fieldRef` to a label the pod lacks "
+    "gives the empty string: the rank flag that reads it gets no number (`--node-rank` with an empty word "
+    "is refused, or takes the next flag as its value), and no pod can tell its rank from another's.",
+    fix="run the nodes as a StatefulSet (or a LeaderWorkerSet with `--node-rank $(LWS_WORKER_INDEX)`, or an "
+    "Indexed Job with `$JOB_COMPLETION_INDEX`)",
+    example=_pod_index("Deployment"),
+    correct=_pod_index("StatefulSet"),
+    exceptions="A template that sets the label itself gives every pod that value (then PA035 judges the "
+    "replicas). Only rank flags (`--node-rank`, `--data-parallel-rank`, `--data-parallel-start-rank`) that "
+    "read the variable are judged.",
 )

@@ -3,7 +3,8 @@
 This module owns finding the pod specs of each kind, a container's ``command`` (which replaces the image's
 entrypoint) and ``args`` (which replace its CMD), ``$(VAR)`` expansion from earlier ``env`` entries with a
 ``value`` (TP012 for a name that is not defined: it stays literal), TP011 for a flag and its value in one
-item, and handing the container's argv and environment to :mod:`.containers`.
+item, and handing the container's argv and environment to :mod:`.containers`; PA040 for a rank flag that
+reads a variable from the pod-index label of pods that have none (a Deployment's).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from argtrace.layers.transport.pods import PodSpec, container_gpus, pod_specs
 from argtrace.layers.transport.serving import kserve_multinode_findings, kserve_runtime_pods, serving_findings
 from argtrace.layers.transport.words import _show, one_word_flag, one_word_program
 from argtrace.layers.transport.yamlnodes import _get, _line, _scalar, _seq
-from argtrace.model import Evidence, Origin, ServerCommand, Word
+from argtrace.model import Evidence, Finding, Origin, ServerCommand, Word
 
 _K8S_REF = re.compile(r"\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)")
 
@@ -78,6 +79,7 @@ def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: 
         image = _scalar(_get(node, "image")) or ""
         # set by the cluster (None: known by name only); service links first, the container's env wins
         env: dict[str, str | None] = {k: v for k, (v, _why) in links.items()} | dict(pod.injected)
+        absent: dict[str, str] = {}  # variables from a fieldRef to a label these pods lack
         for item in _seq(_get(node, "env")) or []:
             key = _scalar(_get(item, "name")) or ""
             raw = _scalar(_get(item, "value"))
@@ -86,6 +88,8 @@ def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: 
                 # identity fields (its ordinal, its name: pods.py)
                 path = _scalar(_get(_get(_get(item, "valueFrom"), "fieldRef"), "fieldPath"))
                 env[key] = pod.fields.get(path.replace('"', "'")) if path else None
+                if path and env[key] == "" and path.replace('"', "'") in pod.fields:
+                    absent[key] = path
                 continue
             value, missing = k8s_expand(raw, env)
             env[key] = value
@@ -176,6 +180,48 @@ def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: 
         ]
         result.servers[before:] = with_gpus(result.servers[before:], node, name)
         result.findings.extend(pod_findings(name, node, result.servers[before:], linked, at))
+        if absent and len(result.servers) > before:
+            result.findings.extend(_absent_label_ranks(node, name, pod, absent, label))
+
+
+# The rank flags of SGLang and vLLM; a rank that reads a variable of a label the pod lacks gets no number.
+_RANK_FLAGS = {
+    "--node-rank": "node_rank",
+    "--node_rank": "node_rank",
+    "--data-parallel-rank": "data_parallel_rank",
+    "--data-parallel-start-rank": "data_parallel_start_rank",
+}
+
+
+def _absent_label_ranks(
+    node: Any, name: str, pod: PodSpec, absent: dict[str, str], label: str
+) -> list[Finding]:
+    """PA040: a rank flag whose value reads a variable set from a label the workload's pods do not have
+    (only StatefulSet pods get the pod-index and pod-name labels: Kubernetes docs, StatefulSets)."""
+    from argtrace.rules.multinode import PA_NO_POD_INDEX
+
+    findings = []
+    for part in ("command", "args"):
+        items = _seq(_get(node, part)) or []
+        text = " ".join(_scalar(i) or "" for i in items)
+        for var, path in absent.items():
+            ref = rf"\$(?:\(|\{{)?{re.escape(var)}\b"
+            for m in re.finditer(rf"({'|'.join(_RANK_FLAGS)})(?:=|\s+)[\"']?{ref}", text):
+                flag = m.group(1)
+                item = next((i for i in items if var in (_scalar(i) or "")), node)
+                at = _line(label, item)
+                kind, workload = pod.placement.kind, pod.placement.name
+                findings.append(
+                    PA_NO_POD_INDEX.finding(
+                        f"container {name} of {kind} {workload} gives {flag} ${var}, a fieldRef to {path}: "
+                        f"only StatefulSet pods have that label, so in a {kind}'s pods ${var} is the empty "
+                        "string and no pod gets a rank",
+                        at=at,
+                        setting=_RANK_FLAGS[flag],
+                        evidence=[Evidence("transport", at, f"{var} <- fieldRef {path}")],
+                    )
+                )
+    return findings
 
 
 def _own_names(node: Any) -> set[str]:
