@@ -28,6 +28,16 @@ from argtrace.layers.shell.core import (
 from argtrace.layers.shell.expand import Expander
 from argtrace.layers.shell.patterns import _split_patterns
 
+# The node types bash runs as one simple command (words, assignments, `[[ ]]`), bare or under redirections.
+_SIMPLE = (
+    "command",
+    "declaration_command",
+    "unset_command",
+    "variable_assignment",
+    "variable_assignments",
+    "test_command",
+)
+
 
 class Control(Expander):
     def run(self) -> int | None:
@@ -88,25 +98,11 @@ class Control(Expander):
             return self.run_block(node.children)
         if bg:
             return self.run_background(node)
-        if t in (
-            "command",
-            "declaration_command",
-            "unset_command",
-            "variable_assignment",
-            "variable_assignments",
-            "test_command",
-        ):
+        if t in _SIMPLE:
             return self.run_simple(node.start_byte, node.end_byte, node)
         if t == "redirected_statement":
             body = node.child_by_field_name("body")
-            if body is None or body.type in (
-                "command",
-                "declaration_command",
-                "unset_command",
-                "variable_assignment",
-                "variable_assignments",
-                "test_command",
-            ):
+            if body is None or body.type in _SIMPLE:
                 return self.run_simple(node.start_byte, node.end_byte, node)
             redirs = self.compound_redirects(node, body)
             self.redirect_stack.append(redirs)
@@ -185,14 +181,7 @@ class Control(Expander):
         t = node.type
         if t == "redirected_statement":
             body = node.child_by_field_name("body")
-            return body is None or body.type in (
-                "command",
-                "declaration_command",
-                "unset_command",
-                "variable_assignment",
-                "variable_assignments",
-                "test_command",
-            )
+            return body is None or body.type in _SIMPLE
         return t in ("command",)
 
     def _last_direct(self, node: Any) -> None:
