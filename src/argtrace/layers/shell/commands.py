@@ -31,6 +31,7 @@ from argtrace.layers.shell.core import (
     _Return,
     from_str,
     to_str,
+    vanished_in,
 )
 from argtrace.layers.shell.state import Var
 from argtrace.layers.shell.wrapenv import expand_env_s, wrapper_env
@@ -304,8 +305,7 @@ class Commands(Conditions):
         if name == "time" and len(argv) > 1:
             # the `time` keyword: bash runs the rest itself
             rest = argv[2:] if argv[1].text == "-p" else argv[1:]
-            shift = len(argv) - len(rest)
-            van = [Vanished(v.index - shift, v.raw, v.at, v.state, v.name) for v in vanished]
+            van = vanished_in(rest, argv, vanished)
             return self.dispatch(rest, prefix_env, redirs, at, start, node, van) if rest else 0
         fn = self.funcs.get(name)
         if fn is not None and name not in ("exec",):
