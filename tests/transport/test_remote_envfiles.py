@@ -184,6 +184,10 @@ def test_remote_compose_env_file_missing_on_the_node(sshd: SshServer, views: tup
     assert "VIEW" not in report["process"]["env"]
 
 
+# `check` as the SGLang config-file tests run it: JSON, the bundled 0.5.10.post1, no resolver or shellcheck
+SGLANG_CHECK = "check --format json --no-resolve --no-shellcheck --framework-version 0.5.10.post1".split()
+
+
 def _shown(word: str) -> str:
     from argtrace.layers.transport import _show
 
@@ -262,22 +266,13 @@ def test_remote_framework_config_is_the_nodes(sshd: SshServer, views: tuple[Path
         f"python3 -m sglang.launch_server --model-path /models/qwen --config '{name}'\n"
     )
     shutil.copy(script, decoy / "launch.sh")
-    argv = [
-        "check",
-        "--format",
-        "json",
-        "--no-resolve",
-        "--no-shellcheck",
-        "--framework-version",
-        "0.5.10.post1",
-    ]
-    status, report, stderr = _run_in_decoy_view(node, decoy, [*sshd.cli_prefix(), *argv, str(script)])
+    status, report, stderr = _run_in_decoy_view(node, decoy, [*sshd.cli_prefix(), *SGLANG_CHECK, str(script)])
     assert status in (0, 1), stderr
     settings = {s["name"]: s for s in report["settings"]}
     assert (settings["port"]["effective"], settings["mem_fraction_static"]["effective"]) == (31234, 0.71)
     assert [f for f in report["findings"] if f["code"].startswith("PA") and "--config" in f["message"]] == []
     # locally (the decoy is what this machine has there) the same script reads the local file
-    status, local, stderr = _run_in_decoy_view(node, decoy, [*argv, str(script)])
+    status, local, stderr = _run_in_decoy_view(node, decoy, [*SGLANG_CHECK, str(script)])
     assert status in (0, 1), stderr
     local_settings = {s["name"]: s for s in local["settings"]}
     assert local_settings["port"]["effective"] == 30000
@@ -290,16 +285,7 @@ def test_remote_framework_config_missing_on_the_node(sshd: SshServer, views: tup
     config = _shown(str(node / "only here.yaml"))
     script.write_text(f"#!/bin/bash\npython3 -m sglang.launch_server --model-path /m --config {config}\n")
     shutil.copy(script, decoy / "launch.sh")
-    argv = [
-        "check",
-        "--format",
-        "json",
-        "--no-resolve",
-        "--no-shellcheck",
-        "--framework-version",
-        "0.5.10.post1",
-    ]
-    status, report, stderr = _run_in_decoy_view(node, decoy, [*sshd.cli_prefix(), *argv, str(script)])
+    status, report, stderr = _run_in_decoy_view(node, decoy, [*sshd.cli_prefix(), *SGLANG_CHECK, str(script)])
     assert status == 1, stderr
     path = str(node / "only here.yaml")
     found = [(f["severity"], f["message"]) for f in report["findings"] if "--config" in f["message"]]
