@@ -529,15 +529,9 @@ class Builtins(Commands):
         self.src = src
         self.source_stack.append(real)
         self.bash_source.append(fname)
-        self.return_frames.append({"partial": [], "spec": len(self.spec)})
         try:
-            try:
-                status = self.run_block(src.tree.root_node.children)
-            except _Return as r:
-                status = r.status
-            return self.frame_status(status)
+            return self.run_frame(lambda: self.run_block(src.tree.root_node.children))
         finally:
-            del self.spec[self.return_frames.pop()["spec"] :]
             self.src = saved_src
             self.source_stack.pop()
             self.bash_source.pop()

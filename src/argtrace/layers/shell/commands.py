@@ -28,7 +28,6 @@ from argtrace.layers.shell.core import (
     Source,
     Vanished,
     _prepare,
-    _Return,
     from_str,
     to_str,
     vanished_in,
@@ -363,15 +362,9 @@ class Commands(Conditions):
                 value=v, known=v is not None, reason=reason, exported=True, at=vat, expansion=exp
             )
         self.src = src
-        self.return_frames.append({"partial": [], "spec": len(self.spec)})
         try:
-            try:
-                status = self.run_node(body)
-            except _Return as r:
-                status = r.status
-            return self.frame_status(status)
+            return self.run_frame(lambda: self.run_node(body))
         finally:
-            del self.spec[self.return_frames.pop()["spec"] :]
             self.src = saved_src
             self.depth -= 1
             self.scopes.pop()

@@ -280,6 +280,19 @@ class Params(Core):
         partial = self.return_frames[-1]["partial"]
         return status if all(s == status for s in partial) else None
 
+    def run_frame(self, run: Callable[[], int | None]) -> int | None:
+        """Runs a function's body or a sourced file in a frame of its own: `return` ends it with its status,
+        and the unknowns it noted are dropped when it ends."""
+        self.return_frames.append({"partial": [], "spec": len(self.spec)})
+        try:
+            try:
+                status = run()
+            except _Return as r:
+                status = r.status
+            return self.frame_status(status)
+        finally:
+            del self.spec[self.return_frames.pop()["spec"] :]
+
     def _merge(self, snaps: list[Snapshot], reason: str) -> None:
         first = snaps[0]
         if len(snaps) == 1:
