@@ -31,6 +31,12 @@ MOUNT = (
 )
 
 
+def _covered(path: Path, cover: Path, *cmd: str) -> list[str]:
+    """The words that run ``cmd`` in a mount namespace of its own where ``cover`` is bound over ``path``."""
+    unshare = ["unshare", "--mount", "--propagation", "private"]
+    return [*unshare, "sh", "-c", MOUNT, "sh", str(cover), str(path), *cmd]
+
+
 def _namespaces_work(tmp_path: Path) -> bool:
     if shutil.which("unshare") is None or shutil.which("mount") is None:
         return False
@@ -38,24 +44,7 @@ def _namespaces_work(tmp_path: Path) -> bool:
     a.mkdir()
     b.mkdir()
     (a / "seen").write_text("decoy")
-    probe = subprocess.run(
-        [
-            "unshare",
-            "--mount",
-            "--propagation",
-            "private",
-            "sh",
-            "-c",
-            MOUNT,
-            "sh",
-            str(a),
-            str(b),
-            "cat",
-            str(b / "seen"),
-        ],
-        capture_output=True,
-        text=True,
-    )
+    probe = subprocess.run(_covered(b, a, "cat", str(b / "seen")), capture_output=True, text=True)
     return probe.returncode == 0 and probe.stdout == "decoy" and not (b / "seen").exists()
 
 
@@ -75,20 +64,7 @@ def _run_in_decoy_view(node: Path, decoy: Path, argv: list[str]) -> tuple[int, A
     """``argtrace ARGV`` with ``node`` covered by ``decoy`` for argtrace (not for the ssh session)."""
     cli = [sys.executable, "-c", "import sys; from argtrace.cli import main; sys.exit(main(sys.argv[1:]))"]
     proc = subprocess.run(
-        [
-            "unshare",
-            "--mount",
-            "--propagation",
-            "private",
-            "sh",
-            "-c",
-            MOUNT,
-            "sh",
-            str(decoy),
-            str(node),
-            *cli,
-            *argv,
-        ],
+        _covered(node, decoy, *cli, *argv),
         capture_output=True,
         text=True,
         env={**os.environ, "ARGTRACE_DEBUG": "1"},
