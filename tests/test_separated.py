@@ -6,26 +6,21 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import run_cli
+from tests.conftest import CliResult, run_cli
 
 HEAD = "#!/bin/bash\npython3 -m sglang.launch_server --model-path /m \\\n    --port 30000"
+
+
+def check_json(path: Path, version: str) -> CliResult:
+    """``argtrace check --format json`` of ``path``, analysed as SGLang ``version`` (no resolver)."""
+    words = ["--no-resolve", "--no-shellcheck", "--framework-version", version, str(path)]
+    return run_cli(["check", "--format", "json", *words])
 
 
 def settings(tmp_path: Path, script: str) -> dict[str, dict]:  # type: ignore[type-arg]
     path = tmp_path / "launch.sh"
     path.write_text(script)
-    result = run_cli(
-        [
-            "check",
-            "--format",
-            "json",
-            "--no-resolve",
-            "--no-shellcheck",
-            "--framework-version",
-            "0.5.10.post1",
-            str(path),
-        ]
-    )
+    result = check_json(path, "0.5.10.post1")
     assert result.status == 1, result.stderr
     return {s["name"]: s for s in result.json["settings"]}
 
@@ -69,18 +64,7 @@ def test_what_the_parser_would_say_once_the_flags_arrive(tmp_path: Path) -> None
     path = tmp_path / "launch.sh"
     path.write_text(HEAD + "\n    --mamba-scheduler-strategy extra_buffer\n")
     for version, expected in (("0.5.23", ["SH004", "PA003"]), ("0.5.10.post1", ["SH004", "PA024"])):
-        result = run_cli(
-            [
-                "check",
-                "--format",
-                "json",
-                "--no-resolve",
-                "--no-shellcheck",
-                "--framework-version",
-                version,
-                str(path),
-            ]
-        )
+        result = check_json(path, version)
         findings = [f for f in result.json["findings"] if f["layer"] in ("shell", "parser")]
         assert [f["code"] for f in findings] == expected, version
     pa003 = findings_of(tmp_path, path, "0.5.23", "PA003")
@@ -92,16 +76,5 @@ def test_what_the_parser_would_say_once_the_flags_arrive(tmp_path: Path) -> None
 
 
 def findings_of(tmp_path: Path, path: Path, version: str, code: str) -> dict:  # type: ignore[type-arg]
-    result = run_cli(
-        [
-            "check",
-            "--format",
-            "json",
-            "--no-resolve",
-            "--no-shellcheck",
-            "--framework-version",
-            version,
-            str(path),
-        ]
-    )
+    result = check_json(path, version)
     return next(f for f in result.json["findings"] if f["code"] == code)

@@ -15,6 +15,9 @@ from tests.needs import unmet
 
 EXAMPLE = REPO / "examples" / "launch_mtp.sh"
 MODEL = REPO / "tests" / "data" / "models" / "qwen3.6-27b"
+# `check` as the resolved half of the story runs it: SGLang 0.5.10.post1, the model's config, the GPU
+RESOLVED = ["check", "--format", "json", "--framework-version", "0.5.10.post1", "--model-config", str(MODEL)]
+RESOLVED += ["--gpu", "rtx-pro-6000"]
 SGLANG_0510 = "resolver:sglang==0.5.10.post1"
 
 
@@ -71,20 +74,7 @@ def test_static_check_finds_where_the_flag_was_lost() -> None:
 def test_the_real_resolver_reproduces_the_seed_error() -> None:
     if unmet([SGLANG_0510]):
         pytest.skip("needs the sglang 0.5.10.post1 resolver environment (scripts/build_test_envs)")
-    argv = [
-        "check",
-        "--format",
-        "json",
-        "--framework-version",
-        "0.5.10.post1",
-        "--model-config",
-        str(MODEL),
-        "--gpu",
-        "rtx-pro-6000",
-        str(EXAMPLE),
-        "0",
-        "30000",
-    ]
+    argv = [*RESOLVED, str(EXAMPLE), "0", "30000"]
     result = run_cli(argv)
     assert result.status == 1
     data = result.json
@@ -126,22 +116,7 @@ def test_with_the_flag_delivered_the_seed_error_is_gone(tmp_path: Path) -> None:
     if unmet([SGLANG_0510]):
         pytest.skip("needs the sglang 0.5.10.post1 resolver environment (scripts/build_test_envs)")
     script = fixed_example(tmp_path)
-    result = run_cli(
-        [
-            "check",
-            "--format",
-            "json",
-            "--framework-version",
-            "0.5.10.post1",
-            "--model-config",
-            str(MODEL),
-            "--gpu",
-            "rtx-pro-6000",
-            str(script),
-            "0",
-            "30000",
-        ]
-    )
+    result = run_cli([*RESOLVED, str(script), "0", "30000"])
     data = result.json
     assert data["resolution"]["status"] == "ok"
     assert not [

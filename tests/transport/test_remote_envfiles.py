@@ -31,6 +31,12 @@ MOUNT = (
 )
 
 
+def _covered(path: Path, cover: Path, *cmd: str) -> list[str]:
+    """The words that run ``cmd`` in a mount namespace of its own where ``cover`` is bound over ``path``."""
+    unshare = ["unshare", "--mount", "--propagation", "private"]
+    return [*unshare, "sh", "-c", MOUNT, "sh", str(cover), str(path), *cmd]
+
+
 def _namespaces_work(tmp_path: Path) -> bool:
     if shutil.which("unshare") is None or shutil.which("mount") is None:
         return False
@@ -38,24 +44,7 @@ def _namespaces_work(tmp_path: Path) -> bool:
     a.mkdir()
     b.mkdir()
     (a / "seen").write_text("decoy")
-    probe = subprocess.run(
-        [
-            "unshare",
-            "--mount",
-            "--propagation",
-            "private",
-            "sh",
-            "-c",
-            MOUNT,
-            "sh",
-            str(a),
-            str(b),
-            "cat",
-            str(b / "seen"),
-        ],
-        capture_output=True,
-        text=True,
-    )
+    probe = subprocess.run(_covered(b, a, "cat", str(b / "seen")), capture_output=True, text=True)
     return probe.returncode == 0 and probe.stdout == "decoy" and not (b / "seen").exists()
 
 
@@ -75,20 +64,7 @@ def _run_in_decoy_view(node: Path, decoy: Path, argv: list[str]) -> tuple[int, A
     """``argtrace ARGV`` with ``node`` covered by ``decoy`` for argtrace (not for the ssh session)."""
     cli = [sys.executable, "-c", "import sys; from argtrace.cli import main; sys.exit(main(sys.argv[1:]))"]
     proc = subprocess.run(
-        [
-            "unshare",
-            "--mount",
-            "--propagation",
-            "private",
-            "sh",
-            "-c",
-            MOUNT,
-            "sh",
-            str(decoy),
-            str(node),
-            *cli,
-            *argv,
-        ],
+        _covered(node, decoy, *cli, *argv),
         capture_output=True,
         text=True,
         env={**os.environ, "ARGTRACE_DEBUG": "1"},
@@ -184,6 +160,10 @@ def test_remote_compose_env_file_missing_on_the_node(sshd: SshServer, views: tup
     assert "VIEW" not in report["process"]["env"]
 
 
+# `check` as the SGLang config-file tests run it: JSON, the bundled 0.5.10.post1, no resolver or shellcheck
+SGLANG_CHECK = "check --format json --no-resolve --no-shellcheck --framework-version 0.5.10.post1".split()
+
+
 def _shown(word: str) -> str:
     from argtrace.layers.transport import _show
 
@@ -262,22 +242,13 @@ def test_remote_framework_config_is_the_nodes(sshd: SshServer, views: tuple[Path
         f"python3 -m sglang.launch_server --model-path /models/qwen --config '{name}'\n"
     )
     shutil.copy(script, decoy / "launch.sh")
-    argv = [
-        "check",
-        "--format",
-        "json",
-        "--no-resolve",
-        "--no-shellcheck",
-        "--framework-version",
-        "0.5.10.post1",
-    ]
-    status, report, stderr = _run_in_decoy_view(node, decoy, [*sshd.cli_prefix(), *argv, str(script)])
+    status, report, stderr = _run_in_decoy_view(node, decoy, [*sshd.cli_prefix(), *SGLANG_CHECK, str(script)])
     assert status in (0, 1), stderr
     settings = {s["name"]: s for s in report["settings"]}
     assert (settings["port"]["effective"], settings["mem_fraction_static"]["effective"]) == (31234, 0.71)
     assert [f for f in report["findings"] if f["code"].startswith("PA") and "--config" in f["message"]] == []
     # locally (the decoy is what this machine has there) the same script reads the local file
-    status, local, stderr = _run_in_decoy_view(node, decoy, [*argv, str(script)])
+    status, local, stderr = _run_in_decoy_view(node, decoy, [*SGLANG_CHECK, str(script)])
     assert status in (0, 1), stderr
     local_settings = {s["name"]: s for s in local["settings"]}
     assert local_settings["port"]["effective"] == 30000
@@ -290,16 +261,7 @@ def test_remote_framework_config_missing_on_the_node(sshd: SshServer, views: tup
     config = _shown(str(node / "only here.yaml"))
     script.write_text(f"#!/bin/bash\npython3 -m sglang.launch_server --model-path /m --config {config}\n")
     shutil.copy(script, decoy / "launch.sh")
-    argv = [
-        "check",
-        "--format",
-        "json",
-        "--no-resolve",
-        "--no-shellcheck",
-        "--framework-version",
-        "0.5.10.post1",
-    ]
-    status, report, stderr = _run_in_decoy_view(node, decoy, [*sshd.cli_prefix(), *argv, str(script)])
+    status, report, stderr = _run_in_decoy_view(node, decoy, [*sshd.cli_prefix(), *SGLANG_CHECK, str(script)])
     assert status == 1, stderr
     path = str(node / "only here.yaml")
     found = [(f["severity"], f["message"]) for f in report["findings"] if "--config" in f["message"]]

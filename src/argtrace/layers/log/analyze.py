@@ -31,17 +31,7 @@ EVENTS = (
     "server_ready",
 )
 # Events that only happen after the configuration was logged (their presence means the args line existed).
-POST_ARGS_EVENTS = frozenset(
-    {
-        "weights_loaded",
-        "mamba_cache_allocated",
-        "kv_cache_allocated",
-        "memory_pool_end",
-        "cuda_graph_captured",
-        "draft_worker_ready",
-        "server_ready",
-    }
-)
+POST_ARGS_EVENTS = frozenset(EVENTS[EVENTS.index("model_config") + 1 :])
 # What a launch does next once it has reached an event (for "where it stopped").
 STAGES = (
     "import",

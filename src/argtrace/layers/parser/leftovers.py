@@ -5,6 +5,8 @@ underscores, a near spelling); each unknown flag still becomes a setting that ne
 
 from __future__ import annotations
 
+from typing import Any
+
 from argtrace.frameworks.schema import version_key
 from argtrace.layers.parser.build import _negatives
 from argtrace.layers.parser.context import (
@@ -147,6 +149,13 @@ def unknown_flag(ctx: ParseContext, idx: int, value_idxs: list[int]) -> None:
     underscored = None
     if "_" in flag and flag.startswith("--") and schema.option(flag.replace("_", "-")) is not None:
         underscored = flag.replace("_", "-")
+
+    def known_elsewhere(rule: Any, msg: str, renamed: str, otherwise: str) -> None:
+        """The flag another release knows: a replacement in the analysed one is named, and is the fix."""
+        if repl:
+            msg += f"; {renamed} {repl}"
+        ctx.add(rule, msg, at=at, setting=setting, fix=f"use {repl}" if repl else otherwise)
+
     if dashed:
         ctx.add(
             rules.PA_SINGLE_DASH,
@@ -174,14 +183,11 @@ def unknown_flag(ctx: ParseContext, idx: int, value_idxs: list[int]) -> None:
             "the server "
             'refuses to start ("unrecognized arguments", exit 2)'
         )
-        if repl:
-            msg += f"; in {schema.label} the setting is {repl}"
-        ctx.add(
+        known_elsewhere(
             rules.PA_REMOVED,
             msg,
-            at=at,
-            setting=setting,
-            fix=f"use {repl}" if repl else "remove the flag, or pin the older release",
+            f"in {schema.label} the setting is",
+            "remove the flag, or pin the older release",
         )
     elif older:
         # known before and again after the analysed release: it was dropped, then brought back
@@ -190,14 +196,11 @@ def unknown_flag(ctx: ParseContext, idx: int, value_idxs: list[int]) -> None:
             f'{schema.label} does not know it: the server refuses to start ("unrecognized arguments", '
             "exit 2)"
         )
-        if repl:
-            msg += f"; in {schema.label} the setting is {repl}"
-        ctx.add(
+        known_elsewhere(
             rules.PA_REMOVED,
             msg,
-            at=at,
-            setting=setting,
-            fix=f"use {repl}" if repl else f"remove the flag, or run {newer[0].version}",
+            f"in {schema.label} the setting is",
+            f"remove the flag, or run {newer[0].version}",
         )
     elif newer:
         first = newer[0]
@@ -205,14 +208,8 @@ def unknown_flag(ctx: ParseContext, idx: int, value_idxs: list[int]) -> None:
             f"{shown_flag} only exists from {first.label} on; {schema.label} rejects it with "
             '"unrecognized arguments" (exit 2)'
         )
-        if repl:
-            msg += f"; this release spells it {repl}"
-        ctx.add(
-            rules.PA_NOT_YET,
-            msg,
-            at=at,
-            setting=setting,
-            fix=f"use {repl}" if repl else f"upgrade to {first.version} or drop the flag",
+        known_elsewhere(
+            rules.PA_NOT_YET, msg, "this release spells it", f"upgrade to {first.version} or drop the flag"
         )
     elif other:
         equivalents = _equivalents(schema, [s for s, _ in other])

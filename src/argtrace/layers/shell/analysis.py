@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import gc
 import re
 import sys
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, ParamSpec, TypeVar
 
 from argtrace.layers.shell import evaluate as E
 from argtrace.layers.shell import hazards as H
@@ -16,6 +17,9 @@ from argtrace.model import EnvValue, Evidence, Finding, Origin, ServerCommand, W
 from argtrace.rules import shell as R
 
 SHELLCHECK_MAX = 32 * 1024  # shellcheck.MAX_BYTES: about a second of shellcheck (issue 18)
+
+P = ParamSpec("P")
+T = TypeVar("T")
 
 
 def _show(text: str | None) -> str:
@@ -30,38 +34,26 @@ def _show(text: str | None) -> str:
     return out
 
 
-def analyze(
-    source: ScriptSource,
-    args: list[str],
-    env: dict[str, str],
-    *,
-    arg0: str,
-    run_shellcheck: bool,
-    cwd: str | None,
-    unknown_env: Mapping[str, str] | None = None,
-    args_unknown: str | None = None,
-) -> ShellResult:
+def _without_cyclic_gc(fn: Callable[P, T]) -> Callable[P, T]:
+    """``fn`` run with the cyclic GC off (and back on after, if it was)."""
+
     # the analysis makes many small acyclic objects: with the cyclic GC on, each collection walks all of
     # them, which makes big scripts quadratic
-    gc_was_on = gc.isenabled()
-    gc.disable()
-    try:
-        return _analyze(
-            source,
-            args,
-            env,
-            arg0=arg0,
-            run_shellcheck=run_shellcheck,
-            cwd=cwd,
-            unknown_env=unknown_env,
-            args_unknown=args_unknown,
-        )
-    finally:
-        if gc_was_on:
-            gc.enable()
+    @functools.wraps(fn)
+    def run(*args: P.args, **kwargs: P.kwargs) -> T:
+        gc_was_on = gc.isenabled()
+        gc.disable()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            if gc_was_on:
+                gc.enable()
+
+    return run
 
 
-def _analyze(
+@_without_cyclic_gc
+def analyze(
     source: ScriptSource,
     args: list[str],
     env: dict[str, str],

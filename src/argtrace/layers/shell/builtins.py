@@ -27,6 +27,7 @@ from argtrace.layers.shell.core import (
     _Return,
     from_str,
     to_str,
+    vanished_in,
 )
 from argtrace.layers.shell.outputs import _echo_output, _printf, _read_split
 from argtrace.layers.shell.state import Var
@@ -528,15 +529,9 @@ class Builtins(Commands):
         self.src = src
         self.source_stack.append(real)
         self.bash_source.append(fname)
-        self.return_frames.append({"partial": [], "spec": len(self.spec)})
         try:
-            try:
-                status = self.run_block(src.tree.root_node.children)
-            except _Return as r:
-                status = r.status
-            return self.frame_status(status)
+            return self.run_frame(lambda: self.run_block(src.tree.root_node.children))
         finally:
-            del self.spec[self.return_frames.pop()["spec"] :]
             self.src = saved_src
             self.source_stack.pop()
             self.bash_source.pop()
@@ -587,8 +582,7 @@ class Builtins(Commands):
             for fd, op, tgt, rat, _r in redirs:
                 self._note_redirect(fd, op, tgt, rat, None)
             return 0
-        shift = len(argv) - len(rest)
-        van = [Vanished(v.index - shift, v.raw, v.at, v.state, v.name) for v in vanished]
+        van = vanished_in(rest, argv, vanished)
         name = rest[0].text
         self.direct_exec = True
         st = self.external(rest, prefix_env, redirs, at, start, van) if name is not None else None
@@ -620,8 +614,7 @@ class Builtins(Commands):
         rest = args[scan.end :]
         if not rest:
             return 0
-        shift = len(argv) - len(rest)
-        van = [Vanished(v.index - shift, v.raw, v.at, v.state, v.name) for v in vanished]
+        van = vanished_in(rest, argv, vanished)
         name = rest[0].text
         handler = getattr(self, "b_" + _BUILTIN_NAMES.get(name or "", "_none"), None)
         if handler is not None and name != "command":

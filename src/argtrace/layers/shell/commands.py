@@ -28,9 +28,9 @@ from argtrace.layers.shell.core import (
     Source,
     Vanished,
     _prepare,
-    _Return,
     from_str,
     to_str,
+    vanished_in,
 )
 from argtrace.layers.shell.state import Var
 from argtrace.layers.shell.wrapenv import expand_env_s, wrapper_env
@@ -304,8 +304,7 @@ class Commands(Conditions):
         if name == "time" and len(argv) > 1:
             # the `time` keyword: bash runs the rest itself
             rest = argv[2:] if argv[1].text == "-p" else argv[1:]
-            shift = len(argv) - len(rest)
-            van = [Vanished(v.index - shift, v.raw, v.at, v.state, v.name) for v in vanished]
+            van = vanished_in(rest, argv, vanished)
             return self.dispatch(rest, prefix_env, redirs, at, start, node, van) if rest else 0
         fn = self.funcs.get(name)
         if fn is not None and name not in ("exec",):
@@ -363,15 +362,9 @@ class Commands(Conditions):
                 value=v, known=v is not None, reason=reason, exported=True, at=vat, expansion=exp
             )
         self.src = src
-        self.return_frames.append({"partial": [], "spec": len(self.spec)})
         try:
-            try:
-                status = self.run_node(body)
-            except _Return as r:
-                status = r.status
-            return self.frame_status(status)
+            return self.run_frame(lambda: self.run_node(body))
         finally:
-            del self.spec[self.return_frames.pop()["spec"] :]
             self.src = saved_src
             self.depth -= 1
             self.scopes.pop()

@@ -28,6 +28,16 @@ from argtrace.layers.shell.core import (
 from argtrace.layers.shell.expand import Expander
 from argtrace.layers.shell.patterns import _split_patterns
 
+# The node types bash runs as one simple command (words, assignments, `[[ ]]`), bare or under redirections.
+_SIMPLE = (
+    "command",
+    "declaration_command",
+    "unset_command",
+    "variable_assignment",
+    "variable_assignments",
+    "test_command",
+)
+
 
 class Control(Expander):
     def run(self) -> int | None:
@@ -88,25 +98,11 @@ class Control(Expander):
             return self.run_block(node.children)
         if bg:
             return self.run_background(node)
-        if t in (
-            "command",
-            "declaration_command",
-            "unset_command",
-            "variable_assignment",
-            "variable_assignments",
-            "test_command",
-        ):
+        if t in _SIMPLE:
             return self.run_simple(node.start_byte, node.end_byte, node)
         if t == "redirected_statement":
             body = node.child_by_field_name("body")
-            if body is None or body.type in (
-                "command",
-                "declaration_command",
-                "unset_command",
-                "variable_assignment",
-                "variable_assignments",
-                "test_command",
-            ):
+            if body is None or body.type in _SIMPLE:
                 return self.run_simple(node.start_byte, node.end_byte, node)
             redirs = self.compound_redirects(node, body)
             self.redirect_stack.append(redirs)
@@ -185,14 +181,7 @@ class Control(Expander):
         t = node.type
         if t == "redirected_statement":
             body = node.child_by_field_name("body")
-            return body is None or body.type in (
-                "command",
-                "declaration_command",
-                "unset_command",
-                "variable_assignment",
-                "variable_assignments",
-                "test_command",
-            )
+            return body is None or body.type in _SIMPLE
         return t in ("command",)
 
     def _last_direct(self, node: Any) -> None:
@@ -441,17 +430,34 @@ class Control(Expander):
                 if srv.loop is None:
                     srv.loop = frame.at
 
+    def _in_loop(self, node: Any, run: Callable[[Any, _Loop], int | None]) -> int | None:
+        frame = self._enter_loop(node)
+        try:
+            return run(node, frame)
+        finally:
+            self._leave_loop(frame)
+
+    def _iteration(self, body: Any) -> int | None:
+        """One run of a loop's body. ``break N`` and ``continue N`` aimed further out go on with N - 1; for
+        this loop they come through as they are."""
+        try:
+            return self.run_node(body)
+        except _Break as b:
+            if b.n > 1:
+                raise _Break(b.n - 1) from None
+            raise
+        except _Continue as c:
+            if c.n > 1:
+                raise _Continue(c.n - 1) from None
+            raise
+
     def _state_key(self) -> tuple[Any, ...]:
         """What the next loop iteration depends on: the same key twice in a row means the loop is in a
         fixed point (``while true; do server; sleep 5; done``) and every further iteration repeats."""
         return (self.snapshot(), self.last_status, self.pid_kept, self.waited)
 
     def run_for(self, node: Any) -> int | None:
-        frame = self._enter_loop(node)
-        try:
-            return self._run_for(node, frame)
-        finally:
-            self._leave_loop(frame)
+        return self._in_loop(node, self._run_for)
 
     def _run_for(self, node: Any, frame: _Loop) -> int | None:
         var_node = node.child_by_field_name("variable")
@@ -485,14 +491,10 @@ class Control(Expander):
                 return None
             self.set_var(name, ew.text, at=ew.at, expansion=f"for {name} in ...")
             try:
-                status = self.run_node(body)
-            except _Break as b:
-                if b.n > 1:
-                    raise _Break(b.n - 1) from None
+                status = self._iteration(body)
+            except _Break:
                 break
-            except _Continue as c:
-                if c.n > 1:
-                    raise _Continue(c.n - 1) from None
+            except _Continue:
                 continue
         return status
 
@@ -508,11 +510,7 @@ class Control(Expander):
             return None
 
     def run_c_for(self, node: Any) -> int | None:
-        frame = self._enter_loop(node)
-        try:
-            return self._run_c_for(node, frame)
-        finally:
-            self._leave_loop(frame)
+        return self._in_loop(node, self._run_c_for)
 
     def _run_c_for(self, node: Any, frame: _Loop) -> int | None:
         body = node.child_by_field_name("body")
@@ -551,14 +549,11 @@ class Control(Expander):
                     if not self.arith(e):
                         break
                 try:
-                    status = self.run_node(body)
-                except _Break as b:
-                    if b.n > 1:
-                        raise _Break(b.n - 1) from None
+                    status = self._iteration(body)
+                except _Break:
                     break
-                except _Continue as c:
-                    if c.n > 1:
-                        raise _Continue(c.n - 1) from None
+                except _Continue:
+                    pass
                 if upd.strip():
                     e = self.expand_arith_text(upd)
                     if e is None:
@@ -571,11 +566,7 @@ class Control(Expander):
             return self.fork([lambda: self._loop_body(body), lambda: 0], reason)
 
     def run_while(self, node: Any) -> int | None:
-        frame = self._enter_loop(node)
-        try:
-            return self._run_while(node, frame)
-        finally:
-            self._leave_loop(frame)
+        return self._in_loop(node, self._run_while)
 
     def _run_while(self, node: Any, frame: _Loop) -> int | None:
         body = node.child_by_field_name("body")
@@ -606,14 +597,11 @@ class Control(Expander):
             if (st == 0) != (kw == "while"):
                 return status
             try:
-                status = self.run_node(body)
-            except _Break as b:
-                if b.n > 1:
-                    raise _Break(b.n - 1) from None
+                status = self._iteration(body)
+            except _Break:
                 return 0
-            except _Continue as c:
-                if c.n > 1:
-                    raise _Continue(c.n - 1) from None
+            except _Continue:
+                pass
         frame.unbounded = True
         self.emit("loop_limit", self.src.at(node.start_byte), limit=MAX_LOOP)
         return None

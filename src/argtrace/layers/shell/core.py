@@ -167,6 +167,12 @@ class Vanished:
     name: str | None
 
 
+def vanished_in(rest: list[ExpWord], argv: list[ExpWord], vanished: list[Vanished]) -> list[Vanished]:
+    """``argv``'s vanished words numbered for ``rest``, its tail that a wrapper (exec, command, time) runs."""
+    shift = len(argv) - len(rest)
+    return [Vanished(v.index - shift, v.raw, v.at, v.state, v.name) for v in vanished]
+
+
 @dataclass
 class FoundServer:
     detection: Detection

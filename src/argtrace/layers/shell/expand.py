@@ -77,14 +77,7 @@ class Expander(Params):
 
     def pattern_regex(self, raw: str, offset: int) -> str | None:
         """A case/[[ == ]] pattern as a regex; None when part of it is unknown."""
-        parts = L.parse_word(raw)
-        chunks = self.expand_parts(parts, self.src.at(offset), assignment=True)
-        pieces: list[tuple[str, bool]] = []
-        for c in chunks:
-            if c.text is None:
-                return None
-            pieces.append((c.text, c.quoted and not c.split))
-        return _glob_to_regex(pieces)
+        return self._pattern(raw, self.src.at(offset))
 
     def expand_parts(self, parts: Sequence[L.Part], at: str, assignment: bool = False) -> list[_Chunk]:
         out: list[_Chunk] = []

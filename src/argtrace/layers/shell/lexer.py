@@ -677,6 +677,17 @@ def _parse_word_raw(raw: str, in_dq: bool = False, assignment: bool = False) -> 
         buf_quoted = quoted
         buf.append(s)
 
+    def quoted_region(inner: str, literal: bool) -> None:
+        """A quoted region between its marks: one literal ('...', $'...') or parsed as in "..."."""
+        flush()
+        parts.append(DQStart())
+        if literal:
+            lit(inner, True)
+            flush()
+        else:
+            parts.extend(parse_word(inner, in_dq=True))
+        parts.append(DQEnd())
+
     i = 0
     n = len(raw)
     if not in_dq and raw.startswith("~"):
@@ -711,19 +722,12 @@ def _parse_word_raw(raw: str, in_dq: bool = False, assignment: bool = False) -> 
             continue
         if c == "'" and not in_dq:
             j = skip_single(raw, i + 1)
-            flush()
-            parts.append(DQStart())
-            lit(raw[i + 1 : j - 1], True)
-            flush()
-            parts.append(DQEnd())
+            quoted_region(raw[i + 1 : j - 1], True)
             i = j
             continue
         if c == '"' and not in_dq:
             j = skip_double(raw, i + 1)
-            flush()
-            parts.append(DQStart())
-            parts.extend(parse_word(raw[i + 1 : j - 1], in_dq=True))
-            parts.append(DQEnd())
+            quoted_region(raw[i + 1 : j - 1], False)
             i = j
             continue
         if c == "`":
@@ -736,19 +740,12 @@ def _parse_word_raw(raw: str, in_dq: bool = False, assignment: bool = False) -> 
             d = raw[i + 1]
             if d == "'" and not in_dq:
                 j = skip_ansi(raw, i + 2)
-                flush()
-                parts.append(DQStart())
-                lit(decode_ansi(raw[i + 2 : j - 1]), True)
-                flush()
-                parts.append(DQEnd())
+                quoted_region(decode_ansi(raw[i + 2 : j - 1]), True)
                 i = j
                 continue
             if d == '"' and not in_dq:
                 j = skip_double(raw, i + 2)
-                flush()
-                parts.append(DQStart())
-                parts.extend(parse_word(raw[i + 2 : j - 1], in_dq=True))
-                parts.append(DQEnd())
+                quoted_region(raw[i + 2 : j - 1], False)
                 i = j
                 continue
             if d == "(":

@@ -142,28 +142,19 @@ class Params(Core):
             if not old.known:
                 scope[name] = old.with_(at=at, expansion=expansion)
                 return
-            base = dict(old.array) if old.array is not None else ({0: old.value} if old.is_set else {})
-            nxt = (max((k for k in base if isinstance(k, int)), default=-1) + 1) if not is_assoc else 0
-            for k, v in items:
-                if k is None:
-                    base[nxt] = v
-                    nxt += 1
-                else:
-                    base[k] = v
-                    if isinstance(k, int):
-                        nxt = k + 1
-            arr = base
+            arr = dict(old.array) if old.array is not None else ({0: old.value} if old.is_set else {})
+            nxt = (max((k for k in arr if isinstance(k, int)), default=-1) + 1) if not is_assoc else 0
         else:
             arr = {}
             nxt = 0
-            for k, v in items:
-                if k is None:
-                    arr[nxt] = v
-                    nxt += 1
-                else:
-                    arr[k] = v
-                    if isinstance(k, int):
-                        nxt = k + 1
+        for k, v in items:
+            if k is None:
+                arr[nxt] = v
+                nxt += 1
+            else:
+                arr[k] = v
+                if isinstance(k, int):
+                    nxt = k + 1
         if not is_assoc:
             arr = dict(sorted(arr.items(), key=lambda kv: kv[0] if isinstance(kv[0], int) else 0))
         scope[name] = (old or Var()).with_(
@@ -288,6 +279,19 @@ class Params(Core):
         when every `return` taken on only some forks gave the same one, else not known statically."""
         partial = self.return_frames[-1]["partial"]
         return status if all(s == status for s in partial) else None
+
+    def run_frame(self, run: Callable[[], int | None]) -> int | None:
+        """Runs a function's body or a sourced file in a frame of its own: `return` ends it with its status,
+        and the unknowns it noted are dropped when it ends."""
+        self.return_frames.append({"partial": [], "spec": len(self.spec)})
+        try:
+            try:
+                status = run()
+            except _Return as r:
+                status = r.status
+            return self.frame_status(status)
+        finally:
+            del self.spec[self.return_frames.pop()["spec"] :]
 
     def _merge(self, snaps: list[Snapshot], reason: str) -> None:
         first = snaps[0]
