@@ -393,3 +393,11 @@ def test_a_whole_command_line_in_a_compose_entrypoint_item(tmp_path: Path) -> No
         "    command: [Qwen/Qwen3-8B, --port, '8000']\n"
     )
     assert [f["code"] for f in run(["compose.yaml"], tmp_path)["findings"] if f["code"] == "TP011"] == []
+
+
+def test_a_converter_refusal_reads_the_same_in_every_run() -> None:
+    """vLLM's `parse_type` names its converter by repr (`<function loads at 0x7f...>`), whose address
+    differs per process: the report drops it, so two runs on the same launch give the same JSON."""
+    report = check("mia5_printf_quotes.sh", ())
+    refusals = [f["message"] for f in report["findings"] if "cannot be converted to" in f["message"]]
+    assert refusals and all("cannot be converted to <function loads>." in m for m in refusals)

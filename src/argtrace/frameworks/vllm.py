@@ -510,7 +510,10 @@ def parse_type(return_type: Callable[[str], Any]) -> Callable[[str], Any]:
         try:
             return return_type(val)
         except ValueError as e:
-            raise argparse.ArgumentTypeError(f"Value {val} cannot be converted to {return_type}.") from e
+            # vLLM prints the converter's repr, whose address differs in every process: without it the
+            # report is the same from run to run (`<function loads>`)
+            shown = re.sub(r" at 0x[0-9a-fA-F]+>", ">", str(return_type))
+            raise argparse.ArgumentTypeError(f"Value {val} cannot be converted to {shown}.") from e
 
     return _parse_type
 
