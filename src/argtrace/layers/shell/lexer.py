@@ -408,65 +408,58 @@ def tokenize_command(
             if c in ";&|":
                 out.stopped_at = c
                 break
+        wend = -1
         if not cond:
             m_simple = _SIMPLE_WORD.match(text, i, end)
             if m_simple is not None:
                 # a word of plain characters that a blank or operator ends (most words): what the
                 # redirection test and read_word below would find, without them
                 wend = m_simple.end()
-                raw = text[i:wend]
-                w = WordTok(raw, i)
-                if not seen_command_word and ASSIGN_RE.match(raw):
-                    w.assign = True
+        if wend < 0:
+            # redirection?
+            tok_start = i
+            j = i
+            fd: str | None = None
+            if c.isdigit():
+                while j < end and text[j].isdigit():
+                    j += 1
+                if j < end and text[j] in "<>":
+                    fd = text[i:j]
                 else:
-                    seen_command_word = True
-                out.words.append(w)
-                i = wend
+                    j = i
+            elif c == "{":
+                m = re.match(r"\{([A-Za-z_][A-Za-z0-9_]*)\}(?=[<>])", text[i:end])
+                if m:
+                    fd = "{" + m.group(1) + "}"
+                    j = i + m.end()
+            op = None
+            if not cond and j < end and text[j] in "<>&":
+                op = next((o for o in _REDIR_OPS if text.startswith(o, j)), None)
+            if op and not (text.startswith("<(", j) or text.startswith(">(", j)):
+                k = j + len(op)
+                while k < end and text[k] in BLANK:
+                    k += 1
+                if k >= end or (text[k] in "\n;&|<>()" and not text.startswith("<(", k)):
+                    tgt = None
+                    i = k
+                else:
+                    kend = read_word(text, k, end)
+                    tgt = WordTok(text[k:kend], k)
+                    i = kend
+                r = RedirTok(op, fd, tgt, tok_start)
+                out.redirs.append(r)
+                if op in ("<<", "<<-") and tgt is not None:
+                    pending_heredocs.append(r)
                 continue
-        # redirection?
-        tok_start = i
-        j = i
-        fd: str | None = None
-        if c.isdigit():
-            while j < end and text[j].isdigit():
-                j += 1
-            if j < end and text[j] in "<>":
-                fd = text[i:j]
-            else:
-                j = i
-        elif c == "{":
-            m = re.match(r"\{([A-Za-z_][A-Za-z0-9_]*)\}(?=[<>])", text[i:end])
-            if m:
-                fd = "{" + m.group(1) + "}"
-                j = i + m.end()
-        op = None
-        if not cond and j < end and text[j] in "<>&":
-            op = next((o for o in _REDIR_OPS if text.startswith(o, j)), None)
-        if op and not (text.startswith("<(", j) or text.startswith(">(", j)):
-            k = j + len(op)
-            while k < end and text[k] in BLANK:
-                k += 1
-            if k >= end or (text[k] in "\n;&|<>()" and not text.startswith("<(", k)):
-                tgt = None
-                i = k
-            else:
-                kend = read_word(text, k, end)
-                tgt = WordTok(text[k:kend], k)
-                i = kend
-            r = RedirTok(op, fd, tgt, tok_start)
-            out.redirs.append(r)
-            if op in ("<<", "<<-") and tgt is not None:
-                pending_heredocs.append(r)
-            continue
-        if c in ";&|()":
-            out.stopped_at = c
-            break
-        if c in "<>":
-            out.stopped_at = c
-            break
-        wend = read_word(text, i, end, cond)
-        if wend == i:
-            wend = i + 1
+            if c in ";&|()":
+                out.stopped_at = c
+                break
+            if c in "<>":
+                out.stopped_at = c
+                break
+            wend = read_word(text, i, end, cond)
+            if wend == i:
+                wend = i + 1
         raw = text[i:wend]
         w = WordTok(raw, i)
         if not seen_command_word and ASSIGN_RE.match(raw):
