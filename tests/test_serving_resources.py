@@ -213,9 +213,19 @@ _STORAGE = "      storageUri: pvc://llama-3-8b-pvc/hf/8b_instruction_tuned\n"
 
 def test_kserves_multinode_huggingface_runtime_on_two_one_gpu_nodes(tmp_path: Path) -> None:
     report = _report(tmp_path, KSERVE_MULTINODE.read_text())
-    assert report["findings"] == []
+    # the image's tag names no vLLM release: only that (information)
+    assert [(f["code"], f["severity"]) for f in report["findings"]] == [("PR011", "info")]
     (hop,) = [h for h in report["transport"]["hops"] if h["container"] == "kserve-container"]
     assert hop["argv"][-1] == "--model_name=huggingface-llama3"
+    # the head's `python -m huggingfaceserver` is read as vLLM's server, KServe's own option taken out
+    (server,) = report["servers"]
+    assert (server["framework"], server["entrypoint"]) == ("vllm", "huggingfaceserver")
+    assert report["parser"]["argv"] == ["--tensor-parallel-size=1", "--pipeline-parallel-size=2"]
+    assert report["parser"]["notes"] == [
+        "huggingfaceserver options (KServe's, kserve/kserve@aaac4e294dae2c7b1aa1886447793f3aa1c30912: "
+        "python/kserve/kserve/model_server.py, python/huggingfaceserver/huggingfaceserver/__main__.py), not "
+        "vLLM flags: --model_name"
+    ]
 
 
 def test_kserve_refuses_the_parallel_sizes_in_env(tmp_path: Path) -> None:
@@ -266,7 +276,16 @@ def test_model_args_that_override_the_tensor_parallel_size_kserve_sized_for(tmp_
         "pipeline_parallel_size 2 after the runtime's flags (the last wins): vLLM needs 4 GPU(s) but KServe "
         "sized the Ray cluster for workerSpec tensorParallelSize 1 x pipelineParallelSize 2 = 2"
     )
-    assert _judged(_report(tmp_path, text)) == [("PA036", "error", "tensor_parallel_size", message)]
+    # the head's vLLM (python -m huggingfaceserver) parsed: the override is also a setting given twice
+    twice = (
+        "--tensor-parallel-size is set by the script and again by the caller's arguments ($@): "
+        "--tensor-parallel-size=1 1, --tensor-parallel-size=2 2; the caller's 2 wins and the script's own "
+        "value is overridden"
+    )
+    assert _judged(_report(tmp_path, text)) == [
+        ("PA036", "error", "tensor_parallel_size", message),
+        ("PA006", "warning", "tensor_parallel_size", twice),
+    ]
     # without the runtime in the file its command is assumed (KServe's own): information only
     alone = text.split("---\n", 1)[1]
     (finding,) = _report(tmp_path, alone)["findings"]

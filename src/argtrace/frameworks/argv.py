@@ -64,6 +64,9 @@ class PreparedArgv:
     # strings (vLLM <= 0.9: the module entry point parses make_arg_parser alone, without what `vllm serve`
     # adds to its subparser: model_tag, --config, and in 0.9 --headless and the API-server flags).
     without: tuple[str, ...] = ()
+    # The launcher parses with parse_known_args (KServe's huggingfaceserver): a word no option takes is
+    # dropped without an error, so the value it carries is lost but the server starts.
+    known_args: bool = False
 
 
 def server_tokens(server: ServerCommand) -> list[ArgToken]:

@@ -35,6 +35,8 @@ _MODULES: dict[str, tuple[FrameworkName, str]] = {
     # NVIDIA Dynamo's workers: the engine's flags plus Dynamo's own (frameworks/dynamo.py)
     "dynamo.sglang": ("sglang", "dynamo.sglang"),
     "dynamo.vllm": ("vllm", "dynamo.vllm"),
+    # KServe's Hugging Face runtime: vLLM's make_arg_parser options plus KServe's (frameworks/kserve_hf.py)
+    "huggingfaceserver": ("vllm", "huggingfaceserver"),
     # vLLM's demo server: the engine's flags and its own (frameworks/vllm_demo.py), in the releases with it
     "vllm.entrypoints.api_server": ("vllm", "vllm.entrypoints.api_server"),
 }

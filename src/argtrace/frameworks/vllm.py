@@ -74,7 +74,16 @@ def prepare_argv(server: ServerCommand, schema: Schema) -> PreparedArgv:
         from argtrace.frameworks.dynamo import without_dynamo_options
 
         tokens = out.tokens = without_dynamo_options(tokens, out, server.entrypoint, server.at, server.image)
+    if server.entrypoint == "huggingfaceserver":
+        tokens = out.tokens = _without_kserve_options(tokens, out, schema)
     legacy = _legacy(schema)
+    if server.entrypoint == "huggingfaceserver":
+        # KServe calls parse_known_args, which FlexibleArgumentParser leaves as argparse's: none of its
+        # parse_args rewrites (underscores, dotted keys, --config) happen, and unknown words are dropped
+        out.known_args = True
+        out.tokens = tokens
+        out.without = module_lacks(schema)
+        return out
     args: list[ArgToken] = ([ArgToken("serve", via="rewrite")] if serve else []) + tokens
     if serve and legacy and _enabled(schema, "serve_model_option"):
         _refuse_model_option(args, server, out)
@@ -111,6 +120,31 @@ def prepare_argv(server: ServerCommand, schema: Schema) -> PreparedArgv:
     elif not serve:
         out.without = module_lacks(schema)
     return out
+
+
+def _without_kserve_options(tokens: list[ArgToken], out: PreparedArgv, schema: Schema) -> list[ArgToken]:
+    """The tokens vLLM's options get in KServe's ``python -m huggingfaceserver`` (``kserve_hf.py``);
+    KServe's own named in ``out.notes``. One whose dest is a vLLM setting sets it: read as vLLM's option."""
+    from argtrace.frameworks.kserve_hf import source, split_kserve
+
+    split = split_kserve([t.text for t in tokens])
+    vllm_flag = {o.dest: o.option_strings[0] for o in schema.options if o.option_strings}
+    kept = {i: tokens[i] for i in split.engine}
+    names = []
+    for flag, dest, indices in split.kserve:
+        if dest not in vllm_flag:
+            names.append(flag)
+            continue
+        # KServe's spelling sets the dest vLLM's engine args read: read as vLLM's option of that dest
+        first = tokens[indices[0]]
+        text = (first.text or "").replace(flag, vllm_flag[dest], 1)
+        kept[indices[0]] = ArgToken(text, first.src, "rewrite", first.at, first.original or first.text)
+        kept.update({i: tokens[i] for i in indices[1:]})
+    if names:
+        out.notes.append(
+            f"huggingfaceserver options (KServe's, {source()}), not vLLM flags: {', '.join(names)}"
+        )
+    return [kept[i] for i in sorted(kept)]
 
 
 def engine_only(schema: Schema) -> tuple[str, ...]:

@@ -68,6 +68,9 @@ def container_gpu_findings(
         needed = -(-needed // nodes)
     elif schema.framework == "vllm" and "ray" in (w.text for w in server.server_args):
         return out  # --distributed-executor-backend ray: the nodes of the Ray cluster are not known here
+    placement = server.placement
+    if placement is not None and placement.kind == "InferenceService" and (placement.nodes or 1) > 1:
+        return out  # KServe's Ray head: the Ray cluster's GPUs are judged by transport/serving.py
     if needed + offset > usable and not out:
         product = " x ".join(f"{k} {v}" for k, v in sizes.items())
         out.append(

@@ -59,7 +59,10 @@ def carrier_fields(
         if placement.kind in ("Deployment", "ReplicaSet", "StatefulSet", "Job") and placement.ordinal is None:
             out["replicas"] = placement.replicas
             out["replicas_of"] = f"{placement.kind} {placement.name}"
-        if placement.gpus is not None:
+        # a KServe multi-node InferenceService's head: vLLM places its ranks over the Ray cluster of head and
+        # worker pods, whose GPUs the serving layer judges as KServe does (transport/serving.py)
+        ray_head = placement.kind == "InferenceService" and (placement.nodes or 1) > 1
+        if placement.gpus is not None and not ray_head:
             out["gpus_per_node"] = placement.gpus
             where = f" ({placement.gpus_at})" if placement.gpus_at else ""
             what = "gpu limit" if placement.kind == "DynamoGraphDeployment" else "nvidia.com/gpu limit"

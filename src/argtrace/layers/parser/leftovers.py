@@ -76,6 +76,17 @@ def extras(ctx: ParseContext) -> None:
             )
         else:
             what = f"after {prev.text}" if prev is not None and prev.text else "at the start"
+            if ctx.prepared.known_args:
+                ctx.add(
+                    rules.PA_UNRECOGNIZED,
+                    f"{ctx.display(idx, text)!r} ({what}) is not a value of any flag: "
+                    f"{ctx.server.entrypoint} parses with parse_known_args, which drops it without an error",
+                    at=ctx.at(idx),
+                    setting=None,
+                    fix="quote the value with the flag before it, or remove the stray word",
+                )
+                i += 1
+                continue
             ctx.add(
                 rules.PA_UNRECOGNIZED,
                 f"{ctx.display(idx, text)!r} ({what}) is not a value of any flag: {ctx.schema.label} "
@@ -156,7 +167,22 @@ def unknown_flag(ctx: ParseContext, idx: int, value_idxs: list[int]) -> None:
             msg += f"; {renamed} {repl}"
         ctx.add(rule, msg, at=at, setting=setting, fix=f"use {repl}" if repl else otherwise)
 
-    if dashed:
+    if ctx.prepared.known_args:
+        # KServe's huggingfaceserver: parse_known_args keeps what it does not know aside and starts
+        spelled = underscored or dashed
+        found = schema.option(spelled) if spelled else None
+        setting = found.dest if found is not None else setting
+        ctx.add(
+            rules.PA_UNRECOGNIZED,
+            f"{shown_flag} is not an option of {ctx.server.entrypoint}'s parser (KServe's options and "
+            f"{schema.label}'s, without their underscore-to-dash rewrite): it parses with parse_known_args, "
+            "which drops the word without an error, so the value is lost"
+            + (f"; the flag is {spelled}" if spelled else ""),
+            at=at,
+            setting=setting,
+            fix=f"write {spelled}" if spelled else "remove the flag",
+        )
+    elif dashed:
         ctx.add(
             rules.PA_SINGLE_DASH,
             f"{shown_flag} has a single hyphen; {schema.label} knows {dashed} and rejects {shown_flag} "

@@ -99,7 +99,7 @@ def run_parser(prepared: PreparedArgv, schema: Schema) -> ParseOutcome:
     if first_error is None and required and not help_exit:
         names = ", ".join(s.flag or s.dest for s in required)
         first_error = f"the following arguments are required: {names}"
-    if first_error is None and extras and not help_exit:
+    if first_error is None and extras and not help_exit and not prepared.known_args:
         shown = redact_argv([str(x) for x in strings])  # a stray credential after --api-key stays masked
         words = [shown[i] or "?" if i >= 0 else "?" for i in extras]
         first_error = "unrecognized arguments: " + " ".join(map(str, words))

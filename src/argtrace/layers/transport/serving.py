@@ -116,10 +116,30 @@ def kserve_runtime_pods(docs: Sequence[Any]) -> tuple[dict[int, list[PodSpec]], 
         replicas = _scalar(_get(predictor, "minReplicas"))
         if replicas is not None and replicas.isdigit():
             placement = Placement(placement.kind, placement.name, placement.role, replicas=int(replicas))
-        # a multi-node InferenceService: the controller sets the parallel sizes in the container (below)
+        # a multi-node InferenceService: the controller sets the parallel sizes in the container (below),
+        # and the head's vLLM spans the Ray cluster of the head and worker pods
         sizes = kserve_multinode_sizes(doc, runtime) or {}
+        nodes = _ray_nodes(predictor, runtime, sizes)
+        if nodes is not None:
+            placement = Placement(
+                placement.kind, placement.name, placement.role, placement.replicas, nodes=nodes
+            )
         pods[id(doc)] = [PodSpec(spec, placement, dict(sizes))]
     return pods, used
+
+
+def _ray_nodes(predictor: Any, runtime: Any, sizes: dict[str, str]) -> int | None:
+    """The pods of a multi-node InferenceService's Ray cluster (``computeRayNodeAndGPUs``), ``None`` when it
+    is not multi-node, runs the mp executor or a GPU request is not a number."""
+    mp = _scalar(_get(_get(_get(runtime, "spec"), "annotations"), _KSERVE_EXECUTOR)) == "mp"
+    if not sizes or mp:
+        return None
+    workers = _seq(_get(_get(predictor, "workerSpec"), "containers")) or []
+    head, worker = _gpu_request(_get(predictor, "model")), _gpu_request(workers[0]) if workers else 0
+    if head is None or worker is None:
+        return None
+    total = int(sizes["TENSOR_PARALLEL_SIZE"]) * int(sizes["PIPELINE_PARALLEL_SIZE"])
+    return _ray_layout(total, head, worker)[0]
 
 
 def _flag(words: Sequence[str], *names: str) -> int | None:
