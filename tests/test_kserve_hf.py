@@ -66,7 +66,8 @@ def test_an_underscored_vllm_flag_is_dropped_by_parse_known_args(tmp_path: Path)
             "gpu_memory_utilization",
             "--gpu_memory_utilization is not an option of huggingfaceserver's parser (KServe's options "
             "and vllm 0.33.0's, without their underscore-to-dash rewrite): it parses with parse_known_args, "
-            "which drops the word without an error, so the value is lost; the flag is --gpu-memory-utilization",
+            "which drops the word without an error, so the value is lost; the flag is "
+            "--gpu-memory-utilization",
             "write --gpu-memory-utilization",
         )
     ]
