@@ -24,22 +24,15 @@ from argtrace.frameworks.schema import (
     bundled_versions,
     load_schema,
 )
+from argtrace.layers.parser.build import option_converter
 from argtrace.layers.parser.json_values import _json_valued
-from argtrace.layers.parser.values import _infer_closure, _python_converter
 
 
 def converter(schema: Schema, spec: OptionSpec) -> str:
     """Which converter the parser layer gives the option's values (``layers/parser/build.py``'s choice):
     the type's name with its recorded inner converter, and for a vLLM closure named without one the
     converter inferred from its help text and default (the help and default count only through this)."""
-    type_name = spec.type
-    inner = spec.raw.get("type_inner") or spec.raw.get("type_closure") or spec.raw.get("type_args")
-    if type_name and "(" not in type_name and inner:
-        inner_names = [inner] if isinstance(inner, str) else [str(i) for i in inner if i]
-        type_name = f"{type_name}({', '.join(inner_names)})"
-    conv, known = _python_converter(type_name, schema)
-    if not known and spec.type:
-        conv, known = _infer_closure(spec, schema)
+    conv, known, type_name = option_converter(schema=schema, spec=spec)
     if not known or conv is None:
         return f"{type_name} (unknown)" if not known else "none"
     cells = [c.cell_contents for c in getattr(conv, "__closure__", None) or () if callable(c.cell_contents)]

@@ -63,6 +63,21 @@ class BuiltParser:
     unknown_converters: frozenset[str]  # dests whose converter is not reproduced (value kept as a string)
 
 
+def option_converter(spec: OptionSpec, schema: Schema) -> tuple[Any, bool, str | None]:
+    """The converter the parser gives the option's values, whether it reproduces the framework's, and the
+    type's name with the inner converter a generator recorded beside it (``parse_type(loads)``); for a vLLM
+    closure named without one, the converter inferred from its help text and default."""
+    type_name = spec.type
+    inner = spec.raw.get("type_inner") or spec.raw.get("type_closure") or spec.raw.get("type_args")
+    if type_name and "(" not in type_name and inner:
+        inner_names = [inner] if isinstance(inner, str) else [str(i) for i in inner if i]
+        type_name = f"{type_name}({', '.join(inner_names)})"
+    conv, known = _python_converter(type_name, schema)
+    if not known and spec.type:
+        conv, known = _infer_closure(spec, schema)
+    return conv, known, type_name
+
+
 @functools.lru_cache(maxsize=16)
 def build_parser(schema: Schema, without: tuple[str, ...] = ()) -> BuiltParser:
     """A real argparse parser with the schema's options (help text suppressed: it is not needed), less
@@ -82,15 +97,7 @@ def build_parser(schema: Schema, without: tuple[str, ...] = ()) -> BuiltParser:
         if kind in ("help", "version"):
             parser.add_argument(*strings, action=_HelpExit, spec=spec, dest=spec.dest)
             continue
-        type_name = spec.type
-        inner = spec.raw.get("type_inner") or spec.raw.get("type_closure") or spec.raw.get("type_args")
-        if type_name and "(" not in type_name and inner:
-            # A generator that records a closure's inner converter beside the name.
-            inner_names = [inner] if isinstance(inner, str) else [str(i) for i in inner if i]
-            type_name = f"{type_name}({', '.join(inner_names)})"
-        conv, known = _python_converter(type_name, schema)
-        if not known and spec.type:
-            conv, known = _infer_closure(spec, schema)
+        conv, known, _ = option_converter(spec, schema)
         if not known:
             unknown.add(spec.dest)
         kwargs: dict[str, Any] = {
