@@ -113,3 +113,29 @@ def test_stderr_redirected_before_stdout_on_a_continued_line_is_swapped(tmp_path
     assert (tmp_path / "run.sh").read_text().endswith('  --port 30000 >"server 1.log" 2>&1\n')
     after = run_cli(["check", "--format", "json", *SG10, "run.sh"], cwd=tmp_path).json
     assert "SH010" not in [f["code"] for f in after["findings"]]
+
+
+@pytest.mark.parametrize(
+    ("command", "fix", "edits", "verified"),
+    [
+        # the replacement is on the command already: the old switch is deleted, and re-checking proves it
+        (
+            "vllm serve Qwen/Qwen3-8B --enable-reasoning --reasoning-parser deepseek_r1",
+            "Delete --enable-reasoning at <-c>:1:26: --reasoning-parser is given already.",
+            [{"file": "<-c>", "start": "1:26", "end": "1:45", "replacement": ""}],
+            True,
+        ),
+        # a switch renamed into an option that takes a value: the value is the user's choice, so no edit
+        # (writing `--reasoning-parser` alone would take the next word as its value)
+        ("vllm serve Qwen/Qwen3-8B --enable-reasoning", "use --reasoning-parser", [], None),
+    ],
+)
+def test_a_switch_renamed_into_an_option_with_a_value(
+    command: str, fix: str, edits: list[dict[str, str]], verified: bool | None
+) -> None:
+    """vllm#18538: `--enable-reasoning` on 0.10.0, analysed with 0.10.2 (its family's bundled release),
+    which knows only `--reasoning-parser NAME`."""
+    argv = ["check", "--format", "json", "--no-resolve", "--framework-version", "0.10.0", "-c", command]
+    result = run_cli(argv)
+    (finding,) = [f for f in result.json["findings"] if f["code"] == "PA003"]
+    assert (finding["fix"], finding["fix_edits"], finding["fix_verified"]) == (fix, edits, verified)
