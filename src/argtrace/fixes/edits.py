@@ -205,13 +205,13 @@ def renamed_flag(finding: Finding, source: SourceFile, report: Report) -> Propos
         if written is None or written.group(0) == new:
             return None
         old = written.group(0)
-        if _takes_no_value(report, old) and not _takes_no_value(report, new) and not _already_given(
-            report, finding, new
-        ):
+        switch = _takes_no_value(report, old)
+        given = switch and _already_given(report, finding, new)
+        if switch and not given and not _takes_no_value(report, new):
             # a switch renamed into an option that takes a value (`--enable-reasoning` ->
             # `--reasoning-parser NAME`): which value is the user's choice, so no edit is offered
             return None
-        if _already_given(report, finding, new) and _takes_no_value(report, old):
+        if given:
             # `--enable-reasoning --reasoning-parser deepseek_r1`: the replacement is on the command already,
             # so writing it again would take the next flag as its value; the old switch just goes
             end = col + len(old)

@@ -69,11 +69,11 @@ PA_RANKS_INCOMPLETE = Rule(
 )
 
 
-def _batch(srun_line: str, nodes: int = 2, gpus: int = 8) -> Example:
+def _batch(srun_line: str, nodes: int = 2, gpus: int = 8, tasks_per_node: int = 1) -> Example:
     script = (
         "#!/bin/bash\n"
         f"#SBATCH --nodes={nodes}\n"
-        "#SBATCH --ntasks-per-node=1\n"
+        f"#SBATCH --ntasks-per-node={tasks_per_node}\n"
         f"#SBATCH --gpus-per-node={gpus}\n"
         "export HEAD=node0\n"
         f"{srun_line}\n"
@@ -219,22 +219,6 @@ PA_EXPORT_IGNORED = Rule(
 )
 
 
-def _tasks(srun_line: str) -> Example:
-    script = (
-        "#!/bin/bash\n"
-        "#SBATCH --nodes=2\n"
-        "#SBATCH --ntasks-per-node=2\n"
-        "#SBATCH --gpus-per-node=8\n"
-        "export HEAD=node0\n"
-        f"{srun_line}\n"
-    )
-    return Example(argv=("check", *_V, "--no-resolve", "job.sh"), files={"job.sh": script})
-
-
-_TASK_SG = (
-    "python3 -m sglang.launch_server --model-path /models/DeepSeek-V3 --tp 16 --dist-init-addr $HEAD:5000"
-)
-
 PA_TASKS_SHARE_GPUS = Rule(
     code="PA039",
     layer="parser",
@@ -251,8 +235,10 @@ PA_TASKS_SHARE_GPUS = Rule(
     "`CUDA_VISIBLE_DEVICES` per co-located rank.",
     fix="give each task its own GPUs: srun --gpus-per-task N, or --base-gpu-id $((SLURM_LOCALID * N)) in the "
     "task's command",
-    example=_tasks(f"srun bash -c '{_TASK_SG} --nnodes 4 --node-rank $SLURM_PROCID'"),
-    correct=_tasks(f"srun --gpus-per-task=4 bash -c '{_TASK_SG} --nnodes 4 --node-rank $SLURM_PROCID'"),
+    example=_batch(f"srun bash -c '{_SRUN_SG} --nnodes 4 --node-rank $SLURM_PROCID'", tasks_per_node=2),
+    correct=_batch(
+        f"srun --gpus-per-task=4 bash -c '{_SRUN_SG} --nnodes 4 --node-rank $SLURM_PROCID'", tasks_per_node=2
+    ),
     exceptions="A warning, not an error: a cluster may bind each task to its own GPUs by default (a "
     "`--gpu-bind` in its SLURM configuration), which the script does not show. Only SGLang nodes (and vLLM "
     "`--data-parallel-rank` processes) whose rank comes from the task's own SLURM_PROCID/NODEID/LOCALID are "
