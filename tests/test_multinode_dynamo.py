@@ -53,23 +53,67 @@ def test_the_sglang_worker_is_an_sglang_server(tmp_path: Path) -> None:
     assert _judged(report) == []
 
 
+def _sglang(tag: str, extra: str) -> str:
+    """The SGLang example on the runtime image ``tag`` with ``extra`` after --skip-tokenizer-init."""
+    text = SGLANG_AGG.read_text().replace("sglang-runtime:0.8.0\n", f"sglang-runtime:{tag}\n")
+    after = "            - --skip-tokenizer-init\n"
+    return text.replace(after, after + extra)
+
+
+_OWN = (
+    "            - --endpoint\n            - dyn://dynamo.backend.generate\n"
+    "            - --dyn-reasoning-parser\n            - qwen3\n"
+    "            - --router-mode\n            - kv\n"
+)
+
+
 def test_dynamos_own_options_do_not_reach_sglang(tmp_path: Path) -> None:
-    text = SGLANG_AGG.read_text().replace(
-        "            - --skip-tokenizer-init\n",
-        "            - --skip-tokenizer-init\n            - --endpoint\n            - dyn://dynamo.backend.generate\n"
-        "            - --dyn-reasoning-parser\n            - qwen3\n"
-        "            - --router-mode\n            - kv\n",
-    )
-    report = _report(tmp_path, text)
+    report = _report(tmp_path, _sglang("1.6.1", _OWN))
     assert report["parser"]["argv"] == [
         *("--model-path", "Qwen/Qwen3-0.6B", "--served-model-name", "Qwen/Qwen3-0.6B", "--page-size", "16"),
         *("--tp", "1", "--trust-remote-code", "--skip-tokenizer-init"),
     ]
     assert report["parser"]["notes"] == [
-        "dynamo.sglang options (ai-dynamo 1.6.1), not engine flags: --endpoint, --dyn-reasoning-parser, "
-        "--router-mode"
+        "dynamo.sglang options (ai-dynamo 1.6.1, named by the image's tag), not engine flags: --endpoint, "
+        "--dyn-reasoning-parser, --router-mode"
     ]
     assert _judged(report) == []
+
+
+def test_the_router_pass_came_in_1_5_so_0_8_0_hands_router_mode_to_sglang(tmp_path: Path) -> None:
+    # Dynamo's own example tag (0.8.0): its launcher (read from the 0.8.0 wheel) has no router
+    # advertisement pass, and SGLang 0.5.6.post2 (the version ai-dynamo 0.8.0 pins) refuses --router-mode
+    report = _report(tmp_path, _sglang("0.8.0", _OWN))
+    assert report["framework"]["evidence"] == (
+        "image nvcr.io/nvidia/ai-dynamo/sglang-runtime:0.8.0 (ai-dynamo 0.8.0, whose wheel pins "
+        f"sglang==0.5.6.post2) at {tmp_path}/dgd.yaml:25"
+    )
+    assert report["parser"]["notes"] == [
+        "dynamo.sglang options (ai-dynamo 0.8.0, named by the image's tag), not engine flags: --endpoint, "
+        "--dyn-reasoning-parser"
+    ]
+    assert _judged(report) == [
+        (
+            "PA001",
+            "error",
+            "router_mode",
+            '--router-mode is not a sglang 0.5.6.post2 flag: the server refuses to start ("unrecognized '
+            'arguments", exit 2); did you mean --tokenizer-mode?',
+        )
+    ]
+    # a tag no wheel was read for (0.8.2): the nearest read release of its family, 0.8.1.post3, says where
+    # the launcher may differ from the newest's, as an assumption, and nothing is an error
+    between = _report(tmp_path, _sglang("0.8.2", _OWN))
+    assert _judged(between) == []
+    assert _assumed(between) == [
+        (
+            "PA001",
+            "router_mode",
+            "--router-mode is a dynamo.sglang option of ai-dynamo 1.6.1 but not of ai-dynamo 0.8.1.post3, "
+            "the nearest release read to 0.8.2 (the image's tag): if 0.8.2 lacks it too, its launcher hands "
+            "it to the engine's parser, which refuses it unless the engine has such a flag; read as Dynamo's",
+        )
+    ]
 
 
 def test_an_sglang_worker_with_tp_2_on_one_gpu(tmp_path: Path) -> None:
@@ -87,10 +131,7 @@ def test_an_sglang_worker_with_tp_2_on_one_gpu(tmp_path: Path) -> None:
 
 def test_an_ambiguous_prefix_of_dynamos_options_stops_the_sglang_launcher(tmp_path: Path) -> None:
     # dynamo.sglang's first parser keeps argparse's allow_abbrev (dynamo/vllm's turns it off)
-    text = SGLANG_AGG.read_text().replace(
-        "            - --skip-tokenizer-init\n",
-        "            - --skip-tokenizer-init\n            - --tcp-tls-c\n",
-    )
+    text = _sglang("1.6.1", "            - --tcp-tls-c\n")
     (finding,) = [f for f in _report(tmp_path, text)["findings"] if f["code"] == "PA008"]
     assert (finding["severity"], finding["message"]) == (
         "error",
@@ -125,14 +166,13 @@ def test_the_vllm_workers_roles_of_an_older_dynamo_are_no_errors(tmp_path: Path)
         (
             "PA001",
             "is_decode_worker",
-            "--is-decode-worker is a dynamo.vllm option of ai-dynamo 0.6.1, 0.8.1.post3, 1.0.2, 1.3.1 "
+            "--is-decode-worker is a dynamo.vllm option of ai-dynamo 0.6.1-1.3.1 "
             f"{older}{rest}",
         ),
         (
             "PA001",
             "is_prefill_worker",
-            "--is-prefill-worker is a dynamo.vllm option of ai-dynamo 0.4.1, 0.6.1, 0.8.1.post3, 1.0.2, "
-            f"1.3.1 {older}{rest}",
+            f"--is-prefill-worker is a dynamo.vllm option of ai-dynamo 0.4.0-1.3.1 {older}{rest}",
         ),
     ]
 
@@ -322,41 +362,57 @@ def _tagged(tag: str) -> str:
 
 
 def test_an_older_dynamo_named_by_the_tag_takes_its_own_roles(tmp_path: Path) -> None:
-    # ai-dynamo 0.6.1's dynamo.vllm takes both (read from its wheel): Dynamo's, nothing assumed
+    # ai-dynamo 0.6.1's dynamo.vllm takes both (read from its wheel): Dynamo's, nothing assumed; the vLLM
+    # release is the one its wheel pins (vllm==0.10.2, bundled)
     report = _report(tmp_path, _tagged("0.6.1"))
-    assert _judged(report) == [] and _assumed(report) == []  # PR011 only: the vLLM release is not named
+    assert [(f["code"], f["severity"]) for f in report["findings"]] == []
+    assert (report["framework"]["version"], report["framework"]["source"]) == ("0.10.2", "image")
     assert report["parser"]["notes"] == [
-        "dynamo.vllm options (ai-dynamo 1.6.1; ai-dynamo 0.6.1's own, named by the image's tag), not engine "
-        "flags: --is-decode-worker"
+        "dynamo.vllm options (ai-dynamo 0.6.1, named by the image's tag), not engine flags: "
+        "--is-decode-worker"
     ]
     # 0.4.1 had --is-prefill-worker but not --is-decode-worker: its launcher hands that one to vLLM
-    older = _report(tmp_path, _tagged("0.4.1"), "--framework-version", "0.11.0")
-    assert [(f["code"], f["setting"]) for f in older["findings"]] == [("PA001", "is_decode_worker")]
+    # 0.10.1.1 (its pin, analysed with the bundled 0.10.2 of its family: a warning resting on that)
+    older = _report(tmp_path, _tagged("0.4.1"))
+    assert [(f["code"], f["severity"], f["setting"]) for f in older["findings"]] == [
+        ("PR008", "info", None),
+        ("PA001", "warning", "is_decode_worker"),
+    ]
 
 
 def test_the_newest_dynamo_named_by_the_tag_hands_the_old_roles_to_vllm(tmp_path: Path) -> None:
-    report = _report(tmp_path, _tagged("1.6.1"), "--framework-version", "0.11.0")
+    report = _report(tmp_path, _tagged("1.6.1"))
     assert _judged(report) == [
         (
             "PA001",
             "error",
             "is_decode_worker",
-            '--is-decode-worker is not a vllm 0.11.0 flag: the server refuses to start ("unrecognized '
-            'arguments", exit 2); did you mean --dbo-decode-token-threshold?',
+            '--is-decode-worker is not a vllm 0.31.0 flag: the server refuses to start ("unrecognized '
+            'arguments", exit 2); did you mean --kda-decode-backend?',
         ),
         (
             "PA001",
             "error",
             "is_prefill_worker",
-            '--is-prefill-worker is not a vllm 0.11.0 flag: the server refuses to start ("unrecognized '
-            'arguments", exit 2); did you mean --dbo-prefill-token-threshold?',
+            '--is-prefill-worker is not a vllm 0.31.0 flag: the server refuses to start ("unrecognized '
+            'arguments", exit 2); did you mean --kda-prefill-backend?',
         ),
     ]
 
 
-def test_a_dynamo_release_not_read_keeps_the_assumption(tmp_path: Path) -> None:
+def test_a_dynamo_release_not_read_is_judged_by_its_family(tmp_path: Path) -> None:
+    # no ai-dynamo 1.2.0 on PyPI (1.2.0.post1 and 1.2.1 are): the nearest read release of the family judges,
+    # said as an assumption; it takes both roles, so nothing is found, and the vLLM release stays unknown
     report = _report(tmp_path, _tagged("1.2.0"))
-    assert _judged(report) == []
-    assert [message.split("; read as Dynamo's, ")[1] for _code, _setting, message in _assumed(report)] == [
-        "since ai-dynamo 1.2.0 (the image's tag) is not one of the releases read"
+    assert [(f["code"], f["severity"]) for f in report["findings"]] == [("PR011", "info")]
+    assert report["parser"]["notes"] == [
+        "dynamo.vllm options (ai-dynamo 1.2.0.post1, the nearest release read to 1.2.0 (the image's tag), "
+        "assumed), not engine flags: --is-decode-worker"
+    ]
+    # a release newer than any read (1.7.0) is judged by 1.6.1, which has neither role: assumed PA001s
+    newer = _report(tmp_path, _tagged("1.7.0"))
+    assert _judged(newer) == []
+    assert [message.split("; read as Dynamo's, since ")[1] for _c, _s, message in _assumed(newer)] == [
+        "ai-dynamo 1.6.1, the nearest release read to 1.7.0 (the image's tag) does not take it either, but "
+        "1.7.0 itself was not read"
     ] * 2
