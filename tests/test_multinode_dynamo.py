@@ -9,6 +9,7 @@ Dynamo's examples (their headers name the source and commit); each variant chang
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -416,3 +417,176 @@ def test_a_dynamo_release_not_read_is_judged_by_its_family(tmp_path: Path) -> No
         "ai-dynamo 1.6.1, the nearest release read to 1.7.0 (the image's tag) does not take it either, but "
         "1.7.0 itself was not read"
     ] * 2
+
+
+# Grove (ai-dynamo/dynamo deploy/operator/internal/dynamo/grove.go at 015d780b, GroveMultinodeDeployer): the
+# operator's other multinode deployer. Whether it runs is the operator's configuration plus the resource's
+# nvidia.com/enable-grove annotation (IsGrovePathway): the file alone shows only an opt-out. The launch is
+# read on the LeaderWorkerSet pathway, the Grove argv shown beside it; the verdicts are the same on both.
+_GROVE_LEADER = "$(GROVE_PCSG_NAME)-$(GROVE_PCSG_INDEX)-decode-ldr-0.$(GROVE_HEADLESS_SERVICE)"
+_GROVE_RANK = "$((GROVE_PCLQ_POD_INDEX + 1))"
+_NO_GROVE = '  name: sglang-disagg-multinode\n  annotations:\n    nvidia.com/enable-grove: "false"\n'
+
+
+def _placements(report: dict[str, Any]) -> list[dict[str, Any]]:
+    return [s["placement"] for s in report["servers"]]
+
+
+def test_the_grove_pathway_is_shown_beside_the_leaderworkerset_one(tmp_path: Path) -> None:
+    report = _report(tmp_path, DISAGG.read_text())
+    decode = _placements(report)[:2]
+    assert [(p["pod"], p["deployer"]) for p in decode] == [
+        ("sglang-disagg-multinode/decode leader", "LeaderWorkerSet"),
+        ("sglang-disagg-multinode/decode worker", "LeaderWorkerSet"),
+    ]
+    assert decode[0]["deployer_assumed"] == (
+        "the file does not show whether Dynamo's operator takes its Grove pathway (IsGrovePathway: Grove "
+        'enabled in its configuration and no nvidia.com/enable-grove: "false" annotation); the '
+        "LeaderWorkerSet pathway is read, and alternative_argv is what the Grove pathway runs (the same "
+        "ranks and leader)"
+    )
+    engine = "python3 -m dynamo.sglang --model-path Qwen/Qwen3-0.6B --tp-size 8 --disaggregation-mode decode "
+    engine += "--disaggregation-transfer-backend nixl"
+    # the leader's rank is a literal 0: its flags are appended; a worker's rank is shell arithmetic, so the
+    # operator runs it as `sh -c "exec ..."`
+    assert decode[0]["alternative_argv"] == [
+        *engine.split(), "--dist-init-addr", f"{_GROVE_LEADER}:29500", "--nnodes", "2", "--node-rank", "0"
+    ]
+    assert decode[1]["alternative_argv"] == [
+        "sh",
+        "-c",
+        f"exec {engine} --dist-init-addr {_GROVE_LEADER}:29500 --nnodes 2 --node-rank {_GROVE_RANK}",
+    ]
+    assert _judged(report) == []
+
+
+def test_an_opt_out_of_grove_is_leaderworkerset_for_certain_with_the_same_verdicts(tmp_path: Path) -> None:
+    # the broken variant: two GPUs per pod for tp 8 over two pods (each needs 4); an error on either pathway
+    broken = DISAGG.read_text().replace('gpu: "4"', 'gpu: "2"', 1)
+    assumed = _report(tmp_path, broken)
+    certain = _report(tmp_path, broken.replace("  name: sglang-disagg-multinode\n", _NO_GROVE))
+    shown = [
+        (p["deployer"], p.get("deployer_assumed"), p.get("alternative_argv")) for p in _placements(certain)
+    ]
+    assert shown == [("LeaderWorkerSet", None, None)] * 4
+
+    def expected(line: int) -> list[tuple[str, str, str, str]]:
+        return [
+            (
+                "PA036",
+                "error",
+                "tp_size",
+                "each node needs 4 GPU(s) (tp_size 8 x pp_size 1 over nnodes 2) but gets 2: the pod's gpu "
+                f"limit ({tmp_path}/dgd.yaml:{line})",
+            )
+        ]
+
+    # the same finding (the opt-out annotation moves the limit two lines down)
+    assert (_judged(assumed), _judged(certain)) == (expected(25), expected(27))
+
+
+def test_the_grove_argv_of_a_vllm_worker_is_the_leaderworkerset_one_with_grove_values(tmp_path: Path) -> None:
+    # mp (tp 2 over two one-GPU pods) and hybrid data parallel (dp 4 over them): the Grove worker runs the
+    # same words under `sh -c "exec ..."`, its leader and rank in Grove's variables
+    hybrid = DYNAMO_VLLM.read_text().replace(
+        '- --tensor-parallel-size\n            - "2"\n            - --disaggregation-mode',
+        '- --data-parallel-size\n            - "4"\n            - --disaggregation-mode',
+    )
+    report = _report(tmp_path, hybrid)
+    leader = _GROVE_LEADER.replace("decode", "{}")
+    start = f"$(( 1 * {_GROVE_RANK} ))"
+    for server in report["servers"]:
+        placement = server["placement"]
+        lws = [w for w in server["argv"] if w is not None]  # the cluster's values are unknown (None)
+        grove = list(placement["alternative_argv"])
+        if placement["pod"].endswith("worker"):
+            assert grove[:2] == ["sh", "-c"] and grove[2].startswith("exec ")
+            # the shell's arithmetic expansion is one word: split the rest as the shell does
+            script = grove[2][len("exec ") :].replace(start, "START").replace(_GROVE_RANK, "RANK")
+            grove = shlex.split(script)
+        unknown = {leader.format(placement["role"]), "RANK", "START"}
+        assert [w for w in grove if w not in unknown] == lws, placement["pod"]
+    worker = report["servers"][3]["placement"]["alternative_argv"][2]
+    assert worker.endswith(
+        f"--data-parallel-start-rank {start} --data-parallel-address "
+        f"{leader.format('prefill')} --data-parallel-rpc-port 13445"
+    )
+
+
+# The elastic-EP rewrite (backend_vllm.go at 003d1ee5, updateVLLMMultinodeArgs ->
+# injectElasticEPRayLaunchFlags): a multi-node worker whose args have --enable-elastic-ep (and a tp x pp
+# that fits one pod) is one Ray cluster.
+_ELASTIC = '''            - --data-parallel-size
+            - "2"
+            - --data-parallel-backend
+            - ray
+            - --enable-expert-parallel
+            - --enable-elastic-ep
+            - --is-decode-worker'''
+_RAY_HEAD = (
+    "ray start --head --port=6379 --block & i=0; until python3 -c \"import socket; "
+    "s=socket.create_connection(('127.0.0.1',6379),timeout=1); s.close()\" 2>/dev/null; do i=$((i+1)); "
+    '[ "$i" -ge 150 ] && { echo "ERROR: Ray head did not start within 300s" >&2; exit 1; }; sleep 2; done && '
+)
+
+
+def _elastic(args: str = _ELASTIC) -> str:
+    return DYNAMO_VLLM.read_text().replace(
+        '            - --tensor-parallel-size\n            - "2"\n            - --is-decode-worker', args
+    )
+
+
+def _decode_hops(report: dict[str, Any]) -> list[tuple[str, list[str], list[str]]]:
+    return [
+        (h["placement"]["pod"], h["command"], h["args"])
+        for h in report["transport"]["hops"]
+        if "decode" in (h.get("placement") or {}).get("pod", "")
+    ]
+
+
+def test_an_elastic_ep_worker_is_a_ray_head_running_the_engine_and_ray_workers(tmp_path: Path) -> None:
+    report = _report(tmp_path, _elastic())
+    engine = "python3 -m dynamo.vllm --model Qwen/Qwen3-0.6B --data-parallel-size 2 "
+    engine += "--data-parallel-backend ray --enable-expert-parallel --enable-elastic-ep --is-decode-worker"
+    gate = (
+        "i=0; until python3 -c \"import urllib.request; "
+        "urllib.request.urlopen('http://$(LWS_LEADER_ADDRESS):9090/live', timeout=5)\" 2>/dev/null; do "
+        "i=$((i+1)); [ \"$i\" -ge 720 ] && { echo \"ERROR: leader /live did not become ready within 3h\" "
+        ">&2; exit 1; }; echo 'waiting for leader dynamo.vllm /live to return 200...'; sleep 15; done"
+    )
+    assert _decode_hops(report) == [
+        ("vllm-disagg/decode leader", ["/bin/sh", "-c"], [_RAY_HEAD + engine]),
+        (
+            "vllm-disagg/decode worker",
+            ["/bin/sh", "-c"],
+            [f"{gate} && ray start --address=$(LWS_LEADER_ADDRESS):6379 --block"],
+        ),
+    ]
+    # one server on the leader, as written (the worker runs no server); no alarm
+    assert [s["placement"]["pod"] for s in report["servers"]][:1] == ["vllm-disagg/decode leader"]
+    assert report["servers"][0]["argv"] == engine.split()
+    assert _judged(report) == []
+
+
+def test_a_misspelt_flag_in_an_elastic_ep_worker_is_found_in_the_operators_script(tmp_path: Path) -> None:
+    misspelt = _ELASTIC.replace("--data-parallel-backend", "--data-parallel-backnd")
+    report = _report(tmp_path, _elastic(misspelt))
+    (finding,) = [f for f in report["findings"] if f["code"] == "PA001" and f["severity"] != "info"]
+    assert (finding["severity"], finding["message"]) == (
+        "error",
+        '--data-parallel-backnd is not a vllm 0.33.0 flag: the server refuses to start ("unrecognized '
+        'arguments", exit 2); did you mean --data-parallel-backend?',
+    )
+
+
+def test_an_elastic_ep_leader_without_a_command_is_left_as_written(tmp_path: Path) -> None:
+    # the operator cannot wrap the image's entrypoint (no command): the leader runs as written, the workers
+    # still join its Ray cluster
+    # (backendFramework names the engine: nothing in the container does)
+    text = _elastic().replace("spec:\n", "spec:\n  backendFramework: vllm\n", 1)
+    text = text.replace("          command: [python3, -m, dynamo.vllm]\n", "", 1)
+    hops = _decode_hops(_report(tmp_path, text))
+    assert [(pod, command) for pod, command, _args in hops] == [
+        ("vllm-disagg/decode leader", None),
+        ("vllm-disagg/decode worker", ["/bin/sh", "-c"]),
+    ]
