@@ -1,7 +1,7 @@
 """NVIDIA Dynamo's workers, ``python3 -m dynamo.sglang`` / ``dynamo.vllm``, parsed as SGLang/vLLM servers.
 
 Dynamo's own options come out of the words by the table ``frameworks/data/dynamo_options.json``
-(generated from the ai-dynamo 1.6.1 wheel, and the options of older releases, by
+(generated from the ai-dynamo wheels 0.4.0-1.6.1, each release's own options and engine pins, by
 ``scripts/gen_dynamo_options.py``); the rest is the engine's argv. Correct manifests are reconstructions of
 Dynamo's examples (their headers name the source and commit); each variant changes one thing and must fire.
 """
@@ -590,3 +590,18 @@ def test_an_elastic_ep_leader_without_a_command_is_left_as_written(tmp_path: Pat
         ("vllm-disagg/decode leader", None),
         ("vllm-disagg/decode worker", ["/bin/sh", "-c"]),
     ]
+
+
+def test_a_single_pod_elastic_ep_worker_heads_its_own_ray_cluster(tmp_path: Path) -> None:
+    # nodeCount 1 (RoleMain) with --enable-elastic-ep and --data-parallel-backend ray: a Ray head on the pod's
+    # IP, the engine exec'd after it; --enable-elastic-ep alone (the default mp backend) is left as written
+    report = _report(tmp_path, _elastic().replace("nodeCount: 2", "nodeCount: 1", 1))
+    engine = "python3 -m dynamo.vllm --model Qwen/Qwen3-0.6B --data-parallel-size 2 "
+    engine += "--data-parallel-backend ray --enable-expert-parallel --enable-elastic-ep --is-decode-worker"
+    head = _RAY_HEAD.replace("--port=6379 --block", '--port=6379 --node-ip-address="$POD_IP" --block')
+    (hop,) = [h for h in report["transport"]["hops"] if "dynamo.vllm --model" in " ".join(h["args"])]
+    assert (hop["command"], hop["args"]) == (["/bin/sh", "-c"], [f"{head}exec {engine}"])
+    assert report["servers"][0]["argv"] == engine.split()
+    plain = _elastic(_ELASTIC.replace("            - --data-parallel-backend\n            - ray\n", ""))
+    report = _report(tmp_path, plain.replace("nodeCount: 2", "nodeCount: 1", 1))
+    assert report["transport"]["hops"][1]["command"] == ["python3", "-m", "dynamo.vllm"]

@@ -15,9 +15,13 @@ consumes them) out of the words, so the framework's parser and resolver get the 
 
 The Dynamo release a container runs is read from its image (:func:`dynamo_release`: NVIDIA's runtime images
 ``nvcr.io/nvidia/ai-dynamo/{vllm,sglang,tensorrtllm}-runtime:X.Y.Z`` are tagged with the Dynamo release).
-When it is one of the releases the table was generated from, an option only older releases take is
-Dynamo's exactly when that release takes it, and otherwise an engine word (the engine's parser judges it);
-with no release, or one not read, it stays Dynamo's with an assumed PA001.
+The table records, for each release read (33 wheels, 0.4.0-1.6.1), which options its launchers take for
+themselves and the engine releases its wheel pins. A release read splits the words as its launcher does
+(an option 1.6.1 takes and it does not goes to the engine's parser; one only older releases take is
+Dynamo's when it takes it) and names the engine release (:func:`engine_release`). A release not read is
+judged by the nearest read release of its family (:func:`judged_release`), as an assumption: where that one
+and 1.6.1 differ, the word stays Dynamo's with an assumed PA001 (info). With no release named, 1.6.1 splits
+and an option only older releases take stays Dynamo's with an assumed PA001.
 """
 
 from __future__ import annotations

@@ -248,6 +248,35 @@ def vllm_roles(
     return None
 
 
+def elastic_ep_ray_head(main: Any) -> Any | None:
+    """A single-pod vLLM worker (nodeCount 1, RoleMain) that asks for elastic EP on Ray (IsElasticEPRayLaunch:
+    ``--enable-elastic-ep`` and ``--data-parallel-backend ray`` or ``-dpb ray``, as ``FLAG VALUE`` or
+    ``FLAG=VALUE``, anywhere in the command and args split at blanks) heads a Ray cluster of its own so that
+    pods added later can join it: ``ray start --head --port=6379 --node-ip-address="$POD_IP" --block & <wait
+    for the port> && exec CMD ARGS`` under /bin/sh -c, with POD_IP and VLLM_DP_MASTER_IP set to the pod's
+    IP; None when it is no such worker or has no command (the image's entrypoint is left as written)."""
+    import yaml
+
+    words = [w for w in argv(main) for w in w.split()]
+    ray = any(
+        f"{flag}=ray" in w or (w == flag and i + 1 < len(words) and words[i + 1] == "ray")
+        for i, w in enumerate(words)
+        for flag in ("--data-parallel-backend", "-dpb")
+    )
+    command = [_scalar(i) or "" for i in _seq(_get(main, "command")) or []]
+    if "--enable-elastic-ep" not in words or not ray or not command:
+        return None
+    engine = " ".join(_posix_quote(w) for w in argv(main)).strip()
+    head = f'ray start --head --port={_VLLM_RAY_PORT} --node-ip-address="$POD_IP" --block & '
+    script = head + _RAY_HEAD_WAIT.format(port=_VLLM_RAY_PORT) + f" && exec {engine}"
+    return _rewritten(main, ["/bin/sh", "-c"], [script], yaml)
+
+
+# what the operator sets beside the single-pod Ray head (commonconsts PodIPEnvVar, VLLMDPMasterIPEnvVar):
+# a fieldRef to status.podIP, known only in the cluster
+ELASTIC_EP_ENV = ("POD_IP", "VLLM_DP_MASTER_IP")
+
+
 def _posix_quote(word: str) -> str:
     """shellQuotePOSIX: a word with any character outside ``[A-Za-z0-9_@%+=:,./-]`` (or none) in single
     quotes."""

@@ -205,6 +205,12 @@ def _dynamo(doc: Any, spec: Any, label: str) -> Iterator[PodSpec]:
                     gpus = placement.gpus or 0
                     roles[deployer.name] = op.vllm_roles(main, service, nodes, gpus, notes, deployer)
         lws, grove = roles.get(op.LWS.name), roles.get(op.GROVE.name)
+        single = main is not None and nodes == 1 and framework == "vllm"
+        head = op.elastic_ep_ray_head(main) if single else None
+        if head is not None:
+            cluster_ip: dict[str, str | None] = dict.fromkeys(op.ELASTIC_EP_ENV)
+            yield PodSpec(extra, placement, {**injected, **cluster_ip}, extra_containers=(head,))
+            continue
         if lws is None or grove is None:
             yield PodSpec(extra, placement, injected, extra_containers=(main,) if main is not None else ())
             continue
