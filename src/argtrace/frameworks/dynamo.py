@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from importlib import resources
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from argtrace.frameworks.argv import ArgToken, PreparedArgv
@@ -66,15 +66,22 @@ def _options(raw: dict[str, object]) -> _Parser:
 
 
 @lru_cache(maxsize=1)
+def _raw() -> dict[str, object]:
+    data: dict[str, object] = json.loads(
+        resources.files("argtrace.frameworks").joinpath("data/dynamo_options.json").read_text()
+    )
+    return data
+
+
+@lru_cache(maxsize=1)
 def _releases() -> dict[str, dict[str, object]]:
     """ai-dynamo release -> its record: each launcher's own flags, the router pass's, the engines it pins."""
-    raw = json.loads(resources.files("argtrace.frameworks").joinpath("data/dynamo_options.json").read_text())
-    return dict(raw.get("releases") or {})
+    return dict(_raw().get("releases") or {})  # type: ignore[call-overload]
 
 
 @lru_cache(maxsize=1)
 def _table() -> tuple[str, dict[str, _Parser], _Parser, dict[str, dict[str, tuple[str, tuple[str, ...]]]]]:
-    raw = json.loads(resources.files("argtrace.frameworks").joinpath("data/dynamo_options.json").read_text())
+    raw: dict[str, Any] = _raw()
     backends = {name: _options(data) for name, data in raw["backends"].items()}
     older = {
         name: {flag: (str(o["takes"]), tuple(o["releases"])) for flag, o in flags.items()}
