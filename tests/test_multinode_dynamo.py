@@ -13,6 +13,8 @@ import shlex
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from argtrace.frameworks.dynamo import split_dynamo
 from tests.conftest import run_cli
 
@@ -605,3 +607,20 @@ def test_a_single_pod_elastic_ep_worker_heads_its_own_ray_cluster(tmp_path: Path
     plain = _elastic(_ELASTIC.replace("            - --data-parallel-backend\n            - ray\n", ""))
     report = _report(tmp_path, plain.replace("nodeCount: 2", "nodeCount: 1", 1))
     assert report["transport"]["hops"][1]["command"] == ["python3", "-m", "dynamo.vllm"]
+
+
+def test_the_text_report_names_the_assumed_pathway_and_the_grove_argv(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "1000")  # one line per hop
+    manifest = tmp_path / "dgd.yaml"
+    manifest.write_text(DISAGG.read_text())
+    result = run_cli(["check", "--no-resolve", str(manifest)])
+    lines = [line.strip() for line in result.stdout.splitlines() if "pathway, assumed" in line]
+    assert lines[1] == (
+        "the operator's LeaderWorkerSet pathway, assumed; on Grove: sh -c 'exec python3 -m dynamo.sglang "
+        "--model-path Qwen/Qwen3-0.6B --tp-size 8 --disaggregation-mode decode "
+        f"--disaggregation-transfer-backend nixl --dist-init-addr {_GROVE_LEADER}:29500 --nnodes 2 "
+        f"--node-rank {_GROVE_RANK}'"
+    )
+    assert len(lines) == 4
