@@ -15,13 +15,16 @@ and reasoning parser names, come out empty and are recorded as unknown) and reco
 strings, dest, action, nargs and choices; the first parser's ``allow_abbrev`` is read from the
 launcher's ``ArgumentParser(...)`` call by AST (argparse's default is True).
 
-  pip download --no-deps ai-dynamo==1.6.1 -d /tmp/wh
+  pip download --no-deps ai-dynamo==X -d /tmp/wh      # for each release read (33: 0.4.0 to 1.6.1)
   pip install --target /tmp/dyndeps msgspec        # imported by dynamo.common's configuration groups
   PYTHONPATH=/tmp/dyndeps python scripts/gen_dynamo_options.py /tmp/wh/ai_dynamo-1.6.1-py3-none-any.whl \
-      --older /tmp/wh/ai_dynamo-0.4.1-*.whl /tmp/wh/ai_dynamo-0.6.1-*.whl \
-      /tmp/wh/ai_dynamo-0.8.1.post3-*.whl /tmp/wh/ai_dynamo-1.0.2-*.whl /tmp/wh/ai_dynamo-1.3.1-*.whl
+      --releases $(ls /tmp/wh/*.whl | grep -v 1.6.1)
 
-``--older`` wheels: the options the workers of those releases took for themselves and the newest does not
+``--releases`` wheels (``--older`` is the same): each release's own record under ``releases`` (which
+flags its launchers take for themselves, the router pass's, which ``python -m dynamo.X`` modules it has,
+and the engine releases its METADATA pins for the ``sglang``/``vllm``/``trtllm`` extras); from 1.0 on the
+launchers' argument groups are run as above, before that their literal options are read by AST (below).
+Under ``older``: the options the workers of those releases took for themselves and the newest does not
 (``--is-prefill-worker``, ``--migration-limit``...), so that a launch written for an older Dynamo is not
 read as handing them to the engine. Their launchers changed shape over the releases (one
 ``FlexibleArgumentParser`` with the engine's options in 0.4, a ``DYNAMO_ARGS`` table for SGLang, argument
@@ -35,6 +38,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -79,7 +83,10 @@ class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
 sys.meta_path.insert(0, _Finder())
 from dynamo.common.configuration.groups.runtime_args import DynamoRuntimeArgGroup
-from dynamo.common.configuration.groups.router_args import add_worker_router_arguments
+try:  # the router advertisement pass came in 1.5
+    from dynamo.common.configuration.groups.router_args import add_worker_router_arguments
+except ImportError:
+    add_worker_router_arguments = None
 from dynamo.sglang.backend_args import DynamoSGLangArgGroup
 from dynamo.vllm.backend_args import DynamoVllmArgGroup
 
@@ -100,7 +107,8 @@ for name, group in (("sglang", DynamoSGLangArgGroup), ("vllm", DynamoVllmArgGrou
     group().add_arguments(p)
     result[name] = dump(p)
 router = argparse.ArgumentParser(add_help=False)
-add_worker_router_arguments(router)
+if add_worker_router_arguments is not None:
+    add_worker_router_arguments(router)
 result["router"] = dump(router)
 print(json.dumps(result))
 """
@@ -170,23 +178,78 @@ def _ast_flags(source: str) -> dict[str, str]:
 _TAKES = {"?": "optional", "*": "many", "+": "many"}
 
 
-def _older(wheels: list[Path], newest: dict[str, list[dict[str, object]]]) -> dict[str, object]:
-    """backend -> flag -> {"takes", "releases"} for the options older workers took and the newest does not."""
-    out: dict[str, dict[str, dict[str, object]]] = {"sglang": {}, "vllm": {}}
-    for wheel in sorted(wheels, key=lambda w: _version_key(w.name.split("-")[1])):
-        version = wheel.name.split("-")[1]
-        with zipfile.ZipFile(wheel) as z:
-            for backend in out:
-                known = {f for o in newest[backend] for f in o["flags"]}  # type: ignore[attr-defined]
-                flags: dict[str, str] = {}
+def _takes(option: dict[str, object]) -> str:
+    """"none"/"one"/"optional"/"many" for one dumped option."""
+    if option["action"] in ("_StoreTrueAction", "_StoreFalseAction", "_StoreConstAction", "_VersionAction",
+                            "BooleanOptionalAction", "_CountAction") or option["nargs"] == 0:
+        return "none"
+    return _TAKES.get(option["nargs"], "one")  # type: ignore[arg-type]
+
+
+def _dumped(tree: str) -> dict[str, list[dict[str, object]]]:
+    """backend -> the options its launcher's argparse passes take (the argument groups, 1.0 on)."""
+    out = subprocess.run([sys.executable, "-c", _DUMP, tree], capture_output=True, text=True, check=True,
+                         timeout=120)
+    return json.loads(out.stdout)  # type: ignore[no-any-return]
+
+
+_PIN = re.compile(
+    r"^Requires-Dist: ([A-Za-z0-9_.-]+)(?:\[[^]]*\])?==([^;\s]+); extra == '(sglang|vllm|trtllm)'$"
+)
+
+
+def _pins(z: zipfile.ZipFile) -> dict[str, str]:
+    """extra -> the engine release the wheel pins for it (``sglang[all]==0.5.3.post2; extra == 'sglang'``)."""
+    meta = next(n for n in z.namelist() if n.endswith(".dist-info/METADATA"))
+    engines = {"sglang": "sglang", "vllm": "vllm", "trtllm": "tensorrt-llm"}
+    out = {}
+    for line in z.read(meta).decode().splitlines():
+        match = _PIN.match(line.strip())
+        if match and match.group(1).lower() == engines[match.group(3)]:
+            out[match.group(3)] = match.group(2)
+    return out
+
+
+def _release(wheel: Path) -> tuple[str, dict[str, object], dict[str, dict[str, str]]]:
+    """One wheel: its version, its record (how it was read, the engine pins, each launcher's own flags and
+    the router pass's) and backend -> flag -> takes (for the options the newest does not have)."""
+    version = wheel.name.split("-")[1]
+    with tempfile.TemporaryDirectory() as tmp, zipfile.ZipFile(wheel) as z:
+        pins = _pins(z)
+        if "dynamo/common/configuration/groups/runtime_args.py" in z.namelist():
+            z.extractall(tmp)
+            dumped = _dumped(tmp)
+            takes = {b: {f: _takes(o) for o in dumped[b] for f in o["flags"]} for b in ("sglang", "vllm")}
+            router = sorted(f for o in dumped["router"] for f in o["flags"])  # type: ignore[attr-defined]
+            how = "argparse"
+        else:  # before 1.0: the launcher's own options are literal in its args.py
+            takes = {}
+            for backend in ("sglang", "vllm"):
+                takes[backend] = {}
                 for path in (f"dynamo/{backend}/args.py", f"dynamo/{backend}/backend_args.py"):
                     if path in z.namelist():
-                        flags.update(_ast_flags(z.read(path).decode()))
-                for flag, takes in sorted(flags.items()):
-                    if flag in known:
-                        continue
-                    entry = out[backend].setdefault(flag, {"takes": takes, "releases": []})
-                    entry["releases"].append(version)  # type: ignore[attr-defined]
+                        takes[backend].update(_ast_flags(z.read(path).decode()))
+            router, how = [], "ast"
+        # ``python -m dynamo.<backend>`` needs the package's __main__ (0.4.0 had dynamo.sglang.worker only)
+        runnable = [f"dynamo.{b}" for b in ("sglang", "vllm") if f"dynamo/{b}/__main__.py" in z.namelist()]
+    record: dict[str, object] = {"read_by": how, "engines": pins, "router": router, "entrypoints": runnable}
+    record.update({b: sorted(takes[b]) for b in ("sglang", "vllm")})
+    return version, record, takes
+
+
+def _older(
+    takes: dict[str, dict[str, dict[str, str]]], newest: dict[str, list[dict[str, object]]]
+) -> dict[str, object]:
+    """backend -> flag -> {"takes", "releases"} for the options older workers took and the newest does not."""
+    out: dict[str, dict[str, dict[str, object]]] = {"sglang": {}, "vllm": {}}
+    for version in sorted(takes, key=_version_key):
+        for backend in out:
+            known = {f for o in newest[backend] for f in o["flags"]}  # type: ignore[attr-defined]
+            for flag, how in sorted(takes[version][backend].items()):
+                if flag in known:
+                    continue
+                entry = out[backend].setdefault(flag, {"takes": how, "releases": []})
+                entry["releases"].append(version)  # type: ignore[attr-defined]
     return out  # type: ignore[return-value]
 
 
@@ -196,15 +259,18 @@ def _version_key(version: str) -> tuple[int, ...]:
 
 def main() -> int:
     wheel = Path(sys.argv[1])
-    older = [Path(p) for p in sys.argv[sys.argv.index("--older") + 1 :]] if "--older" in sys.argv else []
+    flag = "--releases" if "--releases" in sys.argv else "--older"
+    older = [Path(p) for p in sys.argv[sys.argv.index(flag) + 1 :]] if flag in sys.argv else []
     version = wheel.name.split("-")[1]
     with tempfile.TemporaryDirectory() as tmp, zipfile.ZipFile(wheel) as z:
         z.extractall(tmp)
-        dumped = subprocess.run(
-            [sys.executable, "-c", _DUMP, tmp], capture_output=True, text=True, check=True, timeout=120
-        )
+        options = _dumped(tmp)
         abbrev = {name: _allow_abbrev(Path(tmp, path).read_text()) for name, path in _LAUNCHERS.items()}
-    options = json.loads(dumped.stdout)
+    releases: dict[str, object] = {}
+    takes: dict[str, dict[str, dict[str, str]]] = {}
+    for other in [wheel, *older]:
+        name, record, flags = _release(other)
+        releases[name], takes[name] = record, flags
     data = {
         "package": f"ai-dynamo {version}",
         "generated_by": "scripts/gen_dynamo_options.py",
@@ -212,23 +278,27 @@ def main() -> int:
             "sglang": "dynamo/sglang/args.py parse_args: DynamoRuntimeArgGroup + DynamoSGLangArgGroup",
             "vllm": "dynamo/vllm/args.py _parse_cli_args: DynamoRuntimeArgGroup + DynamoVllmArgGroup",
             "router": "dynamo/common/configuration/groups/router_args.py parse_worker_router_config",
+            "releases": "each wheel's launchers (argparse from 1.0, else the AST of "
+            "dynamo/<backend>/args.py) and its METADATA's Requires-Dist pins of the sglang, vllm and trtllm "
+            "extras",
         },
         "backends": {
             name: {
                 "allow_abbrev": abbrev[name],
-                "options": sorted(options[name], key=lambda o: o["flags"][0]),
+                "options": sorted(options[name], key=lambda o: o["flags"][0]),  # type: ignore[index]
             }
             for name in ("sglang", "vllm")
         },
-        "router": {"allow_abbrev": True, "options": sorted(options["router"], key=lambda o: o["flags"][0])},
-        "older": _older(older, options),
+        "router": {"allow_abbrev": True, "options": sorted(options["router"], key=lambda o: o["flags"][0])},  # type: ignore[index]
+        "older": _older(takes, options),
+        "releases": dict(sorted(releases.items(), key=lambda kv: _version_key(kv[0]))),
     }
     OUT.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
     counts = ", ".join(f"{n} {len(options[n])}" for n in ("sglang", "vllm", "router"))
-    gone = sum(len(v) for v in data["older"].values())  # type: ignore[attr-defined]
-    print(
-        f"wrote {OUT}: ai-dynamo {version} options ({counts}); {gone} of {len(older)} older release(s) only"
-    )
+    print(f"wrote {OUT}: ai-dynamo {version} options ({counts}); per release (sglang/vllm/router, pins):")
+    for name, record in data["releases"].items():  # type: ignore[attr-defined]
+        sizes = "/".join(str(len(record[k])) for k in ("sglang", "vllm", "router"))
+        print(f"  {name} ({record['read_by']}): {sizes}; {record['engines']}")
     return 0
 
 

@@ -1,7 +1,7 @@
 """NVIDIA Dynamo's workers, ``python3 -m dynamo.sglang`` / ``dynamo.vllm``, parsed as SGLang/vLLM servers.
 
 Dynamo's own options come out of the words by the table ``frameworks/data/dynamo_options.json``
-(generated from the ai-dynamo 1.6.1 wheel, and the options of older releases, by
+(generated from the ai-dynamo wheels 0.4.0-1.6.1, each release's own options and engine pins, by
 ``scripts/gen_dynamo_options.py``); the rest is the engine's argv. Correct manifests are reconstructions of
 Dynamo's examples (their headers name the source and commit); each variant changes one thing and must fire.
 """
@@ -9,8 +9,11 @@ Dynamo's examples (their headers name the source and commit); each variant chang
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from argtrace.frameworks.dynamo import split_dynamo
 from tests.conftest import run_cli
@@ -53,23 +56,67 @@ def test_the_sglang_worker_is_an_sglang_server(tmp_path: Path) -> None:
     assert _judged(report) == []
 
 
+def _sglang(tag: str, extra: str) -> str:
+    """The SGLang example on the runtime image ``tag`` with ``extra`` after --skip-tokenizer-init."""
+    text = SGLANG_AGG.read_text().replace("sglang-runtime:0.8.0\n", f"sglang-runtime:{tag}\n")
+    after = "            - --skip-tokenizer-init\n"
+    return text.replace(after, after + extra)
+
+
+_OWN = (
+    "            - --endpoint\n            - dyn://dynamo.backend.generate\n"
+    "            - --dyn-reasoning-parser\n            - qwen3\n"
+    "            - --router-mode\n            - kv\n"
+)
+
+
 def test_dynamos_own_options_do_not_reach_sglang(tmp_path: Path) -> None:
-    text = SGLANG_AGG.read_text().replace(
-        "            - --skip-tokenizer-init\n",
-        "            - --skip-tokenizer-init\n            - --endpoint\n            - dyn://dynamo.backend.generate\n"
-        "            - --dyn-reasoning-parser\n            - qwen3\n"
-        "            - --router-mode\n            - kv\n",
-    )
-    report = _report(tmp_path, text)
+    report = _report(tmp_path, _sglang("1.6.1", _OWN))
     assert report["parser"]["argv"] == [
         *("--model-path", "Qwen/Qwen3-0.6B", "--served-model-name", "Qwen/Qwen3-0.6B", "--page-size", "16"),
         *("--tp", "1", "--trust-remote-code", "--skip-tokenizer-init"),
     ]
     assert report["parser"]["notes"] == [
-        "dynamo.sglang options (ai-dynamo 1.6.1), not engine flags: --endpoint, --dyn-reasoning-parser, "
-        "--router-mode"
+        "dynamo.sglang options (ai-dynamo 1.6.1, named by the image's tag), not engine flags: --endpoint, "
+        "--dyn-reasoning-parser, --router-mode"
     ]
     assert _judged(report) == []
+
+
+def test_the_router_pass_came_in_1_5_so_0_8_0_hands_router_mode_to_sglang(tmp_path: Path) -> None:
+    # Dynamo's own example tag (0.8.0): its launcher (read from the 0.8.0 wheel) has no router
+    # advertisement pass, and SGLang 0.5.6.post2 (the version ai-dynamo 0.8.0 pins) refuses --router-mode
+    report = _report(tmp_path, _sglang("0.8.0", _OWN))
+    assert report["framework"]["evidence"] == (
+        "image nvcr.io/nvidia/ai-dynamo/sglang-runtime:0.8.0 (ai-dynamo 0.8.0, whose wheel pins "
+        f"sglang==0.5.6.post2) at {tmp_path}/dgd.yaml:25"
+    )
+    assert report["parser"]["notes"] == [
+        "dynamo.sglang options (ai-dynamo 0.8.0, named by the image's tag), not engine flags: --endpoint, "
+        "--dyn-reasoning-parser"
+    ]
+    assert _judged(report) == [
+        (
+            "PA001",
+            "error",
+            "router_mode",
+            '--router-mode is not a sglang 0.5.6.post2 flag: the server refuses to start ("unrecognized '
+            'arguments", exit 2); did you mean --tokenizer-mode?',
+        )
+    ]
+    # a tag no wheel was read for (0.8.2): the nearest read release of its family, 0.8.1.post3, says where
+    # the launcher may differ from the newest's, as an assumption, and nothing is an error
+    between = _report(tmp_path, _sglang("0.8.2", _OWN))
+    assert _judged(between) == []
+    assert _assumed(between) == [
+        (
+            "PA001",
+            "router_mode",
+            "--router-mode is a dynamo.sglang option of ai-dynamo 1.6.1 but not of ai-dynamo 0.8.1.post3, "
+            "the nearest release read to 0.8.2 (the image's tag): if 0.8.2 lacks it too, its launcher hands "
+            "it to the engine's parser, which refuses it unless the engine has such a flag; read as Dynamo's",
+        )
+    ]
 
 
 def test_an_sglang_worker_with_tp_2_on_one_gpu(tmp_path: Path) -> None:
@@ -87,10 +134,7 @@ def test_an_sglang_worker_with_tp_2_on_one_gpu(tmp_path: Path) -> None:
 
 def test_an_ambiguous_prefix_of_dynamos_options_stops_the_sglang_launcher(tmp_path: Path) -> None:
     # dynamo.sglang's first parser keeps argparse's allow_abbrev (dynamo/vllm's turns it off)
-    text = SGLANG_AGG.read_text().replace(
-        "            - --skip-tokenizer-init\n",
-        "            - --skip-tokenizer-init\n            - --tcp-tls-c\n",
-    )
+    text = _sglang("1.6.1", "            - --tcp-tls-c\n")
     (finding,) = [f for f in _report(tmp_path, text)["findings"] if f["code"] == "PA008"]
     assert (finding["severity"], finding["message"]) == (
         "error",
@@ -125,14 +169,13 @@ def test_the_vllm_workers_roles_of_an_older_dynamo_are_no_errors(tmp_path: Path)
         (
             "PA001",
             "is_decode_worker",
-            "--is-decode-worker is a dynamo.vllm option of ai-dynamo 0.6.1, 0.8.1.post3, 1.0.2, 1.3.1 "
+            "--is-decode-worker is a dynamo.vllm option of ai-dynamo 0.6.1-1.3.1 "
             f"{older}{rest}",
         ),
         (
             "PA001",
             "is_prefill_worker",
-            "--is-prefill-worker is a dynamo.vllm option of ai-dynamo 0.4.1, 0.6.1, 0.8.1.post3, 1.0.2, "
-            f"1.3.1 {older}{rest}",
+            f"--is-prefill-worker is a dynamo.vllm option of ai-dynamo 0.4.0-1.3.1 {older}{rest}",
         ),
     ]
 
@@ -322,41 +365,262 @@ def _tagged(tag: str) -> str:
 
 
 def test_an_older_dynamo_named_by_the_tag_takes_its_own_roles(tmp_path: Path) -> None:
-    # ai-dynamo 0.6.1's dynamo.vllm takes both (read from its wheel): Dynamo's, nothing assumed
+    # ai-dynamo 0.6.1's dynamo.vllm takes both (read from its wheel): Dynamo's, nothing assumed; the vLLM
+    # release is the one its wheel pins (vllm==0.10.2, bundled)
     report = _report(tmp_path, _tagged("0.6.1"))
-    assert _judged(report) == [] and _assumed(report) == []  # PR011 only: the vLLM release is not named
+    assert [(f["code"], f["severity"]) for f in report["findings"]] == []
+    assert (report["framework"]["version"], report["framework"]["source"]) == ("0.10.2", "image")
     assert report["parser"]["notes"] == [
-        "dynamo.vllm options (ai-dynamo 1.6.1; ai-dynamo 0.6.1's own, named by the image's tag), not engine "
-        "flags: --is-decode-worker"
+        "dynamo.vllm options (ai-dynamo 0.6.1, named by the image's tag), not engine flags: "
+        "--is-decode-worker"
     ]
     # 0.4.1 had --is-prefill-worker but not --is-decode-worker: its launcher hands that one to vLLM
-    older = _report(tmp_path, _tagged("0.4.1"), "--framework-version", "0.11.0")
-    assert [(f["code"], f["setting"]) for f in older["findings"]] == [("PA001", "is_decode_worker")]
+    # 0.10.1.1 (its pin, analysed with the bundled 0.10.2 of its family: a warning resting on that)
+    older = _report(tmp_path, _tagged("0.4.1"))
+    assert [(f["code"], f["severity"], f["setting"]) for f in older["findings"]] == [
+        ("PR008", "info", None),
+        ("PA001", "warning", "is_decode_worker"),
+    ]
 
 
 def test_the_newest_dynamo_named_by_the_tag_hands_the_old_roles_to_vllm(tmp_path: Path) -> None:
-    report = _report(tmp_path, _tagged("1.6.1"), "--framework-version", "0.11.0")
+    report = _report(tmp_path, _tagged("1.6.1"))
     assert _judged(report) == [
         (
             "PA001",
             "error",
             "is_decode_worker",
-            '--is-decode-worker is not a vllm 0.11.0 flag: the server refuses to start ("unrecognized '
-            'arguments", exit 2); did you mean --dbo-decode-token-threshold?',
+            '--is-decode-worker is not a vllm 0.31.0 flag: the server refuses to start ("unrecognized '
+            'arguments", exit 2); did you mean --kda-decode-backend?',
         ),
         (
             "PA001",
             "error",
             "is_prefill_worker",
-            '--is-prefill-worker is not a vllm 0.11.0 flag: the server refuses to start ("unrecognized '
-            'arguments", exit 2); did you mean --dbo-prefill-token-threshold?',
+            '--is-prefill-worker is not a vllm 0.31.0 flag: the server refuses to start ("unrecognized '
+            'arguments", exit 2); did you mean --kda-prefill-backend?',
         ),
     ]
 
 
-def test_a_dynamo_release_not_read_keeps_the_assumption(tmp_path: Path) -> None:
+def test_a_dynamo_release_not_read_is_judged_by_its_family(tmp_path: Path) -> None:
+    # no ai-dynamo 1.2.0 on PyPI (1.2.0.post1 and 1.2.1 are): the nearest read release of the family judges,
+    # said as an assumption; it takes both roles, so nothing is found, and the vLLM release stays unknown
     report = _report(tmp_path, _tagged("1.2.0"))
-    assert _judged(report) == []
-    assert [message.split("; read as Dynamo's, ")[1] for _code, _setting, message in _assumed(report)] == [
-        "since ai-dynamo 1.2.0 (the image's tag) is not one of the releases read"
+    assert [(f["code"], f["severity"]) for f in report["findings"]] == [("PR011", "info")]
+    assert report["parser"]["notes"] == [
+        "dynamo.vllm options (ai-dynamo 1.2.0.post1, the nearest release read to 1.2.0 (the image's tag), "
+        "assumed), not engine flags: --is-decode-worker"
+    ]
+    # a release newer than any read (1.7.0) is judged by 1.6.1, which has neither role: assumed PA001s
+    newer = _report(tmp_path, _tagged("1.7.0"))
+    assert _judged(newer) == []
+    assert [message.split("; read as Dynamo's, since ")[1] for _c, _s, message in _assumed(newer)] == [
+        "ai-dynamo 1.6.1, the nearest release read to 1.7.0 (the image's tag) does not take it either, but "
+        "1.7.0 itself was not read"
     ] * 2
+
+
+# Grove (ai-dynamo/dynamo deploy/operator/internal/dynamo/grove.go at 015d780b, GroveMultinodeDeployer): the
+# operator's other multinode deployer. Whether it runs is the operator's configuration plus the resource's
+# nvidia.com/enable-grove annotation (IsGrovePathway): the file alone shows only an opt-out. The launch is
+# read on the LeaderWorkerSet pathway, the Grove argv shown beside it; the verdicts are the same on both.
+_GROVE_LEADER = "$(GROVE_PCSG_NAME)-$(GROVE_PCSG_INDEX)-decode-ldr-0.$(GROVE_HEADLESS_SERVICE)"
+_GROVE_RANK = "$((GROVE_PCLQ_POD_INDEX + 1))"
+_NO_GROVE = '  name: sglang-disagg-multinode\n  annotations:\n    nvidia.com/enable-grove: "false"\n'
+
+
+def _placements(report: dict[str, Any]) -> list[dict[str, Any]]:
+    return [s["placement"] for s in report["servers"]]
+
+
+def test_the_grove_pathway_is_shown_beside_the_leaderworkerset_one(tmp_path: Path) -> None:
+    report = _report(tmp_path, DISAGG.read_text())
+    decode = _placements(report)[:2]
+    assert [(p["pod"], p["deployer"]) for p in decode] == [
+        ("sglang-disagg-multinode/decode leader", "LeaderWorkerSet"),
+        ("sglang-disagg-multinode/decode worker", "LeaderWorkerSet"),
+    ]
+    assert decode[0]["deployer_assumed"] == (
+        "the file does not show whether Dynamo's operator takes its Grove pathway (IsGrovePathway: Grove "
+        'enabled in its configuration and no nvidia.com/enable-grove: "false" annotation); the '
+        "LeaderWorkerSet pathway is read, and alternative_argv is what the Grove pathway runs (the same "
+        "ranks and leader)"
+    )
+    engine = "python3 -m dynamo.sglang --model-path Qwen/Qwen3-0.6B --tp-size 8 --disaggregation-mode decode "
+    engine += "--disaggregation-transfer-backend nixl"
+    # the leader's rank is a literal 0: its flags are appended; a worker's rank is shell arithmetic, so the
+    # operator runs it as `sh -c "exec ..."`
+    assert decode[0]["alternative_argv"] == [
+        *engine.split(), "--dist-init-addr", f"{_GROVE_LEADER}:29500", "--nnodes", "2", "--node-rank", "0"
+    ]
+    assert decode[1]["alternative_argv"] == [
+        "sh",
+        "-c",
+        f"exec {engine} --dist-init-addr {_GROVE_LEADER}:29500 --nnodes 2 --node-rank {_GROVE_RANK}",
+    ]
+    assert _judged(report) == []
+
+
+def test_an_opt_out_of_grove_is_leaderworkerset_for_certain_with_the_same_verdicts(tmp_path: Path) -> None:
+    # the broken variant: two GPUs per pod for tp 8 over two pods (each needs 4); an error on either pathway
+    broken = DISAGG.read_text().replace('gpu: "4"', 'gpu: "2"', 1)
+    assumed = _report(tmp_path, broken)
+    certain = _report(tmp_path, broken.replace("  name: sglang-disagg-multinode\n", _NO_GROVE))
+    shown = [
+        (p["deployer"], p.get("deployer_assumed"), p.get("alternative_argv")) for p in _placements(certain)
+    ]
+    assert shown == [("LeaderWorkerSet", None, None)] * 4
+
+    def expected(line: int) -> list[tuple[str, str, str, str]]:
+        return [
+            (
+                "PA036",
+                "error",
+                "tp_size",
+                "each node needs 4 GPU(s) (tp_size 8 x pp_size 1 over nnodes 2) but gets 2: the pod's gpu "
+                f"limit ({tmp_path}/dgd.yaml:{line})",
+            )
+        ]
+
+    # the same finding (the opt-out annotation moves the limit two lines down)
+    assert (_judged(assumed), _judged(certain)) == (expected(25), expected(27))
+
+
+def test_the_grove_argv_of_a_vllm_worker_is_the_leaderworkerset_one_with_grove_values(tmp_path: Path) -> None:
+    # mp (tp 2 over two one-GPU pods) and hybrid data parallel (dp 4 over them): the Grove worker runs the
+    # same words under `sh -c "exec ..."`, its leader and rank in Grove's variables
+    hybrid = DYNAMO_VLLM.read_text().replace(
+        '- --tensor-parallel-size\n            - "2"\n            - --disaggregation-mode',
+        '- --data-parallel-size\n            - "4"\n            - --disaggregation-mode',
+    )
+    report = _report(tmp_path, hybrid)
+    leader = _GROVE_LEADER.replace("decode", "{}")
+    start = f"$(( 1 * {_GROVE_RANK} ))"
+    for server in report["servers"]:
+        placement = server["placement"]
+        lws = [w for w in server["argv"] if w is not None]  # the cluster's values are unknown (None)
+        grove = list(placement["alternative_argv"])
+        if placement["pod"].endswith("worker"):
+            assert grove[:2] == ["sh", "-c"] and grove[2].startswith("exec ")
+            # the shell's arithmetic expansion is one word: split the rest as the shell does
+            script = grove[2][len("exec ") :].replace(start, "START").replace(_GROVE_RANK, "RANK")
+            grove = shlex.split(script)
+        unknown = {leader.format(placement["role"]), "RANK", "START"}
+        assert [w for w in grove if w not in unknown] == lws, placement["pod"]
+    worker = report["servers"][3]["placement"]["alternative_argv"][2]
+    assert worker.endswith(
+        f"--data-parallel-start-rank {start} --data-parallel-address "
+        f"{leader.format('prefill')} --data-parallel-rpc-port 13445"
+    )
+
+
+# The elastic-EP rewrite (backend_vllm.go at 003d1ee5, updateVLLMMultinodeArgs ->
+# injectElasticEPRayLaunchFlags): a multi-node worker whose args have --enable-elastic-ep (and a tp x pp
+# that fits one pod) is one Ray cluster.
+_ELASTIC = '''            - --data-parallel-size
+            - "2"
+            - --data-parallel-backend
+            - ray
+            - --enable-expert-parallel
+            - --enable-elastic-ep
+            - --is-decode-worker'''
+_RAY_HEAD = (
+    "ray start --head --port=6379 --block & i=0; until python3 -c \"import socket; "
+    "s=socket.create_connection(('127.0.0.1',6379),timeout=1); s.close()\" 2>/dev/null; do i=$((i+1)); "
+    '[ "$i" -ge 150 ] && { echo "ERROR: Ray head did not start within 300s" >&2; exit 1; }; sleep 2; done && '
+)
+
+
+def _elastic(args: str = _ELASTIC) -> str:
+    return DYNAMO_VLLM.read_text().replace(
+        '            - --tensor-parallel-size\n            - "2"\n            - --is-decode-worker', args
+    )
+
+
+def _decode_hops(report: dict[str, Any]) -> list[tuple[str, list[str], list[str]]]:
+    return [
+        (h["placement"]["pod"], h["command"], h["args"])
+        for h in report["transport"]["hops"]
+        if "decode" in (h.get("placement") or {}).get("pod", "")
+    ]
+
+
+def test_an_elastic_ep_worker_is_a_ray_head_running_the_engine_and_ray_workers(tmp_path: Path) -> None:
+    report = _report(tmp_path, _elastic())
+    engine = "python3 -m dynamo.vllm --model Qwen/Qwen3-0.6B --data-parallel-size 2 "
+    engine += "--data-parallel-backend ray --enable-expert-parallel --enable-elastic-ep --is-decode-worker"
+    gate = (
+        "i=0; until python3 -c \"import urllib.request; "
+        "urllib.request.urlopen('http://$(LWS_LEADER_ADDRESS):9090/live', timeout=5)\" 2>/dev/null; do "
+        "i=$((i+1)); [ \"$i\" -ge 720 ] && { echo \"ERROR: leader /live did not become ready within 3h\" "
+        ">&2; exit 1; }; echo 'waiting for leader dynamo.vllm /live to return 200...'; sleep 15; done"
+    )
+    assert _decode_hops(report) == [
+        ("vllm-disagg/decode leader", ["/bin/sh", "-c"], [_RAY_HEAD + engine]),
+        (
+            "vllm-disagg/decode worker",
+            ["/bin/sh", "-c"],
+            [f"{gate} && ray start --address=$(LWS_LEADER_ADDRESS):6379 --block"],
+        ),
+    ]
+    # one server on the leader, as written (the worker runs no server); no alarm
+    assert [s["placement"]["pod"] for s in report["servers"]][:1] == ["vllm-disagg/decode leader"]
+    assert report["servers"][0]["argv"] == engine.split()
+    assert _judged(report) == []
+
+
+def test_a_misspelt_flag_in_an_elastic_ep_worker_is_found_in_the_operators_script(tmp_path: Path) -> None:
+    misspelt = _ELASTIC.replace("--data-parallel-backend", "--data-parallel-backnd")
+    report = _report(tmp_path, _elastic(misspelt))
+    (finding,) = [f for f in report["findings"] if f["code"] == "PA001" and f["severity"] != "info"]
+    assert (finding["severity"], finding["message"]) == (
+        "error",
+        '--data-parallel-backnd is not a vllm 0.33.0 flag: the server refuses to start ("unrecognized '
+        'arguments", exit 2); did you mean --data-parallel-backend?',
+    )
+
+
+def test_an_elastic_ep_leader_without_a_command_is_left_as_written(tmp_path: Path) -> None:
+    # the operator cannot wrap the image's entrypoint (no command): the leader runs as written, the workers
+    # still join its Ray cluster
+    # (backendFramework names the engine: nothing in the container does)
+    text = _elastic().replace("spec:\n", "spec:\n  backendFramework: vllm\n", 1)
+    text = text.replace("          command: [python3, -m, dynamo.vllm]\n", "", 1)
+    hops = _decode_hops(_report(tmp_path, text))
+    assert [(pod, command) for pod, command, _args in hops] == [
+        ("vllm-disagg/decode leader", None),
+        ("vllm-disagg/decode worker", ["/bin/sh", "-c"]),
+    ]
+
+
+def test_a_single_pod_elastic_ep_worker_heads_its_own_ray_cluster(tmp_path: Path) -> None:
+    # nodeCount 1 (RoleMain) with --enable-elastic-ep and --data-parallel-backend ray: a Ray head on the pod's
+    # IP, the engine exec'd after it; --enable-elastic-ep alone (the default mp backend) is left as written
+    report = _report(tmp_path, _elastic().replace("nodeCount: 2", "nodeCount: 1", 1))
+    engine = "python3 -m dynamo.vllm --model Qwen/Qwen3-0.6B --data-parallel-size 2 "
+    engine += "--data-parallel-backend ray --enable-expert-parallel --enable-elastic-ep --is-decode-worker"
+    head = _RAY_HEAD.replace("--port=6379 --block", '--port=6379 --node-ip-address="$POD_IP" --block')
+    (hop,) = [h for h in report["transport"]["hops"] if "dynamo.vllm --model" in " ".join(h["args"])]
+    assert (hop["command"], hop["args"]) == (["/bin/sh", "-c"], [f"{head}exec {engine}"])
+    assert report["servers"][0]["argv"] == engine.split()
+    plain = _elastic(_ELASTIC.replace("            - --data-parallel-backend\n            - ray\n", ""))
+    report = _report(tmp_path, plain.replace("nodeCount: 2", "nodeCount: 1", 1))
+    assert report["transport"]["hops"][1]["command"] == ["python3", "-m", "dynamo.vllm"]
+
+
+def test_the_text_report_names_the_assumed_pathway_and_the_grove_argv(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "1000")  # one line per hop
+    manifest = tmp_path / "dgd.yaml"
+    manifest.write_text(DISAGG.read_text())
+    result = run_cli(["check", "--no-resolve", str(manifest)])
+    lines = [line.strip() for line in result.stdout.splitlines() if "pathway, assumed" in line]
+    assert lines[1] == (
+        "the operator's LeaderWorkerSet pathway, assumed; on Grove: sh -c 'exec python3 -m dynamo.sglang "
+        "--model-path Qwen/Qwen3-0.6B --tp-size 8 --disaggregation-mode decode "
+        f"--disaggregation-transfer-backend nixl --dist-init-addr {_GROVE_LEADER}:29500 --nnodes 2 "
+        f"--node-rank {_GROVE_RANK}'"
+    )
+    assert len(lines) == 4

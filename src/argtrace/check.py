@@ -373,6 +373,11 @@ def decide_server_release(
     from_image = rel.release_from_image(framework, server.image, bundled)
     if from_image is not None:
         evidence.append(rel.ReleaseEvidence(from_image, "image", server.at, f"image {server.image}"))
+    from argtrace.frameworks.dynamo import engine_release
+
+    pinned = engine_release(framework, server.image)  # a Dynamo runtime image: the engine its wheel pins
+    if pinned is not None:
+        evidence.append(rel.ReleaseEvidence(pinned[0], "image", server.at, pinned[1]))
     evidence += rel.releases_from_install_lines(framework, [(argv, at) for at, argv, _ in commands])
     flags = [w.text for w in server.server_args if w.text and w.text.startswith("--")]
     from argtrace.layers.separated import separated_words

@@ -252,6 +252,11 @@ class Placement:
     gpus_at: str | None = None
     # pods one copy of a multi-node server spans (a Dynamo service's multinode.nodeCount, an LWS size)
     nodes: int | None = None
+    # the operator pathway that wrote the pod (Dynamo: "LeaderWorkerSet"), why that is assumed when the file
+    # does not show it, and the argv the other pathway (Grove) writes for the pod then
+    deployer: str | None = None
+    deployer_assumed: str | None = None
+    alternative_argv: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)

@@ -15,9 +15,13 @@ consumes them) out of the words, so the framework's parser and resolver get the 
 
 The Dynamo release a container runs is read from its image (:func:`dynamo_release`: NVIDIA's runtime images
 ``nvcr.io/nvidia/ai-dynamo/{vllm,sglang,tensorrtllm}-runtime:X.Y.Z`` are tagged with the Dynamo release).
-When it is one of the releases the table was generated from, an option only older releases take is
-Dynamo's exactly when that release takes it, and otherwise an engine word (the engine's parser judges it);
-with no release, or one not read, it stays Dynamo's with an assumed PA001.
+The table records, for each release read (33 wheels, 0.4.0-1.6.1), which options its launchers take for
+themselves and the engine releases its wheel pins. A release read splits the words as its launcher does
+(an option 1.6.1 takes and it does not goes to the engine's parser; one only older releases take is
+Dynamo's when it takes it) and names the engine release (:func:`engine_release`). A release not read is
+judged by the nearest read release of its family (:func:`judged_release`), as an assumption: where that one
+and 1.6.1 differ, the word stays Dynamo's with an assumed PA001 (info). With no release named, 1.6.1 splits
+and an option only older releases take stays Dynamo's with an assumed PA001.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from importlib import resources
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from argtrace.frameworks.argv import ArgToken, PreparedArgv
@@ -62,8 +66,22 @@ def _options(raw: dict[str, object]) -> _Parser:
 
 
 @lru_cache(maxsize=1)
+def _raw() -> dict[str, object]:
+    data: dict[str, object] = json.loads(
+        resources.files("argtrace.frameworks").joinpath("data/dynamo_options.json").read_text()
+    )
+    return data
+
+
+@lru_cache(maxsize=1)
+def _releases() -> dict[str, dict[str, object]]:
+    """ai-dynamo release -> its record: each launcher's own flags, the router pass's, the engines it pins."""
+    return dict(_raw().get("releases") or {})  # type: ignore[call-overload]
+
+
+@lru_cache(maxsize=1)
 def _table() -> tuple[str, dict[str, _Parser], _Parser, dict[str, dict[str, tuple[str, tuple[str, ...]]]]]:
-    raw = json.loads(resources.files("argtrace.frameworks").joinpath("data/dynamo_options.json").read_text())
+    raw: dict[str, Any] = _raw()
     backends = {name: _options(data) for name, data in raw["backends"].items()}
     older = {
         name: {flag: (str(o["takes"]), tuple(o["releases"])) for flag, o in flags.items()}
@@ -78,24 +96,68 @@ def package() -> str:
 
 
 def releases_read() -> frozenset[str]:
-    """The ai-dynamo releases whose options the table records: the newest, and each older release that
-    takes an option the newest does not (every older wheel the generator read has some)."""
-    _label, _backends, _router, older = _table()
-    found = {r for flags in older.values() for _takes, releases in flags.values() for r in releases}
-    return frozenset({package().split()[-1], *found})
+    """The ai-dynamo releases whose wheels the table was generated from."""
+    return frozenset({package().split()[-1], *_releases()})
+
+
+def _key(version: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in re.split(r"[.]|post", version) if p.isdigit())
+
+
+def judged_release(release: str | None, entrypoint: str) -> tuple[str | None, bool]:
+    """The release read whose ``entrypoint`` launcher judges the words of ``release``, and whether that is
+    an assumption: ``release`` itself when read; else the nearest read release of its family (same
+    major.minor: the newest older one, else the oldest newer one), else the nearest read release at all."""
+    if release is None:
+        return None, False
+    records = _releases()
+    runs = [r for r in records if entrypoint in (records[r].get("entrypoints") or ())]  # type: ignore[operator]
+    read = sorted(runs or releases_read(), key=_key)
+    if release in read:
+        return release, False
+    key = _key(release)
+    family = [r for r in read if _key(r)[:2] == key[:2]] or read
+    older = [r for r in family if _key(r) < key]
+    return (older[-1] if older else min(family, key=_key)), True
+
+
+def _span(releases: Sequence[str]) -> str:
+    """Releases as runs over the releases read ("0.4.1-1.3.1, 1.5.1")."""
+    read = sorted(releases_read(), key=_key)
+    runs: list[list[str]] = []
+    for r in sorted(releases, key=_key):
+        if runs and read.index(r) == read.index(runs[-1][-1]) + 1:
+            runs[-1].append(r)
+        else:
+            runs.append([r])
+    return ", ".join(run[0] if len(run) == 1 else f"{run[0]}-{run[-1]}" for run in runs)
 
 
 # NVIDIA's Dynamo runtime images, tagged with the Dynamo release (Dynamo's docs and examples:
 # nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.3.0); a mirror keeping the ai-dynamo/NAME-runtime path is read alike
 _RUNTIME_IMAGE = re.compile(
-    r"(?:^|/)ai-dynamo/(?:vllm|sglang|tensorrtllm|trtllm)-runtime:v?(\d+\.\d+\.\d+(?:\.post\d+)?)(?:$|[-+_])"
+    r"(?:^|/)ai-dynamo/(vllm|sglang|tensorrtllm|trtllm)-runtime:v?(\d+\.\d+\.\d+(?:\.post\d+)?)(?:$|[-+_])"
 )
 
 
 def dynamo_release(image: str | None) -> str | None:
     """The Dynamo release an image's tag names (``nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.6.1`` -> 0.6.1)."""
     match = _RUNTIME_IMAGE.search((image or "").partition("@")[0])
-    return match.group(1) if match else None
+    return match.group(2) if match else None
+
+
+def engine_release(framework: str, image: str | None) -> tuple[str, str] | None:
+    """The ``framework`` release in a Dynamo runtime image whose tag names a release read: the one that
+    release's wheel pins for the image's engine (ai-dynamo 0.6.0: ``sglang[all]==0.5.3.post2; extra ==
+    'sglang'``), with the evidence as the report shows it. A release not read pins nothing known here."""
+    match = _RUNTIME_IMAGE.search((image or "").partition("@")[0])
+    if match is None or match.group(1) != framework or match.group(2) not in _releases():
+        return None
+    engines = _releases()[match.group(2)].get("engines") or {}
+    pin = engines.get(framework) if isinstance(engines, dict) else None
+    if not pin:
+        return None
+    return str(pin), f"image {image} (ai-dynamo {match.group(2)}, whose wheel pins {framework}=={pin})"
 
 
 @dataclass
@@ -110,6 +172,17 @@ class DynamoSplit:
     # the Dynamo release the image names (None: not named), and whether the table records its options
     release: str | None = None
     release_read: bool = False
+    # the release read that judges the words (the named one, or the nearest read to it: ``assumed``)
+    judged_by: str | None = None
+    assumed: bool = False
+    # options the newest launcher takes and ``judged_by`` (assumed) does not: read as Dynamo's all the same
+    unsure: list[str] = field(default_factory=list)
+    taken: list[str] = field(default_factory=list)  # the options taken, as declared (not as abbreviated)
+
+
+def _only(parser: _Parser, flags: set[str]) -> _Parser:
+    """``parser`` with only the options one release's launcher declares."""
+    return _Parser(parser.allow_abbrev, {f: o for f, o in parser.options.items() if o.flag in flags})
 
 
 def _match(word: str, parser: _Parser) -> tuple[DynamoOption | None, str | None, str | None]:
@@ -175,18 +248,31 @@ def _take(words: Sequence[str | None], indices: list[int], parser: _Parser, out:
                     (f"argument {opt.flag}: invalid choice: {v!r} (choose from {choices})", opt.dest)
                 )
         out.dynamo.append((w.partition("=")[0], values))
+        out.taken.append(opt.flag)
     return rest
 
 
 def split_dynamo(entrypoint: str, words: Sequence[str | None], image: str | None = None) -> DynamoSplit:
-    """The words of ``python -m dynamo.sglang|dynamo.vllm ARGS`` split as the launcher splits them (that of
-    the release ``image`` names, when the table records it)."""
+    """The words of ``python -m dynamo.sglang|dynamo.vllm ARGS`` split as the launcher splits them: that of
+    the release ``image`` names when it was read, else the newest's (the nearest read release to the named
+    one only says where it would differ, ``unsure``)."""
     _label, backends, router, older = _table()
+    backend = ENTRYPOINTS[entrypoint]
     release = dynamo_release(image)
-    out = DynamoSplit(release=release, release_read=release in releases_read())
-    rest = _take(words, list(range(len(words))), backends[ENTRYPOINTS[entrypoint]], out)
-    rest = _take(words, rest, router, out)
-    gone = older.get(ENTRYPOINTS[entrypoint], {})
+    judge, assumed = judged_release(release, entrypoint)
+    out = DynamoSplit(release=release, release_read=judge is not None and not assumed, judged_by=judge,
+                      assumed=assumed)
+    own, advertised = backends[backend], router
+    record = _releases().get(judge or "")
+    if record is not None and not assumed:
+        own = _only(own, set(record[backend]))  # type: ignore[call-overload]
+        advertised = _only(router, set(record["router"]))  # type: ignore[call-overload]
+    rest = _take(words, list(range(len(words))), own, out)
+    rest = _take(words, rest, advertised, out)
+    if record is not None and assumed:
+        mine = {*record[backend], *record["router"]}  # type: ignore[misc]
+        out.unsure = [flag for flag in dict.fromkeys(out.taken) if flag not in mine]
+    gone = older.get(backend, {})
     k = 0
     while k < len(rest):
         word = words[rest[k]] or ""
@@ -196,7 +282,7 @@ def split_dynamo(entrypoint: str, words: Sequence[str | None], image: str | None
             k += 1
             continue
         takes, releases = gone[flag]
-        if out.release_read and out.release not in releases:
+        if judge is not None and judge not in releases and not assumed:
             out.engine.append(rest[k])  # not an option of this release: its launcher hands it on
             k += 1
             continue
@@ -209,7 +295,7 @@ def split_dynamo(entrypoint: str, words: Sequence[str | None], image: str | None
             and not (words[rest[k]] or "-").startswith("-")
         ):
             k += 1  # its value
-        if out.release_read:
+        if judge is not None and judge in releases:
             inline = [word.partition("=")[2]] if "=" in word else []
             values = [words[i] or "" for i in rest[start + 1 : k]] or inline
             out.dynamo.append((flag, values))
@@ -226,25 +312,43 @@ def without_dynamo_options(
     from argtrace.rules import parser as rules
 
     split = split_dynamo(entrypoint, [t.text for t in tokens], image)
-    why = (
-        f"ai-dynamo {split.release} (the image's tag) is not one of the releases read"
-        if split.release
-        else "nothing shows the Dynamo release"
+    newest = package()
+    nearest = (
+        f"ai-dynamo {split.judged_by}, the nearest release read to {split.release} (the image's tag)"
+        if split.assumed
+        else None
     )
     for flag, releases in split.older:
+        why = (
+            f"{nearest} does not take it either, but {split.release} itself was not read"
+            if nearest
+            else "nothing shows the Dynamo release"
+        )
         message = (
-            f"{flag} is a {entrypoint} option of ai-dynamo {', '.join(releases)} (the older releases read) "
-            f"but not of {package()}, which hands it to the engine's parser: that refuses it (\"unrecognized "
+            f"{flag} is a {entrypoint} option of ai-dynamo {_span(releases)} (the older releases read) "
+            f"but not of {newest}, which hands it to the engine's parser: that refuses it (\"unrecognized "
             f"arguments\", exit 2); read as Dynamo's, since {why}"
+        )
+        setting = flag.lstrip("-").replace("-", "_")
+        finding = rules.PA_UNRECOGNIZED.finding(message, at=at, setting=setting, severity="info")
+        out.findings.append(replace(finding, basis="assumed"))
+    for flag in split.unsure:
+        message = (
+            f"{flag} is a {entrypoint} option of {newest} but not of {nearest}: if {split.release} lacks it "
+            "too, its launcher hands it to the engine's parser, which refuses it unless the engine has such "
+            "a flag; read as Dynamo's"
         )
         setting = flag.lstrip("-").replace("-", "_")
         finding = rules.PA_UNRECOGNIZED.finding(message, at=at, setting=setting, severity="info")
         out.findings.append(replace(finding, basis="assumed"))
     if split.dynamo:
         names = ", ".join(flag for flag, _values in split.dynamo)
-        label = package()
-        if split.release_read and split.release != package().split()[-1]:
-            label += f"; ai-dynamo {split.release}'s own, named by the image's tag"
+        if split.release_read:
+            label = f"ai-dynamo {split.release}, named by the image's tag"
+        elif nearest:
+            label = f"{nearest}, assumed"
+        else:
+            label = newest
         out.notes.append(f"{entrypoint} options ({label}), not engine flags: {names}")
     for problem, dest in split.problems:
         rule = (
@@ -254,7 +358,8 @@ def without_dynamo_options(
             if problem.startswith("ambiguous")
             else rules.PA_MISSING_VALUE
         )
-        message = f"{problem}: {entrypoint}'s launcher ({package()}) exits with status 2"
+        # the options' shapes and choices are the newest's (the older releases' flags only were read)
+        message = f"{problem}: {entrypoint}'s launcher ({newest}) exits with status 2"
         out.findings.append(rule.finding(message, at=at, setting=dest))
         if out.fatal is None:
             out.fatal = (2, f"error: {problem}")

@@ -27,11 +27,11 @@ and no ordinal), read once with ``replicas`` set.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from argtrace.layers.transport.dynamo_operator import runs_module as runs_module
 from argtrace.layers.transport.yamlnodes import _get, _items, _line, _scalar, _seq
 from argtrace.model import Placement
 
@@ -167,7 +167,13 @@ def _dynamo(doc: Any, spec: Any, label: str) -> Iterator[PodSpec]:
     """DynamoGraphDeployment (nvidia.com/v1alpha1): one pod spec per service, ``extraPodSpec`` with its
     ``mainContainer``; ``replicas``, ``multinode.nodeCount`` (the pods one replica spans) and the service's
     ``resources.limits.gpu`` (GPUs per pod). ``spec.envs`` and the service's ``envs`` reach every
-    container (Dynamo's CRD reference)."""
+    container (Dynamo's CRD reference). A multi-node SGLang or vLLM worker is read as the leader and worker
+    pods the operator makes of it (``dynamo_operator.py``), on its LeaderWorkerSet pathway, with what the
+    Grove pathway would run beside it when the file does not rule Grove out."""
+    from dataclasses import replace
+
+    from argtrace.layers.transport import dynamo_operator as op
+
     name = _name(doc)
     shared = _env_values(_get(spec, "envs"))
     for service, node in _items(_get(spec, "services")):
@@ -186,226 +192,40 @@ def _dynamo(doc: Any, spec: Any, label: str) -> Iterator[PodSpec]:
         injected = {**shared, **_env_values(_get(node, "envs"))}
         nodes = placement.nodes or 1
         backend = _scalar(_get(spec, "backendFramework"))
-        sglang = backend == "sglang" or (
-            backend is None and main is not None and _mentions(main, "dynamo.sglang")
-        )
-        if main is not None and nodes > 1 and sglang:
-            yield from _dynamo_sglang_nodes(extra, main, placement, injected, service, nodes)
+        framework = backend if backend in ("sglang", "vllm") else None
+        if backend is None and main is not None:
+            framework = next((f for f in ("sglang", "vllm") if op.mentions(main, f"dynamo.{f}")), None)
+        roles: dict[str, list[op.Role] | None] = {}
+        if main is not None and nodes > 1 and framework is not None:
+            notes = {**op.resource_annotations(doc), **op.resource_annotations(node)}
+            for deployer in (op.LWS, op.GROVE):
+                if framework == "sglang":
+                    roles[deployer.name] = op.sglang_roles(main, service, nodes, deployer)
+                else:
+                    gpus = placement.gpus or 0
+                    roles[deployer.name] = op.vllm_roles(main, service, nodes, gpus, notes, deployer)
+        lws, grove = roles.get(op.LWS.name), roles.get(op.GROVE.name)
+        single = main is not None and nodes == 1 and framework == "vllm"
+        head = op.elastic_ep_ray_head(main) if single else None
+        if head is not None:
+            cluster_ip: dict[str, str | None] = dict.fromkeys(op.ELASTIC_EP_ENV)
+            yield PodSpec(extra, placement, {**injected, **cluster_ip}, extra_containers=(head,))
             continue
-        vllm = backend == "vllm" or (backend is None and main is not None and _mentions(main, "dynamo.vllm"))
-        if main is not None and nodes > 1 and vllm:
-            annotations = {**_annotations(doc), **_annotations(node)}
-            pods = _dynamo_vllm_nodes(extra, main, placement, injected, service, nodes, annotations)
-            rewritten = list(pods)
-            if rewritten:
-                yield from rewritten
-                continue
-        yield PodSpec(extra, placement, injected, extra_containers=(main,) if main is not None else ())
-
-
-def runs_module(container: Any, module: str) -> bool:
-    """Whether a container's command and args run ``python -m module`` (as separate words)."""
-    words = [_scalar(i) or "" for part in ("command", "args") for i in _seq(_get(container, part)) or []]
-    return any(w == module and words[i - 1] == "-m" for i, w in enumerate(words) if i > 0)
-
-
-def _mentions(container: Any, text: str) -> bool:
-    return any(
-        text in (_scalar(i) or "") for part in ("command", "args") for i in _seq(_get(container, part)) or []
-    )
-
-
-# Dynamo's operator adds the multi-node flags to the SGLang worker of a service with multinode.nodeCount
-# N > 1 (ai-dynamo/dynamo deploy/operator/internal/dynamo/backend_sglang.go, getMultinodeFlags:
-# "--dist-init-addr %s --nnodes %d --node-rank %s", the address the leader's host name and SglangPort
-# 29500, the rank 0 on the leader and each worker pod's own on the workers). The leader's host name and a
-# worker's rank come from the multinode deployer (LeaderWorkerSet: $(LWS_LEADER_ADDRESS) and
-# $(LWS_WORKER_INDEX), written so here; Grove: its own variables, with the same values): known only in the
-# cluster. Where they go (injectFlagsIntoContainerCommand): a container whose command is a Python
-# interpreter gets them appended to its args; otherwise each arg is searched with
-# ``(python[0-9.]*\s+[^|&;]*sglang[^|&;]*?)(\s|$|[|&;])`` and the flags inserted after the first match's
-# command part (so right after ``python3 -m dynamo.sglang`` in an ``sh -c`` script), in the first arg that
-# matches; a container that matches neither gets none.
-_DYNAMO_SGLANG_PORT = "29500"
-_PYTHON_COMMAND = re.compile(r"^(.*/)?(python\d*(\.\d+)*)$")
-# injectFlagsIntoPythonCommand's pattern, the framework ("sglang", "vllm") in it
-_IN_SHELL = r"(python[0-9.]*\s+[^|&;]*{framework}[^|&;]*?)(\s|\Z|[|&;])"
-
-
-def _dynamo_sglang_nodes(
-    extra: Any, main: Any, placement: Placement, injected: dict[str, str | None], service: str, nodes: int
-) -> Iterator[PodSpec]:
-    from dataclasses import replace
-
-    for role, rank, copies in (("leader", "0", 1), ("worker", "$(LWS_WORKER_INDEX)", nodes - 1)):
-        flags = ["--dist-init-addr", f"$(LWS_LEADER_ADDRESS):{_DYNAMO_SGLANG_PORT}", "--nnodes", str(nodes)]
-        container = _with_flags(main, [*flags, "--node-rank", rank])
-        pod = replace(placement, replicas=copies, pod=f"{placement.name}/{service} {role}")
-        cluster: dict[str, str | None] = {"LWS_LEADER_ADDRESS": None, "LWS_WORKER_INDEX": None}
-        yield PodSpec(extra, pod, {**injected, **cluster}, extra_containers=(container,))
-
-
-# Dynamo's operator rewrites a multi-node vLLM worker (ai-dynamo/dynamo, commit
-# 003d1ee5de27986d5265b7a4bedb1e9241974034, deploy/operator/internal/dynamo/backend_vllm.go,
-# updateVLLMMultinodeArgs). It reads the sizes from the container's args only, each arg split at blanks
-# (getExpandedArgs), as `FLAG VALUE` (getFlagValue: the first FLAG followed by an integer, else 1; a
-# `--tensor-parallel-size=2` is not seen), against the service's GPUs (containerGPUs, 0: no rewrite):
-# - tp x pp above the GPUs (needsTensorParallelMultinodeLaunch): one engine over the pods. With the mp
-#   backend (injectMpDistributedLaunchFlags) the leader gets `--distributed-executor-backend mp --nnodes N
-#   --master-addr LEADER --master-port 29500 --node-rank 0` and each worker the same with `--node-rank RANK
-#   --headless`; with Ray (injectRayDistributedLaunchFlags) the leader runs `ray start --head --port=6379 &&
-#   CMD ARGS --distributed-executor-backend ray` under /bin/sh -c and the workers only `ray start
-#   --address=LEADER:6379 --block` (no server). mp unless the annotation
-#   nvidia.com/vllm-distributed-executor-backend says ray (shouldUseMpBackend), or the resource was created
-#   by an operator older than 1.0.0 (compatibility.VLLMMultiprocessing: the webhook stamps
-#   nvidia.com/dynamo-operator-origin-version at creation; absent here, the operator applying it is taken
-#   to be 1.0.0 or newer).
-# - else with --enable-elastic-ep: a Ray cluster for elastic EP (not read here: the worker kept as written);
-# - else tp x pp x dp above the GPUs (needsDataParallelMultinodeLaunch): hybrid data parallel
-#   (injectDataParallelLaunchFlags): every pod `--data-parallel-hybrid-lb [--data-parallel-size TOTAL]
-#   --data-parallel-size-local GPUS/(tp x pp) --data-parallel-start-rank 0|$(( LOCAL * RANK ))
-#   --data-parallel-address LEADER --data-parallel-rpc-port 13445`, TOTAL (only when the args give no
-#   --data-parallel-size) LOCAL x N; the worker's arithmetic needs a shell (`sh -c "exec CMD ARGS FLAGS"`).
-# LEADER and RANK come from the multinode deployer, written as LWS's $(LWS_LEADER_ADDRESS) and
-# $(LWS_WORKER_INDEX) (known only in the cluster), as for SGLang.
-_VLLM_RAY_PORT = "6379"
-_VLLM_MP_PORT = "29500"
-_VLLM_DP_RPC_PORT = "13445"
-_LEADER = "$(LWS_LEADER_ADDRESS)"
-_RANK = "$(LWS_WORKER_INDEX)"
-_GO_INT = re.compile(r"[+-]?[0-9]+")
-
-
-def _annotations(node: Any) -> dict[str, str]:
-    pairs = _items(_get(_get(node, "metadata"), "annotations")) or _items(_get(node, "annotations"))
-    return {key: _scalar(value) or "" for key, value in pairs}
-
-
-def _go_flag_value(words: list[str], flag: str) -> int:
-    """backend_vllm.go getFlagValue: the first ``FLAG N`` with an integer N, else 1."""
-    for i, word in enumerate(words):
-        if word == flag and i + 1 < len(words) and _GO_INT.fullmatch(words[i + 1]):
-            return int(words[i + 1])
-    return 1
-
-
-def _operator_uses_mp(annotations: dict[str, str]) -> bool:
-    override = annotations.get("nvidia.com/vllm-distributed-executor-backend", "").lower()
-    if override in ("mp", "ray"):
-        return override == "mp"
-    origin = re.match(r"v?(\d+)\.", annotations.get("nvidia.com/dynamo-operator-origin-version", ""))
-    return origin is None or int(origin.group(1)) >= 1
-
-
-def _dynamo_vllm_nodes(
-    extra: Any,
-    main: Any,
-    placement: Placement,
-    injected: dict[str, str | None],
-    service: str,
-    nodes: int,
-    annotations: dict[str, str],
-) -> Iterator[PodSpec]:
-    from dataclasses import replace
-
-    import yaml
-
-    args = [w for i in _seq(_get(main, "args")) or [] for w in (_scalar(i) or "").split()]
-    gpus = placement.gpus or 0
-    world = _go_flag_value(args, "--tensor-parallel-size") * _go_flag_value(args, "--pipeline-parallel-size")
-    if gpus == 0:
-        return
-    cluster: dict[str, str | None] = {"LWS_LEADER_ADDRESS": None, "LWS_WORKER_INDEX": None}
-    roles: list[tuple[str, int, Any]] = []
-    if world > gpus and _operator_uses_mp(annotations):
-        flags = ["--distributed-executor-backend", "mp", "--nnodes", str(nodes), "--master-addr", _LEADER]
-        flags += ["--master-port", _VLLM_MP_PORT]
-        roles.append(("leader", 1, _with_flags(main, [*flags, "--node-rank", "0"], "vllm")))
-        worker = _with_flags(main, [*flags, "--node-rank", _RANK, "--headless"], "vllm")
-        roles.append(("worker", nodes - 1, worker))
-    elif world > gpus:
-        words = [_scalar(i) or "" for part in ("command", "args") for i in _seq(_get(main, part)) or []]
-        command = [_scalar(i) or "" for i in _seq(_get(main, "command")) or []]
-        quoted = " ".join(_go_quote(w) for w in command)
-        quoted_args = " ".join(_go_quote(w) for w in words[len(command) :])
-        head = f"ray start --head --port={_VLLM_RAY_PORT}"
-        line = f"{head} && {quoted} {quoted_args} --distributed-executor-backend ray"
-        roles.append(("leader", 1, _rewritten(main, ["/bin/sh", "-c"], [line], yaml)))
-        join = f"ray start --address={_LEADER}:{_VLLM_RAY_PORT} --block"
-        roles.append(("worker", nodes - 1, _rewritten(main, ["/bin/sh", "-c"], [join], yaml)))
-    elif "--enable-elastic-ep" in args:
-        return
-    elif world * _go_flag_value(args, "--data-parallel-size") > gpus:
-        local = gpus // world
-        total = [] if "--data-parallel-size" in args else ["--data-parallel-size", str(local * nodes)]
-        tail = ["--data-parallel-address", _LEADER, "--data-parallel-rpc-port", _VLLM_DP_RPC_PORT]
-        lead = ["--data-parallel-hybrid-lb", *total, "--data-parallel-size-local", str(local)]
-        leader = _with_flags(main, [*lead, "--data-parallel-start-rank", "0", *tail], "vllm")
-        roles.append(("leader", 1, leader))
-        start = f"$(( {local} * {_RANK} ))"
-        worker = _with_flags(main, [*lead, "--data-parallel-start-rank", start, *tail], "vllm", shell=True)
-        roles.append(("worker", nodes - 1, worker))
-    else:
-        return
-    for role, copies, container in roles:
-        pod = replace(placement, replicas=copies, pod=f"{placement.name}/{service} {role}")
-        yield PodSpec(extra, pod, {**injected, **cluster}, extra_containers=(container,))
-
-
-def _go_quote(word: str) -> str:
-    """backend_vllm.go shellQuoteForBashC: a word with a blank or shell character in double quotes."""
-    if any(c in word for c in " \t\n'\"\\{}[]$`!"):
-        escaped = word.replace("\\", "\\\\").replace('"', '\\"').replace("$", "\\$").replace("`", "\\`")
-        return '"' + escaped.replace("'", "'\"'\"'") + '"'
-    return word
-
-
-def _rewritten(container: Any, command: list[str], args: list[str], yaml: Any) -> Any:
-    """A copy of a container (YAML node) whose command and args the operator replaced (marks kept)."""
-    str_tag, seq_tag, map_tag = "tag:yaml.org,2002:str", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"
-    anchor = _get(container, "args") or _get(container, "command") or container
-    mark = anchor.start_mark, anchor.end_mark
-    pairs = [
-        (k, v)
-        for k, v in container.value
-        if not (isinstance(k, yaml.ScalarNode) and k.value in ("command", "args"))
-    ]
-    for key, words in (("command", command), ("args", args)):
-        items = [yaml.ScalarNode(str_tag, w, *mark) for w in words]
-        pairs.append((yaml.ScalarNode(str_tag, key, *mark), yaml.SequenceNode(seq_tag, items, *mark)))
-    return yaml.MappingNode(map_tag, pairs, container.start_mark, container.end_mark)
-
-
-def _with_flags(container: Any, words: list[str], framework: str = "sglang", shell: bool = False) -> Any:
-    """A copy of a container (YAML node) with the operator's flags where it puts them (marks kept)."""
-    import yaml
-
-    str_tag, seq_tag, map_tag = "tag:yaml.org,2002:str", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"
-    old = _get(container, "args")
-    items = list(_seq(old) or [])
-    command = [_scalar(i) or "" for i in _seq(_get(container, "command")) or []]
-    anchor = old if old is not None else (_get(container, "command") or container)
-    if command and _PYTHON_COMMAND.match(command[0]) and shell:
-        # a rank only a shell computes: `sh -c "exec CMD ARGS FLAGS"`, each word quoted as the operator does
-        quoted = " ".join(_go_quote(w) for w in [*command, *(_scalar(i) or "" for i in items)])
-        return _rewritten(container, ["sh", "-c"], [f"exec {quoted} {' '.join(words)}"], yaml)
-    if command and _PYTHON_COMMAND.match(command[0]):
-        items += [yaml.ScalarNode(str_tag, w, anchor.end_mark, anchor.end_mark) for w in words]
-    else:
-        flags = " ".join(words)
-        in_shell = re.compile(_IN_SHELL.format(framework=framework))
-        for k, item in enumerate(items):
-            text = _scalar(item) or ""
-            changed = in_shell.sub(lambda m: f"{m.group(1).strip()} {flags}{m.group(2)}", text)
-            if changed != text:
-                items[k] = yaml.ScalarNode(str_tag, changed, item.start_mark, item.end_mark, style=item.style)
-                break
-        else:
-            return container
-    args = yaml.SequenceNode(seq_tag, items, anchor.start_mark, anchor.end_mark)
-    pairs = [(k, v) for k, v in container.value if not (isinstance(k, yaml.ScalarNode) and k.value == "args")]
-    pairs.append((yaml.ScalarNode(str_tag, "args", anchor.start_mark, anchor.end_mark), args))
-    return yaml.MappingNode(map_tag, pairs, container.start_mark, container.end_mark)
+        if lws is None or grove is None:
+            yield PodSpec(extra, placement, injected, extra_containers=(main,) if main is not None else ())
+            continue
+        assumed = op.pathway({**op.resource_annotations(doc), **op.resource_annotations(node)})
+        cluster: dict[str, str | None] = dict.fromkeys(op.LWS.variables)
+        for role, other in zip(lws, grove, strict=True):
+            pod = replace(
+                placement,
+                replicas=role.copies,
+                pod=f"{placement.name}/{service} {role.name}",
+                deployer=op.LWS.name,
+                deployer_assumed=assumed,
+                alternative_argv=op.argv(other.container) if assumed else None,
+            )
+            yield PodSpec(extra, pod, {**injected, **cluster}, extra_containers=(role.container,))
 
 
 def _env_values(node: Any) -> dict[str, str | None]:

@@ -55,6 +55,11 @@ def render_transport_section(section: Mapping[str, Any]) -> Any:
             for key in ("service", "container", "image"):
                 if hop.get(key):
                     out.append(f"  {key} {hop[key]}", style="dim")
+            placement = hop.get("placement") or {}
+            if placement.get("alternative_argv"):  # Dynamo's operator: the pathway the file does not show
+                deployer = placement.get("deployer")
+                out.append(f"\n      the operator's {deployer} pathway, assumed; on Grove: ", style="dim")
+                out.append(_show_argv(placement["alternative_argv"]))
             for env_file in hop.get("env_files") or []:
                 out.append(f"\n      env file {env_file.get('path')}: ", style="dim")
                 if env_file.get("problem"):
