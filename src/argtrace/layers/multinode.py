@@ -12,12 +12,15 @@ framework's defaults for what the argv does not give). Output: findings (rules P
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
+from argtrace.layers.nodestart import Launch, NodeStart, gpus_needed
+from argtrace.layers.nodestart import as_int as _int
+from argtrace.layers.nodestart import shown as _show
+from argtrace.layers.nodestart import value_key as _key
 from argtrace.model import Evidence, Finding, Severity
 from argtrace.rules import multinode as rules
 
@@ -74,72 +77,6 @@ MODEL = {"sglang": "model_path", "vllm": "model"}
 RANK = {"sglang": ("node_rank",), "vllm": ("node_rank", "data_parallel_start_rank", "data_parallel_rank")}
 
 
-@dataclass(frozen=True)
-class NodeStart:
-    """One server start as the parser saw it. ``given`` holds the fields its argv set; ``values`` also holds
-    the parser's defaults for the rest (a node that omits ``--dtype`` gets the default, which can differ
-    from another node's explicit value)."""
-
-    index: int  # the server's 1-based index in the report
-    at: str | None
-    framework: str
-    values: Mapping[str, Any]
-    given: frozenset[str] = field(default_factory=frozenset)
-    image: str | None = None
-    # Under srun: how many tasks run this very argv (expanded once, by the batch shell), and the nodes the
-    # job or the step allocates.
-    tasks: int | None = None
-    allocated_nodes: int | None = None
-    # What allocates them, for the message: "the job allocates 2 node(s) (job.sh:3)".
-    allocation: str | None = None
-    # A LeaderWorkerSet group is exactly its pods: more of them than --nnodes is as wrong as fewer. A SLURM
-    # job may hold more nodes than one server uses.
-    allocation_exact: bool = False
-    # The allocation is this start's own ``srun`` step (``srun -N1``), not the job's: one node of a launch
-    # whose other nodes other steps start.
-    allocation_step: bool = False
-    # A manifest's pod template started as several pods with this one argv (a Deployment's replicas, a
-    # StatefulSet whose pods do not read their ordinal): how many, and what starts them.
-    replicas: int | None = None
-    replicas_of: str | None = None
-    # The GPUs each node of this start gets, and from what ("the pod's nvidia.com/gpu limit (FILE:LINE)").
-    gpus_per_node: int | None = None
-    gpus_from: str | None = None
-    # The column this start is shown under in the matrix: a pod's name, a role, or "server N".
-    label: str | None = None
-    # The pods one copy of this server spans by its carrier (a LeaderWorkerSet group, a Dynamo service's
-    # multinode.nodeCount): vLLM without --nnodes spreads tp x pp over them as one Ray cluster.
-    carrier_nodes: int | None = None
-    # The node's GPUs are shared with other processes (CUDA_VISIBLE_DEVICES picks some, several servers or
-    # tasks per node): only too few of them is judged, never idle ones.
-    gpus_shared: bool = False
-    # The carrier group that starts this node with its peers ("LeaderWorkerSet sglang"): a rendezvous of its
-    # own, read even when the address is a variable only the cluster knows.
-    carrier_group: str | None = None
-    # Rendezvous settings whose value is not known statically, with the text they come from ("$HEAD:5000").
-    unread: Mapping[str, str] = field(default_factory=dict)
-    # The srun step that starts this server as its tasks (each task one process of the server: an SGLang or
-    # vLLM node, or a vLLM data parallel rank): its tasks and nodes, the tasks on each node, and the
-    # per-task variables (SLURM_PROCID...) the script reads outside the server's words (a task may then
-    # skip the start: what follows from every task starting it is an assumption).
-    step_tasks: int | None = None
-    step_nodes: int | None = None
-    tasks_per_node: int | None = None
-    task_reads: frozenset[str] = frozenset()
-    # Each task sees GPUs of its own (CUDA_VISIBLE_DEVICES set for it, srun --gpus-per-task/--gpu-bind).
-    gpus_bound: bool = False
-
-
-def _int(value: Any) -> int | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str) and value.strip().isdigit():
-        return int(value)
-    return None
-
-
 def _is_multinode(node: NodeStart) -> bool:
     nnodes = _int(node.values.get("nnodes"))
     if nnodes is not None and nnodes > 1:
@@ -149,20 +86,6 @@ def _is_multinode(node: NodeStart) -> bool:
     return node.framework == "vllm" and bool(
         {"data_parallel_size_local", "data_parallel_start_rank", "data_parallel_address", "headless"} & given
     )
-
-
-def _key(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, default=str)
-
-
-@dataclass(frozen=True)
-class Launch:
-    """The starts of one multi-node launch. ``basis`` is ``None`` when they share a rendezvous argtrace can
-    read (an address, a carrier group); otherwise it says what the grouping rests on, and the launch's
-    PA030-PA032 findings are information only (``basis: assumed``)."""
-
-    nodes: tuple[NodeStart, ...]
-    basis: str | None = None
 
 
 def _marks(node: NodeStart) -> set[tuple[str, str]]:
@@ -306,10 +229,6 @@ def _assumed(findings: list[Finding], basis: str) -> list[Finding]:
         replace(f, severity="info", basis="assumed", message=f"{f.message} (assumed one launch: {basis})")
         for f in findings
     ]
-
-
-def _show(value: Any) -> str:
-    return value if isinstance(value, str) else json.dumps(value, default=str)
 
 
 def _disagreements(group: Sequence[NodeStart]) -> list[Finding]:
@@ -490,45 +409,6 @@ def _replica_findings(node: NodeStart) -> list[Finding]:
             server=node.index,
         )
     ]
-
-
-def gpus_needed(
-    framework: str, values: Mapping[str, Any], carrier_nodes: int | None = None
-) -> tuple[int, str] | None:
-    """The GPUs one node of this start needs, with how it follows from the sizes; ``None`` when a size is
-    unknown or the sizes do not divide over the nodes (other rules say so). ``carrier_nodes``: the pods
-    the carrier groups (vLLM's Ray cluster over a LeaderWorkerSet has no --nnodes)."""
-    if framework == "sglang":
-        tp, pp, dp = (_int(values.get(n)) for n in ("tp_size", "pp_size", "dp_size"))
-        if tp is None or pp is None:
-            return None
-        total, how = tp * pp, f"tp_size {tp} x pp_size {pp}"
-        # without DP attention each of the dp_size replicas has its own tp x pp GPUs (SGLang's data
-        # parallel router); with it, DP runs inside the tensor parallel group
-        if dp is not None and dp > 1 and values.get("enable_dp_attention") is not True:
-            total, how = total * dp, f"{how} x dp_size {dp}"
-    else:
-        tp, pp = _int(values.get("tensor_parallel_size")), _int(values.get("pipeline_parallel_size"))
-        if tp is None or pp is None:
-            return None
-        total, how = tp * pp, f"tensor_parallel_size {tp} x pipeline_parallel_size {pp}"
-        local = _int(values.get("data_parallel_size_local"))
-        dp = _int(values.get("data_parallel_size"))
-        if _int(values.get("data_parallel_rank")) is not None:
-            return total, how  # external load balancing: this process is one DP rank
-        if local is not None:  # vLLM's DP across nodes: each node runs its local DP ranks
-            return total * local, f"{how} x data_parallel_size_local {local}"
-        if dp is not None and dp > 1:
-            total, how = total * dp, f"{how} x data_parallel_size {dp}"
-    nnodes = _int(values.get("nnodes")) or 1
-    over = f"over nnodes {nnodes}"
-    if nnodes == 1 and framework == "vllm" and carrier_nodes is not None and carrier_nodes > 1:
-        nnodes, over = carrier_nodes, f"over the {carrier_nodes} pods of its group"
-    if nnodes > 1:
-        if total % nnodes:
-            return None
-        return total // nnodes, f"{how} {over}"
-    return total, how
 
 
 def _gpu_findings(node: NodeStart) -> list[Finding]:
