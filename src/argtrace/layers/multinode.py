@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from argtrace.layers.multinode_dp import dp_coverage, dp_rank_findings, join_headless, shared_gpu_findings
 from argtrace.layers.nodestart import Launch, NodeStart, gpus_needed
 from argtrace.layers.nodestart import as_int as _int
 from argtrace.layers.nodestart import shown as _show
@@ -84,7 +85,14 @@ def _is_multinode(node: NodeStart) -> bool:
     # vLLM data parallel across nodes: a node that runs only part of the DP ranks, or none of the API.
     given = node.given
     return node.framework == "vllm" and bool(
-        {"data_parallel_size_local", "data_parallel_start_rank", "data_parallel_address", "headless"} & given
+        {
+            "data_parallel_size_local",
+            "data_parallel_start_rank",
+            "data_parallel_address",
+            "headless",
+            "data_parallel_rank",
+        }
+        & given
     )
 
 
@@ -99,6 +107,10 @@ def _marks(node: NodeStart) -> set[tuple[str, str]]:
     }
     if node.carrier_group:
         marks.add(("carrier", node.carrier_group))
+    if not marks and node.framework == "vllm" and node.host is not None:
+        # vLLM data parallel starts that name no address meet at its default (127.0.0.1, the default rpc
+        # port) on their own machine: co-located ranks (vLLM's guide) are one launch there
+        marks.add(("default address on", node.host))
     return marks
 
 
@@ -169,6 +181,7 @@ def grouped(nodes: Sequence[NodeStart]) -> list[Launch]:
                 launches_.append(Launch(tuple(strays), f"grouped by {how}: {_unread(strays)}"))
             else:  # alone, or several launches of this model it could belong to: judged on its own
                 launches_.append(Launch((strays[0],)))
+    launches_ = join_headless(launches_)
     launches_.sort(key=lambda launch: launch.nodes[0].index)
     return [
         launch
@@ -607,42 +620,13 @@ def multinode_findings(nodes: Sequence[NodeStart]) -> list[Finding]:
                 findings.append(finding)
     for launch in found:
         group = list(launch.nodes)
-        ours = [*(_disagreements(group) if len(group) > 1 else []), *_rank_findings(group)]
-        ours += _dp_coverage(group)
+        dp_ranks = dp_rank_findings(group)
+        ranks = _rank_findings(group) if dp_ranks is None else dp_ranks
+        ours = [*(_disagreements(group) if len(group) > 1 else []), *ranks]
+        ours += dp_coverage(group) + shared_gpu_findings(group)
         findings.extend(ours if launch.basis is None or len(group) < 2 else _assumed(ours, launch.basis))
     findings.extend(_replicas_note(found))
     return findings
-
-
-def _dp_coverage(group: Sequence[NodeStart]) -> list[Finding]:
-    """vLLM data parallel over the pods of one carrier group (a Dynamo service's multinode pods, a
-    LeaderWorkerSet group): each pod runs its ``--data-parallel-size-local`` ranks, so the pods together
-    run pods x local of them; fewer than ``--data-parallel-size`` leaves ranks nobody starts, and the data
-    parallel group waits for them (vLLM's data parallel deployment guide: the nodes' local ranks make up
-    the size). Judged only where the carrier fixes the pods: a script may start the other nodes elsewhere."""
-    if any(n.framework != "vllm" or "data_parallel_rank" in n.given for n in group):
-        return []
-    sizes = {_int(n.values.get("data_parallel_size")) for n in group}
-    locals_ = {_int(n.values.get("data_parallel_size_local")) for n in group}
-    pods = {n.carrier_nodes for n in group}
-    carriers = {n.carrier_group for n in group}
-    if len(sizes) != 1 or len(locals_) != 1 or len(pods) != 1 or len(carriers) != 1:
-        return []
-    size, local, count, carrier = sizes.pop(), locals_.pop(), pods.pop(), carriers.pop()
-    if size is None or local is None or count is None or carrier is None or local * count >= size:
-        return []
-    if any("data_parallel_size_local" not in n.given for n in group):
-        return []
-    return [
-        rules.PA_RANKS_INCOMPLETE.finding(
-            f"the {count} pods of {carrier} each run data_parallel_size_local {local}: {local * count} data "
-            f"parallel ranks of data_parallel_size {size}, so ranks {local * count} to {size - 1} never "
-            "start and the data parallel group waits for them",
-            at=group[0].at,
-            setting="data_parallel_size",
-            server=group[0].index,
-        )
-    ]
 
 
 def _cell(node: NodeStart, name: str) -> str:

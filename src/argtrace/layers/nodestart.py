@@ -68,6 +68,12 @@ class NodeStart:
     task_reads: frozenset[str] = frozenset()
     # Each task sees GPUs of its own (CUDA_VISIBLE_DEVICES set for it, srun --gpus-per-task/--gpu-bind).
     gpus_bound: bool = False
+    # The machine the start runs on when a script's lines say so: an ssh destination, or "this machine"
+    # for a script's own lines (not a pod, an srun task or a container); None: not known.
+    host: str | None = None
+    # The devices CUDA_VISIBLE_DEVICES lets it see (physical ids in order); None: not set.
+    visible: tuple[str, ...] | None = None
+    visible_unknown: bool = False  # set to a value not known statically
 
 
 def _int(value: Any) -> int | None:
