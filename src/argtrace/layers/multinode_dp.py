@@ -85,7 +85,7 @@ def dp_ranks(node: NodeStart) -> DpRanks | None:
         f"{name} {number}" + ("" if name in given else " (default)")
         for name, number in (("data_parallel_start_rank", start), ("data_parallel_size_local", local))
     ]
-    ranks = f"ranks {_span(range(start, start + local))}" if local else "no ranks"
+    ranks = f"rank{'s' if local > 1 else ''} {_span(range(start, start + local))}" if local else "no ranks"
     head = values.get("headless") is not True
     return DpRanks(start, local, size, head, False, f"{ranks} ({', '.join(shown)})")
 
@@ -130,8 +130,12 @@ def dp_rank_findings(group: Sequence[NodeStart]) -> list[Finding] | None:
                 f"servers {', '.join(map(str, indexes))} of one vLLM data parallel launch all run DP "
                 f"rank{'s' if len(ranks_) > 1 else ''} {_span(ranks_)} ("
                 + "; ".join(described[i] for i in indexes)
-                + "): each rank's engine is taken once, and vLLM's engine handshake "
-                "(wait_for_engine_startup) raises RuntimeError at the second",
+                + (
+                    "): each rank has one place in the data parallel group, so they cannot both join it"
+                    if second_ranks.external
+                    else "): the head takes each rank's engine once, and its engine handshake "
+                    "(wait_for_engine_startup) raises RuntimeError at the second"
+                ),
                 at=second.at,
                 setting=_rank_name(second_ranks),
                 server=second.index,
@@ -251,8 +255,8 @@ def shared_gpu_findings(group: Sequence[NodeStart]) -> list[Finding]:
                     rules.PA_TASKS_SHARE_GPUS.finding(
                         f"servers {node.index}, {other.index} of one vLLM data parallel launch run on one "
                         f"machine ({host}) and both use {gpus}: server {node.index} runs {ranks.how} on "
-                        f"{', '.join(devices)} ({how}), server {other.index} runs {other_ranks.how} on "
-                        f"{', '.join(other_devices)} ({other_how}); each process puts its engines on the "
+                        f"GPU {', '.join(devices)} ({how}), server {other.index} runs {other_ranks.how} on "
+                        f"GPU {', '.join(other_devices)} ({other_how}); each process puts its engines on the "
                         "first GPUs it sees, so they load the model on the same GPUs (vLLM's data parallel "
                         "deployment guide gives co-located ranks their own CUDA_VISIBLE_DEVICES)",
                         at=other.at,
