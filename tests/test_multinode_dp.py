@@ -44,7 +44,7 @@ def _pa(report: dict[str, Any]) -> list[tuple[str, str, object, object, object]]
     return [
         (f["code"], f["severity"], f["setting"], f["server"], f.get("basis"))
         for f in report["findings"]
-        if str(f["code"]).startswith("PA0")
+        if str(f["code"]).startswith("PA03")  # the multi-node rules
     ]
 
 
@@ -228,3 +228,47 @@ def test_a_host_from_a_variable_is_no_one_machine(tmp_path: Path) -> None:
         tmp_path, TWO_NODES.replace("ssh 10.99.48.129", "ssh $NODE").replace("ssh 10.99.48.128", "ssh $NODE")
     )
     assert [c for c, *_ in _pa(report)] == []
+
+
+# SGLang data parallel attention over two nodes: NVIDIA Dynamo's SGLang multinode example (the prefill
+# worker, https://docs.nvidia.com/dynamo/latest/backends/sglang/multinode-examples.html), in the gate.
+SG_DPA = (GATE / "sglang_dp_attention_two_nodes_ssh.sh").read_text()
+SG_NODE_2 = SG_DPA.index("ssh 10.0.0.2")
+
+
+def _sglang(tmp_path: Path, text: str) -> dict[str, Any]:
+    path = tmp_path / "sg.sh"
+    path.write_text(text)
+    result = run_cli(
+        ["check", "--format", "json", "--no-resolve", "--framework-version", "0.5.10.post1", str(path)]
+    )
+    assert result.status in (0, 1), result.stderr
+    report: dict[str, Any] = json.loads(result.stdout)
+    return report
+
+
+def _node_2(old: str, new: str) -> str:
+    assert old in SG_DPA[SG_NODE_2:]
+    return SG_DPA[:SG_NODE_2] + SG_DPA[SG_NODE_2:].replace(old, new, 1)
+
+
+def test_sglang_dp_attention_over_two_nodes_is_clean(tmp_path: Path) -> None:
+    report = _sglang(tmp_path, SG_DPA)
+    assert _pa(report) == []
+    assert _rows(report) == [("node_rank", False, ["0", "1"])]
+
+
+def test_a_node_without_dp_attention_is_pa030(tmp_path: Path) -> None:
+    report = _sglang(tmp_path, _node_2("  --enable-dp-attention ", "  "))
+    assert _pa(report) == [("PA030", "error", "enable_dp_attention", 2, "schema")]
+    assert _message(report, "PA030") == (
+        "the 2 nodes of one multi-node launch disagree on enable_dp_attention: server 1 "
+        "(<ssh 10.0.0.1>:1:1): true, server 2 (<ssh 10.0.0.2>:1:1): false (default)"
+    )
+    assert _rows(report)[0] == ("enable_dp_attention", True, ["true", "false (default)"])
+
+
+def test_a_node_with_another_dp_size_is_pa030(tmp_path: Path) -> None:
+    report = _sglang(tmp_path, _node_2("--dp-size 16", "--dp-size 8"))
+    assert _pa(report) == [("PA030", "error", "dp_size", 2, "schema")]
+    assert _rows(report)[0] == ("dp_size", True, ["16", "8"])

@@ -34,6 +34,10 @@ MUST_AGREE: Mapping[str, tuple[str, ...]] = {
         "pp_size",
         "ep_size",
         "dp_size",
+        # DP attention splits each node's TP group into attention DP groups: nodes that differ on it build
+        # different groups over one NCCL world (and SGLang refuses --dp-size over nodes without it)
+        "enable_dp_attention",
+        "attn_dp_size",
         "nnodes",
         "dist_init_addr",
         "dtype",
