@@ -139,6 +139,12 @@ def dp_rank_findings(group: Sequence[NodeStart]) -> list[Finding] | None:
                 at=second.at,
                 setting=_rank_name(second_ranks),
                 server=second.index,
+                fix=(
+                    "give each process its own --data-parallel-rank, 0 to data_parallel_size - 1"
+                    if second_ranks.external
+                    else "start each node after the ranks before it: --data-parallel-start-rank = the "
+                    "local sizes of the nodes before it added up (0 on the head, 2 after a local size 2)"
+                ),
                 evidence=[Evidence("parser", n.at, r.how) for n, r in judged if n.index in indexes],
             )
         )
@@ -160,6 +166,7 @@ def dp_rank_findings(group: Sequence[NodeStart]) -> list[Finding] | None:
                 at=node.at,
                 setting=_rank_name(ranks),
                 server=node.index,
+                fix="keep each node's ranks (start rank + local size) within --data-parallel-size",
             )
         )
     heads = [(n, r) for n, r in judged if r.head and (r.start == 0 or not r.external)]
@@ -184,6 +191,8 @@ def dp_rank_findings(group: Sequence[NodeStart]) -> list[Finding] | None:
         setting=setting,
         server=head.index,
         severity="warning",
+        fix="start the missing ranks (a node with its --data-parallel-start-rank and local size), or set "
+        "--data-parallel-size to the ranks started",
     )
     return [replace(finding, basis="assumed")]
 
@@ -262,6 +271,8 @@ def shared_gpu_findings(group: Sequence[NodeStart]) -> list[Finding]:
                         at=other.at,
                         setting="CUDA_VISIBLE_DEVICES",
                         server=other.index,
+                        fix="give each start on the machine its own GPUs (CUDA_VISIBLE_DEVICES=0,1 on one, "
+                        "2,3 on the next), or start them on separate machines",
                     )
                 )
     return findings

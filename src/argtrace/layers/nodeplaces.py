@@ -114,6 +114,8 @@ def _machine(server: ServerCommand, step: SrunStep | None, tasks: int | None) ->
             out["visible"] = tuple(d.strip() for d in visible.value.split(",") if d.strip())
     if server.placement is not None or step is not None or tasks is not None or server.image is not None:
         return out
+    if server.conditional is not None:
+        return out  # a start under a condition may be one branch of a script run on several machines
     at = server.at or ""
     if at.startswith("<ssh "):
         host = at[len("<ssh ") : at.find(">")] if ">" in at else ""
