@@ -272,3 +272,22 @@ def test_a_node_with_another_dp_size_is_pa030(tmp_path: Path) -> None:
     report = _sglang(tmp_path, _node_2("--dp-size 16", "--dp-size 8"))
     assert _pa(report) == [("PA030", "error", "dp_size", 2, "schema")]
     assert _rows(report)[0] == ("dp_size", True, ["16", "8"])
+
+
+def test_one_script_for_both_machines_picking_its_line_by_a_condition_is_one_clean_launch(
+    tmp_path: Path,
+) -> None:
+    # each start runs under its own condition (the machine it is on): the two are not one machine's
+    at = "--data-parallel-address 10.99.48.128 --data-parallel-rpc-port 13345 &"
+    head, headless = (
+        f"vllm serve Qwen/Qwen3-30B-A3B {flags} {at}"
+        for flags in ("--data-parallel-size 4 --data-parallel-size-local 2", HEADLESS.replace(" \\\n   ", ""))
+    )
+    lines = ["#!/bin/bash", 'if [ "$(hostname)" = node0 ]; then', f"  {head}", "fi"]
+    lines += ['if [ "$(hostname)" = node1 ]; then', f"  {headless}", "fi", "wait", ""]
+    report = _check(tmp_path, "\n".join(lines))
+    assert (len(report["servers"]), _pa(report)) == (2, [])
+    assert [launch["servers"] for launch in report["multinode"]["launches"]] == [[1, 2]]
+    # the same two lines without the conditions run on one machine, on the same GPUs
+    report = _check(tmp_path, "\n".join(["#!/bin/bash", head, headless, "wait", ""]))
+    assert _pa(report) == [("PA039", "warning", "CUDA_VISIBLE_DEVICES", 2, "schema")]
