@@ -129,9 +129,9 @@ def test_two_vllm_data_parallel_replicas_at_their_own_address_are_clean(tmp_path
     lines = [
         "#!/bin/bash",
         *(
-            f"ssh {host} {VL} --data-parallel-address {addr}{tail} &"
-            for host, addr in (("a0", "10.99.48.128"), ("b0", "10.99.48.200"))
-            for tail in ("", " --headless --data-parallel-start-rank 2")
+            f"ssh {host}{n} {VL} --data-parallel-address {addr}{tail} &"
+            for host, addr in (("a", "10.99.48.128"), ("b", "10.99.48.200"))
+            for n, tail in enumerate(("", " --headless --data-parallel-start-rank 2"))
         ),
         "wait",
         "",

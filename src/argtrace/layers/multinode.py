@@ -12,12 +12,16 @@ framework's defaults for what the argv does not give). Output: findings (rules P
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
+from argtrace.layers.multinode_dp import dp_coverage, dp_rank_findings, join_headless, shared_gpu_findings
+from argtrace.layers.nodestart import Launch, NodeStart, gpus_needed
+from argtrace.layers.nodestart import as_int as _int
+from argtrace.layers.nodestart import shown as _show
+from argtrace.layers.nodestart import value_key as _key
 from argtrace.model import Evidence, Finding, Severity
 from argtrace.rules import multinode as rules
 
@@ -30,6 +34,10 @@ MUST_AGREE: Mapping[str, tuple[str, ...]] = {
         "pp_size",
         "ep_size",
         "dp_size",
+        # DP attention splits each node's TP group into attention DP groups: nodes that differ on it build
+        # different groups over one NCCL world (and SGLang refuses --dp-size over nodes without it)
+        "enable_dp_attention",
+        "attn_dp_size",
         "nnodes",
         "dist_init_addr",
         "dtype",
@@ -74,72 +82,6 @@ MODEL = {"sglang": "model_path", "vllm": "model"}
 RANK = {"sglang": ("node_rank",), "vllm": ("node_rank", "data_parallel_start_rank", "data_parallel_rank")}
 
 
-@dataclass(frozen=True)
-class NodeStart:
-    """One server start as the parser saw it. ``given`` holds the fields its argv set; ``values`` also holds
-    the parser's defaults for the rest (a node that omits ``--dtype`` gets the default, which can differ
-    from another node's explicit value)."""
-
-    index: int  # the server's 1-based index in the report
-    at: str | None
-    framework: str
-    values: Mapping[str, Any]
-    given: frozenset[str] = field(default_factory=frozenset)
-    image: str | None = None
-    # Under srun: how many tasks run this very argv (expanded once, by the batch shell), and the nodes the
-    # job or the step allocates.
-    tasks: int | None = None
-    allocated_nodes: int | None = None
-    # What allocates them, for the message: "the job allocates 2 node(s) (job.sh:3)".
-    allocation: str | None = None
-    # A LeaderWorkerSet group is exactly its pods: more of them than --nnodes is as wrong as fewer. A SLURM
-    # job may hold more nodes than one server uses.
-    allocation_exact: bool = False
-    # The allocation is this start's own ``srun`` step (``srun -N1``), not the job's: one node of a launch
-    # whose other nodes other steps start.
-    allocation_step: bool = False
-    # A manifest's pod template started as several pods with this one argv (a Deployment's replicas, a
-    # StatefulSet whose pods do not read their ordinal): how many, and what starts them.
-    replicas: int | None = None
-    replicas_of: str | None = None
-    # The GPUs each node of this start gets, and from what ("the pod's nvidia.com/gpu limit (FILE:LINE)").
-    gpus_per_node: int | None = None
-    gpus_from: str | None = None
-    # The column this start is shown under in the matrix: a pod's name, a role, or "server N".
-    label: str | None = None
-    # The pods one copy of this server spans by its carrier (a LeaderWorkerSet group, a Dynamo service's
-    # multinode.nodeCount): vLLM without --nnodes spreads tp x pp over them as one Ray cluster.
-    carrier_nodes: int | None = None
-    # The node's GPUs are shared with other processes (CUDA_VISIBLE_DEVICES picks some, several servers or
-    # tasks per node): only too few of them is judged, never idle ones.
-    gpus_shared: bool = False
-    # The carrier group that starts this node with its peers ("LeaderWorkerSet sglang"): a rendezvous of its
-    # own, read even when the address is a variable only the cluster knows.
-    carrier_group: str | None = None
-    # Rendezvous settings whose value is not known statically, with the text they come from ("$HEAD:5000").
-    unread: Mapping[str, str] = field(default_factory=dict)
-    # The srun step that starts this server as its tasks (each task one process of the server: an SGLang or
-    # vLLM node, or a vLLM data parallel rank): its tasks and nodes, the tasks on each node, and the
-    # per-task variables (SLURM_PROCID...) the script reads outside the server's words (a task may then
-    # skip the start: what follows from every task starting it is an assumption).
-    step_tasks: int | None = None
-    step_nodes: int | None = None
-    tasks_per_node: int | None = None
-    task_reads: frozenset[str] = frozenset()
-    # Each task sees GPUs of its own (CUDA_VISIBLE_DEVICES set for it, srun --gpus-per-task/--gpu-bind).
-    gpus_bound: bool = False
-
-
-def _int(value: Any) -> int | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str) and value.strip().isdigit():
-        return int(value)
-    return None
-
-
 def _is_multinode(node: NodeStart) -> bool:
     nnodes = _int(node.values.get("nnodes"))
     if nnodes is not None and nnodes > 1:
@@ -147,22 +89,15 @@ def _is_multinode(node: NodeStart) -> bool:
     # vLLM data parallel across nodes: a node that runs only part of the DP ranks, or none of the API.
     given = node.given
     return node.framework == "vllm" and bool(
-        {"data_parallel_size_local", "data_parallel_start_rank", "data_parallel_address", "headless"} & given
+        {
+            "data_parallel_size_local",
+            "data_parallel_start_rank",
+            "data_parallel_address",
+            "headless",
+            "data_parallel_rank",
+        }
+        & given
     )
-
-
-def _key(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, default=str)
-
-
-@dataclass(frozen=True)
-class Launch:
-    """The starts of one multi-node launch. ``basis`` is ``None`` when they share a rendezvous argtrace can
-    read (an address, a carrier group); otherwise it says what the grouping rests on, and the launch's
-    PA030-PA032 findings are information only (``basis: assumed``)."""
-
-    nodes: tuple[NodeStart, ...]
-    basis: str | None = None
 
 
 def _marks(node: NodeStart) -> set[tuple[str, str]]:
@@ -176,6 +111,10 @@ def _marks(node: NodeStart) -> set[tuple[str, str]]:
     }
     if node.carrier_group:
         marks.add(("carrier", node.carrier_group))
+    if not marks and node.framework == "vllm" and node.host is not None:
+        # vLLM data parallel starts that name no address meet at its default (127.0.0.1, the default rpc
+        # port) on their own machine: co-located ranks (vLLM's guide) are one launch there
+        marks.add(("default address on", node.host))
     return marks
 
 
@@ -246,6 +185,7 @@ def grouped(nodes: Sequence[NodeStart]) -> list[Launch]:
                 launches_.append(Launch(tuple(strays), f"grouped by {how}: {_unread(strays)}"))
             else:  # alone, or several launches of this model it could belong to: judged on its own
                 launches_.append(Launch((strays[0],)))
+    launches_ = join_headless(launches_)
     launches_.sort(key=lambda launch: launch.nodes[0].index)
     return [
         launch
@@ -306,10 +246,6 @@ def _assumed(findings: list[Finding], basis: str) -> list[Finding]:
         replace(f, severity="info", basis="assumed", message=f"{f.message} (assumed one launch: {basis})")
         for f in findings
     ]
-
-
-def _show(value: Any) -> str:
-    return value if isinstance(value, str) else json.dumps(value, default=str)
 
 
 def _disagreements(group: Sequence[NodeStart]) -> list[Finding]:
@@ -490,45 +426,6 @@ def _replica_findings(node: NodeStart) -> list[Finding]:
             server=node.index,
         )
     ]
-
-
-def gpus_needed(
-    framework: str, values: Mapping[str, Any], carrier_nodes: int | None = None
-) -> tuple[int, str] | None:
-    """The GPUs one node of this start needs, with how it follows from the sizes; ``None`` when a size is
-    unknown or the sizes do not divide over the nodes (other rules say so). ``carrier_nodes``: the pods
-    the carrier groups (vLLM's Ray cluster over a LeaderWorkerSet has no --nnodes)."""
-    if framework == "sglang":
-        tp, pp, dp = (_int(values.get(n)) for n in ("tp_size", "pp_size", "dp_size"))
-        if tp is None or pp is None:
-            return None
-        total, how = tp * pp, f"tp_size {tp} x pp_size {pp}"
-        # without DP attention each of the dp_size replicas has its own tp x pp GPUs (SGLang's data
-        # parallel router); with it, DP runs inside the tensor parallel group
-        if dp is not None and dp > 1 and values.get("enable_dp_attention") is not True:
-            total, how = total * dp, f"{how} x dp_size {dp}"
-    else:
-        tp, pp = _int(values.get("tensor_parallel_size")), _int(values.get("pipeline_parallel_size"))
-        if tp is None or pp is None:
-            return None
-        total, how = tp * pp, f"tensor_parallel_size {tp} x pipeline_parallel_size {pp}"
-        local = _int(values.get("data_parallel_size_local"))
-        dp = _int(values.get("data_parallel_size"))
-        if _int(values.get("data_parallel_rank")) is not None:
-            return total, how  # external load balancing: this process is one DP rank
-        if local is not None:  # vLLM's DP across nodes: each node runs its local DP ranks
-            return total * local, f"{how} x data_parallel_size_local {local}"
-        if dp is not None and dp > 1:
-            total, how = total * dp, f"{how} x data_parallel_size {dp}"
-    nnodes = _int(values.get("nnodes")) or 1
-    over = f"over nnodes {nnodes}"
-    if nnodes == 1 and framework == "vllm" and carrier_nodes is not None and carrier_nodes > 1:
-        nnodes, over = carrier_nodes, f"over the {carrier_nodes} pods of its group"
-    if nnodes > 1:
-        if total % nnodes:
-            return None
-        return total // nnodes, f"{how} {over}"
-    return total, how
 
 
 def _gpu_findings(node: NodeStart) -> list[Finding]:
@@ -727,42 +624,13 @@ def multinode_findings(nodes: Sequence[NodeStart]) -> list[Finding]:
                 findings.append(finding)
     for launch in found:
         group = list(launch.nodes)
-        ours = [*(_disagreements(group) if len(group) > 1 else []), *_rank_findings(group)]
-        ours += _dp_coverage(group)
+        dp_ranks = dp_rank_findings(group)
+        ranks = _rank_findings(group) if dp_ranks is None else dp_ranks
+        ours = [*(_disagreements(group) if len(group) > 1 else []), *ranks]
+        ours += dp_coverage(group) + shared_gpu_findings(group)
         findings.extend(ours if launch.basis is None or len(group) < 2 else _assumed(ours, launch.basis))
     findings.extend(_replicas_note(found))
     return findings
-
-
-def _dp_coverage(group: Sequence[NodeStart]) -> list[Finding]:
-    """vLLM data parallel over the pods of one carrier group (a Dynamo service's multinode pods, a
-    LeaderWorkerSet group): each pod runs its ``--data-parallel-size-local`` ranks, so the pods together
-    run pods x local of them; fewer than ``--data-parallel-size`` leaves ranks nobody starts, and the data
-    parallel group waits for them (vLLM's data parallel deployment guide: the nodes' local ranks make up
-    the size). Judged only where the carrier fixes the pods: a script may start the other nodes elsewhere."""
-    if any(n.framework != "vllm" or "data_parallel_rank" in n.given for n in group):
-        return []
-    sizes = {_int(n.values.get("data_parallel_size")) for n in group}
-    locals_ = {_int(n.values.get("data_parallel_size_local")) for n in group}
-    pods = {n.carrier_nodes for n in group}
-    carriers = {n.carrier_group for n in group}
-    if len(sizes) != 1 or len(locals_) != 1 or len(pods) != 1 or len(carriers) != 1:
-        return []
-    size, local, count, carrier = sizes.pop(), locals_.pop(), pods.pop(), carriers.pop()
-    if size is None or local is None or count is None or carrier is None or local * count >= size:
-        return []
-    if any("data_parallel_size_local" not in n.given for n in group):
-        return []
-    return [
-        rules.PA_RANKS_INCOMPLETE.finding(
-            f"the {count} pods of {carrier} each run data_parallel_size_local {local}: {local * count} data "
-            f"parallel ranks of data_parallel_size {size}, so ranks {local * count} to {size - 1} never "
-            "start and the data parallel group waits for them",
-            at=group[0].at,
-            setting="data_parallel_size",
-            server=group[0].index,
-        )
-    ]
 
 
 def _cell(node: NodeStart, name: str) -> str:

@@ -51,6 +51,7 @@ def carrier_fields(
     # each task sees GPUs of its own: it picks them itself, or srun binds them (layers/slurm.py GPU_BINDING)
     bound = ("CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", *GPU_BINDING.values())
     out["gpus_bound"] = any(name in server.env for name in bound)
+    out.update(_machine(server, step, tasks))
     placement = server.placement
     if placement is not None:
         # one pod template, several pods, one argv: a Deployment's or ReplicaSet's replicas, or a
@@ -98,3 +99,29 @@ def _env_count(server: ServerCommand, name: str) -> int | None:
     entry = server.env.get(name)
     value = entry.value if entry is not None else None
     return int(value) if value is not None and value.isdigit() else None
+
+
+def _machine(server: ServerCommand, step: SrunStep | None, tasks: int | None) -> dict[str, Any]:
+    """``host`` and the devices CUDA_VISIBLE_DEVICES shows, for starts of one script on one machine: an
+    ssh destination written out (``<ssh node0>``), or the script's own machine for its lines. A pod, an
+    srun task or a container runs elsewhere or sees its own devices: no host."""
+    out: dict[str, Any] = {}
+    visible = server.env.get("CUDA_VISIBLE_DEVICES")
+    if visible is not None:
+        if visible.value is None:
+            out["visible_unknown"] = True
+        else:
+            out["visible"] = tuple(d.strip() for d in visible.value.split(",") if d.strip())
+    if server.placement is not None or step is not None or tasks is not None or server.image is not None:
+        return out
+    if server.conditional is not None:
+        return out  # a start under a condition may be one branch of a script run on several machines
+    at = server.at or ""
+    if at.startswith("<ssh "):
+        host = at[len("<ssh ") : at.find(">")] if ">" in at else ""
+        # a destination from a variable ($HOST in a loop) names no one machine
+        if host and not any(c in host for c in "$`?*"):
+            out["host"] = f"<ssh {host}>"
+    elif not at.startswith("<"):
+        out["host"] = "this machine"
+    return out

@@ -442,6 +442,8 @@ def needed_gpus(server: ServerCommand, schema: Schema) -> tuple[int, dict[str, i
     local = get("--data-parallel-size-local") if schema.framework == "vllm" else None
     if dp_dest is not None and isinstance(local, int) and local > 0:
         sizes[dp_dest.dest] = local
+    if dp_dest is not None and schema.framework == "vllm" and get("--data-parallel-rank") is not None:
+        sizes[dp_dest.dest] = 1  # external load balancing: one DP rank per process (create_engine_config)
     if dp_dest is not None and schema.framework == "sglang" and get("--enable-dp-attention"):
         sizes[dp_dest.dest] = 1  # DP attention splits the TP group; it adds no GPUs
     needed = 1

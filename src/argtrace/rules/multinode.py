@@ -232,7 +232,9 @@ PA_TASKS_SHARE_GPUS = Rule(
     "started as its own process (`--data-parallel-rank N`, external load balancing) runs one engine as "
     "local DP rank 0 on the first tp x pp GPUs it sees: ranks sharing a machine load the model on the same "
     "GPUs unless each gets its own, as vLLM's data parallel deployment guide does with "
-    "`CUDA_VISIBLE_DEVICES` per co-located rank.",
+    "`CUDA_VISIBLE_DEVICES` per co-located rank. Likewise the starts of one vLLM data parallel launch that "
+    "a script runs on one machine (its own lines, or ssh lines to one host): each puts its "
+    "`--data-parallel-size-local` engines on the first tp x pp GPUs per engine it sees.",
     fix="give each task its own GPUs: srun --gpus-per-task N, or --base-gpu-id $((SLURM_LOCALID * N)) in the "
     "task's command",
     example=_batch(f"srun bash -c '{_SRUN_SG} --nnodes 4 --node-rank $SLURM_PROCID'", tasks_per_node=2),
@@ -242,7 +244,8 @@ PA_TASKS_SHARE_GPUS = Rule(
     exceptions="A warning, not an error: a cluster may bind each task to its own GPUs by default (a "
     "`--gpu-bind` in its SLURM configuration), which the script does not show. Only SGLang nodes (and vLLM "
     "`--data-parallel-rank` processes) whose rank comes from the task's own SLURM_PROCID/NODEID/LOCALID are "
-    "judged.",
+    "judged, and vLLM data parallel starts of one launch on one machine (an ssh destination from a "
+    "variable names no machine).",
 )
 
 

@@ -134,8 +134,7 @@ def _ray_nodes(predictor: Any, runtime: Any, sizes: dict[str, str]) -> int | Non
     mp = _scalar(_get(_get(_get(runtime, "spec"), "annotations"), _KSERVE_EXECUTOR)) == "mp"
     if not sizes or mp:
         return None
-    workers = _seq(_get(_get(predictor, "workerSpec"), "containers")) or []
-    head, worker = _gpu_request(_get(predictor, "model")), _gpu_request(workers[0]) if workers else 0
+    head, worker = _gpu_request(_get(predictor, "model")), _worker_gpus(predictor, runtime)
     if head is None or worker is None:
         return None
     total = int(sizes["TENSOR_PARALLEL_SIZE"]) * int(sizes["PIPELINE_PARALLEL_SIZE"])
@@ -255,6 +254,75 @@ _KSERVE_INSUFFICIENT = (
 )
 
 
+def _worker_containers(predictor: Any, runtime: Any) -> tuple[Any, Any]:
+    """The worker pod's container as ``multiNodeProcess`` merges it: the runtime's ``workerSpec`` container
+    named ``worker-container`` (constants.WorkerContainerName), patched by the InferenceService's
+    ``workerSpec.containers[0]`` (``MergeServingRuntimeAndInferenceServiceSpecs``: its fields win)."""
+    own = (_seq(_get(_get(predictor, "workerSpec"), "containers")) or [None])[0]
+    listed = _seq(_get(_get(_get(runtime, "spec"), "workerSpec"), "containers")) or []
+    base = next((c for c in listed if _scalar(_get(c, "name")) == "worker-container"), None)
+    return own, base
+
+
+def _worker_gpus(predictor: Any, runtime: Any) -> int | None:
+    """The GPUs a worker pod requests (``computeRayNodeAndGPUs`` reads the merged container): the
+    InferenceService's worker container's resource if it names one, else the runtime's."""
+    own, base = _worker_containers(predictor, runtime)
+    for container in (own, base):
+        resources = _get(container, "resources")
+        if any(_get(_get(resources, part), key) is not None for part in ("requests", "limits") for key in
+               _KSERVE_GPU_TYPES):  # fmt: skip
+            return _gpu_request(container)
+    return 0
+
+
+def _head_image(model: Any, runtime: Any) -> tuple[str, str] | None:
+    """The head pod's image and where it comes from: the model's ``image``, else the runtime's first
+    container's, with the tag replaced by the model's ``runtimeVersion`` (``UpdateImageTag``, which the
+    controller applies to the head's container only)."""
+    import re
+
+    containers = _seq(_get(_get(runtime, "spec"), "containers")) or []
+    image, where = _scalar(_get(model, "image")), "the model's image"
+    if image is None and containers:
+        image, where = _scalar(_get(containers[0], "image")), f"runtime {_name(runtime)}"
+    if image is None:
+        return None
+    version = _scalar(_get(model, "runtimeVersion"))
+    if version is not None:
+        tagged = re.search(r":[\w.\-_]*$", image)
+        image = image[: tagged.start()] + ":" + version if tagged else f"{image}:{version}"
+        where += f" with the model's runtimeVersion {version}"
+    return image, where
+
+
+def _worker_image(doc: Any, runtime: Any, label: str) -> list[Finding]:
+    """PA030 when the worker pods of a multi-node InferenceService run another image than its head: one
+    Ray cluster (and one vLLM engine) from two releases."""
+    from argtrace.rules import multinode as rules
+
+    predictor = _get(_get(doc, "spec"), "predictor")
+    head = _head_image(_get(predictor, "model"), runtime) if runtime is not None else None
+    own, base = _worker_containers(predictor, runtime)
+    image, where = _scalar(_get(own, "image")), "the InferenceService's workerSpec"
+    if image is None and base is not None:
+        image, where = _scalar(_get(base, "image")), f"runtime {_name(runtime)}'s workerSpec"
+    if head is None or image is None or image == head[0]:
+        return []
+    return [
+        rules.PA_NODES_DISAGREE.finding(
+            f"the worker pods of InferenceService {_name(doc)} run {image} ({where}) but its head runs "
+            f"{head[0]} ({head[1]}): one Ray cluster and one vLLM engine from two images; unless both carry "
+            "the same Ray and vLLM releases, `ray start` on a worker stops at Ray's version check and vLLM's "
+            "workers run another release than the head",
+            at=_line(label, own if _get(own, "image") is not None else _get(predictor, "workerSpec")),
+            setting="image",
+            fix="run the head and the workers from the same image tag (set it in one place: the runtime)",
+            basis="static",  # two image names read from the file, whichever release either holds
+        )
+    ]
+
+
 def _gpu_request(container: Any) -> int | None:
     """A container's GPU request as KServe reads it (``GetGPUResourceQtyByType(..., "Request")``); the API
     server copies a limit of an extended resource into the request when only the limit is given."""
@@ -356,9 +424,9 @@ def kserve_multinode_findings(docs: Sequence[Any], label: str) -> list[Finding]:
             and _scalar(_get(_get(_get(runtime, "spec"), "annotations"), _KSERVE_EXECUTOR)) == "mp"
         )
         total = tp * pp
-        worker_containers = _seq(_get(worker, "containers")) or []
+        findings.extend(_worker_image(doc, runtime, label))
         head = _gpu_request(model) or 0
-        worker_gpus = _gpu_request(worker_containers[0]) if worker_containers else 0
+        worker_gpus = _worker_gpus(predictor, runtime)
         if head is None or worker_gpus is None:
             continue
         at = _line(label, worker)
