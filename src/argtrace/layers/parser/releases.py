@@ -116,6 +116,40 @@ def _replacement(flag: str, schema: Schema, history: Sequence[Schema]) -> str | 
     return None
 
 
+def refused_by_every_release(framework: str, option_string: str, value: str) -> bool:
+    """True when the converter of every bundled release that registers ``option_string`` refuses ``value``
+    (argparse exits 2 there) and no release takes the word as an abbreviation of another option: the
+    launch then fails whichever release runs, as the releases without the option refuse the flag itself.
+    One converter per distinct label of the release index is run (the oldest release's: the label names the
+    callables argtrace reproduces); a converter argtrace does not reproduce, a release where the option
+    takes no value, or one that takes the value makes it False."""
+    import argparse
+
+    from argtrace.frameworks.release_index import release_index
+    from argtrace.frameworks.schema import VALUELESS_ACTIONS, load_schema
+    from argtrace.layers.parser.build import option_converter
+
+    index = release_index(framework)
+    groups = index.converters_of(option_string)
+    exact = {index.releases[i] for i in index.flags.get(option_string, ())}
+    if not groups or set(index.releases_knowing_flag(option_string)) != exact:
+        return False
+    for _label, releases in groups:
+        schema = load_schema(framework, releases[0])
+        spec = _option_of(schema, option_string)
+        if spec is None or spec.nargs == 0 or spec.action in VALUELESS_ACTIONS:
+            return False
+        conv, known, _type = option_converter(spec, schema)
+        if conv is None or not known:
+            return False
+        try:
+            conv(value)
+        except (argparse.ArgumentTypeError, TypeError, ValueError):
+            continue
+        return False
+    return True
+
+
 def _nearest(flag: str, schema: Schema) -> str | None:
     longs = [s for s in schema.option_strings if s.startswith("--")]
     base = flag.split("=", 1)[0]
