@@ -78,9 +78,8 @@ def build_index() -> dict[str, Any]:
         no_value: dict[str, list[int]] = {}
         shapes: dict[str, set[str]] = {}
         labels: dict[str, int] = {}  # a converter label -> its position in converter_names
-        converters: dict[
-            str, list[int]
-        ] = {}  # option string -> its converter's label, per release knowing it
+        # option string -> its converter's label, per release knowing it
+        converters: dict[str, list[int]] = {}
         for i, schema in enumerate(schemas):
             for spec, kind, strings in registered_options(schema):
                 shape = registration(schema, spec, kind)

@@ -100,9 +100,12 @@ FOUND = [
         "serve nvidia/",
         "Pass only the model and flags after the image",
     ),
+    # fixed 2026-12-02: the "did you mean" named the allreduce fusion, another feature; a suggestion is now
+    # offered only for a flag plausibly the same (layers/parser/releases.same_feature), else the fix removes
     Found(
         "sglang37646_pure_allreduce.cmd", "PA001", "error", "--enable-flashinfer-pure-allreduce is not a "
-        "sglang 0.5.18 flag", "", ("--framework-version", "0.5.18"),
+        "sglang 0.5.18 flag", "remove the flag (no sglang 0.5.18 flag is spelled like it)",
+        ("--framework-version", "0.5.18"),
     ),
     # fixed 2026-12-01: a Kubernetes `command` item holding a whole command line (the runtime looks for a
     # program named by the entire string)
