@@ -149,6 +149,12 @@ FOUND = [
         "'{\"method\":\"mtp\",\"num_speculative_tokens\":2}' cannot be converted",
         "remove the ' characters around the value where it is made",
     ),
+    # fixed 2026-12-02: a compose list-form `environment:` item keeps its value's quotes (compose-go cuts
+    # the item at the first `=`), so LMCache gets a path that starts with `"` (TP019, new rule)
+    Found(
+        "lmcache906_compose_quotes.yaml", "TP019", "warning", "LMCACHE_CONFIG_FILE in `environment:` is "
+        "quoted", "Write LMCACHE_CONFIG_FILE=/root/sdb2/LMcache_file/cpu-offload.yaml without quotes",
+    ),
 ]
 
 
@@ -169,12 +175,6 @@ MISSED = [
         "the image is named by an ID (ee2917e260bb): its entrypoint (then python3 -m "
         "vllm.entrypoints.openai.api_server, which takes no `serve` or positional model) is "
         "unknown, TP040 info",
-    ),
-    Missed(
-        "lmcache906_compose_quotes.yaml",
-        "`vllm` is not on the PATH of lmcache/vllm-openai:nightly (the image's ENV is not read: "
-        "PR007 info); the "
-        "list-form `LMCACHE_CONFIG_FILE=\"...\"` keeps its quotes and is not flagged either",
     ),
     Missed(
         "longvt9_max_model_len.cmd",
