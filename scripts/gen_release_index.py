@@ -27,6 +27,8 @@ from argtrace.frameworks.schema import (
 from argtrace.layers.parser.build import option_converter
 from argtrace.layers.parser.json_values import _json_valued
 
+NO_VALUE = "(takes no value)"
+
 
 def converter(schema: Schema, spec: OptionSpec) -> str:
     """Which converter the parser layer gives the option's values (``layers/parser/build.py``'s choice):
@@ -75,6 +77,9 @@ def build_index() -> dict[str, Any]:
         env: dict[str, list[int]] = {}
         no_value: dict[str, list[int]] = {}
         shapes: dict[str, set[str]] = {}
+        labels: dict[str, int] = {}  # a converter label -> its position in converter_names
+        # option string -> its converter's label, per release knowing it
+        converters: dict[str, list[int]] = {}
         for i, schema in enumerate(schemas):
             for spec, kind, strings in registered_options(schema):
                 shape = registration(schema, spec, kind)
@@ -86,6 +91,8 @@ def build_index() -> dict[str, Any]:
                     if valueless:
                         no_value.setdefault(option, []).append(i)
                     shapes.setdefault(option, set()).add(shape)
+                    label = NO_VALUE if valueless else converter(schema, spec)
+                    converters.setdefault(option, []).append(labels.setdefault(label, len(labels)))
             for name in schema.env_var_names:
                 env.setdefault(name, []).append(i)
         out[framework] = {
@@ -97,7 +104,24 @@ def build_index() -> dict[str, Any]:
             "same_everywhere": sorted(
                 f for f, known in flags.items() if len(known) == len(schemas) and len(shapes[f]) == 1
             ),
+            "converter_names": list(labels),
+            # per option string, its converter in each release that knows it (in ``flags`` order) as runs
+            # of [label, releases]; options that take no value in any release are left out
+            "converters": {
+                f: _runs(converters[f]) for f in sorted(flags) if set(converters[f]) != {labels.get(NO_VALUE)}
+            },
         }
+    return out
+
+
+def _runs(labels: list[int]) -> list[list[int]]:
+    """``[3, 3, 5]`` -> ``[[3, 2], [5, 1]]``: most options keep one converter for many releases."""
+    out: list[list[int]] = []
+    for label in labels:
+        if out and out[-1][0] == label:
+            out[-1][1] += 1
+        else:
+            out.append([label, 1])
     return out
 
 

@@ -109,9 +109,12 @@ FOUND = [
         "serve nvidia/",
         "Pass only the model and flags after the image",
     ),
+    # fixed 2026-12-02: the "did you mean" named the allreduce fusion, another feature; a suggestion is now
+    # offered only for a flag plausibly the same (layers/parser/releases.same_feature), else the fix removes
     Found(
         "sglang37646_pure_allreduce.cmd", "PA001", "error", "--enable-flashinfer-pure-allreduce is not a "
-        "sglang 0.5.18 flag", "", ("--framework-version", "0.5.18"),
+        "sglang 0.5.18 flag", "remove the flag (no sglang 0.5.18 flag is spelled like it)",
+        ("--framework-version", "0.5.18"),
     ),
     # fixed 2026-12-01: a Kubernetes `command` item holding a whole command line (the runtime looks for a
     # program named by the entire string)
@@ -147,6 +150,20 @@ FOUND = [
         "vLLM rejects "
         "it", "remove the flag (argtrace knows no vLLM flag that does the same)",
     ),
+    # fixed 2026-12-02: no release named, but every release that registers --speculative-config gives its
+    # value to json.loads (optional_type(json.loads) from 0.10.2), which refuses the literal quotes
+    # (the release index's converters); the fix removes the quotes where printf makes them
+    Found(
+        "mia5_printf_quotes.sh", "PA011", "error", "argument --speculative-config/-sc: Value "
+        "'{\"method\":\"mtp\",\"num_speculative_tokens\":2}' cannot be converted",
+        "remove the ' characters around the value where it is made",
+    ),
+    # fixed 2026-12-02: a compose list-form `environment:` item keeps its value's quotes (compose-go cuts
+    # the item at the first `=`), so LMCache gets a path that starts with `"` (TP019, new rule)
+    Found(
+        "lmcache906_compose_quotes.yaml", "TP019", "warning", "LMCACHE_CONFIG_FILE in `environment:` is "
+        "quoted", "Write LMCACHE_CONFIG_FILE=/root/sdb2/LMcache_file/cpu-offload.yaml without quotes",
+    ),
 ]
 
 
@@ -169,22 +186,9 @@ MISSED = [
         "unknown, TP040 info",
     ),
     Missed(
-        "lmcache906_compose_quotes.yaml",
-        "`vllm` is not on the PATH of lmcache/vllm-openai:nightly (the image's ENV is not read: "
-        "PR007 info); the "
-        "list-form `LMCACHE_CONFIG_FILE=\"...\"` keeps its quotes and is not flagged either",
-    ),
-    Missed(
         "longvt9_max_model_len.cmd",
         "--max-model-len 131072 exceeds the model's max_position_embeddings (32768), which needs the model's "
         "config.json (no --model-config, no local cache); `argtrace why` on the error finds the site",
-    ),
-    Missed(
-        "mia5_printf_quotes.sh",
-        "PA011 (the JSON value carries literal single quotes) is found but `info`: with no release "
-        "named it is "
-        "judged release-dependent, as --speculative-config is not registered alike in every release",
-        code="PA011",
     ),
     Missed(
         "selfllm459_enable_reasoning.cmd",

@@ -139,9 +139,13 @@ def test_a_default_changed_between_releases_leaves_a_parser_error_an_error() -> 
             "(argparse exit 2)",
         )
     ]
-    # a flag whose converter differs between releases stays information with the release unknown
+    # a flag whose converter differs between releases stays information with the release unknown, unless
+    # every release's converter refuses the value (int up to 0.5.9, human_readable_int later: both refuse
+    # abc); vLLM 0.6.6.post1-0.8.5.post1's CompilationConfig.from_cli, not reproduced, might take {mode:0}
     report = _check("-c", "python -m sglang.launch_server --model-path m --context-length abc")
-    assert [(c, s) for c, s, _m in _parser_findings(report)] == [("PA010", "info")]
+    assert [(c, s) for c, s, _m in _parser_findings(report)] == [("PA010", "error")]
+    report = _check("-c", "vllm serve m --compilation-config {mode:0}")
+    assert [(c, s) for c, s, _m in _parser_findings(report)] == [("PA011", "info")]
 
 
 def test_an_alias_added_later_is_named_with_the_release_and_the_spelling_before_it() -> None:
@@ -160,3 +164,70 @@ def test_an_alias_added_later_is_named_with_the_release_and_the_spelling_before_
             '"unrecognized arguments" (exit 2); this release spells it --gpu-memory-utilization',
         )
     ]
+
+
+# --- the converter each release gives a value (case 13 of docs/real_cases.md) -------------------------
+
+OPTIONAL_JSON = (
+    "vllm.engine.arg_utils.optional_type.<locals>._optional_type(json.loads): optional_type.<locals>."
+    "_optional_type loads"
+)
+
+
+def test_the_index_records_each_release_s_converter() -> None:
+    index = release_index("vllm")
+    # --speculative-config: json.loads in 0.8.5.post1 and 0.9.2, optional_type(json.loads) from 0.10.2 on;
+    # 0.6.6.post1 and 0.7.3 do not have it
+    assert index.converters_of("--speculative-config") == (
+        ("json.loads: loads", ("0.8.5.post1", "0.9.2")),
+        (OPTIONAL_JSON, VLLM[VLLM.index("0.10.2") :]),
+    )
+    # CompilationConfig.from_cli up to 0.8.5.post1: a converter argtrace does not reproduce
+    assert index.converters_of("--compilation-config")[0] == (
+        "vllm.config.CompilationConfig.from_cli (unknown)",
+        ("0.6.6.post1", "0.7.3", "0.8.5.post1"),
+    )
+    assert index.converters_of("--enforce-eager") == ()  # takes no value in any release
+    assert release_index("sglang").converters_of("--context-length")[0] == ("int: int", SGLANG_TO_0_5_9)
+
+
+SGLANG = tuple(bundled_versions("sglang", include_user=False))
+SGLANG_TO_0_5_9 = SGLANG[: SGLANG.index("0.5.9") + 1]  # int; human_readable_int from 0.5.10.post1
+
+
+@pytest.mark.parametrize(
+    ("framework", "flag", "value", "refused"),
+    [
+        ("vllm", "--speculative-config", '\'{"method": "ngram"}\'', True),  # literal quotes: not JSON
+        ("vllm", "--speculative-config", '{"method": "ngram"}', False),
+        ("vllm", "--speculative-config", "", False),  # optional_type: "" is None from 0.10.2 on
+        ("vllm", "--compilation-config", "{mode:0}", False),  # 0.6.6.post1-0.8.5.post1: not reproduced
+        ("vllm", "--port", "80x", True),
+        ("sglang", "--context-length", "32k", False),  # human_readable_int from 0.5.10.post1 takes it
+        ("sglang", "--context-length", "32x", True),
+        ("vllm", "--no-such-flag", "1", False),
+    ],
+)
+def test_a_value_refused_by_every_release(framework: str, flag: str, value: str, refused: bool) -> None:
+    from argtrace.layers.parser.releases import refused_by_every_release
+
+    assert refused_by_every_release(framework, flag, value) is refused
+
+
+@pytest.mark.parametrize(
+    ("command", "code", "severity"),
+    [
+        # refused by json.loads (0.8.5.post1, 0.9.2) and optional_type(json.loads) (0.10.2-0.33.0)
+        ("vllm serve m --speculative-config {method:ngram}", "PA011", "error"),
+        # 0.6.6.post1-0.8.5.post1's CompilationConfig.from_cli is not reproduced: it might take it
+        ("vllm serve m --compilation-config {mode:0}", "PA011", "info"),
+        # int up to 0.5.9, human_readable_int from 0.5.10.post1: both refuse 32x
+        ("python -m sglang.launch_server --model-path m --context-length 32x", "PA010", "error"),
+    ],
+)
+def test_with_no_release_named_a_value_every_release_refuses_keeps_its_severity(
+    command: str, code: str, severity: str
+) -> None:
+    report = _check("-c", command)
+    assert report["framework"]["version"] is None
+    assert [(c, s) for c, s, _m in _parser_findings(report)] == [(code, severity)]

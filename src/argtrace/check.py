@@ -614,6 +614,12 @@ def _holds_on_every_release(report: Report) -> Callable[[Finding], bool]:
         flag = setting.flag if setting is not None else None
         if not flag or report.framework.name is None:
             return False
+        if finding.code in ("PA010", "PA011") and isinstance(setting and setting.intended, str):
+            from argtrace.layers.parser.releases import refused_by_every_release
+
+            # a value every release's converter refuses fails whichever runs (the release index's converters)
+            if refused_by_every_release(report.framework.name, flag, str(setting and setting.intended)):
+                return True
         # The same action shape (and config dataclass, PA026) in every bundled release, from the generated
         # index: loading every schema to compare them was a fifth of a short check (issue 18).
         return registered_alike(report.framework.name, flag)

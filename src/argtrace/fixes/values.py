@@ -1,9 +1,9 @@
 """Edits of a value or name written in a script, an env file or a manifest, and of a ``--config`` YAML key
 (issue 13's leftovers): a repeated GPU in ``CUDA_VISIBLE_DEVICES`` (PR006), quotes an env file hands on
-(TP017, and PR009 for the same value), a renamed variable in a compose or Kubernetes ``env`` (PR001/PR002),
-a flag and its value in one exec-form item (TP011), an upload's unquoted here-document delimiter (TP007),
-a misspelt or renamed key of a ``--config`` file
-(PA001-PA016 at ``cfg.yaml``).
+(TP017, and PR009 for the same value) or a compose list-form ``environment:`` item (TP019), a renamed
+variable in a compose or Kubernetes ``env`` (PR001/PR002), a flag and its value in one exec-form item
+(TP011), an upload's unquoted here-document delimiter (TP007), a misspelt or renamed key of a ``--config``
+file (PA001-PA016 at ``cfg.yaml``).
 
 As in ``edits.py`` every edit is re-read from the file: the assignment, key or item must be written there
 as the finding describes, and be the only one, or there is no edit.
@@ -209,6 +209,31 @@ def unquote(finding: Finding, source: SourceFile, report: Report) -> Proposal | 
     )
 
 
+def compose_unquote(finding: Finding, source: SourceFile, report: Report) -> Proposal | None:
+    """TP019: the list-form compose item ``- NAME="value"`` at the finding's line loses the quotes that
+    compose would hand on (only a value quoted from end to end, written once on that line)."""
+    from argtrace.redact import is_secret_name
+
+    where = parse_at(finding.at)
+    match = re.match(r"([A-Z_a-z][A-Z0-9_a-z]*) in `environment:` is quoted", finding.message)
+    if where is None or match is None or not _is_yaml(source):
+        return None
+    name = match.group(1)
+    found = [a for a in assignments(source, name, None) if a[0] == where[1]]
+    if len(found) != 1:
+        return None
+    number, _, start, end = found[0]
+    raw = (source.line(number) or "")[start:end]
+    if len(raw) < 3 or raw[0] not in "'\"" or raw[-1] != raw[0]:
+        return None
+    shown = "VALUE" if is_secret_name(name) else raw[1:-1]
+    return Proposal(
+        (_edit(source, number, start, end, raw[1:-1]),),
+        f"Write {name}={shown} without quotes at {source.label}:{number}:{start + 1}: compose passes a list "
+        "item's value as written, quotes included.",
+    )
+
+
 # --- PR001 / PR002 in a compose or Kubernetes env ----------------------------------------------------------
 
 _VAR_FIX = re.compile(r"use ([A-Z_][A-Z0-9_]*)")
@@ -336,6 +361,7 @@ VALUE_PRODUCERS: Mapping[str, Producer] = {
     "PR006": visible_devices,
     "PR009": unquote,
     "TP017": unquote,
+    "TP019": compose_unquote,
     "TP011": one_item_flag,
     "TP007": quote_delimiter,
 }
@@ -348,6 +374,7 @@ VALUE_NOTES: Mapping[str, str] = {
     "(script, env file, compose/Kubernetes env)",
     "PR009": "deletes the quotes an env file hands on as part of the value",
     "TP017": "deletes the quotes around the value in the env file",
+    "TP019": "deletes the quotes around the value of the list-form `environment:` item",
     "TP011": "writes the item `--flag value` as `--flag=value`",
     "TP007": "quotes the here-document's delimiter (`<<'EOF'`)",
 }

@@ -5,7 +5,9 @@ test keeps it equal to them): per framework, the releases in order, whether each
 options, and for every option string and variable name the releases (by position) that know it. It answers
 "which releases accept every flag and variable of this launch" for a launch whose release is unknown, and
 "does this flag take a value" (``no_value``: the releases registering it as a flag without one) without
-reading every schema (1.2 MB of JSON for SGLang: most of a short ``check``'s start-up, issue 18).
+reading every schema (1.2 MB of JSON for SGLang: most of a short ``check``'s start-up, issue 18); and
+which converter each release gives an option's value (``converters_of``), so that a value every one of
+them refuses is known to fail whichever release runs.
 """
 
 from __future__ import annotations
@@ -32,6 +34,10 @@ class ReleaseIndex:
     no_value: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
     # option strings every release registers the same way (``registration``): verdicts need not know which
     same_everywhere: frozenset[str] = frozenset()
+    # the value converters' labels (``scripts/gen_release_index.converter``), and per option string that
+    # takes a value somewhere, runs of (label position, how many releases) over the releases knowing it
+    converter_names: tuple[str, ...] = ()
+    converters: Mapping[str, tuple[tuple[int, int], ...]] = field(default_factory=dict)
 
     def releases_knowing_flag(self, word: str) -> tuple[str, ...]:
         """Releases whose parser takes ``word`` (``--x`` or ``--x=v``) as an option: exactly, or as the
@@ -71,6 +77,19 @@ class ReleaseIndex:
         known = self.flags.get(option_string, ())
         return bool(known) and set(known) <= set(self.no_value.get(option_string, ()))
 
+    def converters_of(self, option_string: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """Each converter the releases registering ``option_string`` exactly give its value, with those
+        releases, oldest first: ``(("json.loads: loads", ("0.8.5.post1", "0.9.2")), ...)``."""
+        known = self.flags.get(option_string, ())
+        out: dict[str, list[str]] = {}
+        at = 0
+        for label, count in self.converters.get(option_string, ()):
+            out.setdefault(self.converter_names[label], []).extend(
+                self.releases[i] for i in known[at : at + count]
+            )
+            at += count
+        return tuple((label, tuple(releases)) for label, releases in out.items())
+
     def releases_knowing_env(self, name: str) -> tuple[str, ...]:
         return tuple(self.releases[i] for i in self.env.get(name, ()))
 
@@ -106,6 +125,8 @@ def release_index(framework: str) -> ReleaseIndex:
         env={k: tuple(v) for k, v in entry["env"].items()},
         no_value={k: tuple(v) for k, v in entry["no_value"].items()},
         same_everywhere=frozenset(entry["same_everywhere"]),
+        converter_names=tuple(entry["converter_names"]),
+        converters={k: tuple((label, count) for label, count in v) for k, v in entry["converters"].items()},
     )
 
 

@@ -490,3 +490,31 @@ TP018 = Rule(
         argv=("check", "--no-resolve", "pod.yaml"),
     ),
 )
+
+_QUOTED_ITEM = _COMPOSE_HEAD + "    environment:\n      - HF_HOME={home}\n    command: [Qwen/Qwen3-8B]\n"
+
+TP019 = Rule(
+    code="TP019",
+    layer="transport",
+    severity="warning",
+    title="A compose list-form `environment` item keeps the quotes of its value",
+    rationale=(
+        "In the list form of a compose service's `environment:` each item is `NAME=VALUE`, and compose "
+        "passes everything after the first `=` as written: compose-go splits the item there and unquotes "
+        "nothing (`types/mapping.go`, `MappingWithEquals.DecodeMapstructure`). The compose specification "
+        'removes quotes only in `env_file:` files (`VAR="VAL"` -> `VAL`, `05-services.md`, Env_file '
+        'format); its `environment:` section has no such rule. `- LMCACHE_CONFIG_FILE="/cfg/lmcache.yaml"` '
+        "gives the server a path that starts and ends with a quote character, which no file has "
+        "(LMCache/LMCache#906); a quoted number or boolean does not parse. YAML's own quotes around the "
+        'whole item (`- "NAME=value"`) or around a map value (`NAME: "value"`) are removed by YAML, '
+        "not kept."
+    ),
+    fix="Write the item without the quotes (`- NAME=value with blanks`), or use the map form "
+    '(`NAME: "value"`).',
+    example=Example(
+        files={"compose.yaml": _QUOTED_ITEM.format(home='"/models/hf"')}, argv=("check", "compose.yaml")
+    ),
+    correct=Example(
+        files={"compose.yaml": _QUOTED_ITEM.format(home="/models/hf")}, argv=("check", "compose.yaml")
+    ),
+)

@@ -5,7 +5,9 @@ choices, and flags given more than once.
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Sequence
 
 from argtrace.frameworks.schema import OptionSpec
 from argtrace.layers.parser.context import (
@@ -190,7 +192,13 @@ def flag_findings(ctx: ParseContext, events: list[Event]) -> None:
                     if (_json_valued(spec, schema) or "json" in message.lower())
                     else rules.PA_INVALID_VALUE
                 )
-                ctx.add(rule, f"{scrub(ctx, spec, message)} (argparse exit 2)", at=at, setting=spec.dest)
+                ctx.add(
+                    rule,
+                    f"{scrub(ctx, spec, message)} (argparse exit 2)",
+                    at=at,
+                    setting=spec.dest,
+                    fix=_literal_quotes_fix(ev.raw) if rule is rules.PA_INVALID_JSON else None,
+                )
             elif kind == "retired":
                 pass
         dropped_keys(ctx, spec, ev, at)
@@ -198,6 +206,24 @@ def flag_findings(ctx: ParseContext, events: list[Event]) -> None:
             json_duplicates(ctx, spec, ev, at)
             if not ev.errors and isinstance(ev.value, str) and ev.kind == "store":
                 json_string(ctx, spec, ev, at)
+
+
+def _literal_quotes_fix(raw: Sequence[str]) -> str | None:
+    """The fix for a JSON value that carries its own quote characters (``'{"a":1}'`` as the program gets
+    it): quotes that come out of an expansion (``$(printf "'{...}'")``, a variable) are not removed by the
+    shell, so the single-quoting advice would not help; the quotes must go where the value is made."""
+    for text in raw:
+        if len(text) > 2 and text[0] == text[-1] and text[0] in "'\"":
+            try:
+                json.loads(text[1:-1])
+            except ValueError:
+                continue
+            return (
+                f"remove the {text[0]} characters around the value where it is made: they reach the server "
+                "(the shell removes only the quotes written on the command line, not those an expansion "
+                "such as $(printf ...) or a variable produces)"
+            )
+    return None
 
 
 def scrub(ctx: ParseContext, spec: OptionSpec, message: str) -> str:

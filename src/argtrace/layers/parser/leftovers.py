@@ -265,7 +265,10 @@ def unknown_flag(ctx: ParseContext, idx: int, value_idxs: list[int]) -> None:
         )
         if near:
             msg += f"; did you mean {near}?"
-        ctx.add(rules.PA_UNRECOGNIZED, msg, at=at, setting=setting, fix=f"use {near}" if near else None)
+        # no flag of the release is plausibly the same feature (releases.same_feature): offering the nearest
+        # spelling anyway would name another feature
+        fix = f"use {near}" if near else f"remove the flag (no {schema.label} flag is spelled like it)"
+        ctx.add(rules.PA_UNRECOGNIZED, msg, at=at, setting=setting, fix=fix)
     ctx.result.unknown_settings.add(setting)
     obs: list[Observation] = []
     value_words: list[tuple[int, str | None]] = []

@@ -116,11 +116,133 @@ def _replacement(flag: str, schema: Schema, history: Sequence[Schema]) -> str | 
     return None
 
 
+def refused_by_every_release(framework: str, option_string: str, value: str) -> bool:
+    """True when the converter of every bundled release that registers ``option_string`` refuses ``value``
+    (argparse exits 2 there) and no release takes the word as an abbreviation of another option: the
+    launch then fails whichever release runs, as the releases without the option refuse the flag itself.
+    One converter per distinct label of the release index is run (the oldest release's: the label names the
+    callables argtrace reproduces); a converter argtrace does not reproduce, a release where the option
+    takes no value, or one that takes the value makes it False."""
+    import argparse
+
+    from argtrace.frameworks.release_index import release_index
+    from argtrace.frameworks.schema import VALUELESS_ACTIONS, load_schema
+    from argtrace.layers.parser.build import option_converter
+
+    index = release_index(framework)
+    groups = index.converters_of(option_string)
+    exact = {index.releases[i] for i in index.flags.get(option_string, ())}
+    if not groups or set(index.releases_knowing_flag(option_string)) != exact:
+        return False
+    for _label, releases in groups:
+        schema = load_schema(framework, releases[0])
+        spec = _option_of(schema, option_string)
+        if spec is None or spec.nargs == 0 or spec.action in VALUELESS_ACTIONS:
+            return False
+        conv, known, _type = option_converter(spec, schema)
+        if conv is None or not known:
+            return False
+        try:
+            conv(value)
+        except (argparse.ArgumentTypeError, TypeError, ValueError):
+            continue
+        return False
+    return True
+
+
 def _nearest(flag: str, schema: Schema) -> str | None:
+    """The release's flag ``flag`` most likely means: among the spellings most alike (difflib), the first
+    that is plausibly the same feature (``same_feature``); ``None`` when none is, so that a word naming
+    another feature is not offered as its fix (``--enable-flashinfer-pure-allreduce`` is not
+    ``--enable-flashinfer-allreduce-fusion``)."""
     longs = [s for s in schema.option_strings if s.startswith("--")]
     base = flag.split("=", 1)[0]
-    match = difflib.get_close_matches(base, longs, n=1, cutoff=0.6)
-    return match[0] if match else None
+    for match in difflib.get_close_matches(base, longs, n=5, cutoff=0.6):
+        if same_feature(base, match):
+            return match
+    return None
+
+
+def same_feature(typed: str, known: str) -> bool:
+    """``known`` is plausibly what ``typed`` means, not a neighbouring feature: neither turns on what the
+    other turns off (``enable``/``disable``), and it is a typo (at most two edits, or one per eight
+    characters), or the same words in the same order but one added or dropped (``--cuda-graph-bs`` /
+    ``--cuda-graph-bs-decode``), or the same last word (what the flag is about: an allreduce, a fusion, a
+    strategy) with at most one word of ``typed`` and two of ``known`` left over
+    (``--mamba-scheduler-strategy`` / ``--mamba-radix-cache-strategy``). Words match when equal, when one
+    begins or ends the other (``stream``/``streaming``, ``join``/``rejoin``), one edit apart (``nsa``/
+    ``dsa``), or when one is the initials or the concatenation of neighbouring words of the other (``cp`` for
+    ``context-parallel``, ``cudagraph`` for ``cuda-graph``)."""
+    a, b = typed.lstrip("-"), known.lstrip("-")
+    wa, wb = _words(a), _words(b)
+    if {"enable", "disable"} & set(wa) != {"enable", "disable"} & set(wb):
+        return False
+    if _edit_distance(a, b) <= max(2, len(a) // 8):
+        return True
+    if not wa or not wb:
+        return False
+    left_a, left_b = _unaligned(wa, wb)
+    if left_a + left_b <= 1:
+        return True
+    return _words_match(wa[-1], wb[-1]) and left_a <= 1 and left_b <= 2
+
+
+def _words(name: str) -> list[str]:
+    return [w for w in re.split(r"[-_.]", name.lower()) if w]
+
+
+def _unaligned(wa: Sequence[str], wb: Sequence[str]) -> tuple[int, int]:
+    """How many words of each name are left over by the best in-order alignment of the two (fewest left in
+    all): a word matches a word (``_words_match``), or a run of two or three neighbouring words that it
+    spells out joined or as initials."""
+    best: dict[tuple[int, int], tuple[int, int]] = {(len(wa), len(wb)): (0, 0)}
+    for i in range(len(wa), -1, -1):
+        for j in range(len(wb), -1, -1):
+            if (i, j) == (len(wa), len(wb)):
+                continue
+            options = []
+            if i < len(wa):
+                x, y = best[(i + 1, j)]
+                options.append((x + 1, y))
+            if j < len(wb):
+                x, y = best[(i, j + 1)]
+                options.append((x, y + 1))
+            if i < len(wa) and j < len(wb) and _words_match(wa[i], wb[j]):
+                options.append(best[(i + 1, j + 1)])
+            for k in (2, 3):
+                if i < len(wa) and j + k <= len(wb) and _spelled_by(wa[i], wb[j : j + k]):
+                    options.append(best[(i + 1, j + k)])
+                if j < len(wb) and i + k <= len(wa) and _spelled_by(wb[j], wa[i : i + k]):
+                    options.append(best[(i + k, j + 1)])
+            best[(i, j)] = min(options, key=lambda o: (o[0] + o[1], o))
+    return best[(0, 0)]
+
+
+def _spelled_by(word: str, run: Sequence[str]) -> bool:
+    return word in ("".join(run), "".join(w[0] for w in run))
+
+
+def _words_match(a: str, b: str) -> bool:
+    if a == b:
+        return True
+    short, long = sorted((a, b), key=len)
+    if len(short) >= 3 and (long.startswith(short) or long.endswith(short)):
+        return True
+    return min(len(a), len(b)) >= 3 and _edit_distance(a, b) <= 1
+
+
+def _edit_distance(a: str, b: str) -> int:
+    """Damerau-Levenshtein distance (optimal string alignment)."""
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        row = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            row[j] = min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1]))
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                row[j] = min(row[j], prev2[j - 2] + 1)
+        prev2, prev = prev, row
+    return prev[-1]
 
 
 def _dest_guess(flag: str) -> str:

@@ -2,9 +2,9 @@
 
 This module owns reading one compose file's services: ``command:``/``entrypoint:`` (a list item is one
 argv word: TP011; a string is split like words, nothing else of a shell applies), compose's ``${VAR}``
-interpolation from the caller's environment and ``.env`` (TP012 for an unset name), ``environment:`` and
-``env_file:`` as compose-go v2 resolves them (TP016 for a refused file), and handing the container's argv
-and environment to :mod:`.containers`.
+interpolation from the caller's environment and ``.env`` (TP012 for an unset name), ``environment:`` (TP019
+for a list item whose value keeps its quotes) and ``env_file:`` as compose-go v2 resolves them (TP016 for a
+refused file), and handing the container's argv and environment to :mod:`.containers`.
 """
 
 from __future__ import annotations
@@ -65,8 +65,10 @@ def _compose_words(
         _unset_findings(item_at, unset, result, how=f"`{what}:`")
         if (split := one_word_flag(f"`{what}:` list item", value, text, item_at)) is not None:
             result.findings.append(split)
-        elif what == "entrypoint" and not words and (
-            whole := one_word_program("`entrypoint:` list item", value, text, item_at)
+        elif (
+            what == "entrypoint"
+            and not words
+            and (whole := one_word_program("`entrypoint:` list item", value, text, item_at))
         ):
             result.findings.append(whole)
         words.append(value)
@@ -86,6 +88,28 @@ def _unset_findings(at: str, unset: Sequence[str], result: TransportResult, *, h
                 evidence=[Evidence("transport", at, name)],
             )
         )
+
+
+def _quoted_item_finding(at: str, name: str, value: str, result: TransportResult) -> None:
+    """TP019: ``- NAME="value"`` in a list-form ``environment:``: compose-go cuts the item at the first
+    ``=`` and keeps the rest as written (``MappingWithEquals.DecodeMapstructure``), quotes included."""
+    from argtrace.redact import is_secret_name
+    from argtrace.rules import transport as R
+
+    if len(value) < 2 or value[0] not in "'\"" or value[-1] != value[0]:
+        return
+    secret = is_secret_name(name)
+    shown = "the value" if secret else repr(value[1:-1])
+    result.findings.append(
+        R.TP019.finding(
+            f"{name} in `environment:` is quoted: compose passes a list item's value as written, so the "
+            f"server gets the quote characters as part of {name}, not {shown}",
+            at=at,
+            evidence=[Evidence("transport", at, f"- {name}={'<redacted>' if secret else value}")],
+            fix=f"Write - {name}={'VALUE' if secret else value[1:-1]} without the quotes (or the map form "
+            f"{name}: {'VALUE' if secret else value}, whose quotes YAML removes).",
+        )
+    )
 
 
 def _compose(
@@ -109,6 +133,8 @@ def _compose(
         for item in _seq(env_node) or []:
             text = _scalar(item) or ""
             key, has, value = text.partition("=")
+            if has:
+                _quoted_item_finding(_line(label, item), key, value, result)
             value, unset = compose_interpolate(value, env)
             _unset_findings(_line(label, item), unset, result, how="`environment:`")
             svc_env[key] = value if has else env.get(key)
