@@ -16,7 +16,13 @@ from argtrace.layers.parser.context import (
     _show,
     _word,
 )
-from argtrace.layers.parser.json_values import _json_valued, dropped_keys, json_duplicates, json_string
+from argtrace.layers.parser.json_values import (
+    _json_valued,
+    dropped_keys,
+    json_duplicates,
+    json_string,
+    json_value_fix,
+)
 from argtrace.layers.parser.recording import Event
 from argtrace.layers.parser.settings import intended
 from argtrace.model import Evidence
@@ -190,7 +196,10 @@ def flag_findings(ctx: ParseContext, events: list[Event]) -> None:
                     if (_json_valued(spec, schema) or "json" in message.lower())
                     else rules.PA_INVALID_VALUE
                 )
-                ctx.add(rule, f"{scrub(ctx, spec, message)} (argparse exit 2)", at=at, setting=spec.dest)
+                fix = json_value_fix(ev.raw[-1]) if rule is rules.PA_INVALID_JSON and ev.raw else None
+                ctx.add(
+                    rule, f"{scrub(ctx, spec, message)} (argparse exit 2)", at=at, setting=spec.dest, fix=fix
+                )
             elif kind == "retired":
                 pass
         dropped_keys(ctx, spec, ev, at)
@@ -239,7 +248,9 @@ def duplicates(ctx: ParseContext, by_dest: dict[str, list[Event]]) -> None:
         win_word = _word(ctx.server, ctx.tok(winner.option_tok))
         lost = stored[:-1]
         shown = ", ".join(
-            f"{(e.typed or e.option)} {_show(flag, intended(ctx, e))}"
+            # `--flag=value` is one word: its value follows the `=`, not a blank
+            f"{(e.typed or e.option or '').partition('=')[0]}{'=' if '=' in (e.typed or '') else ' '}"
+            f"{_show(flag, intended(ctx, e))}"
             if e.kind == "store"
             else (e.typed or "")
             for e in stored
