@@ -134,12 +134,21 @@ def settings_of(
     for entry in reversed(named):
         out[:] = [s for s in out if s["name"] != entry["name"]]
         add(entry, first=True)
-    if not named and (argument := re.search(_ARGPARSE_PREFIX, text)):
+    if not out and (argument := re.search(_ARGPARSE_PREFIX, text)):
         # argparse puts "argument --flag/-f: " before what a converter raises (ArgumentTypeError, ValueError):
         # the flag whose value failed is in the pasted text, not in the converter's own message
         dest = _dest(framework, version, argument.group(1))
         if dest:
             add({"name": dest, "flag": argument.group(1), "named_in_text": True}, first=True)
+    if not out:
+        # a message that spells a setting in words ("provide a chat template") and names nothing else
+        words = re.findall(r"[a-z][a-z0-9]*", message.lower())
+        for size in (4, 3, 2):
+            for i in range(len(words) - size + 1):
+                field = "_".join(words[i : i + size])
+                flag = _flag(framework, version, field)
+                if flag:
+                    add({"name": field, "flag": flag, "named_in_message": True, "in_words": True})
     if "{" in message:
         for word in dict.fromkeys(re.findall(_ENV_IN_TEXT, text)):
             if word not in message:
