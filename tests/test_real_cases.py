@@ -700,6 +700,8 @@ def test_a_credential_in_compose_environment_that_argtrace_cannot_see_is_info(tm
         # `all`, or no --runtime nvidia (the daemon's default runtime is not in the command): not counted
         ("--runtime=nvidia -e NVIDIA_VISIBLE_DEVICES=all -e CUDA_VISIBLE_DEVICES=2,3", []),
         ("-e NVIDIA_VISIBLE_DEVICES=2,3 -e CUDA_VISIBLE_DEVICES=2,3", []),
+        # --gpus is docker's own device request: which GPUs it and the variable leave is not shown here
+        ("--gpus all --runtime=nvidia -e NVIDIA_VISIBLE_DEVICES=2,3 -e CUDA_VISIBLE_DEVICES=2,3", []),
     ],
 )
 def test_nvidia_visible_devices_with_the_nvidia_runtime_counts_the_container_gpus(

@@ -427,7 +427,10 @@ def _docker(
     _tag_image(result, before, run.image, assumed)
     from argtrace.layers.transport.images import docker_gpus, runtime_visible_devices
 
-    count = docker_gpus(run.gpus, env) or runtime_visible_devices(run.runtime, run.env)
+    # --gpus is docker's own device request; the variable decides only without it
+    count = (
+        docker_gpus(run.gpus, env) if run.gpus is not None else runtime_visible_devices(run.runtime, run.env)
+    )
     if count is not None:
         result.servers[before:] = [
             replace(s, gpus=count[0], gpus_from=count[1]) for s in result.servers[before:]
