@@ -514,6 +514,17 @@ MISSED_2 = [
         ("--framework-version", "0.8.5.post1"),
     ),
     Missed(
+        "genaicomps336_bash_after_entrypoint.cmd",
+        "vllm:cpu is a locally built image: its ENTRYPOINT (python3 -m vllm.entrypoints.openai.api_server, "
+        "which the report quotes) is not known here (TP040 info), so `/bin/bash -c ...` is read as the "
+        "command instead of as arguments of the api_server",
+    ),
+    Missed(
+        "vllmomni3834_no_entrypoint.cmd",
+        "vllm/vllm-omni:latest is not in the image table: that it has no ENTRYPOINT (so `--model` is run as "
+        "a program) is not known here (TP040 info)",
+    ),
+    Missed(
         "vllm12404_awq_without_quantization.cmd",
         "an AWQ checkpoint loaded without --quantization awq on 0.6.5 fails at weight loading; the "
         "checkpoint's quantization is in its config.json (a resolver would not see it either: it fails "
@@ -622,6 +633,14 @@ def test_batch_2_why_names_the_site_and_its_settings(case: Why) -> None:
             "api_server.py: error: argument --tool-call-parser: invalid choice: 'llama3_json' (choose from "
             "'mistral', 'hermes')",
             "--tool-call-parser",
+        ),
+        (
+            "https://github.com/intel/llm-scaler/issues/403",
+            "sglang: error: argument --attention-backend: invalid choice: 'torch_sdpa' (choose from 'triton', "
+            "'torch_native', 'flex_attention', 'nsa', 'cutlass_mla', 'fa3', 'fa4', 'flashinfer', 'flashmla', "
+            "'trtllm_mla', 'trtllm_mha', 'dual_chunk_flash_attn', 'aiter', 'wave', 'intel_amx', 'ascend', "
+            "'intel_xpu')",
+            "--attention-backend",
         ),
         (
             "https://github.com/zai-org/GLM-4.5/issues/16",
