@@ -638,8 +638,8 @@ def test_batch_2_why_names_the_site_and_its_settings(case: Why) -> None:
             "https://github.com/intel/llm-scaler/issues/403",
             "sglang: error: argument --attention-backend: invalid choice: 'torch_sdpa' (choose from "
             "'triton', 'torch_native', 'flex_attention', 'nsa', 'cutlass_mla', 'fa3', 'fa4', 'flashinfer', "
-            "'flashmla', 'trtllm_mla', 'trtllm_mha', 'dual_chunk_flash_attn', 'aiter', 'wave', 'intel_amx', 'ascend', "
-            "'intel_xpu')",
+            "'flashmla', 'trtllm_mla', 'trtllm_mha', 'dual_chunk_flash_attn', 'aiter', 'wave', 'intel_amx', "
+            "'ascend', 'intel_xpu')",
             "--attention-backend",
         ),
         (
