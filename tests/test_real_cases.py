@@ -354,7 +354,8 @@ def test_every_case_names_its_source(path: Path) -> None:
 
 
 def test_every_case_file_is_used() -> None:
-    used = {c.file for c in FOUND} | {c.file for c in MISSED} | {"vllm28132_compose_cuda_visible.yaml"}
+    used = {c.file for c in (*FOUND, *FOUND_2)} | {c.file for c in (*MISSED, *MISSED_2)}
+    used |= {"vllm28132_compose_cuda_visible.yaml"}
     used |= {"vllm17792_tool_choice.cmd"}  # its launch is valid; the error comes with a request (WHY)
     assert sorted(p.name for p in CASES.iterdir()) == sorted(used)
 
@@ -409,3 +410,421 @@ def test_a_converter_refusal_reads_the_same_in_every_run() -> None:
     report = check("mia5_printf_quotes.sh", ())
     refusals = [f["message"] for f in report["findings"] if "cannot be converted to" in f["message"]]
     assert refusals and all("cannot be converted to <function loads>." in m for m in refusals)
+
+
+# --- the second batch (2026-12-02): 25 more failure reports, none of their URLs seen before ---------------
+# docs/real_cases.md has the table with the classes before and after; the correct launches collected with
+# them are in the false-alarm gate.
+
+FOUND_2 = [
+    # fixed 2026-12-02: `docker run --runtime=nvidia -e NVIDIA_VISIBLE_DEVICES=2,3` gives the container two
+    # GPUs, numbered 0 and 1 inside it; the host's CUDA_VISIBLE_DEVICES=2,3 copied in names neither
+    Found(
+        "vllm9865_docker_visible_devices.cmd", "TP043", "error", "CUDA_VISIBLE_DEVICES=2,3 names GPU 2, but "
+        "docker run --runtime=nvidia -e NVIDIA_VISIBLE_DEVICES=2,3 gives the container 2 GPU(s)",
+        "Number the GPUs from 0 inside the container",
+    ),
+    Found(
+        "vllm3416_compose_tp4_one_gpu.yaml", "PR004", "error", "the server needs 4 GPU(s) "
+        "(tensor_parallel_size 4 x pipeline_parallel_size 1 x data_parallel_size 1) but "
+        "CUDA_VISIBLE_DEVICES=0 makes only 1 visible",
+        "make CUDA_VISIBLE_DEVICES list as many GPUs as tp x dp x pp",
+    ),
+    # fixed 2026-12-02: GPUStack's versioned console script (`bin/vllm_v0.10.0 serve ...`) was no server
+    Found(
+        "gpustack2616_enable_reasoning.cmd", "PA003", "warning", "--enable-reasoning was accepted up to vllm "
+        "0.9.2 but vllm 0.10.2 does not know it", "--reasoning-parser is given already",
+        ("--framework-version", "0.10.0"),
+    ),
+    # the message showed `--max-model-len=32768 32768` (the value twice) before 2026-12-02
+    Found(
+        "gpustack3835_max_model_len_twice.cmd", "PA006", "warning", "--max-model-len is given 2 times "
+        "(--max-model-len 8192, --max-model-len=32768); argparse keeps the last, 32768",
+        "Delete --max-model-len 8192", ("--framework-version", "0.11.2"),
+    ),
+    Found(
+        "gpustack3991_task_embed.cmd", "PA003", "error", "--task was accepted up to vllm 0.12.0 but vllm "
+        "0.13.0 does not know it", "remove the flag", ("--framework-version", "0.13.0"),
+    ),
+]
+
+MISSED_2 = [
+    Missed(
+        "glm45x16_tool_parser_glm45.cmd",
+        "0.10.0 is not bundled; its stand-in 0.10.2 has the `glm45` tool parser (added in 0.10.1), so the "
+        "invalid choice is not seen; `argtrace why` on the error names --tool-call-parser",
+        ("--framework-version", "0.10.0"),
+        code="PA009",
+    ),
+    Missed(
+        "recipes51_tool_parser_openai.cmd",
+        "0.10.1 is not bundled; its stand-in 0.10.2 registers the `openai` tool parser, so the KeyError at "
+        "start-up is not seen; `argtrace why` on it names the check and --tool-call-parser",
+        ("--framework-version", "0.10.1"),
+        code="PA009",
+    ),
+    Missed(
+        "vllm9870_chat_template_script.sh",
+        "--chat-template names a shell script; what a template file holds is not read, and vLLM only fails "
+        "when a chat request renders it",
+    ),
+    Missed(
+        "glm45x3_eagle_no_draft.cmd",
+        "EAGLE without --speculative-draft-model-path loads the target model a second time as its draft; the "
+        "memory that needs is the model's (no config.json on a new user's machine)",
+        code="MM001",
+    ),
+    Missed(
+        "tpuinf1374_limit_mm_backslash.cmd",
+        "PA011 (literal backslashes before the JSON's quotes) is found with the right fix, but `info`: with "
+        "no release named, the flag's converter is not recorded for every release",
+        code="PA011",
+    ),
+    Missed(
+        "glmv28_limit_mm_text_model.cmd",
+        "vllm 0.8.5.post1 has no multimodal class for GLM-4.1V, so `limit_mm_per_prompt` is refused; that "
+        "needs the model's config.json and the release's model registry; `why` names the check",
+        ("--framework-version", "0.8.5.post1"),
+    ),
+    Missed(
+        "sparkvllm283_double_braces.cmd",
+        "PA011 (doubled braces) is found with the right fix, but `info`: with no release named, the flag's "
+        "converter is not recorded for every release; `why` on the error names --diffusion-config",
+        code="PA011",
+    ),
+    Missed(
+        "vllm23192_free_memory.cmd",
+        "other processes hold the GPUs' memory: nothing in the launch shows it; `why` names "
+        "--gpu-memory-utilization",
+        ("--framework-version", "0.9.1"),
+        code="MM001",
+    ),
+    Missed(
+        "sglang322_not_enough_memory.cmd",
+        "the weights and the reserve exceed the GPU at start-up: needs the model and the GPU; `why` names "
+        "--mem-fraction-static",
+    ),
+    Missed(
+        "vllm14263_v1_pipeline.cmd",
+        "VLLM_USE_V1=1 with --pipeline-parallel-size 3 on a 0.7-era release: the V1 engine's refusal is in "
+        "create_engine_config, which needs a resolver environment",
+    ),
+    Missed(
+        "vllm47600_chat_template_relative.cmd",
+        "the relative template path is looked up on the node (and in the wheel, which does not ship "
+        "examples/); files on the node are not visible here; `why` names the check and --chat-template",
+        ("--framework-version", "0.24.0"),
+    ),
+    Missed(
+        "gpustack2259_tp3_heads.cmd",
+        "32 attention heads are not divisible by --tensor-parallel-size 3: needs the model's config.json; "
+        "`why` names ModelConfig.verify_with_parallel_config",
+        ("--framework-version", "0.8.5.post1"),
+    ),
+    Missed(
+        "genaicomps336_bash_after_entrypoint.cmd",
+        "vllm:cpu is a locally built image: its ENTRYPOINT (python3 -m vllm.entrypoints.openai.api_server, "
+        "which the report quotes) is not known here (TP040 info), so `/bin/bash -c ...` is read as the "
+        "command instead of as arguments of the api_server",
+    ),
+    Missed(
+        "vllmomni3834_no_entrypoint.cmd",
+        "vllm/vllm-omni:latest is not in the image table: that it has no ENTRYPOINT (so `--model` is run as "
+        "a program) is not known here (TP040 info)",
+    ),
+    Missed(
+        "vllm12404_awq_without_quantization.cmd",
+        "an AWQ checkpoint loaded without --quantization awq on 0.6.5 fails at weight loading; the "
+        "checkpoint's quantization is in its config.json (a resolver would not see it either: it fails "
+        "loading the weights)",
+        ("--framework-version", "0.6.5"),
+        code="RS001",
+    ),
+]
+
+
+@pytest.mark.parametrize("case", FOUND_2, ids=lambda c: f"{c.file}:{c.code}")
+def test_batch_2_the_root_cause_is_named_with_its_fix(case: Found) -> None:
+    test_the_root_cause_is_named_with_its_fix(case)
+
+
+@pytest.mark.parametrize(
+    "case",
+    [pytest.param(c, id=c.file, marks=pytest.mark.xfail(strict=True, reason=c.why)) for c in MISSED_2],
+)
+def test_batch_2_a_missed_root_cause_is_still_missed(case: Missed) -> None:
+    test_a_missed_root_cause_is_still_missed(case)
+
+
+def test_an_awq_launch_with_underscore_flags_raises_no_false_alarm() -> None:
+    """vllm 0.6.5 with `--gpu_memory_utilization` (https://github.com/vllm-project/vllm/issues/12404): the
+    report's server parsed its flags (it failed later, loading weights). 0.6-0.8 turn underscores into
+    dashes like later releases; their schemas did not say so (the generator looked for the double-quoted
+    spelling of the code), so PA014 called the flag refused."""
+    report = check("vllm12404_awq_without_quantization.cmd", ("--framework-version", "0.6.5"))
+    assert [f["code"] for f in alarms(report)] == ["PR008"]
+
+
+WHY_2 = [
+    Why(
+        "https://github.com/gpustack/gpustack/issues/2259",
+        "ValueError: Total number of attention heads (32) must be divisible by tensor parallel size (3).",
+        "ModelConfig.verify_with_parallel_config", "vllm/config/model.py", ("tensor_parallel_size",),
+    ),
+    Why(
+        "https://github.com/THU-KEG/AdaptThink/issues/1",
+        "ValueError: Total number of attention heads (28) must be divisible by tensor parallel size (8)",
+        "ModelConfig.verify_with_parallel_config", "vllm/config/model.py", ("tensor_parallel_size",),
+    ),
+    Why(
+        "https://github.com/vllm-project/vllm/issues/23192",
+        "ValueError: Free memory on device (5.31/79.18 GiB) on startup is less than desired GPU memory "
+        "utilization (0.9, 71.26 GiB). Decrease GPU memory utilization or reduce GPU memory used by other "
+        "processes.",
+        "request_memory", "vllm/v1/worker/utils.py", ("gpu_memory_utilization",),
+    ),
+    Why(
+        "https://github.com/vllm-project/vllm/issues/47600",
+        "ValueError: The supplied chat template string (examples/tool_chat_template_gemma4.jinja) appears "
+        "path-like, but doesn't exist! Tried: examples/tool_chat_template_gemma4.jinja and /micromamba/envs/"
+        "VLLM/lib/python3.12/site-packages/vllm/transformers_utils/chat_templates/examples/"
+        "tool_chat_template_gemma4.jinja",
+        "validate_chat_template", "vllm/renderers/chat_utils/chat_template.py", ("chat_template",),
+    ),
+    Why(
+        "https://github.com/zai-org/GLM-V/issues/9",
+        "Value error, `limit_mm_per_prompt` is only supported for multimodal models.",
+        "ModelConfig._init_multimodal_config", "vllm/config.py", ("limit_mm_per_prompt",),
+    ),
+    Why(
+        "https://github.com/vllm-project/recipes/issues/51",
+        "KeyError: 'invalid tool call parser: openai (chose from { deepseek_v3, glm45, granite-20b-fc, "
+        "granite, hermes, hunyuan_a13b, internlm, jamba, kimi_k2, llama4_pythonic, llama4_json, llama3_json, "
+        "minimax, mistral, phi4_mini_json, pythonic, qwen3_coder, step3, xlam })'",
+        "validate_api_server_args", "vllm/entrypoints/common/cli_args.py",
+        ("tool_call_parser", "enable_auto_tool_choice"),
+    ),
+    # fixed 2026-12-02: the flag argparse names before a converter's refusal is the setting
+    Why(
+        "https://github.com/vllm-project/vllm/issues/39687",
+        "vllm serve: error: argument --limit-mm-per-prompt: Value image=4,audio=1 cannot be converted to "
+        "<function loads at 0x7f>",
+        "parse_type._parse_type", "vllm/engine/arg_utils.py", ("limit_mm_per_prompt",),
+    ),
+    Why(
+        "https://github.com/lemonade-sdk/lemonade/issues/1912",
+        "api_server.py: error: argument --speculative-config/-sc: Value '{\"model\": cannot be converted to "
+        "<function loads at 0x7fc340c94220>.",
+        "parse_type._parse_type", "vllm/engine/arg_utils.py", ("speculative_config",),
+    ),
+    Why(
+        "https://github.com/eugr/spark-vllm-docker/issues/283",
+        "vllm serve: error: argument --diffusion-config/-dc: Value {{\"canvas_length\":256}} cannot be "
+        "converted to <function loads at 0xf6edf860ca40>.",
+        "parse_type._parse_type", "vllm/engine/arg_utils.py", ("diffusion_config",),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    "case", WHY_2, ids=lambda c: c.url.rsplit("/", 3)[-3] + "#" + c.url.rsplit("/", 1)[-1]
+)
+def test_batch_2_why_names_the_site_and_its_settings(case: Why) -> None:
+    test_why_names_the_site_and_its_settings(case)
+
+
+@pytest.mark.parametrize(
+    ("url", "text", "flag"),
+    [
+        (
+            "https://github.com/vllm-project/vllm/issues/9312",
+            "api_server.py: error: argument --tool-call-parser: invalid choice: 'llama3_json' (choose from "
+            "'mistral', 'hermes')",
+            "--tool-call-parser",
+        ),
+        (
+            "https://github.com/intel/llm-scaler/issues/403",
+            "sglang: error: argument --attention-backend: invalid choice: 'torch_sdpa' (choose from "
+            "'triton', 'torch_native', 'flex_attention', 'nsa', 'cutlass_mla', 'fa3', 'fa4', 'flashinfer', "
+            "'flashmla', 'trtllm_mla', 'trtllm_mha', 'dual_chunk_flash_attn', 'aiter', 'wave', 'intel_amx', "
+            "'ascend', 'intel_xpu')",
+            "--attention-backend",
+        ),
+        (
+            "https://github.com/zai-org/GLM-4.5/issues/16",
+            "vllm serve: error: argument --tool-call-parser: invalid choice: 'glm45' (choose from "
+            "'deepseek_v3', 'glm4_moe', 'granite-20b-fc', 'granite', 'hermes', 'hunyuan_a13b', 'internlm', "
+            "'jamba', 'kimi_k2', 'llama4_pythonic', 'llama4_json', 'llama3_json', 'minimax', 'mistral', "
+            "'phi4_mini_json', 'pythonic', 'qwen3_coder', 'xlam')",
+            "--tool-call-parser",
+        ),
+    ],
+)
+def test_why_reads_an_invalid_choice(url: str, text: str, flag: str) -> None:
+    (sig,) = explain(text)["signatures"]
+    assert (sig["id"], sig["groups"]["flag"]) == ("argparse-invalid-choice", flag)
+    assert sig["meaning"] == (
+        "A flag got a value outside its choices (a typo, or a value from another version)"
+    )
+
+
+def test_why_says_which_releases_take_an_unrecognized_flag() -> None:
+    """https://github.com/areal-project/AReaL/pull/428: SGLang refused --max-loaded-loras; the release index
+    says which bundled releases take it (fixed 2026-12-02: the signature only said "fix the spelling")."""
+    (sig,) = explain("launch_server.py: error: unrecognized arguments: --max-loaded-loras 1")["signatures"]
+    (known,) = sig["known_in"]
+    assert (known["flag"], known["framework"], known["of"]) == ("--max-loaded-loras", "sglang", 34)
+    got = known["releases"]
+    assert (got[0], got[-1], len(got)) == ("0.4.10.post2", "0.5.23", 24)
+
+
+def test_why_reads_a_setting_spelled_in_words() -> None:
+    """https://github.com/ByteDance-Seed/Seed-X-7B/issues/7: the message names no flag, it says "provide a
+    chat template"; words that spell a setting (chat_template) are its setting when nothing else is (fixed
+    2026-12-02: no setting was named)."""
+    first = explain(
+        "As of transformers v4.44, default chat template is no longer allowed, so you must provide a chat "
+        "template if the tokenizer does not define one."
+    )["matches"][0]
+    assert first["function"] == "safe_apply_chat_template"
+    assert [(s["name"], s["flag"], s.get("in_words")) for s in first["settings"]] == [
+        ("chat_template", "--chat-template", True)
+    ]
+    assert first["fix"] == "make the condition false (chat_template is None): change --chat-template"
+
+
+# --- the second batch's mechanisms, on minimal inputs of our own ----------------------------------------
+
+
+def test_a_credential_in_compose_environment_that_argtrace_cannot_see_is_info(tmp_path: Path) -> None:
+    """`HF_TOKEN=$HF_TOKEN` in `environment:` is read from the shell that runs `docker compose`, which need
+    not be argtrace's; empty, it only fails downloads that need it (vllm#12308's compose file starts). An
+    unset variable in the command, or in a variable that is no credential, stays an error."""
+    (tmp_path / "compose.yaml").write_text(
+        "services:\n  vllm:\n    image: vllm/vllm-openai:v0.11.0\n"
+        "    command: [--model, Qwen/Qwen3-8B, --port, '${PORT}']\n"
+        "    environment:\n      - HF_TOKEN=$HF_TOKEN\n      - CUDA_VISIBLE_DEVICES=${GPUS}\n"
+    )
+    found = {
+        (f["severity"], f["message"].split(" is not set")[0])
+        for f in run(["compose.yaml"], tmp_path)["findings"]
+        if f["code"] == "TP012"
+    }
+    assert found == {
+        ("info", "${HF_TOKEN} in `environment:`"),
+        ("error", "${GPUS} in `environment:`"),
+        ("error", "${PORT} in `command:`"),
+    }
+
+
+@pytest.mark.parametrize(
+    ("options", "codes"),
+    [
+        # the runtime gives the container GPUs 2 and 3, numbered 0 and 1 inside it
+        ("--runtime=nvidia -e NVIDIA_VISIBLE_DEVICES=2,3 -e CUDA_VISIBLE_DEVICES=0,1", []),
+        ("--runtime nvidia -e NVIDIA_VISIBLE_DEVICES=2,3 -e CUDA_VISIBLE_DEVICES=2,3", ["TP043"]),
+        ("--runtime=nvidia -e NVIDIA_VISIBLE_DEVICES=5", ["TP042"]),
+        # `all`, or no --runtime nvidia (the daemon's default runtime is not in the command): not counted
+        ("--runtime=nvidia -e NVIDIA_VISIBLE_DEVICES=all -e CUDA_VISIBLE_DEVICES=2,3", []),
+        ("-e NVIDIA_VISIBLE_DEVICES=2,3 -e CUDA_VISIBLE_DEVICES=2,3", []),
+        # --gpus is docker's own device request: which GPUs it and the variable leave is not shown here
+        ("--gpus all --runtime=nvidia -e NVIDIA_VISIBLE_DEVICES=2,3 -e CUDA_VISIBLE_DEVICES=2,3", []),
+    ],
+)
+def test_nvidia_visible_devices_with_the_nvidia_runtime_counts_the_container_gpus(
+    options: str, codes: list[str], tmp_path: Path
+) -> None:
+    report = run(
+        [
+            "-c",
+            f"docker run {options} vllm/vllm-openai:v0.11.0 --model Qwen/Qwen3-8B --tensor-parallel-size 2",
+        ],
+        tmp_path,
+    )
+    assert [f["code"] for f in report["findings"] if f["code"] in ("TP042", "TP043")] == codes
+
+
+@pytest.mark.parametrize(
+    ("program", "found"),
+    [("/opt/gpustack/bin/vllm_v0.11.0", True), ("vllm-0.11.0", True), ("vllm_tools", False)],
+)
+def test_a_console_script_named_with_its_release_is_the_server(
+    program: str, found: bool, tmp_path: Path
+) -> None:
+    command = f"{program} serve Qwen/Qwen3-8B --port 8000"
+    report = run(["--framework-version", "0.11.0", "-c", command], tmp_path)
+    assert [s["framework"] for s in report["servers"]] == (["vllm"] if found else [])
+
+
+def test_a_repeated_flag_written_with_equals_is_shown_once_and_deleted(tmp_path: Path) -> None:
+    (tmp_path / "serve.sh").write_text("vllm serve Qwen/Qwen3-8B --max-model-len=4096 --max-model-len 8192\n")
+    (pa006,) = [
+        f
+        for f in run(["--framework-version", "0.11.0", "serve.sh"], tmp_path)["findings"]
+        if f["code"] == "PA006"
+    ]
+    assert pa006["message"] == (
+        "--max-model-len is given 2 times (--max-model-len=4096, --max-model-len 8192); argparse keeps the "
+        "last, 8192"
+    )
+    assert pa006["fix"].startswith("Delete --max-model-len=4096 from the command in serve.sh (line 1)")
+
+
+@pytest.mark.parametrize(
+    ("value", "fix"),
+    [
+        (
+            r"'{\"method\":\"ngram\"}'",
+            "remove the backslashes before the double quotes: they reach the parser as written (inside "
+            "single quotes the shell keeps them)",
+        ),
+        (
+            "'{{\"method\":\"ngram\"}}'",
+            "write single braces: the doubled braces are a template's escape that reached the command line",
+        ),
+        (
+            "\"'{\\\"method\\\":\\\"ngram\\\"}'\"",
+            "remove the ' characters around the value where it is made: they reach the server (the shell "
+            "removes only the quotes written on the command line, not those written twice or produced by an "
+            "expansion such as $(printf ...) or a variable)",
+        ),
+        (
+            "method=ngram",
+            "this release takes JSON here, not key=value pairs: write them as one JSON object in single "
+            "quotes",
+        ),
+        ("'{method: ngram}'", "single-quote the JSON so that the shell keeps its double quotes"),
+    ],
+)
+def test_an_invalid_json_value_gets_the_fix_its_defect_needs(value: str, fix: str, tmp_path: Path) -> None:
+    report = run(
+        ["--framework-version", "0.11.0", "-c", f"vllm serve Qwen/Qwen3-8B --speculative-config {value}"],
+        tmp_path,
+    )
+    (pa011,) = [f for f in report["findings"] if f["code"] == "PA011"]
+    assert (pa011["severity"], pa011["fix"]) == ("error", fix)
+
+
+def test_the_flag_argparse_names_before_a_converter_refusal_is_the_setting() -> None:
+    first = explain("error: argument --compilation-config/-cc: Value {mode cannot be converted to <function "
+                    "loads at 0x1>.")["matches"][0]
+    assert first["function"] == "parse_type._parse_type"
+    assert [(s["name"], s["flag"]) for s in first["settings"]] == [
+        ("compilation_config", "--compilation-config")
+    ]
+
+
+def test_an_unrecognized_flag_no_release_knows_gets_no_release_list() -> None:
+    (sig,) = explain("vllm: error: unrecognized arguments: --tensor-paralel-size 2")["signatures"]
+    assert sig["id"] == "argparse-unrecognized" and "known_in" not in sig
+
+
+@pytest.mark.parametrize("version", ["0.6.6.post1", "0.7.3", "0.8.5.post1"])
+def test_vllm_0_6_to_0_8_turn_underscores_into_dashes(version: str, tmp_path: Path) -> None:
+    """FlexibleArgumentParser.parse_args rewrote `--max_model_len` and `-O3` in these releases too (written
+    `replace('_', '-')` before vLLM's formatter switched to double quotes)."""
+    report = run(
+        ["--framework-version", version, "-c", "vllm serve Qwen/Qwen3-8B --max_model_len 4096 -O3"], tmp_path
+    )
+    assert alarms(report) == []
+    assert {s["name"]: s["effective"] for s in report["settings"]}["max_model_len"] == 4096

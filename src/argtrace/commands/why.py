@@ -91,6 +91,7 @@ def _dest(framework: str, version: str | None, flag: str) -> str | None:
 # to build its parser, and ``check`` compiled these for nothing (start-up, issue 18).
 _ENV = r"^(?:SGLANG|SGL|VLLM)_[A-Z0-9_]+$"
 _ENV_IN_TEXT = r"\b(?:SGLANG|SGL|VLLM)_[A-Z0-9_]+\b"
+_ARGPARSE_PREFIX = r"\bargument (--[a-z][a-z0-9-]+)(?:/-{1,2}[A-Za-z0-9-]+)*: "
 
 
 def settings_of(
@@ -133,6 +134,21 @@ def settings_of(
     for entry in reversed(named):
         out[:] = [s for s in out if s["name"] != entry["name"]]
         add(entry, first=True)
+    if not out and (argument := re.search(_ARGPARSE_PREFIX, text)):
+        # argparse puts "argument --flag/-f: " before what a converter raises (ArgumentTypeError, ValueError):
+        # the flag whose value failed is in the pasted text, not in the converter's own message
+        dest = _dest(framework, version, argument.group(1))
+        if dest:
+            add({"name": dest, "flag": argument.group(1), "named_in_text": True}, first=True)
+    if not out:
+        # a message that spells a setting in words ("provide a chat template") and names nothing else
+        words = re.findall(r"[a-z][a-z0-9]*", message.lower())
+        for size in (4, 3, 2):
+            for i in range(len(words) - size + 1):
+                field = "_".join(words[i : i + size])
+                flag = _flag(framework, version, field)
+                if flag:
+                    add({"name": field, "flag": flag, "named_in_message": True, "in_words": True})
     if "{" in message:
         for word in dict.fromkeys(re.findall(_ENV_IN_TEXT, text)):
             if word not in message:
@@ -255,6 +271,31 @@ def _signatures(texts: list[str], framework: str | None) -> list[dict[str, Any]]
                     }
                 )
                 break
+    return out
+
+
+def _flags_known_in(sig: Mapping[str, Any], framework: str | None) -> list[dict[str, Any]]:
+    """For "unrecognized arguments: --x ...": the bundled releases whose parser takes each flag (the
+    release index), so a flag the running release is too old or too new for says which releases have it;
+    a flag no release of either framework knows is a misspelling or another tool's."""
+    if sig["id"] != "argparse-unrecognized":
+        return []
+    from argtrace.frameworks.release_index import release_index
+
+    out: list[dict[str, Any]] = []
+    for word in re.findall(r"(?<!\S)--?[A-Za-z][\w.-]*(?:=\S*)?", str(sig["groups"].get("args", ""))):
+        for name in (framework,) if framework in ("sglang", "vllm") else ("sglang", "vllm"):
+            index = release_index(name)
+            releases = index.releases_knowing_flag(word)
+            if releases:
+                out.append(
+                    {
+                        "flag": word.split("=", 1)[0],
+                        "framework": name,
+                        "releases": list(releases),
+                        "of": len(index.releases),
+                    }
+                )
     return out
 
 
@@ -444,6 +485,10 @@ def explain(
     fw = framework or (groups[0]["framework"] if groups else None) or framework_of_text(text)
     if fw is None and signatures:
         fw = next((s["framework"] for s in signatures if s["framework"] != "any"), None)
+    for sig in signatures:
+        known = _flags_known_in(sig, fw)
+        if known:
+            sig["known_in"] = known
     runtime = not groups or not re.search(_ARGUMENT_MODULES, groups[0]["file"])
     return {
         "query": " ".join(text.split()),
@@ -487,6 +532,13 @@ def render_why(section: Mapping[str, Any]) -> str:
     for sig in section.get("signatures", []):
         lines.append(f"log signature {sig['id']} ({sig['code']}): {sig['meaning']}")
         lines.append(f"  fix: {sig['fix']}")
+        for known in sig.get("known_in", []):
+            got = known["releases"]
+            span = got[0] if len(got) == 1 else f"{got[0]} .. {got[-1]}"
+            lines.append(
+                f"  {known['flag']}: taken by {len(got)} of {known['of']} bundled {known['framework']} "
+                f"releases ({span}); the release that refused it is not one of them"
+            )
     for more in section.get("more", []):
         lines.append(f"more: {more['command']}")
         lines.append(f"  {more['why']}")

@@ -46,6 +46,11 @@ _CLI_MODULES: dict[str, tuple[FrameworkName, str]] = {
     "sglang.cli.main": ("sglang", "sglang serve"),
 }
 _CONSOLE: dict[str, FrameworkName] = {"sglang": "sglang", "vllm": "vllm"}
+# The console script kept under a name with its release, side by side with others (GPUStack installs each
+# backend release as ``bin/vllm_v0.10.0``): the same program, so the same parser.
+_VERSIONED_CONSOLE = re.compile(
+    r"^(?P<name>sglang|vllm)[_-]v?\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc)\d+)?(?:\.post\d+)?$"
+)
 
 # Python options that take a separate value.
 _PY_OPTS_WITH_VALUE = {"-X", "-W", "-Q"}
@@ -343,6 +348,9 @@ def detect_server(argv: Sequence[str]) -> Detection | None:
             fw, entry = _CLI_MODULES[module]
             return Detection(fw, entry, start + 1, word, i, tuple(wrappers), tuple(env), at, runner)
         return None
+    versioned = _VERSIONED_CONSOLE.match(base or "")
+    if versioned:
+        base = versioned.group("name")
     if base in _CONSOLE and i + 1 < len(argv) and argv[i + 1] == "serve":
         fw = _CONSOLE[base]
         return Detection(fw, f"{fw} serve", i + 2, None, i, tuple(wrappers), tuple(env), at, runner)

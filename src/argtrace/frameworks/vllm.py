@@ -104,8 +104,10 @@ def prepare_argv(server: ServerCommand, schema: Schema) -> PreparedArgv:
         args = _normalise(
             args,
             underscores=_enabled(schema, "underscore_to_dash"),
+            # 0.9-0.11 turn -O3 into the dotted -O.level=3; 0.6-0.8 (no dotted keys) leave it to argparse,
+            # whose -O takes the attached 3 itself (their `len(arg) == 2` split never matches -O3)
             dash_o=_enabled(schema, "optimization_level")
-            or (legacy and _enabled(schema, "underscore_to_dash")),
+            or (legacy and _enabled(schema, "underscore_to_dash") and _enabled(schema, "dotted_keys")),
             legacy=legacy,
         )
     if _enabled(schema, "dotted_keys"):

@@ -503,11 +503,17 @@ def vllm_schema() -> dict[str, Any]:
     psrc = inspect.getsource(pa)
     rewrites: list[dict[str, Any]] = []
 
-    def add(name: str, needle: str, description: str, **extra: Any) -> None:
-        if needle in psrc:
-            rewrites.append(
-                {"name": name, "description": description, "where": source_line(pa, needle), **extra}
-            )
+    def add(name: str, needle: str, description: str, quotes_alike: bool = False, **extra: Any) -> None:
+        # vLLM wrote single-quoted strings until its formatter changed (0.9): `replace('_', '-')` in 0.6-0.8
+        # is the same rewrite as `replace("_", "-")` later (``quotes_alike``). Not so `'-O'`: 0.6-0.8 split
+        # `-O3` into `-O 3` for their own -O flag, not the later `--optimization-level` shorthand.
+        spellings = (needle, needle.replace('"', "'")) if quotes_alike else (needle,)
+        for spelling in dict.fromkeys(spellings):
+            if spelling in psrc:
+                rewrites.append(
+                    {"name": name, "description": description, "where": source_line(pa, spelling), **extra}
+                )
+                return
 
     add(
         "serve_model_flag_to_positional",
@@ -528,6 +534,7 @@ def vllm_schema() -> dict[str, Any]:
         "underscore_to_dash",
         'replace("_", "-")',
         "in `--long_option[=value]` words, underscores before the first '.' (and before '=') become dashes",
+        quotes_alike=True,
     )
     add(
         "optimization_level_shorthand",

@@ -5,9 +5,7 @@ choices, and flags given more than once.
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Sequence
 
 from argtrace.frameworks.schema import OptionSpec
 from argtrace.layers.parser.context import (
@@ -18,7 +16,13 @@ from argtrace.layers.parser.context import (
     _show,
     _word,
 )
-from argtrace.layers.parser.json_values import _json_valued, dropped_keys, json_duplicates, json_string
+from argtrace.layers.parser.json_values import (
+    _json_valued,
+    dropped_keys,
+    json_duplicates,
+    json_string,
+    json_value_fix,
+)
 from argtrace.layers.parser.recording import Event
 from argtrace.layers.parser.settings import intended
 from argtrace.model import Evidence
@@ -192,12 +196,9 @@ def flag_findings(ctx: ParseContext, events: list[Event]) -> None:
                     if (_json_valued(spec, schema) or "json" in message.lower())
                     else rules.PA_INVALID_VALUE
                 )
+                fix = json_value_fix(ev.raw[-1]) if rule is rules.PA_INVALID_JSON and ev.raw else None
                 ctx.add(
-                    rule,
-                    f"{scrub(ctx, spec, message)} (argparse exit 2)",
-                    at=at,
-                    setting=spec.dest,
-                    fix=_literal_quotes_fix(ev.raw) if rule is rules.PA_INVALID_JSON else None,
+                    rule, f"{scrub(ctx, spec, message)} (argparse exit 2)", at=at, setting=spec.dest, fix=fix
                 )
             elif kind == "retired":
                 pass
@@ -206,24 +207,6 @@ def flag_findings(ctx: ParseContext, events: list[Event]) -> None:
             json_duplicates(ctx, spec, ev, at)
             if not ev.errors and isinstance(ev.value, str) and ev.kind == "store":
                 json_string(ctx, spec, ev, at)
-
-
-def _literal_quotes_fix(raw: Sequence[str]) -> str | None:
-    """The fix for a JSON value that carries its own quote characters (``'{"a":1}'`` as the program gets
-    it): quotes that come out of an expansion (``$(printf "'{...}'")``, a variable) are not removed by the
-    shell, so the single-quoting advice would not help; the quotes must go where the value is made."""
-    for text in raw:
-        if len(text) > 2 and text[0] == text[-1] and text[0] in "'\"":
-            try:
-                json.loads(text[1:-1])
-            except ValueError:
-                continue
-            return (
-                f"remove the {text[0]} characters around the value where it is made: they reach the server "
-                "(the shell removes only the quotes written on the command line, not those an expansion "
-                "such as $(printf ...) or a variable produces)"
-            )
-    return None
 
 
 def scrub(ctx: ParseContext, spec: OptionSpec, message: str) -> str:
@@ -265,7 +248,9 @@ def duplicates(ctx: ParseContext, by_dest: dict[str, list[Event]]) -> None:
         win_word = _word(ctx.server, ctx.tok(winner.option_tok))
         lost = stored[:-1]
         shown = ", ".join(
-            f"{(e.typed or e.option)} {_show(flag, intended(ctx, e))}"
+            # `--flag=value` is one word: its value follows the `=`, not a blank
+            f"{(e.typed or e.option or '').partition('=')[0]}{'=' if '=' in (e.typed or '') else ' '}"
+            f"{_show(flag, intended(ctx, e))}"
             if e.kind == "store"
             else (e.typed or "")
             for e in stored

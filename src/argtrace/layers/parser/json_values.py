@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -149,3 +150,33 @@ def dotted_overrides(ctx: ParseContext) -> None:
                 setting=lost.spec.dest,
                 fix=f"put every key in one place: either the JSON value or {flag}.KEY words",
             )
+
+
+def json_value_fix(text: str) -> str | None:
+    """How to repair a value a JSON flag refused, read from what the value shows; None when it shows
+    nothing particular (the rule's fix, single quotes that keep the double quotes, applies then)."""
+    value = text.strip()
+    if '\\"' in value:
+        # `'{\"a\":1}'`: a backslash escapes only inside double quotes; single quotes (and YAML or JSON list
+        # items) hand it to the parser as written
+        return (
+            "remove the backslashes before the double quotes: they reach the parser as written (inside "
+            "single quotes the shell keeps them)"
+        )
+    if len(value) > 1 and value[0] == value[-1] and value[0] in "'\"" and value[1:2] in ("{", "["):
+        # quoted twice (`"'{...}'"`) or quotes an expansion made (`$(printf "'{...}'")`, a variable): the
+        # shell removes only the quotes written on the command line, so advising single quotes would not help
+        return (
+            f"remove the {value[0]} characters around the value where it is made: they reach the server (the "
+            "shell removes only the quotes written on the command line, not those written twice or produced "
+            "by an expansion such as $(printf ...) or a variable)"
+        )
+    if value.startswith("{{") and value.endswith("}}"):
+        # a template's escaped braces (Python format strings, Jinja) that reached the command line as written
+        return "write single braces: the doubled braces are a template's escape that reached the command line"
+    if value and value[0] not in '{["' and re.fullmatch(r"[\w.-]+=[^,]*(?:,[\w.-]+=[^,]*)*", value):
+        return (
+            "this release takes JSON here, not key=value pairs: write them as one JSON object in single "
+            "quotes"
+        )
+    return None

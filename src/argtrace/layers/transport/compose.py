@@ -75,10 +75,29 @@ def _compose_words(
     return words
 
 
-def _unset_findings(at: str, unset: Sequence[str], result: TransportResult, *, how: str) -> None:
+def _unset_findings(
+    at: str, unset: Sequence[str], result: TransportResult, *, how: str, key: str | None = None
+) -> None:
+    from argtrace.redact import is_secret_name
     from argtrace.rules import transport as R
 
     for name in dict.fromkeys(unset):
+        if key is not None and is_secret_name(key):
+            # A credential in `environment:` reaches the container as a variable, never as a flag's value,
+            # and compose reads it from the shell that runs `docker compose` (where a token is exported),
+            # which need not be the one argtrace runs in; empty, it only fails downloads that need it.
+            result.findings.append(
+                R.TP012.finding(
+                    f"${{{name}}} in `environment:` is not set in the environment argtrace runs in or the "
+                    f".env file: if it is unset where `docker compose` runs too, compose warns and the "
+                    f"container gets {key} empty (a credential: only downloads that need it fail)",
+                    at=at,
+                    evidence=[Evidence("transport", at, name)],
+                    severity="info",
+                    basis="assumed",
+                )
+            )
+            continue
         result.findings.append(
             R.TP012.finding(
                 f"${{{name}}} in {how} is not set in the environment or the .env file: compose "
@@ -136,7 +155,7 @@ def _compose(
             if has:
                 _quoted_item_finding(_line(label, item), key, value, result)
             value, unset = compose_interpolate(value, env)
-            _unset_findings(_line(label, item), unset, result, how="`environment:`")
+            _unset_findings(_line(label, item), unset, result, how="`environment:`", key=key)
             svc_env[key] = value if has else env.get(key)
         for key, value_node in _items(env_node):
             raw = _scalar(value_node)
@@ -144,7 +163,7 @@ def _compose(
                 svc_env[key] = env.get(key)  # `NAME:` with no value: taken from compose's environment
                 continue
             interpolated, unset = compose_interpolate(raw, env)
-            _unset_findings(_line(label, value_node), unset, result, how="`environment:`")
+            _unset_findings(_line(label, value_node), unset, result, how="`environment:`", key=key)
             svc_env[key] = interpolated
         svc_env, origins, files = _compose_env_files(label, name, svc, env, svc_env, result)
         final, image_ep = container_argv(image, entrypoint, command)

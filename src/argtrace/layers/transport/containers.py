@@ -53,6 +53,7 @@ class DockerRun:
     env: dict[str, str | None]  # None: taken from the caller's environment (-e NAME)
     env_files: list[str]
     gpus: str | None = None  # --gpus VALUE as written
+    runtime: str | None = None  # --runtime VALUE as written
 
 
 def parse_docker_run(argv: Sequence[str | None]) -> DockerRun | None:
@@ -67,6 +68,7 @@ def parse_docker_run(argv: Sequence[str | None]) -> DockerRun | None:
     env: dict[str, str | None] = {}
     env_files: list[str] = []
     gpus: str | None = None
+    runtime: str | None = None
     while i < len(words):
         w = words[i]
         if w is None:
@@ -109,9 +111,13 @@ def parse_docker_run(argv: Sequence[str | None]) -> DockerRun | None:
             entrypoint = tuple(split_like_shlex(value)) if value else ()
         elif name == "--gpus":
             gpus = value
+        elif name == "--runtime":
+            runtime = value
     if i >= len(words) or words[i] is None:
         return None
-    return DockerRun(words[i] or "", entrypoint, [w or "" for w in words[i + 1 :]], env, env_files, gpus)
+    return DockerRun(
+        words[i] or "", entrypoint, [w or "" for w in words[i + 1 :]], env, env_files, gpus, runtime
+    )
 
 
 def image_entrypoint(image: str) -> tuple[str, ...] | None:
@@ -419,9 +425,12 @@ def _docker(
     before = len(result.servers)
     _container_servers(at, final, *_image_path(env, origins, at, run.image), "docker run", result)
     _tag_image(result, before, run.image, assumed)
-    from argtrace.layers.transport.images import docker_gpus
+    from argtrace.layers.transport.images import docker_gpus, runtime_visible_devices
 
-    count = docker_gpus(run.gpus, env)
+    # --gpus is docker's own device request; the variable decides only without it
+    count = (
+        docker_gpus(run.gpus, env) if run.gpus is not None else runtime_visible_devices(run.runtime, run.env)
+    )
     if count is not None:
         result.servers[before:] = [
             replace(s, gpus=count[0], gpus_from=count[1]) for s in result.servers[before:]

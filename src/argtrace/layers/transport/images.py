@@ -155,3 +155,21 @@ def docker_gpus(value: str | None, env: Mapping[str, str | None]) -> tuple[int, 
         devices = [d for d in re.split(r"[,\s]+", m.group(1)) if d and "=" not in d]
         return len(devices), f"docker run --gpus {value}"
     return None
+
+
+def runtime_visible_devices(runtime: str | None, env: Mapping[str, str | None]) -> tuple[int, str] | None:
+    """The GPU count of ``docker run --runtime=nvidia -e NVIDIA_VISIBLE_DEVICES=LIST`` with no ``--gpus``:
+    the NVIDIA Container Runtime gives the container the devices the variable lists (NVIDIA Container
+    Toolkit docs, "Specialized Configurations with Docker" > "GPU Enumeration": a comma-separated list of
+    indices or UUIDs, or ``all``, ``none``, ``void``). ``all`` is the host's, not known here; without
+    ``--runtime nvidia`` the variable only counts where nvidia is the daemon's default runtime, which
+    this command does not show."""
+    if (runtime or "").strip().strip("'\"") != "nvidia":
+        return None
+    value = env.get("NVIDIA_VISIBLE_DEVICES")
+    if value is None:
+        return None
+    devices = [d for d in (x.strip() for x in value.split(",")) if d]
+    if not devices or devices[0] in ("all", "none", "void"):
+        return None
+    return len(devices), f"docker run --runtime={runtime} -e NVIDIA_VISIBLE_DEVICES={value}"

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/OpenBMB/MiniCPM-V/issues/451 ("vllm运行minicpm正常": the server starts; the issue is the client's model name), seen 2026-12-02: the variable and the serve command.
+CUDA_VISIBLE_DEVICES=1 vllm serve /home/suny/.cache/modelscope/hub/OpenBMB/MiniCPM-V-2_6/ --host 0.0.0.0 --port 9998 --gpu-memory-utilization 0.3 --enforce-eager --max-model-len 2048 --trust-remote-code --api-key minicpm

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/issues/29643 (the serve configuration the user runs and wants to reproduce in Python), seen 2026-12-02: the command line with its underscore spellings, re-typed as one line.
+vllm serve DeepSeek-R1-0528-Qwen3-8B --served-model-name deepseek --gpu_memory_utilization 0.5 --max_num_seqs 20 --max_model_len 10000 --enable-auto-tool-choice --tool-call-parser deepseek_v3 --chat-template tool_chat_template_deepseekr1.jinja --port 5050 --max_num_batched_tokens 5000

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/issues/9865 (the 2025-01-22 comment: "using vllm serve works"), seen 2026-12-02: the variables and the serve command, re-typed as one line.
+HF_HOME=/data/models/.cache CUDA_VISIBLE_DEVICES=2,3 vllm serve deepseek-ai/DeepSeek-R1-Distill-Llama-70B --tensor-parallel-size 2 --port 8020 --disable-log-stats --gpu-memory-utilization=1 --max-model-len=70528

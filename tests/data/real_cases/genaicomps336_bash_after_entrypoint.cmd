@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/opea-project/GenAIComps/issues/336 (vllm:cpu is built from vLLM's Dockerfile.cpu, whose ENTRYPOINT the report quotes: python3 -m vllm.entrypoints.openai.api_server), seen 2026-12-02: the command line as the report shows it (placeholders where it redacts).
+docker run -it --name vllm_service -p 8008:80 -e HF_TOKEN=${HUGGINGFACEHUB_API_TOKEN} -v ./data:/data vllm:cpu /bin/bash -c "cd / && export VLLM_CPU_KVCACHE_SPACE=40 && python3 -m vllm.entrypoints.openai.api_server --model ${your_hf_llm_model} --port 80"

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/zai-org/GLM-4.5/issues/16 (vllm 0.10.0), seen 2026-12-02: the command line as the report shows it (placeholders where it redacts).
+vllm serve zai-org/GLM-4.5-Air-FP8 --served-model-name glm-4.5-air --host 0.0.0.0 --port 29998 --tensor-parallel-size 4 --api-key 1234 --enable-auto-tool-choice --tool-call-parser glm45 --max-model-len 65536 --trust-remote-code --gpu-memory-utilization 0.92

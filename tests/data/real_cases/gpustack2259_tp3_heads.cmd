@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/gpustack/gpustack/issues/2259 (the arguments GPUStack's scheduler gave its vllm 0.8.5.post1 backend), seen 2026-12-02: the command line as the report shows it (placeholders where it redacts).
+vllm serve /root/workspace/d19ndanhri0c73dr6i5g/cache/model_scope/LLM-Research/gemma-3-27b-it --max-model-len 8192 --tensor-parallel-size 3 --host 0.0.0.0 --port 40059 --served-model-name gemma-3-27b-it

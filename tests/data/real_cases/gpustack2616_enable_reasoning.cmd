@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/gpustack/gpustack/issues/2616 (the program and arguments GPUStack's log shows for its vllm v0.10.0 backend), seen 2026-12-02: the command line as the report shows it (placeholders where it redacts).
+/var/lib/gpustack/bin/vllm_v0.10.0 serve /data/gpustack_cache/huggingface/Qwen/Qwen3-4B --max-model-len 8192 --enable-reasoning --reasoning-parser=deepseek_r1 --host 0.0.0.0 --port 40057 --served-model-name qwen3-4b

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/gpustack/gpustack/issues/3835 (the arguments GPUStack passes to gpustack/runner:cuda12.9-vllm0.11.2; the log cuts the last value off), seen 2026-12-02: the command line as the report shows it (placeholders where it redacts).
+vllm serve /var/lib/gpustack/cache/huggingface/openai/gpt-oss-120b --max-model-len 8192 --tensor-parallel-size 2 --pipeline-parallel-size 2 --distributed-executor-backend ray --max-model-len=32768 --tool-call-parser=openai --enable-auto-tool-choice --async-scheduling --host 192.168.8.141 --port 40044

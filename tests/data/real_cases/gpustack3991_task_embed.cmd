@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/gpustack/gpustack/issues/3991 (the arguments GPUStack passes to gpustack/runner:cuda12.8-vllm0.13.0), seen 2026-12-02: the command line as the report shows it (placeholders where it redacts).
+vllm serve /data/gpustack_cache/huggingface/Qwen/Qwen3-Embedding-0.6B --max-model-len 8192 --task=embed --host 192.168.50.12 --port 42041 --served-model-name qwen3-embedding-0.6b-cuda12.8

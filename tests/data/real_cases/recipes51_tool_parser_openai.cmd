@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/recipes/issues/51 (vllm 0.10.1), seen 2026-12-02: the command line as the report shows it (placeholders where it redacts).
+vllm serve openai/gpt-oss-120b --tensor_parallel_size 8 --max-model-len 131072 --max-num-batched-tokens 10240 --max-num-seqs 128 --tool-call-parser openai --enable-auto-tool-choice --gpu-memory-utilization 0.85 --no-enable-prefix-caching

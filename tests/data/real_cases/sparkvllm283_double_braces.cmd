@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/eugr/spark-vllm-docker/issues/283 (the relevant part of the generated command; the report elides the rest with "..."), seen 2026-12-02: the command line as the report shows it (placeholders where it redacts).
+vllm serve google/diffusiongemma-26B-A4B-it --diffusion-config '{{"canvas_length":256}}' --override-generation-config '{{"max_new_tokens": null}}'

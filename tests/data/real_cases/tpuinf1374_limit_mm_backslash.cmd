@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/tpu-inference/pull/1374 (the 2026-01-14 comment's serve command), seen 2026-12-02: the command line as the report shows it (placeholders where it redacts).
+vllm serve 'Qwen/Qwen3-VL-8B-Thinking' --tensor-parallel-size 16 --max-model-len 16384 --max-num-batched-tokens 32768 --disable-frontend-multiprocessing --log-error-stack --limit-mm-per-prompt '{\"image\":1,\"video\":1}' --trust-remote-code

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm-omni/issues/3834 (the docs' docker run on vllm/vllm-omni:latest, which has no ENTRYPOINT or CMD per the report's docker image inspect), seen 2026-12-02: the command line as the report shows it (placeholders where it redacts).
+docker run --runtime nvidia --gpus all -v /model/huggingface:/root/.cache/huggingface -e NVIDIA_VISIBLE_DEVICES=1 --env "HF_TOKEN=$HF_TOKEN" -p 8091:8091 --ipc=host vllm/vllm-omni:latest --model fishaudio/s2-pro --port 8091
