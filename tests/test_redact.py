@@ -3,7 +3,15 @@ from __future__ import annotations
 import json
 
 from argtrace.model import Evidence, Finding, Observation, ProcessInfo, Report, Setting
-from argtrace.redact import is_secret_name, mask, redact_argv, redact_text, redact_value
+from argtrace.redact import (
+    is_secret_name,
+    mask,
+    redact_argv,
+    redact_text,
+    redact_value,
+    scrub,
+    secrets_in_text,
+)
 from argtrace.render import render_report
 
 HF = "hf_" + "a1B2c3D4e5F6g7H8i9J0kLmNoPqRsT"
@@ -100,3 +108,13 @@ def test_short_values_and_token_counts_do_not_mangle_the_report() -> None:
     assert data["settings"][1]["effective"] == mask("abc")
     assert data["findings"][0]["code"] == "RS004"
     assert data["findings"][0]["message"] == "skipped at s.sh:4:4"
+
+
+def test_a_secret_named_value_that_is_an_expansion_masks_nothing_else() -> None:
+    # `-e HF_TOKEN=${HF_TOKEN}`: a bare value stops at `{`, which left `$` as the "secret" and masked every
+    # `$` of the report (`--port <redacted:...>{PORT:-30000}`)
+    text = "docker run -e HF_TOKEN=${HF_TOKEN} img --port ${PORT:-30000}"
+    assert secrets_in_text(text) == set()
+    assert redact_text(text) == text
+    assert scrub("--port ${PORT:-30000}", {"$", "-"}) == "--port ${PORT:-30000}"
+    assert scrub("--api-key abc123 and abc123", {"abc123"}).count("<redacted:") == 2

@@ -230,6 +230,12 @@ def _value_items(value: str) -> list[str]:
     return [value]
 
 
+def _could_be_secret(value: str) -> bool:
+    """A value with no letter or digit is no credential: the ``$`` that starts ``${HF_TOKEN}`` (a bare value
+    stops at ``{``), a ``-`` placeholder. Masking it would mangle every other ``$`` of the report."""
+    return any(c.isalnum() for c in value)
+
+
 def _named_is_secret(m: re.Match[str]) -> bool:
     if m["flag"]:
         return is_secret_flag(m["flag"])
@@ -244,7 +250,7 @@ def _secret_values_at(text: str) -> Iterator[tuple[int, int, str]]:
         if m.start() < done or not _named_is_secret(m):
             continue
         value = _VALUE.match(text, m.end())
-        if value is None or not value.group(0):
+        if value is None or not _could_be_secret(value.group(0)):
             continue
         done = value.end()
         yield m.end(), value.end(), value.group(0)
@@ -404,7 +410,9 @@ LONG_SECRET = 6
 def _known_pattern(secrets: Iterable[str]) -> re.Pattern[str] | None:
     """One alternation for all known secrets, longest first: values of LONG_SECRET characters or more match
     anywhere, shorter ones only as a whole word. One pass, so a mask is never re-masked."""
-    ordered = sorted({s for s in secrets if s and not is_masked(s)}, key=lambda s: (-len(s), s))
+    ordered = sorted(
+        {s for s in secrets if _could_be_secret(s) and not is_masked(s)}, key=lambda s: (-len(s), s)
+    )
     if not ordered:
         return None
     alternatives = []
