@@ -24,7 +24,9 @@ pytestmark = pytest.mark.skipif(matcher() is None, reason="ahocorasick_rs is not
 STEADY = b"[2026-11-29 21:16:20 TP0] Decode batch, #running-req: 12, #token: 21020, token usage: 0.51\n"
 ARGS = b"[2026-11-29 21:14:02] server_args=ServerArgs(model_path='/m', tp_size=1)\n"
 WARN = b"[2026-11-29 22:00:00 TP0] WARNING: request 17 exceeds the limit\n"
-TB = b"[2026-11-29 23:59:58 TP0] Traceback (most recent call last):\n  File \"x.py\", line 1\nValueError: boom\n"
+TB = (
+    b'[2026-11-29 23:59:58 TP0] Traceback (most recent call last):\n  File "x.py", line 1\nValueError: boom\n'
+)
 
 
 def _log(steady: int, *, eol: bytes = b"\n", last_newline: bool = True) -> bytes:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +23,7 @@ class Signature:
     id: str
     code: str
     framework: str  # "sglang", "vllm" or "any"
-    pattern: re.Pattern[str]
+    regex: str  # compiled on first use (``pattern``): most entries never see a line of a given log
     meaning: str
     settings: tuple[str, ...]
     fix: str
@@ -33,6 +33,10 @@ class Signature:
     implies: dict[str, dict[str, Any]] = field(default_factory=dict)
     severity: str | None = None
     wrapper: bool = False
+
+    @cached_property
+    def pattern(self) -> re.Pattern[str]:
+        return re.compile(self.regex)
 
 
 @dataclass(frozen=True)
@@ -60,7 +64,7 @@ def parse_catalog(data: dict[str, Any]) -> Catalog:
                 id=entry["id"],
                 code=entry["code"],
                 framework=entry.get("framework", "any"),
-                pattern=re.compile(entry["pattern"]),
+                regex=entry["pattern"],
                 meaning=entry["meaning"],
                 settings=tuple(entry.get("settings", ())),
                 fix=entry["fix"],
