@@ -232,6 +232,8 @@ SETTING_ALIASES = {
 
 @dataclass
 class Event:
+    """A start-up step the log shows (``EVENTS``): where, when, and what it reported."""
+
     name: str
     line: int
     time: str | None
@@ -240,6 +242,8 @@ class Event:
 
 @dataclass
 class ErrorHit:
+    """An error line, the stage it happened in, and the catalog entry it matched (if any)."""
+
     line: int
     text: str
     stage: str
@@ -253,6 +257,8 @@ class ErrorHit:
 
 @dataclass
 class Dump:
+    """A configuration dump the server logged, parsed."""
+
     line: int
     source: str  # "server_args", "non-default args", "engine config"
     parsed: ParsedDump
@@ -260,6 +266,8 @@ class Dump:
 
 @dataclass
 class Launch:
+    """One start of a server in the log: its dumps, start-up steps, errors and processes."""
+
     index: int
     first_line: int
     last_line: int = 0
@@ -309,6 +317,8 @@ class Launch:
 
 @dataclass
 class LogAnalysis:
+    """The launches found in one scan."""
+
     scan: Scan
     launches: list[Launch]
     framework: str | None
