@@ -7,12 +7,13 @@ least one match: the set of hit lines is exact. Only those lines are decoded; th
 (``lines.BORING``) among them are dropped as the Python scan drops them.
 
 The log is read in 1 MB windows into one reused buffer (a ``.gz`` is inflated in 1 MB pieces): the matcher
-and the newline count then both read bytes still in the CPU cache, 5-10% less CPU than 8 MB chunks
-(bench/log_throughput.py). The lines after a ``Traceback`` are gathered as the stream passes
-(``lines.Blocks``), so a ``.gz`` log is inflated once, not a second time to read them back. Counting newlines
-(``bytes.count``, ~3 GB/s) is the largest cost left, and it cannot be skipped: the report gives every kept
-line's number and the log's line count. A line longer than ``reader.MAX_CARRY`` (no newline in 8 MB)
-returns None: the caller then uses the grep or Python path, which handle it.
+reads bytes still in the CPU cache, 5-10% less CPU than 8 MB chunks (bench/log_throughput.py). The lines
+after a ``Traceback`` are gathered as the stream passes (``lines.Blocks``), so a ``.gz`` log is inflated
+once, not a second time to read them back. Counting newlines (``bytes.count``, ~3 GB/s) cost more than the
+matcher: the report gives every kept line's number and the log's line count, but a plain file's windows
+without an anchor are counted afterwards, mostly by ``wc`` (``_Numbering``). A line longer than
+``reader.MAX_CARRY`` (no newline in 8 MB) returns None: the caller then uses the grep or Python path, which
+handle it.
 """
 
 from __future__ import annotations
