@@ -121,3 +121,18 @@ def test_gz_counts_as_it_inflates(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     assert asked == []  # a .gz is never read twice
     assert [x.number for x in scan.lines] == [1, 2002, 4003, 4005]
     assert scan.total_lines == 4005
+
+
+def test_anchors_every_few_windows_are_counted_as_they_pass(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A warning every 200 lines (about 4.5 windows of 4 KiB): no stretch is ever quiet for QUIET_WINDOWS
+    # windows, so nothing is left to count afterwards (no wc, no second read).
+    data = ARGS + (STEADY * 200 + WARN) * 30 + TB
+    path = tmp_path / "x.log"
+    path.write_bytes(data)
+    scan, asked = _scan(path, monkeypatch, 4096)
+    assert asked == []
+    assert [x.number for x in scan.lines] == [1, *(202 + 201 * k for k in range(30)), 6032, 6034]
+    assert scan.total_lines == data.count(b"\n") == 6034
+    assert acscan._Numbering.QUIET_WINDOWS == 16
