@@ -17,9 +17,11 @@ ARGTRACE_NO_GREP=1``) and by the GNU grep path (``ARGTRACE_NO_MATCHER=1``); thei
 path's (findings, timeline and the log section, less the two counters that say how it was read). A
 difference is printed and makes the exit status 1; time never does.
 
-    python bench/log_throughput.py [--sizes-mb 10,100,300,1000] [--gz] [--rounds 5]
+    python bench/log_throughput.py [--sizes-mb 10,100,300,1000] [--gz] [--rounds 5] [--baseline DIR]
     python bench/log_throughput.py --check     # CI: a 16 MB log per release, plain and .gz, answers only
 
+``--baseline DIR`` also times the ``src`` of an older checkout in the same rounds (``git archive 82d5b55
+src | tar -x -C DIR``), a row ``old`` under each log: before and after, on the same machine at the same time.
 ``--real-format`` is accepted for old command lines (the real formats are the only ones).
 """
 
@@ -144,6 +146,9 @@ def main() -> int:
     ap.add_argument("--gz", action="store_true", help="also the same logs gzip-compressed")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--check", action="store_true", help="CI: small logs, plain and .gz, answers only")
+    ap.add_argument(
+        "--baseline", metavar="DIR", help="also time DIR/src (an older checkout) in the same rounds"
+    )
     ap.add_argument("--real-format", action="store_true", help=argparse.SUPPRESS)
     opts = ap.parse_args()
     if opts.check:  # big enough that the .gz (counted at 8x its size) takes a fast path too
@@ -164,6 +169,12 @@ def main() -> int:
     env = dict(os.environ, PYTHONPATH=str(REPO / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""))
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     argtrace_cmd = console_script()
+    old_env = None
+    if opts.baseline:
+        old_src = Path(opts.baseline).resolve() / "src"
+        compileall.compile_dir(str(old_src / "argtrace"), quiet=1)
+        old_env = dict(env, PYTHONPATH=str(old_src) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        print(f"baseline: {old_src}")
     print(f"argtrace: {' '.join(argtrace_cmd)} (package {package}); grep: {grep}; rounds {opts.rounds}")
     print(f"machine: {os.cpu_count()} cores, load {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     # the floor under any Python CLI: the interpreter's own start-up (site hooks included) on this machine
@@ -196,9 +207,12 @@ def main() -> int:
                     cmd = [*argtrace_cmd, "log", str(log), "--format", "json", "--launch", "all"]
                     greps: list[Run] = []
                     ours: list[Run] = []
-                    for _ in range(opts.rounds):  # interleaved: both see the same machine
+                    olds: list[Run] = []
+                    for _ in range(opts.rounds):  # interleaved: all see the same machine
                         greps.append(run(grep_cmd))
                         ours.append(run(cmd, env))
+                        if old_env is not None:
+                            olds.append(run(cmd, old_env))
                     report = json.loads(ours[-1].stdout)
                     problems = same_answers(argtrace_cmd, log, env, report)
                     scan = report["log"]["scan"]
@@ -216,6 +230,17 @@ def main() -> int:
                         f"{rss:>7.0f}  {'yes' if not problems else 'NO'}",
                         flush=True,
                     )
+                    if olds:
+                        oc, ow = (
+                            statistics.median(r.cpu for r in olds),
+                            statistics.median(r.wall for r in olds),
+                        )
+                        print(
+                            f"{'  old':<26} {'':>6} {'':>16} {oc:>9.3f}/{ow:<10.3f} "
+                            f"{gc / max(oc, 1e-9):>6.2f}/{gw / max(ow, 1e-9):<8.2f} "
+                            f"{max(r.rss_mb for r in olds):>7.0f}",
+                            flush=True,
+                        )
                     for problem in problems[:20]:
                         print(f"    {problem}")
                     log.unlink()

@@ -6,7 +6,7 @@ import json
 import re
 from pathlib import Path
 
-from argtrace.layers.log.signatures import catalog_markdown, load_catalog, match_line
+from argtrace.layers.log.signatures import catalog_markdown, load_catalog, match_line, required_prefix
 from argtrace.rules import rule_by_code
 
 REPO = Path(__file__).resolve().parents[2]
@@ -98,3 +98,56 @@ def test_specific_lines() -> None:
 
 def test_generated_doc_is_fresh() -> None:
     assert (REPO / "docs" / "log_signatures.md").read_text() == catalog_markdown()
+
+
+def test_required_prefix_is_the_literal_every_match_starts_with() -> None:
+    cases = {
+        "Not enough space for mamba cache": "Not enough space for mamba cache",
+        r"Load weight end\.(?P<rest>.*)": "Load weight end.",
+        r"^usage: (\S+)": "usage: ",
+        r"max_num_seqs \((?P<n>\d+)\) exceeds": "max_num_seqs (",
+        "colou?r": "colo",  # the "u" may be absent
+        "ab+c": "ab",
+        "ab{2}": "a",
+        "a[bc]": "a",
+        "a(b|c)": "a",
+        r"x\|y": "x|y",
+        "(?i)abc": "",  # case-insensitive: no literal
+        "abc|def": "",  # either branch
+        "[|]x|": "",
+        r"\bfoo": "",
+    }
+    assert {regex: required_prefix(regex) for regex in cases} == cases
+
+
+def test_a_needle_is_in_every_line_its_signature_matches() -> None:
+    # Every line of every recorded log under tests/data, with and without its timestamp prefix: the entries'
+    # needles never hide a match, and match_line answers as it does without them.
+    from argtrace.layers.log.analyze import split_prefix
+
+    catalog = load_catalog()
+    assert sum(1 for sig in catalog.signatures if sig.needle) == 28
+    lines = []
+    for path in sorted((REPO / "tests" / "data").rglob("*.log")):
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+            lines += [line, split_prefix(line).body]
+    matched = 0
+    for line in lines:
+        for sig in catalog.signatures:
+            if sig.pattern.search(line):
+                matched += 1
+                assert sig.needle in line, (sig.id, line)
+        for framework in ("sglang", "vllm", None):
+            plain = next(
+                (
+                    sig
+                    for sig in catalog.signatures
+                    if (framework is None or sig.framework in ("any", framework))
+                    and sig.when_stage is None
+                    and sig.pattern.search(line)
+                ),
+                None,
+            )
+            found = match_line(line, framework=framework, stage=None, catalog=catalog)
+            assert (found[0] if found else None) is plain, line
+    assert matched >= 40

@@ -7,16 +7,18 @@ least one match: the set of hit lines is exact. Only those lines are decoded; th
 (``lines.BORING``) among them are dropped as the Python scan drops them.
 
 The log is read in 1 MB windows into one reused buffer (a ``.gz`` is inflated in 1 MB pieces): the matcher
-and the newline count then both read bytes still in the CPU cache, 5-10% less CPU than 8 MB chunks
-(bench/log_throughput.py). The lines after a ``Traceback`` are gathered as the stream passes
-(``lines.Blocks``), so a ``.gz`` log is inflated once, not a second time to read them back. Counting newlines
-(``bytes.count``, ~3 GB/s) is the largest cost left, and it cannot be skipped: the report gives every kept
-line's number and the log's line count. A line longer than ``reader.MAX_CARRY`` (no newline in 8 MB)
-returns None: the caller then uses the grep or Python path, which handle it.
+reads bytes still in the CPU cache, 5-10% less CPU than 8 MB chunks (bench/log_throughput.py). The lines
+after a ``Traceback`` are gathered as the stream passes (``lines.Blocks``), so a ``.gz`` log is inflated
+once, not a second time to read them back. Counting newlines (``bytes.count``, ~3 GB/s) cost more than the
+matcher: the report gives every kept line's number and the log's line count, but a plain file's windows
+without an anchor are counted afterwards, mostly by ``wc`` (``_Numbering``). A line longer than
+``reader.MAX_CARRY`` (no newline in 8 MB) returns None: the caller then uses the grep or Python path, which
+handle it.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
@@ -67,9 +69,11 @@ def scan_with_matcher(path: Path, label: str, *, gz: bool = False) -> Scan | Non
     if ac is None:
         return None
     out = Scan(path=label, size=path.stat().st_size, gzip=gz)
+    # A plain file's windows without a hit are not counted as they pass (see _Numbering); a .gz is
+    # inflated once, so its newlines are counted while its bytes are at hand.
+    numbering = _Numbering(path, defer=not gz)
     carry = bytearray()  # a line begun in an earlier piece (grown in place: windows are small)
     carry_at = 0  # its stream offset
-    line_no = 1  # number of the next line to start
     pos = 0  # stream offset of the current piece
     head = b""
     nuls, in_nuls = 0, True  # the run of NUL bytes the stream starts with, however long
@@ -94,30 +98,48 @@ def scan_with_matcher(path: Path, label: str, *, gz: bool = False) -> Scan | Non
             pos += n
             continue
         begin = 0
-        if carry:  # finish the line begun earlier: a small piece of its own
+        if carry:  # finish the line begun earlier: a small piece of its own, one newline
             piece = carry + buf[: first + 1]
-            line_no = _hits(ac, piece, 0, len(piece), line_no, carry_at, out, blocks)
+            numbering.add(
+                carry_at, pos + first + 1, _hits(ac, piece, 0, len(piece), carry_at, out, blocks, True)
+            )
             carry, begin = bytearray(), first + 1
         cut = max(begin, buf.rfind(b"\n", begin, n) + 1)
-        line_no = _hits(ac, buf, begin, cut, line_no, pos, out, blocks)
+        found = _hits(ac, buf, begin, cut, pos, out, blocks, numbering.count_now())
+        numbering.add(pos + begin, pos + cut, found)
         blocks.feed(buf, n, pos)
         if cut < n:
             carry, carry_at = bytearray(buf[cut:n]), pos + cut
         pos += n
     out.bytes_read = pos
     out.gzip_problem = problem[0] if problem else None
-    if carry:  # the last line, without a newline
+    if carry:  # the last line, without a newline: numbered, but its added newline is not the stream's
         piece = carry + b"\n"
-        _hits(ac, piece, 0, len(piece), line_no, carry_at, out, blocks)
+        found = _hits(ac, piece, 0, len(piece), carry_at, out, blocks, True)
+        found.newlines = 0
+        numbering.add(carry_at, pos, found)
     blocks.finish(pos)
+    newlines = numbering.finish(pos)
     out.binary = shared._looks_binary(head)
     out.leading_nuls = nuls
     out.ends_with_newline = tail.endswith(b"\n") or pos == 0
-    out.total_lines = line_no - 1 + (1 if carry else 0)
+    out.total_lines = newlines + (1 if carry else 0)
+    out.long_lines = [line.number for line in out.lines if line.truncated]
     tail_lines = tail.rstrip(b"\n").split(b"\n")
     out.last_line = shared._decode(tail_lines[-1][:4096]) if tail_lines and tail_lines[-1] else ""
     out.searched_blocks = 1
     return out
+
+
+class _Found:
+    """The kept lines of one stretch of the stream, numbered from 1 within it, and its newline count
+    (None: not counted, the stretch held no anchor)."""
+
+    __slots__ = ("lines", "newlines")
+
+    def __init__(self, lines: list[Line], newlines: int | None) -> None:
+        self.lines = lines
+        self.newlines = newlines
 
 
 def _hits(
@@ -125,17 +147,21 @@ def _hits(
     buf: bytes | bytearray,
     begin: int,
     cut: int,
-    line_no: int,
     pos: int,
     out: Scan,
     blocks: shared.Blocks,
-) -> int:
-    """Keep the anchor lines of ``buf[begin:cut]`` (whole lines; ``pos``: the stream offset of ``buf[0]``);
-    the number of the line after them."""
+    count: bool,
+) -> _Found:
+    """Keep the anchor lines of ``buf[begin:cut]`` (whole lines; ``pos``: the stream offset of ``buf[0]``),
+    numbered from 1 at ``begin``; the stretch's newlines are counted when it holds a match or ``count``."""
+    matches = ac.find_matches_as_indexes(memoryview(buf)[begin:cut])
+    if not matches and not count:
+        return _Found([], None)
+    kept: list[Line] = []
     counted_to = begin
-    current = line_no
+    current = 1
     line_end = -1
-    for _pattern, start, _end in ac.find_matches_as_indexes(memoryview(buf)[begin:cut]):
+    for _pattern, start, _end in matches:
         start += begin
         if start < line_end:
             continue  # another match on a line already kept or dropped
@@ -152,9 +178,117 @@ def _hits(
             continue
         line = Line(current, shared._decode(raw).rstrip("\r"), truncated=le - ls > shared.MAX_LINE)
         line.offset = pos + ls
-        if line.truncated and current not in out.long_lines:
-            out.long_lines.append(current)
         if _TB in raw:
             blocks.want(line, pos + le)
         out.lines.append(line)
-    return current + buf.count(b"\n", counted_to, cut)
+        kept.append(line)
+    return _Found(kept, current - 1 + buf.count(b"\n", counted_to, cut))
+
+
+class _Numbering:
+    """Line numbers without counting every newline of a plain file as it passes.
+
+    Counting newlines (``bytes.count``, ~3 GB/s) cost more than the matcher itself; ``wc -l`` (GNU coreutils,
+    vectorised) counts them at the speed of reading. So a window without an anchor is not counted as it
+    passes: it joins the stretch of uncounted windows before it. At the end the stretches are counted from
+    the last to the first, knowing how many newlines follow each: a stretch is counted by reading it again
+    (``bytes.count``) or, when that costs more, by ``wc -l -c`` from its start to the end of the file, less
+    the newlines known to follow it (wc's byte count is checked: a log that grew meanwhile is counted here).
+    A log whose anchors lie at its start and end (a server that started, ran, then failed) is counted once,
+    by ``wc``. A ``.gz`` log counts every window as it passes (``defer`` False)."""
+
+    # reading a stretch again and counting it costs about this many times wc's reading of as many bytes
+    WC_GAIN = 3
+    # After an anchor the next windows are counted as they pass, this many of them: a stretch that ends in
+    # another anchor soon after would cost more to read again (0.48 ns a byte here) than to count now (0.33);
+    # only a long quiet stretch (a server running) is left to wc. It bounds what a log with an anchor every
+    # few windows loses against counting everything as it passes.
+    QUIET_WINDOWS = 16
+
+    def __init__(self, path: Path, *, defer: bool) -> None:
+        self.path = path
+        self.defer = defer
+        self.parts: list[list[Any]] = []  # [start, end, newlines or None, lines], in stream order
+        self.quiet = 0  # windows since the last one with a kept line
+
+    def count_now(self) -> bool:
+        """Should the next window be counted as it passes? (Called once a window.)"""
+        self.quiet += 1
+        return not self.defer or self.quiet <= self.QUIET_WINDOWS
+
+    def add(self, start: int, end: int, found: _Found) -> None:
+        if found.lines:
+            self.quiet = 0
+        if end <= start:
+            return
+        last = self.parts[-1] if self.parts else None
+        if last is not None and last[1] == start and not found.lines:
+            if last[2] is None:  # the uncounted stretch grows (a counted piece is counted again with it)
+                last[1] = end
+                return
+            if found.newlines is not None:
+                last[1], last[2] = end, last[2] + found.newlines
+                return
+        self.parts.append([start, end, found.newlines, found.lines])
+
+    def finish(self, size: int) -> int:
+        """Number every kept line; the stream's newline count."""
+        after = 0  # newlines after the part being looked at
+        for part in reversed(self.parts):
+            start, end, newlines, _lines = part
+            if newlines is None:
+                if size - start < self.WC_GAIN * (end - start):
+                    suffix = _wc_lines(self.path, start, size)
+                    if suffix is not None:
+                        newlines = suffix - after
+                if newlines is None:
+                    newlines = self._count(start, end)
+                part[2] = newlines
+            after += newlines
+        before = 0
+        for _start, _end, newlines, lines in self.parts:
+            for line in lines:
+                line.number += before
+            before += newlines
+        return before
+
+    def _count(self, start: int, end: int) -> int:
+        newlines = 0
+        buf = bytearray(_WINDOW)
+        with self.path.open("rb", buffering=0) as fh:
+            fh.seek(start)
+            while start < end:
+                n = fh.readinto(memoryview(buf)[: min(_WINDOW, end - start)])
+                if not n:
+                    break
+                newlines += buf.count(b"\n", 0, n)
+                start += n
+        return newlines
+
+
+def _wc_lines(path: Path, start: int, size: int) -> int | None:
+    """The newlines of ``path`` from byte ``start`` to its end by ``wc -l -c``, or None (no wc, it failed, or
+    the file is no longer the ``size`` bytes scanned: it grew, or was replaced). Any ``wc`` answers the same;
+    GNU coreutils' counts at memory speed (AVX2): 0.04 s of CPU for 300 MB here, nearly all of it the kernel
+    copying the bytes."""
+    import shutil
+    import subprocess
+
+    exe = shutil.which("wc")
+    if exe is None:
+        return None
+    try:
+        with path.open("rb") as fh:
+            fh.seek(start)
+            done = subprocess.run(
+                [exe, "-l", "-c"],
+                stdin=fh,
+                capture_output=True,
+                timeout=600,
+                check=False,
+                env={"LC_ALL": "C", "PATH": os.environ.get("PATH", "/usr/bin:/bin")},
+            )
+        lines, count = (int(x) for x in done.stdout.split()[:2])
+    except (OSError, ValueError, subprocess.SubprocessError):
+        return None
+    return lines if done.returncode == 0 and count == size - start else None

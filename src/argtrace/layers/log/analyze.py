@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
+from argtrace.layers.log.lazyre import LazyPattern as _lazy
 from argtrace.layers.log.pyrepr import ParsedDump, parse_kw_list, parse_record
 from argtrace.layers.log.reader import Line, Scan
 from argtrace.layers.log.signatures import Signature, load_catalog, match_line
@@ -47,16 +48,16 @@ STAGES = (
 )
 
 # --- line prefixes ----------------------------------------------------------------------------------
-_OUTER_TS = re.compile(r"^(\d{4}-\d\d-\d\d)[T ](\d\d:\d\d:\d\d)(?:[.,]\d+)?Z?\s+(?:\|\s+)?")
-_JOURNAL = re.compile(r"^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \S+ [\w.\-\[\]]+: ")
-_PROC = re.compile(r"^\((?P<proc>[A-Za-z_][\w]*)(?P<attrs>(?: [\w]+=[\w.]+)*)\)\s?")
-_VLLM_LEVEL = re.compile(
+_OUTER_TS = _lazy(r"^(\d{4}-\d\d-\d\d)[T ](\d\d:\d\d:\d\d)(?:[.,]\d+)?Z?\s+(?:\|\s+)?")
+_JOURNAL = _lazy(r"^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \S+ [\w.\-\[\]]+: ")
+_PROC = _lazy(r"^\((?P<proc>[A-Za-z_][\w]*)(?P<attrs>(?: [\w]+=[\w.]+)*)\)\s?", needles=("(",))
+_VLLM_LEVEL = _lazy(
     r"^(?P<level>INFO|WARNING|ERROR|DEBUG|CRITICAL)\s+(?P<md>\d\d-\d\d) (?P<hms>\d\d:\d\d:\d\d)(?:\.\d+)?\s+"
     r"(?:\[(?P<src>[^\]]+)\]\s?|(?P<src2>[\w.]+:\d+)\]\s?)"
 )
-_SGL_TS = re.compile(r"^\[(?P<date>\d{4}-\d\d-\d\d) (?P<hms>\d\d:\d\d:\d\d)(?:\s+(?P<rank>[^\]]*))?\]\s?")
-_SGL_LEVEL = re.compile(r"^(?:INFO|WARNING|ERROR|DEBUG|CRITICAL) [\w./]+:\d+: ")
-_RANK = re.compile(r"^\[rank\d+\]:\s?")
+_SGL_TS = _lazy(r"^\[(?P<date>\d{4}-\d\d-\d\d) (?P<hms>\d\d:\d\d:\d\d)(?:\s+(?P<rank>[^\]]*))?\]\s?")
+_SGL_LEVEL = _lazy(r"^(?:INFO|WARNING|ERROR|DEBUG|CRITICAL) [\w./]+:\d+: ")
+_RANK = _lazy(r"^\[rank\d+\]:\s?", needles=("[rank",))
 
 
 @dataclass
@@ -121,51 +122,79 @@ def _dt(date: str, hms: str) -> datetime | None:
 
 
 # --- what lines mean ---------------------------------------------------------------------------------
-_SGL_ARGS = re.compile(r"server_args=(?=ServerArgs\(|\{)")
-_VLLM_ARGS = re.compile(r"non-default args: (?=\{)")
+_SGL_ARGS = _lazy(r"server_args=(?=ServerArgs\(|\{)", needles=("server_args=",))
+_VLLM_ARGS = _lazy(r"non-default args: (?=\{)", needles=("non-default args: ",))
 _VLLM_CONFIG = re.compile(r"Initializing an? (?:V1 )?LLM engine \(v(?P<version>[^)]+)\) with config: ")
 _VLLM_VERSION = re.compile(r"vLLM API server version (?P<version>\S+)|█\s+version (?P<v2>\d[\w.+-]*)")
 _SGL_VERSION = re.compile(r"\bsglang(?:==| version:? ?v?)(?P<version>\d+\.\d+[\w.+-]*)", re.I)
-_USAGE = re.compile(r"^usage: (?P<prog>\S+)")
-_ARGPARSE_ERROR = re.compile(r"^(?P<prog>[\w.\-]+): error: (?P<msg>.*)")
-_EXCEPTION = re.compile(
-    r"^(?P<type>(?:[A-Za-z_]\w*\.)*\w*(?:Error|Exception|Exit|Interrupt|Warning))(?::\s?(?P<msg>.*))?$"
+_USAGE = _lazy(r"^usage: (?P<prog>\S+)", needles=("usage: ",))
+_ARGPARSE_ERROR = _lazy(r"^(?P<prog>[\w.\-]+): error: (?P<msg>.*)", needles=(": error: ",))
+_EXCEPTION = _lazy(
+    r"^(?P<type>(?:[A-Za-z_]\w*\.)*\w*(?:Error|Exception|Exit|Interrupt|Warning))(?::\s?(?P<msg>.*))?$",
+    needles=("Error", "Exception", "Exit", "Interrupt", "Warning"),
 )
 _GB = r"([\d.]+)\s*(?:GB|GiB)"
 
-_SGL_WEIGHT_END = re.compile(r"Load weight end\.(?P<rest>.*)")
-_SGL_WEIGHT_BEGIN = re.compile(r"Load weight begin\.")
-_SGL_KV = re.compile(r"KV Cache is allocated\.(?P<rest>.*)")
-_SGL_MAMBA = re.compile(r"Mamba Cache is allocated\.(?P<rest>.*)")
-_SGL_POOL_END = re.compile(r"Memory pool end\. avail mem=" + _GB)
-_SGL_GRAPH_END = re.compile(r"Capture (?P<what>[\w ]*?)(?:cuda|CUDA) graph end\.(?P<rest>.*)")
-_SGL_MAX_TOKENS = re.compile(r"max_total_num_tokens=(?P<tokens>\d+)(?P<rest>.*)")
-_READY = re.compile(
+_SGL_WEIGHT_END = _lazy(r"Load weight end\.(?P<rest>.*)", needles=("Load weight end.",))
+_SGL_WEIGHT_BEGIN = _lazy(r"Load weight begin\.", needles=("Load weight begin.",))
+_SGL_KV = _lazy(r"KV Cache is allocated\.(?P<rest>.*)", needles=("KV Cache is allocated.",))
+_SGL_MAMBA = _lazy(r"Mamba Cache is allocated\.(?P<rest>.*)", needles=("Mamba Cache is allocated.",))
+_SGL_POOL_END = _lazy(r"Memory pool end\. avail mem=" + _GB, needles=("Memory pool end. avail mem=",))
+_SGL_GRAPH_END = _lazy(
+    r"Capture (?P<what>[\w ]*?)(?:cuda|CUDA) graph end\.(?P<rest>.*)", needles=(" graph end.",)
+)
+_SGL_MAX_TOKENS = _lazy(
+    r"max_total_num_tokens=(?P<tokens>\d+)(?P<rest>.*)", needles=("max_total_num_tokens=",)
+)
+_READY = _lazy(
     r"The server is fired up and ready to roll|Uvicorn running on|Application startup complete"
-    r"|Starting vLLM API server"
+    r"|Starting vLLM API server",
+    needles=(
+        "The server is fired up and ready to roll",
+        "Uvicorn running on",
+        "Application startup complete",
+        "Starting vLLM API server",
+    ),
 )
-_VLLM_ARCH = re.compile(r"Resolved architecture: (?P<arch>\w+)")
-_VLLM_WEIGHTS = re.compile(r"(?:Model loading|Loading model weights) took " + _GB)
-_VLLM_KV_MEM = re.compile(r"Available KV cache memory: " + _GB)
-_VLLM_KV_TOKENS = re.compile(r"GPU KV cache size: (?P<tokens>[\d,]+) tokens")
-_VLLM_KV_CONC = re.compile(r"Maximum concurrency for (?P<per>[\d,]+) tokens per request: (?P<x>[\d.]+)x")
-_VLLM_INIT_ENGINE = re.compile(
-    r"init engine \(profile, create kv cache, warmup model\) took (?P<s>[\d.]+) s(?:econds)?"
+_VLLM_ARCH = _lazy(r"Resolved architecture: (?P<arch>\w+)", needles=("Resolved architecture: ",))
+_VLLM_WEIGHTS = _lazy(r"(?:Model loading|Loading model weights) took " + _GB, needles=(" took ",))
+_VLLM_KV_MEM = _lazy(r"Available KV cache memory: " + _GB, needles=("Available KV cache memory: ",))
+_VLLM_KV_TOKENS = _lazy(r"GPU KV cache size: (?P<tokens>[\d,]+) tokens", needles=("GPU KV cache size: ",))
+_VLLM_KV_CONC = _lazy(
+    r"Maximum concurrency for (?P<per>[\d,]+) tokens per request: (?P<x>[\d.]+)x",
+    needles=("Maximum concurrency for ",),
 )
-_VLLM_GRAPH = re.compile(r"Graph capturing finished in (?P<s>[\d.]+) secs?, took " + _GB)
-_VLLM_DRAFT = re.compile(r"(?i)(?:Loading drafter model|drafter model.*loaded|draft model.*took)")
-_DRAFT_TYPE = re.compile(r"(?i)mtp|nextn|eagle|draft|dspark|medusa|dflash")
+_VLLM_INIT_ENGINE = _lazy(
+    r"init engine \(profile, create kv cache, warmup model\) took (?P<s>[\d.]+) s(?:econds)?",
+    needles=("init engine (profile, create kv cache, warmup model) took ",),
+)
+_VLLM_GRAPH = _lazy(
+    r"Graph capturing finished in (?P<s>[\d.]+) secs?, took " + _GB, needles=("Graph capturing finished in ",)
+)
+_VLLM_DRAFT = _lazy(r"(?i)(?:Loading drafter model|drafter model.*loaded|draft model.*took)")
+_DRAFT_TYPE = _lazy(r"(?i)mtp|nextn|eagle|draft|dspark|medusa|dflash")
 
-_VLLM_PROCS = re.compile(r"APIServer|EngineCore|VllmWorker|Worker_TP|Worker\b")
-_VLLM_ENGINE_PROCS = re.compile(r"EngineCore|VllmWorker|Worker")
-_POST_ARGS_FRAMES = re.compile(
+_VLLM_PROCS = _lazy(
+    r"APIServer|EngineCore|VllmWorker|Worker_TP|Worker\b", needles=("APIServer", "EngineCore", "Worker")
+)
+_VLLM_ENGINE_PROCS = _lazy(r"EngineCore|VllmWorker|Worker", needles=("EngineCore", "Worker"))
+_POST_ARGS_FRAMES = _lazy(
     r"run_scheduler_process|scheduler\.py|model_runner|tp_worker|gpu_worker|worker_base|EngineCore|engine/core\.py|"
     r"parallel_state\.py|init_torch_distributed|pynccl"
 )
-_SGL_RANK = re.compile(r"^(?:(?:DP|TP|PP|EP|CP)\d+\s*)+$")
-_SGL_ONLY = re.compile(
+_SGL_RANK = _lazy(r"^(?:(?:DP|TP|PP|EP|CP)\d+\s*)+$")
+_SGL_ONLY = _lazy(
     r"Load weight (?:begin|end)\.|KV Cache is allocated\.|Mamba Cache is allocated\.|Memory pool end\.|"
-    r"Capture cuda graph|max_total_num_tokens=|The server is fired up"
+    r"Capture cuda graph|max_total_num_tokens=|The server is fired up",
+    needles=(
+        "Load weight ",
+        "KV Cache is allocated.",
+        "Mamba Cache is allocated.",
+        "Memory pool end.",
+        "Capture cuda graph",
+        "max_total_num_tokens=",
+        "The server is fired up",
+    ),
 )
 # Every timeline line contains one of these (a cheap test before the regexes).
 _TIMELINE_KEYS = (
@@ -185,9 +214,9 @@ _TIMELINE_KEYS = (
     "drafter",
     "draft model",
 )
-_DIGITS = re.compile(r"\d+")
-_STARTED_PID = re.compile(r"Started server process \[(\d+)\]")
-_PRE_ARGS_FRAMES = re.compile(
+_DIGITS = _lazy(r"\d+")
+_STARTED_PID = _lazy(r"Started server process \[(\d+)\]", needles=("Started server process [",))
+_PRE_ARGS_FRAMES = _lazy(
     r"prepare_server_args|from_cli_args|parse_args|__post_init__|_handle_\w+|check_server_args|"
     r"launch_server\.py\", line \d+, in <module>|resolve_once|create_engine_config|make_arg_parser"
 )
@@ -203,6 +232,8 @@ SETTING_ALIASES = {
 
 @dataclass
 class Event:
+    """A start-up step the log shows (``EVENTS``): where, when, and what it reported."""
+
     name: str
     line: int
     time: str | None
@@ -211,6 +242,8 @@ class Event:
 
 @dataclass
 class ErrorHit:
+    """An error line, the stage it happened in, and the catalog entry it matched (if any)."""
+
     line: int
     text: str
     stage: str
@@ -224,6 +257,8 @@ class ErrorHit:
 
 @dataclass
 class Dump:
+    """A configuration dump the server logged, parsed."""
+
     line: int
     source: str  # "server_args", "non-default args", "engine config"
     parsed: ParsedDump
@@ -231,6 +266,8 @@ class Dump:
 
 @dataclass
 class Launch:
+    """One start of a server in the log: its dumps, start-up steps, errors and processes."""
+
     index: int
     first_line: int
     last_line: int = 0
@@ -280,6 +317,8 @@ class Launch:
 
 @dataclass
 class LogAnalysis:
+    """The launches found in one scan."""
+
     scan: Scan
     launches: list[Launch]
     framework: str | None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 from collections.abc import Collection, Mapping
 from datetime import datetime
 from pathlib import Path
@@ -224,16 +225,18 @@ def read_log(path: Path | str, label: str) -> tuple[Scan, datetime]:
     from argtrace.layers.hostlog import log_reader
     from argtrace.model import UsageError
     from argtrace.remote.host import HostError, current_host
-    from argtrace.remote.ssh import TransportError
 
     host = current_host()
     text = str(path)
     try:
         scan = host.scan_log(text, log_reader(), label)
         st = host.stat(text)
-    except TransportError:
-        raise
     except HostError as exc:
+        # ssh.py (its threads, selectors) is imported only by a command run over ssh: no other host raises
+        # its TransportError, which goes up as it is
+        ssh = sys.modules.get("argtrace.remote.ssh")
+        if ssh is not None and isinstance(exc, ssh.TransportError):
+            raise
         message = str(exc)
         reason = message[len(text) + 2 :] if message.startswith(text + ": ") else message
         raise UsageError(f"cannot read log {host.describe(label)}: {reason}") from exc

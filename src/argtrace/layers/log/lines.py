@@ -73,6 +73,8 @@ BORING: tuple[bytes, ...] = (
 
 @dataclass
 class Line:
+    """A kept line: its number, text, and for a ``Traceback`` line the lines after it."""
+
     number: int  # 1-based
     text: str
     truncated: bool = False
@@ -83,6 +85,8 @@ class Line:
 
 @dataclass
 class Scan:
+    """What one read of a log kept, and what it saw of the whole (line count, last line, NULs, gzip)."""
+
     path: str
     size: int
     gzip: bool

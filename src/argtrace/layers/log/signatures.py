@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -20,10 +20,12 @@ CATALOG_FILE = "error_signatures.json"
 
 @dataclass(frozen=True)
 class Signature:
+    """One catalog entry (``error_signatures.json``)."""
+
     id: str
     code: str
     framework: str  # "sglang", "vllm" or "any"
-    pattern: re.Pattern[str]
+    regex: str  # compiled on first use (``pattern``): most entries never see a line of a given log
     meaning: str
     settings: tuple[str, ...]
     fix: str
@@ -33,10 +35,18 @@ class Signature:
     implies: dict[str, dict[str, Any]] = field(default_factory=dict)
     severity: str | None = None
     wrapper: bool = False
+    # literal text every match starts with (``required_prefix``): a line without it is skipped uncompiled
+    needle: str = ""
+
+    @cached_property
+    def pattern(self) -> re.Pattern[str]:
+        return re.compile(self.regex)
 
 
 @dataclass(frozen=True)
 class Catalog:
+    """The loaded catalog, entries in matching order (specific first)."""
+
     version: int
     signatures: tuple[Signature, ...]
 
@@ -60,7 +70,8 @@ def parse_catalog(data: dict[str, Any]) -> Catalog:
                 id=entry["id"],
                 code=entry["code"],
                 framework=entry.get("framework", "any"),
-                pattern=re.compile(entry["pattern"]),
+                regex=entry["pattern"],
+                needle=required_prefix(entry["pattern"]),
                 meaning=entry["meaning"],
                 settings=tuple(entry.get("settings", ())),
                 fix=entry["fix"],
@@ -75,6 +86,63 @@ def parse_catalog(data: dict[str, Any]) -> Catalog:
     return Catalog(version=int(data.get("version", 1)), signatures=tuple(sigs))
 
 
+_META = frozenset(".^$*+?{}[]()|\\")
+
+
+def required_prefix(regex: str) -> str:
+    """The literal text every match of ``regex`` starts with ("" when none is certain): its leading plain
+    characters (escaped punctuation included), less one made optional or repeatable by a quantifier after it;
+    nothing when the expression has a top-level ``|`` or starts with a group, a class or a flag such as
+    ``(?i)``. Parsing the expression with ``re`` to find it would cost half of compiling it."""
+    if _top_level_alternation(regex):
+        return ""
+    out: list[str] = []
+    i = 1 if regex.startswith("^") else 0
+    while i < len(regex):
+        c = regex[i]
+        if c == "\\":
+            if i + 1 >= len(regex) or regex[i + 1].isalnum():
+                break  # \d, \b, \1, ...: not a literal
+            literal, step = regex[i + 1], 2
+        elif c in _META:
+            break
+        else:
+            literal, step = c, 1
+        after = regex[i + step : i + step + 1]
+        if after and after in "*?{":
+            break  # this character may be absent
+        out.append(literal)
+        i += step
+        if after == "+":
+            break
+    return "".join(out)
+
+
+def _top_level_alternation(regex: str) -> bool:
+    depth, i, in_class = 0, 0, False
+    while i < len(regex):
+        c = regex[i]
+        if c == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = c != "]"
+        elif c == "[":
+            in_class = True
+            i += 2 if regex[i + 1 : i + 2] == "^" else 1
+            if regex[i : i + 1] == "]":
+                i += 1  # a "]" first in a class is a literal
+            continue
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == "|" and depth == 0:
+            return True
+        i += 1
+    return False
+
+
 def match_line(
     text: str, *, framework: str | None, stage: str | None, catalog: Catalog | None = None
 ) -> tuple[Signature, dict[str, str]] | None:
@@ -84,6 +152,8 @@ def match_line(
         if framework and sig.framework not in ("any", framework):
             continue
         if sig.when_stage is not None and sig.when_stage != stage:
+            continue
+        if sig.needle and sig.needle not in text:
             continue
         m = sig.pattern.search(text)
         if m:

@@ -1,0 +1,88 @@
+"""The analyser's patterns compiled on first use (``layers/log/lazyre.py``) answer exactly as ``re`` does.
+
+Each ``LazyPattern`` of ``analyze.py`` is run on every line of every recorded log under tests/data: its
+``search`` and ``match`` give the same spans and groups as the compiled expression's, and every line a
+pattern with ``needles`` matches holds one of them (a needle that is not in every match would make the
+analyser miss that line).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from argtrace.layers.log import analyze
+from argtrace.layers.log.lazyre import LazyPattern
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+PATTERNS = {name: value for name, value in vars(analyze).items() if isinstance(value, LazyPattern)}
+
+
+# Line shapes the recorded logs lack (written here, in the forms the analyser's patterns describe), so each
+# pattern has lines it matches.
+EXTRA = [
+    "Nov 29 21:16:20 gpu-node-3 sglang[4242]: [2026-11-29 21:16:20] Load weight end. type=Qwen3, "
+    "mem usage=15.3 GB",
+    "[rank0]: Traceback (most recent call last):",
+    "INFO server_args.py:512: Attention backend not set. Use fa3 backend by default.",
+    "TP0 EP0",
+    "(EngineCore_DP0 pid=1) INFO 11-29 21:16:20 [gpu_model_runner.py:2020] Loading drafter model...",
+    "(EngineCore_DP0 pid=1) INFO 11-29 21:16:20 [gpu_model_runner.py:2020] Graph capturing finished in 12 "
+    "secs, took 0.54 GiB",
+    '  File "/sgl/python/sglang/srt/server_args.py", line 401, in __post_init__',
+    "(EngineCore_DP0 pid=1) INFO 11-29 21:16:20 [core.py:210] init engine (profile, create kv cache, warmup "
+    "model) took 41.20 seconds",
+]
+
+
+def _lines() -> list[str]:
+    out: list[str] = []
+    for line in EXTRA:
+        out.append(line)
+        out.append(analyze.split_prefix(line).body)
+    for path in sorted(DATA.rglob("*.log")):
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+            out.append(line)
+            out.append(analyze.split_prefix(line).body)  # the analyser searches the body after the prefix
+    return out
+
+
+LINES = _lines()
+
+
+def _span(m: re.Match[str] | None) -> tuple[tuple[int, int], tuple[str | None, ...]] | None:
+    return None if m is None else (m.span(), m.groups())
+
+
+def test_the_analyser_has_lazy_patterns_with_needles() -> None:
+    assert len(PATTERNS) == 37
+    assert sum(1 for p in PATTERNS.values() if p.needles) == 26
+    assert len(LINES) > 500
+
+
+@pytest.mark.parametrize("name", sorted(PATTERNS))
+def test_same_answers_as_re(name: str) -> None:
+    lazy = PATTERNS[name]
+    compiled = re.compile(lazy.source, lazy.flags)
+    matched = 0
+    for line in LINES:
+        found = compiled.search(line)
+        assert _span(lazy.search(line)) == _span(found), line
+        assert _span(lazy.match(line)) == _span(compiled.match(line)), line
+        if found is not None:
+            matched += 1
+            if lazy.needles:
+                assert any(needle in line for needle in lazy.needles), line
+    assert matched > 0, name
+
+
+def test_a_line_without_a_needle_does_not_compile() -> None:
+    pattern = LazyPattern(r"Load weight end\.(?P<rest>.*)", needles=("Load weight end.",))
+    assert pattern.search("Decode batch, #running-req: 3") is None
+    assert pattern._compiled is None
+    m = pattern.search("[x] Load weight end. type=Qwen3")
+    assert m is not None and m.group("rest") == " type=Qwen3"
+    assert pattern._compiled is not None
+    assert LazyPattern(r"\d+").sub("0", "a12b3") == "a0b0"
