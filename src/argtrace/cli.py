@@ -98,14 +98,24 @@ def build_parser(commands: dict[str, ModuleType], only: str | None = None) -> ar
 
 
 def _parse(argv: list[str], commands: dict[str, ModuleType]) -> argparse.Namespace:
+    from argtrace.remote.options import GLOBAL_OPTIONS_WITH_VALUE
     from argtrace.remote.options import command_index as command_index_of
 
     command_index = command_index_of(argv, commands)
-    # no command word: top-level help or a usage error, which name the commands but none of their options
-    parser = build_parser(commands, only="" if command_index is None else argv[command_index])
     if command_index is None:
-        return parser.parse_args(argv)
-    module = commands[argv[command_index]]
+        # no command word: top-level help or a usage error, which name the commands but none of their options
+        return build_parser(commands, only="").parse_args(argv)
+    chosen = argv[command_index]
+    before = argv[:command_index]
+    if all(before[i] in GLOBAL_OPTIONS_WITH_VALUE for i in range(0, len(before), 2)):
+        # Only ``--host H``-style options before the command word: the parser holds that command alone.
+        # The others' subparsers would show in no output (the usage line says COMMAND, the word is a valid
+        # choice) but cost an ArgumentParser each, whose fixed texts argparse looks up through gettext
+        # (issue 18). Anything else there (``-h``, a typo) may print the top-level help or usage: all of them.
+        parser = build_parser({chosen: commands[chosen]}, only=chosen)
+    else:
+        parser = build_parser(commands, only=chosen)
+    module = commands[chosen]
     splitter = getattr(module, "split_argv", None)
     if splitter is None:
         return parser.parse_args(argv)
