@@ -131,6 +131,7 @@ def _remote_bash_n(data: bytes) -> tuple[int | None, bytes] | None:
     if not host.is_remote:
         return None
     from argtrace.remote.ssh import TransportError  # only a remote host has a transport to fail
+
     try:
         check = host.run_bash_n(data)
     except TransportError:
