@@ -180,6 +180,9 @@ NOT_FOR_A_PLAIN_SCRIPT = (
     "argtrace.mcp_server",
     "argtrace.probe",
     "argtrace.static_help_text",
+    # the other commands' modules (``check`` borrows ``live``'s connection options)
+    *(f"argtrace.commands.{name}" for name in ("fix", "log", "mem", "why", "resolver", "ps", "run", "rules")),
+    *(f"argtrace.commands.{name}" for name in ("mcp", "lint", "fleet")),
     # the ssh transport, the host's non-file results and the suppression comments' parser: a local script
     # with no `# argtrace disable` comment needs none of them; the data files are read as paths
     "argtrace.remote.ssh",
