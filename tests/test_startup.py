@@ -190,7 +190,7 @@ NOT_FOR_A_PLAIN_SCRIPT = (
     "argtrace.remote.logseam",
     "argtrace.ci.suppress",
     "socket",
-    "importlib.resources",
+    "importlib.readers",  # a data file read through importlib.resources (tree_sitter_bash imports it)
     "zipfile",
     "hashlib",
     "yaml",
