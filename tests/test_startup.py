@@ -76,6 +76,34 @@ def test_only_the_named_commands_subparser_gets_its_options() -> None:
     assert "--launch" in full._option_string_actions and "--expect" in full._option_string_actions
 
 
+def test_a_command_word_builds_that_commands_subparser_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each other subparser would cost an ArgumentParser (and argparse's gettext look-ups) for no output;
+    # with anything but --host/--ssh-option before the word (-h: the top-level help) all of them are built.
+    import argtrace.cli as cli
+
+    built: list[list[str]] = []
+    real = cli.build_parser
+
+    def recording(commands: dict[str, Any], only: str | None = None) -> Any:
+        built.append(sorted(commands))
+        return real(commands, only)
+
+    monkeypatch.setattr(cli, "build_parser", recording)
+    commands = _load_commands()
+    args = cli._parse(["--host", "node1", "check", "--format", "json", "x.sh", "--port", "1"], commands)
+    assert (args.command, args.host, args.script, args.script_args) == (
+        "check",
+        "node1",
+        "x.sh",
+        ["--port", "1"],
+    )
+    assert built == [["check"]]
+    built.clear()
+    with pytest.raises(SystemExit):
+        cli._parse(["-h", "check"], commands)
+    assert built == [sorted(commands)]
+
+
 def test_version_after_a_global_option_and_usage_errors_are_argparses() -> None:
     result = run_cli(["--host", "node1", "--version"])
     assert (result.status, result.stdout) == (0, "argtrace 0.1.0\n")
@@ -152,6 +180,18 @@ NOT_FOR_A_PLAIN_SCRIPT = (
     "argtrace.mcp_server",
     "argtrace.probe",
     "argtrace.static_help_text",
+    # the other commands' modules (``check`` borrows ``live``'s connection options)
+    *(f"argtrace.commands.{name}" for name in ("fix", "log", "mem", "why", "resolver", "ps", "run", "rules")),
+    *(f"argtrace.commands.{name}" for name in ("mcp", "lint", "fleet")),
+    # the ssh transport, the host's non-file results and the suppression comments' parser: a local script
+    # with no `# argtrace disable` comment needs none of them; the data files are read as paths
+    "argtrace.remote.ssh",
+    "argtrace.remote.results",
+    "argtrace.remote.logseam",
+    "argtrace.ci.suppress",
+    "socket",
+    "importlib.readers",  # a data file read through importlib.resources (tree_sitter_bash imports it)
+    "zipfile",
     "hashlib",
     "yaml",
     "rich",

@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from types import ModuleType
 
 from argtrace import __version__
@@ -27,9 +27,9 @@ if TYPE_CHECKING:  # imported where used: `--version` needs none of them (argpar
 EXIT_USAGE = 2
 
 
-def _load_commands() -> dict[str, ModuleType]:
+def _load_commands(names: Sequence[str] = COMMAND_MODULES) -> dict[str, ModuleType]:
     modules: dict[str, ModuleType] = {}
-    for name in COMMAND_MODULES:
+    for name in names:
         try:
             module = importlib.import_module(f"argtrace.commands.{name}")
         except ModuleNotFoundError as exc:
@@ -39,6 +39,24 @@ def _load_commands() -> dict[str, ModuleType]:
             raise
         modules[module.NAME] = module
     return modules
+
+
+def _lone_command(words: Sequence[str], names: Collection[str]) -> str | None:
+    """The command word when nothing but ``--host H``-style options come before it: its module and its
+    subparser alone are all the parse needs. The other commands would show in no output (the usage line
+    says COMMAND, the word is a valid choice) but cost an import and an ``ArgumentParser`` each, whose
+    fixed texts argparse looks up through gettext (issue 18). Anything else there (``-h``, a typo) may
+    print the top-level help or usage, which list every command: None."""
+    from argtrace.remote.options import GLOBAL_OPTIONS_WITH_VALUE
+    from argtrace.remote.options import command_index as command_index_of
+
+    index = command_index_of(words, names)
+    if index is None:
+        return None
+    before = words[:index]
+    if all(before[i] in GLOBAL_OPTIONS_WITH_VALUE for i in range(0, len(before), 2)):
+        return words[index]
+    return None
 
 
 def _common_options() -> argparse.ArgumentParser:
@@ -101,11 +119,13 @@ def _parse(argv: list[str], commands: dict[str, ModuleType]) -> argparse.Namespa
     from argtrace.remote.options import command_index as command_index_of
 
     command_index = command_index_of(argv, commands)
-    # no command word: top-level help or a usage error, which name the commands but none of their options
-    parser = build_parser(commands, only="" if command_index is None else argv[command_index])
     if command_index is None:
-        return parser.parse_args(argv)
-    module = commands[argv[command_index]]
+        # no command word: top-level help or a usage error, which name the commands but none of their options
+        return build_parser(commands, only="").parse_args(argv)
+    chosen = argv[command_index]
+    alone = _lone_command(argv, commands) == chosen
+    parser = build_parser({chosen: commands[chosen]} if alone else commands, only=chosen)
+    module = commands[chosen]
     splitter = getattr(module, "split_argv", None)
     if splitter is None:
         return parser.parse_args(argv)
@@ -199,7 +219,8 @@ def _run_main(words: list[str]) -> int:
 
 
 def _main(words: list[str], stream: RedactingStream) -> int:
-    commands = _load_commands()
+    lone = _lone_command(words, COMMAND_MODULES)  # a module's name is its command's NAME
+    commands = (_load_commands((lone,)) if lone is not None else {}) or _load_commands()
     try:
         args = _parse(words, commands)
     except SystemExit as exc:  # argparse: --help/--version exit 0, usage errors exit 2

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
 from collections.abc import Iterator, Mapping
 from contextvars import ContextVar
 from pathlib import Path
@@ -49,6 +48,8 @@ def overlay(files: Mapping[str, bytes]) -> Iterator[None]:
     if not files:
         yield
         return
+    import tempfile  # here: most checks verify no fix that writes files (tempfile imports random)
+
     with tempfile.TemporaryDirectory(prefix="argtrace-overlay-") as folder:
         token = _FILES.set({_key(p): data for p, data in files.items()})
         copies = _COPIES.set(folder)

@@ -107,8 +107,6 @@ def _finding_places(
 def apply_suppressions(report: Report, show: bool) -> None:
     """Drop the findings that suppression comments in the checked files name; count (and keep, with
     ``--show-suppressed``) them in the ``suppressed`` section, with a note for the text output."""
-    from argtrace.ci.suppress import Suppressed, scopes_in, suppressed_findings
-
     inputs = [p for p in report.sections.get("inputs") or [] if isinstance(p, str)]
     if not inputs or not report.findings:
         return
@@ -118,11 +116,15 @@ def apply_suppressions(report: Report, show: bool) -> None:
     for path in inputs:
         text = _read_local(path)
         if text is not None and "argtrace" in text:
+            # imported only for a file that can hold a directive: most checked files hold none (issue 18)
+            from argtrace.ci.suppress import scopes_in
             from argtrace.layers.transport import manifest_kind
 
             files[path] = scopes_in(text, yaml=manifest_kind(text.encode()) is not None)
     if not any(files.values()):
         return
+    from argtrace.ci.suppress import Suppressed, suppressed_findings
+
     hits = suppressed_findings(report.findings, files, _finding_places(report, inputs, per_finding))
     if not hits:
         return

@@ -26,7 +26,11 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
+from pathlib import Path
+
+# The package's data directory, as a path: importlib.resources would import zipfile and its readers at
+# every start-up for a file that is always on disk beside this module (issue 18).
+_DATA = Path(__file__).resolve().parent.parent / "data"
 
 
 @dataclass(frozen=True)
@@ -42,7 +46,7 @@ class Options:
 
 @lru_cache(maxsize=1)
 def _table() -> dict[str, Options]:
-    raw = json.loads(resources.files("argtrace").joinpath("data/wrapper_options.json").read_text())
+    raw = json.loads((_DATA / "wrapper_options.json").read_text(encoding="utf-8"))
     return {
         name: Options(
             name,

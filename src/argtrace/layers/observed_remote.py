@@ -15,7 +15,8 @@ import re
 
 from argtrace.frameworks.site_packages import process_version
 from argtrace.model import UsageError
-from argtrace.remote.host import Host, ProcessSnapshot
+from argtrace.remote.host import Host
+from argtrace.remote.results import ProcessSnapshot
 
 _MATCH = ["sglang", "vllm", "VLLM", "::"]
 _PY_VERSION = re.compile(r"python(\d+\.\d+)$")

@@ -21,12 +21,14 @@ import base64
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import types
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # socket is imported where used: a local `check` never opens one (issue 18)
+    import socket
 
 MARK = "@argtrace-collector@ "
 PROTOCOL = 1
@@ -73,7 +75,7 @@ def hello() -> dict[str, Any]:
         "python_ok": tuple(sys.version_info[:2]) >= MIN_PYTHON,
         "executable": sys.executable,
         "platform": sys.platform,
-        "hostname": socket.gethostname(),
+        "hostname": _hostname(),
         "user": user,
         "uid": os.getuid() if hasattr(os, "getuid") else None,
         "home": home,
@@ -274,7 +276,15 @@ def _listen_inodes() -> dict[str, str]:
     return out
 
 
+def _hostname() -> str:
+    import socket  # here, not at the top: a local ``check`` never needs the module (issue 18)
+
+    return socket.gethostname()
+
+
 def _ip(hex_addr: str, v6: bool) -> str:
+    import socket
+
     raw = bytes.fromhex(hex_addr)
     # /proc prints each 32-bit word in host (little-endian on x86/arm) order
     words = [raw[i : i + 4][::-1] for i in range(0, len(raw), 4)] if sys.byteorder == "little" else [raw]
@@ -440,6 +450,8 @@ def _expire(deadline: _Deadline) -> None:
     A socket timeout alone bounds each read, not the request: a server that drips a byte a second would
     hold the reader for as long as it likes. The shutdown goes through a duplicate of the descriptor:
     during a TLS handshake the socket object http.client holds has already been detached from it."""
+    import socket
+
     with deadline.lock:
         deadline.expired = True
         if deadline.fd is None:
@@ -461,6 +473,7 @@ def _get_once(
 ) -> tuple[int, dict[str, str], bytes, bool]:
     """One GET on one connection: (status, headers, at most ``limit`` body bytes, truncated)."""
     import http.client
+    import socket
     import ssl
     import threading
 
@@ -532,6 +545,7 @@ def http_get(
     followed. A failure to connect is an answer, not an error: ``status`` is ``None`` and ``error`` is one
     of ``refused``, ``timeout``, ``dns``, ``tls``, ``other`` with ``detail``.
     """
+    import socket
     import ssl
     import urllib.parse
 

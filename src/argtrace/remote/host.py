@@ -25,12 +25,22 @@ import base64
 import contextlib
 import contextvars
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from argtrace.model import UsageError
-from argtrace.remote.logseam import LogReader
+
+if TYPE_CHECKING:
+    from argtrace.remote.logseam import LogReader
+    from argtrace.remote.results import (
+        BashCheck,
+        HostInfo,
+        HttpResponse,
+        ProbeRun,
+        ProcessSnapshot,
+        RunResult,
+    )
 
 
 class HostError(UsageError):
@@ -61,84 +71,6 @@ class FileStat:
     @property
     def is_dir(self) -> bool:
         return self.exists and self.type == "dir"
-
-
-@dataclass(frozen=True)
-class BashCheck:
-    """``bash -n`` on the host: ``bash`` is ``None`` when the host has no bash."""
-
-    bash: str | None
-    returncode: int | None
-    stderr: str
-
-    @property
-    def ok(self) -> bool:
-        return self.returncode == 0
-
-
-@dataclass(frozen=True)
-class ProcessSnapshot:
-    pid: int
-    ppid: int | None
-    uid: int | None
-    name: str | None
-    argv: tuple[str, ...]
-    env: Mapping[str, str] | None  # None when not readable (another user's process)
-    cwd: str | None
-    exe: str | None
-    start_time: float | None  # seconds since the epoch
-    user: str | None = None
-    listening: tuple[str, ...] = ()  # "ip:port" of listening TCP sockets
-    detailed: bool = True  # False: only pid/ppid/uid/argv were read (did not match the filter)
-
-
-@dataclass(frozen=True)
-class HttpResponse:
-    """``status`` is ``None`` when nothing answered; ``error`` is then refused/timeout/dns/tls/other."""
-
-    status: int | None
-    headers: Mapping[str, str]
-    body: bytes
-    truncated: bool = False
-    error: str | None = None
-    detail: str | None = None
-    redirects: tuple[str, ...] = ()  # the URLs followed, in order
-    credentials_dropped: bool = False  # a redirect left the origin: Authorization/Cookie were not sent there
-
-
-@dataclass(frozen=True)
-class RunResult:
-    returncode: int
-    stdout: bytes
-    stderr: bytes
-
-
-@dataclass(frozen=True)
-class ProbeRun:
-    """What ``collector.run_probe`` brought back from one ``argtrace run`` launch on the host."""
-
-    probe_dir: str  # the host's path; removed unless kept
-    kept: bool
-    exit_status: int | None  # None: argtrace ended the launch
-    timed_out: bool  # no capture by the timeout
-    output_tail: str
-    captures: list[dict[str, Any]]
-    stub_calls: list[dict[str, Any]]
-
-
-@dataclass(frozen=True)
-class HostInfo:
-    """Who runs the observations where: user, home, login shell, Python and the environment."""
-
-    label: str  # "local" or the --host text
-    hostname: str
-    user: str | None
-    home: str | None
-    login_shell: str | None
-    cwd: str
-    python: tuple[int, ...]
-    executable: str
-    env: Mapping[str, str] = field(default_factory=dict)
 
 
 class Host:
@@ -209,6 +141,8 @@ class Host:
 
     def run_bash_n(self, data: bytes | None = None, *, path: str | None = None) -> BashCheck:
         """``bash -n`` of ``data`` (or of the host's file ``path``), on the host: parse only, never run."""
+        from argtrace.remote.results import BashCheck
+
         if path is not None:
             return BashCheck(**self.call("bash_n", path=path))
         return BashCheck(**self.call("bash_n", data=base64.b64encode(data or b"").decode("ascii")))
@@ -225,6 +159,8 @@ class Host:
         env: Mapping[str, str] | None = None,
     ) -> RunResult:
         """Run a program from an argv list on the host (no shell), e.g. ``python3 -c 'import sglang'``."""
+        from argtrace.remote.results import RunResult
+
         result = self.call("run", argv=list(argv), timeout=timeout, cwd=cwd, env=dict(env) if env else None)
         return RunResult(
             result["returncode"], base64.b64decode(result["stdout"]), base64.b64decode(result["stderr"])
@@ -247,6 +183,8 @@ class Host:
         program. ``command`` and ``env`` are the host's: an argv list and data, never shell text. ``files``
         and ``names`` are the probe's (``argtrace.probe.probe_files``/``shim_names``, handed down by the
         caller: the probe sits above this seam)."""
+        from argtrace.remote.results import ProbeRun
+
         raw = self.call_waiting(
             "run_probe",
             timeout + 30.0,  # the launch's timeout, then ending its process group and reading back
@@ -283,6 +221,8 @@ class Host:
     def processes(
         self, *, match: Sequence[str] | None = None, with_env: bool = True
     ) -> list[ProcessSnapshot]:
+        from argtrace.remote.results import ProcessSnapshot
+
         raw = self.call("processes", with_env=with_env, match=list(match) if match else None)
         return [
             ProcessSnapshot(
@@ -312,6 +252,8 @@ class Host:
     ) -> HttpResponse:
         """GET ``url`` from the host (no proxy; ``timeout`` bounds the whole request; credentials only to
         ``url``'s origin). Connection failures come back as ``error``/``detail``."""
+        from argtrace.remote.results import HttpResponse
+
         sent = dict(headers) if headers else None
         # The collector ends the request at ``timeout``; the answer may take that long to come back.
         raw = self.call_waiting(
@@ -340,6 +282,8 @@ class Host:
 
 
 def _host_info(label: str, raw: Mapping[str, Any]) -> HostInfo:
+    from argtrace.remote.results import HostInfo
+
     return HostInfo(
         label=label,
         hostname=raw.get("hostname") or "",
@@ -389,3 +333,15 @@ def use_host(host: Host) -> Iterator[Host]:
     finally:
         _CURRENT.reset(token)
         host.close()
+
+
+def __getattr__(name: str) -> Any:
+    """The result classes kept their old address (``from argtrace.remote.host import HostInfo``)."""
+    if name in _RESULTS:
+        from argtrace.remote import results
+
+        return getattr(results, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+_RESULTS = ("BashCheck", "ProcessSnapshot", "HttpResponse", "RunResult", "ProbeRun", "HostInfo")

@@ -27,7 +27,6 @@ import shutil
 import subprocess
 import sys
 import time
-import zipfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -406,6 +405,8 @@ def normalise(name: str) -> str:
 
 def wheel_requirements(wheel: Path) -> list[Requirement]:
     """The unconditional ``Requires-Dist`` lines of a wheel's METADATA (``extra ==`` ones skipped)."""
+    import zipfile  # here: `check` imports this module to find an environment, never to read a wheel
+
     with zipfile.ZipFile(wheel) as zf:
         meta_name = next(n for n in zf.namelist() if n.endswith(".dist-info/METADATA"))
         text = zf.read(meta_name).decode("utf-8", "replace")

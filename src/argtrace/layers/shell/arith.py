@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 
-_TOKEN = re.compile(
-    r"\s*(?:(?P<num>0[xX][0-9a-fA-F]+|\d+#[0-9a-zA-Z@_]+|\d+)|(?P<name>[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?)|"
-    r"(?P<op>\*\*=|<<=|>>=|\+\+|--|\*\*|<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%&|^]=|[-+*/%<>=!~&|^?:(),]))"
-)
+
+@functools.cache
+def _token() -> re.Pattern[str]:
+    # compiled for the first arithmetic expression: most launch scripts have none (~0.3 ms, issue 18)
+    return re.compile(
+        r"\s*(?:(?P<num>0[xX][0-9a-fA-F]+|\d+#[0-9a-zA-Z@_]+|\d+)|(?P<name>[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?)|"
+        r"(?P<op>\*\*=|<<=|>>=|\+\+|--|\*\*|<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%&|^]=|[-+*/%<>=!~&|^?:(),]))"
+    )
 
 
 class ArithError(Exception):
@@ -100,8 +105,9 @@ class Evaluator:
         out: list[tuple[str, str]] = []
         i = 0
         expr = expr.rstrip()
+        token = _token()
         while i < len(expr):
-            m = _TOKEN.match(expr, i)
+            m = token.match(expr, i)
             if not m or m.end() == i:
                 if expr[i:].strip() == "":
                     break

@@ -126,11 +126,12 @@ def _remote_bash_n(data: bytes) -> tuple[int | None, bytes] | None:
     """``(returncode, stderr)`` of ``bash -n`` on the ``--host`` node (``returncode`` None: no bash or it
     timed out there); ``None`` when the script is checked on this machine."""
     from argtrace.remote.host import HostError, current_host
-    from argtrace.remote.ssh import TransportError
 
     host = current_host()
     if not host.is_remote:
         return None
+    from argtrace.remote.ssh import TransportError  # only a remote host has a transport to fail
+
     try:
         check = host.run_bash_n(data)
     except TransportError:

@@ -28,7 +28,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from argtrace.frameworks.detect import _SUDO_LONG_WITH_VALUE, _SUDO_SHORT_WITH_VALUE
@@ -41,6 +41,10 @@ EnvMap = dict[str, tuple[str | None, str | None, str, str | None]]
 
 _ASSIGN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 MAIL_DIR = "/var/mail"  # glibc's _PATH_MAILDIR on Debian: sudo sets MAIL=/var/mail/USER
+
+# The package's data directory, as a path: importlib.resources would import zipfile and its readers at
+# every start-up for a file that is always on disk beside this module (issue 18).
+_DATA = Path(__file__).resolve().parents[2] / "data"  # argtrace/data
 
 
 @dataclass(frozen=True)
@@ -62,7 +66,7 @@ class SudoDefaults:
 
 @lru_cache(maxsize=1)
 def sudo_defaults() -> SudoDefaults:
-    raw = json.loads(resources.files("argtrace").joinpath("data/sudo_defaults.json").read_text())
+    raw = json.loads((_DATA / "sudo_defaults.json").read_text(encoding="utf-8"))
     return SudoDefaults(
         env_reset=bool(raw["env_reset"]),
         secure_path=raw.get("secure_path"),
