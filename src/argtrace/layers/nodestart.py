@@ -76,16 +76,6 @@ class NodeStart:
     visible_unknown: bool = False  # set to a value not known statically
 
 
-def _int(value: Any) -> int | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str) and value.strip().isdigit():
-        return int(value)
-    return None
-
-
 def as_int(value: Any) -> int | None:
     if isinstance(value, bool):
         return None
