@@ -279,8 +279,8 @@ def test_model_args_that_override_the_tensor_parallel_size_kserve_sized_for(tmp_
     # the head's vLLM (python -m huggingfaceserver) parsed: the override is also a setting given twice
     twice = (
         "--tensor-parallel-size is set by the script and again by the caller's arguments ($@): "
-        "--tensor-parallel-size=1 1, --tensor-parallel-size=2 2; the caller's 2 wins and the script's own "
-        "value is overridden"
+        "--tensor-parallel-size=1, --tensor-parallel-size=2; the caller's 2 wins and the script's own value "
+        "is overridden"
     )
     assert _judged(_report(tmp_path, text)) == [
         ("PA036", "error", "tensor_parallel_size", message),

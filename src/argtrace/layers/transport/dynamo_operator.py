@@ -1,6 +1,7 @@
-"""What NVIDIA Dynamo's operator makes of a multi-node worker: the leader and worker containers it writes
-for a ``DynamoGraphDeployment`` service with ``multinode.nodeCount`` N > 1, as argv, for each of its two
-multinode deployers.
+"""What NVIDIA Dynamo's operator makes of a multi-node worker.
+
+This module owns the leader and worker containers the operator writes for a ``DynamoGraphDeployment``
+service with ``multinode.nodeCount`` N > 1, as argv, for each of its two multinode deployers.
 
 The operator (ai-dynamo/dynamo ``deploy/operator/internal/dynamo``) rewrites the service's main container
 per role with the flags its backend adds (``backend_sglang.go``, ``backend_vllm.go``); the leader's host
