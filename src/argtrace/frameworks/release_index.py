@@ -25,6 +25,10 @@ INDEX_PATH = Path(__file__).resolve().parent / "data" / "release_index.json"
 
 @dataclass(frozen=True)
 class ReleaseIndex:
+    """Every bundled release of one framework at a glance: which releases know each flag and environment
+    variable, which flags take no value, and each option's value converter, without reading the releases'
+    schemas."""
+
     framework: str
     releases: tuple[str, ...]
     allow_abbrev: tuple[bool, ...]

@@ -394,6 +394,9 @@ def runtime_env_for(base_env: Mapping[str, str], extra: Mapping[str, str] | None
 
 @dataclass(frozen=True)
 class Requirement:
+    """A dependency a framework's wheel metadata declares: its normalised name, the requirement as pip
+    takes it, and its environment marker."""
+
     name: str  # normalised (lowercase, dashes)
     spec: str  # the requirement string as pip takes it, e.g. "transformers==5.3.0"
     marker: str | None
