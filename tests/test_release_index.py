@@ -1,6 +1,6 @@
 """The flag -> releases index (``data/release_index/FRAMEWORK.json``, scripts/gen_release_index.py) and
-what `check` says from it: hidden ``--no-`` spellings are indexed like listed ones, and "registered alike in every
-release" compares what parsing the launch depends on, not help text or defaults (issue 15)."""
+what `check` says from it: hidden ``--no-`` spellings are indexed like listed ones, and "registered alike
+in every release" compares what parsing the launch depends on, not help text or defaults (issue 15)."""
 
 from __future__ import annotations
 
