@@ -204,6 +204,9 @@ NOT_FOR_A_PLAIN_SCRIPT = (
     "importlib.readers",  # a data file read through importlib.resources (tree_sitter_bash imports it)
     "zipfile",
     "hashlib",
+    # the user cache's path (user-generated schemas live there) is answered without it on Linux with an
+    # absolute HOME and no XDG_CACHE_HOME (resolver/environments.user_cache_dir; the check runs so)
+    *(("platformdirs",) if sys.platform == "linux" else ()),
     "yaml",
     "rich",
 )
@@ -220,7 +223,9 @@ def _imported_by_check(words: list[str]) -> set[str]:
         f"    main(['check', '--format', 'json', *{words!r}])\n"
         "print(' '.join(sorted(set(sys.modules) - before)))\n"
     )
-    env = dict(os.environ, PYTHONPATH=SRC)
+    env = dict(os.environ, PYTHONPATH=SRC, HOME=os.environ.get("HOME", "/root"))
+    for name in ("XDG_CACHE_HOME", "ANDROID_DATA", "ANDROID_ROOT"):  # see user_cache_dir
+        env.pop(name, None)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
     return set(done.stdout.split())
 
