@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Write src/argtrace/frameworks/data/release_index.json from the bundled schemas (``--check``: stale?).
+"""Write src/argtrace/frameworks/data/release_index/FRAMEWORK.json (one file per framework) from the bundled
+schemas (``--check``: stale?).
 
 Run after scripts/gen_schemas.py adds or changes a release. The index is read by
 ``argtrace.frameworks.release_index`` (which never loads a schema); building it loads every one, so that
@@ -15,7 +16,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 from argtrace.frameworks.actions import registered_options
-from argtrace.frameworks.release_index import INDEX_PATH
+from argtrace.frameworks.release_index import INDEX_DIR, index_path
 from argtrace.frameworks.schema import (
     FRAMEWORKS,
     VALUELESS_ACTIONS,
@@ -125,19 +126,33 @@ def _runs(labels: list[int]) -> list[list[int]]:
     return out
 
 
-def render() -> str:
-    return json.dumps(build_index(), separators=(",", ":"), sort_keys=True) + "\n"
+def render() -> dict[Path, str]:
+    """Each framework's index file and its text."""
+    return {
+        index_path(framework): json.dumps(entry, separators=(",", ":"), sort_keys=True) + "\n"
+        for framework, entry in build_index().items()
+    }
 
 
 def main() -> int:
-    text = render()
+    files = render()
+    stray = sorted(set(INDEX_DIR.glob("*.json")) - set(files)) if INDEX_DIR.is_dir() else []
     if "--check" in sys.argv[1:]:
-        if not INDEX_PATH.is_file() or INDEX_PATH.read_text() != text:
-            print(f"{INDEX_PATH} is stale: run python scripts/gen_release_index.py", file=sys.stderr)
-            return 1
-        return 0
-    INDEX_PATH.write_text(text)
-    print(f"wrote {INDEX_PATH} ({len(text)} bytes)")
+        status = 0
+        for path, text in files.items():
+            if not path.is_file() or path.read_text() != text:
+                print(f"{path} is stale: run python scripts/gen_release_index.py", file=sys.stderr)
+                status = 1
+        for path in stray:
+            print(f"{path} is no framework's index: run python scripts/gen_release_index.py", file=sys.stderr)
+            status = 1
+        return status
+    INDEX_DIR.mkdir(exist_ok=True)
+    for path in stray:
+        path.unlink()
+    for path, text in files.items():
+        path.write_text(text)
+        print(f"wrote {path} ({len(text)} bytes)")
     return 0
 
 

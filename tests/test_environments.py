@@ -18,6 +18,34 @@ def test_cache_dir_override(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> 
     assert envs.cache_dir().parts[-2:] == ("argtrace", "resolvers")
 
 
+@pytest.mark.parametrize(
+    "env",
+    [
+        {"HOME": "/home/u"},  # answered without platformdirs
+        {"HOME": "/home/u/"},
+        {"HOME": "/"},
+        {"HOME": "/home/u", "XDG_CACHE_HOME": "/var/xdg"},  # the others ask platformdirs
+        {"HOME": "/home/u", "XDG_CACHE_HOME": ""},
+        {"HOME": "/home/u", "XDG_CACHE_HOME": "relative"},
+        {"HOME": "relative"},
+        {"HOME": "/home/u", "ANDROID_DATA": "/data", "ANDROID_ROOT": "/system"},
+    ],
+)
+def test_the_user_cache_dir_is_platformdirs_own_answer(
+    monkeypatch: pytest.MonkeyPatch, env: dict[str, str]
+) -> None:
+    import platformdirs
+
+    for name in ("HOME", "XDG_CACHE_HOME", "ANDROID_DATA", "ANDROID_ROOT"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    assert envs.user_cache_dir() == platformdirs.user_cache_dir("argtrace")
+    if sys.platform == "linux" and env["HOME"] == "/home/u" and len(env) == 1:
+        assert envs.user_cache_dir() == "/home/u/.cache/argtrace"
+        assert envs.cache_dir() == Path("/home/u/.cache/argtrace/resolvers")
+
+
 def test_names_and_paths() -> None:
     tag = f"{sys.version_info.major}.{sys.version_info.minor}"
     assert envs.env_name("sglang", "0.5.10.post1") == f"sglang-0.5.10.post1-py{tag}"

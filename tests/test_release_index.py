@@ -1,6 +1,6 @@
-"""The flag -> releases index (``data/release_index.json``, scripts/gen_release_index.py) and what `check`
-says from it: hidden ``--no-`` spellings are indexed like listed ones, and "registered alike in every
-release" compares what parsing the launch depends on, not help text or defaults (issue 15)."""
+"""The flag -> releases index (``data/release_index/FRAMEWORK.json``, scripts/gen_release_index.py) and
+what `check` says from it: hidden ``--no-`` spellings are indexed like listed ones, and "registered alike
+in every release" compares what parsing the launch depends on, not help text or defaults (issue 15)."""
 
 from __future__ import annotations
 
@@ -231,3 +231,12 @@ def test_with_no_release_named_a_value_every_release_refuses_keeps_its_severity(
     report = _check("-c", command)
     assert report["framework"]["version"] is None
     assert [(c, s) for c, s, _m in _parser_findings(report)] == [(code, severity)]
+
+
+def test_a_framework_without_an_index_file_is_a_key_error_as_in_the_one_file_index() -> None:
+    # one file per framework: a name with none is "no bundled release", which schema.py and
+    # registered_alike read as KeyError (what the single file's dict lookup raised)
+    with pytest.raises(KeyError, match="dynamo"):
+        release_index("dynamo")
+    assert registered_alike("dynamo", "--tp-size") is False
+    assert release_index("vllm").framework == "vllm" and release_index("vllm").releases[0] != ""

@@ -114,9 +114,10 @@ def test_version_after_a_global_option_and_usage_errors_are_argparses() -> None:
     assert result.status == 2 and "unrecognized arguments: --no-such-option" in result.stderr
 
 
-def _check_example_in_a_fresh_interpreter() -> tuple[list[str], set[str]]:
+def _check_example_in_a_fresh_interpreter() -> tuple[list[str], list[str], set[str]]:
     """``check --format json`` on the shipped example in a fresh interpreter (the console script's import
-    line): (the bundled schemas it loaded, as ``framework version``, every module it imported)."""
+    line): (the bundled schemas it loaded, as ``framework version``, the frameworks whose release index file
+    it read, every module it imported)."""
     example = str(Path(__file__).resolve().parent.parent / "examples" / "launch_mtp.sh")
     code = (
         "import contextlib, io, sys\n"
@@ -128,25 +129,35 @@ def _check_example_in_a_fresh_interpreter() -> tuple[list[str], set[str]]:
         "    loaded.append(f'{framework} {version}')\n"
         "    return real(framework, version)\n"
         "schema.load_schema = recording\n"
+        "import argtrace.frameworks.release_index as index\n"
+        "indexed = []\n"
+        "real_raw = index._raw\n"
+        "def reading(framework):\n"
+        "    indexed.append(framework)\n"
+        "    return real_raw(framework)\n"
+        "index._raw = reading\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
         f"    main(['check', '--format', 'json', '--no-shellcheck', {example!r}])\n"
         "print('LOADED', ','.join(dict.fromkeys(loaded)))\n"
+        "print('INDEXED', ','.join(indexed))\n"
         "print('MODULES', ' '.join(sorted(sys.modules)))\n"
     )
     env = dict(os.environ, PYTHONPATH=SRC)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
     lines = dict(line.split(" ", 1) for line in done.stdout.splitlines() if " " in line)
-    return lines["LOADED"].split(","), set(lines["MODULES"].split())
+    return lines["LOADED"].split(","), lines["INDEXED"].split(","), set(lines["MODULES"].split())
 
 
 def test_check_json_on_a_shell_script_reads_one_schema_and_imports_no_yaml_or_rich() -> None:
     # Which flags take no value, which releases know a flag, which register it alike: the release index
     # answers; only the analysed release's schema is read (every SGLang schema was 1.2 MB of JSON).
-    loaded, modules = _check_example_in_a_fresh_interpreter()
+    loaded, indexed, modules = _check_example_in_a_fresh_interpreter()
     # 0.5.19 is analysed. 0.5.20 was read too while the multi-node pass decided the release a second
     # time without the flags the comment line cut off (and so picked 0.5.20); it now reuses the chosen
     # server's decision and parse, and the report is byte-identical.
     assert loaded == ["sglang 0.5.19"]
+    # and only SGLang's release index (one file per framework; vLLM's was two fifths of the JSON read)
+    assert indexed == ["sglang"]
     assert not {"yaml", "rich"} & modules
 
 
@@ -193,6 +204,9 @@ NOT_FOR_A_PLAIN_SCRIPT = (
     "importlib.readers",  # a data file read through importlib.resources (tree_sitter_bash imports it)
     "zipfile",
     "hashlib",
+    # the user cache's path (user-generated schemas live there) is answered without it on Linux with an
+    # absolute HOME and no XDG_CACHE_HOME (resolver/environments.user_cache_dir; the check runs so)
+    *(("platformdirs",) if sys.platform == "linux" else ()),
     "yaml",
     "rich",
 )
@@ -209,7 +223,9 @@ def _imported_by_check(words: list[str]) -> set[str]:
         f"    main(['check', '--format', 'json', *{words!r}])\n"
         "print(' '.join(sorted(set(sys.modules) - before)))\n"
     )
-    env = dict(os.environ, PYTHONPATH=SRC)
+    env = dict(os.environ, PYTHONPATH=SRC, HOME=os.environ.get("HOME", "/root"))
+    for name in ("XDG_CACHE_HOME", "ANDROID_DATA", "ANDROID_ROOT"):  # see user_cache_dir
+        env.pop(name, None)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
     return set(done.stdout.split())
 

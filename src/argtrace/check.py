@@ -43,6 +43,9 @@ COMMAND_LABEL = "<-c>"
 
 @dataclass(frozen=True)
 class CheckOptions:
+    """What the user asked ``check`` for: the script or ``-c`` command, its arguments and environment, and
+    the command-line options that steer the analysis."""
+
     script: str | None
     script_args: tuple[str, ...]
     command_string: str | None

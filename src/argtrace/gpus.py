@@ -29,6 +29,9 @@ GIB = 1 << 30
 
 @dataclass(frozen=True)
 class GpuProfile:
+    """A GPU model argtrace knows: its memory as ``nvidia-smi`` reports it, its compute capability and
+    vendor, and whether FlashInfer supports it."""
+
     name: str
     label: str
     smi_total_mib: int
@@ -64,6 +67,8 @@ _SPEC = re.compile(r"^(?P<name>.+?)(?:x(?P<count>\d+))?$")
 
 @dataclass(frozen=True)
 class GpuSelection:
+    """The GPUs a check assumes (``--gpu h100x8``): a model and how many of it."""
+
     profile: GpuProfile
     count: int
 

@@ -232,6 +232,9 @@ class Word:
 
 @dataclass(frozen=True)
 class EnvValue:
+    """One environment variable's value as the predicted process sees it (``None``: not known statically)
+    and where it came from."""
+
     value: str | None
     origin: Origin
 

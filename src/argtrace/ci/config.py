@@ -43,6 +43,9 @@ KNOWN = {*OPTIONS, "disable", "severity", "per-path"}
 
 @dataclass
 class Config:
+    """One configuration file that was found: its table of settings, its lines (to name the line a setting
+    sits on) and the settings applied from it."""
+
     path: Path
     table: dict[str, Any]
     lines: list[str]

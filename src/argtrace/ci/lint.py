@@ -41,6 +41,9 @@ _POSITIONAL_USE = re.compile(r"(?<![\\$])\$(?:\{(?:[1-9][0-9]*|[@*#])[^}]*\}|[1-
 
 @dataclass(frozen=True)
 class LaunchFile:
+    """A file ``lint`` checks, with the kind of launch it holds (script, Slurm batch file, compose,
+    Kubernetes, Helm, or named by the user)."""
+
     path: str
     kind: str  # script, slurm, compose, kubernetes, helm, given
 
@@ -183,6 +186,9 @@ def fold_unknown_arguments(file: LaunchFile, findings: list[Finding]) -> list[Fi
 
 @dataclass(frozen=True)
 class FileResult:
+    """One launch file's outcome under ``lint``: its report, or the error that kept it from being checked,
+    and the secrets to redact."""
+
     file: LaunchFile
     report: Report | None
     error: str | None

@@ -132,6 +132,9 @@ def _yaml_scopes(lines: list[str], directives: list[tuple[int, frozenset[str]]])
 
 @dataclass(frozen=True)
 class Suppressed:
+    """A finding (by its index in the report) that an ``# argtrace disable`` directive silenced, and where
+    that directive is."""
+
     index: int
     by: str  # FILE:LINE of the directive
 

@@ -54,6 +54,9 @@ class DottedPart:
 
 @dataclass
 class PreparedArgv:
+    """A server's argv made ready for the framework's argument parser: the words, the findings and dotted
+    options met on the way, and what the launcher does before or instead of argparse."""
+
     tokens: list[ArgToken]
     findings: list[Finding] = field(default_factory=list)
     dotted: list[DottedPart] = field(default_factory=list)

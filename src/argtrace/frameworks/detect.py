@@ -58,6 +58,9 @@ _PY_OPTS_WITH_VALUE = {"-X", "-W", "-Q"}
 
 @dataclass(frozen=True)
 class Detection:
+    """A command recognised as a server start: which framework and entry point, where the server's own
+    arguments begin, and the interpreter, wrappers and runner in front of it."""
+
     framework: FrameworkName
     entrypoint: (
         str  # "sglang.launch_server", "sglang serve", "vllm serve", "vllm.entrypoints.openai.api_server"

@@ -42,6 +42,9 @@ ENTRYPOINTS = {"dynamo.sglang": "sglang", "dynamo.vllm": "vllm"}
 
 @dataclass(frozen=True)
 class DynamoOption:
+    """One option of a Dynamo worker launcher's own parser: its flag, destination, how many values it takes
+    and its choices."""
+
     flag: str
     dest: str
     takes: str  # "none" (booleans, --version), "one", "optional" (nargs ?), "many" (nargs *)
@@ -50,6 +53,9 @@ class DynamoOption:
 
 @dataclass(frozen=True)
 class _Parser:
+    """A Dynamo launcher's own argument parser, as the generated table records it: its options and whether
+    it accepts abbreviations."""
+
     allow_abbrev: bool
     options: dict[str, DynamoOption]
 
@@ -162,6 +168,9 @@ def engine_release(framework: str, image: str | None) -> tuple[str, str] | None:
 
 @dataclass
 class DynamoSplit:
+    """A Dynamo worker's argv split as its launcher splits it: the words the engine's parser gets, Dynamo's
+    own options, what argparse refuses, and which Dynamo release judged them."""
+
     engine: list[int] = field(default_factory=list)  # indices of the words the engine's parser gets
     dynamo: list[tuple[str, list[str]]] = field(default_factory=list)  # (option as written, values)
     # what argparse refuses, with the setting: the launcher exits with status 2

@@ -32,6 +32,9 @@ _SH_EXEC = re.compile(rb"^'''exec' \"?(?P<python>[^\"\n]+?)\"? \"\$0\" \"\$@\"",
 
 @dataclass(frozen=True)
 class InstalledVersion:
+    """The framework release installed for an interpreter, read from its package metadata, or why it could
+    not be read."""
+
     version: str | None
     interpreter: str | None
     how: str | None = None  # "dist-info" or "egg-info" (the record the version was read from)

@@ -42,6 +42,9 @@ def source() -> str:
 
 @dataclass
 class KServeSplit:
+    """A KServe huggingfaceserver argv split as its launcher splits it: the words vLLM's parser gets,
+    KServe's own options, and what argparse refuses."""
+
     engine: list[int] = field(default_factory=list)  # indices of the words vLLM's options get
     kserve: list[tuple[str, str, list[int]]] = field(default_factory=list)  # (option, dest, word indices)
     problems: list[tuple[str, str | None]] = field(default_factory=list)

@@ -1,8 +1,9 @@
 """Which bundled releases know a flag or an environment variable, without loading every schema.
 
-``data/release_index.json`` is generated from the bundled schemas by ``scripts/gen_release_index.py`` (a
-test keeps it equal to them): per framework, the releases in order, whether each allows abbreviated
-options, and for every option string and variable name the releases (by position) that know it. It answers
+``data/release_index/FRAMEWORK.json`` (one file per framework: a check reads only its framework's) is
+generated from the bundled schemas by ``scripts/gen_release_index.py`` (a test keeps it equal to them): the
+releases in order, whether each allows abbreviated options, and for every option string and variable name
+the releases (by position) that know it. It answers
 "which releases accept every flag and variable of this launch" for a launch whose release is unknown, and
 "does this flag take a value" (``no_value``: the releases registering it as a flag without one) without
 reading every schema (1.2 MB of JSON for SGLang: most of a short ``check``'s start-up, issue 18); and
@@ -20,11 +21,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-INDEX_PATH = Path(__file__).resolve().parent / "data" / "release_index.json"
+INDEX_DIR = Path(__file__).resolve().parent / "data" / "release_index"
+
+
+def index_path(framework: str) -> Path:
+    """The generated index file of one framework (``scripts/gen_release_index.py`` writes it)."""
+    return INDEX_DIR / f"{framework}.json"
 
 
 @dataclass(frozen=True)
 class ReleaseIndex:
+    """Every bundled release of one framework at a glance: which releases know each flag and environment
+    variable, which flags take no value, and each option's value converter, without reading the releases'
+    schemas."""
+
     framework: str
     releases: tuple[str, ...]
     allow_abbrev: tuple[bool, ...]
@@ -108,15 +118,20 @@ class ReleaseIndex:
         return tuple(r for r in self.releases if r in accepted)
 
 
-@functools.cache
-def _raw() -> Mapping[str, Any]:
-    data: Mapping[str, Any] = json.loads(INDEX_PATH.read_text())
+def _raw(framework: str) -> Mapping[str, Any]:
+    """One framework's index file; ``KeyError`` for a framework with no bundled release (as the one file
+    holding every framework answered)."""
+    try:
+        text = index_path(framework).read_text()
+    except FileNotFoundError:
+        raise KeyError(framework) from None
+    data: Mapping[str, Any] = json.loads(text)
     return data
 
 
 @functools.cache
 def release_index(framework: str) -> ReleaseIndex:
-    entry = _raw()[framework]
+    entry = _raw(framework)
     return ReleaseIndex(
         framework=framework,
         releases=tuple(entry["releases"]),

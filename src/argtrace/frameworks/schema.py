@@ -159,6 +159,9 @@ class OptionSpec:
 
 @dataclass(frozen=True)
 class EnvVarSpec:
+    """An environment variable a framework release reads: its default and type, where it is read, and
+    whether it is deprecated for another."""
+
     name: str
     default: Any = None
     type: str | None = None

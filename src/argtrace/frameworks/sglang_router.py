@@ -21,6 +21,9 @@ ENTRYPOINT = "sglang_router.launch_server"
 
 @dataclass(frozen=True)
 class RouterOption:
+    """One option of the SGLang router's own parser (``sglang_router.launch_server``): its flag,
+    destination, how many values it takes and its choices."""
+
     flag: str
     dest: str
     takes: str  # "none" (store_true/false), "one", "many" (nargs * or +)
@@ -47,6 +50,9 @@ def router_schema() -> tuple[str, dict[str, RouterOption]]:
 
 @dataclass
 class RouterSplit:
+    """A ``sglang_router.launch_server`` argv split between the SGLang server's parser and the router's,
+    with what argparse would refuse."""
+
     server: list[int]  # indices of the words the SGLang server parser gets
     router: list[tuple[str, list[str]]]  # (flag, values) for the router
     problems: list[str]  # what argparse would refuse (a value not among the choices, a missing value)

@@ -41,6 +41,9 @@ _SUBCOMMANDS = frozenset({"docker", "podman", "kubectl", "ray", "hf", "huggingfa
 
 @dataclass(frozen=True)
 class Unfollowed:
+    """A launcher or entry point argtrace does not follow, in front of (or instead of) a server start it
+    can see: that server goes unchecked."""
+
     program: str  # the word argtrace does not follow ("mpirun", "docker exec", "python3 -m sglang_router...")
     start: str  # what looks like the server start ("python -m sglang.launch_server", "vllm serve")
     why: str  # what that program or entrypoint is ("" for a launcher in front of a start)

@@ -35,6 +35,9 @@ _DATA = Path(__file__).resolve().parent.parent / "data"
 
 @dataclass(frozen=True)
 class Options:
+    """A wrapper program's option table (``numactl``, ``env``, ``uv run``...), generated from the program's
+    own ``--help``: which options take a value, and the release it was read from."""
+
     program: str
     family: str  # getopt_long, getopt_long_only, clap, argparse, cli11, cleo
     short_value: frozenset[str]
@@ -79,6 +82,9 @@ def _long_match(name: str, spec: Options) -> str | None:
 
 @dataclass
 class Scan:
+    """A wrapper's options read off an argv: where its operands (the wrapped command) begin, the options
+    seen, and whether the program would refuse them."""
+
     end: int  # index of the first operand (after a ``--``)
     seen: list[tuple[str, str | None]]  # (long name or short letter, value)
     error: bool = False  # the program would refuse these options (unknown option, missing value)

@@ -35,6 +35,10 @@ _CONTAINER = re.compile(
 
 @dataclass(frozen=True)
 class RunOptions:
+    """How ``argtrace run`` executes the script: how long to wait for the server start, whether stubs stand
+    in for ``kill``, ``rm``, ``ssh`` and the like, whether to keep the probe directory, and whether secrets
+    are shown."""
+
     timeout: float = 60.0
     stubs: bool = True
     keep: bool = False

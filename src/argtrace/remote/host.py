@@ -55,6 +55,9 @@ class HostError(UsageError):
 
 @dataclass(frozen=True)
 class FileStat:
+    """What a host says about a path the launch names: whether it exists, its type, size, mode and
+    readability, or why no file can have that name."""
+
     exists: bool
     type: str | None = None  # "file", "dir", "other"
     size: int | None = None

@@ -28,6 +28,9 @@ class BashCheck:
 
 @dataclass(frozen=True)
 class ProcessSnapshot:
+    """A process read on a host: its ids, argv, environment, cwd, executable, start time and listening
+    sockets (what could be read)."""
+
     pid: int
     ppid: int | None
     uid: int | None
@@ -58,6 +61,8 @@ class HttpResponse:
 
 @dataclass(frozen=True)
 class RunResult:
+    """A command run on a host: its exit status and raw output."""
+
     returncode: int
     stdout: bytes
     stderr: bytes

@@ -15,7 +15,7 @@ METADATA states and the pure-Python packages its argument/config modules import.
 satisfied by the stubs shipped in ``argtrace/resolver/stubs`` (put on ``PYTHONPATH`` at run time, see
 :func:`runtime_env`), never installed.
 
-Importable without heavy imports: stdlib and platformdirs only.
+Importable without heavy imports: stdlib only (platformdirs where :func:`user_cache_dir` needs it).
 """
 
 from __future__ import annotations
@@ -152,9 +152,29 @@ def cache_dir() -> Path:
     override = os.environ.get("ARGTRACE_CACHE_DIR")
     if override:
         return Path(override).expanduser()
+    return Path(user_cache_dir()) / "resolvers"
+
+
+def user_cache_dir() -> str:
+    """``platformdirs.user_cache_dir("argtrace")``. Every check needs it (``argtrace resolver add`` puts
+    the schemas of releases not bundled under it, and they count among the releases), but importing
+    platformdirs was ~1.4% of a short check's instructions (issue 18). On Linux with no
+    ``XDG_CACHE_HOME`` and an absolute ``HOME`` every platformdirs release (3.x to 4.x: ``_xdg.py``
+    ``xdg_dir`` falls back to ``expand_user("~/.cache")``, which is ``os.path.expanduser`` for an absolute
+    ``HOME``; no Android variables) answers ``~/.cache/argtrace``, so that case is answered here; any
+    other asks platformdirs (``tests/test_environments.py`` compares the two)."""
+    env = os.environ
+    home = env.get("HOME", "")
+    if (
+        sys.platform == "linux"
+        and not hasattr(sys, "getandroidapilevel")
+        and not {"XDG_CACHE_HOME", "ANDROID_DATA", "ANDROID_ROOT"} & env.keys()
+        and home.startswith("/")
+    ):
+        return os.path.join(os.path.expanduser("~/.cache"), "argtrace")
     import platformdirs
 
-    return Path(platformdirs.user_cache_dir("argtrace")) / "resolvers"
+    return platformdirs.user_cache_dir("argtrace")
 
 
 def stubs_dir() -> Path:
@@ -394,6 +414,9 @@ def runtime_env_for(base_env: Mapping[str, str], extra: Mapping[str, str] | None
 
 @dataclass(frozen=True)
 class Requirement:
+    """A dependency a framework's wheel metadata declares: its normalised name, the requirement as pip
+    takes it, and its environment marker."""
+
     name: str  # normalised (lowercase, dashes)
     spec: str  # the requirement string as pip takes it, e.g. "transformers==5.3.0"
     marker: str | None

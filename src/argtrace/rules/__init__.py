@@ -75,6 +75,9 @@ class Example:
 
 @dataclass(frozen=True)
 class Rule:
+    """One rule of argtrace's catalog: its code, layer, severity and title, why it matters, the fix, and
+    examples that trigger it and that are correct (``docs/rules/`` is generated from these)."""
+
     code: str
     layer: Layer
     severity: Severity

@@ -106,6 +106,9 @@ class Unanswered:
 
 @dataclass
 class FleetResult:
+    """What ``fleet`` found across the servers it read: settings that drift between them, its findings, and
+    the groups of servers that agree."""
+
     drift: list[dict[str, Any]] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     groups: list[dict[str, Any]] = field(default_factory=list)

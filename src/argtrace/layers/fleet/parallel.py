@@ -24,6 +24,9 @@ POLL = 0.05
 
 @dataclass
 class Outcome(Generic[T, R]):
+    """One target read by ``fleet``: its result, or the error it raised, or that it timed out, and how long
+    it took."""
+
     item: T
     result: R | None = None
     error: BaseException | None = None

@@ -80,6 +80,9 @@ def candidates(text: str) -> list[str]:
 
 @dataclass
 class Match:
+    """A framework message site that explains a text from the log: how specific and how complete the match
+    is."""
+
     site: Site
     specificity: int  # literal alphanumeric characters of the site found in the text
     score: float  # the share of the text the site explains (1.0: all of it), for the JSON contract

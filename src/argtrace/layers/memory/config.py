@@ -73,6 +73,9 @@ class Quantization:
 
 @dataclass
 class ModelSpec:
+    """The model's shape as its config file gives it: architecture, dtype, layers, heads and the sizes
+    memory sizing needs."""
+
     architecture: str
     family: Family
     known_architecture: bool

@@ -52,6 +52,9 @@ _ARG_PAIR = re.compile(r"(\w+)=('(?:[^'\\]|\\.)*'|None|True|False|-?[\d.]+(?:e-?
 
 @dataclass
 class KvLine:
+    """A server log line that reports the KV cache's size: tokens and gigabytes, for the target model or
+    the draft."""
+
     line: int
     tokens: int
     k_gb: float | None
@@ -63,6 +66,9 @@ class KvLine:
 
 @dataclass
 class MambaLine:
+    """A server log line that reports the Mamba state cache's size: slots and gigabytes of convolution and
+    SSM state."""
+
     line: int
     size: int
     conv_gb: float
@@ -73,6 +79,9 @@ class MambaLine:
 
 @dataclass
 class LogMemory:
+    """What a server's log says about memory: the server arguments it printed, free memory before and after
+    loading the weights, and the caches it sized."""
+
     path: str
     server_args: dict[str, Any] = field(default_factory=dict)
     server_args_line: int | None = None

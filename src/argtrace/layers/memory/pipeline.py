@@ -51,6 +51,8 @@ DOCUMENTED_RULE = {
 
 @dataclass(frozen=True)
 class Stage:
+    """One pipeline-parallel stage: its rank and the decoder layers it holds."""
+
     rank: int
     start: int  # first decoder layer of the stage
     end: int  # one past its last layer
@@ -64,6 +66,9 @@ class Stage:
 
 @dataclass(frozen=True)
 class Partition:
+    """How ``--pp-size`` splits the decoder layers into stages, what decided the split, and the framework's
+    error for a bad override."""
+
     stages: tuple[Stage, ...]
     # "framework-code": the release's own get_pp_indices ran; "documented rule": argtrace's copy of the rule
     basis: str

@@ -165,6 +165,8 @@ def register() -> None:
 
 @dataclass(frozen=True)
 class Box:
+    """A rectangle of the memory chart's SVG."""
+
     x: float
     y: float
     width: float
@@ -175,6 +177,8 @@ class Box:
 
 @dataclass(frozen=True)
 class Label:
+    """A text of the memory chart's SVG."""
+
     x: float
     y: float  # the text's baseline, as SVG places it
     text: str

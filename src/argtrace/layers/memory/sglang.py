@@ -82,6 +82,9 @@ class Resolved:
 
 @dataclass
 class Plan:
+    """SGLang's memory plan for one GPU, step by step: the free memory after loading the weights, what is
+    reserved, and the KV and Mamba pools sized from the rest."""
+
     resolved: Resolved
     kv: KvGeometry
     mamba: MambaGeometry | None

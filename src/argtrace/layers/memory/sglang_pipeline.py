@@ -25,6 +25,8 @@ from argtrace.model import Finding
 
 @dataclass
 class Staged:
+    """SGLang's memory plan under ``--pp-size``: the stage split, then each stage's plan and weights."""
+
     partition: pl.Partition
     plans: list[sg.Plan]
     weights: list[WeightEstimate]

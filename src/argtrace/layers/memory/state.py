@@ -37,6 +37,9 @@ SSM_DTYPE_BYTES = {"float32": 4, "bfloat16": 2, "float16": 2}
 
 @dataclass(frozen=True)
 class KvGeometry:
+    """The KV cache's bytes per token on one rank: layers holding KV, heads, element size, and K and V
+    apart."""
+
     bytes_per_token: int  # K and V together, every layer that holds KV, this rank
     layers: int
     kv_heads_per_rank: int
@@ -50,6 +53,8 @@ class KvGeometry:
 
 @dataclass(frozen=True)
 class MambaGeometry:
+    """The Mamba state cache's bytes per slot on one rank: convolution and SSM state across its layers."""
+
     layers: int
     conv_bytes_per_slot: int
     ssm_bytes_per_slot: int

@@ -346,6 +346,9 @@ NO_MEMORY_MESSAGE = (
 
 @dataclass
 class Plan:
+    """vLLM's memory plan for one GPU, step by step: weights, activations, CUDA graphs, the memory
+    requested and available, and the KV blocks sized from it."""
+
     resolved: Resolved
     kv: KvGeometry
     mamba: MambaGeometry | None

@@ -55,6 +55,9 @@ class ParamCount:
 
 @dataclass
 class WeightEstimate:
+    """The model's parameters and bytes per rank, from safetensors headers, their index or the config, with
+    the draft and vision parts counted apart."""
+
     total_params: int
     bytes_per_rank: int
     source: str  # "safetensors-headers", "safetensors-index", "config"

@@ -59,6 +59,9 @@ def _const_for(spec: OptionSpec, kind: str) -> Any:
 
 @dataclass(frozen=True)
 class BuiltParser:
+    """A release's argument parser rebuilt from its schema, and the destinations whose value converter is
+    not reproduced (their values stay strings)."""
+
     parser: _Parser
     unknown_converters: frozenset[str]  # dests whose converter is not reproduced (value kept as a string)
 

@@ -20,6 +20,9 @@ from argtrace.redact import redact_argv
 
 @dataclass
 class ParseOutcome:
+    """What the framework's argument parser does with a server's argv: the namespace, the events on the
+    way, the words it could not place and whether it exits."""
+
     tokens: list[ArgToken]
     events: list[Event]
     namespace: dict[str, Any]

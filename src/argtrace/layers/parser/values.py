@@ -115,6 +115,8 @@ def _type_label(type_name: str | None) -> str:
 
 @dataclass(frozen=True)
 class _ReprDefault:
+    """A default the schema records only as its ``repr`` (an object no JSON holds), shown as that text."""
+
     data: Any
 
     def __repr__(self) -> str:

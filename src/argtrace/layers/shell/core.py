@@ -175,6 +175,9 @@ def vanished_in(rest: list[ExpWord], argv: list[ExpWord], vanished: list[Vanishe
 
 @dataclass
 class FoundServer:
+    """A server start met while evaluating the script: its detected framework, argv and environment, where
+    it runs, its redirections and the condition it depends on."""
+
     detection: Detection
     argv: list[ExpWord]
     env: dict[str, tuple[str | None, str | None, str, str | None]]  # name -> (value, at, expansion, reason)
@@ -217,6 +220,9 @@ class Event:
 
 @dataclass
 class PredictedCommand:
+    """A simple command the evaluation predicts the script runs: where, its argv (``None`` for unknown
+    words) and the condition it depends on."""
+
     at: str
     argv: list[str | None]
     conditional: str | None
@@ -252,6 +258,9 @@ class _Budget(Exception):
 
 @dataclass
 class _Chunk:
+    """A piece of a word being expanded: its text (``None``: unknown), whether it is quoted, and whether
+    field splitting and globbing apply to it."""
+
     text: str | None
     quoted: bool
     split: bool  # an unquoted expansion result: subject to IFS splitting and globbing

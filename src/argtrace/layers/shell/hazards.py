@@ -60,6 +60,9 @@ def _lookalike_re() -> re.Pattern[str]:
 
 @dataclass(frozen=True)
 class TextHazard:
+    """Something in the script's text that bash reads differently from how it looks: a CR line end, a byte-
+    order mark, a look-alike character, a blank after a backslash, a placeholder."""
+
     kind: str  # "crlf", "bom", "utf8", "backslash_blank", "lookalike", "placeholder"
     line: int
     col: int

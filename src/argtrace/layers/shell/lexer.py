@@ -265,6 +265,8 @@ def _skip_parens_chars(text: str, i: int) -> int:
 
 @dataclass
 class WordTok:
+    """A word of a simple command as the lexer cut it from the source, placeholders intact."""
+
     raw: str  # source text of the word (latin-1, placeholders intact)
     start: int  # absolute offset
     assign: bool = False  # looks like NAME=..., NAME+=..., NAME[i]=...
@@ -272,6 +274,9 @@ class WordTok:
 
 @dataclass
 class RedirTok:
+    """A redirection of a simple command: the operator, file descriptor and target, and a here-document's
+    body."""
+
     op: str  # ">", ">>", "<", "&>", "&>>", ">&", "<&", "<<", "<<-", "<<<", "<>", ">|"
     fd: str | None
     target: WordTok | None
@@ -282,6 +287,8 @@ class RedirTok:
 
 @dataclass
 class CommandToks:
+    """A simple command's words and redirections as the lexer cut them, and the operator that ended it."""
+
     words: list[WordTok] = field(default_factory=list)
     redirs: list[RedirTok] = field(default_factory=list)
     # words in source order interleaved with redirects (index into words or redirs)
@@ -497,12 +504,17 @@ def _read_heredocs(text: str, i: int, end: int, docs: list[RedirTok], out: Comma
 
 @dataclass
 class Lit:
+    """Literal text inside a word, and whether quoting shields it from splitting and globbing."""
+
     text: str
     quoted: bool  # single-quoted, $'..', escaped or inside double quotes: no splitting, no globbing
 
 
 @dataclass
 class Param:
+    """A parameter expansion inside a word (``$x``, ``${x:-y}``, ``${#a[@]}``...), cut into its name,
+    subscript, operator and operands."""
+
     raw: str  # "$x", "${x:-y}"
     name: str  # "x", "1", "@", "#", "arr"
     quoted: bool
@@ -518,6 +530,8 @@ class Param:
 
 @dataclass
 class CmdSub:
+    """A command substitution inside a word (``$(...)`` or backquotes) and the command text it runs."""
+
     raw: str
     body: str
     quoted: bool
@@ -525,6 +539,8 @@ class CmdSub:
 
 @dataclass
 class Arith:
+    """An arithmetic expansion inside a word (``$((...))``) and its expression."""
+
     raw: str
     expr: str
     quoted: bool
@@ -532,12 +548,16 @@ class Arith:
 
 @dataclass
 class Tilde:
+    """A tilde prefix inside a word (``~`` or ``~user``)."""
+
     raw: str
     user: str
 
 
 @dataclass
 class ProcSub:
+    """A process substitution inside a word (``<(...)`` or ``>(...)``), which argtrace does not run."""
+
     raw: str
 
 

@@ -15,6 +15,9 @@ from argtrace.model import Finding, ServerCommand
 
 @dataclass(frozen=True)
 class ScriptSource:
+    """The script as the shell layer reads it: the label findings name it by, its raw bytes and the real
+    file, if any."""
+
     label: str  # the path as the user typed it, or "<-c>"; used in every ``at``
     data: bytes  # the raw bytes
     path: Path | None  # the real file (for ``source`` relative paths), None for -c
@@ -22,6 +25,9 @@ class ScriptSource:
 
 @dataclass
 class ShellResult:
+    """What the shell layer predicts: the server starts, its findings, and every command the script runs
+    with the conditions and outputs of each server."""
+
     servers: list[ServerCommand]
     findings: list[Finding]
     syntax_ok: bool

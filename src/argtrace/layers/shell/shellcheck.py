@@ -26,6 +26,8 @@ MEMORY = 512 << 20
 
 @dataclass(frozen=True)
 class ScComment:
+    """One of shellcheck's comments on the script, as its JSON output gives it."""
+
     code: int
     level: str  # error | warning | info | style
     line: int

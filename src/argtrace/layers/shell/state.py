@@ -15,6 +15,9 @@ UNKNOWN_ARRAY: dict[Any, str | None] = {}
 
 @dataclass(frozen=True)
 class Var:
+    """A shell variable as the evaluator knows it: its value or array (or why it is unknown), its
+    attributes, and where and how it was last assigned."""
+
     value: str | None = None  # scalar text; None with known=False: unknown
     array: tuple[tuple[Any, str | None], ...] | None = None  # (index, text) pairs for indexed/assoc arrays
     exported: bool = False
@@ -56,6 +59,9 @@ _VAR_FIELDS = frozenset(f.name for f in fields(Var))
 
 @dataclass
 class Snapshot:
+    """A copy of the evaluator's shell state (variables, positional parameters, functions, cwd, options),
+    restored when a subshell ends."""
+
     scopes: list[dict[str, Var]]
     positional: list[str] | None
     positional_reason: str | None

@@ -29,6 +29,8 @@ def parse_tree(text: str) -> Any:
 
 @dataclass(frozen=True)
 class SyntaxProblem:
+    """A syntax error ``bash -n`` reports for the script, with its line."""
+
     line: int | None
     message: str  # bash's own message, without the "file: line N:" prefix
 

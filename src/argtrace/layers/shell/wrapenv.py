@@ -49,6 +49,9 @@ _DATA = Path(__file__).resolve().parents[2] / "data"  # argtrace/data
 
 @dataclass(frozen=True)
 class SudoDefaults:
+    """The environment rules of a stock ``sudo`` (``env_reset``, ``secure_path``, the kept, checked and
+    deleted variables) on the system they were read from."""
+
     env_reset: bool
     secure_path: str | None
     env_keep: tuple[str, ...]
@@ -80,6 +83,9 @@ def sudo_defaults() -> SudoDefaults:
 
 @dataclass
 class SudoCall:
+    """A ``sudo`` in front of a command: the target user, the options that keep or reset the environment,
+    and where the command begins."""
+
     user: str = "root"
     keep_all: bool = False  # -E / --preserve-env
     preserve: tuple[str, ...] = ()  # --preserve-env=A,B

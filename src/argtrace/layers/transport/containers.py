@@ -47,6 +47,9 @@ _DOCKER_BOOL = {
 
 @dataclass
 class DockerRun:
+    """A ``docker run`` command line read as docker reads it: the image, entrypoint and command arguments,
+    the environment it passes in, GPUs and runtime."""
+
     image: str
     entrypoint: tuple[str, ...] | None  # --entrypoint override ("" clears it)
     args: list[str]

@@ -34,6 +34,9 @@ from importlib import resources
 
 @dataclass(frozen=True)
 class ImageEntry:
+    """A known serving image's entrypoint and command, where they were read, and the other builds'
+    entrypoints when this one is assumed for the tag."""
+
     image: str
     tag: str | None
     entrypoint: tuple[str, ...]

@@ -20,6 +20,9 @@ _SSH_OPTS_WITH_VALUE = set("BbcDEeFIiJLlmOoPpQRSWw")
 
 @dataclass(frozen=True)
 class SshCall:
+    """An ``ssh`` command line read as ssh reads it: the destination, port, user and options, and the
+    remote command's words."""
+
     destination: str
     port: str | None
     user: str | None
