@@ -36,7 +36,7 @@ def test_the_user_cache_dir_is_platformdirs_own_answer(
 ) -> None:
     import platformdirs
 
-    for name in ("HOME", "XDG_CACHE_HOME", "ANDROID_DATA", "ANDROID_ROOT"):
+    for name in ("HOME", "XDG_CACHE_HOME", "ANDROID_DATA", "ANDROID_ROOT", "ARGTRACE_CACHE_DIR"):
         monkeypatch.delenv(name, raising=False)
     for name, value in env.items():
         monkeypatch.setenv(name, value)
