@@ -356,7 +356,7 @@ def test_every_case_names_its_source(path: Path) -> None:
 
 
 def test_every_case_file_is_used() -> None:
-    used = {c.file for c in (*FOUND, *FOUND_2, *FOUND_3)}
+    used = {c.file for c in (*FOUND, *FOUND_2, *FOUND_3, *WRONG_FIX_3)}
     used |= {c.file for c in (*MISSED, *MISSED_2, *MISSED_3)}
     used |= {c.file for c in WRONG_3}
     used |= {"vllm28132_compose_cuda_visible.yaml"}
@@ -835,7 +835,7 @@ def test_vllm_0_6_to_0_8_turn_underscores_into_dashes(version: str, tmp_path: Pa
     assert {s["name"]: s["effective"] for s in report["settings"]}["max_model_len"] == 4096
 
 
-# --- the third batch (2026-12-02): 15 more failure reports, measured, not tuned ---------------------------
+# --- the third batch (2026-12-02): 17 more failure reports, measured, not tuned ---------------------------
 # Collected and run before any change to src/ (docs/real_cases.md, "Third batch"): what argtrace says today.
 # Nothing here was fixed; every miss and every wrong alarm is a strict xfail naming its mechanism.
 
@@ -885,11 +885,33 @@ MISSED_3 = [
         "--model-path is not checked against the Hub's id rules, and `why` finds no site (huggingface_hub's)",
     ),
     Missed(
+        "vllm37133_docker_redundant_serve.cmd",
+        "`sudo docker run ... vllm/vllm-openai:latest vllm serve MODEL`: the `sudo` wrapper is unwrapped for "
+        "a server started directly (`sudo vllm serve`, TP006) but not for `docker run`, so no server is "
+        "found (SH019 info); without `sudo` the same line gets TP010 (`vllm serve vllm serve ...`)",
+        ("--framework-version", "0.17.1"),
+        code="TP010",
+    ),
+    Missed(
         "onecat27_kv_fp8_v100.cmd",
         "--kv-cache-dtype fp8 needs a GPU with fp8e4nv (compute capability 8.9+); the node's GPU (V100) is "
         "not in the command, and argtrace has no V100 profile for --gpu",
     ),
 ]
+
+
+# found, but with a wrong fix (class b): the entry asserts the fix a user needs, a strict xfail till then
+WRONG_FIX_3 = [
+    Found(
+        "vllm34545_omni_flag.cmd", "PA001", "warning", "--omni is not a vllm 0.15.1 flag", "vllm-omni",
+        ("--framework-version", "0.15.0"),
+    ),
+]
+WRONG_FIX_3_WHY = (
+    "--omni is vllm-omni's flag, registered only when the installed vllm-omni matches vLLM (0.14.0 beside "
+    "0.15.0 here); PA001 says the server refuses it (right) but its fix is \"remove the flag\", which drops "
+    "omni serving: plugins' flags are not in the schemas, so argtrace cannot say whose flag it is"
+)
 
 
 @dataclass(frozen=True)
@@ -933,6 +955,17 @@ def test_batch_3_the_root_cause_is_named_with_its_fix(case: Found) -> None:
 )
 def test_batch_3_a_missed_root_cause_is_still_missed(case: Missed) -> None:
     test_a_missed_root_cause_is_still_missed(case)
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param(c, id=c.file, marks=pytest.mark.xfail(strict=True, reason=WRONG_FIX_3_WHY))
+        for c in WRONG_FIX_3
+    ],
+)
+def test_batch_3_a_wrong_fix_is_still_wrong(case: Found) -> None:
+    test_the_root_cause_is_named_with_its_fix(case)
 
 
 @pytest.mark.parametrize(
