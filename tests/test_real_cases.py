@@ -280,6 +280,7 @@ class Why:
     function: str
     file: str
     settings: tuple[str, ...]
+    framework: str = "vllm"
 
 
 WHY = [
@@ -328,7 +329,8 @@ WHY = [
 @pytest.mark.parametrize("case", WHY, ids=lambda c: c.url.rsplit("/", 3)[-3] + "#" + c.url.rsplit("/", 1)[-1])
 def test_why_names_the_site_and_its_settings(case: Why) -> None:
     first = explain(case.text)["matches"][0]
-    assert (first["framework"], first["function"], first["file"]) == ("vllm", case.function, case.file)
+    got = (first["framework"], first["function"], first["file"])
+    assert got == (case.framework, case.function, case.file)
     assert tuple(s["name"] for s in first["settings"]) == case.settings
 
 
@@ -354,7 +356,9 @@ def test_every_case_names_its_source(path: Path) -> None:
 
 
 def test_every_case_file_is_used() -> None:
-    used = {c.file for c in (*FOUND, *FOUND_2)} | {c.file for c in (*MISSED, *MISSED_2)}
+    used = {c.file for c in (*FOUND, *FOUND_2, *FOUND_3, *WRONG_FIX_3)}
+    used |= {c.file for c in (*MISSED, *MISSED_2, *MISSED_3)}
+    used |= {c.file for c in WRONG_3}
     used |= {"vllm28132_compose_cuda_visible.yaml"}
     used |= {"vllm17792_tool_choice.cmd"}  # its launch is valid; the error comes with a request (WHY)
     assert sorted(p.name for p in CASES.iterdir()) == sorted(used)
@@ -829,3 +833,263 @@ def test_vllm_0_6_to_0_8_turn_underscores_into_dashes(version: str, tmp_path: Pa
     )
     assert alarms(report) == []
     assert {s["name"]: s["effective"] for s in report["settings"]}["max_model_len"] == 4096
+
+
+# --- the third batch (2026-12-02): 17 more failure reports, measured, not tuned ---------------------------
+# Collected and run before any change to src/ (docs/real_cases.md, "Third batch"): what argtrace says today.
+# Nothing here was fixed; every miss and every wrong alarm is a strict xfail naming its mechanism.
+
+FOUND_3 = [
+    Found(
+        "vllm5480_quatization_typo.cmd", "PA001", "error",
+        "--quatization is not a vllm 0.33.0 flag: the server refuses to start",
+        "Write --quantization instead of --quatization",
+    ),
+]
+
+MISSED_3 = [
+    Missed(
+        "vllm2909_api_server_lora.cmd",
+        "--lora-modules on the plain vllm.entrypoints.api_server (which never had it; the OpenAI server "
+        "does) is PA001 `info`: the flag is registered by other entrypoints of the bundled releases, so it "
+        "counts as release-dependent (the per-release check does not look at the entrypoint), and the fix "
+        "offers --lora-target-modules (same last word, another feature) instead of the OpenAI api_server",
+        code="PA001",
+    ),
+    Missed(
+        "sglang38236_nextn_dsv4.cmd",
+        "DeepSeek-V4's model hook refuses --speculative-algorithm NEXTN (the alias is resolved after the "
+        "hook): the architecture is in the model's config.json, not on a new user's machine; `why` names the "
+        "hook and --speculative-algorithm",
+    ),
+    Missed(
+        "sglang36528_eagle3_no_draft.cmd",
+        "EAGLE3 without --speculative-draft-model-path loads the target as its own draft and crashes on a "
+        "plain Qwen2 target: whether the architecture bundles a draft needs config.json and the release's "
+        "code",
+    ),
+    Missed(
+        "gpustack1420_vllm_user_v1.cmd",
+        "the gpustack/gpustack image starts vLLM itself: no server start is found (SH019 info), so the "
+        "misspelled VLLM_USER_V1 is not checked; on a direct launch it is PR001 `info` with no suggestion of "
+        "VLLM_USE_V1",
+    ),
+    Missed(
+        "sglang1100_gptq_moe.cmd",
+        "a GPTQ MoE checkpoint the release cannot load with --quantization gptq: the architecture and its "
+        "quantization are in config.json; the launch's flags are all accepted",
+    ),
+    Missed(
+        "sglang302_repo_revision_colon.cmd",
+        "--model-path `repo:revision` is not a valid Hugging Face repo id (HFValidationError): the value of "
+        "--model-path is not checked against the Hub's id rules, and `why` finds no site (huggingface_hub's)",
+    ),
+    Missed(
+        "vllm37133_docker_redundant_serve.cmd",
+        "`sudo docker run ... vllm/vllm-openai:latest vllm serve MODEL`: the `sudo` wrapper is unwrapped for "
+        "a server started directly (`sudo vllm serve`, TP006) but not for `docker run`, so no server is "
+        "found (SH019 info); without `sudo` the same line gets TP010 (`vllm serve vllm serve ...`)",
+        ("--framework-version", "0.17.1"),
+        code="TP010",
+    ),
+    Missed(
+        "onecat27_kv_fp8_v100.cmd",
+        "--kv-cache-dtype fp8 needs a GPU with fp8e4nv (compute capability 8.9+); the node's GPU (V100) is "
+        "not in the command, and argtrace has no V100 profile for --gpu",
+    ),
+]
+
+
+# found, but with a wrong fix (class b): the entry asserts the fix a user needs, a strict xfail till then
+WRONG_FIX_3 = [
+    Found(
+        "vllm34545_omni_flag.cmd", "PA001", "warning", "--omni is not a vllm 0.15.1 flag", "vllm-omni",
+        ("--framework-version", "0.15.0"),
+    ),
+]
+WRONG_FIX_3_WHY = (
+    "--omni is vllm-omni's flag, registered only when the installed vllm-omni matches vLLM (0.14.0 beside "
+    "0.15.0 here); PA001 says the server refuses it (right) but its fix is \"remove the flag\", which drops "
+    "omni serving: plugins' flags are not in the schemas, so argtrace cannot say whose flag it is"
+)
+
+
+@dataclass(frozen=True)
+class Wrong:
+    """A wrong error or warning (class d): ``codes`` at error/warning that should not be there."""
+
+    file: str
+    codes: tuple[str, ...]
+    why: str
+    options: tuple[str, ...] = ()
+
+
+WRONG_3 = [
+    Wrong(
+        "sglang34226_diffusion_served_name.cmd", ("PA001", "PA002"),
+        "`sglang serve` on a diffusion model (--model-variant) parses with the diffusion ServerArgs "
+        "(sglang/multimodal_gen), which takes --model-variant, --num-gpus, --ulysses-degree and "
+        "--performance-mode; argtrace checks every `sglang serve` against the LLM ServerArgs, so it raises "
+        "three PA001 warnings and a PA002 error (\"a vLLM flag\") on flags the server accepted, and misses "
+        "the one it refused (--served-model-name)",
+    ),
+    Wrong(
+        "vllm5302_spec_max_num_seqs.cmd", ("PA016",),
+        "vllm 0.4.3 has no bundled schema; analysed with 0.6.6.post1, --use-v2-block-manager gets a PA016 "
+        "warning \"has no effect ... remove the flag\", but 0.4.x refuse speculative decoding without it "
+        "(\"Speculative decoding requires usage of the V2 block manager\"): a warning resting on the "
+        "stand-in whose fix breaks the launch",
+        ("--framework-version", "0.4.3"),
+    ),
+]
+
+
+@pytest.mark.parametrize("case", FOUND_3, ids=lambda c: f"{c.file}:{c.code}")
+def test_batch_3_the_root_cause_is_named_with_its_fix(case: Found) -> None:
+    test_the_root_cause_is_named_with_its_fix(case)
+
+
+@pytest.mark.parametrize(
+    "case",
+    [pytest.param(c, id=c.file, marks=pytest.mark.xfail(strict=True, reason=c.why)) for c in MISSED_3],
+)
+def test_batch_3_a_missed_root_cause_is_still_missed(case: Missed) -> None:
+    test_a_missed_root_cause_is_still_missed(case)
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param(c, id=c.file, marks=pytest.mark.xfail(strict=True, reason=WRONG_FIX_3_WHY))
+        for c in WRONG_FIX_3
+    ],
+)
+def test_batch_3_a_wrong_fix_is_still_wrong(case: Found) -> None:
+    test_the_root_cause_is_named_with_its_fix(case)
+
+
+@pytest.mark.parametrize(
+    "case",
+    [pytest.param(c, id=c.file, marks=pytest.mark.xfail(strict=True, reason=c.why)) for c in WRONG_3],
+)
+def test_batch_3_raises_no_wrong_alarm(case: Wrong) -> None:
+    wrong = [f for f in alarms(check(case.file, case.options)) if f["code"] in case.codes]
+    assert wrong == [], [(f["severity"], f["code"], f["message"]) for f in wrong]
+
+
+WHY_3 = [
+    Why(
+        "https://github.com/sgl-project/sglang/issues/38236",
+        "AssertionError: Only EAGLE and DSPARK speculative algorithms are supported for "
+        "DeepseekV4ForCausalLM",
+        "apply_deepseek_v4_defaults", "sglang/srt/arg_groups/deepseek_v4_hook.py", ("speculative_algorithm",),
+        "sglang",
+    ),
+    Why(
+        "https://github.com/gpustack/gpustack/issues/5438",
+        "ValueError: LoRA rank 64 is greater than max_lora_rank 16.",
+        "WorkerLoRAManager._load_adapter", "vllm/lora/worker_manager.py", ("max_lora_rank",),
+    ),
+    Why(
+        "https://github.com/bjk110/spark_vllm_docker/issues/14",
+        "ValueError: Invalid value '' for VLLM_NVFP4_GEMM_BACKEND. Valid options: [...]",
+        "env_with_choices._get_validated_env", "vllm/envs.py", ("VLLM_NVFP4_GEMM_BACKEND",),
+    ),
+    Why(
+        "https://github.com/eugr/spark-vllm-docker/issues/13",
+        "RuntimeError: VLLM batch_invariant mode requires an attention backend in ['FLASH_ATTN', "
+        "'FLASHINFER', 'FLASH_ATTN_MLA', 'TRITON_MLA'], but got 'None'. Please use --attention-backend or "
+        "attention_config to set one of the supported backends before enabling batch_invariant.",
+        "override_envs_for_invariance", "vllm/model_executor/layers/batch_invariant.py",
+        ("attention_backend", "attention_config"),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    "case", WHY_3, ids=lambda c: c.url.rsplit("/", 3)[-3] + "#" + c.url.rsplit("/", 1)[-1]
+)
+def test_batch_3_why_names_the_site_and_its_settings(case: Why) -> None:
+    test_why_names_the_site_and_its_settings(case)
+
+
+@dataclass(frozen=True)
+class WhyMissed:
+    """An error text `why` does not explain: its first match should name ``setting`` (a flag, field or
+    variable) of ``framework``; ``why`` is the mechanism that misses."""
+
+    url: str
+    text: str
+    framework: str
+    setting: str
+    why: str
+
+
+WHY_MISSED_3 = [
+    WhyMissed(
+        "https://github.com/vllm-project/vllm/issues/2909",
+        "api_server.py: error: unrecognized arguments: --lora-modules "
+        "sql-lora=~/.cache/huggingface/hub/models--yard1--llama-2-7b-sql-lora-test/",
+        "vllm", "lora_modules",
+        "the signature says \"fix the spelling\" and gives no release list for --lora-modules; the first "
+        "site is SGLang's diffusion ServerArgs.from_cli_args (any \"unrecognized arguments\" text matches "
+        "it), not vLLM's plain api_server, which never took the flag",
+    ),
+    WhyMissed(
+        "https://github.com/vllm-project/vllm/issues/13669",
+        "vllm: error: unrecognized arguments: --lora-path",
+        "vllm", "lora_modules",
+        "the signature's release list says --lora-path is taken by every bundled SGLang release (a hint that "
+        "it is SGLang's flag) but names no vLLM flag for it (--lora-modules name=path); the first site is "
+        "SGLang's",
+    ),
+    WhyMissed(
+        "https://github.com/sgl-project/sglang/issues/34226",
+        "error: unrecognized arguments: --served-model-name minimax-h3",
+        "sglang", "served_model_name",
+        "the first site is right (the diffusion ServerArgs.from_cli_args) but names no setting; the "
+        "signature says \"fix the spelling\" and that every bundled SGLang release takes --served-model-name "
+        "(the LLM server's), not that the diffusion server has no such field",
+    ),
+    WhyMissed(
+        "https://github.com/vllm-project/vllm/issues/5893",
+        "ValueError: Expected both speculative_model and num_speculative_tokens to be provided, but found "
+        "speculative_model='ibm-fms/llama-13b-accelerator' and num_speculative_tokens=4.",
+        "vllm", "num_speculative_tokens",
+        "the message is from vLLM 0.4-0.5 (older than every bundled release); the first site is 0.6.6-0.8's "
+        "SpeculativeConfig._verify_args on another condition (num_speculative_tokens <= 0), with no setting; "
+        "the cause (more tokens than the MLPSpeculator's n_predict) is in the draft's config.json",
+    ),
+    WhyMissed(
+        "https://github.com/1CatAI/1Cat-vLLM/issues/27",
+        "ValueError(\"type fp8e4nv not supported in this architecture. The supported fp8 dtypes are "
+        "('fp8e4b15', 'fp8e5')\")",
+        "vllm", "kv_cache_dtype",
+        "the message is Triton's (the GPU lacks fp8e4nv); Triton's messages are not indexed, and the first "
+        "site (VllmConfig._get_quantization_config, --dtype/--quantization) is another check",
+    ),
+    WhyMissed(
+        "https://github.com/sgl-project/sglang/issues/302",
+        "huggingface_hub.utils._validators.HFValidationError: Repo id must use alphanumeric chars or '-', "
+        "'_', '.', '--' and '..' are forbidden, '-' and '.' cannot start or end the name, max length is 96: "
+        "'TheBloke/Mistral-7B-v0.1-GPTQ:gptq-4bit-32g-actorder_True'.",
+        "sglang", "model_path",
+        "the message is huggingface_hub's, whose messages are not indexed: no site matches",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param(c, id=c.url.rsplit("/", 3)[-3] + "#" + c.url.rsplit("/", 1)[-1],
+                     marks=pytest.mark.xfail(strict=True, reason=c.why))
+        for c in WHY_MISSED_3
+    ],
+)
+def test_batch_3_why_missed_is_still_missed(case: WhyMissed) -> None:
+    matches = explain(case.text)["matches"]
+    assert matches, "no site matches"
+    first = matches[0]
+    assert first["framework"] == case.framework
+    assert case.setting in [s["name"] for s in first["settings"]]

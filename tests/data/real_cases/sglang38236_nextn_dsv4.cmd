@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/38236, seen 2026-12-02: the command line as the report shows it (its model path is a placeholder there too; the release is a 0.5.19 dev build).
+python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V4-Flash --tp 2 --speculative-algorithm NEXTN --speculative-num-steps 2 --speculative-eagle-topk 1 --speculative-num-draft-tokens 3

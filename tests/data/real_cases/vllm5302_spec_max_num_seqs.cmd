@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/issues/5302, seen 2026-12-02: the command line as the report shows it, with --max-num-seqs 1 (the value it says fails), in vllm/vllm-openai:v0.4.3.
+python3 -m vllm.entrypoints.openai.api_server --model ./Qwen1.5-72B-Chat/ --max-model-len 24000 --tensor-parallel-size 8 --swap-space 20 --gpu-memory-utilization 0.9 --max-num-seqs 1 --speculative-model ./Qwen1.5-14B-Chat/ --num-speculative-tokens 4 --speculative-max-model-len 24000 --use-v2-block-manager

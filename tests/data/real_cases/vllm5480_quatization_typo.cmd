@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/issues/5480, seen 2026-12-02: the command line of a comment there; its redacted host and port (x.x.x.x, xxxx) are written 0.0.0.0 and 8000, its model path kept (no release named).
+python3 -m vllm.entrypoints.openai.api_server --host 0.0.0.0 --port 8000 --model xxxx/Llama3-8b --quatization bitsandbytes --enforce_eager --dtype half
