@@ -488,8 +488,17 @@ def settle_report_verdicts(report: Report, options: CheckOptions) -> list[Findin
         # one (PR008), and what the parser says of a flag then rests on that substitute
         schema = _analysed_schema(report)
         if schema is not None and schema.version != report.framework.version:
+            from argtrace.frameworks.schema import release_family
+
             release = release_assumption(report.framework.name, schema.version)
-            substitute = True
+            # A stand-in of the release's own family (0.10.2 for 0.10.0) speaks for it: its verdicts are
+            # warnings. One from another family (0.6.6.post1 for 0.4.3) does not: flags changed meaning
+            # between them (--use-v2-block-manager: required for speculative decoding in 0.4, "no effect"
+            # in 0.6.6), so what rests on it is a note, as on an unknown release.
+            requested = report.framework.version or ""
+            substitute = release_family(report.framework.name, requested) == release_family(
+                report.framework.name, schema.version
+            )
     gpu = None
     if options.gpu is None:
         resolution_gpu = (report.sections.get("resolution") or {}).get("gpu") or {}
