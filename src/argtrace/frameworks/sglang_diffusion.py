@@ -26,6 +26,9 @@ if TYPE_CHECKING:
     from argtrace.frameworks.schema import Schema
     from argtrace.model import ServerCommand
 
+# The parser section's note that says the words went to the diffusion server (the resolution layer reads it).
+DIFFUSION_NOTE = "sglang serve: the diffusion server"
+
 _NO_VALUE = ("_StoreTrueAction", "_StoreFalseAction", "_StoreConstAction", "_CountAction", "_HelpAction")
 
 
@@ -185,7 +188,7 @@ def diffusion_backend(
     if table is None:
         if backend == "diffusion":
             out.notes.append(
-                f"sglang serve: --model-type diffusion; no diffusion server parser was read for "
+                f"{DIFFUSION_NOTE} (--model-type diffusion): no diffusion server parser was read for "
                 f"{schema.label} or an older release, so its words are not checked"
             )
             return _model_path_only(tokens)
@@ -208,8 +211,7 @@ def diffusion_backend(
                 basis="assumed",
             )
         )
-    else:
-        out.notes.append(f"sglang serve: --model-type diffusion: the words go to {label}")
+    out.notes.append(f"{DIFFUSION_NOTE} gets the words: {label}")
     check = check_words(table, words)
     for index, word in check.refused:
         tok = tokens[index]
