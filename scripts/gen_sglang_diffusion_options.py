@@ -180,8 +180,9 @@ def build() -> dict:
         f"{RESOLVERS}/sglang-<release>-py3.11: the parser sglang/cli/serve.py builds for the diffusion "
         "backend (add_multimodal_gen_serve_args), options with action/nargs/choices; dynamic component "
         "prefixes and suffixes read by AST from multimodal_gen's server_args (from_cli_args). Only these "
-        "releases were readable here; the first release whose `sglang serve` dispatches to the diffusion "
-        "server is not known from them (0.5.10.post1 already does). Options a pipeline adds when argv names "
+        "releases were readable here; 0.5.10.post1 already dispatches to the diffusion server (the "
+        "dispatch came with https://github.com/sgl-project/sglang/pull/12484, merged 2025-11; the first "
+        "release with it was not read). Options a pipeline adds when argv names "
         "it (add_resolved_pipeline_config_cli_args) are not included.",
         "releases": releases,
     }
