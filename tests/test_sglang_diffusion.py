@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import json
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from argtrace.frameworks.sglang_diffusion import check_words, table_for
+from argtrace.resolver import environments
 from tests.conftest import run_cli
 
 SG10 = ("--framework-version", "0.5.10.post1")
@@ -129,3 +131,15 @@ def test_the_generated_table_says_how_it_was_made() -> None:
     assert len(data["releases"]["0.5.10.post1"]["options"]) == 82
     assert "--served-model-name" in data["releases"]["0.5.23"]["options"]
     assert "--served-model-name" not in data["releases"]["0.5.10.post1"]["options"]
+
+
+@pytest.mark.skipif(
+    environments.find_environment("sglang", "0.5.23") is None,
+    reason="no resolver environment for sglang==0.5.23 (argtrace resolver add)",
+)
+def test_a_diffusion_launch_is_not_resolved_as_the_llm_server(tmp_path: Path) -> None:
+    (tmp_path / "config.json").write_text('{"architectures": ["LlamaForCausalLM"]}')
+    findings = check(f"sglang serve --model-type diffusion --model-path {tmp_path} --num-gpus 2", SG23)
+    assert [f["message"] for f in findings if f["code"] == "RS004"] == [
+        "resolution skipped: the diffusion server's settings (sglang/multimodal_gen) are not resolved"
+    ]
