@@ -48,7 +48,8 @@ def prepare_argv(server: ServerCommand, schema: Schema) -> PreparedArgv:
 
         tokens = out.tokens = without_dynamo_options(tokens, out, server.entrypoint, server.at, server.image)
     if server.entrypoint == SERVE:
-        tokens = _extract_model_type(tokens, out)
+        backend: list[str] = []
+        tokens = _extract_model_type(tokens, out, backend)
         positional = schema.has_rewrite(
             "serve_positional_model", "positional_model", "serve_model_positional"
         )
@@ -72,6 +73,10 @@ def prepare_argv(server: ServerCommand, schema: Schema) -> PreparedArgv:
                     rules.PA_SERVE_MODEL_PATH.finding(msg, at=server.at, setting="model_path")
                 )
                 out.fatal = (1, "Error: --model-path is required. Please provide the path to the model.")
+        if out.fatal is None:
+            from argtrace.frameworks.sglang_diffusion import diffusion_backend
+
+            tokens = diffusion_backend(tokens, server, schema, out, backend[-1] if backend else "auto")
     if (
         out.fatal is None
         and schema.has_rewrite("config_yaml", "config", "config_file")
@@ -102,7 +107,8 @@ def _without_router_flags(tokens: list[ArgToken], out: PreparedArgv, at: str | N
     return [tokens[i] for i in split.server]
 
 
-def _extract_model_type(tokens: list[ArgToken], out: PreparedArgv) -> list[ArgToken]:
+def _extract_model_type(tokens: list[ArgToken], out: PreparedArgv, backend: list[str]) -> list[ArgToken]:
+    """``sglang serve``'s own selector, removed before any parser; its values go to ``backend``."""
     kept: list[ArgToken] = []
     i = 0
     while i < len(tokens):
@@ -112,9 +118,11 @@ def _extract_model_type(tokens: list[ArgToken], out: PreparedArgv) -> list[ArgTo
                 out.fatal = (1, "Error: --model-type requires a value.")
                 return kept
             out.notes.append(f"sglang serve: --model-type {tokens[i + 1].text} selects the backend")
+            backend.append(tokens[i + 1].text or "?")
             i += 2
             continue
         if tok.text is not None and tok.text.startswith("--model-type="):
+            backend.append(tok.text.split("=", 1)[1])
             i += 1
             continue
         kept.append(tok)

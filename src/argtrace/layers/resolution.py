@@ -317,6 +317,11 @@ def resolve_server(
         return result
     section["interpreter"] = target.label
     argv, reason = server_argv(server, framework)
+    from argtrace.frameworks.sglang_diffusion import DIFFUSION_NOTE
+
+    notes = (parser_result.sections.get("parser") or {}).get("notes", []) if parser_result else []
+    if server.entrypoint == "sglang serve" and any(str(n).startswith(DIFFUSION_NOTE) for n in notes):
+        argv, reason = None, "the diffusion server's settings (sglang/multimodal_gen) are not resolved"
     if argv is None:
         section["reason"] = reason
         result.findings.append(rules.RS004.finding(f"resolution skipped: {reason}"))

@@ -368,3 +368,17 @@ PA_TOO_MANY_WORDS = Rule(
     example=_c(f"{_SG} " + " ".join(["--port 30000"] * 520)),
     correct=_c(f"{_SG} --port 30000"),
 )
+
+PA_SERVE_BACKEND = Rule(
+    code="PA028",
+    layer="parser",
+    severity="info",
+    title="`sglang serve` backend chosen from the flags",
+    rationale="`sglang serve` runs the diffusion server when the model is a diffusion model (its registry, "
+    "a local model_index.json, the Hub) and the LLM server otherwise, unless --model-type says which. "
+    "argtrace does not read the model: when the command has options only the diffusion server takes, it "
+    "checks the words against that server's parser, which the model may not confirm.",
+    fix="add --model-type diffusion (or llm) to say which server the command is for",
+    example=_c("sglang serve --model-path /m --num-gpus 2 --ulysses-degree 2", _SG23),
+    correct=_c("sglang serve --model-type diffusion --model-path /m --num-gpus 2 --ulysses-degree 2", _SG23),
+)

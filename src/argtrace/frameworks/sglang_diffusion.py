@@ -1,0 +1,245 @@
+"""``sglang serve``'s diffusion backend: which server gets the words, and which words that server refuses.
+
+``sglang serve`` (sglang/cli/serve.py, 0.5.10.post1 and 0.5.23) removes ``--model-type X`` and runs the
+diffusion server when X is ``diffusion``, the LLM server when it is ``llm``; with no override it asks the
+model (``get_is_diffusion_model``: the diffusion registry, a local directory's model_index.json, the Hub)
+and falls back to the LLM server. argtrace cannot read the model, so without an override it takes the
+diffusion backend when the words include an option only the diffusion server has (an assumption, said in
+a PA028 note). The diffusion server parses with its own parser (``parse_known_args``) and
+``ServerArgs.from_cli_args`` refuses every word left over except its dynamic per-component options.
+
+The options per release are generated data (``data/sglang_diffusion_options.json``,
+``scripts/gen_sglang_diffusion_options.py``); a release between the ones read uses the nearest older one.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from typing import TYPE_CHECKING, Any
+
+from argtrace.frameworks.argv import ArgToken, PreparedArgv
+
+if TYPE_CHECKING:
+    from argtrace.frameworks.schema import Schema
+    from argtrace.model import ServerCommand
+
+# The parser section's note that says the words went to the diffusion server (the resolution layer reads it).
+DIFFUSION_NOTE = "sglang serve: the diffusion server"
+
+_NO_VALUE = ("_StoreTrueAction", "_StoreFalseAction", "_StoreConstAction", "_CountAction", "_HelpAction")
+
+
+@dataclass(frozen=True)
+class DiffusionTable:
+    """The diffusion server's parser of one release read (``release``)."""
+
+    release: str
+    options: dict[str, dict[str, Any]]
+    prefixes: tuple[str, ...]
+    suffixes: tuple[str, ...]
+
+
+@dataclass
+class DiffusionCheck:
+    """The words the diffusion server refuses (index into the words, the word) and what was consumed."""
+
+    refused: list[tuple[int, str]] = field(default_factory=list)
+
+
+@lru_cache(maxsize=1)
+def _releases() -> dict[str, Any]:
+    text = resources.files("argtrace.frameworks").joinpath("data/sglang_diffusion_options.json").read_text()
+    releases: dict[str, Any] = json.loads(text)["releases"]
+    return releases
+
+
+def table_for(version: str) -> DiffusionTable | None:
+    """The table of ``version`` or of the nearest older release read; None before the first one read."""
+    from argtrace.frameworks.schema import version_key
+
+    best: str | None = None
+    for release, data in _releases().items():
+        if not data.get("serve_dispatch"):
+            continue
+        if version_key(release) <= version_key(version) and (
+            best is None or version_key(release) > version_key(best)
+        ):
+            best = release
+    if best is None:
+        return None
+    data = _releases()[best]
+    return DiffusionTable(
+        best,
+        dict(data["options"]),
+        tuple(data.get("dynamic_prefixes", ())),
+        tuple(data.get("dynamic_suffixes", ())),
+    )
+
+
+def older_refusals(table: DiffusionTable, words: list[str | None]) -> dict[str, list[str]]:
+    """For the releases read before ``table``'s: the words each one's diffusion server refuses."""
+    from argtrace.frameworks.schema import version_key
+
+    out: dict[str, list[str]] = {}
+    for release, data in sorted(_releases().items(), key=lambda kv: version_key(kv[0])):
+        if not data.get("serve_dispatch") or version_key(release) >= version_key(table.release):
+            continue
+        older = DiffusionTable(
+            release,
+            dict(data["options"]),
+            tuple(data.get("dynamic_prefixes", ())),
+            tuple(data.get("dynamic_suffixes", ())),
+        )
+        refused = [w for _i, w in check_words(older, words).refused]
+        if refused:
+            out[release] = refused
+    return out
+
+
+def only_diffusion(table: DiffusionTable, words: list[str | None], llm_options: set[str]) -> list[str]:
+    """Options in ``words`` that the diffusion parser has and the LLM server's parser does not."""
+    found: list[str] = []
+    for word in words:
+        if word is None or not word.startswith("--"):
+            continue
+        name = word.split("=", 1)[0]
+        if name in table.options and name not in llm_options and name not in found:
+            found.append(name)
+    return found
+
+
+def _match(table: DiffusionTable, name: str) -> dict[str, Any] | None:
+    if name in table.options:
+        return table.options[name]
+    # argparse's allow_abbrev: a unique prefix of a long option
+    hits = {id(v): v for k, v in table.options.items() if k.startswith(name) and k.startswith("--")}
+    if name.startswith("--") and len(hits) == 1:
+        return next(iter(hits.values()))
+    return None
+
+
+def _dynamic(table: DiffusionTable, name: str) -> bool:
+    if any(name.startswith(p) for p in table.prefixes):
+        return True
+    return name.startswith("--") and any(name.endswith(s) and len(name) > len(s) + 2 for s in table.suffixes)
+
+
+def check_words(table: DiffusionTable, words: list[str | None]) -> DiffusionCheck:
+    """Walk ``words`` as the diffusion parser does (the usual nargs forms) and collect what it refuses;
+    a word that cannot be known statically is taken as accepted."""
+    out = DiffusionCheck()
+    i = 0
+    while i < len(words):
+        word = words[i]
+        i += 1
+        if word is None or word == "--":
+            continue
+        if not word.startswith("-") or word == "-":
+            out.refused.append((i - 1, word))
+            continue
+        name, eq, _value = word.partition("=")
+        spec = _match(table, name)
+        if spec is None:
+            if _dynamic(table, name):
+                if not eq and i < len(words) and not (words[i] or "").startswith("-"):
+                    i += 1
+                continue
+            out.refused.append((i - 1, name))
+            while i < len(words) and words[i] is not None and not str(words[i]).startswith("-"):
+                i += 1  # its value words are left over with it
+            continue
+        if eq or spec.get("action") in _NO_VALUE:
+            continue
+        nargs = spec.get("nargs")
+        if nargs in (None, 1, "1"):
+            i += 1
+        elif nargs == "?":
+            if i < len(words) and not (words[i] or "").startswith("-"):
+                i += 1
+        elif nargs in ("*", "+"):
+            while i < len(words) and not (words[i] or "").startswith("-"):
+                i += 1
+        elif isinstance(nargs, int):
+            i += nargs
+    return out
+
+
+def _at(server: ServerCommand, tok: ArgToken) -> str | None:
+    if tok.src and 0 <= tok.src[0] < len(server.argv):
+        return server.argv[tok.src[0]].origin.at or server.at
+    return server.at
+
+
+def diffusion_backend(
+    tokens: list[ArgToken], server: ServerCommand, schema: Schema, out: PreparedArgv, backend: str
+) -> list[ArgToken]:
+    """Decide ``sglang serve``'s backend (``backend`` is --model-type's value or "auto"). For the
+    diffusion server, check the words against its parser and return only the model path words for the
+    LLM parser (which that server never runs); otherwise return ``tokens`` unchanged."""
+    from argtrace.rules import parser as rules
+
+    if backend not in ("auto", "diffusion"):
+        return tokens
+    words = [t.text for t in tokens]
+    table = table_for(schema.version)
+    if table is None:
+        if backend == "diffusion":
+            out.notes.append(
+                f"{DIFFUSION_NOTE} (--model-type diffusion): no diffusion server parser was read for "
+                f"{schema.label} or an older release, so its words are not checked"
+            )
+            return _model_path_only(tokens)
+        return tokens
+    label = f"SGLang {table.release}'s diffusion server"
+    if table.release != schema.version:
+        label += f" (the nearest older release read, standing in for {schema.version})"
+    if backend == "auto":
+        llm = {s for spec in schema.options for s in spec.option_strings}
+        only = only_diffusion(table, words, llm)
+        if not only:
+            return tokens
+        out.findings.append(
+            rules.PA_SERVE_BACKEND.finding(
+                f"{', '.join(only)} {'is an option' if len(only) == 1 else 'are options'} of {label} "
+                "(sglang/multimodal_gen), not of the LLM server: read as a diffusion model's launch, the "
+                "words are checked against that server's parser; `sglang serve` decides from the model "
+                "(the diffusion registry, model_index.json), which argtrace does not read",
+                at=server.at,
+                basis="assumed",
+            )
+        )
+    out.notes.append(f"{DIFFUSION_NOTE} gets the words: {label}")
+    check = check_words(table, words)
+    for index, word in check.refused:
+        tok = tokens[index]
+        setting = word.lstrip("-").replace("-", "_") if word.startswith("-") else None
+        finding = rules.PA_UNRECOGNIZED.finding(
+            f"{word} is not an option of {label}, which `sglang serve` runs for a diffusion model: it stops "
+            'with "error: unrecognized arguments" (ServerArgs.from_cli_args of sglang/multimodal_gen)',
+            at=_at(server, tok),
+            setting=setting,
+            fix="remove the flag",
+            severity="warning",
+            basis="assumed",
+        )
+        out.findings.append(finding)
+    older = older_refusals(table, words)
+    for release, refused in older.items():
+        out.notes.append(
+            f"sglang serve: SGLang {release}'s diffusion server (an older release read) refuses "
+            f"{', '.join(refused)}"
+        )
+    return _model_path_only(tokens)
+
+
+def _model_path_only(tokens: list[ArgToken]) -> list[ArgToken]:
+    """The ``--model-path VALUE`` words (the model layers read them); the rest is the diffusion server's."""
+    for i, tok in enumerate(tokens):
+        if tok.text == "--model-path" and i + 1 < len(tokens):
+            return [tok, tokens[i + 1]]
+        if tok.text is not None and tok.text.startswith("--model-path="):
+            return [tok]
+    return []

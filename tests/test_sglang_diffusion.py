@@ -1,0 +1,145 @@
+"""`sglang serve`'s diffusion backend (frameworks/sglang_diffusion.py): which server the words go to, and
+the words that server refuses, against the parser options generated from the real packages
+(data/sglang_diffusion_options.json)."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from argtrace.frameworks.sglang_diffusion import check_words, table_for
+from argtrace.resolver import environments
+from tests.conftest import run_cli
+
+SG10 = ("--framework-version", "0.5.10.post1")
+SG23 = ("--framework-version", "0.5.23")
+
+
+def check(command: str, version: tuple[str, ...]) -> list[dict[str, Any]]:
+    result = run_cli(["check", "--format", "json", *version, "-c", command])
+    assert result.stdout.startswith("{"), result.stderr
+    findings: list[dict[str, Any]] = result.json["findings"]
+    return findings
+
+
+def codes(findings: list[dict[str, Any]], *wanted: str) -> list[tuple[str, str, str]]:
+    return [(f["code"], f["severity"], f["message"]) for f in findings if f["code"] in wanted]
+
+
+def test_explicit_diffusion_backend_refuses_only_what_its_parser_lacks() -> None:
+    findings = check(
+        "sglang serve --model-type diffusion --model-path /m --num-gpus 2 --ulysses-degree 2 "
+        "--served-model-name x",
+        SG10,
+    )
+    assert codes(findings, "PA001", "PA002", "PA028") == [
+        (
+            "PA001",
+            "warning",
+            "--served-model-name is not an option of SGLang 0.5.10.post1's diffusion server, which `sglang "
+            'serve` runs for a diffusion model: it stops with "error: unrecognized arguments" '
+            "(ServerArgs.from_cli_args of sglang/multimodal_gen)",
+        )
+    ]
+    pa001 = next(f for f in findings if f["code"] == "PA001")
+    assert pa001["fix"] == "remove the flag"
+    assert pa001["basis"] == "assumed"
+    assert pa001["setting"] == "served_model_name"
+
+
+def test_equals_form_and_dynamic_component_options_are_the_diffusion_servers() -> None:
+    findings = check(
+        "sglang serve --model-type=diffusion --model-path /m --served-model-name x --vae-path /v "
+        "--bogus-flag 1",
+        SG23,
+    )
+    assert [(c, s) for c, s, _m in codes(findings, "PA001", "PA002", "PA028")] == [("PA001", "warning")]
+    assert codes(findings, "PA001")[0][2].startswith("--bogus-flag is not an option of SGLang 0.5.23's")
+
+
+def test_diffusion_flags_without_model_type_are_read_as_a_diffusion_launch() -> None:
+    findings = check("sglang serve --model-path /m --num-gpus 2 --ulysses-degree 2 --port 30010", SG23)
+    assert codes(findings, "PA001", "PA002", "PA028") == [
+        (
+            "PA028",
+            "info",
+            "--num-gpus, --ulysses-degree are options of SGLang 0.5.23's diffusion server "
+            "(sglang/multimodal_gen), not of the LLM server: read as a diffusion model's launch, the words "
+            "are checked against that server's parser; `sglang serve` decides from the model (the diffusion "
+            "registry, model_index.json), which argtrace does not read",
+        )
+    ]
+    assert next(f for f in findings if f["code"] == "PA028")["basis"] == "assumed"
+
+
+def test_an_llm_serve_with_a_typo_still_gets_its_pa001() -> None:
+    findings = check("sglang serve --model-path /m --mem-fraction-statc 0.8", SG23)
+    found = codes(findings, "PA001", "PA028")
+    assert [(c, s) for c, s, _m in found] == [("PA001", "error")]
+    assert found[0][2].startswith("--mem-fraction-statc is not a sglang 0.5.23 flag")
+
+
+def test_model_type_llm_sends_a_diffusion_flag_to_the_llm_parser() -> None:
+    findings = check("sglang serve --model-type llm --model-path /m --num-gpus 2", SG23)
+    found = codes(findings, "PA001", "PA028")
+    assert [(c, s) for c, s, _m in found] == [("PA001", "error")]
+    assert found[0][2].startswith("--num-gpus is not a sglang 0.5.23 flag")
+
+
+@pytest.mark.parametrize(
+    ("version", "table"),
+    [
+        ("0.5.9", None),
+        ("0.5.10.post1", "0.5.10.post1"),
+        ("0.5.15.post1", "0.5.10.post1"),
+        ("0.5.23", "0.5.23"),
+    ],
+)
+def test_a_release_uses_its_own_table_or_the_nearest_older_one(version: str, table: str | None) -> None:
+    found = table_for(version)
+    assert (found.release if found else None) == table
+
+
+def test_the_walk_takes_values_by_nargs() -> None:
+    table = table_for("0.5.23")
+    assert table is not None
+    words: list[str | None] = [
+        "--model-path",
+        "/m",
+        "--num-gpus",
+        "2",
+        "stray",
+        "--nope",
+        "a",
+        "b",
+        "--port",
+        "1",
+    ]
+    assert check_words(table, words).refused == [(4, "stray"), (5, "--nope")]
+
+
+def test_the_generated_table_says_how_it_was_made() -> None:
+    text = resources.files("argtrace.frameworks").joinpath("data/sglang_diffusion_options.json").read_text()
+    data = json.loads(text)
+    assert data["_generated"].startswith("by scripts/gen_sglang_diffusion_options.py")
+    assert sorted(data["releases"]) == ["0.5.10.post1", "0.5.23"]
+    assert len(data["releases"]["0.5.23"]["options"]) == 202
+    assert len(data["releases"]["0.5.10.post1"]["options"]) == 82
+    assert "--served-model-name" in data["releases"]["0.5.23"]["options"]
+    assert "--served-model-name" not in data["releases"]["0.5.10.post1"]["options"]
+
+
+@pytest.mark.skipif(
+    environments.find_environment("sglang", "0.5.23") is None,
+    reason="no resolver environment for sglang==0.5.23 (argtrace resolver add)",
+)
+def test_a_diffusion_launch_is_not_resolved_as_the_llm_server(tmp_path: Path) -> None:
+    (tmp_path / "config.json").write_text('{"architectures": ["LlamaForCausalLM"]}')
+    findings = check(f"sglang serve --model-type diffusion --model-path {tmp_path} --num-gpus 2", SG23)
+    assert [f["message"] for f in findings if f["code"] == "RS004"] == [
+        "resolution skipped: the diffusion server's settings (sglang/multimodal_gen) are not resolved"
+    ]
