@@ -1007,8 +1007,8 @@ MISSED_3 = [
     Missed(
         "gpustack1420_vllm_user_v1.cmd",
         "the gpustack/gpustack image starts vLLM itself: no server start is found (SH019 info), so the "
-        "misspelled VLLM_USER_V1 is not checked; on a direct launch it is PR001 `info` with no suggestion of "
-        "VLLM_USE_V1",
+        "misspelled VLLM_USER_V1 is not checked (on a direct launch it is a PR001 warning naming VLLM_USE_V1 "
+        "since 2026-12-02: test_a_misspelt_variable_of_a_retired_name_is_a_warning)",
     ),
     Missed(
         "sglang1100_gptq_moe.cmd",
@@ -1260,3 +1260,21 @@ def test_batch_3_why_missed_is_still_missed(case: WhyMissed) -> None:
     first = matches[0]
     assert first["framework"] == case.framework
     assert case.setting in [s["name"] for s in first["settings"]]
+
+
+def test_a_misspelt_variable_of_a_retired_name_is_a_warning(tmp_path: Path) -> None:
+    # gpustack#1420's VLLM_USER_V1 on a direct launch: vLLM 0.33.0 no longer reads VLLM_USE_V1, so the
+    # near-miss was looked for among 0.33.0's names only and the typo was a note with no suggestion
+    report = run(["-c", "VLLM_USER_V1=1 vllm serve Qwen/Qwen3-8B"], tmp_path)
+    pr001 = [(f["severity"], f["message"], f["fix"]) for f in report["findings"] if f["code"] == "PR001"]
+    assert pr001 == [
+        (
+            "warning",
+            "VLLM_USER_V1 looks like a vllm variable but vllm 0.33.0 never reads it; no bundled vllm release "
+            "reads it: a misspelling of VLLM_USE_V1 (read by vllm 0.6.6.post1-0.11.0)",
+            "use VLLM_USE_V1 on a release that reads it, or remove VLLM_USER_V1",
+        )
+    ]
+    # a name of the script's own, near no name any release reads, stays a note
+    own = run(["-c", "VLLM_MY_SETTING=1 vllm serve Qwen/Qwen3-8B"], tmp_path)
+    assert [f["severity"] for f in own["findings"] if f["code"] == "PR001"] == ["info"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from argtrace.frameworks.schema import Schema, schemas_for, version_key
@@ -243,6 +243,18 @@ def _env_names(server: ServerCommand, schema: Schema) -> list[Finding]:
             # Only a near-miss of a name the release reads is a likely typo; any other name with the prefix
             # is a setting of the script's own or of another tool, which the framework ignores.
             misspelt = bool(difflib.get_close_matches(name, sorted(known), n=1, cutoff=NEAR_MISS))
+            if not misspelt:
+                # A near-miss of a name only other releases read (VLLM_USER_V1 for VLLM_USE_V1, which vLLM
+                # 0.33.0 no longer reads) is a typo all the same: no release reads what was written.
+                retired = _near_retired_name(name, known, history)
+                if retired is not None:
+                    misspelt = True
+                    other, versions = retired
+                    msg += (
+                        f"; no bundled {schema.framework} release reads it: a misspelling of {other} "
+                        f"(read by {schema.framework} {versions})"
+                    )
+                    fix = f"use {other} on a release that reads it, or remove {name}"
             severity = "warning" if misspelt and not inherited else "info"
             if not misspelt:
                 if name in server.script_reads and not inherited:
@@ -275,6 +287,20 @@ def _env_names(server: ServerCommand, schema: Schema) -> list[Finding]:
             )
         )
     return findings
+
+
+def _near_retired_name(
+    name: str, known: Collection[str], history: Sequence[Schema]
+) -> tuple[str, str] | None:
+    """The name other bundled releases read (not this one) that ``name`` is a near-miss of, with those
+    releases (``0.6.6.post1-0.10.2``); None when there is none."""
+    others = sorted({n for s in history for n in s.env_var_names} - set(known))
+    close = difflib.get_close_matches(name, others, n=1, cutoff=NEAR_MISS)
+    if not close:
+        return None
+    readers = sorted((s.version for s in history if close[0] in s.env_var_names), key=version_key)
+    versions = readers[0] if len(readers) == 1 else f"{readers[0]}-{readers[-1]}"
+    return close[0], versions
 
 
 def _last_bool_flag(server: ServerCommand, flag: str) -> bool | None:

@@ -26,7 +26,8 @@ PR_UNKNOWN_ENV = Rule(
     correct=_c(f"SGLANG_ENABLE_SPEC_V2=1 {_SG} --speculative-algorithm EAGLE", _SG10),
     exceptions="A name built at run time (f-strings) may be missing from the generated list. Severity: an "
     "error when only newer releases read the variable (the feature it asks for is missing), a warning for "
-    "a leftover only older releases read or a near-miss of a name the release reads (a likely typo); a name "
+    "a leftover only older releases read or a near-miss of a name the release (or, for a name no release "
+    "reads, another release) reads (a likely typo); a name "
     "no release reads that is no near-miss is the script's own or another tool's setting and only a note "
     "(vLLM 0.33.0 logs `Unknown vLLM environment variable detected` for it and goes on); one step lower when "
     "inherited from the caller rather than set by the script. An error whatever the name when vLLM's "
