@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/4544, seen 2026-12-02: the launch that fails once --dp-size is added (QwQ-32B, tp 2, dp 2); the report masks a directory as `***`, written REDACTED here (unquoted `***` would be a glob).
+python -m sglang.launch_server --model-path /mnt/REDACTED/Model/Qwen/QwQ-32B --tp-size 2 --dp-size 2 --reasoning-parser deepseek-r1 --host 0.0.0.0 --port 30000

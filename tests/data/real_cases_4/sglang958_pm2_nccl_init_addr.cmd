@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/958, seen 2026-12-02: node 1's launch through pm2 (2 nodes of 8x4090, tp 16) that stops at "Init nccl begin"; the address is elided in the report as xxx:xxx.
+GLOO_SOCKET_IFNAME=eth0 pm2 start /root/miniconda3/envs/sgl/lib/python3.11/site-packages/sglang/launch_server.py --name sgl -- --model-path NousResearch/Meta-Llama-3.1-8B-Instruct --nccl-init-addr xxx:xxx --nnodes 2 --node-rank 0 --tp-size 16 --schedule-conservativeness 0.01 --mem-fraction-static 0.8

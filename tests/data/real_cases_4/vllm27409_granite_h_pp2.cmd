@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/issues/27409 (comment of 2025-11-25), seen 2026-12-02: the launch of the hybrid granite-4.0-h-tiny that fails only with --pipeline-parallel-size 2 (two 3090 nodes over Ray); the same line without it works.
+vllm serve ibm-granite/granite-4.0-h-tiny  --enable-auto-tool-choice --reasoning-parser=granite --tool-call-parser granite  --enable-prefix-caching --max-model-len 32384 --pipeline-parallel-size 2

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/nlzy/vllm-gfx906/issues/48, seen 2026-12-02: the launch of Qwen3-Next AWQ on a vLLM 0.11.0 gfx906 build where "nothing happens"; its own log's non-default args say tensor_parallel_size 4, the command says 2.
+vllm serve cpatonn/Qwen3-Next-80B-A3B-Instruct-AWQ-4bit --dtype=half --port 8081 --tensor-parallel-size 2 --gpu-memory-utilization 0.8 --max-model-len 8192 --tokenizer-mode auto  --no-enable-chunked-prefill --swap-space 0.1

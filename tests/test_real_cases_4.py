@@ -1,0 +1,411 @@
+"""The fourth batch of real failure reports (docs/real_cases.md, "Fourth batch"), measured before any tuning.
+
+Each case under ``tests/data/real_cases_4/`` is our reconstruction of a launch (command, script over ssh,
+compose file, Kubernetes manifest) or start-up log posted in a public issue or pull request; its header
+names the URL. The machine is a new user's (no resolver environment, no Hugging Face cache); the release is
+passed only when the report names it, a GPU profile only when the report names the GPU and argtrace has it.
+A root cause argtrace names with its fix is a ``Found`` entry; a miss, a wrong fix or a wrong alarm is a
+strict ``xfail`` whose reason names the mechanism, so a change that alters the outcome turns the test red.
+``why`` cases take the error text the report quotes.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from argtrace.commands.why import explain
+from tests.conftest import run_cli
+
+CASES = Path(__file__).resolve().parent / "data" / "real_cases_4"
+
+
+@pytest.fixture(autouse=True)
+def first_run_machine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new user's machine: no resolver environments, no Hugging Face cache (tests/test_false_alarms.py)."""
+    monkeypatch.setenv("ARGTRACE_CACHE_DIR", str(tmp_path / "argtrace-cache"))
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
+    monkeypatch.delenv("HF_HUB_CACHE", raising=False)
+
+
+def check(file: str, options: tuple[str, ...] = (), args: tuple[str, ...] = ()) -> dict[str, Any]:
+    path = CASES / file
+    if path.suffix == ".cmd":
+        lines = path.read_text().splitlines()
+        command = "\n".join(line for line in lines if not line.startswith("#")).strip("\n")
+        argv = ["check", "--format", "json", *options, "-c", command]
+    else:
+        argv = ["check", "--format", "json", *options, str(path), *args]
+    result = run_cli(argv, cwd=path.parent)
+    assert result.stdout.startswith("{"), f"status {result.status}: {result.stderr}"
+    report: dict[str, Any] = result.json
+    return report
+
+
+def alarms(report: dict[str, Any]) -> list[dict[str, Any]]:
+    every = [*report["findings"], *(c for f in report["findings"] for c in f.get("consequences", []))]
+    return [f for f in every if f["severity"] in ("error", "warning")]
+
+
+@dataclass(frozen=True)
+class Launch:
+    """A launch as the report gives it: the file, the options a new user would pass (the release or GPU
+    the report names), the script's arguments."""
+
+    file: str
+    options: tuple[str, ...] = ()
+    args: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Missed:
+    """No error or warning names the root cause; ``why`` is the mechanism (and whose area it is)."""
+
+    launch: Launch
+    why: str
+
+
+@dataclass(frozen=True)
+class Wrong:
+    """A wrong error or warning (class d): ``codes`` at error/warning whose message contains ``says``."""
+
+    launch: Launch
+    code: str
+    says: str
+    why: str
+
+
+GFX906_LOG = str(CASES / "vllmgfx906_48_startup.log")
+
+LAUNCHES = {
+    "sglang28312": Launch("sglang28312_qwen35_nextn_env.cmd", ("--framework-version", "0.5.13")),
+    "sglang28431": Launch(
+        "sglang28431_qwen35_mtp_mooncake.cmd", ("--framework-version", "0.5.13.post1", "--gpu", "h100x8")
+    ),
+    "sglang5873": Launch("sglang5873_pd_prefill_over_ssh.sh"),
+    # the report runs the script once per node with the node rank as $1
+    "sglang6296": Launch("sglang6296_dp_attention_mtp_two_nodes.sh", args=("0",)),
+    "sglang9896": Launch(
+        "sglang9896_dp_attention_aiter.cmd", ("--framework-version", "0.5.0rc2", "--gpu", "mi300xx8")
+    ),
+    "sglang4544": Launch("sglang4544_tp2_dp2.cmd"),
+    "sglang3362": Launch("sglang3362_eagle_abbreviated_flags.cmd"),
+    "sglang958": Launch("sglang958_pm2_nccl_init_addr.cmd"),
+    "sglang7875": Launch("sglang7875_pd_prefill_049.cmd", ("--framework-version", "0.4.9")),
+    "sglang12450": Launch("sglang12450_two_nodes_stuck.cmd"),
+    "sglang465": Launch("sglang465_cuda_visible_oom.sh", ("--gpu", "h100")),
+    "sglang322": Launch("sglang322_not_enough_memory.cmd", ("--framework-version", "0.1.13")),
+    "gaie2243": Launch("gaie2243_compilation_config_3.yaml"),
+    "vllm12539": Launch("vllm12539_compose_tp4_l4.yaml"),
+    "vllm16343": Launch("vllm16343_phi4_rtx3090.cmd", ("--framework-version", "0.8.3")),
+    "vllm13814": Launch("vllm13814_tp2_underscore.cmd", ("--framework-version", "0.6.6.post1")),
+    "vllm9243": Launch("vllm9243_flashinfer_fp8_e5m2.sh", ("--framework-version", "0.6.1")),
+    "vllm55509": Launch("vllm55509_flashinfer_hybrid_5060ti.cmd", ("--framework-version", "0.28.0")),
+    "vllmgfx906": Launch(
+        "vllmgfx906_48_tp_mismatch.cmd", ("--framework-version", "0.11.0", "--log", GFX906_LOG)
+    ),
+    "vllm27409": Launch("vllm27409_granite_h_pp2.cmd"),
+    "vllm7716": Launch("vllm7716_tp3_llama3_8b.sh", ("--framework-version", "0.5.4")),
+}
+
+MODEL_CONFIG = "the cause is in the model's config.json, not on a new user's machine (config.json helper)"
+FRAMEWORK_BUG = "a bug in the framework's code at that release, not in the launch: no launch check can see it"
+
+MISSED_4 = [
+    Missed(
+        LAUNCHES["sglang28312"],
+        f"NEXTN on Qwen3.5 with SGLANG_ENABLE_SPEC_V2 crashes the scheduler: {FRAMEWORK_BUG}",
+    ),
+    Missed(
+        LAUNCHES["sglang28431"], f"1 start in 5 fails with MTP and the hierarchical cache: {FRAMEWORK_BUG}"
+    ),
+    Missed(
+        LAUNCHES["sglang5873"],
+        'the server is started by `ssh HOST "..."`: the remote command is not followed (SH019 info; wrappers '
+        f"helper); the failure itself (DP attention with dp < tp) is {FRAMEWORK_BUG}",
+    ),
+    Missed(LAUNCHES["sglang6296"], f"DP attention with EAGLE MTP hangs on 2 nodes: {FRAMEWORK_BUG}"),
+    Missed(
+        LAUNCHES["sglang4544"],
+        "the --dp-size failure (sglang 0.4.3/0.4.4) is only shown as a traceback cut in "
+        f"the report: {FRAMEWORK_BUG}",
+    ),
+    Missed(
+        LAUNCHES["sglang3362"],
+        "the error is a screenshot; the prefixes (--speculative-algo, "
+        "--speculative-draft, --mem-fraction) are PA007 info, resolved as the full flags",
+    ),
+    Missed(
+        LAUNCHES["sglang958"],
+        "`pm2 start launch_server.py --name sgl -- ARGS`: pm2 is not unwrapped (SH019 info; wrappers helper), so "
+        "--nccl-init-addr (the 0.2 spelling of --dist-init-addr) is not checked; the hang is at NCCL init",
+    ),
+    Missed(LAUNCHES["sglang7875"], f"0.4.9's prefill start-up error (0.4.8.post1 works): {FRAMEWORK_BUG}"),
+    Missed(LAUNCHES["sglang12450"], "2 nodes stuck at start-up: network or NCCL, outside the launch"),
+    Missed(
+        LAUNCHES["sglang465"],
+        "sglang 0.1.x fills GPU 0 although CUDA_VISIBLE_DEVICES=1 (a bug of that release); the release is not "
+        "named and none that old is bundled",
+    ),
+    Missed(
+        LAUNCHES["sglang322"],
+        f"a 7B model's KV pool does not fit at the default --mem-fraction-static: {MODEL_CONFIG}, "
+        "and no GPU is named",
+    ),
+    Missed(
+        LAUNCHES["gaie2243"],
+        "`--compilation-config 3`: vLLM 0.11.0 and later validate the JSON value against CompilationConfig "
+        "(an object is required, an int is refused); argtrace checks the value with json.loads only, so the "
+        "bare level passes (the most common miss of this batch: JSON options' schema)",
+    ),
+    Missed(
+        LAUNCHES["vllm12539"],
+        f"CUDA out of memory on L4s: {MODEL_CONFIG}; no L4 profile (GPU profiles helper)",
+    ),
+    Missed(
+        LAUNCHES["vllm16343"],
+        "`sudo docker run ... vllm/vllm-openai`: sudo before docker run is not unwrapped (SH019 info; wrappers "
+        "helper); phi-4 in bf16 (28 GB) on a 24 GB RTX 3090 also needs config.json and a 3090 profile",
+    ),
+    Missed(
+        LAUNCHES["vllm13814"],
+        f"tp 2 hangs while loading on 0.6.6.post1: {FRAMEWORK_BUG} (or the machine's P2P)",
+    ),
+    Missed(
+        LAUNCHES["vllm9243"],
+        "VLLM_ATTENTION_BACKEND=FLASHINFER with GPTQ and fp8_e5m2 fails on 0.6.1.dev: the backend's dtype support "
+        "is not modelled; 0.6.1 is analysed with 0.6.6.post1 (PR008)",
+    ),
+    Missed(
+        LAUNCHES["vllm55509"],
+        f"FlashInfer's larger KV pages fail the start-up KV check on a hybrid model: {MODEL_CONFIG}; no RTX 5060 "
+        "Ti profile",
+    ),
+    Missed(LAUNCHES["vllm27409"], f"pipeline parallel on a hybrid granite-4.0-h over Ray: {FRAMEWORK_BUG}"),
+    Missed(LAUNCHES["vllm7716"], f"tp 3 does not divide Llama-3-8B's 32 attention heads: {MODEL_CONFIG}"),
+]
+
+WRONG_4 = [
+    Wrong(
+        LAUNCHES["sglang9896"],
+        "RS005",
+        "the parallel sizes need 64 GPUs (tp x dp x pp)",
+        "with --enable-dp-attention SGLang's DP runs inside the TP group (8 GPUs for --tp-size 8 --dp-size 8); "
+        "the resolution layer's GPU count multiplied tp x dp x pp, unlike the process and node-start layers",
+    ),
+    Wrong(
+        LAUNCHES["vllmgfx906"],
+        "LG002",
+        "dtype: intended 'half', the server logged 'float16'",
+        "'half' is vLLM's alias of float16 (the non-default args dump shows the dtype it resolved): the log "
+        "comparison took two names of one dtype for a changed value",
+    ),
+    Wrong(
+        LAUNCHES["vllmgfx906"],
+        "LG013",
+        "tokenizer_mode (intended 'auto') is not in the non-default args dump",
+        "--tokenizer-mode auto is the default, so vLLM's non-default dump never lists it: its absence is no "
+        "evidence",
+    ),
+    Wrong(
+        LAUNCHES["vllmgfx906"],
+        "PR010",
+        "shows vllm 0.11.0+gfx906",
+        "0.11.0+gfx906 is release 0.11.0 with a local build label (PEP 440): the same release as requested",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    "case",
+    [pytest.param(c, id=c.launch.file, marks=pytest.mark.xfail(strict=True, reason=c.why)) for c in MISSED_4],
+)
+def test_batch_4_a_missed_root_cause_is_still_missed(case: Missed) -> None:
+    # an error or warning means something changed: look at it, then move the case. PR008 (the release
+    # named has no schema of its own, a stand-in is used) is about the analysis, not the root cause.
+    found = alarms(check(case.launch.file, case.launch.options, case.launch.args))
+    assert [f for f in found if f["code"] != "PR008"] != []
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param(c, id=f"{c.launch.file}:{c.code}", marks=pytest.mark.xfail(strict=True, reason=c.why))
+        for c in WRONG_4
+    ],
+)
+def test_batch_4_raises_no_wrong_alarm(case: Wrong) -> None:
+    report = check(case.launch.file, case.launch.options, case.launch.args)
+    wrong = [f for f in alarms(report) if f["code"] == case.code and case.says in f["message"]]
+    assert wrong == [], [(f["severity"], f["code"], f["message"]) for f in wrong]
+
+
+def test_gfx906_the_log_of_another_launch_is_named() -> None:
+    """vLLM 0.11.0+gfx906: the log under the report's `--tensor-parallel-size 2` command says
+    tensor_parallel_size 4 (and lacks the command's --gpu-memory-utilization 0.8 and
+    --no-enable-chunked-prefill): found, as an error, with a reason ("the framework changed it") that the
+    other missing values contradict (class b)."""
+    report = check(*LAUNCHES["vllmgfx906"].__dict__.values())
+    tp = [f for f in alarms(report) if f["code"] == "LG002" and "tensor_parallel_size" in f["message"]]
+    assert [f["severity"] for f in tp] == ["error"]
+    assert tp[0]["message"].startswith("tensor_parallel_size: intended '2', the server logged 4")
+
+
+# --- `argtrace why` on the error text a report quotes ----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Why:
+    url: str
+    text: str
+    framework: str
+    function: str
+    file: str
+    settings: tuple[str, ...]
+
+
+WHY_4 = [
+    Why(
+        "https://github.com/SemiAnalysisAI/InferenceX/issues/2128",
+        "ValueError: Loaded weights leave no GPU memory for the KV cache under --mem-fraction-static=0.88.",
+        "sglang",
+        "KVCacheConfigurator._profile_available_bytes",
+        "sglang/srt/mem_cache/kv_cache_configurator.py",
+        ("mem_fraction_static", "device", "mm_feature_transport"),
+    ),
+    Why(
+        "https://github.com/Ascend/sglang/issues/171",
+        "AssertionError: Page size must be 1 for MambaRadixCache v1, got 128",
+        "sglang",
+        "MambaRadixCache.__init__",
+        "sglang/srt/mem_cache/mamba_radix_cache.py",
+        ("page_size",),
+    ),
+    # the signature was written from vllm#49064 (docs/log_signatures.md), the same message on H100
+    Why(
+        "https://github.com/kaito-project/kaito/issues/2319",
+        "ValueError: max_num_seqs (1024) exceeds available Mamba cache blocks (614).",
+        "vllm",
+        "CompilationConfig.resolve_cudagraph_mode_and_sizes",
+        "vllm/config/compilation.py",
+        ("max_num_seqs", "gpu_memory_utilization"),
+    ),
+    Why(
+        "https://github.com/vllm-project/vllm/issues/2418",
+        "ValueError: The model's max seq len (4096) is larger than the maximum number of tokens that can be "
+        "stored in KV cache (3664). Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when "
+        "initializing the engine.",
+        "vllm",
+        "raise_if_cache_size_invalid",
+        "vllm/worker/worker.py",
+        ("max_model_len", "gpu_memory_utilization"),
+    ),
+    Why(
+        "https://github.com/vllm-project/vllm/issues/10517",
+        "The model's max seq len (29000) is larger than the maximum number of tokens that can be stored in KV "
+        "cache (23648). Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing "
+        "the engine.",
+        "vllm",
+        "raise_if_cache_size_invalid",
+        "vllm/worker/worker.py",
+        ("max_model_len", "gpu_memory_utilization"),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    "case", WHY_4, ids=lambda c: c.url.rsplit("/", 3)[-3] + "#" + c.url.rsplit("/", 1)[-1]
+)
+def test_batch_4_why_names_the_site_and_its_settings(case: Why) -> None:
+    first = explain(case.text)["matches"][0]
+    assert (first["framework"], first["function"], first["file"]) == (
+        case.framework,
+        case.function,
+        case.file,
+    )
+    assert tuple(s["name"] for s in first["settings"]) == case.settings
+
+
+@dataclass(frozen=True)
+class WhyMissed:
+    url: str
+    text: str
+    framework: str
+    setting: str
+    why: str
+
+
+WHY_MISSED_4 = [
+    WhyMissed(
+        "https://github.com/sgl-project/sglang/issues/38552",
+        "RuntimeError: PD Disaggregation does NOT support PD different TP sizes for non-MLA SWA hybrid models "
+        "yet.",
+        "sglang",
+        "tp_size",
+        "the site is right (MooncakeKVManager.maybe_send_extra; the report's is NIXL's) but names no setting: "
+        "the condition compares the prefill and decode servers' TP sizes, which are no ServerArgs field of "
+        "one server (class b)",
+    ),
+    WhyMissed(
+        "https://github.com/gpustack/gpustack/issues/4236",
+        'vllm: error: unrecognized arguments: --rope-scaling={"rope_type":"yarn","factor":4.0,'
+        '"original_max_position_embeddings":32768}',
+        "vllm",
+        "hf_overrides",
+        "`why` on \"unrecognized arguments\" (the other helper's area): the first site is SGLang's diffusion "
+        "ServerArgs.from_cli_args; --rope-scaling was removed from vLLM (0.13.0 here) in favour of --hf-overrides",
+    ),
+    WhyMissed(
+        "https://github.com/vllm-project/vllm/issues/8273",
+        "vllm: error: unrecognized arguments: --config",
+        "vllm",
+        "config",
+        "`why` on \"unrecognized arguments\" (the other helper's area): the first site is SGLang's diffusion "
+        "ServerArgs.from_cli_args, not the vLLM releases without --config",
+    ),
+    WhyMissed(
+        "https://github.com/VectorInstitute/vector-inference/issues/157",
+        "vllm serve: error: argument --compilation-config/-O: 1 validation error for CompilationConfig\n"
+        "  Input should be an object [type=dataclass_type, input_value=3, input_type=int]",
+        "vllm",
+        "compilation_config",
+        "argparse's message around a pydantic validation error of a config class matches no site: the "
+        "converter's refusal (parse_type over CompilationConfig) is not in the message index",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param(
+            c,
+            id=c.url.rsplit("/", 3)[-3] + "#" + c.url.rsplit("/", 1)[-1],
+            marks=pytest.mark.xfail(strict=True, reason=c.why),
+        )
+        for c in WHY_MISSED_4
+    ],
+)
+def test_batch_4_why_missed_is_still_missed(case: WhyMissed) -> None:
+    matches = explain(case.text)["matches"]
+    assert matches, "no site matches"
+    first = matches[0]
+    assert first["framework"] == case.framework
+    assert case.setting in [s["name"] for s in first["settings"]]
+
+
+SOURCE = re.compile(r"^# Reconstructed \(not copied\) after https://\S+ .*seen \d{4}-\d{2}-\d{2}: \S", re.M)
+
+
+@pytest.mark.parametrize("path", sorted(CASES.iterdir()), ids=lambda p: p.name)
+def test_every_batch_4_case_names_its_source(path: Path) -> None:
+    assert SOURCE.search(path.read_text().splitlines()[0]), path.name
+
+
+def test_every_batch_4_case_file_is_used() -> None:
+    used = {launch.file for launch in LAUNCHES.values()} | {Path(GFX906_LOG).name}
+    assert sorted(p.name for p in CASES.iterdir()) == sorted(used)
