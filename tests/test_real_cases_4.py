@@ -141,14 +141,16 @@ MISSED_4 = [
     ),
     Missed(
         LAUNCHES["sglang958"],
-        "`pm2 start launch_server.py --name sgl -- ARGS`: pm2 is not unwrapped (SH019 info; wrappers helper), so "
+        "`pm2 start launch_server.py --name sgl -- ARGS`: pm2 is not unwrapped (SH019 info; wrappers "
+        "helper), so "
         "--nccl-init-addr (the 0.2 spelling of --dist-init-addr) is not checked; the hang is at NCCL init",
     ),
     Missed(LAUNCHES["sglang7875"], f"0.4.9's prefill start-up error (0.4.8.post1 works): {FRAMEWORK_BUG}"),
     Missed(LAUNCHES["sglang12450"], "2 nodes stuck at start-up: network or NCCL, outside the launch"),
     Missed(
         LAUNCHES["sglang465"],
-        "sglang 0.1.x fills GPU 0 although CUDA_VISIBLE_DEVICES=1 (a bug of that release); the release is not "
+        "sglang 0.1.x fills GPU 0 although CUDA_VISIBLE_DEVICES=1 (a bug of that release); the release is "
+        "not "
         "named and none that old is bundled",
     ),
     Missed(
@@ -168,7 +170,8 @@ MISSED_4 = [
     ),
     Missed(
         LAUNCHES["vllm16343"],
-        "`sudo docker run ... vllm/vllm-openai`: sudo before docker run is not unwrapped (SH019 info; wrappers "
+        "`sudo docker run ... vllm/vllm-openai`: sudo before docker run is not unwrapped (SH019 info; "
+        "wrappers "
         "helper); phi-4 in bf16 (28 GB) on a 24 GB RTX 3090 also needs config.json and a 3090 profile",
     ),
     Missed(
@@ -177,12 +180,14 @@ MISSED_4 = [
     ),
     Missed(
         LAUNCHES["vllm9243"],
-        "VLLM_ATTENTION_BACKEND=FLASHINFER with GPTQ and fp8_e5m2 fails on 0.6.1.dev: the backend's dtype support "
+        "VLLM_ATTENTION_BACKEND=FLASHINFER with GPTQ and fp8_e5m2 fails on 0.6.1.dev: the backend's dtype "
+        "support "
         "is not modelled; 0.6.1 is analysed with 0.6.6.post1 (PR008)",
     ),
     Missed(
         LAUNCHES["vllm55509"],
-        f"FlashInfer's larger KV pages fail the start-up KV check on a hybrid model: {MODEL_CONFIG}; no RTX 5060 "
+        f"FlashInfer's larger KV pages fail the start-up KV check on a hybrid model: {MODEL_CONFIG}; no RTX "
+        "5060 "
         "Ti profile",
     ),
     Missed(LAUNCHES["vllm27409"], f"pipeline parallel on a hybrid granite-4.0-h over Ray: {FRAMEWORK_BUG}"),
@@ -194,7 +199,8 @@ WRONG_4 = [
         LAUNCHES["sglang9896"],
         "RS005",
         "the parallel sizes need 64 GPUs (tp x dp x pp)",
-        "with --enable-dp-attention SGLang's DP runs inside the TP group (8 GPUs for --tp-size 8 --dp-size 8); "
+        "with --enable-dp-attention SGLang's DP runs inside the TP group (8 GPUs for --tp-size 8 --dp-size "
+        "8); "
         "the resolution layer's GPU count multiplied tp x dp x pp, unlike the process and node-start layers",
     ),
     Wrong(
@@ -297,7 +303,8 @@ WHY_4 = [
     Why(
         "https://github.com/vllm-project/vllm/issues/2418",
         "ValueError: The model's max seq len (4096) is larger than the maximum number of tokens that can be "
-        "stored in KV cache (3664). Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when "
+        "stored in KV cache (3664). Try increasing `gpu_memory_utilization` or decreasing `max_model_len` "
+        "when "
         "initializing the engine.",
         "vllm",
         "raise_if_cache_size_invalid",
@@ -306,8 +313,10 @@ WHY_4 = [
     ),
     Why(
         "https://github.com/vllm-project/vllm/issues/10517",
-        "The model's max seq len (29000) is larger than the maximum number of tokens that can be stored in KV "
-        "cache (23648). Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing "
+        "The model's max seq len (29000) is larger than the maximum number of tokens that can be stored in "
+        "KV "
+        "cache (23648). Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when "
+        "initializing "
         "the engine.",
         "vllm",
         "raise_if_cache_size_invalid",
@@ -342,11 +351,13 @@ class WhyMissed:
 WHY_MISSED_4 = [
     WhyMissed(
         "https://github.com/sgl-project/sglang/issues/38552",
-        "RuntimeError: PD Disaggregation does NOT support PD different TP sizes for non-MLA SWA hybrid models "
+        "RuntimeError: PD Disaggregation does NOT support PD different TP sizes for non-MLA SWA hybrid "
+        "models "
         "yet.",
         "sglang",
         "tp_size",
-        "the site is right (MooncakeKVManager.maybe_send_extra; the report's is NIXL's) but names no setting: "
+        "the site is right (MooncakeKVManager.maybe_send_extra; the report's is NIXL's) but names no "
+        "setting: "
         "the condition compares the prefill and decode servers' TP sizes, which are no ServerArgs field of "
         "one server (class b)",
     ),
@@ -357,7 +368,8 @@ WHY_MISSED_4 = [
         "vllm",
         "hf_overrides",
         "`why` on \"unrecognized arguments\" (the other helper's area): the first site is SGLang's diffusion "
-        "ServerArgs.from_cli_args; --rope-scaling was removed from vLLM (0.13.0 here) in favour of --hf-overrides",
+        "ServerArgs.from_cli_args; --rope-scaling was removed from vLLM (0.13.0 here) in favour of "
+        "--hf-overrides",
     ),
     WhyMissed(
         "https://github.com/vllm-project/vllm/issues/8273",
