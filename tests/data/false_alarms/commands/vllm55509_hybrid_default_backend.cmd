@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/issues/55509 (arm A, which serves on 2x RTX 5060 Ti with vLLM 0.28.0), seen 2026-12-02: the launch of the hybrid Qwen3.8-27B INT4 with the default attention backend.
+vllm serve RedHatAI/Qwen3.8-27B-INT4 --tensor-parallel-size 2 --gpu-memory-utilization 0.90 --max-model-len 100352 --max-num-seqs 32 --mamba-cache-mode align --max-num-batched-tokens 3135

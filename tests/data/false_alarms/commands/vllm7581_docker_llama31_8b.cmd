@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/issues/7581 ("Run docker successfully"; the report is about the memory it reserves), seen 2026-12-02: the docker run with the image's entrypoint and --model after the image; the token is the report's placeholder.
+docker run --gpus all -v ~/.cache/huggingface:/root/.cache/huggingface --env "HUGGING_FACE_HUB_TOKEN=HUGGING_FACE_HUB_TOKEN" -p 8000:8000 --ipc=host vllm/vllm-openai:latest --model meta-llama/Meta-Llama-3.1-8B-Instruct

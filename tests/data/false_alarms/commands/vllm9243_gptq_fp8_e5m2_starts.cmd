@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/issues/9243 ("Can start", before VLLM_ATTENTION_BACKEND was set), seen 2026-12-02: the api_server launch with GPTQ and an fp8_e5m2 KV cache.
+python3 -m vllm.entrypoints.openai.api_server --host 0.0.0.0 --port 7807 --model /mnt/home/Qwen2.5-14B-Instruct-GPTQ-Int4 --trust-remote-code --served-model-name Qwen --gpu-memory-utilization 0.9 --tensor-parallel-size 2 --enforce-eager --max-model-len 8192 --quantization gptq --kv-cache-dtype fp8_e5m2
