@@ -128,6 +128,12 @@ MISSED_4 = [
         'the server is started by `ssh HOST "..."`: the remote command is not followed (SH019 info; wrappers '
         f"helper); the failure itself (DP attention with dp < tp) is {FRAMEWORK_BUG}",
     ),
+    # was class d before 2026-12-02 (RS005 error "the parallel sizes need 64 GPUs (tp x dp x pp)"): the
+    # resolution layer counts one node's GPUs as the node-start layer does; test_dp_attention_adds_no_gpus
+    Missed(
+        LAUNCHES["sglang9896"],
+        f"DP attention raises a tensor split error under load on MI300X: {FRAMEWORK_BUG}",
+    ),
     Missed(LAUNCHES["sglang6296"], f"DP attention with EAGLE MTP hangs on 2 nodes: {FRAMEWORK_BUG}"),
     Missed(
         LAUNCHES["sglang4544"],
@@ -196,14 +202,6 @@ MISSED_4 = [
 
 WRONG_4 = [
     Wrong(
-        LAUNCHES["sglang9896"],
-        "RS005",
-        "the parallel sizes need 64 GPUs (tp x dp x pp)",
-        "with --enable-dp-attention SGLang's DP runs inside the TP group (8 GPUs for --tp-size 8 --dp-size "
-        "8); "
-        "the resolution layer's GPU count multiplied tp x dp x pp, unlike the process and node-start layers",
-    ),
-    Wrong(
         LAUNCHES["vllmgfx906"],
         "LG002",
         "dtype: intended 'half', the server logged 'float16'",
@@ -259,6 +257,51 @@ def test_gfx906_the_log_of_another_launch_is_named() -> None:
     tp = [f for f in alarms(report) if f["code"] == "LG002" and "tensor_parallel_size" in f["message"]]
     assert [f["severity"] for f in tp] == ["error"]
     assert tp[0]["message"].startswith("tensor_parallel_size: intended '2', the server logged 4")
+
+
+def run(argv: list[str], cwd: Path) -> dict[str, Any]:
+    result = run_cli(["check", "--format", "json", *argv], cwd=cwd)
+    assert result.stdout.startswith("{"), result.stderr
+    report: dict[str, Any] = result.json
+    return report
+
+
+@pytest.mark.parametrize(
+    ("release", "command", "message"),
+    [
+        # sglang#9896's mechanism: with DP attention, --dp-size runs inside the TP group and adds no GPUs
+        ("0.4.10.post2", "--tp-size 8 --enable-dp-attention --dp-size 8", None),
+        ("0.5.23", "--tp-size 8 --enable-dp-attention --dp-size 8", None),
+        # without it each DP replica has its own TP group: 8 x 2 on 8 GPUs still fails (0.4.x names the
+        # dests tensor_parallel_size / data_parallel_size)
+        (
+            "0.4.10.post2",
+            "--tp-size 8 --dp-size 2",
+            "the parallel sizes need 16 GPUs (tp_size 8 x pp_size 1 x dp_size 2) but --gpu h100x8 gives 8",
+        ),
+        (
+            "0.5.23",
+            "--tp-size 8 --dp-size 8",
+            "the parallel sizes need 64 GPUs (tp_size 8 x pp_size 1 x dp_size 8) but --gpu h100x8 gives 8",
+        ),
+        # --nnodes divides: 16 ranks over 2 nodes need 8 on this one
+        ("0.5.23", "--tp-size 16 --nnodes 2 --node-rank 0 --dist-init-addr 10.0.0.1:5000", None),
+    ],
+)
+def test_dp_attention_adds_no_gpus(release: str, command: str, message: str | None, tmp_path: Path) -> None:
+    report = run(
+        [
+            "--framework-version",
+            release,
+            "--gpu",
+            "h100x8",
+            "-c",
+            f"python3 -m sglang.launch_server --model-path /models/dsr1 {command}",
+        ],
+        tmp_path,
+    )
+    rs005 = [(f["severity"], f["message"]) for f in report["findings"] if f["code"] == "RS005"]
+    assert rs005 == ([] if message is None else [("error", message)])
 
 
 # --- `argtrace why` on the error text a report quotes ----------------------------------------------------

@@ -160,10 +160,32 @@ def model_value(argv: Sequence[str], framework: str) -> tuple[str | None, int | 
     return None, None
 
 
-def gpu_selection(spec: str | None, parsed: Mapping[str, Any]) -> tuple[Any, bool, int]:
-    """(GpuSelection, assumed, needed GPUs): ``--gpu`` or h100 x as many as tp x dp x pp need."""
-    from argtrace.gpus import GpuSelection, parse_gpu_spec
+def node_gpus(parsed: Mapping[str, Any], framework: str | None = None) -> tuple[int, str]:
+    """The GPUs one node of the launch needs and how they follow from the sizes.
 
+    The rule is the node-start and process layers' (SGLang's DP attention runs inside the TP group and adds
+    no GPUs; ``--nnodes`` divides): sglang#9896's ``--tp-size 8 --dp-size 8 --enable-dp-attention`` needs
+    8, not 64. The plain product of the sizes only when one is unknown."""
+    from argtrace.layers.nodestart import gpus_needed
+
+    if framework is None:
+        framework = "sglang" if any(k in parsed for k in ("tp_size", "dp_size", "pp_size")) else "vllm"
+    values = dict(parsed)
+    if framework == "sglang":
+        # SGLang releases up to 0.4.x name the dests tensor_parallel_size/data_parallel_size/...
+        for long, short in (("tensor", "tp"), ("data", "dp"), ("pipeline", "pp")):
+            if f"{long}_parallel_size" in values:
+                values.setdefault(f"{short}_size", values[f"{long}_parallel_size"])
+    # the parser layer observes only the sizes the launch writes; both frameworks default them to 1
+    for name in (
+        ("tp_size", "pp_size")
+        if framework == "sglang"
+        else ("tensor_parallel_size", "pipeline_parallel_size")
+    ):
+        values.setdefault(name, 1)
+    counted = gpus_needed(framework, values)
+    if counted is not None:
+        return counted
     need = 1
     for dests in PARALLEL_DESTS.values():
         for dest in dests:
@@ -171,6 +193,16 @@ def gpu_selection(spec: str | None, parsed: Mapping[str, Any]) -> tuple[Any, boo
             if isinstance(value, int) and value > 0:
                 need *= value
                 break
+    return need, "tp x dp x pp"
+
+
+def gpu_selection(
+    spec: str | None, parsed: Mapping[str, Any], framework: str | None = None
+) -> tuple[Any, bool, int]:
+    """(GpuSelection, assumed, needed GPUs): ``--gpu`` or h100 x as many as one node needs (node_gpus)."""
+    from argtrace.gpus import GpuSelection, parse_gpu_spec
+
+    need, _how = node_gpus(parsed, framework)
     if spec:
         selection = parse_gpu_spec(spec)
         if not re.search(r"x\d+$", spec.strip().lower()) or selection.profile.name == spec.strip().lower():
@@ -273,7 +305,7 @@ def resolve_server(
     result.sections["resolution"] = section
     parsed = parsed_values(parser_result)
     try:
-        selection, assumed, need = gpu_selection(gpu, parsed)
+        selection, assumed, need = gpu_selection(gpu, parsed, framework)
     except ValueError as exc:
         section["reason"] = str(exc)
         result.findings.append(rules.RS004.finding(f"resolution skipped: {exc}"))
@@ -288,7 +320,8 @@ def resolve_server(
     if selection.count < need:
         result.findings.append(
             rules.RS005.finding(
-                f"the parallel sizes need {need} GPUs (tp x dp x pp) but --gpu {gpu} gives {selection.count}",
+                f"the parallel sizes need {need} GPUs ({node_gpus(parsed, framework)[1]}) but --gpu {gpu} "
+                f"gives {selection.count}",
                 setting="tp_size" if "tp_size" in parsed else "tensor_parallel_size",
             )
         )
@@ -664,9 +697,7 @@ def _findings(
         )
 
 
-def startup_steps_section(
-    steps: Any, back: Mapping[str, str | None]
-) -> list[dict[str, Any]]:
+def startup_steps_section(steps: Any, back: Mapping[str, str | None]) -> list[dict[str, Any]]:
     """``resolution.steps``: each start-up step the recorder planned, whether it ran, was skipped (and why)
     or was never reached, with where the real launcher calls it."""
     out: list[dict[str, Any]] = []

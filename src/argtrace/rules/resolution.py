@@ -122,7 +122,8 @@ RS005 = Rule(
     # argtrace's own count of the given parallel sizes against the given --gpu: no release decides it
     basis="static",
     rationale=(
-        "tp x dp x pp (x the data-parallel replicas) GPUs are needed; the --gpu profile gives fewer, so the "
+        "tp x pp x the data-parallel replicas GPUs are needed on a node (SGLang's --dp-size adds none with "
+        "--enable-dp-attention; --nnodes divides); the --gpu profile gives fewer, so the "
         "server fails to start (or, with CUDA_VISIBLE_DEVICES narrower than that, cannot place its ranks)."
     ),
     fix="lower --tp-size / --dp-size / --pp-size, or run on a node with enough GPUs",
