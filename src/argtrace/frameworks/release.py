@@ -159,7 +159,8 @@ def decide_release(
 
     index = release_index(framework)
     if requested:
-        conflicts = tuple(e for e in evidence if e.version != requested)
+        # a local build label (PEP 440 ``+gfx906``, ``+cu126``) names a build of the same release
+        conflicts = tuple(e for e in evidence if _public(e.version) != _public(requested))
         return ReleaseDecision(requested, "bundled-schema", requested, conflicts=conflicts)
     if evidence:
         strongest = min(evidence, key=lambda e: _ORDER.index(e.source))
@@ -167,6 +168,11 @@ def decide_release(
     accepted = index.accepting(launch_flags, launch_env)
     analysed = accepted[-1] if accepted else index.releases[-1]
     return ReleaseDecision(None, "none", analysed, accepted_by=accepted)
+
+
+def _public(version: str) -> str:
+    """The release without a PEP 440 local label: ``0.11.0+gfx906`` is a build of 0.11.0."""
+    return version.split("+", 1)[0]
 
 
 # Evidence sources, strongest first.

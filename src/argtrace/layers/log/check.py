@@ -49,6 +49,23 @@ def intended_from(results: Sequence[LayerResult]) -> dict[str, Any]:
     return intended
 
 
+def _schema_defaults(report: Report, intended: Mapping[str, Any]) -> dict[str, Any]:
+    """The parser's default of each intended setting, from the schema the parser layer used: vLLM's
+    "non-default args" dump leaves out a value equal to it, so its absence there is no evidence."""
+    from argtrace.frameworks.schema import choose_schema
+
+    name, release = report.framework.name, report.framework.release
+    if name is None or release is None:
+        return {}
+    schema = choose_schema(name, release)[0]
+    out: dict[str, Any] = {}
+    for dest in intended:
+        specs = schema.options_for_dest(dest)
+        if specs and not specs[0].default_is_repr:
+            out[dest] = specs[0].default_value
+    return out
+
+
 def earlier_values(results: Sequence[LayerResult]) -> dict[str, tuple[str, Any]]:
     """Per setting, the deepest earlier layer that saw a known value, and that value."""
     out: dict[str, tuple[str, Any]] = {}
@@ -88,6 +105,7 @@ def analyze_check_log(
         label = f"the last change to {options.script}"
     earlier = earlier_values(results)
     intended = intended_from(results)
+    defaults = _schema_defaults(report, intended)
     launch = options.extra.get("log_launch")
     pid_text = str(options.extra.get("pid") or "")
     result = analyze_log(
@@ -102,6 +120,7 @@ def analyze_check_log(
         pid=int(pid_text) if pid_text.isdigit() else None,
         earlier=earlier,
         only=set(earlier) | set(intended),
+        defaults=defaults,
     )
     if launched_after is not None and label != "--launched-after":
         report.notes.append(

@@ -131,6 +131,7 @@ def analyze_log(
     pid: int | None = None,
     earlier: Mapping[str, tuple[str, Any]] | None = None,
     only: Collection[str] | None = None,
+    defaults: Mapping[str, Any] | None = None,
 ) -> LayerResult:
     """Read one server log; observations (layer ``log``) for the chosen launch, findings for all chosen.
 
@@ -143,6 +144,8 @@ def analyze_log(
     which explanation a contradiction supports (did not arrive / arrived and was rewritten / other launch).
     ``only`` limits the observations to these settings (plus the ones a finding names): ``check`` passes the
     settings its other layers know, so a 300-field dump does not become 300 rows; ``log.args`` keeps it all.
+    ``defaults`` maps intended settings to the parser's default (``check``): vLLM's "non-default args" dump
+    leaves out a value equal to it, and one that differs but is missing there is a sign of another launch.
     """
     result = LayerResult()
     scan, mtime = read_log(path, label)
@@ -198,7 +201,17 @@ def analyze_log(
         if intended:
             findings.extend(
                 _intent_findings(
-                    lc, analysis, intended, at, after, mtime, red, launched_after_label, pid, earlier
+                    lc,
+                    analysis,
+                    intended,
+                    at,
+                    after,
+                    mtime,
+                    red,
+                    launched_after_label,
+                    pid,
+                    earlier,
+                    defaults,
                 )
             )
     result.findings = findings
@@ -556,6 +569,7 @@ def _intent_findings(
     launched_after_label: str = "--launched-after",
     pid: int | None = None,
     earlier: Mapping[str, tuple[str, Any]] | None = None,
+    defaults: Mapping[str, Any] | None = None,
 ) -> list[Finding]:
     out: list[Finding] = []
     logged = lc.settings()
@@ -567,9 +581,22 @@ def _intent_findings(
         _key, value, dump = found
         if not same_value(want, value):
             mismatches.append((name, want, value, dump))
+    args = lc.args_dump
+    non_default_dump = args is not None and args.source == "non-default args" and not args.parsed.truncated
+    defaults = defaults or {}
+    # intended values the parser's default does not explain, missing from vLLM's non-default dump: each is
+    # a setting this launch would have logged, so it counts with the mismatches as a sign of another launch
+    unlisted = [
+        name
+        for name, want in intended.items()
+        if non_default_dump
+        and lookup(logged, name) is None
+        and name in defaults
+        and not same_value(want, defaults[name])
+    ]
     stale = after is not None and ((lc.start is not None and lc.start < after) or mtime < after)
     for name, want, value, dump in mismatches:
-        others = [m[0] for m in mismatches if m[0] != name]
+        others = [m[0] for m in mismatches if m[0] != name] + unlisted
         other_pid = pid is not None and bool(lc.pids) and pid not in lc.pids
         if stale:
             verdict = f"the evidence points to another launch: this log predates {launched_after_label}"
@@ -598,14 +625,21 @@ def _intent_findings(
                 launch=lc.index,
             )
         )
-    args = lc.args_dump
     for name, want in intended.items():
         if lookup(logged, name) is not None or args is None:
             continue
         if args.parsed.truncated:
             continue
         if args.source == "non-default args":
-            why = "vLLM lists only non-default values: it was the default, or it never arrived"
+            if name in defaults and same_value(want, defaults[name]):
+                continue  # the parser's default: vLLM never lists it, its absence says nothing
+            if name in defaults:
+                why = (
+                    f"its default is {defaults[name]!r}, so vLLM would list it: it never arrived, or this "
+                    "log is another launch's"
+                )
+            else:
+                why = "vLLM lists only non-default values: it was the default, or it never arrived"
         else:
             why = "this framework version has no such field (renamed or removed), so the value was not used"
         out.append(
