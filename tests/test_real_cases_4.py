@@ -293,7 +293,8 @@ VLLM_LOG = (
             "--gpu-memory-utilization 0.8",
             [
                 "gpu_memory_utilization (intended '0.8') is not in the non-default args dump of launch 1: "
-                "its default is 0.9, so vLLM would list it: it never arrived, or this log is another launch's."
+                "its default is 0.9, so vLLM would list it: it never arrived, or this log is another "
+                "launch's."
             ],
         ),
     ],
