@@ -10,8 +10,10 @@ defaults, and writes ``src/argtrace/frameworks/data/converters/<framework>-<vers
         "seed": "vllm.engine.arg_utils.optional_type.<locals>._optional_type(int)", ...}}
 
 It also records, for JSON flags validated into a config dataclass (``--compilation-config``...), that
-class's field names and pydantic's ``extra`` policy (``ignore``: unknown keys are dropped silently;
-``forbid``: the parser exits 2). ``argtrace.frameworks.schema`` merges it into the schema; nothing is typed
+class's field names, pydantic's ``extra`` policy (``ignore``: unknown keys are dropped silently;
+``forbid``: the parser exits 2) and what the real converter does with a JSON value that is not an object
+(``non_object``: per sample value, the refusal argparse prints, or null when it is taken; vLLM 0.33.0
+refuses ``--compilation-config 3``). ``argtrace.frameworks.schema`` merges it into the schema; nothing is typed
 by hand. Usage: ``python scripts/gen_converter_types.py [vllm==0.33.0 ...]`` (default: every bundled vLLM
 schema whose environment exists).
 """
@@ -99,10 +101,20 @@ for action in parser._actions:
     cls = dataclass_of(t) if t is not None else None
     if cls is not None:
         config = getattr(cls, "__pydantic_config__", None) or {}
+        # what the real converter does with a JSON value that is not an object (sample of each kind):
+        # the refusal text argparse would print, or None when the converter takes it
+        non_object = {}
+        for sample in ("3", "1.5", "true", "null", "[]", '"x"'):
+            try:
+                t(sample)
+                non_object[sample] = None
+            except Exception as e:
+                non_object[sample] = str(e) or type(e).__name__
         classes[action.dest] = {
             "class": f"{cls.__module__}.{cls.__qualname__}",
             "fields": sorted(f.name for f in dataclasses.fields(cls)),
             "extra": config.get("extra") or "ignore",
+            "non_object": non_object,
         }
 print(json.dumps({"types": out, "dataclasses": classes}, sort_keys=True))
 '''

@@ -166,9 +166,12 @@ MISSED_4 = [
     ),
     Missed(
         LAUNCHES["gaie2243"],
-        "`--compilation-config 3`: vLLM 0.11.0 and later validate the JSON value against CompilationConfig "
-        "(an object is required, an int is refused); argtrace checks the value with json.loads only, so the "
-        "bare level passes (the most common miss of this batch: JSON options' schema)",
+        "`--compilation-config 3` on vLLM 0.11.0: the release validates the JSON value against "
+        "CompilationConfig (an object is required; the report's pod log shows the refusal), but 0.11.0's "
+        "converter data predates the probe that records what the real converter does with a non-object "
+        "value (scripts/gen_converter_types.py runs it in a resolver environment; only 0.33.0's is on this "
+        "machine): on 0.33.0 the same value is a PA011 error since 2026-12-02 "
+        "(test_a_json_config_flag_refuses_a_bare_number)",
     ),
     Missed(
         LAUNCHES["vllm12539"],
@@ -383,6 +386,46 @@ def test_dp_attention_adds_no_gpus(release: str, command: str, message: str | No
     )
     rs005 = [(f["severity"], f["message"]) for f in report["findings"] if f["code"] == "RS005"]
     assert rs005 == ([] if message is None else [("error", message)])
+
+
+@pytest.mark.parametrize(
+    ("value", "refusal"),
+    [
+        (
+            "3",
+            "argument --compilation-config/-cc: 1 validation error for CompilationConfig Input should be an "
+            "object [type=dataclass_type, input_value=3, input_type=int] (argparse exit 2)",
+        ),
+        ("'{\"mode\": 3}'", None),
+    ],
+)
+def test_a_json_config_flag_refuses_a_bare_number(value: str, refusal: str | None, tmp_path: Path) -> None:
+    # gateway-api-inference-extension#2243's mechanism on the release whose converter was probed: vLLM
+    # 0.33.0's parse_dataclass validates the JSON into CompilationConfig, which takes an object only
+    report = run(
+        ["--framework-version", "0.33.0", "-c", f"vllm serve Qwen/Qwen3-32B --compilation-config {value}"],
+        tmp_path,
+    )
+    got = [(f["severity"], f["message"], f["fix"]) for f in report["findings"] if f["code"] == "PA011"]
+    assert got == (
+        []
+        if refusal is None
+        else [
+            (
+                "error",
+                refusal,
+                "give CompilationConfig a JSON object of its fields in single quotes ('{\"field\": value}'), "
+                "not '3'",
+            )
+        ]
+    )
+
+
+def test_the_optimization_level_shorthand_is_no_json_value(tmp_path: Path) -> None:
+    # vLLM 0.33.0's FlexibleArgumentParser turns -O3 and -O 3 into --optimization-level before parsing
+    for flag in ("-O3", "-O 3"):
+        report = run(["--framework-version", "0.33.0", "-c", f"vllm serve Qwen/Qwen3-32B {flag}"], tmp_path)
+        assert alarms(report) == [], flag
 
 
 # --- `argtrace why` on the error text a report quotes ----------------------------------------------------

@@ -196,7 +196,9 @@ def flag_findings(ctx: ParseContext, events: list[Event]) -> None:
                     if (_json_valued(spec, schema) or "json" in message.lower())
                     else rules.PA_INVALID_VALUE
                 )
-                fix = json_value_fix(ev.raw[-1]) if rule is rules.PA_INVALID_JSON and ev.raw else None
+                fix = (
+                    json_value_fix(ev.raw[-1], message) if rule is rules.PA_INVALID_JSON and ev.raw else None
+                )
                 ctx.add(
                     rule, f"{scrub(ctx, spec, message)} (argparse exit 2)", at=at, setting=spec.dest, fix=fix
                 )

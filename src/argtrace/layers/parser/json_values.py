@@ -152,10 +152,19 @@ def dotted_overrides(ctx: ParseContext) -> None:
             )
 
 
-def json_value_fix(text: str) -> str | None:
-    """How to repair a value a JSON flag refused, read from what the value shows; None when it shows
-    nothing particular (the rule's fix, single quotes that keep the double quotes, applies then)."""
+def json_value_fix(text: str, message: str = "") -> str | None:
+    """How to repair a value a JSON flag refused, read from what the value shows (and the refusal);
+    None when it shows nothing particular (the rule's fix, single quotes that keep the double quotes,
+    applies then)."""
     value = text.strip()
+    refused = re.search(r"validation error for (\w+) Input should be an object", message)
+    if refused:
+        # valid JSON, but not an object: the config class's validator wants its fields by name
+        # (gateway-api-inference-extension#2243: `--compilation-config 3`)
+        return (
+            f"give {refused.group(1)} a JSON object of its fields in single quotes ('{{\"field\": value}}'), "
+            f"not {value!r}"
+        )
     if '\\"' in value:
         # `'{\"a\":1}'`: a backslash escapes only inside double quotes; single quotes (and YAML or JSON list
         # items) hand it to the parser as written

@@ -123,16 +123,54 @@ class _ReprDefault:
         return str(self.data.get("repr"))
 
 
+# The sample of each JSON kind the converter generator tried on the real converter
+# (scripts/gen_converter_types.py, ``non_object``).
+_NON_OBJECT_SAMPLES: tuple[tuple[type | tuple[type, ...], str], ...] = (
+    (bool, "true"),
+    (int, "3"),
+    (float, "1.5"),
+    (type(None), "null"),
+    (list, "[]"),
+    (str, '"x"'),
+)
+
+
+def _non_object_refusal(value: Any, refusals: Any) -> str | None:
+    """What the real converter said when the generator gave it a JSON value of ``value``'s kind (a number,
+    a list...), first lines only (pydantic's own; vLLM 0.33.0: "Input should be an object"), or None when
+    it took it or the generator did not try (a release whose converter data predates the probe)."""
+    if not isinstance(refusals, Mapping):
+        return None
+    for kind, sample in _NON_OBJECT_SAMPLES:
+        if isinstance(value, kind):
+            said = refusals.get(sample)
+            if not isinstance(said, str):
+                return None
+            lines = [line.strip() for line in said.splitlines() if line.strip()]
+            kept = [line for line in lines if not line.startswith("For further information")]
+            return " ".join(kept).replace(f"input_value={value_repr(sample)}", f"input_value={value!r}")
+    return None
+
+
+def value_repr(sample: str) -> str:
+    """The ``input_value=`` pydantic printed for the generator's sample."""
+    return repr(safe_json.loads(sample))
+
+
 def _checked_fields(conv: Callable[[str], Any], dataclass: Mapping[str, Any]) -> Callable[[str], Any]:
     """A config-dataclass converter that treats unknown keys as pydantic does for that class: dropped
     (``extra="ignore"``) or rejected (``extra="forbid"``, the parser exits 2)."""
     fields = set(dataclass.get("fields") or ())
     extra = dataclass.get("extra") or "ignore"
     cls = str(dataclass.get("class") or "the config class").rsplit(".", 1)[-1]
+    refusals = dataclass.get("non_object")
 
     def convert(text: str) -> Any:
         value = conv(text)
         if not isinstance(value, dict):
+            refused = _non_object_refusal(value, refusals)
+            if refused is not None:
+                raise argparse.ArgumentTypeError(refused)
             return value
         unknown = sorted(k for k in value if k not in fields)
         if not unknown:
