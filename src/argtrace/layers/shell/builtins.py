@@ -503,7 +503,11 @@ class Builtins(Commands):
                 cwd=self.cwd,
                 script_dir=os.path.dirname(self.main.path) if self.main.path else None,
             )
-            return 1
+            # missing here says nothing of the node that runs the script (its ~/.bashrc, an env file beside
+            # it there; sglang#5873's `ssh HOST "source ~/.bashrc && ( ... launch_server ...)"`): the status
+            # is unknown, so `source F && server` still starts the server on one fork. Only a file found
+            # beside the script, not in the directory bash looks in, fails for certain (SH017 warning).
+            return 1 if near else None
         real = hostfs.realpath(path)
         if real in self.source_stack:
             self.emit("source_loop", at, file=to_str(fname), chain=[*self.source_stack, real])
