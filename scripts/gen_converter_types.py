@@ -14,8 +14,8 @@ class's field names, pydantic's ``extra`` policy (``ignore``: unknown keys are d
 ``forbid``: the parser exits 2) and what the real converter does with a JSON value that is not an object
 (``non_object``: per sample value, the refusal argparse prints, or null when it is taken; vLLM 0.33.0
 refuses ``--compilation-config 3``). ``argtrace.frameworks.schema`` merges it into the schema; nothing is
-typed by hand. Usage: ``python scripts/gen_converter_types.py [vllm==0.33.0 ...]`` (default: every bundled vLLM
-schema whose environment exists).
+typed by hand. Usage: ``python scripts/gen_converter_types.py [vllm==0.33.0 ...]`` (default: every
+bundled vLLM schema whose environment exists).
 """
 
 from __future__ import annotations
