@@ -1,4 +1,5 @@
-"""Start-up settings that bite (RS020-RS023), each following one piece of the frameworks' own code.
+"""Start-up settings that bite (RS020-RS023), each following one piece of the frameworks' own code; the
+config.json checks RS024-RS025 are ``model_rules.py``'s, called from here.
 
 Runs after the memory layer (``check.late_layers``): it reads the report's effective settings, the server's
 environment, the ``resolution`` section (the start-up steps' details, when the resolver ran) and the
@@ -56,6 +57,9 @@ def startup_rules(report: Report, model_dir: Path | None, memory: Mapping[str, A
     if framework == "sglang":
         result.findings.extend(kv_pool_one_request(report, model_dir, resolution, memory or {}, rules))
     result.findings.extend(mamba_without_mamba_layers(report, framework, model_dir, rules))
+    from argtrace.layers.model_rules import model_rules  # RS024-RS025: config.json without a resolver
+
+    result.findings.extend(model_rules(report, model_dir, rules))
     return result
 
 
