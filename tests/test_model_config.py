@@ -263,3 +263,40 @@ def test_sglang_context_length_beyond_the_model_is_its_own_model_config(
         "context_length = 131072 (from the command line): Warning: User-specified context_length (131072) is "
         "greater than the derived context_length (32768)."
     )
+
+
+@pytest.mark.frameworks
+@pytest.mark.slow
+@_needs("vllm", "0.33.0")
+def test_quantization_against_the_checkpoints_is_vllms_own_check(_resolvers: None, tmp_path: Path) -> None:
+    """--quantization awq on a GPTQ checkpoint: vLLM's _verify_quantization reads quantization_config from
+    config.json. The config is Qwen2.5-0.5B-Instruct's with the quantization_config shape of its public GPTQ
+    release (Qwen/Qwen2.5-0.5B-Instruct-GPTQ-Int4: gptq, 4 bits, group 128); no static rule of argtrace's
+    (the release's Marlin overrides decide which pairs pass)."""
+    config = json.loads((QWEN05 / "config.json").read_text())
+    config["quantization_config"] = {
+        "bits": 4,
+        "group_size": 128,
+        "desc_act": False,
+        "sym": True,
+        "quant_method": "gptq",
+    }
+    (tmp_path / "config.json").write_text(json.dumps(config))
+    report = check(
+        "--model-config",
+        str(tmp_path),
+        "--gpu",
+        "h100",
+        "--framework-version",
+        "0.33.0",
+        "-c",
+        "vllm serve Qwen/Qwen2.5-0.5B-Instruct-GPTQ-Int4 --quantization awq",
+    )
+    rs001 = next(f for f in report["findings"] if f["code"] == "RS001")
+    assert rs001["setting"] == "quantization"
+    assert rs001["message"].startswith(
+        "ValidationError in _verify_quantization (vllm/config/model.py:1457) reads quantization = 'awq' (from "
+        "the command line): 1 validation error for ModelConfig\n  Value error, Quantization method specified "
+        "in the model config (gptq) does not match the quantization method specified in the `quantization` "
+        "argument (awq)."
+    )
