@@ -295,8 +295,8 @@ def test_quantization_against_the_checkpoints_is_vllms_own_check(_resolvers: Non
     rs001 = next(f for f in report["findings"] if f["code"] == "RS001")
     assert rs001["setting"] == "quantization"
     assert rs001["message"].startswith(
-        "ValidationError in _verify_quantization (vllm/config/model.py:1457) reads quantization = 'awq' (from "
-        "the command line): 1 validation error for ModelConfig\n  Value error, Quantization method specified "
-        "in the model config (gptq) does not match the quantization method specified in the `quantization` "
-        "argument (awq)."
+        "ValidationError in _verify_quantization (vllm/config/model.py:1457) reads quantization = 'awq' "
+        "(from the command line): 1 validation error for ModelConfig\n  Value error, Quantization method "
+        "specified in the model config (gptq) does not match the quantization method specified in the "
+        "`quantization` argument (awq)."
     )
