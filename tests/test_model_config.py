@@ -300,3 +300,71 @@ def test_quantization_against_the_checkpoints_is_vllms_own_check(_resolvers: Non
         "specified in the model config (gptq) does not match the quantization method specified in the "
         "`quantization` argument (awq)."
     )
+
+
+CASE_62 = (
+    "--speculative-algorithm EAGLE3 without a draft model: sglang {version} resolves no "
+    "--speculative-draft-model-path, so its draft worker loads the target's checkpoint (Qwen2ForCausalLM) as "
+    "the EAGLE3 draft and calls draft_model.set_embed(embed) ({where}), which "
+    "sglang.srt.models.qwen2.Qwen2ForCausalLM (sglang/srt/models/qwen2.py) does not define: the server dies "
+    "with AttributeError at start-up, after loading the weights twice (the release's model registry, "
+    "resolution step eagle3_draft)"
+)
+
+
+@pytest.mark.frameworks
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("version", "where"),
+    [
+        (
+            "0.5.10.post1",
+            "sglang/srt/speculative/eagle_worker.py:169, sglang/srt/speculative/eagle_worker_v2.py:210",
+        ),
+        ("0.5.23", "sglang/srt/speculative/eagle_worker_v2.py:363"),
+    ],
+)
+def test_case_62_eagle3_target_as_its_own_draft(_resolvers: None, version: str, where: str) -> None:
+    """sglang#36528 (https://github.com/sgl-project/sglang/issues/36528): EAGLE3 without
+    --speculative-draft-model-path on Qwen2.5-0.5B-Instruct. With its config.json and the release's
+    resolver, the release's own model registry says the draft's class has no set_embed."""
+    if environments.find_environment("sglang", version) is None:
+        pytest.skip(f"no resolver environment for sglang=={version}")
+    report = check(
+        "--model-config",
+        str(QWEN05),
+        "--gpu",
+        "h100",
+        "--framework-version",
+        version,
+        str(CASES / "sglang36528_eagle3_no_draft.cmd"),
+    )
+    [finding] = [f for f in report["findings"] if f["code"] == "RS026"]
+    assert (finding["severity"], finding["setting"]) == ("error", "speculative_draft_model_path")
+    assert finding["message"] == CASE_62.format(version=version, where=where)
+    step = next(s for s in report["resolution"]["steps"] if s["name"] == "eagle3_draft")
+    assert step["detail"]["defines"] is False and step["detail"]["calls"] == "set_embed"
+
+
+@pytest.mark.frameworks
+@pytest.mark.slow
+@_needs("sglang", "0.5.10.post1")
+def test_eagle3_with_a_draft_or_a_class_that_takes_the_embedding(_resolvers: None) -> None:
+    """A draft path given: the step is skipped and nothing is said. A Llama target as its own draft defines
+    set_embed: a note only (the report says it may still fail later)."""
+    base = ("--model-config", str(LLAMA31), "--gpu", "h100", "--framework-version", "0.5.10.post1", "-c")
+    given = check(
+        *base,
+        "python -m sglang.launch_server --model-path /m --speculative-algorithm EAGLE3 "
+        "--speculative-draft-model-path /draft",
+    )
+    assert [f for f in given["findings"] if f["code"] == "RS026"] == []
+    step = next(s for s in given["resolution"]["steps"] if s["name"] == "eagle3_draft")
+    assert step["status"] == "skipped"
+    llama = check(*base, "python -m sglang.launch_server --model-path /m --speculative-algorithm EAGLE3")
+    [finding] = [f for f in llama["findings"] if f["code"] == "RS026"]
+    assert finding["severity"] == "info"
+    assert (
+        "sglang.srt.models.llama.LlamaForCausalLM (sglang/srt/models/llama.py) defines set_embed"
+        in (finding["message"])
+    )

@@ -387,3 +387,62 @@ RS025 = Rule(
     "said. A RoPE scaling factor, another length key or model_max_length in config.json: nothing is said "
     "(pass a resolver environment for vLLM's own answer).",
 )
+
+
+# Qwen2.5-0.5B-Instruct's config.json, trimmed (a plain Qwen2 target: no EAGLE3 draft inside).
+QWEN2_CONFIG = """{
+ "architectures": ["Qwen2ForCausalLM"], "model_type": "qwen2", "hidden_size": 896, "intermediate_size": 4864,
+ "num_hidden_layers": 24, "num_attention_heads": 14, "num_key_value_heads": 2,
+ "max_position_embeddings": 32768, "vocab_size": 151936, "torch_dtype": "bfloat16",
+ "tie_word_embeddings": true, "rms_norm_eps": 1e-06
+}
+"""
+
+RS026 = Rule(
+    code="RS026",
+    layer="resolution",
+    severity="error",
+    title="EAGLE3 without a draft model loads the target as its own draft",
+    rationale=(
+        "With --speculative-algorithm EAGLE3 and no --speculative-draft-model-path (and an architecture that "
+        "does not bundle its draft), SGLang's draft worker builds the draft from the target's checkpoint, "
+        "loads the weights a second time and then calls set_embed on it (srt/speculative/eagle_worker*.py); "
+        "a plain target such as Qwen2ForCausalLM has no such method and the server dies "
+        "(https://github.com/sgl-project/sglang/issues/36528). The resolver asks the release's own model "
+        "registry for the draft's class and whether it defines the method."
+    ),
+    fix="pass --speculative-draft-model-path with an EAGLE3 draft trained for the model",
+    example=Example(
+        argv=[
+            "check",
+            "--model-config",
+            "m",
+            "--gpu",
+            "h100",
+            "--framework-version",
+            "0.5.10.post1",
+            "-c",
+            "python -m sglang.launch_server --model-path /m --speculative-algorithm EAGLE3",
+        ],
+        files={"m/config.json": QWEN2_CONFIG},
+        needs=(SGLANG_10,),
+    ),
+    correct=Example(
+        argv=[
+            "check",
+            "--model-config",
+            "m",
+            "--gpu",
+            "h100",
+            "--framework-version",
+            "0.5.10.post1",
+            "-c",
+            "python -m sglang.launch_server --model-path /m",
+        ],
+        files={"m/config.json": QWEN2_CONFIG},
+        needs=(SGLANG_10,),
+    ),
+    exceptions="Needs a resolver environment of the release and the model's config.json; runs only for "
+    "EAGLE3 launches without a draft (importing every model module costs 10-20 s). A class that defines the "
+    "method gives an info: it may still not be an EAGLE3 draft.",
+)
