@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -156,24 +158,87 @@ def test_a_field_the_checkpoint_leaves_to_its_config_class_is_a_note_in_check(tm
     (tmp_path / "config.json").write_text(json.dumps(config))
     result = run(tmp_path, "--model-config", "config.json", "--gpu", "h100")
     assert [(f["code"], f["severity"]) for f in result.json["findings"]] == [("MM002", "error")]
-    checked = run_cli(
-        [
-            "check",
-            "--no-resolve",
-            "--format",
-            "json",
-            "--model-config",
-            "config.json",
-            "--gpu",
-            "h100",
-            "--framework-version",
-            "0.5.10.post1",
-            "-c",
-            "python3 -m sglang.launch_server --model-path /m",
-        ],
-        cwd=tmp_path,
-    )
+    command = "python3 -m sglang.launch_server --model-path /m"
+    options = ["--no-resolve", "--format", "json", "--model-config", "config.json", "--gpu", "h100"]
+    checked = run_cli(["check", *options, "--framework-version", "0.5.10.post1", "-c", command], cwd=tmp_path)
     assert checked.status == 0, checked.stderr
     assert [(f["code"], f["severity"]) for f in checked.json["findings"] if f["code"] == "MM002"] == [
         ("MM002", "info")
     ]
+
+
+def test_absurd_quantization_block_is_not_an_overflow(tmp_path: Path) -> None:
+    config = {**LLAMA, "quantization_config": {"quant_method": "fp8", "weight_block_size": [1e400, 128]}}
+    (tmp_path / "config.json").write_text(json.dumps(config).replace("Infinity", "1e400"))
+    result = run(tmp_path, "--model-config", "config.json", "--gpu", "h100")
+    assert result.status in (0, 1) and result.stderr == ""
+    assert "MM002" not in codes(result)
+
+
+def test_config_nested_too_deep(tmp_path: Path) -> None:
+    (tmp_path / "config.json").write_text("[" * 100_000 + "]" * 100_000)
+    result = run(tmp_path, "--model-config", "config.json")
+    assert (result.status, result.stdout, result.stderr) == (
+        2,
+        "",
+        "argtrace mem: --model-config config.json: not valid JSON (nested too deeply)\n",
+    )
+
+
+def _alarm(seconds: int) -> None:
+    """A read that would block forever fails the test instead of hanging the suite."""
+
+    def fail(signum: int, frame: object) -> None:
+        raise TimeoutError(f"still blocked after {seconds} s")
+
+    signal.signal(signal.SIGALRM, fail)
+    signal.alarm(seconds)
+
+
+def test_config_fifo_and_device_are_refused_unopened(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "config.json")
+    _alarm(20)
+    try:
+        fifo = run(tmp_path, "--model-config", "config.json")
+        device = run(tmp_path, "--model-config", "/dev/zero")
+    finally:
+        signal.alarm(0)
+    assert (fifo.status, fifo.stderr) == (
+        2,
+        "argtrace mem: --model-config config.json: is a named pipe (FIFO), not a regular file\n",
+    )
+    assert (device.status, device.stderr) == (
+        2,
+        "argtrace mem: --model-config /dev/zero: is a character device, not a regular file\n",
+    )
+
+
+def test_config_path_component_too_long(tmp_path: Path) -> None:
+    long = "/tmp/" + "a" * 300 + "/config.json"
+    result = run(tmp_path, "--model-config", long)
+    assert (result.status, result.stderr) == (2, f"argtrace mem: --model-config {long}: file name too long\n")
+
+
+def test_from_log_fifo_is_a_usage_error(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "server.log")
+    _alarm(20)
+    try:
+        result = run(tmp_path, "--model-config", str(MODELS / "llama-3.1-8b"), "--from-log", "server.log")
+    finally:
+        signal.alarm(0)
+    assert (result.status, result.stdout) == (2, "")
+    assert result.stderr == (
+        "argtrace mem: --from-log server.log: is a named pipe (FIFO), not a regular file\n"
+    )
+
+
+def test_a_fifo_among_the_weights_is_not_opened(tmp_path: Path) -> None:
+    (tmp_path / "config.json").write_text(json.dumps(LLAMA))
+    os.mkfifo(tmp_path / "model-00001-of-00001.safetensors")
+    _alarm(20)
+    try:
+        result = run(tmp_path, "--model-config", ".", "--gpu", "h100")
+    finally:
+        signal.alarm(0)
+    assert (result.status, result.stderr) == (0, "")
+    assert result.json["memory"]["weights_source"] == "config"  # counted from the config, not the headers
