@@ -640,7 +640,8 @@ def _holds_on_every_release(report: Report) -> Callable[[Finding], bool]:
 
 
 def model_config_path(options: CheckOptions, report: Report) -> Path | None:
-    """``--model-config``, else the ``--model-path`` directory when it exists here with a config.json."""
+    """``--model-config``, else the model directory when it exists here with a config.json, else the Hugging
+    Face cache's snapshot of the model's repo id (``HF_HOME``/``HF_HUB_CACHE``, as the resolution layer)."""
     from argtrace.remote.host import current_host
 
     if current_host().is_remote:  # argtrace --host: a local copy of the node's config.json (transport.models)
@@ -651,11 +652,14 @@ def model_config_path(options: CheckOptions, report: Report) -> Path | None:
         return node_model_dir(current_host(), options.model_config, value)
     if options.model_config:
         return Path(options.model_config)
-    setting = report.setting("model_path") or report.setting("model")
+    setting = report.setting("model_path") or report.setting("model") or report.setting("model_tag")
     if setting is not None and isinstance(setting.effective, str):
         candidate = Path(setting.effective)
         if localfs.is_file(candidate / "config.json"):  # any text: never raises
             return candidate
+        from argtrace.layers.resolution import hf_snapshot  # a repo id in the Hugging Face cache (offline)
+
+        return hf_snapshot(setting.effective)
     return None
 
 
@@ -684,6 +688,7 @@ def late_layers(report: Report, options: CheckOptions) -> list[LayerResult]:
                     env=env,
                     framework_argv=sizing_argv,
                     framework_suggestions=False,  # only for a launch that does not fit: each costs a run
+                    optional=True,  # a config.json the sizing cannot read fully is a note here
                 )
             )
     # start-up settings that bite (RS020-RS023): they read the memory section, so they come after it

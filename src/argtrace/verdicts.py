@@ -31,6 +31,9 @@ GPU_OPTION = "--gpu NAME[xCOUNT]"
 ENTRYPOINT_OPTION = "--entrypoint, or command: in the launch file"
 
 _CAP: dict[Severity, Severity] = {"error": "warning", "warning": "warning", "info": "info"}
+# Resolution-layer findings that compare config.json with the flags and never read the GPU
+# (layers/model_rules.py): an assumed GPU does not weaken them.
+GPU_FREE = frozenset({"RS024", "RS025"})
 
 
 def release_assumption(framework: str, analysed_with: str) -> Assumption:
@@ -71,7 +74,7 @@ def settle(
             rests_on.append(entrypoints[finding.at])
         if release is not None and _needs_release(finding) and not holds_on_every_release(finding):
             rests_on.append(release)
-        if gpu is not None and finding.layer in ("resolution", "memory"):
+        if gpu is not None and finding.layer in ("resolution", "memory") and finding.code not in GPU_FREE:
             rests_on.append(gpu)
         if not rests_on or finding.rests_on == "observed":
             out.append(finding)

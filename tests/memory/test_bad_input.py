@@ -139,7 +139,31 @@ def test_sizes_that_are_not_integers_are_missing(tmp_path: Path, value: str) -> 
     result = run(tmp_path, "--model-config", "config.json", "--gpu", "h100")
     assert (result.status, result.stderr) == (1, "")
     assert [(f["code"], f["message"]) for f in result.json["findings"]] == [
-        ("MM002", "LlamaForCausalLM: config.json lacks num_hidden_layers; memory cannot be sized")
+        (
+            "MM002",
+            "LlamaForCausalLM: config.json lacks num_hidden_layers; memory is not sized (the checkpoint's "
+            "config class fills absent fields with its defaults, which argtrace does not guess; real "
+            "checkpoints such as Gemma 3 leave vocab_size out)",
+        )
+    ]
+    # present but not an integer: a broken config, an error
+    assert result.json["findings"][0]["severity"] == "error"
+
+
+def test_a_field_the_checkpoint_leaves_to_its_config_class_is_a_note_in_check(tmp_path: Path) -> None:
+    """Gemma 3's text_config has no vocab_size (Gemma3TextConfig's default fills it): `mem` cannot size it
+    (an error: the sizing was asked for), `check` says so as a note (no fault of the launch)."""
+    config = {**LLAMA}
+    del config["vocab_size"]
+    (tmp_path / "config.json").write_text(json.dumps(config))
+    result = run(tmp_path, "--model-config", "config.json", "--gpu", "h100")
+    assert [(f["code"], f["severity"]) for f in result.json["findings"]] == [("MM002", "error")]
+    command = "python3 -m sglang.launch_server --model-path /m"
+    options = ["--no-resolve", "--format", "json", "--model-config", "config.json", "--gpu", "h100"]
+    checked = run_cli(["check", *options, "--framework-version", "0.5.10.post1", "-c", command], cwd=tmp_path)
+    assert checked.status == 0, checked.stderr
+    assert [(f["code"], f["severity"]) for f in checked.json["findings"] if f["code"] == "MM002"] == [
+        ("MM002", "info")
     ]
 
 

@@ -1,4 +1,5 @@
-"""Start-up settings that bite (RS020-RS023), each following one piece of the frameworks' own code.
+"""Start-up settings that bite (RS020-RS023), each following one piece of the frameworks' own code; the
+config.json checks RS024-RS025 are ``model_rules.py``'s, called from here.
 
 Runs after the memory layer (``check.late_layers``): it reads the report's effective settings, the server's
 environment, the ``resolution`` section (the start-up steps' details, when the resolver ran) and the
@@ -55,7 +56,11 @@ def startup_rules(report: Report, model_dir: Path | None, memory: Mapping[str, A
         result.findings.extend(generation_config(report, model_dir, resolution, rules))
     if framework == "sglang":
         result.findings.extend(kv_pool_one_request(report, model_dir, resolution, memory or {}, rules))
+        result.findings.extend(eagle3_target_as_draft(report, resolution, rules))
     result.findings.extend(mamba_without_mamba_layers(report, framework, model_dir, rules))
+    from argtrace.layers.model_rules import model_rules  # RS024-RS025: config.json without a resolver
+
+    result.findings.extend(model_rules(report, model_dir, rules))
     return result
 
 
@@ -253,5 +258,46 @@ def generation_config(
             "not vLLM's neutral ones: --generation-config auto is the default (vllm/config/model.py:1860)",
             setting="generation_config",
             evidence=[Evidence("resolution", str(path), json.dumps(fields, sort_keys=True)[:500])],
+        )
+    ]
+
+
+def eagle3_target_as_draft(report: Report, resolution: Mapping[str, Any], rules: Any) -> list[Any]:
+    """RS026 (SGLang): EAGLE3 with no draft model of its own. The resolver's ``eagle3_draft`` step
+    (resolver/startup_steps.py) built the draft ModelConfig the draft worker builds and asked the release's
+    model registry for its class: when the class lacks the method the EAGLE3 worker calls on it, the server
+    dies there (sglang#36528: ``Qwen2ForCausalLM`` has no ``set_embed``)."""
+    detail = _step_detail(resolution, "eagle3_draft")
+    if not detail or "defines" not in detail:
+        return []
+    release = f"sglang {report.framework.version}" if report.framework.version else "sglang"
+    where = ", ".join(str(c) for c in detail.get("called_at") or []) or "its EAGLE3 worker"
+    cls = f"{detail.get('class')} ({detail.get('defined_in')})"
+    fix = (
+        "pass --speculative-draft-model-path with an EAGLE3 draft trained for this model, or drop "
+        "--speculative-algorithm EAGLE3"
+    )
+    if detail.get("defines"):
+        return [
+            rules.RS026.finding(
+                f"--speculative-algorithm EAGLE3 without a draft model: {release} loads the target's "
+                f"checkpoint ({detail.get('architecture')}) as its own EAGLE3 draft; {cls} defines "
+                f"{detail.get('calls')}, so the draft worker's first call ({where}) passes, but a checkpoint "
+                "that is not an EAGLE3 draft may fail later (sglang#36528: a Llama target on hot_token_id)",
+                setting="speculative_draft_model_path",
+                severity="info",
+                fix=fix,
+            )
+        ]
+    return [
+        rules.RS026.finding(
+            f"--speculative-algorithm EAGLE3 without a draft model: {release} resolves no "
+            "--speculative-draft-model-path, so its draft worker loads the target's checkpoint "
+            f"({detail.get('architecture')}) as the EAGLE3 draft and calls draft_model.{detail.get('calls')}"
+            f"(embed) ({where}), which {cls} does not define: the server dies with AttributeError at "
+            "start-up, after loading the weights twice (the release's model registry, resolution step "
+            "eagle3_draft)",
+            setting="speculative_draft_model_path",
+            fix=fix,
         )
     ]

@@ -21,6 +21,9 @@ Each step is the framework's own code, called the way its launcher calls it:
   srt/entrypoints/engine.py:1169 after ``check_server_args``): architecture parser defaults and
   ``--reasoning-parser/--tool-call-parser auto``. ``auto`` loads the tokenizer, so it runs only when the model
   directory holds the tokenizer files (offline: the resolver sets ``HF_HUB_OFFLINE``).
+- SGLang EAGLE3 without a draft of its own (step ``eagle3_draft``, only for such launches): the draft
+  ModelConfig the draft worker builds from the target's checkpoint and the release's model registry's class
+  for it: whether it defines the ``set_embed`` the EAGLE3 worker calls on it.
 - vLLM: ``validate_parsed_serve_args(args)`` (0.33.0 vllm/entrypoints/common/cli_args.py:531), what
   ``vllm serve`` runs right after parsing (vllm/entrypoints/cli/main.py:114 ``cmd.validate(args)``), and
   ``validate_api_server_args(args)`` (0.33.0 cli_args.py:615, from ``setup_server`` in
@@ -282,6 +285,82 @@ def sglang_startup(
     config = run_step(out, "model_config", recorder, lambda: ModelConfig.from_server_args(server_args))
     if config is not None:
         _step(out, "model_config")["detail"] = sglang_model_summary(config)
+        sglang_eagle3_draft(server_args, recorder, out, ModelConfig)
+
+
+# Where SGLang's EAGLE3 workers hand the target's embedding to the draft model (EAGLEWorker.__init__ in
+# 0.5.10.post1 srt/speculative/eagle_worker.py:169, EAGLEWorkerV2.init_lm_head in 0.5.23
+# eagle_worker_v2.py:363): the draft class must define the method, or the server dies there after loading
+# the weights.
+EAGLE3_CALLS = (
+    ("sglang/srt/speculative/eagle_worker.py", "model.set_embed(embed)"),
+    ("sglang/srt/speculative/eagle_worker_v2.py", "model.set_embed(embed)"),
+)
+
+
+def _resolved(server_args: Any, name: str) -> Any:
+    """The effective value: 0.5.19+ keep the raw input sealed and give the resolution's through
+    ``resolved_dict()``; older releases wrote it into the field."""
+    getter = getattr(server_args, "resolved_dict", None)
+    if callable(getter):
+        try:
+            values = getter()
+            if isinstance(values, dict) and name in values:
+                return values[name]
+        except Exception:
+            pass
+    return getattr(server_args, name, None)
+
+
+def sglang_eagle3_draft(server_args: Any, recorder: Any, out: dict[str, Any], model_config: Any) -> None:
+    """EAGLE3 with no draft of its own (``speculative_draft_model_path`` None or the target's after
+    resolution): the draft worker builds its model from the target's checkpoint (``TpModelWorker`` with
+    ``is_draft_worker``: ``ModelConfig.from_server_args(..., model_path=speculative_draft_model_path,
+    is_draft_model=True)``), then calls ``set_embed`` on it (``set_embed_and_head`` when the class sets
+    ``load_lm_head_from_target``). This step builds that draft ModelConfig and asks the release's own model
+    registry (``ModelRegistry.resolve_model_cls``) which class that is and whether it defines the method. It
+    runs only for such launches (importing every model module takes 10-20 s)."""
+    if str(_resolved(server_args, "speculative_algorithm") or "").upper() != "EAGLE3":
+        return
+    draft = _resolved(server_args, "speculative_draft_model_path")
+    target = _resolved(server_args, "model_path")
+    if draft not in (None, "", target):
+        skip(
+            out,
+            "eagle3_draft",
+            "a draft model is given (--speculative-draft-model-path); it is not read here",
+        )
+        return
+    try:
+        from sglang.srt.models.registry import ModelRegistry
+    except Exception as exc:  # an import the stubs do not cover: the resolver's limit
+        skip(out, "eagle3_draft", f"sglang.srt.models.registry does not import: {exc}"[:500])
+        return
+
+    def inspect_draft() -> dict[str, Any]:
+        import inspect
+
+        config = model_config.from_server_args(server_args, model_path=draft or target, is_draft_model=True)
+        architectures = list(getattr(config.hf_config, "architectures", None) or [])
+        cls, arch = ModelRegistry.resolve_model_cls(architectures)
+        needed = "set_embed_and_head" if getattr(cls, "load_lm_head_from_target", False) else "set_embed"
+        try:
+            defined_in: str | None = _rel(inspect.getsourcefile(cls) or "")
+        except TypeError:
+            defined_in = None
+        return {
+            "draft_model_path": "the target's" if draft in (None, "", target) else draft,
+            "architecture": arch,
+            "class": f"{cls.__module__}.{cls.__qualname__}",
+            "defined_in": defined_in,
+            "calls": needed,
+            "defines": callable(getattr(cls, needed, None)),
+            "called_at": [c for c in (called_at(rel, needle) for rel, needle in EAGLE3_CALLS) if c],
+        }
+
+    detail = run_step(out, "eagle3_draft", recorder, inspect_draft)
+    if detail is not None:
+        _step(out, "eagle3_draft")["detail"] = detail
 
 
 def sglang_model_summary(config: Any) -> dict[str, Any]:

@@ -308,3 +308,142 @@ RS023 = Rule(
         "m",
     ),
 )
+
+# ------------------------------------------------------------- the model's config.json, without a resolver
+# RS024-RS025 (layers/model_rules.py): one raise of vLLM's model-config code each, applied from the bundled
+# raise-site index of the release when no resolver ran that code on the config.json.
+
+# Llama-2-7B's config.json, trimmed (32 attention heads, 4096 positions, no RoPE scaling).
+LLAMA2_CONFIG = """{
+ "architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 4096,
+ "intermediate_size": 11008, "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 32,
+ "max_position_embeddings": 4096, "vocab_size": 32000, "torch_dtype": "float16", "rms_norm_eps": 1e-05
+}
+"""
+
+RS024 = Rule(
+    code="RS024",
+    layer="resolution",
+    severity="error",
+    title="The tensor-parallel size does not divide the model's attention heads",
+    basis="static",
+    rationale=(
+        "vLLM's ModelConfig.verify_with_parallel_config raises 'Total number of attention heads (N) must be "
+        "divisible by tensor parallel size (T).' at start-up (every bundled release, 0.6.6.post1-0.33.0). "
+        "Without a resolver environment the rule applies that raise from the release's raise-site index to "
+        "the num_attention_heads of the model's config.json (text_config for multimodal checkpoints); with "
+        "one, vLLM's own create_engine_config reads the config.json and its refusal is RS001."
+    ),
+    fix="pick a --tensor-parallel-size that divides the heads; spread the other GPUs with "
+    "--pipeline-parallel-size",
+    example=_static(
+        "vllm serve /m --tensor-parallel-size 3",
+        "0.33.0",
+        {"m/config.json": LLAMA2_CONFIG},
+        "--model-config",
+        "m",
+    ),
+    correct=_static(
+        "vllm serve /m --tensor-parallel-size 4",
+        "0.33.0",
+        {"m/config.json": LLAMA2_CONFIG},
+        "--model-config",
+        "m",
+    ),
+    exceptions="Said only when config.json is readable (--model-config, a local --model directory, the "
+    "Hugging Face cache) and the release's index has the raise, or, with no release known, every bundled "
+    "release's. A config whose heads sit in another sub-config than text_config gets nothing.",
+)
+
+RS025 = Rule(
+    code="RS025",
+    layer="resolution",
+    severity="error",
+    title="--max-model-len exceeds the model's max_position_embeddings",
+    basis="static",
+    rationale=(
+        "vLLM's _get_and_verify_max_len raises 'User-specified max_model_len (M) is greater than the derived "
+        "max_model_len (max_position_embeddings=N ...)' unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1. Without a "
+        "resolver environment the rule applies that raise from the release's raise-site index, only where "
+        "the length vLLM derives is max_position_embeddings in every release (no other length key, no "
+        "model_max_length, no RoPE scaling factor); with one, vLLM's own code decides (RS001)."
+    ),
+    fix="lower --max-model-len to max_position_embeddings, or use a checkpoint (or RoPE scaling) made for "
+    "the longer context",
+    example=_static(
+        "vllm serve /m --max-model-len 8192",
+        "0.33.0",
+        {"m/config.json": LLAMA2_CONFIG},
+        "--model-config",
+        "m",
+    ),
+    correct=_static(
+        "vllm serve /m --max-model-len 4096",
+        "0.33.0",
+        {"m/config.json": LLAMA2_CONFIG},
+        "--model-config",
+        "m",
+    ),
+    exceptions="With VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 in the server's environment vLLM only warns: nothing is "
+    "said. A RoPE scaling factor, another length key or model_max_length in config.json: nothing is said "
+    "(pass a resolver environment for vLLM's own answer).",
+)
+
+
+# Qwen2.5-0.5B-Instruct's config.json, trimmed (a plain Qwen2 target: no EAGLE3 draft inside).
+QWEN2_CONFIG = """{
+ "architectures": ["Qwen2ForCausalLM"], "model_type": "qwen2", "hidden_size": 896, "intermediate_size": 4864,
+ "num_hidden_layers": 24, "num_attention_heads": 14, "num_key_value_heads": 2,
+ "max_position_embeddings": 32768, "vocab_size": 151936, "torch_dtype": "bfloat16",
+ "tie_word_embeddings": true, "rms_norm_eps": 1e-06
+}
+"""
+
+RS026 = Rule(
+    code="RS026",
+    layer="resolution",
+    severity="error",
+    title="EAGLE3 without a draft model loads the target as its own draft",
+    rationale=(
+        "With --speculative-algorithm EAGLE3 and no --speculative-draft-model-path (and an architecture that "
+        "does not bundle its draft), SGLang's draft worker builds the draft from the target's checkpoint, "
+        "loads the weights a second time and then calls set_embed on it (srt/speculative/eagle_worker*.py); "
+        "a plain target such as Qwen2ForCausalLM has no such method and the server dies "
+        "(https://github.com/sgl-project/sglang/issues/36528). The resolver asks the release's own model "
+        "registry for the draft's class and whether it defines the method."
+    ),
+    fix="pass --speculative-draft-model-path with an EAGLE3 draft trained for the model",
+    example=Example(
+        argv=[
+            "check",
+            "--model-config",
+            "m",
+            "--gpu",
+            "h100",
+            "--framework-version",
+            "0.5.10.post1",
+            "-c",
+            "python -m sglang.launch_server --model-path /m --speculative-algorithm EAGLE3",
+        ],
+        files={"m/config.json": QWEN2_CONFIG},
+        needs=(SGLANG_10,),
+    ),
+    correct=Example(
+        argv=[
+            "check",
+            "--model-config",
+            "m",
+            "--gpu",
+            "h100",
+            "--framework-version",
+            "0.5.10.post1",
+            "-c",
+            "python -m sglang.launch_server --model-path /m",
+        ],
+        files={"m/config.json": QWEN2_CONFIG},
+        needs=(SGLANG_10,),
+    ),
+    exceptions="Needs a resolver environment of the release and the model's config.json; runs only for "
+    "EAGLE3 launches without a draft (importing every model module costs 10-20 s). A class that defines the "
+    "method gives an info: it may still not be an EAGLE3 draft.",
+)

@@ -31,6 +31,7 @@ def analyze_memory(
     env: Mapping[str, str] | None = None,
     framework_argv: Sequence[str] | None = None,
     framework_suggestions: bool = True,
+    optional: bool = False,
 ) -> LayerResult:
     from argtrace.layers.memory.analyze import analyze_memory as _analyze
 
@@ -43,6 +44,7 @@ def analyze_memory(
         env=env,
         framework_argv=framework_argv,
         framework_suggestions=framework_suggestions,
+        optional=optional,
     )
 
 

@@ -515,6 +515,13 @@ def _compare_resolved(
             )
 
 
+def _present(raw: Mapping[str, Any], names: Sequence[str]) -> bool:
+    """True when one of ``names`` is a key of config.json's top level or its ``text_config``."""
+    text = raw.get("text_config")
+    levels = [raw, text] if isinstance(text, Mapping) else [raw]
+    return any(name in level for level in levels for name in names)
+
+
 def analyze_memory(
     model_config: Path,
     gpu: str | None,
@@ -527,12 +534,15 @@ def analyze_memory(
     post_load_bytes: int | None = None,
     framework_argv: Sequence[str] | None = None,
     framework_suggestions: bool = True,
+    optional: bool = False,
 ) -> LayerResult:
     """Will this launch fit, per GPU? ``settings`` are effective server values by dest name (from the
     parser/resolution layers, or ``settings.read_server_settings``). ``framework_argv`` (the server's flags,
     SGLang only): size the pools with SGLang's own code in the version's resolver environment when one
     exists (``framework_sizing.py``), the formulas' prediction kept beside for comparison;
-    ``framework_suggestions=False`` sizes alternatives with that code only when the launch does not fit."""
+    ``framework_suggestions=False`` sizes alternatives with that code only when the launch does not fit.
+    ``optional``: the sizing is a side answer (``check``), so a config.json whose absent fields leave it
+    unsized is a note, not an error (``mem`` asked for the sizing itself)."""
     rules = _rules()
     result = LayerResult()
     section = _empty_section(framework, version, gpu)
@@ -558,8 +568,13 @@ def analyze_memory(
     if spec.missing:
         findings.append(
             rules.MM002.finding(
-                f"{spec.architecture}: config.json lacks {', '.join(spec.missing)}; memory cannot be sized",
+                f"{spec.architecture}: config.json lacks {', '.join(spec.missing)}; memory is not sized "
+                "(the checkpoint's config class fills absent fields with its defaults, which argtrace does "
+                "not guess; real checkpoints such as Gemma 3 leave vocab_size out)",
                 at=at,
+                # check: absent fields do not show the launch failing, only the sizing missing; a field that
+                # is there but not an integer (NaN, "abc") is a broken config
+                severity="info" if optional and not _present(raw, spec.missing) else None,
             )
         )
         return result
