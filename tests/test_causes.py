@@ -13,6 +13,7 @@ import json
 import os
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -361,3 +362,46 @@ def test_a_pods_gpu_limit_too_small_is_one_cause(tmp_path: Path) -> None:
     (pa036,) = [f for f in findings if f["code"] == "PA036"]
     assert pa036["setting"] == "tensor_parallel_size"
     assert [c["code"] for c in pa036["consequences"]] == ["TP042"]
+
+
+LLAMA31 = REPO / "tests" / "data" / "models" / "llama-3.1-8b"
+TP4 = "vllm serve meta-llama/Llama-3.1-8B-Instruct --tensor-parallel-size 4"
+
+
+def _check_gpu(tmp_path: Path, gpu: str, monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
+    """No resolver environment (an empty cache): resolution counts the GPUs but runs nothing."""
+    monkeypatch.setenv("ARGTRACE_CACHE_DIR", str(tmp_path / "cache"))
+    argv = ["check", "--format", "json", "--clean-env", "--framework-version", "0.33.0", "--gpu", gpu]
+    result = run_cli([*argv, "--model-config", str(LLAMA31), "-c", TP4], cwd=tmp_path)
+    return list(result.json["findings"])
+
+
+def test_too_few_gpus_is_one_cause_with_the_memory_layers_count_folded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--gpu h100x2`` under ``--tensor-parallel-size 4``: RS005 (resolution's count) is the cause, with
+    vLLM's own flag names in its fix; MM007 says the same count and is its consequence."""
+    findings = _check_gpu(tmp_path, "h100x2", monkeypatch)
+    errors = [(f["code"], f["message"], f["fix"]) for f in findings if f["severity"] == "error"]
+    assert errors == [
+        (
+            "RS005",
+            "the parallel sizes need 4 GPUs (tensor_parallel_size 4 x pipeline_parallel_size 1) but --gpu "
+            "h100x2 gives 2",
+            "lower --tensor-parallel-size / --pipeline-parallel-size, or run on a node with enough GPUs",
+        )
+    ]
+    (rs005,) = [f for f in findings if f["code"] == "RS005"]
+    assert [(c["code"], c["message"]) for c in rs005["consequences"]] == [
+        ("MM007", "tensor_parallel_size 4 needs 4 GPUs; --gpu has 2")
+    ]
+
+
+def test_a_bare_gpu_name_is_as_many_as_the_launch_needs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--gpu h100`` names the model of GPU, not a count: neither resolution nor memory may say the launch
+    has too few (they once disagreed: resolution read 4, memory 1 and raised MM007)."""
+    findings = _check_gpu(tmp_path, "h100", monkeypatch)
+    assert [f["code"] for f in findings if f["code"] in ("RS005", "MM007")] == []
+    assert [f["code"] for f in findings if f["severity"] == "error"] == []

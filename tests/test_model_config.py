@@ -10,6 +10,7 @@ the launches are real cases' (docs/real_cases.md, each with its URL).
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 from typing import Any
@@ -206,9 +207,16 @@ def _needs(framework: str, version: str) -> Any:
     )
 
 
+# the machine's resolver environments: where the test command built them (.ci/run sets a fresh cache)
+_MACHINE_CACHE = os.environ.get("ARGTRACE_CACHE_DIR")
+
+
 @pytest.fixture
 def _resolvers(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("ARGTRACE_CACHE_DIR", raising=False)  # the machine's resolver environments
+    if _MACHINE_CACHE:
+        monkeypatch.setenv("ARGTRACE_CACHE_DIR", _MACHINE_CACHE)
+    else:
+        monkeypatch.delenv("ARGTRACE_CACHE_DIR", raising=False)
 
 
 @pytest.mark.frameworks
@@ -368,3 +376,26 @@ def test_eagle3_with_a_draft_or_a_class_that_takes_the_embedding(_resolvers: Non
         "sglang.srt.models.llama.LlamaForCausalLM (sglang/srt/models/llama.py) defines set_embed"
         in (finding["message"])
     )
+
+
+@pytest.mark.frameworks
+@pytest.mark.slow
+@_needs("vllm", "0.33.0")
+def test_vllms_refusal_of_too_few_devices_follows_from_the_gpu_count(_resolvers: None) -> None:
+    """On ``--gpu h100x2`` the resolver's fake node has 2 devices and vLLM 0.33.0 refuses tensor parallel 4
+    ("World size (4) is larger than the number of available GPUs (2)", a condition reading
+    ``device_count()``): that RS001 and the memory layer's MM007 are consequences of RS005, one cause."""
+    report = check(
+        "--model-config",
+        str(LLAMA31),
+        "--gpu",
+        "h100x2",
+        "-c",
+        "vllm serve meta-llama/Llama-3.1-8B-Instruct --tensor-parallel-size 4",
+    )
+    causes = [f["code"] for f in report["findings"] if f["severity"] in ("error", "warning")]
+    assert causes == ["RS005"]
+    (rs005,) = [f for f in report["findings"] if f["code"] == "RS005"]
+    assert sorted(c["code"] for c in rs005["consequences"]) == ["MM007", "RS001"]
+    (rs001,) = [c for c in rs005["consequences"] if c["code"] == "RS001"]
+    assert "World size (4) is larger than the number of available GPUs (2)" in rs001["message"]

@@ -28,6 +28,11 @@ two messages read); a finding no rule links stays a cause of its own. The links:
     line): PA020 for a required flag, RS001 raised because the written value never arrived, MM001 sized
     with the default instead. The parser's findings *at* the cut-off words ("once these flags reach the
     server: ...", a deprecated or removed flag) stay causes: fixing the line break alone would not fix them.
+``too-few-gpus``
+    RS005 (the parallel sizes need more GPUs than ``--gpu`` gives) explains the memory layer's MM007 on the
+    same count and the framework's own refusal on the fake device (an RS001 whose recorded condition reads
+    ``device_count()``, vLLM's "World size (4) is larger than the number of available GPUs (2)"): one
+    cause, with the framework's words kept as a consequence.
 ``lost-value``
     An expansion that removed a flag's value (SH026: an empty unquoted ``$MODEL``; TP007: a here-document
     that expanded ``$PORT`` locally to nothing) explains the parser's PA012 (the flag needs a value) and
@@ -291,11 +296,24 @@ def _lost_value(links: _Links, report: Report) -> None:
                 break
 
 
+def _too_few_gpus(links: _Links, report: Report) -> None:
+    findings = links.findings
+    cause = next((i for i, f in enumerate(findings) if f.code == "RS005"), None)
+    if cause is None:
+        return
+    for j, f in enumerate(findings):
+        counted = f.code == "MM007" and "GPUs" in f.message and "--gpu" in f.message
+        refused = f.code == "RS001" and any("device_count()" in e.text for e in f.evidence)
+        if counted or refused:
+            links.link(j, cause)
+
+
 RULES: tuple[Callable[[_Links, Report], None], ...] = (
     lambda links, report: _same_raise(links),
     lambda links, report: _restates(links),
     _lost_value,
     _broken_command,
+    _too_few_gpus,
 )
 
 

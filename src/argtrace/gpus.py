@@ -77,6 +77,19 @@ class GpuSelection:
         return self.profile.name if self.count == 1 else f"{self.profile.name}x{self.count}"
 
 
+def count_given(spec: str) -> bool:
+    """Whether ``spec`` names a count (``h100x8``, ``h100x1``) and not only a model (``h100``, ``mi300x``).
+
+    A bare model name means "as many of these as the launch needs": the user said which GPU, not how many,
+    so no finding may rest on a count of 1 they never wrote.
+    """
+    text = spec.strip().lower()
+    if text in GPUS:
+        return False
+    match = _SPEC.match(text)
+    return bool(match and match.group("count"))
+
+
 def parse_gpu_spec(spec: str) -> GpuSelection:
     """``h100`` -> (h100, 1); ``rtx-pro-6000x4`` -> (rtx-pro-6000, 4); ``mi300x`` -> (mi300x, 1).
 

@@ -200,13 +200,12 @@ def gpu_selection(
     spec: str | None, parsed: Mapping[str, Any], framework: str | None = None
 ) -> tuple[Any, bool, int]:
     """(GpuSelection, assumed, needed GPUs): ``--gpu`` or h100 x as many as one node needs (node_gpus)."""
-    from argtrace.gpus import GpuSelection, parse_gpu_spec
+    from argtrace.gpus import GpuSelection, count_given, parse_gpu_spec
 
     need, _how = node_gpus(parsed, framework)
     if spec:
         selection = parse_gpu_spec(spec)
-        if not re.search(r"x\d+$", spec.strip().lower()) or selection.profile.name == spec.strip().lower():
-            # a bare NAME: as many as needed
+        if not count_given(spec):
             selection = GpuSelection(selection.profile, max(need, selection.count))
         return selection, False, need
     return parse_gpu_spec(f"h100x{need}" if need > 1 else "h100"), True, need
@@ -318,11 +317,18 @@ def resolve_server(
         "product": selection.profile.label,
     }
     if selection.count < need:
+        how = node_gpus(parsed, framework)[1]
+        # the flags are argparse's spelling of the dests the count named (--tp-size, --tensor-parallel-size)
+        flags = [f"--{d.replace('_', '-')}" for d in re.findall(r"\b([a-z]+(?:_[a-z]+)*_size)\b", how)]
         result.findings.append(
             rules.RS005.finding(
-                f"the parallel sizes need {need} GPUs ({node_gpus(parsed, framework)[1]}) but --gpu {gpu} "
-                f"gives {selection.count}",
+                f"the parallel sizes need {need} GPUs ({how}) but --gpu {gpu} gives {selection.count}",
                 setting="tp_size" if "tp_size" in parsed else "tensor_parallel_size",
+                fix=(
+                    f"lower {' / '.join(dict.fromkeys(flags))}, or run on a node with enough GPUs"
+                    if flags
+                    else None
+                ),
             )
         )
     device = unresolvable_device(framework, parsed)

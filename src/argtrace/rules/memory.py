@@ -168,7 +168,7 @@ MM007 = Rule(
         "Mamba groups must split evenly by the tensor-parallel size, or the framework asserts at start-up."
     ),
     fix="Give --gpu NAMExCOUNT with enough GPUs, or pick a --tp-size that divides the model's heads.",
-    example=_mem(_LLAMA_8B, "h100", "--tp-size", "2"),
+    example=_mem(_LLAMA_8B, "h100x1", "--tp-size", "2"),
     correct=_mem(_LLAMA_8B, "h100x2", "--tp-size", "2"),
 )
 

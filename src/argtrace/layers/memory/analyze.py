@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from argtrace import localfs
-from argtrace.gpus import GIB, GpuProfile, GpuSelection, parse_gpu_spec
+from argtrace.gpus import GIB, GpuProfile, GpuSelection, count_given, parse_gpu_spec
 from argtrace.layers.memory import sglang as sg
 from argtrace.layers.memory.config import ConfigError, ModelSpec, load_config, read_model_spec
 from argtrace.layers.memory.weights import WeightEstimate, estimate_weights
@@ -597,6 +597,9 @@ def analyze_memory(
             rules.MM004.finding(f"no --gpu given; assumed {DEFAULT_GPU} ({selection.profile.label})")
         )
     profile = selection.profile
+    # A bare name (``--gpu h100``, or none given) is as many as the launch needs: only a count the user
+    # wrote (``h100x2``) can be too small.
+    gpu_count = selection.count if gpu is not None and count_given(gpu) else None
     section["gpu"] = {
         "name": selection.spec,
         "label": profile.label,
@@ -610,7 +613,7 @@ def analyze_memory(
 
         model_dir = Path(model_config).parent if localfs.is_file(model_config) else Path(model_config)
         vllm.analyze(
-            spec, profile, settings, version, section, findings, rules, selection.count, model_dir, env=env
+            spec, profile, settings, version, section, findings, rules, gpu_count, model_dir, env=env
         )
         return result
     section["version"] = version or sg.VERSION
@@ -620,7 +623,7 @@ def analyze_memory(
     section["source"] = STATIC_SOURCE
     r = sg.resolve_args(spec, profile, settings, env)
     world = r.tp * int(settings.get("pp_size") or 1) * (r.dp if not r.enable_dp_attention else 1)
-    if world > selection.count and gpu is not None:
+    if gpu_count is not None and world > gpu_count:
         findings.append(
             rules.MM007.finding(
                 f"the launch needs {world} GPUs (tp {r.tp} x dp x pp) but --gpu {selection.spec} has "

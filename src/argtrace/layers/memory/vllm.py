@@ -558,7 +558,7 @@ def _util_for(
 
 
 def suggest(
-    spec: ModelSpec, r: Resolved, weights_for: Any, gpu: GpuProfile, current: Plan, gpu_count: int
+    spec: ModelSpec, r: Resolved, weights_for: Any, gpu: GpuProfile, current: Plan, gpu_count: int | None
 ) -> list[dict[str, Any]]:
     """Complete alternative settings that fit, best first, each with what it costs against ``current``.
 
@@ -665,7 +665,8 @@ def suggest(
         if trial.gpu_memory_utilization > r.gpu_memory_utilization and trial.kv_cache_memory_bytes is None:
             words.append(f"{(1 - trial.gpu_memory_utilization) * total / GIB:.2f} GiB left outside vLLM")
         if trial.tp != r.tp:
-            words.append(f"{trial.tp} GPUs" + (f" (--gpu has {gpu_count})" if trial.tp > gpu_count else ""))
+            short = gpu_count is not None and trial.tp > gpu_count
+            words.append(f"{trial.tp} GPUs" + (f" (--gpu has {gpu_count})" if short else ""))
         out.append(
             {
                 "label": label,
@@ -728,7 +729,7 @@ def analyze(
     section: dict[str, Any],
     findings: list[Finding],
     rules: Any,
-    gpu_count: int,
+    gpu_count: int | None,
     model_dir: Any = None,
     available_bytes: int | None = None,
     env: Mapping[str, str] | None = None,
@@ -743,7 +744,7 @@ def analyze(
     )
     section["source"] = "static"
     pp_size = max(int(setting(settings, "pipeline_parallel_size", 1)), 1)
-    if r.tp * pp_size > gpu_count:
+    if gpu_count is not None and r.tp * pp_size > gpu_count:
         needs = f"tensor_parallel_size {r.tp}"
         if pp_size > 1:
             needs += f" x pipeline_parallel_size {pp_size}"
