@@ -7,10 +7,11 @@ system) of the child and of the processes it waited for (shellcheck, ``bash -n``
 disturbs far less. ``--compare SRC`` also times the argtrace commands with another checkout's ``src``
 first on the path (the code before a change, e.g. from ``git archive``), in the same rounds.
 
-Targets (issue 18): check <= 10x `python -c pass` (aim 5x), `--version` and `--help` <= 1.5x. The console
-script is timed as a user runs it; its own `import re` (pip's wrapper) is timed too, as the floor no
-console-script command goes below. `--help` is timed with stdout not a terminal (80 columns: the width
-the static help text is generated for).
+Targets (issue 18): check <= 10x `python -c pass` (aim 5x), `--version` and `--help` <= 1.5x. The command
+is timed as a user runs it: the launcher ``bin/argtrace`` an install puts on PATH, run by this interpreter.
+`python -c 'import re'` is timed too: pip's wrapper for a [project.scripts] entry point runs it before
+argtrace, the floor the command had before it became a script file. `--help` is timed with stdout not a
+terminal (80 columns: the width the static help text is generated for).
 """
 
 from __future__ import annotations
@@ -27,10 +28,24 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "launch_mtp.sh"
+LAUNCHER = ROOT / "bin" / "argtrace"
 
 
 # Users' interpreters cache bytecode; a session that sets PYTHONDONTWRITEBYTECODE would time compiling.
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
+# What pip (distlib) writes for a [project.scripts] entry point, after its `#!` line (pip 26.3).
+PIP_WRAPPER = (
+    "import re\nimport sys\nfrom argtrace.cli import main\nif __name__ == '__main__':\n"
+    "    sys.argv[0] = re.sub(r'(-script\\.pyw|\\.exe)?$', '', sys.argv[0])\n    sys.exit(main())\n"
+)
+
+
+def launcher_command(launcher: Path, prelude: str) -> list[str]:
+    """The launcher's own text run with ``-S`` after ``prelude``, as the script (``sys.argv[0]`` its path)."""
+    code = f"sys.argv[0] = {str(launcher)!r}; " + launcher.read_text()
+    return [sys.executable, "-S", "-c", prelude + code]
 
 
 def timed(cmd: list[str], env: dict[str, str] = ENV) -> tuple[float, float]:
@@ -64,22 +79,20 @@ def main() -> int:
     )
     args = parser.parse_args()
     shellcheck = shutil.which("shellcheck")
-    # The console script as a user runs it (pip's wrapper: `import re` and `from argtrace.cli import main`),
-    # not `python -m argtrace`; PYTHONPATH (if set) picks the checkout's source.
-    script = Path(sys.executable).with_name("argtrace")
-    argtrace = [str(script)] if script.exists() else [sys.executable, "-m", "argtrace"]
+    # The `argtrace` command as a user runs it: the launcher an install writes (bin/argtrace, its `#!python`
+    # line made this interpreter), not `python -m argtrace`; PYTHONPATH (if set) picks the checkout's source.
     python = [sys.executable]
+    prelude = ""
     if args.no_pth:
         # A .pth file's `import` line runs at every interpreter start (a sandbox's certifi hook here costs
         # two thirds of `python -c pass`): it inflates the baseline and hides argtrace's own imports.
         prelude = "import site, sys; sys.path.extend(site.getsitepackages()); "
         python = [sys.executable, "-S", "-c", prelude + "exec(sys.argv.pop(1))"]
-        wrapper = "import re; from argtrace.cli import main; sys.argv[0] = 'argtrace'; sys.exit(main())"
-        argtrace = [sys.executable, "-S", "-c", prelude + wrapper]
+    argtrace = launcher_command(LAUNCHER, prelude) if args.no_pth else [sys.executable, str(LAUNCHER)]
     example = [str(EXAMPLE), "0", "30000"]
     commands = {
         "python -c pass": [*python, "pass"] if args.no_pth else [*python, "-c", "pass"],
-        # the floor of any console-script command: pip's wrapper itself runs `import re` before argtrace
+        # what a [project.scripts] entry point would add: pip's wrapper for one runs `import re` first
         "python -c 'import re'": [*python, "import re"] if args.no_pth else [*python, "-c", "import re"],
         "argtrace check --format json": [*argtrace, "check", "--format", "json", *example],
         "argtrace check --format json --no-shellcheck": [
@@ -97,10 +110,18 @@ def main() -> int:
         commands["shellcheck"] = [shellcheck, str(EXAMPLE)]
     runs: dict[str, tuple[list[str], dict[str, str]]] = {name: (cmd, ENV) for name, cmd in commands.items()}
     if args.compare:
-        other = {**ENV, "PYTHONPATH": str(Path(args.compare).resolve())}
+        # the other tree as it was installed: its own bin/argtrace, else (older trees) pip's entry-point
+        # wrapper
+        src = Path(args.compare).resolve()
+        other = {**ENV, "PYTHONPATH": str(src)}
+        theirs = src.parent / "bin" / "argtrace"
+        if theirs.exists():
+            command = launcher_command(theirs, prelude) if args.no_pth else [sys.executable, str(theirs)]
+        else:
+            command = [sys.executable, *(["-S"] if args.no_pth else []), "-c", prelude + PIP_WRAPPER]
         for name, cmd in commands.items():
             if name.startswith("argtrace"):
-                runs[f"{name} [compare]"] = (cmd, other)
+                runs[f"{name} [compare]"] = ([*command, *cmd[len(argtrace) :]], other)
     wall: dict[str, list[float]] = {name: [] for name in runs}
     cpu: dict[str, list[float]] = {name: [] for name in runs}
     for name, (cmd, env) in runs.items():  # warm caches once (and write the bytecode)

@@ -45,6 +45,46 @@ def test_version_builds_no_parser_and_imports_no_command() -> None:
     assert modules == {"argtrace", "argtrace.cli", "argtrace.commands"}
 
 
+LAUNCHER = Path(__file__).resolve().parent.parent / "bin" / "argtrace"
+
+
+def test_the_argtrace_command_is_a_launcher_that_imports_no_re() -> None:
+    # pip's wrapper for a [project.scripts] entry point runs `import re` before argtrace: more than
+    # `argtrace --version` itself costs. The command is a script file instead; installers rewrite `#!python`.
+    import ast
+
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        import tomli as tomllib  # type: ignore[no-redef]
+
+    project = tomllib.loads((LAUNCHER.parent.parent / "pyproject.toml").read_text())
+    assert "scripts" not in project["project"]  # one `argtrace` in bin/, not two
+    assert project["tool"]["setuptools"]["script-files"] == ["bin/argtrace"]
+    text = LAUNCHER.read_text()
+    assert text.startswith("#!python\n")
+    imports = [
+        (n.module if isinstance(n, ast.ImportFrom) else n.names[0].name)
+        for n in ast.walk(ast.parse(text))
+        if isinstance(n, ast.Import | ast.ImportFrom)
+    ]
+    assert imports == ["sys", "argtrace.cli"]
+    # run as the installed script is (-S: no site-packages .pth hook imports re before it)
+    code = (
+        "import atexit, sys\n"
+        "atexit.register(lambda: print('re imported:', 're' in sys.modules))\n"
+        f"sys.argv = [{str(LAUNCHER)!r}, '--version']\n"
+        f"exec(compile(open({str(LAUNCHER)!r}).read(), {str(LAUNCHER)!r}, 'exec'))\n"
+    )
+    env = dict(os.environ, PYTHONPATH=SRC)
+    done = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, env=env)
+    assert (done.returncode, done.stdout) == (0, "argtrace 0.1.0\nre imported: False\n")
+    done = subprocess.run(
+        [sys.executable, str(LAUNCHER), "check", "--help"], capture_output=True, text=True, env=env
+    )
+    assert done.returncode == 0 and done.stdout.startswith("usage: argtrace check ")
+
+
 def test_top_level_help_imports_no_report_model() -> None:
     out, modules = _modules_after(["--help"])
     assert out.startswith("usage: argtrace [-h] [--version]")
@@ -200,6 +240,7 @@ NOT_FOR_A_PLAIN_SCRIPT = (
     "argtrace.remote.results",
     "argtrace.remote.logseam",
     "argtrace.ci.suppress",
+    "argtrace.ci.baseline",  # no --baseline, no --write-baseline
     "socket",
     "importlib.readers",  # a data file read through importlib.resources (tree_sitter_bash imports it)
     "zipfile",
@@ -209,6 +250,15 @@ NOT_FOR_A_PLAIN_SCRIPT = (
     *(("platformdirs",) if sys.platform == "linux" else ()),
     "yaml",
     "rich",
+    # a script without #SBATCH, one start that is not multi-node and that no carrier places: the SLURM and
+    # multi-node layers have nothing to judge (layers/nodescope.py), and no image names a Dynamo release
+    "argtrace.layers.slurm",
+    "argtrace.layers.multinode",
+    "argtrace.layers.multinode_dp",
+    "argtrace.layers.nodestart",
+    "argtrace.layers.nodeplaces",
+    "argtrace.rules.multinode",
+    "argtrace.frameworks.dynamo",
 )
 
 
@@ -244,6 +294,80 @@ def test_a_compose_file_still_imports_what_it_needs() -> None:
     compose = Path(__file__).resolve().parent / "data" / "false_alarms" / "compose"
     modules = _imported_by_check([str(sorted(compose.glob("*.yaml"))[0])])
     assert {"argtrace.layers.transport.compose", "argtrace.layers.transport.yamlnodes"} <= modules
+
+
+@pytest.mark.parametrize(
+    ("command", "imported"),
+    [
+        # a batch script's directives reach the SLURM layer, and its allocation the multi-node layer
+        (
+            "#!/bin/bash\n#SBATCH --nodes=2\npython3 -m sglang.launch_server --model-path /m",
+            {"argtrace.layers.slurm", "argtrace.layers.multinode"},
+        ),
+        # an srun step in front of the server, srun's task variables, a multi-node start, vLLM DP over nodes
+        ("srun -N 2 python3 -m sglang.launch_server --model-path /m", {"argtrace.layers.multinode"}),
+        (
+            "SLURM_STEP_NUM_TASKS=2 python3 -m sglang.launch_server --model-path /m",
+            {"argtrace.layers.multinode"},
+        ),
+        ("python3 -m sglang.launch_server --model-path /m --nnodes 2", {"argtrace.layers.multinode"}),
+        ("vllm serve /m --data-parallel-start-rank 2", {"argtrace.layers.multinode"}),
+        # two starts, and an image tag (Dynamo's runtime images name the engine release)
+        (
+            "python3 -m sglang.launch_server --model-path /m &\n"
+            "python3 -m sglang.launch_server --model-path /n",
+            {"argtrace.layers.multinode"},
+        ),
+        (
+            "docker run --gpus all lmsysorg/sglang:v0.5.4 python3 -m sglang.launch_server --model-path /m",
+            {"argtrace.frameworks.dynamo"},
+        ),
+    ],
+)
+def test_what_a_plain_script_skips_is_imported_where_the_input_needs_it(
+    tmp_path: Path, command: str, imported: set[str]
+) -> None:
+    script = tmp_path / "launch.sh"
+    script.write_text(command + "\n")
+    modules = _imported_by_check(["--no-shellcheck", "--no-resolve", str(script)])
+    assert imported <= modules
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "python3 -m sglang.launch_server --model-path /m --tp-size 2",
+        "CUDA_VISIBLE_DEVICES=0,1 python3 -m sglang.launch_server --model-path /m --tp-size 2 --nnodes 1",
+        "vllm serve /m --tensor-parallel-size 2 --data-parallel-size 2",
+        "python3 -m sglang.launch_server --model-path /m --nnodes $N --node-rank 0",
+    ],
+)
+def test_the_multinode_layer_skipped_for_one_plain_start_would_have_found_nothing(
+    monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    # The proof of the shortcut in check._multinode_findings, on starts it skips: the full layer (forced by
+    # saying every start is multi-node to the shortcut alone) gives no finding and no matrix either.
+    import argtrace.check as check
+    import argtrace.layers.nodescope as nodescope
+
+    parsed: list[Any] = []
+    real = check._multinode_findings
+
+    def recording(found: Any, allocation: Any = None) -> Any:
+        parsed.append(found)
+        return real(found, allocation)
+
+    monkeypatch.setattr(check, "_multinode_findings", recording)
+    result = run_cli(["check", "--format", "json", "--no-shellcheck", "--no-resolve", "-c", command])
+    assert result.status in (0, 1) and parsed  # (a fix's verification checks the edited launch again)
+    for found in parsed:
+        ((_, server, schema, layer),) = found
+        values, given, _ = check._node_values(schema, layer)
+        assert not nodescope.is_carried(server)
+        assert not nodescope.is_multinode(server.framework, values, given)
+        assert real(found) == ([], None)
+    monkeypatch.setattr(nodescope, "is_multinode", lambda *args: True)
+    assert [real(found) for found in parsed] == [([], None)] * len(parsed)
 
 
 def test_the_carriers_names_are_still_exported_by_the_transport_package() -> None:

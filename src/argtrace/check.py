@@ -245,12 +245,17 @@ def run_check(options: CheckOptions) -> Report:
         report.findings.extend(manifest.findings)
         report.sections["transport"] = manifest.section
         return _check_servers(report, manifest.servers, source.label, options)
-    # SLURM: a batch script runs with the variables SLURM sets for it (layers/slurm.py)
-    from argtrace.layers.slurm import batch_directives, batch_environment
-
+    # SLURM: a batch script runs with the variables SLURM sets for it (layers/slurm.py); a script without the
+    # text #SBATCH has no directive line, and the SLURM layer is not imported for it
     env, unknown_env = options.env, None
-    allocation = batch_directives(source.data, source.label) if options.command_string is None else None
+    allocation = None
+    if options.command_string is None and b"#SBATCH" in source.data:
+        from argtrace.layers.slurm import batch_directives
+
+        allocation = batch_directives(source.data, source.label)
     if allocation is not None:
+        from argtrace.layers.slurm import batch_environment
+
         known, unknown = batch_environment(allocation)
         env = {**known, **options.env}
         unknown_env = {k: v for k, v in unknown.items() if k not in env}
@@ -376,11 +381,12 @@ def decide_server_release(
     from_image = rel.release_from_image(framework, server.image, bundled)
     if from_image is not None:
         evidence.append(rel.ReleaseEvidence(from_image, "image", server.at, f"image {server.image}"))
-    from argtrace.frameworks.dynamo import engine_release
+    if server.image:  # engine_release finds no Dynamo runtime tag in no image: its table stays unread
+        from argtrace.frameworks.dynamo import engine_release
 
-    pinned = engine_release(framework, server.image)  # a Dynamo runtime image: the engine its wheel pins
-    if pinned is not None:
-        evidence.append(rel.ReleaseEvidence(pinned[0], "image", server.at, pinned[1]))
+        pinned = engine_release(framework, server.image)  # a Dynamo runtime image: the engine its wheel pins
+        if pinned is not None:
+            evidence.append(rel.ReleaseEvidence(pinned[0], "image", server.at, pinned[1]))
     evidence += rel.releases_from_install_lines(framework, [(argv, at) for at, argv, _ in commands])
     flags = [w.text for w in server.server_args if w.text and w.text.startswith("--")]
     from argtrace.layers.separated import separated_words
@@ -878,16 +884,49 @@ def _allocated_nodes(
     return None, None, False
 
 
+def _node_values(schema: Schema, result: LayerResult) -> tuple[dict[str, Any], set[str], dict[str, str]]:
+    """A start's values as the multi-node layer reads them (by configuration field: the parser's known value,
+    else the release's default; a value unknown statically is left out), the names its argv gives, and
+    for each unknown one the shell text it comes from."""
+    from argtrace.layers.parser import all_defaults
+
+    values = {schema.field_names.get(dest, dest): value for dest, value in all_defaults(schema).items()}
+    given = set()
+    unread: dict[str, str] = {}
+    for name, (_, observations) in result.observations.items():
+        seen = [o for o in observations if o.layer == "parser"]
+        if not seen:
+            continue
+        if seen[-1].known:
+            values[name] = seen[-1].value
+        else:
+            values.pop(name, None)  # unknown statically: never compared
+            # the text it comes from ("$HEAD:5000"), for the basis of a grouping that rests on it
+            shell = [o.detail["expansion"] for o in observations if "expansion" in o.detail]
+            if shell:
+                unread[name] = str(shell[-1])
+        given.add(name)
+    return values, given, unread
+
+
 def _multinode_findings(
     parsed: Sequence[tuple[int, ServerCommand, Schema, LayerResult]], allocation: Allocation | None = None
 ) -> tuple[list[Finding], dict[str, Any] | None]:
     """The starts of one multi-node launch read together (``layers/multinode.py``), with the SLURM job's
     allocation and ``srun`` steps when the script is a batch script."""
+    from argtrace.layers.nodescope import is_carried, is_multinode
+
+    if len(parsed) == 1 and allocation is None:
+        # One start that is not multi-node and that no carrier places: the multi-node layer would find
+        # nothing and show no matrix (layers/nodescope.py says why), so it is not imported (issue 18).
+        _, server, schema, result = parsed[0]
+        values, given, _ = _node_values(schema, result)
+        if not is_carried(server) and not is_multinode(server.framework, values, given):
+            return [], None
     from collections import Counter
 
     from argtrace.layers.multinode import NodeStart, matrix_section, multinode_findings
     from argtrace.layers.nodeplaces import carrier_fields
-    from argtrace.layers.parser import all_defaults
     from argtrace.layers.slurm import srun_step
     from argtrace.model import Placement
 
@@ -895,22 +934,7 @@ def _multinode_findings(
     # servers started by one container (a script that starts two) share its GPUs
     by_pod: Counter[Placement | None] = Counter(s.placement for _, s, _, _ in parsed if s.placement)
     for index, server, schema, result in parsed:
-        values = {schema.field_names.get(dest, dest): value for dest, value in all_defaults(schema).items()}
-        given = set()
-        unread: dict[str, str] = {}
-        for name, (_, observations) in result.observations.items():
-            seen = [o for o in observations if o.layer == "parser"]
-            if not seen:
-                continue
-            if seen[-1].known:
-                values[name] = seen[-1].value
-            else:
-                values.pop(name, None)  # unknown statically: never compared
-                # the text it comes from ("$HEAD:5000"), for the basis of a grouping that rests on it
-                shell = [o.detail["expansion"] for o in observations if "expansion" in o.detail]
-                if shell:
-                    unread[name] = str(shell[-1])
-            given.add(name)
+        values, given, unread = _node_values(schema, result)
         step = srun_step(server.argv_text[: server.server_args_start], allocation)
         allocated, what, exact = _allocated_nodes(server, step.nodes if step else None, allocation)
         nodes.append(

@@ -48,6 +48,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     source = work / "source"
     source.mkdir()
     shutil.copytree(REPO / "src", source / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    shutil.copytree(REPO / "bin", source / "bin")  # the `argtrace` launcher (pyproject's script-files)
     for name in ("pyproject.toml", "README.md"):
         shutil.copy(REPO / name, source / name)
     _run(
@@ -59,6 +60,9 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_wheel_carries_every_data_file(wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
+    # the launcher, whose `#!python` line the installer rewrites, and no entry point writing a second one
+    assert "argtrace-0.1.0.data/scripts/argtrace" in names
+    assert not any(n.endswith("entry_points.txt") for n in names)
     data = _package_data()
     assert len(data) >= 20  # schemas, converters, raise sites, release index, signatures, stubs
     assert sorted(data - names) == []

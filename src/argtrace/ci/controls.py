@@ -167,9 +167,11 @@ def apply_controls(report: Report, args: argparse.Namespace, config: Config | No
     apply_suppressions(report, bool(getattr(args, "show_suppressed", False)))
     apply_rules(report, config)
     describe(config, report, bool(getattr(args, "show_config", False)))
-    from argtrace.ci.baseline import apply_baseline
+    baseline, write = getattr(args, "baseline", None), getattr(args, "write_baseline", None)
+    if baseline is not None or write is not None:  # without either it does nothing: not imported
+        from argtrace.ci.baseline import apply_baseline
 
-    apply_baseline(report, getattr(args, "baseline", None), getattr(args, "write_baseline", None))
+        apply_baseline(report, baseline, write)
     status = exit_status(report.findings, getattr(args, "fail_on", "error") or "error")
     lint = report.sections.get("lint")
     if isinstance(lint, dict) and any("error" in f for f in lint.get("files") or []):

@@ -18,6 +18,7 @@ from dataclasses import replace
 from typing import Any
 
 from argtrace.layers.multinode_dp import dp_coverage, dp_rank_findings, join_headless, shared_gpu_findings
+from argtrace.layers.nodescope import is_multinode
 from argtrace.layers.nodestart import Launch, NodeStart, gpus_needed
 from argtrace.layers.nodestart import as_int as _int
 from argtrace.layers.nodestart import shown as _show
@@ -83,21 +84,7 @@ RANK = {"sglang": ("node_rank",), "vllm": ("node_rank", "data_parallel_start_ran
 
 
 def _is_multinode(node: NodeStart) -> bool:
-    nnodes = _int(node.values.get("nnodes"))
-    if nnodes is not None and nnodes > 1:
-        return True
-    # vLLM data parallel across nodes: a node that runs only part of the DP ranks, or none of the API.
-    given = node.given
-    return node.framework == "vllm" and bool(
-        {
-            "data_parallel_size_local",
-            "data_parallel_start_rank",
-            "data_parallel_address",
-            "headless",
-            "data_parallel_rank",
-        }
-        & given
-    )
+    return is_multinode(node.framework, node.values, node.given)
 
 
 def _marks(node: NodeStart) -> set[tuple[str, str]]:

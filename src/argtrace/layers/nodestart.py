@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from argtrace.layers.nodescope import as_int
+
 
 @dataclass(frozen=True)
 class NodeStart:
@@ -74,16 +76,6 @@ class NodeStart:
     # The devices CUDA_VISIBLE_DEVICES lets it see (physical ids in order); None: not set.
     visible: tuple[str, ...] | None = None
     visible_unknown: bool = False  # set to a value not known statically
-
-
-def as_int(value: Any) -> int | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str) and value.strip().isdigit():
-        return int(value)
-    return None
 
 
 def value_key(value: Any) -> str:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from argtrace.frameworks.detect import SRUN_WITH_VALUE
+from argtrace.layers.nodescope import srun_index
 
 # Set by srun per task: known in the batch shell (task 0 on node 0), unknown inside a task's own shell.
 PER_TASK = {
@@ -206,7 +207,7 @@ class SrunStep:
 def srun_step(prefix: Sequence[str | None], allocation: Allocation | None) -> SrunStep | None:
     """The ``srun`` among the wrapper words before the server's interpreter, or ``None``."""
     words = [w or "" for w in prefix]
-    index = next((i for i, w in enumerate(words) if w.rsplit("/", 1)[-1] == "srun"), None)
+    index = srun_index(words)
     if index is None:
         return None
     options = parse_options(words[index + 1 :])
