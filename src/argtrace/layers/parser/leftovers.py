@@ -5,8 +5,10 @@ underscores, a near spelling); each unknown flag still becomes a setting that ne
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from argtrace.frameworks.entrypoints import EntryPoint, other_entrypoints_taking
 from argtrace.frameworks.schema import version_key
 from argtrace.layers.parser.build import _negatives
 from argtrace.layers.parser.context import (
@@ -257,6 +259,10 @@ def unknown_flag(ctx: ParseContext, idx: int, value_idxs: list[int]) -> None:
             # no flag of this framework does the same, as far as the generated equivalents table knows
             fix = f"remove the flag (argtrace knows no {_fw_name(schema.framework)} flag that does the same)"
         ctx.add(rules.PA_OTHER_FRAMEWORK, msg, at=at, setting=setting, fix=fix)
+    elif takers := other_entrypoints_taking(schema.framework, ctx.server.entrypoint, flag):
+        # the framework knows the flag, but another of its programs does, not the one launched (vllm#2909)
+        setting = _dest_of(takers, flag) or setting
+        _another_entrypoints_flag(ctx, shown_flag, flag, takers, at, setting)
     else:
         near = _nearest(flag, schema)
         msg = (
@@ -312,3 +318,61 @@ def unknown_flag(ctx: ParseContext, idx: int, value_idxs: list[int]) -> None:
         ctx.result.observations[setting] = (shown_flag, obs)
         vals = [v for _, v in value_words]
         ctx.result.intended[setting] = (vals[0] if len(vals) == 1 else vals) if vals else True
+
+
+def _dest_of(takers: Sequence[tuple[EntryPoint, tuple[str, ...]]], flag: str) -> str | None:
+    """The flag's dest in the newest release of the first main-parser entry point that takes it (the
+    schema has it); None for an entry point without a schema of its own (diffusion, router)."""
+    from argtrace.frameworks.schema import SchemaError, load_schema
+
+    for ep, releases in takers:
+        if ep.name in ("vllm serve", "vllm.entrypoints.openai.api_server", "sglang.launch_server"):
+            try:
+                spec = load_schema(ep.framework, releases[-1]).option(flag)
+            except SchemaError:
+                return None
+            return spec.dest if spec is not None else None
+    return None
+
+
+def _another_entrypoints_flag(
+    ctx: ParseContext,
+    shown_flag: str,
+    flag: str,
+    takers: Sequence[tuple[EntryPoint, tuple[str, ...]]],
+    at: str | None,
+    setting: str,
+) -> None:
+    """PA001 for a flag no release of the launched entry point takes but another entry point of the same
+    framework does: the launched one refuses it (its parser's ``parse_args``, generated), or drops it (a
+    ``parse_known_args`` parser), and the fix names the program that takes it."""
+    from argtrace.frameworks.entrypoints import commands_taking, describe_span, entrypoint
+
+    schema = ctx.schema
+    here = entrypoint(ctx.server.entrypoint or "")
+    name = f"`{here.command}`" if here is not None else f"`{ctx.server.entrypoint}`"
+    if here is not None and here.releases:
+        span = describe_span(schema.framework, here.releases)
+        scope = f"in {schema.framework} {schema.version} nor in any bundled release where it parses ({span})"
+    else:
+        scope = f"in {schema.framework} {schema.version}"
+    if here is not None and not here.refuses_unknown:
+        what = f"it parses with {here.parse}, which drops the word without an error, so the value is lost"
+    else:
+        how = here.parse if here is not None else "parse_args"
+        what = (
+            f'its parser ({how}) refuses it: the server refuses to start ("unrecognized arguments", exit 2)'
+        )
+    taken = commands_taking(takers)
+    msg = f"{shown_flag} is not an option of {name} {scope}: {what}; {flag} is taken by {taken}"
+    same_models = [(ep, r) for ep, r in takers if not ep.models]
+    if same_models:
+        first = same_models[0][0]
+        also = [ep.command for ep, r in same_models[1:] if r == same_models[0][1]]
+        either = f" (or {also[0]})" if also else ""
+        fix = f"start {first.command}{either}, whose parser takes {flag}, instead of {name.strip('`')}"
+    else:
+        # the program that takes it serves other models (SGLang's diffusion server): not a switch to offer
+        ep = takers[0][0]
+        fix = f"remove the flag (for a {ep.models} model, {ep.command.split(' (')[0]} takes it)"
+    ctx.add(ctx.rules.PA_UNRECOGNIZED, msg, at=at, setting=setting, fix=fix)
