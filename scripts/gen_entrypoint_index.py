@@ -80,6 +80,10 @@ class Entry:
             "framework": self.framework,
             "command": self.command,
             "parse": self.parse,
+            # whether a word no option takes stops the launch ("refused") or is dropped unseen ("dropped")
+            "unknown": "refused"
+            if "refuses" in self.parse or self.parse.startswith("parse_args")
+            else "dropped",
             "source": self.source,
             "releases": self.releases,
             "option_counts": self.counts,
@@ -168,7 +172,7 @@ def diffusion_entry() -> Entry:
         "sglang",
         "sglang serve (diffusion)",
         "sglang serve (a diffusion model)",
-        "parse_args then ServerArgs.from_cli_args (unknown words are an error)",
+        "parse_known_args, then ServerArgs.from_cli_args refuses the words left (an error)",
         "frameworks/data/sglang_diffusion_options.json (scripts/gen_sglang_diffusion_options.py)",
     )
     entry.models = "diffusion"  # sglang/cli/serve.py dispatches here for a diffusion model only

@@ -10,6 +10,9 @@ vllm#13669 (https://github.com/vllm-project/vllm/issues/13669, `vllm: error: unr
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -286,3 +289,42 @@ def test_why_without_a_program_and_a_flag_of_both_frameworks_ranks_nothing_new()
     # --served-model-name is a flag of both: neither the program nor the word says which parser refused it
     assert unrecognized_site("error: unrecognized arguments: --served-model-name minimax-h3") is None
     assert unrecognized_site("ValueError: something else") is None
+
+
+def test_sglang_serve_in_a_release_without_it(tmp_path: Path) -> None:
+    found = [
+        (code, severity, message, fix)
+        for code, severity, message, fix in _all(
+            "sglang serve --model-path Qwen/Qwen3-8B", tmp_path, "--framework-version", "0.5.2"
+        )
+        if code == "PR040"
+    ]
+    assert found == [
+        (
+            "PR040",
+            "error",
+            "`sglang serve` does not run in sglang 0.5.2: ModuleNotFoundError: No module named 'sglang.cli' "
+            "(read from the release when its parser was generated); of the bundled releases, "
+            "0.5.5.post3-0.5.23 have it",
+            "use `python -m sglang.launch_server` with the same flags, or a release that has `sglang serve`",
+        )
+    ]
+    # a release with it: nothing
+    later = _all("sglang serve --model-path Qwen/Qwen3-8B", tmp_path, "--framework-version", "0.5.5.post3")
+    assert [f for f in later if f[0] == "PR040"] == []
+
+
+def _all(command: str, tmp_path: Path, *options: str) -> list[tuple[str, str, str, str | None]]:
+    result = run_cli(["check", "--format", "json", *options, "-c", command], cwd=tmp_path)
+    return [(f["code"], f["severity"], f["message"], f["fix"]) for f in result.json["findings"]]
+
+
+def test_the_index_is_what_the_generator_writes() -> None:
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "scripts/gen_entrypoint_index.py"), "--check"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
+    )
+    assert (proc.returncode, proc.stdout) == (0, "equal\n"), proc.stderr

@@ -406,6 +406,10 @@ def decide_server_release(
         from argtrace.frameworks.vllm_demo import entrypoint_schema
 
         schema = entrypoint_schema(schema, server, findings)
+    else:
+        from argtrace.frameworks.entrypoints import absent_finding
+
+        findings += absent_finding(server, schema.version)  # `sglang serve` in a release without it
     for other in decision.conflicts:
         findings.append(
             rules.PR_RELEASE_CONFLICT.finding(

@@ -19,7 +19,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from argtrace.model import Finding, ServerCommand
 
 
 @dataclass(frozen=True)
@@ -29,7 +32,7 @@ class EntryPoint:
     name: str  # ServerCommand.entrypoint ("vllm serve", "vllm.entrypoints.api_server", ...)
     framework: str
     command: str  # how it is started ("python -m vllm.entrypoints.api_server")
-    parse: str  # how it parses ("parse_args": an unknown word stops it; "parse_known_args": it is dropped)
+    parse: str  # how it parses ("parse_args", "parse_known_args, then ... refuses the words left")
     source: str  # the generated file its list comes from
     releases: tuple[str, ...]  # the bundled releases where it parses, oldest first
     missing: Mapping[str, str]  # release -> why the entry point does not start there
@@ -37,6 +40,7 @@ class EntryPoint:
     option_counts: Mapping[str, int]
     models: str = ""  # the models it serves when not the framework's usual ones ("diffusion")
     package: str = ""  # its own flags come from a package released apart ("sglang-router 0.3.2")
+    unknown: str = "refused"  # what a word no option takes does: "refused" (exit 2) or "dropped" (lost)
     progs: tuple[str, ...] = ()  # the names argparse prints before "error:" for it ("api_server.py")
     where: str = ""  # where its newest release builds the parser (file:line), "" when not recorded
 
@@ -45,7 +49,7 @@ class EntryPoint:
 
     @property
     def refuses_unknown(self) -> bool:
-        return not self.parse.startswith("parse_known_args")
+        return self.unknown == "refused"
 
 
 @lru_cache(maxsize=1)
@@ -73,6 +77,7 @@ def entrypoint(name: str) -> EntryPoint | None:
         option_counts=dict(raw.get("option_counts") or {}),
         models=str(raw.get("models") or ""),
         package=str(raw.get("package") or ""),
+        unknown=str(raw.get("unknown") or "refused"),
         progs=tuple(raw.get("progs") or ()),
         where=str(raw.get("where") or ""),
     )
@@ -142,3 +147,39 @@ def commands_taking(takers: Sequence[tuple[EntryPoint, tuple[str, ...]]]) -> str
         ep = eps[0]
         parts.append(f"{names} ({ep.package or ep.framework + ' ' + describe_span(ep.framework, releases)})")
     return "; ".join(parts)
+
+
+def absent_in(name: str | None, version: str) -> tuple[EntryPoint, str] | None:
+    """The entry point ``name`` and why it does not start in the bundled release ``version`` (``sglang
+    serve`` before 0.5.5: ``No module named 'sglang.cli'``, read when the release's schema was generated);
+    None when it starts there or argtrace has no list for it."""
+    ep = entrypoint(name) if name else None
+    if ep is None or version not in ep.missing:
+        return None
+    return ep, ep.missing[version]
+
+
+def absent_finding(server: ServerCommand, version: str) -> list[Finding]:
+    """PR040 when the launched entry point does not exist in the analysed bundled release (vLLM's demo
+    server has its own, with a parser that stops: ``vllm_demo.py``)."""
+    from argtrace.rules.wrappers import PR040
+
+    found = absent_in(server.entrypoint, version)
+    if found is None:
+        return []
+    ep, why = found
+    having = describe_span(ep.framework, ep.releases)
+    instead = [
+        e
+        for e in entrypoints_of(ep.framework)
+        if e.name != ep.name and version in e.releases and not e.models and not e.package
+    ]
+    use = f"use `{instead[0].command}` with the same flags" if instead else "use another entry point"
+    return [
+        PR040.finding(
+            f"`{ep.command}` does not run in {ep.framework} {version}: {why} (read from the release when its "
+            f"parser was generated); of the bundled releases, {having} have it",
+            at=server.at,
+            fix=f"{use}, or a release that has `{ep.command}`",
+        )
+    ]
