@@ -46,6 +46,16 @@ def _strings(schema: Schema) -> set[str]:
     return {s for spec in schema.options for s in spec.option_strings}
 
 
+def _runs(positions: list[int]) -> list[list[int]]:
+    runs: list[list[int]] = []
+    for p in sorted(positions):
+        if runs and runs[-1][0] + runs[-1][1] == p:
+            runs[-1][1] += 1
+        else:
+            runs.append([p, 1])
+    return runs
+
+
 class Entry:
     def __init__(self, framework: str, name: str, command: str, parse: str, source: str) -> None:
         self.framework, self.name, self.command, self.parse, self.source = (
@@ -92,7 +102,8 @@ class Entry:
             "where": self.where,
             **({"models": self.models} if self.models else {}),
             **({"package": self.package} if self.package else {}),
-            "flags": {f: [index[v] for v in vs] for f, vs in sorted(self.flags.items())},
+            # runs of release positions, [first, how many] each: most flags live in one run of releases
+            "flags": {f: _runs([index[v] for v in vs]) for f, vs in sorted(self.flags.items())},
         }
 
 

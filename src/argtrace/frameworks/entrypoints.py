@@ -73,7 +73,10 @@ def entrypoint(name: str) -> EntryPoint | None:
         source=str(raw["source"]),
         releases=tuple(raw["releases"]),
         missing=dict(raw.get("missing") or {}),
-        flags={k: tuple(v) for k, v in raw["flags"].items()},
+        flags={
+            k: tuple(p for first, n in runs for p in range(first, first + n))
+            for k, runs in raw["flags"].items()
+        },
         option_counts=dict(raw.get("option_counts") or {}),
         models=str(raw.get("models") or ""),
         package=str(raw.get("package") or ""),

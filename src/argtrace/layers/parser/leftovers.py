@@ -351,6 +351,10 @@ def _another_entrypoints_flag(
     schema = ctx.schema
     here = entrypoint(ctx.server.entrypoint or "")
     name = f"`{here.command}`" if here is not None else f"`{ctx.server.entrypoint}`"
+    if here is not None and any(ep.command.startswith(here.command + " (") for ep, _ in takers):
+        # `sglang serve` is two parsers: the one launched is the LLM server's (--model-type llm, or a model
+        # argtrace takes for an LLM)
+        name = f"`{here.command}`'s LLM server"
     if here is not None and here.releases:
         span = describe_span(schema.framework, here.releases)
         scope = f"in {schema.framework} {schema.version} nor in any bundled release where it parses ({span})"
@@ -365,12 +369,13 @@ def _another_entrypoints_flag(
         )
     taken = commands_taking(takers)
     msg = f"{shown_flag} is not an option of {name} {scope}: {what}; {flag} is taken by {taken}"
+    here_command = here.command if here is not None else str(ctx.server.entrypoint)
     same_models = [(ep, r) for ep, r in takers if not ep.models]
     if same_models:
         first = same_models[0][0]
         also = [ep.command for ep, r in same_models[1:] if r == same_models[0][1]]
         either = f" (or {also[0]})" if also else ""
-        fix = f"start {first.command}{either}, whose parser takes {flag}, instead of {name.strip('`')}"
+        fix = f"start {first.command}{either}, whose parser takes {flag}, instead of {here_command}"
     else:
         # the program that takes it serves other models (SGLang's diffusion server): not a switch to offer
         ep = takers[0][0]
