@@ -328,3 +328,56 @@ def test_the_index_is_what_the_generator_writes() -> None:
         env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
     )
     assert (proc.returncode, proc.stdout) == (0, "equal\n"), proc.stderr
+
+
+def test_check_on_sglangs_abbreviated_lora_flag_in_vllm(tmp_path: Path) -> None:
+    # vllm#13669's flag in a launch: SGLang's parser takes --lora-path for --lora-paths (allow_abbrev); it
+    # was PA001 "did you mean --root-path?" (same last word, another feature)
+    found = [
+        f
+        for f in _all("vllm serve Qwen/Qwen3-8B --enable-lora --lora-path a=/x", tmp_path)
+        if f[0][:2] == "PA"
+    ]
+    assert found == [
+        (
+            "PA002",
+            "error",
+            "--lora-path is an SGLang flag (its parser takes it for --lora-paths); vLLM rejects it with "
+            '"unrecognized arguments" (exit 2); vLLM\'s --lora-modules may set the same feature (a pair read '
+            "from the two parsers' names and help texts, cosine 0.43, not checked)",
+            "remove the flag, or use --lora-modules if it is the same feature",
+        )
+    ]
+
+
+def test_check_names_no_pair_the_release_lacks(tmp_path: Path) -> None:
+    # the pair's vLLM flag --num-speculative-tokens left the command line after 0.7.3 (speculative config)
+    new = [
+        f
+        for f in _all(
+            "vllm serve m --speculative-num-draft-tokens 3", tmp_path, "--framework-version", "0.33.0"
+        )
+    ]
+    assert [(f[0], f[3]) for f in new if f[0] == "PA002"] == [
+        ("PA002", "remove the flag (argtrace knows no vLLM flag that does the same)")
+    ]
+    old = [
+        f
+        for f in _all(
+            "vllm serve m --speculative-num-draft-tokens 3", tmp_path, "--framework-version", "0.7.3"
+        )
+    ]
+    assert [(f[0], f[3]) for f in old if f[0] == "PA002"] == [
+        ("PA002", "remove the flag, or use --num-speculative-tokens if it is the same feature")
+    ]
+
+
+def test_why_names_the_releases_of_a_pair_the_newest_lacks() -> None:
+    site = unrecognized_site("vllm: error: unrecognized arguments: --speculative-num-draft-tokens 4")
+    assert site is not None
+    assert site["fix"] == (
+        "--speculative-num-draft-tokens is not a vLLM flag in any bundled release; it is SGLang's (its flag, "
+        "sglang 0.4.1.post7-0.5.23); vLLM sets the same feature with --num-speculative-tokens (in vllm "
+        "0.6.6.post1-0.7.3), by a pair read from the two parsers' names and help texts (cosine 0.83), not a "
+        "checked equivalent"
+    )

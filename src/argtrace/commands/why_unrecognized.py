@@ -28,6 +28,7 @@ from argtrace.frameworks.entrypoints import (
     entrypoints_for_prog,
     entrypoints_of,
 )
+from argtrace.frameworks.feature_pairs import resolve_flag
 
 _UNRECOGNIZED = re.compile(
     r"(?:(?P<prog>[A-Za-z_][\w.-]*(?: serve)?): )?error: unrecognized arguments: (?P<args>[^\n]+)"
@@ -62,28 +63,6 @@ def _frameworks_knowing(flag: str) -> list[str]:
     return out
 
 
-def _resolve(framework: str, flag: str) -> tuple[str, str, tuple[str, ...]] | None:
-    """(dest, option string, releases) of ``flag`` in the newest release of ``framework`` that takes it,
-    an abbreviation resolved to the option it stands for (argparse's allow_abbrev)."""
-    from argtrace.frameworks.release_index import release_index
-    from argtrace.frameworks.schema import load_schema
-
-    releases = release_index(framework).releases_knowing_flag(flag)
-    if not releases:
-        return None
-    schema = load_schema(framework, releases[-1])
-    spec = schema.option(flag)
-    if spec is None:
-        longer = [s for s in schema.option_strings if s.startswith(flag)]
-        spec = schema.option(longer[0]) if len({schema.option(s).dest for s in longer}) == 1 else None  # type: ignore[union-attr]
-    if spec is None:
-        return None
-    written = (
-        flag if flag in spec.option_strings else next(s for s in spec.option_strings if s.startswith(flag))
-    )
-    return spec.dest, written, tuple(releases)
-
-
 def _same_feature(framework: str, other: str, other_dest: str, other_flag: str) -> dict[str, Any] | None:
     """``framework``'s option for what the other framework's ``other_flag`` sets: the hand-checked
     equivalents (a shared dest, ``equivalents.KNOWN_PAIRS``) first, then a generated help-text pair."""
@@ -108,9 +87,12 @@ def _same_feature(framework: str, other: str, other_dest: str, other_flag: str) 
     example = re.search(r"'(\w+=\w+)'", pair.help)
     head = pair.dest.split("_", 1)[0]
     switch = f"--enable-{head}"
+    first, last = pair.releases
     return {
         "name": pair.dest,
         "flag": pair.flags[0],
+        # the newest release may have moved the option (vLLM 0.33's speculative flags are a JSON config)
+        "span": None if this.option(pair.flags[0]) is not None else f"{framework} {first}-{last}",
         "basis": (
             f"a pair read from the two parsers' names and help texts (cosine {pair.cosine:.2f}), not a "
             "checked equivalent"
@@ -130,7 +112,7 @@ def _place(framework: str, refusing: Sequence[EntryPoint], flag: str) -> _Word:
     takers = [(e, e.releases_taking(flag)) for e in entrypoints_of(framework) if e.name not in refused_by]
     takers = [(e, r) for e, r in takers if r]
     taken_here = [r for e in refusing for r in e.releases_taking(flag)]
-    own = _resolve(framework, flag)
+    own = resolve_flag(framework, flag)
     if own is not None and takers and not taken_here:
         dest, written, _ = own
         by = commands_taking(takers)
@@ -139,7 +121,7 @@ def _place(framework: str, refusing: Sequence[EntryPoint], flag: str) -> _Word:
         word.says = f"{flag} is taken by {by}, never by {names}: start the program that takes it"
         return word
     other = "vllm" if framework == "sglang" else "sglang"
-    theirs = _resolve(other, flag)
+    theirs = resolve_flag(other, flag)
     if own is None and theirs is not None:
         dest, written, releases = theirs
         how = f"an abbreviation of {written}" if written != flag else "its flag"
@@ -150,9 +132,10 @@ def _place(framework: str, refusing: Sequence[EntryPoint], flag: str) -> _Word:
         same = _same_feature(framework, other, dest, written)
         if same is not None:
             use = same.get("example") or same["flag"]
-            extra = (
-                f" (with {same['switch']})" if same.get("switch") and same["switch"] != same["flag"] else ""
-            )
+            notes = [f"in {same['span']}"] if same.get("span") else []
+            if same.get("switch") and same["switch"] != same["flag"]:
+                notes.append(f"with {same['switch']}")
+            extra = f" ({'; '.join(notes)})" if notes else ""
             said += f"; {fw_name} sets the same feature with {use}{extra}, by {same['basis']}"
             word.setting = {"name": same["name"], "flag": same["flag"], "same_feature_as": written}
         else:

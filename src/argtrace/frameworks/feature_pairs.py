@@ -51,3 +51,31 @@ def same_feature_in(framework: str, other_dest: str) -> FeaturePair | None:
                 cosine=float(pair["cosine"]),
             )
     return None
+
+
+def resolve_flag(framework: str, flag: str) -> tuple[str, str, tuple[str, ...]] | None:
+    """(dest, option string, releases) of ``flag`` in the newest bundled release of ``framework`` that
+    takes it, an abbreviation resolved to the option it stands for (argparse's ``allow_abbrev``: SGLang
+    takes ``--lora-path`` as ``--lora-paths``); None when no release takes it."""
+    from argtrace.frameworks.release_index import release_index
+    from argtrace.frameworks.schema import load_schema
+
+    try:
+        releases = release_index(framework).releases_knowing_flag(flag)
+    except KeyError:
+        return None
+    if not releases:
+        return None
+    schema = load_schema(framework, releases[-1])
+    spec = schema.option(flag)
+    written = flag
+    if spec is None:
+        longer = [s for s in schema.option_strings if s.startswith(flag)]
+        dests = {o.dest for s in longer if (o := schema.option(s)) is not None}
+        if len(dests) != 1:
+            return None
+        written = longer[0]
+        spec = schema.option(written)
+    if spec is None:
+        return None
+    return spec.dest, written, tuple(releases)

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from argtrace.frameworks.entrypoints import EntryPoint, other_entrypoints_taking
+from argtrace.frameworks.feature_pairs import resolve_flag, same_feature_in
 from argtrace.frameworks.schema import version_key
 from argtrace.layers.parser.build import _negatives
 from argtrace.layers.parser.context import (
@@ -144,6 +145,12 @@ def unknown_flag(ctx: ParseContext, idx: int, value_idxs: list[int]) -> None:
     # the releases the finding names, from the flag -> releases index (not every bundled schema)
     same = ctx.releases.knowing(flag)
     other = ctx.releases.knowing_elsewhere(flag)
+    abbreviates = None  # the other framework's option its parser expands ``flag`` to (allow_abbrev)
+    if not same and not other and not schema.variant and flag.startswith("--"):
+        resolved = resolve_flag("vllm" if schema.framework == "sglang" else "sglang", flag)
+        if resolved is not None and resolved[1] != flag:
+            abbreviates = resolved[1]
+            other = ctx.releases.knowing_elsewhere(abbreviates)
     older = [s for s, _ in same if version_key(s.version) < version_key(schema.version)]
     newer = [s for s, _ in same if version_key(s.version) > version_key(schema.version)]
     if same:
@@ -241,13 +248,14 @@ def unknown_flag(ctx: ParseContext, idx: int, value_idxs: list[int]) -> None:
         )
     elif other:
         equivalents = _equivalents(schema, [s for s, _ in other])
-        eq = equivalents.get(flag)
+        eq = equivalents.get(abbreviates or flag)
         if eq == "--model" and ctx.server.entrypoint == "vllm serve":
             eq = "put the model as the first word after `vllm serve`"
         other_fw = other[-1][0].framework
         msg = (
-            f"{shown_flag} is {_a(_fw_name(other_fw))} flag; {_fw_name(schema.framework)} rejects it "
-            'with "unrecognized arguments" (exit 2)'
+            f"{shown_flag} is {_a(_fw_name(other_fw))} flag"
+            + (f" (its parser takes it for {abbreviates})" if abbreviates else "")
+            + f'; {_fw_name(schema.framework)} rejects it with "unrecognized arguments" (exit 2)'
         )
         if eq and eq.startswith("-"):
             msg += f"; the {_fw_name(schema.framework)} equivalent is {eq}"
@@ -255,6 +263,13 @@ def unknown_flag(ctx: ParseContext, idx: int, value_idxs: list[int]) -> None:
         elif eq:
             msg += f"; in {_fw_name(schema.framework)}, {eq}"
             fix = eq if not eq.startswith("nothing") else "remove the flag"
+        elif (pair := same_feature_in(schema.framework, other[-1][1].dest)) and schema.option(pair.flags[0]):
+            # a generated pair (the two parsers' names and help texts): a hint, so not the fix by itself
+            msg += (
+                f"; {_fw_name(schema.framework)}'s {pair.flags[0]} may set the same feature (a pair read "
+                f"from the two parsers' names and help texts, cosine {pair.cosine:.2f}, not checked)"
+            )
+            fix = f"remove the flag, or use {pair.flags[0]} if it is the same feature"
         else:
             # no flag of this framework does the same, as far as the generated equivalents table knows
             fix = f"remove the flag (argtrace knows no {_fw_name(schema.framework)} flag that does the same)"
