@@ -82,8 +82,8 @@ def _same_feature(framework: str, other: str, other_dest: str, other_flag: str) 
         )
         return {"name": spec.dest, "flag": eq, "basis": basis}
     pair = same_feature_in(framework, other_dest)
-    if pair is None:
-        return None
+    if pair is None or other_flag.startswith(("--no-", "--disable-")):
+        return None  # a pair's flag turns its feature on, not off
     example = re.search(r"'(\w+=\w+)'", pair.help)
     head = pair.dest.split("_", 1)[0]
     switch = f"--enable-{head}"

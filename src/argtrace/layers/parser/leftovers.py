@@ -20,7 +20,7 @@ from argtrace.layers.parser.context import (
     _word,
 )
 from argtrace.layers.parser.recording import Event
-from argtrace.layers.parser.releases import _dest_guess, _equivalents, _nearest, _replacement
+from argtrace.layers.parser.releases import _dest_guess, _equivalents, _nearest, _replacement, sets
 from argtrace.model import Observation, Word
 from argtrace.redact import mask
 
@@ -263,7 +263,12 @@ def unknown_flag(ctx: ParseContext, idx: int, value_idxs: list[int]) -> None:
         elif eq:
             msg += f"; in {_fw_name(schema.framework)}, {eq}"
             fix = eq if not eq.startswith("nothing") else "remove the flag"
-        elif (pair := same_feature_in(schema.framework, other[-1][1].dest)) and schema.option(pair.flags[0]):
+        elif (
+            (pair := same_feature_in(schema.framework, other[-1][1].dest))
+            and schema.option(pair.flags[0])
+            # a pair's flag turns its feature on: not what a spelling that turns the other's off means
+            and sets(other[-1][1], abbreviates or flag) is not False
+        ):
             # a generated pair (the two parsers' names and help texts): a hint, so not the fix by itself
             msg += (
                 f"; {_fw_name(schema.framework)}'s {pair.flags[0]} may set the same feature (a pair read "
