@@ -961,6 +961,21 @@ FOUND_3 = [
         "--quatization is not a vllm 0.33.0 flag: the server refuses to start",
         "Write --quantization instead of --quatization",
     ),
+    # was missed (PA001 info, fix "Write --lora-target-modules"): the demo server has a flag list of its
+    # own per release (frameworks/entrypoints.py); no release of it takes --lora-modules, and the bundled
+    # releases after 0.24.0 do not ship it, so the launch fails whichever release runs
+    Found(
+        "vllm2909_api_server_lora.cmd",
+        "PA001",
+        "error",
+        "--lora-modules is not an option of `python -m vllm.entrypoints.api_server` in vllm 0.24.0 nor in "
+        "any "
+        "bundled release where it parses (0.6.6.post1, 0.8.5.post1-0.24.0): its parser (parse_args) refuses "
+        'it: the server refuses to start ("unrecognized arguments", exit 2); --lora-modules is taken by '
+        "`vllm serve` and `python -m vllm.entrypoints.openai.api_server` (vllm 0.6.6.post1-0.33.0)",
+        "start vllm serve (or python -m vllm.entrypoints.openai.api_server), whose parser takes "
+        "--lora-modules, instead of python -m vllm.entrypoints.api_server",
+    ),
 ]
 
 MISSED_3 = [
@@ -983,14 +998,6 @@ MISSED_3 = [
         "release's code, which no bundled release has; 0.4.3 is analysed with 0.6.6.post1 (PR008 says so)",
         ("--framework-version", "0.4.3"),
         code="RS001",
-    ),
-    Missed(
-        "vllm2909_api_server_lora.cmd",
-        "--lora-modules on the plain vllm.entrypoints.api_server (which never had it; the OpenAI server "
-        "does) is PA001 `info`: the flag is registered by other entrypoints of the bundled releases, so it "
-        "counts as release-dependent (the per-release check does not look at the entrypoint), and the fix "
-        "offers --lora-target-modules (same last word, another feature) instead of the OpenAI api_server",
-        code="PA001",
     ),
     Missed(
         "sglang38236_nextn_dsv4.cmd",
@@ -1161,6 +1168,23 @@ WHY_3 = [
         "vllm/model_executor/layers/batch_invariant.py",
         ("attention_backend", "attention_config"),
     ),
+    # argparse's own message has no raise site in the message index: the parser that refused the words is
+    # found from the program name and the words (commands/why_unrecognized.py); were WHY_MISSED_3 entries
+    Why(
+        "https://github.com/vllm-project/vllm/issues/2909",
+        "api_server.py: error: unrecognized arguments: --lora-modules "
+        "sql-lora=~/.cache/huggingface/hub/models--yard1--llama-2-7b-sql-lora-test/",
+        "FlexibleArgumentParser.parse_args",
+        "vllm/entrypoints/api_server.py",
+        ("lora_modules",),
+    ),
+    Why(
+        "https://github.com/vllm-project/vllm/issues/13669",
+        "vllm: error: unrecognized arguments: --lora-path",
+        "FlexibleArgumentParser.parse_args",
+        "vllm/entrypoints/common/cli_args.py",
+        ("lora_modules",),
+    ),
 ]
 
 
@@ -1184,25 +1208,6 @@ class WhyMissed:
 
 
 WHY_MISSED_3 = [
-    WhyMissed(
-        "https://github.com/vllm-project/vllm/issues/2909",
-        "api_server.py: error: unrecognized arguments: --lora-modules "
-        "sql-lora=~/.cache/huggingface/hub/models--yard1--llama-2-7b-sql-lora-test/",
-        "vllm",
-        "lora_modules",
-        'the signature says "fix the spelling" and gives no release list for --lora-modules; the first '
-        'site is SGLang\'s diffusion ServerArgs.from_cli_args (any "unrecognized arguments" text matches '
-        "it), not vLLM's plain api_server, which never took the flag",
-    ),
-    WhyMissed(
-        "https://github.com/vllm-project/vllm/issues/13669",
-        "vllm: error: unrecognized arguments: --lora-path",
-        "vllm",
-        "lora_modules",
-        "the signature's release list says --lora-path is taken by every bundled SGLang release (a hint that "
-        "it is SGLang's flag) but names no vLLM flag for it (--lora-modules name=path); the first site is "
-        "SGLang's",
-    ),
     WhyMissed(
         "https://github.com/sgl-project/sglang/issues/34226",
         "error: unrecognized arguments: --served-model-name minimax-h3",

@@ -87,7 +87,14 @@ def test_model_type_llm_sends_a_diffusion_flag_to_the_llm_parser() -> None:
     findings = check("sglang serve --model-type llm --model-path /m --num-gpus 2", SG23)
     found = codes(findings, "PA001", "PA028")
     assert [(c, s) for c, s, _m in found] == [("PA001", "error")]
-    assert found[0][2].startswith("--num-gpus is not a sglang 0.5.23 flag")
+    # the flag is the diffusion server's (frameworks/entrypoints.py): the message says which parser refused it
+    assert found[0][2].startswith(
+        "--num-gpus is not an option of `sglang serve`'s LLM server in sglang 0.5.23 nor in any bundled "
+        "release where it parses (0.5.5.post3-0.5.23)"
+    )
+    assert found[0][2].endswith(
+        "--num-gpus is taken by `sglang serve (a diffusion model)` (sglang 0.5.10.post1, 0.5.23)"
+    )
 
 
 @pytest.mark.parametrize(

@@ -76,7 +76,8 @@ def test_a_correct_demo_launch_has_no_error_or_warning() -> None:
 
 
 def test_a_frontend_flag_is_not_the_demos() -> None:
-    # the OpenAI server's frontend flag (vllm serve has it), not the demo's
+    # the OpenAI server's frontend flag (vllm serve has it), not the demo's: the message names the programs
+    # that take it (frameworks/entrypoints.py)
     report = _check("0.11.0", "--model /models/qwen --enable-auto-tool-choice")
     found = [
         (f["code"], f["severity"], f["message"]) for f in report["findings"] if f["code"].startswith("PA")
@@ -85,8 +86,11 @@ def test_a_frontend_flag_is_not_the_demos() -> None:
         (
             "PA001",
             "error",
-            "--enable-auto-tool-choice is not a vllm 0.11.0 (python -m vllm.entrypoints.api_server) flag: "
-            'the server refuses to start ("unrecognized arguments", exit 2)',
+            "--enable-auto-tool-choice is not an option of `python -m vllm.entrypoints.api_server` in vllm "
+            "0.11.0 nor in any bundled release where it parses (0.6.6.post1, 0.8.5.post1-0.24.0): its parser "
+            '(parse_args) refuses it: the server refuses to start ("unrecognized arguments", exit 2); '
+            "--enable-auto-tool-choice is taken by `vllm serve` and `python -m "
+            "vllm.entrypoints.openai.api_server` (vllm 0.6.6.post1-0.33.0)",
         )
     ]
 

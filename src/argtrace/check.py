@@ -412,6 +412,10 @@ def decide_server_release(
         from argtrace.frameworks.vllm_demo import entrypoint_schema
 
         schema = entrypoint_schema(schema, server, findings)
+    else:
+        from argtrace.frameworks.entrypoints import absent_finding
+
+        findings += absent_finding(server, schema.version)  # `sglang serve` in a release without it
     for other in decision.conflicts:
         findings.append(
             rules.PR_RELEASE_CONFLICT.finding(
@@ -519,7 +523,7 @@ def settle_report_verdicts(report: Report, options: CheckOptions) -> list[Findin
         report.findings,
         release=release,
         gpu=gpu,
-        holds_on_every_release=_holds_on_every_release(report),
+        holds_on_every_release=_holds_on_every_release(report, options.server),
         known_nowhere=_known_nowhere(report),
         substitute=substitute,
         entrypoints=entrypoints,
@@ -610,14 +614,22 @@ def _known_nowhere(report: Report) -> Callable[[Finding], bool]:
     return lambda finding: finding.layer == "parser" and _rejected_word(report, finding) is not None
 
 
-def _holds_on_every_release(report: Report) -> Callable[[Finding], bool]:
+def _holds_on_every_release(report: Report, primary: int = 1) -> Callable[[Finding], bool]:
     """True for a parser finding about an option registered the same way in every bundled release (its
     verdict does not depend on which one runs); findings of the framework's own code always depend."""
+    from argtrace.frameworks.entrypoints import refused_everywhere
     from argtrace.frameworks.release_index import registered_alike, release_index
 
     def holds(finding: Finding) -> bool:
         if finding.layer not in ("parser", "process"):
             return False
+        index = (finding.server or primary) - 1
+        if finding.code == "PA001" and 0 <= index < len(report.servers):
+            # an entry point no bundled release of which takes the word, and gone from the newest release
+            # (vLLM's demo server): it fails whichever runs (frameworks/entrypoints.py)
+            typed = finding.message.split(" ", 1)[0].rstrip(":;,")
+            if refused_everywhere(report.servers[index].entrypoint, typed):
+                return True
         word = _rejected_word(report, finding)
         if word is not None and report.framework.name is not None:
             # No bundled release takes the word. A misspelling (a known flag within two edits,

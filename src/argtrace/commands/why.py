@@ -480,6 +480,11 @@ def explain(
     only, prefer, release = preferred_release(text, framework, version, args, indexed)
     matches = match_text(text, framework, only, prefer)
     groups = group_matches(matches, framework, only, every, prefer)
+    from argtrace.commands.why_unrecognized import unrecognized_site
+
+    parser_site = unrecognized_site(text, framework)  # argparse's own message: the parser that refused
+    if parser_site is not None:
+        groups.insert(0, parser_site)
     texts = candidates(text)
     signatures = _signatures(texts, framework)
     fw = framework or (groups[0]["framework"] if groups else None) or framework_of_text(text)

@@ -185,9 +185,12 @@ PR040 = Rule(
         "bundled ones, 0.6.6.post1 to 0.24.0 ship it, 0.25.1 and later do not (`No module named "
         "vllm.entrypoints.api_server`), and in 0.7.3 its own `__main__` block raises before parsing "
         "(`add_argument(..., ge=1024, le=65535)`: TypeError). Generated from the wheels by "
-        "scripts/gen_vllm_demo_server.py."
+        "scripts/gen_vllm_demo_server.py. Likewise `sglang serve` needs `sglang.cli`, which SGLang releases "
+        "before 0.5.5 do not have (`No module named 'sglang.cli'`, recorded when each release's parser was "
+        "generated; scripts/gen_entrypoint_index.py lists every entry point's releases)."
     ),
-    fix="Use `vllm serve MODEL` (the OpenAI-compatible server), or a release that ships the demo.",
+    fix="Use `vllm serve MODEL` (the OpenAI-compatible server), or a release that ships the demo; for "
+    "`sglang serve`, `python -m sglang.launch_server` with the same flags.",
     example=Example(
         files={},
         argv=(

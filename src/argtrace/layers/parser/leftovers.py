@@ -5,8 +5,11 @@ underscores, a near spelling); each unknown flag still becomes a setting that ne
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from argtrace.frameworks.entrypoints import EntryPoint, other_entrypoints_taking
+from argtrace.frameworks.feature_pairs import resolve_flag, same_feature_in
 from argtrace.frameworks.schema import version_key
 from argtrace.layers.parser.build import _negatives
 from argtrace.layers.parser.context import (
@@ -17,7 +20,7 @@ from argtrace.layers.parser.context import (
     _word,
 )
 from argtrace.layers.parser.recording import Event
-from argtrace.layers.parser.releases import _dest_guess, _equivalents, _nearest, _replacement
+from argtrace.layers.parser.releases import _dest_guess, _equivalents, _nearest, _replacement, sets
 from argtrace.model import Observation, Word
 from argtrace.redact import mask
 
@@ -142,6 +145,12 @@ def unknown_flag(ctx: ParseContext, idx: int, value_idxs: list[int]) -> None:
     # the releases the finding names, from the flag -> releases index (not every bundled schema)
     same = ctx.releases.knowing(flag)
     other = ctx.releases.knowing_elsewhere(flag)
+    abbreviates = None  # the other framework's option its parser expands ``flag`` to (allow_abbrev)
+    if not same and not other and not schema.variant and flag.startswith("--"):
+        resolved = resolve_flag("vllm" if schema.framework == "sglang" else "sglang", flag)
+        if resolved is not None and resolved[1] != flag:
+            abbreviates = resolved[1]
+            other = ctx.releases.knowing_elsewhere(abbreviates)
     older = [s for s, _ in same if version_key(s.version) < version_key(schema.version)]
     newer = [s for s, _ in same if version_key(s.version) > version_key(schema.version)]
     if same:
@@ -239,13 +248,14 @@ def unknown_flag(ctx: ParseContext, idx: int, value_idxs: list[int]) -> None:
         )
     elif other:
         equivalents = _equivalents(schema, [s for s, _ in other])
-        eq = equivalents.get(flag)
+        eq = equivalents.get(abbreviates or flag)
         if eq == "--model" and ctx.server.entrypoint == "vllm serve":
             eq = "put the model as the first word after `vllm serve`"
         other_fw = other[-1][0].framework
         msg = (
-            f"{shown_flag} is {_a(_fw_name(other_fw))} flag; {_fw_name(schema.framework)} rejects it "
-            'with "unrecognized arguments" (exit 2)'
+            f"{shown_flag} is {_a(_fw_name(other_fw))} flag"
+            + (f" (its parser takes it for {abbreviates})" if abbreviates else "")
+            + f'; {_fw_name(schema.framework)} rejects it with "unrecognized arguments" (exit 2)'
         )
         if eq and eq.startswith("-"):
             msg += f"; the {_fw_name(schema.framework)} equivalent is {eq}"
@@ -253,10 +263,26 @@ def unknown_flag(ctx: ParseContext, idx: int, value_idxs: list[int]) -> None:
         elif eq:
             msg += f"; in {_fw_name(schema.framework)}, {eq}"
             fix = eq if not eq.startswith("nothing") else "remove the flag"
+        elif (
+            (pair := same_feature_in(schema.framework, other[-1][1].dest))
+            and schema.option(pair.flags[0])
+            # a pair's flag turns its feature on: not what a spelling that turns the other's off means
+            and sets(other[-1][1], abbreviates or flag) is not False
+        ):
+            # a generated pair (the two parsers' names and help texts): a hint, so not the fix by itself
+            msg += (
+                f"; {_fw_name(schema.framework)}'s {pair.flags[0]} may set the same feature (a pair read "
+                f"from the two parsers' names and help texts, cosine {pair.cosine:.2f}, not checked)"
+            )
+            fix = f"remove the flag, or use {pair.flags[0]} if it is the same feature"
         else:
             # no flag of this framework does the same, as far as the generated equivalents table knows
             fix = f"remove the flag (argtrace knows no {_fw_name(schema.framework)} flag that does the same)"
         ctx.add(rules.PA_OTHER_FRAMEWORK, msg, at=at, setting=setting, fix=fix)
+    elif takers := other_entrypoints_taking(schema.framework, ctx.server.entrypoint, flag):
+        # the framework knows the flag, but another of its programs does, not the one launched (vllm#2909)
+        setting = _dest_of(takers, flag) or setting
+        _another_entrypoints_flag(ctx, shown_flag, flag, takers, at, setting)
     else:
         near = _nearest(flag, schema)
         msg = (
@@ -312,3 +338,66 @@ def unknown_flag(ctx: ParseContext, idx: int, value_idxs: list[int]) -> None:
         ctx.result.observations[setting] = (shown_flag, obs)
         vals = [v for _, v in value_words]
         ctx.result.intended[setting] = (vals[0] if len(vals) == 1 else vals) if vals else True
+
+
+def _dest_of(takers: Sequence[tuple[EntryPoint, tuple[str, ...]]], flag: str) -> str | None:
+    """The flag's dest in the newest release of the first main-parser entry point that takes it (the
+    schema has it); None for an entry point without a schema of its own (diffusion, router)."""
+    from argtrace.frameworks.schema import SchemaError, load_schema
+
+    for ep, releases in takers:
+        if ep.name in ("vllm serve", "vllm.entrypoints.openai.api_server", "sglang.launch_server"):
+            try:
+                spec = load_schema(ep.framework, releases[-1]).option(flag)
+            except SchemaError:
+                return None
+            return spec.dest if spec is not None else None
+    return None
+
+
+def _another_entrypoints_flag(
+    ctx: ParseContext,
+    shown_flag: str,
+    flag: str,
+    takers: Sequence[tuple[EntryPoint, tuple[str, ...]]],
+    at: str | None,
+    setting: str,
+) -> None:
+    """PA001 for a flag no release of the launched entry point takes but another entry point of the same
+    framework does: the launched one refuses it (its parser's ``parse_args``, generated), or drops it (a
+    ``parse_known_args`` parser), and the fix names the program that takes it."""
+    from argtrace.frameworks.entrypoints import commands_taking, describe_span, entrypoint
+
+    schema = ctx.schema
+    here = entrypoint(ctx.server.entrypoint or "")
+    name = f"`{here.command}`" if here is not None else f"`{ctx.server.entrypoint}`"
+    if here is not None and any(ep.command.startswith(here.command + " (") for ep, _ in takers):
+        # `sglang serve` is two parsers: the one launched is the LLM server's (--model-type llm, or a model
+        # argtrace takes for an LLM)
+        name = f"`{here.command}`'s LLM server"
+    if here is not None and here.releases:
+        span = describe_span(schema.framework, here.releases)
+        scope = f"in {schema.framework} {schema.version} nor in any bundled release where it parses ({span})"
+    else:
+        scope = f"in {schema.framework} {schema.version}"
+    if here is not None and not here.refuses_unknown:
+        what = f"it parses with {here.parse}, which drops the word without an error, so the value is lost"
+    else:
+        how = here.parse if here is not None else "parse_args"
+        what = (
+            f'its parser ({how}) refuses it: the server refuses to start ("unrecognized arguments", exit 2)'
+        )
+    taken = commands_taking(takers)
+    msg = f"{shown_flag} is not an option of {name} {scope}: {what}; {flag} is taken by {taken}"
+    here_command = here.command if here is not None else str(ctx.server.entrypoint)
+    same_models = [(ep, r) for ep, r in takers if not ep.models]
+    if same_models:
+        first = same_models[0][0]
+        also = [ep.command for ep, r in same_models[1:] if r == same_models[0][1]]
+        either = f" (or {also[0]})" if also else ""
+        fix = f"start {first.command}{either}, whose parser takes {flag}, instead of {here_command}"
+    else:
+        # the program that takes it serves other models (SGLang's diffusion server): not a switch to offer
+        ep = takers[0][0]
+        fix = f"remove the flag (for a {ep.models} model, {ep.command.split(' (')[0]} takes it)"
+    ctx.add(ctx.rules.PA_UNRECOGNIZED, msg, at=at, setting=setting, fix=fix)

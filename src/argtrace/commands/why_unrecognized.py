@@ -1,0 +1,234 @@
+"""``why`` on argparse's "PROG: error: unrecognized arguments: WORDS": which parser refused the words and
+what each word is, from the generated flag lists of every entry point (``frameworks/entrypoints.py``).
+
+argparse's own message has no raise site in a framework's message index (argparse raises it), so without
+this the first site was any framework function that prints the same text (SGLang's diffusion
+``ServerArgs.from_cli_args``). The parser is found from the program name argparse prints (``vllm``,
+``api_server.py``, ``sglang serve``: each entry point's names, generated) or, without one, from the
+framework whose parsers know the words. Each word is then placed: a flag of another entry point of the
+same framework (vllm#2909: ``--lora-modules`` is the OpenAI server's, never the demo server's, though both
+are ``api_server.py``), the other framework's flag with this framework's for the same feature (vllm#13669:
+``--lora-path`` is SGLang's; vLLM's is ``--lora-modules``: the hand-checked equivalents first, then the
+pairs generated from the two parsers' help texts, ``frameworks/feature_pairs.py``), or a misspelling.
+The result is one match, ranked first, in the shape of ``why``'s other matches (``index``:
+``entrypoints``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from argtrace.frameworks.entrypoints import (
+    EntryPoint,
+    commands_taking,
+    describe_span,
+    entrypoints_for_prog,
+    entrypoints_of,
+)
+from argtrace.frameworks.feature_pairs import resolve_flag
+
+_UNRECOGNIZED = re.compile(
+    r"(?:(?P<prog>[A-Za-z_][\w.-]*(?: serve)?): )?error: unrecognized arguments: (?P<args>[^\n]+)"
+)
+_FRAMEWORK_NAME = {"sglang": "SGLang", "vllm": "vLLM"}
+
+
+@dataclass
+class _Word:
+    flag: str
+    setting: dict[str, Any] | None = None
+    says: str = ""
+
+
+@dataclass
+class _Site:
+    framework: str
+    refusing: list[EntryPoint]
+    words: list[_Word] = field(default_factory=list)
+
+
+def _frameworks_knowing(flag: str) -> list[str]:
+    from argtrace.frameworks.release_index import release_index
+
+    out = []
+    for name in ("sglang", "vllm"):
+        try:
+            if release_index(name).releases_knowing_flag(flag):
+                out.append(name)
+        except KeyError:
+            continue
+    return out
+
+
+def _same_feature(framework: str, other: str, other_dest: str, other_flag: str) -> dict[str, Any] | None:
+    """``framework``'s option for what the other framework's ``other_flag`` sets: the hand-checked
+    equivalents (a shared dest, ``equivalents.KNOWN_PAIRS``) first, then a generated help-text pair."""
+    from argtrace.frameworks.equivalents import equivalent_flags
+    from argtrace.frameworks.feature_pairs import same_feature_in
+    from argtrace.frameworks.schema import bundled_versions, load_schema
+
+    this = load_schema(framework, bundled_versions(framework, include_user=False)[-1])
+    that = load_schema(other, bundled_versions(other, include_user=False)[-1])
+    eq = equivalent_flags(this, [that]).get(other_flag)
+    spec = this.option(eq) if eq and eq.startswith("--") else None
+    if eq and spec is not None:
+        basis = (
+            f"both parsers store it as {spec.dest}"
+            if spec.dest == other_dest
+            else "argtrace's table of equivalents (frameworks/equivalents.py)"
+        )
+        return {"name": spec.dest, "flag": eq, "basis": basis}
+    pair = same_feature_in(framework, other_dest)
+    if pair is None or other_flag.startswith(("--no-", "--disable-")):
+        return None  # a pair's flag turns its feature on, not off
+    example = re.search(r"'(\w+=\w+)'", pair.help)
+    head = pair.dest.split("_", 1)[0]
+    switch = f"--enable-{head}"
+    first, last = pair.releases
+    return {
+        "name": pair.dest,
+        "flag": pair.flags[0],
+        # the newest release may have moved the option (vLLM 0.33's speculative flags are a JSON config)
+        "span": None if this.option(pair.flags[0]) is not None else f"{framework} {first}-{last}",
+        "basis": (
+            f"a pair read from the two parsers' names and help texts (cosine {pair.cosine:.2f}), not a "
+            "checked equivalent"
+        ),
+        "example": f"{pair.flags[0]} {example.group(1)}" if example else None,
+        "switch": switch if this.option(switch) is not None else None,
+    }
+
+
+def _place(framework: str, refusing: Sequence[EntryPoint], flag: str) -> _Word:
+    from argtrace.frameworks.schema import bundled_versions, load_schema
+    from argtrace.layers.parser.releases import _nearest
+
+    word = _Word(flag)
+    fw_name = _FRAMEWORK_NAME[framework]
+    refused_by = {e.name for e in refusing}
+    takers = [(e, e.releases_taking(flag)) for e in entrypoints_of(framework) if e.name not in refused_by]
+    takers = [(e, r) for e, r in takers if r]
+    taken_here = [r for e in refusing for r in e.releases_taking(flag)]
+    own = resolve_flag(framework, flag)
+    if own is not None and takers and not taken_here:
+        dest, written, _ = own
+        by = commands_taking(takers)
+        names = " or ".join(f"`{e.command}`" for e in refusing) or "the program that refused it"
+        word.setting = {"name": dest, "flag": written, "named_in_text": True}
+        word.says = f"{flag} is taken by {by}, never by {names}: start the program that takes it"
+        return word
+    other = "vllm" if framework == "sglang" else "sglang"
+    theirs = resolve_flag(other, flag)
+    if own is None and theirs is not None:
+        dest, written, releases = theirs
+        how = f"an abbreviation of {written}" if written != flag else "its flag"
+        said = (
+            f"{flag} is not a {fw_name} flag in any bundled release; it is {_FRAMEWORK_NAME[other]}'s "
+            f"({how}, {other} {describe_span(other, releases)})"
+        )
+        same = _same_feature(framework, other, dest, written)
+        if same is not None:
+            use = same.get("example") or same["flag"]
+            notes = [f"in {same['span']}"] if same.get("span") else []
+            if same.get("switch") and same["switch"] != same["flag"]:
+                notes.append(f"with {same['switch']}")
+            extra = f" ({'; '.join(notes)})" if notes else ""
+            said += f"; {fw_name} sets the same feature with {use}{extra}, by {same['basis']}"
+            word.setting = {"name": same["name"], "flag": same["flag"], "same_feature_as": written}
+        else:
+            said += f"; argtrace knows no {fw_name} flag that does the same: remove it"
+        word.says = said
+        return word
+    if own is None:
+        newest = load_schema(framework, bundled_versions(framework, include_user=False)[-1])
+        near = _nearest(flag, newest)
+        word.says = f"{flag} is not a {fw_name} flag in any bundled release" + (
+            f"; did you mean {near}?" if near else ""
+        )
+        if near:
+            spec = newest.option(near)
+            word.setting = {"name": spec.dest if spec else near, "flag": near, "nearest": True}
+        return word
+    word.setting = {"name": own[0], "flag": own[1], "named_in_text": True}
+    span = describe_span(
+        framework, sorted(set(taken_here), key=list(refusing[0].releases).index) if refusing else own[2]
+    )
+    word.says = f"{flag} is taken by {framework} {span}: the release that refused it is not one of them"
+    return word
+
+
+def unrecognized_site(text: str, framework: str | None = None) -> dict[str, Any] | None:
+    """The match for argparse's "unrecognized arguments" in ``text``: the parser that refused the words and
+    what each is; None when the text is not that message or neither the program nor the words name a
+    framework (``--served-model-name`` is a flag of both)."""
+    m = _UNRECOGNIZED.search(text)
+    if m is None:
+        return None
+    flags = list(
+        dict.fromkeys(w.split("=", 1)[0] for w in m.group("args").split() if re.match(r"--?[A-Za-z]", w))
+    )
+    if not flags:
+        return None
+    prog = m.group("prog") or ""
+    programs = entrypoints_for_prog(prog) if prog else []
+    names = {e.framework for e in programs}
+    if framework in ("sglang", "vllm"):
+        fw: str | None = framework
+    elif len(names) == 1:
+        fw = next(iter(names))
+    else:
+        knowing = {name for flag in flags for name in _frameworks_knowing(flag)}
+        fw = next(iter(knowing)) if len(knowing) == 1 else None
+    if fw is None:
+        return None
+    programs = [e for e in programs if e.framework == fw] or [e for e in entrypoints_of(fw) if not e.models]
+    # a program that takes every word in each of its releases did not refuse them (api_server.py: the
+    # OpenAI server takes --lora-modules, so the demo server refused it)
+    refusing = [e for e in programs if not all(len(e.releases_taking(f)) == len(e.releases) for f in flags)]
+    refusing = refusing or programs
+    words = [_place(fw, refusing, f) for f in flags]
+    return _as_match(fw, prog, refusing, words, text)
+
+
+def _as_match(
+    fw: str, prog: str, refusing: Sequence[EntryPoint], words: Sequence[_Word], text: str
+) -> dict[str, Any]:
+    from argtrace.frameworks.schema import bundled_versions, load_schema
+
+    newest = load_schema(fw, bundled_versions(fw, include_user=False)[-1])
+    parser = newest.parser_info
+    first = refusing[0] if refusing else None
+    built = (first.where if first is not None else "") or str(parser.get("built_by") or "")
+    file, _, line = built.rpartition(":") if ":" in built else (built, "", "")
+    releases = list(first.releases) if first is not None else []
+    # the parser's place is read from the newest release only: older ones build it elsewhere
+    versions = [{"version": releases[-1], "at": built}] if releases and built else []
+    settings = [w.setting for w in words if w.setting]
+    programs = " or ".join(f"`{e.command}`" for e in refusing)
+    return {
+        "framework": fw,
+        "function": f"{parser.get('class') or 'ArgumentParser'}.parse_args",
+        "kind": "raise",
+        "exception": "SystemExit",
+        "level": None,
+        "message": f"{prog + ': ' if prog else ''}error: unrecognized arguments: %s",
+        "score": 1.0,
+        "specificity": len(text.strip()),
+        "how": "parser",
+        "file": file or None,
+        "line": int(line) if line.isdigit() else None,
+        "condition": f"a word no option of {programs}'s parser takes",
+        "conditions": [f"a word no option of {programs}'s parser takes"],
+        "settings": settings,
+        "reads": [],
+        "versions": versions,
+        "releases": releases,
+        "absent_in": [],
+        "fix": "; ".join(w.says for w in words),
+        "index": "entrypoints",
+        "program": prog or None,
+        "entrypoints": [e.command for e in refusing],
+    }
