@@ -196,7 +196,7 @@ def _dispatch(
         from argtrace.layers.transport.uploads import _copy
 
         _copy(at, argv, ctx, result)
-    elif base in ("docker", "podman", "nvidia-docker"):
+    elif base in ("docker", "podman", "nvidia-docker", "nerdctl"):
         from argtrace.layers.transport.containers import _docker
 
         _docker(at, argv, ctx, result, source, ssh_host)
@@ -212,6 +212,7 @@ def _dispatch(
         from argtrace.layers.transport.shells import _sudo
 
         _sudo(at, argv, result)
+        _wrapped(at, argv, ctx, result, source, ssh_host)
     elif base in ("tmux", "screen"):
         from argtrace.layers.transport.sessions import _session_manager
 
@@ -220,3 +221,25 @@ def _dispatch(
         from argtrace.layers.transport.uploads import _run_uploaded
 
         _run_uploaded(at, ["bash", *argv], ctx, result, ssh_host)
+    else:
+        _wrapped(at, argv, ctx, result, source, ssh_host)
+
+
+def _wrapped(
+    at: str,
+    argv: list[str | None],
+    ctx: _Context,
+    result: TransportResult,
+    source: ScriptSource,
+    ssh_host: str | None,
+) -> None:
+    """A container launch behind command wrappers (``sudo docker run``, ``nohup timeout 2h podman run``):
+    read like a bare one, with the docker client's environment as the wrappers leave it (wrapped.py)."""
+    from argtrace.layers.transport.wrapped import find_wrapped_carrier
+
+    wrapped = find_wrapped_carrier(argv)
+    if wrapped is None:
+        return
+    from argtrace.layers.transport.containers import _docker
+
+    _docker(at, argv[wrapped.start :], ctx, result, source, ssh_host, wrapped=wrapped)
