@@ -20,7 +20,9 @@ into the dispatcher through ``ctx.follow``, never by import):
   uploaded scripts run on the node), ``ssh`` (the ssh hop), ``containers`` (``docker run``, a container's
   argv and environment), ``sessions`` (tmux, screen), ``compose``, ``kubernetes``, ``manifests``,
   ``interpreters`` (``--host``: the node's interpreter, TP015), ``images`` (official images' effective
-  ENTRYPOINT, ``--gpus``), ``k8s_pod`` (service links, GPU limits).
+  ENTRYPOINT, ``--gpus``), ``k8s_pod`` (service links, GPU limits), ``wrapped`` (``sudo``/``env``/``nohup``...
+  in front of ``docker run``: the docker client's environment), ``server_images`` (images whose program
+  starts the server itself, GPUStack: the container variables that reach it).
 
 Nothing here runs a shell, ssh or docker: bash semantics come from the shell layer, argv recognition from
 ``frameworks/detect.py``; this package only knows what ssh, sudo, docker, compose and Kubernetes do to argv.

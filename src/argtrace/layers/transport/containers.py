@@ -432,6 +432,12 @@ def _docker(
     before = len(result.servers)
     _container_servers(at, final, *_image_path(env, origins, at, run.image), "docker run", result)
     _tag_image(result, before, run.image, assumed)
+    if len(result.servers) == before:
+        from argtrace.layers.transport.server_images import check_image_env, server_image
+
+        starts = server_image(run.image)  # GPUStack: its program starts the servers, with this environment
+        if starts is not None:
+            check_image_env(at, starts, env, result)
     from argtrace.layers.transport.images import docker_gpus, runtime_visible_devices
 
     # --gpus is docker's own device request; the variable decides only without it

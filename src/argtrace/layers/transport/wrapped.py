@@ -72,7 +72,11 @@ class Wrapped:
                 env = {
                     k: v
                     for k, v in sudo_environment(
-                        env, call, self.words[call.command :], None, passwd=lambda _u: None,
+                        env,
+                        call,
+                        self.words[call.command :],
+                        None,
+                        passwd=lambda _u: None,
                         is_file=lambda _p: False,
                     ).items()
                     if k == name
