@@ -32,14 +32,17 @@ def pa001(command: str, version: str) -> list[tuple[str, str, str, str]]:
     result = run_cli(["check", "--format", "json", "--framework-version", version, "-c", command])
     report: dict[str, Any] = result.json
     return [
-        (f["severity"], f["basis"], f["message"], f["fix"]) for f in report["findings"] if f["code"] == "PA001"
+        (f["severity"], f["basis"], f["message"], f["fix"])
+        for f in report["findings"]
+        if f["code"] == "PA001"
     ]
 
 
 REFUSES = (
     "--omni is not a vllm {label} flag: it is vllm-omni's (vllm-omni 0.14.0-0.30.0 add it), read only when "
     "vllm-omni's own `vllm`/`vllm-omni` command parses the launch; vLLM's own `vllm` refuses it "
-    '("unrecognized arguments", exit 2), as it does when vllm-omni is not installed or vLLM was installed after '
+    '("unrecognized arguments", exit 2), as it does when vllm-omni is not installed or vLLM was '
+    "installed after "
     "it (assumed: the installed packages are not visible here)"
 )
 
@@ -50,13 +53,15 @@ REFUSES = (
         # vllm-omni 0.14.0 installs `vllm` (entry_points.txt of its wheel)
         (
             "0.14.1",
-            "install vllm-omni 0.14.0 (its release must match vLLM 0.14's major.minor) after vLLM, so that its "
+            "install vllm-omni 0.14.0 (its release must match vLLM 0.14's major.minor) after vLLM, so "
+            "that its "
             "`vllm` command replaces vLLM's",
         ),
         # vllm-omni 0.20.0 installs only `vllm-omni`
         (
             "0.20.2",
-            "start it with `vllm-omni serve ...` (vllm-omni 0.20.0, the release matching vLLM 0.20, installs no "
+            "start it with `vllm-omni serve ...` (vllm-omni 0.20.0, the release matching vLLM 0.20, "
+            "installs no "
             "`vllm` command)",
         ),
     ],
@@ -72,7 +77,8 @@ def test_a_plugin_flag_without_the_switch_asks_for_it() -> None:
         (
             "warning",
             "assumed",
-            "--stage-configs-path is not a vllm 0.14.1 flag: it is vllm-omni's (vllm-omni 0.14.0-0.26.0 add it), "
+            "--stage-configs-path is not a vllm 0.14.1 flag: it is vllm-omni's (vllm-omni 0.14.0-0.26.0 "
+            "add it), "
             "read only when vllm-omni's own `vllm`/`vllm-omni` command parses the launch, which it does only "
             "with --omni on the command line; without it vLLM's own parser refuses the flag (\"unrecognized "
             'arguments", exit 2)',
@@ -83,7 +89,9 @@ def test_a_plugin_flag_without_the_switch_asks_for_it() -> None:
 
 def test_a_flag_no_plugin_adds_keeps_its_verdict() -> None:
     found = pa001("vllm serve Qwen/Qwen3-8B --omnii", "0.14.1")
-    assert [(s, m.split(":")[0]) for s, _b, m, _f in found] == [("error", "--omnii is not a vllm 0.14.1 flag")]
+    assert [(s, m.split(":")[0]) for s, _b, m, _f in found] == [
+        ("error", "--omnii is not a vllm 0.14.1 flag")
+    ]
 
 
 def test_the_table_is_read_from_the_wheels() -> None:
@@ -92,7 +100,9 @@ def test_the_table_is_read_from_the_wheels() -> None:
     assert sorted(releases, key=lambda v: tuple(map(int, v.split(".")))) == [
         "0.14.0", "0.16.0", "0.18.0", "0.20.0", "0.22.0", "0.24.0", "0.26.0", "0.28.0", "0.30.0",
     ]  # fmt: skip
-    assert {v: sorted(r["console_scripts"]) for v, r in releases.items() if "vllm" in r["console_scripts"]} == {
+    assert {
+        v: sorted(r["console_scripts"]) for v, r in releases.items() if "vllm" in r["console_scripts"]
+    } == {
         "0.14.0": ["vllm", "vllm-omni"],
         "0.16.0": ["vllm", "vllm-omni"],
         "0.18.0": ["vllm", "vllm-omni"],
@@ -100,7 +110,11 @@ def test_the_table_is_read_from_the_wheels() -> None:
     assert {r["trigger"] for r in releases.values()} == {"--omni"}
     assert releases["0.14.0"]["flags"]["--omni"] == "none"
     assert releases["0.14.0"]["flags"]["--stage-configs-path"] == "required"
-    assert [v for v, r in releases.items() if r["checks_vllm_major_minor"]][0] == "0.20.0"
+    assert next(v for v, r in releases.items() if r["checks_vllm_major_minor"]) == "0.20.0"
     assert plugin_flag("sglang", "--omni") is None
     found = plugin_flag("vllm", "--omni=1")
-    assert found is not None and (found.plugin, found.flag, found.trigger) == ("vllm-omni", "--omni", "--omni")
+    assert found is not None and (found.plugin, found.flag, found.trigger) == (
+        "vllm-omni",
+        "--omni",
+        "--omni",
+    )

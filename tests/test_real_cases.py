@@ -967,7 +967,8 @@ FOUND_3 = [
         "vllm37133_docker_redundant_serve.cmd",
         "TP010",
         "error",
-        "vllm/vllm-openai:latest already has the entrypoint `vllm serve`; the command after the image name is "
+        "vllm/vllm-openai:latest already has the entrypoint `vllm serve`; the command after the image "
+        "name is "
         "appended to it, so the container runs `vllm serve vllm serve /models/GLM-4.7-Flash-AWQ-4bit",
         "Pass only the model and flags after the image",
         ("--framework-version", "0.17.1"),
@@ -978,8 +979,10 @@ FOUND_3 = [
         "gpustack1420_vllm_user_v1.cmd",
         "PR001",
         "warning",
-        "VLLM_USER_V1 reaches vLLM through gpustack/gpustack: GPUStack starts vLLM itself with the container's "
-        "environment (GPUStack 0.4.0-2.3.0, read from its code); no bundled vllm release reads VLLM_USER_V1: a "
+        "VLLM_USER_V1 reaches vLLM through gpustack/gpustack: GPUStack starts vLLM itself with the "
+        "container's "
+        "environment (GPUStack 0.4.0-2.3.0, read from its code); no bundled vllm release reads "
+        "VLLM_USER_V1: a "
         "misspelling of VLLM_USE_V1 (read by vllm 0.6.6.post1-0.11.0)",
         "use VLLM_USE_V1 on a release that reads it, or remove VLLM_USER_V1",
     ),
@@ -989,9 +992,11 @@ FOUND_3 = [
         "vllm34545_omni_flag.cmd",
         "PA001",
         "warning",
-        "--omni is not a vllm 0.15.1 flag: it is vllm-omni's (vllm-omni 0.14.0-0.30.0 add it), read only when "
+        "--omni is not a vllm 0.15.1 flag: it is vllm-omni's (vllm-omni 0.14.0-0.30.0 add it), read "
+        "only when "
         "vllm-omni's own `vllm`/`vllm-omni` command parses the launch; vLLM's own `vllm` refuses it "
-        '("unrecognized arguments", exit 2), as it does when vllm-omni is not installed or vLLM was installed '
+        '("unrecognized arguments", exit 2), as it does when vllm-omni is not installed or vLLM was '
+        'installed '
         "after it (assumed: the installed packages are not visible here)",
         "no vllm-omni release matches vLLM 0.15's major.minor (vllm-omni releases: 0.14.0, 0.16.0, 0.18.0, "
         "0.20.0, 0.22.0, 0.24.0, 0.26.0, 0.28.0, 0.30.0): run vLLM 0.14 with vllm-omni 0.14.0 or vLLM 0.16 "

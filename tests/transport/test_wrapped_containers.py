@@ -73,7 +73,8 @@ def test_case_74_sudo_docker_run_with_a_redundant_serve() -> None:
     assert codes(report, "TP010") == [
         (
             "error",
-            "vllm/vllm-openai:v0.17.1 already has the entrypoint `vllm serve`; the command after the image name "
+            "vllm/vllm-openai:v0.17.1 already has the entrypoint `vllm serve`; the command after the "
+            "image name "
             "is appended to it, so the container runs `vllm serve vllm serve /models/m --port 9527` and vllm "
             "becomes the model name",
         )
@@ -81,7 +82,8 @@ def test_case_74_sudo_docker_run_with_a_redundant_serve() -> None:
 
 
 SUDO_DROPS = (
-    "sudo starts docker with a reset environment (env_reset): `-e HF_TOKEN` copies HF_TOKEN from docker's own "
+    "sudo starts docker with a reset environment (env_reset): `-e HF_TOKEN` copies HF_TOKEN from "
+    "docker's own "
     "environment, where sudo removed it, so the container gets no HF_TOKEN (sudo 1.9.13p3-1+deb12u4 with the "
     "default /etc/sudoers of Debian GNU/Linux 12 (bookworm); the machine's sudoers may differ)"
 )
