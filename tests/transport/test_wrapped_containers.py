@@ -55,6 +55,8 @@ def codes(report: dict[str, Any], code: str) -> list[tuple[str, str]]:
         (f"nohup timeout -k 5 2h docker run {IMAGE} --model m", ["nohup", "timeout"]),
         (f"nice -n 5 numactl --cpunodebind=0 podman run {IMAGE} --model m", ["nice", "numactl"]),
         (f"env -u X VLLM_LOGGING_LEVEL=DEBUG nerdctl run {IMAGE} --model m", ["env"]),
+        # env(1) read with getopt_long (the table generated from `env --help`): -iu X clusters, `-` is -i
+        (f"env -iu X -- - A=1 docker run {IMAGE} --model m", ["env"]),
     ],
 )
 def test_a_wrapped_container_launch_is_read(command: str, wrappers: list[str]) -> None:
@@ -183,3 +185,23 @@ def test_gpustack_2_filters_what_it_passes() -> None:
     assert (new.passes("VLLM_XLA_CACHE_PATH"), old.passes("VLLM_XLA_CACHE_PATH")) == ([], ["0.5.1"])
     assert new.frameworks() == ["sglang", "vllm"] and old.frameworks() == ["vllm"]
     assert server_image("vllm/vllm-openai:latest") is None
+
+
+def test_a_wrapped_nerdctl_run_is_followed_not_named_unfollowed() -> None:
+    # nerdctl run is read like docker run, so SH040 ("argtrace does not follow") would be wrong
+    report = check("sudo nerdctl run --gpus all myimage vllm serve m --port 1")
+    assert codes(report, "SH040") == []
+    assert [s["argv"] for s in report["servers"]] == [["vllm", "serve", "m", "--port", "1"]]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        f"env --help docker run {IMAGE} --model m",  # prints its help and runs nothing
+        f"env -u docker run {IMAGE} --model m",  # -u takes `docker` as the NAME: `run` is the command
+    ],
+)
+def test_a_wrapper_that_runs_no_container_is_not_followed(command: str) -> None:
+    report = check(command)
+    assert "transport" not in report and report["servers"] == []
+    assert [f["code"] for f in report["findings"]] == ["SH019"]
