@@ -205,3 +205,10 @@ def test_a_wrapper_that_runs_no_container_is_not_followed(command: str) -> None:
     report = check(command)
     assert "transport" not in report and report["servers"] == []
     assert [f["code"] for f in report["findings"]] == ["SH019"]
+
+
+def test_the_two_lists_of_container_programs_agree() -> None:
+    from argtrace.layers import transport
+    from argtrace.layers.transport.wrapped import CONTAINER_PROGRAMS
+
+    assert transport._CONTAINER_PROGRAMS == CONTAINER_PROGRAMS

@@ -227,6 +227,10 @@ def _dispatch(
         _wrapped(at, argv, ctx, result, source, ssh_host)
 
 
+# wrapped.py's CONTAINER_PROGRAMS, repeated so that a command without one imports nothing
+_CONTAINER_PROGRAMS = frozenset({"docker", "podman", "nvidia-docker", "nerdctl"})
+
+
 def _wrapped(
     at: str,
     argv: list[str | None],
@@ -237,6 +241,8 @@ def _wrapped(
 ) -> None:
     """A container launch behind command wrappers (``sudo docker run``, ``nohup timeout 2h podman run``):
     read like a bare one, with the docker client's environment as the wrappers leave it (wrapped.py)."""
+    if not any(w is not None and _basename(w) in _CONTAINER_PROGRAMS for w in argv[1:]):
+        return  # most commands: no container program anywhere, nothing to unwrap (start-up, issue 18)
     from argtrace.layers.transport.wrapped import find_wrapped_carrier
 
     wrapped = find_wrapped_carrier(argv)

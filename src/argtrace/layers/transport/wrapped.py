@@ -27,7 +27,7 @@ from argtrace.layers.transport.words import _basename
 
 # programs whose ``run`` argtrace reads with docker's grammar (podman and nerdctl document a
 # docker-compatible CLI: podman-run(1), nerdctl's "Docker-compatible CLI" README)
-CONTAINER_PROGRAMS = frozenset({"docker", "podman", "nvidia-docker", "nerdctl"})
+CONTAINER_PROGRAMS = frozenset({"docker", "podman", "nvidia-docker", "nerdctl"})  # also in __init__.py
 
 # a marker for "the caller's value of the name, whatever it is" while the wrappers are applied
 _CALLER = "\0caller"
