@@ -212,3 +212,16 @@ def test_the_two_lists_of_container_programs_agree() -> None:
     from argtrace.layers.transport.wrapped import CONTAINER_PROGRAMS
 
     assert transport._CONTAINER_PROGRAMS == CONTAINER_PROGRAMS
+
+
+def test_sudo_drops_a_bare_name_of_an_env_file(tmp_path: Path) -> None:
+    # docker run reference, "--env-file": a line with only NAME takes the client's NAME, like -e NAME
+    env_file = tmp_path / "server.env"
+    env_file.write_text("HF_TOKEN\nVLLM_LOGGING_LEVEL=DEBUG\n")
+    report = check(f"export HF_TOKEN=hf_x\nsudo docker run --env-file {env_file} {IMAGE} --model m")
+    assert codes(report, "TP006") == [
+        (
+            "warning",
+            SUDO_DROPS.replace("`-e HF_TOKEN`", f"the bare `HF_TOKEN` line of {env_file}"),
+        )
+    ]

@@ -482,8 +482,10 @@ def _docker_environment(
             return found
         value, removed_by = wrapped.client_value(name, found, _ABSENT)
         if removed_by == "sudo":
-            _sudo_dropped(at, name, result)
+            _sudo_dropped(at, name, result, reading[0].replace("{name}", name))
         return value
+
+    reading = [""]  # how docker is told to copy a name: "-e NAME" or an env file's bare line
 
     env: dict[str, str | None] = {}
     origins: dict[str, Origin] = {}
@@ -507,6 +509,7 @@ def _docker_environment(
         else:
             data, env_file.problem, _missing = read_env_file(path)
         if data is not None:
+            reading[0] = f"the bare `{{name}}` line of {_show(path)}"
             parse_docker_env_file(data, client_value, env_file)
         if env_file.problem is not None:
             result.findings.append(
@@ -530,6 +533,7 @@ def _docker_environment(
             )
     for name, value in run.env.items():
         if value is None:
+            reading[0] = "`-e {name}`"
             found = client_value(name)
             if found is _ABSENT:
                 continue  # `-e NAME` with NAME unset: docker leaves it out
@@ -542,13 +546,13 @@ def _docker_environment(
     return env, origins, files
 
 
-def _sudo_dropped(at: str, name: str, result: TransportResult) -> None:
+def _sudo_dropped(at: str, name: str, result: TransportResult, how: str) -> None:
     """TP006: ``sudo docker run -e NAME``: docker copies NAME from its own environment, which sudo reset."""
     from argtrace.layers.shell.wrapenv import sudo_defaults
     from argtrace.rules import transport as R
 
     message = (
-        f"sudo starts docker with a reset environment (env_reset): `-e {name}` copies {name} from docker's "
+        f"sudo starts docker with a reset environment (env_reset): {how} copies {name} from docker's "
         f"own environment, where sudo removed it, so the container gets no {name} "
         f"({sudo_defaults().basis})"
     )
@@ -558,7 +562,7 @@ def _sudo_dropped(at: str, name: str, result: TransportResult) -> None:
         R.TP006.finding(
             message,
             at=at,
-            evidence=[Evidence("transport", at, f"sudo docker run ... -e {name}")],
+            evidence=[Evidence("transport", at, f"sudo docker run ... {how}")],
             fix=f"Pass it through sudo (`sudo --preserve-env={name} docker run ...`), or write it in a file "
             "docker reads (`--env-file FILE`).",
         )
