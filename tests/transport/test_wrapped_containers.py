@@ -225,3 +225,33 @@ def test_sudo_drops_a_bare_name_of_an_env_file(tmp_path: Path) -> None:
             SUDO_DROPS.replace("`-e HF_TOKEN`", f"the bare `HF_TOKEN` line of {env_file}"),
         )
     ]
+
+
+COMPOSE = """services:
+  gpustack:
+    image: gpustack/gpustack:v0.5.1
+    environment:
+      - VLLM_USER_V1=1
+"""
+
+POD = """apiVersion: v1
+kind: Pod
+metadata:
+  name: gpustack
+spec:
+  containers:
+    - name: gpustack
+      image: gpustack/gpustack:v0.5.1
+      env:
+        - name: VLLM_USER_V1
+          value: "1"
+"""
+
+
+@pytest.mark.parametrize(("name", "text"), [("compose.yaml", COMPOSE), ("pod.yaml", POD)])
+def test_gpustack_in_a_manifest(name: str, text: str, tmp_path: Path) -> None:
+    path = tmp_path / name
+    path.write_text(text)
+    result = run_cli(["check", "--format", "json", str(path)], cwd=tmp_path)
+    report: dict[str, Any] = result.json
+    assert codes(report, "PR001") == [("warning", GPUSTACK.format(span="0.5.1"))]

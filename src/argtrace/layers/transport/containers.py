@@ -338,6 +338,20 @@ def _tag_image(
         result.servers[before:] = [replace(s, assumed_entrypoint=assumed) for s in result.servers[before:]]
 
 
+def _image_started(
+    at: str, image: str | None, env: Mapping[str, str | None], result: TransportResult, before: int
+) -> None:
+    """A container with no server start of its own whose image's program starts servers itself (GPUStack):
+    the variables it hands them are checked (server_images.py)."""
+    if len(result.servers) != before or not image:
+        return
+    from argtrace.layers.transport.server_images import check_image_env, server_image
+
+    starts = server_image(image)
+    if starts is not None:
+        check_image_env(at, starts, env, result)
+
+
 def _container_servers(
     at: str,
     argv: Sequence[str],
@@ -432,12 +446,7 @@ def _docker(
     before = len(result.servers)
     _container_servers(at, final, *_image_path(env, origins, at, run.image), "docker run", result)
     _tag_image(result, before, run.image, assumed)
-    if len(result.servers) == before:
-        from argtrace.layers.transport.server_images import check_image_env, server_image
-
-        starts = server_image(run.image)  # GPUStack: its program starts the servers, with this environment
-        if starts is not None:
-            check_image_env(at, starts, env, result)
+    _image_started(at, run.image, env, result, before)
     from argtrace.layers.transport.images import docker_gpus, runtime_visible_devices
 
     # --gpus is docker's own device request; the variable decides only without it
