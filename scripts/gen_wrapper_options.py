@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Generate src/argtrace/data/wrapper_options.json: the options of the programs that run a server for the
-user (``timeout``, ``stdbuf``, ``setsid``, ``nohup``, ``nice``, ``taskset``, ``chrt``, ``ionice``,
+user (``env``, ``timeout``, ``stdbuf``, ``setsid``, ``nohup``, ``nice``, ``taskset``, ``chrt``, ``ionice``,
 ``numactl``, GNU ``time``, ``uv``/``uv run``, ``pipx run``, ``poetry run``), read from each installed
 program's own ``--help`` text, with the program's version.
 
@@ -171,6 +171,7 @@ def _version(argv: list[str]) -> str:
 _DPKG = ["dpkg-query", "-W", "-f"]
 GETOPT = "getopt_long"  # glibc getopt_long with "+": options end at the first operand
 PROGRAMS: dict[str, tuple[list[str], str, list[str], str]] = {
+    "env": (["env", "--help"], "gnu", ["env", "--version"], GETOPT),
     "timeout": (["timeout", "--help"], "gnu", ["timeout", "--version"], GETOPT),
     "stdbuf": (["stdbuf", "--help"], "gnu", ["stdbuf", "--version"], GETOPT),
     "nohup": (["nohup", "--help"], "gnu", ["nohup", "--version"], GETOPT),

@@ -976,6 +976,48 @@ FOUND_3 = [
         "start vllm serve (or python -m vllm.entrypoints.openai.api_server), whose parser takes "
         "--lora-modules, instead of python -m vllm.entrypoints.api_server",
     ),
+    # was a miss (SH019 info) before 2026-12-02: `sudo` in front of `docker run` is unwrapped now
+    # (layers/transport/wrapped.py), so the container launch is read and its redundant `vllm serve` named
+    Found(
+        "vllm37133_docker_redundant_serve.cmd",
+        "TP010",
+        "error",
+        "vllm/vllm-openai:latest already has the entrypoint `vllm serve`; the command after the image "
+        "name is "
+        "appended to it, so the container runs `vllm serve vllm serve /models/GLM-4.7-Flash-AWQ-4bit",
+        "Pass only the model and flags after the image",
+        ("--framework-version", "0.17.1"),
+    ),
+    # was a miss (SH019 info): GPUStack starts vLLM with the container's environment (its code, read from
+    # its wheels by scripts/gen_server_images.py), so a misspelt VLLM_* is checked like on a direct launch
+    Found(
+        "gpustack1420_vllm_user_v1.cmd",
+        "PR001",
+        "warning",
+        "VLLM_USER_V1 reaches vLLM through gpustack/gpustack: GPUStack starts vLLM itself with the "
+        "container's "
+        "environment (GPUStack 0.4.0-2.3.0, read from its code); no bundled vllm release reads "
+        "VLLM_USER_V1: a "
+        "misspelling of VLLM_USE_V1 (read by vllm 0.6.6.post1-0.11.0)",
+        "use VLLM_USE_V1 on a release that reads it, or remove VLLM_USER_V1",
+    ),
+    # was a wrong fix (class b, "remove the flag"): --omni is vllm-omni's flag (scripts/gen_plugin_flags.py
+    # reads it from vllm-omni's wheels); no vllm-omni release is 0.15, the fix pairs releases instead
+    Found(
+        "vllm34545_omni_flag.cmd",
+        "PA001",
+        "warning",
+        "--omni is not a vllm 0.15.1 flag: it is vllm-omni's (vllm-omni 0.14.0-0.30.0 add it), read "
+        "only when "
+        "vllm-omni's own `vllm`/`vllm-omni` command parses the launch; vLLM's own `vllm` refuses it "
+        '("unrecognized arguments", exit 2), as it does when vllm-omni is not installed or vLLM was '
+        'installed '
+        "after it (assumed: the installed packages are not visible here)",
+        "no vllm-omni release matches vLLM 0.15's major.minor (vllm-omni releases: 0.14.0, 0.16.0, 0.18.0, "
+        "0.20.0, 0.22.0, 0.24.0, 0.26.0, 0.28.0, 0.30.0): run vLLM 0.14 with vllm-omni 0.14.0 or vLLM 0.16 "
+        "with vllm-omni 0.16.0, installing vLLM first",
+        ("--framework-version", "0.15.0"),
+    ),
 ]
 
 MISSED_3 = [
@@ -1012,12 +1054,6 @@ MISSED_3 = [
         "code",
     ),
     Missed(
-        "gpustack1420_vllm_user_v1.cmd",
-        "the gpustack/gpustack image starts vLLM itself: no server start is found (SH019 info), so the "
-        "misspelled VLLM_USER_V1 is not checked (on a direct launch it is a PR001 warning naming VLLM_USE_V1 "
-        "since 2026-12-02: test_a_misspelt_variable_of_a_retired_name_is_a_warning)",
-    ),
-    Missed(
         "sglang1100_gptq_moe.cmd",
         "a GPTQ MoE checkpoint the release cannot load with --quantization gptq: the architecture and its "
         "quantization are in config.json; the launch's flags are all accepted",
@@ -1028,14 +1064,6 @@ MISSED_3 = [
         "--model-path is not checked against the Hub's id rules, and `why` finds no site (huggingface_hub's)",
     ),
     Missed(
-        "vllm37133_docker_redundant_serve.cmd",
-        "`sudo docker run ... vllm/vllm-openai:latest vllm serve MODEL`: the `sudo` wrapper is unwrapped for "
-        "a server started directly (`sudo vllm serve`, TP006) but not for `docker run`, so no server is "
-        "found (SH019 info); without `sudo` the same line gets TP010 (`vllm serve vllm serve ...`)",
-        ("--framework-version", "0.17.1"),
-        code="TP010",
-    ),
-    Missed(
         "onecat27_kv_fp8_v100.cmd",
         "--kv-cache-dtype fp8 needs a GPU with fp8e4nv (compute capability 8.9+); the node's GPU (V100) is "
         "not in the command, and argtrace has no V100 profile for --gpu",
@@ -1044,21 +1072,8 @@ MISSED_3 = [
 
 
 # found, but with a wrong fix (class b): the entry asserts the fix a user needs, a strict xfail till then
-WRONG_FIX_3 = [
-    Found(
-        "vllm34545_omni_flag.cmd",
-        "PA001",
-        "warning",
-        "--omni is not a vllm 0.15.1 flag",
-        "vllm-omni",
-        ("--framework-version", "0.15.0"),
-    ),
-]
-WRONG_FIX_3_WHY = (
-    "--omni is vllm-omni's flag, registered only when the installed vllm-omni matches vLLM (0.14.0 beside "
-    '0.15.0 here); PA001 says the server refuses it (right) but its fix is "remove the flag", which drops '
-    "omni serving: plugins' flags are not in the schemas, so argtrace cannot say whose flag it is"
-)
+WRONG_FIX_3: list[Found] = []  # vllm34545_omni_flag.cmd was here until 2026-12-02 (now in FOUND_3)
+WRONG_FIX_3_WHY = "found, but the fix a user needs is not the one argtrace proposes"
 
 
 @dataclass(frozen=True)

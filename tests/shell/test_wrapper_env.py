@@ -99,6 +99,11 @@ ENV_CASES = [
     "env -S 'A=\"x y\" B=${HOME}/c PY -m sglang.launch_server --model-path /m\\_1' --port 3",
     "env -i -S 'CUDA_VISIBLE_DEVICES=2 PY -m sglang.launch_server'",
     "env -u CUDA_VISIBLE_DEVICES -- PY -m sglang.launch_server",
+    # getopt_long clusters (-iu NAME), `-` after `--` is -i (coreutils env.c), and an option that only
+    # prints does not stop the command (--list-signal-handling)
+    "env -iu A B=2 PY -m sglang.launch_server",
+    "env -- - C=3 PY -m sglang.launch_server",
+    "env --list-signal-handling -uA PY -m sglang.launch_server",
 ]
 
 

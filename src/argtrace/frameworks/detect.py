@@ -18,6 +18,7 @@ from argtrace.frameworks.wrappers import (
     Options,
     bash_time,
     env_runner,
+    options_of,
     scan_options,
     skip_wrapper,
 )
@@ -183,27 +184,26 @@ def _unwrap(
             i += 1
             continue
         if b == "env":
+            # env(1): its options as getopt_long reads them (the table generated from coreutils' `env
+            # --help`: -u NAME, -C DIR, -S STRING take a value, --block-signal[=SIG] an optional one after
+            # `=` only, -iv cluster), then a lone `-` (same as -i), then NAME=VALUE words, then the command
+            spec = options_of("env")
+            if spec is None:
+                return i
+            scan = scan_options(argv, i + 1, spec)
+            split = any(n in ("S", "split-string") for n, _v in scan.seen)
+            if (scan.error and not split) or any(n in ("help", "version") for n, _v in scan.seen):
+                return i  # env refuses its options, or prints and runs nothing
+            # with -S the string's words come first (expand_env_s splits them in place); what follows the
+            # string in argv is only read after them
             _add(wrappers, positions, i, b)
-            i += 1
-            while i < len(argv):
-                a = argv[i]
-                if a in ("-i", "--ignore-environment", "-0", "--null", "-v", "--debug", "-"):
-                    i += 1
-                elif a in ("-u", "--unset", "-C", "--chdir", "-S", "--split-string"):
-                    i += 2
-                elif a.startswith(("--unset=", "--chdir=", "-u", "-C")) and len(a) > 2:
-                    i += 1
-                elif a.startswith(("--default-signal", "--ignore-signal", "--block-signal")):
-                    i += 1
-                elif a == "--":
-                    i += 1
-                    break
-                elif _ASSIGN.match(a):
-                    name, value = a.split("=", 1)
-                    env.append((i, name, value))
-                    i += 1
-                else:
-                    break
+            i = scan.end
+            if i < len(argv) and argv[i] == "-":  # coreutils env.c: even after `--`
+                i += 1
+            while i < len(argv) and _ASSIGN.match(argv[i]):
+                name, value = argv[i].split("=", 1)
+                env.append((i, name, value))
+                i += 1
             continue
         if b in ("exec", "command", "builtin"):
             # bash builtins: exec [-cl] [-a NAME] CMD; command [-p] CMD (-v/-V only describe it)

@@ -70,7 +70,7 @@ def unfollowed_start(argv: Sequence[str | None]) -> Unfollowed | None:
     if i >= len(texts):
         return None
     word = texts[i].rsplit("/", 1)[-1]
-    docker_run = word in ("docker", "podman", "nvidia-docker") and "run" in texts[i + 1 : i + 3]
+    docker_run = word in ("docker", "podman", "nvidia-docker", "nerdctl") and "run" in texts[i + 1 : i + 3]
     if word in _NOT_A_START or docker_run:
         return None
     # python -m MODULE for a launcher argtrace has no parser for

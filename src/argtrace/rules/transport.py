@@ -128,7 +128,9 @@ TP006 = Rule(
         "`SGLANG_*`/`VLLM_*` switches, `HF_TOKEN` and a venv's `PATH` exported by the script do not "
         "reach the "
         "server, and `PATH` becomes `secure_path`, even with `-E` or `--preserve-env` (so `sudo python3` is "
-        "the python on secure_path, not a venv's). What argtrace assumes is Debian 12's sudo and its "
+        "the python on secure_path, not a venv's). In front of `docker run`, `-e NAME` copies NAME from "
+        "docker's own environment, which sudo reset, so the container gets nothing. What argtrace assumes is "
+        "Debian 12's sudo and its "
         "default /etc/sudoers, read from the real `sudo -V` (src/argtrace/data/sudo_defaults.json); a "
         "machine's sudoers may differ, so this finding's basis is `assumed`."
     ),

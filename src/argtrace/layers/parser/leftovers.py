@@ -10,6 +10,7 @@ from typing import Any
 
 from argtrace.frameworks.entrypoints import EntryPoint, other_entrypoints_taking
 from argtrace.frameworks.feature_pairs import resolve_flag, same_feature_in
+from argtrace.frameworks.plugins import plugin_finding, plugin_flag
 from argtrace.frameworks.schema import version_key
 from argtrace.layers.parser.build import _negatives
 from argtrace.layers.parser.context import (
@@ -170,6 +171,9 @@ def unknown_flag(ctx: ParseContext, idx: int, value_idxs: list[int]) -> None:
     if "_" in flag and flag.startswith("--") and schema.option(flag.replace("_", "-")) is not None:
         underscored = flag.replace("_", "-")
 
+    plugin = plugin_flag(schema.framework, flag) if flag.startswith("--") else None
+    argv_words = [w.text or "" for w in ctx.server.argv]
+
     def known_elsewhere(rule: Any, msg: str, renamed: str, otherwise: str) -> None:
         """The flag another release knows: a replacement in the analysed one is named, and is the fix."""
         if repl:
@@ -190,6 +194,16 @@ def unknown_flag(ctx: ParseContext, idx: int, value_idxs: list[int]) -> None:
             at=at,
             setting=setting,
             fix=f"write {spelled}" if spelled else "remove the flag",
+        )
+    elif plugin is not None and (
+        plugin.trigger in argv_words or not (same or other or dashed or underscored)
+    ):
+        # a plugin's flag (frameworks/plugins.py, generated from its wheels): name the plugin, not "remove it"
+        msg, fix = plugin_finding(plugin, shown_flag, schema.label, schema.version, argv_words)
+        ctx.result.findings.append(
+            rules.PA_UNRECOGNIZED.finding(
+                msg, at=at, setting=setting, fix=fix, severity="warning", basis="assumed"
+            )
         )
     elif dashed:
         ctx.add(

@@ -296,26 +296,24 @@ def resolve_on(prog: str, path: str, is_file: Callable[[str], bool]) -> str | No
 
 
 def env_ops(words: Sequence[str], start: int, env: EnvMap, at: str | None) -> int:
-    """Apply ``env``'s options from ``words[start]`` on (``-i``, ``-u NAME``) to ``env`` in place; return
-    the index of the first ``NAME=value`` word or the command (the caller applies the assignments)."""
-    i = start
-    while i < len(words):
-        w = words[i]
-        if w in ("-i", "--ignore-environment", "-"):
+    """Apply ``env``'s options from ``words[start]`` on (``-i``, ``-u NAME``, clustered as getopt_long reads
+    them: ``-iu NAME``; the table generated from coreutils' ``env --help``) and a lone ``-`` (same as ``-i``,
+    coreutils env.c) to ``env`` in place; return the index of the first ``NAME=value`` word or the command
+    (the caller applies the assignments)."""
+    from argtrace.frameworks.wrappers import options_of, scan_options
+
+    spec = options_of("env")
+    if spec is None:
+        return start
+    scan = scan_options(words, start, spec)
+    for name, value in scan.seen:
+        if name in ("i", "ignore-environment"):
             env.clear()
-        elif w in ("-u", "--unset") and i + 1 < len(words):
-            env.pop(words[i + 1], None)
-            i += 1
-        elif w.startswith("--unset="):
-            env.pop(w.split("=", 1)[1], None)
-        elif w.startswith("-u") and len(w) > 2 and not w.startswith("--"):
-            env.pop(w[2:], None)
-        elif w in ("-C", "--chdir") and i + 1 < len(words):
-            i += 1
-        elif w == "--":
-            return i + 1
-        elif not w.startswith("-") or _ASSIGN.match(w):
-            return i
+        elif name in ("u", "unset") and value is not None:
+            env.pop(value, None)
+    i = scan.end
+    if i < len(words) and words[i] == "-":
+        env.clear()
         i += 1
     return i
 

@@ -20,7 +20,9 @@ into the dispatcher through ``ctx.follow``, never by import):
   uploaded scripts run on the node), ``ssh`` (the ssh hop), ``containers`` (``docker run``, a container's
   argv and environment), ``sessions`` (tmux, screen), ``compose``, ``kubernetes``, ``manifests``,
   ``interpreters`` (``--host``: the node's interpreter, TP015), ``images`` (official images' effective
-  ENTRYPOINT, ``--gpus``), ``k8s_pod`` (service links, GPU limits).
+  ENTRYPOINT, ``--gpus``), ``k8s_pod`` (service links, GPU limits), ``wrapped`` (``sudo``/``env``/``nohup``...
+  in front of ``docker run``: the docker client's environment), ``server_images`` (images whose program
+  starts the server itself, GPUStack: the container variables that reach it).
 
 Nothing here runs a shell, ssh or docker: bash semantics come from the shell layer, argv recognition from
 ``frameworks/detect.py``; this package only knows what ssh, sudo, docker, compose and Kubernetes do to argv.
@@ -196,7 +198,7 @@ def _dispatch(
         from argtrace.layers.transport.uploads import _copy
 
         _copy(at, argv, ctx, result)
-    elif base in ("docker", "podman", "nvidia-docker"):
+    elif base in ("docker", "podman", "nvidia-docker", "nerdctl"):
         from argtrace.layers.transport.containers import _docker
 
         _docker(at, argv, ctx, result, source, ssh_host)
@@ -212,6 +214,7 @@ def _dispatch(
         from argtrace.layers.transport.shells import _sudo
 
         _sudo(at, argv, result)
+        _wrapped(at, argv, ctx, result, source, ssh_host)
     elif base in ("tmux", "screen"):
         from argtrace.layers.transport.sessions import _session_manager
 
@@ -220,3 +223,31 @@ def _dispatch(
         from argtrace.layers.transport.uploads import _run_uploaded
 
         _run_uploaded(at, ["bash", *argv], ctx, result, ssh_host)
+    else:
+        _wrapped(at, argv, ctx, result, source, ssh_host)
+
+
+# wrapped.py's CONTAINER_PROGRAMS, repeated so that a command without one imports nothing
+_CONTAINER_PROGRAMS = frozenset({"docker", "podman", "nvidia-docker", "nerdctl"})
+
+
+def _wrapped(
+    at: str,
+    argv: list[str | None],
+    ctx: _Context,
+    result: TransportResult,
+    source: ScriptSource,
+    ssh_host: str | None,
+) -> None:
+    """A container launch behind command wrappers (``sudo docker run``, ``nohup timeout 2h podman run``):
+    read like a bare one, with the docker client's environment as the wrappers leave it (wrapped.py)."""
+    if not any(w is not None and _basename(w) in _CONTAINER_PROGRAMS for w in argv[1:]):
+        return  # most commands: no container program anywhere, nothing to unwrap (start-up, issue 18)
+    from argtrace.layers.transport.wrapped import find_wrapped_carrier
+
+    wrapped = find_wrapped_carrier(argv)
+    if wrapped is None:
+        return
+    from argtrace.layers.transport.containers import _docker
+
+    _docker(at, argv[wrapped.start :], ctx, result, source, ssh_host, wrapped=wrapped)

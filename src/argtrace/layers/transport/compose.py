@@ -19,6 +19,7 @@ from argtrace.layers.transport.containers import (
     _entrypoint_findings,
     _exec_form_findings,
     _image_path,
+    _image_started,
     _tag_image,
     container_argv,
 )
@@ -191,6 +192,7 @@ def _compose(
             at, final, *_image_path(svc_env, origins, at, image), f"compose service {name}", result
         )
         _tag_image(result, before, image, assumed)
+        _image_started(at, image, svc_env, result, before)
         gpus = compose_gpus(svc)
         if gpus is not None:
             result.servers[before:] = [

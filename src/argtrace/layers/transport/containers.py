@@ -23,6 +23,7 @@ from argtrace.model import AssumedEntrypoint, EnvValue, Evidence, Origin, Server
 
 if TYPE_CHECKING:
     from argtrace.layers.shell import ScriptSource
+    from argtrace.layers.transport.wrapped import Wrapped
 
 
 # Entrypoints of well-known images not in the generated table (layers/transport/images.py, which has
@@ -337,6 +338,20 @@ def _tag_image(
         result.servers[before:] = [replace(s, assumed_entrypoint=assumed) for s in result.servers[before:]]
 
 
+def _image_started(
+    at: str, image: str | None, env: Mapping[str, str | None], result: TransportResult, before: int
+) -> None:
+    """A container with no server start of its own whose image's program starts servers itself (GPUStack):
+    the variables it hands them are checked (server_images.py)."""
+    if len(result.servers) != before or not image:
+        return
+    from argtrace.layers.transport.server_images import check_image_env, server_image
+
+    starts = server_image(image)
+    if starts is not None:
+        check_image_env(at, starts, env, result)
+
+
 def _container_servers(
     at: str,
     argv: Sequence[str],
@@ -404,15 +419,18 @@ def _docker(
     result: TransportResult,
     source: ScriptSource,
     ssh_host: str | None,
+    *,
+    wrapped: Wrapped | None = None,
 ) -> None:
     run = parse_docker_run(argv)
     if run is None:
         return
     final, image_ep = container_argv(run.image, run.entrypoint, run.args)
-    env, origins, files = _docker_environment(at, run, ctx, result, source, ssh_host)
+    env, origins, files = _docker_environment(at, run, ctx, result, source, ssh_host, wrapped)
     hop: dict[str, Any] = {
         "at": at,
         "via": "docker run",
+        **({"wrappers": list(wrapped.wrappers)} if wrapped is not None else {}),
         "image": run.image,
         "entrypoint": list(run.entrypoint)
         if run.entrypoint is not None
@@ -428,6 +446,7 @@ def _docker(
     before = len(result.servers)
     _container_servers(at, final, *_image_path(env, origins, at, run.image), "docker run", result)
     _tag_image(result, before, run.image, assumed)
+    _image_started(at, run.image, env, result, before)
     from argtrace.layers.transport.images import docker_gpus, runtime_visible_devices
 
     # --gpus is docker's own device request; the variable decides only without it
@@ -447,6 +466,7 @@ def _docker_environment(
     result: TransportResult,
     source: ScriptSource,
     ssh_host: str | None,
+    wrapped: Wrapped | None = None,
 ) -> tuple[dict[str, str | None], dict[str, Origin], list[EnvFile]]:
     """The container's environment as docker/cli builds it (``opts.ReadKVEnvStrings(envFiles, env)``):
     every ``--env-file`` in order, then every ``-e``; a later assignment of a name wins."""
@@ -455,14 +475,26 @@ def _docker_environment(
 
     script = source.data.decode("utf-8", "replace")
 
-    def client_value(name: str) -> object:
-        """A bare ``NAME`` (``-e NAME`` or a line of an env file): the docker client's own variable."""
+    def caller_value(name: str) -> object:
         if ssh_host is not None or re.search(
             rf"(?<![\w$]){re.escape(name)}=|\b(?:export|unset|declare|readonly|read)\b[^\n;]*\b{re.escape(name)}\b",
             script,
         ):
             return None  # the node's session, or the script sets it before docker runs: not known here
         return ctx.env[name] if name in ctx.env else _ABSENT
+
+    def client_value(name: str) -> object:
+        """A bare ``NAME`` (``-e NAME`` or a line of an env file): the docker client's own variable, as
+        the wrappers in front of docker (``sudo``, ``env -i``) leave it."""
+        found = caller_value(name)
+        if wrapped is None:
+            return found
+        value, removed_by = wrapped.client_value(name, found, _ABSENT)
+        if removed_by == "sudo":
+            _sudo_dropped(at, name, result, reading[0].replace("{name}", name))
+        return value
+
+    reading = [""]  # how docker is told to copy a name: "-e NAME" or an env file's bare line
 
     env: dict[str, str | None] = {}
     origins: dict[str, Origin] = {}
@@ -486,6 +518,7 @@ def _docker_environment(
         else:
             data, env_file.problem, _missing = read_env_file(path)
         if data is not None:
+            reading[0] = f"the bare `{{name}}` line of {_show(path)}"
             parse_docker_env_file(data, client_value, env_file)
         if env_file.problem is not None:
             result.findings.append(
@@ -509,6 +542,7 @@ def _docker_environment(
             )
     for name, value in run.env.items():
         if value is None:
+            reading[0] = "`-e {name}`"
             found = client_value(name)
             if found is _ABSENT:
                 continue  # `-e NAME` with NAME unset: docker leaves it out
@@ -519,6 +553,29 @@ def _docker_environment(
         if value and is_secret_name(name):
             result.secrets.add(value)
     return env, origins, files
+
+
+def _sudo_dropped(at: str, name: str, result: TransportResult, how: str) -> None:
+    """TP006: ``sudo docker run -e NAME``: docker copies NAME from its own environment, which sudo reset."""
+    from argtrace.layers.shell.wrapenv import sudo_defaults
+    from argtrace.rules import transport as R
+
+    message = (
+        f"sudo starts docker with a reset environment (env_reset): {how} copies {name} from docker's "
+        f"own environment, where sudo removed it, so the container gets no {name} "
+        f"({sudo_defaults().basis})"
+    )
+    if any(f.code == "TP006" and f.at == at and f.message == message for f in result.findings):
+        return
+    result.findings.append(
+        R.TP006.finding(
+            message,
+            at=at,
+            evidence=[Evidence("transport", at, f"sudo docker run ... {how}")],
+            fix=f"Pass it through sudo (`sudo --preserve-env={name} docker run ...`), or write it in a file "
+            "docker reads (`--env-file FILE`).",
+        )
+    )
 
 
 def _quoted_value_findings(at: str, env_file: EnvFile, result: TransportResult) -> None:

@@ -19,6 +19,7 @@ from argtrace.layers.transport.containers import (
     _entrypoint_findings,
     _exec_form_findings,
     _image_path,
+    _image_started,
     _tag_image,
     container_argv,
 )
@@ -172,6 +173,7 @@ def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: 
         where = f"kubernetes pod {pod.placement.pod} container {name}" if pod.placement.pod else None
         _container_servers(at, final, *container_env, where or f"kubernetes container {name}", result)
         _tag_image(result, before, image, assumed)
+        _image_started(at, image, container_env[0], result, before)
         gpus, gpus_at = container_gpus(node, label)
         placement = replace(pod.placement, gpus=gpus, gpus_at=gpus_at) if gpus is not None else pod.placement
         result.hops[-1]["placement"] = {k: v for k, v in asdict(placement).items() if v is not None}
