@@ -1161,6 +1161,31 @@ WHY_3 = [
         "vllm/model_executor/layers/batch_invariant.py",
         ("attention_backend", "attention_config"),
     ),
+    # was a miss: a message of vLLM 0.4.1-0.5.0.post1 (older than every bundled release); those releases'
+    # messages are indexed since 2026-12-02, their settings named with the nearest bundled schema's flags.
+    # The report's text (num_speculative_tokens=4 given) came from a build between 0.5.0.post1 and 0.5.1,
+    # where the draft's n_predict (3) dropped the value; 0.5.1 on says "This speculative model supports a
+    # maximum of num_speculative_tokens={n_predict}" (test_why_older_releases.py)
+    Why(
+        "https://github.com/vllm-project/vllm/issues/5893",
+        "ValueError: Expected both speculative_model and num_speculative_tokens to be provided, but found "
+        "speculative_model='ibm-fms/llama-13b-accelerator' and num_speculative_tokens=4.",
+        "SpeculativeConfig.maybe_create_spec_config",
+        "vllm/config.py",
+        ("speculative_model", "num_speculative_tokens"),
+    ),
+    # was a miss: huggingface_hub's validators are indexed (a library a launch goes through); the repo id
+    # is the value of the frameworks' model flag
+    Why(
+        "https://github.com/sgl-project/sglang/issues/302",
+        "huggingface_hub.utils._validators.HFValidationError: Repo id must use alphanumeric chars or '-', "
+        "'_', '.', '--' and '..' are forbidden, '-' and '.' cannot start or end the name, max length is 96: "
+        "'TheBloke/Mistral-7B-v0.1-GPTQ:gptq-4bit-32g-actorder_True'.",
+        "validate_repo_id",
+        "huggingface_hub/utils/_validators.py",
+        ("model_path", "model"),
+        "huggingface_hub",
+    ),
 ]
 
 
@@ -1213,16 +1238,6 @@ WHY_MISSED_3 = [
         "(the LLM server's), not that the diffusion server has no such field",
     ),
     WhyMissed(
-        "https://github.com/vllm-project/vllm/issues/5893",
-        "ValueError: Expected both speculative_model and num_speculative_tokens to be provided, but found "
-        "speculative_model='ibm-fms/llama-13b-accelerator' and num_speculative_tokens=4.",
-        "vllm",
-        "num_speculative_tokens",
-        "the message is from vLLM 0.4-0.5 (older than every bundled release); the first site is 0.6.6-0.8's "
-        "SpeculativeConfig._verify_args on another condition (num_speculative_tokens <= 0), with no setting; "
-        "the cause (more tokens than the MLPSpeculator's n_predict) is in the draft's config.json",
-    ),
-    WhyMissed(
         "https://github.com/1CatAI/1Cat-vLLM/issues/27",
         'ValueError("type fp8e4nv not supported in this architecture. The supported fp8 dtypes are '
         "('fp8e4b15', 'fp8e5')\")",
@@ -1230,15 +1245,6 @@ WHY_MISSED_3 = [
         "kv_cache_dtype",
         "the message is Triton's (the GPU lacks fp8e4nv); Triton's messages are not indexed, and the first "
         "site (VllmConfig._get_quantization_config, --dtype/--quantization) is another check",
-    ),
-    WhyMissed(
-        "https://github.com/sgl-project/sglang/issues/302",
-        "huggingface_hub.utils._validators.HFValidationError: Repo id must use alphanumeric chars or '-', "
-        "'_', '.', '--' and '..' are forbidden, '-' and '.' cannot start or end the name, max length is 96: "
-        "'TheBloke/Mistral-7B-v0.1-GPTQ:gptq-4bit-32g-actorder_True'.",
-        "sglang",
-        "model_path",
-        "the message is huggingface_hub's, whose messages are not indexed: no site matches",
     ),
 ]
 

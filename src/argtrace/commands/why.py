@@ -49,14 +49,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 @functools.cache
 def _schema(framework: str, version: str | None) -> Schema | None:
-    """The schema of ``version`` (the newest bundled one for ``None`` or an unbundled release)."""
-    from argtrace.frameworks.schema import bundled_versions, load_schema
+    """The schema of ``version``: the newest bundled one for ``None``, the nearest bundled one for a release
+    without a schema (0.6.6.post1 for a site indexed only in vLLM 0.4.3: its flags, not 0.33.0's)."""
+    from argtrace.frameworks.schema import bundled_versions, load_schema, nearest_bundled
 
     versions = bundled_versions(framework)
     if not versions:
         return None
+    chosen = versions[-1] if version is None else nearest_bundled(framework, version, versions) or versions[-1]
     try:
-        return load_schema(framework, version if version in versions else versions[-1])
+        return load_schema(framework, chosen)
     except Exception:
         return None
 
@@ -156,11 +158,68 @@ def settings_of(
     return out
 
 
+def placeholder_values(parts: Sequence[Any], text: str) -> dict[str, str]:
+    """What each placeholder of a message stands for in the pasted text (``{"repo_id": "a/b:c"}``); empty
+    when the message has optional pieces or does not match the text whole."""
+    if any(isinstance(p, dict) for p in parts):
+        return {}
+    pieces: list[str] = []
+    names: list[str] = []
+    for part in parts:
+        if isinstance(part, str):
+            pieces.append(r"\s*".join(re.escape(w) for w in part.split()) if part.strip() else r"\s*")
+        else:
+            pieces.append(f"(?P<p{len(names)}>.+?)")
+            names.append(str(part[0]))
+    if not names:
+        return {}
+    if not isinstance(parts[-1], str):  # a trailing placeholder takes the rest of the text
+        pieces[-1] = f"(?P<p{len(names) - 1}>.+)"
+    m = re.search("".join(pieces), " ".join(text.split()))
+    return {name: m.group(f"p{i}") for i, name in enumerate(names)} if m else {}
+
+
+# A library's message that names the value a server setting was given: the placeholder, the settings that
+# pass it (the flags that name the model, layers/resolution.MODEL_FLAGS), what the library does with it.
+_LIBRARY_VALUES = {
+    ("huggingface_hub", "repo_id"): "a value that is not a local directory is loaded from the Hub as a repo id",
+}
+
+
+def library_settings(
+    library: str, parts: Sequence[Any], text: str, framework: str | None
+) -> tuple[list[dict[str, Any]], dict[str, str]]:
+    """(settings, placeholder values) of a library's message: the frameworks' model settings when the
+    placeholder is the repo id, with the value the text shows (``framework``: only its settings)."""
+    from argtrace.layers.resolution import MODEL_FLAGS
+
+    values = placeholder_values(parts, text)
+    out: list[dict[str, Any]] = []
+    for (lib, name), how in _LIBRARY_VALUES.items():
+        if lib != library or name not in values:
+            continue
+        value = values[name].strip("'\"")
+        for fw in [framework] if framework in MODEL_FLAGS else sorted(MODEL_FLAGS):
+            flag = MODEL_FLAGS[fw][0]
+            dest = _dest(fw, None, flag)
+            if dest:
+                entry = {"name": dest, "flag": flag, "framework": fw, "value": value, "via": f"{library}:{name}"}
+                out.append(entry | {"how": how})
+    return out, values
+
+
 def _avoid(group: Mapping[str, Any]) -> str:
     """How to avoid the message, from its kind, condition and settings."""
     flags = [s["flag"] or s["name"] for s in group["settings"]]
     change = f": change {', '.join(flags)}" if flags else ""
     cond = group["condition"]
+    value = next((s for s in group["settings"] if "value" in s), None)
+    if group.get("library") and value is not None:
+        flags = ", ".join(dict.fromkeys(f"{s['flag']} ({s['framework']})" for s in group["settings"]))
+        return (
+            f"{group['framework']} refused {value['value']!r}, the value of {flags}: {value['how']}; give an "
+            "existing local directory or a valid repo id (a revision goes to --revision, not into the id)"
+        )
     if cond and cond.startswith("except"):
         caught = cond[len("except") :].strip() or "an exception"
         return (
@@ -183,7 +242,7 @@ def group_matches(
     prefer: Sequence[Preferred] = (),
 ) -> list[dict[str, Any]]:
     from argtrace.layers.resolution import FIX_HINTS
-    from argtrace.resolver.message_store import indexed_releases
+    from argtrace.resolver.message_store import indexed_releases, is_library
 
     groups: dict[tuple[str, str, str], dict[str, Any]] = {}
     for m in matches:
@@ -208,13 +267,17 @@ def group_matches(
                 "line": site.at[newest][0] if newest else None,
                 "condition": site.conditions[-1] if site.conditions else None,
                 "conditions": list(site.conditions),
-                "settings": settings_of(site.framework, newest, site.reads, site.template, m.text),
+                "settings": settings_of(site.framework, newest, site.reads, site.template, m.text)
+                if not is_library(site.framework)
+                else library_settings(site.framework, site.parts, m.text, framework)[0],
                 "reads": list(site.reads),
                 "versions": [],
                 "releases": [],
                 "fix": FIX_HINTS.get(func),
                 "index": site.source,
             }
+            if is_library(site.framework):
+                group["library"] = True
         for v in releases:
             for line in site.at[v]:
                 group["versions"].append({"version": v, "at": f"{site.file}:{line}"})
