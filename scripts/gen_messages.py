@@ -309,7 +309,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--check",
         action="store_true",
-        help="index again every stored release whose wheel is in the wheel directories; exit 1 on a difference",
+        help="index again every stored release whose wheel is in the wheel directories; exit 1 on a "
+        "difference",
     )
     args = parser.parse_args(argv)
     dirs = [*args.wheel_dir, *default_wheel_dirs()]

@@ -961,6 +961,30 @@ FOUND_3 = [
         "--quatization is not a vllm 0.33.0 flag: the server refuses to start",
         "Write --quantization instead of --quatization",
     ),
+    # was a miss: RS031 (2026-12-02) judges a model value that is not a local path by huggingface_hub's
+    # validate_repo_id (its REPO_ID_REGEX read from the wheel); a warning, since a directory of that name
+    # may exist where the server starts
+    Found(
+        "sglang302_repo_revision_colon.cmd",
+        "RS031",
+        "warning",
+        "--model-path 'TheBloke/Mistral-7B-v0.1-GPTQ:gptq-4bit-32g-actorder_True' is not a local directory "
+        "here and not a valid Hugging Face repo id: characters or a shape REPO_ID_REGEX refuses",
+        "give the repo id alone (the branch or tag to --revision)",
+    ),
+    # was a miss: the GPU is not in the command; with --gpu v100 (the report names it; a V100 profile since
+    # 2026-12-02) RS030 follows vLLM's Triton attention backend, which refuses an fp8 KV cache below SM89
+    # (the only backend below SM75). A warning: no release is named, 0.33.0 stands in (its check exists in
+    # 0.24.0-0.33.0; the fork's own release was not read)
+    Found(
+        "onecat27_kv_fp8_v100.cmd",
+        "RS030",
+        "warning",
+        "--kv-cache-dtype fp8 on Tesla V100-PCIE-32GB (compute capability 7.0): vllm 0.33.0 has no "
+        "FlashAttention (SM80+) or FlashInfer (SM75+) backend for it",
+        "--kv-cache-dtype auto (or float16) on Tesla V100-PCIE-32GB",
+        ("--gpu", "v100"),
+    ),
 ]
 
 MISSED_3 = [
@@ -1016,22 +1040,12 @@ MISSED_3 = [
         "quantization are in config.json; the launch's flags are all accepted",
     ),
     Missed(
-        "sglang302_repo_revision_colon.cmd",
-        "--model-path `repo:revision` is not a valid Hugging Face repo id (HFValidationError): the value of "
-        "--model-path is not checked against the Hub's id rules, and `why` finds no site (huggingface_hub's)",
-    ),
-    Missed(
         "vllm37133_docker_redundant_serve.cmd",
         "`sudo docker run ... vllm/vllm-openai:latest vllm serve MODEL`: the `sudo` wrapper is unwrapped for "
         "a server started directly (`sudo vllm serve`, TP006) but not for `docker run`, so no server is "
         "found (SH019 info); without `sudo` the same line gets TP010 (`vllm serve vllm serve ...`)",
         ("--framework-version", "0.17.1"),
         code="TP010",
-    ),
-    Missed(
-        "onecat27_kv_fp8_v100.cmd",
-        "--kv-cache-dtype fp8 needs a GPU with fp8e4nv (compute capability 8.9+); the node's GPU (V100) is "
-        "not in the command, and argtrace has no V100 profile for --gpu",
     ),
 ]
 

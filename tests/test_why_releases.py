@@ -55,7 +55,8 @@ def test_every_bundled_vllm_release_has_a_message_index() -> None:
     # and the releases older than every bundled one (their messages only, no schema): 0.2.7 .. 0.6.5
     assert [v for v in VLLM if v not in bundled] == [
         "0.2.7", "0.3.3", "0.4.0.post1", "0.4.1", "0.4.2", "0.4.3", "0.5.0.post1", "0.5.1", "0.5.2",
-        "0.5.3.post1", "0.5.4", "0.5.5", "0.6.0", "0.6.1.post2", "0.6.2", "0.6.3.post1", "0.6.4.post1", "0.6.5",
+        "0.5.3.post1", "0.5.4", "0.5.5", "0.6.0", "0.6.1.post2", "0.6.2", "0.6.3.post1", "0.6.4.post1",
+        "0.6.5",
     ]  # fmt: skip
 
 
@@ -86,7 +87,13 @@ def test_without_a_release_equal_sites_come_newest_release_first() -> None:
             releases("0.4.1", "0.10.2"),
             "vllm/worker/worker.py:660",
         ),
-        ("Worker.initialize_cache", "full", 92, releases("0.6.4.post1", "0.6.6.post1"), "vllm/v1/worker/gpu_worker.py:175"),
+        (
+            "Worker.initialize_cache",
+            "full",
+            92,
+            releases("0.6.4.post1", "0.6.6.post1"),
+            "vllm/v1/worker/gpu_worker.py:175",
+        ),
         ("check_block_size_valid", "full", 92, ["0.4.0.post1"], "vllm/executor/utils.py:3"),
         ("LLMEngine._init_cache", "full", 92, ["0.2.7", "0.3.3"], "vllm/engine/llm_engine.py:361"),
         # 0.22.1 on adds a sentence: a partial match, after every full one
@@ -119,7 +126,13 @@ def test_a_version_line_in_the_text_ranks_that_release_s_sites_first() -> None:
             releases("0.4.1", "0.10.2"),
             "vllm/worker/worker.py:493",
         ),
-        ("Worker.initialize_cache", "full", 92, releases("0.6.4.post1", "0.6.6.post1"), "vllm/v1/worker/gpu_worker.py:142"),
+        (
+            "Worker.initialize_cache",
+            "full",
+            92,
+            releases("0.6.4.post1", "0.6.6.post1"),
+            "vllm/v1/worker/gpu_worker.py:142",
+        ),
     ]
     # every site 0.6.4.post1 has comes before any it lacks
     has = [("0.6.4.post1" in m["releases"]) for m in section["matches"]]

@@ -56,7 +56,9 @@ def _schema(framework: str, version: str | None) -> Schema | None:
     versions = bundled_versions(framework)
     if not versions:
         return None
-    chosen = versions[-1] if version is None else nearest_bundled(framework, version, versions) or versions[-1]
+    chosen = versions[-1]
+    if version is not None:
+        chosen = nearest_bundled(framework, version, versions) or chosen
     try:
         return load_schema(framework, chosen)
     except Exception:
@@ -182,7 +184,9 @@ def placeholder_values(parts: Sequence[Any], text: str) -> dict[str, str]:
 # A library's message that names the value a server setting was given: the placeholder, the settings that
 # pass it (the flags that name the model, layers/resolution.MODEL_FLAGS), what the library does with it.
 _LIBRARY_VALUES = {
-    ("huggingface_hub", "repo_id"): "a value that is not a local directory is loaded from the Hub as a repo id",
+    ("huggingface_hub", "repo_id"): (
+        "a value that is not a local directory is loaded from the Hub as a repo id"
+    ),
 }
 
 
@@ -203,8 +207,8 @@ def library_settings(
             flag = MODEL_FLAGS[fw][0]
             dest = _dest(fw, None, flag)
             if dest:
-                entry = {"name": dest, "flag": flag, "framework": fw, "value": value, "via": f"{library}:{name}"}
-                out.append(entry | {"how": how})
+                entry = {"name": dest, "flag": flag, "framework": fw, "value": value}
+                out.append(entry | {"via": f"{library}:{name}", "how": how})
     return out, values
 
 
@@ -215,9 +219,9 @@ def _avoid(group: Mapping[str, Any]) -> str:
     cond = group["condition"]
     value = next((s for s in group["settings"] if "value" in s), None)
     if group.get("library") and value is not None:
-        flags = ", ".join(dict.fromkeys(f"{s['flag']} ({s['framework']})" for s in group["settings"]))
+        named = ", ".join(dict.fromkeys(f"{s['flag']} ({s['framework']})" for s in group["settings"]))
         return (
-            f"{group['framework']} refused {value['value']!r}, the value of {flags}: {value['how']}; give an "
+            f"{group['framework']} refused {value['value']!r}, the value of {named}: {value['how']}; give an "
             "existing local directory or a valid repo id (a revision goes to --revision, not into the id)"
         )
     if cond and cond.startswith("except"):
