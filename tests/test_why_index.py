@@ -153,7 +153,7 @@ def test_generator_merges_releases(tmp_path: Path) -> None:
     store = json.loads(gzip.decompress((out / "vllm.json.gz").read_bytes()))
     assert list(store["releases"]) == ["10.0.0"] and len(store["sites"]) == 2
     bad = subprocess.run([sys.executable, str(script), "torch==2.0"], capture_output=True, text=True)
-    assert bad.returncode != 0 and "the framework is one of sglang, vllm" in bad.stderr
+    assert bad.returncode != 0 and "the package is one of sglang, vllm, huggingface_hub" in bad.stderr
 
 
 def test_prefixes_are_dropped() -> None:

@@ -236,8 +236,9 @@ CASES = [
         "V100-SXM2-32GB GPU has compute capability 7.0.",
         "https://github.com/vllm-project/vllm/issues/946",
         # a 2023 report: word for word (nothing after "7.0.") the worker's message of 0.2.7, the oldest
-        # indexed release; the later sites add a dtype hint after it (partial matches, listed after)
-        VL, "_check_if_gpu_supports_dtype", "vllm/worker/worker.py", "dtype",
+        # indexed release; the later sites add a dtype hint after it (partial matches, listed after). 0.2.7's
+        # message names no flag and its condition reads the function's parameter (torch_dtype): no setting
+        VL, "_check_if_gpu_supports_dtype", "vllm/worker/worker.py",
     ),
     case(
         "ValueError: Total number of attention heads (52) must be divisible by tensor parallel size (8).",
@@ -399,9 +400,10 @@ def test_json_shape() -> None:
     assert section["release"] is None  # no --framework-version, no version line
     # the releases of each framework's message store file, oldest first (issue 15 adds them a family at
     # a time: read from the file, with the first four always there)
-    stored = {fw: _stored_releases(fw) for fw in ("sglang", "vllm")}
+    stored = {fw: _stored_releases(fw) for fw in ("huggingface_hub", "sglang", "vllm")}
     assert {"0.5.10.post1", "0.5.15.post1", "0.5.19", "0.5.23"} <= set(stored["sglang"])
     assert {"0.11.0", "0.33.0"} <= set(stored["vllm"])
+    assert stored["huggingface_hub"] == ["0.21.4", "0.36.2", "2.4.0"]  # a library a launch goes through
     assert section["indexed"] == stored
     first = section["matches"][0]
     assert set(first) == {

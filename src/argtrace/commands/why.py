@@ -489,8 +489,10 @@ def preferred_release(
     (as before); of a release without a message index, the nearest indexed one's sites rank first. Without
     it, a version line in the pasted text, else in ``--log``, ranks its release's sites first."""
     from argtrace.layers.log.messages import Preferred
+    from argtrace.resolver.message_store import is_library
 
-    names = [framework] if framework else list(indexed)
+    # a library's release is not what a server log's version line names
+    names = [framework] if framework else [name for name in indexed if not is_library(name)]
     if version:
         if any(version in indexed.get(fw, ()) for fw in names):
             entry = {"framework": framework, "version": version, "source": "--framework-version"}
