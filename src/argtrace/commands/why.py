@@ -569,6 +569,39 @@ def explain(
     }
 
 
+def release_spans(chosen: Sequence[str], every: Sequence[str]) -> list[str]:
+    """``chosen`` as runs of consecutive releases of ``every`` (``0.4.1-0.5.0.post1``), oldest first."""
+    from argtrace.resolver.message_store import sort_releases
+
+    wanted = set(chosen)
+    out: list[list[str]] = []
+    previous = False
+    for version in sort_releases(every):
+        if version in wanted:
+            if previous:
+                out[-1].append(version)
+            else:
+                out.append([version])
+        previous = version in wanted
+    return [run[0] if len(run) == 1 else f"{run[0]}-{run[-1]}" for run in out]
+
+
+def _at_spans(versions: Sequence[Mapping[str, str]], every: Sequence[str]) -> list[str]:
+    """``0.4.1-0.4.3 (vllm/config.py:800)``: consecutive releases with the same site location together."""
+    from argtrace.resolver.message_store import sort_releases
+
+    position = {v: i for i, v in enumerate(sort_releases(every))}
+    out: list[tuple[list[str], str]] = []
+    for entry in versions:
+        version, at = entry["version"], entry["at"]
+        last = out[-1] if out else None
+        if last is not None and last[1] == at and position.get(last[0][-1], -2) + 1 == position.get(version):
+            last[0].append(version)
+        elif last is None or last[0][-1] != version or last[1] != at:
+            out.append(([version], at))
+    return [f"{v[0] if len(v) == 1 else f'{v[0]}-{v[-1]}'} ({at})" for v, at in out]
+
+
 def render_why(section: Mapping[str, Any]) -> str:
     lines: list[str] = []
     if not section.get("matches"):
@@ -585,9 +618,10 @@ def render_why(section: Mapping[str, Any]) -> str:
         if g["settings"]:
             reads = ", ".join(f"{s['name']} ({s['flag']})" if s["flag"] else s["name"] for s in g["settings"])
             lines.append(f"  reads: {reads}")
-        lines.append("  in: " + ", ".join(f"{v['version']} ({v['at']})" for v in g["versions"]))
+        lines.append("  in: " + ", ".join(_at_spans(g["versions"], g["releases"] + g["absent_in"])))
         if g["absent_in"]:
-            lines.append("  not in: " + ", ".join(g["absent_in"]))
+            every = g["releases"] + g["absent_in"]
+            lines.append("  not in: " + ", ".join(release_spans(g["absent_in"], every)))
         lines.append(f"  fix: {g['fix']}")
     release = section.get("release")
     if release and section.get("matches"):

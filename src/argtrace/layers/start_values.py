@@ -25,7 +25,11 @@ TRITON_FP8_SITE = ("vllm/v1/attention/backends/triton_attn.py", "TritonAttention
 TRITON_FP8_TEXT = "native FP8 (fp8e4nv)"
 # FlashInfer builds for SM75 and newer, FlashAttention for SM80: below SM75 vLLM has only Triton left
 NO_OTHER_BACKEND_BELOW = (7, 5)
-MODEL_SETTINGS = {"sglang": "model_path", "vllm": "model"}
+# the settings that name the model, and how to call them (``vllm serve MODEL`` is ``model_tag``)
+MODEL_SETTINGS = {
+    "sglang": (("model_path", "--model-path"),),
+    "vllm": (("model_tag", "the model"), ("model", "--model")),
+}
 MODELSCOPE_VARIABLES = ("VLLM_USE_MODELSCOPE", "SGLANG_USE_MODELSCOPE")
 
 
@@ -130,7 +134,17 @@ def model_not_a_repo_id(report: Report, framework: str, env: Mapping[str, str | 
     from argtrace.resolver.message_store import repo_id_rule
     from argtrace.rules import start_values as rules
 
-    setting = MODEL_SETTINGS[framework]
+    def given(name: str) -> bool:
+        found = report.setting(name)
+        return found is not None and found.intended is not None
+
+    # the setting the command wrote (``--model X`` beside an empty positional), else the first set
+    candidates = [(s, flag) for s, flag in MODEL_SETTINGS[framework] if given(s)] or [
+        (s, flag) for s, flag in MODEL_SETTINGS[framework] if _effective(report, s) is not None
+    ]
+    if not candidates:
+        return []
+    setting, flag = candidates[0]
     value = _effective(report, setting)
     if not isinstance(value, str) or not value or _PATHLIKE.search(value):
         return []
@@ -150,7 +164,6 @@ def model_not_a_repo_id(report: Report, framework: str, env: Mapping[str, str | 
         if repo and repo_id_problem(repo, rule) is None:
             hint = f" ('{repo}' is a valid id: give the revision '{revision}' to --revision)"
     source = f"{rule['file']}:{rule.get('validator_line')} in huggingface_hub {rule['release']}"
-    flag = "--model-path" if framework == "sglang" else "--model"
     return [
         rules.RS031.finding(
             f"{flag} {value!r} is not a local directory here and not a valid Hugging Face repo id: "
