@@ -24,7 +24,8 @@ RS030 = Rule(
         'requires SM89+" (TritonAttentionImpl.__init__ in vllm/v1/attention/backends/triton_attn.py, '
         "vLLM 0.24.0 on; TritonMLAImpl for MLA models, 0.26.0 on). A vLLM fork without that check ends in "
         "Triton's own \"type fp8e4nv not supported in this architecture\" when a kernel compiles "
-        "(https://github.com/1CatAI/1Cat-vLLM/issues/27). The GPU is not in the command: the rule needs --gpu."
+        "(https://github.com/1CatAI/1Cat-vLLM/issues/27). The GPU is not in the command: the rule needs "
+        "--gpu."
     ),
     fix="--kv-cache-dtype auto (or float16) on this GPU; an fp8 KV cache needs compute capability 8.9+",
     example=_static("vllm serve /m --kv-cache-dtype fp8", "0.33.0", "--gpu", "v100"),
