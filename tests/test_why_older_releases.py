@@ -213,6 +213,8 @@ def test_rs031_a_revision_after_a_colon(tmp_path: Path) -> None:
         "vllm serve s3://bucket/model",
         "SGLANG_USE_MODELSCOPE=1 python3 -m sglang.launch_server --model-path org/model:v1",
         "python3 -m sglang.launch_server --model-path local:dir",  # exists here (made below)
+        "vllm serve '$MODEL'",  # not the value the server gets
+        "python3 -m sglang.launch_server --model-path '<MODEL>'",
     ],
 )
 def test_rs031_stays_quiet(command: str, tmp_path: Path) -> None:

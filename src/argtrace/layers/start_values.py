@@ -126,6 +126,9 @@ def repo_id_problem(value: str, rule: Mapping[str, Any]) -> str | None:
 
 
 _PATHLIKE = re.compile(r"^(?:/|\./|\.\./|~|[A-Za-z]:[\\/])|://|\\|\.gguf$")
+# a value still holding a variable, a template or a placeholder (`$MODEL`, `{{ .Values.model }}`, `<MODEL>`)
+# is not the value the server gets
+_UNRESOLVED = re.compile(r"[$`{}<>%*?\[\]\"'\s]")
 
 
 def model_not_a_repo_id(report: Report, framework: str, env: Mapping[str, str | None]) -> list[Finding]:
@@ -146,7 +149,7 @@ def model_not_a_repo_id(report: Report, framework: str, env: Mapping[str, str | 
         return []
     setting, flag = candidates[0]
     value = _effective(report, setting)
-    if not isinstance(value, str) or not value or _PATHLIKE.search(value):
+    if not isinstance(value, str) or not value or _PATHLIKE.search(value) or _UNRESOLVED.search(value):
         return []
     if any((env.get(name) or "").strip().lower() in ("1", "true", "yes") for name in MODELSCOPE_VARIABLES):
         return []
