@@ -197,10 +197,10 @@ def test_rs031_a_revision_after_a_colon(tmp_path: Path) -> None:
         )
     ]
     # vllm serve's positional model and --model are one setting (model_tag) to the 0.33.0 schema
-    for command in ("vllm serve a/b/c", "vllm serve --model a/b/c"):
+    for command in ("vllm serve org/my--model", "vllm serve --model org/my--model"):
         got = findings(["-c", command], tmp_path, "RS031")
         assert [m.split(":", 1)[0] for _, _, m in got] == [
-            "the model 'a/b/c' is not a local directory here and not a valid Hugging Face repo id"
+            "the model 'org/my--model' is not a local directory here and not a valid Hugging Face repo id"
         ]
 
 
@@ -211,6 +211,7 @@ def test_rs031_a_revision_after_a_colon(tmp_path: Path) -> None:
         "vllm serve /models/qwen:latest",  # a path
         "vllm serve ./my:model",
         "vllm serve s3://bucket/model",
+        "vllm serve models/org/name:v1",  # more than one '/': a relative local path, far more often
         "SGLANG_USE_MODELSCOPE=1 python3 -m sglang.launch_server --model-path org/model:v1",
         "python3 -m sglang.launch_server --model-path local:dir",  # exists here (made below)
         "vllm serve '$MODEL'",  # not the value the server gets

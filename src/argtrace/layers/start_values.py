@@ -151,6 +151,8 @@ def model_not_a_repo_id(report: Report, framework: str, env: Mapping[str, str | 
     value = _effective(report, setting)
     if not isinstance(value, str) or not value or _PATHLIKE.search(value) or _UNRESOLVED.search(value):
         return []
+    if value.count("/") > 1:
+        return []  # `models/org/name`: far more often a relative local path than a mistyped repo id
     if any((env.get(name) or "").strip().lower() in ("1", "true", "yes") for name in MODELSCOPE_VARIABLES):
         return []
     if localfs.exists(value):

@@ -56,7 +56,8 @@ RS031 = Rule(
     correct=Example(
         argv=["check", "--no-resolve", "-c", "python3 -m sglang.launch_server --model-path org/model"]
     ),
-    exceptions="Not for values that look like paths (starting with /, ./, ../ or ~), URLs (s3://, gs://), "
+    exceptions="Not for values that look like paths (starting with /, ./, ../ or ~, or with more than one "
+    "'/'), URLs (s3://, gs://), values holding a variable or placeholder ($MODEL, <MODEL>), "
     "GGUF files, or when a directory of that name exists where argtrace runs; not with "
     "VLLM_USE_MODELSCOPE/SGLANG_USE_MODELSCOPE (ModelScope ids).",
 )
