@@ -135,7 +135,9 @@ def index_release(package: str, wheel: Path) -> list[dict[str, Any]]:
     else:
         sites = message_index.index_wheel(str(wheel), package)
     modules = LIBRARIES.get(package)
-    return sites if modules is None else [s for s in sites if s["f"] in modules]
+    if modules is None:
+        return sites
+    return [s for s in sites if s["f"] in modules or f"{s['f']}::{s['fn']}" in modules]
 
 
 def repo_id_rule(wheel: Path, version: str) -> dict[str, Any] | None:

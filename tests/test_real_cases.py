@@ -1200,6 +1200,17 @@ WHY_3 = [
         ("model_path", "model"),
         "huggingface_hub",
     ),
+    # was a miss: Triton's dtype.to_ir is indexed (one function, a library a launch goes through); its fp8
+    # type comes from an fp8 KV cache or fp8 weights, both frameworks' settings named
+    Why(
+        "https://github.com/1CatAI/1Cat-vLLM/issues/27",
+        'ValueError("type fp8e4nv not supported in this architecture. The supported fp8 dtypes are '
+        "('fp8e4b15', 'fp8e5')\")",
+        "dtype.to_ir",
+        "triton/language/core.py",
+        ("kv_cache_dtype", "quantization", "kv_cache_dtype", "quantization"),
+        "triton",
+    ),
 ]
 
 
@@ -1250,15 +1261,6 @@ WHY_MISSED_3 = [
         "the first site is right (the diffusion ServerArgs.from_cli_args) but names no setting; the "
         'signature says "fix the spelling" and that every bundled SGLang release takes --served-model-name '
         "(the LLM server's), not that the diffusion server has no such field",
-    ),
-    WhyMissed(
-        "https://github.com/1CatAI/1Cat-vLLM/issues/27",
-        'ValueError("type fp8e4nv not supported in this architecture. The supported fp8 dtypes are '
-        "('fp8e4b15', 'fp8e5')\")",
-        "vllm",
-        "kv_cache_dtype",
-        "the message is Triton's (the GPU lacks fp8e4nv); Triton's messages are not indexed, and the first "
-        "site (VllmConfig._get_quantization_config, --dtype/--quantization) is another check",
     ),
 ]
 

@@ -123,10 +123,10 @@ def test_huggingface_hub_s_validator_names_the_model_settings_and_the_value() ->
         "TheBloke/Mistral-7B-v0.1-GPTQ:gptq-4bit-32g-actorder_True"
     }
     assert match["fix"] == (
-        "huggingface_hub refused 'TheBloke/Mistral-7B-v0.1-GPTQ:gptq-4bit-32g-actorder_True', the value of "
-        "--model-path (sglang), --model (vllm): a value that is not a local directory is loaded from the Hub "
-        "as a repo id; give an existing local directory or a valid repo id (a revision goes to --revision, "
-        "not into the id)"
+        "huggingface_hub refused 'TheBloke/Mistral-7B-v0.1-GPTQ:gptq-4bit-32g-actorder_True', which comes "
+        "from --model-path (sglang), --model (vllm): a value that is not a local directory is loaded from "
+        "the Hub as a repo id; give an existing local directory or a valid repo id (a revision goes to "
+        "--revision, not into the id)"
     )
 
 
@@ -145,6 +145,39 @@ def test_the_library_store_keeps_only_the_modules_a_launch_reaches() -> None:
     assert store["library"] is True and list(store["releases"]) == ["0.21.4", "0.36.2", "2.4.0"]
     assert {s["f"] for s in store["sites"]} <= set(store["modules"])
     assert [r["sites"] for r in store["releases"].values()] == [31, 16, 22]
+    triton = json.loads(gzip.decompress((MESSAGE_DIR / "triton.json.gz").read_bytes()))
+    assert triton["modules"] == ["triton/language/core.py::dtype.to_ir"]  # one function of Triton
+    assert {(r, v["sites"]) for r, v in triton["releases"].items()} == {
+        ("2.3.1", 1),
+        ("3.2.0", 2),
+        ("3.9.0", 2),
+    }
+
+
+# https://github.com/1CatAI/1Cat-vLLM/issues/27 (a vLLM fork on V100 with --kv-cache-dtype fp8)
+TRITON_FP8 = (
+    'ValueError("type fp8e4nv not supported in this architecture. The supported fp8 dtypes are '
+    "('fp8e4b15', 'fp8e5')\")"
+)
+
+
+def test_triton_s_fp8_type_names_the_fp8_settings() -> None:
+    match = first(TRITON_FP8, "vllm")
+    assert (match["framework"], match["function"], match["file"], match["releases"]) == (
+        "triton",
+        "dtype.to_ir",
+        "triton/language/core.py",
+        ["3.2.0", "3.9.0"],
+    )
+    assert settings(match) == [
+        ("kv_cache_dtype", "--kv-cache-dtype", "vllm"),
+        ("quantization", "--quantization", "vllm"),
+    ]
+    assert {s["value"] for s in match["settings"]} == {"fp8e4nv"}
+    assert match["fix"].endswith(
+        "from an fp8 KV cache or fp8 quantization; on this GPU use --kv-cache-dtype auto (or float16) and no "
+        "fp8 --quantization"
+    )
 
 
 def test_the_repo_id_rule_read_from_the_wheel() -> None:

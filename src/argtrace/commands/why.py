@@ -15,6 +15,7 @@ import argparse
 import functools
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -181,11 +182,33 @@ def placeholder_values(parts: Sequence[Any], text: str) -> dict[str, str]:
     return {name: m.group(f"p{i}") for i, name in enumerate(names)} if m else {}
 
 
-# A library's message that names the value a server setting was given: the placeholder, the settings that
-# pass it (the flags that name the model, layers/resolution.MODEL_FLAGS), what the library does with it.
+@dataclass(frozen=True)
+class LibraryValue:
+    """A library's message whose placeholder is the value a server setting was given: which settings pass
+    it (``flags``; none: the flags that name the model, layers/resolution.MODEL_FLAGS), what the library
+    does with it (``how``) and the way out (``fix``); ``prefix``: only values that start with it."""
+
+    how: str
+    fix: str
+    flags: tuple[str, ...] = ()
+    prefix: str = ""
+
+
 _LIBRARY_VALUES = {
-    ("huggingface_hub", "repo_id"): (
-        "a value that is not a local directory is loaded from the Hub as a repo id"
+    ("huggingface_hub", "repo_id"): LibraryValue(
+        "a value that is not a local directory is loaded from the Hub as a repo id",
+        "give an existing local directory or a valid repo id (a revision goes to --revision, not into the "
+        "id)",
+    ),
+    # Triton's dtype.to_ir refuses an fp8 type the GPU lacks (fp8e4nv: SM89+); vLLM builds such kernels for
+    # an fp8 KV cache (vllm/v1/attention/ops/triton_reshape_and_cache_flash.py: "an FP8 KV cache needs
+    # native fp8e4nv (SM89+)") and for fp8 weights
+    ("triton", "self"): LibraryValue(
+        "a Triton kernel was built for an fp8 type this GPU lacks (fp8e4nv needs compute capability 8.9+), "
+        "from an fp8 KV cache or fp8 quantization",
+        "on this GPU use --kv-cache-dtype auto (or float16) and no fp8 --quantization",
+        ("--kv-cache-dtype", "--quantization"),
+        "fp8",
     ),
 }
 
@@ -193,22 +216,24 @@ _LIBRARY_VALUES = {
 def library_settings(
     library: str, parts: Sequence[Any], text: str, framework: str | None
 ) -> tuple[list[dict[str, Any]], dict[str, str]]:
-    """(settings, placeholder values) of a library's message: the frameworks' model settings when the
-    placeholder is the repo id, with the value the text shows (``framework``: only its settings)."""
+    """(settings, placeholder values) of a library's message: the frameworks' settings whose value the
+    placeholder is, with the value the text shows (``framework``: only its settings)."""
     from argtrace.layers.resolution import MODEL_FLAGS
 
     values = placeholder_values(parts, text)
     out: list[dict[str, Any]] = []
-    for (lib, name), how in _LIBRARY_VALUES.items():
+    for (lib, name), known in _LIBRARY_VALUES.items():
         if lib != library or name not in values:
             continue
-        value = values[name].strip("'\"")
+        value = values[name].strip().strip("'\"")
+        if not value.startswith(known.prefix):
+            continue
         for fw in [framework] if framework in MODEL_FLAGS else sorted(MODEL_FLAGS):
-            flag = MODEL_FLAGS[fw][0]
-            dest = _dest(fw, None, flag)
-            if dest:
-                entry = {"name": dest, "flag": flag, "framework": fw, "value": value}
-                out.append(entry | {"via": f"{library}:{name}", "how": how})
+            for flag in known.flags or MODEL_FLAGS[fw][:1]:
+                dest = _dest(fw, None, flag)
+                if dest:
+                    entry = {"name": dest, "flag": flag, "framework": fw, "value": value}
+                    out.append(entry | {"via": f"{library}:{name}", "how": known.how, "fix": known.fix})
     return out, values
 
 
@@ -220,10 +245,8 @@ def _avoid(group: Mapping[str, Any]) -> str:
     value = next((s for s in group["settings"] if "value" in s), None)
     if group.get("library") and value is not None:
         named = ", ".join(dict.fromkeys(f"{s['flag']} ({s['framework']})" for s in group["settings"]))
-        return (
-            f"{group['framework']} refused {value['value']!r}, the value of {named}: {value['how']}; give an "
-            "existing local directory or a valid repo id (a revision goes to --revision, not into the id)"
-        )
+        refused = f"{group['framework']} refused {value['value']!r}, which comes from {named}"
+        return f"{refused}: {value['how']}; {value['fix']}"
     if cond and cond.startswith("except"):
         caught = cond[len("except") :].strip() or "an exception"
         return (
@@ -616,7 +639,12 @@ def render_why(section: Mapping[str, Any]) -> str:
         for cond in g["conditions"]:
             lines.append(f"  when: {cond}")
         if g["settings"]:
-            reads = ", ".join(f"{s['name']} ({s['flag']})" if s["flag"] else s["name"] for s in g["settings"])
+            reads = ", ".join(
+                f"{s['name']} ({', '.join(x for x in (s['flag'], s.get('framework')) if x)})"
+                if s["flag"]
+                else s["name"]
+                for s in g["settings"]
+            )
             lines.append(f"  reads: {reads}")
         lines.append("  in: " + ", ".join(_at_spans(g["versions"], g["releases"] + g["absent_in"])))
         if g["absent_in"]:

@@ -37,6 +37,8 @@ LIBRARY_MODULES: dict[str, tuple[str, ...]] = {
         "huggingface_hub/utils/_http.py",  # hf_raise_for_status (1.x+)
         "huggingface_hub/errors.py",
     ),
+    # one function (``FILE::FUNCTION``): the rest of Triton is kernel-language errors a launch does not name
+    "triton": ("triton/language/core.py::dtype.to_ir",),  # "type fp8e4nv not supported in this architecture"
 }
 
 
