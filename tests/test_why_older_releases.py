@@ -365,3 +365,17 @@ def test_gen_messages_check_indexes_a_real_wheel_again(tmp_path: Path) -> None:
     assert done.stderr.splitlines()[-1].startswith(
         "checked 1 releases, 2 without their wheel at hand, 0 differ"
     )
+
+
+def test_a_framework_release_given_keeps_the_library_s_sites() -> None:
+    text = (
+        "HFValidationError: Repo id must use alphanumeric chars, '-', '_' or '.'. The name cannot start or "
+        "end with '-' or '.' and the maximum length is 96: 'org/model:main'."
+    )
+    match = explain(text, "sglang", "0.5.23")["matches"][0]
+    assert (match["framework"], match["releases"], match["file"], match["line"]) == (
+        "huggingface_hub",
+        ["0.36.2", "2.4.0"],
+        "huggingface_hub/utils/_validators.py",
+        139,
+    )

@@ -276,7 +276,8 @@ def group_matches(
         site = m.site
         key = (site.framework, site.function, site.template)
         group = groups.get(key)
-        releases = [v for v in site.at if not version or v == version]
+        only = None if is_library(site.framework) else version  # a framework's release, not a library's
+        releases = [v for v in site.at if not only or v == only]
         newest = releases[-1] if releases else None
         if group is None:
             func = site.function.rsplit(".", 1)[-1]

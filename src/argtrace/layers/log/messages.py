@@ -274,7 +274,8 @@ def match_text(
     # a framework named still goes through the libraries it loads with (huggingface_hub's validators)
     names = frameworks() if framework is None else [framework, *(n for n in frameworks() if is_library(n))]
     for fw in names:
-        for site in _prefiltered(fw, texts, version):
+        # a framework's release says nothing of which library release ran with it
+        for site in _prefiltered(fw, texts, None if is_library(fw) else version):
             if site.literal_chars < MIN_SPECIFICITY:
                 continue
             best: Match | None = None
