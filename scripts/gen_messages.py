@@ -7,6 +7,8 @@
     python scripts/gen_messages.py /path/to/vllm-0.11.0-cp38-abi3-manylinux1_x86_64.whl
     python scripts/gen_messages.py vllm==0.15.1 --unpacked /tmp/argtrace-wheels  # an unpacked wheel
     python scripts/gen_messages.py --drop sglang==0.5.19          # forget a release
+    python scripts/gen_messages.py huggingface_hub==2.4.0 --download /tmp/w  # a library a launch goes through
+    python scripts/gen_messages.py --check --wheel-dir /tmp/w     # re-index every release whose wheel is here
 
 The wheel (a zip) is read directly: each ``.py`` file of the package is parsed with ``ast`` (never
 imported, never unpacked, no source copied) by ``argtrace.resolver.message_index``. The release's sites
@@ -15,6 +17,14 @@ site shared by several releases stored once with its line in each (``at``), so a
 what it changed. Nothing in those files is typed by hand. ``--unpacked DIR`` reads a release from the
 directory ``scripts/gen_schemas.py --overlay`` unpacked its wheel into (``DIR/<fw>-<ver>``, with the wheel's
 name and sha256 in ``argtrace-wheel.json``): the same ``.py`` files, the same sites, no second download.
+
+Libraries a launch goes through (``LIBRARIES``: huggingface_hub) are indexed the same way, but only the
+modules whose messages name the value of a server setting (a repo id, a revision: what ``--model-path`` /
+``--model`` was given); their store says ``"library": true`` and, for huggingface_hub, carries the repo-id
+rule of its newest indexed release (``REPO_ID_REGEX`` of ``utils/_validators.py``, read by AST) for
+``argtrace check``. ``--check`` indexes again every release of the stores whose wheel (same sha256) is
+in the wheel directories and fails when a stored site differs: releases without a wheel at hand are skipped
+and counted, so it runs offline on whatever is cached.
 """
 
 from __future__ import annotations
@@ -33,10 +43,18 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
 from argtrace.resolver import message_index  # noqa: E402
-from argtrace.resolver.message_store import FORMAT, MESSAGE_DIR, site_key, sort_releases  # noqa: E402
+from argtrace.resolver.message_store import (  # noqa: E402
+    FORMAT,
+    LIBRARY_MODULES,
+    MESSAGE_DIR,
+    site_key,
+    sort_releases,
+)
 
 GENERATOR = "scripts/gen_messages.py"
 FRAMEWORKS = ("sglang", "vllm")
+LIBRARIES = LIBRARY_MODULES
+PACKAGES = (*FRAMEWORKS, *LIBRARIES)
 _WHEEL_NAME = re.compile(r"^(?P<name>[A-Za-z0-9_.]+?)-(?P<version>[^-]+)-.*\.whl$")
 
 
@@ -83,8 +101,8 @@ def resolve_target(
     when the release is found unpacked in ``unpacked`` (and not as a wheel in ``dirs``)."""
     if "==" in target:
         framework, _, version = target.partition("==")
-        if framework not in FRAMEWORKS:
-            raise SystemExit(f"{target}: the framework is one of {', '.join(FRAMEWORKS)}")
+        if framework not in PACKAGES:
+            raise SystemExit(f"{target}: the package is one of {', '.join(PACKAGES)}")
         wheel = find_wheel(framework, version, dirs) or find_unpacked(framework, version, unpacked or [])
         if wheel is None and download_dir is not None:
             wheel = download(framework, version, download_dir)
@@ -96,8 +114,8 @@ def resolve_target(
         return framework, version, wheel
     wheel = Path(target)
     m = _WHEEL_NAME.match(wheel.name)
-    if not wheel.is_file() or not m or m.group("name").lower() not in FRAMEWORKS:
-        raise SystemExit(f"{target}: neither FRAMEWORK==VERSION nor an sglang/vllm wheel file")
+    if not wheel.is_file() or not m or m.group("name").lower() not in PACKAGES:
+        raise SystemExit(f"{target}: neither PACKAGE==VERSION nor a wheel of {', '.join(PACKAGES)}")
     return m.group("name").lower(), m.group("version"), wheel
 
 
@@ -109,6 +127,57 @@ def sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
+def index_release(package: str, wheel: Path) -> list[dict[str, Any]]:
+    """The sites of a wheel (or of a directory it was unpacked into); of a library, only its ``LIBRARIES``
+    modules."""
+    if wheel.is_dir():
+        sites = message_index.index_unpacked(wheel, package)
+    else:
+        sites = message_index.index_wheel(str(wheel), package)
+    modules = LIBRARIES.get(package)
+    if modules is None:
+        return sites
+    return [s for s in sites if s["f"] in modules or f"{s['f']}::{s['fn']}" in modules]
+
+
+def repo_id_rule(wheel: Path, version: str) -> dict[str, Any] | None:
+    """huggingface_hub's ``REPO_ID_REGEX`` (pattern and ``re`` flags, read by AST from
+    ``utils/_validators.py``) and whether ``validate_repo_id`` matches or fullmatches it."""
+    import ast
+    import zipfile
+
+    name = "huggingface_hub/utils/_validators.py"
+    with zipfile.ZipFile(wheel) as zf:
+        source = zf.read(name).decode("utf-8")
+    tree = ast.parse(source)
+    rule: dict[str, Any] = {"release": version, "file": name}
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Assign)
+            and [ast.unparse(t) for t in node.targets] == ["REPO_ID_REGEX"]
+            and isinstance(node.value, ast.Call)
+            and node.value.args
+            and isinstance(node.value.args[0], ast.Constant)
+        ):
+            rule["pattern"] = node.value.args[0].value
+            rule["line"] = node.lineno
+            flags = [kw.value for kw in node.value.keywords if kw.arg == "flags"] + node.value.args[1:]
+            rule["flags"] = sorted(
+                {n.attr for f in flags for n in ast.walk(f) if isinstance(n, ast.Attribute)}
+            )
+        if isinstance(node, ast.FunctionDef) and node.name == "validate_repo_id":
+            rule["validator_line"] = node.lineno
+            calls = [
+                n.func.attr
+                for n in ast.walk(node)
+                if isinstance(n, ast.Call)
+                and isinstance(n.func, ast.Attribute)
+                and ast.unparse(n.func.value) == "REPO_ID_REGEX"
+            ]
+            rule["match"] = calls[0] if calls else None
+    return rule if "pattern" in rule and rule.get("match") in ("match", "fullmatch") else None
+
+
 def load_store(framework: str, out_dir: Path) -> dict[str, Any]:
     path = out_dir / f"{framework}.json.gz"
     if path.exists():
@@ -116,7 +185,11 @@ def load_store(framework: str, out_dir: Path) -> dict[str, Any]:
         if data.get("format") == FORMAT:
             return data
         log(f"{path}: format {data.get('format')} is not {FORMAT}; starting over")
-    return {"format": FORMAT, "framework": framework, "generated_by": GENERATOR, "releases": {}, "sites": []}
+    store = {"format": FORMAT, "framework": framework, "generated_by": GENERATOR, "releases": {}, "sites": []}
+    if framework in LIBRARIES:
+        store["library"] = True
+        store["modules"] = list(LIBRARIES[framework])
+    return store
 
 
 def drop_release(store: dict[str, Any], version: str) -> None:
@@ -170,6 +243,44 @@ def write_store(store: dict[str, Any], out_dir: Path) -> Path:
     return path
 
 
+def stored_sites(store: dict[str, Any], version: str) -> list[tuple[Any, ...]]:
+    """One release's sites as the store keeps them (its key and its lines), for a comparison."""
+    out = []
+    for entry in store["sites"]:
+        for line in entry["at"].get(version, []):
+            out.append((site_key(entry), line))
+    return sorted(out)
+
+
+def check_stores(out_dir: Path, dirs: list[Path]) -> int:
+    """Index again each stored release whose wheel (same name and sha256) is in ``dirs``, and compare.
+    Releases whose wheel is not at hand are skipped (counted): the check needs no network."""
+    differ = checked = skipped = 0
+    for path in sorted(out_dir.glob("*.json.gz")):
+        store = json.loads(gzip.decompress(path.read_bytes()))
+        package = store["framework"]
+        for version, release in store["releases"].items():
+            wheel = next((f / release["wheel"] for f in dirs if (f / release["wheel"]).is_file()), None)
+            if wheel is None or sha256(wheel) != release["sha256"]:
+                skipped += 1
+                continue
+            checked += 1
+            fresh = index_release(package, wheel)
+            got = sorted((site_key(s), s["l"]) for s in fresh)
+            if got != stored_sites(store, version) or len(fresh) != release["sites"]:
+                differ += 1
+                log(f"{package} {version}: {len(fresh)} sites from {wheel.name} differ from {path.name}")
+        rule = store.get("repo_id")
+        if rule is not None:
+            newest = store["releases"][rule["release"]]
+            wheel = next((f / newest["wheel"] for f in dirs if (f / newest["wheel"]).is_file()), None)
+            if wheel is not None and repo_id_rule(wheel, rule["release"]) != rule:
+                differ += 1
+                log(f"{package} {rule['release']}: the repo-id rule differs from {path.name}")
+    log(f"checked {checked} releases, {skipped} without their wheel at hand, {differ} differ")
+    return 1 if differ else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -197,10 +308,18 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--drop", action="append", default=[], metavar="FRAMEWORK==VERSION")
     parser.add_argument("--out", type=Path, default=MESSAGE_DIR, help=f"default: {MESSAGE_DIR}")
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="index again every stored release whose wheel is in the wheel directories; exit 1 on a "
+        "difference",
+    )
     args = parser.parse_args(argv)
+    dirs = [*args.wheel_dir, *default_wheel_dirs()]
+    if args.check:
+        return check_stores(args.out, dirs)
     if not args.targets and not args.drop and not args.merge:
         parser.error("give FRAMEWORK==VERSION or a wheel path")
-    dirs = [*args.wheel_dir, *default_wheel_dirs()]
     stores: dict[str, dict[str, Any]] = {}
     for item in args.drop:
         framework, _, version = item.partition("==")
@@ -214,16 +333,20 @@ def main(argv: list[str] | None = None) -> int:
     for target in args.targets:
         framework, version, wheel = resolve_target(target, dirs, args.download, args.unpacked)
         started = time.monotonic()
+        sites = index_release(framework, wheel)
         if wheel.is_dir():
             note = json.loads((wheel / UNPACKED_NOTE).read_text(encoding="utf-8"))
-            sites = message_index.index_unpacked(wheel, framework)
             name, digest = str(note["wheel"]), str(note["wheel_sha256"])
         else:
-            sites = message_index.index_wheel(str(wheel), framework)
             name, digest = wheel.name, sha256(wheel)
         store = stores.setdefault(framework, load_store(framework, args.out))
         merge_release(store, version, sites)
         store["releases"][version] = {"wheel": name, "sha256": digest, "sites": len(sites)}
+        if framework == "huggingface_hub" and not wheel.is_dir():
+            rule = repo_id_rule(wheel, version)
+            newest = sort_releases(store["releases"])[-1]
+            if rule is not None and version == newest:
+                store["repo_id"] = rule
         took = time.monotonic() - started
         log(f"{framework} {version}: {len(sites)} sites from {wheel.name} in {took:.0f} s")
     for store in stores.values():

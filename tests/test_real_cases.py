@@ -1018,6 +1018,30 @@ FOUND_3 = [
         "with vllm-omni 0.16.0, installing vLLM first",
         ("--framework-version", "0.15.0"),
     ),
+    # was a miss: RS031 (2026-12-02) judges a model value that is not a local path by huggingface_hub's
+    # validate_repo_id (its REPO_ID_REGEX read from the wheel); a warning, since a directory of that name
+    # may exist where the server starts
+    Found(
+        "sglang302_repo_revision_colon.cmd",
+        "RS031",
+        "warning",
+        "--model-path 'TheBloke/Mistral-7B-v0.1-GPTQ:gptq-4bit-32g-actorder_True' is not a local directory "
+        "here and not a valid Hugging Face repo id: characters or a shape REPO_ID_REGEX refuses",
+        "give the repo id alone (the branch or tag to --revision)",
+    ),
+    # was a miss: the GPU is not in the command; with --gpu v100 (the report names it; a V100 profile since
+    # 2026-12-02) RS030 follows vLLM's Triton attention backend, which refuses an fp8 KV cache below SM89
+    # (the only backend below SM75). A warning: no release is named, 0.33.0 stands in (its check exists in
+    # 0.24.0-0.33.0; the fork's own release was not read)
+    Found(
+        "onecat27_kv_fp8_v100.cmd",
+        "RS030",
+        "warning",
+        "--kv-cache-dtype fp8 on Tesla V100-PCIE-32GB (compute capability 7.0): vllm 0.33.0 has no "
+        "FlashAttention (SM80+) or FlashInfer (SM75+) backend for it",
+        "--kv-cache-dtype auto (or float16) on Tesla V100-PCIE-32GB",
+        ("--gpu", "v100"),
+    ),
 ]
 
 MISSED_3 = [
@@ -1057,16 +1081,6 @@ MISSED_3 = [
         "sglang1100_gptq_moe.cmd",
         "a GPTQ MoE checkpoint the release cannot load with --quantization gptq: the architecture and its "
         "quantization are in config.json; the launch's flags are all accepted",
-    ),
-    Missed(
-        "sglang302_repo_revision_colon.cmd",
-        "--model-path `repo:revision` is not a valid Hugging Face repo id (HFValidationError): the value of "
-        "--model-path is not checked against the Hub's id rules, and `why` finds no site (huggingface_hub's)",
-    ),
-    Missed(
-        "onecat27_kv_fp8_v100.cmd",
-        "--kv-cache-dtype fp8 needs a GPU with fp8e4nv (compute capability 8.9+); the node's GPU (V100) is "
-        "not in the command, and argtrace has no V100 profile for --gpu",
     ),
 ]
 
@@ -1200,6 +1214,42 @@ WHY_3 = [
         "vllm/entrypoints/common/cli_args.py",
         ("lora_modules",),
     ),
+    # was a miss: a message of vLLM 0.4.1-0.5.0.post1 (older than every bundled release); those releases'
+    # messages are indexed since 2026-12-02, their settings named with the nearest bundled schema's flags.
+    # The report's text (num_speculative_tokens=4 given) came from a build between 0.5.0.post1 and 0.5.1,
+    # where the draft's n_predict (3) dropped the value; 0.5.1 on says "This speculative model supports a
+    # maximum of num_speculative_tokens={n_predict}" (test_why_older_releases.py)
+    Why(
+        "https://github.com/vllm-project/vllm/issues/5893",
+        "ValueError: Expected both speculative_model and num_speculative_tokens to be provided, but found "
+        "speculative_model='ibm-fms/llama-13b-accelerator' and num_speculative_tokens=4.",
+        "SpeculativeConfig.maybe_create_spec_config",
+        "vllm/config.py",
+        ("speculative_model", "num_speculative_tokens"),
+    ),
+    # was a miss: huggingface_hub's validators are indexed (a library a launch goes through); the repo id
+    # is the value of the frameworks' model flag
+    Why(
+        "https://github.com/sgl-project/sglang/issues/302",
+        "huggingface_hub.utils._validators.HFValidationError: Repo id must use alphanumeric chars or '-', "
+        "'_', '.', '--' and '..' are forbidden, '-' and '.' cannot start or end the name, max length is 96: "
+        "'TheBloke/Mistral-7B-v0.1-GPTQ:gptq-4bit-32g-actorder_True'.",
+        "validate_repo_id",
+        "huggingface_hub/utils/_validators.py",
+        ("model_path", "model"),
+        "huggingface_hub",
+    ),
+    # was a miss: Triton's dtype.to_ir is indexed (one function, a library a launch goes through); its fp8
+    # type comes from an fp8 KV cache or fp8 weights, both frameworks' settings named
+    Why(
+        "https://github.com/1CatAI/1Cat-vLLM/issues/27",
+        'ValueError("type fp8e4nv not supported in this architecture. The supported fp8 dtypes are '
+        "('fp8e4b15', 'fp8e5')\")",
+        "dtype.to_ir",
+        "triton/language/core.py",
+        ("kv_cache_dtype", "quantization", "kv_cache_dtype", "quantization"),
+        "triton",
+    ),
 ]
 
 
@@ -1231,34 +1281,6 @@ WHY_MISSED_3 = [
         "the first site is right (the diffusion ServerArgs.from_cli_args) but names no setting; the "
         'signature says "fix the spelling" and that every bundled SGLang release takes --served-model-name '
         "(the LLM server's), not that the diffusion server has no such field",
-    ),
-    WhyMissed(
-        "https://github.com/vllm-project/vllm/issues/5893",
-        "ValueError: Expected both speculative_model and num_speculative_tokens to be provided, but found "
-        "speculative_model='ibm-fms/llama-13b-accelerator' and num_speculative_tokens=4.",
-        "vllm",
-        "num_speculative_tokens",
-        "the message is from vLLM 0.4-0.5 (older than every bundled release); the first site is 0.6.6-0.8's "
-        "SpeculativeConfig._verify_args on another condition (num_speculative_tokens <= 0), with no setting; "
-        "the cause (more tokens than the MLPSpeculator's n_predict) is in the draft's config.json",
-    ),
-    WhyMissed(
-        "https://github.com/1CatAI/1Cat-vLLM/issues/27",
-        'ValueError("type fp8e4nv not supported in this architecture. The supported fp8 dtypes are '
-        "('fp8e4b15', 'fp8e5')\")",
-        "vllm",
-        "kv_cache_dtype",
-        "the message is Triton's (the GPU lacks fp8e4nv); Triton's messages are not indexed, and the first "
-        "site (VllmConfig._get_quantization_config, --dtype/--quantization) is another check",
-    ),
-    WhyMissed(
-        "https://github.com/sgl-project/sglang/issues/302",
-        "huggingface_hub.utils._validators.HFValidationError: Repo id must use alphanumeric chars or '-', "
-        "'_', '.', '--' and '..' are forbidden, '-' and '.' cannot start or end the name, max length is 96: "
-        "'TheBloke/Mistral-7B-v0.1-GPTQ:gptq-4bit-32g-actorder_True'.",
-        "sglang",
-        "model_path",
-        "the message is huggingface_hub's, whose messages are not indexed: no site matches",
     ),
 ]
 

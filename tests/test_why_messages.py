@@ -235,7 +235,10 @@ CASES = [
         "ValueError: Bfloat16 is only supported on GPUs with compute capability of at least 8.0. Your Tesla "
         "V100-SXM2-32GB GPU has compute capability 7.0.",
         "https://github.com/vllm-project/vllm/issues/946",
-        VL, "CudaPlatformBase.check_if_supports_dtype", "vllm/platforms/cuda.py", "dtype",
+        # a 2023 report: word for word (nothing after "7.0.") the worker's message of 0.2.7, the oldest
+        # indexed release; the later sites add a dtype hint after it (partial matches, listed after). 0.2.7's
+        # message names no flag and its condition reads the function's parameter (torch_dtype): no setting
+        VL, "_check_if_gpu_supports_dtype", "vllm/worker/worker.py",
     ),
     case(
         "ValueError: Total number of attention heads (52) must be divisible by tensor parallel size (8).",
@@ -397,9 +400,11 @@ def test_json_shape() -> None:
     assert section["release"] is None  # no --framework-version, no version line
     # the releases of each framework's message store file, oldest first (issue 15 adds them a family at
     # a time: read from the file, with the first four always there)
-    stored = {fw: _stored_releases(fw) for fw in ("sglang", "vllm")}
+    stored = {fw: _stored_releases(fw) for fw in ("huggingface_hub", "sglang", "triton", "vllm")}
     assert {"0.5.10.post1", "0.5.15.post1", "0.5.19", "0.5.23"} <= set(stored["sglang"])
     assert {"0.11.0", "0.33.0"} <= set(stored["vllm"])
+    assert stored["huggingface_hub"] == ["0.21.4", "0.36.2", "2.4.0"]  # libraries a launch goes through
+    assert stored["triton"] == ["2.3.1", "3.2.0", "3.9.0"]
     assert section["indexed"] == stored
     first = section["matches"][0]
     assert set(first) == {

@@ -50,15 +50,21 @@ def summary(section: dict[str, Any], n: int) -> list[tuple[str, str, int, list[s
 def test_every_bundled_vllm_release_has_a_message_index() -> None:
     from argtrace.frameworks.schema import bundled_versions
 
-    assert list(VLLM) == bundled_versions("vllm", include_user=False)
-    assert len(VLLM) == 29
+    bundled = bundled_versions("vllm", include_user=False)
+    assert [v for v in VLLM if v in bundled] == bundled and len(bundled) == 29
+    # and the releases older than every bundled one (their messages only, no schema): 0.2.7 .. 0.6.5
+    assert [v for v in VLLM if v not in bundled] == [
+        "0.2.7", "0.3.3", "0.4.0.post1", "0.4.1", "0.4.2", "0.4.3", "0.5.0.post1", "0.5.1", "0.5.2",
+        "0.5.3.post1", "0.5.4", "0.5.5", "0.6.0", "0.6.1.post2", "0.6.2", "0.6.3.post1", "0.6.4.post1",
+        "0.6.5",
+    ]  # fmt: skip
 
 
 def test_without_a_release_equal_sites_come_newest_release_first() -> None:
     section = explain(NO_CACHE_BLOCKS)
     assert section["release"] is None
-    # five sites print these words exactly; each is one result with every release that has it
-    assert summary(section, 6) == [
+    # seven sites print these words exactly; each is one result with every release that has it
+    assert summary(section, 8) == [
         (
             "_check_enough_kv_cache_memory",
             "full",
@@ -78,10 +84,18 @@ def test_without_a_release_equal_sites_come_newest_release_first() -> None:
             "raise_if_cache_size_invalid",
             "full",
             92,
-            releases("0.6.6.post1", "0.10.2"),
+            releases("0.4.1", "0.10.2"),
             "vllm/worker/worker.py:660",
         ),
-        ("Worker.initialize_cache", "full", 92, ["0.6.6.post1"], "vllm/v1/worker/gpu_worker.py:175"),
+        (
+            "Worker.initialize_cache",
+            "full",
+            92,
+            releases("0.6.4.post1", "0.6.6.post1"),
+            "vllm/v1/worker/gpu_worker.py:175",
+        ),
+        ("check_block_size_valid", "full", 92, ["0.4.0.post1"], "vllm/executor/utils.py:3"),
+        ("LLMEngine._init_cache", "full", 92, ["0.2.7", "0.3.3"], "vllm/engine/llm_engine.py:361"),
         # 0.22.1 on adds a sentence: a partial match, after every full one
         (
             "_check_enough_kv_cache_memory",
@@ -94,28 +108,34 @@ def test_without_a_release_equal_sites_come_newest_release_first() -> None:
 
 
 def test_a_version_line_in_the_text_ranks_that_release_s_sites_first() -> None:
-    """0.6.4.post1 is not bundled: its family's release, 0.6.6.post1, stands for it; the site is shown at
-    its line in that release (493), not in the newest that has it (0.10.2: 660)."""
+    """0.6.4.post1 has no schema but its messages are indexed: its own sites rank first, each shown at its
+    line in that release (493), not in the newest that has it (0.10.2: 660)."""
     text = "INFO 11-18 18:00:00 api_server.py:528] vLLM API server version 0.6.4.post1\n" + NO_CACHE_BLOCKS
     section = explain(text)
     assert section["release"] == {
         "framework": "vllm",
         "version": "0.6.4.post1",
         "source": "text",
-        "indexed": "0.6.6.post1",
+        "indexed": "0.6.4.post1",
     }
     assert summary(section, 2) == [
         (
             "raise_if_cache_size_invalid",
             "full",
             92,
-            releases("0.6.6.post1", "0.10.2"),
+            releases("0.4.1", "0.10.2"),
             "vllm/worker/worker.py:493",
         ),
-        ("Worker.initialize_cache", "full", 92, ["0.6.6.post1"], "vllm/v1/worker/gpu_worker.py:175"),
+        (
+            "Worker.initialize_cache",
+            "full",
+            92,
+            releases("0.6.4.post1", "0.6.6.post1"),
+            "vllm/v1/worker/gpu_worker.py:142",
+        ),
     ]
-    # every site 0.6.6.post1 has comes before any it lacks
-    has = [("0.6.6.post1" in m["releases"]) for m in section["matches"]]
+    # every site 0.6.4.post1 has comes before any it lacks
+    has = [("0.6.4.post1" in m["releases"]) for m in section["matches"]]
     assert has == sorted(has, reverse=True) and has[0]
 
 
@@ -241,7 +261,9 @@ def test_the_preferred_release_s_site_ranks_first_even_when_only_partly_matched(
         ("vllm", "0.10.1.1", "0.10.2"),  # the family's only release
         ("vllm", "0.11.3", "0.11.2"),
         ("vllm", "0.34.0", "0.33.0"),  # newer than every indexed release: the newest
-        ("vllm", "0.5.4", "0.6.6.post1"),  # older than every indexed release: the oldest
+        ("vllm", "0.5.4", "0.5.4"),  # no schema, but its messages are indexed
+        ("vllm", "0.4.0", "0.4.0.post1"),
+        ("vllm", "0.1.7", "0.2.7"),  # older than every indexed release: the oldest
         ("sglang", "0.5.10", "0.5.10.post1"),  # SGLang's family is 0.5.N
         ("sglang", "0.5.9.post2", "0.5.9"),
         ("sglang", "0.4.3", "0.4.3.post4"),

@@ -714,6 +714,9 @@ def late_layers(report: Report, options: CheckOptions) -> list[LayerResult]:
 
     memory = next((r.sections["memory"] for r in results if "memory" in r.sections), None)
     results.append(startup_rules(report, model_config, memory))
+    from argtrace.layers.start_values import start_values  # RS030-RS031: values start-up refuses
+
+    results.append(start_values(report, options.gpu))
     return results
 
 

@@ -13,6 +13,10 @@ A profile is what a framework reads about one device at start-up:
 Values are the ones printed by real devices in public logs (H100 SXM 80 GB: 81559 MiB / 79.19 GiB; RTX
 4090: 24564 MiB / 23.64 GiB; ...). ``NAME[xCOUNT]`` selects COUNT identical devices; the count is the
 trailing ``x<digits>`` so that ``mi300x`` and ``mi300xx8`` both parse.
+
+More profiles (V100 32/16 GB, T4, A10, A100 40 GB) come from ``data/gpu_profiles.json``, written by
+``scripts/gen_gpu_profiles.py`` from quoted public ``nvidia-smi``/CUDA lines and NVIDIA's table of compute
+capabilities, each value with its source.
 """
 
 from __future__ import annotations
@@ -61,6 +65,32 @@ GPUS: dict[str, GpuProfile] = {
         GpuProfile("mi300x", "AMD Instinct MI300X", 196592, 205_822_885_888, (9, 4), "amd", False),
     )
 }
+
+def _generated_profiles() -> list[GpuProfile]:
+    """The profiles of ``data/gpu_profiles.json`` (scripts/gen_gpu_profiles.py)."""
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent / "data" / "gpu_profiles.json"
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))["profiles"]
+    except (OSError, ValueError, KeyError):
+        return []
+    return [
+        GpuProfile(
+            p["name"],
+            p["label"],
+            int(p["smi_total_mib"]),
+            int(p["total_bytes"]),
+            (int(p["compute_capability"][0]), int(p["compute_capability"][1])),
+            "amd" if p["vendor"] == "amd" else "nvidia",
+            bool(p["flashinfer"]),
+        )
+        for p in raw
+    ]
+
+
+GPUS.update((p.name, p) for p in _generated_profiles() if p.name not in GPUS)
 
 _SPEC = re.compile(r"^(?P<name>.+?)(?:x(?P<count>\d+))?$")
 

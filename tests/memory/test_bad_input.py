@@ -79,7 +79,9 @@ def test_gpu_too_small_for_the_weights(tmp_path: Path) -> None:
 def test_unknown_gpu_and_bad_tp(tmp_path: Path) -> None:
     result = run(tmp_path, "--model-config", str(MODELS / "llama-3.1-8b"), "--gpu", "tpu-v9")
     assert (result.status, result.stdout) == (2, "")
-    assert result.stderr.startswith("argtrace mem: --gpu: unknown GPU profile 'tpu-v9'; known: a100-80g, ")
+    assert result.stderr.startswith(
+        "argtrace mem: --gpu: unknown GPU profile 'tpu-v9'; known: a10, a100-40g, a100-80g, "
+    )
     # 32 linear value heads do not split 3 ways
     result = run(
         tmp_path, "--model-config", str(MODELS / "qwen3.5-9b"), "--gpu", "h100x3", "--", "--tp-size", "3"

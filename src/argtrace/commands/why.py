@@ -15,6 +15,7 @@ import argparse
 import functools
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -49,14 +50,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 @functools.cache
 def _schema(framework: str, version: str | None) -> Schema | None:
-    """The schema of ``version`` (the newest bundled one for ``None`` or an unbundled release)."""
-    from argtrace.frameworks.schema import bundled_versions, load_schema
+    """The schema of ``version``: the newest bundled one for ``None``, the nearest bundled one for a release
+    without a schema (0.6.6.post1 for a site indexed only in vLLM 0.4.3: its flags, not 0.33.0's)."""
+    from argtrace.frameworks.schema import bundled_versions, load_schema, nearest_bundled
 
     versions = bundled_versions(framework)
     if not versions:
         return None
+    chosen = versions[-1]
+    if version is not None:
+        chosen = nearest_bundled(framework, version, versions) or chosen
     try:
-        return load_schema(framework, version if version in versions else versions[-1])
+        return load_schema(framework, chosen)
     except Exception:
         return None
 
@@ -156,11 +161,92 @@ def settings_of(
     return out
 
 
+def placeholder_values(parts: Sequence[Any], text: str) -> dict[str, str]:
+    """What each placeholder of a message stands for in the pasted text (``{"repo_id": "a/b:c"}``); empty
+    when the message has optional pieces or does not match the text whole."""
+    if any(isinstance(p, dict) for p in parts):
+        return {}
+    pieces: list[str] = []
+    names: list[str] = []
+    for part in parts:
+        if isinstance(part, str):
+            pieces.append(r"\s*".join(re.escape(w) for w in part.split()) if part.strip() else r"\s*")
+        else:
+            pieces.append(f"(?P<p{len(names)}>.+?)")
+            names.append(str(part[0]))
+    if not names:
+        return {}
+    if not isinstance(parts[-1], str):  # a trailing placeholder takes the rest of the text
+        pieces[-1] = f"(?P<p{len(names) - 1}>.+)"
+    m = re.search("".join(pieces), " ".join(text.split()))
+    return {name: m.group(f"p{i}") for i, name in enumerate(names)} if m else {}
+
+
+@dataclass(frozen=True)
+class LibraryValue:
+    """A library's message whose placeholder is the value a server setting was given: which settings pass
+    it (``flags``; none: the flags that name the model, layers/resolution.MODEL_FLAGS), what the library
+    does with it (``how``) and the way out (``fix``); ``prefix``: only values that start with it."""
+
+    how: str
+    fix: str
+    flags: tuple[str, ...] = ()
+    prefix: str = ""
+
+
+_LIBRARY_VALUES = {
+    ("huggingface_hub", "repo_id"): LibraryValue(
+        "a value that is not a local directory is loaded from the Hub as a repo id",
+        "give an existing local directory or a valid repo id (a revision goes to --revision, not into the "
+        "id)",
+    ),
+    # Triton's dtype.to_ir refuses an fp8 type the GPU lacks (fp8e4nv: SM89+); vLLM builds such kernels for
+    # an fp8 KV cache (vllm/v1/attention/ops/triton_reshape_and_cache_flash.py: "an FP8 KV cache needs
+    # native fp8e4nv (SM89+)") and for fp8 weights
+    ("triton", "self"): LibraryValue(
+        "a Triton kernel was built for an fp8 type this GPU lacks (fp8e4nv needs compute capability 8.9+), "
+        "from an fp8 KV cache or fp8 quantization",
+        "on this GPU use --kv-cache-dtype auto (or float16) and no fp8 --quantization",
+        ("--kv-cache-dtype", "--quantization"),
+        "fp8",
+    ),
+}
+
+
+def library_settings(
+    library: str, parts: Sequence[Any], text: str, framework: str | None
+) -> tuple[list[dict[str, Any]], dict[str, str]]:
+    """(settings, placeholder values) of a library's message: the frameworks' settings whose value the
+    placeholder is, with the value the text shows (``framework``: only its settings)."""
+    from argtrace.layers.resolution import MODEL_FLAGS
+
+    values = placeholder_values(parts, text)
+    out: list[dict[str, Any]] = []
+    for (lib, name), known in _LIBRARY_VALUES.items():
+        if lib != library or name not in values:
+            continue
+        value = values[name].strip().strip("'\"")
+        if not value.startswith(known.prefix):
+            continue
+        for fw in [framework] if framework in MODEL_FLAGS else sorted(MODEL_FLAGS):
+            for flag in known.flags or MODEL_FLAGS[fw][:1]:
+                dest = _dest(fw, None, flag)
+                if dest:
+                    entry = {"name": dest, "flag": flag, "framework": fw, "value": value}
+                    out.append(entry | {"via": f"{library}:{name}", "how": known.how, "fix": known.fix})
+    return out, values
+
+
 def _avoid(group: Mapping[str, Any]) -> str:
     """How to avoid the message, from its kind, condition and settings."""
     flags = [s["flag"] or s["name"] for s in group["settings"]]
     change = f": change {', '.join(flags)}" if flags else ""
     cond = group["condition"]
+    value = next((s for s in group["settings"] if "value" in s), None)
+    if group.get("library") and value is not None:
+        named = ", ".join(dict.fromkeys(f"{s['flag']} ({s['framework']})" for s in group["settings"]))
+        refused = f"{group['framework']} refused {value['value']!r}, which comes from {named}"
+        return f"{refused}: {value['how']}; {value['fix']}"
     if cond and cond.startswith("except"):
         caught = cond[len("except") :].strip() or "an exception"
         return (
@@ -183,14 +269,15 @@ def group_matches(
     prefer: Sequence[Preferred] = (),
 ) -> list[dict[str, Any]]:
     from argtrace.layers.resolution import FIX_HINTS
-    from argtrace.resolver.message_store import indexed_releases
+    from argtrace.resolver.message_store import indexed_releases, is_library
 
     groups: dict[tuple[str, str, str], dict[str, Any]] = {}
     for m in matches:
         site = m.site
         key = (site.framework, site.function, site.template)
         group = groups.get(key)
-        releases = [v for v in site.at if not version or v == version]
+        only = None if is_library(site.framework) else version  # a framework's release, not a library's
+        releases = [v for v in site.at if not only or v == only]
         newest = releases[-1] if releases else None
         if group is None:
             func = site.function.rsplit(".", 1)[-1]
@@ -208,13 +295,17 @@ def group_matches(
                 "line": site.at[newest][0] if newest else None,
                 "condition": site.conditions[-1] if site.conditions else None,
                 "conditions": list(site.conditions),
-                "settings": settings_of(site.framework, newest, site.reads, site.template, m.text),
+                "settings": settings_of(site.framework, newest, site.reads, site.template, m.text)
+                if not is_library(site.framework)
+                else library_settings(site.framework, site.parts, m.text, framework)[0],
                 "reads": list(site.reads),
                 "versions": [],
                 "releases": [],
                 "fix": FIX_HINTS.get(func),
                 "index": site.source,
             }
+            if is_library(site.framework):
+                group["library"] = True
         for v in releases:
             for line in site.at[v]:
                 group["versions"].append({"version": v, "at": f"{site.file}:{line}"})
@@ -422,8 +513,10 @@ def preferred_release(
     (as before); of a release without a message index, the nearest indexed one's sites rank first. Without
     it, a version line in the pasted text, else in ``--log``, ranks its release's sites first."""
     from argtrace.layers.log.messages import Preferred
+    from argtrace.resolver.message_store import is_library
 
-    names = [framework] if framework else list(indexed)
+    # a library's release is not what a server log's version line names
+    names = [framework] if framework else [name for name in indexed if not is_library(name)]
     if version:
         if any(version in indexed.get(fw, ()) for fw in names):
             entry = {"framework": framework, "version": version, "source": "--framework-version"}
@@ -505,6 +598,39 @@ def explain(
     }
 
 
+def release_spans(chosen: Sequence[str], every: Sequence[str]) -> list[str]:
+    """``chosen`` as runs of consecutive releases of ``every`` (``0.4.1-0.5.0.post1``), oldest first."""
+    from argtrace.resolver.message_store import sort_releases
+
+    wanted = set(chosen)
+    out: list[list[str]] = []
+    previous = False
+    for version in sort_releases(every):
+        if version in wanted:
+            if previous:
+                out[-1].append(version)
+            else:
+                out.append([version])
+        previous = version in wanted
+    return [run[0] if len(run) == 1 else f"{run[0]}-{run[-1]}" for run in out]
+
+
+def _at_spans(versions: Sequence[Mapping[str, str]], every: Sequence[str]) -> list[str]:
+    """``0.4.1-0.4.3 (vllm/config.py:800)``: consecutive releases with the same site location together."""
+    from argtrace.resolver.message_store import sort_releases
+
+    position = {v: i for i, v in enumerate(sort_releases(every))}
+    out: list[tuple[list[str], str]] = []
+    for entry in versions:
+        version, at = entry["version"], entry["at"]
+        last = out[-1] if out else None
+        if last is not None and last[1] == at and position.get(last[0][-1], -2) + 1 == position.get(version):
+            last[0].append(version)
+        elif last is None or last[0][-1] != version or last[1] != at:
+            out.append(([version], at))
+    return [f"{v[0] if len(v) == 1 else f'{v[0]}-{v[-1]}'} ({at})" for v, at in out]
+
+
 def render_why(section: Mapping[str, Any]) -> str:
     lines: list[str] = []
     if not section.get("matches"):
@@ -519,11 +645,17 @@ def render_why(section: Mapping[str, Any]) -> str:
         for cond in g["conditions"]:
             lines.append(f"  when: {cond}")
         if g["settings"]:
-            reads = ", ".join(f"{s['name']} ({s['flag']})" if s["flag"] else s["name"] for s in g["settings"])
+            reads = ", ".join(
+                f"{s['name']} ({', '.join(x for x in (s['flag'], s.get('framework')) if x)})"
+                if s["flag"]
+                else s["name"]
+                for s in g["settings"]
+            )
             lines.append(f"  reads: {reads}")
-        lines.append("  in: " + ", ".join(f"{v['version']} ({v['at']})" for v in g["versions"]))
+        lines.append("  in: " + ", ".join(_at_spans(g["versions"], g["releases"] + g["absent_in"])))
         if g["absent_in"]:
-            lines.append("  not in: " + ", ".join(g["absent_in"]))
+            every = g["releases"] + g["absent_in"]
+            lines.append("  not in: " + ", ".join(release_spans(g["absent_in"], every)))
         lines.append(f"  fix: {g['fix']}")
     release = section.get("release")
     if release and section.get("matches"):

@@ -27,6 +27,34 @@ from typing import Any
 
 MESSAGE_DIR = Path(__file__).resolve().parent.parent / "frameworks" / "data" / "messages"
 FORMAT = 1
+# Libraries a launch goes through, indexed beside the frameworks (their store says ``"library": true``):
+# library -> the modules indexed, those whose messages name the value of a server setting (a repo id, a
+# revision); the rest of the library (uploads, inference clients) is nothing a launch reaches.
+LIBRARY_MODULES: dict[str, tuple[str, ...]] = {
+    "huggingface_hub": (
+        "huggingface_hub/utils/_validators.py",  # validate_repo_id: HFValidationError
+        "huggingface_hub/utils/_errors.py",  # hf_raise_for_status (0.x): repository / revision not found
+        "huggingface_hub/utils/_http.py",  # hf_raise_for_status (1.x+)
+        "huggingface_hub/errors.py",
+    ),
+    # one function (``FILE::FUNCTION``): the rest of Triton is kernel-language errors a launch does not name
+    "triton": ("triton/language/core.py::dtype.to_ir",),  # "type fp8e4nv not supported in this architecture"
+}
+
+
+def is_library(name: str) -> bool:
+    """Whether a message index is a library's (huggingface_hub), not a framework's."""
+    return name in LIBRARY_MODULES
+
+
+@functools.cache
+def repo_id_rule() -> dict[str, Any] | None:
+    """huggingface_hub's repo-id rule as scripts/gen_messages.py read it from the newest indexed wheel:
+    ``REPO_ID_REGEX``'s pattern and flags, whether ``validate_repo_id`` matches or fullmatches it, and
+    where (``release``, ``file``, ``line``, ``validator_line``)."""
+    store = load_store("huggingface_hub")
+    rule = (store or {}).get("repo_id")
+    return dict(rule) if isinstance(rule, dict) else None
 
 
 def site_key(site: Mapping[str, Any]) -> tuple[str, str, str, str, str, str]:

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from argtrace.resolver.message_store import Site, frameworks, sites, word_index
+from argtrace.resolver.message_store import Site, frameworks, is_library, sites, word_index
 
 MIN_SPECIFICITY = 8  # literal alphanumeric characters a match needs
 MIN_PARTIAL = 16  # ... and a partial one ("out of memory" alone says nothing about where)
@@ -271,8 +271,11 @@ def match_text(
     found = hints(text[:MAX_TEXT])
     words_of = [[w.lower() for w in _WORD.findall(t)] for t in texts]
     out: list[Match] = []
-    for fw in frameworks() if framework is None else [framework]:
-        for site in _prefiltered(fw, texts, version):
+    # a framework named still goes through the libraries it loads with (huggingface_hub's validators)
+    names = frameworks() if framework is None else [framework, *(n for n in frameworks() if is_library(n))]
+    for fw in names:
+        # a framework's release says nothing of which library release ran with it
+        for site in _prefiltered(fw, texts, None if is_library(fw) else version):
             if site.literal_chars < MIN_SPECIFICITY:
                 continue
             best: Match | None = None

@@ -1,0 +1,180 @@
+"""Values a server's start-up refuses (RS030-RS031), each judged by the code that refuses them.
+
+Runs after the other layers (``check.late_layers``), on the report's effective settings and ``--gpu``:
+
+- RS030: an fp8 KV cache (``--kv-cache-dtype fp8*``) for vLLM on a GPU below compute capability 7.5, where
+  only the Triton attention backend is left and its constructor raises. The releases are those whose
+  message index (scripts/gen_messages.py) has that raise (``TritonAttentionImpl.__init__``); the GPU is
+  the ``--gpu`` profile (never assumed).
+- RS031: a ``--model-path``/``--model`` value that is not a local path and that huggingface_hub's
+  ``validate_repo_id`` refuses, judged with the ``REPO_ID_REGEX`` scripts/gen_messages.py read from the
+  newest indexed huggingface_hub wheel and the function's other tests (its documented rules).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from argtrace import localfs
+from argtrace.model import Evidence, Finding, LayerResult, Report
+
+# the raise RS030 follows, as the message index names it
+TRITON_FP8_SITE = ("vllm/v1/attention/backends/triton_attn.py", "TritonAttentionImpl.__init__")
+TRITON_FP8_TEXT = "native FP8 (fp8e4nv)"
+# FlashInfer builds for SM75 and newer, FlashAttention for SM80: below SM75 vLLM has only Triton left
+NO_OTHER_BACKEND_BELOW = (7, 5)
+# the settings that name the model, and how to call them (``vllm serve MODEL`` is ``model_tag``)
+MODEL_SETTINGS = {
+    "sglang": (("model_path", "--model-path"),),
+    "vllm": (("model_tag", "the model"), ("model", "--model")),
+}
+MODELSCOPE_VARIABLES = ("VLLM_USE_MODELSCOPE", "SGLANG_USE_MODELSCOPE")
+
+
+def start_values(report: Report, gpu: str | None) -> LayerResult:
+    """Findings of RS030 and RS031 for the described server."""
+    result = LayerResult()
+    framework = report.framework.name
+    if framework is None:
+        return result
+    env = dict(report.process.env) if report.process is not None else {}
+    if framework == "vllm" and gpu:
+        result.findings.extend(fp8_kv_cache_on_gpu(report, gpu))
+    if framework in MODEL_SETTINGS:
+        result.findings.extend(model_not_a_repo_id(report, framework, env))
+    return result
+
+
+def _effective(report: Report, name: str) -> Any:
+    setting = report.setting(name)
+    return setting.effective if setting is not None else None
+
+
+def triton_fp8_releases() -> list[str]:
+    """The vLLM releases whose Triton attention backend refuses an fp8 KV cache below SM89 (the message
+    index's sites of that raise)."""
+    from argtrace.resolver.message_store import sites
+
+    out: set[str] = set()
+    for site in sites("vllm"):
+        if (site.file, site.function) == TRITON_FP8_SITE and TRITON_FP8_TEXT in site.template:
+            out.update(site.at)
+    from argtrace.resolver.message_store import sort_releases
+
+    return sort_releases(out)
+
+
+def fp8_kv_cache_on_gpu(report: Report, gpu: str) -> list[Finding]:
+    """RS030: vLLM's Triton attention backend raises for an fp8 KV cache below SM89, and below SM75 no
+    other backend is selected (vllm/platforms/cuda.py ``_get_backend_priorities``; FlashAttention's
+    ``supports_compute_capability`` is SM80+, FlashInfer's SM75+ or SM80+)."""
+    from argtrace.gpus import parse_gpu_spec
+    from argtrace.rules import start_values as rules
+
+    dtype = _effective(report, "kv_cache_dtype")
+    if not isinstance(dtype, str) or not dtype.startswith("fp8"):
+        return []
+    try:
+        profile = parse_gpu_spec(gpu).profile
+    except ValueError:
+        return []
+    if profile.vendor != "nvidia" or profile.compute_capability >= NO_OTHER_BACKEND_BELOW:
+        return []
+    # the release analysed (a release nothing names is analysed as the newest bundled one: the verdict
+    # then rests on that assumption, which check.settle_report_verdicts marks)
+    version = report.framework.version or report.framework.analysed_with
+    releases = triton_fp8_releases()
+    if not releases or version not in releases:
+        return []
+    cc = ".".join(map(str, profile.compute_capability))
+    span = f"{releases[0]}-{releases[-1]}"
+    return [
+        rules.RS030.finding(
+            f"--kv-cache-dtype {dtype} on {profile.label} (compute capability {cc}): vllm {version} has no "
+            "FlashAttention (SM80+) or FlashInfer (SM75+) backend for it, and the Triton attention backend "
+            f'raises "FP8 KV cache is not supported by the Triton attention backend ... native FP8 '
+            f'(fp8e4nv) requires SM89+" (TritonAttentionImpl.__init__, {TRITON_FP8_SITE[0]}; vllm {span})',
+            setting="kv_cache_dtype",
+            evidence=[Evidence("resolution", None, f"--gpu {gpu}: {profile.label}, compute capability {cc}")],
+            fix=f"--kv-cache-dtype auto (or float16) on {profile.label}; an fp8 KV cache needs compute "
+            "capability 8.9+",
+        )
+    ]
+
+
+def repo_id_problem(value: str, rule: Mapping[str, Any]) -> str | None:
+    """Why huggingface_hub's ``validate_repo_id`` refuses ``value`` (its tests in its order), or None."""
+    if value.count("/") > 1:
+        return "more than one '/' (the form is 'repo_name' or 'namespace/repo_name')"
+    flags = 0
+    for name in rule.get("flags", []):
+        flags |= int(getattr(re, str(name), 0))
+    pattern = re.compile(str(rule["pattern"]), flags)
+    matched = pattern.fullmatch(value) if rule.get("match") == "fullmatch" else pattern.match(value)
+    if not matched:
+        return (
+            "characters or a shape REPO_ID_REGEX refuses (only letters, digits, '-', '_', '.'; not starting "
+            "or ending with '-' or '.'; at most 96 characters)"
+        )
+    if "--" in value or ".." in value:
+        return "'--' or '..'"
+    if value.endswith(".git"):
+        return "'.git' at the end"
+    return None
+
+
+_PATHLIKE = re.compile(r"^(?:/|\./|\.\./|~|[A-Za-z]:[\\/])|://|\\|\.gguf$")
+# a value still holding a variable, a template or a placeholder (`$MODEL`, `{{ .Values.model }}`, `<MODEL>`)
+# is not the value the server gets
+_UNRESOLVED = re.compile(r"[$`{}<>%*?\[\]\"'\s]")
+
+
+def model_not_a_repo_id(report: Report, framework: str, env: Mapping[str, str | None]) -> list[Finding]:
+    """RS031: the model value is loaded from the Hub unless it is a local directory; an id the validator
+    refuses fails before any download."""
+    from argtrace.resolver.message_store import repo_id_rule
+    from argtrace.rules import start_values as rules
+
+    def given(name: str) -> bool:
+        found = report.setting(name)
+        return found is not None and found.intended is not None
+
+    # the setting the command wrote (``--model X`` beside an empty positional), else the first set
+    candidates = [(s, flag) for s, flag in MODEL_SETTINGS[framework] if given(s)] or [
+        (s, flag) for s, flag in MODEL_SETTINGS[framework] if _effective(report, s) is not None
+    ]
+    if not candidates:
+        return []
+    setting, flag = candidates[0]
+    value = _effective(report, setting)
+    if not isinstance(value, str) or not value or _PATHLIKE.search(value) or _UNRESOLVED.search(value):
+        return []
+    if value.count("/") > 1:
+        return []  # `models/org/name`: far more often a relative local path than a mistyped repo id
+    if any((env.get(name) or "").strip().lower() in ("1", "true", "yes") for name in MODELSCOPE_VARIABLES):
+        return []
+    if localfs.exists(value):
+        return []
+    rule = repo_id_rule()
+    if rule is None:
+        return []
+    problem = repo_id_problem(value, rule)
+    if problem is None:
+        return []
+    hint = ""
+    if ":" in value:
+        repo, _, revision = value.rpartition(":")
+        if repo and repo_id_problem(repo, rule) is None:
+            hint = f" ('{repo}' is a valid id: give the revision '{revision}' to --revision)"
+    source = f"{rule['file']}:{rule.get('validator_line')} in huggingface_hub {rule['release']}"
+    return [
+        rules.RS031.finding(
+            f"{flag} {value!r} is not a local directory here and not a valid Hugging Face repo id: "
+            f"{problem}{hint}; huggingface_hub's validate_repo_id raises HFValidationError before any "
+            f"download ({source}), unless a directory of that name exists where the server starts",
+            setting=setting,
+            evidence=[Evidence("resolution", None, f"{flag} {value}")],
+        )
+    ]

@@ -1,0 +1,63 @@
+"""Values a server's start-up refuses (RS030-RS031; layers/start_values.py): a KV-cache dtype the GPU that
+``--gpu`` names cannot store, and a model name that is neither a local path nor a Hugging Face repo id.
+Each follows one piece of real code: vLLM's attention backends, huggingface_hub's ``validate_repo_id``."""
+
+from __future__ import annotations
+
+from argtrace.rules import Example, Rule
+
+
+def _static(command: str, version: str, *extra: str) -> Example:
+    return Example(argv=["check", "--no-resolve", *extra, "--framework-version", version, "-c", command])
+
+
+RS030 = Rule(
+    code="RS030",
+    layer="resolution",
+    severity="error",
+    title="An fp8 KV cache on a GPU whose attention backend refuses it",
+    basis="framework-code",
+    rationale=(
+        "Below compute capability 7.5 (V100: 7.0) vLLM has no FlashAttention (SM80+) or FlashInfer (SM75+) "
+        "backend, so it selects the Triton attention backend, whose constructor raises "
+        '"FP8 KV cache is not supported by the Triton attention backend on ... native FP8 (fp8e4nv) '
+        'requires SM89+" (TritonAttentionImpl.__init__ in vllm/v1/attention/backends/triton_attn.py, '
+        "vLLM 0.24.0 on; TritonMLAImpl for MLA models, 0.26.0 on). A vLLM fork without that check ends in "
+        "Triton's own \"type fp8e4nv not supported in this architecture\" when a kernel compiles "
+        "(https://github.com/1CatAI/1Cat-vLLM/issues/27). The GPU is not in the command: the rule needs "
+        "--gpu."
+    ),
+    fix="--kv-cache-dtype auto (or float16) on this GPU; an fp8 KV cache needs compute capability 8.9+",
+    example=_static("vllm serve /m --kv-cache-dtype fp8", "0.33.0", "--gpu", "v100"),
+    correct=_static("vllm serve /m --kv-cache-dtype fp8", "0.33.0", "--gpu", "h100"),
+    exceptions="Only for the releases whose message index has that check (0.24.0-0.33.0 bundled); nothing "
+    "without --gpu, and nothing from SM75 up, where other backends may take an fp8 cache.",
+)
+
+RS031 = Rule(
+    code="RS031",
+    layer="resolution",
+    severity="warning",
+    title="The model is neither a local path nor a valid Hugging Face repo id",
+    basis="assumed",
+    rationale=(
+        "A --model-path/--model value that is not an existing local directory is loaded from the Hub, and "
+        "huggingface_hub's validate_repo_id refuses ids outside its rules before any download "
+        "(HFValidationError: at most one '/', only letters, digits, '-', '_', '.', no '--' or '..', no "
+        "leading or trailing '-' or '.', at most 96 characters, no '.git' at the end; "
+        "huggingface_hub/utils/_validators.py). `repo:revision` is not an id: the revision has its own "
+        "flag. Whether a local directory of that name exists where the server starts is not known from "
+        "the command, so the verdict rests on that assumption."
+    ),
+    fix="give the repo id alone (the branch or tag to --revision), or the path of a local directory",
+    example=Example(
+        argv=["check", "--no-resolve", "-c", "python3 -m sglang.launch_server --model-path org/model:branch"]
+    ),
+    correct=Example(
+        argv=["check", "--no-resolve", "-c", "python3 -m sglang.launch_server --model-path org/model"]
+    ),
+    exceptions="Not for values that look like paths (starting with /, ./, ../ or ~, or with more than one "
+    "'/'), URLs (s3://, gs://), values holding a variable or placeholder ($MODEL, <MODEL>), "
+    "GGUF files, or when a directory of that name exists where argtrace runs; not with "
+    "VLLM_USE_MODELSCOPE/SGLANG_USE_MODELSCOPE (ModelScope ids).",
+)
