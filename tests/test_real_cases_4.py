@@ -181,9 +181,9 @@ MISSED_4 = [
     ),
     Missed(
         LAUNCHES["vllm16343"],
-        "`sudo docker run ... vllm/vllm-openai`: sudo before docker run is not unwrapped (SH019 info; "
-        "wrappers "
-        "helper); phi-4 in bf16 (28 GB) on a 24 GB RTX 3090 also needs config.json and a 3090 profile",
+        "phi-4 in bf16 (28 GB) on a 24 GB RTX 3090: the OOM needs the model's config.json and a 3090 "
+        "profile (`sudo docker run` is read since 2026-12-02, and with 0.8.3 named, `latest` runs that "
+        "build's api_server, so `--model` is right: no alarm)",
     ),
     Missed(
         LAUNCHES["vllm13814"],
@@ -468,6 +468,17 @@ class Why:
 
 
 WHY_4 = [
+    # was a miss (the first site was SGLang's diffusion ServerArgs.from_cli_args): `why` on "unrecognized
+    # arguments" picks the parser from argparse's program name (`vllm`) since 2026-12-02, and says which
+    # releases take --config (0.6.6.post1 on: the reporter's release predates it)
+    Why(
+        "https://github.com/vllm-project/vllm/issues/8273",
+        "vllm: error: unrecognized arguments: --config",
+        "vllm",
+        "FlexibleArgumentParser.parse_args",
+        "vllm/entrypoints/common/cli_args.py",
+        ("config",),
+    ),
     Why(
         "https://github.com/SemiAnalysisAI/InferenceX/issues/2128",
         "ValueError: Loaded weights leave no GPU memory for the KV cache under --mem-fraction-static=0.88.",
@@ -563,14 +574,6 @@ WHY_MISSED_4 = [
         "`why` on \"unrecognized arguments\" (the other helper's area): the first site is SGLang's diffusion "
         "ServerArgs.from_cli_args; --rope-scaling was removed from vLLM (0.13.0 here) in favour of "
         "--hf-overrides",
-    ),
-    WhyMissed(
-        "https://github.com/vllm-project/vllm/issues/8273",
-        "vllm: error: unrecognized arguments: --config",
-        "vllm",
-        "config",
-        "`why` on \"unrecognized arguments\" (the other helper's area): the first site is SGLang's diffusion "
-        "ServerArgs.from_cli_args, not the vLLM releases without --config",
     ),
     WhyMissed(
         "https://github.com/VectorInstitute/vector-inference/issues/157",

@@ -271,7 +271,9 @@ def run_check(options: CheckOptions) -> Report:
         args_unknown=options.args_unknown,
     )
     # transport: servers started through ssh/docker, uploads, and what the journey did to the words
-    transport = analyze_transport(source, shell, args=args, env=env, arg0=arg0)
+    transport = analyze_transport(
+        source, shell, args=args, env=env, arg0=arg0, release=options.framework_version
+    )
     report.findings.extend(f for f in shell.findings if not (f.code == "SH019" and transport.servers))
     report.findings.extend(transport.findings)
     if transport.hops or transport.uploads:

@@ -187,3 +187,23 @@ def test_a_rocm_tag_is_not_the_cuda_dockerfiles() -> None:
     assert cuda is not None and cuda.basis.endswith(
         "tag v0.4.5.post1-cu124 is in releases 0.4.5 to 0.4.6.post5, which have it"
     )
+
+
+def test_a_tag_naming_no_release_takes_the_named_releases_build() -> None:
+    """``latest`` with ``--framework-version 0.8.3`` (vllm#16343's launch): the 0.5.4-0.11.0 build's
+    api_server entrypoint, so ``--model M`` is its right spelling, not `vllm serve`'s refused one; still
+    TP044 (assumed: the user's ``latest`` may not be the release they name)."""
+    entry = image_entry("vllm/vllm-openai:latest", "0.8.3")
+    assert entry is not None and entry.entrypoint == API
+    assert entry.basis.endswith(
+        "vllm/vllm-openai:latest names no release; the release named (0.8.3) is in releases 0.5.4 to "
+        "0.11.0, which have it; assumed (other builds have `vllm serve`)"
+    )
+    # a tag that names a release wins over the release named elsewhere
+    tagged = image_entry("vllm/vllm-openai:v0.12.0", "0.8.3")
+    assert tagged is not None and tagged.entrypoint == SERVE
+    line = "docker run --gpus all vllm/vllm-openai:latest --model microsoft/phi-4 --max_model_len=4096"
+    report = run_cli(["check", "--format", "json", "--framework-version", "0.8.3", "-c", line]).json
+    assert report["servers"][0]["entrypoint"] == "vllm.entrypoints.openai.api_server"
+    alarms = [f["code"] for f in report["findings"] if f["severity"] in ("error", "warning")]
+    assert alarms == ["PR008"]  # 0.8.3 has no schema of its own: 0.8.5.post1 stands in

@@ -85,21 +85,24 @@ def prepare_argv(server: ServerCommand, schema: Schema) -> PreparedArgv:
         out.without = module_lacks(schema)
         return out
     args: list[ArgToken] = ([ArgToken("serve", via="rewrite")] if serve else []) + tokens
+    # 0.6-0.11 raise on `vllm serve --model` before any other rewrite: the launch stops there (kept as the
+    # fatal outcome), but the words after it are still turned into what the parser sees once the model is
+    # moved, so no later finding rests on words only the raise left unconverted (`--max_model_len`)
+    stopped: tuple[int, str] | None = None
     if serve and legacy and _enabled(schema, "serve_model_option"):
         _refuse_model_option(args, server, out)
-        if out.fatal:
-            return out
+        stopped, out.fatal = out.fatal, None
     elif serve and _enabled(schema, "serve_model_option"):
         args = _move_model_option(args, out)
         if out.fatal:
-            return out
+            return _first_stop(out, stopped)
         _check_served_model_name(args, server, out)
         if out.fatal:
-            return out
+            return _first_stop(out, stopped)
     if _enabled(schema, "config_yaml") and any(a.text == "--config" for a in args):
         args = _pull_config(args, server, schema, serve, out, legacy=legacy)
         if out.fatal:
-            return out
+            return _first_stop(out, stopped)
     if _enabled(schema, "underscore_to_dash") or _enabled(schema, "optimization_level"):
         args = _normalise(
             args,
@@ -113,7 +116,7 @@ def prepare_argv(server: ServerCommand, schema: Schema) -> PreparedArgv:
     if _enabled(schema, "dotted_keys"):
         args = _merge_dotted(args, out, human_ints=not legacy)
         if out.fatal:
-            return out
+            return _first_stop(out, stopped)
     if serve and args and args[0].text == "serve" and args[0].via == "rewrite":
         args = args[1:]
     out.tokens = args
@@ -121,6 +124,13 @@ def prepare_argv(server: ServerCommand, schema: Schema) -> PreparedArgv:
         out.without = engine_only(schema)
     elif not serve:
         out.without = module_lacks(schema)
+    return _first_stop(out, stopped)
+
+
+def _first_stop(out: PreparedArgv, stopped: tuple[int, str] | None) -> PreparedArgv:
+    """``out`` with the earliest raise as its fatal outcome: the launch ends at the first one."""
+    if stopped is not None:
+        out.fatal = stopped
     return out
 
 

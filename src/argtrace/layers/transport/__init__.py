@@ -138,9 +138,11 @@ def analyze_transport(
     args: Sequence[str],
     env: Mapping[str, str],
     arg0: str | None = None,
+    release: str | None = None,
 ) -> TransportResult:
-    """Follow every ssh/scp/rsync/docker command the shell layer predicted in ``source``."""
-    ctx = _Context(list(args), dict(env), arg0 or source.label, _follow)
+    """Follow every ssh/scp/rsync/docker command the shell layer predicted in ``source``; ``release`` is the
+    framework release the user named, for images whose tag names none."""
+    ctx = _Context(list(args), dict(env), arg0 or source.label, _follow, release=release)
     result = TransportResult()
     _follow(source, shell, ctx, result, local_shell=True)
     _check_node_interpreters(shell.servers, result)

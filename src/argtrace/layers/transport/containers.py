@@ -124,12 +124,12 @@ def parse_docker_run(argv: Sequence[str | None]) -> DockerRun | None:
     )
 
 
-def image_entrypoint(image: str) -> tuple[str, ...] | None:
+def image_entrypoint(image: str, release: str | None = None) -> tuple[str, ...] | None:
     """The entrypoint of a well-known image, ``None`` when not known: the generated table first
     (images.py, per tag where known), then ``IMAGE_ENTRYPOINTS``."""
     from argtrace.layers.transport.images import image_entry
 
-    entry = image_entry(image)
+    entry = image_entry(image, release)
     if entry is not None:
         return entry.entrypoint
     name = image.split("@", 1)[0]
@@ -143,10 +143,11 @@ def image_entrypoint(image: str) -> tuple[str, ...] | None:
 
 
 def container_argv(
-    image: str, entrypoint: Sequence[str] | None, command: Sequence[str] | None
+    image: str, entrypoint: Sequence[str] | None, command: Sequence[str] | None, release: str | None = None
 ) -> tuple[list[str], tuple[str, ...] | None]:
-    """The process argv of a container: entrypoint (override or image's) + command; and the image's one."""
-    image_ep = image_entrypoint(image)
+    """The process argv of a container: entrypoint (override or image's) + command; and the image's one
+    (``release``: the one the user named, for a tag that names none)."""
+    image_ep = image_entrypoint(image, release)
     ep = list(entrypoint) if entrypoint is not None else list(image_ep or ())
     return ep + list(command or ()), image_ep
 
@@ -159,18 +160,22 @@ def _entrypoint_findings(
     result: TransportResult,
     *,
     how: str,
+    release: str | None = None,
 ) -> AssumedEntrypoint | None:
     """TP040/TP044/TP010 for a container's entrypoint; the entrypoint TP044 assumed, for its servers."""
     from argtrace.layers.transport.images import image_entry
     from argtrace.rules import transport as R
 
-    image_ep = image_entrypoint(image)
-    entry = image_entry(image)
+    image_ep = image_entrypoint(image, release)
+    entry = image_entry(image, release)
     assumed = None
     if entrypoint is None and command:
         assumed = _image_basis_findings(at, image, image_ep, entry, result)
-    if entrypoint is None and command and command[0].startswith("-") and (
-        image_ep == () or (entry is not None and entry.exec_wrapper)
+    if (
+        entrypoint is None
+        and command
+        and command[0].startswith("-")
+        and (image_ep == () or (entry is not None and entry.exec_wrapper))
     ):
         _flag_as_program(at, image, image_ep, command, result, how=how)
         return assumed
@@ -216,7 +221,7 @@ def _flag_as_program(
     result.findings.append(
         TP045.finding(
             f"{image}: {runs}, so {how} is the program: the container tries to run {_show(command[0])} as a "
-            f"program and exits at once (\"executable file not found\"); no server starts",
+            f'program and exits at once ("executable file not found"); no server starts',
             at=at,
             evidence=[Evidence("transport", at, _show_argv(command))],
         )
@@ -425,7 +430,7 @@ def _docker(
     run = parse_docker_run(argv)
     if run is None:
         return
-    final, image_ep = container_argv(run.image, run.entrypoint, run.args)
+    final, image_ep = container_argv(run.image, run.entrypoint, run.args, ctx.release)
     env, origins, files = _docker_environment(at, run, ctx, result, source, ssh_host, wrapped)
     hop: dict[str, Any] = {
         "at": at,
@@ -441,7 +446,13 @@ def _docker(
         hop["env_files"] = [f.hop() for f in files]
     result.hops.append(hop)
     assumed = _entrypoint_findings(
-        at, run.image, run.entrypoint, run.args, result, how="the command after the image name"
+        at,
+        run.image,
+        run.entrypoint,
+        run.args,
+        result,
+        how="the command after the image name",
+        release=ctx.release,
     )
     before = len(result.servers)
     _container_servers(at, final, *_image_path(env, origins, at, run.image), "docker run", result)

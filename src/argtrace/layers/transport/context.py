@@ -99,6 +99,9 @@ class _Context:
     # (host, path) -> (here-document body as written, at of its first line), for uploads that expanded
     written_uploads: dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict)
     depth: int = 0
+    # the release the user named (``--framework-version``): picks the image entrypoint of a tag that names
+    # none (``latest``), whose builds changed their entrypoint across releases
+    release: str | None = None
 
 
 def _scrubbed(result: TransportResult, env: Mapping[str, str]) -> TransportResult:

@@ -82,6 +82,12 @@ def _release(tag: str | None) -> tuple[int, ...] | None:
     return tuple(int(p) for p in m.group(1).replace(".post", ".").split("."))
 
 
+def _named_release(version: str | None) -> tuple[int, ...] | None:
+    """A release the user named (``0.8.3``, ``0.5.5.post3``) as comparable numbers; None if not one."""
+    m = re.match(r"^v?(\d+(?:\.\d+)+(?:\.post\d+)?)$", (version or "").strip())
+    return tuple(int(p) for p in m.group(1).replace(".post", ".").split(".")) if m else None
+
+
 def _key(version: str) -> tuple[int, ...]:
     return tuple(int(p) for p in version.replace(".post", ".").split("."))
 
@@ -101,27 +107,43 @@ def _covers(row: Mapping[str, object], release: tuple[int, ...]) -> bool:
     return padded(first) <= padded(release) and padded(release[: len(last)]) <= padded(last)
 
 
-def image_entry(image: str) -> ImageEntry | None:
-    """The effective entrypoint of an official image, or ``None`` when the table does not know the image."""
+def image_entry(image: str, release: str | None = None) -> ImageEntry | None:
+    """The effective entrypoint of an official image, or ``None`` when the table does not know the image.
+
+    ``release`` is the framework release the user named: for a tag that names none (``latest``, a digest)
+    the build of that release's range is the one assumed, not the newest."""
     name, tag = split_image(image)
     rows = _table().get("images", {}).get(name)  # type: ignore[attr-defined]
     if not rows:
         return None
-    release = _release(tag)
+    release_tag = _release(tag)
     others: tuple[str, ...] = ()
     chosen = next((r for r in rows if tag is not None and tag in r.get("tags", ())), None)
     how = f"tag {tag} is built from it"
-    if chosen is None and release is not None:
-        chosen = next((r for r in rows if _covers(r, release)), None)
+    if chosen is None and release_tag is not None:
+        chosen = next((r for r in rows if _covers(r, release_tag)), None)
         if chosen is not None:
             span = chosen["releases"]
             how = f"tag {tag} is in releases {span['first']} to {span['last']}, which have it"
+    named = _named_release(release) if release_tag is None else None
+    if chosen is None and named is not None:
+        chosen = next((r for r in rows if _covers(r, named)), None)
+        if chosen is not None:
+            span = chosen["releases"]
+            others = tuple(
+                sorted({" ".join(r["entrypoint"]) for r in rows} - {" ".join(chosen["entrypoint"])})
+            )
+            how = (
+                f"{name}:{tag or 'latest'} names no release; the release named ({release}) is in releases "
+                f"{span['first']} to {span['last']}, which have it; assumed"
+                + (f" (other builds have `{'`, `'.join(others)}`)" if others else "")
+            )
     if chosen is None:
         # the nearest known range: the oldest row for a release older than all of them, else the newest
         spans = [r for r in rows if isinstance(r.get("releases"), Mapping)]
         oldest = min(spans, key=lambda r: _key(str(r["releases"]["first"])), default=None)
         first = _key(str(oldest["releases"]["first"])) if oldest is not None else None
-        older = first is not None and release is not None and release < first
+        older = first is not None and release_tag is not None and release_tag < first
         chosen = oldest if older and oldest is not None else rows[0]
         others = tuple(sorted({" ".join(r["entrypoint"]) for r in rows} - {" ".join(chosen["entrypoint"])}))
         known = [f"{r['releases']['first']}-{r['releases']['last']}" for r in rows if r.get("releases")]
