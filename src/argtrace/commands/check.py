@@ -63,7 +63,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--gpu",
         metavar="NAME[xCOUNT]",
-        help="GPU profile for resolution and memory, e.g. h100x8, rtx-pro-6000x4",
+        help="GPU profile for resolution and memory, e.g. h100x8, rtx-pro-6000x4 (a bare NAME: as many "
+        "as the launch needs)",
     )
     parser.add_argument(
         "--log", metavar="LOG", help="the server's startup log, to compare with the intended configuration"

@@ -21,7 +21,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--model-config", metavar="DIR|config.json", help="the model's config.json (or its directory)"
     )
     parser.add_argument(
-        "--gpu", metavar="NAME[xN]", help="GPU profile, e.g. h100, rtx-pro-6000x4 (default h100)"
+        "--gpu",
+        metavar="NAME[xN]",
+        help="GPU profile, e.g. h100x2, rtx-pro-6000x4; a bare NAME is as many as the launch needs "
+        "(default h100)",
     )
     parser.add_argument("--framework", choices=("sglang", "vllm"), default="sglang", help="default: sglang")
     parser.add_argument("--framework-version", metavar="V", help="framework version whose formulas to use")

@@ -18,9 +18,9 @@ from dataclasses import replace
 from typing import Any
 
 from argtrace.layers.multinode_dp import dp_coverage, dp_rank_findings, join_headless, shared_gpu_findings
-from argtrace.layers.nodescope import is_multinode
-from argtrace.layers.nodestart import Launch, NodeStart, gpus_needed
-from argtrace.layers.nodestart import as_int as _int
+from argtrace.layers.nodescope import as_int as _int
+from argtrace.layers.nodescope import gpus_needed, is_multinode
+from argtrace.layers.nodestart import Launch, NodeStart
 from argtrace.layers.nodestart import shown as _show
 from argtrace.layers.nodestart import value_key as _key
 from argtrace.model import Evidence, Finding, Severity

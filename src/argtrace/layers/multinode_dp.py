@@ -24,8 +24,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from argtrace.layers.nodescope import as_int as _int
 from argtrace.layers.nodestart import Launch, NodeStart
-from argtrace.layers.nodestart import as_int as _int
 from argtrace.layers.nodestart import value_key as _key
 from argtrace.model import Evidence, Finding
 from argtrace.rules import multinode as rules

@@ -5,7 +5,8 @@ SLURM carrier they read) judges starts that are multi-node (``--nnodes`` above 1
 nodes) and starts a carrier places: an ``srun`` step or the variables srun sets in its task, a batch job's
 allocation, a manifest's pod. A script that starts one server with none of these gets no finding and no
 matrix from it, and a check need not import it (a tenth of a plain check's imports). This module owns the
-two questions both sides ask: is a start multi-node, and is it carried. Pure.
+two questions both sides ask: is a start multi-node, and is it carried; and the GPUs one node of a start
+needs by its parallel sizes (``gpus_needed``), which resolution counts for every check. Pure.
 """
 
 from __future__ import annotations
@@ -64,3 +65,42 @@ def is_carried(server: ServerCommand) -> bool:
     if srun_index(server.argv_text[: server.server_args_start]) is not None:
         return True
     return any(name in server.env for name in SRUN_TASK_VARIABLES)
+
+
+def gpus_needed(
+    framework: str, values: Mapping[str, Any], carrier_nodes: int | None = None
+) -> tuple[int, str] | None:
+    """The GPUs one node of this start needs, with how it follows from the sizes; ``None`` when a size is
+    unknown or the sizes do not divide over the nodes (other rules say so). ``carrier_nodes``: the pods
+    the carrier groups (vLLM's Ray cluster over a LeaderWorkerSet has no --nnodes)."""
+    if framework == "sglang":
+        tp, pp, dp = (as_int(values.get(n)) for n in ("tp_size", "pp_size", "dp_size"))
+        if tp is None or pp is None:
+            return None
+        total, how = tp * pp, f"tp_size {tp} x pp_size {pp}"
+        # without DP attention each of the dp_size replicas has its own tp x pp GPUs (SGLang's data
+        # parallel router); with it, DP runs inside the tensor parallel group
+        if dp is not None and dp > 1 and values.get("enable_dp_attention") is not True:
+            total, how = total * dp, f"{how} x dp_size {dp}"
+    else:
+        tp, pp = as_int(values.get("tensor_parallel_size")), as_int(values.get("pipeline_parallel_size"))
+        if tp is None or pp is None:
+            return None
+        total, how = tp * pp, f"tensor_parallel_size {tp} x pipeline_parallel_size {pp}"
+        local = as_int(values.get("data_parallel_size_local"))
+        dp = as_int(values.get("data_parallel_size"))
+        if as_int(values.get("data_parallel_rank")) is not None:
+            return total, how  # external load balancing: this process is one DP rank
+        if local is not None:  # vLLM's DP across nodes: each node runs its local DP ranks
+            return total * local, f"{how} x data_parallel_size_local {local}"
+        if dp is not None and dp > 1:
+            total, how = total * dp, f"{how} x data_parallel_size {dp}"
+    nnodes = as_int(values.get("nnodes")) or 1
+    over = f"over nnodes {nnodes}"
+    if nnodes == 1 and framework == "vllm" and carrier_nodes is not None and carrier_nodes > 1:
+        nnodes, over = carrier_nodes, f"over the {carrier_nodes} pods of its group"
+    if nnodes > 1:
+        if total % nnodes:
+            return None
+        return total // nnodes, f"{how} {over}"
+    return total, how

@@ -2,8 +2,9 @@
 
 This module owns ``NodeStart`` (a start's values as its parser saw them plus what its carrier says: the
 srun step, the pod, the machine and the devices it sees), ``Launch`` (the starts of one multi-node launch
-and what their grouping rests on) and ``gpus_needed`` (the GPUs one node of a start needs by its parallel
-sizes). ``layers/multinode.py`` and ``layers/multinode_dp.py`` judge them. Pure.
+and what their grouping rests on); the GPUs one node of a start needs by its parallel sizes are
+``nodescope.gpus_needed`` (resolution counts them too). ``layers/multinode.py`` and
+``layers/multinode_dp.py`` judge them. Pure.
 """
 
 from __future__ import annotations
@@ -12,8 +13,6 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
-
-from argtrace.layers.nodescope import as_int
 
 
 @dataclass(frozen=True)
@@ -94,42 +93,3 @@ class Launch:
 
 def shown(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value, default=str)
-
-
-def gpus_needed(
-    framework: str, values: Mapping[str, Any], carrier_nodes: int | None = None
-) -> tuple[int, str] | None:
-    """The GPUs one node of this start needs, with how it follows from the sizes; ``None`` when a size is
-    unknown or the sizes do not divide over the nodes (other rules say so). ``carrier_nodes``: the pods
-    the carrier groups (vLLM's Ray cluster over a LeaderWorkerSet has no --nnodes)."""
-    if framework == "sglang":
-        tp, pp, dp = (as_int(values.get(n)) for n in ("tp_size", "pp_size", "dp_size"))
-        if tp is None or pp is None:
-            return None
-        total, how = tp * pp, f"tp_size {tp} x pp_size {pp}"
-        # without DP attention each of the dp_size replicas has its own tp x pp GPUs (SGLang's data
-        # parallel router); with it, DP runs inside the tensor parallel group
-        if dp is not None and dp > 1 and values.get("enable_dp_attention") is not True:
-            total, how = total * dp, f"{how} x dp_size {dp}"
-    else:
-        tp, pp = as_int(values.get("tensor_parallel_size")), as_int(values.get("pipeline_parallel_size"))
-        if tp is None or pp is None:
-            return None
-        total, how = tp * pp, f"tensor_parallel_size {tp} x pipeline_parallel_size {pp}"
-        local = as_int(values.get("data_parallel_size_local"))
-        dp = as_int(values.get("data_parallel_size"))
-        if as_int(values.get("data_parallel_rank")) is not None:
-            return total, how  # external load balancing: this process is one DP rank
-        if local is not None:  # vLLM's DP across nodes: each node runs its local DP ranks
-            return total * local, f"{how} x data_parallel_size_local {local}"
-        if dp is not None and dp > 1:
-            total, how = total * dp, f"{how} x data_parallel_size {dp}"
-    nnodes = as_int(values.get("nnodes")) or 1
-    over = f"over nnodes {nnodes}"
-    if nnodes == 1 and framework == "vllm" and carrier_nodes is not None and carrier_nodes > 1:
-        nnodes, over = carrier_nodes, f"over the {carrier_nodes} pods of its group"
-    if nnodes > 1:
-        if total % nnodes:
-            return None
-        return total // nnodes, f"{how} {over}"
-    return total, how

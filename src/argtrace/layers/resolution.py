@@ -166,7 +166,7 @@ def node_gpus(parsed: Mapping[str, Any], framework: str | None = None) -> tuple[
     The rule is the node-start and process layers' (SGLang's DP attention runs inside the TP group and adds
     no GPUs; ``--nnodes`` divides): sglang#9896's ``--tp-size 8 --dp-size 8 --enable-dp-attention`` needs
     8, not 64. The plain product of the sizes only when one is unknown."""
-    from argtrace.layers.nodestart import gpus_needed
+    from argtrace.layers.nodescope import gpus_needed
 
     if framework is None:
         framework = "sglang" if any(k in parsed for k in ("tp_size", "dp_size", "pp_size")) else "vllm"
