@@ -1,0 +1,299 @@
+"""The logs batch of real cases (docs/real_cases.md, "Logs batch"), measured before any tuning.
+
+Each file under ``tests/data/real_cases_logs/`` is a server log quoted in a public issue or pull request,
+saved as the stored copy of the report gives it (its first line names the URL; nothing is added, a line
+the copy cuts in the middle is left out unless it is the args dump). ``ok/`` holds logs of launches that
+worked. The machine is a new user's (no resolver environment, no Hugging Face cache); the command is
+``argtrace log FILE --format json``; one test reads the text output's first screen.
+
+Classes as in the earlier batches: ``a`` the root cause named with a correct fix among the errors and
+warnings; ``b`` found with a wrong reason or fix; ``c`` missed; ``d`` a wrong error or warning. A ``b``, ``c``
+or ``d`` entry is a strict ``xfail`` whose reason names the mechanism, so a change that alters the outcome
+turns the test red. A working launch's log must give no error and no warning.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import run_cli
+
+LOGS = Path(__file__).resolve().parent / "data" / "real_cases_logs"
+
+
+@pytest.fixture(autouse=True)
+def first_run_machine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new user's machine: no resolver environments, no Hugging Face cache (tests/test_false_alarms.py)."""
+    monkeypatch.setenv("ARGTRACE_CACHE_DIR", str(tmp_path / "argtrace-cache"))
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
+    monkeypatch.delenv("HF_HUB_CACHE", raising=False)
+
+
+def log_report(path: Path) -> dict[str, Any]:
+    result = run_cli(["log", "--format", "json", str(path)])
+    assert result.stdout.startswith("{"), f"status {result.status}: {result.stderr}"
+    report: dict[str, Any] = result.json
+    return report
+
+
+def alarms(report: dict[str, Any]) -> list[dict[str, Any]]:
+    every = [*report["findings"], *(c for f in report["findings"] for c in f.get("consequences", []))]
+    return [f for f in every if f["severity"] in ("error", "warning")]
+
+
+def named(report: dict[str, Any], code: str, says: str) -> bool:
+    return any(
+        f["code"] == code and says in f["message"] + " fix: " + (f.get("fix") or "") for f in alarms(report)
+    )
+
+
+@dataclass(frozen=True)
+class Case:
+    """``code``/``says``: the alarm a correct first screen shows (for ``d``: the wrong alarm shown)."""
+
+    file: str
+    cls: str
+    code: str
+    says: str
+    why: str = ""
+
+
+CASES = [
+    # --- a: found, with the setting and a fix ---------------------------------------------------------------
+    Case(
+        "vllm_club3090_60_driver_oom.log", "a", "LG003", "ran out of memory while loading the model weights"
+    ),
+    # --- b: found, wrong reason or fix ----------------------------------------------------------------------
+    Case(
+        "sglang4547_overlap_cuda_oom.log",
+        "b",
+        "LG003",
+        "(during serving)",
+        "the OOM is raised in the overlap thread's forward pass "
+        "(tp_worker_overlap_thread.forward_thread_func), under load; with no start-up event and no stage-"
+        "naming frame the stage falls back to the first step not reached (weights), so it says 'while "
+        "loading the model weights' with weight-loading fixes",
+    ),
+    Case(
+        "vllm_club3090_16_runtime_oom.log",
+        "b",
+        "LG003",
+        "(during serving)",
+        "an OOM in the engine's busy loop after the server served requests; the stage falls back to "
+        "weights (no start-up event in the excerpt), so the fix is about sharding the weights",
+    ),
+    Case(
+        "vllm27508_gptoss_sampler_oom.log",
+        "b",
+        "LG003",
+        "--max-num-seqs",
+        "the OOM is in the sampler's warm-up (vllm/v1/sample/sampler.py), after the KV cache; the stage "
+        "falls back to weights and the fix names --tp and quantized checkpoints, not --max-num-seqs",
+    ),
+    Case(
+        "vllm18446_qwen3_235b_nccl_oom.log",
+        "b",
+        "LG003",
+        "[cuda-oom] ",
+        "the NCCL error is raised while tearing the group down (destroy_model_parallel) after a CUDA OOM;"
+        " the nccl-error signature's stage is 'initialising the distributed group' and the OOM is put at "
+        "weight loading, so the first screen leads with NCCL set-up fixes",
+    ),
+    # --- c: missed ------------------------------------------------------------------------------------------
+    Case(
+        "sglang1479_dsv25_cuda_graph.log",
+        "c",
+        "LG007",
+        "cuda graph",
+        "the excerpt stops two lines into the traceback, before its exception line; SGLang <= 0.3's "
+        "'Exception in run_tp_server:' marker is not in the signature catalog, so the launch 'stops "
+        "without an error' although it logged one",
+    ),
+    Case(
+        "sglang1751_phi35_cuda_graph.log",
+        "c",
+        "LG007",
+        "cuda graph",
+        "a traceback through cuda_graph_runner.capture whose exception line the excerpt cuts is not an "
+        "error; the stage (cuda_graph) is right",
+    ),
+    Case(
+        "sglang1522_awq_torch_compile_args.log",
+        "c",
+        "LG011",
+        "torch",
+        "the excerpt ends inside the args dump: the failure (torch.compile with an AWQ model) is not in it",
+    ),
+    Case(
+        "sglang4895_gemma3_args_only.log",
+        "c",
+        "LG003",
+        "Not enough memory",
+        "the excerpt ends inside the args dump: the 'Not enough memory' error is not in it",
+    ),
+    Case(
+        "sglang25487_cuda13_args_tail.log",
+        "c",
+        "LG011",
+        "ninja",
+        "only the middle of the server_args line: the ninja build error is not in the excerpt",
+    ),
+    Case(
+        "sglang19781_npu_qwen35_oom.log",
+        "c",
+        "LG003",
+        "out of memory",
+        "the scheduler crash is found (LG007), its cause (NPU out of memory) is after the excerpt's cut",
+    ),
+    Case(
+        "sglang3889_scheduler_exception.log",
+        "c",
+        "LG011",
+        "Error",
+        "the scheduler crash is found (LG007), its exception line is after the excerpt's cut",
+    ),
+    Case(
+        "sglang_verl630_scheduler_exception.log",
+        "c",
+        "LG003",
+        "memory",
+        "a crash in the scheduler's event loop (serving) is put at weight loading; its cause (host memory"
+        " growing during training) is not in the excerpt",
+    ),
+    Case(
+        "vllm14574_ci_no_cache_blocks.log",
+        "c",
+        "LG007",
+        "EngineCore",
+        "the Buildkite prefix '  | [2025-03-10T15:07:20Z] ' is not stripped, so 'EngineCore hit an "
+        "exception' is not read and the launch 'stops without an error'",
+    ),
+    Case(
+        "vllm27508_gptoss_kv_cache.log",
+        "c",
+        "LG003",
+        "No available memory for the cache blocks",
+        "the exception line is not in the excerpt and its text is split over the `raise ValueError(...)` "
+        "source lines, which are not matched; the frame check_enough_kv_cache_memory is not read as the "
+        "KV cache stage (the engine failure is put at weight loading)",
+    ),
+    Case(
+        "vllm7721_054_namespace_minicpm.log",
+        "c",
+        "LG003",
+        "out of memory",
+        "vLLM <= 0.9's `args: Namespace(...)` dump is not read (only `non-default args:` is); the OOM is "
+        "not in the excerpt",
+    ),
+    Case(
+        "vllm_qwen3vl1204_085.log",
+        "c",
+        "LG003",
+        "out of memory",
+        "vLLM 0.8.5's `args: Namespace(...)` dump is not read; the OOM is not in the excerpt",
+    ),
+    # --- d: a wrong error or warning ------------------------------------------------------------------------
+    Case(
+        "sglang8974_nccl_unhandled.log",
+        "d",
+        "LG001",
+        "before it logged its configuration",
+        "LG001 says the process died before logging server_args, but NCCL set-up (pynccl, "
+        "init_torch_distributed) runs in the scheduler, after the launcher logged it: the excerpt starts "
+        "mid-traceback without its 'Traceback' header, so the frames were not read as post-args evidence",
+    ),
+    Case(
+        "vllm16707_ray_nccl_unhandled.log",
+        "d",
+        "LG001",
+        "before it logged its configuration",
+        "the `(RayWorkerWrapper pid=N)` prefix is not known as a vLLM worker, so neither the framework "
+        "nor the post-args evidence is seen, and LG001 says the process died before logging its arguments",
+    ),
+    Case(
+        "vllm15105_080_sampler_warmup_oom.log",
+        "d",
+        "LG001",
+        "before it logged its configuration",
+        "`ERROR ... [core.py:340]` lines come from vLLM's engine core, which starts after the args line; "
+        "with no process prefix and no 'Traceback' header nothing counts as post-args evidence, so the "
+        "stage is 'argument validation' and LG001 says the args line was never written (framework not "
+        "found either)",
+    ),
+    Case(
+        "vllm14992_namespace_no_cache_blocks.log",
+        "d",
+        "LG012",
+        "none from an SGLang or vLLM server",
+        "the middle of a vLLM `args: Namespace(...)` line is not recognised (the format is not read), so "
+        "LG012 says the file holds nothing from a server and to point argtrace at another file",
+    ),
+]
+
+OK_LOGS = {
+    "ok/sglang_pr11830_kv_cache_graphs.log": "LG010 warnings: 'begins mid-start-up' (the excerpt starts "
+    "after the args line) and 'stops after cuda_graph_captured without an error' (the excerpt ends there)",
+    "ok/sglang_pr4826_gemma3_timeline.log": "LG010 warnings: 'begins mid-start-up' and 'stops after "
+    "memory_pool_end' on an excerpt of a working start-up",
+    "ok/vllm_pr24162_0102dev_tp2.log": "LG010 warning 'stops after model_config without an error': the "
+    "excerpt ends there; the log's end cannot be told from a start-up killed without a trace",
+    "ok/vllm_pr30749_routes.log": "LG010 warning 'begins mid-start-up' on a launch that reached ready",
+    "ok/vllm_ragflow11166_html_routes.log": "LG010 warning 'begins mid-start-up' on a launch that "
+    "reached ready",
+}
+OK_FIXED: set[str] = set()
+
+
+def _param(case: Case) -> Any:
+    marks = []
+    if case.cls in ("b", "c", "d"):
+        marks.append(pytest.mark.xfail(strict=True, reason=f"{case.cls}: {case.why}"))
+    return pytest.param(case, id=case.file.removesuffix(".log"), marks=marks)
+
+
+@pytest.mark.parametrize("case", [_param(c) for c in CASES])
+def test_log_case(case: Case) -> None:
+    report = log_report(LOGS / case.file)
+    if case.cls == "d":
+        assert not named(report, case.code, case.says), case.why
+    else:
+        assert named(report, case.code, case.says), [(f["code"], f["message"][:120]) for f in alarms(report)]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(
+            n,
+            id=n.removeprefix("ok/").removesuffix(".log"),
+            marks=[pytest.mark.xfail(strict=True, reason=f"d: {why}")],
+        )
+        if n not in OK_FIXED
+        else pytest.param(n, id=n.removeprefix("ok/").removesuffix(".log"))
+        for n, why in OK_LOGS.items()
+    ],
+)
+def test_working_launch_log_has_no_alarm(name: str) -> None:
+    report = log_report(LOGS / name)
+    assert alarms(report) == []
+
+
+def test_every_log_is_a_case() -> None:
+    on_disk = {p.relative_to(LOGS).as_posix() for p in LOGS.rglob("*.log")}
+    assert on_disk == {c.file for c in CASES} | set(OK_LOGS)
+
+
+def test_every_log_names_its_source() -> None:
+    for path in LOGS.rglob("*.log"):
+        assert path.read_text().startswith("# source: https://github.com/"), path
+
+
+def test_text_output_leads_with_the_same_alarm() -> None:
+    # The text report's first screen (the Diagnosis block) shows the error the JSON carries first.
+    result = run_cli(["log", str(LOGS / "vllm_club3090_60_driver_oom.log")])
+    first = result.stdout.split("\n")[2]
+    assert first.startswith("ERROR LG003 ") and "vllm_club3090_60_driver_oom.log:8 [cuda-oo" in first, first
