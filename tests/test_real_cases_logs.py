@@ -196,34 +196,16 @@ CASES = [
         "out of memory",
         "vLLM 0.8.5's `args: Namespace(...)` dump is not read; the OOM is not in the excerpt",
     ),
-    # --- d: a wrong error or warning ------------------------------------------------------------------------
-    Case(
-        "sglang8974_nccl_unhandled.log",
-        "d",
-        "LG001",
-        "before it logged its configuration",
-        "LG001 says the process died before logging server_args, but NCCL set-up (pynccl, "
-        "init_torch_distributed) runs in the scheduler, after the launcher logged it: the excerpt starts "
-        "mid-traceback without its 'Traceback' header, so the frames were not read as post-args evidence",
-    ),
-    Case(
-        "vllm16707_ray_nccl_unhandled.log",
-        "d",
-        "LG001",
-        "before it logged its configuration",
-        "the `(RayWorkerWrapper pid=N)` prefix is not known as a vLLM worker, so neither the framework "
-        "nor the post-args evidence is seen, and LG001 says the process died before logging its arguments",
-    ),
+    # --- fixed 2026-12-02 (were d: LG001 "died before it logged its configuration" on an excerpt) -----------
+    Case("sglang8974_nccl_unhandled.log", "a", "LG007", "[nccl-error] NCCL failed"),
+    Case("vllm16707_ray_nccl_unhandled.log", "a", "LG007", "[nccl-error] NCCL failed"),
     Case(
         "vllm15105_080_sampler_warmup_oom.log",
-        "d",
-        "LG001",
-        "before it logged its configuration",
-        "`ERROR ... [core.py:340]` lines come from vLLM's engine core, which starts after the args line; "
-        "with no process prefix and no 'Traceback' header nothing counts as post-args evidence, so the "
-        "stage is 'argument validation' and LG001 says the args line was never written (framework not "
-        "found either)",
+        "a",
+        "LG003",
+        "Lower --max-num-seqs or --gpu-memory-utilization",
     ),
+    # --- d: a wrong error or warning ------------------------------------------------------------------------
     Case(
         "vllm14992_namespace_no_cache_blocks.log",
         "d",
@@ -245,7 +227,14 @@ OK_LOGS = {
     "ok/vllm_ragflow11166_html_routes.log": "LG010 warning 'begins mid-start-up' on a launch that "
     "reached ready",
 }
-OK_FIXED: set[str] = set()
+# Fixed 2026-12-02: "begins mid-start-up" is a note, and so is "stops after X" in a file that also begins
+# mid-start-up (an excerpt at both ends).
+OK_FIXED = {
+    "ok/sglang_pr11830_kv_cache_graphs.log",
+    "ok/sglang_pr4826_gemma3_timeline.log",
+    "ok/vllm_pr30749_routes.log",
+    "ok/vllm_ragflow11166_html_routes.log",
+}
 
 
 def _param(case: Case) -> Any:
@@ -297,3 +286,89 @@ def test_text_output_leads_with_the_same_alarm() -> None:
     result = run_cli(["log", str(LOGS / "vllm_club3090_60_driver_oom.log")])
     first = result.stdout.split("\n")[2]
     assert first.startswith("ERROR LG003 ") and "vllm_club3090_60_driver_oom.log:8 [cuda-oo" in first, first
+
+
+# --- the mechanisms fixed, on our own minimal inputs (not the reports' lines) -------------------------------
+LG001_SAYS = "before it logged its configuration"
+
+
+@pytest.mark.parametrize(
+    "file",
+    [
+        "sglang8974_nccl_unhandled.log",
+        "vllm16707_ray_nccl_unhandled.log",
+        "vllm15105_080_sampler_warmup_oom.log",
+    ],
+)
+def test_the_reports_that_had_a_wrong_lg001_have_none(file: str) -> None:
+    assert not named(log_report(LOGS / file), "LG001", LG001_SAYS)
+
+
+def run_log(tmp_path: Path, text: str) -> dict[str, Any]:
+    path = tmp_path / "server.log"
+    path.write_text(text)
+    return log_report(path)
+
+
+def test_an_excerpt_starting_at_an_nccl_error_is_not_a_launch_that_died_before_its_args(
+    tmp_path: Path,
+) -> None:
+    # NCCL set-up runs in the scheduler/worker, after the args line: the error's own stage proves it existed.
+    report = run_log(
+        tmp_path, "RuntimeError: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details)\n"
+    )
+    assert [(f["code"], f["severity"]) for f in report["findings"]] == [("LG007", "error"), ("LG010", "info")]
+    assert not named(report, "LG001", LG001_SAYS)
+
+
+def test_a_ray_worker_prefix_is_vllm_after_its_args(tmp_path: Path) -> None:
+    report = run_log(
+        tmp_path,
+        "(RayWorkerWrapper pid=7) ERROR 01-02 03:04:05 [worker_base.py:620] ValueError: not a real message\n",
+    )
+    assert report["log"]["framework"] == "vllm"
+    assert not named(report, "LG001", LG001_SAYS)
+
+
+def test_a_line_logged_by_vllms_engine_module_is_after_the_args_line(tmp_path: Path) -> None:
+    # No process prefix: the logger's module (gpu_model_runner.py) is the engine's, which starts after the API
+    # server logged its arguments; and the message's own stage (the sampler warm-up) picks its signature.
+    report = run_log(
+        tmp_path,
+        "ERROR 01-02 03:04:05 [gpu_model_runner.py:1548] RuntimeError: CUDA out of memory occurred when "
+        "warming up sampler with 256 dummy requests. Please try lowering `max_num_seqs` or "
+        "`gpu_memory_utilization` when initializing the engine.\n",
+    )
+    assert report["log"]["framework"] == "vllm"
+    assert [f["code"] for f in alarms(report)] == ["LG003"]
+    assert alarms(report)[0]["message"].startswith("[vllm-sampler-warmup-oom] ")
+
+
+def test_vllms_logger_inside_sglang_does_not_name_the_framework(tmp_path: Path) -> None:
+    # SGLang <= 0.4 logs through vLLM's logger from vLLM's parallel_state/custom_all_reduce modules.
+    report = run_log(
+        tmp_path,
+        "INFO 01-02 03:04:05 custom_all_reduce.py:100] Registering 10 cuda graph addresses\n"
+        "[2025-01-02 03:04:06 TP0] Capture cuda graph end. Time elapsed: 1.00 s\n",
+    )
+    assert report["log"]["framework"] == "sglang"
+
+
+def test_an_excerpt_of_a_start_up_gives_notes_not_warnings(tmp_path: Path) -> None:
+    report = run_log(
+        tmp_path,
+        "[2025-01-02 03:04:05 TP0] Load weight end. type=X, dtype=torch.bfloat16, avail mem=10.00 GB\n"
+        "[2025-01-02 03:04:06 TP0] Memory pool end. avail mem=2.00 GB\n",
+    )
+    assert [(f["code"], f["severity"]) for f in report["findings"]] == [("LG010", "info"), ("LG010", "info")]
+    assert "begins mid-start-up" in report["findings"][0]["message"]
+    assert "stops after memory_pool_end" in report["findings"][1]["message"]
+
+
+def test_a_start_up_with_its_args_that_stops_without_an_error_still_warns(tmp_path: Path) -> None:
+    report = run_log(
+        tmp_path,
+        "[2025-01-02 03:04:05] server_args=ServerArgs(model_path='/m', tp_size=1)\n"
+        "[2025-01-02 03:04:09 TP0] Load weight end. type=X, dtype=torch.bfloat16, avail mem=10.00 GB\n",
+    )
+    assert [(f["code"], f["severity"]) for f in report["findings"]] == [("LG010", "warning")]

@@ -70,6 +70,7 @@ class Parsed:
     proc: str | None = None
     pid: int | None = None
     rank: str | None = None
+    src: str | None = None  # vLLM's ``[file.py:N]``: the module that logged the line
 
 
 def split_prefix(text: str) -> Parsed:
@@ -93,6 +94,7 @@ def split_prefix(text: str) -> Parsed:
         month, day = (int(x) for x in m4.group("md").split("-"))
         h, mi, se = (int(x) for x in m4.group("hms").split(":"))
         out.month_day = (month, day, h, mi, se)
+        out.src = m4.group("src") or m4.group("src2")
         s = s[m4.end() :]
     stripped = s.lstrip()
     if stripped.startswith("[") and _SGL_TS.match(stripped):
@@ -175,9 +177,27 @@ _VLLM_DRAFT = _lazy(r"(?i)(?:Loading drafter model|drafter model.*loaded|draft m
 _DRAFT_TYPE = _lazy(r"(?i)mtp|nextn|eagle|draft|dspark|medusa|dflash")
 
 _VLLM_PROCS = _lazy(
-    r"APIServer|EngineCore|VllmWorker|Worker_TP|Worker\b", needles=("APIServer", "EngineCore", "Worker")
+    r"APIServer|EngineCore|VllmWorker|RayWorkerWrapper|Worker_TP|Worker\b",
+    needles=("APIServer", "EngineCore", "Worker"),
 )
-_VLLM_ENGINE_PROCS = _lazy(r"EngineCore|VllmWorker|Worker", needles=("EngineCore", "Worker"))
+_VLLM_ENGINE_PROCS = _lazy(r"EngineCore|VllmWorker|RayWorkerWrapper|Worker", needles=("EngineCore", "Worker"))
+# Modules of vLLM's engine and workers: a line they log (``ERROR 03-20 02:29:07 [core.py:340]``) comes from
+# a process the API server starts after it logged ``non-default args``, even when no process prefix says so.
+_VLLM_ENGINE_SRC = re.compile(
+    r"(?:core|core_client|multiproc_executor|ray_distributed_executor|uniproc_executor|gpu_worker|"
+    r"gpu_model_runner|worker_base|kv_cache_utils|parallel_state|pynccl|custom_all_reduce)\.py:\d+$"
+)
+# Of those, the modules only vLLM's own engine has (SGLang <= 0.4 imports vLLM's parallel_state, pynccl and
+# custom_all_reduce and logs through vLLM's logger, so those lines do not name the framework).
+_VLLM_OWN_SRC = re.compile(
+    r"(?:core|core_client|multiproc_executor|ray_distributed_executor|uniproc_executor|gpu_worker|"
+    r"gpu_model_runner|kv_cache_utils)\.py:\d+$"
+)
+# Stages every framework reaches only after its configuration line was written (SGLang's launcher logs
+# server_args before it starts the schedulers; vLLM's API server logs its args before the engine starts).
+AFTER_ARGS_STAGES = frozenset(
+    {"weights", "mamba_cache", "kv_cache", "cuda_graph", "draft_worker", "serving", "distributed"}
+)
 _POST_ARGS_FRAMES = _lazy(
     r"run_scheduler_process|scheduler\.py|model_runner|tp_worker|gpu_worker|worker_base|EngineCore|engine/core\.py|"
     r"parallel_state\.py|init_torch_distributed|pynccl"
@@ -363,10 +383,12 @@ def build_launches(scan: Scan, *, framework: str | None = None, year_hint: int |
             launch.pids.append(int(started.group(1)))
         if (p.proc and _VLLM_ENGINE_PROCS.match(p.proc)) or (p.rank and _SGL_RANK.match(p.rank)):
             launch.post_args_evidence = True
+        if p.src and _VLLM_ENGINE_SRC.search(p.src):
+            launch.post_args_evidence = True
         if line.block is not None and _POST_ARGS_FRAMES.search("\n".join(line.block)):
             launch.post_args_evidence = True
         if launch.framework is None:
-            if p.proc and _VLLM_PROCS.match(p.proc):
+            if (p.proc and _VLLM_PROCS.match(p.proc)) or (p.src and _VLLM_OWN_SRC.search(p.src)):
                 launch.framework = "vllm"
             elif p.rank and _SGL_RANK.match(p.rank):
                 launch.framework = "sglang"
@@ -377,6 +399,11 @@ def build_launches(scan: Scan, *, framework: str | None = None, year_hint: int |
         if launch.framework is None:
             launch.framework = framework or _framework_from_tracebacks(launch)
         _match_errors(launch, framework or launch.framework, catalog)
+        fatal = launch.fatal
+        if fatal is not None and fatal.stage in AFTER_ARGS_STAGES:
+            # The error itself happened in a step that runs after the args line (an excerpt that starts
+            # mid-traceback, without the frames' "Traceback" header): the line existed.
+            launch.post_args_evidence = True
     fw = framework or next((lc.framework for lc in reversed(launches) if lc.framework), None)
     return LogAnalysis(scan=scan, launches=launches, framework=fw, year_hint=year_hint)
 
