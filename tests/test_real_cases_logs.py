@@ -69,16 +69,6 @@ CASES = [
     ),
     # --- b: found, wrong reason or fix ----------------------------------------------------------------------
     Case(
-        "sglang4547_overlap_cuda_oom.log",
-        "b",
-        "LG003",
-        "(during serving)",
-        "the OOM is raised in the overlap thread's forward pass "
-        "(tp_worker_overlap_thread.forward_thread_func), under load; with no start-up event and no stage-"
-        "naming frame the stage falls back to the first step not reached (weights), so it says 'while "
-        "loading the model weights' with weight-loading fixes",
-    ),
-    Case(
         "vllm_club3090_16_runtime_oom.log",
         "b",
         "LG003",
@@ -161,8 +151,8 @@ CASES = [
         "c",
         "LG003",
         "memory",
-        "a crash in the scheduler's event loop (serving) is put at weight loading; its cause (host memory"
-        " growing during training) is not in the excerpt",
+        "the crash in the scheduler's event loop is found (LG007, during serving since 2026-12-02); its cause"
+        " (host memory growing during training) is not in the excerpt",
     ),
     Case(
         "vllm14574_ci_no_cache_blocks.log",
@@ -195,6 +185,13 @@ CASES = [
         "LG003",
         "out of memory",
         "vLLM 0.8.5's `args: Namespace(...)` dump is not read; the OOM is not in the excerpt",
+    ),
+    # --- fixed 2026-12-02 (was b: the stage fell back to weights; the overlap thread's frames say serving)
+    Case(
+        "sglang4547_overlap_cuda_oom.log",
+        "a",
+        "LG003",
+        "[cuda-oom] The GPU ran out of memory (during serving)",
     ),
     # --- fixed 2026-12-02 (were d: LG001 "died before it logged its configuration" on an excerpt) -----------
     Case("sglang8974_nccl_unhandled.log", "a", "LG007", "[nccl-error] NCCL failed"),
@@ -372,3 +369,16 @@ def test_a_start_up_with_its_args_that_stops_without_an_error_still_warns(tmp_pa
         "[2025-01-02 03:04:09 TP0] Load weight end. type=X, dtype=torch.bfloat16, avail mem=10.00 GB\n",
     )
     assert [(f["code"], f["severity"]) for f in report["findings"]] == [("LG010", "warning")]
+
+
+def test_an_error_under_the_serving_loop_is_placed_at_serving(tmp_path: Path) -> None:
+    # Frames of the loop that runs once start-up is over say the stage, whatever the excerpt lacks.
+    report = run_log(
+        tmp_path,
+        "Traceback (most recent call last):\n"
+        '  File "/x/sglang/srt/managers/scheduler.py", line 1, in event_loop_normal\n'
+        "    self.run_batch(batch)\n"
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB.\n",
+    )
+    assert [f["code"] for f in alarms(report)] == ["LG003"]
+    assert alarms(report)[0]["message"].startswith("[cuda-oom] The GPU ran out of memory (during serving). ")

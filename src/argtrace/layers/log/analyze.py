@@ -705,6 +705,14 @@ def _frames_stage(block: Sequence[str], exc: str) -> str | None:
             return "validation"
         if re.search(r"parse_args|argparse", frames):
             return "arguments"
+    # The loops that run once start-up is over (SGLang's scheduler event loop and overlap thread, vLLM's
+    # engine busy loop): whatever they call (a CUDA graph replay, the sampler), the server was serving.
+    if re.search(
+        r"event_loop_(?:normal|overlap)|forward_thread_func|process_batch_result|run_busy_loop|"
+        r"_process_engine_step",
+        frames,
+    ):
+        return "serving"
     if re.search(
         r"cuda_graph_runner|capture_one_batch|init_cuda_graphs|init_device_graphs|CudaGraphRunner", text
     ):
