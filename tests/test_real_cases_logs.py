@@ -176,15 +176,14 @@ CASES = [
         "c",
         "LG003",
         "out of memory",
-        "vLLM <= 0.9's `args: Namespace(...)` dump is not read (only `non-default args:` is); the OOM is "
-        "not in the excerpt",
+        "the OOM is not in the excerpt (its `args: Namespace(...)` dump is read since 2026-12-02)",
     ),
     Case(
         "vllm_qwen3vl1204_085.log",
         "c",
         "LG003",
         "out of memory",
-        "vLLM 0.8.5's `args: Namespace(...)` dump is not read; the OOM is not in the excerpt",
+        "the OOM is not in the excerpt (vLLM 0.8.5's Namespace dump is read since 2026-12-02)",
     ),
     # --- fixed 2026-12-02 (was b: the stage fell back to weights; the overlap thread's frames say serving)
     Case(
@@ -208,8 +207,8 @@ CASES = [
         "d",
         "LG012",
         "none from an SGLang or vLLM server",
-        "the middle of a vLLM `args: Namespace(...)` line is not recognised (the format is not read), so "
-        "LG012 says the file holds nothing from a server and to point argtrace at another file",
+        "the middle of a vLLM `args: Namespace(...)` line, without its start, is no format argtrace reads, "
+        "so LG012 says the file holds nothing from a server and to point argtrace at another file",
     ),
 ]
 
@@ -382,3 +381,38 @@ def test_an_error_under_the_serving_loop_is_placed_at_serving(tmp_path: Path) ->
     )
     assert [f["code"] for f in alarms(report)] == ["LG003"]
     assert alarms(report)[0]["message"].startswith("[cuda-oom] The GPU ran out of memory (during serving). ")
+
+
+def test_vllms_namespace_dump_is_read_as_the_launch_arguments() -> None:
+    # vLLM 0.5.4 (L17): the whole argparse result, cut by the stored copy; every complete pair is kept.
+    report = log_report(LOGS / "vllm7721_054_namespace_minicpm.log")
+    assert report["log"]["framework"] == "vllm" and report["log"]["version"] == "0.5.4"
+    args = report["log"]["args"]
+    assert (args["max_model_len"], args["trust_remote_code"], args["model"]) == (
+        2048,
+        True,
+        "/opt/apps/models/miniCPM-v2.6/v1",
+    )
+    first = report["timeline"][0]
+    assert (first["event"], first["format"], first["settings"], first["truncated"]) == (
+        "args_logged",
+        "vllm-namespace",
+        39,
+        True,
+    )
+
+
+def test_a_namespace_dump_is_a_whole_dump_not_a_non_default_one(tmp_path: Path) -> None:
+    report = run_log(
+        tmp_path,
+        "INFO 01-02 03:04:05 api_server.py:340] args: Namespace(host=None, port=8000, model='/m', "
+        "max_model_len=4096, tensor_parallel_size=2)\n",
+    )
+    assert report["log"]["args"] == {
+        "host": None,
+        "port": 8000,
+        "model": "/m",
+        "max_model_len": 4096,
+        "tensor_parallel_size": 2,
+    }
+    assert [f["code"] for f in alarms(report)] == ["LG010"]  # stops after args_logged, its start in the file

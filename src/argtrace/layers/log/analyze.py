@@ -126,6 +126,8 @@ def _dt(date: str, hms: str) -> datetime | None:
 # --- what lines mean ---------------------------------------------------------------------------------
 _SGL_ARGS = _lazy(r"server_args=(?=ServerArgs\(|\{)", needles=("server_args=",))
 _VLLM_ARGS = _lazy(r"non-default args: (?=\{)", needles=("non-default args: ",))
+# vLLM <= 0.9's API server logs the whole argparse result (``args: Namespace(...)``), every default included.
+_VLLM_NAMESPACE = re.compile(r"\bargs: (?=Namespace\()")
 _VLLM_CONFIG = re.compile(r"Initializing an? (?:V1 )?LLM engine \(v(?P<version>[^)]+)\) with config: ")
 _VLLM_VERSION = re.compile(r"vLLM API server version (?P<version>\S+)|█\s+version (?P<v2>\d[\w.+-]*)")
 _SGL_VERSION = re.compile(r"\bsglang(?:==| version:? ?v?)(?P<version>\d+\.\d+[\w.+-]*)", re.I)
@@ -280,7 +282,7 @@ class Dump:
     """A configuration dump the server logged, parsed."""
 
     line: int
-    source: str  # "server_args", "non-default args", "engine config"
+    source: str  # "server_args", "non-default args", "args Namespace", "engine config"
     parsed: ParsedDump
 
 
@@ -311,7 +313,9 @@ class Launch:
 
     @property
     def args_dump(self) -> Dump | None:
-        return next((d for d in self.dumps if d.source in ("server_args", "non-default args")), None)
+        return next(
+            (d for d in self.dumps if d.source in ("server_args", "non-default args", "args Namespace")), None
+        )
 
     @property
     def ready(self) -> bool:
@@ -432,7 +436,7 @@ def _start_marker(body: str, line: Line) -> str | None:
         return "sglang-args"
     if _VLLM_VERSION.search(body):
         return "vllm-version"
-    if _VLLM_ARGS.search(body):
+    if _VLLM_ARGS.search(body) or ("args: Namespace(" in body and _VLLM_NAMESPACE.search(body)):
         return "vllm-args"
     if _USAGE.match(body):
         return "usage"
@@ -518,6 +522,21 @@ def _interpret(launch: Launch, line: Line, p: Parsed, framework: str | None, cat
         launch.speculative = launch.speculative or bool(parsed.values.get("speculative_config"))
         event(
             "args_logged", format="vllm-args", settings=len(parsed.values), truncated=parsed.truncated or None
+        )
+        return
+    m = _VLLM_NAMESPACE.search(body) if "args: Namespace(" in body else None
+    if m:
+        launch.framework = launch.framework or "vllm"
+        parsed = parse_record(body[m.end() :], kind="vllm-namespace")
+        parsed.truncated = parsed.truncated or line.truncated
+        launch.dumps.append(Dump(line.number, "args Namespace", parsed))
+        spec = parsed.values.get("speculative_config") or parsed.values.get("speculative_model")
+        launch.speculative = launch.speculative or (spec not in (None, "None", ""))
+        event(
+            "args_logged",
+            format="vllm-namespace",
+            settings=len(parsed.values),
+            truncated=parsed.truncated or None,
         )
         return
     m = _VLLM_CONFIG.search(body)
