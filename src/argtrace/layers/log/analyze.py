@@ -70,6 +70,7 @@ class Parsed:
     proc: str | None = None
     pid: int | None = None
     rank: str | None = None
+    src: str | None = None  # vLLM's ``[file.py:N]``: the module that logged the line
 
 
 def split_prefix(text: str) -> Parsed:
@@ -93,6 +94,7 @@ def split_prefix(text: str) -> Parsed:
         month, day = (int(x) for x in m4.group("md").split("-"))
         h, mi, se = (int(x) for x in m4.group("hms").split(":"))
         out.month_day = (month, day, h, mi, se)
+        out.src = m4.group("src") or m4.group("src2")
         s = s[m4.end() :]
     stripped = s.lstrip()
     if stripped.startswith("[") and _SGL_TS.match(stripped):
@@ -124,6 +126,8 @@ def _dt(date: str, hms: str) -> datetime | None:
 # --- what lines mean ---------------------------------------------------------------------------------
 _SGL_ARGS = _lazy(r"server_args=(?=ServerArgs\(|\{)", needles=("server_args=",))
 _VLLM_ARGS = _lazy(r"non-default args: (?=\{)", needles=("non-default args: ",))
+# vLLM <= 0.9's API server logs the whole argparse result (``args: Namespace(...)``), every default included.
+_VLLM_NAMESPACE = re.compile(r"\bargs: (?=Namespace\()")
 _VLLM_CONFIG = re.compile(r"Initializing an? (?:V1 )?LLM engine \(v(?P<version>[^)]+)\) with config: ")
 _VLLM_VERSION = re.compile(r"vLLM API server version (?P<version>\S+)|█\s+version (?P<v2>\d[\w.+-]*)")
 _SGL_VERSION = re.compile(r"\bsglang(?:==| version:? ?v?)(?P<version>\d+\.\d+[\w.+-]*)", re.I)
@@ -175,9 +179,27 @@ _VLLM_DRAFT = _lazy(r"(?i)(?:Loading drafter model|drafter model.*loaded|draft m
 _DRAFT_TYPE = _lazy(r"(?i)mtp|nextn|eagle|draft|dspark|medusa|dflash")
 
 _VLLM_PROCS = _lazy(
-    r"APIServer|EngineCore|VllmWorker|Worker_TP|Worker\b", needles=("APIServer", "EngineCore", "Worker")
+    r"APIServer|EngineCore|VllmWorker|RayWorkerWrapper|Worker_TP|Worker\b",
+    needles=("APIServer", "EngineCore", "Worker"),
 )
-_VLLM_ENGINE_PROCS = _lazy(r"EngineCore|VllmWorker|Worker", needles=("EngineCore", "Worker"))
+_VLLM_ENGINE_PROCS = _lazy(r"EngineCore|VllmWorker|RayWorkerWrapper|Worker", needles=("EngineCore", "Worker"))
+# Modules of vLLM's engine and workers: a line they log (``ERROR 03-20 02:29:07 [core.py:340]``) comes from
+# a process the API server starts after it logged ``non-default args``, even when no process prefix says so.
+_VLLM_ENGINE_SRC = re.compile(
+    r"(?:core|core_client|multiproc_executor|ray_distributed_executor|uniproc_executor|gpu_worker|"
+    r"gpu_model_runner|worker_base|kv_cache_utils|parallel_state|pynccl|custom_all_reduce)\.py:\d+$"
+)
+# Of those, the modules only vLLM's own engine has (SGLang <= 0.4 imports vLLM's parallel_state, pynccl and
+# custom_all_reduce and logs through vLLM's logger, so those lines do not name the framework).
+_VLLM_OWN_SRC = re.compile(
+    r"(?:core|core_client|multiproc_executor|ray_distributed_executor|uniproc_executor|gpu_worker|"
+    r"gpu_model_runner|kv_cache_utils)\.py:\d+$"
+)
+# Stages every framework reaches only after its configuration line was written (SGLang's launcher logs
+# server_args before it starts the schedulers; vLLM's API server logs its args before the engine starts).
+AFTER_ARGS_STAGES = frozenset(
+    {"weights", "mamba_cache", "kv_cache", "cuda_graph", "draft_worker", "serving", "distributed"}
+)
 _POST_ARGS_FRAMES = _lazy(
     r"run_scheduler_process|scheduler\.py|model_runner|tp_worker|gpu_worker|worker_base|EngineCore|engine/core\.py|"
     r"parallel_state\.py|init_torch_distributed|pynccl"
@@ -260,7 +282,7 @@ class Dump:
     """A configuration dump the server logged, parsed."""
 
     line: int
-    source: str  # "server_args", "non-default args", "engine config"
+    source: str  # "server_args", "non-default args", "args Namespace", "engine config"
     parsed: ParsedDump
 
 
@@ -291,7 +313,9 @@ class Launch:
 
     @property
     def args_dump(self) -> Dump | None:
-        return next((d for d in self.dumps if d.source in ("server_args", "non-default args")), None)
+        return next(
+            (d for d in self.dumps if d.source in ("server_args", "non-default args", "args Namespace")), None
+        )
 
     @property
     def ready(self) -> bool:
@@ -363,10 +387,12 @@ def build_launches(scan: Scan, *, framework: str | None = None, year_hint: int |
             launch.pids.append(int(started.group(1)))
         if (p.proc and _VLLM_ENGINE_PROCS.match(p.proc)) or (p.rank and _SGL_RANK.match(p.rank)):
             launch.post_args_evidence = True
+        if p.src and _VLLM_ENGINE_SRC.search(p.src):
+            launch.post_args_evidence = True
         if line.block is not None and _POST_ARGS_FRAMES.search("\n".join(line.block)):
             launch.post_args_evidence = True
         if launch.framework is None:
-            if p.proc and _VLLM_PROCS.match(p.proc):
+            if (p.proc and _VLLM_PROCS.match(p.proc)) or (p.src and _VLLM_OWN_SRC.search(p.src)):
                 launch.framework = "vllm"
             elif p.rank and _SGL_RANK.match(p.rank):
                 launch.framework = "sglang"
@@ -377,6 +403,11 @@ def build_launches(scan: Scan, *, framework: str | None = None, year_hint: int |
         if launch.framework is None:
             launch.framework = framework or _framework_from_tracebacks(launch)
         _match_errors(launch, framework or launch.framework, catalog)
+        fatal = launch.fatal
+        if fatal is not None and fatal.stage in AFTER_ARGS_STAGES:
+            # The error itself happened in a step that runs after the args line (an excerpt that starts
+            # mid-traceback, without the frames' "Traceback" header): the line existed.
+            launch.post_args_evidence = True
     fw = framework or next((lc.framework for lc in reversed(launches) if lc.framework), None)
     return LogAnalysis(scan=scan, launches=launches, framework=fw, year_hint=year_hint)
 
@@ -405,7 +436,7 @@ def _start_marker(body: str, line: Line) -> str | None:
         return "sglang-args"
     if _VLLM_VERSION.search(body):
         return "vllm-version"
-    if _VLLM_ARGS.search(body):
+    if _VLLM_ARGS.search(body) or ("args: Namespace(" in body and _VLLM_NAMESPACE.search(body)):
         return "vllm-args"
     if _USAGE.match(body):
         return "usage"
@@ -491,6 +522,21 @@ def _interpret(launch: Launch, line: Line, p: Parsed, framework: str | None, cat
         launch.speculative = launch.speculative or bool(parsed.values.get("speculative_config"))
         event(
             "args_logged", format="vllm-args", settings=len(parsed.values), truncated=parsed.truncated or None
+        )
+        return
+    m = _VLLM_NAMESPACE.search(body) if "args: Namespace(" in body else None
+    if m:
+        launch.framework = launch.framework or "vllm"
+        parsed = parse_record(body[m.end() :], kind="vllm-namespace")
+        parsed.truncated = parsed.truncated or line.truncated
+        launch.dumps.append(Dump(line.number, "args Namespace", parsed))
+        spec = parsed.values.get("speculative_config") or parsed.values.get("speculative_model")
+        launch.speculative = launch.speculative or (spec not in (None, "None", ""))
+        event(
+            "args_logged",
+            format="vllm-namespace",
+            settings=len(parsed.values),
+            truncated=parsed.truncated or None,
         )
         return
     m = _VLLM_CONFIG.search(body)
@@ -678,6 +724,14 @@ def _frames_stage(block: Sequence[str], exc: str) -> str | None:
             return "validation"
         if re.search(r"parse_args|argparse", frames):
             return "arguments"
+    # The loops that run once start-up is over (SGLang's scheduler event loop and overlap thread, vLLM's
+    # engine busy loop): whatever they call (a CUDA graph replay, the sampler), the server was serving.
+    if re.search(
+        r"event_loop_(?:normal|overlap)|forward_thread_func|process_batch_result|run_busy_loop|"
+        r"_process_engine_step",
+        frames,
+    ):
+        return "serving"
     if re.search(
         r"cuda_graph_runner|capture_one_batch|init_cuda_graphs|init_device_graphs|CudaGraphRunner", text
     ):

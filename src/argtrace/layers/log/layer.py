@@ -435,7 +435,10 @@ def _launch_findings(lc: Launch, analysis: LogAnalysis, at: Any, red: _Redactor)
             )
         )
     post_args = bool(set(lc.events) & POST_ARGS_EVENTS) or lc.post_args_evidence
-    if lc.args_dump is None and post_args:
+    # An excerpt that starts past the configuration line says what the file lacks, not that the launch went
+    # wrong: a note, so a working launch's excerpt gives no warning.
+    excerpt = lc.args_dump is None and post_args
+    if excerpt:
         out.append(
             rules.LG010.finding(
                 f"Launch {lc.index} begins mid-start-up (its first line here, {lc.first_line}, is already "
@@ -444,6 +447,7 @@ def _launch_findings(lc: Launch, analysis: LogAnalysis, at: Any, red: _Redactor)
                 at=at(lc.first_line),
                 fix="Read the launch from its start: an older rotated file (server.log.1), the terminal or "
                 "the service journal; or relaunch with the log kept whole.",
+                severity="info",
                 launch=lc.index,
             )
         )
@@ -485,6 +489,8 @@ def _launch_findings(lc: Launch, analysis: LogAnalysis, at: Any, red: _Redactor)
                 "without a "
                 f"trace (the OOM killer writes to dmesg, not here), or the log was cut.{cut}",
                 at=at(lc.last_line),
+                # A file that is an excerpt at its start is as likely cut at its end by whoever copied it.
+                severity="info" if excerpt else None,
                 launch=lc.index,
             )
         )

@@ -22,6 +22,7 @@ MAX_HITS = 200_000  # hard cap on kept lines (a log made only of errors stays bo
 ANCHORS: tuple[bytes, ...] = (
     b"server_args",
     b"non-default args",
+    b"args: Namespace(",  # vLLM <= 0.9 logs every argument: ``args: Namespace(host=None, port=8000, ...)``
     b"with config:",
     b"API server version",
     b"rror",  # ValueError, RuntimeError, OutOfMemoryError, "error:", NCCL error, ...

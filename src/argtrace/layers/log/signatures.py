@@ -146,19 +146,30 @@ def _top_level_alternation(regex: str) -> bool:
 def match_line(
     text: str, *, framework: str | None, stage: str | None, catalog: Catalog | None = None
 ) -> tuple[Signature, dict[str, str]] | None:
-    """The first catalog entry matching ``text`` (entries are ordered specific-first)."""
+    """The first catalog entry matching ``text`` (entries are ordered specific-first).
+
+    An entry kept for the stage the process was in (``when_stage``, a stage inferred from where the line sits)
+    gives way to a later entry whose own message names another stage (``stage``): vLLM's "CUDA out of memory
+    occurred when warming up sampler" is the sampler warm-up whatever step the excerpt seems to stop at.
+    """
     cat = catalog or load_catalog()
+    first: tuple[Signature, dict[str, str]] | None = None
     for sig in cat.signatures:
         if framework and sig.framework not in ("any", framework):
             continue
         if sig.when_stage is not None and sig.when_stage != stage:
             continue
+        if first is not None and (sig.stage is None or sig.stage == stage or sig.when_stage is not None):
+            continue
         if sig.needle and sig.needle not in text:
             continue
         m = sig.pattern.search(text)
         if m:
-            return sig, {k: v for k, v in m.groupdict().items() if v is not None}
-    return None
+            hit = sig, {k: v for k, v in m.groupdict().items() if v is not None}
+            if first is not None or sig.when_stage is None:
+                return hit
+            first = hit
+    return first
 
 
 def catalog_markdown(catalog: Catalog | None = None) -> str:
