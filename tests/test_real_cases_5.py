@@ -122,7 +122,9 @@ MISSED_5 = [
         "info (required and not given) beside PA018 info (the file is not here), class b",
     ),
     Missed(LAUNCHES["sglang16855"], f"the warm-up request gets a 502 and the process is killed: {NODE}"),
-    Missed(LAUNCHES["sglang929"], "the AssertionError is a screenshot; 0.2.7 is older than any bundled schema"),
+    Missed(
+        LAUNCHES["sglang929"], "the AssertionError is a screenshot; 0.2.7 is older than any bundled schema"
+    ),
     Missed(LAUNCHES["sglang3488"], f"tp 4 hangs at start-up on RTX 4090s: {NODE} (P2P/NCCL)"),
     Missed(
         LAUNCHES["flashinfer916"],
@@ -168,7 +170,7 @@ WRONG_5 = [
     Wrong(
         LAUNCHES["vllm9791"],
         "PA001",
-        'the following arguments are required: model_tag',
+        "the following arguments are required: model_tag",
         "${LLM_MODEL_NAME} is set in the report's compose service (the log loads Phi-3-small) but not on "
         "this machine: the word vanishes and 0.6.6.post1's required model_tag is an error with basis "
         "'schema' and a fix 'use the flag the message suggests', without naming the unset variable the "
@@ -225,7 +227,7 @@ def test_sglang36105_the_required_model_path_is_only_info() -> None:
         (
             "info",
             "PA020",
-            "--model-path is required by sglang 0.5.23 and is not given: argparse stops with \"the following "
+            '--model-path is required by sglang 0.5.23 and is not given: argparse stops with "the following '
             'arguments are required" (exit 2)',
         )
     ]
