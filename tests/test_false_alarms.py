@@ -44,13 +44,9 @@ KINDS = {"commands": ".cmd", "scripts": ".sh", "compose": ".yaml", "k8s": ".yaml
 # made the function fail "for certain"), the embedding script's PR001 (its own VLLM_ENABLE_CHUNKED_PROCESSING
 # is no near-miss of a vLLM name) and the disaggregated-prefill script's PR003 (VLLM_HOST_IP in proxy_ip is
 # the same node address); tests/test_false_alarm_variants.py keeps a broken variant of each that still fires.
-KNOWN_FALSE_ALARMS: dict[str, str] = {
-    # fifth batch (docs/real_cases.md): the commenter ran it (April 2025, a 0.4.x release); with no release
-    # named, the prefix --disable-overlap is judged by every bundled release and the one where it is
-    # ambiguous (0.4.8.post1) makes it a warning although the release analysed (0.5.23) takes it
-    "commands/recall24_sglang_served_model_tp2.cmd": "PA007: a prefix ambiguous in one bundled release "
-    "(0.4.8.post1) is a warning when no release is named, though the analysed release takes it",
-}
+# ReCall#24's --disable-overlap (fifth batch) was a PA007 warning with no release named, as 0.4.8.post1 makes
+# the prefix ambiguous; a note since (test_real_cases_5.py: test_a_prefix_ambiguous_in_one_release).
+KNOWN_FALSE_ALARMS: dict[str, str] = {}
 
 # Cases that take far longer than the rest (seconds of CPU each); marked slow so `-m "not slow"` skips
 # them. The reason says why, so the cost is visible where it is paid.

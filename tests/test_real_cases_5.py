@@ -418,3 +418,35 @@ def test_a_converter_between_two_releases_is_a_note(release: str, severity: str,
     )
     report: dict[str, Any] = result.json
     assert [f["severity"] for f in report["findings"] if f["code"] == "PA011"] == [severity]
+
+
+@pytest.mark.parametrize(
+    ("options", "severity", "code"),
+    [
+        # ReCall#24's correct launch (false-alarm gate): no release named, the prefix is unique in the
+        # release analysed and ambiguous in 0.4.8.post1 only: which runs is not known, a note
+        ((), "info", "PA007"),
+        # the release named takes it: the warning about another release stays
+        (("--framework-version", "0.5.23"), "warning", "PA007"),
+        # the release named is the one where it is ambiguous: the server refuses to start
+        (("--framework-version", "0.4.8.post1"), "error", "PA008"),
+    ],
+)
+def test_a_prefix_ambiguous_in_one_release(
+    options: tuple[str, ...], severity: str, code: str, tmp_path: Path
+) -> None:
+    result = run_cli(
+        [
+            "check",
+            "--format",
+            "json",
+            *options,
+            "-c",
+            "python3 -m sglang.launch_server --model-path Qwen/Qwen2.5-7B-Instruct --disable-overlap",
+        ],
+        cwd=tmp_path,
+    )
+    report: dict[str, Any] = result.json
+    assert [(f["severity"], f["code"]) for f in report["findings"] if f["code"] in ("PA007", "PA008")] == [
+        (severity, code)
+    ]

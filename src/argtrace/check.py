@@ -654,6 +654,9 @@ def _holds_on_every_release(report: Report, primary: int = 1) -> Callable[[Findi
     def holds(finding: Finding) -> bool:
         if finding.layer not in ("parser", "process"):
             return False
+        if finding.code == "PA007" and finding.severity != "info":
+            # a prefix only some bundled releases make ambiguous (flags.py): the one that runs decides
+            return False
         index = (finding.server or primary) - 1
         if finding.code == "PA001" and 0 <= index < len(report.servers):
             # an entry point no bundled release of which takes the word, and gone from the newest release
