@@ -44,6 +44,8 @@ KINDS = {"commands": ".cmd", "scripts": ".sh", "compose": ".yaml", "k8s": ".yaml
 # made the function fail "for certain"), the embedding script's PR001 (its own VLLM_ENABLE_CHUNKED_PROCESSING
 # is no near-miss of a vLLM name) and the disaggregated-prefill script's PR003 (VLLM_HOST_IP in proxy_ip is
 # the same node address); tests/test_false_alarm_variants.py keeps a broken variant of each that still fires.
+# ReCall#24's --disable-overlap (fifth batch) was a PA007 warning with no release named, as 0.4.8.post1 makes
+# the prefix ambiguous; a note since (test_real_cases_5.py: test_a_prefix_ambiguous_in_one_release).
 KNOWN_FALSE_ALARMS: dict[str, str] = {}
 
 # Cases that take far longer than the rest (seconds of CPU each); marked slow so `-m "not slow"` skips

@@ -521,7 +521,7 @@ def settle_report_verdicts(report: Report, options: CheckOptions) -> list[Findin
     entrypoints = _assumed_entrypoints(report.servers)
     if release is None and gpu is None and not entrypoints:
         return report.findings
-    return settle(
+    settled = settle(
         report.findings,
         release=release,
         gpu=gpu,
@@ -531,6 +531,35 @@ def settle_report_verdicts(report: Report, options: CheckOptions) -> list[Findin
         entrypoints=entrypoints,
         builds_differ=_release_builds_differ(report.servers),
     )
+    return _between_disagreeing_releases(report, settled) if substitute else settled
+
+
+def _between_disagreeing_releases(report: Report, findings: list[Finding]) -> list[Finding]:
+    """A value refusal (PA010/PA011) read from a stand-in of the requested release's family is a note when
+    the bundled release on the requested release's other side takes the value: which of the two converters
+    the requested release has is not known (vllm#17250)."""
+    from dataclasses import replace
+
+    from argtrace.layers.parser.releases import taken_by_the_other_neighbour
+
+    schema, name, requested = _analysed_schema(report), report.framework.name, report.framework.version
+    if schema is None or not name or not requested:
+        return findings
+    out = []
+    for finding in findings:
+        setting = report.setting(finding.setting) if finding.setting else None
+        taken = None
+        if finding.code in ("PA010", "PA011") and finding.severity != "info":
+            if setting is not None and setting.flag and isinstance(setting.intended, str):
+                taken = taken_by_the_other_neighbour(
+                    name, requested, schema.version, setting.flag, setting.intended
+                )
+        if taken is None:
+            out.append(finding)
+            continue
+        note = f"; {taken}, and {requested} lies between it and {schema.version}: which it follows is unknown"
+        out.append(replace(finding, severity="info", message=finding.message + note))
+    return out
 
 
 def _assumed_entrypoints(servers: Sequence[ServerCommand]) -> dict[str, Assumption]:
@@ -624,6 +653,9 @@ def _holds_on_every_release(report: Report, primary: int = 1) -> Callable[[Findi
 
     def holds(finding: Finding) -> bool:
         if finding.layer not in ("parser", "process"):
+            return False
+        if finding.code == "PA007" and finding.severity != "info":
+            # a prefix only some bundled releases make ambiguous (flags.py): the one that runs decides
             return False
         index = (finding.server or primary) - 1
         if finding.code == "PA001" and 0 <= index < len(report.servers):

@@ -150,6 +150,49 @@ def refused_by_every_release(framework: str, option_string: str, value: str) -> 
     return True
 
 
+def taken_by_the_other_neighbour(
+    framework: str, requested: str, stand_in: str, option_string: str, value: str
+) -> str | None:
+    """What the bundled release on the other side of ``requested`` from ``stand_in`` (the nearest older one
+    when the stand-in is newer, the nearest newer one when it is older) does with ``value``, when it may
+    take it: its converter is another than the stand-in's and takes the value, or is one argtrace does not
+    reproduce. The requested release then lies between two bundled releases that may disagree on the value,
+    so the stand-in's refusal is not its verdict (vllm#17250: 0.8.4 between 0.7.3, whose ``nullable_kvs``
+    reads ``image=3,video=0``, and 0.8.5.post1, whose ``json.loads`` refuses it). ``None`` when there is no
+    such release, it lacks the option or has the stand-in's converter, or its converter refuses the value."""
+    import argparse
+
+    from argtrace.frameworks.release_index import release_index
+    from argtrace.frameworks.schema import VALUELESS_ACTIONS, load_schema
+    from argtrace.layers.parser.build import option_converter
+
+    wanted, standing = version_key(requested), version_key(stand_in)
+    bundled = sorted(release_index(framework).releases, key=version_key)
+    if standing > wanted:
+        older = [r for r in bundled if version_key(r) < wanted]
+        neighbour = older[-1] if older else None
+    else:
+        newer = [r for r in bundled if version_key(r) > wanted]
+        neighbour = newer[0] if newer else None
+    if neighbour is None:
+        return None
+    schema = load_schema(framework, neighbour)
+    spec = _option_of(schema, option_string)
+    ours = _option_of(load_schema(framework, stand_in), option_string)
+    if spec is None or spec.nargs == 0 or spec.action in VALUELESS_ACTIONS or ours is None:
+        return None
+    if spec.type == ours.type:
+        return None
+    conv, known, label = option_converter(spec, schema)
+    if conv is None or not known:
+        return f"{framework} {neighbour} converts it with {label}, which argtrace does not run"
+    try:
+        conv(value)
+    except (argparse.ArgumentTypeError, TypeError, ValueError):
+        return None
+    return f"{framework} {neighbour} takes the value"
+
+
 def _nearest(flag: str, schema: Schema) -> str | None:
     """The release's flag ``flag`` most likely means: among the spellings most alike (difflib), the first
     that is plausibly the same feature (``same_feature``); ``None`` when none is, so that a word naming

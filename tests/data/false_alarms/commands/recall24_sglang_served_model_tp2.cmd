@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/Agent-RL/ReCall/issues/24 (comment by diablounbounded, 2025-04-10), seen 2026-12-02: the launch the commenter says "can successfully run" (the sentence's trailing comma dropped).
+python3 -m sglang.launch_server --served-model-name qwen-judge --model-path /mnt/pfs-guan-ssai/nlu/hyx/flashrag/FlashRAG/models/ReSearch-Qwen-7B --tp 2 --context-length 8192 --enable-metrics --dtype bfloat16 --host 172.24.168.56 --port 80 --trust-remote-code --disable-overlap --disable-radix-cache --disable-custom-all-reduce

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/16855 (2026-01-10), seen 2026-12-02: the reporter's launch; the warm-up request gets a 502 and the process is killed.
+python -m sglang.launch_server --model-path /data/home/zhizhehui/dev/train/table_ocr/Reward_model_train/output/qwen_thinking_hybrid_sft/checkpoint-30  --host 0.0.0.0  --port 18089 --mem-fraction-static 0.7   --dtype bfloat16 --tp 4

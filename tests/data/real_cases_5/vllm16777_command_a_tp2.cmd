@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/issues/16777 (2025-04-18, vLLM 0.8.4 in the vllm-openai container), seen 2026-12-02: the reporter's launch (the terminal wrapped `--swap-space` across two lines; joined here); c4ai-command-a-03-2025 does not deploy.
+CUDA_VISIBLE_DEVICES=1,2,3  vllm serve /root/llm/cohere/c4ai-command-a-03-2025 -tp=2 --gpu-memory-utilization 0.95 --swap-space 8 --max-num-seqs=1
