@@ -207,3 +207,26 @@ def test_a_tag_naming_no_release_takes_the_named_releases_build() -> None:
     assert report["servers"][0]["entrypoint"] == "vllm.entrypoints.openai.api_server"
     alarms = [f["code"] for f in report["findings"] if f["severity"] in ("error", "warning")]
     assert alarms == ["PR008"]  # 0.8.3 has no schema of its own: 0.8.5.post1 stands in
+
+
+@pytest.mark.parametrize(
+    "image",
+    [
+        "swr.cn-north-4.myhuaweicloud.com/ddn-k8s/docker.io/vllm/vllm-openai:v0.10.2",  # vllm#27251
+        "m.daocloud.io/docker.io/vllm/vllm-openai:v0.10.2",
+        "docker.io/vllm/vllm-openai:v0.10.2",
+    ],
+)
+def test_a_mirror_keeping_the_hubs_path_is_that_repository(image: str) -> None:
+    """A registry mirror that keeps Docker Hub's path after its own names the repository it copies: its
+    entrypoint row, and the release its tag names (frameworks.release.hub_repository)."""
+    from argtrace.frameworks.release import release_from_image
+
+    entry = image_entry(image)
+    assert entry is not None and entry.entrypoint == API
+    assert entry.basis.endswith("tag v0.10.2 is in releases 0.5.4 to 0.11.0, which have it")
+    assert release_from_image("vllm", image) == "0.10.2"
+
+
+def test_a_private_registry_path_that_only_ends_like_an_official_image_is_not_it() -> None:
+    assert image_entry("registry.example.com/team/vllm-openai:v0.10.2") is None

@@ -70,6 +70,19 @@ def image_naming_no_release(framework: str, image: str | None) -> str | None:
     return image
 
 
+def hub_repository(name: str) -> str:
+    """The Docker Hub repository an image name (without its tag or digest) refers to: ``docker.io/``,
+    ``index.docker.io/`` and ``library/`` dropped, and a mirror that keeps the Hub's path after its own
+    (``swr.cn-north-4.myhuaweicloud.com/ddn-k8s/docker.io/vllm/vllm-openai``, ``m.daocloud.io/docker.io/
+    lmsysorg/sglang``) read as the repository it copies."""
+    if "/docker.io/" in name:
+        name = name.rsplit("/docker.io/", 1)[1]
+    for prefix in ("docker.io/", "index.docker.io/", "library/"):
+        if name.startswith(prefix):
+            name = name[len(prefix) :]
+    return name
+
+
 def _official_tag(framework: str, image: str | None) -> str | None:
     """The tag of an official image of ``framework`` (``""`` for none), ``None`` for any other image."""
     if not image:
@@ -78,7 +91,7 @@ def _official_tag(framework: str, image: str | None) -> str | None:
     repository, _, tag = name.rpartition(":")
     if "/" in tag or not repository:  # "host:5000/repo" without a tag
         repository, tag = name, ""
-    parts = repository.split("/")
+    parts = hub_repository(repository).split("/")
     if len(parts) > 2 and ("." in parts[0] or ":" in parts[0] or parts[0] == "localhost"):
         parts = parts[1:]  # a registry host: docker.io/lmsysorg/sglang
     if "/".join(parts).lower() not in _IMAGES.get(framework, ()):

@@ -127,19 +127,12 @@ def parse_docker_run(argv: Sequence[str | None]) -> DockerRun | None:
 def image_entrypoint(image: str, release: str | None = None) -> tuple[str, ...] | None:
     """The entrypoint of a well-known image, ``None`` when not known: the generated table first
     (images.py, per tag where known), then ``IMAGE_ENTRYPOINTS``."""
-    from argtrace.layers.transport.images import image_entry
+    from argtrace.layers.transport.images import image_entry, split_image
 
     entry = image_entry(image, release)
     if entry is not None:
         return entry.entrypoint
-    name = image.split("@", 1)[0]
-    last = name.rsplit("/", 1)[-1]
-    if ":" in last:
-        name = name[: len(name) - len(last)] + last.split(":", 1)[0]
-    for prefix in ("docker.io/", "index.docker.io/", "library/"):
-        if name.startswith(prefix):
-            name = name[len(prefix) :]
-    return IMAGE_ENTRYPOINTS.get(name)
+    return IMAGE_ENTRYPOINTS.get(split_image(image)[0])
 
 
 def container_argv(

@@ -31,6 +31,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
+from argtrace.frameworks.release import hub_repository
+
 
 @dataclass(frozen=True)
 class ImageEntry:
@@ -54,17 +56,15 @@ def _table() -> dict[str, object]:
 
 
 def split_image(image: str) -> tuple[str, str | None]:
-    """(repository without registry prefix docker.io/library, tag) of an image reference."""
+    """(the Docker Hub repository, ``frameworks.release.hub_repository``: a mirror's path included; tag) of
+    an image reference."""
     name = image.split("@", 1)[0]
     last = name.rsplit("/", 1)[-1]
     tag = None
     if ":" in last:
         tag = last.split(":", 1)[1]
         name = name[: len(name) - len(last)] + last.split(":", 1)[0]
-    for prefix in ("docker.io/", "index.docker.io/", "library/"):
-        if name.startswith(prefix):
-            name = name[len(prefix) :]
-    return name, tag
+    return hub_repository(name), tag
 
 
 _TAG_VERSION = re.compile(r"^v?(\d+(?:\.\d+)+(?:\.post\d+)?)(?:-.*)?$")
