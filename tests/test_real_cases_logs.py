@@ -202,13 +202,15 @@ CASES = [
         "Lower --max-num-seqs or --gpu-memory-utilization",
     ),
     # --- d: a wrong error or warning ------------------------------------------------------------------------
+    # was d (LG012 warning "none from an SGLang or vLLM server", "point argtrace at another file"): since
+    # 2026-12-02 a piece of an argument dump is named as such, an info (layer._argument_dump_piece)
     Case(
         "vllm14992_namespace_no_cache_blocks.log",
-        "d",
-        "LG012",
-        "none from an SGLang or vLLM server",
-        "the middle of a vLLM `args: Namespace(...)` line, without its start, is no format argtrace reads, "
-        "so LG012 says the file holds nothing from a server and to point argtrace at another file",
+        "c",
+        "LG003",
+        "cache blocks",
+        "the excerpt is the middle of vLLM's `args: Namespace(...)` line: the failure (no memory for the "
+        "cache blocks) is not in it; LG012 says it is part of a vllm argument dump (info)",
     ),
 ]
 
@@ -416,3 +418,31 @@ def test_a_namespace_dump_is_a_whole_dump_not_a_non_default_one(tmp_path: Path) 
         "tensor_parallel_size": 2,
     }
     assert [f["code"] for f in alarms(report)] == ["LG010"]  # stops after args_logged, its start in the file
+
+
+def test_a_piece_of_an_argument_dump_is_named_not_called_foreign(tmp_path: Path) -> None:
+    """vllm#14992's excerpt is the middle of vLLM's Namespace line: the file is the server's, too little of
+    it to say what it saw (an info naming the dump), not "none from a server" with "point argtrace at
+    another file" (a warning)."""
+    dump = ", ".join(
+        f"{name}={value}"
+        for name, value in [
+            ("tensor_parallel_size", 1),
+            ("pipeline_parallel_size", 1),
+            ("max_model_len", 8192),
+            ("gpu_memory_utilization", 0.9),
+            ("enable_lora", False),
+            ("max_loras", 1),
+            ("max_lora_rank", 16),
+            ("served_model_name", "['m']"),
+            ("enable_prefix_caching", None),
+        ]
+    )
+    report = run_log(tmp_path, dump + "\n")
+    [lg012] = [f for f in report["findings"] if f["code"] == "LG012"]
+    assert lg012["severity"] == "info"
+    assert lg012["fix"] == "Give argtrace the whole log, from the server's start."
+    assert "holding part of a vllm argument dump (9 of its settings as name=value)" in lg012["message"]
+    # a few name=value words are no argument dump: still "none from a server", a warning
+    other = run_log(tmp_path, "x=1 y=2 max_model_len=3\n")
+    assert [(f["code"], f["severity"]) for f in other["findings"]] == [("LG012", "warning")]

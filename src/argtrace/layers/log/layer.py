@@ -297,8 +297,51 @@ def _not_a_log(scan: Scan, label: str, at: Any) -> Finding:
     elif scan.binary:
         what = "looks binary (NUL bytes), not a text log"
     else:
+        dump = None if scan.gzip else _argument_dump_piece(scan.path)
+        if dump is not None:
+            framework, count = dump
+            # a piece of the server's own argument dump, cut from its line (vllm#14992's excerpt): the file
+            # is the server's, only too little of it to say what it saw; nothing points to another file
+            return rules.LG012.finding(
+                f"{label} has {scan.total_lines} line(s) holding part of a {framework} argument dump "
+                f"({count} of its settings as name=value) without the start of its line, so neither the "
+                "release nor the launch it belongs to shows: it cannot say what the server saw.",
+                at=None,
+                severity="info",
+                fix="Give argtrace the whole log, from the server's start.",
+            )
         what = f"has {scan.total_lines} line(s) but none from an SGLang or vLLM server"
     return rules.LG012.finding(f"{label} {what}: it cannot say what the server saw.", at=None)
+
+
+# How many of a framework's setting names, written ``name=``, make a text a piece of its argument dump
+# (``Namespace(...)``/``ServerArgs(...)`` print every field; a config file or prose holds a few at most).
+_DUMP_NAMES = 8
+
+
+def _argument_dump_piece(path: str, limit: int = 1 << 16) -> tuple[str, int] | None:
+    """(framework, names) when the file's head holds ``name=value`` pairs of one framework's settings, as
+    its argument dump prints them; None otherwise. Read only for a file with no server line."""
+    from argtrace.frameworks.schema import bundled_versions, load_schema
+
+    try:
+        with open(path, "rb") as handle:
+            text = handle.read(limit).decode("utf-8", "replace")
+    except OSError:
+        return None
+    names = set(re.findall(r"(?<![\w.])([a-z][a-z0-9_]*)=", text))
+    if len(names) < _DUMP_NAMES:
+        return None
+    best: tuple[str, int] | None = None
+    for framework in ("vllm", "sglang"):
+        versions = bundled_versions(framework)
+        if not versions:
+            continue
+        dests = {o.dest for o in load_schema(framework, versions[-1]).options}
+        count = len(names & dests)
+        if count >= _DUMP_NAMES and (best is None or count > best[1]):
+            best = (framework, count)
+    return best
 
 
 # --- per-launch findings -------------------------------------------------------------------------------
