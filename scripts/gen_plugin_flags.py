@@ -37,6 +37,8 @@ import tempfile
 import zipfile
 from pathlib import Path
 
+from argtrace.resolver.environments import EnvironmentError_, download_wheel, find_wheel
+
 OUT = Path(__file__).resolve().parent.parent / "src/argtrace/data/plugin_flags.json"
 
 PLUGINS = {
@@ -67,31 +69,17 @@ def _versions(package: str) -> list[str]:
 
 
 def _download(package: str, version: str, into: Path) -> Path:
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "download",
-            "--no-deps",
-            "--no-cache-dir",
-            "-q",
-            "-d",
-            str(into),
-            f"{package}=={version}",
-        ],
-        check=True,
-        timeout=900,
-    )
-    return _wheel(package, version, into)
+    try:
+        return download_wheel(package, version, into)
+    except EnvironmentError_ as exc:
+        raise SystemExit(str(exc)) from None
 
 
 def _wheel(package: str, version: str, directory: Path) -> Path:
-    name = package.replace("-", "_")
-    found = sorted(directory.glob(f"{name}-{version}-*.whl"))
-    if not found:
+    found = find_wheel(directory, package, version)
+    if found is None:
         raise SystemExit(f"no wheel of {package} {version} in {directory}")
-    return found[0]
+    return found
 
 
 def _flags(source: str) -> dict[str, str]:

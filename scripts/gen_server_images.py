@@ -30,11 +30,12 @@ import ast
 import hashlib
 import json
 import re
-import subprocess
 import sys
 import tempfile
 import zipfile
 from pathlib import Path
+
+from argtrace.resolver.environments import EnvironmentError_, download_wheel, find_wheel
 
 OUT = Path(__file__).resolve().parent.parent / "src/argtrace/data/server_images.json"
 
@@ -54,30 +55,17 @@ _ENVS = "gpustack/utils/envs.py"
 
 
 def _download(package: str, version: str, into: Path) -> Path:
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "download",
-            "--no-deps",
-            "--no-cache-dir",
-            "-q",
-            "-d",
-            str(into),
-            f"{package}=={version}",
-        ],
-        check=True,
-        timeout=1800,
-    )
-    return _wheel(package, version, into)
+    try:
+        return download_wheel(package, version, into)
+    except EnvironmentError_ as exc:
+        raise SystemExit(str(exc)) from None
 
 
 def _wheel(package: str, version: str, directory: Path) -> Path:
-    found = sorted(directory.glob(f"{package}-{version}-*.whl"))
-    if not found:
+    found = find_wheel(directory, package, version)
+    if found is None:
         raise SystemExit(f"no wheel of {package} {version} in {directory}")
-    return found[0]
+    return found
 
 
 def _strings(node: ast.AST) -> list[str]:

@@ -201,3 +201,15 @@ def test_runtime_env_puts_stubs_first_and_goes_offline(tmp_path: Path) -> None:
     assert env["PATH"].split(":")[0] == str(envs.stubs_dir() / "bin")
     assert env["HF_HUB_OFFLINE"] == "1" and "PYTHONHOME" not in env
     assert env["ARGTRACE_FAKE_GPU"] == "{}"
+
+
+def test_a_wheel_is_found_under_the_wheel_formats_spelling_of_its_project(tmp_path: Path) -> None:
+    """Wheel file names write the project with ``_`` for ``-`` (``vllm_omni-0.14.0-...``): the generators
+    of plugins' and images' tables download vllm-omni and gpustack through the same function."""
+    from argtrace.resolver.environments import find_wheel
+
+    (tmp_path / "vllm_omni-0.14.0-py3-none-any.whl").write_bytes(b"")
+    (tmp_path / "sglang-0.5.23-py3-none-any.whl").write_bytes(b"")
+    assert find_wheel(tmp_path, "vllm-omni", "0.14.0") == tmp_path / "vllm_omni-0.14.0-py3-none-any.whl"
+    assert find_wheel(tmp_path, "sglang", "0.5.23") == tmp_path / "sglang-0.5.23-py3-none-any.whl"
+    assert find_wheel(tmp_path, "sglang", "0.5.10") is None

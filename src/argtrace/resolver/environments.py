@@ -635,7 +635,7 @@ def download_wheel(
 ) -> Path:
     """The framework's wheel for this platform, downloaded from the package index (pip's cache reused)."""
     dest.mkdir(parents=True, exist_ok=True)
-    found = _find_wheel(dest, framework, version)
+    found = find_wheel(dest, framework, version)
     if found:
         return found
     log = dest / "download.log"
@@ -656,14 +656,16 @@ def download_wheel(
         progress,
         log,
     )
-    found = _find_wheel(dest, framework, version)
+    found = find_wheel(dest, framework, version)
     if not found:
         raise EnvironmentError_(f"pip downloaded no wheel for {framework}=={version}")
     return found
 
 
-def _find_wheel(dest: Path, framework: str, version: str) -> Path | None:
-    for wheel in sorted(dest.glob(f"{framework}-{version}-*.whl")):
+def find_wheel(dest: Path, package: str, version: str) -> Path | None:
+    """A wheel of ``package`` ``version`` in ``dest``: its file name spells the project with ``_`` for
+    ``-`` (the wheel format's escaping: ``vllm_omni-0.14.0-py3-none-any.whl``)."""
+    for wheel in sorted(dest.glob(f"{package.replace('-', '_')}-{version}-*.whl")):
         return wheel
     return None
 
