@@ -14,6 +14,7 @@ import pytest
 
 from argtrace.commands.why import explain, render_why
 from argtrace.commands.why_confidence import STRONG_CHARS, assess, origin_of
+from tests.conftest import run_cli
 
 DATA = Path(__file__).parent / "data"
 FOREIGN: list[dict[str, Any]] = json.loads((DATA / "why_foreign_texts.json").read_text())
@@ -59,14 +60,15 @@ def test_the_container_runtime_text_reads_as_not_found() -> None:
     section = explain('"vllm": executable file not found in $PATH: unknown')
     assert section["reasons"] == [
         f"the best site shares 10 literal characters with the text (fewer than {STRONG_CHARS})",
-        "the text is the container runtime (Docker/runc)'s (wording)",
+        "the text comes from the container runtime (Docker/runc) (its wording)",
     ]
     lines = render_why(section).splitlines()
     assert lines[:3] == [
-        "no site of SGLang or vLLM matches this text well: the best site shares 10 literal characters with "
-        "the text (fewer than 20); the text is the container runtime (Docker/runc)'s (wording)",
-        "the text comes from the container runtime (Docker/runc): the image's entrypoint or command is not on "
-        "its PATH (its wording: 'executable file not found in $PATH')",
+        "no site of SGLang or vLLM matches this text well: the best site shares 10 literal characters "
+        "with the text (fewer than 20); the text comes from the container runtime (Docker/runc) "
+        "(its wording)",
+        "the text comes from the container runtime (Docker/runc): the image's entrypoint or command is not "
+        "on its PATH (its wording: 'executable file not found in $PATH')",
         "candidates only (matched on words; not where it failed):",
     ]
     assert lines[3].startswith("candidate: sglang: EntryNotFoundError raised in _download_overlay_manifest (")
@@ -74,10 +76,12 @@ def test_the_container_runtime_text_reads_as_not_found() -> None:
 
 def test_a_class_the_site_does_not_raise_is_a_sign() -> None:
     # nunif#702: the CUDA driver's message; vLLM's check_cuda_result raises Exception("CUDA error: ...")
-    section = explain("RuntimeError: CUDA error: CUDA driver version is insufficient for CUDA runtime version")
+    section = explain(
+        "RuntimeError: CUDA error: CUDA driver version is insufficient for CUDA runtime version"
+    )
     assert section["reasons"][1:] == [
         "the text names RuntimeError; the site raises Exception",
-        "the text is the CUDA driver's (wording)",
+        "the text comes from the CUDA driver (its wording)",
     ]
 
 
@@ -119,3 +123,21 @@ def test_a_partial_short_match_is_weak_without_an_origin() -> None:
         "origin": None,
     }
     assert assess("some words", first | {"specificity": STRONG_CHARS})["confidence"] == "strong"
+
+
+def test_no_site_and_an_origin_is_said_in_the_note() -> None:
+    # vllm#31018: the dynamic loader's message; no site, and no "try a shorter part" (none would match)
+    result = run_cli(
+        [
+            "why",
+            "--format",
+            "json",
+            "ImportError: libcudart.so.12: cannot open shared object file: No such file",
+        ]
+    )
+    assert result.status == 0, result.stderr
+    assert (result.json["why"]["confidence"], result.json["why"]["origin"]["basis"]) == ("none", "wording")
+    assert result.json["notes"] == [
+        "no framework raise or log site matches; the text comes from the dynamic loader, not from SGLang "
+        "or vLLM"
+    ]

@@ -709,6 +709,10 @@ def run(args: argparse.Namespace) -> Report:
         report.notes.append(
             "no framework raise or log site matches"
             + ("; the log signatures above say what it means" if section["signatures"] else "")
-            + "; try a shorter, literal part of the message"
+            + (
+                f"; the text comes from {origin['origin'].split(':', 1)[0]}, not from SGLang or vLLM"
+                if (origin := section.get("origin"))
+                else "; try a shorter, literal part of the message"
+            )
         )
     return report

@@ -95,7 +95,12 @@ def origin_of(text: str) -> dict[str, str] | None:
     for known in FOREIGN_WORDINGS:
         m = re.search(known.pattern, text)
         if m:
-            return {"origin": known.origin, "basis": "wording", "evidence": m.group(0), "source": known.source}
+            return {
+                "origin": known.origin,
+                "basis": "wording",
+                "evidence": m.group(0),
+                "source": known.source,
+            }
     frames = re.findall(_FRAME, text)
     if frames and frames[-1] not in _OWN:
         return {"origin": frames[-1], "basis": "frames", "evidence": f"innermost frame in {frames[-1]}/"}
@@ -126,7 +131,7 @@ def assess(text: str, first: Mapping[str, Any] | None) -> dict[str, Any]:
         said = f"logs at level {raised}" if logged else f"raises {raised}"
         signs.append(f"the text names {', '.join(sorted(named))}; the site {said}")
     if origin is not None:
-        signs.append(f"the text is {origin['origin'].split(':', 1)[0]}'s ({origin['basis']})")
+        signs.append(f"the text comes from {origin['origin'].split(':', 1)[0]} (its {origin['basis']})")
     if chars >= STRONG_CHARS or not signs:
         return {"confidence": "strong", "reasons": [], "origin": origin}
     reasons = [f"the best site shares {chars} literal characters with the text (fewer than {STRONG_CHARS})"]
@@ -141,7 +146,9 @@ def render_weak(section: Mapping[str, Any]) -> list[str]:
     if section.get("confidence") == "weak":
         lines.append("no site of SGLang or vLLM matches this text well: " + "; ".join(section["reasons"]))
     if origin:
-        lines.append(f"the text comes from {origin['origin']} (its {origin['basis']}: {origin['evidence']!r})")
+        lines.append(
+            f"the text comes from {origin['origin']} (its {origin['basis']}: {origin['evidence']!r})"
+        )
     if section.get("confidence") == "weak":
         lines.append("candidates only (matched on words; not where it failed):")
     return lines
