@@ -126,7 +126,8 @@ def assess(text: str, first: Mapping[str, Any] | None) -> dict[str, Any]:
     signs = []
     if first.get("how") == "partial":
         signs.append("only some of its words occur in the text, in order")
-    if named and raised not in named:
+    # a site that raises through a helper (``raise_error_or_warn(...)``) names no class to compare
+    if named and re.fullmatch(r"[A-Z]\w*", raised) and raised not in named:
         logged = first.get("kind") in ("log", "warn")
         said = f"logs at level {raised}" if logged else f"raises {raised}"
         signs.append(f"the text names {', '.join(sorted(named))}; the site {said}")
