@@ -311,7 +311,8 @@ WHY_MISSED_5 = [
         "sglang",
         None,
         "no site matches: an import error of a broken install (the ROCm image's sglang package) is no raise "
-        "of the framework's own code",
+        "of the framework's own code; since 2026-12-02 `why` names Python's import system as its origin "
+        "(test_batch_5_why_foreign_text_names_its_origin)",
     ),
     WhyMissed(
         "https://github.com/vllm-project/production-stack/issues/454",
@@ -319,7 +320,8 @@ WHY_MISSED_5 = [
         "vllm",
         None,
         "the container runtime's message (the image has no `vllm` on its PATH) is no framework raise; the "
-        "first sites are SGLang's (a diffusion download helper), matched on words",
+        "first site is SGLang's (a diffusion download helper), matched on words: since 2026-12-02 shown as a "
+        "weak candidate only, the container runtime named as the origin",
     ),
     WhyMissed(
         "https://github.com/zai-org/GLM-V/issues/107",
@@ -330,7 +332,8 @@ WHY_MISSED_5 = [
         "vllm",
         None,
         "the message is transformers' (AutoConfig), wrapped by vLLM's ModelConfig validation: the first "
-        "site is SGLang's diffusion loader; the fix (a newer transformers) is no launch setting",
+        "site is SGLang's diffusion loader (since 2026-12-02 a weak candidate, transformers named as the "
+        "origin); the fix (a newer transformers) is no launch setting",
     ),
     WhyMissed(
         "https://github.com/rllm-org/rllm/issues/62",
@@ -361,6 +364,33 @@ def test_batch_5_why_missed_is_still_missed(case: WhyMissed) -> None:
     first = matches[0]
     assert first["framework"] == case.framework
     assert case.setting is None or case.setting in [s["name"] for s in first["settings"]]
+
+
+# since 2026-12-02 (commands/why_confidence.py): what `why` says instead of a site matched on words
+WHY_FOREIGN_5 = [
+    # (report, confidence, first site (a candidate only when weak), origin)
+    ("sglang#14398", "none", None, "Python's import system: the installed package is broken or missing"),
+    (
+        "production-stack#454",
+        "weak",
+        "_download_overlay_manifest",
+        "the container runtime (Docker/runc): the image's entrypoint or command is not on its PATH",
+    ),
+    (
+        "GLM-V#107",
+        "weak",
+        "uses_native_transformers_quantization",
+        "transformers: the installed release does not know the model's architecture",
+    ),
+]
+
+
+@pytest.mark.parametrize("expected", WHY_FOREIGN_5, ids=lambda e: e[0])
+def test_batch_5_why_foreign_text_names_its_origin(expected: tuple[str, str, str | None, str]) -> None:
+    case = next(c for c in WHY_MISSED_5 if c.url.endswith(expected[0].replace("#", "/issues/")))
+    section = explain(case.text)
+    first = section["matches"][0]["function"] if section["matches"] else None
+    assert (expected[0], section["confidence"], first, section["origin"]["origin"]) == expected
 
 
 SOURCE = re.compile(r"^# Reconstructed \(not copied\) after https://\S+ .*seen \d{4}-\d{2}-\d{2}: \S", re.M)

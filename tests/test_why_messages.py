@@ -395,7 +395,19 @@ def test_json_shape() -> None:
     result = run_cli(["why", "--format", "json", CASES[0].text])
     assert result.status == 0, result.stderr
     section = result.json["why"]
-    assert set(section) == {"query", "matches", "signatures", "more", "indexed", "release"}
+    assert set(section) == {
+        "query",
+        "matches",
+        "signatures",
+        "more",
+        "indexed",
+        "release",
+        # added 2026-12-02 (tests/test_why_weak.py): how far the first site can be trusted
+        "confidence",
+        "reasons",
+        "origin",
+    }
+    assert (section["confidence"], section["reasons"], section["origin"]) == ("strong", [], None)
     assert section["query"] == CASES[0].text
     assert section["release"] is None  # no --framework-version, no version line
     # the releases of each framework's message store file, oldest first (issue 15 adds them a family at

@@ -588,6 +588,8 @@ def explain(
         if known:
             sig["known_in"] = known
     runtime = not groups or not re.search(_ARGUMENT_MODULES, groups[0]["file"])
+    from argtrace.commands.why_confidence import assess
+
     return {
         "query": " ".join(text.split()),
         "matches": groups,
@@ -595,6 +597,7 @@ def explain(
         "more": more_commands(" ".join(texts), fw, version, args, runtime),
         "indexed": indexed,
         "release": release,
+        **assess(text, groups[0] if groups else None),
     }
 
 
@@ -632,13 +635,17 @@ def _at_spans(versions: Sequence[Mapping[str, str]], every: Sequence[str]) -> li
 
 
 def render_why(section: Mapping[str, Any]) -> str:
+    from argtrace.commands.why_confidence import render_weak
+
     lines: list[str] = []
     if not section.get("matches"):
         lines.append(f"no framework raise or log site matches {section.get('query')!r}")
+    lines += render_weak(section)
+    weak = "candidate: " if section.get("confidence") == "weak" else ""
     for g in section.get("matches", []):
         kind = {"log": "logged", "warn": "warned"}.get(g.get("kind", "raise"), "raised")
         lines.append(
-            f"{g['framework']}: {g['exception']} {kind} in {g['function']} "
+            f"{weak}{g['framework']}: {g['exception']} {kind} in {g['function']} "
             f"({g.get('file')}:{g.get('line')}; match {g['score']:.2f}, {g.get('specificity', 0)} chars)"
         )
         lines.append(f"  message: {g['message']}")
@@ -693,10 +700,19 @@ def run(args: argparse.Namespace) -> Report:
     report = Report(command="why")
     section = explain(text, args.framework, args.framework_version, args)
     report.sections["why"] = section
+    if section.get("confidence") == "weak":
+        report.notes.append(
+            "no site matches this text well: the sites listed are candidates matched on words, not where "
+            "it failed"
+        )
     if not section["matches"]:
         report.notes.append(
             "no framework raise or log site matches"
             + ("; the log signatures above say what it means" if section["signatures"] else "")
-            + "; try a shorter, literal part of the message"
+            + (
+                f"; the text comes from {origin['origin'].split(':', 1)[0]}, not from SGLang or vLLM"
+                if (origin := section.get("origin"))
+                else "; try a shorter, literal part of the message"
+            )
         )
     return report

@@ -1,0 +1,155 @@
+"""How far ``why``'s first site can be trusted, and where a text that no framework site explains comes from.
+
+``why`` ranks every raise/log site whose literal pieces occur in the pasted text; a text that is not the
+frameworks' own (the container runtime's "executable file not found in $PATH", a transformers or
+tokenizers error, an import or loader failure, a CUDA driver error) still shares a few words with some
+site ("not found in", "CUDA error:"), and that site came first as if it were where the launch failed.
+Measured on real reports (tests/data/why_foreign_texts.json, docs/why.md "Weak matches"), every such
+first site rests on fewer than ``STRONG_CHARS`` literal characters, while the control group's correct
+first sites rest on 24 or more, except short messages whose exception class the text names
+(``AssertionError: res=...``: 10 characters, the right site). So a first site is *weak* when it rests on
+fewer than ``STRONG_CHARS`` characters and one more sign says it is not the text's own: the match is
+partial (words in order, not the message), the text names an exception class the site does not raise,
+or the text's wording, traceback frames or qualified exception class name another program or package
+(``origin``). The matches stay as they are (the JSON contract); the section says ``confidence`` and why.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+STRONG_CHARS = 20  # literal characters below which a first site needs its exception class to back it
+
+
+@dataclass(frozen=True)
+class Wording:
+    """A message another program on a launch's path prints in its own words: who prints it (``origin``),
+    the words (``pattern``), the real report it was learned from (``source``)."""
+
+    origin: str
+    pattern: str
+    source: str
+
+
+FOREIGN_WORDINGS = (
+    Wording(
+        "the container runtime (Docker/runc): the image's entrypoint or command is not on its PATH",
+        r"executable file not found in \$PATH",
+        "https://github.com/vllm-project/production-stack/issues/454",
+    ),
+    Wording(
+        "the container runtime (Docker/runc) starting the container",
+        r"OCI runtime create failed|Error response from daemon: ",
+        "https://github.com/AbdBarho/stable-diffusion-webui-docker/issues/406",
+    ),
+    Wording(
+        "nvidia-container-cli (NVIDIA Container Toolkit): the host's driver libraries",
+        r"\bnvidia-container-cli: ",
+        "https://github.com/allenporter/llama-cpp-server/issues/85",
+    ),
+    Wording(
+        "the CUDA driver: older than the CUDA runtime the packages were built for",
+        r"CUDA driver version is insufficient for CUDA runtime version",
+        "https://github.com/nagadomi/nunif/issues/702",
+    ),
+    Wording(
+        "Python's import system: the installed package is broken or missing",
+        r"\bNo module named |\bcannot import name ",
+        "https://github.com/vllm-project/vllm/issues/31789",
+    ),
+    Wording(
+        "the dynamic loader: a shared library the packages need is missing",
+        r"cannot open shared object file",
+        "https://github.com/vllm-project/vllm/issues/31018",
+    ),
+    Wording(
+        "pip: no release of a requirement fits this environment",
+        r"Could not find a version that satisfies the requirement|No matching distribution found for",
+        "https://github.com/sgl-project/sglang/issues/3561",
+    ),
+    Wording(
+        "transformers: the installed release does not know the model's architecture",
+        r"Transformers does not recognize this architecture",
+        "https://github.com/zai-org/GLM-V/issues/107",
+    ),
+    Wording(
+        "tokenizers: the installed release cannot read the model's tokenizer.json",
+        r"did not match any variant of untagged enum",
+        "https://github.com/allenai/open-instruct/issues/738",
+    ),
+)
+
+_OWN = ("sglang", "vllm")
+_FRAME = r'File "[^"]*[/\\](?:site|dist)-packages[/\\]([A-Za-z_]\w*)'
+_QUALIFIED = r"\b((?:[a-z_]\w*\.)+)([A-Z]\w*(?:Error|Exception|Warning))\b"
+_CLASS = r"\b([A-Z]\w*(?:Error|Exception|Warning)|Exception)(?=:|\()"
+
+
+def origin_of(text: str) -> dict[str, str] | None:
+    """Who the text says printed it, when that is not SGLang or vLLM: its wording (a known message of
+    another program), else the package of its innermost traceback frame, else the module of its qualified
+    exception class (``torch.distributed.DistNetworkError``)."""
+    for known in FOREIGN_WORDINGS:
+        m = re.search(known.pattern, text)
+        if m:
+            return {
+                "origin": known.origin,
+                "basis": "wording",
+                "evidence": m.group(0),
+                "source": known.source,
+            }
+    frames = re.findall(_FRAME, text)
+    if frames and frames[-1] not in _OWN:
+        return {"origin": frames[-1], "basis": "frames", "evidence": f"innermost frame in {frames[-1]}/"}
+    for m in re.finditer(_QUALIFIED, text):
+        module = m.group(1).rstrip(".")
+        if module.split(".", 1)[0] not in _OWN:
+            return {"origin": module, "basis": "exception class", "evidence": m.group(0)}
+    return None
+
+
+def assess(text: str, first: Mapping[str, Any] | None) -> dict[str, Any]:
+    """``confidence`` of the first site (``strong``, ``weak``; ``none``: no site), the ``reasons`` a weak
+    one is weak, and the text's ``origin`` (None when it names no other program)."""
+    origin = origin_of(text)
+    if first is None:
+        return {"confidence": "none", "reasons": [], "origin": origin}
+    if first.get("index") == "entrypoints" or first.get("library"):
+        # argparse's refusal placed by the parser, or a library's own validator: the text's own site
+        return {"confidence": "strong", "reasons": [], "origin": None}
+    chars = int(first.get("specificity") or 0)
+    named = set(re.findall(_CLASS, text))
+    raised = str(first.get("exception") or "").rsplit(".", 1)[-1]
+    signs = []
+    if first.get("how") == "partial":
+        signs.append("only some of its words occur in the text, in order")
+    # a site that raises through a helper (``raise_error_or_warn(...)``) names no class to compare
+    if named and re.fullmatch(r"[A-Z]\w*", raised) and raised not in named:
+        logged = first.get("kind") in ("log", "warn")
+        said = f"logs at level {raised}" if logged else f"raises {raised}"
+        signs.append(f"the text names {', '.join(sorted(named))}; the site {said}")
+    if origin is not None:
+        signs.append(f"the text comes from {origin['origin'].split(':', 1)[0]} (its {origin['basis']})")
+    if chars >= STRONG_CHARS or not signs:
+        return {"confidence": "strong", "reasons": [], "origin": origin}
+    reasons = [f"the best site shares {chars} literal characters with the text (fewer than {STRONG_CHARS})"]
+    return {"confidence": "weak", "reasons": reasons + signs, "origin": origin}
+
+
+def render_weak(section: Mapping[str, Any]) -> list[str]:
+    """The lines that open ``why``'s text output when its first site is weak or there is none: what is
+    known instead (who printed the text), before the candidates."""
+    lines: list[str] = []
+    origin = section.get("origin")
+    if section.get("confidence") == "weak":
+        lines.append("no site of SGLang or vLLM matches this text well: " + "; ".join(section["reasons"]))
+    if origin:
+        lines.append(
+            f"the text comes from {origin['origin']} (its {origin['basis']}: {origin['evidence']!r})"
+        )
+    if section.get("confidence") == "weak":
+        lines.append("candidates only (matched on words; not where it failed):")
+    return lines
