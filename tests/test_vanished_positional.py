@@ -25,7 +25,7 @@ UNSET_FIX = (
     "set M where the server runs (check with `--env M=...`), or write the model in place of `$M`; "
     "`${M:?M is not set}` stops with that message instead"
 )
-EMPTY_FIX = "give M a value (the script leaves it empty), or write the model in place of `$M`"
+EMPTY_FIX = "give M a value (it is empty), or write the model in place of `$M`"
 
 
 @pytest.fixture(autouse=True)

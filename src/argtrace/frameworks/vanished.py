@@ -57,7 +57,7 @@ def lost_fix(lost: VanishedWord) -> str:
             f"of `{lost.expansion}`; `${{{name}:?{name} is not set}}` stops with that message instead"
         )
     return (
-        f"give {name} a value (the script leaves it empty), or write the model in place of `{lost.expansion}`"
+        f"give {name} a value (it is empty), or write the model in place of `{lost.expansion}`"
     )
 
 
