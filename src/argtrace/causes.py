@@ -13,7 +13,7 @@ two messages read); a finding no rule links stays a cause of its own. The links:
     earliest layer's finding.
 ``restates``
     A shellcheck finding that says what an argtrace finding says, on the same line (``RESTATES``): SC2086
-    at the very word SH026 explains, SC2087 on the line of the here-document TP007 explains, SC1017
+    at the very word SH026 or PA029 explains, SC2087 on the line of the here-document TP007 explains, SC1017
     (literal carriage return) and SC1101 (space after a backslash) beside SH002/SH003; and TP042 (the
     container's GPUs against the parallel sizes) beside PA036 (the GPUs a node gets against the same sizes,
     with the setting and the node count), which read one pod's ``nvidia.com/gpu`` limit at the same container.
@@ -37,6 +37,11 @@ two messages read); a finding no rule links stays a cause of its own. The links:
     An expansion that removed a flag's value (SH026: an empty unquoted ``$MODEL``; TP007: a here-document
     that expanded ``$PORT`` locally to nothing) explains the parser's PA012 (the flag needs a value) and
     PA020 (the required flag is not given) for that flag.
+``lost-positional``
+    An expansion that vanished where the parser needed a positional (PA029: ``vllm serve $MODEL`` with
+    MODEL unset or empty, on a release whose ``model_tag`` is required; ``sglang serve $MODEL``) explains the
+    parser's PA020 for that positional and its PA001 "the following arguments are required: model_tag" (or
+    the launcher's PA023 "looks for --model-path"), in the same server start.
 
 Chains are followed to their root: SC2087 restates TP007 and PA012 follows from TP007, so both are TP007's.
 Suppressing or fixing a cause covers its consequences: the link is the record of that.
@@ -54,7 +59,7 @@ from argtrace.model import LAYERS, SEVERITIES, Evidence, Finding, Report, Settin
 # shellcheck (or argtrace) code -> the argtrace codes it restates on the same line (or, for SC2087, the
 # here-document's redirection line that TP007's first evidence points at).
 RESTATES: Mapping[str, frozenset[str]] = {
-    "SC2086": frozenset({"SH026"}),
+    "SC2086": frozenset({"SH026", "PA029"}),
     "SC2087": frozenset({"TP007"}),
     "SC1017": frozenset({"SH002"}),
     "SC1101": frozenset({"SH003"}),
@@ -69,6 +74,7 @@ LOST_VALUE_SYMPTOMS = frozenset({"PA012", "PA020"})
 LOST_VALUE = frozenset({"SH026", "TP007"})
 _RAISE = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception|Exit): ")
 _READS = re.compile(r"\breads (\w+) = ")
+_ARGS_REQUIRED = re.compile(r'^argparse stops with "the following arguments are required: ([^"]+)"')
 _BLANK_WORD = re.compile(r"^(?:once these flags reach the server: )?'((?:\\r|\\t| )+)' ")
 
 
@@ -296,6 +302,20 @@ def _lost_value(links: _Links, report: Report) -> None:
                 break
 
 
+def _lost_positional(links: _Links, report: Report) -> None:
+    findings = links.findings
+    for i, cause in enumerate(findings):
+        if cause.code != "PA029" or cause.setting is None:
+            continue
+        for j, f in enumerate(findings):
+            if (f.launch, f.server) != (cause.launch, cause.server):
+                continue
+            missing = f.code in ("PA020", "PA023") and f.setting == cause.setting
+            m = _ARGS_REQUIRED.match(f.message) if f.code == "PA001" else None
+            if missing or (m is not None and cause.setting in m.group(1).split(", ")):
+                links.link(j, i)
+
+
 def _too_few_gpus(links: _Links, report: Report) -> None:
     findings = links.findings
     cause = next((i for i, f in enumerate(findings) if f.code == "RS005"), None)
@@ -312,6 +332,7 @@ RULES: tuple[Callable[[_Links, Report], None], ...] = (
     lambda links, report: _same_raise(links),
     lambda links, report: _restates(links),
     _lost_value,
+    _lost_positional,
     _broken_command,
     _too_few_gpus,
 )

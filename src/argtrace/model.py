@@ -231,6 +231,19 @@ class Word:
 
 
 @dataclass(frozen=True)
+class VanishedWord:
+    """An unquoted expansion in a server's argv that produced no word at all (``$MODEL`` unset or empty):
+    ``index`` is where in ``argv`` the word would have been, ``state`` ``"unset"`` (not set here: the caller
+    may set it) or ``"empty"`` (set to an empty value), ``name`` the variable (``None`` for ``$1``...)."""
+
+    index: int
+    expansion: str
+    at: str
+    state: str
+    name: str | None
+
+
+@dataclass(frozen=True)
 class EnvValue:
     """One environment variable's value as the predicted process sees it (``None``: not known statically)
     and where it came from."""
@@ -313,6 +326,9 @@ class ServerCommand:
     conditional: str | None = None
     # The image entrypoint its container was assumed to have (TP044); None: known, given or not a container
     assumed_entrypoint: AssumedEntrypoint | None = None
+    # Unquoted expansions of the command that vanished (SH007/SH026 after a flag; PA029 where the parser
+    # needed a positional); empty when not from a script
+    vanished: tuple[VanishedWord, ...] = ()
 
     @property
     def repeated(self) -> bool:

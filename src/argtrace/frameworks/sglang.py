@@ -30,6 +30,7 @@ from argtrace.frameworks.argv import (
     server_tokens,
 )
 from argtrace.frameworks.schema import Schema
+from argtrace.frameworks.vanished import as_consequence, lost_positional, vanished_positional
 from argtrace.model import ServerCommand
 
 NAME = "sglang"
@@ -68,7 +69,25 @@ def prepare_argv(server: ServerCommand, schema: Schema) -> PreparedArgv:
                 'launcher stops with "Error: --model-path is required" (an abbreviation such as --model '
                 "is not enough there)"
             )
-            if known:
+            lost = lost_positional(server, lambda flag: True, first_only=True)
+            if known and lost is not None and positional:
+                # `sglang serve $MODEL` with MODEL unset or empty: the variable is the cause (PA029)
+                out.findings.append(
+                    vanished_positional(
+                        lost,
+                        f"the {schema.label} `sglang serve` takes its first positional word as the model "
+                        "path",
+                        "model_path",
+                        "the model path",
+                        'the launcher stops with "Error: --model-path is required"',
+                    )
+                )
+                out.findings.append(
+                    rules.PA_SERVE_MODEL_PATH.finding(
+                        msg, at=server.at, setting="model_path", **as_consequence(lost)
+                    )
+                )
+            elif known:
                 out.findings.append(
                     rules.PA_SERVE_MODEL_PATH.finding(msg, at=server.at, setting="model_path")
                 )

@@ -382,3 +382,23 @@ PA_SERVE_BACKEND = Rule(
     example=_c("sglang serve --model-path /m --num-gpus 2 --ulysses-degree 2", _SG23),
     correct=_c("sglang serve --model-type diffusion --model-path /m --num-gpus 2 --ulysses-degree 2", _SG23),
 )
+
+PA_VANISHED_POSITIONAL = Rule(
+    code="PA029",
+    layer="parser",
+    severity="error",
+    title="An expansion that vanished leaves a required positional out",
+    rationale="An unquoted `$MODEL` that is unset or empty expands to no word at all: `vllm serve $MODEL "
+    "--port 8000` then reaches the parser without the model, and releases whose `model_tag` is required "
+    'stop with "the following arguments are required: model_tag" (exit 2); `sglang serve $MODEL` loses its '
+    "first positional word, the model path. That error and the missing positional (PA001, PA020, PA023) are "
+    "this finding's consequences. A variable argtrace was not given may "
+    "well be set where the server runs: then the finding is a warning resting on that assumption, and the "
+    "parser's two findings are notes; a variable the script sets to an empty value is an error.",
+    fix="give the variable the model (or write the model itself in its place)",
+    exceptions="An expansion that vanishes among flags while no positional is missing (`$EXTRA_ARGS` "
+    "unset) is what such variables are for: nothing is said. One right after a flag that takes a value "
+    "is SH007/SH026's (the flag loses its value).",
+    example=_c("M=; vllm serve $M --port 8000", ("--framework-version", "0.6.6.post1")),
+    correct=_c("M=/m; vllm serve $M --port 8000", ("--framework-version", "0.6.6.post1")),
+)

@@ -106,10 +106,13 @@ class ParseContext:
         fix: str | None = None,
         severity: str | None = None,
         evidence: Iterable[Evidence] = (),
+        basis: str | None = None,
     ) -> None:
         kwargs: dict[str, Any] = {"at": at, "setting": setting, "evidence": tuple(evidence)}
         if fix is not None:
             kwargs["fix"] = fix
+        if basis is not None:
+            kwargs["basis"] = basis
         if severity is not None:
             kwargs["severity"] = severity
         self.result.findings.append(rule.finding(message, **kwargs))

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import re
 
-from argtrace.frameworks.schema import OptionSpec
+from argtrace.frameworks.schema import VALUELESS_ACTIONS, OptionSpec
+from argtrace.frameworks.vanished import as_consequence, lost_positional, vanished_positional
 from argtrace.layers.parser.context import (
     ParseContext,
     _word,
 )
 from argtrace.layers.parser.releases import _dest_guess
+from argtrace.model import VanishedWord
 from argtrace.redact import is_secret_flag, mask, redact_text
 
 
@@ -72,10 +74,12 @@ def hard_errors(ctx: ParseContext) -> None:
                 fix=f"write {(typed or '').split('=', 1)[0]} alone",
             )
         else:
+            lost = _lost_positional(ctx) if message.startswith(_REQUIRED) else None
             ctx.add(
                 rules.PA_UNRECOGNIZED,
                 f'argparse stops with "{redact_text(message)}" (exit 2)',
                 at=ctx.at(idx),
+                **(as_consequence(lost) if lost is not None else {}),
             )
 
 
@@ -87,6 +91,9 @@ def spec_of(ctx: ParseContext, typed: str | None) -> OptionSpec | None:
         return spec
     cands = [s for s in ctx.schema.option_strings if s.startswith(typed)]
     return ctx.schema.option(cands[0]) if len(cands) == 1 else None
+
+
+_REQUIRED = "the following arguments are required:"
 
 
 # -- unknown words
@@ -128,11 +135,37 @@ def required(ctx: ParseContext) -> None:
         return
     unknown_words = any((tok := ctx.tok(i)) is not None and tok.text is None for i in ctx.outcome.extras)
     lacks = ctx.prepared.without  # not in this entry point's parser (vLLM <= 0.9's module entry point)
+    explained = {f.setting: f for f in ctx.prepared.findings if f.code == "PA029"}
     for spec in (*ctx.schema.options, *ctx.schema.positionals):
         if (spec.option_strings[0] if spec.option_strings else spec.dest) in lacks:
             continue
         if spec.required and not any(ev.spec.dest == spec.dest for ev in ctx.outcome.events):
             name = spec.flag or spec.dest
+            lost = None if spec.option_strings else _lost_positional(ctx)
+            if lost is not None and not unknown_words:
+                _vanished_positional(ctx, lost, name)
+                ctx.add(
+                    ctx.rules.PA_REQUIRED,
+                    f"{name} is required by {ctx.schema.label} and is not given: argparse "
+                    'stops with "the following arguments are required" (exit 2)',
+                    at=ctx.server.at,
+                    setting=spec.dest,
+                    **as_consequence(lost),
+                )
+                continue
+            cause = explained.get(spec.dest)
+            if cause is not None:  # the launcher's PA029 (`sglang serve $MODEL`): the same lost word
+                ctx.add(
+                    ctx.rules.PA_REQUIRED,
+                    f"{name} is required by {ctx.schema.label} and is not given: argparse "
+                    'stops with "the following arguments are required" (exit 2)',
+                    at=ctx.server.at,
+                    setting=spec.dest,
+                    fix=cause.fix,
+                    severity="info" if cause.basis == "assumed" else None,
+                    basis="assumed" if cause.basis == "assumed" else None,
+                )
+                continue
             if unknown_words:
                 ctx.add(
                     ctx.rules.PA_REQUIRED,
@@ -151,3 +184,25 @@ def required(ctx: ParseContext) -> None:
                 setting=spec.dest,
                 fix=f"add {name} VALUE",
             )
+
+
+def _lost_positional(ctx: ParseContext) -> VanishedWord | None:
+    def takes_value(flag: str) -> bool:
+        spec = spec_of(ctx, flag)
+        return spec is None or not (
+            spec.nargs == 0 or spec.action in VALUELESS_ACTIONS or "StoreTrue" in spec.action
+        )
+
+    return lost_positional(ctx.server, takes_value)
+
+
+def _vanished_positional(ctx: ParseContext, lost: VanishedWord, name: str) -> None:
+    ctx.result.findings.append(
+        vanished_positional(
+            lost,
+            f"{ctx.schema.label} needs its positional {name}",
+            name,
+            name,
+            f'argparse stops with "{_REQUIRED} {name}" (exit 2)',
+        )
+    )

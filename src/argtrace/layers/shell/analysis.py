@@ -13,7 +13,7 @@ from argtrace.layers.shell import evaluate as E
 from argtrace.layers.shell import hazards as H
 from argtrace.layers.shell.result import ScriptSource, ShellResult
 from argtrace.layers.shell.syntax import parse_tree, start_bash_syntax_check
-from argtrace.model import EnvValue, Evidence, Finding, Origin, ServerCommand, Word
+from argtrace.model import EnvValue, Evidence, Finding, Origin, ServerCommand, VanishedWord, Word
 from argtrace.rules import shell as R
 
 SHELLCHECK_MAX = 32 * 1024  # shellcheck.MAX_BYTES: about a second of shellcheck (issue 18)
@@ -234,6 +234,7 @@ def _server_command(s: E.FoundServer, script_reads: frozenset[str] = frozenset()
         script_reads=script_reads,
         runner=det.runner,
         conditional=s.conditional,
+        vanished=tuple(VanishedWord(v.index, v.raw, v.at, v.state, v.name) for v in s.vanished),
     )
 
 
