@@ -452,3 +452,24 @@ def test_two_servers_truncating_one_log(tmp_path: Path) -> None:
     )
     warn = [f for f in r.findings if f.code == "SH009" and f.severity == "warning"]
     assert len(warn) == 1 and warn[0].message.startswith("2 server commands (launch.sh:2:2, launch.sh:2:2)")
+
+
+def test_a_flags_variable_unset_in_the_callers_environment_is_an_assumed_warning() -> None:
+    """`--port $P` with P unset where argtrace runs: the server's environment may set it (a node, a
+    container), so SH007 is a warning resting on that assumption, with a fix naming the variable; the
+    script's own missing argument (`--port $2`, one argument given) stays an error (the rule's example)."""
+    from tests.conftest import run_cli
+
+    line = "python -m sglang.launch_server --model-path /m --port $P"
+    caller = run_cli(["check", "--format", "json", "--clean-env", "-c", line]).json
+    [sh007] = [f for f in caller["findings"] if f["code"] == "SH007"]
+    assert (sh007["severity"], sh007["basis"]) == ("warning", "assumed")
+    assert sh007["message"] == (
+        "`$P` is not set (in the environment argtrace was given; if the caller sets it, pass `--env P=...`), "
+        "so the unquoted word vanishes: `--port` gets no value"
+    )
+    assert sh007["fix"] == (
+        "Set P where the server runs (check with `--env P=...`), give a default (`${P:-VALUE}`), or stop "
+        "early (`${P:?P is not set}`)."
+    )
+    assert [f["code"] for f in caller["findings"] if f["severity"] == "error"] == []

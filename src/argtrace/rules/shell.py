@@ -136,7 +136,10 @@ SH007 = Rule(
     rationale=(
         "An unquoted `$2` that is unset or empty expands to no word at all: `--port $2` with one argument "
         "becomes `--port` followed by the next flag, which argparse then takes as the port (or reports a "
-        "missing value). Quoted, it becomes an empty value."
+        "missing value). Quoted, it becomes an empty value. A script argument that was not passed is an "
+        "error (the invocation argtrace was given lacks it); a variable the caller's environment does not "
+        "set here is a warning resting on that assumption, since the server's environment (a node, a "
+        "container) may set it."
     ),
     fix="Pass it, give a default (`${2:-30000}`), or stop early (`${2:?usage: launch.sh GPU PORT}`).",
     example=Example(

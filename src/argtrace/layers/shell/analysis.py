@@ -692,6 +692,10 @@ def _server_findings(
         )
         m = _POSITIONAL.match(v.raw)
         if v.state == "unset":
+            # The script's arguments are the ones argtrace was given: their absence is the invocation's. A
+            # variable of the caller's environment may be set where the server runs (a node, a container):
+            # its absence here is an assumption, so a warning that says so, never an error.
+            caller = m is None
             if m:
                 why = f"`{v.raw}` is unset (the script got {nargs} argument{plural})"
             else:
@@ -705,6 +709,9 @@ def _server_findings(
                     at=v.at,
                     setting=None,
                     evidence=[Evidence("shell", v.at, f"{prev} {v.raw}")],
+                    severity="warning" if caller else None,
+                    basis="assumed" if caller else None,
+                    fix=_caller_variable_fix(v.name) if caller else None,
                 )
             )
         else:
@@ -736,6 +743,7 @@ def _server_findings(
         else:
             named = _NAMED_VARIABLE.match(w.expansion)
             unset = named is not None and ev.get_param(named.group(1))[0] == "unset"
+            caller = named is not None and unset
             why = (
                 f"`{w.expansion}` is not set in the environment argtrace was given (if the caller sets it, "
                 f"pass `--env {named.group(1)}=...`)"
@@ -747,6 +755,8 @@ def _server_findings(
                     f"{why}: `{prev}` gets an empty value",
                     at=w.at,
                     evidence=[Evidence("shell", w.at, f"{prev} {w.expansion}")],
+                    severity="warning" if caller else None,
+                    basis="assumed" if caller else None,
                 )
             )
     # `--flag=$2` with $2 unset/empty
@@ -966,3 +976,11 @@ def _shellcheck_findings(label: str, data: bytes, own: list[Finding], pending: A
             )
         )
     return out
+
+
+def _caller_variable_fix(name: str) -> str:
+    """The fix for a flag's value from a variable the caller's environment does not set here."""
+    return (
+        f"Set {name} where the server runs (check with `--env {name}=...`), give a default "
+        f"(`${{{name}:-VALUE}}`), or stop early (`${{{name}:?{name} is not set}}`)."
+    )
