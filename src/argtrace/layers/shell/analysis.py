@@ -711,7 +711,7 @@ def _server_findings(
                     evidence=[Evidence("shell", v.at, f"{prev} {v.raw}")],
                     severity="warning" if caller else None,
                     basis="assumed" if caller else None,
-                    fix=_caller_variable_fix(v.name) if caller else None,
+                    fix=_caller_variable_fix(v.name) if caller and v.name else None,
                 )
             )
         else:
