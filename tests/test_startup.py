@@ -241,6 +241,11 @@ NOT_FOR_A_PLAIN_SCRIPT = (
     "argtrace.remote.logseam",
     "argtrace.ci.suppress",
     "argtrace.ci.baseline",  # no --baseline, no --write-baseline
+    # what only an unknown word needs (the other framework's names, plugins' flags), and the message
+    # index's store (huggingface_hub's repo-id rule: only for a model value that is no path)
+    "argtrace.frameworks.feature_pairs",
+    "argtrace.frameworks.plugins",
+    "argtrace.resolver.message_store",
     "socket",
     "importlib.readers",  # a data file read through importlib.resources (tree_sitter_bash imports it)
     "zipfile",

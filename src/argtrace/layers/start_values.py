@@ -134,7 +134,6 @@ _UNRESOLVED = re.compile(r"[$`{}<>%*?\[\]\"'\s]")
 def model_not_a_repo_id(report: Report, framework: str, env: Mapping[str, str | None]) -> list[Finding]:
     """RS031: the model value is loaded from the Hub unless it is a local directory; an id the validator
     refuses fails before any download."""
-    from argtrace.resolver.message_store import repo_id_rule
     from argtrace.rules import start_values as rules
 
     def given(name: str) -> bool:
@@ -157,6 +156,8 @@ def model_not_a_repo_id(report: Report, framework: str, env: Mapping[str, str | 
         return []
     if localfs.exists(value):
         return []
+    from argtrace.resolver.message_store import repo_id_rule  # huggingface_hub's store: only for a Hub id
+
     rule = repo_id_rule()
     if rule is None:
         return []

@@ -6,11 +6,8 @@ underscores, a near spelling); each unknown flag still becomes a setting that ne
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from argtrace.frameworks.entrypoints import EntryPoint, other_entrypoints_taking
-from argtrace.frameworks.feature_pairs import resolve_flag, same_feature_in
-from argtrace.frameworks.plugins import plugin_finding, plugin_flag
 from argtrace.frameworks.schema import version_key
 from argtrace.layers.parser.build import _negatives
 from argtrace.layers.parser.context import (
@@ -23,6 +20,9 @@ from argtrace.layers.parser.context import (
 from argtrace.layers.parser.recording import Event
 from argtrace.layers.parser.releases import _dest_guess, _equivalents, _nearest, _replacement, sets
 from argtrace.model import Observation, Word
+
+if TYPE_CHECKING:
+    from argtrace.frameworks.entrypoints import EntryPoint
 from argtrace.redact import mask
 
 
@@ -110,6 +110,12 @@ def negative(ctx: ParseContext, ev: Event) -> str | None:
 
 
 def unknown_flag(ctx: ParseContext, idx: int, value_idxs: list[int]) -> None:
+    # the tables only an unknown word needs (entry points, the other framework's names, plugins): loaded
+    # here, not by every check that has none (issue 18)
+    from argtrace.frameworks.entrypoints import other_entrypoints_taking
+    from argtrace.frameworks.feature_pairs import resolve_flag, same_feature_in
+    from argtrace.frameworks.plugins import plugin_finding, plugin_flag
+
     rules = ctx.rules
     tok = ctx.tok(idx)
     assert tok is not None and tok.text is not None
