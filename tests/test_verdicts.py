@@ -313,7 +313,7 @@ def _parser_findings(command: str) -> list[tuple[str, str, str]]:
 
 
 def test_near_spelling_counts_insertions_deletions_substitutions_and_swaps() -> None:
-    from argtrace.check import near_spelling
+    from argtrace.layers.parser.releases import near_spelling
 
     flags = ["--tensor-parallel-size", "--tp-size", "--kv-offloading-backend", "--port"]
     assert near_spelling("--tensor-paralel-size", flags) == "--tensor-parallel-size"  # one deletion

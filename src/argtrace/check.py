@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -609,37 +609,6 @@ def _rejected_word(report: Report, finding: Finding) -> str | None:
     return word
 
 
-def near_spelling(word: str, flags: Collection[str], most: int = 2) -> str | None:
-    """A flag among ``flags`` at most ``most`` edits (insert, delete, substitute, swap two neighbours) from
-    ``word``'s option part, the closest first; ``None`` when there is none."""
-    flag = word.split("=", 1)[0]
-    best: tuple[int, str] | None = None
-    for known in flags:
-        if abs(len(known) - len(flag)) > most or not known.startswith("-"):
-            continue
-        d = _edits(flag, known, most)
-        if d <= most and (best is None or (d, known) < best):
-            best = (d, known)
-    return best[1] if best else None
-
-
-def _edits(a: str, b: str, most: int) -> int:
-    """Damerau-Levenshtein distance (optimal string alignment), stopping once every row exceeds ``most``."""
-    prev2: list[int] = []
-    prev = list(range(len(b) + 1))
-    for i in range(1, len(a) + 1):
-        row = [i] + [0] * len(b)
-        for j in range(1, len(b) + 1):
-            cost = a[i - 1] != b[j - 1]
-            row[j] = min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + cost)
-            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
-                row[j] = min(row[j], prev2[j - 2] + 1)
-        if min(row) > most:
-            return most + 1
-        prev2, prev = prev, row
-    return prev[-1]
-
-
 def _known_nowhere(report: Report) -> Callable[[Finding], bool]:
     """True for a parser finding about a word no bundled release accepts as an option."""
     return lambda finding: finding.layer == "parser" and _rejected_word(report, finding) is not None
@@ -650,6 +619,7 @@ def _holds_on_every_release(report: Report, primary: int = 1) -> Callable[[Findi
     verdict does not depend on which one runs); findings of the framework's own code always depend."""
     from argtrace.frameworks.entrypoints import refused_everywhere
     from argtrace.frameworks.release_index import registered_alike, release_index
+    from argtrace.layers.parser.releases import near_spelling
 
     def holds(finding: Finding) -> bool:
         if finding.layer not in ("parser", "process"):

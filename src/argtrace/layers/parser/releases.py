@@ -9,7 +9,7 @@ import ast
 import difflib
 import functools
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -220,7 +220,7 @@ def same_feature(typed: str, known: str) -> bool:
     wa, wb = _words(a), _words(b)
     if {"enable", "disable"} & set(wa) != {"enable", "disable"} & set(wb):
         return False
-    if _edit_distance(a, b) <= max(2, len(a) // 8):
+    if edit_distance(a, b) <= max(2, len(a) // 8):
         return True
     if not wa or not wb:
         return False
@@ -271,11 +271,12 @@ def _words_match(a: str, b: str) -> bool:
     short, long = sorted((a, b), key=len)
     if len(short) >= 3 and (long.startswith(short) or long.endswith(short)):
         return True
-    return min(len(a), len(b)) >= 3 and _edit_distance(a, b) <= 1
+    return min(len(a), len(b)) >= 3 and edit_distance(a, b) <= 1
 
 
-def _edit_distance(a: str, b: str) -> int:
-    """Damerau-Levenshtein distance (optimal string alignment)."""
+def edit_distance(a: str, b: str, most: int | None = None) -> int:
+    """Damerau-Levenshtein distance (optimal string alignment); with ``most``, ``most + 1`` as soon as
+    every row exceeds it (a near-spelling search need not finish far words)."""
     prev2: list[int] = []
     prev = list(range(len(b) + 1))
     for i in range(1, len(a) + 1):
@@ -284,8 +285,24 @@ def _edit_distance(a: str, b: str) -> int:
             row[j] = min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1]))
             if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
                 row[j] = min(row[j], prev2[j - 2] + 1)
+        if most is not None and min(row) > most:
+            return most + 1
         prev2, prev = prev, row
     return prev[-1]
+
+
+def near_spelling(word: str, flags: Collection[str], most: int = 2) -> str | None:
+    """A flag among ``flags`` at most ``most`` edits (insert, delete, substitute, swap two neighbours) from
+    ``word``'s option part, the closest first; ``None`` when there is none."""
+    flag = word.split("=", 1)[0]
+    best: tuple[int, str] | None = None
+    for known in flags:
+        if abs(len(known) - len(flag)) > most or not known.startswith("-"):
+            continue
+        d = edit_distance(flag, known, most)
+        if d <= most and (best is None or (d, known) < best):
+            best = (d, known)
+    return best[1] if best else None
 
 
 def _dest_guess(flag: str) -> str:
