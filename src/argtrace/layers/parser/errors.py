@@ -141,13 +141,16 @@ def required(ctx: ParseContext) -> None:
             continue
         if spec.required and not any(ev.spec.dest == spec.dest for ev in ctx.outcome.events):
             name = spec.flag or spec.dest
+            not_given = (
+                f"{name} is required by {ctx.schema.label} and is not given: argparse "
+                'stops with "the following arguments are required" (exit 2)'
+            )
             lost = None if spec.option_strings else _lost_positional(ctx)
             if lost is not None and not unknown_words:
                 _vanished_positional(ctx, lost, name)
                 ctx.add(
                     ctx.rules.PA_REQUIRED,
-                    f"{name} is required by {ctx.schema.label} and is not given: argparse "
-                    'stops with "the following arguments are required" (exit 2)',
+                    not_given,
                     at=ctx.server.at,
                     setting=spec.dest,
                     **as_consequence(lost),
@@ -157,8 +160,7 @@ def required(ctx: ParseContext) -> None:
             if cause is not None:  # the launcher's PA029 (`sglang serve $MODEL`): the same lost word
                 ctx.add(
                     ctx.rules.PA_REQUIRED,
-                    f"{name} is required by {ctx.schema.label} and is not given: argparse "
-                    'stops with "the following arguments are required" (exit 2)',
+                    not_given,
                     at=ctx.server.at,
                     setting=spec.dest,
                     fix=cause.fix,
@@ -178,8 +180,7 @@ def required(ctx: ParseContext) -> None:
                 continue
             ctx.add(
                 ctx.rules.PA_REQUIRED,
-                f"{name} is required by {ctx.schema.label} and is not given: argparse "
-                'stops with "the following arguments are required" (exit 2)',
+                not_given,
                 at=ctx.server.at,
                 setting=spec.dest,
                 fix=f"add {name} VALUE",

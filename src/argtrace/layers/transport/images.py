@@ -30,6 +30,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
+from typing import Any
 
 from argtrace.frameworks.release import hub_repository
 
@@ -130,13 +131,10 @@ def image_entry(image: str, release: str | None = None) -> ImageEntry | None:
         chosen = next((r for r in rows if _covers(r, named)), None)
         if chosen is not None:
             span = chosen["releases"]
-            others = tuple(
-                sorted({" ".join(r["entrypoint"]) for r in rows} - {" ".join(chosen["entrypoint"])})
-            )
+            others = _other_builds(rows, chosen)
             how = (
                 f"{name}:{tag or 'latest'} names no release; the release named ({release}) is in releases "
-                f"{span['first']} to {span['last']}, which have it; assumed"
-                + (f" (other builds have `{'`, `'.join(others)}`)" if others else "")
+                f"{span['first']} to {span['last']}, which have it; assumed{_said(others)}"
             )
     if chosen is None:
         # the nearest known range: the oldest row for a release older than all of them, else the newest
@@ -145,13 +143,12 @@ def image_entry(image: str, release: str | None = None) -> ImageEntry | None:
         first = _key(str(oldest["releases"]["first"])) if oldest is not None else None
         older = first is not None and release_tag is not None and release_tag < first
         chosen = oldest if older and oldest is not None else rows[0]
-        others = tuple(sorted({" ".join(r["entrypoint"]) for r in rows} - {" ".join(chosen["entrypoint"])}))
+        others = _other_builds(rows, chosen)
         known = [f"{r['releases']['first']}-{r['releases']['last']}" for r in rows if r.get("releases")]
         how = (
             f"{name}:{tag or 'latest'} is not among the releases it is known for"
             + (f" ({', '.join(sorted(known, key=lambda k: _key(k.split('-')[0])))})" if known else "")
-            + "; assumed"
-            + (f" (other builds have `{'`, `'.join(others)}`)" if others else "")
+            + f"; assumed{_said(others)}"
         )
     return ImageEntry(
         name,
@@ -162,6 +159,15 @@ def image_entry(image: str, release: str | None = None) -> ImageEntry | None:
         f"{chosen['source']}: {how}",
         others,
     )
+
+
+def _other_builds(rows: list[Any], chosen: Mapping[str, Any]) -> tuple[str, ...]:
+    """The entrypoints of the image's other known builds, when ``chosen`` is only assumed for the tag."""
+    return tuple(sorted({" ".join(r["entrypoint"]) for r in rows} - {" ".join(chosen["entrypoint"])}))
+
+
+def _said(others: tuple[str, ...]) -> str:
+    return f" (other builds have `{'`, `'.join(others)}`)" if others else ""
 
 
 def docker_gpus(value: str | None, env: Mapping[str, str | None]) -> tuple[int, str] | None:
