@@ -89,8 +89,10 @@ CORRECT = {
 # --- class a by `check`: the root cause and a correct fix on the first screen ------------------------------
 
 VLLM_OMNI = (
-    "read only when vllm-omni's own `vllm`/`vllm-omni` command parses the launch; vLLM's own `vllm` refuses it "
-    '("unrecognized arguments", exit 2), as it does when vllm-omni is not installed or vLLM was installed after '
+    "read only when vllm-omni's own `vllm`/`vllm-omni` command parses the launch; vLLM's own `vllm` "
+    "refuses it "
+    '("unrecognized arguments", exit 2), as it does when vllm-omni is not installed or vLLM was installed '
+    "after "
     "it (assumed: the installed packages are not visible here)"
 )
 FOUND_6 = {
@@ -99,8 +101,10 @@ FOUND_6 = {
             "warning",
             "--omni is not a vllm 0.15.1 flag: it is vllm-omni's (vllm-omni 0.14.0-0.30.0 add it), "
             + VLLM_OMNI,
-            "no vllm-omni release matches vLLM 0.15's major.minor (vllm-omni releases: 0.14.0, 0.16.0, 0.18.0, "
-            "0.20.0, 0.22.0, 0.24.0, 0.26.0, 0.28.0, 0.30.0): run vLLM 0.14 with vllm-omni 0.14.0 or vLLM 0.16 "
+            "no vllm-omni release matches vLLM 0.15's major.minor (vllm-omni releases: 0.14.0, 0.16.0, "
+            "0.18.0, "
+            "0.20.0, 0.22.0, 0.24.0, 0.26.0, 0.28.0, 0.30.0): run vLLM 0.14 with vllm-omni 0.14.0 or vLLM "
+            "0.16 "
             "with vllm-omni 0.16.0, installing vLLM first",
         )
     ],
@@ -109,7 +113,8 @@ FOUND_6 = {
             "warning",
             f"--{flag} is not a vllm 0.16.0 flag: it is vllm-omni's (vllm-omni 0.14.0-{last} add it), "
             + VLLM_OMNI,
-            "install vllm-omni 0.16.0 (its release must match vLLM 0.16's major.minor) after vLLM, so that its "
+            "install vllm-omni 0.16.0 (its release must match vLLM 0.16's major.minor) after vLLM, so that "
+            "its "
             "`vllm` command replaces vLLM's",
         )
         for flag, last in (("stage-configs-path", "0.26.0"), ("omni", "0.30.0"))
@@ -149,7 +154,8 @@ MISSED_6 = [
         "vllmascend13717",
         "the scheduler budget (max_num_batched_tokens minus draft slots per request times max_num_seqs) is "
         "VllmConfig._set_max_num_scheduled_tokens's; the slots per request depend on the release (DSpark and "
-        "DFlash count them in vLLM-Ascend's 0.26-era image and in 0.26.0, not in 0.33.0, the release analysed), "
+        "DFlash count them in vLLM-Ascend's 0.26-era image and in 0.26.0, not in 0.33.0, the release "
+        "analysed), "
         "so only a resolver environment of that release could run it; `why` names it (class a by why)",
     ),
     Missed(
@@ -171,7 +177,8 @@ MISSED_6 = [
     ),
     Missed(
         "dgxspark63",
-        f"the second DGX Spark did not join the Ray cluster: {NODE}; `launch-cluster.sh exec` is not followed "
+        f"the second DGX Spark did not join the Ray cluster: {NODE}; `launch-cluster.sh exec` is not "
+        f"followed "
         "(SH040, a warning about argtrace's own reach, true of the file)",
         besides=("SH040",),
     ),
@@ -236,7 +243,8 @@ def test_recipes856_the_removal_is_a_note() -> None:
     assert got == [
         (
             "info",
-            "--rope-scaling works in vllm 0.11.0 but vllm 0.11.2 no longer accepts it; the script breaks on upgrade",
+            "--rope-scaling works in vllm 0.11.0 but vllm 0.11.2 no longer accepts it; the script breaks "
+            "on upgrade",
         )
     ]
 
@@ -257,7 +265,10 @@ def test_sglang33501_options_a_newer_release_takes_are_notes() -> None:
     only --model-variant, so it took --performance-mode). Both are options of 0.5.23's diffusion server, and
     0.5.16 lies between the two releases read: now notes that say so (class b)."""
     report = check(LAUNCHES["sglang33501"])
-    between = "; SGLang 0.5.23's diffusion server takes it, and 0.5.16 lies between 0.5.10.post1 and 0.5.23: which it follows is unknown"
+    between = (
+        "; SGLang 0.5.23's diffusion server takes it, and 0.5.16 lies between "
+        "0.5.10.post1 and 0.5.23: which it follows is unknown"
+    )
     fix = "remove the flag, or run a release whose diffusion server has it (0.5.23's has)"
     got = [
         (f["severity"], f["message"], f["fix"], f["basis"])
@@ -356,7 +367,8 @@ WHY_6 = [
     ),
     Why(
         "https://github.com/sgl-project/sglang/issues/4048",
-        "Input length (160062 tokens) exceeds the maximum allowed length (59862 tokens). Use a shorter input or "
+        "Input length (160062 tokens) exceeds the maximum allowed length (59862 tokens). Use a shorter "
+        "input or "
         "enable --allow-auto-truncate.",
         "validate_input_length",
         ("allow_auto_truncate",),
@@ -367,10 +379,12 @@ WHY_6 = [
         "initialize_ray_cluster",
         ("tensor_parallel_size",),
     ),
-    # the right site with a wrong setting: `model` (the draft's, a field of --speculative-config) read as --model
+    # the right site with a wrong setting: `model` (the draft's, a field of --speculative-config)
+    # read as --model
     Why(
         "https://github.com/vllm-project/vllm/issues/50012",
-        "Smaller values produce incorrect output. Use num_speculative_tokens=dspark_block_size or larger (e.g. 7).",
+        "Smaller values produce incorrect output. Use num_speculative_tokens=dspark_block_size or larger "
+        "(e.g. 7).",
         "SpeculativeConfig.__post_init__",
         ("model",),
     ),
