@@ -388,6 +388,13 @@ WHY_6 = [
         "SpeculativeConfig.__post_init__",
         ("model",),
     ),
+    # the refusal named, but not that the flag is vllm-omni's
+    Why(
+        "https://github.com/vllm-project/vllm-omni/issues/1364",
+        "vllm: error: unrecognized arguments: --omni",
+        "FlexibleArgumentParser.parse_args",
+        (),
+    ),
     # the ServerArgs refusal of the diffusion server, with no setting and no release said
     Why(
         "https://github.com/sgl-project/sglang/issues/33501",
