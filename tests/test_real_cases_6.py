@@ -154,9 +154,9 @@ MISSED_6 = [
         "vllmascend13717",
         "the scheduler budget (max_num_batched_tokens minus draft slots per request times max_num_seqs) is "
         "VllmConfig._set_max_num_scheduled_tokens's; the slots per request depend on the release (DSpark and "
-        "DFlash count them in vLLM-Ascend's 0.26-era image and in 0.26.0, not in 0.33.0, the release "
-        "analysed), "
-        "so only a resolver environment of that release could run it; `why` names it (class a by why)",
+        "DFlash count them in the report's vLLM-Ascend image and in 0.26.0, not in 0.33.0, the release "
+        "analysed), so only a resolver environment of that release could run it; `why` names it (class a "
+        "by why)",
     ),
     Missed(
         "vllmascend7685",
