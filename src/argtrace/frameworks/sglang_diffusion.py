@@ -71,9 +71,12 @@ def table_for(version: str) -> DiffusionTable | None:
             best = release
     if best is None:
         return None
-    data = _releases()[best]
+    return _table(best, _releases()[best])
+
+
+def _table(release: str, data: dict[str, Any]) -> DiffusionTable:
     return DiffusionTable(
-        best,
+        release,
         dict(data["options"]),
         tuple(data.get("dynamic_prefixes", ())),
         tuple(data.get("dynamic_suffixes", ())),
@@ -92,12 +95,7 @@ def newer_takers(table: DiffusionTable, version: str, name: str) -> list[str]:
     for release, data in sorted(_releases().items(), key=lambda kv: version_key(kv[0])):
         if not data.get("serve_dispatch") or version_key(release) <= version_key(version):
             continue
-        newer = DiffusionTable(
-            release,
-            dict(data["options"]),
-            tuple(data.get("dynamic_prefixes", ())),
-            tuple(data.get("dynamic_suffixes", ())),
-        )
+        newer = _table(release, data)
         if _match(newer, name) is not None or _dynamic(newer, name):
             out.append(release)
     return out
@@ -111,12 +109,7 @@ def older_refusals(table: DiffusionTable, words: list[str | None]) -> dict[str, 
     for release, data in sorted(_releases().items(), key=lambda kv: version_key(kv[0])):
         if not data.get("serve_dispatch") or version_key(release) >= version_key(table.release):
             continue
-        older = DiffusionTable(
-            release,
-            dict(data["options"]),
-            tuple(data.get("dynamic_prefixes", ())),
-            tuple(data.get("dynamic_suffixes", ())),
-        )
+        older = _table(release, data)
         refused = [w for _i, w in check_words(older, words).refused]
         if refused:
             out[release] = refused
