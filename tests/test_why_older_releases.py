@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from argtrace.commands.why import explain, release_spans
+from argtrace.resolver import environments
 from argtrace.resolver.message_store import MESSAGE_DIR, indexed_releases, repo_id_rule
 from tests.conftest import run_cli
 
@@ -362,6 +363,33 @@ def test_mem_on_an_l4_sizes_the_kv_cache_from_its_profile(tmp_path: Path) -> Non
     ).json  # fmt: skip
     assert (check["memory"]["verdict"], check["memory"]["available_kv_cache_bytes"]) == ("fits", 3374657897)
     assert [f["code"] for f in check["findings"] if f["severity"] != "info"] == []
+
+
+@pytest.mark.skipif(
+    not environments.find_environment("sglang", "0.5.10.post1"),
+    reason="no resolver environment for sglang==0.5.10.post1 (argtrace resolver add)",
+)
+def test_sglang_s_own_code_sizes_an_l4(tmp_path: Path) -> None:
+    # SGLang 0.5.10.post1 run on the fake L4 (23034 MiB, 22.03 GiB, SM89): its own defaults for that card
+    model = ROOT / "tests" / "data" / "models" / "llama-3.1-8b"
+    data = run_cli(
+        [
+            "check", "--format", "json", "--gpu", "l4", "--framework-version", "0.5.10.post1",
+            "--model-config", str(model), "-c", "python3 -m sglang.launch_server --model-path org/llama",
+        ],
+        cwd=tmp_path,
+    ).json  # fmt: skip
+    assert data["resolution"]["gpu"]["product"] == "NVIDIA L4"
+    got = {s["name"]: s["effective"] for s in data["settings"]}
+    assert [got[k] for k in ("chunked_prefill_size", "cuda_graph_max_bs", "mem_fraction_static")] == [
+        2048,
+        24,
+        0.822,
+    ]
+    assert got["attention_backend"] == "flashinfer"
+    assert data["memory"]["max_total_num_tokens"] == 21773
+    # 21773 tokens hold less than one request of the model's 131072: the one warning
+    assert [f["code"] for f in data["findings"] if f["severity"] != "info"] == ["RS021"]
 
 
 def test_why_reads_a_v100_s_capacity_from_torch_s_message() -> None:
