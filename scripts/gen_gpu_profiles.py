@@ -192,6 +192,20 @@ OBSERVATIONS: list[dict[str, Any]] = [
         ),
         "cc": "GeForce RTX 3090 8.6",
     },
+    {
+        "name": "rtx-5090",
+        "label": "NVIDIA GeForce RTX 5090",
+        "smi": (
+            "https://github.com/noonghunna/club-3090/issues/617",
+            "|   0  NVIDIA GeForce RTX 5090        Off | ... |     492MiB /  32607MiB |",
+        ),
+        "total": (
+            "https://github.com/aikitoria/open-gpu-kernel-modules/issues/1",
+            'Device 2: "NVIDIA GeForce RTX 5090" ... '
+            "Total amount of global memory: 32117 MBytes (33677180928 bytes)",
+        ),
+        "cc": "GeForce RTX 5090 12.0",
+    },
 ]
 
 _SMI_SLASH = re.compile(r"/\s*(\d+)\s*MiB")

@@ -42,7 +42,7 @@ def test_gpu_profiles_come_from_their_recorded_sources() -> None:
 
     assert sorted(GPUS) == [
         "a10", "a100-40g", "a100-80g", "a800-80g", "b200", "h100", "h20", "h200", "l20", "l4", "l40s",
-        "mi300x", "rtx-3090", "rtx-4090", "rtx-pro-6000", "t4", "v100", "v100-16g",
+        "mi300x", "rtx-3090", "rtx-4090", "rtx-5090", "rtx-pro-6000", "t4", "v100", "v100-16g",
     ]  # fmt: skip
     v100 = parse_gpu_spec("v100x2")
     assert v100.count == 2 and (v100.profile.label, v100.profile.compute_capability) == (
@@ -61,12 +61,12 @@ def test_gpu_profiles_come_from_their_recorded_sources() -> None:
     assert (check.returncode, check.stdout) == (0, "src/argtrace/data/gpu_profiles.json: up to date\n")
 
 
-def test_gpu_profiles_l4_l20_h20_a800_rtx3090_parsed_from_their_quoted_lines() -> None:
+def test_gpu_profiles_l4_l20_h20_a800_rtx3090_rtx5090_parsed_from_their_quoted_lines() -> None:
     from argtrace.gpus import GPUS
 
     got = {
         n: (GPUS[n].label, GPUS[n].smi_total_mib, GPUS[n].total_bytes, GPUS[n].compute_capability)
-        for n in ("l4", "l20", "h20", "a800-80g", "rtx-3090")
+        for n in ("l4", "l20", "h20", "a800-80g", "rtx-3090", "rtx-5090")
     }
     assert got == {
         "l4": ("NVIDIA L4", 23034, 23654532383, (8, 9)),  # 22.03 GiB as torch rounds it
@@ -74,6 +74,7 @@ def test_gpu_profiles_l4_l20_h20_a800_rtx3090_parsed_from_their_quoted_lines() -
         "h20": ("NVIDIA H20", 97871, 102005473280, (9, 0)),  # 95.00 GiB
         "a800-80g": ("NVIDIA A800-SXM4-80GB", 81920, 85179938898, (8, 0)),  # 79.33 GiB ("capacty", torch 2.1)
         "rtx-3090": ("NVIDIA GeForce RTX 3090", 24576, 25447681229, (8, 6)),  # 23.70 GiB
+        "rtx-5090": ("NVIDIA GeForce RTX 5090", 32607, 33677180928, (12, 0)),  # deviceQuery's bytes
     }
     data = json.loads((ROOT / "src/argtrace/data/gpu_profiles.json").read_text())
     h20 = next(p for p in data["profiles"] if p["name"] == "h20")
