@@ -46,7 +46,7 @@ from argtrace.layers.memory.state import (
     mamba_geometry,
 )
 from argtrace.layers.memory.vllm_probe import request_for
-from argtrace.layers.memory.weights import WeightEstimate, estimate_weights
+from argtrace.layers.memory.weights import WeightEstimate, estimate_weights, vllm_mxfp4_padding_bytes
 from argtrace.model import Finding
 
 VERSION = "0.33.0"
@@ -756,7 +756,20 @@ def analyze(
         )
 
     def whole_model(tp: int) -> WeightEstimate:
-        return estimate_weights(spec, tp, model_dir)
+        estimate = estimate_weights(spec, tp, model_dir)
+        # MXFP4 experts are padded to the kernel's tile after loading, whatever the checkpoint holds.
+        extra, backend = vllm_mxfp4_padding_bytes(spec, tp, gpu.compute_capability)
+        if extra:
+            estimate.bytes_per_rank += extra
+            estimate.detail["mxfp4_padding_bytes"] = extra
+            note = (
+                f"MXFP4 experts padded for the {backend} MoE kernel vLLM 0.33.0 picks on compute capability "
+                f"{gpu.compute_capability[0]}.{gpu.compute_capability[1]}: +{format_gib(extra)} GiB per GPU "
+                "(fused_moe/oracle/mxfp4.py mxfp4_round_up_hidden_size_and_intermediate_size)"
+            )
+            if note not in r.notes:
+                r.notes.append(note)
+        return estimate
 
     weights_for: Callable[[int], WeightEstimate] = whole_model
 
@@ -884,15 +897,34 @@ def analyze(
             if best
             else "no setting fits on this GPU: more GPUs (--tensor-parallel-size) or a quantized checkpoint"
         )
+        # The available KV memory is what vLLM measures in its profile run; argtrace estimates the run's
+        # activation peak, non-torch memory and CUDA graphs. When those estimates are larger than the
+        # shortfall, the verdict rests on them: a warning that says so, never an error (docs/memory.md).
+        estimated = p.activation_bytes + NON_TORCH_BYTES + p.cudagraph_bytes
+        on_estimate = (
+            p.oom_stage in ("kv_cache", "mamba_cache")
+            and p.available_source == "estimate"
+            and p.margin_bytes + estimated >= 0
+        )
+        basis_note = (
+            f"; this rests on argtrace's estimate of what vLLM measures at start-up (activation peak "
+            f"{format_gib(p.activation_bytes)}, non-torch {format_gib(NON_TORCH_BYTES)} and CUDA graphs "
+            f"{format_gib(p.cudagraph_bytes)} GiB): compare with the log's 'Available KV cache memory' "
+            "(argtrace mem --from-log)"
+            if on_estimate
+            else ""
+        )
         findings.append(
             rules.MM001.finding(
                 f"vLLM {VERSION}: out of memory at {p.oom_stage} on {gpu.name}{where}: "
                 f"{p.message.split(' Try increasing')[0]} "
-                f"(short by {abs(p.margin_bytes) / GIB:.2f} GiB per GPU)",
+                f"(short by {abs(p.margin_bytes) / GIB:.2f} GiB per GPU){basis_note}",
                 setting={"weights": "tensor_parallel_size", "draft": "speculative_config"}.get(
                     p.oom_stage or "", "gpu_memory_utilization"
                 ),
                 fix=fix,
+                severity="warning" if on_estimate else None,
+                basis="assumed" if on_estimate else None,
             )
         )
         return p
