@@ -141,7 +141,15 @@ CASES: tuple[Case, ...] = (
         "vllm",
         "qwen3-235b-a22b-fp8",
         "h100x4",
-        ("vllm", "serve", "/path/to/Qwen3-235B-A22B-FP8", "--tensor-parallel-size", "4"),
+        (
+            "vllm",
+            "serve",
+            "/path/to/Qwen3-235B-A22B-FP8",
+            "--tensor-parallel-size",
+            "4",
+            "--kv-transfer-config",
+            '{"kv_connector":"LMCacheConnectorV1","kv_role":"kv_both"}',
+        ),
         "qwen3-235b-a22b-fp8-tp4-h100.log",
         {"kv_tokens": 178880, "kv_avail_gib": 8.11},
     ),
@@ -211,7 +219,8 @@ CASES: tuple[Case, ...] = (
 
 def mem_json(case: Case, *, from_log: bool = False) -> dict[str, Any]:
     argv = ["mem", "--format", "json", "--model-config", str(MODELS / case.model), "--gpu", case.gpu]
-    argv += ["--framework", case.framework]
+    if case.argv[0].startswith("-"):  # only flags: say which framework; a whole command names its own
+        argv += ["--framework", case.framework]
     if from_log:
         argv += ["--from-log", str(LOGS / case.log)]
     result = run_cli([*argv, "--", *case.argv])
