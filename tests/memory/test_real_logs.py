@@ -229,3 +229,18 @@ def test_a_pasted_command_names_its_framework() -> None:
     refused = run_cli([*words, "--framework", "sglang", "--", "vllm", "serve", "m"])
     assert refused.status == 2
     assert "--framework sglang, but the command after -- starts vllm serve (vllm)" in refused.stderr
+
+
+def test_sglang_out_of_memory_at_an_estimated_stage_is_a_warning() -> None:
+    """SGLang measures its CUDA graphs at run time: with 0.99 of an H100 for the pools, what is left for them
+    is short by argtrace's estimate only, so MM001 is a warning resting on it."""
+    result = run_cli(
+        [
+            *("mem", "--format", "json", "--model-config", str(MODELS / "llama-3.1-8b"), "--gpu", "h100"),
+            *("--", "python3", "-m", "sglang.launch_server", "--mem-fraction-static", "0.99"),
+        ]
+    )
+    assert (result.json["memory"]["verdict"], result.json["memory"]["oom_stage"]) == ("oom", "cuda_graph")
+    (mm001,) = [f for f in result.json["findings"] if f["code"] == "MM001"]
+    assert (mm001["severity"], mm001["basis"]) == ("warning", "assumed")
+    assert "the cuda graph figure is argtrace's estimate (SGLang measures it at run time)" in mm001["message"]

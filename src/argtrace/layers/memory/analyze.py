@@ -823,9 +823,10 @@ def analyze_memory(
         # running out there is a warning resting on that estimate, never an error.
         estimated_stage = p.oom_stage in ("cuda_graph", "activations")
         if estimated_stage:
+            stage = str(p.oom_stage).replace("_", " ")
             caveat += (
-                f"; the {p.oom_stage.replace('_', ' ')} figure is argtrace's estimate (SGLang measures it "
-                "at run time): compare with the log (argtrace mem --from-log)"
+                f"; the {stage} figure is argtrace's estimate (SGLang measures it at run time): compare "
+                "with the log (argtrace mem --from-log)"
             )
         findings.append(
             rules.MM001.finding(
