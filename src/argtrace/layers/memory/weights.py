@@ -147,10 +147,11 @@ _MODULE_NAMES = {
 def _listed(name: str, patterns: tuple[str, ...]) -> bool:
     """``name`` (or a module holding it) is in ``modules_to_not_convert`` / ``ignored_layers`` / ``ignore``.
 
-    The union of the match modes of vLLM 0.33.0 ``is_layer_skipped``
+    The match modes of vLLM 0.33.0 ``is_layer_skipped``
     (``model_executor/layers/quantization/utils/quant_utils.py:619``: exact, substring such as
-    ``"self_attn"``, suffix), the wildcards checkpoints write (``model.layers.*.self_attn``) and
-    compressed-tensors' ``re:`` entries."""
+    ``"self_attn"``, suffix), taken at whole dotted components so that ``model.layers.1`` does not match
+    layer 10, the wildcards checkpoints write (``model.layers.*.self_attn``) and compressed-tensors' ``re:``
+    entries."""
     for pattern in patterns:
         if pattern.startswith("re:"):
             try:
@@ -159,7 +160,9 @@ def _listed(name: str, patterns: tuple[str, ...]) -> bool:
             except re.error:
                 continue
         elif pattern and (
-            pattern in name or fnmatch.fnmatchcase(name, pattern) or fnmatch.fnmatchcase(name, pattern + ".*")
+            f".{pattern}." in f".{name}."  # whole dotted components: "self_attn", "model.layers.1"
+            or fnmatch.fnmatchcase(name, pattern)
+            or fnmatch.fnmatchcase(name, pattern + ".*")
         ):
             return True
     return False
