@@ -6,7 +6,8 @@ that says what was assumed and which option replaces the assumption with a fact,
 an assumed GPU is information only. The assumptions of one run:
 
 - the release, when nothing showed which one runs (``framework.source`` is ``none``): the framework's own
-  code that ran (resolution, sizing) rests on it (at most a warning), and a parser or process finding about
+  code that ran (resolution, sizing) and every memory verdict (sized by one release's rules) rest on it
+  (at most a warning), and a parser or process finding about
   an option that is not the same in every bundled release holds on some releases only (information, the
   releases named in PR011); a parser finding about an option registered the same way in every release
   holds whichever runs;
@@ -112,11 +113,15 @@ def settle(
 
 
 def _needs_release(finding: Finding) -> bool:
+    # The memory layer sizes a launch by one release's rules (its profile run, KV pages, defaults): whatever
+    # its basis, a verdict on an unknown release rests on the one it followed (vllm#13061: "vLLM 0.33.0: out
+    # of memory" for a launch nothing dated).
+    if finding.layer == "memory":
+        return True
     return finding.rests_on in ("schema", "framework-code") and finding.layer in (
         "process",
         "parser",
         "resolution",
-        "memory",
     )
 
 

@@ -160,6 +160,24 @@ def model_value(argv: Sequence[str], framework: str) -> tuple[str | None, int | 
     return None, None
 
 
+def positional_model(
+    server: ServerCommand, parser_result: LayerResult | None
+) -> tuple[str | None, int | None]:
+    """vLLM's positional model (``model_tag``) where the parser found it among the server's words: argparse
+    takes it wherever it stands between the options (``vllm serve --tensor_parallel_size 2 /models/x``,
+    vllm#13061), which :func:`model_value` cannot tell from an option's value without the schema."""
+    entry = parser_result.observations.get("model_tag") if parser_result is not None else None
+    if not entry or not entry[1]:
+        return None, None
+    seen = entry[1][-1]
+    if not isinstance(seen.value, str):
+        return None, None
+    for i, word in enumerate(server.server_args):
+        if word.text == seen.value and word.origin.at == seen.at:
+            return seen.value, i
+    return None, None
+
+
 def node_gpus(parsed: Mapping[str, Any], framework: str | None = None) -> tuple[int, str]:
     """The GPUs one node of the launch needs and how they follow from the sizes.
 
@@ -379,6 +397,8 @@ def resolve_server(
         result.findings.append(rules.RS004.finding(f"resolution skipped: {reason}"))
         return result
     model_word, model_index = model_value(argv, framework)
+    if model_index is None and framework == "vllm" and len(argv) == len(server.server_args):
+        model_word, model_index = positional_model(server, parser_result)
     local = local_model_dir(model_config, model_word)
     if local is None:
         section["reason"] = (
@@ -386,8 +406,12 @@ def resolve_server(
         )
         result.findings.append(
             rules.RS004.finding(
-                f"resolution skipped: no local config.json for model {model_word!r}; model-dependent "
-                "defaults cannot be resolved",
+                (
+                    f"resolution skipped: no local config.json for model {model_word!r}"
+                    if model_word is not None
+                    else "resolution skipped: argtrace found no model word in the launch"
+                )
+                + "; model-dependent defaults cannot be resolved",
                 fix="pass --model-config DIR|config.json (only config.json is read, never weights)",
             )
         )
