@@ -532,6 +532,14 @@ def render_why(section: Mapping[str, Any]) -> str:
     if not section.get("matches"):
         lines.append(f"no framework raise or log site matches {section.get('query')!r}")
     lines += render_weak(section)
+    signatures = list(section.get("signatures", []))
+    top = (section.get("matches") or [None])[0]
+    if top is not None and signatures and _passes_on(top):
+        # the best site only passes on a library's message ("NCCL error: {error_str}", nothing it reads):
+        # what the message means and how to fix it is the log signature's, so it comes first
+        lines += _render_signatures(signatures)
+        lines.append(f"(the raise site below passes the message on: {top['message']})")
+        signatures = []
     weak = "candidate: " if section.get("confidence") == "weak" else ""
     for g in section.get("matches", []):
         kind = {"log": "logged", "warn": "warned"}.get(g.get("kind", "raise"), "raised")
@@ -564,7 +572,25 @@ def render_why(section: Mapping[str, Any]) -> str:
         only = release["source"] == "--framework-version" and near == release["version"]
         rank = "only its sites" if only else "its sites come first"
         lines.append(f"release: {name}{release['version']} from {said}{ranked}; {rank}")
-    for sig in section.get("signatures", []):
+    lines += _render_signatures(signatures)
+    for more in section.get("more", []):
+        lines.append(f"more: {more['command']}")
+        lines.append(f"  {more['why']}")
+    return "\n".join(lines)
+
+
+# Literal characters below which a site's message is mostly its placeholder (the library's text it passes on).
+_WRAPPER_CHARS = 20
+
+
+def _passes_on(group: Mapping[str, Any]) -> bool:
+    """A site that raises a library's message under its own name: few literal characters, no setting read."""
+    return int(group.get("specificity") or 0) < _WRAPPER_CHARS and not group.get("settings")
+
+
+def _render_signatures(signatures: Sequence[Mapping[str, Any]]) -> list[str]:
+    lines: list[str] = []
+    for sig in signatures:
         lines.append(f"log signature {sig['id']} ({sig['code']}): {sig['meaning']}")
         lines.append(f"  fix: {sig['fix']}")
         for known in sig.get("known_in", []):
@@ -574,10 +600,7 @@ def render_why(section: Mapping[str, Any]) -> str:
                 f"  {known['flag']}: taken by {len(got)} of {known['of']} bundled {known['framework']} "
                 f"releases ({span}); the release that refused it is not one of them"
             )
-    for more in section.get("more", []):
-        lines.append(f"more: {more['command']}")
-        lines.append(f"  {more['why']}")
-    return "\n".join(lines)
+    return lines
 
 
 def run(args: argparse.Namespace) -> Report:

@@ -745,6 +745,10 @@ def stage_after(launch: Launch, line: int) -> str:
     reached = {e.name for e in launch.events.values() if e.line <= line}
     if "args_logged" not in reached and not (reached & POST_ARGS_EVENTS) and not launch.post_args_evidence:
         return "validation"
+    if not reached and launch.args_dump is None:
+        # an excerpt that starts past the args line with no start-up step before the error: which step it
+        # was is not in the file (not "weights", the first one after the args line)
+        return "unknown"
     if "server_ready" in reached:
         return "serving"
     if "weights_loaded" not in reached:

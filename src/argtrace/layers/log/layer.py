@@ -54,6 +54,7 @@ _STAGE_TEXT = {
     "serving": "serving",
     "distributed": "initialising the distributed (NCCL) group",
     "engine_config": "building vLLM's engine configuration (after its arguments were logged)",
+    "unknown": "a step this excerpt does not show",
 }
 _NEXT_EVENT = {
     None: "args_logged",

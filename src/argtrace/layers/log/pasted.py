@@ -2,8 +2,8 @@
 
 Reports quote logs as their authors copied them. A web page or a terminal may join the lines of a log into
 one (vllm#21661: a dozen ``ERROR 11-04 18:02:56 [multiproc_executor.py:597] ...`` lines on one line), and an
-excerpt may start in the middle of a traceback, so that its frames arrive without the ``Traceback`` line whose block
-would carry them. ``unjoined`` splits a kept line where another line's log prefix starts inside it;
+excerpt may start in the middle of a traceback, so that its frames arrive without the ``Traceback`` line whose
+block would carry them. ``unjoined`` splits a kept line where another line's log prefix starts inside it;
 ``frames_before`` gives an exception line the run of loose frames just above it.
 """
 

@@ -118,7 +118,11 @@ def frames_stage(block: Sequence[str], exc: str) -> str | None:
         text,
     ):
         return "kv_cache"
-    if re.search(r"load_model|load_weights|weight_utils|model_loader", text):
+    # quantized weights are repacked for their kernels once loaded (process_weights_after_loading:
+    # gptq_marlin_repack, awq_marlin_repack): still the weights step
+    if re.search(
+        r"load_model|load_weights|weight_utils|model_loader|process_weights_after_loading|marlin_repack", text
+    ):
         return "weights"
     if re.search(r"parallel_state\.py|init_torch_distributed|pynccl|init_distributed", text):
         return "distributed"
