@@ -12,7 +12,6 @@ more (``argtrace mem ...``, ``argtrace log LOG``) with what was given filled in.
 from __future__ import annotations
 
 import argparse
-import functools
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -47,7 +46,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--all", action="store_true", help="every matching site, not only the best ones")
 
 
-@functools.cache
 def placeholder_values(parts: Sequence[Any], text: str) -> dict[str, str]:
     """What each placeholder of a message stands for in the pasted text (``{"repo_id": "a/b:c"}``); empty
     when the message has optional pieces or does not match the text whole."""

@@ -13,6 +13,7 @@ and file also say the stage when the log does not (an excerpt of one line: vLLM'
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -78,6 +79,7 @@ def site_hint(text: str, framework: str | None) -> SiteHint | None:
 
 
 # --- the settings a site depends on (shared with `argtrace why`) ------------------------------------------
+@functools.cache
 def _schema(framework: str, version: str | None) -> Schema | None:
     """The schema of ``version``: the newest bundled one for ``None``, the nearest bundled one for a release
     without a schema (0.6.6.post1 for a site indexed only in vLLM 0.4.3: its flags, not 0.33.0's)."""
