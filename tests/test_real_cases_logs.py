@@ -85,8 +85,8 @@ CASES = [
         "LG007",
         "tearing",
         "the NCCL error is raised while tearing the group down (destroy_model_parallel) after a CUDA OOM;"
-        " the nccl-error signature's stage is 'initialising the distributed group', so the first screen leads "
-        "with NCCL set-up fixes (the OOM is no longer put at weight loading since the logs' 2nd batch)",
+        " the nccl-error signature's stage is 'initialising the distributed group', so the first screen "
+        "leads with NCCL set-up fixes (the OOM is no longer put at weight loading since the logs' 2nd batch)",
     ),
     # --- c: missed ------------------------------------------------------------------------------------------
     Case(

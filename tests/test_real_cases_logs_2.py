@@ -69,7 +69,7 @@ class Case:
 
 
 CASES = [
-    # --- fixed by this batch (were d: a wrong error or warning) -------------------------------------------------
+    # --- fixed by this batch (were d: a wrong error or warning) --------------------------------------------
     # vllm#6746: [rank0]:-prefixed frames through capture_model, no Traceback line: was "[cuda-oom] (during
     # argument validation)" and LG001 "died before it logged its configuration"
     Case(
@@ -91,8 +91,8 @@ CASES = [
         "vllm21661_nccl_lines_joined.log",
         "a",
         (("LG007", "error"), ("LG010", "info")),
-        "[nccl-error] NCCL failed while setting up or using the tensor-parallel group (during initialising the "
-        "distributed (NCCL) group). Line: RuntimeError: NCCL error: unhandled cuda error",
+        "[nccl-error] NCCL failed while setting up or using the tensor-parallel group (during initialising "
+        "the distributed (NCCL) group). Line: RuntimeError: NCCL error: unhandled cuda error",
     ),
     # sglang#3460: frames whose indentation the report lost, no exception line: was LG012 warning "none from a
     # server", "point argtrace at the file the server writes"; now a note naming the traceback piece
@@ -124,7 +124,7 @@ CASES = [
         "'Expecting value: line 1 column 1 (char 0)' is json's message for an empty or non-JSON input: the "
         "traceback does not say which value or file it parsed, and no site in the message index raises it",
     ),
-    # --- a: found, with a fix -----------------------------------------------------------------------------------
+    # --- a: found, with a fix ------------------------------------------------------------------------------
     Case(
         "vllm_pr17944_model_option.log",
         "a",
@@ -152,17 +152,17 @@ CASES = [
         (("LG011", "error"), ("LG001", "error")),
         "Change --attention-backend so that",
     ),
-    # --- b: found, wrong reason or fix ----------------------------------------------------------------------------
+    # --- b: found, wrong reason or fix ---------------------------------------------------------------------
     Case(
         "sglang23602_dsv4_oom_chained.log",
         "b",
         (("LG003", "error"), ("LG010", "info")),
         "--cuda-graph-max-bs",
-        "the chained traceback stops in init_tp_model_worker: which start-up step ran out of memory is not in "
-        "the excerpt (was put at weight loading; since this batch 'a step this excerpt does not show' with the "
-        "generic OOM fix)",
+        "the chained traceback stops in init_tp_model_worker: which start-up step ran out of memory is not "
+        "in the excerpt (was put at weight loading; since this batch 'a step this excerpt does not show' "
+        "with the generic OOM fix)",
     ),
-    # --- c: missed ------------------------------------------------------------------------------------------------
+    # --- c: missed -----------------------------------------------------------------------------------------
     Case(
         "sglang7139_eagle3_index_assert.log",
         "c",
@@ -217,8 +217,9 @@ CASES = [
         "c",
         (("LG007", "error"), ("LG010", "info")),
         "--gpu-memory-utilization",
-        "'EngineCore failed to start.' is read since this batch (the 'ailed to start' anchor); the ValueError "
-        "(no available memory for the cache blocks) is after the copy's cut; `argtrace why` on the title is a",
+        "'EngineCore failed to start.' is read since this batch (the 'ailed to start' anchor); the "
+        "ValueError (no available memory for the cache blocks) is after the copy's cut; `argtrace why` on "
+        "the title is a",
     ),
     Case(
         "vllm17979_085_engine_failed.log",
@@ -285,7 +286,10 @@ def test_every_log_names_its_source() -> None:
     for path in LOGS.rglob("*.log"):
         head = path.read_text().splitlines()[0]
         assert head.startswith(
-            ("# source: https://github.com/sgl-project/sglang/", "# source: https://github.com/vllm-project/vllm/")
+            (
+                "# source: https://github.com/sgl-project/sglang/",
+                "# source: https://github.com/vllm-project/vllm/",
+            )
         ), path
 
 
@@ -302,7 +306,7 @@ def test_the_wrong_alarms_are_gone() -> None:
         assert not said(log_report(LOGS / name), "LG012", "none from an SGLang or vLLM server"), name
 
 
-# --- `argtrace why` on the error text the report quotes ------------------------------------------------------
+# --- `argtrace why` on the error text the report quotes -----------------------------------------------------
 @dataclass(frozen=True)
 class WhyCase:
     """``says``: on the first screen (the first 8 lines) of ``argtrace why TEXT``."""
@@ -359,7 +363,9 @@ WHY = [
         "a",
         "fix: Run with NCCL_DEBUG=INFO",
     ),
-    WhyCase("vllm21661", "RuntimeError: NCCL error: unhandled cuda error", "a", "fix: Run with NCCL_DEBUG=INFO"),
+    WhyCase(
+        "vllm21661", "RuntimeError: NCCL error: unhandled cuda error", "a", "fix: Run with NCCL_DEBUG=INFO"
+    ),
     WhyCase(
         "vllm6732",
         "RuntimeError: NCCL error: unhandled cuda error (run with NCCL_DEBUG=INFO for details)",
@@ -376,16 +382,16 @@ WHY = [
     ),
     WhyCase(
         "sglang23602",
-        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1024.00 MiB. GPU 0 has a total capacity "
-        "of 95.07 GiB of which 298.69 MiB is free.",
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1024.00 MiB. GPU 0 has a total "
+        "capacity of 95.07 GiB of which 298.69 MiB is free.",
         "b",
         "--cuda-graph-max-bs",
         "torch's text says nothing of the step: the generic OOM fix",
     ),
     WhyCase(
         "vllm15598",
-        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 MiB. GPU 6 has a total capacity of "
-        "44.53 GiB of which 448.00 KiB is free.",
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 MiB. GPU 6 has a total capacity "
+        "of 44.53 GiB of which 448.00 KiB is free.",
         "b",
         "--gpu-memory-utilization",
         "torch's text says nothing of the CUDA graph capture the log shows: the generic OOM fix",
@@ -481,7 +487,7 @@ def test_vllms_engine_configuration_comes_after_its_args_line(tmp_path: Path) ->
 
 
 def test_a_traceback_through_vllms_engine_configuration_is_no_new_launch(tmp_path: Path) -> None:
-    # Its frames (create_engine_config) used to mark a pre-args traceback: a second launch without args (LG001).
+    # Its frames (create_engine_config) used to mark a pre-args traceback: a 2nd launch without args (LG001).
     report = run_log(
         tmp_path,
         "INFO 01-02 03:04:05 [api_server.py:1] vLLM API server version 0.10.2\n"
@@ -499,7 +505,7 @@ def test_a_traceback_through_vllms_engine_configuration_is_no_new_launch(tmp_pat
 def test_lines_a_report_joined_are_read_one_by_one(tmp_path: Path) -> None:
     report = run_log(
         tmp_path,
-        "x ERROR 01-02 03:04:05 [multiproc_executor.py:1] File \"/x/a.py\", line 1, in f ERROR 01-02 "
+        'x ERROR 01-02 03:04:05 [multiproc_executor.py:1] File "/x/a.py", line 1, in f ERROR 01-02 '
         "03:04:05 [multiproc_executor.py:1] raise RuntimeError(msg) ERROR 01-02 03:04:05 "
         "[multiproc_executor.py:1] RuntimeError: NCCL error: unhandled cuda error\n",
     )
@@ -528,8 +534,9 @@ def test_frames_that_lost_their_indentation_are_named_not_called_foreign(tmp_pat
         'File "/x/sglang/srt/model_executor/model_runner.py", line 2, in init_torch_distributed\n',
     )
     assert codes(report) == [("LG012", "info")]
-    assert "holding 2 frame(s) of a sglang traceback (the last in init_torch_distributed)" in (
-        report["findings"][0]["message"]
+    assert (
+        "holding 2 frame(s) of a sglang traceback (the last in init_torch_distributed)"
+        in (report["findings"][0]["message"])
     )
     # a file of prose and paths is still none from a server
     other = run_log(tmp_path, 'see File "/tmp/a.py", line 1, in f\n')
@@ -602,10 +609,10 @@ def test_marlin_repacking_is_the_weights_step(tmp_path: Path) -> None:
 def test_an_unknown_fatal_error_gets_its_raise_site_from_the_message_index(tmp_path: Path) -> None:
     report = run_log(
         tmp_path,
-        "ERROR 01-02 03:04:05 [core.py:1] ValueError: To serve at least one request with the models's max seq "
-        "len (4096), (2.00 GiB KV cache is needed, which is larger than the available KV cache memory (1.00 "
-        "GiB). Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing the "
-        "engine.\n",
+        "ERROR 01-02 03:04:05 [core.py:1] ValueError: To serve at least one request with the models's max "
+        "seq len (4096), (2.00 GiB KV cache is needed, which is larger than the available KV cache memory "
+        "(1.00 GiB). Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing "
+        "the engine.\n",
     )
     [lg011] = [f for f in report["findings"] if f["code"] == "LG011"]
     assert lg011["setting"] == "max_model_len"
@@ -614,8 +621,8 @@ def test_an_unknown_fatal_error_gets_its_raise_site_from_the_message_index(tmp_p
         "`needed_memory > available_memory`, which reads --max-model-len, --gpu-memory-utilization."
     ) in lg011["message"]
     assert lg011["fix"] == (
-        "Change --max-model-len, --gpu-memory-utilization so that `needed_memory > available_memory` no longer "
-        "holds (`argtrace why` on the message shows the site in every release)."
+        "Change --max-model-len, --gpu-memory-utilization so that `needed_memory > available_memory` no "
+        "longer holds (`argtrace why` on the message shows the site in every release)."
     )
 
 
