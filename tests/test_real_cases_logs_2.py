@@ -190,11 +190,10 @@ CASES = [
     Case(
         "sglang_pr11801_deterministic_traceback.log",
         "c",
-        (),
+        (("LG001", "error"),),
         "deterministic",
-        "a traceback through prepare_server_args whose exception line the copy cut gives no finding: a "
-        "launch that died in argument validation without its message is not reported (LG001 needs a fatal "
-        "error line)",
+        "the traceback through prepare_server_args stops before its exception line: LG001 says the "
+        "launch died in argument validation (since this batch; no finding before); the ValueError is cut",
     ),
     Case(
         "sglang6831_pp_event_loop.log",
@@ -209,8 +208,8 @@ CASES = [
         "c",
         (("LG010", "warning"),),
         "gemma",
-        "the excerpt stops while the weights load; its LG010 names the last event model_config and the next "
-        "as args_logged (no server_args line was pasted), not the weights",
+        "the excerpt stops while the weights load (LG010 'stops after model_config ... before "
+        "weights_loaded'; it said 'before args_logged' before this batch); the failure is not in it",
     ),
     Case(
         "vllm17431_a800_v1_engine_failed.log",
@@ -633,3 +632,33 @@ def test_why_leads_with_the_signature_when_the_site_passes_a_message_on() -> Non
     # a site with its own words and settings still comes first
     site = run_cli(["why", "ValueError: No available memory for the cache blocks"]).stdout.splitlines()
     assert site[1].startswith("vllm: ValueError raised in ")
+
+
+def test_a_traceback_through_argument_validation_cut_before_its_exception_is_a_death_there(
+    tmp_path: Path,
+) -> None:
+    report = run_log(
+        tmp_path,
+        "Traceback (most recent call last):\n"
+        '  File "/x/sglang/launch_server.py", line 11, in <module>\n'
+        "    server_args = prepare_server_args(sys.argv[1:])\n"
+        '  File "/x/sglang/srt/server_args.py", line 3489, in prepare_server_args\n',
+    )
+    assert codes(report) == [("LG001", "error")]
+    assert (
+        "died during argument validation (its traceback stops before the exception line)"
+        in (report["findings"][0]["message"])
+    )
+
+
+def test_an_excerpt_that_reached_the_model_config_is_past_its_args_line(tmp_path: Path) -> None:
+    report = run_log(
+        tmp_path,
+        "[2025-01-02 03:04:05] Init torch distributed begin.\n"
+        "[2025-01-02 03:04:06] Load weight begin. avail mem=78.50 GB\n",
+    )
+    assert codes(report) == [("LG010", "warning")]
+    assert (
+        "stops after model_config (line 2) without an error and before weights_loaded"
+        in (report["findings"][0]["message"])
+    )

@@ -767,7 +767,7 @@ def _match_errors(launch: Launch, framework: str | None, catalog: Any) -> None:
     tb_by_exc: dict[str, tuple[int, list[str]]] = {}
     for tb_line, full in launch.tracebacks:
         block = full[: _exc_offset(full)]
-        exc_text = _exception_of(block)
+        exc_text = exception_of(block)
         if exc_text:
             tb_by_exc.setdefault(exc_text, (tb_line, block))
             if not any(e.text.strip().endswith(exc_text.strip()) for e in launch.errors):
@@ -841,7 +841,7 @@ def _match_errors(launch: Launch, framework: str | None, catalog: Any) -> None:
     launch.errors = hits
 
 
-def _exception_of(block: Sequence[str]) -> str | None:
+def exception_of(block: Sequence[str]) -> str | None:
     last = None
     for i, raw in enumerate(block):
         body = split_prefix(raw).body
@@ -933,6 +933,10 @@ def next_missing(launch: Launch) -> str | None:
     order.append("server_ready")
     if "memory_pool_end" in reached:
         reached.add("kv_cache_allocated")
+    if "model_config" in reached:
+        # the model's config is read after the args line was written (SGLang's "Load weight begin", vLLM's
+        # "Resolved architecture"): an excerpt without that line is past it
+        reached.add("args_logged")
     last = max((i for i, name in enumerate(order) if name in reached), default=-1)
     for name in order[last + 1 :]:
         if name not in reached:

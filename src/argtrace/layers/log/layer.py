@@ -20,6 +20,7 @@ from argtrace.layers.log.analyze import (
     LogAnalysis,
     build_launches,
     clamp_year,
+    exception_of,
     iter_events,
     lookup,
     next_missing,
@@ -31,7 +32,7 @@ from argtrace.layers.log.analyze import (
 from argtrace.layers.log.reader import Scan
 from argtrace.layers.log.signatures import load_catalog
 from argtrace.layers.log.sites import site_hint
-from argtrace.layers.log.stages import FRAME_LINE, frames_framework
+from argtrace.layers.log.stages import FRAME_LINE, frames_framework, frames_stage
 from argtrace.model import Evidence, Finding, LayerResult, Observation, Severity
 from argtrace.redact import is_secret_flag, is_secret_name, mask, remember, scrub
 from argtrace.rules import log as rules
@@ -542,16 +543,24 @@ def _launch_findings(lc: Launch, analysis: LogAnalysis, at: Any, red: _Redactor)
                 launch=lc.index,
             )
         )
-    if lc.args_dump is None and not post_args and (fatal is not None or lc.usage_error):
-        stage = fatal.stage if fatal else ("arguments" if lc.usage_error else "validation")
+    # a traceback through argument validation whose exception line the file lacks (a copy cut it)
+    headless = None if fatal or lc.usage_error else _cut_validation_traceback(lc)
+    if lc.args_dump is None and not post_args and (fatal is not None or lc.usage_error or headless):
+        stage = fatal.stage if fatal else ("arguments" if lc.usage_error else headless or "validation")
         line_word = "server_args=" if fw != "vllm" else "non-default args:"
         out.append(
             rules.LG001.finding(
                 f"Launch {lc.index} ({fw}) has no `{line_word}` line: the process died during "
-                f"{_STAGE_TEXT.get(stage, stage)}, before it logged its configuration, so the values it saw "
-                "are not in this log (grepping it for a setting finds nothing).",
+                f"{_STAGE_TEXT.get(stage, stage)}"
+                f"{' (its traceback stops before the exception line)' if headless else ''}, before it logged "
+                "its configuration, so the values it saw are not in this log (grepping it for a setting "
+                "finds nothing).",
                 at=at(fatal.line) if fatal else at(lc.first_line),
                 evidence=_evidence(at, fatal, red) if fatal else [],
+                fix="Read the whole traceback (its last line is the exception); run `argtrace check` on the "
+                "launch script to see which values the server would get."
+                if headless
+                else None,
                 launch=lc.index,
             )
         )
@@ -586,6 +595,17 @@ def _launch_findings(lc: Launch, analysis: LogAnalysis, at: Any, red: _Redactor)
             )
         )
     return out
+
+
+def _cut_validation_traceback(lc: Launch) -> str | None:
+    """The stage (validation, arguments) of a traceback of ``lc`` that stops before its exception line and
+    whose frames are the framework's argument handling, which runs before the args line is written."""
+    for _line, block in lc.tracebacks:
+        if exception_of(block) is None:
+            stage = frames_stage(block, "")
+            if stage in ("validation", "arguments"):
+                return stage
+    return None
 
 
 def _staleness(
