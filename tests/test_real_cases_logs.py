@@ -76,22 +76,17 @@ CASES = [
         "an OOM in the engine's busy loop after the server served requests; the stage falls back to "
         "weights (no start-up event in the excerpt), so the fix is about sharding the weights",
     ),
-    Case(
-        "vllm27508_gptoss_sampler_oom.log",
-        "b",
-        "LG003",
-        "--max-num-seqs",
-        "the OOM is in the sampler's warm-up (vllm/v1/sample/sampler.py), after the KV cache; the stage "
-        "falls back to weights and the fix names --tp and quantized checkpoints, not --max-num-seqs",
-    ),
+    # was b (the stage fell back to weights, the fix named --tp and quantized checkpoints); since the logs'
+    # 2nd batch an excerpt without a start-up step has no stage: the generic OOM fix names --max-num-seqs
+    Case("vllm27508_gptoss_sampler_oom.log", "a", "LG003", "--max-num-seqs"),
     Case(
         "vllm18446_qwen3_235b_nccl_oom.log",
         "b",
-        "LG003",
-        "[cuda-oom] ",
+        "LG007",
+        "tearing",
         "the NCCL error is raised while tearing the group down (destroy_model_parallel) after a CUDA OOM;"
-        " the nccl-error signature's stage is 'initialising the distributed group' and the OOM is put at "
-        "weight loading, so the first screen leads with NCCL set-up fixes",
+        " the nccl-error signature's stage is 'initialising the distributed group', so the first screen "
+        "leads with NCCL set-up fixes (the OOM is no longer put at weight loading since the logs' 2nd batch)",
     ),
     # --- c: missed ------------------------------------------------------------------------------------------
     Case(

@@ -57,8 +57,8 @@ def _span(m: re.Match[str] | None) -> tuple[tuple[int, int], tuple[str | None, .
 
 
 def test_the_analyser_has_lazy_patterns_with_needles() -> None:
-    assert len(PATTERNS) == 37
-    assert sum(1 for p in PATTERNS.values() if p.needles) == 26
+    assert len(PATTERNS) == 38
+    assert sum(1 for p in PATTERNS.values() if p.needles) == 27
     assert len(LINES) > 500
 
 

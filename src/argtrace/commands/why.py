@@ -12,14 +12,12 @@ more (``argtrace mem ...``, ``argtrace log LOG``) with what was given filled in.
 from __future__ import annotations
 
 import argparse
-import functools
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from argtrace.frameworks.schema import Schema
     from argtrace.layers.log.messages import Match, Preferred
     from argtrace.model import Report
 
@@ -46,119 +44,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the server log the message came from (its version line ranks that release first)",
     )
     parser.add_argument("--all", action="store_true", help="every matching site, not only the best ones")
-
-
-@functools.cache
-def _schema(framework: str, version: str | None) -> Schema | None:
-    """The schema of ``version``: the newest bundled one for ``None``, the nearest bundled one for a release
-    without a schema (0.6.6.post1 for a site indexed only in vLLM 0.4.3: its flags, not 0.33.0's)."""
-    from argtrace.frameworks.schema import bundled_versions, load_schema, nearest_bundled
-
-    versions = bundled_versions(framework)
-    if not versions:
-        return None
-    chosen = versions[-1]
-    if version is not None:
-        chosen = nearest_bundled(framework, version, versions) or chosen
-    try:
-        return load_schema(framework, chosen)
-    except Exception:
-        return None
-
-
-def _schemas(framework: str, version: str | None) -> list[Schema]:
-    """The newest schema first (a field's flag is mostly stable, and one schema keeps ``why`` quick),
-    then the site's own release's (a flag renamed since: --mamba-scheduler-strategy)."""
-    out = [_schema(framework, None), _schema(framework, version)]
-    return [s for i, s in enumerate(out) if s is not None and s not in out[:i]]
-
-
-def _flag(framework: str, version: str | None, field: str) -> str | None:
-    for schema in _schemas(framework, version):
-        try:
-            flag = schema.flag_for_dest(field)
-        except Exception:
-            flag = None
-        if flag:
-            return flag
-    return None
-
-
-def _dest(framework: str, version: str | None, flag: str) -> str | None:
-    for schema in _schemas(framework, version):
-        option = schema.option(flag)
-        if option is not None:
-            return option.dest
-    return None
-
-
-# Patterns as text, compiled by ``re`` on first use (and cached there): the CLI imports every command module
-# to build its parser, and ``check`` compiled these for nothing (start-up, issue 18).
-_ENV = r"^(?:SGLANG|SGL|VLLM)_[A-Z0-9_]+$"
-_ENV_IN_TEXT = r"\b(?:SGLANG|SGL|VLLM)_[A-Z0-9_]+\b"
-_ARGPARSE_PREFIX = r"\bargument (--[a-z][a-z0-9-]+)(?:/-{1,2}[A-Za-z0-9-]+)*: "
-
-
-def settings_of(
-    framework: str, version: str | None, reads: list[str], message: str, text: str = ""
-) -> list[dict[str, Any]]:
-    """The settings a site depends on: flags and variables its message names (first), then the
-    configuration fields and environment variables its condition reads (``via``: the chain read), then
-    the framework variables the pasted text names where the message has a placeholder
-    (``Unknown vLLM environment variable detected: VLLM_X``: ``named_in_text``)."""
-    out: list[dict[str, Any]] = []
-
-    def add(entry: dict[str, Any], first: bool = False) -> None:
-        if any(s["name"] == entry["name"] for s in out):
-            return
-        out.insert(0, entry) if first else out.append(entry)
-
-    for read in reads:
-        if read.startswith("env:"):
-            add({"name": read[4:], "flag": None, "env": True, "via": read})
-            continue
-        last = read.rsplit(".", 1)[-1]
-        if re.match(_ENV, last):
-            add({"name": last, "flag": None, "env": True, "via": read})
-            continue
-        flag = _flag(framework, version, last)
-        if flag:
-            add({"name": last, "flag": flag, "via": read})
-    named: list[dict[str, Any]] = []
-    for flag in dict.fromkeys(re.findall(r"--[a-z][a-z0-9-]+", message)):
-        dest = _dest(framework, version, flag)
-        if dest:
-            named.append({"name": dest, "flag": flag, "named_in_message": True})
-    for word in dict.fromkeys(re.findall(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b", message)):
-        flag = _flag(framework, version, word)
-        if flag:
-            named.append({"name": word, "flag": flag, "named_in_message": True})
-    for word in dict.fromkeys(re.findall(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b", message)):
-        if re.match(_ENV, word):
-            named.append({"name": word, "flag": None, "env": True, "named_in_message": True})
-    for entry in reversed(named):
-        out[:] = [s for s in out if s["name"] != entry["name"]]
-        add(entry, first=True)
-    if not out and (argument := re.search(_ARGPARSE_PREFIX, text)):
-        # argparse puts "argument --flag/-f: " before what a converter raises (ArgumentTypeError, ValueError):
-        # the flag whose value failed is in the pasted text, not in the converter's own message
-        dest = _dest(framework, version, argument.group(1))
-        if dest:
-            add({"name": dest, "flag": argument.group(1), "named_in_text": True}, first=True)
-    if not out:
-        # a message that spells a setting in words ("provide a chat template") and names nothing else
-        words = re.findall(r"[a-z][a-z0-9]*", message.lower())
-        for size in (4, 3, 2):
-            for i in range(len(words) - size + 1):
-                field = "_".join(words[i : i + size])
-                flag = _flag(framework, version, field)
-                if flag:
-                    add({"name": field, "flag": flag, "named_in_message": True, "in_words": True})
-    if "{" in message:
-        for word in dict.fromkeys(re.findall(_ENV_IN_TEXT, text)):
-            if word not in message:
-                add({"name": word, "flag": None, "env": True, "named_in_text": True})
-    return out
 
 
 def placeholder_values(parts: Sequence[Any], text: str) -> dict[str, str]:
@@ -218,6 +103,7 @@ def library_settings(
 ) -> tuple[list[dict[str, Any]], dict[str, str]]:
     """(settings, placeholder values) of a library's message: the frameworks' settings whose value the
     placeholder is, with the value the text shows (``framework``: only its settings)."""
+    from argtrace.layers.log.sites import _dest
     from argtrace.layers.resolution import MODEL_FLAGS
 
     values = placeholder_values(parts, text)
@@ -268,6 +154,7 @@ def group_matches(
     every: bool,
     prefer: Sequence[Preferred] = (),
 ) -> list[dict[str, Any]]:
+    from argtrace.layers.log.sites import settings_of
     from argtrace.layers.resolution import FIX_HINTS
     from argtrace.resolver.message_store import indexed_releases, is_library
 
@@ -416,6 +303,8 @@ def more_commands(
 ) -> list[dict[str, str]]:
     """The commands that tell more about a memory or runtime message, with what was given filled in."""
     import shlex
+
+    from argtrace.layers.log.sites import _flag
 
     out: list[dict[str, str]] = []
     log = getattr(args, "log", None)
@@ -641,6 +530,14 @@ def render_why(section: Mapping[str, Any]) -> str:
     if not section.get("matches"):
         lines.append(f"no framework raise or log site matches {section.get('query')!r}")
     lines += render_weak(section)
+    signatures = list(section.get("signatures", []))
+    top = (section.get("matches") or [None])[0]
+    if top is not None and signatures and _passes_on(top):
+        # the best site only passes on a library's message ("NCCL error: {error_str}", nothing it reads):
+        # what the message means and how to fix it is the log signature's, so it comes first
+        lines += _render_signatures(signatures)
+        lines.append(f"(the raise site below passes the message on: {top['message']})")
+        signatures = []
     weak = "candidate: " if section.get("confidence") == "weak" else ""
     for g in section.get("matches", []):
         kind = {"log": "logged", "warn": "warned"}.get(g.get("kind", "raise"), "raised")
@@ -673,7 +570,25 @@ def render_why(section: Mapping[str, Any]) -> str:
         only = release["source"] == "--framework-version" and near == release["version"]
         rank = "only its sites" if only else "its sites come first"
         lines.append(f"release: {name}{release['version']} from {said}{ranked}; {rank}")
-    for sig in section.get("signatures", []):
+    lines += _render_signatures(signatures)
+    for more in section.get("more", []):
+        lines.append(f"more: {more['command']}")
+        lines.append(f"  {more['why']}")
+    return "\n".join(lines)
+
+
+# Literal characters below which a site's message is mostly its placeholder (the library's text it passes on).
+_WRAPPER_CHARS = 20
+
+
+def _passes_on(group: Mapping[str, Any]) -> bool:
+    """A site that raises a library's message under its own name: few literal characters, no setting read."""
+    return int(group.get("specificity") or 0) < _WRAPPER_CHARS and not group.get("settings")
+
+
+def _render_signatures(signatures: Sequence[Mapping[str, Any]]) -> list[str]:
+    lines: list[str] = []
+    for sig in signatures:
         lines.append(f"log signature {sig['id']} ({sig['code']}): {sig['meaning']}")
         lines.append(f"  fix: {sig['fix']}")
         for known in sig.get("known_in", []):
@@ -683,10 +598,7 @@ def render_why(section: Mapping[str, Any]) -> str:
                 f"  {known['flag']}: taken by {len(got)} of {known['of']} bundled {known['framework']} "
                 f"releases ({span}); the release that refused it is not one of them"
             )
-    for more in section.get("more", []):
-        lines.append(f"more: {more['command']}")
-        lines.append(f"  {more['why']}")
-    return "\n".join(lines)
+    return lines
 
 
 def run(args: argparse.Namespace) -> Report:

@@ -16,9 +16,17 @@ from functools import lru_cache
 from typing import Any
 
 from argtrace.layers.log.lazyre import LazyPattern as _lazy
+from argtrace.layers.log.pasted import frames_before, unjoined
 from argtrace.layers.log.pyrepr import ParsedDump, parse_kw_list, parse_record
 from argtrace.layers.log.reader import Line, Scan
 from argtrace.layers.log.signatures import Signature, load_catalog, match_line
+from argtrace.layers.log.stages import (
+    AFTER_ARGS_STAGES,
+    FRAME_LINE,
+    frames_framework,
+    frames_stage,
+    vllm_engine_config,
+)
 
 EVENTS = (
     "args_logged",
@@ -195,11 +203,6 @@ _VLLM_OWN_SRC = re.compile(
     r"(?:core|core_client|multiproc_executor|ray_distributed_executor|uniproc_executor|gpu_worker|"
     r"gpu_model_runner|kv_cache_utils)\.py:\d+$"
 )
-# Stages every framework reaches only after its configuration line was written (SGLang's launcher logs
-# server_args before it starts the schedulers; vLLM's API server logs its args before the engine starts).
-AFTER_ARGS_STAGES = frozenset(
-    {"weights", "mamba_cache", "kv_cache", "cuda_graph", "draft_worker", "serving", "distributed"}
-)
 _POST_ARGS_FRAMES = _lazy(
     r"run_scheduler_process|scheduler\.py|model_runner|tp_worker|gpu_worker|worker_base|EngineCore|engine/core\.py|"
     r"parallel_state\.py|init_torch_distributed|pynccl"
@@ -310,6 +313,8 @@ class Launch:
     post_args_evidence: bool = False
     # The scheduler's "max_total_num_tokens=..., max_running_requests=N" line (what it really runs with).
     scheduler_line: int | None = None
+    # Traceback frames outside any Traceback block (line, frame): their exception line's traceback.
+    loose_frames: list[tuple[int, str]] = field(default_factory=list)
 
     @property
     def args_dump(self) -> Dump | None:
@@ -360,7 +365,8 @@ def build_launches(scan: Scan, *, framework: str | None = None, year_hint: int |
         launches.append(launch)
         return launch
 
-    for line in scan.lines:
+    block_end = 0  # the last line number a Traceback block seen so far covers
+    for line in unjoined(scan.lines):
         if line.block is not None:
             line.block = _trim_traceback(line.block)
         p = split_prefix(line.text)
@@ -389,8 +395,10 @@ def build_launches(scan: Scan, *, framework: str | None = None, year_hint: int |
             launch.post_args_evidence = True
         if p.src and _VLLM_ENGINE_SRC.search(p.src):
             launch.post_args_evidence = True
-        if line.block is not None and _POST_ARGS_FRAMES.search("\n".join(line.block)):
-            launch.post_args_evidence = True
+        if line.block is not None:
+            block_end = max(block_end, line.number + len(line.block))
+            if _POST_ARGS_FRAMES.search("\n".join(line.block)):
+                launch.post_args_evidence = True
         if launch.framework is None:
             if (p.proc and _VLLM_PROCS.match(p.proc)) or (p.src and _VLLM_OWN_SRC.search(p.src)):
                 launch.framework = "vllm"
@@ -398,7 +406,18 @@ def build_launches(scan: Scan, *, framework: str | None = None, year_hint: int |
                 launch.framework = "sglang"
             elif _SGL_ONLY.search(body):
                 launch.framework = "sglang"
+        if FRAME_LINE.match(body):
+            # A frame outside any Traceback block: an excerpt that starts mid-traceback, or frames whose
+            # indentation the report lost. Kept for the exception line that follows it.
+            if line.number > block_end:
+                launch.loose_frames.append((line.number, body.strip()))
+                if _POST_ARGS_FRAMES.search(body):
+                    launch.post_args_evidence = True
+            continue
+        errors_before = len(launch.errors)
         _interpret(launch, line, p, framework, catalog)
+        if len(launch.errors) > errors_before and not launch.errors[-1].traceback:
+            launch.errors[-1].traceback = frames_before(launch.loose_frames, line.number)
     for launch in launches:
         if launch.framework is None:
             launch.framework = framework or _framework_from_tracebacks(launch)
@@ -415,11 +434,10 @@ def build_launches(scan: Scan, *, framework: str | None = None, year_hint: int |
 def _framework_from_tracebacks(launch: Launch) -> str | None:
     text = "\n".join("\n".join(block) for _n, block in launch.tracebacks)
     text += "\n".join(e.text for e in launch.errors)
-    if re.search(r"[/\\]sglang[/\\]|sgl_kernel|launch_server\.py", text):
-        return "sglang"
-    if re.search(r"[/\\]vllm[/\\]|EngineCore|vllm serve", text):
+    text += "\n".join(frame for _n, frame in launch.loose_frames)
+    if vllm_engine_config("", text):
         return "vllm"
-    return None
+    return frames_framework(text)
 
 
 def _from_month_day(md: tuple[int, int, int, int, int] | None, year: int | None) -> datetime | None:
@@ -440,8 +458,11 @@ def _start_marker(body: str, line: Line) -> str | None:
         return "vllm-args"
     if _USAGE.match(body):
         return "usage"
-    if line.block is not None and _PRE_ARGS_FRAMES.search("\n".join(line.block)):
-        return "pre-args-traceback"
+    if line.block is not None:
+        frames = "\n".join(line.block)
+        # vLLM builds its engine configuration after it logged its arguments: not a new launch.
+        if _PRE_ARGS_FRAMES.search(frames) and not vllm_engine_config(frames, frames):
+            return "pre-args-traceback"
     return None
 
 
@@ -451,6 +472,8 @@ _CHAINED = ("During handling of the above exception", "The above exception was t
 def _trim_traceback(block: list[str]) -> list[str]:
     """The traceback's own lines: up to its exception line, plus a chained-exception marker after it."""
     end = _exc_offset(block)
+    while end < len(block) and _PYDANTIC_DETAIL.match(split_prefix(block[end]).body):
+        end += 1
     trimmed = block[:end]
     for extra in block[end : end + 3]:
         if any(c in extra for c in _CHAINED):
@@ -582,8 +605,7 @@ def _num(text: str | None) -> float | None:
 def _timeline(launch: Launch, body: str, event: Any, line_no: int) -> None:
     m: re.Match[str] | None
     if not any(key in body for key in _TIMELINE_KEYS):
-        if body[:1] not in (" ", "\t"):
-            launch.errors.append(ErrorHit(line=line_no, text=body, stage=""))
+        _candidate(launch, body, line_no)
         return
     if _SGL_WEIGHT_BEGIN.search(body):
         event("model_config", source="load weight begin")
@@ -696,67 +718,37 @@ def _timeline(launch: Launch, body: str, event: Any, line_no: int) -> None:
     if m:
         event("memory_pool_end", seconds=_num(m.group("s")))
         return
-    # Everything else that was kept is a candidate error line; matched after the launch is complete.
-    # Indented lines are traceback frames and source lines, not errors.
-    if body[:1] not in (" ", "\t"):
+    _candidate(launch, body, line_no)
+
+
+# pydantic's ValidationError (vLLM's configs since 0.10) gives its message on the lines after the exception:
+# "1 validation error for ModelConfig" / "  Value error, User-specified max_model_len (513) is greater ...".
+_PYDANTIC_DETAIL = _lazy(r"^\s+(?:Value|Assertion|Type|Key) error, ", needles=(" error, ",))
+
+
+def _candidate(launch: Launch, body: str, line_no: int) -> None:
+    """Everything else that was kept is a candidate error line; matched after the launch is complete.
+    Indented lines are traceback frames and source lines, not errors, and so is a "raise X(" source line
+    whose indentation a report lost; pydantic's detail line completes the ValidationError before it."""
+    if _PYDANTIC_DETAIL.match(body):
+        last = launch.errors[-1] if launch.errors else None
+        if last is not None and line_no - last.line <= 1 and "validation error" in last.text:
+            last.text = f"{last.text} {body.strip()}"
+        return
+    if body[:1] not in (" ", "\t") and not body.startswith("raise "):
         launch.errors.append(ErrorHit(line=line_no, text=body, stage=""))
 
 
 # --- errors -----------------------------------------------------------------------------------------
-def _frames_stage(block: Sequence[str], exc: str) -> str | None:
-    frames = "\n".join(block)
-    text = frames + "\n" + exc
-    if re.search(r"ImportError|ModuleNotFoundError|cannot open shared object file|undefined symbol", exc):
-        return "import"
-    runtime = re.search(
-        r"model_runner|scheduler\.py|tp_worker|gpu_worker|worker_base|engine/core\.py", frames
-    )
-    if not runtime:
-        if re.search(
-            r"model_config\.py|get_config|AutoConfig|configuration_auto|hf_transformers_utils", text
-        ):
-            return "model_config"
-        if re.search(
-            r"server_args\.py|__post_init__|check_server_args|resolve_once|create_engine_config|"
-            r"arg_utils\.py",
-            frames,
-        ):
-            return "validation"
-        if re.search(r"parse_args|argparse", frames):
-            return "arguments"
-    # The loops that run once start-up is over (SGLang's scheduler event loop and overlap thread, vLLM's
-    # engine busy loop): whatever they call (a CUDA graph replay, the sampler), the server was serving.
-    if re.search(
-        r"event_loop_(?:normal|overlap)|forward_thread_func|process_batch_result|run_busy_loop|"
-        r"_process_engine_step",
-        frames,
-    ):
-        return "serving"
-    if re.search(
-        r"cuda_graph_runner|capture_one_batch|init_cuda_graphs|init_device_graphs|CudaGraphRunner", text
-    ):
-        return "cuda_graph"
-    if re.search(r"eagle_worker|draft_worker|EAGLEWorker|MTPWorker|drafter", text):
-        return "draft_worker"
-    if re.search(r"(?i)mamba", frames) and re.search(r"init_memory_pool|alloc|pool", frames):
-        return "mamba_cache"
-    if re.search(
-        r"init_memory_pool|profile_max_num_token|kv_cache|determine_available_memory|initialize_kv_cache",
-        text,
-    ):
-        return "kv_cache"
-    if re.search(r"load_model|load_weights|weight_utils|model_loader", text):
-        return "weights"
-    if re.search(r"parallel_state\.py|init_torch_distributed|pynccl|init_distributed", text):
-        return "distributed"
-    return None
-
-
 def stage_after(launch: Launch, line: int) -> str:
     """The stage a launch was in at ``line``: the first step not yet reached before it."""
     reached = {e.name for e in launch.events.values() if e.line <= line}
     if "args_logged" not in reached and not (reached & POST_ARGS_EVENTS) and not launch.post_args_evidence:
         return "validation"
+    if not reached and launch.args_dump is None:
+        # an excerpt that starts past the args line with no start-up step before the error: which step it
+        # was is not in the file (not "weights", the first one after the args line)
+        return "unknown"
     if "server_ready" in reached:
         return "serving"
     if "weights_loaded" not in reached:
@@ -775,7 +767,7 @@ def _match_errors(launch: Launch, framework: str | None, catalog: Any) -> None:
     tb_by_exc: dict[str, tuple[int, list[str]]] = {}
     for tb_line, full in launch.tracebacks:
         block = full[: _exc_offset(full)]
-        exc_text = _exception_of(block)
+        exc_text = exception_of(block)
         if exc_text:
             tb_by_exc.setdefault(exc_text, (tb_line, block))
             if not any(e.text.strip().endswith(exc_text.strip()) for e in launch.errors):
@@ -792,8 +784,10 @@ def _match_errors(launch: Launch, framework: str | None, catalog: Any) -> None:
                 (v for k, v in tb_by_exc.items() if text.endswith(k.strip()) or k.strip().endswith(text)),
                 None,
             )
-        frames_stage = _frames_stage(tb[1], text) if tb else None
-        stage = frames_stage or stage_after(launch, err.line)
+        frames_st = frames_stage(tb[1], text) if tb else None
+        if tb is None and vllm_engine_config("", text):
+            frames_st = "engine_config"  # pydantic's "validation error for ModelConfig": vLLM's configs
+        stage = frames_st or stage_after(launch, err.line)
         decide_key = (_DIGITS.sub("0", text), stage)
         if decide_key in decided:
             sig_hit = decided[decide_key]
@@ -826,7 +820,7 @@ def _match_errors(launch: Launch, framework: str | None, catalog: Any) -> None:
         hit = ErrorHit(
             line=err.line,
             text=text,
-            stage=(sig.stage if sig and sig.stage and not frames_stage and sig.when_stage is None else stage),
+            stage=(sig.stage if sig and sig.stage and not frames_st and sig.when_stage is None else stage),
             signature=sig,
             groups=groups,
             fatal=fatal,
@@ -847,9 +841,9 @@ def _match_errors(launch: Launch, framework: str | None, catalog: Any) -> None:
     launch.errors = hits
 
 
-def _exception_of(block: Sequence[str]) -> str | None:
+def exception_of(block: Sequence[str]) -> str | None:
     last = None
-    for raw in block:
+    for i, raw in enumerate(block):
         body = split_prefix(raw).body
         if not body.strip():
             if last:
@@ -861,6 +855,11 @@ def _exception_of(block: Sequence[str]) -> str | None:
             continue
         if _EXCEPTION.match(body.strip()):
             last = body.strip()
+            for after in block[i + 1 : i + 4]:
+                detail = split_prefix(after).body
+                if not _PYDANTIC_DETAIL.match(detail):
+                    break
+                last = f"{last} {detail.strip()}"
             break
     return last
 
@@ -934,6 +933,10 @@ def next_missing(launch: Launch) -> str | None:
     order.append("server_ready")
     if "memory_pool_end" in reached:
         reached.add("kv_cache_allocated")
+    if "model_config" in reached:
+        # the model's config is read after the args line was written (SGLang's "Load weight begin", vLLM's
+        # "Resolved architecture"): an excerpt without that line is past it
+        reached.add("args_logged")
     last = max((i for i, name in enumerate(order) if name in reached), default=-1)
     for name in order[last + 1 :]:
         if name not in reached:

@@ -20,6 +20,7 @@ from argtrace.layers.log.analyze import (
     LogAnalysis,
     build_launches,
     clamp_year,
+    exception_of,
     iter_events,
     lookup,
     next_missing,
@@ -30,6 +31,8 @@ from argtrace.layers.log.analyze import (
 )
 from argtrace.layers.log.reader import Scan
 from argtrace.layers.log.signatures import load_catalog
+from argtrace.layers.log.sites import site_hint
+from argtrace.layers.log.stages import FRAME_LINE, frames_framework, frames_stage
 from argtrace.model import Evidence, Finding, LayerResult, Observation, Severity
 from argtrace.redact import is_secret_flag, is_secret_name, mask, remember, scrub
 from argtrace.rules import log as rules
@@ -51,6 +54,8 @@ _STAGE_TEXT = {
     "draft_worker": "starting the speculative draft worker",
     "serving": "serving",
     "distributed": "initialising the distributed (NCCL) group",
+    "engine_config": "building vLLM's engine configuration (after its arguments were logged)",
+    "unknown": "a step this excerpt does not show",
 }
 _NEXT_EVENT = {
     None: "args_logged",
@@ -310,8 +315,37 @@ def _not_a_log(scan: Scan, label: str, at: Any) -> Finding:
                 severity="info",
                 fix="Give argtrace the whole log, from the server's start.",
             )
+        frames = None if scan.gzip else _traceback_piece(scan.path)
+        if frames is not None:
+            framework, count, last = frames
+            # frames of the server's own traceback whose indentation and exception line the copy lost
+            # (sglang#3460): the server's file, too little of it to name the error
+            return rules.LG012.finding(
+                f"{label} has {scan.total_lines} line(s) holding {count} frame(s) of a {framework} traceback "
+                f"(the last in {last}) without its exception line: the error and the settings that led to "
+                "it are not in the file.",
+                at=None,
+                severity="info",
+                fix="Give argtrace the whole log, from the server's start, or the full traceback with its "
+                "last line (the exception).",
+            )
         what = f"has {scan.total_lines} line(s) but none from an SGLang or vLLM server"
     return rules.LG012.finding(f"{label} {what}: it cannot say what the server saw.", at=None)
+
+
+def _traceback_piece(path: str, limit: int = 1 << 16) -> tuple[str, int, str] | None:
+    """(framework, frames, last function) when the file's head holds traceback frames through one
+    framework's source files; None otherwise. Read only for a file with no server line."""
+    try:
+        with open(path, "rb") as handle:
+            text = handle.read(limit).decode("utf-8", "replace")
+    except OSError:
+        return None
+    found = [m for m in (FRAME_LINE.match(line) for line in text.splitlines()) if m]
+    framework = frames_framework("\n".join(m.group("path") for m in found))
+    if framework is None or len(found) < 2:
+        return None
+    return framework, len(found), found[-1].group("fn")
 
 
 # How many of a framework's setting names, written ``name=``, make a text a piece of its argument dump
@@ -465,15 +499,30 @@ def _launch_findings(lc: Launch, analysis: LogAnalysis, at: Any, red: _Redactor)
             )
         )
     if fatal is not None and fatal.signature is None:
-        where = _STAGE_TEXT.get(fatal.stage, fatal.stage)
         named = settings_named(fatal.text, lc.settings())
+        hint = site_hint(fatal.text, lc.framework) if fatal.exception else None
+        stage = hint.stage if hint and hint.stage and not fatal.traceback else fatal.stage
+        where = _STAGE_TEXT.get(stage, stage)
         also = f" Settings named in the error: {', '.join(named)}." if named else ""
+        fix = None
+        if hint is not None:
+            # the framework's own raise site (the message index): what decides the error, and so the fix
+            reads = f", which reads {', '.join(hint.flags)}" if hint.flags else ""
+            cond = f" when `{hint.condition}`" if hint.condition else ""
+            also += f" {hint.framework} raises it in {hint.function} ({hint.file}){cond}{reads}."
+            if hint.flags:
+                fix = (
+                    f"Change {', '.join(hint.flags)} so that `{hint.condition or 'the condition'}` no longer "
+                    "holds (`argtrace why` on the message shows the site in every release)."
+                )
+        setting = named[0] if named else (hint.dests[0] if hint and hint.dests else None)
         out.append(
             rules.LG011.finding(
                 red.text(f"Launch {lc.index} died during {where} with: {fatal.text[:300]}.{also}"),
                 at=at(fatal.line),
-                setting=named[0] if named else None,
+                setting=setting,
                 evidence=_evidence(at, fatal, red),
+                fix=fix,
                 launch=lc.index,
             )
         )
@@ -494,16 +543,24 @@ def _launch_findings(lc: Launch, analysis: LogAnalysis, at: Any, red: _Redactor)
                 launch=lc.index,
             )
         )
-    if lc.args_dump is None and not post_args and (fatal is not None or lc.usage_error):
-        stage = fatal.stage if fatal else ("arguments" if lc.usage_error else "validation")
+    # a traceback through argument validation whose exception line the file lacks (a copy cut it)
+    headless = None if fatal or lc.usage_error else _cut_validation_traceback(lc)
+    if lc.args_dump is None and not post_args and (fatal is not None or lc.usage_error or headless):
+        stage = fatal.stage if fatal else ("arguments" if lc.usage_error else headless or "validation")
         line_word = "server_args=" if fw != "vllm" else "non-default args:"
         out.append(
             rules.LG001.finding(
                 f"Launch {lc.index} ({fw}) has no `{line_word}` line: the process died during "
-                f"{_STAGE_TEXT.get(stage, stage)}, before it logged its configuration, so the values it saw "
-                "are not in this log (grepping it for a setting finds nothing).",
+                f"{_STAGE_TEXT.get(stage, stage)}"
+                f"{' (its traceback stops before the exception line)' if headless else ''}, before it logged "
+                "its configuration, so the values it saw are not in this log (grepping it for a setting "
+                "finds nothing).",
                 at=at(fatal.line) if fatal else at(lc.first_line),
                 evidence=_evidence(at, fatal, red) if fatal else [],
+                fix="Read the whole traceback (its last line is the exception); run `argtrace check` on the "
+                "launch script to see which values the server would get."
+                if headless
+                else None,
                 launch=lc.index,
             )
         )
@@ -538,6 +595,17 @@ def _launch_findings(lc: Launch, analysis: LogAnalysis, at: Any, red: _Redactor)
             )
         )
     return out
+
+
+def _cut_validation_traceback(lc: Launch) -> str | None:
+    """The stage (validation, arguments) of a traceback of ``lc`` that stops before its exception line and
+    whose frames are the framework's argument handling, which runs before the args line is written."""
+    for _line, block in lc.tracebacks:
+        if exception_of(block) is None:
+            stage = frames_stage(block, "")
+            if stage in ("validation", "arguments"):
+                return stage
+    return None
 
 
 def _staleness(

@@ -63,6 +63,13 @@ ANCHORS: tuple[bytes, ...] = (
     b"cache mode",
     b"Exception",
     b" version ",
+    # Traceback frames behind a prefix (torch's ``[rank0]:``, vLLM's ``ERROR .. [core.py:396]``): in an
+    # excerpt that starts mid-traceback they are the only frames, and name the stage of the error after them.
+    # (Not the bare ``  File "`` of every traceback: those arrive with their Traceback line's block.)
+    b']:   File "',
+    b']   File "',
+    b"graph begin",  # SGLang: Capture cuda graph begin (a launch that hangs while capturing stops here)
+    b"ailed to start",  # vLLM: EngineCore failed to start. (its cause is the traceback after it)
 )
 # Lines printed over and over once a server runs; a block made only of these holds nothing to analyse.
 BORING: tuple[bytes, ...] = (

@@ -143,6 +143,10 @@ def _top_level_alternation(regex: str) -> bool:
     return False
 
 
+# The stage of an error in an excerpt that shows no start-up step before it (analyze.stage_after).
+UNKNOWN = "unknown"
+
+
 def match_line(
     text: str, *, framework: str | None, stage: str | None, catalog: Catalog | None = None
 ) -> tuple[Signature, dict[str, str]] | None:
@@ -166,8 +170,10 @@ def match_line(
         m = sig.pattern.search(text)
         if m:
             hit = sig, {k: v for k, v in m.groupdict().items() if v is not None}
-            if first is not None or sig.when_stage is None:
+            if first is not None or (sig.when_stage is None and (sig.stage is not None or stage != UNKNOWN)):
                 return hit
+            # kept for the stage (when_stage), or, when the file does not show the stage, a catch-all entry
+            # ("cuda-oom"): a later entry whose own message names its stage (the sampler warm-up) still wins
             first = hit
     return first
 

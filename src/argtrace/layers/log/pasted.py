@@ -1,0 +1,74 @@
+"""What a log pasted into a report looks like, for the analyser: lines joined, frames without their header.
+
+Reports quote logs as their authors copied them. A web page or a terminal may join the lines of a log into
+one (vllm#21661: a dozen ``ERROR 11-04 18:02:56 [multiproc_executor.py:597] ...`` lines on one line), and an
+excerpt may start in the middle of a traceback, so that its frames arrive without the ``Traceback`` line whose
+block would carry them. ``unjoined`` splits a kept line where another line's log prefix starts inside it;
+``frames_before`` gives an exception line the run of loose frames just above it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from argtrace.layers.log.lazyre import LazyPattern as _lazy
+from argtrace.layers.log.reader import Line
+
+# Lines between a traceback's last frame and its exception line (the source line, its ^^^ marker).
+_FRAME_GAP = 4
+
+
+def frames_before(frames: list[tuple[int, str]], line_no: int) -> list[str]:
+    """The run of loose frames that ends just before ``line_no`` (each within ``_FRAME_GAP`` lines of the
+    next): the traceback of the exception on that line."""
+    run: list[str] = []
+    nxt = line_no
+    for number, text in reversed(frames):
+        if number >= line_no:
+            continue
+        if nxt - number > _FRAME_GAP:
+            break
+        run.append(text)
+        nxt = number
+    return run[::-1]
+
+
+# A log prefix (vLLM's level and time, SGLang's bracketed time) inside a line: a pasted log whose newlines
+# were lost (vllm#21661) joins many lines into one.
+_JOINED = _lazy(
+    r"(?<=\S)\s+(?=(?:INFO|WARNING|ERROR|DEBUG|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?\s+\[)"
+    r"|^\s+(?=(?:INFO|WARNING|ERROR|DEBUG|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?\s+\[)"
+    r"|(?<=\S)\s+(?=\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d[^\]]*\] )",
+    needles=("INFO ", "WARNING ", "ERROR ", "DEBUG ", "CRITICAL ", "] "),
+)
+
+
+# What may stand before a line's own log prefix: a process tag, an outer timestamp or a compose service.
+_PREFIX_ONLY = re.compile(
+    r"^\s*(?:\([A-Za-z_]\w*(?: \w+=[\w.]+)*\)|\d{4}-\d\d-\d\d[T ][\d:.,]+Z?(?:\s+\|)?|[\w.\-]+\s+\|)\s*$"
+)
+
+
+def unjoined(lines: Iterable[Line]) -> Iterable[Line]:
+    """Each kept line, split where another line's log prefix starts inside it (the pieces keep its number)."""
+    for line in lines:
+        text = line.text
+        cuts = list(_JOINED.compiled.finditer(text)) if len(text) > 24 and _JOINED.search(text) else []
+        if not cuts or line.block is not None:
+            yield line
+            continue
+        starts = [0, *(m.end() for m in cuts)]
+        ends = [*(m.start() for m in cuts), len(text)]
+        pieces = [text[a:b] for a, b in zip(starts, ends, strict=True)]
+        merged: list[str] = []
+        for piece in pieces:
+            if merged and _PREFIX_ONLY.match(merged[-1]):
+                merged[-1] = f"{merged[-1]} {piece}"  # "(APIServer pid=1) INFO ...": one line's prefixes
+            elif piece.strip():
+                merged.append(piece)
+        if len(merged) == 1:
+            yield Line(number=line.number, text=merged[0], truncated=line.truncated, offset=line.offset)
+            continue
+        for piece in merged:
+            yield Line(number=line.number, text=piece, truncated=line.truncated, offset=line.offset)

@@ -1,0 +1,192 @@
+"""Where the framework raises an error the signature catalog does not know, for the log layer's LG011.
+
+The catalog (``data/error_signatures.json``) names the common failures with a meaning and a fix; any other
+exception line a launch died with used to come out as "died during X with: MESSAGE" and a fix telling the
+reader to read it. The message index that ``argtrace why`` reads (generated from the frameworks' wheels by
+``scripts/gen_messages.py``, :mod:`argtrace.resolver.message_store`) knows the raise site of most of them: its
+function and file, the condition that raised, and the configuration fields and environment variables that
+condition reads. This module finds that site for one error line, only when the match is unambiguous (the
+whole message, many literal characters), and turns its reads into the framework's flags. The site's function
+and file also say the stage when the log does not (an excerpt of one line: vLLM's
+``check_enough_kv_cache_memory`` in ``kv_cache_utils.py`` is the KV cache step).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from argtrace.layers.log.stages import frames_stage
+
+if TYPE_CHECKING:
+    from argtrace.frameworks.schema import Schema
+
+# Literal characters of the site the text must hold: a generic wrapper ("NCCL error: {error_str}", 9) says
+# nothing of which settings decide it.
+MIN_SITE_CHARS = 40
+
+
+@dataclass(frozen=True)
+class SiteHint:
+    """The raise site of an error line, with the flags and variables its condition reads."""
+
+    framework: str
+    function: str
+    file: str
+    condition: str | None
+    flags: tuple[str, ...]  # --flag spellings, then environment variables
+    dests: tuple[str, ...]  # the dest names of the flags, in the same order
+    stage: str | None
+
+
+def site_hint(text: str, framework: str | None) -> SiteHint | None:
+    """The site that raises ``text`` (its whole message found, at least ``MIN_SITE_CHARS`` literal
+    characters), or None. Of several releases' copies, the newest (the sites are sorted so)."""
+    from argtrace.frameworks.schema import version_key
+    from argtrace.layers.log.messages import match_text
+
+    try:
+        matches = match_text(text[:4000], framework)
+    except Exception:
+        return None  # no message index bundled: nothing more to say than the line
+    best = next(
+        (
+            m
+            for m in matches
+            if m.how == "full" and m.specificity >= MIN_SITE_CHARS and m.site.kind in ("raise", "assert")
+        ),
+        None,
+    )
+    if best is None:
+        return None
+    site = best.site
+    newest = max(site.at, key=version_key) if site.at else None
+    settings = settings_of(site.framework, newest, site.reads, site.template, text)
+    flags = [str(x["flag"] or x["name"]) for x in settings]
+    dests = [str(x["name"]) for x in settings if x.get("flag")]
+    stage = frames_stage([f'  File "{site.file}", line 1, in {site.function.rsplit(".", 1)[-1]}'], text)
+    return SiteHint(
+        framework=site.framework,
+        function=site.function,
+        file=site.file,
+        condition=site.conditions[-1] if site.conditions else None,
+        flags=tuple(flags),
+        dests=tuple(dests),
+        stage=stage,
+    )
+
+
+# --- the settings a site depends on (shared with `argtrace why`) ------------------------------------------
+@functools.cache
+def _schema(framework: str, version: str | None) -> Schema | None:
+    """The schema of ``version``: the newest bundled one for ``None``, the nearest bundled one for a release
+    without a schema (0.6.6.post1 for a site indexed only in vLLM 0.4.3: its flags, not 0.33.0's)."""
+    from argtrace.frameworks.schema import bundled_versions, load_schema, nearest_bundled
+
+    versions = bundled_versions(framework)
+    if not versions:
+        return None
+    chosen = versions[-1]
+    if version is not None:
+        chosen = nearest_bundled(framework, version, versions) or chosen
+    try:
+        return load_schema(framework, chosen)
+    except Exception:
+        return None
+
+
+def _schemas(framework: str, version: str | None) -> list[Schema]:
+    """The newest schema first (a field's flag is mostly stable, and one schema keeps ``why`` quick),
+    then the site's own release's (a flag renamed since: --mamba-scheduler-strategy)."""
+    out = [_schema(framework, None), _schema(framework, version)]
+    return [s for i, s in enumerate(out) if s is not None and s not in out[:i]]
+
+
+def _flag(framework: str, version: str | None, field: str) -> str | None:
+    for schema in _schemas(framework, version):
+        try:
+            flag = schema.flag_for_dest(field)
+        except Exception:
+            flag = None
+        if flag:
+            return flag
+    return None
+
+
+def _dest(framework: str, version: str | None, flag: str) -> str | None:
+    for schema in _schemas(framework, version):
+        option = schema.option(flag)
+        if option is not None:
+            return option.dest
+    return None
+
+
+# Patterns as text, compiled by ``re`` on first use (and cached there): the CLI imports every command module
+# to build its parser, and ``check`` compiled these for nothing (start-up, issue 18).
+_ENV = r"^(?:SGLANG|SGL|VLLM)_[A-Z0-9_]+$"
+_ENV_IN_TEXT = r"\b(?:SGLANG|SGL|VLLM)_[A-Z0-9_]+\b"
+_ARGPARSE_PREFIX = r"\bargument (--[a-z][a-z0-9-]+)(?:/-{1,2}[A-Za-z0-9-]+)*: "
+
+
+def settings_of(
+    framework: str, version: str | None, reads: list[str], message: str, text: str = ""
+) -> list[dict[str, Any]]:
+    """The settings a site depends on: flags and variables its message names (first), then the
+    configuration fields and environment variables its condition reads (``via``: the chain read), then
+    the framework variables the pasted text names where the message has a placeholder
+    (``Unknown vLLM environment variable detected: VLLM_X``: ``named_in_text``)."""
+    out: list[dict[str, Any]] = []
+
+    def add(entry: dict[str, Any], first: bool = False) -> None:
+        if any(s["name"] == entry["name"] for s in out):
+            return
+        out.insert(0, entry) if first else out.append(entry)
+
+    for read in reads:
+        if read.startswith("env:"):
+            add({"name": read[4:], "flag": None, "env": True, "via": read})
+            continue
+        last = read.rsplit(".", 1)[-1]
+        if re.match(_ENV, last):
+            add({"name": last, "flag": None, "env": True, "via": read})
+            continue
+        flag = _flag(framework, version, last)
+        if flag:
+            add({"name": last, "flag": flag, "via": read})
+    named: list[dict[str, Any]] = []
+    for flag in dict.fromkeys(re.findall(r"--[a-z][a-z0-9-]+", message)):
+        dest = _dest(framework, version, flag)
+        if dest:
+            named.append({"name": dest, "flag": flag, "named_in_message": True})
+    for word in dict.fromkeys(re.findall(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b", message)):
+        flag = _flag(framework, version, word)
+        if flag:
+            named.append({"name": word, "flag": flag, "named_in_message": True})
+    for word in dict.fromkeys(re.findall(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b", message)):
+        if re.match(_ENV, word):
+            named.append({"name": word, "flag": None, "env": True, "named_in_message": True})
+    for entry in reversed(named):
+        out[:] = [s for s in out if s["name"] != entry["name"]]
+        add(entry, first=True)
+    if not out and (argument := re.search(_ARGPARSE_PREFIX, text)):
+        # argparse puts "argument --flag/-f: " before what a converter raises (ArgumentTypeError, ValueError):
+        # the flag whose value failed is in the pasted text, not in the converter's own message
+        dest = _dest(framework, version, argument.group(1))
+        if dest:
+            add({"name": dest, "flag": argument.group(1), "named_in_text": True}, first=True)
+    if not out:
+        # a message that spells a setting in words ("provide a chat template") and names nothing else
+        words = re.findall(r"[a-z][a-z0-9]*", message.lower())
+        for size in (4, 3, 2):
+            for i in range(len(words) - size + 1):
+                field = "_".join(words[i : i + size])
+                flag = _flag(framework, version, field)
+                if flag:
+                    add({"name": field, "flag": flag, "named_in_message": True, "in_words": True})
+    if "{" in message:
+        for word in dict.fromkeys(re.findall(_ENV_IN_TEXT, text)):
+            if word not in message:
+                add({"name": word, "flag": None, "env": True, "named_in_text": True})
+    return out

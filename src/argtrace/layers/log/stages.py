@@ -1,0 +1,129 @@
+"""The start-up stage a traceback's frames show, and which frames belong to which framework.
+
+A launch's stage decides which signature an error matches (an out-of-memory error while loading weights and
+one while capturing CUDA graphs have different fixes) and whether the file must hold a configuration line
+before the error (LG001). The frames say it best; this module reads them. It also reads frames that arrive
+without their ``Traceback`` header (an excerpt that starts mid-traceback, ``[rank0]:``-prefixed frames, frames
+whose indentation a report lost), which the analyser gathers line by line.
+
+The frameworks order their steps differently: SGLang validates its arguments (``ServerArgs.__post_init__``)
+before it logs ``server_args=``, while vLLM's API server logs ``non-default args`` (``args: Namespace`` up to
+0.9) first and builds the engine configuration (``create_engine_config``, the pydantic ``ModelConfig``) after
+it (``vllm/entrypoints/launchers/launcher.py`` ``setup_server`` in 0.33; ``run_server`` since 0.5). Only
+``vllm serve --headless`` builds it without logging the arguments.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+# Stages every framework reaches only after its configuration line was written (SGLang's launcher logs
+# server_args before it starts the schedulers; vLLM's API server logs its args before the engine starts and
+# before it builds the engine configuration).
+AFTER_ARGS_STAGES = frozenset(
+    {
+        "weights",
+        "mamba_cache",
+        "kv_cache",
+        "cuda_graph",
+        "draft_worker",
+        "serving",
+        "distributed",
+        "engine_config",
+    }
+)
+
+# A traceback frame line, with or without its indentation (a report may lose it).
+FRAME_LINE = re.compile(r'^\s*File "(?P<path>[^"]+)", line \d+, in (?P<fn>\S+)')
+
+# vLLM builds its engine configuration from the parsed arguments: EngineArgs.create_engine_config /
+# create_model_config, and the configs' own validation (pydantic dataclasses since 0.10: "1 validation error
+# for ModelConfig"). SGLang has no such step (its ServerArgs is a plain dataclass validated before logging).
+_VLLM_ENGINE_CONFIG = re.compile(
+    r"create_engine_config|create_model_config|create_speculative_config|create_load_config|"
+    r"validation error for \w*Config\b"
+)
+_VLLM_PATH = re.compile(r'(?:^|[/\\"\s])vllm[/\\]')
+_SGLANG_PATH = re.compile(r"[/\\]sglang[/\\]|sgl_kernel|launch_server\.py")
+_HEADLESS = re.compile(r"run_headless")
+
+
+def frames_framework(text: str) -> str | None:
+    """The framework whose source files the frames run through (SGLang first: SGLang <= 0.4 imports vLLM's
+    distributed modules, so a vLLM path in an SGLang traceback says nothing)."""
+    if _SGLANG_PATH.search(text):
+        return "sglang"
+    if _VLLM_PATH.search(text) or "EngineCore" in text or "vllm serve" in text:
+        return "vllm"
+    return None
+
+
+def vllm_engine_config(frames: str, exc: str = "") -> bool:
+    """A vLLM traceback through building the engine configuration, which the API server does after it logged
+    its arguments (not ``--headless``)."""
+    text = frames + "\n" + exc
+    if not _VLLM_ENGINE_CONFIG.search(text) or _HEADLESS.search(frames) or _SGLANG_PATH.search(frames):
+        return False
+    return bool(_VLLM_PATH.search(frames) or "validation error for" in exc)
+
+
+def frames_stage(block: Sequence[str], exc: str) -> str | None:
+    """The stage the frames of ``block`` (a traceback, exception line ``exc``) were in; None if they do not
+    say."""
+    frames = "\n".join(block)
+    text = frames + "\n" + exc
+    if re.search(r"ImportError|ModuleNotFoundError|cannot open shared object file|undefined symbol", exc):
+        return "import"
+    runtime = re.search(
+        r"model_runner|scheduler\.py|tp_worker|gpu_worker|worker_base|engine/core\.py", frames
+    )
+    if not runtime:
+        if vllm_engine_config(frames, exc):
+            return "engine_config"
+        if re.search(
+            r"model_config\.py|get_config|AutoConfig|configuration_auto|hf_transformers_utils", text
+        ):
+            return "model_config"
+        if re.search(
+            r"server_args\.py|__post_init__|check_server_args|resolve_once|create_engine_config|"
+            r"arg_utils\.py",
+            frames,
+        ):
+            return "validation"
+        if re.search(r"parse_args|argparse", frames):
+            return "arguments"
+    # The loops that run once start-up is over (SGLang's scheduler event loops, one per mode: normal,
+    # overlap, pp, disaggregated; the overlap thread; vLLM's engine busy loop): whatever they call (a CUDA
+    # graph replay, the sampler), the server was serving.
+    if re.search(
+        r"\bevent_loop_\w+|forward_thread_func|process_batch_result|run_busy_loop|_process_engine_step",
+        frames,
+    ):
+        return "serving"
+    # SGLang's CudaGraphRunner; vLLM's capture_model (V0 model_runner, V1 gpu_model_runner) and torch's
+    # graph capture itself.
+    if re.search(
+        r"cuda_graph_runner|capture_one_batch|init_cuda_graphs|init_device_graphs|CudaGraphRunner|"
+        r"capture_model|_capture_cudagraphs|torch[/\\]cuda[/\\]graphs\.py",
+        text,
+    ):
+        return "cuda_graph"
+    if re.search(r"eagle_worker|draft_worker|EAGLEWorker|MTPWorker|drafter", text):
+        return "draft_worker"
+    if re.search(r"(?i)mamba", frames) and re.search(r"init_memory_pool|alloc|pool", frames):
+        return "mamba_cache"
+    if re.search(
+        r"init_memory_pool|profile_max_num_token|kv_cache|determine_available_memory|initialize_kv_cache",
+        text,
+    ):
+        return "kv_cache"
+    # quantized weights are repacked for their kernels once loaded (process_weights_after_loading:
+    # gptq_marlin_repack, awq_marlin_repack): still the weights step
+    if re.search(
+        r"load_model|load_weights|weight_utils|model_loader|process_weights_after_loading|marlin_repack", text
+    ):
+        return "weights"
+    if re.search(r"parallel_state\.py|init_torch_distributed|pynccl|init_distributed", text):
+        return "distributed"
+    return None
