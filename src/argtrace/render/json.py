@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, is_dataclass
 from enum import Enum
 from pathlib import PurePath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from argtrace import __version__
 from argtrace.model import (
@@ -19,9 +19,11 @@ from argtrace.model import (
     FixEdit,
     Observation,
     Report,
-    ServerCommand,
     Setting,
 )
+
+if TYPE_CHECKING:
+    from argtrace.model import ServerCommand
 
 
 def jsonable(value: Any) -> Any:
