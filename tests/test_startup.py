@@ -391,13 +391,13 @@ def test_the_carriers_names_are_still_exported_by_the_transport_package() -> Non
         transport.no_such_name  # noqa: B018
 
 
-# What ``log FILE --format json`` on a local file must not import (issue 18, bench/log_throughput.py): the
-# classes of predicted server starts (model_servers.py), the ssh transport and the host's non-file results,
-# the other commands and their layers, and ``subprocess``: the matcher path starts ``wc`` with
-# ``os.posix_spawn``, and the local host's ``stat`` reaches the collector, which imports ``subprocess`` only
-# where it runs a program.
+# What ``log FILE --format json`` on a local file must not import (issue 18, bench/log_throughput.py): a
+# launch's classes (server starts, assumptions, fix edits: model_launch.py), the ssh transport and the
+# host's non-file results, the other commands and their layers, and ``subprocess``: the matcher path
+# starts ``wc`` with ``os.posix_spawn``, and the local host's ``stat`` reaches the collector, which imports
+# ``subprocess`` only where it runs a program.
 NOT_FOR_A_LOCAL_LOG = (
-    "argtrace.model_servers",
+    "argtrace.model_launch",
     "argtrace.remote.ssh",
     "argtrace.remote.results",
     "argtrace.check",

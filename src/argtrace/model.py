@@ -14,14 +14,17 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:  # at run time imported on first use (``__getattr__`` below)
-    from argtrace.model_servers import AssumedEntrypoint as AssumedEntrypoint
-    from argtrace.model_servers import EnvValue as EnvValue
-    from argtrace.model_servers import Origin as Origin
-    from argtrace.model_servers import Placement as Placement
-    from argtrace.model_servers import ProcessInfo as ProcessInfo
-    from argtrace.model_servers import ServerCommand as ServerCommand
-    from argtrace.model_servers import VanishedWord as VanishedWord
-    from argtrace.model_servers import Word as Word
+    from argtrace.model_launch import AssumedEntrypoint as AssumedEntrypoint
+    from argtrace.model_launch import Assumption as Assumption
+    from argtrace.model_launch import EnvEdit as EnvEdit
+    from argtrace.model_launch import EnvValue as EnvValue
+    from argtrace.model_launch import FixEdit as FixEdit
+    from argtrace.model_launch import Origin as Origin
+    from argtrace.model_launch import Placement as Placement
+    from argtrace.model_launch import ProcessInfo as ProcessInfo
+    from argtrace.model_launch import ServerCommand as ServerCommand
+    from argtrace.model_launch import VanishedWord as VanishedWord
+    from argtrace.model_launch import Word as Word
 
 SCHEMA_VERSION = 1
 
@@ -69,44 +72,12 @@ LAYER_BASIS: Mapping[Layer, Basis] = {
 
 
 @dataclass(frozen=True)
-class Assumption:
-    """A default argtrace chose where the user gave nothing: ``what`` was taken to be ``value``;
-    ``option`` is the command-line option that replaces the assumption with a fact."""
-
-    what: Literal["release", "gpu", "model-config", "entrypoint"]
-    value: str
-    option: str
-
-
-@dataclass(frozen=True)
 class Evidence:
     """One piece of text that supports a finding, and where it was seen."""
 
     layer: Layer
     at: str | None
     text: str
-
-
-@dataclass(frozen=True)
-class FixEdit:
-    """One text replacement that fixes a finding: ``file`` as the user typed it (``<-c>`` for ``-c`` input),
-    ``start`` and ``end`` as ``LINE:COL`` (1-based, ``end`` exclusive; columns count characters), so that an
-    insertion has ``start == end`` and a deletion an empty ``replacement`` (``argtrace.fixes``)."""
-
-    file: str
-    start: str
-    end: str
-    replacement: str
-
-
-@dataclass(frozen=True)
-class EnvEdit:
-    """One change of the environment the launch starts with (``check --env NAME=VALUE``, or the caller's
-    environment) that fixes a finding: ``NAME`` set to ``value``, or unset when ``value`` is None. Never
-    written into a file: ``argtrace fix`` prints it as ``export NAME=VALUE`` / ``unset NAME``."""
-
-    env: str
-    value: str | None
 
 
 @dataclass(frozen=True)
@@ -264,12 +235,16 @@ class UsageError(Exception):
     """Bad usage or unreadable input: nothing could be analysed (exit status 2)."""
 
 
-# The server starts' classes live in model_servers.py, created only when a command uses one (``argtrace log``
-# on a file needs none; each dataclass costs about 0.5 ms at import). Their address here stays.
-_SERVER_NAMES = frozenset(
+# What check builds about a launch (its server starts, the assumptions, the edits that fix it) lives in
+# model_launch.py, created only when a command uses one of its classes (``argtrace log`` on a file needs
+# none; each dataclass costs about 0.5 ms at import). Their address here stays.
+_LAUNCH_NAMES = frozenset(
     (
+        "Assumption",
         "AssumedEntrypoint",
+        "EnvEdit",
         "EnvValue",
+        "FixEdit",
         "Origin",
         "Placement",
         "ProcessInfo",
@@ -281,10 +256,10 @@ _SERVER_NAMES = frozenset(
 
 
 def __getattr__(name: str) -> object:
-    if name not in _SERVER_NAMES:
+    if name not in _LAUNCH_NAMES:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from argtrace import model_servers
+    from argtrace import model_launch
 
-    value = getattr(model_servers, name)
+    value = getattr(model_launch, name)
     globals()[name] = value
     return value

@@ -1,5 +1,7 @@
-"""The server starts argtrace predicts or observes: the argv words and where each came from, the environment,
-where a manifest places the server, and the process it gets (``ServerCommand``, ``ProcessInfo``).
+"""What argtrace builds about a launch: the server starts it predicts or observes (the argv words and where
+each came from, the environment, where a manifest places the server, the process it gets: ``ServerCommand``,
+``ProcessInfo``), the defaults it assumed (``Assumption``) and the edits that fix a finding (``FixEdit``,
+``EnvEdit``).
 
 Part of the report's data model (``model.py`` re-exports every name here: ``from argtrace.model import
 ServerCommand`` stays the way to import them). A module of its own because commands that read no launch
@@ -13,6 +15,38 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
+
+
+@dataclass(frozen=True)
+class Assumption:
+    """A default argtrace chose where the user gave nothing: ``what`` was taken to be ``value``;
+    ``option`` is the command-line option that replaces the assumption with a fact."""
+
+    what: Literal["release", "gpu", "model-config", "entrypoint"]
+    value: str
+    option: str
+
+
+@dataclass(frozen=True)
+class FixEdit:
+    """One text replacement that fixes a finding: ``file`` as the user typed it (``<-c>`` for ``-c`` input),
+    ``start`` and ``end`` as ``LINE:COL`` (1-based, ``end`` exclusive; columns count characters), so that an
+    insertion has ``start == end`` and a deletion an empty ``replacement`` (``argtrace.fixes``)."""
+
+    file: str
+    start: str
+    end: str
+    replacement: str
+
+
+@dataclass(frozen=True)
+class EnvEdit:
+    """One change of the environment the launch starts with (``check --env NAME=VALUE``, or the caller's
+    environment) that fixes a finding: ``NAME`` set to ``value``, or unset when ``value`` is None. Never
+    written into a file: ``argtrace fix`` prints it as ``export NAME=VALUE`` / ``unset NAME``."""
+
+    env: str
+    value: str | None
 
 
 @dataclass(frozen=True)
