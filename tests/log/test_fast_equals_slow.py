@@ -43,7 +43,17 @@ TB = (
     b'  File "/sgl/srt/managers/scheduler.py", line 2009, in run_scheduler_process\n'
     b"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 448.00 MiB.\n"
 )
+# Lines holding the matcher's merged patterns (lines.MATCHED: "tart", "red ", "args", " memory", " version",
+# "ot enough", "_server") but no anchor, as a logged prompt may; then such a pattern before a real anchor on
+# the same line, and one overlapping the anchor it stands for.
+MERGED = (
+    b"[2026-11-29 21:16:21] Received request: prompt: 'please restart the colored engine with its args and "
+    b"memory, version2, got enough from my_server'\n"
+    b"[2026-11-29 21:16:21] restart requested; RuntimeError: boom\n"
+    b"[2026-11-29 21:16:21] restart; Started server process [42]\n"
+)
 EDGE_FILES = {
+    "merged_patterns_without_an_anchor": ARGS + (DECODE * 3 + MERGED) * 40 + TB,
     "crlf": (ARGS + DECODE * 40 + TB).replace(b"\n", b"\r\n"),
     "no_newline_at_end": ARGS + DECODE * 40 + b"[2026-11-29 21:16:23] ValueError: cut here",
     "traceback_last_line_without_newline": ARGS + DECODE * 40 + b"Traceback (most recent call last):",

@@ -54,6 +54,17 @@ def matcher() -> Any | None:
 _EXACT = frozenset(i for i, pattern in enumerate(shared.MATCHED) if pattern in shared.ANCHORS)
 
 
+@lru_cache(maxsize=1)
+def _anchors() -> Any:
+    """The anchors themselves, for the second look at a line a merged pattern found (``tart``, ``red ``: a
+    logged prompt may hold them in every line): 0.8 us a line, against 21 us for ``bytes.find`` of each."""
+    import ahocorasick_rs
+
+    return ahocorasick_rs.BytesAhoCorasick(
+        list(shared.ANCHORS), matchkind=ahocorasick_rs.MATCHKIND_LEFTMOST_FIRST
+    )
+
+
 def _chunks(path: Path, gz: bool, problem: list[str | None]) -> Iterator[tuple[bytes | bytearray, int]]:
     """``(buffer, length)`` pieces of the (decompressed) stream; a plain file is read into one reused
     buffer (no allocation per chunk), so a piece is valid only until the next one is asked for."""
@@ -175,7 +186,7 @@ def _hits(
         le = buf.find(b"\n", start, cut)
         line_end = le
         ls = buf.rfind(b"\n", begin, start) + 1 or begin
-        if pattern not in _EXACT and not shared.holds_anchor(buf, ls, le):
+        if pattern not in _EXACT and not _anchors().find_matches_as_indexes(memoryview(buf)[ls:le]):
             continue  # a pattern that stands for longer anchors (lines.MATCHED), none of them here
         current += buf.count(b"\n", counted_to, ls)
         counted_to = ls

@@ -66,13 +66,14 @@ ANCHORS: tuple[bytes, ...] = (
 )
 # What the in-process matcher (acscan.py) searches for: every anchor contains one of these, so a line holding
 # an anchor is always found; a line found by a pattern that is not itself an anchor is kept only when it
-# holds one (``holds_anchor``). 32 at most, because the matcher's SIMD prefilter ("Teddy" in Rust's
-# aho-corasick) takes a slower 16-bucket form above 32 patterns; and none shorter than 4 bytes, its
-# fingerprint's length. 41 anchors searched as such took 0.038-0.047 s CPU per 100 MB of real-format lines,
-# these 0.026-0.032 s (issue 18). The order matters too: it decides which patterns share a bucket (the n-th
-# goes to bucket n mod 8), and a bucket's shared fingerprint nibbles are what raises false candidates; this
-# order was the fastest of 60 random ones on SGLang's and vLLM's real lines, 0.017 s against up to 0.033 s
-# per 60 MB. None may occur in a running server's repeated lines (tests/log/test_realformat.py).
+# holds one (acscan.py looks again with the anchors themselves). 32 at most, because the matcher's SIMD
+# prefilter ("Teddy" in Rust's aho-corasick) takes a slower 16-bucket form above 32 patterns; and none
+# shorter than 4 bytes, its fingerprint's length. 41 anchors searched as such took 0.038-0.047 s CPU per
+# 100 MB of real-format lines, these 0.026-0.032 s (issue 18). The order matters too: it decides which
+# patterns share a bucket (the n-th goes to bucket n mod 8), and a bucket's shared fingerprint nibbles are
+# what raises false candidates; this order was the fastest of 60 random ones on SGLang's and vLLM's real
+# lines, 0.017 s against up to 0.033 s per 60 MB. None may occur in a running server's repeated lines
+# (tests/log/test_realformat.py).
 MATCHED: tuple[bytes, ...] = (
     b"args",  # server_args, non-default args, args: Namespace(
     b"with config:",
@@ -107,11 +108,6 @@ MATCHED: tuple[bytes, ...] = (
     b" version",  # API server version, " version "
     b"positional argument",
 )
-
-
-def holds_anchor(buf: bytes | bytearray, start: int, end: int) -> bool:
-    """Does ``buf[start:end]`` contain an anchor?"""
-    return any(buf.find(anchor, start, end) >= 0 for anchor in ANCHORS)
 
 
 # Lines printed over and over once a server runs; a block made only of these holds nothing to analyse.
