@@ -391,6 +391,85 @@ def test_the_carriers_names_are_still_exported_by_the_transport_package() -> Non
         transport.no_such_name  # noqa: B018
 
 
+# What ``log FILE --format json`` on a local file must not import (issue 18, bench/log_throughput.py): a
+# launch's classes (server starts, assumptions, fix edits: model_launch.py), the ssh transport and the
+# host's non-file results, the other commands and their layers, and ``subprocess``: the matcher path
+# starts ``wc`` with ``os.posix_spawn``, and the local host's ``stat`` reaches the collector, which imports
+# ``subprocess`` only where it runs a program.
+NOT_FOR_A_LOCAL_LOG = (
+    "argtrace.model_launch",
+    "argtrace.remote.ssh",
+    "argtrace.remote.results",
+    "argtrace.check",
+    "argtrace.layers.transport",
+    "argtrace.layers.shell",
+    "argtrace.layers.parser",
+    "argtrace.layers.memory",
+    "argtrace.layers.live",
+    "argtrace.layers.fleet",
+    "argtrace.layers.log.text",  # the text format's renderer (json asked)
+    "argtrace.layers.log.check",  # check --log
+    "argtrace.resolver",
+    "argtrace.render.text",
+    "argtrace.ci.suppress",
+    "argtrace.ci.baseline",
+    *(
+        f"argtrace.commands.{name}"
+        for name in ("check", "fix", "mem", "why", "resolver", "ps", "run", "rules")
+    ),
+    *(f"argtrace.commands.{name}" for name in ("mcp", "lint", "fleet", "live")),
+    "subprocess",
+    "signal",
+    "socket",
+    "yaml",
+    "rich",
+)
+
+
+def _imported_by_log(log: Path) -> set[str]:
+    code = (
+        "import contextlib, io, sys\n"
+        "before = set(sys.modules)\n"
+        "from argtrace.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    status = main(['log', {str(log)!r}, '--format', 'json', '--launch', 'all'])\n"
+        "print(status, ' '.join(sorted(set(sys.modules) - before)))\n"
+    )
+    env = dict(os.environ, PYTHONPATH=SRC)
+    for name in ("ARGTRACE_NO_MATCHER", "ARGTRACE_NO_GREP"):
+        env.pop(name, None)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    status, _, modules = done.stdout.partition(" ")
+    assert status in ("0", "1")
+    return set(modules.split())
+
+
+def test_log_on_a_local_file_imports_none_of_what_it_does_not_need(tmp_path: Path) -> None:
+    from argtrace.layers.log.acscan import matcher
+    from argtrace.layers.log.reader import GREP_MIN
+
+    logs = Path(__file__).resolve().parent / "data" / "logs"
+    small = logs / "vllm_0.20_qwen36_mtp.log"  # the Python scan (under reader.GREP_MIN)
+    # The matcher's path with its deferred line count (``wc`` over the quiet middle): a recorded start-up,
+    # 24 MB of access lines, a recorded failure.
+    big = tmp_path / "big.log"
+    access = b'(APIServer pid=1) INFO:     172.18.0.1:40169 - "POST /v1/chat/completions HTTP/1.1" 200 OK\n'
+    with big.open("wb") as fh:
+        fh.write(small.read_bytes())
+        fh.write(access * ((24 << 20) // len(access)))
+        fh.write((logs / "vllm_issue25837_free_memory.log").read_bytes())
+    assert big.stat().st_size > GREP_MIN
+    for log in (small, big):
+        modules = _imported_by_log(log)
+        assert "argtrace.layers.log.analyze" in modules  # it did run
+        if log is big and matcher() is not None:
+            assert "argtrace.layers.log.acscan" in modules
+        imported = sorted(
+            m for m in modules if any(m == h or m.startswith(f"{h}.") for h in NOT_FOR_A_LOCAL_LOG)
+        )
+        assert imported == []
+
+
 def test_a_command_runs_with_a_young_generation_threshold_of_100000_and_main_restores_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -23,7 +23,7 @@ import pytest
 
 from argtrace.layers.log import acscan, analyze_log, reader
 from argtrace.layers.log.acscan import matcher
-from argtrace.layers.log.lines import MAX_LINE, TRACEBACK_BYTES
+from argtrace.layers.log.lines import ANCHORS, MAX_LINE, TRACEBACK_BYTES
 from argtrace.layers.log.prefilter import gnu_grep
 from argtrace.layers.log.reader import scan_log
 from tests.log import realformat
@@ -43,7 +43,20 @@ TB = (
     b'  File "/sgl/srt/managers/scheduler.py", line 2009, in run_scheduler_process\n'
     b"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 448.00 MiB.\n"
 )
+# Lines holding the matcher's merged patterns (lines.MATCHED: "tart", "red ", "args", " memory", " version",
+# "ot enough", "_server") but no anchor, as a logged prompt may; then such a pattern before a real anchor on
+# the same line, and one overlapping the anchor it stands for.
+MERGED = (
+    b"[2026-11-29 21:16:21] Received request: prompt: 'please restart the colored engine with its args and "
+    b"memory, version2, got enough from my_server'\n"
+    b"[2026-11-29 21:16:21] restart requested; RuntimeError: boom\n"
+    b"[2026-11-29 21:16:21] restart; Started server process [42]\n"
+)
 EDGE_FILES = {
+    "merged_patterns_without_an_anchor": ARGS + (DECODE * 3 + MERGED) * 40 + TB,
+    # so many such lines that the matcher searches the next windows for the anchors themselves
+    # (acscan._Searcher), and back
+    "merged_patterns_in_every_line": ARGS + (b"restart colored\n" * 400 + MERGED + DECODE) * 30 + TB,
     "crlf": (ARGS + DECODE * 40 + TB).replace(b"\n", b"\r\n"),
     "no_newline_at_end": ARGS + DECODE * 40 + b"[2026-11-29 21:16:23] ValueError: cut here",
     "traceback_last_line_without_newline": ARGS + DECODE * 40 + b"Traceback (most recent call last):",
@@ -197,3 +210,21 @@ def test_the_short_bench_compares_the_answers_of_every_path() -> None:
     assert done.returncode == 0, done.stdout + done.stderr
     rows = [line for line in done.stdout.splitlines() if line.rstrip().endswith(("yes", "NO"))]
     assert rows and all(row.rstrip().endswith("yes") for row in rows), done.stdout
+
+
+@pytest.mark.skipif(matcher() is None, reason="ahocorasick_rs is not installed")
+def test_the_matcher_searches_for_the_anchors_after_a_window_of_many_candidates() -> None:
+    searcher = acscan._Searcher(matcher())
+    quiet = memoryview(DECODE * 100)
+    busy = memoryview(b"restart colored\n" * (acscan._Searcher.MANY + 1))
+    assert searcher.search(quiet) == ([], acscan._EXACT)
+    assert searcher.search(memoryview(MERGED))[1] == acscan._EXACT  # three lines: each looked at again
+    assert searcher.search(busy) == ([], acscan._ALL)  # no anchor in any of its lines
+    modes = [searcher.search(memoryview(MERGED)) for _ in range(acscan._Searcher.STAY)]
+    # the anchors' own matches: RuntimeError's "rror" and "Started server process", nothing else
+    anchors = [
+        (ANCHORS.index(a), MERGED.index(a), MERGED.index(a) + len(a))
+        for a in (b"rror", b"Started server process")
+    ]
+    assert modes == [(anchors, acscan._ALL)] * acscan._Searcher.STAY
+    assert searcher.search(quiet) == ([], acscan._EXACT)

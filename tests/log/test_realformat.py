@@ -13,7 +13,7 @@ import pytest
 
 from argtrace.layers.log import analyze_log, reader
 from argtrace.layers.log.acscan import matcher
-from argtrace.layers.log.lines import ANCHORS
+from argtrace.layers.log.lines import ANCHORS, MATCHED
 from argtrace.layers.log.prefilter import gnu_grep
 from argtrace.layers.log.reader import scan_log
 from tests.log import realformat
@@ -84,7 +84,17 @@ def test_no_anchor_is_inside_a_steady_state_line(framework: str, version: str, t
             if any(form in raw for form in steady_forms):
                 steady += 1
                 assert [a for a in ANCHORS if a in raw] == [], raw
+                # nor any pattern the matcher searches for in their place (lines.MATCHED)
+                assert [p for p in MATCHED if p in raw] == [], raw
     assert steady > 20_000
+
+
+def test_every_anchor_holds_a_pattern_the_matcher_searches() -> None:
+    # A line with an anchor is found only through a pattern it contains; a pattern no anchor contains would
+    # find lines for nothing. 32 patterns at most, none under 4 bytes: the matcher's fast prefilter form.
+    assert [a for a in ANCHORS if not any(p in a for p in MATCHED)] == []
+    assert [p for p in MATCHED if not any(p in a for a in ANCHORS)] == []
+    assert (len(MATCHED), len(set(MATCHED)), min(len(p) for p in MATCHED)) == (33, 33, 4)
 
 
 @pytest.mark.parametrize(("framework", "version"), RELEASES)

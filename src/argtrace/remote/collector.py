@@ -21,7 +21,6 @@ import base64
 import json
 import os
 import shutil
-import subprocess
 import sys
 import types
 from collections.abc import Callable
@@ -29,6 +28,8 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # socket is imported where used: a local `check` never opens one (issue 18)
     import socket
+# subprocess too, by the functions that start a program: reading a local file (`argtrace log FILE`, whose
+# stat goes through here) needs none (issue 18: 2-3 ms of its start-up)
 
 MARK = "@argtrace-collector@ "
 PROTOCOL = 1
@@ -200,6 +201,8 @@ def which(names: list[str]) -> dict[str, str | None]:
 
 def bash_n(data: str | None = None, path: str | None = None, timeout: float = 10.0) -> dict[str, Any]:
     """``bash -n`` (parse only, never run) of a file on this machine or of text sent here (base64)."""
+    import subprocess
+
     bash = shutil.which("bash")
     if bash is None:
         return {"bash": None, "returncode": None, "stderr": ""}
@@ -222,6 +225,8 @@ def run(
     argv: list[str], timeout: float = 30.0, cwd: str | None = None, env: dict[str, str] | None = None
 ) -> dict[str, Any]:
     """Run one program with an argv list (never through a shell); for version probes and the like."""
+    import subprocess
+
     full_env = None
     if env is not None:
         full_env = dict(os.environ)
@@ -741,6 +746,7 @@ def run_probe(
     ``timed_out`` (no capture by the timeout) and the tail of the output."""
     import glob
     import signal
+    import subprocess
     import tempfile
     import threading
     import time
@@ -826,6 +832,7 @@ def _group_alive(pgid: int) -> bool:
 def _end_group(proc: Any) -> None:
     """End the launch's whole process group (backgrounded servers, nohup'd children included)."""
     import signal
+    import subprocess
 
     for signum in (signal.SIGTERM, signal.SIGKILL):
         try:

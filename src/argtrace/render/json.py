@@ -9,19 +9,13 @@ from collections.abc import Mapping
 from dataclasses import asdict, is_dataclass
 from enum import Enum
 from pathlib import PurePath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from argtrace import __version__
-from argtrace.model import (
-    SCHEMA_VERSION,
-    EnvEdit,
-    Finding,
-    FixEdit,
-    Observation,
-    Report,
-    ServerCommand,
-    Setting,
-)
+from argtrace.model import SCHEMA_VERSION, Finding, Observation, Report, Setting
+
+if TYPE_CHECKING:  # a launch's classes (model_launch.py): a report without a launch never creates them
+    from argtrace.model import EnvEdit, FixEdit, ServerCommand
 
 
 def jsonable(value: Any) -> Any:
@@ -70,6 +64,8 @@ def setting_dict(setting: Setting) -> dict[str, Any]:
 def edit_dict(edit: FixEdit | EnvEdit) -> dict[str, Any]:
     """A file edit as ``{file, start, end, replacement}``; an environment change as ``{env, value}``
     (``value`` null: unset the variable)."""
+    from argtrace.model import EnvEdit
+
     if isinstance(edit, EnvEdit):
         return {"env": edit.env, "value": edit.value}
     return {"file": edit.file, "start": edit.start, "end": edit.end, "replacement": edit.replacement}

@@ -1,10 +1,12 @@
 """The fastest path for big logs: every anchor at once, in this process, with ``ahocorasick_rs``.
 
 ``ahocorasick_rs`` (PyPI ``ahocorasick-rs``, Rust's ``aho-corasick`` crate) with a leftmost match kind
-searches the anchors of ``lines.ANCHORS`` (45) together with its SIMD "Teddy" matcher, about 4.5 GB/s here.
-Leftmost matches do not overlap, but no anchor spans a newline, so every line that contains an anchor gets at
-least one match: the set of hit lines is exact. Only those lines are decoded; the steady-state lines
-(``lines.BORING``) among them are dropped as the Python scan drops them.
+searches the anchors of ``lines.ANCHORS`` (45) together, as the 33 shorter patterns of ``lines.MATCHED`` that
+they contain, with its SIMD "Teddy" matcher, about 4 GB/s here. Leftmost matches do not overlap, but no
+pattern spans a newline, so every line that contains an anchor gets at least one match, and a line found by
+a pattern that is not an anchor is kept only when it holds one: the set of hit lines is exact. Only those
+lines are decoded; the steady-state lines (``lines.BORING``) among them are dropped as the Python scan drops
+them.
 
 The log is read in 1 MB windows into one reused buffer (a ``.gz`` is inflated in 1 MB pieces): the matcher
 reads bytes still in the CPU cache, 5-10% less CPU than 8 MB chunks (bench/log_throughput.py). The lines
@@ -39,9 +41,55 @@ def matcher() -> Any | None:
         import ahocorasick_rs
     except ImportError:
         return None
-    # The anchors only: the steady-state markers (``lines.BORING``) were patterns too, but then every
-    # steady-state line (nearly all of a running server's log) was a match this process looked at in Python:
-    # 0.06x grep's throughput on a vLLM log. A hit that is also a steady-state line is dropped in _hits.
+    # The anchors' patterns only (``lines.MATCHED``: 32, each inside some anchor): the steady-state markers
+    # (``lines.BORING``) were patterns too, but then every steady-state line (nearly all of a running
+    # server's log) was a match this process looked at in Python: 0.06x grep's throughput on a vLLM log.
+    # A hit that is also a steady-state line is dropped in _hits.
+    return ahocorasick_rs.BytesAhoCorasick(
+        list(shared.MATCHED), matchkind=ahocorasick_rs.MATCHKIND_LEFTMOST_FIRST
+    )
+
+
+# The patterns that are anchors themselves: a line they find needs no second look (see lines.MATCHED)
+_EXACT = frozenset(i for i, pattern in enumerate(shared.MATCHED) if pattern in shared.ANCHORS)
+_ALL = frozenset(range(len(shared.ANCHORS)))  # every match of the anchors' own matcher
+
+
+class _Searcher:
+    """The matcher of ``lines.MATCHED``, and the anchors' own after a window in which it matched too often.
+
+    A log whose every line holds a merged pattern but no anchor (a logged prompt: "restart", "colored ") would
+    give each line a second look, and its matches' list alone costs more than the search: 0.52 s CPU for
+    100 MB of such lines against 0.16 s with the anchors' matcher. After a window with more than ``MANY``
+    matches the next ``STAY`` windows are searched for the anchors themselves (41 patterns: 0.04 s per
+    100 MB instead of 0.03 s, matches that need no second look); then the short list is tried again."""
+
+    MANY = 128  # a second look costs about 2 us a line; searching a 1 MB window again about 0.3 ms
+    STAY = 16
+
+    __slots__ = ("left", "patterns")
+
+    def __init__(self, patterns: Any) -> None:
+        self.patterns = patterns
+        self.left = 0  # windows still to search with the anchors' matcher
+
+    def search(self, view: memoryview) -> tuple[list[tuple[int, int, int]], frozenset[int]]:
+        """The matches in ``view``, and the pattern numbers among them that are anchors themselves."""
+        if not self.left:
+            matches = self.patterns.find_matches_as_indexes(view)
+            if len(matches) <= self.MANY:
+                return matches, _EXACT
+            self.left = self.STAY + 1
+        self.left -= 1
+        return _anchors().find_matches_as_indexes(view), _ALL
+
+
+@lru_cache(maxsize=1)
+def _anchors() -> Any:
+    """The anchors themselves, for the second look at a line a merged pattern found (``tart``, ``red ``: a
+    logged prompt may hold them in every line): 0.8 us a line, against 21 us for ``bytes.find`` of each."""
+    import ahocorasick_rs
+
     return ahocorasick_rs.BytesAhoCorasick(
         list(shared.ANCHORS), matchkind=ahocorasick_rs.MATCHKIND_LEFTMOST_FIRST
     )
@@ -65,9 +113,10 @@ def _chunks(path: Path, gz: bool, problem: list[str | None]) -> Iterator[tuple[b
 
 def scan_with_matcher(path: Path, label: str, *, gz: bool = False) -> Scan | None:
     """The scan of ``path`` (``gz``: gzip-compressed), or None (no matcher, or a line too long for it)."""
-    ac = matcher()
-    if ac is None:
+    patterns = matcher()
+    if patterns is None:
         return None
+    ac = _Searcher(patterns)
     out = Scan(path=label, size=path.stat().st_size, gzip=gz)
     # A plain file's windows without a hit are not counted as they pass (see _Numbering); a .gz is
     # inflated once, so its newlines are counted while its bytes are at hand.
@@ -143,7 +192,7 @@ class _Found:
 
 
 def _hits(
-    ac: Any,
+    ac: _Searcher,
     buf: bytes | bytearray,
     begin: int,
     cut: int,
@@ -154,20 +203,22 @@ def _hits(
 ) -> _Found:
     """Keep the anchor lines of ``buf[begin:cut]`` (whole lines; ``pos``: the stream offset of ``buf[0]``),
     numbered from 1 at ``begin``; the stretch's newlines are counted when it holds a match or ``count``."""
-    matches = ac.find_matches_as_indexes(memoryview(buf)[begin:cut])
+    matches, exact = ac.search(memoryview(buf)[begin:cut])
     if not matches and not count:
         return _Found([], None)
     kept: list[Line] = []
     counted_to = begin
     current = 1
     line_end = -1
-    for _pattern, start, _end in matches:
+    for pattern, start, _end in matches:
         start += begin
         if start < line_end:
             continue  # another match on a line already kept or dropped
         le = buf.find(b"\n", start, cut)
         line_end = le
         ls = buf.rfind(b"\n", begin, start) + 1 or begin
+        if pattern not in exact and not _anchors().find_matches_as_indexes(memoryview(buf)[ls:le]):
+            continue  # a pattern that stands for longer anchors (lines.MATCHED), none of them here
         current += buf.count(b"\n", counted_to, ls)
         counted_to = ls
         raw = bytes(buf[ls : min(le, ls + shared.MAX_LINE)])
@@ -270,25 +321,42 @@ def _wc_lines(path: Path, start: int, size: int) -> int | None:
     """The newlines of ``path`` from byte ``start`` to its end by ``wc -l -c``, or None (no wc, it failed, or
     the file is no longer the ``size`` bytes scanned: it grew, or was replaced). Any ``wc`` answers the same;
     GNU coreutils' counts at memory speed (AVX2): 0.04 s of CPU for 300 MB here, nearly all of it the kernel
-    copying the bytes."""
+    copying the bytes. Started with ``os.posix_spawn``, not ``subprocess``: importing that module cost 2-3 ms
+    of a 100 MB log's start-up (issue 18); wc reads a regular file, so it ends without a timeout."""
     import shutil
-    import subprocess
 
     exe = shutil.which("wc")
-    if exe is None:
+    if exe is None or not hasattr(os, "posix_spawn"):
         return None
+    env = {"LC_ALL": "C", "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
     try:
-        with path.open("rb") as fh:
+        with path.open("rb", buffering=0) as fh:
             fh.seek(start)
-            done = subprocess.run(
-                [exe, "-l", "-c"],
-                stdin=fh,
-                capture_output=True,
-                timeout=600,
-                check=False,
-                env={"LC_ALL": "C", "PATH": os.environ.get("PATH", "/usr/bin:/bin")},
-            )
-        lines, count = (int(x) for x in done.stdout.split()[:2])
-    except (OSError, ValueError, subprocess.SubprocessError):
+            out, into = os.pipe()  # both close on exec; the child's copies on 0 and 1 do not
+            try:
+                pid = os.posix_spawn(
+                    exe,
+                    [exe, "-l", "-c"],
+                    env,
+                    file_actions=[
+                        (os.POSIX_SPAWN_DUP2, fh.fileno(), 0),
+                        (os.POSIX_SPAWN_DUP2, into, 1),
+                        (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0),
+                    ],
+                )
+            except OSError:
+                os.close(out)
+                raise
+            finally:
+                os.close(into)
+        try:
+            chunks = []
+            while piece := os.read(out, 4096):
+                chunks.append(piece)
+        finally:
+            os.close(out)
+            _, status = os.waitpid(pid, 0)
+        lines, count = (int(x) for x in b"".join(chunks).split()[:2])
+    except (OSError, ValueError):
         return None
-    return lines if done.returncode == 0 and count == size - start else None
+    return lines if os.waitstatus_to_exitcode(status) == 0 and count == size - start else None

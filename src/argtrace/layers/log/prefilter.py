@@ -15,15 +15,16 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
-import threading
 from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from argtrace.layers.log import lines as shared  # the records and anchors the reader also uses (no cycle)
 from argtrace.layers.log.lines import Line, Scan
+
+if TYPE_CHECKING:
+    import subprocess
 
 _TB = b"Traceback (most recent call last)"
 _CHUNK = shared.CHUNK  # bytes counted at a time
@@ -32,6 +33,10 @@ _LONG = 8 << 20  # reader.MAX_CARRY: a line longer than this is reported as a lo
 
 @lru_cache(maxsize=1)
 def gnu_grep() -> str | None:
+    # subprocess and threading are imported where grep runs: the log command imports this module (to ship
+    # it with the reader) on paths that never run grep (issue 18: its start-up)
+    import subprocess
+
     exe = shutil.which("grep")
     if exe is None:
         return None
@@ -86,6 +91,9 @@ class _Counter:
 def scan_with_grep(path: Path, label: str, *, gz: bool = False) -> Scan | None:
     """The scan of ``path`` (``gz``: gzip-compressed) with grep finding the anchor lines, or ``None`` when
     grep cannot be used (the caller then scans in Python)."""
+    import subprocess
+    import threading
+
     exe = gnu_grep()
     if exe is None or os.environ.get("ARGTRACE_NO_GREP"):
         return None
