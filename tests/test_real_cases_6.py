@@ -264,14 +264,23 @@ def test_sglang33501_model_variant_is_refused_by_0_5_16s_own_parser() -> None:
     """Was: two PA001 warnings read from 0.5.10.post1 for 0.5.16, one wrong; then two notes ("0.5.16 lies
     between 0.5.10.post1 and 0.5.23: which it follows is unknown"). 0.5.16's own diffusion parser, read from
     its wheel, has --performance-mode (0.5.12.post1+) and not --model-variant (0.5.17+): the report's error
-    exactly, as a warning (the pipeline a model adds is not read: assumed), and nothing on the other flag."""
+    exactly, as a warning (the pipeline a model adds is not read: assumed) whose fix names the upgrade the
+    maintainer asked about, and nothing on the other flag."""
     report = check(LAUNCHES["sglang33501"])
     got = [
         (f["severity"], f["message"], f["fix"], f["basis"])
         for f in report["findings"]
         if f["code"] == "PA001"
     ]
-    assert got == [("warning", refused("--model-variant", "0.5.16"), "remove the flag", "assumed")]
+    assert got == [
+        (
+            "warning",
+            refused("--model-variant", "0.5.16")
+            + "; SGLang 0.5.17's diffusion server and every later release read take it",
+            "remove the flag, or run SGLang 0.5.17 or later, whose diffusion server has it",
+            "assumed",
+        )
+    ]
     assert [(f["severity"], f["code"]) for f in alarms(report)] == [("warning", "PA001")]
 
 

@@ -108,12 +108,11 @@ def _table(release: str, data: dict[str, Any]) -> DiffusionTable:
 
 def newer_takers(table: DiffusionTable, version: str, name: str) -> list[str]:
     """The releases read after ``version`` whose diffusion server takes the option ``name`` that ``table``
-    (the nearest older release read, standing in for ``version``) refuses. A release between the two may
-    follow either side, so a refusal read from the older one alone is no verdict on it."""
+    refuses. When ``table`` is the nearest older release read, standing in for ``version``, a release
+    between the two may follow either side, so a refusal read from the older one alone is no verdict on it;
+    when it is ``version``'s own, they are the upgrade that has the option."""
     from argtrace.frameworks.schema import version_key
 
-    if table.release == version:
-        return []
     out = []
     for release, data in sorted(_releases().items(), key=lambda kv: version_key(kv[0])):
         if not data.get("serve_dispatch") or version_key(release) <= version_key(version):
@@ -122,6 +121,17 @@ def newer_takers(table: DiffusionTable, version: str, name: str) -> list[str]:
         if _match(newer, name) is not None or _dynamic(newer, name):
             out.append(release)
     return out
+
+
+def later_releases(release: str) -> list[str]:
+    """``release`` and every release read after it that dispatches to the diffusion server, oldest first."""
+    from argtrace.frameworks.schema import version_key
+
+    return [
+        r
+        for r, data in sorted(_releases().items(), key=lambda kv: version_key(kv[0]))
+        if data.get("serve_dispatch") and version_key(r) >= version_key(release)
+    ]
 
 
 def older_refusals(table: DiffusionTable, words: list[str | None]) -> dict[str, list[str]]:
@@ -270,23 +280,35 @@ def diffusion_backend(
                 "parser (parse_known_args) leaves the word over and ServerArgs.from_cli_args of "
                 "sglang/multimodal_gen ignores what is left, so the value is lost without an error"
             )
+        stand_in = table.release != schema.version
         takers = newer_takers(table, schema.version, word) if word.startswith("-") else []
-        if takers:
+        fix = "remove the flag"
+        if takers and stand_in:
             # the stand-in's refusal is one side only: the next release read takes the option
             message += (
                 f"; SGLang {takers[0]}'s diffusion server takes it, and {schema.version} lies between "
                 f"{table.release} and {takers[0]}: which it follows is unknown"
             )
+            fix = f"remove the flag, or run a release whose diffusion server has it ({takers[0]}'s has)"
+        elif takers:
+            # the release's own refusal; a newer release read has the option (the upgrade is the other fix)
+            since = takers[0] if takers == later_releases(takers[0]) else None
+            message += (
+                f"; SGLang {since}'s diffusion server and every later release read take it"
+                if since
+                else f"; the diffusion server of SGLang {', '.join(takers)} takes it"
+            )
+            fix = (
+                f"remove the flag, or run SGLang {since} or later, whose diffusion server has it"
+                if since
+                else f"remove the flag, or run a release whose diffusion server has it ({takers[0]}'s has)"
+            )
         finding = rules.PA_UNRECOGNIZED.finding(
             message,
             at=_at(server, tok),
             setting=setting,
-            fix=(
-                "remove the flag"
-                if not takers
-                else f"remove the flag, or run a release whose diffusion server has it ({takers[0]}'s has)"
-            ),
-            severity="info" if takers else "warning",
+            fix=fix,
+            severity="info" if takers and stand_in else "warning",
             basis="assumed",
         )
         out.findings.append(finding)
