@@ -249,7 +249,7 @@ def test_recipes856_the_removal_is_a_note() -> None:
     ]
 
 
-# --- class d before 2026-12-02, fixed since: a diffusion option judged by a neighbouring release's list ------
+# --- class d before 2026-12-02, fixed since: a diffusion option judged by a neighbouring release's list ---
 
 
 def refused(flag: str, release: str) -> str:

@@ -144,8 +144,9 @@ def test_before_0_5_10_the_left_over_words_are_dropped_not_refused() -> None:
             "PA001",
             "warning",
             "--bogus is not an option of SGLang 0.5.7's diffusion server, which `sglang serve` runs for a "
-            "diffusion model: its parser (parse_known_args) leaves the word over and ServerArgs.from_cli_args "
-            "of sglang/multimodal_gen ignores what is left, so the value is lost without an error",
+            "diffusion model: its parser (parse_known_args) leaves the word over and "
+            "ServerArgs.from_cli_args of sglang/multimodal_gen ignores what is left, so the value is lost "
+            "without an error",
         )
     ]
     assert [t.refuses_unknown for t in (table_for("0.5.9"), table_for("0.5.10.post1"))] == [False, True]
