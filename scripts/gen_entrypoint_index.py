@@ -178,7 +178,8 @@ def demo_entry() -> Entry:
 
 
 def diffusion_entry() -> Entry:
-    data = json.loads((DATA / "sglang_diffusion_options.json").read_text())
+    from argtrace.frameworks.sglang_diffusion import release_data
+
     entry = Entry(
         "sglang",
         "sglang serve (diffusion)",
@@ -187,7 +188,7 @@ def diffusion_entry() -> Entry:
         "frameworks/data/sglang_diffusion_options.json (scripts/gen_sglang_diffusion_options.py)",
     )
     entry.models = "diffusion"  # sglang/cli/serve.py dispatches here for a diffusion model only
-    for version, release in sorted(data["releases"].items(), key=lambda kv: version_key(kv[0])):
+    for version, release in sorted(release_data().items(), key=lambda kv: version_key(kv[0])):
         entry.where = str(release.get("read_from") or "")
         entry.add(version, set(release["options"]))
     return entry

@@ -1,22 +1,30 @@
 """Record the options of SGLang's diffusion server parser, per release, into
 ``src/argtrace/frameworks/data/sglang_diffusion_options.json``.
 
-``sglang serve`` (sglang/cli/serve.py) hands argv to the diffusion server when ``--model-type diffusion``
-is given or the model is a diffusion model; that server builds its own parser
+``sglang serve`` (sglang/cli/serve.py) hands argv to the diffusion server for a diffusion model (0.5.10+:
+also when ``--model-type diffusion`` is given); that server builds its own parser
 (``sglang.multimodal_gen.runtime.entrypoints.cli.serve.add_multimodal_gen_serve_args``: ``--config``,
-``ServerArgs.add_cli_args`` of sglang/multimodal_gen, the pipeline config's options), parses with
-``parse_known_args`` and then ``ServerArgs.from_cli_args`` refuses what is left ("error: unrecognized
+``ServerArgs.add_cli_args`` of sglang/multimodal_gen, the pipeline config's options) and parses with
+``parse_known_args``. From 0.5.10 ``ServerArgs.from_cli_args`` refuses what is left ("error: unrecognized
 arguments") except the dynamic per-component options (``--<component>-path``, ``--component-paths.<c>``
-...), whose prefixes and suffixes are read here from the source of that module by AST.
+...), whose prefixes and suffixes are read here from that module by AST; before 0.5.10 it ignores what is
+left (``refuses_unknown`` false).
 
-The parser is built by importing the installed package in each resolver environment
-(/root/.cache/argtrace/resolvers/sglang-<release>-py3.11). The diffusion extra's dependencies are not
-installed there (torchvision, diffusers, addict, ...): the worker puts an empty stand-in module in place
-of each one that is missing (found one at a time from ModuleNotFoundError, recorded in the output). The
-options come from the real ``add_argument`` calls; nothing that a stand-in provides reaches the parser
-except as a default value, which is not recorded. ``add_resolved_pipeline_config_cli_args`` adds a
-pipeline's own extra options only when argv names the pipeline; the worker's argv is empty, so such
-model-specific options (FLUX.3's ``--flux3-alpha`` in 0.5.23) are not in the table.
+Every SGLang release of ``gen_schemas.RELEASES`` that ships sglang/multimodal_gen (the first is 0.5.5:
+0.5.4.post3 has none; 0.5.5 itself is read too) is read from its wheel (``pip download --no-deps``,
+unpacked by ``schema_gen.fetch_unpacked``) by AST, without importing it
+(``argtrace.resolver.ast_diffusion``): importing needs the diffusion extra, which does not install here.
+``add_resolved_pipeline_config_cli_args`` adds a pipeline's own options only when argv names the
+pipeline; the table is the parser of an argv that names none, so such model-specific options (FLUX.3's
+``--flux3-alpha`` in 0.5.23) are not in it.
+
+``--crosscheck`` builds the parser by importing the installed package in each resolver environment
+(/root/.cache/argtrace/resolvers/sglang-<release>-py3.11, 0.5.10.post1 and 0.5.23; missing diffusion
+dependencies get empty stand-in modules) and compares its options, prefixes and suffixes with the AST
+reading of the same release: they must be identical.
+
+The file stores each option once with the releases (spans of ``release_order``) whose entry is that one;
+``frameworks/sglang_diffusion.py`` rebuilds a release's table from it.
 
 Run: ``python3 scripts/gen_sglang_diffusion_options.py`` (``--check`` compares with the file).
 """
@@ -24,15 +32,26 @@ Run: ``python3 scripts/gen_sglang_diffusion_options.py`` (``--check`` compares w
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import re
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from argtrace.resolver import ast_diffusion, schema_gen  # noqa: E402
+from gen_schemas import RELEASES  # noqa: E402
+
 OUT = ROOT / "src/argtrace/frameworks/data/sglang_diffusion_options.json"
 RESOLVERS = Path("/root/.cache/argtrace/resolvers")
+# 0.5.5 is the first release with sglang/multimodal_gen; RELEASES holds its last post-release only
+EXTRA = ("0.5.5",)
 
 WORKER = r"""
 import abc, argparse, ast, importlib.abc, importlib.machinery, inspect, json, sys, types
@@ -168,38 +187,185 @@ def read_release(env: Path) -> dict:
     raise RuntimeError(f"{env.name}: too many missing modules")
 
 
-def build() -> dict:
-    releases = {}
-    for env in sorted(RESOLVERS.glob("sglang-*-py3.*")):
-        if not (env / "bin/python").exists():
-            continue
-        data = read_release(env)
-        releases[data.pop("version")] = data
+def log(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+def dynamic_options(source: str) -> tuple[list[str], list[str]]:
+    """The prefixes and suffixes of the per-component options ``from_cli_args`` takes from the words
+    left over (the constants of the module that defines it)."""
+    prefixes, suffixes = set(), set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if node.value.startswith("--component") and node.value.endswith("."):
+                prefixes.add(node.value)
+        if isinstance(node, ast.keyword) and node.arg == "alias_suffix":
+            if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+                suffixes.add(node.value.value)
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "endswith"
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+            and node.args[0].value.startswith("-")
+            and len(node.args[0].value) > 1
+        ):
+            suffixes.add(node.args[0].value)
+    return sorted(prefixes), sorted(suffixes)
+
+
+def refuses_unknown(source: str) -> bool:
+    """Whether ``ServerArgs.from_cli_args`` stops on words its parser left over."""
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ClassDef) and node.name == "ServerArgs":
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef) and item.name == "from_cli_args":
+                    return "unrecognized arguments" in ast.unparse(item)
+    return False
+
+
+def read_wheel(version: str, unpacked_root: Path) -> dict[str, Any] | None:
+    """One release read from its wheel by AST; None when it has no sglang/multimodal_gen."""
+    unpacked = schema_gen.fetch_unpacked("sglang", version, unpacked_root, log)
+    if not (unpacked / "sglang" / "multimodal_gen").is_dir():
+        return None
+    parser = ast_diffusion.read_diffusion_parser(unpacked)
+    if parser.unknown or parser.duplicates or parser.server_args_file is None:
+        raise RuntimeError(f"{version}: not read statically: {parser.unknown} {parser.duplicates}")
+    note = json.loads((unpacked / schema_gen.WHEEL_NOTE).read_text())
+    server_args = (unpacked / parser.server_args_file).read_text(encoding="utf-8")
+    serve = (unpacked / "sglang" / "cli" / "serve.py").read_text(encoding="utf-8")
+    prefixes, suffixes = dynamic_options(server_args)
     return {
-        "_generated": "by scripts/gen_sglang_diffusion_options.py from the installed sglang packages in "
-        f"{RESOLVERS}/sglang-<release>-py3.11: the parser sglang/cli/serve.py builds for the diffusion "
-        "backend (add_multimodal_gen_serve_args), options with action/nargs/choices; dynamic component "
-        "prefixes and suffixes read by AST from multimodal_gen's server_args (from_cli_args). Only these "
-        "releases were readable here; 0.5.10.post1 already dispatches to the diffusion server (the "
-        "dispatch came with https://github.com/sgl-project/sglang/pull/12484, merged 2025-11; the first "
-        "release with it was not read). Options a pipeline adds when argv names "
-        "it (add_resolved_pipeline_config_cli_args) are not included.",
-        "releases": releases,
+        "serve_dispatch": ast_diffusion.SERVE_FUNCTION in serve,
+        "model_type_override": "--model-type" in serve,
+        "refuses_unknown": refuses_unknown(server_args),
+        "options": dict(sorted(parser.options.items())),
+        "dynamic_prefixes": prefixes,
+        "dynamic_suffixes": suffixes,
+        "read_from": parser.server_args_file,
+        "wheel": note["wheel"],
+        "wheel_sha256": note["wheel_sha256"],
     }
 
 
+def pack(releases: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """Each option once per distinct entry, with the spans of ``release_order`` that have it."""
+    from argtrace.frameworks.schema import version_key
+
+    order = sorted(releases, key=version_key)
+    options: dict[str, list[list[Any]]] = {}
+    for flag in sorted({f for r in releases.values() for f in r["options"]}):
+        variants: list[list[Any]] = []
+        for i, version in enumerate(order):
+            entry = releases[version]["options"].get(flag)
+            if entry is None:
+                continue
+            found = next((v for v in variants if v[0] == entry), None)
+            if found is None:
+                variants.append([entry, [[i, 1]]])
+            elif found[1][-1][0] + found[1][-1][1] == i:
+                found[1][-1][1] += 1
+            else:
+                found[1].append([i, 1])
+        options[flag] = variants
+    meta = {
+        v: {k: x for k, x in releases[v].items() if k != "options"}
+        | {"option_count": len(releases[v]["options"])}
+        for v in order
+    }
+    return {"release_order": order, "releases": meta, "options": options}
+
+
+def build(unpacked_root: Path) -> dict[str, Any]:
+    releases: dict[str, dict[str, Any]] = {}
+    for version in [*EXTRA, *(v for v in RELEASES["sglang"] if v.startswith("0.5."))]:
+        data = read_wheel(version, unpacked_root)
+        if data is None:
+            continue
+        releases[version] = data
+        log(f"sglang=={version}: {len(data['options'])} options (AST)")
+    packed = pack(releases)
+    return {
+        "_generated": "by scripts/gen_sglang_diffusion_options.py from each SGLang release's wheel on PyPI "
+        "(pip download --no-deps), read by AST without importing (argtrace/resolver/ast_diffusion.py): the "
+        "parser sglang/cli/serve.py builds for the diffusion backend (add_multimodal_gen_serve_args), "
+        "options with dest/action/nargs/choices; dynamic component prefixes and suffixes and whether "
+        "from_cli_args refuses left-over words, read from multimodal_gen's server_args. Cross-checked "
+        "against the parser built by importing 0.5.10.post1 and 0.5.23 (--crosscheck): identical. Options "
+        "a pipeline adds when argv names it (add_resolved_pipeline_config_cli_args) are not included. "
+        "`options`: flag -> [entry, [[first index into release_order, count], ...]] per distinct entry.",
+        "format": 2,
+        **packed,
+    }
+
+
+def crosscheck(unpacked_root: Path) -> int:
+    """The import-based read of each resolver environment against the AST read of the same release."""
+    failures = 0
+    for env in sorted(RESOLVERS.glob("sglang-*-py3.*")):
+        if not (env / "bin/python").exists():
+            continue
+        imported = read_release(env)
+        version = imported["version"]
+        static = read_wheel(version, unpacked_root)
+        assert static is not None
+        for key in ("options", "dynamic_prefixes", "dynamic_suffixes", "serve_dispatch", "read_from"):
+            if imported[key] != static[key]:
+                failures += 1
+                log(f"{version}: {key} differs")
+                if key == "options":
+                    a, b = imported[key], static[key]
+                    log(f"  only imported: {sorted(set(a) - set(b))}; only AST: {sorted(set(b) - set(a))}")
+                    log(f"  entries differing: {sorted(k for k in set(a) & set(b) if a[k] != b[k])}")
+        log(f"{version}: imported {len(imported['options'])} options, AST {len(static['options'])}")
+    log("crosscheck: identical" if not failures else f"crosscheck: {failures} differences")
+    return 1 if failures else 0
+
+
+def write(data: dict[str, Any]) -> str:
+    """One option per line: diffable, and about a third of an indented dump."""
+    lines = ["{"]
+    items = list(data.items())
+    for i, (key, value) in enumerate(items):
+        comma = "," if i < len(items) - 1 else ""
+        if isinstance(value, dict) and key in ("options", "releases"):
+            body = ",\n".join(
+                f" {json.dumps(k)}:{json.dumps(v, sort_keys=True, separators=(',', ':'))}"
+                for k, v in value.items()
+            )
+            lines.append(f"{json.dumps(key)}:{{\n{body}\n}}{comma}")
+        else:
+            lines.append(f"{json.dumps(key)}:{json.dumps(value, separators=(',', ':'))}{comma}")
+    lines.append("}")
+    text = "\n".join(lines) + "\n"
+    json.loads(text)
+    return text
+
+
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--check", action="store_true", help="fail when the file differs")
+    ap.add_argument(
+        "--crosscheck",
+        action="store_true",
+        help="compare the AST reading with the parser built by importing (the resolver environments)",
+    )
+    ap.add_argument("--unpacked", type=Path, default=Path(tempfile.gettempdir()) / "argtrace-wheels")
     args = ap.parse_args(argv)
-    text = json.dumps(build(), indent=1, sort_keys=True) + "\n"
+    args.unpacked.mkdir(parents=True, exist_ok=True)
+    if args.crosscheck:
+        return crosscheck(args.unpacked)
+    text = write(build(args.unpacked))
     if args.check:
         if OUT.read_text() != text:
             print(f"{OUT} is out of date", file=sys.stderr)
             return 1
         return 0
     OUT.write_text(text)
-    print(f"wrote {OUT}")
+    print(f"wrote {OUT} ({len(text.encode())} bytes)")
     return 0
 
 

@@ -52,7 +52,7 @@ def test_the_index_is_generated_and_covers_each_entry_point() -> None:
         "vllm.entrypoints.api_server": 19,
         "sglang.launch_server": 34,
         "sglang serve": 19,
-        "sglang serve (diffusion)": 2,
+        "sglang serve (diffusion)": 20,
         "sglang_router.launch_server": 34,
     }
     demo = entrypoint("vllm.entrypoints.api_server")
@@ -160,7 +160,7 @@ def test_a_diffusion_flag_on_launch_server_names_the_diffusion_server(tmp_path: 
             "bundled "
             "release where it parses (0.4.0.post2-0.5.23): its parser (parse_args) refuses it: the server "
             'refuses to start ("unrecognized arguments", exit 2); --num-gpus is taken by `sglang serve (a '
-            "diffusion model)` (sglang 0.5.10.post1, 0.5.23)",
+            "diffusion model)` (sglang 0.5.5, 0.5.5.post3-0.5.23)",
             "remove the flag (for a diffusion model, sglang serve takes it)",
         )
     ]

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from argtrace.frameworks.sglang_diffusion import check_words, table_for
+from argtrace.frameworks.sglang_diffusion import check_words, newer_takers, release_data, table_for
 from argtrace.resolver import environments
 from tests.conftest import run_cli
 
@@ -42,11 +42,12 @@ def test_explicit_diffusion_backend_refuses_only_what_its_parser_lacks() -> None
             "warning",
             "--served-model-name is not an option of SGLang 0.5.10.post1's diffusion server, which `sglang "
             'serve` runs for a diffusion model: it stops with "error: unrecognized arguments" '
-            "(ServerArgs.from_cli_args of sglang/multimodal_gen)",
+            "(ServerArgs.from_cli_args of sglang/multimodal_gen); SGLang 0.5.18's diffusion server and every "
+            "later release read take it",
         )
     ]
     pa001 = next(f for f in findings if f["code"] == "PA001")
-    assert pa001["fix"] == "remove the flag"
+    assert pa001["fix"] == "remove the flag, or run SGLang 0.5.18 or later, whose diffusion server has it"
     assert pa001["basis"] == "assumed"
     assert pa001["setting"] == "served_model_name"
 
@@ -93,22 +94,62 @@ def test_model_type_llm_sends_a_diffusion_flag_to_the_llm_parser() -> None:
         "release where it parses (0.5.5.post3-0.5.23)"
     )
     assert found[0][2].endswith(
-        "--num-gpus is taken by `sglang serve (a diffusion model)` (sglang 0.5.10.post1, 0.5.23)"
+        "--num-gpus is taken by `sglang serve (a diffusion model)` (sglang 0.5.5, 0.5.5.post3-0.5.23)"
     )
 
 
 @pytest.mark.parametrize(
     ("version", "table"),
     [
-        ("0.5.9", None),
+        ("0.5.4.post3", None),  # no sglang/multimodal_gen in the wheel
+        ("0.5.5", "0.5.5"),  # the first release that ships it
+        ("0.5.9", "0.5.9"),
         ("0.5.10.post1", "0.5.10.post1"),
-        ("0.5.15.post1", "0.5.10.post1"),
+        ("0.5.15.post1", "0.5.15.post1"),
+        ("0.5.16", "0.5.16"),
+        ("0.5.16.post1", "0.5.16"),  # not read: the nearest older release read stands in
         ("0.5.23", "0.5.23"),
     ],
 )
 def test_a_release_uses_its_own_table_or_the_nearest_older_one(version: str, table: str | None) -> None:
     found = table_for(version)
     assert (found.release if found else None) == table
+
+
+def test_a_stand_in_names_the_newer_releases_that_take_the_option() -> None:
+    table = table_for("0.5.16.post1")
+    assert table is not None
+    assert newer_takers(table, "0.5.16.post1", "--model-variant") == [
+        "0.5.17",
+        "0.5.18",
+        "0.5.19",
+        "0.5.20",
+        "0.5.21",
+        "0.5.22",
+        "0.5.23",
+    ]
+    # 0.5.16's own table refuses it too: the same releases are then the upgrade that has it
+    own = table_for("0.5.16")
+    assert own is not None and newer_takers(own, "0.5.16", "--model-variant")[:1] == ["0.5.17"]
+    assert newer_takers(own, "0.5.16", "--model-varient") == []
+
+
+def test_before_0_5_10_the_left_over_words_are_dropped_not_refused() -> None:
+    findings = check(
+        "sglang serve --model-path /m --num-gpus 2 --ulysses-degree 2 --bogus 1",
+        ("--framework-version", "0.5.7"),
+    )
+    assert codes(findings, "PA001") == [
+        (
+            "PA001",
+            "warning",
+            "--bogus is not an option of SGLang 0.5.7's diffusion server, which `sglang serve` runs for a "
+            "diffusion model: its parser (parse_known_args) leaves the word over and "
+            "ServerArgs.from_cli_args of sglang/multimodal_gen ignores what is left, so the value is lost "
+            "without an error",
+        )
+    ]
+    assert [t.refuses_unknown for t in (table_for("0.5.9"), table_for("0.5.10.post1"))] == [False, True]
 
 
 def test_the_walk_takes_values_by_nargs() -> None:
@@ -133,11 +174,44 @@ def test_the_generated_table_says_how_it_was_made() -> None:
     text = resources.files("argtrace.frameworks").joinpath("data/sglang_diffusion_options.json").read_text()
     data = json.loads(text)
     assert data["_generated"].startswith("by scripts/gen_sglang_diffusion_options.py")
-    assert sorted(data["releases"]) == ["0.5.10.post1", "0.5.23"]
-    assert len(data["releases"]["0.5.23"]["options"]) == 202
-    assert len(data["releases"]["0.5.10.post1"]["options"]) == 82
-    assert "--served-model-name" in data["releases"]["0.5.23"]["options"]
-    assert "--served-model-name" not in data["releases"]["0.5.10.post1"]["options"]
+    assert data["release_order"] == [
+        "0.5.5",
+        "0.5.5.post3",
+        "0.5.6.post2",
+        "0.5.7",
+        "0.5.8.post1",
+        "0.5.9",
+        "0.5.10.post1",
+        "0.5.11",
+        "0.5.12.post1",
+        "0.5.13.post1",
+        "0.5.14",
+        "0.5.15.post1",
+        "0.5.16",
+        "0.5.17",
+        "0.5.18",
+        "0.5.19",
+        "0.5.20",
+        "0.5.21",
+        "0.5.22",
+        "0.5.23",
+    ]
+    tables = release_data()
+    # the shared storage rebuilds each release's table whole
+    assert {v: len(r["options"]) for v, r in tables.items()} == {
+        v: r["option_count"] for v, r in data["releases"].items()
+    }
+    assert [len(tables[v]["options"]) for v in ("0.5.5", "0.5.7", "0.5.10.post1", "0.5.16", "0.5.23")] == [
+        88,
+        65,
+        82,
+        150,
+        202,
+    ]
+    assert "--served-model-name" in tables["0.5.23"]["options"]
+    assert "--served-model-name" not in tables["0.5.10.post1"]["options"]
+    assert tables["0.5.16"]["read_from"] == "sglang/multimodal_gen/runtime/server_args/server_args.py"
+    assert tables["0.5.16"]["wheel"] == "sglang-0.5.16-cp311-cp311-manylinux_2_34_x86_64.whl"
 
 
 @pytest.mark.skipif(

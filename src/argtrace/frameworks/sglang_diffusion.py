@@ -1,16 +1,19 @@
 """``sglang serve``'s diffusion backend: which server gets the words, and which words that server refuses.
 
-``sglang serve`` (sglang/cli/serve.py, 0.5.10.post1 and 0.5.23) removes ``--model-type X`` and runs the
-diffusion server when X is ``diffusion``, the LLM server when it is ``llm``; with no override it asks the
+``sglang serve`` (sglang/cli/serve.py) runs the diffusion server for a diffusion model (from 0.5.5, the
+first release with sglang/multimodal_gen); from 0.5.10 it also removes ``--model-type X`` and runs the
+diffusion server when X is ``diffusion``, the LLM server when it is ``llm``. With no override it asks the
 model (``get_is_diffusion_model``: the diffusion registry, a local directory's model_index.json, the Hub)
 and falls back to the LLM server. argtrace cannot read the model, so without an override it takes the
 diffusion backend when the words include an option only the diffusion server has (an assumption, said in
-a PA028 note). The diffusion server parses with its own parser (``parse_known_args``) and
-``ServerArgs.from_cli_args`` refuses every word left over except its dynamic per-component options.
+a PA028 note). The diffusion server parses with its own parser (``parse_known_args``); from 0.5.10
+``ServerArgs.from_cli_args`` refuses every word left over except its dynamic per-component options, before
+that it ignores them (the value is lost without an error).
 
 The options per release are generated data (``data/sglang_diffusion_options.json``,
-``scripts/gen_sglang_diffusion_options.py``); a release between the ones read uses the nearest older one.
-Its refusal of an option a newer release read takes is one side only: such a PA001 is a note naming both.
+``scripts/gen_sglang_diffusion_options.py``, read from every release's wheel). A release that is not in
+it (a post-release between two read) uses the nearest older one read; its refusal of an option a newer
+release read takes is one side only: such a PA001 is a note naming both.
 """
 
 from __future__ import annotations
@@ -41,6 +44,8 @@ class DiffusionTable:
     options: dict[str, dict[str, Any]]
     prefixes: tuple[str, ...]
     suffixes: tuple[str, ...]
+    # from_cli_args stops on words left over (0.5.10+); before, it ignores them
+    refuses_unknown: bool = True
 
 
 @dataclass
@@ -52,15 +57,32 @@ class DiffusionCheck:
 
 @lru_cache(maxsize=1)
 def _releases() -> dict[str, Any]:
+    """``{release: {..., "options": {flag: entry}}}`` rebuilt from the file, which stores each option once
+    per distinct entry with the spans of ``release_order`` that have it."""
     text = resources.files("argtrace.frameworks").joinpath("data/sglang_diffusion_options.json").read_text()
-    releases: dict[str, Any] = json.loads(text)["releases"]
+    data = json.loads(text)
+    order: list[str] = data["release_order"]
+    releases: dict[str, Any] = {v: {**data["releases"][v], "options": {}} for v in order}
+    for flag, variants in data["options"].items():
+        for entry, spans in variants:
+            for start, count in spans:
+                for version in order[start : start + count]:
+                    releases[version]["options"][flag] = entry
     return releases
+
+
+def release_data() -> dict[str, Any]:
+    """``{release: its record with "options" rebuilt}`` for every release read, oldest first (read-only)."""
+    return _releases()
 
 
 def table_for(version: str) -> DiffusionTable | None:
     """The table of ``version`` or of the nearest older release read; None before the first one read."""
     from argtrace.frameworks.schema import version_key
 
+    own = _releases().get(version)
+    if own is not None and own.get("serve_dispatch"):
+        return _table(version, own)
     best: str | None = None
     for release, data in _releases().items():
         if not data.get("serve_dispatch"):
@@ -80,17 +102,17 @@ def _table(release: str, data: dict[str, Any]) -> DiffusionTable:
         dict(data["options"]),
         tuple(data.get("dynamic_prefixes", ())),
         tuple(data.get("dynamic_suffixes", ())),
+        bool(data.get("refuses_unknown", True)),
     )
 
 
 def newer_takers(table: DiffusionTable, version: str, name: str) -> list[str]:
     """The releases read after ``version`` whose diffusion server takes the option ``name`` that ``table``
-    (the nearest older release read, standing in for ``version``) refuses. A release between the two may
-    follow either side, so a refusal read from the older one alone is no verdict on it."""
+    refuses. When ``table`` is the nearest older release read, standing in for ``version``, a release
+    between the two may follow either side, so a refusal read from the older one alone is no verdict on it;
+    when it is ``version``'s own, they are the upgrade that has the option."""
     from argtrace.frameworks.schema import version_key
 
-    if table.release == version:
-        return []
     out = []
     for release, data in sorted(_releases().items(), key=lambda kv: version_key(kv[0])):
         if not data.get("serve_dispatch") or version_key(release) <= version_key(version):
@@ -101,19 +123,32 @@ def newer_takers(table: DiffusionTable, version: str, name: str) -> list[str]:
     return out
 
 
-def older_refusals(table: DiffusionTable, words: list[str | None]) -> dict[str, list[str]]:
-    """For the releases read before ``table``'s: the words each one's diffusion server refuses."""
+def later_releases(release: str) -> list[str]:
+    """``release`` and every release read after it that dispatches to the diffusion server, oldest first."""
     from argtrace.frameworks.schema import version_key
 
-    out: dict[str, list[str]] = {}
+    return [
+        r
+        for r, data in sorted(_releases().items(), key=lambda kv: version_key(kv[0]))
+        if data.get("serve_dispatch") and version_key(r) >= version_key(release)
+    ]
+
+
+def older_refusals(table: DiffusionTable, words: list[str | None]) -> dict[str, list[str]]:
+    """The words a release read before ``table``'s refuses, each under the newest such release (the one
+    a downgrade meets first): ``{release: [word, ...]}``."""
+    from argtrace.frameworks.schema import version_key
+
+    newest: dict[str, str] = {}
     for release, data in sorted(_releases().items(), key=lambda kv: version_key(kv[0])):
         if not data.get("serve_dispatch") or version_key(release) >= version_key(table.release):
             continue
-        older = _table(release, data)
-        refused = [w for _i, w in check_words(older, words).refused]
-        if refused:
-            out[release] = refused
-    return out
+        for _i, word in check_words(_table(release, data), words).refused:
+            newest[word] = release
+    out: dict[str, list[str]] = {}
+    for word, release in newest.items():
+        out.setdefault(release, []).append(word)
+    return dict(sorted(out.items(), key=lambda kv: version_key(kv[0])))
 
 
 def only_diffusion(table: DiffusionTable, words: list[str | None], llm_options: set[str]) -> list[str]:
@@ -233,34 +268,54 @@ def diffusion_backend(
     for index, word in check.refused:
         tok = tokens[index]
         setting = word.lstrip("-").replace("-", "_") if word.startswith("-") else None
-        message = (
-            f"{word} is not an option of {label}, which `sglang serve` runs for a diffusion model: it stops "
-            'with "error: unrecognized arguments" (ServerArgs.from_cli_args of sglang/multimodal_gen)'
-        )
+        if table.refuses_unknown:
+            message = (
+                f"{word} is not an option of {label}, which `sglang serve` runs for a diffusion model: it "
+                'stops with "error: unrecognized arguments" (ServerArgs.from_cli_args of '
+                "sglang/multimodal_gen)"
+            )
+        else:
+            message = (
+                f"{word} is not an option of {label}, which `sglang serve` runs for a diffusion model: its "
+                "parser (parse_known_args) leaves the word over and ServerArgs.from_cli_args of "
+                "sglang/multimodal_gen ignores what is left, so the value is lost without an error"
+            )
+        stand_in = table.release != schema.version
         takers = newer_takers(table, schema.version, word) if word.startswith("-") else []
-        if takers:
+        fix = "remove the flag"
+        if takers and stand_in:
             # the stand-in's refusal is one side only: the next release read takes the option
             message += (
                 f"; SGLang {takers[0]}'s diffusion server takes it, and {schema.version} lies between "
                 f"{table.release} and {takers[0]}: which it follows is unknown"
             )
+            fix = f"remove the flag, or run a release whose diffusion server has it ({takers[0]}'s has)"
+        elif takers:
+            # the release's own refusal; a newer release read has the option (the upgrade is the other fix)
+            since = takers[0] if takers == later_releases(takers[0]) else None
+            message += (
+                f"; SGLang {since}'s diffusion server and every later release read take it"
+                if since
+                else f"; the diffusion server of SGLang {', '.join(takers)} takes it"
+            )
+            fix = (
+                f"remove the flag, or run SGLang {since} or later, whose diffusion server has it"
+                if since
+                else f"remove the flag, or run a release whose diffusion server has it ({takers[0]}'s has)"
+            )
         finding = rules.PA_UNRECOGNIZED.finding(
             message,
             at=_at(server, tok),
             setting=setting,
-            fix=(
-                "remove the flag"
-                if not takers
-                else f"remove the flag, or run a release whose diffusion server has it ({takers[0]}'s has)"
-            ),
-            severity="info" if takers else "warning",
+            fix=fix,
+            severity="info" if takers and stand_in else "warning",
             basis="assumed",
         )
         out.findings.append(finding)
     older = older_refusals(table, words)
     for release, refused in older.items():
         out.notes.append(
-            f"sglang serve: SGLang {release}'s diffusion server (an older release read) refuses "
+            f"sglang serve: SGLang {release}'s diffusion server (the newest older release that does) refuses "
             f"{', '.join(refused)}"
         )
     return _model_path_only(tokens)
