@@ -79,13 +79,13 @@ def _compose_words(
             return None, []
         value, unset = compose_interpolate(text, env)
         try:
-            whole = split_like_shlex(value)
+            said = split_like_shlex(value)
         except ValueError:
             _unset_findings(at, unset, result, how=f"`{what}:`")
             return value.split(), []
         lost = _vanished_words(text, env, at)
-        _unset_findings(at, unset, result, how=f"`{what}:`", vanished={v.name: v for v in lost}, words=whole)
-        return whole, lost
+        _unset_findings(at, unset, result, how=f"`{what}:`", vanished={v.name: v for v in lost}, words=said)
+        return said, lost
     words: list[str] = []
     for item in items:
         text = _scalar(item)
