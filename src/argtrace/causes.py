@@ -13,11 +13,12 @@ two messages read); a finding no rule links stays a cause of its own. The links:
     earliest layer's finding.
 ``restates``
     A shellcheck finding that says what an argtrace finding says, on the same line (``RESTATES``): SC2086
-    at the very word SH007, SH026 or PA029 explains, SC2087 on the line of the here-document TP007 explains,
-    SC1017 (literal carriage return) and SC1101 (space after a backslash) beside SH002/SH003; and TP042 (the
-    container's GPUs against the parallel sizes) beside PA036 (the GPUs a node gets against the same sizes,
-    with the setting and the node count), which read one pod's ``nvidia.com/gpu`` limit at the same container;
-    TP012 (compose left an unset ``${MODEL}`` out of a string ``command:``) beside the PA029 it explains.
+    at the very word SH007, SH026, PA029 or PA020 (a required flag a vanished ``$OPTS`` may carry)
+    explains, SC2087 on the line of the here-document TP007 explains, SC1017 (literal carriage return)
+    and SC1101 (space after a backslash) beside SH002/SH003; and TP042 (the container's GPUs against the
+    parallel sizes) beside PA036 (the GPUs a node gets against the same sizes, with the setting and the
+    node count), which read one pod's ``nvidia.com/gpu`` limit at the same container; TP012 (compose left
+    an unset ``${MODEL}`` out of a string ``command:``) beside the PA029 it explains.
 ``broken-command``
     A command the shell split (SH002 CRLF line endings: every continued line of the file; SH003 a space
     after the backslash on line N: line N+1 runs on its own; SH004 a comment inside the continuation on line
@@ -74,7 +75,7 @@ from argtrace.model import LAYERS, SEVERITIES, Evidence, Finding, Report, Settin
 # shellcheck (or argtrace) code -> the argtrace codes it restates on the same line (or, for SC2087, the
 # here-document's redirection line that TP007's first evidence points at).
 RESTATES: Mapping[str, frozenset[str]] = {
-    "SC2086": frozenset({"SH007", "SH026", "PA029"}),
+    "SC2086": frozenset({"SH007", "SH026", "PA029", "PA020"}),
     "SC2087": frozenset({"TP007"}),
     "SC1017": frozenset({"SH002"}),
     "SC1101": frozenset({"SH003"}),
@@ -210,6 +211,8 @@ def _restates(links: _Links) -> None:
                 spots = [_path_line(e.at) for e in other.evidence[:1]]
             if other.code == "SH002":  # the whole file
                 spots = [(p[0], where[1]) for p in spots if p is not None]
+            if other.code == "PA020" and other.at != finding.at:
+                continue  # only the PA020 placed at the vanished `$OPTS` itself, not at the command's start
             if where in spots:
                 links.link(i, j)
                 break
