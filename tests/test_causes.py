@@ -117,7 +117,9 @@ def test_the_json_findings_are_the_causes_with_their_consequences(tmp_path: Path
     assert got == EXPECTED_CAUSES[name]
     # a cause without consequences has no `consequences` key: the finding dicts of old stay as they were
     assert all("consequences" not in f for f in findings if not got[findings.index(f)][3])
-    assert status == 1  # every case fails the check (the unset positional's errors are its consequences')
+    # every case fails the check but the unset positional: the script got no arguments, so its SH026 and the
+    # parser errors it explains rest on that (warnings; `argtrace check launch.sh MODEL` decides)
+    assert status == (0 if name == "unset_positional" else 1)
 
 
 def test_a_consequence_is_code_at_message_severity_layer(tmp_path: Path) -> None:

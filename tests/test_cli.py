@@ -35,6 +35,23 @@ def test_everything_after_the_script_belongs_to_the_script() -> None:
     assert args.script_args == ["0", "--port", "30000", "--format", "text"]
 
 
+def test_argtrace_options_after_the_script_get_a_note_on_stderr(capsys: pytest.CaptureFixture[str]) -> None:
+    args = split(["launch.sh", "0", "--format=json", "--gpu", "h100", "--port", "30000", "--format", "text"])
+    assert args.script_args == ["0", "--format=json", "--gpu", "h100", "--port", "30000", "--format", "text"]
+    assert args.format == "text"  # the default: the words stay the script's
+    err = capsys.readouterr().err
+    assert err == (
+        "argtrace check: note: after SCRIPT, `--format`, `--gpu` are the script's arguments ($1 ...), not "
+        "argtrace check's; put argtrace check's options before SCRIPT (argtrace check [OPTIONS] SCRIPT "
+        "[SCRIPT_ARGS...])\n"
+    )
+
+
+def test_script_options_of_its_own_get_no_note(capsys: pytest.CaptureFixture[str]) -> None:
+    split(["launch.sh", "0", "--port", "30000", "-h", "--help"])
+    assert capsys.readouterr().err == ""
+
+
 def test_dash_c_options_before_and_after_and_dollar_zero_after_double_dash() -> None:
     command = "python -m sglang.launch_server --port $1"
     args = split(["-c", command, "--format", "json", "--", "zero", "30000"])

@@ -429,5 +429,17 @@ def fold_causes(report: Report) -> list[Finding]:
         flat: list[Finding] = []
         for f in folded:
             flat.extend([replace(f, consequences=()), *f.consequences])
+        if finding.basis == "assumed":
+            flat = [_resting_on(f, finding) for f in flat]
         out.append(replace(finding, consequences=(*finding.consequences, *flat)))
     return out
+
+
+def _resting_on(consequence: Finding, cause: Finding) -> Finding:
+    """``consequence`` as resting on what its cause assumed: it follows from the cause, so it holds only
+    if the assumption does (an unset ``$MODEL`` assumed empty explains the parser's PA012 and PA020), and
+    is at most a warning, like the cause (verdicts.py)."""
+    added = tuple(a for a in cause.assumptions if a not in consequence.assumptions)
+    assumptions = (*consequence.assumptions, *added)
+    severity = "warning" if consequence.severity == "error" else consequence.severity
+    return replace(consequence, severity=severity, basis="assumed", assumptions=assumptions)

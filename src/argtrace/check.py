@@ -519,7 +519,8 @@ def settle_report_verdicts(report: Report, options: CheckOptions) -> list[Findin
         if spec:
             gpu = gpu_assumption(str(spec))
     entrypoints = _assumed_entrypoints(report.servers)
-    if release is None and gpu is None and not entrypoints:
+    from_missing_arguments = {at for server in report.servers for at in server.from_missing_arguments}
+    if release is None and gpu is None and not entrypoints and not from_missing_arguments:
         return report.findings
     settled = settle(
         report.findings,
@@ -530,6 +531,7 @@ def settle_report_verdicts(report: Report, options: CheckOptions) -> list[Findin
         substitute=substitute,
         entrypoints=entrypoints,
         builds_differ=_release_builds_differ(report.servers),
+        from_missing_arguments=from_missing_arguments,
     )
     return _between_disagreeing_releases(report, settled) if substitute else settled
 

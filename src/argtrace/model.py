@@ -63,7 +63,7 @@ class Assumption:
     """A default argtrace chose where the user gave nothing: ``what`` was taken to be ``value``;
     ``option`` is the command-line option that replaces the assumption with a fact."""
 
-    what: Literal["release", "gpu", "model-config", "entrypoint"]
+    what: Literal["release", "gpu", "model-config", "entrypoint", "script-arguments"]
     value: str
     option: str
 
@@ -329,6 +329,9 @@ class ServerCommand:
     # Unquoted expansions of the command that vanished (SH007/SH026 after a flag; PA029 where the parser
     # needed a positional); empty when not from a script
     vanished: tuple[VanishedWord, ...] = ()
+    # Where its words and environment values are made from the script's arguments when argtrace was given
+    # none (`argtrace check launch.sh` for a script that reads $1): findings there rest on that (verdicts.py)
+    from_missing_arguments: frozenset[str] = frozenset()
 
     @property
     def repeated(self) -> bool:

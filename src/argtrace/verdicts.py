@@ -11,6 +11,11 @@ an assumed GPU is information only. The assumptions of one run:
   releases named in PR011); a parser finding about an option registered the same way in every release
   holds whichever runs;
 - the GPU, when no ``--gpu`` was given and resolution or memory sizing used a default profile;
+- the script's arguments, when the script reads them (``$1``, ``"$@"``, directly or through variables)
+  and argtrace was given none: a finding at a word or environment value made from them (``--port $2``,
+  ``CUDA_VISIBLE_DEVICES=$GPU`` after ``GPU=$1``) is at most a warning, by the location the shell layer
+  recorded (``ServerCommand.from_missing_arguments``); given some arguments, missing ones are the
+  invocation's and stay errors;
 - an image's entrypoint, when the image table knows it for other builds of the image only (TP044): what the
   parser made of the words after the image rests on it (at most a warning); when the tag names a release
   no known build is recorded for and the known builds disagree on the entrypoint, which one that release
@@ -29,6 +34,10 @@ from argtrace.model import Assumption, Finding, Severity
 RELEASE_OPTION = "--framework-version"
 GPU_OPTION = "--gpu NAME[xCOUNT]"
 ENTRYPOINT_OPTION = "--entrypoint, or command: in the launch file"
+ARGUMENTS_OPTION = "its arguments after SCRIPT: argtrace check SCRIPT ARG1 ARG2 ..."
+# A script that reads $1 checked with none: what its words and variables get from them is what
+# `bash SCRIPT` with no arguments would do, which is rarely how it is launched.
+NO_ARGUMENTS = Assumption("script-arguments", "the script gets no arguments", ARGUMENTS_OPTION)
 
 _CAP: dict[Severity, Severity] = {"error": "warning", "warning": "warning", "info": "info"}
 # Resolution-layer findings that compare config.json with the flags and never read the GPU
@@ -58,6 +67,7 @@ def settle(
     builds_differ: Collection[str] = (),
     known_nowhere: Callable[[Finding], bool] = lambda finding: False,
     substitute: bool = False,
+    from_missing_arguments: Collection[str] = (),
 ) -> list[Finding]:
     """``findings`` with basis ``assumed`` (and a capped severity) where they rest on ``release``, ``gpu``
     or an assumed image entrypoint (``entrypoints``: by the location of the command the image runs; in
@@ -70,6 +80,8 @@ def settle(
     out = []
     for finding in findings:
         rests_on: list[Assumption] = []
+        if finding.at is not None and finding.at in from_missing_arguments:
+            rests_on.append(NO_ARGUMENTS)
         if entrypoints and finding.layer == "parser" and finding.at is not None and finding.at in entrypoints:
             rests_on.append(entrypoints[finding.at])
         if release is not None and _needs_release(finding) and not holds_on_every_release(finding):
@@ -112,6 +124,10 @@ def describe_assumptions(assumptions: Sequence[Assumption]) -> str:
     """``assumed sglang 0.5.19 (pass --framework-version), GPU h100 (pass --gpu NAME[xCOUNT])``."""
     parts = []
     for a in assumptions:
-        what = {"gpu": "GPU ", "model-config": "model config ", "entrypoint": "entrypoint "}.get(a.what, "")
+        what = {
+            "gpu": "GPU ",
+            "model-config": "model config ",
+            "entrypoint": "entrypoint ",
+        }.get(a.what, "")
         parts.append(f"{what}{a.value} (pass {a.option})")
     return "assumed " + ", ".join(parts)

@@ -147,6 +147,35 @@ def apply_rest(args: argparse.Namespace, rest: list[str], parser: argparse.Argum
     if not rest:
         parser.error("a SCRIPT (or -c COMMAND) is required")
     args.script, args.script_args = rest[0], rest[1:]
+    misplaced = misplaced_options(args.script_args, parser)
+    if misplaced:
+        # The words stay the script's ($1 ...), as bash gives them, because launch scripts take options of
+        # their own (`launch.sh --gpu 0`); but a user who wrote `check launch.sh --format json` meant
+        # argtrace's option and would otherwise read a report of a script started with `--format json`.
+        import sys
+
+        names = ", ".join(f"`{name}`" for name in misplaced)
+        command = parser.prog
+        what = "is the script's argument" if len(misplaced) == 1 else "are the script's arguments"
+        print(
+            f"{command}: note: after SCRIPT, {names} {what} ($1 ...), not {command}'s; put {command}'s "
+            f"options before SCRIPT ({command} [OPTIONS] SCRIPT [SCRIPT_ARGS...])",
+            file=sys.stderr,
+        )
+
+
+def misplaced_options(script_args: list[str], parser: argparse.ArgumentParser) -> list[str]:
+    """The words among ``script_args`` that name one of ``parser``'s own options (``--format``,
+    ``--format=json``), in order, each once; ``-h``/``--help`` and single-letter options are left out, since
+    scripts commonly take those themselves."""
+    own = {opt for action in parser._actions for opt in action.option_strings if opt.startswith("--")}
+    own.discard("--help")
+    found: list[str] = []
+    for word in script_args:
+        name = word.split("=", 1)[0]
+        if name in own and name not in found:
+            found.append(name)
+    return found
 
 
 def run(args: argparse.Namespace) -> Report:

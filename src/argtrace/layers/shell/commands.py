@@ -35,6 +35,9 @@ from argtrace.layers.shell.core import (
 from argtrace.layers.shell.state import Var
 from argtrace.layers.shell.wrapenv import expand_env_s, wrapper_env
 
+# A parameter a word or an assignment reads: `$1`, `${10}`, `"$@"`, `${#}`, `$NAME`, `${NAME:-x}`, `${#NAME}`
+_PARAMETER = re.compile(r"\$\{?#?([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#])")
+
 if TYPE_CHECKING:
     from argtrace.layers.slurm import Export
 
@@ -509,12 +512,48 @@ class Commands(Conditions):
             offset=start,
             nohup="nohup" in det.wrappers,
         )
+        if self.no_script_arguments:
+            srv.from_missing_arguments = self._from_missing_arguments(argv, env, vanished)
         if self.loops and self._repeats(srv):
             return
         srv.index = len(self.servers)
         self.servers.append(srv)
         if self.bg_mark:
             self.bg_servers.append(srv.index)
+
+    def _from_missing_arguments(
+        self,
+        argv: list[ExpWord],
+        env: Mapping[str, tuple[str | None, str | None, str, str | None]],
+        vanished: list[Vanished],
+    ) -> frozenset[str]:
+        """The locations of the words, vanished words and environment values made from the script's
+        arguments (``$1``, ``"$@"``, ``$#``), directly or through the variables they were assigned from, as
+        the variables stand now. Called only when the script was given no arguments."""
+        made: set[str] = set()
+        for word in argv:
+            if word.expansion != "literal" and self._reads_arguments(word.expansion):
+                made.add(word.at)
+        for v in vanished:
+            if self._reads_arguments(v.raw):
+                made.add(v.at)
+        for _value, at, expansion, _reason in env.values():
+            if at is not None and expansion and self._reads_arguments(expansion):
+                made.add(at)
+        return frozenset(made)
+
+    def _reads_arguments(self, text: str, seen: frozenset[str] = frozenset()) -> bool:
+        for match in _PARAMETER.finditer(text):
+            name = match.group(1)
+            if name in ("@", "*", "#") or (name.isdigit() and name != "0"):
+                return True
+            if name in seen or len(seen) > 16:
+                continue
+            var = self.lookup(name)
+            if var is not None and var.expansion and var.expansion not in ("environment", "bash"):
+                if self._reads_arguments(var.expansion, seen | {name}):
+                    return True
+        return False
 
     def _repeats(self, srv: FoundServer) -> bool:
         """Inside a loop: True when ``srv`` is a start already recorded by this loop (the same command with

@@ -197,6 +197,9 @@ class FoundServer:
     # "FILE:LINE" of the loop that starts this server again and again (a restart loop, `for i in $(seq N)`,
     # or the same command with the same words in several iterations): reported once, marked repeated
     loop: str | None = None
+    # Where its words and environment values are made from the script's arguments ($1, "$@", through
+    # variables) when argtrace was given none: what the server gets there is not what the user launches
+    from_missing_arguments: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -385,6 +388,8 @@ class Core:
         self.scopes: list[dict[str, Var]] = [scope]
         self.positional: list[str] | None = [from_str(a) for a in args]
         self.positional_reason: str | None = None
+        # argtrace was given no arguments for the script: values made from them rest on that (verdicts.py)
+        self.no_script_arguments = not args
         self.funcs: dict[str, tuple[Any, Source]] = {}
         self.options: set[str] = set()
 
