@@ -90,10 +90,9 @@ def test_a_caller_variable_lost_as_a_required_flags_value_is_one_warning(tmp_pat
 
 
 def test_a_script_argument_lost_as_a_flags_value_stays_an_error(tmp_path: Path) -> None:
-    """Variant: ``$1`` is the invocation's (argtrace was given no argument): certain, so errors."""
-    status, findings = check(
-        tmp_path, *SGLANG_0510, "-c", "python3 -m sglang.launch_server --model-path $1 --port 30000"
-    )
+    """Variant: ``$2`` of a script given one argument is the invocation's: certain, so errors."""
+    command = "python3 -m sglang.launch_server --model-path $2 --port 30000"
+    status, findings = check(tmp_path, *SGLANG_0510, "-c", command, "--", "serve.sh", "0")
     assert shown(findings) == [
         (
             "error",

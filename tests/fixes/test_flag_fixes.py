@@ -126,7 +126,8 @@ def test_a_value_lost_at_the_end_of_the_command_gets_the_default() -> None:
     """Variant: ``--port $2`` ends the command ("gets no value"): the same edit, its text saying what the
     flag gets instead of nothing."""
     command = "python3 -m sglang.launch_server --model-path /m --port $2"
-    (cause,) = run_cli(["check", "--format", "json", *SG10, "-c", command]).json["findings"]
+    argv = ["check", "--format", "json", *SG10, "-c", command, "--", "serve.sh", "0"]  # $2 not passed
+    (cause,) = run_cli(argv).json["findings"]
     assert (cause["code"], cause["severity"], [c["code"] for c in cause["consequences"]]) == (
         "SH007",
         "error",
