@@ -86,6 +86,12 @@ def test_a_caller_variable_lost_as_a_required_flags_value_is_one_warning(tmp_pat
         "`$MODEL` is not set (in the environment argtrace was given; if the caller sets it, pass "
         "`--env MODEL=...`), so the unquoted word vanishes: `--model-path` takes `--port` as its value"
     )
+    # --model-path has no default to write: the fix names the variable, no edit
+    assert (findings[0]["fix"], findings[0]["fix_edits"]) == (
+        "Set MODEL where the server runs (check with `--env MODEL=...`), give a default (`${MODEL:-VALUE}`), "
+        "or stop early (`${MODEL:?MODEL is not set}`).",
+        [],
+    )
     assert status == 0  # a warning resting on an assumption; its notes fail nothing
 
 
