@@ -184,6 +184,13 @@ def test_opts_the_script_empties_leaves_the_required_flag_an_error(tmp_path: Pat
             "put the model right after `vllm serve` (`vllm serve MODEL --port ...`); --model does not "
             "give it: vllm 0.6.6.post1's `vllm serve` requires the positional model_tag",
         ),
+        # variant: the model written after a flag of one or more words is one more of its values
+        (
+            "vllm serve --served-model-name qwen /m --port 8000",
+            "put the model right after `vllm serve` (`vllm serve MODEL --port ...`); `/m` after "
+            "--served-model-name is taken as one more of its values (it takes one or more words), not as the "
+            "model",
+        ),
         # variant: no model at all
         (
             "vllm serve --trust-remote-code --port 8000",

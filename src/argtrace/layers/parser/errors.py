@@ -228,6 +228,15 @@ def _positional_fix(ctx: ParseContext, name: str) -> str:
         return f"give {name}: a word of its own after `{command}`"
     model = next((ev for ev in ctx.outcome.events if ev.spec.dest == "model"), None)
     fix = "put the model right after `vllm serve` (`vllm serve MODEL --port ...`)"
+    # a flag of one or more words takes every word up to the next flag: the model written after it too
+    greedy = [ev for ev in ctx.outcome.events if ev.spec.nargs in ("+", "*") and len(ev.value_toks) > 1]
+    eaten = ctx.tok(greedy[0].value_toks[-1]) if greedy else None
+    if greedy and eaten is not None and eaten.text is not None:
+        shown = ctx.display(greedy[0].value_toks[-1], eaten.text)
+        fix += (
+            f"; `{shown}` after {greedy[0].option} is taken as one more of its values (it takes one or more "
+            "words), not as the model"
+        )
     if model is not None:
         fix += (
             f"; {model.option or '--model'} does not give it: {ctx.schema.label}'s `vllm serve` requires the "
