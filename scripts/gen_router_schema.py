@@ -1,21 +1,29 @@
 #!/usr/bin/env python3
 """Generate src/argtrace/frameworks/data/sglang_router.json: the router flags ``python -m
-sglang_router.launch_server`` adds to SGLang's server flags, from a sglang-router wheel.
+sglang_router.launch_server`` adds to SGLang's server flags, from sglang-router wheels (several releases).
 
 ``sglang_router/launch_server.py`` builds one argparse parser: ``ServerArgs.add_cli_args(parser)``, then
 ``RouterArgs.add_cli_args(parser, use_router_prefix=True, exclude_host_port=True)`` (every router flag
 spelled ``--router-*``), then its own ``parser.add_argument(...)`` calls. This script runs that
 ``RouterArgs.add_cli_args`` on an empty parser in a subprocess (``router_args.py`` extracted from the
-wheel; its one import of the Rust extension, ``get_available_tool_call_parsers``, is stubbed), takes the
+wheel, or ``launch_router.py`` before 0.2.0, where ``RouterArgs`` lived; its imports of the Rust extension,
+``get_available_tool_call_parsers`` and ``PolicyType``, and of ``Router`` are stubbed), takes the
 launcher's own ``add_argument`` calls by AST, and records each option's strings, action, nargs and choices.
 
-  pip download sglang-router==0.3.2 --no-deps -d /tmp/wh
-  python scripts/gen_router_schema.py /tmp/wh/sglang_router-0.3.2-*.whl
+Given several wheels, the newest release's options are ``options`` (the release analysed), and the file
+also records ``releases``, ``flags`` (every flag any of them knows -> the releases that know it),
+``older_options`` (the shape of each flag the newest release no longer knows, so its values are taken
+with it) and ``renamed``: a flag dropped at a release that added exactly one flag spelled as it plus a
+``-suffix`` (``--router-eviction-interval`` -> ``--router-eviction-interval-secs`` at 0.2.0).
+
+  pip download sglang-router==0.1.9 sglang-router==0.2.0 ... --no-deps --only-binary=:all: -d /tmp/wh
+  python scripts/gen_router_schema.py /tmp/wh/sglang_router-*.whl
 """
 
 from __future__ import annotations
 
 import ast
+import itertools
 import json
 import subprocess
 import sys
@@ -28,7 +36,7 @@ OUT = Path(__file__).resolve().parent.parent / "src/argtrace/frameworks/data/sgl
 _DUMP = """
 import argparse, json, sys
 sys.path.insert(0, sys.argv[1])
-from sglang_router.router_args import RouterArgs
+RouterArgs = __import__(sys.argv[2], fromlist=["RouterArgs"]).RouterArgs
 p = argparse.ArgumentParser(add_help=False)
 RouterArgs.add_cli_args(p, use_router_prefix=True, exclude_host_port=True)
 out = []
@@ -73,29 +81,83 @@ def _launcher_options(source: str) -> list[dict[str, object]]:
     return out
 
 
-def main() -> int:
-    wheel = Path(sys.argv[1])
+# The Rust extension and the Router class: only names are imported at module level (the choices of one
+# flag come from get_available_tool_call_parsers; PolicyType is used inside functions argparse never calls).
+_RS_STUB = (
+    "def get_available_tool_call_parsers():\n    return []\n\n\n"
+    "def __getattr__(name):\n    return type(name, (), {})\n"
+)
+
+
+def release_options(wheel: Path) -> tuple[str, list[dict[str, object]]]:
+    """(version, the launcher's router options) of one sglang-router wheel."""
     version = wheel.name.split("-")[1]
     with tempfile.TemporaryDirectory() as tmp, zipfile.ZipFile(wheel) as z:
+        names = set(z.namelist())
+        module = "router_args" if "sglang_router/router_args.py" in names else "launch_router"
         pkg = Path(tmp) / "sglang_router"
         pkg.mkdir()
-        (pkg / "__init__.py").write_text("")
-        (pkg / "router_args.py").write_bytes(z.read("sglang_router/router_args.py"))
-        # the Rust extension: only its list of tool-call parsers is imported (choices of one flag)
-        (pkg / "sglang_router_rs.py").write_text("def get_available_tool_call_parsers():\n    return []\n")
+        (pkg / "__init__.py").write_text("Router = None\n")
+        (pkg / f"{module}.py").write_bytes(z.read(f"sglang_router/{module}.py"))
+        (pkg / "sglang_router_rs.py").write_text(_RS_STUB)
+        (Path(tmp) / "sglang_router_rs.py").write_text(_RS_STUB)  # 0.1.x imports it top-level
         dumped = subprocess.run(
-            [sys.executable, "-c", _DUMP, tmp], capture_output=True, text=True, check=True, timeout=60
+            [sys.executable, "-c", _DUMP, tmp, f"sglang_router.{module}"],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=60,
         )
         options = json.loads(dumped.stdout)
         launcher = _launcher_options(z.read("sglang_router/launch_server.py").decode())
-    options = [o for o in options + launcher if o["flags"]]
+    return version, [o for o in options + launcher if o["flags"]]
+
+
+def _version_key(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in version.split(".") if part.isdigit())
+
+
+def renamed(releases: list[str], flags: dict[str, list[str]]) -> dict[str, str]:
+    """Flag dropped at a release -> the one flag that release added spelled as it plus ``-suffix``."""
+    out: dict[str, str] = {}
+    for before, at in itertools.pairwise(releases):
+        gone = [f for f, rs in flags.items() if before in rs and at not in rs]
+        added = [f for f, rs in flags.items() if at in rs and before not in rs]
+        for flag in gone:
+            match = [f for f in added if f.startswith(flag + "-")]
+            if len(match) == 1:
+                out[flag] = match[0]
+    return out
+
+
+def main() -> int:
+    per_release = sorted((release_options(Path(w)) for w in sys.argv[1:]), key=lambda r: _version_key(r[0]))
+    releases = [version for version, _ in per_release]
+    newest, options = per_release[-1]
+    flags: dict[str, list[str]] = {}
+    shapes: dict[str, dict[str, object]] = {}
+    for version, opts in per_release:
+        for o in opts:
+            for flag in o["flags"]:  # type: ignore[attr-defined]
+                flags.setdefault(flag, []).append(version)
+                shapes[flag] = o  # the newest release that knows it
+    current = {f for o in options for f in o["flags"]}  # type: ignore[attr-defined]
+    older: list[dict[str, object]] = []
+    for flag in sorted(set(flags) - current):
+        if shapes[flag] not in older:
+            older.append(shapes[flag])
     data = {
-        "package": f"sglang-router {version}",
+        "package": f"sglang-router {newest}",
         "generated_by": "scripts/gen_router_schema.py",
         "options": sorted(options, key=lambda o: str(o["flags"][0])),  # type: ignore[index]
+        "releases": releases,
+        "flags": dict(sorted(flags.items())),
+        "older_options": older,
+        "renamed": renamed(releases, flags),
     }
     OUT.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
-    print(f"wrote {OUT}: {len(options)} router options of sglang-router {version}")
+    print(f"wrote {OUT}: {len(options)} router options of sglang-router {newest}; {len(flags)} flags of")
+    print(f"  {', '.join(releases)}")
     return 0
 
 

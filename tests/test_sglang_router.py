@@ -1,11 +1,12 @@
 """``python -m sglang_router.launch_server``: server flags to SGLang's parser, ``--router-*`` flags to the
 router's, as the one argparse parser of sglang-router's launcher takes them (issue 17). The router's
-options are generated from the sglang-router 0.3.2 wheel (scripts/gen_router_schema.py)."""
+options are generated from the sglang-router 0.3.2 wheel, and the flags each release knows from the
+0.1.9, 0.2.0, 0.2.4, 0.3.0, 0.3.1 and 0.3.2 wheels (scripts/gen_router_schema.py)."""
 
 from __future__ import annotations
 
 from argtrace.frameworks.detect import detect_server
-from argtrace.frameworks.sglang_router import router_schema, split_router
+from argtrace.frameworks.sglang_router import older_router_flag, router_schema, split_router
 from argtrace.layers.shell import ScriptSource, analyze_script
 
 
@@ -88,3 +89,59 @@ def test_check_parses_the_server_flags_and_refuses_a_bad_router_value() -> None:
     (pa009,) = [f for f in bad["findings"] if f["code"] == "PA009"]  # type: ignore[attr-defined]
     assert pa009["severity"] == "error"
     assert pa009["message"].startswith("--router-policy: invalid choice: 'fastest'")
+
+
+def test_the_router_releases_read_and_the_flag_they_renamed() -> None:
+    import json
+    from pathlib import Path
+
+    data = json.loads(
+        (Path(__file__).resolve().parents[1] / "src/argtrace/frameworks/data/sglang_router.json").read_text()
+    )
+    assert data["releases"] == ["0.1.9", "0.2.0", "0.2.4", "0.3.0", "0.3.1", "0.3.2"]
+    assert data["renamed"] == {"--router-eviction-interval": "--router-eviction-interval-secs"}
+    assert [o["flags"] for o in data["older_options"]] == [["--router-eviction-interval"]]
+    assert data["flags"]["--router-eviction-interval-secs"] == ["0.2.0", "0.2.4", "0.3.0", "0.3.1", "0.3.2"]
+    assert data["flags"]["--router-redis-url"] == ["0.3.2"]  # new in 0.3.2
+    assert data["flags"]["--router-jwt-issuer"] == ["0.3.1", "0.3.2"]
+    assert len(data["flags"]) == 98 and len(data["options"]) == 97
+
+
+RENAMED = (
+    "--router-eviction-interval was accepted by sglang-router 0.1.9 but sglang-router 0.3.2 (the newest "
+    "bundled router release; the one installed is not known) does not know it: its launcher refuses to "
+    'start ("unrecognized arguments", exit 2); sglang-router 0.2.0 renamed it --router-eviction-interval-secs'
+)
+
+
+def test_a_flag_of_an_older_router_release_goes_with_its_value_and_names_the_new_spelling() -> None:
+    words = "--model-path m --router-eviction-interval 60 --tp 2 --router-eviction-interval=30".split()
+    split = split_router(words)
+    assert [words[i] for i in split.server] == ["--model-path", "m", "--tp", "2"]
+    assert split.older == [("--router-eviction-interval", ["60"]), ("--router-eviction-interval", ["30"])]
+    assert (split.router, split.problems) == ([], [])
+    assert older_router_flag("--router-eviction-interval") == (RENAMED, "use --router-eviction-interval-secs")
+
+
+def test_check_reports_an_older_router_flag_as_the_router_s_not_sglang_s() -> None:
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1] / "src")}
+    line = "python3 -m sglang_router.launch_server --model-path m --dp-size 2 --router-eviction-interval 60"
+    p = subprocess.run(
+        [sys.executable, "-m", "argtrace", "check", "--no-resolve", "--format", "json", "-c", line],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    data = json.loads(p.stdout)
+    got = [(f["code"], f["severity"], f["basis"], f["message"], f["fix"]) for f in data["findings"]]
+    assert [g for g in got if g[0] != "PR011"] == [
+        ("PA001", "warning", "assumed", RENAMED, "use --router-eviction-interval-secs")
+    ]
+    assert data["parser"]["argv"] == ["--model-path", "m", "--dp-size", "2"]

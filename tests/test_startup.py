@@ -202,8 +202,8 @@ def test_check_json_on_a_shell_script_reads_one_schema_and_imports_no_yaml_or_ri
 
 
 # What ``check --format json`` on a plain launch script must not import (issue 18, bench/check_startup.py):
-# other commands' layers and renderers, the carriers of docker/compose/Kubernetes/ssh launches, the
-# resolution cache, and the third-party or C-backed modules only those need.
+# other commands' layers and renderers, the carriers of docker/compose/Kubernetes/ssh launches, and the
+# third-party or C-backed modules only those need.
 NOT_FOR_A_PLAIN_SCRIPT = (
     "argtrace.layers.log",
     "argtrace.layers.memory",
@@ -226,7 +226,8 @@ NOT_FOR_A_PLAIN_SCRIPT = (
     "argtrace.render.sarif",
     "argtrace.render.junit",
     "argtrace.render.matrix",
-    "argtrace.resolver.cache",
+    # (argtrace.resolver.cache and hashlib are imported: the store keeps shellcheck's opinions, whose
+    # repeated runs cost more than the import; layers/shell/shellcheck.py)
     "argtrace.resolver.startup_steps",
     "argtrace.mcp_server",
     "argtrace.probe",
@@ -249,7 +250,6 @@ NOT_FOR_A_PLAIN_SCRIPT = (
     "socket",
     "importlib.readers",  # a data file read through importlib.resources (tree_sitter_bash imports it)
     "zipfile",
-    "hashlib",
     # the user cache's path (user-generated schemas live there) is answered without it on Linux with an
     # absolute HOME and no XDG_CACHE_HOME (resolver/environments.user_cache_dir; the check runs so)
     *(("platformdirs",) if sys.platform == "linux" else ()),

@@ -1,8 +1,7 @@
 """The message index beyond the bundled releases (vLLM 0.2.7-0.6.5, SGLang 0.1.14-0.3.6.post3), the library a
-launch goes through (huggingface_hub's validators), the GPU profiles generated from quoted sources, and the
-two rules that follow real code with them: RS030 (vLLM's Triton attention backend refuses an fp8 KV cache
-below SM89; the only backend below SM75) and RS031 (a model value huggingface_hub's validate_repo_id
-refuses). The texts are real reports' (URLs beside them) or the frameworks' own messages."""
+launch goes through (huggingface_hub's validators), and RS031 (a model value huggingface_hub's
+validate_repo_id refuses); the GPU profiles and RS030 are tests/test_gpu_profiles.py's. The texts are
+real reports' (URLs beside them) or the frameworks' own messages."""
 
 from __future__ import annotations
 
@@ -254,88 +253,6 @@ def test_rs031_a_revision_after_a_colon(tmp_path: Path) -> None:
 def test_rs031_stays_quiet(command: str, tmp_path: Path) -> None:
     (tmp_path / "local:dir").mkdir()
     assert findings(["-c", command], tmp_path, "RS031") == []
-
-
-# --- GPU profiles and RS030 --------------------------------------------------------------------------------
-
-
-def test_gpu_profiles_come_from_their_recorded_sources() -> None:
-    from argtrace.gpus import GPUS, parse_gpu_spec
-
-    assert sorted(GPUS) == [
-        "a10", "a100-40g", "a100-80g", "b200", "h100", "h200", "l40s", "mi300x", "rtx-4090", "rtx-pro-6000",
-        "t4", "v100", "v100-16g",
-    ]  # fmt: skip
-    v100 = parse_gpu_spec("v100x2")
-    assert v100.count == 2 and (v100.profile.label, v100.profile.compute_capability) == (
-        "Tesla V100-PCIE-32GB",
-        (7, 0),
-    )
-    assert [(GPUS[n].smi_total_mib, GPUS[n].total_bytes, GPUS[n].flashinfer) for n in ("t4", "a100-40g")] == [
-        (15360, 15848429322, True),  # 14.76 GiB as torch rounds it
-        (40536, 42298834944, True),
-    ]
-    check = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "gen_gpu_profiles.py"), "--check"],
-        capture_output=True,
-        text=True,
-    )
-    assert (check.returncode, check.stdout) == (0, "src/argtrace/data/gpu_profiles.json: up to date\n")
-
-
-def test_why_reads_a_v100_s_capacity_from_torch_s_message() -> None:
-    from argtrace.commands.why import _gpu_from_text
-
-    assert _gpu_from_text("GPU 0 has a total capacity of 31.74 GiB of which 20.00 MiB is free") == "v100"
-    assert _gpu_from_text("(GPU 0; 14.76 GiB total capacity; 9.70 GiB already allocated") is None  # old form
-
-
-RS030_V100 = (
-    "--kv-cache-dtype fp8 on Tesla V100-PCIE-32GB (compute capability 7.0): vllm 0.33.0 has no "
-    "FlashAttention (SM80+) or FlashInfer (SM75+) backend for it, and the Triton attention backend raises "
-    '"FP8 KV cache is not supported by the Triton attention backend ... native FP8 (fp8e4nv) requires SM89+" '
-    "(TritonAttentionImpl.__init__, vllm/v1/attention/backends/triton_attn.py; vllm 0.24.0-0.33.0)"
-)
-
-
-def test_rs030_fp8_kv_cache_on_a_v100(tmp_path: Path) -> None:
-    argv = [
-        "--gpu",
-        "v100",
-        "--framework-version",
-        "0.33.0",
-        "-c",
-        "vllm serve Qwen/Qwen3-8B --kv-cache-dtype fp8",
-    ]
-    assert findings(argv, tmp_path, "RS030") == [("error", "framework-code", RS030_V100)]
-    # with no release named, 0.33.0 stands in: a warning resting on it
-    unnamed = findings(argv[:2] + argv[4:], tmp_path, "RS030")
-    assert [(s, b) for s, b, _ in unnamed] == [("warning", "assumed")]
-
-
-@pytest.mark.parametrize(
-    ("gpu", "version", "dtype"),
-    [
-        ("t4", "0.33.0", "fp8"),  # SM75: FlashInfer's floor in other releases; not proven
-        ("a100-40g", "0.33.0", "fp8_e4m3"),
-        ("h100", "0.33.0", "fp8"),
-        ("v100", "0.20.2", "fp8"),  # the release has no such check
-        ("v100", "0.33.0", "auto"),
-    ],
-)
-def test_rs030_stays_quiet(gpu: str, version: str, dtype: str, tmp_path: Path) -> None:
-    argv = [
-        "--gpu",
-        gpu,
-        "--framework-version",
-        version,
-        "-c",
-        f"vllm serve Qwen/Qwen3-8B --kv-cache-dtype {dtype}",
-    ]
-    assert findings(argv, tmp_path, "RS030") == []
-    assert (
-        findings(["-c", "vllm serve Qwen/Qwen3-8B --kv-cache-dtype fp8"], tmp_path, "RS030") == []
-    )  # no --gpu
 
 
 # --- the generator is reproducible ------------------------------------------------------------------------

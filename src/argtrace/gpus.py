@@ -14,16 +14,18 @@ Values are the ones printed by real devices in public logs (H100 SXM 80 GB: 8155
 4090: 24564 MiB / 23.64 GiB; ...). ``NAME[xCOUNT]`` selects COUNT identical devices; the count is the
 trailing ``x<digits>`` so that ``mi300x`` and ``mi300xx8`` both parse.
 
-More profiles (V100 32/16 GB, T4, A10, A100 40 GB) come from ``data/gpu_profiles.json``, written by
-``scripts/gen_gpu_profiles.py`` from quoted public ``nvidia-smi``/CUDA lines and NVIDIA's table of compute
-capabilities, each value with its source.
+More profiles (V100 32/16 GB, T4, A10, A100 40 GB, L4, L20, H20, A800 80 GB, RTX 3090) come from
+``data/gpu_profiles.json``, written by ``scripts/gen_gpu_profiles.py`` from quoted public ``nvidia-smi``/CUDA
+lines and NVIDIA's table of compute capabilities, each value with its source. The same file holds the
+spellings ``--gpu`` accepts for every profile (``NVIDIA L4``, ``RTX 4090``, ``4090``), derived there by one
+rule from each name and ``nvidia-smi`` product name; a spelling is looked up by ``alias_key``.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 Vendor = Literal["nvidia", "amd"]
 
@@ -49,7 +51,7 @@ class GpuProfile:
         return self.total_bytes / GIB
 
 
-GPUS: dict[str, GpuProfile] = {
+BUILTIN: dict[str, GpuProfile] = {
     p.name: p
     for p in (
         GpuProfile("h100", "NVIDIA H100 80GB HBM3", 81559, 85_029_158_912, (9, 0), "nvidia", True),
@@ -66,20 +68,32 @@ GPUS: dict[str, GpuProfile] = {
     )
 }
 
-def _generated_profiles() -> list[GpuProfile]:
-    """The profiles of ``data/gpu_profiles.json`` (scripts/gen_gpu_profiles.py)."""
+
+def alias_key(text: str) -> str:
+    """How a ``--gpu`` spelling is compared: lower case, without spaces, ``-`` and ``_`` (``RTX 4090`` ->
+    ``rtx4090``)."""
+    return re.sub(r"[\s_\-]+", "", text.strip().lower())
+
+
+def _generated() -> dict[str, Any]:
+    """``data/gpu_profiles.json`` (scripts/gen_gpu_profiles.py), or nothing when it cannot be read."""
     import json
     from pathlib import Path
 
     path = Path(__file__).resolve().parent / "data" / "gpu_profiles.json"
     try:
-        raw = json.loads(path.read_text(encoding="utf-8"))["profiles"]
-    except (OSError, ValueError, KeyError):
-        return []
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _generated_profiles(raw: list[dict[str, Any]]) -> list[GpuProfile]:
+    """The profiles of the generated file."""
     return [
         GpuProfile(
-            p["name"],
-            p["label"],
+            str(p["name"]),
+            str(p["label"]),
             int(p["smi_total_mib"]),
             int(p["total_bytes"]),
             (int(p["compute_capability"][0]), int(p["compute_capability"][1])),
@@ -90,9 +104,14 @@ def _generated_profiles() -> list[GpuProfile]:
     ]
 
 
-GPUS.update((p.name, p) for p in _generated_profiles() if p.name not in GPUS)
+_DATA = _generated()
+GPUS: dict[str, GpuProfile] = dict(BUILTIN)
+GPUS.update((p.name, p) for p in _generated_profiles(_DATA.get("profiles") or []) if p.name not in GPUS)
+# spelling -> profile name; each profile's own name resolves even without the generated file
+ALIASES: dict[str, str] = {alias_key(name): name for name in GPUS}
+ALIASES.update((str(k), str(v)) for k, v in (_DATA.get("aliases") or {}).items() if v in GPUS)
 
-_SPEC = re.compile(r"^(?P<name>.+?)(?:x(?P<count>\d+))?$")
+_SPEC = re.compile(r"^(?P<name>.+?)x(?P<count>\d+)$")
 
 
 @dataclass(frozen=True)
@@ -113,26 +132,27 @@ def count_given(spec: str) -> bool:
     A bare model name means "as many of these as the launch needs": the user said which GPU, not how many,
     so no finding may rest on a count of 1 they never wrote.
     """
-    text = spec.strip().lower()
-    if text in GPUS:
+    key = alias_key(spec)
+    if key in ALIASES:
         return False
-    match = _SPEC.match(text)
-    return bool(match and match.group("count"))
+    match = _SPEC.match(key)
+    return bool(match and match.group("name") in ALIASES)
 
 
 def parse_gpu_spec(spec: str) -> GpuSelection:
-    """``h100`` -> (h100, 1); ``rtx-pro-6000x4`` -> (rtx-pro-6000, 4); ``mi300x`` -> (mi300x, 1).
+    """``h100`` -> (h100, 1); ``rtx-pro-6000x4`` -> (rtx-pro-6000, 4); ``mi300x`` -> (mi300x, 1);
+    ``NVIDIA L4`` -> (l4, 1); ``RTX 4090 x2`` -> (rtx-4090, 2): any spelling of ``ALIASES``.
 
     Raises ``ValueError`` with the known names for an unknown profile or a zero count.
     """
-    text = spec.strip().lower()
-    if text in GPUS:
-        return GpuSelection(GPUS[text], 1)
-    match = _SPEC.match(text)
-    if match and match.group("count") and match.group("name") in GPUS:
+    key = alias_key(spec)
+    if key in ALIASES:
+        return GpuSelection(GPUS[ALIASES[key]], 1)
+    match = _SPEC.match(key)
+    if match and match.group("name") in ALIASES:
         count = int(match.group("count"))
         if count < 1:
             raise ValueError(f"GPU count must be at least 1 in {spec!r}")
-        return GpuSelection(GPUS[match.group("name")], count)
+        return GpuSelection(GPUS[ALIASES[match.group("name")]], count)
     known = ", ".join(sorted(GPUS))
     raise ValueError(f"unknown GPU profile {spec!r}; known: {known} (append xN for N GPUs, e.g. h100x8)")

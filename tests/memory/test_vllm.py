@@ -224,6 +224,9 @@ PLANNER_CASES = [
         ],
     ),
     ("deepseek-v3", "b200x8", ["--tensor-parallel-size", "8", "--max-model-len", "163840"]),
+    # sliding-window layers in their own KV cache groups (SlidingWindowSpec), 18 + 18 and 12 + 12
+    ("gpt-oss-120b", "h100", []),
+    ("gpt-oss-20b", "a100-80g", ["--max-model-len", "131072", "--max-num-batched-tokens", "1024"]),
 ]
 
 

@@ -103,3 +103,19 @@ def test_qwen3_next_groups_pad_to_tp() -> None:
     m = mamba_geometry(spec, 32)
     assert m is not None
     assert m.conv_bytes_per_slot == 36 * ((32 * 128 + 2 * 32 * 128) // 32) * 3 * 2
+
+
+def test_modules_left_unquantized_by_the_checkpoint_keep_the_model_dtype() -> None:
+    """``ignored_layers`` / ``modules_to_not_convert`` entries match whole dotted components: one layer's MLP
+    listed costs exactly its 3 x 4096 x 14336 parameters once more (2 bytes instead of 1, per-channel fp8
+    with no block scales); ``model.layers.1`` is that layer, not layer 10 or 11 too."""
+    raw = json.loads((MODELS / "llama-3.1-8b" / "config.json").read_text())
+
+    def fp8_bytes(ignored: list[str]) -> int:
+        cfg = {**raw, "quantization_config": {"quant_method": "fp8", "ignored_layers": ignored}}
+        return estimate_weights(read_model_spec(cfg), 1, None).bytes_per_rank
+
+    base = fp8_bytes([])
+    assert fp8_bytes(["model.layers.1.mlp"]) - base == 3 * 4096 * 14336
+    assert fp8_bytes(["model.layers.1"]) - base == 3 * 4096 * 14336 + (4096 * 6144 + 4096 * 4096)
+    assert fp8_bytes(["self_attn"]) - base == 32 * (4096 * 6144 + 4096 * 4096)

@@ -43,6 +43,7 @@ def test_within_the_bound_shellcheck_gives_its_opinion(tmp_path: Path) -> None:
 def test_shellcheck_beyond_its_memory_limit_is_a_finding(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setenv("ARGTRACE_NO_CACHE", "1")  # an earlier test's stored opinion of the same bytes
     monkeypatch.setattr(sc, "MEMORY", 16 << 20)  # far below what its runtime needs to start
     r = run(tmp_path, _script(8 * 1024), shellcheck=True)
     finding = only(r, "SH025")
@@ -53,6 +54,7 @@ def test_shellcheck_beyond_its_memory_limit_is_a_finding(
 def test_shellcheck_beyond_its_time_limit_is_a_finding(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setenv("ARGTRACE_NO_CACHE", "1")
     monkeypatch.setattr(sc, "TIMEOUT", 0.001)
     r = run(tmp_path, _script(32 * 1024), shellcheck=True)
     finding = only(r, "SH025")

@@ -26,7 +26,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="GPU profile, e.g. h100x2, rtx-pro-6000x4; a bare NAME is as many as the launch needs "
         "(default h100)",
     )
-    parser.add_argument("--framework", choices=("sglang", "vllm"), default="sglang", help="default: sglang")
+    parser.add_argument(
+        "--framework",
+        choices=("sglang", "vllm"),
+        default=None,
+        help="default: the one the command after -- starts (vllm serve, python -m sglang.launch_server...), "
+        "else sglang",
+    )
     parser.add_argument("--framework-version", metavar="V", help="framework version whose formulas to use")
     parser.add_argument(
         "--from-log",
@@ -83,6 +89,7 @@ def run(args: argparse.Namespace) -> Report:
         if not eq or not key:
             raise UsageError(f"--env wants KEY=VALUE, got {item!r}")
         env[key] = value
+    framework, server_argv = framework_and_flags(args.framework, list(args.server_argv), env)
     model_config = Path(args.model_config)
     from argtrace.remote.host import current_host
 
@@ -106,12 +113,34 @@ def run(args: argparse.Namespace) -> Report:
         report = run_mem(
             model_config=model_config,
             gpu=args.gpu,
-            framework=args.framework,
+            framework=framework,
             version=args.framework_version,
-            server_argv=list(args.server_argv),
+            server_argv=server_argv,
             env=env,
             from_log=Path(args.from_log) if args.from_log else None,
             plot=Path(args.plot) if args.plot else None,
             resolver=bool(args.resolver),
         )
     return report
+
+
+def framework_and_flags(given: str | None, words: list[str], env: dict[str, str]) -> tuple[str, list[str]]:
+    """The framework and the server's own flags from what follows ``--``.
+
+    A whole command pasted there (``vllm serve MODEL --tp 2``, ``python3 -m sglang.launch_server ...``,
+    behind ``env``/``numactl``/... wrappers) names its framework: it decides unless ``--framework`` says
+    otherwise, which is refused (the flags would be read with the other framework's names). Only the words
+    the framework's parser gets are kept, and ``env NAME=value`` assignments join ``--env``."""
+    from argtrace.frameworks.detect import detect_server
+    from argtrace.model import UsageError
+
+    found = detect_server(words) if words and not words[0].startswith("-") else None
+    if found is None:
+        return given or "sglang", words
+    if given is not None and given != found.framework:
+        raise UsageError(
+            f"--framework {given}, but the command after -- starts {found.entrypoint} ({found.framework})"
+        )
+    for _, name, value in found.env_assignments:
+        env.setdefault(name, value)
+    return found.framework, words[found.server_args_start :]

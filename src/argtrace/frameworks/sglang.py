@@ -108,7 +108,7 @@ def prepare_argv(server: ServerCommand, schema: Schema) -> PreparedArgv:
 
 def _without_router_flags(tokens: list[ArgToken], out: PreparedArgv, at: str | None) -> list[ArgToken]:
     """sglang-router's launcher: its --router-* options go to the router, the rest to the server parser."""
-    from argtrace.frameworks.sglang_router import router_schema, split_router
+    from argtrace.frameworks.sglang_router import older_router_flag, router_schema, split_router
 
     split = split_router([t.text for t in tokens])
     label, _options = router_schema()
@@ -116,6 +116,13 @@ def _without_router_flags(tokens: list[ArgToken], out: PreparedArgv, at: str | N
         names = ", ".join(flag for flag, _values in split.router)
         out.notes.append(f"router options ({label}), not server flags: {names}")
     from argtrace.rules import parser as rules
+
+    for flag, _values in split.older:
+        # the router release is assumed (the newest bundled): a warning resting on it, not an error
+        message, fix = older_router_flag(flag)
+        out.findings.append(
+            rules.PA_UNRECOGNIZED.finding(message, at=at, fix=fix, severity="warning", basis="assumed")
+        )
 
     for problem in split.problems:
         # one argparse parser holds both: a bad router value stops the launcher like a bad server flag

@@ -10,6 +10,7 @@ a PA028 note). The diffusion server parses with its own parser (``parse_known_ar
 
 The options per release are generated data (``data/sglang_diffusion_options.json``,
 ``scripts/gen_sglang_diffusion_options.py``); a release between the ones read uses the nearest older one.
+Its refusal of an option a newer release read takes is one side only: such a PA001 is a note naming both.
 """
 
 from __future__ import annotations
@@ -70,13 +71,34 @@ def table_for(version: str) -> DiffusionTable | None:
             best = release
     if best is None:
         return None
-    data = _releases()[best]
+    return _table(best, _releases()[best])
+
+
+def _table(release: str, data: dict[str, Any]) -> DiffusionTable:
     return DiffusionTable(
-        best,
+        release,
         dict(data["options"]),
         tuple(data.get("dynamic_prefixes", ())),
         tuple(data.get("dynamic_suffixes", ())),
     )
+
+
+def newer_takers(table: DiffusionTable, version: str, name: str) -> list[str]:
+    """The releases read after ``version`` whose diffusion server takes the option ``name`` that ``table``
+    (the nearest older release read, standing in for ``version``) refuses. A release between the two may
+    follow either side, so a refusal read from the older one alone is no verdict on it."""
+    from argtrace.frameworks.schema import version_key
+
+    if table.release == version:
+        return []
+    out = []
+    for release, data in sorted(_releases().items(), key=lambda kv: version_key(kv[0])):
+        if not data.get("serve_dispatch") or version_key(release) <= version_key(version):
+            continue
+        newer = _table(release, data)
+        if _match(newer, name) is not None or _dynamic(newer, name):
+            out.append(release)
+    return out
 
 
 def older_refusals(table: DiffusionTable, words: list[str | None]) -> dict[str, list[str]]:
@@ -87,12 +109,7 @@ def older_refusals(table: DiffusionTable, words: list[str | None]) -> dict[str, 
     for release, data in sorted(_releases().items(), key=lambda kv: version_key(kv[0])):
         if not data.get("serve_dispatch") or version_key(release) >= version_key(table.release):
             continue
-        older = DiffusionTable(
-            release,
-            dict(data["options"]),
-            tuple(data.get("dynamic_prefixes", ())),
-            tuple(data.get("dynamic_suffixes", ())),
-        )
+        older = _table(release, data)
         refused = [w for _i, w in check_words(older, words).refused]
         if refused:
             out[release] = refused
@@ -216,13 +233,27 @@ def diffusion_backend(
     for index, word in check.refused:
         tok = tokens[index]
         setting = word.lstrip("-").replace("-", "_") if word.startswith("-") else None
-        finding = rules.PA_UNRECOGNIZED.finding(
+        message = (
             f"{word} is not an option of {label}, which `sglang serve` runs for a diffusion model: it stops "
-            'with "error: unrecognized arguments" (ServerArgs.from_cli_args of sglang/multimodal_gen)',
+            'with "error: unrecognized arguments" (ServerArgs.from_cli_args of sglang/multimodal_gen)'
+        )
+        takers = newer_takers(table, schema.version, word) if word.startswith("-") else []
+        if takers:
+            # the stand-in's refusal is one side only: the next release read takes the option
+            message += (
+                f"; SGLang {takers[0]}'s diffusion server takes it, and {schema.version} lies between "
+                f"{table.release} and {takers[0]}: which it follows is unknown"
+            )
+        finding = rules.PA_UNRECOGNIZED.finding(
+            message,
             at=_at(server, tok),
             setting=setting,
-            fix="remove the flag",
-            severity="warning",
+            fix=(
+                "remove the flag"
+                if not takers
+                else f"remove the flag, or run a release whose diffusion server has it ({takers[0]}'s has)"
+            ),
+            severity="info" if takers else "warning",
             basis="assumed",
         )
         out.findings.append(finding)

@@ -4,8 +4,11 @@ sglang-router's launcher (``sglang_router/launch_server.py``) adds ``ServerArgs.
 ``RouterArgs.add_cli_args(use_router_prefix=True, exclude_host_port=True)`` to one parser, starts
 ``--dp-size`` server processes from the server flags and a router in front of them. The router's options
 are not typed here: ``frameworks/data/sglang_router.json`` is generated from the sglang-router wheel by
-``scripts/gen_router_schema.py`` (now 0.3.2). :func:`split_router` takes the router's options (and their
-values, as argparse consumes them) out of the words, so the SGLang parser and resolver get the server's.
+``scripts/gen_router_schema.py`` (0.3.2 analysed; 0.1.9-0.3.2 read for the flags each release knows).
+:func:`split_router` takes the router's options (and their values, as argparse consumes them) out of the
+words, so the SGLang parser and resolver get the server's; a ``--router-*`` flag only an older router
+release knows is taken out too, with what :func:`older_router_flag` says of it, rather than handed to
+SGLang's parser as a server flag it never was.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
+from typing import Any
 
 ENTRYPOINT = "sglang_router.launch_server"
 
@@ -31,11 +35,16 @@ class RouterOption:
 
 
 @lru_cache(maxsize=1)
-def router_schema() -> tuple[str, dict[str, RouterOption]]:
-    """(package label, flag -> option) of the bundled sglang-router release."""
-    raw = json.loads(resources.files("argtrace.frameworks").joinpath("data/sglang_router.json").read_text())
+def _raw() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(
+        resources.files("argtrace.frameworks").joinpath("data/sglang_router.json").read_text()
+    )
+    return data
+
+
+def _options(raw: list[dict[str, Any]]) -> dict[str, RouterOption]:
     out: dict[str, RouterOption] = {}
-    for o in raw["options"]:
+    for o in raw:
         nargs = o.get("nargs")
         takes = (
             "none"
@@ -45,7 +54,55 @@ def router_schema() -> tuple[str, dict[str, RouterOption]]:
         choices = tuple(str(c) for c in o["choices"]) if o.get("choices") else None
         for flag in o["flags"]:
             out[flag] = RouterOption(flag, o["dest"], takes, choices)
-    return str(raw["package"]), out
+    return out
+
+
+@lru_cache(maxsize=1)
+def router_schema() -> tuple[str, dict[str, RouterOption]]:
+    """(package label, flag -> option) of the bundled sglang-router release analysed (the newest)."""
+    raw = _raw()
+    return str(raw["package"]), _options(raw["options"])
+
+
+@lru_cache(maxsize=1)
+def _older_options() -> dict[str, RouterOption]:
+    """Flags older bundled router releases know and the analysed one does not -> their shape there."""
+    return _options(_raw().get("older_options") or [])
+
+
+def _span(known: list[str], releases: list[str]) -> str:
+    """``0.1.9``, ``0.2.0-0.2.4``: runs of the bundled router releases that know a flag."""
+    runs: list[list[str]] = []
+    for i, release in enumerate(releases):
+        if release not in known:
+            continue
+        if runs and releases.index(runs[-1][-1]) == i - 1:
+            runs[-1].append(release)
+        else:
+            runs.append([release])
+    return ", ".join(r[0] if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
+
+
+def older_router_flag(flag: str) -> tuple[str, str]:
+    """(message, fix) for a flag an older bundled sglang-router release knows and the analysed one does not.
+
+    The router release that runs is not known (no version of it is read from the launch): the newest
+    bundled one is assumed, and the message says so.
+    """
+    raw = _raw()
+    releases = [str(r) for r in raw.get("releases") or []]
+    known = [str(r) for r in (raw.get("flags") or {}).get(flag, [])]
+    label = str(raw["package"])
+    message = (
+        f"{flag} was accepted by sglang-router {_span(known, releases)} but {label} (the newest bundled "
+        'router release; the one installed is not known) does not know it: its launcher refuses to start '
+        '("unrecognized arguments", exit 2)'
+    )
+    new = (raw.get("renamed") or {}).get(flag)
+    if new is None:
+        return message, f"remove the flag, or run sglang-router {known[-1]}" if known else "remove the flag"
+    at = next(r for r in releases if r in (raw.get("flags") or {}).get(new, []))
+    return f"{message}; sglang-router {at} renamed it {new}", f"use {new}"
 
 
 @dataclass
@@ -56,16 +113,31 @@ class RouterSplit:
     server: list[int]  # indices of the words the SGLang server parser gets
     router: list[tuple[str, list[str]]]  # (flag, values) for the router
     problems: list[str]  # what argparse would refuse (a value not among the choices, a missing value)
+    older: list[tuple[str, list[str]]]  # flags only an older router release knows, with their values
 
 
 def split_router(words: Sequence[str | None]) -> RouterSplit:
     _label, options = router_schema()
-    out = RouterSplit([], [], [])
+    older = _older_options()
+    out = RouterSplit([], [], [], [])
     i = 0
     while i < len(words):
         w = words[i]
         name, eq, inline = (w or "").partition("=")
         opt = options.get(name) if w is not None and w.startswith("--") else None
+        if opt is None and w is not None and name in older:
+            # its values go with it (as the older launcher took them): one finding, not one per word
+            old = older[name]
+            i += 1
+            taken = [inline] if eq else []
+            if not eq and old.takes != "none":
+                while i < len(words) and not (words[i] or "").startswith("-"):
+                    taken.append(words[i] or "")
+                    i += 1
+                    if old.takes == "one":
+                        break
+            out.older.append((name, taken))
+            continue
         if opt is None:
             out.server.append(i)
             i += 1

@@ -302,6 +302,19 @@ def resolve_server(
     result = LayerResult()
     section: dict[str, Any] = {"status": "skipped", "exception": None, "at": None, "reason": None}
     result.sections["resolution"] = section
+    parser_section = (parser_result.sections.get("parser") or {}) if parser_result else {}
+    if parser_section.get("exit_status"):
+        # argparse exits before the framework's own code runs: there is nothing to resolve, and the words
+        # it refused (a flag taken as --model-path's value) are no model to look up
+        stop = parser_section.get("error") or f"exit {parser_section['exit_status']}"
+        section["reason"] = f"argparse stops first ({stop})"
+        result.findings.append(
+            rules.RS004.finding(
+                f"resolution skipped: {section['reason']}, so the server never resolves its settings",
+                fix="fix what the parser refuses; resolution runs after it",
+            )
+        )
+        return result
     parsed = parsed_values(parser_result)
     try:
         selection, assumed, need = gpu_selection(gpu, parsed, framework)

@@ -21,6 +21,9 @@ crash). An entry is a JSON file named by its key and holding the key again: a fi
 holds another key or format, is ignored and overwritten by the next run. Writes go to a temporary file in the
 same directory and are renamed over the entry (atomic on POSIX), so concurrent runs never see half a file.
 
+The same store keeps shellcheck's opinions of scripts (``layers/shell/shellcheck.py``, entries named
+``shellcheck-*``, keyed by the script's bytes and shellcheck's binary and configuration).
+
 ``--no-cache`` (``check``, ``mem``) or ``ARGTRACE_NO_CACHE=1`` bypasses it; ``argtrace resolver clear-cache``
 empties it. ``ARGTRACE_RESOLUTION_CACHE`` moves it (default: the user cache dir, ``resolutions/``).
 """
@@ -51,9 +54,9 @@ def cache_root() -> Path:
     override = os.environ.get("ARGTRACE_RESOLUTION_CACHE")
     if override:
         return Path(override).expanduser()
-    import platformdirs
+    from argtrace.resolver.environments import user_cache_dir
 
-    return Path(platformdirs.user_cache_dir("argtrace")) / "resolutions"
+    return Path(user_cache_dir()) / "resolutions"
 
 
 def enabled() -> bool:

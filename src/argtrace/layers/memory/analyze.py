@@ -819,11 +819,21 @@ def analyze_memory(
             if other_release
             else ""
         )
+        # CUDA graphs and activations are measured by SGLang at run time; argtrace only estimates them, so
+        # running out there is a warning resting on that estimate, never an error.
+        estimated_stage = p.oom_stage in ("cuda_graph", "activations")
+        if estimated_stage:
+            stage = str(p.oom_stage).replace("_", " ")
+            caveat += (
+                f"; the {stage} figure is argtrace's estimate (SGLang measures it at run time): compare "
+                "with the log (argtrace mem --from-log)"
+            )
         findings.append(
             rules.MM001.finding(
                 f"out of memory at {p.oom_stage} on {profile.name}{where}: {p.message} "
                 f"(short by {abs(p.margin_bytes) / GIB:.2f} GiB per GPU){caveat}",
-                severity="warning" if other_release else "error",
+                severity="warning" if other_release or estimated_stage else "error",
+                basis="assumed" if estimated_stage else None,
                 setting={
                     "kv_cache": "mem_fraction_static",
                     "mamba_cache": "max_mamba_cache_size",

@@ -118,6 +118,10 @@ class ModelSpec:
     attn_output_gate: bool = False
     # Draft / MTP
     mtp_layers: int = 0
+    # Sliding-window attention layers (``layer_types`` "sliding_attention", GPT-OSS, Gemma 3) and the
+    # window; vLLM gives them their own KV cache groups. SGLang's SWA pool is not modelled.
+    sliding_window: int = 0
+    sliding_layer_ids: tuple[int, ...] = ()
     # Vision tower (multimodal checkpoints)
     vision: Mapping[str, Any] | None = None
     quantization: Quantization = field(default_factory=lambda: Quantization("none", 16, None))
@@ -360,6 +364,11 @@ def read_model_spec(raw: Mapping[str, Any]) -> ModelSpec:
         spec.shared_expert_intermediate_size = _int(cfg, "shared_expert_intermediate_size", default=0) or 0
     elif family in ("dense", "moe", "mla"):
         spec.layer_types = ["full_attention"] * spec.num_layers
+        types = cfg.get("layer_types")
+        window = _int(cfg, "sliding_window", default=0) or 0
+        if isinstance(types, list) and len(types) == spec.num_layers and window > 0:
+            spec.sliding_layer_ids = tuple(i for i, t in enumerate(types) if t == "sliding_attention")
+            spec.sliding_window = window if spec.sliding_layer_ids else 0
 
     if family == "mla":
         spec.kv_lora_rank = need("kv_lora_rank", "kv_lora_rank")

@@ -86,6 +86,7 @@ def _vllm_parser() -> argparse.ArgumentParser:
         default=None,
     )
     p.add_argument("--quantization", "-q", dest="quantization")
+    p.add_argument("--kv-transfer-config", dest="kv_transfer_config")
     return p
 
 

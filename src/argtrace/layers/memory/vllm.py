@@ -46,7 +46,7 @@ from argtrace.layers.memory.state import (
     mamba_geometry,
 )
 from argtrace.layers.memory.vllm_probe import request_for
-from argtrace.layers.memory.weights import WeightEstimate, estimate_weights
+from argtrace.layers.memory.weights import WeightEstimate, estimate_weights, vllm_mxfp4_padding_bytes
 from argtrace.model import Finding
 
 VERSION = "0.33.0"
@@ -195,6 +195,9 @@ class KvLayout:
     attn_groups: int
     mamba_groups: int
     mamba_blocks_per_request: int  # per Mamba group (MambaSpec.max_memory_usage_bytes / page)
+    swa_groups: int = 0  # groups of sliding-window layers (SlidingWindowSpec)
+    sliding_window: int = 0
+    in_flight_tokens: int = 0  # VllmConfig.max_in_flight_tokens
 
     @property
     def bytes_per_block(self) -> int:
@@ -233,6 +236,30 @@ def kv_layout(spec: ModelSpec, r: Resolved, kv: KvGeometry, mamba: MambaGeometry
         attn_block = KERNEL_BLOCK_ALIGNMENT * math.ceil(attn_block / KERNEL_BLOCK_ALIGNMENT)
         block = max(block, attn_block)
     page = block * one
+    if not state and spec.sliding_layer_ids and not spec.is_mla:
+        # Full and sliding-window layers are two KV cache specs of the same page size:
+        # _get_kv_cache_groups_uniform_page_size groups them as it groups attention and Mamba layers.
+        swa = len(spec.sliding_layer_ids)
+        full = attn_layers - swa
+        small, large = min(full, swa), max(full, swa)
+        group = large if large < small * 1.5 else small
+        # VllmConfig.max_in_flight_tokens (config/vllm.py:601): max_concurrent_batches (2 with the
+        # default async scheduling and one pipeline stage, :588) x max_num_batched_tokens
+        in_flight = 2 * r.max_num_batched_tokens
+        return KvLayout(
+            block,
+            page,
+            0,
+            attn_layers,
+            0,
+            group,
+            math.ceil(full / group) if full else 0,
+            0,
+            0,
+            math.ceil(swa / group),
+            spec.sliding_window,
+            in_flight,
+        )
     if not state:
         return KvLayout(block, page, 0, attn_layers, 0, attn_layers, 1 if attn_layers else 0, 0, 0)
     m_layers = mamba.layers if mamba else 0
@@ -266,7 +293,13 @@ def blocks_per_request(lay: KvLayout, max_model_len: int) -> int:
     """``_max_memory_usage_bytes_from_groups`` / ``get_max_concurrency_for_kv_cache_config``: per group
     ``cdiv(max_memory_usage_bytes, page)``; attention ``cdiv(max_model_len, block_size)``."""
     attn = lay.attn_groups * math.ceil(max_model_len / lay.block_size)
-    return attn + lay.mamba_groups * lay.mamba_blocks_per_request
+    swa = 0
+    if lay.swa_groups:
+        # SlidingWindowSpec.max_admission_blocks_per_request (v1/kv_cache_interface.py:918): the window
+        # plus the in-flight tokens, at most max_model_len, + 1 block for a window not aligned to a block
+        tokens = min(lay.sliding_window - 1 + lay.in_flight_tokens, max_model_len)
+        swa = lay.swa_groups * (math.ceil(tokens / lay.block_size) + 1)
+    return attn + swa + lay.mamba_groups * lay.mamba_blocks_per_request
 
 
 def needed_bytes(lay: KvLayout, max_model_len: int) -> int:
@@ -294,6 +327,25 @@ def layout_from(planning: Mapping[str, Any]) -> KvLayout:
     if not mamba:
         one = int(planning["num_kv_heads"]) * int(planning["head_size"]) * (1 if planning["mla"] else 2)
         page = int(planning["block_size"]) * int(one * float(planning["kv_element_bytes"]))
+        swa = int(planning.get("sliding_layers") or 0)
+        if swa:
+            full = attn - swa
+            small, large = min(full, swa), max(full, swa)
+            group = large if large < small * 1.5 else small
+            return KvLayout(
+                int(planning["block_size"]),
+                page,
+                0,
+                attn,
+                0,
+                group,
+                math.ceil(full / group) if full else 0,
+                0,
+                0,
+                math.ceil(swa / group),
+                int(planning["sliding_window"]),
+                int(planning["in_flight_tokens"]),
+            )
         return KvLayout(int(planning["block_size"]), page, 0, attn, 0, attn, 1 if attn else 0, 0, 0)
     small, large = min(attn, mamba), max(attn, mamba)
     group = large if large < small * 1.5 else small
@@ -756,7 +808,20 @@ def analyze(
         )
 
     def whole_model(tp: int) -> WeightEstimate:
-        return estimate_weights(spec, tp, model_dir)
+        estimate = estimate_weights(spec, tp, model_dir)
+        # MXFP4 experts are padded to the kernel's tile after loading, whatever the checkpoint holds.
+        extra, backend = vllm_mxfp4_padding_bytes(spec, tp, gpu.compute_capability)
+        if extra:
+            estimate.bytes_per_rank += extra
+            estimate.detail["mxfp4_padding_bytes"] = extra
+            note = (
+                f"MXFP4 experts padded for the {backend} MoE kernel vLLM 0.33.0 picks on compute capability "
+                f"{gpu.compute_capability[0]}.{gpu.compute_capability[1]}: +{format_gib(extra)} GiB per GPU "
+                "(fused_moe/oracle/mxfp4.py mxfp4_round_up_hidden_size_and_intermediate_size)"
+            )
+            if note not in r.notes:
+                r.notes.append(note)
+        return estimate
 
     weights_for: Callable[[int], WeightEstimate] = whole_model
 
@@ -876,6 +941,11 @@ def analyze(
             f"speculative method {r.speculative_method}: the draft model is not sized (its weights and KV "
             "come out of the same gpu_memory_utilization budget)"
         )
+    if setting(settings, "kv_transfer_config"):
+        section["notes"].append(
+            "--kv-transfer-config: the KV connector's own GPU buffers (LMCache, NIXL, ...) are not counted; "
+            "vLLM measures them in its profile run, so the available KV memory here is an upper bound"
+        )
     section["suggested"] = suggest(spec, r, weights_for, gpu, p, gpu_count)
     if p.verdict == "oom":
         best = section["suggested"][0] if section["suggested"] else None
@@ -884,15 +954,34 @@ def analyze(
             if best
             else "no setting fits on this GPU: more GPUs (--tensor-parallel-size) or a quantized checkpoint"
         )
+        # The available KV memory is what vLLM measures in its profile run; argtrace estimates the run's
+        # activation peak, non-torch memory and CUDA graphs. When those estimates are larger than the
+        # shortfall, the verdict rests on them: a warning that says so, never an error (docs/memory.md).
+        estimated = p.activation_bytes + NON_TORCH_BYTES + p.cudagraph_bytes
+        on_estimate = (
+            p.oom_stage in ("kv_cache", "mamba_cache")
+            and p.available_source == "estimate"
+            and p.margin_bytes + estimated >= 0
+        )
+        basis_note = (
+            f"; this rests on argtrace's estimate of what vLLM measures at start-up (activation peak "
+            f"{format_gib(p.activation_bytes)}, non-torch {format_gib(NON_TORCH_BYTES)} and CUDA graphs "
+            f"{format_gib(p.cudagraph_bytes)} GiB): compare with the log's 'Available KV cache memory' "
+            "(argtrace mem --from-log)"
+            if on_estimate
+            else ""
+        )
         findings.append(
             rules.MM001.finding(
                 f"vLLM {VERSION}: out of memory at {p.oom_stage} on {gpu.name}{where}: "
                 f"{p.message.split(' Try increasing')[0]} "
-                f"(short by {abs(p.margin_bytes) / GIB:.2f} GiB per GPU)",
+                f"(short by {abs(p.margin_bytes) / GIB:.2f} GiB per GPU){basis_note}",
                 setting={"weights": "tensor_parallel_size", "draft": "speculative_config"}.get(
                     p.oom_stage or "", "gpu_memory_utilization"
                 ),
                 fix=fix,
+                severity="warning" if on_estimate else None,
+                basis="assumed" if on_estimate else None,
             )
         )
         return p

@@ -83,6 +83,9 @@ def request_for(plan: Any, spec: Any = None, max_model_len: int | None = None) -
         "mamba_cache_mode": r.mamba_cache_mode,
         "num_speculative_blocks": r.num_speculative_tokens if r.speculative_method else 0,
         "max_model_len": max_model_len or r.max_model_len,
+        "sliding_layers": len(spec.sliding_layer_ids) if spec is not None and lay.swa_groups else 0,
+        "sliding_window": lay.sliding_window,
+        "in_flight_tokens": lay.in_flight_tokens,
         "available": plan.available_bytes,
         "tp": r.tp,
     }
@@ -123,7 +126,7 @@ def main(argv: Sequence[str]) -> int:  # pragma: no cover - runs inside the reso
     import torch
     from vllm.v1.core import kv_cache_planning as planning
     from vllm.v1.core import kv_cache_utils as utils
-    from vllm.v1.kv_cache_interface import FullAttentionSpec, MambaSpec, MLAAttentionSpec
+    from vllm.v1.kv_cache_interface import FullAttentionSpec, MambaSpec, MLAAttentionSpec, SlidingWindowSpec
     from vllm.v1.kv_cache_layout import KVCacheLayout
 
     req = json.loads(argv[0])
@@ -135,6 +138,14 @@ def main(argv: Sequence[str]) -> int:  # pragma: no cover - runs inside the reso
         if req["mla"]:
             spec: Any = MLAAttentionSpec(
                 block_size=block, num_kv_heads=1, head_size=int(req["head_size"]), dtype=kv_dtype
+            )
+        elif i < int(req.get("sliding_layers") or 0):
+            spec = SlidingWindowSpec(
+                block_size=block,
+                num_kv_heads=int(req["num_kv_heads"]),
+                head_size=int(req["head_size"]),
+                dtype=kv_dtype,
+                sliding_window=int(req["sliding_window"]),
             )
         else:
             spec = FullAttentionSpec(
@@ -213,6 +224,7 @@ def main(argv: Sequence[str]) -> int:  # pragma: no cover - runs inside the reso
         num_prefill_lookahead_tokens=0,
         device_config=NS(device_type="cuda"),
         kv_transfer_config=None,
+        max_in_flight_tokens=int(req.get("in_flight_tokens") or 0),
     )
     try:
         groups = planning.get_global_kv_cache_groups(config, [specs])

@@ -8,7 +8,9 @@ SGLang 0.5.10.post1 model files (``srt/models/llama.py``, ``qwen3_next.py``, ``q
 
 from __future__ import annotations
 
+import fnmatch
 import json
+import re
 import struct
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -130,24 +132,98 @@ def _layer_is_moe(spec: ModelSpec, index: int) -> bool:
     return (index + 1) % max(spec.moe_layer_freq, 1) == 0
 
 
+# A representative parameter name per module kind, as the checkpoints name them, for matching the
+# quantization config's list of modules left unquantized.
+_MODULE_NAMES = {
+    "attention": "model.layers.{i}.self_attn.o_proj",
+    "linear_attention": "model.layers.{i}.linear_attn.out_proj",
+    "mamba": "model.layers.{i}.mixer.out_proj",
+    "mlp": "model.layers.{i}.mlp.down_proj",
+    "experts": "model.layers.{i}.mlp.experts.0.down_proj",
+    "shared_expert": "model.layers.{i}.mlp.shared_expert.down_proj",
+}
+
+
+def _listed(name: str, patterns: tuple[str, ...]) -> bool:
+    """``name`` (or a module holding it) is in ``modules_to_not_convert`` / ``ignored_layers`` / ``ignore``.
+
+    The match modes of vLLM 0.33.0 ``is_layer_skipped``
+    (``model_executor/layers/quantization/utils/quant_utils.py:619``: exact, substring such as
+    ``"self_attn"``, suffix), taken at whole dotted components so that ``model.layers.1`` does not match
+    layer 10, the wildcards checkpoints write (``model.layers.*.self_attn``) and compressed-tensors' ``re:``
+    entries."""
+    for pattern in patterns:
+        if pattern.startswith("re:"):
+            try:
+                if re.match(pattern[3:], name):
+                    return True
+            except re.error:
+                continue
+        elif pattern and (
+            f".{pattern}." in f".{name}."  # whole dotted components: "self_attn", "model.layers.1"
+            or fnmatch.fnmatchcase(name, pattern)
+            or fnmatch.fnmatchcase(name, pattern + ".*")
+        ):
+            return True
+    return False
+
+
+def _unquantized(spec: ModelSpec, index: int, module: str) -> bool:
+    """Whether the module of decoder layer ``index`` keeps the model dtype in a quantized checkpoint.
+
+    MXFP4 quantizes the routed experts only: every linear layer gets ``UnquantizedLinearMethod`` (vLLM
+    0.33.0 ``model_executor/layers/quantization/mxfp4.py:94-105``; SGLang 0.5.10.post1
+    ``srt/layers/quantization/mxfp4.py:285-296`` returns no method, hence unquantized, on CUDA)."""
+    q = spec.quantization
+    if q.method == "none":
+        return False
+    if q.method == "mxfp4" and module != "experts":
+        return True
+    return bool(q.excluded) and _listed(_MODULE_NAMES[module].format(i=index), q.excluded)
+
+
+def _keep(count: ParamCount, unquantized: bool) -> ParamCount:
+    if unquantized:
+        count.plain += count.quantizable
+        count.quantizable = 0
+    return count
+
+
+def _moe_split(spec: ModelSpec, index: int, gated: bool = True) -> ParamCount:
+    """``_moe`` with the routed experts and the shared expert checked apart against the unquantized list."""
+    experts = ParamCount(
+        quantizable=spec.num_experts * (3 if gated else 2) * spec.hidden_size * spec.moe_intermediate_size
+    )
+    rest = _moe(spec, gated)
+    rest.quantizable -= experts.quantizable
+    count = _keep(experts, _unquantized(spec, index, "experts"))
+    count.add(_keep(rest, _unquantized(spec, index, "shared_expert")))
+    return count
+
+
 def decoder_layer(spec: ModelSpec, index: int, kind: str) -> ParamCount:
     count = ParamCount(replicated=2 * spec.hidden_size)  # input and post-attention norms
     if spec.family == "nemotron_h":
         count.replicated = spec.hidden_size
         if kind == "mamba":
-            count.add(_mamba2(spec))
+            count.add(_keep(_mamba2(spec), _unquantized(spec, index, "mamba")))
         elif kind == "full_attention":
-            count.add(_attention(spec))
+            count.add(_keep(_attention(spec), _unquantized(spec, index, "attention")))
         elif kind == "mlp":
-            count.add(_mlp(spec, spec.intermediate_size, gated=False))
+            count.add(
+                _keep(_mlp(spec, spec.intermediate_size, gated=False), _unquantized(spec, index, "mlp"))
+            )
         elif kind == "moe":
-            count.add(_moe(spec, gated=False))
+            count.add(_moe_split(spec, index, gated=False))
         return count
-    count.add(_gdn(spec) if kind == "linear_attention" else _attention(spec))
-    if _layer_is_moe(spec, index):
-        count.add(_moe(spec))
+    if kind == "linear_attention":
+        count.add(_keep(_gdn(spec), _unquantized(spec, index, "linear_attention")))
     else:
-        count.add(_mlp(spec, spec.intermediate_size))
+        count.add(_keep(_attention(spec), _unquantized(spec, index, "attention")))
+    if _layer_is_moe(spec, index):
+        count.add(_moe_split(spec, index))
+    else:
+        count.add(_keep(_mlp(spec, spec.intermediate_size), _unquantized(spec, index, "mlp")))
     return count
 
 
@@ -300,3 +376,47 @@ def estimate_weights(spec: ModelSpec, tp: int, model_dir: Path | None) -> Weight
         estimate.bytes_per_rank = max(total // max(tp, 1) - mtp, 0)
         estimate.source = "safetensors-index"
     return estimate
+
+
+def _round_up(value: int, multiple: int) -> int:
+    return -(-value // multiple) * multiple
+
+
+def vllm_mxfp4_backend(spec: ModelSpec, capability: tuple[int, int]) -> tuple[str, int, int]:
+    """(backend, hidden alignment, intermediate alignment) vLLM 0.33.0 picks for MXFP4 experts on CUDA.
+
+    The first supported backend in priority order (``model_executor/layers/fused_moe/oracle/mxfp4.py``
+    ``_get_priority_backends_for_gpt_oss`` :402 for GPT-OSS, ``_get_priority_backends`` :437 otherwise),
+    each backend's ``_supports_current_device`` (TRT-LLM: SM10x; OAI Triton: SM90 to SM12x, after Marlin on
+    SM12x; FlashInfer CUTLASS: SM90, SM10x, SM12x; Marlin: SM75+), and the padding
+    ``mxfp4_round_up_hidden_size_and_intermediate_size`` (:837) applies to it. FlashInfer is taken as
+    installed (the vLLM wheel depends on it)."""
+    major = capability[0]
+    if spec.architecture == "GptOssForCausalLM":
+        if major == 10:
+            return "flashinfer-trtllm", 256, 128
+        if major == 12:
+            return "flashinfer-cutlass", 128, 128
+        if (9, 0) <= capability < (13, 0):
+            return "triton", 1, 64  # the last branch: the intermediate size to 64, the hidden size as is
+        return "marlin", 256, 128
+    if major == 10:
+        return "flashinfer-trtllm", 256, 128
+    return "marlin", 256, 128
+
+
+def vllm_mxfp4_padding_bytes(spec: ModelSpec, tp: int, capability: tuple[int, int]) -> tuple[int, str]:
+    """Bytes vLLM 0.33.0 adds per rank by padding MXFP4 expert weights to its kernel's tile
+    (``maybe_roundup_sizes``, ``model_executor/layers/quantization/mxfp4.py:183``, on the per-partition
+    intermediate size), and the backend that decides it. 0 when nothing is padded or the experts are not
+    MXFP4."""
+    if spec.quantization.method != "mxfp4" or not spec.num_experts or not spec.moe_intermediate_size:
+        return 0, ""
+    backend, hidden_align, inter_align = vllm_mxfp4_backend(spec, capability)
+    hidden = spec.hidden_size
+    inter = spec.moe_intermediate_size // max(tp, 1)
+    padded = _round_up(hidden, hidden_align) * _round_up(inter, inter_align)
+    extra_elements = 3 * spec.num_experts * (padded - hidden * inter)  # w13 (2 x inter) and w2 (inter)
+    moe_layers = sum(1 for i in range(spec.num_layers) if _layer_is_moe(spec, i))
+    per_element = 0.5 + 1 / 32  # 4-bit values and an e8m0 scale per 32
+    return int(extra_elements * moe_layers * per_element), backend

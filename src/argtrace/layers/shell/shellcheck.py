@@ -7,6 +7,15 @@ and quoted expansions: 16 KB 0.4 s and 140 MB, 32 KB 1.2 s and 450 MB, 48 KB 3.0
 4.4 s and 1.7 GB); a script of `echo` lines costs less (32 KB 0.5 s, 64 KB 1.3 s). It runs within
 ``TIMEOUT`` and an address-space limit of ``MEMORY`` bytes (``RLIMIT_AS``: shellcheck says "out of memory"
 and exits), beside the Python analysis (:func:`start_shellcheck`, collected at the end), not after it.
+
+Its opinion is kept in argtrace's cache (``resolver/cache.py``: the same store, ``--no-cache`` and
+``argtrace resolver clear-cache``): a repeated check of the same script, and the fix verification's re-checks
+of the same edits, spend ~60 ms of shellcheck's CPU each otherwise (issue 18). The key (:func:`cache_key`)
+is everything shellcheck's answer depends on: the script's bytes, the binary (its path, size and
+modification time), the options argtrace passes, ``SHELLCHECK_OPTS`` and the rc file shellcheck would read
+(its documented lookup, ``man shellcheck`` "RC FILES": ``.shellcheckrc`` or ``shellcheckrc`` in the
+script's directory, for standard input the working directory, and each parent, else ``~/.shellcheckrc``,
+else ``$XDG_CONFIG_HOME/shellcheckrc`` or ``~/.config/shellcheckrc``). Only complete answers are stored.
 """
 
 from __future__ import annotations
@@ -57,7 +66,7 @@ class Pending:
         self._thread.start()
 
     def _run(self, data: bytes, timeout: float) -> None:
-        self._outcome = run_shellcheck(data, timeout)
+        self._outcome = cached_shellcheck(data, timeout)
 
     def result(self) -> Outcome:
         self._thread.join()
@@ -78,6 +87,83 @@ def _limited(cmd: list[str]) -> list[str]:
     return ["/bin/sh", "-c", f'ulimit -v {MEMORY // 1024} && exec "$0" "$@"', *cmd]
 
 
+# What argtrace asks shellcheck for (part of the cache key: other options, other answers).
+OPTIONS = ("-f", "json1", "-s", "bash", "-")
+
+
+def cached_shellcheck(data: bytes, timeout: float = TIMEOUT) -> Outcome:
+    """:func:`run_shellcheck`'s answer, read from the cache when this shellcheck already judged these bytes
+    under the same configuration; a complete new answer is stored."""
+    exe = find_shellcheck()
+    if exe is None:
+        return None, "shellcheck is not installed"
+    from argtrace.resolver import cache
+
+    entry = cache_key(exe, data) if cache.enabled() else None
+    if entry is not None:
+        stored = _comments(cache.load(entry))
+        if stored is not None:
+            return stored, None
+    comments, why = run_shellcheck(data, timeout)
+    if entry is not None and comments is not None:
+        cache.store(entry, {"comments": [c.__dict__ for c in comments]})
+    return comments, why
+
+
+def cache_key(exe: str, data: bytes) -> str | None:
+    """The cache entry's name for shellcheck ``exe`` on ``data`` (None: the binary cannot be read)."""
+    import hashlib
+
+    try:
+        real = os.path.realpath(exe)
+        st = os.stat(real)
+    except OSError:
+        return None
+    h = hashlib.sha256(b"shellcheck\0")
+    for part in (real, str(st.st_size), str(st.st_mtime_ns), " ".join(OPTIONS)):
+        h.update(part.encode("utf-8", "surrogateescape") + b"\0")
+    h.update(os.environ.get("SHELLCHECK_OPTS", "").encode("utf-8", "surrogateescape") + b"\0")
+    rc = rc_file(os.getcwd())
+    if rc is not None:
+        try:
+            h.update(rc.encode("utf-8", "surrogateescape") + b"\0" + open(rc, "rb").read())
+        except OSError:
+            return None
+    h.update(b"\0" + data)
+    return "shellcheck-" + h.hexdigest()
+
+
+def rc_file(directory: str) -> str | None:
+    """The rc file shellcheck reads for a script in ``directory`` (standard input: the working directory),
+    by its documented lookup (see the module's text); None when there is none."""
+    here = os.path.abspath(directory)
+    while True:
+        for name in (".shellcheckrc", "shellcheckrc"):
+            candidate = os.path.join(here, name)
+            if os.path.isfile(candidate):
+                return candidate
+        parent = os.path.dirname(here)
+        if parent == here:
+            break
+        here = parent
+    home = os.path.expanduser("~/.shellcheckrc")
+    if os.path.isfile(home):
+        return home
+    config = os.environ.get("XDG_CONFIG_HOME") or os.path.expanduser("~/.config")
+    xdg = os.path.join(config, "shellcheckrc")
+    return xdg if os.path.isfile(xdg) else None
+
+
+def _comments(payload: object) -> list[ScComment] | None:
+    """The comments a cache entry holds; None for an entry that is not one (then shellcheck runs)."""
+    if not isinstance(payload, dict) or not isinstance(payload.get("comments"), list):
+        return None
+    try:
+        return [ScComment(**c) for c in payload["comments"]]
+    except TypeError:
+        return None
+
+
 def run_shellcheck(data: bytes, timeout: float = TIMEOUT) -> Outcome:
     """(comments, None) on success, (None, why) when shellcheck could not give an opinion."""
     exe = find_shellcheck()
@@ -85,7 +171,7 @@ def run_shellcheck(data: bytes, timeout: float = TIMEOUT) -> Outcome:
         return None, "shellcheck is not installed"
     try:
         proc = subprocess.run(
-            _limited([exe, "-f", "json1", "-s", "bash", "-"]),
+            _limited([exe, *OPTIONS]),
             input=data,
             capture_output=True,
             timeout=timeout,

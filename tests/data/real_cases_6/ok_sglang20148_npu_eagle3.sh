@@ -1,0 +1,23 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/20148 (2026-03-09, description, Ascend NPU), seen 2026-12-02: the launch; the server serves, and crashes intermittently after many json_schema requests with EAGLE3 (the xgrammar/speculative path, not the flags). The excerpt ends at "--port 88", so the port is cut there.
+python3 -m sglang.launch_server \
+--model-path /model/Qwen3-14B \
+--trust-remote-code \
+--speculative-algorithm EAGLE3 \
+--speculative-draft-model-path /model/mx/eagle/qwen3-14b_eagle3 \
+--speculative-num-steps 1 \
+--speculative-eagle-topk 1 \
+--speculative-num-draft-tokens 2 \
+--attention-backend ascend \
+--mem-fraction-static 0.8 \
+--disable-radix-cache \
+--chunked-prefill-size 32768 \
+--cuda-graph-bs 32 40 \
+--max-running-requests 40 \
+--warmup 10 \
+--tp-size 1 \
+--dp-size 1 \
+--nnodes 1 \
+--node-rank 0 \
+--base-gpu-id 0 \
+--host 0.0.0.0 \
+--port 88

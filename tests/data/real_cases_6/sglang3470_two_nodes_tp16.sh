@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/3470 (2025-02-10, description, two pods on Kubernetes), seen 2026-12-02: the rank-0 command; error "RuntimeError: CUDA error: invalid device ordinal" (the pods' GPU visibility, not the flags).
+python3 -m sglang.launch_server --model-path /model --tp 16 --dist-init-addr $podIP:20000 --nnodes 2 --node-rank 0 --trust-remote-code

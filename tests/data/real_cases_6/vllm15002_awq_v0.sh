@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/issues/15002 (comment by eldarkurtic, 2025-03-18, vllm 0.8.0rc3.dev5), seen 2026-12-02: the V0 command; "in this case it can't even load the model" (DeepSeek-R1-AWQ broken in that nightly).
+VLLM_USE_V1=0 vllm serve "local-awq"  -tp 8 --gpu-memory-utilization 0.8 --max-model-len 4096 --enable-chunked-prefill --trust-remote-code --max-num-batched-tokens 4096 --dtype float16 --port 1234

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/issues/23826 (comment by tensorflowt, 2025-08-28, vLLM 0.10.1.1 per its log), seen 2026-12-02: the command after a maintainer suggested --quantization modelopt_fp4; the title: "5090 cannot run Qwen3-30B-A3B-NVFP4".
+CUDA_VISIBLE_DEVICES=0 VLLM_USE_MODELSCOPE=true vllm serve /work/nm-testing/Qwen3-30B-A3B-NVFP4 --served-model-name Qwen3-30B-A3B-NVFP4 --gpu-memory-utilization 0.8 --tensor-parallel-size 1  --trust-remote-code --port 8000 --quantization modelopt_fp4

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm-ascend/issues/7685 (2026-03-26, description, vllm 0.17.0 image on Ascend 310P), seen 2026-12-02: the command; error "AssertionError: Invalid kv_cache_dtype: float16. Valid values are: ('auto', 'bfloat16', 'fp8', ...)" although --kv-cache-dtype is fp8 (the plugin reads --dtype there).
+vllm serve --model /deepseek-v3.2-4layers/ --kv-cache-dtype fp8 --dtype float16

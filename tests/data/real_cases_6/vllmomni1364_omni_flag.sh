@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm-omni/issues/1364 (2026-02-13, description, vllm 0.15.0 with vllm-omni 0.14.0), seen 2026-12-02: the server command; error "vllm: error: unrecognized arguments: --omni" (the vllm-omni release installed is not the one built for that vLLM).
+vllm serve /root/Qwen-Image-Edit-2509 --omni --port 8092 --max-num-seqs 10 --served-model-name Qwen-Image-Edit-2509 --tensor-parallel-size 2

@@ -1,0 +1,281 @@
+"""Public startup logs that print a launch's memory figures, and how `argtrace mem` is run on each.
+
+Each case is what a user would type: the model's config.json (``tests/data/models``, public values), the GPU
+the log names and the flags of the launch, after ``--``. ``logged`` holds the figures the log prints
+(weights in GiB, KV tokens, vLLM's available KV cache in GiB); the log fixture under
+``tests/data/logs/memory`` quotes the lines and names the URL. ``measure`` runs `argtrace mem` without the
+log (the prediction a user gets before launching) and returns the predicted figures beside the logged ones.
+
+``python3 -m tests.memory.real_logs`` prints the table docs/memory.md quotes.
+"""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass, field
+from typing import Any
+
+from tests.conftest import REPO, run_cli
+
+MODELS = REPO / "tests" / "data" / "models"
+LOGS = REPO / "tests" / "data" / "logs" / "memory"
+GIB = 1 << 30
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    url: str
+    framework: str
+    model: str
+    gpu: str
+    argv: tuple[str, ...]
+    log: str
+    logged: dict[str, float] = field(default_factory=dict)  # weights_gib, kv_tokens, kv_avail_gib
+    note: str = ""
+
+
+CASES: tuple[Case, ...] = (
+    Case(
+        "vllm-13061",
+        "https://github.com/vllm-project/vllm/issues/13061",
+        "vllm",
+        "deepseek-r1-distill-qwen-14b",
+        "rtx-4090x2",
+        (
+            "vllm",
+            "serve",
+            "--trust-remote-code",
+            "--tensor_parallel_size",
+            "2",
+            "--gpu_memory_utilization=0.98",
+        ),
+        "real/vllm-13061-r1-distill-qwen14b-tp2-4090.log",
+        {"weights_gib": 13.9476, "kv_tokens": 81536},
+        "vLLM V0 (0.7): its profile run, not 0.33's, decided the KV memory",
+    ),
+    Case(
+        "vllm-10517",
+        "https://github.com/vllm-project/vllm/issues/10517",
+        "vllm",
+        "llama-3.1-8b",
+        "rtx-4090",
+        ("vllm", "serve", "meta-llama/Llama-3.1-8B-Instruct", "--max-model-len", "20000"),
+        "real/vllm-10517-llama31-8b-3090-20k.log",
+        {"weights_gib": 14.9888, "kv_tokens": 31232, "kv_avail_gib": 3.81},
+        "RTX 3090 (23.58 GiB per the log) sized as rtx-4090 (23.64 GiB): no 3090 profile; vLLM V0",
+    ),
+    Case(
+        "xinference-3481",
+        "https://github.com/xorbitsai/inference/issues/3481",
+        "sglang",
+        "qwen3-14b",
+        "l40s",
+        ("--model-path", "Qwen/Qwen3-14B", "--mem-fraction-static", "0.88"),
+        "real/sglang-xinference-3481-qwen3-14b.log",
+        {"weights_gib": 27.57, "kv_tokens": 91749},
+        "a 48 GB card (47.24 GB free before loading) sized as l40s (no 48 GB profile); 0.4.6's default 0.88",
+    ),
+    Case(
+        "vllm-23278",
+        "https://github.com/vllm-project/vllm/issues/23278",
+        "vllm",
+        "gpt-oss-120b",
+        "h100",
+        ("vllm", "serve", "openai/gpt-oss-120b"),
+        "real/vllm-23278-gpt-oss-120b-h100.log",
+        {"weights_gib": 65.9651, "kv_avail_gib": -2.14},
+        "vLLM 0.10.1, Marlin MXFP4 kernel",
+    ),
+    Case(
+        "vllm-33155",
+        "https://github.com/vllm-project/vllm/issues/33155",
+        "vllm",
+        "gpt-oss-120b",
+        "h100",
+        ("vllm", "serve", "openai/gpt-oss-120b"),
+        "real/vllm-33155-gpt-oss-120b-h100.log",
+        {"weights_gib": 64.38},
+        "vLLM 0.14.1, Triton MXFP4 kernel",
+    ),
+    Case(
+        "vllm-27508",
+        "https://github.com/vllm-project/vllm/issues/27508",
+        "vllm",
+        "gpt-oss-120b",
+        "h100",
+        (
+            "vllm",
+            "serve",
+            "openai/gpt-oss-120b",
+            "--gpu-memory-utilization",
+            "0.95",
+            "--max-num-batched-tokens",
+            "1024",
+        ),
+        "real/vllm-27508-gpt-oss-120b-h100-095.log",
+        {"kv_avail_gib": 1.71},
+    ),
+    Case(
+        "myoceane-gpt-oss-20b",
+        "https://myoceane.fr/index.php/ai-vllm-a100-gemma-4/",
+        "vllm",
+        "gpt-oss-20b",
+        "a100-80g",
+        (
+            "vllm",
+            "serve",
+            "openai/gpt-oss-20b",
+            "--max-model-len",
+            "131072",
+            "--gpu-memory-utilization",
+            "0.65",
+        ),
+        "real/vllm-myoceane-gpt-oss-20b-a100.log",
+        {"weights_gib": 13.72, "kv_avail_gib": 36.56},
+        "vLLM 0.19.0",
+    ),
+    Case(
+        "vllm-21348",
+        "https://github.com/vllm-project/vllm/issues/21348",
+        "vllm",
+        "qwen3-235b-a22b-fp8",
+        "h100x4",
+        (
+            "vllm",
+            "serve",
+            "/path/to/Qwen3-235B-A22B-FP8",
+            "--tensor-parallel-size",
+            "4",
+            "--kv-transfer-config",
+            '{"kv_connector":"LMCacheConnectorV1","kv_role":"kv_both"}',
+        ),
+        "qwen3-235b-a22b-fp8-tp4-h100.log",
+        {"kv_tokens": 178880, "kv_avail_gib": 8.11},
+    ),
+    Case(
+        "sglang-21348",
+        "https://github.com/vllm-project/vllm/issues/21348",
+        "sglang",
+        "qwen3-235b-a22b-fp8",
+        "h100x4",
+        ("--model", "/path/to/Qwen3-235B-A22B-FP8", "--tp", "4", "--mem-fraction-static", "0.93"),
+        "qwen3-235b-a22b-fp8-tp4-h100.log",
+        {"kv_tokens": 367404},
+    ),
+    Case(
+        "qwen3.5-9b-4090",
+        "argtrace search index file id 53944457073 (public experiment note, SGLang dev build)",
+        "sglang",
+        "qwen3.5-9b",
+        "rtx-4090x2",
+        ("--tp-size", "2", "--mem-fraction-static", "0.8", "--context-length", "262144"),
+        "qwen3.5-9b-tp2-rtx4090.log",
+        {"weights_gib": 8.85, "kv_tokens": 327310},
+    ),
+    Case(
+        "qwen3.6-27b-fp8-h100",
+        "argtrace search index file id 65830671609 (public bring-up notes, SGLang 0.5.18)",
+        "sglang",
+        "qwen3.6-27b-fp8",
+        "h100",
+        ("--mem-fraction-static", "0.85", "--max-running-requests", "32"),
+        "qwen3.6-27b-fp8-h100.log",
+        {"weights_gib": 28.47, "kv_tokens": 330323},
+    ),
+    Case(
+        "llama-3.1-8b-eagle3-docs",
+        "https://github.com/sgl-project/sgl-project.github.io/ (docs CI, commit 7ec3b51c)",
+        "sglang",
+        "llama-3.1-8b",
+        "h100",
+        ("--max-total-tokens", "20480", "--dtype", "float16"),
+        "llama-3.1-8b-eagle3-docs-ci.log",
+        {"weights_gib": 15.11},
+    ),
+    Case(
+        "llama-3.1-8b-lora-docs",
+        "SGLang docs notebook, CI run 2026-05-23 (argtrace search index file id 56673501152)",
+        "sglang",
+        "llama-3.1-8b",
+        "h100",
+        ("--enable-lora", "--max-lora-rank", "256", "--max-total-tokens", "20480"),
+        "llama-3.1-8b-lora.log",
+        {"weights_gib": 15.76},
+        "LoRA buffers (max rank 256) load with the weights and are not modelled",
+    ),
+    Case(
+        "llama-2-7b-eagle-docs",
+        "github.com/wxsms/sgl-project.github.io commit 004c16c5 (docs CI 2025-03-25)",
+        "sglang",
+        "llama-2-7b-chat",
+        "h100",
+        ("--max-total-tokens", "20480"),
+        "llama-2-7b-eagle-docs-ci.log",
+        {"weights_gib": 12.66},
+    ),
+)
+
+
+def mem_json(case: Case, *, from_log: bool = False) -> dict[str, Any]:
+    argv = ["mem", "--format", "json", "--model-config", str(MODELS / case.model), "--gpu", case.gpu]
+    if case.argv[0].startswith("-"):  # only flags: say which framework; a whole command names its own
+        argv += ["--framework", case.framework]
+    if from_log:
+        argv += ["--from-log", str(LOGS / case.log)]
+    result = run_cli([*argv, "--", *case.argv])
+    assert result.status in (0, 1), result.stderr
+    return dict(result.json["memory"])
+
+
+def measure(case: Case) -> dict[str, tuple[float, float]]:
+    """{figure: (predicted, logged)} for each figure the log prints."""
+    m = mem_json(case)
+    out: dict[str, tuple[float, float]] = {}
+    for key, logged in case.logged.items():
+        if key == "weights_gib":
+            out[key] = (m["weights_bytes"] / GIB, logged)
+        elif key == "kv_tokens":
+            tokens = m["max_total_num_tokens"]
+            if tokens is None and m.get("vllm"):  # vLLM's start-up check failed: the blocks it would hold
+                tokens = m["vllm"]["num_blocks"] * m["vllm"]["block_size"]
+            out[key] = (float(tokens or 0), logged)
+        elif key == "kv_avail_gib":
+            out[key] = (float(m.get("available_kv_cache_bytes") or 0) / GIB, logged)
+    return out
+
+
+def relative_error(predicted: float, logged: float) -> float:
+    return (predicted - logged) / abs(logged) if logged else predicted
+
+
+def table() -> str:
+    rows = [
+        "| case | framework | GPU | figure | predicted | logged | error |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    errors: dict[str, list[float]] = {}
+    for case in CASES:
+        for key, (predicted, logged) in measure(case).items():
+            err = relative_error(predicted, logged)
+            # available KV memory can be near zero or negative: its error is in GiB, not relative
+            if key == "kv_avail_gib":
+                shown = f"{predicted - logged:+.2f} GiB"
+            else:
+                shown = f"{err:+.1%}"
+                errors.setdefault(key, []).append(abs(err))
+            fmt = "{:.2f}" if key != "kv_tokens" else "{:,.0f}"
+            rows.append(
+                f"| {case.id} | {case.framework} | {case.gpu} | {key} | {fmt.format(predicted)} | "
+                f"{fmt.format(logged)} | {shown} |"
+            )
+    for key, values in errors.items():
+        rows.append(
+            f"\n{key}: {len(values)} logs, median |error| {statistics.median(values):.1%}, "
+            f"worst {max(values):.1%}"
+        )
+    return "\n".join(rows)
+
+
+if __name__ == "__main__":
+    print(table())
