@@ -13,10 +13,12 @@ two messages read); a finding no rule links stays a cause of its own. The links:
     earliest layer's finding.
 ``restates``
     A shellcheck finding that says what an argtrace finding says, on the same line (``RESTATES``): SC2086
-    at the very word SH026 or PA029 explains, SC2087 on the line of the here-document TP007 explains, SC1017
-    (literal carriage return) and SC1101 (space after a backslash) beside SH002/SH003; and TP042 (the
-    container's GPUs against the parallel sizes) beside PA036 (the GPUs a node gets against the same sizes,
-    with the setting and the node count), which read one pod's ``nvidia.com/gpu`` limit at the same container.
+    at the very word SH007, SH026, PA029 or PA020 (a required flag a vanished ``$OPTS`` may carry)
+    explains, SC2087 on the line of the here-document TP007 explains, SC1017 (literal carriage return)
+    and SC1101 (space after a backslash) beside SH002/SH003; and TP042 (the container's GPUs against the
+    parallel sizes) beside PA036 (the GPUs a node gets against the same sizes, with the setting and the
+    node count), which read one pod's ``nvidia.com/gpu`` limit at the same container; TP012 (compose left
+    an unset ``${MODEL}`` out of a string ``command:``) beside the PA029 it explains.
 ``broken-command``
     A command the shell split (SH002 CRLF line endings: every continued line of the file; SH003 a space
     after the backslash on line N: line N+1 runs on its own; SH004 a comment inside the continuation on line
@@ -34,14 +36,28 @@ two messages read); a finding no rule links stays a cause of its own. The links:
     ``device_count()``, vLLM's "World size (4) is larger than the number of available GPUs (2)"): one
     cause, with the framework's words kept as a consequence.
 ``lost-value``
-    An expansion that removed a flag's value (SH026: an empty unquoted ``$MODEL``; TP007: a here-document
-    that expanded ``$PORT`` locally to nothing) explains the parser's PA012 (the flag needs a value) and
-    PA020 (the required flag is not given) for that flag.
+    An expansion that removed a flag's value (SH007: an unset ``$2`` or caller's ``$PORT``; SH026: an empty
+    unquoted ``$MODEL``; TP007: a here-document that expanded ``$PORT`` locally to nothing; TP012: compose's
+    interpolation of an unset ``${PORT}`` in a string ``command:``) explains the
+    parser's PA012 (the flag needs a value) and PA020 (the required flag is not given) for that flag. The
+    cause carries the fix: its own edit, or (fixes/attach.py) the edit of a consequence that re-checking
+    proves removes the cause too.
 ``lost-positional``
     An expansion that vanished where the parser needed a positional (PA029: ``vllm serve $MODEL`` with
     MODEL unset or empty, on a release whose ``model_tag`` is required; ``sglang serve $MODEL``) explains the
     parser's PA020 for that positional and its PA001 "the following arguments are required: model_tag" (or
     the launcher's PA023 "looks for --model-path"), in the same server start.
+``literal-reference``
+    Kubernetes leaves a ``$(NAME)`` of a variable the container does not define literal (the Container API:
+    "If a variable cannot be resolved, the reference in the input string will be unchanged"), so the
+    process gets the text ``$(PORT)`` instead of a word that vanished: TP012 names it, and TP013 (the same
+    text read as shell syntax) and the parser's findings quoting it (PA010 "invalid int value:
+    '$(PORT)'") in the same file are its consequences.
+``missing-required``
+    With no vanished word to blame, argparse's own refusal (PA001 "the following arguments are required:
+    model_tag", what ``vllm serve --model X`` gets from a release whose ``serve`` needs the positional) is
+    a consequence of the parser's PA020 for a name it lists, in the same server start: one missing
+    argument, one finding.
 
 Chains are followed to their root: SC2087 restates TP007 and PA012 follows from TP007, so both are TP007's.
 Suppressing or fixing a cause covers its consequences: the link is the record of that.
@@ -59,11 +75,12 @@ from argtrace.model import LAYERS, SEVERITIES, Evidence, Finding, Report, Settin
 # shellcheck (or argtrace) code -> the argtrace codes it restates on the same line (or, for SC2087, the
 # here-document's redirection line that TP007's first evidence points at).
 RESTATES: Mapping[str, frozenset[str]] = {
-    "SC2086": frozenset({"SH026", "PA029"}),
+    "SC2086": frozenset({"SH007", "SH026", "PA029", "PA020"}),
     "SC2087": frozenset({"TP007"}),
     "SC1017": frozenset({"SH002"}),
     "SC1101": frozenset({"SH003"}),
     "TP042": frozenset({"PA036"}),
+    "TP012": frozenset({"PA029"}),
 }
 # Codes whose finding says the shell split a command, and what each splits (see ``_split_lines``).
 BROKEN_COMMAND = ("SH002", "SH003", "SH004")
@@ -71,7 +88,7 @@ BROKEN_COMMAND = ("SH002", "SH003", "SH004")
 SPLIT_OFF_SYMPTOMS = frozenset({"SC2215", "SC2188", "SH023"})
 # Parser findings that say a flag lost its value.
 LOST_VALUE_SYMPTOMS = frozenset({"PA012", "PA020"})
-LOST_VALUE = frozenset({"SH026", "TP007"})
+LOST_VALUE = frozenset({"SH007", "SH026", "TP007", "TP012"})
 _RAISE = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception|Exit): ")
 _READS = re.compile(r"\breads (\w+) = ")
 _ARGS_REQUIRED = re.compile(r'^argparse stops with "the following arguments are required: ([^"]+)"')
@@ -194,6 +211,8 @@ def _restates(links: _Links) -> None:
                 spots = [_path_line(e.at) for e in other.evidence[:1]]
             if other.code == "SH002":  # the whole file
                 spots = [(p[0], where[1]) for p in spots if p is not None]
+            if other.code == "PA020" and other.at != finding.at:
+                continue  # only the PA020 placed at the vanished `$OPTS` itself, not at the command's start
             if where in spots:
                 links.link(i, j)
                 break
@@ -316,6 +335,36 @@ def _lost_positional(links: _Links, report: Report) -> None:
                 links.link(j, i)
 
 
+_K8S_LITERAL = re.compile(r"^\$\(([A-Za-z_][A-Za-z0-9_.-]*)\) in container ")
+
+
+def _literal_reference(links: _Links, report: Report) -> None:
+    findings = links.findings
+    for i, cause in enumerate(findings):
+        m = _K8S_LITERAL.match(cause.message) if cause.code == "TP012" else None
+        where = _path_line(cause.at)
+        if m is None or where is None:
+            continue
+        ref = f"$({m.group(1)})"
+        for j, f in enumerate(findings):
+            theirs = _path_line(f.at)
+            quoted = (f.code == "TP013" or f.layer == "parser") and ref in f.message
+            if quoted and theirs is not None and theirs[0] == where[0]:
+                links.link(j, i)
+
+
+def _missing_required(links: _Links, report: Report) -> None:
+    findings = links.findings
+    for i, cause in enumerate(findings):
+        if cause.code != "PA020" or cause.setting is None:
+            continue
+        for j, f in enumerate(findings):
+            m = _ARGS_REQUIRED.match(f.message) if f.code == "PA001" else None
+            same = (f.launch, f.server) == (cause.launch, cause.server)
+            if m is not None and same and cause.setting in m.group(1).split(", "):
+                links.link(j, i)
+
+
 def _too_few_gpus(links: _Links, report: Report) -> None:
     findings = links.findings
     cause = next((i for i, f in enumerate(findings) if f.code == "RS005"), None)
@@ -333,6 +382,8 @@ RULES: tuple[Callable[[_Links, Report], None], ...] = (
     lambda links, report: _restates(links),
     _lost_value,
     _lost_positional,
+    _missing_required,
+    _literal_reference,
     _broken_command,
     _too_few_gpus,
 )

@@ -60,8 +60,7 @@ def test_a_lost_port_and_a_repeated_flag_are_fixed_with_patch_and_the_script_che
         "instead of the next flag (or pass the value meant: `${2:?...}` stops early instead)."
     )
     assert fixed.stderr.splitlines() == [
-        f"fixed: SH007 serve.sh:6:12: {default}",
-        f"fixed: PA012 serve.sh:6:5: {default}",  # "--port needs a value" shares the cause's edit
+        f"fixed: SH007 serve.sh:6:12: {default}",  # "--port needs a value" is its consequence (one cause)
         "fixed: PA006 serve.sh:9:5: Delete --mem-fraction-static 0.8 from the command in serve.sh (line 4): "
         "argparse keeps the last, --mem-fraction-static 0.85, so the launch says once what it already does.",
         "re-check of all edits together: 0 error(s)/warning(s) left",
@@ -86,14 +85,61 @@ def test_a_flag_written_without_its_value_gets_the_default_after_it() -> None:
 
 
 def test_a_missing_value_after_an_expansion_takes_the_expansions_edit() -> None:
-    """``--port $2 --tp-size 1`` with $2 unset: PA012 is about the word that vanished; writing a value after
-    ``--port`` would leave ``$2`` to expand later, so PA012 takes SH007's edit (``${2:-30000}``)."""
+    """``--port $2 --tp-size 1`` with $2 unset: PA012 is about the word that vanished, so it is SH007's
+    consequence (one cause); writing a value after ``--port`` would leave ``$2`` to expand later, so the
+    folded PA012 keeps SH007's edit (``${2:-30000}``), proven like the cause's (``--verbose`` lists it)."""
     command = "python3 -m sglang.launch_server --model-path /m --port $2 --tp-size 1"
-    report = run_cli(["check", "--format", "json", *SG10, "-c", command, "--", "serve.sh", "0"]).json
-    found = _findings(report)
+    argv = ["check", "--format", "json", "--verbose", *SG10, "-c", command, "--", "serve.sh", "0"]
+    findings = run_cli(argv).json["findings"]
     default = [{"file": "<-c>", "start": "1:56", "end": "1:58", "replacement": "${2:-30000}"}]
-    assert found["SH007"]["fix_edits"] == default
-    assert found["PA012"]["fix_edits"] == default
+    got = [(f["code"], f["severity"], f.get("cause"), f["fix_edits"], f["fix_verified"]) for f in findings]
+    assert got == [("SH007", "error", None, default, True), ("PA012", "error", 0, default, True)]
+
+
+@pytest.mark.skipif(shutil.which("patch") is None, reason="needs patch (scripts/ci_apt)")
+def test_a_lost_value_on_the_next_line_is_fixed_where_it_vanished(tmp_path: Path) -> None:
+    """Variant: ``--port \\`` then ``$2 \\`` on the next line. PA012's own edit (`` 30000`` after --port)
+    would fit its line but leave ``$2`` to add a stray word once passed: the folded PA012 takes the cause's
+    ``${2:-30000}``, and the patched script checks clean with and without the argument."""
+    (tmp_path / "serve.sh").write_text(
+        "#!/bin/bash\npython3 -m sglang.launch_server --model-path /m --port \\\n  $2 \\\n  --host 0.0.0.0\n"
+    )
+    report = run_cli(["check", "--format", "json", "--verbose", *SG10, "serve.sh"], cwd=tmp_path).json
+    default = [{"file": "serve.sh", "start": "3:3", "end": "3:5", "replacement": "${2:-30000}"}]
+    got = [
+        (f["code"], f.get("cause"), f["at"], f["fix_edits"], f["fix_verified"]) for f in report["findings"]
+    ]
+    assert got == [
+        ("SH007", None, "serve.sh:3:3", default, True),
+        ("PA012", 0, "serve.sh:2:49", default, True),
+    ]
+    fixed = run_cli(["fix", *SG10, "serve.sh"], cwd=tmp_path)
+    done = subprocess.run(["patch", "-p0"], input=fixed.stdout, text=True, cwd=tmp_path, capture_output=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (tmp_path / "serve.sh").read_text().splitlines()[2] == "  ${2:-30000} \\"
+    for args in ([], ["8080"]):
+        after = run_cli(["check", "--format", "json", *SG10, "serve.sh", "0", *args], cwd=tmp_path).json
+        assert [f["code"] for f in after["findings"] if f["severity"] in ("error", "warning")] == []
+
+
+def test_a_value_lost_at_the_end_of_the_command_gets_the_default() -> None:
+    """Variant: ``--port $2`` ends the command ("gets no value"): the same edit, its text saying what the
+    flag gets instead of nothing."""
+    command = "python3 -m sglang.launch_server --model-path /m --port $2"
+    argv = ["check", "--format", "json", *SG10, "-c", command, "--", "serve.sh", "0"]  # $2 not passed
+    (cause,) = run_cli(argv).json["findings"]
+    assert (cause["code"], cause["severity"], [c["code"] for c in cause["consequences"]]) == (
+        "SH007",
+        "error",
+        ["PA012"],
+    )
+    edits = [{"file": "<-c>", "start": "1:56", "end": "1:58", "replacement": "${2:-30000}"}]
+    assert cause["fix_edits"] == edits
+    assert cause["fix_verified"] is True
+    assert cause["fix"] == (
+        "Write ${2:-30000} at <-c>:1:56: when $2 is unset or empty, --port gets sglang's default, 30000, "
+        "instead of no value (or pass the value meant: `${2:?...}` stops early instead)."
+    )
 
 
 @pytest.mark.skipif(shutil.which("patch") is None, reason="needs patch (scripts/ci_apt)")

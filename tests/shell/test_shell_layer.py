@@ -468,8 +468,15 @@ def test_a_flags_variable_unset_in_the_callers_environment_is_an_assumed_warning
         "`$P` is not set (in the environment argtrace was given; if the caller sets it, pass `--env P=...`), "
         "so the unquoted word vanishes: `--port` gets no value"
     )
+    # the flag has a default in the release: the fix is the edit that gives it, proven by the re-check
+    # (a flag without one keeps the text naming the variable: tests/test_vanished_words.py)
     assert sh007["fix"] == (
-        "Set P where the server runs (check with `--env P=...`), give a default (`${P:-VALUE}`), or stop "
-        "early (`${P:?P is not set}`)."
+        "Write ${P:-30000} at <-c>:1:55: when $P is unset or empty, --port gets sglang's default, 30000, "
+        "instead of no value (or pass the value meant: `${P:?...}` stops early instead)."
     )
+    assert (sh007["fix_edits"], sh007["fix_verified"]) == (
+        [{"file": "<-c>", "start": "1:55", "end": "1:57", "replacement": "${P:-30000}"}],
+        True,
+    )
+    assert [(c["severity"], c["code"]) for c in sh007["consequences"]] == [("info", "PA012")]
     assert [f["code"] for f in caller["findings"] if f["severity"] == "error"] == []

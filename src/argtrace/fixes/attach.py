@@ -10,7 +10,7 @@ from argtrace.fixes.environment import with_env_proposals
 from argtrace.fixes.registry import with_proposals
 from argtrace.fixes.settings import already_passed, mamba_candidates, observed_candidates
 from argtrace.fixes.verify import VERIFIED_SEVERITIES, Rechecker, decode, is_observed, verify_findings
-from argtrace.model import Report
+from argtrace.model import Finding, Report
 
 
 def launch_sources(options: CheckOptions) -> dict[str, SourceFile]:
@@ -44,7 +44,13 @@ def attach_fixes(report: Report, options: CheckOptions, *, verify: bool = True) 
     for index, finding in enumerate(findings):
         if finding.fix_edits or finding.severity not in VERIFIED_SEVERITIES:
             continue
-        if finding.code == "RS001":
+        taken = _from_consequences(finding)
+        if taken:
+            # the cause's own producer had nothing (or no default to write) where a consequence's had:
+            # the cause carries that edit, and the re-check proves it removes the cause itself
+            candidates[index] = taken
+            findings[index] = replace(finding, fix=taken[0].fix, fix_edits=taken[0].edits)
+        elif finding.code == "RS001":
             found = mamba_candidates(finding, report, sources, findings)
         elif is_observed(finding):
             found = observed_candidates(finding, report, sources, findings)
@@ -57,6 +63,15 @@ def attach_fixes(report: Report, options: CheckOptions, *, verify: bool = True) 
             candidates[index] = found
             findings[index] = replace(finding, fix=found[0].fix, fix_edits=found[0].edits)
     report.findings = findings
-    if verify and any(f.fix_edits for f in report.findings):
+    if verify and any(f.fix_edits for g in report.findings for f in (g, *g.consequences)):
         report.findings = verify_findings(report, Rechecker(options, sources), candidates)
     return report
+
+
+def _from_consequences(finding: Finding) -> list[Proposal]:
+    """The distinct edits of a cause's consequences, in their order, when the cause has none."""
+    found: dict[tuple[object, ...], Proposal] = {}
+    for consequence in finding.consequences:
+        if consequence.fix_edits and consequence.fix is not None:
+            found.setdefault(tuple(consequence.fix_edits), Proposal(consequence.fix_edits, consequence.fix))
+    return list(found.values())

@@ -62,13 +62,14 @@ def _flag_at(
 
 # --- SH007 / SH026: `--port $2` with $2 unset, `--port $PORT` with PORT empty ------------------------------
 
-_TAKES = re.compile(r"`(--?[\w-]+)` takes `[^`]*` as its value")
+# "takes `--host` as its value" (a flag follows), "gets no value" (the command ends there)
+_TAKES = re.compile(r"`(--?[\w-]+)` (?:takes `[^`]*` as its value|gets no value)")
 _EXPANSION = re.compile(r"\$(?:\{(\w+)\}|(\w+))")
 
 
 def lost_value(finding: Finding, source: SourceFile, report: Report) -> Proposal | None:
     """The bare ``$NAME`` at the position becomes ``${NAME:-DEFAULT}``: unset or empty, the flag gets the
-    framework's default instead of the next flag as its value."""
+    framework's default instead of the next flag as its value (or of no value, at the command's end)."""
     found = _flag_at(finding, source, _TAKES.search)
     if found is None:
         return None
@@ -80,10 +81,11 @@ def lost_value(finding: Finding, source: SourceFile, report: Report) -> Proposal
         return None
     name = match.group(1) or match.group(2)
     new = f"${{{name}:-{default}}}"
+    instead = "no value" if flag.group(0).endswith("gets no value") else "the next flag"
     return Proposal(
         (_edit(source, number, col, col + len(word), new),),
         f"Write {new} at {source.label}:{number}:{col + 1}: when ${name} is unset or empty, "
-        f"{flag.group(1)} gets {report.framework.name}'s default, {default}, instead of the next flag (or "
+        f"{flag.group(1)} gets {report.framework.name}'s default, {default}, instead of {instead} (or "
         f"pass the value meant: `${{{name}:?...}}` stops early instead).",
     )
 

@@ -50,8 +50,29 @@ def _propose(finding: Finding, sources: Mapping[str, SourceFile], report: Report
 def with_proposals(
     findings: Sequence[Finding], sources: Mapping[str, SourceFile], report: Report
 ) -> list[Finding]:
-    """The findings with their edits and case-specific fix texts; a finding caused by what another
-    finding's edit repairs (the stray `'\\r'` or `' '` word of SH002/SH003) shares that edit."""
+    """The findings with their edits and case-specific fix texts, their consequences (causes.py) too: a
+    finding caused by what another finding's edit repairs (the stray `'\\r'` or `' '` word of SH002/SH003,
+    the "--port needs a value" of SH007/SH026) shares that edit. A consequence keeps its edit even when
+    folded: the cause takes it when it has none of its own (attach.py, proven by the re-check)."""
+    flat: list[Finding] = []
+    owners: list[int] = []  # the index in ``findings`` of each flat finding's cause (its own for a cause)
+    for index, finding in enumerate(findings):
+        for one in (replace(finding, consequences=()), *finding.consequences):
+            flat.append(one)
+            owners.append(index)
+    done = _with_proposals(flat, sources, report)
+    out: list[Finding] = []
+    for index, finding in zip(owners, done, strict=True):
+        if len(out) == index:
+            out.append(finding)
+        else:
+            out[index] = replace(out[index], consequences=(*out[index].consequences, finding))
+    return out
+
+
+def _with_proposals(
+    findings: Sequence[Finding], sources: Mapping[str, SourceFile], report: Report
+) -> list[Finding]:
     out: list[Finding] = []
     by_line: dict[tuple[str, int], Proposal] = {}
     by_item: dict[str, Proposal] = {}
@@ -63,7 +84,7 @@ def with_proposals(
         out.append(replace(finding, fix=proposal.fix, fix_edits=proposal.edits))
         if finding.code in ("SH007", "SH026"):
             # the parser's "--port needs a value" follows from the vanished word this edit gives a default
-            lost = re.search(r"`(--?[\w-]+)` takes `", finding.message)
+            lost = re.search(r"`(--?[\w-]+)` (?:takes `|gets no value)", finding.message)
             if lost is not None:
                 by_item[lost.group(1) + " needs a value"] = proposal
         if finding.code == "TP011":
@@ -93,10 +114,12 @@ def with_proposals(
 def _share_item(finding: Finding, by_item: Mapping[str, Proposal]) -> Finding:
     """A parser finding that names a one-word item TP011 fixes takes TP011's edit (its own guess, a flag
     near ``--tp 1``, would rename the wrong thing); a PA012 about the flag whose value an unset or empty
-    variable removed (SH007/SH026) takes that variable's default."""
+    variable removed (SH007/SH026) takes that variable's default, even where its own edit would fit: a
+    value written after the flag on its line leaves the expansion on the next line to add a word once the
+    variable is set."""
     if not finding.code.startswith("PA"):
         return finding
     for item, proposal in by_item.items():
-        if finding.message.startswith(item + " ") and (not finding.fix_edits or " needs " not in item):
+        if finding.message.startswith(item + " "):
             return replace(finding, fix=proposal.fix, fix_edits=proposal.edits)
     return finding

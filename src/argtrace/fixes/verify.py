@@ -184,5 +184,13 @@ def verify_findings(
                 break
             verdicts.append(replace(other, fix_verified=verify_finding(other, report, rechecker)))
         proven = [f for f in verdicts if f.fix_verified is True]
-        out.append(proven[0] if proven else verdicts[0])
+        chosen = proven[0] if proven else verdicts[0]
+        if any(c.fix_edits for c in chosen.consequences):
+            # a folded finding's edit is proven like any other (its own code gone, nothing new); the
+            # cause's edit, shared, is re-checked once (the rechecker keeps each edit set's report)
+            consequences = tuple(
+                replace(c, fix_verified=verify_finding(c, report, rechecker)) for c in chosen.consequences
+            )
+            chosen = replace(chosen, consequences=consequences)
+        out.append(chosen)
     return out

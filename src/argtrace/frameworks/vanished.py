@@ -43,6 +43,67 @@ def unset_here(lost: VanishedWord) -> bool:
     return lost.state == "unset"
 
 
+def caller_unset(lost: VanishedWord) -> bool:
+    """A variable of the caller's environment that is not set here (not a script argument, not one the
+    script empties): the server's environment may set it, so what follows from its absence is assumed."""
+    return unset_here(lost) and lost.name is not None and not _SCRIPT_ARGUMENT.match(lost.expansion)
+
+
+def after_flag(server: ServerCommand, flag_index: int) -> VanishedWord | None:
+    """The expansion that vanished right after the server's word ``flag_index`` (``--port $PORT``)."""
+    return next((v for v in server.vanished if v.index == flag_index + 1), None)
+
+
+def among_words(server: ServerCommand, takes_value: Callable[[str], bool]) -> list[VanishedWord]:
+    """Every expansion of the caller's environment that vanished among the framework's words and not as a
+    flag's value (``$OPTS``, ``$EXTRA_ARGS``): words the server's environment may fill."""
+    argv, start = server.argv, server.server_args_start
+    out = []
+    for v in server.vanished:
+        if v.index < start or _ALL_ARGUMENTS.match(v.expansion) or not caller_unset(v):
+            continue
+        prev = argv[v.index - 1].text if start < v.index <= len(argv) else None
+        if prev is not None and prev.startswith("-") and "=" not in prev and takes_value(prev):
+            continue
+        out.append(v)
+    return out
+
+
+def unset_value_note(lost: VanishedWord) -> dict[str, Any]:
+    """The keyword arguments of a parser finding about a flag whose value was ``lost`` (SH007's
+    consequence): a note resting on the assumption when the caller's variable is only not set here."""
+    if not caller_unset(lost):
+        return {}
+    name = lost.name or lost.expansion
+    return {
+        "severity": "info",
+        "basis": "assumed",
+        "fix": f"set {name} where the server runs (check with `--env {name}=...`), or give it a default "
+        f"(`${{{name}:-VALUE}}`)",
+    }
+
+
+def carried_by(lost: list[VanishedWord], name: str, stops: str) -> tuple[str, str]:
+    """PA020's message (after "NAME is required by RELEASE and ") and fix when a required ``name`` is
+    missing and ``lost`` (caller variables not set
+    here, ``$OPTS``) vanished among the words: the server's environment may set them with it."""
+    shown = ", ".join(f"`{v.expansion}`" for v in lost)
+    names = [v.name or v.expansion for v in lost]
+    verb = "is" if len(lost) == 1 else "are"
+    which = names[0] if len(names) == 1 else "one of them"
+    vanish = "the unquoted word vanishes" if len(lost) == 1 else "the unquoted words vanish"
+    message = (
+        f"is not among the words argtrace sees: {shown} {verb} not set in the environment argtrace "
+        f"was given, so {vanish}; if the server's environment sets {which} with {name}, "
+        f"the parser gets it; if not, {stops}"
+    )
+    fix = (
+        f"set {names[0]} where the server runs (check with `--env {names[0]}='{name} ...'`), or add "
+        f"{name} VALUE"
+    )
+    return message, fix
+
+
 def lost_fix(lost: VanishedWord) -> str:
     """The fix of PA029 and of the findings it explains: it names the variable, never a flag to remove."""
     if _SCRIPT_ARGUMENT.match(lost.expansion):

@@ -261,8 +261,11 @@ PA_REQUIRED = Rule(
     layer="parser",
     severity="error",
     title="Required flag missing",
-    rationale="The parser requires the flag (SGLang's --model-path): without it the server exits "
-    "with status 2.",
+    rationale="The parser requires the flag (SGLang's --model-path) or positional (vLLM 0.6's `vllm serve` "
+    "model_tag, which `--model X` does not give): without it the server exits with status 2, and argparse's "
+    'own "the following arguments are required" (PA001) is this finding\'s consequence. When an unquoted '
+    "`$OPTS` of the caller's environment, not set here, vanished among the words, the server's environment "
+    "may set it with the flag: a warning resting on that assumption, naming the variable.",
     fix="add the flag",
     example=_c("python3 -m sglang.launch_server --port 30000"),
     correct=_c(f"{_SG} --port 30000"),

@@ -139,7 +139,9 @@ SH007 = Rule(
         "missing value). Quoted, it becomes an empty value. A script argument that was not passed is an "
         "error (the invocation argtrace was given lacks it); a variable the caller's environment does not "
         "set here is a warning resting on that assumption, since the server's environment (a node, a "
-        "container) may set it."
+        "container) may set it. The parser's refusals that follow (PA012 the flag needs a value, PA020 a "
+        "required flag not given) are this finding's consequences, notes when it is only assumed; the same "
+        "holds for the words after the image of a `docker run` the script runs."
     ),
     fix="Pass it, give a default (`${2:-30000}`), or stop early (`${2:?usage: launch.sh GPU PORT}`).",
     example=Example(

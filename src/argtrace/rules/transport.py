@@ -289,7 +289,10 @@ TP012 = Rule(
     severity="error",
     title="Unresolved variable in a compose file or Kubernetes manifest",
     rationale=(
-        "Compose replaces an unset `${VAR}` with an empty string (a flag loses its value). Kubernetes "
+        "Compose replaces an unset `${VAR}` with an empty string (a flag loses its value); in a string "
+        "`command:` it interpolates before splitting, so the unquoted word vanishes, and since compose reads "
+        "the environment of the shell that runs it, a variable merely not set here is a warning resting on "
+        "that assumption (the parser's findings about the lost word are its notes). Kubernetes "
         "expands "
         "`$(VAR)` in `command`/`args` only from the container's earlier `env` entries with a literal "
         "`value`; "

@@ -6,15 +6,25 @@ that may add flags).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import Any
 
 from argtrace.frameworks.schema import VALUELESS_ACTIONS, OptionSpec
-from argtrace.frameworks.vanished import as_consequence, lost_positional, vanished_positional
+from argtrace.frameworks.vanished import (
+    after_flag,
+    among_words,
+    as_consequence,
+    carried_by,
+    lost_positional,
+    unset_value_note,
+    vanished_positional,
+)
 from argtrace.layers.parser.context import (
     ParseContext,
     _word,
 )
 from argtrace.layers.parser.releases import _dest_guess
-from argtrace.model import VanishedWord
+from argtrace.model import Evidence, VanishedWord
 from argtrace.redact import is_secret_flag, mask, redact_text
 
 
@@ -56,13 +66,16 @@ def hard_errors(ctx: ParseContext) -> None:
             if nxt_text and nxt_text.startswith("-") and not is_flag:
                 # a value that really starts with a dash must be attached with '='
                 fix = f"write {typed}={shown_next} (a value starting with '-' must be attached with '=')"
+            src = tok.src if tok is not None else ()
+            lost = after_flag(ctx.server, src[-1]) if src and tok is not None and tok.via is None else None
+            note = unset_value_note(lost) if lost is not None else {}
             ctx.add(
                 rules.PA_MISSING_VALUE,
                 f"{typed} needs a value but gets none{after}; argparse stops with "
                 f'"{message}" (exit status 2)',
                 at=ctx.at(idx),
                 setting=spec.dest if spec else _dest_guess(typed or ""),
-                fix=fix,
+                **{"fix": fix, **note},
             )
         elif kind == "explicit_arg":
             spec = spec_of(ctx, (typed or "").split("=", 1)[0])
@@ -145,6 +158,12 @@ def required(ctx: ParseContext) -> None:
                 f"{name} is required by {ctx.schema.label} and is not given: argparse "
                 'stops with "the following arguments are required" (exit 2)'
             )
+            written = _written_without_value(ctx, spec)
+            if written:
+                # `--model-path $MODEL` with MODEL the caller's, not set here: SH007 says so (a warning
+                # resting on that assumption); this is its note, and an error when the loss is certain
+                ctx.add(ctx.rules.PA_REQUIRED, not_given, at=ctx.server.at, setting=spec.dest, **written)
+                continue
             lost = None if spec.option_strings else _lost_positional(ctx)
             if lost is not None and not unknown_words:
                 _vanished_positional(ctx, lost, name)
@@ -168,6 +187,20 @@ def required(ctx: ParseContext) -> None:
                     basis="assumed" if cause.basis == "assumed" else None,
                 )
                 continue
+            carriers = among_words(ctx.server, _takes_value(ctx)) if spec.option_strings else []
+            if carriers and not unknown_words:
+                message, fix = carried_by(carriers, name, _STOPS)
+                ctx.add(
+                    ctx.rules.PA_REQUIRED,
+                    f"{name} is required by {ctx.schema.label} and {message}",
+                    at=carriers[0].at,
+                    setting=spec.dest,
+                    fix=fix,
+                    severity="warning",
+                    basis="assumed",
+                    evidence=[Evidence("shell", v.at, v.expansion) for v in carriers],
+                )
+                continue
             if unknown_words:
                 ctx.add(
                     ctx.rules.PA_REQUIRED,
@@ -183,18 +216,62 @@ def required(ctx: ParseContext) -> None:
                 not_given,
                 at=ctx.server.at,
                 setting=spec.dest,
-                fix=f"add {name} VALUE",
+                fix=f"add {name} VALUE" if spec.option_strings else _positional_fix(ctx, name),
             )
 
 
-def _lost_positional(ctx: ParseContext) -> VanishedWord | None:
+def _positional_fix(ctx: ParseContext, name: str) -> str:
+    """The fix of a required positional that is not given: where the word goes; for ``vllm serve``, that
+    ``--model`` does not give it (the release's parser requires the positional whatever else is there)."""
+    command = ctx.server.entrypoint
+    if command != "vllm serve":
+        return f"give {name}: a word of its own after `{command}`"
+    model = next((ev for ev in ctx.outcome.events if ev.spec.dest == "model"), None)
+    fix = "put the model right after `vllm serve` (`vllm serve MODEL --port ...`)"
+    # a flag of one or more words takes every word up to the next flag: the model written after it too
+    greedy = [ev for ev in ctx.outcome.events if ev.spec.nargs in ("+", "*") and len(ev.value_toks) > 1]
+    eaten = ctx.tok(greedy[0].value_toks[-1]) if greedy else None
+    if greedy and eaten is not None and eaten.text is not None:
+        shown = ctx.display(greedy[0].value_toks[-1], eaten.text)
+        fix += (
+            f"; `{shown}` after {greedy[0].option} is taken as one more of its values (it takes one or more "
+            "words), not as the model"
+        )
+    if model is not None:
+        fix += (
+            f"; {model.option or '--model'} does not give it: {ctx.schema.label}'s `vllm serve` requires the "
+            f"positional {name}"
+        )
+    return fix
+
+
+_STOPS = 'argparse stops with "the following arguments are required" (exit 2)'
+
+
+def _takes_value(ctx: ParseContext) -> Callable[[str], bool]:
     def takes_value(flag: str) -> bool:
         spec = spec_of(ctx, flag)
         return spec is None or not (
             spec.nargs == 0 or spec.action in VALUELESS_ACTIONS or "StoreTrue" in spec.action
         )
 
-    return lost_positional(ctx.server, takes_value)
+    return takes_value
+
+
+def _lost_positional(ctx: ParseContext) -> VanishedWord | None:
+    return lost_positional(ctx.server, _takes_value(ctx))
+
+
+def _written_without_value(ctx: ParseContext, spec: OptionSpec) -> dict[str, Any]:
+    """PA020's keyword arguments when the required flag is written and a variable of the caller's
+    environment that is not set here vanished as its value (empty: nothing to change, SH007 is the cause)."""
+    for tok in ctx.tokens:
+        typed = (tok.text or "").split("=", 1)[0]
+        if tok.via is None and tok.src and typed in spec.option_strings:
+            lost = after_flag(ctx.server, tok.src[-1])
+            if lost is not None:
+                return unset_value_note(lost)
+    return {}
 
 
 def _vanished_positional(ctx: ParseContext, lost: VanishedWord, name: str) -> None:

@@ -13,6 +13,7 @@ from argtrace.layers.shell import evaluate as E
 from argtrace.layers.shell import hazards as H
 from argtrace.layers.shell.result import ScriptSource, ShellResult
 from argtrace.layers.shell.syntax import parse_tree, start_bash_syntax_check
+from argtrace.layers.shell.vanished import vanished_after_flags
 from argtrace.model import EnvValue, Evidence, Finding, Origin, ServerCommand, VanishedWord, Word
 from argtrace.rules import shell as R
 
@@ -177,6 +178,10 @@ def analyze(
         syntax_ok=syntax_ok,
         commands=[
             (c.at, [E.to_str(w) if w is not None else None for w in c.argv], c.conditional)
+            for c in ev.commands
+        ],
+        command_vanished=[
+            tuple(VanishedWord(v.index, v.raw, v.at, v.state, v.name) for v in c.vanished)
             for c in ev.commands
         ],
         conditions=[s.conditional for s in ev.servers],
@@ -642,7 +647,6 @@ def _event_findings(label: str, ev: E.ShellEvaluator, args: list[str], data: byt
 _OPERATOR_WORD = re.compile(r"\d?>>?(&\d)?|&>>?|<|\||\|\||&&|&|;|2>&1|1>&2|>&2")
 _POSITIONAL = re.compile(r"^\"?\$\{?([1-9][0-9]*)\}?\"?$")
 _NAMED_VARIABLE = re.compile(r"^\"?\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?\"?$")
-_ALL_ARGUMENTS = re.compile(r"^\"?\$(?:[@*]|\{[@*]\}|\{[A-Za-z_][A-Za-z0-9_]*\[[@*]\]\})\"?$")
 
 
 def _ended(ev: E.ShellEvaluator, args: list[str]) -> str:
@@ -653,12 +657,6 @@ def _ended(ev: E.ShellEvaluator, args: list[str]) -> str:
     plural = "s" if len(args) != 1 else ""
     shown = f" with status {status}" if status is not None else ""
     return f": it stops at {where}{shown} (given {len(args)} argument{plural})"
-
-
-def _takes_no_value(framework: str, flag: str) -> bool:
-    from argtrace.frameworks.schema import takes_no_value
-
-    return takes_no_value(framework, flag)
 
 
 def _server_findings(
@@ -674,55 +672,7 @@ def _server_findings(
         t = argv[i].text if 0 <= i < len(argv) else None
         return E.to_str(t) if t is not None else None
 
-    # vanished words after a flag
-    for v in s.vanished:
-        if v.index < start:
-            continue
-        prev = txt(v.index - 1)
-        nxt = txt(v.index) if v.index < len(argv) else None
-        if prev is None or not prev.startswith("-") or "=" in prev or v.index - 1 < start:
-            continue
-        if _ALL_ARGUMENTS.match(v.raw) or _takes_no_value(s.detection.framework, prev):
-            # "$@" / "${arr[@]}" expanding to no word is what they are for; a flag like --enable-metrics
-            # takes no value, so nothing after it can be lost as its value.
-            continue
-        then = (
-            f"`{prev}` takes `{nxt}` as its value"
-            if nxt is not None and v.index < len(argv)
-            else f"`{prev}` gets no value"
-        )
-        m = _POSITIONAL.match(v.raw)
-        if v.state == "unset":
-            # The script's arguments are the ones argtrace was given: their absence is the invocation's. A
-            # variable of the caller's environment may be set where the server runs (a node, a container):
-            # its absence here is an assumption, so a warning that says so, never an error.
-            caller = m is None
-            if m:
-                why = f"`{v.raw}` is unset (the script got {nargs} argument{plural})"
-            else:
-                why = (
-                    f"`{v.raw}` is not set (in the environment argtrace was given; if the caller sets it, "
-                    f"pass `--env {v.name}=...`)"
-                )
-            out.append(
-                R.SH007.finding(
-                    f"{why}, so the unquoted word vanishes: {then}",
-                    at=v.at,
-                    setting=None,
-                    evidence=[Evidence("shell", v.at, f"{prev} {v.raw}")],
-                    severity="warning" if caller else None,
-                    basis="assumed" if caller else None,
-                    fix=_caller_variable_fix(v.name) if caller and v.name else None,
-                )
-            )
-        else:
-            out.append(
-                R.SH026.finding(
-                    f"`{v.raw}` is empty, so the unquoted word vanishes: {then}",
-                    at=v.at,
-                    evidence=[Evidence("shell", v.at, f"{prev} {v.raw}")],
-                )
-            )
+    out.extend(vanished_after_flags(cmd, nargs))
     # empty quoted values after a flag
     for i in range(start, len(argv)):
         w = argv[i]
@@ -977,11 +927,3 @@ def _shellcheck_findings(label: str, data: bytes, own: list[Finding], pending: A
             )
         )
     return out
-
-
-def _caller_variable_fix(name: str) -> str:
-    """The fix for a flag's value from a variable the caller's environment does not set here."""
-    return (
-        f"Set {name} where the server runs (check with `--env {name}=...`), give a default "
-        f"(`${{{name}:-VALUE}}`), or stop early (`${{{name}:?{name} is not set}}`)."
-    )

@@ -285,12 +285,16 @@ class Commands(Conditions):
                 self.record_server(argv, prefix_env, redirs, at, start, vanished, det)
                 return None
             self.commands.append(
-                PredictedCommand(at, [w.text for w in argv], self.spec[-1] if self.spec else None)
+                PredictedCommand(
+                at, [w.text for w in argv], self.spec[-1] if self.spec else None, tuple(vanished)
+            )
             )
             self.emit("unknown_command", at, reason=argv[0].reason, argv0=argv[0].expansion)
             return None
         self.commands.append(
-            PredictedCommand(at, [w.text for w in argv], self.spec[-1] if self.spec else None)
+            PredictedCommand(
+                at, [w.text for w in argv], self.spec[-1] if self.spec else None, tuple(vanished)
+            )
         )
         args = argv[1:]
         if name.startswith("-") and not prefix_env:

@@ -229,6 +229,8 @@ class PredictedCommand:
     at: str
     argv: list[str | None]
     conditional: str | None
+    # its unquoted expansions that expanded to no word (a container start carries them: transport)
+    vanished: tuple[Vanished, ...] = ()
 
 
 # -------------------------------------------------------------------------- control flow

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from argtrace.model import Finding, ServerCommand
+from argtrace.model import Finding, ServerCommand, VanishedWord
 
 
 @dataclass(frozen=True)
@@ -33,6 +33,8 @@ class ShellResult:
     syntax_ok: bool
     # every simple command predicted, in order: (at, argv with None for unknown words, condition)
     commands: list[tuple[str, list[str | None], str | None]] = field(default_factory=list)
+    # for each of those commands (same order): its unquoted expansions that vanished (a container's words)
+    command_vanished: list[tuple[VanishedWord, ...]] = field(default_factory=list)
     # for each server (same order): the condition it depends on (None: always runs), and its stdout/stderr
     conditions: list[str | None] = field(default_factory=list)
     outputs: list[dict[str, str | None]] = field(default_factory=list)

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from argtrace.layers.transport.context import Follow, TransportResult, _Context, _scrubbed
@@ -63,6 +64,7 @@ if TYPE_CHECKING:
     from argtrace.layers.transport.manifests import analyze_manifest, manifest_kind, manifest_selection
     from argtrace.layers.transport.render import render_transport_section
     from argtrace.layers.transport.sshcall import SSHD_PATH, SshCall, parse_ssh
+    from argtrace.model import VanishedWord
 
 # The re-exported names of the carriers, imported on first use: a plain script needs none of the docker,
 # compose, Kubernetes, YAML or ssh modules (start-up, issue 18).
@@ -165,16 +167,17 @@ def _follow(
     needs_source = any(argv and _basename(argv[0]) in interesting for _at, argv, _c in shell.commands)
     prepared = E.prepare_text(source.data.decode("latin-1")) if needs_source else ""
     tree = parse_tree(prepared) if needs_source else None
-    for at, argv, _condition in shell.commands:
+    for number, (at, argv, _condition) in enumerate(shell.commands):
         if not argv:
             continue
+        vanished = shell.command_vanished[number] if number < len(shell.command_vanished) else ()
         base = _basename(argv[0])
         located: _Located | None = None
         where = _split_at(at)
         if tree is not None and where is not None and where[0] == source.label:
             located = _locate(prepared, tree, where[1], where[2])
         try:
-            _dispatch(at, base, argv, located, ctx, result, source, ssh_host)
+            _dispatch(at, base, argv, located, ctx, result, source, ssh_host, vanished)
         except Exception as exc:  # one command argtrace cannot follow must not sink the whole report
             if os.environ.get("ARGTRACE_DEBUG"):
                 raise
@@ -190,6 +193,7 @@ def _dispatch(
     result: TransportResult,
     source: ScriptSource,
     ssh_host: str | None,
+    vanished: tuple[VanishedWord, ...] = (),
 ) -> None:
     # each carrier's module is imported when a command of its kind is met (start-up, issue 18)
     if base in ("ssh", "autossh"):
@@ -203,7 +207,7 @@ def _dispatch(
     elif base in ("docker", "podman", "nvidia-docker", "nerdctl"):
         from argtrace.layers.transport.containers import _docker
 
-        _docker(at, argv, ctx, result, source, ssh_host)
+        _docker(at, argv, ctx, result, source, ssh_host, vanished=vanished)
     elif base in _SHELLS:
         from argtrace.layers.transport.shells import _shell_c
 
@@ -216,7 +220,7 @@ def _dispatch(
         from argtrace.layers.transport.shells import _sudo
 
         _sudo(at, argv, result)
-        _wrapped(at, argv, ctx, result, source, ssh_host)
+        _wrapped(at, argv, ctx, result, source, ssh_host, vanished)
     elif base in ("tmux", "screen"):
         from argtrace.layers.transport.sessions import _session_manager
 
@@ -226,7 +230,7 @@ def _dispatch(
 
         _run_uploaded(at, ["bash", *argv], ctx, result, ssh_host)
     else:
-        _wrapped(at, argv, ctx, result, source, ssh_host)
+        _wrapped(at, argv, ctx, result, source, ssh_host, vanished)
 
 
 # wrapped.py's CONTAINER_PROGRAMS, repeated so that a command without one imports nothing
@@ -240,6 +244,7 @@ def _wrapped(
     result: TransportResult,
     source: ScriptSource,
     ssh_host: str | None,
+    vanished: tuple[VanishedWord, ...] = (),
 ) -> None:
     """A container launch behind command wrappers (``sudo docker run``, ``nohup timeout 2h podman run``):
     read like a bare one, with the docker client's environment as the wrappers leave it (wrapped.py)."""
@@ -252,4 +257,5 @@ def _wrapped(
         return
     from argtrace.layers.transport.containers import _docker
 
-    _docker(at, argv[wrapped.start :], ctx, result, source, ssh_host, wrapped=wrapped)
+    shifted = tuple(replace(v, index=v.index - wrapped.start) for v in vanished if v.index >= wrapped.start)
+    _docker(at, argv[wrapped.start :], ctx, result, source, ssh_host, wrapped=wrapped, vanished=shifted)

@@ -10,6 +10,7 @@ refused file), and handing the container's argv and environment to :mod:`.contai
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -33,29 +34,58 @@ from argtrace.layers.transport.envfiles import (
 )
 from argtrace.layers.transport.words import _show, one_word_flag, one_word_program, split_like_shlex
 from argtrace.layers.transport.yamlnodes import _get, _items, _line, _scalar, _seq
-from argtrace.model import Evidence, Origin
+from argtrace.model import Evidence, Origin, VanishedWord
+
+# an unquoted reference that is a whole word of a string-form command (``serve ${MODEL} --port 8000``)
+_WHOLE_WORD_REF = re.compile(r"(?:^|(?<=\s))\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))(?=\s|$)")
+
+
+def _vanished_words(text: str, env: Mapping[str, str], at: str) -> list[VanishedWord]:
+    """The words of a string-form ``command:`` that compose's interpolation turns into nothing. compose
+    interpolates the whole file first ("If an environment variable is not set, Compose substitutes with an
+    empty string", docs.docker.com/compose/how-tos/environment-variables/variable-interpolation/) and only
+    then splits the string into words (compose-go's ShellCommand, shell-like splitting), so an unquoted
+    ``${MODEL}`` that is unset or empty leaves no word at all: the same loss as a shell's unquoted
+    expansion. ``index`` counts the words before it."""
+    out: list[VanishedWord] = []
+    for m in _WHOLE_WORD_REF.finditer(text):
+        name = m.group(1) or m.group(2)
+        value = env.get(name)
+        if value:
+            continue
+        before, _unset = compose_interpolate(text[: m.start()], env)
+        try:
+            index = len(split_like_shlex(before))
+        except ValueError:
+            continue  # inside an open quote: a quoted empty string stays a word
+        out.append(VanishedWord(index, m.group(0), at, "unset" if value is None else "empty", name))
+    return out
 
 
 def _compose_words(
     label: str, node: Any, env: Mapping[str, str], result: TransportResult, *, what: str
-) -> list[str] | None:
+) -> tuple[list[str] | None, list[VanishedWord]]:
     """A compose ``command:``/``entrypoint:``: a list is the argv as is; a string is split like a shell
-    would split words (quotes honoured) but nothing else of a shell applies."""
+    would split words (quotes honoured) but nothing else of a shell applies. Also the words the string's
+    interpolation left out (``_vanished_words``)."""
 
     if node is None:
-        return None
+        return None, []
     items = _seq(node)
     at = _line(label, node)
     if items is None:
         text = _scalar(node)
         if text is None:
-            return None
+            return None, []
         value, unset = compose_interpolate(text, env)
-        _unset_findings(at, unset, result, how=f"`{what}:`")
         try:
-            return split_like_shlex(value)
+            said = split_like_shlex(value)
         except ValueError:
-            return value.split()
+            _unset_findings(at, unset, result, how=f"`{what}:`")
+            return value.split(), []
+        lost = _vanished_words(text, env, at)
+        _unset_findings(at, unset, result, how=f"`{what}:`", vanished={v.name: v for v in lost}, words=said)
+        return said, lost
     words: list[str] = []
     for item in items:
         text = _scalar(item)
@@ -73,16 +103,47 @@ def _compose_words(
         ):
             result.findings.append(whole)
         words.append(value)
-    return words
+    return words, []
 
 
 def _unset_findings(
-    at: str, unset: Sequence[str], result: TransportResult, *, how: str, key: str | None = None
+    at: str,
+    unset: Sequence[str],
+    result: TransportResult,
+    *,
+    how: str,
+    key: str | None = None,
+    vanished: Mapping[str | None, VanishedWord] | None = None,
+    words: Sequence[str] = (),
 ) -> None:
     from argtrace.redact import is_secret_name
     from argtrace.rules import transport as R
 
     for name in dict.fromkeys(unset):
+        lost = (vanished or {}).get(name)
+        if lost is not None:
+            # compose reads NAME from the shell that runs `docker compose` (and .env): argtrace's need not
+            # be it, so the loss rests on that assumption, like a caller's variable in a script (SH007)
+            prev = words[lost.index - 1] if 0 < lost.index <= len(words) else None
+            flag = prev if prev is not None and prev.startswith("-") and "=" not in prev else None
+            result.findings.append(
+                R.TP012.finding(
+                    f"${{{name}}} in {how} is not set in the environment argtrace was given or the .env "
+                    f"file: if it is unset where `docker compose` runs too, compose warns and substitutes an "
+                    f"empty string, and the unquoted word vanishes from the command"
+                    + (f" (`{flag}` loses its value)" if flag else ""),
+                    at=at,
+                    evidence=[
+                        Evidence("transport", at, f"{flag} {lost.expansion}" if flag else lost.expansion),
+                        Evidence("transport", at, name),
+                    ],
+                    severity="warning",
+                    basis="assumed",
+                    fix=f"set {name} where `docker compose` runs (or in .env; check with "
+                    f"`--env {name}=...`), or give a default (`${{{name}:-VALUE}}`)",
+                )
+            )
+            continue
         if key is not None and is_secret_name(key):
             # A credential in `environment:` reaches the container as a variable, never as a flag's value,
             # and compose reads it from the shell that runs `docker compose` (where a token is exported),
@@ -145,8 +206,8 @@ def _compose(
     for name, svc in services:
         image = _scalar(_get(svc, "image")) or ""
         image, _ = compose_interpolate(image, env)
-        entrypoint = _compose_words(label, _get(svc, "entrypoint"), env, result, what="entrypoint")
-        command = _compose_words(label, _get(svc, "command"), env, result, what="command")
+        entrypoint, lost_ep = _compose_words(label, _get(svc, "entrypoint"), env, result, what="entrypoint")
+        command, lost_cmd = _compose_words(label, _get(svc, "command"), env, result, what="command")
         at = _line(label, _get(svc, "command") or _get(svc, "entrypoint") or svc)
         svc_env: dict[str, str | None] = {}
         env_node = _get(svc, "environment")
@@ -168,6 +229,11 @@ def _compose(
             svc_env[key] = interpolated
         svc_env, origins, files = _compose_env_files(label, name, svc, env, svc_env, result)
         final, image_ep = container_argv(image, entrypoint, command)
+        shift = len(final) - len(command or [])
+        lost = (
+            *(lost_ep if entrypoint is not None else []),
+            *(replace(v, index=v.index + shift) for v in lost_cmd),
+        )
         hop: dict[str, Any] = {
             "at": at,
             "via": "compose",
@@ -189,8 +255,16 @@ def _compose(
                 _exec_form_findings(at, command, result, how=f"service {name}'s `command:` list", final=final)
         before = len(result.servers)
         _container_servers(
-            at, final, *_image_path(svc_env, origins, at, image), f"compose service {name}", result
+            at, final, *_image_path(svc_env, origins, at, image), f"compose service {name}", result, lost
         )
+        if any(v.state == "empty" for v in lost):
+            # set to "" (in .env): certain, not assumed; the flag that loses its value is said as a shell's
+            # empty expansion is (SH026), TP012 being only for what is not set
+            from argtrace.layers.shell.vanished import vanished_after_flags
+
+            for server in result.servers[before:]:
+                empty = tuple(v for v in server.vanished if v.state == "empty")
+                result.findings.extend(vanished_after_flags(replace(server, vanished=empty), 0))
         _tag_image(result, before, image, assumed)
         _image_started(at, image, svc_env, result, before)
         gpus = compose_gpus(svc)

@@ -19,7 +19,7 @@ from argtrace.layers.transport.context import TransportResult, _Context
 from argtrace.layers.transport.envfiles import _ABSENT, EnvFile, parse_docker_env_file, read_env_file
 from argtrace.layers.transport.shells import _shell_c
 from argtrace.layers.transport.words import _SHELLS, _basename, _show, _show_argv, split_like_shlex
-from argtrace.model import AssumedEntrypoint, EnvValue, Evidence, Origin, ServerCommand, Word
+from argtrace.model import AssumedEntrypoint, EnvValue, Evidence, Origin, ServerCommand, VanishedWord, Word
 
 if TYPE_CHECKING:
     from argtrace.layers.shell import ScriptSource
@@ -58,6 +58,7 @@ class DockerRun:
     env_files: list[str]
     gpus: str | None = None  # --gpus VALUE as written
     runtime: str | None = None  # --runtime VALUE as written
+    args_start: int = 0  # the index in the docker argv of the first word after the image
 
 
 def parse_docker_run(argv: Sequence[str | None]) -> DockerRun | None:
@@ -120,7 +121,7 @@ def parse_docker_run(argv: Sequence[str | None]) -> DockerRun | None:
     if i >= len(words) or words[i] is None:
         return None
     return DockerRun(
-        words[i] or "", entrypoint, [w or "" for w in words[i + 1 :]], env, env_files, gpus, runtime
+        words[i] or "", entrypoint, [w or "" for w in words[i + 1 :]], env, env_files, gpus, runtime, i + 1
     )
 
 
@@ -357,9 +358,12 @@ def _container_servers(
     origins: Mapping[str, Origin] | None,
     expansion: str,
     result: TransportResult,
+    vanished: tuple[VanishedWord, ...] = (),
 ) -> None:
     """Servers of a container's process: its argv, or the script of a ``sh -c STRING`` entrypoint (the
-    pattern of vLLM's Kubernetes guide), analysed by the shell layer with the container's environment."""
+    pattern of vLLM's Kubernetes guide), analysed by the shell layer with the container's environment.
+    ``vanished``: the words of the argv that expanded to nothing before the carrier handed it on (a local
+    ``docker run``'s, compose's interpolation), numbered in ``argv``."""
     from argtrace.layers.shell import ScriptSource, analyze_script
 
     if len(argv) >= 3 and _basename(argv[0]) in _SHELLS:
@@ -407,7 +411,7 @@ def _container_servers(
             return
     server = _server_from_argv(at, argv, env, expansion, origins)
     if server is not None:
-        result.servers.append(server)
+        result.servers.append(replace(server, vanished=vanished) if vanished else server)
 
 
 def _docker(
@@ -419,11 +423,16 @@ def _docker(
     ssh_host: str | None,
     *,
     wrapped: Wrapped | None = None,
+    vanished: tuple[VanishedWord, ...] = (),
 ) -> None:
     run = parse_docker_run(argv)
     if run is None:
         return
     final, image_ep = container_argv(run.image, run.entrypoint, run.args, ctx.release)
+    # the words after the image are the local shell's: an unquoted `$MODEL` it expanded to nothing is a
+    # word the container's process never gets, in the same place of the container's argv
+    shift = len(final) - len(run.args) - run.args_start
+    lost = tuple(replace(v, index=v.index + shift) for v in vanished if v.index >= run.args_start)
     env, origins, files = _docker_environment(at, run, ctx, result, source, ssh_host, wrapped)
     hop: dict[str, Any] = {
         "at": at,
@@ -448,7 +457,12 @@ def _docker(
         release=ctx.release,
     )
     before = len(result.servers)
-    _container_servers(at, final, *_image_path(env, origins, at, run.image), "docker run", result)
+    _container_servers(at, final, *_image_path(env, origins, at, run.image), "docker run", result, lost)
+    if lost:
+        from argtrace.layers.shell.vanished import vanished_after_flags
+
+        for server in result.servers[before:]:
+            result.findings.extend(vanished_after_flags(server, len(ctx.args)))
     _tag_image(result, before, run.image, assumed)
     _image_started(at, run.image, env, result, before)
     from argtrace.layers.transport.images import docker_gpus, runtime_visible_devices

@@ -35,7 +35,13 @@ _K8S_REF = re.compile(r"\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)")
 
 def k8s_expand(text: str, env: Mapping[str, str | None]) -> tuple[str, list[str]]:
     """Kubernetes ``$(VAR)`` expansion: from earlier env entries; unresolvable references stay literal;
-    ``$$`` is a literal ``$``. Returns the text and the unresolved names."""
+    ``$$`` is a literal ``$``. Returns the text and the unresolved names.
+
+    The documented rule (Container API, ``command``/``args``, kubernetes.io/docs/reference/kubernetes-api/
+    workload-resources/pod-v1/#entrypoint): "Variable references $(VAR_NAME) are expanded using the
+    container's environment. If a variable cannot be resolved, the reference in the input string will be
+    unchanged." So nothing vanishes here, unlike a shell's ``$MODEL`` or compose's ``${MODEL}``: the
+    process gets the text ``$(MODEL)`` (TP012; causes.py folds what the parser says of that text)."""
     missing: list[str] = []
 
     def sub(m: re.Match[str]) -> str:
