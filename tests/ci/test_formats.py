@@ -21,7 +21,7 @@ EXPECTED = [
     ("SH004", "error", 27, 5),
     ("SH026", "warning", 19, 12),
     ("PR011", "info", 15, 1),
-    ("PR006", "error", 12, 8),
+    ("PR006", "warning", 12, 8),  # CUDA_VISIBLE_DEVICES=$GPU, GPU=$1: the check passes no arguments
     # PA012 (--port takes --tp-size) follows from SH026 (`$PORT` is empty): it is SH026's consequence
     ("PA005", "info", 27, 5),
 ]
@@ -186,11 +186,11 @@ def test_github_workflow_commands(tmp_path: Path) -> None:
         "error file=launch_mtp.sh,line=27,col=5,title=SH004",
         "warning file=launch_mtp.sh,line=19,col=12,title=SH026",
         "notice file=launch_mtp.sh,line=15,col=1,title=PR011",
-        "error file=launch_mtp.sh,line=12,col=8,title=PR006",
+        "warning file=launch_mtp.sh,line=12,col=8,title=PR006",
         "notice file=launch_mtp.sh,line=27,col=5,title=PA005",
     ]
     assert lines[3] == (
-        "::error file=launch_mtp.sh,line=12,col=8,title=PR006::CUDA_VISIBLE_DEVICES is set but empty: the "
+        "::warning file=launch_mtp.sh,line=12,col=8,title=PR006::CUDA_VISIBLE_DEVICES is set but empty: the "
         "server sees no GPU at all%0AFix: list distinct GPU indices (or UUIDs), e.g. CUDA_VISIBLE_DEVICES=0,1"
     )
 
@@ -208,14 +208,14 @@ def test_gcc_lines(tmp_path: Path) -> None:
     lines = out.splitlines()
     assert len(lines) == len(EXPECTED)
     assert lines[3] == (
-        "launch_mtp.sh:12:8: error: CUDA_VISIBLE_DEVICES is set but empty: the server sees no GPU at all "
+        "launch_mtp.sh:12:8: warning: CUDA_VISIBLE_DEVICES is set but empty: the server sees no GPU at all "
         "[PR006]"
     )
     assert lines[1] == (
         "launch_mtp.sh:19:12: warning: `$PORT` is empty, so the unquoted word vanishes: `--port` takes "
         "`--tp-size` as its value [SH026]"
     )
-    assert [line.split(": ")[1] for line in lines] == ["error", "warning", "note", "error", "note"]
+    assert [line.split(": ")[1] for line in lines] == ["error", "warning", "note", "warning", "note"]
 
 
 def test_junit_one_case_per_file_and_rule(tmp_path: Path) -> None:
@@ -230,7 +230,7 @@ def test_junit_one_case_per_file_and_rule(tmp_path: Path) -> None:
     assert pr006 is not None
     assert pr006.get("message") == "CUDA_VISIBLE_DEVICES is set but empty: the server sees no GPU at all"
     assert pr006.text == (
-        "launch_mtp.sh:12:8: error: CUDA_VISIBLE_DEVICES is set but empty: the server sees no GPU at all\n"
+        "launch_mtp.sh:12:8: warning: CUDA_VISIBLE_DEVICES is set but empty: the server sees no GPU at all\n"
         "  fix: list distinct GPU indices (or UUIDs), e.g. CUDA_VISIBLE_DEVICES=0,1"
     )
     assert cases[0].find("failure") is None and cases[0].find("system-out") is not None
