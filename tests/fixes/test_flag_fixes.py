@@ -185,3 +185,14 @@ def test_a_switch_renamed_into_an_option_with_a_value(
     result = run_cli(argv)
     (finding,) = [f for f in result.json["findings"] if f["code"] == "PA003"]
     assert (finding["fix"], finding["fix_edits"], finding["fix_verified"]) == (fix, edits, verified)
+
+
+def test_a_lost_model_gets_no_default_model_written_in() -> None:
+    """vLLM's `--model` defaults to its demo model (facebook/opt-125m): a launch that lost its model must not
+    be "fixed" into serving that one. The port beside it still gets its default (fixes/flags._default)."""
+    command = "vllm serve --model $MODEL --port $PORT --host 0.0.0.0"
+    argv = ["check", "--format", "json", "--verbose", "--no-resolve", "--framework-version", "0.6.6.post1"]
+    findings = run_cli([*argv, "-c", command]).json["findings"]
+    edits = [e["replacement"] for f in findings for e in f.get("fix_edits", [])]
+    assert not [e for e in edits if "opt-125m" in e]
+    assert "${PORT:-8000}" in edits

@@ -34,11 +34,20 @@ def _default(report: Report, flag: str) -> str | None:
         return None
     if spec is None or spec.action != "store" or spec.nargs not in (None, "?"):
         return None
+    if _NAMES_A_MODEL.search(spec.dest):
+        # What the server serves is no default to fall back on: vLLM's `--model` defaults to its demo model
+        # (facebook/opt-125m), which a launch that lost its model must not quietly start instead.
+        return None
     default = spec.default
     if default is None or isinstance(default, (bool, list, dict, tuple)):
         return None
     text = str(default)
     return text if re.fullmatch(r"[\w.:/@+-]+", text) else None
+
+
+# dests that name what the server loads or serves: model, model_path, tokenizer, served_model_name,
+# speculative_draft_model_path, ...
+_NAMES_A_MODEL = re.compile(r"(?:^|_)(?:model|tokenizer)(?:_|$)")
 
 
 def _edit(source: SourceFile, number: int, start: int, end: int, text: str) -> FixEdit:

@@ -325,7 +325,7 @@ def resolve_server(
         # argparse exits before the framework's own code runs: there is nothing to resolve, and the words
         # it refused (a flag taken as --model-path's value) are no model to look up
         stop = parser_section.get("error") or f"exit {parser_section['exit_status']}"
-        section["reason"] = f"argparse stops first ({stop})"
+        section["reason"] = f"the command line is refused first ({stop})"
         result.findings.append(
             rules.RS004.finding(
                 f"resolution skipped: {section['reason']}, so the server never resolves its settings",
