@@ -60,6 +60,23 @@ def cli() -> Any:
     return run_cli
 
 
+@pytest.fixture
+def new_user_machine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new user's machine: no resolver environments and no Hugging Face cache, so a verdict does not
+    depend on what this machine happens to have built or downloaded (either would make `check` resolve,
+    15-75 s per case, and change its findings). The false-alarm gate and the real-case batches use it
+    (``pytestmark = pytest.mark.usefixtures("new_user_machine")``)."""
+    monkeypatch.setenv("ARGTRACE_CACHE_DIR", str(tmp_path / "argtrace-cache"))
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
+    monkeypatch.delenv("HF_HUB_CACHE", raising=False)
+
+
+def alarms(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """The errors and warnings of a JSON report, the consequences folded under a cause included."""
+    every = [*report["findings"], *(c for f in report["findings"] for c in f.get("consequences", []))]
+    return [f for f in every if f["severity"] in ("error", "warning")]
+
+
 REPO = Path(__file__).resolve().parent.parent
 
 

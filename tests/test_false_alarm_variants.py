@@ -17,11 +17,8 @@ from tests.conftest import run_cli
 CORPUS = Path(__file__).resolve().parent / "data" / "false_alarms"
 
 
-@pytest.fixture(autouse=True)
-def first_run_machine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("ARGTRACE_CACHE_DIR", str(tmp_path / "argtrace-cache"))
-    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
-    monkeypatch.delenv("HF_HUB_CACHE", raising=False)
+# a new user's machine (tests/conftest.py)
+pytestmark = pytest.mark.usefixtures("new_user_machine")
 
 
 def check(argv: list[str], cwd: Path) -> dict[str, Any]:

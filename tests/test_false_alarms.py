@@ -55,14 +55,8 @@ KNOWN_FALSE_ALARMS: dict[str, str] = {}
 SLOW: dict[str, str] = {}
 
 
-@pytest.fixture(autouse=True)
-def first_run_machine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A new user's machine: no resolver environments and no Hugging Face cache, so the verdict does not
-    depend on what this machine happens to have built or downloaded (either would make `check` resolve,
-    15-75 s per case, and change its findings)."""
-    monkeypatch.setenv("ARGTRACE_CACHE_DIR", str(tmp_path / "argtrace-cache"))
-    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
-    monkeypatch.delenv("HF_HUB_CACHE", raising=False)
+# a new user's machine (tests/conftest.py)
+pytestmark = pytest.mark.usefixtures("new_user_machine")
 
 
 def case_paths() -> list[Path]:

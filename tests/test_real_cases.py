@@ -22,17 +22,13 @@ from typing import Any
 import pytest
 
 from argtrace.commands.why import explain
-from tests.conftest import run_cli
+from tests.conftest import alarms, run_cli
 
 CASES = Path(__file__).resolve().parent / "data" / "real_cases"
 
 
-@pytest.fixture(autouse=True)
-def first_run_machine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A new user's machine: no resolver environments, no Hugging Face cache (tests/test_false_alarms.py)."""
-    monkeypatch.setenv("ARGTRACE_CACHE_DIR", str(tmp_path / "argtrace-cache"))
-    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
-    monkeypatch.delenv("HF_HUB_CACHE", raising=False)
+# a new user's machine (tests/conftest.py)
+pytestmark = pytest.mark.usefixtures("new_user_machine")
 
 
 @dataclass(frozen=True)
@@ -293,11 +289,6 @@ def check(file: str, options: tuple[str, ...]) -> dict[str, Any]:
     assert result.stdout.startswith("{"), f"status {result.status}: {result.stderr}"
     report: dict[str, Any] = result.json
     return report
-
-
-def alarms(report: dict[str, Any]) -> list[dict[str, Any]]:
-    every = [*report["findings"], *(c for f in report["findings"] for c in f.get("consequences", []))]
-    return [f for f in every if f["severity"] in ("error", "warning")]
 
 
 @pytest.mark.parametrize("case", FOUND, ids=lambda c: f"{c.file}:{c.code}")
