@@ -71,6 +71,14 @@ def new_user_machine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("HF_HUB_CACHE", raising=False)
 
 
+def log_report(path: Path) -> dict[str, Any]:
+    """``argtrace log --format json PATH``'s report (a quoted log, as a new user runs it)."""
+    result = run_cli(["log", "--format", "json", str(path)])
+    assert result.stdout.startswith("{"), f"status {result.status}: {result.stderr}"
+    report: dict[str, Any] = result.json
+    return report
+
+
 def alarms(report: dict[str, Any]) -> list[dict[str, Any]]:
     """The errors and warnings of a JSON report, the consequences folded under a cause included."""
     every = [*report["findings"], *(c for f in report["findings"] for c in f.get("consequences", []))]

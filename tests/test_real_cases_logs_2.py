@@ -20,20 +20,13 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import alarms, run_cli
+from tests.conftest import alarms, log_report, run_cli
 
 LOGS = Path(__file__).resolve().parent / "data" / "real_logs_2"
 
 
 # a new user's machine (tests/conftest.py)
 pytestmark = pytest.mark.usefixtures("new_user_machine")
-
-
-def log_report(path: Path) -> dict[str, Any]:
-    result = run_cli(["log", "--format", "json", str(path)])
-    assert result.stdout.startswith("{"), f"status {result.status}: {result.stderr}"
-    report: dict[str, Any] = result.json
-    return report
 
 
 def codes(report: dict[str, Any]) -> list[tuple[str, str]]:
