@@ -120,9 +120,21 @@ def _render_settings(data: Mapping[str, Any], console: Console) -> None:
     if not settings and not hidden:
         return
     codes: dict[str, list[str]] = {}
+    shell_at: dict[str, list[str]] = {}
     for finding in data.get("findings") or []:
-        if finding.get("setting") and "cause" not in finding:
+        if "cause" in finding:
+            continue
+        if finding.get("setting"):
             codes.setdefault(finding["setting"], []).append(str(finding.get("code")))
+        if finding.get("layer") == "shell" and finding.get("at"):
+            shell_at.setdefault(finding["at"], []).append(str(finding.get("code")))
+    # A value the shell separated from the server command (a comment ending a continued line: SH004) names
+    # no setting, yet it is why the value never arrived: its code comes first on the setting's row.
+    for setting in data.get("settings") or []:
+        cut = [h.get("at") for h in setting.get("history") or [] if h.get("separated")]
+        first = [c for at in cut for c in shell_at.get(at, [])]
+        if first:
+            codes[setting["name"]] = list(dict.fromkeys([*first, *codes.get(setting["name"], [])]))
     title = f"Settings ({len(settings)})"
     if hidden:
         title += f"; {hidden} more that only the parser's or the resolver's defaults set: --all-settings"
