@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from argtrace.commands.why import explain
 from argtrace.layers.log.messages import candidates
+from argtrace.layers.log.sites import settings_of
 from tests.conftest import run_cli
 
 
@@ -73,6 +74,22 @@ def test_the_text_view_names_the_fields() -> None:
     assert (
         "  reads: speculative_config.num_speculative_tokens (--speculative-config)" in out.stdout.splitlines()
     )
+
+
+# --- the message's own advice names the setting -----------------------------------------------------------
+def test_the_setting_a_message_tells_to_change_comes_first() -> None:
+    # our own minimal message (the swap-space one is vllm 0.10.2's, tests/test_real_cases_5.py): the
+    # condition reads --block-size, the advice names --max-num-seqs in words
+    got = settings_of(
+        "vllm",
+        "0.33.0",
+        ["self.cache_config.block_size"],
+        "Not enough KV cache blocks. Please lower the max num seqs or the block size.",
+    )
+    assert got == [
+        {"name": "max_num_seqs", "flag": "--max-num-seqs", "named_in_message": True, "in_words": True},
+        {"name": "block_size", "flag": "--block-size", "via": "self.cache_config.block_size"},
+    ]
 
 
 # --- a plugin's flag ------------------------------------------------------------------------------------

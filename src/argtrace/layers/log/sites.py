@@ -168,6 +168,11 @@ def _sub_config(framework: str, version: str | None, function: str, read: str) -
 # to build its parser, and ``check`` compiled these for nothing (start-up, issue 18).
 _ENV = r"^(?:SGLANG|SGL|VLLM)_[A-Z0-9_]+$"
 _ENV_IN_TEXT = r"\b(?:SGLANG|SGL|VLLM)_[A-Z0-9_]+\b"
+# an imperative that names what to change ("increase the swap space", "lower the gpu memory utilization")
+_ADVICE = (
+    r"\b(?:increase|decrease|reduce|lower|raise|adjust|enable|disable)\s+(?:the\s+|your\s+)?"
+    r"((?:[a-z][a-z0-9]*\s+){1,3}[a-z][a-z0-9]*)"
+)
 _ARGPARSE_PREFIX = r"\bargument (--[a-z][a-z0-9-]+)(?:/-{1,2}[A-Za-z0-9-]+)*: "
 
 
@@ -235,6 +240,16 @@ def settings_of(
         for field in (replaced or {}).get("fields", ()) if "fields" in entry else ():
             if field not in out[0]["fields"]:
                 out[0]["fields"].append(field)
+    for m in re.finditer(_ADVICE, message.lower()):
+        # the message tells what to change in words ("Please increase the swap space"): that setting first,
+        # even when the condition reads others (the free CPU blocks --swap-space sizes one step away)
+        words = m.group(1).split()
+        for size in range(len(words), 1, -1):
+            field = "_".join(words[:size])
+            flag = _flag(framework, version, field)
+            if flag and not any(s["name"] == field for s in out):
+                add({"name": field, "flag": flag, "named_in_message": True, "in_words": True}, first=True)
+                break
     if not out and (argument := re.search(_ARGPARSE_PREFIX, text)):
         # argparse puts "argument --flag/-f: " before what a converter raises (ArgumentTypeError, ValueError):
         # the flag whose value failed is in the pasted text, not in the converter's own message
