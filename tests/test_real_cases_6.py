@@ -453,7 +453,7 @@ def test_batch_6_why_first_site_is_not_the_cause(case: WhyMissed) -> None:
     assert explain(case.text)["matches"][0]["function"] == case.function
 
 
-def test_sglang23985_the_fa4_assert_is_flash_attentions_own() -> None:
+def test_sglang23985_why_names_the_fa4_assert_flash_attentions_own() -> None:
     """Was c (the first site vLLM's bfloat16 check); now b: the traceback's source line gives its message,
     whose site is FlashAttention 4's (the flash-attn-4 wheel), copied into both frameworks; no setting is
     named (the kernel's arguments are not the server's), the fix asks for the log."""
