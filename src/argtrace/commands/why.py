@@ -632,7 +632,7 @@ def render_why(section: Mapping[str, Any]) -> str:
         if g["settings"]:
             reads = ", ".join(
                 f"{s['name']}{'.' + '/'.join(s['fields']) if s.get('fields') else ''} "
-                f"({', '.join(x for x in (s['flag'], s.get('framework')) if x)})"
+                f"({', '.join(x for x in (s['flag'], s.get('framework'), s.get('plugin')) if x)})"
                 if s["flag"]
                 else s["name"]
                 for s in g["settings"]
