@@ -8,6 +8,7 @@
     python scripts/gen_messages.py vllm==0.15.1 --unpacked /tmp/argtrace-wheels  # an unpacked wheel
     python scripts/gen_messages.py --drop sglang==0.5.19          # forget a release
     python scripts/gen_messages.py huggingface_hub==2.4.0 --download /tmp/w  # a library a launch goes through
+    python scripts/gen_messages.py /tmp/w/flash_attn_4-4.0.0b36-py3-none-any.whl  # its package: flash_attn
     python scripts/gen_messages.py --check --wheel-dir /tmp/w     # re-index every release whose wheel is here
 
 The wheel (a zip) is read directly: each ``.py`` file of the package is parsed with ``ast`` (never
@@ -114,9 +115,25 @@ def resolve_target(
         return framework, version, wheel
     wheel = Path(target)
     m = _WHEEL_NAME.match(wheel.name)
-    if not wheel.is_file() or not m or m.group("name").lower() not in PACKAGES:
+    name = m.group("name").lower() if m and wheel.is_file() else ""
+    if m and wheel.is_file() and name not in PACKAGES:
+        name = library_inside(wheel) or name
+    if not m or name not in PACKAGES:
         raise SystemExit(f"{target}: neither PACKAGE==VERSION nor a wheel of {', '.join(PACKAGES)}")
-    return m.group("name").lower(), m.group("version"), wheel
+    return name, m.group("version"), wheel
+
+
+def library_inside(wheel: Path) -> str | None:
+    """The indexed library whose modules a wheel of another distribution name holds (flash-attn-4's wheel
+    is the ``flash_attn`` package: ``flash_attn/cute/interface.py``)."""
+    import zipfile
+
+    with zipfile.ZipFile(wheel) as zf:
+        names = set(zf.namelist())
+    for library, modules in LIBRARIES.items():
+        if any(module.split("::", 1)[0] in names for module in modules):
+            return library
+    return None
 
 
 def sha256(path: Path) -> str:

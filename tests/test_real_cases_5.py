@@ -249,7 +249,8 @@ WHY_5 = [
         "sglang/srt/entrypoints/http_server.py",
         (),
     ),
-    # the right site; the setting that fixes it (--swap-space) is not among its settings (class b)
+    # the right site; was b (the setting that fixes it, --swap-space, not among its settings): since the
+    # message's own advice is read ("Please increase the swap space", layers/log/sites._ADVICE): a
     Why(
         "https://github.com/rllm-org/rllm/issues/62",
         "RuntimeError: Aborted due to the lack of CPU swap space. Please increase the swap space to avoid "
@@ -257,7 +258,7 @@ WHY_5 = [
         "vllm",
         "Scheduler._swap_out",
         "vllm/core/scheduler.py",
-        ("block_size", "enable_prefix_caching"),
+        ("swap_space", "block_size", "enable_prefix_caching"),
     ),
 ]
 
@@ -316,15 +317,6 @@ WHY_MISSED_5 = [
         "the message is transformers' (AutoConfig), wrapped by vLLM's ModelConfig validation: the first "
         "site is SGLang's diffusion loader (since 2026-12-02 a weak candidate, transformers named as the "
         "origin); the fix (a newer transformers) is no launch setting",
-    ),
-    WhyMissed(
-        "https://github.com/rllm-org/rllm/issues/62",
-        "RuntimeError: Aborted due to the lack of CPU swap space. Please increase the swap space to avoid "
-        "this error.",
-        "vllm",
-        "swap_space",
-        "the site (Scheduler._swap_out) is right, but the condition reads the block manager's free CPU "
-        "blocks, which --swap-space sizes one step away: the setting is not linked to the site (class b)",
     ),
 ]
 

@@ -373,21 +373,23 @@ WHY_6 = [
         "initialize_ray_cluster",
         ("tensor_parallel_size",),
     ),
-    # the right site with a wrong setting: `model` (the draft's, a field of --speculative-config)
-    # read as --model
+    # was b (`model`, the draft's field of --speculative-config, read as --model); since the sub-config
+    # fields (layers/log/sites._sub_config): --speculative-config with the fields read, then the target
+    # --model the draft defaults to (class a)
     Why(
         "https://github.com/vllm-project/vllm/issues/50012",
         "Smaller values produce incorrect output. Use num_speculative_tokens=dspark_block_size or larger "
         "(e.g. 7).",
         "SpeculativeConfig.__post_init__",
-        ("model",),
+        ("speculative_config", "model"),
     ),
-    # the refusal named, but not that the flag is vllm-omni's
+    # was b (the refusal named, not that the flag is vllm-omni's); since the plugin table is read: --omni,
+    # vllm-omni's (class a)
     Why(
         "https://github.com/vllm-project/vllm-omni/issues/1364",
         "vllm: error: unrecognized arguments: --omni",
         "FlexibleArgumentParser.parse_args",
-        (),
+        ("omni",),
     ),
     # the ServerArgs refusal of the diffusion server, with no setting and no release said
     Why(
@@ -425,12 +427,6 @@ WHY_MISSED_6 = [
         "comes from the Ascend plugin, whose code is not indexed",
     ),
     WhyMissed(
-        "https://github.com/sgl-project/sglang/issues/23985",
-        'assert arch // 10 == 10, "FP8 is only supported on SM100 (compute capability 10.x) for FA4 CuTe"',
-        "_check_if_gpu_supports_dtype",
-        "the assert is FlashAttention 4's (CuTe), not indexed; the first site is vLLM's bfloat16 check",
-    ),
-    WhyMissed(
         "https://github.com/vllm-project/vllm/issues/52181",
         "FA2 is only supported on devices with compute capability >= 8",
         "_check_if_gpu_supports_dtype",
@@ -446,6 +442,27 @@ WHY_MISSED_6 = [
 def test_batch_6_why_first_site_is_not_the_cause(case: WhyMissed) -> None:
     """Class c by `why`: its first site is another check (the function asserted is that other check)."""
     assert explain(case.text)["matches"][0]["function"] == case.function
+
+
+def test_sglang23985_why_names_the_fa4_assert_flash_attentions_own() -> None:
+    """Was c (the first site vLLM's bfloat16 check); now b: the traceback's source line gives its message,
+    whose site is FlashAttention 4's (the flash-attn-4 wheel), copied into both frameworks; no setting is
+    named (the kernel's arguments are not the server's), the fix asks for the log."""
+    section = explain(
+        'assert arch // 10 == 10, "FP8 is only supported on SM100 (compute capability 10.x) for FA4 CuTe"'
+    )
+    first = section["matches"][0]
+    assert (first["framework"], first["function"], first["file"], first["settings"]) == (
+        "flash_attn",
+        "_flash_attn_fwd",
+        "flash_attn/cute/interface.py",
+        [],
+    )
+    assert first["conditions"] == ["is_fp8", "not (arch // 10 == 10)"]
+    assert first["vendored_in"] == [
+        {"framework": "vllm", "file": "vllm/vllm_flash_attn/cute/interface.py"},
+        {"framework": "sglang", "file": "sglang/kernels/ops/attention/flash_attn/cute/interface.py"},
+    ]
 
 
 SOURCE = re.compile(r"^# Reconstructed \(not copied\) after https://\S+ .*seen \d{4}-\d{2}-\d{2}: \S", re.M)

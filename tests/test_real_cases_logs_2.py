@@ -369,7 +369,8 @@ WHY = [
         "capacity of 95.07 GiB of which 298.69 MiB is free.",
         "b",
         "--cuda-graph-max-bs",
-        "torch's text says nothing of the step: the generic OOM fix",
+        "torch's text says nothing of the step: since 2026-12-02 `why` says so, lists each step's fix and "
+        "asks for `argtrace log` (the step is in the log)",
     ),
     WhyCase(
         "vllm15598",
@@ -377,14 +378,16 @@ WHY = [
         "of 44.53 GiB of which 448.00 KiB is free.",
         "b",
         "--gpu-memory-utilization",
-        "torch's text says nothing of the CUDA graph capture the log shows: the generic OOM fix",
+        "torch's text says nothing of the CUDA graph capture the log shows: since 2026-12-02 `why` says the "
+        "step is unknown and asks for `argtrace log`",
     ),
     WhyCase(
         "vllm6746",
         "RuntimeError: CUDA error: out of memory",
         "b",
         "--cuda-graph-max-bs",
-        "the text alone says nothing of the CUDA graph capture: candidates and the generic OOM fix",
+        "the text alone says nothing of the CUDA graph capture: candidates, and since 2026-12-02 each step's "
+        "fix with the step said unknown",
     ),
     WhyCase(
         "sglang7139",

@@ -123,9 +123,17 @@ def library_settings(
     return out, values
 
 
+def _shown(setting: Mapping[str, Any]) -> str:
+    """A setting as the fix names it: its flag, with the fields read when the flag takes a whole
+    configuration (``--speculative-config`` fields num_speculative_tokens, method)."""
+    flag = str(setting["flag"] or setting["name"])
+    fields = setting.get("fields")
+    return f"{flag} (its {', '.join(fields)})" if fields else flag
+
+
 def _avoid(group: Mapping[str, Any]) -> str:
     """How to avoid the message, from its kind, condition and settings."""
-    flags = [s["flag"] or s["name"] for s in group["settings"]]
+    flags = [_shown(s) for s in group["settings"]]
     change = f": change {', '.join(flags)}" if flags else ""
     cond = group["condition"]
     value = next((s for s in group["settings"] if "value" in s), None)
@@ -182,7 +190,9 @@ def group_matches(
                 "line": site.at[newest][0] if newest else None,
                 "condition": site.conditions[-1] if site.conditions else None,
                 "conditions": list(site.conditions),
-                "settings": settings_of(site.framework, newest, site.reads, site.template, m.text)
+                "settings": settings_of(
+                    site.framework, newest, site.reads, site.template, m.text, site.function
+                )
                 if not is_library(site.framework)
                 else library_settings(site.framework, site.parts, m.text, framework)[0],
                 "reads": list(site.reads),
@@ -218,37 +228,108 @@ def group_matches(
         group["absent_in"] = [v for v in sort_releases(known) if v not in group["releases"]]
         if group["fix"] is None:
             group["fix"] = _avoid(group)
+    _mark_vendored(out)
     if out and not every:
         best = out[0]["specificity"]
         out = [g for g in out if g["specificity"] >= best * RELATIVE][:MAX_GROUPS]
     return out
 
 
-def _signatures(texts: list[str], framework: str | None) -> list[dict[str, Any]]:
+def _text_stage(text: str) -> str | None:
+    """The start-up step the pasted traceback's frames were in (``frames_stage``, as ``argtrace log`` reads
+    them); None when the text has no frames or they do not say."""
+    from argtrace.layers.log.stages import frames_stage
+
+    lines = text.splitlines()
+    frames = [line for line in lines if re.search(r'\bFile "[^"]+", line \d+', line)]
+    if not frames:
+        return None
+    return frames_stage(frames, lines[-1] if lines else "")
+
+
+def _mark_vendored(groups: list[dict[str, Any]]) -> None:
+    """A framework site whose function and message are an indexed library's (``flash_attn``'s
+    ``_flash_attn_fwd`` assert in ``vllm/vllm_flash_attn/cute/interface.py``) is a copy of that library's
+    code: what its condition reads are the library function's arguments (``q.dtype``: a tensor), not the
+    server's settings, so it names none; both say where the other is."""
+    from argtrace.resolver.message_store import is_library
+
+    libraries = {
+        (g["function"].rsplit(".", 1)[-1], g["message"]): g for g in groups if is_library(g["framework"])
+    }
+    for group in groups:
+        if is_library(group["framework"]):
+            continue
+        library = libraries.get((group["function"].rsplit(".", 1)[-1], group["message"]))
+        if library is None:
+            continue
+        group["vendored_from"] = {"library": library["framework"], "file": library["file"]}
+        group["settings"] = []
+        copies = library.setdefault("vendored_in", [])
+        if group["file"] not in [c["file"] for c in copies]:
+            copies.append({"framework": group["framework"], "file": group["file"]})
+    for group in groups:
+        if group.get("vendored_from") or group.get("vendored_in"):
+            cond = f" ({group['condition']})" if group["condition"] else ""
+            lib = group.get("vendored_from", {}).get("library") or group["framework"]
+            group["fix"] = (
+                f"{lib}'s own check refused what the framework passed it{cond}: the text does not say which "
+                "server setting led the launch to this kernel; `argtrace log` on the server log shows the "
+                "configuration it ran with"
+            )
+
+
+def _signatures(texts: list[str], framework: str | None, text: str = "") -> list[dict[str, Any]]:
+    """The log signatures the text matches. A signature with variants bound to a start-up step (torch's
+    "CUDA out of memory": loading the weights, the KV cache, CUDA graph capture, ...) takes the variant of
+    the step the pasted frames show; without frames that say it, the step is unknown and so is the fix:
+    the entry says so (``step``: ``unknown``), lists each step's fix (``by_step``) and asks for the log."""
     from argtrace.layers.log.signatures import load_catalog
 
+    catalog = load_catalog().signatures
+    stage = _text_stage(text) if text else None
     out: list[dict[str, Any]] = []
-    for sig in load_catalog().signatures:
+    for sig in catalog:
         if framework and sig.framework not in ("any", framework):
             continue
         if sig.when_stage is not None:
-            continue  # a stage-bound variant (OOM while loading weights, ...): the log command tells
-        for text in texts:
-            m = sig.pattern.search(text)
-            if m:
-                out.append(
-                    {
-                        "id": sig.id,
-                        "code": sig.code,
-                        "framework": sig.framework,
-                        "meaning": sig.meaning,
-                        "settings": list(sig.settings),
-                        "fix": sig.fix,
-                        "source": sig.source,
-                        "groups": {k: v for k, v in m.groupdict().items() if v is not None},
-                    }
+            continue  # a step-bound variant: chosen below, through the step-free entry of the same words
+        for candidate in texts:
+            m = sig.pattern.search(candidate)
+            if not m:
+                continue
+            variants = [
+                v
+                for v in catalog
+                if v.when_stage is not None
+                and v.pattern.pattern == sig.pattern.pattern
+                and (not framework or v.framework in ("any", framework))
+            ]
+            chosen = next((v for v in variants if v.when_stage == stage), None) if stage else None
+            used = chosen or sig
+            entry: dict[str, Any] = {
+                "id": used.id,
+                "code": used.code,
+                "framework": used.framework,
+                "meaning": used.meaning,
+                "settings": list(used.settings),
+                "fix": used.fix,
+                "source": used.source,
+                "groups": {k: v for k, v in m.groupdict().items() if v is not None},
+            }
+            if chosen is not None:
+                entry["step"] = stage
+            elif variants:
+                entry["step"] = "unknown"
+                entry["by_step"] = [{"step": v.when_stage, "fix": v.fix} for v in variants]
+                entry["by_step"].append({"step": "serving (or any other)", "fix": sig.fix})
+                entry["fix"] = (
+                    "this text does not say at which step the process was (loading the weights, allocating "
+                    "the KV cache, capturing CUDA graphs, serving ...), and each step has another fix: run "
+                    "`argtrace log` on the server log, which finds the step"
                 )
-                break
+            out.append(entry)
+            break
     return out
 
 
@@ -468,7 +549,7 @@ def explain(
     if parser_site is not None:
         groups.insert(0, parser_site)
     texts = candidates(text)
-    signatures = _signatures(texts, framework)
+    signatures = _signatures(texts, framework, text)
     fw = framework or (groups[0]["framework"] if groups else None) or framework_of_text(text)
     if fw is None and signatures:
         fw = next((s["framework"] for s in signatures if s["framework"] != "any"), None)
@@ -550,7 +631,8 @@ def render_why(section: Mapping[str, Any]) -> str:
             lines.append(f"  when: {cond}")
         if g["settings"]:
             reads = ", ".join(
-                f"{s['name']} ({', '.join(x for x in (s['flag'], s.get('framework')) if x)})"
+                f"{s['name']}{'.' + '/'.join(s['fields']) if s.get('fields') else ''} "
+                f"({', '.join(x for x in (s['flag'], s.get('framework'), s.get('plugin')) if x)})"
                 if s["flag"]
                 else s["name"]
                 for s in g["settings"]
@@ -560,6 +642,10 @@ def render_why(section: Mapping[str, Any]) -> str:
         if g["absent_in"]:
             every = g["releases"] + g["absent_in"]
             lines.append("  not in: " + ", ".join(release_spans(g["absent_in"], every)))
+        if g.get("vendored_from"):
+            lines.append(f"  a copy of {g['vendored_from']['library']}'s {g['vendored_from']['file']}")
+        for copy in g.get("vendored_in", []):
+            lines.append(f"  copied into {copy['framework']} as {copy['file']}")
         lines.append(f"  fix: {g['fix']}")
     release = section.get("release")
     if release and section.get("matches"):
@@ -589,8 +675,11 @@ def _passes_on(group: Mapping[str, Any]) -> bool:
 def _render_signatures(signatures: Sequence[Mapping[str, Any]]) -> list[str]:
     lines: list[str] = []
     for sig in signatures:
-        lines.append(f"log signature {sig['id']} ({sig['code']}): {sig['meaning']}")
+        step = f" (step: {sig['step']})" if sig.get("step") and sig["step"] != "unknown" else ""
+        lines.append(f"log signature {sig['id']} ({sig['code']}): {sig['meaning']}{step}")
         lines.append(f"  fix: {sig['fix']}")
+        for known in sig.get("by_step", []):
+            lines.append(f"    if {known['step']}: {known['fix']}")
         for known in sig.get("known_in", []):
             got = known["releases"]
             span = got[0] if len(got) == 1 else f"{got[0]} .. {got[-1]}"

@@ -51,6 +51,8 @@ class _Site:
 
 
 def _frameworks_knowing(flag: str) -> list[str]:
+    """The frameworks whose parsers, or whose plugins' parsers (``frameworks/plugins.py``), take ``flag``."""
+    from argtrace.frameworks.plugins import plugin_flag
     from argtrace.frameworks.release_index import release_index
 
     out = []
@@ -58,9 +60,45 @@ def _frameworks_knowing(flag: str) -> list[str]:
         try:
             if release_index(name).releases_knowing_flag(flag):
                 out.append(name)
+                continue
         except KeyError:
-            continue
+            pass
+        if flag.startswith("--") and plugin_flag(name, flag) is not None:
+            out.append(name)
     return out
+
+
+def _plugin_word(framework: str, flag: str) -> _Word | None:
+    """``flag`` when a plugin of ``framework`` adds it (the generated plugin table: vllm-omni's ``--omni``):
+    the framework's own parser refused it because the plugin's command did not parse the launch."""
+    from argtrace.frameworks.plugins import plugin_flag
+
+    found = plugin_flag(framework, flag) if flag.startswith("--") else None
+    if found is None:
+        return None
+    plugin = found.plugin
+    taking = [v for v in found.scripts if found.releases and v in found.releases]
+    as_vllm = [v for v in taking if "vllm" in found.scripts[v]]
+    commands = "/".join(f"`{c}`" for c in dict.fromkeys(c for v in taking for c in found.scripts[v]))
+    says = (
+        f"{flag} is not a {_FRAMEWORK_NAME[framework]} flag: it is {plugin}'s ({found.span} add it), read "
+        f"only when {plugin}'s own {commands} command parses the launch"
+    )
+    if found.trigger and flag != found.trigger:
+        says += f" with {found.trigger} on the command line"
+    says += f"; {_FRAMEWORK_NAME[framework]}'s own parser refused it: {plugin} is not installed"
+    if as_vllm:
+        span = as_vllm[0] if len(as_vllm) == 1 else f"{as_vllm[0]}-{as_vllm[-1]}"
+        says += (
+            f", or vLLM was installed after it ({plugin} {span} install their command as `vllm`, and "
+            "installing vLLM puts vLLM's back)"
+        )
+    says += f"; install the {plugin} release of vLLM's major.minor" + (" after vLLM" if as_vllm else "")
+    newest = found.scripts.get(taking[-1], ()) if taking else ()
+    if plugin in newest:
+        says += f", or start it with `{plugin} serve ...`"
+    word = _Word(flag, {"name": flag.lstrip("-").replace("-", "_"), "flag": flag, "plugin": plugin}, says)
+    return word
 
 
 def _same_feature(framework: str, other: str, other_dest: str, other_flag: str) -> dict[str, Any] | None:
@@ -142,6 +180,9 @@ def _place(framework: str, refusing: Sequence[EntryPoint], flag: str) -> _Word:
             said += f"; argtrace knows no {fw_name} flag that does the same: remove it"
         word.says = said
         return word
+    plugin = _plugin_word(framework, flag) if own is None else None
+    if plugin is not None:
+        return plugin
     if own is None:
         newest = load_schema(framework, bundled_versions(framework, include_user=False)[-1])
         near = _nearest(flag, newest)

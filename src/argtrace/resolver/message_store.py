@@ -39,6 +39,10 @@ LIBRARY_MODULES: dict[str, tuple[str, ...]] = {
     ),
     # one function (``FILE::FUNCTION``): the rest of Triton is kernel-language errors a launch does not name
     "triton": ("triton/language/core.py::dtype.to_ir",),  # "type fp8e4nv not supported in this architecture"
+    # FlashAttention 4 (CuTe DSL; the flash-attn-4 wheel's ``flash_attn/cute``): its interface refuses a GPU
+    # generation or dtype ("FP8 is only supported on SM100 ..."); SGLang and vLLM ship copies of it
+    # (sglang/jit_kernel/flash_attn/cute, vllm/vllm_flash_attn/cute), which these sites name as the library's
+    "flash_attn": ("flash_attn/cute/interface.py",),
 }
 
 

@@ -57,6 +57,34 @@ def strip_prefixes(line: str) -> str:
     return text
 
 
+_SOURCE_LINE = re.compile(r"^(?:assert|raise)\s")
+
+
+def _source_message(line: str) -> str | None:
+    """The message of a pasted source line that raises (``assert arch // 10 == 10, "FP8 is only ..."``,
+    ``raise ValueError(f"... {x}")``), as a traceback prints the line that failed: a site matches its
+    message, not the code around it. None for any other line."""
+    import ast
+
+    if not _SOURCE_LINE.match(line):
+        return None
+    try:
+        stmt = ast.parse(line).body[0]
+    except (SyntaxError, IndexError):
+        return None
+    node: ast.expr | None = None
+    if isinstance(stmt, ast.Assert):
+        node = stmt.msg
+    elif isinstance(stmt, ast.Raise) and isinstance(stmt.exc, ast.Call) and stmt.exc.args:
+        node = stmt.exc.args[0]
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        pieces = [v.value for v in node.values if isinstance(v, ast.Constant) and isinstance(v.value, str)]
+        return " ".join(" ".join(pieces).split()) or None
+    return None
+
+
 def candidates(text: str) -> list[str]:
     """The texts a site may match: the whole paste (lines joined) and each message line on its own."""
     lines = []
@@ -69,6 +97,7 @@ def candidates(text: str) -> list[str]:
         if after_frame:
             after_frame = False
             continue
+        line = _source_message(line) or line
         if line:
             lines.append(line)
     joined = " ".join(lines)

@@ -63,7 +63,7 @@ def site_hint(text: str, framework: str | None) -> SiteHint | None:
         return None
     site = best.site
     newest = max(site.at, key=version_key) if site.at else None
-    settings = settings_of(site.framework, newest, site.reads, site.template, text)
+    settings = settings_of(site.framework, newest, site.reads, site.template, text, site.function)
     flags = [str(x["flag"] or x["name"]) for x in settings]
     dests = [str(x["name"]) for x in settings if x.get("flag")]
     stage = frames_stage([f'  File "{site.file}", line 1, in {site.function.rsplit(".", 1)[-1]}'], text)
@@ -123,28 +123,90 @@ def _dest(framework: str, version: str | None, flag: str) -> str | None:
     return None
 
 
+# vLLM's help of an option whose value is a whole configuration class links that class's API page
+# ("API docs: https://docs.vllm.ai/en/v0.33.0/api/vllm/config/#vllm.config.SpeculativeConfig"): the schema's
+# own record of which flag a class's fields are given in.
+_CLASS_LINK = r"#vllm\.config\.([A-Za-z_]\w*)"
+
+
+@functools.cache
+def _class_flags(framework: str, version: str | None) -> dict[str, tuple[str, str, frozenset[str]]]:
+    """``{class: (dest, flag, the dests of the class's own top-level flags)}`` for each configuration
+    class an option takes whole (vLLM's ``--speculative-config``: ``SpeculativeConfig``). The own flags
+    are the options argparse groups under the class's name (``--logging-config`` is in ``LoggingConfig``)."""
+    out: dict[str, tuple[str, str, frozenset[str]]] = {}
+    for schema in _schemas(framework, version):
+        for option in schema.options:
+            m = re.search(_CLASS_LINK, option.help or "")
+            if m is None or m.group(1) in out or not option.flag:
+                continue
+            own = frozenset(o.dest for o in schema.options if o.group == m.group(1))
+            out[m.group(1)] = (option.dest, option.flag, own)
+    return out
+
+
+def _sub_config(framework: str, version: str | None, function: str, read: str) -> tuple[str, str, str] | None:
+    """(parent dest, parent flag, field) when ``read`` is a field of a configuration class that one option
+    takes whole: ``self.model`` in ``SpeculativeConfig.__post_init__`` is --speculative-config's ``model``
+    (the draft), not --model; ``self.speculative_config.num_speculative_tokens`` anywhere is that field
+    too. None for a field the class has its own flag for, and for everything else."""
+    parts = read.split(".")
+    classes = _class_flags(framework, version)
+    owner = function.rsplit(".", 1)[0] if "." in function else ""
+    if len(parts) == 2 and parts[0] == "self" and owner in classes:
+        dest, flag, own = classes[owner]
+        return None if parts[1] in own else (dest, flag, parts[1])
+    by_dest = {dest: (dest, flag, own) for dest, flag, own in classes.values()}
+    for i, part in enumerate(parts[:-1]):
+        if part in by_dest and i + 2 == len(parts):
+            dest, flag, own = by_dest[part]
+            return None if parts[-1] in own else (dest, flag, parts[-1])
+    return None
+
+
 # Patterns as text, compiled by ``re`` on first use (and cached there): the CLI imports every command module
 # to build its parser, and ``check`` compiled these for nothing (start-up, issue 18).
 _ENV = r"^(?:SGLANG|SGL|VLLM)_[A-Z0-9_]+$"
 _ENV_IN_TEXT = r"\b(?:SGLANG|SGL|VLLM)_[A-Z0-9_]+\b"
+# an imperative that names what to change ("increase the swap space", "lower the gpu memory utilization")
+_ADVICE = (
+    r"\b(?:increase|decrease|reduce|lower|raise|adjust|enable|disable)\s+(?:the\s+|your\s+)?"
+    r"((?:[a-z][a-z0-9]*\s+){1,3}[a-z][a-z0-9]*)"
+)
 _ARGPARSE_PREFIX = r"\bargument (--[a-z][a-z0-9-]+)(?:/-{1,2}[A-Za-z0-9-]+)*: "
 
 
 def settings_of(
-    framework: str, version: str | None, reads: list[str], message: str, text: str = ""
+    framework: str, version: str | None, reads: list[str], message: str, text: str = "", function: str = ""
 ) -> list[dict[str, Any]]:
     """The settings a site depends on: flags and variables its message names (first), then the
     configuration fields and environment variables its condition reads (``via``: the chain read), then
     the framework variables the pasted text names where the message has a placeholder
-    (``Unknown vLLM environment variable detected: VLLM_X``: ``named_in_text``)."""
+    (``Unknown vLLM environment variable detected: VLLM_X``: ``named_in_text``). A field of a configuration
+    class one option takes whole is that option, with the ``fields`` read (``_sub_config``)."""
     out: list[dict[str, Any]] = []
 
     def add(entry: dict[str, Any], first: bool = False) -> None:
-        if any(s["name"] == entry["name"] for s in out):
+        same = next((s for s in out if s["name"] == entry["name"]), None)
+        if same is not None:
+            for field in entry.get("fields", ()):
+                if field not in same.setdefault("fields", []):
+                    same["fields"].append(field)
             return
         out.insert(0, entry) if first else out.append(entry)
 
+    def sub(read: str) -> dict[str, Any] | None:
+        found = _sub_config(framework, version, function, read)
+        if found is None:
+            return None
+        dest, flag, field = found
+        return {"name": dest, "flag": flag, "fields": [field], "via": read}
+
     for read in reads:
+        parent = sub(read)
+        if parent is not None:
+            add(parent)
+            continue
         if read.startswith("env:"):
             add({"name": read[4:], "flag": None, "env": True, "via": read})
             continue
@@ -161,6 +223,10 @@ def settings_of(
         if dest:
             named.append({"name": dest, "flag": flag, "named_in_message": True})
     for word in dict.fromkeys(re.findall(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b", message)):
+        parent = sub(f"self.{word}") if f"self.{word}" in reads else None
+        if parent is not None:
+            named.append(parent | {"named_in_message": True})
+            continue
         flag = _flag(framework, version, word)
         if flag:
             named.append({"name": word, "flag": flag, "named_in_message": True})
@@ -168,8 +234,22 @@ def settings_of(
         if re.match(_ENV, word):
             named.append({"name": word, "flag": None, "env": True, "named_in_message": True})
     for entry in reversed(named):
+        replaced = next((s for s in out if s["name"] == entry["name"]), None)
         out[:] = [s for s in out if s["name"] != entry["name"]]
         add(entry, first=True)
+        for field in (replaced or {}).get("fields", ()) if "fields" in entry else ():
+            if field not in out[0]["fields"]:
+                out[0]["fields"].append(field)
+    for m in re.finditer(_ADVICE, message.lower()):
+        # the message tells what to change in words ("Please increase the swap space"): that setting first,
+        # even when the condition reads others (the free CPU blocks --swap-space sizes one step away)
+        words = m.group(1).split()
+        for size in range(len(words), 1, -1):
+            field = "_".join(words[:size])
+            flag = _flag(framework, version, field)
+            if flag and not any(s["name"] == field for s in out):
+                add({"name": field, "flag": flag, "named_in_message": True, "in_words": True}, first=True)
+                break
     if not out and (argument := re.search(_ARGPARSE_PREFIX, text)):
         # argparse puts "argument --flag/-f: " before what a converter raises (ArgumentTypeError, ValueError):
         # the flag whose value failed is in the pasted text, not in the converter's own message
