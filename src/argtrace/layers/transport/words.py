@@ -284,7 +284,9 @@ def folded_continuation(item_kind: str, node: Any, value: str, at: str) -> Findi
     if getattr(node, "style", None) != ">" or "\\ " not in value:
         return None
     first = value.index("\\ ")
-    joined = value[max(0, first - 20) : first + 24]
+    before = value[:first].rstrip().rsplit(" ", 1)[-1]
+    after = value[first + 2 :].split(" ", 1)[0]
+    joined = f"{before} \\ {after}"
     return R.TP021.finding(
         f"the {item_kind} is a folded block (`>`): YAML joins its lines with a space, so each `\\` at a "
         f"line's end escapes that space instead of continuing the line ({_show(joined)}); the next flag "
