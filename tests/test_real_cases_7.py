@@ -224,8 +224,11 @@ def test_batch_7_a_correct_launch_stays_clean(name: str) -> None:
         ("docker run --gpus all --ipc=host --rm vllm/vllm-openai:v0.11.0 --model m", []),
         # --device is also an SGLang and vLLM flag: after the image it is the server's
         ("docker run vllm/vllm-openai:v0.11.0 --model m --device cuda", []),
-        # inside the command string of a shell it is not a word of docker's command line
+        # a value that happens to spell an option's name is not the option
         ("docker run vllm/vllm-openai:v0.11.0 --model m --served-model-name gpus", []),
+        # another program may take the word as its own: only the first word after the image counts there
+        ("docker run pytorch/pytorch:latest python train.py --name exp1", []),
+        ("docker run pytorch/pytorch:latest --name exp1 python train.py", ["`--name exp1`"]),
     ],
 )
 def test_a_docker_run_option_after_the_image(tmp_path: Path, command: str, expected: list[str]) -> None:

@@ -138,16 +138,19 @@ def _docker_options() -> tuple[Mapping[str, Any], frozenset[str]]:
     return data["options"], frozenset(data["outside_servers"])
 
 
-def _options_after_image(at: str, run: DockerRun, result: TransportResult) -> None:
+def _options_after_image(at: str, run: DockerRun, result: TransportResult, *, starts_server: bool) -> None:
     """TP020 for an option of ``docker run`` written after the image: docker reads its options only before
     it (``docker container run [OPTIONS] IMAGE [COMMAND] [ARG...]``, Docker's CLI reference), so the word
-    goes to the container. Only long options no server release has or abbreviates are read this way."""
+    goes to the container. Only long options no server release has or abbreviates are read this way, and
+    only where they cannot be the container program's own: the first word after the image (docker's options
+    run on past it), or anywhere in a command that starts SGLang or vLLM (another program, `train.py --name
+    x`, may well take `--name`)."""
     from argtrace.rules import transport as R
 
     options, outside = _docker_options()
     for i, word in enumerate(run.args):
         name, eq, _value = word.partition("=")
-        if name not in outside:
+        if name not in outside or (i > 0 and not starts_server):
             continue
         takes = bool(options.get(name, {}).get("value"))
         moved = [word] if eq or not takes else run.args[i : i + 2]
@@ -495,9 +498,9 @@ def _docker(
         how="the command after the image name",
         release=ctx.release,
     )
-    _options_after_image(at, run, result)
     before = len(result.servers)
     _container_servers(at, final, *_image_path(env, origins, at, run.image), "docker run", result, lost)
+    _options_after_image(at, run, result, starts_server=len(result.servers) > before)
     if lost:
         from argtrace.layers.shell.vanished import vanished_after_flags
 
