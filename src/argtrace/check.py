@@ -650,17 +650,30 @@ def _holds_on_every_release(report: Report, primary: int = 1) -> Callable[[Findi
         flag = setting.flag if setting is not None else None
         if not flag or report.framework.name is None:
             return False
-        if finding.code in ("PA010", "PA011") and isinstance(setting and setting.intended, str):
+        if finding.code in ("PA010", "PA011") and setting is not None:
             from argtrace.layers.parser.releases import refused_by_every_release
 
-            # a value every release's converter refuses fails whichever runs (the release index's converters)
-            if refused_by_every_release(report.framework.name, flag, str(setting and setting.intended)):
+            # a value every release's converter refuses fails whichever runs (the release index's converters);
+            # an option of several values (nargs '+'/'*': `--cudagraph-capture-sizes 1,2,4` is one item) runs
+            # the converter on each item, and argparse stops at the first it refuses
+            framework = report.framework.name
+            if any(refused_by_every_release(framework, flag, value) for value in _written_values(setting)):
                 return True
         # The same action shape (and config dataclass, PA026) in every bundled release, from the generated
         # index: loading every schema to compare them was a fifth of a short check (issue 18).
         return registered_alike(report.framework.name, flag)
 
     return holds
+
+
+def _written_values(setting: Setting) -> list[str]:
+    """The values the user wrote for a setting: one word, or each item of an option that takes several."""
+    intended = setting.intended
+    if isinstance(intended, str):
+        return [intended]
+    if isinstance(intended, list):
+        return [item for item in intended if isinstance(item, str)]
+    return []
 
 
 def model_config_path(options: CheckOptions, report: Report) -> Path | None:

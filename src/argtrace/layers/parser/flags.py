@@ -6,6 +6,7 @@ choices, and flags given more than once.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from argtrace.frameworks.schema import OptionSpec
 from argtrace.layers.parser.context import (
@@ -197,7 +198,9 @@ def flag_findings(ctx: ParseContext, events: list[Event]) -> None:
                     else rules.PA_INVALID_VALUE
                 )
                 fix = (
-                    json_value_fix(ev.raw[-1], message) if rule is rules.PA_INVALID_JSON and ev.raw else None
+                    json_value_fix(ev.raw[-1], message)
+                    if rule is rules.PA_INVALID_JSON and ev.raw
+                    else _one_word_per_value(spec, schema, ev.raw, message)
                 )
                 ctx.add(
                     rule, f"{scrub(ctx, spec, message)} (argparse exit 2)", at=at, setting=spec.dest, fix=fix
@@ -209,6 +212,35 @@ def flag_findings(ctx: ParseContext, events: list[Event]) -> None:
             json_duplicates(ctx, spec, ev, at)
             if not ev.errors and isinstance(ev.value, str) and ev.kind == "store":
                 json_string(ctx, spec, ev, at)
+
+
+def _one_word_per_value(spec: OptionSpec, schema: Any, raw: list[str], message: str) -> str | None:
+    """The fix of a refused item of an option that takes several values (nargs '+'/'*') when the item holds
+    several values in one word (`1,2,4`, or `1 2 4` quoted as one YAML list item): argparse converts each
+    word on its own, so each value must be a word of its own. Only when every part converts."""
+    import argparse
+
+    from argtrace.layers.parser.build import option_converter
+
+    if spec.nargs not in ("+", "*") or is_secret_flag(spec.flag or ""):
+        return None
+    refused = next((item for item in raw if f"{item!r}" in message), None)
+    parts = [part for part in re.split(r"[,\s]+", refused.strip()) if part] if refused else []
+    if len(parts) < 2:
+        return None
+    convert, known, _type = option_converter(spec, schema)
+    if convert is None or not known:
+        return None
+    try:
+        for part in parts:
+            convert(part)
+    except (argparse.ArgumentTypeError, TypeError, ValueError):
+        return None
+    shown = " ".join(parts[:4]) + (" ..." if len(parts) > 4 else "")
+    return (
+        f"give each value as a word of its own: {spec.flag} {shown} (in a YAML list, one item per value); "
+        f"the flag takes several values and converts each word, and {refused!r} is one word"
+    )
 
 
 def scrub(ctx: ParseContext, spec: OptionSpec, message: str) -> str:

@@ -32,7 +32,13 @@ from argtrace.layers.transport.envfiles import (
     parse_compose_env_file,
     read_env_file,
 )
-from argtrace.layers.transport.words import _show, one_word_flag, one_word_program, split_like_shlex
+from argtrace.layers.transport.words import (
+    _show,
+    folded_continuation,
+    one_word_flag,
+    one_word_program,
+    split_like_shlex,
+)
 from argtrace.layers.transport.yamlnodes import _get, _items, _line, _scalar, _seq
 from argtrace.model import Evidence, Origin, VanishedWord
 
@@ -78,6 +84,8 @@ def _compose_words(
         if text is None:
             return None, []
         value, unset = compose_interpolate(text, env)
+        if (folded := folded_continuation(f"`{what}:` string", node, value, at)) is not None:
+            result.findings.append(folded)
         try:
             said = split_like_shlex(value)
         except ValueError:
@@ -94,7 +102,9 @@ def _compose_words(
         value, unset = compose_interpolate(text, env)
         item_at = _line(label, item)
         _unset_findings(item_at, unset, result, how=f"`{what}:`")
-        if (split := one_word_flag(f"`{what}:` list item", value, text, item_at)) is not None:
+        if (folded := folded_continuation(f"`{what}:` list item", item, value, item_at)) is not None:
+            result.findings.append(folded)
+        elif (split := one_word_flag(f"`{what}:` list item", value, text, item_at)) is not None:
             result.findings.append(split)
         elif (
             what == "entrypoint"

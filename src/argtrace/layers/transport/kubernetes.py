@@ -26,7 +26,7 @@ from argtrace.layers.transport.containers import (
 from argtrace.layers.transport.context import TransportResult
 from argtrace.layers.transport.pods import PodSpec, container_gpus, pod_specs
 from argtrace.layers.transport.serving import kserve_multinode_findings, kserve_runtime_pods, serving_findings
-from argtrace.layers.transport.words import _show, one_word_flag, one_word_program
+from argtrace.layers.transport.words import _show, folded_continuation, one_word_flag, one_word_program
 from argtrace.layers.transport.yamlnodes import _get, _line, _scalar, _seq
 from argtrace.model import Evidence, Finding, Origin, ServerCommand, Word
 
@@ -130,10 +130,14 @@ def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: 
                             evidence=[Evidence("transport", item_at, text)],
                         )
                     )
-                if (split := one_word_flag(f"`{field_name}` item", value, text, item_at)) is not None:
+                if (folded := folded_continuation(f"`{field_name}` item", item, value, item_at)) is not None:
+                    result.findings.append(folded)
+                elif (split := one_word_flag(f"`{field_name}` item", value, text, item_at)) is not None:
                     result.findings.append(split)
-                elif field_name == "command" and not out and (
-                    whole := one_word_program("`command` item", value, text, item_at)
+                elif (
+                    field_name == "command"
+                    and not out
+                    and (whole := one_word_program("`command` item", value, text, item_at))
                 ):
                     result.findings.append(whole)
                 out.append(value)

@@ -265,7 +265,7 @@ def one_word_program(item_kind: str, value: str, text: str, at: str) -> Finding 
     items = ", ".join(f"`{w}`" for w in split[:3])
     return R.TP011.finding(
         f"the {item_kind} {_show(value)} is ONE argv word: no shell splits it, so the container runtime "
-        "looks for a program named by the whole string and the container does not start (\"no such file or "
+        'looks for a program named by the whole string and the container does not start ("no such file or '
         'directory"); the server never runs',
         at=at,
         evidence=[Evidence("transport", at, f"- {text}")],
@@ -273,3 +273,25 @@ def one_word_program(item_kind: str, value: str, text: str, at: str) -> Finding 
         '["/bin/sh", "-c"]` with the whole line as the one item of `args`.',
     )
 
+
+def folded_continuation(item_kind: str, node: Any, value: str, at: str) -> Finding | None:
+    """TP021 for a folded block scalar (``>``, ``>-``) whose lines end in a backslash: YAML joins folded
+    lines with a space (YAML 1.2, 6.5 Line Folding), so each ``\\`` is followed by a space instead of a
+    newline, and the shell or compose's splitting reads ``\\ `` as an escaped space: the next flag becomes a
+    word with a leading space (`` --model``), which argparse takes for a positional."""
+    from argtrace.rules import transport as R
+
+    if getattr(node, "style", None) != ">" or "\\ " not in value:
+        return None
+    first = value.index("\\ ")
+    before = value[:first].rstrip().rsplit(" ", 1)[-1]
+    after = value[first + 2 :].split(" ", 1)[0]
+    joined = f"{before} \\ {after}"
+    return R.TP021.finding(
+        f"the {item_kind} is a folded block (`>`): YAML joins its lines with a space, so each `\\` at a "
+        f"line's end escapes that space instead of continuing the line ({_show(joined)}); the next flag "
+        "then reaches the server as one word that starts with a space, which argparse does not take for "
+        'a flag ("unrecognized arguments")',
+        at=at,
+        evidence=[Evidence("transport", at, value[:200])],
+    )

@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""Generate src/argtrace/data/docker_run_options.json: the options of ``docker run``, read from the installed
+docker CLI's own ``docker run --help`` (its version kept in ``source``), and which of its long options no
+bundled SGLang or vLLM release has or abbreviates.
+
+docker reads its options only before the image (``docker container run [OPTIONS] IMAGE [COMMAND] [ARG...]``);
+a word after the image is the container's. ``outside_servers`` lists the long options of ``docker run`` that
+are neither an option of any bundled schema (``src/argtrace/frameworks/data/schemas``) nor a prefix of one
+(argparse takes a unique prefix as an abbreviation): written after the image, such a word is docker's option
+in the wrong place, never a server flag (rule TP020). ``--check`` compares the file with what the installed
+docker and the bundled schemas give now.
+
+  python scripts/gen_docker_run_options.py [--docker PATH] [--check]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "src/argtrace/data/docker_run_options.json"
+SCHEMAS = ROOT / "src/argtrace/frameworks/data/schemas"
+
+# "  -a, --attach list      Attach to ...", "      --add-host list ...", "  -d, --detach   Run ..." (no value)
+_LINE = re.compile(
+    r"^\s{2,6}(?:-(?P<short>[A-Za-z]), )?--(?P<long>[a-z0-9][a-z0-9-]*)(?: (?P<type>[a-z0-9-]+))?\s{2,}"
+)
+
+
+def docker_run_options(docker: str) -> tuple[str, dict[str, dict[str, object]]]:
+    """The docker CLI's version line and its ``docker run`` options: long name -> short name, value."""
+    version = subprocess.run([docker, "--version"], capture_output=True, text=True, check=True).stdout.strip()
+    help_run = subprocess.run([docker, "run", "--help"], capture_output=True, text=True, check=True)
+    text = help_run.stdout
+    options: dict[str, dict[str, object]] = {}
+    for line in text.splitlines():
+        m = _LINE.match(line)
+        if m is None:
+            continue
+        options[f"--{m['long']}"] = {
+            "short": f"-{m['short']}" if m["short"] else None,
+            "value": m["type"] is not None,
+        }
+    return version, options
+
+
+def server_option_strings() -> set[str]:
+    """Every option string of every bundled SGLang and vLLM schema."""
+    out: set[str] = set()
+    for path in sorted(SCHEMAS.glob("*.json")):
+        data = json.loads(path.read_text())
+        for option in data.get("options") or ():
+            if isinstance(option, dict):
+                out.update(s for s in option.get("option_strings") or () if isinstance(s, str))
+    return out
+
+
+def generate(docker: str) -> dict[str, object]:
+    version, options = docker_run_options(docker)
+    servers = server_option_strings()
+    outside = sorted(name for name in options if not any(s == name or s.startswith(name) for s in servers))
+    return {
+        "format": 1,
+        "generated_by": "scripts/gen_docker_run_options.py",
+        "source": f"`docker run --help` of {version}",
+        "options": dict(sorted(options.items())),
+        "outside_servers": outside,
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--docker", default="docker")
+    parser.add_argument("--check", action="store_true")
+    args = parser.parse_args()
+    text = json.dumps(generate(args.docker), indent=1) + "\n"
+    if args.check:
+        if OUT.read_text() != text:
+            print(f"{OUT.relative_to(ROOT)} differs from what the installed docker gives", file=sys.stderr)
+            return 1
+        return 0
+    OUT.write_text(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
