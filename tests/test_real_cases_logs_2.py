@@ -112,7 +112,8 @@ CASES = [
         "capturing CUDA graphs",
         "since the hang batch LG010 says it stops while capturing CUDA graphs (begun at line 2, never "
         "ended) with fix --disable-cuda-graph / --disable-custom-all-reduce, but as a note: the excerpt "
-        "begins mid-start-up and may as well be cut at its end by the copy (tests/test_real_cases_logs_hang.py)",
+        "begins mid-start-up and may as well be cut at its end by the copy "
+        "(tests/test_real_cases_logs_hang.py)",
     ),
     # vllm#26161: was LG011 + LG001 "died before it logged its configuration"; the JSON error's cause (which
     # file held no JSON) is not in the traceback
