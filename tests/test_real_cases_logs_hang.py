@@ -23,7 +23,8 @@ from typing import Any
 
 import pytest
 
-from argtrace.layers.log.hang import STEP_ORDER, begun_at_tail, named_flags, waiting_step
+from argtrace.layers.log.hang import STEP_ORDER, begun_at_tail, waiting_step
+from argtrace.layers.log.hang_text import named_flags
 from tests.conftest import run_cli
 
 LOGS = Path(__file__).resolve().parent / "data" / "real_logs_hang"
@@ -240,9 +241,11 @@ def test_every_log_names_its_source() -> None:
 def test_every_flag_a_blocker_names_is_an_option_of_its_framework() -> None:
     # the knowledge is typed here, the options are not: each must be in a bundled parser schema
     for framework, flags in named_flags().items():
-        text = "".join(p.read_text() for p in SCHEMAS.glob(f"{framework}-*.json"))
+        pattern = "*.json" if framework == "any" else f"{framework}-*.json"
+        text = "".join(p.read_text() for p in SCHEMAS.glob(pattern))
         for flag in sorted(flags):
             assert f'"{flag}"' in text, (framework, flag)
+    assert {"sglang", "vllm", "any"} <= set(named_flags())
 
 
 # --- variants on minimal inputs ---------------------------------------------------------------------------
@@ -390,11 +393,11 @@ def test_the_steps_a_last_line_shows() -> None:
 def test_the_waiting_step_follows_the_step_order() -> None:
     assert STEP_ORDER.index("distributed") < STEP_ORDER.index("weights") < STEP_ORDER.index("cuda_graph")
     # the latest step reached decides, whatever order the ranks' lines came in
-    assert (
-        waiting_step("sglang", {"cuda_graph": 9, "distributed": 12}, {"weights_loaded": 5}).step
-        == "cuda_graph"
+    assert waiting_step("sglang", {"cuda_graph": 9, "distributed": 12}, {"weights_loaded": 5}) == (
+        "cuda_graph",
+        9,
     )
-    assert waiting_step("vllm", {}, {"cuda_graph_captured": 5}).step == "server_start"
-    assert waiting_step("sglang", {}, {"cuda_graph_captured": 5}, speculative=True).step == "draft_worker"
+    assert waiting_step("vllm", {}, {"cuda_graph_captured": 5}) == ("server_start", None)
+    assert waiting_step("sglang", {}, {"cuda_graph_captured": 5}, speculative=True) == ("draft_worker", None)
     assert waiting_step("vllm", {}, {"args_logged": 1}) is None  # which step comes next is not in the log
     assert waiting_step("vllm", {"weights": 3}, {"server_ready": 9}) is None

@@ -29,7 +29,7 @@ from argtrace.layers.log.analyze import (
     stopped_after,
     year_for,
 )
-from argtrace.layers.log.hang import hang_note, waiting_in, waiting_summary
+from argtrace.layers.log.hang import waiting_in, waiting_summary
 from argtrace.layers.log.reader import Scan
 from argtrace.layers.log.signatures import load_catalog
 from argtrace.layers.log.sites import site_hint
@@ -605,11 +605,14 @@ def _launch_findings(
         waiting = waiting_in(lc)
         note = None
         if waiting is not None:
+            from argtrace.layers.log.hang_text import hang_note  # only for a launch that stops
+
+            step, began_line = waiting
             tail = split_prefix(analysis.scan.last_line).time if analysis.scan.last_line else None
-            began = f"line {waiting.began}" if waiting.began is not None else None
+            began = f"line {began_line}" if began_line is not None else None
             note = hang_note(
                 lc.framework,
-                waiting,
+                step,
                 began,
                 last_time=(tail or lc.end) if mtime else None,
                 mtime=mtime or datetime.now(),
