@@ -72,6 +72,13 @@ EDGE_FILES = {
     "traceback_then_a_line_longer_than_a_window": ARGS + TB + b"z" * 9000 + b"\n" + TB + b"w" * 70000 + b"\n",
     "leading_nuls": b"\x00" * 70000 + ARGS + DECODE * 40 + TB,
     "only_steady_state": DECODE * 2000,
+    # a launch that hangs: its last step begun by a kept line, then by the file's last line (a progress bar
+    # without a newline, NCCL's debug lines), which no anchor keeps (layers/log/hang.py)
+    "hang_in_capture": ARGS
+    + DECODE * 40
+    + b"[2026-11-29 21:16:30 TP0] Capture cuda graph begin. This can take up to several minutes.\n"
+    + b"Capturing batches (bs=512 avail_mem=3.10 GB):   0%|          | 0/52 [00:04<?, ?it/s]",
+    "hang_at_nccl_last_line": ARGS + DECODE * 40 + b"node-1:271:271 [0] NCCL INFO Bootstrap : Using eth0\n\n",
 }
 RELEASES = [("sglang", "0.5.10.post1"), ("sglang", "0.5.23"), ("vllm", "0.33.0")]
 WINDOWS = [acscan._WINDOW, 4096, 977]  # the default, and windows far smaller than a traceback's bytes

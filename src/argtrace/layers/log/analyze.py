@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
+from argtrace.layers.log.hang import begun_at_tail, begun_in
 from argtrace.layers.log.lazyre import LazyPattern as _lazy
 from argtrace.layers.log.pasted import frames_before, unjoined
 from argtrace.layers.log.pyrepr import ParsedDump, parse_kw_list, parse_record
@@ -315,6 +316,9 @@ class Launch:
     scheduler_line: int | None = None
     # Traceback frames outside any Traceback block (line, frame): their exception line's traceback.
     loose_frames: list[tuple[int, str]] = field(default_factory=list)
+    # Start-up steps a line began (``hang.STEP_ORDER``: step -> first line), ended or not: where a launch that
+    # stops without an error was (SGLang's "Capture cuda graph begin", vLLM's "Starting to load model").
+    begun: dict[str, int] = field(default_factory=dict)
 
     @property
     def args_dump(self) -> Dump | None:
@@ -414,10 +418,14 @@ def build_launches(scan: Scan, *, framework: str | None = None, year_hint: int |
                 if _POST_ARGS_FRAMES.search(body):
                     launch.post_args_evidence = True
             continue
+        step = begun_in(body)
+        if step is not None:
+            launch.begun.setdefault(step, line.number)
         errors_before = len(launch.errors)
         _interpret(launch, line, p, framework, catalog)
         if len(launch.errors) > errors_before and not launch.errors[-1].traceback:
             launch.errors[-1].traceback = frames_before(launch.loose_frames, line.number)
+    _tail_step(scan, launches, new_launch)
     for launch in launches:
         if launch.framework is None:
             launch.framework = framework or _framework_from_tracebacks(launch)
@@ -429,6 +437,22 @@ def build_launches(scan: Scan, *, framework: str | None = None, year_hint: int |
             launch.post_args_evidence = True
     fw = framework or next((lc.framework for lc in reversed(launches) if lc.framework), None)
     return LogAnalysis(scan=scan, launches=launches, framework=fw, year_hint=year_hint)
+
+
+def _tail_step(scan: Scan, launches: list[Launch], new_launch: Any) -> None:
+    """The file's last line (every scan keeps it) may show a step under way that no anchor kept: a weights
+    or graph-capture progress bar, NCCL's debug lines. It belongs to the last launch."""
+    step = begun_at_tail(scan.last_line) if scan.last_line else None
+    if step is None or scan.total_lines < 1:
+        return
+    if not launches:
+        # every such step runs after the configuration line: a file with no other kept line is an excerpt
+        new_launch(scan.total_lines).post_args_evidence = True
+    launch = launches[-1]
+    if launch.last_line > scan.total_lines:
+        return
+    launch.begun.setdefault(step, scan.total_lines)
+    launch.last_line = scan.total_lines
 
 
 def _framework_from_tracebacks(launch: Launch) -> str | None:
@@ -933,10 +957,13 @@ def next_missing(launch: Launch) -> str | None:
     order.append("server_ready")
     if "memory_pool_end" in reached:
         reached.add("kv_cache_allocated")
-    if "model_config" in reached:
+    if "model_config" in reached or launch.begun:
         # the model's config is read after the args line was written (SGLang's "Load weight begin", vLLM's
-        # "Resolved architecture"): an excerpt without that line is past it
+        # "Resolved architecture"), and so is every step a line began: an excerpt without that line is past it
         reached.add("args_logged")
+    if "cuda_graph" in launch.begun:
+        # a capture begins once the weights are loaded and the KV cache allocated
+        reached |= {"weights_loaded", "kv_cache_allocated"}
     last = max((i for i, name in enumerate(order) if name in reached), default=-1)
     for name in order[last + 1 :]:
         if name not in reached:

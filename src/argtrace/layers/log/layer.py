@@ -29,6 +29,7 @@ from argtrace.layers.log.analyze import (
     stopped_after,
     year_for,
 )
+from argtrace.layers.log.hang import waiting_in, waiting_summary
 from argtrace.layers.log.reader import Scan
 from argtrace.layers.log.signatures import load_catalog
 from argtrace.layers.log.sites import site_hint
@@ -201,7 +202,7 @@ def analyze_log(
     for lc in selected:
         if not _is_server_launch(lc):
             continue
-        findings.extend(_launch_findings(lc, analysis, at, red))
+        findings.extend(_launch_findings(lc, analysis, at, red, mtime))
         findings.extend(_staleness(lc, analysis, label, at, after, mtime, red, launched_after_label))
         if intended:
             findings.extend(
@@ -271,7 +272,7 @@ def _at_factory(label: str) -> Any:
 
 
 def _is_server_launch(lc: Launch) -> bool:
-    return bool(lc.framework or lc.dumps or lc.events or lc.errors or lc.usage_error)
+    return bool(lc.framework or lc.dumps or lc.events or lc.errors or lc.usage_error or lc.begun)
 
 
 def _select(launches: list[Launch], launch: int | str | None) -> list[Launch]:
@@ -294,6 +295,13 @@ def _select(launches: list[Launch], launch: int | str | None) -> list[Launch]:
 
         raise UsageError(f"the log holds {len(launches)} launch(es); there is no launch {launch}")
     return [launches[n - 1]]
+
+
+# A serving process's steady lines (lines.BORING's forms and the OpenAI API's request lines).
+_SERVING_LINE = re.compile(
+    r"(?:Decode|Prefill) batch[.,] #|Avg prompt throughput|\"(?:POST|GET) /(?:v1/\S*|generate|health)\S* "
+    r"HTTP/1\.1\" \d{3}"
+)
 
 
 def _not_a_log(scan: Scan, label: str, at: Any) -> Finding:
@@ -328,6 +336,17 @@ def _not_a_log(scan: Scan, label: str, at: Any) -> Finding:
                 severity="info",
                 fix="Give argtrace the whole log, from the server's start, or the full traceback with its "
                 "last line (the exception).",
+            )
+        if _SERVING_LINE.search(scan.last_line):
+            # it ends in a running server's steady lines (SGLang's decode/prefill batches, vLLM's throughput
+            # stats, the OpenAI API's requests): the server's file, read long after its start
+            return rules.LG012.finding(
+                f"{label} has {scan.total_lines} line(s) that end in a running server's serving lines "
+                f"(`{scan.last_line.strip()[:80]}`): it started and serves; its start-up, and so the values "
+                "it started with, are not in the file.",
+                at=None,
+                severity="info",
+                fix="Give argtrace the log from the server's start (an older rotated file, the journal).",
             )
         what = f"has {scan.total_lines} line(s) but none from an SGLang or vLLM server"
     return rules.LG012.finding(f"{label} {what}: it cannot say what the server saw.", at=None)
@@ -461,7 +480,9 @@ def _capacity_cap(lc: Launch, at: Any) -> list[Finding]:
     ]
 
 
-def _launch_findings(lc: Launch, analysis: LogAnalysis, at: Any, red: _Redactor) -> list[Finding]:
+def _launch_findings(
+    lc: Launch, analysis: LogAnalysis, at: Any, red: _Redactor, mtime: datetime | None = None
+) -> list[Finding]:
     out: list[Finding] = []
     fw = lc.framework or "the server"
     fatal = lc.fatal
@@ -577,21 +598,42 @@ def _launch_findings(lc: Launch, analysis: LogAnalysis, at: Any, red: _Redactor)
                 launch=lc.index,
             )
         )
-    if fatal is None and not lc.ready and (lc.dumps or lc.events) and not lc.usage_error:
+    if fatal is None and not lc.ready and (lc.dumps or lc.events or lc.begun) and not lc.usage_error:
         last_event = stopped_after(lc)
         nxt = next_missing(lc)
         cut = "" if analysis.scan.ends_with_newline else " The file ends in the middle of a line."
+        waiting = waiting_in(lc)
+        note = None
+        if waiting is not None:
+            from argtrace.layers.log.hang_text import hang_note  # only for a launch that stops
+
+            step, began_line = waiting
+            tail = split_prefix(analysis.scan.last_line).time if analysis.scan.last_line else None
+            began = f"line {began_line}" if began_line is not None else None
+            note = hang_note(
+                lc.framework,
+                step,
+                began,
+                last_time=(tail or lc.end) if mtime else None,
+                mtime=mtime or datetime.now(),
+                now=datetime.now(),
+            )
         out.append(
             rules.LG010.finding(
                 f"Launch {lc.index} stops after {last_event or 'its first lines'} (line {lc.last_line}) "
                 "without an "
                 f"error{f' and before {nxt}' if nxt else ''}: the server is still starting, was killed "
                 "without a "
-                f"trace (the OOM killer writes to dmesg, not here), or the log was cut.{cut}",
+                f"trace (the OOM killer writes to dmesg, not here), or the log was cut.{cut}"
+                f"{note.text if note else ''}",
                 at=at(lc.last_line),
-                # A file that is an excerpt at its start is as likely cut at its end by whoever copied it.
-                severity="info" if excerpt else None,
+                fix=note.fix if note else None,
+                # A file that is an excerpt at its start is as likely cut at its end by whoever copied it,
+                # and a file written moments ago at its last line's time is a start still under way.
+                severity="info" if excerpt or (note and note.still_writing) else None,
                 launch=lc.index,
+                # where the log stops is observed; that the launch is stuck there is assumed
+                basis="assumed" if note and note.fix else None,
             )
         )
     return out
@@ -899,6 +941,9 @@ def _launch_summary(lc: Launch, at: Any, red: _Redactor) -> dict[str, Any]:
         "state": state,
         "stopped_after": stopped_after(lc),
         "stage": stage,
+        # the start-up step it stopped in (hang.STEP_ORDER) and the line that began it (None: inferred as
+        # the step after the last one that ended); that the launch is stuck there is an assumption
+        "waiting_in": waiting_summary(lc, at) if state == "incomplete" else None,
         "args_at": at(args.line) if args else None,
         "args_format": args.parsed.kind if args else None,
         "args_truncated": args.parsed.truncated if args else None,

@@ -70,6 +70,7 @@ ANCHORS: tuple[bytes, ...] = (
     b']   File "',
     b"graph begin",  # SGLang: Capture cuda graph begin (a launch that hangs while capturing stops here)
     b"ailed to start",  # vLLM: EngineCore failed to start. (its cause is the traceback after it)
+    b"Starting to load model",  # vLLM: the weights step begins (a launch that hangs there stops after it)
 )
 # What the in-process matcher (acscan.py) searches for: every anchor contains one of these, so a line holding
 # an anchor is always found; a line found by a pattern that is not itself an anchor is kept only when it

@@ -335,11 +335,13 @@ def _scan_region(
     if piece:
         return line_no, consumed
     next_line = current + buf.count(b"\n", counted_to, consumed)
-    if consumed > 0:
-        prev = buf.rfind(b"\n", 0, consumed - 1) + 1
-        tail = buf[prev:consumed].rstrip(b"\n")
-        if tail:
-            out.last_line = _decode(tail[:4096])
+    # the last line that is not empty, as the fast paths take it (a log may end in blank lines)
+    stop = consumed
+    while stop > 0 and buf[stop - 1] == 0x0A:
+        stop -= 1
+    if stop > 0:
+        prev = buf.rfind(b"\n", 0, stop) + 1
+        out.last_line = _decode(buf[prev:stop][:4096])
     return next_line, consumed
 
 
