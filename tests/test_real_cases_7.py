@@ -19,17 +19,13 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import run_cli
+from tests.conftest import alarms, run_cli
 
 CASES = Path(__file__).resolve().parent / "data" / "real_cases_7"
 
 
-@pytest.fixture(autouse=True)
-def first_run_machine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A new user's machine: no resolver environments, no Hugging Face cache (tests/test_false_alarms.py)."""
-    monkeypatch.setenv("ARGTRACE_CACHE_DIR", str(tmp_path / "argtrace-cache"))
-    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
-    monkeypatch.delenv("HF_HUB_CACHE", raising=False)
+# a new user's machine (tests/conftest.py)
+pytestmark = pytest.mark.usefixtures("new_user_machine")
 
 
 @dataclass(frozen=True)
@@ -59,11 +55,6 @@ def check_command(tmp_path: Path, command: str) -> dict[str, Any]:
     result = run_cli(["check", "--format", "json", "--no-resolve", "-c", command], cwd=tmp_path)
     report: dict[str, Any] = result.json
     return report
-
-
-def alarms(report: dict[str, Any]) -> list[dict[str, Any]]:
-    every = [*report["findings"], *(c for f in report["findings"] for c in f.get("consequences", []))]
-    return [f for f in every if f["severity"] in ("error", "warning")]
 
 
 def coded(report: dict[str, Any], code: str) -> list[tuple[str, str, str | None]]:
@@ -156,15 +147,44 @@ def test_batch_7_the_root_cause_is_named(name: str) -> None:
     assert alarms(report)[0]["code"] == code
 
 
-def test_dynamo14321_the_split_words_stay_errors_of_their_own() -> None:
-    """What remains of class a: the parser's refusals of the words the folding made (' --model' ...) are still
-    causes of their own, not folded under TP021 (causes.py links no transport cause to them yet)."""
+def test_dynamo14321_the_split_words_are_the_folded_blocks_consequences() -> None:
+    """The parser's refusals of the words the folding made (' --model', and the value after it) follow from
+    TP021 (causes.py, folded-continuation): one cause on the first screen, the refusals folded under it."""
     report = check(LAUNCHES["dynamo14321"])
-    assert sorted({f["code"] for f in alarms(report)}) == ["PA001", "TP021"]
-    assert [f["message"].split(" ", 1)[0] for f in report["findings"] if f["code"] == "PA001"][:2] == [
-        "'",
-        "'Qwen/Qwen3-VL-32B-Instruct-FP8'",
-    ]
+    top = [f["code"] for f in report["findings"] if f["severity"] in ("error", "warning")]
+    assert top == ["TP021"]
+    (tp021,) = [f for f in report["findings"] if f["code"] == "TP021"]
+    words = [c["message"].split(" (", 1)[0] for c in tp021["consequences"]]
+    assert {c["code"] for c in tp021["consequences"]} == {"PA001"}
+    assert words[:3] == ["' --model'", "'Qwen/Qwen3-VL-32B-Instruct-FP8'", "' --served-model-name'"]
+    assert len(words) == 14
+
+
+FOLDED_WITH_A_MISSPELLING = """\
+apiVersion: v1
+kind: Pod
+metadata:
+  name: vllm
+spec:
+  containers:
+    - name: main
+      image: vllm/vllm-openai:v0.10.2
+      command: ["/bin/sh", "-c"]
+      args:
+        - >-
+          vllm serve /models/qwen \\
+          --max-num-seqs 40 --tensor-parralel-size 1
+"""
+
+
+def test_a_misspelt_flag_the_folding_did_not_make_stays_a_cause(tmp_path: Path) -> None:
+    (tmp_path / "pod.yaml").write_text(FOLDED_WITH_A_MISSPELLING)
+    report = run_cli(["check", "--format", "json", "--no-resolve", str(tmp_path / "pod.yaml")]).json
+    top = [(f["code"], f["message"].split(" ", 1)[0]) for f in report["findings"] if f["severity"] == "error"]
+    assert ("TP021", "the") in top
+    assert ("PA001", "--tensor-parralel-size") in top  # no blank glued to it: a misspelling of its own
+    (tp021,) = [f for f in report["findings"] if f["code"] == "TP021"]
+    assert [c["message"].split(" (", 1)[0] for c in tp021["consequences"]] == ["' --max-num-seqs'", "'40'"]
 
 
 # --- misses: no error or warning names the root cause ------------------------------------------------------

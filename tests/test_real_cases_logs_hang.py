@@ -25,34 +25,19 @@ import pytest
 
 from argtrace.layers.log.hang import STEP_ORDER, begun_at_tail, waiting_step
 from argtrace.layers.log.hang_text import named_flags
-from tests.conftest import run_cli
+from tests.conftest import alarms, log_report
 
 LOGS = Path(__file__).resolve().parent / "data" / "real_logs_hang"
 SCHEMAS = Path(__file__).resolve().parents[1] / "src" / "argtrace" / "frameworks" / "data" / "schemas"
 EXCERPT = "begins mid-start-up"
 
 
-@pytest.fixture(autouse=True)
-def first_run_machine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A new user's machine: no resolver environments, no Hugging Face cache (tests/test_false_alarms.py)."""
-    monkeypatch.setenv("ARGTRACE_CACHE_DIR", str(tmp_path / "argtrace-cache"))
-    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
-    monkeypatch.delenv("HF_HUB_CACHE", raising=False)
-
-
-def log_report(path: Path) -> dict[str, Any]:
-    result = run_cli(["log", "--format", "json", str(path)])
-    assert result.stdout.startswith("{"), f"status {result.status}: {result.stderr}"
-    report: dict[str, Any] = result.json
-    return report
+# a new user's machine (tests/conftest.py)
+pytestmark = pytest.mark.usefixtures("new_user_machine")
 
 
 def codes(report: dict[str, Any]) -> list[tuple[str, str]]:
     return [(f["code"], f["severity"]) for f in report["findings"]]
-
-
-def alarms(report: dict[str, Any]) -> list[dict[str, Any]]:
-    return [f for f in report["findings"] if f["severity"] in ("error", "warning")]
 
 
 def stop(report: dict[str, Any]) -> dict[str, Any]:

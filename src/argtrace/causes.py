@@ -30,6 +30,11 @@ two messages read); a finding no rule links stays a cause of its own. The links:
     line): PA020 for a required flag, RS001 raised because the written value never arrived, MM001 sized
     with the default instead. The parser's findings *at* the cut-off words ("once these flags reach the
     server: ...", a deprecated or removed flag) stay causes: fixing the line break alone would not fix them.
+``folded-continuation``
+    A folded YAML block (``>``) whose lines end in ``\\`` (TP021: YAML joins the lines with a space, which
+    each backslash then escapes) explains the parser's PA001 for the words it glued a blank to
+    (``' --model'``) and for the value after such a word (``'Qwen/...' (after  --model)``), in the same
+    launch.
 ``too-few-gpus``
     RS005 (the parallel sizes need more GPUs than ``--gpu`` gives) explains the memory layer's MM007 on the
     same count and the framework's own refusal on the fake device (an RS001 whose recorded condition reads
@@ -365,6 +370,22 @@ def _missing_required(links: _Links, report: Report) -> None:
                 links.link(j, i)
 
 
+# PA001's opening: the refused word as Python's repr, then where it stands ("(after WORD)", "(at the start)")
+_REFUSED = re.compile(r"^'((?:[^'\\]|\\.)*)' \((?:after (.*?)|at the start)\) is not a value of any flag")
+
+
+def _folded_continuation(links: _Links, report: Report) -> None:
+    findings = links.findings
+    for i, cause in enumerate(findings):
+        if cause.code != "TP021":
+            continue
+        for j, f in enumerate(findings):
+            m = _REFUSED.match(f.message) if f.code == "PA001" and f.launch == cause.launch else None
+            # the words an escaped space was glued to (' --model') and the values standing after them
+            if m is not None and (m.group(1)[:1].isspace() or (m.group(2) or "")[:1].isspace()):
+                links.link(j, i)
+
+
 def _too_few_gpus(links: _Links, report: Report) -> None:
     findings = links.findings
     cause = next((i for i, f in enumerate(findings) if f.code == "RS005"), None)
@@ -385,6 +406,7 @@ RULES: tuple[Callable[[_Links, Report], None], ...] = (
     _missing_required,
     _literal_reference,
     _broken_command,
+    _folded_continuation,
     _too_few_gpus,
 )
 
