@@ -224,3 +224,24 @@ def test_a_diffusion_launch_is_not_resolved_as_the_llm_server(tmp_path: Path) ->
     assert [f["message"] for f in findings if f["code"] == "RS004"] == [
         "resolution skipped: the diffusion server's settings (sglang/multimodal_gen) are not resolved"
     ]
+
+
+@pytest.mark.parametrize("written", ["--model-type llm", "--model-type=diffusion"])
+def test_model_type_before_serve_had_it_is_refused_with_the_release_that_added_it(written: str) -> None:
+    """0.5.5-0.5.9's serve.py has no --model-type (model_type_override false, read from the wheels): the
+    word reaches the server's parser, which exits 2. One PA001 that names the release adding the selector,
+    not the parser's near spelling (--model)."""
+    command = f"sglang serve {written} --model-path /m"
+    findings = check(command, ("--framework-version", "0.5.7", "--no-resolve"))
+    assert [(f["code"], f["severity"], f["message"], f["fix"]) for f in findings] == [
+        (
+            "PA001",
+            "error",
+            "--model-type is not a sglang 0.5.7 flag: its `sglang serve` hands the word to the server's "
+            'parser, which refuses it ("unrecognized arguments", exit 2); `sglang serve` takes it from '
+            "0.5.10.post1 on",
+            "remove --model-type (this release chooses the backend from the model), or run SGLang "
+            "0.5.10.post1 or later",
+        )
+    ]
+    assert check(command, (*SG10, "--no-resolve")) == []

@@ -49,8 +49,13 @@ def prepare_argv(server: ServerCommand, schema: Schema) -> PreparedArgv:
 
         tokens = out.tokens = without_dynamo_options(tokens, out, server.entrypoint, server.at, server.image)
     if server.entrypoint == SERVE:
+        from argtrace.frameworks.sglang_diffusion import serve_removes_model_type
+
         backend: list[str] = []
-        tokens = _extract_model_type(tokens, out, backend)
+        if serve_removes_model_type(schema.version):
+            tokens = _extract_model_type(tokens, out, backend)
+        else:
+            tokens = _model_type_too_early(tokens, server, schema, out)
         positional = schema.has_rewrite(
             "serve_positional_model", "positional_model", "serve_model_positional"
         )
@@ -154,6 +159,45 @@ def _extract_model_type(tokens: list[ArgToken], out: PreparedArgv, backend: list
         kept.append(tok)
         i += 1
     return kept
+
+
+def _model_type_too_early(
+    tokens: list[ArgToken], server: ServerCommand, schema: Schema, out: PreparedArgv
+) -> list[ArgToken]:
+    """``--model-type`` to an ``sglang serve`` whose serve.py has no such selector (before 0.5.10, read with
+    the diffusion options): the word goes on to the server's parser, which refuses it (argparse's exit 2).
+    Said here, with the release that added the selector, instead of the parser's PA001 and its near
+    spelling (``--model``); the words are taken out and the parse marked as stopping."""
+    from argtrace.frameworks.schema import version_key
+    from argtrace.frameworks.sglang_diffusion import release_data, serve_removes_model_type, token_at
+    from argtrace.rules import parser as rules
+
+    for i, tok in enumerate(tokens):
+        if tok.text is None or not (tok.text == "--model-type" or tok.text.startswith("--model-type=")):
+            continue
+        added = next(
+            (
+                v
+                for v in release_data()
+                if version_key(v) > version_key(schema.version) and serve_removes_model_type(v)
+            ),
+            None,
+        )
+        since = f"; `sglang serve` takes it from {added} on" if added else ""
+        out.findings.append(
+            rules.PA_UNRECOGNIZED.finding(
+                f"--model-type is not a {schema.label} flag: its `sglang serve` hands the word to the "
+                f'server\'s parser, which refuses it ("unrecognized arguments", exit 2){since}',
+                at=token_at(server, tok),
+                fix="remove --model-type (this release chooses the backend from the model)"
+                + (f", or run SGLang {added} or later" if added else ""),
+            )
+        )
+        words = 1 if "=" in tok.text or i + 1 >= len(tokens) else 2
+        refused = " ".join(t.text or "?" for t in tokens[i : i + words])
+        out.fatal = (2, f"unrecognized arguments: {refused}")
+        return [*tokens[:i], *tokens[i + words :]]
+    return tokens
 
 
 def _serve_model_flags(schema: Schema) -> tuple[str, ...]:

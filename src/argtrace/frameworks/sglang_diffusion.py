@@ -46,6 +46,8 @@ class DiffusionTable:
     suffixes: tuple[str, ...]
     # from_cli_args stops on words left over (0.5.10+); before, it ignores them
     refuses_unknown: bool = True
+    # `sglang serve` removes --model-type X before any parser (0.5.10+); before, the word reaches one
+    model_type_override: bool = True
 
 
 @dataclass
@@ -103,7 +105,15 @@ def _table(release: str, data: dict[str, Any]) -> DiffusionTable:
         tuple(data.get("dynamic_prefixes", ())),
         tuple(data.get("dynamic_suffixes", ())),
         bool(data.get("refuses_unknown", True)),
+        bool(data.get("model_type_override", True)),
     )
+
+
+def serve_removes_model_type(version: str) -> bool:
+    """Whether ``sglang serve`` of ``version`` takes ``--model-type`` out before any parser sees it (read
+    from its serve.py with the diffusion options); True where no release at or before it was read."""
+    table = table_for(version)
+    return table is None or table.model_type_override
 
 
 def newer_takers(table: DiffusionTable, version: str, name: str) -> list[str]:
@@ -219,7 +229,8 @@ def check_words(table: DiffusionTable, words: list[str | None]) -> DiffusionChec
     return out
 
 
-def _at(server: ServerCommand, tok: ArgToken) -> str | None:
+def token_at(server: ServerCommand, tok: ArgToken) -> str | None:
+    """Where the word ``tok`` came from (its origin in the server's argv), else the server start."""
     if tok.src and 0 <= tok.src[0] < len(server.argv):
         return server.argv[tok.src[0]].origin.at or server.at
     return server.at
@@ -305,7 +316,7 @@ def diffusion_backend(
             )
         finding = rules.PA_UNRECOGNIZED.finding(
             message,
-            at=_at(server, tok),
+            at=token_at(server, tok),
             setting=setting,
             fix=fix,
             severity="info" if takers and stand_in else "warning",
