@@ -609,10 +609,10 @@ def analyze_memory(
     }
     env = env or {}
     if framework == "vllm":
-        from argtrace.layers.memory import vllm
+        from argtrace.layers.memory import vllm_section
 
         model_dir = Path(model_config).parent if localfs.is_file(model_config) else Path(model_config)
-        vllm.analyze(
+        vllm_section.analyze(
             spec, profile, settings, version, section, findings, rules, gpu_count, model_dir, env=env
         )
         return result

@@ -28,7 +28,7 @@ environment (``--resolver``). What is not modelled is listed in ``docs/memory.md
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -45,9 +45,7 @@ from argtrace.layers.memory.state import (
     kv_geometry,
     mamba_geometry,
 )
-from argtrace.layers.memory.vllm_probe import request_for
-from argtrace.layers.memory.weights import WeightEstimate, estimate_weights, vllm_mxfp4_padding_bytes
-from argtrace.model import Finding
+from argtrace.layers.memory.weights import WeightEstimate
 
 VERSION = "0.33.0"
 DEFAULT_BLOCK_SIZE = 16  # config/cache.py CacheConfig.DEFAULT_BLOCK_SIZE
@@ -748,265 +746,6 @@ def suggest(
     return out[:5]
 
 
-# --- the memory section -----------------------------------------------------------------------------------
-
-
-def _breakdown(p: Plan) -> list[dict[str, Any]]:
-    lay = p.layout
-    pool = max(p.num_blocks, 0) * lay.bytes_per_block if p.oom_stage is None else max(p.available_bytes, 0)
-    mamba = 0
-    if lay.mamba_layers and p.oom_stage is None:
-        # Shares of the one pool, at max_running_requests states (the rest is attention pages).
-        per_req = lay.mamba_groups * lay.mamba_blocks_per_request * lay.bytes_per_block
-        mamba = min(p.max_running_requests * per_req, pool)
-    rows = [
-        ("context + other processes", NON_TORCH_BYTES),
-        ("weights", p.weights_bytes),
-        ("draft weights", p.draft_weights_bytes),
-        ("kv cache", pool - mamba),
-        ("mamba state", mamba),
-        ("cuda graphs (est.)", p.cudagraph_bytes),
-        ("activations (est.)", p.activation_bytes),
-    ]
-    used = sum(v for _, v in rows)
-    rows.append(("free" if p.gpu_total_bytes >= used else "over", p.gpu_total_bytes - used))
-    return [{"name": n, "bytes": int(v)} for n, v in rows if v or n in ("free", "over")]
-
-
-def analyze(
-    spec: ModelSpec,
-    gpu: GpuProfile,
-    settings: Mapping[str, Any],
-    version: str | None,
-    section: dict[str, Any],
-    findings: list[Finding],
-    rules: Any,
-    gpu_count: int | None,
-    model_dir: Any = None,
-    available_bytes: int | None = None,
-    env: Mapping[str, str] | None = None,
-) -> Plan | None:
-    """Fill the ``memory`` section for a vLLM launch; findings for OOM, tight margins, capped requests."""
-    r = resolve_args(spec, gpu, settings)
-    section["version"] = version or VERSION
-    section["formulas"] = (
-        f"vllm {VERSION} (static re-derivation, cited in layers/memory/vllm.py)"
-        if not version or version == VERSION
-        else f"vllm {VERSION} (no formulas bundled for {version}; nearest used)"
-    )
-    section["source"] = "static"
-    pp_size = max(int(setting(settings, "pipeline_parallel_size", 1)), 1)
-    if gpu_count is not None and r.tp * pp_size > gpu_count:
-        needs = f"tensor_parallel_size {r.tp}"
-        if pp_size > 1:
-            needs += f" x pipeline_parallel_size {pp_size}"
-        findings.append(
-            rules.MM007.finding(
-                f"{needs} needs {r.tp * pp_size} GPUs; --gpu has {gpu_count}",
-                setting="tensor_parallel_size",
-            )
-        )
-
-    def whole_model(tp: int) -> WeightEstimate:
-        estimate = estimate_weights(spec, tp, model_dir)
-        # MXFP4 experts are padded to the kernel's tile after loading, whatever the checkpoint holds.
-        extra, backend = vllm_mxfp4_padding_bytes(spec, tp, gpu.compute_capability)
-        if extra:
-            estimate.bytes_per_rank += extra
-            estimate.detail["mxfp4_padding_bytes"] = extra
-            note = (
-                f"MXFP4 experts padded for the {backend} MoE kernel vLLM 0.33.0 picks on compute capability "
-                f"{gpu.compute_capability[0]}.{gpu.compute_capability[1]}: +{format_gib(extra)} GiB per GPU "
-                "(fused_moe/oracle/mxfp4.py mxfp4_round_up_hidden_size_and_intermediate_size)"
-            )
-            if note not in r.notes:
-                r.notes.append(note)
-        return estimate
-
-    weights_for: Callable[[int], WeightEstimate] = whole_model
-
-    weights = weights_for(r.tp)
-    pp = max(int(setting(settings, "pipeline_parallel_size", 1)), 1)
-    where = ""
-    try:
-        if pp > 1:
-            from argtrace.layers.memory.vllm_pipeline import plan_stages
-
-            staged = plan_stages(
-                spec,
-                r,
-                weights,
-                gpu.total_bytes,
-                available_bytes,
-                pp,
-                version or VERSION,
-                env or {},
-                model_dir,
-                section,
-                findings,
-                rules,
-                plan,
-            )
-            if staged is None:
-                return None
-            p, weights, spec, where, weights_for = staged
-        else:
-            p = plan(spec, r, weights, gpu.total_bytes, available_bytes)
-    except ValueError as exc:
-        findings.append(
-            rules.MM007.finding(f"tensor_parallel_size {r.tp}: {exc}", setting="tensor_parallel_size")
-        )
-        return None
-    lay = p.layout
-    section.update(
-        {
-            "weights_bytes": p.weights_bytes,
-            "weights_source": weights.source,
-            "weights_estimated_bytes": weights.bytes_per_rank,
-            "total_params": weights.total_params,
-            "kv_bytes_per_token": p.kv.bytes_per_token,
-            "kv_k_bytes_per_token": p.kv.k_bytes_per_token,
-            "kv_layers": p.kv.layers,
-            "mamba_conv_bytes_per_slot": p.mamba.conv_bytes_per_slot if p.mamba else 0,
-            "mamba_ssm_bytes_per_slot": p.mamba.ssm_bytes_per_slot if p.mamba else 0,
-            # vLLM keeps no extra_buffer; the Mamba page padding to the attention page is reported instead.
-            "mamba_extra_bytes_per_slot": lay.mamba_padding_bytes * lay.mamba_layers,
-            "draft_bytes": p.draft_weights_bytes,
-            "draft_weights_bytes": p.draft_weights_bytes,
-            "reserved_bytes": p.activation_bytes + p.cudagraph_bytes + NON_TORCH_BYTES,
-            "activation_bytes": p.activation_bytes,
-            "cuda_graph_bytes": p.cudagraph_bytes,
-            "max_total_num_tokens": p.kv_tokens if p.oom_stage is None else None,
-            "max_mamba_cache_size": p.mamba_states if lay.mamba_layers and p.oom_stage is None else None,
-            "max_running_requests": p.max_running_requests if p.oom_stage is None else None,
-            # vLLM's gpu_memory_utilization is the fraction of the GPU the whole engine may use (weights,
-            # activations, CUDA graphs and KV): it plays the role of SGLang's mem_fraction_static here.
-            "mem_fraction_static": r.gpu_memory_utilization,
-            "mem_fraction_static_is": "gpu_memory_utilization (vLLM's whole-engine budget)",
-            "gpu_memory_utilization": r.gpu_memory_utilization,
-            "available_kv_cache_bytes": p.available_bytes,
-            "available_kv_cache_source": p.available_source,
-            "verdict": p.verdict,
-            "oom_stage": p.oom_stage,
-            "margin_bytes": p.margin_bytes,
-            "vllm": {
-                "max_num_seqs": r.max_num_seqs,
-                "max_num_batched_tokens": r.max_num_batched_tokens,
-                "max_model_len": r.max_model_len,
-                "block_size": lay.block_size,
-                "mamba_cache_mode": r.mamba_cache_mode if spec.is_hybrid else None,
-                "mamba_ssm_cache_dtype": r.mamba_ssm_cache_dtype,
-                "attn_page_bytes": lay.attn_page_bytes,
-                "mamba_state_bytes_per_layer": lay.mamba_state_bytes,
-                "group_size": lay.group_size,
-                "attn_groups": lay.attn_groups,
-                "mamba_groups": lay.mamba_groups,
-                "bytes_per_block": lay.bytes_per_block,
-                "num_blocks": p.num_blocks,
-                "blocks_per_request": p.blocks_per_request,
-                "needed_bytes_one_request": p.needed_bytes,
-                "max_concurrency": round(p.concurrency, 4),
-                "estimated_max_model_len": p.estimated_max_model_len,
-                "log_lines": p.log_lines,
-                "error": p.message or None,
-                "mamba_blocks_per_request": lay.mamba_blocks_per_request,
-                # What vllm_probe feeds vLLM's own planner with --resolver (and --from-log reuses).
-                "planning_input": request_for(p, spec),
-            },
-            "speculative": {
-                "method": r.speculative_method,
-                "num_speculative_tokens": r.num_speculative_tokens,
-                "draft_attention_layers": lay.attn_layers - p.kv.layers,
-                "mamba_blocks_per_request": lay.mamba_blocks_per_request if lay.mamba_layers else None,
-            }
-            if r.speculative_method
-            else None,
-            "breakdown": _breakdown(p),
-            "budgeted_by_mem_fraction_static": [
-                "weights",
-                "draft weights",
-                "kv cache",
-                "mamba state",
-                "cuda graphs",
-                "activations",
-            ],
-            "outside_mem_fraction_static": ["context + other processes beyond the measured non-torch memory"],
-            "notes": r.notes + spec.notes,
-        }
-    )
-    if r.speculative_method in ("eagle", "eagle3", "draft_model") or (
-        r.speculative_method == "mtp" and not weights.draft_bytes_per_rank
-    ):
-        section["notes"].append(
-            f"speculative method {r.speculative_method}: the draft model is not sized (its weights and KV "
-            "come out of the same gpu_memory_utilization budget)"
-        )
-    if setting(settings, "kv_transfer_config"):
-        section["notes"].append(
-            "--kv-transfer-config: the KV connector's own GPU buffers (LMCache, NIXL, ...) are not counted; "
-            "vLLM measures them in its profile run, so the available KV memory here is an upper bound"
-        )
-    section["suggested"] = suggest(spec, r, weights_for, gpu, p, gpu_count)
-    if p.verdict == "oom":
-        best = section["suggested"][0] if section["suggested"] else None
-        fix = (
-            f"use {' '.join(best['flags'])} ({best['cost']})"
-            if best
-            else "no setting fits on this GPU: more GPUs (--tensor-parallel-size) or a quantized checkpoint"
-        )
-        # The available KV memory is what vLLM measures in its profile run; argtrace estimates the run's
-        # activation peak, non-torch memory and CUDA graphs. When those estimates are larger than the
-        # shortfall, the verdict rests on them: a warning that says so, never an error (docs/memory.md).
-        estimated = p.activation_bytes + NON_TORCH_BYTES + p.cudagraph_bytes
-        on_estimate = (
-            p.oom_stage in ("kv_cache", "mamba_cache")
-            and p.available_source == "estimate"
-            and p.margin_bytes + estimated >= 0
-        )
-        basis_note = (
-            f"; this rests on argtrace's estimate of what vLLM measures at start-up (activation peak "
-            f"{format_gib(p.activation_bytes)}, non-torch {format_gib(NON_TORCH_BYTES)} and CUDA graphs "
-            f"{format_gib(p.cudagraph_bytes)} GiB): compare with the log's 'Available KV cache memory' "
-            "(argtrace mem --from-log)"
-            if on_estimate
-            else ""
-        )
-        findings.append(
-            rules.MM001.finding(
-                f"vLLM {VERSION}: out of memory at {p.oom_stage} on {gpu.name}{where}: "
-                f"{p.message.split(' Try increasing')[0]} "
-                f"(short by {abs(p.margin_bytes) / GIB:.2f} GiB per GPU){basis_note}",
-                setting={"weights": "tensor_parallel_size", "draft": "speculative_config"}.get(
-                    p.oom_stage or "", "gpu_memory_utilization"
-                ),
-                fix=fix,
-                severity="warning" if on_estimate else None,
-                basis="assumed" if on_estimate else None,
-            )
-        )
-        return p
-    outside = gpu.total_bytes - p.requested_bytes
-    if r.kv_cache_memory_bytes is None and outside < NON_TORCH_BYTES:
-        findings.append(
-            rules.MM005.finding(
-                f"gpu_memory_utilization {r.gpu_memory_utilization} leaves {outside / GIB:.2f} GiB of the "
-                f"{gpu.total_gib:.2f} GiB GPU outside vLLM's budget: the driver, other processes and "
-                "allocator fragmentation must fit there",
-                setting="gpu_memory_utilization",
-            )
-        )
-    if lay.mamba_layers and p.max_running_requests < r.max_num_seqs:
-        findings.append(
-            rules.MM006.finding(
-                f"max_num_seqs {r.max_num_seqs} is capped to {p.max_running_requests} by the shared KV pool: "
-                f"each running request holds {lay.mamba_groups * lay.mamba_blocks_per_request} Mamba "
-                f"state blocks ({r.mamba_cache_mode} mode) of {p.num_blocks} blocks",
-                setting="max_num_seqs",
-            )
-        )
-    return p
-
-
 def settings_with(r: Resolved, **changes: Any) -> Resolved:
     return replace(r, **changes)
 
@@ -1016,7 +755,6 @@ __all__ = [
     "KvLayout",
     "Plan",
     "Resolved",
-    "analyze",
     "batch_defaults",
     "check_message",
     "kv_layout",
