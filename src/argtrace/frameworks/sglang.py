@@ -169,20 +169,14 @@ def _model_type_too_early(
     Said here, with the release that added the selector, instead of the parser's PA001 and its near
     spelling (``--model``); the words are taken out and the parse marked as stopping."""
     from argtrace.frameworks.schema import version_key
-    from argtrace.frameworks.sglang_diffusion import release_data, serve_removes_model_type, token_at
+    from argtrace.frameworks.sglang_diffusion import release_data, token_at
     from argtrace.rules import parser as rules
 
     for i, tok in enumerate(tokens):
         if tok.text is None or not (tok.text == "--model-type" or tok.text.startswith("--model-type=")):
             continue
-        added = next(
-            (
-                v
-                for v in release_data()
-                if version_key(v) > version_key(schema.version) and serve_removes_model_type(v)
-            ),
-            None,
-        )
+        later = (v for v in release_data() if version_key(v) > version_key(schema.version))
+        added = next((v for v in later if release_data()[v].get("model_type_override")), None)
         since = f"; `sglang serve` takes it from {added} on" if added else ""
         out.findings.append(
             rules.PA_UNRECOGNIZED.finding(

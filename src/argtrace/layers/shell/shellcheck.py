@@ -27,6 +27,7 @@ import subprocess
 import sys
 import threading
 from dataclasses import dataclass
+from pathlib import Path
 
 MAX_BYTES = 32 * 1024
 TIMEOUT = 5.0
@@ -126,7 +127,7 @@ def cache_key(exe: str, data: bytes) -> str | None:
     rc = rc_file(os.getcwd())
     if rc is not None:
         try:
-            h.update(rc.encode("utf-8", "surrogateescape") + b"\0" + open(rc, "rb").read())
+            h.update(rc.encode("utf-8", "surrogateescape") + b"\0" + Path(rc).read_bytes())
         except OSError:
             return None
     h.update(b"\0" + data)
