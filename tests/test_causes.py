@@ -163,7 +163,7 @@ def test_the_diagnosis_opens_the_report_and_the_cause_is_near_the_top(
     monkeypatch.setenv("COLUMNS", "120")
     _, out = _check(tmp_path, "crlf")
     lines = out.splitlines()
-    assert lines[1] == "Diagnosis: 3 cause(s), 18 finding(s) that follow from them"
+    assert lines[1] == "Diagnosis: 2 errors, 1 info; 18 more findings follow from them"
     assert lines[2].startswith("ERROR SH002 launch.sh:1 launch.sh has CRLF (Windows) line endings on 31")
     assert lines[3] == "  explains 18 findings: SH023, SC2215 x13, SC2188, PA001 x2, PA020"
     assert lines[4].startswith("  fix: Convert launch.sh to Unix line endings")

@@ -123,7 +123,7 @@ def test_text_report_opens_with_the_diagnosis_then_the_command_then_the_settings
     text = render_report(sample_report(), fmt="text")
     assert text.splitlines() == [
         "argtrace check — sglang 0.5.10.post1 (bundled-schema)",
-        "Diagnosis: 1 cause(s)",
+        "Diagnosis: 1 error",
         "ERROR RS001 launch.sh:6:5 rewritten",
         "Server 1 of 1 at launch.sh:5:1: sglang sglang.launch_server",
         "  python3 -m sglang.launch_server --mamba-scheduler-strategy extra_buffer",
@@ -146,3 +146,29 @@ def test_listing_commands_end_without_a_verdict_line() -> None:
         report.command = command
         report.findings = []
         assert "error(s)" not in render_report(report, fmt="text")
+
+
+def test_people_read_long_values_cut_and_machines_get_them_whole() -> None:
+    """A 5 MB image name (a fuzz case) was echoed whole: 4 MB of text report. The views people read cut
+    every value at 10,000 characters and say so; JSON keeps the public contract whole."""
+    long_value = "a" * 50_000
+    report = sample_report()
+    report.notes.append(long_value)
+
+    text = render_report(report, fmt="text")
+    unwrapped = text.replace("\n", "")  # rich wraps the note at the terminal's width
+    assert f"note: {'a' * 10_000}… [40,000 more characters; --format json has the whole value]" in unwrapped
+    assert len(text) < 20_000
+    assert json.loads(render_report(report, fmt="json"))["notes"][-1] == long_value
+    gcc = render_report(report, fmt="gcc")
+    assert long_value not in gcc and len(gcc) < 20_000
+
+
+def test_values_within_the_limit_are_shown_as_they_are() -> None:
+    from argtrace.render.boundary import clipped, readable_data
+
+    assert clipped("x" * 10_000) == "x" * 10_000
+    assert clipped("x" * 10_001) == "x" * 10_000 + "… [1 more characters; --format json has the whole value]"
+    assert readable_data({"k": ["y" * 3, {"z": "w" * 12}]}, longest=10) == {
+        "k": ["yyy", {"z": "w" * 10 + "… [2 more characters; --format json has the whole value]"}]
+    }

@@ -19,6 +19,7 @@ CI_FORMATS = {
     "json-lines": ("argtrace.render.jsonlines", "render_json_lines"),
 }
 FORMATS = ("text", "json", *CI_FORMATS)
+READ_BY_PEOPLE = frozenset({"github", "gcc"})
 
 
 def render_report(report: Report, *, fmt: str, show_secrets: bool = False, verbose: bool = False) -> str:
@@ -32,7 +33,7 @@ def render_report(report: Report, *, fmt: str, show_secrets: bool = False, verbo
         from argtrace.render.json import dumps
 
         return dumps(data)
-    from argtrace.render.boundary import visible_data
+    from argtrace.render.boundary import readable_data, visible_data
 
     if fmt in CI_FORMATS:
         import importlib
@@ -40,10 +41,12 @@ def render_report(report: Report, *, fmt: str, show_secrets: bool = False, verbo
         module, function = CI_FORMATS[fmt]
         draw = getattr(importlib.import_module(module), function)
         # sarif, junit and json-lines escape control characters themselves (JSON, XML), but an annotation
-        # or a gcc line is read on a terminal: every format gets the visible form, one rule for all.
-        text: str = draw(visible_data(data))
+        # or a gcc line is read on a terminal: every format gets the visible form, one rule for all. The
+        # lines people read (github, gcc) also cut very long values; the machine formats keep them whole.
+        shown = readable_data(data) if fmt in READ_BY_PEOPLE else visible_data(data)
+        text: str = draw(shown)
         return text
     from argtrace.render.text import render_text
 
     # Escapes from scripts and logs are shown, not obeyed (JSON escapes control characters itself).
-    return render_text(visible_data(data))
+    return render_text(readable_data(data))

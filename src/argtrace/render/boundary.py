@@ -66,6 +66,33 @@ def visible_data(value: Any) -> Any:
     return value
 
 
+# Longer strings are cut in the views people read (text, github, gcc): a 5 MB image name or flag value
+# echoed whole is megabytes of report nobody reads (and rich wraps it for seconds); the machine formats
+# (json, sarif, junit, json-lines) keep every value whole, the public contract.
+LONGEST_SHOWN = 10_000
+
+
+def clipped(text: str, longest: int = LONGEST_SHOWN) -> str:
+    """``text``, or its first ``longest`` characters and how many more there were."""
+    if len(text) <= longest:
+        return text
+    return f"{text[:longest]}… [{len(text) - longest:,} more characters; --format json has the whole value]"
+
+
+def readable_data(value: Any, longest: int = LONGEST_SHOWN) -> Any:
+    """:func:`visible_data` with every string cut to ``longest`` characters (:func:`clipped`)."""
+    if isinstance(value, str):
+        return clipped(visible(value), longest)
+    if isinstance(value, dict):
+        return {
+            clipped(visible(k), longest) if isinstance(k, str) else k: readable_data(v, longest)
+            for k, v in value.items()
+        }
+    if isinstance(value, (list, tuple)):
+        return [readable_data(v, longest) for v in value]
+    return value
+
+
 class RedactingStream:
     """A text stream that masks secrets and escapes control characters line by line before writing.
 

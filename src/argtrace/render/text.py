@@ -10,7 +10,7 @@ import importlib
 import io
 import json
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from rich.console import Console
@@ -222,13 +222,21 @@ def _render_diagnosis(data: Mapping[str, Any], console: Console, width: int) -> 
     if not findings:
         return
     folded = sum(len(f.get("consequences") or []) for f in findings)
-    title = f"Diagnosis: {len(findings)} cause(s)"
+    title = f"Diagnosis: {_severity_counts(findings)}"
     if folded:
-        title += f", {folded} finding(s) that follow from them"
+        title += f"; {folded} more finding{' follows' if folded == 1 else 's follow'} from them"
     console.print(Text(title, style="bold"))
     for index in diagnosis_order(findings):
         for line in diagnosis_lines(findings[index], width):
             console.print(line)
+
+
+def _severity_counts(findings: Sequence[Mapping[str, Any]]) -> str:
+    """``1 error, 2 warnings, 3 info``: what the causes on the first screen are, worst first. A count of
+    "causes" alone read as that many problems when most were notes (the release not known, a deprecation)."""
+    counts = [(sev, sum(1 for f in findings if f.get("severity") == sev)) for sev in SEVERITY_STYLE]
+    nouns = {"error": ("error", "errors"), "warning": ("warning", "warnings"), "info": ("info", "info")}
+    return ", ".join(f"{n} {nouns[sev][n != 1]}" for sev, n in counts if n)
 
 
 def _render_details(data: Mapping[str, Any], console: Console) -> None:
