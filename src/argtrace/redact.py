@@ -199,6 +199,9 @@ _AUTH_HEADER = _Lazy(
 # strings, or a bare word. ``--flag VALUE`` never takes a word starting with ``-``: that is the next flag,
 # and swallowing it would hide a ``--api-key=X`` right after a valueless flag.
 _QUOTED = r"'[^'\n]*+'|\"[^\"\n]*+\""
+# Bash's ANSI-C quoting ``NAME=$'value'`` (a backslash escapes the closing quote) and locale quoting
+# ``$"value"``: without them the VALUE read was the lone ``$``, no credential, and the value stayed visible.
+_DOLLAR_QUOTED = r"\$'(?:[^'\\\n]|\\.)*+'|\$\"[^\"\n]*+\""
 _LIST = r"\[(?:\s*+(?:" + _QUOTED + r")\s*+,?)*+\s*+\]"
 _BARE = r"[^\s,;'\"\[\]{}()<>]++"
 # A match is only the name: its VALUE is read (``_VALUE.match``) for a secret name alone, so a secret shape
@@ -208,7 +211,7 @@ _NAMED_VALUE = _Lazy(
     r"(?P<lead>(?<![A-Za-z0-9_.\-])(?:(?P<q>['\"])(?P<qname>[A-Za-z_][A-Za-z0-9_.\-]*+)(?P=q)\s*+[:=]"
     r"\s*+|(?P<name>[A-Za-z_][A-Za-z0-9_.]*+)=|(?P<flag>--[A-Za-z][A-Za-z0-9\-]*+)(?:=|\s++(?!-))))"
 )
-_VALUE = _Lazy(_LIST + "|" + _QUOTED + "|" + _BARE)
+_VALUE = _Lazy(_LIST + "|" + _DOLLAR_QUOTED + "|" + _QUOTED + "|" + _BARE)
 _QUOTED_ITEM = _Lazy(_QUOTED)
 
 
@@ -216,6 +219,8 @@ def _mask_value_text(value: str) -> str:
     """A matched VALUE (quoted, a list of quoted strings, or bare) with each element masked."""
     if value.startswith("["):
         return _QUOTED_ITEM.sub(lambda m: _mask_value_text(m.group(0)), value)
+    if value[:2] in ("$'", '$"') and len(value) >= 3:  # $'...' / $"...": the quoted part masked
+        return "$" + _mask_value_text(value[1:])
     if len(value) >= 2 and value[0] in "'\"" and value[-1] == value[0]:
         inner = value[1:-1]
         return value if inner == "" or is_masked(inner) else f"{value[0]}{mask(inner)}{value[0]}"
@@ -225,6 +230,8 @@ def _mask_value_text(value: str) -> str:
 def _value_items(value: str) -> list[str]:
     if value.startswith("["):
         return [m.group(0)[1:-1] for m in _QUOTED_ITEM.finditer(value)]
+    if value[:2] in ("$'", '$"') and len(value) >= 3:
+        return [value[2:-1]]
     if len(value) >= 2 and value[0] in "'\"" and value[-1] == value[0]:
         return [value[1:-1]]
     return [value]

@@ -196,6 +196,9 @@ def deadline(seconds: int) -> Iterator[None]:
         "Bearer ",
         "authorization: ",
         "a://b:c",
+        "TOKEN=$'\\",
+        "TOKEN=$'a",
+        'TOKEN=$"',
     ],
 )
 def test_patterns_are_linear_on_long_inputs(size: int, unit: str) -> None:
@@ -207,6 +210,27 @@ def test_patterns_are_linear_on_long_inputs(size: int, unit: str) -> None:
         assert out == text and found == set()
     else:
         assert "<redacted:" in out or out == text
+
+
+@pytest.mark.parametrize(
+    ("text", "shown", "value"),
+    [
+        # bash's ANSI-C quoting: a fuzz case's script line, quoted back by shellcheck's SC2034 evidence
+        ("OPENAI_API_KEY=$'Zq7v6OmkSMmRZcojjoF'", "OPENAI_API_KEY=$'{}'", "Zq7v6OmkSMmRZcojjoF"),
+        ("DB_PASSWORD=$\"pwW3KxobPpNz5y\" next", 'DB_PASSWORD=$"{}" next', "pwW3KxobPpNz5y"),
+        ("HF_TOKEN=$'ab\\'cd' x", "HF_TOKEN=$'{}' x", "ab\\'cd"),  # \' does not close $'...'
+        ("--api-key $'abcdefgh12'", "--api-key $'{}'", "abcdefgh12"),
+    ],
+)
+def test_dollar_quoted_secret_values_are_masked(text: str, shown: str, value: str) -> None:
+    assert redact_text(text) == shown.format(mask(value))
+    assert secrets_in_text(text) == {value}
+
+
+def test_dollar_quotes_of_names_that_are_not_secret_and_bare_expansions_stay_as_before() -> None:
+    assert redact_text("X=$'notsecret'") == "X=$'notsecret'"
+    assert redact_text("TOKEN=$") == "TOKEN=$"
+    assert redact_text("HF_TOKEN=$HOME") == f"HF_TOKEN={mask('$HOME')}"
 
 
 def test_long_values_through_the_whole_redactor() -> None:
