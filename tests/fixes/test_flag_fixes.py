@@ -196,3 +196,20 @@ def test_a_lost_model_gets_no_default_model_written_in() -> None:
     edits = [e["replacement"] for f in findings for e in f.get("fix_edits", [])]
     assert not [e for e in edits if "opt-125m" in e]
     assert "${PORT:-8000}" in edits
+
+
+def test_a_flag_repeated_on_one_line_with_one_value_gets_one_edit_per_occurrence() -> None:
+    """A fuzz case (``--model /m-m`` pasted ten times on one line) made copies of the first occurrence's
+    edit: the re-check applied them once, the line mapping overlapped, and check died with an internal
+    EditError. Each earlier occurrence is now looked for after the previous one."""
+    command = "python -m vllm.entrypoints.openai.api_server --model /m --port 1 --port 1 --port 8000"
+    report = run_cli(
+        ["check", "--format", "json", "--no-resolve", "--framework-version", "0.11.0", "-c", command]
+    )
+    assert report.status == 0, report.stderr  # PA006 is a warning (the values differ): exit 0
+    pa006 = _findings(report.json)["PA006"]
+    assert pa006["fix_edits"] == [  # " --port 1" twice, each its own columns
+        {"file": "<-c>", "start": "1:56", "end": "1:65", "replacement": ""},
+        {"file": "<-c>", "start": "1:65", "end": "1:74", "replacement": ""},
+    ]
+    assert pa006["fix_verified"] is True

@@ -151,14 +151,15 @@ def repeated_flag(finding: Finding, source: SourceFile, report: Report) -> Propo
     while first > 1 and lines[first - 2].rstrip("\r\n").endswith("\\"):
         first -= 1  # the command's first line
     edits: list[FixEdit] = []
-    start_line = first
+    # where the next occurrence is looked for: after the previous one, which may be on the same line
+    start_line, start_col = first, 0
     for occurrence in given[:-1]:
         value = occurrence[len(flag) :].lstrip(" =")
         shape = re.escape(flag) + (r"(?:[ \t]+|=)" + re.escape(value) if value else "")
         pattern = re.compile(r"(?<![\w-])" + shape + r"(?![\w.:/-])")
         found = None
         for number in range(start_line, min(len(lines), where[1] + 50) + 1):
-            hit = pattern.search(lines[number - 1])
+            hit = pattern.search(lines[number - 1], start_col if number == start_line else 0)
             if hit is not None:
                 found = (number, hit)
                 break
@@ -178,7 +179,7 @@ def repeated_flag(finding: Finding, source: SourceFile, report: Report) -> Propo
             edits.append(FixEdit(source.label, f"{number}:1", f"{number + 1}:1", ""))  # the line held only it
         else:
             edits.append(_edit(source, number, begin, hit.end(), ""))
-        start_line = number
+        start_line, start_col = number, hit.end()
     kept = given[-1]
     return Proposal(
         tuple(edits),

@@ -145,11 +145,16 @@ def verify_finding(finding: Finding, report: Report, rechecker: Rechecker) -> bo
         return False
     if is_observed(finding):
         return _predicts_intended(finding, report, after)
-    edited = file_edits(finding.fix_edits)
-    mapping = {
-        label: line_mapper(rechecker.sources[label].text, [e for e in edited if e.file == label])
-        for label in {e.file for e in edited}
-    }
+    # The edits as the re-check applied them: each once (a fix may carry one edit twice, e.g. one per
+    # repeat of a duplicated flag, and the second copy would overlap the first).
+    edited = list(dict.fromkeys(file_edits(finding.fix_edits)))
+    try:
+        mapping = {
+            label: line_mapper(rechecker.sources[label].text, [e for e in edited if e.file == label])
+            for label in {e.file for e in edited}
+        }
+    except EditError:  # edits the re-check could not apply together prove nothing
+        return False
     if still_there(finding, after, mapping):
         return False
     return not (_bad(after.findings) - _bad(report.findings))
