@@ -193,3 +193,55 @@ def test_a_parser_verdict_on_the_substitute_schema_rests_on_it(tmp_path: Path) -
 def test_a_named_release_without_a_bundled_schema_still_warns(tmp_path: Path) -> None:
     report = check(["--framework-version", "0.10.1", "-c", "vllm serve Qwen/Qwen3-8B"], tmp_path)
     assert [s for s, _ in found(report, "PR008")] == ["warning"]
+
+
+# ---------------------------------------------------------------------------------------------------- PA005
+# The recipe sweep (tests/data/false_alarms/recipes/, docs/false_alarms.md): a deprecated flag the release
+# still takes was a warning on correct recipes (Kimi-K2's --disable-log-requests on vllm 0.11.0, the
+# DeepSeek-V3.2 page's --enable-nsa-prefill-context-parallel on sglang 0.5.19). It is a note now; the same
+# flag on a release whose parser refuses it stays an error.
+
+KIMI_K2 = "recipes/vllm_kimi_k2_tp8_pp2_dcp.cmd"
+
+
+def recipe_command(case: str) -> str:
+    return "\n".join(line for line in (CORPUS / case).read_text().splitlines() if not line.startswith("#"))
+
+
+def test_a_deprecated_flag_the_release_still_takes_is_a_note(tmp_path: Path) -> None:
+    report = check(["--framework-version", "0.11.0", "-c", recipe_command(KIMI_K2)], tmp_path)
+    assert found(report, "PA005") == [
+        (
+            "info",
+            "--disable-log-requests is deprecated in vllm 0.11.0: [DEPRECATED] Disable logging requests.",
+        )
+    ]
+
+
+def test_the_same_flag_on_a_release_that_refuses_it_is_still_an_error(tmp_path: Path) -> None:
+    report = check(["--framework-version", "0.17.1", "-c", recipe_command(KIMI_K2)], tmp_path)
+    assert found(report, "PA003") == [
+        (
+            "error",
+            "--disable-log-requests was accepted up to vllm 0.16.0 and again from vllm 0.33.0 on, but vllm "
+            '0.17.1 does not know it: the server refuses to start ("unrecognized arguments", exit 2); in '
+            "vllm 0.17.1 the setting is --no-enable-log-requests",
+        )
+    ]
+    assert found(report, "PA005") == []
+
+
+def test_an_sglang_alias_the_release_still_takes_is_a_note(tmp_path: Path) -> None:
+    case = "recipes/sglang_dsv32_exp_nsa_context_parallel.cmd"
+    report = check(["--framework-version", "0.5.19", "-c", recipe_command(case)], tmp_path)
+    assert found(report, "PA005") == [
+        (
+            "info",
+            "--enable-nsa-prefill-context-parallel is deprecated in sglang 0.5.19: "
+            "'--enable-nsa-prefill-context-parallel' is deprecated and will be removed in a future release. "
+            "Use '--enable-prefill-cp' instead.",
+        )
+    ]
+    # sglang 0.5.23's own parser has no such flag (checked in its resolver environment): an error there
+    report = check(["--framework-version", "0.5.23", "-c", recipe_command(case)], tmp_path)
+    assert [s for s, _ in found(report, "PA003")] == ["error"]

@@ -10,6 +10,11 @@ argtrace raises on them with no options at all (no ``--framework-version``, no `
 ``--model-config``) is a false alarm: a new user's first impression.
 
 - ``commands/*.cmd``: one command line (after the ``#`` header) run as ``check -c COMMAND``.
+- ``recipes/*.cmd``: the same, from the official recipes and model pages (2026-12-02 sweep); each header also
+  names the release the recipe was written for (``# release: FRAMEWORK VERSION (how it was dated)``) and the
+  true findings at that release (``# at that release (true finding): CODE SEVERITY: why``), and
+  :func:`test_a_recipe_at_its_own_release_raises_only_its_true_findings` checks it with
+  ``--framework-version``.
 - ``scripts/*.sh``, ``compose/*.yaml``, ``k8s/*.yaml``: run as ``check FILE``.
 
 A case that fails today is listed in :data:`KNOWN_FALSE_ALARMS` with the finding code and its mechanism;
@@ -29,7 +34,7 @@ import pytest
 from tests.conftest import run_cli
 
 CORPUS = Path(__file__).resolve().parent / "data" / "false_alarms"
-KINDS = {"commands": ".cmd", "scripts": ".sh", "compose": ".yaml", "k8s": ".yaml"}
+KINDS = {"commands": ".cmd", "scripts": ".sh", "compose": ".yaml", "k8s": ".yaml", "recipes": ".cmd"}
 
 # case (path under CORPUS) -> "<CODE>: <mechanism>". Each reason names what argtrace assumed or
 # ignored; docs/false_alarms.md gives the file:line that decides and the fix that would clear it.
@@ -87,12 +92,12 @@ def params() -> list[Any]:
     return out
 
 
-def alarms(path: Path) -> list[dict[str, Any]]:
-    """The error and warning findings of ``argtrace check`` with no options on one case."""
+def alarms(path: Path, extra: tuple[str, ...] = ()) -> list[dict[str, Any]]:
+    """The error and warning findings of ``argtrace check`` on one case, with no options but ``extra``."""
     if path.suffix == ".cmd":
-        argv = ["check", "--format", "json", "-c", command_of(path)]
+        argv = ["check", "--format", "json", *extra, "-c", command_of(path)]
     else:
-        argv = ["check", "--format", "json", str(path)]
+        argv = ["check", "--format", "json", *extra, str(path)]
     result = run_cli(argv, cwd=path.parent)
     # A usage error or crash prints no JSON; that is a false alarm too, so show its stderr.
     assert result.stdout.startswith("{"), f"status {result.status}: {result.stderr}"
@@ -135,3 +140,21 @@ def test_every_case_is_a_reconstruction_naming_its_source_and_when_it_was_seen(p
 def test_every_known_false_alarm_is_a_case() -> None:
     names = {case_id(p) for p in case_paths()}
     assert sorted((set(KNOWN_FALSE_ALARMS) | set(SLOW)) - names) == []
+
+
+RELEASE = re.compile(r"^# release: (?:vllm|sglang) (\S+) \(", re.MULTILINE)
+TRUE_FINDING = re.compile(r"^# at that release \(true finding\): (\w+) (error|warning): ", re.MULTILINE)
+
+
+@pytest.mark.parametrize("path", sorted((CORPUS / "recipes").glob("*.cmd")), ids=case_id)
+def test_a_recipe_at_its_own_release_raises_only_its_true_findings(path: Path) -> None:
+    """With ``--framework-version`` set to the release the recipe was written for, the only errors and
+    warnings are the ones its header records as true (the framework's own parser or variable table at that
+    release refuses or ignores what the recipe wrote); any other is a false alarm."""
+    text = path.read_text()
+    release = RELEASE.search(text)
+    assert release, f"{case_id(path)}: no '# release: FRAMEWORK VERSION (...)' header line"
+    found = alarms(path, ("--framework-version", release.group(1)))
+    assert sorted((f["code"], f["severity"]) for f in found) == sorted(TRUE_FINDING.findall(text)), "\n".join(
+        f"{f['severity']} {f['code']}: {f['message']}" for f in found
+    )

@@ -373,7 +373,7 @@ EDGE_FINDINGS = [
         "sglang",
         "0.5.19",
         "PA005",
-        "warning",
+        "info",
         "--mamba-scheduler-strategy is deprecated in sglang 0.5.19: '--mamba-scheduler-strategy' is "
         "deprecated and will be removed in a future release. Use '--mamba-radix-cache-strategy' instead.",
     ),

@@ -69,10 +69,11 @@ PA_NOT_YET = Rule(
 PA_DEPRECATED = Rule(
     code="PA005",
     layer="parser",
-    severity="warning",
+    severity="info",
     title="Deprecated flag",
     rationale="A deprecated flag still works today, often as an alias that writes another setting, and is "
-    "removed in a later release.",
+    "removed in a later release. The launch is correct on the release analysed, so it is a note; a "
+    "deprecated flag that no longer takes effect is PA016, and one a later release refuses is PA003 there.",
     fix="switch to the current spelling named in the message",
     example=_c(f"{_SG} --stream-output"),
     correct=_c(f"{_SG} --incremental-streaming-output"),

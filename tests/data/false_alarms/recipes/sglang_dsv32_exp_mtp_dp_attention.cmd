@@ -1,0 +1,3 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/blob/01253e4ea51103f00cff2b055ee92ffc9fdf0bc7/docs/basic_usage/deepseek_v32.md (Multi-token Prediction), seen 2026-12-02: the environment assignments and the server flags with their values, re-typed as one command line.
+# release: sglang 0.5.19 (the page names no release and its commit is not dated here: 0.5.19 is the newest bundled release whose parser accepts every command of the page, the page's era by its own flags)
+python -m sglang.launch_server --model deepseek-ai/DeepSeek-V3.2-Exp --tp 8 --dp 8 --enable-dp-attention --speculative-algorithm EAGLE --speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4

@@ -1,0 +1,3 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/blob/020017c4965d9224b6f353e557daa093c59c4835/docs/advanced_features/expert_parallelism.md (Examples), seen 2026-12-02: the environment assignments and the server flags with their values, re-typed as one command line.
+# release: sglang 0.5.23 (the page names no release and its commit is not dated here: 0.5.23 is the newest bundled release whose parser accepts every command of the page, the page's era by its own flags)
+python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --moe-a2a-backend deepep --moe-runner-backend deep_gemm --tp 8 --ep 8

@@ -1,0 +1,3 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/blob/4505890294a00ba715c576840e2e801afab37f3e/docs/basic_usage/glmv.md (FP8 (quantised) mode), seen 2026-12-02: the environment assignments and the server flags with their values, re-typed as one command line.
+# release: sglang 0.5.20 (the page names no release and its commit is not dated here: 0.5.20 is the newest bundled release whose parser accepts every command of the page, the page's era by its own flags)
+python3 -m sglang.launch_server --model-path zai-org/GLM-4.6V-FP8 --tp 2 --ep 2 --host 0.0.0.0 --port 30000 --keep-mm-feature-on-device

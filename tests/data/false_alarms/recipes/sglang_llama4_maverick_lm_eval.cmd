@@ -1,0 +1,3 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/blob/14327294fc930b37ad8c757ad9f615586dc7742a/docs/basic_usage/llama4.md (Accuracy Test with lm_eval (Maverick)), seen 2026-12-02: the environment assignments and the server flags with their values, re-typed as one command line.
+# release: sglang 0.5.23 (the page names no release and its commit is not dated here: 0.5.23 is the newest bundled release whose parser accepts every command of the page, the page's era by its own flags)
+python -m sglang.launch_server --model-path meta-llama/Llama-4-Maverick-17B-128E-Instruct --port 30000 --tp 8 --mem-fraction-static 0.8 --context-length 65536

@@ -1,0 +1,3 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/blob/0d7634708757ccb8a1f8db2584211bbbf5638a9f/docs/basic_usage/minimax_m2.md (8-GPU deployment command), seen 2026-12-02: the environment assignments and the server flags with their values, re-typed as one command line.
+# release: sglang 0.5.23 (the page names no release and its commit is not dated here: 0.5.23 is the newest bundled release whose parser accepts every command of the page, the page's era by its own flags)
+python -m sglang.launch_server --model-path MiniMaxAI/MiniMax-M2 --tp-size 8 --ep-size 8 --tool-call-parser minimax-m2 --reasoning-parser minimax-append-think --host 0.0.0.0 --trust-remote-code --port 8000 --mem-fraction-static 0.85

@@ -1,0 +1,4 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/blob/1010c488880139261b907cd87a727282d3579f10/docs/basic_usage/minimax_m3.md (Deployment with Python), seen 2026-12-02: the environment assignments and the server flags with their values, re-typed as one command line.
+# release: sglang 0.5.23 (the page names no release and its commit is not dated here; no bundled release's parser accepts every command of the page, so it is written ahead of 0.5.23, the newest, which is named)
+# at that release (true finding): PA009 error: sglang 0.5.23's --tool-call-parser has no minimax-m3-nom choice (its own parser in the 0.5.23 resolver environment exits 2 on it; --reasoning-parser minimax-m3 is accepted)
+python -m sglang.launch_server --model-path MiniMaxAI/Minimax-M3-preview --tp-size 8 --chunked-prefill-size 8192 --tool-call-parser minimax-m3-nom --reasoning-parser minimax-m3 --host 0.0.0.0 --trust-remote-code --port 8000 --mem-fraction-static 0.80

@@ -1,0 +1,3 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/blob/369fa46b1151bb3e8b73ddd17fee059fad72dd2f/docs/basic_usage/qwen3_5.md (Dense Model (hybrid Gated Delta Net attention)), seen 2026-12-02: the environment assignments and the server flags with their values, re-typed as one command line.
+# release: sglang 0.5.23 (the page names no release and its commit is not dated here: 0.5.23 is the newest bundled release whose parser accepts every command of the page, the page's era by its own flags)
+python3 -m sglang.launch_server --model-path Qwen/Qwen3.5-397B-A17B --tp 8 --trust-remote-code

@@ -1,0 +1,3 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/blob/2257966d871aadfaa75ac878d14d762163379137/docs/basic_usage/qwen3_vl.md (FP8 (quantised) mode), seen 2026-12-02: the environment assignments and the server flags with their values, re-typed as one command line.
+# release: sglang 0.5.20 (the page names no release and its commit is not dated here: 0.5.20 is the newest bundled release whose parser accepts every command of the page, the page's era by its own flags)
+python3 -m sglang.launch_server --model-path Qwen/Qwen3-VL-235B-A22B-Instruct-FP8 --tp 8 --ep 8 --host 0.0.0.0 --port 30000 --keep-mm-feature-on-device

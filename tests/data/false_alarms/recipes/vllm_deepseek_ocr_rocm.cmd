@@ -1,0 +1,4 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/recipes/blob/8959cf64189c71d36e11c6a30335f923f261b1f7/DeepSeek/DeepSeek-OCR.md (Step 2: Start the vLLM server), seen 2026-12-02: the environment assignments and the serve flags with their values, re-typed as one command line.
+# release: vllm 0.21.0 (the command's lines were last changed on 2026-07-20, git blame at 8959cf6; the newest release the recipes repository names by then is 0.21.0)
+# at that release (true finding): PR001 warning: VLLM_USE_TRITON_FLASH_ATTN is not an environment variable of vllm 0.21.0 (its envs.py stopped reading it after 0.11.0), so the ROCm section's setting is lost
+SAFETENSORS_FAST_GPU=1 VLLM_USE_TRITON_FLASH_ATTN=0 VLLM_ROCM_USE_AITER=1 vllm serve deepseek-ai/DeepSeek-OCR --logits_processors vllm.model_executor.models.deepseek_ocr:NGramPerReqLogitsProcessor --no-enable-prefix-caching --mm-processor-cache-gb 0

@@ -1,0 +1,3 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/recipes/blob/8959cf64189c71d36e11c6a30335f923f261b1f7/DeepSeek/DeepSeek-V3_1.md (Serving on 8xH200 (or H20) GPUs), seen 2026-12-02: the environment assignments and the serve flags with their values, re-typed as one command line.
+# release: vllm 0.10.2 (the command's lines were last changed on 2025-08-22, git blame at 8959cf6; the newest release the recipes repository names by then is 0.10.1; bundled as its nearest release 0.10.2)
+vllm serve deepseek-ai/DeepSeek-V3.1 --enable-expert-parallel --tensor-parallel-size 8 --served-model-name ds31

@@ -1,0 +1,3 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/recipes/blob/8959cf64189c71d36e11c6a30335f923f261b1f7/DeepSeek/DeepSeek-V3_2.md (Launching DeepSeek-V3.2), seen 2026-12-02: the environment assignments and the serve flags with their values, re-typed as one command line.
+# release: vllm 0.12.0 (the command's lines were last changed on 2025-12-05, git blame at 8959cf6; the recipe installs the nightly wheel, so the first release after that day; 0.11.2 rejects --tokenizer-mode deepseek_v32)
+vllm serve deepseek-ai/DeepSeek-V3.2 --tensor-parallel-size 8 --tokenizer-mode deepseek_v32 --tool-call-parser deepseek_v32 --enable-auto-tool-choice --reasoning-parser deepseek_v3

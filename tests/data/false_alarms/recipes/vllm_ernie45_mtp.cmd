@@ -1,0 +1,3 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/recipes/blob/8959cf64189c71d36e11c6a30335f923f261b1f7/Ernie/Ernie4.5.md (Running Ernie4.5 MTP), seen 2026-12-02: the environment assignments and the serve flags with their values, re-typed as one command line.
+# release: vllm 0.10.2 (the command's lines were last changed on 2025-09-03, git blame at 8959cf6; the newest release the recipes repository names by then is 0.10.1; bundled as its nearest release 0.10.2)
+vllm serve baidu/ERNIE-4.5-21B-A3B-PT --speculative-config '{"method": "ernie_mtp","model": "baidu/ERNIE-4.5-21B-A3B-PT","num_speculative_tokens": 1}'

@@ -1,0 +1,4 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/recipes/blob/8959cf64189c71d36e11c6a30335f923f261b1f7/Ernie/Ernie4.5-VL.md (Serving Ernie4.5-VL Model on MI300X/MI325X/MI355X GPUs), seen 2026-12-02: the environment assignments and the serve flags with their values, re-typed as one command line.
+# release: vllm 0.17.1 (the command's lines were last changed on 2026-03-13, git blame at 8959cf6; the newest release the recipes repository names by then is 0.17.0; bundled as its nearest release 0.17.1)
+# at that release (true finding): PA003 error: vllm 0.17.1's parser has no --disable-log-requests (0.16.0 and 0.33.0 take it), so the ROCm section fails on the release of its date
+VLLM_ROCM_USE_AITER=1 SAFETENSORS_FAST_GPU=1 vllm serve baidu/ERNIE-4.5-VL-28B-A3B-PT --tensor-parallel-size 4 --gpu-memory-utilization 0.9 --disable-log-requests --trust-remote-code

@@ -1,0 +1,3 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/recipes/blob/8959cf64189c71d36e11c6a30335f923f261b1f7/Google/Gemma4.md (Online Serving (speculative decoding)), seen 2026-12-02: the environment assignments and the serve flags with their values, re-typed as one command line.
+# release: vllm 0.20.2 (the command's lines were last changed on 2026-05-07, git blame at 8959cf6; the newest release the recipes repository names by then is 0.20.0; bundled as its nearest release 0.20.2)
+vllm serve google/gemma-4-31B-it --tensor-parallel-size 2 --max-model-len 8192 --speculative-config '{"model": "google/gemma-4-31B-it-assistant", "num_speculative_tokens": 4}'

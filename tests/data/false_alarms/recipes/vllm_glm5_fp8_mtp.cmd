@@ -1,0 +1,3 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/recipes/blob/8959cf64189c71d36e11c6a30335f923f261b1f7/GLM/GLM5.md (Serving FP8 Model on 8xH200 (or H20) GPUs), seen 2026-12-02: the environment assignments and the serve flags with their values, re-typed as one command line.
+# release: vllm 0.19.1 (the command's lines were last changed on 2026-04-14, git blame at 8959cf6; the recipe installs vllm==0.19.0; bundled as its nearest release 0.19.1)
+vllm serve zai-org/GLM-5.1-FP8 --tensor-parallel-size 8 --speculative-config.method mtp --speculative-config.num_speculative_tokens 3 --tool-call-parser glm47 --reasoning-parser glm45 --enable-auto-tool-choice --chat-template-content-format=string --served-model-name glm-5.1-fp8

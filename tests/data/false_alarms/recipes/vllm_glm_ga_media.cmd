@@ -1,0 +1,3 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/recipes/blob/8959cf64189c71d36e11c6a30335f923f261b1f7/GLM/GLM-GA.md (Running GLM-GA on a single H100/H200), seen 2026-12-02: the environment assignments and the serve flags with their values, re-typed as one command line.
+# release: vllm 0.21.0 (the command's lines were last changed on 2026-06-03, git blame at 8959cf6; the newest release the recipes repository names by then is 0.21.0)
+VLLM_VIDEO_LOADER_BACKEND=glm4_6v vllm serve zai-org/GLM-GA --tool-call-parser glm47 --reasoning-parser glm45 --enable-auto-tool-choice --allowed-local-media-path / --mm-processor-cache-type shm

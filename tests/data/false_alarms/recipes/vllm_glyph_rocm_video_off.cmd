@@ -1,0 +1,3 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/recipes/blob/8959cf64189c71d36e11c6a30335f923f261b1f7/GLM/Glyph.md (Serving Glyph Model on 1xMI300x/MI325x), seen 2026-12-02: the environment assignments and the serve flags with their values, re-typed as one command line.
+# release: vllm 0.15.1 (the command's lines were last changed on 2026-03-05, git blame at 8959cf6; the newest release the recipes repository names by then is 0.15.1)
+VLLM_ROCM_USE_AITER=1 SAFETENSORS_FAST_GPU=1 vllm serve zai-org/Glyph --no-enable-prefix-caching --mm-processor-cache-gb 0 --reasoning-parser glm45 --limit-mm-per-prompt.video 0

@@ -1,0 +1,3 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/recipes/blob/8959cf64189c71d36e11c6a30335f923f261b1f7/OpenAI/GPT-OSS.md (Accuracy Evaluation Panels), seen 2026-12-02: the environment assignments and the serve flags with their values, re-typed as one command line.
+# release: vllm 0.10.2 (the command's lines were last changed on 2025-08-05, git blame at 8959cf6; the newest release the recipes repository names by then is 0.10.0; bundled as its nearest release 0.10.2)
+vllm serve openai/gpt-oss-120b --tensor_parallel_size 8 --max-model-len 131072 --max-num-batched-tokens 10240 --max-num-seqs 128 --gpu-memory-utilization 0.85 --no-enable-prefix-caching

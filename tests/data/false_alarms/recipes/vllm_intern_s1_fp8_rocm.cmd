@@ -1,0 +1,3 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/recipes/blob/8959cf64189c71d36e11c6a30335f923f261b1f7/InternLM/Intern-S1.md (Serving FP8 Model on 8xMI300x/MI325x), seen 2026-12-02: the environment assignments and the serve flags with their values, re-typed as one command line.
+# release: vllm 0.14.1 (the command's lines were last changed on 2026-01-29, git blame at 8959cf6; the newest release the recipes repository names by then is 0.14.1)
+VLLM_ROCM_USE_AITER=1 VLLM_ROCM_USE_AITER_MOE=0 vllm serve internlm/Intern-S1-FP8 --trust-remote-code --tensor-parallel-size 8 --enable-auto-tool-choice --reasoning-parser deepseek_r1 --tool-call-parser internlm

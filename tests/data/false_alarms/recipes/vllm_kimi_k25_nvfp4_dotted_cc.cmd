@@ -1,0 +1,3 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/recipes/blob/8959cf64189c71d36e11c6a30335f923f261b1f7/moonshotai/Kimi-K2.5.md (NVIDIA NVFP4 (nvidia/Kimi-K2.5-NVFP4, Blackwell)), seen 2026-12-02: the environment assignments and the serve flags with their values, re-typed as one command line.
+# release: vllm 0.17.1 (the command's lines were last changed on 2026-04-14, git blame at 8959cf6; the block runs vllm/vllm-openai:v0.17.0-aarch64-cu130; bundled as its nearest release 0.17.1)
+VLLM_USE_FLASHINFER_MOE_FP4=1 vllm serve nvidia/Kimi-K2.5-NVFP4 -tp 4 --mm-encoder-tp-mode data --compilation_config.pass_config.fuse_allreduce_rms true --tool-call-parser kimi_k2 --reasoning-parser kimi_k2 --enable-auto-tool-choice --trust-remote-code

@@ -1,0 +1,4 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/recipes/blob/8959cf64189c71d36e11c6a30335f923f261b1f7/moonshotai/Kimi-K2-Think.md (Launching Kimi-K2-Thinking with vLLM), seen 2026-12-02: the environment assignments and the serve flags with their values, re-typed as one command line.
+# release: vllm 0.11.0 (the command's lines were last changed on 2025-11-08, git blame at 8959cf6; the newest release the recipes repository names by then is 0.11.0)
+# at that release (true finding): PA009 error: vllm 0.11.0's --reasoning-parser has no kimi_k2 choice (0.11.2 has it); the recipe installs the newest wheel, which on its date was 0.11.0
+vllm serve moonshotai/Kimi-K2-Thinking --tensor-parallel-size 8 --decode-context-parallel-size 8 --enable-auto-tool-choice --tool-call-parser kimi_k2 --reasoning-parser kimi_k2 --trust-remote-code

@@ -1,0 +1,3 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/recipes/blob/8959cf64189c71d36e11c6a30335f923f261b1f7/MiniMax/MiniMax-M2.md (NVIDIA GPU (DP+EP)), seen 2026-12-02: the environment assignments and the serve flags with their values, re-typed as one command line.
+# release: vllm 0.18.1 (the command's lines were last changed on 2026-04-12, git blame at 8959cf6; the newest release the recipes repository names by then is 0.18.0; bundled as its nearest release 0.18.1)
+vllm serve MiniMaxAI/MiniMax-M2.7 --data-parallel-size 8 --enable-expert-parallel --tool-call-parser minimax_m2 --reasoning-parser minimax_m2 --compilation-config '{"mode":3,"pass_config":{"fuse_minimax_qk_norm":true}}' --enable-auto-tool-choice

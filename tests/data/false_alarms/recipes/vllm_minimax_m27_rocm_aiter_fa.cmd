@@ -1,0 +1,3 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/recipes/blob/8959cf64189c71d36e11c6a30335f923f261b1f7/MiniMax/MiniMax-M2.md (AMD GPU (ROCm)), seen 2026-12-02: the environment assignments and the serve flags with their values, re-typed as one command line.
+# release: vllm 0.21.0 (the command's lines were last changed on 2026-05-20, git blame at 8959cf6; the recipe's ROCm note names v0.21.0)
+VLLM_ROCM_USE_AITER=1 VLLM_ROCM_SHUFFLE_KV_CACHE_LAYOUT=1 vllm serve MiniMaxAI/MiniMax-M2.7 --tensor-parallel-size 2 --attention-backend ROCM_AITER_FA --tool-call-parser minimax_m2 --reasoning-parser minimax_m2 --enable-auto-tool-choice --trust-remote-code

@@ -1,0 +1,3 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/recipes/blob/8959cf64189c71d36e11c6a30335f923f261b1f7/Mistral/Mistral-Large-3.md (Running Mistral-Large-3-Instruct NVFP4 on 4xB200), seen 2026-12-02: the environment assignments and the serve flags with their values, re-typed as one command line.
+# release: vllm 0.11.2 (the command's lines were last changed on 2025-12-02, git blame at 8959cf6; the newest release the recipes repository names by then is 0.11.2)
+vllm serve mistralai/Mistral-Large-3-675B-Instruct-2512-NVFP4 --tensor-parallel-size 4 --tokenizer_mode mistral --config_format mistral --load_format mistral --enable-auto-tool-choice --tool-call-parser mistral

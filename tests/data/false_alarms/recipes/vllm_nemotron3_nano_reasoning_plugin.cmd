@@ -1,0 +1,3 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/recipes/blob/8959cf64189c71d36e11c6a30335f923f261b1f7/NVIDIA/Nemotron-3-Nano-30B-A3B.md (DGX Spark vLLM Server Launch), seen 2026-12-02: the environment assignments and the serve flags with their values, re-typed as one command line.
+# release: vllm 0.12.0 (the command's lines were last changed on 2026-01-07, git blame at 8959cf6; the recipe names vllm-openai:v0.12.0)
+vllm serve nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 --max-num-seqs 8 --tensor-parallel-size 1 --max-model-len 262144 --port 8000 --trust-remote-code --enable-auto-tool-choice --tool-call-parser qwen3_coder --reasoning-parser-plugin nano_v3_reasoning_parser.py --reasoning-parser nano_v3

@@ -1,0 +1,3 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/recipes/blob/8959cf64189c71d36e11c6a30335f923f261b1f7/Qwen/Qwen3.5.md (Multimodal), seen 2026-12-02: the environment assignments and the serve flags with their values, re-typed as one command line.
+# release: vllm 0.15.1 (the command's lines were last changed on 2026-02-27, git blame at 8959cf6; the newest release the recipes repository names by then is 0.15.1)
+vllm serve Qwen/Qwen3.5-397B-A17B-FP8 -dp 8 --enable-expert-parallel --mm-encoder-tp-mode data --mm-processor-cache-type shm --reasoning-parser qwen3 --enable-prefix-caching

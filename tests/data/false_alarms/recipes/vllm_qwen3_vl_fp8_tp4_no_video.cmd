@@ -1,0 +1,3 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/recipes/blob/8959cf64189c71d36e11c6a30335f923f261b1f7/Qwen/Qwen3-VL.md (Qwen3-VL-235B-A22B-Instruct), seen 2026-12-02: the environment assignments and the serve flags with their values, re-typed as one command line.
+# release: vllm 0.11.0 (the command's lines were last changed on 2025-10-18, git blame at 8959cf6; the newest release the recipes repository names by then is 0.11.0)
+vllm serve Qwen/Qwen3-VL-235B-A22B-Instruct-FP8 --tensor-parallel-size 4 --limit-mm-per-prompt.video 0 --async-scheduling --gpu-memory-utilization 0.95 --max-num-seqs 128

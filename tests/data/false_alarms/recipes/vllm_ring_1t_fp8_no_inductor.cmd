@@ -1,0 +1,3 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/recipes/blob/8959cf64189c71d36e11c6a30335f923f261b1f7/inclusionAI/Ring-1T-FP8.md (Running Ring-1T-FP8 with FP8 KV Cache on 8xH200), seen 2026-12-02: the environment assignments and the serve flags with their values, re-typed as one command line.
+# release: vllm 0.21.0 (the command's lines were last changed on 2026-06-18, git blame at 8959cf6; the newest release the recipes repository names by then is 0.21.0)
+vllm serve inclusionAI/Ring-1T-FP8 --trust-remote-code --tensor-parallel-size 8 --gpu-memory-utilization 0.97 --max-num-seqs 32 --kv-cache-dtype fp8 --compilation-config '{"use_inductor": false}' --served-model-name Ring-1T-FP8

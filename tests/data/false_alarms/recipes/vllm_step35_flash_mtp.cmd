@@ -1,0 +1,3 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/recipes/blob/8959cf64189c71d36e11c6a30335f923f261b1f7/StepFun/Step-3.5-Flash.md (Running Step-3.5-Flash on 4xH200/H20/B200 (MTP)), seen 2026-12-02: the environment assignments and the serve flags with their values, re-typed as one command line.
+# release: vllm 0.14.1 (the command's lines were last changed on 2026-02-02, git blame at 8959cf6; the newest release the recipes repository names by then is 0.14.1)
+vllm serve stepfun-ai/Step-3.5-Flash --tensor-parallel-size 4 --reasoning-parser step3p5 --tool-call-parser step3p5 --enable-auto-tool-choice --trust-remote-code --hf-overrides '{"num_nextn_predict_layers": 1}' --speculative-config '{"method": "step3p5_mtp", "num_speculative_tokens": 1}'

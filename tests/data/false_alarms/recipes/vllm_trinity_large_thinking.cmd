@@ -1,0 +1,3 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/recipes/blob/8959cf64189c71d36e11c6a30335f923f261b1f7/ArceeAI/Trinity-Large-Thinking.md (Launching Trinity-Large-Thinking with vLLM), seen 2026-12-02: the environment assignments and the serve flags with their values, re-typed as one command line.
+# release: vllm 0.18.1 (the command's lines were last changed on 2026-04-10, git blame at 8959cf6; the newest release the recipes repository names by then is 0.18.0; bundled as its nearest release 0.18.1)
+vllm serve arcee-ai/Trinity-Large-Thinking --dtype bfloat16 --reasoning-parser deepseek_r1 --enable-auto-tool-choice --tool-call-parser qwen3_coder
