@@ -728,6 +728,11 @@ def analyze_memory(
             else None,
             "max_mamba_cache_size": p.max_mamba_cache_size if p.mamba else None,
             "max_running_requests": p.max_running_requests or None,
+            # hybrid sliding-window models (GPT-OSS): the sliding layers' own pool, swa_full_tokens_ratio of
+            # the full layers' max_total_num_tokens (_resolve_hybrid_swa_tokens)
+            "swa_max_total_num_tokens": p.swa_max_total_num_tokens
+            if p.oom_stage not in ("weights", "kv_cache", "mamba_cache")
+            else None,
             "mem_fraction_static": round(r.mem_fraction_static, 4),
             "mem_fraction_static_given": r.mem_fraction_given,
             "verdict": p.verdict,

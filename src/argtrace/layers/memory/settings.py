@@ -47,6 +47,8 @@ def _sglang_parser() -> argparse.ArgumentParser:
         "--mamba-scheduler-strategy", "--mamba-radix-cache-strategy", dest="mamba_scheduler_strategy"
     )
     _bool_flag(p, "--disable-radix-cache", dest="disable_radix_cache")
+    p.add_argument("--swa-full-tokens-ratio", dest="swa_full_tokens_ratio", type=float)
+    _bool_flag(p, "--disable-hybrid-swa-memory", dest="disable_hybrid_swa_memory")
     _bool_flag(p, "--disable-overlap-schedule", dest="disable_overlap_schedule")
     p.add_argument("--speculative-algorithm", dest="speculative_algorithm")
     p.add_argument("--speculative-num-steps", dest="speculative_num_steps", type=int)

@@ -57,6 +57,19 @@ MLA_KERNEL_BLOCK_ALIGNMENT = 128
 NON_TORCH_BYTES = int(0.5 * GIB)  # CUDA context, NCCL, allocator slack counted as non-torch memory
 CUDAGRAPH_BYTES = int(0.5 * GIB)  # profile_cudagraph_memory; public logs show 0.09-0.13 GiB for a 27B at TP2
 SAFETY_BYTES = int(0.25 * GIB)
+# The sampler warm-up inside the profile run, per logit (one row per dummy request, the whole vocabulary:
+# model_executor/layers/logits_processor.py _gather_logits all-gathers the vocab-parallel shards on every
+# rank). 0.33.0's default runner is Model Runner V2 (config/vllm.py:731 use_v2_model_runner: on unless a
+# feature is unsupported); its v1/worker/gpu/model_runner.py _dummy_sampler_run (:993) keeps
+# compute_logits' output in the model dtype and runs the sampler twice, the second time with
+# SamplingParams.for_sampler_warmup (top_k 50, top_p 0.9, penalties, logprobs), whose
+# apply_sampling_params copies the logits to float32 (gpu/sample/sampler.py:242) and then samples them with
+# FlashInfer's top_k_top_p_sampling_from_logits (v1/sample/ops/topk_topp_sampler.py:663). FlashInfer is not
+# in the vLLM wheel: its flashinfer/sampling.py (flashinfer-ai/flashinfer, default filter_apply_order
+# "top_k_first") builds masked_logits = top_k_mask_logits(logits, top_k) and probs =
+# torch.softmax(masked_logits), two more float32 copies alive together; releases with a fast path for
+# small top_k may allocate less (assumed not taken).
+SAMPLER_FP32_BUFFERS = 3
 # arg_utils.py get_batch_defaults (OPENAI_API_SERVER): (max_num_batched_tokens, max_num_seqs)
 _DEFAULTS_160G = (16384, 1024)
 _DEFAULTS_70G = (8192, 1024)
@@ -406,7 +419,9 @@ class Plan:
     gpu_total_bytes: int
     weights_bytes: int
     draft_weights_bytes: int = 0
-    activation_bytes: int = 0
+    activation_bytes: int = 0  # the profile run's peak: the larger of the two below
+    forward_activation_bytes: int = 0
+    sampler_bytes: int = 0
     cudagraph_bytes: int = 0
     requested_bytes: int = 0
     available_bytes: int = 0
@@ -453,15 +468,32 @@ class Plan:
         return max(self.num_blocks - 1, 0) // max(per_req, 1)
 
 
+def sampler_warmup_bytes(spec: ModelSpec, r: Resolved) -> int:
+    """The profile run's sampler warm-up (``_dummy_sampler_run``): ``min(max_num_batched_tokens,
+    max_num_seqs)`` dummy requests (gpu/model_runner.py:862 ``_dummy_run``: ``num_reqs = min(num_tokens,
+    max_num_reqs)``) x the vocabulary x (model dtype + float32 copy + FlashInfer's masked logits and
+    probabilities in float32), plus the
+    profile run's hidden states (``max_num_batched_tokens`` x hidden, still referenced while the sampler
+    runs, :1034-1050)."""
+    rows = max(min(r.max_num_batched_tokens, r.max_num_seqs), 1)
+    per_logit = spec.dtype_bytes + 4 * SAMPLER_FP32_BUFFERS
+    hidden = r.max_num_batched_tokens * spec.hidden_size * spec.dtype_bytes
+    return rows * spec.vocab_size * per_logit + hidden
+
+
 def plan(
     spec: ModelSpec,
     r: Resolved,
     weights: WeightEstimate,
     gpu_total_bytes: int,
     available_bytes: int | None = None,
+    *,
+    last_stage: bool = True,
 ) -> Plan:
     """One rank's budget. ``available_bytes`` replaces the estimate with a log's own ``Available KV cache
-    memory`` (the accuracy tests do this). Raises ``ValueError`` when the heads do not split by TP."""
+    memory`` (the accuracy tests do this). ``last_stage``: the rank runs the sampler (only the last
+    pipeline stage does, ``profile_run``'s ``is_last_pp_rank``). Raises ``ValueError`` when the heads do
+    not split by TP."""
     kv = kv_geometry(spec, r.tp, r.kv_cache_dtype)
     mamba = vllm_mamba_geometry(spec, r)
     lay = kv_layout(spec, r, kv, mamba)
@@ -469,7 +501,10 @@ def plan(
     if r.speculative_method == "mtp":
         p.draft_weights_bytes = weights.draft_bytes_per_rank
     fake = _activation_settings(spec, r)
-    p.activation_bytes = activation_estimate(spec, fake)
+    p.forward_activation_bytes = activation_estimate(spec, fake)
+    p.sampler_bytes = sampler_warmup_bytes(spec, r) if last_stage else 0
+    # profile_run: the forward pass, then the sampler warm-up; torch's peak is the larger of the two.
+    p.activation_bytes = max(p.forward_activation_bytes, p.sampler_bytes)
     p.cudagraph_bytes = 0 if r.enforce_eager else CUDAGRAPH_BYTES
     # request_memory: ceil(total x gpu_memory_utilization)
     p.requested_bytes = math.ceil(gpu_total_bytes * r.gpu_memory_utilization)

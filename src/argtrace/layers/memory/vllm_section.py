@@ -149,6 +149,10 @@ def analyze(
             "draft_weights_bytes": p.draft_weights_bytes,
             "reserved_bytes": p.activation_bytes + p.cudagraph_bytes + NON_TORCH_BYTES,
             "activation_bytes": p.activation_bytes,
+            # the profile run's two peaks: one forward pass of max_num_batched_tokens (argtrace's estimate)
+            # and the sampler warm-up over min(max_num_seqs, max_num_batched_tokens) x vocabulary logits
+            "forward_activation_bytes": p.forward_activation_bytes,
+            "sampler_warmup_bytes": p.sampler_bytes,
             "cuda_graph_bytes": p.cudagraph_bytes,
             "max_total_num_tokens": p.kv_tokens if p.oom_stage is None else None,
             "max_mamba_cache_size": p.mamba_states if lay.mamba_layers and p.oom_stage is None else None,
@@ -279,5 +283,3 @@ def analyze(
             )
         )
     return p
-
-
