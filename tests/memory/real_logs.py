@@ -347,6 +347,29 @@ CASES: tuple[Case, ...] = (
         {"weights_gib": 30.52, "kv_avail_gib": 6.92, "kv_tokens": 56640},
         "the log's figures are stage 0's (PP0); argtrace reports the worst stage",
     ),
+    Case(
+        "blog-l40s-qwen3-14b",
+        "argtrace search index file id 60168338778 (public blog post, vLLM 0.28.0 on an AWS g6e.2xlarge)",
+        "vllm",
+        "qwen3-14b",
+        "l40s",
+        ("vllm", "serve", "Qwen/Qwen3-14B", "--disable-log-stats"),
+        "real/vllm-l40s-qwen3-14b-blog-and-book.log",
+        {"weights_gib": 27.52, "kv_avail_gib": 11.57, "kv_tokens": 75824},
+        "vLLM 0.28.0, defaults",
+    ),
+    Case(
+        "book-l40s-qwen3-14b",
+        "argtrace search index file id 60511576041 (public study note quoting O'Reilly's Hands-On LLM "
+        "Serving and Optimization, ch. 9)",
+        "vllm",
+        "qwen3-14b",
+        "l40s",
+        ("vllm", "serve", "Qwen/Qwen3-14B"),
+        "real/vllm-l40s-qwen3-14b-blog-and-book.log",
+        {"weights_gib": 27.5185, "kv_avail_gib": 11.00, "kv_tokens": 72064},
+        "the book's run on the same instance type; its vLLM release is not stated",
+    ),
 )
 
 
