@@ -122,3 +122,21 @@ def test_sglang_own_code_splits_the_same(version: str, flags: tuple[str, ...], t
     )
     fw = result.json["memory"]["framework_sizing"]
     assert (fw["error"], fw["max_total_num_tokens"]) == (None, tokens)
+
+
+def test_the_logged_sampler_oom_is_one_float32_copy_of_the_warm_up_logits() -> None:
+    """vllm#27508: GPT-OSS-120B on an H100 ran out of memory converting the warm-up logits to float32
+    (``Tried to allocate 786.00 MiB``): max_num_seqs (1024) x the vocabulary (201,088) x 4 bytes = 785.5
+    MiB, the rows and vocabulary argtrace's sampler term uses (the allocator rounds a request up, within
+    2 MiB)."""
+    import re
+
+    from tests.memory.real_logs import LOGS
+
+    text = (LOGS / "real" / "vllm-27508-gpt-oss-120b-h100.log").read_text(encoding="utf-8")
+    logged_mib = float(re.search(r"Tried to allocate ([\d.]+) MiB", text).group(1))  # type: ignore[union-attr]
+    m = _mem("gpt-oss-120b", "h100", "vllm", "serve", "openai/gpt-oss-120b")
+    rows = min(m["vllm"]["max_num_seqs"], m["vllm"]["max_num_batched_tokens"])
+    requested_mib = rows * 201088 * 4 / 2**20
+    assert (requested_mib, logged_mib) == (785.5, 786.0)
+    assert requested_mib <= logged_mib < requested_mib + 2
