@@ -140,3 +140,30 @@ def test_the_logged_sampler_oom_is_one_float32_copy_of_the_warm_up_logits() -> N
     requested_mib = rows * 201088 * 4 / 2**20
     assert (requested_mib, logged_mib) == (785.5, 786.0)
     assert requested_mib <= logged_mib < requested_mib + 2
+
+
+@pytest.mark.parametrize(
+    ("offload", "verdict", "weights_gib", "codes"),
+    [((), "oom", 27.508, ["MM001"]), (("--cpu-offload-gb", "10"), "fits", 17.508, [])],
+)
+def test_cpu_offload_keeps_decoder_weights_off_the_gpu(
+    offload: tuple[str, ...], verdict: str, weights_gib: float, codes: list[str]
+) -> None:
+    """vLLM's own example of ``--cpu-offload-gb`` (config/offload.py: a 24 GB GPU plus 10 GiB "virtually" a
+    34 GB one) on Qwen3-14B: without it the bf16 weights do not fit an RTX 4090 (an error), with it 10 GiB
+    of decoder-layer weights stay in CPU memory and the launch fits (it was an error before 2026-12-02)."""
+    result = run_cli(
+        [
+            *("mem", "--format", "json", "--model-config", str(MODELS / "qwen3-14b"), "--gpu", "rtx-4090"),
+            *("--", "vllm", "serve", "Qwen/Qwen3-14B", "--max-model-len", "8192", *offload),
+        ]
+    )
+    m = result.json["memory"]
+    assert (m["verdict"], round(m["weights_bytes"] / GIB, 3)) == (verdict, weights_gib)
+    assert m["cpu_offloaded_bytes"] == (10 * GIB if offload else 0)
+    assert [f["code"] for f in result.json["findings"] if f["severity"] == "error"] == codes
+    if offload:
+        assert m["max_total_num_tokens"] == 13056
+        assert "--cpu-offload-gb 10: 10.0 GiB of decoder-layer weights held in CPU memory" in " ".join(
+            m["notes"]
+        )

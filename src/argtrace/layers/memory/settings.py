@@ -89,6 +89,8 @@ def _vllm_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--quantization", "-q", dest="quantization")
     p.add_argument("--kv-transfer-config", dest="kv_transfer_config")
+    p.add_argument("--cpu-offload-gb", dest="cpu_offload_gb", type=float)
+    p.add_argument("--cpu-offload-params", dest="cpu_offload_params", nargs="+")
     return p
 
 

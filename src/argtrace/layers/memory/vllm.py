@@ -45,7 +45,7 @@ from argtrace.layers.memory.state import (
     kv_geometry,
     mamba_geometry,
 )
-from argtrace.layers.memory.weights import WeightEstimate
+from argtrace.layers.memory.weights import WeightEstimate, decoder_layers_bytes
 
 VERSION = "0.33.0"
 DEFAULT_BLOCK_SIZE = 16  # config/cache.py CacheConfig.DEFAULT_BLOCK_SIZE
@@ -113,6 +113,8 @@ class Resolved:
     speculative_method: str | None
     num_speculative_tokens: int
     notes: list[str] = field(default_factory=list)
+    cpu_offload_gb: float = 0.0
+    cpu_offload_params: tuple[str, ...] = ()
 
 
 def _speculative(settings: Mapping[str, Any], spec: ModelSpec, notes: list[str]) -> tuple[str | None, int]:
@@ -172,6 +174,9 @@ def resolve_args(spec: ModelSpec, gpu: GpuProfile, settings: Mapping[str, Any]) 
     method, n_spec = _speculative(settings, spec, notes)
     max_len = int(setting(settings, "max_model_len", spec.context_length or 4096))
     kv_bytes = setting(settings, "kv_cache_memory_bytes")
+    offload_params = setting(settings, "cpu_offload_params") or ()
+    if isinstance(offload_params, str):
+        offload_params = (offload_params,)
     return Resolved(
         tp=tp,
         gpu_memory_utilization=float(util) if util is not None else 0.9,
@@ -190,6 +195,8 @@ def resolve_args(spec: ModelSpec, gpu: GpuProfile, settings: Mapping[str, Any]) 
         speculative_method=method,
         num_speculative_tokens=n_spec,
         notes=notes,
+        cpu_offload_gb=float(setting(settings, "cpu_offload_gb", 0.0) or 0.0),
+        cpu_offload_params=tuple(str(x) for x in offload_params),
     )
 
 
@@ -419,6 +426,7 @@ class Plan:
     gpu_total_bytes: int
     weights_bytes: int
     draft_weights_bytes: int = 0
+    cpu_offloaded_bytes: int = 0  # decoder-layer weights held in CPU memory (--cpu-offload-gb)
     activation_bytes: int = 0  # the profile run's peak: the larger of the two below
     forward_activation_bytes: int = 0
     sampler_bytes: int = 0
@@ -481,6 +489,19 @@ def sampler_warmup_bytes(spec: ModelSpec, r: Resolved) -> int:
     return rows * spec.vocab_size * per_logit + hidden
 
 
+def cpu_offloaded_bytes(spec: ModelSpec, r: Resolved) -> int:
+    """``--cpu-offload-gb``: ``model_executor/offloader/uva.py`` ``UVAOffloader._maybe_offload_to_cpu`` moves
+    the decoder layers' parameters (``make_layers`` wraps only those, ``models/utils.py:913``) to CPU memory,
+    whole parameters in layer order, until ``cpu_offload_gb`` GiB (``config/offload.py``: "per GPU") are
+    reached: at least that much and at most one parameter more, capped by the layers' bytes. argtrace counts
+    exactly ``cpu_offload_gb`` (the overshoot of the last parameter is not known without the model's
+    parameter list). With ``--cpu-offload-params`` only matching parameters move; argtrace takes the budget
+    as reached (said in a note)."""
+    if r.cpu_offload_gb <= 0:
+        return 0
+    return min(int(r.cpu_offload_gb * GIB), decoder_layers_bytes(spec, r.tp))
+
+
 def plan(
     spec: ModelSpec,
     r: Resolved,
@@ -498,6 +519,8 @@ def plan(
     mamba = vllm_mamba_geometry(spec, r)
     lay = kv_layout(spec, r, kv, mamba)
     p = Plan(r, kv, mamba, lay, gpu_total_bytes, weights.bytes_per_rank)
+    p.cpu_offloaded_bytes = cpu_offloaded_bytes(spec, r)
+    p.weights_bytes -= p.cpu_offloaded_bytes
     if r.speculative_method == "mtp":
         p.draft_weights_bytes = weights.draft_bytes_per_rank
     fake = _activation_settings(spec, r)
@@ -688,7 +711,7 @@ def suggest(
             )
     rest = (
         total
-        - weights.bytes_per_rank
+        - (weights.bytes_per_rank - current.cpu_offloaded_bytes)
         - current.draft_weights_bytes
         - current.activation_bytes
         - current.cudagraph_bytes

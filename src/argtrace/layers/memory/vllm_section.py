@@ -136,7 +136,9 @@ def analyze(
         {
             "weights_bytes": p.weights_bytes,
             "weights_source": weights.source,
-            "weights_estimated_bytes": weights.bytes_per_rank,
+            # on the GPU: what vLLM's "Model loading took" line measures (offloaded layers are in CPU memory)
+            "weights_estimated_bytes": weights.bytes_per_rank - p.cpu_offloaded_bytes,
+            "cpu_offloaded_bytes": p.cpu_offloaded_bytes,
             "total_params": weights.total_params,
             "kv_bytes_per_token": p.kv.bytes_per_token,
             "kv_k_bytes_per_token": p.kv.k_bytes_per_token,
@@ -223,6 +225,17 @@ def analyze(
         section["notes"].append(
             "--kv-transfer-config: the KV connector's own GPU buffers (LMCache, NIXL, ...) are not counted; "
             "vLLM measures them in its profile run, so the available KV memory here is an upper bound"
+        )
+    if p.cpu_offloaded_bytes:
+        section["notes"].append(
+            f"--cpu-offload-gb {r.cpu_offload_gb:g}: {format_gib(p.cpu_offloaded_bytes)} GiB of "
+            "decoder-layer weights held in CPU memory (UVAOffloader; vLLM moves whole parameters, so up to "
+            "one parameter more)"
+            + (
+                "; --cpu-offload-params restricts which parameters move: the budget is assumed reached"
+                if r.cpu_offload_params
+                else ""
+            )
         )
     section["suggested"] = suggest(spec, r, weights_for, gpu, p, gpu_count)
     if p.verdict == "oom":
