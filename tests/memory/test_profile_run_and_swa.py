@@ -167,3 +167,27 @@ def test_cpu_offload_keeps_decoder_weights_off_the_gpu(
         assert "--cpu-offload-gb 10: 10.0 GiB of decoder-layer weights held in CPU memory" in " ".join(
             m["notes"]
         )
+
+
+@pytest.mark.parametrize(
+    ("words", "framework", "note"),
+    [
+        (
+            ("--enable-lora", "--max-lora-rank", "256"),
+            "sglang",
+            "LoRA: the adapter buffers (lora/mem_pool.py init_buffers, max_loras_per_batch x max_lora_rank "
+            "per target module and layer) are allocated after the weights and before the KV pool and are "
+            "not counted: the KV pool here is too large by them",
+        ),
+        (
+            ("vllm", "serve", "m", "--enable-lora"),
+            None,
+            "--enable-lora: the LoRA weight stacks (lora/layers/base_linear.py create_lora_weights, "
+            "max_loras x max_lora_rank per wrapped linear) load with the model and are not counted: the "
+            "weights here are too small and the KV cache too large by them",
+        ),
+    ],
+)
+def test_lora_memory_not_counted_is_said(words: tuple[str, ...], framework: str | None, note: str) -> None:
+    m = _mem("llama-3.1-8b", "h100", *words, framework=framework)
+    assert note in m["notes"]

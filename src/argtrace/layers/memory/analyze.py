@@ -772,6 +772,13 @@ def analyze_memory(
             f"the draft model{f' at {draft_path}' if draft_path else ''} is not sized (this config has "
             "no MTP layers): its weights and KV pool come out of the memory mem_fraction_static leaves"
         )
+    if settings.get("enable_lora") or settings.get("lora_paths"):
+        # model_runner.py (0.5.10.post1): load_model :507, init_lora_manager :596, init_memory_pool :623.
+        section["notes"].append(
+            "LoRA: the adapter buffers (lora/mem_pool.py init_buffers, max_loras_per_batch x max_lora_rank "
+            "per target module and layer) are allocated after the weights and before the KV pool and are not "
+            "counted: the KV pool here is too large by them"
+        )
     evaluate = None
     if framework_argv is not None and sized_by_framework and (framework_suggestions or p.verdict == "oom"):
         evaluate = _framework_evaluator(

@@ -226,6 +226,12 @@ def analyze(
             "--kv-transfer-config: the KV connector's own GPU buffers (LMCache, NIXL, ...) are not counted; "
             "vLLM measures them in its profile run, so the available KV memory here is an upper bound"
         )
+    if setting(settings, "enable_lora"):
+        section["notes"].append(
+            "--enable-lora: the LoRA weight stacks (lora/layers/base_linear.py create_lora_weights, "
+            "max_loras x max_lora_rank per wrapped linear) load with the model and are not counted: the "
+            "weights here are too small and the KV cache too large by them"
+        )
     if p.cpu_offloaded_bytes:
         section["notes"].append(
             f"--cpu-offload-gb {r.cpu_offload_gb:g}: {format_gib(p.cpu_offloaded_bytes)} GiB of "
