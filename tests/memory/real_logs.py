@@ -370,6 +370,17 @@ CASES: tuple[Case, ...] = (
         {"weights_gib": 27.5185, "kv_avail_gib": 11.00, "kv_tokens": 72064},
         "the book's run on the same instance type; its vLLM release is not stated",
     ),
+    Case(
+        "optimization-lab-l40s-qwen3-14b",
+        "https://github.com/samilazrak/vllm-optimization-lab",
+        "vllm",
+        "qwen3-14b",
+        "l40s",
+        ("vllm", "serve", "Qwen/Qwen3-14B"),
+        "real/vllm-l40s-qwen3-14b-optimization-lab.log",
+        {"weights_gib": 27.52, "kv_avail_gib": 11.06, "kv_tokens": 72496},
+        "vLLM 0.29.0, defaults",
+    ),
 )
 
 

@@ -43,6 +43,11 @@ PREDICTED: dict[str, dict[str, int]] = {
     "blog-qwen3-32b-tp2": {"weights_gib": 32762800128, "kv_avail_gib": 7355916600, "kv_tokens": 56112},
     "blog-l40s-qwen3-14b": {"weights_gib": 29536614400, "kv_avail_gib": 11482603930, "kv_tokens": 70080},
     "book-l40s-qwen3-14b": {"weights_gib": 29536614400, "kv_avail_gib": 11482603930, "kv_tokens": 70080},
+    "optimization-lab-l40s-qwen3-14b": {
+        "weights_gib": 29536614400,
+        "kv_avail_gib": 11482603930,
+        "kv_tokens": 70080,
+    },
     "blog-qwen3-32b-pp2": {"weights_gib": 32762128384, "kv_avail_gib": 7356588344, "kv_tokens": 56112},
 }
 
