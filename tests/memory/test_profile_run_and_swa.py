@@ -191,3 +191,9 @@ def test_cpu_offload_keeps_decoder_weights_off_the_gpu(
 def test_lora_memory_not_counted_is_said(words: tuple[str, ...], framework: str | None, note: str) -> None:
     m = _mem("llama-3.1-8b", "h100", *words, framework=framework)
     assert note in m["notes"]
+
+
+def test_sglang_sliding_window_split_is_not_applied_per_pipeline_stage() -> None:
+    """A stage's view keeps the model's sliding-layer ids: under PP every stage is sized at one length."""
+    m = _mem("gpt-oss-120b", "h100x2", "--pp-size", "2", framework="sglang")
+    assert (m["verdict"], m["swa_max_total_num_tokens"], m["max_total_num_tokens"]) == ("fits", None, 1011458)

@@ -441,7 +441,9 @@ def plan(
     else:
         weights_bytes = pre_load_bytes - post_load_bytes
     p = Plan(r, kv, mamba, gpu_total_bytes, pre_load_bytes, weights_bytes, post_load_bytes)
-    swa_layers = hybrid_swa_layers(own, r) if kv.layers == len(own.layer_types) else None
+    # Under PP a stage's view keeps the model's sliding-layer ids, not its own: the split is not applied
+    # there (every stage sized at one length; docs/memory.md).
+    swa_layers = hybrid_swa_layers(own, r) if caches is None and kv.layers == len(own.layer_types) else None
     # Estimates of what SGLang measures at run time, from its own reserved_mem heuristic (MB).
     graph_mb = 0.0 if r.disable_cuda_graph else r.cuda_graph_max_bs * 2.0
     if r.piecewise_cuda_graph and not r.disable_cuda_graph:
