@@ -19,8 +19,10 @@ A profile needs what a framework reads about the device at start-up (``argtrace.
 - ``flashinfer``: FlashInfer's kernels are built for SM75 and newer (its documented support); the
   frameworks choose other attention backends below that.
 
-Each observation below is a line copied from the public page named with it (an issue, a pull request);
-the numbers in the file are parsed from those lines by this script, never typed apart from them.
+Each observation below is a line copied from the public page named with it (an issue, a pull request, a
+repository file at a commit); a line found only through the ``search`` tool's file index, whose repository
+the index does not name, is cited as ``argtrace search index file id N`` (``read_file`` with that id shows
+it). The numbers in the file are parsed from those lines by this script, never typed apart from them.
 
 The file also carries ``aliases``: every spelling ``--gpu`` accepts for each profile, built-in or generated,
 derived by one rule from its name and its ``nvidia-smi`` product name (lower case, spaces, ``-`` and ``_``
@@ -206,6 +208,72 @@ OBSERVATIONS: list[dict[str, Any]] = [
         ),
         "cc": "GeForce RTX 5090 12.0",
     },
+    {
+        "name": "a40",
+        "label": "NVIDIA A40",
+        "smi": (
+            "https://github.com/thamada/nvidia-smi/blob/5f6b772848f86e938c96cb7b6ff46d11f4957cba/nvsim/A40x10_smi.py",
+            "|   0  NVIDIA A40                     On  | ... |       1MiB /  46068MiB |",
+        ),
+        "total": (
+            "https://github.com/thamada/nvidia-smi/blob/5f6b772848f86e938c96cb7b6ff46d11f4957cba/nvsim/A40x10_deviceQuery.py",
+            'Device 0: "NVIDIA A40" ... Total amount of global memory: 45403 MBytes (47608692736 bytes)',
+        ),
+        "cc": (
+            "https://github.com/thamada/nvidia-smi/blob/5f6b772848f86e938c96cb7b6ff46d11f4957cba/nvsim/A40x10_deviceQuery.py",
+            'Device 0: "NVIDIA A40" ... CUDA Capability Major/Minor version number:    8.6',
+        ),
+    },
+    {
+        "name": "rtx-a6000",
+        "label": "NVIDIA RTX A6000",
+        "smi": (
+            "argtrace search index file id 27734447929",
+            "|   0  NVIDIA RTX A6000               Off | ... |       1MiB /  49140MiB |",
+        ),
+        "total": (
+            "https://hpc-community.unige.ch/t/3741",
+            'Device 0: "NVIDIA RTX A6000" ... Total amount of global memory: '
+            "48790 MBytes (51160023040 bytes)",
+        ),
+        "cc": (
+            "https://hpc-community.unige.ch/t/3741",
+            'Device 0: "NVIDIA RTX A6000" ... CUDA Capability Major/Minor version number:    8.6',
+        ),
+    },
+    {
+        "name": "h100-nvl",
+        "label": "NVIDIA H100 NVL",
+        "smi": (
+            "https://github.com/thamada/nvidia-smi/blob/198aebb60732de6969556867659756f4685637c2/nvsim/H100NVLx2_smi.py",
+            "|   0  NVIDIA H100 NVL                On  | ... |       0MiB /  95830MiB |",
+        ),
+        "total": (
+            "https://github.com/thamada/nvidia-smi/blob/b09ef139265ffc7e3c78006346981de8e4d70499/gls/H100NVLx2_deviceQuery.py",
+            'Device 0: "NVIDIA H100 NVL" ... Total amount of global memory: 95235 MBytes (99861594112 bytes)',
+        ),
+        "cc": (
+            "https://github.com/thamada/nvidia-smi/blob/b09ef139265ffc7e3c78006346981de8e4d70499/gls/H100NVLx2_deviceQuery.py",
+            'Device 0: "NVIDIA H100 NVL" ... CUDA Capability Major/Minor version number:    9.0',
+        ),
+    },
+    {
+        "name": "gh200",
+        "label": "NVIDIA GH200 480GB",
+        "smi": (
+            "https://github.com/hu-po/warp-ik/blob/14c393b40927aff428f87a2d5ab649765d2a157e/docs/specs/arm-gh200.md",
+            "|   0  NVIDIA GH200 480GB             On  | ... |       1MiB /  97871MiB |",
+        ),
+        "total": (
+            "argtrace search index file id 25155291802",
+            'Device 0: "NVIDIA GH200 480GB" ... Total amount of global memory: '
+            "97280 MBytes (102005473280 bytes)",
+        ),
+        "cc": (
+            "argtrace search index file id 25155291802",
+            'Device 0: "NVIDIA GH200 480GB" ... CUDA Capability Major/Minor version number:    9.0',
+        ),
+    },
 ]
 
 _SMI_SLASH = re.compile(r"/\s*(\d+)\s*MiB")
@@ -214,7 +282,9 @@ _BYTES = re.compile(r"\((\d+) bytes\)")
 # torch 2.1-2.2 spelled it "capacty"
 _TORCH = re.compile(r"(?:total capaci?ty of ([\d.]+) GiB|([\d.]+) GiB total capacity)")
 _CC = re.compile(r"\s(\d+)\.(\d+)$")
-_CC_OBSERVED = re.compile(r"Compute Capability: (\d+)\.(\d+)|\bSM(\d)(\d)\b")
+_CC_OBSERVED = re.compile(
+    r"(?:Compute Capability|Capability Major/Minor version number):\s*(\d+)\.(\d+)|\bSM(\d)(\d)\b"
+)
 _VENDOR_WORDS = {"nvidia", "geforce", "tesla", "amd", "instinct"}
 
 

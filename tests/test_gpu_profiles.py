@@ -41,8 +41,9 @@ def test_gpu_profiles_come_from_their_recorded_sources() -> None:
     from argtrace.gpus import GPUS, parse_gpu_spec
 
     assert sorted(GPUS) == [
-        "a10", "a100-40g", "a100-80g", "a800-80g", "b200", "h100", "h20", "h200", "l20", "l4", "l40s",
-        "mi300x", "rtx-3090", "rtx-4090", "rtx-5090", "rtx-pro-6000", "t4", "v100", "v100-16g",
+        "a10", "a100-40g", "a100-80g", "a40", "a800-80g", "b200", "gh200", "h100", "h100-nvl", "h20",
+        "h200", "l20", "l4", "l40s", "mi300x", "rtx-3090", "rtx-4090", "rtx-5090", "rtx-a6000",
+        "rtx-pro-6000", "t4", "v100", "v100-16g",
     ]  # fmt: skip
     v100 = parse_gpu_spec("v100x2")
     assert v100.count == 2 and (v100.profile.label, v100.profile.compute_capability) == (
@@ -82,6 +83,27 @@ def test_gpu_profiles_l4_l20_h20_a800_rtx3090_rtx5090_parsed_from_their_quoted_l
         "url": "https://github.com/sgl-project/sglang/issues/3685",
         "line": "GPU 0,1,2,3,4,5,6,7: NVIDIA H20 / GPU 0,1,2,3,4,5,6,7 Compute Capability: 9.0",
     }
+
+
+def test_gpu_profiles_a40_rtx_a6000_h100_nvl_gh200_parsed_from_device_query_lines() -> None:
+    """deviceQuery's exact bytes (no torch rounding) and its compute capability line; nvidia-smi's MiB."""
+    from argtrace.gpus import GPUS, parse_gpu_spec
+
+    got = {
+        n: (GPUS[n].label, GPUS[n].smi_total_mib, GPUS[n].total_bytes, GPUS[n].compute_capability)
+        for n in ("a40", "rtx-a6000", "h100-nvl", "gh200")
+    }
+    assert got == {
+        "a40": ("NVIDIA A40", 46068, 47608692736, (8, 6)),
+        "rtx-a6000": ("NVIDIA RTX A6000", 49140, 51160023040, (8, 6)),
+        "h100-nvl": ("NVIDIA H100 NVL", 95830, 99861594112, (9, 0)),
+        "gh200": ("NVIDIA GH200 480GB", 97871, 102005473280, (9, 0)),
+    }
+    assert parse_gpu_spec("RTX A6000x2").profile.name == "rtx-a6000"
+    data = json.loads((ROOT / "src/argtrace/data/gpu_profiles.json").read_text())
+    a6000 = next(p for p in data["profiles"] if p["name"] == "rtx-a6000")
+    assert a6000["sources"]["total_bytes"]["url"] == "https://hpc-community.unige.ch/t/3741"
+    assert "total_bytes_rounded" not in a6000
 
 
 @pytest.mark.parametrize(

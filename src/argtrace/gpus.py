@@ -14,9 +14,10 @@ Values are the ones printed by real devices in public logs (H100 SXM 80 GB: 8155
 4090: 24564 MiB / 23.64 GiB; ...). ``NAME[xCOUNT]`` selects COUNT identical devices; the count is the
 trailing ``x<digits>`` so that ``mi300x`` and ``mi300xx8`` both parse.
 
-More profiles (V100 32/16 GB, T4, A10, A100 40 GB, L4, L20, H20, A800 80 GB, RTX 3090) come from
-``data/gpu_profiles.json``, written by ``scripts/gen_gpu_profiles.py`` from quoted public ``nvidia-smi``/CUDA
-lines and NVIDIA's table of compute capabilities, each value with its source. The same file holds the
+More profiles (V100 32/16 GB, T4, A10, A100 40 GB, L4, L20, H20, A800 80 GB, RTX 3090, RTX 5090, A40, RTX
+A6000, H100 NVL, GH200 480GB) come from ``data/gpu_profiles.json``, written by ``scripts/gen_gpu_profiles.py``
+from quoted public ``nvidia-smi``/CUDA lines (``deviceQuery``) and NVIDIA's table of compute capabilities,
+each value with its source. The same file holds the
 spellings ``--gpu`` accepts for every profile (``NVIDIA L4``, ``RTX 4090``, ``4090``), derived there by one
 rule from each name and ``nvidia-smi`` product name; a spelling is looked up by ``alias_key``.
 """

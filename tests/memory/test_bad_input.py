@@ -80,7 +80,7 @@ def test_unknown_gpu_and_bad_tp(tmp_path: Path) -> None:
     result = run(tmp_path, "--model-config", str(MODELS / "llama-3.1-8b"), "--gpu", "tpu-v9")
     assert (result.status, result.stdout) == (2, "")
     assert result.stderr.startswith(
-        "argtrace mem: --gpu: unknown GPU profile 'tpu-v9'; known: a10, a100-40g, a100-80g, a800-80g, "
+        "argtrace mem: --gpu: unknown GPU profile 'tpu-v9'; known: a10, a100-40g, a100-80g, a40, a800-80g, "
     )
     # 32 linear value heads do not split 3 ways
     result = run(

@@ -728,6 +728,11 @@ def analyze_memory(
             else None,
             "max_mamba_cache_size": p.max_mamba_cache_size if p.mamba else None,
             "max_running_requests": p.max_running_requests or None,
+            # hybrid sliding-window models (GPT-OSS): the sliding layers' own pool, swa_full_tokens_ratio of
+            # the full layers' max_total_num_tokens (_resolve_hybrid_swa_tokens)
+            "swa_max_total_num_tokens": p.swa_max_total_num_tokens
+            if p.oom_stage not in ("weights", "kv_cache", "mamba_cache")
+            else None,
             "mem_fraction_static": round(r.mem_fraction_static, 4),
             "mem_fraction_static_given": r.mem_fraction_given,
             "verdict": p.verdict,
@@ -766,6 +771,13 @@ def analyze_memory(
         section["notes"].append(
             f"the draft model{f' at {draft_path}' if draft_path else ''} is not sized (this config has "
             "no MTP layers): its weights and KV pool come out of the memory mem_fraction_static leaves"
+        )
+    if settings.get("enable_lora") or settings.get("lora_paths"):
+        # model_runner.py (0.5.10.post1): load_model :507, init_lora_manager :596, init_memory_pool :623.
+        section["notes"].append(
+            "LoRA: the adapter buffers (lora/mem_pool.py init_buffers, max_loras_per_batch x max_lora_rank "
+            "per target module and layer) are allocated after the weights and before the KV pool and are not "
+            "counted: the KV pool here is too large by them"
         )
     evaluate = None
     if framework_argv is not None and sized_by_framework and (framework_suggestions or p.verdict == "oom"):

@@ -439,6 +439,28 @@ def _sliding_window(model: Any, model_config: Any) -> Any:  # pragma: no cover
     return resolve_sliding_window_size(model, model_config)
 
 
+def _schedule_page_size(server_args: Any) -> Any:  # pragma: no cover
+    """``ModelRunner.__init__``'s ``self.page_size``: ``get_schedule().page_size`` where the release has the
+    config bags (0.5.23 model_runner.py:399), else ``server_args.page_size``."""
+    try:
+        from sglang.srt.runtime_context import get_schedule
+    except ImportError:
+        return server_args.page_size
+    page = getattr(get_schedule(), "page_size", None)
+    return page if page is not None else server_args.page_size
+
+
+def _legacy_sliding_window(model_config: Any) -> Any:  # pragma: no cover
+    """``ModelRunner.__init__``'s window before 0.5.19 (0.5.10.post1 model_runner.py:1223-1231) without its
+    first branch, the model instance's ``get_attention_sliding_window_size`` (no model is built here): the
+    config's window for hybrid-SWA models, else the attention chunk size. GPT-OSS's class would answer
+    ``sliding_window - 1``; ``_resolve_hybrid_swa_tokens`` only asserts the window is positive, so the pool
+    sizes do not depend on which of the two it gets."""
+    if getattr(model_config, "is_hybrid_swa", False) and getattr(model_config, "sliding_window_size", None):
+        return model_config.sliding_window_size
+    return getattr(model_config, "attention_chunk_size", None)
+
+
 def _mamba_bytes(mambaish: Any) -> dict[str, Any]:  # pragma: no cover
     params = mambaish.mamba2_cache_params
     conv = sum(_prod(s) for s in params.shape.conv) * params.dtype.conv.itemsize * len(params.layers)
@@ -488,7 +510,7 @@ def _size_mixin(
         use_mla_backend=model_config.attention_arch == mr.AttentionArch.MLA,
         dtype=model_config.dtype,
         model=_model_stand_in(model_config, out),
-        sliding_window_size=None,
+        sliding_window_size=_legacy_sliding_window(model_config),
         start_layer=0,
         end_layer=layers,
         num_effective_layers=layers,
@@ -658,7 +680,8 @@ def _size_configurator(
         draft_model_idx=None,
         draft_attention_backend=None,
         spec_algorithm=SpeculativeAlgorithm.from_string(get_spec().speculative_algorithm),
-        page_size=server_args.page_size,
+        # model_runner.py:399 (0.5.23) reads the resolved schedule bag, where ServerArgs may still say None
+        page_size=_schedule_page_size(server_args),
         is_hybrid_swa=model_config.is_hybrid_swa,
         is_hybrid_swa_compress=getattr(model_config, "is_hybrid_swa_compress", False),
         use_mla_backend=model_config.attention_arch == mr.AttentionArch.MLA,

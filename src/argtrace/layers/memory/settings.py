@@ -47,6 +47,10 @@ def _sglang_parser() -> argparse.ArgumentParser:
         "--mamba-scheduler-strategy", "--mamba-radix-cache-strategy", dest="mamba_scheduler_strategy"
     )
     _bool_flag(p, "--disable-radix-cache", dest="disable_radix_cache")
+    p.add_argument("--swa-full-tokens-ratio", dest="swa_full_tokens_ratio", type=float)
+    _bool_flag(p, "--enable-lora", dest="enable_lora")
+    p.add_argument("--lora-paths", dest="lora_paths", nargs="+")
+    _bool_flag(p, "--disable-hybrid-swa-memory", dest="disable_hybrid_swa_memory")
     _bool_flag(p, "--disable-overlap-schedule", dest="disable_overlap_schedule")
     p.add_argument("--speculative-algorithm", dest="speculative_algorithm")
     p.add_argument("--speculative-num-steps", dest="speculative_num_steps", type=int)
@@ -87,6 +91,9 @@ def _vllm_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--quantization", "-q", dest="quantization")
     p.add_argument("--kv-transfer-config", dest="kv_transfer_config")
+    p.add_argument("--cpu-offload-gb", dest="cpu_offload_gb", type=float)
+    _bool_flag(p, "--enable-lora", dest="enable_lora")
+    p.add_argument("--cpu-offload-params", dest="cpu_offload_params", nargs="+")
     return p
 
 

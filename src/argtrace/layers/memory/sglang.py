@@ -12,7 +12,9 @@ Each function names the framework file and function it follows (paths relative t
   ``handle_max_mamba_cache``, ``_resolve_token_capacity``, ``_resolve_max_num_reqs``,
   ``_calculate_mamba_ratio``; pool allocation sizes from ``mem_cache/memory_pool.py`` (``MambaPool`` has
   ``size + 1`` slots and speculative intermediate buffers of ``max_running_requests + 1`` slots;
-  ``MHATokenToKVPool`` holds ``size + page_size`` tokens).
+  ``MHATokenToKVPool`` holds ``size + page_size`` tokens); hybrid sliding-window models
+  (``configs/model_config.py`` ``is_hybrid_swa_model``) split the token capacity into a full-attention and
+  a sliding-window pool (``_resolve_hybrid_swa_tokens``, ``mem_cache/swa_memory_pool.py`` ``SWAKVPool``).
 
 What is not modelled is listed in ``docs/memory.md``.
 """
@@ -40,6 +42,22 @@ MAMBA_CACHE_V2_ADDITIONAL_RATIO_NO_OVERLAP = 1
 # is total minus this). Measured in public logs: 0.71 GiB on an RTX 4090 at TP=2 (Qwen3.5-9B fixture).
 CONTEXT_OVERHEAD_BYTES = int(0.60 * GIB)
 CONTEXT_OVERHEAD_TP_BYTES = int(0.10 * GIB)
+
+# configs/model_config.py:1438 is_hybrid_swa_model (0.5.10.post1). Gemma 2/3 are not in it (and
+# server_args.py:1866-1877 sets disable_hybrid_swa_memory for them): every Gemma layer is sized at full
+# length. Llama4/MiMo/Step3p5 take their layer kinds from other fields (get_hybrid_layer_ids); argtrace
+# splits only models whose config.json lists them in ``layer_types`` (GPT-OSS).
+HYBRID_SWA_ARCHITECTURES = frozenset(
+    {
+        "Llama4ForConditionalGeneration",
+        "GptOssForCausalLM",
+        "MiMoV2FlashForCausalLM",
+        "MiMoV2MTP",
+        "Step3p5ForCausalLM",
+        "Step3p5MTP",
+    }
+)
+SWA_FULL_TOKENS_RATIO = 0.8  # server_args.py:360 ServerArgs.swa_full_tokens_ratio
 
 OOM_STAGES = ("weights", "kv_cache", "mamba_cache", "draft", "cuda_graph", "activations")
 
@@ -74,6 +92,8 @@ class Resolved:
     mamba_ssm_dtype: str | None
     kv_cache_dtype: str
     notes: list[str] = field(default_factory=list)
+    swa_full_tokens_ratio: float = SWA_FULL_TOKENS_RATIO
+    disable_hybrid_swa_memory: bool = False
 
     @property
     def extra_buffer(self) -> bool:
@@ -98,6 +118,8 @@ class Plan:
     mamba_bytes: int = 0
     mamba_spec_bytes: int = 0
     max_total_num_tokens: int = 0
+    # hybrid sliding-window models: the sliding layers' pool (the full layers' is max_total_num_tokens)
+    swa_max_total_num_tokens: int | None = None
     kv_pool_bytes: int = 0
     max_running_requests: int = 0
     draft_weights_bytes: int = 0
@@ -309,6 +331,8 @@ def resolve_args(
         mamba_ssm_dtype=setting(settings, "mamba_ssm_dtype") or env.get("SGLANG_MAMBA_SSM_DTYPE"),
         kv_cache_dtype=str(setting(settings, "kv_cache_dtype", "auto")),
         notes=notes,
+        swa_full_tokens_ratio=float(setting(settings, "swa_full_tokens_ratio", SWA_FULL_TOKENS_RATIO)),
+        disable_hybrid_swa_memory=bool(setting(settings, "disable_hybrid_swa_memory", False)),
     )
 
 
@@ -337,6 +361,34 @@ def activation_estimate(spec: ModelSpec, r: Resolved) -> int:
     )
     per_token = (4 * spec.hidden_size + max(dense, moe, linear)) * 2
     return int(512 * MIB + tokens * per_token)
+
+
+def hybrid_swa_layers(spec: ModelSpec, r: Resolved) -> tuple[int, int] | None:
+    """(full-attention layers, sliding-window layers) when SGLang pools them apart
+    (``ModelConfig._derive_hybrid_model``: ``is_hybrid_swa_model`` and not ``disable_hybrid_swa_memory``),
+    else None."""
+    if r.disable_hybrid_swa_memory or spec.architecture not in HYBRID_SWA_ARCHITECTURES:
+        return None
+    swa = len(spec.sliding_layer_ids)
+    if not swa or not spec.sliding_window:
+        return None
+    return len(spec.layer_types) - swa, swa
+
+
+def split_hybrid_swa(tokens: int, layers: tuple[int, int], r: Resolved) -> tuple[int, int]:
+    """``_resolve_hybrid_swa_tokens`` (model_runner_kv_cache_mixin.py:287-371): the profiled capacity of
+    all layers at one length is re-split so that ``swa_tokens = full_tokens x swa_full_tokens_ratio``,
+    both page-aligned; returns (full_tokens, swa_tokens). Full and sliding layers have the same KV heads
+    and dims here (GPT-OSS), so the per-token sizes cancel out of the solution."""
+    full_layers, swa_layers = layers
+    page = max(r.page_size, 1)
+    if full_layers == 0:
+        swa_tokens = tokens // page * page
+        return 0, swa_tokens
+    total_memory = tokens * (full_layers + swa_layers)
+    denominator = full_layers + r.swa_full_tokens_ratio * swa_layers
+    full_tokens = int(total_memory / denominator) // page * page
+    return full_tokens, int(full_tokens * r.swa_full_tokens_ratio) // page * page
 
 
 def mamba_ratio(r: Resolved) -> int:
@@ -389,6 +441,9 @@ def plan(
     else:
         weights_bytes = pre_load_bytes - post_load_bytes
     p = Plan(r, kv, mamba, gpu_total_bytes, pre_load_bytes, weights_bytes, post_load_bytes)
+    # Under PP a stage's view keeps the model's sliding-layer ids, not its own: the split is not applied
+    # there (every stage sized at one length; docs/memory.md).
+    swa_layers = hybrid_swa_layers(own, r) if caches is None and kv.layers == len(own.layer_types) else None
     # Estimates of what SGLang measures at run time, from its own reserved_mem heuristic (MB).
     graph_mb = 0.0 if r.disable_cuda_graph else r.cuda_graph_max_bs * 2.0
     if r.piecewise_cuda_graph and not r.disable_cuda_graph:
@@ -419,6 +474,8 @@ def plan(
         # SGLang's own code sized the pools (framework_sizing.py): only their allocation is argtrace's.
         tokens, reqs = fixed.max_total_num_tokens, fixed.max_running_requests
         p.max_total_num_tokens = tokens
+        if swa_layers is not None:
+            p.swa_max_total_num_tokens = int(tokens * r.swa_full_tokens_ratio) // r.page_size * r.page_size
         if mamba is not None:
             p.max_mamba_cache_size = fixed.max_mamba_cache_size
             if (
@@ -477,6 +534,11 @@ def plan(
             p.margin_bytes = int(rest * GIB)
             p.message = "Not enough memory. Please try to increase --mem-fraction-static."
             return p
+        if swa_layers is not None:
+            # _resolve_memory_pool_config: the split comes after _resolve_token_capacity, and
+            # max_running_requests is resolved from the full layers' tokens.
+            tokens, p.swa_max_total_num_tokens = split_hybrid_swa(tokens, swa_layers, r)
+            p.max_total_num_tokens = tokens
         # _resolve_max_num_reqs
         estimated = max(min(int(tokens / max(r.context_len, 1) * 512), 4096), 2048)
         if r.max_running_requests is not None:
@@ -486,8 +548,14 @@ def plan(
         if mamba is not None:
             reqs = min(reqs, p.max_mamba_cache_size // mamba_ratio(r))
     p.max_running_requests = reqs
-    # Allocations (memory_pool.py): KV pool size + page_size tokens, MambaPool size + 1 slots.
+    # Allocations (memory_pool.py): KV pool size + page_size tokens, MambaPool size + 1 slots; SWAKVPool
+    # (swa_memory_pool.py) one such pool over the full layers and one of size_swa over the sliding ones.
     p.kv_pool_bytes = (tokens + r.page_size) * kv.bytes_per_token
+    if swa_layers is not None and p.swa_max_total_num_tokens is not None:
+        full_layers, sliding = swa_layers
+        p.kv_pool_bytes = (tokens + r.page_size) * kv.per_layer_bytes * full_layers + (
+            p.swa_max_total_num_tokens + r.page_size
+        ) * kv.per_layer_bytes * sliding
     if mamba is not None:
         p.mamba_bytes = (p.max_mamba_cache_size + 1) * mamba.bytes_per_slot
         if r.speculative_num_draft_tokens is not None and r.speculative_algorithm is not None:

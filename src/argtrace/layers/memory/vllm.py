@@ -45,7 +45,7 @@ from argtrace.layers.memory.state import (
     kv_geometry,
     mamba_geometry,
 )
-from argtrace.layers.memory.weights import WeightEstimate
+from argtrace.layers.memory.weights import WeightEstimate, decoder_layers_bytes
 
 VERSION = "0.33.0"
 DEFAULT_BLOCK_SIZE = 16  # config/cache.py CacheConfig.DEFAULT_BLOCK_SIZE
@@ -57,6 +57,19 @@ MLA_KERNEL_BLOCK_ALIGNMENT = 128
 NON_TORCH_BYTES = int(0.5 * GIB)  # CUDA context, NCCL, allocator slack counted as non-torch memory
 CUDAGRAPH_BYTES = int(0.5 * GIB)  # profile_cudagraph_memory; public logs show 0.09-0.13 GiB for a 27B at TP2
 SAFETY_BYTES = int(0.25 * GIB)
+# The sampler warm-up inside the profile run, per logit (one row per dummy request, the whole vocabulary:
+# model_executor/layers/logits_processor.py _gather_logits all-gathers the vocab-parallel shards on every
+# rank). 0.33.0's default runner is Model Runner V2 (config/vllm.py:731 use_v2_model_runner: on unless a
+# feature is unsupported); its v1/worker/gpu/model_runner.py _dummy_sampler_run (:993) keeps
+# compute_logits' output in the model dtype and runs the sampler twice, the second time with
+# SamplingParams.for_sampler_warmup (top_k 50, top_p 0.9, penalties, logprobs), whose
+# apply_sampling_params copies the logits to float32 (gpu/sample/sampler.py:242) and then samples them with
+# FlashInfer's top_k_top_p_sampling_from_logits (v1/sample/ops/topk_topp_sampler.py:663). FlashInfer is not
+# in the vLLM wheel: its flashinfer/sampling.py (flashinfer-ai/flashinfer, default filter_apply_order
+# "top_k_first") builds masked_logits = top_k_mask_logits(logits, top_k) and probs =
+# torch.softmax(masked_logits), two more float32 copies alive together; releases with a fast path for
+# small top_k may allocate less (assumed not taken).
+SAMPLER_FP32_BUFFERS = 3
 # arg_utils.py get_batch_defaults (OPENAI_API_SERVER): (max_num_batched_tokens, max_num_seqs)
 _DEFAULTS_160G = (16384, 1024)
 _DEFAULTS_70G = (8192, 1024)
@@ -100,6 +113,8 @@ class Resolved:
     speculative_method: str | None
     num_speculative_tokens: int
     notes: list[str] = field(default_factory=list)
+    cpu_offload_gb: float = 0.0
+    cpu_offload_params: tuple[str, ...] = ()
 
 
 def _speculative(settings: Mapping[str, Any], spec: ModelSpec, notes: list[str]) -> tuple[str | None, int]:
@@ -159,6 +174,9 @@ def resolve_args(spec: ModelSpec, gpu: GpuProfile, settings: Mapping[str, Any]) 
     method, n_spec = _speculative(settings, spec, notes)
     max_len = int(setting(settings, "max_model_len", spec.context_length or 4096))
     kv_bytes = setting(settings, "kv_cache_memory_bytes")
+    offload_params = setting(settings, "cpu_offload_params") or ()
+    if isinstance(offload_params, str):
+        offload_params = (offload_params,)
     return Resolved(
         tp=tp,
         gpu_memory_utilization=float(util) if util is not None else 0.9,
@@ -177,6 +195,8 @@ def resolve_args(spec: ModelSpec, gpu: GpuProfile, settings: Mapping[str, Any]) 
         speculative_method=method,
         num_speculative_tokens=n_spec,
         notes=notes,
+        cpu_offload_gb=float(setting(settings, "cpu_offload_gb", 0.0) or 0.0),
+        cpu_offload_params=tuple(str(x) for x in offload_params),
     )
 
 
@@ -406,7 +426,10 @@ class Plan:
     gpu_total_bytes: int
     weights_bytes: int
     draft_weights_bytes: int = 0
-    activation_bytes: int = 0
+    cpu_offloaded_bytes: int = 0  # decoder-layer weights held in CPU memory (--cpu-offload-gb)
+    activation_bytes: int = 0  # the profile run's peak: the larger of the two below
+    forward_activation_bytes: int = 0
+    sampler_bytes: int = 0
     cudagraph_bytes: int = 0
     requested_bytes: int = 0
     available_bytes: int = 0
@@ -453,23 +476,58 @@ class Plan:
         return max(self.num_blocks - 1, 0) // max(per_req, 1)
 
 
+def sampler_warmup_bytes(spec: ModelSpec, r: Resolved) -> int:
+    """The profile run's sampler warm-up (``_dummy_sampler_run``): ``min(max_num_batched_tokens,
+    max_num_seqs)`` dummy requests (gpu/model_runner.py:862 ``_dummy_run``: ``num_reqs = min(num_tokens,
+    max_num_reqs)``) x the vocabulary x (model dtype + float32 copy + FlashInfer's masked logits and
+    probabilities in float32), plus the
+    profile run's hidden states (``max_num_batched_tokens`` x hidden, still referenced while the sampler
+    runs, :1034-1050)."""
+    rows = max(min(r.max_num_batched_tokens, r.max_num_seqs), 1)
+    per_logit = spec.dtype_bytes + 4 * SAMPLER_FP32_BUFFERS
+    hidden = r.max_num_batched_tokens * spec.hidden_size * spec.dtype_bytes
+    return rows * spec.vocab_size * per_logit + hidden
+
+
+def cpu_offloaded_bytes(spec: ModelSpec, r: Resolved) -> int:
+    """``--cpu-offload-gb``: ``model_executor/offloader/uva.py`` ``UVAOffloader._maybe_offload_to_cpu`` moves
+    the decoder layers' parameters (``make_layers`` wraps only those, ``models/utils.py:913``) to CPU memory,
+    whole parameters in layer order, until ``cpu_offload_gb`` GiB (``config/offload.py``: "per GPU") are
+    reached: at least that much and at most one parameter more, capped by the layers' bytes. argtrace counts
+    exactly ``cpu_offload_gb`` (the overshoot of the last parameter is not known without the model's
+    parameter list). With ``--cpu-offload-params`` only matching parameters move; argtrace takes the budget
+    as reached (said in a note)."""
+    if r.cpu_offload_gb <= 0:
+        return 0
+    return min(int(r.cpu_offload_gb * GIB), decoder_layers_bytes(spec, r.tp))
+
+
 def plan(
     spec: ModelSpec,
     r: Resolved,
     weights: WeightEstimate,
     gpu_total_bytes: int,
     available_bytes: int | None = None,
+    *,
+    last_stage: bool = True,
 ) -> Plan:
     """One rank's budget. ``available_bytes`` replaces the estimate with a log's own ``Available KV cache
-    memory`` (the accuracy tests do this). Raises ``ValueError`` when the heads do not split by TP."""
+    memory`` (the accuracy tests do this). ``last_stage``: the rank runs the sampler (only the last
+    pipeline stage does, ``profile_run``'s ``is_last_pp_rank``). Raises ``ValueError`` when the heads do
+    not split by TP."""
     kv = kv_geometry(spec, r.tp, r.kv_cache_dtype)
     mamba = vllm_mamba_geometry(spec, r)
     lay = kv_layout(spec, r, kv, mamba)
     p = Plan(r, kv, mamba, lay, gpu_total_bytes, weights.bytes_per_rank)
+    p.cpu_offloaded_bytes = cpu_offloaded_bytes(spec, r)
+    p.weights_bytes -= p.cpu_offloaded_bytes
     if r.speculative_method == "mtp":
         p.draft_weights_bytes = weights.draft_bytes_per_rank
     fake = _activation_settings(spec, r)
-    p.activation_bytes = activation_estimate(spec, fake)
+    p.forward_activation_bytes = activation_estimate(spec, fake)
+    p.sampler_bytes = sampler_warmup_bytes(spec, r) if last_stage else 0
+    # profile_run: the forward pass, then the sampler warm-up; torch's peak is the larger of the two.
+    p.activation_bytes = max(p.forward_activation_bytes, p.sampler_bytes)
     p.cudagraph_bytes = 0 if r.enforce_eager else CUDAGRAPH_BYTES
     # request_memory: ceil(total x gpu_memory_utilization)
     p.requested_bytes = math.ceil(gpu_total_bytes * r.gpu_memory_utilization)
@@ -653,7 +711,7 @@ def suggest(
             )
     rest = (
         total
-        - weights.bytes_per_rank
+        - (weights.bytes_per_rank - current.cpu_offloaded_bytes)
         - current.draft_weights_bytes
         - current.activation_bytes
         - current.cudagraph_bytes

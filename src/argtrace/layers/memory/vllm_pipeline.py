@@ -52,7 +52,7 @@ def plan_stages(
     views = [pl.stage_spec(spec, s) for s in part.stages]
     # A log's "Available KV cache memory" line is rank 0's.
     plans = [
-        plan(v, r, w, gpu_total_bytes, available_bytes if s.rank == 0 else None)
+        plan(v, r, w, gpu_total_bytes, available_bytes if s.rank == 0 else None, last_stage=s.last)
         for s, v, w in zip(part.stages, views, weights, strict=True)
     ]
     # A log's available memory is rank 0's: then stage 0 is the one its figures can be compared with.

@@ -136,7 +136,9 @@ def analyze(
         {
             "weights_bytes": p.weights_bytes,
             "weights_source": weights.source,
-            "weights_estimated_bytes": weights.bytes_per_rank,
+            # on the GPU: what vLLM's "Model loading took" line measures (offloaded layers are in CPU memory)
+            "weights_estimated_bytes": weights.bytes_per_rank - p.cpu_offloaded_bytes,
+            "cpu_offloaded_bytes": p.cpu_offloaded_bytes,
             "total_params": weights.total_params,
             "kv_bytes_per_token": p.kv.bytes_per_token,
             "kv_k_bytes_per_token": p.kv.k_bytes_per_token,
@@ -149,6 +151,10 @@ def analyze(
             "draft_weights_bytes": p.draft_weights_bytes,
             "reserved_bytes": p.activation_bytes + p.cudagraph_bytes + NON_TORCH_BYTES,
             "activation_bytes": p.activation_bytes,
+            # the profile run's two peaks: one forward pass of max_num_batched_tokens (argtrace's estimate)
+            # and the sampler warm-up over min(max_num_seqs, max_num_batched_tokens) x vocabulary logits
+            "forward_activation_bytes": p.forward_activation_bytes,
+            "sampler_warmup_bytes": p.sampler_bytes,
             "cuda_graph_bytes": p.cudagraph_bytes,
             "max_total_num_tokens": p.kv_tokens if p.oom_stage is None else None,
             "max_mamba_cache_size": p.mamba_states if lay.mamba_layers and p.oom_stage is None else None,
@@ -220,6 +226,23 @@ def analyze(
             "--kv-transfer-config: the KV connector's own GPU buffers (LMCache, NIXL, ...) are not counted; "
             "vLLM measures them in its profile run, so the available KV memory here is an upper bound"
         )
+    if setting(settings, "enable_lora"):
+        section["notes"].append(
+            "--enable-lora: the LoRA weight stacks (lora/layers/base_linear.py create_lora_weights, "
+            "max_loras x max_lora_rank per wrapped linear) load with the model and are not counted: the "
+            "weights here are too small and the KV cache too large by them"
+        )
+    if p.cpu_offloaded_bytes:
+        section["notes"].append(
+            f"--cpu-offload-gb {r.cpu_offload_gb:g}: {format_gib(p.cpu_offloaded_bytes)} GiB of "
+            "decoder-layer weights held in CPU memory (UVAOffloader; vLLM moves whole parameters, so up to "
+            "one parameter more)"
+            + (
+                "; --cpu-offload-params restricts which parameters move: the budget is assumed reached"
+                if r.cpu_offload_params
+                else ""
+            )
+        )
     section["suggested"] = suggest(spec, r, weights_for, gpu, p, gpu_count)
     if p.verdict == "oom":
         best = section["suggested"][0] if section["suggested"] else None
@@ -279,5 +302,3 @@ def analyze(
             )
         )
     return p
-
-

@@ -227,6 +227,15 @@ def decoder_layer(spec: ModelSpec, index: int, kind: str) -> ParamCount:
     return count
 
 
+def decoder_layers_bytes(spec: ModelSpec, tp: int) -> int:
+    """Bytes on one rank of the decoder layers alone (no embedding, LM head, final norm or vision tower):
+    what vLLM's ``make_layers`` hands to the CPU offloader."""
+    count = ParamCount()
+    for i, kind in enumerate(spec.layer_types):
+        count.add(decoder_layer(spec, i, kind))
+    return bytes_of(count, spec, tp)
+
+
 def vision_params(spec: ModelSpec) -> int:
     """A ViT tower as in Qwen3-VL/Qwen3.5 (``srt/models/qwen3_vl.py``): blocks + patch embed + merger."""
     v = spec.vision
