@@ -361,14 +361,15 @@ WHY_8 = [
         "parse_type._parse_type",
         ("speculative_config",),
     ),
-    # class b: the site, but no setting (the maintainer's fix is --quantization modelopt_fp4)
+    # was b (the site, no setting); since why_quant: --quantization, with the value the text's other config
+    # class corresponds to (the maintainer's fix: --quantization modelopt_fp4)
     Why(
         "https://github.com/sgl-project/sglang/issues/14285",
         "ValueError: ModelOptFp8Config only supports static FP8 quantization in SGLang. For FP4 "
         "quantization, "
         "use ModelOptFp4Config. Check the quantization config for your model's configuration.",
         "ModelOptFp8Config.from_config",
-        (),
+        ("quantization",),
     ),
 ]
 
@@ -415,6 +416,32 @@ def test_glm45_58_why_says_which_releases_list_the_value() -> None:
 def test_why_reads_who_lists_an_invalid_choice(text: str, fix: str) -> None:
     first = explain(text)["matches"][0]
     assert (first["function"], first["fix"]) == ("ArgumentParser._check_value", fix)
+
+
+def test_sglang14285_why_names_the_quantization_value_the_text_points_to() -> None:
+    first = explain(WHY_8[9].text)["matches"][0]
+    assert first["fix"] == (
+        "make the condition false ('FP8' not in quant_method); the method that raised is the one "
+        "--quantization (or the checkpoint's quantization config) selected; the text points to "
+        "ModelOptFp4Config, which --quantization modelopt_fp4 selects (assumed from the class name): change "
+        "--quantization to modelopt_fp4"
+    )
+
+
+def test_a_quantization_method_check_names_quantization_and_keeps_its_own_settings() -> None:
+    """A quantization module's raise with no setting of its own gets --quantization; one that reads a server
+    argument keeps it (AWQ's shape check is --tensor-parallel-size's)."""
+    xpu = explain("XPU AWQ requires vllm-xpu-kernels. Please install it with: pip install vllm-xpu-kernels")
+    first = xpu["matches"][0]
+    assert ([s["name"] for s in first["settings"]], first["fix"].rsplit(": ", 1)[-1]) == (
+        ["quantization"],
+        "change --quantization",
+    )
+    awq = explain(
+        "The input size is not aligned with the quantized weight shape. This can be caused by too large "
+        "tensor parallel size."
+    )["matches"][0]
+    assert [s["name"] for s in awq["settings"]] == ["tensor_parallel_size"]
 
 
 def test_spark111_why_says_the_value_still_holds_its_quoting() -> None:

@@ -555,6 +555,9 @@ def explain(
     from argtrace.commands.why_value import add_quoting_cause
 
     add_quoting_cause(groups, text)  # a refused value that still holds its shell quoting
+    from argtrace.commands.why_quant import add_quantization_setting
+
+    add_quantization_setting(groups, text)  # a quantization method's own check: --quantization picked it
     texts = candidates(text)
     signatures = _signatures(texts, framework, text)
     fw = framework or (groups[0]["framework"] if groups else None) or framework_of_text(text)
