@@ -477,6 +477,31 @@ def test_why_reads_the_quoting_of_a_refused_value(value: str, said: str | None) 
     assert quoting_left_in(text) == said
 
 
+def test_vllm57713_why_says_the_wrapper_only_reports_the_inner_error() -> None:
+    """Was: the executor's wrapper first with "change --enable-fault-tolerance" (its own condition). Now
+    the wrapper says the inner message is the cause; FlashInfer's check is not indexed: no site (c)."""
+    first = explain(WHY_MISSED_8[0].text)["matches"][0]
+    assert first["fix"] == (
+        "this only reports another error, the cause: 'MLA kv_data_type torch.uint8 is not supported. "
+        "Supported dtypes: [torch.float16, torch.bfloat16, torch.float8_e4m3fn].'; no indexed site raises "
+        "that text (a library's own check, or a release not read): its settings are not "
+        "MultiprocExecutor.collective_rpc.get_response's"
+    )
+
+
+def test_a_wrapped_error_with_an_indexed_site_puts_that_site_first() -> None:
+    text = (
+        "RuntimeError: Worker failed with error 'ValueError: LoRA rank 64 is greater than max_lora_rank "
+        "16.', please check the stack trace above for the root cause"
+    )
+    first = explain(text)["matches"][0]
+    assert (first["function"], [s["name"] for s in first["settings"]], first["reported_by"]) == (
+        "WorkerLoRAManager._load_adapter",
+        ["max_lora_rank"],
+        "MultiprocExecutor.collective_rpc.get_response",
+    )
+
+
 @dataclass(frozen=True)
 class WhyMissed:
     url: str

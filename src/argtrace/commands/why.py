@@ -558,6 +558,12 @@ def explain(
     from argtrace.commands.why_quant import add_quantization_setting
 
     add_quantization_setting(groups, text)  # a quantization method's own check: --quantization picked it
+    if not getattr(args, "_inner", False):
+        from argtrace.commands.why_wrapped import explain_inner
+
+        inner_args = argparse.Namespace(**{**vars(args or argparse.Namespace()), "_inner": True})
+        # a message reporting another error: the inner one is the cause (explained once, not recursively)
+        explain_inner(groups, text, lambda inner: explain(inner, framework, version, inner_args))
     texts = candidates(text)
     signatures = _signatures(texts, framework, text)
     fw = framework or (groups[0]["framework"] if groups else None) or framework_of_text(text)
