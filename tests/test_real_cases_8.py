@@ -361,6 +361,14 @@ WHY_8 = [
         "parse_type._parse_type",
         ("speculative_config",),
     ),
+    # was c (the first site SGLang's diffusion parser: `__main__.py` names no entry point); since
+    # why_unrecognized reads Dynamo's option table for a `python -m` launcher: no release read takes it
+    Why(
+        "https://github.com/ai-dynamo/dynamo/issues/3161",
+        "__main__.py: error: unrecognized arguments: --metrics-endpoint-port 8001",
+        "ArgumentParser.parse_args",
+        (),
+    ),
     # was b (the site, no setting); since why_quant: --quantization, with the value the text's other config
     # class corresponds to (the maintainer's fix: --quantization modelopt_fp4)
     Why(
@@ -419,7 +427,7 @@ def test_why_reads_who_lists_an_invalid_choice(text: str, fix: str) -> None:
 
 
 def test_sglang14285_why_names_the_quantization_value_the_text_points_to() -> None:
-    first = explain(WHY_8[9].text)["matches"][0]
+    first = explain(WHY_8[10].text)["matches"][0]
     assert first["fix"] == (
         "make the condition false ('FP8' not in quant_method); the method that raised is the one "
         "--quantization (or the checkpoint's quantization config) selected; the text points to "
@@ -442,6 +450,26 @@ def test_a_quantization_method_check_names_quantization_and_keeps_its_own_settin
         "tensor parallel size."
     )["matches"][0]
     assert [s["name"] for s in awq["settings"]] == ["tensor_parallel_size"]
+
+
+@pytest.mark.parametrize(
+    ("text", "fix"),
+    [
+        (
+            "__main__.py: error: unrecognized arguments: --metrics-endpoint-port 8001",
+            "--metrics-endpoint-port is taken by no Dynamo worker launcher release read (0.4.0-1.6.1), nor "
+            "by any bundled SGLang or vLLM release: remove it",
+        ),
+        (
+            "__main__.py: error: unrecognized arguments: --durable-kv-events",
+            "--durable-kv-events is an option of dynamo.sglang of Dynamo 1.0.0-1.3.1; dynamo.vllm of Dynamo "
+            "1.0.0-1.3.1: the Dynamo release that refused it is not one of them",
+        ),
+    ],
+)
+def test_why_places_a_python_m_launchers_refused_word_by_dynamos_table(text: str, fix: str) -> None:
+    first = explain(text)["matches"][0]
+    assert (first["framework"], first["fix"]) == ("dynamo", fix)
 
 
 def test_spark111_why_says_the_value_still_holds_its_quoting() -> None:
@@ -520,14 +548,6 @@ WHY_MISSED_8 = [
         "MultiprocExecutor.collective_rpc.get_response",
         "the inner message is FlashInfer's (not indexed): the first site is the executor's wrapper, whose "
         "setting (--enable-fault-tolerance) is not the cause",
-    ),
-    WhyMissed(
-        "https://github.com/ai-dynamo/dynamo/issues/3161",
-        "__main__.py: error: unrecognized arguments: --metrics-endpoint-port 8001",
-        "ServerArgs.from_cli_args",
-        "the program `__main__.py` (python -m dynamo.vllm) names no entry point, and no Dynamo or vLLM "
-        "release "
-        "read takes the flag: the first site is SGLang's diffusion parser (`check` finds it: class a)",
     ),
     WhyMissed(
         "https://github.com/timothystewart6/vllm-gb10/issues/7",
