@@ -546,8 +546,24 @@ def explain(
     from argtrace.commands.why_unrecognized import unrecognized_site
 
     parser_site = unrecognized_site(text, framework)  # argparse's own message: the parser that refused
+    if parser_site is None:
+        from argtrace.commands.why_choice import choice_site
+
+        parser_site = choice_site(text, framework)  # argparse's "invalid choice": who lists the value
     if parser_site is not None:
         groups.insert(0, parser_site)
+    from argtrace.commands.why_value import add_quoting_cause
+
+    add_quoting_cause(groups, text)  # a refused value that still holds its shell quoting
+    from argtrace.commands.why_quant import add_quantization_setting
+
+    add_quantization_setting(groups, text)  # a quantization method's own check: --quantization picked it
+    if not getattr(args, "_inner", False):
+        from argtrace.commands.why_wrapped import explain_inner
+
+        inner_args = argparse.Namespace(**{**vars(args or argparse.Namespace()), "_inner": True})
+        # a message reporting another error: the inner one is the cause (explained once, not recursively)
+        explain_inner(groups, text, lambda inner: explain(inner, framework, version, inner_args))
     texts = candidates(text)
     signatures = _signatures(texts, framework, text)
     fw = framework or (groups[0]["framework"] if groups else None) or framework_of_text(text)
@@ -622,9 +638,10 @@ def render_why(section: Mapping[str, Any]) -> str:
     weak = "candidate: " if section.get("confidence") == "weak" else ""
     for g in section.get("matches", []):
         kind = {"log": "logged", "warn": "warned"}.get(g.get("kind", "raise"), "raised")
+        at = g.get("file") if g.get("line") is None else f"{g.get('file')}:{g['line']}"
         lines.append(
             f"{weak}{g['framework']}: {g['exception']} {kind} in {g['function']} "
-            f"({g.get('file')}:{g.get('line')}; match {g['score']:.2f}, {g.get('specificity', 0)} chars)"
+            f"({at}; match {g['score']:.2f}, {g.get('specificity', 0)} chars)"
         )
         lines.append(f"  message: {g['message']}")
         for cond in g["conditions"]:

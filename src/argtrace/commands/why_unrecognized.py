@@ -224,7 +224,7 @@ def unrecognized_site(text: str, framework: str | None = None) -> dict[str, Any]
         knowing = {name for flag in flags for name in _frameworks_knowing(flag)}
         fw = next(iter(knowing)) if len(knowing) == 1 else None
     if fw is None:
-        return None
+        return _main_module_site(prog, flags, text) if prog == "__main__.py" else None
     programs = [e for e in programs if e.framework == fw] or [e for e in entrypoints_of(fw) if not e.models]
     # a program that takes every word in each of its releases did not refuse them (api_server.py: the
     # OpenAI server takes --lora-modules, so the demo server refused it)
@@ -272,4 +272,55 @@ def _as_match(
         "index": "entrypoints",
         "program": prog or None,
         "entrypoints": [e.command for e in refusing],
+    }
+
+
+def _main_module_site(prog: str, flags: Sequence[str], text: str) -> dict[str, Any] | None:
+    """argparse's program name is ``__main__.py`` for a ``python -m PACKAGE`` launcher, as Dynamo's worker
+    launchers (``python -m dynamo.vllm``) are; neither framework's parsers know the words. Each word is
+    placed by Dynamo's generated option table (``frameworks/dynamo.py``, the releases read): a launcher
+    option of some releases, or an option no release read, SGLang or vLLM takes (dynamo#3161:
+    ``--metrics-endpoint-port``, named by a README after the launcher dropped it)."""
+    from argtrace.frameworks.dynamo import _span, package, releases_read, releases_taking
+
+    read = sorted(releases_read(), key=lambda r: [int(p) for p in re.findall(r"\d+", r)])
+    says = []
+    settings = []
+    for flag in flags:
+        taking = releases_taking(flag)
+        if taking:
+            where = "; ".join(f"{name} of Dynamo {_span(r)}" for name, r in taking.items())
+            says.append(
+                f"{flag} is an option of {where}: the Dynamo release that refused it is not one of them"
+            )
+            settings.append({"name": flag.lstrip("-").replace("-", "_"), "flag": flag, "named_in_text": True})
+        else:
+            says.append(
+                f"{flag} is taken by no Dynamo worker launcher release read ({read[0]}-{read[-1]}), nor by "
+                "any bundled SGLang or vLLM release: remove it"
+            )
+    return {
+        "framework": "dynamo",
+        "function": "ArgumentParser.parse_args",
+        "kind": "raise",
+        "exception": "SystemExit",
+        "level": None,
+        "message": f"{prog}: error: unrecognized arguments: %s",
+        "score": 1.0,
+        "specificity": len(text.strip()),
+        "how": "parser",
+        "file": "argparse.py",  # argparse raises it itself
+        "line": None,
+        "condition": "a word no option of the launcher's parsers takes",
+        "conditions": ["a word no option of the launcher's parsers takes"],
+        "settings": settings,
+        "reads": [],
+        "versions": [],
+        "releases": [],
+        "absent_in": [],
+        "fix": "; ".join(says),
+        "index": "dynamo_options",
+        "program": prog,
+        "entrypoints": ["python -m dynamo.sglang", "python -m dynamo.vllm"],
+        "source": package(),
     }

@@ -106,6 +106,22 @@ def releases_read() -> frozenset[str]:
     return frozenset({package().split()[-1], *_releases()})
 
 
+def releases_taking(flag: str) -> dict[str, tuple[str, ...]]:
+    """For each Dynamo worker launcher (``dynamo.sglang``, ``dynamo.vllm``), the releases read whose own
+    parser takes ``flag`` exactly (the newest read release's table, and the older-only options')."""
+    newest, backends, _router, older = _table()
+    out: dict[str, tuple[str, ...]] = {}
+    for backend, parser in backends.items():
+        taking = set(older.get(backend, {}).get(flag, ("", ()))[1])
+        if flag in parser.options:
+            taking.add(newest.split()[-1])
+        records = _releases()
+        taking |= {r for r, rec in records.items() if flag in (rec.get(backend) or ())}  # type: ignore[operator]
+        if taking:
+            out[f"dynamo.{backend}"] = tuple(sorted(taking, key=_key))
+    return out
+
+
 def _key(version: str) -> tuple[int, ...]:
     return tuple(int(p) for p in re.split(r"[.]|post", version) if p.isdigit())
 
@@ -269,8 +285,9 @@ def split_dynamo(entrypoint: str, words: Sequence[str | None], image: str | None
     backend = ENTRYPOINTS[entrypoint]
     release = dynamo_release(image)
     judge, assumed = judged_release(release, entrypoint)
-    out = DynamoSplit(release=release, release_read=judge is not None and not assumed, judged_by=judge,
-                      assumed=assumed)
+    out = DynamoSplit(
+        release=release, release_read=judge is not None and not assumed, judged_by=judge, assumed=assumed
+    )
     own, advertised = backends[backend], router
     record = _releases().get(judge or "")
     if record is not None and not assumed:

@@ -236,6 +236,10 @@ def _env_names(server: ServerCommand, schema: Schema) -> list[Finding]:
             # release lacks.
             if older:
                 severity = "warning" if not inherited else "info"
+                moved = _moved_to_flag(name, value.value or "", server, schema)
+                if moved is not None:
+                    said, fix = moved
+                    msg += said
             else:
                 severity = "error" if not inherited else "warning"
         else:
@@ -287,6 +291,32 @@ def _env_names(server: ServerCommand, schema: Schema) -> list[Finding]:
             )
         )
     return findings
+
+
+def _moved_to_flag(name: str, value: str, server: ServerCommand, schema: Schema) -> tuple[str, str] | None:
+    """For a variable older releases read and ``schema``'s release ignores: the flag of the same name the
+    release has (``VLLM_ATTENTION_BACKEND`` -> ``--attention-backend``, ``VLLM_ALL2ALL_BACKEND`` ->
+    ``--all2all-backend``), as the rest of the message and the fix; None when it has none. Removing the
+    variable alone would drop what it asked for: vLLM moved such settings to flags (0.13.0-0.14.1's
+    ``AttentionConfig._set_from_env_if_set`` warns "Using VLLM_ATTENTION_BACKEND environment variable is
+    deprecated ... Please use --attention-config.backend"), so the value goes to the flag. The pairing rests
+    on the name (a flag the generated schema lists), not on a mapping the release states: said so."""
+    prefix = next((p for p in FRAMEWORK_PREFIXES.get(schema.framework, ()) if name.startswith(p)), None)
+    if prefix is None or not name[len(prefix) :]:
+        return None
+    flag = "--" + name[len(prefix) :].lower().replace("_", "-")
+    spec = schema.option(flag)
+    if spec is None:
+        return None
+    said = f"; {schema.label} takes the setting as the flag of the same name, {flag} (assumed from the name)"
+    if any(w.text == flag or (w.text or "").startswith(flag + "=") for w in server.server_args):
+        return said, f"remove {name}: the launch already passes {flag}"
+    if spec.nargs == 0:  # a switch: a true value turns it on, a false one is its default
+        on = value.strip().lower() in ("1", "true", "yes", "y", "on")
+        return said, (
+            f"remove {name} and pass {flag}" if on else f"remove {name} ({flag} is off unless given)"
+        )
+    return said, f"remove {name} and pass {flag} {redact_value(name, value)}"
 
 
 def _near_retired_name(

@@ -125,10 +125,12 @@ def repo_id_problem(value: str, rule: Mapping[str, Any]) -> str | None:
     return None
 
 
-_PATHLIKE = re.compile(r"^(?:/|\./|\.\./|~|[A-Za-z]:[\\/])|://|\\|\.gguf$")
-# a value still holding a variable, a template or a placeholder (`$MODEL`, `{{ .Values.model }}`, `<MODEL>`)
-# is not the value the server gets
-_UNRESOLVED = re.compile(r"[$`{}<>%*?\[\]\"'\s]")
+# A value written as a path: absolute, relative from `.`/`..`/`~`, a URL, a Windows path, a GGUF file, or
+# one ending in a separator (`llama3-70B/`: shell completion writes a directory so; no repo id ends so)
+_PATHLIKE = re.compile(r"^(?:/|\./|\.\./|~|[A-Za-z]:[\\/])|://|\\|\.gguf$|/$")
+# a value still holding a variable, a template or a placeholder (`$MODEL`, `{{ .Values.model }}`, `<MODEL>`,
+# an ellipsis `...` standing for what a post left out) is not the value the server gets
+_UNRESOLVED = re.compile(r"[$`{}<>%*?\[\]\"'\s]|\.\.\.|\u2026")
 
 
 def model_not_a_repo_id(report: Report, framework: str, env: Mapping[str, str | None]) -> list[Finding]:

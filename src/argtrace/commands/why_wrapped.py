@@ -1,0 +1,72 @@
+"""``why`` on a message that reports another error inside it: the inner message is the cause.
+
+vLLM's executor reports a worker's failure as "Worker failed with error '{result}', please check the stack
+trace above for the root cause" (``MultiprocExecutor.collective_rpc``). Its own condition reads
+``--enable-fault-tolerance``, so the wrapper's fix said "change --enable-fault-tolerance", which has nothing
+to do with the worker's error (vllm#57713: the inner message was FlashInfer's MLA dtype check). When the best
+site's message puts a placeholder after the words "error"/"failed"/"exception" and the text fills it with a
+sentence, that sentence is explained on its own: its first site, when one is found, goes first (marked
+``reported_by`` the wrapper); when none is, the wrapper's fix says the cause is the inner message and that no
+indexed site raises it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+# a placeholder the wrapper's own words say is an error: "failed with error '{result}'", "exception: {e}"
+_REPORTING = re.compile(r"(?:error|failed|failure|exception)\W{0,4}$", re.I)
+_PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+_MIN_WORDS = 5
+_MIN_SCORE = 0.8  # the share of the inner text the site's template covers
+_MIN_LITERAL = 20  # literal characters in common (why_confidence's floor for a strong match)
+
+
+def inner_message(template: str, text: str) -> str | None:
+    """The sentence ``text`` puts in ``template``'s placeholder that follows "error"/"failed", or None."""
+    pieces = _PLACEHOLDER.split(template)
+    holes = _PLACEHOLDER.findall(template)
+    if not holes:
+        return None
+    pattern = "".join(re.escape(p) + ("(.+?)" if i < len(holes) else "") for i, p in enumerate(pieces))
+    m = re.search(pattern + "$" if pieces[-1] else pattern + "(?=$)", text.strip(), re.S) or re.search(
+        pattern, text, re.S
+    )
+    if m is None:
+        return None
+    for i, value in enumerate(m.groups()):
+        if _REPORTING.search(pieces[i]) and len(value.split()) >= _MIN_WORDS:
+            return value.strip()
+    return None
+
+
+def explain_inner(groups: list[dict[str, Any]], text: str, explain: Callable[[str], dict[str, Any]]) -> None:
+    """Put the inner message's own site first, or say the wrapper only reports it."""
+    if not groups:
+        return
+    wrapper = groups[0]
+    inner = inner_message(str(wrapper.get("message") or ""), text)
+    if inner is None:
+        return
+    found = explain(inner)
+    best = (found.get("matches") or [None])[0]
+    # the inner text's own site only when it matches most of it: a short shared phrase ("is not supported.")
+    # would name some other check
+    strong = (
+        best is not None
+        and found.get("confidence") == "strong"
+        and float(best.get("score") or 0) >= _MIN_SCORE
+        and int(best.get("specificity") or 0) >= _MIN_LITERAL
+    )
+    if strong:
+        first = dict(found["matches"][0])
+        first["reported_by"] = wrapper["function"]
+        groups.insert(0, first)
+        return
+    wrapper["fix"] = (
+        f"this only reports another error, the cause: {inner!r}; no indexed site raises that text (a "
+        f"library's own check, or a release not read): its settings are not {wrapper['function']}'s"
+    )
+    wrapper["reports"] = inner

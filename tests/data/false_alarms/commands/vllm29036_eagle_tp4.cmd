@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/pull/29036 (2025-11-19, description; merged: with it the launch "Boots fine", before it a false assertion of the framework failed it), seen 2026-12-02: the serve line with an EAGLE --speculative-config under -tp 4.
+vllm serve meta-llama/Meta-Llama-3-8B-Instruct -tp 4 --port 3333 --speculative-config '{"method": "eagle", "model": "yuhuili/EAGLE-LLaMA3-Instruct-8B", "num_speculative_tokens": 2}'

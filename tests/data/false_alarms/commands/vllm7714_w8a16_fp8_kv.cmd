@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/issues/7714 (comment by a maintainer, mgoin, 2024-09-06: "I'm able to successfully run" it on vLLM 0.6.0; the report's failure was Triton's fp8 on an A100 with chunked prefill), seen 2026-12-02: the serve line of a w8a16 checkpoint with an fp8 KV cache.
+vllm serve neuralmagic/Meta-Llama-3-8B-Instruct-quantized.w8a16 --kv-cache-dtype fp8

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/ai-dynamo/dynamo/issues/3161 (2025-09-22, description, image nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.5.0, dynamo 0.5.0), seen 2026-12-02: the command from the README; "__main__.py: error: unrecognized arguments: --metrics-endpoint-port 8001": dynamo.vllm no longer has the option its README named.
+python3 -m dynamo.vllm --model Qwen/Qwen3-0.6B --metrics-endpoint-port 8001

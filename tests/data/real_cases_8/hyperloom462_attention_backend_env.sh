@@ -1,0 +1,3 @@
+# Reconstructed (not copied) after https://github.com/AMD-AGI/Hyperloom/issues/462 (2026-06-05, description: vllm/vllm-openai-rocm:v0.21.0, command-a-plus-05-2026-fp8, TP=8), seen 2026-12-02: the report quotes the config's `envs: VLLM_ATTENTION_BACKEND: FLEX_ATTENTION` and names the model, TP=8 and the release in prose; the serve line is those words and nothing else. "VLLM_ATTENTION_BACKEND is not a recognized vLLM configuration variable - vLLM only honors the --attention-backend CLI argument": the variable is ignored and the default backend ran at 1.5 tok/s.
+export VLLM_ATTENTION_BACKEND=FLEX_ATTENTION
+vllm serve command-a-plus-05-2026-fp8 --tensor-parallel-size 8

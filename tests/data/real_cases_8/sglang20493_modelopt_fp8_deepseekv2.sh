@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/20493 (2026-03-13, description, "sglang 5.9", H200), seen 2026-12-02: the command (where $PORT is set, the report does not show); the error is a screenshot: DeepSeek-V2 236B quantized to FP8 by ModelOpt does not load in SGLang (vLLM runs it): the model's support, not a flag.
+python -m sglang.launch_server --model-path /local-ssd/pv3/deepseek236b-opt-fp8 --port "$PORT" --tp-size 4 --quantization modelopt_fp8

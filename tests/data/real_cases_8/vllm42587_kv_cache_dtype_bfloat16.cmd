@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/issues/42587 (2026-05-14, description, vllm 0.14.1), seen 2026-12-02: the command as its "non-default args" line gives it; the CLI accepts --kv-cache-dtype bfloat16 (and fp8_ds_mla, fp8_e5m2, fp8_inc) but the engine crashes at init for it on this model and GPU.
+vllm serve /root/.cache/modelscope/hub/models/LLM-Research/Meta-Llama-3___1-8B-Instruct --host 127.0.0.1 --port 19409 --kv-cache-dtype bfloat16

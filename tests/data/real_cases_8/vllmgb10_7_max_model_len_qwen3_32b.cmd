@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/timothystewart6/vllm-gb10/issues/7 (2026-05-22, description, vLLM v0.20.0, DGX Spark), seen 2026-12-02: the report's prose ("Start vLLM with --max-model-len 131072" for Qwen/Qwen3-32B); the model's max_position_embeddings is 40960, the first long request hits a CUDA device-side assert in the RoPE kernel. vLLM warned at start-up (the maintainer: VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 hides it without making it safe).
+vllm serve Qwen/Qwen3-32B --max-model-len 131072
