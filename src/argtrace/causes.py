@@ -44,7 +44,9 @@ two messages read); a finding no rule links stays a cause of its own. The links:
     An expansion that removed a flag's value (SH007: an unset ``$2`` or caller's ``$PORT``; SH026: an empty
     unquoted ``$MODEL``; TP007: a here-document that expanded ``$PORT`` locally to nothing; TP012: compose's
     interpolation of an unset ``${PORT}`` in a string ``command:``) explains the
-    parser's PA012 (the flag needs a value) and PA020 (the required flag is not given) for that flag. The
+    parser's PA012 (the flag needs a value) and PA020 (the required flag is not given) for that flag; TP012
+    on a compose list item (``["--port", "${PORT}"]``, which stays a word, the empty one) explains what the
+    parser says of that flag's value ``''`` (PA010 "invalid int value: ''"). The
     cause carries the fix: its own edit, or (fixes/attach.py) the edit of a consequence that re-checking
     proves removes the cause too.
 ``lost-positional``
@@ -94,6 +96,7 @@ SPLIT_OFF_SYMPTOMS = frozenset({"SC2215", "SC2188", "SH023"})
 # Parser findings that say a flag lost its value.
 LOST_VALUE_SYMPTOMS = frozenset({"PA012", "PA020"})
 LOST_VALUE = frozenset({"SH007", "SH026", "TP007", "TP012"})
+_EMPTY_ITEM = "reaches the server as the empty word ''"  # TP012 on a compose list item (compose.py)
 _RAISE = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception|Exit): ")
 _READS = re.compile(r"\breads (\w+) = ")
 _ARGS_REQUIRED = re.compile(r'^argparse stops with "the following arguments are required: ([^"]+)"')
@@ -317,11 +320,16 @@ def _lost_value(links: _Links, report: Report) -> None:
                 flags |= _flags_before_expansions(e.text)
             lost.append((i, flags))
     for j, f in enumerate(findings):
-        if f.code not in LOST_VALUE_SYMPTOMS or f.setting is None:
+        # a compose list item compose emptied stays a word, the empty one: what the parser says of `''`
+        empty_item = f.layer == "parser" and "''" in f.message
+        if (f.code not in LOST_VALUE_SYMPTOMS and not empty_item) or f.setting is None:
             continue
         names = _flag_names(f.setting, settings)
         for i, flags in lost:
-            if flags & names and f.launch == findings[i].launch:
+            cause = findings[i]
+            if empty_item and f.code not in LOST_VALUE_SYMPTOMS and _EMPTY_ITEM not in cause.message:
+                continue
+            if flags & names and f.launch == cause.launch:
                 links.link(j, i)
                 break
 

@@ -357,6 +357,66 @@ def quote_delimiter(finding: Finding, source: SourceFile, report: Report) -> Pro
     return None
 
 
+# --- TP021: a folded block continued with backslashes ----------------------------------------------------
+
+_FOLDED_HEADER = re.compile(r"(?:^|(?<=[\s:\-\[,]))>(?=[-+1-9]{0,2}[ \t]*(?:#.*)?$)")
+
+
+def literal_block(finding: Finding, source: SourceFile, report: Report) -> Proposal | None:
+    r"""TP021: the folded block's indicator ``>`` (at the finding's line, where the block's node starts)
+    becomes ``|``: a literal block keeps its line breaks (YAML 1.2, 8.1.2 Literal Style), so each ``\``
+    before one continues the shell's line again; the chomping and indentation indicators stay."""
+    where = parse_at(finding.at)
+    if where is None or not _is_yaml(source):
+        return None
+    line = (source.line(where[1]) or "").rstrip("\r\n")
+    hits = list(_FOLDED_HEADER.finditer(line))
+    if len(hits) != 1:
+        return None
+    col = hits[0].start()
+    if re.search(r"`(?:command|entrypoint):` string", finding.message):
+        return _drop_backslashes(source, where[1], line)
+    return Proposal(
+        (_edit(source, where[1], col, col + 1, "|"),),
+        f"Write the block as a literal scalar: `{line[col:].split()[0].replace('>', '|', 1)}` at "
+        f"{source.label}:{where[1]}:{col + 1}: a literal block keeps its line breaks, so each `\\` at a "
+        "line's end continues the command (or drop the backslashes: a folded block joins the lines itself).",
+    )
+
+
+def _drop_backslashes(source: SourceFile, header: int, line: str) -> Proposal | None:
+    """A compose string ``command:`` is split by compose, not a shell: a line break in a literal block
+    would stay inside a word after ``\\`` (shlex, go-shellwords), so the block stays folded and the
+    backslashes that end its lines go (the folding joins the lines with a space itself)."""
+    indent = len(line) - len(line.lstrip(" "))
+    edits: list[FixEdit] = []
+    for number in range(header + 1, len(source.lines) + 1):
+        text = (source.line(number) or "").rstrip("\r\n")
+        if text.strip() and len(text) - len(text.lstrip(" ")) <= indent:
+            break
+        if (len(text) - len(text.rstrip("\\"))) % 2 == 0:
+            continue  # no backslash at the end, or an escaped one (`\\\\`): a character of the word
+        end = len(text) - 1
+        start = len(text[:end].rstrip(" \t"))
+        edits.append(_edit(source, number, start, len(text), ""))
+    if not edits:
+        return None
+    return Proposal(
+        tuple(edits),
+        f"Delete the backslashes at the ends of the folded block's lines ({source.label} "
+        + (
+            f"line {_line_of(edits[0])}"
+            if len(edits) == 1
+            else f"lines {_line_of(edits[0])}-{_line_of(edits[-1])}"
+        )
+        + "): the folding joins the lines with a space itself, and compose splits the words.",
+    )
+
+
+def _line_of(edit: FixEdit) -> str:
+    return edit.start.split(":", 1)[0]
+
+
 VALUE_PRODUCERS: Mapping[str, Producer] = {
     "PR006": visible_devices,
     "PR009": unquote,
@@ -364,6 +424,7 @@ VALUE_PRODUCERS: Mapping[str, Producer] = {
     "TP019": compose_unquote,
     "TP011": one_item_flag,
     "TP007": quote_delimiter,
+    "TP021": literal_block,
 }
 # A finding about a variable of a manifest points at the container's command: these look the name up.
 MANIFEST_PRODUCERS: Mapping[str, Producer] = {"PR001": manifest_variable, "PR002": manifest_variable}
@@ -377,4 +438,6 @@ VALUE_NOTES: Mapping[str, str] = {
     "TP019": "deletes the quotes around the value of the list-form `environment:` item",
     "TP011": "writes the item `--flag value` as `--flag=value`",
     "TP007": "quotes the here-document's delimiter (`<<'EOF'`)",
+    "TP021": "writes the folded block's indicator `>` as `|` (a literal block: the backslashes continue the "
+    "lines again)",
 }
