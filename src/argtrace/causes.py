@@ -35,6 +35,10 @@ two messages read); a finding no rule links stays a cause of its own. The links:
     each backslash then escapes) explains the parser's PA001 for the words it glued a blank to
     (``' --model'``) and for the value after such a word (``'Qwen/...' (after  --model)``), in the same
     launch.
+``docker-option``
+    A ``docker run`` option written in a manifest's ``command``/``args`` (TP023: ``--shm-size=16g``) explains
+    the parser's refusal of that word (PA001 "--shm-size is not a vllm flag", with its guess of a near
+    flag), in the same file: the fix is to drop the word and set the container, not to rename it.
 ``too-few-gpus``
     RS005 (the parallel sizes need more GPUs than ``--gpu`` gives) explains the memory layer's MM007 on the
     same count and the framework's own refusal on the fake device (an RS001 whose recorded condition reads
@@ -394,6 +398,24 @@ def _folded_continuation(links: _Links, report: Report) -> None:
                 links.link(j, i)
 
 
+def _docker_option(links: _Links, report: Report) -> None:
+    findings = links.findings
+    for i, cause in enumerate(findings):
+        if cause.code != "TP023":
+            continue
+        where = _path_line(cause.at)
+        words = {e.text for e in cause.evidence}
+        names = {w.split("=", 1)[0] for w in words}
+        for j, f in enumerate(findings):
+            theirs = _path_line(f.at)
+            if f.layer != "parser" or theirs is None or where is None or theirs[0] != where[0]:
+                continue
+            # the parser refuses the docker option by name (PA001 "--shm-size is not a vllm flag") or as
+            # the word it is (`'--ipc=host'`)
+            if any(f.message.startswith(n + " ") for n in names) or any(f"'{w}'" in f.message for w in words):
+                links.link(j, i)
+
+
 def _too_few_gpus(links: _Links, report: Report) -> None:
     findings = links.findings
     cause = next((i for i, f in enumerate(findings) if f.code == "RS005"), None)
@@ -415,6 +437,7 @@ RULES: tuple[Callable[[_Links, Report], None], ...] = (
     _literal_reference,
     _broken_command,
     _folded_continuation,
+    _docker_option,
     _too_few_gpus,
 )
 

@@ -23,6 +23,7 @@ from argtrace.layers.transport.containers import (
     _image_started,
     _tag_image,
     container_argv,
+    docker_options_in_items,
 )
 from argtrace.layers.transport.context import TransportResult
 from argtrace.layers.transport.envfiles import (
@@ -35,6 +36,7 @@ from argtrace.layers.transport.envfiles import (
 )
 from argtrace.layers.transport.words import (
     _show,
+    empty_value_item,
     folded_continuation,
     one_word_flag,
     one_word_program,
@@ -105,12 +107,14 @@ def _compose_words(
         )
         return said, lost
     words: list[str] = []
+    placed: list[tuple[str, str]] = []
     for item in items:
         text = _scalar(item)
         if text is None:
             continue
         value, unset = compose_interpolate(text, env)
         item_at = _line(label, item)
+        placed.append((value, item_at))
         flag = words[-1] if words and words[-1].startswith("-") and "=" not in words[-1] else None
         _unset_findings(
             item_at,
@@ -124,6 +128,8 @@ def _compose_words(
             result.findings.append(folded)
         elif (split := one_word_flag(f"`{what}:` list item", value, text, item_at)) is not None:
             result.findings.append(split)
+        elif (empty := empty_value_item(f"`{what}:` list item", value, text, item_at)) is not None:
+            result.findings.append(empty)
         elif (
             what == "entrypoint"
             and not words
@@ -131,6 +137,7 @@ def _compose_words(
         ):
             result.findings.append(whole)
         words.append(value)
+    docker_options_in_items("compose", f"the `{what}:` list", placed, result)
     return words, []
 
 
