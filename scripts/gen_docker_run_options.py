@@ -66,12 +66,14 @@ def server_option_strings() -> set[str]:
 # option written in a manifest's `command`/`args` reaches the program, the container never gets it). Read
 # from each carrier's own reference; only options the runtime applies to the container itself, whose
 # equivalent is a field of the service or the pod:
-#   compose: the Compose file reference, services (https://docs.docker.com/reference/compose-file/services/):
-#     `shm_size`, `ipc`, `network_mode`, `privileged`, `runtime`, `gpus` / deploy.resources.reservations.devices
+#   compose: the Compose file reference, services
+#     (https://docs.docker.com/reference/compose-file/services/): `shm_size`, `ipc`, `network_mode`,
+#     `privileged`, `runtime`, `gpus` / deploy.resources.reservations.devices
 #   Kubernetes: PodSpec `hostIPC`, `hostNetwork`, `runtimeClassName`; SecurityContext `privileged`
-#     (https://kubernetes.io/docs/reference/kubernetes-api/workload-resources/pod-v1/); /dev/shm: an `emptyDir`
-#     volume with `medium: Memory` mounted there (https://kubernetes.io/docs/concepts/storage/volumes/#emptydir,
-#     the form vLLM's Kubernetes page uses); GPUs: `resources.limits` `nvidia.com/gpu`
+#     (https://kubernetes.io/docs/reference/kubernetes-api/workload-resources/pod-v1/); /dev/shm: an
+#     `emptyDir` volume with `medium: Memory` mounted there
+#     (https://kubernetes.io/docs/concepts/storage/volumes/#emptydir, the form vLLM's Kubernetes page
+#     uses); GPUs: `resources.limits` `nvidia.com/gpu`
 #     (https://kubernetes.io/docs/tasks/manage-gpus/scheduling-gpus/)
 CARRIED_BY = {
     "--shm-size": {

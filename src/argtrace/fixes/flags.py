@@ -266,6 +266,6 @@ FLAG_NOTES: Mapping[str, str] = {
     "PA012": "writes the release's default after a flag that has no value, when a flag or the end follows",
     "PA006": "deletes every occurrence of the flag but the last (the one argparse keeps)",
     "SH010": "writes `2>&1 > FILE` as `> FILE 2>&1`",
-    "TP012": "in a compose `command:`/`entrypoint:`, writes `${VAR}` after a flag as `${VAR:-DEFAULT}` with the "
-    "release's default for the flag",
+    "TP012": "in a compose `command:`/`entrypoint:`, writes `${VAR}` after a flag as `${VAR:-DEFAULT}` with "
+    "the release's default for the flag",
 }

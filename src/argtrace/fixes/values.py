@@ -288,6 +288,48 @@ def one_item_flag(finding: Finding, source: SourceFile, report: Report) -> Propo
     )
 
 
+_ONE_PROGRAM = re.compile(
+    r"the `(?:command|entrypoint:?)` (?:list )?item '(.+)' is ONE argv word: no shell splits it"
+)
+
+
+def exec_form_item(finding: Finding, source: SourceFile, report: Report) -> Proposal | None:
+    """TP011: a flag and its value in one item (``one_item_flag``), or a whole command line as the one
+    item of an exec-form ``command`` (llm-d#1126: ``["vllm serve openai/gpt-oss-20b"]``), which becomes one
+    item per word, in the list's own style: ``[vllm, serve, openai/gpt-oss-20b]`` in a flow list, one
+    ``- WORD`` line each in a block list. Only a line split into plain words (no quotes, no ``$``, nothing
+    YAML would read differently unquoted) is rewritten."""
+    flag = one_item_flag(finding, source, report)
+    if flag is not None:
+        return flag
+    match = _ONE_PROGRAM.match(finding.message)
+    where = parse_at(finding.at)
+    if match is None or where is None or not _is_yaml(source):
+        return None
+    text = match.group(1)
+    words = text.split()
+    if not all(re.fullmatch(r"[\w./@+-][\w./@+=:-]*", w) for w in words) or len(words) < 2:
+        return None
+    line = source.line(where[1]) or ""
+    hits = [m for m in re.finditer(r"(['\"]?)" + re.escape(text) + r"\1", line) if m.group(0)]
+    if len(hits) != 1:
+        return None
+    hit = hits[0]
+    body = line.rstrip("\r\n")
+    block = re.fullmatch(r"([ \t]*)-[ \t]+" + re.escape(hit.group(0)) + r"[ \t]*", body)
+    if block is not None:
+        indent = block.group(1)
+        new = "".join(f"{indent}- {w}\n" for w in words)
+        edit = FixEdit(source.label, f"{where[1]}:1", f"{where[1] + 1}:1", new)
+    else:
+        edit = _edit(source, where[1], hit.start(), hit.end(), ", ".join(words))
+    return Proposal(
+        (edit,),
+        f"Give each word its own item at {source.label}:{where[1]}: "
+        f"{', '.join(words)}; an exec-form list item is one argv word, and no shell splits it.",
+    )
+
+
 # --- PA001-PA016 at a --config YAML key --------------------------------------------------------------------
 
 _FLAG_FIX = re.compile(r"(?:use|write|switch to) --([A-Za-z0-9][\w.-]*)(?: in full)?")
@@ -422,7 +464,7 @@ VALUE_PRODUCERS: Mapping[str, Producer] = {
     "PR009": unquote,
     "TP017": unquote,
     "TP019": compose_unquote,
-    "TP011": one_item_flag,
+    "TP011": exec_form_item,
     "TP007": quote_delimiter,
     "TP021": literal_block,
 }
@@ -436,7 +478,8 @@ VALUE_NOTES: Mapping[str, str] = {
     "PR009": "deletes the quotes an env file hands on as part of the value",
     "TP017": "deletes the quotes around the value in the env file",
     "TP019": "deletes the quotes around the value of the list-form `environment:` item",
-    "TP011": "writes the item `--flag value` as `--flag=value`",
+    "TP011": "writes the item `--flag value` as `--flag=value`; a whole command line in one `command` item "
+    "becomes one item per word",
     "TP007": "quotes the here-document's delimiter (`<<'EOF'`)",
     "TP021": "writes the folded block's indicator `>` as `|` (a literal block: the backslashes continue the "
     "lines again)",

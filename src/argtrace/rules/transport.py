@@ -635,6 +635,17 @@ TP022 = Rule(
     ),
 )
 
+_POD_ARGS = """apiVersion: v1
+kind: Pod
+metadata:
+  name: vllm
+spec:
+  containers:
+    - name: vllm
+      image: vllm/vllm-openai:v0.11.0
+      args: [{args}]
+"""
+
 TP023 = Rule(
     code="TP023",
     layer="transport",
@@ -654,19 +665,13 @@ TP023 = Rule(
     fix="Drop the item and set the container itself (compose `shm_size:`/`ipc: host`; Kubernetes an "
     "`emptyDir` with `medium: Memory` at /dev/shm, `hostIPC: true`).",
     example=Example(
-        files={"pod.yaml": _FOLDED.replace(
-            'command: ["/bin/sh", "-c"]\n      args:\n        - {style}\n          vllm serve Qwen/Qwen3-8B \\\n'
-            "          --max-model-len 8192\n",
-            "args: [Qwen/Qwen3-8B, --tensor-parallel-size, \"2\", --shm-size=16g]\n",
-        )},
+        files={
+            "pod.yaml": _POD_ARGS.format(args='Qwen/Qwen3-8B, --tensor-parallel-size, "2", --shm-size=16g')
+        },
         argv=("check", "--no-resolve", "pod.yaml"),
     ),
     correct=Example(
-        files={"pod.yaml": _FOLDED.replace(
-            'command: ["/bin/sh", "-c"]\n      args:\n        - {style}\n          vllm serve Qwen/Qwen3-8B \\\n'
-            "          --max-model-len 8192\n",
-            "args: [Qwen/Qwen3-8B, --tensor-parallel-size, \"2\"]\n",
-        )},
+        files={"pod.yaml": _POD_ARGS.format(args='Qwen/Qwen3-8B, --tensor-parallel-size, "2"')},
         argv=("check", "--no-resolve", "pod.yaml"),
     ),
 )

@@ -167,7 +167,7 @@ def _unset_findings(
             R.TP012.finding(
                 f"${{{name}}} in {how} is required (`?`) and is not set in the environment argtrace was "
                 f"given or the .env file: if it is unset where `docker compose` runs too, compose stops "
-                f"before creating the container (\"{message}\")",
+                f'before creating the container ("{message}")',
                 at=at,
                 evidence=[Evidence("transport", at, message), Evidence("transport", at, name)],
                 severity="warning",

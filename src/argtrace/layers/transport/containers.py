@@ -178,8 +178,10 @@ def docker_options_in_items(
         # docker run --help: "--shm-size bytes  Size of /dev/shm"; its default is 64 MiB (the pod of
         # production-stack#276 showed 64M), where NCCL's shared-memory segments between tensor-parallel
         # workers do not fit (kserve#3791: "Error while creating shared memory segment")
-        lost.append("/dev/shm stays the container runtime's 64 MiB default, too small for NCCL between "
-                    "tensor-parallel workers")
+        lost.append(
+            "/dev/shm stays the container runtime's 64 MiB default, too small for NCCL between "
+            "tensor-parallel workers"
+        )
     if "--gpus" in names:
         lost.append("the GPUs come only from what the carrier itself requests")
     result.findings.append(

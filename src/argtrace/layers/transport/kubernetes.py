@@ -16,13 +16,13 @@ from typing import Any
 
 from argtrace.layers.transport.containers import (
     _container_servers,
-    docker_options_in_items,
     _entrypoint_findings,
     _exec_form_findings,
     _image_path,
     _image_started,
     _tag_image,
     container_argv,
+    docker_options_in_items,
 )
 from argtrace.layers.transport.context import TransportResult
 from argtrace.layers.transport.pods import PodSpec, container_gpus, pod_specs
@@ -87,9 +87,11 @@ def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: 
         if id(item) in used_runtimes:
             continue
         result.findings.extend(serving_findings(item, label))
-        if id(item) not in on_runtime and (args := model_args(item, label)) is not None:
+        if id(item) not in on_runtime and (isvc_args := model_args(item, label)) is not None:
             # the runtime these args are appended to is the cluster's: its program is not known here
-            docker_options_in_items("kubernetes", f"InferenceService {args[0]}'s `model.args`", args[1], result)
+            isvc, model_items = isvc_args
+            where = f"InferenceService {isvc}'s `model.args`"
+            docker_options_in_items("kubernetes", where, model_items, result)
         for pod in on_runtime.get(id(item)) or pod_specs(item, label):
             links = service_link_env(docs, item, pod.spec)  # the kubelet's service-link variables
             containers += [(n, c, pod, links) for n, c in _containers(pod.spec, pod.extra_containers)]

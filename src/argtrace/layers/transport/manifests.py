@@ -53,7 +53,8 @@ def yaml_not_a_launch(label: str, data: bytes) -> str | None:
         return None
     keys = {getattr(k, "value", None) for k, _ in nodes[0].value}
     if keys & {"services", "apiVersion", "kind"}:
-        return None  # a compose file or manifest written in a form manifest_kind does not see (`services: []`)
+        # a compose file or manifest in a form manifest_kind does not see (`services: []`)
+        return None
     return (
         f"{label}: YAML, but neither a docker compose file (top-level `services:`) nor a Kubernetes "
         "manifest (`apiVersion:` and `kind:`), so there is no launch here to check. Helm values are turned "
