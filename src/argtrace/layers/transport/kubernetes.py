@@ -90,8 +90,8 @@ def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: 
         if id(item) not in on_runtime and (isvc_args := model_args(item, label)) is not None:
             # the runtime these args are appended to is the cluster's: its program is not known here
             isvc, model_items = isvc_args
-            where = f"InferenceService {isvc}'s `model.args`"
-            docker_options_in_items("kubernetes", where, model_items, result)
+            model_where = f"InferenceService {isvc}'s `model.args`"
+            docker_options_in_items("kubernetes", model_where, model_items, result)
         for pod in on_runtime.get(id(item)) or pod_specs(item, label):
             links = service_link_env(docs, item, pod.spec)  # the kubelet's service-link variables
             containers += [(n, c, pod, links) for n, c in _containers(pod.spec, pod.extra_containers)]
