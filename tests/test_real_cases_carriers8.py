@@ -305,3 +305,51 @@ def test_compose_keys_carry_the_settings_and_are_not_flagged(tmp_path: Path) -> 
 def test_a_compose_file_in_flow_form_is_still_no_usage_error(tmp_path: Path) -> None:
     (tmp_path / "m.yaml").write_text("services: []\n")
     assert run_cli(["check", "m.yaml"], cwd=tmp_path).status in (0, 1)
+
+
+# --- TP024: docker's CSV reading of `--gpus` (docker/cli opts/gpus.go; moby daemon/nvidia_linux.go) -------
+
+SERVER = "vllm/vllm-openai:v0.11.0 --model Qwen/Qwen3-8B -tp 2"
+
+
+def check_command(tmp_path: Path, command: str) -> dict[str, Any]:
+    result = run_cli(["check", "--format", "json", "--no-resolve", "-c", command], cwd=tmp_path)
+    report: dict[str, Any] = result.json
+    return report
+
+
+def test_an_unquoted_device_list_is_refused_by_the_daemon(tmp_path: Path) -> None:
+    report = check_command(tmp_path, f"docker run --gpus device=0,1 --ipc=host {SERVER}")
+    tp024 = finding(report, "TP024")
+    assert (tp024["severity"], tp024["message"]) == (
+        "error",
+        "`--gpus device=0,1`: docker reads the value as comma-separated fields, so `1` after `device=0` is "
+        'read as a GPU count, and refuses it ("cannot set both Count and DeviceIDs on device request"): the '
+        "container never starts",
+    )
+    assert tp024["fix_edits"] == [
+        {"file": "<-c>", "start": "1:19", "end": "1:29", "replacement": "'\"device=0,1\"'"}
+    ]
+    assert tp024["fix_verified"] is True
+    assert shown(report) == [("error", "TP024", "static")]
+
+
+@pytest.mark.parametrize(
+    "gpus",
+    ["'\"device=0,1\"'", "device=0", "2", "all", "count=2", "\"'device=0,1'\""],
+    ids=["inner-double-quotes", "one-device", "count", "all", "count-key", "inner-single-quotes"],
+)
+def test_device_requests_docker_takes(tmp_path: Path, gpus: str) -> None:
+    """`"'device=0,1'"` hands docker single quotes, which Go's CSV does not take as quotes: a TP024 too."""
+    report = check_command(tmp_path, f"docker run --gpus {gpus} --ipc=host {SERVER}")
+    codes = [f["code"] for f in alarms(report)]
+    assert codes == (["TP024"] if gpus.startswith("\"'") else ([] if gpus != "device=0" else ["TP042"]))
+
+
+def test_a_device_id_list_of_uuids_is_a_count_error(tmp_path: Path) -> None:
+    report = check_command(tmp_path, f"docker run --gpus device=GPU-a,GPU-b --ipc=host {SERVER}")
+    assert finding(report, "TP024")["message"] == (
+        "`--gpus device=GPU-a,GPU-b`: docker reads the value as comma-separated fields, so `GPU-b` after "
+        '`device=GPU-a` is read as a GPU count, and refuses it ("invalid count (GPU-b): value must be either '
+        '"all" or an integer"): the container never starts'
+    )

@@ -330,6 +330,38 @@ def exec_form_item(finding: Finding, source: SourceFile, report: Report) -> Prop
     )
 
 
+# --- TP024: `docker run --gpus device=0,1` -----------------------------------------------------------------
+
+_GPUS_FIX = re.compile(r"Write `--gpus ('\"device=([^\"']+)\"')`")
+
+
+def gpus_device_quotes(finding: Finding, source: SourceFile, report: Report) -> Proposal | None:
+    """TP024: the ``--gpus`` value ``device=0,1`` (bare, or in quotes the shell removes) becomes
+    ``'"device=0,1"'``, so that the double quotes reach docker's CSV reader; on the command's line or a line
+    it continues on, where it is written once."""
+    match = _GPUS_FIX.match(finding.fix or "")
+    where = parse_at(finding.at)
+    if match is None or where is None:
+        return None
+    quoted, ids = match.group(1), match.group(2)
+    word = re.compile(r"(?<![\w-])--gpus(?:=|[ \t]+)((['\"]?)device=" + re.escape(ids) + r"\2)(?![\w,])")
+    number = where[1]
+    hits: list[tuple[int, re.Match[str]]] = []
+    while (line := source.line(number)) is not None:
+        hits += [(number, m) for m in word.finditer(line)]
+        if not line.rstrip("\r\n").endswith("\\"):
+            break
+        number += 1
+    if len(hits) != 1:
+        return None
+    number, hit = hits[0]
+    return Proposal(
+        (_edit(source, number, hit.start(1), hit.end(1), quoted),),
+        f"Write --gpus {quoted} at {source.label}:{number}:{hit.start(1) + 1}: the double quotes reach "
+        "docker and keep the device list one field.",
+    )
+
+
 # --- PA001-PA016 at a --config YAML key --------------------------------------------------------------------
 
 _FLAG_FIX = re.compile(r"(?:use|write|switch to) --([A-Za-z0-9][\w.-]*)(?: in full)?")
@@ -467,6 +499,7 @@ VALUE_PRODUCERS: Mapping[str, Producer] = {
     "TP011": exec_form_item,
     "TP007": quote_delimiter,
     "TP021": literal_block,
+    "TP024": gpus_device_quotes,
 }
 # A finding about a variable of a manifest points at the container's command: these look the name up.
 MANIFEST_PRODUCERS: Mapping[str, Producer] = {"PR001": manifest_variable, "PR002": manifest_variable}
@@ -481,6 +514,7 @@ VALUE_NOTES: Mapping[str, str] = {
     "TP011": "writes the item `--flag value` as `--flag=value`; a whole command line in one `command` item "
     "becomes one item per word",
     "TP007": "quotes the here-document's delimiter (`<<'EOF'`)",
+    "TP024": "writes the `--gpus` value `device=0,1` as `'\"device=0,1\"'`, so that docker gets the quotes",
     "TP021": "writes the folded block's indicator `>` as `|` (a literal block: the backslashes continue the "
     "lines again)",
 }

@@ -675,3 +675,38 @@ TP023 = Rule(
         argv=("check", "--no-resolve", "pod.yaml"),
     ),
 )
+
+TP024 = Rule(
+    code="TP024",
+    layer="transport",
+    severity="error",
+    title="`docker run --gpus device=0,1` without the inner quotes",
+    rationale=(
+        "The docker CLI reads the value of `--gpus` as one line of CSV (docker/cli `opts/gpus.go`), so "
+        "`device=0,1` is two fields: `device=0`, and a bare `1` that it takes for a GPU count. The daemon "
+        "refuses a device request with both a count and device IDs (moby `daemon/nvidia_linux.go`: "
+        '"cannot set both Count and DeviceIDs on device request"), and the container never starts. The shell '
+        'removes one level of quotes, so `--gpus "device=0,1"` fails the same way; '
+        "`--gpus '\"device=0,1\"'` hands docker the double quotes, which keep the list one field. A bare "
+        "field that is no count (`device=GPU-a,GPU-b`), a key given twice and an unknown key are the CLI's "
+        "own refusals. Example: NVIDIA/nvidia-docker#1026."
+    ),
+    fix="Quote the device list for docker: `--gpus '\"device=0,1\"'`.",
+    example=Example(
+        argv=(
+            "check",
+            "--no-resolve",
+            "-c",
+            "docker run --gpus device=0,1 --ipc=host vllm/vllm-openai:v0.11.0 --model Qwen/Qwen3-8B -tp 2",
+        )
+    ),
+    correct=Example(
+        argv=(
+            "check",
+            "--no-resolve",
+            "-c",
+            "docker run --gpus '\"device=0,1\"' --ipc=host vllm/vllm-openai:v0.11.0 "
+            "--model Qwen/Qwen3-8B -tp 2",
+        )
+    ),
+)

@@ -567,8 +567,12 @@ def _docker(
             result.findings.extend(vanished_after_flags(server, len(ctx.args)))
     _tag_image(result, before, run.image, assumed)
     _image_started(at, run.image, env, result, before)
-    from argtrace.layers.transport.images import docker_gpus, runtime_visible_devices
+    from argtrace.layers.transport.images import docker_gpus, gpus_refusal, runtime_visible_devices
 
+    refused = gpus_refusal(run.gpus) if run.gpus is not None else None
+    if refused is not None:
+        _gpus_refused(at, run.gpus or "", refused, result)
+        return
     # --gpus is docker's own device request; the variable decides only without it
     count = (
         docker_gpus(run.gpus, env) if run.gpus is not None else runtime_visible_devices(run.runtime, run.env)
@@ -577,6 +581,27 @@ def _docker(
         result.servers[before:] = [
             replace(s, gpus=count[0], gpus_from=count[1]) for s in result.servers[before:]
         ]
+
+
+def _gpus_refused(at: str, value: str, refused: str, result: TransportResult) -> None:
+    """TP024: docker refuses the ``--gpus`` value (``images.gpus_refusal``): the container never starts."""
+    from argtrace.rules import transport as R
+
+    ids = value.partition("device=")[2]
+    quoted = f"'\"device={ids}\"'" if ids and "," in ids and '"' not in value else None
+    first, _, rest = ids.partition(",")
+    counted = f", so `{rest}` after `device={first}` is read as a GPU count" if quoted else ""
+    result.findings.append(
+        R.TP024.finding(
+            f"`--gpus {value}`: docker reads the value as comma-separated fields{counted}"
+            + f', and refuses it ("{refused}"): the container never starts',
+            at=at,
+            evidence=[Evidence("transport", at, f"--gpus {value}")],
+            fix=f"Write `--gpus {quoted}`: the double quotes reach docker and keep the list one field."
+            if quoted
+            else None,
+        )
+    )
 
 
 def _docker_environment(
