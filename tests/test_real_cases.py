@@ -428,6 +428,7 @@ def test_every_case_file_is_used() -> None:
     used |= {c.file for c in WRONG_3}
     used |= {"vllm28132_compose_cuda_visible.yaml"}
     used |= {"vllm17792_tool_choice.cmd"}  # its launch is valid; the error comes with a request (WHY)
+    used |= {p.name for p in CASES.glob("c8_*")}  # the carriers' 2nd batch: test_real_cases_carriers8.py
     assert sorted(p.name for p in CASES.iterdir()) == sorted(used)
 
 
