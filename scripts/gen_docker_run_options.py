@@ -7,7 +7,9 @@ docker reads its options only before the image (``docker container run [OPTIONS]
 a word after the image is the container's. ``outside_servers`` lists the long options of ``docker run`` that
 are neither an option of any bundled schema (``src/argtrace/frameworks/data/schemas``) nor a prefix of one
 (argparse takes a unique prefix as an abbreviation): written after the image, such a word is docker's option
-in the wrong place, never a server flag (rule TP020). ``--check`` compares the file with what the installed
+in the wrong place, never a server flag (rule TP020). ``carried_by``: for the options that set the container
+itself (shared memory, IPC and network namespaces, privileges, runtime, GPUs), the compose key and the
+Kubernetes field that carry them (rule TP023). ``--check`` compares the file with what the installed
 docker and the bundled schemas give now.
 
   python scripts/gen_docker_run_options.py [--docker PATH] [--check]
@@ -60,16 +62,52 @@ def server_option_strings() -> set[str]:
     return out
 
 
+# Where compose and Kubernetes keep what a `docker run` option sets for the container (rule TP023: such an
+# option written in a manifest's `command`/`args` reaches the program, the container never gets it). Read
+# from each carrier's own reference; only options the runtime applies to the container itself, whose
+# equivalent is a field of the service or the pod:
+#   compose: the Compose file reference, services
+#     (https://docs.docker.com/reference/compose-file/services/): `shm_size`, `ipc`, `network_mode`,
+#     `privileged`, `runtime`, `gpus` / deploy.resources.reservations.devices
+#   Kubernetes: PodSpec `hostIPC`, `hostNetwork`, `runtimeClassName`; SecurityContext `privileged`
+#     (https://kubernetes.io/docs/reference/kubernetes-api/workload-resources/pod-v1/); /dev/shm: an
+#     `emptyDir` volume with `medium: Memory` mounted there
+#     (https://kubernetes.io/docs/concepts/storage/volumes/#emptydir, the form vLLM's Kubernetes page
+#     uses); GPUs: `resources.limits` `nvidia.com/gpu`
+#     (https://kubernetes.io/docs/tasks/manage-gpus/scheduling-gpus/)
+CARRIED_BY = {
+    "--shm-size": {
+        "compose": "`shm_size: SIZE`",
+        "kubernetes": "an `emptyDir` volume with `medium: Memory` (and a `sizeLimit`) mounted at /dev/shm",
+    },
+    "--ipc": {"compose": "`ipc: host`", "kubernetes": "`hostIPC: true` in the pod spec"},
+    "--network": {"compose": "`network_mode: host`", "kubernetes": "`hostNetwork: true` in the pod spec"},
+    "--privileged": {
+        "compose": "`privileged: true`",
+        "kubernetes": "`securityContext: {privileged: true}` on the container",
+    },
+    "--runtime": {"compose": "`runtime: NAME`", "kubernetes": "`runtimeClassName` in the pod spec"},
+    "--gpus": {
+        "compose": "`deploy.resources.reservations.devices` (or `gpus:`)",
+        "kubernetes": "`resources.limits: {nvidia.com/gpu: N}` on the container",
+    },
+}
+
+
 def generate(docker: str) -> dict[str, object]:
     version, options = docker_run_options(docker)
     servers = server_option_strings()
     outside = sorted(name for name in options if not any(s == name or s.startswith(name) for s in servers))
+    unknown = sorted(set(CARRIED_BY) - set(outside))
+    if unknown:
+        raise SystemExit(f"CARRIED_BY names options docker lacks or servers have: {unknown}")
     return {
         "format": 1,
         "generated_by": "scripts/gen_docker_run_options.py",
         "source": f"`docker run --help` of {version}",
         "options": dict(sorted(options.items())),
         "outside_servers": outside,
+        "carried_by": dict(sorted(CARRIED_BY.items())),
     }
 
 

@@ -119,7 +119,16 @@ FOUND_7: dict[str, tuple[str, list[tuple[str, str, str | None]]]] = {
     # fixed 2026-12-02 (was 15 PA001 errors on ' --model' and its neighbours, fix "quote the value")
     "dynamo14321": (
         "TP021",
-        [("error", FOLDED, "Write the block as a literal scalar (`|-`), or drop the trailing backslashes.")],
+        [
+            (
+                "error",
+                FOLDED,
+                # the edit `>-` -> `|-` at the block's indicator, proven by the re-check (carriers8)
+                "Write the block as a literal scalar: `|-` at dynamo14321_folded_continuations.yaml:28:15: a "
+                "literal block keeps its line breaks, so each `\\` at a line's end continues the command (or "
+                "drop the backslashes: a folded block joins the lines itself).",
+            )
+        ],
     ),
     # fixed 2026-12-02 (was TP040/SH019 notes only)
     "llmdsim533": (

@@ -35,6 +35,10 @@ two messages read); a finding no rule links stays a cause of its own. The links:
     each backslash then escapes) explains the parser's PA001 for the words it glued a blank to
     (``' --model'``) and for the value after such a word (``'Qwen/...' (after  --model)``), in the same
     launch.
+``docker-option``
+    A ``docker run`` option written in a manifest's ``command``/``args`` (TP023: ``--shm-size=16g``) explains
+    the parser's refusal of that word (PA001 "--shm-size is not a vllm flag", with its guess of a near
+    flag), in the same file: the fix is to drop the word and set the container, not to rename it.
 ``too-few-gpus``
     RS005 (the parallel sizes need more GPUs than ``--gpu`` gives) explains the memory layer's MM007 on the
     same count and the framework's own refusal on the fake device (an RS001 whose recorded condition reads
@@ -44,7 +48,9 @@ two messages read); a finding no rule links stays a cause of its own. The links:
     An expansion that removed a flag's value (SH007: an unset ``$2`` or caller's ``$PORT``; SH026: an empty
     unquoted ``$MODEL``; TP007: a here-document that expanded ``$PORT`` locally to nothing; TP012: compose's
     interpolation of an unset ``${PORT}`` in a string ``command:``) explains the
-    parser's PA012 (the flag needs a value) and PA020 (the required flag is not given) for that flag. The
+    parser's PA012 (the flag needs a value) and PA020 (the required flag is not given) for that flag; TP012
+    on a compose list item (``["--port", "${PORT}"]``, which stays a word, the empty one) explains what the
+    parser says of that flag's value ``''`` (PA010 "invalid int value: ''"). The
     cause carries the fix: its own edit, or (fixes/attach.py) the edit of a consequence that re-checking
     proves removes the cause too.
 ``lost-positional``
@@ -94,6 +100,7 @@ SPLIT_OFF_SYMPTOMS = frozenset({"SC2215", "SC2188", "SH023"})
 # Parser findings that say a flag lost its value.
 LOST_VALUE_SYMPTOMS = frozenset({"PA012", "PA020"})
 LOST_VALUE = frozenset({"SH007", "SH026", "TP007", "TP012"})
+_EMPTY_ITEM = "reaches the server as the empty word ''"  # TP012 on a compose list item (compose.py)
 _RAISE = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception|Exit): ")
 _READS = re.compile(r"\breads (\w+) = ")
 _ARGS_REQUIRED = re.compile(r'^argparse stops with "the following arguments are required: ([^"]+)"')
@@ -317,11 +324,16 @@ def _lost_value(links: _Links, report: Report) -> None:
                 flags |= _flags_before_expansions(e.text)
             lost.append((i, flags))
     for j, f in enumerate(findings):
-        if f.code not in LOST_VALUE_SYMPTOMS or f.setting is None:
+        # a compose list item compose emptied stays a word, the empty one: what the parser says of `''`
+        empty_item = f.layer == "parser" and "''" in f.message
+        if (f.code not in LOST_VALUE_SYMPTOMS and not empty_item) or f.setting is None:
             continue
         names = _flag_names(f.setting, settings)
         for i, flags in lost:
-            if flags & names and f.launch == findings[i].launch:
+            cause = findings[i]
+            if empty_item and f.code not in LOST_VALUE_SYMPTOMS and _EMPTY_ITEM not in cause.message:
+                continue
+            if flags & names and f.launch == cause.launch:
                 links.link(j, i)
                 break
 
@@ -386,6 +398,24 @@ def _folded_continuation(links: _Links, report: Report) -> None:
                 links.link(j, i)
 
 
+def _docker_option(links: _Links, report: Report) -> None:
+    findings = links.findings
+    for i, cause in enumerate(findings):
+        if cause.code != "TP023":
+            continue
+        where = _path_line(cause.at)
+        words = {e.text for e in cause.evidence}
+        names = {w.split("=", 1)[0] for w in words}
+        for j, f in enumerate(findings):
+            theirs = _path_line(f.at)
+            if f.layer != "parser" or theirs is None or where is None or theirs[0] != where[0]:
+                continue
+            # the parser refuses the docker option by name (PA001 "--shm-size is not a vllm flag") or as
+            # the word it is (`'--ipc=host'`)
+            if any(f.message.startswith(n + " ") for n in names) or any(f"'{w}'" in f.message for w in words):
+                links.link(j, i)
+
+
 def _too_few_gpus(links: _Links, report: Report) -> None:
     findings = links.findings
     cause = next((i for i, f in enumerate(findings) if f.code == "RS005"), None)
@@ -407,6 +437,7 @@ RULES: tuple[Callable[[_Links, Report], None], ...] = (
     _literal_reference,
     _broken_command,
     _folded_continuation,
+    _docker_option,
     _too_few_gpus,
 )
 

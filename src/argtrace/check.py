@@ -232,6 +232,7 @@ def run_check(options: CheckOptions) -> Report:
         analyze_transport,
         manifest_kind,
         manifest_selection,
+        yaml_not_a_launch,
     )
 
     if options.command_string is None and manifest_kind(source.data) is not None:
@@ -245,6 +246,8 @@ def run_check(options: CheckOptions) -> Report:
         report.findings.extend(manifest.findings)
         report.sections["transport"] = manifest.section
         return _check_servers(report, manifest.servers, source.label, options)
+    if options.command_string is None and (not_launch := yaml_not_a_launch(source.label, source.data)):
+        raise UsageError(not_launch)
     # SLURM: a batch script runs with the variables SLURM sets for it (layers/slurm.py); a script without the
     # text #SBATCH has no directive line, and the SLURM layer is not imported for it
     env, unknown_env = options.env, None

@@ -19,6 +19,8 @@ NO_EDIT = {
     "PR001": "the release reads no variable of that name: the fix is to drop it",
     # VLLM_PORT=eight: no number can be derived from the word (only a value wrapped in quotes gets an edit)
     "PR009": "the value is not a number, and no number follows from it",
+    # Kubernetes' `$(VAR)` has no default syntax (compose's `${VAR}` gets `${VAR:-DEFAULT}`)
+    "TP012": "the example is a Kubernetes `$(VAR)`, which has no default syntax to write",
 }
 # Findings of another cause that a rule's example also has, before and after the fix, and why.
 OTHER_CAUSES = {

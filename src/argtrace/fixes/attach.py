@@ -31,6 +31,11 @@ def all_sources(options: CheckOptions, report: Report) -> dict[str, SourceFile]:
     return {**sources, **read_sources(report, sources)}
 
 
+# Causes whose consequences' edits fix the wrong thing: a `docker run` option in a manifest's args (TP023) is
+# dropped and set on the container, not renamed to the flag the parser finds near it (`--block-size`).
+NO_BORROWED_EDITS = frozenset({"TP023"})
+
+
 def attach_fixes(report: Report, options: CheckOptions, *, verify: bool = True) -> Report:
     """``report`` with edits, case-specific fix texts and verification on its findings (in place)."""
     if report.command != "check":
@@ -44,12 +49,13 @@ def attach_fixes(report: Report, options: CheckOptions, *, verify: bool = True) 
     for index, finding in enumerate(findings):
         if finding.fix_edits or finding.severity not in VERIFIED_SEVERITIES:
             continue
-        taken = _from_consequences(finding)
+        taken = [] if finding.code in NO_BORROWED_EDITS else _from_consequences(finding)
         if taken:
             # the cause's own producer had nothing (or no default to write) where a consequence's had:
             # the cause carries that edit, and the re-check proves it removes the cause itself
             candidates[index] = taken
             findings[index] = replace(finding, fix=taken[0].fix, fix_edits=taken[0].edits)
+            continue
         elif finding.code == "RS001":
             found = mamba_candidates(finding, report, sources, findings)
         elif is_observed(finding):

@@ -99,6 +99,40 @@ def lost_value(finding: Finding, source: SourceFile, report: Report) -> Proposal
     )
 
 
+# --- TP012: compose's `--port ${PORT}` with PORT unset where compose runs --------------------------------
+
+_COMPOSE_REF = re.compile(r"(?<!\$)\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*)(?![\w{]))")
+
+
+def compose_default(finding: Finding, source: SourceFile, report: Report) -> Proposal | None:
+    """TP012 on a compose ``command:``/``entrypoint:`` word after a flag: the reference ``${NAME}`` (or
+    ``$NAME``) becomes ``${NAME:-DEFAULT}`` with the release's default for the flag, compose's own default
+    syntax (Compose specification, Interpolation: "`${VAR:-default}` -> value of VAR if set and non-empty,
+    otherwise default"); only where the reference is written once on the finding's line. Kubernetes'
+    ``$(NAME)`` has no default syntax, and a required ``${NAME:?err}`` means the user wants no default."""
+    where = parse_at(finding.at)
+    first = finding.evidence[0].text if finding.evidence else ""
+    flag = re.fullmatch(r"(--?[\w-]+) (\S.*)", first)
+    if where is None or flag is None or "is required (`?`)" in finding.message:
+        return None
+    if not source.label.lower().endswith((".yaml", ".yml")):
+        return None
+    name = (finding.evidence[1].text if len(finding.evidence) > 1 else "").strip()
+    line = source.line(where[1]) or ""
+    hits = [m for m in _COMPOSE_REF.finditer(line) if name in (m.group(1), m.group(2))]
+    default = _default(report, flag.group(1))
+    if len(hits) != 1 or default is None:
+        return None
+    hit = hits[0]
+    new = f"${{{name}:-{default}}}"
+    return Proposal(
+        (_edit(source, where[1], hit.start(), hit.end(), new),),
+        f"Write {new} at {source.label}:{where[1]}:{hit.start() + 1}: when {name} is unset or empty where "
+        f"`docker compose` runs, {flag.group(1)} gets {report.framework.name}'s default, {default} (or set "
+        f"{name} there or in .env; `${{{name}:?...}}` makes compose stop instead).",
+    )
+
+
 # --- PA012: `--port --host 0.0.0.0` ------------------------------------------------------------------------
 
 _NEEDS = re.compile(r"(--?[\w-]+) needs a value but gets none")
@@ -225,6 +259,7 @@ FLAG_PRODUCERS: Mapping[str, Producer] = {
     "PA012": missing_value,
     "PA006": repeated_flag,
     "SH010": stderr_order,
+    "TP012": compose_default,
 }
 FLAG_NOTES: Mapping[str, str] = {
     "SH007": "writes the bare `$VAR` as `${VAR:-DEFAULT}` with the release's default for the flag",
@@ -232,4 +267,6 @@ FLAG_NOTES: Mapping[str, str] = {
     "PA012": "writes the release's default after a flag that has no value, when a flag or the end follows",
     "PA006": "deletes every occurrence of the flag but the last (the one argparse keeps)",
     "SH010": "writes `2>&1 > FILE` as `> FILE 2>&1`",
+    "TP012": "in a compose `command:`/`entrypoint:`, writes `${VAR}` after a flag as `${VAR:-DEFAULT}` with "
+    "the release's default for the flag",
 }

@@ -288,6 +288,80 @@ def one_item_flag(finding: Finding, source: SourceFile, report: Report) -> Propo
     )
 
 
+_ONE_PROGRAM = re.compile(
+    r"the `(?:command|entrypoint:?)` (?:list )?item '(.+)' is ONE argv word: no shell splits it"
+)
+
+
+def exec_form_item(finding: Finding, source: SourceFile, report: Report) -> Proposal | None:
+    """TP011: a flag and its value in one item (``one_item_flag``), or a whole command line as the one
+    item of an exec-form ``command`` (llm-d#1126: ``["vllm serve openai/gpt-oss-20b"]``), which becomes one
+    item per word, in the list's own style: ``[vllm, serve, openai/gpt-oss-20b]`` in a flow list, one
+    ``- WORD`` line each in a block list. Only a line split into plain words (no quotes, no ``$``, nothing
+    YAML would read differently unquoted) is rewritten."""
+    flag = one_item_flag(finding, source, report)
+    if flag is not None:
+        return flag
+    match = _ONE_PROGRAM.match(finding.message)
+    where = parse_at(finding.at)
+    if match is None or where is None or not _is_yaml(source):
+        return None
+    text = match.group(1)
+    words = text.split()
+    if not all(re.fullmatch(r"[\w./@+-][\w./@+=:-]*", w) for w in words) or len(words) < 2:
+        return None
+    line = source.line(where[1]) or ""
+    hits = [m for m in re.finditer(r"(['\"]?)" + re.escape(text) + r"\1", line) if m.group(0)]
+    if len(hits) != 1:
+        return None
+    hit = hits[0]
+    body = line.rstrip("\r\n")
+    block = re.fullmatch(r"([ \t]*)-[ \t]+" + re.escape(hit.group(0)) + r"[ \t]*", body)
+    if block is not None:
+        indent = block.group(1)
+        new = "".join(f"{indent}- {w}\n" for w in words)
+        edit = FixEdit(source.label, f"{where[1]}:1", f"{where[1] + 1}:1", new)
+    else:
+        edit = _edit(source, where[1], hit.start(), hit.end(), ", ".join(words))
+    return Proposal(
+        (edit,),
+        f"Give each word its own item at {source.label}:{where[1]}: "
+        f"{', '.join(words)}; an exec-form list item is one argv word, and no shell splits it.",
+    )
+
+
+# --- TP024: `docker run --gpus device=0,1` -----------------------------------------------------------------
+
+_GPUS_FIX = re.compile(r"Write `--gpus ('\"device=([^\"']+)\"')`")
+
+
+def gpus_device_quotes(finding: Finding, source: SourceFile, report: Report) -> Proposal | None:
+    """TP024: the ``--gpus`` value ``device=0,1`` (bare, or in quotes the shell removes) becomes
+    ``'"device=0,1"'``, so that the double quotes reach docker's CSV reader; on the command's line or a line
+    it continues on, where it is written once."""
+    match = _GPUS_FIX.match(finding.fix or "")
+    where = parse_at(finding.at)
+    if match is None or where is None:
+        return None
+    quoted, ids = match.group(1), match.group(2)
+    word = re.compile(r"(?<![\w-])--gpus(?:=|[ \t]+)((['\"]?)device=" + re.escape(ids) + r"\2)(?![\w,])")
+    number = where[1]
+    hits: list[tuple[int, re.Match[str]]] = []
+    while (line := source.line(number)) is not None:
+        hits += [(number, m) for m in word.finditer(line)]
+        if not line.rstrip("\r\n").endswith("\\"):
+            break
+        number += 1
+    if len(hits) != 1:
+        return None
+    number, hit = hits[0]
+    return Proposal(
+        (_edit(source, number, hit.start(1), hit.end(1), quoted),),
+        f"Write --gpus {quoted} at {source.label}:{number}:{hit.start(1) + 1}: the double quotes reach "
+        "docker and keep the device list one field.",
+    )
+
+
 # --- PA001-PA016 at a --config YAML key --------------------------------------------------------------------
 
 _FLAG_FIX = re.compile(r"(?:use|write|switch to) --([A-Za-z0-9][\w.-]*)(?: in full)?")
@@ -357,13 +431,75 @@ def quote_delimiter(finding: Finding, source: SourceFile, report: Report) -> Pro
     return None
 
 
+# --- TP021: a folded block continued with backslashes ----------------------------------------------------
+
+_FOLDED_HEADER = re.compile(r"(?:^|(?<=[\s:\-\[,]))>(?=[-+1-9]{0,2}[ \t]*(?:#.*)?$)")
+
+
+def literal_block(finding: Finding, source: SourceFile, report: Report) -> Proposal | None:
+    r"""TP021: the folded block's indicator ``>`` (at the finding's line, where the block's node starts)
+    becomes ``|``: a literal block keeps its line breaks (YAML 1.2, 8.1.2 Literal Style), so each ``\``
+    before one continues the shell's line again; the chomping and indentation indicators stay."""
+    where = parse_at(finding.at)
+    if where is None or not _is_yaml(source):
+        return None
+    line = (source.line(where[1]) or "").rstrip("\r\n")
+    hits = list(_FOLDED_HEADER.finditer(line))
+    if len(hits) != 1:
+        return None
+    col = hits[0].start()
+    if re.search(r"`(?:command|entrypoint):` string", finding.message):
+        return _drop_backslashes(source, where[1], line)
+    return Proposal(
+        (_edit(source, where[1], col, col + 1, "|"),),
+        f"Write the block as a literal scalar: `{line[col:].split()[0].replace('>', '|', 1)}` at "
+        f"{source.label}:{where[1]}:{col + 1}: a literal block keeps its line breaks, so each `\\` at a "
+        "line's end continues the command (or drop the backslashes: a folded block joins the lines itself).",
+    )
+
+
+def _drop_backslashes(source: SourceFile, header: int, line: str) -> Proposal | None:
+    """A compose string ``command:`` is split by compose, not a shell: a line break in a literal block
+    would stay inside a word after ``\\`` (shlex, go-shellwords), so the block stays folded and the
+    backslashes that end its lines go (the folding joins the lines with a space itself)."""
+    indent = len(line) - len(line.lstrip(" "))
+    edits: list[FixEdit] = []
+    for number in range(header + 1, len(source.lines) + 1):
+        text = (source.line(number) or "").rstrip("\r\n")
+        if text.strip() and len(text) - len(text.lstrip(" ")) <= indent:
+            break
+        if (len(text) - len(text.rstrip("\\"))) % 2 == 0:
+            continue  # no backslash at the end, or an escaped one (`\\\\`): a character of the word
+        end = len(text) - 1
+        start = len(text[:end].rstrip(" \t"))
+        edits.append(_edit(source, number, start, len(text), ""))
+    if not edits:
+        return None
+    return Proposal(
+        tuple(edits),
+        f"Delete the backslashes at the ends of the folded block's lines ({source.label} "
+        + (
+            f"line {_line_of(edits[0])}"
+            if len(edits) == 1
+            else f"lines {_line_of(edits[0])}-{_line_of(edits[-1])}"
+        )
+        + "): the folding joins the lines with a space itself, and compose splits the words.",
+    )
+
+
+def _line_of(edit: FixEdit) -> str:
+    return edit.start.split(":", 1)[0]
+
+
 VALUE_PRODUCERS: Mapping[str, Producer] = {
     "PR006": visible_devices,
     "PR009": unquote,
     "TP017": unquote,
     "TP019": compose_unquote,
-    "TP011": one_item_flag,
+    "TP011": exec_form_item,
     "TP007": quote_delimiter,
+    "TP021": literal_block,
+    "TP024": gpus_device_quotes,
 }
 # A finding about a variable of a manifest points at the container's command: these look the name up.
 MANIFEST_PRODUCERS: Mapping[str, Producer] = {"PR001": manifest_variable, "PR002": manifest_variable}
@@ -375,6 +511,10 @@ VALUE_NOTES: Mapping[str, str] = {
     "PR009": "deletes the quotes an env file hands on as part of the value",
     "TP017": "deletes the quotes around the value in the env file",
     "TP019": "deletes the quotes around the value of the list-form `environment:` item",
-    "TP011": "writes the item `--flag value` as `--flag=value`",
+    "TP011": "writes the item `--flag value` as `--flag=value`; a whole command line in one `command` item "
+    "becomes one item per word",
     "TP007": "quotes the here-document's delimiter (`<<'EOF'`)",
+    "TP024": "writes the `--gpus` value `device=0,1` as `'\"device=0,1\"'`, so that docker gets the quotes",
+    "TP021": "writes the folded block's indicator `>` as `|` (a literal block: the backslashes continue the "
+    "lines again)",
 }

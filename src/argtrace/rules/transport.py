@@ -590,3 +590,123 @@ TP021 = Rule(
         files={"pod.yaml": _FOLDED.format(style="|-")}, argv=("check", "--no-resolve", "pod.yaml")
     ),
 )
+
+_RUNTIME = """apiVersion: serving.kserve.io/v1alpha1
+kind: ServingRuntime
+metadata:
+  name: vllm-runtime
+spec:
+  containers:
+    - name: kserve-container
+      image: vllm/vllm-openai:v0.11.0
+      args:
+        - --port=8080
+        - --model=/mnt/models
+        - {item}
+  supportedModelFormats:
+    - name: vLLM
+"""
+
+TP022 = Rule(
+    code="TP022",
+    layer="transport",
+    severity="warning",
+    title="A list item gives a flag an empty value (`--flag=`)",
+    rationale=(
+        "In the list form of compose `command:`/`entrypoint:` and Kubernetes `command`/`args` an item is "
+        "one argv word, and argparse reads `--flag=VALUE` as the flag with what follows `=`: `--flag=` gives "
+        "it the empty string. Nobody writes that on purpose; a template that rendered to nothing does. Helm "
+        "renders every `{{ ... }}` in a chart before the cluster sees it, KServe's own `{{.Name}}` of a "
+        "ServingRuntime included, so `--served-model-name={{.Name}}` in a chart reaches vLLM as "
+        "`--served-model-name=` and the model is served under the empty name. "
+        "Example: noelo/vllm-router-demo#2."
+    ),
+    fix=(
+        "Write the value after `=`. In a Helm chart, escape a template meant for KServe so that Helm leaves "
+        'it: `{{ "{{" }} .Name {{ "}}" }}`.'
+    ),
+    example=Example(
+        files={"runtime.yaml": _RUNTIME.format(item="--served-model-name=")},
+        argv=("check", "--no-resolve", "runtime.yaml"),
+    ),
+    correct=Example(
+        files={"runtime.yaml": _RUNTIME.format(item="--served-model-name={{.Name}}")},
+        argv=("check", "--no-resolve", "runtime.yaml"),
+    ),
+)
+
+_POD_ARGS = """apiVersion: v1
+kind: Pod
+metadata:
+  name: vllm
+spec:
+  containers:
+    - name: vllm
+      image: vllm/vllm-openai:v0.11.0
+      args: [{args}]
+"""
+
+TP023 = Rule(
+    code="TP023",
+    layer="transport",
+    severity="warning",
+    title="A `docker run` option in a manifest's command or args",
+    rationale=(
+        "`--shm-size`, `--ipc=host`, `--network=host`, `--gpus`, `--privileged` and `--runtime` are options "
+        "of `docker run`: docker reads them before the image and sets up the container with them. A compose "
+        "file or a Kubernetes manifest has no docker reading its `command`/`args`: the words go to the "
+        "container's program as arguments, and the container gets none of the settings. Shared memory is "
+        "the one that hurts: without `shm_size:` (compose) or an `emptyDir` with `medium: Memory` at "
+        "/dev/shm (Kubernetes), /dev/shm stays the runtime's 64 MiB, and NCCL between tensor-parallel "
+        "workers fails to create its segments. Where each carrier keeps the setting is generated into "
+        "`src/argtrace/data/docker_run_options.json` (`carried_by`) by `scripts/gen_docker_run_options.py`, "
+        "from the Compose file reference and the Kubernetes Pod API. Example: kserve/kserve#3791."
+    ),
+    fix="Drop the item and set the container itself (compose `shm_size:`/`ipc: host`; Kubernetes an "
+    "`emptyDir` with `medium: Memory` at /dev/shm, `hostIPC: true`).",
+    example=Example(
+        files={
+            "pod.yaml": _POD_ARGS.format(args='Qwen/Qwen3-8B, --tensor-parallel-size, "2", --shm-size=16g')
+        },
+        argv=("check", "--no-resolve", "pod.yaml"),
+    ),
+    correct=Example(
+        files={"pod.yaml": _POD_ARGS.format(args='Qwen/Qwen3-8B, --tensor-parallel-size, "2"')},
+        argv=("check", "--no-resolve", "pod.yaml"),
+    ),
+)
+
+TP024 = Rule(
+    code="TP024",
+    layer="transport",
+    severity="error",
+    title="`docker run --gpus device=0,1` without the inner quotes",
+    rationale=(
+        "The docker CLI reads the value of `--gpus` as one line of CSV (docker/cli `opts/gpus.go`), so "
+        "`device=0,1` is two fields: `device=0`, and a bare `1` that it takes for a GPU count. The daemon "
+        "refuses a device request with both a count and device IDs (moby `daemon/nvidia_linux.go`: "
+        '"cannot set both Count and DeviceIDs on device request"), and the container never starts. The shell '
+        'removes one level of quotes, so `--gpus "device=0,1"` fails the same way; '
+        "`--gpus '\"device=0,1\"'` hands docker the double quotes, which keep the list one field. A bare "
+        "field that is no count (`device=GPU-a,GPU-b`), a key given twice and an unknown key are the CLI's "
+        "own refusals. Example: NVIDIA/nvidia-docker#1026."
+    ),
+    fix="Quote the device list for docker: `--gpus '\"device=0,1\"'`.",
+    example=Example(
+        argv=(
+            "check",
+            "--no-resolve",
+            "-c",
+            "docker run --gpus device=0,1 --ipc=host vllm/vllm-openai:v0.11.0 --model Qwen/Qwen3-8B -tp 2",
+        )
+    ),
+    correct=Example(
+        argv=(
+            "check",
+            "--no-resolve",
+            "-c",
+            "docker run --gpus '\"device=0,1\"' --ipc=host vllm/vllm-openai:v0.11.0 "
+            "--model Qwen/Qwen3-8B -tp 2",
+        )
+    ),
+)

@@ -61,7 +61,12 @@ if TYPE_CHECKING:
         read_env_file,
     )
     from argtrace.layers.transport.kubernetes import k8s_expand
-    from argtrace.layers.transport.manifests import analyze_manifest, manifest_kind, manifest_selection
+    from argtrace.layers.transport.manifests import (
+        analyze_manifest,
+        manifest_kind,
+        manifest_selection,
+        yaml_not_a_launch,
+    )
     from argtrace.layers.transport.render import render_transport_section
     from argtrace.layers.transport.sshcall import SSHD_PATH, SshCall, parse_ssh
     from argtrace.model import VanishedWord
@@ -87,7 +92,9 @@ _LAZY = {
         "envfiles",
     ),
     "k8s_expand": "kubernetes",
-    **dict.fromkeys(("analyze_manifest", "manifest_kind", "manifest_selection"), "manifests"),
+    **dict.fromkeys(
+        ("analyze_manifest", "manifest_kind", "manifest_selection", "yaml_not_a_launch"), "manifests"
+    ),
     "render_transport_section": "render",
     **dict.fromkeys(("SSHD_PATH", "SshCall", "parse_ssh"), "sshcall"),
 }
@@ -130,6 +137,7 @@ __all__ = [
     "read_dotenv",
     "read_env_file",
     "render_transport_section",
+    "yaml_not_a_launch",
 ]
 
 

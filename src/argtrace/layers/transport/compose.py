@@ -23,17 +23,20 @@ from argtrace.layers.transport.containers import (
     _image_started,
     _tag_image,
     container_argv,
+    docker_options_in_items,
 )
 from argtrace.layers.transport.context import TransportResult
 from argtrace.layers.transport.envfiles import (
     EnvFile,
     _env_text,
     compose_interpolate,
+    compose_required,
     parse_compose_env_file,
     read_env_file,
 )
 from argtrace.layers.transport.words import (
     _show,
+    empty_value_item,
     folded_continuation,
     one_word_flag,
     one_word_program,
@@ -84,28 +87,49 @@ def _compose_words(
         if text is None:
             return None, []
         value, unset = compose_interpolate(text, env)
+        required = compose_required(text, env)
         if (folded := folded_continuation(f"`{what}:` string", node, value, at)) is not None:
             result.findings.append(folded)
         try:
             said = split_like_shlex(value)
         except ValueError:
-            _unset_findings(at, unset, result, how=f"`{what}:`")
+            _unset_findings(at, unset, result, how=f"`{what}:`", required=required)
             return value.split(), []
         lost = _vanished_words(text, env, at)
-        _unset_findings(at, unset, result, how=f"`{what}:`", vanished={v.name: v for v in lost}, words=said)
+        _unset_findings(
+            at,
+            unset,
+            result,
+            how=f"`{what}:`",
+            vanished={v.name: v for v in lost},
+            words=said,
+            required=required,
+        )
         return said, lost
     words: list[str] = []
+    placed: list[tuple[str, str]] = []
     for item in items:
         text = _scalar(item)
         if text is None:
             continue
         value, unset = compose_interpolate(text, env)
         item_at = _line(label, item)
-        _unset_findings(item_at, unset, result, how=f"`{what}:`")
+        placed.append((value, item_at))
+        flag = words[-1] if words and words[-1].startswith("-") and "=" not in words[-1] else None
+        _unset_findings(
+            item_at,
+            unset,
+            result,
+            how=f"`{what}:`",
+            required=compose_required(text, env),
+            item=(text, value, flag),
+        )
         if (folded := folded_continuation(f"`{what}:` list item", item, value, item_at)) is not None:
             result.findings.append(folded)
         elif (split := one_word_flag(f"`{what}:` list item", value, text, item_at)) is not None:
             result.findings.append(split)
+        elif (empty := empty_value_item(f"`{what}:` list item", value, text, item_at)) is not None:
+            result.findings.append(empty)
         elif (
             what == "entrypoint"
             and not words
@@ -113,6 +137,7 @@ def _compose_words(
         ):
             result.findings.append(whole)
         words.append(value)
+    docker_options_in_items("compose", f"the `{what}:` list", placed, result)
     return words, []
 
 
@@ -125,11 +150,59 @@ def _unset_findings(
     key: str | None = None,
     vanished: Mapping[str | None, VanishedWord] | None = None,
     words: Sequence[str] = (),
+    required: Mapping[str, str] | None = None,
+    item: tuple[str, str, str | None] | None = None,
 ) -> None:
+    """TP012 for each name compose's interpolation found unset. Compose reads the shell that runs
+    `docker compose` (then `.env`): a name unset in the environment argtrace was given may be set there, so
+    every verdict that a value is lost rests on that assumption (warning, ``basis: assumed``), as for a
+    caller's variable in a script; ``${VAR?err}`` makes compose stop instead (``required``). ``item``: a
+    list item as written, as interpolated, and the flag before it (its value is the empty word)."""
     from argtrace.redact import is_secret_name
     from argtrace.rules import transport as R
 
+    for name, message in (required or {}).items():
+        # Compose specification, Interpolation: `${VAR:?error}` "otherwise exit with error"
+        result.findings.append(
+            R.TP012.finding(
+                f"${{{name}}} in {how} is required (`?`) and is not set in the environment argtrace was "
+                f"given or the .env file: if it is unset where `docker compose` runs too, compose stops "
+                f'before creating the container ("{message}")',
+                at=at,
+                evidence=[Evidence("transport", at, message), Evidence("transport", at, name)],
+                severity="warning",
+                basis="assumed",
+                fix=f"set {name} where `docker compose` runs (or in .env next to the compose file; check "
+                f"with `--env {name}=...`)",
+            )
+        )
     for name in dict.fromkeys(unset):
+        if name in (required or {}):
+            continue
+        if item is not None and key is None:
+            written, value, flag = item
+            # a list item is one argv word whatever compose makes of it: unset, it is still a word, the
+            # empty one (or the text around the reference), and the flag before it gets that
+            whole = value == ""
+            result.findings.append(
+                R.TP012.finding(
+                    f"${{{name}}} in {how} is not set in the environment argtrace was given or the .env "
+                    f"file: if it is unset where `docker compose` runs too, compose warns and substitutes "
+                    f"an empty string, so the list item {_show(written)} reaches the server as "
+                    + ("the empty word ''" if whole else repr(value))
+                    + (f" (the value of `{flag}`)" if flag else ""),
+                    at=at,
+                    evidence=[
+                        Evidence("transport", at, f"{flag} {written}" if flag else written),
+                        Evidence("transport", at, name),
+                    ],
+                    severity="warning",
+                    basis="assumed",
+                    fix=f"set {name} where `docker compose` runs (or in .env next to the compose file; check "
+                    f"with `--env {name}=...`), or give a default (`${{{name}:-VALUE}}`)",
+                )
+            )
+            continue
         lost = (vanished or {}).get(name)
         if lost is not None:
             # compose reads NAME from the shell that runs `docker compose` (and .env): argtrace's need not

@@ -138,6 +138,65 @@ def _docker_options() -> tuple[Mapping[str, Any], frozenset[str]]:
     return data["options"], frozenset(data["outside_servers"])
 
 
+_CARRIER_NAMES = {"compose": "docker compose", "kubernetes": "Kubernetes"}
+
+
+@functools.cache
+def _carried_by() -> Mapping[str, Mapping[str, str]]:
+    """For the ``docker run`` options that set the container itself, the compose key and the Kubernetes
+    field that carry them (``carried_by`` of the same generated file)."""
+    from importlib import resources
+
+    data = json.loads(resources.files("argtrace").joinpath("data/docker_run_options.json").read_text())
+    return data.get("carried_by") or {}
+
+
+def docker_options_in_items(
+    carrier: str, where: str, items: Sequence[tuple[str, str]], result: TransportResult
+) -> None:
+    """TP023: ``--shm-size=30gb``, ``--ipc=host``, ``--gpus all`` written as items of a manifest's
+    ``command``/``args`` (kserve#3791). They are options of ``docker run``, read by docker before the image;
+    in a manifest no docker reads them: the container's program receives them as arguments, and the
+    container gets none of it (the 64 MiB /dev/shm of the runtime's default stays). ``carrier`` is
+    ``compose`` or ``kubernetes``; ``items``: (the item's value, where it is)."""
+    from argtrace.rules import transport as R
+
+    carried = _carried_by()
+    found: list[tuple[str, str, str]] = []
+    for value, at in items:
+        name = value.split("=", 1)[0]
+        if name in carried:
+            found.append((name, value, at))
+    if not found:
+        return
+    first_at = found[0][2]
+    names = list(dict.fromkeys(n for n, _, _ in found))
+    written = ", ".join(f"`{value}`" for _, value, _ in found)
+    instead = "; ".join(f"{name}: {carried[name][carrier]}" for name in names)
+    lost = []
+    if {"--shm-size", "--ipc"} & set(names):
+        # docker run --help: "--shm-size bytes  Size of /dev/shm"; its default is 64 MiB (the pod of
+        # production-stack#276 showed 64M), where NCCL's shared-memory segments between tensor-parallel
+        # workers do not fit (kserve#3791: "Error while creating shared memory segment")
+        lost.append(
+            "/dev/shm stays the container runtime's 64 MiB default, too small for NCCL between "
+            "tensor-parallel workers"
+        )
+    if "--gpus" in names:
+        lost.append("the GPUs come only from what the carrier itself requests")
+    result.findings.append(
+        R.TP023.finding(
+            f"{written} in {where} {'is an option' if len(found) == 1 else 'are options'} of `docker run`, "
+            f"which {_CARRIER_NAMES[carrier]} does not read there: the container's program receives "
+            f"{'it' if len(found) == 1 else 'them'} as arguments, and the container gets none of it"
+            + (f" ({'; '.join(lost)})" if lost else ""),
+            at=first_at,
+            evidence=[Evidence("transport", at, value) for _, value, at in found],
+            fix=f"Drop the {'item' if len(found) == 1 else 'items'} and set the container itself: {instead}.",
+        )
+    )
+
+
 def _options_after_image(at: str, run: DockerRun, result: TransportResult, *, starts_server: bool) -> None:
     """TP020 for an option of ``docker run`` written after the image: docker reads its options only before
     it (``docker container run [OPTIONS] IMAGE [COMMAND] [ARG...]``, Docker's CLI reference), so the word
@@ -508,8 +567,12 @@ def _docker(
             result.findings.extend(vanished_after_flags(server, len(ctx.args)))
     _tag_image(result, before, run.image, assumed)
     _image_started(at, run.image, env, result, before)
-    from argtrace.layers.transport.images import docker_gpus, runtime_visible_devices
+    from argtrace.layers.transport.images import docker_gpus, gpus_refusal, runtime_visible_devices
 
+    refused = gpus_refusal(run.gpus) if run.gpus is not None else None
+    if refused is not None:
+        _gpus_refused(at, run.gpus or "", refused, result)
+        return
     # --gpus is docker's own device request; the variable decides only without it
     count = (
         docker_gpus(run.gpus, env) if run.gpus is not None else runtime_visible_devices(run.runtime, run.env)
@@ -518,6 +581,27 @@ def _docker(
         result.servers[before:] = [
             replace(s, gpus=count[0], gpus_from=count[1]) for s in result.servers[before:]
         ]
+
+
+def _gpus_refused(at: str, value: str, refused: str, result: TransportResult) -> None:
+    """TP024: docker refuses the ``--gpus`` value (``images.gpus_refusal``): the container never starts."""
+    from argtrace.rules import transport as R
+
+    ids = value.partition("device=")[2]
+    quoted = f"'\"device={ids}\"'" if ids and "," in ids and '"' not in value else None
+    first, _, rest = ids.partition(",")
+    counted = f", so `{rest}` after `device={first}` is read as a GPU count" if quoted else ""
+    result.findings.append(
+        R.TP024.finding(
+            f"`--gpus {value}`: docker reads the value as comma-separated fields{counted}"
+            + f', and refuses it ("{refused}"): the container never starts',
+            at=at,
+            evidence=[Evidence("transport", at, f"--gpus {value}")],
+            fix=f"Write `--gpus {quoted}`: the double quotes reach docker and keep the list one field."
+            if quoted
+            else None,
+        )
+    )
 
 
 def _docker_environment(

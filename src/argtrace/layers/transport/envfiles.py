@@ -304,3 +304,25 @@ def compose_interpolate(text: str, env: Mapping[str, str]) -> tuple[str, list[st
         return value
 
     return _COMPOSE_VAR.sub(sub, text), unset
+
+
+def compose_required(text: str, env: Mapping[str, str]) -> dict[str, str]:
+    """The ``${VAR:?err}`` / ``${VAR?err}`` references of ``text`` that stop compose: a required value
+    missing (``:?``: unset or empty; ``?``: unset), each name with compose-go's own error text
+    (``template.MissingRequiredError``: "required variable VAR is missing a value: err"). Compose
+    specification, Interpolation: "`${VAR:?error}` -> value of VAR if set and non-empty, otherwise exit
+    with error" (docs.docker.com/reference/compose-file/interpolation/)."""
+    out: dict[str, str] = {}
+    for m in _COMPOSE_VAR.finditer(text):
+        op = m.group("op") or ""
+        name = m.group("braced")
+        if name is None or op not in (":?", "?"):
+            continue
+        value = env.get(name)
+        if value is None or (op == ":?" and value == ""):
+            reason, _unset = compose_interpolate(m.group("arg") or "", env)
+            out.setdefault(
+                name,
+                f"required variable {name} is missing a value" + (f": {reason}" if reason else ""),
+            )
+    return out

@@ -170,6 +170,44 @@ def _said(others: tuple[str, ...]) -> str:
     return f" (other builds have `{'`, `'.join(others)}`)" if others else ""
 
 
+def gpus_refusal(value: str) -> str | None:
+    """Why docker refuses ``--gpus VALUE``, in its own words, or ``None``. The docker CLI reads the value
+    as one line of CSV (docker/cli ``opts/gpus.go``, ``GpuOpts.Set``: ``csv.NewReader(...).Read()``), so
+    ``device=0,1`` is two fields, ``device=0`` and a bare ``1``, which it takes for a GPU count; the daemon
+    then refuses a request with both (moby ``daemon/nvidia_linux.go``: ``errConflictCountDeviceIDs``,
+    "cannot set both Count and DeviceIDs on device request"). ``"device=0,1"`` in double quotes that reach
+    docker is one field. A bare field that is no count, a key given twice and an unknown key are the CLI's
+    own errors."""
+    import csv
+
+    try:
+        fields = next(csv.reader([value]))
+    except (csv.Error, StopIteration):
+        return None
+    seen: set[str] = set()
+    count = devices = False
+    for field in fields:
+        key, eq, _val = field.partition("=")
+        if key in seen:
+            return f"gpu request key '{key}' can be specified only once"
+        seen.add(key)
+        if not eq:
+            seen.add("count")
+            if key != "all" and not re.fullmatch(r"[+-]?\d+", key):
+                return f'invalid count ({key}): value must be either "all" or an integer'
+            count = True
+            continue
+        if key == "count":
+            count = True
+        elif key == "device":
+            devices = True
+        elif key not in ("driver", "capabilities", "options"):
+            return f"unexpected key '{key}' in '{field}'"
+    if count and devices:
+        return "cannot set both Count and DeviceIDs on device request"
+    return None
+
+
 def docker_gpus(value: str | None, env: Mapping[str, str | None]) -> tuple[int, str] | None:
     """The GPU count of ``docker run --gpus VALUE`` (docker run reference, "--gpus": ``all``, ``N``,
     ``device=0,2``, ``count=N``); ``all`` is the host's, not known here."""

@@ -22,11 +22,23 @@ from argtrace.layers.transport.containers import (
     _image_started,
     _tag_image,
     container_argv,
+    docker_options_in_items,
 )
 from argtrace.layers.transport.context import TransportResult
 from argtrace.layers.transport.pods import PodSpec, container_gpus, pod_specs
-from argtrace.layers.transport.serving import kserve_multinode_findings, kserve_runtime_pods, serving_findings
-from argtrace.layers.transport.words import _show, folded_continuation, one_word_flag, one_word_program
+from argtrace.layers.transport.serving import (
+    kserve_multinode_findings,
+    kserve_runtime_pods,
+    model_args,
+    serving_findings,
+)
+from argtrace.layers.transport.words import (
+    _show,
+    empty_value_item,
+    folded_continuation,
+    one_word_flag,
+    one_word_program,
+)
 from argtrace.layers.transport.yamlnodes import _get, _line, _scalar, _seq
 from argtrace.model import Evidence, Finding, Origin, ServerCommand, Word
 
@@ -75,6 +87,11 @@ def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: 
         if id(item) in used_runtimes:
             continue
         result.findings.extend(serving_findings(item, label))
+        if id(item) not in on_runtime and (isvc_args := model_args(item, label)) is not None:
+            # the runtime these args are appended to is the cluster's: its program is not known here
+            isvc, model_items = isvc_args
+            model_where = f"InferenceService {isvc}'s `model.args`"
+            docker_options_in_items("kubernetes", model_where, model_items, result)
         for pod in on_runtime.get(id(item)) or pod_specs(item, label):
             links = service_link_env(docs, item, pod.spec)  # the kubelet's service-link variables
             containers += [(n, c, pod, links) for n, c in _containers(pod.spec, pod.extra_containers)]
@@ -110,12 +127,14 @@ def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: 
                 words[field_name] = None
                 continue
             out: list[str] = []
+            placed: list[tuple[str, str]] = []
             for item in items:
                 text = _scalar(item)
                 if text is None:
                     continue
                 value, missing = k8s_expand(text, resolvable)
                 item_at = _line(label, item)
+                placed.append((value, item_at))
                 for ref in dict.fromkeys(missing):
                     if ref in env or has_env_from:
                         # valueFrom (a Secret, a field) or envFrom: expanded in the cluster
@@ -134,6 +153,8 @@ def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: 
                     result.findings.append(folded)
                 elif (split := one_word_flag(f"`{field_name}` item", value, text, item_at)) is not None:
                     result.findings.append(split)
+                elif (empty := empty_value_item(f"`{field_name}` item", value, text, item_at)) is not None:
+                    result.findings.append(empty)
                 elif (
                     field_name == "command"
                     and not out
@@ -141,6 +162,7 @@ def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: 
                 ):
                     result.findings.append(whole)
                 out.append(value)
+            docker_options_in_items("kubernetes", f"container {name}'s `{field_name}`", placed, result)
             words[field_name] = out
         command, args = words["command"], words["args"]
         # $(NAME) of a variable the cluster sets (valueFrom, envFrom, an operator's injection): the kubelet

@@ -32,6 +32,38 @@ def manifest_kind(data: bytes) -> str | None:
     return None
 
 
+def yaml_not_a_launch(label: str, data: bytes) -> str | None:
+    """Why a ``.yaml``/``.yml`` file that is neither a compose file nor a Kubernetes manifest is no launch
+    argtrace can read (a Helm values file, a framework's own ``--config``), or ``None``. Read as a shell
+    script its ``- item`` and ``key:`` lines only give shell findings about commands that never run
+    (production-stack#276's values file: SH004 "line 5 starts with `-`")."""
+    if not label.lower().endswith((".yaml", ".yml")) or manifest_kind(data) is not None:
+        return None
+    head = data[:65536]
+    if head.startswith(b"#!") or b"\x00" in head:
+        return None
+    from argtrace.layers.transport.yamlnodes import _load_yaml_nodes
+    from argtrace.model import UsageError
+
+    try:
+        nodes = _load_yaml_nodes(data, label).nodes
+    except UsageError:
+        return None  # not YAML either: read as the script it may be
+    if not nodes or getattr(nodes[0], "id", "") != "mapping":
+        return None
+    keys = {getattr(k, "value", None) for k, _ in nodes[0].value}
+    if keys & {"services", "apiVersion", "kind"}:
+        # a compose file or manifest in a form manifest_kind does not see (`services: []`)
+        return None
+    return (
+        f"{label}: YAML, but neither a docker compose file (top-level `services:`) nor a Kubernetes "
+        "manifest (`apiVersion:` and `kind:`), so there is no launch here to check. Helm values are turned "
+        "into manifests by their chart: check what it renders (`helm template RELEASE CHART -f "
+        f"{label} > rendered.yaml`, then `argtrace check rendered.yaml`); a framework's own --config YAML "
+        "is checked with the command that names it."
+    )
+
+
 def manifest_selection(
     words: Sequence[str], service: str | None = None, container: str | None = None
 ) -> tuple[str | None, str | None]:

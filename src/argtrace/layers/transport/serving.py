@@ -152,6 +152,17 @@ def _flag(words: Sequence[str], *names: str) -> int | None:
     return value
 
 
+def model_args(doc: Any, label: str) -> tuple[str, list[tuple[str, str]]] | None:
+    """An InferenceService's ``predictor.model.args`` as (value, where) items, with its name: read on their
+    own when the ServingRuntime they are appended to is not in the file (it lives in the cluster)."""
+    model = _get(_get(_get(doc, "spec"), "predictor"), "model")
+    items = _seq(_get(model, "args"))
+    if _kind(doc) != "InferenceService" or items is None:
+        return None
+    placed = [(text, _line(label, item)) for item in items if (text := _scalar(item)) is not None]
+    return _name(doc), placed
+
+
 def serving_findings(doc: Any, label: str) -> list[Finding]:
     """PA036 for the parallel sizes a serving resource's controller turns into flags."""
     kind = _kind(doc)

@@ -247,6 +247,32 @@ def one_word_flag(item_kind: str, value: str, text: str, at: str) -> Finding | N
     )
 
 
+_EMPTY_ASSIGNMENT = re.compile(r"(--?[A-Za-z][\w.-]*)=")
+
+
+def empty_value_item(item_kind: str, value: str, text: str, at: str) -> Finding | None:
+    """TP022 for an exec-form list item ``--flag=`` with nothing after ``=``: argparse gives the flag the
+    empty string (``--flag=VALUE`` is one word whose value is what follows ``=``, Python's argparse
+    docs, "Option value syntax"), never the value meant. In a manifest such an item is what a template
+    leaves when it rendered to nothing: Helm renders every ``{{ ... }}`` in a chart, KServe's own
+    ``{{.Name}}`` of a ServingRuntime included, before the cluster sees it (noelo/vllm-router-demo#2)."""
+    from argtrace.rules import transport as R
+
+    m = _EMPTY_ASSIGNMENT.fullmatch(value)
+    if m is None:
+        return None
+    flag = m.group(1)
+    return R.TP022.finding(
+        f"the {item_kind} {_show(value)} gives {flag} an empty value: the server receives the empty string "
+        f"as {flag}, not the value meant (a template that rendered to nothing leaves such an item)",
+        at=at,
+        evidence=[Evidence("transport", at, f"- {text}")],
+        fix=f"Write the value after `{flag}=`, or drop the item. If a Helm chart renders this file, a "
+        "`{{ ... }}` meant for KServe (`{{.Name}}` of a ServingRuntime) must be escaped so that Helm leaves "
+        'it: `{{ "{{" }} .Name {{ "}}" }}`.',
+    )
+
+
 def one_word_program(item_kind: str, value: str, text: str, at: str) -> Finding | None:
     """TP011 for the first item of an exec-form ``command`` (Kubernetes ``command``, compose ``entrypoint:``)
     that holds a whole server command line: no shell splits it, so the runtime looks for a program named by

@@ -83,6 +83,7 @@ def _syntax_error(label: str, text: str, exc: Exception, offset: int) -> str:
             mark = exc.context_mark
             since = f" that starts at {mark.line + 1}:{mark.column + 1}" if mark is not None else ""
             message += f" ({exc.context}{since})"
+            message += _indentation_hint(text, offset, exc)
         return message
     if isinstance(exc, ReaderError):
         position = offset + exc.position
@@ -91,6 +92,30 @@ def _syntax_error(label: str, text: str, exc: Exception, offset: int) -> str:
         character = exc.character if isinstance(exc.character, int) else ord(exc.character)
         return f"{label}:{line}:{col}: not valid YAML: {exc.reason} (#x{character:04x})"
     return f"{label}: not valid YAML ({type(exc).__name__})"
+
+
+def _indentation_hint(text: str, offset: int, exc: Any) -> str:
+    """What a key indented less than the list item it belongs to means (kserve#3446: `command:` under
+    `- args:`, kubectl's "did not find expected '-' indicator"). In a block sequence, a line at the
+    sequence's own column must start a new item with `- ` (YAML 1.2, 8.2.1 Block Sequences); the item's
+    mapping keys sit at the column after `- `. Only a key at the dash's column is read this way: the
+    sentence names both columns, never the text."""
+    problem, context = exc.problem or "", exc.context or ""
+    mark, start = exc.problem_mark, exc.context_mark
+    if "found '?'" not in problem or "block collection" not in context or start is None:
+        return ""
+    begin = offset + start.index
+    line_end = text.find("\n", begin)
+    item = text[begin : line_end if line_end >= 0 else len(text)]
+    dash = re.match(r"-([ \t]+)(?=[^ \t#])", item)
+    if dash is None or mark.column != start.column:
+        return ""
+    keys = start.column + len(dash.group(0))
+    return (
+        f"; the key at {mark.line + 1}:{mark.column + 1} is at the column of the list's `- ` "
+        f"({start.line + 1}:{start.column + 1}), where YAML expects the next item: to belong to that item, "
+        f"indent it to column {keys + 1} like the item's first key"
+    )
 
 
 def _read_documents(loader: Any, label: str, out: YamlDocuments) -> int | None:
