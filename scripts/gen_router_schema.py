@@ -38,7 +38,11 @@ import argparse, json, sys
 sys.path.insert(0, sys.argv[1])
 RouterArgs = __import__(sys.argv[2], fromlist=["RouterArgs"]).RouterArgs
 p = argparse.ArgumentParser(add_help=False)
-RouterArgs.add_cli_args(p, use_router_prefix=True, exclude_host_port=True)
+if sys.argv[3] == "server":
+    RouterArgs.add_cli_args(p, use_router_prefix=True, exclude_host_port=True)
+else:  # launch_router.parse_router_args: ArgumentParser() (with -h) + add_cli_args(use_router_prefix=False)
+    p = argparse.ArgumentParser()
+    RouterArgs.add_cli_args(p, use_router_prefix=False)
 out = []
 for a in p._actions:
     out.append({"flags": list(a.option_strings), "dest": a.dest, "action": type(a).__name__,
@@ -89,8 +93,8 @@ _RS_STUB = (
 )
 
 
-def release_options(wheel: Path) -> tuple[str, list[dict[str, object]]]:
-    """(version, the launcher's router options) of one sglang-router wheel."""
+def release_options(wheel: Path) -> tuple[str, list[dict[str, object]], list[dict[str, object]]]:
+    """(version, the launcher's router options, ``launch_router``'s options) of one sglang-router wheel."""
     version = wheel.name.split("-")[1]
     with tempfile.TemporaryDirectory() as tmp, zipfile.ZipFile(wheel) as z:
         names = set(z.namelist())
@@ -101,16 +105,20 @@ def release_options(wheel: Path) -> tuple[str, list[dict[str, object]]]:
         (pkg / f"{module}.py").write_bytes(z.read(f"sglang_router/{module}.py"))
         (pkg / "sglang_router_rs.py").write_text(_RS_STUB)
         (Path(tmp) / "sglang_router_rs.py").write_text(_RS_STUB)  # 0.1.x imports it top-level
-        dumped = subprocess.run(
-            [sys.executable, "-c", _DUMP, tmp, f"sglang_router.{module}"],
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=60,
-        )
-        options = json.loads(dumped.stdout)
+        dumped = {
+            kind: subprocess.run(
+                [sys.executable, "-c", _DUMP, tmp, f"sglang_router.{module}", kind],
+                capture_output=True,
+                text=True,
+                check=True,
+                timeout=60,
+            )
+            for kind in ("server", "router")
+        }
+        options = json.loads(dumped["server"].stdout)
+        router = json.loads(dumped["router"].stdout)
         launcher = _launcher_options(z.read("sglang_router/launch_server.py").decode())
-    return version, [o for o in options + launcher if o["flags"]]
+    return version, [o for o in options + launcher if o["flags"]], [o for o in router if o["flags"]]
 
 
 def _version_key(version: str) -> tuple[int, ...]:
@@ -131,11 +139,19 @@ def renamed(releases: list[str], flags: dict[str, list[str]]) -> dict[str, str]:
 
 
 def main() -> int:
-    per_release = sorted((release_options(Path(w)) for w in sys.argv[1:]), key=lambda r: _version_key(r[0]))
+    read = sorted((release_options(Path(w)) for w in sys.argv[1:]), key=lambda r: _version_key(r[0]))
+    per_release = [(version, opts) for version, opts, _ in read]
     releases = [version for version, _ in per_release]
     newest, options = per_release[-1]
     flags: dict[str, list[str]] = {}
     shapes: dict[str, dict[str, object]] = {}
+    router_flags: dict[str, list[str]] = {}
+    router_shapes: dict[str, dict[str, object]] = {}
+    for version, _, opts in read:
+        for o in opts:
+            for flag in o["flags"]:  # type: ignore[attr-defined]
+                router_flags.setdefault(flag, []).append(version)
+                router_shapes[flag] = o  # the newest release that knows it
     for version, opts in per_release:
         for o in opts:
             for flag in o["flags"]:  # type: ignore[attr-defined]
@@ -154,10 +170,19 @@ def main() -> int:
         "flags": dict(sorted(flags.items())),
         "older_options": older,
         "renamed": renamed(releases, flags),
+        # ``python -m sglang_router.launch_router`` (the router alone): every flag any release's parser
+        # takes -> the releases that take it, and each flag's shape in the newest release that has it
+        "launch_router": {
+            "flags": dict(sorted(router_flags.items())),
+            "options": sorted(
+                {id(o): o for o in router_shapes.values()}.values(),
+                key=lambda o: str(o["flags"][0]),  # type: ignore[index]
+            ),
+        },
     }
     OUT.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
     print(f"wrote {OUT}: {len(options)} router options of sglang-router {newest}; {len(flags)} flags of")
-    print(f"  {', '.join(releases)}")
+    print(f"  {', '.join(releases)}; launch_router: {len(router_flags)} flags")
     return 0
 
 
