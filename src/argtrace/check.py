@@ -301,6 +301,7 @@ def _check_servers(
     report.servers = list(servers)
     if not servers:
         report.notes.append(f"no SGLang or vLLM server start was found in {label}")
+        report.findings.extend(_pd_findings([], commands))  # a router alone
     else:
         _check_chosen_server(report, servers, options, transport, commands, allocation)
     # one finding per cause: what follows from another finding is folded into it (argtrace/causes.py)
@@ -331,6 +332,7 @@ def _check_chosen_server(
     report.findings.extend(_other_servers_findings(parsed, options))
     findings, matrix = _multinode_findings(parsed, allocation)
     report.findings.extend(findings)
+    report.findings.extend(_pd_findings(parsed, commands))
     if matrix is not None:
         report.sections["multinode"] = matrix  # the matrix of the launch's nodes (render/matrix.py)
     for late in late_layers(report, options):
@@ -941,6 +943,31 @@ def _node_values(schema: Schema, result: LayerResult) -> tuple[dict[str, Any], s
                 unread[name] = str(shell[-1])
         given.add(name)
     return values, given, unread
+
+
+def _pd_findings(
+    parsed: Sequence[tuple[int, ServerCommand, Schema, LayerResult]], commands: PredictedCommands
+) -> list[Finding]:
+    """The prefill/decode servers and the SGLang router the file starts, read together
+    (``layers/disaggregation.py``); imported only when the file has a router or a PD setting."""
+    from argtrace.frameworks.router_launch import parse_router, router_argv
+
+    routers = [parse_router(words, at) for at, argv, _ in commands for words in [router_argv(argv)] if words]
+    marks = ("--disaggregation", "--kv-transfer-config", "--kv_transfer_config")
+    if not routers and not any(
+        (w or "").startswith(marks) for _, server, _, _ in parsed for w in server.argv_text
+    ):
+        return []
+    from argtrace.layers.disaggregation import PdServer, pd_findings
+
+    servers = []
+    for index, server, schema, result in parsed:
+        values, given, _ = _node_values(schema, result)
+        before = [(w or "").rsplit("/", 1)[-1] for w in server.argv_text[: server.server_args_start]]
+        local = server.placement is None and server.image is None and "ssh" not in before
+        env = {k: v.value for k, v in server.env.items()}
+        servers.append(PdServer(index, server.at, server.framework, values, frozenset(given), env, local))
+    return pd_findings(servers, routers)
 
 
 def _multinode_findings(

@@ -1,0 +1,379 @@
+"""Prefill/decode disaggregation: the PD servers of one file and the SGLang router in front of them, read
+together (PA041-PA043, and PA001 for the router's own words).
+
+Input: each parsed server start (its framework's values, the flags it gave, its environment, whether it
+runs on this file's machine) and each ``python -m sglang_router.launch_router`` the file runs
+(``frameworks/router_launch.py``). What is checked follows the frameworks' code:
+
+- SGLang 0.5.23: the bootstrap server runs on a prefill server only, bound to its ``--host`` at its
+  ``--disaggregation-bootstrap-port`` (``managers/disagg_service.py``); a request whose router gave no
+  bootstrap port gets the decode server's own ``--disaggregation-bootstrap-port``
+  (``managers/scheduler.py``, ``handle_generate_request``); each side builds its KV classes from its own
+  ``--disaggregation-transfer-backend`` (``get_kv_class``).
+- sglang-router: ``--prefill URL [BOOTSTRAP_PORT]`` (port, ``none`` or left out: None), ``--decode URL``.
+- vLLM 0.33.0: ``KVTransferConfig.__post_init__`` (``config/kv_transfer.py``) refuses a connector without a
+  kv_role; NixlConnector's handshake listener binds ``VLLM_NIXL_SIDE_CHANNEL_HOST:PORT`` (``envs.py``:
+  localhost, 5600).
+
+Servers are "on the router's machine" when the file starts them itself (no ssh, no pod, no image): the
+caller says so per server.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+from argtrace.frameworks.router_launch import RouterLaunch
+from argtrace.model import Evidence, Finding
+
+_LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "0.0.0.0", "::1", ""})
+_SGLANG_SERVER_PORT = 30000  # ServerArgs.port's default
+_NIXL_DEFAULT_PORT = "5600"  # vLLM 0.33.0 envs.py (5557 before 0.11.1: equal defaults clash either way)
+
+
+@dataclass(frozen=True)
+class PdServer:
+    """One parsed server start as the PD checks need it."""
+
+    index: int  # 1-based, as the report numbers servers
+    at: str | None
+    framework: str
+    values: Mapping[str, Any]  # dest -> value (parser defaults included)
+    given: frozenset[str]
+    env: Mapping[str, str | None]  # the start's environment (None: set, value unknown)
+    local: bool  # started by this file on its own machine (not over ssh, not in a pod or image)
+
+
+@dataclass
+class _Pd:
+    findings: list[Finding] = field(default_factory=list)
+
+
+def _int(value: object) -> int | None:
+    try:
+        return int(str(value))
+    except (TypeError, ValueError):
+        return None
+
+
+def _mode(server: PdServer) -> str:
+    return str(server.values.get("disaggregation_mode") or "null")
+
+
+def _host(server: PdServer) -> str:
+    return str(server.values.get("host") or "127.0.0.1")
+
+
+def _port(server: PdServer) -> int | None:
+    return _int(server.values.get("port", _SGLANG_SERVER_PORT))
+
+
+def _bootstrap(server: PdServer) -> int | None:
+    return _int(server.values.get("disaggregation_bootstrap_port", 8998))
+
+
+def _same_bind(a: str, b: str) -> bool:
+    return a == b or "0.0.0.0" in (a, b)
+
+
+def _first_rank(server: PdServer) -> bool:
+    return _int(server.values.get("node_rank", 0)) in (0, None)
+
+
+def _server_at(url: str, servers: Sequence[PdServer]) -> list[PdServer]:
+    """The SGLang servers this file starts on the router's machine that a router URL names (by port)."""
+    try:
+        parts = urlsplit(url if "://" in url else f"http://{url}")
+        port = parts.port
+    except ValueError:
+        return []
+    host = parts.hostname or ""
+    if port is None:
+        return []
+    return [
+        s
+        for s in servers
+        if s.framework == "sglang"
+        and s.local
+        and _port(s) == port
+        and (host in _LOCAL_HOSTS or host == _host(s))
+    ]
+
+
+def _router_words(router: RouterLaunch, out: list[Finding]) -> None:
+    from argtrace.frameworks.router_launch import router_flags
+    from argtrace.rules import parser as rules
+
+    newest, _flags = router_flags()
+    label = f"sglang-router {newest} (the newest read release; the one installed is not known)"
+    for word in router.unknown:
+        out.append(
+            rules.PA_UNRECOGNIZED.finding(
+                f"{word}: no sglang-router release read (0.1.4-{newest}) takes it, so launch_router refuses "
+                'to start ("unrecognized arguments", exit 2)',
+                at=router.at,
+                fix="remove the word, or check `python -m sglang_router.launch_router --help` of the "
+                "release installed",
+                severity="warning",
+                basis="assumed",
+            )
+        )
+    for flag, releases in router.older:
+        span = f"{releases[0]}-{releases[-1]}" if len(releases) > 1 else releases[0]
+        out.append(
+            rules.PA_UNRECOGNIZED.finding(
+                f"{flag} is taken by sglang-router {span} but not by {label}: its launch_router refuses it "
+                '("unrecognized arguments", exit 2)',
+                at=router.at,
+                fix=f"remove the flag, or run sglang-router {releases[-1]}",
+                severity="warning",
+                basis="assumed",
+            )
+        )
+    for problem in router.problems:
+        rule = rules.PA_INVALID_CHOICE if "invalid choice" in problem else rules.PA_MISSING_VALUE
+        out.append(
+            rule.finding(
+                f"launch_router: {problem} ({label}): exit 2",
+                at=router.at,
+                severity="warning",
+                basis="assumed",
+            )
+        )
+
+
+def _router_pairs(router: RouterLaunch, servers: Sequence[PdServer], out: list[Finding]) -> None:
+    from argtrace.rules.disaggregation import PA_PD_DISAGREE
+
+    decodes: list[PdServer] = []
+    for url in router.decode:
+        for s in _server_at(url, servers):
+            if _mode(s) != "decode":
+                out.append(
+                    PA_PD_DISAGREE.finding(
+                        f"the router's --decode {url} is server {s.index}, started with "
+                        f"--disaggregation-mode "
+                        f"{_mode(s)}: the router sends it the decode half of every request",
+                        at=router.at,
+                        setting="disaggregation_mode",
+                        fix="point --decode at the decode server's port, or start that server in decode mode",
+                    )
+                )
+            else:
+                decodes.append(s)
+    for url, given in router.prefill:
+        for s in _server_at(url, servers):
+            if _mode(s) != "prefill":
+                out.append(
+                    PA_PD_DISAGREE.finding(
+                        f"the router's --prefill {url} is server {s.index}, started with "
+                        f"--disaggregation-mode "
+                        f"{_mode(s)}: the router sends it the prefill half of every request",
+                        at=router.at,
+                        setting="disaggregation_mode",
+                        fix="point --prefill at the prefill server's port, or start that server in "
+                        "prefill mode",
+                    )
+                )
+                continue
+            listens = _bootstrap(s)
+            port = None if given is None or given.lower() == "none" else _int(given)
+            if port is not None:
+                if listens is not None and port != listens:
+                    out.append(
+                        PA_PD_DISAGREE.finding(
+                            f"the router gives bootstrap port {port} for --prefill {url}, but server "
+                            f"{s.index}'s "
+                            f"bootstrap server listens on {listens} (--disaggregation-bootstrap-port): "
+                            f"the decode "
+                            "server asks the wrong port for every KV cache (connection refused)",
+                            at=router.at,
+                            setting="disaggregation_bootstrap_port",
+                            evidence=(Evidence("parser", s.at, f"server {s.index}: {listens}"),),
+                            fix=f"--prefill {url} {listens}",
+                        )
+                    )
+                continue
+            for d in decodes:
+                asks = _bootstrap(d)
+                if asks is not None and listens is not None and asks != listens:
+                    out.append(
+                        PA_PD_DISAGREE.finding(
+                            f"the router gives no bootstrap port for --prefill {url}, so decode server "
+                            f"{d.index} "
+                            f"asks its own --disaggregation-bootstrap-port {asks}, but prefill server "
+                            f"{s.index} "
+                            f"listens on {listens}: every KV transfer fails (connection refused)",
+                            at=router.at,
+                            setting="disaggregation_bootstrap_port",
+                            evidence=(
+                                Evidence("parser", s.at, f"server {s.index}: {listens}"),
+                                Evidence("parser", d.at, f"server {d.index}: {asks}"),
+                            ),
+                            fix=f"--prefill {url} {listens}",
+                        )
+                    )
+
+
+def _backends(servers: Sequence[PdServer], out: list[Finding]) -> None:
+    """Prefill and decode servers of one model on different transfer backends."""
+    from argtrace.rules.disaggregation import PA_PD_DISAGREE
+
+    sg = [s for s in servers if s.framework == "sglang" and _mode(s) in ("prefill", "decode")]
+    prefills = [s for s in sg if _mode(s) == "prefill"]
+    decodes = [s for s in sg if _mode(s) == "decode"]
+    if not prefills or not decodes:
+        return
+    backend = {s.index: str(s.values.get("disaggregation_transfer_backend") or "mooncake") for s in sg}
+    if len(set(backend.values())) > 1:
+        out.append(
+            PA_PD_DISAGREE.finding(
+                "the prefill and decode servers use different KV transfer backends ("
+                + ", ".join(f"server {i}: {b}" for i, b in backend.items())
+                + "): each side builds its KV sender or receiver from its own backend, so no KV cache passes",
+                at=decodes[0].at,
+                setting="disaggregation_transfer_backend",
+                evidence=tuple(Evidence("parser", None, f"server {i}: {b}") for i, b in backend.items()),
+                fix="give every prefill and decode server the same --disaggregation-transfer-backend",
+            )
+        )
+    models = {s.index: str(s.values.get("model_path")) for s in sg}
+    if len(set(models.values())) > 1:
+        out.append(
+            PA_PD_DISAGREE.finding(
+                "the prefill and decode servers load different model paths ("
+                + ", ".join(f"server {i}: {m}" for i, m in models.items())
+                + "): the decode server needs the KV cache of its own model",
+                at=decodes[0].at,
+                setting="model_path",
+                severity="warning",
+                basis="assumed",
+                fix="start the prefill and decode servers with the same --model-path",
+            )
+        )
+
+
+def _kv_config(server: PdServer) -> dict[str, Any] | None:
+    raw = server.values.get("kv_transfer_config")
+    if raw is None:
+        return None
+    if isinstance(raw, dict):
+        return raw
+    if hasattr(raw, "__dict__"):
+        return dict(vars(raw))
+    try:
+        data = json.loads(str(raw))
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _vllm(servers: Sequence[PdServer], out: list[Finding]) -> None:
+    from argtrace.rules.disaggregation import PA_KV_TRANSFER_CONFIG, PA_PD_DISAGREE, PA_PD_PORT_CLASH
+
+    configs = [(s, c) for s in servers if s.framework == "vllm" for c in [_kv_config(s)] if c is not None]
+    for s, c in configs:
+        role = c.get("kv_role")
+        if c.get("kv_connector") is not None and role is None:
+            out.append(
+                PA_KV_TRANSFER_CONFIG.finding(
+                    f"--kv-transfer-config names kv_connector {c['kv_connector']!r} and no kv_role: vLLM's "
+                    'KVTransferConfig refuses it ("Please specify kv_role when kv_connector is set") and the '
+                    "server does not start",
+                    at=s.at,
+                    setting="kv_transfer_config",
+                )
+            )
+        elif role is not None and role not in ("kv_producer", "kv_consumer", "kv_both"):
+            out.append(
+                PA_KV_TRANSFER_CONFIG.finding(
+                    f"--kv-transfer-config kv_role {role!r} is none of kv_producer, kv_consumer, "
+                    f"kv_both: vLLM's "
+                    "KVTransferConfig refuses it and the server does not start",
+                    at=s.at,
+                    setting="kv_transfer_config",
+                )
+            )
+    nccl = [(s, c) for s, c in configs if c.get("kv_connector") == "PyNcclConnector"]
+    ranks: dict[str, list[int]] = {}
+    for s, c in nccl:
+        ranks.setdefault(str(c.get("kv_rank")), []).append(s.index)
+    for rank, which in ranks.items():
+        if len(which) > 1 and rank != "None":
+            out.append(
+                PA_PD_DISAGREE.finding(
+                    f"servers {', '.join(map(str, which))} are all PyNcclConnector kv_rank {rank} "
+                    f"({', '.join(str(c.get('kv_role')) for s, c in nccl if s.index in which)}): each "
+                    f"rank of "
+                    "the KV transfer group is one instance (vLLM's example: the prefill kv_producer "
+                    "rank 0, the "
+                    "decode kv_consumer rank 1), so the group never forms and no KV cache passes",
+                    at=nccl[-1][0].at,
+                    setting="kv_transfer_config",
+                    fix='give the decode instance "kv_role":"kv_consumer","kv_rank":1',
+                )
+            )
+    nixl: dict[tuple[str, str], list[PdServer]] = {}
+    for s, c in configs:
+        if s.local and c.get("kv_connector") == "NixlConnector":
+            port = s.env.get("VLLM_NIXL_SIDE_CHANNEL_PORT", _NIXL_DEFAULT_PORT)
+            host = s.env.get("VLLM_NIXL_SIDE_CHANNEL_HOST", "localhost")
+            if port is not None and host is not None:
+                nixl.setdefault((host, port), []).append(s)
+    for (host, port), clash in nixl.items():
+        if len(clash) > 1:
+            out.append(
+                PA_PD_PORT_CLASH.finding(
+                    f"servers {', '.join(str(s.index) for s in clash)} start NixlConnector on this "
+                    f"machine with "
+                    f"one side channel {host}:{port} (VLLM_NIXL_SIDE_CHANNEL_HOST/PORT, "
+                    + ("set" if port != _NIXL_DEFAULT_PORT else "the default")
+                    + '): the second handshake listener cannot bind ("Address already in use")',
+                    at=clash[-1].at,
+                    setting="VLLM_NIXL_SIDE_CHANNEL_PORT",
+                    fix="give each instance on the machine its own VLLM_NIXL_SIDE_CHANNEL_PORT",
+                )
+            )
+
+
+def _bootstrap_clash(servers: Sequence[PdServer], out: list[Finding]) -> None:
+    from argtrace.rules.disaggregation import PA_PD_PORT_CLASH
+
+    prefills = [
+        s for s in servers if s.framework == "sglang" and s.local and _mode(s) == "prefill" and _first_rank(s)
+    ]
+    seen: list[PdServer] = []
+    for s in prefills:
+        for other in seen:
+            if _bootstrap(s) == _bootstrap(other) and _same_bind(_host(s), _host(other)):
+                out.append(
+                    PA_PD_PORT_CLASH.finding(
+                        f"prefill servers {other.index} and {s.index} both start their bootstrap server on "
+                        f"{_host(s)}:{_bootstrap(s)} on this machine: the second cannot bind "
+                        '("Address already in use") and its KV transfers never start',
+                        at=s.at,
+                        setting="disaggregation_bootstrap_port",
+                        fix="give each prefill server on the machine its own --disaggregation-bootstrap-port "
+                        "(and the router `--prefill URL PORT`)",
+                    )
+                )
+                break
+        seen.append(s)
+
+
+def pd_findings(servers: Sequence[PdServer], routers: Sequence[RouterLaunch]) -> list[Finding]:
+    """Every PD finding of one file: the routers' own words, their URLs against the servers, the servers
+    against each other."""
+    out: list[Finding] = []
+    for router in routers:
+        _router_words(router, out)
+        if router.pd:
+            _router_pairs(router, servers, out)
+    _backends(servers, out)
+    _bootstrap_clash(servers, out)
+    _vllm(servers, out)
+    return out
