@@ -123,7 +123,8 @@ def test_the_router_releases_read_and_the_flag_they_renamed() -> None:
 RENAMED = (
     "--router-eviction-interval was accepted by sglang-router 0.1.4-0.1.9 but sglang-router 0.3.2 (the "
     "newest bundled router release; the one installed is not known) does not know it: its launcher refuses "
-    'to start ("unrecognized arguments", exit 2); sglang-router 0.2.0 renamed it --router-eviction-interval-secs'
+    'to start ("unrecognized arguments", exit 2); sglang-router 0.2.0 renamed it '
+    "--router-eviction-interval-secs"
 )
 
 
