@@ -93,6 +93,20 @@ _RS_STUB = (
 )
 
 
+# RouterArgs._validate_router_args of 0.1.9-0.2.2: PD mode without service discovery needs both URL lists
+_PD_NEEDS = "PD disaggregation mode requires --prefill"
+
+
+def _pd_requires_urls(z: zipfile.ZipFile) -> bool:
+    """The release's Python code raises ``_PD_NEEDS`` (a string constant, read by AST)."""
+    for name in z.namelist():
+        if name.startswith("sglang_router/") and name.endswith(".py"):
+            for node in ast.walk(ast.parse(z.read(name).decode())):
+                if isinstance(node, ast.Constant) and node.value == _PD_NEEDS:
+                    return True
+    return False
+
+
 def release_options(wheel: Path) -> tuple[str, list[dict[str, object]], list[dict[str, object]]]:
     """(version, the launcher's router options, ``launch_router``'s options) of one sglang-router wheel."""
     version = wheel.name.split("-")[1]
@@ -118,7 +132,12 @@ def release_options(wheel: Path) -> tuple[str, list[dict[str, object]], list[dic
         options = json.loads(dumped["server"].stdout)
         router = json.loads(dumped["router"].stdout)
         launcher = _launcher_options(z.read("sglang_router/launch_server.py").decode())
+        if _pd_requires_urls(z):
+            PD_REQUIRES_URLS.append(version)
     return version, [o for o in options + launcher if o["flags"]], [o for o in router if o["flags"]]
+
+
+PD_REQUIRES_URLS: list[str] = []
 
 
 def _version_key(version: str) -> tuple[int, ...]:
@@ -178,6 +197,9 @@ def main() -> int:
                 {id(o): o for o in router_shapes.values()}.values(),
                 key=lambda o: str(o["flags"][0]),  # type: ignore[index]
             ),
+            # releases whose launch_router refuses --pd-disaggregation without --prefill and --decode
+            # (unless --service-discovery): "PD disaggregation mode requires --prefill"
+            "pd_requires_urls": sorted(PD_REQUIRES_URLS, key=_version_key),
         },
     }
     OUT.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")

@@ -84,6 +84,39 @@ def test_pd8_root_cause_is_named(case: Found) -> None:
     assert [(f["severity"], f["message"].startswith(case.starts)) for f in hits] == [(case.severity, True)]
 
 
+@dataclass(frozen=True)
+class Noted:
+    """The root cause named as information only (class b): the release that decides is not known."""
+
+    file: str
+    code: str
+    starts: str
+
+
+NOTED = [
+    Noted(
+        "pd8_sglang12535_pd_router_no_urls.sh",
+        "PA041",
+        "launch_router in PD mode without --prefill: sglang-router 0.1.5-0.2.2 refuse it",
+    ),
+    Noted(
+        "pd8_llmd2433_pd_tp_mismatch.sh",
+        "PA041",
+        "the prefill and decode servers run different TP sizes (server 1: 1, server 2: 4)",
+    ),
+]
+
+
+@pytest.mark.parametrize("case", NOTED, ids=[c.file for c in NOTED])
+def test_pd8_root_cause_is_a_note(case: Noted) -> None:
+    report = check_file(CASES / case.file)
+    assert alarms(report) == []
+    hits = [f for f in report["findings"] if f["code"] == case.code]
+    assert [(f["severity"], f["basis"], f["message"].startswith(case.starts)) for f in hits] == [
+        ("info", "assumed", True)
+    ]
+
+
 MISSED = {
     "pd8_smg773_enable_mesh.sh": "`smg launch` (the smg package's launcher, image lightseekorg/smg) is not "
     "parsed: only sglang-router's launch_router and launch_server are",
@@ -104,10 +137,9 @@ def test_pd8_missed_root_cause_is_named(file: str) -> None:
 
 def test_every_pd8_case_names_its_source() -> None:
     files = sorted(CASES.glob("pd8_*.sh"))
-    assert len(files) == 6
     for path in files:
         assert "https://github.com/" in path.read_text().splitlines()[1], path.name
-    assert {p.name for p in files} == {c.file for c in FOUND} | set(MISSED)
+    assert {p.name for p in files} == {c.file for c in FOUND} | {c.file for c in NOTED} | set(MISSED)
 
 
 # ---- the mechanisms on minimal inputs (SGLang 0.5.23's PD code, sglang-router 0.3.2's parser)
@@ -227,6 +259,42 @@ def test_a_router_word_no_release_takes_is_a_warning_resting_on_the_release(tmp_
             "warning",
             "assumed",
             "--enable-mesh: no sglang-router release read (0.1.4-0.3.2) takes it, so launch_router refuses "
-            'to start ("unrecognized arguments", exit 2)',
+            'to start ("unrecognized arguments", exit 2); sglang-router 0.3.2 (the newest read release; the '
+            "one installed is not known)",
         )
     ]
+
+
+def _venv_with_router(tmp_path: Path, version: str) -> Path:
+    """A real virtual environment (``python -m venv``) whose site-packages holds an sglang-router dist-info
+    of ``version``: argtrace reads the release from those files, never runs the interpreter."""
+    import subprocess
+    import sys
+
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    (site,) = venv.glob("lib/python3*/site-packages")
+    dist = site / f"sglang_router-{version}.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text(f"Metadata-Version: 2.1\nName: sglang-router\nVersion: {version}\n")
+    return venv
+
+
+def test_the_installed_router_release_judges_its_flags(tmp_path: Path) -> None:
+    venv = _venv_with_router(tmp_path, "0.2.2")
+    words = "-m sglang_router.launch_router --pd-disaggregation --prometheus-duration-buckets 1 2"
+    report = check_script(tmp_path, f"{venv}/bin/python {words}\n")
+    where = f"{venv}/lib"
+    got = [(f["code"], f["severity"], f["basis"], f["message"]) for f in alarms(report)]
+    assert [g[:3] for g in got] == [("PA001", "error", "static"), ("PA041", "error", "static")]
+    assert got[0][3].startswith(
+        "--prometheus-duration-buckets is taken by sglang-router 0.3.0-0.3.2 but not by sglang-router 0.2.2 "
+        f"(installed, {where}"
+    )
+    assert got[1][3].startswith(
+        'launch_router in PD mode without --prefill: sglang-router 0.1.5-0.2.2 refuse it ("PD disaggregation '
+        'mode requires --prefill", RouterArgs._validate_router_args), 0.2.3 and later start and wait for '
+        "workers to register; sglang-router 0.2.2 (installed, "
+    )
+    newer = _venv_with_router(tmp_path / "b", "0.3.2")
+    assert alarms(check_script(tmp_path, f"{newer}/bin/python {words}\n")) == []

@@ -950,9 +950,14 @@ def _pd_findings(
 ) -> list[Finding]:
     """The prefill/decode servers and the SGLang router the file starts, read together
     (``layers/disaggregation.py``); imported only when the file has a router or a PD setting."""
-    from argtrace.frameworks.router_launch import parse_router, router_argv
+    from argtrace.frameworks.router_launch import installed_router, parse_router, router_argv, router_release
 
-    routers = [parse_router(words, at) for at, argv, _ in commands for words in [router_argv(argv)] if words]
+    routers = []
+    for at, argv, _ in commands:
+        words = router_argv(argv)
+        if words is not None:
+            found = installed_router(argv, os.environ)  # the router's own sglang-router dist-info, if read
+            routers.append(parse_router(words, at, router_release(*found) if found else None))
     marks = ("--disaggregation", "--kv-transfer-config", "--kv_transfer_config")
     if not routers and not any(
         (w or "").startswith(marks) for _, server, _, _ in parsed for w in server.argv_text

@@ -9,13 +9,14 @@ parser of each sglang-router wheel read (0.1.4-0.3.2) with the releases that tak
 ``scripts/gen_router_schema.py``. The PD mode's ``--prefill URL [BOOTSTRAP_PORT]`` (``nargs="+"``,
 ``action="append"``; the port a number, ``none`` or left out: ``RouterArgs._parse_prefill_urls``) and
 ``--decode URL`` (``nargs=1``, ``action="append"``) are kept for the PD agreement checks
-(``layers/disaggregation.py``). The router release that runs is not read from the launch: the newest read
-release is assumed, and what rests on that says so.
+(``layers/disaggregation.py``). The router release that runs is the one installed for the launch's
+interpreter when its ``sglang_router`` dist-info can be read here (``frameworks/site_packages.py``, files
+only); else the newest read release is assumed, and what rests on that says so.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -35,18 +36,42 @@ class RouterFlag:
     releases: tuple[str, ...]
 
 
+@dataclass(frozen=True)
+class RouterRelease:
+    """The sglang-router release whose parser judges the launch: the installed one (``where`` its
+    dist-info) or, when none is read, the newest read release (``installed`` None)."""
+
+    analysed: str  # a read release: the installed one, or the nearest read one to it, or the newest
+    installed: str | None = None
+    where: str | None = None
+
+    @property
+    def label(self) -> str:
+        if self.installed is None:
+            return f"sglang-router {self.analysed} (the newest read release; the one installed is not known)"
+        if self.installed != self.analysed:
+            return (
+                f"sglang-router {self.installed} (installed, {self.where}; read as {self.analysed}, the "
+                "nearest read release)"
+            )
+        return f"sglang-router {self.installed} (installed, {self.where})"
+
+
 @dataclass
 class RouterLaunch:
     """What ``launch_router`` would be given: the PD mode, its prefill and decode URLs, and what its parser
     refuses."""
 
     at: str | None
+    release: RouterRelease = RouterRelease("")
     pd: bool = False
+    service_discovery: bool = False
     prefill: list[tuple[str, str | None]] = field(default_factory=list)  # (url, bootstrap port as written)
     decode: list[str] = field(default_factory=list)
     worker_urls: list[str] = field(default_factory=list)
     unknown: list[str] = field(default_factory=list)  # words no read release's parser takes
-    older: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)  # (flag, releases that take it)
+    # (flag, releases that take it): flags other read releases take and the analysed one does not
+    older: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)  # argparse refusals of the newest release
 
 
@@ -80,8 +105,50 @@ def router_flags() -> tuple[str, dict[str, RouterFlag]]:
     return newest, out
 
 
+def read_releases() -> list[str]:
+    return [str(r) for r in _data()["releases"]]
+
+
+def pd_requires_urls() -> tuple[str, ...]:
+    """The read releases whose launch_router refuses PD mode without --prefill and --decode."""
+    return tuple(str(r) for r in _data()["launch_router"].get("pd_requires_urls", []))
+
+
+def _version_key(version: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in version.replace(".post", ".").split(".") if p.isdigit())
+
+
+def router_release(installed: str | None = None, where: str | None = None) -> RouterRelease:
+    """The release that judges the launch: ``installed`` when read (or the nearest read release to it:
+    the newest older one, else the oldest newer one), else the newest read."""
+    releases = read_releases()
+    if installed is None:
+        return RouterRelease(releases[-1])
+    if installed in releases:
+        return RouterRelease(installed, installed, where)
+    older = [r for r in releases if _version_key(r) <= _version_key(installed)]
+    return RouterRelease(older[-1] if older else releases[0], installed, where)
+
+
+def installed_router(argv: Sequence[str | None], env: Mapping[str, str]) -> tuple[str, str] | None:
+    """(version, dist-info path) of sglang-router for the interpreter ``argv`` starts, read from its files."""
+    from argtrace.frameworks import site_packages
+    from argtrace.frameworks.installed import which
+
+    word = argv[0] if argv else None
+    if not word:
+        return None
+    interpreter = which(word, env.get("PATH"))
+    if interpreter is None:
+        return None
+    found = site_packages.installed_version(interpreter, "sglang-router", env)
+    if found.distribution is None or found.version is None:
+        return None
+    return found.version, found.distribution.path
+
+
 def _resolve(name: str, flags: dict[str, RouterFlag], newest: str) -> tuple[RouterFlag | None, str | None]:
-    """The option ``name`` selects in the newest release (exact, else argparse's unique prefix), or a
+    """The option ``name`` selects in release ``newest`` (exact, else argparse's unique prefix), or a
     refusal text."""
     current = {f: o for f, o in flags.items() if newest in o.releases}
     if name in current:
@@ -95,10 +162,15 @@ def _resolve(name: str, flags: dict[str, RouterFlag], newest: str) -> tuple[Rout
     return None, None
 
 
-def parse_router(words: Sequence[str | None], at: str | None = None) -> RouterLaunch:
-    """``launch_router``'s argv (the words after the module) as the newest read release's parser takes it."""
-    newest, flags = router_flags()
-    out = RouterLaunch(at)
+def parse_router(
+    words: Sequence[str | None], at: str | None = None, release: RouterRelease | None = None
+) -> RouterLaunch:
+    """``launch_router``'s argv (the words after the module) as ``release``'s parser takes it (default: the
+    newest read release)."""
+    _newest, flags = router_flags()
+    release = release or router_release()
+    newest = release.analysed
+    out = RouterLaunch(at, release)
     i = 0
     while i < len(words):
         word = words[i] or ""
@@ -146,6 +218,8 @@ def parse_router(words: Sequence[str | None], at: str | None = None) -> RouterLa
                 )
         if opt.flag == "--pd-disaggregation":
             out.pd = True
+        elif opt.flag == "--service-discovery":
+            out.service_discovery = True
         elif opt.flag == "--prefill":
             out.prefill.append((values[0], values[1] if len(values) > 1 else None))
         elif opt.flag == "--decode":

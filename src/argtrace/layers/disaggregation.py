@@ -105,45 +105,85 @@ def _server_at(url: str, servers: Sequence[PdServer]) -> list[PdServer]:
 
 
 def _router_words(router: RouterLaunch, out: list[Finding]) -> None:
-    from argtrace.frameworks.router_launch import router_flags
+    from argtrace.frameworks.router_launch import pd_requires_urls, read_releases
     from argtrace.rules import parser as rules
 
-    newest, _flags = router_flags()
-    label = f"sglang-router {newest} (the newest read release; the one installed is not known)"
+    release = router.release
+    label = release.label
+    # the installed release, read exactly: its parser's refusal is a fact; else it rests on the release
+    exact = release.installed is not None and release.installed == release.analysed
+    severity = "error" if exact else "warning"
+    basis = "static" if exact else "assumed"
+    releases = read_releases()
     for word in router.unknown:
         out.append(
             rules.PA_UNRECOGNIZED.finding(
-                f"{word}: no sglang-router release read (0.1.4-{newest}) takes it, so launch_router refuses "
-                'to start ("unrecognized arguments", exit 2)',
+                f"{word}: no sglang-router release read ({releases[0]}-{releases[-1]}) takes it, so "
+                f'launch_router refuses to start ("unrecognized arguments", exit 2); {label}',
                 at=router.at,
-                fix="remove the word, or check `python -m sglang_router.launch_router --help` of the "
-                "release installed",
+                fix="remove the word, or check `python -m sglang_router.launch_router --help` of the release "
+                "installed",
                 severity="warning",
                 basis="assumed",
             )
         )
-    for flag, releases in router.older:
-        span = f"{releases[0]}-{releases[-1]}" if len(releases) > 1 else releases[0]
+    for flag, taken in router.older:
+        span = f"{taken[0]}-{taken[-1]}" if len(taken) > 1 else taken[0]
+        newer = [r for r in taken if releases.index(r) > releases.index(release.analysed)]
         out.append(
             rules.PA_UNRECOGNIZED.finding(
                 f"{flag} is taken by sglang-router {span} but not by {label}: its launch_router refuses it "
                 '("unrecognized arguments", exit 2)',
                 at=router.at,
-                fix=f"remove the flag, or run sglang-router {releases[-1]}",
-                severity="warning",
-                basis="assumed",
+                fix=f"upgrade sglang-router to {newer[0]} or later, or remove the flag"
+                if newer
+                else f"remove the flag, or run sglang-router {taken[-1]}",
+                severity=severity,
+                basis=basis,
             )
         )
     for problem in router.problems:
         rule = rules.PA_INVALID_CHOICE if "invalid choice" in problem else rules.PA_MISSING_VALUE
         out.append(
             rule.finding(
-                f"launch_router: {problem} ({label}): exit 2",
-                at=router.at,
-                severity="warning",
-                basis="assumed",
+                f"launch_router: {problem} ({label}): exit 2", at=router.at, severity=severity, basis=basis
             )
         )
+    if router.pd and not router.service_discovery and not (router.prefill and router.decode):
+        refusing = pd_requires_urls()
+        missing = "--prefill" if not router.prefill else "--decode"
+        message = (
+            f"launch_router in PD mode without {missing}: sglang-router {refusing[0]}-{refusing[-1]} "
+            "refuse it "
+            f'("PD disaggregation mode requires {missing}", RouterArgs._validate_router_args), '
+            f"{releases[releases.index(refusing[-1]) + 1]} and later start and wait for workers to register"
+        )
+        from argtrace.rules.disaggregation import PA_PD_DISAGREE
+
+        first_taking = releases[releases.index(refusing[-1]) + 1]
+        if release.analysed in refusing:
+            out.append(
+                PA_PD_DISAGREE.finding(
+                    f"{message}; {label} refuses it",
+                    at=router.at,
+                    setting="prefill_urls",
+                    fix="give the router its prefill and decode servers (--prefill URL [PORT] --decode "
+                    f"URL), or upgrade sglang-router to {first_taking} or later",
+                    severity=severity,
+                    basis=basis,
+                )
+            )
+        elif release.installed is None:
+            out.append(
+                PA_PD_DISAGREE.finding(
+                    f"{message}; the release installed is not known",
+                    at=router.at,
+                    setting="prefill_urls",
+                    severity="info",
+                    basis="assumed",
+                    fix="give the router its prefill and decode servers (--prefill URL [PORT] --decode URL)",
+                )
+            )
 
 
 def _router_pairs(router: RouterLaunch, servers: Sequence[PdServer], out: list[Finding]) -> None:
@@ -239,6 +279,26 @@ def _backends(servers: Sequence[PdServer], out: list[Finding]) -> None:
                 setting="disaggregation_transfer_backend",
                 evidence=tuple(Evidence("parser", None, f"server {i}: {b}") for i, b in backend.items()),
                 fix="give every prefill and decode server the same --disaggregation-transfer-backend",
+            )
+        )
+    tps = {s.index: _int(s.values.get("tp_size", 1)) for s in sg}
+    if len({tps[s.index] for s in prefills} | {tps[s.index] for s in decodes}) > 1:
+        # SGLang slices the KV cache between TP sizes for MLA and plain attention, but refuses it for non-MLA
+        # hybrid models (SWA, mamba states): which kind the model is needs its config, not read here
+        out.append(
+            PA_PD_DISAGREE.finding(
+                "the prefill and decode servers run different TP sizes ("
+                + ", ".join(f"server {i}: {t}" for i, t in tps.items())
+                + "): SGLang transfers the KV cache between them for MLA and plain attention models, but "
+                "refuses it for non-MLA hybrid models (sliding-window or state layers: "
+                '"PD Disaggregation does NOT support PD different TP sizes for non-MLA ... hybrid models '
+                'yet", SGLang 0.5.23 disaggregation/nixl/conn.py and mooncake/conn.py) at the first request',
+                at=decodes[0].at,
+                setting="tp_size",
+                severity="info",
+                basis="assumed",
+                fix="give the prefill and decode servers the same --tp-size if the model has sliding-window "
+                "or state layers",
             )
         )
     models = {s.index: str(s.values.get("model_path")) for s in sg}
