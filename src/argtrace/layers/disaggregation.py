@@ -28,7 +28,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from argtrace.frameworks.router_launch import RouterLaunch
-from argtrace.model import Evidence, Finding
+from argtrace.model import Basis, Evidence, Finding, Severity
 
 _LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "0.0.0.0", "::1", ""})
 _SGLANG_SERVER_PORT = 30000  # ServerArgs.port's default
@@ -112,8 +112,8 @@ def _router_words(router: RouterLaunch, out: list[Finding]) -> None:
     label = release.label
     # the installed release, read exactly: its parser's refusal is a fact; else it rests on the release
     exact = release.installed is not None and release.installed == release.analysed
-    severity = "error" if exact else "warning"
-    basis = "static" if exact else "assumed"
+    severity: Severity = "error" if exact else "warning"
+    basis: Basis = "static" if exact else "assumed"
     releases = read_releases()
     for word in router.unknown:
         out.append(
