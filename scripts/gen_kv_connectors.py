@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Generate src/argtrace/frameworks/data/vllm_kv_connectors.json: the KV connectors each vLLM release
-registers for ``--kv-transfer-config``'s ``kv_connector``, read from the vLLM wheels by AST.
+registers for ``--kv-transfer-config``'s ``kv_connector``, read from the vLLM wheels by AST (0.6.x: the
+literal ``supported_kv_connector`` list its ``create_connector`` checks).
 
 vLLM's ``KVConnectorFactory`` (``vllm/distributed/kv_transfer/kv_connector/factory.py``) holds a registry
 filled by module-level ``KVConnectorFactory.register_connector(NAME, MODULE, CLASS)`` calls; a name not in
@@ -32,6 +33,15 @@ def registered(wheel: Path) -> dict[str, str]:
         tree = ast.parse(z.read(FACTORY).decode())
     out: dict[str, str] = {}
     for node in ast.walk(tree):
+        # 0.6.x: create_connector checks a literal list, ``supported_kv_connector = ["PyNcclConnector", ...]``
+        if (
+            isinstance(node, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == "supported_kv_connector" for t in node.targets)
+            and isinstance(node.value, ast.List)
+        ):
+            for item in node.value.elts:
+                if isinstance(item, ast.Constant) and isinstance(item.value, str):
+                    out[item.value] = "v0"
         if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "register_connector":
             args = [a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
             if len(args) >= 2:

@@ -971,7 +971,10 @@ def _pd_findings(
         before = [(w or "").rsplit("/", 1)[-1] for w in server.argv_text[: server.server_args_start]]
         local = server.placement is None and server.image is None and "ssh" not in before
         env = {k: v.value for k, v in server.env.items()}
-        servers.append(PdServer(index, server.at, server.framework, values, frozenset(given), env, local))
+        pd = PdServer(
+            index, server.at, server.framework, values, frozenset(given), env, local, schema.version
+        )
+        servers.append(pd)
     return pd_findings(servers, routers)
 
 
