@@ -159,6 +159,12 @@ def test_every_pd8_case_names_its_source() -> None:
     assert {p.name for p in files} == {c.file for c in FOUND} | {c.file for c in NOTED} | set(MISSED)
 
 
+def test_the_router_alone_as_documented_is_clean() -> None:
+    # a correct launch that starts no server (the false-alarm gate needs one): sglang#8644's test command
+    report = check_file(CASES / "pd8ok_sglang8644_router_alone.sh")
+    assert [(f["code"], f["severity"]) for f in report["findings"]] == []
+
+
 # ---- the mechanisms on minimal inputs (SGLang 0.5.23's PD code, sglang-router 0.3.2's parser)
 
 _M = "--model-path meta-llama/Llama-3.1-8B-Instruct"

@@ -972,7 +972,15 @@ def _pd_findings(
         local = server.placement is None and server.image is None and "ssh" not in before
         env = {k: v.value for k, v in server.env.items()}
         pd = PdServer(
-            index, server.at, server.framework, values, frozenset(given), env, local, schema.version
+            index,
+            server.at,
+            server.framework,
+            values,
+            frozenset(given),
+            env,
+            local,
+            schema.version,
+            server.entrypoint,
         )
         servers.append(pd)
     return pd_findings(servers, routers)

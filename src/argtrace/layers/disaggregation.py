@@ -34,6 +34,7 @@ from argtrace.model import Basis, Evidence, Finding, Severity
 
 _LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "0.0.0.0", "::1", ""})
 _SGLANG_SERVER_PORT = 30000  # ServerArgs.port's default
+_SGLANG_LAUNCHERS = frozenset({"sglang.launch_server", "sglang serve", "sglang_router.launch_server"})
 _NIXL_DEFAULT_PORT = "5600"  # vLLM 0.33.0 envs.py (5557 before 0.11.1: equal defaults clash either way)
 
 
@@ -49,6 +50,7 @@ class PdServer:
     env: Mapping[str, str | None]  # the start's environment (None: set, value unknown)
     local: bool  # started by this file on its own machine (not over ssh, not in a pod or image)
     release: str | None = None  # the release whose schema parsed it
+    entrypoint: str = ""  # "sglang.launch_server", "dynamo.sglang", "vllm serve"...
 
 
 @dataclass
@@ -271,7 +273,13 @@ def _backends(servers: Sequence[PdServer], out: list[Finding]) -> None:
     decodes = [s for s in sg if _mode(s) == "decode"]
     if not prefills or not decodes:
         return
-    backend = {s.index: str(s.values.get("disaggregation_transfer_backend") or "mooncake") for s in sg}
+    # a backend left at SGLang's default is mooncake for SGLang's own launchers; another launcher (Dynamo's
+    # workers) may set its own default, so only what it writes is compared there
+    backend = {
+        s.index: str(s.values.get("disaggregation_transfer_backend") or "mooncake")
+        for s in sg
+        if "disaggregation_transfer_backend" in s.given or s.entrypoint in _SGLANG_LAUNCHERS
+    }
     if len(set(backend.values())) > 1:
         out.append(
             PA_PD_DISAGREE.finding(

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Reconstructed after https://github.com/sgl-project/sglang/blob/08edc506b2da77e7fa8a6a3a1ec7a704241703d4/docs/advanced_features/pd_disaggregation.md, "NIXL / Llama Single Node", seen 2026-12-02: prefill and decode with --disaggregation-transfer-backend nixl and the PD router, as documented (`&` added).
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/blob/08edc506b2da77e7fa8a6a3a1ec7a704241703d4/docs/advanced_features/pd_disaggregation.md, "NIXL / Llama Single Node", seen 2026-12-02: prefill and decode with --disaggregation-transfer-backend nixl and the PD router, as documented (`&` added).
 python -m sglang.launch_server \
   --model-path meta-llama/Llama-3.1-8B-Instruct \
   --disaggregation-mode prefill \
