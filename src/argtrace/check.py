@@ -970,6 +970,14 @@ def _pd_findings(
         values, given, _ = _node_values(schema, result)
         before = [(w or "").rsplit("/", 1)[-1] for w in server.argv_text[: server.server_args_start]]
         local = server.placement is None and server.image is None and "ssh" not in before
+        at = server.at or ""
+        machine = None
+        if server.placement is None and server.image is None and server.conditional is None:
+            if at.startswith("<ssh ") and ">" in at and not any(c in at[: at.find(">")] for c in "$`?*"):
+                machine = at[: at.find(">") + 1]
+            elif not at.startswith("<"):
+                machine = "this machine"
+        local = local and machine == "this machine"
         env = {k: v.value for k, v in server.env.items()}
         pd = PdServer(
             index,
@@ -981,6 +989,7 @@ def _pd_findings(
             local,
             schema.version,
             server.entrypoint,
+            machine,
         )
         servers.append(pd)
     return pd_findings(servers, routers)

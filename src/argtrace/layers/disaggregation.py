@@ -51,6 +51,7 @@ class PdServer:
     local: bool  # started by this file on its own machine (not over ssh, not in a pod or image)
     release: str | None = None  # the release whose schema parsed it
     entrypoint: str = ""  # "sglang.launch_server", "dynamo.sglang", "vllm serve"...
+    machine: str | None = None  # "this machine", "<ssh HOST>", or None: not known (a pod, a variable host)
 
 
 @dataclass
@@ -489,6 +490,32 @@ def _bootstrap_clash(servers: Sequence[PdServer], out: list[Finding]) -> None:
         seen.append(s)
 
 
+def _loopback_bootstrap(servers: Sequence[PdServer], out: list[Finding]) -> None:
+    """A prefill server whose bootstrap server listens on loopback, and a decode server on another machine."""
+    from argtrace.rules.disaggregation import PA_PD_DISAGREE
+
+    sg = [s for s in servers if s.framework == "sglang" and s.machine is not None]
+    for p in sg:
+        if _mode(p) != "prefill" or not _first_rank(p) or _host(p) not in ("127.0.0.1", "localhost", "::1"):
+            continue
+        away = [d for d in sg if _mode(d) == "decode" and d.machine != p.machine]
+        if away:
+            out.append(
+                PA_PD_DISAGREE.finding(
+                    f"prefill server {p.index} starts its bootstrap server on {_host(p)} (--host"
+                    + ("" if "host" in p.given else ", SGLang's default")
+                    + f") of {p.machine}, but decode server {away[0].index} runs on {away[0].machine}: it "
+                    "cannot reach the bootstrap server (connection refused), as SGLang binds it to --host "
+                    "since 0.5.2 (sgl-project/sglang#9931; 0.5.23 managers/disagg_service.py)",
+                    at=p.at,
+                    setting="host",
+                    basis="framework-code",
+                    fix="start the prefill server with --host 0.0.0.0 (or an address the decode servers "
+                    "reach)",
+                )
+            )
+
+
 def pd_findings(servers: Sequence[PdServer], routers: Sequence[RouterLaunch]) -> list[Finding]:
     """Every PD finding of one file: the routers' own words, their URLs against the servers, the servers
     against each other."""
@@ -499,5 +526,6 @@ def pd_findings(servers: Sequence[PdServer], routers: Sequence[RouterLaunch]) ->
             _router_pairs(router, servers, out)
     _backends(servers, out)
     _bootstrap_clash(servers, out)
+    _loopback_bootstrap(servers, out)
     _vllm(servers, out)
     return out
