@@ -84,6 +84,14 @@ FOUND = [
         "(VLLM_USE_V1 unset): KVConnectorFactory.create_connector_v1 asserts a V1 connector class",
         count=2,
     ),
+    # the posted function reads $MODEL_PATH, set outside it: SH026 (`$model` empty) comes with the snippet
+    Found(
+        "pd8_vllm14952_pynccl_tp_mismatch.sh",
+        (),
+        "PA041",
+        "warning",
+        "the PyNcclConnector instances run different tensor parallel sizes (server 1: 1, server 2: 2)",
+    ),
 ]
 
 
@@ -146,6 +154,10 @@ def test_pd8_root_cause_is_a_note(case: Noted) -> None:
 
 
 MISSED = {
+    "pd8_vllm24720_p2pnccl_no_http_port.sh": "the report names no release, and the newest (0.33.0) has no "
+    "P2pNcclConnector: only an info says so; with --framework-version 0.10.2 PA043 names the missing "
+    "http_port",
+    "pd8_prodstack746_router_flag.sh": "production-stack's vllm-router is not parsed (only SGLang's router)",
     "pd8_smg773_enable_mesh.sh": "`smg launch` (the smg package's launcher, image lightseekorg/smg) is not "
     "parsed: only sglang-router's launch_router and launch_server are",
 }
@@ -164,6 +176,19 @@ def test_every_pd8_case_names_its_source() -> None:
     for path in files:
         assert "https://github.com/" in path.read_text().splitlines()[1], path.name
     assert {p.name for p in files} == {c.file for c in FOUND} | {c.file for c in NOTED} | set(MISSED)
+
+
+def test_a_required_extra_key_is_named_when_the_release_is() -> None:
+    report = check_file(CASES / "pd8_vllm24720_p2pnccl_no_http_port.sh", "--framework-version", "0.10.2")
+    assert [(f["code"], f["severity"], f["message"]) for f in alarms(report)] == [
+        (
+            "PA043",
+            "error",
+            "P2pNcclConnector of vllm 0.10.2 reads kv_connector_extra_config http_port, which "
+            "--kv-transfer-config does not give: the engine stops when it builds the connector (KeyError: "
+            "'http_port')",
+        )
+    ] * 2
 
 
 def test_the_router_alone_as_documented_is_clean() -> None:
