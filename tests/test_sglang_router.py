@@ -1,7 +1,7 @@
 """``python -m sglang_router.launch_server``: server flags to SGLang's parser, ``--router-*`` flags to the
 router's, as the one argparse parser of sglang-router's launcher takes them (issue 17). The router's
 options are generated from the sglang-router 0.3.2 wheel, and the flags each release knows from the
-0.1.9, 0.2.0, 0.2.4, 0.3.0, 0.3.1 and 0.3.2 wheels (scripts/gen_router_schema.py)."""
+0.1.4-0.3.2 wheels (14 releases) (scripts/gen_router_schema.py)."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ sglang-router's launcher (``sglang_router/launch_server.py``) adds ``ServerArgs.
 ``RouterArgs.add_cli_args(use_router_prefix=True, exclude_host_port=True)`` to one parser, starts
 ``--dp-size`` server processes from the server flags and a router in front of them. The router's options
 are not typed here: ``frameworks/data/sglang_router.json`` is generated from the sglang-router wheel by
-``scripts/gen_router_schema.py`` (0.3.2 analysed; 0.1.9-0.3.2 read for the flags each release knows).
+``scripts/gen_router_schema.py`` (0.3.2 analysed; 0.1.4-0.3.2 read for the flags each release knows).
 :func:`split_router` takes the router's options (and their values, as argparse consumes them) out of the
 words, so the SGLang parser and resolver get the server's; a ``--router-*`` flag only an older router
 release knows is taken out too, with what :func:`older_router_flag` says of it, rather than handed to
