@@ -353,3 +353,25 @@ def test_the_installed_router_release_judges_its_flags(tmp_path: Path) -> None:
     )
     newer = _venv_with_router(tmp_path / "b", "0.3.2")
     assert alarms(check_script(tmp_path, f"{newer}/bin/python {words}\n")) == []
+
+
+def test_a_prefill_host_not_known_statically_is_not_judged(tmp_path: Path) -> None:
+    # SGLang's docs start multi-node PD with --host ${local_ip} on each node: no value to judge
+    lines = (
+        f"ssh node1 {_P} --host $(hostname -I) &\nssh node2 {_D} --host $(hostname -I) &\nwait\n",
+        f"ssh node1 {_P} &\nssh node2 {_D} &\nwait\n",
+    )
+    judged = [
+        [(f["code"], f["severity"]) for f in check_script(tmp_path, text)["findings"] if f["code"] == "PA041"]
+        for text in lines
+    ]
+    assert judged == [[], [("PA041", "info")]]
+
+
+def test_two_nixl_instances_with_their_own_side_channel_hosts_do_not_clash(tmp_path: Path) -> None:
+    kv = """'{"kv_connector":"NixlConnector","kv_role":"kv_both"}'"""
+    text = "".join(
+        f"VLLM_NIXL_SIDE_CHANNEL_HOST={host} vllm serve m --port {port} --kv-transfer-config {kv} &\n"
+        for host, port in (("10.0.0.1", 8100), ("10.0.0.2", 8200))
+    )
+    assert [f["code"] for f in alarms(check_script(tmp_path, text + "wait\n"))] == []

@@ -66,24 +66,34 @@ def _int(value: object) -> int | None:
         return None
 
 
+def _known(server: PdServer, name: str, default: object) -> object:
+    """The start's value of ``name``; None when its argv gives it but the value is not known statically
+    (the values hold the release's defaults for what the argv does not give)."""
+    if name in server.values:
+        return server.values[name]
+    return None if name in server.given else default
+
+
 def _mode(server: PdServer) -> str:
-    return str(server.values.get("disaggregation_mode") or "null")
+    mode = _known(server, "disaggregation_mode", "null")
+    return "?" if mode is None and "disaggregation_mode" in server.given else str(mode or "null")
 
 
-def _host(server: PdServer) -> str:
-    return str(server.values.get("host") or "127.0.0.1")
+def _host(server: PdServer) -> str | None:
+    host = _known(server, "host", "127.0.0.1")
+    return None if host is None else str(host)
 
 
 def _port(server: PdServer) -> int | None:
-    return _int(server.values.get("port", _SGLANG_SERVER_PORT))
+    return _int(_known(server, "port", _SGLANG_SERVER_PORT))
 
 
 def _bootstrap(server: PdServer) -> int | None:
-    return _int(server.values.get("disaggregation_bootstrap_port", 8998))
+    return _int(_known(server, "disaggregation_bootstrap_port", 8998))
 
 
-def _same_bind(a: str, b: str) -> bool:
-    return a == b or "0.0.0.0" in (a, b)
+def _same_bind(a: str | None, b: str | None) -> bool:
+    return a is not None and b is not None and (a == b or "0.0.0.0" in (a, b))
 
 
 def _first_rank(server: PdServer) -> bool:
@@ -516,7 +526,8 @@ def _bootstrap_clash(servers: Sequence[PdServer], out: list[Finding]) -> None:
     seen: list[PdServer] = []
     for s in prefills:
         for other in seen:
-            if _bootstrap(s) == _bootstrap(other) and _same_bind(_host(s), _host(other)):
+            port = _bootstrap(s)
+            if port is not None and port == _bootstrap(other) and _same_bind(_host(s), _host(other)):
                 out.append(
                     PA_PD_PORT_CLASH.finding(
                         f"prefill servers {other.index} and {s.index} both start their bootstrap server on "
