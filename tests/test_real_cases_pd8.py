@@ -135,6 +135,13 @@ NOTED = [
         "<ssh node1>, but decode server 4 runs on <ssh node2>: it cannot reach the bootstrap server",
     ),
     Noted(
+        "pd8_smg773_enable_mesh.sh",
+        (),
+        "PA001",
+        'smg 1.1.0-1.3.1 refuse flags of this smg launch ("unrecognized arguments"): --enable-mesh from '
+        "1.3.2; the release installed is not known",
+    ),
+    Noted(
         "pd8_vllm15960_lmcache_v0_name.sh",
         (),
         "PA043",
@@ -158,8 +165,6 @@ MISSED = {
     "P2pNcclConnector: only an info says so; with --framework-version 0.10.2 PA043 names the missing "
     "http_port",
     "pd8_prodstack746_router_flag.sh": "production-stack's vllm-router is not parsed (only SGLang's router)",
-    "pd8_smg773_enable_mesh.sh": "`smg launch` (the smg package's launcher, image lightseekorg/smg) is not "
-    "parsed: only sglang-router's launch_router and launch_server are",
 }
 
 
@@ -178,6 +183,24 @@ def test_every_pd8_case_names_its_source() -> None:
     assert {p.name for p in files} == {c.file for c in FOUND} | {c.file for c in NOTED} | set(MISSED)
 
 
+def test_smg_launch_is_judged_by_the_smg_release_installed(tmp_path: Path) -> None:
+    # smg's console script `smg` (its #! line names the venv's python, whose site-packages hold smg 1.1.0)
+    venv = _venv_with_router(tmp_path, "0.3.2")
+    (site,) = venv.glob("lib/python3*/site-packages")
+    dist = site / "smg-1.1.0.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: smg\nVersion: 1.1.0\n")
+    script = venv / "bin" / "smg"
+    script.write_text(f"#!{venv}/bin/python\nimport sys\n")
+    script.chmod(0o755)
+    report = check_script(tmp_path, f"{script} launch --enable-mesh --worker-urls http://127.0.0.1:30000\n")
+    got = [(f["code"], f["severity"], f["message"]) for f in alarms(report)]
+    assert [g[:2] for g in got] == [("PA001", "error")]
+    assert got[0][2].startswith(
+        "--enable-mesh is taken by smg 1.3.2-1.13.0 but not by smg 1.1.0 (installed, "
+    )
+
+
 def test_a_required_extra_key_is_named_when_the_release_is() -> None:
     report = check_file(CASES / "pd8_vllm24720_p2pnccl_no_http_port.sh", "--framework-version", "0.10.2")
     assert [(f["code"], f["severity"], f["message"]) for f in alarms(report)] == [
@@ -194,7 +217,14 @@ def test_a_required_extra_key_is_named_when_the_release_is() -> None:
 def test_the_router_alone_as_documented_is_clean() -> None:
     # a correct launch that starts no server (the false-alarm gate needs one): sglang#8644's test command
     report = check_file(CASES / "pd8ok_sglang8644_router_alone.sh")
-    assert [(f["code"], f["severity"]) for f in report["findings"]] == []
+    assert [(f["code"], f["severity"], f["message"]) for f in report["findings"]] == [
+        (
+            "PA001",
+            "info",
+            'sglang-router 0.1.4 refuses flags of this launch_router ("unrecognized arguments"): '
+            "--pd-disaggregation, --prefill, --decode from 0.1.5; the release installed is not known",
+        )
+    ]
 
 
 # ---- the mechanisms on minimal inputs (SGLang 0.5.23's PD code, sglang-router 0.3.2's parser)

@@ -950,14 +950,18 @@ def _pd_findings(
 ) -> list[Finding]:
     """The prefill/decode servers and the SGLang router the file starts, read together
     (``layers/disaggregation.py``); imported only when the file has a router or a PD setting."""
-    from argtrace.frameworks.router_launch import installed_router, parse_router, router_argv, router_release
+    from argtrace.frameworks import router_launch as rl
 
     routers = []
     for at, argv, _ in commands:
-        words = router_argv(argv)
+        words = rl.router_argv(argv)
         if words is not None:
-            found = installed_router(argv, os.environ)  # the router's own sglang-router dist-info, if read
-            routers.append(parse_router(words, at, router_release(*found) if found else None))
+            product = rl.router_product(argv)
+            found = rl.installed_router(argv, os.environ, product)  # its dist-info, if read here
+            release = (
+                rl.router_release(*found, product=product) if found else rl.router_release(product=product)
+            )
+            routers.append(rl.parse_router(words, at, release))
     marks = ("--disaggregation", "--kv-transfer-config", "--kv_transfer_config")
     if not routers and not any(
         (w or "").startswith(marks) for _, server, _, _ in parsed for w in server.argv_text

@@ -44,17 +44,19 @@ class RouterRelease:
     analysed: str  # a read release: the installed one, or the nearest read one to it, or the newest
     installed: str | None = None
     where: str | None = None
+    product: str = "sglang-router"  # or "smg" (``smg launch``)
 
     @property
     def label(self) -> str:
+        name = self.product
         if self.installed is None:
-            return f"sglang-router {self.analysed} (the newest read release; the one installed is not known)"
+            return f"{name} {self.analysed} (the newest read release; the one installed is not known)"
         if self.installed != self.analysed:
             return (
-                f"sglang-router {self.installed} (installed, {self.where}; read as {self.analysed}, the "
+                f"{name} {self.installed} (installed, {self.where}; read as {self.analysed}, the "
                 "nearest read release)"
             )
-        return f"sglang-router {self.installed} (installed, {self.where})"
+        return f"{name} {self.installed} (installed, {self.where})"
 
 
 @dataclass
@@ -69,6 +71,7 @@ class RouterLaunch:
     prefill: list[tuple[str, str | None]] = field(default_factory=list)  # (url, bootstrap port as written)
     decode: list[str] = field(default_factory=list)
     worker_urls: list[str] = field(default_factory=list)
+    used: list[RouterFlag] = field(default_factory=list)  # the options the analysed release took
     unknown: list[str] = field(default_factory=list)  # words no read release's parser takes
     # (flag, releases that take it): flags other read releases take and the analysed one does not
     older: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
@@ -82,14 +85,22 @@ def _data() -> dict[str, Any]:
     return dict(_raw())
 
 
-@lru_cache(maxsize=1)
-def router_flags() -> tuple[str, dict[str, RouterFlag]]:
-    """(newest read release, flag -> RouterFlag) of ``launch_router``'s parser."""
+def _product(product: str) -> dict[str, Any]:
+    """releases, flags and options of the router alone: sglang-router's launch_router or ``smg launch``."""
     data = _data()
+    if product == "smg":
+        return dict(data["smg_launch"])
+    return {"releases": data["releases"], **data["launch_router"]}
+
+
+@lru_cache(maxsize=2)
+def router_flags(product: str = "sglang-router") -> tuple[str, dict[str, RouterFlag]]:
+    """(newest read release, flag -> RouterFlag) of ``launch_router``'s parser (or ``smg launch``'s)."""
+    data = _product(product)
     newest = str(data["releases"][-1])
-    known: dict[str, list[str]] = data["launch_router"]["flags"]
+    known: dict[str, list[str]] = data["flags"]
     out: dict[str, RouterFlag] = {}
-    for o in data["launch_router"]["options"]:
+    for o in data["options"]:
         nargs = o.get("nargs")
         if nargs == 0 or any(k in o["action"] for k in ("StoreTrue", "StoreFalse", "Help", "Version")):
             takes, count = "none", 0
@@ -105,33 +116,38 @@ def router_flags() -> tuple[str, dict[str, RouterFlag]]:
     return newest, out
 
 
-def read_releases() -> list[str]:
-    return [str(r) for r in _data()["releases"]]
+def read_releases(product: str = "sglang-router") -> list[str]:
+    return [str(r) for r in _product(product)["releases"]]
 
 
-def pd_requires_urls() -> tuple[str, ...]:
+def pd_requires_urls(product: str = "sglang-router") -> tuple[str, ...]:
     """The read releases whose launch_router refuses PD mode without --prefill and --decode."""
-    return tuple(str(r) for r in _data()["launch_router"].get("pd_requires_urls", []))
+    return tuple(str(r) for r in _product(product).get("pd_requires_urls", []))
 
 
 def _version_key(version: str) -> tuple[int, ...]:
     return tuple(int(p) for p in version.replace(".post", ".").split(".") if p.isdigit())
 
 
-def router_release(installed: str | None = None, where: str | None = None) -> RouterRelease:
+def router_release(
+    installed: str | None = None, where: str | None = None, product: str = "sglang-router"
+) -> RouterRelease:
     """The release that judges the launch: ``installed`` when read (or the nearest read release to it:
     the newest older one, else the oldest newer one), else the newest read."""
-    releases = read_releases()
+    releases = read_releases(product)
     if installed is None:
-        return RouterRelease(releases[-1])
+        return RouterRelease(releases[-1], product=product)
     if installed in releases:
-        return RouterRelease(installed, installed, where)
+        return RouterRelease(installed, installed, where, product)
     older = [r for r in releases if _version_key(r) <= _version_key(installed)]
-    return RouterRelease(older[-1] if older else releases[0], installed, where)
+    return RouterRelease(older[-1] if older else releases[0], installed, where, product)
 
 
-def installed_router(argv: Sequence[str | None], env: Mapping[str, str]) -> tuple[str, str] | None:
-    """(version, dist-info path) of sglang-router for the interpreter ``argv`` starts, read from its files."""
+def installed_router(
+    argv: Sequence[str | None], env: Mapping[str, str], product: str = "sglang-router"
+) -> tuple[str, str] | None:
+    """(version, dist-info path) of the router package for the interpreter ``argv`` starts (a console
+    script's ``#!`` interpreter for ``smg``), read from its files."""
     from argtrace.frameworks import site_packages
     from argtrace.frameworks.installed import which
 
@@ -139,9 +155,13 @@ def installed_router(argv: Sequence[str | None], env: Mapping[str, str]) -> tupl
     if not word:
         return None
     interpreter = which(word, env.get("PATH"))
+    if interpreter is not None and not (word.rsplit("/", 1)[-1]).startswith("python"):
+        from argtrace.frameworks.installed import shebang_interpreter
+
+        interpreter = shebang_interpreter(interpreter)  # a console script: the interpreter of its #! line
     if interpreter is None:
         return None
-    found = site_packages.installed_version(interpreter, "sglang-router", env)
+    found = site_packages.installed_version(interpreter, product, env)
     if found.distribution is None or found.version is None:
         return None
     return found.version, found.distribution.path
@@ -167,8 +187,8 @@ def parse_router(
 ) -> RouterLaunch:
     """``launch_router``'s argv (the words after the module) as ``release``'s parser takes it (default: the
     newest read release)."""
-    _newest, flags = router_flags()
     release = release or router_release()
+    _newest, flags = router_flags(release.product)
     newest = release.analysed
     out = RouterLaunch(at, release)
     i = 0
@@ -216,6 +236,7 @@ def parse_router(
                 out.problems.append(
                     f"argument {opt.flag}: invalid choice: {v!r} (choose from {', '.join(opt.choices)})"
                 )
+        out.used.append(opt)
         if opt.flag == "--pd-disaggregation":
             out.pd = True
         elif opt.flag == "--service-discovery":
@@ -229,10 +250,20 @@ def parse_router(
     return out
 
 
+def router_product(argv: Sequence[str | None]) -> str:
+    """ "smg" for ``smg launch`` / ``python -m smg.launch_router``, else "sglang-router"."""
+    head = (argv[0] or "").rsplit("/", 1)[-1] if argv else ""
+    return "smg" if head == "smg" or "smg.launch_router" in argv else "sglang-router"
+
+
 def router_argv(argv: Sequence[str | None]) -> list[str | None] | None:
-    """The words after ``-m sglang_router.launch_router`` when ``argv`` starts the router alone, else None."""
+    """The words the router alone parses when ``argv`` starts it (``python -m sglang_router.launch_router``,
+    ``python -m smg.launch_router``, ``smg launch``), else None."""
+    head = (argv[0] or "").rsplit("/", 1)[-1] if argv else ""
+    if head == "smg" and len(argv) > 1 and argv[1] == "launch":
+        return list(argv[2:])
     for i, word in enumerate(argv[:-1]):
-        if word == "-m" and argv[i + 1] == MODULE:
+        if word == "-m" and argv[i + 1] in (MODULE, "smg.launch_router"):
             head = (argv[0] or "").rsplit("/", 1)[-1] if argv else ""
             before = [(w or "").rsplit("/", 1)[-1] for w in argv[:i]]
             if any(w.startswith("python") for w in before) or head.startswith("python"):

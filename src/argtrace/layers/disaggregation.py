@@ -126,16 +126,18 @@ def _router_words(router: RouterLaunch, out: list[Finding]) -> None:
 
     release = router.release
     label = release.label
+    product = release.product
     # the installed release, read exactly: its parser's refusal is a fact; else it rests on the release
     exact = release.installed is not None and release.installed == release.analysed
     severity: Severity = "error" if exact else "warning"
     basis: Basis = "static" if exact else "assumed"
-    releases = read_releases()
+    releases = read_releases(product)
+    launcher = "smg launch" if product == "smg" else "launch_router"
     for word in router.unknown:
         out.append(
             rules.PA_UNRECOGNIZED.finding(
-                f"{word}: no sglang-router release read ({releases[0]}-{releases[-1]}) takes it, so "
-                f'launch_router refuses to start ("unrecognized arguments", exit 2); {label}',
+                f"{word}: no {product} release read ({releases[0]}-{releases[-1]}) takes it, so "
+                f'{launcher} refuses to start ("unrecognized arguments", exit 2); {label}',
                 at=router.at,
                 fix="remove the word, or check `python -m sglang_router.launch_router --help` of the release "
                 "installed",
@@ -143,17 +145,38 @@ def _router_words(router: RouterLaunch, out: list[Finding]) -> None:
                 basis="assumed",
             )
         )
+    if release.installed is None:
+        # the newest release takes these; older ones refuse them, and which one runs is not known
+        newer_only = {
+            o.flag: o.releases[0] for o in router.used if o.releases and o.releases[0] != releases[0]
+        }
+        if newer_only:
+            first = {since: [f for f, s in newer_only.items() if s == since] for since in newer_only.values()}
+            listed = "; ".join(f"{', '.join(flags)} from {since}" for since, flags in first.items())
+            latest = max(first, key=releases.index)
+            older = releases[: releases.index(latest)]
+            span = older[0] if len(older) == 1 else f"{older[0]}-{older[-1]}"
+            out.append(
+                rules.PA_UNRECOGNIZED.finding(
+                    f"{product} {span} refuse{'s' if len(older) == 1 else ''} flags of this {launcher} "
+                    f'("unrecognized arguments"): {listed}; the release installed is not known',
+                    at=router.at,
+                    fix=f"run {product} {latest} or later",
+                    severity="info",
+                    basis="assumed",
+                )
+            )
     for flag, taken in router.older:
         span = f"{taken[0]}-{taken[-1]}" if len(taken) > 1 else taken[0]
         newer = [r for r in taken if releases.index(r) > releases.index(release.analysed)]
         out.append(
             rules.PA_UNRECOGNIZED.finding(
-                f"{flag} is taken by sglang-router {span} but not by {label}: its launch_router refuses it "
+                f"{flag} is taken by {product} {span} but not by {label}: its {launcher} refuses it "
                 '("unrecognized arguments", exit 2)',
                 at=router.at,
-                fix=f"upgrade sglang-router to {newer[0]} or later, or remove the flag"
+                fix=f"upgrade {product} to {newer[0]} or later, or remove the flag"
                 if newer
-                else f"remove the flag, or run sglang-router {taken[-1]}",
+                else f"remove the flag, or run {product} {taken[-1]}",
                 severity=severity,
                 basis=basis,
             )
@@ -166,7 +189,9 @@ def _router_words(router: RouterLaunch, out: list[Finding]) -> None:
             )
         )
     if router.pd and not router.service_discovery and not (router.prefill and router.decode):
-        refusing = pd_requires_urls()
+        refusing = pd_requires_urls(product)
+        if not refusing:
+            return
         missing = "--prefill" if not router.prefill else "--decode"
         message = (
             f"launch_router in PD mode without {missing}: sglang-router {refusing[0]}-{refusing[-1]} "
