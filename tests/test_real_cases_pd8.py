@@ -405,3 +405,16 @@ def test_two_nixl_instances_with_their_own_side_channel_hosts_do_not_clash(tmp_p
         for host, port in (("10.0.0.1", 8100), ("10.0.0.2", 8200))
     )
     assert [f["code"] for f in alarms(check_script(tmp_path, text + "wait\n"))] == []
+
+
+def test_launch_server_router_flags_against_the_installed_router(tmp_path: Path) -> None:
+    # sglang_router.launch_server: --router-redis-url is new in sglang-router 0.3.2 (the schema's release)
+    venv = _venv_with_router(tmp_path, "0.3.1")
+    line = (
+        f"{venv}/bin/python -m sglang_router.launch_server --model-path m --dp-size 2 --router-redis-url r\n"
+    )
+    got = [(f["code"], f["severity"], f["message"]) for f in alarms(check_script(tmp_path, line))]
+    assert [g[:2] for g in got] == [("PA001", "error")]
+    assert got[0][2].startswith(
+        "--router-redis-url is taken by sglang-router 0.3.2 but not by sglang-router 0.3.1 ("
+    )

@@ -95,7 +95,7 @@ def older_router_flag(flag: str) -> tuple[str, str]:
     label = str(raw["package"])
     message = (
         f"{flag} was accepted by sglang-router {_span(known, releases)} but {label} (the newest bundled "
-        'router release; the one installed is not known) does not know it: its launcher refuses to start '
+        "router release; the one installed is not known) does not know it: its launcher refuses to start "
         '("unrecognized arguments", exit 2)'
     )
     new = (raw.get("renamed") or {}).get(flag)
@@ -164,4 +164,37 @@ def split_router(words: Sequence[str | None]) -> RouterSplit:
             if opt.choices is not None and v not in opt.choices:
                 out.problems.append(f"{name}: invalid choice: {v!r} (choose from {', '.join(opt.choices)})")
         out.router.append((name, values))
+    return out
+
+
+def installed_refusals(argv: Sequence[str | None], flags: Sequence[str]) -> list[tuple[str, str]]:
+    """(message, fix) for each router flag of ``flags`` that the sglang-router release installed for the
+    launch's interpreter (its dist-info, read from files: ``frameworks/router_launch.py``) does not take,
+    when that release is one read; empty when none is read."""
+    import os
+
+    from argtrace.frameworks.router_launch import installed_router
+
+    found = installed_router(argv, os.environ)
+    raw = _raw()
+    releases = [str(r) for r in raw.get("releases") or []]
+    if found is None or found[0] not in releases:
+        return []
+    version, where = found
+    known: dict[str, list[str]] = raw.get("flags") or {}
+    out = []
+    for flag in flags:
+        taken = [str(r) for r in known.get(flag, [])]
+        if taken and version not in taken:
+            newer = [r for r in taken if releases.index(r) > releases.index(version)]
+            out.append(
+                (
+                    f"{flag} is taken by sglang-router {_span(taken, releases)} but not by sglang-router "
+                    f"{version} (installed, {where}): its launcher refuses it "
+                    '("unrecognized arguments", exit 2)',
+                    f"upgrade sglang-router to {newer[0]} or later, or remove the flag"
+                    if newer
+                    else "remove the flag",
+                )
+            )
     return out
