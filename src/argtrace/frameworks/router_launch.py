@@ -85,6 +85,16 @@ def _data() -> dict[str, Any]:
     return dict(_raw())
 
 
+def installed_router(
+    argv: Sequence[str | None], env: Mapping[str, str], product: str = "sglang-router"
+) -> tuple[str, str] | None:
+    """(version, dist-info path) of the router package installed for ``argv``'s interpreter
+    (``frameworks/sglang_router.py:installed_router``)."""
+    from argtrace.frameworks import sglang_router
+
+    return sglang_router.installed_router(argv, env, product)
+
+
 def _product(product: str) -> dict[str, Any]:
     """releases, flags and options of the router alone: sglang-router's launch_router or ``smg launch``."""
     data = _data()
@@ -141,30 +151,6 @@ def router_release(
         return RouterRelease(installed, installed, where, product)
     older = [r for r in releases if _version_key(r) <= _version_key(installed)]
     return RouterRelease(older[-1] if older else releases[0], installed, where, product)
-
-
-def installed_router(
-    argv: Sequence[str | None], env: Mapping[str, str], product: str = "sglang-router"
-) -> tuple[str, str] | None:
-    """(version, dist-info path) of the router package for the interpreter ``argv`` starts (a console
-    script's ``#!`` interpreter for ``smg``), read from its files."""
-    from argtrace.frameworks import site_packages
-    from argtrace.frameworks.installed import which
-
-    word = argv[0] if argv else None
-    if not word:
-        return None
-    interpreter = which(word, env.get("PATH"))
-    if interpreter is not None and not (word.rsplit("/", 1)[-1]).startswith("python"):
-        from argtrace.frameworks.installed import shebang_interpreter
-
-        interpreter = shebang_interpreter(interpreter)  # a console script: the interpreter of its #! line
-    if interpreter is None:
-        return None
-    found = site_packages.installed_version(interpreter, product, env)
-    if found.distribution is None or found.version is None:
-        return None
-    return found.version, found.distribution.path
 
 
 def _resolve(name: str, flags: dict[str, RouterFlag], newest: str) -> tuple[RouterFlag | None, str | None]:

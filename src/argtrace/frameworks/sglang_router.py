@@ -8,13 +8,15 @@ are not typed here: ``frameworks/data/sglang_router.json`` is generated from the
 :func:`split_router` takes the router's options (and their values, as argparse consumes them) out of the
 words, so the SGLang parser and resolver get the server's; a ``--router-*`` flag only an older router
 release knows is taken out too, with what :func:`older_router_flag` says of it, rather than handed to
-SGLang's parser as a server flag it never was.
+SGLang's parser as a server flag it never was. :func:`installed_router` reads the router package installed
+for a launch's interpreter from its dist-info (files only, never run); :func:`installed_refusals` names the
+``--router-*`` flags that release does not take.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -173,8 +175,6 @@ def installed_refusals(argv: Sequence[str | None], flags: Sequence[str]) -> list
     when that release is one read; empty when none is read."""
     import os
 
-    from argtrace.frameworks.router_launch import installed_router
-
     found = installed_router(argv, os.environ)
     raw = _raw()
     releases = [str(r) for r in raw.get("releases") or []]
@@ -198,3 +198,27 @@ def installed_refusals(argv: Sequence[str | None], flags: Sequence[str]) -> list
                 )
             )
     return out
+
+
+def installed_router(
+    argv: Sequence[str | None], env: Mapping[str, str], product: str = "sglang-router"
+) -> tuple[str, str] | None:
+    """(version, dist-info path) of the router package for the interpreter ``argv`` starts (a console
+    script's ``#!`` interpreter for ``smg``), read from its files."""
+    from argtrace.frameworks import site_packages
+    from argtrace.frameworks.installed import which
+
+    word = argv[0] if argv else None
+    if not word:
+        return None
+    interpreter = which(word, env.get("PATH"))
+    if interpreter is not None and not (word.rsplit("/", 1)[-1]).startswith("python"):
+        from argtrace.frameworks.installed import shebang_interpreter
+
+        interpreter = shebang_interpreter(interpreter)  # a console script: the interpreter of its #! line
+    if interpreter is None:
+        return None
+    found = site_packages.installed_version(interpreter, product, env)
+    if found.distribution is None or found.version is None:
+        return None
+    return found.version, found.distribution.path
