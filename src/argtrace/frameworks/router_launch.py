@@ -1,5 +1,5 @@
-"""``python -m sglang_router.launch_router``: the SGLang router alone, its argv read as its own parser "
-"reads it.
+"""``python -m sglang_router.launch_router`` (and ``smg launch``): the router alone, read as its parser
+reads it.
 
 sglang-router's ``launch_router.parse_router_args`` builds ``argparse.ArgumentParser()`` (``-h`` and
 argparse's prefix matching included) and ``RouterArgs.add_cli_args(parser, use_router_prefix=False)``, then
@@ -11,7 +11,9 @@ parser of each sglang-router wheel read (0.1.4-0.3.2) with the releases that tak
 ``--decode URL`` (``nargs=1``, ``action="append"``) are kept for the PD agreement checks
 (``layers/disaggregation.py``). The router release that runs is the one installed for the launch's
 interpreter when its ``sglang_router`` dist-info can be read here (``frameworks/site_packages.py``, files
-only); else the newest read release is assumed, and what rests on that says so.
+only); else the newest read release is assumed, and what rests on that says so. ``smg launch`` (the smg
+package: SGLang Model Gateway's successor, whose CLI hands its words to the same ``parse_router_args``) is
+read the same way from key ``smg_launch`` (smg 1.1.0-1.13.0).
 """
 
 from __future__ import annotations
