@@ -17,7 +17,9 @@ with it) and ``renamed``: a flag dropped at a release that added exactly one fla
 ``-suffix`` (``--router-eviction-interval`` -> ``--router-eviction-interval-secs`` at 0.2.0).
 
   pip download sglang-router==0.1.9 sglang-router==0.2.0 ... --no-deps --only-binary=:all: -d /tmp/wh
-  python scripts/gen_router_schema.py /tmp/wh/sglang_router-*.whl
+  python scripts/gen_router_schema.py /tmp/wh/sglang_router-*.whl /tmp/wh/smg-*.whl
+
+smg wheels (``pip download smg==1.1.0 ...``) give ``smg_launch``: ``smg launch``'s flags per release.
 """
 
 from __future__ import annotations
@@ -38,7 +40,11 @@ import argparse, json, sys
 sys.path.insert(0, sys.argv[1])
 RouterArgs = __import__(sys.argv[2], fromlist=["RouterArgs"]).RouterArgs
 p = argparse.ArgumentParser(add_help=False)
-RouterArgs.add_cli_args(p, use_router_prefix=True, exclude_host_port=True)
+if sys.argv[3] == "server":
+    RouterArgs.add_cli_args(p, use_router_prefix=True, exclude_host_port=True)
+else:  # launch_router.parse_router_args: ArgumentParser() (with -h) + add_cli_args(use_router_prefix=False)
+    p = argparse.ArgumentParser()
+    RouterArgs.add_cli_args(p, use_router_prefix=False)
 out = []
 for a in p._actions:
     out.append({"flags": list(a.option_strings), "dest": a.dest, "action": type(a).__name__,
@@ -89,8 +95,51 @@ _RS_STUB = (
 )
 
 
-def release_options(wheel: Path) -> tuple[str, list[dict[str, object]]]:
-    """(version, the launcher's router options) of one sglang-router wheel."""
+# RouterArgs._validate_router_args of 0.1.9-0.2.2: PD mode without service discovery needs both URL lists
+_PD_NEEDS = "PD disaggregation mode requires --prefill"
+
+
+def _pd_requires_urls(z: zipfile.ZipFile) -> bool:
+    """The release's Python code raises ``_PD_NEEDS`` (a string constant, read by AST)."""
+    for name in z.namelist():
+        if name.startswith("sglang_router/") and name.endswith(".py"):
+            for node in ast.walk(ast.parse(z.read(name).decode())):
+                if isinstance(node, ast.Constant) and node.value == _PD_NEEDS:
+                    return True
+    return False
+
+
+def smg_options(wheel: Path) -> tuple[str, list[dict[str, object]]]:
+    """(version, ``smg launch``'s options) of one smg wheel: ``smg launch`` hands its words to
+    ``smg.launch_router.parse_router_args``, the same ArgumentParser + ``RouterArgs.add_cli_args`` as
+    sglang-router's launch_router (``smg/router_args.py``; its ``smg.smg_rs`` extension stubbed)."""
+    version = wheel.name.split("-")[1]
+    with tempfile.TemporaryDirectory() as tmp, zipfile.ZipFile(wheel) as z:
+        pkg = Path(tmp) / "smg"
+        pkg.mkdir()
+        (pkg / "__init__.py").write_text("")
+        (pkg / "router_args.py").write_bytes(z.read("smg/router_args.py"))
+        (pkg / "smg_rs.py").write_text(
+            _RS_STUB.replace("get_available_tool_call_parsers", "_parsers") + _SMG_STUB
+        )
+        dumped = subprocess.run(
+            [sys.executable, "-c", _DUMP, tmp, "smg.router_args", "router"],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=60,
+        )
+    return version, [o for o in json.loads(dumped.stdout) if o["flags"]]
+
+
+_SMG_STUB = (
+    "\n\ndef get_available_tool_call_parsers():\n    return []\n\n\n"
+    "def get_available_reasoning_parsers():\n    return []\n"
+)
+
+
+def release_options(wheel: Path) -> tuple[str, list[dict[str, object]], list[dict[str, object]]]:
+    """(version, the launcher's router options, ``launch_router``'s options) of one sglang-router wheel."""
     version = wheel.name.split("-")[1]
     with tempfile.TemporaryDirectory() as tmp, zipfile.ZipFile(wheel) as z:
         names = set(z.namelist())
@@ -101,20 +150,45 @@ def release_options(wheel: Path) -> tuple[str, list[dict[str, object]]]:
         (pkg / f"{module}.py").write_bytes(z.read(f"sglang_router/{module}.py"))
         (pkg / "sglang_router_rs.py").write_text(_RS_STUB)
         (Path(tmp) / "sglang_router_rs.py").write_text(_RS_STUB)  # 0.1.x imports it top-level
-        dumped = subprocess.run(
-            [sys.executable, "-c", _DUMP, tmp, f"sglang_router.{module}"],
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=60,
-        )
-        options = json.loads(dumped.stdout)
+        dumped = {
+            kind: subprocess.run(
+                [sys.executable, "-c", _DUMP, tmp, f"sglang_router.{module}", kind],
+                capture_output=True,
+                text=True,
+                check=True,
+                timeout=60,
+            )
+            for kind in ("server", "router")
+        }
+        options = json.loads(dumped["server"].stdout)
+        router = json.loads(dumped["router"].stdout)
         launcher = _launcher_options(z.read("sglang_router/launch_server.py").decode())
-    return version, [o for o in options + launcher if o["flags"]]
+        if _pd_requires_urls(z):
+            PD_REQUIRES_URLS.append(version)
+    return version, [o for o in options + launcher if o["flags"]], [o for o in router if o["flags"]]
+
+
+PD_REQUIRES_URLS: list[str] = []
 
 
 def _version_key(version: str) -> tuple[int, ...]:
     return tuple(int(part) for part in version.split(".") if part.isdigit())
+
+
+def _per_release(read: list[tuple[str, list[dict[str, object]]]]) -> dict[str, object]:
+    """releases, flag -> the releases that take it, each flag's shape in the newest release that has it."""
+    flags: dict[str, list[str]] = {}
+    shapes: dict[str, dict[str, object]] = {}
+    for version, opts in read:
+        for o in opts:
+            for flag in o["flags"]:  # type: ignore[attr-defined]
+                flags.setdefault(flag, []).append(version)
+                shapes[flag] = o
+    return {
+        "releases": [version for version, _ in read],
+        "flags": dict(sorted(flags.items())),
+        "options": sorted({id(o): o for o in shapes.values()}.values(), key=lambda o: str(o["flags"][0])),  # type: ignore[index]
+    }
 
 
 def renamed(releases: list[str], flags: dict[str, list[str]]) -> dict[str, str]:
@@ -131,11 +205,26 @@ def renamed(releases: list[str], flags: dict[str, list[str]]) -> dict[str, str]:
 
 
 def main() -> int:
-    per_release = sorted((release_options(Path(w)) for w in sys.argv[1:]), key=lambda r: _version_key(r[0]))
+    wheels = [Path(w) for w in sys.argv[1:]]
+    smg = sorted(
+        (smg_options(w) for w in wheels if w.name.startswith("smg-")), key=lambda r: _version_key(r[0])
+    )
+    read = sorted(
+        (release_options(w) for w in wheels if not w.name.startswith("smg-")),
+        key=lambda r: _version_key(r[0]),
+    )
+    per_release = [(version, opts) for version, opts, _ in read]
     releases = [version for version, _ in per_release]
     newest, options = per_release[-1]
     flags: dict[str, list[str]] = {}
     shapes: dict[str, dict[str, object]] = {}
+    router_flags: dict[str, list[str]] = {}
+    router_shapes: dict[str, dict[str, object]] = {}
+    for version, _, opts in read:
+        for o in opts:
+            for flag in o["flags"]:  # type: ignore[attr-defined]
+                router_flags.setdefault(flag, []).append(version)
+                router_shapes[flag] = o  # the newest release that knows it
     for version, opts in per_release:
         for o in opts:
             for flag in o["flags"]:  # type: ignore[attr-defined]
@@ -154,10 +243,24 @@ def main() -> int:
         "flags": dict(sorted(flags.items())),
         "older_options": older,
         "renamed": renamed(releases, flags),
+        # ``python -m sglang_router.launch_router`` (the router alone): every flag any release's parser
+        # takes -> the releases that take it, and each flag's shape in the newest release that has it
+        "launch_router": {
+            "flags": dict(sorted(router_flags.items())),
+            "options": sorted(
+                {id(o): o for o in router_shapes.values()}.values(),
+                key=lambda o: str(o["flags"][0]),  # type: ignore[index]
+            ),
+            # releases whose launch_router refuses --pd-disaggregation without --prefill and --decode
+            # (unless --service-discovery): "PD disaggregation mode requires --prefill"
+            "pd_requires_urls": sorted(PD_REQUIRES_URLS, key=_version_key),
+        },
+        # ``smg launch`` (the smg package, SGLang Model Gateway's successor): the same per-release record
+        "smg_launch": _per_release(smg),
     }
     OUT.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
     print(f"wrote {OUT}: {len(options)} router options of sglang-router {newest}; {len(flags)} flags of")
-    print(f"  {', '.join(releases)}")
+    print(f"  {', '.join(releases)}; launch_router: {len(router_flags)} flags")
     return 0
 
 

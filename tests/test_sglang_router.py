@@ -1,7 +1,7 @@
 """``python -m sglang_router.launch_server``: server flags to SGLang's parser, ``--router-*`` flags to the
 router's, as the one argparse parser of sglang-router's launcher takes them (issue 17). The router's
 options are generated from the sglang-router 0.3.2 wheel, and the flags each release knows from the
-0.1.9, 0.2.0, 0.2.4, 0.3.0, 0.3.1 and 0.3.2 wheels (scripts/gen_router_schema.py)."""
+0.1.4-0.3.2 wheels (14 releases) (scripts/gen_router_schema.py)."""
 
 from __future__ import annotations
 
@@ -98,19 +98,33 @@ def test_the_router_releases_read_and_the_flag_they_renamed() -> None:
     data = json.loads(
         (Path(__file__).resolve().parents[1] / "src/argtrace/frameworks/data/sglang_router.json").read_text()
     )
-    assert data["releases"] == ["0.1.9", "0.2.0", "0.2.4", "0.3.0", "0.3.1", "0.3.2"]
+    assert data["releases"] == [f"0.1.{n}" for n in range(4, 10)] + [f"0.2.{n}" for n in range(5)] + [
+        "0.3.0",
+        "0.3.1",
+        "0.3.2",
+    ]
     assert data["renamed"] == {"--router-eviction-interval": "--router-eviction-interval-secs"}
-    assert [o["flags"] for o in data["older_options"]] == [["--router-eviction-interval"]]
-    assert data["flags"]["--router-eviction-interval-secs"] == ["0.2.0", "0.2.4", "0.3.0", "0.3.1", "0.3.2"]
+    assert [o["flags"] for o in data["older_options"]] == [
+        ["--router-eviction-interval"],
+        ["--router-verbose"],
+    ]
+    assert data["flags"]["--router-eviction-interval-secs"] == [f"0.2.{n}" for n in range(5)] + [
+        "0.3.0",
+        "0.3.1",
+        "0.3.2",
+    ]
     assert data["flags"]["--router-redis-url"] == ["0.3.2"]  # new in 0.3.2
     assert data["flags"]["--router-jwt-issuer"] == ["0.3.1", "0.3.2"]
-    assert len(data["flags"]) == 98 and len(data["options"]) == 97
+    assert len(data["flags"]) == 99 and len(data["options"]) == 97
+    # launch_router's own parser, per release (the router alone: frameworks/router_launch.py)
+    assert len(data["launch_router"]["flags"]) == 102
 
 
 RENAMED = (
-    "--router-eviction-interval was accepted by sglang-router 0.1.9 but sglang-router 0.3.2 (the newest "
-    "bundled router release; the one installed is not known) does not know it: its launcher refuses to "
-    'start ("unrecognized arguments", exit 2); sglang-router 0.2.0 renamed it --router-eviction-interval-secs'
+    "--router-eviction-interval was accepted by sglang-router 0.1.4-0.1.9 but sglang-router 0.3.2 (the "
+    "newest bundled router release; the one installed is not known) does not know it: its launcher refuses "
+    'to start ("unrecognized arguments", exit 2); sglang-router 0.2.0 renamed it '
+    "--router-eviction-interval-secs"
 )
 
 

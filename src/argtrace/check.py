@@ -304,6 +304,7 @@ def _check_servers(
     report.servers = list(servers)
     if not servers:
         report.notes.append(f"no SGLang or vLLM server start was found in {label}")
+        report.findings.extend(_pd_findings([], commands))  # a router alone
     else:
         _check_chosen_server(report, servers, options, transport, commands, allocation)
     # one finding per cause: what follows from another finding is folded into it (argtrace/causes.py)
@@ -334,6 +335,7 @@ def _check_chosen_server(
     report.findings.extend(_other_servers_findings(parsed, options))
     findings, matrix = _multinode_findings(parsed, allocation)
     report.findings.extend(findings)
+    report.findings.extend(_pd_findings(parsed, commands))
     if matrix is not None:
         report.sections["multinode"] = matrix  # the matrix of the launch's nodes (render/matrix.py)
     for late in late_layers(report, options):
@@ -944,6 +946,60 @@ def _node_values(schema: Schema, result: LayerResult) -> tuple[dict[str, Any], s
                 unread[name] = str(shell[-1])
         given.add(name)
     return values, given, unread
+
+
+def _pd_findings(
+    parsed: Sequence[tuple[int, ServerCommand, Schema, LayerResult]], commands: PredictedCommands
+) -> list[Finding]:
+    """The prefill/decode servers and the SGLang router the file starts, read together
+    (``layers/disaggregation.py``); imported only when the file has a router or a PD setting."""
+    from argtrace.frameworks import router_launch as rl
+
+    routers = []
+    for at, argv, _ in commands:
+        words = rl.router_argv(argv)
+        if words is not None:
+            product = rl.router_product(argv)
+            found = rl.installed_router(argv, os.environ, product)  # its dist-info, if read here
+            release = (
+                rl.router_release(*found, product=product) if found else rl.router_release(product=product)
+            )
+            routers.append(rl.parse_router(words, at, release))
+    marks = ("--disaggregation", "--kv-transfer-config", "--kv_transfer_config")
+    if not routers and not any(
+        (w or "").startswith(marks) for _, server, _, _ in parsed for w in server.argv_text
+    ):
+        return []
+    from argtrace.layers.disaggregation import PdServer, pd_findings
+
+    servers = []
+    for index, server, schema, result in parsed:
+        values, given, _ = _node_values(schema, result)
+        before = [(w or "").rsplit("/", 1)[-1] for w in server.argv_text[: server.server_args_start]]
+        local = server.placement is None and server.image is None and "ssh" not in before
+        at = server.at or ""
+        machine = None
+        if server.placement is None and server.image is None and server.conditional is None:
+            if at.startswith("<ssh ") and ">" in at and not any(c in at[: at.find(">")] for c in "$`?*"):
+                machine = at[: at.find(">") + 1]
+            elif not at.startswith("<"):
+                machine = "this machine"
+        local = local and machine == "this machine"
+        env = {k: v.value for k, v in server.env.items()}
+        pd = PdServer(
+            index,
+            server.at,
+            server.framework,
+            values,
+            frozenset(given),
+            env,
+            local,
+            schema.version,
+            server.entrypoint,
+            machine,
+        )
+        servers.append(pd)
+    return pd_findings(servers, routers)
 
 
 def _multinode_findings(

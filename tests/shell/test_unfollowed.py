@@ -9,11 +9,6 @@ from argtrace.frameworks.unfollowed import unfollowed_start
 from argtrace.layers.shell import ScriptSource, analyze_script
 
 CASES = [
-    (
-        "python -m sglang_router.launch_router --worker-urls http://127.0.0.1:30000",
-        "`python -m sglang_router.launch_router` starts the SGLang router alone, which argtrace does not "
-        "parse: that server's arguments and environment are not checked",
-    ),
     # https://github.com/huggingface/blog/pull/3432: a vLLM server started as a Hugging Face job
     (
         "hf jobs run --flavor h200x2 --expose 8000 --timeout 2h vllm/vllm-openai:latest vllm serve "
@@ -59,6 +54,8 @@ def test_unfollowed_start_is_a_warning_naming_the_word(line: str, message: str) 
         "timeout 10m python3 -m sglang.launch_server --model-path m",  # followed
         # vLLM's demo server is parsed (frameworks/vllm_demo.py, tests/test_vllm_demo_server.py)
         "python -O -u -m vllm.entrypoints.api_server --host=127.0.0.1 --port=8000 --model=m",
+        # the router alone is parsed (frameworks/router_launch.py, tests/test_real_cases_pd8.py)
+        "python -m sglang_router.launch_router --worker-urls http://127.0.0.1:30000",
     ],
 )
 def test_no_warning_for_mentions_and_followed_starts(line: str) -> None:

@@ -43,7 +43,7 @@ def prepare_argv(server: ServerCommand, schema: Schema) -> PreparedArgv:
     tokens = server_tokens(server)
     out = PreparedArgv(tokens)
     if server.entrypoint == "sglang_router.launch_server":
-        tokens = _without_router_flags(tokens, out, server.at)
+        tokens = _without_router_flags(tokens, out, server.at, server)
     if server.entrypoint == "dynamo.sglang":
         from argtrace.frameworks.dynamo import without_dynamo_options
 
@@ -111,9 +111,16 @@ def prepare_argv(server: ServerCommand, schema: Schema) -> PreparedArgv:
     return out
 
 
-def _without_router_flags(tokens: list[ArgToken], out: PreparedArgv, at: str | None) -> list[ArgToken]:
+def _without_router_flags(
+    tokens: list[ArgToken], out: PreparedArgv, at: str | None, server: ServerCommand | None = None
+) -> list[ArgToken]:
     """sglang-router's launcher: its --router-* options go to the router, the rest to the server parser."""
-    from argtrace.frameworks.sglang_router import older_router_flag, router_schema, split_router
+    from argtrace.frameworks.sglang_router import (
+        installed_refusals,
+        older_router_flag,
+        router_schema,
+        split_router,
+    )
 
     split = split_router([t.text for t in tokens])
     label, _options = router_schema()
@@ -128,6 +135,11 @@ def _without_router_flags(tokens: list[ArgToken], out: PreparedArgv, at: str | N
         out.findings.append(
             rules.PA_UNRECOGNIZED.finding(message, at=at, fix=fix, severity="warning", basis="assumed")
         )
+
+    if server is not None and split.router:
+        # the release installed for the launch's interpreter, read from its dist-info: a flag newer than it
+        for message, fix in installed_refusals(server.argv_text, [flag for flag, _values in split.router]):
+            out.findings.append(rules.PA_UNRECOGNIZED.finding(message, at=at, fix=fix, basis="static"))
 
     for problem in split.problems:
         # one argparse parser holds both: a bad router value stops the launcher like a bad server flag

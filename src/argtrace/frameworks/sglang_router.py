@@ -4,17 +4,19 @@ sglang-router's launcher (``sglang_router/launch_server.py``) adds ``ServerArgs.
 ``RouterArgs.add_cli_args(use_router_prefix=True, exclude_host_port=True)`` to one parser, starts
 ``--dp-size`` server processes from the server flags and a router in front of them. The router's options
 are not typed here: ``frameworks/data/sglang_router.json`` is generated from the sglang-router wheel by
-``scripts/gen_router_schema.py`` (0.3.2 analysed; 0.1.9-0.3.2 read for the flags each release knows).
+``scripts/gen_router_schema.py`` (0.3.2 analysed; 0.1.4-0.3.2 read for the flags each release knows).
 :func:`split_router` takes the router's options (and their values, as argparse consumes them) out of the
 words, so the SGLang parser and resolver get the server's; a ``--router-*`` flag only an older router
 release knows is taken out too, with what :func:`older_router_flag` says of it, rather than handed to
-SGLang's parser as a server flag it never was.
+SGLang's parser as a server flag it never was. :func:`installed_router` reads the router package installed
+for a launch's interpreter from its dist-info (files only, never run); :func:`installed_refusals` names the
+``--router-*`` flags that release does not take.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -95,7 +97,7 @@ def older_router_flag(flag: str) -> tuple[str, str]:
     label = str(raw["package"])
     message = (
         f"{flag} was accepted by sglang-router {_span(known, releases)} but {label} (the newest bundled "
-        'router release; the one installed is not known) does not know it: its launcher refuses to start '
+        "router release; the one installed is not known) does not know it: its launcher refuses to start "
         '("unrecognized arguments", exit 2)'
     )
     new = (raw.get("renamed") or {}).get(flag)
@@ -165,3 +167,58 @@ def split_router(words: Sequence[str | None]) -> RouterSplit:
                 out.problems.append(f"{name}: invalid choice: {v!r} (choose from {', '.join(opt.choices)})")
         out.router.append((name, values))
     return out
+
+
+def installed_refusals(argv: Sequence[str | None], flags: Sequence[str]) -> list[tuple[str, str]]:
+    """(message, fix) for each router flag of ``flags`` that the sglang-router release installed for the
+    launch's interpreter (its dist-info, read from files: ``frameworks/router_launch.py``) does not take,
+    when that release is one read; empty when none is read."""
+    import os
+
+    found = installed_router(argv, os.environ)
+    raw = _raw()
+    releases = [str(r) for r in raw.get("releases") or []]
+    if found is None or found[0] not in releases:
+        return []
+    version, where = found
+    known: dict[str, list[str]] = raw.get("flags") or {}
+    out = []
+    for flag in flags:
+        taken = [str(r) for r in known.get(flag, [])]
+        if taken and version not in taken:
+            newer = [r for r in taken if releases.index(r) > releases.index(version)]
+            out.append(
+                (
+                    f"{flag} is taken by sglang-router {_span(taken, releases)} but not by sglang-router "
+                    f"{version} (installed, {where}): its launcher refuses it "
+                    '("unrecognized arguments", exit 2)',
+                    f"upgrade sglang-router to {newer[0]} or later, or remove the flag"
+                    if newer
+                    else "remove the flag",
+                )
+            )
+    return out
+
+
+def installed_router(
+    argv: Sequence[str | None], env: Mapping[str, str], product: str = "sglang-router"
+) -> tuple[str, str] | None:
+    """(version, dist-info path) of the router package for the interpreter ``argv`` starts (a console
+    script's ``#!`` interpreter for ``smg``), read from its files."""
+    from argtrace.frameworks import site_packages
+    from argtrace.frameworks.installed import which
+
+    word = argv[0] if argv else None
+    if not word:
+        return None
+    interpreter = which(word, env.get("PATH"))
+    if interpreter is not None and not (word.rsplit("/", 1)[-1]).startswith("python"):
+        from argtrace.frameworks.installed import shebang_interpreter
+
+        interpreter = shebang_interpreter(interpreter)  # a console script: the interpreter of its #! line
+    if interpreter is None:
+        return None
+    found = site_packages.installed_version(interpreter, product, env)
+    if found.distribution is None or found.version is None:
+        return None
+    return found.version, found.distribution.path

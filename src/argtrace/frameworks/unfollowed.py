@@ -1,10 +1,10 @@
 """A command that looks like a server start but that argtrace does not follow (SH040).
 
 ``mpirun -np 2 python -m sglang.launch_server``, ``ray job submit -- vllm serve m``, ``docker exec c vllm
-serve m``, ``kubectl exec pod -- ...``, ``python -m sglang_router.launch_router`` (the router alone, whose
-flags argtrace has no schema for): each is said by name, as a warning, instead of "no server start found"
-(SH019), which would read as "this script starts no server". (``python -m sglang_router.launch_server`` and
-vLLM's demo ``python -m vllm.entrypoints.api_server`` are parsed: frameworks/sglang_router.py, vllm_demo.py.)
+serve m``, ``kubectl exec pod -- ...``: each is said by name, as a warning, instead of "no server start found"
+(SH019), which would read as "this script starts no server". (``python -m sglang_router.launch_server``,
+``python -m sglang_router.launch_router`` and vLLM's demo ``python -m vllm.entrypoints.api_server`` are
+parsed: frameworks/sglang_router.py, router_launch.py, vllm_demo.py.)
 """
 
 from __future__ import annotations
@@ -16,9 +16,8 @@ from dataclasses import dataclass
 from argtrace.frameworks.detect import _PYTHON, _detect_python, detect_server, unwrap_command
 
 # Module entrypoints that start a server but whose command line argtrace does not parse
-UNANALYSED_MODULES: dict[str, str] = {
-    "sglang_router.launch_router": "the SGLang router alone",
-}
+# (``python -m sglang_router.launch_router``, the router alone, is parsed: frameworks/router_launch.py)
+UNANALYSED_MODULES: dict[str, str] = {}
 
 _SERVER_TEXT = re.compile(
     r"\b(?:sglang\.launch_server|sglang_router\.launch_(?:server|router)|vllm\.entrypoints\.[\w.]+"
@@ -78,6 +77,8 @@ def unfollowed_start(argv: Sequence[str | None]) -> Unfollowed | None:
     if found is not None and found[1] in UNANALYSED_MODULES:
         mod = found[1]
         return Unfollowed(f"{texts[i]} -m {mod}", f"python -m {mod}", UNANALYSED_MODULES[mod])
+    if found is not None and found[1] == "sglang_router.launch_router":
+        return None  # the router alone, parsed by frameworks/router_launch.py
     # a launcher in front of a server start: mpirun ... python -m sglang.launch_server
     for k in range(i + 1, len(texts)):
         if detect_server(texts[k:]) is not None:

@@ -37,6 +37,8 @@ _RULE_MODULES = (
     "argtrace.rules.process_observed",
     # PA030-PA040: the server starts of one multi-node launch read together.
     "argtrace.rules.multinode",
+    # PA041-PA043: the prefill and decode servers of a PD launch and its router read together.
+    "argtrace.rules.disaggregation",
     # argtrace lint (a tree of launch files, no script arguments): SH030.
     "argtrace.rules.lint",
     # LV050-LV059: argtrace fleet, several running replicas read together.

@@ -162,7 +162,7 @@ def analyze(
     findings.extend(_shared_logs(ev))
     unfollowed = _unfollowed_findings(ev)
     findings.extend(unfollowed)
-    if not ev.servers and not unfollowed:
+    if not ev.servers and not unfollowed and not _starts_router(ev):
         findings.append(
             R.SH019.finding(
                 f"no SGLang or vLLM server start found in the commands {label} would run{_ended(ev, args)}",
@@ -241,6 +241,15 @@ def _server_command(s: E.FoundServer, script_reads: frozenset[str] = frozenset()
         conditional=s.conditional,
         vanished=tuple(VanishedWord(v.index, v.raw, v.at, v.state, v.name) for v in s.vanished),
         from_missing_arguments=s.from_missing_arguments,
+    )
+
+
+def _starts_router(ev: E.ShellEvaluator) -> bool:
+    """The script starts the SGLang router alone (read by layers/disaggregation.py): a start, not SH019."""
+    from argtrace.frameworks.router_launch import router_argv
+
+    return any(
+        router_argv([E.to_str(w) if w is not None else None for w in c.argv]) is not None for c in ev.commands
     )
 
 

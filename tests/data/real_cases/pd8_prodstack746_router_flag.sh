@@ -1,0 +1,3 @@
+#!/bin/bash
+# Reconstructed after https://github.com/vllm-project/production-stack/issues/746 (2025-10-31): the disaggregated-prefill deployment's vllm-router (production-stack's router, not SGLang's) started with --k8s-service-discovery-type pod-ip, which the image's vllm-router does not take ("vllm-router: error: unrecognized arguments: --k8s-service-discovery-type pod-ip", the pod in CrashLoopBackOff). Only the flag the report names is kept, with the service discovery it belongs to.
+vllm-router --port 8000 --service-discovery k8s --k8s-service-discovery-type pod-ip --routing-logic disaggregated_prefill

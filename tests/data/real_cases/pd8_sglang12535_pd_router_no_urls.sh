@@ -1,0 +1,3 @@
+#!/bin/bash
+# Reconstructed after https://github.com/sgl-project/sglang/issues/12535 (2025-11-03): the posted router start in PD mode with no --prefill and no --decode (workers to be added later through /workers); the router release then installed refuses it: "Error starting router: PD disaggregation mode requires --prefill" (RouterArgs._validate_router_args of sglang-router 0.1.5-0.2.2; 0.2.3 dropped the requirement). The report names no release.
+python3 -m sglang_router.launch_router --log-level debug --pd-disaggregation --host 0.0.0.0 --port 8000 --policy random --prometheus-host 0.0.0.0 --prometheus-port 9090
