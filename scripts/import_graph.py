@@ -48,6 +48,7 @@ LEVELS: tuple[tuple[str, int], ...] = (
     ("argtrace.render", 2),
     ("argtrace.layers", 3),
     ("argtrace.check", 4),
+    ("argtrace.servers_together", 4),  # findings across a launch's servers (multi-node, PD), run by check
     ("argtrace.verdicts", 4),  # the run's assumptions applied to the findings, after the layers
     ("argtrace.probe", 4),
     ("argtrace.ci", 4),  # CI controls over reports (suppressions, baselines, config) and lint over a tree

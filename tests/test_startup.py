@@ -350,24 +350,24 @@ def test_what_a_plain_script_skips_is_imported_where_the_input_needs_it(
 def test_the_multinode_layer_skipped_for_one_plain_start_would_have_found_nothing(
     monkeypatch: pytest.MonkeyPatch, command: str
 ) -> None:
-    # The proof of the shortcut in check._multinode_findings, on starts it skips: the full layer (forced by
-    # saying every start is multi-node to the shortcut alone) gives no finding and no matrix either.
-    import argtrace.check as check
+    # The proof of the shortcut in servers_together.multinode_findings_of, on starts it skips: the full layer
+    # (forced by saying every start is multi-node to the shortcut alone) gives no finding, no matrix either.
     import argtrace.layers.nodescope as nodescope
+    import argtrace.servers_together as together
 
     parsed: list[Any] = []
-    real = check._multinode_findings
+    real = together.multinode_findings_of
 
     def recording(found: Any, allocation: Any = None) -> Any:
         parsed.append(found)
         return real(found, allocation)
 
-    monkeypatch.setattr(check, "_multinode_findings", recording)
+    monkeypatch.setattr(together, "multinode_findings_of", recording)
     result = run_cli(["check", "--format", "json", "--no-shellcheck", "--no-resolve", "-c", command])
     assert result.status in (0, 1) and parsed  # (a fix's verification checks the edited launch again)
     for found in parsed:
         ((_, server, schema, layer),) = found
-        values, given, _ = check._node_values(schema, layer)
+        values, given, _ = together.node_values(schema, layer)
         assert not nodescope.is_carried(server)
         assert not nodescope.is_multinode(server.framework, values, given)
         assert real(found) == ([], None)

@@ -12,9 +12,9 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
-from argtrace import localfs
+from argtrace import localfs, servers_together
 from argtrace.layers.separated import PredictedCommands
 from argtrace.model import (
     Assumption,
@@ -304,7 +304,7 @@ def _check_servers(
     report.servers = list(servers)
     if not servers:
         report.notes.append(f"no SGLang or vLLM server start was found in {label}")
-        report.findings.extend(_pd_findings([], commands))  # a router alone
+        report.findings.extend(servers_together.pd_findings_of([], commands))  # a router alone
     else:
         _check_chosen_server(report, servers, options, transport, commands, allocation)
     # one finding per cause: what follows from another finding is folded into it (argtrace/causes.py)
@@ -333,9 +333,9 @@ def _check_chosen_server(
         report.sections.update(result.sections)
     parsed = _parse_every_server(servers, options, chosen)
     report.findings.extend(_other_servers_findings(parsed, options))
-    findings, matrix = _multinode_findings(parsed, allocation)
+    findings, matrix = servers_together.multinode_findings_of(parsed, allocation)
     report.findings.extend(findings)
-    report.findings.extend(_pd_findings(parsed, commands))
+    report.findings.extend(servers_together.pd_findings_of(parsed, commands))
     if matrix is not None:
         report.sections["multinode"] = matrix  # the matrix of the launch's nodes (render/matrix.py)
     for late in late_layers(report, options):
@@ -904,147 +904,3 @@ def _other_servers_findings(
         if index != options.server
         for f in result.findings
     ]
-
-
-def _allocated_nodes(
-    server: ServerCommand, step_nodes: int | None, allocation: Allocation | None
-) -> tuple[int | None, str | None, bool]:
-    """How many nodes the carrier gives this start's launch: an ``srun -N``, the batch job's ``--nodes``, or
-    a LeaderWorkerSet group (the controller's LWS_GROUP_SIZE in the pod's environment)."""
-    if step_nodes is not None:
-        return step_nodes, f"srun starts the server on {step_nodes} node(s)", False
-    if allocation is not None and allocation.nodes is not None:
-        where = f" ({allocation.nodes_at})" if allocation.nodes_at else ""
-        return allocation.nodes, f"the job allocates {allocation.nodes} node(s){where}", False
-    group = server.env.get("LWS_GROUP_SIZE")
-    if group is not None and group.value is not None and group.value.isdigit():
-        size = int(group.value)
-        return size, f"the LeaderWorkerSet group has {size} pod(s) (leaderWorkerTemplate.size)", True
-    return None, None, False
-
-
-def _node_values(schema: Schema, result: LayerResult) -> tuple[dict[str, Any], set[str], dict[str, str]]:
-    """A start's values as the multi-node layer reads them (by configuration field: the parser's known value,
-    else the release's default; a value unknown statically is left out), the names its argv gives, and
-    for each unknown one the shell text it comes from."""
-    from argtrace.layers.parser import all_defaults
-
-    values = {schema.field_names.get(dest, dest): value for dest, value in all_defaults(schema).items()}
-    given = set()
-    unread: dict[str, str] = {}
-    for name, (_, observations) in result.observations.items():
-        seen = [o for o in observations if o.layer == "parser"]
-        if not seen:
-            continue
-        if seen[-1].known:
-            values[name] = seen[-1].value
-        else:
-            values.pop(name, None)  # unknown statically: never compared
-            # the text it comes from ("$HEAD:5000"), for the basis of a grouping that rests on it
-            shell = [o.detail["expansion"] for o in observations if "expansion" in o.detail]
-            if shell:
-                unread[name] = str(shell[-1])
-        given.add(name)
-    return values, given, unread
-
-
-def _pd_findings(
-    parsed: Sequence[tuple[int, ServerCommand, Schema, LayerResult]], commands: PredictedCommands
-) -> list[Finding]:
-    """The prefill/decode servers and the SGLang router the file starts, read together
-    (``layers/disaggregation.py``); imported only when the file has a router or a PD setting."""
-    from argtrace.frameworks import router_launch as rl
-
-    routers = []
-    for at, argv, _ in commands:
-        words = rl.router_argv(argv)
-        if words is not None:
-            product = rl.router_product(argv)
-            found = rl.installed_router(argv, os.environ, product)  # its dist-info, if read here
-            release = (
-                rl.router_release(*found, product=product) if found else rl.router_release(product=product)
-            )
-            routers.append(rl.parse_router(words, at, release))
-    marks = ("--disaggregation", "--kv-transfer-config", "--kv_transfer_config")
-    if not routers and not any(
-        (w or "").startswith(marks) for _, server, _, _ in parsed for w in server.argv_text
-    ):
-        return []
-    from argtrace.layers.disaggregation import PdServer, pd_findings
-
-    servers = []
-    for index, server, schema, result in parsed:
-        values, given, _ = _node_values(schema, result)
-        before = [(w or "").rsplit("/", 1)[-1] for w in server.argv_text[: server.server_args_start]]
-        local = server.placement is None and server.image is None and "ssh" not in before
-        at = server.at or ""
-        machine = None
-        if server.placement is None and server.image is None and server.conditional is None:
-            if at.startswith("<ssh ") and ">" in at and not any(c in at[: at.find(">")] for c in "$`?*"):
-                machine = at[: at.find(">") + 1]
-            elif not at.startswith("<"):
-                machine = "this machine"
-        local = local and machine == "this machine"
-        env = {k: v.value for k, v in server.env.items()}
-        pd = PdServer(
-            index,
-            server.at,
-            server.framework,
-            values,
-            frozenset(given),
-            env,
-            local,
-            schema.version,
-            server.entrypoint,
-            machine,
-        )
-        servers.append(pd)
-    return pd_findings(servers, routers)
-
-
-def _multinode_findings(
-    parsed: Sequence[tuple[int, ServerCommand, Schema, LayerResult]], allocation: Allocation | None = None
-) -> tuple[list[Finding], dict[str, Any] | None]:
-    """The starts of one multi-node launch read together (``layers/multinode.py``), with the SLURM job's
-    allocation and ``srun`` steps when the script is a batch script."""
-    from argtrace.layers.nodescope import is_carried, is_multinode
-
-    if len(parsed) == 1 and allocation is None:
-        # One start that is not multi-node and that no carrier places: the multi-node layer would find
-        # nothing and show no matrix (layers/nodescope.py says why), so it is not imported (issue 18).
-        _, server, schema, result = parsed[0]
-        values, given, _ = _node_values(schema, result)
-        if not is_carried(server) and not is_multinode(server.framework, values, given):
-            return [], None
-    from collections import Counter
-
-    from argtrace.layers.multinode import NodeStart, matrix_section, multinode_findings
-    from argtrace.layers.nodeplaces import carrier_fields
-    from argtrace.layers.slurm import srun_step
-    from argtrace.model import Placement
-
-    nodes = []
-    # servers started by one container (a script that starts two) share its GPUs
-    by_pod: Counter[Placement | None] = Counter(s.placement for _, s, _, _ in parsed if s.placement)
-    for index, server, schema, result in parsed:
-        values, given, unread = _node_values(schema, result)
-        step = srun_step(server.argv_text[: server.server_args_start], allocation)
-        allocated, what, exact = _allocated_nodes(server, step.nodes if step else None, allocation)
-        nodes.append(
-            NodeStart(
-                index,
-                server.at,
-                server.framework,
-                values,
-                frozenset(given),
-                server.image,
-                tasks=step.tasks if step else None,
-                allocated_nodes=allocated,
-                allocation=what,
-                allocation_exact=exact,
-                allocation_step=step is not None and step.nodes is not None,
-                unread=unread,
-                **carrier_fields(server, step, allocation, by_pod[server.placement] or 1),
-            )
-        )
-    return multinode_findings(nodes), matrix_section(nodes)
