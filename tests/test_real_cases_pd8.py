@@ -1,7 +1,7 @@
 """Prefill/decode disaggregation and the SGLang router: real launch reports (docs/real_cases.md, "PD
 disaggregation and the router"), classed before any change, and the mechanisms on minimal inputs.
 
-Each case under ``tests/data/real_cases/pd8_*.sh`` is our reconstruction of a launch posted in a public
+Each case under ``tests/data/real_cases_pd8/pd8_*.sh`` is our reconstruction of a launch posted in a public
 issue or pull request (its header names the URL). The machine is a new user's; the release is passed only
 when the report names it. A root cause argtrace names with its fix is a ``Found`` entry; a miss is a strict
 ``xfail`` whose reason names the mechanism. The correct PD launches collected beside them are in the
@@ -19,7 +19,7 @@ import pytest
 from argtrace.frameworks.router_launch import parse_router, router_flags
 from tests.conftest import alarms, run_cli
 
-CASES = Path(__file__).resolve().parent / "data" / "real_cases"
+CASES = Path(__file__).resolve().parent / "data" / "real_cases_pd8"
 
 pytestmark = pytest.mark.usefixtures("new_user_machine")
 

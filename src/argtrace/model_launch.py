@@ -22,7 +22,7 @@ class Assumption:
     """A default argtrace chose where the user gave nothing: ``what`` was taken to be ``value``;
     ``option`` is the command-line option that replaces the assumption with a fact."""
 
-    what: Literal["release", "gpu", "model-config", "entrypoint", "script-arguments"]
+    what: Literal["release", "gpu", "model-config", "entrypoint", "script-arguments", "node-environment"]
     value: str
     option: str
 

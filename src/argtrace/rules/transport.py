@@ -111,8 +111,18 @@ TP005 = Rule(
         "`conda run -n sglang python ...`, or source conda first: "
         "`source /opt/conda/etc/profile.d/conda.sh && conda activate sglang && python ...`."
     ),
+    exceptions=(
+        "A bare `python3`, `sglang` or `vllm` over ssh is an `info` resting on an assumption "
+        "(`node-environment`): it is wrong only when the framework lives in an environment `~/.bashrc` "
+        "activates, and a system Python or an image's with the framework installed is right. "
+        "`conda activate` in the remote command is the warning: it fails whatever the node has."
+    ),
     example=Example(
-        argv=("check", "-c", 'ssh gpu1 "python3 -m sglang.launch_server --model-path /models/qwen"')
+        argv=(
+            "check",
+            "-c",
+            'ssh gpu1 "conda activate sglang && python3 -m sglang.launch_server --model-path /models/qwen"',
+        )
     ),
     correct=Example(argv=("check", "-c", f'ssh gpu1 "{_SERVER}"')),
 )

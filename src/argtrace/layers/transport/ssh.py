@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from argtrace.layers.transport.context import TransportResult, _Context, _local_value
@@ -27,7 +28,7 @@ from argtrace.layers.transport.words import (
     _starts_server,
     _unquote,
 )
-from argtrace.model import Evidence
+from argtrace.model import Assumption, Evidence
 
 if TYPE_CHECKING:
     from argtrace.layers.shell import ScriptSource
@@ -38,6 +39,12 @@ if TYPE_CHECKING:
 _RESPLIT = re.compile(r"[\s'\"\\]")
 
 
+# What a bare interpreter over ssh rests on: the node's environment is not read statically.
+NODE_ENVIRONMENT = Assumption(
+    "node-environment",
+    "the framework may be installed in an environment that ~/.bashrc activates",
+    "the environment's interpreter by absolute path in the remote command",
+)
 _BARE_RUNNERS = {"python", "python3", "sglang", "vllm", "pip", "pip3", "torchrun", "uv"}
 
 
@@ -180,11 +187,13 @@ def _analyze_remote(
         or re.search(r"\b(bash|zsh)\s+(-[a-z]*i[a-z]*\s)", remote_text)
         or "conda run" in remote_text
     )
+    failed_activation = False  # then the bare interpreter after it is that finding's consequence
     for cmd_at, argv, _cond in remote.commands:
         if not argv or argv[0] is None:
             continue
         base = argv[0]
         if base in ("conda", "mamba", "micromamba") and argv[1:2] == ["activate"] and not activated:
+            failed_activation = True
             result.findings.append(
                 R.TP005.finding(
                     f"`{_show_argv(argv)}` runs in the non-interactive shell of `ssh "
@@ -195,18 +204,20 @@ def _analyze_remote(
                     evidence=[Evidence("transport", cmd_at, remote_text)],
                 )
             )
-        elif base in _BARE_RUNNERS and not activated and _starts_server(argv):
-            result.findings.append(
-                R.TP005.finding(
-                    f"`{base}` is looked up on the PATH of a non-interactive ssh session on "
-                    f"{call.destination}: "
-                    "~/.bashrc returns early there, so a conda/venv environment activated in it is not "
-                    "active and "
-                    f"another `{base}` (or none) runs",
-                    at=at,
-                    evidence=[Evidence("transport", cmd_at, _show_argv(argv))],
-                )
+        elif base in _BARE_RUNNERS and not activated and not failed_activation and _starts_server(argv):
+            # Wrong only when the framework lives in an environment ~/.bashrc activates: a system Python
+            # or an image's with the framework installed is right, and nothing here shows the node's.
+            finding = R.TP005.finding(
+                f"`{base}` is looked up on the PATH of a non-interactive ssh session on "
+                f"{call.destination}: "
+                "~/.bashrc returns early there, so if the framework is in a conda/venv environment "
+                f"activated in it, that environment is not active and another `{base}` (or none) runs",
+                at=at,
+                evidence=[Evidence("transport", cmd_at, _show_argv(argv))],
+                severity="info",
+                basis="assumed",
             )
+            result.findings.append(replace(finding, assumptions=(NODE_ENVIRONMENT,)))
     ctx.depth += 1
     try:
         ctx.follow(remote_source, remote, ctx, result, local_shell=False, ssh_host=host)
