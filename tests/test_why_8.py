@@ -149,7 +149,8 @@ def test_a_reason_goes_under_the_message_that_prints_it() -> None:
     )
     log = _group(
         "get_flash_attn_version",
-        "Cannot use FA version {fa_version} is not supported due to {fa_version_unsupported_reason(fa_version)}",
+        "Cannot use FA version {fa_version} is not supported due to "
+        "{fa_version_unsupported_reason(fa_version)}",
         "log",
         ["not is_fa_version_supported(fa_version)"],
     )
@@ -207,12 +208,313 @@ def test_an_invalid_choice_names_the_flag_its_choices_and_the_choice_spelled_lik
         ],
     )
     assert site["fix"].startswith(
-        "'triton' is not a choice of --mm-attention-backend in any bundled sglang release (0.4.6.post5-0.5.23); "
-        "the choices printed are those of sglang 0.5.3.post3-0.5.4.post3; the choice spelled like it: "
+        "'triton' is not a choice of --mm-attention-backend in any bundled sglang release "
+        "(0.4.6.post5-0.5.23); the choices printed are those of sglang 0.5.3.post3-0.5.4.post3; "
+        "the choice spelled like it: "
         "triton_attn; 'triton' is a choice of --attention-backend, --decode-attention-backend, "
         "--dsa-decode-backend and 11 more (other settings) in sglang 0.5.23"
     )
 
 
 def test_an_invalid_choice_of_a_flag_no_bundled_release_has_is_no_site() -> None:
-    assert invalid_choice_site("error: argument --no-such-flag: invalid choice: 'x' (choose from 'a')") is None
+    assert (
+        invalid_choice_site("error: argument --no-such-flag: invalid choice: 'x' (choose from 'a')") is None
+    )
+
+
+# --- the 25 texts -------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Case:
+    name: str  # tests/data/why8/<name>.txt
+    grade: str  # the class after this batch's fixes (docs/real_cases.md)
+    function: str | None  # the first site's function; None: no site
+    confidence: str
+    settings: tuple[str, ...] = ()
+    because: tuple[str, ...] = ()  # the reason sites under the first site
+    fix: str = ""  # the start of the first site's fix
+
+
+CASES = [
+    Case(
+        "vllm14016_fa3_reason_2080ti",
+        "a",
+        "get_flash_attn_version",
+        "strong",
+        (),
+        ("_is_fa3_supported",),
+        "_is_fa3_supported gives the reason 'FA3 is only supported on devices with compute capability >= 8 "
+        "excluding 8.6 and 8.9' when ",
+    ),
+    Case(
+        "vllm15853_fa3_reason_t4",
+        "a",
+        "get_flash_attn_version",
+        "strong",
+        (),
+        ("_is_fa3_supported",),
+        "_is_fa3_supported gives the reason 'FA3 is only supported on devices with compute capability >= 8 "
+        "excluding 8.6 and 8.9 and Blackwell archs (>=10)' when ",
+    ),
+    Case(
+        "vllm13766_fa3_reason_v100",
+        "a",
+        "get_flash_attn_version",
+        "strong",
+        (),
+        ("_is_fa3_supported",),
+        "_is_fa3_supported gives the reason 'FA3 is only supported",
+    ),
+    Case(
+        "vllmascend14628_free_memory_npu_wrapped",
+        "a",
+        "request_memory",
+        "strong",
+        ("gpu_memory_utilization",),
+    ),
+    Case(
+        "vllmascend14631_local_world_size_wrapped",
+        "b",
+        "XPUWorker.init_device",
+        "strong",
+        ("data_parallel_backend", "data_parallel_external_lb", "distributed_executor_backend"),
+    ),
+    Case(
+        "vllm40677_flashinfer_head_size_reason",
+        "a",
+        "CudaPlatformBase.get_attn_backend_cls",
+        "strong",
+        (),
+        ("AttentionBackend.validate_configuration",),
+        "AttentionBackend.validate_configuration gives the reason 'head_size not supported' when not "
+        "cls.supports_head_size(head_size); or make false: selected_backend is not None",
+    ),
+    Case(
+        "flashattn2336_flashinfer_sinks_wrapped",
+        "a",
+        "CudaPlatformBase.get_attn_backend_cls",
+        "strong",
+        (),
+        ("AttentionBackend.validate_configuration",),
+        "AttentionBackend.validate_configuration gives the reason 'attention sinks not supported' when "
+        "has_sink and (not cls.supports_sink()); or make false: selected_backend is not None",
+    ),
+    Case(
+        "strixhalo36_rocm_attn_sinks",
+        "a",
+        "RocmPlatform.get_attn_backend_cls",
+        "strong",
+        ("kv_cache_dtype",),
+        ("AttentionBackend.validate_configuration",),
+        "AttentionBackend.validate_configuration gives the reason 'attention sinks not supported' when ",
+    ),
+    Case(
+        "vllm9096_torch_sdpa_cpu_only",
+        "b",
+        "_cached_get_attn_backend",
+        "strong",
+        (),
+        (),
+        "the condition not (current_platform.is_cpu()) is the GPU's or platform's: no launch setting changes "
+        "it; make an enclosing one false: backend == _Backend.TORCH_SDPA",
+    ),
+    Case(
+        "vllm414_heads_tp3",
+        "a",
+        "ModelConfig.verify_with_parallel_config",
+        "strong",
+        ("tensor_parallel_size",),
+    ),
+    Case(
+        "sglang1533_memory_unbalanced",
+        "a",
+        "ModelRunner.init_torch_distributed",
+        "strong",
+        ("SGL_DISABLE_TP_MEMORY_INBALANCE_CHECK", "device", "tp_size"),
+    ),
+    Case("vllm8189_fa_ampere_flashinfer_2080ti", "c", None, "none"),
+    Case(
+        "vllmpr20375_num_spec_tokens_missing",
+        "a",
+        "SpeculativeConfig._verify_args",
+        "strong",
+        ("speculative_config",),
+    ),
+    Case(
+        "intelxpu7322_mrv2_ngram_xpu",
+        "a",
+        "VllmConfig._validate_v2_model_runner",
+        "strong",
+        (),
+        ("VllmConfig._get_v2_model_runner_unsupported_features",),
+        "VllmConfig._get_v2_model_runner_unsupported_features gives the reason 'ngram/ngram_gpu speculative "
+        "decoding' when speculative_config.method in ('ngram', 'ngram_gpu'): change --speculative-config",
+    ),
+    Case(
+        "sglang1841_chat_template_path",
+        "a",
+        "TemplateManager._load_explicit_chat_template",
+        "strong",
+        ("chat_template",),
+    ),
+    Case("sglang2431_no_chat_template", "b", "validate_request_params", "weak", ("chat_template",)),
+    Case(
+        "sglangpr10835_mm_attention_backend_choice",
+        "a",
+        "ArgumentParser._check_value",
+        "strong",
+        ("mm_attention_backend",),
+        (),
+        "'triton' is not a choice of --mm-attention-backend",
+    ),
+    Case(
+        "sglang35743_sage_attn_layer_wrapped",
+        "a",
+        "_cached_get_attn_backend",
+        "strong",
+        ("attention_backend",),
+    ),
+    Case("vllm25811_flashinfer_trtllm_headdim", "c", None, "none"),
+    Case(
+        "vllm34641_mxfp4_gfx942",
+        "c",
+        "QuarkW4A4MXFp4MoE.get_online_fp8_to_mxfp4_weight_loader.online_fp8_to_mxfp4_moe_weight_loader",
+        "weak",
+    ),
+    Case(
+        "xinference1715_max_model_len_address_prefix",
+        "a",
+        "_get_and_verify_max_len",
+        "strong",
+        ("max_model_len",),
+    ),
+    Case(
+        "deepseekv2_83_kv_cache_rank0",
+        "a",
+        "raise_if_cache_size_invalid",
+        "strong",
+        ("max_model_len", "gpu_memory_utilization"),
+    ),
+    Case(
+        "tpuinference223_kv_cache_v1",
+        "a",
+        "check_enough_kv_cache_memory",
+        "strong",
+        ("max_model_len", "gpu_memory_utilization"),
+    ),
+    Case(
+        "qwen12_no_cache_blocks_v100",
+        "a",
+        "check_enough_kv_cache_memory",
+        "strong",
+        ("gpu_memory_utilization",),
+    ),
+    Case("strixhalo2_hip_oom", "b", None, "none"),
+]
+
+
+def test_the_batch_is_25_reports_with_their_urls() -> None:
+    assert sorted(c.name for c in CASES) == sorted(p.stem for p in DATA.glob("*.txt"))
+    assert len({_url(c.name) for c in CASES}) == 25
+    assert [sum(c.grade == g for c in CASES) for g in "abcd"] == [18, 4, 3, 0]
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_why_on_the_reports_text(case: Case) -> None:
+    section = explain(_text(case.name))
+    first = (section["matches"] or [None])[0]
+    assert section["confidence"] == case.confidence
+    if case.function is None:
+        assert first is None
+        return
+    assert first is not None
+    assert first["function"] == case.function
+    assert tuple(s["name"] for s in first["settings"]) == case.settings
+    assert tuple(r["function"] for r in first.get("because", [])) == case.because
+    assert first["fix"].startswith(case.fix)
+
+
+def test_the_text_view_puts_the_reason_under_its_message() -> None:
+    out = render_why(explain(_text("vllm40677_flashinfer_head_size_reason")))
+    assert (
+        "  because: head_size not supported (AttentionBackend.validate_configuration, "
+        "vllm/v1/attention/backend.py:289; when not cls.supports_head_size(head_size))"
+    ) in out.splitlines()
+
+
+def test_a_reason_alone_is_its_site_vllm52181() -> None:
+    # batch 6's vllm#52181 (tests/test_real_cases_6.py): the returned reason, without the log line
+    first = explain("FA2 is only supported on devices with compute capability >= 8")["matches"][0]
+    assert (first["function"], first["kind"], first["file"]) == (
+        "_is_fa2_supported",
+        "reason",
+        "vllm/vllm_flash_attn/flash_attn_interface.py",
+    )
+
+
+def test_the_origin_of_a_transformers_text_is_named() -> None:
+    section = explain(_text("sglang2431_no_chat_template"))
+    assert section["origin"] is not None
+    assert (section["origin"]["basis"], section["origin"]["source"]) == (
+        "wording",
+        "https://github.com/sgl-project/sglang/issues/2431",
+    )
+
+
+def test_torchs_oom_without_frames_leaves_the_step_unknown() -> None:
+    section = explain(_text("strixhalo2_hip_oom"))
+    assert [(s["id"], s.get("step")) for s in section["signatures"]] == [("cuda-oom", "unknown")]
+    assert section["origin"]["origin"] == "torch"
+
+
+# --- what class a would need, for the cases not there (strict xfail: each names the missing mechanism) ----
+MISSING = [
+    (
+        "vllmascend14631_local_world_size_wrapped",
+        "tensor_parallel_size",
+        "the NPU text is vllm-ascend's worker, a plugin whose sources are not indexed; vLLM's own "
+        "GPU/XPU copies of the check read the data-parallel settings",
+    ),
+    (
+        "vllm9096_torch_sdpa_cpu_only",
+        "VLLM_ATTENTION_BACKEND",
+        "`backend` is chosen in which_attn_to_use, which reads VLLM_ATTENTION_BACKEND: reads are traced one "
+        "function deep",
+    ),
+    (
+        "sglang2431_no_chat_template",
+        "chat_template",
+        "transformers' own message is not indexed (a wording names the origin, not the flag), so the first "
+        "site stays a weak candidate",
+    ),
+    (
+        "vllm8189_fa_ampere_flashinfer_2080ti",
+        "attention_backend",
+        "FlashAttention's check is compiled code (csrc): only .py files are indexed",
+    ),
+    (
+        "vllm25811_flashinfer_trtllm_headdim",
+        "attention_backend",
+        "FlashInfer's check is C++: only .py files are indexed",
+    ),
+    (
+        "vllm34641_mxfp4_gfx942",
+        "VLLM_ROCM_USE_AITER_FP4BMM",
+        "the text is AITER's (ROCm kernels), not indexed",
+    ),
+    (
+        "strixhalo2_hip_oom",
+        "gpu_memory_utilization",
+        "torch's text without frames: the step, and so the fix, is in the server log",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    "name,setting",
+    [pytest.param(n, s, id=n, marks=pytest.mark.xfail(strict=True, reason=why)) for n, s, why in MISSING],
+)
+def test_class_a_would_name_the_setting_behind_the_text(name: str, setting: str) -> None:
+    section = explain(_text(name))
+    first = (section["matches"] or [None])[0]
+    assert section["confidence"] == "strong"
+    assert first is not None and setting in [s["name"] for s in first["settings"]]
