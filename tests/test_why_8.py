@@ -140,7 +140,7 @@ def test_a_reason_goes_under_the_message_that_prints_it() -> None:
         "reason",
         ["torch.cuda.get_device_capability(device)[0] < 8"],
     )
-    out = _attach_reasons([reason, host])
+    out = _attach_reasons([reason, host], "Reason: ['head_size not supported']")
     assert out == [host]
     assert [r["function"] for r in host["because"]] == ["AttentionBackend.validate_configuration"]
     assert host["fix"] == (
@@ -154,7 +154,7 @@ def test_a_reason_goes_under_the_message_that_prints_it() -> None:
         "log",
         ["not is_fa_version_supported(fa_version)"],
     )
-    _attach_reasons([device, log])
+    _attach_reasons([device, log], "due to FA2 is only supported on devices with compute capability >= 8")
     assert log["fix"] == (
         "_is_fa2_supported gives the reason 'FA2 is only supported on devices with compute capability >= 8' "
         "when torch.cuda.get_device_capability(device)[0] < 8 (the GPU's compute capability or platform: no "
@@ -164,7 +164,7 @@ def test_a_reason_goes_under_the_message_that_prints_it() -> None:
 
 def test_a_reason_alone_stays_a_match_of_its_own() -> None:
     reason = _group("B.validate", "head_size not supported", "reason", ["not ok"])
-    assert _attach_reasons([reason]) == [reason]
+    assert _attach_reasons([reason], "head_size not supported") == [reason]
 
 
 def test_the_platform_the_text_names_comes_first_among_equal_sites() -> None:
@@ -209,7 +209,7 @@ def test_an_invalid_choice_names_the_flag_its_choices_and_the_choice_spelled_lik
     )
     assert site["fix"].startswith(
         "'triton' is not a choice of --mm-attention-backend in any bundled sglang release "
-        "(0.4.6.post5-0.5.23); the choices printed are those of sglang 0.5.3.post3-0.5.4.post3; "
+        "(0.4.6.post5-0.5.23); the choices printed are those of sglang 0.5.3.post3, 0.5.4.post3; "
         "the choice spelled like it: "
         "triton_attn; 'triton' is a choice of --attention-backend, --decode-attention-backend, "
         "--dsa-decode-backend and 11 more (other settings) in sglang 0.5.23"
@@ -437,7 +437,7 @@ def test_the_text_view_puts_the_reason_under_its_message() -> None:
     out = render_why(explain(_text("vllm40677_flashinfer_head_size_reason")))
     assert (
         "  because: head_size not supported (AttentionBackend.validate_configuration, "
-        "vllm/v1/attention/backend.py:289; when not cls.supports_head_size(head_size))"
+        "vllm/v1/attention/backend.py:303; when not cls.supports_head_size(head_size))"
     ) in out.splitlines()
 
 

@@ -255,7 +255,23 @@ _DEVICE = re.compile(
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 
 
-def _attach_reasons(groups: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _in_one_line(template: str, lines: Sequence[str]) -> bool:
+    """Whether a template's literal pieces occur, in order, within one line of the text (a reason is a few
+    words: across two log lines they are two other messages' words)."""
+    pieces = [p for p in _PLACEHOLDER.split(template)[::2] if p.strip()]
+    for line in lines:
+        at = 0
+        for piece in pieces:
+            at = line.find(piece, at)
+            if at < 0:
+                break
+            at += len(piece)
+        else:
+            return True
+    return False
+
+
+def _attach_reasons(groups: list[dict[str, Any]], text: str) -> list[dict[str, Any]]:
     """A site whose message carries a reason another function handed back (``kind``: ``reason``:
     ``return False, "FA2 is only supported ..."``, ``invalid_reasons.append("head_size not supported")``)
     is explained by that reason's own site when the pasted text holds both: the reason goes under the
@@ -271,7 +287,15 @@ def _attach_reasons(groups: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return groups
     host = hosts[0]
     literal = _PLACEHOLDER.sub("\0", host["message"])
-    because = [r for r in reasons if _PLACEHOLDER.sub("", r["message"]).strip() not in literal]
+    lines = text.splitlines()
+    because = [
+        r
+        for r in reasons
+        if _PLACEHOLDER.sub("", r["message"]).strip() not in literal and _in_one_line(r["message"], lines)
+    ]
+    # "FA3 is only supported ... 8.9" is the start of "... 8.9 and Blackwell archs (>=10)": the longer one
+    plain = {id(r): _PLACEHOLDER.sub("", r["message"]) for r in because}
+    because = [r for r in because if not any(o is not r and plain[id(r)] in plain[id(o)] for o in because)]
     if not because:
         return groups
     host["because"] = [
@@ -644,7 +668,9 @@ def explain(
     indexed = {name: indexed_releases(name) for name in frameworks()}
     only, prefer, release = preferred_release(text, framework, version, args, indexed)
     matches = match_text(text, framework, only, prefer)
-    groups = _attach_reasons(_platform_first(group_matches(matches, framework, only, every, prefer), text))
+    groups = _attach_reasons(
+        _platform_first(group_matches(matches, framework, only, every, prefer), text), text
+    )
     from argtrace.commands.why_unrecognized import unrecognized_site
 
     parser_site = unrecognized_site(text, framework)  # argparse's own message: the parser that refused

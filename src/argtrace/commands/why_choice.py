@@ -23,11 +23,9 @@ _INVALID = re.compile(
 
 
 def _spans(framework: str, releases: list[str]) -> str:
-    from argtrace.commands.why import release_spans
-    from argtrace.frameworks.schema import bundled_versions
+    from argtrace.frameworks.entrypoints import describe_span
 
-    every = list(bundled_versions(framework, include_user=False))
-    return ", ".join(release_spans([v for v in every if v in releases], every))
+    return describe_span(framework, releases)
 
 
 def _choices_by_release(framework: str, flag: str) -> dict[str, tuple[str, ...]]:

@@ -15,8 +15,8 @@ concatenation, or a local variable built from those (``msg = "..."; msg += f"...
 - ``k``: ``raise``, ``assert``, ``log``, ``warn``, or ``reason``: a text the code hands back for another
   site to print rather than printing it, ``return False, "FA2 is only supported ..."`` (the
   ``(ok, reason)`` idiom) or ``invalid_reasons.append("head_size not supported")`` (a list whose name
-  says it holds reasons or unsupported features); vLLM prints those inside its own message (``... due to {reason}``,
-  ``Reason: {invalid_reasons}``), so the text a user pastes holds both;
+  says it holds reasons or unsupported features); vLLM prints those inside its own message
+  (``... due to {reason}``, ``Reason: {invalid_reasons}``), so the text a user pastes holds both;
 - ``r``: the attribute chains the conditions and the message read (``server_args.mem_fraction_static``,
   ``self.cache_config.block_size``, ``envs.VLLM_X``; ``env:NAME`` for ``os.environ``/``get_*_env_var``
   reads), traced through the function's local assignments, and ``self.X`` through what the class's methods
