@@ -449,6 +449,14 @@ def test_a_reason_alone_is_its_site_vllm52181() -> None:
         "reason",
         "vllm/vllm_flash_attn/flash_attn_interface.py",
     )
+    assert first["fix"] == (
+        "the condition not current_platform.has_device_capability(80) is the GPU's or platform's: no launch "
+        "setting changes it"
+    )
+    view = render_why(explain("FA2 is only supported on devices with compute capability >= 8"))
+    assert view.startswith(
+        "vllm: a reason returned in _is_fa2_supported (vllm/vllm_flash_attn/flash_attn_interface.py:58; "
+    )
 
 
 def test_the_origin_of_a_transformers_text_is_named() -> None:

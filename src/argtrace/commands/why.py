@@ -151,6 +151,8 @@ def _avoid(group: Mapping[str, Any]) -> str:
     outer = [c for c in group["conditions"][:-1] if not _DEVICE.search(c) and not c.startswith("except")]
     # an elif chain's "not (backend == X)" conditions hold on the way; the chosen branch's test is the one
     outer = [c for c in outer if not c.startswith("not (")] or outer
+    if cond and _DEVICE.search(cond) and not outer:
+        return f"the condition {cond} is the GPU's or platform's: no launch setting changes it{change}"
     if cond and _DEVICE.search(cond) and outer:
         # vllm#9096: "not (current_platform.is_cpu())" holds on any GPU; what the launch chose is outside
         return (
@@ -753,11 +755,10 @@ def render_why(section: Mapping[str, Any]) -> str:
         signatures = []
     weak = "candidate: " if section.get("confidence") == "weak" else ""
     for g in section.get("matches", []):
-        kind = {"log": "logged", "warn": "warned", "reason": "given as a reason"}.get(
-            g.get("kind", "raise"), "raised"
-        )
+        kind = {"log": "logged", "warn": "warned", "reason": "returned"}.get(g.get("kind", "raise"), "raised")
+        what = "a reason" if g.get("kind") == "reason" else g["exception"]
         lines.append(
-            f"{weak}{g['framework']}: {g['exception']} {kind} in {g['function']} "
+            f"{weak}{g['framework']}: {what} {kind} in {g['function']} "
             f"({g.get('file')}:{g.get('line')}; match {g['score']:.2f}, {g.get('specificity', 0)} chars)"
         )
         lines.append(f"  message: {g['message']}")
