@@ -391,6 +391,14 @@ WHY_6 = [
         "FlexibleArgumentParser.parse_args",
         ("omni",),
     ),
+    # was c (the first site the bfloat16 check); since the 8th `why` batch indexes the reasons vLLM's code
+    # hands back (tests/test_why_8.py): `_is_fa2_supported`'s own, whose condition is the GPU (no setting)
+    Why(
+        "https://github.com/vllm-project/vllm/issues/52181",
+        "FA2 is only supported on devices with compute capability >= 8",
+        "_is_fa2_supported",
+        (),
+    ),
     # the ServerArgs refusal of the diffusion server, with no setting and no release said
     Why(
         "https://github.com/sgl-project/sglang/issues/33501",
@@ -425,13 +433,6 @@ WHY_MISSED_6 = [
         "get_attn_backend",
         "the site is vLLM's validation, its setting --kv-cache-dtype, which the user set to fp8: the float16 "
         "comes from the Ascend plugin, whose code is not indexed",
-    ),
-    WhyMissed(
-        "https://github.com/vllm-project/vllm/issues/52181",
-        "FA2 is only supported on devices with compute capability >= 8",
-        "_check_if_gpu_supports_dtype",
-        "the text is vLLM's FlashAttention version selection (fa_utils), which logs it: the first site is "
-        "the bfloat16 check, which the user's float16 already passes",
     ),
 ]
 

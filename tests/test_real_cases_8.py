@@ -391,12 +391,13 @@ def test_batch_8_why_names_the_site_and_its_settings(case: Why) -> None:
 
 
 def test_glm45_58_why_says_which_releases_list_the_value() -> None:
+    # vLLM lists --tool-call-parser's values in its metavar ({a,b,...}), not in choices: why_choice reads both
     first = explain(WHY_8[7].text)["matches"][0]
-    assert first["fix"] == (
-        "'glm45' is a --tool-call-parser value of vllm 0.10.2-0.33.0 (each release's own list): the release "
-        "that refused it is not one of them; run one that lists it, or give a value the message lists"
+    assert first["fix"].startswith(
+        "'glm45' is a choice of --tool-call-parser in vllm 0.10.2-0.33.0: the release that refused it is not "
+        "one of them; use one of those releases, or a choice the running release lists; "
+        "--tool-call-parser's choices in vllm 0.33.0: apertus, "
     )
-    assert (first["releases"][0], first["absent_in"][-1]) == ("0.10.2", "0.9.2")
 
 
 @pytest.mark.parametrize(
@@ -404,26 +405,21 @@ def test_glm45_58_why_says_which_releases_list_the_value() -> None:
     [
         (
             "launch_server.py: error: argument --attention-backend: invalid choice: 'fa9' (choose from "
-            "'triton', "
-            "'flashinfer')",
-            "no bundled SGLang release lists 'fa9' for --attention-backend: give one of the values the "
-            "message "
-            "lists",
+            "'triton', 'flashinfer')",
+            "'fa9' is not a choice of --attention-backend in any bundled sglang release "
+            "(0.4.0.post2-0.5.23); --attention-backend's choices in sglang 0.5.23: triton, ",
         ),
         (
             "api_server.py: error: argument --kv-cache-dtype: invalid choice: 'fp8_e4m3' (choose from "
-            "'auto', "
-            "'fp8')",
-            "'fp8_e4m3' is a --kv-cache-dtype value of vllm 0.6.6.post1-0.32.0 (each release's own list): "
-            "the "
-            "release that refused it is not one of them; run one that lists it, or give a value the message "
-            "lists",
+            "'auto', 'fp8')",
+            "'fp8_e4m3' is a choice of --kv-cache-dtype in vllm 0.6.6.post1-0.32.0: the release that refused "
+            "it is not one of them; use one of those releases, or a choice the running release lists; ",
         ),
     ],
 )
 def test_why_reads_who_lists_an_invalid_choice(text: str, fix: str) -> None:
     first = explain(text)["matches"][0]
-    assert (first["function"], first["fix"]) == ("ArgumentParser._check_value", fix)
+    assert first["function"] == "ArgumentParser._check_value" and first["fix"].startswith(fix), first["fix"]
 
 
 def test_sglang14285_why_names_the_quantization_value_the_text_points_to() -> None:

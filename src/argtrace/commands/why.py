@@ -148,6 +148,17 @@ def _avoid(group: Mapping[str, Any]) -> str:
             "(fix that)" + change
         )
     what = "logged" if group["kind"] in ("log", "warn") else "raised"
+    outer = [c for c in group["conditions"][:-1] if not _DEVICE.search(c) and not c.startswith("except")]
+    # an elif chain's "not (backend == X)" conditions hold on the way; the chosen branch's test is the one
+    outer = [c for c in outer if not c.startswith("not (")] or outer
+    if cond and _DEVICE.search(cond) and not outer:
+        return f"the condition {cond} is the GPU's or platform's: no launch setting changes it{change}"
+    if cond and _DEVICE.search(cond) and outer:
+        # vllm#9096: "not (current_platform.is_cpu())" holds on any GPU; what the launch chose is outside
+        return (
+            f"the condition {cond} is the GPU's or platform's: no launch setting changes it; make an "
+            f"enclosing one false: {'; '.join(outer)}{change}"
+        )
     if cond:
         return f"make the condition false ({cond}){change}"
     if flags:
@@ -230,9 +241,126 @@ def group_matches(
             group["fix"] = _avoid(group)
     _mark_vendored(out)
     if out and not every:
-        best = out[0]["specificity"]
-        out = [g for g in out if g["specificity"] >= best * RELATIVE][:MAX_GROUPS]
+        # a reason site (kind ``reason``) is short ("head_size not supported"): it is kept whenever it
+        # matched whole, for the message that prints it (``_attach_reasons``), and does not set the bar
+        best = next((g for g in out if g["kind"] != "reason"), out[0])["specificity"]
+        shown = [g for g in out if g["specificity"] >= best * RELATIVE][:MAX_GROUPS]
+        out = shown + [g for g in out if g["kind"] == "reason" and g["how"] == "full" and g not in shown]
     return out
+
+
+# A condition on the device itself: the GPU's compute capability or platform, which no launch setting changes.
+_DEVICE = re.compile(
+    r"device_capability|compute_capability|is_device_capability|\bis_(?:cuda|rocm|xpu|cpu|hip|tpu)\b"
+    r"|current_platform|torch\.cuda\.|torch\.version\.(?:cuda|hip)"
+)
+_PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
+
+
+def _in_one_line(template: str, lines: Sequence[str]) -> bool:
+    """Whether a template's literal pieces occur, in order, within one line of the text (a reason is a few
+    words: across two log lines they are two other messages' words)."""
+    pieces = [p for p in _PLACEHOLDER.split(template)[::2] if p.strip()]
+    for line in lines:
+        at = 0
+        for piece in pieces:
+            at = line.find(piece, at)
+            if at < 0:
+                break
+            at += len(piece)
+        else:
+            return True
+    return False
+
+
+def _attach_reasons(groups: list[dict[str, Any]], text: str) -> list[dict[str, Any]]:
+    """A site whose message carries a reason another function handed back (``kind``: ``reason``:
+    ``return False, "FA2 is only supported ..."``, ``invalid_reasons.append("head_size not supported")``)
+    is explained by that reason's own site when the pasted text holds both: the reason goes under the
+    message's site as ``because`` (its function, condition, settings) and its condition into the fix; the
+    message's site comes first. A reason that matched with no message site stays a match of its own."""
+    reasons = [g for g in groups if g["kind"] == "reason" and g["how"] == "full"]
+    hosts = [
+        g
+        for g in groups
+        if g["kind"] != "reason" and g["how"] == "full" and _PLACEHOLDER.search(g["message"])
+    ]
+    if not reasons or not hosts:
+        return groups
+    host = hosts[0]
+    literal = _PLACEHOLDER.sub("\0", host["message"])
+    lines = text.splitlines()
+    because = [
+        r
+        for r in reasons
+        if _PLACEHOLDER.sub("", r["message"]).strip() not in literal and _in_one_line(r["message"], lines)
+    ]
+    # "FA3 is only supported ... 8.9" is the start of "... 8.9 and Blackwell archs (>=10)": the longer one
+    plain = {id(r): _PLACEHOLDER.sub("", r["message"]) for r in because}
+    because = [r for r in because if not any(o is not r and plain[id(r)] in plain[id(o)] for o in because)]
+    if not because:
+        return groups
+    host["because"] = [
+        {
+            k: r[k]
+            for k in (
+                "framework",
+                "function",
+                "file",
+                "line",
+                "message",
+                "condition",
+                "conditions",
+                "settings",
+            )
+        }
+        for r in because
+    ]
+    said = []
+    for r in because:
+        cond = r["condition"] or "always"
+        line = f"{r['function']} gives the reason {r['message']!r} when {cond}"
+        if _DEVICE.search(cond):
+            line += " (the GPU's compute capability or platform: no launch setting changes that)"
+        elif r["settings"]:
+            line += f": change {', '.join(_shown(s) for s in r['settings'])}"
+        said.append(line)
+    # the message's conditions the reason explains: those on its reason placeholder (``invalid_reasons``,
+    # ``fa_version_unsupported_reason(...)``); the others still decide whether it is raised
+    filled = [p for p in _PLACEHOLDER.findall(host["message"]) if re.search(r"reason|unsupported", p)]
+    names = {n for p in filled for n in re.findall(r"[A-Za-z_]\w*", p)}
+    rest = [c for c in host["conditions"] if not names & set(re.findall(r"[A-Za-z_]\w*", c))]
+    if rest:
+        said.append("or make false: " + "; ".join(rest))
+    host["fix"] = "; ".join(said)
+    return [host] + [g for g in groups if g is not host and all(g is not r for r in because)]
+
+
+_PLATFORMS = (
+    ("rocm", r"\bROCM_\w+|\bROCm\b|\bHIP\b|\bgfx9\d\w*|\bMI[23]\d\dX?\b|\baiter\b"),
+    ("xpu", r"\bXPU\b|\bIntel\(R\) (?:Arc|Data Center)"),
+    ("npu", r"\bNPU\b|\bAscend\b"),
+)
+
+
+def _platform_first(groups: list[dict[str, Any]], text: str) -> list[dict[str, Any]]:
+    """Sites of equal match whose file is the platform the text names (``ROCM_ATTN``, ``gfx942``, ``XPU``)
+    come before the same check of another platform (vLLM's ``platforms/cuda.py`` and ``platforms/rocm.py``
+    raise the same "Selected backend ... is not valid" message)."""
+    named = [name for name, words in _PLATFORMS if re.search(words, text)]
+    if len(named) != 1:
+        return groups
+    other = [name for name, _ in _PLATFORMS if name != named[0]] + ["cuda"]
+
+    def rank(group: Mapping[str, Any]) -> tuple[int, int]:
+        file = str(group.get("file") or "")
+        own = named[0] in file
+        foreign = any(o in file for o in other)
+        return (-int(group.get("specificity") or 0), 0 if own else 2 if foreign else 1)
+
+    top = groups[0]["specificity"] if groups else 0
+    same = [g for g in groups if g["specificity"] == top and g["how"] == groups[0]["how"]]
+    return sorted(same, key=rank) + [g for g in groups if g not in same]
 
 
 def _text_stage(text: str) -> str | None:
@@ -542,14 +670,16 @@ def explain(
     indexed = {name: indexed_releases(name) for name in frameworks()}
     only, prefer, release = preferred_release(text, framework, version, args, indexed)
     matches = match_text(text, framework, only, prefer)
-    groups = group_matches(matches, framework, only, every, prefer)
+    groups = _attach_reasons(
+        _platform_first(group_matches(matches, framework, only, every, prefer), text), text
+    )
     from argtrace.commands.why_unrecognized import unrecognized_site
 
     parser_site = unrecognized_site(text, framework)  # argparse's own message: the parser that refused
     if parser_site is None:
-        from argtrace.commands.why_choice import choice_site
+        from argtrace.commands.why_choice import invalid_choice_site
 
-        parser_site = choice_site(text, framework)  # argparse's "invalid choice": who lists the value
+        parser_site = invalid_choice_site(text, framework)  # argparse's "invalid choice"
     if parser_site is not None:
         groups.insert(0, parser_site)
     from argtrace.commands.why_value import add_quoting_cause
@@ -637,10 +767,11 @@ def render_why(section: Mapping[str, Any]) -> str:
         signatures = []
     weak = "candidate: " if section.get("confidence") == "weak" else ""
     for g in section.get("matches", []):
-        kind = {"log": "logged", "warn": "warned"}.get(g.get("kind", "raise"), "raised")
+        kind = {"log": "logged", "warn": "warned", "reason": "returned"}.get(g.get("kind", "raise"), "raised")
+        what = "a reason" if g.get("kind") == "reason" else g["exception"]
         at = g.get("file") if g.get("line") is None else f"{g.get('file')}:{g['line']}"
         lines.append(
-            f"{weak}{g['framework']}: {g['exception']} {kind} in {g['function']} "
+            f"{weak}{g['framework']}: {what} {kind} in {g['function']} "
             f"({at}; match {g['score']:.2f}, {g.get('specificity', 0)} chars)"
         )
         lines.append(f"  message: {g['message']}")
@@ -663,6 +794,10 @@ def render_why(section: Mapping[str, Any]) -> str:
             lines.append(f"  a copy of {g['vendored_from']['library']}'s {g['vendored_from']['file']}")
         for copy in g.get("vendored_in", []):
             lines.append(f"  copied into {copy['framework']} as {copy['file']}")
+        for r in g.get("because", []):
+            lines.append(
+                f"  because: {r['message']} ({r['function']}, {r['file']}:{r['line']}; when {r['condition']})"
+            )
         lines.append(f"  fix: {g['fix']}")
     release = section.get("release")
     if release and section.get("matches"):

@@ -1,115 +1,158 @@
-"""``why`` on argparse's "argument --x: invalid choice: 'v' (choose from ...)": the option that refused the
-value and the bundled releases whose own list holds it, from the generated parser schemas.
+"""``why`` on argparse's "PROG: error: argument --FLAG: invalid choice: 'VALUE' (choose from ...)": which
+flag refused the value, in which bundled releases the value is (or is not) one of its choices, the choice
+spelled like it, and the other flags that take the value, read from the generated schemas' choices.
 
-argparse raises this message itself (``ArgumentParser._check_value``), so no framework raise site carries
-it and the first site was any check that names the option (vLLM's ``validate_api_server_args`` for
-``--tool-call-parser``), without the releases that take the value. A value missing from the list of the
-release that ran is very often one a newer (or older) release lists (zai-org/GLM-4.5#58: ``glm45`` came
-after vLLM 0.10.0). A list is read where the generator recorded it: the option's ``choices``, else the
-``{a,b,c}`` of its metavar (vLLM builds ``--tool-call-parser``'s from its registry of parsers). The result
-is one match, ranked first, in the shape of ``why``'s other matches (``index``: ``schemas``).
+argparse raises this message itself, so no framework site has it: before, the first site was any function
+sharing a few words with it (sglang PR#10835's ``--mm-attention-backend triton`` matched a PLE offload
+check, weakly) and only the log signature said "use one of the choices". The text names the flag, the value
+and the choices the refusing parser offered; each bundled release's schema has the flag's choices, so the
+releases whose choices are the printed ones are the ones that could have refused it. The result is one
+match, ranked first, in the shape of ``why``'s other matches (``index``: ``entrypoints``, as argparse's
+"unrecognized arguments" in ``why_unrecognized``).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from typing import Any
 
-_INVALID_CHOICE = re.compile(
-    r"(?:(?P<prog>[A-Za-z_][\w.-]*(?: serve)?): )?error: argument (?P<flags>-[-\w]+(?:/-[-\w]+)*): "
-    r"invalid choice: '(?P<value>[^']*)'"
+_INVALID = re.compile(
+    r"(?:(?P<prog>[A-Za-z_][\w.-]*(?: serve)?): )?error: argument (?P<flags>-[\w-]+(?:/-[\w-]+)*): "
+    r"invalid choice: (?P<value>'[^']*'|\S+)(?: \(choose from (?P<choices>[^)\n]*)\)?)?"
 )
+
+
+def _spans(framework: str, releases: list[str]) -> str:
+    from argtrace.frameworks.entrypoints import describe_span
+
+    return describe_span(framework, releases)
+
+
 _BRACES = re.compile(r"\{([^{}]*)\}")
 
 
-def listed_values(spec: Any) -> tuple[str, ...] | None:
-    """The values an option's parser lists: its ``choices``, else the ``{a,b}`` of its metavar; None when
-    the schema records neither (the option takes any value as far as argparse is concerned)."""
-    if spec.choices:
-        return tuple(str(c) for c in spec.choices)
-    metavar = spec.metavar if isinstance(spec.metavar, str) else None
+def listed_values(option: Any) -> tuple[str, ...] | None:
+    """The values an option's parser lists: its ``choices``, else the ``{a,b}`` of its metavar (vLLM builds
+    ``--tool-call-parser``'s from its registry of parsers, zai-org/GLM-4.5#58); None when the schema records
+    neither (argparse takes any value)."""
+    if option.choices:
+        return tuple(str(c) for c in option.choices)
+    metavar = option.metavar if isinstance(option.metavar, str) else None
     found = _BRACES.search(metavar or "")
     if found is None:
         return None
     return tuple(v.strip() for v in found.group(1).split(",") if v.strip())
 
 
-def _framework(prog: str, flags: Sequence[str]) -> str | None:
+def _choices_by_release(framework: str, flag: str) -> dict[str, tuple[str, ...]]:
+    from argtrace.frameworks.release_index import release_index
+    from argtrace.frameworks.schema import load_schema
+
+    out: dict[str, tuple[str, ...]] = {}
+    for version in release_index(framework).releases_knowing_flag(flag):
+        schema = load_schema(framework, version)
+        option = schema.option(flag)
+        listed = listed_values(option) if option is not None else None
+        if listed:
+            out[version] = listed
+    return out
+
+
+def _other_flags_taking(framework: str, version: str, flag: str, value: str) -> list[str]:
+    from argtrace.frameworks.schema import load_schema
+
+    schema = load_schema(framework, version)
+    return sorted(
+        {
+            o.option_strings[0]
+            for o in schema.options
+            if o.choices and value in [str(c) for c in o.choices] and flag not in o.option_strings
+        }
+    )
+
+
+def invalid_choice_site(text: str, framework: str | None = None) -> dict[str, Any] | None:
+    """The match for argparse's "invalid choice" in ``text``; None when the text is not that message or no
+    bundled release of a framework has the flag with choices."""
     from argtrace.frameworks.entrypoints import entrypoints_for_prog
     from argtrace.frameworks.release_index import release_index
 
-    names = {e.framework for e in entrypoints_for_prog(prog)} if prog else set()
-    if len(names) == 1:
-        return next(iter(names))
-    knowing = set()
-    for name in ("sglang", "vllm"):
-        if any(release_index(name).releases_knowing_flag(f) for f in flags):
-            knowing.add(name)
-    return next(iter(knowing)) if len(knowing) == 1 else None
-
-
-def choice_site(text: str, framework: str | None = None) -> dict[str, Any] | None:
-    """The match for argparse's "invalid choice" in ``text``; None when the text is not that message, or
-    no bundled release of one framework has the option with a list of values."""
-    from argtrace.frameworks.entrypoints import describe_span
-    from argtrace.frameworks.schema import bundled_versions, load_schema
-
-    m = _INVALID_CHOICE.search(text)
+    m = _INVALID.search(text)
     if m is None:
         return None
-    flags = m.group("flags").split("/")
-    value = m.group("value")
+    options = m.group("flags").split("/")
+    flag = next((o for o in options if o.startswith("--")), options[0])
+    value = m.group("value").strip("'")
+    printed = tuple(re.findall(r"'([^']*)'", m.group("choices") or ""))
     prog = m.group("prog") or ""
-    fw = framework if framework in ("sglang", "vllm") else _framework(prog, flags)
-    if fw is None:
-        return None
-    listing: list[str] = []  # releases whose list of the option holds the value
-    lists: list[str] = []  # releases that list values for the option at all
-    dest = flag = None
-    for version in bundled_versions(fw, include_user=False):
-        schema = load_schema(fw, version)
-        spec = next((s for s in map(schema.option, flags) if s is not None), None)
-        values = listed_values(spec) if spec is not None else None
-        if spec is None or values is None:
+    names = {e.framework for e in entrypoints_for_prog(prog)} if prog else set()
+    wanted = [framework] if framework in ("sglang", "vllm") else sorted(names) or ["sglang", "vllm"]
+    known = {}
+    for fw in wanted:
+        try:
+            if release_index(fw).releases_knowing_flag(flag):
+                known[fw] = _choices_by_release(fw, flag)
+        except KeyError:
             continue
-        dest, flag = spec.dest, spec.flag
-        lists.append(version)
-        if value in values:
-            listing.append(version)
-    if not lists or dest is None:
+    known = {fw: by for fw, by in known.items() if by}
+    if len(known) != 1:
         return None
-    name = {"sglang": "SGLang", "vllm": "vLLM"}[fw]
-    if listing:
-        says = (
-            f"'{value}' is a {flag} value of {fw} {describe_span(fw, listing)} (each release's own list): "
-            f"the release that refused it is not one of them; run one that lists it, or give a value the "
-            "message lists"
+    fw, by_release = next(iter(known.items()))
+    releases = list(by_release)
+    taking = [v for v, choices in by_release.items() if value in choices]
+    refusing = [v for v, choices in by_release.items() if printed and set(choices) == set(printed)]
+    newest = releases[-1]
+    newest_choices = by_release[newest]
+    alike = [c for c in newest_choices if value and (c.startswith(value) or value in c.split("_"))]
+    says = []
+    if taking:
+        says.append(
+            f"{value!r} is a choice of {flag} in {fw} {_spans(fw, taking)}: the release that refused it is "
+            "not one of them; use one of those releases, or a choice the running release lists"
         )
     else:
-        says = (
-            f"no bundled {name} release lists '{value}' for {flag}: give one of the values the message lists"
+        says.append(
+            f"{value!r} is not a choice of {flag} in any bundled {fw} release ({_spans(fw, releases)})"
         )
+    if refusing:
+        says.append(f"the choices printed are those of {fw} {_spans(fw, refusing)}")
+    if alike and not taking:
+        says.append(f"the choice spelled like it: {', '.join(alike)}")
+    others = _other_flags_taking(fw, newest, flag, value)
+    if others and not taking:
+        more = f" and {len(others) - 3} more" if len(others) > 3 else ""
+        says.append(
+            f"{value!r} is a choice of {', '.join(others[:3])}{more} (other settings) in {fw} {newest}"
+        )
+    says.append(f"{flag}'s choices in {fw} {newest}: {', '.join(newest_choices)}")
+    from argtrace.frameworks.schema import load_schema
+
+    built = str(load_schema(fw, newest).parser_info.get("built_by") or "")
+    file, _, line = built.rpartition(":") if ":" in built else (built, "", "")
+    dest = flag.lstrip("-").replace("-", "_")
+    condition = f"{value!r} not in the choices of {flag}"
     return {
         "framework": fw,
         "function": "ArgumentParser._check_value",
         "kind": "raise",
         "exception": "SystemExit",
         "level": None,
-        "message": f"{prog + ': ' if prog else ''}error: argument {m.group('flags')}: invalid choice: %s",
+        "message": f"{prog + ': ' if prog else ''}error: argument {m.group('flags')}: invalid choice: %s "
+        "(choose from %s)",
         "score": 1.0,
-        "specificity": len(text.strip()),
+        "specificity": len(m.group(0)),
         "how": "parser",
-        "file": "argparse.py",  # argparse raises it itself: no framework file holds it
-        "line": None,
-        "condition": f"a value not in {flag}'s list",
-        "conditions": [f"a value not in {flag}'s list"],
-        "settings": [{"name": dest, "flag": flag, "named_in_text": True}],
+        "file": file,
+        "line": int(line) if line.isdigit() else None,
+        "condition": condition,
+        "conditions": [condition],
+        "settings": [{"name": dest, "flag": flag, "value": value, "named_in_text": True}],
         "reads": [],
-        "versions": [{"version": v, "at": f"{flag}'s list"} for v in listing],
-        "releases": listing,
-        "absent_in": [v for v in lists if v not in listing],
-        "fix": says,
-        "index": "schemas",
+        "versions": [{"version": v, "at": built} for v in (refusing or releases)[-1:] if built],
+        "releases": refusing or releases,
+        "absent_in": [],
+        "fix": "; ".join(says),
+        "index": "entrypoints",
         "program": prog or None,
+        "entrypoints": [],
     }

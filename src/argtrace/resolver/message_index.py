@@ -12,6 +12,11 @@ concatenation, or a local variable built from those (``msg = "..."; msg += f"...
   optional piece;
 - ``c``: the enclosing conditions, outermost first (``not (...)`` for an ``else`` branch and for an
   assert's test; ``except X`` inside a handler); the last one is the site's own;
+- ``k``: ``raise``, ``assert``, ``log``, ``warn``, or ``reason``: a text the code hands back for another
+  site to print rather than printing it, ``return False, "FA2 is only supported ..."`` (the
+  ``(ok, reason)`` idiom) or ``invalid_reasons.append("head_size not supported")`` (a list whose name
+  says it holds reasons or unsupported features); vLLM prints those inside its own message
+  (``... due to {reason}``, ``Reason: {invalid_reasons}``), so the text a user pastes holds both;
 - ``r``: the attribute chains the conditions and the message read (``server_args.mem_fraction_static``,
   ``self.cache_config.block_size``, ``envs.VLLM_X``; ``env:NAME`` for ``os.environ``/``get_*_env_var``
   reads), traced through the function's local assignments, and ``self.X`` through what the class's methods
@@ -44,6 +49,8 @@ MAX_ALTERNATIVES = 6
 _PERCENT = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(?:\d+|\*)?(?:\.\d+)?[sdrfigeExXcou%]")
 _HELPER = re.compile(r"(?:^|_)(?:raise|error|warn|fail|abort)(?:_|$)|^(?:raise|warn|fail|abort)", re.I)
 _BRACE = re.compile(r"(\{\{|\}\}|\{[^{}]*\})")
+# invalid_reasons, failure_reasons, reasons, unsupported, unsupported_features: lists of reasons
+_REASONS = re.compile(r"(?:reasons?|unsupported(?:_\w+)?)$", re.I)
 
 
 # ------------------------------------------------------------------------------------------- messages
@@ -477,7 +484,21 @@ class _Visitor(BranchVisitor):
         self.generic_visit(node)
         if node.msg is not None:
             test = ast.unparse(node.test)
-            self._record(node, "assert", "AssertionError", node.msg, None, f"not ({test})", node.test)
+            msg = _exception_message(node.msg)
+            self._record(node, "assert", "AssertionError", msg, None, f"not ({test})", node.test)
+
+    def visit_Return(self, node: ast.Return) -> None:
+        # ``return False, "FA2 is only supported ..."``: the (ok, reason) idiom; the caller prints it
+        self.generic_visit(node)
+        value = node.value
+        if (
+            isinstance(value, ast.Tuple)
+            and len(value.elts) == 2
+            and isinstance(value.elts[0], ast.Constant)
+            and value.elts[0].value is False
+            and is_text(value.elts[1])
+        ):
+            self._record(node, "reason", "reason", value.elts[1])
 
     def visit_Call(self, node: ast.Call) -> None:
         self.generic_visit(node)
@@ -488,7 +509,9 @@ class _Visitor(BranchVisitor):
         if not isinstance(func, ast.Attribute) or not node.args:
             return
         owner = _chain(func.value) or (func.value.id if isinstance(func.value, ast.Name) else "")
-        if func.attr in LOG_METHODS and "log" in owner.lower():
+        if func.attr == "append" and _REASONS.search(owner) and is_text(node.args[0]):
+            self._record(node, "reason", "reason", node.args[0])
+        elif func.attr in LOG_METHODS and "log" in owner.lower():
             level = LEVEL.get(func.attr, func.attr)
             lazy = list(node.args[1:]) if len(node.args) > 1 else None
             self._record(node, "log", level, node.args[0], lazy)
@@ -510,6 +533,20 @@ class _Visitor(BranchVisitor):
         for arg in (named or texts)[:1]:
             others = [a for a in node.args if a is not arg]
             self._record(node, "raise", name, arg, None, None, ast.Tuple(elts=others, ctx=ast.Load()))
+
+
+def _exception_message(node: ast.expr) -> ast.expr:
+    """``assert cond, RuntimeError("...")`` prints the exception's text as the assertion's message
+    (vLLM 0.5-0.6's ``Torch SDPA backend is only used for the CPU device.``): its first argument."""
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and re.fullmatch(r"[A-Z]\w*(?:Error|Exception|Warning)", node.func.id)
+        and node.args
+        and is_text(node.args[0])
+    ):
+        return node.args[0]
+    return node
 
 
 def _resolve_self(reads: list[str], attrs: dict[str, set[str]]) -> list[str]:
