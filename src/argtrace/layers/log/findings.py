@@ -27,7 +27,6 @@ from argtrace.layers.log.launch import (
 from argtrace.layers.log.prefix import split_prefix
 from argtrace.layers.log.redaction import _Redactor
 from argtrace.layers.log.signatures import load_catalog
-from argtrace.layers.log.sites import site_hint
 from argtrace.layers.log.stages import frames_stage
 from argtrace.model import Evidence, Finding, Severity
 from argtrace.rules import log as rules
@@ -172,6 +171,8 @@ def _launch_findings(
             )
         )
     if fatal is not None and fatal.signature is None:
+        from argtrace.layers.log.sites import site_hint  # the message index: only for an unknown error
+
         named = settings_named(fatal.text, lc.settings())
         hint = site_hint(fatal.text, lc.framework) if fatal.exception else None
         stage = hint.stage if hint and hint.stage and not fatal.traceback else fatal.stage

@@ -16,7 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from argtrace.layers.log.findings import _evidence
-from argtrace.layers.log.launch import SETTING_ALIASES, Dump, Launch, LogAnalysis
+from argtrace.layers.log.launch import SETTING_ALIASES, Dump, Launch, LogAnalysis, as_intended
 from argtrace.layers.log.redaction import _Redactor
 from argtrace.model import Evidence, Finding
 from argtrace.rules import log as rules
@@ -66,15 +66,6 @@ def lookup(settings: Mapping[str, tuple[Any, Dump]], name: str) -> tuple[str, An
             value, dump = settings[key]
             return key, value, dump
     return None
-
-
-def _as_intended(name: str, intended: Mapping[str, Any] | None) -> str:
-    """The name the caller uses for a logged setting (an older/newer dest name of the same field)."""
-    if intended and name not in intended:
-        for alias in SETTING_ALIASES.get(name, ()):
-            if alias in intended:
-                return alias
-    return name
 
 
 def _staleness(
@@ -242,7 +233,7 @@ def _intent_findings(
         if sig is None:
             continue
         for implied, cond in sig.implies.items():
-            name = _as_intended(implied, intended)
+            name = as_intended(implied, intended)
             if name not in intended:
                 continue
             want = intended[name]

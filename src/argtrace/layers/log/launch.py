@@ -9,7 +9,7 @@ launch never reached, the stage it was in at a line), as do the layer's findings
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -55,6 +55,15 @@ SETTING_ALIASES = {
     "mamba_scheduler_strategy": ("mamba_radix_cache_strategy",),
     "mamba_radix_cache_strategy": ("mamba_scheduler_strategy",),
 }
+
+
+def as_intended(name: str, intended: Mapping[str, Any] | None) -> str:
+    """The name the caller uses for a logged setting (an older/newer dest name of the same field)."""
+    if intended and name not in intended:
+        for alias in SETTING_ALIASES.get(name, ()):
+            if alias in intended:
+                return alias
+    return name
 
 
 @dataclass

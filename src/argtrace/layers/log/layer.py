@@ -17,9 +17,7 @@ from typing import Any
 
 from argtrace.layers.log.analyze import build_launches
 from argtrace.layers.log.findings import _launch_findings
-from argtrace.layers.log.intent import _intent_findings, _staleness
 from argtrace.layers.log.launch import Launch, iter_events
-from argtrace.layers.log.no_launch import _not_a_log
 from argtrace.layers.log.prefix import clamp_year, year_for
 from argtrace.layers.log.reader import Scan
 from argtrace.layers.log.redaction import _PLACEHOLDERS, _Redactor, _secret_dest
@@ -95,6 +93,8 @@ def analyze_log(
     at = _at_factory(label)
     findings: list[Finding] = []
     if not analysis.launches or not any(_is_server_launch(lc) for lc in analysis.launches):
+        from argtrace.layers.log.no_launch import _not_a_log  # only a file with no server launch
+
         findings.append(_not_a_log(scan, label, at))
     if scan.leading_nuls:
         findings.append(
@@ -123,6 +123,10 @@ def analyze_log(
         if not _is_server_launch(lc):
             continue
         findings.extend(_launch_findings(lc, analysis, at, red, mtime))
+        if after is None and not intended:
+            continue  # nothing to compare the log with: intent.py is not imported
+        from argtrace.layers.log.intent import _intent_findings, _staleness
+
         findings.extend(_staleness(lc, analysis, label, at, after, mtime, red, launched_after_label))
         if intended:
             findings.extend(

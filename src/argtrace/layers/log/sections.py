@@ -15,12 +15,12 @@ from datetime import datetime
 from typing import Any
 
 from argtrace.layers.log.hang import waiting_summary
-from argtrace.layers.log.intent import _as_intended
 from argtrace.layers.log.launch import (
     EVENTS,
     VLLM_CONFIG_ALIASES,
     Launch,
     LogAnalysis,
+    as_intended,
     next_missing,
     stopped_after,
 )
@@ -60,7 +60,7 @@ def _observations(
             name = key
             if dump.source == "engine config":
                 name = VLLM_CONFIG_ALIASES.get(key, key)
-            name = _as_intended(name, intended)
+            name = as_intended(name, intended)
             if settings_filter and settings_filter not in name:
                 continue
             _flag_text, items = obs.setdefault(name, (_flag(name), []))
@@ -81,7 +81,7 @@ def _observations(
         if sig is None:
             continue
         for implied, cond in sig.implies.items():
-            name = _as_intended(implied, intended)
+            name = as_intended(implied, intended)
             if name in obs or (settings_filter and settings_filter not in name):
                 continue
             said = f"not {cond['not']!r}" if "not" in cond else f"{cond['is']!r}"
