@@ -1,6 +1,7 @@
 """The analyser's patterns compiled on first use (``layers/log/lazyre.py``) answer exactly as ``re`` does.
 
-Each ``LazyPattern`` of ``analyze.py`` is run on every line of every recorded log under tests/data: its
+Each module-level ``LazyPattern`` of the log layer (``layers/log/*.py``) is run on every line of every
+recorded log under tests/data: its
 ``search`` and ``match`` give the same spans and groups as the compiled expression's, and every line a
 pattern with ``needles`` matches holds one of them (a needle that is not in every match would make the
 analyser miss that line).
@@ -8,16 +9,34 @@ analyser miss that line).
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import re
 from pathlib import Path
 
 import pytest
 
+import argtrace.layers.log
 from argtrace.layers.log import analyze
 from argtrace.layers.log.lazyre import LazyPattern
 
 DATA = Path(__file__).resolve().parents[1] / "data"
-PATTERNS = {name: value for name, value in vars(analyze).items() if isinstance(value, LazyPattern)}
+
+
+def _patterns() -> dict[str, LazyPattern]:
+    """Every module-level pattern of the layer, each once, named after the module that defines it."""
+    out: dict[str, LazyPattern] = {}
+    seen: set[int] = set()
+    for info in sorted(pkgutil.iter_modules(argtrace.layers.log.__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"argtrace.layers.log.{info.name}")
+        for name, value in vars(module).items():
+            if isinstance(value, LazyPattern) and id(value) not in seen:
+                seen.add(id(value))
+                out[f"{info.name}.{name}"] = value
+    return out
+
+
+PATTERNS = _patterns()
 
 
 # Line shapes the recorded logs lack (written here, in the forms the analyser's patterns describe), so each
@@ -57,8 +76,8 @@ def _span(m: re.Match[str] | None) -> tuple[tuple[int, int], tuple[str | None, .
 
 
 def test_the_analyser_has_lazy_patterns_with_needles() -> None:
-    assert len(PATTERNS) == 38
-    assert sum(1 for p in PATTERNS.values() if p.needles) == 27
+    assert len(PATTERNS) == 39  # analyze.py's 38 and pasted.py's _JOINED
+    assert sum(1 for p in PATTERNS.values() if p.needles) == 28
     assert len(LINES) > 500
 
 

@@ -34,7 +34,9 @@ ANCHORS: tuple[bytes, ...] = (
     b"max_total_num_tokens",
     b"startup complete",
     b"fired up",
-    b"Uvicorn running",
+    # Not uvicorn's "Uvicorn running on": it follows "Application startup complete." (FastAPI's lifespan,
+    # which SGLang's and vLLM's apps have), so it told nothing more, and its pattern was the matcher's 33rd:
+    # Teddy's 16-bucket form, 20 ms more per 300 MB of vLLM lines (docs/log.md)
     b"took ",  # vLLM: Model loading took / Graph capturing finished in .., took
     # vLLM's KV cache lines the analyser reads, not "KV cache" alone: that is in every periodic stats line
     # ("GPU KV cache usage: 42.9%"), which made every one of them a hit to look at (issue 18)
@@ -75,48 +77,49 @@ ANCHORS: tuple[bytes, ...] = (
 # What the in-process matcher (acscan.py) searches for: every anchor contains one of these, so a line holding
 # an anchor is always found; a line found by a pattern that is not itself an anchor is kept only when it
 # holds one (acscan.py looks again with the anchors themselves). Few: the matcher's SIMD prefilter ("Teddy"
-# in Rust's aho-corasick) takes a slower 16-bucket form above 32 patterns (the 33rd, a traceback's frames
-# behind a rank prefix, costs 0.002 s per 60 MB of vLLM lines, none on SGLang's); and none shorter than 4
-# bytes, its fingerprint's length. 41 anchors searched as such took 0.038-0.047 s CPU per
-# 100 MB of real-format lines, these 0.026-0.032 s (issue 18). The order matters too: it decides which
-# patterns share a bucket (the n-th goes to bucket n mod 8), and a bucket's shared fingerprint nibbles are
-# what raises false candidates; this order was the fastest of 60 random ones on SGLang's and vLLM's real
-# lines, 0.017 s against up to 0.033 s per 60 MB. None may occur in a running server's repeated lines
-# (tests/log/test_realformat.py).
+# in Rust's aho-corasick) takes a slower 16-bucket form above 32 patterns (a 33rd cost 18-30% of the
+# matcher on vLLM lines; 33 patterns of at least 4 bytes are the fewest that cover the 46 anchors there
+# were, so "Uvicorn running" is no longer one); and none shorter than 4 bytes, its fingerprint's length.
+# 41 anchors searched as such took 0.038-0.047 s CPU per 100 MB of real-format lines, these 0.026-0.032 s
+# (issue 18). The order matters too: it decides which patterns share a bucket (the n-th goes to bucket
+# n mod 8), and a bucket's shared fingerprint nibbles are what raises false candidates; this order was the
+# fastest of 150 random ones on 24 MB of each release's real lines (SGLang 0.5.10.post1, 0.5.23, vLLM
+# 0.33.0): 16-17 ms for the three against 18-19 ms in the order the 33 had less the one, 17-23 ms for
+# the others (60 orders of the 33 before: 0.017 s against up to 0.033 s per 60 MB).
+# None may occur in a running server's repeated lines (tests/log/test_realformat.py).
 MATCHED: tuple[bytes, ...] = (
-    b"args",  # server_args, non-default args, args: Namespace(
-    b"with config:",
-    b"_server",  # usage: launch_server, usage: api_server
-    b"rror",
-    b"Traceback (most recent call last)",
-    b"illed",
-    b" end.",
-    b" begin",  # Load weight begin, Capture cuda graph begin
-    b"llocated",
-    b"max_total_num_tokens",
-    b"tart",  # startup complete, Started server process, Starting vLLM
-    b"red ",  # fired up, stored in KV cache
-    b"Uvicorn running",
-    b"took ",
-    b" memory",  # KV cache memory, out of memory
-    b"KV cache size",
-    b"KV cache dtype",
-    b"Resolved architecture",
-    b"usage: vllm",
-    b"usage: sglang",
     b"deprecat",
-    b"nknown",
-    b"profiled value",
-    b"ot enough",  # not enough, Not enough
-    b"exceeds",
-    b"capped",
-    b"draft",
-    b"[Errno",
-    b"cache mode",
-    b"Exception",
-    b" version",  # API server version, " version "
-    b"positional argument",
     b'   File "',  # a traceback's frames behind a rank or log prefix (`[rank0]:   File "...`)
+    b"capped",
+    b" memory",  # KV cache memory, out of memory
+    b"tart",  # startup complete, Started server process, Starting vLLM
+    b"llocated",
+    b"red ",  # fired up, stored in KV cache
+    b" end.",
+    b"args",  # server_args, non-default args, args: Namespace(
+    b"KV cache dtype",
+    b" version",  # API server version, " version "
+    b"with config:",
+    b" begin",  # Load weight begin, Capture cuda graph begin
+    b"max_total_num_tokens",
+    b"usage: sglang",
+    b"illed",
+    b"took ",
+    b"cache mode",
+    b"positional argument",
+    b"exceeds",
+    b"nknown",
+    b"rror",
+    b"ot enough",  # not enough, Not enough
+    b"Exception",
+    b"usage: vllm",
+    b"Resolved architecture",
+    b"Traceback (most recent call last)",
+    b"KV cache size",
+    b"draft",
+    b"_server",  # usage: launch_server, usage: api_server
+    b"profiled value",
+    b"[Errno",
 )
 
 

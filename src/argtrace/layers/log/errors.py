@@ -1,0 +1,169 @@
+"""A launch's errors: which kept lines are errors, their tracebacks, and the catalog entry each matches.
+
+A kept line no timeline pattern explains, and not a traceback's frame or source line, is a candidate
+(``_candidate``; pydantic's ``Value error, ...`` detail line completes the ValidationError above it). A
+traceback's own lines end at its exception line (``_trim_traceback``, ``exception_of``). Once a launch is
+complete, ``_match_errors`` gives each candidate its stage (from its traceback's frames, else from the
+launch's timeline: ``launch.stage_after``), matches it against the signature catalog (``signatures.py``)
+once per distinct text, counts repeats, and marks the errors that end a launch (``fatal``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from argtrace.layers.log.launch import ErrorHit, Launch, stage_after
+from argtrace.layers.log.lazyre import LazyPattern as _lazy
+from argtrace.layers.log.prefix import split_prefix
+from argtrace.layers.log.signatures import Signature, match_line
+from argtrace.layers.log.stages import frames_stage, vllm_engine_config
+
+_ARGPARSE_ERROR = _lazy(r"^(?P<prog>[\w.\-]+): error: (?P<msg>.*)", needles=(": error: ",))
+_EXCEPTION = _lazy(
+    r"^(?P<type>(?:[A-Za-z_]\w*\.)*\w*(?:Error|Exception|Exit|Interrupt|Warning))(?::\s?(?P<msg>.*))?$",
+    needles=("Error", "Exception", "Exit", "Interrupt", "Warning"),
+)
+_DIGITS = _lazy(r"\d+")
+
+# pydantic's ValidationError (vLLM's configs since 0.10) gives its message on the lines after the exception:
+# "1 validation error for ModelConfig" / "  Value error, User-specified max_model_len (513) is greater ...".
+_PYDANTIC_DETAIL = _lazy(r"^\s+(?:Value|Assertion|Type|Key) error, ", needles=(" error, ",))
+_CHAINED = ("During handling of the above exception", "The above exception was the direct cause")
+
+
+def _trim_traceback(block: list[str]) -> list[str]:
+    """The traceback's own lines: up to its exception line, plus a chained-exception marker after it."""
+    end = _exc_offset(block)
+    while end < len(block) and _PYDANTIC_DETAIL.match(split_prefix(block[end]).body):
+        end += 1
+    trimmed = block[:end]
+    for extra in block[end : end + 3]:
+        if any(c in extra for c in _CHAINED):
+            trimmed.append(extra)
+            break
+    return trimmed
+
+
+def _candidate(launch: Launch, body: str, line_no: int) -> None:
+    """Everything else that was kept is a candidate error line; matched after the launch is complete.
+    Indented lines are traceback frames and source lines, not errors, and so is a "raise X(" source line
+    whose indentation a report lost; pydantic's detail line completes the ValidationError before it."""
+    if _PYDANTIC_DETAIL.match(body):
+        last = launch.errors[-1] if launch.errors else None
+        if last is not None and line_no - last.line <= 1 and "validation error" in last.text:
+            last.text = f"{last.text} {body.strip()}"
+        return
+    if body[:1] not in (" ", "\t") and not body.startswith("raise "):
+        launch.errors.append(ErrorHit(line=line_no, text=body, stage=""))
+
+
+def _match_errors(launch: Launch, framework: str | None, catalog: Any) -> None:
+    # Tracebacks: their exception line is the error; frames refine the stage.
+    tb_by_exc: dict[str, tuple[int, list[str]]] = {}
+    for tb_line, full in launch.tracebacks:
+        block = full[: _exc_offset(full)]
+        exc_text = exception_of(block)
+        if exc_text:
+            tb_by_exc.setdefault(exc_text, (tb_line, block))
+            if not any(e.text.strip().endswith(exc_text.strip()) for e in launch.errors):
+                launch.errors.append(ErrorHit(line=tb_line + _exc_offset(block), text=exc_text, stage=""))
+    hits: list[ErrorHit] = []
+    seen: dict[str, ErrorHit] = {}
+    # Repeated errors (every rank, every retry) differ only in numbers: decide the signature once.
+    decided: dict[tuple[str, str], Signature | None] = {}
+    for err in sorted(launch.errors, key=lambda e: e.line):
+        text = err.text.strip()
+        tb: tuple[int, list[str]] | None = (err.line, err.traceback) if err.traceback else None
+        if tb is None:
+            tb = next(
+                (v for k, v in tb_by_exc.items() if text.endswith(k.strip()) or k.strip().endswith(text)),
+                None,
+            )
+        frames_st = frames_stage(tb[1], text) if tb else None
+        if tb is None and vllm_engine_config("", text):
+            frames_st = "engine_config"  # pydantic's "validation error for ModelConfig": vLLM's configs
+        stage = frames_st or stage_after(launch, err.line)
+        decide_key = (_DIGITS.sub("0", text), stage)
+        if decide_key in decided:
+            sig_hit = decided[decide_key]
+            m = sig_hit.pattern.search(text) if sig_hit is not None else None
+            match = (
+                (sig_hit, {k: v for k, v in m.groupdict().items() if v is not None})
+                if sig_hit and m
+                else None
+            )
+        else:
+            match = match_line(text, framework=framework, stage=stage, catalog=catalog)
+            decided[decide_key] = match[0] if match else None
+        exc = _EXCEPTION.match(text)
+        argparse_err = _ARGPARSE_ERROR.match(text)
+        if match is None and not exc and not argparse_err and text != "Killed":
+            continue
+        sig, groups = match if match else (None, {})
+        if sig is not None and launch.framework is None and sig.framework in ("sglang", "vllm"):
+            launch.framework = sig.framework
+        if sig is not None and sig.id in seen:
+            seen[sig.id].count += 1
+            continue
+        fatal = bool(exc or argparse_err or text == "Killed")
+        if sig is not None:
+            fatal = fatal or sig.code in ("LG003", "LG004", "LG005", "LG007")
+            if sig.severity in ("warning", "info") or sig.code in ("LG006", "LG008"):
+                fatal = False
+        if exc and exc.group("type").split(".")[-1] in ("UserWarning", "FutureWarning", "DeprecationWarning"):
+            fatal = False
+        hit = ErrorHit(
+            line=err.line,
+            text=text,
+            stage=(sig.stage if sig and sig.stage and not frames_st and sig.when_stage is None else stage),
+            signature=sig,
+            groups=groups,
+            fatal=fatal,
+            traceback=list(tb[1]) if tb else [],
+            exception=exc.group("type") if exc else None,
+        )
+        if argparse_err:
+            hit.stage = "arguments"
+        if sig is not None:
+            seen[sig.id] = hit
+        elif exc:
+            key = "exc:" + text
+            if key in seen:
+                seen[key].count += 1
+                continue
+            seen[key] = hit
+        hits.append(hit)
+    launch.errors = hits
+
+
+def exception_of(block: Sequence[str]) -> str | None:
+    last = None
+    for i, raw in enumerate(block):
+        body = split_prefix(raw).body
+        if not body.strip():
+            if last:
+                break
+            continue
+        if body.startswith((" ", "\t")) or body.startswith("Traceback") or body.startswith("During handling"):
+            if last and not body.startswith(" "):
+                break
+            continue
+        if _EXCEPTION.match(body.strip()):
+            last = body.strip()
+            for after in block[i + 1 : i + 4]:
+                detail = split_prefix(after).body
+                if not _PYDANTIC_DETAIL.match(detail):
+                    break
+                last = f"{last} {detail.strip()}"
+            break
+    return last
+
+
+def _exc_offset(block: Sequence[str]) -> int:
+    """Lines of ``block`` up to and including the exception line (the whole block if there is none)."""
+    for i, raw in enumerate(block):
+        body = split_prefix(raw).body
+        if body.strip() and not body.startswith((" ", "\t")) and _EXCEPTION.match(body.strip()):
+            return i + 1
+    return len(block)

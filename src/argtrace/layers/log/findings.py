@@ -1,0 +1,303 @@
+"""What one launch's own lines prove: its errors, where it stopped, what the file lacks.
+
+For each chosen launch: each error matched to a catalog signature (the signature's rule: LG003-LG008), an
+error no signature knows with the framework's raise site when the message index has it (LG011,
+``sites.py``), a launch that died before it logged its configuration (LG001), a file that begins mid-start-up
+or an args dump cut short (LG010), the scheduler running fewer requests than the configuration asked for
+(LG008), and a launch that stops without an error, with the step it waits in (LG010, ``hang.py``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from argtrace.layers.log.errors import exception_of
+from argtrace.layers.log.hang import waiting_in
+from argtrace.layers.log.launch import (
+    POST_ARGS_EVENTS,
+    ErrorHit,
+    Launch,
+    LogAnalysis,
+    next_missing,
+    stopped_after,
+)
+from argtrace.layers.log.prefix import split_prefix
+from argtrace.layers.log.redaction import _Redactor
+from argtrace.layers.log.signatures import load_catalog
+from argtrace.layers.log.stages import frames_stage
+from argtrace.model import Evidence, Finding, Severity
+from argtrace.rules import log as rules
+
+_SEVERITY: dict[str, Severity] = {"error": "error", "warning": "warning", "info": "info"}
+_STAGE_TEXT = {
+    "import": "importing the framework",
+    "arguments": "argument parsing",
+    "validation": "argument validation",
+    "model_config": "reading the model config",
+    "weights": "loading the weights",
+    "mamba_cache": "allocating the Mamba state cache",
+    "kv_cache": "allocating the KV cache",
+    "cuda_graph": "capturing CUDA graphs",
+    "draft_worker": "starting the speculative draft worker",
+    "serving": "serving",
+    "distributed": "initialising the distributed (NCCL) group",
+    "engine_config": "building vLLM's engine configuration (after its arguments were logged)",
+    "unknown": "a step this excerpt does not show",
+}
+
+
+def _evidence(at: Any, hit: ErrorHit, red: _Redactor) -> list[Evidence]:
+    ev = [Evidence("log", at(hit.line), red.text(hit.text[:2000]))]
+    if hit.traceback:
+        exc = _exception_line(hit.traceback)
+        if exc and exc != hit.text:
+            ev.append(Evidence("log", None, red.text(exc[:2000])))
+        frames = [ln for ln in hit.traceback if ln.strip().startswith("File ")][-3:]
+        for fr in frames:
+            ev.append(Evidence("log", None, red.text(split_prefix(fr).body.strip()[:500])))
+    return ev
+
+
+def _exception_line(block: list[str]) -> str | None:
+    for raw in reversed(block):
+        body = split_prefix(raw).body
+        if body.strip() and not body.startswith((" ", "\t")) and not body.startswith("During handling"):
+            return body.strip()
+    return None
+
+
+_FLAG_IN_TEXT = re.compile(r"(?<![\w-])--([a-z][a-z0-9]*(?:-[a-z0-9]+)+|[a-z]{3,})(?![\w-])")
+_DEST_IN_TEXT = re.compile(r"\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b")
+
+
+def settings_named(text: str, logged: Mapping[str, Any]) -> list[str]:
+    """Dest names an error message mentions: ``--flag-name`` spellings, and dest names the log knows."""
+    names: list[str] = []
+    for m in _FLAG_IN_TEXT.finditer(text):
+        name = m.group(1).replace("-", "_")
+        if name not in names:
+            names.append(name)
+    for m in _DEST_IN_TEXT.finditer(text):
+        name = m.group(1)
+        if name in logged and name not in names:
+            names.append(name)
+    return names
+
+
+def _capacity_cap(lc: Launch, at: Any) -> list[Finding]:
+    """The scheduler running fewer requests than the configuration asked for (SGLang caps silently)."""
+    kv = lc.events.get("kv_cache_allocated")
+    running = kv.fields.get("slots") if kv is not None else None
+    logged = lc.settings()
+    asked = logged.get("max_running_requests")
+    if not isinstance(running, int) or asked is None or not isinstance(asked[0], int) or running >= asked[0]:
+        return []
+    assert kv is not None
+    where = lc.scheduler_line or kv.line
+    mamba_slots = logged.get("max_mamba_cache_size", (None, None))[0]
+    mamba_event = lc.events.get("mamba_cache_allocated")
+    if mamba_slots is None and mamba_event is not None:
+        mamba_slots = mamba_event.fields.get("slots")
+    hybrid = mamba_event is not None or mamba_slots is not None
+    sig = next((s for s in load_catalog().signatures if s.id == "sglang-max-running-capped-by-mamba"), None)
+    if hybrid and sig is not None:
+        per_req = (
+            f", {mamba_slots // running} slot(s) per request"
+            if isinstance(mamba_slots, int) and running
+            else ""
+        )
+        message = (
+            f"[{sig.id}] {sig.meaning}: the configuration asks for max_running_requests={asked[0]} (line "
+            f"{asked[1].line}) but the scheduler runs with {running} (line {where}); the Mamba state cache "
+            f"holds {mamba_slots if mamba_slots is not None else 'an unknown number of'} slots{per_req}."
+        )
+        return [
+            rules.LG008.finding(
+                message, at=at(where), setting="max_running_requests", fix=sig.fix, launch=lc.index
+            )
+        ]
+    return [
+        rules.LG008.finding(
+            f"The configuration asks for max_running_requests={asked[0]} (line {asked[1].line}) but the "
+            f"scheduler runs with {running} (line {where}): the memory pools hold fewer requests.",
+            at=at(where),
+            setting="max_running_requests",
+            fix="Give the KV/Mamba pools more memory, or set --max-running-requests to what fits.",
+            launch=lc.index,
+        )
+    ]
+
+
+def _launch_findings(
+    lc: Launch, analysis: LogAnalysis, at: Any, red: _Redactor, mtime: datetime | None = None
+) -> list[Finding]:
+    out: list[Finding] = []
+    fw = lc.framework or "the server"
+    fatal = lc.fatal
+    for hit in lc.errors:
+        sig = hit.signature
+        if sig is None:
+            continue
+        if sig.wrapper and fatal is not None and fatal is not hit:
+            continue
+        rule = getattr(rules, sig.code)
+        where = _STAGE_TEXT.get(hit.stage, hit.stage)
+        times = f" (x{hit.count})" if hit.count > 1 else ""
+        implied = "".join(
+            f" It means {name} was not {cond['not']!r} when checked."
+            if "not" in cond
+            else f" It means {name} was {cond['is']!r}."
+            for name, cond in sig.implies.items()
+        )
+        values = "".join(
+            f" Logged {k}={v}."
+            for k, v in hit.groups.items()
+            if k not in ("arch", "reason", "args", "value", "flag")
+        )
+        message = f"[{sig.id}] {sig.meaning} (during {where}).{implied}{values} Line{times}: {hit.text[:300]}"
+        severity: Severity | None = _SEVERITY.get(sig.severity or "")
+        out.append(
+            rule.finding(
+                red.text(message),
+                at=at(hit.line),
+                setting=sig.settings[0] if sig.settings else None,
+                evidence=_evidence(at, hit, red),
+                fix=sig.fix,
+                severity=severity,
+                launch=lc.index,
+            )
+        )
+    if fatal is not None and fatal.signature is None:
+        from argtrace.layers.log.sites import site_hint  # the message index: only for an unknown error
+
+        named = settings_named(fatal.text, lc.settings())
+        hint = site_hint(fatal.text, lc.framework) if fatal.exception else None
+        stage = hint.stage if hint and hint.stage and not fatal.traceback else fatal.stage
+        where = _STAGE_TEXT.get(stage, stage)
+        also = f" Settings named in the error: {', '.join(named)}." if named else ""
+        fix = None
+        if hint is not None:
+            # the framework's own raise site (the message index): what decides the error, and so the fix
+            reads = f", which reads {', '.join(hint.flags)}" if hint.flags else ""
+            cond = f" when `{hint.condition}`" if hint.condition else ""
+            also += f" {hint.framework} raises it in {hint.function} ({hint.file}){cond}{reads}."
+            if hint.flags:
+                fix = (
+                    f"Change {', '.join(hint.flags)} so that `{hint.condition or 'the condition'}` no longer "
+                    "holds (`argtrace why` on the message shows the site in every release)."
+                )
+        setting = named[0] if named else (hint.dests[0] if hint and hint.dests else None)
+        out.append(
+            rules.LG011.finding(
+                red.text(f"Launch {lc.index} died during {where} with: {fatal.text[:300]}.{also}"),
+                at=at(fatal.line),
+                setting=setting,
+                evidence=_evidence(at, fatal, red),
+                fix=fix,
+                launch=lc.index,
+            )
+        )
+    post_args = bool(set(lc.events) & POST_ARGS_EVENTS) or lc.post_args_evidence
+    # An excerpt that starts past the configuration line says what the file lacks, not that the launch went
+    # wrong: a note, so a working launch's excerpt gives no warning.
+    excerpt = lc.args_dump is None and post_args
+    if excerpt:
+        out.append(
+            rules.LG010.finding(
+                f"Launch {lc.index} begins mid-start-up (its first line here, {lc.first_line}, is already "
+                "past the configuration line): the beginning of this launch is not in the file (rotated, "
+                "truncated or an excerpt), so the values it started with are unknown.",
+                at=at(lc.first_line),
+                fix="Read the launch from its start: an older rotated file (server.log.1), the terminal or "
+                "the service journal; or relaunch with the log kept whole.",
+                severity="info",
+                launch=lc.index,
+            )
+        )
+    # a traceback through argument validation whose exception line the file lacks (a copy cut it)
+    headless = None if fatal or lc.usage_error else _cut_validation_traceback(lc)
+    if lc.args_dump is None and not post_args and (fatal is not None or lc.usage_error or headless):
+        stage = fatal.stage if fatal else ("arguments" if lc.usage_error else headless or "validation")
+        line_word = "server_args=" if fw != "vllm" else "non-default args:"
+        out.append(
+            rules.LG001.finding(
+                f"Launch {lc.index} ({fw}) has no `{line_word}` line: the process died during "
+                f"{_STAGE_TEXT.get(stage, stage)}"
+                f"{' (its traceback stops before the exception line)' if headless else ''}, before it logged "
+                "its configuration, so the values it saw are not in this log (grepping it for a setting "
+                "finds nothing).",
+                at=at(fatal.line) if fatal else at(lc.first_line),
+                evidence=_evidence(at, fatal, red) if fatal else [],
+                fix="Read the whole traceback (its last line is the exception); run `argtrace check` on the "
+                "launch script to see which values the server would get."
+                if headless
+                else None,
+                launch=lc.index,
+            )
+        )
+    args = lc.args_dump
+    out.extend(_capacity_cap(lc, at))
+    if args is not None and args.parsed.truncated:
+        last = list(args.parsed.values)[-1] if args.parsed.values else None
+        out.append(
+            rules.LG010.finding(
+                f"The {args.source} dump at line {args.line} is cut short: {len(args.parsed.values)} "
+                "setting(s) "
+                f"read{f', the last complete one {last}' if last else ''}; settings after it are unknown.",
+                at=at(args.line),
+                launch=lc.index,
+            )
+        )
+    if fatal is None and not lc.ready and (lc.dumps or lc.events or lc.begun) and not lc.usage_error:
+        last_event = stopped_after(lc)
+        nxt = next_missing(lc)
+        cut = "" if analysis.scan.ends_with_newline else " The file ends in the middle of a line."
+        waiting = waiting_in(lc)
+        note = None
+        if waiting is not None:
+            from argtrace.layers.log.hang_text import hang_note  # only for a launch that stops
+
+            step, began_line = waiting
+            tail = split_prefix(analysis.scan.last_line).time if analysis.scan.last_line else None
+            began = f"line {began_line}" if began_line is not None else None
+            note = hang_note(
+                lc.framework,
+                step,
+                began,
+                last_time=(tail or lc.end) if mtime else None,
+                mtime=mtime or datetime.now(),
+                now=datetime.now(),
+            )
+        out.append(
+            rules.LG010.finding(
+                f"Launch {lc.index} stops after {last_event or 'its first lines'} (line {lc.last_line}) "
+                "without an "
+                f"error{f' and before {nxt}' if nxt else ''}: the server is still starting, was killed "
+                "without a "
+                f"trace (the OOM killer writes to dmesg, not here), or the log was cut.{cut}"
+                f"{note.text if note else ''}",
+                at=at(lc.last_line),
+                fix=note.fix if note else None,
+                # A file that is an excerpt at its start is as likely cut at its end by whoever copied it,
+                # and a file written moments ago at its last line's time is a start still under way.
+                severity="info" if excerpt or (note and note.still_writing) else None,
+                launch=lc.index,
+                # where the log stops is observed; that the launch is stuck there is assumed
+                basis="assumed" if note and note.fix else None,
+            )
+        )
+    return out
+
+
+def _cut_validation_traceback(lc: Launch) -> str | None:
+    """The stage (validation, arguments) of a traceback of ``lc`` that stops before its exception line and
+    whose frames are the framework's argument handling, which runs before the args line is written."""
+    for _line, block in lc.tracebacks:
+        if exception_of(block) is None:
+            stage = frames_stage(block, "")
+            if stage in ("validation", "arguments"):
+                return stage
+    return None

@@ -1,0 +1,222 @@
+"""What the analyser records of one launch, and the questions asked of it.
+
+A :class:`Launch` is one start of a server in a log: its configuration dumps (:class:`Dump`), its start-up
+events (``EVENTS``, :class:`Event`: the first of each name), its errors (:class:`ErrorHit`), tracebacks,
+processes and the start-up steps its lines began; :class:`LogAnalysis` holds every launch of one scan.
+``analyze.py`` fills these records; the functions here only read them (the events in order, the first step a
+launch never reached, the stage it was in at a line), as do the layer's findings and sections.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from argtrace.layers.log.pyrepr import ParsedDump
+from argtrace.layers.log.reader import Scan
+from argtrace.layers.log.signatures import Signature
+
+EVENTS = (
+    "args_logged",
+    "model_config",
+    "weights_loaded",
+    "mamba_cache_allocated",
+    "kv_cache_allocated",
+    "memory_pool_end",
+    "cuda_graph_captured",
+    "draft_worker_ready",
+    "server_ready",
+)
+
+# Events that only happen after the configuration was logged (their presence means the args line existed).
+POST_ARGS_EVENTS = frozenset(EVENTS[EVENTS.index("model_config") + 1 :])
+
+# What a launch does next once it has reached an event (for "where it stopped").
+STAGES = (
+    "import",
+    "arguments",
+    "validation",
+    "model_config",
+    "weights",
+    "mamba_cache",
+    "kv_cache",
+    "cuda_graph",
+    "draft_worker",
+    "serving",
+)
+
+# Names vLLM's "with config:" line uses for fields whose CLI dest differs.
+VLLM_CONFIG_ALIASES = {"max_seq_len": "max_model_len", "device_config": "device"}
+
+# Renamed SGLang fields (0.5.15 made --mamba-scheduler-strategy an alias of --mamba-radix-cache-strategy).
+SETTING_ALIASES = {
+    "mamba_scheduler_strategy": ("mamba_radix_cache_strategy",),
+    "mamba_radix_cache_strategy": ("mamba_scheduler_strategy",),
+}
+
+
+def as_intended(name: str, intended: Mapping[str, Any] | None) -> str:
+    """The name the caller uses for a logged setting (an older/newer dest name of the same field)."""
+    if intended and name not in intended:
+        for alias in SETTING_ALIASES.get(name, ()):
+            if alias in intended:
+                return alias
+    return name
+
+
+@dataclass
+class Event:
+    """A start-up step the log shows (``EVENTS``): where, when, and what it reported."""
+
+    name: str
+    line: int
+    time: str | None
+    fields: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class ErrorHit:
+    """An error line, the stage it happened in, and the catalog entry it matched (if any)."""
+
+    line: int
+    text: str
+    stage: str
+    signature: Signature | None = None
+    groups: dict[str, str] = field(default_factory=dict)
+    fatal: bool = False
+    count: int = 1
+    traceback: list[str] = field(default_factory=list)
+    exception: str | None = None
+
+
+@dataclass
+class Dump:
+    """A configuration dump the server logged, parsed."""
+
+    line: int
+    source: str  # "server_args", "non-default args", "args Namespace", "engine config"
+    parsed: ParsedDump
+
+
+@dataclass
+class Launch:
+    """One start of a server in the log: its dumps, start-up steps, errors and processes."""
+
+    index: int
+    first_line: int
+    last_line: int = 0
+    framework: str | None = None
+    version: str | None = None
+    dumps: list[Dump] = field(default_factory=list)
+    events: dict[str, Event] = field(default_factory=dict)
+    errors: list[ErrorHit] = field(default_factory=list)
+    tracebacks: list[tuple[int, list[str]]] = field(default_factory=list)
+    pids: list[int] = field(default_factory=list)
+    start: datetime | None = None
+    start_text: str | None = None
+    end: datetime | None = None
+    usage_error: bool = False
+    speculative: bool = False
+    # Lines that only processes started after the configuration was logged print (vLLM EngineCore/Workers,
+    # SGLang TP/DP-ranked schedulers): the args line existed even when this file does not hold it.
+    post_args_evidence: bool = False
+    # The scheduler's "max_total_num_tokens=..., max_running_requests=N" line (what it really runs with).
+    scheduler_line: int | None = None
+    # Traceback frames outside any Traceback block (line, frame): their exception line's traceback.
+    loose_frames: list[tuple[int, str]] = field(default_factory=list)
+    # Start-up steps a line began (``hang.STEP_ORDER``: step -> first line), ended or not: where a launch that
+    # stops without an error was (SGLang's "Capture cuda graph begin", vLLM's "Starting to load model").
+    begun: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def args_dump(self) -> Dump | None:
+        return next(
+            (d for d in self.dumps if d.source in ("server_args", "non-default args", "args Namespace")), None
+        )
+
+    @property
+    def ready(self) -> bool:
+        return "server_ready" in self.events
+
+    @property
+    def fatal(self) -> ErrorHit | None:
+        fatal = [e for e in self.errors if e.fatal]
+        if not fatal:
+            return None
+        specific = [e for e in fatal if e.signature is not None and not e.signature.wrapper]
+        return (specific or fatal)[0]
+
+    def settings(self) -> dict[str, tuple[Any, Dump]]:
+        """Every logged setting (dest name) with its value; later dumps (engine config) win."""
+        out: dict[str, tuple[Any, Dump]] = {}
+        for dump in self.dumps:
+            for key, value in dump.parsed.values.items():
+                name = VLLM_CONFIG_ALIASES.get(key, key) if dump.source == "engine config" else key
+                out[name] = (value, dump)
+        return out
+
+
+@dataclass
+class LogAnalysis:
+    """The launches found in one scan."""
+
+    scan: Scan
+    launches: list[Launch]
+    framework: str | None
+    year_hint: int | None
+
+
+def iter_events(launch: Launch) -> Iterable[Event]:
+    return sorted(launch.events.values(), key=lambda e: (e.line, EVENTS.index(e.name)))
+
+
+def next_missing(launch: Launch) -> str | None:
+    """The first start-up event (in the order a healthy launch logs them) that this launch never reached."""
+    reached = set(launch.events)
+    order = ["args_logged", "weights_loaded", "kv_cache_allocated", "cuda_graph_captured"]
+    if launch.speculative:
+        order.append("draft_worker_ready")
+    order.append("server_ready")
+    if "memory_pool_end" in reached:
+        reached.add("kv_cache_allocated")
+    if "model_config" in reached or launch.begun:
+        # the model's config is read after the args line was written (SGLang's "Load weight begin", vLLM's
+        # "Resolved architecture"), and so is every step a line began: an excerpt without that line is past it
+        reached.add("args_logged")
+    if "cuda_graph" in launch.begun:
+        # a capture begins once the weights are loaded and the KV cache allocated
+        reached |= {"weights_loaded", "kv_cache_allocated"}
+    last = max((i for i, name in enumerate(order) if name in reached), default=-1)
+    for name in order[last + 1 :]:
+        if name not in reached:
+            return name
+    return None
+
+
+def stopped_after(launch: Launch) -> str | None:
+    events = list(iter_events(launch))
+    return events[-1].name if events else None
+
+
+def stage_after(launch: Launch, line: int) -> str:
+    """The stage a launch was in at ``line``: the first step not yet reached before it."""
+    reached = {e.name for e in launch.events.values() if e.line <= line}
+    if "args_logged" not in reached and not (reached & POST_ARGS_EVENTS) and not launch.post_args_evidence:
+        return "validation"
+    if not reached and launch.args_dump is None:
+        # an excerpt that starts past the args line with no start-up step before the error: which step it
+        # was is not in the file (not "weights", the first one after the args line)
+        return "unknown"
+    if "server_ready" in reached:
+        return "serving"
+    if "weights_loaded" not in reached:
+        return "weights"
+    if "kv_cache_allocated" not in reached and "memory_pool_end" not in reached:
+        return "kv_cache"
+    if "cuda_graph_captured" not in reached:
+        return "cuda_graph"
+    if launch.speculative and "draft_worker_ready" not in reached:
+        return "draft_worker"
+    return "serving"

@@ -1,0 +1,115 @@
+"""A file that holds no server launch: what it is instead (LG012).
+
+Empty, binary, a piece of a framework's argument dump cut from its line, frames of a framework's traceback
+without their exception line, a running server's steady lines (its start-up is not in the file), or text
+from something else. Only for such a file is the head read again (64 KiB) to tell the pieces apart.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from argtrace.layers.log.reader import Scan
+from argtrace.layers.log.stages import FRAME_LINE, frames_framework
+from argtrace.model import Finding
+from argtrace.rules import log as rules
+
+# A serving process's steady lines (lines.BORING's forms and the OpenAI API's request lines).
+_SERVING_LINE = re.compile(
+    r"(?:Decode|Prefill) batch[.,] #|Avg prompt throughput|\"(?:POST|GET) /(?:v1/\S*|generate|health)\S* "
+    r"HTTP/1\.1\" \d{3}"
+)
+
+
+def _not_a_log(scan: Scan, label: str, at: Any) -> Finding:
+    if scan.bytes_read == 0:
+        what = "is empty"
+    elif scan.binary:
+        what = "looks binary (NUL bytes), not a text log"
+    else:
+        dump = None if scan.gzip else _argument_dump_piece(scan.path)
+        if dump is not None:
+            framework, count = dump
+            # a piece of the server's own argument dump, cut from its line (vllm#14992's excerpt): the file
+            # is the server's, only too little of it to say what it saw; nothing points to another file
+            return rules.LG012.finding(
+                f"{label} has {scan.total_lines} line(s) holding part of a {framework} argument dump "
+                f"({count} of its settings as name=value) without the start of its line, so neither the "
+                "release nor the launch it belongs to shows: it cannot say what the server saw.",
+                at=None,
+                severity="info",
+                fix="Give argtrace the whole log, from the server's start.",
+            )
+        frames = None if scan.gzip else _traceback_piece(scan.path)
+        if frames is not None:
+            framework, count, last = frames
+            # frames of the server's own traceback whose indentation and exception line the copy lost
+            # (sglang#3460): the server's file, too little of it to name the error
+            return rules.LG012.finding(
+                f"{label} has {scan.total_lines} line(s) holding {count} frame(s) of a {framework} traceback "
+                f"(the last in {last}) without its exception line: the error and the settings that led to "
+                "it are not in the file.",
+                at=None,
+                severity="info",
+                fix="Give argtrace the whole log, from the server's start, or the full traceback with its "
+                "last line (the exception).",
+            )
+        if _SERVING_LINE.search(scan.last_line):
+            # it ends in a running server's steady lines (SGLang's decode/prefill batches, vLLM's throughput
+            # stats, the OpenAI API's requests): the server's file, read long after its start
+            return rules.LG012.finding(
+                f"{label} has {scan.total_lines} line(s) that end in a running server's serving lines "
+                f"(`{scan.last_line.strip()[:80]}`): it started and serves; its start-up, and so the values "
+                "it started with, are not in the file.",
+                at=None,
+                severity="info",
+                fix="Give argtrace the log from the server's start (an older rotated file, the journal).",
+            )
+        what = f"has {scan.total_lines} line(s) but none from an SGLang or vLLM server"
+    return rules.LG012.finding(f"{label} {what}: it cannot say what the server saw.", at=None)
+
+
+def _traceback_piece(path: str, limit: int = 1 << 16) -> tuple[str, int, str] | None:
+    """(framework, frames, last function) when the file's head holds traceback frames through one
+    framework's source files; None otherwise. Read only for a file with no server line."""
+    try:
+        with open(path, "rb") as handle:
+            text = handle.read(limit).decode("utf-8", "replace")
+    except OSError:
+        return None
+    found = [m for m in (FRAME_LINE.match(line) for line in text.splitlines()) if m]
+    framework = frames_framework("\n".join(m.group("path") for m in found))
+    if framework is None or len(found) < 2:
+        return None
+    return framework, len(found), found[-1].group("fn")
+
+
+# How many of a framework's setting names, written ``name=``, make a text a piece of its argument dump
+# (``Namespace(...)``/``ServerArgs(...)`` print every field; a config file or prose holds a few at most).
+_DUMP_NAMES = 8
+
+
+def _argument_dump_piece(path: str, limit: int = 1 << 16) -> tuple[str, int] | None:
+    """(framework, names) when the file's head holds ``name=value`` pairs of one framework's settings, as
+    its argument dump prints them; None otherwise. Read only for a file with no server line."""
+    from argtrace.frameworks.schema import bundled_versions, load_schema
+
+    try:
+        with open(path, "rb") as handle:
+            text = handle.read(limit).decode("utf-8", "replace")
+    except OSError:
+        return None
+    names = set(re.findall(r"(?<![\w.])([a-z][a-z0-9_]*)=", text))
+    if len(names) < _DUMP_NAMES:
+        return None
+    best: tuple[str, int] | None = None
+    for framework in ("vllm", "sglang"):
+        versions = bundled_versions(framework)
+        if not versions:
+            continue
+        dests = {o.dest for o in load_schema(framework, versions[-1]).options}
+        count = len(names & dests)
+        if count >= _DUMP_NAMES and (best is None or count > best[1]):
+            best = (framework, count)
+    return best

@@ -1,0 +1,118 @@
+"""A log line's prefixes, and the body after them.
+
+Servers and what runs them put prefixes before the text a framework logged: an outer timestamp (docker's
+``2026-05-01 19:08:06.490 | ``, ISO ``...Z``), journald's host and unit, vLLM's process tag ``(APIServer
+pid=N)`` and its ``INFO MM-DD HH:MM:SS [file.py:N]``, SGLang's ``[YYYY-mm-dd HH:MM:SS TP0 EP0]`` and ``INFO
+server_args.py:123:``, torch's ``[rank0]:``. :func:`split_prefix` takes them off and keeps what they say
+(time, process, PID, rank, the module that logged the line); vLLM's times have no year, given here from the
+file's modification time (``year_for``, ``clamp_year``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from functools import lru_cache
+
+from argtrace.layers.log.lazyre import LazyPattern as _lazy
+
+_OUTER_TS = _lazy(r"^(\d{4}-\d\d-\d\d)[T ](\d\d:\d\d:\d\d)(?:[.,]\d+)?Z?\s+(?:\|\s+)?")
+_JOURNAL = _lazy(r"^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \S+ [\w.\-\[\]]+: ")
+_PROC = _lazy(r"^\((?P<proc>[A-Za-z_][\w]*)(?P<attrs>(?: [\w]+=[\w.]+)*)\)\s?", needles=("(",))
+_VLLM_LEVEL = _lazy(
+    r"^(?P<level>INFO|WARNING|ERROR|DEBUG|CRITICAL)\s+(?P<md>\d\d-\d\d) (?P<hms>\d\d:\d\d:\d\d)(?:\.\d+)?\s+"
+    r"(?:\[(?P<src>[^\]]+)\]\s?|(?P<src2>[\w.]+:\d+)\]\s?)"
+)
+_SGL_TS = _lazy(r"^\[(?P<date>\d{4}-\d\d-\d\d) (?P<hms>\d\d:\d\d:\d\d)(?:\s+(?P<rank>[^\]]*))?\]\s?")
+_SGL_LEVEL = _lazy(r"^(?:INFO|WARNING|ERROR|DEBUG|CRITICAL) [\w./]+:\d+: ")
+_RANK = _lazy(r"^\[rank\d+\]:\s?", needles=("[rank",))
+
+
+@dataclass
+class Parsed:
+    """A log line without its prefixes."""
+
+    body: str
+    time: datetime | None = None
+    month_day: tuple[int, int, int, int, int] | None = None  # vLLM: month, day, h, m, s (no year)
+    proc: str | None = None
+    pid: int | None = None
+    rank: str | None = None
+    src: str | None = None  # vLLM's ``[file.py:N]``: the module that logged the line
+
+
+def split_prefix(text: str) -> Parsed:
+    out = Parsed(body=text)
+    s = text
+    m = _OUTER_TS.match(s)
+    if m:
+        out.time = _dt(m.group(1), m.group(2))
+        s = s[m.end() :]
+    m2 = _JOURNAL.match(s)
+    if m2:
+        s = s[m2.end() :]
+    m3 = _PROC.match(s)
+    if m3:
+        out.proc = m3.group("proc")
+        pid = re.search(r"pid=(\d+)", m3.group("attrs") or "")
+        out.pid = int(pid.group(1)) if pid else None
+        s = s[m3.end() :]
+    m4 = _VLLM_LEVEL.match(s)
+    if m4:
+        month, day = (int(x) for x in m4.group("md").split("-"))
+        h, mi, se = (int(x) for x in m4.group("hms").split(":"))
+        out.month_day = (month, day, h, mi, se)
+        out.src = m4.group("src") or m4.group("src2")
+        s = s[m4.end() :]
+    stripped = s.lstrip()
+    if stripped.startswith("[") and _SGL_TS.match(stripped):
+        m5 = _SGL_TS.match(stripped)
+        assert m5 is not None
+        out.time = _dt(m5.group("date"), m5.group("hms")) or out.time
+        out.rank = (m5.group("rank") or "").strip() or None
+        s = stripped[m5.end() :]
+        m6 = _SGL_LEVEL.match(s)
+        if m6:
+            s = s[m6.end() :]
+    m7 = _RANK.match(s)
+    if m7:
+        s = s[m7.end() :]
+    out.body = s
+    return out
+
+
+@lru_cache(maxsize=4096)
+def _dt(date: str, hms: str) -> datetime | None:
+    try:
+        return datetime(
+            int(date[0:4]), int(date[5:7]), int(date[8:10]), int(hms[0:2]), int(hms[3:5]), int(hms[6:8])
+        )
+    except ValueError:
+        return None
+
+
+def _from_month_day(md: tuple[int, int, int, int, int] | None, year: int | None) -> datetime | None:
+    if md is None or year is None:
+        return None
+    try:
+        return datetime(year, md[0], md[1], md[2], md[3], md[4])
+    except ValueError:
+        return None
+
+
+def year_for(mtime: datetime, launched_after: datetime | None) -> int:
+    """The year to give vLLM's year-less timestamps."""
+    if launched_after is not None:
+        return launched_after.year
+    return mtime.year
+
+
+def clamp_year(dt: datetime, mtime: datetime) -> datetime:
+    """A timestamp later than the file's modification time belongs to the year before."""
+    if dt - mtime > timedelta(days=2):
+        try:
+            return dt.replace(year=dt.year - 1)
+        except ValueError:
+            return dt
+    return dt
