@@ -164,7 +164,9 @@ MISSED = {
     "pd8_vllm24720_p2pnccl_no_http_port.sh": "the report names no release, and the newest (0.33.0) has no "
     "P2pNcclConnector: only an info says so; with --framework-version 0.10.2 PA043 names the missing "
     "http_port",
-    "pd8_prodstack746_router_flag.sh": "production-stack's vllm-router is not parsed (only SGLang's router)",
+    "pd8_prodstack746_router_flag.sh": "production-stack's router (vllm_router.app:main) publishes no "
+    "release on PyPI: PyPI's vllm-router is vllm-project/router (read, 0.1.9-0.1.17), which shares the "
+    "command name, so only an info names the words it refuses; production-stack's own parser is not read",
 }
 
 

@@ -289,6 +289,7 @@ def run_check(options: CheckOptions) -> Report:
         transport,
         shell.commands,
         allocation,
+        shell.command_paths,
     )
 
 
@@ -300,13 +301,14 @@ def _check_servers(
     transport: TransportResult | None = None,
     commands: PredictedCommands = (),
     allocation: Allocation | None = None,
+    paths: Sequence[str | None] = (),
 ) -> Report:
     report.servers = list(servers)
     if not servers:
         report.notes.append(f"no SGLang or vLLM server start was found in {label}")
-        report.findings.extend(servers_together.pd_findings_of([], commands))  # a router alone
+        report.findings.extend(servers_together.pd_findings_of([], commands, paths))  # a router alone
     else:
-        _check_chosen_server(report, servers, options, transport, commands, allocation)
+        _check_chosen_server(report, servers, options, transport, commands, allocation, paths)
     # one finding per cause: what follows from another finding is folded into it (argtrace/causes.py)
     from argtrace.causes import fold_causes
 
@@ -321,6 +323,7 @@ def _check_chosen_server(
     transport: TransportResult | None,
     commands: PredictedCommands,
     allocation: Allocation | None = None,
+    paths: Sequence[str | None] = (),
 ) -> None:
     if not 1 <= options.server <= len(servers):
         raise UsageError(f"--server {options.server}: the script starts {len(servers)} server(s)")
@@ -335,7 +338,7 @@ def _check_chosen_server(
     report.findings.extend(_other_servers_findings(parsed, options))
     findings, matrix = servers_together.multinode_findings_of(parsed, allocation)
     report.findings.extend(findings)
-    report.findings.extend(servers_together.pd_findings_of(parsed, commands))
+    report.findings.extend(servers_together.pd_findings_of(parsed, commands, paths))
     if matrix is not None:
         report.sections["multinode"] = matrix  # the matrix of the launch's nodes (render/matrix.py)
     for late in late_layers(report, options):

@@ -63,18 +63,26 @@ def node_values(schema: Schema, result: LayerResult) -> tuple[dict[str, Any], se
 
 
 def pd_findings_of(
-    parsed: Sequence[tuple[int, ServerCommand, Schema, LayerResult]], commands: PredictedCommands
+    parsed: Sequence[tuple[int, ServerCommand, Schema, LayerResult]],
+    commands: PredictedCommands,
+    paths: Sequence[str | None] = (),
 ) -> list[Finding]:
     """The prefill/decode servers and the SGLang router the file starts, read together
-    (``layers/disaggregation.py``); imported only when the file has a router or a PD setting."""
+    (``layers/disaggregation.py``); imported only when the file has a router or a PD setting. ``paths``
+    (same order as ``commands``) is the PATH the shell layer predicts each command gets: the router's
+    interpreter is looked up there, as a server's is (``frameworks/installed.py``); None: argtrace's own."""
     from argtrace.frameworks import router_launch as rl
 
     routers = []
-    for at, argv, _ in commands:
+    for n, (at, argv, _) in enumerate(commands):
         words = rl.router_argv(argv)
         if words is not None:
             product = rl.router_product(argv)
-            found = rl.installed_router(argv, os.environ, product)  # its dist-info, if read here
+            path = paths[n] if n < len(paths) else None
+            env = dict(os.environ) if path is None else {**os.environ, "PATH": path}
+            if product == "vllm-router" and rl.production_stack_router(argv, env) is not None:
+                continue  # production-stack's router: its parser is not read
+            found = rl.installed_router(argv, env, product)  # its dist-info, if read here
             release = (
                 rl.router_release(*found, product=product) if found else rl.router_release(product=product)
             )

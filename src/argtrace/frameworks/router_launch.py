@@ -13,7 +13,12 @@ parser of each sglang-router wheel read (0.1.4-0.3.2) with the releases that tak
 interpreter when its ``sglang_router`` dist-info can be read here (``frameworks/site_packages.py``, files
 only); else the newest read release is assumed, and what rests on that says so. ``smg launch`` (the smg
 package: SGLang Model Gateway's successor, whose CLI hands its words to the same ``parse_router_args``) is
-read the same way from key ``smg_launch`` (smg 1.1.0-1.13.0).
+read the same way from key ``smg_launch`` (smg 1.1.0-1.13.0). The ``vllm-router`` console script of PyPI's
+``vllm-router`` (vllm-project/router, descended from sgl-router; ``vllm_router.launch_router:main``) is read
+from ``frameworks/data/vllm_router.json`` (0.1.9-0.1.17, ``scripts/gen_vllm_router_schema.py``). Its name
+is shared with production-stack's router (``vllm_router.app:main``, never published on PyPI, so its parser
+is not read): a console script or dist-info that shows production-stack's router is not judged, and when
+neither is read the words PyPI's router refuses are only information.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from functools import lru_cache
 from typing import Any
 
 MODULE = "sglang_router.launch_router"
+VLLM_MODULE = "vllm_router.launch_router"  # PyPI vllm-router's console script target
 
 
 @dataclass(frozen=True)
@@ -87,6 +93,17 @@ def _data() -> dict[str, Any]:
     return dict(_raw())
 
 
+@lru_cache(maxsize=1)
+def _vllm_router() -> dict[str, Any]:
+    import json
+    from importlib import resources
+
+    data: dict[str, Any] = json.loads(
+        resources.files("argtrace.frameworks").joinpath("data/vllm_router.json").read_text()
+    )
+    return data
+
+
 def installed_router(
     argv: Sequence[str | None], env: Mapping[str, str], product: str = "sglang-router"
 ) -> tuple[str, str] | None:
@@ -97,15 +114,46 @@ def installed_router(
     return sglang_router.installed_router(argv, env, product)
 
 
+def production_stack_router(argv: Sequence[str | None], env: Mapping[str, str]) -> str | None:
+    """Where this ``vllm-router`` shows production-stack's router (``vllm_router.app:main``), not PyPI's:
+    the console script found on ``env``'s PATH imports ``vllm_router.app`` (pip's generated script names
+    its entry point), or the installed ``vllm_router`` dist-info's RECORD lists ``vllm_router/app.py``.
+    Files are read, nothing is run."""
+    from pathlib import Path
+
+    from argtrace.frameworks.installed import _script_head, which
+
+    word = argv[0] if argv else None
+    if not word or (word.rsplit("/", 1)[-1]) != "vllm-router":
+        return None
+    script = which(word, env.get("PATH"))
+    if script is None:
+        return None
+    head = _script_head(script) or b""
+    if b"vllm_router.app" in head:
+        return script
+    found = installed_router(argv, env, "vllm-router")
+    if found is not None:
+        record = Path(found[1]) / "RECORD"
+        try:
+            if "vllm_router/app.py" in record.read_text(errors="replace"):
+                return str(record)
+        except OSError:
+            return None
+    return None
+
+
 def _product(product: str) -> dict[str, Any]:
     """releases, flags and options of the router alone: sglang-router's launch_router or ``smg launch``."""
+    if product == "vllm-router":
+        return _vllm_router()
     data = _data()
     if product == "smg":
         return dict(data["smg_launch"])
     return {"releases": data["releases"], **data["launch_router"]}
 
 
-@lru_cache(maxsize=2)
+@lru_cache(maxsize=3)
 def router_flags(product: str = "sglang-router") -> tuple[str, dict[str, RouterFlag]]:
     """(newest read release, flag -> RouterFlag) of ``launch_router``'s parser (or ``smg launch``'s)."""
     data = _product(product)
@@ -225,8 +273,8 @@ def parse_router(
                     f"argument {opt.flag}: invalid choice: {v!r} (choose from {', '.join(opt.choices)})"
                 )
         out.used.append(opt)
-        if opt.flag == "--pd-disaggregation":
-            out.pd = True
+        if opt.flag == "--pd-disaggregation" and release.product != "vllm-router":
+            out.pd = True  # the PD pair checks read SGLang servers' bootstrap ports
         elif opt.flag == "--service-discovery":
             out.service_discovery = True
         elif opt.flag == "--prefill":
@@ -239,8 +287,11 @@ def parse_router(
 
 
 def router_product(argv: Sequence[str | None]) -> str:
-    """ "smg" for ``smg launch`` / ``python -m smg.launch_router``, else "sglang-router"."""
+    """ "smg" for ``smg launch`` / ``python -m smg.launch_router``, "vllm-router" for ``vllm-router`` /
+    ``python -m vllm_router.launch_router``, else "sglang-router"."""
     head = (argv[0] or "").rsplit("/", 1)[-1] if argv else ""
+    if head == "vllm-router" or VLLM_MODULE in argv:
+        return "vllm-router"
     return "smg" if head == "smg" or "smg.launch_router" in argv else "sglang-router"
 
 
@@ -250,8 +301,10 @@ def router_argv(argv: Sequence[str | None]) -> list[str | None] | None:
     head = (argv[0] or "").rsplit("/", 1)[-1] if argv else ""
     if head == "smg" and len(argv) > 1 and argv[1] == "launch":
         return list(argv[2:])
+    if head == "vllm-router":
+        return list(argv[1:])
     for i, word in enumerate(argv[:-1]):
-        if word == "-m" and argv[i + 1] in (MODULE, "smg.launch_router"):
+        if word == "-m" and argv[i + 1] in (MODULE, "smg.launch_router", VLLM_MODULE):
             head = (argv[0] or "").rsplit("/", 1)[-1] if argv else ""
             before = [(w or "").rsplit("/", 1)[-1] for w in argv[:i]]
             if any(w.startswith("python") for w in before) or head.startswith("python"):

@@ -132,15 +132,34 @@ def _router_words(router: RouterLaunch, out: list[Finding]) -> None:
     severity: Severity = "error" if exact else "warning"
     basis: Basis = "static" if exact else "assumed"
     releases = read_releases(product)
-    launcher = "smg launch" if product == "smg" else "launch_router"
-    for word in router.unknown:
+    launcher = {"smg": "smg launch", "vllm-router": "vllm-router"}.get(product, "launch_router")
+    help_of = {"vllm-router": "vllm-router"}.get(product, "python -m sglang_router.launch_router")
+    # production-stack's router shares the console script name vllm-router and is not read: a word PyPI's
+    # vllm-router refuses may be one of its, so while the release installed is not read it is information
+    # (one finding for all of them)
+    unknown = router.unknown
+    if product == "vllm-router" and release.installed is None and unknown:
+        out.append(
+            rules.PA_UNRECOGNIZED.finding(
+                f"no PyPI vllm-router release read ({releases[0]}-{releases[-1]}, vllm-project/router) takes "
+                f"{', '.join(unknown)}: its vllm-router would refuse to start "
+                '("unrecognized arguments", exit 2); production-stack\'s router shares the command name '
+                "(vllm_router.app:main, not published on PyPI, its parser not read) and the one installed "
+                "is not known",
+                at=router.at,
+                fix="check `vllm-router --help` of the router installed",
+                severity="info",
+                basis="assumed",
+            )
+        )
+        unknown = []
+    for word in unknown:
         out.append(
             rules.PA_UNRECOGNIZED.finding(
                 f"{word}: no {product} release read ({releases[0]}-{releases[-1]}) takes it, so "
                 f'{launcher} refuses to start ("unrecognized arguments", exit 2); {label}',
                 at=router.at,
-                fix="remove the word, or check `python -m sglang_router.launch_router --help` of the release "
-                "installed",
+                fix=f"remove the word, or check `{help_of} --help` of the release installed",
                 severity="warning",
                 basis="assumed",
             )
@@ -185,7 +204,7 @@ def _router_words(router: RouterLaunch, out: list[Finding]) -> None:
         rule = rules.PA_INVALID_CHOICE if "invalid choice" in problem else rules.PA_MISSING_VALUE
         out.append(
             rule.finding(
-                f"launch_router: {problem} ({label}): exit 2", at=router.at, severity=severity, basis=basis
+                f"{launcher}: {problem} ({label}): exit 2", at=router.at, severity=severity, basis=basis
             )
         )
     if router.pd and not router.service_discovery and not (router.prefill and router.decode):

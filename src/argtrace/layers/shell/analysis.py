@@ -184,6 +184,7 @@ def analyze(
             tuple(VanishedWord(v.index, v.raw, v.at, v.state, v.name) for v in c.vanished)
             for c in ev.commands
         ],
+        command_paths=[c.path for c in ev.commands],
         conditions=[s.conditional for s in ev.servers],
         outputs=[_outputs(s) for s in ev.servers],
         exit_reason=exit_reason,

@@ -293,7 +293,11 @@ class Commands(Conditions):
             return None
         self.commands.append(
             PredictedCommand(
-                at, [w.text for w in argv], self.spec[-1] if self.spec else None, tuple(vanished)
+                at,
+                [w.text for w in argv],
+                self.spec[-1] if self.spec else None,
+                tuple(vanished),
+                self._command_path(prefix_env),
             )
         )
         args = argv[1:]
@@ -378,6 +382,16 @@ class Commands(Conditions):
             self.positional, self.positional_reason = saved_pos, saved_reason
 
     # ---------------------------------------------------------------------- externals
+
+    def _command_path(self, prefix_env: dict[str, tuple[str | None, str, str, str | None]]) -> str | None:
+        """The PATH a command is looked up on and started with: its prefix assignment, else the exported
+        one (the environment a server start records, read the same way)."""
+        if self.exec_clear_env:
+            return None
+        if "PATH" in prefix_env:
+            return prefix_env["PATH"][0]
+        exported = self.exported_env().get("PATH")
+        return exported[0] if exported is not None else None
 
     def exported_env(self) -> dict[str, tuple[str | None, str | None, str, str | None]]:
         env: dict[str, tuple[str | None, str | None, str, str | None]] = {}

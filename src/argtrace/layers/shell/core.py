@@ -231,6 +231,9 @@ class PredictedCommand:
     conditional: str | None
     # its unquoted expansions that expanded to no word (a container start carries them: transport)
     vanished: tuple[Vanished, ...] = ()
+    # the PATH it is looked up on: its NAME=value prefix, else the exported PATH (None: not set or not
+    # known statically; the caller then uses its own, as frameworks/installed.py does for a server)
+    path: str | None = None
 
 
 # -------------------------------------------------------------------------- control flow

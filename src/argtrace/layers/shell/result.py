@@ -35,6 +35,8 @@ class ShellResult:
     commands: list[tuple[str, list[str | None], str | None]] = field(default_factory=list)
     # for each of those commands (same order): its unquoted expansions that vanished (a container's words)
     command_vanished: list[tuple[VanishedWord, ...]] = field(default_factory=list)
+    # for each of those commands (same order): the PATH it gets (None: not known, the caller's own)
+    command_paths: list[str | None] = field(default_factory=list)
     # for each server (same order): the condition it depends on (None: always runs), and its stdout/stderr
     conditions: list[str | None] = field(default_factory=list)
     outputs: list[dict[str, str | None]] = field(default_factory=list)
