@@ -29,7 +29,7 @@ import zipfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from gen_router_schema import _DUMP, _per_release, _version_key  # noqa: E402
+from gen_router_schema import _DUMP, _per_release, _version_key
 
 OUT = Path(__file__).resolve().parent.parent / "src/argtrace/frameworks/data/vllm_router.json"
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from argtrace.frameworks.router_launch import parse_router, router_flags, router_release
-from tests.conftest import alarms, run_cli
+from tests.conftest import run_cli
 
 pytestmark = pytest.mark.usefixtures("new_user_machine")
 
@@ -67,7 +67,11 @@ def test_the_generated_vllm_router_schema() -> None:
     assert data["flags"]["--pd-disaggregation"] == RELEASES[:5]
     assert data["flags"]["--vllm-discovery-address"] == ["0.1.15", "0.1.16", "0.1.17"]
     # production-stack's router flags are not PyPI vllm-router's
-    assert [f for f in ("--static-backends", "--routing-logic", "--k8s-service-discovery-type") if f in data["flags"]] == []
+    assert [
+        f
+        for f in ("--static-backends", "--routing-logic", "--k8s-service-discovery-type")
+        if f in data["flags"]
+    ] == []
     newest, flags = router_flags("vllm-router")
     assert newest == "0.1.17"
     assert flags["--prefill"].takes == "many"
@@ -92,10 +96,11 @@ def test_production_stack_words_with_no_release_known_are_a_note(tmp_path: Path)
             "PA001",
             "info",
             "assumed",
-            "no PyPI vllm-router release read (0.1.9-0.1.17, vllm-project/router) takes k8s, --routing-logic, "
-            'roundrobin: its vllm-router would refuse to start ("unrecognized arguments", exit 2); '
-            "production-stack's router shares the command name (vllm_router.app:main, not published on PyPI, "
-            "its parser not read) and the one installed is not known",
+            "no PyPI vllm-router release read (0.1.9-0.1.17, vllm-project/router) takes k8s, "
+            "--routing-logic, roundrobin: its vllm-router would refuse to start "
+            '("unrecognized arguments", exit 2); '
+            "production-stack's router shares the command name (vllm_router.app:main, not published on "
+            "PyPI, its parser not read) and the one installed is not known",
         )
     ]
 

@@ -79,10 +79,10 @@ def pd_findings_of(
         if words is not None:
             product = rl.router_product(argv)
             path = paths[n] if n < len(paths) else None
-            env = dict(os.environ) if path is None else {**os.environ, "PATH": path}
-            if product == "vllm-router" and rl.production_stack_router(argv, env) is not None:
+            looked_up = dict(os.environ) if path is None else {**os.environ, "PATH": path}
+            if product == "vllm-router" and rl.production_stack_router(argv, looked_up) is not None:
                 continue  # production-stack's router: its parser is not read
-            found = rl.installed_router(argv, env, product)  # its dist-info, if read here
+            found = rl.installed_router(argv, looked_up, product)  # its dist-info, if read here
             release = (
                 rl.router_release(*found, product=product) if found else rl.router_release(product=product)
             )

@@ -286,8 +286,12 @@ class Commands(Conditions):
                 return None
             self.commands.append(
                 PredictedCommand(
-                at, [w.text for w in argv], self.spec[-1] if self.spec else None, tuple(vanished)
-            )
+                    at,
+                    [w.text for w in argv],
+                    self.spec[-1] if self.spec else None,
+                    tuple(vanished),
+                    self._command_path(prefix_env),
+                )
             )
             self.emit("unknown_command", at, reason=argv[0].reason, argv0=argv[0].expansion)
             return None
