@@ -12,14 +12,20 @@ in the shape ``scripts/gen_router_schema.py`` gives ``smg_launch``.
 
 PyPI's ``vllm-router`` is not production-stack's router: production-stack's pyproject.toml also names its
 distribution ``vllm-router`` with a console script ``vllm-router = vllm_router.app:main``, but it publishes
-no release on PyPI (its router ships in container images), so its parser is not read here.
+no release on PyPI (its router ships in container images). Its parser is read from the git repository
+instead (``--production-stack GIT_DIR``, a clone of https://github.com/vllm-project/production-stack): at
+each release tag (``vllm-stack-X``), the ``parser.add_argument(...)`` / ``group.add_argument(...)`` calls
+of ``def parse_args`` in ``src/vllm_router/parsers/parser.py`` (``src/vllm_router/router.py`` before
+0.1.1), read by AST (the module imports the router's own packages, so it is not run): option strings,
+action, nargs and choices where they are constants. Key ``production_stack``.
 
   pip download --no-deps vllm-router==0.1.9 vllm-router==0.1.10 ... -d /tmp/wh
-  python scripts/gen_vllm_router_schema.py /tmp/wh/vllm_router-*
+  python scripts/gen_vllm_router_schema.py /tmp/wh/vllm_router-* --production-stack /path/to/repo.git
 """
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
@@ -83,14 +89,82 @@ def release_options(archive: Path) -> tuple[str, list[dict[str, object]]]:
     return version, [o for o in json.loads(dumped.stdout) if o["flags"]]
 
 
+_ACTIONS = {"store_true": "_StoreTrueAction", "store_false": "_StoreFalseAction", "append": "_AppendAction"}
+
+
+def _constant(node: ast.expr | None) -> object:
+    try:
+        return ast.literal_eval(node) if node is not None else None
+    except ValueError:
+        return None  # a name or call (``choices=list(...)``): not known here, not checked
+
+
+def parse_args_options(source: str) -> list[dict[str, object]]:
+    """The ``*.add_argument(...)`` calls in ``def parse_args`` of production-stack's router, by AST."""
+    out: list[dict[str, object]] = [
+        {"flags": ["-h", "--help"], "dest": "help", "action": "_HelpAction", "nargs": 0, "choices": None}
+    ]
+    for node in ast.walk(ast.parse(source)):
+        if not (isinstance(node, ast.FunctionDef) and node.name == "parse_args"):
+            continue
+        for call in ast.walk(node):
+            if not (
+                isinstance(call, ast.Call)
+                and isinstance(call.func, ast.Attribute)
+                and call.func.attr == "add_argument"
+            ):
+                continue
+            flags = [a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+            if not flags or not flags[0].startswith("-"):
+                continue
+            kw = {k.arg: k.value for k in call.keywords}
+            action = _constant(kw.get("action"))
+            choices = _constant(kw.get("choices"))
+            out.append(
+                {
+                    "flags": flags,
+                    "dest": flags[-1].lstrip("-").replace("-", "_"),
+                    "action": _ACTIONS.get(str(action), "_StoreAction"),
+                    "nargs": _constant(kw.get("nargs")),
+                    "choices": [str(c) for c in choices] if isinstance(choices, (list, tuple)) else None,
+                }
+            )
+    return out
+
+
+def production_stack(git_dir: str) -> dict[str, object]:
+    """releases (tags ``vllm-stack-X``, as X), flags and options of production-stack's router parser."""
+    tags = subprocess.run(
+        ["git", "-C", git_dir, "tag", "--list", "vllm-stack-*"], capture_output=True, text=True, check=True
+    ).stdout.split()
+    read = []
+    for tag in sorted(tags, key=lambda t: _version_key(t.removeprefix("vllm-stack-"))):
+        for path in ("src/vllm_router/parsers/parser.py", "src/vllm_router/router.py"):
+            shown = subprocess.run(
+                ["git", "-C", git_dir, "show", f"{tag}:{path}"], capture_output=True, text=True
+            )
+            if shown.returncode == 0 and "def parse_args" in shown.stdout:
+                read.append((tag.removeprefix("vllm-stack-"), parse_args_options(shown.stdout)))
+                break
+    return {"source": "https://github.com/vllm-project/production-stack", **_per_release(read)}
+
+
 def main() -> int:
-    read = sorted((release_options(Path(a)) for a in sys.argv[1:]), key=lambda r: _version_key(r[0]))
+    args = sys.argv[1:]
+    stack: dict[str, object] | None = None
+    if "--production-stack" in args:
+        i = args.index("--production-stack")
+        stack = production_stack(args[i + 1])
+        del args[i : i + 2]
+    read = sorted((release_options(Path(a)) for a in args), key=lambda r: _version_key(r[0]))
     data = {
         "package": f"vllm-router {read[-1][0]}",
         "generated_by": "scripts/gen_vllm_router_schema.py",
         "console_script": "vllm_router.launch_router:main",
         **_per_release(read),
     }
+    if stack is not None:
+        data["production_stack"] = stack
     OUT.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
     print(f"wrote {OUT}: {len(data['flags'])} flags of vllm-router {', '.join(v for v, _ in read)}")  # type: ignore[arg-type]
     return 0

@@ -141,6 +141,15 @@ NOTED = [
         'smg 1.1.0-1.3.1 refuse flags of this smg launch ("unrecognized arguments"): --enable-mesh from '
         "1.3.2; the release installed is not known",
     ),
+    # production-stack's router (not on PyPI; its parse_args read at the repository's release tags): the
+    # report names no image release, so the releases before the flag are a note
+    Noted(
+        "pd8_prodstack746_router_flag.sh",
+        (),
+        "PA001",
+        'production-stack 0.0.2-0.1.6 refuse flags of this vllm-router ("unrecognized arguments"): '
+        "--k8s-service-discovery-type from 0.1.7; the release installed is not known",
+    ),
     Noted(
         "pd8_vllm15960_lmcache_v0_name.sh",
         (),
@@ -164,9 +173,6 @@ MISSED = {
     "pd8_vllm24720_p2pnccl_no_http_port.sh": "the report names no release, and the newest (0.33.0) has no "
     "P2pNcclConnector: only an info says so; with --framework-version 0.10.2 PA043 names the missing "
     "http_port",
-    "pd8_prodstack746_router_flag.sh": "production-stack's router (vllm_router.app:main) publishes no "
-    "release on PyPI: PyPI's vllm-router is vllm-project/router (read, 0.1.9-0.1.17), which shares the "
-    "command name, so only an info names the words it refuses; production-stack's own parser is not read",
 }
 
 

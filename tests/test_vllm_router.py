@@ -66,7 +66,7 @@ def test_the_generated_vllm_router_schema() -> None:
     assert len(data["flags"]) == 76
     assert data["flags"]["--pd-disaggregation"] == RELEASES[:5]
     assert data["flags"]["--vllm-discovery-address"] == ["0.1.15", "0.1.16", "0.1.17"]
-    # production-stack's router flags are not PyPI vllm-router's
+    # production-stack's router flags are not PyPI vllm-router's (key production_stack holds them)
     assert [
         f
         for f in ("--static-backends", "--routing-logic", "--k8s-service-discovery-type")
@@ -89,29 +89,70 @@ def test_a_pd_launch_parses_on_the_newest_release() -> None:
     assert got.pd is False  # the PD pair checks read SGLang bootstrap ports: not vLLM's
 
 
-def test_production_stack_words_with_no_release_known_are_a_note(tmp_path: Path) -> None:
-    report = _check(tmp_path, "vllm-router --port 8000 --service-discovery k8s --routing-logic roundrobin\n")
-    assert _findings(report) == [
+def test_production_stack_words_are_read_by_its_parser(tmp_path: Path) -> None:
+    # no router installed here: the words decide; production-stack's parse_args takes all of these
+    line = "vllm-router --port 8000 --service-discovery k8s --routing-logic roundrobin\n"
+    assert _findings(_check(tmp_path, line)) == []
+    bad = "python -m vllm_router.app --routing-logic fastest --static-backends http://a:1\n"
+    assert _findings(_check(tmp_path, bad)) == [
         (
-            "PA001",
-            "info",
+            "PA009",
+            "warning",
             "assumed",
-            "no PyPI vllm-router release read (0.1.9-0.1.17, vllm-project/router) takes k8s, "
-            "--routing-logic, roundrobin: its vllm-router would refuse to start "
-            '("unrecognized arguments", exit 2); '
-            "production-stack's router shares the command name (vllm_router.app:main, not published on "
-            "PyPI, its parser not read) and the one installed is not known",
+            "vllm-router: argument --routing-logic: invalid choice: 'fastest' (choose from roundrobin, "
+            "session, kvaware, prefixaware, disaggregated_prefill, disaggregated_prefill_orchestrated) "
+            "(production-stack 0.1.12 (the newest read release; the one installed is not known)): exit 2",
         )
     ]
 
 
-def test_production_stack_s_console_script_is_not_judged(tmp_path: Path) -> None:
+def test_words_neither_router_takes_are_a_note(tmp_path: Path) -> None:
+    assert _findings(_check(tmp_path, "vllm-router --port 8000 --no-such-flag 1\n")) == [
+        (
+            "PA001",
+            "info",
+            "assumed",
+            "no PyPI vllm-router release read (0.1.9-0.1.17, vllm-project/router) takes --no-such-flag, 1, "
+            "and production-stack's router, which shares the command name (vllm_router.app:main; its "
+            "parse_args read at 0.0.2-0.1.12), refuses words of it too: vllm-router would refuse to start "
+            '("unrecognized arguments", exit 2); the router installed is not known',
+        )
+    ]
+
+
+def test_the_production_stack_schema_from_its_tags() -> None:
+    stack = json.loads(DATA.read_text())["production_stack"]
+    assert (
+        stack["releases"][0] == "0.0.2" and stack["releases"][-1] == "0.1.12" and len(stack["releases"]) == 23
+    )
+    assert stack["flags"]["--k8s-service-discovery-type"] == [
+        "0.1.7",
+        "0.1.8",
+        "0.1.9",
+        "0.1.10",
+        "0.1.11",
+        "0.1.12",
+    ]
+    assert len(stack["flags"]) == 55
+
+
+def test_production_stack_s_console_script_is_read_with_its_parser(tmp_path: Path) -> None:
     venv = _venv(tmp_path, "vllm-router", "0.1.dev1", "vllm_router.app:main")
     text = f"export PATH={venv}/bin:$PATH\nvllm-router --port 8000 --static-backends http://a:8000\n"
     assert _findings(_check(tmp_path, text)) == []
+    newer = text.replace("http://a:8000", "http://a:8000 --k8s-service-discovery-type pod-ip")
+    assert _findings(_check(tmp_path, newer)) == [
+        (
+            "PA001",
+            "info",
+            "assumed",
+            'production-stack 0.0.2-0.1.6 refuse flags of this vllm-router ("unrecognized arguments"): '
+            "--k8s-service-discovery-type from 0.1.7; the release installed is not known",
+        )
+    ]
 
 
-def test_production_stack_s_dist_info_is_not_judged(tmp_path: Path) -> None:
+def test_production_stack_s_dist_info_is_read_with_its_parser(tmp_path: Path) -> None:
     # a console script whose head names no entry point (hand-made): the dist-info's RECORD decides
     venv = _venv(tmp_path, "vllm-router", "0.1.dev1", record="vllm_router/app.py,,\n")
     (venv / "bin" / "vllm-router").write_text(f"#!{venv}/bin/python\n")

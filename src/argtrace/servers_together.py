@@ -80,9 +80,15 @@ def pd_findings_of(
             product = rl.router_product(argv)
             path = paths[n] if n < len(paths) else None
             looked_up = dict(os.environ) if path is None else {**os.environ, "PATH": path}
-            if product == "vllm-router" and rl.production_stack_router(argv, looked_up) is not None:
-                continue  # production-stack's router: its parser is not read
-            found = rl.installed_router(argv, looked_up, product)  # its dist-info, if read here
+            found = rl.installed_router(argv, looked_up, product.replace("production-stack", "vllm-router"))
+            if product == "vllm-router":
+                # one command name, two routers: the console script or dist-info says which, else the words
+                if rl.production_stack_router(argv, looked_up) is not None:
+                    product = "production-stack"
+                elif found is None:
+                    product = rl.vllm_router_product(words)
+            if product == "production-stack":
+                found = None  # its dist-info version (setuptools_scm, no vllm-stack-X tag) names no release
             release = (
                 rl.router_release(*found, product=product) if found else rl.router_release(product=product)
             )

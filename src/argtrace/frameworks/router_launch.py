@@ -16,9 +16,11 @@ package: SGLang Model Gateway's successor, whose CLI hands its words to the same
 read the same way from key ``smg_launch`` (smg 1.1.0-1.13.0). The ``vllm-router`` console script of PyPI's
 ``vllm-router`` (vllm-project/router, descended from sgl-router; ``vllm_router.launch_router:main``) is read
 from ``frameworks/data/vllm_router.json`` (0.1.9-0.1.17, ``scripts/gen_vllm_router_schema.py``). Its name
-is shared with production-stack's router (``vllm_router.app:main``, never published on PyPI, so its parser
-is not read): a console script or dist-info that shows production-stack's router is not judged, and when
-neither is read the words PyPI's router refuses are only information.
+is shared with production-stack's router (``vllm_router.app:main``, never published on PyPI), whose
+``parse_args`` is read from the repository's release tags (key ``production_stack``, vllm-stack-0.0.2-0.1.12)
+and judges ``python -m vllm_router.app``, a ``vllm-router`` whose console script or dist-info shows it, or,
+when neither is read, a ``vllm-router`` whose words only production-stack's parser takes
+(:func:`vllm_router_product`).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from typing import Any
 
 MODULE = "sglang_router.launch_router"
 VLLM_MODULE = "vllm_router.launch_router"  # PyPI vllm-router's console script target
+STACK_MODULE = "vllm_router.app"  # production-stack's router (its console script's target)
 
 
 @dataclass(frozen=True)
@@ -114,6 +117,17 @@ def installed_router(
     return sglang_router.installed_router(argv, env, product)
 
 
+def vllm_router_product(words: Sequence[str | None]) -> str:
+    """Which router a ``vllm-router`` whose files are not read is, by its words: "production-stack" when the
+    newest PyPI vllm-router refuses a word the newest production-stack parser takes and production-stack's
+    takes them all, else "vllm-router"."""
+    pypi = parse_router(words, release=router_release(product="vllm-router"))
+    stack = parse_router(words, release=router_release(product="production-stack"))
+    pypi_refuses = pypi.unknown or pypi.older or pypi.problems
+    stack_refuses = stack.unknown or stack.older or stack.problems
+    return "production-stack" if pypi_refuses and not stack_refuses else "vllm-router"
+
+
 def production_stack_router(argv: Sequence[str | None], env: Mapping[str, str]) -> str | None:
     """Where this ``vllm-router`` shows production-stack's router (``vllm_router.app:main``), not PyPI's:
     the console script found on ``env``'s PATH imports ``vllm_router.app`` (pip's generated script names
@@ -147,13 +161,15 @@ def _product(product: str) -> dict[str, Any]:
     """releases, flags and options of the router alone: sglang-router's launch_router or ``smg launch``."""
     if product == "vllm-router":
         return _vllm_router()
+    if product == "production-stack":
+        return dict(_vllm_router()["production_stack"])
     data = _data()
     if product == "smg":
         return dict(data["smg_launch"])
     return {"releases": data["releases"], **data["launch_router"]}
 
 
-@lru_cache(maxsize=3)
+@lru_cache(maxsize=4)
 def router_flags(product: str = "sglang-router") -> tuple[str, dict[str, RouterFlag]]:
     """(newest read release, flag -> RouterFlag) of ``launch_router``'s parser (or ``smg launch``'s)."""
     data = _product(product)
@@ -290,6 +306,8 @@ def router_product(argv: Sequence[str | None]) -> str:
     """ "smg" for ``smg launch`` / ``python -m smg.launch_router``, "vllm-router" for ``vllm-router`` /
     ``python -m vllm_router.launch_router``, else "sglang-router"."""
     head = (argv[0] or "").rsplit("/", 1)[-1] if argv else ""
+    if STACK_MODULE in argv:
+        return "production-stack"
     if head == "vllm-router" or VLLM_MODULE in argv:
         return "vllm-router"
     return "smg" if head == "smg" or "smg.launch_router" in argv else "sglang-router"
@@ -304,7 +322,7 @@ def router_argv(argv: Sequence[str | None]) -> list[str | None] | None:
     if head == "vllm-router":
         return list(argv[1:])
     for i, word in enumerate(argv[:-1]):
-        if word == "-m" and argv[i + 1] in (MODULE, "smg.launch_router", VLLM_MODULE):
+        if word == "-m" and argv[i + 1] in (MODULE, "smg.launch_router", VLLM_MODULE, STACK_MODULE):
             head = (argv[0] or "").rsplit("/", 1)[-1] if argv else ""
             before = [(w or "").rsplit("/", 1)[-1] for w in argv[:i]]
             if any(w.startswith("python") for w in before) or head.startswith("python"):

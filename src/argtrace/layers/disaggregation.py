@@ -132,20 +132,23 @@ def _router_words(router: RouterLaunch, out: list[Finding]) -> None:
     severity: Severity = "error" if exact else "warning"
     basis: Basis = "static" if exact else "assumed"
     releases = read_releases(product)
-    launcher = {"smg": "smg launch", "vllm-router": "vllm-router"}.get(product, "launch_router")
-    help_of = {"vllm-router": "vllm-router"}.get(product, "python -m sglang_router.launch_router")
-    # production-stack's router shares the console script name vllm-router and is not read: a word PyPI's
-    # vllm-router refuses may be one of its, so while the release installed is not read it is information
-    # (one finding for all of them)
+    launcher = {"smg": "smg launch", "vllm-router": "vllm-router", "production-stack": "vllm-router"}.get(
+        product, "launch_router"
+    )
+    help_of = "vllm-router" if launcher == "vllm-router" else "python -m sglang_router.launch_router"
+    # production-stack's router shares the command name vllm-router (servers_together reads it as that
+    # router when only its parser takes the words): while neither installed router is read, what both
+    # refuse is one note (an older production-stack release may still take a word)
     unknown = router.unknown
     if product == "vllm-router" and release.installed is None and unknown:
+        stack = read_releases("production-stack")
         out.append(
             rules.PA_UNRECOGNIZED.finding(
                 f"no PyPI vllm-router release read ({releases[0]}-{releases[-1]}, vllm-project/router) takes "
-                f"{', '.join(unknown)}: its vllm-router would refuse to start "
-                '("unrecognized arguments", exit 2); production-stack\'s router shares the command name '
-                "(vllm_router.app:main, not published on PyPI, its parser not read) and the one installed "
-                "is not known",
+                f"{', '.join(unknown)}, and production-stack's router, which shares the command name "
+                f"(vllm_router.app:main; its parse_args read at {stack[0]}-{stack[-1]}), refuses words of it "
+                'too: vllm-router would refuse to start ("unrecognized arguments", exit 2); the router '
+                "installed is not known",
                 at=router.at,
                 fix="check `vllm-router --help` of the router installed",
                 severity="info",
