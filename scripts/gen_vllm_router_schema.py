@@ -132,6 +132,67 @@ def parse_args_options(source: str) -> list[dict[str, object]]:
     return out
 
 
+# the refusals of production-stack's router, by their messages in its code (string constants, by AST)
+_STATIC_REQUIRED = "Static backends must be provided when using static service discovery."
+_SAME_LENGTH = "URLs and models should have the same length"  # StaticServiceDiscovery.__init__'s assert
+
+
+def _constants(source: str) -> set[str]:
+    return {
+        n.value
+        for n in ast.walk(ast.parse(source))
+        if isinstance(n, ast.Constant) and isinstance(n.value, str)
+    }
+
+
+def _url_regex(source: str) -> str | None:
+    """The pattern ``validate_url`` (utils.py) compiles: ``parse_static_urls`` skips a URL it refuses."""
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FunctionDef) and node.name == "validate_url":
+            for call in ast.walk(node):
+                if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.args:
+                    if call.func.attr in ("compile", "match") and isinstance(call.args[0], ast.Constant):
+                        return str(call.args[0].value)
+    return None
+
+
+def _show(git_dir: str, tag: str, path: str) -> str | None:
+    shown = subprocess.run(["git", "-C", git_dir, "show", f"{tag}:{path}"], capture_output=True, text=True)
+    return shown.stdout if shown.returncode == 0 else None
+
+
+def static_checks(git_dir: str, tags: list[str]) -> dict[str, object]:
+    """Per tag: does the router refuse static discovery without --static-backends/--static-models, assert
+    as many URLs as models, and which pattern keeps a static URL."""
+    required, same, regexes = [], [], {}
+    for tag in tags:
+        names = subprocess.run(
+            ["git", "-C", git_dir, "ls-tree", "-r", "--name-only", tag, "src/vllm_router"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.split()
+        found: set[str] = set()
+        for name in names:
+            if name.endswith(".py"):
+                found |= _constants(_show(git_dir, tag, name) or "")
+        version = tag.removeprefix("vllm-stack-")
+        if _STATIC_REQUIRED in found:
+            required.append(version)
+        if _SAME_LENGTH in found:
+            same.append(version)
+        regex = _url_regex(_show(git_dir, tag, "src/vllm_router/utils.py") or "")
+        if regex is not None:
+            regexes[version] = regex
+    newest = regexes[max(regexes, key=_version_key)]
+    return {
+        "static_required": required,
+        "same_length": same,
+        "url_regex": newest,
+        "url_regex_releases": [v for v, r in regexes.items() if r == newest],
+    }
+
+
 def production_stack(git_dir: str) -> dict[str, object]:
     """releases (tags ``vllm-stack-X``, as X), flags and options of production-stack's router parser."""
     tags = subprocess.run(
@@ -146,7 +207,11 @@ def production_stack(git_dir: str) -> dict[str, object]:
             if shown.returncode == 0 and "def parse_args" in shown.stdout:
                 read.append((tag.removeprefix("vllm-stack-"), parse_args_options(shown.stdout)))
                 break
-    return {"source": "https://github.com/vllm-project/production-stack", **_per_release(read)}
+    return {
+        "source": "https://github.com/vllm-project/production-stack",
+        **_per_release(read),
+        **static_checks(git_dir, sorted(tags, key=lambda t: _version_key(t.removeprefix("vllm-stack-")))),
+    }
 
 
 def main() -> int:
