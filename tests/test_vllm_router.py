@@ -203,3 +203,34 @@ def test_the_sglang_router_release_is_read_on_the_script_s_path(tmp_path: Path) 
     ]
     # a prefix assignment gives the command its PATH too
     assert _findings(_check(tmp_path, f"PATH={venv}/bin {words}\n")) == got
+
+
+def test_production_stack_static_discovery_against_its_own_code(tmp_path: Path) -> None:
+    # StaticServiceDiscovery asserts as many URLs as models; parse_static_urls skips what validate_url refuses
+    fixed = (
+        "vllm-router --service-discovery static --static-backends http://localhost:8100,{} "
+        "--static-models m,m\n"
+    )
+    assert _findings(_check(tmp_path, fixed.format("http://10.0.0.2:8200"))) == []
+    assert _findings(_check(tmp_path, fixed.format("http://prefill:8200"))) == [
+        (
+            "PA020",
+            "error",
+            "schema",
+            "production-stack's router keeps 1 of the --static-backends URLs (parse_static_urls skips "
+            "http://prefill:8200: validate_url's pattern takes a dotted domain, localhost or an IPv4 "
+            'address) and --static-models names 2 model(s): StaticServiceDiscovery asserts "URLs and models should '
+            'have the same length" (service_discovery.py, 0.0.2-0.1.12), so the router stops at start',
+        )
+    ]
+    alone = "vllm-router --service-discovery static --static-backends http://localhost:8100\n"
+    assert _findings(_check(tmp_path, alone)) == [
+        (
+            "PA020",
+            "error",
+            "schema",
+            "vllm-router --service-discovery static without --static-models: production-stack's router "
+            '0.0.2-0.1.12 refuses it ("Static models must be provided when using static service discovery.", '
+            "validate_args) and exits",
+        )
+    ]

@@ -87,6 +87,7 @@ class RouterLaunch:
     # (flag, releases that take it): flags other read releases take and the analysed one does not
     older: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)  # argparse refusals of the newest release
+    values: dict[str, list[str]] = field(default_factory=dict)  # flag -> its values (the last given wins)
 
 
 @lru_cache(maxsize=1)
@@ -115,6 +116,54 @@ def installed_router(
     from argtrace.frameworks import sglang_router
 
     return sglang_router.installed_router(argv, env, product)
+
+
+def production_stack_static(router: RouterLaunch) -> tuple[str, str] | None:
+    """(message, fix) when production-stack's router stops at start on its static discovery: no
+    --static-backends or --static-models (``validate_args``), or fewer or more URLs kept than models
+    (``parse_static_urls`` skips a URL ``validate_url`` refuses; ``StaticServiceDiscovery`` asserts
+    ``len(urls) == len(models)``). The read tags that refuse it are in the message."""
+    import re
+
+    data = _product("production-stack")
+    if router.values.get("--service-discovery") != ["static"]:
+        return None
+    backends = router.values.get("--static-backends")
+    models = router.values.get("--static-models")
+    span = _span(data["static_required"])
+    if backends is None or models is None:
+        missing = "--static-backends" if backends is None else "--static-models"
+        what = missing.removeprefix("--static-")
+        return (
+            f"vllm-router --service-discovery static without {missing}: production-stack's router "
+            f'{span} refuses it ("Static {what} must be provided when using static service '
+            'discovery.", validate_args) and exits',
+            f"give {missing} (comma-separated, one per backend)",
+        )
+    urls = backends[0].split(",")
+    pattern = re.compile(data["url_regex"])
+    kept = [u for u in urls if pattern.match(u)]
+    names = models[0].split(",")
+    if len(kept) == len(names):
+        return None
+    skipped = [u for u in urls if not pattern.match(u)]
+    why = (
+        f" (parse_static_urls skips {', '.join(skipped)}: validate_url's pattern takes a dotted domain, "
+        "localhost or an IPv4 address)"
+        if skipped
+        else ""
+    )
+    return (
+        f"production-stack's router keeps {len(kept)} of the --static-backends URLs{why} and --static-models "
+        f'names {len(names)} model(s): StaticServiceDiscovery asserts "URLs and models should have the same '
+        f'length" (service_discovery.py, {_span(data["same_length"])}), so the router stops at start',
+        "give one model per backend URL, in the same order"
+        + (", and write each backend as http://HOST:PORT with a dotted name or an IP" if skipped else ""),
+    )
+
+
+def _span(releases: Sequence[str]) -> str:
+    return releases[0] if len(releases) == 1 else f"{releases[0]}-{releases[-1]}"
 
 
 def vllm_router_product(words: Sequence[str | None]) -> str:
@@ -289,6 +338,7 @@ def parse_router(
                     f"argument {opt.flag}: invalid choice: {v!r} (choose from {', '.join(opt.choices)})"
                 )
         out.used.append(opt)
+        out.values[opt.flag] = values
         if opt.flag == "--pd-disaggregation" and release.product != "vllm-router":
             out.pd = True  # the PD pair checks read SGLang servers' bootstrap ports
         elif opt.flag == "--service-discovery":

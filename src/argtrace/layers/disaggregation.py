@@ -203,6 +203,13 @@ def _router_words(router: RouterLaunch, out: list[Finding]) -> None:
                 basis=basis,
             )
         )
+    if product == "production-stack":
+        from argtrace.frameworks.router_launch import production_stack_static
+
+        static = production_stack_static(router)
+        if static is not None:
+            # every read tag of production-stack's router does it (the message names them)
+            out.append(rules.PA_REQUIRED.finding(static[0], at=router.at, fix=static[1]))
     for problem in router.problems:
         rule = rules.PA_INVALID_CHOICE if "invalid choice" in problem else rules.PA_MISSING_VALUE
         out.append(
