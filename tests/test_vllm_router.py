@@ -220,7 +220,8 @@ def test_production_stack_static_discovery_against_its_own_code(tmp_path: Path) 
             "production-stack's router keeps 1 of the --static-backends URLs (parse_static_urls skips "
             "http://prefill:8200: validate_url's pattern takes a dotted domain, localhost or an IPv4 "
             'address) and --static-models names 2 model(s): StaticServiceDiscovery asserts "URLs and '
-            'models should have the same length" (service_discovery.py, 0.0.2-0.1.12), so the router stops at start',
+            'models should have the same length" (service_discovery.py, 0.0.2-0.1.12), so the router '
+            "stops at start",
         )
     ]
     alone = "vllm-router --service-discovery static --static-backends http://localhost:8100\n"
