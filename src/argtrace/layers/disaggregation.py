@@ -11,6 +11,9 @@ runs on this file's machine) and each ``python -m sglang_router.launch_router`` 
   (``managers/scheduler.py``, ``handle_generate_request``); each side builds its KV classes from its own
   ``--disaggregation-transfer-backend`` (``get_kv_class``).
 - sglang-router: ``--prefill URL [BOOTSTRAP_PORT]`` (port, ``none`` or left out: None), ``--decode URL``.
+- ``vllm-router`` (PyPI's vllm-project/router, or production-stack's router, ``frameworks/router_launch.py``):
+  its own words per release; production-stack's static discovery against its ``validate_args``,
+  ``parse_static_urls`` and ``StaticServiceDiscovery`` (PA020).
 - vLLM 0.33.0: ``KVTransferConfig.__post_init__`` (``config/kv_transfer.py``) refuses a connector without a
   kv_role; NixlConnector's handshake listener binds ``VLLM_NIXL_SIDE_CHANNEL_HOST:PORT`` (``envs.py``:
   localhost, 5600).
