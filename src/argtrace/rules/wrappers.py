@@ -275,7 +275,8 @@ TP046 = Rule(
         files={
             "llmisvc.yaml": _LLMISVC.replace(
                 '        args: ["--max-model-len", "8192"]',
-                '        command: ["vllm", "serve", "/mnt/models"]\n        args: ["--max-model-len", "8192"]',
+                '        command: ["vllm", "serve", "/mnt/models"]\n'
+                '        args: ["--max-model-len", "8192"]',
             )
         },
         argv=("check", "llmisvc.yaml"),
