@@ -104,3 +104,4 @@ def _check_node_interpreters(servers: Sequence[ServerCommand], result: Transport
                 )
         except HostError:
             continue
+
