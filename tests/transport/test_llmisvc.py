@@ -111,6 +111,7 @@ def test_json_in_args_loses_its_quotes_in_the_presets_eval(tmp_path: Path) -> No
 
 def test_a_flag_and_its_value_in_one_item_are_split_by_eval(tmp_path: Path) -> None:
     report = _check(tmp_path, _with_args("--max-model-len 32768"))
+    assert report["transport"]["hops"][0]["args"] == ["--max-model-len 32768"]
     assert report["servers"][0]["argv"] == PRESET + ADDITIONAL + ["--max-model-len", "32768"]
     assert [f["code"] for f in report["findings"] if f["severity"] in ("error", "warning")] == []
 

@@ -171,6 +171,7 @@ def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: 
             docker_options_in_items("kubernetes", f"container {name}'s `{field_name}`", placed, result)
             words[field_name] = out
         command, args = words["command"], words["args"]
+        written_args = args  # the hop shows the container's args as written, also when the preset takes them
         if preset is not None:
             # bash's eval parses the args again as shell words: what one item holds is split there
             command, args, image = list(preset.command(args or [], env)), None, preset.image
@@ -190,7 +191,7 @@ def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: 
                 "container": name,
                 "image": image,
                 "command": command,
-                "args": args,
+                "args": written_args,
                 "argv": final,
             }
         )
