@@ -326,17 +326,19 @@ def test_compose_env_file_missing_and_unset_variables(tmp_path: Path) -> None:
     assert tp(report) == [
         (
             "TP012",
-            "error",
+            "warning",
             "compose.yaml:9",
-            "${OUTER} in `environment:` is not set in the environment or the .env file: compose substitutes "
-            "an empty string",
+            "${OUTER} in `environment:` is not set in the environment argtrace was given or the .env file: "
+            "if it is unset where `docker compose` runs too, compose warns and substitutes an empty string "
+            "in FROM_ENV's value",
         ),
         (
             "TP012",
-            "error",
+            "warning",
             "base.env:1",
-            "${NOPE} in base.env (env_file of service sglang) is not set in the environment, the .env file, "
-            "the service's environment or the env file above it: compose substitutes an empty string",
+            "${NOPE} in base.env (env_file of service sglang) is not set in the environment argtrace was "
+            "given, the .env file, the service's environment or the env file above it: if it is unset where "
+            "`docker compose` runs too, compose substitutes an empty string",
         ),
         (
             "TP016",

@@ -240,3 +240,45 @@ TP045 = Rule(
         ),
     ),
 )
+
+_LLMISVC = """apiVersion: serving.kserve.io/v1alpha2
+kind: LLMInferenceService
+metadata:
+  name: qwen
+spec:
+  model:
+    uri: hf://Qwen/Qwen3-0.6B
+    name: Qwen/Qwen3-0.6B
+  template:
+    containers:
+      - name: main
+        args: ["--max-model-len", "8192"]
+"""
+
+TP046 = Rule(
+    code="TP046",
+    layer="transport",
+    severity="info",
+    title="The server start is KServe's preset, not the file's",
+    rationale=(
+        "A KServe LLMInferenceService's `main` container usually names no command: the controller merges "
+        "the resource over a well-known LLMInferenceServiceConfig preset (config-llm-template, or the "
+        "decode/prefill templates), whose command is `/bin/bash -c SCRIPT --` ending in `exec vllm serve "
+        "/mnt/models --served-model-name NAME --port 8000 ... ${VLLM_ADDITIONAL_ARGS} $@`: the container's "
+        "`args` are appended to vLLM's command line. argtrace builds that start from KServe's own preset "
+        "(v0.20.0) and checks the user's words in it; a cluster whose preset was changed, or a "
+        "`spec.baseRefs` config, may run another command, so what rests on it is said as assumed."
+    ),
+    fix="Nothing if the cluster runs KServe's presets; else give the container its own `command`.",
+    example=Example(files={"llmisvc.yaml": _LLMISVC}, argv=("check", "llmisvc.yaml")),
+    correct=Example(
+        files={
+            "llmisvc.yaml": _LLMISVC.replace(
+                '        args: ["--max-model-len", "8192"]',
+                '        command: ["vllm", "serve", "/mnt/models"]\n'
+                '        args: ["--max-model-len", "8192"]',
+            )
+        },
+        argv=("check", "llmisvc.yaml"),
+    ),
+)

@@ -243,13 +243,20 @@ def _unset_findings(
                 )
             )
             continue
+        # compose reads NAME from the shell that runs `docker compose`, as for a `command:` item: a value
+        # in `environment:` is lost only if that shell lacks it too, which argtrace cannot see
+        into = f" in {key}'s value" if key is not None else ""
         result.findings.append(
             R.TP012.finding(
-                f"${{{name}}} in {how} is not set in the environment or the .env file: compose "
-                f"substitutes an "
-                "empty string",
+                f"${{{name}}} in {how} is not set in the environment argtrace was given or the .env file: "
+                f"if it is unset where `docker compose` runs too, compose warns and substitutes an empty "
+                f"string{into}",
                 at=at,
                 evidence=[Evidence("transport", at, name)],
+                severity="warning",
+                basis="assumed",
+                fix=f"set {name} where `docker compose` runs (or in .env next to the compose file; check "
+                f"with `--env {name}=...`), or give a default (`${{{name}:-VALUE}}`)",
             )
         )
 
@@ -454,13 +461,19 @@ def _compose_env_files(
             )
             continue
         for name, line in dict.fromkeys(env_file.unset):
+            # compose's own environment (the shell that runs it) comes first in an env_file's lookup
+            # (compose-go WithServicesEnvironmentResolved): argtrace cannot see it, so the loss is assumed
             result.findings.append(
                 R.TP012.finding(
-                    f"${{{name}}} in {path} (env_file of service {service}) is not set in the environment, "
-                    "the .env file, the service's environment or the env file above it: compose substitutes "
-                    "an empty string",
+                    f"${{{name}}} in {path} (env_file of service {service}) is not set in the environment "
+                    "argtrace was given, the .env file, the service's environment or the env file above it: "
+                    "if it is unset where `docker compose` runs too, compose substitutes an empty string",
                     at=f"{path}:{line}",
                     evidence=[Evidence("transport", f"{path}:{line}", name)],
+                    severity="warning",
+                    basis="assumed",
+                    fix=f"set {name} where `docker compose` runs (or in .env next to the compose file; check "
+                    f"with `--env {name}=...`), or give a default (`${{{name}:-VALUE}}`)",
                 )
             )
         for name, value in env_file.values.items():

@@ -25,6 +25,7 @@ from argtrace.layers.transport.containers import (
     docker_options_in_items,
 )
 from argtrace.layers.transport.context import TransportResult
+from argtrace.layers.transport.llmisvc import preset_command, preset_findings
 from argtrace.layers.transport.pods import PodSpec, container_gpus, pod_specs
 from argtrace.layers.transport.serving import (
     kserve_multinode_findings,
@@ -41,6 +42,7 @@ from argtrace.layers.transport.words import (
 )
 from argtrace.layers.transport.yamlnodes import _get, _line, _scalar, _seq
 from argtrace.model import Evidence, Finding, Origin, ServerCommand, Word
+from argtrace.model_launch import AssumedEntrypoint
 
 _K8S_REF = re.compile(r"\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)")
 
@@ -74,7 +76,7 @@ def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: 
     from argtrace.model import UsageError
     from argtrace.rules import transport as R
 
-    containers: list[tuple[str, Any, PodSpec, dict[str, tuple[str | None, str]]]] = []
+    containers: list[tuple[str, Any, PodSpec, dict[str, tuple[str | None, str]], Any]] = []
     listed = [
         item
         for doc in docs
@@ -94,13 +96,15 @@ def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: 
             docker_options_in_items("kubernetes", model_where, model_items, result)
         for pod in on_runtime.get(id(item)) or pod_specs(item, label):
             links = service_link_env(docs, item, pod.spec)  # the kubelet's service-link variables
-            containers += [(n, c, pod, links) for n, c in _containers(pod.spec, pod.extra_containers)]
+            containers += [(n, c, pod, links, item) for n, c in _containers(pod.spec, pod.extra_containers)]
     if container is not None:
-        containers = [(n, c, p, k) for n, c, p, k in containers if n == container]
+        containers = [entry for entry in containers if entry[0] == container]
         if not containers:
             raise UsageError(f"{label}: no container named {container!r}")
-    for name, node, pod, links in containers:
+    for name, node, pod, links, owner in containers:
         image = _scalar(_get(node, "image")) or ""
+        # an LLMInferenceService's `main` container with no command runs KServe's preset (llmisvc.py)
+        preset = preset_command(owner, pod.placement.role, node)
         # set by the cluster (None: known by name only); service links first, the container's env wins
         env: dict[str, str | None] = {k: v for k, (v, _why) in links.items()} | dict(pod.injected)
         absent: dict[str, str] = {}  # variables from a fieldRef to a label these pods lack
@@ -151,7 +155,9 @@ def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: 
                     )
                 if (folded := folded_continuation(f"`{field_name}` item", item, value, item_at)) is not None:
                     result.findings.append(folded)
-                elif (split := one_word_flag(f"`{field_name}` item", value, text, item_at)) is not None:
+                elif preset is None and (
+                    split := one_word_flag(f"`{field_name}` item", value, text, item_at)
+                ):
                     result.findings.append(split)
                 elif (empty := empty_value_item(f"`{field_name}` item", value, text, item_at)) is not None:
                     result.findings.append(empty)
@@ -165,6 +171,10 @@ def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: 
             docker_options_in_items("kubernetes", f"container {name}'s `{field_name}`", placed, result)
             words[field_name] = out
         command, args = words["command"], words["args"]
+        written_args = args  # the hop shows the container's args as written, also when the preset takes them
+        if preset is not None:
+            # bash's eval parses the args again as shell words: what one item holds is split there
+            command, args, image = list(preset.command(args or [], env)), None, preset.image
         # $(NAME) of a variable the cluster sets (valueFrom, envFrom, an operator's injection): the kubelet
         # expands it when the container starts, to a value not known here
         cluster_set = {k for k, v in env.items() if v is None}
@@ -181,12 +191,16 @@ def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: 
                 "container": name,
                 "image": image,
                 "command": command,
-                "args": args,
+                "args": written_args,
                 "argv": final,
             }
         )
         assumed = None
-        if command is None and args:
+        if preset is not None:
+            assumed = AssumedEntrypoint(at, image, preset.shown)
+            result.hops[-1]["command_from"] = {"config": preset.config, "source": preset.source}
+            result.findings.extend(preset_findings(preset, name, at))
+        elif command is None and args:
             assumed = _entrypoint_findings(at, image, None, args, result, how="`args:`")
         _exec_form_findings(
             at,
