@@ -55,6 +55,32 @@ def run_cli(argv: Sequence[str], cwd: Path | None = None) -> CliResult:
     return CliResult(status, out.getvalue(), err.getvalue())
 
 
+@dataclass(frozen=True)
+class Launch:
+    """A launch as a public report gives it (tests/test_real_cases_N.py): the file and the options a new user
+    would pass (the release or GPU the report names)."""
+
+    file: str
+    options: tuple[str, ...] = ()
+
+
+def check_launch(cases: Path, launch: Launch) -> dict[str, Any]:
+    """``argtrace check --format json`` on a real case as a new user runs it, from the case's directory: a
+    ``.cmd`` file's command with ``-c`` (its header comment lines dropped), any other file by its name."""
+    path = cases / launch.file
+    if path.suffix == ".cmd":
+        lines = path.read_text().splitlines()
+        while lines and lines[0].startswith("#"):
+            lines.pop(0)
+        target = ["-c", "\n".join(lines).strip("\n")]
+    else:
+        target = [path.name]
+    result = run_cli(["check", "--format", "json", *launch.options, *target], cwd=path.parent)
+    assert result.stdout.startswith("{"), f"status {result.status}: {result.stderr}"
+    report: dict[str, Any] = result.json
+    return report
+
+
 @pytest.fixture
 def cli() -> Any:
     return run_cli

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import alarms, run_cli
+from tests.conftest import Launch, alarms, check_launch, run_cli
 
 CASES = Path(__file__).resolve().parent / "data" / "real_cases_7"
 
@@ -28,20 +28,8 @@ CASES = Path(__file__).resolve().parent / "data" / "real_cases_7"
 pytestmark = pytest.mark.usefixtures("new_user_machine")
 
 
-@dataclass(frozen=True)
-class Launch:
-    """A launch as the report gives it: the file and the options a new user would pass."""
-
-    file: str
-    options: tuple[str, ...] = ()
-
-
 def check(launch: Launch) -> dict[str, Any]:
-    path = CASES / launch.file
-    result = run_cli(["check", "--format", "json", *launch.options, path.name], cwd=path.parent)
-    assert result.stdout.startswith("{"), f"status {result.status}: {result.stderr}"
-    report: dict[str, Any] = result.json
-    return report
+    return check_launch(CASES, launch)
 
 
 def check_text(tmp_path: Path, name: str, text: str, *options: str) -> dict[str, Any]:

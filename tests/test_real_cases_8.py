@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from argtrace.commands.why import explain
-from tests.conftest import alarms, run_cli
+from tests.conftest import Launch, alarms, check_launch, run_cli
 
 CASES = Path(__file__).resolve().parent / "data" / "real_cases_8"
 
@@ -28,29 +28,8 @@ CASES = Path(__file__).resolve().parent / "data" / "real_cases_8"
 pytestmark = pytest.mark.usefixtures("new_user_machine")
 
 
-@dataclass(frozen=True)
-class Launch:
-    """A launch as the report gives it: the file and the options a new user would pass (the release the
-    report names)."""
-
-    file: str
-    options: tuple[str, ...] = ()
-
-
-def command_of(path: Path) -> str:
-    lines = path.read_text().splitlines()
-    while lines and lines[0].startswith("#"):
-        lines.pop(0)
-    return "\n".join(lines).strip("\n")
-
-
 def check(launch: Launch) -> dict[str, Any]:
-    path = CASES / launch.file
-    target = ["-c", command_of(path)] if path.suffix == ".cmd" else [path.name]
-    result = run_cli(["check", "--format", "json", *launch.options, *target], cwd=path.parent)
-    assert result.stdout.startswith("{"), f"status {result.status}: {result.stderr}"
-    report: dict[str, Any] = result.json
-    return report
+    return check_launch(CASES, launch)
 
 
 def v(release: str) -> tuple[str, ...]:
