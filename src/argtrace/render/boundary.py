@@ -55,15 +55,20 @@ def visible(text: str) -> str:
     return invisible.sub(_escape, text) if invisible.search(text) else text
 
 
+def _map_strings(value: Any, shown: Callable[[str], str]) -> Any:
+    """``shown`` over every string (and dict key) of a JSON-like structure."""
+    if isinstance(value, str):
+        return shown(value)
+    if isinstance(value, dict):
+        return {shown(k) if isinstance(k, str) else k: _map_strings(v, shown) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_map_strings(v, shown) for v in value]
+    return value
+
+
 def visible_data(value: Any) -> Any:
     """:func:`visible` over every string (and dict key) of a JSON-like structure."""
-    if isinstance(value, str):
-        return visible(value)
-    if isinstance(value, dict):
-        return {visible(k) if isinstance(k, str) else k: visible_data(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [visible_data(v) for v in value]
-    return value
+    return _map_strings(value, visible)
 
 
 # Longer strings are cut in the views people read (text, github, gcc): a 5 MB image name or flag value
@@ -81,16 +86,7 @@ def clipped(text: str, longest: int = LONGEST_SHOWN) -> str:
 
 def readable_data(value: Any, longest: int = LONGEST_SHOWN) -> Any:
     """:func:`visible_data` with every string cut to ``longest`` characters (:func:`clipped`)."""
-    if isinstance(value, str):
-        return clipped(visible(value), longest)
-    if isinstance(value, dict):
-        return {
-            clipped(visible(k), longest) if isinstance(k, str) else k: readable_data(v, longest)
-            for k, v in value.items()
-        }
-    if isinstance(value, (list, tuple)):
-        return [readable_data(v, longest) for v in value]
-    return value
+    return _map_strings(value, lambda text: clipped(visible(text), longest))
 
 
 class RedactingStream:
