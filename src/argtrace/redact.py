@@ -462,6 +462,10 @@ class Redactor:
         self._seed: Callable[[], None] | None = None
         self._pattern: re.Pattern[str] | None = None
         self._dirty = False
+        # A report carries one value in many places (argv, settings, evidence, messages): each distinct
+        # string is read and masked once, so a 5 MB value costs one scan, not one per place it is quoted.
+        self._read: set[str] = set()
+        self._masked_texts: dict[str, str] = {}
         self.learn_all(secrets)
 
     @property
@@ -532,7 +536,8 @@ class Redactor:
                 self.learn_argv(texts)
             for item in value:
                 self.learn_data(item)
-        elif isinstance(value, str):
+        elif isinstance(value, str) and value not in self._read:
+            self._read.add(value)
             self.learn_all(secrets_in_text(value))
 
     # masking
@@ -543,9 +548,12 @@ class Redactor:
         if self._dirty or self._seed is not None:
             self._pattern = _known_pattern(self.known)  # (the property: seeds first)
             self._dirty = False
-        if self._pattern is not None:
-            text = self._pattern.sub(lambda m: mask(m.group(0)), text)
-        return redact_text(text)
+            self._masked_texts.clear()  # masked with fewer known secrets
+        done = self._masked_texts.get(text)
+        if done is None:
+            masked = text if self._pattern is None else self._pattern.sub(lambda m: mask(m.group(0)), text)
+            done = self._masked_texts[text] = redact_text(masked)
+        return done
 
     def data(self, value: Any, *, _name: str | None = None) -> Any:
         """A JSON-like structure as it may leave argtrace: the field name decides at any depth (a secret

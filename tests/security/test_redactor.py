@@ -87,6 +87,25 @@ def test_redaction_is_idempotent() -> None:
     assert secrets_in_text(once) == set()
 
 
+def test_a_text_masked_before_a_secret_was_learned_is_masked_again_after() -> None:
+    # Redactor.text remembers what it made of each string (a report quotes one value in many places);
+    # learning a secret must drop what was remembered, or the first masking would be handed out again.
+    redactor = Redactor()
+    text = "--served-model-name team-model-42 --port 8000"
+    assert redactor.text(text) == text
+    redactor.learn("team-model-42")
+    assert redactor.text(text) == f"--served-model-name {mask('team-model-42')} --port 8000"
+
+
+def test_one_value_quoted_in_many_places_is_masked_in_every_one() -> None:
+    token = "hf_" + "Q" * 40
+    value = "x" * 200_000 + f" HF_TOKEN={token} " + "y" * 200_000
+    data = {"argv": ["serve", value], "message": f"model {value!r}", "evidence": [{"text": value}] * 50}
+    redacted = Redactor().data(data)
+    assert token not in repr(redacted)
+    assert redacted["evidence"][49]["text"] == value.replace(token, mask(token))
+
+
 def test_short_known_secrets_are_masked_as_whole_words_only() -> None:
     assert scrub("RS004 at s.sh:4:4 and 44", {"4"}) == f"RS004 at s.sh:{mask('4')}:{mask('4')} and 44"
     assert scrub("key abc, abcd, xabc", {"abc"}) == f"key {mask('abc')}, abcd, xabc"
