@@ -35,6 +35,8 @@ _PYDANTIC = re.compile(r"^(?:Value|Assertion|Type|Key) error,\s*")  # pydantic w
 _PY_LOGGING = re.compile(r"^(?:ERROR|WARNING|CRITICAL|INFO|DEBUG):[\w.]*:\s*")
 _TORCH_TAG = re.compile(r"^\[[WEI]\d{6,}[^\]]*\]\s*")  # c10's [W1203 10:00:00.123 ...] prefix
 _RANK_ANY = re.compile(r"^\[rank\d+\]:\s*|^\(\w+(?: [\w]+=[\w.]+)*\)\s+|^E\s{2,}|^\|\s+")
+# docker compose's "service-1  | " before each line of a service's output (once: "a | b" is not one)
+_COMPOSE = re.compile(r"^[A-Za-z0-9][\w.-]*\s+\|(?:\s+|$)")
 _FRAME = re.compile(r'^(?:File "[^"]*", line \d+|Traceback \(most recent call last\)|\^+$|~+$)')
 
 
@@ -46,7 +48,7 @@ def strip_prefixes(line: str) -> str:
     """A log or traceback line without the prefixes frameworks and Python put before a message."""
     from argtrace.layers.log.analyze import split_prefix
 
-    text = line.strip()
+    text = _COMPOSE.sub("", line.strip(), count=1).strip()
     for _ in range(6):  # prefixes nest: (proc pid) ERROR date [file] [rank0]: ValueError: ...
         before = text
         text = split_prefix(text).body.strip()
