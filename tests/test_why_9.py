@@ -174,6 +174,13 @@ def test_a_read_abbreviating_a_setting_the_message_spells_names_it() -> None:
         },
         {"name": "allow_auto_truncate", "flag": "--allow-auto-truncate", "via": "self.allow_auto_truncate"},
     ]
+    # a request's field is not the server's setting: only the words name it (the fallback of a message whose
+    # condition reads no setting), not the read
+    lora = "The adapter {x.lora_path} is not one of the lora paths loaded"
+    request = settings_of("sglang", "0.5.23", ["obj.lora_path"], lora.replace("x.", "obj."))
+    server = settings_of("sglang", "0.5.23", ["self.lora_path"], lora.replace("x.", "self."))
+    assert [(s["name"], s.get("via")) for s in request] == [("lora_paths", None)]
+    assert [(s["name"], s.get("via")) for s in server] == [("lora_paths", "self.lora_path")]
 
 
 # --- a message printing the exception its handler caught ----------------------------------------------

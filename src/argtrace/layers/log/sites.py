@@ -239,9 +239,11 @@ def settings_of(
     for read in reads:
         # a read the message spells out in full ("the model's context length" over ``self.context_len``,
         # which TokenizerManager copies from --context-length): the setting by both signs, first
-        last = read.rsplit(".", 1)[-1]
+        chain = read.split(".")
+        if chain[0] != "self" and not any("config" in c or "args" in c for c in chain[:-1]):
+            continue  # a request's or a batch's field (obj.lora_path), not the server's configuration
         for field, flag in spelled:
-            if _abbreviates(last, field) and not any(e["name"] == field for e in out):
+            if _abbreviates(chain[-1], field) and not any(e["name"] == field for e in out):
                 add({"name": field, "flag": flag, "via": read, "named_in_message": True, "in_words": True}, True)
     named: list[dict[str, Any]] = []
     for flag in dict.fromkeys(re.findall(r"--[a-z][a-z0-9-]+", message)):
