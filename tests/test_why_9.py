@@ -94,10 +94,13 @@ def test_the_bundled_indexes_hold_no_test_module() -> None:
 
 # --- pasted forms: an HTTP error body, traceback frames ------------------------------------------------
 def test_an_http_error_body_is_read_for_its_message() -> None:
-    assert _json_message(
-        '{"object":"error","message":"\\"auto\\" tool choice requires --enable-auto-tool-choice","type":'
-        '"BadRequestError","param":null,"code":400}'
-    ) == '"auto" tool choice requires --enable-auto-tool-choice'
+    assert (
+        _json_message(
+            '{"object":"error","message":"\\"auto\\" tool choice requires --enable-auto-tool-choice","type":'
+            '"BadRequestError","param":null,"code":400}'
+        )
+        == '"auto" tool choice requires --enable-auto-tool-choice'
+    )
     # \' is not JSON: read once it is unescaped
     assert _json_message('{"object":"error","message":"the model\\\'s context length (40960 tokens)."}') == (
         "the model's context length (40960 tokens)."
@@ -116,7 +119,8 @@ def test_an_http_error_body_is_read_for_its_message() -> None:
 
 def test_traceback_frames_are_read_through_their_prefixes() -> None:
     text = (
-        'vllm-server  |   File "/usr/local/lib/python3.12/dist-packages/vllm/config.py", line 1626, in __init__\n'
+        'vllm-server  |   File "/usr/local/lib/python3.12/dist-packages/vllm/config.py", line 1626, '
+        "in __init__\n"
         '(EngineCore_0 pid=1)   File "C:\\\\env\\\\sglang\\\\srt\\\\x.py", line 3, in <module>\n'
         "RuntimeError: Failed to infer device type\n"
     )
@@ -132,12 +136,12 @@ def test_a_docker_compose_prefix_is_removed_once() -> None:
     assert [
         strip_prefixes(line)
         for line in (
-            "vllm-server  | ValueError: No supported config format found in meta-llama/Llama-3.3-70B-Instruct",
+            "vllm-server  | ValueError: No supported config format found in meta-llama/Llama-3.3-70B",
             "sglang-1  | [2025-01-01 10:00:00 TP0] Scheduler hit an exception",
             "a | b | c",
         )
     ] == [
-        "No supported config format found in meta-llama/Llama-3.3-70B-Instruct",
+        "No supported config format found in meta-llama/Llama-3.3-70B",
         "Scheduler hit an exception",
         "b | c",
     ]
@@ -155,7 +159,10 @@ def test_a_read_abbreviating_a_setting_the_message_spells_names_it() -> None:
             ("context_len", "context_window_length"),
         )
     ] == [True, True, False, False, False]
-    template = "The input ({input_token_num} tokens) is longer than the model's context length ({self.context_len} tokens)."
+    template = (
+        "The input ({input_token_num} tokens) is longer than the model's context length "
+        "({self.context_len} tokens)."
+    )
     got = settings_of(
         "sglang",
         "0.5.23",
@@ -269,10 +276,24 @@ CASES = [
         "vllm/transformers_utils/config.py:195",
         ("config_format",),
     ),
-    Case("vllm13579_qwen25vl_transformers_title", "b", "b", "uses_native_transformers_quantization", "weak",
-         "sglang/multimodal_gen/runtime/loader/component_loaders/component_loader.py:119", ("config",)),
-    Case("sglang4410_gemma3_transformers", "b", "b", "uses_native_transformers_quantization", "weak",
-         "sglang/multimodal_gen/runtime/loader/component_loaders/component_loader.py:119", ("config",)),
+    Case(
+        "vllm13579_qwen25vl_transformers_title",
+        "b",
+        "b",
+        "uses_native_transformers_quantization",
+        "weak",
+        "sglang/multimodal_gen/runtime/loader/component_loaders/component_loader.py:119",
+        ("config",),
+    ),
+    Case(
+        "sglang4410_gemma3_transformers",
+        "b",
+        "b",
+        "uses_native_transformers_quantization",
+        "weak",
+        "sglang/multimodal_gen/runtime/loader/component_loaders/component_loader.py:119",
+        ("config",),
+    ),
     Case(
         "sglang5441_glm4_arch_not_supported",
         "b",
@@ -301,8 +322,14 @@ CASES = [
         (),
         "make the condition false (error_code == 'GatedRepo')",
     ),
-    Case("verl6677_eaddrinuse_double_prefix", "c", "c", "SharedOffloadRegion.cleanup", "weak",
-         "vllm/v1/kv_offload/cpu/shared_offload_region.py:352"),
+    Case(
+        "verl6677_eaddrinuse_double_prefix",
+        "c",
+        "c",
+        "SharedOffloadRegion.cleanup",
+        "weak",
+        "vllm/v1/kv_offload/cpu/shared_offload_region.py:352",
+    ),
     Case(
         "langchain4j3475_auto_tool_choice_json",
         "a",
@@ -406,8 +433,14 @@ CASES = [
         "strong",
         "vllm/distributed/device_communicators/pynccl_wrapper.py:464",
     ),
-    Case("ascendsglang625_eaddrinuse_wrapped", "c", "c", "ParallelConfig.stateless_init_dp_group", "weak",
-         "vllm/config/parallel.py:750"),
+    Case(
+        "ascendsglang625_eaddrinuse_wrapped",
+        "c",
+        "c",
+        "ParallelConfig.stateless_init_dp_group",
+        "weak",
+        "vllm/config/parallel.py:750",
+    ),
     Case("vllm36802_triton_smem_t4", "c", "c", None, "none"),
 ]
 

@@ -92,11 +92,11 @@ _MESSAGE_KEYS = ("message", "detail", "msg", "error")
 
 
 def _json_message(line: str) -> str | None:
-    """The message of an HTTP error body pasted as the client got it (``{"object":"error","message":"\\"auto\\"
-    tool choice requires ...","type":"BadRequestError",...}``, FastAPI's ``{"detail": ...}``, OpenAI's
-    ``{"error": {"message": ...}}``): JSON escapes the message's quotes, so its words no longer follow the
-    site's template. A body cut short, or one escaping ``'`` (not JSON: ``model\\'s``), loses the escapes
-    instead. None for any other line."""
+    """The message of an HTTP error body pasted as the client got it (vLLM's and SGLang's
+    ``{"object":"error","message":"\\"auto\\" tool choice ...","type":"BadRequestError",...}``, FastAPI's
+    ``{"detail": ...}``, OpenAI's ``{"error": {"message": ...}}``): JSON escapes the message's quotes, so
+    its words no longer follow the site's template. A body cut short, or one escaping ``'`` (not JSON:
+    ``model\\'s``), loses the escapes instead. None for any other line."""
     import json
 
     text = line.strip()

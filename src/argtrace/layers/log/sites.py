@@ -191,7 +191,9 @@ def _spelled(framework: str, version: str | None, message: str) -> list[tuple[st
 def _abbreviates(short: str, full: str) -> bool:
     """``context_len`` abbreviates ``context_length``: as many parts, each a prefix of the other's."""
     a, b = short.split("_"), full.split("_")
-    return short != full and len(a) == len(b) > 1 and all(y.startswith(x) and x for x, y in zip(a, b))
+    if short == full or len(a) != len(b) or len(a) < 2:
+        return False
+    return all(x and y.startswith(x) for x, y in zip(a, b, strict=True))
 
 
 def settings_of(
@@ -244,7 +246,10 @@ def settings_of(
             continue  # a request's or a batch's field (obj.lora_path), not the server's configuration
         for field, flag in spelled:
             if _abbreviates(chain[-1], field) and not any(e["name"] == field for e in out):
-                add({"name": field, "flag": flag, "via": read, "named_in_message": True, "in_words": True}, True)
+                add(
+                    {"name": field, "flag": flag, "via": read, "named_in_message": True, "in_words": True},
+                    True,
+                )
     named: list[dict[str, Any]] = []
     for flag in dict.fromkeys(re.findall(r"--[a-z][a-z0-9-]+", message)):
         dest = _dest(framework, version, flag)
