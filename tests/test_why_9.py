@@ -407,8 +407,8 @@ CASES = [
         "strong",
         "vllm/config.py:1660",
         (),
-        "the condition not self.device_type is the GPU's or platform's: no launch setting changes it; make an "
-        "enclosing one false: device == 'auto'",
+        "the condition not self.device_type is the GPU's or platform's: no launch setting changes it; "
+        "make an enclosing one false: device == 'auto'",
     ),
     Case(
         "llamafactory9512_lora_rank_worker_failed",
