@@ -250,6 +250,22 @@ def merge_store(store: dict[str, Any], other: dict[str, Any]) -> None:
         store["releases"][version] = other["releases"][version]
 
 
+def refilter(store: dict[str, Any]) -> int:
+    """Drop the sites of files the generator no longer reads (``message_index.is_test_file``), and recount
+    each release. A file's sites depend on that file alone, so this gives what indexing every stored
+    release again would, without its wheel. Returns the number of distinct sites dropped."""
+    kept = [s for s in store["sites"] if not message_index.is_test_file(s["f"])]
+    dropped = len(store["sites"]) - len(kept)
+    store["sites"] = kept
+    counts = {v: 0 for v in store["releases"]}
+    for site in kept:
+        for version, lines in site["at"].items():
+            counts[version] = counts.get(version, 0) + len(lines)
+    for version, release in store["releases"].items():
+        release["sites"] = counts.get(version, 0)
+    return dropped
+
+
 def write_store(store: dict[str, Any], out_dir: Path) -> Path:
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / f"{store['framework']}.json.gz"
@@ -326,6 +342,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--drop", action="append", default=[], metavar="FRAMEWORK==VERSION")
     parser.add_argument("--out", type=Path, default=MESSAGE_DIR, help=f"default: {MESSAGE_DIR}")
     parser.add_argument(
+        "--refilter",
+        action="append",
+        default=[],
+        metavar="FRAMEWORK",
+        help="drop the stored sites of files the generator now skips (test modules) and recount releases",
+    )
+    parser.add_argument(
         "--check",
         action="store_true",
         help="index again every stored release whose wheel is in the wheel directories; exit 1 on a "
@@ -335,9 +358,12 @@ def main(argv: list[str] | None = None) -> int:
     dirs = [*args.wheel_dir, *default_wheel_dirs()]
     if args.check:
         return check_stores(args.out, dirs)
-    if not args.targets and not args.drop and not args.merge:
+    if not args.targets and not args.drop and not args.merge and not args.refilter:
         parser.error("give FRAMEWORK==VERSION or a wheel path")
     stores: dict[str, dict[str, Any]] = {}
+    for framework in args.refilter:
+        store = stores.setdefault(framework, load_store(framework, args.out))
+        log(f"{framework}: dropped {refilter(store)} distinct sites of test modules")
     for item in args.drop:
         framework, _, version = item.partition("==")
         store = stores.setdefault(framework, load_store(framework, args.out))

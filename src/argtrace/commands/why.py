@@ -148,12 +148,13 @@ def _avoid(group: Mapping[str, Any]) -> str:
             "(fix that)" + change
         )
     what = "logged" if group["kind"] in ("log", "warn") else "raised"
-    outer = [c for c in group["conditions"][:-1] if not _DEVICE.search(c) and not c.startswith("except")]
+    reads = list(group.get("reads") or ())
+    outer = [c for c in group["conditions"][:-1] if not _on_device(c, reads) and not c.startswith("except")]
     # an elif chain's "not (backend == X)" conditions hold on the way; the chosen branch's test is the one
     outer = [c for c in outer if not c.startswith("not (")] or outer
-    if cond and _DEVICE.search(cond) and not outer:
+    if cond and _on_device(cond, reads) and not outer:
         return f"the condition {cond} is the GPU's or platform's: no launch setting changes it{change}"
-    if cond and _DEVICE.search(cond) and outer:
+    if cond and _on_device(cond, reads) and outer:
         # vllm#9096: "not (current_platform.is_cpu())" holds on any GPU; what the launch chose is outside
         return (
             f"the condition {cond} is the GPU's or platform's: no launch setting changes it; make an "
@@ -255,6 +256,21 @@ _DEVICE = re.compile(
     r"|current_platform|torch\.cuda\.|torch\.version\.(?:cuda|hip)"
 )
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
+_SELF_ATTR = re.compile(r"\bself\.(\w+)\b(?!\.)")
+
+
+def _on_device(condition: str, reads: Sequence[str]) -> bool:
+    """A condition on the device: it names one (``current_platform.is_cpu()``), or it tests a ``self.X`` the
+    class assigns from one (vLLM 0.6-0.7's ``not self.device_type``, ``self.device_type =
+    current_platform.device_type``: the generator records what a class assigns to ``self.X`` among the
+    reads)."""
+    if _DEVICE.search(condition):
+        return True
+    attrs = _SELF_ATTR.findall(condition)
+    return bool(attrs) and all(
+        any(r.endswith("." + attr) and not r.startswith("self.") and _DEVICE.search(r) for r in reads)
+        for attr in attrs
+    )
 
 
 def _in_one_line(template: str, lines: Sequence[str]) -> bool:

@@ -24,20 +24,29 @@ _MIN_SCORE = 0.8  # the share of the inner text the site's template covers
 _MIN_LITERAL = 20  # literal characters in common (why_confidence's floor for a strong match)
 
 
-def inner_message(template: str, text: str) -> str | None:
-    """The sentence ``text`` puts in ``template``'s placeholder that follows "error"/"failed", or None."""
+# the name an ``except ... as e`` handler binds: a message that prints it reports the caught error
+_CAUGHT = frozenset({"e", "ex", "exc", "err", "error", "exception"})
+
+
+def inner_message(template: str, text: str, caught: bool = False) -> str | None:
+    """The sentence ``text`` puts in ``template``'s placeholder that follows "error"/"failed", or, for a
+    site inside an ``except`` handler (``caught``), in a placeholder that is the caught exception itself
+    (SGLang's "Ignore import error when loading {name}. {e}"), or None."""
     pieces = _PLACEHOLDER.split(template)
     holes = _PLACEHOLDER.findall(template)
     if not holes:
         return None
     pattern = "".join(re.escape(p) + ("(.+?)" if i < len(holes) else "") for i, p in enumerate(pieces))
-    m = re.search(pattern + "$" if pieces[-1] else pattern + "(?=$)", text.strip(), re.S) or re.search(
+    # a placeholder ending the template ends with its line: the next log line is not part of the error
+    flags = re.S if pieces[-1] else re.S | re.M
+    m = re.search(pattern + "$" if pieces[-1] else pattern + "(?=$)", text.strip(), flags) or re.search(
         pattern, text, re.S
     )
     if m is None:
         return None
     for i, value in enumerate(m.groups()):
-        if _REPORTING.search(pieces[i]) and len(value.split()) >= _MIN_WORDS:
+        reporting = _REPORTING.search(pieces[i]) or (caught and holes[i][1:-1].strip() in _CAUGHT)
+        if reporting and len(value.split()) >= _MIN_WORDS:
             return value.strip()
     return None
 
@@ -47,7 +56,8 @@ def explain_inner(groups: list[dict[str, Any]], text: str, explain: Callable[[st
     if not groups:
         return
     wrapper = groups[0]
-    inner = inner_message(str(wrapper.get("message") or ""), text)
+    caught = any(str(c).startswith("except") for c in wrapper.get("conditions") or ())
+    inner = inner_message(str(wrapper.get("message") or ""), text, caught)
     if inner is None:
         return
     found = explain(inner)

@@ -575,12 +575,24 @@ def sites_of_source(source: bytes | str, file: str) -> list[dict[str, Any]]:
     return visitor.sites
 
 
+def is_test_file(name: str) -> bool:
+    """A test module of the package (under ``tests/``, ``test_*.py``, ``*_test.py``, ``conftest.py``): what
+    it raises is a test's assertion, never what a server printed. vLLM ships
+    ``third_party/fmha_sm100/cute/test_q8_indexer.py`` beside the kernels, whose "{x} is smaller than {y}"
+    full-matched a pasted SchedulerConfig error before the real site (verl PR 7626)."""
+    path = PurePosixPath(name)
+    if {"tests", "test"} & set(path.parts[:-1]):
+        return True
+    stem = path.name
+    return stem.startswith("test_") or stem.endswith("_test.py") or stem == "conftest.py"
+
+
 def wheel_python_files(wheel: zipfile.ZipFile, package: str) -> Iterator[str]:
     for name in sorted(wheel.namelist()):
         path = PurePosixPath(name)
         if path.suffix != ".py" or not path.parts or path.parts[0] != package:
             continue
-        if {"tests", "test"} & set(path.parts[:-1]):
+        if is_test_file(name):
             continue
         yield name
 
@@ -603,8 +615,7 @@ def index_unpacked(root: str | Path, package: str) -> list[dict[str, Any]]:
     names = sorted(p.relative_to(base).as_posix() for p in (base / package).rglob("*.py") if p.is_file())
     out: list[dict[str, Any]] = []
     for name in names:
-        path = PurePosixPath(name)
-        if {"tests", "test"} & set(path.parts[:-1]):
+        if is_test_file(name):
             continue
         out.extend(sites_of_source((base / name).read_bytes(), name))
     return out

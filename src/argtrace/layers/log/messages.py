@@ -35,6 +35,8 @@ _PYDANTIC = re.compile(r"^(?:Value|Assertion|Type|Key) error,\s*")  # pydantic w
 _PY_LOGGING = re.compile(r"^(?:ERROR|WARNING|CRITICAL|INFO|DEBUG):[\w.]*:\s*")
 _TORCH_TAG = re.compile(r"^\[[WEI]\d{6,}[^\]]*\]\s*")  # c10's [W1203 10:00:00.123 ...] prefix
 _RANK_ANY = re.compile(r"^\[rank\d+\]:\s*|^\(\w+(?: [\w]+=[\w.]+)*\)\s+|^E\s{2,}|^\|\s+")
+# docker compose's "service-1  | " before each line of a service's output (once: "a | b" is not one)
+_COMPOSE = re.compile(r"^[A-Za-z0-9][\w.-]*\s+\|(?:\s+|$)")
 _FRAME = re.compile(r'^(?:File "[^"]*", line \d+|Traceback \(most recent call last\)|\^+$|~+$)')
 
 
@@ -46,7 +48,7 @@ def strip_prefixes(line: str) -> str:
     """A log or traceback line without the prefixes frameworks and Python put before a message."""
     from argtrace.layers.log.analyze import split_prefix
 
-    text = line.strip()
+    text = _COMPOSE.sub("", line.strip(), count=1).strip()
     for _ in range(6):  # prefixes nest: (proc pid) ERROR date [file] [rank0]: ValueError: ...
         before = text
         text = split_prefix(text).body.strip()
@@ -85,11 +87,45 @@ def _source_message(line: str) -> str | None:
     return None
 
 
+_JSON_BODY = re.compile(r'^(?:data:\s*)?\{.*"(?:message|detail|error)"\s*:')
+_MESSAGE_KEYS = ("message", "detail", "msg", "error")
+
+
+def _json_message(line: str) -> str | None:
+    """The message of an HTTP error body pasted as the client got it (vLLM's and SGLang's
+    ``{"object":"error","message":"\\"auto\\" tool choice ...","type":"BadRequestError",...}``, FastAPI's
+    ``{"detail": ...}``, OpenAI's ``{"error": {"message": ...}}``): JSON escapes the message's quotes, so
+    its words no longer follow the site's template. A body cut short, or one escaping ``'`` (not JSON:
+    ``model\\'s``), loses the escapes instead. None for any other line."""
+    import json
+
+    text = line.strip()
+    if not _JSON_BODY.match(text):
+        return None
+    body = text[text.index("{") :]
+
+    def found(node: Any) -> list[str]:
+        if isinstance(node, str):
+            return [node]
+        if isinstance(node, dict):
+            return [m for key in _MESSAGE_KEYS if key in node for m in found(node[key])]
+        return []
+
+    for attempt in (body, body.replace("\\'", "'")):
+        try:
+            texts = found(json.loads(attempt))
+        except ValueError:
+            continue
+        return " ".join(texts) or None
+    return body.replace('\\"', '"').replace("\\'", "'")
+
+
 def candidates(text: str) -> list[str]:
     """The texts a site may match: the whole paste (lines joined) and each message line on its own."""
     lines = []
     after_frame = False  # the line after a traceback's `File "...", line N` is that line's source code
     for raw in text[:MAX_TEXT].splitlines():
+        raw = _json_message(raw) or raw
         line = " ".join(strip_prefixes(raw).split())
         if _FRAME.match(line):
             after_frame = line.startswith("File ")
@@ -254,6 +290,28 @@ def _prefiltered(framework: str, texts: list[str], version: str | None) -> list[
     return [every[i] for _, _, i in ranked[:MAX_CANDIDATE_SITES]]
 
 
+_FRAME_AT = re.compile(r'^File "([^"]+)", line \d+, in ([\w<>.]+)')
+
+
+def frames(text: str) -> set[tuple[str, str]]:
+    """The (path, function) of each traceback frame the paste holds (``File ".../vllm/config.py", line
+    1626, in __init__``), prefixes removed: the frame a message was raised in names its site."""
+    out = set()
+    for raw in text[:MAX_TEXT].splitlines():
+        m = _FRAME_AT.match(strip_prefixes(raw))
+        if m:
+            out.add((m.group(1).replace("\\", "/"), m.group(2)))
+    return out
+
+
+def _framed(site: Site, found: set[tuple[str, str]]) -> bool:
+    """The site's file and function are a frame of the pasted traceback (a release's site where the same
+    message has moved to another function in others: vLLM's ``DeviceConfig.__init__`` of 0.6-0.7 and
+    ``__post_init__`` of later releases)."""
+    name = site.function.rsplit(".", 1)[-1]
+    return any(fn == name and (path == site.file or path.endswith("/" + site.file)) for path, fn in found)
+
+
 _LEVEL = re.compile(r"(?:^|[\s)\]])(WARNING|ERROR|CRITICAL)(?=[\s:])")
 _EXC_NAME = re.compile(r"\b([A-Z]\w*(?:Error|Exception|Warning))(?::|\()")
 
@@ -290,7 +348,8 @@ def match_text(
 ) -> list[Match]:
     """Every site (of one framework / release when given) matching ``text``: the sites of the ``prefer``
     releases first (the release the user gave or the text shows: what it prints is what happened), then
-    the sites whose whole message matches (a partial match of a longer template of another release never
+    the sites a frame of the pasted traceback names (file and function), then the sites whose whole
+    message matches (a partial match of a longer template of another release never
     outranks the message as printed), then the most specific; on a tie, the site whose kind the prefixes
     name (a ``WARNING`` line: the log call, ``ValueError:``: the raise), then the site the newest release
     still has."""
@@ -298,6 +357,7 @@ def match_text(
     if not texts:
         return []
     found = hints(text[:MAX_TEXT])
+    traced = frames(text)
     words_of = [[w.lower() for w in _WORD.findall(t)] for t in texts]
     out: list[Match] = []
     # a framework named still goes through the libraries it loads with (huggingface_hub's validators)
@@ -330,6 +390,7 @@ def match_text(
         key=lambda m: (
             bool(prefer)
             and not any(m.site.framework == p.framework and p.version in m.site.at for p in prefer),
+            not _framed(m.site, traced),
             m.how != "full",
             -m.specificity,
             not _hinted(m.site, found),

@@ -176,6 +176,26 @@ _ADVICE = (
 _ARGPARSE_PREFIX = r"\bargument (--[a-z][a-z0-9-]+)(?:/-{1,2}[A-Za-z0-9-]+)*: "
 
 
+def _spelled(framework: str, version: str | None, message: str) -> list[tuple[str, str]]:
+    """The settings (dest, flag) two to four consecutive words of the message spell (``context length``)."""
+    words = re.findall(r"[a-z][a-z0-9]*", message.lower())
+    out: dict[str, str] = {}
+    for size in (4, 3, 2):
+        for i in range(len(words) - size + 1):
+            field = "_".join(words[i : i + size])
+            if field not in out and (flag := _flag(framework, version, field)):
+                out[field] = flag
+    return list(out.items())
+
+
+def _abbreviates(short: str, full: str) -> bool:
+    """``context_len`` abbreviates ``context_length``: as many parts, each a prefix of the other's."""
+    a, b = short.split("_"), full.split("_")
+    if short == full or len(a) != len(b) or len(a) < 2:
+        return False
+    return all(x and y.startswith(x) for x, y in zip(a, b, strict=True))
+
+
 def settings_of(
     framework: str, version: str | None, reads: list[str], message: str, text: str = "", function: str = ""
 ) -> list[dict[str, Any]]:
@@ -217,6 +237,19 @@ def settings_of(
         flag = _flag(framework, version, last)
         if flag:
             add({"name": last, "flag": flag, "via": read})
+    spelled = _spelled(framework, version, message)
+    for read in reads:
+        # a read the message spells out in full ("the model's context length" over ``self.context_len``,
+        # which TokenizerManager copies from --context-length): the setting by both signs, first
+        chain = read.split(".")
+        if chain[0] != "self" and not any("config" in c or "args" in c for c in chain[:-1]):
+            continue  # a request's or a batch's field (obj.lora_path), not the server's configuration
+        for field, flag in spelled:
+            if _abbreviates(chain[-1], field) and not any(e["name"] == field for e in out):
+                add(
+                    {"name": field, "flag": flag, "via": read, "named_in_message": True, "in_words": True},
+                    True,
+                )
     named: list[dict[str, Any]] = []
     for flag in dict.fromkeys(re.findall(r"--[a-z][a-z0-9-]+", message)):
         dest = _dest(framework, version, flag)
