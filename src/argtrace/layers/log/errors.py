@@ -17,7 +17,7 @@ from argtrace.layers.log.launch import ErrorHit, Launch, stage_after
 from argtrace.layers.log.lazyre import LazyPattern as _lazy
 from argtrace.layers.log.prefix import split_prefix
 from argtrace.layers.log.signatures import Signature, match_line
-from argtrace.layers.log.stages import frames_stage, vllm_engine_config
+from argtrace.layers.log.stages import frames_stage, serving_error, vllm_engine_config
 
 _ARGPARSE_ERROR = _lazy(r"^(?P<prog>[\w.\-]+): error: (?P<msg>.*)", needles=(": error: ",))
 _EXCEPTION = _lazy(
@@ -83,6 +83,8 @@ def _match_errors(launch: Launch, framework: str | None, catalog: Any) -> None:
         frames_st = frames_stage(tb[1], text) if tb else None
         if tb is None and vllm_engine_config("", text):
             frames_st = "engine_config"  # pydantic's "validation error for ModelConfig": vLLM's configs
+        elif tb is None and serving_error(text):
+            frames_st = "serving"
         stage = frames_st or stage_after(launch, err.line)
         decide_key = (_DIGITS.sub("0", text), stage)
         if decide_key in decided:
