@@ -55,7 +55,7 @@ EXTRA = [
     "model) took 41.20 seconds",
     # what split_prefix meets after a process tag or an outer time (logs_3: vllm-omni, dynamo)
     "[Stage-0] ERROR 01-29 01:46:12 [core.py:936] EngineCore failed to start.",
-    "INFO dynamo_engine_vllm::worker: VLLM: (VllmWorkerProcess 04-23 11:34:24 model_runner.py:1434] Capturing",
+    "INFO dynamo_engine_vllm::worker: VLLM: (VllmWorkerProcess 04-23 11:34:24 model_runner.py:1434] Load",
     "(VllmWorkerProcess 04-23 11:34:24 model_runner.py:1434] Capturing cudagraphs for decoding.",
 ]
 

@@ -200,10 +200,10 @@ def _launch_findings(
             # (the one a capture that hangs gets) tells whether the capture is what fails
             from argtrace.layers.log.hang_text import blocker
 
-            step = blocker(lc.framework, "cuda_graph")
-            if step is not None:
+            capture = blocker(lc.framework, "cuda_graph")
+            if capture is not None:
                 # the step's switches, not what a hang needs besides (which rank NCCL waits for)
-                fix = f"It failed inside the CUDA graph capture. {step.fix.split('; ')[0].rstrip('.')}."
+                fix = f"It failed inside the CUDA graph capture. {capture.fix.split('; ')[0].rstrip('.')}."
         setting = named[0] if named else (hint.dests[0] if hint and hint.dests else None)
         out.append(
             rules.LG011.finding(

@@ -27,8 +27,8 @@ _STAGE_TAG = _lazy(r"^\[[\w-]+\]\s(?=(?:INFO|WARNING|ERROR|DEBUG|CRITICAL)\s)", 
 _TRACING = _lazy(
     r"^(?:TRACE|DEBUG|INFO|WARN|ERROR)\s+\w+(?:::\w+)+: (?:[A-Z]{2,}: )?", needles=("::",)
 )
-# The vLLM prefix such a wrapper's own pattern cut: ``(VllmWorkerProcess 04-23 11:34:24 model_runner.py:1434]``
-# (``pid=N) LEVEL`` lost, the process name, the time and the module kept).
+# The vLLM prefix such a wrapper's own pattern cut, ``pid=N) LEVEL`` lost, the process name, the time and
+# the module kept: ``(VllmWorkerProcess 04-23 11:34:24 model_runner.py:1434]``.
 _PROC_CUT = _lazy(
     r"^\((?P<proc>[A-Z][A-Za-z]*(?:Process|Worker\w*|EngineCore\w*))\s+(?P<md>\d\d-\d\d) "
     r"(?P<hms>\d\d:\d\d:\d\d)\s+(?P<src>[\w.]+:\d+)\]\s?",
