@@ -180,8 +180,11 @@ def _launch_findings(
         stage = hint.stage if hint and hint.stage and not fatal.traceback else fatal.stage
         if hint is not None and not fatal.traceback and stage == "validation" and runtime_module(hint.file):
             # no frames, no configuration line: the raise site itself runs only in the started server
-            # (a scheduler, a worker), so the launch was past its configuration line
+            # (a scheduler, a worker), so the launch was past its configuration line (the launch summary
+            # says so too)
             stage, site_post_args = "unknown", True
+            fatal.stage = stage
+            lc.post_args_evidence = True
         where = _STAGE_TEXT.get(stage, stage)
         also = f" Settings named in the error: {', '.join(named)}." if named else ""
         fix = None
