@@ -300,14 +300,13 @@ CASES = [
         "vllm",
         None,
         "failed",
-        "unknown",
-        "Launch 1 died during a step this excerpt does not show with: torch.AcceleratorError: CUDA error: an "
+        "serving",
+        "Launch 1 died during serving with: torch.AcceleratorError: CUDA error: an "
         "illegal memory access was encountered.",
         GENERIC,
         cause="illegal memory access",
         change="--enforce-eager",
-        missing="an engine error interleaved with the API server's EngineDeadError is not given the serving "
-        "step the API server's lines show, nor a change",
+        missing="the change (turboquant with CUDA graphs, says the report) is in no line of the copy",
     ),
     Case(
         "vllm17822_journald_kv_init.log",
@@ -581,3 +580,20 @@ def test_every_path_reads_these_logs_alike(
     assert answers
     for fast_path, report in answers.items():
         assert report == slow, fast_path
+
+
+def test_an_engine_error_before_the_clients_engine_dead_error_is_serving(tmp_path: Path) -> None:
+    # the engine's lines and the API server's interleave: the error above EngineDeadError is its cause
+    report = log_report(
+        _write(
+            tmp_path,
+            "(EngineCore pid=2) torch.AcceleratorError: CUDA error: an illegal memory access was "
+            "encountered\n(APIServer pid=1) ERROR 06-15 16:27:50 [serving.py:471] vllm.v1.engine.exceptions."
+            "EngineDeadError: EngineCore encountered an issue. See stack trace (above) for the root cause.\n",
+        )
+    )
+    assert report["findings"][0]["message"] == (
+        "Launch 1 died during serving with: torch.AcceleratorError: CUDA error: an illegal memory access was "
+        "encountered."
+    )
+    assert _last_launch(report)["stage"] == "serving"
