@@ -3,9 +3,10 @@
 Servers and what runs them put prefixes before the text a framework logged: an outer timestamp (docker's
 ``2026-05-01 19:08:06.490 | ``, ISO ``...Z``), journald's host and unit, vLLM's process tag ``(APIServer
 pid=N)`` and its ``INFO MM-DD HH:MM:SS [file.py:N]``, SGLang's ``[YYYY-mm-dd HH:MM:SS TP0 EP0]`` and ``INFO
-server_args.py:123:``, torch's ``[rank0]:``. :func:`split_prefix` takes them off and keeps what they say
-(time, process, PID, rank, the module that logged the line); vLLM's times have no year, given here from the
-file's modification time (``year_for``, ``clamp_year``).
+server_args.py:123:``, torch's ``[rank0]:``; and what builds on vLLM or wraps it adds (vllm-omni's
+``[Stage-0]``, a Rust ``tracing`` prefix, a vLLM prefix a wrapper cut). :func:`split_prefix` takes them off
+and keeps what they say (time, process, PID, rank, the module that logged the line); vLLM's times have no
+year, given here from the file's modification time (``year_for``, ``clamp_year``).
 """
 
 from __future__ import annotations
