@@ -73,6 +73,9 @@ _SGL_ONLY = _lazy(
         "The server is fired up",
     ),
 )
+# SGLang's data parallel controller announces each DP rank (``Launch DP1 starting at GPU #4.``,
+# managers/data_parallel_controller.py); the launcher starts it after it logged ``server_args=``.
+_SGL_DP_LAUNCH = _lazy(r"\bLaunch DP\d+ starting at GPU #\d+", needles=("starting at GPU",))
 _STARTED_PID = _lazy(r"Started server process \[(\d+)\]", needles=("Started server process [",))
 _PRE_ARGS_FRAMES = _lazy(
     r"prepare_server_args|from_cli_args|parse_args|__post_init__|_handle_\w+|check_server_args|"
@@ -120,6 +123,9 @@ def build_launches(scan: Scan, *, framework: str | None = None, year_hint: int |
             launch.post_args_evidence = True
         if p.src and _VLLM_ENGINE_SRC.search(p.src):
             launch.post_args_evidence = True
+        if _SGL_DP_LAUNCH.search(body):
+            launch.post_args_evidence = True
+            launch.framework = launch.framework or "sglang"
         if line.block is not None:
             block_end = max(block_end, line.number + len(line.block))
             if _POST_ARGS_FRAMES.search("\n".join(line.block)):
@@ -289,6 +295,9 @@ def _interpret(launch: Launch, line: Line, p: Parsed, framework: str | None, cat
         parsed = parse_kw_list(body[m.end() :], kind="vllm-config")
         parsed.truncated = parsed.truncated or line.truncated
         launch.dumps.append(Dump(line.number, "engine config", parsed))
+        # vLLM's engine logs its configuration once it was started, after the API server logged its
+        # arguments (``non-default args``): a file that holds this line and not that one is an excerpt
+        launch.post_args_evidence = True
         spec = parsed.values.get("speculative_config")
         launch.speculative = launch.speculative or (spec not in (None, "None", ""))
         event("model_config", source="engine config", settings=len(parsed.values))

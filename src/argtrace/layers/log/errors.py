@@ -17,7 +17,7 @@ from argtrace.layers.log.launch import ErrorHit, Launch, stage_after
 from argtrace.layers.log.lazyre import LazyPattern as _lazy
 from argtrace.layers.log.prefix import split_prefix
 from argtrace.layers.log.signatures import Signature, match_line
-from argtrace.layers.log.stages import frames_stage, vllm_engine_config
+from argtrace.layers.log.stages import frames_stage, serving_error, vllm_engine_config
 
 _ARGPARSE_ERROR = _lazy(r"^(?P<prog>[\w.\-]+): error: (?P<msg>.*)", needles=(": error: ",))
 _EXCEPTION = _lazy(
@@ -72,6 +72,9 @@ def _match_errors(launch: Launch, framework: str | None, catalog: Any) -> None:
     seen: dict[str, ErrorHit] = {}
     # Repeated errors (every rank, every retry) differ only in numbers: decide the signature once.
     decided: dict[tuple[str, str], Signature | None] = {}
+    # vLLM's client raises EngineDeadError once the engine it served with died; the error just above it is
+    # the engine's own, printed by another process whose lines interleave: it happened while serving too
+    served_at = next((e.line for e in launch.errors if serving_error(e.text)), None)
     for err in sorted(launch.errors, key=lambda e: e.line):
         text = err.text.strip()
         tb: tuple[int, list[str]] | None = (err.line, err.traceback) if err.traceback else None
@@ -83,7 +86,12 @@ def _match_errors(launch: Launch, framework: str | None, catalog: Any) -> None:
         frames_st = frames_stage(tb[1], text) if tb else None
         if tb is None and vllm_engine_config("", text):
             frames_st = "engine_config"  # pydantic's "validation error for ModelConfig": vLLM's configs
+        elif tb is None and serving_error(text):
+            frames_st = "serving"
         stage = frames_st or stage_after(launch, err.line)
+        before_dead = served_at is not None and err.line < served_at
+        if tb is None and before_dead and stage in ("unknown", "validation"):
+            stage = "serving"
         decide_key = (_DIGITS.sub("0", text), stage)
         if decide_key in decided:
             sig_hit = decided[decide_key]

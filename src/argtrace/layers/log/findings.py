@@ -27,7 +27,7 @@ from argtrace.layers.log.launch import (
 from argtrace.layers.log.prefix import split_prefix
 from argtrace.layers.log.redaction import _Redactor
 from argtrace.layers.log.signatures import load_catalog
-from argtrace.layers.log.stages import frames_stage
+from argtrace.layers.log.stages import frames_stage, runtime_module
 from argtrace.model import Evidence, Finding, Severity
 from argtrace.rules import log as rules
 
@@ -45,6 +45,7 @@ _STAGE_TEXT = {
     "serving": "serving",
     "distributed": "initialising the distributed (NCCL) group",
     "engine_config": "building vLLM's engine configuration (after its arguments were logged)",
+    "model_run": "running the model (its weights loaded; the frames do not name the step)",
     "unknown": "a step this excerpt does not show",
 }
 
@@ -170,12 +171,20 @@ def _launch_findings(
                 launch=lc.index,
             )
         )
+    site_post_args = False
     if fatal is not None and fatal.signature is None:
         from argtrace.layers.log.sites import site_hint  # the message index: only for an unknown error
 
         named = settings_named(fatal.text, lc.settings())
         hint = site_hint(fatal.text, lc.framework) if fatal.exception else None
         stage = hint.stage if hint and hint.stage and not fatal.traceback else fatal.stage
+        if hint is not None and not fatal.traceback and stage == "validation" and runtime_module(hint.file):
+            # no frames, no configuration line: the raise site itself runs only in the started server
+            # (a scheduler, a worker), so the launch was past its configuration line (the launch summary
+            # says so too)
+            stage, site_post_args = "unknown", True
+            fatal.stage = stage
+            lc.post_args_evidence = True
         where = _STAGE_TEXT.get(stage, stage)
         also = f" Settings named in the error: {', '.join(named)}." if named else ""
         fix = None
@@ -189,6 +198,15 @@ def _launch_findings(
                     f"Change {', '.join(hint.flags)} so that `{hint.condition or 'the condition'}` no longer "
                     "holds (`argtrace why` on the message shows the site in every release)."
                 )
+        if fix is None and stage == "cuda_graph":
+            # an error no signature and no raise site explains, inside the capture: the step's own switch
+            # (the one a capture that hangs gets) tells whether the capture is what fails
+            from argtrace.layers.log.hang_text import blocker
+
+            capture = blocker(lc.framework, "cuda_graph")
+            if capture is not None:
+                # the step's switches, not what a hang needs besides (which rank NCCL waits for)
+                fix = f"It failed inside the CUDA graph capture. {capture.fix.split('; ')[0].rstrip('.')}."
         setting = named[0] if named else (hint.dests[0] if hint and hint.dests else None)
         out.append(
             rules.LG011.finding(
@@ -200,7 +218,7 @@ def _launch_findings(
                 launch=lc.index,
             )
         )
-    post_args = bool(set(lc.events) & POST_ARGS_EVENTS) or lc.post_args_evidence
+    post_args = bool(set(lc.events) & POST_ARGS_EVENTS) or lc.post_args_evidence or site_post_args
     # An excerpt that starts past the configuration line says what the file lacks, not that the launch went
     # wrong: a note, so a working launch's excerpt gives no warning.
     excerpt = lc.args_dump is None and post_args

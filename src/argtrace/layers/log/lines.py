@@ -73,6 +73,9 @@ ANCHORS: tuple[bytes, ...] = (
     b"graph begin",  # SGLang: Capture cuda graph begin (a launch that hangs while capturing stops here)
     b"ailed to start",  # vLLM: EngineCore failed to start. (its cause is the traceback after it)
     b"Starting to load model",  # vLLM: the weights step begins (a launch that hangs there stops after it)
+    # SGLang's data parallel controller: ``Launch DP0 starting at GPU #0.`` (once per DP rank, after the
+    # launcher logged server_args; inside the matched pattern "tart", so no new matcher pattern)
+    b"starting at GPU",
 )
 # What the in-process matcher (acscan.py) searches for: every anchor contains one of these, so a line holding
 # an anchor is always found; a line found by a pattern that is not itself an anchor is kept only when it

@@ -3,9 +3,10 @@
 Servers and what runs them put prefixes before the text a framework logged: an outer timestamp (docker's
 ``2026-05-01 19:08:06.490 | ``, ISO ``...Z``), journald's host and unit, vLLM's process tag ``(APIServer
 pid=N)`` and its ``INFO MM-DD HH:MM:SS [file.py:N]``, SGLang's ``[YYYY-mm-dd HH:MM:SS TP0 EP0]`` and ``INFO
-server_args.py:123:``, torch's ``[rank0]:``. :func:`split_prefix` takes them off and keeps what they say
-(time, process, PID, rank, the module that logged the line); vLLM's times have no year, given here from the
-file's modification time (``year_for``, ``clamp_year``).
+server_args.py:123:``, torch's ``[rank0]:``; and what builds on vLLM or wraps it adds (vllm-omni's
+``[Stage-0]``, a Rust ``tracing`` prefix, a vLLM prefix a wrapper cut). :func:`split_prefix` takes them off
+and keeps what they say (time, process, PID, rank, the module that logged the line); vLLM's times have no
+year, given here from the file's modification time (``year_for``, ``clamp_year``).
 """
 
 from __future__ import annotations
@@ -20,6 +21,20 @@ from argtrace.layers.log.lazyre import LazyPattern as _lazy
 _OUTER_TS = _lazy(r"^(\d{4}-\d\d-\d\d)[T ](\d\d:\d\d:\d\d)(?:[.,]\d+)?Z?\s+(?:\|\s+)?")
 _JOURNAL = _lazy(r"^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \S+ [\w.\-\[\]]+: ")
 _PROC = _lazy(r"^\((?P<proc>[A-Za-z_][\w]*)(?P<attrs>(?: [\w]+=[\w.]+)*)\)\s?", needles=("(",))
+# A tag between the process tag and the level that a framework built on vLLM adds (vllm-omni's ``[Stage-0]``).
+_STAGE_TAG = _lazy(r"^\[[\w-]+\]\s(?=(?:INFO|WARNING|ERROR|DEBUG|CRITICAL)\s)", needles=("[",))
+# A Rust program that re-logs a child's lines through ``tracing`` (dynamo's worker): ``  INFO
+# dynamo_engine_vllm::worker: VLLM: `` after its ISO time; the target is a Rust module path (``::``).
+_TRACING = _lazy(
+    r"^(?:TRACE|DEBUG|INFO|WARN|ERROR)\s+\w+(?:::\w+)+: (?:[A-Z]{2,}: )?", needles=("::",)
+)
+# The vLLM prefix such a wrapper's own pattern cut, ``pid=N) LEVEL`` lost, the process name, the time and
+# the module kept: ``(VllmWorkerProcess 04-23 11:34:24 model_runner.py:1434]``.
+_PROC_CUT = _lazy(
+    r"^\((?P<proc>[A-Z][A-Za-z]*(?:Process|Worker\w*|EngineCore\w*))\s+(?P<md>\d\d-\d\d) "
+    r"(?P<hms>\d\d:\d\d:\d\d)\s+(?P<src>[\w.]+:\d+)\]\s?",
+    needles=("(",),
+)
 _VLLM_LEVEL = _lazy(
     r"^(?P<level>INFO|WARNING|ERROR|DEBUG|CRITICAL)\s+(?P<md>\d\d-\d\d) (?P<hms>\d\d:\d\d:\d\d)(?:\.\d+)?\s+"
     r"(?:\[(?P<src>[^\]]+)\]\s?|(?P<src2>[\w.]+:\d+)\]\s?)"
@@ -49,6 +64,9 @@ def split_prefix(text: str) -> Parsed:
     if m:
         out.time = _dt(m.group(1), m.group(2))
         s = s[m.end() :]
+        mt = _TRACING.match(s)
+        if mt:
+            s = s[mt.end() :]
     m2 = _JOURNAL.match(s)
     if m2:
         s = s[m2.end() :]
@@ -58,6 +76,16 @@ def split_prefix(text: str) -> Parsed:
         pid = re.search(r"pid=(\d+)", m3.group("attrs") or "")
         out.pid = int(pid.group(1)) if pid else None
         s = s[m3.end() :]
+        mst = _STAGE_TAG.match(s)
+        if mst:
+            s = s[mst.end() :]
+    elif s.startswith("(") and (mc := _PROC_CUT.match(s)):
+        out.proc = mc.group("proc")
+        month, day = (int(x) for x in mc.group("md").split("-"))
+        h, mi, se = (int(x) for x in mc.group("hms").split(":"))
+        out.month_day = (month, day, h, mi, se)
+        out.src = mc.group("src")
+        s = s[mc.end() :]
     m4 = _VLLM_LEVEL.match(s)
     if m4:
         month, day = (int(x) for x in m4.group("md").split("-"))

@@ -110,7 +110,12 @@ def _launch_summary(lc: Launch, at: Any, red: _Redactor) -> dict[str, Any]:
     stage = fatal.stage if fatal else ("arguments" if lc.usage_error else None)
     if state == "incomplete":
         nxt = next_missing(lc)
-        stage = {"args_logged": "validation"}.get(nxt or "", None) or {
+        if nxt == "args_logged" and lc.post_args_evidence:
+            # an excerpt past its configuration line with no start-up step in it: which step is not shown
+            stage = "unknown"
+        else:
+            stage = None
+        stage = stage or {"args_logged": "validation"}.get(nxt or "", None) or {
             "weights_loaded": "weights",
             "kv_cache_allocated": "kv_cache",
             "cuda_graph_captured": "cuda_graph",

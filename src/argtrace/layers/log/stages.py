@@ -31,6 +31,7 @@ AFTER_ARGS_STAGES = frozenset(
         "serving",
         "distributed",
         "engine_config",
+        "model_run",
     }
 )
 
@@ -68,6 +69,12 @@ def vllm_engine_config(frames: str, exc: str = "") -> bool:
     return bool(_VLLM_PATH.search(frames) or "validation error for" in exc)
 
 
+def serving_error(exc: str) -> bool:
+    """An exception only a running server raises: vLLM's client raises ``EngineDeadError`` when the engine
+    it was serving with died (``v1/engine/exceptions.py``); its cause is the engine's own traceback."""
+    return "EngineDeadError" in exc
+
+
 def frames_stage(block: Sequence[str], exc: str) -> str | None:
     """The stage the frames of ``block`` (a traceback, exception line ``exc``) were in; None if they do not
     say."""
@@ -101,6 +108,12 @@ def frames_stage(block: Sequence[str], exc: str) -> str | None:
         frames,
     ):
         return "serving"
+    # vLLM's API server answering a request (``serving_chat.py``, the output handler that receives the
+    # engine's results), and EngineDeadError, which the client raises once a running engine died: serving.
+    if re.search(r"entrypoints[/\\]openai[/\\]serving_\w+\.py|output_handler|get_output_async", frames) or (
+        serving_error(exc)
+    ):
+        return "serving"
     # SGLang's CudaGraphRunner; vLLM's capture_model (V0 model_runner, V1 gpu_model_runner) and torch's
     # graph capture itself.
     if re.search(
@@ -126,4 +139,22 @@ def frames_stage(block: Sequence[str], exc: str) -> str | None:
         return "weights"
     if re.search(r"parallel_state\.py|init_torch_distributed|pynccl|init_distributed", text):
         return "distributed"
+    # A model's own forward (vLLM's model_executor/models/, SGLang's srt/models/) with none of the steps
+    # above named: the weights were loaded and the model ran (a profiling, warm-up or serving step).
+    if re.search(r'(?:model_executor|srt)[/\\]models[/\\]\w+\.py", line \d+, in forward\b', frames):
+        return "model_run"
     return None
+
+
+# The modules whose code runs only in the server's processes once it started (SGLang's scheduler, its
+# workers, the model and its layers, constrained decoding; vLLM's engine, workers, model executor): a raise
+# site there is reached after the configuration line was logged.
+_RUNTIME_MODULE = re.compile(
+    r"sglang[/\\]srt[/\\](?:managers|model_executor|models|layers|constrained|mem_cache|distributed|"
+    r"speculative|disaggregation)[/\\]|vllm[/\\](?:v1|worker|model_executor|distributed|attention)[/\\]"
+)
+
+
+def runtime_module(path: str) -> bool:
+    """A source file whose code runs only in the started server's processes (not argument handling)."""
+    return bool(_RUNTIME_MODULE.search(path))
