@@ -141,3 +141,20 @@ def test_random_text_never_raises() -> None:
             pass
     deep = "ServerArgs(a=" + "[" * 5000 + "]" * 5000 + ", b=1)"
     assert parse_record(deep).values["b"] == 1
+
+
+def test_the_same_dump_read_again_is_a_dump_of_its_own() -> None:
+    # a restart loop logs one arguments line per start; the reader remembers the text it read last, and
+    # a caller marking its copy truncated (its log line was cut) must not mark the other starts' copies
+    text = "ServerArgs(model_path='/m', tp_size=2, cuda_graph_bs=[1, 2])"
+    first, second = parse_record(text, kind="sglang-repr"), parse_record(text, kind="sglang-repr")
+    assert first == second and first is not second
+    first.truncated = True
+    first.values["tp_size"] = 4
+    first.errors.append("cut")
+    again = parse_record(text, kind="sglang-repr")
+    assert (again.truncated, again.values["tp_size"], again.errors) == (False, 2, [])
+    assert again.values == {"model_path": "/m", "tp_size": 2, "cuda_graph_bs": [1, 2]}
+    config = "model='/m', dtype=torch.bfloat16, served_model_name=x"
+    parse_kw_list(config).values["dtype"] = "changed"
+    assert parse_kw_list(config).values["dtype"] == "torch.bfloat16"

@@ -13,12 +13,16 @@ Non-literals are kept as text rather than rejected: enum reprs (``<CompilationMo
 (``PosixPath('/m')``) becomes its string, any other record (``StructuredOutputsConfig(backend='auto')``)
 a dict with its class under ``"__class__"``. A dump cut short (a truncated log line) yields every pair that
 was complete and ``truncated=True``.
+
+A server restarted in a loop appends the same arguments line at every start (thousands in a day's log):
+the last few texts read are remembered, and each call still gets a dump of its own to change.
 """
 
 from __future__ import annotations
 
+import functools
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 _PATH_TYPES = frozenset({"PosixPath", "WindowsPath", "Path", "PurePosixPath", "PureWindowsPath"})
@@ -321,8 +325,18 @@ def parse_value(text: str) -> Any:
     return value
 
 
+def _own_copy(dump: ParsedDump) -> ParsedDump:
+    # the pairs' values are shared: nothing downstream changes a value in place, only the dump's fields
+    return replace(dump, values=dict(dump.values), raw_keys=list(dump.raw_keys), errors=list(dump.errors))
+
+
 def parse_record(text: str, kind: str = "record") -> ParsedDump:
     """``Name(k=v, ...)`` or ``{k: v, ...}``, tolerating truncation; pairs read so far are kept."""
+    return _own_copy(_parse_record(text, kind))
+
+
+@functools.lru_cache(maxsize=8)
+def _parse_record(text: str, kind: str) -> ParsedDump:
     reader = _Reader(text)
     reader.ws()
     if reader.at_end():
@@ -340,6 +354,11 @@ def parse_record(text: str, kind: str = "record") -> ParsedDump:
 
 def parse_kw_list(text: str, kind: str = "vllm-config") -> ParsedDump:
     """``k=v, k=v`` pairs as in vLLM's ``with config:`` line; bare values are read up to the next pair."""
+    return _own_copy(_parse_kw_list(text, kind))
+
+
+@functools.lru_cache(maxsize=8)
+def _parse_kw_list(text: str, kind: str) -> ParsedDump:
     reader = _Reader(text)
     return _parse_kw_pairs(reader, kind, closer=None, loose=True)
 
