@@ -129,8 +129,8 @@ def analyze_unit(source: ScriptSource, *, manager_env: Mapping[str, str]) -> Tra
     commands: list[tuple[S.Command, int]] = []
     for value, line in svc.exec_start:
         try:
-            resolved = S.resolve_specifiers(value, unit, svc.user)
-            commands.extend((c, line) for c in S.parse_exec(resolved.text))
+            parsed, _unresolved = S.parse_exec(value, unit, svc.user)
+            commands.extend((c, line) for c in parsed)
         except S.SyntaxProblem as exc:
             result.findings.append(
                 R.TP060.finding(
@@ -190,9 +190,8 @@ def _environment(
             )
     for value, line in svc.environment:
         at = f"{label}:{line}"
-        text = S.resolve_specifiers(value, unit, svc.user).text if "%" in value else value
         try:
-            words, _unknown = S.split_words(text)
+            words = [S.resolve_specifiers(w, unit, svc.user).text for w in S.split_words(value)[0]]
         except S.SyntaxProblem:
             result.findings.append(
                 R.TP065.finding(

@@ -156,15 +156,27 @@ class Command:
     unknown_escapes: tuple[str, ...] = ()
 
 
-def parse_exec(value: str) -> list[Command]:
-    """``ExecStart=``'s value (specifiers already resolved) as systemd 252's ``config_parse_exec`` reads
-    it: leading ``@-:+!`` prefixes, the words, ``;`` as a separate word between command lines. With ``@``
-    the second word is argv[0]."""
-    words, unknown = split_words(value)
+def parse_exec(value: str, unit: UnitName, user: str | None) -> tuple[list[Command], list[str]]:
+    """``ExecStart=``'s value as systemd 252's ``config_parse_exec`` reads it: the words (quotes and escapes
+    removed), then each word's ``%`` specifiers resolved (so an empty ``%i`` stays an empty argument),
+    leading ``@-:+!`` prefixes, ``;`` as a separate word between command lines (``\\;`` a literal ``;``).
+    With ``@`` the second word is argv[0]. Also returns the specifiers whose value is not known here."""
+    raw, unknown = split_words(value)
+    words: list[str] = []
+    unresolved: list[str] = []
+    for word in raw:
+        if word in (";", "\\;"):
+            words.append(word)
+            continue
+        resolved = resolve_specifiers(word, unit, user)
+        unresolved.extend(resolved.unknown)
+        words.append(resolved.text)
     commands: list[Command] = []
     current: list[str] = []
     for word in [*words, ";"]:
-        if word == ";" and current:
+        if word == "\\;":
+            current.append(";")
+        elif word == ";" and current:
             first = current[0]
             prefixes = ""
             while first and first[0] in _PREFIXES:
@@ -176,7 +188,7 @@ def parse_exec(value: str) -> list[Command]:
             current = []
         elif word != ";":
             current.append(word)
-    return commands
+    return commands, unresolved
 
 
 @functools.lru_cache(maxsize=1)
@@ -245,6 +257,11 @@ def resolve_specifiers(value: str, unit: UnitName, user: str | None) -> Specifie
     return Specified("".join(out), unknown)
 
 
+def _unescape_name(text: str) -> str:
+    """systemd's ``unit_name_unescape``: ``-`` is ``/``, ``\\xNN`` a byte (systemd.unit(5), %I, %P, %f)."""
+    return re.sub(r"\\x([0-9a-fA-F]{2})", lambda m: chr(int(m.group(1), 16)), text.replace("-", "/"))
+
+
 def _specifier_value(letter: str, kind: str, unit: UnitName, user: str | None) -> str | None:
     table = specifier_table()
     if kind == "unit":
@@ -252,12 +269,12 @@ def _specifier_value(letter: str, kind: str, unit: UnitName, user: str | None) -
             "n": unit.name,
             "N": unit.name.rsplit(".", 1)[0],
             "p": unit.prefix,
-            "P": unit.prefix,
+            "P": _unescape_name(unit.prefix),
             "i": unit.instance,
-            "I": unit.instance,
+            "I": _unescape_name(unit.instance),
             "j": unit.prefix.rsplit("-", 1)[-1],
-            "J": unit.prefix.rsplit("-", 1)[-1],
-            "f": "/" + unit.instance if unit.instance else "/" + unit.prefix,
+            "J": _unescape_name(unit.prefix.rsplit("-", 1)[-1]),
+            "f": "/" + _unescape_name(unit.instance or unit.prefix),
         }.get(letter)
     if kind == "fixed":
         fixed = table["fixed"]

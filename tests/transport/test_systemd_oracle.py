@@ -1,0 +1,244 @@
+"""systemd itself as the oracle for ``layers/transport/systemd_syntax.py`` (differential tests).
+
+Three parts of the real systemd 252 answer what argtrace predicts, without a running manager and without
+running anything a unit names:
+
+* ``SYSTEMD_LOG_LEVEL=debug systemd-analyze verify UNIT`` loads the unit as the manager would and prints it:
+  each ``ExecStart=`` as ``Command Line: ...`` (after quoting, escapes, continuations, prefixes and ``%``
+  specifiers; before variables), each ``Environment=`` assignment, and "Unit configuration has fatal
+  error" for a unit it refuses (``/bin/true`` as the command: it is never started);
+* libsystemd-shared-252's own ``replace_env_argv`` (the exec-time substitution of ``$NAME`` and
+  ``${NAME}``, ``src/basic/env-util.c``), called through ctypes on word lists;
+* its ``load_env_file`` (``EnvironmentFile=``'s reader, ``src/basic/env-file.c``) on files we write.
+
+Skipped where systemd 252 is absent (``scripts/ci_apt`` installs Debian's systemd package); another release
+is skipped too: argtrace models 252's rules (255's ``replace_env_argv`` has another signature).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import glob
+import os
+import shlex
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from argtrace.layers.transport import systemd_syntax as S
+
+
+def _systemd_version() -> int | None:
+    if shutil.which("systemd-analyze") is None:
+        return None
+    out = subprocess.run(["systemd-analyze", "--version"], capture_output=True, text=True).stdout
+    try:
+        return int(out.split()[1])
+    except (IndexError, ValueError):
+        return None
+
+
+VERSION = _systemd_version()
+LIBRARY = next(iter(sorted(glob.glob("/usr/lib/*/systemd/libsystemd-shared-252*.so"))), None)
+needs_252 = pytest.mark.skipif(VERSION != 252, reason=f"systemd 252 is the oracle (found {VERSION})")
+needs_library = pytest.mark.skipif(LIBRARY is None, reason="libsystemd-shared-252.so not installed")
+
+
+def verify(
+    tmp_path: Path, service: str, name: str = "vllm.service"
+) -> tuple[list[list[str]], list[str], bool]:
+    """The command lines and Environment= assignments systemd loads from a unit, and whether it refuses it."""
+    unit = tmp_path / name
+    unit.write_text("[Service]\n" + service)
+    env = {**os.environ, "SYSTEMD_LOG_LEVEL": "debug"}
+    done = subprocess.run(
+        ["systemd-analyze", "verify", str(unit)], capture_output=True, text=True, env=env, timeout=60
+    )
+    # quote_command_line() escapes `$` inside double quotes too, which shlex leaves alone
+    commands = [
+        [w.replace("\\$", "$") for w in shlex.split(line.split("Command Line:", 1)[1])]
+        for line in done.stdout.splitlines()
+        if "Command Line:" in line
+    ]
+    environment = [
+        line.split("Environment:", 1)[1].strip()
+        for line in done.stdout.splitlines()
+        if "\tEnvironment: " in line
+    ]
+    return commands, environment, "Unit configuration has fatal error" in done.stderr
+
+
+def predicted(service: str, name: str = "vllm.service") -> tuple[list[list[str]], list[str], bool]:
+    """The same three read by argtrace's systemd_syntax."""
+    assignments, _ = S.read_unit("[Service]\n" + service)
+    commands: list[list[str]] = []
+    environment: list[str] = []
+    try:
+        for a in assignments:
+            if a.key == "ExecStart" and not a.value:
+                commands.clear()
+            elif a.key == "ExecStart":
+                commands.extend(list(c.argv) for c in S.parse_exec(a.value, S.UnitName(name), None)[0])
+            elif a.key == "Environment":
+                words, _ = S.split_words(a.value)
+                environment.extend(w for w in words if "=" in w and S.valid_name(w.partition("=")[0]))
+    except S.SyntaxProblem:
+        return [], environment, True
+    return commands, environment, False
+
+
+UNITS = {
+    "continuation, a comment inside it": "ExecStart=/bin/true serve m \\\n  --port 1 \\\n# note\n  --tp 2\n",
+    "an empty line ends a continuation": "ExecStart=/bin/true serve m \\\n\n  --port 1\n",
+    "quotes mid-word and escapes": 'ExecStart=/bin/true --x="a b" --y=a\\sb --z="q"r\\x41 --j \'{"a": 1}\'\n',
+    "escaped quotes in double quotes": 'ExecStart=/bin/true --j "{\\"b\\": 2}" --k a\\ b\n',
+    "variables are not touched at load": "ExecStart=/bin/true ${MODEL} $PORT --p=$PORT $$HOME\n",
+    "prefixes and @": "ExecStart=-@+/bin/true vllm-renamed serve m\n",
+    "specifiers of the unit name": "ExecStart=/bin/true %n %N %p %i %% 100%%\n",
+    "fixed-directory specifiers": "ExecStart=/bin/true %t %S %C %L %E %T %V\n",
+    "an unknown specifier is fatal": "ExecStart=/bin/true --gpu-memory-utilization 90%2\n",
+    "a line ending inside quotes is fatal": 'ExecStart=/bin/true --chat-template "abc\n  --port 1\n',
+    "escaped semicolon": "ExecStart=/bin/true serve m \\;\n",
+    "Environment= quoting": 'Environment=A=1 B="x y" "C=p q" D=it\\x27s E\nExecStart=/bin/true\n',
+    "Environment= keeps $ literally": "Environment=F=$A G=${A} 'H=a b'\nExecStart=/bin/true\n",
+    "an empty ExecStart= resets": "Type=oneshot\nExecStart=/bin/true a\nExecStart=\nExecStart=/bin/true b\n",
+}
+
+
+@needs_252
+@pytest.mark.parametrize("service", list(UNITS.values()), ids=list(UNITS))
+def test_unit_reading_matches_systemd(tmp_path: Path, service: str) -> None:
+    assert predicted(service) == verify(tmp_path, service)
+
+
+@needs_252
+def test_instance_unit_specifiers_match_systemd(tmp_path: Path) -> None:
+    service = "ExecStart=/bin/true %n %N %p %P %i %I %j %J %f\n"
+    name = "sglang-node@rank-1.service"
+    assert predicted(service, name) == verify(tmp_path, service, name)
+
+
+def _strv(items: list[str]) -> ctypes.Array[ctypes.c_char_p]:
+    return (ctypes.c_char_p * (len(items) + 1))(*[s.encode() for s in items], None)
+
+
+def _read_strv(pointer: ctypes._Pointer[ctypes.c_char_p]) -> list[str]:
+    out = []
+    i = 0
+    while pointer[i] is not None:
+        out.append(pointer[i].decode())
+        i += 1
+    return out
+
+
+def replace_env_argv(argv: list[str], env: dict[str, str]) -> list[str]:
+    assert LIBRARY is not None
+    lib = ctypes.CDLL(LIBRARY)
+    lib.replace_env_argv.restype = ctypes.POINTER(ctypes.c_char_p)
+    lib.replace_env_argv.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+    return _read_strv(lib.replace_env_argv(_strv(argv), _strv([f"{k}={v}" for k, v in env.items()])))
+
+
+ARGVS = [
+    ["/bin/true", "$A", "${A}", "--p=$B", "--q=${B}", "$UNSET", "${UNSET}", "$$X", "pre${A}post"],
+    ["/bin/bash", "-c", "$VENV/bin/vllm serve m --port 8000"],
+    ["/bin/true", "$A$B", "'$A'", "$C", "${A:-d}", "${A", "a$", "$", "${}"],
+    ["/opt/vllm/bin/vllm", "serve", "${VLLM_MODEL}", "--port", "${VLLM_PORT}", "$VLLM_SERVE_ARGS"],
+    ["/bin/true", "$Q", "$S", "${Q}"],
+]
+ENV = {
+    "A": "x y",
+    "B": "1",
+    "C": "'q r' s",
+    "VENV": "/opt/venv",
+    "VLLM_MODEL": "Qwen/Qwen2.5-0.5B-Instruct",
+    "VLLM_PORT": "8000",
+    "VLLM_SERVE_ARGS": "--dtype auto --gpu-memory-utilization 0.90",
+    "Q": '"a b" c\\ d',
+    "S": "",
+}
+
+
+@needs_252
+@needs_library
+@pytest.mark.parametrize("argv", ARGVS, ids=[str(i) for i in range(len(ARGVS))])
+def test_variable_substitution_matches_replace_env_argv(argv: list[str]) -> None:
+    assert S.expand_argv(tuple(argv), ENV).argv == replace_env_argv(argv, ENV)
+
+
+def test_substitution_findings_exact() -> None:
+    expanded = S.expand_argv(tuple(ARGVS[0]), ENV)
+    assert expanded.argv == ["/bin/true", "x", "y", "x y", "--p=$B", "--q=1", "", "$X", "prex ypost"]
+    assert expanded.vanished == [(6, "$UNSET", "UNSET")]
+    assert expanded.empty == [("${UNSET}", "UNSET")]
+    assert expanded.literal == [("--p=$B", "B")]
+    assert expanded.one_word == [("${A}", "A", "x y"), ("pre${A}post", "A", "x y")]
+    swallowed = S.expand_argv(tuple(ARGVS[1]), ENV)
+    assert swallowed.argv == ["/bin/bash", "-c"]
+    assert swallowed.swallowed == [
+        ("$VENV/bin/vllm serve m --port 8000", "VENV/bin/vllm serve m --port 8000")
+    ]
+
+
+def load_env_file(path: Path) -> list[str]:
+    assert LIBRARY is not None
+    lib = ctypes.CDLL(LIBRARY)
+    lib.load_env_file.argtypes = [
+        ctypes.c_void_p,
+        ctypes.c_char_p,
+        ctypes.POINTER(ctypes.POINTER(ctypes.c_char_p)),
+    ]
+    lib.load_env_file.restype = ctypes.c_int
+    out = ctypes.POINTER(ctypes.c_char_p)()
+    assert lib.load_env_file(None, str(path).encode(), ctypes.byref(out)) >= 0
+    return _read_strv(out)
+
+
+ENV_FILE = "\n".join(
+    [
+        "A=1",
+        'B="x y"',
+        "C='p q'",
+        "D=trailing   ",
+        "E=a # not a comment",
+        "# comment",
+        "; comment too",
+        "export F=2",
+        "G = spaced",
+        "H=a\\",
+        "b",
+        'I="dq \\"in\\" \\$x \\\\ \\n"',
+        'J=un\\"q',
+        "K=$A",
+        "L=",
+        "M",
+        "  N=lead",
+        'O=x"y"z',
+        "P='a'b",
+        "HF_TOKEN=hf_not_a_real_token_1234",
+        "",
+    ]
+)
+
+
+@needs_252
+@needs_library
+def test_environment_file_matches_load_env_file(tmp_path: Path) -> None:
+    path = tmp_path / "vllm.env"
+    path.write_text(ENV_FILE)
+    ours = [f"{k}={v}" for k, v, _line in S.load_env_file(ENV_FILE)]
+    assert ours == load_env_file(path)
+
+
+def test_environment_file_exact() -> None:
+    got = {k: v for k, v, _line in S.load_env_file(ENV_FILE)}
+    assert got["B"] == "x y"
+    assert got["D"] == "trailing"
+    assert got["E"] == "a # not a comment"
+    assert got["H"] == "ab"
+    assert got["I"] == 'dq "in" $x \\ \\n'
+    assert got["P"] == "ab"
+    assert "export F" in got and not S.valid_name("export F")
+    assert "M" not in got
