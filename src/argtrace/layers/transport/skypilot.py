@@ -208,7 +208,10 @@ def analyze_task(source: ScriptSource, *, given: Mapping[str, str]) -> Transport
                 f"resources.accelerators {written} on each of {num_nodes} nodes, one Ray cluster "
                 f"(`ray start` in {section}:)"
             )
-        _script(label, script, first_line, env, section_unknown, given_gpus, how, result)
+        flagged = {
+            m.group(1) for m in _SKY_VAR.finditer(script) if m.group(1) in other and m.group(1) not in own
+        }
+        _script(label, script, first_line, env, section_unknown, given_gpus, how, result, flagged)
     return result
 
 
@@ -221,6 +224,7 @@ def _script(
     gpus: int | None,
     how: str,
     result: TransportResult,
+    flagged: set[str],
 ) -> None:
     from argtrace.layers.shell import ScriptSource, analyze_script
 
@@ -231,7 +235,13 @@ def _script(
     shell = analyze_script(
         source, [], dict(env), arg0="bash", run_shellcheck=False, cwd=None, unknown_env=dict(unknown)
     )
-    result.findings.extend(f for f in shell.findings if f.code != "SH019")
+    # the shell's "not set, pass --env" for a variable TP067 explains: SkyPilot, not the caller, sets it
+    said = tuple(f"`${name}`" for name in flagged) + tuple(f"`${{{name}}}`" for name in flagged)
+    result.findings.extend(
+        f
+        for f in shell.findings
+        if f.code != "SH019" and not (f.code == "SH007" and f.message.startswith(said))
+    )
     for server in shell.servers:
         if gpus is not None and server.gpus is None:
             server = replace(server, gpus=gpus, gpus_from=how)
