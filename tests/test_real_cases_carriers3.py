@@ -51,7 +51,8 @@ def test_systemd27036_a_dollar_word_swallows_the_bash_script() -> None:
         "vanishes: the shell gets no script after -c"
     )
     assert tp061["fix"] == (
-        "Write `${VENV}/bin/vllm serve Qwen/Qwen2.5-7B-Instruct --port 8000`: braces substitute inside a word."
+        "Write `${VENV}/bin/vllm serve Qwen/Qwen2.5-7B-Instruct --port 8000`: braces substitute inside a "
+        "word."
     )
     assert report["transport"]["hops"][0]["exec_start"] == [
         {"prefixes": "", "path": "/bin/bash", "argv": ["/bin/bash", "-c"]}
@@ -84,7 +85,8 @@ def test_sky2955_tensor_parallel_over_nodes_without_ray() -> None:
     assert shown(report) == [("error", "TP042", "static")]
     tp042 = next(f for f in report["findings"] if f["code"] == "TP042")
     assert tp042["message"] == (
-        "the server needs 2 GPU(s) (tensor_parallel_size 2 x pipeline_parallel_size 1 x data_parallel_size 1) "
+        "the server needs 2 GPU(s) (tensor_parallel_size 2 x pipeline_parallel_size 1 x data_parallel_size "
+        "1) "
         "but resources.accelerators A10G:1 (per node) gives the container 1"
     )
     hop = report["transport"]["hops"][0]

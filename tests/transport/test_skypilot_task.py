@@ -25,7 +25,8 @@ envs:
   TOKEN_X:
 run: |
   echo "$EAGER"
-  vllm serve $MODEL --tensor-parallel-size $SKYPILOT_NUM_GPUS_PER_NODE --gpu-memory-utilization $UTIL --port 8000
+  vllm serve $MODEL --tensor-parallel-size $SKYPILOT_NUM_GPUS_PER_NODE \\
+    --gpu-memory-utilization $UTIL --port 8000
 """
 
 
@@ -57,8 +58,8 @@ def test_envs_values_and_a_null_entry(tmp_path: Path) -> None:
         )
     ]
     assert words(report) == [
-        ["vllm", "serve", "Qwen/Qwen2.5-7B-Instruct", "--tensor-parallel-size", "4", "--gpu-memory-utilization",
-         "0.9", "--port", "8000"]
+        ["vllm", "serve", "Qwen/Qwen2.5-7B-Instruct", "--tensor-parallel-size", "4",
+         "--gpu-memory-utilization", "0.9", "--port", "8000"]
     ]  # fmt: skip
     hop = report["transport"]["hops"][0]
     assert (hop["accelerators"], hop["gpus_per_node"], hop["envs"]) == (

@@ -42,8 +42,8 @@ def test_dollar_name_inside_a_word_stays_literal(tmp_path: Path) -> None:
             "TP062",
             "error",
             "a.service:2",
-            "`--port=$PORT`: systemd substitutes `$PORT` only as a word of its own, so the server gets the text "
-            "`$PORT` literally (and PORT is set nowhere)",
+            "`--port=$PORT`: systemd substitutes `$PORT` only as a word of its own, so the server gets the "
+            "text `$PORT` literally (and PORT is set nowhere)",
         )
     ]
     assert words(report) == [["/opt/v/bin/vllm", "serve", "m", "--port=$PORT"]]
@@ -73,7 +73,8 @@ def test_environment_word_without_assignment_is_ignored(tmp_path: Path) -> None:
             "TP065",
             "warning",
             "c.service:2",
-            '`INFO` is no NAME=VALUE assignment: systemd ignores it ("Invalid environment assignment, ignoring")',
+            "`INFO` is no NAME=VALUE assignment: systemd ignores it "
+            '("Invalid environment assignment, ignoring")',
         )
     ]
     assert report["transport"]["hops"][0]["environment"] == ["PATH", "VLLM_LOGGING_LEVEL"]
