@@ -95,6 +95,7 @@ UNITS = {
     "quotes mid-word and escapes": 'ExecStart=/bin/true --x="a b" --y=a\\sb --z="q"r\\x41 --j \'{"a": 1}\'\n',
     "escaped quotes in double quotes": 'ExecStart=/bin/true --j "{\\"b\\": 2}" --k a\\ b\n',
     "variables are not touched at load": "ExecStart=/bin/true ${MODEL} $PORT --p=$PORT $$HOME\n",
+    "a quoted $VAR loses its quotes at load": 'ExecStart=/bin/true "$PORT" "${A} b"\n',
     "prefixes and @": "ExecStart=-@+/bin/true vllm-renamed serve m\n",
     "specifiers of the unit name": "ExecStart=/bin/true %n %N %p %i %% 100%%\n",
     "fixed-directory specifiers": "ExecStart=/bin/true %t %S %C %L %E %T %V\n",
