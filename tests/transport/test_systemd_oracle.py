@@ -121,6 +121,24 @@ def test_instance_unit_specifiers_match_systemd(tmp_path: Path) -> None:
     assert predicted(service, name) == verify(tmp_path, service, name)
 
 
+@needs_252
+def test_a_bare_command_is_not_looked_up_in_the_units_path(tmp_path: Path) -> None:
+    """TP068's premise: a program only in the unit's own PATH is not found (systemd's fixed search path)."""
+    venv = tmp_path / "venv" / "bin"
+    venv.mkdir(parents=True)
+    (venv / "argtrace-probe-prog").write_text("#!/bin/sh\n")
+    (venv / "argtrace-probe-prog").chmod(0o755)
+    unit = tmp_path / "probe.service"
+    unit.write_text(f"[Service]\nEnvironment=PATH={venv}:/usr/bin\nExecStart=argtrace-probe-prog serve m\n")
+    done = subprocess.run(
+        ["systemd-analyze", "verify", str(unit)], capture_output=True, text=True, timeout=60
+    )
+    assert (
+        "probe.service: Command argtrace-probe-prog is not executable: No such file or directory"
+        in done.stderr
+    )
+
+
 def _strv(items: list[str]) -> ctypes.Array[ctypes.c_char_p]:
     return (ctypes.c_char_p * (len(items) + 1))(*[s.encode() for s in items], None)
 

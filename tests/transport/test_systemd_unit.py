@@ -174,3 +174,20 @@ def test_a_script_that_writes_a_unit_is_still_a_script() -> None:
     assert manifest_kind(script) is None
     assert manifest_kind(b"# a unit\n[Unit]\nDescription=x\n\n[Service]\nExecStart=/x\n") == "systemd"
     assert manifest_kind(b"[Unit]\nDescription=no service section\n") is None
+
+
+def test_bare_command_with_the_units_own_path(tmp_path: Path) -> None:
+    unit = "[Service]\nEnvironment=PATH=/opt/venv/bin:/usr/bin\nExecStart=vllm serve m\n"
+    report = check(tmp_path, "j.service", unit)
+    assert transport(report) == [
+        (
+            "TP068",
+            "warning",
+            "j.service:3",
+            "systemd looks `vllm` up in its fixed search path "
+            "(/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin), not in the unit's "
+            "PATH=/opt/venv/bin:/usr/bin: unless the node has `vllm` in one of those directories, the service fails with 203/EXEC",
+        )
+    ]
+    fixed = check(tmp_path, "k.service", unit.replace("ExecStart=vllm", "ExecStart=/opt/venv/bin/vllm"))
+    assert transport(fixed) == []

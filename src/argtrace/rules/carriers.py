@@ -235,3 +235,35 @@ TP067 = Rule(
         argv=("check", "task.yaml"),
     ),
 )
+
+
+TP068 = Rule(
+    code="TP068",
+    layer="transport",
+    severity="warning",
+    title="`ExecStart=` names its program without a path while the unit sets its own PATH",
+    rationale=(
+        "systemd resolves a command that is not an absolute path in a fixed search path chosen when it was "
+        'built (`/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin`, systemd.service(5), "Command lines"), '
+        "not in the `PATH` the unit sets with `Environment=` or `EnvironmentFile=`: that `PATH` is only the "
+        "process's. `Environment=PATH=/opt/venv/bin:...` with `ExecStart=vllm serve ...` fails to start "
+        "(`Command vllm is not executable: No such file or directory`, status 203/EXEC; measured with "
+        "systemd 252's `systemd-analyze verify`) unless the node also has `vllm` in one of the fixed "
+        "directories, which argtrace cannot see."
+    ),
+    fix="Write the program's absolute path (`ExecStart=/opt/venv/bin/vllm serve ...`).",
+    example=Example(
+        files={
+            "vllm.service": _UNIT_HEAD + "Environment=PATH=/opt/vllm/bin:/usr/bin\nExecStart=vllm serve m\n"
+        },
+        argv=("check", "vllm.service"),
+    ),
+    correct=Example(
+        files={
+            "vllm.service": _UNIT_HEAD
+            + "Environment=PATH=/opt/vllm/bin:/usr/bin\nExecStart=/opt/vllm/bin/vllm serve m\n"
+        },
+        argv=("check", "vllm.service"),
+    ),
+    basis="assumed",
+)

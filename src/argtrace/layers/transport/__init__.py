@@ -26,7 +26,8 @@ into the dispatcher through ``ctx.follow``, never by import):
   ``systemd`` (a systemd service unit), ``skypilot`` (a SkyPilot task YAML).
 
 Nothing here runs a shell, ssh or docker: bash semantics come from the shell layer, argv recognition from
-``frameworks/detect.py``; this package only knows what ssh, sudo, docker, compose, Kubernetes, systemd and SkyPilot do to argv.
+``frameworks/detect.py``; this package only knows what ssh, sudo, docker, compose, Kubernetes, systemd and
+SkyPilot do to argv.
 The names other code imports (``from argtrace.layers.transport import ...``) are re-exported here, each
 carrier's module imported on first use (``_LAZY``).
 """

@@ -6,8 +6,8 @@ settings that shape the process (``ExecStart=``, ``Environment=``, ``Environment
 process gets (systemd.exec(5), "Environment variables in spawned processes": systemd's fixed ``PATH``,
 ``USER``/``LOGNAME``/``HOME``/``SHELL`` with ``User=``, then ``Environment=``, then ``EnvironmentFile=``
 files, which override it; never the environment of the shell that ran ``systemctl``), the argv after
-systemd's exec-time substitution, and the findings TP060-TP065 where systemd's rules lose a value the
-user wrote. The text rules themselves are :mod:`.systemd_syntax`'s. Nothing the unit names is run: an
+systemd's exec-time substitution, and the findings TP060-TP065 and TP068 where systemd's rules lose a value
+the user wrote. The text rules themselves are :mod:`.systemd_syntax`'s. Nothing the unit names is run: an
 ``ExecStart=/bin/bash -c SCRIPT`` goes to the shell layer like a container's ``sh -c``
 (``containers._container_servers``).
 """
@@ -326,6 +326,18 @@ def _command(
         result.findings.append(
             R.TP064.finding(
                 f"`{word}`: {name} is set nowhere in the unit, so systemd puts an empty value", at=at
+            )
+        )
+    unit_path = env.get("PATH")
+    if not command.path.startswith("/") and unit_path not in (None, SYSTEM_PATH):
+        first = unit_path.split(":", 1)[0] if unit_path else ""
+        result.findings.append(
+            R.TP068.finding(
+                f"systemd looks `{command.path}` up in its fixed search path ({SYSTEM_PATH}), not in the "
+                f"unit's PATH={unit_path}: unless the node has `{command.path}` in one of those directories, "
+                "the service fails with 203/EXEC",
+                at=at,
+                fix=f"Write the absolute path, e.g. `{first}/{command.path}` if that is where it is.",
             )
         )
     known: dict[str, str | None] = dict(env)
