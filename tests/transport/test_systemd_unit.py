@@ -186,7 +186,8 @@ def test_bare_command_with_the_units_own_path(tmp_path: Path) -> None:
             "j.service:3",
             "systemd looks `vllm` up in its fixed search path "
             "(/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin), not in the unit's "
-            "PATH=/opt/venv/bin:/usr/bin: unless the node has `vllm` in one of those directories, the service fails with 203/EXEC",
+            "PATH=/opt/venv/bin:/usr/bin: unless the node has `vllm` in one of those directories, the "
+            "service fails with 203/EXEC",
         )
     ]
     fixed = check(tmp_path, "k.service", unit.replace("ExecStart=vllm", "ExecStart=/opt/venv/bin/vllm"))
