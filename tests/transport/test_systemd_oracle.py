@@ -23,11 +23,13 @@ import os
 import shlex
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from argtrace.layers.transport import systemd_syntax as S
+from tests.conftest import REPO
 
 
 def _systemd_version() -> int | None:
@@ -119,6 +121,18 @@ def test_instance_unit_specifiers_match_systemd(tmp_path: Path) -> None:
     service = "ExecStart=/bin/true %n %N %p %P %i %I %j %J %f\n"
     name = "sglang-node@rank-1.service"
     assert predicted(service, name) == verify(tmp_path, service, name)
+
+
+@needs_252
+def test_specifier_table_is_the_installed_systemds() -> None:
+    """data/systemd_specifiers.json is what scripts/gen_systemd_specifiers.py measures here."""
+    done = subprocess.run(
+        [sys.executable, str(REPO / "scripts" / "gen_systemd_specifiers.py"), "--check"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert (done.returncode, done.stdout) == (0, "up to date\n")
 
 
 @needs_252

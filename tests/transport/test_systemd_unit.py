@@ -192,3 +192,12 @@ def test_bare_command_with_the_units_own_path(tmp_path: Path) -> None:
     ]
     fixed = check(tmp_path, "k.service", unit.replace("ExecStart=vllm", "ExecStart=/opt/venv/bin/vllm"))
     assert transport(fixed) == []
+
+
+def test_lint_finds_units_and_tasks(tmp_path: Path) -> None:
+    (tmp_path / "vllm.service").write_text("[Service]\nExecStart=/opt/v/bin/vllm serve m --port=$PORT\n")
+    (tmp_path / "task.sky.yaml").write_text("resources:\n  accelerators: L4:1\nrun: |\n  vllm serve m\n")
+    (tmp_path / "other.service").write_text("[Service]\nExecStart=/usr/bin/redis-server\n")  # no server
+    result = run_cli(["lint", "--format", "json", "--no-resolve", "."], cwd=tmp_path)
+    files = [(f["path"], f["kind"]) for f in result.json["lint"]["files"]]
+    assert files == [("task.sky.yaml", "skypilot"), ("vllm.service", "systemd")]
