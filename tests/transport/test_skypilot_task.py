@@ -87,6 +87,7 @@ def test_caller_environment_does_not_reach_the_task(tmp_path: Path, monkeypatch:
         ("{A100: 2}", 2),
         ("[A100:8, H100:8]", 8),
         ("{L4, A10G}", 1),
+        ("{ H100:8, H200:8 }", 8),
         ("[A100:8, H100:4]", None),
     ],
 )

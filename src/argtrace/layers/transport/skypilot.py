@@ -81,7 +81,11 @@ def accelerators(resources_node: Any) -> tuple[int | None, str | None]:
         written = "[" + ", ".join(_scalar(i) or "?" for i in _seq(node) or []) + "]"
     else:
         pairs = _items(node)
-        counts.extend(_count(_scalar(value)) for _name, value in pairs)
+        # `{H100:8, H200:8}`: no blank after the colon, so YAML reads `H100:8` as a key with no value
+        counts.extend(
+            _count(name.partition(":")[2] if ":" in name and _scalar(value) in (None, "") else _scalar(value))
+            for name, value in pairs
+        )
         written = "{" + ", ".join(f"{n}: {_scalar(v) or 1}" for n, v in pairs) + "}"
     whole = {math.ceil(c) for c in counts if c is not None}
     if None in counts:
