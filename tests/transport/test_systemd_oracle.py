@@ -275,3 +275,35 @@ def test_environment_file_exact() -> None:
     assert got["P"] == "ab"
     assert "export F" in got and not S.valid_name("export F")
     assert "M" not in got
+
+
+CASES = REPO / "tests" / "data" / "real_cases_carriers3"
+
+
+@needs_252
+@needs_library
+@pytest.mark.parametrize("name", sorted(p.name for p in CASES.glob("*.service")))
+def test_real_case_units_end_to_end(tmp_path: Path, name: str) -> None:
+    """The server argv argtrace reports for each real-case unit is the one systemd builds: the command line
+    systemd-analyze loads, substituted by replace_env_argv with the Environment= systemd loaded and the
+    EnvironmentFile= read by load_env_file (the copy beside the unit)."""
+    from tests.conftest import run_cli
+
+    text = (CASES / name).read_text()
+    unit = tmp_path / name
+    unit.write_text(text)
+    env = {**os.environ, "SYSTEMD_LOG_LEVEL": "debug"}
+    done = subprocess.run(
+        ["systemd-analyze", "verify", str(unit)], capture_output=True, text=True, env=env, timeout=60
+    )
+    lines = done.stdout.splitlines()
+    loaded = [shlex.split(x.split("Command Line:", 1)[1]) for x in lines if "Command Line:" in x]
+    command = [w.replace("\\$", "$") for w in loaded[0]]
+    variables = dict(
+        x.split("Environment:", 1)[1].strip().partition("=")[::2] for x in lines if "\tEnvironment: " in x
+    )
+    variables["PATH"] = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin"
+    if "EnvironmentFile=" in text:
+        variables.update(e.partition("=")[::2] for e in load_env_file(CASES / "vllm.env"))
+    report = run_cli(["check", "--format", "json", "--no-resolve", name], cwd=CASES).json
+    assert report["transport"]["hops"][0]["exec_start"][0]["argv"] == replace_env_argv(command, variables)
