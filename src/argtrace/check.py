@@ -251,6 +251,7 @@ def run_check(options: CheckOptions) -> Report:
             service=service,
             container=container,
             given=given if isinstance(given, Mapping) else None,
+            follow=analyze_transport,
         )
         report.findings.extend(manifest.findings)
         report.sections["transport"] = manifest.section

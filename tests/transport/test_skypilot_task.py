@@ -146,3 +146,17 @@ def test_generated_table_names_its_sources() -> None:
         "SKYPILOT_SETUP_NUM_GPUS_PER_NODE",
     ]
     assert {"run", "setup", "envs", "secrets", "resources", "num_nodes", "service"} <= set(table["task_keys"])
+
+
+def test_docker_run_inside_run_is_followed(tmp_path: Path) -> None:
+    text = (
+        "resources:\n  accelerators: L4:1\nenvs:\n  MODEL: Qwen/Qwen2.5-7B-Instruct\nrun: |\n"
+        "  docker run --gpus all -p 8000:8000 vllm/vllm-openai:v0.11.0 --model $MODEL --tensor-parallel-size 2\n"
+    )
+    report = check(tmp_path, text)
+    assert words(report) == [
+        ["python3", "-m", "vllm.entrypoints.openai.api_server", "--model", "Qwen/Qwen2.5-7B-Instruct",
+         "--tensor-parallel-size", "2"]
+    ]  # fmt: skip
+    assert [h["via"] for h in report["transport"]["hops"]] == ["skypilot", "docker run"]
+    assert [c for c, _a, _m in errors(report)] == ["TP042"]

@@ -17,6 +17,7 @@ from argtrace.layers.transport.context import TransportResult, _scrubbed
 
 if TYPE_CHECKING:
     from argtrace.layers.shell import ScriptSource
+    from argtrace.layers.transport.skypilot import FollowScript
 
 
 def manifest_kind(data: bytes) -> str | None:
@@ -113,10 +114,12 @@ def analyze_manifest(
     container: str | None = None,
     dotenv: Mapping[str, str] | None = None,
     given: Mapping[str, str] | None = None,
+    follow: FollowScript | None = None,
 ) -> TransportResult:
     """The server commands of a docker compose file, Kubernetes manifest, systemd unit or SkyPilot task,
     with transport findings. ``given``: the variables passed with ``--env`` (a unit's manager environment,
-    a task's ``sky launch --env``); ``env`` when not told apart."""
+    a task's ``sky launch --env``); ``env`` when not told apart. ``follow``: ``analyze_transport``, for the
+    commands inside a task's scripts."""
     # imported here, not at the top: telling a script from a manifest (every ``check``) needs no YAML
     from argtrace.layers.transport.compose import _compose
     from argtrace.layers.transport.envfiles import read_dotenv
@@ -134,7 +137,7 @@ def analyze_manifest(
     if kind == "skypilot":
         from argtrace.layers.transport.skypilot import analyze_task
 
-        task = analyze_task(source, given=given if given is not None else {})
+        task = analyze_task(source, given=given if given is not None else {}, follow=follow)
         return _scrubbed(task, {})
     documents = _load_yaml_nodes(source.data, source.label)
     nodes = documents.nodes

@@ -9,7 +9,7 @@ unknown here); ``make_task_bash_script`` (``sky/skylet/log_lib.py``) exports eve
 ``shlex.quote`` before the user's script, so the values arrive unchanged. ``run:`` additionally gets
 ``SKYPILOT_NODE_RANK``/``SKYPILOT_NODE_IPS``/``SKYPILOT_NUM_NODES``/``SKYPILOT_NUM_GPUS_PER_NODE``,
 ``setup:`` the ``SKYPILOT_SETUP_*`` ones; a script reading the other script's variable gets nothing (TP067).
-Both scripts go through the shell layer (a ``docker run`` or ``ssh`` inside them is not followed), analysed as
+Both scripts go through the shell layer (and the transport layer, for a ``docker run`` inside), analysed as
 node 0 (the head, where SkyPilot's examples start the server); the GPUs of ``resources.accelerators`` are
 each node's (``ServerCommand.gpus``), so the parallel sizes are compared with them (TP042).
 """
@@ -20,16 +20,26 @@ import functools
 import json
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from importlib import resources
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from argtrace.layers.transport.context import TransportResult
 from argtrace.layers.transport.yamlnodes import _get, _items, _line, _scalar, _seq
 
 if TYPE_CHECKING:
-    from argtrace.layers.shell import ScriptSource
+    from argtrace.layers.shell import ScriptSource, ShellResult
+    from argtrace.model import ServerCommand
+
+
+class FollowScript(Protocol):
+    """``analyze_transport``'s signature, as a task's scripts call it."""
+
+    def __call__(
+        self, source: ScriptSource, shell: ShellResult, *, args: Sequence[str], env: Mapping[str, str]
+    ) -> TransportResult: ...
+
 
 _TOP_KEY = re.compile(r"(?m)^([A-Za-z_][\w-]*)\s*:")
 _SKY_VAR = re.compile(r"\$\{?(SKYPILOT_[A-Z0-9_]+)")
@@ -104,9 +114,13 @@ def _count(text: str | None) -> float | None:
         return None
 
 
-def analyze_task(source: ScriptSource, *, given: Mapping[str, str]) -> TransportResult:
+def analyze_task(
+    source: ScriptSource, *, given: Mapping[str, str], follow: FollowScript | None = None
+) -> TransportResult:
     """The server starts of a SkyPilot task. ``given``: the variables passed with ``--env`` (``sky launch
-    --env``); the caller's own environment does not reach the nodes."""
+    --env``); the caller's own environment does not reach the nodes. ``follow``: the transport layer's
+    ``analyze_transport``, handed in by the caller (a carrier never imports the dispatcher), for a ``docker
+    run`` or ``ssh`` inside a script."""
     from argtrace.layers.transport.yamlnodes import _load_yaml_nodes
     from argtrace.redact import is_secret_name
     from argtrace.rules import carriers as R
@@ -215,7 +229,7 @@ def analyze_task(source: ScriptSource, *, given: Mapping[str, str]) -> Transport
         flagged = {
             m.group(1) for m in _SKY_VAR.finditer(script) if m.group(1) in other and m.group(1) not in own
         }
-        _script(label, script, first_line, env, section_unknown, given_gpus, how, result, flagged)
+        _script(label, script, first_line, env, section_unknown, given_gpus, how, result, flagged, follow)
     return result
 
 
@@ -229,6 +243,7 @@ def _script(
     how: str,
     result: TransportResult,
     flagged: set[str],
+    follow: FollowScript | None,
 ) -> None:
     from argtrace.layers.shell import ScriptSource, analyze_script
 
@@ -246,7 +261,13 @@ def _script(
         for f in shell.findings
         if f.code != "SH019" and not (f.code == "SH007" and f.message.startswith(said))
     )
-    for server in shell.servers:
+    carried: list[ServerCommand] = []
+    if follow is not None:
+        transport = follow(source, shell, args=[], env=env)
+        result.findings.extend(transport.findings)
+        result.hops.extend(transport.hops)
+        carried = transport.servers
+    for server in [*shell.servers, *carried]:
         if gpus is not None and server.gpus is None:
             server = replace(server, gpus=gpus, gpus_from=how)
         result.servers.append(server)
