@@ -151,7 +151,8 @@ def test_generated_table_names_its_sources() -> None:
 def test_docker_run_inside_run_is_followed(tmp_path: Path) -> None:
     text = (
         "resources:\n  accelerators: L4:1\nenvs:\n  MODEL: Qwen/Qwen2.5-7B-Instruct\nrun: |\n"
-        "  docker run --gpus all -p 8000:8000 vllm/vllm-openai:v0.11.0 --model $MODEL --tensor-parallel-size 2\n"
+        "  docker run --gpus all -p 8000:8000 vllm/vllm-openai:v0.11.0 "
+        "--model $MODEL --tensor-parallel-size 2\n"
     )
     report = check(tmp_path, text)
     assert words(report) == [
