@@ -161,3 +161,19 @@ def test_docker_run_inside_run_is_followed(tmp_path: Path) -> None:
     ]  # fmt: skip
     assert [h["via"] for h in report["transport"]["hops"]] == ["skypilot", "docker run"]
     assert [c for c, _a, _m in errors(report)] == ["TP042"]
+
+
+def test_a_misspelt_top_level_key(tmp_path: Path) -> None:
+    text = "resources:\n  accelerators: L4:1\nenv:\n  MODEL: Qwen/Qwen2.5-7B-Instruct\n"
+    text += "run: |\n  vllm serve $MODEL\n"
+    report = check(tmp_path, text)
+    assert errors(report) == [
+        (
+            "TP069",
+            "task.yaml:3",
+            "`env:` is no key of a SkyPilot task: SkyPilot refuses the file (\"Invalid task YAML: Additional "
+            "properties are not allowed ('env' was unexpected)\", sky/utils/schemas.py:1180 "
+            "(get_task_schema)); did you mean `envs:`?",
+        )
+    ]
+    assert next(f for f in report["findings"] if f["code"] == "TP069")["fix"] == "Rename it to `envs:`."

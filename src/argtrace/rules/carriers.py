@@ -267,3 +267,31 @@ TP068 = Rule(
     ),
     basis="assumed",
 )
+
+
+TP069 = Rule(
+    code="TP069",
+    layer="transport",
+    severity="error",
+    title="A top-level key SkyPilot's task schema does not have: `sky launch` refuses the task",
+    rationale=(
+        "SkyPilot validates a task YAML against its schema, which allows no other top-level keys "
+        "(`get_task_schema()` in `sky/utils/schemas.py`, `additionalProperties: False`; SkyPilot 0.14.1): "
+        "`env:` for `envs:`, `resource:` for `resources:` or `nodes:` for `num_nodes:` stop the launch with "
+        "`Invalid task YAML: Additional properties are not allowed`. The values under the misspelt key "
+        "reach nothing."
+    ),
+    fix="Rename the key to the one SkyPilot reads (the message names the nearest).",
+    example=Example(
+        files={
+            "task.yaml": "resources:\n  accelerators: L4:1\nenv:\n  MODEL: m\nrun: |\n  vllm serve $MODEL\n"
+        },
+        argv=("check", "task.yaml"),
+    ),
+    correct=Example(
+        files={
+            "task.yaml": "resources:\n  accelerators: L4:1\nenvs:\n  MODEL: m\nrun: |\n  vllm serve $MODEL\n"
+        },
+        argv=("check", "task.yaml"),
+    ),
+)

@@ -54,14 +54,21 @@ def task_table() -> dict[str, Any]:
     return table
 
 
+# keys only a SkyPilot task has: with `run:`/`setup:` and one of these, a file is a task even when another key
+# is misspelt (then SkyPilot refuses it: TP069)
+_TASK_SIGNS = frozenset({"resources", "num_nodes", "envs", "secrets", "file_mounts", "workdir"})
+
+
 def is_task(data: bytes) -> bool:
-    """A SkyPilot task: YAML whose top-level keys are all task keys of SkyPilot's schema, with a ``run:``
-    or ``setup:`` script."""
+    """A SkyPilot task: YAML with a ``run:`` or ``setup:`` script whose other top-level keys are task keys
+    of SkyPilot's schema, or include one only a task has (``resources:``, ``num_nodes:``, ``envs:``...)."""
     head = data[:65536]
     if head.startswith(b"#!") or b"\x00" in head:
         return False
     keys = set(_TOP_KEY.findall(head.decode("utf-8", "replace")))
-    return bool(keys & {"run", "setup"}) and keys <= set(task_table()["task_keys"])
+    return bool(keys & {"run", "setup"}) and (
+        keys <= set(task_table()["task_keys"]) or bool(keys & _TASK_SIGNS)
+    )
 
 
 def _python_value(node: Any) -> Any:
@@ -130,6 +137,24 @@ def analyze_task(
     documents = _load_yaml_nodes(source.data, label)
     root = documents.nodes[0] if documents.nodes else None
     result = TransportResult()
+    allowed = set(table["task_keys"])
+    for key_node, _value in (
+        getattr(root, "value", None) or [] if getattr(root, "id", "") == "mapping" else []
+    ):
+        key = getattr(key_node, "value", "")
+        if isinstance(key, str) and key not in allowed:
+            import difflib
+
+            near = difflib.get_close_matches(key, sorted(allowed), n=1)
+            result.findings.append(
+                R.TP069.finding(
+                    f'`{key}:` is no key of a SkyPilot task: SkyPilot refuses the file ("Invalid task '
+                    f"YAML: Additional properties are not allowed ('{key}' was unexpected)\", "
+                    f"{table['task_keys_at']})" + (f"; did you mean `{near[0]}:`?" if near else ""),
+                    at=_line(label, key_node),
+                    fix=f"Rename it to `{near[0]}:`." if near else None,
+                )
+            )
     envs: dict[str, str | None] = {}
     origins: dict[str, str] = {}
     for name, node in _items(_get(root, "envs")):
