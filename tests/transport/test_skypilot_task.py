@@ -171,7 +171,7 @@ def test_a_misspelt_top_level_key(tmp_path: Path) -> None:
         (
             "TP069",
             "task.yaml:3",
-            "`env:` is no key of a SkyPilot task: SkyPilot refuses the file (\"Invalid task YAML: Additional "
+            '`env:` is no key of a SkyPilot task: SkyPilot refuses the file ("Invalid task YAML: Additional '
             "properties are not allowed ('env' was unexpected)\", sky/utils/schemas.py:1180 "
             "(get_task_schema)); did you mean `envs:`?",
         )
