@@ -93,6 +93,8 @@ class CheckOptions:
             extra={
                 "service": getattr(args, "service", None),
                 "container": getattr(args, "container", None),
+                # what --env alone gave: a SkyPilot task's `sky launch --env`, a unit's manager environment
+                "env_given": starting_environment({}, args.env, clean=True),
                 **check_extra(args),
             },
         )
@@ -242,7 +244,15 @@ def run_check(options: CheckOptions) -> Report:
             service if isinstance(service, str) else None,
             container if isinstance(container, str) else None,
         )
-        manifest = analyze_manifest(source, env=options.env, service=service, container=container)
+        given = options.extra.get("env_given")
+        manifest = analyze_manifest(
+            source,
+            env=options.env,
+            service=service,
+            container=container,
+            given=given if isinstance(given, Mapping) else None,
+            follow=analyze_transport,
+        )
         report.findings.extend(manifest.findings)
         report.sections["transport"] = manifest.section
         return _check_servers(report, manifest.servers, source.label, options)

@@ -29,6 +29,8 @@ ARGS_UNKNOWN = "argtrace lint checks launch files without their arguments"
 SKIP_DIRS = frozenset({"node_modules", "venv", "__pycache__", "site-packages", "dist", "build"})
 SHELL_SUFFIXES = (".sh", ".bash", ".sbatch", ".slurm")
 YAML_SUFFIXES = (".yaml", ".yml")
+# systemd service units (layers/transport/systemd.py)
+UNIT_SUFFIXES = (".service",)
 MAX_CANDIDATE_BYTES = 8 * 1024 * 1024
 _SERVER = re.compile(
     rb"sglang\.launch_server|\bsglang\s+serve\b|\bvllm\s+serve\b|vllm\.entrypoints|"
@@ -45,7 +47,7 @@ class LaunchFile:
     Kubernetes, Helm, or named by the user)."""
 
     path: str
-    kind: str  # script, slurm, compose, kubernetes, helm, given
+    kind: str  # script, slurm, compose, kubernetes, helm, systemd, skypilot, given
 
 
 def launch_kind(path: Path, head: bytes) -> str | None:
@@ -60,6 +62,10 @@ def launch_kind(path: Path, head: bytes) -> str | None:
         if kind == "kubernetes" and b"# Source: " in head:
             return "helm"
         return kind
+    if name.endswith(UNIT_SUFFIXES):
+        from argtrace.layers.transport import manifest_kind
+
+        return "systemd" if manifest_kind(head) == "systemd" else None
     if name.endswith(SHELL_SUFFIXES) or _SHEBANG.match(head):
         return "slurm" if re.search(rb"(?m)^#SBATCH\s", head) else "script"
     return None
@@ -105,7 +111,7 @@ def _given_kind(path: Path) -> str:
     except OSError:
         return "given"
     name = path.name.lower()
-    if name.endswith(YAML_SUFFIXES):
+    if name.endswith((*YAML_SUFFIXES, *UNIT_SUFFIXES)):
         from argtrace.layers.transport import manifest_kind
 
         return manifest_kind(head) or "skipped"

@@ -47,6 +47,8 @@ _RULE_MODULES = (
     "argtrace.rules.wrappers",
     # RS030-RS031: values a server's start-up refuses (layers/start_values.py).
     "argtrace.rules.start_values",
+    # TP060-TP069: systemd service units and SkyPilot task YAML as launch carriers.
+    "argtrace.rules.carriers",
 )
 
 

@@ -17,10 +17,12 @@ from argtrace.layers.transport.context import TransportResult, _scrubbed
 
 if TYPE_CHECKING:
     from argtrace.layers.shell import ScriptSource
+    from argtrace.layers.transport.skypilot import FollowScript
 
 
 def manifest_kind(data: bytes) -> str | None:
-    """``"compose"``, ``"kubernetes"`` or ``None`` (a script, or a framework's own ``--config`` YAML)."""
+    """``"compose"``, ``"kubernetes"``, ``"systemd"`` (a service unit), ``"skypilot"`` (a task YAML) or
+    ``None`` (a script, or a framework's own ``--config`` YAML)."""
     head = data[:65536]
     if head.startswith(b"#!") or b"\x00" in head:
         return None
@@ -29,6 +31,16 @@ def manifest_kind(data: bytes) -> str | None:
         return "compose"
     if re.search(r"(?m)^apiVersion:\s*\S", text) and re.search(r"(?m)^kind:\s*\S", text):
         return "kubernetes"
+    if b"[Service]" in head:
+        from argtrace.layers.transport.systemd import is_unit
+
+        if is_unit(head):
+            return "systemd"
+    if re.search(r"(?m)^(run|setup)\s*:", text):
+        from argtrace.layers.transport.skypilot import is_task
+
+        if is_task(head):
+            return "skypilot"
     return None
 
 
@@ -101,8 +113,13 @@ def analyze_manifest(
     service: str | None = None,
     container: str | None = None,
     dotenv: Mapping[str, str] | None = None,
+    given: Mapping[str, str] | None = None,
+    follow: FollowScript | None = None,
 ) -> TransportResult:
-    """The server commands of a docker compose file or Kubernetes manifest, with transport findings."""
+    """The server commands of a docker compose file, Kubernetes manifest, systemd unit or SkyPilot task,
+    with transport findings. ``given``: the variables passed with ``--env`` (a unit's manager environment,
+    a task's ``sky launch --env``); ``env`` when not told apart. ``follow``: ``analyze_transport``, for the
+    commands inside a task's scripts."""
     # imported here, not at the top: telling a script from a manifest (every ``check``) needs no YAML
     from argtrace.layers.transport.compose import _compose
     from argtrace.layers.transport.envfiles import read_dotenv
@@ -112,6 +129,16 @@ def analyze_manifest(
     from argtrace.rules import transport as R
 
     kind = manifest_kind(source.data)
+    if kind == "systemd":
+        from argtrace.layers.transport.systemd import analyze_unit
+
+        unit = analyze_unit(source, manager_env=given if given is not None else {})
+        return _scrubbed(unit, {})
+    if kind == "skypilot":
+        from argtrace.layers.transport.skypilot import analyze_task
+
+        task = analyze_task(source, given=given if given is not None else {}, follow=follow)
+        return _scrubbed(task, {})
     documents = _load_yaml_nodes(source.data, source.label)
     nodes = documents.nodes
     if not nodes and documents.skipped:

@@ -1,0 +1,372 @@
+"""``argtrace check vllm.service``: a systemd service unit as the launch carrier.
+
+This module owns reading a service unit into the server start systemd would make of it: the ``[Service]``
+settings that shape the process (``ExecStart=``, ``Environment=``, ``EnvironmentFile=``,
+``WorkingDirectory=``, ``User=``, ``Type=``, each list reset by an empty assignment), the environment the
+process gets (systemd.exec(5), "Environment variables in spawned processes": systemd's fixed ``PATH``,
+``USER``/``LOGNAME``/``HOME``/``SHELL`` with ``User=``, then ``Environment=``, then ``EnvironmentFile=``
+files, which override it; never the environment of the shell that ran ``systemctl``), the argv after
+systemd's exec-time substitution, and the findings TP060-TP065 and TP068 where systemd's rules lose a value
+the user wrote. The text rules themselves are :mod:`.systemd_syntax`'s. Nothing the unit names is run: an
+``ExecStart=/bin/bash -c SCRIPT`` goes to the shell layer like a container's ``sh -c``
+(``containers._container_servers``).
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+from argtrace.layers.transport import systemd_syntax as S
+from argtrace.layers.transport.context import TransportResult
+from argtrace.layers.transport.words import _SHELLS, _basename
+from argtrace.model import Origin, VanishedWord, Word
+
+if TYPE_CHECKING:
+    from argtrace.layers.shell import ScriptSource
+
+# systemd.exec(5), "$PATH": the system manager's fixed value on a merged-/usr system (unmerged ones append
+# ":/sbin:/bin")
+SYSTEM_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin"
+
+
+def is_unit(data: bytes) -> bool:
+    """A systemd unit with a ``[Service]`` section: the first line that is neither blank nor a comment is a
+    section header (so a script that writes a unit through a here-document is still a script)."""
+    head = data[:65536]
+    if head.startswith(b"#!") or b"\x00" in head:
+        return False
+    text = head.decode("utf-8", "replace")
+    for line in text.splitlines():
+        stripped = line.strip()
+        if not stripped or stripped[0] in "#;":
+            continue
+        return stripped.startswith("[") and stripped.endswith("]") and "\n[Service]" in "\n" + text
+    return False
+
+
+class _UnitEnv(dict[str, "str | None"]):
+    """The variables of the unit's process; with an ``EnvironmentFile=`` not read here every other name
+    is unknown (None), not unset."""
+
+    open_files: bool = False
+
+    def __contains__(self, name: object) -> bool:
+        return self.open_files or dict.__contains__(self, name)
+
+    def __missing__(self, name: str) -> str | None:
+        if self.open_files:
+            return None
+        raise KeyError(name)
+
+    def get(self, name: str, default: str | None = None) -> str | None:  # type: ignore[override]
+        if dict.__contains__(self, name):
+            return dict.__getitem__(self, name)
+        return None if self.open_files else default
+
+
+@dataclass
+class _Service:
+    """The ``[Service]`` settings argtrace reads, in file order, list settings after their resets."""
+
+    exec_start: list[tuple[str, int]] = field(default_factory=list)
+    environment: list[tuple[str, int]] = field(default_factory=list)
+    environment_files: list[tuple[str, int]] = field(default_factory=list)
+    working_directory: tuple[str, int] | None = None
+    user: str | None = None
+    type: str = "simple"
+
+
+def _service(assignments: list[S.Assignment]) -> _Service:
+    svc = _Service()
+    lists = {
+        "ExecStart": svc.exec_start,
+        "Environment": svc.environment,
+        "EnvironmentFile": svc.environment_files,
+    }
+    for a in assignments:
+        if a.section != "Service":
+            continue
+        if a.key in lists:
+            if not a.value:
+                lists[
+                    a.key
+                ].clear()  # an empty assignment resets the list (systemd.service(5), systemd.exec(5))
+            else:
+                lists[a.key].append((a.value, a.line))
+        elif a.key == "WorkingDirectory":
+            svc.working_directory = (a.value, a.line) if a.value else None
+        elif a.key == "User":
+            svc.user = a.value or None
+        elif a.key == "Type":
+            svc.type = a.value
+    return svc
+
+
+def analyze_unit(source: ScriptSource, *, manager_env: Mapping[str, str]) -> TransportResult:
+    """The server starts of a service unit. ``manager_env``: the variables given with ``--env``, standing for
+    the manager's own environment (``systemctl set-environment``), the lowest layer."""
+    from argtrace.rules import carriers as R
+
+    label = source.label
+    unit = S.UnitName(posixpath.basename(label))
+    result = TransportResult()
+    assignments, _ignored = S.read_unit(source.data.decode("utf-8", "replace"))
+    svc = _service(assignments)
+    env, origins, files = _environment(label, unit, svc, manager_env, result)
+    hop: dict[str, Any] = {
+        "at": label,
+        "via": "systemd",
+        "unit": unit.name,
+        "user": svc.user,
+        "environment": sorted(k for k in env if k not in manager_env),
+    }
+    if files:
+        hop["env_files"] = files
+    result.hops.append(hop)
+    commands: list[tuple[S.Command, int]] = []
+    for value, line in svc.exec_start:
+        try:
+            parsed, _unresolved = S.parse_exec(value, unit, svc.user)
+            commands.extend((c, line) for c in parsed)
+        except S.SyntaxProblem as exc:
+            result.findings.append(
+                R.TP060.finding(
+                    f"systemd cannot read this `ExecStart=` ({exc}): the unit has a fatal error and the "
+                    "service does not start",
+                    at=f"{label}:{line}",
+                )
+            )
+            return result
+    if not commands:
+        result.findings.append(
+            R.TP060.finding("the unit has no `ExecStart=`: systemd refuses to start the service", at=label)
+        )
+        return result
+    if len(commands) > 1 and svc.type != "oneshot":
+        result.findings.append(
+            R.TP060.finding(
+                f"{len(commands)} `ExecStart=` command lines in a `Type={svc.type}` service: systemd "
+                'refuses it ("Service has more than one ExecStart= setting, which is only allowed for '
+                'Type=oneshot services. Refusing.")',
+                at=f"{label}:{commands[1][1]}",
+            )
+        )
+        return result
+    cwd = _working_directory(svc, unit)
+    hop["exec_start"] = []
+    for command, line in commands:
+        _command(label, line, command, env, origins, cwd, result, hop)
+    for k, v in env.items():
+        from argtrace.redact import is_secret_name
+
+        if v and is_secret_name(k):
+            result.secrets.add(v)
+    return result
+
+
+def _environment(
+    label: str, unit: S.UnitName, svc: _Service, manager_env: Mapping[str, str], result: TransportResult
+) -> tuple[_UnitEnv, dict[str, Origin], list[dict[str, Any]]]:
+    from argtrace.rules import carriers as R
+
+    env = _UnitEnv(manager_env)
+    origins: dict[str, Origin] = {
+        k: Origin(at=None, expansion="--env (the manager's environment)") for k in env
+    }
+    env["PATH"] = SYSTEM_PATH
+    origins["PATH"] = Origin(at=label, expansion="systemd's fixed PATH (systemd.exec(5))")
+    if svc.user is not None:
+        home = "/root" if svc.user in ("root", "0") else None
+        for name, value in (("USER", svc.user), ("LOGNAME", svc.user), ("HOME", home), ("SHELL", None)):
+            env[name] = value
+            origins[name] = Origin(
+                at=label,
+                expansion=f"User={svc.user}",
+                known=value is not None,
+                reason="the user's passwd entry",
+            )
+    for value, line in svc.environment:
+        at = f"{label}:{line}"
+        try:
+            words = [S.resolve_specifiers(w, unit, svc.user).text for w in S.split_words(value)[0]]
+        except S.SyntaxProblem:
+            result.findings.append(
+                R.TP065.finding(
+                    "systemd cannot split this `Environment=` (unbalanced quoting) and ignores it", at=at
+                )
+            )
+            continue
+        for word in words:
+            name, eq, val = word.partition("=")
+            if not eq or not S.valid_name(name):
+                result.findings.append(
+                    R.TP065.finding(
+                        f'`{word}` is no NAME=VALUE assignment: systemd ignores it ("Invalid environment '
+                        'assignment, ignoring")',
+                        at=at,
+                    )
+                )
+                continue
+            env[name] = val
+            origins[name] = Origin(at=at, expansion="Environment=")
+    files: list[dict[str, Any]] = []
+    for value, line in svc.environment_files:
+        files.append(_env_file(label, line, value, env, origins))
+    return env, origins, files
+
+
+def _env_file(label: str, line: int, value: str, env: _UnitEnv, origins: dict[str, Origin]) -> dict[str, Any]:
+    from argtrace.layers.transport.envfiles import read_env_file
+
+    optional = value.startswith("-")
+    path = value[1:] if optional else value
+    entry: dict[str, Any] = {
+        "path": path,
+        "at": f"{label}:{line}",
+        "read": None,
+        "variables": [],
+        "problem": None,
+    }
+    data, problem, _missing = read_env_file(path)
+    read = path
+    if data is None:
+        beside = posixpath.join(posixpath.dirname(label) or ".", posixpath.basename(path))
+        data_beside, _p, _m = read_env_file(beside)
+        if data_beside is not None:
+            data, read = data_beside, beside
+            entry["assumed"] = f"{path} is not on this machine; read the copy beside the unit ({beside})"
+    if data is None:
+        entry["problem"] = problem
+        if not optional:
+            env.open_files = True  # the node's file may set any name: unknown, not unset
+        return entry
+    entry["read"] = read
+    for name, val, number in S.load_env_file(data.decode("utf-8", "replace")):
+        if not S.valid_name(name):
+            continue  # strv_env_clean drops it
+        env[name] = val
+        origins[name] = Origin(at=f"{read}:{number}", expansion=f"EnvironmentFile={path}")
+        entry["variables"].append(name)
+    return entry
+
+
+def _working_directory(svc: _Service, unit: S.UnitName) -> str | None:
+    if svc.working_directory is None:
+        return "/"  # systemd.exec(5), WorkingDirectory=: "defaults to the root directory" for system units
+    value = svc.working_directory[0].lstrip("-")
+    if value == "~":
+        return "/root" if svc.user in (None, "root", "0") else None
+    resolved = S.resolve_specifiers(value, unit, svc.user)
+    return None if resolved.unknown else resolved.text
+
+
+def _command(
+    label: str,
+    line: int,
+    command: S.Command,
+    env: _UnitEnv,
+    origins: Mapping[str, Origin],
+    cwd: str | None,
+    result: TransportResult,
+    hop: dict[str, Any],
+) -> None:
+    from argtrace.layers.transport.containers import _container_servers
+    from argtrace.rules import carriers as R
+
+    at = f"{label}:{line}"
+    shell_c = bool(command.argv) and _basename(command.argv[0]) in _SHELLS and "-c" in command.argv[1:3]
+    if ":" in command.prefixes:  # systemd.service(5): ":" turns the substitution off
+        expanded = S.Expanded(list(command.argv))
+    else:
+        expanded = S.expand_argv(command.argv, env)
+    hop["exec_start"].append({"prefixes": command.prefixes, "path": command.path, "argv": expanded.argv})
+    for word, name in expanded.swallowed:
+        lead = _leading_name(name)
+        result.findings.append(
+            R.TP061.finding(
+                f"systemd reads the word `{word}` as one variable named `{name}` (a word starting with `$` "
+                "is replaced by the variable the whole rest of it names); no such variable exists, so the "
+                "word vanishes" + (": the shell gets no script after -c" if shell_c else ""),
+                at=at,
+                fix=f"Write `${{{lead}}}{name[len(lead) :]}`: braces substitute inside a word.",
+            )
+        )
+    if not shell_c:
+        for word, name in expanded.literal:
+            result.findings.append(
+                R.TP062.finding(
+                    f"`{word}`: systemd substitutes `${name}` only as a word of its own, so the server gets "
+                    f"the text `${name}` literally"
+                    + ("" if name in env else f" (and {name} is set nowhere)"),
+                    at=at,
+                    fix=f"Write `${{{name}}}` in place of `${name}`.",
+                )
+            )
+    for word, name, value in expanded.one_word:
+        if S._split_value(value)[0].startswith("-"):
+            result.findings.append(
+                R.TP063.finding(
+                    f"`{word}` reaches the server as ONE argument ({len(S._split_value(value))} words of "
+                    f"{name}, blanks included): its argument parser does not read them as options",
+                    at=at,
+                    fix=f"Write `${name}` as a word of its own (systemd splits its value at blanks).",
+                )
+            )
+    for _index, word, name in expanded.vanished:
+        result.findings.append(
+            R.TP064.finding(
+                f"`{word}`: {name} is set nowhere in the unit, so systemd replaces the word with nothing",
+                at=at,
+            )
+        )
+    for word, name in expanded.empty:
+        result.findings.append(
+            R.TP064.finding(
+                f"`{word}`: {name} is set nowhere in the unit, so systemd puts an empty value", at=at
+            )
+        )
+    unit_path = env.get("PATH")
+    if not command.path.startswith("/") and unit_path not in (None, SYSTEM_PATH):
+        first = unit_path.split(":", 1)[0] if unit_path else ""
+        result.findings.append(
+            R.TP068.finding(
+                f"systemd looks `{command.path}` up in its fixed search path ({SYSTEM_PATH}), not in the "
+                f"unit's PATH={unit_path}: unless the node has `{command.path}` in one of those directories, "
+                "the service fails with 203/EXEC",
+                at=at,
+                fix=f"Write the absolute path, e.g. `{first}/{command.path}` if that is where it is.",
+            )
+        )
+    known: dict[str, str | None] = dict(env)
+    vanished = tuple(
+        VanishedWord(index=i, expansion=word, at=at, state="unset", name=name)
+        for i, word, name in expanded.vanished
+    )
+    before = len(result.servers)
+    _container_servers(at, expanded.argv, known, origins, f"systemd unit {label}", result, vanished)
+    for n in range(before, len(result.servers)):
+        server = result.servers[n]
+        words = list(server.argv)
+        if not shell_c:
+            for i in expanded.unknown_at:
+                if i < len(words):
+                    words[i] = Word(
+                        None,
+                        Origin(
+                            at=at,
+                            expansion=command.argv[i] if i < len(command.argv) else words[i].text,
+                            known=False,
+                            reason="set by an EnvironmentFile= not read here",
+                        ),
+                    )
+        result.servers[n] = replace(server, argv=tuple(words), cwd=server.cwd or cwd)
+
+
+def _leading_name(text: str) -> str:
+    import re
+
+    m = re.match(r"[A-Za-z_][A-Za-z0-9_]*", text)
+    return m.group(0) if m else text

@@ -1,0 +1,90 @@
+"""Planted secrets in systemd units and SkyPilot tasks never leave argtrace, in any output format.
+
+A unit's ``Environment=HF_TOKEN=...``, an ``EnvironmentFile=`` line, a ``${VLLM_API_KEY}`` substituted into
+``ExecStart=`` and a ``bash -c`` script reading ``$HF_TOKEN``; a task's ``envs:`` token, its ``secrets:``
+(one under a name that does not look secret: every ``secrets:`` value is one) and a ``--env`` override.
+Each runs the real CLI and fails on a planted value anywhere in stdout or stderr.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import run_cli
+from tests.security.test_planted_secrets import FORMATS, assert_clean
+
+UNIT_HF = "hf_unitPlantedToken0123456789abcdef"
+UNIT_KEY = "sk-unitPlantedKey0123456789abcdef"
+FILE_KEY = "envFilePlanted77q"
+SKY_HF = "hf_skyPlantedToken0123456789abcdefg"
+SKY_SECRET = "plainLooking42zz"
+SKY_WANDB = "wandbPlanted0123456789abcdefabcdef"
+GIVEN = "hf_givenOnCommandLine0123456789abcd"
+
+UNIT = f"""[Unit]
+Description=vLLM
+
+[Service]
+Environment=HF_TOKEN={UNIT_HF} "VLLM_API_KEY={UNIT_KEY}"
+EnvironmentFile={{env_file}}
+ExecStart=/opt/vllm/bin/vllm serve Qwen/Qwen2.5-7B-Instruct --api-key ${{VLLM_API_KEY}} --port=$PORT \\
+    --served-model-name ${{OTHER_KEY}}
+"""
+
+SHELL_UNIT = f"""[Service]
+Environment=HF_TOKEN={UNIT_HF}
+ExecStart=/bin/bash -c 'echo $HF_TOKEN; exec /opt/vllm/bin/vllm serve m --api-key {UNIT_KEY}'
+"""
+
+TASK = f"""resources:
+  accelerators: H100:1
+
+envs:
+  MODEL_NAME: Qwen/Qwen2.5-7B-Instruct
+  HF_TOKEN: {SKY_HF}
+  UNSET_ONE:
+
+secrets:
+  WANDB_API_KEY: {SKY_WANDB}
+  MODEL_PASSPHRASE_X: {SKY_SECRET}
+
+run: |
+  echo "$HF_TOKEN $MODEL_PASSPHRASE_X"
+  vllm serve $MODEL_NAME --api-key $MODEL_PASSPHRASE_X --tensor-parallel-size 2
+"""
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_unit_secrets_are_masked(tmp_path: Path, fmt: str) -> None:
+    env_file = tmp_path / "vllm.env"
+    env_file.write_text(f"OTHER_KEY={FILE_KEY}\nCLIENT_SECRET={FILE_KEY}\n")
+    (tmp_path / "vllm.service").write_text(UNIT.replace("{env_file}", str(env_file)))
+    result = run_cli(["check", "--format", fmt, "--no-resolve", "vllm.service"], cwd=tmp_path)
+    assert result.status in (0, 1), result.stderr
+    assert_clean(result, UNIT_HF, UNIT_KEY, FILE_KEY)
+    if fmt == "json":
+        codes = [f["code"] for f in result.json["findings"]]
+        assert "TP062" in codes  # the unit was read, not refused
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_unit_bash_c_secrets_are_masked(tmp_path: Path, fmt: str) -> None:
+    (tmp_path / "vllm.service").write_text(SHELL_UNIT)
+    result = run_cli(["check", "--format", fmt, "--no-resolve", "vllm.service"], cwd=tmp_path)
+    assert result.status in (0, 1), result.stderr
+    assert_clean(result, UNIT_HF, UNIT_KEY)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_task_secrets_are_masked(tmp_path: Path, fmt: str) -> None:
+    (tmp_path / "task.yaml").write_text(TASK)
+    result = run_cli(
+        ["check", "--format", fmt, "--no-resolve", "--env", f"HF_TOKEN={GIVEN}", "task.yaml"], cwd=tmp_path
+    )
+    assert result.status in (0, 1), result.stderr
+    assert_clean(result, SKY_HF, SKY_SECRET, SKY_WANDB, GIVEN)
+    if fmt == "json":
+        codes = [f["code"] for f in result.json["findings"]]
+        assert "TP066" in codes  # UNSET_ONE: the task was read
