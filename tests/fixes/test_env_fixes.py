@@ -161,10 +161,19 @@ def test_fix_prints_the_changes_after_the_diff_and_bash_running_them_gives_a_cle
     assert "--port" in after["parser"]["argv"]
 
 
-def test_an_inherited_vllm_port_equal_to_the_api_port_is_unset() -> None:
+def test_an_inherited_vllm_port_taken_for_the_api_port_is_unset() -> None:
     argv = ["check", "--no-resolve", "--format", "json", "--framework-version", "0.33.0"]
-    report = run_cli([*argv, "--env", "VLLM_PORT=8000", "-c", "vllm serve /m"]).json
+    report = run_cli([*argv, "--env", "VLLM_PORT=9000", "-c", "vllm serve /m"]).json
     rs020 = _finding(report, "RS020")
-    assert rs020["message"].startswith("VLLM_PORT=8000 equals the API port")
+    assert rs020["message"].startswith("VLLM_PORT=9000 does not set the API port")
+    assert rs020["severity"] == "warning"
     assert rs020["fix_edits"] == [{"env": "VLLM_PORT", "value": None}]
     assert rs020["fix_verified"] is True
+    # equal to the API port the server starts: information, its edit offered but not verified
+    report = run_cli([*argv, "--env", "VLLM_PORT=8000", "-c", "vllm serve /m"]).json
+    rs020 = _finding(report, "RS020")
+    assert (rs020["severity"], rs020["fix_edits"], rs020["fix_verified"]) == (
+        "info",
+        [{"env": "VLLM_PORT", "value": None}],
+        None,
+    )

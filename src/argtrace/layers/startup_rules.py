@@ -119,12 +119,16 @@ def vllm_port(report: Report, env: Mapping[str, str | None], rules: Any) -> list
             )
         ]
     if number == api:
+        # The launch works: the scan moves past the held port. Only another server of the node listening
+        # at the next ports would collide, and one launch does not show the node's other servers: info.
         return [
             rules.RS020.finding(
                 f"VLLM_PORT={number} equals the API port: vLLM's internal ports start at VLLM_PORT "
                 "(vllm/utils/network_utils.py _get_open_port), the API server already holds it, so they "
-                f"move to {number + 1} and up, into the next server's usual port",
+                f"move to {number + 1} and up, into the next server's usual port (this server starts; a "
+                f"second one at {number + 1} on the node would find its port taken)",
                 setting="port",
+                severity="info",
                 evidence=evidence,
             )
         ]

@@ -210,7 +210,9 @@ RS020 = Rule(
     example=_static("VLLM_PORT=9000 vllm serve /m", "0.33.0", {}),
     correct=_static("VLLM_PORT=29600 vllm serve /m --port 8000", "0.33.0", {}),
     exceptions="A VLLM_PORT that is not an integer nor a URI is PR009's (wrong type). With --gpu not given, "
-    "the URI case is capped to a warning like every error of an assumed node.",
+    "the URI case is capped to a warning like every error of an assumed node. VLLM_PORT equal to the API "
+    "port is info: that server starts (the internal ports move up), and only another server at the next "
+    "ports, which one launch does not show, would collide.",
 )
 
 RS021 = Rule(
