@@ -33,6 +33,8 @@ class Case:
     log: str
     logged: dict[str, float] = field(default_factory=dict)  # weights_gib, kv_tokens, kv_avail_gib
     note: str = ""
+    failed: bool = False  # the log shows the launch failing at start-up
+    version: str = ""  # the release the source names, given as --framework-version (as a user would)
 
 
 CASES: tuple[Case, ...] = (
@@ -54,6 +56,7 @@ CASES: tuple[Case, ...] = (
         {"weights_gib": 13.9476, "kv_tokens": 81536, "kv_avail_gib": 8.69},
         "vLLM V0 (0.7): its profile run, not 0.33's, decided the KV memory (the issue quotes 8.69 GiB "
         "reserved for the KV cache, 0.25 GiB non-torch and a 0.19 GiB activation peak)",
+        failed=True,
     ),
     Case(
         "vllm-10517",
@@ -66,6 +69,7 @@ CASES: tuple[Case, ...] = (
         {"weights_gib": 14.9888, "kv_tokens": 31232, "kv_avail_gib": 3.81},
         "RTX 3090 (23.58 GiB per the log; the rtx-3090 profile's 23.70 GiB rests on a torch OOM line); "
         "vLLM V0",
+        version="0.6.4.post1",
     ),
     Case(
         "xinference-3481",
@@ -88,6 +92,8 @@ CASES: tuple[Case, ...] = (
         "real/vllm-23278-gpt-oss-120b-h100.log",
         {"weights_gib": 65.9651, "kv_avail_gib": -2.14},
         "vLLM 0.10.1, Marlin MXFP4 kernel",
+        failed=True,
+        version="0.10.1",
     ),
     Case(
         "vllm-33155",
@@ -117,6 +123,8 @@ CASES: tuple[Case, ...] = (
         ),
         "real/vllm-27508-gpt-oss-120b-h100-095.log",
         {"kv_avail_gib": 1.71},
+        failed=True,
+        version="0.11.0",
     ),
     Case(
         "myoceane-gpt-oss-20b",
@@ -227,6 +235,8 @@ CASES: tuple[Case, ...] = (
         "real/vllm-10517-llama31-8b-3090-29k.log",
         {"weights_gib": 14.9888, "kv_tokens": 23648, "kv_avail_gib": 2.89},
         "the same user at 29000: V0's start-up check failed (23648 tokens held)",
+        failed=True,
+        version="0.6.4.post1",
     ),
     Case(
         "vllm-gce-llama31-8b-a100-40g",
@@ -304,6 +314,7 @@ CASES: tuple[Case, ...] = (
         "vLLM's V2 model runner (a 2026 build, default utilization 0.92, given here); the log's H100 reports "
         "79.11 GiB total where the h100 profile holds 79.19; that build subtracts CUDA graphs after the KV "
         "cache (its 63.25 GiB is 72.78 - 7.39 - 1.54 - 0.6)",
+        failed=True,
     ),
     Case(
         "blog-qwen3-32b-tp2",
@@ -384,15 +395,36 @@ CASES: tuple[Case, ...] = (
 )
 
 
-def mem_json(case: Case, *, from_log: bool = False) -> dict[str, Any]:
+def report_json(case: Case, *, from_log: bool = False) -> dict[str, Any]:
     argv = ["mem", "--format", "json", "--model-config", str(MODELS / case.model), "--gpu", case.gpu]
     if case.argv[0].startswith("-"):  # only flags: say which framework; a whole command names its own
         argv += ["--framework", case.framework]
+    if case.version:
+        argv += ["--framework-version", case.version]
     if from_log:
         argv += ["--from-log", str(LOGS / case.log)]
     result = run_cli([*argv, "--", *case.argv])
     assert result.status in (0, 1), result.stderr
-    return dict(result.json["memory"])
+    return dict(result.json)
+
+
+def mem_json(case: Case, *, from_log: bool = False) -> dict[str, Any]:
+    return dict(report_json(case, from_log=from_log)["memory"])
+
+
+def verdict(case: Case) -> str:
+    """``fits``, or ``oom (error)`` / ``oom (warning, assumed)`` with MM001's severity and basis."""
+    report = report_json(case)
+    if report["memory"]["verdict"] != "oom":
+        return str(report["memory"]["verdict"])
+    (mm001,) = [f for f in report["findings"] if f["code"] == "MM001"]
+    return f"oom ({mm001['severity']}, {mm001['basis']})"
+
+
+def verdict_is_right(case: Case, said: str) -> bool:
+    """A failed launch must be called out of memory; one that started must not be an error (a warning resting
+    on an assumption is not a claim that it fails)."""
+    return said.startswith("oom") if case.failed else not said.startswith("oom (error")
 
 
 def measure(case: Case) -> dict[str, tuple[float, float]]:
@@ -422,12 +454,14 @@ def table() -> str:
         "|---|---|---|---|---|---|---|",
     ]
     errors: dict[str, list[float]] = {}
+    gib_errors: list[float] = []
     for case in CASES:
         for key, (predicted, logged) in measure(case).items():
             err = relative_error(predicted, logged)
             # available KV memory can be near zero or negative: its error is in GiB, not relative
             if key == "kv_avail_gib":
                 shown = f"{predicted - logged:+.2f} GiB"
+                gib_errors.append(abs(predicted - logged))
             else:
                 shown = f"{err:+.1%}"
                 errors.setdefault(key, []).append(abs(err))
@@ -436,11 +470,23 @@ def table() -> str:
                 f"| {case.id} | {case.framework} | {case.gpu} | {key} | {fmt.format(predicted)} | "
                 f"{fmt.format(logged)} | {shown} |"
             )
+    rows.append("\n| case | failed at start-up | argtrace says | right |\n|---|---|---|---|")
+    wrong = 0
+    for case in CASES:
+        said = verdict(case)
+        right = verdict_is_right(case, said)
+        wrong += not right
+        rows.append(f"| {case.id} | {'yes' if case.failed else 'no'} | {said} | {'yes' if right else 'NO'} |")
+    rows.append(f"\nwrong verdicts: {wrong} of {len(CASES)}")
     for key, values in errors.items():
         rows.append(
             f"\n{key}: {len(values)} logs, median |error| {statistics.median(values):.1%}, "
             f"worst {max(values):.1%}"
         )
+    rows.append(
+        f"\nkv_avail_gib: {len(gib_errors)} logs, median |error| {statistics.median(gib_errors):.2f} GiB, "
+        f"worst {max(gib_errors):.2f} GiB, within 1 GiB {sum(e <= 1.0 for e in gib_errors)}"
+    )
     return "\n".join(rows)
 
 

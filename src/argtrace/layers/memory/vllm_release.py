@@ -1,0 +1,137 @@
+"""What a named vLLM release does differently from 0.33.0 when it sizes the KV cache, read from that release's
+own code (the wheels of 0.6.4.post1, 0.7.3, 0.10.1 and 0.11.0 from PyPI; paths relative to ``vllm/``).
+
+``vllm.py`` re-derives 0.33.0. When the launch names another release (``--framework-version``, an image tag, a
+log's version line) and that release's code was read, ``rules_for`` returns the parts that differ, and
+``apply`` changes the resolved settings accordingly; any other release keeps 0.33.0's steps (the section says
+"nearest used"). Only what was read is here; each field names its source line.
+
+- V0 (0.6.4.post1, 0.7.3; the default engine before 0.8): ``config.py`` ``SchedulerConfig``
+  (0.6.4.post1 :1103-1118, 0.7.3 :1521-1536): without chunked prefill ``max_num_batched_tokens =
+  max(max_model_len, 2048)``, so the profile run is one prefill of the whole ``max_model_len``; with it 512
+  (0.6.4.post1) or 2048 (0.7.3). ``engine/arg_utils.py`` (0.6.4.post1 :996-1020, 0.7.3 :1164-1194) turns
+  chunked prefill on by default only when ``max_model_len > 32768`` (not for multimodal models, sliding
+  windows, speculative decoding or LoRA); ``max_num_seqs`` defaults to 256. ``worker/worker.py``
+  ``determine_num_available_blocks`` (0.6.4.post1 :174-230): ``total x gpu_memory_utilization - peak``, the
+  peak being torch's (weights + profile run) plus non-torch memory; CUDA graphs are captured afterwards and
+  not reserved. The check (``worker/worker.py`` ``raise_if_cache_size_invalid``, 0.6.4.post1 :486-502):
+  ``max_model_len > block_size x num_gpu_blocks`` fails, no null block held back.
+- V1 0.10.1 and 0.11.0: ``v1/worker/gpu_worker.py`` ``determine_available_memory`` (0.10.1 :257, 0.11.0
+  :279): ``requested_memory - non_kv_cache_memory`` (weights, the profile run's torch peak, non-torch); CUDA
+  graphs are captured after the KV cache and not reserved. The sampler warm-up
+  (``v1/worker/gpu_model_runner.py`` ``_dummy_sampler_run``, 0.10.1 :2426, 0.11.0 :3183: top_k vocab - 1,
+  top_p 0.9 over ``min(max_num_batched_tokens, max_num_seqs)`` rows) takes FlashInfer's sampler only when
+  FlashInfer is importable (``v1/sample/ops/topk_topp_sampler.py`` ``TopKTopPSampler.__init__``), and the
+  wheel installs it only with the ``flashinfer`` extra (its METADATA: ``flashinfer-python; extra ==
+  "flashinfer"``). Without it ``forward_native`` -> ``apply_top_k_top_p`` (0.10.1 :170-210, 0.11.0
+  :164-204) holds, at the ``scatter``, per logit: the model-dtype logits (``compute_logits``), the float32
+  copy (``v1/sample/sampler.py`` 0.10.1 :47, 0.11.0 :86), ``logits_sort`` (float32), ``logits_idx`` (int64),
+  two boolean masks, ``probs_sort`` (float32, cumsum in place) and the scatter's float32 output: dtype + 26
+  bytes. MXFP4 experts on SM90 take Marlin unless ``triton_kernels`` is installed
+  (``model_executor/layers/quantization/mxfp4.py`` 0.10.1 :123-135 ``_should_use_marlin``, 0.11.0 :94-100
+  ``get_mxfp4_backend``), which the wheel does not require.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from argtrace.layers.memory.config import ModelSpec
+
+if TYPE_CHECKING:  # vllm.py imports this module; the type only is needed here
+    from argtrace.layers.memory.vllm import Resolved
+
+# V0's default scheduler settings (engine/arg_utils.py EngineArgs.max_num_seqs; config.py SchedulerConfig)
+V0_MAX_NUM_SEQS = 256
+V0_MIN_BATCHED_TOKENS = 2048
+V0_LONG_CONTEXT = 32768  # arg_utils.py use_long_context = max_model_len > 32768
+# V0 sampler.py _apply_top_k_top_p (0.6.4.post1 :426-452), per logit: the float32 logits (Sampler.forward
+# :269), logits_sort, logits_idx (int64), the top-k mask, probs_sort, probs_sum (cumsum not in place), the
+# top-p mask and the scatter's empty_like output, beside the model-dtype logits.
+V0_SAMPLER_BYTES = 4 + 4 + 8 + 1 + 4 + 4 + 1 + 4
+# V1 0.10.1 / 0.11.0 forward_native, per logit beside the model-dtype logits (module docstring).
+V1_NATIVE_SAMPLER_BYTES = 4 + 4 + 8 + 1 + 4 + 1 + 4
+
+
+@dataclass(frozen=True)
+class ReleaseRules:
+    """The parts of one release's KV sizing that differ from 0.33.0's."""
+
+    release: str  # the release named by the launch
+    read: str  # the release whose code these rules come from
+    engine: str  # "v0" or "v1"
+    chunked_prefill_tokens: int | None  # V0's default max_num_batched_tokens with chunked prefill on
+    sampler_bytes_per_logit: int  # beside the model-dtype logits, in the sampler warm-up's peak
+    mxfp4_sm90_backend: str | None  # the MXFP4 MoE kernel on SM90 without optional packages
+
+
+_V0 = {
+    "0.6.4": ("0.6.4.post1", 512),
+    "0.6.4.post1": ("0.6.4.post1", 512),
+    "0.7.3": ("0.7.3", 2048),
+}
+_V1 = {"0.10.1": "0.10.1", "0.10.1.1": "0.10.1", "0.11.0": "0.11.0"}
+
+
+def _plain(version: str) -> str:
+    return re.sub(r"^v", "", version.strip().split("+")[0])
+
+
+def rules_for(version: str | None) -> ReleaseRules | None:
+    """The rules of ``version`` when its code was read (above); None for 0.33.0 and for releases not read."""
+    if not version:
+        return None
+    v = _plain(version)
+    if v in _V0:
+        read, chunked = _V0[v]
+        return ReleaseRules(v, read, "v0", chunked, V0_SAMPLER_BYTES, None)
+    if v in _V1:
+        return ReleaseRules(v, _V1[v], "v1", None, V1_NATIVE_SAMPLER_BYTES, "marlin")
+    return None
+
+
+def apply(
+    rules: ReleaseRules, r: Resolved, spec: ModelSpec, given: dict[str, bool], chunked_prefill: bool | None
+) -> Resolved:
+    """``r`` (0.33.0's defaults) with the release's defaults for what the user did not write (``given``:
+    whether max_num_seqs, max_num_batched_tokens, enable_lora were written; ``chunked_prefill``: the
+    --enable-chunked-prefill value written, None when not) and its profile run."""
+    changes: dict[str, object] = {
+        "engine": rules.engine,
+        "cudagraph_before_kv": False,
+        "sampler_bytes_per_logit": rules.sampler_bytes_per_logit,
+    }
+    notes = list(r.notes)
+    if rules.engine == "v0":
+        if not given["max_num_seqs"]:
+            changes["max_num_seqs"] = V0_MAX_NUM_SEQS
+        if not given["max_num_batched_tokens"]:
+            chunked = chunked_prefill
+            if chunked is None:
+                chunked = (
+                    r.max_model_len > V0_LONG_CONTEXT
+                    and not spec.sliding_layer_ids
+                    and not r.speculative_method
+                    and not given["enable_lora"]
+                )
+            tokens = rules.chunked_prefill_tokens if chunked else max(r.max_model_len, V0_MIN_BATCHED_TOKENS)
+            changes["max_num_batched_tokens"] = tokens
+            notes.append(
+                f"vLLM {rules.release} (V0, code of {rules.read}): max_num_batched_tokens {tokens} "
+                + (
+                    "(chunked prefill on)"
+                    if chunked
+                    else f"= max(max_model_len, 2048): the profile run is one prefill of {tokens} tokens"
+                )
+                + "; CUDA graphs are not reserved before the KV cache"
+            )
+    else:
+        notes.append(
+            f"vLLM {rules.release} (code of {rules.read}): CUDA graphs are captured after the KV cache, not "
+            "reserved; the sampler warm-up takes PyTorch's top-k/top-p path (sort, int64 indices), as "
+            "`pip install vllm` without the flashinfer extra runs it (assumed: FlashInfer's sampler, in "
+            "the Docker image, holds less)"
+        )
+    return replace(r, notes=notes, **changes)  # type: ignore[arg-type]
