@@ -49,6 +49,22 @@ PREDICTED: dict[str, dict[str, int]] = {
         "kv_tokens": 70080,
     },
     "blog-qwen3-32b-pp2": {"weights_gib": 32762128384, "kv_avail_gib": 7356588344, "kv_tokens": 56112},
+    "dennislee22-gpt-oss-120b-tp4-a100": {
+        "weights_gib": 18390625920,
+        "kv_avail_gib": 47697685274,
+        "kv_tokens": 2587760,
+    },
+    "offload-profiles-llama31-8b-3090-090": {
+        "weights_gib": 16060538880,
+        "kv_avail_gib": 5525362771,
+        "kv_tokens": 42144,
+    },
+    "offload-profiles-llama31-8b-3090-075": {
+        "weights_gib": 16060538880,
+        "kv_avail_gib": 1708210586,
+        "kv_tokens": 13024,
+    },
+    "offload-profiles-llama31-8b-3090-070": {"weights_gib": 16060538880, "kv_avail_gib": 435826525},
 }
 
 PROFILE_RUN = (
@@ -65,6 +81,11 @@ V0_PROFILE = (
     "0.6.4.post1 profiles one prefill of max_model_len ({tokens}) tokens, as argtrace now does for that "
     "release; argtrace's forward estimate ({ours} GiB) is above the {logged} GiB the log's peak_torch_memory "
     "shows over the weights, and a KV pool of 2-4 GiB turns that into a large relative error"
+)
+SMALL_POOL_0171 = (
+    "0.17.1 measured 0.52 GiB beside the weights (0.9 x 23.54 - 14.99 - 5.68) where argtrace estimates 1.23 "
+    "(forward peak 0.73 over 2048 tokens, non-torch 0.5): 0.54 GiB less KV memory, a large share of a "
+    "2-6 GiB pool"
 )
 NOT_YET: dict[tuple[str, str], str] = {
     (
@@ -105,6 +126,8 @@ NOT_YET: dict[tuple[str, str], str] = {
     ("blog-qwen3-32b-tp2", "kv_tokens"): SAMPLER_NOT_PROFILED.format(sampler="2.11"),
     ("blog-qwen3-32b-tp2", "kv_avail_gib"): SAMPLER_NOT_PROFILED.format(sampler="2.11"),
     ("vllm-48601-qwen3.6-27b-fp8-tp4", "kv_avail_gib"): SAMPLER_NOT_PROFILED.format(sampler="3.39"),
+    ("offload-profiles-llama31-8b-3090-090", "kv_tokens"): SMALL_POOL_0171,
+    ("offload-profiles-llama31-8b-3090-075", "kv_tokens"): SMALL_POOL_0171,
 }
 
 

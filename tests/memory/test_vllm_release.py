@@ -30,7 +30,28 @@ def test_rules_only_for_releases_whose_code_was_read() -> None:
     assert v073 is not None and v073.chunked_prefill_tokens == 2048
     v1 = rules_for("0.10.1.1")
     assert v1 is not None and (v1.engine, v1.read, v1.mxfp4_sm90_backend) == ("v1", "0.10.1", "marlin")
+    v0171 = rules_for("0.17.1")
+    assert v0171 is not None and (v0171.sampler_bytes_per_logit, v0171.mxfp4_sm90_backend) == (None, None)
     assert [rules_for(v) for v in (None, "0.33.0", "0.12.0", "0.7.2")] == [None, None, None, None]
+
+
+def test_0171_reserves_no_cuda_graphs_and_prints_tokens_by_blocks() -> None:
+    """The offload-profiles study at 0.70 on an RTX 3090 (0.17.1): no CUDA graphs subtracted, the sampler as
+    0.33.0's; 0.41 GiB left (0.4 after the null block) where 8192 tokens need 1.0 GiB (the log: 0.95
+    available, 1.0 needed). At 0.90
+    the "GPU KV cache size" line is num_blocks x 16 (one KV cache group)."""
+    failed = _mem(
+        "llama-3.1-8b", "rtx-3090", "0.17.1", "--max-model-len", "8192", "--gpu-memory-utilization", "0.7"
+    )
+    m = failed["memory"]
+    assert (m["cuda_graph_bytes"], m["verdict"], m["available_kv_cache_bytes"]) == (0, "oom", 435826525)
+    (mm001,) = [f for f in failed["findings"] if f["code"] == "MM001"]
+    assert (
+        "(1.0 GiB KV cache is needed, which is larger than the available KV cache memory (0.4 GiB)"
+        in (mm001["message"])
+    )
+    fits = _mem("llama-3.1-8b", "rtx-3090", "0.17.1", "--max-model-len", "8192")["memory"]
+    assert (fits["max_total_num_tokens"], fits["vllm"]["num_blocks"]) == (42144, 2634)
 
 
 def test_v0_profiles_a_whole_max_model_len_prefill() -> None:
@@ -96,7 +117,7 @@ def test_without_a_release_the_formulas_stay_0330s() -> None:
 
 @pytest.mark.parametrize("case", [c for c in CASES if c.failed], ids=lambda c: c.id)
 def test_verdicts_on_the_failed_launches(case: Any) -> None:
-    """The five public launches that failed at start-up: four called out of memory (one an error, three
+    """The six public launches that failed at start-up: five called out of memory (one an error, four
     warnings resting on the estimated profile run); vllm#48601's unreleased MRV2 build, which did not profile
     the sampler, is sized as 0.33.0 (which does) and still called fitting."""
     expected = {
@@ -104,6 +125,7 @@ def test_verdicts_on_the_failed_launches(case: Any) -> None:
         "vllm-23278": "oom (warning, assumed)",
         "vllm-27508": "oom (warning, assumed)",
         "vllm-10517-29k": "oom (warning, assumed)",
+        "offload-profiles-llama31-8b-3090-070": "oom (warning, assumed)",
         "vllm-48601-qwen3.6-27b-fp8-tp4": "fits",
     }
     said = verdict(case)

@@ -119,6 +119,7 @@ class Resolved:
     engine: str = "v1"
     cudagraph_before_kv: bool = True  # 0.33.0 profiles the CUDA graphs and reserves them before the KV cache
     sampler_bytes_per_logit: int | None = None  # None: 0.33.0's FlashInfer warm-up (SAMPLER_FP32_BUFFERS)
+    kv_tokens_from_blocks: bool = False  # the "GPU KV cache size" line as 0.10.1/0.11.0 print it
 
 
 def _speculative(settings: Mapping[str, Any], spec: ModelSpec, notes: list[str]) -> tuple[str | None, int]:
@@ -592,6 +593,10 @@ def plan(
         return p
     p.concurrency = p.num_blocks / p.blocks_per_request
     p.kv_tokens = int(p.concurrency * r.max_model_len)
+    if r.kv_tokens_from_blocks:
+        # 0.10.1 kv_cache_utils.py:1011 / 0.11.0 :1080: num_blocks // number of groups x block size
+        groups = max(lay.attn_groups + lay.swa_groups + lay.mamba_groups, 1)
+        p.kv_tokens = p.num_blocks // groups * lay.block_size
     p.margin_bytes = p.check_memory_bytes - p.needed_bytes
     return p
 

@@ -1,5 +1,5 @@
 """What a named vLLM release does differently from 0.33.0 when it sizes the KV cache, read from that release's
-own code (the wheels of 0.6.4.post1, 0.7.3, 0.10.1 and 0.11.0 from PyPI; paths relative to ``vllm/``).
+own code (the wheels of 0.6.4.post1, 0.7.3, 0.10.1, 0.11.0 and 0.17.1 from PyPI; paths relative to ``vllm/``).
 
 ``vllm.py`` re-derives 0.33.0. When the launch names another release (``--framework-version``, an image tag, a
 log's version line) and that release's code was read, ``rules_for`` returns the parts that differ, and
@@ -29,7 +29,16 @@ log's version line) and that release's code was read, ``rules_for`` returns the 
   two boolean masks, ``probs_sort`` (float32, cumsum in place) and the scatter's float32 output: dtype + 26
   bytes. MXFP4 experts on SM90 take Marlin unless ``triton_kernels`` is installed
   (``model_executor/layers/quantization/mxfp4.py`` 0.10.1 :123-135 ``_should_use_marlin``, 0.11.0 :94-100
-  ``get_mxfp4_backend``), which the wheel does not require.
+  ``get_mxfp4_backend``), which the wheel does not require. The ``GPU KV cache size: N tokens`` line is
+  ``num_blocks // number of KV cache groups x block_size`` (``v1/core/kv_cache_utils.py`` 0.10.1 :1011,
+  0.11.0 :1080), not 0.33.0's capacity at ``max_model_len``.
+- V1 0.17.1: ``gpu_worker.py`` ``determine_available_memory`` (:352-430) subtracts no CUDA graphs either, and
+  prints the KV tokens the same way (``kv_cache_utils.py:1295-1314``). Its sampler warm-up holds what 0.33.0's
+  does: FlashInfer's sampler is opt-in (``VLLM_USE_FLASHINFER_SAMPLER``, ``topk_topp_sampler.py``), and the
+  default ``apply_top_k_top_p`` (:245) masks the float32 logits in place with a Triton kernel for 8 rows or
+  more (``topk_topp_triton.py:947``, one row per SM of scratch), then ``softmax`` and ``random_sample``'s
+  draw: float32 logits, probabilities and draw beside the model-dtype logits. MXFP4 backends not read:
+  0.33.0's.
 """
 
 from __future__ import annotations
@@ -63,8 +72,8 @@ class ReleaseRules:
     read: str  # the release whose code these rules come from
     engine: str  # "v0" or "v1"
     chunked_prefill_tokens: int | None  # V0's default max_num_batched_tokens with chunked prefill on
-    sampler_bytes_per_logit: int  # beside the model-dtype logits, in the sampler warm-up's peak
-    mxfp4_sm90_backend: str | None  # the MXFP4 MoE kernel on SM90 without optional packages
+    sampler_bytes_per_logit: int | None  # beside the model-dtype logits in the warm-up's peak; None: 0.33.0's
+    mxfp4_sm90_backend: str | None  # the MXFP4 MoE kernel on SM90 without optional packages; None: 0.33.0's
 
 
 _V0 = {
@@ -73,6 +82,7 @@ _V0 = {
     "0.7.3": ("0.7.3", 2048),
 }
 _V1 = {"0.10.1": "0.10.1", "0.10.1.1": "0.10.1", "0.11.0": "0.11.0"}
+_V1_LIKE_0330_SAMPLER = {"0.17.1": "0.17.1"}
 
 
 def _plain(version: str) -> str:
@@ -89,6 +99,8 @@ def rules_for(version: str | None) -> ReleaseRules | None:
         return ReleaseRules(v, read, "v0", chunked, V0_SAMPLER_BYTES, None)
     if v in _V1:
         return ReleaseRules(v, _V1[v], "v1", None, V1_NATIVE_SAMPLER_BYTES, "marlin")
+    if v in _V1_LIKE_0330_SAMPLER:
+        return ReleaseRules(v, _V1_LIKE_0330_SAMPLER[v], "v1", None, None, None)
     return None
 
 
@@ -128,10 +140,16 @@ def apply(
                 + "; CUDA graphs are not reserved before the KV cache"
             )
     else:
-        notes.append(
+        changes["kv_tokens_from_blocks"] = True
+        note = (
             f"vLLM {rules.release} (code of {rules.read}): CUDA graphs are captured after the KV cache, not "
-            "reserved; the sampler warm-up takes PyTorch's top-k/top-p path (sort, int64 indices), as "
-            "`pip install vllm` without the flashinfer extra runs it (assumed: FlashInfer's sampler, in "
-            "the Docker image, holds less)"
+            "reserved"
         )
+        if rules.sampler_bytes_per_logit is not None:
+            note += (
+                "; the sampler warm-up takes PyTorch's top-k/top-p path (sort, int64 indices), as "
+                "`pip install vllm` without the flashinfer extra runs it (assumed: FlashInfer's sampler, in "
+                "the Docker image, holds less)"
+            )
+        notes.append(note)
     return replace(r, notes=notes, **changes)  # type: ignore[arg-type]
