@@ -469,6 +469,17 @@ CASES: tuple[Case, ...] = (
         failed=True,
         version="0.17.1",
     ),
+    Case(
+        "kuiperinfer-qwen3-14b-tp4-4090",
+        "argtrace search index file id 55529353766 (public project notes, SGLang from source, 2026-06)",
+        "sglang",
+        "qwen3-14b",
+        "rtx-4090x4",
+        ("--model-path", "/models/Qwen3-14B", "--tp-size", "4", "--mem-fraction-static", "0.80"),
+        "qwen3-14b-tp4-rtx4090-sglang.log",
+        {"weights_gib": 7.08, "kv_tokens": 298447},
+        "SGLang built from source at commit ebaf86d4 (no release named: sized with 0.5.10.post1's formulas)",
+    ),
 )
 
 
