@@ -480,6 +480,19 @@ CASES: tuple[Case, ...] = (
         {"weights_gib": 7.08, "kv_tokens": 298447},
         "SGLang built from source at commit ebaf86d4 (no release named: sized with 0.5.10.post1's formulas)",
     ),
+    Case(
+        "sglang-docs-llama31-8b-h100-2025-01",
+        "https://docs.sglang.ai/start/send_request.html (clipped 2025-01-23, argtrace search index file id "
+        "18084549501)",
+        "sglang",
+        "llama-3.1-8b",
+        "h100",
+        ("--model-path", "meta-llama/Meta-Llama-3.1-8B-Instruct", "--mem-fraction-static", "0.88"),
+        "llama-3.1-8b-sglang-docs-2025-01-h100.log",
+        {"weights_gib": 15.09, "kv_tokens": 444500},
+        "SGLang of January 2025: its default mem_fraction_static 0.88 (the server_args line) given, as for "
+        "xinference#3481; weights from the free memory before and after loading (78.81 - 63.72)",
+    ),
 )
 
 

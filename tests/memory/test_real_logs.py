@@ -66,6 +66,7 @@ PREDICTED: dict[str, dict[str, int]] = {
     },
     "offload-profiles-llama31-8b-3090-070": {"weights_gib": 16060538880, "kv_avail_gib": 435826525},
     "kuiperinfer-qwen3-14b-tp4-4090": {"weights_gib": 7384791040, "kv_tokens": 300854},
+    "sglang-docs-llama31-8b-h100-2025-01": {"weights_gib": 16060538880, "kv_tokens": 444016},
 }
 
 PROFILE_RUN = (

@@ -124,6 +124,7 @@ def apply(
             if chunked is None:
                 chunked = (
                     r.max_model_len > V0_LONG_CONTEXT
+                    and spec.vision is None  # is_multimodal_model
                     and not spec.sliding_layer_ids
                     and not r.speculative_method
                     and not given["enable_lora"]
