@@ -286,11 +286,12 @@ def analyze(
             and p.available_source == "estimate"
             and p.margin_bytes + estimated >= 0
         )
+        # a release that reserves no CUDA graphs before the KV cache (vllm_release.py) has none to name
+        graphs = f" and CUDA graphs {format_gib(p.cudagraph_bytes)}" if r.cudagraph_before_kv else ""
         basis_note = (
             f"; this rests on argtrace's estimate of what vLLM measures at start-up (activation peak "
-            f"{format_gib(p.activation_bytes)}, non-torch {format_gib(NON_TORCH_BYTES)} and CUDA graphs "
-            f"{format_gib(p.cudagraph_bytes)} GiB): compare with the log's 'Available KV cache memory' "
-            "(argtrace mem --from-log)"
+            f"{format_gib(p.activation_bytes)}, non-torch {format_gib(NON_TORCH_BYTES)}{graphs} GiB): "
+            "compare with the log's 'Available KV cache memory' (argtrace mem --from-log)"
             if on_estimate
             else ""
         )
