@@ -12,10 +12,11 @@ log's version line) and that release's code was read, ``rules_for`` returns the 
   (0.6.4.post1) or 2048 (0.7.3). ``engine/arg_utils.py`` (0.6.4.post1 :996-1020, 0.7.3 :1164-1194) turns
   chunked prefill on by default only when ``max_model_len > 32768`` (not for multimodal models, sliding
   windows, speculative decoding or LoRA); ``max_num_seqs`` defaults to 256. ``worker/worker.py``
-  ``determine_num_available_blocks`` (0.6.4.post1 :174-230): ``total x gpu_memory_utilization - peak``, the
-  peak being torch's (weights + profile run) plus non-torch memory; CUDA graphs are captured afterwards and
-  not reserved. The check (``worker/worker.py`` ``raise_if_cache_size_invalid``, 0.6.4.post1 :486-502):
-  ``max_model_len > block_size x num_gpu_blocks`` fails, no null block held back.
+  ``determine_num_available_blocks`` (0.6.4.post1 :174-230, 0.7.3 :226-236 through ``memory_profiling``):
+  ``total x gpu_memory_utilization - peak``, the peak being torch's (weights + profile run) plus non-torch
+  memory; CUDA graphs are captured afterwards and not reserved. The check (``worker/worker.py``
+  ``raise_if_cache_size_invalid``, 0.6.4.post1 :486-502, 0.7.3 :532-545): ``max_model_len > block_size x
+  num_gpu_blocks`` fails, no null block held back.
 - V1 0.10.1 and 0.11.0: ``v1/worker/gpu_worker.py`` ``determine_available_memory`` (0.10.1 :257, 0.11.0
   :279): ``requested_memory - non_kv_cache_memory`` (weights, the profile run's torch peak, non-torch); CUDA
   graphs are captured after the KV cache and not reserved. The sampler warm-up
