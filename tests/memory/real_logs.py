@@ -105,6 +105,7 @@ CASES: tuple[Case, ...] = (
         "real/vllm-33155-gpt-oss-120b-h100.log",
         {"weights_gib": 64.38},
         "vLLM 0.14.1, Triton MXFP4 kernel",
+        version="0.14.1",
     ),
     Case(
         "vllm-27508",
@@ -144,6 +145,7 @@ CASES: tuple[Case, ...] = (
         "real/vllm-myoceane-gpt-oss-20b-a100.log",
         {"weights_gib": 13.72, "kv_avail_gib": 36.56},
         "vLLM 0.19.0",
+        version="0.19.0",
     ),
     Case(
         "vllm-21348",
@@ -256,6 +258,7 @@ CASES: tuple[Case, ...] = (
         {"weights_gib": 14.99, "kv_avail_gib": 19.28, "kv_tokens": 157936},
         "vLLM 0.15.1 through the LLM class (max_num_batched_tokens 8192 as its log prints; max_num_seqs not "
         "printed: the server's 256 assumed)",
+        version="0.15.1",
     ),
     Case(
         "a100-40g-gpt-oss-20b",
@@ -368,6 +371,7 @@ CASES: tuple[Case, ...] = (
         "real/vllm-l40s-qwen3-14b-blog-and-book.log",
         {"weights_gib": 27.52, "kv_avail_gib": 11.57, "kv_tokens": 75824},
         "vLLM 0.28.0, defaults",
+        version="0.28.0",
     ),
     Case(
         "book-l40s-qwen3-14b",
@@ -391,6 +395,7 @@ CASES: tuple[Case, ...] = (
         "real/vllm-l40s-qwen3-14b-optimization-lab.log",
         {"weights_gib": 27.52, "kv_avail_gib": 11.06, "kv_tokens": 72496},
         "vLLM 0.29.0, defaults",
+        version="0.29.0",
     ),
     # --- 2026-12-02, third batch (memory9): named releases, their own profile runs ---
     Case(

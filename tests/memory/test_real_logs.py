@@ -23,7 +23,7 @@ PREDICTED: dict[str, dict[str, int]] = {
     "vllm-23278": {"weights_gib": 70673436288, "kv_avail_gib": -496845235},
     "vllm-33155": {"weights_gib": 65168608896},
     "vllm-27508": {"kv_avail_gib": 3795900391},
-    "myoceane-gpt-oss-20b": {"weights_gib": 14665082496, "kv_avail_gib": 38802056781},
+    "myoceane-gpt-oss-20b": {"weights_gib": 14665082496, "kv_avail_gib": 39338927693},
     "vllm-21348": {"kv_tokens": 292848, "kv_avail_gib": 14094676685},
     "sglang-21348": {"kv_tokens": 400298},
     "qwen3.5-9b-4090": {"weights_gib": 9409876224, "kv_tokens": 331426},

@@ -32,7 +32,25 @@ def test_rules_only_for_releases_whose_code_was_read() -> None:
     assert v1 is not None and (v1.engine, v1.read, v1.mxfp4_sm90_backend) == ("v1", "0.10.1", "marlin")
     v0171 = rules_for("0.17.1")
     assert v0171 is not None and (v0171.sampler_bytes_per_logit, v0171.mxfp4_sm90_backend) == (None, None)
-    assert [rules_for(v) for v in (None, "0.33.0", "0.12.0", "0.7.2")] == [None, None, None, None]
+    # not read, but V1 and older than CUDA-graph profiling (0.33.0's envs.py: on by default as of v0.21.0)
+    v0190 = rules_for("v0.19.0")
+    assert v0190 is not None and (v0190.only_cuda_graphs, v0190.sampler_bytes_per_logit) == (True, None)
+    assert [rules_for(v) for v in (None, "0.33.0", "0.21.0", "0.28.0", "0.7.2")] == [None] * 5
+
+
+def test_releases_before_cuda_graph_profiling_reserve_no_graphs() -> None:
+    """GPT-OSS-20B on an A100 with 0.19.0 (myoceane.fr): only the 0.5 GiB CUDA-graph estimate moves, and
+    0.33.0 with VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0 in the launch's environment does the same."""
+    flags = ("--max-model-len", "131072", "--gpu-memory-utilization", "0.65")
+    named = _mem("gpt-oss-20b", "a100-80g", "0.19.0", *flags)["memory"]
+    plain = _mem("gpt-oss-20b", "a100-80g", None, *flags)["memory"]
+    assert (named["cuda_graph_bytes"], plain["cuda_graph_bytes"]) == (0, 1 << 29)
+    assert named["available_kv_cache_bytes"] - plain["available_kv_cache_bytes"] == 1 << 29
+    words = ["mem", "--format", "json", "--model-config", str(MODELS / "gpt-oss-20b"), "--gpu", "a100-80g"]
+    env_off = run_cli(
+        [*words, "--", "env", "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0", "vllm", "serve", "m", *flags]
+    ).json["memory"]
+    assert env_off["available_kv_cache_bytes"] == named["available_kv_cache_bytes"] == 39338927693
 
 
 def test_0171_reserves_no_cuda_graphs_and_prints_tokens_by_blocks() -> None:

@@ -40,6 +40,10 @@ log's version line) and that release's code was read, ``rules_for`` returns the 
   more (``topk_topp_triton.py:947``, one row per SM of scratch), then ``softmax`` and ``random_sample``'s
   draw: float32 logits, probabilities and draw beside the model-dtype logits. MXFP4 backends not read:
   0.33.0's.
+- Any other V1 release before 0.21.0 (not read): only that its CUDA graphs are not reserved before the KV
+  cache, which 0.33.0's own ``envs.py:2216-2218`` dates (``VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS``,
+  "Enabled by default as of v0.21.0"); the rest follows 0.33.0. The same variable set to 0 in the launch's
+  environment turns the reservation off in 0.33.0 itself (``vllm_section.py``).
 """
 
 from __future__ import annotations
@@ -75,6 +79,8 @@ class ReleaseRules:
     chunked_prefill_tokens: int | None  # V0's default max_num_batched_tokens with chunked prefill on
     sampler_bytes_per_logit: int | None  # beside the model-dtype logits in the warm-up's peak; None: 0.33.0's
     mxfp4_sm90_backend: str | None  # the MXFP4 MoE kernel on SM90 without optional packages; None: 0.33.0's
+    kv_tokens_from_blocks: bool = True  # "GPU KV cache size" = num_blocks // groups x block size
+    only_cuda_graphs: bool = False  # a release not read: only the CUDA-graph reservation is known to differ
 
 
 _V0 = {
@@ -84,6 +90,11 @@ _V0 = {
 }
 _V1 = {"0.10.1": "0.10.1", "0.10.1.1": "0.10.1", "0.11.0": "0.11.0"}
 _V1_LIKE_0330_SAMPLER = {"0.17.1": "0.17.1"}
+# vLLM 0.33.0's envs.py:2216-2218 (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS): "Enabled by default as of
+# v0.21.0"; its gpu_worker.py:788 logs "CUDA graph memory profiling is enabled (default since v0.21.0)".
+CUDAGRAPH_PROFILING_SINCE = (0, 21)
+V1_DEFAULT_SINCE = (0, 8)  # V0 was the default engine before 0.8 (0.7.3 envs.py:503 VLLM_USE_V1 "0")
+CUDAGRAPH_SOURCE = "0.33.0's envs.py:2216 (CUDA graph profiling on by default as of v0.21.0)"
 
 
 def _plain(version: str) -> str:
@@ -102,6 +113,10 @@ def rules_for(version: str | None) -> ReleaseRules | None:
         return ReleaseRules(v, _V1[v], "v1", None, V1_NATIVE_SAMPLER_BYTES, "marlin")
     if v in _V1_LIKE_0330_SAMPLER:
         return ReleaseRules(v, _V1_LIKE_0330_SAMPLER[v], "v1", None, None, None)
+    parts = re.match(r"(\d+)\.(\d+)", v)
+    if parts and V1_DEFAULT_SINCE <= (int(parts[1]), int(parts[2])) < CUDAGRAPH_PROFILING_SINCE:
+        # Not read, but older than CUDA-graph profiling: the graphs are captured after the KV cache.
+        return ReleaseRules(v, CUDAGRAPH_SOURCE, "v1", None, None, None, False, True)
     return None
 
 
@@ -141,8 +156,13 @@ def apply(
                 )
                 + "; CUDA graphs are not reserved before the KV cache"
             )
+    elif rules.only_cuda_graphs:
+        notes.append(
+            f"vLLM {rules.release}: CUDA graphs are captured after the KV cache, not reserved "
+            f"({rules.read}); the rest follows 0.33.0 (that release's code was not read)"
+        )
     else:
-        changes["kv_tokens_from_blocks"] = True
+        changes["kv_tokens_from_blocks"] = rules.kv_tokens_from_blocks
         note = (
             f"vLLM {rules.release} (code of {rules.read}): CUDA graphs are captured after the KV cache, not "
             "reserved"

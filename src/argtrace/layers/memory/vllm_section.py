@@ -6,6 +6,7 @@ the suggested settings that fit. Split from ``vllm.py`` so that module keeps vLL
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from argtrace.gpus import GIB, GpuProfile
@@ -81,6 +82,14 @@ def analyze(
         section["formulas"] = (
             f"vllm {VERSION} with {release.release}'s differences (code of {release.read}, cited in "
             "layers/memory/vllm_release.py)"
+        )
+    estimate_graphs = (env or {}).get("VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS")
+    if release is None and estimate_graphs is not None and estimate_graphs.strip() == "0":
+        # envs.py:2219 bool(int(...)): 0 turns 0.33.0's CUDA-graph profiling off (graphs after the KV cache)
+        r = replace(r, cudagraph_before_kv=False)
+        r.notes.append(
+            "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0: CUDA graphs are not reserved before the KV cache "
+            "(vLLM 0.33.0 envs.py:2216); they are captured afterwards, in memory the KV cache may have taken"
         )
     who = f"vLLM {release.release}" if release is not None else f"vLLM {VERSION}"
     # the MXFP4 kernel the release picks on SM90 without optional packages (vllm_release.py)
