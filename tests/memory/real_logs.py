@@ -33,6 +33,8 @@ class Case:
     log: str
     logged: dict[str, float] = field(default_factory=dict)  # weights_gib, kv_tokens, kv_avail_gib
     note: str = ""
+    failed: bool = False  # the log shows the launch failing at start-up
+    version: str = ""  # the release the source names, given as --framework-version (as a user would)
 
 
 CASES: tuple[Case, ...] = (
@@ -54,6 +56,7 @@ CASES: tuple[Case, ...] = (
         {"weights_gib": 13.9476, "kv_tokens": 81536, "kv_avail_gib": 8.69},
         "vLLM V0 (0.7): its profile run, not 0.33's, decided the KV memory (the issue quotes 8.69 GiB "
         "reserved for the KV cache, 0.25 GiB non-torch and a 0.19 GiB activation peak)",
+        failed=True,
     ),
     Case(
         "vllm-10517",
@@ -66,6 +69,7 @@ CASES: tuple[Case, ...] = (
         {"weights_gib": 14.9888, "kv_tokens": 31232, "kv_avail_gib": 3.81},
         "RTX 3090 (23.58 GiB per the log; the rtx-3090 profile's 23.70 GiB rests on a torch OOM line); "
         "vLLM V0",
+        version="0.6.4.post1",
     ),
     Case(
         "xinference-3481",
@@ -88,6 +92,8 @@ CASES: tuple[Case, ...] = (
         "real/vllm-23278-gpt-oss-120b-h100.log",
         {"weights_gib": 65.9651, "kv_avail_gib": -2.14},
         "vLLM 0.10.1, Marlin MXFP4 kernel",
+        failed=True,
+        version="0.10.1",
     ),
     Case(
         "vllm-33155",
@@ -99,6 +105,7 @@ CASES: tuple[Case, ...] = (
         "real/vllm-33155-gpt-oss-120b-h100.log",
         {"weights_gib": 64.38},
         "vLLM 0.14.1, Triton MXFP4 kernel",
+        version="0.14.1",
     ),
     Case(
         "vllm-27508",
@@ -117,6 +124,8 @@ CASES: tuple[Case, ...] = (
         ),
         "real/vllm-27508-gpt-oss-120b-h100-095.log",
         {"kv_avail_gib": 1.71},
+        failed=True,
+        version="0.11.0",
     ),
     Case(
         "myoceane-gpt-oss-20b",
@@ -136,6 +145,7 @@ CASES: tuple[Case, ...] = (
         "real/vllm-myoceane-gpt-oss-20b-a100.log",
         {"weights_gib": 13.72, "kv_avail_gib": 36.56},
         "vLLM 0.19.0",
+        version="0.19.0",
     ),
     Case(
         "vllm-21348",
@@ -227,6 +237,8 @@ CASES: tuple[Case, ...] = (
         "real/vllm-10517-llama31-8b-3090-29k.log",
         {"weights_gib": 14.9888, "kv_tokens": 23648, "kv_avail_gib": 2.89},
         "the same user at 29000: V0's start-up check failed (23648 tokens held)",
+        failed=True,
+        version="0.6.4.post1",
     ),
     Case(
         "vllm-gce-llama31-8b-a100-40g",
@@ -246,6 +258,7 @@ CASES: tuple[Case, ...] = (
         {"weights_gib": 14.99, "kv_avail_gib": 19.28, "kv_tokens": 157936},
         "vLLM 0.15.1 through the LLM class (max_num_batched_tokens 8192 as its log prints; max_num_seqs not "
         "printed: the server's 256 assumed)",
+        version="0.15.1",
     ),
     Case(
         "a100-40g-gpt-oss-20b",
@@ -304,6 +317,7 @@ CASES: tuple[Case, ...] = (
         "vLLM's V2 model runner (a 2026 build, default utilization 0.92, given here); the log's H100 reports "
         "79.11 GiB total where the h100 profile holds 79.19; that build subtracts CUDA graphs after the KV "
         "cache (its 63.25 GiB is 72.78 - 7.39 - 1.54 - 0.6)",
+        failed=True,
     ),
     Case(
         "blog-qwen3-32b-tp2",
@@ -357,6 +371,7 @@ CASES: tuple[Case, ...] = (
         "real/vllm-l40s-qwen3-14b-blog-and-book.log",
         {"weights_gib": 27.52, "kv_avail_gib": 11.57, "kv_tokens": 75824},
         "vLLM 0.28.0, defaults",
+        version="0.28.0",
     ),
     Case(
         "book-l40s-qwen3-14b",
@@ -380,19 +395,142 @@ CASES: tuple[Case, ...] = (
         "real/vllm-l40s-qwen3-14b-optimization-lab.log",
         {"weights_gib": 27.52, "kv_avail_gib": 11.06, "kv_tokens": 72496},
         "vLLM 0.29.0, defaults",
+        version="0.29.0",
+    ),
+    # --- 2026-12-02, third batch (memory9): named releases, their own profile runs ---
+    Case(
+        "dennislee22-gpt-oss-120b-tp4-a100",
+        "https://github.com/dennislee22/vLLM-benchmarking",
+        "vllm",
+        "gpt-oss-120b",
+        "a100-80gx4",
+        (
+            "vllm",
+            "serve",
+            "gpt-oss-120b",
+            "--max-model-len",
+            "16384",
+            "--tensor-parallel-size",
+            "4",
+            "--gpu-memory-utilization",
+            "0.8",
+        ),
+        "real/vllm-dennislee22-gpt-oss-120b-tp4-a100.log",
+        {"weights_gib": 17.2217, "kv_avail_gib": 45.32, "kv_tokens": 2640144},
+        "vLLM 0.10.1.1 (its version line), Marlin MXFP4 on the A100; FlashInfer's sampler was installed "
+        "(its log line), where argtrace assumes PyTorch's",
+        version="0.10.1.1",
+    ),
+    Case(
+        "offload-profiles-llama31-8b-3090-090",
+        "https://github.com/TheBuccaneer/vllm-offload-profiles",
+        "vllm",
+        "llama-3.1-8b",
+        "rtx-3090",
+        ("vllm", "serve", "meta-llama/Llama-3.1-8B-Instruct", "--max-model-len", "8192"),
+        "real/vllm-0171-llama31-8b-3090-util-sweep.log",
+        {"weights_gib": 14.99, "kv_avail_gib": 5.68, "kv_tokens": 46544},
+        "vLLM 0.17.1 (the study's README and the log's line numbers), defaults",
+        version="0.17.1",
+    ),
+    Case(
+        "offload-profiles-llama31-8b-3090-075",
+        "https://github.com/TheBuccaneer/vllm-offload-profiles",
+        "vllm",
+        "llama-3.1-8b",
+        "rtx-3090",
+        (
+            "vllm",
+            "serve",
+            "meta-llama/Llama-3.1-8B-Instruct",
+            "--max-model-len",
+            "8192",
+            "--gpu-memory-utilization",
+            "0.75",
+        ),
+        "real/vllm-0171-llama31-8b-3090-util-sweep.log",
+        {"weights_gib": 14.99, "kv_avail_gib": 2.13, "kv_tokens": 17424},
+        "the same study at 0.75",
+        version="0.17.1",
+    ),
+    Case(
+        "offload-profiles-llama31-8b-3090-070",
+        "https://github.com/TheBuccaneer/vllm-offload-profiles",
+        "vllm",
+        "llama-3.1-8b",
+        "rtx-3090",
+        (
+            "vllm",
+            "serve",
+            "meta-llama/Llama-3.1-8B-Instruct",
+            "--max-model-len",
+            "8192",
+            "--gpu-memory-utilization",
+            "0.7",
+        ),
+        "real/vllm-0171-llama31-8b-3090-util-sweep.log",
+        {"weights_gib": 14.99, "kv_avail_gib": 0.95},
+        "the same study at 0.70: 1.0 GiB needed for 8192 tokens, 0.95 available",
+        failed=True,
+        version="0.17.1",
+    ),
+    Case(
+        "kuiperinfer-qwen3-14b-tp4-4090",
+        "argtrace search index file id 55529353766 (public project notes, SGLang from source, 2026-06)",
+        "sglang",
+        "qwen3-14b",
+        "rtx-4090x4",
+        ("--model-path", "/models/Qwen3-14B", "--tp-size", "4", "--mem-fraction-static", "0.80"),
+        "qwen3-14b-tp4-rtx4090-sglang.log",
+        {"weights_gib": 7.08, "kv_tokens": 298447},
+        "SGLang built from source at commit ebaf86d4 (no release named: sized with 0.5.10.post1's formulas)",
+    ),
+    Case(
+        "sglang-docs-llama31-8b-h100-2025-01",
+        "https://docs.sglang.ai/start/send_request.html (clipped 2025-01-23, argtrace search index file id "
+        "18084549501)",
+        "sglang",
+        "llama-3.1-8b",
+        "h100",
+        ("--model-path", "meta-llama/Meta-Llama-3.1-8B-Instruct", "--mem-fraction-static", "0.88"),
+        "llama-3.1-8b-sglang-docs-2025-01-h100.log",
+        {"weights_gib": 15.09, "kv_tokens": 444500},
+        "SGLang of January 2025: its default mem_fraction_static 0.88 (the server_args line) given, as for "
+        "xinference#3481; weights from the free memory before and after loading (78.81 - 63.72)",
     ),
 )
 
 
-def mem_json(case: Case, *, from_log: bool = False) -> dict[str, Any]:
+def report_json(case: Case, *, from_log: bool = False) -> dict[str, Any]:
     argv = ["mem", "--format", "json", "--model-config", str(MODELS / case.model), "--gpu", case.gpu]
     if case.argv[0].startswith("-"):  # only flags: say which framework; a whole command names its own
         argv += ["--framework", case.framework]
+    if case.version:
+        argv += ["--framework-version", case.version]
     if from_log:
         argv += ["--from-log", str(LOGS / case.log)]
     result = run_cli([*argv, "--", *case.argv])
     assert result.status in (0, 1), result.stderr
-    return dict(result.json["memory"])
+    return dict(result.json)
+
+
+def mem_json(case: Case, *, from_log: bool = False) -> dict[str, Any]:
+    return dict(report_json(case, from_log=from_log)["memory"])
+
+
+def verdict(case: Case) -> str:
+    """``fits``, or ``oom (error)`` / ``oom (warning, assumed)`` with MM001's severity and basis."""
+    report = report_json(case)
+    if report["memory"]["verdict"] != "oom":
+        return str(report["memory"]["verdict"])
+    (mm001,) = [f for f in report["findings"] if f["code"] == "MM001"]
+    return f"oom ({mm001['severity']}, {mm001['basis']})"
+
+
+def verdict_is_right(case: Case, said: str) -> bool:
+    """A failed launch must be called out of memory; one that started must not be an error (a warning resting
+    on an assumption is not a claim that it fails)."""
+    return said.startswith("oom") if case.failed else not said.startswith("oom (error")
 
 
 def measure(case: Case) -> dict[str, tuple[float, float]]:
@@ -422,12 +560,14 @@ def table() -> str:
         "|---|---|---|---|---|---|---|",
     ]
     errors: dict[str, list[float]] = {}
+    gib_errors: list[float] = []
     for case in CASES:
         for key, (predicted, logged) in measure(case).items():
             err = relative_error(predicted, logged)
             # available KV memory can be near zero or negative: its error is in GiB, not relative
             if key == "kv_avail_gib":
                 shown = f"{predicted - logged:+.2f} GiB"
+                gib_errors.append(abs(predicted - logged))
             else:
                 shown = f"{err:+.1%}"
                 errors.setdefault(key, []).append(abs(err))
@@ -436,11 +576,23 @@ def table() -> str:
                 f"| {case.id} | {case.framework} | {case.gpu} | {key} | {fmt.format(predicted)} | "
                 f"{fmt.format(logged)} | {shown} |"
             )
+    rows.append("\n| case | failed at start-up | argtrace says | right |\n|---|---|---|---|")
+    wrong = 0
+    for case in CASES:
+        said = verdict(case)
+        right = verdict_is_right(case, said)
+        wrong += not right
+        rows.append(f"| {case.id} | {'yes' if case.failed else 'no'} | {said} | {'yes' if right else 'NO'} |")
+    rows.append(f"\nwrong verdicts: {wrong} of {len(CASES)}")
     for key, values in errors.items():
         rows.append(
             f"\n{key}: {len(values)} logs, median |error| {statistics.median(values):.1%}, "
             f"worst {max(values):.1%}"
         )
+    rows.append(
+        f"\nkv_avail_gib: {len(gib_errors)} logs, median |error| {statistics.median(gib_errors):.2f} GiB, "
+        f"worst {max(gib_errors):.2f} GiB, within 1 GiB {sum(e <= 1.0 for e in gib_errors)}"
+    )
     return "\n".join(rows)
 
 

@@ -94,6 +94,17 @@ def _vllm_parser() -> argparse.ArgumentParser:
     p.add_argument("--cpu-offload-gb", dest="cpu_offload_gb", type=float)
     _bool_flag(p, "--enable-lora", dest="enable_lora")
     p.add_argument("--cpu-offload-params", dest="cpu_offload_params", nargs="+")
+    # V0 releases take an optional value (``--enable-chunked-prefill [BOOL]``), 0.33.0 the --no- form; both
+    # decide V0's max_num_batched_tokens default (vllm_release.py)
+    p.add_argument(
+        "--enable-chunked-prefill",
+        dest="enable_chunked_prefill",
+        nargs="?",
+        const=True,
+        default=None,
+        type=lambda v: v.strip().lower() in ("1", "true", "yes"),
+    )
+    p.add_argument("--no-enable-chunked-prefill", dest="enable_chunked_prefill", action="store_false")
     return p
 
 

@@ -115,6 +115,11 @@ class Resolved:
     notes: list[str] = field(default_factory=list)
     cpu_offload_gb: float = 0.0
     cpu_offload_params: tuple[str, ...] = ()
+    # A named release's differences (vllm_release.py); the defaults are 0.33.0's.
+    engine: str = "v1"
+    cudagraph_before_kv: bool = True  # 0.33.0 profiles the CUDA graphs and reserves them before the KV cache
+    sampler_bytes_per_logit: int | None = None  # None: 0.33.0's FlashInfer warm-up (SAMPLER_FP32_BUFFERS)
+    kv_tokens_from_blocks: bool = False  # the "GPU KV cache size" line as 0.10.1/0.11.0 print it
 
 
 def _speculative(settings: Mapping[str, Any], spec: ModelSpec, notes: list[str]) -> tuple[str | None, int]:
@@ -484,7 +489,9 @@ def sampler_warmup_bytes(spec: ModelSpec, r: Resolved) -> int:
     profile run's hidden states (``max_num_batched_tokens`` x hidden, still referenced while the sampler
     runs, :1034-1050)."""
     rows = max(min(r.max_num_batched_tokens, r.max_num_seqs), 1)
-    per_logit = spec.dtype_bytes + 4 * SAMPLER_FP32_BUFFERS
+    per_logit = spec.dtype_bytes + (
+        4 * SAMPLER_FP32_BUFFERS if r.sampler_bytes_per_logit is None else r.sampler_bytes_per_logit
+    )
     hidden = r.max_num_batched_tokens * spec.hidden_size * spec.dtype_bytes
     return rows * spec.vocab_size * per_logit + hidden
 
@@ -528,7 +535,8 @@ def plan(
     p.sampler_bytes = sampler_warmup_bytes(spec, r) if last_stage else 0
     # profile_run: the forward pass, then the sampler warm-up; torch's peak is the larger of the two.
     p.activation_bytes = max(p.forward_activation_bytes, p.sampler_bytes)
-    p.cudagraph_bytes = 0 if r.enforce_eager else CUDAGRAPH_BYTES
+    # releases before CUDA-graph profiling capture the graphs after the KV cache (vllm_release.py)
+    p.cudagraph_bytes = 0 if r.enforce_eager or not r.cudagraph_before_kv else CUDAGRAPH_BYTES
     # request_memory: ceil(total x gpu_memory_utilization)
     p.requested_bytes = math.ceil(gpu_total_bytes * r.gpu_memory_utilization)
     loaded = p.weights_bytes + p.draft_weights_bytes
@@ -562,6 +570,8 @@ def plan(
         p.message = NO_MEMORY_MESSAGE
         return p
     bpb = lay.bytes_per_block
+    if r.engine == "v0":
+        return _v0_check(p, r, lay)
     # get_kv_cache_configs: the null block is held back for the check; num_blocks uses all the memory.
     p.check_memory_bytes = p.available_bytes - bpb
     p.blocks_per_request = blocks_per_request(lay, r.max_model_len)
@@ -583,7 +593,36 @@ def plan(
         return p
     p.concurrency = p.num_blocks / p.blocks_per_request
     p.kv_tokens = int(p.concurrency * r.max_model_len)
+    if r.kv_tokens_from_blocks:
+        # 0.10.1 kv_cache_utils.py:1011 / 0.11.0 :1080: num_blocks // number of groups x block size
+        groups = max(lay.attn_groups + lay.swa_groups + lay.mamba_groups, 1)
+        p.kv_tokens = p.num_blocks // groups * lay.block_size
     p.margin_bytes = p.check_memory_bytes - p.needed_bytes
+    return p
+
+
+def _v0_check(p: Plan, r: Resolved, lay: KvLayout) -> Plan:
+    """V0's ``raise_if_cache_size_invalid`` (``worker/worker.py`` 0.6.4.post1 :486-502): ``num_gpu_blocks =
+    available // block bytes``; fails when ``max_model_len > block_size x num_gpu_blocks`` (no null block)."""
+    bpb = lay.bytes_per_block
+    p.num_blocks = p.available_bytes // bpb
+    p.check_memory_bytes = p.available_bytes
+    p.blocks_per_request = math.ceil(r.max_model_len / lay.block_size)
+    p.needed_bytes = bpb * p.blocks_per_request
+    max_seq_len = lay.block_size * p.num_blocks
+    if r.max_model_len > max_seq_len:
+        p.verdict, p.oom_stage = "oom", "kv_cache"
+        p.margin_bytes = p.available_bytes - p.needed_bytes
+        p.estimated_max_model_len = max_seq_len
+        p.message = (
+            f"The model's max seq len ({r.max_model_len}) is larger than the maximum number of tokens that "
+            f"can be stored in KV cache ({max_seq_len}). Try increasing `gpu_memory_utilization` or "
+            "decreasing `max_model_len` when initializing the engine."
+        )
+        return p
+    p.concurrency = p.num_blocks / p.blocks_per_request
+    p.kv_tokens = max_seq_len
+    p.margin_bytes = p.available_bytes - p.needed_bytes
     return p
 
 

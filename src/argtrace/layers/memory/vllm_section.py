@@ -6,6 +6,7 @@ the suggested settings that fit. Split from ``vllm.py`` so that module keeps vLL
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from argtrace.gpus import GIB, GpuProfile
@@ -21,6 +22,8 @@ from argtrace.layers.memory.vllm import (
     suggest,
 )
 from argtrace.layers.memory.vllm_probe import request_for
+from argtrace.layers.memory.vllm_release import apply as apply_release
+from argtrace.layers.memory.vllm_release import rules_for
 from argtrace.layers.memory.weights import WeightEstimate, estimate_weights, vllm_mxfp4_padding_bytes
 from argtrace.model import Finding
 
@@ -68,6 +71,31 @@ def analyze(
         if not version or version == VERSION
         else f"vllm {VERSION} (no formulas bundled for {version}; nearest used)"
     )
+    release = rules_for(version)
+    if release is not None:
+        given = {
+            key: setting(settings, key) is not None
+            for key in ("max_num_seqs", "max_num_batched_tokens", "enable_lora")
+        }
+        chunked = setting(settings, "enable_chunked_prefill")
+        r = apply_release(release, r, spec, given, None if chunked is None else bool(chunked))
+        section["formulas"] = (
+            f"vllm {VERSION} with {release.release}'s differences (code of {release.read}, cited in "
+            "layers/memory/vllm_release.py)"
+        )
+    estimate_graphs = (env or {}).get("VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS")
+    if release is None and estimate_graphs is not None and estimate_graphs.strip() == "0":
+        # envs.py:2219 bool(int(...)): 0 turns 0.33.0's CUDA-graph profiling off (graphs after the KV cache)
+        r = replace(r, cudagraph_before_kv=False)
+        r.notes.append(
+            "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0: CUDA graphs are not reserved before the KV cache "
+            "(vLLM 0.33.0 envs.py:2216); they are captured afterwards, in memory the KV cache may have taken"
+        )
+    who = f"vLLM {release.release}" if release is not None else f"vLLM {VERSION}"
+    # the MXFP4 kernel the release picks on SM90 without optional packages (vllm_release.py)
+    marlin_sm90 = (
+        release is not None and release.mxfp4_sm90_backend == "marlin" and gpu.compute_capability[0] == 9
+    )
     section["source"] = "static"
     pp_size = max(int(setting(settings, "pipeline_parallel_size", 1)), 1)
     if gpu_count is not None and r.tp * pp_size > gpu_count:
@@ -84,14 +112,21 @@ def analyze(
     def whole_model(tp: int) -> WeightEstimate:
         estimate = estimate_weights(spec, tp, model_dir)
         # MXFP4 experts are padded to the kernel's tile after loading, whatever the checkpoint holds.
-        extra, backend = vllm_mxfp4_padding_bytes(spec, tp, gpu.compute_capability)
+        extra, backend = vllm_mxfp4_padding_bytes(
+            spec, tp, gpu.compute_capability, backend="marlin" if marlin_sm90 else None
+        )
         if extra:
             estimate.bytes_per_rank += extra
             estimate.detail["mxfp4_padding_bytes"] = extra
             note = (
-                f"MXFP4 experts padded for the {backend} MoE kernel vLLM 0.33.0 picks on compute capability "
+                f"MXFP4 experts padded for the {backend} MoE kernel {who} picks on compute capability "
                 f"{gpu.compute_capability[0]}.{gpu.compute_capability[1]}: +{format_gib(extra)} GiB per GPU "
-                "(fused_moe/oracle/mxfp4.py mxfp4_round_up_hidden_size_and_intermediate_size)"
+                + (
+                    "(quantization/mxfp4.py: Marlin on SM90 unless triton_kernels is installed, which the "
+                    "wheel does not require; n % 256 and k % 128)"
+                    if marlin_sm90
+                    else "(fused_moe/oracle/mxfp4.py mxfp4_round_up_hidden_size_and_intermediate_size)"
+                )
             )
             if note not in r.notes:
                 r.notes.append(note)
@@ -260,17 +295,18 @@ def analyze(
             and p.available_source == "estimate"
             and p.margin_bytes + estimated >= 0
         )
+        # a release that reserves no CUDA graphs before the KV cache (vllm_release.py) has none to name
+        graphs = f" and CUDA graphs {format_gib(p.cudagraph_bytes)}" if r.cudagraph_before_kv else ""
         basis_note = (
             f"; this rests on argtrace's estimate of what vLLM measures at start-up (activation peak "
-            f"{format_gib(p.activation_bytes)}, non-torch {format_gib(NON_TORCH_BYTES)} and CUDA graphs "
-            f"{format_gib(p.cudagraph_bytes)} GiB): compare with the log's 'Available KV cache memory' "
-            "(argtrace mem --from-log)"
+            f"{format_gib(p.activation_bytes)}, non-torch {format_gib(NON_TORCH_BYTES)}{graphs} GiB): "
+            "compare with the log's 'Available KV cache memory' (argtrace mem --from-log)"
             if on_estimate
             else ""
         )
         findings.append(
             rules.MM001.finding(
-                f"vLLM {VERSION}: out of memory at {p.oom_stage} on {gpu.name}{where}: "
+                f"{who}: out of memory at {p.oom_stage} on {gpu.name}{where}: "
                 f"{p.message.split(' Try increasing')[0]} "
                 f"(short by {abs(p.margin_bytes) / GIB:.2f} GiB per GPU){basis_note}",
                 setting={"weights": "tensor_parallel_size", "draft": "speculative_config"}.get(

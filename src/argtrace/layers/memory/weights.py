@@ -414,14 +414,20 @@ def vllm_mxfp4_backend(spec: ModelSpec, capability: tuple[int, int]) -> tuple[st
     return "marlin", 256, 128
 
 
-def vllm_mxfp4_padding_bytes(spec: ModelSpec, tp: int, capability: tuple[int, int]) -> tuple[int, str]:
+def vllm_mxfp4_padding_bytes(
+    spec: ModelSpec, tp: int, capability: tuple[int, int], backend: str | None = None
+) -> tuple[int, str]:
     """Bytes vLLM 0.33.0 adds per rank by padding MXFP4 expert weights to its kernel's tile
     (``maybe_roundup_sizes``, ``model_executor/layers/quantization/mxfp4.py:183``, on the per-partition
     intermediate size), and the backend that decides it. 0 when nothing is padded or the experts are not
-    MXFP4."""
+    MXFP4. ``backend="marlin"``: the kernel an older release picked (vllm_release.py), Marlin's n % 256 and
+    k % 128 (0.10.1 ``quantization/mxfp4.py:156-165``)."""
     if spec.quantization.method != "mxfp4" or not spec.num_experts or not spec.moe_intermediate_size:
         return 0, ""
-    backend, hidden_align, inter_align = vllm_mxfp4_backend(spec, capability)
+    if backend == "marlin":
+        hidden_align, inter_align = 256, 128
+    else:
+        backend, hidden_align, inter_align = vllm_mxfp4_backend(spec, capability)
     hidden = spec.hidden_size
     inter = spec.moe_intermediate_size // max(tp, 1)
     padded = _round_up(hidden, hidden_align) * _round_up(inter, inter_align)
