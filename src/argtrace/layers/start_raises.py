@@ -20,10 +20,11 @@ parsed (the framework's own adjustments before it are not followed) and the func
 The index records the if-tests around a raise, not a guard earlier in the function (``if not
 cfg.enable_int8_mamba_checkpoint: return`` before ``if cfg.enable_hierarchical_cache: raise``, SGLang
 0.5.23's ``arg_groups/mamba_hook.py``; UNO's, MTP's or a model family's checks behind ``if ...: return``).
-So only a refused combination is judged: the tests read two or more settings the launch gives, and the
-message names exactly those options (``The arguments enable-hierarchical-cache and disable-radix-cache are
-mutually exclusive``). The combination the message refuses is then the launch's own, whatever guard came
-first; a check of one setting (whose guard may test anything) is left to the resolver.
+So only a refused combination is judged: the message names two or more options, the launch gives all of
+them, and the tests read exactly those (``The arguments enable-hierarchical-cache and disable-radix-cache
+are mutually exclusive``). The combination the message refuses is then the launch's own; a check whose
+tests read fewer options than its message names, or one setting (whose guard may test anything: UNO's,
+MTP's, LoRA's, a model family's), is left to the resolver.
 """
 
 from __future__ import annotations
@@ -59,14 +60,15 @@ def start_raises(report: Report) -> LayerResult:
     values = _given(report)
     if not values:
         return result
-    dests = _dests(framework, release)
+    groups = _options(framework, release)
+    dests = frozenset(groups)
     seen: set[str] = set()
     for site in _sites(framework, release):
         named = options_named(str(site.get("message") or ""), dests)
         if len(named) < 2 or not named <= set(values):
             continue
-        holds = refuses(site, framework, values)
-        if holds is None or not holds[0] or set(holds[1]) != named:
+        holds = refuses(site, framework, values, groups)
+        if holds is None or not holds[0] or not _combination(named, set(holds[1])):
             continue
         message = str(site.get("message") or "")
         if message in seen:
@@ -89,18 +91,28 @@ def _given(report: Report) -> dict[str, Any]:
     return out
 
 
-def _dests(framework: str, release: str) -> frozenset[str]:
+def _options(framework: str, release: str) -> dict[str, str | None]:
+    """The release's option dests, each with its config class (the schema's group; vLLM's dataclass)."""
     from argtrace.frameworks.schema import SchemaError, load_schema
 
     try:
-        return load_schema(framework, release).dests
+        schema = load_schema(framework, release)
     except (SchemaError, OSError, ValueError):
-        return frozenset()
+        return {}
+    return {spec.dest: spec.group for spec in schema.options}
 
 
 def options_named(message: str, dests: frozenset[str]) -> set[str]:
     """The options of the release that ``message`` names (as ``--flag``, ``flag`` or ``dest``)."""
     return {m.replace("-", "_") for m in _NAMED.findall(message)} & dests
+
+
+def _combination(named: set[str], read: set[str]) -> bool:
+    """Whether the tests and the message describe one refused combination: the tests read every option the
+    message names, and only those. Reading some of them is not enough: the unrecorded guard may test an
+    option the message does not name (SGLang 0.5.23's ``check_lora_moe_runner_args`` names
+    --moe-runner-backend and --moe-a2a-backend, tests the latter, and returns early without --enable-lora)."""
+    return bool(read) and read == named
 
 
 def _sites(framework: str, release: str) -> list[Mapping[str, Any]]:
@@ -111,13 +123,21 @@ def _sites(framework: str, release: str) -> list[Mapping[str, Any]]:
 
 
 def refuses(
-    site: Mapping[str, Any], framework: str, values: Mapping[str, Any]
+    site: Mapping[str, Any], framework: str, values: Mapping[str, Any], groups: Mapping[str, str | None]
 ) -> tuple[bool, tuple[str, ...]] | None:
     """Whether every test of ``site`` holds on ``values`` and the settings the tests read; None when a test
-    reads something else (unknown) or the site is model-specific."""
+    reads something else (unknown) or the site is model-specific. ``groups`` is each option's config class
+    (vLLM): a config class's ``self.X`` is the option ``X`` only when ``X`` belongs to that class (or the
+    site is EngineArgs', whose fields are the options): SpeculativeConfig's own ``tensor_parallel_size`` is a
+    key of --speculative-config, not --tensor-parallel-size."""
     if any(part in str(site.get("file") or "") for part in MODEL_SPECIFIC):
         return None
-    fields = frozenset(str(f) for f in site.get("fields") or ())
+    owner = str(site.get("class") or "")
+    fields = frozenset(
+        str(f)
+        for f in site.get("fields") or ()
+        if framework != "vllm" or owner == "EngineArgs" or groups.get(str(f)) == owner
+    )
     read: list[str] = []
     try:
         for condition in site.get("conditions") or ():
@@ -208,12 +228,13 @@ def releases_refusing(framework: str, message: str, values: Mapping[str, Any]) -
     for name, release in bundled():
         if name != framework:
             continue
+        groups = _options(framework, release)
         for site in _sites(framework, release):
             if str(site.get("message") or "") != message:
                 continue
-            named = options_named(message, _dests(framework, release))
-            holds = refuses(site, framework, values)
-            if holds is not None and holds[0] and set(holds[1]) == named:
+            named = options_named(message, frozenset(groups))
+            holds = refuses(site, framework, values, groups)
+            if holds is not None and holds[0] and _combination(named, set(holds[1])):
                 out.append(release)
                 break
     return sort_releases(out)
@@ -257,6 +278,8 @@ def _finding(
         text,
         at=at,
         setting=read[0],
-        evidence=[Evidence("resolution", where, "when: " + " and ".join(map(str, site.get("conditions"))))],
+        evidence=[
+            Evidence("resolution", where, "when: " + " and ".join(map(str, site.get("conditions") or ())))
+        ],
         fix=f"change or remove {' or '.join(dict.fromkeys(flags))} (the check's message says which)",
     )
