@@ -364,8 +364,8 @@ WHY_9 = [
         "https://github.com/sgl-project/sglang/issues/12360",
         "ValueError: The 'fa3' backend is not supported on Blackwell GPUs",
         "VisionAttention._determine_attention_backend",
-        (),
-        "b",
+        ("mm_attention_backend",),
+        "a",
     ),
     Why(
         "https://github.com/sgl-project/sglang/issues/13999",
@@ -379,22 +379,22 @@ WHY_9 = [
         "ValueError: Selected backend AttentionBackendEnum.FLASHINFER is not valid for this configuration. "
         "Reason: ['sink setting not supported']",
         "CudaPlatformBase.get_attn_backend_cls",
-        (),
-        "b",
+        ("attention_backend",),
+        "a",
     ),
     Why(
         "https://github.com/vllm-project/vllm/issues/22331",
         "AssertionError: Sinks are only supported in FlashAttention 3",
         "FlashAttentionImpl.__init__",
-        (),
-        "b",
+        ("attention_backend",),
+        "a",
     ),
-    # framework bugs: the site of the raise, no setting that is the cause (class c)
+    # framework bugs: the site of the raise, and the backend flag as a workaround, not the cause (class c)
     Why(
         "https://github.com/vllm-project/vllm/issues/30919",
         "NotImplementedError: FlashInfer backend currently does not support attention sinks",
         "FlashInferMetadataBuilder.__init__",
-        (),
+        ("attention_backend",),
         "c",
     ),
     Why(
@@ -402,7 +402,7 @@ WHY_9 = [
         "ValueError: Selected backend AttentionBackendEnum.CUTLASS_MLA is not valid for this configuration. "
         "Reason: ['kv_cache_dtype not supported', 'sparse not supported']",
         "CudaPlatformBase.get_attn_backend_cls",
-        (),
+        ("attention_backend",),
         "c",
     ),
     Why(
