@@ -1,11 +1,11 @@
 """``why`` on an attention backend's own check: the setting is the one that picks the backend.
 
 A raise in an attention backend (vLLM's ``attention/backends/`` modules: "Sinks are only supported in
-FlashAttention 3"; SGLang's ``layers/attention/``: "The 'fa3' backend is not supported on Blackwell GPUs") or
-in vLLM's backend selector (``Platform.get_attn_backend_cls``: "Selected backend FLASHINFER is not valid for this
-configuration. Reason: ['sink setting not supported']") reads the model's shapes and the GPU, not a server
-argument, so the message index names no setting for it. The backend that raised was the one the launch's
-flag picked, or the one chosen for this GPU and model when none was given: that flag is the setting to
+FlashAttention 3"; SGLang's ``layers/attention/``: "The 'fa3' backend is not supported on Blackwell GPUs")
+or in vLLM's backend selector (``Platform.get_attn_backend_cls``: "Selected backend FLASHINFER is not valid
+for this configuration. Reason: ['sink setting not supported']") reads the model's shapes and the GPU, not a
+server argument, so the message index names no setting for it. The backend that raised was the one the
+launch's flag picked, or the one chosen for this GPU and model when none was given: that flag is the setting to
 change (another backend, or none so that the selector chooses). Which flag: SGLang's ``--attention-backend``,
 its vision encoder's ``--mm-attention-backend`` (``layers/attention/vision.py``), vLLM's
 ``--attention-backend`` in the releases whose parser has it and ``VLLM_ATTENTION_BACKEND`` before (the
