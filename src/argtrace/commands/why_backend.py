@@ -5,9 +5,9 @@ FlashAttention 3"; SGLang's ``layers/attention/``: "The 'fa3' backend is not sup
 or in vLLM's backend selector (``Platform.get_attn_backend_cls``: "Selected backend FLASHINFER is not valid
 for this configuration. Reason: ['sink setting not supported']") reads the model's shapes and the GPU, not a
 server argument, so the message index names no setting for it. The backend that raised was the one the
-launch's flag picked, or the one chosen for this GPU and model when none was given: that flag is the setting to
-change (another backend, or none so that the selector chooses). Which flag: SGLang's ``--attention-backend``,
-its vision encoder's ``--mm-attention-backend`` (``layers/attention/vision.py``), vLLM's
+launch's flag picked, or the one chosen for this GPU and model when none was given: that flag is the setting
+to change (another backend, or none so that the selector chooses). Which flag: SGLang's ``--attention-
+backend``, its vision encoder's ``--mm-attention-backend`` (``layers/attention/vision.py``), vLLM's
 ``--attention-backend`` in the releases whose parser has it and ``VLLM_ATTENTION_BACKEND`` before (the
 releases from the generated schemas; vllm#40153, vllm#22331: the fix the threads settled on was the
 backend). A check that already names a setting keeps it, and a module-level helper that probes the GPU for
