@@ -143,8 +143,8 @@ MISSED_9 = [
     Missed(
         "sglang12360",
         "SGLang picked fa3 for the vision encoder by default on a B200 (no flag of the user's): the "
-        "framework's default; `why` names VisionAttention._determine_attention_backend without the setting "
-        "(--mm-attention-backend): class b by why",
+        "framework's default; `why` names VisionAttention._determine_attention_backend and, since "
+        "commands/why_backend.py, --mm-attention-backend (was b: no setting): class a by why",
     ),
     Missed(
         "sglang12627",
@@ -175,8 +175,9 @@ MISSED_9 = [
     Missed(
         "vllm40153",
         "FlashInfer takes no attention sinks on SM120 and gpt-oss has them: the GPU's kernels and the "
-        "model's config.json (not on a new user's machine); `why`'s fix lets the default backend be chosen "
-        f"without naming --attention-backend: class b by why. {STAND_IN}",
+        "model's config.json (not on a new user's machine); `why` names the selector and, since "
+        "commands/why_backend.py, --attention-backend to drop (was b: no setting): class a by why. "
+        f"{STAND_IN}",
         besides=("PR008",),
     ),
     Missed(
@@ -467,6 +468,24 @@ def test_vllm31480_why_says_no_launch_setting_changes_the_gpu() -> None:
         "current_platform.is_device_capability_family(100)) "
         "(the GPU's compute capability or platform: no launch setting changes that)"
     ) in first["fix"]
+
+
+def test_vllm40153_why_names_the_flag_that_forced_the_backend() -> None:
+    first = explain(WHY_9[7].text)["matches"][0]
+    assert first["fix"].endswith(
+        "; the backend that raised is the one --attention-backend (vllm 0.13.0 on; VLLM_ATTENTION_BACKEND "
+        "before) picked, or the one chosen for this GPU and model when none was given: choose another "
+        "backend with --attention-backend, or drop a forced one so that the selector chooses"
+    )
+
+
+def test_a_gpu_probe_helper_is_not_a_backends_own_check() -> None:
+    """get_flash_attn_version probes the GPU for every backend (vllm#14016's 2080 Ti): no setting."""
+    first = explain(
+        "Cannot use FA version 2 is not supported due to FA3 is only supported on devices with compute "
+        "capability >= 8 excluding 8.6 and 8.9"
+    )["matches"][0]
+    assert (first["function"], first["settings"]) == ("get_flash_attn_version", [])
 
 
 SOURCE = re.compile(r"^# Reconstructed \(not copied\) after https://\S+ .*seen \d{4}-\d{2}-\d{2}: \S", re.M)
