@@ -283,7 +283,8 @@ CASES = [
         "a",
         "CudaPlatformBase.get_attn_backend_cls",
         "strong",
-        (),
+        # the selector refused the backend --attention-backend picked (commands/why_backend.py, 9th batch)
+        ("attention_backend",),
         ("AttentionBackend.validate_configuration",),
         "AttentionBackend.validate_configuration gives the reason 'head_size not supported' when not "
         "cls.supports_head_size(head_size); or make false: selected_backend is not None",
@@ -293,7 +294,8 @@ CASES = [
         "a",
         "CudaPlatformBase.get_attn_backend_cls",
         "strong",
-        (),
+        # the selector refused the backend --attention-backend picked (commands/why_backend.py, 9th batch)
+        ("attention_backend",),
         ("AttentionBackend.validate_configuration",),
         "AttentionBackend.validate_configuration gives the reason 'attention sinks not supported' when "
         "has_sink and (not cls.supports_sink()); or make false: selected_backend is not None",

@@ -675,7 +675,11 @@ def _holds_on_every_release(report: Report, primary: int = 1) -> Callable[[Findi
             # an option of several values (nargs '+'/'*': `--cudagraph-capture-sizes 1,2,4` is one item) runs
             # the converter on each item, and argparse stops at the first it refuses
             framework = report.framework.name
-            if any(refused_by_every_release(framework, flag, value) for value in _written_values(setting)):
+            kept = finding.code == "PA011"  # a kept string that is not JSON fails when the server decodes it
+            if any(
+                refused_by_every_release(framework, flag, value, kept_json_string_fails=kept)
+                for value in _written_values(setting)
+            ):
                 return True
         # The same action shape (and config dataclass, PA026) in every bundled release, from the generated
         # index: loading every schema to compare them was a fifth of a short check (issue 18).
@@ -754,6 +758,9 @@ def late_layers(report: Report, options: CheckOptions) -> list[LayerResult]:
     from argtrace.layers.start_values import start_values  # RS030-RS031: values start-up refuses
 
     results.append(start_values(report, options.gpu))
+    from argtrace.layers.start_raises import start_raises  # RS032: the release's argument checks refuse
+
+    results.append(start_raises(report))
     return results
 
 

@@ -41,9 +41,10 @@ ARGUMENTS_OPTION = "its arguments after SCRIPT: argtrace check SCRIPT ARG1 ARG2 
 NO_ARGUMENTS = Assumption("script-arguments", "the script gets no arguments", ARGUMENTS_OPTION)
 
 _CAP: dict[Severity, Severity] = {"error": "warning", "warning": "warning", "info": "info"}
-# Resolution-layer findings that compare config.json with the flags and never read the GPU
-# (layers/model_rules.py): an assumed GPU does not weaken them.
-GPU_FREE = frozenset({"RS024", "RS025"})
+# Resolution-layer findings that compare config.json with the flags (layers/model_rules.py) or evaluate the
+# release's argument checks on them (layers/start_raises.py) and never read the GPU: an assumed GPU does not
+# weaken them.
+GPU_FREE = frozenset({"RS024", "RS025", "RS032"})
 
 
 def release_assumption(framework: str, analysed_with: str) -> Assumption:

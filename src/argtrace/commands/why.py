@@ -704,6 +704,9 @@ def explain(
     from argtrace.commands.why_quant import add_quantization_setting
 
     add_quantization_setting(groups, text)  # a quantization method's own check: --quantization picked it
+    from argtrace.commands.why_backend import add_backend_setting
+
+    add_backend_setting(groups, text)  # an attention backend's own check: the flag that picked the backend
     if not getattr(args, "_inner", False):
         from argtrace.commands.why_wrapped import explain_inner
 

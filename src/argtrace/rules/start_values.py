@@ -1,6 +1,7 @@
-"""Values a server's start-up refuses (RS030-RS031; layers/start_values.py): a KV-cache dtype the GPU that
-``--gpu`` names cannot store, and a model name that is neither a local path nor a Hugging Face repo id.
-Each follows one piece of real code: vLLM's attention backends, huggingface_hub's ``validate_repo_id``."""
+"""Values a server's start-up refuses (RS030-RS032; layers/start_values.py, layers/start_raises.py): a
+KV-cache dtype the GPU that ``--gpu`` names cannot store, a model name that is neither a local path nor a
+Hugging Face repo id, and flags the release's own argument checks refuse. Each follows real code: vLLM's
+attention backends, huggingface_hub's ``validate_repo_id``, the releases' indexed raise sites."""
 
 from __future__ import annotations
 
@@ -60,4 +61,31 @@ RS031 = Rule(
     "'/'), URLs (s3://, gs://), values holding a variable or placeholder ($MODEL, <MODEL>), "
     "GGUF files, or when a directory of that name exists where argtrace runs; not with "
     "VLLM_USE_MODELSCOPE/SGLANG_USE_MODELSCOPE (ModelScope ids).",
+)
+
+RS032 = Rule(
+    code="RS032",
+    layer="resolution",
+    severity="error",
+    title="The release's own argument check refuses the flags as given",
+    basis="framework-code",
+    rationale=(
+        "After argparse accepts every flag, the framework's argument checks (SGLang's ServerArgs and its "
+        "arg_groups hooks, vLLM's EngineArgs and config classes) raise for combinations they refuse: the "
+        "server exits at start-up before loading anything. The raise-site index of each bundled release "
+        "(scripts/gen_schemas.py) records every raise with the if-tests that lead to it; a site whose tests "
+        "read only settings the launch gives, literals, and/or/not, comparisons and `in` is evaluated on the "
+        "parsed values. It is what the resolver (RS001) shows by running the code, available without a "
+        "resolver environment. Assumed: the values reach the check as parsed, and the function runs at every "
+        "start (its caller's own tests are not read)."
+    ),
+    fix="change or remove one of the flags the check reads (its message says which)",
+    example=_static(
+        "python -m sglang.launch_server --model-path /m --enable-hierarchical-cache --disable-radix-cache",
+        "0.5.23",
+    ),
+    correct=_static("python -m sglang.launch_server --model-path /m --enable-hierarchical-cache", "0.5.23"),
+    exceptions="Nothing when a test calls a function, reads the environment, the model, a local variable or "
+    "a setting the launch does not give (its default may be rewritten before the check); nothing for "
+    "model-specific modules (model_overrides/); nothing when the resolver ran (RS001 says what it raised).",
 )

@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import difflib
 import functools
+import json
 import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
@@ -116,13 +117,20 @@ def _replacement(flag: str, schema: Schema, history: Sequence[Schema]) -> str | 
     return None
 
 
-def refused_by_every_release(framework: str, option_string: str, value: str) -> bool:
+def refused_by_every_release(
+    framework: str, option_string: str, value: str, *, kept_json_string_fails: bool = False
+) -> bool:
     """True when the converter of every bundled release that registers ``option_string`` refuses ``value``
     (argparse exits 2 there) and no release takes the word as an abbreviation of another option: the
     launch then fails whichever release runs, as the releases without the option refuse the flag itself.
     One converter per distinct label of the release index is run (the oldest release's: the label names the
     callables argtrace reproduces); a converter argtrace does not reproduce, a release where the option
-    takes no value, or one that takes the value makes it False."""
+    takes no value, or one that takes the value makes it False.
+
+    With ``kept_json_string_fails`` (PA011) a release whose converter keeps a value that is not JSON as a
+    string, for an option its schema marks JSON-valued, counts as refusing: the server decodes it after
+    parsing and stops there (vLLM's ``union_dict_and_str`` keeps ``{architectures:`` as a string from 0.9 on,
+    where 0.6-0.8's ``json.loads`` refused it at once: the launch fails on every release either way)."""
     import argparse
 
     from argtrace.frameworks.release_index import release_index
@@ -143,9 +151,14 @@ def refused_by_every_release(framework: str, option_string: str, value: str) -> 
         if conv is None or not known:
             return False
         try:
-            conv(value)
+            converted = conv(value)
         except (argparse.ArgumentTypeError, TypeError, ValueError):
             continue
+        if kept_json_string_fails and isinstance(converted, str) and spec.dest in schema.json_flags:
+            try:
+                json.loads(converted)
+            except ValueError:
+                continue
         return False
     return True
 

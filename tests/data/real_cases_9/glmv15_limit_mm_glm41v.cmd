@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/zai-org/GLM-V/issues/15 (2025-07-03, description, vllm 0.9.1), seen 2026-12-02: the serve line as posted; "Value error, `limit_mm_per_prompt` is only supported for multimodal models.": vLLM 0.9.1 does not know GLM-4.1V's architecture as multimodal (the model's support in that release; the maintainers point to a newer vLLM).
+vllm serve GLM-4.1V-9B-Thinking --limit-mm-per-prompt '{"image":32}' --allowed-local-media-path /

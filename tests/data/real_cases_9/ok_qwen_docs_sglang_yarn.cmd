@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://qwen.readthedocs.io/en/latest/deployment/sglang.html (section "Context Length"), seen 2026-12-02: Qwen's documented SGLang launch of Qwen3-8B with static YaRN through --json-model-override-args and a 131072-token context.
+python -m sglang.launch_server --model-path Qwen/Qwen3-8B --json-model-override-args '{"rope_scaling":{"rope_type":"yarn","factor":4.0,"original_max_position_embeddings":32768}}' --context-length 131072

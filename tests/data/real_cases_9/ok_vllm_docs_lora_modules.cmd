@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/blob/main/docs/features/lora.md (section "Serving LoRA Adapters"), seen 2026-12-02: the documented serve line with one LoRA module from the Hugging Face cache.
+vllm serve meta-llama/Llama-2-7b-hf --enable-lora --lora-modules sql-lora=$HOME/.cache/huggingface/hub/models--yard1--llama-2-7b-sql-lora-test/snapshots/0dfa347e8877a4d4ed19ee56c140fa518470028c/

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/blob/main/docs/features/multimodal_inputs.md (section "Image Inputs", the mkdocs version of 2025), seen 2026-12-02: the documented serve line of Phi-3.5-vision with two images a prompt as JSON.
+vllm serve microsoft/Phi-3.5-vision-instruct --task generate --trust-remote-code --max-model-len 4096 --limit-mm-per-prompt '{"image":2}'

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/12360 (2025-10-30, description, B200), seen 2026-12-02: the launch as posted (no attention backend given); on a B200 "ValueError: The 'fa3' backend is not supported on Blackwell GPUs": SGLang picked fa3 for the vision encoder by default on that GPU (the framework's default, not a flag the user wrote).
+python3 -m sglang.launch_server     --model-path Qwen/Qwen3-VL-4B-Instruct     --host 0.0.0.0     --port 8000

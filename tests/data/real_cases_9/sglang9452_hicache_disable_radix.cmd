@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/9452 (2025-08-21, description), seen 2026-12-02: the PR's title and text give the two flags ("--enable-hierarchical-cache and --disable-radix-cache ... will leads the following error when starting": HiCache relies on the radix cache, the scheduler crashes); the model is not shown and stays elided.
+python -m sglang.launch_server --model-path ... --enable-hierarchical-cache --disable-radix-cache

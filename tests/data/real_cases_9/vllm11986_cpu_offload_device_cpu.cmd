@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/issues/11986 (2025-01-13, description, vLLM 0.6.6.post2 dev build), seen 2026-12-02: the launch as posted; "Worker.__init__() got an unexpected keyword argument 'kv_cache_dtype'": the CPU worker of that build cannot take the CPU-offload path (--cpu-offload-gb with --device cpu), a framework limit of the build.
+vllm serve "NovaSky-AI/Sky-T1-32B-Preview" --cpu-offload-gb 200 --device cpu

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/issues/27620 (2025-10, title and description), seen 2026-12-02: the launch the title names (the model and --enable-lora; nothing else is shown); the server crashed at KV cache initialisation: a bug of hybrid models with LoRA, fixed by https://github.com/vllm-project/vllm/pull/27733.
+vllm serve ibm-granite/granite-4.0-micro --enable-lora

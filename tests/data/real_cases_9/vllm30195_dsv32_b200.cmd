@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/pull/30195 (2025-12-07, description, 8xB200), seen 2026-12-02: the launch as posted; "Selected backend AttentionBackendEnum.CUTLASS_MLA is not valid for this configuration. Reason: ['kv_cache_dtype not supported', 'sparse not supported']": vLLM's backend selection for DeepSeek-V3.2 on Blackwell (a bug, fixed by the PR).
+vllm serve deepseek-ai/DeepSeek-V3.2

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/issues/40153 (2026, title and description, vLLM 0.17.0, RTX PRO 6000 SM120), seen 2026-12-02: the launch the title describes (GPT-OSS-20B with FLASHINFER forced, nothing else shown); "sink setting not supported": FlashInfer takes no attention sinks on SM120 (a kernel limit of the GPU; the default TRITON_ATTN runs).
+vllm serve openai/gpt-oss-20b --attention-backend FLASHINFER

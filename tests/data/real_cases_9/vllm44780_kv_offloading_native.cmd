@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/issues/44780 (2026, title and description, vLLM 0.22.0), seen 2026-12-02: the two offloading flags the title names; the rest of the launch is not shown here and the model stays elided. The server crashed on long contexts with native KV offloading (a bug of the release).
+vllm serve ... --kv-offloading-backend native --kv-offloading-size 300
