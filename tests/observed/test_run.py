@@ -333,3 +333,30 @@ def test_run_python3_wrapper_on_path(
         assert messages == []
         assert result.json["capture"]["servers"][0]["interpreter"] == sys.executable
     assert not (launch_dir / "marker" / "STARTED").exists()
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "says"),
+    [
+        (
+            "vllm.service",
+            "[Unit]\nDescription=vLLM\n\n[Service]\nExecStart=/usr/bin/touch {tmp}/ran.txt\n"
+            "ExecStartPost=/opt/venv/bin/vllm serve /m --port 8000\n",
+            "a systemd unit is not a script: systemd's manager starts its ExecStart= (`systemctl start`), "
+            "where argtrace cannot intercept it",
+        ),
+        (
+            "serve.sky.yaml",
+            "resources:\n  accelerators: H100:1\nrun: |\n"
+            "  touch {tmp}/ran.txt\n  vllm serve /m --port 8000\n",
+            "a SkyPilot task is not a script: `sky launch` runs its setup: and run: on the cluster's nodes, "
+            "where argtrace cannot reach",
+        ),
+    ],
+)
+def test_run_refuses_a_launch_file_that_is_no_script(tmp_path: Path, name: str, text: str, says: str) -> None:
+    path = _write(tmp_path / name, text.format(tmp=tmp_path))
+    result = run_cli(["run", "--format", "json", str(path)], cwd=tmp_path)
+    messages = [f["message"] for f in result.json["findings"] if f["code"] == "PR106"]
+    assert messages == [f"not run: {says}"]
+    assert not (tmp_path / "ran.txt").exists()

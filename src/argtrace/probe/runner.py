@@ -31,6 +31,16 @@ _CONTAINER = re.compile(
     r"(?m)^[^#\n]*\b(?:docker|podman|nerdctl)\s+(?:run|exec|compose)\b|^[^#\n]*\b(?:kubectl\s+(?:run|exec|apply)"
     r"|srun|sbatch|salloc|apptainer\s+(?:run|exec)|singularity\s+(?:run|exec)|enroot\s+start)\b"
 )
+# What starts the server of each launch file that is no script (transport's ``manifest_kind``): never a
+# process argtrace runs, so nothing can be intercepted.
+_NOT_A_SCRIPT = {
+    "compose": "a compose manifest is not a script: its containers start where argtrace cannot reach",
+    "kubernetes": "a kubernetes manifest is not a script: its containers start where argtrace cannot reach",
+    "systemd": "a systemd unit is not a script: systemd's manager starts its ExecStart= (`systemctl start`), "
+    "where argtrace cannot intercept it",
+    "skypilot": "a SkyPilot task is not a script: `sky launch` runs its setup: and run: on the cluster's "
+    "nodes, where argtrace cannot reach",
+}
 
 
 @dataclass(frozen=True)
@@ -67,9 +77,7 @@ def refusal_reasons(
     except ImportError:  # pragma: no cover - the transport layer is part of the package
         kind = None
     if kind is not None:
-        reasons.append(
-            (f"a {kind} manifest is not a script: its containers start where argtrace cannot reach", None)
-        )
+        reasons.append((_NOT_A_SCRIPT.get(kind, f"a {kind} file is not a script"), None))
     m = _CONTAINER.search(script_text)
     if m:
         reasons.append(
