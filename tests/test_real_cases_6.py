@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from argtrace.commands.why import explain
-from tests.conftest import Launch, alarms, check_launch, run_cli
+from tests.conftest import FRAMEWORK_BUG, Launch, Missed, alarms, check_launch, run_cli
 
 CASES = Path(__file__).resolve().parent / "data" / "real_cases_6"
 
@@ -112,18 +112,7 @@ def test_batch_6_the_root_cause_is_named(name: str) -> None:
 # --- misses: no error or warning names the root cause -------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Missed:
-    """No error or warning names the root cause; ``why`` is the mechanism. ``besides`` are the codes that
-    fire for another reason (true of the posted launch), so they do not count as finding it."""
-
-    name: str
-    why: str
-    besides: tuple[str, ...] = ()
-
-
 MODEL_CONFIG = "needs the model's config.json or weights, not on a new user's machine"
-FRAMEWORK_BUG = "a bug in the framework's code at that release, not in the launch: no launch check can see it"
 NODE = "the node's GPUs, network or cluster, outside the launch"
 NO_PROFILE = "the report's GPU has no GPU profile, and the check is the kernel's, not a launch setting"
 

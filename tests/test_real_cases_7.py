@@ -13,13 +13,12 @@ fixed here on our own minimal inputs.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.conftest import Launch, alarms, check_launch, run_cli
+from tests.conftest import Launch, Missed, alarms, check_launch, run_cli
 
 CASES = Path(__file__).resolve().parent / "data" / "real_cases_7"
 
@@ -185,13 +184,6 @@ def test_a_misspelt_flag_the_folding_did_not_make_stays_a_cause(tmp_path: Path) 
 
 
 # --- misses: no error or warning names the root cause ------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Missed:
-    name: str
-    why: str
-    besides: tuple[str, ...] = ()
 
 
 MISSED_7 = [

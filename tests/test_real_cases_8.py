@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from argtrace.commands.why import explain
-from tests.conftest import Launch, alarms, check_launch, run_cli
+from tests.conftest import FRAMEWORK_BUG, Launch, Missed, alarms, check_launch, run_cli
 
 CASES = Path(__file__).resolve().parent / "data" / "real_cases_8"
 
@@ -91,18 +91,7 @@ def test_batch_8_the_root_cause_is_named(name: str) -> None:
 # --- misses: no error or warning names the root cause -------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Missed:
-    """No error or warning names the root cause; ``why`` is the mechanism. ``besides`` are the codes that
-    fire for another reason (true of the posted text on this machine), so they do not count as finding it."""
-
-    name: str
-    why: str
-    besides: tuple[str, ...] = ()
-
-
 MODEL_CONFIG = "needs the model's config.json, not on a new user's machine"
-FRAMEWORK_BUG = "a bug in the framework's code at that release, not in the launch: no launch check can see it"
 GPU = "the GPU is not in the command (no --gpu the report allows), and the check is a kernel's, not a flag's"
 UNSET = "the report does not show where the script's variables are set: as posted they are empty here"
 WRAPPER = (

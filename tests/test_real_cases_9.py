@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from argtrace.commands.why import explain
-from tests.conftest import Launch, alarms, check_launch, run_cli
+from tests.conftest import FRAMEWORK_BUG, Launch, Missed, alarms, check_launch, run_cli
 
 CASES = Path(__file__).resolve().parent / "data" / "real_cases_9"
 
@@ -103,17 +103,6 @@ def test_batch_9_the_root_cause_is_named(name: str) -> None:
 # --- misses: no error or warning names the root cause -------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Missed:
-    """No error or warning names the root cause; ``why`` is the mechanism. ``besides`` are the codes that
-    fire for another reason (true of the posted text on this machine), so they do not count as finding it."""
-
-    name: str
-    why: str
-    besides: tuple[str, ...] = ()
-
-
-FRAMEWORK_BUG = "a bug in the framework's code at that release, not in the launch: no launch check can see it"
 STAND_IN = "PR008: the named release is read from its family's bundled release (true of argtrace's reach)"
 MODEL = "the model's support in that release (config.json and the release's model registry, not the flags)"
 
