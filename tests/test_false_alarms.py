@@ -158,3 +158,74 @@ def test_a_recipe_at_its_own_release_raises_only_its_true_findings(path: Path) -
     assert sorted((f["code"], f["severity"]) for f in found) == sorted(TRUE_FINDING.findall(text)), "\n".join(
         f"{f['severity']} {f['code']}: {f['message']}" for f in found
     )
+
+
+# The documentation sweep (2026-12-02): command lines from the frameworks' own documentation pages
+# (vllm-project/vllm docs/, sgl-project/sglang docs/advanced_features/), each with the release its page was
+# written for, its true findings at that release and with no options, and the values the reader supplies
+# for the page's own `${...}` placeholders (`# the reader sets: NAME=VALUE ...`, passed as --env).
+DOCS = sorted((CORPUS / "docs").glob("*.cmd"))
+READER_SETS = re.compile(r"^# the reader sets: ((?:\w+=\S+ ?)+) \(", re.MULTILINE)
+NO_OPTIONS_TRUE = re.compile(r"^# with no options \(true finding\): (\w+) (error|warning): ", re.MULTILINE)
+
+
+def reader_env(text: str) -> tuple[str, ...]:
+    """``--env NAME=VALUE`` for each value the header says the page's reader supplies."""
+    found = READER_SETS.search(text)
+    return tuple(word for pair in (found.group(1).split() if found else []) for word in ("--env", pair))
+
+
+def test_the_docs_sweep_has_sixty_commands_about_half_from_each_framework() -> None:
+    frameworks = [RELEASE.search(path.read_text()) for path in DOCS]
+    names = [m.group(0).split()[2] for m in frameworks if m]
+    assert len(names) == len(DOCS) >= 60
+    assert 30 <= names.count("vllm") <= 42 and 30 <= names.count("sglang") <= 42, names
+
+
+@pytest.mark.parametrize("path", DOCS, ids=case_id)
+def test_a_documentation_command_is_a_reconstruction_naming_its_page_at_a_commit(path: Path) -> None:
+    header = "\n".join(line for line in path.read_text().splitlines() if line.startswith("#"))
+    assert SOURCE.search(header)
+    assert re.search(r"after https://github\.com/[\w-]+/[\w-]+/blob/[0-9a-f]{40}/docs/\S+\.md ", header), (
+        header
+    )
+
+
+@pytest.mark.parametrize("path", DOCS, ids=case_id)
+def test_a_documentation_command_at_its_own_release_raises_only_its_true_findings(path: Path) -> None:
+    """At the release its page was written for, the only errors and warnings are the ones its header records
+    as true (that release's own parser refuses what the page wrote); any other is a false alarm."""
+    text = path.read_text()
+    release = RELEASE.search(text)
+    assert release, f"{case_id(path)}: no '# release: FRAMEWORK VERSION (...)' header line"
+    found = alarms(path, ("--framework-version", release.group(1), *reader_env(text)))
+    assert sorted((f["code"], f["severity"]) for f in found) == sorted(TRUE_FINDING.findall(text)), "\n".join(
+        f"{f['severity']} {f['code']}: {f['message']}" for f in found
+    )
+
+
+@pytest.mark.parametrize("path", DOCS, ids=case_id)
+def test_a_documentation_command_with_no_options_raises_only_its_true_findings(path: Path) -> None:
+    """With no release named, argtrace takes the newest bundled release that accepts the launch: a page it
+    accepts is clean, and one no release accepts keeps its true finding (as a warning where it rests on
+    the release assumed)."""
+    text = path.read_text()
+    found = alarms(path, reader_env(text))
+    assert sorted((f["code"], f["severity"]) for f in found) == sorted(NO_OPTIONS_TRUE.findall(text)), (
+        "\n".join(f"{f['severity']} {f['code']}: {f['message']}" for f in found)
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "codes"),
+    [
+        # bash drops each unquoted empty word: `--host ${local_ip} --port 30000` gives --host the value --port
+        ("sglang_pd_mooncake_dsv3_decode1.cmd", ["SH007", "SH007"]),
+        ("sglang_pd_ascend_dsv3_prefill.cmd", ["SH007"]),
+    ],
+)
+def test_a_documentation_placeholder_the_reader_leaves_unset_is_still_a_warning(
+    name: str, codes: list[str]
+) -> None:
+    found = alarms(CORPUS / "docs" / name)
+    assert [(f["code"], f["severity"]) for f in found] == [(code, "warning") for code in codes]

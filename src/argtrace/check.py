@@ -32,6 +32,7 @@ from argtrace.model import (
 
 if TYPE_CHECKING:
     from argtrace.frameworks.release import ReleaseDecision
+    from argtrace.frameworks.release_index import ReleaseIndex
     from argtrace.frameworks.schema import Schema
     from argtrace.layers.slurm import Allocation
     from argtrace.layers.transport import TransportResult
@@ -495,14 +496,33 @@ def _unknown_release_finding(
     # an official image whose tag names no release (latest, nightly) was seen: say why it does not decide
     image = image_naming_no_release(framework, server.image)
     tagless = f"; the tag of image {image} names no release" if image else ""
+    # A name no bundled release knows decides nothing, so "accepts every flag" would be false of it: the
+    # message says which names it leaves out (a documentation page ahead of every release writes such a
+    # flag, SGLang's `--int8-kv-cache`; so does a misspelling)
+    nowhere = [n for n, releases in knowing if not releases and not _known_as_read(index, n)]
+    nowhere = list(dict.fromkeys(nowhere))
+    scope = " that a bundled release knows" if nowhere else ""
     message = (
         f"nothing shows which {framework} release runs (no --framework-version, log, installed package, "
         f"image tag or pip line{tagless}): analysed as {framework} {decision.analysed_with}, the newest "
-        f"bundled release that accepts every flag and variable of the launch (accepted by {accepted_text})"
+        f"bundled release that accepts every flag and variable of the launch{scope} (accepted by "
+        f"{accepted_text})"
     )
     if refused:
         message += "; " + "; ".join(refused)
+    if nowhere:
+        names = ", ".join(nowhere)
+        message += f"; no bundled {framework} release knows {names} (a misspelling, or a newer release's)"
     return rules.PR_RELEASE_UNKNOWN.finding(message, at=server.at)
+
+
+def _known_as_read(index: ReleaseIndex, name: str) -> bool:
+    """True when some bundled release knows ``name`` as its parser reads it: vLLM's rewrites an underscore
+    spelling or a dotted JSON key into a flag the index knows (frameworks/vllm.py ``option_read_as``)."""
+    from argtrace.frameworks.vllm import NAME, option_read_as
+
+    read = option_read_as(name)
+    return index.framework == NAME and read != name and bool(index.releases_knowing_flag(read))
 
 
 def settle_report_verdicts(report: Report, options: CheckOptions) -> list[Finding]:

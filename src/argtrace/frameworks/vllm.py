@@ -366,6 +366,16 @@ def _pull_config(
     return [args[0], *config_args, *args[1:index], *rest_tail]
 
 
+def option_read_as(word: str) -> str:
+    """The option string ``FlexibleArgumentParser`` looks up for a word of argv: underscores become dashes
+    before the first ``.`` or ``=`` (``--gpu_memory_utilization``), and a dotted JSON key
+    (``--kv-transfer-config.kv_role``, ``--x.key+``) is merged into the flag before the dot."""
+    name = word.split("=", 1)[0]
+    if not name.startswith("--"):
+        return name
+    return name.split(".", 1)[0].replace("_", "-")
+
+
 def _registered(schema: Schema, option: str) -> bool:
     """True when the parser registers ``option`` (hidden --no-X strings of EnableDisableAction included)."""
     from argtrace.frameworks.actions import registered_option_strings

@@ -181,6 +181,7 @@ PR_RELEASE_UNKNOWN = Rule(
     rationale="With no `--framework-version`, version line in a log, installed package, image tag or "
     "`pip install` pin, argtrace does not know the release. It analyses the launch as the newest bundled "
     "release that accepts every flag and variable of it and says which releases would refuse or ignore one, "
+    "and which names no bundled release knows (a misspelling, or a newer release's: they decide nothing), "
     "instead of judging the launch by a release it merely assumed.",
     fix="Pass --framework-version with the release the node runs.",
     example=Example(argv=("check", "-c", "python3 -m sglang.launch_server --model-path /m")),

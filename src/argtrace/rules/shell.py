@@ -60,7 +60,8 @@ SH003 = Rule(
         "that line with an "
         "extra argument `' '`, and the following lines run as separate commands, so their flags "
         "never reach the "
-        "server. Inside an array literal the escaped blank becomes an element `' '`."
+        "server. Inside an array literal the escaped blank becomes an element `' '`. A comment after the "
+        "blanks (`--flag 1 \\      # why`) changes nothing: the backslash still escapes the first blank."
     ),
     fix="Delete the blanks after the backslash so that `\\` is the last character of the line.",
     example=Example(

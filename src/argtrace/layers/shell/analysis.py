@@ -409,16 +409,30 @@ def _text_findings(
                     "escaped blank becomes an element `' '`, which reaches the command as an argument"
                 )
             else:
+                where = (
+                    f"on line {h.line}, before its comment"
+                    if h.get("comment")
+                    else f"at the end of line {h.line}"
+                )
                 msg = (
-                    f"{shown} after the line-continuation backslash at the end of line {h.line}: the command "
+                    f"{shown} after the line-continuation backslash {where}: the command "
                     f"ends on line {h.line} with an extra argument `' '`, and line {h.line + 1} runs as a "
                     "separate command"
                 )
                 if h.line in server_lines:
                     msg += "; the flags after it never reach the server"
+            # with a comment after the blanks, deleting the blanks would escape the `#`: the comment moves
+            fix = (
+                "move the comment off the line (above the command), so that `\\` is the last character of it"
+                if h.get("comment")
+                else None
+            )
             out.append(
                 R.SH003.finding(
-                    msg, at=at, evidence=[Evidence("shell", at, h.text.replace("\t", "\\t") + "\u2190")]
+                    msg,
+                    at=at,
+                    evidence=[Evidence("shell", at, h.text.replace("\t", "\\t") + "\u2190")],
+                    fix=fix,
                 )
             )
         elif h.kind == "lookalike":

@@ -470,12 +470,14 @@ class Core:
 
 
 def _prepare(text: str) -> str:
-    """Substitute the placeholders tree-sitter needs (``lexer``): CR, and blanks after a backslash at EOL."""
+    """Substitute the placeholders tree-sitter needs (``lexer``): CR, and a blank after a backslash at the end
+    of a line or before a `#` (bash reads the escaped blank as a word, ` ` or ` #x`, and a comment only after
+    an unescaped blank; tree-sitter took the escaped blank for a separator and lost the word)."""
     if "\r" in text:
         text = text.replace("\r", L.CR)
     if "\\ " in text or "\\\t" in text:
         text = re.sub(
-            r"(?<!\\)((?:\\\\)*)\\([ \t])(?=[ \t]*(?:\n|$))",
+            r"(?<!\\)((?:\\\\)*)\\([ \t])(?=[ \t]*(?:\n|$|#))",
             lambda m: m.group(1) + "\\" + (L.ESC_SPACE if m.group(2) == " " else L.ESC_TAB),
             text,
         )

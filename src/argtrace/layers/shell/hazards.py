@@ -147,7 +147,11 @@ def scan(data: bytes, tree: Any) -> list[TextHazard]:
     offset = 0
     for i, raw_line in enumerate(lines, 1):
         line_b = raw_line[:-1] if raw_line.endswith(b"\r") else raw_line
-        m = re.search(rb"(?<!\\)((?:\\\\)*)\\([ \t]+)$", line_b)
+        # a comment after the blanks leaves the backslash escaping the first blank all the same (the
+        # documented form `--flag 1 \      # what it does`); one blank and `#` is a word ` #`, no comment
+        m = re.search(rb"(?<!\\)((?:\\\\)*)\\([ \t]+)(#.*)?$", line_b)
+        if m and m.group(3) and len(m.group(2)) < 2:
+            m = None
         if m:
             bs_off = offset + m.start(2) - 1
             kinds = _node_kinds_at(tree, bs_off)
@@ -162,7 +166,7 @@ def scan(data: bytes, tree: Any) -> list[TextHazard]:
                         _col(line_b, m.start(2) - 1),
                         bs_off,
                         line_b.decode("utf-8", "replace"),
-                        (("blanks", m.group(2).decode()), ("array", in_array)),
+                        (("blanks", m.group(2).decode()), ("array", in_array), ("comment", bool(m.group(3)))),
                     )
                 )
         offset += len(raw_line) + 1

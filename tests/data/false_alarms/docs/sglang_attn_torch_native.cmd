@@ -1,0 +1,3 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/blob/000984ed03d93e6622777f500d76a59837b0c42b/docs/advanced_features/attention_backend.md (Torch Native), seen 2026-12-02: the environment assignments and the server flags with their values, re-typed as one command line.
+# release: sglang 0.5.23 (the page names no release and its commit is not dated here: the newest bundled release on which every command taken from the page is accepted (flags, choices, variables, KV connectors and config keys by the schemas generated from the wheels), the page's era by its own flags: sglang 0.5.3.post3-0.5.23)
+python3 -m sglang.launch_server --model meta-llama/Meta-Llama-3.1-8B-Instruct --attention-backend torch_native

@@ -1,0 +1,5 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/blob/03cd2ec4af85b66be8ef025238bc73c165416bdb/docs/advanced_features/quantized_kv_cache.md (Enabling Quantized KV Cache, INT8), seen 2026-12-02: the environment assignments and the server flags with their values, re-typed as one command line.
+# release: sglang 0.5.20 (no bundled release accepts every command of the page (its --int8-kv-cache is accepted by none): the newest bundled release that accepts all the others)
+# at that release (true finding): PA001 error: --int8-kv-cache is a flag of no bundled SGLang release; SGLang 0.5.23's own parser (resolver environment, ServerArgs.add_cli_args + parse_known_args) leaves it unrecognised; 0.5.23 (2026-10-30) is the newest release on PyPI, so the page documents a flag ahead of every release
+# with no options (true finding): PA001 warning: the same, as a warning (basis assumed: a release newer than the bundled ones could take it)
+python3 -m sglang.launch_server --model-path Qwen/Qwen3-32B --attention-backend triton --page-size 1 --int8-kv-cache

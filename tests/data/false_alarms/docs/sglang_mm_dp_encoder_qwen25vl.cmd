@@ -1,0 +1,3 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/blob/46539d54f1351bcc48fd6fd17f0a6826a2e87fa5/docs/advanced_features/dp_for_multi_modal_encoder.md (Command Example), seen 2026-12-02: the environment assignments and the server flags with their values, re-typed as one command line.
+# release: sglang 0.5.23 (the page names no release and its commit is not dated here: the newest bundled release on which every command taken from the page is accepted (flags, choices, variables, KV connectors and config keys by the schemas generated from the wheels), the page's era by its own flags: sglang 0.5.6.post2-0.5.23)
+python3 -m sglang.launch_server --model-path Qwen/Qwen2.5-VL-7B-Instruct --tp 2 --mm-enable-dp-encoder

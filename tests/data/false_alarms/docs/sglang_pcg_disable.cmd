@@ -1,0 +1,3 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/blob/1e52b9b17a1557b32835dca5add742d88734562a/docs/advanced_features/piecewise_cuda_graph.md (Disable PCG), seen 2026-12-02: the environment assignments and the server flags with their values, re-typed as one command line.
+# release: sglang 0.5.19 (the page names no release and its commit is not dated here: the newest bundled release on which every command taken from the page is accepted (flags, choices, variables, KV connectors and config keys by the schemas generated from the wheels), the page's era by its own flags: sglang 0.5.10.post1-0.5.19)
+python3 -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disable-piecewise-cuda-graph

@@ -1,0 +1,3 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/blob/0f4513c2f46be5ae1e0d9bf0a8f7b5471a8b3d16/docs/advanced_features/quantization.md (Offline Quantization), seen 2026-12-02: the environment assignments and the server flags with their values, re-typed as one command line.
+# release: sglang 0.5.23 (the page names no release and its commit is not dated here: the newest bundled release on which every command taken from the page is accepted (flags, choices, variables, KV connectors and config keys by the schemas generated from the wheels), the page's era by its own flags: sglang 0.5.4.post3-0.5.23)
+python3 -m sglang.launch_server --model-path hugging-quants/Meta-Llama-3.1-8B-Instruct-AWQ-INT4 --port 30000 --host 0.0.0.0

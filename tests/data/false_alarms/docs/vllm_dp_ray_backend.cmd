@@ -1,0 +1,3 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/blob/01e4fce07423dafcc832600ba05159fb28dc1126/docs/serving/data_parallel_deployment.md (Internal Load Balancing, Ray), seen 2026-12-02: the environment assignments and the serve flags with their values, re-typed as one command line.
+# release: vllm 0.33.0 (the page names no release and its commit is not dated here: the newest bundled release on which every command taken from the page is accepted (flags, choices, variables, KV connectors and config keys by the schemas generated from the wheels), the page's era by its own flags: vllm 0.9.2-0.33.0)
+vllm serve $MODEL --data-parallel-size 4 --data-parallel-size-local 2 --data-parallel-backend=ray

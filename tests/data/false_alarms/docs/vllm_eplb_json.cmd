@@ -1,0 +1,3 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/blob/017025691b3006ed548f763fd394a846affa6064/docs/serving/expert_parallel_deployment.md (EPLB Parameters), seen 2026-12-02: the environment assignments and the serve flags with their values, re-typed as one command line.
+# release: vllm 0.15.1 (the page names no release and its commit is not dated here: the newest bundled release on which every command taken from the page is accepted (flags, choices, variables, KV connectors and config keys by the schemas generated from the wheels), the page's era by its own flags: vllm 0.10.2-0.15.1)
+vllm serve Qwen/Qwen3-30B-A3B --enable-eplb --eplb-config '{"window_size":1000,"step_interval":3000,"num_redundant_experts":2,"log_balancedness":true}'

@@ -1,0 +1,3 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/blob/0609ba15df1dc858647954fefd6512b394bdb283/docs/features/quantization/quantized_kvcache.md (Skipping Specific Layers from KV-Cache Quantization), seen 2026-12-02: the environment assignments and the serve flags with their values, re-typed as one command line.
+# release: vllm 0.33.0 (the page names no release and its commit is not dated here: the newest bundled release on which every command taken from the page is accepted (flags, choices, variables, KV connectors and config keys by the schemas generated from the wheels), the page's era by its own flags: vllm 0.19.1-0.33.0)
+vllm serve meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype fp8 --kv-cache-dtype-skip-layers sliding_window

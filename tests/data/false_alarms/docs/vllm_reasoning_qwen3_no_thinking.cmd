@@ -1,0 +1,3 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/blob/00256d59e65973d42db9150c28218fce69615b13/docs/features/reasoning_outputs.md (Disabling Thinking Mode by Default), seen 2026-12-02: the environment assignments and the serve flags with their values, re-typed as one command line.
+# release: vllm 0.33.0 (the page names no release and its commit is not dated here: the newest bundled release on which every command taken from the page is accepted (flags, choices, variables, KV connectors and config keys by the schemas generated from the wheels), the page's era by its own flags: vllm 0.19.1-0.33.0)
+vllm serve Qwen/Qwen3-8B --reasoning-parser qwen3 --default-chat-template-kwargs '{"enable_thinking": false}'

@@ -1,0 +1,3 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/blob/5f37ba46574ae05d6306285b23c535fe3aa58df7/docs/features/attention_backend.md (ROCm 1. TRITON_ATTN, Example 4), seen 2026-12-02: the environment assignments and the serve flags with their values, re-typed as one command line.
+# release: vllm 0.14.1 (the page names no release and its commit is not dated here: the newest bundled release on which every command taken from the page is accepted (flags, choices, variables, KV connectors and config keys by the schemas generated from the wheels), the page's era by its own flags: vllm 0.11.2-0.14.1)
+VLLM_ROCM_USE_AITER=1 VLLM_ROCM_USE_AITER_MHA=0 vllm serve meta-llama/Llama-3.1-8B-Instruct

@@ -1,0 +1,3 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/blob/01181ddf28bd580c33348055f9cd45ddfe9cdcec/docs/features/sleep_mode.md (Online Serving), seen 2026-12-02: the environment assignments and the serve flags with their values, re-typed as one command line.
+# release: vllm 0.33.0 (the page names no release and its commit is not dated here: the newest bundled release on which every command taken from the page is accepted (flags, choices, variables, KV connectors and config keys by the schemas generated from the wheels), the page's era by its own flags: vllm 0.7.3-0.33.0)
+VLLM_SERVER_DEV_MODE=1 vllm serve Qwen/Qwen3-0.6B --enable-sleep-mode --port 8000

@@ -1,0 +1,3 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/blob/0064cc9cb1ae57b1308015d48a57462fa27a68f2/docs/features/tool_calling.md (Quickstart), seen 2026-12-02: the environment assignments and the serve flags with their values, re-typed as one command line.
+# release: vllm 0.33.0 (the page names no release and its commit is not dated here: the newest bundled release on which every command taken from the page is accepted (flags, choices, variables, KV connectors and config keys by the schemas generated from the wheels), the page's era by its own flags: vllm 0.6.6.post1-0.33.0)
+vllm serve meta-llama/Llama-3.1-8B-Instruct --enable-auto-tool-choice --tool-call-parser llama3_json --chat-template examples/tool_chat_template_llama3.1_json.jinja
