@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from argtrace import safe_json
 from argtrace.model import Report, UsageError
 
 FORMAT_VERSION = 1
@@ -34,7 +35,7 @@ def report_fingerprints(report: Report) -> tuple[list[str], list[dict[str, Any]]
 
 def read_baseline(path: str) -> set[str]:
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = safe_json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as exc:
         raise UsageError(f"--baseline {path}: {exc.strerror or exc}") from None
     except ValueError as exc:

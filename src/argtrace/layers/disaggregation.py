@@ -32,6 +32,7 @@ from importlib import resources
 from typing import Any
 from urllib.parse import urlsplit
 
+from argtrace import safe_json
 from argtrace.frameworks.router_launch import RouterLaunch
 from argtrace.model import Basis, Evidence, Finding, Severity
 
@@ -405,7 +406,7 @@ def _kv_config(server: PdServer) -> dict[str, Any] | None:
     if hasattr(raw, "__dict__"):
         return dict(vars(raw))
     try:
-        data = json.loads(str(raw))
+        data = safe_json.loads(str(raw))
     except ValueError:
         return None
     return data if isinstance(data, dict) else None

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from argtrace import localfs
+from argtrace import localfs, safe_json
 from argtrace.model import Evidence, LayerResult, Report
 
 # vLLM's API server listens on --port (default 8000; vllm/entrypoints/launchers/launcher.py:379 binds it
@@ -238,7 +238,7 @@ def generation_config(
     if not localfs.is_file(path):
         return []
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = safe_json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError, UnicodeDecodeError):
         return []
     if not isinstance(data, dict):

@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from argtrace import safe_json
 from argtrace.layers.multinode import MODEL, PER_RANK, RENDEZVOUS, NodeStart, multinode_findings
 from argtrace.model import Evidence, Finding
 from argtrace.rules import fleet as rules
@@ -87,7 +88,7 @@ class Replica:
             return str(role) if role else None
         if isinstance(transfer, str) and transfer.strip().startswith("{"):
             try:
-                role = json.loads(transfer).get("kv_role")
+                role = safe_json.loads(transfer).get("kv_role")
             except (ValueError, AttributeError):
                 return None
             return str(role) if role else None

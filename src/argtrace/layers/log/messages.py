@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from argtrace import safe_json
 from argtrace.resolver.message_store import Site, frameworks, is_library, sites, word_index
 
 MIN_SPECIFICITY = 8  # literal alphanumeric characters a match needs
@@ -97,7 +98,6 @@ def _json_message(line: str) -> str | None:
     ``{"detail": ...}``, OpenAI's ``{"error": {"message": ...}}``): JSON escapes the message's quotes, so
     its words no longer follow the site's template. A body cut short, or one escaping ``'`` (not JSON:
     ``model\\'s``), loses the escapes instead. None for any other line."""
-    import json
 
     text = line.strip()
     if not _JSON_BODY.match(text):
@@ -113,7 +113,7 @@ def _json_message(line: str) -> str | None:
 
     for attempt in (body, body.replace("\\'", "'")):
         try:
-            texts = found(json.loads(attempt))
+            texts = found(safe_json.loads(attempt))
         except ValueError:
             continue
         return " ".join(texts) or None

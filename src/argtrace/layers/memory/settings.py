@@ -14,6 +14,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from argtrace import safe_json
+
 
 def _bool_flag(parser: argparse.ArgumentParser, *names: str, dest: str) -> None:
     parser.add_argument(*names, dest=dest, action="store_true", default=None)
@@ -139,7 +141,7 @@ def read_server_settings(argv: Sequence[str], framework: str) -> dict[str, Any]:
         spec = values.get("speculative_config")
         if isinstance(spec, str):
             try:
-                values["speculative_config"] = json.loads(spec)
+                values["speculative_config"] = safe_json.loads(spec)
             except json.JSONDecodeError:
                 pass
         return values

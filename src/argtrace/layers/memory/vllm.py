@@ -32,6 +32,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from argtrace import safe_json
 from argtrace.gpus import GIB, GpuProfile
 from argtrace.layers.memory.config import ModelSpec
 from argtrace.layers.memory.settings import setting
@@ -130,7 +131,7 @@ def _speculative(settings: Mapping[str, Any], spec: ModelSpec, notes: list[str])
         import json
 
         try:
-            raw = json.loads(raw)
+            raw = safe_json.loads(raw)
         except json.JSONDecodeError:
             notes.append(f"--speculative-config is not JSON ({raw[:40]!r}); speculative decoding not sized")
             return None, 0

@@ -9,13 +9,12 @@ SGLang 0.5.10.post1 model files (``srt/models/llama.py``, ``qwen3_next.py``, ``q
 from __future__ import annotations
 
 import fnmatch
-import json
 import re
 import struct
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from argtrace import localfs
+from argtrace import localfs, safe_json
 from argtrace.layers.memory.config import ModelSpec, Quantization
 
 _ST_DTYPE_BYTES = {
@@ -323,7 +322,7 @@ def _read_safetensors_headers(directory: Path) -> dict[str, int] | None:
                 (length,) = struct.unpack("<Q", raw)
                 if length > 100_000_000:
                     return None
-                header = json.loads(handle.read(length))
+                header = safe_json.loads(handle.read(length))
         except (OSError, ValueError):
             return None
         for name, info in header.items():
@@ -374,7 +373,7 @@ def estimate_weights(spec: ModelSpec, tp: int, model_dir: Path | None) -> Weight
     index = model_dir / "model.safetensors.index.json"
     if localfs.is_file(index):
         try:
-            data = json.loads(index.read_text(encoding="utf-8"))
+            data = safe_json.loads(index.read_text(encoding="utf-8"))
             total = int(data["metadata"]["total_size"])
         except (OSError, ValueError, KeyError, TypeError):
             return estimate

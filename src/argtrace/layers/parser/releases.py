@@ -8,12 +8,12 @@ from __future__ import annotations
 import ast
 import difflib
 import functools
-import json
 import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from argtrace import safe_json
 from argtrace.frameworks.schema import OptionSpec, Schema, schemas_for, version_key
 
 
@@ -156,7 +156,7 @@ def refused_by_every_release(
             continue
         if kept_json_string_fails and isinstance(converted, str) and spec.dest in schema.json_flags:
             try:
-                json.loads(converted)
+                safe_json.loads(converted)
             except ValueError:
                 continue
         return False

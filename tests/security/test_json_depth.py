@@ -1,0 +1,136 @@
+"""JSON a launch, a model directory or a server supplies never crashes argtrace by its depth.
+
+CPython's ``json.loads`` recurses once per ``[``/``{`` and raises ``RecursionError`` near 1,000 levels,
+which no ``except ValueError`` catches. ``argtrace.safe_json.loads`` turns it into the
+``JSONDecodeError`` every caller handles. The fuzz reproducer ``shell-deep-json`` found one call site;
+2026-12-02's merges had added eight more (a JSON flag refused by every release, ``--kv-transfer-config``,
+``--speculative-config`` when sizing, a pasted HTTP body, a replica's transfer config, a safetensors
+header and index, a PEP 610 ``direct_url.json``, ``generation_config.json``, a ``--baseline`` file).
+The inventory below keeps the rest to argtrace's own data files and its own subprocesses' output.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import run_cli
+
+SRC = Path(__file__).resolve().parents[2] / "src" / "argtrace"
+DEEP = "[" * 20_000 + "]" * 20_000
+
+# Modules whose plain ``json.loads`` reads argtrace's own files (bundled data, its cache, its resolver's and
+# collector's output, shellcheck's report) or handles RecursionError itself (live.py, memory/config.py).
+# A new call on text a user, a launch or a server supplies uses ``safe_json.loads`` instead.
+OWN_DATA = {
+    "frameworks/dynamo.py": 1,
+    "frameworks/entrypoints.py": 1,
+    "frameworks/feature_pairs.py": 1,
+    "frameworks/kserve_hf.py": 1,
+    "frameworks/plugins.py": 1,
+    "frameworks/release_index.py": 1,
+    "frameworks/router_launch.py": 1,
+    "frameworks/schema.py": 3,
+    "frameworks/schema_store.py": 6,
+    "frameworks/sglang_diffusion.py": 1,
+    "frameworks/sglang_router.py": 1,
+    "frameworks/vllm_demo.py": 1,
+    "frameworks/wrappers.py": 1,
+    "gpus.py": 1,
+    "layers/disaggregation.py": 1,
+    "layers/live.py": 1,
+    "layers/log/signatures.py": 1,
+    "layers/memory/config.py": 1,
+    "layers/memory/framework_probe.py": 2,
+    "layers/memory/framework_sizing.py": 3,
+    "layers/memory/vllm_probe.py": 2,
+    "layers/resolution.py": 1,
+    "layers/shell/shellcheck.py": 1,
+    "layers/shell/wrapenv.py": 1,
+    "layers/transport/containers.py": 2,
+    "layers/transport/images.py": 1,
+    "layers/transport/server_images.py": 1,
+    "layers/transport/skypilot.py": 1,
+    "layers/transport/systemd_syntax.py": 1,
+    "mcp_server.py": 1,
+    "remote/collector.py": 2,
+    "remote/ssh.py": 1,
+    "resolver/ast_parser.py": 1,
+    "resolver/cache.py": 2,
+    "resolver/dump_overlay.py": 1,
+    "resolver/environments.py": 1,
+    "resolver/message_store.py": 1,
+    "resolver/raise_index.py": 1,
+    "resolver/schema_gen.py": 2,
+    "resolver/stubs/_argtrace_fake_nvml.py": 1,
+    "resolver/stubs/_argtrace_stubs.py": 1,
+}
+
+
+def _plain_json_loads() -> Counter[str]:
+    found: Counter[str] = Counter()
+    for path in sorted(SRC.rglob("*.py")):
+        if path.name == "safe_json.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "loads"
+                and isinstance(node.func.value, ast.Name)
+                and node.func.value.id == "json"
+            ):
+                found[path.relative_to(SRC).as_posix()] += 1
+    return found
+
+
+def test_plain_json_loads_only_reads_argtraces_own_data() -> None:
+    assert dict(_plain_json_loads()) == OWN_DATA
+
+
+def test_a_json_flag_nested_too_deep_is_refused_not_a_crash() -> None:
+    result = run_cli(
+        ["check", "--no-resolve", "--format", "json", "--framework-version", "0.33.0", "-c",
+         f"vllm serve /m --kv-transfer-config '{DEEP}'"]
+    )  # fmt: skip
+    assert "internal error" not in result.stderr
+    assert [(f["code"], f["severity"]) for f in result.json["findings"] if f["severity"] != "info"] == [
+        ("PA011", "error")
+    ]
+
+
+def test_sizing_a_speculative_config_nested_too_deep_is_not_a_crash() -> None:
+    model = Path(__file__).resolve().parents[1] / "data" / "models" / "qwen3.6-27b"
+    result = run_cli(
+        ["mem", "--format", "json", "--gpu", "h100", "--model-config", str(model), "--",
+         "vllm", "serve", "/m", "--speculative-config", DEEP]
+    )  # fmt: skip
+    assert "internal error" not in result.stderr
+    assert result.status == 0
+
+
+@pytest.mark.parametrize("name", ["generation_config.json", "model.safetensors.index.json"])
+def test_a_model_file_nested_too_deep_is_not_a_crash(tmp_path: Path, name: str) -> None:
+    model = Path(__file__).resolve().parents[1] / "data" / "models" / "qwen3.6-27b"
+    (tmp_path / "config.json").write_text((model / "config.json").read_text())
+    (tmp_path / name).write_text(DEEP)
+    result = run_cli(
+        ["check", "--no-resolve", "--format", "json", "--framework-version", "0.33.0", "--gpu", "h100",
+         "--model-config", str(tmp_path), "-c", f"vllm serve {tmp_path}"]
+    )  # fmt: skip
+    assert "internal error" not in result.stderr
+    assert result.stdout.startswith("{")
+
+
+def test_a_baseline_nested_too_deep_is_a_usage_error(tmp_path: Path) -> None:
+    (tmp_path / "baseline.json").write_text(DEEP)
+    (tmp_path / "launch.sh").write_text("#!/bin/bash\nvllm serve /m --port 8000\n")
+    result = run_cli(["lint", "--baseline", str(tmp_path / "baseline.json"), str(tmp_path)])
+    assert result.status == 2
+    assert result.stderr.strip() == (
+        f"argtrace lint: --baseline {tmp_path / 'baseline.json'}: not JSON "
+        "(nested too deeply: line 1 column 1 (char 0))"
+    )
