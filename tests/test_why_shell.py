@@ -93,6 +93,8 @@ def test_a_framework_message_is_no_shell_s() -> None:
     assert (
         shell_error("RuntimeError: Not enough memory. Please try to increase --mem-fraction-static.") is None
     )
+    # argtrace's own screen quoting the shell's words (tests/data/screens/example.80.txt)
+    assert shell_error("bash prints (`--mamba-scheduler-strategy: command not found`)") is None
 
 
 # --- Python's own TypeError at a call ---------------------------------------------------------------------

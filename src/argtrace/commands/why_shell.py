@@ -32,7 +32,7 @@ SHELL_FORMS = (
     # bash run interactively: `bash: vllm: command not found`
     ShellForm("not found", "bash", r"(?:^|\s)bash: (?P<word>\S.*?): command not found"),
     # bash's words without the script and line before them (what a report quotes): `--port: command not found`
-    ShellForm("not found", "bash", r"(?:^|\s)(?P<word>\S+): command not found\b"),
+    ShellForm("not found", "bash", r"(?:^|\s)(?P<word>[^\s`'\"(]\S*): command not found\b"),
     # dash (/bin/sh on Debian): `x.sh: 2: --port: not found`
     ShellForm("not found", "dash (sh)", r"(?:^|\s)\S*?: (?P<line>\d+): (?P<word>\S.*?): not found"),
     # bash: `bash: line 1: /no/such/vllm: No such file or directory`
