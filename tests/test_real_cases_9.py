@@ -117,7 +117,7 @@ MISSED_9 = [
     Missed(
         "vllm16339",
         "the installed llguidance predates the call vLLM makes (LLMatcher.validate_grammar): a package of "
-        "the environment, not a flag; `why` has no site for the TypeError",
+        "the environment, not a flag; `why` has no site for the TypeError (it says Python's, at that call)",
     ),
     Missed(
         "sglang16808",
@@ -127,7 +127,8 @@ MISSED_9 = [
         "lmcache638",
         "the vLLM of that Dynamo venv predates LMCacheConnectorV1 (its V0 engine); the release is not named "
         "and 0.33.0 registers the connector; `why` names KVConnectorFactory.get_connector_class and "
-        "--kv-transfer-config second, after the encoder-cache factory's twin raise: class b by why",
+        "--kv-transfer-config first (the encoder-cache factory's twin raise second since "
+        "commands/why_context.py): class b by why",
     ),
     Missed(
         "sglang12360",
@@ -147,7 +148,7 @@ MISSED_9 = [
     Missed(
         "vllm11986",
         f"the CPU worker of that dev build cannot take --cpu-offload-gb: a framework limit of the build; "
-        f"`why` matches an SGLang site for the TypeError. {STAND_IN}",
+        f"`why` says Python's TypeError at a call to Worker.__init__ (was: an SGLang site). {STAND_IN}",
         besides=("PR008",),
     ),
     Missed(
@@ -346,8 +347,11 @@ WHY_9 = [
     Why(
         "https://github.com/LMCache/LMCache/issues/638",
         "ERROR 05-13 08:41:45 [engine.py:598] Unsupported connector type: LMCacheConnectorV1",
-        "ECConnectorFactory.get_connector_class",
-        ("ec_transfer_config",),
+        # was ECConnectorFactory.get_connector_class (the encoder cache's twin raise, newest file first);
+        # --kv-transfer-config raises it in every release --ec-transfer-config does and more
+        # (commands/why_context.py)
+        "KVConnectorFactory.get_connector_class",
+        ("kv_transfer_config",),
         "b",
     ),
     Why(
@@ -408,24 +412,30 @@ WHY_9 = [
     Why(
         "https://github.com/vllm-project/vllm/issues/14192",
         "--hf_overrides: command not found",
-        "gen_sgl_trtllm_gen_fused_moe_sm100_module",
+        # was gen_sgl_trtllm_gen_fused_moe_sm100_module ("{header} not found", 8 characters); now bash's
+        # message, the flag run as a command, `argtrace check SCRIPT` (commands/why_shell.py)
+        None,
         (),
-        "c",
+        "b",
     ),
     Why(
         "https://github.com/vllm-project/vllm/issues/11986",
         "TypeError: Worker.__init__() got an unexpected keyword argument 'kv_cache_dtype'",
-        "rank_consensus",
+        # was rank_consensus (SGLang's own "got unexpected keyword argument(s)"); now Python's TypeError at
+        # a call to Worker.__init__, caller and callee of releases that do not fit (commands/why_call.py)
+        None,
         (),
-        "c",
+        "b",
     ),
     Why(
         "https://github.com/vllm-project/vllm/issues/16339",
         "TypeError: LLMatcher.validate_grammar() got some positional-only arguments passed as keyword "
         "arguments: 'tokenizer'",
+        # no site before and after; now Python's TypeError at a call to LLMatcher.validate_grammar: caller and
+        # callee of releases that do not fit (llguidance older than vLLM's call; commands/why_call.py)
         None,
         (),
-        "c",
+        "b",
     ),
 ]
 
@@ -438,6 +448,30 @@ def test_batch_9_why_first_site(case: Why) -> None:
     first = matches[0] if matches else None
     got = (first["function"], tuple(s["name"] for s in first["settings"])) if first else (None, ())
     assert got == (case.function, case.settings)
+
+
+def test_vllm14192_why_says_the_shell_ran_the_flag_as_a_command() -> None:
+    section = explain("--hf_overrides: command not found")
+    assert (section["origin"]["origin"], section["shell"]["flag"]) == (
+        "the shell (bash): not found",
+        "--hf_overrides",
+    )
+    assert section["shell"]["fix"].startswith(
+        "end the line before --hf_overrides with a `\\` and nothing after it"
+    )
+
+
+def test_vllm11986_and_16339_why_name_the_callee_of_python_s_type_error() -> None:
+    calls = [explain(case.text)["call"] for case in WHY_9[-2:]]
+    assert [(c["kind"], c["callee"], c["argument"]) for c in calls] == [
+        ("unexpected keyword", "Worker.__init__", "kv_cache_dtype"),
+        ("positional-only as keyword", "LLMatcher.validate_grammar", "tokenizer"),
+    ]
+    assert calls[1]["fix"] == (
+        "the caller and LLMatcher.validate_grammar come from releases that do not fit: install the releases "
+        "of the two packages that go together (the caller's release names the one it needs), or the build "
+        "whose own code makes the call"
+    )
 
 
 def test_sglang_docs17_why_says_no_release_lists_llama4() -> None:

@@ -689,6 +689,18 @@ def explain(
     groups = _attach_reasons(
         _platform_first(group_matches(matches, framework, only, every, prefer), text), text
     )
+    from argtrace.commands.why_call import call_error, keep_callee_sites
+    from argtrace.commands.why_context import context_first
+    from argtrace.commands.why_shell import drop_word_matches, shell_error
+
+    groups = context_first(groups, text, by_coverage=not prefer)  # twins of one message: the text's words
+    shell, call = shell_error(text), call_error(text)
+    if shell is not None and not every:  # a shell's message: a site matched on common words explains nothing
+        from argtrace.commands.why_confidence import STRONG_CHARS
+
+        groups = drop_word_matches(groups, STRONG_CHARS)
+    if call is not None and not every:  # Python's TypeError at a call: only the named callee's sites
+        groups = keep_callee_sites(groups, call["callee"])
     from argtrace.commands.why_unrecognized import unrecognized_site
 
     parser_site = unrecognized_site(text, framework)  # argparse's own message: the parser that refused
@@ -733,6 +745,8 @@ def explain(
         "indexed": indexed,
         "release": release,
         **assess(text, groups[0] if groups else None),
+        **({"shell": shell} if shell else {}),
+        **({"call": call} if call else {}),
     }
 
 
@@ -776,6 +790,10 @@ def render_why(section: Mapping[str, Any]) -> str:
     if not section.get("matches"):
         lines.append(f"no framework raise or log site matches {section.get('query')!r}")
     lines += render_weak(section)
+    from argtrace.commands.why_call import render_call
+    from argtrace.commands.why_shell import render_shell
+
+    lines += render_shell(section) + render_call(section)
     signatures = list(section.get("signatures", []))
     top = (section.get("matches") or [None])[0]
     if top is not None and signatures and _passes_on(top):

@@ -97,7 +97,13 @@ _CLASS = r"\b([A-Z]\w*(?:Error|Exception|Warning)|Exception)(?=:|\()"
 def origin_of(text: str) -> dict[str, str] | None:
     """Who the text says printed it, when that is not SGLang or vLLM: its wording (a known message of
     another program), else the package of its innermost traceback frame, else the module of its qualified
-    exception class (``torch.distributed.DistNetworkError``)."""
+    exception class (``torch.distributed.DistNetworkError``); a shell's message first (why_shell)."""
+    from argtrace.commands.why_call import origin_of_call
+    from argtrace.commands.why_shell import origin_of_shell
+
+    shell = origin_of_shell(text) or origin_of_call(text)
+    if shell is not None:
+        return shell
     for known in FOREIGN_WORDINGS:
         m = re.search(known.pattern, text)
         if m:
