@@ -30,6 +30,7 @@ MTP's, LoRA's, a model family's), is left to the resolver.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -61,14 +62,12 @@ def start_raises(report: Report) -> LayerResult:
     if not values:
         return result
     groups = _options(framework, release)
-    dests = frozenset(groups)
     seen: set[str] = set()
-    for site in _sites(framework, release):
-        named = options_named(str(site.get("message") or ""), dests)
-        if len(named) < 2 or not named <= set(values):
+    for site, named in _combination_sites(framework, release):
+        if not named <= values.keys():
             continue
         holds = refuses(site, framework, values, groups)
-        if holds is None or not holds[0] or not _combination(named, set(holds[1])):
+        if holds is None or not holds[0] or not _combination(set(named), set(holds[1])):
             continue
         message = str(site.get("message") or "")
         if message in seen:
@@ -115,11 +114,22 @@ def _combination(named: set[str], read: set[str]) -> bool:
     return bool(read) and read == named
 
 
-def _sites(framework: str, release: str) -> list[Mapping[str, Any]]:
+@functools.lru_cache(maxsize=4)
+def _combination_sites(framework: str, release: str) -> tuple[tuple[Mapping[str, Any], frozenset[str]], ...]:
+    """The release's sites whose message names two or more of its options, with those options: the only
+    ones a launch can refuse here, found once per release (fix verification re-checks the same release)."""
     from argtrace.resolver.raise_index import load_index
 
     index = load_index(framework, release) or {}
-    return [s for s in index.get("sites") or () if isinstance(s, Mapping) and s.get("conditions")]
+    dests = frozenset(_options(framework, release))
+    out = []
+    for site in index.get("sites") or ():
+        if not isinstance(site, Mapping) or not site.get("conditions"):
+            continue
+        named = options_named(str(site.get("message") or ""), dests)
+        if len(named) >= 2:
+            out.append((site, frozenset(named)))
+    return tuple(out)
 
 
 def refuses(
@@ -229,12 +239,11 @@ def releases_refusing(framework: str, message: str, values: Mapping[str, Any]) -
         if name != framework:
             continue
         groups = _options(framework, release)
-        for site in _sites(framework, release):
+        for site, named in _combination_sites(framework, release):
             if str(site.get("message") or "") != message:
                 continue
-            named = options_named(message, frozenset(groups))
             holds = refuses(site, framework, values, groups)
-            if holds is not None and holds[0] and _combination(named, set(holds[1])):
+            if holds is not None and holds[0] and _combination(set(named), set(holds[1])):
                 out.append(release)
                 break
     return sort_releases(out)
