@@ -82,6 +82,13 @@ FOREIGN_WORDINGS = (
         "https://github.com/sgl-project/sglang/issues/2431",
     ),
     Wording(
+        "PyTorch's process group (torch.distributed, ProcessGroupNCCL): a collective's input and output "
+        "tensors do not fit the group's world size",
+        r"input tensor must be the same size as output size times world size"
+        r"|output tensor size must be equal to world_?size times input tensor size",
+        "https://github.com/sgl-project/sglang/pull/19760",
+    ),
+    Wording(
         "tokenizers: the installed release cannot read the model's tokenizer.json",
         r"did not match any variant of untagged enum",
         "https://github.com/allenai/open-instruct/issues/738",
@@ -146,11 +153,13 @@ def assess(text: str, first: Mapping[str, Any] | None) -> dict[str, Any]:
         signs.append(f"the text names {', '.join(sorted(named))}; the site {said}")
     if origin is not None:
         signs.append(f"the text comes from {origin['origin'].split(':', 1)[0]} (its {origin['basis']})")
-    # two signs against a site (only some of its words, and a class it does not raise: vllm#34641's
-    # "RuntimeError: MXFP4 quantization is not supported on gfx942" against SGLang's NotImplementedError
-    # "MXFP4 quantization for MoE is only supported on AMD GPUs", 30 characters) outweigh up to twice the
-    # characters one sign does
-    enough = STRONG_CHARS * 2 if mismatch and first.get("how") == "partial" else STRONG_CHARS
+    # two signs against a site outweigh up to twice the characters one sign does: only some of its words
+    # and a class it does not raise (vllm#34641's "RuntimeError: MXFP4 quantization is not supported on
+    # gfx942" against SGLang's NotImplementedError "MXFP4 quantization for MoE is only supported on AMD
+    # GPUs", 30 characters), or only some of its words and another program's wording (PyTorch's "input
+    # tensor must be the same size as output size times world size", sglang PR#19760, against vLLM's
+    # "k_scale and v_scale must be on the same device as output", 21 characters)
+    enough = STRONG_CHARS * 2 if len(signs) >= 2 and first.get("how") == "partial" else STRONG_CHARS
     if chars >= enough or not signs:
         return {"confidence": "strong", "reasons": [], "origin": origin}
     reasons = [f"the best site shares {chars} literal characters with the text (fewer than {enough})"]

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/pull/42180 (comment of 2026-05-15, "confirmed to work properly on vLLM v0.21.0"), seen 2026-12-02: the working Gemma 4 launch with its assistant drafter as MTP.
+CUDA_VISIBLE_DEVICES=0 vllm serve google/gemma-4-E4B-it --host 0.0.0.0 --port 8002 --tensor-parallel-size 1 --trust-remote-code --max-model-len 8192 --speculative-config '{"method":"mtp","model":"gg-hf-am/gemma-4-E4B-it-assistant","num_speculative_tokens":4}'

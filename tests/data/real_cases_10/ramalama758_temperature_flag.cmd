@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/containers/ramalama/issues/758 (comment of 2026-04-10, ramalama 0.18.0 with the vllm runtime), seen 2026-12-02: the two flags vLLM's output names (the warning about --model, the error "vllm: error: unrecognized arguments: --temperature 0.8"); ramalama's other flags are not shown and are left out. --temperature is a request's sampling parameter, not a `vllm serve` option.
+vllm serve --model google/translategemma-27b-it --temperature 0.8

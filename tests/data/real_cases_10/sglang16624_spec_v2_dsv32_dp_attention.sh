@@ -1,0 +1,3 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/16624 (comment of 2026-01-13), seen 2026-12-02: the launch as posted; with SGLANG_ENABLE_SPEC_V2=1 the scheduler crashed in event_loop_overlap under bench_serving ("I can benchmark the server fine with specV1"): a bug of the spec-v2 overlap path with DP attention.
+export SGLANG_ENABLE_SPEC_V2=1
+python3 -m sglang.launch_server   --model-path /models/deepseek-32   --trust-remote-code   --tp-size 8 --dp-size 8 --enable-dp-attention   --tool-call-parser deepseekv32   --reasoning-parser deepseek-v3 --port=8000 --host=0.0.0.0 --speculative-algorithm EAGLE --speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/19760 (2026-03-03, description), seen 2026-12-02: the flags the PR names ("launching with --enable-dp-attention and dp_size < tp_size (e.g., --tp 8, --dp 4)"; the model is not shown and stays elided); "ValueError: input tensor must be the same size as output size times world size" in the warmup dummy run: a bug fixed by the PR.
+python3 -m sglang.launch_server --model-path ... --tp 8 --dp 4 --enable-dp-attention

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm-omni/issues/1081 (2026-01-29, vllm-omni v0.14.0rc1), seen 2026-12-02: the serve line as posted; "vllm: error: unrecognized arguments: --stage-configs-path": the web documentation described a flag the installed vllm-omni release did not register (a plugin's release, not vLLM's own options).
+vllm serve Qwen/Qwen3-Omni-30B-A3B-Instruct --omni --port 8091 --stage-configs-path /vllm_omni/model_executor/stage_configs/qwen3_omni_moe_async_chunk.yaml
