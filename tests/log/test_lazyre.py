@@ -80,8 +80,10 @@ def _span(m: re.Match[str] | None) -> tuple[tuple[int, int], tuple[str | None, .
 
 
 def test_the_analyser_has_lazy_patterns_with_needles() -> None:
-    assert len(PATTERNS) == 43  # analyze.py's 39, pasted.py's _JOINED and prefix.py's 3 of logs_3
-    assert sum(1 for p in PATTERNS.values() if p.needles) == 32
+    assert (
+        len(PATTERNS) == 44
+    )  # analyze.py's 39, pasted.py's _JOINED, prefix.py's 3 of logs_3 and _COMPOSE of logs_4
+    assert sum(1 for p in PATTERNS.values() if p.needles) == 33
     assert len(LINES) > 500
 
 

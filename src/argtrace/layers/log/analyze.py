@@ -158,7 +158,9 @@ def build_launches(scan: Scan, *, framework: str | None = None, year_hint: int |
             launch.framework = framework or _framework_from_tracebacks(launch)
         _match_errors(launch, framework or launch.framework, catalog)
         fatal = launch.fatal
-        if fatal is not None and fatal.stage in AFTER_ARGS_STAGES:
+        if fatal is not None and (
+            fatal.stage in AFTER_ARGS_STAGES or (fatal.signature is not None and fatal.signature.after_args)
+        ):
             # The error itself happened in a step that runs after the args line (an excerpt that starts
             # mid-traceback, without the frames' "Traceback" header): the line existed.
             launch.post_args_evidence = True

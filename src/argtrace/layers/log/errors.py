@@ -109,6 +109,10 @@ def _match_errors(launch: Launch, framework: str | None, catalog: Any) -> None:
         if match is None and not exc and not argparse_err and text != "Killed":
             continue
         sig, groups = match if match else (None, {})
+        if sig is not None and sig.after_args and not frames_st and stage == "validation":
+            stage = (
+                "unknown"  # no step shows, but not argument validation: the error runs in a started server
+            )
         if sig is not None and launch.framework is None and sig.framework in ("sglang", "vllm"):
             launch.framework = sig.framework
         if sig is not None and sig.id in seen:

@@ -122,6 +122,9 @@ class Launch:
     # Lines that only processes started after the configuration was logged print (vLLM EngineCore/Workers,
     # SGLang TP/DP-ranked schedulers): the args line existed even when this file does not hold it.
     post_args_evidence: bool = False
+    # server_ready stands on vLLM's "Starting vLLM server on" (logged just before uvicorn starts): uvicorn's
+    # own line after it, when the file has one, is the ready line
+    ready_announced: bool = False
     # The scheduler's "max_total_num_tokens=..., max_running_requests=N" line (what it really runs with).
     scheduler_line: int | None = None
     # Traceback frames outside any Traceback block (line, frame): their exception line's traceback.

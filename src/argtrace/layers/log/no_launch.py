@@ -66,8 +66,46 @@ def _not_a_log(scan: Scan, label: str, at: Any) -> Finding:
                 severity="info",
                 fix="Give argtrace the log from the server's start (an older rotated file, the journal).",
             )
+        watchdog = None if scan.gzip else _nccl_watchdog_piece(scan.path)
+        if watchdog is not None:
+            ranks, said = watchdog
+            # torch.distributed's NCCL watchdog inside the server's ranks (sglang#3932, sglang#3424): lines
+            # of the server's own processes, not of something else; what the server logged is not in the file
+            return rules.LG012.finding(
+                f"{label} has {scan.total_lines} line(s) of torch.distributed's NCCL watchdog from rank(s) "
+                f"{', '.join(ranks)} and none of the server's own: a collective of the server's process "
+                f"group failed or timed out (`{said}`). Which rank stopped first, and why, is in the "
+                "server's log before these lines, not in the file.",
+                at=None,
+                severity="info",
+                fix="Give argtrace the server's whole log (every node's, for a multi-node launch); rerun "
+                "with NCCL_DEBUG=INFO to see the collective that hung.",
+            )
         what = f"has {scan.total_lines} line(s) but none from an SGLang or vLLM server"
     return rules.LG012.finding(f"{label} {what}: it cannot say what the server saw.", at=None)
+
+
+# torch's ProcessGroupNCCL lines: ``[rank3]:[E227 16:30:43.526290891 ProcessGroupNCCL.cpp:1785] [PG ID 2 ...]
+# Exception (either an error or timeout) detected by watchdog ...`` (c10d's own log prefix after the rank).
+_WATCHDOG = re.compile(
+    r"\[rank(\d+)\]:\[[EW]\d{3,4} [\d:.]+ ProcessGroupNCCL\.cpp:\d+\] (?:\[[^\]]*\] )?(.*)"
+)
+
+
+def _nccl_watchdog_piece(path: str, limit: int = 1 << 16) -> tuple[list[str], str] | None:
+    """(ranks, the first message) when the file's head holds torch's NCCL watchdog lines; None otherwise.
+    Read only for a file with no server line."""
+    try:
+        with open(path, "rb") as handle:
+            text = handle.read(limit).decode("utf-8", "replace")
+    except OSError:
+        return None
+    found = [m for m in map(_WATCHDOG.search, text.splitlines()) if m]
+    if not found:
+        return None
+    ranks = sorted({m.group(1) for m in found}, key=int)
+    said = found[0].group(2).strip()
+    return ranks, said if len(said) <= 160 else said[:157] + "..."
 
 
 def _traceback_piece(path: str, limit: int = 1 << 16) -> tuple[str, int, str] | None:

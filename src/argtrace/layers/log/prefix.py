@@ -1,6 +1,7 @@
 """A log line's prefixes, and the body after them.
 
-Servers and what runs them put prefixes before the text a framework logged: an outer timestamp (docker's
+Servers and what runs them put prefixes before the text a framework logged: docker compose's service name
+(``name  | ``), an outer timestamp (docker's
 ``2026-05-01 19:08:06.490 | ``, ISO ``...Z``), journald's host and unit, vLLM's process tag ``(APIServer
 pid=N)`` and its ``INFO MM-DD HH:MM:SS [file.py:N]``, SGLang's ``[YYYY-mm-dd HH:MM:SS TP0 EP0]`` and ``INFO
 server_args.py:123:``, torch's ``[rank0]:``; and what builds on vLLM or wraps it adds (vllm-omni's
@@ -18,6 +19,9 @@ from functools import lru_cache
 
 from argtrace.layers.log.lazyre import LazyPattern as _lazy
 
+# docker compose's service name before each line of its output, padded to the longest name: ``qwen3-1  | ``,
+# or a ``container_name:`` as it was given, ``vllm-qwen-72b-instruct  | `` (vllm#16514); once, at the start.
+_COMPOSE = _lazy(r"^[A-Za-z0-9][\w.-]+ +\| (?! *\|)", needles=(" | ",))
 _OUTER_TS = _lazy(r"^(\d{4}-\d\d-\d\d)[T ](\d\d:\d\d:\d\d)(?:[.,]\d+)?Z?\s+(?:\|\s+)?")
 _JOURNAL = _lazy(r"^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \S+ [\w.\-\[\]]+: ")
 _PROC = _lazy(r"^\((?P<proc>[A-Za-z_][\w]*)(?P<attrs>(?: [\w]+=[\w.]+)*)\)\s?", needles=("(",))
@@ -25,9 +29,7 @@ _PROC = _lazy(r"^\((?P<proc>[A-Za-z_][\w]*)(?P<attrs>(?: [\w]+=[\w.]+)*)\)\s?", 
 _STAGE_TAG = _lazy(r"^\[[\w-]+\]\s(?=(?:INFO|WARNING|ERROR|DEBUG|CRITICAL)\s)", needles=("[",))
 # A Rust program that re-logs a child's lines through ``tracing`` (dynamo's worker): ``  INFO
 # dynamo_engine_vllm::worker: VLLM: `` after its ISO time; the target is a Rust module path (``::``).
-_TRACING = _lazy(
-    r"^(?:TRACE|DEBUG|INFO|WARN|ERROR)\s+\w+(?:::\w+)+: (?:[A-Z]{2,}: )?", needles=("::",)
-)
+_TRACING = _lazy(r"^(?:TRACE|DEBUG|INFO|WARN|ERROR)\s+\w+(?:::\w+)+: (?:[A-Z]{2,}: )?", needles=("::",))
 # The vLLM prefix such a wrapper's own pattern cut, ``pid=N) LEVEL`` lost, the process name, the time and
 # the module kept: ``(VllmWorkerProcess 04-23 11:34:24 model_runner.py:1434]``.
 _PROC_CUT = _lazy(
@@ -60,6 +62,9 @@ class Parsed:
 def split_prefix(text: str) -> Parsed:
     out = Parsed(body=text)
     s = text
+    mc0 = _COMPOSE.match(s)
+    if mc0:
+        s = s[mc0.end() :]
     m = _OUTER_TS.match(s)
     if m:
         out.time = _dt(m.group(1), m.group(2))

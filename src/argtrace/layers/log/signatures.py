@@ -35,6 +35,9 @@ class Signature:
     implies: dict[str, dict[str, Any]] = field(default_factory=dict)
     severity: str | None = None
     wrapper: bool = False
+    # raised only by code that runs in the started server (a worker's CUDA kernel): a file holding it is past
+    # the configuration line, whatever step it shows
+    after_args: bool = False
     # literal text every match starts with (``required_prefix``): a line without it is skipped uncompiled
     needle: str = ""
 
@@ -81,6 +84,7 @@ def parse_catalog(data: dict[str, Any]) -> Catalog:
                 implies=dict(entry.get("implies", {})),
                 severity=entry.get("severity"),
                 wrapper=bool(entry.get("wrapper", False)),
+                after_args=bool(entry.get("after_args", False)),
             )
         )
     return Catalog(version=int(data.get("version", 1)), signatures=tuple(sigs))

@@ -31,12 +31,14 @@ _SGL_MAX_TOKENS = _lazy(
 )
 _READY = _lazy(
     r"The server is fired up and ready to roll|Uvicorn running on|Application startup complete"
-    r"|Starting vLLM API server",
+    # vLLM's "Starting vLLM API server on" became "Starting vLLM server on" (0.2x:
+    # entrypoints/launchers/api_server/entry.py, logged just before serve_http), the same step
+    r"|Starting vLLM (?:API )?server",
     needles=(
         "The server is fired up and ready to roll",
         "Uvicorn running on",
         "Application startup complete",
-        "Starting vLLM API server",
+        "Starting vLLM",
     ),
 )
 _VLLM_ARCH = _lazy(r"Resolved architecture: (?P<arch>\w+)", needles=("Resolved architecture: ",))
@@ -164,6 +166,11 @@ def _timeline(launch: Launch, body: str, event: Any, line_no: int) -> None:
             kv_event.fields["slots"] = int(running.group(1))
         return
     if _READY.search(body):
+        if launch.ready_announced and "Starting vLLM" not in body:
+            launch.events.pop("server_ready", None)
+            launch.ready_announced = False
+        elif "server_ready" not in launch.events and "Starting vLLM server" in body:
+            launch.ready_announced = True
         event("server_ready")
         return
     m = _VLLM_ARCH.search(body)
