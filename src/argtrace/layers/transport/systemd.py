@@ -259,7 +259,12 @@ def _working_directory(svc: _Service, unit: S.UnitName) -> str | None:
     value = svc.working_directory[0].lstrip("-")
     if value == "~":
         return "/root" if svc.user in (None, "root", "0") else None
-    resolved = S.resolve_specifiers(value, unit, svc.user)
+    try:
+        resolved = S.resolve_specifiers(value, unit, svc.user)
+    except S.SyntaxProblem:
+        # an unknown specifier (`%Z`, a lone `%`): systemd refuses the setting; where the server would
+        # start is not known here
+        return None
     return None if resolved.unknown else resolved.text
 
 

@@ -483,8 +483,23 @@ def expand_argv(argv: tuple[str, ...], env: Mapping[str, str | None]) -> Expande
     return out
 
 
+# findings a single word gives at most per kind: a word repeating `${A}` 100,000 times is one finding, and
+# a word naming thousands of distinct variables does not make a report of thousands of copies of itself
+MAX_NOTES_PER_WORD = 8
+
+
 def _replace_env(word: str, env: Mapping[str, str | None], out: Expanded) -> str:
     result: list[str] = []
+    noted: dict[str, set[str]] = {"empty": set(), "one_word": set(), "literal": set()}
+
+    def note(kind: str, name: str) -> bool:
+        """Whether (kind, name) is new for this word and under the cap (then it is recorded as seen)."""
+        seen = noted[kind]
+        if name in seen or len(seen) >= MAX_NOTES_PER_WORD:
+            return False
+        seen.add(name)
+        return True
+
     i, n = 0, len(word)
     while i < n:
         c = word[i]
@@ -510,15 +525,19 @@ def _replace_env(word: str, env: Mapping[str, str | None], out: Expanded) -> str
                 continue
             value = env.get(name)
             if value is None:
-                if name:
+                if name and note("empty", name):
                     out.empty.append((word, name))
                 continue
-            if any(w in value for w in _WHITESPACE) and len(_split_value(value)) > 1:
+            if (
+                any(w in value for w in _WHITESPACE)
+                and len(_split_value(value)) > 1
+                and note("one_word", name)
+            ):
                 out.one_word.append((word, name, value))
             result.append(value)
         else:
             m = re.match(r"[A-Za-z_][A-Za-z0-9_]*", word[i + 1 :])
-            if m:
+            if m and note("literal", m.group(0)):
                 out.literal.append((word, m.group(0)))
             result.append("$")
             i += 1
