@@ -61,3 +61,18 @@ def test_one_word_naming_many_variables_is_capped() -> None:
     out = S.expand_argv((word,), {})
     assert [n for _w, n in out.empty] == [f"V{i}" for i in range(S.MAX_NOTES_PER_WORD)]
     assert [n for _w, n in out.literal] == [f"W{i}" for i in range(S.MAX_NOTES_PER_WORD)]
+
+
+def test_substitution_stops_at_linux_exec_limits() -> None:
+    """``${A}`` 10,000 times with A 100 kB long would be a 1 GB argument (was: a hang, then the memory):
+    the substitution stops where execve would refuse the argument (E2BIG) and keeps the rest as written."""
+    word = "${A}" * 10_000
+    out = S.expand_argv(("/bin/x", word), {"A": "x" * 100_000})
+    assert (out.too_long, out.argv) == ("A", ["/bin/x", "x" * 100_000 + "${A}" * 9_999])
+
+
+def test_substitution_stops_at_the_total_limit() -> None:
+    out = S.expand_argv(("/bin/x", *["$A"] * 100, "${A}"), {"A": "y" * 100_000})
+    cut = S.MAX_ARGS_TOTAL // 100_000
+    assert (out.too_long, len(out.argv)) == ("A", 102)
+    assert out.argv[1 : cut + 2] == ["y" * 100_000] * cut + ["$A"]

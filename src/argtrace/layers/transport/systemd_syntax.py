@@ -417,6 +417,16 @@ class Expanded:
     # of the words made from them (a `$NAME` of unknown value counts as one word)
     unknown: list[str] = field(default_factory=list)
     unknown_at: list[int] = field(default_factory=list)
+    # the variable whose value would have made the command line longer than Linux's execve accepts: the
+    # substitution stopped there (the rest kept as written)
+    too_long: str | None = None
+
+
+# Linux's execve limits (fs/exec.c): one argument at most MAX_ARG_STRLEN (32 pages), all arguments at most
+# 3/4 of _STK_LIM (6 MiB) whatever the stack limit; beyond them the exec fails with E2BIG ("Argument list too
+# long"). The substitution stops there rather than build gigabytes (`${A}` 10,000 times, A 100 kB long).
+MAX_ARG_STRLEN = 32 * 4096
+MAX_ARGS_TOTAL = 6 * 1024 * 1024
 
 
 def _split_value(value: str) -> list[str]:
@@ -459,7 +469,13 @@ def expand_argv(argv: tuple[str, ...], env: Mapping[str, str | None]) -> Expande
     unset), ``$$`` becomes ``$``, and ``$NAME`` stays as written. ``env`` maps a name to None when its value
     is not known here; a word made from it keeps its text and its index is in ``unknown_at``."""
     out = Expanded([])
+    total = counted = 0
     for word in argv:
+        if out.too_long is not None:
+            out.argv.append(word)
+            continue
+        total += sum(len(w) for w in out.argv[counted:])
+        counted = len(out.argv)
         if word.startswith("$") and not word.startswith(("${", "$$")):
             name = word[1:]
             if name in env and env[name] is None:
@@ -474,10 +490,14 @@ def expand_argv(argv: tuple[str, ...], env: Mapping[str, str | None]) -> Expande
                 else:
                     out.swallowed.append((word, name))
                 continue
+            if total + len(value) > MAX_ARGS_TOTAL or len(value) > MAX_ARG_STRLEN:
+                out.too_long = name
+                out.argv.append(word)
+                continue
             out.argv.extend(_split_value(value))
             continue
         before = len(out.unknown)
-        out.argv.append(_replace_env(word, env, out))
+        out.argv.append(_replace_env(word, env, out, MAX_ARGS_TOTAL - total))
         if len(out.unknown) > before:
             out.unknown_at.append(len(out.argv) - 1)
     return out
@@ -488,8 +508,9 @@ def expand_argv(argv: tuple[str, ...], env: Mapping[str, str | None]) -> Expande
 MAX_NOTES_PER_WORD = 8
 
 
-def _replace_env(word: str, env: Mapping[str, str | None], out: Expanded) -> str:
+def _replace_env(word: str, env: Mapping[str, str | None], out: Expanded, room: int = MAX_ARGS_TOTAL) -> str:
     result: list[str] = []
+    size = 0
     noted: dict[str, set[str]] = {"empty": set(), "one_word": set(), "literal": set()}
 
     def note(kind: str, name: str) -> bool:
@@ -518,7 +539,7 @@ def _replace_env(word: str, env: Mapping[str, str | None], out: Expanded) -> str
                 result.append(word[i : end + 1] if end >= 0 else word[i:])
                 i = end + 1 if end >= 0 else n
                 continue
-            i = end + 1
+            start, i = i, end + 1
             if name in env and env[name] is None:
                 out.unknown.append(name)
                 result.append("${" + name + "}")
@@ -528,10 +549,15 @@ def _replace_env(word: str, env: Mapping[str, str | None], out: Expanded) -> str
                 if name and note("empty", name):
                     out.empty.append((word, name))
                 continue
+            size += len(value)
+            if size > min(room, MAX_ARG_STRLEN):
+                out.too_long = name
+                result.append(word[start:])  # kept as written from here
+                break
             if (
                 any(w in value for w in _WHITESPACE)
-                and len(_split_value(value)) > 1
                 and note("one_word", name)
+                and len(_split_value(value)) > 1
             ):
                 out.one_word.append((word, name, value))
             result.append(value)
