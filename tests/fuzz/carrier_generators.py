@@ -11,6 +11,7 @@ create: none may appear). Same contract as :mod:`tests.fuzz.generators`, whose h
 from __future__ import annotations
 
 import random
+import re
 
 from tests.fuzz.generators import (
     DIR,
@@ -36,6 +37,29 @@ def _sd_quote(rnd: random.Random, value: str) -> str:
     if r < 0.45:
         return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
     return value
+
+
+def labelled(secret: str, data: bytes) -> bool:
+    """Whether ``secret`` is in ``data`` in a form that says it is one: under a label (a name with TOKEN,
+    KEY, PASS, SECRET or AUTH in it before ``=`` or ``:``, or ``--api-key``), or shaped like a token argtrace
+    masks by its value (``hf_...``, ``sk-...``). A byte mutation that cut the label of another value
+    (``${MOkey SECRET``) leaves a word nothing can tell from any other, so its appearing in the report is the
+    mutator's, not a leak; the test is loose on purpose (a mangled name that still looks secret counts)."""
+    if secret.startswith(("hf_", "sk-")):
+        return secret.encode() in data
+    flags = "|".join(re.escape(f) for fs in SECRET_FLAGS.values() for f in fs)
+    label = re.compile(
+        rf"(?:(?:TOKEN|KEY|PASS|SECRET|AUTH)[\w-]*\s*[=:][\s'\"]*|(?:{flags})[\s\\'\"=]*)\Z".encode(),
+        re.IGNORECASE,
+    )
+    # only the 80 bytes before each occurrence are looked at: a label regex over the whole of a 2 MB case
+    # backtracks for minutes
+    start = data.find(secret.encode())
+    while start >= 0:
+        if label.search(data[max(0, start - 80) : start]):
+            return True
+        start = data.find(secret.encode(), start + 1)
+    return False
 
 
 # words an ExecStart= line may hold that systemd's own rules treat specially
@@ -249,20 +273,24 @@ def systemd_case(rnd: random.Random, case_id: str) -> Case:
     data = text.encode("utf-8", "surrogateescape")
     if op == "mutate":
         data = mutate_bytes(rnd, data, rnd.randint(1, 8), SYSTEMD_INSERTS)
-    whole = data + b"".join(files.values())
     name = rnd.choice(["vllm.service", "llm@a-b.service", "sglang@%i.service", "x.service"])
     opts = ["--no-resolve"] + (["--format", "json"] if rnd.random() < 0.6 else [])
     if rnd.random() < 0.5:
         opts.append("--no-shellcheck")
     if rnd.random() < 0.15:
         opts.append("--all-settings")
+    whole = data + b"".join(files.values())
     files[name] = data
     return Case(
         "systemd",
         case_id,
         files,
         ["check", *opts, name],
-        [s for s in secrets if s.encode() in whole],
+        [
+            s
+            for s in secrets
+            if labelled(s, data) or any(s.encode() in d for d in files.values() if d is not data)
+        ],
         [m for m in markers if m.encode() in whole],
         executables,
         fifos,
@@ -462,6 +490,6 @@ def skypilot_case(rnd: random.Random, case_id: str) -> Case:
         case_id,
         {name: data},
         ["check", *opts, name],
-        [s for s in secrets if s.encode() in data or s in opts[-1]],
+        [s for s in secrets if labelled(s, data) or s in opts[-1]],
         [m for m in markers if m.encode() in data],
     )
