@@ -1,4 +1,5 @@
-"""Fuzz cases for argtrace's CLI: launch scripts, server logs and compose/Kubernetes YAML.
+"""Fuzz cases for argtrace's CLI: launch scripts, server logs and compose/Kubernetes YAML (systemd units and
+SkyPilot tasks: :mod:`tests.fuzz.carrier_generators`).
 
 Every generator takes a seeded ``random.Random`` and returns a :class:`Case`: the files to write into an
 empty directory, the argtrace arguments to run there, the secrets it planted (none may appear in the
@@ -13,6 +14,7 @@ from __future__ import annotations
 import gzip
 import random
 import string
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -28,7 +30,7 @@ DIR = "@DIR@"
 
 @dataclass
 class Case:
-    kind: str  # script | script-mut | log | yaml
+    kind: str  # script | script-mut | log | yaml | systemd | skypilot
     name: str
     files: dict[str, bytes]
     argv: list[str]  # argtrace's arguments (after the program name), run with the case directory as cwd
@@ -704,7 +706,27 @@ def deep_flow(rnd: random.Random, n: int) -> str:
     return "{a: " * n + "1" + "}" * n
 
 
-GENERATORS = {"script": script_case, "script-mut": script_mutation_case, "log": log_case, "yaml": yaml_case}
+def _carrier_case(kind: str) -> Callable[[random.Random, str], Case]:
+    """The generator of a launch-carrier kind, from :mod:`tests.fuzz.carrier_generators` (which builds on
+    this module, so it is imported when a case is made, not here)."""
+
+    def generate(rnd: random.Random, case_id: str) -> Case:
+        from tests.fuzz import carrier_generators
+
+        made: Case = getattr(carrier_generators, f"{kind}_case")(rnd, case_id)
+        return made
+
+    return generate
+
+
+GENERATORS = {
+    "script": script_case,
+    "script-mut": script_mutation_case,
+    "log": log_case,
+    "yaml": yaml_case,
+    "systemd": _carrier_case("systemd"),
+    "skypilot": _carrier_case("skypilot"),
+}
 KINDS = tuple(GENERATORS)
 
 

@@ -116,9 +116,11 @@ def _count(text: str | None) -> float | None:
     if text in (None, "", "null", "~"):
         return 1.0
     try:
-        return float(str(text))
+        count = float(str(text))
     except ValueError:
         return None
+    # `H100:inf`, `H100:nan`, or digits beyond a float's range: no GPU count SkyPilot can give a node
+    return count if math.isfinite(count) else None
 
 
 def analyze_task(

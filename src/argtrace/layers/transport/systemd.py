@@ -259,7 +259,12 @@ def _working_directory(svc: _Service, unit: S.UnitName) -> str | None:
     value = svc.working_directory[0].lstrip("-")
     if value == "~":
         return "/root" if svc.user in (None, "root", "0") else None
-    resolved = S.resolve_specifiers(value, unit, svc.user)
+    try:
+        resolved = S.resolve_specifiers(value, unit, svc.user)
+    except S.SyntaxProblem:
+        # an unknown specifier (`%Z`, a lone `%`): systemd refuses the setting; where the server would
+        # start is not known here
+        return None
     return None if resolved.unknown else resolved.text
 
 
@@ -283,6 +288,12 @@ def _command(
     else:
         expanded = S.expand_argv(command.argv, env)
     hop["exec_start"].append({"prefixes": command.prefixes, "path": command.path, "argv": expanded.argv})
+    if expanded.too_long is not None:
+        hop["exec_start"][-1]["cut_short"] = (
+            f"substituting {expanded.too_long} makes the command line longer than Linux's execve accepts "
+            f"(one argument at most {S.MAX_ARG_STRLEN} bytes, all at most {S.MAX_ARGS_TOTAL} bytes: E2BIG); "
+            "argtrace kept the rest as written"
+        )
     for word, name in expanded.swallowed:
         lead = _leading_name(name)
         result.findings.append(

@@ -417,6 +417,16 @@ class Expanded:
     # of the words made from them (a `$NAME` of unknown value counts as one word)
     unknown: list[str] = field(default_factory=list)
     unknown_at: list[int] = field(default_factory=list)
+    # the variable whose value would have made the command line longer than Linux's execve accepts: the
+    # substitution stopped there (the rest kept as written)
+    too_long: str | None = None
+
+
+# Linux's execve limits (fs/exec.c): one argument at most MAX_ARG_STRLEN (32 pages), all arguments at most
+# 3/4 of _STK_LIM (6 MiB) whatever the stack limit; beyond them the exec fails with E2BIG ("Argument list too
+# long"). The substitution stops there rather than build gigabytes (`${A}` 10,000 times, A 100 kB long).
+MAX_ARG_STRLEN = 32 * 4096
+MAX_ARGS_TOTAL = 6 * 1024 * 1024
 
 
 def _split_value(value: str) -> list[str]:
@@ -459,7 +469,13 @@ def expand_argv(argv: tuple[str, ...], env: Mapping[str, str | None]) -> Expande
     unset), ``$$`` becomes ``$``, and ``$NAME`` stays as written. ``env`` maps a name to None when its value
     is not known here; a word made from it keeps its text and its index is in ``unknown_at``."""
     out = Expanded([])
+    total = counted = 0
     for word in argv:
+        if out.too_long is not None:
+            out.argv.append(word)
+            continue
+        total += sum(len(w) for w in out.argv[counted:])
+        counted = len(out.argv)
         if word.startswith("$") and not word.startswith(("${", "$$")):
             name = word[1:]
             if name in env and env[name] is None:
@@ -474,17 +490,37 @@ def expand_argv(argv: tuple[str, ...], env: Mapping[str, str | None]) -> Expande
                 else:
                     out.swallowed.append((word, name))
                 continue
+            if total + len(value) > MAX_ARGS_TOTAL or len(value) > MAX_ARG_STRLEN:
+                out.too_long = name
+                out.argv.append(word)
+                continue
             out.argv.extend(_split_value(value))
             continue
         before = len(out.unknown)
-        out.argv.append(_replace_env(word, env, out))
+        out.argv.append(_replace_env(word, env, out, MAX_ARGS_TOTAL - total))
         if len(out.unknown) > before:
             out.unknown_at.append(len(out.argv) - 1)
     return out
 
 
-def _replace_env(word: str, env: Mapping[str, str | None], out: Expanded) -> str:
+# findings a single word gives at most per kind: a word repeating `${A}` 100,000 times is one finding, and
+# a word naming thousands of distinct variables does not make a report of thousands of copies of itself
+MAX_NOTES_PER_WORD = 8
+
+
+def _replace_env(word: str, env: Mapping[str, str | None], out: Expanded, room: int = MAX_ARGS_TOTAL) -> str:
     result: list[str] = []
+    size = 0
+    noted: dict[str, set[str]] = {"empty": set(), "one_word": set(), "literal": set()}
+
+    def note(kind: str, name: str) -> bool:
+        """Whether (kind, name) is new for this word and under the cap (then it is recorded as seen)."""
+        seen = noted[kind]
+        if name in seen or len(seen) >= MAX_NOTES_PER_WORD:
+            return False
+        seen.add(name)
+        return True
+
     i, n = 0, len(word)
     while i < n:
         c = word[i]
@@ -503,22 +539,31 @@ def _replace_env(word: str, env: Mapping[str, str | None], out: Expanded) -> str
                 result.append(word[i : end + 1] if end >= 0 else word[i:])
                 i = end + 1 if end >= 0 else n
                 continue
-            i = end + 1
+            start, i = i, end + 1
             if name in env and env[name] is None:
                 out.unknown.append(name)
                 result.append("${" + name + "}")
                 continue
             value = env.get(name)
             if value is None:
-                if name:
+                if name and note("empty", name):
                     out.empty.append((word, name))
                 continue
-            if any(w in value for w in _WHITESPACE) and len(_split_value(value)) > 1:
+            size += len(value)
+            if size > min(room, MAX_ARG_STRLEN):
+                out.too_long = name
+                result.append(word[start:])  # kept as written from here
+                break
+            if (
+                any(w in value for w in _WHITESPACE)
+                and note("one_word", name)
+                and len(_split_value(value)) > 1
+            ):
                 out.one_word.append((word, name, value))
             result.append(value)
         else:
             m = re.match(r"[A-Za-z_][A-Za-z0-9_]*", word[i + 1 :])
-            if m:
+            if m and note("literal", m.group(0)):
                 out.literal.append((word, m.group(0)))
             result.append("$")
             i += 1
