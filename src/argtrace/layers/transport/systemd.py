@@ -291,8 +291,9 @@ def _command(
     if expanded.too_long is not None:
         hop["exec_start"][-1]["cut_short"] = (
             f"substituting {expanded.too_long} makes the command line longer than Linux's execve accepts "
-            f"(one argument at most {S.MAX_ARG_STRLEN} bytes, all at most {S.MAX_ARGS_TOTAL} bytes: E2BIG); "
-            "argtrace kept the rest as written"
+            f"(one argument at most {S.MAX_ARG_STRLEN} bytes, all at most {S.MAX_ARGS_TOTAL} bytes with the "
+            "largest stack limit, a quarter of the stack limit below that: E2BIG); argtrace kept the rest as "
+            "written"
         )
     for word, name in expanded.swallowed:
         lead = _leading_name(name)

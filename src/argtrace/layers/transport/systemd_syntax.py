@@ -422,9 +422,11 @@ class Expanded:
     too_long: str | None = None
 
 
-# Linux's execve limits (fs/exec.c): one argument at most MAX_ARG_STRLEN (32 pages), all arguments at most
-# 3/4 of _STK_LIM (6 MiB) whatever the stack limit; beyond them the exec fails with E2BIG ("Argument list too
-# long"). The substitution stops there rather than build gigabytes (`${A}` 10,000 times, A 100 kB long).
+# Linux's execve limits (fs/exec.c prepare_arg_pages, include/uapi/linux/binfmts.h): one argument at most
+# MAX_ARG_STRLEN (32 pages), all of argv and the environment at most min(3/4 of _STK_LIM = 6 MiB, a quarter
+# of the stack limit; 2 MiB under the usual 8 MiB), never below 32 pages; beyond them the exec fails with
+# E2BIG ("Argument list too long"). The substitution stops at the largest total any node allows rather
+# than build gigabytes (`${A}` 10,000 times, A 100 kB long).
 MAX_ARG_STRLEN = 32 * 4096
 MAX_ARGS_TOTAL = 6 * 1024 * 1024
 
