@@ -174,8 +174,10 @@ def test_baseline_reports_only_new_findings(tmp_path: Path) -> None:
     moved = _script().replace("set -e\n", "set -e\n# new\n# lines\n")
     moved = moved.replace("    --model-path /m \\\n", "    --model-path /m \\\n    --tp-szie 2 \\\n")
     status, found = _check(tmp_path, moved, "--baseline", "base.json")
-    # an error although no release is named: no bundled release knows --tp-szie, so it fails whichever runs
-    assert (status, found) == (1, [("PA001", "launch.sh:10:5")])
+    # an error although no release is named: no bundled release knows --tp-szie, so it fails whichever runs.
+    # PR011 (info) comes back too: its message now says the release choice could not weigh --tp-szie, and
+    # a finding's fingerprint is its code, file, setting and message (render/places.py fingerprints).
+    assert (status, found) == (1, [("PR011", "launch.sh:8:1"), ("PA001", "launch.sh:10:5")])
 
 
 def test_bad_baseline_is_a_usage_error(tmp_path: Path) -> None:

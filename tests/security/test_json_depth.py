@@ -2,10 +2,11 @@
 
 CPython's ``json.loads`` recurses once per ``[``/``{`` and raises ``RecursionError`` near 1,000 levels,
 which no ``except ValueError`` catches. ``argtrace.safe_json.loads`` turns it into the
-``JSONDecodeError`` every caller handles. The fuzz reproducer ``shell-deep-json`` found one call site;
-2026-12-02's merges had added eight more (a JSON flag refused by every release, ``--kv-transfer-config``,
-``--speculative-config`` when sizing, a pasted HTTP body, a replica's transfer config, a safetensors
-header and index, a PEP 610 ``direct_url.json``, ``generation_config.json``, a ``--baseline`` file).
+``JSONDecodeError`` every caller handles. The fuzz reproducer ``shell-deep-json`` found one call site
+(PA011's every-release test, new that day); ten more read such text with the plain decoder: a JSON flag's
+value (``--kv-transfer-config``, ``--speculative-config`` when sizing), a pasted HTTP body, a replica's
+transfer config, a safetensors header and index, ``generation_config.json``, a ``--baseline`` file, and
+a PEP 610 ``direct_url.json`` (which now catches ``RecursionError`` itself).
 The inventory below keeps the rest to argtrace's own data files and its own subprocesses' output.
 """
 
@@ -23,7 +24,8 @@ SRC = Path(__file__).resolve().parents[2] / "src" / "argtrace"
 DEEP = "[" * 20_000 + "]" * 20_000
 
 # Modules whose plain ``json.loads`` reads argtrace's own files (bundled data, its cache, its resolver's and
-# collector's output, shellcheck's report) or handles RecursionError itself (live.py, memory/config.py).
+# collector's output, shellcheck's report) or handles RecursionError itself (live.py, memory/config.py,
+# frameworks/site_packages.py, which imports nothing of argtrace but the host seam).
 # A new call on text a user, a launch or a server supplies uses ``safe_json.loads`` instead.
 OWN_DATA = {
     "frameworks/dynamo.py": 1,
@@ -35,6 +37,7 @@ OWN_DATA = {
     "frameworks/router_launch.py": 1,
     "frameworks/schema.py": 3,
     "frameworks/schema_store.py": 6,
+    "frameworks/site_packages.py": 1,
     "frameworks/sglang_diffusion.py": 1,
     "frameworks/sglang_router.py": 1,
     "frameworks/vllm_demo.py": 1,

@@ -38,13 +38,13 @@ the reason. All reading goes through the current :class:`~argtrace.remote.host.H
 
 from __future__ import annotations
 
+import json
 import os
 import posixpath
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from argtrace import safe_json
 from argtrace.remote.host import Host, HostError, current_host
 
 _PY_NAME = re.compile(r"^python(?P<version>\d+\.\d+)(?P<abi>t?)$")
@@ -487,8 +487,8 @@ def _editable(files: HostFiles, dist_info: str) -> str | None:
     if not text:
         return None
     try:
-        doc = safe_json.loads(text)
-    except ValueError:
+        doc = json.loads(text)
+    except (ValueError, RecursionError):  # 64 KiB of `[` (argtrace.safe_json is above this module's seam)
         return None
     if not isinstance(doc, dict) or not (doc.get("dir_info") or {}).get("editable"):
         return None
