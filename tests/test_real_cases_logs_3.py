@@ -16,16 +16,14 @@ inputs below.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from argtrace.layers.log.prefilter import gnu_grep
 from argtrace.layers.log.prefix import split_prefix
 from argtrace.layers.log.stages import frames_stage, runtime_module
-from tests.conftest import alarms, log_report
+from tests.conftest import LogCase, alarms, last_launch, log_report, names_the_cause_and_the_change
 from tests.log.test_fast_equals_slow import _answers
 
 LOGS = Path(__file__).resolve().parent / "data" / "logs_3"
@@ -55,31 +53,9 @@ STOP_FIX = (
 )
 
 
-@dataclass(frozen=True)
-class Case:
-    """What ``argtrace log`` gives now: the exact (code, severity) list, the framework and release it reads,
-    the last launch's state and stage; ``says``/``fix``: the first finding's message holds ``says`` and its
-    fix is ``fix``. ``before``/``after``: the class first seen and now. ``cause``/``change``: what a first
-    screen of class a would hold (an alarm's message, its fix); ``missing``: the mechanism it lacks."""
-
-    file: str
-    before: str
-    after: str
-    findings: tuple[tuple[str, str], ...]
-    framework: str | None
-    version: str | None
-    state: str
-    stage: str | None
-    says: str
-    fix: str | None
-    cause: str = ""
-    change: str = ""
-    missing: str = ""
-
-
 INFO10 = ("LG010", "info")
 CASES = [
-    Case(
+    LogCase(
         "vllm_pr36634_capture_triton_chained.log",
         "b",
         "a",
@@ -92,7 +68,7 @@ CASES = [
         "when stream is capturing.",
         CAPTURE_FIX,
     ),
-    Case(
+    LogCase(
         "vllm36861_pp_no_cache_blocks.log",
         "a",
         "a",
@@ -106,7 +82,7 @@ CASES = [
         "Raise --gpu-memory-utilization, shard the model (--tensor-parallel-size) or use a smaller/quantized "
         "model",
     ),
-    Case(
+    LogCase(
         "vllm_omni1084_stage_prefix_failed.log",
         "c",
         "c",
@@ -122,7 +98,7 @@ CASES = [
         change="--gpu-memory-utilization",
         missing="the cause (an OOM, says the title) is not in the copy, which stops inside the traceback",
     ),
-    Case(
+    LogCase(
         "vllm_ascend10363_v0202_config_line.log",
         "d",
         "c",
@@ -138,7 +114,7 @@ CASES = [
         missing="the error is not in the copy (the engine's configuration line only); was LG010 warning "
         "'stops after model_config' on an excerpt",
     ),
-    Case(
+    LogCase(
         "vllm_ascend4503_v0110_dp_config.log",
         "c",
         "c",
@@ -153,7 +129,7 @@ CASES = [
         change="--data-parallel-size",
         missing="the DP start-up error is not in the copy (cut inside the configuration line)",
     ),
-    Case(
+    LogCase(
         "sglang15385_dp_multinode_mixed_formats.log",
         "d",
         "c",
@@ -168,7 +144,7 @@ CASES = [
         change="--dist-init-addr",
         missing="the crash is not in the copy; was LG012 warning 'none from an SGLang or vLLM server'",
     ),
-    Case(
+    LogCase(
         "sglang24843_think_end_token.log",
         "d",
         "a",
@@ -184,7 +160,7 @@ CASES = [
         "Change --reasoning-parser so that `len(think_end_ids) != 1` no longer holds (`argtrace why` on the "
         "message shows the site in every release).",
     ),
-    Case(
+    LogCase(
         "vllm5613_ray_ansi_capture.log",
         "c",
         "c",
@@ -200,7 +176,7 @@ CASES = [
         missing="the error is not in the copy; Ray's colour codes and carriage returns as pager text "
         "(`ESC[36m`, `^M`) hide the capture bars from every anchor",
     ),
-    Case(
+    LogCase(
         "vllm13978_chat_template_first_request.log",
         "c",
         "c",
@@ -216,7 +192,7 @@ CASES = [
         missing="the template error is cut by the copy; a 500 access line is one of lines.BORING's, dropped "
         "before the analyser, so nothing says the server was serving",
     ),
-    Case(
+    LogCase(
         "vllm17095_dp_tp_two_nodes.log",
         "c",
         "c",
@@ -231,7 +207,7 @@ CASES = [
         change="--data-parallel",
         missing="the exception is cut by the copy",
     ),
-    Case(
+    LogCase(
         "sglang3783_four_nodes_interleaved.log",
         "b",
         "b",
@@ -246,7 +222,7 @@ CASES = [
         change="--dist-timeout",
         missing="the watchdog timeout is not in the copy; the step after the weights is named as a note",
     ),
-    Case(
+    LogCase(
         "vllm27466_serving_engine_dead.log",
         "d",
         "c",
@@ -262,7 +238,7 @@ CASES = [
         missing="the engine's own error (an OOM under load, says the report) is not in the copy; was LG011 "
         "and LG001 errors 'died during argument validation'",
     ),
-    Case(
+    LogCase(
         "aibrix1154_kubectl_logs_joined.log",
         "c",
         "c",
@@ -277,7 +253,7 @@ CASES = [
         change="--kv-transfer-config",
         missing="the failure is not in the copy (cut inside the args dump of a joined line)",
     ),
-    Case(
+    LogCase(
         "vllm22843_runai_tokenizer.log",
         "c",
         "c",
@@ -292,7 +268,7 @@ CASES = [
         change="--tokenizer",
         missing="the exception is cut by the copy (frames through get_tokenizer only)",
     ),
-    Case(
+    LogCase(
         "vllm45670_gb200_interleaved_serving.log",
         "b",
         "b",
@@ -308,7 +284,7 @@ CASES = [
         change="--enforce-eager",
         missing="the change (turboquant with CUDA graphs, says the report) is in no line of the copy",
     ),
-    Case(
+    LogCase(
         "vllm17822_journald_kv_init.log",
         "c",
         "c",
@@ -323,7 +299,7 @@ CASES = [
         change="--max-lora-rank",
         missing="the exception is cut by the copy",
     ),
-    Case(
+    LogCase(
         "vllm_omni4285_stage_engine_oom.log",
         "d",
         "b",
@@ -340,7 +316,7 @@ CASES = [
         missing="the step (an encoder forward under injected memory pressure) is not in the frames; the "
         "generic fix",
     ),
-    Case(
+    LogCase(
         "vllm29360_deepgemm_warmup_oom_wrapped.log",
         "b",
         "b",
@@ -357,7 +333,7 @@ CASES = [
         "without "
         "prefix or anchor, so the warm-up step is lost",
     ),
-    Case(
+    LogCase(
         "dynamo787_wrapped_vllm_capture.log",
         "d",
         "b",
@@ -374,7 +350,7 @@ CASES = [
         "as a "
         "note (was a warning on an excerpt, its framework unread)",
     ),
-    Case(
+    LogCase(
         "vllm17469_compose_085_args.log",
         "c",
         "c",
@@ -407,18 +383,13 @@ def test_the_batch() -> None:
     assert after == [3, 5, 12, 0]
 
 
-def _last_launch(report: dict[str, Any]) -> dict[str, Any]:
-    launches: list[dict[str, Any]] = report["log"]["launches"]
-    return launches[-1]
-
-
 @pytest.mark.parametrize("case", CASES, ids=[c.file for c in CASES])
-def test_what_each_log_gives(case: Case) -> None:
+def test_what_each_log_gives(case: LogCase) -> None:
     report = log_report(LOGS / case.file)
     json.dumps(report)  # the public JSON contract: serialisable as given
     assert tuple((f["code"], f["severity"]) for f in report["findings"]) == case.findings
     assert (report["log"]["framework"], report["log"]["version"]) == (case.framework, case.version)
-    last = _last_launch(report)
+    last = last_launch(report)
     assert (last["state"], last["stage"]) == (case.state, case.stage)
     if case.findings:
         first = report["findings"][0]
@@ -426,13 +397,6 @@ def test_what_each_log_gives(case: Case) -> None:
         assert first["fix"] == case.fix
     # no claim that the launch died before it logged its configuration: every file here is past it
     assert not any(f["code"] == "LG001" for f in report["findings"])
-
-
-def _class_a(report: dict[str, Any], case: Case) -> bool:
-    return any(
-        case.cause.lower() in f["message"].lower() and case.change in (f.get("fix") or "")
-        for f in alarms(report)
-    )
 
 
 @pytest.mark.parametrize(
@@ -444,8 +408,8 @@ def _class_a(report: dict[str, Any], case: Case) -> bool:
     ],
     ids=[c.file for c in CASES if c.after != "a"],
 )
-def test_the_first_screen_names_the_cause_and_the_change(case: Case) -> None:
-    assert _class_a(log_report(LOGS / case.file), case)
+def test_the_first_screen_names_the_cause_and_the_change(case: LogCase) -> None:
+    assert names_the_cause_and_the_change(log_report(LOGS / case.file), case.cause, case.change)
 
 
 @pytest.mark.parametrize("name", sorted(OK_LOGS))
@@ -454,7 +418,7 @@ def test_working_launches_give_no_alarm(name: str) -> None:
     findings, state, stage = OK_LOGS[name]
     assert tuple((f["code"], f["severity"]) for f in report["findings"]) == findings
     assert alarms(report) == []
-    assert (_last_launch(report)["state"], _last_launch(report)["stage"]) == (state, stage)
+    assert (last_launch(report)["state"], last_launch(report)["stage"]) == (state, stage)
 
 
 # --- variants of the mechanisms, on minimal inputs -------------------------------------------------------
@@ -489,7 +453,7 @@ def test_sglangs_dp_launch_lines_are_sglangs_and_past_the_args_line(tmp_path: Pa
     )
     assert report["log"]["framework"] == "sglang"
     assert [(f["code"], f["severity"]) for f in report["findings"]] == [INFO10]
-    assert _last_launch(report)["stage"] == "unknown"
+    assert last_launch(report)["stage"] == "unknown"
 
 
 def test_the_api_servers_serving_frames_and_engine_dead_error_are_serving(tmp_path: Path) -> None:
@@ -596,4 +560,4 @@ def test_an_engine_error_before_the_clients_engine_dead_error_is_serving(tmp_pat
         "Launch 1 died during serving with: torch.AcceleratorError: CUDA error: an illegal memory access was "
         "encountered."
     )
-    assert _last_launch(report)["stage"] == "serving"
+    assert last_launch(report)["stage"] == "serving"

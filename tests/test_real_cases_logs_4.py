@@ -17,13 +17,12 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from argtrace.layers.log.prefilter import gnu_grep
 from argtrace.layers.log.prefix import split_prefix
-from tests.conftest import alarms, log_report
+from tests.conftest import alarms, last_launch, log_report, names_the_cause_and_the_change
 from tests.log.test_fast_equals_slow import _answers
 
 LOGS = Path(__file__).resolve().parent / "data" / "logs_4"
@@ -264,18 +263,13 @@ def test_the_batch() -> None:
     assert after == [2, 3, 7, 0]
 
 
-def _last_launch(report: dict[str, Any]) -> dict[str, Any]:
-    launches: list[dict[str, Any]] = report["log"]["launches"]
-    return launches[-1]
-
-
 @pytest.mark.parametrize("case", CASES, ids=[c.file for c in CASES])
 def test_what_each_log_gives(case: Case) -> None:
     report = log_report(LOGS / case.file)
     json.dumps(report)  # the public JSON contract: serialisable as given
     assert tuple((f["code"], f["severity"]) for f in report["findings"]) == case.findings
     assert report["log"]["framework"] == case.framework
-    last = _last_launch(report)
+    last = last_launch(report)
     assert (last["state"], last["stage"]) == (case.state, case.stage)
     if case.findings:
         first = report["findings"][0]
@@ -285,13 +279,6 @@ def test_what_each_log_gives(case: Case) -> None:
     # warning: every file here is a server's, past that line
     assert not any(f["code"] == "LG001" for f in report["findings"])
     assert not any(f["code"] == "LG012" and f["severity"] == "warning" for f in report["findings"])
-
-
-def _class_a(report: dict[str, Any], case: Case) -> bool:
-    return any(
-        case.cause.lower() in f["message"].lower() and case.change in (f.get("fix") or "")
-        for f in alarms(report)
-    )
 
 
 @pytest.mark.parametrize(
@@ -304,7 +291,7 @@ def _class_a(report: dict[str, Any], case: Case) -> bool:
     ids=[c.file for c in CASES if c.after != "a"],
 )
 def test_the_first_screen_names_the_cause_and_the_change(case: Case) -> None:
-    assert _class_a(log_report(LOGS / case.file), case)
+    assert names_the_cause_and_the_change(log_report(LOGS / case.file), case.cause, case.change)
 
 
 @pytest.mark.parametrize("name", sorted(OK_LOGS))
@@ -313,7 +300,7 @@ def test_working_launches_give_no_alarm(name: str) -> None:
     findings, state, stage = OK_LOGS[name]
     assert tuple((f["code"], f["severity"]) for f in report["findings"]) == findings
     assert alarms(report) == []
-    assert (_last_launch(report)["state"], _last_launch(report)["stage"]) == (state, stage)
+    assert (last_launch(report)["state"], last_launch(report)["stage"]) == (state, stage)
 
 
 # --- variants of the mechanisms, on minimal inputs -------------------------------------------------------
@@ -365,7 +352,7 @@ def test_a_custom_all_reduce_failure_is_past_validation_and_names_its_switch(tmp
     assert [(f["code"], f["severity"]) for f in report["findings"]] == [("LG007", "error"), INFO10]
     assert report["findings"][0]["fix"] == ALL_REDUCE_FIX
     assert "(during a step this excerpt does not show)" in report["findings"][0]["message"]
-    assert (_last_launch(report)["state"], _last_launch(report)["stage"]) == ("failed", "unknown")
+    assert (last_launch(report)["state"], last_launch(report)["stage"]) == ("failed", "unknown")
 
 
 def test_vllms_starting_server_line_of_2026_is_ready(tmp_path: Path) -> None:
@@ -377,7 +364,7 @@ def test_vllms_starting_server_line_of_2026_is_ready(tmp_path: Path) -> None:
         )
     )
     assert alarms(report) == []
-    assert (_last_launch(report)["state"], _last_launch(report)["stage"]) == ("ready", None)
+    assert (last_launch(report)["state"], last_launch(report)["stage"]) == ("ready", None)
 
 
 @pytest.mark.skipif(gnu_grep() is None, reason="needs GNU grep")
