@@ -103,10 +103,12 @@ def _unescape_one(text: str, i: int) -> tuple[str | None, int]:
     return None, i + 1
 
 
-def split_words(text: str) -> tuple[list[str], list[str]]:
-    """systemd's ``extract_first_word(EXTRACT_UNQUOTE|EXTRACT_CUNESCAPE|EXTRACT_CUNESCAPE_RELAX)`` over a
-    whole value: its words, and the unknown escapes kept as written (systemd warns about them). Raises
-    :class:`SyntaxProblem` on an unbalanced quote."""
+def _extract_words(text: str, *, cunescape: bool, relax: bool) -> tuple[list[str], list[str]]:
+    """systemd's ``extract_first_word`` with ``EXTRACT_UNQUOTE`` over a whole value, its words and the
+    unknown escapes kept as written. ``cunescape`` (``EXTRACT_CUNESCAPE|EXTRACT_CUNESCAPE_RELAX``): a
+    backslash starts a C escape, an unknown one is kept with its backslash; otherwise a backslash takes the
+    next character. ``relax`` (``EXTRACT_RELAX``): an unclosed quote ends the word instead of refusing the
+    value with :class:`SyntaxProblem`."""
     words: list[str] = []
     unknown: list[str] = []
     i, n = 0, len(text)
@@ -120,7 +122,7 @@ def split_words(text: str) -> tuple[list[str], list[str]]:
         while i < n:
             c = text[i]
             if c == "\\" and i + 1 < n:
-                ch, after = _unescape_one(text, i + 1)
+                ch, after = _unescape_one(text, i + 1) if cunescape else (text[i + 1], i + 2)
                 if ch is None:
                     unknown.append(text[i : i + 2])
                     word.append(text[i : i + 2])
@@ -140,9 +142,16 @@ def split_words(text: str) -> tuple[list[str], list[str]]:
             else:
                 word.append(c)
             i += 1
-        if quote:
+        if quote and not relax:
             raise SyntaxProblem("Unbalanced quoting")
         words.append("".join(word))
+
+
+def split_words(text: str) -> tuple[list[str], list[str]]:
+    """A command line's words (``extract_first_word`` with ``EXTRACT_UNQUOTE|EXTRACT_CUNESCAPE|
+    EXTRACT_CUNESCAPE_RELAX``) and the unknown escapes kept as written (systemd warns about them). Raises
+    :class:`SyntaxProblem` on an unbalanced quote."""
+    return _extract_words(text, cunescape=True, relax=False)
 
 
 @dataclass(frozen=True)
@@ -434,34 +443,7 @@ MAX_ARGS_TOTAL = 6 * 1024 * 1024
 def _split_value(value: str) -> list[str]:
     """``strv_split_full(value, WHITESPACE, EXTRACT_RELAX|EXTRACT_UNQUOTE)``: a ``$NAME`` word's value
     split at blanks, quotes respected and removed, a backslash taking the next character."""
-    words: list[str] = []
-    i, n = 0, len(value)
-    while True:
-        while i < n and value[i] in _WHITESPACE:
-            i += 1
-        if i >= n:
-            return words
-        word: list[str] = []
-        quote = ""
-        while i < n:
-            c = value[i]
-            if c == "\\" and i + 1 < n:
-                word.append(value[i + 1])
-                i += 2
-                continue
-            if quote:
-                if c == quote:
-                    quote = ""
-                else:
-                    word.append(c)
-            elif c in "'\"":
-                quote = c
-            elif c in _WHITESPACE:
-                break
-            else:
-                word.append(c)
-            i += 1
-        words.append("".join(word))
+    return _extract_words(value, cunescape=False, relax=True)[0]
 
 
 def expand_argv(argv: tuple[str, ...], env: Mapping[str, str | None]) -> Expanded:
