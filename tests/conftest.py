@@ -95,6 +95,23 @@ class Missed:
 FRAMEWORK_BUG = "a bug in the framework's code at that release, not in the launch: no launch check can see it"
 
 
+def v(release: str) -> tuple[str, ...]:
+    """The option a report naming its release gives a new user (the batches' ``LAUNCHES`` tables)."""
+    return ("--framework-version", release)
+
+
+def quoted_text(path: Path) -> str:
+    """A `why` batch's pasted error text: the file after its first line, which cites the source URL."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert lines[0].startswith("# https://github.com/")
+    return "\n".join(lines[1:])
+
+
+def quoted_url(path: Path) -> str:
+    """The source URL a `why` batch's text file cites on its first line."""
+    return path.read_text(encoding="utf-8").splitlines()[0].split()[1]
+
+
 @dataclass(frozen=True)
 class LogCase:
     """A real log of a batch (tests/test_real_cases_logs_N.py) and what ``argtrace log`` gives now: the exact

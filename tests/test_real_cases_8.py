@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from argtrace.commands.why import explain
-from tests.conftest import FRAMEWORK_BUG, Launch, Missed, alarms, check_launch, run_cli
+from tests.conftest import FRAMEWORK_BUG, Launch, Missed, alarms, check_launch, run_cli, v
 
 CASES = Path(__file__).resolve().parent / "data" / "real_cases_8"
 
@@ -30,10 +30,6 @@ pytestmark = pytest.mark.usefixtures("new_user_machine")
 
 def check(launch: Launch) -> dict[str, Any]:
     return check_launch(CASES, launch)
-
-
-def v(release: str) -> tuple[str, ...]:
-    return ("--framework-version", release)
 
 
 LAUNCHES = {

@@ -25,6 +25,7 @@ from argtrace.commands.why import _attach_reasons, _platform_first, explain, ren
 from argtrace.commands.why_choice import invalid_choice_site
 from argtrace.commands.why_confidence import assess
 from argtrace.resolver.message_index import sites_of_source
+from tests.conftest import quoted_text, quoted_url
 
 pytestmark = pytest.mark.usefixtures("new_user_machine")
 
@@ -32,13 +33,11 @@ DATA = Path(__file__).parent / "data" / "why8"
 
 
 def _text(name: str) -> str:
-    lines = (DATA / f"{name}.txt").read_text(encoding="utf-8").splitlines()
-    assert lines[0].startswith("# https://github.com/")
-    return "\n".join(lines[1:])
+    return quoted_text(DATA / f"{name}.txt")
 
 
 def _url(name: str) -> str:
-    return (DATA / f"{name}.txt").read_text(encoding="utf-8").splitlines()[0].split()[1]
+    return quoted_url(DATA / f"{name}.txt")
 
 
 # --- the generator: reasons handed back, an assert's exception text ------------------------------------

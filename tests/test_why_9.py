@@ -29,6 +29,7 @@ from argtrace.commands.why_wrapped import inner_message
 from argtrace.layers.log.messages import _json_message, candidates, frames
 from argtrace.layers.log.sites import _abbreviates, settings_of
 from argtrace.resolver.message_index import is_test_file
+from tests.conftest import quoted_text, quoted_url
 
 pytestmark = pytest.mark.usefixtures("new_user_machine")
 
@@ -36,13 +37,11 @@ DATA = Path(__file__).parent / "data" / "why_9"
 
 
 def _text(name: str) -> str:
-    lines = (DATA / f"{name}.txt").read_text(encoding="utf-8").splitlines()
-    assert lines[0].startswith("# https://github.com/")
-    return "\n".join(lines[1:])
+    return quoted_text(DATA / f"{name}.txt")
 
 
 def _url(name: str) -> str:
-    return (DATA / f"{name}.txt").read_text(encoding="utf-8").splitlines()[0].split()[1]
+    return quoted_url(DATA / f"{name}.txt")
 
 
 def _gen_messages() -> Any:
