@@ -93,6 +93,7 @@ def test_loading_one_release_reads_only_its_file_and_the_shared_part(monkeypatch
 
     load_schema.cache_clear()
     schema_store._shared.cache_clear()
+    monkeypatch.setenv("ARGTRACE_NO_DATA_CACHE", "1")  # the build itself (a kept copy reads no JSON at all)
     monkeypatch.setattr(Path, "read_text", spy)
     try:
         load_schema("sglang", "0.5.10.post1").options  # noqa: B018 (builds the option list)

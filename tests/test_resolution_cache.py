@@ -65,7 +65,11 @@ class FakeEnv:
 def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> FakeEnv:
     monkeypatch.setenv("ARGTRACE_CACHE_DIR", str(tmp_path / "resolvers"))
     monkeypatch.setenv("ARGTRACE_RESOLUTION_CACHE", str(tmp_path / "resolutions"))
+    monkeypatch.setenv("ARGTRACE_DATA_CACHE", str(tmp_path / "data"))
     monkeypatch.delenv("ARGTRACE_NO_CACHE", raising=False)
+    monkeypatch.delenv("ARGTRACE_NO_DATA_CACHE", raising=False)
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "keep.txt").write_text("not argtrace's")
     return FakeEnv(tmp_path / "resolvers")
 
 
@@ -161,12 +165,17 @@ def test_no_cache_bypasses_and_clear_cache_empties(env: FakeEnv, model: Path, tm
     assert (report["resolution"]["cache"], env.runs()) == ("off", 2)
     assert check(model)["resolution"]["cache"] == "hit"  # --no-cache lasted one command
     assert env.runs() == 2
+    (tmp_path / "data" / "schemas-sglang-0.5.23-0123abcd.marshal").write_bytes(b"kept")
     result = run_cli(["resolver", "--format", "json", "clear-cache"])
     assert result.status == 0, result.stderr
     section = result.json["sections"]["resolver"] if "sections" in result.json else result.json["resolver"]
     assert section["removed"] == 1
     assert section["resolution_cache"] == str(tmp_path / "resolutions")
     assert list((tmp_path / "resolutions").iterdir()) == []
+    # the kept data copies and compiled dataclass methods go too (only argtrace's .marshal files)
+    assert section["data_cache"] == str(tmp_path / "data")
+    assert section["data_removed"] >= 1  # the copy below (and what the checks above kept, run in-process)
+    assert [p.name for p in (tmp_path / "data").iterdir()] == ["keep.txt"]
     check(model)
     assert env.runs() == 3
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from argtrace.ci.config import find_config
 from tests.conftest import REPO, run_cli
 
 FAST = ("--no-resolve", "--no-shellcheck")
@@ -97,3 +98,15 @@ def test_bad_config_is_a_usage_error(tmp_path: Path) -> None:
         result.stderr
         == f"argtrace lint: {tmp_path / '.argtrace.toml'}: unknown argtrace setting(s): relase\n"
     )
+
+
+def test_a_pyproject_without_argtrace_is_not_parsed(tmp_path: Path) -> None:
+    # not even read as TOML: this one is invalid, and the search goes on to the parent directory's file
+    (tmp_path / "pyproject.toml").write_text('[tool.ruff]\nline-length = "unterminated\n')
+    inner = tmp_path / "project"
+    inner.mkdir()
+    (inner / "pyproject.toml").write_text("[project]\nname = 'other'\n")
+    assert find_config(inner) is None
+    (tmp_path / "pyproject.toml").write_text("[tool.argtrace]\ndisable = ['PA005']\n")
+    found = find_config(inner)
+    assert found is not None and found.table == {"disable": ["PA005"]}

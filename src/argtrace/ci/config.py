@@ -63,15 +63,20 @@ class Config:
 
 def _load(path: Path, pyproject: bool) -> Config | None:
     try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"{path}: {exc.strerror or exc}") from None
+    if pyproject and "argtrace" not in text:
+        # no [tool.argtrace] table can be there (a key spelled with escapes aside): not worth parsing, and
+        # importing tomllib is some 3 ms (-X importtime) of a short check run beside a pyproject.toml
+        return None
+    try:
         import tomllib
     except ModuleNotFoundError:  # Python 3.10
         import tomli as tomllib  # type: ignore[no-redef]
 
     try:
-        text = path.read_text(encoding="utf-8")
         data = tomllib.loads(text)
-    except OSError as exc:
-        raise UsageError(f"{path}: {exc.strerror or exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise UsageError(f"{path}: not valid TOML ({exc})") from None
     lines = text.splitlines()

@@ -73,12 +73,17 @@ def run(args: argparse.Namespace) -> Report:
     except ValueError as exc:
         raise UsageError(str(exc)) from exc
     if action == "clear-cache":
-        from argtrace.resolver import cache
+        from argtrace.resolver import cache, data_cache
 
         root, count = cache.clear()
         section["resolution_cache"] = str(root)
         section["removed"] = count
         report.notes.append(f"removed {count} stored resolution(s) from {root}")
+        # the parsed copies of argtrace's own data and its compiled dataclass methods: rebuilt on the next run
+        data_root, data_count = data_cache.clear()
+        section["data_cache"] = str(data_root)
+        section["data_removed"] = data_count
+        report.notes.append(f"removed {data_count} kept data file(s) from {data_root}")
         return report
     if action == "list":
         listed = envs.list_environments()

@@ -418,7 +418,7 @@ def load_schema(framework: str, version: str) -> Schema:
         raise SchemaError(f"no bundled schema for {framework} {version}")
     try:
         # shared storage (frameworks/schema_store.py): this release's file plus its framework's shared part
-        data = schema_store.expand(json.loads(path.read_text(encoding="utf-8")), SCHEMA_DIR)
+        data = schema_store.load_expanded(path, SCHEMA_DIR)
     except (OSError, ValueError, KeyError, IndexError) as exc:
         raise SchemaError(f"cannot read schema {path.name}: {exc}") from exc
     return Schema(

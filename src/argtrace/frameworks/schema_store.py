@@ -54,6 +54,29 @@ def expand(data: dict[str, Any], schema_dir: Path, keys: tuple[str, ...] = SHARE
     return out
 
 
+def load_expanded(path: Path, schema_dir: Path, keys: tuple[str, ...] = SHARED_KEYS) -> dict[str, Any]:
+    """The full dict of the stored file ``path`` (a release's schema or raise-site index in ``schema_dir``),
+    from the data cache when the file, its framework's shared file and this module are unchanged since it
+    was expanded (``resolver/data_cache.py``): parsing and expanding them was a sixth of a short check.
+    Raises ``OSError``/``ValueError``/``KeyError``/``IndexError`` as :func:`expand` of the JSON does."""
+    from argtrace.resolver.data_cache import cached
+
+    framework = path.name.rpartition("-")[0]
+    shared = shared_path(schema_dir, framework)
+    sources = [path, Path(__file__)] + ([shared] if framework and shared.is_file() else [])
+
+    def build() -> dict[str, Any]:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(data, dict):
+            raise ValueError(f"{path.name}: not a JSON object")
+        return expand(data, schema_dir, keys)
+
+    value = cached(f"{schema_dir.name}-{path.stem}", sources, build)
+    if not isinstance(value, dict):  # what build() returns; anything else was not built here
+        raise ValueError(f"{path.name}: not a JSON object")
+    return value
+
+
 def _entry(pool: list[Any], item: Any) -> Any:
     """One stored list item as the full entry: a pool index, a patch of a pool entry, or the entry."""
     if isinstance(item, int):

@@ -33,6 +33,7 @@ import ast
 import functools
 import re
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import Any
 
 from argtrace.model import Evidence, Finding, LayerResult, Report
@@ -118,18 +119,39 @@ def _combination(named: set[str], read: set[str]) -> bool:
 def _combination_sites(framework: str, release: str) -> tuple[tuple[Mapping[str, Any], frozenset[str]], ...]:
     """The release's sites whose message names two or more of its options, with those options: the only
     ones a launch can refuse here, found once per release (fix verification re-checks the same release)."""
-    from argtrace.resolver.raise_index import load_index
+    from argtrace.frameworks.schema import SchemaError, load_schema
+    from argtrace.resolver.data_cache import cached
+    from argtrace.resolver.raise_index import RAISE_DIR, load_index
 
-    index = load_index(framework, release) or {}
-    dests = frozenset(_options(framework, release))
-    out = []
-    for site in index.get("sites") or ():
-        if not isinstance(site, Mapping) or not site.get("conditions"):
-            continue
-        named = options_named(str(site.get("message") or ""), dests)
-        if len(named) >= 2:
-            out.append((site, frozenset(named)))
-    return tuple(out)
+    def build() -> list[tuple[Any, list[str]]]:
+        index = load_index(framework, release) or {}
+        dests = frozenset(_options(framework, release))
+        out = []
+        for site in index.get("sites") or ():
+            if not isinstance(site, Mapping) or not site.get("conditions"):
+                continue
+            named = options_named(str(site.get("message") or ""), dests)
+            if len(named) >= 2:
+                out.append((site, sorted(named)))
+        return out
+
+    index_file = RAISE_DIR / f"{framework}-{release}.json"
+    try:
+        schema_path = load_schema(framework, release).path
+    except (SchemaError, OSError, ValueError):
+        return ()
+    if not index_file.is_file():
+        return ()
+    if schema_path is None:  # a schema not read from a file: nothing to key a kept copy on
+        sites = build()
+    else:
+        # kept between runs (the whole index is read only to find these): the index's and the schema's
+        # files, their frameworks' shared files and this module decide them
+        schema_file = Path(schema_path)
+        shared = [d / f"{framework}-shared.json" for d in (RAISE_DIR, schema_file.parent)]
+        sources = [Path(__file__), index_file, schema_file, *(p for p in shared if p.is_file())]
+        sites = cached(f"combinations-{framework}-{release}", sources, build)
+    return tuple((site, frozenset(named)) for site, named in sites)
 
 
 def refuses(

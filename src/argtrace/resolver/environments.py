@@ -31,6 +31,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+# defined here before cache_dirs.py existed: callers still import it from here
+from argtrace.cache_dirs import user_cache_dir as user_cache_dir
+
 MANIFEST = "argtrace-env.json"
 BASE_PTH = "_argtrace_base.pth"
 TORCH_VERSION = "2.13.0"
@@ -153,28 +156,6 @@ def cache_dir() -> Path:
     if override:
         return Path(override).expanduser()
     return Path(user_cache_dir()) / "resolvers"
-
-
-def user_cache_dir() -> str:
-    """``platformdirs.user_cache_dir("argtrace")``. Every check needs it (``argtrace resolver add`` puts
-    the schemas of releases not bundled under it, and they count among the releases), but importing
-    platformdirs was ~1.4% of a short check's instructions (issue 18). On Linux with no
-    ``XDG_CACHE_HOME`` and an absolute ``HOME`` every platformdirs release (3.x to 4.x: ``_xdg.py``
-    ``xdg_dir`` falls back to ``expand_user("~/.cache")``, which is ``os.path.expanduser`` for an absolute
-    ``HOME``; no Android variables) answers ``~/.cache/argtrace``, so that case is answered here; any
-    other asks platformdirs (``tests/test_environments.py`` compares the two)."""
-    env = os.environ
-    home = env.get("HOME", "")
-    if (
-        sys.platform == "linux"
-        and not hasattr(sys, "getandroidapilevel")
-        and not {"XDG_CACHE_HOME", "ANDROID_DATA", "ANDROID_ROOT"} & env.keys()
-        and home.startswith("/")
-    ):
-        return os.path.join(os.path.expanduser("~/.cache"), "argtrace")
-    import platformdirs
-
-    return platformdirs.user_cache_dir("argtrace")
 
 
 def stubs_dir() -> Path:

@@ -7,7 +7,6 @@ into ``<fw>-shared.json`` or patches of its entries; :func:`load_index` gives ba
 from __future__ import annotations
 
 import functools
-import json
 import re
 from pathlib import Path
 from typing import Any
@@ -19,17 +18,13 @@ MIN_LITERAL = 12  # characters of literal text a message template needs to be ma
 
 @functools.cache
 def load_index(framework: str, version: str) -> dict[str, Any] | None:
-    from argtrace.frameworks.schema_store import RAISE_SITE_KEYS, expand
+    from argtrace.frameworks.schema_store import RAISE_SITE_KEYS, load_expanded
 
     path = RAISE_DIR / f"{framework}-{version}.json"
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if not isinstance(data, dict):
-            return None
-        full: dict[str, Any] = expand(data, RAISE_DIR, RAISE_SITE_KEYS)
+        return load_expanded(path, RAISE_DIR, RAISE_SITE_KEYS)
     except (OSError, ValueError, KeyError, IndexError):
         return None
-    return full
 
 
 def bundled() -> list[tuple[str, str]]:

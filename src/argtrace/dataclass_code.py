@@ -1,0 +1,135 @@
+"""The methods ``dataclasses`` generates, compiled once and kept between runs (issue 18).
+
+When a dataclass is created, ``dataclasses`` writes the source text of its ``__init__``, ``__repr__``,
+``__eq__``, ``__hash__`` and (frozen) ``__setattr__``/``__delattr__`` and compiles it with ``exec``. A
+short ``check`` creates about 90 dataclasses: compiling their ~430 small functions was a quarter of its CPU
+time, the same texts on every run. Python keeps the bytecode of modules (``__pycache__``), not of these.
+
+While :func:`kept` is active, the name ``exec`` in the ``dataclasses`` module (looked up in its globals
+before the builtins, in every release from 3.10 to 3.13: ``exec(txt, globals, ns)``) is :meth:`Store.exec`.
+It runs the code object compiled from exactly that source text on an earlier run, or compiles it as
+``exec`` would (no inherited ``__future__`` flags, the interpreter's optimisation level) and keeps it. The
+lookup is by the whole text, so a changed dataclass can only miss, never get another class's code: the
+classes are the same objects with the same methods as without the store (tests/test_dataclass_code.py
+compares them). Nothing else in the process changes, and the ``exec`` name is removed again on exit.
+
+The store is one ``marshal`` file per interpreter build in the data cache (``cache_dirs.data_cache_dir``).
+Like ``__pycache__``, it holds code that will run, so a file that is not the user's own, or that others can
+write to, is ignored, as are a corrupt file and one written by another interpreter build.
+``ARGTRACE_NO_DATA_CACHE=1`` turns it off.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import CodeType
+from typing import Any
+
+FORMAT = 1
+# entries kept when the store is written: past this, only those this run used (the rest are old texts of
+# dataclasses since edited, or of commands run rarely) are kept
+MAX_ENTRIES = 4000
+_lock = threading.Lock()
+_active: list[Store] = []  # the store installed by the outermost kept() of this process, while it runs
+
+
+def _build() -> str:
+    """What must match for a compiled code object to be valid here: the interpreter's build and its
+    optimisation level (``-O`` drops asserts from compiled code)."""
+    return repr((FORMAT, sys.version, sys.implementation.cache_tag, marshal.version, sys.flags.optimize))
+
+
+class Store:
+    """The compiled methods read from the store file, and those compiled since."""
+
+    def __init__(self, path: str | None) -> None:
+        self.path = path
+        self.codes: dict[str, CodeType] = {}
+        self.new: dict[str, CodeType] = {}
+        self.used: set[str] = set()
+        if path is not None:
+            self.codes = _read(path)
+
+    def exec(self, source: Any, globals: Any = None, locals: Any = None) -> None:
+        if not isinstance(source, str):
+            exec(source, globals, locals)
+            return
+        code = self.codes.get(source) or self.new.get(source)
+        if code is None:
+            code = compile(source, "<string>", "exec", dont_inherit=True)
+            self.new[source] = code
+        self.used.add(source)
+        exec(code, globals, locals)
+
+    def save(self) -> None:
+        """Write the store when this run compiled anything (atomically: concurrent runs lose at most their
+        own additions)."""
+        if self.path is None or not self.new:
+            return
+        codes = {**self.codes, **self.new}
+        if len(codes) > MAX_ENTRIES:
+            codes = {text: code for text, code in codes.items() if text in self.used}
+        try:
+            os.makedirs(os.path.dirname(self.path), exist_ok=True)
+            tmp = f"{self.path}.{os.getpid()}.tmp"
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "wb") as out:
+                out.write(marshal.dumps((_build(), codes)))
+            os.replace(tmp, self.path)
+        except (OSError, ValueError):
+            pass  # a read-only cache directory only costs the time it would have saved
+
+
+def _read(path: str) -> dict[str, CodeType]:
+    try:
+        with open(path, "rb") as handle:
+            stat = os.fstat(handle.fileno())
+            if stat.st_uid != os.getuid() or stat.st_mode & 0o022:
+                return {}  # code others could have written: never run it
+            build, codes = marshal.loads(handle.read())
+    except (OSError, EOFError, ValueError, TypeError):
+        return {}
+    if build != _build() or not isinstance(codes, dict):
+        return {}
+    return {t: code for t, code in codes.items() if isinstance(t, str) and isinstance(code, CodeType)}
+
+
+def store_path() -> str | None:
+    from argtrace.cache_dirs import data_cache_dir, data_cache_enabled
+
+    if not data_cache_enabled() or not hasattr(os, "getuid"):
+        return None
+    return os.path.join(data_cache_dir(), f"dataclass-code-{sys.implementation.cache_tag}.marshal")
+
+
+@contextmanager
+def kept(path: str | None = None) -> Iterator[Store | None]:
+    """Dataclasses created inside use (and add to) the store at ``path`` (default :func:`store_path`).
+    Nested or concurrent uses share the outermost one's store; it is written when that one ends."""
+    import dataclasses
+
+    with _lock:
+        outer = not _active
+        if outer:
+            chosen = path if path is not None else store_path()
+            if chosen is None:
+                outer = False
+            else:
+                store = Store(chosen)
+                _active.append(store)
+                dataclasses.exec = store.exec  # type: ignore[attr-defined]
+    if not outer:
+        yield _active[0] if _active else None
+        return
+    try:
+        yield store
+    finally:
+        with _lock:
+            _active.clear()
+            del dataclasses.exec  # type: ignore[attr-defined]
+        store.save()

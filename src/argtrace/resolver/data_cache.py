@@ -1,0 +1,99 @@
+"""Parsed copies of argtrace's own bundled data, kept between runs (issue 18). Stdlib only.
+
+A short ``check`` reads the analysed release's schema and raise-site index: JSON files of several hundred
+KB whose entries are stored once per framework and expanded per release (``frameworks/schema_store.py``).
+Parsing and expanding them was about a sixth of the command's CPU time, the same on every run. This module
+keeps the expanded result as ``marshal`` data in the user cache (``$ARGTRACE_DATA_CACHE`` or
+``<user cache>/data``), which loads several times quicker than the JSON.
+
+The key of a copy is every file the result is built from (its path, size and modification time, so an
+edited or reinstalled data file or a changed builder module gives a fresh build), the interpreter's minor
+version and ``marshal`` format, and this module's format number. Only plain data is stored (``marshal``
+refuses anything else, and loading it never runs code, unlike a pickle). A copy that cannot be read, does
+not match its key or is not what the builder returns is ignored and rebuilt, never trusted; writes go to a
+temporary file renamed into place, so concurrent runs never see half a copy. A read-only or missing cache
+directory only costs the time it would have saved.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import sys
+import zlib
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from argtrace.cache_dirs import data_cache_dir, data_cache_enabled
+
+FORMAT = 1
+
+
+def cache_root() -> Path:
+    return Path(data_cache_dir())
+
+
+def _key(name: str, sources: Sequence[Path]) -> str | None:
+    """Everything the copy stands for, as text: stored in the copy and compared in full when it is read."""
+    parts: list[object] = [FORMAT, name, sys.version_info[:2], marshal.version]
+    for source in sources:
+        try:
+            stat = source.stat()
+        except OSError:
+            return None  # a source that cannot be read: build (and fail) as without a cache
+        parts.append((str(source), stat.st_size, stat.st_mtime_ns))
+    return repr(parts)
+
+
+def cached(name: str, sources: Sequence[Path], build: Callable[[], Any]) -> Any:
+    """``build()``, or the copy of what it returned for the same ``sources`` on an earlier run.
+
+    ``name`` says what is built (one file per name is kept: a newer key replaces the older copy);
+    ``build`` must return plain data (dicts, lists, tuples, strings, numbers, booleans, None), and must
+    depend only on the contents of ``sources`` (include the module that builds it)."""
+    key = _key(name, sources) if data_cache_enabled() else None
+    if key is None:
+        return build()
+    root = cache_root()
+    # the file name tells copies apart; the whole key, stored in the copy, decides (hashlib's import alone
+    # would cost more than a short check's lookups)
+    path = root / f"{name}-{zlib.crc32(key.encode()):08x}.marshal"
+    try:
+        stored = marshal.loads(path.read_bytes())
+        if isinstance(stored, tuple) and len(stored) == 2 and stored[0] == key:
+            return stored[1]
+    except (OSError, EOFError, ValueError, TypeError):
+        pass  # absent, unreadable or corrupt: build it again
+    value = build()
+    try:
+        data = marshal.dumps((key, value))
+    except ValueError:
+        return value  # not plain data: nothing to keep
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+        for stale in root.glob(f"{name}-{'[0-9a-f]' * 8}.marshal"):  # copies of older inputs
+            if stale != path:
+                stale.unlink(missing_ok=True)
+    except OSError:
+        pass
+    return value
+
+
+def clear() -> tuple[Path, int]:
+    """Remove every kept copy and the dataclasses' compiled methods (``argtrace resolver clear-cache``);
+    (the directory, files removed)."""
+    root = cache_root()
+    removed = 0
+    if root.is_dir():
+        for entry in root.iterdir():
+            if entry.is_file() and entry.suffix == ".marshal":
+                try:
+                    entry.unlink()
+                    removed += 1
+                except OSError:
+                    pass
+    return root, removed

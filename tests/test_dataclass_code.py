@@ -1,0 +1,167 @@
+"""The dataclasses' compiled methods kept between runs (dataclass_code.py): a class created from the store
+is the class ``dataclasses`` creates without it (same code, same annotations, same behaviour), a second
+process compiles nothing, and a store that is corrupt, of another build or writable by others is ignored."""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import marshal
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from argtrace import dataclass_code
+
+# Written without `from __future__ import annotations`: the generated __init__ then carries the types
+# themselves, which a compile that inherited this test module's future flags would turn into strings.
+CLASSES = '''
+import dataclasses
+from dataclasses import InitVar, dataclass, field
+from typing import ClassVar
+
+@dataclass(frozen=True)
+class Point:
+    x: int
+    y: int = 0
+    tags: tuple = ()
+
+@dataclass(order=True)
+class Task:
+    priority: int
+    name: str = field(compare=False, default="")
+    items: list = field(default_factory=list)
+    limit: ClassVar[int] = 3
+    scale: InitVar[int] = 1
+
+    def __post_init__(self, scale):
+        self.priority *= scale
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Slotted:
+    a: int
+    b: str = "b"
+'''
+
+
+def create(store_path: str | None) -> dict[str, Any]:
+    namespace: dict[str, Any] = {"__name__": "made"}
+    code = compile(CLASSES, "<classes>", "exec", dont_inherit=True)  # without this module's future flags
+    if store_path is None:
+        exec(code, namespace)
+    else:
+        with dataclass_code.kept(store_path):
+            exec(code, namespace)
+    return namespace
+
+
+METHODS = ("__init__", "__repr__", "__eq__", "__hash__", "__setattr__", "__delattr__", "__lt__")
+
+
+def methods(cls: type) -> dict[str, Any]:
+    out = {}
+    for name in METHODS:
+        fn = cls.__dict__.get(name)
+        if fn is not None and hasattr(fn, "__code__"):
+            # InitVar[int] is a new object per class, equal only to itself: compared by its repr
+            annotations = {k: repr(v) for k, v in fn.__annotations__.items()}
+            out[name] = (fn.__code__, fn.__qualname__, annotations, repr(fn.__defaults__), fn.__kwdefaults__)
+    return out
+
+
+def test_classes_from_the_store_are_the_classes_dataclasses_makes(tmp_path: Path) -> None:
+    store = str(tmp_path / "code.marshal")
+    plain = create(None)
+    first = create(store)  # compiles and keeps
+    second = create(store)  # from the store
+    assert os.path.exists(store)
+    for name in ("Point", "Task", "Slotted"):
+        expected = methods(plain[name])
+        assert expected  # the comparison below compares something
+        assert methods(first[name]) == expected
+        assert methods(second[name]) == expected
+        assert str(inspect.signature(second[name])) == str(inspect.signature(plain[name]))
+    assert second["Point"].__init__.__annotations__ == {"x": int, "y": int, "tags": tuple, "return": None}
+    point = second["Point"](1, 2)
+    assert repr(point) == "Point(x=1, y=2, tags=())"
+    assert point == second["Point"](1, 2) and hash(point) == hash(second["Point"](1, 2))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        point.x = 3  # type: ignore[misc]
+    task = second["Task"](2, "t", scale=5)
+    assert (task.priority, task.items, second["Task"](1) < task) == (10, [], True)
+    assert repr(second["Slotted"](a=1)) == "Slotted(a=1, b='b')"
+    assert not hasattr(dataclasses, "exec")  # the name is gone once kept() ends
+
+
+RUN: dict[str, Any] = {"capture_output": True, "text": True, "check": True}
+
+
+def test_a_second_process_compiles_nothing(tmp_path: Path) -> None:
+    store = str(tmp_path / "code.marshal")
+    script = (
+        "import sys\nfrom argtrace import dataclass_code\nfrom tests.test_dataclass_code import CLASSES\n"
+        "with dataclass_code.kept(sys.argv[1]) as store:\n    exec(CLASSES, {'__name__': 'made'})\n"
+        "print(len(store.new), len(store.used))\n"
+    )
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root / "src"), str(root)])}
+    runs = [
+        subprocess.run([sys.executable, "-c", script, store], env=env, **RUN)
+        for _ in range(2)
+    ]
+    compiled = [tuple(map(int, run.stdout.split())) for run in runs]
+    assert compiled[0][0] == compiled[0][1] >= 15  # every method compiled on the first run
+    assert compiled[1] == (0, compiled[0][1])  # and none on the second
+
+
+def test_a_corrupt_foreign_or_others_writable_store_is_ignored(tmp_path: Path) -> None:
+    store = tmp_path / "code.marshal"
+    create(str(store))
+    codes = dataclass_code._read(str(store))
+    assert len(codes) >= 15
+
+    os.chmod(store, 0o666)  # others could have written code into it
+    assert dataclass_code._read(str(store)) == {}
+    os.chmod(store, 0o600)
+    assert dataclass_code._read(str(store)) == codes
+
+    store.write_bytes(marshal.dumps(("cpython-2.7 another build", codes)))
+    assert dataclass_code._read(str(store)) == {}
+    store.write_bytes(b"\x01not marshal")
+    assert dataclass_code._read(str(store)) == {}
+    # and the classes are still made (compiled again)
+    made = create(str(store))
+    assert repr(made["Point"](1)) == "Point(x=1, y=0, tags=())"
+    assert dataclass_code._read(str(store)) == codes
+
+
+def test_a_full_store_keeps_what_this_run_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = tmp_path / "code.marshal"
+    old = {f"def f{i}(): pass": compile(f"def f{i}(): pass", "<string>", "exec") for i in range(30)}
+    store.write_bytes(marshal.dumps((dataclass_code._build(), old)))
+    os.chmod(store, 0o600)
+    monkeypatch.setattr(dataclass_code, "MAX_ENTRIES", 20)
+    create(str(store))
+    kept = dataclass_code._read(str(store))
+    assert not set(kept) & set(old)
+    assert len(kept) >= 15
+
+
+def test_nested_uses_share_the_outer_store(tmp_path: Path) -> None:
+    with dataclass_code.kept(str(tmp_path / "a")) as outer:
+        with dataclass_code.kept(str(tmp_path / "b")) as inner:
+            assert inner is outer
+        assert dataclasses.exec == outer.exec  # type: ignore[attr-defined, union-attr]
+    assert not hasattr(dataclasses, "exec")
+    assert not (tmp_path / "b").exists()
+
+
+def test_the_cache_switch_turns_it_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ARGTRACE_NO_DATA_CACHE", "1")
+    with dataclass_code.kept() as store:
+        assert store is None
+        assert not hasattr(dataclasses, "exec")
