@@ -160,3 +160,34 @@ def test_copies_are_written_whole_by_renaming(cache: Path, tmp_path: Path) -> No
     data_cache.cached("thing", [source], Builds(list(range(1000))))
     names = os.listdir(cache)
     assert len(names) == 1 and names[0].startswith("thing-") and names[0].endswith(".marshal")
+
+
+def test_kept_release_indexes_and_entry_points_equal_the_built_ones(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from argtrace.frameworks import entrypoints, release_index
+
+    def both() -> tuple[object, ...]:
+        release_index.release_index.cache_clear()
+        entrypoints._index.cache_clear()
+        indexes = release_index.release_index
+        return (indexes("sglang"), indexes("vllm"), entrypoints._index())
+
+    try:
+        first = both()
+        kept = both()
+        assert sorted(p.name.rsplit("-", 1)[0] for p in cache.glob("*.marshal")) == [
+            "entrypoint-index",
+            "release-index-sglang",
+            "release-index-vllm",
+        ]
+        monkeypatch.setenv("ARGTRACE_NO_DATA_CACHE", "1")
+        built = both()
+    finally:
+        release_index.release_index.cache_clear()
+        entrypoints._index.cache_clear()
+    assert first == kept == built
+    index = kept[0]
+    assert isinstance(index, release_index.ReleaseIndex)
+    assert isinstance(index.same_everywhere, frozenset) and isinstance(index.releases, tuple)
+    assert index.takes_no_value("--enable-dp-attention") and not index.takes_no_value("--tp-size")

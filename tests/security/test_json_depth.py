@@ -29,7 +29,7 @@ DEEP = "[" * 20_000 + "]" * 20_000
 # A new call on text a user, a launch or a server supplies uses ``safe_json.loads`` instead.
 OWN_DATA = {
     "frameworks/dynamo.py": 1,
-    "frameworks/entrypoints.py": 1,
+    "frameworks/entrypoints.py": 2,
     "frameworks/feature_pairs.py": 1,
     "frameworks/kserve_hf.py": 1,
     "frameworks/plugins.py": 1,

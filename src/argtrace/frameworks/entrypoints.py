@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -55,8 +56,16 @@ class EntryPoint:
 @lru_cache(maxsize=1)
 def _index() -> Mapping[str, Any]:
     path = resources.files("argtrace").joinpath("frameworks/data/entrypoint_index.json")
-    data: Mapping[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    return data
+    if not isinstance(path, Path):  # inside a zip: nothing on disk to key a kept copy on
+        data: Mapping[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+        return data
+    from argtrace.resolver.data_cache import cached
+
+    # kept between runs (resolver/data_cache.py): parsing the 140 KB file was ~2 ms of every check
+    kept: Mapping[str, Any] = cached(
+        "entrypoint-index", [path], lambda: json.loads(path.read_text(encoding="utf-8"))
+    )
+    return kept
 
 
 @cache

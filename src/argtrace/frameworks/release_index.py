@@ -131,17 +131,30 @@ def _raw(framework: str) -> Mapping[str, Any]:
 
 @functools.cache
 def release_index(framework: str) -> ReleaseIndex:
-    entry = _raw(framework)
+    from argtrace.resolver.data_cache import cached
+
+    path = index_path(framework)
+    if not path.is_file():
+        raise KeyError(framework)  # no bundled release of that framework
+
+    def fields() -> dict[str, Any]:
+        entry = _raw(framework)
+        return {
+            "releases": tuple(entry["releases"]),
+            "allow_abbrev": tuple(entry["allow_abbrev"]),
+            "flags": {k: tuple(v) for k, v in entry["flags"].items()},
+            "env": {k: tuple(v) for k, v in entry["env"].items()},
+            "no_value": {k: tuple(v) for k, v in entry["no_value"].items()},
+            "same_everywhere": frozenset(entry["same_everywhere"]),
+            "converter_names": tuple(entry["converter_names"]),
+            "converters": {
+                k: tuple((label, count) for label, count in v) for k, v in entry["converters"].items()
+            },
+        }
+
+    # kept between runs (resolver/data_cache.py): parsing the file and building its tuples was ~4 ms a check
     return ReleaseIndex(
-        framework=framework,
-        releases=tuple(entry["releases"]),
-        allow_abbrev=tuple(entry["allow_abbrev"]),
-        flags={k: tuple(v) for k, v in entry["flags"].items()},
-        env={k: tuple(v) for k, v in entry["env"].items()},
-        no_value={k: tuple(v) for k, v in entry["no_value"].items()},
-        same_everywhere=frozenset(entry["same_everywhere"]),
-        converter_names=tuple(entry["converter_names"]),
-        converters={k: tuple((label, count) for label, count in v) for k, v in entry["converters"].items()},
+        framework=framework, **cached(f"release-index-{framework}", [path, Path(__file__)], fields)
     )
 
 
