@@ -160,6 +160,15 @@ def test_nested_uses_share_the_outer_store(tmp_path: Path) -> None:
     assert not (tmp_path / "b").exists()
 
 
+def test_each_command_has_its_own_store(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("ARGTRACE_DATA_CACHE", str(tmp_path))
+    monkeypatch.delenv("ARGTRACE_NO_DATA_CACHE", raising=False)
+    tag = sys.implementation.cache_tag
+    assert dataclass_code.store_path("check") == str(tmp_path / f"dataclass-code-check-{tag}.marshal")
+    with dataclass_code.kept(command="log") as store:
+        assert store is not None and store.path == str(tmp_path / f"dataclass-code-log-{tag}.marshal")
+
+
 def test_the_cache_switch_turns_it_off(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ARGTRACE_NO_DATA_CACHE", "1")
     with dataclass_code.kept() as store:
