@@ -1006,7 +1006,7 @@ FOUND_3 = [
         "only when "
         "vllm-omni's own `vllm`/`vllm-omni` command parses the launch; vLLM's own `vllm` refuses it "
         '("unrecognized arguments", exit 2), as it does when vllm-omni is not installed or vLLM was '
-        'installed '
+        "installed "
         "after it (assumed: the installed packages are not visible here)",
         "no vllm-omni release matches vLLM 0.15's major.minor (vllm-omni releases: 0.14.0, 0.16.0, 0.18.0, "
         "0.20.0, 0.22.0, 0.24.0, 0.26.0, 0.28.0, 0.30.0): run vLLM 0.14 with vllm-omni 0.14.0 or vLLM 0.16 "

@@ -287,8 +287,8 @@ CASES = [
         "vllm/transformers_utils/config.py:195",
         ("config_format",),
     ),
-    # transformers' AutoConfig is indexed since why's 10th batch (tests/test_why_10.py): its own raise, and the
-    # message's own way out; W9-07 is class a since (the thread's fix was that upgrade)
+    # transformers' AutoConfig is indexed since why's 10th batch (tests/test_why_10.py): its own raise, and
+    # the message's own way out; W9-07 is class a since (the thread's fix was that upgrade)
     Case(
         "vllm13579_qwen25vl_transformers_title",
         "b",

@@ -303,6 +303,8 @@ def _prints_caught(template: str) -> bool:
     from argtrace.commands.why_wrapped import CAUGHT
 
     return any(hole.strip() in CAUGHT for hole in _PLACEHOLDER.findall(template))
+
+
 _SELF_ATTR = re.compile(r"\bself\.(\w+)\b(?!\.)")
 
 
@@ -761,8 +763,12 @@ def explain(
     from argtrace.commands.why_unrecognized import origin_of_parser, unrecognized_site
 
     if origin_of_parser(text) is not None and not every:
-        # another program's argparse refusal (vllm-mlx): a framework site printing argparse's words is not it
+        # another program's argparse refusal (vllm-mlx): a framework site printing argparse's words is not it,
+        # nor one sharing a few common words with the refused flags (as for a shell's message)
+        from argtrace.commands.why_confidence import STRONG_CHARS
+
         groups = [g for g in groups if "unrecognized arguments" not in str(g.get("message") or "")]
+        groups = drop_word_matches(groups, STRONG_CHARS)
     parser_site = unrecognized_site(text, framework)  # argparse's own message: the parser that refused
     if parser_site is None:
         from argtrace.commands.why_choice import invalid_choice_site

@@ -103,8 +103,8 @@ FOREIGN_WORDINGS = (
         "https://github.com/vllm-project/vllm/pull/48956",
     ),
     Wording(
-        "llama.cpp (llama-server, Ollama's runner, its bindings), not SGLang or vLLM: the build does not know "
-        "the model's architecture (a newer build does)",
+        "llama.cpp (llama-server, Ollama's runner, its bindings), not SGLang or vLLM: the build does not "
+        "know the model's architecture (a newer build does)",
         r"\bllama_model_load\w*:|error loading model architecture|unknown model architecture: '",
         "https://github.com/ollama/ollama/issues/15545",
     ),

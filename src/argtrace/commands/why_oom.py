@@ -79,6 +79,6 @@ def others_fix(found: Holders) -> str:
     own = f", this process {found.own:.2f} GiB" if found.own is not None else ""
     return (
         f"other processes hold {found.others_total:.2f} GiB of GPU {found.gpu}'s {found.total:.2f} GiB "
-        f"({listed}{own}): stop them or give the server another GPU (CUDA_VISIBLE_DEVICES); no memory setting "
-        "of the server makes room another process holds"
+        f"({listed}{own}): stop them or give the server another GPU (CUDA_VISIBLE_DEVICES); no memory "
+        "setting of the server makes room another process holds"
     )

@@ -240,7 +240,9 @@ def unrecognized_site(text: str, framework: str | None = None) -> dict[str, Any]
 # CPython's own command-line options (``python -h``, 3.11): a launcher that puts ``python -u main.py`` after
 # the server's script hands them to the server's parser (wsmlby/homl#3: "api_server.py: error: unrecognized
 # arguments: -u main.py")
-_PYTHON_OPTIONS = frozenset({"-b", "-B", "-d", "-E", "-i", "-I", "-O", "-OO", "-P", "-q", "-s", "-S", "-u", "-v"})
+_PYTHON_OPTIONS = frozenset(
+    {"-b", "-B", "-d", "-E", "-i", "-I", "-O", "-OO", "-P", "-q", "-s", "-S", "-u", "-v"}
+)
 _PYTHON_WITH_VALUE = frozenset({"-m", "-W", "-X", "-c"})
 
 
@@ -262,9 +264,9 @@ def _python_word(framework: str, flag: str) -> _Word:
     return _Word(
         flag,
         None,
-        f"{flag} is the Python interpreter's option (python {flag} SCRIPT), not a {_FRAMEWORK_NAME[framework]} "
-        "flag: the command that started Python was passed on to the server as its arguments (a wrapper or "
-        "entrypoint appended it); remove those words from the server's arguments",
+        f"{flag} is the Python interpreter's option (python {flag} SCRIPT), not a "
+        f"{_FRAMEWORK_NAME[framework]} flag: the command that started Python was passed on to the server as "
+        "its arguments (a wrapper or entrypoint appended it); remove those words from the server's arguments",
     )
 
 
@@ -283,8 +285,8 @@ def origin_of_parser(text: str) -> dict[str, str] | None:
         return None
     prog = m.group("prog")
     return {
-        "origin": f"{prog}'s own argument parser: {prog} is no SGLang or vLLM program (their parsers' program "
-        "names are generated: frameworks/entrypoints.py), so what their parsers take does not apply",
+        "origin": f"{prog}'s own argument parser: {prog} is no SGLang or vLLM program (their parsers' "
+        "program names are generated: frameworks/entrypoints.py), so what their parsers take does not apply",
         "basis": "wording",
         "evidence": m.group(0).strip(),
         "source": "https://github.com/waybarrios/vllm-mlx/issues/7",
