@@ -118,6 +118,13 @@ def test_another_program_s_refusal_names_no_framework_site() -> None:
     section = explain("mlx-server: error: unrecognized arguments: --tensor-parallel-size 2")
     assert (section["matches"], section["confidence"]) == ([], "none")
     assert section["origin"]["origin"].startswith("mlx-server's own argument parser")
+    # the frameworks' releases that take the word say nothing about another program's parser
+    [sig] = section["signatures"]
+    assert (sig["id"], "known_in" in sig) == ("argparse-unrecognized", False)
+    assert (
+        sig["fix"]
+        == "mlx-server is not SGLang or vLLM: its own options apply (`mlx-server --help` lists them)"
+    )
 
 
 def test_python_s_options_before_a_script_are_python_s() -> None:

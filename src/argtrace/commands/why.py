@@ -796,7 +796,13 @@ def explain(
     fw = framework or (groups[0]["framework"] if groups else None) or framework_of_text(text)
     if fw is None and signatures:
         fw = next((s["framework"] for s in signatures if s["framework"] != "any"), None)
+    foreign = origin_of_parser(text)
     for sig in signatures:
+        if foreign is not None and sig["id"] == "argparse-unrecognized":
+            # vllm-mlx's parser: which SGLang or vLLM releases take the words says nothing about it
+            prog = foreign["evidence"].split(":", 1)[0]
+            sig["fix"] = f"{prog} is not SGLang or vLLM: its own options apply (`{prog} --help` lists them)"
+            continue
         known = _flags_known_in(sig, fw)
         if known:
             sig["known_in"] = known
