@@ -350,21 +350,19 @@ WHY_FOREIGN_5 = [
         "_download_overlay_manifest",
         "the container runtime (Docker/runc): the image's entrypoint or command is not on its PATH",
     ),
-    (
-        "GLM-V#107",
-        "weak",
-        "uses_native_transformers_quantization",
-        "transformers: the installed release does not know the model's architecture",
-    ),
+    # since why's 10th batch transformers' AutoConfig is indexed: its own raise, strong (a library's site
+    # carries no origin: it is the text's own)
+    ("GLM-V#107", "strong", "AutoConfig.from_pretrained", None),
 ]
 
 
 @pytest.mark.parametrize("expected", WHY_FOREIGN_5, ids=lambda e: e[0])
-def test_batch_5_why_foreign_text_names_its_origin(expected: tuple[str, str, str | None, str]) -> None:
+def test_batch_5_why_foreign_text_names_its_origin(expected: tuple[str, str, str | None, str | None]) -> None:
     case = next(c for c in WHY_MISSED_5 if c.url.endswith(expected[0].replace("#", "/issues/")))
     section = explain(case.text)
     first = section["matches"][0]["function"] if section["matches"] else None
-    assert (expected[0], section["confidence"], first, section["origin"]["origin"]) == expected
+    origin = (section["origin"] or {}).get("origin")
+    assert (expected[0], section["confidence"], first, origin) == expected
 
 
 SOURCE = re.compile(r"^# Reconstructed \(not copied\) after https://\S+ .*seen \d{4}-\d{2}-\d{2}: \S", re.M)

@@ -413,13 +413,15 @@ def test_json_shape() -> None:
     # the releases of each framework's message store file, oldest first (issue 15 adds them a family at
     # a time: read from the file, with the first four always there)
     stored = {
-        fw: _stored_releases(fw) for fw in ("flash_attn", "huggingface_hub", "sglang", "triton", "vllm")
+        fw: _stored_releases(fw)
+        for fw in ("flash_attn", "huggingface_hub", "sglang", "transformers", "triton", "vllm")
     }
     assert {"0.5.10.post1", "0.5.15.post1", "0.5.19", "0.5.23"} <= set(stored["sglang"])
     assert {"0.11.0", "0.33.0"} <= set(stored["vllm"])
     assert stored["huggingface_hub"] == ["0.21.4", "0.36.2", "2.4.0"]  # libraries a launch goes through
     assert stored["triton"] == ["2.3.1", "3.2.0", "3.9.0"]
     assert stored["flash_attn"] == ["4.0.0b36"]  # flash-attn-4's wheel (FlashAttention 4, CuTe)
+    assert stored["transformers"] == ["4.51.3", "4.57.6", "5.23.0"]  # AutoConfig (why's 10th batch)
     assert section["indexed"] == stored
     first = section["matches"][0]
     assert set(first) == {

@@ -95,6 +95,14 @@ _LIBRARY_VALUES = {
         ("--kv-cache-dtype", "--quantization"),
         "fp8",
     ),
+    # transformers' AutoConfig.from_pretrained reads config.json of the directory or repo it is given, which
+    # is the model setting's value (SGLang's --model-path, vLLM's --model): a LoRA adapter's directory, a
+    # checkpoint in another format (Mistral's params.json) or a dataset has no model_type it knows
+    ("transformers", "pretrained_model_name_or_path"): LibraryValue(
+        "transformers reads that directory's or repo's config.json and finds no model_type it knows",
+        "give the model's own directory (a LoRA adapter's goes to the LoRA flags, a checkpoint in another "
+        "format needs its format's loader), or a transformers release that knows its model_type",
+    ),
 }
 
 
@@ -141,6 +149,16 @@ def _avoid(group: Mapping[str, Any]) -> str:
         named = ", ".join(dict.fromkeys(f"{s['flag']} ({s['framework']})" for s in group["settings"]))
         refused = f"{group['framework']} refused {value['value']!r}, which comes from {named}"
         return f"{refused}: {value['how']}; {value['fix']}"
+    if cond and cond.startswith("except") and group.get("library") and not _prints_caught(group["message"]):
+        # transformers' AutoConfig turns its own KeyError (a model_type it lacks) into a ValueError that
+        # says the way out; no server setting is read, and the KeyError is not in the text
+        caught = cond[len("except") :].strip() or "an exception"
+        advice = _ADVICE.search(group["message"])
+        said = f": its message says {advice.group(0).strip()!r}" if advice else ""
+        return (
+            f"{group['framework']} raises this in {group['function']} when its own lookup fails ({caught}), "
+            f"not from a server setting{said}"
+        )
     if cond and cond.startswith("except"):
         caught = cond[len("except") :].strip() or "an exception"
         return (
@@ -159,6 +177,14 @@ def _avoid(group: Mapping[str, Any]) -> str:
         return (
             f"the condition {cond} is the GPU's or platform's: no launch setting changes it; make an "
             f"enclosing one false: {'; '.join(outer)}{change}"
+        )
+    if cond and _on_environment(cond):
+        # llmflux#50: "FlashInfer is not available ..." under not (is_flashinfer_available): what is
+        # installed decides it, not a launch setting
+        enclosing = f"; or make an enclosing one false: {'; '.join(outer)}" if outer else ""
+        return (
+            f"the condition {cond} is the environment's (whether a package is installed or the platform "
+            f"offers it): no launch setting changes it; install what the message names{enclosing}{change}"
         )
     if cond:
         return f"make the condition false ({cond}){change}"
@@ -256,6 +282,29 @@ _DEVICE = re.compile(
     r"|current_platform|torch\.cuda\.|torch\.version\.(?:cuda|hip)"
 )
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
+# a library message's own way out (transformers: "You can update Transformers with the command `pip install
+# --upgrade transformers`.")
+_ADVICE = re.compile(r"[^.\n]*\b(?:update|upgrade|install)\b[^\n]*?(?:\.(?=\s|$)|$)", re.IGNORECASE)
+
+
+# a name that says whether an import or a platform feature succeeded: is_flashinfer_available(),
+# HAS_TRITON, FA3_AVAILABLE (a port's is_port_available is the launch's own --port)
+_ENVIRONMENT = re.compile(r"\b(?!is_port_)is_\w+_available\b|\bHAS_[A-Z0-9_]+\b|\b[A-Z0-9_]+_AVAILABLE\b")
+
+
+def _on_environment(condition: str) -> bool:
+    """A condition only on what is installed (``not (is_flashinfer_available)``), reading no server
+    object or configuration."""
+    return bool(_ENVIRONMENT.search(condition)) and not re.search(r"\bself\.|config|args\b", condition)
+
+
+def _prints_caught(template: str) -> bool:
+    """Whether a message prints the exception its ``except`` handler caught (``{e}``, ``{exc}``...)."""
+    from argtrace.commands.why_wrapped import CAUGHT
+
+    return any(hole.strip() in CAUGHT for hole in _PLACEHOLDER.findall(template))
+
+
 _SELF_ATTR = re.compile(r"\bself\.(\w+)\b(?!\.)")
 
 
@@ -472,6 +521,16 @@ def _signatures(texts: list[str], framework: str | None, text: str = "") -> list
                     "the KV cache, capturing CUDA graphs, serving ...), and each step has another fix: run "
                     "`argtrace log` on the server log, which finds the step"
                 )
+            if used.id.startswith("cuda-oom"):
+                from argtrace.commands.why_oom import holders, others_fix
+
+                found = holders(text or candidate)
+                if found is not None:
+                    entry["holders"] = found.as_json()  # torch's own accounting of the device
+                    if found.others_hold_it():  # whatever the step: the server's settings are not it
+                        entry["fix"] = others_fix(found)
+                        entry.pop("step", None)
+                        entry.pop("by_step", None)
             out.append(entry)
             break
     return out
@@ -701,8 +760,15 @@ def explain(
         groups = drop_word_matches(groups, STRONG_CHARS)
     if call is not None and not every:  # Python's TypeError at a call: only the named callee's sites
         groups = keep_callee_sites(groups, call["callee"])
-    from argtrace.commands.why_unrecognized import unrecognized_site
+    from argtrace.commands.why_unrecognized import origin_of_parser, unrecognized_site
 
+    if origin_of_parser(text) is not None and not every:
+        # another program's argparse refusal (vllm-mlx): a framework site printing argparse's words is not it,
+        # nor one sharing a few common words with the refused flags (as for a shell's message)
+        from argtrace.commands.why_confidence import STRONG_CHARS
+
+        groups = [g for g in groups if "unrecognized arguments" not in str(g.get("message") or "")]
+        groups = drop_word_matches(groups, STRONG_CHARS)
     parser_site = unrecognized_site(text, framework)  # argparse's own message: the parser that refused
     if parser_site is None:
         from argtrace.commands.why_choice import invalid_choice_site
@@ -730,7 +796,13 @@ def explain(
     fw = framework or (groups[0]["framework"] if groups else None) or framework_of_text(text)
     if fw is None and signatures:
         fw = next((s["framework"] for s in signatures if s["framework"] != "any"), None)
+    foreign = origin_of_parser(text)
     for sig in signatures:
+        if foreign is not None and sig["id"] == "argparse-unrecognized":
+            # vllm-mlx's parser: which SGLang or vLLM releases take the words says nothing about it
+            prog = foreign["evidence"].split(":", 1)[0]
+            sig["fix"] = f"{prog} is not SGLang or vLLM: its own options apply (`{prog} --help` lists them)"
+            continue
         known = _flags_known_in(sig, fw)
         if known:
             sig["known_in"] = known

@@ -89,6 +89,32 @@ FOREIGN_WORDINGS = (
         "https://github.com/sgl-project/sglang/pull/19760",
     ),
     Wording(
+        "Triton's compiler: the ptxas its release bundles does not know this GPU's architecture (a Triton or "
+        "image built for it, or TRITON_PTXAS_PATH pointing at a newer CUDA toolkit's ptxas; no server "
+        "setting)",
+        r"Internal Triton PTX codegen error|ptxas fatal\s*: Value 'sm_\w+' is not defined",
+        "https://github.com/vllm-project/vllm/issues/29469",
+    ),
+    Wording(
+        "FlashInfer's JIT: it found no GPU architecture it can build for (also an SM 12.x GPU with a CUDA "
+        "toolkit older than 12.9); vLLM's FlashInfer sampler reaches it at start-up: "
+        "VLLM_USE_FLASHINFER_SAMPLER=0, or CUDA 12.9+",
+        r"FlashInfer requires GPUs with sm75 or higher",
+        "https://github.com/vllm-project/vllm/pull/48956",
+    ),
+    Wording(
+        "llama.cpp (llama-server, Ollama's runner, its bindings), not SGLang or vLLM: the build does not "
+        "know the model's architecture (a newer build does)",
+        r"\bllama_model_load\w*:|error loading model architecture|unknown model architecture: '",
+        "https://github.com/ollama/ollama/issues/15545",
+    ),
+    Wording(
+        "NCCL's own log (NCCL_DEBUG): a CUDA call inside NCCL failed on this node (its P2P or IPC: "
+        "NCCL_P2P_DISABLE=1 tells whether P2P is the cause)",
+        r"\bNCCL WARN (?:Cuda failure|Call to)",
+        "https://github.com/sgl-project/sglang/issues/6246",
+    ),
+    Wording(
         "tokenizers: the installed release cannot read the model's tokenizer.json",
         r"did not match any variant of untagged enum",
         "https://github.com/allenai/open-instruct/issues/738",
@@ -107,8 +133,9 @@ def origin_of(text: str) -> dict[str, str] | None:
     exception class (``torch.distributed.DistNetworkError``); a shell's message first (why_shell)."""
     from argtrace.commands.why_call import origin_of_call
     from argtrace.commands.why_shell import origin_of_shell
+    from argtrace.commands.why_unrecognized import origin_of_parser
 
-    shell = origin_of_shell(text) or origin_of_call(text)
+    shell = origin_of_shell(text) or origin_of_call(text) or origin_of_parser(text)
     if shell is not None:
         return shell
     for known in FOREIGN_WORDINGS:

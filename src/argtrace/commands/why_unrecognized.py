@@ -214,6 +214,8 @@ def unrecognized_site(text: str, framework: str | None = None) -> dict[str, Any]
     if not flags:
         return None
     prog = m.group("prog") or ""
+    if foreign_program(prog):
+        return None
     programs = entrypoints_for_prog(prog) if prog else []
     names = {e.framework for e in programs}
     if framework in ("sglang", "vllm"):
@@ -230,8 +232,65 @@ def unrecognized_site(text: str, framework: str | None = None) -> dict[str, Any]
     # OpenAI server takes --lora-modules, so the demo server refused it)
     refusing = [e for e in programs if not all(len(e.releases_taking(f)) == len(e.releases) for f in flags)]
     refusing = refusing or programs
-    words = [_place(fw, refusing, f) for f in flags]
+    python = _python_options(m.group("args").split())
+    words = [_python_word(fw, f) if f in python else _place(fw, refusing, f) for f in flags]
     return _as_match(fw, prog, refusing, words, text)
+
+
+# CPython's own command-line options (``python -h``, 3.11): a launcher that puts ``python -u main.py`` after
+# the server's script hands them to the server's parser (wsmlby/homl#3: "api_server.py: error: unrecognized
+# arguments: -u main.py")
+_PYTHON_OPTIONS = frozenset(
+    {"-b", "-B", "-d", "-E", "-i", "-I", "-O", "-OO", "-P", "-q", "-s", "-S", "-u", "-v"}
+)
+_PYTHON_WITH_VALUE = frozenset({"-m", "-W", "-X", "-c"})
+
+
+def _python_options(words: Sequence[str]) -> set[str]:
+    """The words that are Python's own options for starting a script or module: ``-u`` before ``main.py``,
+    ``-m`` before a module name; a lone ``-u`` among server flags is not taken for one."""
+    out: set[str] = set()
+    for i, word in enumerate(words):
+        rest = [w for w in words[i + 1 :] if w not in _PYTHON_OPTIONS]
+        target = rest[0] if rest else ""
+        if word in _PYTHON_WITH_VALUE and word == "-m" and re.fullmatch(r"[A-Za-z_][\w.]*", target):
+            out.add(word)
+        elif word in _PYTHON_OPTIONS and target.endswith(".py"):
+            out.add(word)
+    return out
+
+
+def _python_word(framework: str, flag: str) -> _Word:
+    return _Word(
+        flag,
+        None,
+        f"{flag} is the Python interpreter's option (python {flag} SCRIPT), not a "
+        f"{_FRAMEWORK_NAME[framework]} flag: the command that started Python was passed on to the server as "
+        "its arguments (a wrapper or entrypoint appended it); remove those words from the server's arguments",
+    )
+
+
+def foreign_program(prog: str) -> bool:
+    """Whether argparse's program name is a program that is no SGLang or vLLM entry point (``vllm-mlx``):
+    its own parser refused the words, whatever flags SGLang or vLLM take. A script's name (``run.py``) is
+    not: a user's script may build the framework's parser; ``__main__.py`` is a ``python -m`` launcher's."""
+    return bool(prog) and not prog.endswith(".py") and not entrypoints_for_prog(prog)
+
+
+def origin_of_parser(text: str) -> dict[str, str] | None:
+    """``why``'s ``origin`` for argparse's "PROG: error: unrecognized arguments" of a program that is no
+    entry point of SGLang or vLLM (waybarrios/vllm-mlx#7: ``vllm-mlx``, an MLX server with its own CLI)."""
+    m = _UNRECOGNIZED.search(text)
+    if m is None or not foreign_program(m.group("prog") or ""):
+        return None
+    prog = m.group("prog")
+    return {
+        "origin": f"{prog}'s own argument parser: {prog} is no SGLang or vLLM program (their parsers' "
+        "program names are generated: frameworks/entrypoints.py), so what their parsers take does not apply",
+        "basis": "wording",
+        "evidence": m.group(0).strip(),
+        "source": "https://github.com/waybarrios/vllm-mlx/issues/7",
+    }
 
 
 def _as_match(

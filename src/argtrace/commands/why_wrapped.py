@@ -25,7 +25,7 @@ _MIN_LITERAL = 20  # literal characters in common (why_confidence's floor for a 
 
 
 # the name an ``except ... as e`` handler binds: a message that prints it reports the caught error
-_CAUGHT = frozenset({"e", "ex", "exc", "err", "error", "exception"})
+CAUGHT = frozenset({"e", "ex", "exc", "err", "error", "exception"})
 
 
 def inner_message(template: str, text: str, caught: bool = False) -> str | None:
@@ -45,7 +45,7 @@ def inner_message(template: str, text: str, caught: bool = False) -> str | None:
     if m is None:
         return None
     for i, value in enumerate(m.groups()):
-        reporting = _REPORTING.search(pieces[i]) or (caught and holes[i][1:-1].strip() in _CAUGHT)
+        reporting = _REPORTING.search(pieces[i]) or (caught and holes[i][1:-1].strip() in CAUGHT)
         if reporting and len(value.split()) >= _MIN_WORDS:
             return value.strip()
     return None

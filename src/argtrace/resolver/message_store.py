@@ -43,6 +43,10 @@ LIBRARY_MODULES: dict[str, tuple[str, ...]] = {
     # generation or dtype ("FP8 is only supported on SM100 ..."); SGLang and vLLM ship copies of it
     # (sglang/jit_kernel/flash_attn/cute, vllm/vllm_flash_attn/cute), which these sites name as the library's
     "flash_attn": ("flash_attn/cute/interface.py",),
+    # transformers' AutoConfig: the model setting's directory or repo has no config.json model_type it knows
+    # ("Unrecognized model in X", "... has model type `x` but Transformers does not recognize this
+    # architecture"); both frameworks load every model's configuration through it
+    "transformers": ("transformers/models/auto/configuration_auto.py",),
 }
 
 

@@ -299,7 +299,37 @@ def settings_of(
                 if flag:
                     add({"name": field, "flag": flag, "named_in_message": True, "in_words": True})
     if "{" in message:
+        # a flag the text prints where the message has a placeholder (vllm#17355: "VLLM_USE_V1=1 is not
+        # supported with {feature_name}." printed with --kv-cache-dtype): the setting the message is about
+        for flag in _flags_in_placeholders(message, text):
+            dest = _dest(framework, version, flag)
+            if dest and not any(s["name"] == dest for s in out):
+                add({"name": dest, "flag": flag, "named_in_text": True})
         for word in dict.fromkeys(re.findall(_ENV_IN_TEXT, text)):
             if word not in message:
                 add({"name": word, "flag": None, "env": True, "named_in_text": True})
     return out
+
+
+def _flags_in_placeholders(message: str, text: str) -> list[str]:
+    """The ``--flags`` the text prints where the message has a placeholder: the text between two literal
+    pieces found in order, or the one word after the last piece when the message ends in a placeholder
+    (a joined paste goes on with other lines' words)."""
+    parts = re.split(r"\{[^{}]*\}", message)
+    pieces = [p.strip() for p in parts]
+    at = text.find(pieces[0]) if pieces[0] else -1
+    if at < 0:
+        return []
+    at += len(pieces[0])
+    fills = []
+    for piece in pieces[1:]:
+        if not piece:  # the message ends in a placeholder: its first word
+            fills.append((text[at:].split() or [""])[0])
+            break
+        nxt = text.find(piece, at)
+        if nxt < 0:  # the paste stops before the piece (a title, a cut line): the placeholder's first word
+            fills.append((text[at:].split() or [""])[0])
+            break
+        fills.append(text[at:nxt])
+        at = nxt + len(piece)
+    return list(dict.fromkeys(f for fill in fills for f in re.findall(r"(?<![\w-])--[a-z][a-z0-9-]*", fill)))

@@ -1,0 +1,84 @@
+"""Who held the GPU's memory when torch's "CUDA out of memory" was raised, read from the accounting the
+message itself prints.
+
+PyTorch's caching allocator (c10/cuda/CUDACachingAllocator.cpp, 2.1+) ends its out-of-memory message with
+what it knows of the device: "GPU 0 has a total capacity of 23.53 GiB of which 20.38 MiB is free. Including
+non-PyTorch memory, this process has 1.81 GiB memory in use. Process 5403 has 21.69 GiB memory in use." When
+other processes hold most of the device (OpenMOSS/MOSS-TTSD#71: 21.69 of 23.53 GiB), no memory setting of
+the server makes room, and the step-bound fixes of the ``cuda-oom`` signature (a lower
+``--mem-fraction-static`` ...) do not apply: the GPU has to be freed or another one used. This module reads
+those figures; ``why`` puts them on the signature (``holders``) and, in that case, says so as the fix.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_UNITS = {"B": 1 / 1024**3, "KiB": 1 / 1024**2, "MiB": 1 / 1024, "GiB": 1.0, "TiB": 1024.0}
+_SIZE = r"([\d.]+) (B|KiB|MiB|GiB|TiB)"
+_TOTAL = re.compile(rf"GPU (\d+) has a total capacity of {_SIZE} of which {_SIZE} is free")
+_OWN = re.compile(rf"this process has {_SIZE} memory in use")
+_OTHER = re.compile(rf"\bProcess (\d+) has {_SIZE} memory in use")
+
+OTHERS_SHARE = 0.25  # of the device: other processes holding less leave the server's own use the question
+
+
+@dataclass(frozen=True)
+class Holders:
+    """torch's accounting of one device at an out-of-memory error, in GiB."""
+
+    gpu: int
+    total: float
+    free: float
+    own: float | None
+    others: dict[int, float]
+
+    @property
+    def others_total(self) -> float:
+        return sum(self.others.values())
+
+    def others_hold_it(self) -> bool:
+        """Other processes hold more than this one and a real share of the device."""
+        return self.others_total >= max(self.own or 0.0, OTHERS_SHARE * self.total)
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "gpu": self.gpu,
+            "total_gib": round(self.total, 2),
+            "free_gib": round(self.free, 2),
+            "this_process_gib": None if self.own is None else round(self.own, 2),
+            "other_processes_gib": {str(pid): round(v, 2) for pid, v in self.others.items()},
+        }
+
+
+def _gib(number: str, unit: str) -> float:
+    return float(number) * _UNITS[unit]
+
+
+def holders(text: str) -> Holders | None:
+    """torch's accounting in ``text`` (the first device it names), or None when the message has none."""
+    flat = " ".join(text.split())
+    total = _TOTAL.search(flat)
+    if total is None:
+        return None
+    own = _OWN.search(flat, total.end())
+    others = {int(m.group(1)): _gib(m.group(2), m.group(3)) for m in _OTHER.finditer(flat, total.end())}
+    return Holders(
+        gpu=int(total.group(1)),
+        total=_gib(total.group(2), total.group(3)),
+        free=_gib(total.group(4), total.group(5)),
+        own=_gib(own.group(1), own.group(2)) if own else None,
+        others=others,
+    )
+
+
+def others_fix(found: Holders) -> str:
+    """The fix when other processes hold the device: none of the server's memory settings makes room."""
+    listed = ", ".join(f"process {pid}: {gib:.2f} GiB" for pid, gib in found.others.items())
+    own = f", this process {found.own:.2f} GiB" if found.own is not None else ""
+    return (
+        f"other processes hold {found.others_total:.2f} GiB of GPU {found.gpu}'s {found.total:.2f} GiB "
+        f"({listed}{own}): stop them or give the server another GPU (CUDA_VISIBLE_DEVICES); no memory "
+        "setting of the server makes room another process holds"
+    )
