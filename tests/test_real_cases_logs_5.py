@@ -193,7 +193,7 @@ CASES = [
         (ERROR7, INFO10),
         "vllm",
         "failed",
-        "unknown",
+        "weights",
         WORKER_SAYS,
         WORKER_FIX,
         cause="fp8",
@@ -297,9 +297,9 @@ CASES = [
 ]
 OK_LOGS = {
     "slime138_rollout_actor_ready.log": ((INFO10,), "ready", None),
-    # the note names the server start as where it stops; the copy is inside SGLang's piecewise capture
-    # (not read as a step yet: docs/real_cases.md, "Logs, 5th batch", not done)
-    "sglang_pr20758_musa_piecewise.log": ((INFO10, INFO10), "incomplete", "serving"),
+    # it stops inside SGLang's piecewise capture, begun after the decode graphs' ended (was: "the next step,
+    # starting the server", stage serving)
+    "sglang_pr20758_musa_piecewise.log": ((INFO10, INFO10), "incomplete", "cuda_graph"),
     "vllm_pr39910_s390x_warmup.log": ((INFO10, INFO10), "incomplete", "cuda_graph"),
 }
 
@@ -444,6 +444,60 @@ def test_process_titles_name_the_servers_processes(tmp_path: Path) -> None:
     # titles of both frameworks in one file say nothing about which server it was
     both = log_report(_write(tmp_path, "x in sglang::scheduler_TP0\ny in VLLM::EngineCore\n"))
     assert _codes(both) == [("LG012", "warning")]
+
+
+def test_a_step_begun_before_a_frameless_error_is_its_stage(tmp_path: Path) -> None:
+    report = log_report(
+        _write(
+            tmp_path,
+            "(Worker_TP0 pid=3) INFO 05-01 09:00:00 [gpu_model_runner.py:2338] Starting to load model /m...\n"
+            "(Worker_TP0 pid=3) ERROR 05-01 09:00:05 [multiproc_executor.py:700] WorkerProc failed to "
+            "start.\n",
+        )
+    )
+    assert "(during loading the weights)" in report["findings"][0]["message"]
+    assert last_launch(report)["stage"] == "weights"
+    # without a begun step the excerpt does not show which one it was
+    bare = log_report(
+        _write(
+            tmp_path,
+            "(Worker_TP0 pid=3) ERROR 05-01 09:00:05 [multiproc_executor.py:700] WorkerProc failed to "
+            "start.\n",
+        )
+    )
+    assert NOT_SHOWN in bare["findings"][0]["message"]
+
+
+CAPTURED = (
+    "[2026-03-17 07:16:38 TP0] Capture cuda graph end. Time elapsed: 27.41 s. mem usage=0.83 GB. avail "
+    "mem=10.81 GB.\n"
+)
+
+
+@pytest.mark.parametrize(
+    "begin",
+    [
+        # SGLang 0.5.10: the piecewise capture follows the decode graphs' (model_runner.py)
+        "Capture piecewise CUDA graph begin. avail mem=10.81 GB",
+        # SGLang 0.5.2x names each capture (cuda_graph_setup.py: f"Capture {capture_name} CUDA graph begin.")
+        "Capture target prefill CUDA graph begin. backend=fa3, num_tokens=[4, 8]",
+    ],
+    ids=["piecewise", "named"],
+)
+def test_a_capture_begun_after_one_ended_is_where_it_stops(tmp_path: Path, begin: str) -> None:
+    report = log_report(_write(tmp_path, CAPTURED + f"[2026-03-17 07:16:38 TP0] {begin}\n"))
+    assert alarms(report) == []
+    last = last_launch(report)
+    assert (last["state"], last["stage"]) == ("incomplete", "cuda_graph")
+    assert (last["waiting_in"]["step"], last["waiting_in"]["began_at"].endswith(":2")) == ("cuda_graph", True)
+    assert "and before the capture begun after it ended" in report["findings"][-1]["message"]
+    # a draft model's capture is the draft worker's step, not the target's capture again
+    draft = log_report(
+        _write(
+            tmp_path, CAPTURED + "[2026-03-17 07:16:38 TP0] Capture draft cuda graph begin. avail mem=9 GB\n"
+        )
+    )
+    assert last_launch(draft)["waiting_in"]["step"] == "server_start"
 
 
 @pytest.mark.skipif(gnu_grep() is None, reason="needs GNU grep")

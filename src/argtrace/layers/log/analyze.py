@@ -158,7 +158,10 @@ def build_launches(scan: Scan, *, framework: str | None = None, year_hint: int |
                     launch.post_args_evidence = True
             continue
         step = begun_in(body)
-        if step is not None:
+        if step == "cuda_graph":
+            # the latest capture: SGLang's piecewise capture begins after the decode graphs' ended
+            launch.begun[step] = line.number
+        elif step is not None:
             launch.begun.setdefault(step, line.number)
         errors_before = len(launch.errors)
         _interpret(launch, line, p, framework, catalog)
