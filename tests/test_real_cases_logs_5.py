@@ -236,8 +236,8 @@ CASES = [
         "c",
         (("LG012", "info"),),
         None,
-        "incomplete",
-        "validation",
+        None,
+        None,
         "naming SGLang's own process(es) (`sglang::scheduler_TP0`, the titles the server gives them) and "
         "none of the server's log lines",
         "Give argtrace the server's whole log, from its start (the terminal, `docker logs`, `kubectl logs`), "
@@ -498,6 +498,33 @@ def test_a_capture_begun_after_one_ended_is_where_it_stops(tmp_path: Path, begin
         )
     )
     assert last_launch(draft)["waiting_in"]["step"] == "server_start"
+
+
+def _summary(report: dict) -> tuple[list[tuple[str, str]], list[tuple[str, str | None]]]:
+    return _codes(report), [(lc["state"], lc["stage"]) for lc in report["log"]["launches"]]
+
+
+def _coloured(line: str) -> str:
+    # the colour codes a terminal, Ray or a logging handler puts around a line's process tag and level
+    for tag in ("(", "INFO ", "ERROR ", "WARNING "):
+        if line.startswith(tag):
+            end = line.index(")") + 1 if tag == "(" else len(tag)
+            return f"\x1b[36m{line[:end]}\x1b[0m{line[end:]}"
+    return line
+
+
+@pytest.mark.parametrize("name", sorted(str(p.relative_to(LOGS)) for p in LOGS.rglob("*.log")))
+def test_windows_line_ends_and_colour_codes_change_nothing(name: str, tmp_path: Path) -> None:
+    # none of the reports kept them (a stored copy does not), so this batch's logs are given both here
+    text = (LOGS / name).read_text(encoding="utf-8")
+    expected = _summary(log_report(LOGS / name))
+    crlf = tmp_path / "crlf.log"
+    crlf.write_bytes(text.replace("\n", "\r\n").encode("utf-8"))
+    assert _summary(log_report(crlf)) == expected
+    ansi = tmp_path / "ansi.log"
+    head, *rest = text.split("\n")
+    ansi.write_text("\n".join([head, *map(_coloured, rest)]), encoding="utf-8")
+    assert _summary(log_report(ansi)) == expected
 
 
 @pytest.mark.skipif(gnu_grep() is None, reason="needs GNU grep")
