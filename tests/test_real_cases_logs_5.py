@@ -22,7 +22,9 @@ from pathlib import Path
 
 import pytest
 
+from argtrace.layers.log.lines import _decode
 from argtrace.layers.log.prefilter import gnu_grep
+from argtrace.layers.log.prefix import split_prefix
 from tests.conftest import alarms, last_launch, log_report, names_the_cause_and_the_change
 from tests.log.test_fast_equals_slow import _answers
 
@@ -525,6 +527,128 @@ def test_windows_line_ends_and_colour_codes_change_nothing(name: str, tmp_path: 
     head, *rest = text.split("\n")
     ansi.write_text("\n".join([head, *map(_coloured, rest)]), encoding="utf-8")
     assert _summary(log_report(ansi)) == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "proc", "pid", "rank", "body"),
+    [
+        # containerd's CRI log (a Kubernetes container's file): an ISO time with an offset, the stream, F/P
+        (
+            "2026-06-17T19:50:32.059286578+02:00 stderr F [2026-06-17 17:50:32 PP1] Load weight begin. "
+            "avail mem=265.90 GB",
+            None,
+            None,
+            "PP1",
+            "Load weight begin. avail mem=265.90 GB",
+        ),
+        # a cloud logging export: its severity, its time, its severity tag
+        (
+            "ERROR 2026-02-18T14:43:05.821451064Z [severity: ERROR] [2026-02-18 14:43:05 TP1] Scheduler hit "
+            "an exception: Traceback (most recent call last):",
+            None,
+            None,
+            "TP1",
+            "Scheduler hit an exception: Traceback (most recent call last):",
+        ),
+        # lemonade's process wrapper
+        (
+            "2026-06-09 14:01:52.982 [Error] (Process) (EngineCore pid=42521) ERROR 06-09 14:01:52 "
+            "[core.py:1136]     raise ValueError(",
+            "EngineCore",
+            42521,
+            None,
+            "    raise ValueError(",
+        ),
+        # vLLM's engine forwarding a Ray worker's line: two tags, Ray's with a comma; the inner one logged
+        (
+            "(EngineCore_DP0 pid=183) (RayWorkerWrapper pid=220, ip=10.0.0.2) INFO 08-01 10:00:00 "
+            "[gpu_model_runner.py:1] Starting to load model /m...",
+            "RayWorkerWrapper",
+            220,
+            None,
+            "Starting to load model /m...",
+        ),
+        # a Ray actor's tag before SGLang's prefix (slime's SGLangEngine)
+        (
+            "(SGLangEngine pid=1493437) [2026-05-21 16:07:41 DP6 TP6] Failed to update parameter online",
+            "SGLangEngine",
+            1493437,
+            "DP6 TP6",
+            "Failed to update parameter online",
+        ),
+    ],
+    ids=["cri", "cloud-logging", "lemonade", "ray-in-engine", "ray-actor"],
+)
+def test_container_runtimes_log_services_and_ray_tags_are_prefixes(
+    line: str, proc: str | None, pid: int | None, rank: str | None, body: str
+) -> None:
+    parsed = split_prefix(line)
+    assert (parsed.proc, parsed.pid, parsed.rank, parsed.body) == (proc, pid, rank, body)
+    # vLLM's own level line is not a log service's severity (no ISO time after it)
+    assert split_prefix("INFO 06-09 14:01:52 [core.py:1] x").body == "x"
+
+
+def test_a_docker_json_file_record_is_its_line() -> None:
+    record = (
+        b'{"log":"\\u001b[36m(EngineCore_DP0 pid=1)\\u001b[0m ERROR 01-02 03:04:05 [core.py:9]   File '
+        b'\\"/v/core.py\\", line 3, in f\\n","stream":"stderr","time":"2026-01-02T03:04:05.1Z"}'
+    )
+    assert (
+        _decode(record)
+        == '(EngineCore_DP0 pid=1) ERROR 01-02 03:04:05 [core.py:9]   File "/v/core.py", line 3, in f'
+    )
+    # a record the file's end cut inside its string keeps what it holds
+    assert _decode(b'{"log":"INFO cut \\"here') == 'INFO cut "here'
+    # a line that only looks like one stays as it is
+    assert _decode(b'{"log": 1}') == '{"log": 1}'
+
+
+def _wrapped(text: str, wrap: str) -> str:
+    head, *rest = text.split("\n")
+    cut = bool(rest) and rest[-1] != ""
+    out = []
+    for n, line in enumerate(rest):
+        if not line.strip():
+            out.append(line)
+        elif wrap == "json":
+            record = json.dumps(
+                {"log": line + "\n", "stream": "stderr"}, separators=(",", ":"), ensure_ascii=False
+            )
+            if cut and n == len(rest) - 1:
+                record = json.dumps({"log": line}, separators=(",", ":"), ensure_ascii=False)[:-2]
+            out.append(record)
+        else:
+            out.append(WRAPS[wrap] + line)
+    return "\n".join([head, *out])
+
+
+WRAPS = {
+    "cri": "2026-06-17T19:50:31.188518826+02:00 stderr F ",
+    "cloud-logging": "INFO 2026-02-18T14:43:05.821451064Z [severity: INFO] ",
+    "lemonade": "2026-06-09 14:01:52.982 [Info] (Process) ",
+    "ray": "(SGLangEngine pid=179232) ",
+}
+# a compose service column inside another wrapper is no real log's
+_ALREADY_WRAPPED = {"vllm16514_compose_gloo_timeout.log"}
+_WRAPPED_LOGS = sorted(
+    p
+    for d in ("logs_4", "logs_5")
+    for p in (LOGS.parent / d).rglob("*.log")
+    if p.name not in _ALREADY_WRAPPED
+)
+
+
+@pytest.mark.parametrize("wrap", [*WRAPS, "json"])
+def test_real_logs_behind_this_batchs_wrappers_read_as_their_own(wrap: str, tmp_path: Path) -> None:
+    # the 4th and 5th batches' logs, each line behind a wrapper this batch met (measured on the 165 real
+    # logs under tests/data: the same answers but for a compose column inside another wrapper)
+    differ = []
+    for path in _WRAPPED_LOGS:
+        copy = tmp_path / path.name
+        copy.write_text(_wrapped(path.read_text(encoding="utf-8"), wrap), encoding="utf-8")
+        if _summary(log_report(copy)) != _summary(log_report(path)):
+            differ.append(path.name)
+    assert differ == []
 
 
 @pytest.mark.skipif(gnu_grep() is None, reason="needs GNU grep")

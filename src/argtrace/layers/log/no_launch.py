@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from argtrace.layers.log.lines import _decode
+from argtrace.layers.log.prefix import split_prefix
 from argtrace.layers.log.reader import Scan
 from argtrace.layers.log.stages import FRAME_LINE, PROCESS_TITLE, frames_framework
 from argtrace.model import Finding
@@ -116,11 +118,14 @@ def _not_a_log(scan: Scan, label: str, at: Any) -> Finding:
 
 
 def _head(path: str, limit: int = 1 << 16) -> str | None:
+    """The file's first ``limit`` bytes, each line decoded as the scan decodes a kept line (a docker json-file
+    record unwrapped)."""
     try:
         with open(path, "rb") as handle:
-            return handle.read(limit).decode("utf-8", "replace")
+            data = handle.read(limit)
     except OSError:
         return None
+    return "\n".join(_decode(line).rstrip("\r") for line in data.split(b"\n"))
 
 
 # SGLang's scheduler prefix with its ranks (``managers/scheduler.py`` builds it from the parallel sizes:
@@ -174,10 +179,8 @@ _WATCHDOG = re.compile(
 def _nccl_watchdog_piece(path: str, limit: int = 1 << 16) -> tuple[list[str], str] | None:
     """(ranks, the first message) when the file's head holds torch's NCCL watchdog lines; None otherwise.
     Read only for a file with no server line."""
-    try:
-        with open(path, "rb") as handle:
-            text = handle.read(limit).decode("utf-8", "replace")
-    except OSError:
+    text = _head(path, limit)
+    if text is None:
         return None
     found = [m for m in map(_WATCHDOG.search, text.splitlines()) if m]
     if not found:
@@ -190,12 +193,11 @@ def _nccl_watchdog_piece(path: str, limit: int = 1 << 16) -> tuple[list[str], st
 def _traceback_piece(path: str, limit: int = 1 << 16) -> tuple[str, int, str] | None:
     """(framework, frames, last function) when the file's head holds traceback frames through one
     framework's source files; None otherwise. Read only for a file with no server line."""
-    try:
-        with open(path, "rb") as handle:
-            text = handle.read(limit).decode("utf-8", "replace")
-    except OSError:
+    text = _head(path, limit)
+    if text is None:
         return None
-    found = [m for m in (FRAME_LINE.match(line) for line in text.splitlines()) if m]
+    # frames behind a prefix (a Ray actor's tag, a container runtime's time) are frames too
+    found = [m for m in (FRAME_LINE.match(split_prefix(line).body) for line in text.splitlines()) if m]
     framework = frames_framework("\n".join(m.group("path") for m in found))
     if framework is None or len(found) < 2:
         return None
