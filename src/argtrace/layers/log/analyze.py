@@ -24,7 +24,13 @@ from argtrace.layers.log.prefix import Parsed, _from_month_day, split_prefix
 from argtrace.layers.log.pyrepr import parse_kw_list, parse_record
 from argtrace.layers.log.reader import Line, Scan
 from argtrace.layers.log.signatures import load_catalog
-from argtrace.layers.log.stages import AFTER_ARGS_STAGES, FRAME_LINE, frames_framework, vllm_engine_config
+from argtrace.layers.log.stages import (
+    AFTER_ARGS_STAGES,
+    FRAME_LINE,
+    PROCESS_TITLE,
+    frames_framework,
+    vllm_engine_config,
+)
 from argtrace.layers.log.timeline import _timeline
 
 _SGL_ARGS = _lazy(r"server_args=(?=ServerArgs\(|\{)", needles=("server_args=",))
@@ -126,6 +132,12 @@ def build_launches(scan: Scan, *, framework: str | None = None, year_hint: int |
         if _SGL_DP_LAUNCH.search(body):
             launch.post_args_evidence = True
             launch.framework = launch.framework or "sglang"
+        title = PROCESS_TITLE.search(body) if "::" in body else None
+        if title:
+            # a process the framework starts only after it logged its arguments, named by its title (an
+            # OOM killer's ``Killed process 4242 (VLLM::EngineCor)``): not a death in argument validation
+            launch.post_args_evidence = True
+            launch.framework = launch.framework or ("sglang" if title.group(1) == "sglang" else "vllm")
         if line.block is not None:
             block_end = max(block_end, line.number + len(line.block))
             if _POST_ARGS_FRAMES.search("\n".join(line.block)):
@@ -146,7 +158,10 @@ def build_launches(scan: Scan, *, framework: str | None = None, year_hint: int |
                     launch.post_args_evidence = True
             continue
         step = begun_in(body)
-        if step is not None:
+        if step == "cuda_graph":
+            # the latest capture: SGLang's piecewise capture begins after the decode graphs' ended
+            launch.begun[step] = line.number
+        elif step is not None:
             launch.begun.setdefault(step, line.number)
         errors_before = len(launch.errors)
         _interpret(launch, line, p, framework, catalog)

@@ -272,6 +272,10 @@ def _launch_findings(
     if fatal is None and not lc.ready and (lc.dumps or lc.events or lc.begun) and not lc.usage_error:
         last_event = stopped_after(lc)
         nxt = next_missing(lc)
+        before = f" and before {nxt}" if nxt else ""
+        if nxt is not None and nxt == last_event:
+            # a capture began after one ended (SGLang's piecewise capture after the decode graphs')
+            before = " and before the capture begun after it ended"
         cut = "" if analysis.scan.ends_with_newline else " The file ends in the middle of a line."
         waiting = waiting_in(lc)
         note = None
@@ -293,7 +297,7 @@ def _launch_findings(
             rules.LG010.finding(
                 f"Launch {lc.index} stops after {last_event or 'its first lines'} (line {lc.last_line}) "
                 "without an "
-                f"error{f' and before {nxt}' if nxt else ''}: the server is still starting, was killed "
+                f"error{before}: the server is still starting, was killed "
                 "without a "
                 f"trace (the OOM killer writes to dmesg, not here), or the log was cut.{cut}"
                 f"{note.text if note else ''}",

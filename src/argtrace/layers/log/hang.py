@@ -23,14 +23,18 @@ from argtrace.layers.log.lazyre import LazyPattern as _lazy
 # kernels up), capture CUDA graphs, then start the HTTP server and warm it up).
 STEP_ORDER = ("distributed", "weights", "kv_cache", "warmup", "cuda_graph", "draft_worker", "server_start")
 
+_CAPTURE_BEGIN = r"Capture (?:(?![\w -]*draft)[\w -]*? )?(?:cuda|CUDA) graph begin"
+
 # Lines that begin a step, among kept lines (each holds an anchor of ``lines.ANCHORS``).
 _KEPT_BEGINS = (
     # SGLang model_runner
     ("distributed", _lazy(r"Init torch distributed begin", needles=("distributed begin",))),
     # vLLM gpu_model_runner; SGLang model_runner
     ("weights", _lazy(r"Starting to load model|Load weight begin", needles=("load model", "weight begin"))),
-    # SGLang cuda_graph_runner
-    ("cuda_graph", _lazy(r"Capture cuda graph begin", needles=("graph begin",))),
+    # SGLang cuda_graph_runner ("Capture cuda graph begin"), the piecewise capture after it ("Capture
+    # piecewise CUDA graph begin", model_runner), 0.5.2x's named ones ("Capture target decode CUDA graph
+    # begin", cuda_graph_setup.py); not a draft model's, which is the draft worker's step
+    ("cuda_graph", _lazy(_CAPTURE_BEGIN, needles=("graph begin",))),
 )
 # The file's last line (kept by every scan): a progress bar, or a line that no anchor keeps.
 _TAIL_BEGINS = (
@@ -52,7 +56,7 @@ _TAIL_BEGINS = (
     (
         "cuda_graph",
         _lazy(
-            r"Capturing CUDA graph|Capturing cudagraphs|Capturing batches \(bs=|Capture cuda graph begin|"
+            r"Capturing CUDA graph|Capturing cudagraphs|Capturing batches \(bs=|" + _CAPTURE_BEGIN + "|"
             r"Registering \d+ cuda graph addresses",
             needles=("Capturing", "graph begin", "cuda graph addresses"),
         ),
@@ -103,7 +107,17 @@ def waiting_step(
     configuration line (which step comes next is not in the log) or the server is ready."""
     if "server_ready" in reached:
         return None
-    marks = [(name, _PROGRESS[name], line) for name, line in begun.items() if name in _PROGRESS]
+    captured = reached.get("cuda_graph_captured")
+    marks = [
+        # a capture begun after one ended (SGLang's piecewise capture follows the decode graphs'): under way
+        (
+            name,
+            6.5 if name == "cuda_graph" and captured is not None and line > captured else _PROGRESS[name],
+            line,
+        )
+        for name, line in begun.items()
+        if name in _PROGRESS
+    ]
     marks += [(name, _PROGRESS[name], line) for name, line in reached.items() if name in _PROGRESS]
     if not marks:
         return None

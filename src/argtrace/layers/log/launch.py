@@ -17,6 +17,7 @@ from typing import Any
 from argtrace.layers.log.pyrepr import ParsedDump
 from argtrace.layers.log.reader import Scan
 from argtrace.layers.log.signatures import Signature
+from argtrace.layers.log.stages import AFTER_ARGS_STAGES
 
 EVENTS = (
     "args_logged",
@@ -191,6 +192,10 @@ def next_missing(launch: Launch) -> str | None:
     if "cuda_graph" in launch.begun:
         # a capture begins once the weights are loaded and the KV cache allocated
         reached |= {"weights_loaded", "kv_cache_allocated"}
+        captured = launch.events.get("cuda_graph_captured")
+        if captured is not None and launch.begun["cuda_graph"] > captured.line:
+            # another capture began after one ended (SGLang's piecewise capture): the step is under way again
+            reached.discard("cuda_graph_captured")
     last = max((i for i, name in enumerate(order) if name in reached), default=-1)
     for name in order[last + 1 :]:
         if name not in reached:
@@ -209,9 +214,11 @@ def stage_after(launch: Launch, line: int) -> str:
     if "args_logged" not in reached and not (reached & POST_ARGS_EVENTS) and not launch.post_args_evidence:
         return "validation"
     if not reached and launch.args_dump is None:
-        # an excerpt that starts past the args line with no start-up step before the error: which step it
-        # was is not in the file (not "weights", the first one after the args line)
-        return "unknown"
+        # an excerpt that starts past the args line with no start-up step ended before the error: a step a
+        # line began before it (vLLM's "Starting to load model", vllm-ascend#3464) is the one it was in;
+        # with none, which step it was is not in the file (not "weights", the first one after the args line)
+        began = [(at, step) for step, at in launch.begun.items() if at <= line and step in AFTER_ARGS_STAGES]
+        return max(began)[1] if began else "unknown"
     if "server_ready" in reached:
         return "serving"
     if "weights_loaded" not in reached:

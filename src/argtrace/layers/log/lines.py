@@ -7,9 +7,12 @@ reader can use the prefilter without the prefilter importing the reader back (on
 
 from __future__ import annotations
 
+import json
+import re
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from json.decoder import scanstring  # type: ignore[attr-defined]  # the C scanner, not in typeshed
 from typing import Any, BinaryIO
 
 MAX_LINE = 1 << 20  # longest line text kept for analysis (args dumps are ~20 kB)
@@ -70,6 +73,10 @@ ANCHORS: tuple[bytes, ...] = (
     # (Not the bare ``  File "`` of every traceback: those arrive with their Traceback line's block.)
     b']:   File "',
     b']   File "',
+    # the same in a docker json-file record (``{"log":"ERROR .. [core.py:396]   File \\"/usr/..``), its quotes
+    # escaped: unwrapped by ``_decode`` once kept
+    b']:   File \\"',
+    b']   File \\"',
     b"graph begin",  # SGLang: Capture cuda graph begin (a launch that hangs while capturing stops here)
     b"ailed to start",  # vLLM: EngineCore failed to start. (its cause is the traceback after it)
     b"Starting to load model",  # vLLM: the weights step begins (a launch that hangs there stops after it)
@@ -92,7 +99,7 @@ ANCHORS: tuple[bytes, ...] = (
 # None may occur in a running server's repeated lines (tests/log/test_realformat.py).
 MATCHED: tuple[bytes, ...] = (
     b"deprecat",
-    b'   File "',  # a traceback's frames behind a rank or log prefix (`[rank0]:   File "...`)
+    b"   File ",  # a traceback's frames behind a rank or log prefix (`[rank0]:   File "...`, json-file `\\"`)
     b"capped",
     b" memory",  # KV cache memory, out of memory
     b"tart",  # startup complete, Started server process, Starting vLLM
@@ -170,7 +177,31 @@ class Scan:
 
 
 def _decode(data: bytes) -> str:
-    return data.decode("utf-8", "replace").replace("\x00", "\\x00")
+    text = data.decode("utf-8", "replace").replace("\x00", "\\x00")
+    if text.startswith('{"log":"'):
+        return _json_file_record(text)
+    return text
+
+
+# Colour codes (SGR and the other CSI sequences a terminal or Ray's log forwarding adds).
+_CSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+def _json_file_record(text: str) -> str:
+    """The line a docker ``json-file`` record holds (``{"log":"INFO ...\\n","stream":"stderr","time":...}``,
+    the file under /var/lib/docker/containers/ that a report may quote; Awesome-ML-SYS-Tutorial#106): its
+    ``log`` string unescaped, its newline and colour codes taken off. The record is unwrapped here, where
+    every scan path decodes a kept line, so the three read it alike; of a record cut inside its string (the
+    file's end) what it holds is kept."""
+    try:
+        value, _end = scanstring(text, 8)
+    except ValueError:
+        # a record cut inside its string (the file's last line, a long line cut at MAX_LINE): what it holds
+        try:
+            value = json.loads(text[7:].rstrip("\\") + '"')
+        except ValueError:
+            value = text[8:]
+    return _CSI.sub("", value.rstrip("\r\n"))
 
 
 _TEXT_BYTES = bytes(range(0x20, 0x7F)) + b"\t\n\r\x1b"

@@ -10,8 +10,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from argtrace.layers.log.lines import _decode
+from argtrace.layers.log.prefix import split_prefix
 from argtrace.layers.log.reader import Scan
-from argtrace.layers.log.stages import FRAME_LINE, frames_framework
+from argtrace.layers.log.stages import FRAME_LINE, PROCESS_TITLE, frames_framework
 from argtrace.model import Finding
 from argtrace.rules import log as rules
 
@@ -81,8 +83,90 @@ def _not_a_log(scan: Scan, label: str, at: Any) -> Finding:
                 fix="Give argtrace the server's whole log (every node's, for a multi-node launch); rerun "
                 "with NCCL_DEBUG=INFO to see the collective that hung.",
             )
+        ranked = None if scan.gzip else _scheduler_line(scan.path)
+        if ranked is not None:
+            # SGLang's scheduler prefixes its lines with its ranks (``[.. DP6 TP6]``); it runs only once the
+            # launcher logged server_args (sglang#26032's failed online weight update, behind a Ray actor's
+            # tag): a running server's lines whose own words held no anchor
+            return rules.LG012.finding(
+                f"{label} has {scan.total_lines} line(s) with SGLang's scheduler lines (`{ranked}`) and none "
+                "of its start-up: the server had started (its scheduler runs only after it logged "
+                "server_args=); the values it started with are not in the file.",
+                at=None,
+                severity="info",
+                fix="Give argtrace the log from the server's start (an older rotated file, the journal, "
+                "`docker logs`/`kubectl logs` of the whole container).",
+            )
+        titled = None if scan.gzip else _process_titles(scan.path)
+        if titled is not None:
+            framework, titles = titled
+            # the titles SGLang and vLLM give their processes (``sglang::scheduler_TP0``,
+            # ``VLLM::EngineCore``) in native stack frames or system messages (a docker json-file copy of a
+            # Ray worker's C++ frames, Awesome-ML-SYS-Tutorial#106): the server's processes, not another's
+            return rules.LG012.finding(
+                f"{label} has {scan.total_lines} line(s) naming {framework}'s own process(es) "
+                f"({', '.join(f'`{t}`' for t in titles)}, the titles the server gives them) and none of the "
+                "server's log lines: a native stack trace or a system message about the server's processes; "
+                "what the server logged before it is not in the file.",
+                at=None,
+                severity="info",
+                fix="Give argtrace the server's whole log, from its start (the terminal, `docker logs`, "
+                "`kubectl logs`), with the Python traceback before the native frames.",
+            )
         what = f"has {scan.total_lines} line(s) but none from an SGLang or vLLM server"
     return rules.LG012.finding(f"{label} {what}: it cannot say what the server saw.", at=None)
+
+
+def _head(path: str, limit: int = 1 << 16) -> str | None:
+    """The file's first ``limit`` bytes, each line decoded as the scan decodes a kept line (a docker json-file
+    record unwrapped)."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(limit)
+    except OSError:
+        return None
+    return "\n".join(_decode(line).rstrip("\r") for line in data.split(b"\n"))
+
+
+# SGLang's scheduler prefix with its ranks (``managers/scheduler.py`` builds it from the parallel sizes:
+# ``DP0 TP0``, ``PP1``, ``TP3 EP3``); the launcher's own lines have no rank.
+_SCHEDULER_PREFIX = re.compile(
+    r"\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d (?:(?:DP|PP|TP|EP|ATTN_CP|MOE_DP)\d+ ?)+\] ?(.*)"
+)
+
+
+def _scheduler_line(path: str) -> str | None:
+    """The last of SGLang's scheduler lines in the file's head (prefix and text, cut to 120 characters);
+    None when there is none. Read only for a file with no server line."""
+    text = _head(path)
+    if text is None:
+        return None
+    last = None
+    for line in text.splitlines():
+        m = _SCHEDULER_PREFIX.search(line)
+        if m:
+            last = line[m.start() :].strip()
+    if last is None:
+        return None
+    return last if len(last) <= 120 else last[:117] + "..."
+
+
+def _process_titles(path: str) -> tuple[str, list[str]] | None:
+    """(framework, titles) when the file's head names the processes of one framework by their titles; None
+    otherwise. Read only for a file with no server line."""
+    text = _head(path)
+    if text is None:
+        return None
+    found: dict[str, list[str]] = {}
+    for m in PROCESS_TITLE.finditer(text):
+        title = f"{m.group(1)}::{m.group(2)}"
+        names = found.setdefault(m.group(1), [])
+        if title not in names:
+            names.append(title)
+    if len(found) != 1:
+        return None
+    prefix, titles = next(iter(found.items()))
+    return ("SGLang" if prefix == "sglang" else "vLLM"), titles[:4]
 
 
 # torch's ProcessGroupNCCL lines: ``[rank3]:[E227 16:30:43.526290891 ProcessGroupNCCL.cpp:1785] [PG ID 2 ...]
@@ -95,10 +179,8 @@ _WATCHDOG = re.compile(
 def _nccl_watchdog_piece(path: str, limit: int = 1 << 16) -> tuple[list[str], str] | None:
     """(ranks, the first message) when the file's head holds torch's NCCL watchdog lines; None otherwise.
     Read only for a file with no server line."""
-    try:
-        with open(path, "rb") as handle:
-            text = handle.read(limit).decode("utf-8", "replace")
-    except OSError:
+    text = _head(path, limit)
+    if text is None:
         return None
     found = [m for m in map(_WATCHDOG.search, text.splitlines()) if m]
     if not found:
@@ -111,12 +193,11 @@ def _nccl_watchdog_piece(path: str, limit: int = 1 << 16) -> tuple[list[str], st
 def _traceback_piece(path: str, limit: int = 1 << 16) -> tuple[str, int, str] | None:
     """(framework, frames, last function) when the file's head holds traceback frames through one
     framework's source files; None otherwise. Read only for a file with no server line."""
-    try:
-        with open(path, "rb") as handle:
-            text = handle.read(limit).decode("utf-8", "replace")
-    except OSError:
+    text = _head(path, limit)
+    if text is None:
         return None
-    found = [m for m in (FRAME_LINE.match(line) for line in text.splitlines()) if m]
+    # frames behind a prefix (a Ray actor's tag, a container runtime's time) are frames too
+    found = [m for m in (FRAME_LINE.match(split_prefix(line).body) for line in text.splitlines()) if m]
     framework = frames_framework("\n".join(m.group("path") for m in found))
     if framework is None or len(found) < 2:
         return None

@@ -22,9 +22,27 @@ from argtrace.layers.log.lazyre import LazyPattern as _lazy
 # docker compose's service name before each line of its output, padded to the longest name: ``qwen3-1  | ``,
 # or a ``container_name:`` as it was given, ``vllm-qwen-72b-instruct  | `` (vllm#16514); once, at the start.
 _COMPOSE = _lazy(r"^[A-Za-z0-9][\w.-]+ +\| (?! *\|)", needles=(" | ",))
-_OUTER_TS = _lazy(r"^(\d{4}-\d\d-\d\d)[T ](\d\d:\d\d:\d\d)(?:[.,]\d+)?Z?\s+(?:\|\s+)?")
+# An outer timestamp: docker's and ISO's (``Z`` or an offset: containerd's CRI log of a Kubernetes container,
+# ``2026-06-17T19:50:31.18+02:00 stderr F ``, its stream and its full/partial tag kept out; sglang#28659).
+_OUTER_TS = _lazy(
+    r"^(\d{4}-\d\d-\d\d)[T ](\d\d:\d\d:\d\d)(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\s+"
+    r"(?:\|\s+|(?:stdout|stderr) [FP] )?"
+)
+# A log service's severity before its ISO time (a cloud logging export: ``ERROR 2026-02-18T14:43:05.82Z
+# [severity: ERROR] ``, sglang#18980): the level, then the time, then the tag below.
+_SERVICE_LEVEL = _lazy(
+    r"^(?:DEFAULT|DEBUG|INFO|NOTICE|WARNING|ERROR|CRITICAL|ALERT|EMERGENCY) (?=\d{4}-\d\d-\d\dT)"
+)
+# What such a service or a process wrapper puts after the outer time: the cloud export's ``[severity:
+# ERROR] ``, lemonade's ``[Error] (Process) `` (lemonade-sdk/vllm-rocm#5).
+_OUTER_TAG = _lazy(
+    r"^(?:\[severity: [A-Z]+\]|\[(?:Trace|Debug|Info|Warning|Error|Fatal|Critical)\] \([\w.]+\))\s+",
+    needles=("[",),
+)
 _JOURNAL = _lazy(r"^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \S+ [\w.\-\[\]]+: ")
-_PROC = _lazy(r"^\((?P<proc>[A-Za-z_][\w]*)(?P<attrs>(?: [\w]+=[\w.]+)*)\)\s?", needles=("(",))
+# ``(EngineCore_DP0 pid=183)``; Ray's ``(RayWorkerWrapper pid=220, ip=10.0.0.2)`` separates its fields
+# with commas.
+_PROC = _lazy(r"^\((?P<proc>[A-Za-z_][\w]*)(?P<attrs>(?:,? [\w]+=[\w.]+)*)\)\s?", needles=("(",))
 # A tag between the process tag and the level that a framework built on vLLM adds (vllm-omni's ``[Stage-0]``).
 _STAGE_TAG = _lazy(r"^\[[\w-]+\]\s(?=(?:INFO|WARNING|ERROR|DEBUG|CRITICAL)\s)", needles=("[",))
 # A Rust program that re-logs a child's lines through ``tracing`` (dynamo's worker): ``  INFO
@@ -65,6 +83,9 @@ def split_prefix(text: str) -> Parsed:
     mc0 = _COMPOSE.match(s)
     if mc0:
         s = s[mc0.end() :]
+    ms = _SERVICE_LEVEL.match(s) if s[:1].isupper() else None
+    if ms:
+        s = s[ms.end() :]
     m = _OUTER_TS.match(s)
     if m:
         out.time = _dt(m.group(1), m.group(2))
@@ -72,6 +93,8 @@ def split_prefix(text: str) -> Parsed:
         mt = _TRACING.match(s)
         if mt:
             s = s[mt.end() :]
+        elif s.startswith("[") and (mo := _OUTER_TAG.match(s)):
+            s = s[mo.end() :]
     m2 = _JOURNAL.match(s)
     if m2:
         s = s[m2.end() :]
@@ -81,6 +104,14 @@ def split_prefix(text: str) -> Parsed:
         pid = re.search(r"pid=(\d+)", m3.group("attrs") or "")
         out.pid = int(pid.group(1)) if pid else None
         s = s[m3.end() :]
+        if s.startswith("(") and (m3b := _PROC.match(s)):
+            # a second tag: a process forwarding another's lines (vLLM's engine its Ray workers',
+            # ``(EngineCore_DP0 pid=183) (RayWorkerWrapper pid=220, ip=10.0.0.2)``; a Ray actor a server's):
+            # the inner one names the process that logged
+            out.proc = m3b.group("proc")
+            pid = re.search(r"pid=(\d+)", m3b.group("attrs") or "")
+            out.pid = int(pid.group(1)) if pid else out.pid
+            s = s[m3b.end() :]
         mst = _STAGE_TAG.match(s)
         if mst:
             s = s[mst.end() :]

@@ -158,3 +158,12 @@ _RUNTIME_MODULE = re.compile(
 def runtime_module(path: str) -> bool:
     """A source file whose code runs only in the started server's processes (not argument handling)."""
     return bool(_RUNTIME_MODULE.search(path))
+
+
+# The titles the frameworks give their processes (SGLang's ``setproctitle(f"sglang::scheduler{prefix}")``,
+# ``sglang::detokenizer``, ``sglang::data_parallel_controller``; vLLM's ``set_process_title``:
+# ``VLLM::<name>``, VLLM_PROCESS_NAME_PREFIX's default), seen in native stack frames and system messages
+# (the kernel keeps 15 characters: ``VLLM::EngineCor`` in an OOM killer's line). Each such process starts
+# only after the framework logged its arguments (SGLang's ``_launch_subprocesses`` logs server_args first;
+# vLLM logs its non-default args before it builds the engine).
+PROCESS_TITLE = re.compile(r"\b(sglang|VLLM)::([A-Za-z][\w:]*)")
