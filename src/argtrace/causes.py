@@ -39,6 +39,18 @@ two messages read); a finding no rule links stays a cause of its own. The links:
     A ``docker run`` option written in a manifest's ``command``/``args`` (TP023: ``--shm-size=16g``) explains
     the parser's refusal of that word (PA001 "--shm-size is not a vllm flag", with its guess of a near
     flag), in the same file: the fix is to drop the word and set the container, not to rename it.
+``launcher-twice``
+    An image whose entrypoint is the server's launcher, given the launcher again (TP010: ``docker run
+    vllm/vllm-openai vllm serve MODEL``, the container runs ``vllm serve vllm serve MODEL``) explains the
+    parser's refusal of the words the repetition pushed out of place: PA001 for a stray word that is one of
+    the entrypoint's words or stands right after one (``'serve' (after vllm)``, ``'MODEL' (after serve)``),
+    in the same file, and the resolution layer's RS004 "the command line is refused first (unrecognized
+    arguments: ...)" when those are the words it names. One mistake, one finding: the parser's advice for a
+    stray word ("quote the value ... or remove the stray word") would remove the model.
+``one-word-item``
+    A manifest's or compose file's list item that holds a flag and its value (TP011: ``- --dtype auto``, one
+    argv word) explains the parser's refusal of that word (PA001 "--dtype auto is not a vllm flag"), in
+    the same file.
 ``too-few-gpus``
     RS005 (the parallel sizes need more GPUs than ``--gpu`` gives) explains the memory layer's MM007 on the
     same count and the framework's own refusal on the fake device (an RS001 whose recorded condition reads
@@ -49,8 +61,10 @@ two messages read); a finding no rule links stays a cause of its own. The links:
     unquoted ``$MODEL``; TP007: a here-document that expanded ``$PORT`` locally to nothing; TP012: compose's
     interpolation of an unset ``${PORT}`` in a string ``command:``) explains the
     parser's PA012 (the flag needs a value) and PA020 (the required flag is not given) for that flag; TP012
-    on a compose list item (``["--port", "${PORT}"]``, which stays a word, the empty one) explains what the
-    parser says of that flag's value ``''`` (PA010 "invalid int value: ''"). The
+    on a compose list item (``["--port", "${PORT}"]``, which stays a word, the empty one) and SH007/SH026 on
+    a quoted expansion (``--port "$PORT"``: "gets an empty value") explain what the parser says of that
+    flag's value ``''`` (PA010 "invalid int value: ''"). An unset variable is one the caller may set: the
+    parser's refusal then rests on that assumption too, and is at most a warning (``_resting_on``). The
     cause carries the fix: its own edit, or (fixes/attach.py) the edit of a consequence that re-checking
     proves removes the cause too.
 ``lost-positional``
@@ -101,6 +115,8 @@ SPLIT_OFF_SYMPTOMS = frozenset({"SC2215", "SC2188", "SH023"})
 LOST_VALUE_SYMPTOMS = frozenset({"PA012", "PA020"})
 LOST_VALUE = frozenset({"SH007", "SH026", "TP007", "TP012"})
 _EMPTY_ITEM = "reaches the server as the empty word ''"  # TP012 on a compose list item (compose.py)
+# SH007/SH026 on a quoted expansion (`--port "$PORT"`, PORT not set here): the flag gets the empty word
+_EMPTY_WORD = "gets an empty value"
 _RAISE = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception|Exit): ")
 _READS = re.compile(r"\breads (\w+) = ")
 _ARGS_REQUIRED = re.compile(r'^argparse stops with "the following arguments are required: ([^"]+)"')
@@ -130,9 +146,12 @@ def _flag_names(setting: str, settings: Mapping[str, Setting]) -> set[str]:
 
 
 def _flags_before_expansions(text: str) -> set[str]:
-    """Flags in a written command immediately followed by a ``$`` expansion (``--port $PORT``)."""
+    """Flags in a written command immediately followed by a ``$`` expansion (``--port $PORT``, quoted or
+    not)."""
     words = text.split()
-    return {w for w, nxt in itertools.pairwise(words) if w.startswith("-") and nxt.startswith("$")}
+    return {
+        w for w, nxt in itertools.pairwise(words) if w.startswith("-") and nxt.lstrip('"').startswith("$")
+    }
 
 
 class _Links:
@@ -331,7 +350,8 @@ def _lost_value(links: _Links, report: Report) -> None:
         names = _flag_names(f.setting, settings)
         for i, flags in lost:
             cause = findings[i]
-            if empty_item and f.code not in LOST_VALUE_SYMPTOMS and _EMPTY_ITEM not in cause.message:
+            emptied = _EMPTY_ITEM in cause.message or _EMPTY_WORD in cause.message
+            if empty_item and f.code not in LOST_VALUE_SYMPTOMS and not emptied:
                 continue
             if flags & names and f.launch == cause.launch:
                 links.link(j, i)
@@ -416,6 +436,53 @@ def _docker_option(links: _Links, report: Report) -> None:
                 links.link(j, i)
 
 
+_ENTRYPOINT = re.compile(r" already has the entrypoint `([^`]+)`")
+_REFUSED_FIRST = re.compile(
+    r"^resolution skipped: the command line is refused first \(unrecognized arguments: (.*)\)"
+)
+_ONE_WORD = re.compile(r" item '((?:[^'\\]|\\.)*)' is ONE argv word")
+
+
+def _launcher_twice(links: _Links, report: Report) -> None:
+    findings = links.findings
+    for i, cause in enumerate(findings):
+        m = _ENTRYPOINT.search(cause.message) if cause.code == "TP010" else None
+        where = _path_line(cause.at)
+        if m is None or where is None:
+            continue
+        launcher = set(m.group(1).split())
+        refused: set[str] = set()
+        for j, f in enumerate(findings):
+            word = _REFUSED.match(f.message) if f.code == "PA001" else None
+            theirs = _path_line(f.at)
+            if word is None or theirs is None or theirs[0] != where[0]:
+                continue
+            if word.group(1) in launcher or (word.group(2) or "") in launcher:
+                links.link(j, i)
+                refused.add(word.group(1))
+        for j, f in enumerate(findings):
+            named = _REFUSED_FIRST.match(f.message) if f.code == "RS004" else None
+            if named is not None and refused and set(named.group(1).split()) <= refused:
+                links.link(j, i)
+
+
+def _one_word_item(links: _Links, report: Report) -> None:
+    findings = links.findings
+    for i, cause in enumerate(findings):
+        m = _ONE_WORD.search(cause.message) if cause.code == "TP011" else None
+        where = _path_line(cause.at)
+        if m is None or where is None:
+            continue
+        item = m.group(1)
+        for j, f in enumerate(findings):
+            theirs = _path_line(f.at)
+            if f.layer != "parser" or theirs is None or theirs[0] != where[0]:
+                continue
+            # the parser refuses the item as a flag ("--dtype auto is not a vllm flag") or as a word
+            if f.message.startswith(item + " is not a ") or f"'{item}'" in f.message:
+                links.link(j, i)
+
+
 def _too_few_gpus(links: _Links, report: Report) -> None:
     findings = links.findings
     cause = next((i for i, f in enumerate(findings) if f.code == "RS005"), None)
@@ -438,6 +505,8 @@ RULES: tuple[Callable[[_Links, Report], None], ...] = (
     _broken_command,
     _folded_continuation,
     _docker_option,
+    _launcher_twice,
+    _one_word_item,
     _too_few_gpus,
 )
 

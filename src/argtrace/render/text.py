@@ -16,6 +16,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
+from argtrace.model import SEVERITIES
 from argtrace.render.screen import (
     SEVERITY_STYLE,
     diagnosis_lines,
@@ -23,6 +24,8 @@ from argtrace.render.screen import (
     explains,
     marked,
     output_width,
+    severity_rank,
+    short_places,
     shown_settings,
     written,
 )
@@ -212,6 +215,8 @@ def _section_view(name: str) -> Callable[[Any], Any] | None:
     return view if callable(view) else None
 
 
+# check.py's note for a launch with no server; the text leaves it out when SH019 says so (JSON keeps it).
+NO_SERVER_NOTE = "no SGLang or vLLM server start was found in "
 # Commands whose report is a listing, not a verdict: no "0 error(s)" line at their end.
 NO_VERDICT_LINE = frozenset({"resolver", "ps", "why"})
 
@@ -226,8 +231,11 @@ def _render_diagnosis(data: Mapping[str, Any], console: Console, width: int) -> 
     if folded:
         title += f"; {folded} more finding{' follows' if folded == 1 else 's follow'} from them"
     console.print(Text(title, style="bold"))
+    places = short_places([str(f["at"]) for f in findings if f.get("at")], width)
+    alarm = any(severity_rank(f) < SEVERITIES.index("info") for f in findings)
     for index in diagnosis_order(findings):
-        for line in diagnosis_lines(findings[index], width):
+        brief = alarm and severity_rank(findings[index]) == SEVERITIES.index("info")
+        for line in diagnosis_lines(findings[index], width, places, brief=brief):
             console.print(line)
 
 
@@ -290,7 +298,10 @@ def render_text(data: Mapping[str, Any]) -> str:
     _render_servers(data, parts)
     for part in parts:
         console.print(part)
+    said = {f.get("code") for f in data.get("findings") or []}
     for note in data.get("notes") or []:
+        if "SH019" in said and note.startswith(NO_SERVER_NOTE):
+            continue  # SH019 on the diagnosis says it already
         console.print(Text(f"note: {note}", style="dim"))
     _render_settings(data, console)
     for key, value in data.items():
