@@ -43,7 +43,8 @@ two messages read); a finding no rule links stays a cause of its own. The links:
     An image whose entrypoint is the server's launcher, given the launcher again (TP010: ``docker run
     vllm/vllm-openai vllm serve MODEL``, the container runs ``vllm serve vllm serve MODEL``) explains the
     parser's refusal of the words the repetition pushed out of place: PA001 for a stray word that is one of
-    the entrypoint's words or stands right after one (``'serve' (after vllm)``, ``'MODEL' (after serve)``),
+    the entrypoint's or the command's launcher words or stands right after one (``'serve' (after vllm)``,
+    ``'MODEL' (after serve)``),
     in the same file, and the resolution layer's RS004 "the command line is refused first (unrecognized
     arguments: ...)" when those are the words it names. One mistake, one finding: the parser's advice for a
     stray word ("quote the value ... or remove the stray word") would remove the model.
@@ -51,6 +52,10 @@ two messages read); a finding no rule links stays a cause of its own. The links:
     A manifest's or compose file's list item that holds a flag and its value (TP011: ``- --dtype auto``, one
     argv word) explains the parser's refusal of that word (PA001 "--dtype auto is not a vllm flag"), in
     the same file.
+``one-plugin``
+    Flags of one plugin the parser refuses (PA001 "--omni is not a vllm 0.16.0 flag: it is vllm-omni's
+    (...)"), with the same fix (install the plugin's matching release), in the same launch: the first is
+    the cause, the others follow from it (vllm-omni#1592 wrote two).
 ``too-few-gpus``
     RS005 (the parallel sizes need more GPUs than ``--gpu`` gives) explains the memory layer's MM007 on the
     same count and the framework's own refusal on the fake device (an RS001 whose recorded condition reads
@@ -443,6 +448,17 @@ _REFUSED_FIRST = re.compile(
 _ONE_WORD = re.compile(r" item '((?:[^'\\]|\\.)*)' is ONE argv word")
 
 
+def _launcher_words(command: str) -> set[str]:
+    """The words that name the server in a command (TP010's evidence): ``vllm serve``, ``python3 -m
+    MODULE``, ``sglang serve``; the program alone otherwise."""
+    words = command.split()
+    if len(words) > 2 and words[1] == "-m":
+        return set(words[:3])
+    if len(words) > 1 and words[1] == "serve":
+        return set(words[:2])
+    return set(words[:1])
+
+
 def _launcher_twice(links: _Links, report: Report) -> None:
     findings = links.findings
     for i, cause in enumerate(findings):
@@ -450,7 +466,7 @@ def _launcher_twice(links: _Links, report: Report) -> None:
         where = _path_line(cause.at)
         if m is None or where is None:
             continue
-        launcher = set(m.group(1).split())
+        launcher = set(m.group(1).split()) | _launcher_words(cause.evidence[0].text if cause.evidence else "")
         refused: set[str] = set()
         for j, f in enumerate(findings):
             word = _REFUSED.match(f.message) if f.code == "PA001" else None
@@ -483,6 +499,25 @@ def _one_word_item(links: _Links, report: Report) -> None:
                 links.link(j, i)
 
 
+# PA001 for a plugin's flag: "--omni is not a vllm 0.16.0 flag: it is vllm-omni's (vllm-omni 0.14.0-...)"
+_PLUGIN_FLAG = re.compile(r"^--[\w.-]+ is not a \S+ \S+ flag: it is (\S+)'s \(")
+
+
+def _one_plugin(links: _Links, report: Report) -> None:
+    findings = links.findings
+    first: dict[tuple[int | None, str, str | None], int] = {}
+    for j, f in enumerate(findings):
+        m = _PLUGIN_FLAG.match(f.message) if f.code == "PA001" else None
+        if m is None:
+            continue
+        # one plugin that is not there (or not the matching release), one fix (install it): one cause
+        key = (f.launch, m.group(1), f.fix)
+        if key in first:
+            links.link(j, first[key])
+        else:
+            first[key] = j
+
+
 def _too_few_gpus(links: _Links, report: Report) -> None:
     findings = links.findings
     cause = next((i for i, f in enumerate(findings) if f.code == "RS005"), None)
@@ -507,6 +542,7 @@ RULES: tuple[Callable[[_Links, Report], None], ...] = (
     _docker_option,
     _launcher_twice,
     _one_word_item,
+    _one_plugin,
     _too_few_gpus,
 )
 

@@ -171,7 +171,9 @@ def diagnosis_lines(
     room = width - len(head) - len(where)
     if room < MIN_MESSAGE:
         # a place too long for the line: it closes the headline, the message gets a line of its own
-        headline.append(one_line(where, width - len(head)), style="dim")
+        room = width - len(head)
+        # cut from the left: the file name and line are what the place is read for
+        headline.append(where if len(where) <= room else "…" + where.rstrip()[-(room - 1) :], style="dim")
         shown, rest = split_line(message, width - 2)
         lines.append(Text("  " + shown))
     else:
