@@ -15,7 +15,8 @@ the default text report with ``COLUMNS=80`` (off a terminal the renderer wraps a
 2. repeats: error/warning findings shown as causes that name one place twice: two causes with the same code
    at the same ``at`` or on the same setting, or two causes on one setting (listed for review).
 3. assumed errors: an ``error`` (cause or consequence) whose ``basis`` is ``assumed`` or that lists
-   ``assumed`` items: an error must rest on evidence (docs/verdicts.md).
+   ``assumed`` items, or about a flag whose value an assumed shell finding (SH026/SH007) says came from a
+   variable not set here: an error must rest on evidence (docs/verdicts.md).
 4. unproven "verified": a finding with ``fix_verified: true`` and no ``fix_edits``, or whose text calls a
    fix verified (``verified``) while ``fix_verified`` is not ``true`` (docs/fixes.md).
 5. noise: first-screen lines a user reads past before or beside the errors and warnings: ``INFO`` causes
@@ -308,24 +309,62 @@ def root_line(report: dict[str, Any], lines: Sequence[str], expect: Sequence[Exp
 
 
 def repeats(report: dict[str, Any]) -> list[str]:
-    """Pairs of error/warning causes that name one place or one setting (for review)."""
+    """Pairs of error/warning causes that may be one cause told twice (candidates, judged by reading them):
+    one setting; one code at one place; one code with one fix; one place; a flag whose value a shell
+    finding's evidence makes (``--port "$PORT"``) and a finding on that flag."""
     causes = [f for f in report["findings"] if "cause" not in f and f["severity"] in ("error", "warning")]
+    flags = {s["name"]: s.get("flag") for s in report.get("settings") or []}
     out = []
     for i, a in enumerate(causes):
         for b in causes[i + 1 :]:
-            same_setting = a.get("setting") and a.get("setting") == b.get("setting")
-            same_place = a["code"] == b["code"] and a.get("at") == b.get("at")
-            if same_setting or same_place:
-                out.append(f"{a['code']}+{b['code']}@{a.get('setting') or a.get('at')}")
+            made = {
+                flag
+                for x in (a, b)
+                for e in x.get("evidence") or []
+                if x.get("layer") == "shell"
+                for flag in _FLAG_BEFORE_EXPANSION.findall(str(e.get("text")))
+            }
+            named = {flags.get(x.get("setting") or "") for x in (a, b)} | {
+                m for x in (a, b) for m in _ARGUMENT.findall(x["message"])
+            }
+            why = (
+                "setting"
+                if a.get("setting") and a.get("setting") == b.get("setting")
+                else "place"
+                if a.get("at") and a.get("at") == b.get("at")
+                else "fix"
+                if a["code"] == b["code"] and a.get("fix") and a.get("fix") == b.get("fix")
+                else "value"
+                if made & named
+                else None
+            )
+            if why:
+                out.append(f"{a['code']}+{b['code']} ({why})")
     return out
 
 
+_FLAG_BEFORE_EXPANSION = re.compile(r"(--?[\w.-]+)[ =]\"?\$")
+_ARGUMENT = re.compile(r"\bargument (--[\w.-]+)")
+
+
 def assumed_errors(report: dict[str, Any]) -> list[str]:
-    return [
-        f["code"]
-        for f, _ in _every(report)
-        if f["severity"] == "error" and (f.get("basis") == "assumed" or f.get("assumed"))
-    ]
+    """Errors that rest on an assumption: marked so (``basis: assumed``, ``assumed``), or about a flag whose
+    value an assumed shell finding says came from a variable not set here (SH026/SH007: the caller may
+    set it), the error then holding only if the caller does not."""
+    flags = {s["name"]: s.get("flag") for s in report.get("settings") or []}
+    unset: set[str] = set()
+    for f, _ in _every(report):
+        if f.get("layer") == "shell" and f.get("basis") == "assumed":
+            for e in f.get("evidence") or []:
+                unset |= set(_FLAG_BEFORE_EXPANSION.findall(str(e.get("text"))))
+    out = []
+    for f, _ in _every(report):
+        if f["severity"] != "error":
+            continue
+        named = {flags.get(f.get("setting") or ""), *_ARGUMENT.findall(f["message"])}
+        if f.get("basis") == "assumed" or f.get("assumed") or named & unset:
+            out.append(f["code"])
+    return out
 
 
 def unproven_verified(report: dict[str, Any], text: str) -> list[str]:
