@@ -23,12 +23,15 @@ the default text report with ``COLUMNS=80`` (off a terminal the renderer wraps a
    and their lines when the report has an error or warning, headlines cut so short that the place fills
    most of the line (the message keeps < 20 columns), the root pushed below an info or a note.
 
-    PYTHONPATH=src:. python3 bench/first_screens.py [--out bench/results/first_screens.md] [-k NAME]
+    PYTHONPATH=src:. python3 bench/first_screens.py [--out FILE.md] [--save RUN.json] [--before RUN.json]
+                                                    [-k NAME] [--show]
 
 ``PYTHONPATH`` decides which argtrace is measured: ``OLD/src:.`` with another checkout's sources (e.g. from
 ``git archive BASE src``) measures that one; ``.`` is needed for the tests' tables.
 
-Prints one table row per case and the totals; ``--out`` writes them as Markdown.
+Prints one line per case and the totals; ``--out`` writes them as Markdown tables, ``--save`` as JSON, and
+``--before`` puts a saved run beside this one (how bench/results/first_screens.md was made: the base
+commit's ``src`` from ``git archive`` saved, then this one with ``--before``).
 """
 
 from __future__ import annotations
@@ -460,28 +463,72 @@ def totals(rows: Sequence[Row]) -> dict[str, int]:
     }
 
 
-def markdown(rows: Sequence[Row]) -> str:
+COLUMNS_SHOWN = (
+    "root",
+    "root line",
+    "wider lines",
+    "repeats",
+    "error on assumption",
+    "unproven verified",
+    "info lines",
+    "causes",
+)
+
+
+def cells(r: Row) -> dict[str, str]:
+    return {
+        "root": r.root,
+        "root line": str(r.root_line or "-"),
+        "wider lines": str(r.overflow),
+        "repeats": ", ".join(r.repeats) or "-",
+        "error on assumption": ", ".join(r.assumed) or "-",
+        "unproven verified": ", ".join(r.verified) or "-",
+        "info lines": str(r.noise["info"]),
+        "causes": r.causes,
+    }
+
+
+def key(case: Case) -> str:
+    return f"{case.batch} {case.file} {' '.join(case.options)}".strip()
+
+
+def markdown(rows: Sequence[Row], before: dict[str, Any] | None = None) -> str:
+    """The totals (before -> after when ``before`` is a saved run), then one row per case; a cell that
+    changed reads ``before -> after``."""
+    now = totals(rows)
     out = [
-        "| batch | case | options | root | root line | overflow | 1st alarm line | repeats "
-        "| error on assumption | unproven verified "
-        "| info lines | cramped | causes |",
-        "|---|---|---|---|---:|---:|---:|---|---|---|---:|---:|---|",
+        "| measure | " + ("before | after |" if before else "value |"),
+        "|---|---:|" + ("---:|" if before else ""),
+    ]
+    for name, value in now.items():
+        out.append(
+            f"| {name} | " + (f"{before['totals'].get(name, '-')} | " if before else "") + f"{value} |"
+        )
+    out += [
+        "",
+        "| batch | case | options | " + " | ".join(COLUMNS_SHOWN) + " |",
+        "|---|---|---|" + "---|" * len(COLUMNS_SHOWN),
     ]
     for r in rows:
+        now_cells = cells(r)
+        old = (before or {}).get("rows", {}).get(key(r.case), {})
+        shown = [
+            now_cells[c] if old.get(c, now_cells[c]) == now_cells[c] else f"{old[c]} -> {now_cells[c]}"
+            for c in COLUMNS_SHOWN
+        ]
         out.append(
-            f"| {r.case.batch} | {r.case.file} | {' '.join(r.case.options) or '-'} | {r.root} | "
-            f"{r.root_line or '-'} | {r.overflow} | "
-            f"{r.first_alarm_line or '-'} | {', '.join(r.repeats) or '-'} | {', '.join(r.assumed) or '-'} | "
-            f"{', '.join(r.verified) or '-'} | {r.noise['info']} | {r.noise['cramped']} | {r.causes} |"
+            f"| {r.case.batch} | {r.case.file} | {' '.join(r.case.options) or '-'} | "
+            + " | ".join(shown)
+            + " |"
         )
-    out.append("")
-    out += [f"- {k}: {v}" for k, v in totals(rows).items()]
     return "\n".join(out) + "\n"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, help="write the table as Markdown here")
+    parser.add_argument("--save", type=Path, help="write the run as JSON here (for a later --before)")
+    parser.add_argument("--before", type=Path, help="a run saved with --save: the table shows both")
     parser.add_argument("-k", dest="name", help="only the cases whose file contains NAME")
     parser.add_argument("--show", action="store_true", help="print each case's first screen")
     options = parser.parse_args(argv)
@@ -499,13 +546,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"asm={len(row.assumed)} ver={len(row.verified)} info={row.noise['info']}",
             flush=True,
         )
-    text = markdown(rows)
-    for line in text.splitlines():
-        if line.startswith("- "):
-            print(line)
+    for name, value in totals(rows).items():
+        print(f"- {name}: {value}")
+    if options.save:
+        saved = {"totals": totals(rows), "rows": {key(r.case): cells(r) for r in rows}}
+        options.save.write_text(json.dumps(saved, indent=1) + "\n")
     if options.out:
+        before = json.loads(options.before.read_text()) if options.before else None
         options.out.parent.mkdir(parents=True, exist_ok=True)
-        options.out.write_text(text)
+        options.out.write_text(markdown(rows, before))
     return 0
 
 

@@ -182,6 +182,22 @@ def test_the_launcher_given_again_explains_the_words_it_displaced(tmp_path: Path
     ]
 
 
+def test_a_shell_after_the_launcher_explains_what_the_parser_says_of_its_words(tmp_path: Path) -> None:
+    """vllm#32755: `command: bash -c "vllm serve ..."` on vllm/vllm-openai runs `vllm serve bash -c ...`."""
+    (tmp_path / "compose.yaml").write_text(
+        "services:\n  vllm:\n    image: vllm/vllm-openai:v0.11.0\n"
+        '    command: bash -c -i "vllm serve /m --port 8000"\n'
+    )
+    report = check(tmp_path, "compose.yaml")
+    assert [(c, s, k) for c, s, k in causes(report) if s != "info"] == [
+        ("TP010", "error", [("PA001", "error"), ("PA001", "error")])
+    ]
+    assert [c["message"].split(":")[0] for c in report["findings"][0]["consequences"]] == [
+        "-c is not a vllm 0.11.0 flag",
+        "-i is not a vllm 0.11.0 flag",
+    ]
+
+
 def test_a_flag_and_its_value_in_one_item_explains_the_parsers_refusal(tmp_path: Path) -> None:
     (tmp_path / "compose.yaml").write_text(
         "services:\n  vllm:\n    image: vllm/vllm-openai:v0.11.0\n    command:\n"

@@ -44,8 +44,9 @@ two messages read); a finding no rule links stays a cause of its own. The links:
     vllm/vllm-openai vllm serve MODEL``, the container runs ``vllm serve vllm serve MODEL``) explains the
     parser's refusal of the words the repetition pushed out of place: PA001 for a stray word that is one of
     the entrypoint's or the command's launcher words or stands right after one (``'serve' (after vllm)``,
-    ``'MODEL' (after serve)``),
-    in the same file, and the resolution layer's RS004 "the command line is refused first (unrecognized
+    ``'MODEL' (after serve)``), or, when the command is a shell (``vllm serve bash -c "..."``), every word
+    the parser refuses (PA001) or finds without its value (PA012), in the same file; and the resolution
+    layer's RS004 "the command line is refused first (unrecognized
     arguments: ...)" when those are the words it names. One mistake, one finding: the parser's advice for a
     stray word ("quote the value ... or remove the stray word") would remove the model.
 ``one-word-item``
@@ -441,6 +442,7 @@ def _docker_option(links: _Links, report: Report) -> None:
                 links.link(j, i)
 
 
+_SHELLS = ("bash", "sh", "dash", "zsh", "/bin/bash", "/bin/sh", "/usr/bin/bash")
 _ENTRYPOINT = re.compile(r" already has the entrypoint `([^`]+)`")
 _REFUSED_FIRST = re.compile(
     r"^resolution skipped: the command line is refused first \(unrecognized arguments: (.*)\)"
@@ -466,12 +468,20 @@ def _launcher_twice(links: _Links, report: Report) -> None:
         where = _path_line(cause.at)
         if m is None or where is None:
             continue
-        launcher = set(m.group(1).split()) | _launcher_words(cause.evidence[0].text if cause.evidence else "")
+        command = cause.evidence[0].text if cause.evidence else ""
+        launcher = set(m.group(1).split()) | _launcher_words(command)
+        # a shell appended to the launcher (`vllm serve bash -c "..."`): none of its words is for the server
+        shell = command.split()[:1] in ([s] for s in _SHELLS)
         refused: set[str] = set()
         for j, f in enumerate(findings):
-            word = _REFUSED.match(f.message) if f.code == "PA001" else None
             theirs = _path_line(f.at)
-            if word is None or theirs is None or theirs[0] != where[0]:
+            if f.layer != "parser" or theirs is None or theirs[0] != where[0]:
+                continue
+            if shell and f.code in ("PA001", "PA012"):
+                links.link(j, i)
+                continue
+            word = _REFUSED.match(f.message) if f.code == "PA001" else None
+            if word is None:
                 continue
             if word.group(1) in launcher or (word.group(2) or "") in launcher:
                 links.link(j, i)
