@@ -405,6 +405,13 @@ def noise(report: dict[str, Any], lines: Sequence[str]) -> dict[str, int]:
     return {"info": info_lines, "cramped": cramped, "notes": notes}
 
 
+def full_paths(case: Case, lines: Sequence[str]) -> int:
+    """First-screen lines where the case's directory starts (a launch passed by its full path, batches 1-5
+    and PD): the place repeated in full, wrapped over the next line as often as not."""
+    start = str(case.directory)[:20]
+    return sum(1 for line in lines[:SCREEN_LINES] if start in line)
+
+
 @dataclass
 class Row:
     case: Case
@@ -417,6 +424,7 @@ class Row:
     verified: list[str]
     noise: dict[str, int]
     causes: str
+    paths: int = 0
 
 
 def measure(case: Case) -> Row:
@@ -438,6 +446,7 @@ def measure(case: Case) -> Row:
         unproven_verified(report, text),
         noise(report, lines),
         causes,
+        full_paths(case, lines),
     )
 
 
@@ -460,6 +469,9 @@ def totals(rows: Sequence[Row]) -> dict[str, int]:
         "cases with info lines on screen beside an alarm": sum(r.noise["info"] > 0 for r in rows),
         "info lines on first screens (sum)": sum(r.noise["info"] for r in rows),
         "cramped headlines (sum)": sum(r.noise["cramped"] for r in rows),
+        "first-screen lines with a full path (sum)": sum(r.paths for r in rows),
+        "cases with a full path on the first screen": sum(r.paths > 0 for r in rows),
+        "notes on first screens (sum)": sum(r.noise["notes"] for r in rows),
     }
 
 

@@ -10,8 +10,8 @@ Pieces of ``render/text.py`` that decide what a person sees first, and how wide 
   fails (bench/first_screens.py counts those lines on the kept failure cases).
 * :func:`short_places`: the place a headline names, without its directories when the path would take more
   than a quarter of the line and no other file of the report has the same name (a launch passed by its full
-  path left the message a few columns, or none: the headline ran over five lines). Details and the
-  server line keep the full path.
+  path left the message a few columns, or none: the headline ran over five lines); the server line and
+  the header's evidence name it the same way. Details keep the full path.
 * :func:`marked`: look-alike characters a script may carry (an en dash for ``--``, smart quotes, NBSP)
   written as ``<U+2013 EN DASH>``; control and zero-width characters are already escaped by
   ``boundary.visible_data``.
@@ -146,7 +146,7 @@ def short_places(places: Sequence[str], width: int) -> dict[str, str]:
     return out
 
 
-def _shortened(text: str, places: Mapping[str, str] | None) -> str:
+def shortened(text: str, places: Mapping[str, str] | None) -> str:
     """``text`` with each path ``places`` shortens written short (a fix names its file: "... at PATH:3")."""
     for at, short in (places or {}).items():
         path = _path_of(at)
@@ -165,7 +165,7 @@ def diagnosis_lines(
     head = f"{severity.upper()} {finding.get('code')} "
     at = str(finding["at"]) if finding.get("at") else ""
     where = f"{(places or {}).get(at, at)} " if at else ""
-    message = _shortened(marked(str(finding.get("message", ""))), places)
+    message = shortened(marked(str(finding.get("message", ""))), places)
     headline = Text(head, style=SEVERITY_STYLE.get(severity, ""))
     lines = [headline]
     room = width - len(head) - len(where)
@@ -187,7 +187,7 @@ def diagnosis_lines(
         lines.append(Text("  " + one_line(why, width - 2), style="dim"))
     if finding.get("fix"):
         fix = Text("  fix: ", style="green")
-        fix.append(one_line(_shortened(marked(str(finding["fix"])), places), width - 7))
+        fix.append(one_line(shortened(marked(str(finding["fix"])), places), width - 7))
         lines.append(fix)
     return lines
 

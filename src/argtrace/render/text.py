@@ -26,6 +26,7 @@ from argtrace.render.screen import (
     output_width,
     severity_rank,
     short_places,
+    shortened,
     shown_settings,
     written,
 )
@@ -159,7 +160,7 @@ def _render_settings(data: Mapping[str, Any], console: Console) -> None:
             console.print(Text(f"      {change}", style="dim"))
 
 
-def _render_servers(data: Mapping[str, Any], out: list[Any]) -> None:
+def _render_servers(data: Mapping[str, Any], out: list[Any], places: Mapping[str, str]) -> None:
     servers = data.get("servers") or []
     process = data.get("process")
     for index, server in enumerate(servers, start=1):
@@ -168,9 +169,10 @@ def _render_servers(data: Mapping[str, Any], out: list[Any]) -> None:
             " (described below)" if chosen and len(servers) > 1 else ""
         )
         loop = f" (in a loop at {server['loop']})" if server.get("loop") else ""
+        at = places.get(str(server.get("at")), server.get("at"))
         out.append(
             Text(
-                f"{label} at {server.get('at')}: {server.get('framework')} {server.get('entrypoint')}{loop}",
+                f"{label} at {at}: {server.get('framework')} {server.get('entrypoint')}{loop}",
                 style="bold",
             )
         )
@@ -221,7 +223,16 @@ NO_SERVER_NOTE = "no SGLang or vLLM server start was found in "
 NO_VERDICT_LINE = frozenset({"resolver", "ps", "why"})
 
 
-def _render_diagnosis(data: Mapping[str, Any], console: Console, width: int) -> None:
+def first_screen_places(data: Mapping[str, Any], width: int) -> dict[str, str]:
+    """The places the first screen names (the causes', the servers'), long ones by their file name."""
+    places = [str(f["at"]) for f in data.get("findings") or [] if "cause" not in f and f.get("at")]
+    places += [str(s["at"]) for s in data.get("servers") or [] if s.get("at")]
+    return short_places(places, width)
+
+
+def _render_diagnosis(
+    data: Mapping[str, Any], console: Console, width: int, places: Mapping[str, str]
+) -> None:
     """The causes first: each one line, then why and the fix (``render/screen.py``)."""
     findings = [f for f in data.get("findings") or [] if "cause" not in f]
     if not findings:
@@ -231,7 +242,6 @@ def _render_diagnosis(data: Mapping[str, Any], console: Console, width: int) -> 
     if folded:
         title += f"; {folded} more finding{' follows' if folded == 1 else 's follow'} from them"
     console.print(Text(title, style="bold"))
-    places = short_places([str(f["at"]) for f in findings if f.get("at")], width)
     alarm = any(severity_rank(f) < SEVERITIES.index("info") for f in findings)
     for index in diagnosis_order(findings):
         brief = alarm and severity_rank(findings[index]) == SEVERITIES.index("info")
@@ -283,6 +293,7 @@ def render_text(data: Mapping[str, Any]) -> str:
         soft_wrap=False,
     )
     framework = data.get("framework") or {}
+    places = first_screen_places(data, width)
     header = Text(f"argtrace {data.get('command')}", style="bold")
     if framework.get("name") and framework.get("version") is None and framework.get("analysed_with"):
         header.append(
@@ -290,12 +301,12 @@ def render_text(data: Mapping[str, Any]) -> str:
             "pass --framework-version)"
         )
     elif framework.get("name"):
-        how = framework.get("evidence") or framework.get("source")
+        how = shortened(str(framework.get("evidence") or framework.get("source")), places)
         header.append(f" — {framework['name']} {framework.get('version') or '?'} ({how})")
     console.print(header)
-    _render_diagnosis(data, console, width)
+    _render_diagnosis(data, console, width, places)
     parts: list[Any] = []
-    _render_servers(data, parts)
+    _render_servers(data, parts, places)
     for part in parts:
         console.print(part)
     said = {f.get("code") for f in data.get("findings") or []}
