@@ -48,6 +48,8 @@ DEEP = "/home/user/projects/inference/deploy/overlays/production/launch_vllm.sh"
 def test_a_long_place_is_named_by_its_file_name() -> None:
     places = short_places([f"{DEEP}:4:1", f"{DEEP}:16:1", "<-c>:1:1", "run/a.sh:2"], 80)
     assert places == {f"{DEEP}:4:1": "launch_vllm.sh:4:1", f"{DEEP}:16:1": "launch_vllm.sh:16:1"}
+    # a relative path is the user's own way to name the file: kept, however long
+    assert short_places(["deploy/overlays/production/eu-west-1/launch_vllm.sh:2"], 80) == {}
 
 
 def test_two_files_of_one_name_keep_their_directories() -> None:

@@ -8,8 +8,8 @@ Pieces of ``render/text.py`` that decide what a person sees first, and how wide 
   (the findings it explains, or the rest of the message) and the fix. The full text is in "Details".
   Beside an error or a warning an ``info`` cause is its headline alone: the first screen goes to what
   fails (bench/first_screens.py counts those lines on the kept failure cases).
-* :func:`short_places`: the place a headline names, without its directories when the path would take more
-  than a quarter of the line and no other file of the report has the same name (a launch passed by its full
+* :func:`short_places`: the place a headline names, without its directories when the path is absolute,
+  would take more than a quarter of the line, and no other file of the report has the same name (a launch passed by its full
   path left the message a few columns, or none: the headline ran over five lines); the server line and
   the header's evidence name it the same way. Details keep the full path.
 * :func:`marked`: look-alike characters a script may carry (an en dash for ``--``, smart quotes, NBSP)
@@ -131,8 +131,9 @@ def _path_of(at: str) -> str:
 
 
 def short_places(places: Sequence[str], width: int) -> dict[str, str]:
-    """Each place as a headline names it: a path longer than a quarter of ``width`` loses its directories,
-    unless another path of ``places`` has the same file name (then which file is meant needs them)."""
+    """Each place as a headline names it: an absolute path longer than a quarter of ``width`` loses its
+    directories, unless another path of ``places`` has the same file name (then which file is meant needs
+    them). A relative path is kept as the user wrote it."""
     paths = {_path_of(at) for at in places}
     names: dict[str, set[str]] = {}
     for path in paths:
@@ -141,7 +142,7 @@ def short_places(places: Sequence[str], width: int) -> dict[str, str]:
     for at in places:
         path = _path_of(at)
         name = path.rsplit("/", 1)[-1]
-        if "/" in path and "://" not in path and len(path) > width // 4 and len(names[name]) == 1:
+        if path.startswith("/") and len(path) > width // 4 and len(names[name]) == 1:
             out[at] = name + at[len(path) :]
     return out
 
