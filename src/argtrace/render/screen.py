@@ -9,9 +9,9 @@ Pieces of ``render/text.py`` that decide what a person sees first, and how wide 
   Beside an error or a warning an ``info`` cause is its headline alone: the first screen goes to what
   fails (bench/first_screens.py counts those lines on the kept failure cases).
 * :func:`short_places`: the place a headline names, without its directories when the path is absolute,
-  would take more than a quarter of the line, and no other file of the report has the same name (a launch passed by its full
-  path left the message a few columns, or none: the headline ran over five lines); the server line and
-  the header's evidence name it the same way. Details keep the full path.
+  would take more than a quarter of the line, and no other file of the report has the same name (a launch
+  passed by its full path left the message a few columns, or none: the headline ran over five lines); the
+  server line and the header's evidence name it the same way. Details keep the full path.
 * :func:`marked`: look-alike characters a script may carry (an en dash for ``--``, smart quotes, NBSP)
   written as ``<U+2013 EN DASH>``; control and zero-width characters are already escaped by
   ``boundary.visible_data``.
