@@ -39,6 +39,24 @@ two messages read); a finding no rule links stays a cause of its own. The links:
     A ``docker run`` option written in a manifest's ``command``/``args`` (TP023: ``--shm-size=16g``) explains
     the parser's refusal of that word (PA001 "--shm-size is not a vllm flag", with its guess of a near
     flag), in the same file: the fix is to drop the word and set the container, not to rename it.
+``launcher-twice``
+    An image whose entrypoint is the server's launcher, given the launcher again (TP010: ``docker run
+    vllm/vllm-openai vllm serve MODEL``, the container runs ``vllm serve vllm serve MODEL``) explains the
+    parser's refusal of the words the repetition pushed out of place: PA001 for a stray word that is one of
+    the entrypoint's or the command's launcher words or stands right after one (``'serve' (after vllm)``,
+    ``'MODEL' (after serve)``), or, when the command is a shell (``vllm serve bash -c "..."``), every word
+    the parser refuses (PA001) or finds without its value (PA012), in the same file; and the resolution
+    layer's RS004 "the command line is refused first (unrecognized
+    arguments: ...)" when those are the words it names. One mistake, one finding: the parser's advice for a
+    stray word ("quote the value ... or remove the stray word") would remove the model.
+``one-word-item``
+    A manifest's or compose file's list item that holds a flag and its value (TP011: ``- --dtype auto``, one
+    argv word) explains the parser's refusal of that word (PA001 "--dtype auto is not a vllm flag"), in
+    the same file.
+``one-plugin``
+    Flags of one plugin the parser refuses (PA001 "--omni is not a vllm 0.16.0 flag: it is vllm-omni's
+    (...)"), with the same fix (install the plugin's matching release), in the same launch: the first is
+    the cause, the others follow from it (vllm-omni#1592 wrote two).
 ``too-few-gpus``
     RS005 (the parallel sizes need more GPUs than ``--gpu`` gives) explains the memory layer's MM007 on the
     same count and the framework's own refusal on the fake device (an RS001 whose recorded condition reads
@@ -49,8 +67,10 @@ two messages read); a finding no rule links stays a cause of its own. The links:
     unquoted ``$MODEL``; TP007: a here-document that expanded ``$PORT`` locally to nothing; TP012: compose's
     interpolation of an unset ``${PORT}`` in a string ``command:``) explains the
     parser's PA012 (the flag needs a value) and PA020 (the required flag is not given) for that flag; TP012
-    on a compose list item (``["--port", "${PORT}"]``, which stays a word, the empty one) explains what the
-    parser says of that flag's value ``''`` (PA010 "invalid int value: ''"). The
+    on a compose list item (``["--port", "${PORT}"]``, which stays a word, the empty one) and SH007/SH026 on
+    a quoted expansion (``--port "$PORT"``: "gets an empty value") explain what the parser says of that
+    flag's value ``''`` (PA010 "invalid int value: ''"). An unset variable is one the caller may set: the
+    parser's refusal then rests on that assumption too, and is at most a warning (``_resting_on``). The
     cause carries the fix: its own edit, or (fixes/attach.py) the edit of a consequence that re-checking
     proves removes the cause too.
 ``lost-positional``
@@ -101,6 +121,8 @@ SPLIT_OFF_SYMPTOMS = frozenset({"SC2215", "SC2188", "SH023"})
 LOST_VALUE_SYMPTOMS = frozenset({"PA012", "PA020"})
 LOST_VALUE = frozenset({"SH007", "SH026", "TP007", "TP012"})
 _EMPTY_ITEM = "reaches the server as the empty word ''"  # TP012 on a compose list item (compose.py)
+# SH007/SH026 on a quoted expansion (`--port "$PORT"`, PORT not set here): the flag gets the empty word
+_EMPTY_WORD = "gets an empty value"
 _RAISE = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception|Exit): ")
 _READS = re.compile(r"\breads (\w+) = ")
 _ARGS_REQUIRED = re.compile(r'^argparse stops with "the following arguments are required: ([^"]+)"')
@@ -130,9 +152,12 @@ def _flag_names(setting: str, settings: Mapping[str, Setting]) -> set[str]:
 
 
 def _flags_before_expansions(text: str) -> set[str]:
-    """Flags in a written command immediately followed by a ``$`` expansion (``--port $PORT``)."""
+    """Flags in a written command immediately followed by a ``$`` expansion (``--port $PORT``, quoted or
+    not)."""
     words = text.split()
-    return {w for w, nxt in itertools.pairwise(words) if w.startswith("-") and nxt.startswith("$")}
+    return {
+        w for w, nxt in itertools.pairwise(words) if w.startswith("-") and nxt.lstrip('"').startswith("$")
+    }
 
 
 class _Links:
@@ -331,7 +356,8 @@ def _lost_value(links: _Links, report: Report) -> None:
         names = _flag_names(f.setting, settings)
         for i, flags in lost:
             cause = findings[i]
-            if empty_item and f.code not in LOST_VALUE_SYMPTOMS and _EMPTY_ITEM not in cause.message:
+            emptied = _EMPTY_ITEM in cause.message or _EMPTY_WORD in cause.message
+            if empty_item and f.code not in LOST_VALUE_SYMPTOMS and not emptied:
                 continue
             if flags & names and f.launch == cause.launch:
                 links.link(j, i)
@@ -416,6 +442,92 @@ def _docker_option(links: _Links, report: Report) -> None:
                 links.link(j, i)
 
 
+_SHELLS = ("bash", "sh", "dash", "zsh", "/bin/bash", "/bin/sh", "/usr/bin/bash")
+_ENTRYPOINT = re.compile(r" already has the entrypoint `([^`]+)`")
+_REFUSED_FIRST = re.compile(
+    r"^resolution skipped: the command line is refused first \(unrecognized arguments: (.*)\)"
+)
+_ONE_WORD = re.compile(r" item '((?:[^'\\]|\\.)*)' is ONE argv word")
+
+
+def _launcher_words(command: str) -> set[str]:
+    """The words that name the server in a command (TP010's evidence): ``vllm serve``, ``python3 -m
+    MODULE``, ``sglang serve``; the program alone otherwise."""
+    words = command.split()
+    if len(words) > 2 and words[1] == "-m":
+        return set(words[:3])
+    if len(words) > 1 and words[1] == "serve":
+        return set(words[:2])
+    return set(words[:1])
+
+
+def _launcher_twice(links: _Links, report: Report) -> None:
+    findings = links.findings
+    for i, cause in enumerate(findings):
+        m = _ENTRYPOINT.search(cause.message) if cause.code == "TP010" else None
+        where = _path_line(cause.at)
+        if m is None or where is None:
+            continue
+        command = cause.evidence[0].text if cause.evidence else ""
+        launcher = set(m.group(1).split()) | _launcher_words(command)
+        # a shell appended to the launcher (`vllm serve bash -c "..."`): none of its words is for the server
+        shell = command.split()[:1] in ([s] for s in _SHELLS)
+        refused: set[str] = set()
+        for j, f in enumerate(findings):
+            theirs = _path_line(f.at)
+            if f.layer != "parser" or theirs is None or theirs[0] != where[0]:
+                continue
+            if shell and f.code in ("PA001", "PA012"):
+                links.link(j, i)
+                continue
+            word = _REFUSED.match(f.message) if f.code == "PA001" else None
+            if word is None:
+                continue
+            if word.group(1) in launcher or (word.group(2) or "") in launcher:
+                links.link(j, i)
+                refused.add(word.group(1))
+        for j, f in enumerate(findings):
+            named = _REFUSED_FIRST.match(f.message) if f.code == "RS004" else None
+            if named is not None and refused and set(named.group(1).split()) <= refused:
+                links.link(j, i)
+
+
+def _one_word_item(links: _Links, report: Report) -> None:
+    findings = links.findings
+    for i, cause in enumerate(findings):
+        m = _ONE_WORD.search(cause.message) if cause.code == "TP011" else None
+        where = _path_line(cause.at)
+        if m is None or where is None:
+            continue
+        item = m.group(1)
+        for j, f in enumerate(findings):
+            theirs = _path_line(f.at)
+            if f.layer != "parser" or theirs is None or theirs[0] != where[0]:
+                continue
+            # the parser refuses the item as a flag ("--dtype auto is not a vllm flag") or as a word
+            if f.message.startswith(item + " is not a ") or f"'{item}'" in f.message:
+                links.link(j, i)
+
+
+# PA001 for a plugin's flag: "--omni is not a vllm 0.16.0 flag: it is vllm-omni's (vllm-omni 0.14.0-...)"
+_PLUGIN_FLAG = re.compile(r"^--[\w.-]+ is not a \S+ \S+ flag: it is (\S+)'s \(")
+
+
+def _one_plugin(links: _Links, report: Report) -> None:
+    findings = links.findings
+    first: dict[tuple[int | None, str, str | None], int] = {}
+    for j, f in enumerate(findings):
+        m = _PLUGIN_FLAG.match(f.message) if f.code == "PA001" else None
+        if m is None:
+            continue
+        # one plugin that is not there (or not the matching release), one fix (install it): one cause
+        key = (f.launch, m.group(1), f.fix)
+        if key in first:
+            links.link(j, first[key])
+        else:
+            first[key] = j
+
+
 def _too_few_gpus(links: _Links, report: Report) -> None:
     findings = links.findings
     cause = next((i for i, f in enumerate(findings) if f.code == "RS005"), None)
@@ -438,6 +550,9 @@ RULES: tuple[Callable[[_Links, Report], None], ...] = (
     _broken_command,
     _folded_continuation,
     _docker_option,
+    _launcher_twice,
+    _one_word_item,
+    _one_plugin,
     _too_few_gpus,
 )
 

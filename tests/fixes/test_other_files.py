@@ -218,8 +218,13 @@ def test_kubernetes_env_and_a_one_item_flag_are_fixed_in_the_manifest(tmp_path: 
     edits = _edits(fixed)
     one_word = [{"file": "k8s.yaml", "start": "18:16", "end": "18:27", "replacement": "--tp-size=1"}]
     assert edits["TP011 k8s.yaml:18"] == (one_word, True)
-    # the parser's "--tp-size 1 is not a flag" shares TP011's edit instead of guessing a flag near it
-    assert [v for k, v in edits.items() if k.startswith("PA001")] == [(one_word, True)]
+    # the parser's "--tp-size 1 is not a flag" follows from TP011 (causes.py one-word-item): one cause, one
+    # edit, instead of a guess at a flag near it
+    assert [k for k in edits if k.startswith("PA001")] == []
+    (tp011,) = [f for f in fixed["findings"] if f["code"] == "TP011"]
+    assert [(c["code"], c["message"].split(":")[0]) for c in tp011["consequences"]] == [
+        ("PA001", "--tp-size 1 is not a sglang 0.5.10.post1 flag")
+    ]
     assert edits["PR006 k8s.yaml:16"] == (
         [{"file": "k8s.yaml", "start": "13:23", "end": "13:26", "replacement": "0"}],
         True,

@@ -6,6 +6,12 @@ Pieces of ``render/text.py`` that decide what a person sees first, and how wide 
 * :func:`diagnosis_lines`: the causes, most severe (with what follows from them) and earliest layer first,
   each one line ``SEVERITY CODE FILE:LINE:COL what happened`` cut to the width, then at most two lines: why
   (the findings it explains, or the rest of the message) and the fix. The full text is in "Details".
+  Beside an error or a warning an ``info`` cause is its headline alone: the first screen goes to what
+  fails (bench/first_screens.py counts those lines on the kept failure cases).
+* :func:`short_places`: the place a headline names, without its directories when the path is absolute,
+  would take more than a quarter of the line, and no other file of the report has the same name (a launch
+  passed by its full path left the message a few columns, or none: the headline ran over five lines); the
+  server line and the header's evidence name it the same way. Details keep the full path.
 * :func:`marked`: look-alike characters a script may carry (an en dash for ``--``, smart quotes, NBSP)
   written as ``<U+2013 EN DASH>``; control and zero-width characters are already escaped by
   ``boundary.visible_data``.
@@ -72,16 +78,32 @@ def one_line(text: str, width: int) -> str:
     return split_line(text, width)[0]
 
 
-def _rank(finding: Mapping[str, Any]) -> tuple[int, int]:
+# Findings about argtrace's own reach, not about the launch: PR008, the named release is read with its
+# family's bundled stand-in. Its warning says the verdicts below may rest on that stand-in; ranked before
+# them by its layer (process), it pushed the launch's own finding down the first screen
+# (bench/first_screens.py, docs/real_cases.md "First screens of the earlier batches").
+ABOUT_THE_ANALYSIS = frozenset({"PR008"})
+
+
+def severity_rank(finding: Mapping[str, Any]) -> int:
+    """The most severe of the finding and its consequences, as an index of ``SEVERITIES`` (0 = error)."""
     severities = [finding.get("severity"), *(c.get("severity") for c in finding.get("consequences") or [])]
-    severity = min(SEVERITIES.index(s) if s in SEVERITIES else len(SEVERITIES) for s in severities)
+    return min(SEVERITIES.index(s) if s in SEVERITIES else len(SEVERITIES) for s in severities)
+
+
+def _rank(finding: Mapping[str, Any]) -> tuple[int, int, int]:
     layer = finding.get("layer")
-    return severity, LAYERS.index(layer) if layer in LAYERS else len(LAYERS)
+    return (
+        severity_rank(finding),
+        finding.get("code") in ABOUT_THE_ANALYSIS,
+        LAYERS.index(layer) if layer in LAYERS else len(LAYERS),
+    )
 
 
 def diagnosis_order(findings: Sequence[Mapping[str, Any]]) -> list[int]:
-    """Indexes of the causes: most severe first (a cause counts its consequences' severity), then the
-    earliest layer, then as reported."""
+    """Indexes of the causes: most severe first (a cause counts its consequences' severity), the launch's
+    own before those about argtrace's reach (``ABOUT_THE_ANALYSIS``), then the earliest layer, then as
+    reported."""
     return sorted(range(len(findings)), key=lambda i: (*_rank(findings[i]), i))
 
 
@@ -97,23 +119,76 @@ def explains(finding: Mapping[str, Any]) -> str | None:
     return f"explains {len(codes)} finding{'s' if len(codes) != 1 else ''}: {listed}"
 
 
-def diagnosis_lines(finding: Mapping[str, Any], width: int) -> list[Text]:
-    """One cause: the headline, then why and the fix, each one line of at most ``width`` columns."""
+# A place is ``PATH:LINE[:COL]`` (or a bare path); ``<-c>`` and URLs have no directory to drop.
+_PLACE = re.compile(r"^(?P<path>.*?)(?P<line>:\d+(?::\d+)?)?$")
+# The fewest columns a headline's message keeps; with less, the message starts on the next line.
+MIN_MESSAGE = 20
+
+
+def _path_of(at: str) -> str:
+    m = _PLACE.match(at)
+    return m.group("path") if m else at
+
+
+def short_places(places: Sequence[str], width: int) -> dict[str, str]:
+    """Each place as a headline names it: an absolute path longer than a quarter of ``width`` loses its
+    directories, unless another path of ``places`` has the same file name (then which file is meant needs
+    them). A relative path is kept as the user wrote it."""
+    paths = {_path_of(at) for at in places}
+    names: dict[str, set[str]] = {}
+    for path in paths:
+        names.setdefault(path.rsplit("/", 1)[-1], set()).add(path)
+    out: dict[str, str] = {}
+    for at in places:
+        path = _path_of(at)
+        name = path.rsplit("/", 1)[-1]
+        if path.startswith("/") and len(path) > width // 4 and len(names[name]) == 1:
+            out[at] = name + at[len(path) :]
+    return out
+
+
+def shortened(text: str, places: Mapping[str, str] | None) -> str:
+    """``text`` with each path ``places`` shortens written short (a fix names its file: "... at PATH:3")."""
+    for at, short in (places or {}).items():
+        path = _path_of(at)
+        if path in text:
+            text = text.replace(path, _path_of(short))
+    return text
+
+
+def diagnosis_lines(
+    finding: Mapping[str, Any], width: int, places: Mapping[str, str] | None = None, *, brief: bool = False
+) -> list[Text]:
+    """One cause: the headline, then why and the fix, each one line of at most ``width`` columns; ``brief``:
+    the headline alone (an ``info`` cause beside errors or warnings). A place in ``places`` is written as it
+    maps (``short_places``)."""
     severity = str(finding.get("severity", "info"))
     head = f"{severity.upper()} {finding.get('code')} "
-    where = f"{finding['at']} " if finding.get("at") else ""
-    message = marked(str(finding.get("message", "")))
+    at = str(finding["at"]) if finding.get("at") else ""
+    where = f"{(places or {}).get(at, at)} " if at else ""
+    message = shortened(marked(str(finding.get("message", ""))), places)
     headline = Text(head, style=SEVERITY_STYLE.get(severity, ""))
-    headline.append(where, style="dim")
-    shown, rest = split_line(message, width - len(head) - len(where))
-    headline.append(shown)
     lines = [headline]
+    room = width - len(head) - len(where)
+    if room < MIN_MESSAGE:
+        # a place too long for the line: it closes the headline, the message gets a line of its own
+        room = width - len(head)
+        # cut from the left: the file name and line are what the place is read for
+        headline.append(where if len(where) <= room else "…" + where.rstrip()[-(room - 1) :], style="dim")
+        shown, rest = split_line(message, width - 2)
+        lines.append(Text("  " + shown))
+    else:
+        headline.append(where, style="dim")
+        shown, rest = split_line(message, room)
+        headline.append(shown)
+    if brief:
+        return lines  # the headline, and the message's first line when the place filled the headline
     why = explains(finding) or rest
     if why:
         lines.append(Text("  " + one_line(why, width - 2), style="dim"))
     if finding.get("fix"):
         fix = Text("  fix: ", style="green")
-        fix.append(one_line(marked(str(finding["fix"])), width - 7))
+        fix.append(one_line(shortened(marked(str(finding["fix"])), places), width - 7))
         lines.append(fix)
     return lines
 

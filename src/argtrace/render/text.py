@@ -16,6 +16,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
+from argtrace.model import SEVERITIES
 from argtrace.render.screen import (
     SEVERITY_STYLE,
     diagnosis_lines,
@@ -23,6 +24,9 @@ from argtrace.render.screen import (
     explains,
     marked,
     output_width,
+    severity_rank,
+    short_places,
+    shortened,
     shown_settings,
     written,
 )
@@ -156,7 +160,7 @@ def _render_settings(data: Mapping[str, Any], console: Console) -> None:
             console.print(Text(f"      {change}", style="dim"))
 
 
-def _render_servers(data: Mapping[str, Any], out: list[Any]) -> None:
+def _render_servers(data: Mapping[str, Any], out: list[Any], places: Mapping[str, str]) -> None:
     servers = data.get("servers") or []
     process = data.get("process")
     for index, server in enumerate(servers, start=1):
@@ -165,9 +169,10 @@ def _render_servers(data: Mapping[str, Any], out: list[Any]) -> None:
             " (described below)" if chosen and len(servers) > 1 else ""
         )
         loop = f" (in a loop at {server['loop']})" if server.get("loop") else ""
+        at = places.get(str(server.get("at")), server.get("at"))
         out.append(
             Text(
-                f"{label} at {server.get('at')}: {server.get('framework')} {server.get('entrypoint')}{loop}",
+                f"{label} at {at}: {server.get('framework')} {server.get('entrypoint')}{loop}",
                 style="bold",
             )
         )
@@ -212,11 +217,22 @@ def _section_view(name: str) -> Callable[[Any], Any] | None:
     return view if callable(view) else None
 
 
+# check.py's note for a launch with no server; the text leaves it out when SH019 says so (JSON keeps it).
+NO_SERVER_NOTE = "no SGLang or vLLM server start was found in "
 # Commands whose report is a listing, not a verdict: no "0 error(s)" line at their end.
 NO_VERDICT_LINE = frozenset({"resolver", "ps", "why"})
 
 
-def _render_diagnosis(data: Mapping[str, Any], console: Console, width: int) -> None:
+def first_screen_places(data: Mapping[str, Any], width: int) -> dict[str, str]:
+    """The places the first screen names (the causes', the servers'), long ones by their file name."""
+    places = [str(f["at"]) for f in data.get("findings") or [] if "cause" not in f and f.get("at")]
+    places += [str(s["at"]) for s in data.get("servers") or [] if s.get("at")]
+    return short_places(places, width)
+
+
+def _render_diagnosis(
+    data: Mapping[str, Any], console: Console, width: int, places: Mapping[str, str]
+) -> None:
     """The causes first: each one line, then why and the fix (``render/screen.py``)."""
     findings = [f for f in data.get("findings") or [] if "cause" not in f]
     if not findings:
@@ -226,8 +242,10 @@ def _render_diagnosis(data: Mapping[str, Any], console: Console, width: int) -> 
     if folded:
         title += f"; {folded} more finding{' follows' if folded == 1 else 's follow'} from them"
     console.print(Text(title, style="bold"))
+    alarm = any(severity_rank(f) < SEVERITIES.index("info") for f in findings)
     for index in diagnosis_order(findings):
-        for line in diagnosis_lines(findings[index], width):
+        brief = alarm and severity_rank(findings[index]) == SEVERITIES.index("info")
+        for line in diagnosis_lines(findings[index], width, places, brief=brief):
             console.print(line)
 
 
@@ -275,6 +293,7 @@ def render_text(data: Mapping[str, Any]) -> str:
         soft_wrap=False,
     )
     framework = data.get("framework") or {}
+    places = first_screen_places(data, width)
     header = Text(f"argtrace {data.get('command')}", style="bold")
     if framework.get("name") and framework.get("version") is None and framework.get("analysed_with"):
         header.append(
@@ -282,15 +301,18 @@ def render_text(data: Mapping[str, Any]) -> str:
             "pass --framework-version)"
         )
     elif framework.get("name"):
-        how = framework.get("evidence") or framework.get("source")
+        how = shortened(str(framework.get("evidence") or framework.get("source")), places)
         header.append(f" — {framework['name']} {framework.get('version') or '?'} ({how})")
     console.print(header)
-    _render_diagnosis(data, console, width)
+    _render_diagnosis(data, console, width, places)
     parts: list[Any] = []
-    _render_servers(data, parts)
+    _render_servers(data, parts, places)
     for part in parts:
         console.print(part)
+    said = {f.get("code") for f in data.get("findings") or []}
     for note in data.get("notes") or []:
+        if "SH019" in said and note.startswith(NO_SERVER_NOTE):
+            continue  # SH019 on the diagnosis says it already
         console.print(Text(f"note: {note}", style="dim"))
     _render_settings(data, console)
     for key, value in data.items():

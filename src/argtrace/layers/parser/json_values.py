@@ -152,6 +152,26 @@ def dotted_overrides(ctx: ParseContext) -> None:
             )
 
 
+def _malformed_with_quotes(value: str) -> str | None:
+    """A JSON object or list whose double quotes reached the parser and that is still refused: the shell
+    kept the quotes, so single quotes (the rule's fix) change nothing; the JSON itself is broken where
+    ``json.loads`` stops, often a part an unset variable left empty (`"n":${N}}` -> `"n":}`)."""
+    import json
+
+    if not value.startswith(("{", "[")) or '"' not in value:
+        return None
+    try:
+        json.loads(value)
+    except json.JSONDecodeError as e:
+        near = value[max(e.pos - 12, 0) : e.pos + 1]
+        return (
+            f"the double quotes reached the server, so quoting is not what is wrong: the JSON breaks at "
+            f"character {e.pos + 1} ({e.msg}: `{near}`); a part a variable makes is empty when the variable "
+            "is not set"
+        )
+    return None
+
+
 def json_value_fix(text: str, message: str = "") -> str | None:
     """How to repair a value a JSON flag refused, read from what the value shows (and the refusal);
     None when it shows nothing particular (the rule's fix, single quotes that keep the double quotes,
@@ -183,6 +203,9 @@ def json_value_fix(text: str, message: str = "") -> str | None:
     if value.startswith("{{") and value.endswith("}}"):
         # a template's escaped braces (Python format strings, Jinja) that reached the command line as written
         return "write single braces: the doubled braces are a template's escape that reached the command line"
+    broken = _malformed_with_quotes(value)
+    if broken:
+        return broken
     if value and value[0] not in '{["' and re.fullmatch(r"[\w.-]+=[^,]*(?:,[\w.-]+=[^,]*)*", value):
         return (
             "this release takes JSON here, not key=value pairs: write them as one JSON object in single "
