@@ -119,6 +119,49 @@ def test_gaie2487_names_the_single_hyphen() -> None:
     ]
 
 
+# was c: an Eagle3 draft under EAGLE (sglang PR#21272, closed unmerged: SGLang still says nothing). RS033
+# (layers/start_values.py) reads the draft's name; its config.json would say it for certain
+EAGLE3_DRAFT = (
+    "RS033",
+    "warning",
+    "--speculative-algorithm EAGLE with the draft 'lightseekorg/kimi-k2.5-eagle3', whose name says it is an "
+    "EAGLE-3 draft: sglang 0.5.23 captures the three target hidden states an EAGLE-3 draft reads only under "
+    "EAGLE3 (spec_aux_hidden_state.py), so the draft gets one, predicts garbage and every draft token is "
+    "rejected: the server runs, slower than without speculation, with no error (sglang PR#21272; assumed "
+    "from the draft's name, its config.json's architecture decides)",
+    "--speculative-algorithm EAGLE3",
+)
+
+
+def test_sglang21272_names_the_eagle3_draft_under_eagle() -> None:
+    report = check(LAUNCHES["sglang21272"])
+    assert found(report) == [EAGLE3_DRAFT]
+    assert [f["basis"] for f in alarms(report)] == ["assumed"]
+
+
+@pytest.mark.parametrize(
+    ("algorithm", "draft", "codes"),
+    [
+        ("EAGLE", "jamesliu1/sglang-EAGLE3-Llama-3.1-Instruct-8B", ["RS033"]),
+        ("EAGLE", "/models/Eagle3-Qwen3-8B/", ["RS033"]),
+        ("EAGLE3", "/models/Eagle3-Qwen3-8B/", []),
+        # an EAGLE-2 draft whose name holds "llama3", not "eagle3"
+        ("EAGLE", "lmsys/sglang-EAGLE-LLaMA3-Instruct-8B", []),
+        # a directory named eagle3 above a draft of another name: only the draft's own name is read
+        ("EAGLE", "/eagle3/drafts/EAGLE-LLaMA3-Instruct-8B", []),
+    ],
+)
+def test_rs033_reads_the_draft_s_own_name(
+    algorithm: str, draft: str, codes: list[str], tmp_path: Path
+) -> None:
+    command = (
+        f"python -m sglang.launch_server --model-path /m --speculative-algorithm {algorithm} "
+        f"--speculative-draft-model-path {draft}"
+    )
+    result = run_cli(["check", "--format", "json", "--no-resolve", *v("0.5.23"), "-c", command], cwd=tmp_path)
+    assert [f["code"] for f in result.json["findings"] if f["code"] == "RS033"] == codes
+
+
 # --- class b by `check`: the flag or the mechanism is named in an info, the cause is not asserted ----------
 
 NAMED_IN_INFO = {
@@ -183,12 +226,6 @@ MISSED_11 = [
         "the chat template path is relative to a directory the image no longer holds: the image's files are "
         "not known here (TP040 info); the TP012 warnings are true of the compose file (unset variables)",
         besides=("TP012",),
-    ),
-    Missed(
-        "sglang21272",
-        "an Eagle3 draft under --speculative-algorithm EAGLE: the draft's kind is in its config.json (no "
-        "rule "
-        "reads the draft's name); SGLang degrades silently",
     ),
     Missed(
         "sgldiffrouting16",
