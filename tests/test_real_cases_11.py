@@ -53,6 +53,8 @@ LAUNCHES = {
     "vllm18986": Launch("vllm18986_ipv6_dp_headless.sh"),
     "vllm7196": Launch("vllm7196_two_servers_rpc_port.sh", v("0.5.4")),
     "vllmascend8511": Launch("vllmascend8511_glm46v_glued_values.cmd", v("0.18.0")),
+    "castai737": Launch("castai737_sh_c_vllm_serve.yaml"),
+    "castai739": Launch("castai739_probe_port_8080.yaml"),
 }
 
 CORRECT = {
@@ -160,6 +162,107 @@ def test_rs033_reads_the_draft_s_own_name(
     )
     result = run_cli(["check", "--format", "json", "--no-resolve", *v("0.5.23"), "-c", command], cwd=tmp_path)
     assert [f["code"] for f in result.json["findings"] if f["code"] == "RS033"] == codes
+
+
+def test_castai737_sh_c_runs_vllm_alone() -> None:
+    """`command: ["/bin/sh", "-c", "vllm", "serve"]`: sh runs `vllm` with no words ("serve" is its $0)."""
+    assert found(check(LAUNCHES["castai737"])) == [
+        (
+            "TP004",
+            "error",
+            "`sh -c vllm` runs only vllm: the following 9 word(s) (serve Qwen/Qwen2.5-7B-Instruct "
+            "--trust-remote-code --gpu-memory-utilization=1 ...) become $0, $1, ... of that command string "
+            "and are never used",
+            "Quote the whole command as one word: `bash -c 'python3 -m sglang.launch_server --port 30000'`; "
+            "over ssh quote twice: `ssh gpu1 \"bash -c 'python3 ...'\"`.",
+        )
+    ]
+
+
+# was c: nothing compared a pod's probes with the server's port. TP070 (layers/container_ports.py) reads the
+# probes' ports (transport/k8s_pod.py, a named containerPort resolved) against the parser's --port
+def test_castai739_the_probes_ask_another_port() -> None:
+    assert found(check(LAUNCHES["castai739"])) == [
+        (
+            "TP070",
+            "warning",
+            "the container's readinessProbe and livenessProbe ask port http (containerPort 8080), but vllm "
+            "0.7.3 listens on 8000 (--port's default): the probes never succeed, so the pod never becomes "
+            "Ready and its Service sends it no requests; the kubelet restarts the container again and again",
+            "give the server --port 8080 (or point the probes at port 8000)",
+        )
+    ]
+
+
+POD = """apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: server
+spec:
+  template:
+    spec:
+      containers:
+        - name: server
+          image: IMAGE
+          command: COMMAND
+          ports: [{name: http, containerPort: 8080}, {name: metrics, containerPort: 9090}]
+          PROBE
+"""
+
+
+@pytest.mark.parametrize(
+    ("image", "command", "probe", "messages"),
+    [
+        # the named port and --port agree; a numeric probe on vLLM's default
+        (
+            "vllm/vllm-openai:v0.12.0",
+            '["vllm", "serve", "m", "--port", "8080"]',
+            "livenessProbe: {httpGet: {path: /health, port: http}}",
+            [],
+        ),
+        (
+            "vllm/vllm-openai:v0.12.0",
+            '["vllm", "serve", "m"]',
+            "readinessProbe: {tcpSocket: {port: 8000}}",
+            [],
+        ),
+        # SGLang's default 30000 against a numeric startup probe
+        (
+            "lmsysorg/sglang:v0.5.5",
+            '["python3", "-m", "sglang.launch_server", "--model-path", "m"]',
+            "startupProbe: {httpGet: {path: /health, port: 8000}}",
+            [
+                "the container's startupProbe asks port 8000, but sglang 0.5.5.post3 listens on 30000 "
+                "(--port's default): the probe never succeeds, so the kubelet restarts the container again "
+                "and again, and the pod never becomes Ready"
+            ],
+        ),
+        # a port the parser cannot read is not compared (an unset $PORT: argparse refuses the launch; a
+        # variable from a ConfigMap), nor a probe on a name the container lacks
+        (
+            "vllm/vllm-openai:v0.12.0",
+            '["sh", "-c", "vllm serve m --port $PORT"]',
+            "livenessProbe: {httpGet: {path: /health, port: http}}",
+            [],
+        ),
+        (
+            "vllm/vllm-openai:v0.12.0",
+            '["sh", "-c", "vllm serve m --port $PORT"]',
+            "livenessProbe: {httpGet: {path: /health, port: http}}\n"
+            "          env: [{name: PORT, valueFrom: {configMapKeyRef: {name: ports, key: api}}}]",
+            [],
+        ),
+        ("vllm/vllm-openai:v0.12.0", '["vllm", "serve", "m"]', "livenessProbe: {httpGet: {port: api}}", []),
+    ],
+)
+def test_tp070_compares_the_probed_port_with_the_server_s(
+    image: str, command: str, probe: str, messages: list[str], tmp_path: Path
+) -> None:
+    (tmp_path / "pod.yaml").write_text(
+        POD.replace("IMAGE", image).replace("COMMAND", command).replace("PROBE", probe)
+    )
+    result = run_cli(["check", "--format", "json", "--no-resolve", "pod.yaml"], cwd=tmp_path)
+    assert [f["message"] for f in result.json["findings"] if f["code"] == "TP070"] == messages
 
 
 # --- class b by `check`: the flag or the mechanism is named in an info, the cause is not asserted ----------
