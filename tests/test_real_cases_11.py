@@ -2,9 +2,10 @@
 
 Launches of 2025-2026 whose failure is in the launch as published: recipes (a backslash followed by a space,
 a multimodal encoder budget above the default batch, the default max_num_seqs against a hybrid model's Mamba
-blocks), downstream manifests and READMEs (a single-hyphen flag, removed flags, a chat template the image no
-longer holds, a second worker on the first one's ZMQ port, an image whose ENTRYPOINT takes the words after
-it), an fp16 dtype Gemma 3 refuses, a LoRA adapter with lm_head weights, and three framework bugs. Each case
+blocks), downstream manifests, a Helm chart and READMEs (a single-hyphen flag, removed flags, `sh -c` with
+the command split into words, probes on a port vLLM does not listen on, a chat template the image no longer
+holds, a second worker on the first one's ZMQ port, an image whose ENTRYPOINT takes the words after it), an
+fp16 dtype Gemma 3 refuses, a LoRA adapter with lm_head weights, and three framework bugs. Each case
 under ``tests/data/real_cases_11/`` is our reconstruction of a launch posted in a public issue, pull request
 or file; its header names the URL. The machine is a new user's (no resolver environment, no Hugging Face
 cache); the release is passed only when the report names it (vllm-ascend's v0.18.rc1 image as vLLM 0.18.0),
