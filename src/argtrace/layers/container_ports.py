@@ -2,8 +2,9 @@
 
 The probes come from the transport layer (``ServerCommand.probe_ports``, ``transport/k8s_pod.py``: a number,
 or a named ``containerPort`` resolved); the server's port is the parser's value of ``port`` (given, or the
-release's default: vLLM 8000, SGLang 30000), read once every server of the file is parsed. The kubelet probes the pod's IP at that port (Kubernetes API reference,
-Probe), so a probe on another port never succeeds.
+release's default: vLLM 8000, SGLang 30000), read once every server of the file is parsed. The kubelet
+probes the pod's IP at that port (Kubernetes API reference, Probe), so a probe on another port never
+succeeds.
 """
 
 from __future__ import annotations
