@@ -350,6 +350,10 @@ def _check_chosen_server(
     findings, matrix = servers_together.multinode_findings_of(parsed, allocation)
     report.findings.extend(findings)
     report.findings.extend(servers_together.pd_findings_of(parsed, commands, paths))
+    if any(server.probe_ports for _, server, _, _ in parsed):
+        from argtrace.layers.container_ports import probe_port_findings  # TP070: a pod's probes
+
+        report.findings.extend(probe_port_findings(parsed))
     if matrix is not None:
         report.sections["multinode"] = matrix  # the matrix of the launch's nodes (render/matrix.py)
     for late in late_layers(report, options):

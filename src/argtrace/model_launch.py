@@ -162,6 +162,9 @@ class ServerCommand:
     # device reservations), numbered 0..gpus-1 inside it; None: not a container, or not said
     gpus: int | None = None
     gpus_from: str | None = None  # where that count was read ("container vllm's resources.limits[...]")
+    # The ports its container's Kubernetes probes ask (kind "livenessProbe"..., port number, what the
+    # manifest wrote: ``8080`` or ``http (containerPort 8080)``); empty: not a pod, or no HTTP/TCP probe
+    probe_ports: tuple[tuple[str, int, str], ...] = ()
     # The condition the start depends on (``the condition `[ "$SLURM_LOCALID" = 0 ]` (FILE:LINE)``, SH020);
     # None: it runs whenever the script gets there
     conditional: str | None = None

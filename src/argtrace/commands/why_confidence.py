@@ -115,6 +115,12 @@ FOREIGN_WORDINGS = (
         "https://github.com/sgl-project/sglang/issues/6246",
     ),
     Wording(
+        "PyTorch's elementwise operators: two tensors whose shapes do not broadcast (the sizes the model's "
+        "code computed, not a setting's own check)",
+        r"(?i)the size of tensor a \(\d+\) must match the size of tensor b \(\d+\)",
+        "https://github.com/vllm-project/vllm-ascend/issues/8511",
+    ),
+    Wording(
         "tokenizers: the installed release cannot read the model's tokenizer.json",
         r"did not match any variant of untagged enum",
         "https://github.com/allenai/open-instruct/issues/738",

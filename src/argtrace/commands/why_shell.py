@@ -35,6 +35,10 @@ SHELL_FORMS = (
     ShellForm("not found", "bash", r"(?:^|\s)(?P<word>[^\s`'\"(]\S*): command not found\b"),
     # dash (/bin/sh on Debian): `x.sh: 2: --port: not found`
     ShellForm("not found", "dash (sh)", r"(?:^|\s)\S*?: (?P<line>\d+): (?P<word>\S.*?): not found"),
+    # dash's words without the script and line before them, for a flag run as a command (what a report
+    # quotes: vllm recipes PR#167's `--mm_processor_cache_type: not found`); only a flag word, since
+    # "NAME: not found" alone is common wording
+    ShellForm("not found", "dash (sh)", r"(?:^|\s)(?P<word>-[^\s`'\"(:]+): not found\b"),
     # bash: `bash: line 1: /no/such/vllm: No such file or directory`
     ShellForm(
         "no such file",

@@ -211,11 +211,11 @@ def unrecognized_site(text: str, framework: str | None = None) -> dict[str, Any]
     flags = list(
         dict.fromkeys(w.split("=", 1)[0] for w in m.group("args").split() if re.match(r"--?[A-Za-z]", w))
     )
-    if not flags:
-        return None
     prog = m.group("prog") or ""
     if foreign_program(prog):
         return None
+    if not flags:
+        return None if m.group("args").strip() else _blank_word(prog, text, framework)
     programs = entrypoints_for_prog(prog) if prog else []
     names = {e.framework for e in programs}
     if framework in ("sglang", "vllm"):
@@ -291,6 +291,30 @@ def origin_of_parser(text: str) -> dict[str, str] | None:
         "evidence": m.group(0).strip(),
         "source": "https://github.com/waybarrios/vllm-mlx/issues/7",
     }
+
+
+# a blank word refused by argparse: what the shell hands on from a `\` followed by a space at a line's end
+BLANK_WORD = (
+    "the word the parser refused is blank (only whitespace): a `\\` followed by a space at the end of a line "
+    "escapes that space, so the shell passes ' ' as an argument and ends the command there (the next line "
+    "runs as a command of its own); delete the blanks after the `\\` (`argtrace check SCRIPT`: SH003)"
+)
+
+
+def _blank_word(prog: str, text: str, framework: str | None) -> dict[str, Any] | None:
+    """argparse's "unrecognized arguments:" followed by blanks only (vllm recipes PR#167's
+    ``vllm: error: unrecognized arguments:  ``): no flag to place, and the words of the message alone
+    match unrelated sites; the parser the program names refused a word of whitespace."""
+    names = {e.framework for e in entrypoints_for_prog(prog)} if prog else set()
+    fw = framework if framework in ("sglang", "vllm") else (next(iter(names)) if len(names) == 1 else None)
+    if fw is None:
+        return None
+    programs = [e for e in entrypoints_for_prog(prog) if e.framework == fw] or [
+        e for e in entrypoints_of(fw) if not e.models
+    ]
+    match = _as_match(fw, prog, programs, [], text)
+    match["fix"] = BLANK_WORD
+    return match
 
 
 def _as_match(

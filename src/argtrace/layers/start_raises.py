@@ -59,6 +59,10 @@ def start_raises(report: Report) -> LayerResult:
         return result
     if (report.sections.get("resolution") or {}).get("status") not in (None, "skipped"):
         return result  # the resolver ran the framework's own code: RS001 reports what it raised
+    if (report.sections.get("parser") or {}).get("exit_status"):
+        # argparse exits before any argument check runs (PA001/PA010 say why): no check refuses a launch
+        # that never reaches it, and a value argparse refused has no parsed value to test
+        return result
     values = _given(report)
     if not values:
         return result
@@ -85,8 +89,8 @@ def _given(report: Report) -> dict[str, Any]:
         if setting.unknown_to_framework or not setting.history:
             continue
         last = setting.history[-1]
-        if last.layer != "parser" or not last.known:
-            continue
+        if last.layer != "parser" or not last.known or last.detail.get("rejected"):
+            continue  # a word the flag's type refused is a string the check never compares
         out[setting.name] = last.value
     return out
 

@@ -1,4 +1,5 @@
-"""Values a server's start-up refuses (RS030-RS031), each judged by the code that refuses them.
+"""Values a server's start-up refuses or misreads (RS030-RS031, RS033), each judged by the code that
+refuses or misreads them.
 
 Runs after the other layers (``check.late_layers``), on the report's effective settings and ``--gpu``:
 
@@ -9,6 +10,8 @@ Runs after the other layers (``check.late_layers``), on the report's effective s
 - RS031: a ``--model-path``/``--model`` value that is not a local path and that huggingface_hub's
   ``validate_repo_id`` refuses, judged with the ``REPO_ID_REGEX`` scripts/gen_messages.py read from the
   newest indexed huggingface_hub wheel and the function's other tests (its documented rules).
+- RS033: SGLang's ``--speculative-algorithm EAGLE`` with a draft whose name says it is an EAGLE-3 draft:
+  the target's auxiliary hidden states the draft reads are captured under EAGLE3 only (sglang PR#21272).
 """
 
 from __future__ import annotations
@@ -44,6 +47,8 @@ def start_values(report: Report, gpu: str | None) -> LayerResult:
         result.findings.extend(fp8_kv_cache_on_gpu(report, gpu))
     if framework in MODEL_SETTINGS:
         result.findings.extend(model_not_a_repo_id(report, framework, env))
+    if framework == "sglang":
+        result.findings.extend(eagle3_draft_under_eagle(report))
     return result
 
 
@@ -179,5 +184,37 @@ def model_not_a_repo_id(report: Report, framework: str, env: Mapping[str, str | 
             f"download ({source}), unless a directory of that name exists where the server starts",
             setting=setting,
             evidence=[Evidence("resolution", None, f"{flag} {value}")],
+        )
+    ]
+
+
+# an EAGLE-3 draft's name: `sglang-EAGLE3-Llama-3.1-Instruct-8B`, `kimi-k2.5-eagle3`, `Eagle3-Qwen3-8B`
+_EAGLE3_NAME = re.compile(r"eagle3", re.I)
+
+
+def eagle3_draft_under_eagle(report: Report) -> list[Finding]:
+    """RS033: SGLang's EAGLE algorithm does not capture the three hidden states an EAGLE-3 draft's fc layer
+    reads (``_resolve_eagle_aux_hidden_state``: ``eagle_use_aux_hidden_state`` under ``is_eagle3()``
+    only), so the draft predicts garbage and the server runs slower than without it (sglang PR#21272). The
+    draft's kind is assumed from its name."""
+    from argtrace.rules import start_values as rules
+
+    algorithm = _effective(report, "speculative_algorithm")
+    draft = _effective(report, "speculative_draft_model_path")
+    if not isinstance(algorithm, str) or algorithm.upper() != "EAGLE" or not isinstance(draft, str):
+        return []
+    name = draft.rstrip("/\\").rsplit("/", 1)[-1]
+    if not _EAGLE3_NAME.search(name) or _UNRESOLVED.search(name):
+        return []
+    release = f"sglang {report.framework.release}" if report.framework.release else "sglang"
+    return [
+        rules.RS033.finding(
+            f"--speculative-algorithm {algorithm} with the draft {draft!r}, whose name says it is an EAGLE-3 "
+            f"draft: {release} captures the three target hidden states an EAGLE-3 draft reads only under "
+            "EAGLE3 (spec_aux_hidden_state.py), so the draft gets one, predicts garbage and every draft "
+            "token is rejected: the server runs, slower than without speculation, with no error (sglang "
+            "PR#21272; assumed from the draft's name, its config.json's architecture decides)",
+            setting="speculative_algorithm",
+            evidence=[Evidence("resolution", None, f"--speculative-draft-model-path {draft}")],
         )
     ]

@@ -1,7 +1,9 @@
-"""Values a server's start-up refuses (RS030-RS032; layers/start_values.py, layers/start_raises.py): a
-KV-cache dtype the GPU that ``--gpu`` names cannot store, a model name that is neither a local path nor a
-Hugging Face repo id, and flags the release's own argument checks refuse. Each follows real code: vLLM's
-attention backends, huggingface_hub's ``validate_repo_id``, the releases' indexed raise sites."""
+"""Values a server's start-up refuses or misreads (RS030-RS033; layers/start_values.py,
+layers/start_raises.py): a KV-cache dtype the GPU that ``--gpu`` names cannot store, a model name that is
+neither a local path nor a Hugging Face repo id, flags the release's own argument checks refuse, and an
+Eagle3 draft under SGLang's EAGLE algorithm. Each follows real code: vLLM's attention backends,
+huggingface_hub's ``validate_repo_id``, the releases' indexed raise sites, SGLang's auxiliary hidden-state
+capture."""
 
 from __future__ import annotations
 
@@ -88,4 +90,39 @@ RS032 = Rule(
     exceptions="Nothing when a test calls a function, reads the environment, the model, a local variable or "
     "a setting the launch does not give (its default may be rewritten before the check); nothing for "
     "model-specific modules (model_overrides/); nothing when the resolver ran (RS001 says what it raised).",
+)
+
+RS033 = Rule(
+    code="RS033",
+    layer="resolution",
+    severity="warning",
+    title="An Eagle3 draft under SGLang's --speculative-algorithm EAGLE",
+    basis="assumed",
+    rationale=(
+        "An EAGLE-3 draft's fc layer reads three of the target's hidden states concatenated; SGLang captures "
+        "them only when the algorithm is EAGLE3 (_resolve_eagle_aux_hidden_state sets "
+        "eagle_use_aux_hidden_state under spec_algorithm.is_eagle3(), "
+        "sglang/srt/model_executor/model_runner_components/spec_aux_hidden_state.py in 0.5.23). Under EAGLE "
+        "the draft gets one hidden state, skips its fc projection and predicts garbage: the server starts "
+        "and answers correctly, but every draft token is rejected (accept length 1.0) and decoding is slower "
+        "than without speculation, with no error or warning "
+        "(https://github.com/sgl-project/sglang/pull/21272, closed unmerged). The draft's kind is its "
+        "config.json's architecture (LlamaForCausalLMEagle3), which argtrace does not download: it is "
+        "assumed from the draft's name."
+    ),
+    fix="--speculative-algorithm EAGLE3",
+    example=_static(
+        "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct "
+        "--speculative-algorithm EAGLE --speculative-draft-model-path jamesliu1/sglang-EAGLE3-Llama-3.1-"
+        "Instruct-8B",
+        "0.5.23",
+    ),
+    correct=_static(
+        "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct "
+        "--speculative-algorithm EAGLE3 --speculative-draft-model-path jamesliu1/sglang-EAGLE3-Llama-3.1-"
+        "Instruct-8B",
+        "0.5.23",
+    ),
+    exceptions="Only when the draft's name (the last part of its path or repo id) holds 'eagle3' (any case); "
+    "a draft named otherwise is not judged, and the draft's config.json is not read.",
 )

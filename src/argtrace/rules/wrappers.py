@@ -282,3 +282,41 @@ TP046 = Rule(
         argv=("check", "llmisvc.yaml"),
     ),
 )
+
+_PROBED_POD = """apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: vllm
+spec:
+  template:
+    spec:
+      containers:
+        - name: vllm
+          image: vllm/vllm-openai:v0.12.0
+          args: ["Qwen/Qwen2.5-1.5B-Instruct"PORT]
+          ports: [{name: http, containerPort: 8080}]
+          readinessProbe: {httpGet: {path: /health, port: http}}
+"""
+
+TP070 = Rule(
+    code="TP070",
+    layer="transport",
+    severity="warning",
+    title="A Kubernetes probe asks a port the server does not listen on",
+    rationale=(
+        "The kubelet runs a container's httpGet/tcpSocket probes against the pod's IP at the probe's "
+        "`port`, a number or the name of one of the container's `ports` (Kubernetes API reference, Probe). "
+        "`containerPort` only documents a port: the server listens where its own `--port` says (vLLM's "
+        "default 8000, SGLang's 30000). A probe on another port never succeeds: a failing livenessProbe "
+        "restarts the container again and again, a readinessProbe keeps the pod out of its Service, a "
+        "startupProbe does both (castai/helm-charts PR#739: probes on container.port 8080, vLLM on 8000)."
+    ),
+    fix="give the server --port with the probed port (or point the probe at the server's port)",
+    example=Example(files={"vllm.yaml": _PROBED_POD.replace("PORT", "")}, argv=("check", "vllm.yaml")),
+    correct=Example(
+        files={"vllm.yaml": _PROBED_POD.replace("PORT", ', "--port", "8080"')}, argv=("check", "vllm.yaml")
+    ),
+    exceptions="Only ports the manifest gives as a number or a named containerPort, against a port the "
+    "parser knows (a `$PORT` it cannot read is not compared); a container whose command starts another "
+    "listener besides the server may answer the probe there.",
+)

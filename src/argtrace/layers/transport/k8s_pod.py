@@ -18,7 +18,13 @@ GPUs: ``resources.limits["nvidia.com/gpu"]`` (the NVIDIA device plugin's resourc
 it for extended resources) is how many GPUs the container gets, numbered 0..N-1 inside it
 (NVIDIA k8s-device-plugin sets ``NVIDIA_VISIBLE_DEVICES`` to the allocated devices).
 
-This module owns the service-link variables (``service_link_env``), TP041, and the container GPU limit.
+Probes: a container's ``livenessProbe``/``readinessProbe``/``startupProbe`` ``httpGet``/``tcpSocket``
+``port`` is a number or the name of one of the container's ``ports`` (Kubernetes API reference, Probe and
+ContainerPort: "Number or name of the port to access on the container"); the kubelet connects to the pod's
+IP at that port. ``probe_ports`` reads them for TP070 (``layers/container_ports.py``).
+
+This module owns the service-link variables (``service_link_env``), TP041, the container GPU limit and its
+probes' ports.
 """
 
 from __future__ import annotations
@@ -129,3 +135,36 @@ def with_gpus(servers: Sequence[Any], node: Any, container: str) -> list[Any]:
     if gpus is None:
         return list(servers)
     return [replace(s, gpus=gpus[0], gpus_from=f"container {container}'s {gpus[1]}") for s in servers]
+
+
+PROBES = ("startupProbe", "readinessProbe", "livenessProbe")
+
+
+def probe_ports(node: Any) -> tuple[tuple[str, int, str], ...]:
+    """The ports the container's HTTP and TCP probes ask: (probe, port, as written); a name resolves to the
+    container's ``ports`` entry of that name (an unknown name or a template is left out)."""
+    named: dict[str, int] = {}
+    for item in _seq(_get(node, "ports")) or []:
+        name, number = _scalar(_get(item, "name")), _scalar(_get(item, "containerPort"))
+        if name and number is not None and number.isdigit():
+            named[name] = int(number)
+    out: list[tuple[str, int, str]] = []
+    for probe in PROBES:
+        spec = _get(node, probe)
+        for kind in ("httpGet", "tcpSocket"):
+            port = _scalar(_get(_get(spec, kind), "port"))
+            if port is None:
+                continue
+            if port.isdigit():
+                out.append((probe, int(port), port))
+            elif port in named:
+                out.append((probe, named[port], f"{port} (containerPort {named[port]})"))
+    return tuple(out)
+
+
+def with_probe_ports(servers: Sequence[Any], node: Any) -> list[Any]:
+    """The servers with their container's probe ports (``ServerCommand.probe_ports``)."""
+    from dataclasses import replace
+
+    ports = probe_ports(node)
+    return [replace(s, probe_ports=ports) for s in servers] if ports else list(servers)

@@ -72,7 +72,12 @@ def k8s_expand(text: str, env: Mapping[str, str | None]) -> tuple[str, list[str]
 
 
 def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: TransportResult) -> None:
-    from argtrace.layers.transport.k8s_pod import pod_findings, service_link_env, with_gpus
+    from argtrace.layers.transport.k8s_pod import (
+        pod_findings,
+        service_link_env,
+        with_gpus,
+        with_probe_ports,
+    )
     from argtrace.model import UsageError
     from argtrace.rules import transport as R
 
@@ -227,6 +232,7 @@ def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: 
             replace(_cluster_expanded(s, cluster_ref), placement=placement) for s in result.servers[before:]
         ]
         result.servers[before:] = with_gpus(result.servers[before:], node, name)
+        result.servers[before:] = with_probe_ports(result.servers[before:], node)
         result.findings.extend(pod_findings(name, node, result.servers[before:], linked, at))
         if absent and len(result.servers) > before:
             result.findings.extend(_absent_label_ranks(node, name, pod, absent, label))

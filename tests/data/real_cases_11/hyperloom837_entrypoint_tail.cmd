@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/AMD-AGI/Hyperloom/issues/837 (2026-07-10; cause in PR #866), seen 2026-12-02: the guide's docker run; the image's ENTRYPOINT is `vllm serve`, so the container runs `vllm serve tail -f /dev/null` (the reporter's `docker ps` COMMAND) and exits. The fix: `--entrypoint tail ... -f /dev/null`.
+docker run -d   --name hyperloom-local   --shm-size 64g   --device /dev/kfd   --device /dev/dri   --group-add video  primussafe/vllm-openai-rocm:v0.19.0-rocm720-profilerfix-20260627   tail -f /dev/null

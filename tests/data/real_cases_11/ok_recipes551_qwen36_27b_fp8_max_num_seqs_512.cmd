@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/recipes/pull/551 (2026-06-15, merged as models/Qwen/Qwen3.6-27B.yaml extra_args), seen 2026-12-02: the PR's command with the --max-num-seqs 512 it verified on a single H100.
+python3 -m vllm.entrypoints.openai.api_server --model Qwen/Qwen3.6-27B-FP8 --gpu-memory-utilization 0.95 --tool-call-parser qwen3_coder --reasoning-parser qwen3 --enable-auto-tool-choice --max-num-seqs 512

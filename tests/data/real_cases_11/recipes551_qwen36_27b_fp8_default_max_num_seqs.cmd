@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/recipes/pull/551 (2026-06-15, a single H100), seen 2026-12-02: the PR's command; without --max-num-seqs the server fails with "ValueError: max_num_seqs (1024) exceeds available Mamba cache blocks (856). ... Please lower max_num_seqs to at most 856 or increase gpu_memory_utilization." The PR adds --max-num-seqs 512.
+python3 -m vllm.entrypoints.openai.api_server --model Qwen/Qwen3.6-27B-FP8 --gpu-memory-utilization 0.95 --tool-call-parser qwen3_coder --reasoning-parser qwen3 --enable-auto-tool-choice
