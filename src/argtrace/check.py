@@ -562,7 +562,9 @@ def settle_report_verdicts(report: Report, options: CheckOptions) -> list[Findin
             gpu = gpu_assumption(str(spec))
     entrypoints = _assumed_entrypoints(report.servers)
     from_missing_arguments = {at for server in report.servers for at in server.from_missing_arguments}
-    if release is None and gpu is None and not entrypoints and not from_missing_arguments:
+    from_unset_variables = [made for server in report.servers for made in server.from_unset_variables]
+    nothing_assumed = not (entrypoints or from_missing_arguments or from_unset_variables)
+    if release is None and gpu is None and nothing_assumed:
         return report.findings
     settled = settle(
         report.findings,
@@ -574,6 +576,7 @@ def settle_report_verdicts(report: Report, options: CheckOptions) -> list[Findin
         entrypoints=entrypoints,
         builds_differ=_release_builds_differ(report.servers),
         from_missing_arguments=from_missing_arguments,
+        from_unset_variables=from_unset_variables,
     )
     return _between_disagreeing_releases(report, settled) if substitute else settled
 

@@ -19,6 +19,7 @@ if TYPE_CHECKING:  # at run time imported on first use (``__getattr__`` below)
     from argtrace.model_launch import EnvEdit as EnvEdit
     from argtrace.model_launch import EnvValue as EnvValue
     from argtrace.model_launch import FixEdit as FixEdit
+    from argtrace.model_launch import FromUnset as FromUnset
     from argtrace.model_launch import Origin as Origin
     from argtrace.model_launch import Placement as Placement
     from argtrace.model_launch import ProcessInfo as ProcessInfo
@@ -248,6 +249,7 @@ _LAUNCH_NAMES = frozenset(
         "Origin",
         "Placement",
         "ProcessInfo",
+        "FromUnset",
         "ServerCommand",
         "VanishedWord",
         "Word",

@@ -22,7 +22,9 @@ class Assumption:
     """A default argtrace chose where the user gave nothing: ``what`` was taken to be ``value``;
     ``option`` is the command-line option that replaces the assumption with a fact."""
 
-    what: Literal["release", "gpu", "model-config", "entrypoint", "script-arguments", "node-environment"]
+    what: Literal[
+        "release", "gpu", "model-config", "entrypoint", "script-arguments", "node-environment", "environment"
+    ]
     value: str
     option: str
 
@@ -57,6 +59,18 @@ class Origin:
     expansion: str | None = None  # e.g. "$2", "${PORT:-30000}", "\"$@\"", "literal"
     known: bool = True
     reason: str | None = None
+
+
+@dataclass(frozen=True)
+class FromUnset:
+    """A server word made in part from variables not set in the environment argtrace was given: its
+    location, those variables, and, when it is a flag's value, the flag's location and the value's text
+    (the parser places a refused value at its flag and quotes it: ``Value {...} cannot be converted``)."""
+
+    at: str
+    names: tuple[str, ...]
+    flag_at: str | None = None
+    value: str | None = None
 
 
 @dataclass(frozen=True)
@@ -176,6 +190,11 @@ class ServerCommand:
     # Where its words and environment values are made from the script's arguments when argtrace was given
     # none (`argtrace check launch.sh` for a script that reads $1): findings there rest on that (verdicts.py)
     from_missing_arguments: frozenset[str] = frozenset()
+    # Where its words are made in part from variables that are not set in the environment argtrace was
+    # given (the caller, a node or a container may set them), with those variables: what the parser makes
+    # of such a word rests on their being unset (verdicts.py). A word that is the variable alone and
+    # vanished or came out empty is the shell layer's SH007/SH026, whose consequences causes.py links.
+    from_unset_variables: tuple[FromUnset, ...] = ()
 
     @property
     def repeated(self) -> bool:

@@ -17,6 +17,12 @@ an assumed GPU is information only. The assumptions of one run:
   ``CUDA_VISIBLE_DEVICES=$GPU`` after ``GPU=$1``) is at most a warning, by the location the shell layer
   recorded (``ServerCommand.from_missing_arguments``); given some arguments, missing ones are the
   invocation's and stay errors;
+- the caller's environment, for a variable the launch expands that is not set in the environment argtrace
+  was given (``--env``): what the parser or the framework says of a word made in part from it
+  (``--speculative-config "{\"num_speculative_tokens\":${SPEC_TOKENS}}"``, vllm#57713: the JSON is
+  broken only if the caller leaves SPEC_TOKENS unset) is at most a warning, by the word's location
+  (``ServerCommand.from_unset_variables``); the shell layer's own findings on such a word (SH007, SH026)
+  already say it is assumed;
 - an image's entrypoint, when the image table knows it for other builds of the image only (TP044): what the
   parser made of the words after the image rests on it (at most a warning); when the tag names a release
   no known build is recorded for and the known builds disagree on the entrypoint, which one that release
@@ -30,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import replace
 
-from argtrace.model import Assumption, Finding, Severity
+from argtrace.model import Assumption, Finding, FromUnset, Severity
 
 RELEASE_OPTION = "--framework-version"
 GPU_OPTION = "--gpu NAME[xCOUNT]"
@@ -45,6 +51,14 @@ _CAP: dict[Severity, Severity] = {"error": "warning", "warning": "warning", "inf
 # release's argument checks on them (layers/start_raises.py) and never read the GPU: an assumed GPU does not
 # weaken them.
 GPU_FREE = frozenset({"RS024", "RS025", "RS032"})
+
+
+def environment_assumption(names: Sequence[str]) -> Assumption:
+    """What a word made from variables that are not set here rests on: that the caller leaves them unset."""
+    shown = ", ".join(names)
+    verb = "is" if len(names) == 1 else "are"
+    option = " ".join(f"--env {name}=VALUE" for name in names)
+    return Assumption("environment", f"{shown} {verb} not set where the server starts", option)
 
 
 def release_assumption(framework: str, analysed_with: str) -> Assumption:
@@ -70,6 +84,7 @@ def settle(
     known_nowhere: Callable[[Finding], bool] = lambda finding: False,
     substitute: bool = False,
     from_missing_arguments: Collection[str] = (),
+    from_unset_variables: Sequence[FromUnset] = (),
 ) -> list[Finding]:
     """``findings`` with basis ``assumed`` (and a capped severity) where they rest on ``release``, ``gpu``
     or an assumed image entrypoint (``entrypoints``: by the location of the command the image runs; in
@@ -84,6 +99,9 @@ def settle(
         rests_on: list[Assumption] = []
         if finding.at is not None and finding.at in from_missing_arguments:
             rests_on.append(NO_ARGUMENTS)
+        unset = _unset_under(finding, from_unset_variables)
+        if unset:
+            rests_on.append(environment_assumption(unset))
         if entrypoints and finding.layer == "parser" and finding.at is not None and finding.at in entrypoints:
             rests_on.append(entrypoints[finding.at])
         if release is not None and _needs_release(finding) and not holds_on_every_release(finding):
@@ -111,6 +129,21 @@ def settle(
             )
         )
     return out
+
+
+def _unset_under(finding: Finding, made: Sequence[FromUnset]) -> tuple[str, ...]:
+    """The unset variables a finding's word was made from: a finding at the word itself, or the parser's
+    at its flag quoting the value (``argument --speculative-config: Value {"num_speculative_tokens":}
+    cannot be converted``). The shell layer's own findings already say what they assume."""
+    if finding.at is None or finding.layer == "shell":
+        return ()
+    for word in made:
+        if finding.at == word.at:
+            return word.names
+        quoted = word.value and (f"'{word.value}'" in finding.message or f" {word.value} " in finding.message)
+        if finding.at == word.flag_at and finding.layer == "parser" and quoted:
+            return word.names
+    return ()
 
 
 def _needs_release(finding: Finding) -> bool:

@@ -34,6 +34,7 @@ from argtrace.layers.shell.core import (
 )
 from argtrace.layers.shell.state import Var
 from argtrace.layers.shell.wrapenv import expand_env_s, wrapper_env
+from argtrace.model_launch import FromUnset
 
 # A parameter a word or an assignment reads: `$1`, `${10}`, `"$@"`, `${#}`, `$NAME`, `${NAME:-x}`, `${#NAME}`
 _PARAMETER = re.compile(r"\$\{?#?([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#])")
@@ -532,6 +533,7 @@ class Commands(Conditions):
         )
         if self.no_script_arguments:
             srv.from_missing_arguments = self._from_missing_arguments(argv, env, vanished)
+        srv.from_unset_variables = self._from_unset_variables(argv, env)
         if self.loops and self._repeats(srv):
             return
         srv.index = len(self.servers)
@@ -559,6 +561,59 @@ class Commands(Conditions):
             if at is not None and expansion and self._reads_arguments(expansion):
                 made.add(at)
         return frozenset(made)
+
+    def _from_unset_variables(
+        self, argv: list[ExpWord], env: Mapping[str, tuple[str | None, str | None, str, str | None]]
+    ) -> tuple[FromUnset, ...]:
+        """The server words and environment values (by location) that a plain ``$NAME``/``${NAME}`` of a
+        variable not set here went into, directly or through the variables they were assigned from, with
+        those names: the word
+        ``{"num_speculative_tokens":${SPEC_TOKENS}}`` is another value when the caller sets SPEC_TOKENS.
+        Read from the word's parts (what single quotes keep literal is no expansion); an expansion with an
+        operator (``${N:-8}``) decides its own value and is left out."""
+        out: list[FromUnset] = []
+        for i, word in enumerate(argv):
+            if word.expansion == "literal" or any(f.at == word.at for f in out):
+                continue
+            names = tuple(dict.fromkeys(self._unset_in(word.expansion, assignment=False)))
+            if not names:
+                continue
+            flag = argv[i - 1] if i > 0 else None
+            if flag is not None and flag.text and flag.text.startswith("-") and "=" not in flag.text:
+                value = to_str(word.text) if word.text is not None else None
+                out.append(FromUnset(word.at, names, flag.at, value))
+            else:
+                out.append(FromUnset(word.at, names))
+        for _value, at, expansion, _reason in env.values():  # CUDA_VISIBLE_DEVICES=$GPU_IDS, GPU_IDS unset
+            if at is None or not expansion or expansion in ("environment", "bash"):
+                continue
+            names = tuple(dict.fromkeys(self._unset_in(expansion, assignment=True)))
+            if names and not any(f.at == at for f in out):
+                out.append(FromUnset(at, names))
+        return tuple(out)
+
+    def _unset_in(self, text: str, assignment: bool, seen: frozenset[str] = frozenset()) -> list[str]:
+        try:
+            parts = L.parse_word(from_str(text), assignment=assignment)
+        except (ValueError, IndexError):  # a word the evaluator took but this reading does not: nothing said
+            return []
+        names: list[str] = []
+        for part in parts:
+            if not isinstance(part, L.Param):
+                continue
+            name = part.name
+            if part.op is not None or part.length or part.indirect or part.index is not None:
+                continue
+            if not (name[:1].isalpha() or name[:1] == "_") or name in seen or len(seen) > 16:
+                continue
+            state = self.get_param(name)[0]
+            if state == "unset":
+                names.append(name)
+                continue
+            var = self.lookup(name)
+            if state == "set" and var is not None and var.expansion not in (None, "environment", "bash"):
+                names += self._unset_in(var.expansion or "", True, seen | {name})
+        return names
 
     def _reads_arguments(self, text: str, seen: frozenset[str] = frozenset()) -> bool:
         for match in _PARAMETER.finditer(text):

@@ -21,6 +21,7 @@ from typing import Any
 from argtrace.frameworks.detect import Detection
 from argtrace.layers.shell import lexer as L
 from argtrace.layers.shell.state import Var
+from argtrace.model_launch import FromUnset
 
 # Evaluation steps (a command or compound command, a command substitution) for the whole script, sourced
 # files and evals included: MAX_STEPS plus one per STEP_BYTES bytes of the script, so that a long script
@@ -200,6 +201,8 @@ class FoundServer:
     # Where its words and environment values are made from the script's arguments ($1, "$@", through
     # variables) when argtrace was given none: what the server gets there is not what the user launches
     from_missing_arguments: frozenset[str] = frozenset()
+    # Where its words are made in part from variables not set here, with their names (ServerCommand's)
+    from_unset_variables: tuple[FromUnset, ...] = ()
 
 
 @dataclass
