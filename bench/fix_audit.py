@@ -86,6 +86,7 @@ class Outcome:
     info_edits: list[str] = field(default_factory=list)  # notes with an edit (applied only by --unverified)
     no_report: str = ""  # a usage error (no launch to check): its first line
     masked: bool = False  # the diff held a secret, so it is masked and only --write applies (documented)
+    planted_applies: bool | None = None  # with the planted secret, the printed diff still applies
     applies: bool | None = None  # patch -p0 applied the diff and it equals --write's file
     gone: bool | None = None
     no_new: bool | None = None
@@ -450,9 +451,9 @@ def _gone(before: dict[str, Any], after: dict[str, Any], verified: list[dict[str
 
 
 def _new(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
-    was = alarm_keys(before)
-    codes = {k.split()[0] for k in was}
-    return sorted({k for k in alarm_keys(after) if k not in was and k.split()[0] not in codes})
+    """The errors and warnings (code and setting) the patched launch has more of than the launch had."""
+    was, now = alarm_keys(before), alarm_keys(after)
+    return sorted({k for k in now if now.count(k) > was.count(k)})
 
 
 def _audit_fix(
@@ -518,6 +519,13 @@ def _audit_fix(
         outcome.valid, why = carrier_valid(launch)
     if not outcome.valid:
         outcome.problems.append(f"invalid: {why[:300]}")
+    if command is not None and new_command is not None:
+        # the printed command is the command with the verified edits applied (by this script's own code)
+        own = list(dict.fromkeys(json.dumps(e, sort_keys=True) for f in verified for e in f["fix_edits"]))
+        edits = [e for e in map(json.loads, own) if e.get("file") == "<-c>"]
+        outcome.scoped = apply_own(command, edits) == new_command
+        if not outcome.scoped:
+            outcome.problems.append(f"the fixed command is not the command with its edits: {new_command!r}")
     if command is None:
         allowed = allowed_lines([e for f in verified for e in f["fix_edits"]])
         touched = diff_lines(fix.stdout)
@@ -572,8 +580,21 @@ def _audit_secrets(
         outcome.problems.append(f"the fix text shows masks of no value in the diff: {strange}")
     kept = True
     if command is None:
+        # the printed diff, applied with patch -p0 to another planted copy, gives --write's file
+        patched = tmp / "sp"
+        shutil.copytree(planted_dir, patched)
+        done = subprocess.run(
+            ["patch", "-p0", "--batch"],
+            input=outputs["fix"].stdout,
+            cwd=patched,
+            capture_output=True,
+            text=True,
+        )
         argtrace(["fix", "--write", *target(run_as)], planted_dir)
         kept = PLANTED in path.read_text() and "<redacted" not in path.read_text()
+        outcome.planted_applies = done.returncode == 0 and (
+            patched / path.relative_to(planted_dir)
+        ).read_text() == (path.read_text())
     outcome.secrets = not leaked and kept and not strange
     if leaked:
         outcome.problems.append(f"planted secret printed by {leaked}")
@@ -599,6 +620,10 @@ def summary(outcomes: Sequence[Outcome]) -> dict[str, Any]:
         "notes_with_an_edit": sum(len(o.info_edits) for o in outcomes),
         "masked_diffs": sum(o.masked for o in outcomes),
         "no_report": sum(bool(o.no_report) for o in outcomes),
+        "planted_diffs_that_apply": {
+            "pass": sum(o.planted_applies is True for o in outcomes),
+            "fail": sum(o.planted_applies is False for o in outcomes),
+        },
     }
     for question in QUESTIONS:
         answers = [getattr(o, question) for o in fixed if getattr(o, question) is not None]

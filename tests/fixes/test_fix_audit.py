@@ -5,6 +5,7 @@ fixed ``-c`` command), the patched launch re-checked, and the five answers asser
 from __future__ import annotations
 
 import shutil
+import subprocess
 import sys
 from dataclasses import asdict
 from pathlib import Path
@@ -21,8 +22,12 @@ needs_tools = pytest.mark.skipif(
     shutil.which("patch") is None, reason="needs patch (Debian package patch, scripts/ci_apt)"
 )
 
-PASS = {"applies": True, "gone": True, "no_new": True, "valid": True, "scoped": True, "secrets": True}
-COMMAND = {**PASS, "scoped": None}  # a -c command has no diff: the fixed command is printed
+PASS = {
+    "applies": True, "gone": True, "no_new": True, "valid": True, "scoped": True, "secrets": True,
+    "planted_applies": True,
+}  # fmt: skip
+# a -c command: the fixed command printed is the command with the edits applied (no diff to patch)
+COMMAND = {**PASS, "planted_applies": None}
 NONE = dict.fromkeys(PASS)
 
 R1, R7 = "tests/data/real_cases", "tests/data/real_cases_7"
@@ -42,7 +47,10 @@ SUBSET: list[tuple[fix_audit.Case, dict[str, Any]]] = [
     ),
     # the file's own token is in the edited item: the diff is masked (documented), --write applies it, and
     # neither `check` nor `fix` prints the token (it printed it in `fix_edits` before the audit)
-    (fix_audit.Case(R7, "vllm3435_compose_kv_cache.yaml"), {**PASS, "verified": ["TP019"], "masked": True}),
+    (
+        fix_audit.Case(R7, "vllm3435_compose_kv_cache.yaml"),
+        {**PASS, "verified": ["TP019"], "masked": True, "planted_applies": False},
+    ),
     (
         fix_audit.Case(R1, "vllm18538_enable_reasoning.cmd", ("--framework-version", "0.10.0")),
         {**COMMAND, "verified": ["PA003 enable_reasoning"], "masked": False},
@@ -130,7 +138,9 @@ def test_the_unquoting_fix_of_a_secret_prints_neither_it_nor_a_mask_of_another_w
     assert "mySecretValue12345" not in report.stdout + report.stderr
     tp019 = next(f for f in report.json["findings"] if f["code"] == "TP019")
     shown = mask("mySecretValue12345")
-    assert tp019["fix_edits"] == [{"file": "compose.yaml", "start": "6:18", "end": "6:38", "replacement": shown}]
+    assert tp019["fix_edits"] == [
+        {"file": "compose.yaml", "start": "6:18", "end": "6:38", "replacement": shown}
+    ]
     assert tp019["fix"] == (
         f"Write HF_TOKEN={shown} without quotes at compose.yaml:6:18: compose passes a list item's value as "
         "written, quotes included."
@@ -140,3 +150,27 @@ def test_the_unquoting_fix_of_a_secret_prints_neither_it_nor_a_mask_of_another_w
     assert f'-      - HF_TOKEN="{shown}"\n+      - HF_TOKEN={shown}\n' in fix.stdout
     assert run_cli(["fix", "--write", "--no-resolve", "compose.yaml"], cwd=tmp_path).status == 1
     assert (tmp_path / "compose.yaml").read_text().endswith("      - HF_TOKEN=mySecretValue12345\n")
+
+
+@needs_tools
+def test_a_secret_in_a_context_line_leaves_the_printed_diff_applicable(tmp_path: Path) -> None:
+    """The shipped example with an ``export HF_TOKEN=...`` just above the command: the diff's context would
+    show it masked, which ``patch`` cannot apply; the diff is printed with no context lines instead."""
+    (tmp_path / "examples").mkdir()
+    lines = (REPO / "examples" / "launch_mtp.sh").read_text().splitlines(keepends=True)
+    script = tmp_path / "examples" / "launch_mtp.sh"
+    script.write_text("".join([*lines[:14], "export HF_TOKEN=fxAuditPlanted93q\n", *lines[14:]]))
+    fix = run_cli(["fix", "--no-resolve", "examples/launch_mtp.sh", "0", "30000"], cwd=tmp_path)
+    assert fix.stdout == (
+        "--- examples/launch_mtp.sh\n+++ examples/launch_mtp.sh\n@@ -15,0 +16 @@\n"
+        "+# MTP on a hybrid Mamba model needs the extra buffer (it doubles the Mamba state cache)\n"
+        "@@ -27 +27,0 @@\n"
+        "-    # MTP on a hybrid Mamba model needs the extra buffer (it doubles the Mamba state cache)\n"
+    )
+    assert "does not apply as printed" not in fix.stderr
+    done = subprocess.run(
+        ["patch", "-p0", "--batch"], input=fix.stdout, cwd=tmp_path, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    text = script.read_text()
+    assert text.count("export HF_TOKEN=fxAuditPlanted93q\n# MTP on a hybrid Mamba model") == 1

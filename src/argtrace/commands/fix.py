@@ -90,6 +90,13 @@ def run(args: argparse.Namespace) -> int:
         }
         sys.stdout.write(render_report(report, fmt="json", show_secrets=args.show_secrets))
     else:
+        if not args.show_secrets and diff:
+            from argtrace.fixes.diff import diff_without_secrets
+            from argtrace.redact import run_redactor
+
+            # a secret in a context line only: fewer context lines keep the printed diff applicable
+            if run_redactor().text(diff) != diff:
+                diff = diff_without_secrets(files, sources, run_redactor().text) or diff
         out = diff + ("" if command is None else command + "\n") + shell
         if not args.show_secrets and out:
             from argtrace.redact import run_redactor
