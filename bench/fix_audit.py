@@ -87,6 +87,7 @@ class Outcome:
     no_report: str = ""  # a usage error (no launch to check): its first line
     masked: bool = False  # the diff held a secret, so it is masked and only --write applies (documented)
     planted_applies: bool | None = None  # with the planted secret, the printed diff still applies
+    masked_note_right: bool | None = None  # printed masked: the note names a diff (--write) or a command
     applies: bool | None = None  # patch -p0 applied the diff and it equals --write's file
     gone: bool | None = None
     no_new: bool | None = None
@@ -578,6 +579,10 @@ def _audit_secrets(
     strange = sorted(set(_MASK.findall(fixed)) - shown)
     if strange:
         outcome.problems.append(f"the fix text shows masks of no value in the diff: {strange}")
+    # a masked diff may be written with --write; a masked -c command cannot: the note must say which
+    note = outputs["fix"].stderr
+    if "<redacted:" in outputs["fix"].stdout:
+        outcome.masked_note_right = ("this diff does not apply" in note) == (command is None)
     kept = True
     if command is None:
         # the printed diff, applied with patch -p0 to another planted copy, gives --write's file
@@ -620,6 +625,10 @@ def summary(outcomes: Sequence[Outcome]) -> dict[str, Any]:
         "notes_with_an_edit": sum(len(o.info_edits) for o in outcomes),
         "masked_diffs": sum(o.masked for o in outcomes),
         "no_report": sum(bool(o.no_report) for o in outcomes),
+        "masked_notes_right": {
+            "pass": sum(o.masked_note_right is True for o in outcomes),
+            "fail": sum(o.masked_note_right is False for o in outcomes),
+        },
         "planted_diffs_that_apply": {
             "pass": sum(o.planted_applies is True for o in outcomes),
             "fail": sum(o.planted_applies is False for o in outcomes),

@@ -24,10 +24,10 @@ needs_tools = pytest.mark.skipif(
 
 PASS = {
     "applies": True, "gone": True, "no_new": True, "valid": True, "scoped": True, "secrets": True,
-    "planted_applies": True,
+    "planted_applies": True, "masked_note_right": None,
 }  # fmt: skip
 # a -c command: the fixed command printed is the command with the edits applied (no diff to patch)
-COMMAND = {**PASS, "planted_applies": None}
+COMMAND = {**PASS, "planted_applies": None, "masked_note_right": True}
 NONE = dict.fromkeys(PASS)
 
 R1, R7 = "tests/data/real_cases", "tests/data/real_cases_7"
@@ -49,7 +49,7 @@ SUBSET: list[tuple[fix_audit.Case, dict[str, Any]]] = [
     # neither `check` nor `fix` prints the token (it printed it in `fix_edits` before the audit)
     (
         fix_audit.Case(R7, "vllm3435_compose_kv_cache.yaml"),
-        {**PASS, "verified": ["TP019"], "masked": True, "planted_applies": False},
+        {**PASS, "verified": ["TP019"], "masked": True, "planted_applies": False, "masked_note_right": True},
     ),
     (
         fix_audit.Case(R1, "vllm18538_enable_reasoning.cmd", ("--framework-version", "0.10.0")),
@@ -174,3 +174,20 @@ def test_a_secret_in_a_context_line_leaves_the_printed_diff_applicable(tmp_path:
     assert done.returncode == 0, done.stdout + done.stderr
     text = script.read_text()
     assert text.count("export HF_TOKEN=fxAuditPlanted93q\n# MTP on a hybrid Mamba model") == 1
+
+
+def test_a_masked_fixed_command_is_named_as_such_and_not_sent_to_write(tmp_path: Path) -> None:
+    """`fix -c` prints the fixed command (no diff, nothing --write could write): with a secret in it, the
+    note says the command does not run as printed, not that a diff does not apply."""
+    command = (
+        "export HF_TOKEN=fxAuditPlanted93q\n"
+        "python3 -m sglang.launch_server --model-path /m --reasoning_parser qwen3"
+    )
+    fix = run_cli(["fix", "--framework-version", "0.5.5", "-c", command], cwd=tmp_path)
+    assert fix.status == 1
+    assert "fxAuditPlanted93q" not in fix.stdout + fix.stderr
+    assert fix.stdout.endswith("\npython3 -m sglang.launch_server --model-path /m --reasoning-parser qwen3\n")
+    assert fix.stderr.splitlines()[0] == (
+        "argtrace fix: secrets are shown as <redacted:...>, so the fixed command does not run as printed: "
+        "use --show-secrets"
+    )

@@ -101,14 +101,23 @@ def run(args: argparse.Namespace) -> int:
         if not args.show_secrets and out:
             from argtrace.redact import run_redactor
 
-            masked = run_redactor().text(out)
-            if masked != out:
+            hide = run_redactor().text
+            if hide(diff) != diff:
                 print(
                     "argtrace fix: secrets are shown as <redacted:...>, so this diff does not apply as "
                     "printed: use --write, or --show-secrets",
                     file=sys.stderr,
                 )
-            out = masked
+            rest = out[len(diff) :]
+            if hide(rest) != rest:
+                # a -c command and the shell lines are printed, never written: --write cannot help
+                printed = "the fixed command does" if command is not None else "the shell lines do"
+                print(
+                    f"argtrace fix: secrets are shown as <redacted:...>, so {printed} not run as printed: "
+                    "use --show-secrets",
+                    file=sys.stderr,
+                )
+            out = hide(out)
         sys.stdout.write(out)
         _summary(report, fix_plan, written, sys.stderr)
         if len({f.fix_edits for f in fix_plan.applied}) > 1:
