@@ -168,6 +168,10 @@ def test_a_secret_in_a_context_line_leaves_the_printed_diff_applicable(tmp_path:
         "-    # MTP on a hybrid Mamba model needs the extra buffer (it doubles the Mamba state cache)\n"
     )
     assert "does not apply as printed" not in fix.stderr
+    as_json = run_cli(
+        ["fix", "--format", "json", "--no-resolve", "examples/launch_mtp.sh", "0", "30000"], cwd=tmp_path
+    )
+    assert as_json.json["fix"]["diff"] == fix.stdout
     done = subprocess.run(
         ["patch", "-p0", "--batch"], input=fix.stdout, cwd=tmp_path, capture_output=True, text=True
     )

@@ -71,6 +71,14 @@ def run(args: argparse.Namespace) -> int:
         written = write_in_place(files, sources)
     elif files.edits:
         diff = unified_diff(files, sources)
+    if not args.show_secrets and diff:
+        from argtrace.fixes.diff import diff_without_secrets
+        from argtrace.redact import run_redactor
+
+        # a secret in a context line only: fewer context lines keep the printed diff applicable (the
+        # JSON section's too)
+        if run_redactor().text(diff) != diff:
+            diff = diff_without_secrets(files, sources, run_redactor().text) or diff
     # environment changes (a variable the launch inherits from --env or the caller): shell lines after
     # the diff, for the shell the launch is started from; never written into a file
     shell = "".join(line + "\n" for line in shell_lines(fix_plan.environment))
@@ -90,13 +98,6 @@ def run(args: argparse.Namespace) -> int:
         }
         sys.stdout.write(render_report(report, fmt="json", show_secrets=args.show_secrets))
     else:
-        if not args.show_secrets and diff:
-            from argtrace.fixes.diff import diff_without_secrets
-            from argtrace.redact import run_redactor
-
-            # a secret in a context line only: fewer context lines keep the printed diff applicable
-            if run_redactor().text(diff) != diff:
-                diff = diff_without_secrets(files, sources, run_redactor().text) or diff
         out = diff + ("" if command is None else command + "\n") + shell
         if not args.show_secrets and out:
             from argtrace.redact import run_redactor
