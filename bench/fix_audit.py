@@ -21,8 +21,8 @@ findings whose fix is ``fix_verified: false`` though its edits, applied alone by
 (not argtrace's), would have passed 1 and 2 (a missed verification), and any fix on a correct launch.
 
 Run: ``PYTHONPATH=src python3 bench/fix_audit.py [--json OUT] [--only SUBSTRING ...]`` (33 s to 4 min on
-this shared machine for all 389 launches, in one process, by its load). The test module tests/fixes/test_fix_audit.py runs
-:func:`audit_case` on a fixed subset.
+this shared machine for all 389 launches, in one process, by its load). The test module
+tests/fixes/test_fix_audit.py runs :func:`audit_case` on a fixed subset.
 """
 
 from __future__ import annotations
