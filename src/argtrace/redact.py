@@ -492,6 +492,11 @@ class Redactor:
                 bare = value.strip()
                 if bare and bare != value:
                     self._known.add(bare)
+                # a value that reached the process with its quotes (compose's `- X="v"`, an env file's
+                # X="v") is known with them, but the fix that drops them writes the bare v
+                inner = bare[1:-1]
+                if len(bare) > 2 and bare[0] == bare[-1] and bare[0] in "'\"" and not is_masked(inner):
+                    self._known.add(inner)
                 self._dirty = True
         elif isinstance(value, Mapping):
             for item in value.values():

@@ -71,6 +71,14 @@ def run(args: argparse.Namespace) -> int:
         written = write_in_place(files, sources)
     elif files.edits:
         diff = unified_diff(files, sources)
+    if not args.show_secrets and diff:
+        from argtrace.fixes.diff import diff_without_secrets
+        from argtrace.redact import run_redactor
+
+        # a secret in a context line only: fewer context lines keep the printed diff applicable (the
+        # JSON section's too)
+        if run_redactor().text(diff) != diff:
+            diff = diff_without_secrets(files, sources, run_redactor().text) or diff
     # environment changes (a variable the launch inherits from --env or the caller): shell lines after
     # the diff, for the shell the launch is started from; never written into a file
     shell = "".join(line + "\n" for line in shell_lines(fix_plan.environment))
@@ -94,14 +102,23 @@ def run(args: argparse.Namespace) -> int:
         if not args.show_secrets and out:
             from argtrace.redact import run_redactor
 
-            masked = run_redactor().text(out)
-            if masked != out:
+            hide = run_redactor().text
+            if hide(diff) != diff:
                 print(
                     "argtrace fix: secrets are shown as <redacted:...>, so this diff does not apply as "
                     "printed: use --write, or --show-secrets",
                     file=sys.stderr,
                 )
-            out = masked
+            rest = out[len(diff) :]
+            if hide(rest) != rest:
+                # a -c command and the shell lines are printed, never written: --write cannot help
+                printed = "the fixed command does" if command is not None else "the shell lines do"
+                print(
+                    f"argtrace fix: secrets are shown as <redacted:...>, so {printed} not run as printed: "
+                    "use --show-secrets",
+                    file=sys.stderr,
+                )
+            out = hide(out)
         sys.stdout.write(out)
         _summary(report, fix_plan, written, sys.stderr)
         if len({f.fix_edits for f in fix_plan.applied}) > 1:

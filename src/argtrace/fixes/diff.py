@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import difflib
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -84,17 +84,31 @@ def patch_path(label: str) -> str:
     return os.path.normpath(label)
 
 
-def unified_diff(fix_plan: Plan, sources: Mapping[str, SourceFile]) -> str:
-    """A unified diff of every file the plan edits, for ``patch -p0`` in the current directory."""
+def unified_diff(fix_plan: Plan, sources: Mapping[str, SourceFile], context: int = 3) -> str:
+    """A unified diff of every file the plan edits, for ``patch -p0`` in the current directory, with
+    ``context`` unchanged lines around each change."""
     out: list[str] = []
     for label, text in new_texts(fix_plan, sources).items():
         name = patch_path(label)
         old_lines = sources[label].text.splitlines(keepends=True)
         new_lines = text.splitlines(keepends=True)
-        lines = list(difflib.unified_diff(old_lines, new_lines, fromfile=name, tofile=name))
+        lines = list(difflib.unified_diff(old_lines, new_lines, fromfile=name, tofile=name, n=context))
         for line in lines:
             out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
     return "".join(out)
+
+
+def diff_without_secrets(
+    fix_plan: Plan, sources: Mapping[str, SourceFile], hidden: Callable[[str], str]
+) -> str | None:
+    """The diff with less context (2, 1, then no unchanged lines: ``patch -p0`` applies that too, at the
+    line numbers given) when its context lines hold a secret that ``hidden`` (the output's masking) would
+    mask, making the printed diff one ``patch`` cannot apply; None when a changed line holds it."""
+    for context in (2, 1, 0):
+        diff = unified_diff(fix_plan, sources, context=context)
+        if hidden(diff) == diff:
+            return diff
+    return None
 
 
 def write_in_place(fix_plan: Plan, sources: Mapping[str, SourceFile]) -> list[str]:

@@ -212,8 +212,6 @@ def unquote(finding: Finding, source: SourceFile, report: Report) -> Proposal | 
 def compose_unquote(finding: Finding, source: SourceFile, report: Report) -> Proposal | None:
     """TP019: the list-form compose item ``- NAME="value"`` at the finding's line loses the quotes that
     compose would hand on (only a value quoted from end to end, written once on that line)."""
-    from argtrace.redact import is_secret_name
-
     where = parse_at(finding.at)
     match = re.match(r"([A-Z_a-z][A-Z0-9_a-z]*) in `environment:` is quoted", finding.message)
     if where is None or match is None or not _is_yaml(source):
@@ -226,11 +224,12 @@ def compose_unquote(finding: Finding, source: SourceFile, report: Report) -> Pro
     raw = (source.line(number) or "")[start:end]
     if len(raw) < 3 or raw[0] not in "'\"" or raw[-1] != raw[0]:
         return None
-    shown = "VALUE" if is_secret_name(name) else raw[1:-1]
+    # the value itself, as TP017's text has it: output masks a secret one (the mask the diff shows too);
+    # a placeholder word after a secret name would be masked as if it were the value
     return Proposal(
         (_edit(source, number, start, end, raw[1:-1]),),
-        f"Write {name}={shown} without quotes at {source.label}:{number}:{start + 1}: compose passes a list "
-        "item's value as written, quotes included.",
+        f"Write {name}={raw[1:-1]} without quotes at {source.label}:{number}:{start + 1}: compose passes a "
+        "list item's value as written, quotes included.",
     )
 
 
