@@ -39,7 +39,8 @@ SUBSET: list[tuple[fix_audit.Case, dict[str, Any]]] = [
     (fix_audit.Case(R1, "vllm42399_missing_backslash.sh"), {**PASS, "verified": ["SH004"], "masked": False}),
     (
         fix_audit.Case(R1, "vllm22072_compose_list.yaml"),
-        {**PASS, "verified": ["TP011"], "info_edits": ["PA001 dtype auto"], "masked": False},
+        # PA001's refusal of the one word is TP011's consequence since the first-screen grouping: no note
+        {**PASS, "verified": ["TP011"], "info_edits": [], "masked": False},
     ),
     (
         fix_audit.Case(R7, "dynamo14321_folded_continuations.yaml"),

@@ -136,3 +136,16 @@ def test_a_baseline_nested_too_deep_is_a_usage_error(tmp_path: Path) -> None:
         f"argtrace lint: --baseline {tmp_path / 'baseline.json'}: not JSON "
         "(nested too deeply: line 1 column 1 (char 0))"
     )
+
+
+def test_a_refused_json_value_nested_too_deep_gets_its_fix_not_a_crash() -> None:
+    # the fix text of a JSON value whose double quotes reached the parser reads where the JSON breaks
+    # (layers/parser/json_values.py): nested 10^4 deep, that is the first character
+    deep = "[" * 20_000 + '"'
+    result = run_cli(
+        ["check", "--no-resolve", "--format", "json", "--framework-version", "0.33.0",
+         "-c", f"vllm serve /m --speculative-config '{deep}'"]
+    )  # fmt: skip
+    assert "internal error" not in result.stderr
+    (pa011,) = [f for f in result.json["findings"] if f["code"] == "PA011"]
+    assert "the JSON breaks at character 1 (nested too deeply" in pa011["fix"]
