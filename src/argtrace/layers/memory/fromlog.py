@@ -310,6 +310,7 @@ def compare(log: LogMemory, section: dict[str, Any], page_size: int = 1) -> list
             "GPU KV cache size (tokens, from the log's available memory)",
             log.lines.get("vllm_tokens"),
         )
+
     def weights(name: str, logged: float | None, line: int | None) -> None:
         if logged is None or not section.get("weights_estimated_bytes"):
             return
@@ -359,8 +360,10 @@ def _kv_rows(worker: str, kv: KvLine, slots: int, per_token: int, k: int, row: A
 # --- vLLM's own start-up lines (vllm 0.10-0.33: gpu_worker.py, kv_cache_utils.py, kv_cache_planning.py) ---
 
 _VLLM_CONCURRENCY = re.compile(r"Maximum concurrency for ([\d,]+) tokens per request: ([\d.]+)x")
+# The "(" before the needed GiB is vLLM's own text (kv_cache_planning.py, 0.33.0); 2026 reports quote the
+# line without it (club-3090#35, spark-vllm-docker#396), so it is optional.
 _VLLM_NOT_ENOUGH = re.compile(
-    r"To serve at least one request with the models?'s max seq len \((\d+)\), \(([\d.]+) GiB KV cache is "
+    r"To serve at least one request with the models?'s max seq len \((\d+)\), \(?([\d.]+) GiB KV cache is "
     r"needed, which is larger than the available KV cache memory \(([\d.]+) GiB\)\."
     r"(?: Based on the available memory, the estimated maximum model length is (\d+)\.)?"
 )
