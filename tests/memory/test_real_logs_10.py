@@ -5,9 +5,9 @@ with its URL, release, GPU and what the report shows). Most name a model whose c
 H800, DGX Spark, modified 22/48 GB cards): the memory layer then makes no claim, which is what these tests
 pin alongside the two mechanisms the batch fixed:
 
-* an out-of-memory verdict on the GPU argtrace assumed (no ``--gpu``, MM004) is a warning resting on that
-  assumption, never an error (vllm#40756's launch at utilization 0.45 started on the commenter's GPU;
-  argtrace called it an error on the assumed H100);
+* ``argtrace mem`` without ``--gpu`` settles its findings on the assumed GPU as ``check`` does
+  (``verdicts.settle``: basis ``assumed``, a note, the assumption named): vllm#40756's launch at
+  utilization 0.45 started on the commenter's GPU; `mem` called it an error on the assumed H100;
 * ``mem --from-log`` reads vLLM's "KV cache is needed" error line also as 2026 reports quote it, without
   the "(" before the GiB (club-3090#35, spark-vllm-docker#396).
 """
@@ -58,16 +58,17 @@ def test_40756_started_launch_is_not_an_error_on_the_assumed_gpu() -> None:
     status, report = mem("--model-config", str(MODELS / "qwen3.6-27b-fp8"), "--framework-version", "0.20.0",
                          "--", *MTP_40756)  # fmt: skip
     assert status == 0
-    assert codes(report) == [("MM004", "info", "static"), ("MM001", "warning", "assumed")]
+    assert codes(report) == [("MM004", "info", "assumed"), ("MM001", "info", "assumed")]
     (mm001,) = [f for f in report["findings"] if f["code"] == "MM001"]
     assert mm001["message"] == (
         "vLLM 0.20.0: out of memory at kv_cache on h100: To serve at least one request with the model's max "
         "seq len (262144), (17.79 GiB KV cache is needed, which is larger than the available KV cache memory "
         "(4.77 GiB). Based on the available memory, the estimated maximum model length is 61600. (short by "
-        "13.02 GiB per GPU); the GPU is assumed (h100: no --gpu given), and on a larger one this launch may "
-        "fit: pass --gpu with the card it runs on"
+        "13.02 GiB per GPU)"
     )
+    assert mm001["assumed"] == [{"what": "gpu", "value": "h100", "option": "--gpu NAME[xCOUNT]"}]
     assert mm001["setting"] == "gpu_memory_utilization"
+    assert report["memory"]["verdict"] == "oom"
 
 
 def test_40756_named_gpus_keep_their_verdicts() -> None:
@@ -82,19 +83,17 @@ def test_40756_named_gpus_keep_their_verdicts() -> None:
 
 
 def test_assumed_gpu_sglang_variant() -> None:
-    """Not a report: the mechanism is the framework's too. Qwen3-Next-80B in bf16 on one GPU: no --gpu ->
-    a warning on the assumed H100; --gpu h100 -> the error it was."""
+    """Not a report: SGLang's sizing too. Qwen3-Next-80B in bf16 on one GPU: no --gpu -> a note resting on
+    the assumed H100; --gpu h100 -> the error it was."""
     argv = ["--", "python", "-m", "sglang.launch_server", "--model-path", "Qwen/Qwen3-Next-80B-A3B-Instruct"]
     status, report = mem("--model-config", str(MODELS / "qwen3-next-80b-a3b"), *argv)
     assert status == 0
     assert codes(report) == [
-        ("MM004", "info", "static"), ("MM001", "warning", "assumed"), ("MM008", "info", "static"),
+        ("MM004", "info", "assumed"), ("MM001", "info", "assumed"), ("MM008", "info", "assumed"),
     ]  # fmt: skip
     (mm001,) = [f for f in report["findings"] if f["code"] == "MM001"]
     assert mm001["message"] == (
-        "out of memory at weights on h100: the weights alone do not fit on one GPU (short by 69.63 GiB per "
-        "GPU); the GPU is assumed (h100: no --gpu given), and on a larger one this launch may fit: pass "
-        "--gpu with the card it runs on"
+        "out of memory at weights on h100: the weights alone do not fit on one GPU (short by 69.63 GiB per GPU)"
     )
     status, report = mem("--model-config", str(MODELS / "qwen3-next-80b-a3b"), "--gpu", "h100", *argv)
     assert (status, codes(report)) == (1, [("MM001", "error", "static"), ("MM008", "info", "static")])

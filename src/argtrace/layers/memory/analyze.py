@@ -536,54 +536,6 @@ def analyze_memory(
     framework_suggestions: bool = True,
     optional: bool = False,
 ) -> LayerResult:
-    """Will this launch fit, per GPU? (see ``_analyze_memory``). Without ``--gpu`` the GPU is an assumption
-    (MM004), so running out of memory on it cannot be an error: the launch may run on a larger card
-    (vllm#40756's launch at utilization 0.45 started on the commenter's GPU, but not on the assumed H100)."""
-    result = _analyze_memory(
-        model_config,
-        gpu,
-        settings,
-        framework,
-        version,
-        env=env,
-        pre_load_bytes=pre_load_bytes,
-        post_load_bytes=post_load_bytes,
-        framework_argv=framework_argv,
-        framework_suggestions=framework_suggestions,
-        optional=optional,
-    )
-    if gpu is None:
-        result.findings[:] = [_on_assumed_gpu(f) for f in result.findings]
-    return result
-
-
-def _on_assumed_gpu(finding: Finding) -> Finding:
-    """An out-of-memory error on the GPU argtrace assumed becomes a warning resting on that assumption."""
-    if finding.code != "MM001" or finding.severity != "error":
-        return finding
-    return replace(
-        finding,
-        severity="warning",
-        basis="assumed",
-        message=f"{finding.message}; the GPU is assumed ({DEFAULT_GPU}: no --gpu given), and on a larger "
-        "one this launch may fit: pass --gpu with the card it runs on",
-    )
-
-
-def _analyze_memory(
-    model_config: Path,
-    gpu: str | None,
-    settings: Mapping[str, Any],
-    framework: str,
-    version: str | None,
-    *,
-    env: Mapping[str, str] | None = None,
-    pre_load_bytes: int | None = None,
-    post_load_bytes: int | None = None,
-    framework_argv: Sequence[str] | None = None,
-    framework_suggestions: bool = True,
-    optional: bool = False,
-) -> LayerResult:
     """Will this launch fit, per GPU? ``settings`` are effective server values by dest name (from the
     parser/resolution layers, or ``settings.read_server_settings``). ``framework_argv`` (the server's flags,
     SGLang only): size the pools with SGLang's own code in the version's resolver environment when one
