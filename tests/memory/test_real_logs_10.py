@@ -93,7 +93,8 @@ def test_assumed_gpu_sglang_variant() -> None:
     ]  # fmt: skip
     (mm001,) = [f for f in report["findings"] if f["code"] == "MM001"]
     assert mm001["message"] == (
-        "out of memory at weights on h100: the weights alone do not fit on one GPU (short by 69.63 GiB per GPU)"
+        "out of memory at weights on h100: the weights alone do not fit on one GPU "
+        "(short by 69.63 GiB per GPU)"
     )
     status, report = mem("--model-config", str(MODELS / "qwen3-next-80b-a3b"), "--gpu", "h100", *argv)
     assert (status, codes(report)) == (1, [("MM001", "error", "static"), ("MM008", "info", "static")])
