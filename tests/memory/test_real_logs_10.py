@@ -167,3 +167,59 @@ def test_no_config_no_memory_claim(name: str, options: tuple[str, ...], tmp_path
     report = json.loads(result.stdout)
     assert [f["code"] for f in report["findings"] if f["layer"] == "memory"] == []
     assert [f["code"] for f in report["findings"] if f["severity"] == "error"] == []
+
+
+def test_from_log_reads_vllms_memory_summary_line() -> None:
+    """club-3090#1087 (started, 2x RTX 5090) quotes only gpu_worker.py's summary line: the profile run's
+    measured parts and the KV memory it left are read from it."""
+    from argtrace.layers.memory.fromlog import _profile_rows
+
+    log = read_vllm_log(DATA / "ok_club3090_1087_qwen38_27b_fp8_2x5090.txt")
+    assert (log.available_gib, log.consumed_gib, log.activation_gib, log.cudagraph_gib) == (
+        12.26,
+        15.03,
+        1.59,
+        0.09,
+    )
+    section = {"activation_bytes": 1 << 30, "cuda_graph_bytes": 1 << 29}
+    assert _profile_rows(log, section) == [
+        {
+            "quantity": "peak activation GiB (vLLM's profile run)",
+            "predicted": 1.0,
+            "logged": 1.59,
+            "exact": False,
+            "ok": False,
+            "line": 3,
+        },
+        {
+            "quantity": "CUDA graph memory GiB (vLLM's profile run)",
+            "predicted": 0.5,
+            "logged": 0.09,
+            "exact": False,
+            "ok": True,
+            "line": 3,
+        },
+    ]
+
+
+def test_available_line_wins_over_the_summary(tmp_path: Path) -> None:
+    (tmp_path / "b.log").write_text(
+        "INFO [gpu_worker.py:789] Free memory on device (30.27/31.4 GiB) on startup. Current kv cache "
+        "memory in use is 12.26 GiB.\nINFO [gpu_worker.py:460] Available KV cache memory: 10.55 GiB\n"
+    )
+    assert read_vllm_log(tmp_path / "b.log").available_gib == 10.55
+    (tmp_path / "c.log").write_text(
+        "INFO [gpu_worker.py:460] Available KV cache memory: 10.55 GiB\n"
+        "INFO Current kv cache memory in use is 12.26 GiB.\n"
+    )
+    assert read_vllm_log(tmp_path / "c.log").available_gib == 10.55
+
+
+def test_summary_line_of_the_2026_build() -> None:
+    """vllm#48601's build (tests/data/logs/memory/real) splits weights and non-torch memory in that line."""
+    from argtrace.layers.memory.fromlog import _VLLM_USAGE
+
+    log = REPO / "tests" / "data" / "logs" / "memory" / "real" / "vllm-48601-qwen3.6-27b-fp8-tp4-h100.log"
+    match = _VLLM_USAGE.search(log.read_text().splitlines()[1])
+    assert match is not None
+    assert match.groups() == ("7.39", "1.54", "2.04")
