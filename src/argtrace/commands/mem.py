@@ -6,7 +6,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from argtrace.model import Report
+    from argtrace.model import Finding, Report
 
 NAME = "mem"
 HELP = "will this launch fit in GPU memory, and which settings make it fit (SGLang first, vLLM second)"
@@ -121,7 +121,23 @@ def run(args: argparse.Namespace) -> Report:
             plot=Path(args.plot) if args.plot else None,
             resolver=bool(args.resolver),
         )
+    if args.gpu is None:
+        report.findings[:] = _on_assumed_gpu(report)
     return report
+
+
+def _on_assumed_gpu(report: Report) -> list[Finding]:
+    """Without --gpu the GPU is an assumption (MM004): what the memory layer says rests on it, as in `check`
+    (verdicts.settle: a note with basis ``assumed``). vllm#40756's launch at utilization 0.45 started on the
+    commenter's GPU; on the assumed H100 its KV cache does not fit, which was an error here."""
+    from argtrace.verdicts import gpu_assumption, settle
+
+    spec = ((report.sections.get("memory") or {}).get("gpu") or {}).get("name")
+    if not spec:
+        return list(report.findings)
+    return settle(
+        report.findings, release=None, gpu=gpu_assumption(str(spec)), holds_on_every_release=lambda f: True
+    )
 
 
 def framework_and_flags(given: str | None, words: list[str], env: dict[str, str]) -> tuple[str, list[str]]:

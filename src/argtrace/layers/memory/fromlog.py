@@ -300,7 +300,9 @@ def compare(log: LogMemory, section: dict[str, Any], page_size: int = 1) -> list
     planning = (section.get("vllm") or {}).get("planning_input")
     if planning:
         # vLLM 0.33 layout (blocks, groups, hybrid pages): compare_vllm reads vLLM's own lines.
-        rows += compare_vllm(read_vllm_log(Path(log.path)), planning)
+        vlog = read_vllm_log(Path(log.path))
+        rows += compare_vllm(vlog, planning)
+        rows += _profile_rows(vlog, section)
     elif log.vllm_available_gib is not None and log.vllm_kv_tokens is not None and kv_per_token:
         # vLLM: tokens = available KV memory / bytes per token of all attention layers (whole blocks).
         predicted_tokens = int(log.vllm_available_gib * (1 << 30)) // kv_per_token
@@ -310,6 +312,7 @@ def compare(log: LogMemory, section: dict[str, Any], page_size: int = 1) -> list
             "GPU KV cache size (tokens, from the log's available memory)",
             log.lines.get("vllm_tokens"),
         )
+
     def weights(name: str, logged: float | None, line: int | None) -> None:
         if logged is None or not section.get("weights_estimated_bytes"):
             return
@@ -359,12 +362,22 @@ def _kv_rows(worker: str, kv: KvLine, slots: int, per_token: int, k: int, row: A
 # --- vLLM's own start-up lines (vllm 0.10-0.33: gpu_worker.py, kv_cache_utils.py, kv_cache_planning.py) ---
 
 _VLLM_CONCURRENCY = re.compile(r"Maximum concurrency for ([\d,]+) tokens per request: ([\d.]+)x")
+# The "(" before the needed GiB is vLLM's own text (kv_cache_planning.py, 0.33.0); 2026 reports quote the
+# line without it (club-3090#35, spark-vllm-docker#396), so it is optional.
 _VLLM_NOT_ENOUGH = re.compile(
-    r"To serve at least one request with the models?'s max seq len \((\d+)\), \(([\d.]+) GiB KV cache is "
+    r"To serve at least one request with the models?'s max seq len \((\d+)\), \(?([\d.]+) GiB KV cache is "
     r"needed, which is larger than the available KV cache memory \(([\d.]+) GiB\)\."
     r"(?: Based on the available memory, the estimated maximum model length is (\d+)\.)?"
 )
 _WORKER_RANK = re.compile(r"\b(?:Worker_)?TP(\d+)\b|rank=(\d+)")
+# gpu_worker.py's memory summary (0.33.0 line 1043; a 2026 build splits weights and non-torch, vllm#48601):
+# the profile run's measured parts, and the KV memory it left, the same ``available_kv_cache_memory_bytes``
+# "Available KV cache memory" prints (club-3090#1087 quotes only this line).
+_VLLM_USAGE = re.compile(
+    r"Actual usage is ([\d.]+) GiB for (?:consumed memory \(weights \+ non-torch\)|weight), ([\d.]+) GiB for "
+    r"peak activation, (?:[\d.]+ GiB for non-torch memory, )?and ([\d.]+) GiB for CUDAGraph memory"
+)
+_VLLM_IN_USE = re.compile(r"Current kv cache memory in use is ([\d.]+) GiB")
 
 
 @dataclass
@@ -379,6 +392,9 @@ class VllmLog:
     error_needed_gib: float | None = None
     error_available_gib: float | None = None
     error_estimated_len: int | None = None
+    consumed_gib: float | None = None  # weights + non-torch (0.33.0), weights alone (the 2026 build)
+    activation_gib: float | None = None
+    cudagraph_gib: float | None = None
     lines: dict[str, int] = field(default_factory=dict)
 
 
@@ -390,13 +406,18 @@ def read_vllm_log(path: Path) -> VllmLog:
             rank = _WORKER_RANK.search(line)
             if rank and (rank.group(1) or rank.group(2)) != "0":
                 continue
-            if out.available_gib is None and (m := _VLLM_AVAIL.search(line)):
+            if "available" not in out.lines and (m := _VLLM_AVAIL.search(line)):
                 out.available_gib, out.lines["available"] = float(m.group(1)), number
             if out.kv_tokens is None and (m := _VLLM_TOKENS.search(line)):
                 out.kv_tokens, out.lines["tokens"] = int(m.group(1).replace(",", "")), number
             if out.concurrency is None and (m := _VLLM_CONCURRENCY.search(line)):
                 out.concurrency_len = int(m.group(1).replace(",", ""))
                 out.concurrency, out.lines["concurrency"] = float(m.group(2)), number
+            if out.activation_gib is None and (m := _VLLM_USAGE.search(line)):
+                out.consumed_gib, out.activation_gib = float(m.group(1)), float(m.group(2))
+                out.cudagraph_gib, out.lines["usage"] = float(m.group(3)), number
+            if (m := _VLLM_IN_USE.search(line)) and "available" not in out.lines:
+                out.available_gib, out.lines["in_use"] = float(m.group(1)), number
             if out.error_max_len is None and (m := _VLLM_NOT_ENOUGH.search(line)):
                 out.error_max_len = int(m.group(1))
                 out.error_needed_gib, out.error_available_gib = float(m.group(2)), float(m.group(3))
@@ -477,4 +498,29 @@ def compare_vllm(log: VllmLog, planning: dict[str, Any]) -> list[dict[str, Any]]
                     "line": log.lines.get("error"),
                 }
             )
+    return rows
+
+
+def _profile_rows(log: VllmLog, section: dict[str, Any]) -> list[dict[str, Any]]:
+    """argtrace's estimates of vLLM's profile run beside what the log's memory summary measured; a row is
+    ``ok`` within 0.5 GiB (the tolerance the public-log table uses for available KV memory is 1 GiB)."""
+    rows: list[dict[str, Any]] = []
+    for name, logged, key in (
+        ("peak activation GiB (vLLM's profile run)", log.activation_gib, "activation_bytes"),
+        ("CUDA graph memory GiB (vLLM's profile run)", log.cudagraph_gib, "cuda_graph_bytes"),
+    ):
+        if logged is None or section.get(key) is None:
+            continue
+        predicted = round(int(section[key]) / (1 << 30), 2)
+        ok = abs(predicted - logged) <= 0.5
+        rows.append(
+            {
+                "quantity": name,
+                "predicted": predicted,
+                "logged": logged,
+                "exact": False,
+                "ok": ok,
+                "line": log.lines.get("usage"),
+            }
+        )
     return rows
