@@ -127,6 +127,60 @@ def parse_docker_run(argv: Sequence[str | None]) -> DockerRun | None:
     )
 
 
+# docker container exec's options (Docker CLI reference, "docker container exec"): the flags, and the
+# options that take a value; the command and its arguments follow the container's name
+_EXEC_BOOL = {"-d", "--detach", "-i", "--interactive", "-t", "--tty", "--privileged"}
+_EXEC_VALUE = {"--detach-keys", "-e", "--env", "--env-file", "-u", "--user", "-w", "--workdir"}
+
+
+def parse_docker_exec(argv: Sequence[str | None]) -> DockerRun | None:
+    """``docker [container] exec [OPTIONS] CONTAINER COMMAND [ARG...]`` as a :class:`DockerRun` whose
+    ``image`` is the container's name and ``args`` the command: docker runs it in the running container
+    as written, through no entrypoint, with the container's environment plus ``-e``/``--env-file``."""
+    words = list(argv)
+    i = 2 if len(words) > 2 and words[1] == "container" else 1
+    if i >= len(words) or words[i] != "exec":
+        return None
+    i += 1
+    env: dict[str, str | None] = {}
+    env_files: list[str] = []
+    while i < len(words):
+        w = words[i]
+        if w is None:
+            return None
+        if w == "--":
+            i += 1
+            break
+        if not w.startswith("-") or w == "-":
+            break
+        name, eq, inline = w.partition("=")
+        if name in _EXEC_BOOL or (not name.startswith("--") and all(f"-{c}" in _EXEC_BOOL for c in name[1:])):
+            i += 1
+            continue
+        if name in _EXEC_VALUE:
+            value = inline if eq else (words[i + 1] if i + 1 < len(words) else None)
+            i += 1 if eq else 2
+        elif not name.startswith("--") and f"-{name[-1]}" in _EXEC_VALUE and len(name) > 2:
+            # clustered flags ending in a value option (-ie X), or an attached value (-eNAME=v)
+            head = name[1:]
+            k = next(n for n, c in enumerate(head) if f"-{c}" not in _EXEC_BOOL)
+            name, attached = f"-{head[k]}", head[k + 1 :]
+            value = attached or (words[i + 1] if i + 1 < len(words) else None)
+            i += 1 if attached else 2
+        else:
+            return None  # an option docker exec does not have: docker refuses the line
+        if value is None:
+            return None
+        if name in ("-e", "--env"):
+            key, has, val = value.partition("=")
+            env[key] = val if has else None
+        elif name == "--env-file":
+            env_files.append(value)
+    if i + 1 >= len(words) or words[i] is None:
+        return None
+    return DockerRun(words[i] or "", (), [w or "" for w in words[i + 1 :]], env, env_files, args_start=i + 1)
+
+
 @functools.cache
 def _docker_options() -> tuple[Mapping[str, Any], frozenset[str]]:
     """``docker run``'s options and those of them no bundled server release has or abbreviates
@@ -528,6 +582,7 @@ def _docker(
 ) -> None:
     run = parse_docker_run(argv)
     if run is None:
+        _docker_exec(at, argv, ctx, result, source, ssh_host, wrapped, vanished)
         return
     final, image_ep = container_argv(run.image, run.entrypoint, run.args, ctx.release)
     # the words after the image are the local shell's: an unquoted `$MODEL` it expanded to nothing is a
@@ -581,6 +636,49 @@ def _docker(
         result.servers[before:] = [
             replace(s, gpus=count[0], gpus_from=count[1]) for s in result.servers[before:]
         ]
+
+
+def _docker_exec(
+    at: str,
+    argv: list[str | None],
+    ctx: _Context,
+    result: TransportResult,
+    source: ScriptSource,
+    ssh_host: str | None,
+    wrapped: Wrapped | None,
+    vanished: tuple[VanishedWord, ...],
+) -> None:
+    """``docker exec CONTAINER CMD...``: CMD runs in the running container as written (no entrypoint), so
+    its server is read like a container's process; the container's own environment (its image and its
+    ``docker run``) is not known here, only ``-e`` and ``--env-file``."""
+    run = parse_docker_exec(argv)
+    if run is None:
+        return
+    lost = tuple(replace(v, index=v.index - run.args_start) for v in vanished if v.index >= run.args_start)
+    env, origins, files = _docker_environment(at, run, ctx, result, source, ssh_host, wrapped)
+    hop: dict[str, Any] = {
+        "at": at,
+        "via": "docker exec",
+        **({"wrappers": list(wrapped.wrappers)} if wrapped is not None else {}),
+        "container": run.image,
+        "argv": run.args,
+        "environment": "the container's own (its image and `docker run`) is not known here; -e and "
+        "--env-file are added to it",
+    }
+    if files:
+        hop["env_files"] = [f.hop() for f in files]
+    result.hops.append(hop)
+    env, origins = dict(env), dict(origins)
+    if "PATH" not in env:
+        # the running container's PATH (its image's ENV, its docker run): set, but not known here
+        env["PATH"] = None
+        origins["PATH"] = Origin(
+            at=at,
+            expansion=f"container {run.image}",
+            known=False,
+            reason=f"the running container {run.image}'s, not known here",
+        )
+    _container_servers(at, tuple(run.args), env, origins, f"docker exec {run.image}", result, lost)
 
 
 def _gpus_refused(at: str, value: str, refused: str, result: TransportResult) -> None:
@@ -729,23 +827,32 @@ def _quoted_value_findings(at: str, env_file: EnvFile, result: TransportResult) 
     from argtrace.rules import transport as R
 
     for name, value in env_file.values.items():
-        if value is None or len(value) < 2 or value[0] not in "'\"" or value[-1] != value[0]:
+        if value is None or len(value) < 2 or value[0] not in "'\"":
             continue
+        # `NAME="value" # note`: the closing quote is followed by more text, which docker keeps too (a shell
+        # or compose's .env parser would stop at the quote)
+        close = value.find(value[0], 1)
+        if close < 0:
+            continue
+        inner, tail = value[1:close], value[close + 1 :]
         line_at = f"{env_file.path}:{env_file.lines[name]}"
-        shown = "the value" if is_secret_name(name) else f"{value[1:-1]!r}"
+        secret = is_secret_name(name)
+        shown = "the value" if secret else f"{inner!r}"
+        also = f" and the text after them (`{tail.strip()}`)" if tail.strip() and not secret else ""
+        also = " and the text after them" if tail.strip() and secret else also
         result.findings.append(
             R.TP017.finding(
                 f"{name} in {_show(env_file.path)} is quoted: `docker run --env-file` passes values as "
-                f"written, so the server gets the quote characters as part of {name}, not {shown}",
+                f"written, so the server gets the quote characters{also} as part of {name}, not {shown}",
                 at=line_at,
                 evidence=[
-                    Evidence(
-                        "transport", line_at, f"{name}={'<redacted>' if is_secret_name(name) else value}"
-                    ),
+                    Evidence("transport", line_at, f"{name}={'<redacted>' if secret else value}"),
                     Evidence("transport", at, f"--env-file {_show(env_file.path)}"),
                 ],
-                fix=f"Write {name}={'VALUE' if is_secret_name(name) else value[1:-1]} without quotes (docker "
-                "takes everything after the first `=` literally, blanks included).",
+                fix=f"Write {name}={'VALUE' if secret else inner} without quotes (docker "
+                "takes everything after the first `=` literally, blanks included"
+                + ("; a note goes on a line of its own, starting with `#`" if tail.strip() else "")
+                + ").",
             )
         )
 
