@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import re
 
-# NAME=VALUE, then blanks, then a word that is no assignment and no comment; the value has no quote,
-# expansion or escape (those are read by the evaluator, not here)
+# NAME=VALUE (not after `export`, whose later words are more names to export), then blanks, then a word that
+# is no comment; the value has no quote, expansion or escape (those are read by the evaluator, not here)
 _LINE = re.compile(
-    r"^[ \t]*(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)=([^\s'\"\\$`#;&|<>()]+)[ \t]+([^\s#=;&|<>()]\S*)"
+    r"^[ \t]*([A-Za-z_][A-Za-z0-9_]*)=([^\s'\"\\$`#;&|<>()]+)[ \t]+([^\s#=;&|<>()]\S*)"
 )
 _ASSIGNMENT = re.compile(r"^[ \t]*(?:export[ \t]+)?[A-Za-z_][A-Za-z0-9_]*=")
 
@@ -32,6 +32,7 @@ def env_lines_running_a_word(text: str) -> list[tuple[int, str, str, str]]:
     out: list[tuple[int, str, str, str]] = []
     for number, line in enumerate(lines, 1):
         m = _LINE.match(line)
-        if m is not None:
+        # `A=1 B=2` is two assignments; `export A=x y` exports A and y (bash's export builtin): no command
+        if m is not None and not _ASSIGNMENT.match(m.group(3)):
             out.append((number, m.group(1), m.group(2), m.group(3)))
     return out

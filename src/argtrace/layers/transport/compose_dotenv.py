@@ -131,13 +131,24 @@ def _invalid(text: str, offset: int = 0) -> list[int]:
 
 
 def _names(text: str) -> set[str]:
+    """The names ``text`` reads, as compose-go interpolates it (a braced reference's default and the text
+    after its first ``}`` are read again: :func:`_invalid`)."""
     out: set[str] = set()
     for m in _TEMPLATE.finditer(text):
-        ref = m.group("named") or m.group("braced")
-        if ref:
-            found = _BRACED_NAME.match(ref)
-            if found:
-                out.add(found.group(0))
+        if m.group("named"):
+            out.add(m.group("named"))
+        elif m.group("braced"):
+            whole = m.group(0)
+            name = _BRACED_NAME.match(m.group("braced"))
+            if name is not None:
+                out.add(name.group(0))
+            close = _first_closing(whole)
+            inner = whole[2:close] if close > 0 else whole[2:]
+            op = _OPERATOR.search(inner)
+            if op is not None:
+                out |= _names(inner[op.end() :])
+            if close > 0:
+                out |= _names(whole[close + 1 :])
     return out
 
 
