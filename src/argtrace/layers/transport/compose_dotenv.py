@@ -221,8 +221,8 @@ def _env_file_paths(root: Any) -> list[str]:
     out: list[str] = []
     for _name, svc in _items(_get(root, "services")):
         node = _get(svc, "env_file")
-        entries = _seq(node) if _seq(node) is not None else [node]
-        for e in entries:
+        listed = _seq(node)
+        for e in listed if listed is not None else [node]:
             path = _scalar(e) if _scalar(e) is not None else _scalar(_get(e, "path"))
             if path is not None:
                 out.append(path)
