@@ -127,16 +127,26 @@ def parse_docker_run(argv: Sequence[str | None]) -> DockerRun | None:
     )
 
 
-# docker container exec's options (Docker CLI reference, "docker container exec"): the flags, and the
-# options that take a value; the command and its arguments follow the container's name
-_EXEC_BOOL = {"-d", "--detach", "-i", "--interactive", "-t", "--tty", "--privileged"}
-_EXEC_VALUE = {"--detach-keys", "-e", "--env", "--env-file", "-u", "--user", "-w", "--workdir"}
+@functools.cache
+def _exec_options() -> tuple[frozenset[str], frozenset[str]]:
+    """``docker exec``'s flags and its options that take a value, long and short (``exec_options`` of
+    ``data/docker_run_options.json``, generated from the docker CLI's own ``docker exec --help``)."""
+    from importlib import resources
+
+    data = json.loads(resources.files("argtrace").joinpath("data/docker_run_options.json").read_text())
+    flags: set[str] = set()
+    valued: set[str] = set()
+    for name, spec in data["exec_options"].items():
+        into = valued if spec["value"] else flags
+        into.update(n for n in (name, spec["short"]) if n)
+    return frozenset(flags), frozenset(valued)
 
 
 def parse_docker_exec(argv: Sequence[str | None]) -> DockerRun | None:
     """``docker [container] exec [OPTIONS] CONTAINER COMMAND [ARG...]`` as a :class:`DockerRun` whose
     ``image`` is the container's name and ``args`` the command: docker runs it in the running container
     as written, through no entrypoint, with the container's environment plus ``-e``/``--env-file``."""
+    flags, valued = _exec_options()
     words = list(argv)
     i = 2 if len(words) > 2 and words[1] == "container" else 1
     if i >= len(words) or words[i] != "exec":
@@ -154,16 +164,16 @@ def parse_docker_exec(argv: Sequence[str | None]) -> DockerRun | None:
         if not w.startswith("-") or w == "-":
             break
         name, eq, inline = w.partition("=")
-        if name in _EXEC_BOOL or (not name.startswith("--") and all(f"-{c}" in _EXEC_BOOL for c in name[1:])):
+        if name in flags or (not name.startswith("--") and all(f"-{c}" in flags for c in name[1:])):
             i += 1
             continue
-        if name in _EXEC_VALUE:
+        if name in valued:
             value = inline if eq else (words[i + 1] if i + 1 < len(words) else None)
             i += 1 if eq else 2
-        elif not name.startswith("--") and f"-{name[-1]}" in _EXEC_VALUE and len(name) > 2:
+        elif not name.startswith("--") and f"-{name[-1]}" in valued and len(name) > 2:
             # clustered flags ending in a value option (-ie X), or an attached value (-eNAME=v)
             head = name[1:]
-            k = next(n for n, c in enumerate(head) if f"-{c}" not in _EXEC_BOOL)
+            k = next(n for n, c in enumerate(head) if f"-{c}" not in flags)
             name, attached = f"-{head[k]}", head[k + 1 :]
             value = attached or (words[i + 1] if i + 1 < len(words) else None)
             i += 1 if attached else 2
