@@ -270,3 +270,16 @@ def test_tp017_text_after_the_closing_quote(tmp_path: Path) -> None:
     edit = tp017[0]["fix_edits"][0]
     assert (edit["start"], edit["end"]) == ("1:20", "1:37")
     assert "hf_abc" not in json.dumps(report)
+
+
+def test_an_alias_bomb_is_walked_once(tmp_path: Path) -> None:
+    """Nine levels of nine aliases (9**9 strings if expanded): the template and .env checks visit each node
+    once (the first version expanded it and was killed for memory by the suite's own alias-bomb test)."""
+    lines = ["x-bomb:", "  a0: &a0 [lol, '${BAD[@]}', lol]"]
+    for i in range(1, 10):
+        lines.append(f"  a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 9) + "]")
+    text = "\n".join(lines) + "\n" + COMPOSE.format(extra="")
+    report = check(tmp_path, {"compose.yaml": text}, "compose.yaml")
+    assert [(f["code"], f["at"]) for f in report["findings"] if f["code"] == "TP025"] == [
+        ("TP025", "compose.yaml:2")
+    ]

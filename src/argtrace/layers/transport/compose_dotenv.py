@@ -69,22 +69,28 @@ class _Value:
     script: bool  # the item after `-c` of a `sh -c`/`bash -c` list
 
 
-def _values(node: Any, path: str, script: bool = False) -> Iterator[_Value]:
-    """Every scalar value of the document (keys are not interpolated), with compose-go's path."""
+def _values(node: Any, path: str, script: bool = False, seen: set[int] | None = None) -> Iterator[_Value]:
+    """Every scalar value of the document (keys are not interpolated), with compose-go's path. An alias is
+    the node it names, visited once: an alias bomb (a node referenced from everywhere, nested) costs its
+    size, never its expansion (yamlnodes.py)."""
     import yaml
 
+    seen = set() if seen is None else seen
+    if id(node) in seen:
+        return
+    seen.add(id(node))
     if isinstance(node, yaml.ScalarNode):
         text = _scalar(node)
         if text is not None:
             yield _Value(path, node, text, script)
     elif isinstance(node, yaml.MappingNode):
         for key, value in _items(node):
-            yield from _values(value, f"{path}.{key}" if path else key)
+            yield from _values(value, f"{path}.{key}" if path else key, False, seen)
     elif isinstance(node, yaml.SequenceNode):
         items = [_scalar(i) or "" for i in node.value]
         shell = bool(items) and posixpath.basename(items[0]) in ("sh", "bash", "dash", "zsh")
         for n, item in enumerate(node.value):
-            yield from _values(item, f"{path}.[]", shell and n > 0 and items[n - 1] == "-c")
+            yield from _values(item, f"{path}.[]", shell and n > 0 and items[n - 1] == "-c", seen)
 
 
 def _snippet(text: str, start: int) -> str:
