@@ -11,6 +11,7 @@ from typing import Any, ParamSpec, TypeVar
 
 from argtrace.layers.shell import evaluate as E
 from argtrace.layers.shell import hazards as H
+from argtrace.layers.shell.lost import assignment_as_program_findings, lost_value_finding
 from argtrace.layers.shell.result import ScriptSource, ShellResult
 from argtrace.layers.shell.syntax import parse_tree, start_bash_syntax_check
 from argtrace.layers.shell.vanished import vanished_after_flags
@@ -162,7 +163,7 @@ def analyze(
     findings.extend(_shared_logs(ev))
     unfollowed = _unfollowed_findings(ev)
     findings.extend(unfollowed)
-    as_program = _assignment_as_program_findings(ev)
+    as_program = assignment_as_program_findings(ev)
     findings.extend(f for f, _server in as_program)
     if (
         not ev.servers
@@ -272,40 +273,6 @@ def _unfollowed_findings(ev: E.ShellEvaluator) -> list[Finding]:
         if found is None:
             continue
         out.append(SH040.finding(found.message, at=c.at))
-    return out
-
-
-def _assignment_as_program_findings(ev: E.ShellEvaluator) -> list[tuple[Finding, bool]]:
-    """SH041: ``nohup NAME=VALUE CMD`` and the like, where the wrapper runs the assignment as the program;
-    each with whether the command that never starts is a server start (then SH019 would only repeat it)."""
-    from argtrace.frameworks.detect import assignment_as_program, detect_server
-    from argtrace.rules.wrappers import SH041
-
-    out: list[tuple[Finding, bool]] = []
-    for c in ev.commands:
-        texts = [E.to_str(w) if w is not None else "" for w in c.argv]
-        found = assignment_as_program(texts)
-        if found is None:
-            continue
-        wrapper, word = texts[found[0]], texts[found[1]]
-        rest = " ".join(texts[found[1] + 1 :])
-        before = " ".join(texts[: found[1]])
-        name = word.split("=", 1)[0]
-        out.append(
-            (
-                SH041.finding(
-                    f"`{wrapper}` runs `{word}` as the program (only the shell reads NAME=VALUE in front "
-                    f"of a command): no program has that name, so `{wrapper}` exits with status 127 and "
-                    + (f"`{rest}` never starts" if rest else "nothing starts")
-                    + f"; {name} is not set for anything",
-                    at=c.at,
-                    evidence=[Evidence(layer="shell", at=c.at, text=" ".join(texts))],
-                    fix=f"Put the assignment before `{wrapper}`: `{word} {before} {rest}` (or "
-                    f"`{wrapper} env {word} {rest}`).",
-                ),
-                detect_server(texts[found[1] + 1 :]) is not None,
-            )
-        )
     return out
 
 
@@ -659,48 +626,8 @@ def _event_findings(label: str, ev: E.ShellEvaluator, args: list[str], data: byt
                     at=e.at,
                 )
             )
-        elif e.kind == "env_line_runs_word":
-            from argtrace.redact import is_secret_name
-            from argtrace.rules.wrappers import SH043
-
-            name, word = d["name"], d["word"]
-            value = "<redacted>" if is_secret_name(name) else d["value"]
-            out.append(
-                SH043.finding(
-                    f"`source` ({d['by']}) reads this line as the command `{word}` with {name}={value} in "
-                    f"its environment only (bash ends an unquoted value at the first blank): bash says "
-                    f"`{word}: command not found`, and {name} stays unset for the commands after it",
-                    at=e.at,
-                    setting=name,
-                    evidence=[Evidence("shell", e.at, f"{name}={value} {word}")],
-                    fix=f'Quote the value for bash (`{name}="..."`); a file that `docker run --env-file` '
-                    "also reads keeps the quotes there (TP017), so keep one file per reader.",
-                )
-            )
-        elif e.kind == "caller_env_replaced":
-            from argtrace.redact import is_secret_name
-            from argtrace.rules.wrappers import SH042
-
-            name, n = d["name"], d["servers"]
-            secret = is_secret_name(name)
-            given = "<redacted>" if secret else d["given"]
-            values = "<redacted>" if secret else ", ".join(d["values"])
-            whom = "the server" if n == 1 else f"its {n} servers"
-            out.append(
-                SH042.finding(
-                    f"{name}={given} is given to the script at {d['given_at']}, but the script sets "
-                    f"{name}={values} for {whom} here without reading it: the value given never reaches "
-                    + ("the server" if n == 1 else "them"),
-                    at=e.at,
-                    setting=name,
-                    evidence=[
-                        Evidence("shell", d["given_at"], f"{name}={given}"),
-                        Evidence("shell", e.at, f"{name}={values}"),
-                    ],
-                    fix=f"Have the script keep the caller's value (`{name}=${{{name}:-DEFAULT}}`, or "
-                    f"derive its per-server values from `${name}`), or set {name} inside the script.",
-                )
-            )
+        elif e.kind in ("env_line_runs_word", "caller_env_replaced"):
+            out.append(lost_value_finding(e.kind, e.at, d))
         elif e.kind == "srun_export":
             from argtrace.rules.multinode import PA_EXPORT_DROPS
 
