@@ -16,9 +16,7 @@ import re
 
 # NAME=VALUE (not after `export`, whose later words are more names to export), then blanks, then a word that
 # is no comment; the value has no quote, expansion or escape (those are read by the evaluator, not here)
-_LINE = re.compile(
-    r"^[ \t]*([A-Za-z_][A-Za-z0-9_]*)=([^\s'\"\\$`#;&|<>()]+)[ \t]+([^\s#=;&|<>()]\S*)"
-)
+_LINE = re.compile(r"^[ \t]*([A-Za-z_][A-Za-z0-9_]*)=([^\s'\"\\$`#;&|<>()]+)[ \t]+([^\s#=;&|<>()]\S*)")
 _ASSIGNMENT = re.compile(r"^[ \t]*(?:export[ \t]+)?[A-Za-z_][A-Za-z0-9_]*=")
 
 
