@@ -9,7 +9,8 @@ are neither an option of any bundled schema (``src/argtrace/frameworks/data/sche
 (argparse takes a unique prefix as an abbreviation): written after the image, such a word is docker's option
 in the wrong place, never a server flag (rule TP020). ``carried_by``: for the options that set the container
 itself (shared memory, IPC and network namespaces, privileges, runtime, GPUs), the compose key and the
-Kubernetes field that carry them (rule TP023). ``--check`` compares the file with what the installed
+Kubernetes field that carry them (rule TP023). ``exec_options``: ``docker exec --help``'s options (the
+transport layer reads the command after them). ``--check`` compares the file with what the installed
 docker and the bundled schemas give now.
 
   python scripts/gen_docker_run_options.py [--docker PATH] [--check]
@@ -34,10 +35,11 @@ _LINE = re.compile(
 )
 
 
-def docker_run_options(docker: str) -> tuple[str, dict[str, dict[str, object]]]:
-    """The docker CLI's version line and its ``docker run`` options: long name -> short name, value."""
+def docker_run_options(docker: str, command: str = "run") -> tuple[str, dict[str, dict[str, object]]]:
+    """The docker CLI's version line and its ``docker COMMAND`` options (``run``, ``exec``): long name ->
+    short name, value."""
     version = subprocess.run([docker, "--version"], capture_output=True, text=True, check=True).stdout.strip()
-    help_run = subprocess.run([docker, "run", "--help"], capture_output=True, text=True, check=True)
+    help_run = subprocess.run([docker, command, "--help"], capture_output=True, text=True, check=True)
     text = help_run.stdout
     options: dict[str, dict[str, object]] = {}
     for line in text.splitlines():
@@ -108,6 +110,8 @@ def generate(docker: str) -> dict[str, object]:
         "options": dict(sorted(options.items())),
         "outside_servers": outside,
         "carried_by": dict(sorted(CARRIED_BY.items())),
+        # docker exec [OPTIONS] CONTAINER COMMAND [ARG...]: read by layers/transport/containers.py
+        "exec_options": dict(sorted(docker_run_options(docker, "exec")[1].items())),
     }
 
 

@@ -27,11 +27,6 @@ CASES = [
         "`ray job` runs `vllm serve m` here: argtrace does not follow `ray job`, so that server's arguments "
         "and environment are not checked",
     ),
-    (
-        "docker exec -it ctr vllm serve m",
-        "`docker exec` runs `vllm serve m` here: argtrace does not follow `docker exec`, so that server's "
-        "arguments and environment are not checked",
-    ),
 ]
 
 
@@ -51,6 +46,7 @@ def test_unfollowed_start_is_a_warning_naming_the_word(line: str, message: str) 
         "pip install 'sglang[all]' vllm",
         "pkill -f sglang.launch_server",
         "docker run --rm lmsysorg/sglang:latest python3 -m sglang.launch_server --model-path m",  # transport
+        "docker exec -it ctr vllm serve m",  # transport (containers.py, tests/transport/test_transport4_*)
         "timeout 10m python3 -m sglang.launch_server --model-path m",  # followed
         # vLLM's demo server is parsed (frameworks/vllm_demo.py, tests/test_vllm_demo_server.py)
         "python -O -u -m vllm.entrypoints.api_server --host=127.0.0.1 --port=8000 --model=m",

@@ -202,6 +202,9 @@ def unquote(finding: Finding, source: SourceFile, report: Report) -> Proposal | 
         return None
     if finding.code == "TP017" and "is quoted" not in finding.message:
         return None
+    if finding.code == "TP017" and "and the text after them" in finding.message:
+        # docker keeps the note after the closing quote too: the value is the text between the quotes alone
+        end = len(line.rstrip("\r\n"))
     return Proposal(
         (_edit(source, number, start, end, raw[1:-1]),),
         f"Write {name}={raw[1:-1]} without quotes at {source.label}:{number}:{start + 1}: an env file for "

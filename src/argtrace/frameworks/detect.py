@@ -173,16 +173,23 @@ def _unwrap(
 ) -> int:
     """Return the index of the real command after any wrappers starting at ``i``; ``positions`` gets the
     index of each wrapper word skipped (in the order of ``wrappers``)."""
+    # NAME=VALUE words are assignments only where something reads them as such: before the command (the
+    # shell's own prefix), after sudo(8)'s options and after bash's `time` keyword. nohup, timeout, nice,
+    # exec... hand the word to execvp as the program to run, which is not found: nothing starts (SH041).
+    assignments = True
     for _ in range(64):  # wrappers nest (``nohup numactl ... env X=1 python ...``), but not forever
         if i >= len(argv):
             return i
         w = argv[i]
         b = _basename(w)
         if _ASSIGN.match(w):  # VAR=value prefix (as ``env`` sees it)
+            if not assignments:
+                return i
             name, value = w.split("=", 1)
             env.append((i, name, value))
             i += 1
             continue
+        assignments = False
         if b == "env":
             # env(1): its options as getopt_long reads them (the table generated from coreutils' `env
             # --help`: -u NAME, -C DIR, -S STRING take a value, --block-signal[=SIG] an optional one after
@@ -223,7 +230,12 @@ def _unwrap(
             continue
         if b == "time":
             _add(wrappers, positions, i, b)
-            i = bash_time(argv, i)
+            after = bash_time(argv, i)
+            # bash's keyword reads `time X=1 CMD` as an assignment; GNU time (a path, or its own options)
+            # execs X=1
+            opts = [x for x in argv[i + 1 : after] if x.startswith("-")]
+            assignments = w == "time" and all(x in ("-p", "--") for x in opts)
+            i = after
             continue
         if b in _PROGRAM_WRAPPERS:
             found = skip_wrapper(b, argv, i)
@@ -235,6 +247,7 @@ def _unwrap(
         if b == "sudo":
             _add(wrappers, positions, i, b)
             i = _skip_sudo_options(argv, i + 1)
+            assignments = True  # sudo(8): "variables ... may also be passed on the command line" as VAR=value
             continue
         if b in ("uv", "poetry", "conda", "mamba", "micromamba", "pixi", "pipx") and i + 1 < len(argv):
             runner = env_runner(argv, i)
@@ -263,6 +276,18 @@ def _unwrap(
 def unwrap_command(argv: Sequence[str]) -> int:
     """Index of the command that wrappers (``nohup``, ``env X=1``, ``timeout 1h``...) finally run."""
     return _unwrap(argv, 0, [], [])
+
+
+def assignment_as_program(argv: Sequence[str]) -> tuple[int, int] | None:
+    """(index of the wrapper, index of the word) when a wrapper that execs its operand (``nohup``,
+    ``timeout``, ``exec``...) gets a ``NAME=VALUE`` word where its command belongs: the word is run as a
+    program, which is not found, so nothing starts. ``None`` otherwise."""
+    wrappers: list[str] = []
+    positions: list[int] = []
+    i = _unwrap(argv, 0, wrappers, [], positions)
+    if positions and i < len(argv) and _ASSIGN.match(argv[i]):
+        return positions[-1], i
+    return None
 
 
 def _detect_python(argv: Sequence[str], i: int) -> tuple[int, str] | None:

@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from argtrace.frameworks.detect import _PYTHON, _detect_python, detect_server, unwrap_command
+from argtrace.frameworks.detect import _ASSIGN, _PYTHON, _detect_python, detect_server, unwrap_command
 
 # Module entrypoints that start a server but whose command line argtrace does not parse
 # (``python -m sglang_router.launch_router``, the router alone, is parsed: frameworks/router_launch.py)
@@ -66,10 +66,13 @@ def unfollowed_start(argv: Sequence[str | None]) -> Unfollowed | None:
     if not texts or detect_server(texts) is not None:
         return None
     i = unwrap_command(texts)
-    if i >= len(texts):
-        return None
+    if i >= len(texts) or _ASSIGN.match(texts[i]):
+        return None  # a NAME=VALUE word run as the program: nothing starts (SH041 says so)
     word = texts[i].rsplit("/", 1)[-1]
-    docker_run = word in ("docker", "podman", "nvidia-docker", "nerdctl") and "run" in texts[i + 1 : i + 3]
+    # docker run and docker exec are followed by the transport layer (layers/transport/containers.py)
+    docker_run = word in ("docker", "podman", "nvidia-docker", "nerdctl") and bool(
+        {"run", "exec"} & set(texts[i + 1 : i + 3])
+    )
     if word in _NOT_A_START or docker_run:
         return None
     # python -m MODULE for a launcher argtrace has no parser for

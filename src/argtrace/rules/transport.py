@@ -720,3 +720,97 @@ TP024 = Rule(
         )
     ),
 )
+
+_SCRIPT_ENTRYPOINT = """services:
+  vllm:
+    image: vllm/vllm-openai:v0.12.0
+    entrypoint:
+      - bash
+      - -c
+      - |
+        ARGS=(--port 8000)
+        exec vllm serve Qwen/Qwen3-0.6B "{args}"
+"""
+
+TP025 = Rule(
+    code="TP025",
+    layer="transport",
+    severity="error",
+    title="A `$` compose cannot interpolate: the whole file is refused",
+    rationale=(
+        "Compose interpolates every value of the file before it creates anything, with its own template "
+        "grammar, not a shell's: compose-go (`template/template.go`) reads `$$` (a literal `$`), `$NAME` "
+        "and `${NAME}` with the `:-`, `-`, `:?`, `?`, `:+`, `+` forms, and any other `$` (`$@`, `$1`, "
+        '`$(...)`, `${ARGS[@]}`) matches its `invalid` branch: `docker compose` stops with "invalid '
+        'interpolation format for services.S.entrypoint.[]. You may need to escape any $ with another $." '
+        "(`interpolation/interpolation.go`). A shell script in a `sh -c` item meant that `$` for the "
+        "container's shell (noonghunna/club-3090#429)."
+    ),
+    fix="Write `$$` for each `$` the container's shell should see (compose turns `$$` into `$`).",
+    example=Example(
+        files={"compose.yaml": _SCRIPT_ENTRYPOINT.format(args="${ARGS[@]}")}, argv=("check", "compose.yaml")
+    ),
+    correct=Example(
+        files={"compose.yaml": _SCRIPT_ENTRYPOINT.format(args="$${ARGS[@]}")}, argv=("check", "compose.yaml")
+    ),
+)
+
+_DOTENV_COMPOSE = """services:
+  vllm:
+    image: vllm/vllm-openai:v0.12.0
+    volumes:
+      - ${MODEL_DIR:-./models}:/root/.cache/huggingface
+    command: ["Qwen/Qwen3-0.6B", "--port", "8000"]
+"""
+
+TP026 = Rule(
+    code="TP026",
+    layer="transport",
+    severity="warning",
+    title="A name in `.env` the compose file reads under another spelling",
+    rationale=(
+        "Compose reads the `.env` beside the file only to fill the file's own `${NAME}` references; a "
+        "container gets nothing from it unless `environment:` or `env_file:` passes it (Compose docs, "
+        '"Set environment variables" and "Interpolation"). A name `.env` sets that the file never reads '
+        "reaches nothing: written `MODELS_DIR` where the file reads `${MODEL_DIR:-...}`, the default is "
+        "used (noonghunna/club-3090#7); written `TOKEN={telegram_bot_token}` without the `$`, the "
+        "container gets the braces as text (danimart1991/jackett2telegram#7)."
+    ),
+    fix="Use the name the file reads (rename it in `.env`), or write the reference with its `$`.",
+    example=Example(
+        files={"compose.yaml": _DOTENV_COMPOSE, ".env": "MODELS_DIR=/data/models\n"},
+        argv=("check", "compose.yaml"),
+    ),
+    correct=Example(
+        files={"compose.yaml": _DOTENV_COMPOSE, ".env": "MODEL_DIR=/data/models\n"},
+        argv=("check", "compose.yaml"),
+    ),
+)
+
+TP027 = Rule(
+    code="TP027",
+    layer="transport",
+    severity="info",
+    title="Names in `.env` that no container gets",
+    rationale=(
+        '`.env` fills only the compose file\'s `${NAME}` references (Compose docs, "Interpolation"): a '
+        "name it sets that no reference, no bare `environment:` entry and no `env_file: .env` reads reaches "
+        "no container (browser-use/web-ui#396: `OLLAMA_ENDPOINT` in `.env`, not in `environment:`). An "
+        "info, not a warning: a project's `.env` often holds values for its scripts too."
+    ),
+    fix="Pass what a container needs: `- NAME=${NAME}` under its `environment:`, or `env_file: .env`.",
+    example=Example(
+        files={"compose.yaml": _DOTENV_COMPOSE, ".env": "VLLM_LOGGING_LEVEL=DEBUG\n"},
+        argv=("check", "compose.yaml"),
+    ),
+    correct=Example(
+        files={
+            "compose.yaml": _DOTENV_COMPOSE.replace(
+                "    command:",
+                "    environment:\n      - VLLM_LOGGING_LEVEL=${VLLM_LOGGING_LEVEL}\n    command:",
+            ),
+            ".env": "VLLM_LOGGING_LEVEL=DEBUG\n",
+        },
+        argv=("check", "compose.yaml"),
+    ),
+)

@@ -27,6 +27,89 @@ SH040 = Rule(
     correct=Example(files={"launch.sh": _HEAD + _SERVER + "\n"}, argv=("check", "launch.sh")),
 )
 
+SH041 = Rule(
+    code="SH041",
+    layer="shell",
+    severity="error",
+    title="A NAME=VALUE word after a wrapper is run as the program",
+    rationale=(
+        "Only the shell reads `NAME=VALUE` in front of a command as an assignment (and `env`, `sudo` after "
+        "their own options). `nohup`, `timeout`, `nice`, `setsid`, `stdbuf`, `taskset`, `numactl`, `chrt`, "
+        "`ionice`, GNU `time`, `exec` and `command` hand the word after their options to execvp as the "
+        "program to run: `nohup CUDA_VISIBLE_DEVICES=0 python ...` looks for a program named "
+        "`CUDA_VISIBLE_DEVICES=0`, exits with status 127, and the server never starts (coreutils nohup: "
+        '"failed to run command"; tried with each program on Debian 12).'
+    ),
+    fix="Put the assignment before the wrapper (`CUDA_VISIBLE_DEVICES=0 nohup ...`), or run it through `env` "
+    "(`nohup env CUDA_VISIBLE_DEVICES=0 ...`).",
+    example=Example(
+        files={"launch.sh": _HEAD + "nohup CUDA_VISIBLE_DEVICES=0 " + _SERVER + " &\n"},
+        argv=("check", "launch.sh"),
+    ),
+    correct=Example(
+        files={"launch.sh": _HEAD + "CUDA_VISIBLE_DEVICES=0 nohup " + _SERVER + " &\n"},
+        argv=("check", "launch.sh"),
+    ),
+)
+
+SH042 = Rule(
+    code="SH042",
+    layer="shell",
+    severity="warning",
+    title="A variable given to a script is set again by the script for its server",
+    rationale=(
+        "`CUDA_VISIBLE_DEVICES=2,3 bash launch.sh` (or an `export` before it) gives the script a value, but "
+        "an assignment in the script that does not read it (`CUDA_VISIBLE_DEVICES=${gpu_id} sglang serve "
+        "...`) replaces it for the server: bash passes the command's own assignment, so the caller's value "
+        "never arrives (deepseek-ai/DeepSpec#36: eight workers on GPUs 0-7 instead of two on 2,3)."
+    ),
+    fix="Derive the script's value from the caller's (`${NAME:-DEFAULT}`), or set it only in one place.",
+    example=Example(
+        files={
+            "launch.sh": _HEAD + "CUDA_VISIBLE_DEVICES=0 " + _SERVER + " &\n",
+            "run.sh": _HEAD + "CUDA_VISIBLE_DEVICES=2,3 bash launch.sh\n",
+        },
+        argv=("check", "run.sh"),
+    ),
+    correct=Example(
+        files={
+            "launch.sh": _HEAD + "CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-0} " + _SERVER + " &\n",
+            "run.sh": _HEAD + "CUDA_VISIBLE_DEVICES=2,3 bash launch.sh\n",
+        },
+        argv=("check", "run.sh"),
+    ),
+)
+
+SH043 = Rule(
+    code="SH043",
+    layer="shell",
+    severity="warning",
+    title="A sourced env file line with an unquoted blank runs a command",
+    rationale=(
+        "bash ends an unquoted assignment's value at the first unquoted blank; a word after it makes the "
+        "line a command with a temporary assignment (bash(1), SIMPLE COMMAND EXPANSION). `source .env` "
+        'with `NAME=SAS Job Execution compute context` runs `Job` ("Job: command not found") and leaves '
+        "NAME unset for the server started after it (sassoftware/sas-mcp-server#32). Read only in files "
+        "whose every statement is an assignment."
+    ),
+    fix='Quote the value (`NAME="a b c"`); keep a separate file for `docker run --env-file`, which keeps '
+    "quotes.",
+    example=Example(
+        files={
+            "vllm.env": "VLLM_API_KEY_NOTE=my key\n",
+            "launch.sh": _HEAD + "source vllm.env\n" + _SERVER + "\n",
+        },
+        argv=("check", "launch.sh"),
+    ),
+    correct=Example(
+        files={
+            "vllm.env": 'VLLM_API_KEY_NOTE="my key"\n',
+            "launch.sh": _HEAD + "source vllm.env\n" + _SERVER + "\n",
+        },
+        argv=("check", "launch.sh"),
+    ),
+)
+
 _VLLM_POD = """apiVersion: v1
 kind: Service
 metadata:

@@ -11,6 +11,7 @@ from typing import Any, ParamSpec, TypeVar
 
 from argtrace.layers.shell import evaluate as E
 from argtrace.layers.shell import hazards as H
+from argtrace.layers.shell.lost import assignment_as_program_findings, lost_value_finding
 from argtrace.layers.shell.result import ScriptSource, ShellResult
 from argtrace.layers.shell.syntax import parse_tree, start_bash_syntax_check
 from argtrace.layers.shell.vanished import vanished_after_flags
@@ -162,7 +163,14 @@ def analyze(
     findings.extend(_shared_logs(ev))
     unfollowed = _unfollowed_findings(ev)
     findings.extend(unfollowed)
-    if not ev.servers and not unfollowed and not _starts_router(ev):
+    as_program = assignment_as_program_findings(ev)
+    findings.extend(f for f, _server in as_program)
+    if (
+        not ev.servers
+        and not unfollowed
+        and not any(srv for _f, srv in as_program)
+        and not _starts_router(ev)
+    ):
         findings.append(
             R.SH019.finding(
                 f"no SGLang or vLLM server start found in the commands {label} would run{_ended(ev, args)}",
@@ -619,6 +627,8 @@ def _event_findings(label: str, ev: E.ShellEvaluator, args: list[str], data: byt
                     at=e.at,
                 )
             )
+        elif e.kind in ("env_line_runs_word", "caller_env_replaced"):
+            out.append(lost_value_finding(e.kind, e.at, d))
         elif e.kind == "srun_export":
             from argtrace.rules.multinode import PA_EXPORT_DROPS
 

@@ -11,6 +11,7 @@ import posixpath
 import re
 from typing import Any
 
+from argtrace.frameworks.detect import _ASSIGN
 from argtrace.layers.shell import hostfs  # the files of the host the script runs on (--host)
 from argtrace.layers.shell import lexer as L
 from argtrace.layers.shell.arith import ArithError
@@ -29,6 +30,7 @@ from argtrace.layers.shell.core import (
     to_str,
     vanished_in,
 )
+from argtrace.layers.shell.envlines import env_lines_running_a_word
 from argtrace.layers.shell.outputs import _echo_output, _printf, _read_split
 from argtrace.layers.shell.state import Var
 
@@ -521,6 +523,10 @@ class Builtins(Commands):
             self.emit("source_missing", at, file=to_str(fname), cwd=self.cwd, error=str(e))
             return 1
         src = Source(to_str(fname), _prepare(data.decode("latin-1")), path)
+        for line, name, value, word in env_lines_running_a_word(src.text):
+            self.emit(
+                "env_line_runs_word", f"{to_str(fname)}:{line}", name=name, value=value, word=word, by=at
+            )
         src.tree = self.parse(src.text)
         saved_src = self.src
         saved_pos, saved_reason = self.positional, self.positional_reason
@@ -588,6 +594,9 @@ class Builtins(Commands):
             return 0
         van = vanished_in(rest, argv, vanished)
         name = rest[0].text
+        if name is not None and _ASSIGN.match(name):
+            # bash: "exec: X=1: not found", and a non-interactive shell exits 127 (SH041 names it)
+            raise _Exit(127, f"`exec` at {at} runs `{name}` as the program, which is not found")
         self.direct_exec = True
         st = self.external(rest, prefix_env, redirs, at, start, van) if name is not None else None
         if name is None:
@@ -620,6 +629,8 @@ class Builtins(Commands):
             return 0
         van = vanished_in(rest, argv, vanished)
         name = rest[0].text
+        if name is not None and _ASSIGN.match(name):
+            return 127  # bash: "X=1: command not found" (SH041 names it)
         handler = getattr(self, "b_" + _BUILTIN_NAMES.get(name or "", "_none"), None)
         if handler is not None and name != "command":
             r: int | None = handler(rest[1:], at, rest, prefix_env, redirs, start, van)

@@ -651,6 +651,36 @@ class Commands(Conditions):
             return True
         return False
 
+    def _caller_env_replaced(self, child: Any, prefix_env: Any, label: str, at: str) -> None:
+        """SH042: a variable the caller gave the script (``CUDA_VISIBLE_DEVICES=2,3 bash launch.sh``) that
+        the script assigns again for its servers without reading it: the caller's value never arrives."""
+        given = _given_to_child(self, prefix_env)
+        found: dict[tuple[str, str], list[tuple[str, str]]] = {}  # (name, where assigned) -> (value, server)
+        for server in child.servers:
+            for name, (value, _given_at) in given.items():
+                got = server.env.get(name)
+                if (
+                    got is None
+                    or got[0] is None
+                    or got[0] == value
+                    or not (got[1] or "").startswith(f"{label}:")
+                ):
+                    continue
+                if name in child.read_names:
+                    continue  # the script reads the caller's value somewhere (${NAME:-...}, "$NAME")
+                found.setdefault((name, got[1] or ""), []).append((got[0], server.at))
+        for (name, where), got in found.items():
+            values = list(dict.fromkeys(v for v, _s in got))
+            self.emit(
+                "caller_env_replaced",
+                where,
+                name=name,
+                given=given[name][0],
+                given_at=given[name][1],
+                values=values,
+                servers=len(got),
+            )
+
     def run_child_shell(
         self,
         argv: list[ExpWord],
@@ -730,6 +760,8 @@ class Commands(Conditions):
         if texts[i] == "-c":
             child._last_direct(src.tree.root_node)  # bash -c execs its last simple command directly
         st = child.run()
+        if texts[i] != "-c":
+            self._caller_env_replaced(child, prefix_env, src.label, at)
         if export is not None and child.servers and (lost := sorted(dropped & child.read_names)):
             # the task's shell reads a variable this shell exported but srun --export keeps from it
             self.emit("srun_export", at, names=lost, export=export.at)
@@ -739,6 +771,18 @@ class Commands(Conditions):
         self.events.extend(child.events)
         self.commands.extend(child.commands)
         return st
+
+
+def _given_to_child(
+    evaluator: Any, prefix_env: Mapping[str, tuple[str | None, str | None, str, str | None]]
+) -> dict[str, tuple[str, str]]:
+    """The variables the caller gives a child script on purpose, with where: ``NAME=v bash script.sh`` and
+    what this shell exported itself (not what it inherited from its own environment)."""
+    given = {k: (v, at) for k, (v, at, _e, _r) in prefix_env.items() if v is not None and at}
+    for k, (v, at, expansion, _r) in evaluator.exported_env().items():
+        if v is not None and at and expansion not in ("environment", "bash"):
+            given.setdefault(k, (v, at))
+    return given
 
 
 _BUILTIN_NAMES = {

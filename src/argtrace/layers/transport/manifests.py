@@ -157,7 +157,10 @@ def analyze_manifest(
     if kind == "compose" and dotenv is None:
         dotenv = read_dotenv(posixpath.join(posixpath.dirname(source.label) or ".", ".env"), env)
     if kind == "compose":
+        from argtrace.layers.transport.compose_dotenv import compose_file_checks
+
         _compose(source.label, nodes[0] if nodes else None, {**(dotenv or {}), **env}, service, result)
+        compose_file_checks(source.label, nodes[0] if nodes else None, result)
     elif kind == "kubernetes":
         _kubernetes(source.label, nodes, container, result)
     else:

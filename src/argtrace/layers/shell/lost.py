@@ -1,0 +1,90 @@
+"""Values a carrier loses on the way to the server, as the shell runs them: the findings SH041-SH043.
+
+This module owns turning what the evaluator met into those findings: a ``NAME=VALUE`` word that an exec-ing
+wrapper (``nohup``, ``timeout``, ``exec``...) runs as the program (SH041; ``frameworks/detect.py``'s
+``assignment_as_program`` finds it), a variable the caller gave a script that the script sets again for its
+server without reading it (SH042; the ``caller_env_replaced`` event of ``commands.py``), and a sourced env
+file's ``NAME=a b`` line that bash runs as the command ``b`` (SH043; ``envlines.py``). Secret-named values are
+shown redacted.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from argtrace.layers.shell import evaluate as E
+from argtrace.model import Evidence, Finding
+
+
+def assignment_as_program_findings(ev: E.ShellEvaluator) -> list[tuple[Finding, bool]]:
+    """SH041: ``nohup NAME=VALUE CMD`` and the like, where the wrapper runs the assignment as the program;
+    each with whether the command that never starts is a server start (then SH019 would only repeat it)."""
+    from argtrace.frameworks.detect import assignment_as_program, detect_server
+    from argtrace.rules.wrappers import SH041
+
+    out: list[tuple[Finding, bool]] = []
+    for c in ev.commands:
+        texts = [E.to_str(w) if w is not None else "" for w in c.argv]
+        found = assignment_as_program(texts)
+        if found is None:
+            continue
+        wrapper, word = texts[found[0]], texts[found[1]]
+        rest = " ".join(texts[found[1] + 1 :])
+        before = " ".join(texts[: found[1]])
+        name = word.split("=", 1)[0]
+        out.append(
+            (
+                SH041.finding(
+                    f"`{wrapper}` runs `{word}` as the program (only the shell reads NAME=VALUE in front "
+                    f"of a command): no program has that name, so `{wrapper}` exits with status 127 and "
+                    + (f"`{rest}` never starts" if rest else "nothing starts")
+                    + f"; {name} is not set for anything",
+                    at=c.at,
+                    evidence=[Evidence(layer="shell", at=c.at, text=" ".join(texts))],
+                    fix=f"Put the assignment before `{wrapper}`: `{word} {before} {rest}` (or "
+                    f"`{wrapper} env {word} {rest}`).",
+                ),
+                detect_server(texts[found[1] + 1 :]) is not None,
+            )
+        )
+    return out
+
+
+def lost_value_finding(kind: str, at: str | None, d: dict[str, Any]) -> Finding:
+    """SH043 for an ``env_line_runs_word`` event, SH042 for a ``caller_env_replaced`` one."""
+    from argtrace.redact import is_secret_name
+    from argtrace.rules.wrappers import SH042, SH043
+
+    name = d["name"]
+    secret = is_secret_name(name)
+    where = at or ""
+    if kind == "env_line_runs_word":
+        word = d["word"]
+        value = "<redacted>" if secret else d["value"]
+        return SH043.finding(
+            f"`source` ({d['by']}) reads this line as the command `{word}` with {name}={value} in "
+            f"its environment only (bash ends an unquoted value at the first blank): bash says "
+            f"`{word}: command not found`, and {name} stays unset for the commands after it",
+            at=at,
+            setting=name,
+            evidence=[Evidence("shell", where, f"{name}={value} {word}")],
+            fix=f'Quote the value for bash (`{name}="..."`); a file that `docker run --env-file` '
+            "also reads keeps the quotes there (TP017), so keep one file per reader.",
+        )
+    n = d["servers"]
+    given = "<redacted>" if secret else d["given"]
+    values = "<redacted>" if secret else ", ".join(d["values"])
+    whom = "the server" if n == 1 else f"its {n} servers"
+    return SH042.finding(
+        f"{name}={given} is given to the script at {d['given_at']}, but the script sets "
+        f"{name}={values} for {whom} here without reading it: the value given never reaches "
+        + ("the server" if n == 1 else "them"),
+        at=at,
+        setting=name,
+        evidence=[
+            Evidence("shell", d["given_at"], f"{name}={given}"),
+            Evidence("shell", where, f"{name}={values}"),
+        ],
+        fix=f"Have the script keep the caller's value (`{name}=${{{name}:-DEFAULT}}`, or "
+        f"derive its per-server values from `${name}`), or set {name} inside the script.",
+    )
