@@ -7,14 +7,13 @@ reader can use the prefilter without the prefilter importing the reader back (on
 
 from __future__ import annotations
 
+import json
 import re
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from json.decoder import scanstring  # type: ignore[attr-defined]  # the C scanner, not in typeshed
 from typing import Any, BinaryIO
-
-from argtrace import safe_json
 
 MAX_LINE = 1 << 20  # longest line text kept for analysis (args dumps are ~20 kB)
 TRACEBACK_LINES = 160  # lines kept after "Traceback (most recent call last):"
@@ -199,8 +198,9 @@ def _json_file_record(text: str) -> str:
     except ValueError:
         # a record cut inside its string (the file's last line, a long line cut at MAX_LINE): what it holds
         try:
-            # the log's text: safe_json, as every reader of user JSON (tests/security/test_json_depth.py)
-            value = safe_json.loads(text[7:].rstrip("\\") + '"')
+            # a JSON string literal (the text starts with `{"log":"`): it cannot nest, so plain json is
+            # safe here, and this module is shipped to nodes where argtrace is not installed (remote/)
+            value = json.loads(text[7:].rstrip("\\") + '"')
         except ValueError:
             value = text[8:]
     return _CSI.sub("", value.rstrip("\r\n"))
