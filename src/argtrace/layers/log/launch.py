@@ -132,8 +132,8 @@ class Launch:
     # vLLM's "init engine (profile, create kv cache, warmup model) took" (v1 core.py, v0 llm_engine.py): it is
     # logged once the warm-up ended, and the CUDA graphs are captured inside that warm-up.
     warmed_up_line: int | None = None
-    # Lines vLLM's request handlers logged (``[serving_chat.py:1343]``, a tool parser's): an exception there is
-    # one request's, answered with an error while the server goes on serving, not the launch's end.
+    # Lines vLLM's request handlers logged (``[serving_chat.py:1343]``, a tool parser's): an exception there
+    # is one request's, answered with an error while the server goes on serving, not the launch's end.
     request_lines: set[int] = field(default_factory=set)
     # The scheduler's "max_total_num_tokens=..., max_running_requests=N" line (what it really runs with).
     scheduler_line: int | None = None
