@@ -46,6 +46,7 @@ class Case:
 
 
 CASES = [
+    Case("ai2048_vllm_api_server_explained.log", (I10,), (I10,), "ready", None),
     Case("excalicode_vllm_startup_routes.log", (I10,), (I10,), "ready", None),
     Case(
         "huikang_blog_vllm_logs_explained.log",
@@ -74,6 +75,14 @@ CASES = [
         wrong="LG012 warning 'none from an SGLang or vLLM server' on Ray Serve LLM's controller",
     ),
     Case("sglang_pr10622_dp_ep_deepgemm_jit.log", (I12,), (I12,), None, None),
+    Case(
+        "sglang_pr11453_router_openai_backend.log",
+        (W12,),
+        (I12,),
+        None,
+        None,
+        wrong="LG012 warning 'none from an SGLang or vLLM server' on SGLang's router's start",
+    ),
     Case("sglang_pr26083_nvfp4_dp_init.log", (I10, I10), (I10, I10), "incomplete", "weights"),
     Case("sglang_pr29271_mlx_userwarnings.log", (), (), "incomplete", "validation"),
     Case("sglang_pr3888_int8_serving.log", (I12,), (I12,), None, None),
@@ -151,12 +160,12 @@ def test_a_failure_while_serving_blames_no_setting(case: Case) -> None:
 
 def test_the_counts_first_seen_and_now() -> None:
     wrong_before = [c.file for c in CASES if c.wrong]
-    assert len(CASES) == 20
-    assert len(wrong_before) == 6
+    assert len(CASES) == 22
+    assert len(wrong_before) == 7
     working = [c for c in CASES if "serving_failure" not in c.file]
     alarms_before = sum(1 for c in working for s in c.before if s[1] != "info")
     alarms_now = sum(1 for c in working for s in c.findings if s[1] != "info")
-    assert (alarms_before, alarms_now) == (3, 0)
+    assert (alarms_before, alarms_now) == (4, 0)
 
 
 # --- the mechanisms, on minimal inputs none of the reports holds -------------------------------------------
@@ -241,6 +250,17 @@ def test_a_v0_engine_names_its_release(tmp_path: Path) -> None:
     assert (launch["framework"], launch["version"]) == ("vllm", "0.9.2")
 
 
+def test_sglangs_router_lines_are_a_note(tmp_path: Path) -> None:
+    router = _write(
+        tmp_path,
+        "router.log",
+        "[Router (Rust)] 2026-01-02 03:04:05 - INFO - Worker http://10.0.0.2:30000 health check passed\n",
+    )
+    report = log_report(router)
+    assert [(f["code"], f["severity"]) for f in report["findings"]] == [I12]
+    assert "line(s) of SGLang's router (`[Router (Rust)] 2026-01-02" in report["findings"][0]["message"]
+
+
 def test_ray_serve_llms_lines_are_a_note_and_other_ray_serve_lines_stay_a_warning(tmp_path: Path) -> None:
     llm = _write(
         tmp_path,
@@ -252,7 +272,7 @@ def test_ray_serve_llms_lines_are_a_note_and_other_ray_serve_lines_stay_a_warnin
     assert [(f["code"], f["severity"]) for f in report["findings"]] == [I12]
     message = report["findings"][0]["message"]
     assert "of Ray Serve LLM (`(ServeReplica:default:LLMServer:qwen pid=41)" in message
-    assert report["findings"][0]["fix"].startswith("Give argtrace the replica's log")
+    assert report["findings"][0]["fix"].startswith("Give argtrace the server's log: Ray Serve LLM's")
     other = _write(
         tmp_path,
         "serve_echo.log",

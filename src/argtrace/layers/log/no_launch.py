@@ -109,19 +109,21 @@ def _not_a_log(scan: Scan, label: str, at: Any) -> Finding:
                 fix="Give argtrace the server's whole log, from its start (the terminal, `docker logs`, "
                 "`kubectl logs`), with the Python traceback before the native frames.",
             )
-        serve_llm = None if scan.gzip else _ray_serve_llm(scan.path)
-        if serve_llm is not None:
+        front = None if scan.gzip else _front_end(scan.path)
+        if front is not None:
+            name, runs, quoted = front
             # Ray Serve LLM runs vLLM's engine inside its LLMServer replicas (``ray.serve.llm``, ray PR#55754,
-            # PR#66230); the controller's, proxy's and router's lines are the deployment's, vLLM's own lines
-            # are in each replica's log: not another program's file, only not the engine's
+            # PR#66230); SGLang's router (``sglang_router_rs``, sglang PR#11453) sends requests to SGLang's
+            # servers: the deployment's own lines, not another program's file, only not the server's
             return rules.LG012.finding(
-                f"{label} has {scan.total_lines} line(s) of Ray Serve LLM (`{serve_llm}`), which runs vLLM "
-                "inside its LLMServer replicas, and none of vLLM's own lines: what the engine logged, and "
-                "the values it started with, are in the replica's log, not in the file.",
+                f"{label} has {scan.total_lines} line(s) of {name} (`{quoted}`), which {runs}, and none of "
+                "the server's own lines: what the server logged, and the values it started with, are in its "
+                "own log, not in the file.",
                 at=None,
                 severity="info",
-                fix="Give argtrace the replica's log (Ray's session logs, `serve/replica_*.log`, or the "
-                "`(ServeReplica:...)` lines of the driver's output from the deployment's start).",
+                fix="Give argtrace the server's log: Ray Serve LLM's replica log (Ray's session logs, "
+                "`serve/replica_*.log`, or the `(ServeReplica:...)` lines from the deployment's start), or "
+                "each worker's log behind the router.",
             )
         what = f"has {scan.total_lines} line(s) but none from an SGLang or vLLM server"
     return rules.LG012.finding(f"{label} {what}: it cannot say what the server saw.", at=None)
@@ -150,18 +152,26 @@ _SCHEDULER_PREFIX = re.compile(
 _RAY_SERVE_LLM = re.compile(
     r"\bray\.serve\.llm\b|\bServeReplica:[^ )]*:LLM(?:Server|Router)\b|name='LLM(?:Server|Router)\b"
 )
+# SGLang's router (sgl-router's Rust crate ``sglang_router_rs``, its Python launcher's ``[Router (Rust)]``).
+_SGL_ROUTER = re.compile(r"\bsglang_router_rs::|\[Router \((?:Rust|Python)\)\]")
 
 
-def _ray_serve_llm(path: str) -> str | None:
-    """The first line of Ray Serve LLM's in the file's head (cut to 120 characters); None when there is none.
-    Read only for a file with no server line."""
+def _front_end(path: str) -> tuple[str, str, str] | None:
+    """(what it is, what it runs, its first line cut to 120 characters) when the file's head holds the lines
+    of a front end of SGLang's or vLLM's servers (Ray Serve LLM, SGLang's router); None otherwise. Read only
+    for a file with no server line."""
     text = _head(path)
     if text is None:
         return None
     for line in text.splitlines():
         if _RAY_SERVE_LLM.search(line):
-            line = line.strip()
-            return line if len(line) <= 120 else line[:117] + "..."
+            found = ("Ray Serve LLM", "runs vLLM inside its LLMServer replicas")
+        elif _SGL_ROUTER.search(line):
+            found = ("SGLang's router", "sends the requests to SGLang's servers")
+        else:
+            continue
+        line = line.strip()
+        return (*found, line if len(line) <= 120 else line[:117] + "...")
     return None
 
 
