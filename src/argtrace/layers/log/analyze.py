@@ -28,6 +28,7 @@ from argtrace.layers.log.stages import (
     AFTER_ARGS_STAGES,
     FRAME_LINE,
     PROCESS_TITLE,
+    SERVING_LINE,
     frames_framework,
     vllm_engine_config,
 )
@@ -38,7 +39,9 @@ _VLLM_ARGS = _lazy(r"non-default args: (?=\{)", needles=("non-default args: ",))
 
 # vLLM <= 0.9's API server logs the whole argparse result (``args: Namespace(...)``), every default included.
 _VLLM_NAMESPACE = re.compile(r"\bargs: (?=Namespace\()")
-_VLLM_CONFIG = re.compile(r"Initializing an? (?:V1 )?LLM engine \(v(?P<version>[^)]+)\) with config: ")
+# vLLM 0.8-0.10 name the engine they fall back to as they name V1's (``Initializing a V0 LLM engine (v0.10.1)
+# with config:`` for a GGUF model, vllm#24578)
+_VLLM_CONFIG = re.compile(r"Initializing an? (?:V[01] )?LLM engine \(v(?P<version>[^)]+)\) with config: ")
 _VLLM_VERSION = re.compile(r"vLLM API server version (?P<version>\S+)|█\s+version (?P<v2>\d[\w.+-]*)")
 _SGL_VERSION = re.compile(r"\bsglang(?:==| version:? ?v?)(?P<version>\d+\.\d+[\w.+-]*)", re.I)
 _USAGE = _lazy(r"^usage: (?P<prog>\S+)", needles=("usage: ",))
@@ -81,6 +84,11 @@ _SGL_ONLY = _lazy(
 )
 # SGLang's data parallel controller announces each DP rank (``Launch DP1 starting at GPU #4.``,
 # managers/data_parallel_controller.py); the launcher starts it after it logged ``server_args=``.
+# vLLM's request handlers (entrypoints/openai/serving_*.py, the tool and reasoning parsers they call): a line
+# they log (``ERROR 02-05 08:06:47 [serving_chat.py:1343] Error in chat completion stream generator.``,
+# vllm#34322) is about a request the running server was answering.
+_VLLM_SERVING_SRC = re.compile(r"(?:serving_\w+|\w+_tool_parser|\w+_reasoning_parser)\.py:\d+$")
+
 _SGL_DP_LAUNCH = _lazy(r"\bLaunch DP\d+ starting at GPU #\d+", needles=("starting at GPU",))
 _STARTED_PID = _lazy(r"Started server process \[(\d+)\]", needles=("Started server process [",))
 _PRE_ARGS_FRAMES = _lazy(
@@ -138,6 +146,15 @@ def build_launches(scan: Scan, *, framework: str | None = None, year_hint: int |
             # OOM killer's ``Killed process 4242 (VLLM::EngineCor)``): not a death in argument validation
             launch.post_args_evidence = True
             launch.framework = launch.framework or ("sglang" if title.group(1) == "sglang" else "vllm")
+        request = bool(p.src and _VLLM_SERVING_SRC.search(p.src))
+        if request:
+            launch.request_lines.add(line.number)
+        if SERVING_LINE.search(body) or request:
+            # a running server's steady lines (vLLM's throughput stats, SGLang's batches, the API's requests)
+            # come only once it serves: the launch is past its configuration line and its start-up
+            launch.post_args_evidence = True
+            if launch.serving_line is None:
+                launch.serving_line = line.number
         if line.block is not None:
             block_end = max(block_end, line.number + len(line.block))
             if _POST_ARGS_FRAMES.search("\n".join(line.block)):
@@ -168,6 +185,12 @@ def build_launches(scan: Scan, *, framework: str | None = None, year_hint: int |
         if len(launch.errors) > errors_before and not launch.errors[-1].traceback:
             launch.errors[-1].traceback = frames_before(launch.loose_frames, line.number)
     _tail_step(scan, launches, new_launch)
+    if launches and scan.last_line and SERVING_LINE.search(scan.last_line):
+        # the file ends in a running server's steady lines (the scan keeps its last line, not those before)
+        last = launches[-1]
+        last.post_args_evidence = True
+        if last.serving_line is None:
+            last.serving_line = scan.total_lines
     for launch in launches:
         if launch.framework is None:
             launch.framework = framework or _framework_from_tracebacks(launch)

@@ -125,6 +125,15 @@ def _match_errors(launch: Launch, framework: str | None, catalog: Any) -> None:
                 fatal = False
         if exc and exc.group("type").split(".")[-1] in ("UserWarning", "FutureWarning", "DeprecationWarning"):
             fatal = False
+        if (
+            err.line in launch.request_lines
+            and not serving_error(text)
+            and not (sig is not None and sig.code in ("LG003", "LG004"))
+        ):
+            # vLLM's request handlers catch what one request raised and answer it with an error
+            # (serving_chat's "Error in chat completion stream generator."): the server goes on serving;
+            # not the engine's death they relay (EngineDeadError, vllm#27466), which ends the launch
+            fatal = False
         hit = ErrorHit(
             line=err.line,
             text=text,

@@ -277,6 +277,15 @@ def _launch_findings(
             # a capture began after one ended (SGLang's piecewise capture after the decode graphs')
             before = " and before the capture begun after it ended"
         cut = "" if analysis.scan.ends_with_newline else " The file ends in the middle of a line."
+        # a blog post or tutorial quoting a launch's lines between its paragraphs stops where its author did
+        from argtrace.layers.log.no_launch import quoted_in_prose  # only for a launch that stops
+
+        document = not analysis.scan.gzip and quoted_in_prose(analysis.scan.path)
+        if document:
+            cut += (
+                " The file quotes the log between paragraphs of prose (a document, not the server's file): "
+                "where the quote stops is where its author cut it."
+            )
         waiting = waiting_in(lc)
         note = None
         if waiting is not None:
@@ -305,7 +314,7 @@ def _launch_findings(
                 fix=note.fix if note else None,
                 # A file that is an excerpt at its start is as likely cut at its end by whoever copied it,
                 # and a file written moments ago at its last line's time is a start still under way.
-                severity="info" if excerpt or (note and note.still_writing) else None,
+                severity="info" if excerpt or document or (note and note.still_writing) else None,
                 launch=lc.index,
                 # where the log stops is observed; that the launch is stuck there is assumed
                 basis="assumed" if note and note.fix else None,

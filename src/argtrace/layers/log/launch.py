@@ -126,6 +126,15 @@ class Launch:
     # server_ready stands on vLLM's "Starting vLLM server on" (logged just before uvicorn starts): uvicorn's
     # own line after it, when the file has one, is the ready line
     ready_announced: bool = False
+    # The first of a running server's steady lines (SGLang's batches, vLLM's throughput stats, the OpenAI
+    # API's requests, vLLM's route list): the server was serving from there on.
+    serving_line: int | None = None
+    # vLLM's "init engine (profile, create kv cache, warmup model) took" (v1 core.py, v0 llm_engine.py): it is
+    # logged once the warm-up ended, and the CUDA graphs are captured inside that warm-up.
+    warmed_up_line: int | None = None
+    # Lines vLLM's request handlers logged (``[serving_chat.py:1343]``, a tool parser's): an exception there
+    # is one request's, answered with an error while the server goes on serving, not the launch's end.
+    request_lines: set[int] = field(default_factory=set)
     # The scheduler's "max_total_num_tokens=..., max_running_requests=N" line (what it really runs with).
     scheduler_line: int | None = None
     # Traceback frames outside any Traceback block (line, frame): their exception line's traceback.
@@ -142,7 +151,9 @@ class Launch:
 
     @property
     def ready(self) -> bool:
-        return "server_ready" in self.events
+        # a running server's steady lines (its batches, throughput stats, answered requests) show it serves
+        # even when the copy holds no ready line
+        return "server_ready" in self.events or self.serving_line is not None
 
     @property
     def fatal(self) -> ErrorHit | None:
@@ -189,6 +200,10 @@ def next_missing(launch: Launch) -> str | None:
         # the model's config is read after the args line was written (SGLang's "Load weight begin", vLLM's
         # "Resolved architecture"), and so is every step a line began: an excerpt without that line is past it
         reached.add("args_logged")
+    if launch.warmed_up_line is not None:
+        # vLLM logs "init engine (profile, create kv cache, warmup model) took" after the warm-up, whose
+        # CUDA graph capture (none under --enforce-eager) comes after the weights and the KV cache
+        reached |= {"args_logged", "weights_loaded", "kv_cache_allocated", "cuda_graph_captured"}
     if "cuda_graph" in launch.begun:
         # a capture begins once the weights are loaded and the KV cache allocated
         reached |= {"weights_loaded", "kv_cache_allocated"}
@@ -211,6 +226,8 @@ def stopped_after(launch: Launch) -> str | None:
 def stage_after(launch: Launch, line: int) -> str:
     """The stage a launch was in at ``line``: the first step not yet reached before it."""
     reached = {e.name for e in launch.events.values() if e.line <= line}
+    if launch.serving_line is not None and launch.serving_line <= line:
+        return "serving"
     if "args_logged" not in reached and not (reached & POST_ARGS_EVENTS) and not launch.post_args_evidence:
         return "validation"
     if not reached and launch.args_dump is None:
@@ -225,7 +242,9 @@ def stage_after(launch: Launch, line: int) -> str:
         return "weights"
     if "kv_cache_allocated" not in reached and "memory_pool_end" not in reached:
         return "kv_cache"
-    if "cuda_graph_captured" not in reached:
+    if "cuda_graph_captured" not in reached and not (
+        launch.warmed_up_line is not None and launch.warmed_up_line <= line
+    ):
         return "cuda_graph"
     if launch.speculative and "draft_worker_ready" not in reached:
         return "draft_worker"

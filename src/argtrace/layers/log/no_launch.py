@@ -2,7 +2,9 @@
 
 Empty, binary, a piece of a framework's argument dump cut from its line, frames of a framework's traceback
 without their exception line, a running server's steady lines (its start-up is not in the file), or text
-from something else. Only for such a file is the head read again (64 KiB) to tell the pieces apart.
+from something else. Only for such a file is the head read again (64 KiB) to tell the pieces apart; and for a
+launch that stops without an error, to tell a document that quotes a log between paragraphs of prose
+(``quoted_in_prose``) from a log.
 """
 
 from __future__ import annotations
@@ -13,15 +15,9 @@ from typing import Any
 from argtrace.layers.log.lines import _decode
 from argtrace.layers.log.prefix import split_prefix
 from argtrace.layers.log.reader import Scan
-from argtrace.layers.log.stages import FRAME_LINE, PROCESS_TITLE, frames_framework
+from argtrace.layers.log.stages import FRAME_LINE, PROCESS_TITLE, SERVING_LINE, frames_framework
 from argtrace.model import Finding
 from argtrace.rules import log as rules
-
-# A serving process's steady lines (lines.BORING's forms and the OpenAI API's request lines).
-_SERVING_LINE = re.compile(
-    r"(?:Decode|Prefill) batch[.,] #|Avg prompt throughput|\"(?:POST|GET) /(?:v1/\S*|generate|health)\S* "
-    r"HTTP/1\.1\" \d{3}"
-)
 
 
 def _not_a_log(scan: Scan, label: str, at: Any) -> Finding:
@@ -57,7 +53,7 @@ def _not_a_log(scan: Scan, label: str, at: Any) -> Finding:
                 fix="Give argtrace the whole log, from the server's start, or the full traceback with its "
                 "last line (the exception).",
             )
-        if _SERVING_LINE.search(scan.last_line):
+        if SERVING_LINE.search(scan.last_line):
             # it ends in a running server's steady lines (SGLang's decode/prefill batches, vLLM's throughput
             # stats, the OpenAI API's requests): the server's file, read long after its start
             return rules.LG012.finding(
@@ -113,6 +109,22 @@ def _not_a_log(scan: Scan, label: str, at: Any) -> Finding:
                 fix="Give argtrace the server's whole log, from its start (the terminal, `docker logs`, "
                 "`kubectl logs`), with the Python traceback before the native frames.",
             )
+        front = None if scan.gzip else _front_end(scan.path)
+        if front is not None:
+            name, runs, quoted = front
+            # Ray Serve LLM runs vLLM's engine inside its LLMServer replicas (``ray.serve.llm``, ray PR#55754,
+            # PR#66230); SGLang's router (``sglang_router_rs``, sglang PR#11453) sends requests to SGLang's
+            # servers: the deployment's own lines, not another program's file, only not the server's
+            return rules.LG012.finding(
+                f"{label} has {scan.total_lines} line(s) of {name} (`{quoted}`), which {runs}, and none of "
+                "the server's own lines: what the server logged, and the values it started with, are in its "
+                "own log, not in the file.",
+                at=None,
+                severity="info",
+                fix="Give argtrace the server's log: Ray Serve LLM's replica log (Ray's session logs, "
+                "`serve/replica_*.log`, or the `(ServeReplica:...)` lines from the deployment's start), or "
+                "each worker's log behind the router.",
+            )
         what = f"has {scan.total_lines} line(s) but none from an SGLang or vLLM server"
     return rules.LG012.finding(f"{label} {what}: it cannot say what the server saw.", at=None)
 
@@ -133,6 +145,59 @@ def _head(path: str, limit: int = 1 << 16) -> str | None:
 _SCHEDULER_PREFIX = re.compile(
     r"\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d (?:(?:DP|PP|TP|EP|ATTN_CP|MOE_DP)\d+ ?)+\] ?(.*)"
 )
+
+
+# Ray Serve LLM's own words: its deployments (``LLMServer:<model>``, ``LLMRouter``), its replicas' actor tags
+# (``(ServeReplica:default:LLMRouter pid=N)``) and its module (``ray.serve.llm``).
+_RAY_SERVE_LLM = re.compile(
+    r"\bray\.serve\.llm\b|\bServeReplica:[^ )]*:LLM(?:Server|Router)\b|name='LLM(?:Server|Router)\b"
+)
+# SGLang's router (sgl-router's Rust crate ``sglang_router_rs``, its Python launcher's ``[Router (Rust)]``).
+_SGL_ROUTER = re.compile(r"\bsglang_router_rs::|\[Router \((?:Rust|Python)\)\]")
+
+
+def _front_end(path: str) -> tuple[str, str, str] | None:
+    """(what it is, what it runs, its first line cut to 120 characters) when the file's head holds the lines
+    of a front end of SGLang's or vLLM's servers (Ray Serve LLM, SGLang's router); None otherwise. Read only
+    for a file with no server line."""
+    text = _head(path)
+    if text is None:
+        return None
+    for line in text.splitlines():
+        if _RAY_SERVE_LLM.search(line):
+            found = ("Ray Serve LLM", "runs vLLM inside its LLMServer replicas")
+        elif _SGL_ROUTER.search(line):
+            found = ("SGLang's router", "sends the requests to SGLang's servers")
+        else:
+            continue
+        line = line.strip()
+        return (*found, line if len(line) <= 120 else line[:117] + "...")
+    return None
+
+
+# A sentence of prose: a letter first and no log prefix (split_prefix takes none off), ten words or more,
+# seven in ten of them plain words, no ``name=value``. A server's own lines start with a time, a level, a tag
+# or a bar, or are made of names, numbers and settings.
+_WORD = re.compile(r"^[(\"'`]?[A-Za-z][a-z'’-]*[)\"'`,.;:!?]*$")
+
+
+def _prose(line: str) -> bool:
+    if not line[:1].isalpha() or "=" in line or "|" in line or split_prefix(line).body.strip() != line:
+        return False
+    words = line.split()
+    return len(words) >= 10 and 10 * sum(1 for w in words if _WORD.match(w)) >= 7 * len(words)
+
+
+def quoted_in_prose(path: str) -> bool:
+    """True when the file's head is a document quoting a log (a blog post, a tutorial): at least three
+    different paragraphs of prose, a third or more of its non-blank lines. Where its quote stops is its
+    author's cut, not where a launch stopped. Read only for a launch that stops without an error."""
+    text = _head(path)
+    if text is None:
+        return False
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    prose = len({line for line in lines if _prose(line)})
+    return prose >= 3 and 3 * prose >= len(lines)
 
 
 def _scheduler_line(path: str) -> str | None:

@@ -167,3 +167,12 @@ def runtime_module(path: str) -> bool:
 # only after the framework logged its arguments (SGLang's ``_launch_subprocesses`` logs server_args first;
 # vLLM logs its non-default args before it builds the engine).
 PROCESS_TITLE = re.compile(r"\b(sglang|VLLM)::([A-Za-z][\w:]*)")
+
+# A serving process's steady lines (lines.BORING's forms and the OpenAI API's request lines): SGLang's
+# ``Decode batch. #``/``Prefill batch, #``, vLLM's ``Avg prompt throughput``, uvicorn's access lines; and
+# vLLM's route list (``Route: /v1/models, Methods: GET``, launcher.py's serve_http logs it as it starts
+# uvicorn, after "Starting vLLM server on").
+SERVING_LINE = re.compile(
+    r"(?:Decode|Prefill) batch[.,] #|Avg prompt throughput|\"(?:POST|GET) /(?:v1/\S*|generate|health)\S* "
+    r"HTTP/1\.1\" \d{3}|\bRoute: /\S*, Methods: "
+)

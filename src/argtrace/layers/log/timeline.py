@@ -207,6 +207,7 @@ def _timeline(launch: Launch, body: str, event: Any, line_no: int) -> None:
         return
     m = _VLLM_INIT_ENGINE.search(body)
     if m:
+        launch.warmed_up_line = launch.warmed_up_line or line_no
         event("memory_pool_end", seconds=_num(m.group("s")))
         return
     _candidate(launch, body, line_no)
