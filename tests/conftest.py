@@ -177,6 +177,24 @@ def alarms(report: dict[str, Any]) -> list[dict[str, Any]]:
     return [f for f in every if f["severity"] in ("error", "warning")]
 
 
+def written_log(tmp_path: Path, text: str) -> Path:
+    """``text`` as the server log ``server.log`` under ``tmp_path`` (a mechanism's minimal input)."""
+    path = tmp_path / "server.log"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def assert_working_launch(
+    report: dict[str, Any], expected: tuple[tuple[tuple[str, str], ...], str, str]
+) -> None:
+    """A working launch's log: exactly the ``(code, severity)`` notes expected, no error or warning, and the
+    last launch in the state and stage expected."""
+    findings, state, stage = expected
+    assert tuple((f["code"], f["severity"]) for f in report["findings"]) == findings
+    assert alarms(report) == []
+    assert (last_launch(report)["state"], last_launch(report)["stage"]) == (state, stage)
+
+
 REPO = Path(__file__).resolve().parent.parent
 
 

@@ -23,7 +23,14 @@ import pytest
 from argtrace.layers.log.prefilter import gnu_grep
 from argtrace.layers.log.prefix import split_prefix
 from argtrace.layers.log.stages import frames_stage, runtime_module
-from tests.conftest import LogCase, alarms, last_launch, log_report, names_the_cause_and_the_change
+from tests.conftest import (
+    LogCase,
+    assert_working_launch,
+    last_launch,
+    log_report,
+    names_the_cause_and_the_change,
+    written_log,
+)
 from tests.log.test_fast_equals_slow import _answers
 
 LOGS = Path(__file__).resolve().parent / "data" / "logs_3"
@@ -414,25 +421,15 @@ def test_the_first_screen_names_the_cause_and_the_change(case: LogCase) -> None:
 
 @pytest.mark.parametrize("name", sorted(OK_LOGS))
 def test_working_launches_give_no_alarm(name: str) -> None:
-    report = log_report(LOGS / "ok" / name)
-    findings, state, stage = OK_LOGS[name]
-    assert tuple((f["code"], f["severity"]) for f in report["findings"]) == findings
-    assert alarms(report) == []
-    assert (last_launch(report)["state"], last_launch(report)["stage"]) == (state, stage)
+    assert_working_launch(log_report(LOGS / "ok" / name), OK_LOGS[name])
 
 
 # --- variants of the mechanisms, on minimal inputs -------------------------------------------------------
 
 
-def _write(tmp_path: Path, text: str) -> Path:
-    path = tmp_path / "server.log"
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
 def test_vllms_engine_configuration_line_proves_its_args_line(tmp_path: Path) -> None:
     report = log_report(
-        _write(
+        written_log(
             tmp_path,
             "Initializing a V1 LLM engine (v0.20.2) with config: model='/m', tensor_parallel_size=8, "
             "enforce_eager=False\n",
@@ -445,7 +442,7 @@ def test_vllms_engine_configuration_line_proves_its_args_line(tmp_path: Path) ->
 
 def test_sglangs_dp_launch_lines_are_sglangs_and_past_the_args_line(tmp_path: Path) -> None:
     report = log_report(
-        _write(
+        written_log(
             tmp_path,
             "[2025-12-18 07:58:51] Launch DP0 starting at GPU #0.\n"
             "[2025-12-18 07:58:51] Launch DP1 starting at GPU #4.\n",
@@ -458,7 +455,7 @@ def test_sglangs_dp_launch_lines_are_sglangs_and_past_the_args_line(tmp_path: Pa
 
 def test_the_api_servers_serving_frames_and_engine_dead_error_are_serving(tmp_path: Path) -> None:
     report = log_report(
-        _write(
+        written_log(
             tmp_path,
             "(APIServer pid=7) ERROR 10-24 01:26:57 [serving_chat.py:1145] vllm.v1.engine.exceptions."
             "EngineDeadError: EngineCore encountered an issue. See stack trace (above) for the root cause.\n",
@@ -518,7 +515,7 @@ def test_prefixes_of_wrappers_and_of_vllm_builds() -> None:
 
 def test_an_unknown_error_inside_the_capture_gets_the_captures_switch(tmp_path: Path) -> None:
     report = log_report(
-        _write(
+        written_log(
             tmp_path,
             '(EngineCore_DP0 pid=1) ERROR 03-10 14:43:46 [core.py:1100]   File "/v/vllm/v1/worker/'
             'gpu_model_runner.py", line 5337, in capture_model\n'
@@ -549,7 +546,7 @@ def test_every_path_reads_these_logs_alike(
 def test_an_engine_error_before_the_clients_engine_dead_error_is_serving(tmp_path: Path) -> None:
     # the engine's lines and the API server's interleave: the error above EngineDeadError is its cause
     report = log_report(
-        _write(
+        written_log(
             tmp_path,
             "(EngineCore pid=2) torch.AcceleratorError: CUDA error: an illegal memory access was "
             "encountered\n(APIServer pid=1) ERROR 06-15 16:27:50 [serving.py:471] vllm.v1.engine.exceptions."

@@ -22,7 +22,14 @@ import pytest
 
 from argtrace.layers.log.prefilter import gnu_grep
 from argtrace.layers.log.prefix import split_prefix
-from tests.conftest import alarms, last_launch, log_report, names_the_cause_and_the_change
+from tests.conftest import (
+    alarms,
+    assert_working_launch,
+    last_launch,
+    log_report,
+    names_the_cause_and_the_change,
+    written_log,
+)
 from tests.log.test_fast_equals_slow import _answers
 
 LOGS = Path(__file__).resolve().parent / "data" / "logs_4"
@@ -296,20 +303,10 @@ def test_the_first_screen_names_the_cause_and_the_change(case: Case) -> None:
 
 @pytest.mark.parametrize("name", sorted(OK_LOGS))
 def test_working_launches_give_no_alarm(name: str) -> None:
-    report = log_report(LOGS / "ok" / name)
-    findings, state, stage = OK_LOGS[name]
-    assert tuple((f["code"], f["severity"]) for f in report["findings"]) == findings
-    assert alarms(report) == []
-    assert (last_launch(report)["state"], last_launch(report)["stage"]) == (state, stage)
+    assert_working_launch(log_report(LOGS / "ok" / name), OK_LOGS[name])
 
 
 # --- variants of the mechanisms, on minimal inputs -------------------------------------------------------
-
-
-def _write(tmp_path: Path, text: str) -> Path:
-    path = tmp_path / "server.log"
-    path.write_text(text, encoding="utf-8")
-    return path
 
 
 def test_a_compose_container_name_is_a_prefix() -> None:
@@ -333,7 +330,7 @@ def test_a_compose_container_name_is_a_prefix() -> None:
 
 def test_torch_nccl_watchdog_lines_are_a_servers_not_another_programs(tmp_path: Path) -> None:
     report = log_report(
-        _write(
+        written_log(
             tmp_path,
             "[rank1]:[E1123 00:52:57.664949121 ProcessGroupNCCL.cpp:607] [Rank 1] Watchdog caught collective "
             "operation timeout: WorkNCCL(SeqNum=1516, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, "
@@ -347,7 +344,9 @@ def test_torch_nccl_watchdog_lines_are_a_servers_not_another_programs(tmp_path: 
 
 def test_a_custom_all_reduce_failure_is_past_validation_and_names_its_switch(tmp_path: Path) -> None:
     report = log_report(
-        _write(tmp_path, "Failed: Cuda error /workspace/csrc/custom_all_reduce.cuh:368 'invalid argument'\n")
+        written_log(
+            tmp_path, "Failed: Cuda error /workspace/csrc/custom_all_reduce.cuh:368 'invalid argument'\n"
+        )
     )
     assert [(f["code"], f["severity"]) for f in report["findings"]] == [("LG007", "error"), INFO10]
     assert report["findings"][0]["fix"] == ALL_REDUCE_FIX
@@ -357,7 +356,7 @@ def test_a_custom_all_reduce_failure_is_past_validation_and_names_its_switch(tmp
 
 def test_vllms_starting_server_line_of_2026_is_ready(tmp_path: Path) -> None:
     report = log_report(
-        _write(
+        written_log(
             tmp_path,
             "(APIServer pid=1) INFO 06-02 00:52:40 [api_server.py:584] Starting vLLM server on "
             "http://0.0.0.0:8000\n",

@@ -25,7 +25,14 @@ import pytest
 from argtrace.layers.log.lines import _decode
 from argtrace.layers.log.prefilter import gnu_grep
 from argtrace.layers.log.prefix import split_prefix
-from tests.conftest import alarms, last_launch, log_report, names_the_cause_and_the_change
+from tests.conftest import (
+    alarms,
+    assert_working_launch,
+    last_launch,
+    log_report,
+    names_the_cause_and_the_change,
+    written_log,
+)
 from tests.log.test_fast_equals_slow import _answers
 
 LOGS = Path(__file__).resolve().parent / "data" / "logs_5"
@@ -359,20 +366,10 @@ def test_the_first_screen_of_the_a_case() -> None:
 
 @pytest.mark.parametrize("name", sorted(OK_LOGS))
 def test_working_launches_give_no_alarm(name: str) -> None:
-    report = log_report(LOGS / "ok" / name)
-    findings, state, stage = OK_LOGS[name]
-    assert tuple((f["code"], f["severity"]) for f in report["findings"]) == findings
-    assert alarms(report) == []
-    assert (last_launch(report)["state"], last_launch(report)["stage"]) == (state, stage)
+    assert_working_launch(log_report(LOGS / "ok" / name), OK_LOGS[name])
 
 
 # --- variants of the mechanisms, on minimal inputs -------------------------------------------------------
-
-
-def _write(tmp_path: Path, text: str) -> Path:
-    path = tmp_path / "server.log"
-    path.write_text(text, encoding="utf-8")
-    return path
 
 
 def _codes(report: dict) -> list[tuple[str, str]]:
@@ -392,7 +389,7 @@ def _codes(report: dict) -> list[tuple[str, str]]:
     ids=["sglang-scheduler", "vllm-api-server", "vllm-engine-core"],
 )
 def test_a_started_servers_failure_is_past_the_configuration_line(tmp_path: Path, text: str) -> None:
-    report = log_report(_write(tmp_path, text))
+    report = log_report(written_log(tmp_path, text))
     assert _codes(report) == [ERROR7, INFO10]
     assert NOT_SHOWN in report["findings"][0]["message"]
     assert (last_launch(report)["state"], last_launch(report)["stage"]) == ("failed", "unknown")
@@ -400,7 +397,7 @@ def test_a_started_servers_failure_is_past_the_configuration_line(tmp_path: Path
 
 def test_vllms_worker_that_failed_to_start_is_an_error_not_a_stop(tmp_path: Path) -> None:
     report = log_report(
-        _write(
+        written_log(
             tmp_path,
             "(Worker_TP1 pid=9) INFO 03-01 10:00:00 [gpu_model_runner.py:2338] Starting to load model /m...\n"
             "(Worker_TP1 pid=9) ERROR 03-01 10:00:02 [multiproc_executor.py:700] WorkerProc failed to "
@@ -415,26 +412,30 @@ def test_vllms_worker_that_failed_to_start_is_an_error_not_a_stop(tmp_path: Path
 
 
 def test_sglangs_ranked_lines_without_an_anchor_are_a_running_servers(tmp_path: Path) -> None:
-    report = log_report(_write(tmp_path, "[2026-01-02 03:04:05 DP1 TP3] Prefill out of sync with decode\n"))
+    report = log_report(
+        written_log(tmp_path, "[2026-01-02 03:04:05 DP1 TP3] Prefill out of sync with decode\n")
+    )
     assert _codes(report) == [("LG012", "info")]
     assert (
         "with SGLang's scheduler lines (`[2026-01-02 03:04:05 DP1 TP3] Prefill out of sync with decode`) and "
         "none of its start-up" in report["findings"][0]["message"]
     )
     # the launcher's own lines carry no rank: a file of them alone is not read as a scheduler's
-    plain = log_report(_write(tmp_path, "[2026-01-02 03:04:05] Prefill out of sync with decode\n"))
+    plain = log_report(written_log(tmp_path, "[2026-01-02 03:04:05] Prefill out of sync with decode\n"))
     assert _codes(plain) == [("LG012", "warning")]
 
 
 def test_process_titles_name_the_servers_processes(tmp_path: Path) -> None:
     frames = log_report(
-        _write(tmp_path, "frame #3: + 0x1234 (0x7f00 in VLLM::Worker_TP1)\nframe #4: <unknown function>\n")
+        written_log(
+            tmp_path, "frame #3: + 0x1234 (0x7f00 in VLLM::Worker_TP1)\nframe #4: <unknown function>\n"
+        )
     )
     assert _codes(frames) == [("LG012", "info")]
     assert "naming vLLM's own process(es) (`VLLM::Worker_TP1`" in frames["findings"][0]["message"]
     # the OOM killer names a process the framework starts after its arguments: not argument validation
     oom = log_report(
-        _write(
+        written_log(
             tmp_path, "Out of memory: Killed process 4242 (VLLM::EngineCor) total-vm:123kB, anon-rss:99kB\n"
         )
     )
@@ -444,13 +445,13 @@ def test_process_titles_name_the_servers_processes(tmp_path: Path) -> None:
     )
     assert oom["log"]["framework"] == "vllm"
     # titles of both frameworks in one file say nothing about which server it was
-    both = log_report(_write(tmp_path, "x in sglang::scheduler_TP0\ny in VLLM::EngineCore\n"))
+    both = log_report(written_log(tmp_path, "x in sglang::scheduler_TP0\ny in VLLM::EngineCore\n"))
     assert _codes(both) == [("LG012", "warning")]
 
 
 def test_a_step_begun_before_a_frameless_error_is_its_stage(tmp_path: Path) -> None:
     report = log_report(
-        _write(
+        written_log(
             tmp_path,
             "(Worker_TP0 pid=3) INFO 05-01 09:00:00 [gpu_model_runner.py:2338] Starting to load model /m...\n"
             "(Worker_TP0 pid=3) ERROR 05-01 09:00:05 [multiproc_executor.py:700] WorkerProc failed to "
@@ -461,7 +462,7 @@ def test_a_step_begun_before_a_frameless_error_is_its_stage(tmp_path: Path) -> N
     assert last_launch(report)["stage"] == "weights"
     # without a begun step the excerpt does not show which one it was
     bare = log_report(
-        _write(
+        written_log(
             tmp_path,
             "(Worker_TP0 pid=3) ERROR 05-01 09:00:05 [multiproc_executor.py:700] WorkerProc failed to "
             "start.\n",
@@ -487,7 +488,7 @@ CAPTURED = (
     ids=["piecewise", "named"],
 )
 def test_a_capture_begun_after_one_ended_is_where_it_stops(tmp_path: Path, begin: str) -> None:
-    report = log_report(_write(tmp_path, CAPTURED + f"[2026-03-17 07:16:38 TP0] {begin}\n"))
+    report = log_report(written_log(tmp_path, CAPTURED + f"[2026-03-17 07:16:38 TP0] {begin}\n"))
     assert alarms(report) == []
     last = last_launch(report)
     assert (last["state"], last["stage"]) == ("incomplete", "cuda_graph")
@@ -495,7 +496,7 @@ def test_a_capture_begun_after_one_ended_is_where_it_stops(tmp_path: Path, begin
     assert "and before the capture begun after it ended" in report["findings"][-1]["message"]
     # a draft model's capture is the draft worker's step, not the target's capture again
     draft = log_report(
-        _write(
+        written_log(
             tmp_path, CAPTURED + "[2026-03-17 07:16:38 TP0] Capture draft cuda graph begin. avail mem=9 GB\n"
         )
     )
