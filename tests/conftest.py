@@ -177,6 +177,18 @@ def alarms(report: dict[str, Any]) -> list[dict[str, Any]]:
     return [f for f in every if f["severity"] in ("error", "warning")]
 
 
+def log_files(root: Path) -> set[str]:
+    """Every ``*.log`` under a batch's directory, relative to it (the batch's cases and working logs)."""
+    return {str(p.relative_to(root)) for p in root.rglob("*.log")}
+
+
+def class_counts(cases: Sequence[Any]) -> tuple[list[int], list[int]]:
+    """How many of a batch's cases were in each class a, b, c, d before its fixes and after them."""
+    before = [sum(c.before == k for c in cases) for k in "abcd"]
+    after = [sum(c.after == k for c in cases) for k in "abcd"]
+    return before, after
+
+
 def written_log(tmp_path: Path, text: str) -> Path:
     """``text`` as the server log ``server.log`` under ``tmp_path`` (a mechanism's minimal input)."""
     path = tmp_path / "server.log"

@@ -26,7 +26,9 @@ from argtrace.layers.log.stages import frames_stage, runtime_module
 from tests.conftest import (
     LogCase,
     assert_working_launch,
+    class_counts,
     last_launch,
+    log_files,
     log_report,
     names_the_cause_and_the_change,
     written_log,
@@ -381,13 +383,8 @@ OK_LOGS = {
 
 def test_the_batch() -> None:
     assert len(CASES) == 20
-    assert {c.file for c in CASES} | {f"ok/{k}" for k in OK_LOGS} == {
-        str(p.relative_to(LOGS)) for p in LOGS.rglob("*.log")
-    }
-    before = [sum(c.before == k for c in CASES) for k in "abcd"]
-    after = [sum(c.after == k for c in CASES) for k in "abcd"]
-    assert before == [1, 4, 9, 6]
-    assert after == [3, 5, 12, 0]
+    assert {c.file for c in CASES} | {f"ok/{k}" for k in OK_LOGS} == log_files(LOGS)
+    assert class_counts(CASES) == ([1, 4, 9, 6], [3, 5, 12, 0])
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.file for c in CASES])

@@ -25,7 +25,9 @@ from argtrace.layers.log.prefix import split_prefix
 from tests.conftest import (
     alarms,
     assert_working_launch,
+    class_counts,
     last_launch,
+    log_files,
     log_report,
     names_the_cause_and_the_change,
     written_log,
@@ -261,13 +263,8 @@ OK_LOGS = {
 
 def test_the_batch() -> None:
     assert len(CASES) == 12
-    assert {c.file for c in CASES} | {f"ok/{k}" for k in OK_LOGS} == {
-        str(p.relative_to(LOGS)) for p in LOGS.rglob("*.log")
-    }
-    before = [sum(c.before == k for c in CASES) for k in "abcd"]
-    after = [sum(c.after == k for c in CASES) for k in "abcd"]
-    assert before == [0, 1, 8, 3]
-    assert after == [2, 3, 7, 0]
+    assert {c.file for c in CASES} | {f"ok/{k}" for k in OK_LOGS} == log_files(LOGS)
+    assert class_counts(CASES) == ([0, 1, 8, 3], [2, 3, 7, 0])
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.file for c in CASES])

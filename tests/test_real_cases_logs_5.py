@@ -28,7 +28,9 @@ from argtrace.layers.log.prefix import split_prefix
 from tests.conftest import (
     alarms,
     assert_working_launch,
+    class_counts,
     last_launch,
+    log_files,
     log_report,
     names_the_cause_and_the_change,
     written_log,
@@ -315,13 +317,8 @@ OK_LOGS = {
 
 def test_the_batch() -> None:
     assert len(CASES) == 15
-    assert {c.file for c in CASES} | {f"ok/{k}" for k in OK_LOGS} == {
-        str(p.relative_to(LOGS)) for p in LOGS.rglob("*.log")
-    }
-    before = [sum(c.before == k for c in CASES) for k in "abcd"]
-    after = [sum(c.after == k for c in CASES) for k in "abcd"]
-    assert before == [1, 0, 9, 5]
-    assert after == [1, 0, 14, 0]
+    assert {c.file for c in CASES} | {f"ok/{k}" for k in OK_LOGS} == log_files(LOGS)
+    assert class_counts(CASES) == ([1, 0, 9, 5], [1, 0, 14, 0])
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.file for c in CASES])
