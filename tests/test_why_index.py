@@ -192,7 +192,7 @@ def test_the_run_time_cache_is_used_and_survives_garbage(tmp_path: Path, monkeyp
     message_store.prepared.cache_clear()
     try:
         built = message_store.prepared("vllm")
-        (cached,) = (tmp_path / "argtrace" / "why").glob("vllm-*.marshal")
+        (cached,) = (tmp_path / "argtrace" / "data").glob("why-vllm-*.marshal")
         message_store.prepared.cache_clear()
         loaded = message_store.prepared("vllm")
         bundled = bundled_versions("vllm", include_user=False)  # every bundled release is indexed (and older)

@@ -10,7 +10,7 @@ File shape (format 1)::
                 "at": {"0.5.10.post1": [60], "0.5.23": [64]}}, ...]}
 
 ``p``/``c``/``r`` are described in :mod:`argtrace.resolver.message_index`. A site shared by several
-releases is stored once, with its line(s) in each. Stdlib only.
+releases is stored once, with its line(s) in each. Stdlib only, besides argtrace's data cache.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from __future__ import annotations
 import functools
 import gzip
 import json
-import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -283,26 +282,6 @@ def _build_index(every: tuple[Site, ...]) -> dict[str, list[int]]:
     return out
 
 
-CACHE_FORMAT = 3
-
-
-def _cache_path(framework: str) -> Path | None:
-    """Where the prepared sites and word index of this exact index file are kept between runs: loading
-    them is several times quicker than parsing the JSON and building the index again."""
-    import hashlib
-
-    try:
-        import platformdirs
-
-        stat = (MESSAGE_DIR / f"{framework}.json.gz").stat()
-        raise_stats = [p.stat().st_mtime_ns for p in sorted(_raise_dir().glob(f"{framework}-*.json"))]
-    except (OSError, ImportError):
-        return None
-    key = hashlib.sha256(repr((CACHE_FORMAT, stat.st_size, stat.st_mtime_ns, raise_stats)).encode())
-    name = f"{framework}-{key.hexdigest()[:16]}.marshal"
-    return Path(platformdirs.user_cache_dir("argtrace")) / "why" / name
-
-
 def _raise_dir() -> Path:
     """The raise-site directory (imported late: raise_index is not needed to match messages)."""
     from argtrace.resolver.raise_index import RAISE_DIR as path
@@ -310,44 +289,34 @@ def _raise_dir() -> Path:
     return path
 
 
+def _rows(framework: str) -> tuple[list[str], dict[str, list[int]], list[tuple[Any, ...]]]:
+    """The releases with a message index, the word index and the sites as plain rows, built from the
+    index files (what the data cache keeps)."""
+    every = _load_sites(framework)
+    releases = sort_releases((load_store(framework) or {}).get("releases", {}))
+    load_store.cache_clear()  # the parsed JSON is not needed any more
+    rows = [
+        (s.file, s.function, s.kind, s.what, s.parts, s.conditions, s.reads, s.at, s.source, s.words)
+        for s in every
+    ]
+    return releases, _build_index(every), rows
+
+
 @functools.cache
 def prepared(framework: str) -> Prepared:
-    """The sites of a framework, their word index and the releases with a message index, from the
-    cache when it matches the index files. The cache is ``marshal`` data (plain tuples, lists, dicts and
-    strings): loading it never runs code, unlike a pickle."""
-    import marshal
+    """The sites of a framework, their word index and the releases with a message index, kept between runs
+    by the data cache (``resolver/data_cache.py``) while the index files and this module are unchanged:
+    loading them is several times quicker than parsing the JSON and building the index again."""
+    from argtrace.resolver.data_cache import cached
 
-    path = _cache_path(framework)
-    if path is not None:
-        try:
-            releases, index, rows = marshal.loads(path.read_bytes())
-            every = tuple(_site_of_row(framework, row) for row in rows)
-            return every, index, tuple(releases)
-        except (OSError, EOFError, ValueError, TypeError, KeyError, IndexError):
-            pass
-    every = _load_sites(framework)
-    out: Prepared = (
-        every,
-        _build_index(every),
-        tuple(sort_releases((load_store(framework) or {}).get("releases", {}))),
-    )
-    load_store.cache_clear()  # the parsed JSON is not needed any more
-    if path is not None:
-        try:
-            rows = [
-                (s.file, s.function, s.kind, s.what, s.parts, s.conditions, s.reads, s.at, s.source, s.words)
-                for s in every
-            ]
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_bytes(marshal.dumps((list(out[2]), out[1], rows)))
-            os.replace(tmp, path)
-            for stale in path.parent.glob(f"{framework}-*.marshal"):  # copies of older index files
-                if stale != path:
-                    stale.unlink(missing_ok=True)
-        except (OSError, ValueError):
-            pass  # a read-only cache directory only costs time
-    return out
+    sources = [MESSAGE_DIR / f"{framework}.json.gz", *sorted(_raise_dir().glob(f"{framework}-*.json"))]
+    releases, index, rows = cached(f"why-{framework}", [*sources, Path(__file__)], lambda: _rows(framework))
+    try:
+        every = tuple(_site_of_row(framework, row) for row in rows)
+    except (ValueError, TypeError, KeyError, IndexError):  # a copy not in this module's row shape: rebuild
+        releases, index, rows = _rows(framework)
+        every = tuple(_site_of_row(framework, row) for row in rows)
+    return every, index, tuple(releases)
 
 
 def _site_of_row(framework: str, row: Sequence[Any]) -> Site:
