@@ -82,9 +82,9 @@ _SPLIT = re.compile(r"[^A-Z0-9]+")
 
 def mask(secret: str) -> str:
     """``<redacted:HASH8>`` for a secret value; equal secrets give equal masks."""
-    import hashlib  # here: loading OpenSSL costs 30 ms at start-up, and most runs mask nothing
+    from argtrace.digest import sha256  # here: most runs mask nothing
 
-    digest = hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    digest = sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()[:8]
     return f"<redacted:{digest}>"
 
 

@@ -31,10 +31,8 @@ empties it. ``ARGTRACE_RESOLUTION_CACHE`` moves it (default: the user cache dir,
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
-import tempfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -76,6 +74,8 @@ def bypassed(bypass: bool = True) -> Iterator[None]:
 
 
 def _file_digest(path: Path) -> str:
+    import hashlib
+
     h = hashlib.sha256()
     with path.open("rb") as f:
         for block in iter(lambda: f.read(1 << 20), b""):
@@ -88,6 +88,8 @@ def code_digest() -> str:
     installed code does not change under a running argtrace)."""
     global _code_digest
     if _code_digest is None:
+        import hashlib
+
         h = hashlib.sha256()
         files = {
             "resolver/" + p.relative_to(_RESOLVER_DIR).as_posix(): p
@@ -103,6 +105,8 @@ def code_digest() -> str:
 
 def _env_part(env_path: str) -> dict[str, Any]:
     """The resolver environment and its base: manifest bytes and site-packages modification times."""
+    import hashlib
+
     from argtrace.resolver.environments import MANIFEST
 
     out: dict[str, Any] = {}
@@ -174,6 +178,8 @@ def key(kind: str, env_path: str, request: Mapping[str, Any], env: Mapping[str, 
         "env": dict(sorted(env.items())),
     }
     blob = json.dumps(material, sort_keys=True, default=str).encode()
+    import hashlib
+
     return hashlib.sha256(blob).hexdigest()
 
 
@@ -195,6 +201,8 @@ def store(entry_key: str, payload: Mapping[str, Any]) -> None:
     """Keep ``payload`` under ``entry_key``; a cache that cannot be written is only slower, never an error."""
     if not enabled():
         return
+    import tempfile
+
     root = cache_root()
     try:
         root.mkdir(parents=True, exist_ok=True)

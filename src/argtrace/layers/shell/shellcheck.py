@@ -113,14 +113,14 @@ def cached_shellcheck(data: bytes, timeout: float = TIMEOUT) -> Outcome:
 
 def cache_key(exe: str, data: bytes) -> str | None:
     """The cache entry's name for shellcheck ``exe`` on ``data`` (None: the binary cannot be read)."""
-    import hashlib
+    from argtrace.digest import sha256
 
     try:
         real = os.path.realpath(exe)
         st = os.stat(real)
     except OSError:
         return None
-    h = hashlib.sha256(b"shellcheck\0")
+    h = sha256(b"shellcheck\0")
     for part in (real, str(st.st_size), str(st.st_mtime_ns), " ".join(OPTIONS)):
         h.update(part.encode("utf-8", "surrogateescape") + b"\0")
     h.update(os.environ.get("SHELLCHECK_OPTS", "").encode("utf-8", "surrogateescape") + b"\0")
