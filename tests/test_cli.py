@@ -145,7 +145,12 @@ def test_a_removed_flag_is_certain_only_for_a_known_version(tmp_path: Path) -> N
     flagged = "--swap-space was accepted up to vllm 0.17.1 but vllm 0.33.0 does not know it: the server "
     flagged += 'refuses to start ("unrecognized arguments", exit 2)'
     assert (finding["severity"], finding["message"], finding["basis"]) == ("error", flagged, "schema")
-    assert named.json["framework"] == {"name": "vllm", "version": "0.33.0", "source": "bundled-schema"}
+    assert named.json["framework"] == {
+        "name": "vllm",
+        "version": "0.33.0",
+        "source": "bundled-schema",
+        "evidence": "named with --framework-version",
+    }
 
 
 LAUNCH = "python3 -m sglang.launch_server --model-path /m --port 30000\n"

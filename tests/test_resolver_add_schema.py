@@ -80,7 +80,12 @@ def test_check_uses_a_user_schema_of_a_release_that_is_not_bundled(scratch_cache
     codes = [f["code"] for f in report["findings"]]
     # without the user schema: PR008 (analysed with 0.5.10.post1, the nearest older bundled release)
     assert "PR008" not in codes, codes
-    assert report["framework"] == {"name": "sglang", "version": version, "source": "bundled-schema"}
+    assert report["framework"] == {
+        "name": "sglang",
+        "version": version,
+        "source": "bundled-schema",
+        "evidence": "named with --framework-version",
+    }
     assert load_schema("sglang", version).path == str(scratch_cache / "schemas" / f"sglang-{version}.json")
 
 
@@ -121,7 +126,12 @@ def test_resolver_add_of_a_release_that_is_not_bundled_generates_its_schema_and_
     report = run_cli(
         ["check", "--no-resolve", "--format", "json", "--framework-version", VERSION, "-c", command]
     ).json
-    assert report["framework"] == {"name": "sglang", "version": VERSION, "source": "bundled-schema"}
+    assert report["framework"] == {
+        "name": "sglang",
+        "version": VERSION,
+        "source": "bundled-schema",
+        "evidence": "named with --framework-version",
+    }
     assert [f["code"] for f in report["findings"] if f["layer"] == "parser" or f["code"] == "PR008"] == [
         "PA024"  # 0.5.20 dropped it: the same answer as with the bundled file
     ]

@@ -46,7 +46,12 @@ def test_static_check_finds_where_the_flag_was_lost() -> None:
     )
     assert result.status == 1
     data = result.json
-    assert data["framework"] == {"name": "sglang", "version": "0.5.10.post1", "source": "bundled-schema"}
+    assert data["framework"] == {
+        "name": "sglang",
+        "version": "0.5.10.post1",
+        "source": "bundled-schema",
+        "evidence": "named with --framework-version",
+    }
     sh004 = [f for f in data["findings"] if f["code"] == "SH004"]
     assert [(f["severity"], f["at"]) for f in sh004] == [("error", f"{EXAMPLE}:27:5")]
     argv = data["process"]["argv"]
@@ -78,7 +83,13 @@ def test_the_real_resolver_reproduces_the_seed_error() -> None:
     result = run_cli(argv)
     assert result.status == 1
     data = result.json
-    assert data["framework"] == {"name": "sglang", "version": "0.5.10.post1", "source": "resolver-env"}
+    assert data["framework"] == {
+        "name": "sglang",
+        "version": "0.5.10.post1",
+        # the code that ran for the release the user named (the contract), and who named it
+        "source": "resolver-env",
+        "evidence": "named with --framework-version",
+    }
     resolution = data["resolution"]
     assert resolution["status"] == "raised"
     assert resolution["at"] == "sglang/srt/server_args.py:2206"

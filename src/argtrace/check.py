@@ -462,9 +462,19 @@ def decide_server_release(
         source=decision.source,
         analysed_with=schema.version if decision.version is None else None,
         accepted_by=decision.accepted_by,
-        evidence=decision.evidence.describe() if decision.evidence is not None else None,
+        evidence=decision.evidence.describe() if decision.evidence is not None else _named(decision),
     )
     return schema, info, findings
+
+
+# What ``evidence`` says of a release the user named. ``source`` says ``bundled-schema``, and once the
+# framework's own code ran, ``resolver-env`` or ``installed`` (the JSON contract); neither says the user
+# chose it, and a reader of "resolver-env" would take the release for one argtrace found.
+NAMED_RELEASE = "named with --framework-version"
+
+
+def _named(decision: ReleaseDecision) -> str | None:
+    return NAMED_RELEASE if decision.source == "bundled-schema" and decision.version is not None else None
 
 
 def _unknown_release_finding(
