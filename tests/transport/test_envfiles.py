@@ -170,6 +170,54 @@ def test_docker_env_file_missing_here(tmp_path: Path) -> None:
     ]
 
 
+def test_docker_env_file_is_opened_where_the_scripts_cd_went(tmp_path: Path) -> None:
+    # The common deploy script: `cd "$(dirname "$0")"` (or `cd /opt/app`) and then a relative --env-file,
+    # run from another directory. docker opens the path in its own working directory, the script's.
+    app = tmp_path / "deploy"
+    app.mkdir()
+    (app / ".env").write_text("SGLANG_PORT_OFFSET=7\n")
+    (tmp_path / ".env").write_text("SGLANG_PORT_OFFSET=decoy\n")  # the caller's directory has its own
+    script = app / "launch.sh"
+    script.write_text(f'#!/bin/bash\ncd "$(dirname "$0")"\ndocker run --env-file .env {SGLANG}\n')
+    report = check("deploy/launch.sh", cwd=tmp_path)
+    assert report["process"]["env"]["SGLANG_PORT_OFFSET"] == "7"
+    hop = next(h for h in report["transport"]["hops"] if h["via"] == "docker run")
+    assert [(f["path"], f["read"], f["skipped"]) for f in hop["env_files"]] == [
+        (str(app / ".env"), True, None)
+    ]
+    # a file missing where the script went is docker's refusal there, named by the path docker opens
+    script.write_text(f'#!/bin/bash\ncd "$(dirname "$0")"\ndocker run --env-file other.env {SGLANG}\n')
+    assert tp(check("deploy/launch.sh", cwd=tmp_path)) == [
+        (
+            "TP016",
+            "warning",
+            "deploy/launch.sh:3:1",
+            f"docker run --env-file other.env (opened as {app / 'other.env'}, after the script's `cd`): "
+            "no such file here; docker refuses to create the container, so the server never starts",
+        )
+    ]
+
+
+def test_docker_env_file_after_a_cd_to_an_unknown_directory_is_not_read(tmp_path: Path) -> None:
+    (tmp_path / "app.env").write_text("SEEN=here\n")
+    for move in ('cd "$(app-dir --print)"', "pushd /opt/app && popd"):
+        report = check("-c", f"{move}\ndocker run --env-file app.env {SGLANG}", cwd=tmp_path)
+        assert "SEEN" not in report["process"]["env"], move
+        hop = next(h for h in report["transport"]["hops"] if h["via"] == "docker run")
+        assert [(f["path"], f["read"], f["skipped"]) for f in hop["env_files"]] == [
+            (
+                "app.env",
+                False,
+                "a relative path, and before docker runs the script changes to a directory not known "
+                "statically",
+            )
+        ], move
+        assert "TP016" not in [code for code, *_ in tp(report)], move
+    # a `cd` inside a subshell leaves the script where it was
+    report = check("-c", f"(cd /opt)\ndocker run --env-file app.env {SGLANG}", cwd=tmp_path)
+    assert report["process"]["env"]["SEEN"] == "here"
+
+
 def test_docker_env_file_over_ssh_is_not_read_here(tmp_path: Path) -> None:
     (tmp_path / "app.env").write_text("SEEN=here\n")
     report = check("-c", f"ssh gpu1 'docker run --env-file app.env {SGLANG}'", cwd=tmp_path)

@@ -188,7 +188,7 @@ def test_remote_docker_env_file_is_the_nodes(sshd: SshServer, views: tuple[Path,
     assert status in (0, 1), stderr
     env = report["process"]["env"]
     assert (env["VLLM_LOGGING_LEVEL"], env["SEEN"]) == ("'node'", "flag")  # quotes kept; -e wins
-    # a relative path after `cd`: docker's directory is not followed per command, so the file is not read
+    # a relative path after `cd`: docker opens it in the directory the script went to, on the node
     moved = node / "moved.sh"
     moved.write_text(
         f"#!/bin/bash\ncd {_shown(str(node))}\n"
@@ -197,11 +197,11 @@ def test_remote_docker_env_file_is_the_nodes(sshd: SshServer, views: tuple[Path,
     shutil.copy(moved, decoy / "moved.sh")
     status, report, stderr = _run_in_decoy_view(node, decoy, [*sshd.cli_prefix(), *argv, str(moved)])
     assert status in (0, 1), stderr
-    assert "VLLM_LOGGING_LEVEL" not in report["process"]["env"]
+    assert report["process"]["env"]["VLLM_LOGGING_LEVEL"] == "'node'"
     assert "TP016" not in [f["code"] for f in report["findings"]]
     hop = next(h for h in report["transport"]["hops"] if h["via"] == "docker run")
     assert [(f["path"], f["read"], f["skipped"]) for f in hop["env_files"]] == [
-        ("run.env", False, "a relative path, and the script changes directory before docker runs")
+        (str(node / "run.env"), True, None)
     ]
 
 

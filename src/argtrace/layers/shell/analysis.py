@@ -193,6 +193,7 @@ def analyze(
             for c in ev.commands
         ],
         command_paths=[c.path for c in ev.commands],
+        command_dirs=[(c.moved, c.cwd) for c in ev.commands],
         conditions=[s.conditional for s in ev.servers],
         outputs=[_outputs(s) for s in ev.servers],
         exit_reason=exit_reason,

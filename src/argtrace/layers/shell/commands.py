@@ -292,6 +292,8 @@ class Commands(Conditions):
                     self.spec[-1] if self.spec else None,
                     tuple(vanished),
                     self._command_path(prefix_env),
+                    self.cwd != self.start_cwd,
+                    self.cwd,
                 )
             )
             self.emit("unknown_command", at, reason=argv[0].reason, argv0=argv[0].expansion)
@@ -303,6 +305,8 @@ class Commands(Conditions):
                 self.spec[-1] if self.spec else None,
                 tuple(vanished),
                 self._command_path(prefix_env),
+                self.cwd != self.start_cwd,
+                self.cwd,
             )
         )
         args = argv[1:]
@@ -754,6 +758,7 @@ class Commands(Conditions):
             unknown_env=unknown_env,
         )
         child.source_stack = [*self.source_stack, src.path or ""]
+        child.start_cwd = self.start_cwd
         child.spec = list(self.spec)
         child.bg_mark = self.bg_mark
         child.redirect_stack = list(self.redirect_stack)

@@ -237,6 +237,10 @@ class PredictedCommand:
     # the PATH it is looked up on: its NAME=value prefix, else the exported PATH (None: not set or not
     # known statically; the caller then uses its own, as frameworks/installed.py does for a server)
     path: str | None = None
+    # the directory it runs in, when the script changed directory before it (``moved``); None with
+    # ``moved``: a `cd` to a directory not known statically
+    moved: bool = False
+    cwd: str | None = None
 
 
 # -------------------------------------------------------------------------- control flow
@@ -382,6 +386,9 @@ class Core:
             lvl = 1
         scope["SHLVL"] = Var(value=str(max(lvl, 0)), exported=True, expansion="bash")
         self.cwd: str | None = cwd
+        # where the script was started: a command whose cwd differs ran after a `cd` (the transport layer
+        # opens `docker run --env-file REL` there, as docker does)
+        self.start_cwd: str | None = cwd
         self.cwd_reason: str | None = None if cwd else "the directory the script is started from is unknown"
         if cwd:
             scope["PWD"] = Var(value=from_str(cwd), exported=True, expansion="bash")

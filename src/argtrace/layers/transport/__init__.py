@@ -181,13 +181,14 @@ def _follow(
         if not argv:
             continue
         vanished = shell.command_vanished[number] if number < len(shell.command_vanished) else ()
+        moved = shell.command_dirs[number] if number < len(shell.command_dirs) else (False, None)
         base = _basename(argv[0])
         located: _Located | None = None
         where = _split_at(at)
         if tree is not None and where is not None and where[0] == source.label:
             located = _locate(prepared, tree, where[1], where[2])
         try:
-            _dispatch(at, base, argv, located, ctx, result, source, ssh_host, vanished)
+            _dispatch(at, base, argv, located, ctx, result, source, ssh_host, vanished, moved)
         except Exception as exc:  # one command argtrace cannot follow must not sink the whole report
             if os.environ.get("ARGTRACE_DEBUG"):
                 raise
@@ -204,6 +205,7 @@ def _dispatch(
     source: ScriptSource,
     ssh_host: str | None,
     vanished: tuple[VanishedWord, ...] = (),
+    moved: tuple[bool, str | None] = (False, None),
 ) -> None:
     # each carrier's module is imported when a command of its kind is met (start-up, issue 18)
     if base in ("ssh", "autossh"):
@@ -217,7 +219,7 @@ def _dispatch(
     elif base in ("docker", "podman", "nvidia-docker", "nerdctl"):
         from argtrace.layers.transport.containers import _docker
 
-        _docker(at, argv, ctx, result, source, ssh_host, vanished=vanished)
+        _docker(at, argv, ctx, result, source, ssh_host, vanished=vanished, moved=moved)
     elif base in _SHELLS:
         from argtrace.layers.transport.shells import _shell_c
 
@@ -230,7 +232,7 @@ def _dispatch(
         from argtrace.layers.transport.shells import _sudo
 
         _sudo(at, argv, result)
-        _wrapped(at, argv, ctx, result, source, ssh_host, vanished)
+        _wrapped(at, argv, ctx, result, source, ssh_host, vanished, moved)
     elif base in ("tmux", "screen"):
         from argtrace.layers.transport.sessions import _session_manager
 
@@ -240,7 +242,7 @@ def _dispatch(
 
         _run_uploaded(at, ["bash", *argv], ctx, result, ssh_host)
     else:
-        _wrapped(at, argv, ctx, result, source, ssh_host, vanished)
+        _wrapped(at, argv, ctx, result, source, ssh_host, vanished, moved)
 
 
 # wrapped.py's CONTAINER_PROGRAMS, repeated so that a command without one imports nothing
@@ -255,6 +257,7 @@ def _wrapped(
     source: ScriptSource,
     ssh_host: str | None,
     vanished: tuple[VanishedWord, ...] = (),
+    moved: tuple[bool, str | None] = (False, None),
 ) -> None:
     """A container launch behind command wrappers (``sudo docker run``, ``nohup timeout 2h podman run``):
     read like a bare one, with the docker client's environment as the wrappers leave it (wrapped.py)."""
@@ -268,4 +271,5 @@ def _wrapped(
     from argtrace.layers.transport.containers import _docker
 
     shifted = tuple(replace(v, index=v.index - wrapped.start) for v in vanished if v.index >= wrapped.start)
-    _docker(at, argv[wrapped.start :], ctx, result, source, ssh_host, wrapped=wrapped, vanished=shifted)
+    rest = argv[wrapped.start :]
+    _docker(at, rest, ctx, result, source, ssh_host, wrapped=wrapped, vanished=shifted, moved=moved)

@@ -596,17 +596,20 @@ def _docker(
     *,
     wrapped: Wrapped | None = None,
     vanished: tuple[VanishedWord, ...] = (),
+    moved: tuple[bool, str | None] = (False, None),
 ) -> None:
+    """``docker run`` (or ``docker exec``); ``moved``: whether the script changed directory before it, and
+    where it went (None: not known), for the relative paths docker opens in its working directory."""
     run = parse_docker_run(argv)
     if run is None:
-        _docker_exec(at, argv, ctx, result, source, ssh_host, wrapped, vanished)
+        _docker_exec(at, argv, ctx, result, source, ssh_host, wrapped, vanished, moved)
         return
     final, image_ep = container_argv(run.image, run.entrypoint, run.args, ctx.release)
     # the words after the image are the local shell's: an unquoted `$MODEL` it expanded to nothing is a
     # word the container's process never gets, in the same place of the container's argv
     shift = len(final) - len(run.args) - run.args_start
     lost = tuple(replace(v, index=v.index + shift) for v in vanished if v.index >= run.args_start)
-    env, origins, files = _docker_environment(at, run, ctx, result, source, ssh_host, wrapped)
+    env, origins, files = _docker_environment(at, run, ctx, result, source, ssh_host, wrapped, moved)
     hop: dict[str, Any] = {
         "at": at,
         "via": "docker run",
@@ -664,6 +667,7 @@ def _docker_exec(
     ssh_host: str | None,
     wrapped: Wrapped | None,
     vanished: tuple[VanishedWord, ...],
+    moved: tuple[bool, str | None],
 ) -> None:
     """``docker exec CONTAINER CMD...``: CMD runs in the running container as written (no entrypoint), so
     its server is read like a container's process; the container's own environment (its image and its
@@ -672,7 +676,7 @@ def _docker_exec(
     if run is None:
         return
     lost = tuple(replace(v, index=v.index - run.args_start) for v in vanished if v.index >= run.args_start)
-    env, origins, files = _docker_environment(at, run, ctx, result, source, ssh_host, wrapped)
+    env, origins, files = _docker_environment(at, run, ctx, result, source, ssh_host, wrapped, moved)
     hop: dict[str, Any] = {
         "at": at,
         "via": "docker exec",
@@ -727,6 +731,7 @@ def _docker_environment(
     source: ScriptSource,
     ssh_host: str | None,
     wrapped: Wrapped | None = None,
+    moved: tuple[bool, str | None] = (False, None),
 ) -> tuple[dict[str, str | None], dict[str, Origin], list[EnvFile]]:
     """The container's environment as docker/cli builds it (``opts.ReadKVEnvStrings(envFiles, env)``):
     every ``--env-file`` in order, then every ``-e``; a later assignment of a name wins."""
@@ -759,15 +764,19 @@ def _docker_environment(
     env: dict[str, str | None] = {}
     origins: dict[str, Origin] = {}
     files: list[EnvFile] = []
-    # docker opens a relative path in its own working directory: the script's start directory (this
-    # host's, or the --host session's), unless the script changes directory (not followed per command here)
-    moves = re.search(r"(?m)(^|[;&|(`\s])(cd|pushd|popd)(\s|$)", script) is not None
-    for path in run.env_files:
-        env_file = EnvFile(path, at)
+    for written in run.env_files:
+        # docker opens a relative path in its own working directory: the script's start directory (this
+        # host's, or the --host session's), or where the script's `cd`s took it before docker ran
+        path = _opened_path(written, moved) if ssh_host is None else written
+        env_file = EnvFile(path or written, at)
         files.append(env_file)
         data: bytes | None = None
-        if not path.startswith("/") and moves and ssh_host is None:
-            env_file.skipped = "a relative path, and the script changes directory before docker runs"
+        opened = f" (opened as {_show(path)}, after the script's `cd`)" if path and path != written else ""
+        if path is None:
+            env_file.skipped = (
+                "a relative path, and before docker runs the script changes to a directory not known "
+                "statically"
+            )
             continue
         if ssh_host is not None:
             upload = ctx.uploads.get((ssh_host, path))
@@ -783,10 +792,10 @@ def _docker_environment(
         if env_file.problem is not None:
             result.findings.append(
                 R.TP016.finding(
-                    f"docker run --env-file {_show(path)}: {env_file.problem}; docker refuses to create the "
-                    "container, so the server never starts",
+                    f"docker run --env-file {_show(written)}{opened}: {env_file.problem}; docker refuses to "
+                    "create the container, so the server never starts",
                     at=at,
-                    evidence=[Evidence("transport", at, f"--env-file {_show(path)}")],
+                    evidence=[Evidence("transport", at, f"--env-file {_show(written)}")],
                     severity=_env_file_severity(),
                 )
             )
@@ -880,3 +889,17 @@ def _env_file_severity() -> Any:
     from argtrace.remote.host import current_host
 
     return "error" if current_host().is_remote else "warning"
+
+
+def _opened_path(path: str, moved: tuple[bool, str | None]) -> str | None:
+    """The file docker opens for ``--env-file path``: ``path`` itself when it is absolute or the script is
+    still in its start directory; else joined to the directory its `cd`s went to (absolute: the shell
+    layer starts from the absolute start directory); None when that directory is not known."""
+    import posixpath
+
+    went, cwd = moved
+    if path.startswith("/") or not went:
+        return path
+    if cwd is None:
+        return None
+    return posixpath.normpath(posixpath.join(cwd, path))
