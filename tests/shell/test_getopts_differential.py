@@ -29,8 +29,29 @@ while :; do
 done
 """
 
-_POOL = ["-m", "/models/Qwen3", "-t", "4", "-p", "8000", "-s", "-st4", "-mx", "-x", "-q", "--", "-", "extra",
-         "a b", "", "-ts", "-:", "--model", "-sm", "-p9"]  # fmt: skip
+_POOL = [
+    "-m",
+    "/models/Qwen3",
+    "-t",
+    "4",
+    "-p",
+    "8000",
+    "-s",
+    "-st4",
+    "-mx",
+    "-x",
+    "-q",
+    "--",
+    "-",
+    "extra",
+    "a b",
+    "",
+    "-ts",
+    "-:",
+    "--model",
+    "-sm",
+    "-p9",
+]
 _SPECS = ["m:p:t:s", ":m:p:t:s", "hm:", ":hw:u:p:l:b:c:s", "st:", "m:"]
 
 
@@ -87,7 +108,8 @@ while getopts "m:p:t:e:s" opt; do
   esac
 done
 shift $((OPTIND-1))
-python -m sglang.launch_server --model-path "$MODEL" --tp "$TP" --port "$PORT" ${SKIP:+--skip-server-warmup} $EXTRA "$@"
+python -m sglang.launch_server --model-path "$MODEL" --tp "$TP" --port "$PORT" \
+  ${SKIP:+--skip-server-warmup} $EXTRA "$@"
 """,
     "getopts_silent": r"""
 MODEL=m0
@@ -150,8 +172,31 @@ python -m sglang.launch_server --model-path "$MODEL" $REST "${@:3:1}"
 """,
 }
 
-_ARGV_POOL = ["-m", "/models/Qwen3", "-t", "4", "-p", "8000", "-s", "-st4", "-e", "--x y", "-q", "--", "-",
-              "extra", "--model", "--tp=2", "--model=/m", "--skip", "--stop", "-h", "a b", "-mfoo", ":"]  # fmt: skip
+_ARGV_POOL = [
+    "-m",
+    "/models/Qwen3",
+    "-t",
+    "4",
+    "-p",
+    "8000",
+    "-s",
+    "-st4",
+    "-e",
+    "--x y",
+    "-q",
+    "--",
+    "-",
+    "extra",
+    "--model",
+    "--tp=2",
+    "--model=/m",
+    "--skip",
+    "--stop",
+    "-h",
+    "a b",
+    "-mfoo",
+    ":",
+]
 
 
 def _argvs(name: str, n: int) -> list[list[str]]:
@@ -159,7 +204,7 @@ def _argvs(name: str, n: int) -> list[list[str]]:
     fixed = [[], ["-m", "/models/Qwen3", "-t", "4"], ["--model", "/m", "--tp=8", "--", "--port", "1"]]
     out = fixed + [[rnd.choice(_ARGV_POOL) for _ in range(rnd.randint(0, 6))] for _ in range(n)]
     # `--model` last makes `shift 2` fail and the `while [[ $# -gt 0 ]]` loop spin forever in bash
-    return [v + ["v"] if v[-1:] in (["--model"], ["-m"]) else v for v in out]
+    return [[*v, "v"] if v[-1:] in (["--model"], ["-m"]) else v for v in out]
 
 
 @pytest.mark.parametrize("name", sorted(SCRIPTS))
@@ -187,7 +232,8 @@ python -m sglang.launch_server "${ARGS[@]}" "${B[@]}" "${C[@]}" "${!C[@]}" "${D[
 
 
 @pytest.mark.parametrize(
-    "content", ["--model-path\n/models/Qwen3\n--tp\n4\n", "--port 1\n\n--x\n", "no-newline", "", "a\nb\r\nc\n"]
+    "content",
+    ["--model-path\n/models/Qwen3\n--tp\n4\n", "--port 1\n\n--x\n", "no-newline", "", "a\nb\r\nc\n"],
 )
 def test_mapfile_from_a_file_equals_bash(content: str, tmp_path: Path) -> None:
     (tmp_path / "src").mkdir()
@@ -205,10 +251,18 @@ def test_mapfile_of_a_file_not_here_or_written_first_stays_unknown(tmp_path: Pat
         'python -m sglang.launch_server --model-path m "${A[@]}" "${B[@]}"\n'
     )
     r = analyze_script(ScriptSource("launch.sh", script.read_bytes(), script), [], {}, cwd=str(tmp_path))
-    assert [w.text for w in r.servers[0].argv] == ["python", "-m", "sglang.launch_server", "--model-path", "m",
-                                                   None, None]  # fmt: skip
+    assert [w.text for w in r.servers[0].argv] == [
+        "python",
+        "-m",
+        "sglang.launch_server",
+        "--model-path",
+        "m",
+        None,
+        None,
+    ]
     reasons = [str(w.origin.reason) for w in r.servers[0].argv[5:]]
-    assert "`mapfile` at launch.sh:2:1 reads `made.args`, which the script writes first (launch.sh:1:22)" in reasons[0]
+    written = "`mapfile` at launch.sh:2:1 reads `made.args`, which the script writes first (launch.sh:1:22)"
+    assert written in reasons[0]
     assert "reads `/nonexistent/x.args`, which is not on this machine (it may be on the node)" in reasons[1]
 
 
@@ -268,7 +322,15 @@ def test_break_taken_on_one_fork_goes_on_after_the_loop(tmp_path: Path) -> None:
     r = _analyse(BREAK_ON_A_FORK, tmp_path, ["-m", "/models/Q"])
     assert len(r.servers) == 1  # type: ignore[attr-defined]
     argv = r.servers[0].argv  # type: ignore[attr-defined]
-    assert [w.text for w in argv] == ["python", "-m", "sglang.launch_server", "--model-path", None, "--port", "30000"]
+    assert [w.text for w in argv] == [
+        "python",
+        "-m",
+        "sglang.launch_server",
+        "--model-path",
+        None,
+        "--port",
+        "30000",
+    ]
     assert str(argv[4].origin.reason).startswith('its value depends on `case "$1"` (launch.sh:5)')
     assert not any(f.code == "SH019" for f in r.findings)  # type: ignore[attr-defined]
 
