@@ -355,3 +355,25 @@ def test_break_on_a_fork_with_the_other_fork_exiting_in_the_loop(tmp_path: Path)
     )
     r = _analyse(text, tmp_path, [])
     assert [w.text for w in r.servers[0].argv] == ["vllm", "serve", "m", "--port", "2"]  # type: ignore[attr-defined]
+
+
+def test_an_alias_bash_does_not_expand_is_a_warning_not_a_server(tmp_path: Path) -> None:
+    """Without `shopt -s expand_aliases` bash runs `serve` as a program (command not found): SH031, and the
+    alias's definition is not taken for a server start argtrace does not follow (it was SH040)."""
+    text = "#!/bin/bash\nalias serve='python3 -m sglang.launch_server'\nserve --model-path /m --port 1\n"
+    r = _analyse(text, tmp_path, [])
+    assert r.servers == []  # type: ignore[attr-defined]
+    alarms = [(f.severity, f.code, f.at) for f in r.findings if f.severity != "info"]  # type: ignore[attr-defined]
+    assert alarms == [("warning", "SH031", "launch.sh:3:1")]
+    sh031 = next(f for f in r.findings if f.code == "SH031")  # type: ignore[attr-defined]
+    assert sh031.message == (
+        "`serve` is an alias, but bash expands aliases in a script only after `shopt -s expand_aliases`: it "
+        "runs a program named `serve` instead (command not found unless the node has one), and what the "
+        "alias names never starts"
+    )
+    # a command that starts the server as written either way, and a script run by sh: no SH031
+    for other in (
+        "#!/bin/bash\nalias python=python3\npython -m sglang.launch_server --model-path /m\n",
+        "#!/bin/sh\nalias serve='python3 -m sglang.launch_server'\nserve --model-path /m\n",
+    ):
+        assert not [f for f in _analyse(other, tmp_path, []).findings if f.code == "SH031"]  # type: ignore[attr-defined]

@@ -119,6 +119,9 @@ class Commands(Conditions):
             if expanded is None:
                 return None
             rest = expanded
+        elif rest and rest[0].raw in self.aliases and self._alias_starts_a_server(rest, start):
+            # bash without expand_aliases runs the word as a program, not the server the alias names (SH031)
+            self.emit("alias_not_expanded", at, name=to_str(rest[0].raw))
         first_raw = rest[0].raw if rest else None
         if (
             first_raw in _QUIET_BUILTINS
@@ -175,6 +178,18 @@ class Commands(Conditions):
                 value = None if value is None or (st == "unknown") else (old or "") + value
             prefix_env[name] = (value, self.src.at(a.start), to_str(a.raw), reason)
         return self.dispatch(argv, prefix_env, redirs, at, start, node, vanished_all)
+
+    def _alias_starts_a_server(self, words: list[L.WordTok], start: int) -> bool:
+        """The command would start a server if bash expanded its first word's alias, and does not as
+        written (`alias python=python3` in front of `python -m sglang.launch_server` starts it either way)."""
+        a = self.aliases.get(words[0].raw)
+        while a is not None and a.source == id(self.src) and start < a.visible_from:
+            a = a.previous
+        if a is None or a.value is None:
+            return False
+        written = [w.raw for w in words]
+        expanded = [*a.value.split(), *written[1:]]
+        return detect_server(written) is None and detect_server(expanded) is not None
 
     def _expand_aliases(
         self, words: list[L.WordTok], start: int, assigns: list[L.WordTok]
