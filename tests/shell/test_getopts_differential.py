@@ -377,3 +377,12 @@ def test_an_alias_bash_does_not_expand_is_a_warning_not_a_server(tmp_path: Path)
         "#!/bin/sh\nalias serve='python3 -m sglang.launch_server'\nserve --model-path /m\n",
     ):
         assert not [f for f in _analyse(other, tmp_path, []).findings if f.code == "SH031"]  # type: ignore[attr-defined]
+
+
+def test_break_on_a_fork_inside_a_subshell_stays_in_the_subshell(tmp_path: Path) -> None:
+    text = (
+        'eval set -- "$(cat /nonexistent/args)"\nP=1\nfor x in a b; do\n'
+        '  ( if [ "$1" = go ]; then P=2; break; fi; P=3 )\ndone\nvllm serve m --port "$P"\n'
+    )
+    r = _analyse(text, tmp_path, [])
+    assert [w.text for w in r.servers[0].argv] == ["vllm", "serve", "m", "--port", "1"]  # type: ignore[attr-defined]

@@ -156,6 +156,8 @@ class Control(Expander):
     def in_subshell(self, fn: Callable[[], int | None]) -> int | None:
         snap = self.snapshot()
         saved_pid, saved_wait = self.pid_kept, self.waited
+        # a `break` in `( ... )` ends the subshell, not a loop around it: forks park nothing outside
+        saved_floor, self.loop_floor = self.loop_floor, len(self.loops)
         try:
             return fn()
         except _Exit as e:
@@ -163,6 +165,7 @@ class Control(Expander):
         except (_Return, _Break, _Continue):
             return self.last_status
         finally:
+            self.loop_floor = saved_floor
             self.restore(snap)
             self.pid_kept, self.waited = self.pid_kept or saved_pid, self.waited or saved_wait
 

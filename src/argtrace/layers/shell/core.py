@@ -380,6 +380,7 @@ class Core:
         self.captures: list[dict[str, Any]] = []  # command substitutions being evaluated (innermost last)
         self.exec_fds: dict[str, tuple[str | None, str, str | None, str]] = {}  # `exec > log` so far
         self.loops: list[_Loop] = []  # the loops being evaluated, innermost last
+        self.loop_floor = 0  # loops below this index are outside the subshell being evaluated
         self.aliases: dict[str, AliasDef] = {}
         # One frame per function call or `source` being run, innermost last: the statuses of the `return`s
         # taken on only some forks of an unknown condition (``partial``), and the depth of ``spec`` when the

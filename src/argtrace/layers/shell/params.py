@@ -303,7 +303,8 @@ class Params(Core):
         loops = getattr(self, "loops", None)
         if not loops:
             return None
-        return loops[max(len(loops) - ctl.n, 0)]
+        index = max(len(loops) - ctl.n, 0)
+        return loops[index] if index >= getattr(self, "loop_floor", 0) else None
 
     def _divert(
         self, diverted: list[tuple[_Break | _Continue, Snapshot, Any]], reason: str, keep_one: bool
