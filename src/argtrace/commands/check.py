@@ -147,6 +147,17 @@ def apply_rest(args: argparse.Namespace, rest: list[str], parser: argparse.Argum
     if not rest:
         parser.error("a SCRIPT (or -c COMMAND) is required")
     args.script, args.script_args = rest[0], rest[1:]
+    if args.script_args[:1] == ["--"]:
+        # `check launch.sh -- -m M`: bash hands `--` on as $1 (`bash launch.sh -- -m M`), and a script's
+        # `getopts` stops at it, so -m M is not parsed; said because the user may have meant argtrace's `--`
+        import sys
+
+        print(
+            f"{parser.prog}: note: after SCRIPT, `--` is the script's $1, as `bash SCRIPT -- ...` gives it "
+            f"(`getopts` stops there); to end {parser.prog}'s options put `--` before SCRIPT "
+            f"({parser.prog} [OPTIONS] -- SCRIPT [SCRIPT_ARGS...])",
+            file=sys.stderr,
+        )
     misplaced = misplaced_options(args.script_args, parser)
     if misplaced:
         # The words stay the script's ($1 ...), as bash gives them, because launch scripts take options of

@@ -586,3 +586,36 @@ SH029 = Rule(
     ),
     correct=Example(files={"launch.sh": _HEAD + _SERVER + " --port 30000\n"}, argv=("check", "launch.sh")),
 )
+
+SH031 = Rule(
+    code="SH031",
+    layer="shell",
+    severity="warning",
+    title="An alias is used but bash does not expand it",
+    rationale=(
+        "bash expands aliases only in an interactive shell or after `shopt -s expand_aliases` (bash manual, "
+        '"Aliases"): a script run by `bash launch.sh` that defines `alias serve=\'python -m '
+        "sglang.launch_server'` and then runs `serve --model-path M` runs a program named `serve` instead, "
+        'which is usually "command not found" (status 127), and the server never starts.'
+    ),
+    fix="Add `shopt -s expand_aliases` before the alias is defined, or use a function "
+    "(`serve() { python -m sglang.launch_server \"$@\"; }`) or a variable instead of the alias.",
+    exceptions="A script run by `sh` (POSIX mode) expands aliases without the `shopt`: only scripts whose "
+    "first line names bash are checked. A program of that name on the node's PATH would run instead, so "
+    "this is a warning, not an error.",
+    example=Example(
+        files={
+            "launch.sh": _HEAD
+            + "alias serve='python3 -m sglang.launch_server'\nserve --model-path /models/qwen --port 30000\n"
+        },
+        argv=("check", "launch.sh"),
+    ),
+    correct=Example(
+        files={
+            "launch.sh": _HEAD
+            + "shopt -s expand_aliases\nalias serve='python3 -m sglang.launch_server'\n"
+            + "serve --model-path /models/qwen --port 30000\n"
+        },
+        argv=("check", "launch.sh"),
+    ),
+)

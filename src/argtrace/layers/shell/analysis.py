@@ -628,6 +628,26 @@ def _event_findings(label: str, ev: E.ShellEvaluator, args: list[str], data: byt
                     at=e.at,
                 )
             )
+        elif e.kind == "alias_unknown":
+            out.append(
+                R.SH018.finding(
+                    f"the alias `{d.get('name')}` is not known statically (defined differently on forks of "
+                    "an unknown condition, or more than one simple command): the command it starts is not "
+                    "followed",
+                    at=e.at,
+                )
+            )
+        elif e.kind == "alias_not_expanded" and _runs_under_bash(ev):
+            name = d.get("name")
+            out.append(
+                R.SH031.finding(
+                    f"`{name}` is an alias, but bash expands aliases in a script only after `shopt -s "
+                    f"expand_aliases`: it runs a program named `{name}` instead (command not found unless "
+                    "the node has one), and what the alias names never starts",
+                    at=e.at,
+                    basis="assumed",
+                )
+            )
         elif e.kind in ("env_line_runs_word", "caller_env_replaced"):
             out.append(lost_value_finding(e.kind, e.at, d))
         elif e.kind == "srun_export":
@@ -683,6 +703,13 @@ def _event_findings(label: str, ev: E.ShellEvaluator, args: list[str], data: byt
 _OPERATOR_WORD = re.compile(r"\d?>>?(&\d)?|&>>?|<|\||\|\||&&|&|;|2>&1|1>&2|>&2")
 _POSITIONAL = re.compile(r"^\"?\$\{?([1-9][0-9]*)\}?\"?$")
 _NAMED_VARIABLE = re.compile(r"^\"?\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?\"?$")
+
+
+def _runs_under_bash(ev: E.ShellEvaluator) -> bool:
+    """The script's first line names bash (`#!/bin/bash`, `#!/usr/bin/env bash`): `sh` (POSIX mode) would
+    expand aliases without `shopt -s expand_aliases`."""
+    first = ev.main.text.split("\n", 1)[0]
+    return first.startswith("#!") and "bash" in first
 
 
 def _ended(ev: E.ShellEvaluator, args: list[str]) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import posixpath
 import re
+from dataclasses import replace
 from typing import Any
 
 from argtrace.frameworks.detect import _ASSIGN
@@ -18,6 +19,7 @@ from argtrace.layers.shell.arith import ArithError
 from argtrace.layers.shell.commands import _BUILTIN_NAMES, Commands, detect_after_unknown
 from argtrace.layers.shell.core import (
     MAX_DEPTH,
+    AliasDef,
     ExpWord,
     Source,
     Vanished,
@@ -31,6 +33,7 @@ from argtrace.layers.shell.core import (
     vanished_in,
 )
 from argtrace.layers.shell.envlines import env_lines_running_a_word
+from argtrace.layers.shell.getopts import getopts_step, restart_index
 from argtrace.layers.shell.outputs import _echo_output, _printf, _read_split
 from argtrace.layers.shell.state import Var
 
@@ -347,6 +350,8 @@ class Builtins(Commands):
         *rest: Any,
     ) -> int | None:
         cmd = to_str(argv[0].text or "read")
+        if cmd in ("mapfile", "readarray"):
+            return self._mapfile(cmd, args, at, redirs or ())
         names: list[str] = []
         array_name: str | None = None
         raw_mode = False
@@ -382,10 +387,6 @@ class Builtins(Commands):
             k += 1
         if cmd == "read" and not names and array_name is None:
             names = ["REPLY"]
-        if cmd in ("mapfile", "readarray"):
-            unsupported = True
-            if not names:
-                names = ["MAPFILE"]
         # `read ... <<< "$known"`: the line is known, so are the variables
         here = [r for r in redirs if r[1] == "<<<"] if redirs else []
         line: str | None = None
@@ -411,12 +412,164 @@ class Builtins(Commands):
                 self.set_var(n, v, at=at, expansion=cmd, reason=reason)
         return 0 if values is not None else None
 
+    def _mapfile(self, cmd: str, args: list[ExpWord], at: str, redirs: Any) -> int | None:
+        """``mapfile``/``readarray`` (bash manual): the lines of standard input into an indexed array, from
+        a here-string or from a file found on this machine by the rules ``source`` follows (a file the script
+        itself writes first, or that is not here, stays unknown). ``-t``, ``-n``, ``-s``, ``-O``, ``-d`` are
+        applied; ``-u``, ``-C``, ``-c`` leave the array unknown."""
+        texts = [w.text for w in args]
+        opts: dict[str, str] = {}
+        name = "MAPFILE"
+        unknown = None if all(t is not None for t in texts) else "an option not known statically"
+        k = 0
+        while unknown is None and k < len(texts):
+            t = texts[k] or ""
+            if t.startswith("-") and len(t) > 1 and t != "--":
+                ci = 1
+                while ci < len(t):
+                    ch = t[ci]
+                    if ch == "t":
+                        opts["t"] = ""
+                        ci += 1
+                        continue
+                    if ch in "nsOdu":
+                        val = (
+                            t[ci + 1 :] if ci + 1 < len(t) else (texts[k + 1] if k + 1 < len(texts) else None)
+                        )
+                        if ci + 1 >= len(t):
+                            k += 1
+                        if val is None:
+                            unknown = f"`-{ch}` without its value"
+                        else:
+                            opts[ch] = val
+                        break
+                    unknown = f"its option `-{ch}`"
+                    break
+                k += 1
+                continue
+            if t == "--":
+                k += 1
+            if k < len(texts):
+                name = texts[k] or ""
+            break
+        reason = f"`{cmd}` at {at} reads it at run time"
+        if not re.fullmatch(r"[A-Za-z_]\w*", name):
+            return None
+        data: str | None = None
+        if unknown is not None:
+            reason = f"`{cmd}` at {at} has {unknown}"
+        elif opts.get("u", "0") != "0":
+            reason = f"`{cmd} -u {opts['u']}` at {at} reads a file descriptor opened elsewhere"
+        else:
+            data, why = self._stdin_text(redirs, at)
+            if why:
+                reason = f"`{cmd}` at {at} {why}"
+        lines = None if data is None else _split_mapfile(data, opts)
+        if lines is None:
+            self.set_array(name, None, at=at, expansion=cmd, reason=reason)
+            return None
+        origin = opts.get("O")
+        if origin is not None:
+            try:
+                base = int(origin)
+            except ValueError:
+                return 1
+            old = self.lookup(name)
+            if old is not None and not old.known:
+                self.set_array(name, None, at=at, expansion=cmd, reason=old.reason or reason)
+                return None
+            kept = dict(old.array or ()) if old is not None and old.array is not None else {}
+            if old is not None and old.array is None and old.is_set and old.value is not None:
+                kept[0] = old.value
+            for i, line in enumerate(lines):
+                kept[base + i] = line
+            items: list[tuple[Any, str | None]] = sorted(kept.items())
+        else:
+            items = list(enumerate(lines))
+        self.set_array(name, items, at=at, expansion=cmd)
+        return 0
+
+    def _stdin_text(self, redirs: Any, at: str) -> tuple[str | None, str | None]:
+        """What a builtin reads on standard input: (the text, or None and why not)."""
+        text: str | None = None
+        why: str | None = "reads standard input, which is not known statically"
+        for fd, op, tgt, _rat, _r in redirs:
+            if fd not in (None, "0"):
+                continue
+            if op == "<<<":
+                text, why = (
+                    (None, "reads a here-string not known statically") if tgt is None else (tgt + "\n", None)
+                )
+            elif op == "<":
+                text, why = self._file_text(tgt)
+            elif op in ("<<", "<<-", "<&", "<>"):
+                text, why = None, f"reads `{op}` input, which is not followed"
+        return text, why
+
+    def _file_text(self, name: str | None) -> tuple[str | None, str | None]:
+        if name is None:
+            return None, "reads a file whose name is not known statically"
+        fname = to_str(name)
+        path = self.resolve_path(fname)
+        for written, _op, wat in self.log_writes:
+            if path is not None and self.resolve_path(to_str(written)) == path:
+                return None, f"reads `{fname}`, which the script writes first ({wat})"
+        if path is None or not hostfs.isfile(path):
+            return None, f"reads `{fname}`, which is not on this machine (it may be on the node)"
+        try:
+            data = hostfs.read(path, 4 * 1024 * 1024)
+        except OSError as e:
+            return None, f"reads `{fname}`, which cannot be read here ({e})"
+        return data.decode("latin-1"), None
+
     def b_getopts(self, args: list[ExpWord], at: str, *rest: Any) -> int | None:
-        if len(args) >= 2 and args[1].text:
-            self.set_var(args[1].text, None, at=at, expansion="getopts", reason=f"`getopts` at {at}")
-        self.set_var("OPTARG", None, at=at, expansion="getopts", reason=f"`getopts` at {at}")
-        self.set_var("OPTIND", None, at=at, expansion="getopts", reason=f"`getopts` at {at}")
-        return None
+        """bash's ``getopts`` (layers/shell/getopts.py) on the positional parameters or the words given;
+        OPTIND carries the position inside a grouped word in its ``expansion`` (``getopts:N``), so forks
+        and subshells keep it with the variable."""
+        reason = f"`getopts` at {at}"
+        name = args[1].text if len(args) >= 2 else None
+        optstring = args[0].text if args else None
+        words: list[str] | None
+        if len(args) > 2:
+            words = None if any(w.text is None for w in args[2:]) else [w.text or "" for w in args[2:]]
+        else:
+            words = None if self.positional is None else list(self.positional)
+        step = None
+        var = self.lookup("OPTIND")
+        if optstring is not None and words is not None and (var is None or var.known):
+            text = var.scalar if var is not None and var.is_set else None
+            if var is not None and (var.expansion or "").startswith("getopts:") and text is not None:
+                optind, charindex = int(text), int((var.expansion or "")[8:])
+                step = getopts_step(optstring, words, optind, charindex)
+            else:
+                optind, fresh = restart_index(text)
+                # an OPTIND assigned a value above 1 keeps bash's place inside a word this evaluator no
+                # longer has: left unknown
+                step = getopts_step(optstring, words, optind, 0) if fresh else None
+        if step is None:
+            if name:
+                self.set_var(name, None, at=at, expansion="getopts", reason=reason)
+            self.set_var("OPTARG", None, at=at, expansion="getopts", reason=reason)
+            self.set_var("OPTIND", None, at=at, expansion="getopts", reason=reason)
+            return None
+        if name and re.fullmatch(r"[A-Za-z_]\w*", name):
+            self.set_var(name, step.name_value, at=at, expansion="getopts")
+        if step.optarg is None:
+            self._unset_scalar("OPTARG", at)
+        else:
+            self.set_var("OPTARG", step.optarg, at=at, expansion="getopts")
+        self.set_var("OPTIND", str(step.optind), at=at, expansion=f"getopts:{step.charindex}")
+        return step.status
+
+    def _unset_scalar(self, name: str, at: str) -> None:
+        scope = self._scope_of(name)
+        var = scope.get(name)
+        if var is None or var.readonly:
+            return
+        if len(self.scopes) > 1 and scope is not self.scopes[0]:
+            scope[name] = Var(is_set=False, at=at, expansion="unset")
+        else:
+            del scope[name]
 
     def b_printf(
         self, args: list[ExpWord], at: str, argv: list[ExpWord], prefix_env: Any, redirs: Any, *rest: Any
@@ -461,6 +614,12 @@ class Builtins(Commands):
             bad = next(w for w in args if w.text is None)
             self.emit("eval_unknown", at, reason=bad.reason)
             self._cap_write(None, [])  # inside $(...): what it would print is unknown, not empty
+            if args[0].text == "set":
+                # `eval set -- "$(getopt ...)"`: the new positional parameters are that unknown string's
+                self.positional = None
+                self.positional_reason = (
+                    f"`eval set` at {at} sets them from {bad.expansion}, not known statically"
+                )
             return None
         code = " ".join(w.text or "" for w in args)
         return self.run_string(code, f"{at}", label=f"eval at {at}")
@@ -659,9 +818,59 @@ class Builtins(Commands):
     def b_unknown(self, *a: Any) -> int | None:
         return None
 
-    def b_alias(self, args: list[ExpWord], at: str, *rest: Any) -> int | None:
-        if args:
-            self.emit("alias", at)
+    def b_alias(
+        self,
+        args: list[ExpWord],
+        at: str,
+        argv: list[ExpWord],
+        prefix_env: Any,
+        redirs: Any,
+        start: int,
+        *rest: Any,
+    ) -> int | None:
+        """``alias NAME=VALUE``: kept for the commands bash reads after this complete command (its top-level
+        command in this source: bash parses a whole compound command, or a line, before running it)."""
+        end = start
+        if self.src.tree is not None:
+            end = next(
+                (c.end_byte for c in self.src.tree.root_node.children if c.start_byte <= start < c.end_byte),
+                start,
+            )
+        # bash reads a complete command up to the end of its line (`alias a=b; a` does not see it)
+        newline = self.src.text.find("\n", end)
+        visible_from = len(self.src.text) if newline < 0 else newline
+        status: int | None = 0
+        for w in args:
+            t = w.text
+            if t is None:
+                status = None
+                continue
+            name, eq, value = t.partition("=")
+            if not eq:
+                if name not in self.aliases and not name.startswith("-"):
+                    status = 1  # `alias NAME` of an undefined alias
+                continue
+            if not name or re.search(r"[\s/$`=\\'\"<>|&;()]", name):
+                status = 1
+                continue
+            quoted = w.expansion == f"{name}='{value}'" and "'" not in value
+            self.aliases[name] = AliasDef(
+                value,
+                id(self.src),
+                visible_from,
+                w.offset + len(name) + 2 if quoted else None,
+                self.aliases.get(name),
+            )
+        return status
+
+    def b_unalias(self, args: list[ExpWord], at: str, *rest: Any) -> int | None:
+        for w in args:
+            if w.text == "-a":
+                self.aliases.clear()
+            elif w.text is None:
+                self.aliases = {n: replace(a, value=None) for n, a in self.aliases.items()}
+            else:
+                self.aliases.pop(w.text, None)
         return 0
 
     def b_shopt(self, args: list[ExpWord], at: str, *rest: Any) -> int | None:
@@ -671,3 +880,25 @@ class Builtins(Commands):
                 if t:
                     (self.options.add if texts[0] == "-s" else self.options.discard)(t)
         return 0
+
+
+def _split_mapfile(data: str, opts: dict[str, str]) -> list[str] | None:
+    """The array elements ``mapfile`` makes of ``data`` under ``-d``, ``-t``, ``-s``, ``-n``."""
+    delim = opts.get("d", "\n")
+    delim = delim[:1] if delim else "\0"
+    lines: list[str] = []
+    start = 0
+    while start < len(data):
+        end = data.find(delim, start)
+        if end < 0:
+            lines.append(data[start:])
+            break
+        lines.append(data[start : end if "t" in opts else end + 1])
+        start = end + 1
+    try:
+        skip = int(opts.get("s", "0"))
+        count = int(opts.get("n", "0"))
+    except ValueError:
+        return None
+    lines = lines[max(skip, 0) :]
+    return lines[:count] if count > 0 else lines

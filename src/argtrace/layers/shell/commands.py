@@ -54,6 +54,9 @@ def _passwd() -> bytes | None:
         return None
 
 
+_ALIAS_NAME = re.compile(r"[^\s/$`=\\'\"<>|&;()]+")
+
+
 class Commands(Conditions):
     def run_simple(self, start: int, end: int, node: Any) -> int | None:
         status = self._run_simple(start, end, node)
@@ -111,6 +114,14 @@ class Commands(Conditions):
             assigns.append(toks.words[idx])
             idx += 1
         rest = toks.words[idx:]
+        if rest and self.aliases and "expand_aliases" in self.options:
+            expanded = self._expand_aliases(rest, start, assigns)
+            if expanded is None:
+                return None
+            rest = expanded
+        elif rest and rest[0].raw in self.aliases and self._alias_starts_a_server(rest, start):
+            # bash without expand_aliases runs the word as a program, not the server the alias names (SH031)
+            self.emit("alias_not_expanded", at, name=to_str(rest[0].raw))
         first_raw = rest[0].raw if rest else None
         if (
             first_raw in _QUIET_BUILTINS
@@ -119,6 +130,8 @@ class Commands(Conditions):
             and "nounset" not in self.options
             and all(_NO_SIDE_EFFECTS.fullmatch(w.raw) for w in rest)
             and all(r.target is None or _NO_SIDE_EFFECTS.fullmatch(r.target.raw) for r in toks.redirs)
+            # a file it writes is noted (log_writes): `mapfile < FILE` must not read the copy here
+            and not any(r.op in (">", ">>", "&>", "&>>", ">|") and r.target is not None for r in toks.redirs)
         ):
             # echo/printf/: whose words cannot change anything: nothing to predict (fast path for big scripts)
             return 0
@@ -165,6 +178,60 @@ class Commands(Conditions):
                 value = None if value is None or (st == "unknown") else (old or "") + value
             prefix_env[name] = (value, self.src.at(a.start), to_str(a.raw), reason)
         return self.dispatch(argv, prefix_env, redirs, at, start, node, vanished_all)
+
+    def _alias_starts_a_server(self, words: list[L.WordTok], start: int) -> bool:
+        """The command would start a server if bash expanded its first word's alias, and does not as
+        written (`alias python=python3` in front of `python -m sglang.launch_server` starts it either way)."""
+        a = self.aliases.get(words[0].raw)
+        while a is not None and a.source == id(self.src) and start < a.visible_from:
+            a = a.previous
+        if a is None or a.value is None:
+            return False
+        written = [w.raw for w in words]
+        expanded = [*a.value.split(), *written[1:]]
+        return detect_server(written) is None and detect_server(expanded) is not None
+
+    def _expand_aliases(
+        self, words: list[L.WordTok], start: int, assigns: list[L.WordTok]
+    ) -> list[L.WordTok] | None:
+        """bash's alias expansion of a simple command's first word (and of the next one when a value ends
+        in a blank), for aliases defined in a complete command read before this one; each alias at most
+        once. The value's words are placed where the value is written when that is known (a quoted literal
+        in this file), else on the alias's name. None: an alias whose value is not known statically, or
+        that is more than one simple command."""
+        done: list[L.WordTok] = []
+        pending = list(words)
+        seen: set[str] = set()
+        while pending:
+            w = pending[0]
+            a = self.aliases.get(w.raw)
+            while a is not None and a.source == id(self.src) and start < a.visible_from:
+                a = a.previous  # defined in the same complete command: bash had already read this one
+            if a is None or w.raw in seen or not _ALIAS_NAME.fullmatch(w.raw):
+                break
+            toks = None if a.value is None else L.tokenize_command(a.value, 0, len(a.value))
+            if (
+                a.value is None
+                or toks is None
+                or toks.redirs
+                or (toks.stopped_at is not None and a.value[toks.end :].strip())
+            ):
+                self.emit("alias_unknown", self.src.at(w.start), name=to_str(w.raw))
+                return None
+            seen.add(w.raw)
+            base = a.value_offset if a.source == id(self.src) else None
+            moved = [
+                L.WordTok(x.raw, w.start if base is None else base + x.start, x.assign) for x in toks.words
+            ]
+            while moved and moved[0].assign and not done:
+                assigns.append(moved.pop(0))
+            if a.value[-1:] in (" ", "\t"):
+                # a value ending in a blank: the word after it is checked for an alias too
+                done.extend(moved)
+                pending = pending[1:]
+            else:
+                pending = [*moved, *pending[1:]]
+        return [*done, *pending]
 
     def do_assignment(self, a: L.WordTok, local: bool = False, **attrs: Any) -> None:
         m = L.ASSIGN_RE.match(a.raw)
@@ -833,7 +900,7 @@ _BUILTIN_NAMES = {
     "hash": "noop",
     "type": "unknown",
     "alias": "alias",
-    "unalias": "noop",
+    "unalias": "unalias",
     "jobs": "noop",
     "disown": "noop",
     "times": "noop",

@@ -156,6 +156,8 @@ class Control(Expander):
     def in_subshell(self, fn: Callable[[], int | None]) -> int | None:
         snap = self.snapshot()
         saved_pid, saved_wait = self.pid_kept, self.waited
+        # a `break` in `( ... )` ends the subshell, not a loop around it: forks park nothing outside
+        saved_floor, self.loop_floor = self.loop_floor, len(self.loops)
         try:
             return fn()
         except _Exit as e:
@@ -163,6 +165,7 @@ class Control(Expander):
         except (_Return, _Break, _Continue):
             return self.last_status
         finally:
+            self.loop_floor = saved_floor
             self.restore(snap)
             self.pid_kept, self.waited = self.pid_kept or saved_pid, self.waited or saved_wait
 
@@ -433,15 +436,33 @@ class Control(Expander):
     def _in_loop(self, node: Any, run: Callable[[Any, _Loop], int | None]) -> int | None:
         frame = self._enter_loop(node)
         try:
-            return run(node, frame)
+            try:
+                status = run(node, frame)
+            except _Exit:
+                if not any(kind == "break" for kind, _s, _r in frame.diverted):
+                    raise
+                # the paths still in the loop exit; those that left it by `break` go on after it
+                parked = [snap for kind, snap, _r in frame.diverted if kind == "break"]
+                reason = next(r for kind, _s, r in frame.diverted if kind == "break")
+                frame.diverted.clear()
+                self._merge(parked, reason)
+                del self.spec[min(frame.marks or [len(self.spec)]) :]
+                self.spec.append(reason)
+                return None
+            if frame.diverted:
+                self.settle_diverted(frame, ("break", "continue"))
+                status = None
+            return status
         finally:
             self._leave_loop(frame)
 
     def _iteration(self, body: Any) -> int | None:
         """One run of a loop's body. ``break N`` and ``continue N`` aimed further out go on with N - 1; for
-        this loop they come through as they are."""
+        this loop they come through as they are. The paths a fork sent to the next iteration by
+        ``continue`` join the others at the end of the body."""
+        frame = self.loops[-1] if self.loops else None
         try:
-            return self.run_node(body)
+            status = self.run_node(body)
         except _Break as b:
             if b.n > 1:
                 raise _Break(b.n - 1) from None
@@ -449,7 +470,21 @@ class Control(Expander):
         except _Continue as c:
             if c.n > 1:
                 raise _Continue(c.n - 1) from None
+            if frame is not None:
+                self.settle_diverted(frame, ("continue",))
             raise
+        except _Exit:
+            if frame is None or not any(kind == "continue" for kind, _s, _r in frame.diverted):
+                raise
+            # this path exits; the ones sent on by `continue` make the next iteration
+            parked = [(snap, r) for kind, snap, r in frame.diverted if kind == "continue"]
+            frame.diverted = [d for d in frame.diverted if d[0] != "continue"]
+            self._merge([snap for snap, _r in parked], parked[0][1])
+            return None
+        if frame is not None and any(kind == "continue" for kind, _s, _r in frame.diverted):
+            self.settle_diverted(frame, ("continue",))
+            return None
+        return status
 
     def _state_key(self) -> tuple[Any, ...]:
         """What the next loop iteration depends on: the same key twice in a row means the loop is in a

@@ -213,6 +213,23 @@ class _Loop:
     first_server: int  # index into ShellEvaluator.servers
     unbounded: bool = False  # the number of iterations is unknown (or infinite): every start inside repeats
     stop: bool = False  # set when further iterations could only fold more servers into one (MAX_LOOP_SERVERS)
+    # the paths that left this loop's body by `break`/`continue` on one fork of an unknown condition while
+    # other forks went on: (kind, state, the condition), merged where bash resumes them (the loop's end,
+    # the next iteration); `marks` are the positions in ``spec`` that say the rest is conditional on them
+    diverted: list[tuple[str, Any, str]] = field(default_factory=list)
+    marks: list[int] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class AliasDef:
+    """An alias as ``alias NAME=VALUE`` defined it: bash replaces NAME by VALUE when it reads a command
+    after the complete command that defined it (with ``shopt -s expand_aliases``)."""
+
+    value: str | None  # latin-1; None: the forks of an unknown condition define it differently
+    source: int  # id() of the Source it was defined in
+    visible_from: int  # offset in that source where the next complete command starts
+    value_offset: int | None  # offset of VALUE's first character in that source (a quoted literal), else None
+    previous: AliasDef | None = None  # the definition it replaced (what a command read before it still sees)
 
 
 @dataclass
@@ -367,6 +384,8 @@ class Core:
         self.captures: list[dict[str, Any]] = []  # command substitutions being evaluated (innermost last)
         self.exec_fds: dict[str, tuple[str | None, str, str | None, str]] = {}  # `exec > log` so far
         self.loops: list[_Loop] = []  # the loops being evaluated, innermost last
+        self.loop_floor = 0  # loops below this index are outside the subshell being evaluated
+        self.aliases: dict[str, AliasDef] = {}
         # One frame per function call or `source` being run, innermost last: the statuses of the `return`s
         # taken on only some forks of an unknown condition (``partial``), and the depth of ``spec`` when the
         # frame began. The code after such a fork runs only on the forks that did not return, so it is

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from argtrace.layers.shell.arith import ArithError
@@ -210,7 +211,7 @@ class Params(Core):
             cwd=self.cwd,
             cwd_reason=self.cwd_reason,
             options=set(self.options),
-            extra={"exec_fds": dict(self.exec_fds)} if self.exec_fds else {},
+            extra=self._extra_state(),
         )
 
     def restore(self, s: Snapshot) -> None:
@@ -222,6 +223,15 @@ class Params(Core):
         self.cwd_reason = s.cwd_reason
         self.options = set(s.options)
         self.exec_fds = dict(s.extra.get("exec_fds", {}))
+        self.aliases = dict(s.extra.get("aliases", {}))
+
+    def _extra_state(self) -> dict[str, Any]:
+        extra: dict[str, Any] = {}
+        if self.exec_fds:
+            extra["exec_fds"] = dict(self.exec_fds)
+        if self.aliases:
+            extra["aliases"] = dict(self.aliases)
+        return extra
 
     def fork(self, alternatives: Sequence[Callable[[], int | None]], reason: str) -> int | None:
         """Run each alternative on a copy of the state and merge the results."""
@@ -235,6 +245,7 @@ class Params(Core):
         partial_before = len(frame["partial"]) if frame is not None else 0
         first_event = len(self.events)
         depth = len(self.spec)
+        diverted: list[tuple[_Break | _Continue, Snapshot, Any]] = []  # paths that left by break/continue
         for alt in alternatives:
             self.restore(base)
             self.spec.append(reason)
@@ -243,7 +254,15 @@ class Params(Core):
                 results.append(self.snapshot())
             except _Exit as e:
                 exits.append(e)
-            except (_Return, _Break, _Continue) as e:
+            except (_Break, _Continue) as e:
+                loop = self._loop_aimed_at(e)
+                if loop is None:
+                    # `break` outside any loop the evaluator knows: the path ends here
+                    ctl = e
+                    results.append(self.snapshot())
+                else:
+                    diverted.append((e, self.snapshot(), loop))
+            except _Return as e:
                 # control leaves the construct on this path only: treat as the path ending here
                 ctl = e
                 if isinstance(e, _Return):
@@ -252,6 +271,10 @@ class Params(Core):
             finally:
                 # a nested fork may have left its own reason for the rest of this path: drop it with ours
                 del self.spec[depth:]
+        if diverted:
+            kept = self._divert(diverted, reason, keep_one=not results)
+            if kept is not None:
+                raise kept
         if not results:
             self.restore(base)
             # every fork exits: the exit is certain here, not conditional on this fork's condition
@@ -273,6 +296,47 @@ class Params(Core):
         if len(set(statuses)) == 1 and len(statuses) == len(results):
             return statuses[0]
         return None
+
+    def _loop_aimed_at(self, ctl: _Break | _Continue) -> Any:
+        """The loop a ``break N``/``continue N`` leaves or goes on with (bash: the outermost when N is
+        larger than the nesting), or None outside any loop."""
+        loops = getattr(self, "loops", None)
+        if not loops:
+            return None
+        index = max(len(loops) - ctl.n, 0)
+        return loops[index] if index >= getattr(self, "loop_floor", 0) else None
+
+    def _divert(
+        self, diverted: list[tuple[_Break | _Continue, Snapshot, Any]], reason: str, keep_one: bool
+    ) -> _Break | _Continue | None:
+        """Park the paths that left by ``break``/``continue`` on their loop, where bash resumes them (the
+        loop's end, its next iteration), instead of letting them run on as if they had not. With no other
+        path going on (``keep_one``), the last of them is the one that goes on now: its state is restored
+        and its exception returned, to be raised."""
+        parked = diverted[:-1] if keep_one else diverted
+        for ctl, snap, loop in parked:
+            loop.diverted.append(("break" if isinstance(ctl, _Break) else "continue", snap, reason))
+        if keep_one:
+            ctl, snap, _loop = diverted[-1]
+            self.restore(snap)
+            return ctl
+        # what follows in the body runs only on the forks that did not leave it
+        for _ctl, _snap, loop in parked:
+            loop.marks.append(len(self.spec))
+        self.spec.append(reason)
+        return None
+
+    def settle_diverted(self, loop: Any, kinds: tuple[str, ...]) -> None:
+        """Merge the paths parked on ``loop`` by ``kinds`` (``continue`` at the end of an iteration, both at
+        the loop's end) into the current state, as bash joins them there."""
+        parked = [(snap, why) for kind, snap, why in loop.diverted if kind in kinds]
+        if not parked:
+            return
+        loop.diverted = [d for d in loop.diverted if d[0] not in kinds]
+        self._merge([self.snapshot(), *(snap for snap, _why in parked)], parked[0][1])
+        if loop.marks and not loop.diverted:
+            del self.spec[min(loop.marks) :]
+            loop.marks.clear()
 
     def frame_status(self, status: int | None) -> int | None:
         """The status of the function call or `source` ending now (its frame is the innermost): ``status``
@@ -362,6 +426,16 @@ class Params(Core):
             self.cwd = None
             self.cwd_reason = f"the working directory depends on {reason}"
         self.options = set().union(*(s.options for s in snaps))
+        aliases: dict[str, Any] = {}
+        for s in snaps:
+            for name, a in s.extra.get("aliases", {}).items():
+                if name in aliases and aliases[name] != a:
+                    a = replace(a, value=None)  # defined differently on the forks
+                aliases[name] = a
+        for name, a in aliases.items():
+            if not all(name in s.extra.get("aliases", {}) for s in snaps):
+                aliases[name] = replace(a, value=None)  # defined on some forks only
+        self.aliases = aliases
 
     # ---------------------------------------------------------------------- reading parameters
 
