@@ -395,11 +395,26 @@ def _engine_words(
         # no flag in the newest release (an older one's switch): the switch's spelling, the parser decides
         if value:
             return [(flag, at)]
-        negative = names[1] if len(names) > 1 else None
-        return [(negative, at)] if negative else []
+        return [(negative, at)] if (negative := _negative(flag, spec, names)) else []
     if isinstance(value, (dict, list)) and not (isinstance(value, list) and spec is not None and spec.nargs):
         return [(flag, at), (json.dumps(value), at)]
     if isinstance(value, list):
         return [(flag, at), *((json.dumps(v) if isinstance(v, (dict, list)) else str(v), at) for v in value)]
     text = _scalar(node)
     return [(flag, at), (text if text is not None else str(value), at)]
+
+
+def _negative(flag: str, spec: Any, names: list[str]) -> str | None:
+    """The spelling of a switch's ``False``: ``--no-FLAG`` where the release takes it (every release with a
+    ``BooleanOptionalAction`` does; vLLM 0.33.0's ``EnableDisableAction`` lists it among its negatives beside
+    ``--disable-...``), else the other visible spelling; None for a ``store_true`` flag or a key with no
+    flag in the newest release (the default either way)."""
+    if spec is None:
+        return None  # no flag in the newest release: an older switch's default, as with no key
+    plain = "--no-" + flag[2:]
+    negatives = str((spec.raw.get("action_attrs") or {}).get("negative_option_strings") or "")
+    if plain in names or plain in negatives:
+        return plain
+    if spec.action == "store_true":
+        return None
+    return names[1] if len(names) > 1 else None
