@@ -62,6 +62,15 @@ def is_serve_config(head: bytes) -> bool:
     )
 
 
+def _keys(node: Any) -> list[tuple[str, Any]]:
+    """A mapping's keys with their own nodes (a finding about a key points at the key's line)."""
+    import yaml
+
+    if not isinstance(node, yaml.MappingNode):
+        return []
+    return [(str(k.value), k) for k, _v in node.value if isinstance(k, yaml.ScalarNode)]
+
+
 def _at(label: str, node: Any) -> str:
     return f"{label}:{node.start_mark.line + 1}" if node is not None else label
 
@@ -155,7 +164,7 @@ def serve_applications(label: str, root: Any, result: TransportResult) -> None:
                 )
             continue
         allowed = [str(k) for k in table()["serving_args_keys"]]
-        for key, node in _items(args):
+        for key, node in _keys(args):
             if key not in allowed:
                 result.findings.append(
                     _unknown_key(
@@ -176,7 +185,8 @@ def _llm_config_file(label: str, path: str, node: Any, where: str, result: Trans
     directory); argtrace reads it next to the config, when it is there."""
     from argtrace.model import UsageError
 
-    target = path if posixpath.isabs(path) else posixpath.join(posixpath.dirname(label) or ".", path)
+    here = posixpath.dirname(label)
+    target = path if posixpath.isabs(path) or not here else posixpath.join(here, path)
     try:
         data = Path(target).read_bytes()
         nodes = _load_yaml_nodes(data, target).nodes
@@ -211,13 +221,13 @@ def _llm_config(label: str, node: Any, where: str, result: TransportResult) -> N
     from argtrace.rules.rayserve import TP081
 
     keys = [str(k) for k in table()["llm_config_keys"]]
-    for key, value in _items(node):
+    for key, value in _keys(node):
         if key not in keys:
             # ray-project/ray#55406: engine settings one level too high or too low
             result.findings.append(_unknown_key(TP081, label, where, key, value, keys, "LLMConfig"))
     loading = _get(node, "model_loading_config")
     loading_keys = [str(k) for k in table()["model_loading_config_keys"]]
-    for key, value in _items(loading):
+    for key, value in _keys(loading):
         if key not in loading_keys:
             result.findings.append(
                 _unknown_key(
