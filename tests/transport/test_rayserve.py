@@ -1,5 +1,5 @@
-"""``argtrace check serve.yaml``: a Ray Serve LLM serve config (and a RayService's ``serveConfigV2``) read as Ray
-2.60.0 turns each ``llm_configs`` entry into vLLM's engine (our own inputs; layers/transport/rayserve.py).
+"""``argtrace check serve.yaml``: a Ray Serve LLM serve config (and a RayService's ``serveConfigV2``) read as
+Ray 2.60.0 turns each ``llm_configs`` entry into vLLM's engine (our own inputs; layers/transport/rayserve.py).
 
 The generated table (scripts/gen_ray_serve_llm.py), the ``vllm serve`` argv written from ``engine_kwargs``
 (switches, their ``False``, JSON values, Ray's own ``--distributed-executor-backend ray``), what Ray refuses
@@ -175,13 +175,17 @@ def test_what_ray_refuses_in_engine_kwargs(tmp_path: Path) -> None:
     ]
     messages = [f["message"] for f in report["findings"] if f["code"] == "TP080"]
     assert messages[1] == (
-        "`distributed_executor_backend: mp` in application llms llm_configs[0]'s engine_kwargs: Ray Serve LLM "
-        "runs vLLM's workers as Ray actors and refuses another backend on GPUs (`distributed_executor_backend != "
+        "`distributed_executor_backend: mp` in application llms llm_configs[0]'s engine_kwargs: Ray Serve "
+        "LLM "
+        "runs vLLM's workers as Ray actors and refuses another backend on GPUs "
+        "(`distributed_executor_backend != "
         "'ray' is not allowed in engine_kwargs when using Ray Serve LLM Configs.`)"
     )
     assert messages[2] == (
-        "`api_server_count` in application llms llm_configs[0]'s engine_kwargs is a `vllm serve` command-line "
-        "option but no field of vLLM's FrontendArgs or AsyncEngineArgs: Ray Serve LLM refuses it (`Unknown engine "
+        "`api_server_count` in application llms llm_configs[0]'s engine_kwargs is a `vllm serve` "
+        "command-line "
+        "option but no field of vLLM's FrontendArgs or AsyncEngineArgs: Ray Serve LLM refuses it (`Unknown "
+        "engine "
         "argument: api_server_count`)"
     )
     evidence = report["findings"][0]["evidence"][0]["text"]
@@ -212,7 +216,8 @@ def test_keys_llmconfig_does_not_have(tmp_path: Path) -> None:
     )
     assert report["findings"][0]["message"] == (
         "`engine_args` in application llms llm_configs[0] is no field of Ray's LLMConfig (did you mean "
-        "`engine_kwargs`?): Ray refuses the config (`Extra inputs are not permitted`, ray 2.60.0), and what is "
+        "`engine_kwargs`?): Ray refuses the config (`Extra inputs are not permitted`, ray 2.60.0), and what "
+        "is "
         "under it reaches nothing"
     )
     assert "--max-model-len" not in words(report)[0]
@@ -240,7 +245,8 @@ def test_what_argtrace_leaves_unknown(tmp_path: Path) -> None:
         ("info", "TP082", "serve.yaml:16"),
     ]
     assert [f["message"] for f in report["findings"] if f["code"] == "TP082"][2] == (
-        "application llms llm_configs[2] runs server_cls ray.llm._internal.serve.engines.sglang:SGLangServer, "
+        "application llms llm_configs[2] runs server_cls "
+        "ray.llm._internal.serve.engines.sglang:SGLangServer, "
         "not Ray's vLLM engine: its engine_kwargs are not checked"
     )
     assert len(report["servers"]) == 1
