@@ -285,3 +285,35 @@ def test_a_rayservice_serve_config_keeps_the_manifests_lines(tmp_path: Path) -> 
     report = check(tmp_path, manifest, name="rayservice.yaml")
     assert transport(report) == [("error", "TP080", "rayservice.yaml:16")]
     assert report["servers"][0]["at"] == "rayservice.yaml:12"
+
+
+def test_a_ray_llm_image_names_the_vllm_its_ray_release_pins(tmp_path: Path) -> None:
+    """Ray 2.56.0's llm extra pins vllm[audio]==0.22.0 (PyPI metadata): the RayService's image decides the
+    release, so `task` is judged by 0.22.x without --framework-version."""
+    from argtrace.frameworks.ray_llm import engine_release
+
+    assert engine_release("vllm", "rayproject/ray-llm:2.56.0-py311-cu128") == (
+        "0.22.0",
+        "image rayproject/ray-llm:2.56.0-py311-cu128 (Ray 2.56.0's llm extra pins vllm[audio]==0.22.0)",
+    )
+    assert engine_release("vllm", "docker.io/anyscale/ray-llm:2.60.0-py312-cu130")[0] == "0.29.0"  # type: ignore[index]
+    # a lower bound decides nothing, nor does an image without vLLM or another engine
+    assert engine_release("vllm", "rayproject/ray-llm:2.46.0-py311-cu124") is None
+    assert engine_release("vllm", "rayproject/ray:2.56.0-py311-gpu") is None
+    assert engine_release("sglang", "rayproject/ray-llm:2.56.0-py311-cu128") is None
+    manifest = (
+        "apiVersion: ray.io/v1\nkind: RayService\nmetadata:\n  name: embed\nspec:\n  serveConfigV2: |\n"
+        + "".join("    " + line + "\n" for line in HEAD.splitlines())
+        + "          engine_kwargs:\n            task: embed\n"
+        + "  rayClusterConfig:\n    workerGroupSpecs:\n    - groupName: gpu\n      template:\n        spec:\n"
+        + "          containers:\n          - name: w\n"
+        + "            image: rayproject/ray-llm:2.56.0-py311-cu128\n"
+    )
+    (tmp_path / "rs.yaml").write_text(manifest)
+    result = run_cli(["check", "--format", "json", "--no-resolve", "rs.yaml"], cwd=tmp_path)
+    report = result.json
+    assert report["framework"]["version"] == "0.22.0"
+    assert [
+        (f["severity"], f["code"], f["at"]) for f in report["findings"] if f["severity"] == "warning"
+    ] == [("warning", "PA003", "rs.yaml:16")]
+    assert report["transport"]["hops"][0]["image"] == "rayproject/ray-llm:2.56.0-py311-cu128"

@@ -34,6 +34,7 @@ import json
 import posixpath
 import re
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -136,7 +137,27 @@ def serve_config_v2(label: str, doc: Any, result: TransportResult) -> None:
             )
         )
         return
+    before, hops_before = len(result.servers), len(result.hops)
     serve_applications(label, nodes[0] if nodes else None, result)
+    image = _replica_image(doc)
+    if image:
+        # the replicas run in the cluster's Ray image; a ray-llm tag names the vLLM Ray pins (ray_llm.py)
+        result.servers[before:] = [replace(s, image=image) for s in result.servers[before:]]
+        for hop in result.hops[hops_before:]:
+            hop["image"] = image
+
+
+def _replica_image(doc: Any) -> str | None:
+    """The image Serve's replicas run in: the first worker group's first container, else the head's (a
+    cluster with GPUs only on its workers places the LLM replicas there)."""
+    cluster = _get(_get(doc, "spec"), "rayClusterConfig")
+    groups = [*(_seq(_get(cluster, "workerGroupSpecs")) or []), _get(cluster, "headGroupSpec")]
+    for group in groups:
+        containers = _seq(_get(_get(_get(group, "template"), "spec"), "containers")) or []
+        image = _scalar(_get(containers[0], "image")) if containers else None
+        if image:
+            return image
+    return None
 
 
 def _not_followed(message: str, at: str) -> Any:
