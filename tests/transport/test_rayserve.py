@@ -317,3 +317,20 @@ def test_a_ray_llm_image_names_the_vllm_its_ray_release_pins(tmp_path: Path) -> 
         (f["severity"], f["code"], f["at"]) for f in report["findings"] if f["severity"] == "warning"
     ] == [("warning", "PA003", "rs.yaml:16")]
     assert report["transport"]["hops"][0]["image"] == "rayproject/ray-llm:2.56.0-py311-cu128"
+
+
+def test_an_entry_without_model_id_and_an_unknown_args_key(tmp_path: Path) -> None:
+    report = check(
+        tmp_path,
+        "applications:\n- import_path: ray.serve.llm:build_openai_app\n  args:\n    models:\n    - a\n"
+        "    llm_configs:\n    - model_loading_config:\n        model_source: Qwen/Qwen3-0.6B\n",
+    )
+    assert transport(report) == [("error", "TP081", "serve.yaml:4"), ("error", "TP081", "serve.yaml:7")]
+    assert report["findings"][0]["message"].startswith(
+        "`models` in application default's `args` is no field of Ray's LLMServingArgs; it has `llm_configs`, "
+    )
+    assert report["findings"][1]["message"] == (
+        "application default llm_configs[0] has no `model_loading_config.model_id`, which Ray's LLMConfig "
+        "requires: Ray refuses the config (`Field required`, ray 2.60.0), so no server starts"
+    )
+    assert report["servers"] == []

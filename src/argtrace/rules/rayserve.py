@@ -51,15 +51,19 @@ TP081 = Rule(
     code="TP081",
     layer="transport",
     severity="error",
-    title="A key `LLMConfig` does not have: Ray Serve LLM refuses the config, and its values reach nothing",
+    title="An `llm_configs` entry Ray's `LLMConfig` refuses (a key it lacks, or no `model_id`)",
     rationale=(
         "`LLMConfig` and `ModelLoadingConfig` are pydantic models that forbid keys they do not define "
         '(`BaseModelExtended`, `extra="forbid"`, ray 2.60.0), so `engine_args:` for `engine_kwargs:` or '
         "`engine_kwargs:` nested under `model_loading_config:` stops the application with `Extra inputs are "
         "not permitted`; before Ray forbade them (ray-project/ray#55440) the values were dropped silently. "
-        "Either way the settings under the key never reach vLLM."
+        "Either way the settings under the key never reach vLLM. `model_loading_config.model_id` has no "
+        "default: an entry without it is refused with `Field required`."
     ),
-    fix="Rename or move the key to the one Ray reads (the message names the nearest).",
+    fix=(
+        "Rename or move the key to the one Ray reads (the message names the nearest); give "
+        "`model_loading_config.model_id`."
+    ),
     example=Example(
         files={"serve.yaml": _APP + "      engine_args:\n        max_model_len: 4096\n"},
         argv=("check", "serve.yaml"),

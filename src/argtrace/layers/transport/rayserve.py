@@ -276,7 +276,17 @@ def _llm_config(label: str, node: Any, where: str, result: TransportResult) -> N
         )
         return
     if model_id is None:
-        return  # Ray refuses the entry (model_id is required); nothing to start
+        # ModelLoadingConfig.model_id and LLMConfig.model_loading_config have no default: pydantic refuses
+        missing = "model_loading_config" if loading is None else "model_loading_config.model_id"
+        result.findings.append(
+            TP081.finding(
+                f"{where} has no `{missing}`, which Ray's LLMConfig requires: Ray refuses the config "
+                f"(`Field required`, ray {table()['ray']['release']}), so no server starts",
+                at=at,
+                evidence=[Evidence("transport", at, missing)],
+            )
+        )
+        return
     if source_node is not None and model_source is None:
         result.findings.append(
             _not_followed(f"{where}'s model_source is a cloud mirror: the weights' local path is Ray's", at)
