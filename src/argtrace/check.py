@@ -412,6 +412,11 @@ def decide_server_release(
         pinned = engine_release(framework, server.image)  # a Dynamo runtime image: the engine its wheel pins
         if pinned is not None:
             evidence.append(rel.ReleaseEvidence(pinned[0], "image", server.at, pinned[1]))
+        from argtrace.frameworks.ray_llm import engine_release as ray_engine_release
+
+        ray_pinned = ray_engine_release(framework, server.image)  # a Ray LLM image: the vLLM Ray's extra pins
+        if ray_pinned is not None:
+            evidence.append(rel.ReleaseEvidence(ray_pinned[0], "image", server.at, ray_pinned[1]))
     evidence += rel.releases_from_install_lines(framework, [(argv, at) for at, argv, _ in commands])
     flags = [w.text for w in server.server_args if w.text and w.text.startswith("--")]
     from argtrace.layers.separated import separated_words

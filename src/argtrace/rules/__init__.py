@@ -49,6 +49,8 @@ _RULE_MODULES = (
     "argtrace.rules.start_values",
     # TP060-TP069: systemd service units and SkyPilot task YAML as launch carriers.
     "argtrace.rules.carriers",
+    # TP080-TP082: Ray Serve LLM serve configs (and a RayService's serveConfigV2) as launch carriers.
+    "argtrace.rules.rayserve",
 )
 
 

@@ -93,6 +93,11 @@ def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: 
     for item in listed:
         if id(item) in used_runtimes:
             continue
+        if _scalar(_get(item, "kind")) == "RayService":
+            # KubeRay: the vLLM servers are started by Ray Serve inside the Ray pods, from serveConfigV2
+            from argtrace.layers.transport.rayserve import serve_config_v2
+
+            serve_config_v2(label, item, result)
         result.findings.extend(serving_findings(item, label))
         if id(item) not in on_runtime and (isvc_args := model_args(item, label)) is not None:
             # the runtime these args are appended to is the cluster's: its program is not known here

@@ -21,8 +21,9 @@ if TYPE_CHECKING:
 
 
 def manifest_kind(data: bytes) -> str | None:
-    """``"compose"``, ``"kubernetes"``, ``"systemd"`` (a service unit), ``"skypilot"`` (a task YAML) or
-    ``None`` (a script, or a framework's own ``--config`` YAML)."""
+    """``"compose"``, ``"kubernetes"``, ``"systemd"`` (a service unit), ``"skypilot"`` (a task YAML),
+    ``"rayserve"`` (a Ray Serve LLM serve config) or ``None`` (a script, or a framework's own ``--config``
+    YAML)."""
     head = data[:65536]
     if head.startswith(b"#!") or b"\x00" in head:
         return None
@@ -41,6 +42,11 @@ def manifest_kind(data: bytes) -> str | None:
 
         if is_task(head):
             return "skypilot"
+    if re.search(r"(?m)^(applications|model_loading_config)\s*:", text):
+        from argtrace.layers.transport.rayserve import is_serve_config
+
+        if is_serve_config(head):
+            return "rayserve"
     return None
 
 
@@ -139,6 +145,10 @@ def analyze_manifest(
 
         task = analyze_task(source, given=given if given is not None else {}, follow=follow)
         return _scrubbed(task, {})
+    if kind == "rayserve":
+        from argtrace.layers.transport.rayserve import analyze_serve_config
+
+        return _scrubbed(analyze_serve_config(source.label, source.data), {})
     documents = _load_yaml_nodes(source.data, source.label)
     nodes = documents.nodes
     if not nodes and documents.skipped:

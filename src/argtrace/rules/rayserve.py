@@ -1,0 +1,103 @@
+"""Rules of Ray Serve LLM as a launch carrier (TP080-TP082): what Ray does with an ``llm_configs`` entry of a
+serve config before vLLM's engine sees it (ray 2.60.0, read from its wheel: ``data/ray_serve_llm.json``)."""
+
+from __future__ import annotations
+
+from argtrace.rules import Example, Rule
+
+_APP = (
+    "applications:\n"
+    "- name: llms\n"
+    "  import_path: ray.serve.llm:build_openai_app\n"
+    "  route_prefix: /\n"
+    "  args:\n"
+    "    llm_configs:\n"
+    "    - model_loading_config:\n"
+    "        model_id: qwen-0.5b\n"
+    "        model_source: Qwen/Qwen2.5-0.5B-Instruct\n"
+)
+
+TP080 = Rule(
+    code="TP080",
+    layer="transport",
+    severity="error",
+    title="Ray Serve LLM refuses an `engine_kwargs` key before vLLM starts",
+    rationale=(
+        "Ray Serve LLM hands `engine_kwargs` to vLLM as keyword arguments, not as a command line. It first "
+        "splits them into the fields of vLLM's `FrontendArgs` and `AsyncEngineArgs` and raises `ValueError: "
+        "Unknown engine argument: KEY` for any other key (`VLLMEngineConfig.from_llm_config`), so a "
+        "command-line-only option of `vllm serve` (`headless`, `api_server_count`, `config`) stops the "
+        "replica. It also refuses `model` and `served_model_name` (Ray sets both from "
+        "`model_loading_config`) and a `distributed_executor_backend` other than `ray` on GPUs "
+        "(`get_initialization_kwargs`; ray 2.60.0 `ray/llm/_internal/serve/engines/vllm/vllm_models.py`). "
+        "The replica never starts."
+    ),
+    fix=(
+        "Put the model in `model_loading_config` (`model_source`, and `model_id` for the served name), drop "
+        "`distributed_executor_backend` (Ray sets `ray`), and drop a key that only `vllm serve`'s command "
+        "line has."
+    ),
+    example=Example(
+        files={"serve.yaml": _APP + "      engine_kwargs:\n        model: Qwen/Qwen2.5-0.5B-Instruct\n"},
+        argv=("check", "serve.yaml"),
+    ),
+    correct=Example(
+        files={"serve.yaml": _APP + "      engine_kwargs:\n        max_model_len: 4096\n"},
+        argv=("check", "serve.yaml"),
+    ),
+)
+
+TP081 = Rule(
+    code="TP081",
+    layer="transport",
+    severity="error",
+    title="An `llm_configs` entry Ray's `LLMConfig` refuses (a key it lacks, or no `model_id`)",
+    rationale=(
+        "`LLMConfig` and `ModelLoadingConfig` are pydantic models that forbid keys they do not define "
+        '(`BaseModelExtended`, `extra="forbid"`, ray 2.60.0), so `engine_args:` for `engine_kwargs:` or '
+        "`engine_kwargs:` nested under `model_loading_config:` stops the application with `Extra inputs are "
+        "not permitted`; before Ray forbade them (ray-project/ray#55440) the values were dropped silently. "
+        "Either way the settings under the key never reach vLLM. `model_loading_config.model_id` has no "
+        "default: an entry without it is refused with `Field required`."
+    ),
+    fix=(
+        "Rename or move the key to the one Ray reads (the message names the nearest); give "
+        "`model_loading_config.model_id`."
+    ),
+    example=Example(
+        files={"serve.yaml": _APP + "      engine_args:\n        max_model_len: 4096\n"},
+        argv=("check", "serve.yaml"),
+    ),
+    correct=Example(
+        files={"serve.yaml": _APP + "      engine_kwargs:\n        max_model_len: 4096\n"},
+        argv=("check", "serve.yaml"),
+    ),
+)
+
+TP082 = Rule(
+    code="TP082",
+    layer="transport",
+    severity="info",
+    title="Part of a Ray Serve config argtrace does not follow",
+    rationale=(
+        "argtrace reads the `llm_configs` of `ray.serve.llm:build_openai_app` as vLLM servers. An "
+        "application built by another function (a custom deployment, `build_pd_openai_app`), an engine "
+        "other than vLLM (`server_cls: SGLangServer`), an `llm_configs` entry given as a path to a file "
+        "that is not here, or an `engine_kwargs` key vLLM takes only as a keyword (no `vllm serve` flag) "
+        "is not checked; what it sets stays unknown, not wrong."
+    ),
+    fix="Nothing to change in the launch; check that part by hand, or give argtrace the file it names.",
+    example=Example(
+        files={
+            "serve.yaml": (
+                "applications:\n- name: llms\n  import_path: ray.serve.llm:build_openai_app\n  args:\n"
+                "    llm_configs:\n    - models/qwen.yaml\n"
+            )
+        },
+        argv=("check", "serve.yaml"),
+    ),
+    correct=Example(
+        files={"serve.yaml": _APP},
+        argv=("check", "serve.yaml"),
+    ),
+)
