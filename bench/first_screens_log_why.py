@@ -31,15 +31,15 @@ screen). Questions per case:
 6. basis: is what the answer rests on said on the first screen (``log``: a ``rests on``/``seen`` line, or the
    word ``assum`` for an assumed finding; ``why``: the match's strength)? Claims stronger than their basis:
    an error resting on an assumption (``basis: assumed``), an assumed finding whose screen does not say so, a
-   weak ``why`` match not called a candidate.
+   weak ``why`` match not called a candidate on its headline or above it.
 7. secrets: values ``redact.secrets_in_text`` finds unmasked on the first screen.
 
     PYTHONPATH=src:. python3 bench/first_screens_log_why.py [--save RUN.json] [--before RUN.json]
                                                             [--out FILE.md] [-k NAME] [--show]
                                                             [--check BASELINE.json]
 
-``--check`` fails (status 1) when a total got worse than a saved run's (the test
-``tests/log/test_first_screens_log_why.py`` runs it on a few cases).
+``--check`` fails (status 1) when a total got worse than a saved run's; ``tests/log/test_first_screen.py``
+runs ``--command log --check bench/results/first_screens_log_why.json`` (the 152 logs, about 15 s).
 """
 
 from __future__ import annotations
@@ -412,7 +412,8 @@ def measure_why(case: Case) -> Row:
         joined = " ".join(screen).lower()
         basis = "match" in joined or "rests on" in joined
     weak = section.get("confidence") == "weak"
-    if weak and not any("candidate" in line or "matches this text well" in line for line in screen[:4]):
+    # a weak first site must read as a candidate: on its headline or above it
+    if weak and not any("candidate" in line for line in lines[: (index or 0) + 1]):
         overclaims.append("weak-not-candidate")
     return Row(
         case,
@@ -541,6 +542,8 @@ _MORE_IS_BETTER = {
 def worse(now: dict[str, dict[str, int]], saved: dict[str, dict[str, int]]) -> list[str]:
     out = []
     for command, values in now.items():
+        if not values.get("cases"):
+            continue  # a run of the other command only (--command)
         for name, value in values.items():
             old = saved.get(command, {}).get(name)
             if old is None or name == "cases":

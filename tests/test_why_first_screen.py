@@ -42,7 +42,7 @@ def test_the_site_its_condition_its_setting_and_the_change(monkeypatch: pytest.M
 
 
 def test_the_fix_is_whole_and_the_release_list_is_not_above_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    # NeMo Skills#1059 (batch 1): the fix named --tensor-parallel-size on line 12, after 4 lines of releases
+    # NeMo Skills#1059 (batch 1): the fix began on line 18, under the releases' places; now on line 12, whole
     got = screen(
         monkeypatch,
         "Value error, Tensor parallel size (16) cannot be larger than the number of available GPUs (8)",

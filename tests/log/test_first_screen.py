@@ -47,7 +47,7 @@ def test_a_stop_that_may_be_a_hang_leads_and_says_it_is_an_assumption(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # sglang#4417 (hang batch): both findings are LG010 notes; the excerpt note came first (the stop: line 6)
-    assert screen(monkeypatch, "real_logs_hang", "sglang4417_capture_two_nodes.log", 12) == [
+    assert screen(monkeypatch, "real_logs_hang", "sglang4417_capture_two_nodes.log", 13) == [
         "argtrace log sglang4417_capture_two_nodes.log — sglang ? (log)",
         "Diagnosis: 2 info",
         "INFO LG010 line 2 Launch 1 stops after its first lines (line 2) without an error",
@@ -57,7 +57,8 @@ def test_a_stop_that_may_be_a_hang_leads_and_says_it_is_an_assumption(
         "  ended). If the launch is still there (a hang, not a log cut by its copy),…",
         "  fix: Relaunch with --disable-cuda-graph to confirm (or a smaller",
         "       --cuda-graph-max-bs), then try --disable-custom-all-reduce; rerun with",
-        "       NCCL_DEBUG=INFO to see which rank NCCL waits for, set NCCL_SOCKET_IFNAME…",
+        "       NCCL_DEBUG=INFO to see which rank NCCL waits for, set NCCL_SOCKET_IFNAME",
+        "       and GLOO_SOCKET_IFNAME to the interface the nodes share.",
         "  rests on: line 2 (observed), read with an assumption (basis: assumed)",
         "INFO LG010 line 2 Launch 1 begins mid-start-up (its first line here, 2, is…",
     ]
@@ -129,3 +130,20 @@ def test_the_excerpt_note_ranks_after_the_launchs_own_note() -> None:
     # an error still outranks a note, whatever the note is about
     error = {"code": "LG007", "severity": "error", "layer": "log", "message": "x"}
     assert diagnosis_order([stop, excerpt, error]) == [2, 0, 1]
+
+
+def test_no_log_first_screen_measure_got_worse(capsys: pytest.CaptureFixture[str]) -> None:
+    # the bench's totals over the 152 logs of the log batches against the run saved with its fixes
+    import importlib.util
+    import sys
+
+    bench = Path(__file__).resolve().parents[2] / "bench"
+    spec = importlib.util.spec_from_file_location("first_screens_log_why", bench / "first_screens_log_why.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    status = module.main(
+        ["--command", "log", "--check", str(bench / "results" / "first_screens_log_why.json")]
+    )
+    assert status == 0, [line for line in capsys.readouterr().out.splitlines() if line.startswith("worse:")]

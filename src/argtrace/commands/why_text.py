@@ -2,11 +2,12 @@
 
 Reads only the finished ``why`` section (``commands/why.py:explain``). The first screen answers "what
 failed, why, and what do I change": the first site's one-line headline (framework, what it raises, where),
-its message, condition, the settings it reads, reasons under it, the fix in full, and one line on what the
-answer rests on (how much of the text the site's message matched, the confidence, the release it was ranked
-for, the releases that have the site). The other sites follow, two or three lines each; the log signatures
-and the follow-up commands after them; each release's place of each site last ("where each release has
-it"), which on the first screen took up to 16 lines before the fix (bench/first_screens_log_why.py).
+its message, condition, the settings it reads, its first reasons, the fix in full, and one line on what the
+answer rests on (how much of the text the site's message matched, the confidence, the releases that have
+the site), then the release it was ranked for. The other sites follow, a few lines each; the log signatures
+and the follow-up commands after them; the further reasons and each release's place of each site last
+("where vllm's F is:"), which on the first screen took up to 16 lines above the fix
+(bench/first_screens_log_why.py).
 Every line is cut or wrapped with a hanging indent to the output width (``render/screen.py:output_width``),
 so that the terminal never breaks an indented line back to column 0.
 """

@@ -9,9 +9,10 @@ Pieces of ``render/text.py`` that decide what a person sees first, and how wide 
   Beside an error or a warning an ``info`` cause is its headline alone: the first screen goes to what
   fails (bench/first_screens.py counts those lines on the kept failure cases).
 * ``lead``: the first cause of a report whose command is in ``LEAD_COMMANDS`` (``log``) is told whole enough
-  to act on: its message over up to four lines, its fix over up to three (cut to one line, the change itself
+  to act on: its message over up to four lines, its fix over up to five (cut to one line, the change itself
   fell off the screen on 25 of the 29 log cases bench/first_screens_log_why.py reads), and one line on what
   it rests on (the log line it read, or that it is an assumption).
+* :func:`line_places`: in a report about one file (``log``), a place in it is ``line N``; the header names it.
 * :func:`short_places`: the place a headline names, without its directories when the path is absolute,
   would take more than a quarter of the line, and no other file of the report has the same name (a launch
   passed by its full path left the message a few columns, or none: the headline ran over five lines); the
@@ -190,7 +191,7 @@ def shortened(text: str, places: Mapping[str, str] | None) -> str:
 # Commands whose first cause is told whole (``lead``): ``log``'s causes are few, long, and the answer.
 LEAD_COMMANDS = frozenset({"log"})
 LEAD_MESSAGE_LINES = 4  # under the headline
-LEAD_FIX_LINES = 3
+LEAD_FIX_LINES = 5
 
 
 def wrapped(text: str, width: int, most: int) -> list[str]:
