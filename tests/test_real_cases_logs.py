@@ -259,14 +259,14 @@ def test_every_log_names_its_source() -> None:
 
 
 def test_text_output_leads_with_the_same_alarm(monkeypatch: pytest.MonkeyPatch) -> None:
-    # The text report's first screen (the Diagnosis block) shows the error the JSON carries first. The log
-    # is named relative to its directory at a fixed width: the line is cut at the width, and an absolute
-    # path as long as a CI checkout's would cut it before the signature's name.
+    # The text report's first screen (the Diagnosis block) shows the error the JSON carries first. The header
+    # names the log once; a headline names the line (render/screen.py line_places), so the message has the
+    # room the log's name took ("...out of memory while…" at 100 columns before).
     monkeypatch.setenv("COLUMNS", "100")
     result = run_cli(["log", "vllm_club3090_60_driver_oom.log"], cwd=LOGS)
     first = result.stdout.split("\n")[2]
     assert first == (
-        "ERROR LG003 vllm_club3090_60_driver_oom.log:8 [cuda-oom-weights] The GPU ran out of memory while…"
+        "ERROR LG003 line 8 [cuda-oom-weights] The GPU ran out of memory while loading the model weights"
     )
 
 

@@ -459,7 +459,7 @@ def test_a_reason_alone_is_its_site_vllm52181() -> None:
     )
     view = render_why(explain("FA2 is only supported on devices with compute capability >= 8"))
     assert view.startswith(
-        "vllm: a reason returned in _is_fa2_supported (vllm/vllm_flash_attn/flash_attn_interface.py:58; "
+        "vllm: a reason returned in _is_fa2_supported (vllm/vllm_flash_attn/flash_attn_interface.py:58)\n"
     )
 
 

@@ -485,9 +485,9 @@ def test_the_frame_names_the_release_whose_site_raised() -> None:
     # vllm/config.py's DeviceConfig.__init__ (0.6-0.7) before the later releases' __post_init__, which the
     # text matches as well; the traceback's frame says which
     view = render_why(explain(_text("dynamo391_failed_to_infer_device")))
-    assert view.splitlines()[0] == (
-        "vllm: RuntimeError raised in DeviceConfig.__init__ (vllm/config.py:1660; match 1.00, 23 chars)"
-    )
+    # the match's strength is what the answer rests on: its own line under the fix (commands/why_text.py)
+    assert view.splitlines()[0] == "vllm: RuntimeError raised in DeviceConfig.__init__ (vllm/config.py:1660)"
+    assert "  rests on: match 1.00 (23 chars), strong; in 0.6.2-0.7.3" in view.splitlines()
 
 
 def test_the_json_body_matches_whole() -> None:

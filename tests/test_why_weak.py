@@ -64,12 +64,13 @@ def test_the_container_runtime_text_reads_as_not_found() -> None:
         "the text comes from the container runtime (Docker/runc) (its wording)",
     ]
     lines = render_why(section).splitlines()
+    # who printed it first: for another program's text that is the answer (bench/first_screens_log_why.py)
     assert lines[:3] == [
+        "the text comes from the container runtime (Docker/runc): the image's entrypoint or command is not "
+        "on its PATH (its wording: 'executable file not found in $PATH')",
         "no site of SGLang or vLLM matches this text well: the best site shares 10 literal characters "
         "with the text (fewer than 20); the text comes from the container runtime (Docker/runc) "
         "(its wording)",
-        "the text comes from the container runtime (Docker/runc): the image's entrypoint or command is not "
-        "on its PATH (its wording: 'executable file not found in $PATH')",
         "candidates only (matched on words; not where it failed):",
     ]
     assert lines[3].startswith("candidate: sglang: EntryNotFoundError raised in _download_overlay_manifest (")

@@ -822,133 +822,10 @@ def explain(
     }
 
 
-def release_spans(chosen: Sequence[str], every: Sequence[str]) -> list[str]:
-    """``chosen`` as runs of consecutive releases of ``every`` (``0.4.1-0.5.0.post1``), oldest first."""
-    from argtrace.resolver.message_store import sort_releases
+# The text view lives in why_text.py; these names stay importable from here (tests and callers use them).
+from argtrace.commands.why_text import release_spans, render_why, screen_view  # noqa: E402
 
-    wanted = set(chosen)
-    out: list[list[str]] = []
-    previous = False
-    for version in sort_releases(every):
-        if version in wanted:
-            if previous:
-                out[-1].append(version)
-            else:
-                out.append([version])
-        previous = version in wanted
-    return [run[0] if len(run) == 1 else f"{run[0]}-{run[-1]}" for run in out]
-
-
-def _at_spans(versions: Sequence[Mapping[str, str]], every: Sequence[str]) -> list[str]:
-    """``0.4.1-0.4.3 (vllm/config.py:800)``: consecutive releases with the same site location together."""
-    from argtrace.resolver.message_store import sort_releases
-
-    position = {v: i for i, v in enumerate(sort_releases(every))}
-    out: list[tuple[list[str], str]] = []
-    for entry in versions:
-        version, at = entry["version"], entry["at"]
-        last = out[-1] if out else None
-        if last is not None and last[1] == at and position.get(last[0][-1], -2) + 1 == position.get(version):
-            last[0].append(version)
-        elif last is None or last[0][-1] != version or last[1] != at:
-            out.append(([version], at))
-    return [f"{v[0] if len(v) == 1 else f'{v[0]}-{v[-1]}'} ({at})" for v, at in out]
-
-
-def render_why(section: Mapping[str, Any]) -> str:
-    from argtrace.commands.why_confidence import render_weak
-
-    lines: list[str] = []
-    if not section.get("matches"):
-        lines.append(f"no framework raise or log site matches {section.get('query')!r}")
-    lines += render_weak(section)
-    from argtrace.commands.why_call import render_call
-    from argtrace.commands.why_shell import render_shell
-
-    lines += render_shell(section) + render_call(section)
-    signatures = list(section.get("signatures", []))
-    top = (section.get("matches") or [None])[0]
-    if top is not None and signatures and _passes_on(top):
-        # the best site only passes on a library's message ("NCCL error: {error_str}", nothing it reads):
-        # what the message means and how to fix it is the log signature's, so it comes first
-        lines += _render_signatures(signatures)
-        lines.append(f"(the raise site below passes the message on: {top['message']})")
-        signatures = []
-    weak = "candidate: " if section.get("confidence") == "weak" else ""
-    for g in section.get("matches", []):
-        kind = {"log": "logged", "warn": "warned", "reason": "returned"}.get(g.get("kind", "raise"), "raised")
-        what = "a reason" if g.get("kind") == "reason" else g["exception"]
-        at = g.get("file") if g.get("line") is None else f"{g.get('file')}:{g['line']}"
-        lines.append(
-            f"{weak}{g['framework']}: {what} {kind} in {g['function']} "
-            f"({at}; match {g['score']:.2f}, {g.get('specificity', 0)} chars)"
-        )
-        lines.append(f"  message: {g['message']}")
-        for cond in g["conditions"]:
-            lines.append(f"  when: {cond}")
-        if g["settings"]:
-            reads = ", ".join(
-                f"{s['name']}{'.' + '/'.join(s['fields']) if s.get('fields') else ''} "
-                f"({', '.join(x for x in (s['flag'], s.get('framework'), s.get('plugin')) if x)})"
-                if s["flag"]
-                else s["name"]
-                for s in g["settings"]
-            )
-            lines.append(f"  reads: {reads}")
-        lines.append("  in: " + ", ".join(_at_spans(g["versions"], g["releases"] + g["absent_in"])))
-        if g["absent_in"]:
-            every = g["releases"] + g["absent_in"]
-            lines.append("  not in: " + ", ".join(release_spans(g["absent_in"], every)))
-        if g.get("vendored_from"):
-            lines.append(f"  a copy of {g['vendored_from']['library']}'s {g['vendored_from']['file']}")
-        for copy in g.get("vendored_in", []):
-            lines.append(f"  copied into {copy['framework']} as {copy['file']}")
-        for r in g.get("because", []):
-            lines.append(
-                f"  because: {r['message']} ({r['function']}, {r['file']}:{r['line']}; when {r['condition']})"
-            )
-        lines.append(f"  fix: {g['fix']}")
-    release = section.get("release")
-    if release and section.get("matches"):
-        name = f"{release['framework']} " if release.get("framework") else ""
-        said = {"text": "the pasted text", "log": "the log"}.get(release["source"], release["source"])
-        near = release.get("indexed")
-        ranked = "" if near in (None, release["version"]) else f" (indexed release nearest to it: {near})"
-        only = release["source"] == "--framework-version" and near == release["version"]
-        rank = "only its sites" if only else "its sites come first"
-        lines.append(f"release: {name}{release['version']} from {said}{ranked}; {rank}")
-    lines += _render_signatures(signatures)
-    for more in section.get("more", []):
-        lines.append(f"more: {more['command']}")
-        lines.append(f"  {more['why']}")
-    return "\n".join(lines)
-
-
-# Literal characters below which a site's message is mostly its placeholder (the library's text it passes on).
-_WRAPPER_CHARS = 20
-
-
-def _passes_on(group: Mapping[str, Any]) -> bool:
-    """A site that raises a library's message under its own name: few literal characters, no setting read."""
-    return int(group.get("specificity") or 0) < _WRAPPER_CHARS and not group.get("settings")
-
-
-def _render_signatures(signatures: Sequence[Mapping[str, Any]]) -> list[str]:
-    lines: list[str] = []
-    for sig in signatures:
-        step = f" (step: {sig['step']})" if sig.get("step") and sig["step"] != "unknown" else ""
-        lines.append(f"log signature {sig['id']} ({sig['code']}): {sig['meaning']}{step}")
-        lines.append(f"  fix: {sig['fix']}")
-        for known in sig.get("by_step", []):
-            lines.append(f"    if {known['step']}: {known['fix']}")
-        for known in sig.get("known_in", []):
-            got = known["releases"]
-            span = got[0] if len(got) == 1 else f"{got[0]} .. {got[-1]}"
-            lines.append(
-                f"  {known['flag']}: taken by {len(got)} of {known['of']} bundled {known['framework']} "
-                f"releases ({span}); the release that refused it is not one of them"
-            )
-    return lines
+__all__ = ["explain", "release_spans", "render_why", "run"]
 
 
 def run(args: argparse.Namespace) -> Report:
@@ -958,7 +835,7 @@ def run(args: argparse.Namespace) -> Report:
     text = str(args.error_text)
     if not text.strip():
         raise UsageError("why: give the error text")
-    SECTION_RENDERERS.setdefault("why", render_why)
+    SECTION_RENDERERS.setdefault("why", screen_view)
     report = Report(command="why")
     section = explain(text, args.framework, args.framework_version, args)
     report.sections["why"] = section

@@ -204,12 +204,14 @@ def render_weak(section: Mapping[str, Any]) -> list[str]:
     known instead (who printed the text), before the candidates."""
     lines: list[str] = []
     origin = section.get("origin")
-    if section.get("confidence") == "weak":
-        lines.append("no site of SGLang or vLLM matches this text well: " + "; ".join(section["reasons"]))
+    # who printed the text first: for another program's text it is the answer (it stood under the reasons,
+    # which end by saying the same: bench/first_screens_log_why.py)
     if origin:
         lines.append(
             f"the text comes from {origin['origin']} (its {origin['basis']}: {origin['evidence']!r})"
         )
+    if section.get("confidence") == "weak":
+        lines.append("no site of SGLang or vLLM matches this text well: " + "; ".join(section["reasons"]))
     if section.get("confidence") == "weak":
         lines.append("candidates only (matched on words; not where it failed):")
     return lines

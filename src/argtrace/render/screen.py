@@ -8,6 +8,11 @@ Pieces of ``render/text.py`` that decide what a person sees first, and how wide 
   (the findings it explains, or the rest of the message) and the fix. The full text is in "Details".
   Beside an error or a warning an ``info`` cause is its headline alone: the first screen goes to what
   fails (bench/first_screens.py counts those lines on the kept failure cases).
+* ``lead``: the first cause of a report whose command is in ``LEAD_COMMANDS`` (``log``) is told whole enough
+  to act on: its message over up to four lines, its fix over up to five (cut to one line, the change itself
+  fell off the screen on 25 of the 29 log cases bench/first_screens_log_why.py reads), and one line on what
+  it rests on (the log line it read, or that it is an assumption).
+* :func:`line_places`: in a report about one file (``log``), a place in it is ``line N``; the header names it.
 * :func:`short_places`: the place a headline names, without its directories when the path is absolute,
   would take more than a quarter of the line, and no other file of the report has the same name (a launch
   passed by its full path left the message a few columns, or none: the headline ran over five lines); the
@@ -91,11 +96,21 @@ def severity_rank(finding: Mapping[str, Any]) -> int:
     return min(SEVERITIES.index(s) if s in SEVERITIES else len(SEVERITIES) for s in severities)
 
 
+def _about_the_analysis(finding: Mapping[str, Any]) -> bool:
+    """PR008's stand-in release, and the log's LG010 note that the file begins mid-start-up (about what
+    the file holds: it came above the launch's own LG010, where it stops, on the hang batch's screens)."""
+    if finding.get("code") == "LG010":
+        from argtrace.rules.log import LG010_EXCERPT
+
+        return LG010_EXCERPT in str(finding.get("message"))
+    return finding.get("code") in ABOUT_THE_ANALYSIS
+
+
 def _rank(finding: Mapping[str, Any]) -> tuple[int, int, int]:
     layer = finding.get("layer")
     return (
         severity_rank(finding),
-        finding.get("code") in ABOUT_THE_ANALYSIS,
+        _about_the_analysis(finding),
         LAYERS.index(layer) if layer in LAYERS else len(LAYERS),
     )
 
@@ -147,21 +162,90 @@ def short_places(places: Sequence[str], width: int) -> dict[str, str]:
     return out
 
 
+# A place in the file the report reads (``argtrace log FILE``: every finding is in FILE), named by its line.
+LINE = "line "
+
+
+def line_places(places: Sequence[str], path: str) -> dict[str, str]:
+    """``PATH:N`` as ``line N`` for the places in ``path``, the file the whole report reads (the header names
+    it once): a log's name took the headline's room on every finding (bench/first_screens_log_why.py)."""
+    out: dict[str, str] = {}
+    for at in places:
+        m = _PLACE.match(at)
+        if m and m.group("path") == path and m.group("line"):
+            out[at] = LINE + m.group("line")[1:].split(":", 1)[0]
+    return out
+
+
 def shortened(text: str, places: Mapping[str, str] | None) -> str:
     """``text`` with each path ``places`` shortens written short (a fix names its file: "... at PATH:3")."""
     for at, short in (places or {}).items():
+        if short.startswith(LINE):
+            continue  # the file the report reads keeps its name in a message: "line N" alone names no file
         path = _path_of(at)
         if path in text:
             text = text.replace(path, _path_of(short))
     return text
 
 
+# Commands whose first cause is told whole (``lead``): ``log``'s causes are few, long, and the answer.
+LEAD_COMMANDS = frozenset({"log"})
+LEAD_MESSAGE_LINES = 4  # under the headline
+LEAD_FIX_LINES = 5
+
+
+def wrapped(text: str, width: int, most: int) -> list[str]:
+    """``text`` in at most ``most`` lines of ``width`` columns, the last cut with an ellipsis if need be."""
+    out: list[str] = []
+    rest = " ".join(text.split())
+    while rest and len(out) < most:
+        if len(rest) <= width:
+            out.append(rest)
+            break
+        cut = rest.rfind(" ", 0, width + 1)
+        if cut < width // 2:
+            cut = width
+        if len(out) == most - 1:
+            out.append(split_line(rest, width)[0])
+            break
+        out.append(rest[:cut].rstrip())
+        rest = rest[cut:].lstrip()
+    return out
+
+
+def rests_on(finding: Mapping[str, Any], places: Mapping[str, str] | None, width: int) -> Text | None:
+    """One line on what the finding rests on: the line it read (its first evidence) or its place, and
+    whether it is an assumption (``basis``, ``assumed``). None when the finding says neither."""
+    basis = finding.get("basis")
+    evidence = (finding.get("evidence") or [{}])[0]
+    at = str(evidence.get("at") or finding.get("at") or "")
+    where = (places or {}).get(at, at)
+    if basis == "assumed" or finding.get("assumed"):
+        said = f"{where} (observed), read with an assumption (basis: assumed)" if where else "an assumption"
+    elif basis and where:
+        said = f"{where} ({basis})" + (f": {evidence['text']}" if evidence.get("text") else "")
+    else:
+        return None
+    room = width - len("  rests on: ")
+    said = " ".join(marked(said).split())
+    line = Text("  rests on: ", style="magenta" if basis == "assumed" else "dim")
+    # the line read is quoted as far as it fits, cut anywhere: its start is what identifies it
+    line.append(said if len(said) <= room else said[: room - 1] + "…", style="dim")
+    return line
+
+
 def diagnosis_lines(
-    finding: Mapping[str, Any], width: int, places: Mapping[str, str] | None = None, *, brief: bool = False
+    finding: Mapping[str, Any],
+    width: int,
+    places: Mapping[str, str] | None = None,
+    *,
+    brief: bool = False,
+    lead: bool = False,
 ) -> list[Text]:
     """One cause: the headline, then why and the fix, each one line of at most ``width`` columns; ``brief``:
-    the headline alone (an ``info`` cause beside errors or warnings). A place in ``places`` is written as it
-    maps (``short_places``)."""
+    the headline alone (an ``info`` cause beside errors or warnings); ``lead``: the message and the fix over
+    a few lines each, then what it rests on (``LEAD_COMMANDS``). A place in ``places`` is written as it maps
+    (``short_places``, ``line_places``)."""
     severity = str(finding.get("severity", "info"))
     head = f"{severity.upper()} {finding.get('code')} "
     at = str(finding["at"]) if finding.get("at") else ""
@@ -176,13 +260,33 @@ def diagnosis_lines(
         # cut from the left: the file name and line are what the place is read for
         headline.append(where if len(where) <= room else "…" + where.rstrip()[-(room - 1) :], style="dim")
         shown, rest = split_line(message, width - 2)
+        if lead and rest:
+            shown = wrapped(message, width - 2, 2)[0]
+            rest = " ".join(message.split())[len(shown) :].lstrip()
         lines.append(Text("  " + shown))
     else:
         headline.append(where, style="dim")
         shown, rest = split_line(message, room)
+        if lead and rest:  # the message goes on under the headline: cut at a word, no ellipsis
+            shown = wrapped(message, room, 2)[0]
+            rest = " ".join(message.split())[len(shown) :].lstrip()
         headline.append(shown)
     if brief:
         return lines  # the headline, and the message's first line when the place filled the headline
+    if lead:
+        lines += [Text("  " + line) for line in wrapped(rest, width - 2, LEAD_MESSAGE_LINES)]
+        if explains(finding):
+            lines.append(Text("  " + one_line(str(explains(finding)), width - 2), style="dim"))
+        if finding.get("fix"):
+            fix_lines = wrapped(shortened(marked(str(finding["fix"])), places), width - 7, LEAD_FIX_LINES)
+            for n, text in enumerate(fix_lines):
+                fix = Text("  fix: " if n == 0 else "       ", style="green")
+                fix.append(text)
+                lines.append(fix)
+        basis = rests_on(finding, places, width)
+        if basis is not None:
+            lines.append(basis)
+        return lines
     why = explains(finding) or rest
     if why:
         lines.append(Text("  " + one_line(why, width - 2), style="dim"))

@@ -18,10 +18,12 @@ from rich.text import Text
 
 from argtrace.model import SEVERITIES
 from argtrace.render.screen import (
+    LEAD_COMMANDS,
     SEVERITY_STYLE,
     diagnosis_lines,
     diagnosis_order,
     explains,
+    line_places,
     marked,
     output_width,
     severity_rank,
@@ -219,6 +221,9 @@ def _section_view(name: str) -> Callable[[Any], Any] | None:
 
 # check.py's note for a launch with no server; the text leaves it out when SH019 says so (JSON keeps it).
 NO_SERVER_NOTE = "no SGLang or vLLM server start was found in "
+# Commands whose notes follow their sections: ``why``'s notes repeat what its view opens with (no site
+# matches well, none at all) and stood above the answer (bench/first_screens_log_why.py).
+NOTES_LAST = frozenset({"why"})
 # Commands whose report is a listing, not a verdict: no "0 error(s)" line at their end.
 NO_VERDICT_LINE = frozenset({"resolver", "ps", "why"})
 
@@ -227,7 +232,27 @@ def first_screen_places(data: Mapping[str, Any], width: int) -> dict[str, str]:
     """The places the first screen names (the causes', the servers'), long ones by their file name."""
     places = [str(f["at"]) for f in data.get("findings") or [] if "cause" not in f and f.get("at")]
     places += [str(s["at"]) for s in data.get("servers") or [] if s.get("at")]
+    read = _the_file_read(data)
+    if read is not None:
+        every = [
+            *places,
+            *(
+                str(e["at"])
+                for f in data.get("findings") or []
+                for e in f.get("evidence") or []
+                if e.get("at")
+            ),
+        ]
+        return {**short_places(places, width), **line_places(every, read)}
     return short_places(places, width)
+
+
+def _the_file_read(data: Mapping[str, Any]) -> str | None:
+    """The one file a ``log`` report reads (its header names it; its places are its lines)."""
+    section = data.get("log")
+    if data.get("command") != "log" or not isinstance(section, Mapping) or not section.get("path"):
+        return None
+    return str(section["path"])
 
 
 def _render_diagnosis(
@@ -243,9 +268,10 @@ def _render_diagnosis(
         title += f"; {folded} more finding{' follows' if folded == 1 else 's follow'} from them"
     console.print(Text(title, style="bold"))
     alarm = any(severity_rank(f) < SEVERITIES.index("info") for f in findings)
-    for index in diagnosis_order(findings):
+    for n, index in enumerate(diagnosis_order(findings)):
         brief = alarm and severity_rank(findings[index]) == SEVERITIES.index("info")
-        for line in diagnosis_lines(findings[index], width, places, brief=brief):
+        lead = n == 0 and data.get("command") in LEAD_COMMANDS
+        for line in diagnosis_lines(findings[index], width, places, brief=brief, lead=lead):
             console.print(line)
 
 
@@ -280,6 +306,14 @@ def _render_details(data: Mapping[str, Any], console: Console) -> None:
             console.print(Text(f"          {explains(finding)} (--verbose lists them)", style="dim"))
 
 
+def _render_notes(data: Mapping[str, Any], console: Console) -> None:
+    said = {f.get("code") for f in data.get("findings") or []}
+    for note in data.get("notes") or []:
+        if "SH019" in said and note.startswith(NO_SERVER_NOTE):
+            continue  # SH019 on the diagnosis says it already
+        console.print(Text(f"note: {note}", style="dim"))
+
+
 def render_text(data: Mapping[str, Any]) -> str:
     tty = sys.stdout.isatty()
     width = output_width(tty)
@@ -294,7 +328,8 @@ def render_text(data: Mapping[str, Any]) -> str:
     )
     framework = data.get("framework") or {}
     places = first_screen_places(data, width)
-    header = Text(f"argtrace {data.get('command')}", style="bold")
+    read = _the_file_read(data)
+    header = Text(f"argtrace {data.get('command')}" + (f" {read}" if read else ""), style="bold")
     if framework.get("name") and framework.get("version") is None and framework.get("analysed_with"):
         header.append(
             f" — {framework['name']}, release unknown (analysed as {framework['analysed_with']}; "
@@ -309,11 +344,8 @@ def render_text(data: Mapping[str, Any]) -> str:
     _render_servers(data, parts, places)
     for part in parts:
         console.print(part)
-    said = {f.get("code") for f in data.get("findings") or []}
-    for note in data.get("notes") or []:
-        if "SH019" in said and note.startswith(NO_SERVER_NOTE):
-            continue  # SH019 on the diagnosis says it already
-        console.print(Text(f"note: {note}", style="dim"))
+    if data.get("command") not in NOTES_LAST:
+        _render_notes(data, console)
     _render_settings(data, console)
     for key, value in data.items():
         if key in CORE_KEYS or value is None:
@@ -322,6 +354,8 @@ def render_text(data: Mapping[str, Any]) -> str:
         if view is not None:
             shown = view(value)
             console.print(Text(shown) if isinstance(shown, str) else shown)
+    if data.get("command") in NOTES_LAST:
+        _render_notes(data, console)
     _render_details(data, console)
     if data.get("command") not in NO_VERDICT_LINE:
         # every finding counts, consequences too (they fail the check as much as their cause does)

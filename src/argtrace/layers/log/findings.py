@@ -225,7 +225,7 @@ def _launch_findings(
     if excerpt:
         out.append(
             rules.LG010.finding(
-                f"Launch {lc.index} begins mid-start-up (its first line here, {lc.first_line}, is already "
+                f"Launch {lc.index} {rules.LG010_EXCERPT} (its first line here, {lc.first_line}, is already "
                 "past the configuration line): the beginning of this launch is not in the file (rotated, "
                 "truncated or an excerpt), so the values it started with are unknown.",
                 at=at(lc.first_line),
