@@ -45,8 +45,9 @@ _VLLM_CONFIG = re.compile(r"Initializing an? (?:V[01] )?LLM engine \(v(?P<versio
 _VLLM_VERSION = re.compile(r"vLLM API server version (?P<version>\S+)|█\s+version (?P<v2>\d[\w.+-]*)")
 _SGL_VERSION = re.compile(r"\bsglang(?:==| version:? ?v?)(?P<version>\d+\.\d+[\w.+-]*)", re.I)
 _USAGE = _lazy(r"^usage: (?P<prog>\S+)", needles=("usage: ",))
+# (``Worker_DP1_TP1_EP3``: a DP x TP worker with expert parallel, vllm PR#28037; stages.VLLM_PROCESS)
 _VLLM_PROCS = _lazy(
-    r"APIServer|EngineCore|VllmWorker|RayWorkerWrapper|Worker_TP|Worker\b",
+    r"APIServer|EngineCore|VllmWorker|RayWorkerWrapper|Worker(?:_\w+)?\b",
     needles=("APIServer", "EngineCore", "Worker"),
 )
 _VLLM_ENGINE_PROCS = _lazy(r"EngineCore|VllmWorker|RayWorkerWrapper|Worker", needles=("EngineCore", "Worker"))

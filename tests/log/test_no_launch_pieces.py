@@ -1,0 +1,99 @@
+"""A file with no launch argtrace reads, that is still the server's (layers/log/no_launch.py): serving lines
+that are not the file's last line, and lines behind vLLM's own process tags. Minimal inputs, none taken from a
+report (the reports are tests/test_real_cases_logsok2.py's)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from argtrace.layers.log.stages import VLLM_PROCESS
+from tests.conftest import alarms, log_report, written_log
+
+pytestmark = pytest.mark.usefixtures("new_user_machine")
+
+STATS = (
+    "(APIServer pid=7) INFO 03-04 05:06:07 [loggers.py:259] Engine 000: Avg prompt throughput: 10.0 tokens/s, "
+    "Avg generation throughput: 20.0 tokens/s, Running: 1 reqs, Waiting: 0 reqs, GPU KV cache usage: 1.0%, "
+    "Prefix cache hit rate: 0.0%\n"
+)
+
+
+def _codes(report: dict) -> list[tuple[str, str]]:
+    return [(f["code"], f["severity"]) for f in report["findings"]]
+
+
+def test_serving_lines_before_a_last_line_that_is_none(tmp_path: Path) -> None:
+    # an SGLang server's batches, then a health probe's line that no serving pattern holds
+    log = written_log(
+        tmp_path,
+        "[2026-02-03 04:05:06] Decode batch, #running-req: 2, #token: 300, token usage: 0.01, cuda graph: True, "
+        "gen throughput (token/s): 90.00, #queue-req: 0\n"
+        '[2026-02-03 04:05:07] INFO:     10.0.0.9:5000 - "GET /metrics HTTP/1.1" 200 OK\n',
+    )
+    report = log_report(log)
+    assert _codes(report) == [("LG012", "info")]
+    assert "has 2 line(s), 1 of them a running server's serving lines (the last: `[2026-02-03 04:05:06] Decode" in (
+        report["findings"][0]["message"]
+    )
+
+
+def test_a_digest_after_the_servers_lines(tmp_path: Path) -> None:
+    log = written_log(tmp_path, STATS + STATS + "== 2 lines matched ==\nwindow 3 of 9\n")
+    report = log_report(log)
+    assert _codes(report) == [("LG012", "info")]
+    assert "2 of them a running server's serving lines" in report["findings"][0]["message"]
+
+
+def test_lines_of_vllms_processes_with_no_step(tmp_path: Path) -> None:
+    log = written_log(
+        tmp_path,
+        "(DPCoordinator pid=9) INFO 03-04 05:06:07 [coordinator.py:80] DP coordinator waiting for engines\n"
+        "(EngineCore_DP3 pid=12) INFO 03-04 05:06:08 [utils.py:50] a line with no step in it\n",
+    )
+    report = log_report(log)
+    assert _codes(report) == [("LG012", "info")]
+    assert "2 of them logged by vLLM's own processes (`DPCoordinator`, `EngineCore_DP3`)" in (
+        report["findings"][0]["message"]
+    )
+    assert alarms(report) == []
+
+
+def test_another_programs_process_tag_stays_a_warning(tmp_path: Path) -> None:
+    log = written_log(tmp_path, "(MyWebApp pid=3) INFO started the cache\n(MyWebApp pid=3) INFO listening\n")
+    report = log_report(log)
+    assert _codes(report) == [("LG012", "warning")]
+    assert "none from an SGLang or vLLM server" in report["findings"][0]["message"]
+
+
+def test_a_dp_ep_worker_names_vllm(tmp_path: Path) -> None:
+    # ``Worker_DP0_TP1_EP1``: the tag alone says vLLM (was no framework, and LG012 "none from ... vLLM")
+    log = written_log(
+        tmp_path,
+        "(Worker_DP0_TP1_EP1 pid=5021) INFO 01-02 03:04:05 [default_loader.py:272] Loading weights took 2.36 "
+        "seconds\n",
+    )
+    report = log_report(log)
+    assert report["log"]["launches"][-1]["framework"] == "vllm"
+    assert alarms(report) == []
+
+
+@pytest.mark.parametrize(
+    ("name", "is_vllms"),
+    [
+        ("APIServer", True),
+        ("EngineCore", True),
+        ("EngineCore_DP12", True),
+        ("Worker_TP3", True),
+        ("Worker_DP1_TP1_EP3", True),
+        ("DPEngineCoreActor_DP2", True),
+        ("VllmWorkerProcess", True),
+        ("RayWorkerWrapper", True),
+        ("ServeReplica", False),
+        ("Workers", False),
+        ("MyWebApp", False),
+    ],
+)
+def test_vllms_process_names(name: str, is_vllms: bool) -> None:
+    assert bool(VLLM_PROCESS.match(name)) is is_vllms
