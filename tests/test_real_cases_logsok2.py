@@ -28,6 +28,7 @@ I10 = ("LG010", "info")
 I12 = ("LG012", "info")
 W10 = ("LG010", "warning")
 W12 = ("LG012", "warning")
+SGL = "sglang"
 
 
 @dataclass(frozen=True)
@@ -55,10 +56,20 @@ WORKING = [
         "ready",
         None,
         "vllm",
-        wrong="'Launch 1 begins ... its first line here, 10' (lines 10-10): lines 2-9 are the same launch's "
-        "(APIServer pid=1, EngineCore pid=45)",
-        still="the same: a launch's first line is the first line argtrace keeps (an anchor)",
+        wrong="'Launch 1 begins ... its first line here, 10' (lines 10-10, started 04:33:07): lines 2-9 are "
+        "the same launch's (APIServer pid=1, EngineCore pid=45), from 04:32:55",
     ),
+    Case(
+        "club3090_1107_vllm_2x5090_routes.log",
+        (I10,),
+        (I10,),
+        "ready",
+        None,
+        "vllm",
+        wrong="'Launch 1 begins ... its first line here, 3': line 2 (the generation_config notice) is the "
+        "launch's",
+    ),
+    Case("club3090_747_vllm_mtp5_redacted_host.log", (I12,), (I12,)),
     Case("qwen38dgx9_specdecode_metrics.log", (I12,), (I12,)),
     Case(
         "qwen3vl1699_vllm0111_vl_moe_ep.log",
@@ -69,12 +80,13 @@ WORKING = [
         "vllm",
         "0.11.1rc4.dev6+g66a168a19",
     ),
+    Case("sglang13202_dp_prefill_timestamp_placeholder.log", (I12,), (I12,)),
     Case("sglang4407_decode_largest_len.log", (I12,), (I12,)),
     Case("sglang6291_046_prefill_requests.log", (I12,), (I12,)),
     Case("sglang_jax_pr564_decode_cache_miss.log", (I12,), (I12,)),
-    Case("sglang_pr15909_qwen_omni_tp4_capture.log", (I10, I10), (I10, I10), "incomplete", "cuda_graph", "sglang"),
-    Case("sglang_pr17985_musa_pp2_tp2_load.log", (I10, I10), (I10, I10), "incomplete", "kv_cache", "sglang"),
-    Case("sglang_pr22051_pp_ignore_import_056.log", (I10, I10), (I10, I10), "incomplete", "weights", "sglang"),
+    Case("sglang_pr15909_qwen_omni_tp4_capture.log", (I10, I10), (I10, I10), "incomplete", "cuda_graph", SGL),
+    Case("sglang_pr17985_musa_pp2_tp2_load.log", (I10, I10), (I10, I10), "incomplete", "kv_cache", SGL),
+    Case("sglang_pr22051_pp_ignore_import_056.log", (I10, I10), (I10, I10), "incomplete", "weights", SGL),
     Case("sglang_pr22166_decode_comma_cuda_graph.log", (I12,), (I12,)),
     Case("sglang_pr22331_hisparse_decode_tp0.log", (I12,), (I12,)),
     Case(
@@ -130,14 +142,31 @@ FAILED = [
         "sglang",
     ),
     Case(
+        "launch_failure/sglang4972_minicpmv_awq_tp_align.log",
+        (("LG007", "error"), I10),
+        (("LG007", "error"), I10),
+        "failed",
+        "weights",
+        "sglang",
+    ),
+    Case(
+        "launch_failure/sglang_jax1551_no_bucket.log",
+        (("LG011", "error"), ("LG001", "error")),
+        (("LG011", "error"),),
+        "failed",
+        "unknown",
+        wrong="LG011 'died during argument validation' and LG001 error 'died ... before it logged its "
+        "configuration' on one quoted exception line raised while serving",
+    ),
+    Case(
         "launch_failure/vllm11617_get_open_port_eaddrinuse.log",
         (("LG007", "error"), I10),
         (("LG007", "error"), I10),
         "failed",
         "serving",
         "vllm",
-        wrong="LG007 'The HTTP port is taken ... (during serving)' for vLLM's get_open_port, which binds a free "
-        "port for its own use during start-up, not --port",
+        wrong="LG007 'The HTTP port is taken ... (during serving)' for vLLM's get_open_port, which binds "
+        "a free port for its own use during start-up, not --port",
         still="the same (the port-in-use signature does not read the frame that raised)",
     ),
 ]
@@ -161,9 +190,9 @@ def test_what_argtrace_log_gives_now(case: Case) -> None:
     _check(case)
 
 
-# the two logs that keep a warning: start-ups their quoters cut after the model's configuration, with nothing
-# that says a copy was cut; LG010 names the cut among its three readings (as tests/test_real_cases_logs_ok.py's
-# bare-lines variant keeps it)
+# the two logs that keep a warning: start-ups their quoters cut after the model's configuration, with
+# nothing that says a copy was cut; LG010 names the cut among its three readings (as
+# tests/test_real_cases_logs_ok.py's bare-lines variant keeps it)
 CUT_AFTER_CONFIG = {"qwen3vl1699_vllm0111_vl_moe_ep.log", "vllm24563_ray_tp4_v01011_start.log"}
 
 
@@ -181,16 +210,31 @@ def test_the_right_lines_say_what_they_are() -> None:
     nested = log_report(LOGS / "vllm_pr28037_dp2_tp2_ep4_nested.log")["findings"][0]["message"]
     assert "4 of them logged by vLLM's own processes (`Worker_DP1_TP1_EP3`, `Worker_DP1_TP0_EP2`, " in nested
     scraped = log_report(LOGS / "vllm27073_k8s_ts_wrapped_stats.log")["findings"][0]["message"]
-    assert "has 10 line(s), 5 of them a running server's serving lines (the last: `2025-10-15T00:00:56" in scraped
+    assert "5 of them a running server's serving lines (the last: `2025-10-15T00:00:56" in scraped
     assert "it started and served" in scraped
+
+
+def test_an_excerpts_launch_begins_at_its_first_logged_line() -> None:
+    report = log_report(LOGS / "club3090_74_vllm_qwen36_dual_nvlink.log")
+    launch = report["log"]["launches"][-1]
+    assert (launch["lines"], launch["started"]) == ([2, 10], "2026-05-06 04:32:55")
+    assert "begins mid-start-up (its first line here, 2, is already past" in report["findings"][0]["message"]
+
+
+def test_a_lone_exception_line_is_not_placed_in_argument_validation() -> None:
+    report = log_report(LOGS / "launch_failure/sglang_jax1551_no_bucket.log")
+    assert report["findings"][0]["message"] == (
+        "Launch 1 died during a step this excerpt does not show with: ValueError: No bucket >= 4096. "
+        "Available: [64, 128, 256, 512, 1024, 2048].."
+    )
 
 
 def test_the_counts_first_seen_and_now() -> None:
     assert log_files(LOGS) == {c.file for c in WORKING + FAILED}
-    assert (len(WORKING), len(FAILED)) == (21, 3)
+    assert (len(WORKING), len(FAILED)) == (24, 5)
     wrong_before = [c.file for c in WORKING + FAILED if c.wrong]
     wrong_now = [c.file for c in WORKING + FAILED if c.still]
-    assert (len(wrong_before), len(wrong_now)) == (6, 2)
+    assert (len(wrong_before), len(wrong_now)) == (8, 1)
     alarms_before = sum(1 for c in WORKING for s in c.before if s[1] != "info")
     alarms_now = sum(1 for c in WORKING for s in c.findings if s[1] != "info")
     assert (alarms_before, alarms_now) == (6, 2)

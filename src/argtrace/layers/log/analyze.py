@@ -19,6 +19,7 @@ from argtrace.layers.log.errors import _CHAINED, _match_errors, _trim_traceback
 from argtrace.layers.log.hang import begun_at_tail, begun_in
 from argtrace.layers.log.launch import Dump, ErrorHit, Event, Launch, LogAnalysis
 from argtrace.layers.log.lazyre import LazyPattern as _lazy
+from argtrace.layers.log.no_launch import first_logged_line
 from argtrace.layers.log.pasted import frames_before, unjoined
 from argtrace.layers.log.prefix import Parsed, _from_month_day, split_prefix
 from argtrace.layers.log.pyrepr import parse_kw_list, parse_record
@@ -192,6 +193,16 @@ def build_launches(scan: Scan, *, framework: str | None = None, year_hint: int |
         last.post_args_evidence = True
         if last.serving_line is None:
             last.serving_line = scan.total_lines
+    if launches and launches[0].args_dump is None and launches[0].first_line > 1 and not scan.gzip:
+        # an excerpt's launch begins at its first logged line, not at the first line the scan kept
+        earlier = first_logged_line(scan.path, launches[0].first_line)
+        if earlier is not None:
+            first = launches[0]
+            first.first_line = earlier[0]
+            when = earlier[1].time or _from_month_day(earlier[1].month_day, year_hint)
+            if when is not None and (first.start is None or when < first.start):
+                first.start = when
+                first.start_text = when.isoformat(sep=" ")
     for launch in launches:
         if launch.framework is None:
             launch.framework = framework or _framework_from_tracebacks(launch)

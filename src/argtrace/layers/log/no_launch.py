@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from argtrace.layers.log.lines import _decode
-from argtrace.layers.log.prefix import split_prefix
+from argtrace.layers.log.prefix import Parsed, split_prefix
 from argtrace.layers.log.reader import Scan
 from argtrace.layers.log.stages import (
     FRAME_LINE,
@@ -233,6 +233,24 @@ def quoted_in_prose(path: str) -> bool:
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     prose = len({line for line in lines if _prose(line)})
     return prose >= 3 and 3 * prose >= len(lines)
+
+
+def first_logged_line(path: str, before: int) -> tuple[int, Parsed] | None:
+    """The number and prefixes of the file's first line, before line ``before``, that carries a log prefix
+    (a time, a process tag, ranks: split_prefix); None when there is none in the head. The scan keeps only
+    the lines that say something; the lines before the first kept one belong to the same launch (a launch
+    starts only at a kept line), so an excerpt's launch begins at the first of them (club-3090#74: eight
+    lines of ``(APIServer pid=1)``/``(EngineCore pid=45)`` before the server's start)."""
+    text = _head(path)
+    if text is None:
+        return None
+    for number, line in enumerate(text.splitlines()[: before - 1], start=1):
+        if not line.strip():
+            continue
+        p = split_prefix(line)
+        if p.time is not None or p.month_day is not None or p.proc is not None or p.rank is not None:
+            return number, p
+    return None
 
 
 def _cut(line: str) -> str:
