@@ -64,6 +64,21 @@ def test_lines_of_vllms_processes_with_no_step(tmp_path: Path) -> None:
     assert alarms(report) == []
 
 
+def test_lines_in_vllms_log_format_with_no_tag(tmp_path: Path) -> None:
+    # vLLM's logger without a process tag (a wrapper's process, or ``vllm bench``): vLLM's code, not
+    # necessarily its server
+    log = written_log(
+        tmp_path,
+        "INFO 05-06 07:08:09 [__init__.py:43] Available plugins for group vllm.platform_plugins:\n"
+        "some other program's line\n",
+    )
+    report = log_report(log)
+    assert _codes(report) == [("LG012", "info")]
+    message = report["findings"][0]["message"]
+    assert "1 of them in vLLM's log format (`INFO 05-06 07:08:09 [__init__.py:43]`)" in message
+    assert "lines of vLLM's code (a server, or another command that runs it)" in message
+
+
 def test_another_programs_process_tag_stays_a_warning(tmp_path: Path) -> None:
     log = written_log(tmp_path, "(MyWebApp pid=3) INFO started the cache\n(MyWebApp pid=3) INFO listening\n")
     report = log_report(log)

@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from argtrace.layers.log.lines import _decode
-from argtrace.layers.log.prefix import Parsed, split_prefix
+from argtrace.layers.log.prefix import split_prefix
 from argtrace.layers.log.reader import Scan
 from argtrace.layers.log.stages import (
     FRAME_LINE,
@@ -146,15 +146,28 @@ def _not_a_log(scan: Scan, label: str, at: Any) -> Finding:
             )
         tagged = None if scan.gzip else _vllm_process_lines(scan.path)
         if tagged is not None:
-            count, names = tagged
+            count, names, first = tagged
             # lines behind vLLM's own process tags that hold no step argtrace reads (a DP x EP engine's
             # expert placement, vllm PR#28037; a decode server's KV transfer metrics, vllm PR#42703): the
             # server's file, too little of it to say what it saw
+            if names:
+                whose = (
+                    f"logged by vLLM's own processes ({', '.join(f'`{n}`' for n in names)}), and none that "
+                    "shows a start-up step, an error or a serving line: the file is the server's, but too "
+                    "little of it"
+                )
+            else:
+                # vLLM's logger format without a process tag (before 0.10, or a wrapper's process: KServe's
+                # huggingfaceserver, kserve PR#4368): vLLM's lines, the server's or another vLLM command's
+                # (``vllm bench``, an offline script; SGLang <= 0.4 logs some through it too)
+                whose = (
+                    f"in vLLM's log format (`{first}`), and none that shows a start-up step, an error or a "
+                    "serving line: lines of vLLM's code (a server, or another command that runs it), too "
+                    "little of them"
+                )
             return rules.LG012.finding(
-                f"{label} has {scan.total_lines} line(s), {count} of them logged by vLLM's own processes "
-                f"({', '.join(f'`{n}`' for n in names)}), and none that shows a start-up step, an error or a "
-                "serving line: the file is the server's, but too little of it to say where the launch got "
-                "to or what it started with.",
+                f"{label} has {scan.total_lines} line(s), {count} of them {whose} to say where the launch "
+                "got to or what it started with.",
                 at=None,
                 severity="info",
                 fix="Give argtrace the server's whole log, from its start (the terminal, `docker logs`, "
@@ -235,24 +248,6 @@ def quoted_in_prose(path: str) -> bool:
     return prose >= 3 and 3 * prose >= len(lines)
 
 
-def first_logged_line(path: str, before: int) -> tuple[int, Parsed] | None:
-    """The number and prefixes of the file's first line, before line ``before``, that carries a log prefix
-    (a time, a process tag, ranks: split_prefix); None when there is none in the head. The scan keeps only
-    the lines that say something; the lines before the first kept one belong to the same launch (a launch
-    starts only at a kept line), so an excerpt's launch begins at the first of them (club-3090#74: eight
-    lines of ``(APIServer pid=1)``/``(EngineCore pid=45)`` before the server's start)."""
-    text = _head(path)
-    if text is None:
-        return None
-    for number, line in enumerate(text.splitlines()[: before - 1], start=1):
-        if not line.strip():
-            continue
-        p = split_prefix(line)
-        if p.time is not None or p.month_day is not None or p.proc is not None or p.rank is not None:
-            return number, p
-    return None
-
-
 def _cut(line: str) -> str:
     line = line.strip()
     return line if len(line) <= 120 else line[:117] + "..."
@@ -268,25 +263,29 @@ def _serving_lines(path: str) -> tuple[int, str] | None:
     return (len(found), _cut(found[-1])) if found else None
 
 
-def _vllm_process_lines(path: str) -> tuple[int, list[str]] | None:
-    """(how many, up to four process names) of the lines in the file's head that carry vLLM's process tag
-    (``(EngineCore_DP0 pid=N)``, stages.VLLM_PROCESS); None when there is none. Read only for a file with no
-    server line."""
+def _vllm_process_lines(path: str) -> tuple[int, list[str], str] | None:
+    """(how many, up to four process names, the first line's prefix) of the lines in the file's head that
+    carry vLLM's process tag (``(EngineCore_DP0 pid=N)``, stages.VLLM_PROCESS) or its logger's prefix
+    (``INFO 04-07 06:07:11 [config.py:583]``: a level, a month-day time and the module); None when there is
+    none. Read only for a file with no server line."""
     text = _head(path)
     if text is None:
         return None
     count = 0
     names: list[str] = []
+    first = ""
     for line in text.splitlines():
-        if "pid=" not in line:
-            continue
-        proc = split_prefix(line).proc
-        if proc is None or not VLLM_PROCESS.match(proc):
+        p = split_prefix(line)
+        tagged = p.proc is not None and VLLM_PROCESS.match(p.proc) is not None
+        if not tagged and (p.month_day is None or p.src is None):
             continue
         count += 1
-        if proc not in names:
-            names.append(proc)
-    return (count, names[:4]) if count else None
+        if tagged and p.proc not in names:
+            names.append(p.proc or "")
+        if not first:
+            cut = line.find(f"[{p.src}]") if p.src else -1
+            first = line[: cut + len(p.src or "") + 2].strip() if cut >= 0 else _cut(line)
+    return (count, names[:4], first) if count else None
 
 
 def _scheduler_line(path: str) -> str | None:
