@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import alarms, log_files, log_report
+from tests.conftest import alarms, log_files, log_report, run_cli
 
 LOGS = Path(__file__).resolve().parent / "data" / "logs_ok2"
 
@@ -244,3 +244,86 @@ def test_the_counts_first_seen_and_now() -> None:
     alarms_before = sum(1 for c in WORKING for s in c.before if s[1] != "info")
     alarms_now = sum(1 for c in WORKING for s in c.findings if s[1] != "info")
     assert (alarms_before, alarms_now) == (7, 2)
+
+
+# --- `argtrace why` on the lines of these logs a user may worry about -------------------------------------
+
+
+@dataclass(frozen=True)
+class WhyLine:
+    """A line of one of the working logs above, pasted into ``argtrace why``: the file of the first site it
+    names now (None: no site), and what was wrong first seen / is still wrong."""
+
+    log: str
+    text: str
+    first: str | None
+    wrong: str = ""
+    still: str = ""
+
+
+WHY_LINES = [
+    WhyLine(
+        "sglang_pr22051_pp_ignore_import_056.log",
+        "Ignore import error when loading sglang.srt.models.midashenglm: No module named 'torchaudio'",
+        "sglang/srt/models/registry.py",
+        wrong="first site sglang/srt/dllm/algorithm/__init__.py (the same template), for a module the line "
+        "names under sglang.srt.models",
+    ),
+    WhyLine(
+        "sglang_pr17985_musa_pp2_tp2_load.log",
+        "Parameter model.embed_tokens.weight not found in params_dict",
+        "sglang/srt/models/spark2_5.py",
+    ),
+    WhyLine(
+        "vllm_pr28037_dp2_tp2_ep4_nested.log",
+        "FlashInfer CUTLASS MoE is currently not available for DP.",
+        "vllm/model_executor/layers/fused_moe/oracle/unquantized.py",
+        wrong="'ValueError raised in select_unquantized_moe_backend' (match 0.83, another release's message) "
+        "for an INFO line of vLLM 0.11's fused_moe/layer.py",
+        still="the same: the index has no vLLM 0.11 message sites",
+    ),
+    WhyLine(
+        "club3090_1107_vllm_2x5090_routes.log",
+        "Default vLLM sampling parameters have been overridden by the model's `generation_config.json`: "
+        "`{'temperature': 0.7, 'top_k': 20, 'top_p': 0.8, 'min_p': 0.0}`. If this is not intended, please "
+        "relaunch vLLM instance with `--generation-config vllm`.",
+        "vllm/config/model.py",
+    ),
+    WhyLine(
+        "vllm_pr39559_gguf_qwen35_capture.log",
+        "Overriding num_gpu_blocks=0 with num_gpu_blocks_override=512",
+        None,
+    ),
+    WhyLine(
+        "launch_failure/sglang4972_minicpmv_awq_tp_align.log",
+        "The following error message 'operation scheduled before its operands' can be ignored.",
+        "vllm/v1/attention/ops/triton_decode_attention.py",
+    ),
+    WhyLine(
+        "launch_failure/sglang4972_minicpmv_awq_tp_align.log",
+        "Detected that the model can run with awq_marlin, however you specified quantization=awq explicitly, "
+        "so forcing awq. Use quantization=awq_marlin for faster inference",
+        None,
+    ),
+    WhyLine(
+        "sglang_pr22051_pp_ignore_import_056.log",
+        "Ignore import error when loading sglang.srt.models.glmasr: cannot import name 'GlmAsrConfig' from "
+        "'transformers'",
+        "sglang/srt/models/registry.py",
+        wrong="first site sglang/srt/dllm/algorithm/__init__.py, as above",
+    ),
+]
+
+
+@pytest.mark.parametrize("line", WHY_LINES, ids=lambda w: w.text[:40])
+def test_why_on_a_working_logs_line(line: WhyLine) -> None:
+    assert line.text in (LOGS / line.log).read_text(encoding="utf-8")  # the log's own words
+    result = run_cli(["why", "--format", "json", line.text])
+    report = result.json
+    assert alarms(report) == []
+    matches = report["why"]["matches"]
+    assert (matches[0]["file"] if matches else None) == line.first
+
+
+def test_why_counts() -> None:
+    assert (sum(1 for w in WHY_LINES if w.wrong), sum(1 for w in WHY_LINES if w.still)) == (3, 1)
