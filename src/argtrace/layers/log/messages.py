@@ -365,9 +365,9 @@ def match_text(
     releases first (the release the user gave or the text shows: what it prints is what happened), then
     the sites a frame of the pasted traceback names (file and function), then the sites whose whole
     message matches (a partial match of a longer template of another release never
-    outranks the message as printed), then the most specific; on a tie, the site in the package of a
-    module the text names (``sglang.srt.models.X``: the models' registry), then the site whose kind the
-    prefixes name (a ``WARNING`` line: the log call, ``ValueError:``: the raise), then the site the newest
+    outranks the message as printed), then the most specific; on a tie, the site whose kind the prefixes
+    name (a ``WARNING`` line: the log call, ``ValueError:``: the raise), then the site in the package of a
+    module the text names (``sglang.srt.models.X``: the models' registry), then the site the newest
     release still has."""
     texts = candidates(text)
     if not texts:
@@ -413,8 +413,8 @@ def match_text(
             not _framed(m.site, traced),
             m.how != "full",
             -m.specificity,
-            not _in_named_package(m.site, packages),
             not _hinted(m.site, found),
+            not _in_named_package(m.site, packages),
             -m.score,
         )
     )
