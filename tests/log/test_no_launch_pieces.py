@@ -4,6 +4,7 @@ report (the reports are tests/test_real_cases_logsok2.py's)."""
 
 from __future__ import annotations
 
+import gzip
 from pathlib import Path
 
 import pytest
@@ -156,3 +157,14 @@ def test_a_lone_exception_line_is_placed_nowhere(tmp_path: Path) -> None:
         "KeyError: 'decoder.layers.0.mlp.experts.w13_weight'\n",
     )
     assert log_report(pre)["log"]["launches"][-1]["stage"] == "validation"
+
+
+def test_a_compressed_excerpt_begins_where_the_plain_one_does(tmp_path: Path) -> None:
+    text = "[2026-03-04 05:06:01 TP1] Using default W8A8 Block FP8 kernel config.\n" + (
+        "[2026-03-04 05:06:09 TP0] Load weight end. type=Qwen3ForCausalLM, avail mem=40.00 GB.\n"
+    )
+    plain = written_log(tmp_path, text)
+    packed = tmp_path / "server.log.gz"
+    packed.write_bytes(gzip.compress(text.encode()))
+    lines = [log_report(p)["log"]["launches"][-1]["lines"] for p in (plain, packed)]
+    assert lines == [[1, 2], [1, 2]]

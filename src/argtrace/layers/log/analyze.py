@@ -12,6 +12,7 @@ lines itself; the start-up steps go to ``timeline.py``, the rest to ``errors.py`
 
 from __future__ import annotations
 
+import gzip
 import re
 from typing import Any
 
@@ -193,9 +194,9 @@ def build_launches(scan: Scan, *, framework: str | None = None, year_hint: int |
         last.post_args_evidence = True
         if last.serving_line is None:
             last.serving_line = scan.total_lines
-    if launches and launches[0].args_dump is None and launches[0].first_line > 1 and not scan.gzip:
+    if launches and launches[0].args_dump is None and launches[0].first_line > 1:
         # an excerpt's launch begins at its first logged line, not at the first line the scan kept
-        earlier = _first_logged_line(scan.path, launches[0].first_line)
+        earlier = _first_logged_line(scan.path, launches[0].first_line, scan.gzip)
         if earlier is not None:
             first = launches[0]
             first.first_line = earlier[0]
@@ -222,16 +223,16 @@ def build_launches(scan: Scan, *, framework: str | None = None, year_hint: int |
 _HEAD_BYTES = 1 << 16
 
 
-def _first_logged_line(path: str, before: int) -> tuple[int, Parsed] | None:
+def _first_logged_line(path: str, before: int, gz: bool = False) -> tuple[int, Parsed] | None:
     """The number and prefixes of the file's first line, before line ``before``, that carries a log prefix
     (a time, a process tag, ranks: split_prefix); None when there is none in the head. The scan keeps only
     the lines that say something; the lines before the first kept one belong to the same launch (a launch
     starts only at a kept line), so an excerpt's launch begins at the first of them (club-3090#74: eight
     lines of ``(APIServer pid=1)``/``(EngineCore pid=45)`` before the server's start)."""
     try:
-        with open(path, "rb") as handle:
+        with gzip.open(path, "rb") if gz else open(path, "rb") as handle:
             data = handle.read(_HEAD_BYTES)
-    except OSError:
+    except (OSError, EOFError):
         return None
     # numbered as the scan numbers them: one line per ``\n`` (a docker json-file record unwrapped)
     for number, raw in enumerate(data.split(b"\n")[: before - 1], start=1):
