@@ -12,6 +12,7 @@ lines itself; the start-up steps go to ``timeline.py``, the rest to ``errors.py`
 
 from __future__ import annotations
 
+import gzip
 import re
 from typing import Any
 
@@ -19,6 +20,7 @@ from argtrace.layers.log.errors import _CHAINED, _match_errors, _trim_traceback
 from argtrace.layers.log.hang import begun_at_tail, begun_in
 from argtrace.layers.log.launch import Dump, ErrorHit, Event, Launch, LogAnalysis
 from argtrace.layers.log.lazyre import LazyPattern as _lazy
+from argtrace.layers.log.lines import _decode
 from argtrace.layers.log.pasted import frames_before, unjoined
 from argtrace.layers.log.prefix import Parsed, _from_month_day, split_prefix
 from argtrace.layers.log.pyrepr import parse_kw_list, parse_record
@@ -45,8 +47,9 @@ _VLLM_CONFIG = re.compile(r"Initializing an? (?:V[01] )?LLM engine \(v(?P<versio
 _VLLM_VERSION = re.compile(r"vLLM API server version (?P<version>\S+)|█\s+version (?P<v2>\d[\w.+-]*)")
 _SGL_VERSION = re.compile(r"\bsglang(?:==| version:? ?v?)(?P<version>\d+\.\d+[\w.+-]*)", re.I)
 _USAGE = _lazy(r"^usage: (?P<prog>\S+)", needles=("usage: ",))
+# (``Worker_DP1_TP1_EP3``: a DP x TP worker with expert parallel, vllm PR#28037; stages.VLLM_PROCESS)
 _VLLM_PROCS = _lazy(
-    r"APIServer|EngineCore|VllmWorker|RayWorkerWrapper|Worker_TP|Worker\b",
+    r"APIServer|EngineCore|VllmWorker|RayWorkerWrapper|Worker(?:_\w+)?\b",
     needles=("APIServer", "EngineCore", "Worker"),
 )
 _VLLM_ENGINE_PROCS = _lazy(r"EngineCore|VllmWorker|RayWorkerWrapper|Worker", needles=("EngineCore", "Worker"))
@@ -191,6 +194,16 @@ def build_launches(scan: Scan, *, framework: str | None = None, year_hint: int |
         last.post_args_evidence = True
         if last.serving_line is None:
             last.serving_line = scan.total_lines
+    if launches and launches[0].args_dump is None and launches[0].first_line > 1:
+        # an excerpt's launch begins at its first logged line, not at the first line the scan kept
+        earlier = _first_logged_line(scan.path, launches[0].first_line, scan.gzip)
+        if earlier is not None:
+            first = launches[0]
+            first.first_line = earlier[0]
+            when = earlier[1].time or _from_month_day(earlier[1].month_day, year_hint)
+            if when is not None and (first.start is None or when < first.start):
+                first.start = when
+                first.start_text = when.isoformat(sep=" ")
     for launch in launches:
         if launch.framework is None:
             launch.framework = framework or _framework_from_tracebacks(launch)
@@ -204,6 +217,32 @@ def build_launches(scan: Scan, *, framework: str | None = None, year_hint: int |
             launch.post_args_evidence = True
     fw = framework or next((lc.framework for lc in reversed(launches) if lc.framework), None)
     return LogAnalysis(scan=scan, launches=launches, framework=fw, year_hint=year_hint)
+
+
+# How much of a file's head ``_first_logged_line`` reads (no_launch reads the same for its pieces).
+_HEAD_BYTES = 1 << 16
+
+
+def _first_logged_line(path: str, before: int, gz: bool = False) -> tuple[int, Parsed] | None:
+    """The number and prefixes of the file's first line, before line ``before``, that carries a log prefix
+    (a time, a process tag, ranks: split_prefix); None when there is none in the head. The scan keeps only
+    the lines that say something; the lines before the first kept one belong to the same launch (a launch
+    starts only at a kept line), so an excerpt's launch begins at the first of them (club-3090#74: eight
+    lines of ``(APIServer pid=1)``/``(EngineCore pid=45)`` before the server's start)."""
+    try:
+        with gzip.open(path, "rb") if gz else open(path, "rb") as handle:
+            data = handle.read(_HEAD_BYTES)
+    except (OSError, EOFError):
+        return None
+    # numbered as the scan numbers them: one line per ``\n`` (a docker json-file record unwrapped)
+    for number, raw in enumerate(data.split(b"\n")[: before - 1], start=1):
+        line = _decode(raw).rstrip("\r")
+        if not line.strip():
+            continue
+        p = split_prefix(line)
+        if p.time is not None or p.month_day is not None or p.proc is not None or p.rank is not None:
+            return number, p
+    return None
 
 
 def _tail_step(scan: Scan, launches: list[Launch], new_launch: Any) -> None:

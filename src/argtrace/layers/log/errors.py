@@ -58,6 +58,16 @@ def _candidate(launch: Launch, body: str, line_no: int) -> None:
         launch.errors.append(ErrorHit(line=line_no, text=body, stage=""))
 
 
+def _alone(launch: Launch, line: int) -> bool:
+    """The launch is this one line: no other line, frame or traceback of it was kept."""
+    return (
+        launch.first_line == line == launch.last_line
+        and not launch.tracebacks
+        and not launch.loose_frames
+        and launch.args_dump is None
+    )
+
+
 def _match_errors(launch: Launch, framework: str | None, catalog: Any) -> None:
     # Tracebacks: their exception line is the error; frames refine the stage.
     tb_by_exc: dict[str, tuple[int, list[str]]] = {}
@@ -89,6 +99,10 @@ def _match_errors(launch: Launch, framework: str | None, catalog: Any) -> None:
         elif tb is None and serving_error(text):
             frames_st = "serving"
         stage = frames_st or stage_after(launch, err.line)
+        if tb is None and stage == "validation" and _alone(launch, err.line):
+            # a quoted exception line and nothing else (sglang-jax#1551's one line): no step shows, and
+            # nothing says the arguments were being checked when it was raised
+            stage = "unknown"
         before_dead = served_at is not None and err.line < served_at
         if tb is None and before_dead and stage in ("unknown", "validation"):
             stage = "serving"

@@ -237,7 +237,10 @@ def _launch_findings(
         )
     # a traceback through argument validation whose exception line the file lacks (a copy cut it)
     headless = None if fatal or lc.usage_error else _cut_validation_traceback(lc)
-    if lc.args_dump is None and not post_args and (fatal is not None or lc.usage_error or headless):
+    # an error whose step no line shows (a lone quoted exception line) says nothing of the configuration line
+    unplaced = fatal is not None and fatal.stage == "unknown"
+    ended = fatal is not None or lc.usage_error or headless
+    if lc.args_dump is None and not post_args and not unplaced and ended:
         stage = fatal.stage if fatal else ("arguments" if lc.usage_error else headless or "validation")
         line_word = "server_args=" if fw != "vllm" else "non-default args:"
         out.append(

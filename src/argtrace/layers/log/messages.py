@@ -324,6 +324,21 @@ def hints(text: str) -> set[str]:
     return found
 
 
+# A module of the framework the text names (``sglang.srt.models.midashenglm``): a message that names one
+# (a loader's, a registry's "Ignore import error when loading {name}") is logged by that package's code.
+_MODULE = re.compile(r"\b((?:sglang|vllm)(?:\.\w+){2,})")
+
+
+def named_packages(text: str) -> set[str]:
+    """The framework modules ``text`` names, as paths (``sglang/srt/models/midashenglm``)."""
+    return {m.group(1).replace(".", "/") for m in _MODULE.finditer(text)}
+
+
+def _in_named_package(site: Site, packages: set[str]) -> bool:
+    folder = site.file.rpartition("/")[0]
+    return bool(folder) and any(p.startswith(folder + "/") for p in packages)
+
+
 def _hinted(site: Site, found: set[str]) -> bool:
     if site.kind == "log":
         return site.what in found
@@ -351,13 +366,15 @@ def match_text(
     the sites a frame of the pasted traceback names (file and function), then the sites whose whole
     message matches (a partial match of a longer template of another release never
     outranks the message as printed), then the most specific; on a tie, the site whose kind the prefixes
-    name (a ``WARNING`` line: the log call, ``ValueError:``: the raise), then the site the newest release
-    still has."""
+    name (a ``WARNING`` line: the log call, ``ValueError:``: the raise), then the site in the package of a
+    module the text names (``sglang.srt.models.X``: the models' registry), then the site the newest
+    release still has."""
     texts = candidates(text)
     if not texts:
         return []
     found = hints(text[:MAX_TEXT])
     traced = frames(text)
+    packages = named_packages(text[:MAX_TEXT])
     words_of = [[w.lower() for w in _WORD.findall(t)] for t in texts]
     out: list[Match] = []
     # a framework named still goes through the libraries it loads with (huggingface_hub's validators)
@@ -370,7 +387,10 @@ def match_text(
             best: Match | None = None
             for cand, cand_words in zip(texts, words_of, strict=True):
                 full = _full(site, cand)
-                if full and full[0] >= MIN_SPECIFICITY:
+                # a short template ("{header} not found") found in a longer line explains it only when it
+                # covers most of it: flashinfer's "Prebuilt kernels not found, using JIT backend" is not
+                # SGLang's assertion (8 characters, 60% of the line)
+                if full and full[0] >= MIN_SPECIFICITY and (full[0] >= MIN_PARTIAL or full[1] >= COVERAGE):
                     m = Match(site, full[0], full[1], "full", cand)
                 else:
                     part = _partial(site, cand_words)
@@ -394,6 +414,7 @@ def match_text(
             m.how != "full",
             -m.specificity,
             not _hinted(m.site, found),
+            not _in_named_package(m.site, packages),
             -m.score,
         )
     )

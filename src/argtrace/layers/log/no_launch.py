@@ -15,7 +15,13 @@ from typing import Any
 from argtrace.layers.log.lines import _decode
 from argtrace.layers.log.prefix import split_prefix
 from argtrace.layers.log.reader import Scan
-from argtrace.layers.log.stages import FRAME_LINE, PROCESS_TITLE, SERVING_LINE, frames_framework
+from argtrace.layers.log.stages import (
+    FRAME_LINE,
+    PROCESS_TITLE,
+    SERVING_LINE,
+    VLLM_PROCESS,
+    frames_framework,
+)
 from argtrace.model import Finding
 from argtrace.rules import log as rules
 
@@ -125,6 +131,48 @@ def _not_a_log(scan: Scan, label: str, at: Any) -> Finding:
                 "`serve/replica_*.log`, or the `(ServeReplica:...)` lines from the deployment's start), or "
                 "each worker's log behind the router.",
             )
+        served = None if scan.gzip else _serving_lines(scan.path)
+        if served is not None:
+            count, last = served
+            # serving lines before a last line that is none (a Prometheus scrape, a stats line a terminal
+            # broke in two, a script's digest after the lines it picked: vllm#27073, tt-inference-server#3359)
+            return rules.LG012.finding(
+                f"{label} has {scan.total_lines} line(s), {count} of them a running server's serving lines "
+                f"(the last: `{last}`): it started and served; its start-up, and so the values it started "
+                "with, are not in the file.",
+                at=None,
+                severity="info",
+                fix="Give argtrace the log from the server's start (an older rotated file, the journal).",
+            )
+        tagged = None if scan.gzip else _vllm_process_lines(scan.path)
+        if tagged is not None:
+            count, names, first = tagged
+            # lines behind vLLM's own process tags that hold no step argtrace reads (a DP x EP engine's
+            # expert placement, vllm PR#28037; a decode server's KV transfer metrics, vllm PR#42703): the
+            # server's file, too little of it to say what it saw
+            if names:
+                whose = (
+                    f"logged by vLLM's own processes ({', '.join(f'`{n}`' for n in names)}), and none that "
+                    "shows a start-up step, an error or a serving line: the file is the server's, but too "
+                    "little of it"
+                )
+            else:
+                # vLLM's logger format without a process tag (before 0.10, or a wrapper's process: KServe's
+                # huggingfaceserver, kserve PR#4368): vLLM's lines, the server's or another vLLM command's
+                # (``vllm bench``, an offline script; SGLang <= 0.4 logs some through it too)
+                whose = (
+                    f"in vLLM's log format (`{first}`), and none that shows a start-up step, an error or a "
+                    "serving line: lines of vLLM's code (a server, or another command that runs it), too "
+                    "little of them"
+                )
+            return rules.LG012.finding(
+                f"{label} has {scan.total_lines} line(s), {count} of them {whose} to say where the launch "
+                "got to or what it started with.",
+                at=None,
+                severity="info",
+                fix="Give argtrace the server's whole log, from its start (the terminal, `docker logs`, "
+                "`kubectl logs`, the journal).",
+            )
         what = f"has {scan.total_lines} line(s) but none from an SGLang or vLLM server"
     return rules.LG012.finding(f"{label} {what}: it cannot say what the server saw.", at=None)
 
@@ -198,6 +246,46 @@ def quoted_in_prose(path: str) -> bool:
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     prose = len({line for line in lines if _prose(line)})
     return prose >= 3 and 3 * prose >= len(lines)
+
+
+def _cut(line: str) -> str:
+    line = line.strip()
+    return line if len(line) <= 120 else line[:117] + "..."
+
+
+def _serving_lines(path: str) -> tuple[int, str] | None:
+    """(how many, the last cut to 120 characters) of a running server's serving lines in the file's head;
+    None when there is none. Read only for a file with no server line whose last line is not one."""
+    text = _head(path)
+    if text is None:
+        return None
+    found = [line for line in text.splitlines() if SERVING_LINE.search(line)]
+    return (len(found), _cut(found[-1])) if found else None
+
+
+def _vllm_process_lines(path: str) -> tuple[int, list[str], str] | None:
+    """(how many, up to four process names, the first line's prefix) of the lines in the file's head that
+    carry vLLM's process tag (``(EngineCore_DP0 pid=N)``, stages.VLLM_PROCESS) or its logger's prefix
+    (``INFO 04-07 06:07:11 [config.py:583]``: a level, a month-day time and the module); None when there is
+    none. Read only for a file with no server line."""
+    text = _head(path)
+    if text is None:
+        return None
+    count = 0
+    names: list[str] = []
+    first = ""
+    for line in text.splitlines():
+        p = split_prefix(line)
+        tagged = p.proc is not None and VLLM_PROCESS.match(p.proc) is not None
+        if not tagged and (p.month_day is None or p.src is None):
+            continue
+        count += 1
+        if tagged and p.proc not in names:
+            names.append(p.proc or "")
+        if not first:
+            cut = line.find(f"[{p.src}]") if p.src else -1
+            first = line[: cut + len(p.src or "") + 2].strip() if cut >= 0 else _cut(line)
+    return (count, names[:4], first) if count else None
 
 
 def _scheduler_line(path: str) -> str | None:

@@ -168,6 +168,16 @@ def runtime_module(path: str) -> bool:
 # vLLM logs its non-default args before it builds the engine).
 PROCESS_TITLE = re.compile(r"\b(sglang|VLLM)::([A-Za-z][\w:]*)")
 
+# The names vLLM gives its processes in the ``(NAME pid=N)`` tag before each line they log
+# (utils/system_utils.py ``decorate_logs``; v1/engine/utils.py ``EngineCore``/``EngineCore_DP{n}``,
+# v1/executor/multiproc_executor.py ``Worker_{rank}`` such as ``Worker_TP0`` or ``Worker_DP1_TP1_EP3``,
+# v1/utils.py ``APIServer``, v1/engine/coordinator.py ``DPCoordinator``, ``DPEngineCoreActor_DP{n}`` under
+# Ray; ``VllmWorker``/``VllmWorkerProcess``/``RayWorkerWrapper`` before 0.10).
+VLLM_PROCESS = re.compile(
+    r"(?:APIServer|EngineCore|DPEngineCoreActor|DPCoordinator|Worker|VllmWorker\w*|RayWorkerWrapper)"
+    r"(?:_\w+)?$"
+)
+
 # A serving process's steady lines (lines.BORING's forms and the OpenAI API's request lines): SGLang's
 # ``Decode batch. #``/``Prefill batch, #``, vLLM's ``Avg prompt throughput``, uvicorn's access lines; and
 # vLLM's route list (``Route: /v1/models, Methods: GET``, launcher.py's serve_http logs it as it starts
