@@ -695,13 +695,6 @@ def _holds_on_every_release(report: Report, primary: int = 1) -> Callable[[Findi
         flag = setting.flag if setting is not None else None
         if not flag or report.framework.name is None:
             return False
-        if finding.code == "PA009" and setting is not None:
-            from argtrace.layers.parser.releases import no_release_lists_choice
-
-            # a value no bundled release lists among the option's choices fails whichever runs (sglang#8582's
-            # `--tool-call-parser llama4`)
-            if any(no_release_lists_choice(report.framework.name, flag, v) for v in _written_values(setting)):
-                return True
         if finding.code in ("PA010", "PA011") and setting is not None:
             from argtrace.layers.parser.releases import refused_by_every_release
 

@@ -115,6 +115,8 @@ _FRAMEWORK_NAME = {"vllm": "vLLM", "sglang": "SGLang"}
 
 def _a(name: str) -> str:
     return ("an " if name == "SGLang" else "a ") + name  # SGLang is read letter by letter
+
+
 FRONTEND_OPTIONS = (
     Path(__file__).resolve().parent.parent / "frameworks" / "data" / "vllm_frontend_options.json"
 )
@@ -179,9 +181,7 @@ def engine_keyword(callee: str, arg: str) -> dict[str, Any] | None:
         return None
     field = arg.replace("-", "_")
     knowing = [r for r, fields in zip(releases, per_release, strict=True) if field in fields]
-    option = next(
-        (f[field] for f in reversed(per_release) if field in f), "--" + field.replace("_", "-")
-    )
+    option = next((f[field] for f in reversed(per_release) if field in f), "--" + field.replace("_", "-"))
     every = f"{releases[0]}-{releases[-1]}"
     name = _FRAMEWORK_NAME[framework]
     head = f"Python's own TypeError at a call to {callee}: "

@@ -117,24 +117,6 @@ def _replacement(flag: str, schema: Schema, history: Sequence[Schema]) -> str | 
     return None
 
 
-def no_release_lists_choice(framework: str, option_string: str, value: str) -> bool:
-    """True when every bundled release that registers ``option_string`` gives it ``choices`` and none lists
-    ``value`` (argparse's "invalid choice", exit 2, whichever release runs), and no release takes the word as
-    an abbreviation of another option; False when a release takes any value (no ``choices``) or lists it."""
-    from argtrace.frameworks.release_index import release_index
-    from argtrace.frameworks.schema import load_schema
-
-    index = release_index(framework)
-    exact = [index.releases[i] for i in index.flags.get(option_string, ())]
-    if not exact or set(index.releases_knowing_flag(option_string)) != set(exact):
-        return False
-    for version in exact:
-        spec = _option_of(load_schema(framework, version), option_string)
-        if spec is None or not spec.choices or value in [str(c) for c in spec.choices]:
-            return False
-    return True
-
-
 def refused_by_every_release(
     framework: str, option_string: str, value: str, *, kept_json_string_fails: bool = False
 ) -> bool:

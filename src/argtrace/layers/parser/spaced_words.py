@@ -88,7 +88,7 @@ def spaced_word(ctx: ParseContext, idx: int, text: str) -> bool:
             expansion = m.group(1) if m is not None else None
         if expansion is not None:
             fix = (
-                f'write {expansion} without the double quotes (or keep the flags in a bash array and pass '
+                f"write {expansion} without the double quotes (or keep the flags in a bash array and pass "
                 f'"${{NAME[@]}}"), so that the shell splits it into {len(parts)} words'
             )
         else:
