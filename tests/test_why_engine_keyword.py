@@ -94,3 +94,28 @@ def test_the_frontend_list_is_what_the_schemas_say(script: str) -> None:
         [sys.executable, str(REPO / "scripts" / script), "--check"], capture_output=True, text=True
     )
     assert result.returncode == 0, result.stderr
+
+
+def test_python_3_9_s_wording_takes_the_class_from_the_quoted_source_line() -> None:
+    """Python 3.9 and older print `__init__() got ...` (no class): the source line above it names the call
+    (LlamaFactory#6654's two lines); without such a line the call stays `__init__`."""
+    quoted = (
+        "    self.engine = Engine(AsyncEngineArgs(**engine_args))\nTypeError: __init__() got an unexpected "
+    )
+    found = call_error(quoted + "keyword argument 'max-model-len'")
+    assert found is not None and found["callee"] == "AsyncEngineArgs.__init__"
+    assert found["fix"].startswith("write max_model_len instead of max-model-len")
+    alone = call_error("TypeError: __init__() got an unexpected keyword argument 'max-model-len'")
+    assert alone is not None and alone["callee"] == "__init__" and "basis" not in alone
+
+
+def test_a_deprecated_option_is_not_counted_as_a_field() -> None:
+    """vLLM 0.10.2-0.16.0 list --disable-log-requests as deprecated while the field is enable_log_requests
+    (LlamaFactory#9503 on 0.11.0): those releases are named apart, never as having the field."""
+    placed = engine_keyword("AsyncEngineArgs.__init__", "disable_log_requests")
+    assert placed is not None
+    assert "vLLM 0.6.6.post1-0.9.2 know the field disable_log_requests" in placed["meaning"]
+    assert "0.10.2-0.16.0 keep --disable-log-requests as a deprecated option" in placed["meaning"]
+    assert placed["fix"].startswith(
+        "install a vLLM release that has disable_log_requests (0.6.6.post1-0.9.2)"
+    )

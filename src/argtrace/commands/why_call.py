@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +46,10 @@ CALL_FORMS = (
 )
 
 
+# a call of one of the classes the frameworks build their command lines from, on a quoted source line
+_CALLED_CLASS = re.compile(r"\b(EngineArgs|AsyncEngineArgs|ServerArgs)\(")
+
+
 def call_error(text: str) -> dict[str, Any] | None:
     """The callee, the argument and the kind of Python's call TypeError the text holds; None without one."""
     for kind, pattern in CALL_FORMS:
@@ -52,6 +57,11 @@ def call_error(text: str) -> dict[str, Any] | None:
         if m is None:
             continue
         callee, arg = m.group("callee"), m.groupdict().get("arg")
+        if callee == "__init__":
+            # Python 3.9 and older print no class (`__init__() got ...`): the traceback's source line quoted
+            # with it names the class called (LlamaFactory#6654: `AsyncEngineArgs(**engine_args)`)
+            called = _CALLED_CLASS.findall(text[: m.start()])
+            callee = f"{called[-1]}.__init__" if called else callee
         said = f"argument {arg!r}" if arg else "its positional arguments"
         placed = engine_keyword(callee, arg) if kind == "unexpected keyword" and arg else None
         if placed is not None:
@@ -142,19 +152,34 @@ def _frontend_options() -> frozenset[str]:
     return frozenset(data["options"])
 
 
-def _fields(framework: str) -> tuple[tuple[str, ...], list[dict[str, str]], frozenset[str]]:
-    """The bundled releases, per release ``{field: option string}`` of the class its command line is built
-    from (the parser's dests, renamed as ``from_cli_args`` renames them: field_names.json), and the fields
-    that are options of vLLM's OpenAI server instead (never the engine's)."""
+@dataclass
+class _Fields:
+    """The bundled releases of a framework and, per release, ``{field: option string}`` of the class its
+    command line is built from (the parser's dests, renamed as ``from_cli_args`` renames them:
+    field_names.json); ``deprecated``: per release, the dests of options the release marks deprecated (a
+    deprecated option may be kept on the command line after its field went: vLLM 0.10.2-0.16.0's
+    ``--disable-log-requests``, whose field became ``enable_log_requests``, LlamaFactory#9503), which are
+    not counted as fields; ``frontend``: the names that are options of vLLM's OpenAI server (never the
+    engine's)."""
+
+    releases: tuple[str, ...]
+    fields: list[dict[str, str]]
+    deprecated: list[dict[str, str]]
+    frontend: frozenset[str]
+
+
+def _fields(framework: str) -> _Fields:
     from argtrace.frameworks.schema import _field_names, bundled_versions, load_schema
 
     releases = tuple(bundled_versions(framework, include_user=False))
     frontend_options = _frontend_options() if framework == "vllm" else frozenset()
     per_release: list[dict[str, str]] = []
+    deprecated: list[dict[str, str]] = []
     frontend: set[str] = set()
     for version in releases:
         renames = _field_names(framework, version)
         fields: dict[str, str] = {}
+        old: dict[str, str] = {}
         for option in load_schema(framework, version).options:
             field = renames.get(option.dest, option.dest)
             long = [o for o in option.option_strings if o.startswith("--")]
@@ -162,10 +187,13 @@ def _fields(framework: str) -> tuple[tuple[str, ...], list[dict[str, str]], froz
                 continue
             if frontend_options.intersection(long):
                 frontend.add(field)
-                continue
-            fields.setdefault(field, long[0])
+            elif option.deprecated:
+                old.setdefault(field, long[0])
+            else:
+                fields.setdefault(field, long[0])
         per_release.append(fields)
-    return releases, per_release, frozenset(frontend)
+        deprecated.append({k: v for k, v in old.items() if k not in fields})
+    return _Fields(releases, per_release, deprecated, frozenset(frontend))
 
 
 def engine_keyword(callee: str, arg: str) -> dict[str, Any] | None:
@@ -176,12 +204,25 @@ def engine_keyword(callee: str, arg: str) -> dict[str, Any] | None:
     framework = _ENGINE_CLASSES.get(cls)
     if framework is None:
         return None
-    releases, per_release, frontend = _fields(framework)
+    data = _fields(framework)
+    releases, per_release, frontend = data.releases, data.fields, data.frontend
     if not releases:
         return None
     field = arg.replace("-", "_")
     knowing = [r for r, fields in zip(releases, per_release, strict=True) if field in fields]
-    option = next((f[field] for f in reversed(per_release) if field in f), "--" + field.replace("_", "-"))
+    kept = [r for r, old in zip(releases, data.deprecated, strict=True) if field in old]
+    option = next(
+        (f[field] for f in reversed([*data.deprecated, *per_release]) if field in f),
+        "--" + field.replace("_", "-"),
+    )
+    # a deprecated option of that name where no field is: its releases are named apart, as their --help lists
+    # it and a command line cannot tell whether it is still a field
+    also = (
+        f"; {_spans(releases, kept)} {'keeps' if len(kept) == 1 else 'keep'} {option} as a deprecated option "
+        "(whether still a field, their command lines do not say)"
+        if kept
+        else ""
+    )
     every = f"{releases[0]}-{releases[-1]}"
     name = _FRAMEWORK_NAME[framework]
     head = f"Python's own TypeError at a call to {callee}: "
@@ -204,11 +245,13 @@ def engine_keyword(callee: str, arg: str) -> dict[str, Any] | None:
             "basis": "schema",
         }
     if knowing and len(knowing) < len(releases):
-        lacking = [r for r in releases if r not in knowing]
+        lacking = [r for r in releases if r not in knowing and r not in kept]
         return {
-            "meaning": head + f"{name} {_spans(releases, knowing)} {know} the field {field} ({option}), "
-            f"{_spans(releases, lacking)} do not: the caller was written for a release that has it, and the "
-            f"installed {name} is one without it (bundled releases {every})",
+            "meaning": head
+            + f"{name} {_spans(releases, knowing)} {know} the field {field} ({option})"
+            + (f", {_spans(releases, lacking)} do not" if lacking else "")
+            + f"{also}: the caller was written for a release that has it, and the installed {name} is "
+            f"one without it (bundled releases {every})",
             "fix": f"install {_a(name)} release that has {field} ({_spans(releases, knowing)}), or a release "
             f"of the calling program made for the installed {name}",
             "basis": "schema",
@@ -220,6 +263,15 @@ def engine_keyword(callee: str, arg: str) -> dict[str, Any] | None:
             "written for a newer one",
             "fix": f"upgrade {name} to the release the calling program names, or install a release of the "
             f"calling program made for the installed {name}",
+            "basis": "schema",
+        }
+    if kept:
+        return {
+            "meaning": head + f"no bundled {name} release ({every}) has {field} as a current field{also}: "
+            f"the caller was written for an older release that had {field}, and the installed {name} has "
+            "dropped it",
+            "fix": f"install {_a(name)} release up to {kept[-1]} (the last that lists {option}), or a "
+            f"release of the calling program made for the installed {name}",
             "basis": "schema",
         }
     return {
