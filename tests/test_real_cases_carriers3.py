@@ -62,7 +62,9 @@ def test_systemd27036_a_dollar_word_swallows_the_bash_script() -> None:
 def test_procexp169_braced_options_arrive_as_one_argument() -> None:
     """Was SH019 and shellcheck's `[Unit]` warnings; now TP063 with the one word in the server's argv."""
     report = check("fail_procexp169_braced_args_one_word.service")
-    assert shown(report) == [("error", "TP063", "static")]
+    # the parser's refusal of the one word (PA001, cases12's spaced_words.py) is folded under TP063
+    assert shown(report) == [("error", "TP063", "static"), ("error", "PA001", "-")]
+    assert [c["code"] for c in report["findings"][0]["consequences"]] == ["PA001"]
     tp063 = next(f for f in report["findings"] if f["code"] == "TP063")
     assert tp063["message"] == (
         "`${VLLM_ARGS}` reaches the server as ONE argument (4 words of VLLM_ARGS, blanks included): its "

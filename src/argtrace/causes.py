@@ -509,6 +509,20 @@ def _one_word_item(links: _Links, report: Report) -> None:
                 links.link(j, i)
 
 
+def _one_word_carrier(links: _Links, report: Report) -> None:
+    """TP063 (systemd's `${NAME}` hands a variable's words over as one argument) causes the parser's refusal
+    of that word, which layers/parser/spaced_words.py words as "one word holding N" at the same line."""
+    findings = links.findings
+    for i, cause in enumerate(findings):
+        where = _path_line(cause.at) if cause.code == "TP063" else None
+        if where is None:
+            continue
+        for j, f in enumerate(findings):
+            refused = _REFUSED.match(f.message) if f.code == "PA001" else None
+            if refused is not None and _path_line(f.at) == where and " is one word holding " in f.message:
+                links.link(j, i)
+
+
 # PA001 for a plugin's flag: "--omni is not a vllm 0.16.0 flag: it is vllm-omni's (vllm-omni 0.14.0-...)"
 _PLUGIN_FLAG = re.compile(r"^--[\w.-]+ is not a \S+ \S+ flag: it is (\S+)'s \(")
 
@@ -552,6 +566,7 @@ RULES: tuple[Callable[[_Links, Report], None], ...] = (
     _docker_option,
     _launcher_twice,
     _one_word_item,
+    _one_word_carrier,
     _one_plugin,
     _too_few_gpus,
 )

@@ -19,6 +19,7 @@ from argtrace.layers.parser.context import (
 )
 from argtrace.layers.parser.recording import Event
 from argtrace.layers.parser.releases import _dest_guess, _equivalents, _nearest, _replacement, sets
+from argtrace.layers.parser.spaced_words import holds_flag, spaced_word
 from argtrace.model import Observation, Word
 
 if TYPE_CHECKING:
@@ -41,12 +42,17 @@ def extras(ctx: ParseContext) -> None:
             i += 1
             continue
         text = tok.text
+        if spaced_word(ctx, idx, text):
+            i += 1
+            continue
         if text.startswith("-") and len(text) > 1 and not _is_number(text):
             values = []
             j = i + 1
             while j < len(extras) and extras[j] == extras[j - 1] + 1:
                 nt = ctx.tok(extras[j])
                 if nt is None or ((nt.text or "x").startswith("-") and not _is_number(nt.text or "")):
+                    break
+                if holds_flag(ctx, nt.text):  # a flag of its own, glued to a blank (spaced_words.py)
                     break
                 values.append(extras[j])
                 consumed.add(extras[j])
@@ -303,6 +309,21 @@ def unknown_flag(ctx: ParseContext, idx: int, value_idxs: list[int]) -> None:
         # the framework knows the flag, but another of its programs does, not the one launched (vllm#2909)
         setting = _dest_of(takers, flag) or setting
         _another_entrypoints_flag(ctx, shown_flag, flag, takers, at, setting)
+    elif flag.startswith("---") and schema.option("--" + flag.lstrip("-")) is not None:
+        # extra hyphens (vllm-project/recipes PR#90's `----limit-mm-per-prompt.video`): the word as typed
+        # with two, keeping a dotted key or `=VALUE` after the flag (the nearest flag alone would drop them)
+        argv_word = _word(ctx.server, tok)
+        original = (argv_word.text if argv_word is not None else None) or tok.original or typed
+        corrected = "--" + original.lstrip("-")
+        setting = schema.option("--" + flag.lstrip("-")).dest  # type: ignore[union-attr]
+        ctx.add(
+            rules.PA_UNRECOGNIZED,
+            f"{shown_flag} has {len(flag) - len(flag.lstrip('-'))} hyphens; {schema.label} knows "
+            f'--{flag.lstrip("-")} and rejects {shown_flag} with "unrecognized arguments" (exit 2)',
+            at=at,
+            setting=setting,
+            fix=f"write {corrected.split('=', 1)[0]}",
+        )
     else:
         near = _nearest(flag, schema)
         msg = (

@@ -293,13 +293,19 @@ def _outputs(s: E.FoundServer) -> dict[str, str | None]:
     }
 
 
+def _stream(target: str) -> bool:
+    """A device or another process's descriptor (`/dev/stdout`, `/proc/1/fd/1`: a container's log stream),
+    not a file `>` empties: nothing written there before is lost."""
+    return target.startswith("/dev/") or re.match(r"^/proc/(?:\d+|self)/fd/\d+$", target) is not None
+
+
 def _shared_logs(ev: E.ShellEvaluator) -> list[Finding]:
     """Several servers writing one log file, one of them with `>`: one server's log replaces another's."""
     by_file: dict[str, list[E.FoundServer]] = {}
     for s in ev.servers:
         o = _outputs(s)
         so = o["stdout"]
-        if so is None or so.startswith(("|", "<")) or so == "/dev/null":
+        if so is None or so.startswith(("|", "<")) or _stream(so):
             continue
         by_file.setdefault(so, []).append(s)
     out: list[Finding] = []
@@ -878,6 +884,7 @@ def _server_findings(
     if (
         so is not None
         and so not in ("|pipe", "<closed>", "/dev/null", "<unknown>")
+        and not _stream(so)
         and outs["stdout_mode"] == ">"
     ):
         out.append(

@@ -105,6 +105,10 @@ class Control(Expander):
             if body is None or body.type in _SIMPLE:
                 return self.run_simple(node.start_byte, node.end_byte, node)
             redirs = self.compound_redirects(node, body)
+            if body.type == "pipeline":
+                # tree-sitter-bash hangs `a | b > f` on the whole pipeline; bash gives `> f` to the last
+                # command only (`vllm serve ... | tee run.log > /proc/1/fd/1`: tee's output, not the server's)
+                return self.run_pipeline(body, last_redirects=redirs)
             self.redirect_stack.append(redirs)
             try:
                 return self.run_node(body)
@@ -245,13 +249,22 @@ class Control(Expander):
         text = to_str(self.node_text(node)).replace("\n", " ")
         return text if len(text) <= 60 else text[:57] + "..."
 
-    def run_pipeline(self, node: Any) -> int | None:
+    def run_pipeline(
+        self, node: Any, last_redirects: list[tuple[str | None, str, str | None, str]] | None = None
+    ) -> int | None:
         parts = [c for c in node.children if c.is_named and c.type != "comment"]
         status: int | None = None
         self.pipeline_depth += 1
         try:
-            for p in parts:
-                status = self.in_subshell(functools.partial(self.run_node, p))
+            for i, p in enumerate(parts):
+                last = last_redirects is not None and i == len(parts) - 1
+                if last:
+                    self.redirect_stack.append(last_redirects or [])
+                try:
+                    status = self.in_subshell(functools.partial(self.run_node, p))
+                finally:
+                    if last:
+                        self.redirect_stack.pop()
         finally:
             self.pipeline_depth -= 1
         return status
