@@ -38,8 +38,9 @@ screen). Questions per case:
                                                             [--out FILE.md] [-k NAME] [--show]
                                                             [--check BASELINE.json]
 
-``--check`` fails (status 1) when a total over the saved run's cases got worse than that run's; ``tests/log/test_first_screen.py``
-runs ``--command log --check bench/results/first_screens_log_why.json`` (the 152 logs, about 15 s).
+``--check`` fails (status 1) when a total over the saved run's cases got worse than that run's;
+``tests/log/test_first_screen.py`` runs ``--command log --check bench/results/first_screens_log_why.json``
+(the 152 logs, about 15 s).
 """
 
 from __future__ import annotations
