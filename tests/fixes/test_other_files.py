@@ -223,7 +223,7 @@ def test_kubernetes_env_and_a_one_item_flag_are_fixed_in_the_manifest(tmp_path: 
     assert [k for k in edits if k.startswith("PA001")] == []
     (tp011,) = [f for f in fixed["findings"] if f["code"] == "TP011"]
     assert [(c["code"], c["message"].split(":")[0]) for c in tp011["consequences"]] == [
-        ("PA001", "--tp-size 1 is not a sglang 0.5.10.post1 flag")
+        ("PA001", "'--tp-size 1' (after Qwen/Qwen2.5-7B-Instruct) is not a value of any flag")
     ]
     assert edits["PR006 k8s.yaml:16"] == (
         [{"file": "k8s.yaml", "start": "13:23", "end": "13:26", "replacement": "0"}],

@@ -28,11 +28,13 @@ DEEP = "[" * 20_000 + "]" * 20_000
 # frameworks/site_packages.py, which imports nothing of argtrace but the host seam).
 # A new call on text a user, a launch or a server supplies uses ``safe_json.loads`` instead.
 OWN_DATA = {
+    "commands/why_call.py": 1,  # frameworks/data/vllm_frontend_options.json
     "frameworks/dynamo.py": 1,
     "frameworks/entrypoints.py": 2,
     "frameworks/feature_pairs.py": 1,
     "frameworks/kserve_hf.py": 1,
     "frameworks/plugins.py": 1,
+    "frameworks/ray_llm.py": 1,  # data/ray_serve_llm.json
     "frameworks/release_index.py": 1,
     "frameworks/router_launch.py": 1,
     "frameworks/schema.py": 2,
@@ -56,6 +58,7 @@ OWN_DATA = {
     "layers/shell/wrapenv.py": 1,
     "layers/transport/containers.py": 2,
     "layers/transport/images.py": 1,
+    "layers/transport/rayserve.py": 1,  # data/ray_serve_llm.json
     "layers/transport/server_images.py": 1,
     "layers/transport/skypilot.py": 1,
     "layers/transport/systemd_syntax.py": 1,
