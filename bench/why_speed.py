@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import compileall
-import json
 import os
 import shutil
 import statistics
@@ -165,7 +164,8 @@ def main() -> int:
         old = env_for(old_root, tmp / "old-cache") if old_root is not None else None
         cases = texts(opts.texts)
         print(
-            f"argtrace: {' '.join(argtrace_cmd)}; new: {src}; old: {opts.rev} ({old_root}); rounds {opts.rounds}"
+            f"argtrace: {' '.join(argtrace_cmd)}; new: {src}; old: {opts.rev} ({old_root}); "
+            f"rounds {opts.rounds}"
         )
         print(f"machine: {os.cpu_count()} cores, load {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
         first = cases[0][1]
@@ -192,7 +192,8 @@ def main() -> int:
         base = median(floor, "cpu")
         check_cpu = median(checks, "cpu")
         print(
-            f"python -c pass: {base:.3f} s CPU; check --format json examples/launch_mtp.sh: {check_cpu:.3f} s CPU"
+            f"python -c pass: {base:.3f} s CPU; "
+            f"check --format json examples/launch_mtp.sh: {check_cpu:.3f} s CPU"
         )
         print(
             f"{'text':<52} {'old cpu/wall s':>15} {'new cpu/wall s':>15} {'old/new cpu':>11} "
@@ -212,14 +213,14 @@ def main() -> int:
             )
         nc = median(all_new, "cpu")
         oc = median(all_old, "cpu") if all_old else float("nan")
+        ow = median(all_old, "wall") if all_old else float("nan")
+        orss = max((r.rss_mb for r in all_old), default=float("nan"))
         print(
-            f"{'all (median)':<52} {oc:>7.3f}/{median(all_old, 'wall') if all_old else float('nan'):<7.3f} "
-            f"{nc:>7.3f}/{median(all_new, 'wall'):<7.3f} {oc / nc:>11.2f} {nc / check_cpu:>9.2f} "
-            f"{max((r.rss_mb for r in all_old), default=float('nan')):>7.0f}/{max(r.rss_mb for r in all_new):<7.0f}"
+            f"{'all (median)':<52} {oc:>7.3f}/{ow:<7.3f} {nc:>7.3f}/{median(all_new, 'wall'):<7.3f} "
+            f"{oc / nc:>11.2f} {nc / check_cpu:>9.2f} {orss:>7.0f}/{max(r.rss_mb for r in all_new):<7.0f}"
         )
-        print(
-            f"new - python -c pass: {nc - base:.3f} s CPU; same answers: {'yes' if not bad else f'NO ({bad})'}"
-        )
+        same = "yes" if not bad else f"NO ({bad})"
+        print(f"new - python -c pass: {nc - base:.3f} s CPU; same answers: {same}")
         return 1 if bad else 0
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
