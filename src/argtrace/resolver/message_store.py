@@ -218,7 +218,9 @@ def frameworks() -> list[str]:
 def sites(framework: str) -> tuple[Site, ...]:
     """Every site of a framework (``why`` reads only those its prefilter keeps: :func:`site_index`)."""
     index = site_index(framework)
-    return tuple(index.site(i) for i in range(len(index)))
+    if index.every is None:
+        index.every = tuple(index.site(i) for i in range(len(index)))
+    return index.every
 
 
 def _load_sites(framework: str) -> tuple[Site, ...]:
@@ -305,6 +307,7 @@ class SiteIndex:
         self.framework = framework
         self.lookup = self._open(rebuild=False)
         self._sites: dict[int, Site] = {}
+        self.every: tuple[Site, ...] | None = None  # all of them, once :func:`sites` asked
 
     def _open(self, rebuild: bool) -> Lookup:
         from argtrace.resolver.message_lookup import open_lookup

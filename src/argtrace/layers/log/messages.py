@@ -12,6 +12,7 @@ least 80% of the text's words are found in order among the site's literal words.
 from __future__ import annotations
 
 import bisect
+import functools
 import os
 import re
 from collections import Counter
@@ -301,18 +302,24 @@ def _query_words(texts: list[str]) -> set[str]:
     return {w.lower() for t in texts for w in _WORD.findall(t) if len(w) >= 3}
 
 
+@functools.cache
+def _site_words(framework: str) -> list[tuple[frozenset[str], int, Any]]:
+    """Per site: its literal words, its count of distinct words of 3+ characters and its releases."""
+    return [(frozenset(site.words), site.distinct, site.at) for site in sites(framework)]
+
+
 def scanned(framework: str, texts: list[str], version: str | None) -> list[Site]:
     """:func:`_prefiltered` the way it was before the lookup file (issue 18): every site loaded and its words
     counted from the site itself, not from the file's word index, word counts or release bits."""
     every = sites(framework)
     words = _query_words(texts)
     ranked = []
-    for i, site in enumerate(every):
-        if version and version not in site.at:
+    for i, (own, distinct, at) in enumerate(_site_words(framework)):
+        if version and version not in at:
             continue
-        hits = len(words & set(site.words))
-        if hits and hits >= min(2, site.distinct):
-            ranked.append((hits / max(1, site.distinct), hits, i))
+        hits = len(words & own)
+        if hits and hits >= min(2, distinct):
+            ranked.append((hits / max(1, distinct), hits, i))
     ranked.sort(reverse=True)
     return [every[i] for _, _, i in ranked[:MAX_CANDIDATE_SITES]]
 
