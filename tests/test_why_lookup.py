@@ -220,6 +220,17 @@ def test_the_whole_list_copies_of_earlier_releases_are_removed(cache: Path, tmp_
     assert sorted(p.name for p in cache.iterdir() if p.suffix == ".marshal") == ["why-vllm-notacopy.marshal"]
 
 
+def test_clear_cache_removes_the_lookup_files(cache: Path, tmp_path: Path) -> None:
+    from argtrace.resolver import data_cache
+
+    source = tmp_path / "source.json"
+    source.write_text("1")
+    _opened(source, []).close()
+    (cache / "notes.txt").write_text("not argtrace's")
+    assert data_cache.clear() == (cache, 1)
+    assert [p.name for p in cache.iterdir()] == ["notes.txt"]
+
+
 @pytest.mark.slow
 def test_the_bench_check_finds_the_same_answers_with_and_without_the_lookup() -> None:
     # CI's run of bench/why_speed.py --check: the console script on every why batch text (JSON; 12 as text),
