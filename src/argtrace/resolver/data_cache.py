@@ -85,8 +85,7 @@ def cached(name: str, sources: Sequence[Path], build: Callable[[], Any]) -> Any:
 
 def clear() -> tuple[Path, int]:
     """Remove every kept copy, ``why``'s lookup files and the dataclasses' compiled methods (``argtrace
-    resolver clear-cache``);
-    (the directory, files removed)."""
+    resolver clear-cache``); (the directory, files removed)."""
     root = cache_root()
     removed = 0
     if root.is_dir():
