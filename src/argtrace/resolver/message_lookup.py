@@ -2,7 +2,7 @@
 
 ``why`` compares a pasted text with the sites that share at least two of its words (the prefilter of
 ``layers/log/messages.py``): a few hundred of a framework's 25,000-30,000 sites. Loading every site to find
-them (a 14-16 MB ``marshal`` copy per framework, about 150 MB once decoded) was most of the command's time
+them (a 13.6-15.8 MB ``marshal`` copy per framework, about 150 MB once decoded) was most of the command's time
 and memory. This module keeps, per framework, one file in the data cache (``$ARGTRACE_DATA_CACHE`` or
 ``<user cache>/data``, beside ``resolver/data_cache.py``'s copies) that holds:
 
