@@ -189,19 +189,21 @@ def test_the_run_time_cache_is_used_and_survives_garbage(tmp_path: Path, monkeyp
     from argtrace.resolver import message_store
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    message_store.prepared.cache_clear()
+    monkeypatch.delenv("ARGTRACE_DATA_CACHE", raising=False)
+    message_store.site_index.cache_clear()
     try:
-        built = message_store.prepared("vllm")
-        (cached,) = (tmp_path / "argtrace" / "data").glob("why-vllm-*.marshal")
-        message_store.prepared.cache_clear()
-        loaded = message_store.prepared("vllm")
+        built = message_store.site_index("vllm")
+        (cached,) = (tmp_path / "argtrace" / "data").glob("why-vllm-*.lookup")
+        message_store.site_index.cache_clear()
+        loaded = message_store.site_index("vllm")
         bundled = bundled_versions("vllm", include_user=False)  # every bundled release is indexed (and older)
-        assert loaded[2] == built[2] and [v for v in loaded[2] if v in bundled] == bundled
-        assert loaded[1] == built[1] and len(loaded[0]) == len(built[0])
-        assert (loaded[0][0].file, loaded[0][0].words) == (built[0][0].file, built[0][0].words)
-        cached.write_bytes(b"not marshal data")  # a damaged copy is rebuilt, never trusted
-        message_store.prepared.cache_clear()
-        assert message_store.prepared("vllm")[2] == built[2]
-        assert cached.read_bytes() != b"not marshal data"
+        assert loaded.releases == built.releases and [v for v in loaded.releases if v in bundled] == bundled
+        assert len(loaded) == len(built)
+        assert loaded.lookup.postings("tensor") == built.lookup.postings("tensor")
+        assert (loaded.site(0).file, loaded.site(0).words) == (built.site(0).file, built.site(0).words)
+        cached.write_bytes(b"not a lookup file")  # a damaged copy is rebuilt, never trusted
+        message_store.site_index.cache_clear()
+        assert message_store.site_index("vllm").releases == built.releases
+        assert cached.read_bytes() != b"not a lookup file"
     finally:
-        message_store.prepared.cache_clear()
+        message_store.site_index.cache_clear()

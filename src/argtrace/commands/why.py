@@ -205,6 +205,7 @@ def group_matches(
     from argtrace.resolver.message_store import indexed_releases, is_library
 
     groups: dict[tuple[str, str, str], dict[str, Any]] = {}
+    settings_for: dict[int, tuple[Any, str | None, str]] = {}  # id(group): (its first site, release, text)
     for m in matches:
         site = m.site
         key = (site.framework, site.function, site.template)
@@ -228,11 +229,7 @@ def group_matches(
                 "line": site.at[newest][0] if newest else None,
                 "condition": site.conditions[-1] if site.conditions else None,
                 "conditions": list(site.conditions),
-                "settings": settings_of(
-                    site.framework, newest, site.reads, site.template, m.text, site.function
-                )
-                if not is_library(site.framework)
-                else library_settings(site.framework, site.parts, m.text, framework)[0],
+                "settings": [],  # below, for the groups shown only
                 "reads": list(site.reads),
                 "versions": [],
                 "releases": [],
@@ -241,6 +238,7 @@ def group_matches(
             }
             if is_library(site.framework):
                 group["library"] = True
+            settings_for[id(group)] = (site, newest, m.text)
         for v in releases:
             for line in site.at[v]:
                 group["versions"].append({"version": v, "at": f"{site.file}:{line}"})
@@ -251,6 +249,15 @@ def group_matches(
     from argtrace.resolver.raise_index import bundled
 
     out = list(groups.values())
+    # the settings of each group shown (naming them loads the schema of a site's release: dozens of
+    # releases for a check every release has, issue 18); the others are dropped below, unread
+    for group in out if every else _groups_shown(out):
+        site, newest, text = settings_for[id(group)]
+        group["settings"] = (
+            settings_of(site.framework, newest, site.reads, site.template, text, site.function)
+            if not is_library(site.framework)
+            else library_settings(site.framework, site.parts, text, framework)[0]
+        )
     for group in out:
         group["releases"] = sort_releases(group["releases"])
         order = {v: i for i, v in enumerate(group["releases"])}
@@ -268,12 +275,20 @@ def group_matches(
             group["fix"] = _avoid(group)
     _mark_vendored(out)
     if out and not every:
-        # a reason site (kind ``reason``) is short ("head_size not supported"): it is kept whenever it
-        # matched whole, for the message that prints it (``_attach_reasons``), and does not set the bar
-        best = next((g for g in out if g["kind"] != "reason"), out[0])["specificity"]
-        shown = [g for g in out if g["specificity"] >= best * RELATIVE][:MAX_GROUPS]
-        out = shown + [g for g in out if g["kind"] == "reason" and g["how"] == "full" and g not in shown]
+        out = _groups_shown(out)
     return out
+
+
+def _groups_shown(groups: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The groups ``why`` shows without ``--all``: within :data:`RELATIVE` of the best specificity, at most
+    :data:`MAX_GROUPS`, and every reason matched whole. Reads only what a group has when created."""
+    if not groups:
+        return groups
+    # a reason site (kind ``reason``) is short ("head_size not supported"): it is kept whenever it
+    # matched whole, for the message that prints it (``_attach_reasons``), and does not set the bar
+    best = next((g for g in groups if g["kind"] != "reason"), groups[0])["specificity"]
+    shown = [g for g in groups if g["specificity"] >= best * RELATIVE][:MAX_GROUPS]
+    return shown + [g for g in groups if g["kind"] == "reason" and g["how"] == "full" and g not in shown]
 
 
 # A condition on the device itself: the GPU's compute capability or platform, which no launch setting changes.

@@ -84,13 +84,14 @@ def cached(name: str, sources: Sequence[Path], build: Callable[[], Any]) -> Any:
 
 
 def clear() -> tuple[Path, int]:
-    """Remove every kept copy and the dataclasses' compiled methods (``argtrace resolver clear-cache``);
-    (the directory, files removed)."""
+    """Remove every kept copy, ``why``'s lookup files and the dataclasses' compiled methods (``argtrace
+    resolver clear-cache``); (the directory, files removed)."""
     root = cache_root()
     removed = 0
     if root.is_dir():
         for entry in root.iterdir():
-            if entry.is_file() and entry.suffix == ".marshal":
+            # .lookup: why's per-framework files (resolver/message_lookup.py)
+            if entry.is_file() and entry.suffix in (".marshal", ".lookup"):
                 try:
                     entry.unlink()
                     removed += 1

@@ -22,7 +22,10 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from argtrace.resolver.message_lookup import Built, Lookup
 
 MESSAGE_DIR = Path(__file__).resolve().parent.parent / "frameworks" / "data" / "messages"
 FORMAT = 1
@@ -201,7 +204,7 @@ def load_store(framework: str) -> dict[str, Any] | None:
 
 
 def indexed_releases(framework: str) -> list[str]:
-    return list(prepared(framework)[2])
+    return list(site_index(framework).releases)
 
 
 def frameworks() -> list[str]:
@@ -213,7 +216,11 @@ def frameworks() -> list[str]:
 
 
 def sites(framework: str) -> tuple[Site, ...]:
-    return prepared(framework)[0]
+    """Every site of a framework (``why`` reads only those its prefilter keeps: :func:`site_index`)."""
+    index = site_index(framework)
+    if index.every is None:
+        index.every = tuple(index.site(i) for i in range(len(index)))
+    return index.every
 
 
 def _load_sites(framework: str) -> tuple[Site, ...]:
@@ -264,24 +271,6 @@ def _parts_of_template(template: str) -> list[Any]:
     return parts
 
 
-def word_index(framework: str) -> dict[str, list[int]]:
-    """Literal word -> the sites (by position in :func:`sites`) that contain it: the prefilter."""
-    return prepared(framework)[1]
-
-
-Prepared = tuple[tuple[Site, ...], dict[str, list[int]], tuple[str, ...]]
-
-
-def _build_index(every: tuple[Site, ...]) -> dict[str, list[int]]:
-    out: dict[str, list[int]] = {}
-    for i, site in enumerate(every):
-        for word in set(site.words):
-            if len(word) >= 3:
-                out.setdefault(word, []).append(i)
-        site.distinct  # noqa: B018 -- computed here so the cached copy carries it
-    return out
-
-
 def _raise_dir() -> Path:
     """The raise-site directory (imported late: raise_index is not needed to match messages)."""
     from argtrace.resolver.raise_index import RAISE_DIR as path
@@ -289,34 +278,73 @@ def _raise_dir() -> Path:
     return path
 
 
-def _rows(framework: str) -> tuple[list[str], dict[str, list[int]], list[tuple[Any, ...]]]:
-    """The releases with a message index, the word index and the sites as plain rows, built from the
-    index files (what the data cache keeps)."""
+def _built(framework: str) -> Built:
+    """The sites as plain rows, their word index and what the prefilter reads of each, built from the index
+    files (what ``resolver/message_lookup.py`` keeps)."""
+    from argtrace.resolver.message_lookup import Built
+
     every = _load_sites(framework)
     releases = sort_releases((load_store(framework) or {}).get("releases", {}))
     load_store.cache_clear()  # the parsed JSON is not needed any more
+    words: dict[str, list[int]] = {}
+    for i, site in enumerate(every):
+        for word in set(site.words):
+            if len(word) >= 3:
+                words.setdefault(word, []).append(i)
     rows = [
         (s.file, s.function, s.kind, s.what, s.parts, s.conditions, s.reads, s.at, s.source, s.words)
         for s in every
     ]
-    return releases, _build_index(every), rows
+    return Built(releases, rows, words, [s.distinct for s in every], [list(s.at) for s in every])
+
+
+class SiteIndex:
+    """A framework's sites, read from its lookup file (``resolver/message_lookup.py``) one by one as the
+    prefilter asks for them: the word index and each site's word count and releases are in memory, the
+    sites themselves only once read."""
+
+    def __init__(self, framework: str) -> None:
+        self.framework = framework
+        self.lookup = self._open(rebuild=False)
+        self._sites: dict[int, Site] = {}
+        self.every: tuple[Site, ...] | None = None  # all of them, once :func:`sites` asked
+
+    def _open(self, rebuild: bool) -> Lookup:
+        from argtrace.resolver.message_lookup import open_lookup
+
+        fw = self.framework
+        sources = [MESSAGE_DIR / f"{fw}.json.gz", *sorted(_raise_dir().glob(f"{fw}-*.json"))]
+        modules = [Path(__file__), Path(__file__).with_name("message_lookup.py")]
+        # the whole-list copies earlier releases of argtrace kept (data_cache "why-<framework>")
+        stale = [f"why-{fw}-{'[0-9a-f]' * 8}.marshal"]
+        return open_lookup(f"why-{fw}", [*sources, *modules], lambda: _built(fw), stale, rebuild)
+
+    def __len__(self) -> int:
+        return len(self.lookup)
+
+    @property
+    def releases(self) -> tuple[str, ...]:
+        return self.lookup.releases
+
+    def site(self, i: int) -> Site:
+        """Site ``i`` (its position in the full list); a damaged record makes the file be built again."""
+        from argtrace.resolver.message_lookup import Damaged
+
+        site = self._sites.get(i)
+        if site is None:
+            try:
+                row = self.lookup.row(i)
+            except Damaged:
+                self.lookup.close()
+                self.lookup = self._open(rebuild=True)
+                row = self.lookup.row(i)
+            site = self._sites[i] = _site_of_row(self.framework, row)
+        return site
 
 
 @functools.cache
-def prepared(framework: str) -> Prepared:
-    """The sites of a framework, their word index and the releases with a message index, kept between runs
-    by the data cache (``resolver/data_cache.py``) while the index files and this module are unchanged:
-    loading them is several times quicker than parsing the JSON and building the index again."""
-    from argtrace.resolver.data_cache import cached
-
-    sources = [MESSAGE_DIR / f"{framework}.json.gz", *sorted(_raise_dir().glob(f"{framework}-*.json"))]
-    releases, index, rows = cached(f"why-{framework}", [*sources, Path(__file__)], lambda: _rows(framework))
-    try:
-        every = tuple(_site_of_row(framework, row) for row in rows)
-    except (ValueError, TypeError, KeyError, IndexError):  # a copy not in this module's row shape: rebuild
-        releases, index, rows = _rows(framework)
-        every = tuple(_site_of_row(framework, row) for row in rows)
-    return every, index, tuple(releases)
+def site_index(framework: str) -> SiteIndex:
+    return SiteIndex(framework)
 
 
 def _site_of_row(framework: str, row: Sequence[Any]) -> Site:

@@ -12,13 +12,16 @@ least 80% of the text's words are found in order among the site's literal words.
 from __future__ import annotations
 
 import bisect
+import functools
+import os
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from argtrace import safe_json
-from argtrace.resolver.message_store import Site, frameworks, is_library, sites, word_index
+from argtrace.resolver.message_store import Site, frameworks, is_library, site_index, sites
 
 MIN_SPECIFICITY = 8  # literal alphanumeric characters a match needs
 MIN_PARTIAL = 16  # ... and a partial one ("out of memory" alone says nothing about where)
@@ -272,20 +275,51 @@ def _partial(site: Site, words: list[str]) -> tuple[int, float] | None:
 
 
 def _prefiltered(framework: str, texts: list[str], version: str | None) -> list[Site]:
-    every = sites(framework)
-    index = word_index(framework)
-    counts: dict[int, int] = {}
-    words = {w.lower() for t in texts for w in _WORD.findall(t) if len(w) >= 3}
-    for word in words:
-        for i in index.get(word, ()):
-            counts[i] = counts.get(i, 0) + 1
+    """The sites sharing at least two of the texts' words (all of them for a site with fewer), most of
+    their words first, at most :data:`MAX_CANDIDATE_SITES`: only these are read from the index file
+    (``resolver/message_lookup.py``). ``ARGTRACE_NO_LOOKUP=1``: :func:`scanned` instead (the same answer,
+    ``bench/why_speed.py --check``)."""
+    if os.environ.get("ARGTRACE_NO_LOOKUP", "") not in ("", "0"):
+        return scanned(framework, texts, version)
+    index = site_index(framework)
+    lookup = index.lookup
+    counts: Counter[int] = Counter()
+    for word in _query_words(texts):
+        counts.update(lookup.postings(word))
+    distinct = lookup.distinct
+    wanted = lookup.in_release(version) if version else None
     ranked = []
     for i, hits in counts.items():
-        site = every[i]
-        if version and version not in site.at:
+        if wanted is not None and not wanted(i):
             continue
-        if hits >= min(2, site.distinct):
-            ranked.append((hits / max(1, site.distinct), hits, i))
+        if hits >= min(2, distinct[i]):
+            ranked.append((hits / max(1, distinct[i]), hits, i))
+    ranked.sort(reverse=True)
+    return [index.site(i) for _, _, i in ranked[:MAX_CANDIDATE_SITES]]
+
+
+def _query_words(texts: list[str]) -> set[str]:
+    return {w.lower() for t in texts for w in _WORD.findall(t) if len(w) >= 3}
+
+
+@functools.cache
+def _site_words(framework: str) -> list[tuple[frozenset[str], int, Any]]:
+    """Per site: its literal words, its count of distinct words of 3+ characters and its releases."""
+    return [(frozenset(site.words), site.distinct, site.at) for site in sites(framework)]
+
+
+def scanned(framework: str, texts: list[str], version: str | None) -> list[Site]:
+    """:func:`_prefiltered` the way it was before the lookup file (issue 18): every site loaded and its words
+    counted from the site itself, not from the file's word index, word counts or release bits."""
+    every = sites(framework)
+    words = _query_words(texts)
+    ranked = []
+    for i, (own, distinct, at) in enumerate(_site_words(framework)):
+        if version and version not in at:
+            continue
+        hits = len(words & own)
+        if hits and hits >= min(2, distinct):
+            ranked.append((hits / max(1, distinct), hits, i))
     ranked.sort(reverse=True)
     return [every[i] for _, _, i in ranked[:MAX_CANDIDATE_SITES]]
 
