@@ -1,6 +1,6 @@
-"""The on-disk caches against a hostile or careless neighbour: code in the dataclass store runs only when it is
-the user's own file in a directory nobody else can change, no planted link redirects a read or a write, and
-the resolution cache never keeps a secret in clear (probe of session 13, docs/redaction.md "Caches")."""
+"""The on-disk caches against a hostile or careless neighbour: code in the dataclass store runs only when it
+is the user's own file in a directory nobody else can change, no planted link redirects a read or a write,
+and the resolution cache never keeps a secret in clear (probe of session 13, docs/redaction.md "Caches")."""
 
 from __future__ import annotations
 
@@ -214,7 +214,7 @@ def test_an_entry_whose_secrets_the_run_cannot_know_is_a_miss(resolutions: Path)
 
 
 def test_sealing_is_exact_for_short_and_overlapping_secrets() -> None:
-    secrets = {"4", "ab", "abc", "x\\y\"z"}
+    secrets = {"4", "ab", "abc", 'x\\y"z'}
     payload = {"a4b": ["abc4", "ab-abc", 'x\\y"z4'], "n": 4, "none": None}
     sealed = cache.seal(payload, secrets)
     untagged = re.sub(r"\\u0000[0-9a-f]{16}\\u0000", "|", json.dumps(sealed))
