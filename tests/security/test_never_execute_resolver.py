@@ -136,3 +136,10 @@ def test_a_python3_on_the_callers_path_never_runs(tmp_path: Path) -> None:
     done = argtrace(["check", "--no-shellcheck", "--format", "json", "-c", command], env, tmp_path)
     assert not marker.exists(), marker.read_text()
     assert json.loads(done.stdout)["resolution"]["status"] == "ok"
+
+
+def test_the_launchs_bytecode_prefix_and_iconv_modules_never_reach_the_resolver() -> None:
+    from argtrace.resolver.environments import launch_env_for_resolver
+
+    env = launch_env_for_resolver({"PYTHONPYCACHEPREFIX": "/evil/pyc", "GCONV_PATH": "/evil/gconv", "A": "1"})
+    assert {k: v for k, v in env.items() if k not in ("PATH", "HOME")} == {"A": "1"}
