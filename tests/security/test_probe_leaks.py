@@ -77,3 +77,19 @@ def test_a_word_of_several_pieces_is_one_value(text: str, shown: str, learned: s
 def test_a_word_of_one_piece_keeps_its_quotes(text: str, shown: str) -> None:
     inner = text.split("'")[1]
     assert redact_text(text) == shown.format(mask(inner))
+
+
+def test_an_mcp_tool_error_masks_the_rejected_arguments_secrets() -> None:
+    """The MCP SDK writes a rejected argument's value into its validation error before argtrace runs."""
+    import asyncio
+
+    from argtrace.mcp_server import ToolError, build_server
+
+    server = build_server(30.0)
+    secret = "LeakProbeCliEnvValue66"
+    arguments = {"command": "python3 -m sglang.launch_server --model-path m", "env": [f"HF_TOKEN={secret}"]}
+    with pytest.raises(ToolError) as raised:
+        asyncio.run(server.call_tool("check", arguments))
+    text = str(raised.value)
+    assert secret not in text
+    assert f"input_value=['HF_TOKEN={mask(secret)}']" in text
