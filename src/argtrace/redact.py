@@ -276,6 +276,17 @@ def _named_is_secret(m: re.Match[str]) -> bool:
     return is_secret_name(name)
 
 
+# Words that follow a flag in prose, argtrace's own messages first (`--hf-token is a vLLM flag`): after
+# `--flag ` (a blank, not `=`) they are the sentence, not the flag's value. Read as values they were masked
+# there and, once known, as whole words everywhere else in the report (session 13's probe). A launch's own
+# `--api-key is` is still masked: its words are read by position (argv_secrets), not by this shape.
+_PROSE_AFTER_FLAG = frozenset(
+    {"is", "are", "was", "were", "has", "have", "had", "and", "or", "not", "the", "a", "an", "to", "of", "in",
+     "on", "at", "with", "without", "takes", "given", "set", "also", "only", "must", "which", "that", "when",
+     "from", "for", "as", "by", "but", "if", "then", "now", "no", "can", "cannot", "does", "do", "did"}
+)  # fmt: skip
+
+
 def _secret_values_at(text: str) -> Iterator[tuple[int, int, str]]:
     """(start, end, value) of the VALUE of every secret ``NAME=VALUE`` / ``--flag VALUE`` in ``text``."""
     done = 0
@@ -284,6 +295,8 @@ def _secret_values_at(text: str) -> Iterator[tuple[int, int, str]]:
             continue
         value = _VALUE.match(text, m.end())
         if value is None or not _could_be_secret(value.group(0)):
+            continue
+        if m["flag"] and not m.group(0).endswith("=") and value.group(0).lower() in _PROSE_AFTER_FLAG:
             continue
         done = value.end()
         yield m.end(), value.end(), value.group(0)

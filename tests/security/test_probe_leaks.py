@@ -93,3 +93,25 @@ def test_an_mcp_tool_error_masks_the_rejected_arguments_secrets() -> None:
     text = str(raised.value)
     assert secret not in text
     assert f"input_value=['HF_TOKEN={mask(secret)}']" in text
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("--hf-token is a vLLM flag; SGLang rejects it", "--hf-token is a vLLM flag; SGLang rejects it"),
+        ("--api-key and --tp are given", "--api-key and --tp are given"),
+        ("--api-key=is", f"--api-key={mask('is')}"),  # `=` binds: a value, however short
+        ("--api-key abcdef is", f"--api-key {mask('abcdef')} is"),
+    ],
+)
+def test_prose_after_a_secret_flag_is_no_value(text: str, shown: str) -> None:
+    # before: `is` was masked, then masked as a whole word everywhere in the report ("This word <redacted>")
+    assert redact_text(text) == shown
+
+
+def test_a_report_that_names_a_secret_flag_in_prose_stays_readable(tmp_path: Path) -> None:
+    script = tmp_path / "launch.sh"
+    script.write_text("python3 -m sglang.launch_server --model-path m --hf-token hf_abcdefghijklmnopqrstu1\n")
+    result = run_cli(["check", "--no-resolve", "--no-shellcheck", str(script)])
+    assert "--hf-token is a vLLM flag" in result.stdout
+    assert "hf_abcdefghijklmnopqrstu1" not in result.stdout
