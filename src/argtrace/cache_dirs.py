@@ -9,8 +9,9 @@ written only in a directory that nobody else can change, the rule OpenSSH's ``St
 was opened, and files are opened relative to that descriptor, without following a symbolic link. A
 directory or a path component swapped after the check cannot redirect a read or a write, a symbolic link
 planted at a store's or a temporary file's name is refused (before, a link at ``STORE.PID.tmp`` made
-argtrace overwrite the file it pointed to), and a cache in a shared directory (``/tmp``, a group's
-scratch space) is not used at all: it only costs the time it would have saved."""
+argtrace overwrite the file it pointed to), a file others can write to is not read, and a cache in a
+directory another user owns (``/tmp``, a group's scratch space) is not used at all: it only costs the time
+it would have saved."""
 
 from __future__ import annotations
 
@@ -59,8 +60,9 @@ def _private(stat: os.stat_result) -> bool:
 
 
 def open_private_dir(path: str, create: bool = False) -> int | None:
-    """A descriptor of directory ``path`` when it is the user's own and nobody else can write to it
-    (created with mode 0700 when ``create`` and absent), else None. The caller closes it."""
+    """A descriptor of directory ``path`` when it is the user's own and nobody else can write to it (created
+    with mode 0700 when ``create`` and absent; the user's own made writable by others is made 0755 or
+    tighter), else None: another user's directory is never used. The caller closes it."""
     if not hasattr(os, "getuid") or not hasattr(os, "O_NOFOLLOW"):
         return None  # no owners to check (Windows): no cache
     if create:
@@ -73,7 +75,14 @@ def open_private_dir(path: str, create: bool = False) -> int | None:
     except OSError:
         return None
     try:
-        if _private(os.fstat(fd)):
+        stat = os.fstat(fd)
+        if stat.st_uid == os.getuid() and stat.st_mode & 0o022:
+            # the user's own cache directory made under umask 002 (Debian's and Ubuntu's default for user
+            # private groups): taken back rather than given up. Nobody else can have made a file owned by
+            # the user in it, and links are refused file by file (read_private).
+            os.fchmod(fd, stat.st_mode & 0o7755)
+            stat = os.fstat(fd)
+        if _private(stat):
             return fd
     except OSError:
         pass

@@ -57,20 +57,34 @@ def test_a_store_that_is_a_link_is_not_run(planted: tuple[Path, Path, bytes], tm
     assert repr(point(2)) == "Point(x=2, y=0)"
 
 
-def test_a_store_in_a_directory_others_can_write_is_not_run(planted: tuple[Path, Path, bytes]) -> None:
-    # before: only the file's own mode was checked; in a 0777 directory anyone can rename files into place
+def test_a_store_others_could_write_is_not_run(planted: tuple[Path, Path, bytes]) -> None:
+    """The user's own directory made writable by others (umask 002) is taken back (0755 or tighter); a store
+    that others could write to is not run."""
+    store, marker, evil = planted
+    store.write_bytes(evil)
+    os.chmod(store, 0o666)
+    os.chmod(store.parent, 0o777)
+    assert dataclass_code._read(str(store)) == {}
+    make_point(store)
+    assert not marker.exists()
+    assert oct(store.parent.stat().st_mode & 0o777) == "0o755"
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="chown needs root")
+def test_a_store_in_another_users_directory_is_not_run(planted: tuple[Path, Path, bytes]) -> None:
+    # before: only the file was checked; in another user's directory anyone with its owner's rights can
+    # rename files into place
     store, marker, evil = planted
     store.write_bytes(evil)
     os.chmod(store, 0o600)
-    os.chmod(store.parent, 0o777)
+    os.chown(store.parent, 65534, 65534)
     try:
         assert dataclass_code._read(str(store)) == {}
         make_point(store)
         assert not marker.exists()
-        assert oct(store.parent.stat().st_mode & 0o777) == "0o777"
         assert store.read_bytes() == evil  # and nothing is written there either
     finally:
-        os.chmod(store.parent, 0o700)
+        os.chown(store.parent, os.getuid(), os.getgid())
 
 
 def test_the_checks_apply_to_the_file_that_was_opened(
@@ -135,7 +149,7 @@ def test_parsed_copies_follow_no_planted_link(tmp_path: Path, monkeypatch: pytes
     assert victim.read_text() == "precious\n"
 
 
-def test_parsed_copies_in_a_shared_directory_are_not_believed(
+def test_parsed_copies_others_could_write_are_not_believed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     root = tmp_path / "shared"
@@ -151,6 +165,7 @@ def test_parsed_copies_in_a_shared_directory_are_not_believed(
 
     planted = root / f"thing-{zlib.crc32(key.encode()):08x}.marshal"
     planted.write_bytes(marshal.dumps((key, {"verdict": "planted"})))
+    os.chmod(planted, 0o666)
     assert data_cache.cached("thing", [source], lambda: {"verdict": "built"}) == {"verdict": "built"}
 
 
@@ -232,11 +247,15 @@ def test_an_entry_of_the_format_that_kept_secrets_in_clear_is_deleted(resolution
     assert not old.exists()
 
 
-def test_a_resolution_cache_in_a_shared_directory_is_not_used(resolutions: Path) -> None:
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="chown needs root")
+def test_a_resolution_cache_in_another_users_directory_is_not_used(resolutions: Path) -> None:
     resolutions.mkdir()
-    os.chmod(resolutions, 0o777)
     planted = resolutions / ("1" * 64 + ".json")
     planted.write_text(json.dumps({"format": cache.FORMAT, "key": "1" * 64, "payload": {"data": {}}}))
-    assert cache.load("1" * 64) is None
-    cache.store("2" * 64, {"data": {}})
-    assert not (resolutions / ("2" * 64 + ".json")).exists()
+    os.chown(resolutions, 65534, 65534)
+    try:
+        assert cache.load("1" * 64) is None
+        cache.store("2" * 64, {"data": {}})
+        assert not (resolutions / ("2" * 64 + ".json")).exists()
+    finally:
+        os.chown(resolutions, os.getuid(), os.getgid())
