@@ -10,11 +10,10 @@ resolved; :func:`remote_code_reason` says why (``RS004``).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 
-from argtrace import localfs
+from argtrace import localfs, safe_json
 
 # the files transformers reads an ``auto_map`` from (config, tokenizer, processors, image processors)
 _MAPPED_JSON = ("config.json", "tokenizer_config.json", "processor_config.json", "preprocessor_config.json")
@@ -35,8 +34,8 @@ def _auto_map(path: Path) -> bool:
     try:
         if not localfs.is_file(path) or path.stat().st_size > MAX_JSON_BYTES:
             return False
-        data = json.loads(path.read_text(encoding="utf-8", errors="replace"))
-    except (OSError, ValueError, RecursionError):
+        data = safe_json.loads(path.read_text(encoding="utf-8", errors="replace"))
+    except (OSError, ValueError):
         return False
     return isinstance(data, dict) and bool(data.get("auto_map"))
 
