@@ -1,6 +1,17 @@
-"""Where argtrace keeps what it caches for the user: resolver environments, resolutions, parsed data and
-compiled code. Imports nothing but ``os`` and ``sys``: the CLI asks for the data directory before any of
-its own modules (and their dataclasses) are imported (``dataclass_code.py``)."""
+"""Where argtrace keeps what it caches for the user (resolver environments, resolutions, parsed data and
+compiled code), and how those files are opened. Imports nothing but ``os`` and ``sys``: the CLI asks for
+the data directory before any of its own modules (and their dataclasses) are imported
+(``dataclass_code.py``).
+
+A cache holds code that will run (``dataclass_code.py``) or answers that will be believed, so it is read and
+written only in a directory that nobody else can change, the rule OpenSSH's ``StrictModes`` applies to
+``~/.ssh``: the directory is opened once (:func:`open_private_dir`), its owner and mode are checked on what
+was opened, and files are opened relative to that descriptor, without following a symbolic link. A
+directory or a path component swapped after the check cannot redirect a read or a write, a symbolic link
+planted at a store's or a temporary file's name is refused (before, a link at ``STORE.PID.tmp`` made
+argtrace overwrite the file it pointed to), a file others can write to is not read, and a cache in a
+directory another user owns (``/tmp``, a group's scratch space) is not used at all: it only costs the time
+it would have saved."""
 
 from __future__ import annotations
 
@@ -42,3 +53,78 @@ def data_cache_dir() -> str:
 def data_cache_enabled() -> bool:
     """``ARGTRACE_NO_DATA_CACHE=1`` rebuilds and recompiles every time."""
     return os.environ.get("ARGTRACE_NO_DATA_CACHE", "") in ("", "0")
+
+
+def _private(stat: os.stat_result) -> bool:
+    return stat.st_uid == os.getuid() and not stat.st_mode & 0o022
+
+
+def open_private_dir(path: str, create: bool = False) -> int | None:
+    """A descriptor of directory ``path`` when it is the user's own and nobody else can write to it (created
+    with mode 0700 when ``create`` and absent; the user's own made writable by others is made 0755 or
+    tighter), else None: another user's directory is never used. The caller closes it."""
+    if not hasattr(os, "getuid") or not hasattr(os, "O_NOFOLLOW"):
+        return None  # no owners to check (Windows): no cache
+    if create:
+        try:
+            os.makedirs(path, mode=0o700, exist_ok=True)
+        except OSError:
+            return None
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError:
+        return None
+    try:
+        stat = os.fstat(fd)
+        if stat.st_uid == os.getuid() and stat.st_mode & 0o022:
+            # the user's own cache directory made under umask 002 (Debian's and Ubuntu's default for user
+            # private groups): taken back rather than given up. Nobody else can have made a file owned by
+            # the user in it, and links are refused file by file (read_private).
+            os.fchmod(fd, stat.st_mode & 0o7755)
+            stat = os.fstat(fd)
+        if _private(stat):
+            return fd
+    except OSError:
+        pass
+    os.close(fd)
+    return None
+
+
+def read_private(dir_fd: int, name: str) -> bytes | None:
+    """The bytes of regular file ``name`` in the directory ``dir_fd`` when it is the user's own and nobody
+    else can write to it; None when absent, a symbolic link, shared or unreadable."""
+    try:
+        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=dir_fd)
+    except OSError:
+        return None
+    try:
+        stat = os.fstat(fd)
+        if not (_private(stat) and (stat.st_mode & 0o170000) == 0o100000):
+            return None  # a FIFO, a device or a file others wrote: never read it
+        with os.fdopen(os.dup(fd), "rb") as handle:
+            return handle.read()
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def write_private(dir_fd: int, name: str, data: bytes) -> bool:
+    """Replace file ``name`` in the directory ``dir_fd`` by ``data`` (mode 0600) through a new temporary file
+    that no link can redirect; False when that failed (the cache is only slower)."""
+    tmp = f".{name}.{os.getpid()}.tmp"
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600, dir_fd=dir_fd)
+    except OSError:
+        return False
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+        os.replace(tmp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
+        return True
+    except OSError:
+        try:
+            os.unlink(tmp, dir_fd=dir_fd)
+        except OSError:
+            pass
+        return False

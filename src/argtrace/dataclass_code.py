@@ -16,8 +16,11 @@ compares them). Nothing else in the process changes, and the ``exec`` name is re
 The store is one ``marshal`` file per command and interpreter build in the data cache
 (``cache_dirs.data_cache_dir``): each command loads only the methods of the modules it imports (a check's
 are 432, 0.5 MB), not every command's.
-Like ``__pycache__``, it holds code that will run, so a file that is not the user's own, or that others can
-write to, is ignored, as are a corrupt file and one written by another interpreter build.
+Like ``__pycache__``, it holds code that will run, so it is read and written only through
+``cache_dirs.open_private_dir``: a store in a directory others can write to, a symbolic link, a file that is
+not the user's own or that others can write to is ignored (and none is written there), as are a corrupt
+file and one written by another interpreter build. A store the user's own account wrote is trusted as
+Python trusts ``__pycache__`` (whoever can write the user's files can already change their code).
 ``ARGTRACE_NO_DATA_CACHE=1`` turns it off.
 """
 
@@ -76,25 +79,36 @@ class Store:
         codes = {**self.codes, **self.new}
         if len(codes) > MAX_ENTRIES:
             codes = {text: code for text, code in codes.items() if text in self.used}
+        from argtrace.cache_dirs import open_private_dir, write_private
+
+        directory, name = os.path.split(os.path.abspath(self.path))
+        dir_fd = open_private_dir(directory, create=True)
+        if dir_fd is None:
+            return  # a directory others can change: never leave code there
         try:
-            os.makedirs(os.path.dirname(self.path), exist_ok=True)
-            tmp = f"{self.path}.{os.getpid()}.tmp"
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            with os.fdopen(fd, "wb") as out:
-                out.write(marshal.dumps((_build(), codes)))
-            os.replace(tmp, self.path)
-        except (OSError, ValueError):
-            pass  # a read-only cache directory only costs the time it would have saved
+            write_private(dir_fd, name, marshal.dumps((_build(), codes)))
+        except ValueError:
+            pass
+        finally:
+            os.close(dir_fd)
 
 
 def _read(path: str) -> dict[str, CodeType]:
+    from argtrace.cache_dirs import open_private_dir, read_private
+
+    directory, name = os.path.split(os.path.abspath(path))
+    dir_fd = open_private_dir(directory)
+    if dir_fd is None:
+        return {}  # absent, or a directory others could have written to: never run its code
     try:
-        with open(path, "rb") as handle:
-            stat = os.fstat(handle.fileno())
-            if stat.st_uid != os.getuid() or stat.st_mode & 0o022:
-                return {}  # code others could have written: never run it
-            build, codes = marshal.loads(handle.read())
-    except (OSError, EOFError, ValueError, TypeError):
+        data = read_private(dir_fd, name)  # not a link, the user's own, writable by nobody else
+    finally:
+        os.close(dir_fd)
+    if data is None:
+        return {}
+    try:
+        build, codes = marshal.loads(data)
+    except (EOFError, ValueError, TypeError):
         return {}
     if build != _build() or not isinstance(codes, dict):
         return {}

@@ -395,4 +395,45 @@ def build_server(timeout_s: float) -> Any:
             ),
         )
 
+    _redact_tool_errors(server)
     return server
+
+
+def tool_error_text(text: str, arguments: Any) -> str:
+    """A tool error's text with the secrets of the call's own arguments masked. The SDK writes a rejected
+    argument's value into its validation error (``input_value=['HF_TOKEN=...']``) before argtrace runs:
+    session 13's probe saw an ``env`` secret come back that way."""
+    from argtrace.redact import Redactor
+
+    redactor = Redactor()
+    values = arguments.values() if isinstance(arguments, dict) else [arguments]
+    for value in values:
+        items = value if isinstance(value, list) else [value]
+        words = [item for item in items if isinstance(item, str)]
+        redactor.learn_argv(words)
+        for word in words:
+            redactor.learn_command_line(word)
+            name, eq, secret = word.partition("=")
+            if eq:
+                redactor.learn_env({name: secret})
+        if isinstance(value, dict):
+            redactor.learn_env({str(k): v for k, v in value.items() if isinstance(v, str)})
+            redactor.learn_data(value)
+    return redactor.text(text)
+
+
+def _redact_tool_errors(server: Any) -> None:
+    """Every tool error leaves through :func:`tool_error_text` (the SDK's ``_handle_call_tool`` calls
+    ``server.call_tool`` and sends the error's text as the result)."""
+    original = server.call_tool
+
+    async def call_tool(name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        try:
+            return await original(name, arguments, context)
+        except ToolError as exc:
+            text = tool_error_text(str(exc), arguments)
+            if text == str(exc):
+                raise
+            raise type(exc)(text) from exc.__cause__
+
+    server.call_tool = call_tool

@@ -211,16 +211,38 @@ _NAMED_VALUE = _Lazy(
     r"(?P<lead>(?<![A-Za-z0-9_.\-])(?:(?P<q>['\"])(?P<qname>[A-Za-z_][A-Za-z0-9_.\-]*+)(?P=q)\s*+[:=]"
     r"\s*+|(?P<name>[A-Za-z_][A-Za-z0-9_.]*+)=|(?P<flag>--[A-Za-z][A-Za-z0-9\-]*+)(?:=|\s++(?!-))))"
 )
-_VALUE = _Lazy(_LIST + "|" + _DOLLAR_QUOTED + "|" + _QUOTED + "|" + _BARE)
+# A shell word made of several quoted and bare pieces (``'sk-'"abc"def``, ``"$PREFIX"tail``): the whole word
+# is the value. Read as one quoted string it left the other pieces of the secret visible in every quoted
+# source line (probe of session 13: 14 of a 22-character ``--admin-api-key`` shown).
+_SEGMENT = r"'[^'\n]*+'|\"[^\"\n]*+\"|[^\s,;'\"\[\]{}()<>]++"
+_PIECED_WORD = r"(?:" + _SEGMENT + r"){2,}+"
+_VALUE = _Lazy(_LIST + "|" + _DOLLAR_QUOTED + "|" + _PIECED_WORD + "|" + _QUOTED + "|" + _BARE)
+_PIECE = _Lazy(_SEGMENT)
+# what is left of a word's spelling without its parameter expansions: literal characters of the value
+_LITERAL_LEFT = _Lazy(r"\$\{[^}]*+\}|\$[A-Za-z_][A-Za-z0-9_]*+|\$[0-9@*#?$!-]")
 _QUOTED_ITEM = _Lazy(_QUOTED)
 
 
+def _pieces(value: str) -> list[str]:
+    """The quoted and bare pieces of a VALUE that is one shell word of several (else one or none)."""
+    if value[:1] == "[" or value[:2] in ("$'", '$"'):
+        return [value]
+    return [m.group(0) for m in _PIECE.finditer(value)]
+
+
 def _mask_value_text(value: str) -> str:
-    """A matched VALUE (quoted, a list of quoted strings, or bare) with each element masked."""
+    """A matched VALUE (quoted, a list of quoted strings, a word of several pieces, or bare) with each
+    element masked."""
     if value.startswith("["):
         return _QUOTED_ITEM.sub(lambda m: _mask_value_text(m.group(0)), value)
     if value[:2] in ("$'", '$"') and len(value) >= 3:  # $'...' / $"...": the quoted part masked
-        return "$" + _mask_value_text(value[1:])
+        return "$" + _mask_quoted(value[1:])
+    if len(_pieces(value)) > 1:
+        return mask(value)  # a word of several pieces: all of it
+    return _mask_quoted(value)
+
+
+def _mask_quoted(value: str) -> str:
     if len(value) >= 2 and value[0] in "'\"" and value[-1] == value[0]:
         inner = value[1:-1]
         return value if inner == "" or is_masked(inner) else f"{value[0]}{mask(inner)}{value[0]}"
@@ -228,6 +250,10 @@ def _mask_value_text(value: str) -> str:
 
 
 def _value_items(value: str) -> list[str]:
+    pieces = _pieces(value)
+    if len(pieces) > 1:  # the word as written and the value the shell makes
+        joined = "".join(p[1:-1] if p[:1] in "'\"" and len(p) >= 2 else p for p in pieces)
+        return [value, joined]
     if value.startswith("["):
         return [m.group(0)[1:-1] for m in _QUOTED_ITEM.finditer(value)]
     if value[:2] in ("$'", '$"') and len(value) >= 3:
@@ -250,6 +276,17 @@ def _named_is_secret(m: re.Match[str]) -> bool:
     return is_secret_name(name)
 
 
+# Words that follow a flag in prose, argtrace's own messages first (`--hf-token is a vLLM flag`): after
+# `--flag ` (a blank, not `=`) they are the sentence, not the flag's value. Read as values they were masked
+# there and, once known, as whole words everywhere else in the report (session 13's probe). A launch's own
+# `--api-key is` is still masked: its words are read by position (argv_secrets), not by this shape.
+_PROSE_AFTER_FLAG = frozenset(
+    {"is", "are", "was", "were", "has", "have", "had", "and", "or", "not", "the", "a", "an", "to", "of", "in",
+     "on", "at", "with", "without", "takes", "given", "set", "also", "only", "must", "which", "that", "when",
+     "from", "for", "as", "by", "but", "if", "then", "now", "no", "can", "cannot", "does", "do", "did"}
+)  # fmt: skip
+
+
 def _secret_values_at(text: str) -> Iterator[tuple[int, int, str]]:
     """(start, end, value) of the VALUE of every secret ``NAME=VALUE`` / ``--flag VALUE`` in ``text``."""
     done = 0
@@ -258,6 +295,8 @@ def _secret_values_at(text: str) -> Iterator[tuple[int, int, str]]:
             continue
         value = _VALUE.match(text, m.end())
         if value is None or not _could_be_secret(value.group(0)):
+            continue
+        if m["flag"] and not m.group(0).endswith("=") and value.group(0).lower() in _PROSE_AFTER_FLAG:
             continue
         done = value.end()
         yield m.end(), value.end(), value.group(0)
@@ -535,6 +574,7 @@ class Redactor:
                 elif key_text in COMMAND_LINE_FIELDS and isinstance(item, str):
                     self.learn_command_line(item)
                 self.learn_data(item)
+            self._learn_spelling(value)
         elif isinstance(value, (list, tuple)):
             texts = [_word_text(v) for v in value]
             if texts and all(t is not None or v is None for t, v in zip(texts, value, strict=True)):
@@ -544,6 +584,16 @@ class Redactor:
         elif isinstance(value, str) and value not in self._read:
             self._read.add(value)
             self.learn_all(secrets_in_text(value))
+
+    def _learn_spelling(self, value: Mapping[Any, Any]) -> None:
+        """A secret word's source spelling (``expansion``: ``${PART}tail``) when it holds literal characters
+        of the secret: shown beside the masked value it gave away the tail (probe of session 13)."""
+        spelling = value.get("expansion")
+        if not isinstance(spelling, str) or spelling == "literal":
+            return
+        said = value.get("text", value.get("value"))
+        if isinstance(said, str) and said in self.known and _LITERAL_LEFT.sub("", spelling).strip("\"'"):
+            self.learn(spelling)
 
     # masking
     def text(self, text: str) -> str:

@@ -719,6 +719,18 @@ def _carrier_case(kind: str) -> Callable[[random.Random, str], Case]:
     return generate
 
 
+def _text_case(kind: str) -> Callable[[random.Random, str], Case]:
+    """The generator of a pasted-text kind, from :mod:`tests.fuzz.text_generators`."""
+
+    def generate(rnd: random.Random, case_id: str) -> Case:
+        from tests.fuzz import text_generators
+
+        made: Case = getattr(text_generators, f"{kind.replace('-', '_')}_case")(rnd, case_id)
+        return made
+
+    return generate
+
+
 GENERATORS = {
     "script": script_case,
     "script-mut": script_mutation_case,
@@ -726,6 +738,8 @@ GENERATORS = {
     "yaml": yaml_case,
     "systemd": _carrier_case("systemd"),
     "skypilot": _carrier_case("skypilot"),
+    "why": _text_case("why"),
+    "log-wrap": _text_case("log-wrap"),
 }
 KINDS = tuple(GENERATORS)
 

@@ -144,7 +144,8 @@ def classify(
         ch = _CONTROL.search(stdout + stderr)
         assert ch is not None
         found.append(("ESCAPE", f"ESCAPE {case.kind} {ch.group(0)!r}"))
-    if "--format" in case.argv and status in (0, 1):
+    fmt = case.argv[case.argv.index("--format") + 1] if "--format" in case.argv[:-1] else None
+    if fmt in ("json", "sarif") and status in (0, 1):
         try:
             json.loads(stdout)
         except ValueError as e:

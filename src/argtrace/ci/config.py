@@ -79,6 +79,10 @@ def _load(path: Path, pyproject: bool) -> Config | None:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise UsageError(f"{path}: not valid TOML ({exc})") from None
+    except RecursionError:
+        # tomllib reads nested arrays and inline tables recursively: `x = [[[...]]]` 50,000 deep in a
+        # pyproject.toml made every command run in that directory die with an internal error (probe, s13)
+        raise UsageError(f"{path}: not readable TOML (values nested too deep)") from None
     lines = text.splitlines()
     if pyproject:
         table = data.get("tool", {}).get("argtrace")

@@ -418,6 +418,13 @@ def resolve_server(
         return result
     local = local.resolve()
     section["model_config"] = str(local)
+    from argtrace.layers.remote_code import remote_code_reason
+
+    reason = remote_code_reason(argv, local)
+    if reason is not None:
+        section["reason"] = reason
+        result.findings.append(rules.RS004.finding(f"resolution skipped: {reason}"))
+        return result
     if model_index is not None and model_word is not None:
         word = argv[model_index]
         argv[model_index] = word.replace(model_word, str(local)) if "=" in word else str(local)

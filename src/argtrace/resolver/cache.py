@@ -24,6 +24,15 @@ same directory and are renamed over the entry (atomic on POSIX), so concurrent r
 The same store keeps shellcheck's opinions of scripts (``layers/shell/shellcheck.py``, entries named
 ``shellcheck-*``, keyed by the script's bytes and shellcheck's binary and configuration).
 
+Secrets never reach the disk in clear: a resolver echoes the launch's ``--api-key`` and ``--admin-api-key``
+in its answer (3 copies each in one SGLang 0.5.23 answer), so every value the run knows secret
+(``redact.run_redactor``) is replaced in the stored payload by a NUL, the first 16 hex digits of its SHA-256
+and a NUL (:func:`seal`), and put back on load from the same run's secrets (:func:`unseal`). The key covers
+every input the secrets come from, so a run that finds an entry knows them again; one that does not (a
+placeholder of a secret it does not know) treats the entry as absent. Entries are files of mode 0600 in a
+directory only the user can write to (``cache_dirs.open_private_dir``); entries of format 1, which held
+secrets in clear, are deleted when met.
+
 ``--no-cache`` (``check``, ``mem``) or ``ARGTRACE_NO_CACHE=1`` bypasses it; ``argtrace resolver clear-cache``
 empties it. ``ARGTRACE_RESOLUTION_CACHE`` moves it (default: the user cache dir, ``resolutions/``).
 """
@@ -33,11 +42,14 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-FORMAT = 1
+from argtrace.cache_dirs import open_private_dir, read_private, write_private
+
+FORMAT = 2  # 2: secrets sealed (format 1 kept them in clear)
 # Files beside the model's config.json above this size (weights) are keyed by name, size and mtime, not read.
 MAX_HASHED_BYTES = 16 * 1024 * 1024
 # A directory named by an argv word is keyed by its top-level files only, at most this many (a model dir).
@@ -46,6 +58,9 @@ _RESOLVER_DIR = Path(__file__).resolve().parent
 _SIZING_PY = _RESOLVER_DIR.parent / "layers" / "memory" / "framework_sizing.py"
 _bypass = False
 _code_digest: str | None = None
+# the secrets in each keyed request's argv and environment: a stored answer is sealed with them (and with
+# those its own names mark) and unsealed with them, whether or not a layer registered them for the report
+_request_secrets: dict[str, frozenset[str]] = {}
 
 
 def cache_root() -> Path:
@@ -74,7 +89,7 @@ def bypassed(bypass: bool = True) -> Iterator[None]:
 
 
 def _file_digest(path: Path) -> str:
-    import hashlib
+    import hashlib  # here: a check that resolves nothing hashes nothing (start-up, issue 18)
 
     h = hashlib.sha256()
     with path.open("rb") as f:
@@ -86,10 +101,10 @@ def _file_digest(path: Path) -> str:
 def code_digest() -> str:
     """sha256 over argtrace's code that runs inside the resolver process (computed once per process: the
     installed code does not change under a running argtrace)."""
+    import hashlib  # here: a check that resolves nothing hashes nothing (start-up, issue 18)
+
     global _code_digest
     if _code_digest is None:
-        import hashlib
-
         h = hashlib.sha256()
         files = {
             "resolver/" + p.relative_to(_RESOLVER_DIR).as_posix(): p
@@ -105,7 +120,7 @@ def code_digest() -> str:
 
 def _env_part(env_path: str) -> dict[str, Any]:
     """The resolver environment and its base: manifest bytes and site-packages modification times."""
-    import hashlib
+    import hashlib  # here: a check that resolves nothing hashes nothing (start-up, issue 18)
 
     from argtrace.resolver.environments import MANIFEST
 
@@ -165,6 +180,8 @@ def _named_paths(argv: Any) -> dict[str, Any]:
 
 def key(kind: str, env_path: str, request: Mapping[str, Any], env: Mapping[str, str]) -> str:
     """The cache key of one resolver run (``kind``: ``resolution`` or ``sizing``)."""
+    import hashlib  # here: a check that resolves nothing hashes nothing (start-up, issue 18)
+
     words = list(request.get("argv") or [])
     for variant in request.get("variants") or []:
         words += list(variant)
@@ -178,22 +195,37 @@ def key(kind: str, env_path: str, request: Mapping[str, Any], env: Mapping[str, 
         "env": dict(sorted(env.items())),
     }
     blob = json.dumps(material, sort_keys=True, default=str).encode()
-    import hashlib
+    entry_key = hashlib.sha256(blob).hexdigest()
+    from argtrace.redact import argv_secrets, secret_values
 
-    return hashlib.sha256(blob).hexdigest()
+    _request_secrets[entry_key] = frozenset(
+        argv_secrets([w if isinstance(w, str) else None for w in words]) | secret_values(dict(env))
+    )
+    return entry_key
 
 
 def load(entry_key: str) -> dict[str, Any] | None:
     """The stored answer for ``entry_key``, or None (absent, bypassed, unreadable, not ours)."""
     if not enabled():
         return None
+    dir_fd = open_private_dir(str(cache_root()))
+    if dir_fd is None:
+        return None  # absent, or a directory others can write to: its answers are not ours to believe
     try:
-        data = json.loads((cache_root() / f"{entry_key}.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError, UnicodeDecodeError):
+        raw = read_private(dir_fd, f"{entry_key}.json")
+    finally:
+        os.close(dir_fd)
+    if raw is None:
         return None
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        return None
+    if isinstance(data, dict) and data.get("format") == 1:
+        _forget(f"{entry_key}.json")  # an entry that kept the launch's secrets in clear
     if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("key") != entry_key:
         return None
-    payload = data.get("payload")
+    payload = unseal(data.get("payload"), _known_secrets(entry_key))
     return payload if isinstance(payload, dict) else None
 
 
@@ -201,22 +233,111 @@ def store(entry_key: str, payload: Mapping[str, Any]) -> None:
     """Keep ``payload`` under ``entry_key``; a cache that cannot be written is only slower, never an error."""
     if not enabled():
         return
-    import tempfile
-
-    root = cache_root()
+    sealed = seal(payload, _known_secrets(entry_key, payload))
+    if sealed is None:
+        return  # a text holding the placeholder's mark: it could not be put back exactly
     try:
-        root.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=root)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump({"format": FORMAT, "key": entry_key, "payload": payload}, f)
-            os.replace(tmp, root / f"{entry_key}.json")
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
-    except (OSError, TypeError, ValueError):
+        data = json.dumps({"format": FORMAT, "key": entry_key, "payload": sealed}).encode("utf-8")
+    except (TypeError, ValueError):
         return
+    dir_fd = open_private_dir(str(cache_root()), create=True)
+    if dir_fd is None:
+        return  # a directory others can change: keep nothing there
+    try:
+        write_private(dir_fd, f"{entry_key}.json", data)
+    finally:
+        os.close(dir_fd)
+
+
+def _forget(name: str) -> None:
+    dir_fd = open_private_dir(str(cache_root()))
+    if dir_fd is not None:
+        try:
+            os.unlink(name, dir_fd=dir_fd)
+        except OSError:
+            pass
+        finally:
+            os.close(dir_fd)
+
+
+def _known_secrets(entry_key: str, payload: object = None) -> set[str]:
+    """The run's secrets, the request's, and (to store) those ``payload``'s own names mark: a secret only
+    the answer holds (a ``--config`` file's ``api_key``) is sealed too, and such an entry is then never
+    read back (its tag names a secret the next run cannot know before it has the answer): slower, never
+    in clear."""
+    from argtrace.redact import Redactor, is_masked, run_redactor
+
+    found = Redactor(run_redactor().known | _request_secrets.get(entry_key, frozenset()))
+    if payload is not None:
+        found.learn_data(payload)
+    return {s for s in found.known if not is_masked(s)}
+
+
+def _tag(secret: str) -> str:
+    import hashlib  # here: a check that resolves nothing hashes nothing (start-up, issue 18)
+
+    return "\0" + hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()[:16] + "\0"
+
+
+def _map_strings(value: Any, change: Any) -> Any:
+    if isinstance(value, str):
+        return change(value)
+    if isinstance(value, Mapping):
+        return {_map_strings(k, change): _map_strings(v, change) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_map_strings(item, change) for item in value]
+    return value
+
+
+class _Unsealable(Exception):
+    pass
+
+
+def seal(payload: Any, secrets: set[str]) -> Any:
+    """``payload`` with every occurrence of a secret replaced by its tag, in one left-to-right pass (longest
+    secret first); None when a text already holds a NUL (argv and environment values never do, so a tag
+    cannot be confused with the text around it)."""
+    ordered = sorted(secrets, key=lambda s: (-len(s), s))
+    pattern = re.compile("|".join(re.escape(s) for s in ordered)) if ordered else None
+
+    def change(text: str) -> str:
+        if "\0" in text:
+            raise _Unsealable
+        return pattern.sub(lambda m: _tag(m.group()), text) if pattern is not None else text
+
+    try:
+        return _map_strings(payload, change)
+    except _Unsealable:
+        return None
+
+
+_TAG = re.compile("\0([0-9a-f]{16})\0")
+
+
+def unseal(payload: Any, secrets: set[str]) -> Any:
+    """The payload :func:`seal` was given, from the same secrets; None when a tag names a secret not among
+    ``secrets``."""
+    tags: dict[str, str] | None = None
+
+    def change(text: str) -> str:
+        nonlocal tags
+        if "\0" not in text:
+            return text
+        if tags is None:
+            tags = {_tag(s)[1:-1]: s for s in secrets}
+        known = tags
+
+        def back(m: re.Match[str]) -> str:
+            if m.group(1) not in known:
+                raise _Unsealable
+            return known[m.group(1)]
+
+        return _TAG.sub(back, text)
+
+    try:
+        return _map_strings(payload, change)
+    except _Unsealable:
+        return None
 
 
 def clear() -> tuple[Path, int]:

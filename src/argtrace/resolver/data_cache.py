@@ -25,7 +25,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from argtrace.cache_dirs import data_cache_dir, data_cache_enabled
+from argtrace.cache_dirs import (
+    data_cache_dir,
+    data_cache_enabled,
+    open_private_dir,
+    read_private,
+    write_private,
+)
 
 FORMAT = 1
 
@@ -58,28 +64,37 @@ def cached(name: str, sources: Sequence[Path], build: Callable[[], Any]) -> Any:
     root = cache_root()
     # the file name tells copies apart; the whole key, stored in the copy, decides (hashlib's import alone
     # would cost more than a short check's lookups)
-    path = root / f"{name}-{zlib.crc32(key.encode()):08x}.marshal"
+    name_of = f"{name}-{zlib.crc32(key.encode()):08x}.marshal"
+    dir_fd = open_private_dir(str(root), create=True)
+    if dir_fd is None:
+        return build()  # a directory others can change: its copies would not be ours to believe
     try:
-        stored = marshal.loads(path.read_bytes())
-        if isinstance(stored, tuple) and len(stored) == 2 and stored[0] == key:
-            return stored[1]
-    except (OSError, EOFError, ValueError, TypeError):
-        pass  # absent, unreadable or corrupt: build it again
+        return _through(dir_fd, root, name, name_of, key, build)
+    finally:
+        os.close(dir_fd)
+
+
+def _through(dir_fd: int, root: Path, name: str, name_of: str, key: str, build: Callable[[], Any]) -> Any:
+    raw = read_private(dir_fd, name_of)
+    if raw is not None:
+        try:
+            stored = marshal.loads(raw)
+            if isinstance(stored, tuple) and len(stored) == 2 and stored[0] == key:
+                return stored[1]
+        except (EOFError, ValueError, TypeError):
+            pass  # corrupt: build it again
     value = build()
     try:
         data = marshal.dumps((key, value))
     except ValueError:
         return value  # not plain data: nothing to keep
-    try:
-        root.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        tmp.write_bytes(data)
-        os.replace(tmp, path)
-        for stale in root.glob(f"{name}-{'[0-9a-f]' * 8}.marshal"):  # copies of older inputs
-            if stale != path:
-                stale.unlink(missing_ok=True)
-    except OSError:
-        pass
+    if write_private(dir_fd, name_of, data):
+        try:
+            for stale in root.glob(f"{name}-{'[0-9a-f]' * 8}.marshal"):  # copies of older inputs
+                if stale.name != name_of:
+                    os.unlink(stale.name, dir_fd=dir_fd)
+        except OSError:
+            pass
     return value
 
 

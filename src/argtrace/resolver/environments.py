@@ -346,6 +346,10 @@ _LAUNCH_ENV_NEVER_PASSED = frozenset(
         "BASH_ENV",
         "ENV",
         "PATH",
+        # files Python or the C library load from a directory the launch names: compiled modules
+        # (`__pycache__` under the prefix, run in place of the sources) and iconv's shared objects
+        "PYTHONPYCACHEPREFIX",
+        "GCONV_PATH",
     }
 )
 

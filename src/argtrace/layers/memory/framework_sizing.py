@@ -147,6 +147,11 @@ def run_framework_sizing(
     run_env = environments.runtime_env_for(base, {"ARGTRACE_FAKE_GPU": fake_gpu_env(gpu)})
     # Last, so it wins over the launch's own --model-path (a hub id or a node path): argparse keeps the last.
     argv = [*server_argv, "--model-path", str(Path(model_dir).resolve())]
+    from argtrace.layers.remote_code import remote_code_reason
+
+    never = remote_code_reason(argv, Path(model_dir).resolve())
+    if never is not None:
+        return FrameworkSizing(version=version, error=f"not sized: {never}")
     request = {
         "argv": argv,
         "record_py": str(Path(__file__).resolve().parent.parent.parent / "resolver" / "record.py"),

@@ -50,7 +50,10 @@ class Control(Expander):
         except (_Return, _Break, _Continue):
             status = self.last_status
         except _Budget:
-            self.emit("budget", self.budget_at, steps=self.max_steps)
+            if self.expanded_bytes > self.max_expanded_bytes:
+                self.emit("budget", self.budget_at, steps=self.steps, bytes=self.max_expanded_bytes)
+            else:
+                self.emit("budget", self.budget_at, steps=self.max_steps)
             status = None
         except RecursionError:
             self.emit("recursion", self.cur_at or None, name="Python's recursion limit")

@@ -39,6 +39,16 @@ MAX_LOOP_SERVERS = 64
 
 MAX_DEPTH = 100
 
+# Text one word may expand to, and all expansions of a run together: MAX_EXPANDED_BYTES plus EXPANDED_PER_BYTE
+# per byte of the script (counted like steps, never timed). A word beyond MAX_WORD_BYTES cannot reach a
+# server (execve refuses one argument over 128 KiB) and is unknown; past the total the
+# evaluation stops as at MAX_STEPS. Before, `X=$X$X` 64 times doubled a string until memory ran out, and a
+# function calling itself twice with `$1$1` spent its 30,000 steps splitting 1 KB words character by
+# character (probe of session 13: past 60 s and 10 s). Real scripts expand about their own size.
+MAX_WORD_BYTES = 1024 * 1024
+MAX_EXPANDED_BYTES = 8 * 1024 * 1024
+EXPANDED_PER_BYTE = 4
+
 # -------------------------------------------------------------------------- sources
 
 
@@ -369,6 +379,8 @@ class Core:
         self.commands: list[PredictedCommand] = []
         self.steps = 0
         self.max_steps = MAX_STEPS + len(source.text) // STEP_BYTES
+        self.expanded_bytes = 0
+        self.max_expanded_bytes = MAX_EXPANDED_BYTES + EXPANDED_PER_BYTE * len(source.text)
         self.depth = 0
         self.spec: list[str] = []  # reasons of the unknown branches we are inside
         self.source_stack: list[str] = []
@@ -452,6 +464,15 @@ class Core:
             raise _Budget()
 
     budget_at: str | None = None  # where the step budget ran out
+
+    def expanded(self, size: int, at: str) -> bool:
+        """Count ``size`` bytes of one word's expansion at ``at``; False when the word is too long to be
+        known. Raises ``_Budget`` when all expansions together pass their budget."""
+        self.expanded_bytes += size
+        if self.expanded_bytes > self.max_expanded_bytes:
+            self.budget_at = at
+            raise _Budget()
+        return size <= MAX_WORD_BYTES
 
     def node_text(self, node: Any) -> str:
         return self.src.text[node.start_byte : node.end_byte]

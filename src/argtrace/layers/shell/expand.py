@@ -20,6 +20,7 @@ from argtrace.layers.shell.core import (
     _PLAIN,
     _PLAIN_BRACKETS,
     MAX_DEPTH,
+    MAX_WORD_BYTES,
     ExpWord,
     Source,
     _Chunk,
@@ -133,6 +134,9 @@ class Expander(Params):
                         f"process substitution `{to_str(p.raw)}` becomes a /dev/fd path at run time",
                     )
                 )
+        size = sum(len(c.text) for c in out if c.text)
+        if size > 64 and not self.expanded(size, at):
+            return [_Chunk(None, True, False, f"the word expands to more than {MAX_WORD_BYTES:,} bytes")]
         return out
 
     def command_substitution(self, p: L.CmdSub, at: str) -> _Chunk:

@@ -117,10 +117,18 @@ def _first_closing(s: str) -> int:
     return -1
 
 
-def _invalid(text: str, offset: int = 0) -> list[int]:
+# Nested defaults followed (`${A:-${B:-...}}`): compose-go recurses without a limit (Go's stack grows), but
+# here each level is a Python frame and a rescan of the rest, so 5,000 levels in one compose value died with
+# RecursionError after 7 s (probe of session 13). Deeper templates are read no further.
+MAX_NESTING = 64
+
+
+def _invalid(text: str, offset: int = 0, depth: int = 0) -> list[int]:
     """Where compose-go v2 finds an invalid template in ``text``: the ``invalid`` branch, and again in the
     default of a braced reference and in the text after its first ``}`` (interpolated anew)."""
     out: list[int] = []
+    if depth > MAX_NESTING:
+        return out
     for m in _TEMPLATE.finditer(text):
         if m.group("invalid") is not None:
             out.append(offset + m.start())
@@ -130,16 +138,18 @@ def _invalid(text: str, offset: int = 0) -> list[int]:
             inner = whole[2:close] if close > 0 else whole[2:]
             op = _OPERATOR.search(inner)
             if op is not None:
-                out += _invalid(inner[op.end() :], offset + m.start() + 2 + op.end())
+                out += _invalid(inner[op.end() :], offset + m.start() + 2 + op.end(), depth + 1)
             if close > 0:
-                out += _invalid(whole[close + 1 :], offset + m.start() + close + 1)
+                out += _invalid(whole[close + 1 :], offset + m.start() + close + 1, depth + 1)
     return out
 
 
-def _names(text: str) -> set[str]:
+def _names(text: str, depth: int = 0) -> set[str]:
     """The names ``text`` reads, as compose-go interpolates it (a braced reference's default and the text
     after its first ``}`` are read again: :func:`_invalid`)."""
     out: set[str] = set()
+    if depth > MAX_NESTING:
+        return out
     for m in _TEMPLATE.finditer(text):
         if m.group("named"):
             out.add(m.group("named"))
@@ -152,9 +162,9 @@ def _names(text: str) -> set[str]:
             inner = whole[2:close] if close > 0 else whole[2:]
             op = _OPERATOR.search(inner)
             if op is not None:
-                out |= _names(inner[op.end() :])
+                out |= _names(inner[op.end() :], depth + 1)
             if close > 0:
-                out |= _names(whole[close + 1 :])
+                out |= _names(whole[close + 1 :], depth + 1)
     return out
 
 
