@@ -179,17 +179,28 @@ _TAKES = {"?": "optional", "*": "many", "+": "many"}
 
 
 def _takes(option: dict[str, object]) -> str:
-    """"none"/"one"/"optional"/"many" for one dumped option."""
-    if option["action"] in ("_StoreTrueAction", "_StoreFalseAction", "_StoreConstAction", "_VersionAction",
-                            "BooleanOptionalAction", "_CountAction") or option["nargs"] == 0:
+    """ "none"/"one"/"optional"/"many" for one dumped option."""
+    if (
+        option["action"]
+        in (
+            "_StoreTrueAction",
+            "_StoreFalseAction",
+            "_StoreConstAction",
+            "_VersionAction",
+            "BooleanOptionalAction",
+            "_CountAction",
+        )
+        or option["nargs"] == 0
+    ):
         return "none"
     return _TAKES.get(option["nargs"], "one")  # type: ignore[arg-type]
 
 
 def _dumped(tree: str) -> dict[str, list[dict[str, object]]]:
     """backend -> the options its launcher's argparse passes take (the argument groups, 1.0 on)."""
-    out = subprocess.run([sys.executable, "-c", _DUMP, tree], capture_output=True, text=True, check=True,
-                         timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-c", _DUMP, tree], capture_output=True, text=True, check=True, timeout=120
+    )
     return json.loads(out.stdout)  # type: ignore[no-any-return]
 
 

@@ -19,7 +19,7 @@ from argtrace import dataclass_code
 
 # Written without `from __future__ import annotations`: the generated __init__ then carries the types
 # themselves, which a compile that inherited this test module's future flags would turn into strings.
-CLASSES = '''
+CLASSES = """
 import dataclasses
 from dataclasses import InitVar, dataclass, field
 from typing import ClassVar
@@ -45,7 +45,7 @@ class Task:
 class Slotted:
     a: int
     b: str = "b"
-'''
+"""
 
 
 def create(store_path: str | None) -> dict[str, Any]:
@@ -109,10 +109,7 @@ def test_a_second_process_compiles_nothing(tmp_path: Path) -> None:
     )
     root = Path(__file__).resolve().parent.parent
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root / "src"), str(root)])}
-    runs = [
-        subprocess.run([sys.executable, "-c", script, store], env=env, **RUN)
-        for _ in range(2)
-    ]
+    runs = [subprocess.run([sys.executable, "-c", script, store], env=env, **RUN) for _ in range(2)]
     compiled = [tuple(map(int, run.stdout.split())) for run in runs]
     assert compiled[0][0] == compiled[0][1] >= 15  # every method compiled on the first run
     assert compiled[1] == (0, compiled[0][1])  # and none on the second

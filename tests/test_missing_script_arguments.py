@@ -79,7 +79,7 @@ def test_the_parser_errors_an_assumed_cause_explains_rest_on_it_too(tmp_path: Pa
 
 def test_a_value_through_two_variables_is_traced_to_the_argument(tmp_path: Path) -> None:
     script = (
-        "#!/bin/bash\nNODE_GPUS=\"$1\"\nDEVICES=$NODE_GPUS\nexport CUDA_VISIBLE_DEVICES=${DEVICES}\n"
+        '#!/bin/bash\nNODE_GPUS="$1"\nDEVICES=$NODE_GPUS\nexport CUDA_VISIBLE_DEVICES=${DEVICES}\n'
         "python3 -m sglang.launch_server --model-path /models/qwen\n"
     )
     _, findings = _check(tmp_path, script)

@@ -169,8 +169,7 @@ def test_the_vllm_workers_roles_of_an_older_dynamo_are_no_errors(tmp_path: Path)
         (
             "PA001",
             "is_decode_worker",
-            "--is-decode-worker is a dynamo.vllm option of ai-dynamo 0.6.1-1.3.1 "
-            f"{older}{rest}",
+            f"--is-decode-worker is a dynamo.vllm option of ai-dynamo 0.6.1-1.3.1 {older}{rest}",
         ),
         (
             "PA001",
@@ -338,12 +337,17 @@ def test_a_data_parallel_vllm_worker_gets_the_hybrid_lb_flags(tmp_path: Path) ->
         )
     ]
     # the vLLM release not named: the flags' meaning rests on it (PA032 as information, basis assumed)
-    assert [(f["code"], f["severity"], f["basis"]) for f in _report(tmp_path, eight)["findings"]
-            if f["code"] == "PA032"] == [("PA032", "info", "assumed")]
+    assert [
+        (f["code"], f["severity"], f["basis"])
+        for f in _report(tmp_path, eight)["findings"]
+        if f["code"] == "PA032"
+    ] == [("PA032", "info", "assumed")]
     # three GPUs for tp 2: the operator runs 3 // 2 = 1 local rank per pod, one GPU stays idle
     odd = DYNAMO_VLLM.read_text().replace('          gpu: "1"', '          gpu: "3"', 1)
-    odd = odd.replace('- "2"\n            - --is-decode-worker', '- "2"\n            - --data-parallel-size\n'
-                      '            - "4"\n            - --is-decode-worker')
+    odd = odd.replace(
+        '- "2"\n            - --is-decode-worker',
+        '- "2"\n            - --data-parallel-size\n            - "4"\n            - --is-decode-worker',
+    )
     assert _judged(_report(tmp_path, odd)) == [
         (
             "PA036",
@@ -359,9 +363,7 @@ def test_a_data_parallel_vllm_worker_gets_the_hybrid_lb_flags(tmp_path: Path) ->
 # The Dynamo release from the image's tag (NVIDIA's runtime images nvcr.io/nvidia/ai-dynamo/vllm-runtime:X.Y.Z
 # are tagged with the Dynamo release): the example above dropped its ${VERSION} tag.
 def _tagged(tag: str) -> str:
-    return VLLM_ROUTER.read_text().replace(
-        "vllm-runtime\n", f"vllm-runtime:{tag}\n"
-    )
+    return VLLM_ROUTER.read_text().replace("vllm-runtime\n", f"vllm-runtime:{tag}\n")
 
 
 def test_an_older_dynamo_named_by_the_tag_takes_its_own_roles(tmp_path: Path) -> None:
@@ -452,7 +454,13 @@ def test_the_grove_pathway_is_shown_beside_the_leaderworkerset_one(tmp_path: Pat
     # the leader's rank is a literal 0: its flags are appended; a worker's rank is shell arithmetic, so the
     # operator runs it as `sh -c "exec ..."`
     assert decode[0]["alternative_argv"] == [
-        *engine.split(), "--dist-init-addr", f"{_GROVE_LEADER}:29500", "--nnodes", "2", "--node-rank", "0"
+        *engine.split(),
+        "--dist-init-addr",
+        f"{_GROVE_LEADER}:29500",
+        "--nnodes",
+        "2",
+        "--node-rank",
+        "0",
     ]
     assert decode[1]["alternative_argv"] == [
         "sh",
@@ -518,15 +526,15 @@ def test_the_grove_argv_of_a_vllm_worker_is_the_leaderworkerset_one_with_grove_v
 # The elastic-EP rewrite (backend_vllm.go at 003d1ee5, updateVLLMMultinodeArgs ->
 # injectElasticEPRayLaunchFlags): a multi-node worker whose args have --enable-elastic-ep (and a tp x pp
 # that fits one pod) is one Ray cluster.
-_ELASTIC = '''            - --data-parallel-size
+_ELASTIC = """            - --data-parallel-size
             - "2"
             - --data-parallel-backend
             - ray
             - --enable-expert-parallel
             - --enable-elastic-ep
-            - --is-decode-worker'''
+            - --is-decode-worker"""
 _RAY_HEAD = (
-    "ray start --head --port=6379 --block & i=0; until python3 -c \"import socket; "
+    'ray start --head --port=6379 --block & i=0; until python3 -c "import socket; '
     "s=socket.create_connection(('127.0.0.1',6379),timeout=1); s.close()\" 2>/dev/null; do i=$((i+1)); "
     '[ "$i" -ge 150 ] && { echo "ERROR: Ray head did not start within 300s" >&2; exit 1; }; sleep 2; done && '
 )
@@ -551,9 +559,9 @@ def test_an_elastic_ep_worker_is_a_ray_head_running_the_engine_and_ray_workers(t
     engine = "python3 -m dynamo.vllm --model Qwen/Qwen3-0.6B --data-parallel-size 2 "
     engine += "--data-parallel-backend ray --enable-expert-parallel --enable-elastic-ep --is-decode-worker"
     gate = (
-        "i=0; until python3 -c \"import urllib.request; "
+        'i=0; until python3 -c "import urllib.request; '
         "urllib.request.urlopen('http://$(LWS_LEADER_ADDRESS):9090/live', timeout=5)\" 2>/dev/null; do "
-        "i=$((i+1)); [ \"$i\" -ge 720 ] && { echo \"ERROR: leader /live did not become ready within 3h\" "
+        'i=$((i+1)); [ "$i" -ge 720 ] && { echo "ERROR: leader /live did not become ready within 3h" '
         ">&2; exit 1; }; echo 'waiting for leader dynamo.vllm /live to return 200...'; sleep 15; done"
     )
     assert _decode_hops(report) == [

@@ -114,7 +114,12 @@ def test_directives_stop_at_the_first_command() -> None:
     text += b"#SBATCH -N 9\n"
     allocation = batch_directives(text, "job.sh")
     assert allocation == Allocation(
-        at="job.sh:4", nodes=4, ntasks=8, ntasks_per_node=None, gpus_per_node=8, nodes_at="job.sh:4",
+        at="job.sh:4",
+        nodes=4,
+        ntasks=8,
+        ntasks_per_node=None,
+        gpus_per_node=8,
+        nodes_at="job.sh:4",
         gpus_at="job.sh:5",
     )
     assert allocation.tasks == 8

@@ -192,7 +192,8 @@ def test_why_log_mem_and_rules_answer_real_cases() -> None:
 
         mem = await client.call_tool(
             # a count the user wrote (a bare `h100` is as many as the launch needs)
-            "mem", {"model_config": str(LLAMA_8B), "gpu": "h100x1", "flags": ["--tp-size", "2"]}
+            "mem",
+            {"model_config": str(LLAMA_8B), "gpu": "h100x1", "flags": ["--tp-size", "2"]},
         )
         assert mem.is_error is False
         mm007 = next(f for f in mem.structured_content["findings"] if f["code"] == "MM007")

@@ -236,7 +236,7 @@ def test_patterns_are_linear_on_long_inputs(size: int, unit: str) -> None:
     [
         # bash's ANSI-C quoting: a fuzz case's script line, quoted back by shellcheck's SC2034 evidence
         ("OPENAI_API_KEY=$'Zq7v6OmkSMmRZcojjoF'", "OPENAI_API_KEY=$'{}'", "Zq7v6OmkSMmRZcojjoF"),
-        ("DB_PASSWORD=$\"pwW3KxobPpNz5y\" next", 'DB_PASSWORD=$"{}" next', "pwW3KxobPpNz5y"),
+        ('DB_PASSWORD=$"pwW3KxobPpNz5y" next', 'DB_PASSWORD=$"{}" next', "pwW3KxobPpNz5y"),
         ("HF_TOKEN=$'ab\\'cd' x", "HF_TOKEN=$'{}' x", "ab\\'cd"),  # \' does not close $'...'
         ("--api-key $'abcdefgh12'", "--api-key $'{}'", "abcdefgh12"),
     ],

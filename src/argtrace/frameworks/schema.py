@@ -524,8 +524,10 @@ def choose_schema(
         used = nearest_bundled(framework, version, versions) or versions[0]
         family = release_family(framework, used) == release_family(framework, version)
         older = version_key(used) <= version_key(version)
-        kind = f"{'.'.join(release_family(framework, version))}.x" if family else (
-            "nearest older" if older else "oldest"
+        kind = (
+            f"{'.'.join(release_family(framework, version))}.x"
+            if family
+            else ("nearest older" if older else "oldest")
         )
         # A release the user named that argtrace lacks is worth a warning; one read from the evidence (an
         # installed package, an image tag, a pip line) says what the analysis substitutes, and the findings

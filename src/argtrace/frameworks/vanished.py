@@ -117,9 +117,7 @@ def lost_fix(lost: VanishedWord) -> str:
             f"set {name} where the server runs (check with `--env {name}=...`), or write the model in place "
             f"of `{lost.expansion}`; `${{{name}:?{name} is not set}}` stops with that message instead"
         )
-    return (
-        f"give {name} a value (it is empty), or write the model in place of `{lost.expansion}`"
-    )
+    return f"give {name} a value (it is empty), or write the model in place of `{lost.expansion}`"
 
 
 def as_consequence(lost: VanishedWord) -> dict[str, Any]:

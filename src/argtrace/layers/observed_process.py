@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 # Worker process titles: (framework, role).
 _TITLE = re.compile(r"^(?P<prefix>sglang|[A-Za-z0-9_]+)::(?P<role>[A-Za-z_]+?)(?:_(?P<rank>\w+))?\s*$")
 
+
 @dataclass
 class ObservedProcess:
     """One process as observed: argv, start environment, interpreter, sockets, framework role."""

@@ -164,9 +164,7 @@ class Host:
         from argtrace.remote.results import RunResult
 
         result = self.call("run", argv=list(argv), timeout=timeout, cwd=cwd, env=dict(env) if env else None)
-        return RunResult(
-            result["returncode"], _b64decode(result["stdout"]), _b64decode(result["stderr"])
-        )
+        return RunResult(result["returncode"], _b64decode(result["stdout"]), _b64decode(result["stderr"]))
 
     def run_probe(
         self,

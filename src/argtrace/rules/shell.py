@@ -599,7 +599,7 @@ SH031 = Rule(
         'which is usually "command not found" (status 127), and the server never starts.'
     ),
     fix="Add `shopt -s expand_aliases` before the alias is defined, or use a function "
-    "(`serve() { python -m sglang.launch_server \"$@\"; }`) or a variable instead of the alias.",
+    '(`serve() { python -m sglang.launch_server "$@"; }`) or a variable instead of the alias.',
     exceptions="A script run by `sh` (POSIX mode) expands aliases without the `shopt`: only scripts whose "
     "first line names bash are checked. A program of that name on the node's PATH would run instead, so "
     "this is a warning, not an error.",

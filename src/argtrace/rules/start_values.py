@@ -26,7 +26,7 @@ RS030 = Rule(
         '"FP8 KV cache is not supported by the Triton attention backend on ... native FP8 (fp8e4nv) '
         'requires SM89+" (TritonAttentionImpl.__init__ in vllm/v1/attention/backends/triton_attn.py, '
         "vLLM 0.24.0 on; TritonMLAImpl for MLA models, 0.26.0 on). A vLLM fork without that check ends in "
-        "Triton's own \"type fp8e4nv not supported in this architecture\" when a kernel compiles "
+        'Triton\'s own "type fp8e4nv not supported in this architecture" when a kernel compiles '
         "(https://github.com/1CatAI/1Cat-vLLM/issues/27). The GPU is not in the command: the rule needs "
         "--gpu."
     ),

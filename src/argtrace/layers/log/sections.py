@@ -115,12 +115,16 @@ def _launch_summary(lc: Launch, at: Any, red: _Redactor) -> dict[str, Any]:
             stage = "unknown"
         else:
             stage = None
-        stage = stage or {"args_logged": "validation"}.get(nxt or "", None) or {
-            "weights_loaded": "weights",
-            "kv_cache_allocated": "kv_cache",
-            "cuda_graph_captured": "cuda_graph",
-            "server_ready": "serving",
-        }.get(nxt or "", None)
+        stage = (
+            stage
+            or {"args_logged": "validation"}.get(nxt or "", None)
+            or {
+                "weights_loaded": "weights",
+                "kv_cache_allocated": "kv_cache",
+                "cuda_graph_captured": "cuda_graph",
+                "server_ready": "serving",
+            }.get(nxt or "", None)
+        )
     summary: dict[str, Any] = {
         "launch": lc.index,
         "next_expected": None if lc.ready or fatal else next_missing(lc),

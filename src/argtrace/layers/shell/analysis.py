@@ -684,11 +684,7 @@ def _event_findings(label: str, ev: E.ShellEvaluator, args: list[str], data: byt
             out.append(
                 R.SH029.finding(
                     f"argtrace stopped evaluating at {e.at or label} after {d.get('steps')} steps (its "
-                    + (
-                        f"budget of {d['bytes']:,} expanded bytes"
-                        if d.get("bytes")
-                        else "evaluation budget"
-                    )
+                    + (f"budget of {d['bytes']:,} expanded bytes" if d.get("bytes") else "evaluation budget")
                     + "); what comes after is not followed",
                     at=e.at or label,
                 )

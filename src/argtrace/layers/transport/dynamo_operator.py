@@ -172,7 +172,7 @@ _RAY_HEAD_WAIT = (
 )
 _LEADER_LIVE_WAIT = (
     "i=0; until python3 -c \"import urllib.request; urllib.request.urlopen('http://{leader}:{port}/live', "
-    "timeout=5)\" 2>/dev/null; do i=$((i+1)); [ \"$i\" -ge 720 ] && {{ echo \"ERROR: leader /live did not "
+    'timeout=5)" 2>/dev/null; do i=$((i+1)); [ "$i" -ge 720 ] && {{ echo "ERROR: leader /live did not '
     "become ready within 3h\" >&2; exit 1; }}; echo 'waiting for leader dynamo.vllm /live to return 200...'; "
     "sleep 15; done"
 )

@@ -104,4 +104,3 @@ def _check_node_interpreters(servers: Sequence[ServerCommand], result: Transport
                 )
         except HostError:
             continue
-

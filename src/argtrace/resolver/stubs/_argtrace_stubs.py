@@ -381,8 +381,18 @@ class _AfterImportFinder(importlib.abc.MetaPathFinder):
 # vLLM's custom-op namespaces (registered by its CUDA extensions, which are stubbed): every op exists and
 # returns False when called, which is what the capability queries vLLM makes at import time need.
 SGLANG_OP_NAMESPACES = ("sgl_kernel",)
-VLLM_OP_NAMESPACES = ("_C", "_moe_C", "_C_cache_ops", "_C_custom_ar", "_vllm_fa2_C", "_vllm_fa3_C",
-                      "_flashmla_C", "_flashmla_extension_C", "_qutlass_C", "_rocm_C")
+VLLM_OP_NAMESPACES = (
+    "_C",
+    "_moe_C",
+    "_C_cache_ops",
+    "_C_custom_ar",
+    "_vllm_fa2_C",
+    "_vllm_fa3_C",
+    "_flashmla_C",
+    "_flashmla_extension_C",
+    "_qutlass_C",
+    "_rocm_C",
+)
 
 
 def _fake_triton_driver(prof: dict) -> None:
@@ -399,9 +409,15 @@ def _fake_triton_driver(prof: dict) -> None:
 
     class FakeTritonDriver:
         def __init__(self) -> None:
-            props = {"max_shared_mem": 232448, "multiprocessor_count": int(prof.get("sm_count", 132)),
-                     "max_num_regs": 65536, "warpSize": 64 if amd else 32, "sm_clock_rate": 1980000,
-                     "mem_clock_rate": 2619000, "mem_bus_width": 5120}
+            props = {
+                "max_shared_mem": 232448,
+                "multiprocessor_count": int(prof.get("sm_count", 132)),
+                "max_num_regs": 65536,
+                "warpSize": 64 if amd else 32,
+                "sm_clock_rate": 1980000,
+                "mem_clock_rate": 2619000,
+                "mem_bus_width": 5120,
+            }
             self.utils = types.SimpleNamespace(get_device_properties=lambda device=0: dict(props))
 
         def get_current_target(self):
