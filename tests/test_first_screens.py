@@ -211,8 +211,11 @@ def test_a_flag_and_its_value_in_one_item_explains_the_parsers_refusal(tmp_path:
         (
             "PA001",
             "error",
-            '--dtype auto is not a vllm 0.11.0 flag: the server refuses to start ("unrecognized arguments", '
-            "exit 2); did you mean --dtype?",
+            # the blank inside the word is named (cases12's spaced words), no "did you mean --dtype?"
+            "'--dtype auto' (after Qwen/Qwen3-8B) is not a value of any flag: it is one word holding 2 "
+            "(`--dtype`, `auto`), and argparse takes an option-like word with a blank in it for a value, not "
+            "for the option --dtype, so --dtype never gets its value; vllm 0.11.0 rejects it with "
+            '"unrecognized arguments" (exit 2)',
         )
     ]
     assert [f["code"] for f in report["findings"] if f["severity"] != "info"] == ["TP011"]

@@ -477,6 +477,21 @@ def test_vllm57713_why_says_the_wrapper_only_reports_the_inner_error() -> None:
     )
 
 
+def test_a_wrapped_error_sharing_a_phrase_with_a_site_is_not_put_on_that_site() -> None:
+    # not the report: an inner message that shares only "is not supported. Supported dtypes" with vLLM's
+    # ROCm dtype check (a dense run of 5 words, score 0.95) is no site of that check
+    text = (
+        "RuntimeError: Worker failed with error 'Sliding window attention kv layout NHD is not supported. "
+        "Supported dtypes: [torch.float16, torch.bfloat16].', please check the stack trace above for the "
+        "root cause"
+    )
+    first = explain(text)["matches"][0]
+    assert (first["function"], first["fix"].split(":")[0]) == (
+        "MultiprocExecutor.collective_rpc.get_response",
+        "this only reports another error, the cause",
+    )
+
+
 def test_a_wrapped_error_with_an_indexed_site_puts_that_site_first() -> None:
     text = (
         "RuntimeError: Worker failed with error 'ValueError: LoRA rank 64 is greater than max_lora_rank "
