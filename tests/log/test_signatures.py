@@ -126,7 +126,7 @@ def test_a_needle_is_in_every_line_its_signature_matches() -> None:
     from argtrace.layers.log.analyze import split_prefix
 
     catalog = load_catalog()
-    assert sum(1 for sig in catalog.signatures if sig.needle) == 31
+    assert sum(1 for sig in catalog.signatures if sig.needle) == 32
     lines = []
     for path in sorted((REPO / "tests" / "data").rglob("*.log")):
         for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
@@ -144,6 +144,7 @@ def test_a_needle_is_in_every_line_its_signature_matches() -> None:
                     for sig in catalog.signatures
                     if (framework is None or sig.framework in ("any", framework))
                     and sig.when_stage is None
+                    and sig.frames is None  # an entry for the frames that raised: no frames here
                     and sig.pattern.search(line)
                 ),
                 None,
@@ -151,3 +152,19 @@ def test_a_needle_is_in_every_line_its_signature_matches() -> None:
             found = match_line(line, framework=framework, stage=None, catalog=catalog)
             assert (found[0] if found else None) is plain, line
     assert matched >= 40
+
+
+def test_the_frames_that_raised_decide_between_two_readings_of_one_line() -> None:
+    # vllm#11617: EADDRINUSE raised in vLLM's own free-port search is not the HTTP port taken
+    line = "OSError: [Errno 98] Address already in use"
+    own = '  File "/venv/lib/python3.10/site-packages/vllm/utils.py", line 572, in get_open_port'
+    http = '  File "/venv/lib/python3.12/site-packages/uvicorn/server.py", line 161, in startup'
+    found = {
+        frames: hit[0].id if (hit := match_line(line, framework="vllm", stage=None, frames=frames)) else None
+        for frames in (own, http, "")
+    }
+    assert found == {own: "vllm-free-port-search", http: "port-in-use", "": "port-in-use"}
+    # only vLLM's own function: another package's get_open_port binding the HTTP port is the port taken
+    other = own.replace("site-packages/vllm/utils.py", "site-packages/myserver/net.py")
+    hit = match_line(line, framework="sglang", stage=None, frames=other)
+    assert hit is not None and hit[0].id == "port-in-use"

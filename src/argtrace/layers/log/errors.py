@@ -81,7 +81,7 @@ def _match_errors(launch: Launch, framework: str | None, catalog: Any) -> None:
     hits: list[ErrorHit] = []
     seen: dict[str, ErrorHit] = {}
     # Repeated errors (every rank, every retry) differ only in numbers: decide the signature once.
-    decided: dict[tuple[str, str], Signature | None] = {}
+    decided: dict[tuple[str, str, str], Signature | None] = {}
     # vLLM's client raises EngineDeadError once the engine it served with died; the error just above it is
     # the engine's own, printed by another process whose lines interleave: it happened while serving too
     served_at = next((e.line for e in launch.errors if serving_error(e.text)), None)
@@ -106,7 +106,8 @@ def _match_errors(launch: Launch, framework: str | None, catalog: Any) -> None:
         before_dead = served_at is not None and err.line < served_at
         if tb is None and before_dead and stage in ("unknown", "validation"):
             stage = "serving"
-        decide_key = (_DIGITS.sub("0", text), stage)
+        frames = "\n".join(tb[1]) if tb else ""
+        decide_key = (_DIGITS.sub("0", text), stage, frames)
         if decide_key in decided:
             sig_hit = decided[decide_key]
             m = sig_hit.pattern.search(text) if sig_hit is not None else None
@@ -116,7 +117,7 @@ def _match_errors(launch: Launch, framework: str | None, catalog: Any) -> None:
                 else None
             )
         else:
-            match = match_line(text, framework=framework, stage=stage, catalog=catalog)
+            match = match_line(text, framework=framework, stage=stage, catalog=catalog, frames=frames)
             decided[decide_key] = match[0] if match else None
         exc = _EXCEPTION.match(text)
         argparse_err = _ARGPARSE_ERROR.match(text)

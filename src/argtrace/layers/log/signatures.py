@@ -40,6 +40,11 @@ class Signature:
     after_args: bool = False
     # literal text every match starts with (``required_prefix``): a line without it is skipped uncompiled
     needle: str = ""
+    # a regex the error's traceback frames must hold (``frames``) or must not (``not_frames``): the same
+    # exception line means another thing raised elsewhere (EADDRINUSE in vLLM's own free-port search is
+    # not the HTTP port taken)
+    frames: str | None = None
+    not_frames: str | None = None
 
     @cached_property
     def pattern(self) -> re.Pattern[str]:
@@ -85,6 +90,8 @@ def parse_catalog(data: dict[str, Any]) -> Catalog:
                 severity=entry.get("severity"),
                 wrapper=bool(entry.get("wrapper", False)),
                 after_args=bool(entry.get("after_args", False)),
+                frames=entry.get("frames"),
+                not_frames=entry.get("not_frames"),
             )
         )
     return Catalog(version=int(data.get("version", 1)), signatures=tuple(sigs))
@@ -152,7 +159,12 @@ UNKNOWN = "unknown"
 
 
 def match_line(
-    text: str, *, framework: str | None, stage: str | None, catalog: Catalog | None = None
+    text: str,
+    *,
+    framework: str | None,
+    stage: str | None,
+    catalog: Catalog | None = None,
+    frames: str = "",
 ) -> tuple[Signature, dict[str, str]] | None:
     """The first catalog entry matching ``text`` (entries are ordered specific-first).
 
@@ -166,6 +178,10 @@ def match_line(
         if framework and sig.framework not in ("any", framework):
             continue
         if sig.when_stage is not None and sig.when_stage != stage:
+            continue
+        if sig.frames is not None and not re.search(sig.frames, frames):
+            continue
+        if sig.not_frames is not None and re.search(sig.not_frames, frames):
             continue
         if first is not None and (sig.stage is None or sig.stage == stage or sig.when_stage is not None):
             continue

@@ -137,7 +137,10 @@ def frames_stage(block: Sequence[str], exc: str) -> str | None:
         r"load_model|load_weights|weight_utils|model_loader|process_weights_after_loading|marlin_repack", text
     ):
         return "weights"
-    if re.search(r"parallel_state\.py|init_torch_distributed|pynccl|init_distributed", text):
+    # vLLM's get_open_port picks the ports of its distributed init method and internal sockets
+    if re.search(
+        r"parallel_state\.py|init_torch_distributed|pynccl|init_distributed|\bget_open_port\b", text
+    ):
         return "distributed"
     # A model's own forward (vLLM's model_executor/models/, SGLang's srt/models/) with none of the steps
     # above named: the weights were loaded and the model ran (a profiling, warm-up or serving step).
