@@ -32,49 +32,15 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
-from dataclasses import dataclass
 from pathlib import Path
+
+# the log bench's measurement (the child's CPU and peak RSS from wait4) and its console script; a sibling
+# module: bench/ is this script's directory
+from log_throughput import Run, console_script, run
 
 REPO = Path(__file__).resolve().parents[1]
 BATCHES = ("why8", "why_9", "why_10")
 BASE = "f9fc5a7"  # the last commit before the lookup file
-
-
-@dataclass
-class Run:
-    cpu: float
-    wall: float
-    rss_mb: float
-    status: int
-    stdout: str
-
-
-def run(cmd: list[str], env: dict[str, str] | None = None) -> Run:
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
-    assert proc.stdout is not None
-    out = proc.stdout.read()
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    proc.stdout.close()
-    return Run(
-        cpu=usage.ru_utime + usage.ru_stime,
-        wall=wall,
-        rss_mb=usage.ru_maxrss / 1024,
-        status=os.waitstatus_to_exitcode(status),
-        stdout=out.decode("utf-8", "replace"),
-    )
-
-
-def console_script() -> list[str]:
-    beside = Path(sys.executable).parent / "argtrace"
-    if beside.is_file():
-        return [str(beside)]
-    found = shutil.which("argtrace")
-    if found is None:
-        raise SystemExit("the argtrace console script is not installed (pip install -e .)")
-    return [found]
 
 
 def texts(limit: int | None) -> list[tuple[str, str]]:
