@@ -63,6 +63,14 @@ _code_digest: str | None = None
 _request_secrets: dict[str, frozenset[str]] = {}
 
 
+def _sha256(data: bytes = b"") -> Any:
+    """``hashlib.sha256``, imported here: a check that resolves nothing hashes nothing (OpenSSL's load,
+    start-up, issue 18). Entries hash whole files (up to MAX_HASHED_BYTES), where OpenSSL's speed counts."""
+    import hashlib
+
+    return hashlib.sha256(data)
+
+
 def cache_root() -> Path:
     override = os.environ.get("ARGTRACE_RESOLUTION_CACHE")
     if override:
@@ -89,9 +97,7 @@ def bypassed(bypass: bool = True) -> Iterator[None]:
 
 
 def _file_digest(path: Path) -> str:
-    import hashlib  # here: a check that resolves nothing hashes nothing (start-up, issue 18)
-
-    h = hashlib.sha256()
+    h = _sha256()
     with path.open("rb") as f:
         for block in iter(lambda: f.read(1 << 20), b""):
             h.update(block)
@@ -101,11 +107,9 @@ def _file_digest(path: Path) -> str:
 def code_digest() -> str:
     """sha256 over argtrace's code that runs inside the resolver process (computed once per process: the
     installed code does not change under a running argtrace)."""
-    import hashlib  # here: a check that resolves nothing hashes nothing (start-up, issue 18)
-
     global _code_digest
     if _code_digest is None:
-        h = hashlib.sha256()
+        h = _sha256()
         files = {
             "resolver/" + p.relative_to(_RESOLVER_DIR).as_posix(): p
             for p in _RESOLVER_DIR.rglob("*")
@@ -120,8 +124,6 @@ def code_digest() -> str:
 
 def _env_part(env_path: str) -> dict[str, Any]:
     """The resolver environment and its base: manifest bytes and site-packages modification times."""
-    import hashlib  # here: a check that resolves nothing hashes nothing (start-up, issue 18)
-
     from argtrace.resolver.environments import MANIFEST
 
     out: dict[str, Any] = {}
@@ -135,7 +137,7 @@ def _env_part(env_path: str) -> dict[str, Any]:
         sites = sorted(
             str(p) + "@" + str(p.stat().st_mtime_ns) for p in env_dir.glob("lib/python*/site-packages")
         )
-        out[str(env_dir)] = {"manifest": hashlib.sha256(raw).hexdigest(), "site_packages": sites}
+        out[str(env_dir)] = {"manifest": _sha256(raw).hexdigest(), "site_packages": sites}
         try:
             base = json.loads(raw).get("base")
         except (ValueError, AttributeError):
@@ -180,8 +182,6 @@ def _named_paths(argv: Any) -> dict[str, Any]:
 
 def key(kind: str, env_path: str, request: Mapping[str, Any], env: Mapping[str, str]) -> str:
     """The cache key of one resolver run (``kind``: ``resolution`` or ``sizing``)."""
-    import hashlib  # here: a check that resolves nothing hashes nothing (start-up, issue 18)
-
     words = list(request.get("argv") or [])
     for variant in request.get("variants") or []:
         words += list(variant)
@@ -195,7 +195,7 @@ def key(kind: str, env_path: str, request: Mapping[str, Any], env: Mapping[str, 
         "env": dict(sorted(env.items())),
     }
     blob = json.dumps(material, sort_keys=True, default=str).encode()
-    entry_key = hashlib.sha256(blob).hexdigest()
+    entry_key = _sha256(blob).hexdigest()
     from argtrace.redact import argv_secrets, secret_values
 
     _request_secrets[entry_key] = frozenset(
@@ -274,9 +274,7 @@ def _known_secrets(entry_key: str, payload: object = None) -> set[str]:
 
 
 def _tag(secret: str) -> str:
-    import hashlib  # here: a check that resolves nothing hashes nothing (start-up, issue 18)
-
-    return "\0" + hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()[:16] + "\0"
+    return "\0" + _sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()[:16] + "\0"
 
 
 def _map_strings(value: Any, change: Any) -> Any:
