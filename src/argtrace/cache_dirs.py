@@ -128,3 +128,28 @@ def write_private(dir_fd: int, name: str, data: bytes) -> bool:
         except OSError:
             pass
         return False
+
+
+def read_private_file(path: str) -> bytes | None:
+    """:func:`read_private` of the file at ``path``, its directory opened by :func:`open_private_dir`."""
+    directory, name = os.path.split(os.path.abspath(path))
+    dir_fd = open_private_dir(directory)
+    if dir_fd is None:
+        return None  # absent, or a directory others could have written to
+    try:
+        return read_private(dir_fd, name)
+    finally:
+        os.close(dir_fd)
+
+
+def write_private_file(path: str, data: bytes) -> bool:
+    """:func:`write_private` of the file at ``path`` (its directory created if missing); False when the
+    directory is not private or the write failed."""
+    directory, name = os.path.split(os.path.abspath(path))
+    dir_fd = open_private_dir(directory, create=True)
+    if dir_fd is None:
+        return False  # a directory others can change: never leave code or answers there
+    try:
+        return write_private(dir_fd, name, data)
+    finally:
+        os.close(dir_fd)

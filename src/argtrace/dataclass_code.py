@@ -79,31 +79,18 @@ class Store:
         codes = {**self.codes, **self.new}
         if len(codes) > MAX_ENTRIES:
             codes = {text: code for text, code in codes.items() if text in self.used}
-        from argtrace.cache_dirs import open_private_dir, write_private
+        from argtrace.cache_dirs import write_private_file
 
-        directory, name = os.path.split(os.path.abspath(self.path))
-        dir_fd = open_private_dir(directory, create=True)
-        if dir_fd is None:
-            return  # a directory others can change: never leave code there
         try:
-            write_private(dir_fd, name, marshal.dumps((_build(), codes)))
+            write_private_file(self.path, marshal.dumps((_build(), codes)))
         except ValueError:
             pass
-        finally:
-            os.close(dir_fd)
 
 
 def _read(path: str) -> dict[str, CodeType]:
-    from argtrace.cache_dirs import open_private_dir, read_private
+    from argtrace.cache_dirs import read_private_file
 
-    directory, name = os.path.split(os.path.abspath(path))
-    dir_fd = open_private_dir(directory)
-    if dir_fd is None:
-        return {}  # absent, or a directory others could have written to: never run its code
-    try:
-        data = read_private(dir_fd, name)  # not a link, the user's own, writable by nobody else
-    finally:
-        os.close(dir_fd)
+    data = read_private_file(path)  # not a link, the user's own, in a directory nobody else can write to
     if data is None:
         return {}
     try:

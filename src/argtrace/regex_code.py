@@ -1,0 +1,178 @@
+"""The programs ``re`` compiles regular expressions to, kept between runs (issue 18).
+
+A pattern is compiled in two steps: ``re._parser`` parses its text and ``re._compiler`` turns the parse into
+a program, a list of integers that ``_sre.compile`` makes into the ``Pattern`` object. Both steps are pure
+Python, and a short ``check`` compiles about 130 patterns (the modules' constants and the analysis' own):
+some 6 ms, 5% of its CPU time, the same texts on every run. ``re`` caches compiled patterns for the process
+only.
+
+While :func:`kept` is active, ``re._compiler.compile`` (the one name ``re._compile`` calls for a pattern
+it has not cached, in Python 3.11 to 3.13) is :meth:`Store.compile`. For a pattern text and flags compiled
+on an earlier run it calls ``_sre.compile`` with the kept program; otherwise it compiles the pattern the
+way ``re._compiler.compile`` does and keeps the program only when the resulting ``Pattern`` equals the one
+``re`` itself makes (``Pattern.__eq__`` compares the flags, the text and every word of the program). The
+lookup is by the whole text and flags, so a changed pattern can only miss; ``_sre.compile`` validates a
+program before using it (``_validate`` in ``Modules/_sre/sre.c``), as it does for ``re``'s own.
+
+The store is one ``marshal`` file per command and interpreter build in the data cache, read and written
+only through ``cache_dirs.open_private_dir`` as ``dataclass_code``'s is. Python 3.10 has no
+``re._compiler``: there, nothing is kept.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+FORMAT = 1
+MAX_ENTRIES = 4000  # past this, only the patterns this run used are kept when the store is written
+_lock = threading.Lock()
+_active: list[Store] = []
+
+# (flags, program, groups - 1, groupindex, indexgroup): the arguments of ``_sre.compile`` after the text
+Program = tuple[int, list[int], int, dict[str, int], tuple[Any, ...]]
+
+
+def _build() -> str:
+    """What must match for a kept program to be valid: the interpreter's build (the program's opcodes and
+    ``_sre.MAGIC`` change between releases)."""
+    import _sre
+
+    return repr((FORMAT, sys.version, sys.implementation.cache_tag, _sre.MAGIC, _sre.CODESIZE))
+
+
+def program(pattern: str | bytes, flags: int) -> Program:
+    """What ``re._compiler.compile`` hands ``_sre.compile`` for ``pattern`` (3.11-3.13)."""
+    from re import _compiler, _parser  # type: ignore[attr-defined]
+
+    parsed = _parser.parse(pattern, flags)
+    code = [int(word) for word in _compiler._code(parsed, flags)]  # opcodes are int subclasses
+    groupindex = dict(parsed.state.groupdict)
+    indexgroup: list[Any] = [None] * parsed.state.groups
+    for name, index in groupindex.items():
+        indexgroup[index] = name
+    return int(flags | parsed.state.flags), code, parsed.state.groups - 1, groupindex, tuple(indexgroup)
+
+
+class Store:
+    """The programs read from the store file, and those compiled since."""
+
+    def __init__(self, path: str | None, original: Any) -> None:
+        self.path = path
+        self.original = original  # re._compiler.compile
+        self.programs: dict[tuple[str | bytes, int], Program] = _read(path) if path is not None else {}
+        self.new: dict[tuple[str | bytes, int], Program] = {}
+        self.used: set[tuple[str | bytes, int]] = set()
+
+    def compile(self, pattern: Any, flags: int = 0) -> Any:
+        import re
+
+        if not isinstance(pattern, (str, bytes)) or flags & re.DEBUG:  # a parsed pattern; printing
+            return self.original(pattern, flags)
+        key = (pattern, int(flags))
+        kept = self.programs.get(key) or self.new.get(key)
+        if kept is not None:
+            import _sre
+
+            try:
+                made = _sre.compile(pattern, *kept)
+            except (RuntimeError, TypeError, ValueError, OverflowError):  # a damaged entry: compiled anew
+                self.programs.pop(key, None)
+            else:
+                self.used.add(key)
+                return made
+        made = self.original(pattern, flags)  # errors are raised as re raises them
+        try:
+            import _sre
+
+            found = program(pattern, flags)
+            if _sre.compile(pattern, *found) == made:
+                self.new[key] = found
+                self.used.add(key)
+        except Exception:  # another interpreter's internals: nothing is kept, re's result stands
+            pass
+        return made
+
+    def save(self) -> None:
+        if self.path is None or not self.new:
+            return
+        programs = {**self.programs, **self.new}
+        if len(programs) > MAX_ENTRIES:
+            programs = {key: value for key, value in programs.items() if key in self.used}
+        from argtrace.cache_dirs import write_private_file
+
+        try:
+            write_private_file(self.path, marshal.dumps((_build(), programs)))
+        except ValueError:
+            pass
+
+
+def _read(path: str) -> dict[tuple[str | bytes, int], Program]:
+    from argtrace.cache_dirs import read_private_file
+
+    data = read_private_file(path)
+    if data is None:
+        return {}
+    try:
+        build, programs = marshal.loads(data)
+    except (EOFError, ValueError, TypeError):
+        return {}
+    if build != _build() or not isinstance(programs, dict):
+        return {}
+    return {key: value for key, value in programs.items() if _well_formed(key, value)}
+
+
+def _well_formed(key: Any, value: Any) -> bool:
+    return (
+        isinstance(key, tuple)
+        and len(key) == 2
+        and isinstance(key[0], (str, bytes))
+        and isinstance(key[1], int)
+        and isinstance(value, tuple)
+        and len(value) == 5
+        and isinstance(value[1], list)
+    )
+
+
+def store_path(command: str = "argtrace") -> str | None:
+    from argtrace.cache_dirs import data_cache_dir, data_cache_enabled
+
+    if not data_cache_enabled() or not hasattr(os, "getuid"):
+        return None
+    return os.path.join(data_cache_dir(), f"regex-code-{command}-{sys.implementation.cache_tag}.marshal")
+
+
+@contextmanager
+def kept(path: str | None = None, command: str = "argtrace") -> Iterator[Store | None]:
+    """Patterns compiled inside use (and add to) the store at ``path`` (default: ``command``'s store).
+    Nested uses share the outermost one's store; it is written when that one ends."""
+    try:
+        from re import _compiler  # type: ignore[attr-defined]
+    except ImportError:  # Python 3.10: sre_compile, not kept
+        yield None
+        return
+    with _lock:
+        outer = not _active
+        if outer:
+            chosen = path if path is not None else store_path(command)
+            if chosen is None:
+                outer = False
+            else:
+                store = Store(chosen, _compiler.compile)
+                _active.append(store)
+                _compiler.compile = store.compile
+    if not outer:
+        yield _active[0] if _active else None
+        return
+    try:
+        yield store
+    finally:
+        with _lock:
+            _active.clear()
+            _compiler.compile = store.original
+        store.save()
