@@ -41,6 +41,7 @@ LEVELS: tuple[tuple[str, int], ...] = (
     ("argtrace.cache_dirs", 0),  # where the caches live: asked before any other argtrace module is imported
     ("argtrace.dataclass_code", 0),  # the dataclasses' compiled methods, kept between runs (cli installs it)
     ("argtrace.regex_code", 0),  # the regular expressions' compiled programs, kept between runs (cli)
+    ("argtrace.package_data", 0),  # where the bundled data files are (beside the modules)
     ("argtrace", 0),  # the package's own __init__ (its version string)
     ("argtrace.remote", 1),
     ("argtrace.localfs", 1),  # which local paths may be opened (beside the host seam it shares a stat with)

@@ -249,8 +249,13 @@ NOT_FOR_A_PLAIN_SCRIPT = (
     "argtrace.frameworks.plugins",
     "argtrace.resolver.message_store",
     "socket",
-    "importlib.readers",  # a data file read through importlib.resources (tree_sitter_bash imports it)
+    # importlib.resources and its readers (zipfile, tempfile, random): the data files are read as paths
+    # (package_data.py) and the Bash grammar is loaded without tree_sitter_bash's __init__, which imports them
+    "importlib.resources",
+    "importlib.readers",
     "zipfile",
+    "tempfile",  # only a resolution run needs one (layers/resolution.run_recorder)
+    "random",
     # the user cache's path (user-generated schemas live there) is answered without it on Linux with an
     # absolute HOME and no XDG_CACHE_HOME (resolver/environments.user_cache_dir; the check runs so)
     *(("platformdirs",) if sys.platform == "linux" else ()),
@@ -282,7 +287,12 @@ def _imported_by_check(words: list[str]) -> set[str]:
     env = dict(os.environ, PYTHONPATH=SRC, HOME=os.environ.get("HOME", "/root"))
     for name in ("XDG_CACHE_HOME", "ANDROID_DATA", "ANDROID_ROOT"):  # see user_cache_dir
         env.pop(name, None)
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    # -S, then the site-packages directories on the path: a .pth file's code (this machine's certifi hook
+    # imports zipfile and importlib.resources) would otherwise import modules before `before` is taken
+    code = "import site, sys; sys.path.extend(site.getsitepackages())\n" + code
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", code], capture_output=True, text=True, env=env, check=True
+    )
     return set(done.stdout.split())
 
 

@@ -31,8 +31,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from importlib import resources
 from typing import TYPE_CHECKING, Any
+
+from argtrace.package_data import package_file
 
 if TYPE_CHECKING:
     from argtrace.frameworks.argv import ArgToken, PreparedArgv
@@ -74,7 +75,7 @@ def _options(raw: dict[str, object]) -> _Parser:
 @lru_cache(maxsize=1)
 def _raw() -> dict[str, object]:
     data: dict[str, object] = json.loads(
-        resources.files("argtrace.frameworks").joinpath("data/dynamo_options.json").read_text()
+        package_file("frameworks/data/dynamo_options.json").read_text(encoding="utf-8")
     )
     return data
 

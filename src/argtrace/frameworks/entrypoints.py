@@ -18,9 +18,10 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from argtrace.package_data import package_file
 
 if TYPE_CHECKING:
     from argtrace.model import Finding, ServerCommand
@@ -55,7 +56,7 @@ class EntryPoint:
 
 @lru_cache(maxsize=1)
 def _index() -> Mapping[str, Any]:
-    path = resources.files("argtrace").joinpath("frameworks/data/entrypoint_index.json")
+    path = package_file("frameworks/data/entrypoint_index.json")
     if not isinstance(path, Path):  # inside a zip: nothing on disk to key a kept copy on
         data: Mapping[str, Any] = json.loads(path.read_text(encoding="utf-8"))
         return data

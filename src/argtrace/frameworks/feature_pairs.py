@@ -11,8 +11,9 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from typing import Any
+
+from argtrace.package_data import package_file
 
 
 @dataclass(frozen=True)
@@ -30,7 +31,7 @@ class FeaturePair:
 
 @lru_cache(maxsize=1)
 def _pairs() -> tuple[Mapping[str, Any], ...]:
-    path = resources.files("argtrace").joinpath("frameworks/data/feature_pairs.json")
+    path = package_file("frameworks/data/feature_pairs.json")
     data = json.loads(path.read_text(encoding="utf-8"))
     return tuple(data.get("pairs") or ())
 

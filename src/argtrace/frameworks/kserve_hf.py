@@ -20,18 +20,16 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib import resources
 
 from argtrace.frameworks.dynamo import DynamoSplit, _options, _Parser, _take
+from argtrace.package_data import package_file
 
 ENTRYPOINT = "huggingfaceserver"
 
 
 @lru_cache(maxsize=1)
 def _table() -> tuple[str, _Parser]:
-    raw = json.loads(
-        resources.files("argtrace.frameworks").joinpath("data/kserve_hf_options.json").read_text()
-    )
+    raw = json.loads(package_file("frameworks/data/kserve_hf_options.json").read_text(encoding="utf-8"))
     return str(raw["source"]), _options(raw)
 
 

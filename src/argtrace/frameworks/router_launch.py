@@ -100,10 +100,11 @@ def _data() -> dict[str, Any]:
 @lru_cache(maxsize=1)
 def _vllm_router() -> dict[str, Any]:
     import json
-    from importlib import resources
+
+    from argtrace.package_data import package_file
 
     data: dict[str, Any] = json.loads(
-        resources.files("argtrace.frameworks").joinpath("data/vllm_router.json").read_text()
+        package_file("frameworks/data/vllm_router.json").read_text(encoding="utf-8")
     )
     return data
 

@@ -21,10 +21,10 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from argtrace.frameworks.argv import ArgToken, PreparedArgv
+from argtrace.package_data import package_file
 
 if TYPE_CHECKING:
     from argtrace.frameworks.schema import Schema
@@ -61,7 +61,7 @@ class DiffusionCheck:
 def _releases() -> dict[str, Any]:
     """``{release: {..., "options": {flag: entry}}}`` rebuilt from the file, which stores each option once
     per distinct entry with the spans of ``release_order`` that have it."""
-    text = resources.files("argtrace.frameworks").joinpath("data/sglang_diffusion_options.json").read_text()
+    text = package_file("frameworks/data/sglang_diffusion_options.json").read_text(encoding="utf-8")
     data = json.loads(text)
     order: list[str] = data["release_order"]
     releases: dict[str, Any] = {v: {**data["releases"][v], "options": {}} for v in order}

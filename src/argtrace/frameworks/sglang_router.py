@@ -19,8 +19,9 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from typing import Any
+
+from argtrace.package_data import package_file
 
 ENTRYPOINT = "sglang_router.launch_server"
 
@@ -39,7 +40,7 @@ class RouterOption:
 @lru_cache(maxsize=1)
 def _raw() -> dict[str, Any]:
     data: dict[str, Any] = json.loads(
-        resources.files("argtrace.frameworks").joinpath("data/sglang_router.json").read_text()
+        package_file("frameworks/data/sglang_router.json").read_text(encoding="utf-8")
     )
     return data
 

@@ -17,12 +17,12 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
-from importlib import resources
 from typing import Any
 
 from argtrace.frameworks.release import ReleaseDecision
 from argtrace.frameworks.schema import Schema
 from argtrace.model import Finding, ServerCommand
+from argtrace.package_data import package_file
 
 ENTRYPOINT = "vllm.entrypoints.api_server"
 # rewrites of FlexibleArgumentParser.parse_args that only apply to `vllm serve` argv
@@ -31,7 +31,7 @@ _SERVE_ONLY_REWRITES = frozenset({"serve_model_flag_to_positional", "serve_model
 
 @lru_cache(maxsize=1)
 def _table() -> Mapping[str, Any]:
-    text = resources.files("argtrace").joinpath("data/vllm_demo_server.json").read_text(encoding="utf-8")
+    text = package_file("data/vllm_demo_server.json").read_text(encoding="utf-8")
     data: Mapping[str, Any] = json.loads(text)
     return data
 

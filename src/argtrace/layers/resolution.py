@@ -15,7 +15,6 @@ import json
 import os
 import re
 import subprocess
-import tempfile
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -263,6 +262,8 @@ def run_recorder(
     timeout: float = DEFAULT_TIMEOUT,
 ) -> tuple[str, dict[str, Any] | None, str]:
     """Run the recorder; (status, recording or None, output tail). Status: ok|timeout|crashed."""
+    import tempfile  # only a run of the recorder needs it (with `random`, ~5 ms of every check's start-up)
+
     with tempfile.TemporaryDirectory(prefix="argtrace-resolve-") as tmp:
         req = Path(tmp) / "request.json"
         out = Path(tmp) / "out.json"

@@ -16,9 +16,38 @@ from typing import Any, BinaryIO
 @lru_cache(maxsize=1)
 def _parser() -> Any:
     import tree_sitter
-    import tree_sitter_bash
 
-    return tree_sitter.Parser(tree_sitter.Language(tree_sitter_bash.language()))
+    return tree_sitter.Parser(tree_sitter.Language(_bash_grammar()))
+
+
+def _bash_grammar() -> Any:
+    """The Bash grammar of tree-sitter-bash: ``tree_sitter_bash._binding.language()``.
+
+    The package's ``__init__`` imports ``importlib.resources`` (with ``tempfile``, ``random`` and more:
+    about 3 ms at every start-up, issue 18) for a query file argtrace never reads, so the compiled
+    ``_binding`` module is loaded from the package's directory without running it. Anything unexpected
+    (another layout of the package) falls back to the package's own import."""
+    import importlib.machinery
+    import importlib.util
+    import sys
+
+    name = "tree_sitter_bash._binding"
+    binding = sys.modules.get(name)
+    if binding is None:
+        try:
+            package = importlib.util.find_spec("tree_sitter_bash")
+            places = package.submodule_search_locations if package is not None else None
+            spec = importlib.machinery.PathFinder.find_spec(name, list(places or ()))
+            if spec is None or not isinstance(spec.loader, importlib.machinery.ExtensionFileLoader):
+                raise ImportError(name)
+            binding = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(binding)
+            sys.modules[name] = binding
+        except (ImportError, AttributeError, ValueError):
+            import tree_sitter_bash
+
+            return tree_sitter_bash.language()
+    return binding.language()
 
 
 def parse_tree(text: str) -> Any:

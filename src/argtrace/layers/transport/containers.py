@@ -201,10 +201,10 @@ def _docker_options() -> tuple[Mapping[str, Any], frozenset[str]]:
 @functools.cache
 def _docker_data() -> Mapping[str, Any]:
     """``data/docker_run_options.json`` (scripts/gen_docker_run_options.py)."""
-    from importlib import resources
+    from argtrace.package_data import package_file
 
     data: Mapping[str, Any] = json.loads(
-        resources.files("argtrace").joinpath("data/docker_run_options.json").read_text()
+        package_file("data/docker_run_options.json").read_text(encoding="utf-8")
     )
     return data
 
@@ -216,9 +216,9 @@ _CARRIER_NAMES = {"compose": "docker compose", "kubernetes": "Kubernetes"}
 def _carried_by() -> Mapping[str, Mapping[str, str]]:
     """For the ``docker run`` options that set the container itself, the compose key and the Kubernetes
     field that carry them (``carried_by`` of the same generated file)."""
-    from importlib import resources
+    from argtrace.package_data import package_file
 
-    data = json.loads(resources.files("argtrace").joinpath("data/docker_run_options.json").read_text())
+    data = json.loads(package_file("data/docker_run_options.json").read_text(encoding="utf-8"))
     return data.get("carried_by") or {}
 
 

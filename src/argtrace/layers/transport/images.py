@@ -29,10 +29,10 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from typing import Any
 
 from argtrace.frameworks.release import hub_repository
+from argtrace.package_data import package_file
 
 
 @dataclass(frozen=True)
@@ -52,7 +52,7 @@ class ImageEntry:
 
 @lru_cache(maxsize=1)
 def _table() -> dict[str, object]:
-    text = resources.files("argtrace").joinpath("data/image_entrypoints.json").read_text()
+    text = package_file("data/image_entrypoints.json").read_text(encoding="utf-8")
     return dict(json.loads(text))
 
 

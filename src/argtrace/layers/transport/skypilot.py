@@ -22,11 +22,11 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from importlib import resources
 from typing import TYPE_CHECKING, Any, Protocol
 
 from argtrace.layers.transport.context import TransportResult
 from argtrace.layers.transport.yamlnodes import _get, _items, _line, _scalar, _seq
+from argtrace.package_data import package_file
 
 if TYPE_CHECKING:
     from argtrace.layers.shell import ScriptSource, ShellResult
@@ -49,7 +49,7 @@ _RAY_START = re.compile(r"\bray start\b")
 @functools.lru_cache(maxsize=1)
 def task_table() -> dict[str, Any]:
     """``data/skypilot_task.json`` (scripts/gen_skypilot_task.py)."""
-    text = resources.files("argtrace.data").joinpath("skypilot_task.json").read_text()
+    text = package_file("data/skypilot_task.json").read_text(encoding="utf-8")
     table: dict[str, Any] = json.loads(text)
     return table
 

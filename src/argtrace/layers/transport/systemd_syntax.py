@@ -20,7 +20,8 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from importlib import resources
+
+from argtrace.package_data import package_file
 
 # systemd's WHITESPACE (src/basic/string-util.h) and the characters a shell needs escaped in double quotes
 # (SHELL_NEED_ESCAPE), which env-file.c unescapes inside a double-quoted value
@@ -203,7 +204,7 @@ def parse_exec(value: str, unit: UnitName, user: str | None) -> tuple[list[Comma
 @functools.lru_cache(maxsize=1)
 def specifier_table() -> dict[str, object]:
     """``data/systemd_specifiers.json`` (scripts/gen_systemd_specifiers.py)."""
-    text = resources.files("argtrace.data").joinpath("systemd_specifiers.json").read_text()
+    text = package_file("data/systemd_specifiers.json").read_text(encoding="utf-8")
     table: dict[str, object] = json.loads(text)
     return table
 
