@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import re
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -393,16 +395,44 @@ def user_schema_dir() -> Path | None:
 def _schema_files(framework: str, include_user: bool = True) -> dict[str, Path]:
     """version -> file: the bundled schemas, plus user-generated ones for releases not bundled."""
     out: dict[str, Path] = {}
-    prefix = f"{framework}-"
     user = user_schema_dir() if include_user else None
     for directory in (user, SCHEMA_DIR):  # bundled last: a bundled release wins over a user copy
-        if directory is None or not directory.is_dir():
+        if directory is None:
             continue
-        for path in directory.glob(f"{framework}-*.json"):
-            version = path.name[len(prefix) : -len(".json")]
-            if version and version[0].isdigit():
-                out[version] = path
+        try:
+            stamp = directory.stat().st_mtime_ns
+        except OSError:
+            continue
+        if time.time_ns() - stamp < 2_000_000_000:  # changed just now: may change again within the
+            out.update(_list_schemas(str(directory), framework))  # timestamp's granularity, not kept
+        else:
+            out.update(_schema_listing(str(directory), framework, stamp))
     return out
+
+
+def _list_schemas(directory: str, framework: str) -> dict[str, Path]:
+    """The schema files of ``framework`` in ``directory`` by version; nothing if it is no directory."""
+    prefix = f"{framework}-"
+    out: dict[str, Path] = {}
+    try:
+        names = sorted(os.listdir(directory))
+    except OSError:
+        return out
+    for name in names:
+        if name.startswith(prefix) and name.endswith(".json"):
+            version = name[len(prefix) : -len(".json")]
+            if version and version[0].isdigit():
+                out[version] = Path(directory, name)
+    return out
+
+
+@functools.lru_cache(maxsize=16)
+def _schema_listing(directory: str, framework: str, stamp: int) -> dict[str, Path]:
+    """:func:`_list_schemas`, once per modification time of the directory (``stamp``, its
+    ``st_mtime_ns``: a file added or removed changes it); a check and its fix re-checks list the bundled
+    schemas about ten times (issue 18)."""
+    del stamp  # part of the key only
+    return _list_schemas(directory, framework)
 
 
 def bundled_versions(framework: str, include_user: bool = True) -> list[str]:

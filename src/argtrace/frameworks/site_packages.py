@@ -42,6 +42,7 @@ import json
 import os
 import posixpath
 import re
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -450,13 +451,48 @@ def find_distribution(layout: Layout, name: str, *, host: Host | None = None) ->
     return _find(HostFiles(host or current_host()), layout.sites, name)
 
 
+def _dist_dirs(files: HostFiles, site: str) -> Mapping[str, tuple[tuple[str, re.Match[str]], ...]]:
+    """A site directory's ``.dist-info``/``.egg-info`` entries by normalised name, in listing order.
+
+    On this machine the index is kept for the directory's modification time (an install or uninstall
+    adds or removes an entry, which changes it): the original check and each fix re-check look the same
+    framework up in the same site-packages, hundreds of entries each (issue 18)."""
+    if not files.host.is_remote:
+        try:
+            stamp = os.stat(site).st_mtime_ns
+        except OSError:
+            stamp = None
+        if stamp is not None and time.time_ns() - stamp > 2_000_000_000:  # (a directory changed in the
+            # last two seconds may change again within its timestamp's granularity: not kept, as git
+            # treats a "racily clean" index entry)
+            kept = _DIST_INDEX.get(site)
+            if kept is not None and kept[0] == stamp:
+                return kept[1]
+            index = _index_dist_dirs(files.listdir(site))
+            if len(_DIST_INDEX) >= 64:
+                _DIST_INDEX.clear()
+            _DIST_INDEX[site] = (stamp, index)
+            return index
+    return _index_dist_dirs(files.listdir(site))
+
+
+def _index_dist_dirs(entries: Sequence[str]) -> dict[str, tuple[tuple[str, re.Match[str]], ...]]:
+    index: dict[str, list[tuple[str, re.Match[str]]]] = {}
+    for entry in entries:
+        m = _DIST_DIR.match(entry)
+        if m:
+            index.setdefault(normalise(m.group("name")), []).append((entry, m))
+    return {name: tuple(found) for name, found in index.items()}
+
+
+# site directory -> (its st_mtime_ns, its dist directories by name): local directories only
+_DIST_INDEX: dict[str, tuple[int, Mapping[str, tuple[tuple[str, re.Match[str]], ...]]]] = {}
+
+
 def _find(files: HostFiles, sites: Sequence[str], name: str) -> Distribution | None:
     wanted = normalise(name)
     for site in sites:
-        for entry in files.listdir(site):
-            m = _DIST_DIR.match(entry)
-            if not m or normalise(m.group("name")) != wanted:
-                continue
+        for entry, m in _dist_dirs(files, site).get(wanted, ()):
             path = _join(site, entry)
             kind = m.group("kind")
             if kind == "dist-info":
