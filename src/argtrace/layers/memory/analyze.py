@@ -874,7 +874,9 @@ def analyze_memory(
                 rules.MM006.finding(
                     f"max_running_requests {wanted} is capped to {p.max_running_requests} "
                     "by the Mamba state cache "
-                    f"({p.max_mamba_cache_size} slots / {ratio} per request)",
+                    f"({p.max_mamba_cache_size} slots / {ratio} per request); the slots rest on "
+                    "argtrace's estimate of the memory after the weights: the log's 'Mamba Cache is "
+                    "allocated' line decides",
                     setting="max_running_requests",
                 )
             )
