@@ -244,3 +244,56 @@ def test_gpt_oss_20b_compose_reasoning_parser() -> None:
     report = json.loads(result.stdout)
     warnings = [(f["code"], f["severity"]) for f in report["findings"] if f["severity"] != "info"]
     assert warnings == [("PA009", "warning")]
+
+
+# --- SGLang's draft worker when the draft path is the model path (draft.py) -------------------------------
+
+LLAMA = "meta-llama/Llama-3.1-8B-Instruct"
+EAGLE_ON_ITSELF = ["python3", "-m", "sglang.launch_server", "--model-path", LLAMA, "--speculative-algorithm",
+                   "EAGLE", "--speculative-draft-model-path", LLAMA]  # fmt: skip
+
+
+def test_base_model_as_its_own_draft_is_loaded_whole_again() -> None:
+    """sglang#6875's mechanism ("the base model as draft model", 8x H100 70B; the command is cut in the
+    report) on a config that is shipped: the draft worker builds LlamaForCausalLM whole (no MTP draft class,
+    configs/model_config.py _config_draft_model) with a KV pool of the target's tokens over every layer.
+    At 0.6 on one H100 that does not fit outside mem_fraction_static; at 0.4 it does."""
+    model = ("--model-config", str(MODELS / "llama-3.1-8b"), "--gpu", "h100")
+    status, report = mem(*model, "--", *EAGLE_ON_ITSELF, "--mem-fraction-static", "0.6")
+    assert (status, codes(report), report["memory"]["oom_stage"]) == (1, [("MM001", "error")], "draft")
+    (mm001,) = report["findings"]
+    assert mm001["message"] == (
+        "out of memory at draft on h100: draft does not fit in what the pools leave (31.44 GB) (short by "
+        "15.72 GiB per GPU); the draft is the whole LlamaForCausalLM again (14.96 GiB of weights and a 32.20 "
+        "GiB KV pool of the target's tokens over all its layers): --speculative-draft-model-path names the "
+        "model path"
+    )
+    assert mm001["fix"] == (
+        "point --speculative-draft-model-path at a draft model (an EAGLE head or a smaller model), or lower "
+        "--mem-fraction-static to leave room for a second copy of the model"
+    )
+    status, report = mem(*model, "--", *EAGLE_ON_ITSELF, "--mem-fraction-static", "0.4")
+    assert (status, codes(report), report["memory"]["verdict"]) == (0, [], "fits")
+
+
+def test_an_mtp_architecture_named_again_is_its_mtp_module() -> None:
+    """Qwen3.5 maps to Qwen3_5ForCausalLMMTP as a draft: the draft path equal to the model path loads the MTP
+    layer only, as without it."""
+    argv = ["python3", "-m", "sglang.launch_server", "--model-path", "Qwen/Qwen3.5-9B",
+            "--speculative-algorithm", "EAGLE", "--speculative-draft-model-path", "Qwen/Qwen3.5-9B",
+            "--mem-fraction-static", "0.8"]  # fmt: skip
+    status, report = mem("--model-config", str(MODELS / "qwen3.5-9b"), "--gpu", "h100", "--", *argv)
+    assert (status, codes(report), report["memory"]["draft_bytes"]) == (0, [("MM010", "warning")], 3044152320)
+
+
+def test_draft_is_whole_target_rule() -> None:
+    from argtrace.layers.memory.draft import draft_is_whole_target
+
+    same = {"model_path": "/m/llama/", "speculative_draft_model_path": "/m/llama"}
+    assert draft_is_whole_target(same, "LlamaForCausalLM", "EAGLE")
+    assert draft_is_whole_target(same, "LlamaForCausalLM", "STANDALONE")
+    assert not draft_is_whole_target(same, "LlamaForCausalLM", "NGRAM")
+    assert not draft_is_whole_target(same, "DeepseekV3ForCausalLM", "EAGLE")
+    assert not draft_is_whole_target({"model_path": "/m/llama"}, "LlamaForCausalLM", "EAGLE")
+    other = {"model_path": "/m/llama", "speculative_draft_model_path": "/m/eagle-head"}
+    assert not draft_is_whole_target(other, "LlamaForCausalLM", "EAGLE3")
