@@ -297,3 +297,15 @@ def test_draft_is_whole_target_rule() -> None:
     assert not draft_is_whole_target({"model_path": "/m/llama"}, "LlamaForCausalLM", "EAGLE")
     other = {"model_path": "/m/llama", "speculative_draft_model_path": "/m/eagle-head"}
     assert not draft_is_whole_target(other, "LlamaForCausalLM", "EAGLE3")
+
+
+def test_graph_capture_oom_names_vllms_settings() -> None:
+    """vllm#19186 quotes vLLM's worker failing in torch's capture_end: `why` reads the CUDA-graph step and its
+    fix now names vLLM's own settings beside SGLang's (the reporter lowered --gpu-memory-utilization)."""
+    report = explain(quoted("vllm19186_graph_capture_high_utilization.txt"))
+    (signature,) = [s for s in report["signatures"] if s["id"] == "cuda-oom-cuda-graph"]
+    assert signature["fix"] == (
+        "Lower --cuda-graph-max-bs (vLLM: --cudagraph-capture-sizes / -cc.max_cudagraph_capture_size) or "
+        "--mem-fraction-static (vLLM: --gpu-memory-utilization), or disable CUDA graphs (vLLM: "
+        "--enforce-eager)"
+    )
