@@ -238,12 +238,30 @@ def test_no_config_no_memory_claim(
 
 
 def test_gpt_oss_20b_compose_reasoning_parser() -> None:
-    """vllm#35991's compose file (v0.10.1): --reasoning-parser GptOss is not a choice of that release
-    (openai_gptoss is); the thread's own cause is not in the part returned."""
+    """vllm#35991's compose file (v0.10.1, not bundled; 0.10.2 stands in): --reasoning-parser GptOss is not a
+    choice of 0.10.2 (openai_gptoss is), but the parser was registered as GptOss before 0.10.2 renamed it
+    (vllm#22334) and 0.9.2 lists other choices: 0.10.1's list is not known, so a note (it was a warning)."""
     result = run_cli(["check", "--format", "json", str(DATA / "vllm35991_gpt_oss_20b_rtx5080.yaml")])
     report = json.loads(result.stdout)
-    warnings = [(f["code"], f["severity"]) for f in report["findings"] if f["severity"] != "info"]
-    assert warnings == [("PA009", "warning")]
+    assert [f["code"] for f in report["findings"] if f["severity"] != "info"] == []
+    (pa009,) = [f for f in report["findings"] if f["code"] == "PA009"]
+    assert pa009["message"].endswith(
+        "; vllm 0.9.2 lists other choices for --reasoning-parser, and 0.10.1 lies between it and 0.10.2: "
+        "which it follows is unknown"
+    )
+
+
+@pytest.mark.parametrize(
+    ("options", "severity"),
+    [(("--framework-version", "0.10.2"), "error"), (("--framework-version", "0.10.1"), "info")],
+)
+def test_a_refused_choice_on_a_bundled_release_stays(options: tuple[str, ...], severity: str) -> None:
+    """Not a report: the same word under 0.10.2 itself is refused by that release's own parser."""
+    cmd = "vllm serve openai/gpt-oss-20b --reasoning-parser GptOss"
+    report = json.loads(run_cli(["check", "--format", "json", *options, "-c", cmd]).stdout)
+    assert [(f["code"], f["severity"]) for f in report["findings"] if f["code"] == "PA009"] == [
+        ("PA009", severity)
+    ]
 
 
 # --- SGLang's draft worker when the draft path is the model path (draft.py) -------------------------------
