@@ -599,10 +599,11 @@ def settle_report_verdicts(report: Report, options: CheckOptions) -> list[Findin
 def _between_disagreeing_releases(report: Report, findings: list[Finding]) -> list[Finding]:
     """A value refusal (PA010/PA011) read from a stand-in of the requested release's family is a note when
     the bundled release on the requested release's other side takes the value: which of the two converters
-    the requested release has is not known (vllm#17250)."""
+    the requested release has is not known (vllm#17250). Likewise a refused choice (PA009) when that release
+    lists other choices for the flag: its registry changed between the two (vllm#35991)."""
     from dataclasses import replace
 
-    from argtrace.layers.parser.releases import taken_by_the_other_neighbour
+    from argtrace.layers.parser.releases import choices_change_around, taken_by_the_other_neighbour
 
     schema, name, requested = _analysed_schema(report), report.framework.name, report.framework.version
     if schema is None or not name or not requested:
@@ -616,6 +617,9 @@ def _between_disagreeing_releases(report: Report, findings: list[Finding]) -> li
                 taken = taken_by_the_other_neighbour(
                     name, requested, schema.version, setting.flag, setting.intended
                 )
+        elif finding.code == "PA009" and finding.severity != "info" and setting is not None and setting.flag:
+            other = choices_change_around(name, requested, schema.version, setting.flag)
+            taken = f"{name} {other} lists other choices for {setting.flag}" if other else None
         if taken is None:
             out.append(finding)
             continue

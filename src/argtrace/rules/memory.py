@@ -145,13 +145,15 @@ MM005 = Rule(
 MM006 = Rule(
     code="MM006",
     layer="memory",
-    severity="warning",
-    title="max_running_requests is capped by the Mamba state cache",
+    severity="info",
+    title="Fewer requests run at once than asked: the Mamba state cache holds them",
     rationale=(
         "For hybrid (linear attention / Mamba) models SGLang allows at most max_mamba_cache_size / ratio "
-        "running requests (ratio 3, or 5 with extra_buffer and the overlap schedule). "
-        "The value you asked for "
-        "is silently lowered at start-up."
+        "running requests (ratio 3, or 5 with extra_buffer and the overlap schedule) and lowers "
+        "max_running_requests at start-up; in vLLM each running request holds Mamba state blocks of the "
+        "shared KV pool, and releases up to 0.19.1 cap their CUDA graph sizes to the blocks. The number of "
+        "slots or blocks rests on argtrace's estimate of the memory left after the weights and the profile "
+        "run, so this is a note, not a warning: the start-up log's figures decide."
     ),
     fix="Raise --max-mamba-cache-size (it takes memory from the KV cache) or ask for fewer running requests.",
     example=_mem(_QWEN35_9B_TEXT, "h100", "--mem-fraction-static", "0.85", "--max-running-requests", "256"),
@@ -248,4 +250,25 @@ MM010 = Rule(
         "--max-running-requests",
         "4",
     ),
+)
+
+MM011 = Rule(
+    code="MM011",
+    layer="memory",
+    severity="warning",
+    title="max_num_seqs is above the Mamba cache blocks: vLLM stops before capturing CUDA graphs",
+    rationale=(
+        "vLLM 0.20.2 and later (config/compilation.py resolve_cudagraph_mode_and_sizes) raise "
+        "'max_num_seqs (N) exceeds available Mamba cache blocks (B)' after sizing the KV cache of a hybrid "
+        "model when full CUDA graphs are on and max_num_seqs is above the pool's block count: each decode "
+        "sequence of a graph needs one Mamba block. The default max_num_seqs (1024 on large GPUs, 256 "
+        "otherwise) is above it whenever a long max_model_len leaves a small pool. The block count is "
+        "argtrace's estimate of the pool, so this is a warning that says what it rests on, not an error."
+    ),
+    fix=(
+        "Lower --max-num-seqs below the block count, shorten --max-model-len, or raise "
+        "--gpu-memory-utilization."
+    ),
+    example=_mem(_QWEN35_9B_TEXT, "h100", "vllm", "serve", "Qwen/Qwen3.5-9B", "--max-num-seqs", "4096"),
+    correct=_mem(_QWEN35_9B_TEXT, "h100", "vllm", "serve", "Qwen/Qwen3.5-9B", "--max-num-seqs", "256"),
 )

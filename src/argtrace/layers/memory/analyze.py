@@ -766,7 +766,11 @@ def analyze_memory(
         # geometry: MM009 says when the two differ).
         for key in ("kv_bytes_per_token", "mamba_conv_bytes_per_slot", "mamba_ssm_bytes_per_slot"):
             section[key] = sizing[key]
-    if r.speculative_algorithm in ("EAGLE", "EAGLE3", "STANDALONE") and not weights.draft_bytes_per_rank:
+    if (
+        r.speculative_algorithm in ("EAGLE", "EAGLE3", "STANDALONE")
+        and not weights.draft_bytes_per_rank
+        and not r.draft_is_target
+    ):
         draft_path = settings.get("speculative_draft_model_path")
         section["notes"].append(
             f"the draft model{f' at {draft_path}' if draft_path else ''} is not sized (this config has "
@@ -840,6 +844,18 @@ def analyze_memory(
                 f"; the {stage} figure is argtrace's estimate (SGLang measures it at run time): compare "
                 "with the log (argtrace mem --from-log)"
             )
+        if p.oom_stage == "draft" and r.draft_is_target:
+            # draft.py: the draft path names the target checkpoint, which SGLang builds whole a second time
+            caveat += (
+                f"; the draft is the whole {spec.architecture} again ({p.draft_weights_bytes / GIB:.2f} GiB "
+                f"of weights and a {p.draft_kv_bytes / GIB:.2f} GiB KV pool of the target's tokens over all "
+                "its layers): --speculative-draft-model-path names the model path"
+            )
+            fix = (
+                "point --speculative-draft-model-path at a draft model (an EAGLE head or a smaller model), "
+                "or lower --mem-fraction-static to leave room for a second copy of the model"
+                + (f"; or {fix}" if best else "")
+            )
         findings.append(
             rules.MM001.finding(
                 f"out of memory at {p.oom_stage} on {profile.name}{where}: {p.message} "
@@ -874,7 +890,9 @@ def analyze_memory(
                 rules.MM006.finding(
                     f"max_running_requests {wanted} is capped to {p.max_running_requests} "
                     "by the Mamba state cache "
-                    f"({p.max_mamba_cache_size} slots / {ratio} per request)",
+                    f"({p.max_mamba_cache_size} slots / {ratio} per request); the slots rest on "
+                    "argtrace's estimate of the memory after the weights: the log's 'Mamba Cache is "
+                    "allocated' line decides",
                     setting="max_running_requests",
                 )
             )

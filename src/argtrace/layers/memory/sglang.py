@@ -27,6 +27,7 @@ from typing import Any
 
 from argtrace.gpus import GIB, MIB, GpuProfile
 from argtrace.layers.memory.config import ModelSpec
+from argtrace.layers.memory.draft import draft_is_whole_target
 from argtrace.layers.memory.settings import setting
 from argtrace.layers.memory.state import KvGeometry, MambaGeometry, kv_geometry, mamba_geometry
 from argtrace.layers.memory.weights import WeightEstimate
@@ -94,6 +95,7 @@ class Resolved:
     notes: list[str] = field(default_factory=list)
     swa_full_tokens_ratio: float = SWA_FULL_TOKENS_RATIO
     disable_hybrid_swa_memory: bool = False
+    draft_is_target: bool = False  # the draft path names the target checkpoint again (draft.py)
 
     @property
     def extra_buffer(self) -> bool:
@@ -304,6 +306,12 @@ def resolve_args(
     if spec.is_hybrid and strategy == "no_buffer" and not disable_radix and algo is None:
         disable_overlap = True
     context_len = int(setting(settings, "context_length", spec.context_length or 4096))
+    draft_is_target = draft_is_whole_target(settings, spec.architecture, algo)
+    if draft_is_target:
+        notes.append(
+            f"the draft model path is the model path and {spec.architecture} has no MTP draft class "
+            "(configs/model_config.py _config_draft_model): the draft worker loads the whole model again"
+        )
     return Resolved(
         tp=tp,
         dp=dp,
@@ -328,6 +336,7 @@ def resolve_args(
         disable_overlap_schedule=disable_overlap,
         max_mamba_cache_size=setting(settings, "max_mamba_cache_size"),
         mamba_full_memory_ratio=float(setting(settings, "mamba_full_memory_ratio", 0.9)),
+        draft_is_target=draft_is_target,
         mamba_ssm_dtype=setting(settings, "mamba_ssm_dtype") or env.get("SGLANG_MAMBA_SSM_DTYPE"),
         kv_cache_dtype=str(setting(settings, "kv_cache_dtype", "auto")),
         notes=notes,
@@ -565,7 +574,11 @@ def plan(
     # Draft worker (speculative_worker -> ModelRunner(is_draft_worker=True)): its weights, then a KV pool
     # of the same max_total_num_tokens over the MTP layers (hybrid models: one layer,
     # full_attention_layer_ids=[0]).
-    if r.speculative_algorithm in ("EAGLE", "EAGLE3"):
+    if r.draft_is_target and r.speculative_algorithm in ("EAGLE", "EAGLE3", "STANDALONE"):
+        # draft.py: the whole checkpoint again, and a pool of the same tokens over all its KV layers
+        p.draft_weights_bytes = weights.bytes_per_rank
+        p.draft_kv_bytes = (tokens + r.page_size) * kv.per_layer_bytes * kv.layers
+    elif r.speculative_algorithm in ("EAGLE", "EAGLE3"):
         p.draft_weights_bytes = weights.draft_bytes_per_rank
         draft_layers = 1 if spec.is_hybrid else max(spec.mtp_layers, 1)
         p.draft_kv_bytes = (tokens + r.page_size) * kv.per_layer_bytes * draft_layers

@@ -179,6 +179,19 @@ def resolve_args(spec: ModelSpec, gpu: GpuProfile, settings: Mapping[str, Any]) 
             ssm = "bfloat16" if spec.dtype_bytes == 2 else "float32"
     method, n_spec = _speculative(settings, spec, notes)
     max_len = int(setting(settings, "max_model_len", spec.context_length or 4096))
+    batched = batched_default
+    if (
+        setting(settings, "enable_chunked_prefill") is False
+        and setting(settings, "max_num_batched_tokens") is None
+    ):
+        # engine/arg_utils.py:3194-3199 (0.33.0): without chunked prefill and no max_num_batched_tokens given,
+        # max_num_batched_tokens = max(max_model_len, default): the profile run prefills max_model_len at once
+        batched = max(max_len, batched_default)
+        if batched != batched_default:
+            notes.append(
+                f"--no-enable-chunked-prefill: max_num_batched_tokens = max_model_len {max_len} "
+                "(engine/arg_utils.py), so the profile run is one prefill of the whole context"
+            )
     kv_bytes = setting(settings, "kv_cache_memory_bytes")
     offload_params = setting(settings, "cpu_offload_params") or ()
     if isinstance(offload_params, str):
@@ -188,7 +201,7 @@ def resolve_args(spec: ModelSpec, gpu: GpuProfile, settings: Mapping[str, Any]) 
         gpu_memory_utilization=float(util) if util is not None else 0.9,
         utilization_given=util is not None,
         max_num_seqs=int(setting(settings, "max_num_seqs", seqs_default)),
-        max_num_batched_tokens=int(setting(settings, "max_num_batched_tokens", batched_default)),
+        max_num_batched_tokens=int(setting(settings, "max_num_batched_tokens", batched)),
         max_model_len=max_len,
         kv_cache_dtype=str(setting(settings, "kv_cache_dtype", "auto")),
         block_size=int(setting(settings, "block_size", DEFAULT_BLOCK_SIZE)),

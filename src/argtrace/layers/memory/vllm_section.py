@@ -21,6 +21,7 @@ from argtrace.layers.memory.vllm import (
     resolve_args,
     suggest,
 )
+from argtrace.layers.memory.vllm_mamba_blocks import check as check_mamba_blocks
 from argtrace.layers.memory.vllm_probe import request_for
 from argtrace.layers.memory.vllm_release import apply as apply_release
 from argtrace.layers.memory.vllm_release import rules_for
@@ -304,6 +305,23 @@ def analyze(
             if on_estimate
             else ""
         )
+        # --no-enable-chunked-prefill makes the profile run one prefill of max_model_len (vllm.py
+        # resolve_args, engine/arg_utils.py:3194-3199): name it when that prefill is what took the memory
+        whole_prefill = (
+            setting(settings, "enable_chunked_prefill") is False
+            and setting(settings, "max_num_batched_tokens") is None
+            and r.max_num_batched_tokens == r.max_model_len
+            and p.oom_stage in ("kv_cache", "mamba_cache")
+        )
+        if whole_prefill:
+            basis_note += (
+                f"; without chunked prefill the profile run prefills all {r.max_model_len} tokens at once "
+                f"(activation peak {format_gib(p.activation_bytes)} GiB)"
+            )
+            fix = (
+                "turn chunked prefill back on (drop --no-enable-chunked-prefill) or give "
+                f"--max-num-batched-tokens; or {fix}"
+            )
         findings.append(
             rules.MM001.finding(
                 f"{who}: out of memory at {p.oom_stage} on {gpu.name}{where}: "
@@ -328,13 +346,86 @@ def analyze(
                 setting="gpu_memory_utilization",
             )
         )
-    if lay.mamba_layers and p.max_running_requests < r.max_num_seqs:
-        findings.append(
-            rules.MM006.finding(
-                f"max_num_seqs {r.max_num_seqs} is capped to {p.max_running_requests} by the shared KV pool: "
-                f"each running request holds {lay.mamba_groups * lay.mamba_blocks_per_request} Mamba "
-                f"state blocks ({r.mamba_cache_mode} mode) of {p.num_blocks} blocks",
-                setting="max_num_seqs",
-            )
+    if lay.mamba_layers and p.oom_stage is None:
+        named = f"vLLM {version}" if version else who
+        _mamba_block_findings(
+            p, r.max_num_seqs, r.mamba_cache_mode, settings, version, named, findings, rules, section
         )
     return p
+
+
+VLLM_FEWER_SEQS = "lower --max-num-seqs, or shorten --max-model-len to leave more KV cache blocks"
+
+
+def _mamba_block_findings(
+    p: Plan,
+    max_num_seqs: int,
+    mode: str,
+    settings: Mapping[str, Any],
+    version: str | None,
+    who: str,
+    findings: list[Finding],
+    rules: Any,
+    section: dict[str, Any],
+) -> None:
+    """max_num_seqs against the hybrid model's Mamba cache blocks (vllm_mamba_blocks.py): 0.20.2 and later
+    refuse to start when it is above the pool's block count; both the count and what it implies rest on
+    argtrace's estimate of the pool, so the finding is a warning that says so (MM011), and the concurrency
+    the blocks allow a note (MM006)."""
+    lay = p.layout
+    blocks = check_mamba_blocks(settings, version, max_num_seqs, p.num_blocks)
+    section["mamba_block_check"] = {
+        "outcome": blocks.outcome,
+        "max_num_seqs": blocks.max_num_seqs,
+        "num_blocks": blocks.num_blocks,
+        "cudagraph_mode": blocks.cudagraph_mode,
+        "basis": "estimate",
+    }
+    estimate = (
+        "this rests on argtrace's estimate of the KV pool (the profile run's activation peak, non-torch "
+        "memory and CUDA graphs are estimated): the log's 'exceeds available Mamba cache blocks (N)' or "
+        "'GPU KV cache size' line decides"
+    )
+    if blocks.outcome in ("raises", "unknown"):
+        certain = (
+            f"{who} stops at start-up"
+            if blocks.outcome == "raises"
+            else f"vLLM {version} (not read: 0.19.1 capped its CUDA graph sizes, 0.20.2 refuses) may stop "
+            "at start-up"
+        )
+        findings.append(
+            rules.MM011.finding(
+                f"max_num_seqs {max_num_seqs} is above the about {p.num_blocks} Mamba cache blocks of the KV "
+                f"pool (CUDA graph mode {blocks.cudagraph_mode}): {certain} with "
+                f"'max_num_seqs ({max_num_seqs}) exceeds available Mamba cache blocks' "
+                f"(config/compilation.py resolve_cudagraph_mode_and_sizes); {estimate}",
+                setting="max_num_seqs",
+                fix=(
+                    f"lower --max-num-seqs below the block count (about {p.num_blocks}; "
+                    f"{max(1, p.num_blocks * 9 // 10)} leaves a margin for the estimate), or shorten "
+                    "--max-model-len, or raise --gpu-memory-utilization"
+                ),
+                severity="warning" if blocks.outcome == "raises" else "info",
+            )
+        )
+        return
+    if blocks.outcome == "caps":
+        findings.append(
+            rules.MM006.finding(
+                f"max_num_seqs {max_num_seqs} is above the about {p.num_blocks} Mamba cache blocks: {who} "
+                f"caps its CUDA graph capture sizes to the blocks (the releases up to 0.19.1); {estimate}",
+                setting="max_num_seqs",
+                fix=VLLM_FEWER_SEQS,
+            )
+        )
+        return
+    if p.max_running_requests < max_num_seqs:
+        findings.append(
+            rules.MM006.finding(
+                f"at most about {p.max_running_requests} of max_num_seqs {max_num_seqs} requests run at "
+                f"once: each holds {lay.mamba_groups * lay.mamba_blocks_per_request} Mamba state blocks "
+                f"({mode} mode) of the {p.num_blocks} blocks of the shared KV pool; {estimate}",
+                setting="max_num_seqs",
+                fix=VLLM_FEWER_SEQS,
+            )
+        )

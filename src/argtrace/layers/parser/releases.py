@@ -206,6 +206,35 @@ def taken_by_the_other_neighbour(
     return f"{framework} {neighbour} takes the value"
 
 
+def choices_change_around(framework: str, requested: str, stand_in: str, option_string: str) -> str | None:
+    """The bundled release on the other side of ``requested`` from ``stand_in`` when its choices for
+    ``option_string`` differ from the stand-in's: the flag's choice list (a registry of parsers, backends,
+    ...) changed between the two, so which entries the requested release lists is not known, and the
+    stand-in's refusal is not its verdict (vllm#35991: ``--reasoning-parser GptOss`` under 0.10.1, read from
+    0.10.2, which renamed it ``openai_gptoss``; 0.9.2 lists neither). ``None`` when there is no such release,
+    or it lists the same choices."""
+    from argtrace.frameworks.release_index import release_index
+    from argtrace.frameworks.schema import load_schema
+
+    wanted, standing = version_key(requested), version_key(stand_in)
+    bundled = sorted(release_index(framework).releases, key=version_key)
+    if standing > wanted:
+        older = [r for r in bundled if version_key(r) < wanted]
+        neighbour = older[-1] if older else None
+    else:
+        newer = [r for r in bundled if version_key(r) > wanted]
+        neighbour = newer[0] if newer else None
+    if neighbour is None:
+        return None
+    theirs = _option_of(load_schema(framework, neighbour), option_string)
+    ours = _option_of(load_schema(framework, stand_in), option_string)
+    if ours is None or ours.choices is None:
+        return None
+    if theirs is not None and theirs.choices is not None and set(theirs.choices) == set(ours.choices):
+        return None
+    return neighbour
+
+
 def _nearest(flag: str, schema: Schema) -> str | None:
     """The release's flag ``flag`` most likely means: among the spellings most alike (difflib), the first
     that is plausibly the same feature (``same_feature``); ``None`` when none is, so that a word naming
