@@ -221,8 +221,11 @@ def run_check(options: CheckOptions) -> Report:
     else:
         script = options.script
         assert script is not None
-        if options.script_data is not None:
+        if options.script_data is not None:  # lint's and fix's re-checks: the text is already read
             data, real_path = options.script_data, read_script_path(script)
+            from argtrace.redact import remember_source
+
+            remember_source(data.decode("utf-8", "replace"))
         else:
             data, real_path = read_script(script)
         label = script

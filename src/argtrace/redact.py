@@ -463,6 +463,52 @@ _WORD_CHAR = r"A-Za-z0-9_"
 LONG_SECRET = 6
 
 
+# A known secret longer than this is found with str.find, not compiled into the alternation: sre compiles a
+# literal into some 60 bytes per character, so a 10 MB compose value under HF_TOKEN took 1.6 GB and 77 s, a
+# 50 MB one 3.7 GB (probe of session 15). No credential is this long; such a value is still masked whole.
+MAX_PATTERN_SECRET = 4096
+
+
+class KnownSecrets:
+    """The run's known secrets as one masking pass: an alternation of the usual ones, plain searches for
+    the huge ones, in one scan so that a mask is never re-masked."""
+
+    def __init__(self, secrets: Iterable[str]) -> None:
+        usable = {s for s in secrets if _could_be_secret(s) and not is_masked(s)}
+        self.huge = sorted((s for s in usable if len(s) > MAX_PATTERN_SECRET), key=lambda s: (-len(s), s))
+        self.pattern = _known_pattern(s for s in usable if len(s) <= MAX_PATTERN_SECRET)
+
+    def __bool__(self) -> bool:
+        return bool(self.huge) or self.pattern is not None
+
+    def sub(self, text: str) -> str:
+        if not self.huge:
+            return text if self.pattern is None else self.pattern.sub(_mask_match, text)
+        spans: list[tuple[int, int, str]] = []
+        for secret in self.huge:  # longest first: a shorter one inside a longer one's span is not taken
+            at = text.find(secret)
+            while at >= 0:
+                end = at + len(secret)
+                if not any(a < end and at < b for a, b, _ in spans):
+                    spans.append((at, end, secret))
+                at = text.find(secret, end)
+        spans.sort()
+        out: list[str] = []
+        done = 0
+        for start, end, secret in spans:
+            gap = text[done:start]
+            out.append(gap if self.pattern is None else self.pattern.sub(_mask_match, gap))
+            out.append(mask(secret))
+            done = end
+        rest = text[done:]
+        out.append(rest if self.pattern is None else self.pattern.sub(_mask_match, rest))
+        return "".join(out)
+
+
+def _mask_match(m: re.Match[str]) -> str:
+    return mask(m.group(0))
+
+
 def _known_pattern(secrets: Iterable[str]) -> re.Pattern[str] | None:
     """One alternation for all known secrets, longest first: values of LONG_SECRET characters or more match
     anywhere, shorter ones only as a whole word. One pass, so a mask is never re-masked."""
@@ -484,10 +530,7 @@ def _known_pattern(secrets: Iterable[str]) -> re.Pattern[str] | None:
 def scrub(text: str, secrets: Iterable[str]) -> str:
     """Replace every occurrence of the given secret strings (short ones as whole words), then secret
     shapes."""
-    pattern = _known_pattern(secrets)
-    if pattern is not None:
-        text = pattern.sub(lambda m: mask(m.group(0)), text)
-    return redact_text(text)
+    return redact_text(KnownSecrets(secrets).sub(text))
 
 
 def redact_payload(value: object, secrets: Iterable[str] = (), *, _name: str | None = None) -> object:
@@ -509,7 +552,7 @@ class Redactor:
     def __init__(self, secrets: Iterable[str] = ()) -> None:
         self._known: set[str] = set()
         self._seed: Callable[[], None] | None = None
-        self._pattern: re.Pattern[str] | None = None
+        self._pattern: KnownSecrets | None = None
         self._dirty = False
         # A report carries one value in many places (argv, settings, evidence, messages): each distinct
         # string is read and masked once, so a 5 MB value costs one scan, not one per place it is quoted.
@@ -594,7 +637,7 @@ class Redactor:
         self._wrapped_checked.update(fresh)
         if not self._sources or not fresh:
             return
-        pattern = _known_pattern(fresh)
+        pattern = _known_pattern(v for v in fresh if len(v) <= MAX_PATTERN_SECRET)
         if pattern is None:
             return
         from bisect import bisect_left, bisect_right
@@ -664,12 +707,12 @@ class Redactor:
         if self._dirty or self._seed is not None:
             self.known  # noqa: B018 (the property: seeds first)
             self._learn_wrapped()
-            self._pattern = _known_pattern(self._known)
+            self._pattern = KnownSecrets(self._known)
             self._dirty = False
             self._masked_texts.clear()  # masked with fewer known secrets
         done = self._masked_texts.get(text)
         if done is None:
-            masked = text if self._pattern is None else self._pattern.sub(lambda m: mask(m.group(0)), text)
+            masked = text if self._pattern is None else self._pattern.sub(text)
             done = self._masked_texts[text] = redact_text(masked)
         return done
 

@@ -207,3 +207,19 @@ def test_the_why_lookup_files_are_private(tmp_path: Path) -> None:
     assert stat.S_IMODE(cache.stat().st_mode) == 0o700
     assert {oct(stat.S_IMODE(p.stat().st_mode)) for p in lookups} == {"0o600"}
     assert not [p for p in cache.iterdir() if p.name.endswith(".tmp")]
+
+
+# --- never blow up memory: a huge value known secret -----------------------------------------------------
+
+
+def test_a_huge_secret_is_masked_without_compiling_it() -> None:
+    # before: the 10 MB value was compiled into the alternation (1.6 GB, 77 s for `check` of the compose file)
+    from argtrace.redact import MAX_PATTERN_SECRET, KnownSecrets
+
+    huge = "c" * (MAX_PATTERN_SECRET + 1)
+    known = KnownSecrets([huge, "shortSECRET1", "cccccc"])
+    assert known.huge == [huge]
+    text = f"a {huge}c shortSECRET1 x{huge} cccccc"
+    assert known.sub(text) == (f"a {mask(huge)}c {mask('shortSECRET1')} x{mask(huge)} {mask('cccccc')}")
+    redactor = Redactor([huge])
+    assert redactor.text(f"HF={huge}") == f"HF={mask(huge)}"
