@@ -4,6 +4,7 @@ Each test failed on the code before: by its exact outcome, or by its subprocess'
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 import subprocess
@@ -223,3 +224,19 @@ def test_a_huge_secret_is_masked_without_compiling_it() -> None:
     assert known.sub(text) == (f"a {mask(huge)}c {mask('shortSECRET1')} x{mask(huge)} {mask('cccccc')}")
     redactor = Redactor([huge])
     assert redactor.text(f"HF={huge}") == f"HF={mask(huge)}"
+
+
+def test_lint_masks_shellchecks_line_with_the_tail_of_a_wrapped_secret(tmp_path: Path) -> None:
+    # before: lint's merged report names no server of the file, so the value was unknown there and
+    # shellcheck's SC2086 evidence showed `SCapiKEYsecondPart" --tp-size $1`
+    (tmp_path / "sc.sh").write_text(
+        "#!/bin/bash\n"
+        'python3 -m sglang.launch_server --model-path m --api-key "SCapiKEYfirstPart\\\n'
+        'SCapiKEYsecondPart" --tp-size $1\n'
+    )
+    done = argtrace(["lint", "--format", "json", "sc.sh"], tmp_path)
+    assert "apiKEY" not in done.stdout + done.stderr
+    evidence = [
+        e["text"] for f in json.loads(done.stdout)["findings"] if f["code"] == "SC2086" for e in f["evidence"]
+    ]
+    assert evidence == [f'{mask("SCapiKEYsecondPart")}" --tp-size $1']
