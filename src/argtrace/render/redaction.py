@@ -37,4 +37,9 @@ def learn_report_secrets(data: dict[str, Any]) -> None:
     """Teach the run every secret the report names, for outputs that print text the report does not hold
     (``fix``'s diff, which shows the script's own lines: a line with only the tail of a wrapped ``--api-key``
     value, or a value whose name is on another line, is masked only by a known value)."""
-    run_redactor().learn_all(report_redactor(data).known)
+    known = report_redactor(data).known
+    # a value known with its quotes (compose's `- X="v"`) is known bare too: masking the bare value keeps
+    # the quotes readable in the diff, as the report shows them
+    run_redactor().learn_all(
+        s for s in known if not (len(s) > 2 and s[0] == s[-1] and s[0] in "'\"" and s[1:-1] in known)
+    )
