@@ -90,6 +90,24 @@ def open_private_dir(path: str, create: bool = False) -> int | None:
     return None
 
 
+def open_private_file(dir_fd: int, name: str) -> int | None:
+    """A read-only descriptor of regular file ``name`` in ``dir_fd`` when it is the user's own and nobody
+    else can write to it (never through a link), for a caller that maps it; None otherwise. The caller
+    closes it."""
+    try:
+        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=dir_fd)
+    except OSError:
+        return None
+    try:
+        stat = os.fstat(fd)
+        if _private(stat) and (stat.st_mode & 0o170000) == 0o100000:
+            return fd
+    except OSError:
+        pass
+    os.close(fd)
+    return None
+
+
 def read_private(dir_fd: int, name: str) -> bytes | None:
     """The bytes of regular file ``name`` in the directory ``dir_fd`` when it is the user's own and nobody
     else can write to it; None when absent, a symbolic link, shared or unreadable."""

@@ -151,6 +151,9 @@ def read_script(path_text: str) -> tuple[bytes, Path | None]:
 
     host = current_host()
     data = host.read_input(path_text, what="launch script", max_bytes=MAX_SCRIPT_BYTES)
+    from argtrace.redact import remember_source
+
+    remember_source(data.decode("utf-8", "replace"))  # a secret wrapped over its lines: each piece is masked
     return data, (None if host.is_remote else Path(path_text))
 
 
@@ -218,8 +221,11 @@ def run_check(options: CheckOptions) -> Report:
     else:
         script = options.script
         assert script is not None
-        if options.script_data is not None:
+        if options.script_data is not None:  # lint's and fix's re-checks: the text is already read
             data, real_path = options.script_data, read_script_path(script)
+            from argtrace.redact import remember_source
+
+            remember_source(data.decode("utf-8", "replace"))
         else:
             data, real_path = read_script(script)
         label = script

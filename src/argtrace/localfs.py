@@ -52,3 +52,66 @@ def path_problem(path: str | os.PathLike[str]) -> str | None:
     from argtrace.remote.collector import special_kind
 
     return f"is a {special_kind(mode)}, not a regular file"
+
+
+class NotReadable(OSError):
+    """A path that is not read: not a regular file, or larger than the caller's budget. ``strerror`` says
+    why in words, so callers' ``exc.strerror`` messages read as for any other OSError."""
+
+
+def read_regular(path: str | os.PathLike[str], limit: int, *, cut: bool = False) -> bytes:
+    """The bytes of the regular file ``path``, at most ``limit`` of them; ``NotReadable`` (an OSError) for a
+    FIFO, a device, a directory or a file over ``limit`` bytes (``cut``: its first ``limit`` bytes).
+
+    The open is non-blocking and the type is checked on the opened descriptor: opening a FIFO for reading
+    blocks until a writer comes, ``/dev/zero`` never ends (and a plain ``read_bytes`` of it fills memory),
+    and a file swapped for either between a ``stat`` and the ``open`` is still caught."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(path, flags)
+    except ValueError:  # an embedded NUL byte
+        raise NotReadable(22, "the path contains a NUL byte") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise NotReadable(21, "is a directory")
+        if not stat.S_ISREG(mode):
+            from argtrace.remote.collector import special_kind
+
+            raise NotReadable(22, f"is a {special_kind(mode)}, not a regular file")
+        with os.fdopen(os.dup(fd), "rb") as handle:
+            data = handle.read(limit + 1)
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        if cut:
+            return data[:limit]
+        raise NotReadable(27, f"larger than {limit:,} bytes")
+    return data
+
+
+def write_regular(path: str | os.PathLike[str], data: bytes) -> None:
+    """Write ``data`` to ``path`` (created 0666 & ~umask, or truncated): refused (``NotReadable``) when it
+    is not a regular file. A FIFO opened for writing blocks until a reader comes; opened non-blocking it
+    fails at once (no reader, ENXIO) or is refused here after the open."""
+    flags = os.O_WRONLY | os.O_CREAT | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(path, flags, 0o666)
+    except ValueError:
+        raise NotReadable(22, "the path contains a NUL byte") from None
+    except OSError as exc:
+        if exc.errno == 6:  # ENXIO: a FIFO without a reader
+            raise NotReadable(22, "is a named pipe (FIFO), not a regular file") from None
+        raise
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            from argtrace.remote.collector import special_kind
+
+            raise NotReadable(22, f"is a {special_kind(mode)}, not a regular file")
+        os.ftruncate(fd, 0)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    finally:
+        os.close(fd)

@@ -179,8 +179,10 @@ class _Lazy:
 
 
 # Values that look like tokens whatever their name: Hugging Face, OpenAI-style, GitHub, AWS, Slack, JWT.
+# A token may also be glued to a one-letter option (``curl -khf_...``, ``-tsk-...``, ``mysql -pAKIA...``): the
+# lookbehind then allows ``-X`` standing at a word start (probe of session 15: shown whole before).
 _TOKEN_VALUE = _Lazy(
-    r"(?<![A-Za-z0-9_\-])(?:hf_[A-Za-z0-9]{20,}+|sk-[A-Za-z0-9_\-]{20,}+|gh[pousr]_[A-Za-z0-9]{20,}+"
+    r"(?:(?<![A-Za-z0-9_\-])|(?<=(?<![A-Za-z0-9_\-])-[A-Za-z]))(?:hf_[A-Za-z0-9]{20,}+|sk-[A-Za-z0-9_\-]{20,}+|gh[pousr]_[A-Za-z0-9]{20,}+"
     r"|github_pat_[A-Za-z0-9_]{20,}+|AKIA[0-9A-Z]{16}(?![0-9A-Z])|xox[baprs]-[A-Za-z0-9\-]{10,}+"
     r"|eyJ[A-Za-z0-9_\-]{10,}+\.[A-Za-z0-9_\-]{10,}+\.[A-Za-z0-9_\-]++)"
 )
@@ -207,9 +209,13 @@ _BARE = r"[^\s,;'\"\[\]{}()<>]++"
 # A match is only the name: its VALUE is read (``_VALUE.match``) for a secret name alone, so a secret shape
 # inside a value that is not secret (``--model HF_TOKEN=x``) is still found by the scan that goes on right
 # after the name, and every character is read by at most one value (linear time).
+# An HTTP header ``X-Api-Key: VALUE``, ``api-key: VALUE`` (Azure OpenAI), ``Private-Token: VALUE``: a name
+# with a hyphen, a colon and blanks on one line (``curl -H "..."`` in launch scripts, request dumps in logs).
+# Before session 15's probe only ``Authorization`` headers were a shape and these values were shown.
 _NAMED_VALUE = _Lazy(
     r"(?P<lead>(?<![A-Za-z0-9_.\-])(?:(?P<q>['\"])(?P<qname>[A-Za-z_][A-Za-z0-9_.\-]*+)(?P=q)\s*+[:=]"
-    r"\s*+|(?P<name>[A-Za-z_][A-Za-z0-9_.]*+)=|(?P<flag>--[A-Za-z][A-Za-z0-9\-]*+)(?:=|\s++(?!-))))"
+    r"\s*+|(?P<name>[A-Za-z_][A-Za-z0-9_.]*+)=|(?P<flag>--[A-Za-z][A-Za-z0-9\-]*+)(?:=|\s++(?!-))"
+    r"|(?P<header>[A-Za-z][A-Za-z0-9]*+(?:-[A-Za-z0-9]++)++):[ \t]*+))"
 )
 # A shell word made of several quoted and bare pieces (``'sk-'"abc"def``, ``"$PREFIX"tail``): the whole word
 # is the value. Read as one quoted string it left the other pieces of the secret visible in every quoted
@@ -272,6 +278,9 @@ def _could_be_secret(value: str) -> bool:
 def _named_is_secret(m: re.Match[str]) -> bool:
     if m["flag"]:
         return is_secret_flag(m["flag"])
+    if m["header"]:  # ``Proxy-Authorization: Basic X`` is _AUTH_HEADER's: its value is X, not ``Basic``
+        header = m["header"]
+        return is_secret_name(header) and not header.upper().endswith("AUTHORIZATION")
     name = m["qname"] or m["name"] or ""
     return is_secret_name(name)
 
@@ -296,7 +305,8 @@ def _secret_values_at(text: str) -> Iterator[tuple[int, int, str]]:
         value = _VALUE.match(text, m.end())
         if value is None or not _could_be_secret(value.group(0)):
             continue
-        if m["flag"] and not m.group(0).endswith("=") and value.group(0).lower() in _PROSE_AFTER_FLAG:
+        prose = m["header"] or (m["flag"] and not m.group(0).endswith("="))
+        if prose and value.group(0).lower() in _PROSE_AFTER_FLAG:
             continue
         done = value.end()
         yield m.end(), value.end(), value.group(0)
@@ -453,6 +463,52 @@ _WORD_CHAR = r"A-Za-z0-9_"
 LONG_SECRET = 6
 
 
+# A known secret longer than this is found with str.find, not compiled into the alternation: sre compiles a
+# literal into some 60 bytes per character, so a 10 MB compose value under HF_TOKEN took 1.6 GB and 77 s, a
+# 50 MB one 3.7 GB (probe of session 15). No credential is this long; such a value is still masked whole.
+MAX_PATTERN_SECRET = 4096
+
+
+class KnownSecrets:
+    """The run's known secrets as one masking pass: an alternation of the usual ones, plain searches for
+    the huge ones, in one scan so that a mask is never re-masked."""
+
+    def __init__(self, secrets: Iterable[str]) -> None:
+        usable = {s for s in secrets if _could_be_secret(s) and not is_masked(s)}
+        self.huge = sorted((s for s in usable if len(s) > MAX_PATTERN_SECRET), key=lambda s: (-len(s), s))
+        self.pattern = _known_pattern(s for s in usable if len(s) <= MAX_PATTERN_SECRET)
+
+    def __bool__(self) -> bool:
+        return bool(self.huge) or self.pattern is not None
+
+    def sub(self, text: str) -> str:
+        if not self.huge:
+            return text if self.pattern is None else self.pattern.sub(_mask_match, text)
+        spans: list[tuple[int, int, str]] = []
+        for secret in self.huge:  # longest first: a shorter one inside a longer one's span is not taken
+            at = text.find(secret)
+            while at >= 0:
+                end = at + len(secret)
+                if not any(a < end and at < b for a, b, _ in spans):
+                    spans.append((at, end, secret))
+                at = text.find(secret, end)
+        spans.sort()
+        out: list[str] = []
+        done = 0
+        for start, end, secret in spans:
+            gap = text[done:start]
+            out.append(gap if self.pattern is None else self.pattern.sub(_mask_match, gap))
+            out.append(mask(secret))
+            done = end
+        rest = text[done:]
+        out.append(rest if self.pattern is None else self.pattern.sub(_mask_match, rest))
+        return "".join(out)
+
+
+def _mask_match(m: re.Match[str]) -> str:
+    return mask(m.group(0))
+
+
 def _known_pattern(secrets: Iterable[str]) -> re.Pattern[str] | None:
     """One alternation for all known secrets, longest first: values of LONG_SECRET characters or more match
     anywhere, shorter ones only as a whole word. One pass, so a mask is never re-masked."""
@@ -474,10 +530,7 @@ def _known_pattern(secrets: Iterable[str]) -> re.Pattern[str] | None:
 def scrub(text: str, secrets: Iterable[str]) -> str:
     """Replace every occurrence of the given secret strings (short ones as whole words), then secret
     shapes."""
-    pattern = _known_pattern(secrets)
-    if pattern is not None:
-        text = pattern.sub(lambda m: mask(m.group(0)), text)
-    return redact_text(text)
+    return redact_text(KnownSecrets(secrets).sub(text))
 
 
 def redact_payload(value: object, secrets: Iterable[str] = (), *, _name: str | None = None) -> object:
@@ -499,12 +552,16 @@ class Redactor:
     def __init__(self, secrets: Iterable[str] = ()) -> None:
         self._known: set[str] = set()
         self._seed: Callable[[], None] | None = None
-        self._pattern: re.Pattern[str] | None = None
+        self._pattern: KnownSecrets | None = None
         self._dirty = False
         # A report carries one value in many places (argv, settings, evidence, messages): each distinct
         # string is read and masked once, so a 5 MB value costs one scan, not one per place it is quoted.
         self._read: set[str] = set()
         self._masked_texts: dict[str, str] = {}
+        # Texts of files read whose lines end in a continuation backslash, and the secrets already looked
+        # for in them (see learn_source).
+        self._sources: dict[str, tuple[str, list[int]] | None] = {}
+        self._wrapped_checked: set[str] = set()
         self.learn_all(secrets)
 
     @property
@@ -536,6 +593,8 @@ class Redactor:
                 inner = bare[1:-1]
                 if len(bare) > 2 and bare[0] == bare[-1] and bare[0] in "'\"" and not is_masked(inner):
                     self._known.add(inner)
+                if "\n" in bare:  # a value over several lines is shown line by line (source lines, diffs)
+                    self._known.update(_pieces_worth_masking(bare.split("\n")))
                 self._dirty = True
         elif isinstance(value, Mapping):
             for item in value.values():
@@ -556,6 +615,43 @@ class Redactor:
 
     def learn_command_line(self, text: str) -> None:
         self.learn_all(command_line_secrets(text))
+
+    def learn_source(self, text: str) -> None:
+        """A file's text as read (a launch script, a unit): a known secret written in it over lines joined by
+        a backslash (``--api-key sk-abc\\<newline>def``) reaches the server whole, but the file's lines are
+        shown one by one (a fix's diff, shellcheck's evidence), and its second half on its line names no
+        secret. Each piece is learned as secret when the whole is (probe of session 15: a diff showed the
+        tail of an ``--api-key`` wrapped that way)."""
+        if ("\\\n" in text or "\\\r\n" in text) and text not in self._sources:
+            self._sources[text] = None  # joined on first need
+            self._wrapped_checked.clear()
+            self._dirty = True
+
+    @property
+    def sources(self) -> list[str]:
+        return list(self._sources)
+
+    def _learn_wrapped(self) -> None:
+        """Learn the pieces of every known secret that a registered source writes over continuation lines."""
+        fresh = [v for v in self._known if len(v) >= LONG_SECRET and v not in self._wrapped_checked]
+        self._wrapped_checked.update(fresh)
+        if not self._sources or not fresh:
+            return
+        pattern = _known_pattern(v for v in fresh if len(v) <= MAX_PATTERN_SECRET)
+        if pattern is None:
+            return
+        from bisect import bisect_left, bisect_right
+        from itertools import pairwise
+
+        for text, joined in list(self._sources.items()):
+            if joined is None:
+                joined = self._sources[text] = _joined_lines(text)
+            flat, cuts = joined
+            for m in pattern.finditer(flat):
+                lo, hi = bisect_right(cuts, m.start()), bisect_left(cuts, m.end())
+                if lo < hi:  # the secret crosses a removed backslash-newline
+                    bounds = [m.start(), *cuts[lo:hi], m.end()]
+                    self._known.update(_pieces_worth_masking(flat[a:b] for a, b in pairwise(bounds)))
 
     def learn_data(self, value: object) -> None:
         """Walk a report-like structure and learn every value its names mark secret."""
@@ -592,7 +688,15 @@ class Redactor:
         if not isinstance(spelling, str) or spelling == "literal":
             return
         said = value.get("text", value.get("value"))
-        if isinstance(said, str) and said in self.known and _LITERAL_LEFT.sub("", spelling).strip("\"'"):
+        if not isinstance(said, str) or said not in self.known:
+            return
+        # A spelling holds the secret's characters when its literal pieces (quotes dropped) are in the value.
+        # Other ``expansion`` texts are labels of where the word came from (``ray serve llm``, ``getopts``,
+        # ``arithmetic``): learned as secret they were masked as words in every hop and message (probe of
+        # session 15: a Ray Serve config's "How the command travels" read ``<redacted:9f8c2d6f>``).
+        pieces = [p.replace("'", "").replace('"', "") for p in _LITERAL_LEFT.split(spelling)]
+        pieces = [p for p in pieces if p]
+        if pieces and all(p in said for p in pieces):
             self.learn(spelling)
 
     # masking
@@ -601,12 +705,14 @@ class Redactor:
         if not text:
             return text
         if self._dirty or self._seed is not None:
-            self._pattern = _known_pattern(self.known)  # (the property: seeds first)
+            self.known  # noqa: B018 (the property: seeds first)
+            self._learn_wrapped()
+            self._pattern = KnownSecrets(self._known)
             self._dirty = False
             self._masked_texts.clear()  # masked with fewer known secrets
         done = self._masked_texts.get(text)
         if done is None:
-            masked = text if self._pattern is None else self._pattern.sub(lambda m: mask(m.group(0)), text)
+            masked = text if self._pattern is None else self._pattern.sub(text)
             done = self._masked_texts[text] = redact_text(masked)
         return done
 
@@ -658,6 +764,36 @@ class Redactor:
         return value
 
 
+# A piece of a secret shorter than this is left visible: masking 1-3 characters as a word would mask
+# innocent words (``2``, ``on``) and shows next to nothing of the secret.
+MIN_PIECE = 4
+_CONTINUATION = _Lazy(r"\\\r?\n")
+
+
+def _pieces_worth_masking(pieces: Iterable[str]) -> set[str]:
+    out = set()
+    for piece in pieces:
+        piece = piece.strip().rstrip("\\").strip()
+        if len(piece) >= MIN_PIECE and _could_be_secret(piece) and not is_masked(piece):
+            out.add(piece)
+    return out
+
+
+def _joined_lines(text: str) -> tuple[str, list[int]]:
+    """``text`` with every backslash-newline removed, as the shell reads it, and where each removal was (in
+    the joined text's positions)."""
+    parts: list[str] = []
+    cuts: list[int] = []
+    done = length = 0
+    for m in _CONTINUATION.finditer(text):
+        parts.append(text[done : m.start()])
+        length += m.start() - done
+        cuts.append(length)
+        done = m.end()
+    parts.append(text[done:])
+    return "".join(parts), cuts
+
+
 def _str_or_none(value: object) -> str | None:
     return value if isinstance(value, str) else None
 
@@ -693,6 +829,11 @@ def remember_env(env: Mapping[str, str | None]) -> None:
 
 def remember_argv(argv: Sequence[str | None]) -> None:
     _RUN.learn_argv(argv)
+
+
+def remember_source(text: str) -> None:
+    """Register a file's text as read (see :meth:`Redactor.learn_source`)."""
+    _RUN.learn_source(text)
 
 
 @contextmanager

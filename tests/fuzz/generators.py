@@ -30,7 +30,7 @@ DIR = "@DIR@"
 
 @dataclass
 class Case:
-    kind: str  # script | script-mut | log | yaml | systemd | skypilot
+    kind: str  # a key of GENERATORS
     name: str
     files: dict[str, bytes]
     argv: list[str]  # argtrace's arguments (after the program name), run with the case directory as cwd
@@ -731,6 +731,13 @@ def _text_case(kind: str) -> Callable[[random.Random, str], Case]:
     return generate
 
 
+def _secret_case(rnd: random.Random, case_id: str) -> Case:
+    """Secret forms and unopenable files, from :mod:`tests.fuzz.secret_generators`."""
+    from tests.fuzz import secret_generators
+
+    return secret_generators.secrets_case(rnd, case_id)
+
+
 GENERATORS = {
     "script": script_case,
     "script-mut": script_mutation_case,
@@ -740,6 +747,7 @@ GENERATORS = {
     "skypilot": _carrier_case("skypilot"),
     "why": _text_case("why"),
     "log-wrap": _text_case("log-wrap"),
+    "secrets": _secret_case,
 }
 KINDS = tuple(GENERATORS)
 

@@ -9,13 +9,15 @@ file, message}]}``; only ``fingerprint`` is read back, the rest is for the peopl
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 from argtrace import safe_json
+from argtrace.localfs import read_regular, write_regular
 from argtrace.model import Report, UsageError
 
 FORMAT_VERSION = 1
+# A baseline holds one short entry per finding: 64 MiB is some 200,000 findings.
+MAX_BASELINE_BYTES = 64 * 1024 * 1024
 
 
 def report_fingerprints(report: Report) -> tuple[list[str], list[dict[str, Any]]]:
@@ -35,7 +37,8 @@ def report_fingerprints(report: Report) -> tuple[list[str], list[dict[str, Any]]
 
 def read_baseline(path: str) -> set[str]:
     try:
-        data = safe_json.loads(Path(path).read_text(encoding="utf-8"))
+        # a FIFO named as the baseline hung the run, /dev/zero filled memory (probe of session 15)
+        data = safe_json.loads(read_regular(path, MAX_BASELINE_BYTES).decode("utf-8"))
     except OSError as exc:
         raise UsageError(f"--baseline {path}: {exc.strerror or exc}") from None
     except ValueError as exc:
@@ -50,7 +53,7 @@ def write_baseline(path: str, entries: list[dict[str, Any]]) -> None:
         {"argtrace_baseline": FORMAT_VERSION, "findings": entries}, indent=2, ensure_ascii=False
     )
     try:
-        Path(path).write_text(text + "\n", encoding="utf-8")
+        write_regular(path, (text + "\n").encode("utf-8"))  # a FIFO is refused, not waited on
     except OSError as exc:
         raise UsageError(f"--write-baseline {path}: {exc.strerror or exc}") from None
 

@@ -199,6 +199,7 @@ class FileResult:
     report: Report | None
     error: str | None
     secrets: tuple[str, ...] = ()
+    sources: tuple[str, ...] = ()  # texts with continuation lines, for secrets wrapped over them
 
 
 def check_file(file: LaunchFile, options: Any) -> FileResult:
@@ -212,8 +213,15 @@ def check_file(file: LaunchFile, options: Any) -> FileResult:
     except UsageError as exc:
         return FileResult(file, None, str(exc))
     report.findings = fold_unknown_arguments(file, report.findings)
-    # A forked worker's redactor learnt this file's secrets: hand them back to the parent's.
-    return FileResult(file, report, None, tuple(run_redactor().known))
+    from argtrace.render.json import to_dict
+    from argtrace.render.redaction import learn_report_secrets
+
+    # The merged report holds no server of this file, so the secrets its own report names (an --api-key
+    # value) are learned here: a finding's evidence may quote a line with a piece of one (probe of session
+    # 15: the tail of a value wrapped over a backslash-newline). A forked worker hands them back.
+    learn_report_secrets(to_dict(report))
+    run = run_redactor()
+    return FileResult(file, report, None, tuple(run.known), tuple(run.sources))
 
 
 def check_files(files: Sequence[LaunchFile], options: Any, jobs: int) -> list[FileResult]:
@@ -241,6 +249,8 @@ def _check_files(files: Sequence[LaunchFile], options: Any, jobs: int) -> list[F
         results.extend(pool.map(check_file, rest, [options] * len(rest)))
     for result in results:
         run_redactor().learn_all(result.secrets)
+        for source in result.sources:  # before session 15's probe: the tail of a wrapped secret was shown
+            run_redactor().learn_source(source)
     return results
 
 

@@ -71,6 +71,11 @@ def run(args: argparse.Namespace) -> int:
         written = write_in_place(files, sources)
     elif files.edits:
         diff = unified_diff(files, sources)
+    if not args.show_secrets:
+        from argtrace.render.json import to_dict
+        from argtrace.render.redaction import learn_report_secrets
+
+        learn_report_secrets(to_dict(report))  # the diff's lines are masked by the values the report names
     if not args.show_secrets and diff:
         from argtrace.fixes.diff import diff_without_secrets
         from argtrace.redact import run_redactor

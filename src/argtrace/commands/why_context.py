@@ -20,9 +20,12 @@ from typing import Any
 _WORD = re.compile(r"[a-z][a-z0-9]*")
 # a word that names code or configuration (a flag, a path, a dotted or snake_case name, a CamelCase class),
 # not prose: the source line `raise ValueError(` a traceback quotes is no hint of `raise_if_...`
-_LOGGED_AT = re.compile(r"[\w/.-]+\.py:\d+\]?")
+# Each may begin only where a run of its characters begins (the lookbehind): a start inside the run finds
+# nothing a start at its beginning does not, and without it a 50,000-character word was scanned once from
+# every position, minutes of a pasted line of zeros (probe of session 15).
+_LOGGED_AT = re.compile(r"(?<![\w/.-])[\w/.-]+\.py:\d+\]?")
 _EXCEPTION = re.compile(r"(?:Error|Exception|Warning)\b")
-_NAMING = re.compile(r"[\w-]*(?:[_/.]|--|[a-z][A-Z])[\w./-]*")
+_NAMING = re.compile(r"(?<![\w-])[\w-]*(?:[_/.]|--|[a-z][A-Z])[\w./-]*")
 
 
 def _words(*texts: str) -> set[str]:
@@ -62,6 +65,47 @@ def _order(twins: Sequence[dict[str, Any]], text_words: set[str], by_coverage: b
     return [twins[i] for i in ranked]
 
 
+def without_printed(text: str, pieces: list[str]) -> str:
+    """``text`` with every printed copy of a message replaced by a blank: its literal ``pieces`` in order, the
+    placeholders' values between them on one line (and, after a message ending in a placeholder, the rest of
+    that word).
+
+    The same as ``re.sub`` of the pieces joined by ``[^\\n]*?``, found by plain searches: that pattern
+    backtracked over every start and every split of a long line (probe of session 15: a pasted line of
+    50,000 zeros under a message with several ``{}`` took over a minute). Here a piece not found on its
+    line ends the search on that line: a later start on it cannot find it either."""
+    first, rest = pieces[0], pieces[1:]
+    out: list[str] = []
+    done = pos = 0
+    while pos <= len(text):
+        start = text.find(first, pos)
+        if start < 0:
+            break
+        at = start + len(first)
+        for piece in rest:
+            line_end = text.find("\n", at)
+            line_end = len(text) if line_end < 0 else line_end
+            found = text.find(piece, at, line_end + len(piece))
+            if found < 0:
+                at = -1
+                break
+            at = found + len(piece)
+        if at < 0:  # not on this line: go on after it
+            line_end = text.find("\n", start + len(first))
+            if line_end < 0:
+                break
+            pos = line_end + 1
+            continue
+        if rest and pieces[-1] == "":
+            while at < len(text) and not text[at].isspace():
+                at += 1
+        out.append(text[done:start])
+        out.append(" ")
+        done = pos = max(at, start + 1)
+    out.append(text[done:])
+    return "".join(out)
+
+
 def context_first(groups: list[dict[str, Any]], text: str, by_coverage: bool) -> list[dict[str, Any]]:
     """``groups`` with each set of sites sharing one message (and match) reordered in the positions they
     hold; ``by_coverage`` False (a release was named: its sites already come first) keeps the text's words
@@ -76,9 +120,8 @@ def context_first(groups: list[dict[str, Any]], text: str, by_coverage: bool) ->
         twins = [groups[i] for i in positions]
         # the message as printed, its placeholders' values included, is not context: what is around it is
         pieces = re.split(r"\{[^}]*\}", twins[0]["message"])
-        printed = r"[^\n]*?".join(re.escape(p) for p in pieces) + (r"\S*" if pieces[-1] == "" else "")
         plain = text.replace('\\"', '"')  # a JSON body's escaped quotes (an HTTP 400's message)
-        around = re.sub(printed, " ", plain) if printed.strip() else plain
+        around = without_printed(plain, pieces) if "".join(pieces).strip() else plain
         # a log prefix's `engine.py:366]` is the file that logged what was raised elsewhere: no hint
         # an exception class (``BadRequestError``) says what was raised, not where
         named = _words(*(w for w in _NAMING.findall(_LOGGED_AT.sub(" ", around)) if not _EXCEPTION.search(w)))

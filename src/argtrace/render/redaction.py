@@ -16,7 +16,10 @@ from argtrace.redact import Redactor, run_redactor
 
 def report_redactor(data: Any) -> Redactor:
     """The run's secrets plus every secret the report itself names."""
-    redactor = Redactor(run_redactor().known)
+    run = run_redactor()
+    redactor = Redactor(run.known)
+    for source in run.sources:
+        redactor.learn_source(source)
     redactor.learn_data(data)
     return redactor
 
@@ -28,3 +31,15 @@ def redact_report_dict(data: dict[str, Any]) -> dict[str, Any]:
     run_redactor().learn_all(redactor.known)
     assert isinstance(redacted, dict)
     return redacted
+
+
+def learn_report_secrets(data: dict[str, Any]) -> None:
+    """Teach the run every secret the report names, for outputs that print text the report does not hold
+    (``fix``'s diff, which shows the script's own lines: a line with only the tail of a wrapped ``--api-key``
+    value, or a value whose name is on another line, is masked only by a known value)."""
+    known = report_redactor(data).known
+    # a value known with its quotes (compose's `- X="v"`) is known bare too: masking the bare value keeps
+    # the quotes readable in the diff, as the report shows them
+    run_redactor().learn_all(
+        s for s in known if not (len(s) > 2 and s[0] == s[-1] and s[0] in "'\"" and s[1:-1] in known)
+    )

@@ -163,27 +163,53 @@ class Lookup:
 
 
 def _write(path: Path, data: bytes, stale: Iterable[str]) -> bool:
-    """``data`` at ``path`` (through a temporary file renamed into place); older copies removed."""
+    """``data`` at ``path`` (mode 0600, through a new temporary file renamed into place, in a directory only
+    the user can change: ``cache_dirs``); older copies removed. Before session 15's probe the file was 0644
+    in a directory made 0755, and written through ``Path.write_bytes`` at a fixed temporary name, so a link
+    planted there made ``why`` overwrite the file it pointed to."""
+    import fnmatch
+
+    from argtrace.cache_dirs import open_private_dir, write_private
+
+    patterns = list(stale)
+    dir_fd = open_private_dir(str(path.parent), create=True)
+    if dir_fd is None:
+        return False
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        tmp.write_bytes(data)
-        os.replace(tmp, path)
-        for pattern in stale:
-            for old in path.parent.glob(pattern):
-                if old != path:
-                    old.unlink(missing_ok=True)
+        if not write_private(dir_fd, path.name, data):
+            return False
+        for old in os.listdir(dir_fd):
+            if old != path.name and any(fnmatch.fnmatchcase(old, pattern) for pattern in patterns):
+                try:
+                    os.unlink(old, dir_fd=dir_fd)
+                except OSError:
+                    pass
     except OSError:
         return False
+    finally:
+        os.close(dir_fd)
     return True
 
 
 def _mapped(path: Path) -> mmap.mmap | None:
-    try:
-        with path.open("rb") as fh:
-            return mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
-    except (OSError, ValueError):  # absent, unreadable or empty
+    """The file mapped, when it is the user's own in a directory nobody else can change (never a link)."""
+    from argtrace.cache_dirs import open_private_dir, open_private_file
+
+    dir_fd = open_private_dir(str(path.parent))
+    if dir_fd is None:
         return None
+    try:
+        fd = open_private_file(dir_fd, path.name)
+    finally:
+        os.close(dir_fd)
+    if fd is None:
+        return None
+    try:
+        return mmap.mmap(fd, 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError):  # unreadable or empty
+        return None
+    finally:
+        os.close(fd)
 
 
 def open_lookup(

@@ -98,8 +98,10 @@ def read(path: str, limit: int) -> bytes:
     """At most ``limit`` bytes of the file; ``OSError`` when it cannot be read."""
     host = _remote()
     if host is None:
-        with open(path, "rb") as f:
-            return f.read(limit)
+        from argtrace.localfs import read_regular
+
+        # never a FIFO or a device, even one swapped in after the caller's checks (an OSError like any)
+        return read_regular(path, limit, cut=True)
     from argtrace.remote.host import HostError
     from argtrace.remote.ssh import TransportError
 

@@ -40,8 +40,11 @@ from typing import Any
 
 from argtrace.layers.transport.context import TransportResult
 from argtrace.layers.transport.yamlnodes import _get, _items, _load_yaml_nodes, _scalar, _seq
+from argtrace.localfs import read_regular
 from argtrace.model import EnvValue, Evidence, Origin, ServerCommand, Word
 
+# An llm_config file is a page of YAML; the limit only keeps a huge or endless file from filling memory.
+MAX_LLM_CONFIG_BYTES = 16 * 1024 * 1024
 DATA = Path(__file__).resolve().parents[2] / "data" / "ray_serve_llm.json"
 BUILDER = "ray.serve.llm:build_openai_app"
 RAY_SOURCE = "https://github.com/ray-project/ray/blob/ray-{release}/python/{path}"
@@ -209,7 +212,8 @@ def _llm_config_file(label: str, path: str, node: Any, where: str, result: Trans
     here = posixpath.dirname(label)
     target = path if posixpath.isabs(path) or not here else posixpath.join(here, path)
     try:
-        data = Path(target).read_bytes()
+        # a FIFO hung the run, /dev/zero filled memory (probe of session 15): regular files only, bounded
+        data = read_regular(target, MAX_LLM_CONFIG_BYTES)
         nodes = _load_yaml_nodes(data, target).nodes
     except (OSError, UsageError):
         result.findings.append(
