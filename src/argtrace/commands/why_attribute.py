@@ -145,6 +145,13 @@ def _place(cls: str, attr: str, framework: str | None) -> dict[str, Any]:
             "the "
             f"calling program made for the installed {name} (one that reads {attr} with getattr)"
         )
+    if cls == "EngineArgs":
+        # the bundled schemas are `vllm serve`'s parser, EngineArgs' fields and AsyncEngineArgs' own together
+        # (vLLM 0.6's disable_log_requests was AsyncEngineArgs' only: vllm#9708)
+        entry["meaning"] += (
+            "; read from `vllm serve`'s parser, which also holds AsyncEngineArgs' own fields: whether "
+            "EngineArgs itself has it, the schemas do not say"
+        )
     return {**entry, "basis": "schema"}
 
 
