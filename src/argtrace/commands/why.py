@@ -775,6 +775,11 @@ def explain(
         groups = drop_word_matches(groups, STRONG_CHARS)
     if call is not None and not every:  # Python's TypeError at a call: only the named callee's sites
         groups = keep_callee_sites(groups, call["callee"])
+    from argtrace.commands.why_attribute import attribute_error, keep_class_sites
+
+    attribute = attribute_error(text, framework)
+    if attribute is not None and not every:  # Python's AttributeError: a site of Python's words, its class's
+        groups = keep_class_sites(groups, attribute["class"])
     from argtrace.commands.why_unrecognized import origin_of_parser, unrecognized_site
 
     if origin_of_parser(text) is not None and not every:
@@ -800,6 +805,9 @@ def explain(
     from argtrace.commands.why_backend import add_backend_setting
 
     add_backend_setting(groups, text)  # an attention backend's own check: the flag that picked the backend
+    from argtrace.commands.why_oom import add_startup_fix
+
+    add_startup_fix(groups, text)  # vLLM's free-memory check at start-up: the figures its message states
     if not getattr(args, "_inner", False):
         from argtrace.commands.why_wrapped import explain_inner
 
@@ -834,6 +842,7 @@ def explain(
         **assess(text, groups[0] if groups else None),
         **({"shell": shell} if shell else {}),
         **({"call": call} if call else {}),
+        **({"attribute": attribute} if attribute else {}),
     }
 
 

@@ -121,6 +121,26 @@ FOREIGN_WORDINGS = (
         "https://github.com/vllm-project/vllm-ascend/issues/8511",
     ),
     Wording(
+        # cudaErrorNoKernelImageForDevice's text (cudaGetErrorString), whichever library launched the kernel:
+        # torch, sgl-kernel's RMSNorm, vLLM's _C, FlashInfer; a backend flag moves the launch elsewhere only
+        # when the other library was built for the GPU (sglang#24224: triton and pytorch sampling did not
+        # help)
+        "the CUDA runtime: the installed build has no kernel for this GPU's architecture; install a build "
+        "for it (torch, sgl-kernel, vLLM or FlashInfer wheels or an image with that compute capability: "
+        "sm_75 T4, sm_120 RTX 50xx with CUDA 12.8+); no server setting changes it",
+        r"no kernel image is available for execution on the device",
+        "https://github.com/sgl-project/sglang/issues/24224",
+    ),
+    Wording(
+        # cudaErrorInvalidDevice's text: a rank's device index (SGLang: base_gpu_id + tp_rank % (tp_size //
+        # nnodes), model_runner/scheduler; vLLM: the local rank) past the GPUs this process sees
+        "the CUDA runtime: a process selected a GPU index this node does not expose (more ranks per node "
+        "than visible GPUs: the tensor/pipeline parallel size without --nnodes, a --base-gpu-id past the "
+        "last GPU, or CUDA_VISIBLE_DEVICES listing fewer GPUs)",
+        r"CUDA error: invalid device ordinal",
+        "https://github.com/sgl-project/sglang/issues/6072",
+    ),
+    Wording(
         "tokenizers: the installed release cannot read the model's tokenizer.json",
         r"did not match any variant of untagged enum",
         "https://github.com/allenai/open-instruct/issues/738",
@@ -158,6 +178,11 @@ def origin_of(text: str) -> dict[str, str] | None:
     frames = re.findall(_FRAME, text)
     if frames and frames[-1] not in _OWN:
         return {"origin": frames[-1], "basis": "frames", "evidence": f"innermost frame in {frames[-1]}/"}
+    from argtrace.commands.why_attribute import origin_of_attribute
+
+    attribute = origin_of_attribute(text)  # Python's AttributeError: the interpreter's words (why_attribute)
+    if attribute is not None:
+        return attribute
     for m in re.finditer(_QUALIFIED, text):
         module = m.group(1).rstrip(".")
         if module.split(".", 1)[0] not in _OWN:

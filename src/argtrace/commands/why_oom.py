@@ -82,3 +82,69 @@ def others_fix(found: Holders) -> str:
         f"({listed}{own}): stop them or give the server another GPU (CUDA_VISIBLE_DEVICES); no memory "
         "setting of the server makes room another process holds"
     )
+
+
+# vLLM's start-up check (v1/worker/utils.py request_memory, gpu_worker.py Worker.init_device before it,
+# 0.9-0.33): raise when the free memory is below gpu_memory_utilization x total, the figures in its message
+_STARTUP = re.compile(
+    r"Free memory on device(?: \S+)? \(([\d.]+)/([\d.]+) GiB\) on startup is less than desired GPU memory "
+    r"utilization \(([\d.]+), ([\d.]+) GiB\)"
+)
+
+
+@dataclass(frozen=True)
+class StartupFree:
+    """vLLM's free-memory check at start-up, in GiB: what was free, the device's total, the utilization asked
+    and what it asks."""
+
+    free: float
+    total: float
+    utilization: float
+    requested: float
+
+    @property
+    def held(self) -> float:
+        """Held before the engine allocated anything: other processes (and this process's CUDA context)."""
+        return self.total - self.free
+
+    def largest_fitting(self) -> float:
+        """The largest --gpu-memory-utilization (two decimals) whose request the free memory covers."""
+        return int(self.free / self.total * 100) / 100 if self.total else 0.0
+
+
+def startup_free(text: str) -> StartupFree | None:
+    m = _STARTUP.search(" ".join(text.split()))
+    if m is None:
+        return None
+    free, total, utilization, requested = (float(m.group(i)) for i in range(1, 5))
+    return StartupFree(free, total, utilization, requested)
+
+
+def startup_fix(found: StartupFree) -> str:
+    """The change the message's own figures give: lower the utilization to what is free, or, when other
+    processes hold a real share of the device, free it (a utilization that fits leaves the model only what
+    they left)."""
+    asked = (
+        f"--gpu-memory-utilization {found.utilization:g} asks {found.requested:.2f} GiB of the device's "
+        f"{found.total:.2f} GiB, of which {found.free:.2f} GiB were free at start-up"
+    )
+    if found.held >= OTHERS_SHARE * found.total:
+        return (
+            f"{asked}: other processes held {found.held:.2f} GiB; stop them or give the server another GPU "
+            f"(CUDA_VISIBLE_DEVICES); a utilization that fits (at most {found.largest_fitting():.2f}) leaves "
+            f"the model only those {found.free:.2f} GiB"
+        )
+    return (
+        f"{asked}: lower --gpu-memory-utilization to at most {found.largest_fitting():.2f}, or free the "
+        f"{found.held:.2f} GiB other processes (and the CUDA context) held"
+    )
+
+
+def add_startup_fix(groups: list[dict[str, object]], text: str) -> None:
+    """Give the sites of vLLM's start-up free-memory check the change their message's figures say."""
+    found = startup_free(text)
+    if found is None:
+        return
+    for g in groups:
+        if str(g.get("message") or "").startswith("Free memory on device") and g.get("kind") == "raise":
+            g["fix"] = startup_fix(found)

@@ -238,6 +238,7 @@ def screen_view(section: Mapping[str, Any]) -> str:
 
 def render_why(section: Mapping[str, Any], width: int | None = None) -> str:
     """The view; ``width``: lines cut or wrapped to it (a screen), else each line whole."""
+    from argtrace.commands.why_attribute import render_attribute
     from argtrace.commands.why_call import render_call
     from argtrace.commands.why_confidence import render_weak
     from argtrace.commands.why_shell import render_shell
@@ -246,7 +247,7 @@ def render_why(section: Mapping[str, Any], width: int | None = None) -> str:
     if not section.get("matches"):
         lines.add(f"no framework raise or log site matches {section.get('query')!r}", 2)
     lines.extend(render_weak(section), 3)
-    lines.extend(render_shell(section) + render_call(section))
+    lines.extend(render_shell(section) + render_call(section) + render_attribute(section))
     signatures = list(section.get("signatures", []))
     top = (section.get("matches") or [None])[0]
     if top is not None and signatures and _passes_on(top):

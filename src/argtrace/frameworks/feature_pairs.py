@@ -67,7 +67,10 @@ def resolve_flag(framework: str, flag: str) -> tuple[str, str, tuple[str, ...]] 
         return None
     if not releases:
         return None
-    schema = load_schema(framework, releases[-1])
+    # the newest release that has the flag itself; an abbreviation only where none has it (vLLM 0.6.6.post1-
+    # 0.9.2 take --device itself, later releases only as an abbreviation of --device-ids: vllm-gaudi#728)
+    exact = [r for r in releases if load_schema(framework, r).option(flag) is not None]
+    schema = load_schema(framework, (exact or releases)[-1])
     spec = schema.option(flag)
     written = flag
     if spec is None:

@@ -1,0 +1,224 @@
+"""Python's own AttributeError (``'ServerArgs' object has no attribute 'encoder_only'``): the class and the
+attribute, and, when the object is the server's arguments, the flag that sets that attribute and the releases
+that have it.
+
+No framework writes these words: the interpreter raises them when code reads an attribute the object lacks.
+Before 2026-12-03 ``why`` ranked the frameworks' own ``__getattr__`` sites first, whose message is the same
+sentence with the class as a placeholder (vLLM's ``BaseLayerWithLoRA.__getattr__``, "{type(self).__name__}
+object has no attribute {name}": 20 literal characters, every one Python's), as if every AttributeError of
+any class were raised there (the 15th batch of `why` texts: 8 of 25 were). Such a site is kept only when the
+text's class is its own class; a site with words of its own stays.
+
+Which object lacks the attribute decides what it means:
+
+- the object the frameworks build their command lines into (SGLang's ``ServerArgs``, vLLM's ``EngineArgs``
+  and ``AsyncEngineArgs``: a flag ``--x-y`` is the field ``x_y``; argparse's ``Namespace``, whose attributes
+  are a parser's dests): the attribute is a setting, and the bundled release schemas say which flag sets it
+  and which releases have it. Code reading a field the installed release lacks was written for another
+  release (THUDM/slime#1741 read ``server_args.encoder_only``, which SGLang has from 0.5.7); a Namespace
+  without a dest the server code reads came from a parser of another release (HabanaAI/vllm-fork#2190:
+  ``args.h11_max_incomplete_event_size``, a parser without ``--h11-max-incomplete-event-size``);
+- ``NoneType``: a value the code expected was never set on that path;
+- any other class: the code reading the attribute and the package defining the class do not fit (two
+  releases), which no launch flag names.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+# CPython's message (3.8-3.13; 3.12+ may add "Did you mean: 'x'?"); the class and the attribute are each
+# read once (possessive), so a pasted run of letters cannot make the search backtrack. A paste cut before the
+# closing quote (slime#1741: ``'encoder_only``) still names the attribute.
+ATTRIBUTE_FORM = re.compile(
+    r"(?<![\w.])'(?P<cls>[A-Za-z_]\w{0,200}+)' object has no attribute '(?P<attr>[A-Za-z_]\w{0,200}+)'?"
+)
+
+# the objects whose attributes are launch settings: the classes the command line is built into, and
+# argparse's Namespace (its attributes are the parser's dests)
+ARGUMENT_OBJECTS: Mapping[str, tuple[str, ...]] = {
+    "ServerArgs": ("sglang",),
+    "EngineArgs": ("vllm",),
+    "AsyncEngineArgs": ("vllm",),
+    "Namespace": ("sglang", "vllm"),
+}
+_NAME = {"vllm": "vLLM", "sglang": "SGLang"}
+# the words of Python's own message: a site whose literal words are only these says nothing of its own
+PYTHON_WORDS = frozenset({"object", "has", "no", "attribute"})
+
+
+def _a(name: str) -> str:
+    return ("an " if name == "SGLang" else "a ") + name  # SGLang is read letter by letter
+
+
+def _holders(framework: str, attr: str, by_dest: bool) -> tuple[tuple[str, ...], list[str], str | None]:
+    """The bundled releases of ``framework``, those whose command line sets ``attr`` and the flag that sets
+    it. ``by_dest``: the attribute is a parser dest (a Namespace's; the OpenAI server's options count), else
+    the field of the argument class (renamed as ``from_cli_args`` renames: why_call._fields)."""
+    from argtrace.commands.why_call import _fields
+    from argtrace.frameworks.schema import bundled_versions, load_schema
+
+    if not by_dest:
+        data = _fields(framework)
+        knowing = [r for r, fields in zip(data.releases, data.fields, strict=True) if attr in fields]
+        flag = next((f[attr] for f in reversed(data.fields) if attr in f), None)
+        return data.releases, knowing, flag
+    releases = tuple(bundled_versions(framework, include_user=False))
+    knowing, flag = [], None
+    for version in releases:
+        for option in load_schema(framework, version).options:
+            long = [o for o in option.option_strings if o.startswith("--")]
+            if option.dest == attr and long:
+                knowing.append(version)
+                flag = long[0]
+                break
+    return releases, knowing, flag
+
+
+def _place(cls: str, attr: str, framework: str | None) -> dict[str, Any]:
+    """``meaning``, ``fix`` and what the schemas say of ``attr`` on one of the argument objects."""
+    from argtrace.commands.why_call import _spans
+
+    names = ARGUMENT_OBJECTS[cls]
+    frameworks = (framework,) if framework in names else names
+    namespace = cls == "Namespace"
+    head = f"Python's own AttributeError: the {cls} object has no attribute {attr!r}; "
+    found = []
+    for fw in frameworks:
+        releases, knowing, flag = _holders(fw, attr, namespace)
+        if knowing and flag:
+            found.append((fw, releases, knowing, flag))
+    if not found:
+        from argtrace.frameworks.schema import bundled_versions
+
+        every = "; ".join(
+            f"{_NAME[fw]} {rs[0]}-{rs[-1]}"
+            for fw in frameworks
+            if (rs := bundled_versions(fw, include_user=False))
+        )
+        what = "parser" if namespace else cls
+        return {
+            "meaning": head + f"no bundled release's {what} has {attr!r} ({every}): the code reading it was "
+            "written for another program's options or for a release or fork not bundled here",
+            "fix": f"run the code that reads {cls}.{attr} with the program and release it was written for, "
+            f"or read it as getattr(..., {attr!r}, default); no flag of the bundled releases sets it",
+            "basis": "schema",
+        }
+    fw, releases, knowing, flag = found[0]
+    name = _NAME[fw]
+    lacking = [r for r in releases if r not in knowing]
+    has = f"{name} {_spans(releases, knowing)}"
+    entry: dict[str, Any] = {"framework": fw, "flag": flag, "releases": knowing, "absent_in": lacking}
+    if not lacking:
+        entry["meaning"] = head + (
+            f"every bundled {name} release ({releases[0]}-{releases[-1]}) sets it from {flag}: the object "
+            "was "
+            f"built by {_a(name)} older than {releases[0]} or a build without {flag}, while the code "
+            "reading it "
+            "expects it"
+        )
+        entry["fix"] = (
+            f"upgrade {name} to a release with {flag}, or run the reading code's release made for the "
+            "installed "
+            f"{name}"
+        )
+    elif namespace:
+        entry["meaning"] = head + (
+            f"{has}'s parsers define {flag} (dest {attr}), {_spans(releases, lacking)}'s do not: the "
+            "Namespace "
+            f"came from a parser without {flag} while the code reading args.{attr} is of a release that has "
+            "it (a parser and server code of different releases)"
+        )
+        entry["fix"] = (
+            f"build the parser and run the server from one {name} release that has {flag} "
+            f"({_spans(releases, knowing)}): reinstall {name}, or add {flag} to the parser the program builds"
+        )
+    else:
+        entry["meaning"] = head + (
+            f"{has} set {cls}.{attr} from {flag}, {_spans(releases, lacking)} have no such field: the code "
+            f"reading it was written for a release that has it, and the installed {name} is one without it"
+        )
+        entry["fix"] = (
+            f"install {_a(name)} release that has {flag} ({_spans(releases, knowing)}), or run a release of "
+            "the "
+            f"calling program made for the installed {name} (one that reads {attr} with getattr)"
+        )
+    if cls == "EngineArgs":
+        # the bundled schemas are `vllm serve`'s parser, EngineArgs' fields and AsyncEngineArgs' own together
+        # (vLLM 0.6's disable_log_requests was AsyncEngineArgs' only: vllm#9708)
+        entry["meaning"] += (
+            "; read from `vllm serve`'s parser, which also holds AsyncEngineArgs' own fields: whether "
+            "EngineArgs itself has it, the schemas do not say"
+        )
+    return {**entry, "basis": "schema"}
+
+
+def attribute_error(text: str, framework: str | None = None) -> dict[str, Any] | None:
+    """The class, the attribute and what Python's AttributeError in the text means; None without one."""
+    m = ATTRIBUTE_FORM.search(text)
+    if m is None:
+        return None
+    cls, attr = m.group("cls"), m.group("attr")
+    found: dict[str, Any] = {"class": cls, "attribute": attr, "evidence": m.group(0)}
+    if cls in ARGUMENT_OBJECTS:
+        return {**found, **_place(cls, attr, framework)}
+    if cls == "NoneType":
+        return {
+            **found,
+            "meaning": "Python's own AttributeError: a value the code expected to be an object was None "
+            "when "
+            f"it read .{attr}: something was never set on this path; no launch flag is named by it",
+            "fix": "the traceback's innermost frame is where the None was read: the step or feature that "
+            "should "
+            "have set it (often a combination of options the code does not prepare for) is the cause",
+        }
+    return {
+        **found,
+        "meaning": f"Python's own AttributeError: the {cls} object has no attribute {attr!r}; {cls} is not "
+        "the "
+        "server's argument object (ServerArgs, EngineArgs, argparse's Namespace), so no launch flag is named "
+        "by it",
+        "fix": f"the code reading {cls}.{attr} and the package defining {cls} come from releases that do not "
+        "fit: install the releases that go together (the calling program's requirements name them)",
+    }
+
+
+def origin_of_attribute(text: str) -> dict[str, str] | None:
+    """``why``'s ``origin`` entry for Python's AttributeError: the interpreter, by its wording."""
+    m = ATTRIBUTE_FORM.search(text)
+    if m is None:
+        return None
+    return {
+        "origin": f"Python's interpreter: code read the attribute {m.group('attr')}, which the "
+        f"{m.group('cls')} object does not have",
+        "basis": "wording",
+        "evidence": m.group(0),
+        "source": "CPython's AttributeError message (Objects/object.c, PyObject_GenericGetAttr)",
+    }
+
+
+def _literal_words(message: str) -> set[str]:
+    """The words a site's message template prints itself: placeholders (``{expr}``) taken out."""
+    return {w.lower() for w in re.findall(r"[A-Za-z]+", re.sub(r"\{[^{}]*\}", " ", message))}
+
+
+def keep_class_sites(groups: Sequence[dict[str, Any]], cls: str) -> list[dict[str, Any]]:
+    """The sites that can have raised Python's AttributeError on ``cls``: a site printing only Python's words
+    (a ``__getattr__`` whose class is a placeholder) only when it is ``cls``'s own."""
+    kept = []
+    for g in groups:
+        words = _literal_words(str(g.get("message") or ""))
+        owner = str(g.get("function") or "").split(".")[0]
+        if words and words <= PYTHON_WORDS and owner != cls:
+            continue
+        kept.append(g)
+    return kept
+
+
+def render_attribute(section: Mapping[str, Any]) -> list[str]:
+    found = section.get("attribute")
+    if not found:
+        return []
+    return [f"python: {found['meaning']}", f"  fix: {found['fix']}"]
