@@ -20,12 +20,17 @@ A release with none of these sites (vLLM 0.24.0 on indexes no GGUF loader) is le
 for it. Forms: ``local_file``, ``raw_url``, ``repo_file`` (``<repo_id>/<filename>.gguf``), ``repo_quant``
 (``<repo_id>:<quant_type>``), ``repo`` (a repo id holding one ``.gguf``).
 
-  python scripts/gen_model_refs.py            # writes the file
+The quant types a ``<repo_id>:<quant_type>`` names are the ``gguf`` package's ``GGMLQuantizationType``
+members (vLLM's ``split_remote_gguf`` checks the name against them; Q4_K_M is Q4_K with a size suffix,
+UD-Q4_K_XL a prefixed one), read by AST from the package's ``gguf/constants.py``.
+
+  python scripts/gen_model_refs.py --gguf SITE/gguf/constants.py   # writes the file
   python scripts/gen_model_refs.py --check    # exit 1 when the file is not what the index gives
 """
 
 from __future__ import annotations
 
+import ast
 import gzip
 import json
 import sys
@@ -79,7 +84,26 @@ def _forms(site: dict[str, object]) -> set[str]:
     return set()
 
 
-def generate() -> dict[str, object]:
+def quant_types(constants: Path) -> dict[str, object]:
+    """``GGMLQuantizationType``'s member names in gguf's ``constants.py``, with the gguf release (the
+    ``gguf-X.dist-info`` beside the package)."""
+    tree = ast.parse(constants.read_text(encoding="utf-8"))
+    names: list[str] = []
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and node.name == "GGMLQuantizationType":
+            names = [
+                t.id
+                for n in node.body
+                if isinstance(n, ast.Assign)
+                for t in n.targets
+                if isinstance(t, ast.Name)
+            ]
+    infos = sorted(p.name for p in constants.parent.parent.glob("gguf-*.dist-info"))
+    release = infos[-1][len("gguf-") : -len(".dist-info")] if infos else None
+    return {"gguf": release, "names": names}
+
+
+def generate(gguf: dict[str, object]) -> dict[str, object]:
     frameworks: dict[str, object] = {}
     for framework in ("sglang", "vllm"):
         store = json.loads(gzip.open(MESSAGES / f"{framework}.json.gz").read())
@@ -110,12 +134,18 @@ def generate() -> dict[str, object]:
         "from": "frameworks/data/messages/{sglang,vllm}.json.gz (scripts/gen_messages.py, the "
         "releases' wheels)",
         "frameworks": frameworks,
+        "gguf_quant_types": gguf,
     }
 
 
 def main() -> int:
-    text = json.dumps(generate(), indent=1, ensure_ascii=False) + "\n"
-    if "--check" in sys.argv[1:]:
+    args = sys.argv[1:]
+    if "--gguf" in args:
+        gguf = quant_types(Path(args[args.index("--gguf") + 1]))
+    else:  # --check, or a run without the package: keep the quant types read before
+        gguf = json.loads(OUT.read_text(encoding="utf-8"))["gguf_quant_types"]
+    text = json.dumps(generate(gguf), indent=1, ensure_ascii=False) + "\n"
+    if "--check" in args:
         same = OUT.exists() and OUT.read_text(encoding="utf-8") == text
         print(
             "model_refs.json is current" if same else "model_refs.json differs: run scripts/gen_model_refs.py"

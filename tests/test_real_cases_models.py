@@ -305,8 +305,13 @@ def check_command(command: str, *options: str) -> list[tuple[str, str]]:
             ("--framework-version", "0.9.2"),
             [("RS035", "warning")],
         ),
-        # repo:revision is still RS031's (no release takes a revision in the id... as a GGUF quant it is one)
-        ("vllm serve org/model:branch", ("--framework-version", "0.9.2"), [("RS035", "warning")]),
+        # repo:revision is RS031's: `branch` is no GGUF quant type (gguf's GGMLQuantizationType)
+        ("vllm serve org/model:branch", ("--framework-version", "0.9.2"), [("RS031", "warning")]),
+        (
+            "vllm serve unsloth/Qwen3-30B-A3B-GGUF:UD-Q4_K_XL",
+            ("--framework-version", "0.9.2"),
+            [("RS035", "warning")],
+        ),
     ],
 )
 def test_model_reference_variants(

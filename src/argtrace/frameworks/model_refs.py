@@ -76,10 +76,22 @@ def releases_taking(framework: str, form: str) -> list[str]:
     return [r for r, entry in releases.items() if form in entry["gguf"]]
 
 
+def is_quant_type(name: str) -> bool:
+    """Whether ``name`` is a GGUF quant type: a ``GGMLQuantizationType`` member of the gguf package (the
+    table's ``gguf_quant_types``), with a size suffix (Q4_K_M) or a dash prefix (UD-Q4_K_XL) as vLLM's
+    ``split_remote_gguf`` allows; ``branch`` or ``v1.0`` are not."""
+    names = {str(n).upper() for n in _table()["gguf_quant_types"]["names"]}
+    base = name.upper().rsplit("-", 1)[-1]
+    return base in names or base.rsplit("_", 1)[0] in names
+
+
 def repo_quant(value: str) -> tuple[str, str] | None:
-    """(repo id, quant type) of a ``<repo_id>:<quant_type>`` value, else None."""
+    """(repo id, quant type) of a ``<repo_id>:<quant_type>`` value whose quant type is a GGUF one, else
+    None (``org/model:branch`` is a revision written into the id: RS031's)."""
     m = _REPO_QUANT.match(value)
-    return (m.group("repo"), m.group("quant")) if m else None
+    if m is None or not is_quant_type(m.group("quant")):
+        return None
+    return m.group("repo"), m.group("quant")
 
 
 def cache_repo_folder(path: str) -> tuple[str, str] | None:
