@@ -10,7 +10,6 @@ import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from typing import Any
 
 # what each form of the table means, in the loaders' own words
@@ -44,6 +43,9 @@ class LoaderForms:
 
 @lru_cache(maxsize=1)
 def _table() -> dict[str, Any]:
+    # importlib.resources only when a model value needs the table: a plain check imports none of it
+    from importlib import resources
+
     path = resources.files("argtrace").joinpath("frameworks/data/model_refs.json")
     data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     return data
