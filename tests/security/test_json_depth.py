@@ -33,6 +33,7 @@ OWN_DATA = {
     "frameworks/entrypoints.py": 2,
     "frameworks/feature_pairs.py": 1,
     "frameworks/kserve_hf.py": 1,
+    "frameworks/model_refs.py": 1,  # frameworks/data/model_refs.json
     "frameworks/plugins.py": 1,
     "frameworks/ray_llm.py": 1,  # data/ray_serve_llm.json
     "frameworks/release_index.py": 1,

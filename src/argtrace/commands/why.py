@@ -63,7 +63,13 @@ def placeholder_values(parts: Sequence[Any], text: str) -> dict[str, str]:
         return {}
     if not isinstance(parts[-1], str):  # a trailing placeholder takes the rest of the text
         pieces[-1] = f"(?P<p{len(names) - 1}>.+)"
-    m = re.search("".join(pieces), " ".join(text.split()))
+    flat = " ".join(text.split())
+    m = re.search("".join(pieces), flat)
+    if m is None and isinstance(parts[-1], str) and parts[-1].strip():
+        # a pasted line often loses or rewrites the message's tail ("Use repo_type argument if needed" for
+        # "Use `repo_type` argument if needed."): the closing literal's first character ends the value
+        pieces[-1] = re.escape(parts[-1].strip()[0])
+        m = re.search("".join(pieces), flat)
     return {name: m.group(f"p{i}") for i, name in enumerate(names)} if m else {}
 
 
@@ -106,6 +112,49 @@ _LIBRARY_VALUES = {
 }
 
 
+def _path_as_repo_id(value: str) -> tuple[str, str] | None:
+    """(how, fix) when the value huggingface_hub refused as a repo id is a GGUF ``<repo_id>:<quant_type>``
+    reference (frameworks/model_refs.py: the releases whose loader takes it), or a path: the frameworks
+    hand the Hub only a value that is not an existing local model folder (vLLM's and SGLang's model
+    loading, transformers' ``cached_file``), so no model folder of that name (with its config.json) was
+    found where the process ran: a folder on another node, outside the container, an incomplete download,
+    or not there at all. A Hugging Face cache's repo folder (``models--ORG--NAME``) is a directory, but
+    not a model's (its files are in ``snapshots/<revision>``)."""
+    from argtrace.frameworks.model_refs import FORM_TEXT, cache_repo_folder, releases_taking, repo_quant
+
+    split = repo_quant(value)
+    taking = {fw: releases_taking(fw, "repo_quant") for fw in ("vllm", "sglang")}
+    if split is not None and any(taking.values()):
+        spans = ", ".join(f"{fw} {r[0]}-{r[-1]}" for fw, r in taking.items() if r)
+        return (
+            f"{value!r} is a GGUF reference {FORM_TEXT['repo_quant']} (repo {split[0]}, quant type "
+            f"{split[1]}), "
+            f"which only some releases' GGUF loaders take ({spans}, scripts/gen_model_refs.py); the one that "
+            "ran handed it to huggingface_hub as a repo id",
+            f"run a release that takes it ({spans}), or download the .gguf file and give its local path (the "
+            "original model's repo to --tokenizer)",
+        )
+    if not value.startswith(("/", "./", "../", "~")) and value.count("/") < 2:
+        return None
+    folder = cache_repo_folder(value)
+    if folder is not None:
+        return (
+            f"{value!r} is a Hugging Face cache's folder of the repo {folder[1]} (models--ORG--NAME), which "
+            "holds blobs/, refs/ and snapshots/<revision>/, not the model's config.json, so it was read as a "
+            "repo id",
+            f"give the snapshot folder {folder[0]}/snapshots/<revision>, or the repo id {folder[1]} with "
+            f"HF_HUB_CACHE={folder[0].rsplit('/', 1)[0] or '/'}",
+        )
+    return (
+        f"{value!r} is a path, but no model folder of that name (a directory holding its config.json) was "
+        'found where the process ran, so it was read as a repo id (vLLM also logs this, as "Error retrieving '
+        'safetensors: ...", for a local folder it then loads: that line alone is harmless)',
+        "make the folder, with its config.json, exist where the server runs, on every node of a multi-node "
+        "start and inside its container (mount it), or correct the path; a relative path is read from the "
+        "server's working directory",
+    )
+
+
 def library_settings(
     library: str, parts: Sequence[Any], text: str, framework: str | None
 ) -> tuple[list[dict[str, Any]], dict[str, str]]:
@@ -122,12 +171,14 @@ def library_settings(
         value = values[name].strip().strip("'\"")
         if not value.startswith(known.prefix):
             continue
+        shaped = _path_as_repo_id(value) if (lib, name) == ("huggingface_hub", "repo_id") else None
+        how, fix = shaped or (known.how, known.fix)
         for fw in [framework] if framework in MODEL_FLAGS else sorted(MODEL_FLAGS):
             for flag in known.flags or MODEL_FLAGS[fw][:1]:
                 dest = _dest(fw, None, flag)
                 if dest:
                     entry = {"name": dest, "flag": flag, "framework": fw, "value": value}
-                    out.append(entry | {"via": f"{library}:{name}", "how": known.how, "fix": known.fix})
+                    out.append(entry | {"via": f"{library}:{name}", "how": how, "fix": fix})
     return out, values
 
 

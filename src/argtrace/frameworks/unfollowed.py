@@ -31,6 +31,9 @@ _NOT_A_START = frozenset(
     | {"logger", "test", "[", "[[", "true", ":", "pip", "pip3", "curl", "wget", "which", "type", "hash"}
     | {"ssh", "autossh", "scp", "rsync", "tmux", "screen", "bash", "sh", "dash", "zsh", "sudo", "export"}
     | {"read", "local", "declare", "eval", "source", ".", "nvidia-smi", "tail", "head", "less", "jq"}
+    # declaration builtins mark names, they run nothing (the shell layer's SH044 when a server command's
+    # words are among them)
+    | {"readonly", "typeset"}
     # an alias's definition starts nothing: its use does, followed by the shell layer (SH031 when bash
     # would not expand it)
     | {"alias", "unalias"}

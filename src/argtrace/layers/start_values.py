@@ -1,4 +1,4 @@
-"""Values a server's start-up refuses or misreads (RS030-RS031, RS033), each judged by the code that
+"""Values a server's start-up refuses or misreads (RS030-RS031, RS033-RS035), each judged by the code that
 refuses or misreads them.
 
 Runs after the other layers (``check.late_layers``), on the report's effective settings and ``--gpu``:
@@ -12,6 +12,8 @@ Runs after the other layers (``check.late_layers``), on the report's effective s
   newest indexed huggingface_hub wheel and the function's other tests (its documented rules).
 - RS033: SGLang's ``--speculative-algorithm EAGLE`` with a draft whose name says it is an EAGLE-3 draft:
   the target's auxiliary hidden states the draft reads are captured under EAGLE3 only (sglang PR#21272).
+- RS034, RS035: the model value's shape against what loads it (layers/model_refs.py): a Hugging Face cache's
+  repo folder, a GGUF reference the release's loader does not take.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from argtrace import localfs
+from argtrace.frameworks.model_refs import PATHLIKE
 from argtrace.model import Evidence, Finding, LayerResult, Report
 
 # the raise RS030 follows, as the message index names it
@@ -46,7 +49,12 @@ def start_values(report: Report, gpu: str | None) -> LayerResult:
     if framework == "vllm" and gpu:
         result.findings.extend(fp8_kv_cache_on_gpu(report, gpu))
     if framework in MODEL_SETTINGS:
-        result.findings.extend(model_not_a_repo_id(report, framework, env))
+        from argtrace.layers.model_refs import model_reference_findings
+
+        found = model_reference_findings(report, framework, model_value(report, framework))
+        result.findings.extend(found)
+        if not found:  # one cause, one finding: a GGUF reference or a cache folder is not also "not an id"
+            result.findings.extend(model_not_a_repo_id(report, framework, env))
     if framework == "sglang":
         result.findings.extend(eagle3_draft_under_eagle(report))
     return result
@@ -130,12 +138,32 @@ def repo_id_problem(value: str, rule: Mapping[str, Any]) -> str | None:
     return None
 
 
-# A value written as a path: absolute, relative from `.`/`..`/`~`, a URL, a Windows path, a GGUF file, or
-# one ending in a separator (`llama3-70B/`: shell completion writes a directory so; no repo id ends so)
-_PATHLIKE = re.compile(r"^(?:/|\./|\.\./|~|[A-Za-z]:[\\/])|://|\\|\.gguf$|/$")
+# A value written as a path (frameworks/model_refs.py, shared with RS034/RS035)
+_PATHLIKE = PATHLIKE
 # a value still holding a variable, a template or a placeholder (`$MODEL`, `{{ .Values.model }}`, `<MODEL>`,
 # an ellipsis `...` standing for what a post left out) is not the value the server gets
 _UNRESOLVED = re.compile(r"[$`{}<>%*?\[\]\"'\s]|\.\.\.|\u2026")
+
+
+def model_value(report: Report, framework: str) -> tuple[str, str, str] | None:
+    """(setting, how to call it, value) of the model the server loads: the setting the command wrote
+    (``--model X`` beside an empty positional), else the first set; None without a plain text value
+    (a variable or placeholder left in it is not what the server gets)."""
+
+    def given(name: str) -> bool:
+        found = report.setting(name)
+        return found is not None and found.intended is not None
+
+    candidates = [(s, flag) for s, flag in MODEL_SETTINGS[framework] if given(s)] or [
+        (s, flag) for s, flag in MODEL_SETTINGS[framework] if _effective(report, s) is not None
+    ]
+    if not candidates:
+        return None
+    setting, flag = candidates[0]
+    value = _effective(report, setting)
+    if not isinstance(value, str) or not value or _UNRESOLVED.search(value):
+        return None
+    return setting, flag, value
 
 
 def model_not_a_repo_id(report: Report, framework: str, env: Mapping[str, str | None]) -> list[Finding]:
@@ -143,20 +171,16 @@ def model_not_a_repo_id(report: Report, framework: str, env: Mapping[str, str | 
     refuses fails before any download."""
     from argtrace.rules import start_values as rules
 
-    def given(name: str) -> bool:
-        found = report.setting(name)
-        return found is not None and found.intended is not None
+    found = model_value(report, framework)
+    if found is None:
+        return []
+    setting, flag, value = found
+    if _PATHLIKE.search(value):
+        return []
+    from argtrace.frameworks.model_refs import releases_taking, repo_quant
 
-    # the setting the command wrote (``--model X`` beside an empty positional), else the first set
-    candidates = [(s, flag) for s, flag in MODEL_SETTINGS[framework] if given(s)] or [
-        (s, flag) for s, flag in MODEL_SETTINGS[framework] if _effective(report, s) is not None
-    ]
-    if not candidates:
-        return []
-    setting, flag = candidates[0]
-    value = _effective(report, setting)
-    if not isinstance(value, str) or not value or _PATHLIKE.search(value) or _UNRESOLVED.search(value):
-        return []
+    if repo_quant(value) and releases_taking(framework, "repo_quant"):
+        return []  # a GGUF reference some releases load (RS035 judges the named release), not a repo id
     if value.count("/") > 1:
         return []  # `models/org/name`: far more often a relative local path than a mistyped repo id
     if any((env.get(name) or "").strip().lower() in ("1", "true", "yes") for name in MODELSCOPE_VARIABLES):

@@ -45,7 +45,7 @@ _RULE_MODULES = (
     "argtrace.rules.fleet",
     # wrappers, images and Kubernetes pods around the server: SH040-SH049, TP040-TP049, PR040-PR049.
     "argtrace.rules.wrappers",
-    # RS030-RS032: values a server's start-up refuses (layers/start_values.py, layers/start_raises.py).
+    # RS030-RS035: values a server's start-up refuses (layers/start_values.py, layers/start_raises.py).
     "argtrace.rules.start_values",
     # TP060-TP069: systemd service units and SkyPilot task YAML as launch carriers.
     "argtrace.rules.carriers",

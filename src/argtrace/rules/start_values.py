@@ -1,7 +1,8 @@
-"""Values a server's start-up refuses or misreads (RS030-RS033; layers/start_values.py,
+"""Values a server's start-up refuses or misreads (RS030-RS035; layers/start_values.py,
 layers/start_raises.py): a KV-cache dtype the GPU that ``--gpu`` names cannot store, a model name that is
 neither a local path nor a Hugging Face repo id, flags the release's own argument checks refuse, and an
-Eagle3 draft under SGLang's EAGLE algorithm. Each follows real code: vLLM's attention backends,
+Eagle3 draft under SGLang's EAGLE algorithm, a Hugging Face cache's repo folder given as the model, and a GGUF
+reference the release's loader does not take. Each follows real code: vLLM's attention backends,
 huggingface_hub's ``validate_repo_id``, the releases' indexed raise sites, SGLang's auxiliary hidden-state
 capture."""
 
@@ -125,4 +126,70 @@ RS033 = Rule(
     ),
     exceptions="Only when the draft's name (the last part of its path or repo id) holds 'eagle3' (any case); "
     "a draft named otherwise is not judged, and the draft's config.json is not read.",
+)
+
+
+RS034 = Rule(
+    code="RS034",
+    layer="resolution",
+    severity="warning",
+    title="The model is a Hugging Face cache's repo folder, not one of its snapshots",
+    basis="assumed",
+    rationale=(
+        "huggingface_hub stores a downloaded repo ORG/NAME in the cache folder `models--ORG--NAME` "
+        "(`repo_folder_name`: the repo type, then the id's parts joined with `--`), which holds `blobs/`, "
+        "`refs/` and `snapshots/<revision>/`; only a snapshot folder holds the model's files (config.json "
+        "and the weights, as links into blobs/). SGLang and vLLM load a local model from the folder they are "
+        "given: the repo folder has no config.json, so the start fails (vLLM: the path is then read as a "
+        "repo id and huggingface_hub raises HFValidationError, vllm#12378). Assumed from the folder's name: "
+        "its content is not read unless the folder exists where argtrace runs."
+    ),
+    fix="give the snapshot folder (`.../models--ORG--NAME/snapshots/<revision>`), or the repo id "
+    "ORG/NAME with "
+    "HF_HUB_CACHE set to the folder that holds `models--ORG--NAME`",
+    example=Example(
+        argv=[
+            "check",
+            "--no-resolve",
+            "-c",
+            "vllm serve /data/hf/hub/models--Qwen--Qwen3-0.6B",
+        ]
+    ),
+    correct=Example(
+        argv=[
+            "check",
+            "--no-resolve",
+            "-c",
+            "vllm serve "
+            "/data/hf/hub/models--Qwen--Qwen3-0.6B/snapshots/c1899de289a04d12100db370d81485cdf75e47ca",
+        ]
+    ),
+    exceptions="Not when the folder exists here and has a config.json (a folder that only borrowed "
+    "the name).",
+)
+
+RS035 = Rule(
+    code="RS035",
+    layer="resolution",
+    severity="warning",
+    title="A GGUF model reference the release's loader does not take",
+    basis="assumed",
+    rationale=(
+        "Which GGUF references a release loads is its loader's own rule, read from each release's code "
+        "(frameworks/data/model_refs.json, scripts/gen_model_refs.py): vLLM 0.5.5-0.9.2's "
+        'GGUFModelLoader._prepare_weights takes only a local .gguf file ("... is not a file."), '
+        "0.10.2-0.11.2 "
+        "also a raw URL and <repo_id>/<filename>.gguf, 0.12.0-0.23.0 also <repo_id>:<quant_type> (vLLM "
+        "PR#29137); SGLang takes a local file only up to 0.5.17 and resolves Hub references from 0.5.18. A "
+        "repo id with --load-format gguf or --quantization gguf, or a <repo_id>:<quant_type>, given to a "
+        "release whose loader does not take that form stops the start (before the loader, a `:` in the id "
+        "fails huggingface_hub's repo-id check). Assumed: no local file of that name exists where the server "
+        "starts, and a release named only by its family (0.8.4) loads as the bundled one (0.8.5.post1)."
+    ),
+    fix="download the .gguf file and give its local path (the original repo to --tokenizer), or use a "
+    "release whose loader takes the form",
+    example=_static("vllm serve unsloth/Qwen3-0.6B-GGUF:IQ1_S --tokenizer Qwen/Qwen3-0.6B", "0.11.2"),
+    correct=_static("vllm serve unsloth/Qwen3-0.6B-GGUF:IQ1_S --tokenizer Qwen/Qwen3-0.6B", "0.13.0"),
+    exceptions="Nothing when the release is not named (some releases take the form), for releases whose "
+    "message index has no GGUF loader (vLLM 0.24.0 on), or when a file of that name exists here.",
 )

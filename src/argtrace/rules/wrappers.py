@@ -403,3 +403,29 @@ TP070 = Rule(
     "parser knows (a `$PORT` it cannot read is not compared); a container whose command starts another "
     "listener besides the server may answer the probe there.",
 )
+
+SH044 = Rule(
+    code="SH044",
+    layer="shell",
+    severity="error",
+    title="The server command's words are names given to export, readonly or declare",
+    rationale=(
+        "`export`, `readonly`, `declare`, `typeset` and `local` take every word after them as a name (or a "
+        "NAME=VALUE assignment) to mark, not as a command to run. When the server command lands among their "
+        "arguments (most often a backslash at the end of an `export NAME=VALUE \\` line, which joins it to "
+        "the next line), bash marks `vllm`, `serve` and the other identifier-shaped words, refuses the rest "
+        '("`Qwen/Qwen3.5-4B\': not a valid identifier", "`--port\': not a valid identifier") and returns '
+        "status 1 (bash 5.2: the valid names are still exported; `set -e` stops the script there). The "
+        "server never starts."
+    ),
+    fix="End the declaration before the server command: remove the backslash after `export NAME=VALUE` (or "
+    "put the assignment in front of the command: `NAME=VALUE vllm serve ...`).",
+    example=Example(
+        files={"launch.sh": _HEAD + "export HF_HUB_OFFLINE=1 \\\n  " + _SERVER + "\n"},
+        argv=("check", "launch.sh"),
+    ),
+    correct=Example(
+        files={"launch.sh": _HEAD + "export HF_HUB_OFFLINE=1\n" + _SERVER + "\n"},
+        argv=("check", "launch.sh"),
+    ),
+)

@@ -11,7 +11,11 @@ from typing import Any, ParamSpec, TypeVar
 
 from argtrace.layers.shell import evaluate as E
 from argtrace.layers.shell import hazards as H
-from argtrace.layers.shell.lost import assignment_as_program_findings, lost_value_finding
+from argtrace.layers.shell.lost import (
+    assignment_as_program_findings,
+    declared_server_findings,
+    lost_value_finding,
+)
 from argtrace.layers.shell.result import ScriptSource, ShellResult
 from argtrace.layers.shell.server_hazards import (
     ended_early,
@@ -160,9 +164,12 @@ def analyze(
     findings.extend(unfollowed)
     as_program = assignment_as_program_findings(ev)
     findings.extend(f for f, _server in as_program)
+    declared = declared_server_findings(ev)
+    findings.extend(declared)
     if (
         not ev.servers
         and not unfollowed
+        and not declared
         and not any(srv for _f, srv in as_program)
         and not _starts_router(ev)
     ):

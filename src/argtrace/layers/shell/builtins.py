@@ -70,6 +70,9 @@ class Builtins(Commands):
     def _declare(self, args: list[ExpWord], at: str, cmd: str, default_attrs: dict[str, Any]) -> int | None:
         attrs = dict(default_attrs)
         local = cmd == "local" or (cmd in ("declare", "typeset") and self.depth > 0)
+        # bash 5.2: a name that is not an identifier is refused ("not a valid identifier"), the other names
+        # are still declared, and the builtin returns 1 (builtins/setattr.c set_or_show_attributes)
+        status = 0
         unexport = False
         global_ = False
         func_mode = False
@@ -132,6 +135,8 @@ class Builtins(Commands):
             name = t
             if not re.fullmatch(r"[A-Za-z_]\w*", name):
                 self.emit("bad_identifier", at, name=to_str(name), cmd=cmd)
+                if not re.match(r"[A-Za-z_]\w*(?:\[[^]]*\])?\+?=", name):  # `export "A=b c"` assigns
+                    status = 1
                 continue
             scope = self.scopes[-1] if local and not global_ else self._scope_of(name)
             var = scope.get(name)
@@ -158,7 +163,7 @@ class Builtins(Commands):
                 if unexport:
                     upd["exported"] = False
                 scope[name] = var.with_(**upd)
-        return 0
+        return status
 
     def b_unset(self, args: list[ExpWord], at: str, *rest: Any) -> int | None:
         mode = "v"

@@ -10,6 +10,7 @@ shown redacted.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from argtrace.layers.shell import evaluate as E
@@ -45,6 +46,50 @@ def assignment_as_program_findings(ev: E.ShellEvaluator) -> list[tuple[Finding, 
                     f"`{wrapper} env {word} {rest}`).",
                 ),
                 detect_server(texts[found[1] + 1 :]) is not None,
+            )
+        )
+    return out
+
+
+# bash's declaration builtins: every word after their options is a name or NAME=VALUE to mark
+DECLARATIONS = ("export", "readonly", "declare", "typeset", "local")
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+
+
+def declared_server_findings(ev: E.ShellEvaluator) -> list[Finding]:
+    """SH044: the server command's words are arguments of ``export``/``readonly``/``declare``: bash marks
+    the identifier-shaped ones, refuses the rest ("not a valid identifier") and returns status 1 (bash 5.2),
+    and nothing starts. Found where a server start (frameworks/detect.py) begins after the assignments."""
+    from argtrace.frameworks.detect import detect_server
+    from argtrace.rules.wrappers import SH044
+
+    out: list[Finding] = []
+    for c in ev.commands:
+        texts = [E.to_str(w) if w is not None else "" for w in c.argv]
+        if not texts or texts[0] not in DECLARATIONS:
+            continue
+        start = next(
+            (i for i in range(1, len(texts)) if "=" not in texts[i] and detect_server(texts[i:]) is not None),
+            None,
+        )
+        if start is None:
+            continue
+        builtin, server = texts[0], texts[start:]
+        marked = [w for w in server if _IDENTIFIER.fullmatch(w)]
+        refused = [w for w in server if not _IDENTIFIER.fullmatch(w)]
+        out.append(
+            SH044.finding(
+                f"`{' '.join(server)}` are names given to `{builtin}`, not a command: bash marks "
+                + (", ".join(f"`{w}`" for w in marked) or "none of them")
+                + (f", refuses {', '.join(f'`{w}`' for w in refused[:4])}" if refused else "")
+                + (' ("not a valid identifier") and returns status 1' if refused else "")
+                + ": the server never starts",
+                at=c.at,
+                evidence=[Evidence(layer="shell", at=c.at, text=" ".join(t for t in texts if t))],
+                fix=f"End the `{builtin}` command before the server command (remove the backslash that joins "
+                "the lines, or put a newline or `;` after its assignments), so that "
+                f"`{' '.join(server)}` runs "
+                "as a command of its own.",
             )
         )
     return out

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/gpustack/gpustack/issues/1268 (2025-02-20; seen 2026-12-03): the model started by its local path in GPUStack's ModelScope cache after a download that had not completed ("Unrecognized model in /data/models/cache/model_scope/deepseek-ai/DeepSeek-R1-Distill-Llama-70B. Should have a `model_type` key in its config.json", then HFValidationError). GPUStack's own --host/--port/--served-model-name are left out.
+vllm serve /data/models/cache/model_scope/deepseek-ai/DeepSeek-R1-Distill-Llama-70B

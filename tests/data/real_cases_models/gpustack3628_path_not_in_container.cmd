@@ -1,0 +1,2 @@
+# Copied from https://github.com/gpustack/gpustack/issues/3628 (2025-12-01; seen 2026-12-03): the arguments GPUStack logs for its `quay.io/gpustack/runner:cuda12.8-vllm0.11.0` container; vLLM 0.11.0 stops with HFValidationError on the path: the model folder is a path of the host that the container does not see.
+vllm serve /data/kubernetes-data/meta-think/compute-power-management/models/bge-m3 --max-model-len 8192 --host 192.168.96.139 --port 40000 --served-model-name bge-m3

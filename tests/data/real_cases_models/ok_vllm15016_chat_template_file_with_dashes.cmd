@@ -1,0 +1,2 @@
+# Copied from https://github.com/vllm-project/vllm/issues/15016 (vLLM 0.8.0rc3 dev, 2025-03-18; seen 2026-12-03): the server starts and answers (the report is about a request); a chat template file whose name holds `--` like a cache folder's.
+vllm serve google/gemma-3-12b-it --chat-template /home/mata/llm/data/models/chat_temp/unsloth--gemma-3-12b-it.jinja --gpu-memory-utilization 0.9 --max_model_len 8192

@@ -1,0 +1,2 @@
+# Copied from https://github.com/vllm-project/vllm/issues/12867 (vLLM 0.7.1, 2025-02-07; seen 2026-12-03): a local model folder with PP=2 over Ray; "Repo id must be in the form ... Use `repo_type` argument if needed": the folder is not found where the failing worker runs (the path must exist on every node of the Ray cluster), so it is read as a repo id.
+vllm serve /mnt/cpn-pod/models/deepseek-ai/DeepSeek-R1 --served-model-name deepseek-ai/DeepSeek-R1 -tp 8 -pp 2 --distributed-executor-backend=ray --trust-remote-code

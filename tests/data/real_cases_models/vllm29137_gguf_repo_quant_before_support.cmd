@@ -1,0 +1,2 @@
+# Copied from https://github.com/vllm-project/vllm/pull/29137 (2025-11-21; seen 2026-12-03): the PR's "before" run on vLLM 0.11.2.dev67 (a build before the PR, which added the `<repo_id>:<quant_type>` form): `unsloth/Qwen3-0.6B-GGUF:IQ1_S` reaches huggingface_hub as a repo id and fails with HFValidationError ("Repo id must use alphanumeric chars, '-', '_' or '.'"). The released 0.11.2 has the same loader (its message: "expected local file, raw URL, or <repo_id>/<filename>.gguf").
+vllm serve unsloth/Qwen3-0.6B-GGUF:IQ1_S --tokenizer Qwen/Qwen3-0.6B

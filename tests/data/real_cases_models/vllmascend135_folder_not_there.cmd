@@ -1,0 +1,2 @@
+# Copied from https://github.com/vllm-project/vllm-ascend/issues/135 (2025-02-21; seen 2026-12-03): HFValidationError "Repo id must be in the form 'repo_name' or 'namespace/repo_name': '/root/DeepSeek-V2-Lite'"; the maintainers: the folder is not at that path ("please make sure /root/DeepSeek-V2-Lite exists with correct content"). No release is named.
+vllm serve "/root/DeepSeek-V2-Lite" --tensor_parallel_size 8 --max-model-len 8192 --enforce-eager --trust-remote-code

@@ -1,0 +1,2 @@
+# Copied from https://github.com/vllm-project/vllm-omni/issues/541 (2025-12-30; seen 2026-12-03): "The command `vllm serve ./qwen-image-edit-2509 --omni --port 8092` returned the above error when running the command using the local model's path": "Invalid repository ID or local directory specified: 'Qwen/Qwen-Image-Edit-2509'" (the folder is not found where the server resolves it). vllm-omni's `--omni` is a plugin flag.
+vllm serve ./qwen-image-edit-2509 --omni --port 8092
