@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Generate src/argtrace/data/wrapper_options.json: the options of the programs that run a server for the
 user (``env``, ``timeout``, ``stdbuf``, ``setsid``, ``nohup``, ``nice``, ``taskset``, ``chrt``, ``ionice``,
-``numactl``, GNU ``time``, ``systemd-run``, ``uv``/``uv run``, ``pipx run``, ``poetry run``), read from each installed
-program's own ``--help`` text, with the program's version.
+``numactl``, GNU ``time``, ``systemd-run``, ``uv``/``uv run``, ``pipx run``, ``poetry run``), read from each
+installed program's own ``--help`` text, with the program's version.
 
 An option "takes a value" when its help line shows one (``--kill-after=DURATION``, ``--class <class>``,
 ``-i <nodes>``, ``--spec SPEC``); ``[=ARG]`` is an optional value (only after ``=``). The parsing rules of
@@ -163,6 +163,11 @@ def _poetry(paths: list[str]) -> dict[str, object]:
     }
 
 
+_SYSTEMD_LINE = re.compile(
+    r"^\s{2,8}(?:-(?P<short>[A-Za-z0-9])\s+)?--(?P<long>[A-Za-z0-9][\w-]*)(?P<value>=\S+)?"
+)
+
+
 def _systemd(text: str) -> dict[str, object]:
     """A systemd tool's help: ``-p --property=NAME=VALUE``, ``   --scope``, ``-E --setenv=NAME[=VALUE]`` (the
     short and long names are separated by blanks, not a comma; every value follows ``=`` in the help)."""
@@ -170,7 +175,7 @@ def _systemd(text: str) -> dict[str, object]:
     short_flag: set[str] = set()
     long: dict[str, str] = {}
     for line in text.splitlines():
-        m = re.match(r"^\s{2,8}(?:-(?P<short>[A-Za-z0-9])\s+)?--(?P<long>[A-Za-z0-9][\w-]*)(?P<value>=\S+)?", line)
+        m = _SYSTEMD_LINE.match(line)
         if not m:
             continue
         kind = "required" if m.group("value") else "none"
@@ -205,7 +210,8 @@ PROGRAMS: dict[str, tuple[list[str], str, list[str], str]] = {
     # Debian's GNU time prints "UNKNOWN" for its --version: the package's version instead
     "time": (["/usr/bin/time", "--help"], "gnu", [*_DPKG, "GNU time ${Version}", "time"], GETOPT),
     # systemd-run.c parses with getopt_long("+hrH:M:E:p:tPqGdSu:"): options end at the command
-    "systemd-run": (["systemd-run", "--help"], "systemd", [*_DPKG, "systemd-run (systemd ${Version})", "systemd"], GETOPT),
+    "systemd-run": (["systemd-run", "--help"], "systemd",
+                    [*_DPKG, "systemd-run (systemd ${Version})", "systemd"], GETOPT),
 }  # fmt: skip
 
 # Not installable here: from the documentation (each URL in "source"); value-taking options only, since

@@ -111,8 +111,8 @@ spec:
               containers:
                 - name: s
                   image: lmsysorg/sglang:v0.5.18
-                  command: [python3, -m, sglang.launch_server, --model-path, m, --disaggregation-mode, prefill,
-                            --tp, "2"]
+                  command: [python3, -m, sglang.launch_server, --model-path, m,
+                            --disaggregation-mode, prefill, --tp, "2"]
                   resources:
                     limits:
                       nvidia.com/gpu: "1"

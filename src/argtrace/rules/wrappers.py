@@ -58,7 +58,7 @@ SH046 = Rule(
     severity="info",
     title="The script stops at an `exit` because a variable of the caller's environment is not set here",
     rationale=(
-        "A launch script that checks a variable it does not set itself (`if [ -z \"$HF_TOKEN\" ]; then exit "
+        'A launch script that checks a variable it does not set itself (`if [ -z "$HF_TOKEN" ]; then exit '
         "1; fi`) stops before its server start when that variable is not set where argtrace runs. On the "
         "node it is usually set, so the server start after the check is what the script does there: "
         "argtrace reads it again as if the variable were set (its value unknown) and says so, instead of "

@@ -180,7 +180,8 @@ def analyze_task(
                     f'with --env flag.", {table["null_env_at"]})'
                     + ("" if known else f" unless `sky launch` is given `--env {name}`"),
                     at=origins[name],
-                    **({} if known else {"severity": "info", "basis": "assumed"}),
+                    severity=None if known else "info",
+                    basis=None if known else "assumed",
                 )
             )
     secrets: dict[str, str | None] = {}
