@@ -289,6 +289,8 @@ def _script(
     shell = analyze_script(
         source, [], dict(env), arg0="bash", run_shellcheck=False, cwd=None, unknown_env=dict(unknown)
     )
+    # setup: and run: run on the same node, setup first (sky/task.py): what setup installs is what run runs
+    result.commands.extend(shell.commands)
     # the shell's "not set, pass --env" for a variable TP067 explains: SkyPilot, not the caller, sets it
     said = tuple(f"`${name}`" for name in flagged) + tuple(f"`${{{name}}}`" for name in flagged)
     result.findings.extend(
