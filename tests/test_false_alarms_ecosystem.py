@@ -200,7 +200,7 @@ def test_the_setup_pin_is_the_release_of_the_run_server(tmp_path: Path) -> None:
     # SkyPilot's deepseek-r1-671B.yaml: setup installs sglang 0.4.2.post4, run starts it; before, the server
     # was analysed as the newest bundled SGLang and --enable-dp-attention called "deprecated in 0.5.23"
     task = (
-        "resources:\n  accelerators: H100:8\nsetup: |\n  uv pip install \"sglang[all]==0.4.2.post4\"\n"
+        'resources:\n  accelerators: H100:8\nsetup: |\n  uv pip install "sglang[all]==0.4.2.post4"\n'
         "run: |\n  python -m sglang.launch_server --model-path m --tp 8 --enable-dp-attention\n"
     )
     (tmp_path / "task.yaml").write_text(task)
