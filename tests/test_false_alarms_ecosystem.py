@@ -179,6 +179,16 @@ def test_a_guard_on_a_caller_variable_is_read_past(tmp_path: Path) -> None:
     assert codes(report, "SH019") == []
 
 
+def test_past_the_guard_the_callers_other_variables_are_unknown_not_unset(tmp_path: Path) -> None:
+    # a platform that sets the guarded variable sets the others the script reads after it (vllm#18986's
+    # NODE_WORKER_0_HOST): no "empty value" warning for them once the guard is read past
+    text = _GUARD.replace("--port 8000", '--port 8000 --data-parallel-address "$OKR_HOST"')
+    (tmp_path / "launch.sh").write_text(text)
+    report = check(tmp_path, "launch.sh")
+    assert len(report["servers"]) == 1 and alarms(report) == []
+    assert len(codes(report, "SH046")) == 1
+
+
 def test_the_guard_with_the_variable_given_needs_no_note(tmp_path: Path) -> None:
     (tmp_path / "launch.sh").write_text(_GUARD)
     report = check(tmp_path, "--env", "OKR_TOKEN=t", "launch.sh")

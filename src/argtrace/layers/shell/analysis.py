@@ -101,10 +101,16 @@ def analyze(
     if guard:
         why = "not set where argtrace runs; the script exits without it, so it is read as set (value unknown)"
         again_findings: list[Finding] = []
-        again, again_reason = _evaluate(
-            src, args, env, arg0, cwd, {**(unknown_env or {}), **dict.fromkeys(guard, why)}, args_unknown,
-            again_findings,
-        )  # fmt: skip
+        unknown = {**(unknown_env or {}), **dict.fromkeys(guard, why)}
+        again, again_reason = _evaluate(src, args, env, arg0, cwd, unknown, args_unknown, again_findings)
+        # past the guard the script reads more of the same caller's environment (a platform that sets
+        # NODE_WORKER_HOSTS sets NODE_WORKER_0_HOST too): those are unknown as well, not unset
+        more = _unset_reads(again, env, unknown)
+        if again.servers and more:
+            why_more = "read from the caller's environment, like the variables the script stops without"
+            unknown = {**unknown, **dict.fromkeys(more, why_more)}
+            again_findings = []
+            again, again_reason = _evaluate(src, args, env, arg0, cwd, unknown, args_unknown, again_findings)
         if again.servers:
             from argtrace.rules.wrappers import SH046
 
@@ -249,6 +255,11 @@ def _caller_guard(ev: Any, env: Mapping[str, str], unknown_env: Mapping[str, str
     neither given (``env``, ``unknown_env``) nor set by the script. Empty when that is not the case."""
     if ev.servers or ev.ended_by is None or ev.ended_by[0] is None or not ev.ended_by[1]:
         return []
+    return _unset_reads(ev, env, unknown_env)
+
+
+def _unset_reads(ev: Any, env: Mapping[str, str], unknown_env: Mapping[str, str] | None) -> list[str]:
+    """The variables the run expanded that it neither started with (``env``, ``unknown_env``) nor set."""
     scope = ev.scopes[0]
     return sorted(
         n
