@@ -62,7 +62,8 @@ SH046 = Rule(
         "1; fi`) stops before its server start when that variable is not set where argtrace runs. On the "
         "node it is usually set, so the server start after the check is what the script does there: "
         "argtrace reads it again as if the variable were set (its value unknown) and says so, instead of "
-        "reporting that the script starts no server."
+        "reporting that the script starts no server. The other variables of the caller the script reads "
+        "past that check are unknown too, not empty."
     ),
     fix="Give the variable its value with `--env NAME=VALUE` to check the launch as it runs on the node.",
     example=Example(
