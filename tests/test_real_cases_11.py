@@ -339,7 +339,8 @@ MISSED_11 = [
     Missed(
         "vllm18986",
         f"an IPv6 address in vLLM's data-parallel handshake URL without brackets: {FRAMEWORK_BUG} (vllm "
-        "PR#18991); the script stops where the platform's variables are unset (SH019 info)",
+        "PR#18991); the script stops where the platform's variables are unset and is read past that guard as "
+        "if they were set (SH046 info, 2026-12-03)",
     ),
     Missed(
         "vllm7196",

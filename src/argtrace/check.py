@@ -262,7 +262,7 @@ def run_check(options: CheckOptions) -> Report:
         )
         report.findings.extend(manifest.findings)
         report.sections["transport"] = manifest.section
-        return _check_servers(report, manifest.servers, source.label, options)
+        return _check_servers(report, manifest.servers, source.label, options, commands=manifest.commands)
     if options.command_string is None and (not_launch := yaml_not_a_launch(source.label, source.data)):
         raise UsageError(not_launch)
     # SLURM: a batch script runs with the variables SLURM sets for it (layers/slurm.py); a script without the

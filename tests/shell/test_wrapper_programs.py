@@ -184,7 +184,7 @@ def test_option_tables_match_the_installed_programs() -> None:
     for name, (help_argv, parser, version_argv, _family) in gen.PROGRAMS.items():
         if shutil.which(help_argv[0]) is None or gen._version(version_argv) != data[name]["version"]:
             continue
-        now = {"gnu": gen._gnu, "numactl": gen._numactl}[parser](gen._run(help_argv))
+        now = {"gnu": gen._gnu, "numactl": gen._numactl, "systemd": gen._systemd}[parser](gen._run(help_argv))
         assert {k: data[name][k] for k in now} == now, name
     assert os.environ.get("CI") != "true" or shutil.which("numactl"), "scripts/ci_apt installs numactl"
 

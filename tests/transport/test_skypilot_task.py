@@ -46,16 +46,28 @@ def errors(report: dict[str, Any]) -> list[tuple[str, str, str]]:
     return [(f["code"], f["at"], f["message"]) for f in report["findings"] if f["severity"] == "error"]
 
 
+def notes(report: dict[str, Any]) -> list[tuple[str, str, str, str]]:
+    return [
+        (f["code"], f["at"], f["message"], f.get("basis", ""))
+        for f in report["findings"]
+        if f["severity"] == "info" and f["code"] == "TP066"
+    ]
+
+
+_REFUSED = (
+    'envs: TOKEN_X has no value and no --env gives one: SkyPilot refuses the task ("Environment '
+    "variable 'TOKEN_X' is None. Please set a value for it in task YAML or with --env flag.\", "
+    "sky/task.py:716)"
+)
+
+
 def test_envs_values_and_a_null_entry(tmp_path: Path) -> None:
+    # no --env at all: the `sky launch` line is unknown, and a null entry is how a task asks for a value
+    # at launch (SkyPilot's own examples say `sky launch --env HF_TOKEN`): a note resting on that
     report = check(tmp_path, TASK)
-    assert errors(report) == [
-        (
-            "TP066",
-            "task.yaml:7",
-            'envs: TOKEN_X has no value and no --env gives one: SkyPilot refuses the task ("Environment '
-            "variable 'TOKEN_X' is None. Please set a value for it in task YAML or with --env flag.\", "
-            "sky/task.py:716)",
-        )
+    assert errors(report) == []
+    assert notes(report) == [
+        ("TP066", "task.yaml:7", _REFUSED + " unless `sky launch` is given `--env TOKEN_X`", "assumed")
     ]
     assert words(report) == [
         ["vllm", "serve", "Qwen/Qwen2.5-7B-Instruct", "--tensor-parallel-size", "4",
@@ -74,9 +86,14 @@ def test_env_option_gives_the_null_entry(tmp_path: Path) -> None:
     assert errors(report) == []
 
 
+def test_env_given_without_the_null_entry_is_refused_for_certain(tmp_path: Path) -> None:
+    # --env says what `sky launch` gets; TOKEN_X is not among them: SkyPilot refuses the task
+    assert errors(check(tmp_path, TASK, "--env", "OTHER=1")) == [("TP066", "task.yaml:7", _REFUSED)]
+
+
 def test_caller_environment_does_not_reach_the_task(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TOKEN_X", "from-the-callers-shell")
-    assert [c for c, _a, _m in errors(check(tmp_path, TASK))] == ["TP066"]
+    assert [c for c, _a, _m in errors(check(tmp_path, TASK, "--env", "OTHER=1"))] == ["TP066"]
 
 
 @pytest.mark.parametrize(

@@ -145,7 +145,7 @@ SRUN_WITH_VALUE = frozenset(
 
 # programs whose options frameworks/wrappers.py reads from their generated option tables
 _PROGRAM_WRAPPERS = frozenset(
-    {"timeout", "stdbuf", "nohup", "nice", "setsid", "taskset", "chrt", "ionice", "numactl"}
+    {"timeout", "stdbuf", "nohup", "nice", "setsid", "taskset", "chrt", "ionice", "numactl", "systemd-run"}
 )
 
 

@@ -17,7 +17,9 @@ documentation, URL in each entry). How the options are read follows the program'
 
 What follows the options is each program's own: ``timeout DURATION CMD``, ``taskset MASK CMD`` (no command
 with ``-p``), ``chrt PRIORITY CMD`` (util-linux 2.38 requires the priority; none with ``-p``/``-m``),
-``ionice CMD`` (none with ``-p``/``-P``/``-u``), ``numactl CMD`` (none with ``--show``/``--hardware``).
+``ionice CMD`` (none with ``-p``/``-P``/``-u``), ``numactl CMD`` (none with ``--show``/``--hardware``),
+``systemd-run CMD`` (none with ``--shell``; its options from systemd 252's ``systemd-run --help``, read with
+systemd-run.c's ``getopt_long("+hrH:M:E:p:tPqGdSu:")``).
 """
 
 from __future__ import annotations
@@ -163,6 +165,8 @@ _OPERANDS: dict[str, tuple[int, tuple[str, ...]]] = {
     "ionice": (0, ("p", "pid", "P", "pgid", "u", "uid", "h", "V", "help", "version")),
     "numactl": (0, ("s", "show", "H", "hardware")),
     "time": (0, ("h", "V", "help", "version")),
+    # systemd-run(1): -S/--shell starts $SHELL instead of a command
+    "systemd-run": (0, ("h", "help", "version", "S", "shell")),
 }
 
 

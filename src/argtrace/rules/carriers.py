@@ -188,7 +188,10 @@ TP066 = Rule(
         "only a comment) unless `--env NAME=VALUE` gives it: `ValueError: Environment variable 'HF_TOKEN' "
         "is None. Please set a value for it in task YAML or with --env flag.` (`sky/task.py`, "
         "`Task.from_yaml_config`). Nothing is launched. A null entry under `secrets:` is different: a "
-        "secret resolved at launch time."
+        "secret resolved at launch time. A null entry is also how a task asks for a value at launch "
+        "(SkyPilot's examples say `sky launch --env HF_TOKEN task.yaml`), so when argtrace is given no "
+        "`--env` at all the `sky launch` line is unknown and the finding is a note (`info`, basis "
+        "`assumed`); given `--env` without that name, it is an error."
     ),
     fix="Give the value on the command line (`sky launch --env HF_TOKEN ...`; argtrace: "
     '`argtrace check --env HF_TOKEN=... task.yaml`), or write an empty string (`HF_TOKEN: ""`).',

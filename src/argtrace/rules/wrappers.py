@@ -52,6 +52,34 @@ SH041 = Rule(
     ),
 )
 
+SH046 = Rule(
+    code="SH046",
+    layer="shell",
+    severity="info",
+    title="The script stops at an `exit` because a variable of the caller's environment is not set here",
+    rationale=(
+        'A launch script that checks a variable it does not set itself (`if [ -z "$HF_TOKEN" ]; then exit '
+        "1; fi`) stops before its server start when that variable is not set where argtrace runs. On the "
+        "node it is usually set, so the server start after the check is what the script does there: "
+        "argtrace reads it again as if the variable were set (its value unknown) and says so, instead of "
+        "reporting that the script starts no server. The other variables of the caller the script reads "
+        "past that check are unknown too, not empty."
+    ),
+    fix="Give the variable its value with `--env NAME=VALUE` to check the launch as it runs on the node.",
+    example=Example(
+        files={
+            "launch.sh": _HEAD + 'if [ -z "$ARGTRACE_EXAMPLE_TOKEN" ]; then\n  exit 1\nfi\n' + _SERVER + "\n"
+        },
+        argv=("check", "launch.sh"),
+    ),
+    correct=Example(
+        files={
+            "launch.sh": _HEAD + 'if [ -z "$ARGTRACE_EXAMPLE_TOKEN" ]; then\n  exit 1\nfi\n' + _SERVER + "\n"
+        },
+        argv=("check", "--env", "ARGTRACE_EXAMPLE_TOKEN=t", "launch.sh"),
+    ),
+)
+
 SH042 = Rule(
     code="SH042",
     layer="shell",

@@ -97,21 +97,42 @@ def analyze(
     # ---- evaluation
     src = E.Source(label, prepared, str(source.path) if source.path else None)
     src.tree = tree
-    ev = E.ShellEvaluator(src, args, env, arg0=arg0, cwd=cwd, parse=parse_tree, unknown_env=unknown_env)
-    if args_unknown is not None:  # argtrace lint: no arguments given, rather than none passed
-        ev.positional, ev.positional_reason = None, args_unknown
-    exit_reason: str | None = None
-    limit = sys.getrecursionlimit()
-    try:
-        sys.setrecursionlimit(max(limit, 8000))  # deeply nested if/for/functions
-        ev.run()
-    except Exception as exc:  # never a traceback: report and keep what was found
-        exit_reason = f"internal error while evaluating: {type(exc).__name__}: {exc}"
-        findings.append(
-            R.SH024.finding(f"argtrace stopped evaluating {label} early ({exit_reason})", at=label)
-        )
-    finally:
-        sys.setrecursionlimit(limit)
+    ev, exit_reason = _evaluate(src, args, env, arg0, cwd, unknown_env, args_unknown, findings)
+    # A script that exits before its server start because a variable it does not set is not set here
+    # (`[ -z "$HF_TOKEN" ] && exit 1`): on the node it is set, so read the script again with those
+    # variables set to unknown values, and say so (SH046), rather than "no server start" (SH019).
+    guard = _caller_guard(ev, env, unknown_env)
+    if guard:
+        why = "not set where argtrace runs; the script exits without it, so it is read as set (value unknown)"
+        again_findings: list[Finding] = []
+        unknown = {**(unknown_env or {}), **dict.fromkeys(guard, why)}
+        again, again_reason = _evaluate(src, args, env, arg0, cwd, unknown, args_unknown, again_findings)
+        # past the guard the script reads more of the same caller's environment (a platform that sets
+        # NODE_WORKER_HOSTS sets NODE_WORKER_0_HOST too): those are unknown as well, not unset
+        more = _unset_reads(again, env, unknown)
+        if again.servers and more:
+            why_more = "read from the caller's environment, like the variables the script stops without"
+            unknown = {**unknown, **dict.fromkeys(more, why_more)}
+            again_findings = []
+            again, again_reason = _evaluate(src, args, env, arg0, cwd, unknown, args_unknown, again_findings)
+        if again.servers:
+            from argtrace.rules.wrappers import SH046
+
+            where = (ev.ended_by[0] if ev.ended_by else None) or "`exit`"  # "`exit` at FILE:LINE:COL"
+            names = ", ".join(f"${n}" for n in guard)
+            findings.extend(again_findings)
+            findings.append(
+                SH046.finding(
+                    f"{label} stops at {where} when {names} "
+                    + ("is" if len(guard) == 1 else "are")
+                    + " not set, as where argtrace runs: its server start is read as if "
+                    + ("it were" if len(guard) == 1 else "they were")
+                    + " set where the script runs (value unknown)",
+                    at=where.rsplit(" at ", 1)[-1] if " at " in where else label,
+                    basis="assumed",
+                )
+            )
+            ev, exit_reason = again, again_reason
     # ---- syntax (bash -n)
     syntax_ok = True
     problems = syntax.result()
@@ -200,6 +221,57 @@ def analyze(
         conditions=[s.conditional for s in ev.servers],
         outputs=[server_outputs(s) for s in ev.servers],
         exit_reason=exit_reason,
+    )
+
+
+def _evaluate(
+    src: Any,
+    args: list[str],
+    env: dict[str, str],
+    arg0: str,
+    cwd: str | None,
+    unknown_env: Mapping[str, str] | None,
+    args_unknown: str | None,
+    findings: list[Finding],
+) -> tuple[Any, str | None]:
+    """Run the evaluator over the script; an internal error is reported (SH024), never raised."""
+    ev = E.ShellEvaluator(src, args, env, arg0=arg0, cwd=cwd, parse=parse_tree, unknown_env=unknown_env)
+    if args_unknown is not None:  # argtrace lint: no arguments given, rather than none passed
+        ev.positional, ev.positional_reason = None, args_unknown
+    exit_reason: str | None = None
+    limit = sys.getrecursionlimit()
+    try:
+        sys.setrecursionlimit(max(limit, 8000))  # deeply nested if/for/functions
+        ev.run()
+    except Exception as exc:  # never a traceback: report and keep what was found
+        exit_reason = f"internal error while evaluating: {type(exc).__name__}: {exc}"
+        findings.append(
+            R.SH024.finding(f"argtrace stopped evaluating {src.label} early ({exit_reason})", at=src.label)
+        )
+    finally:
+        sys.setrecursionlimit(limit)
+    return ev, exit_reason
+
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _caller_guard(ev: Any, env: Mapping[str, str], unknown_env: Mapping[str, str] | None) -> list[str]:
+    """The variables of the caller's environment a script read, found unset, and then exited on: the run
+    found no server start and ended at an ``exit`` with a failing status, and these names were expanded but
+    neither given (``env``, ``unknown_env``) nor set by the script. Empty when that is not the case."""
+    if ev.servers or ev.ended_by is None or ev.ended_by[0] is None or not ev.ended_by[1]:
+        return []
+    return _unset_reads(ev, env, unknown_env)
+
+
+def _unset_reads(ev: Any, env: Mapping[str, str], unknown_env: Mapping[str, str] | None) -> list[str]:
+    """The variables the run expanded that it neither started with (``env``, ``unknown_env``) nor set."""
+    scope = ev.scopes[0]
+    return sorted(
+        n
+        for n in ev.read_names
+        if _NAME.fullmatch(n) and n not in env and n not in (unknown_env or {}) and n not in scope
     )
 
 

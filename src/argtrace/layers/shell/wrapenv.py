@@ -18,6 +18,13 @@ reason, and findings resting on them have basis ``assumed``.
 
 ``env``: ``-i`` empties, ``-u NAME`` unsets, ``NAME=value`` sets, in the order written; ``-S STRING`` is split
 into words (coreutils' rules, :func:`split_env_s`) before anything else reads the command.
+
+``systemd-run`` (systemd-run(1)): the command runs as a transient service of the service manager (the
+system's, or the user's with ``--user``), whose processes get the manager's environment and never the
+caller's (systemd.exec(5), "Environment variables in spawned processes"); ``-E``/``--setenv=NAME=VALUE``
+and ``-p Environment=NAME=VALUE ...`` add to it, ``-E NAME`` alone passes the caller's value; a command
+that is no path is looked up in the caller's ``PATH`` by systemd-run itself. With
+``--scope`` systemd-run execs the command itself: the caller's environment, plus ``--setenv``.
 """
 
 from __future__ import annotations
@@ -318,6 +325,43 @@ def env_ops(words: Sequence[str], start: int, env: EnvMap, at: str | None) -> in
     return i
 
 
+def systemd_run_ops(words: Sequence[str], start: int, env: EnvMap, at: str | None) -> None:
+    """Apply ``systemd-run``'s options from ``words[start]`` on to ``env`` in place (see the module's doc):
+    a transient service starts from the manager's environment, which is not known here, so the caller's
+    variables are dropped; ``--scope`` keeps them."""
+    import shlex
+
+    from argtrace.frameworks.wrappers import options_of, scan_options
+
+    spec = options_of("systemd-run")
+    if spec is None:
+        return
+    scan = scan_options(words, start, spec)
+    caller = dict(env)
+    if not any(n == "scope" for n, _v in scan.seen):
+        env.clear()
+        # systemd-run.c looks a command that is no path up in the caller's PATH (find_executable, when it
+        # talks to the local manager) and hands the manager that path: the lookup is the caller's
+        if "PATH" in caller:
+            env["PATH"] = caller["PATH"]
+    for name, value in scan.seen:
+        if name in ("E", "setenv") and value:
+            var, eq, val = value.partition("=")
+            if eq:
+                env[var] = (val, at, "systemd-run --setenv", None)
+            elif var in caller:
+                env[var] = caller[var]  # systemd-run.c: a bare name passes the caller's value
+        elif name in ("p", "property") and value and value.startswith("Environment="):
+            try:
+                assignments = shlex.split(value[len("Environment=") :])
+            except ValueError:
+                continue  # unbalanced quotes: systemd refuses the property and starts nothing
+            for word in assignments:
+                var, eq, val = word.partition("=")
+                if eq and _ASSIGN.match(word):
+                    env[var] = (val, at, "systemd-run -p Environment=", None)
+
+
 _S_ESCAPES = {"f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
 
 
@@ -446,6 +490,8 @@ def wrapper_env(
             )
         elif name == "env":
             env_ops(texts, p + 1, env, argv[p].at)
+        elif name == "systemd-run":
+            systemd_run_ops(texts, p + 1, env, argv[p].at)
         elif name == "sudo":
             call = parse_sudo(texts, p + 1)
             k = call.command

@@ -31,6 +31,9 @@ class TransportResult:
     uploads: list[dict[str, Any]] = field(default_factory=list)
     # values of secret-named variables read from env files: masked wherever the journey copied them
     secrets: set[str] = field(default_factory=set)
+    # the simple commands a carrier runs on the server's node with it, in order (a SkyPilot task's `setup:`
+    # then `run:`), as (at, argv, condition): a `pip install vllm==X` there is evidence of the release
+    commands: list[tuple[str, list[str | None], str | None]] = field(default_factory=list)
 
     # id(server) -> ({flag: (value as written before the journey, value that arrived or None, at)}, how)
     written: dict[int, tuple[dict[str, tuple[str, str | None, str | None]], str]] = field(

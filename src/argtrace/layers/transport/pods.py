@@ -5,7 +5,8 @@ resource's placement of them (``model.Placement``: kind, name, role, replicas, o
 variables and downward-API fields the cluster sets in their containers beyond their own ``env``:
 
 - workloads: Pod, Job (an Indexed Job's pods read once per completion index, like StatefulSet ordinals),
-  CronJob, Deployment, ReplicaSet, DaemonSet, StatefulSet, LeaderWorkerSet;
+  CronJob, Deployment, ReplicaSet, DaemonSet, StatefulSet, LeaderWorkerSet, and the LWS project's
+  DisaggregatedSet (each role a LeaderWorkerSet);
 - serving resources that embed pod specs (their rendered ``helm template`` output is read the same way):
   KServe ``InferenceService`` (``spec.predictor``, its ``workerSpec``), ``ServingRuntime`` /
   ``ClusterServingRuntime`` (``spec``, ``spec.workerSpec``), ``LLMInferenceService`` (``spec.template``,
@@ -252,14 +253,14 @@ def pod_specs(doc: Any, label: str) -> list[PodSpec]:
     if kind == "Job" and _scalar(_get(spec, "completionMode")) == "Indexed":
         return list(_indexed_job(doc, spec))
     if kind == "LeaderWorkerSet":
-        lws = _get(spec, "leaderWorkerTemplate")
-        size = _int(_get(lws, "size")) if _get(lws, "size") is not None else 1
+        return _leader_worker_set(kind, name, spec)
+    if kind == "DisaggregatedSet":
+        # the LWS project's DisaggregatedSet (disaggregatedset.x-k8s.io): each of ``spec.roles`` (prefill,
+        # decode...) is a LeaderWorkerSet spec of its own, run as its own group
         out = []
-        for template, role in (("leaderTemplate", "leader"), ("workerTemplate", "worker")):
-            if _get(lws, template):
-                copies = 1 if role == "leader" else (size - 1 if size else None)
-                placement = Placement(kind, name, role=role, replicas=copies, nodes=size)
-                out.append(PodSpec(_get(_get(lws, template), "spec"), placement, _lws_values(lws, template)))
+        for item in _seq(_get(spec, "roles")) or []:
+            role = _scalar(_get(item, "name")) or "role"
+            out += _leader_worker_set("LeaderWorkerSet", f"{name}/{role}", _get(item, "spec"))
         return out
     if kind == "DynamoGraphDeployment":
         return list(_dynamo(doc, spec, label))
@@ -292,6 +293,28 @@ def pod_specs(doc: Any, label: str) -> list[PodSpec]:
         for path, key in ((POD_INDEX, "apps.kubernetes.io/pod-index"), (POD_NAME_LABEL, _POD_NAME_KEY))
     }
     return [PodSpec(_get(template, "spec"), Placement(kind, name, replicas=replicas), fields=missing)]
+
+
+def _leader_worker_set(kind: str, name: str, spec: Any) -> list[PodSpec]:
+    """A LeaderWorkerSet spec's pods: the leader (index 0) and the ``size - 1`` workers. Without a
+    ``leaderTemplate`` the leader pod is made from the ``workerTemplate`` (LWS API, ``LeaderTemplate``: "If
+    not specified, the workerTemplate will be used for the leader pod"), with the leader's values."""
+    lws = _get(spec, "leaderWorkerTemplate")
+    size = _int(_get(lws, "size")) if _get(lws, "size") is not None else 1
+    out = []
+    leader = "leaderTemplate" if _get(lws, "leaderTemplate") else "workerTemplate"
+    for template, role, values in (
+        (leader, "leader", "leaderTemplate"),
+        ("workerTemplate", "worker", "workerTemplate"),
+    ):
+        if not _get(lws, template):
+            continue
+        copies = 1 if role == "leader" else (size - 1 if size else None)
+        if copies == 0:
+            continue  # a group of one: the leader alone
+        placement = Placement(kind, name, role=role, replicas=copies, nodes=size)
+        out.append(PodSpec(_get(_get(lws, template), "spec"), placement, _lws_values(lws, values)))
+    return out
 
 
 def _roles(

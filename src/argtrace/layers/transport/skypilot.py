@@ -168,12 +168,20 @@ def analyze_task(
         origins[name] = "--env"
     for name, value in envs.items():
         if value is None:
+            # A null entry is how a task asks for a value at launch (`sky launch --env HF_TOKEN`, as the
+            # SkyPilot examples that write one say to run them). With no --env at all the `sky launch`
+            # line is not known here, so the refusal rests on it having none: a note. Once --env says
+            # what `sky launch` gets and this name is not among them, SkyPilot refuses for certain.
+            known = bool(given)
             result.findings.append(
                 R.TP066.finding(
                     f"envs: {name} has no value and no --env gives one: SkyPilot refuses the task "
                     f"(\"Environment variable '{name}' is None. Please set a value for it in task YAML or "
-                    f'with --env flag.", {table["null_env_at"]})',
+                    f'with --env flag.", {table["null_env_at"]})'
+                    + ("" if known else f" unless `sky launch` is given `--env {name}`"),
                     at=origins[name],
+                    severity=None if known else "info",
+                    basis=None if known else "assumed",
                 )
             )
     secrets: dict[str, str | None] = {}
@@ -281,6 +289,8 @@ def _script(
     shell = analyze_script(
         source, [], dict(env), arg0="bash", run_shellcheck=False, cwd=None, unknown_env=dict(unknown)
     )
+    # setup: and run: run on the same node, setup first (sky/task.py): what setup installs is what run runs
+    result.commands.extend(shell.commands)
     # the shell's "not set, pass --env" for a variable TP067 explains: SkyPilot, not the caller, sets it
     said = tuple(f"`${name}`" for name in flagged) + tuple(f"`${{{name}}}`" for name in flagged)
     result.findings.extend(

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/zai-org/GLM-4.5/blob/08158da0b5cb63e7e9da9529482cc5d30e2a7437/README.md (Quick Start, SGLang BF16), seen 2026-12-03: the model card's SGLang EAGLE line, re-typed as one line.
+python3 -m sglang.launch_server --model-path zai-org/GLM-4.5-Air --tp-size 8 --tool-call-parser glm45 --reasoning-parser glm45 --speculative-algorithm EAGLE --speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4 --mem-fraction-static 0.7 --served-model-name glm-4.5-air --host 0.0.0.0 --port 8000

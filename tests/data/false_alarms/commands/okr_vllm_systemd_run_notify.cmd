@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/blob/f10785b94093ab7ebeabffdb0e1315c2de7355fd/docs/deployment/systemd.md (transient unit), seen 2026-12-03: the `systemd-run --user --property=... --unit=...` line with its server words.
+systemd-run --user --property=Type=notify --property=NotifyAccess=all --property=TimeoutStartSec=30min --unit=vllm-llama vllm serve meta-llama/Llama-3.1-8B-Instruct --port 8000
