@@ -83,9 +83,9 @@ def headless_rank_findings(node: NodeStart) -> list[Finding]:
             "of the head's workers; the launch hangs at the rendezvous",
             at=node.at,
             setting="node_rank",
-            fix="give each worker node its own --node-rank, "
-            + ("1" if nnodes == 2 else f"1 to {nnodes - 1}")
-            + " (the head keeps 0)",
+            fix="give the worker node --node-rank 1 (the head keeps 0)"
+            if nnodes == 2
+            else f"give each worker node its own --node-rank, 1 to {nnodes - 1} (the head keeps 0)",
             server=node.index,
             basis="assumed",  # the node is meant as a worker: a headless rank 0 is a layout of its own
         )
