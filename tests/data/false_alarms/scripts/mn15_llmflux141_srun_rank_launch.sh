@@ -1,5 +1,5 @@
 #!/bin/bash
-# Reconstructed (not copied) after https://github.com/Center-for-AI-Innovation/LLMFlux/pull/141 (2026-08-14; seen 2026-12-03): its fixed shape, "One SPMD `srun` step, one task per node. Rank 0 serves the API; ranks 1..N-1 run `vllm serve --headless`. Ranks meet through vLLM's own rendezvous flags (`--nnodes` / `--node-rank` / `--master-addr` / `--master-port`)", tp=4 pp=2 on 2 nodes x 4 GPUs, from the SIF. The SIF, model path and ports are placeholders (rank-launch.sh inlined as the task's bash -c).
+# Reconstructed (not copied) after https://github.com/Center-for-AI-Innovation/LLMFlux/pull/141 (2026-08-14), seen 2026-12-03: its fixed shape, "One SPMD `srun` step, one task per node. Rank 0 serves the API; ranks 1..N-1 run `vllm serve --headless`. Ranks meet through vLLM's own rendezvous flags (`--nnodes` / `--node-rank` / `--master-addr` / `--master-port`)", tp=4 pp=2 on 2 nodes x 4 GPUs, from the SIF. The SIF, model path and ports are placeholders (rank-launch.sh inlined as the task's bash -c).
 #SBATCH --job-name=llmflux
 #SBATCH --nodes=2
 #SBATCH --ntasks-per-node=1

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/29991 (2026-07-03; seen 2026-12-03): its Apptainer section as the PR describes it ("Full sbatch example with the SIF on shared filesystem, uses `apptainer`"; `sglang serve` across 2 GPU nodes; the head node from `scontrol show hostname`), with each task reading its own rank inside `srun bash -c` as the PR's docs do. SIF path, model and ports are placeholders.
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/29991 (2026-07-03), seen 2026-12-03: its Apptainer section as the PR describes it ("Full sbatch example with the SIF on shared filesystem, uses `apptainer`"; `sglang serve` across 2 GPU nodes; the head node from `scontrol show hostname`), with each task reading its own rank inside `srun bash -c` as the PR's docs do. SIF path, model and ports are placeholders.
 #SBATCH --job-name=sglang-apptainer
 #SBATCH --nodes=2
 #SBATCH --ntasks-per-node=1
