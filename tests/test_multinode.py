@@ -127,15 +127,19 @@ def test_two_launches_in_one_file_are_judged_apart() -> None:
     assert multinode_findings(nodes) == []
 
 
-def test_a_wrong_rendezvous_on_one_node_is_information_not_a_disagreement_inside_one_launch() -> None:
+def test_a_wrong_rendezvous_on_one_node_is_not_a_disagreement_inside_one_launch() -> None:
     # another address is another launch (a replica); that each starts fewer nodes than nnodes is worth saying,
-    # but not as an error: the other half of each may be started elsewhere (tests/test_multinode_replicas.py)
+    # but not as an error: the other half of each may be started elsewhere (tests/test_multinode_replicas.py).
+    # Ranks 0 and 1 of nnodes 2 that agree on all else read as one launch split by its address: a warning
+    # with basis assumed; ranks 0 and 0 stay information.
     nodes = [_node(1, "A", "10.0.0.1:1", 0), _node(2, "A", "10.0.0.2:1", 1)]
     assert [[n.index for n in g] for g in launches(nodes)] == [[1], [2]]
     findings = multinode_findings(nodes)
-    assert [(f.code, f.severity, f.setting, f.server) for f in findings] == [
-        ("PA030", "info", "dist_init_addr", 2)
+    assert [(f.code, f.severity, f.setting, f.server, f.basis) for f in findings] == [
+        ("PA030", "warning", "dist_init_addr", 2, "assumed")
     ]
+    twice = [_node(1, "A", "10.0.0.1:1", 0), _node(2, "A", "10.0.0.2:1", 0)]
+    assert [(f.code, f.severity) for f in multinode_findings(twice)] == [("PA030", "info")]
 
 
 def test_a_value_unknown_statically_is_never_compared() -> None:

@@ -103,13 +103,34 @@ def test_sglang_prefill_and_decode_groups_each_with_its_own_head_are_clean(tmp_p
     assert _servers(report) == [[1, 2], [3, 4]]
 
 
-def test_a_wrong_rendezvous_on_one_node_is_information_naming_both_addresses(tmp_path: Path) -> None:
-    # One launch with a typo'd address, or two replicas each started half here: argtrace cannot tell, so it
-    # says what it sees and judges no ranks across the two.
+def test_a_wrong_rendezvous_on_one_node_is_a_warning_naming_rank_0_s_address(tmp_path: Path) -> None:
+    # Two starts at different addresses whose ranks (0 and 1 of nnodes 2) are exactly one launch and that
+    # agree on everything else: one launch with a mistyped address (sgl-project/sglang#3467), a warning that
+    # rests on that reading (two replicas each started half here would look the same).
     report = _ssh(
         tmp_path,
         f"{SG} --dist-init-addr 10.0.0.1:20000 --node-rank 0",
         f"{SG} --dist-init-addr 10.0.0.2:20000 --node-rank 1",
+    )
+    assert _pa03(report) == [("PA030", "warning", "dist_init_addr", 2)]
+    finding = next(f for f in report["findings"] if f["code"] == "PA030")
+    assert (finding["message"], finding["fix"], finding["basis"]) == (
+        "2 starts of meta-llama/Llama-3.1-405B-Instruct name different rendezvous (server(s) 1: "
+        "dist_init_addr 10.0.0.1:20000; server(s) 2: dist_init_addr 10.0.0.2:20000), and their node ranks "
+        "(0, 1) are exactly one launch of nnodes 2: every node must meet at rank 0's address "
+        "(10.0.0.1:20000), so each waits at its own and the launch hangs",
+        "give every node --dist-init-addr 10.0.0.1:20000, rank 0's (one variable the node commands share)",
+        "assumed",
+    )
+
+
+def test_separate_rendezvous_whose_ranks_are_not_one_launch_stay_information(tmp_path: Path) -> None:
+    # both rank 0: two launches each started half here, or replicas; argtrace cannot tell, so it says what it
+    # sees as information
+    report = _ssh(
+        tmp_path,
+        f"{SG} --dist-init-addr 10.0.0.1:20000 --node-rank 0",
+        f"{SG} --dist-init-addr 10.0.0.2:20000 --node-rank 0",
     )
     assert _pa03(report) == [("PA030", "info", "dist_init_addr", 2)]
     message = next(f["message"] for f in report["findings"] if f["code"] == "PA030")

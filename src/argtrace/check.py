@@ -354,7 +354,7 @@ def _check_chosen_server(
     parsed = _parse_every_server(servers, options, chosen)
     report.findings.extend(_other_servers_findings(parsed, options))
     findings, matrix = servers_together.multinode_findings_of(parsed, allocation)
-    report.findings.extend(findings)
+    report.findings.extend(findings + servers_together.interface_findings_of(parsed))
     report.findings.extend(servers_together.pd_findings_of(parsed, commands, paths))
     if any(server.probe_ports for _, server, _, _ in parsed):
         from argtrace.layers.container_ports import probe_port_findings  # TP070: a pod's probes

@@ -176,3 +176,16 @@ def multinode_findings_of(
             )
         )
     return multinode_findings(nodes), matrix_section(nodes)
+
+
+def interface_findings_of(parsed: Sequence[tuple[int, ServerCommand, Schema, LayerResult]]) -> list[Finding]:
+    """TP030 for each server's network interface variables (``layers/socket_ifname.py``); one value set once
+    and read by several starts (a script's export, a pod template read per ordinal) is one finding."""
+    from argtrace.layers.socket_ifname import interface_findings
+
+    findings: list[Finding] = []
+    for index, server, _, _ in parsed:
+        for finding in interface_findings(server.env, index, server.at):
+            if not any(f.message == finding.message and f.at == finding.at for f in findings):
+                findings.append(finding)
+    return findings

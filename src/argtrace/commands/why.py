@@ -575,6 +575,7 @@ def _signatures(texts: list[str], framework: str | None, text: str = "") -> list
                 "fix": used.fix,
                 "source": used.source,
                 "groups": {k: v for k, v in m.groupdict().items() if v is not None},
+                **({"wrapper": True} if used.wrapper else {}),
             }
             if chosen is not None:
                 entry["step"] = stage

@@ -67,6 +67,18 @@ def _passes_on(group: Mapping[str, Any]) -> bool:
     return int(group.get("specificity") or 0) < _WRAPPER_CHARS and not group.get("settings")
 
 
+def _reports_failure_above(group: Mapping[str, Any], signatures: Sequence[Mapping[str, Any]]) -> bool:
+    """The site's own message is one a wrapper signature matches (its cause is an earlier error), and the
+    text has a signature of its own besides."""
+    from argtrace.layers.log.signatures import load_catalog
+
+    wrappers = {sig["id"] for sig in signatures if sig.get("wrapper")}
+    if not wrappers or all(sig.get("wrapper") for sig in signatures):
+        return False
+    message = str(group.get("message") or "")
+    return any(sig.id in wrappers and sig.pattern.search(message) for sig in load_catalog().signatures)
+
+
 class _Lines:
     """Lines of at most ``width`` columns: a long one wraps at words under a hanging indent (two columns
     deeper than its own), in at most ``most`` lines, the last cut with an ellipsis."""
@@ -256,6 +268,14 @@ def render_why(section: Mapping[str, Any], width: int | None = None) -> str:
         lines.extend(_render_signatures(signatures))
         lines.add(f"(the raise site below passes the message on: {top['message']})", 1)
         signatures = []
+    elif top is not None and _reports_failure_above(top, signatures):
+        # the best site only reports that start-up failed ("EngineCore failed to start."), which its own
+        # signature says is caused by an error above it; another line of the text has its own signature:
+        # that error is the cause, so it comes first and the report of failure after it
+        causes = [sig for sig in signatures if not sig.get("wrapper")]
+        lines.extend(_render_signatures(causes))
+        lines.add(f"(the site below reports the failure this error caused: {top['message']})", 1)
+        signatures = [sig for sig in signatures if sig.get("wrapper")]
     weak = "candidate: " if section.get("confidence") == "weak" else ""
     for n, g in enumerate(section.get("matches", [])):
         _site(lines, g, weak, n == 0, section)

@@ -143,6 +143,48 @@ SRUN_WITH_VALUE = frozenset(
 )
 
 
+# ``apptainer exec`` / ``singularity exec`` options that take a value (the non-boolean flags registered for
+# the exec command in apptainer's cmd/internal/cli/action_flags.go at 00e9b038 and the common --pem-path and
+# --docker-* ones; SingularityCE shares them): ``exec [options] IMAGE COMMAND [ARGS]`` runs COMMAND in IMAGE
+# with the caller's environment (unless --cleanenv/--containall) plus each ``--env NAME=VALUE``.
+APPTAINER_EXEC_WITH_VALUE = frozenset(
+    {
+        *("--app", "-B", "--bind", "--mount", "-H", "--home", "-o", "--overlay", "-S", "--scratch", "-W"),
+        *("--workdir", "--cwd", "--pwd", "--hostname", "--network", "--network-args", "--dns", "--security"),
+        *("--apply-cgroups", "--vm-ram", "--vm-cpu", "--vm-ip", "--containlibs", "--fusemount", "--tmpdir"),
+        *("--add-caps", "--drop-caps", "--env", "--env-file", "--dmtcp-launch", "--dmtcp-restart"),
+        *("--blkio-weight", "--blkio-weight-device", "--cpu-shares", "--cpus", "--cpuset-cpus"),
+        *("--cpuset-mems", "--memory", "--memory-reservation", "--memory-swap", "--pids-limit", "--pem-path"),
+        *("--docker-host", "--docker-username", "--docker-password"),
+    }
+)
+
+
+def _apptainer_exec(argv: Sequence[str], i: int, env: list[tuple[int, str, str]]) -> int | None:
+    """The index of the command ``apptainer exec [options] IMAGE`` at ``i`` (the word ``exec``) runs, with
+    its ``--env NAME=VALUE[,NAME=VALUE]`` pairs added to ``env``; ``None`` when no command follows."""
+    j = i + 1
+    while j < len(argv):
+        w = argv[j]
+        if w == "--":
+            j += 1
+            break
+        if not w.startswith("-") or w == "-":
+            break
+        name, eq, attached = w.partition("=")
+        value = attached if eq else (argv[j + 1] if j + 1 < len(argv) else "")
+        if name == "--env":
+            for pair in value.split(","):
+                if "=" in pair:
+                    key, _, val = pair.partition("=")
+                    env.append((j, key, val))
+        if name in APPTAINER_EXEC_WITH_VALUE and not eq:
+            j += 2
+            continue
+        j += 1
+    return j + 1 if j + 1 < len(argv) else None  # the image, then the command
+
+
 # programs whose options frameworks/wrappers.py reads from their generated option tables
 _PROGRAM_WRAPPERS = frozenset(
     {"timeout", "stdbuf", "nohup", "nice", "setsid", "taskset", "chrt", "ionice", "numactl", "systemd-run"}
@@ -265,6 +307,13 @@ def _unwrap(
             # caller's environment (--export=ALL is srun's default).
             _add(wrappers, positions, i, b)
             i = _skip_options(argv, i + 1, SRUN_WITH_VALUE)
+            continue
+        if b in ("apptainer", "singularity") and i + 1 < len(argv) and argv[i + 1] == "exec":
+            found = _apptainer_exec(argv, i + 1, env)
+            if found is None:
+                return i
+            _add(wrappers, positions, i, b)
+            i = found
             continue
         if b == "torchrun":
             # torchrun [opts] -m MODULE args / torchrun [opts] SCRIPT args

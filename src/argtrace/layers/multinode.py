@@ -17,9 +17,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from argtrace.layers.idlenodes import idle_node_findings
 from argtrace.layers.multinode_dp import dp_coverage, dp_rank_findings, join_headless, shared_gpu_findings
 from argtrace.layers.nodescope import as_int as _int
 from argtrace.layers.nodescope import gpus_needed, is_multinode
+from argtrace.layers.nodeself import headless_rank_findings, own_host_findings
 from argtrace.layers.nodestart import Launch, NodeStart
 from argtrace.layers.nodestart import shown as _show
 from argtrace.layers.nodestart import value_key as _key
@@ -213,6 +215,29 @@ def _replicas_note(nodes: Sequence[Launch]) -> list[Finding]:
             for launch in group
         )  # fmt: skip
         odd = group[1].nodes[0]
+        head = _split_launch_head(group)
+        if head is not None and names:
+            # the ranks of the separate launches are exactly one launch's, 0..nnodes-1 once each: one
+            # launch whose nodes were given different addresses (sgl-project/sglang#3467), not replicas
+            ranks = sorted(r[1] for launch in group for n in launch.nodes if (r := _rank_of(n)) is not None)
+            address = _show(head.values.get(names[0], "?"))
+            model = _show(first.values.get(MODEL[first.framework]))
+            findings.append(
+                rules.PA_NODES_DISAGREE.finding(
+                    f"{len(group)} starts of {model} name different "
+                    f"rendezvous ({shown}), and their node ranks ({', '.join(map(str, ranks))}) are exactly "
+                    f"one launch of nnodes {len(ranks)}: every node must meet at rank 0's address "
+                    f"({address}), so each waits at its own and the launch hangs",
+                    at=odd.at,
+                    setting=names[0],
+                    fix=f"give every node --{names[0].replace('_', '-')} {address}, rank 0's (one variable "
+                    "the node commands share)",
+                    server=odd.index,
+                    severity="warning",
+                    basis="assumed",
+                )
+            )
+            continue
         findings.append(
             rules.PA_NODES_DISAGREE.finding(
                 f"{len(group)} launches of {_show(first.values.get(MODEL[first.framework]))} meet at "
@@ -225,6 +250,24 @@ def _replicas_note(nodes: Sequence[Launch]) -> list[Finding]:
             )
         )
     return findings
+
+
+def _split_launch_head(group: Sequence[Launch]) -> NodeStart | None:
+    """Rank 0's start when the launches of one model, each short of its nnodes, together hold the ranks
+    0..nnodes-1 exactly once with one nnodes and every other setting the nodes must share alike (then they
+    are one launch split by its addresses); ``None`` otherwise."""
+    nodes = [n for launch in group for n in launch.nodes]
+    nnodes = {_int(n.values.get("nnodes")) for n in nodes}
+    ranks = [_rank_of(n) for n in nodes]
+    if len(nnodes) != 1 or None in nnodes or any(r is None for r in ranks):
+        return None
+    if sorted(r[1] for r in ranks if r is not None) != list(range(len(nodes))) or len(nodes) != nnodes.pop():
+        return None
+    rendezvous = set(RENDEZVOUS[nodes[0].framework])
+    for name in MUST_AGREE[nodes[0].framework]:
+        if name not in rendezvous and len({_key(n.values.get(name)) for n in nodes}) > 1:
+            return None  # another disagreement: replicas of another layout, not one split launch
+    return next(n for n, r in zip(nodes, ranks, strict=True) if r is not None and r[1] == 0)
 
 
 def _assumed(findings: list[Finding], basis: str) -> list[Finding]:
@@ -598,6 +641,7 @@ def multinode_findings(nodes: Sequence[NodeStart]) -> list[Finding]:
     found = grouped(nodes)
     stepped = _steps_cover_launch(found)
     for node in nodes:
+        findings.extend(own_host_findings(node) + headless_rank_findings(node))
         findings.extend(_replica_findings(node))
         findings.extend(_task_findings(node))
         srun = [f for f in _srun_findings(node) if not (f.code == "PA034" and node.index in stepped)]
@@ -617,7 +661,7 @@ def multinode_findings(nodes: Sequence[NodeStart]) -> list[Finding]:
         ours += dp_coverage(group) + shared_gpu_findings(group)
         findings.extend(ours if launch.basis is None or len(group) < 2 else _assumed(ours, launch.basis))
     findings.extend(_replicas_note(found))
-    return findings
+    return findings + idle_node_findings(nodes)
 
 
 def _cell(node: NodeStart, name: str) -> str:

@@ -298,3 +298,82 @@ PA_NO_POD_INDEX = Rule(
     "replicas). Only rank flags (`--node-rank`, `--data-parallel-rank`, `--data-parallel-start-rank`) that "
     "read the variable are judged.",
 )
+
+PA_OWN_HOST_RENDEZVOUS = Rule(
+    code="PA045",
+    layer="parser",
+    severity="warning",
+    title="A node other than rank 0 names its own host as the rendezvous",
+    rationale="Every node of a multi-node launch meets the others at rank 0's address: SGLang's "
+    "`--dist-init-addr` is the store rank 0 serves, vLLM's `--master-addr` (with `--node-rank`) and the "
+    "`--data-parallel-address` of `--headless` ranks name the head. Written `$(hostname):5000`, "
+    "`$(hostname -I | awk ...)` or `$HOSTNAME` on the command of a node whose rank is not 0, the node's own "
+    "shell expands it to that node's own name: it waits for a rendezvous on itself while rank 0 serves it "
+    "on another machine, and the launch hangs (sgl-project/sglang#3206). A warning: it rests on rank 0 "
+    "running on another machine.",
+    fix="give every node rank 0's address, the same text on each (a variable set once from the head's name, "
+    "e.g. `scontrol show hostnames $SLURM_JOB_NODELIST | head -n1` in a batch script)",
+    example=Example(
+        argv=(
+            "check",
+            *_V,
+            "--no-resolve",
+            "-c",
+            f"{_NODE.rsplit(' ', 2)[0]} --dist-init-addr $(hostname):5000 "
+            "--tp-size 16 --nnodes 2 --node-rank 1",
+        ),
+    ),
+    correct=Example(
+        argv=("check", *_V, "--no-resolve", "-c", f"{_NODE} --tp-size 16 --nnodes 2 --node-rank 1"),
+    ),
+    exceptions="Rank 0 itself may name its own host (it serves the rendezvous there). Two ranks started on "
+    "one machine meet at its name; then nothing is wrong.",
+)
+
+_VLLM_NODE = "vllm serve Qwen/Qwen3-8B --tensor-parallel-size 8 --nnodes 2 --master-addr 10.0.0.1"
+
+PA_HEADLESS_WITHOUT_RANK = Rule(
+    code="PA046",
+    layer="parser",
+    severity="warning",
+    title="A vLLM --headless node of a --nnodes launch without --node-rank",
+    rationale="vLLM's multi-node launch without Ray (`--nnodes`, `--node-rank`, `--master-addr`) runs the "
+    "API server on node 0 and `--headless` on the others; `--node-rank` defaults to 0. A headless start "
+    "that gives no rank is node 0 again: it takes the head's place in the distributed group and, as "
+    "`run_headless` does for node 0, starts a data parallel engine that waits for a front end (vLLM 0.33.0 "
+    "`entrypoints/cli/serve.py`), while the head waits for its real worker: the launch hangs "
+    '(MiaAI-Lab/Qwen3.8-Flash-Next-Dual-DGX-Sparks#48, whose worker logged "Inferred data_parallel_rank 0 '
+    'from node_rank 0"). A warning: a file per node shows one node, and a headless rank-0 engine behind an '
+    "API-only head is a layout of its own.",
+    fix="give each worker node its own --node-rank, 1 to nnodes-1 (the head keeps 0)",
+    example=Example(argv=("check", "--no-resolve", "-c", f"{_VLLM_NODE} --headless")),
+    correct=Example(argv=("check", "--no-resolve", "-c", f"{_VLLM_NODE} --node-rank 1 --headless")),
+    exceptions="A rank written explicitly (`--node-rank 0`, `--data-parallel-rank`, "
+    "`--data-parallel-start-rank`) is taken as meant.",
+)
+
+_BATCH = (
+    "#!/bin/bash\n"
+    "# after vLLM's docs (a one-node server) under a SLURM batch job\n"
+    "#SBATCH --nodes={nodes}\n"
+    "#SBATCH --gpus-per-node=4\n"
+    "vllm serve Qwen/Qwen3-8B --tensor-parallel-size 4 --port 8000\n"
+)
+
+PA_IDLE_JOB_NODES = Rule(
+    code="PA047",
+    layer="parser",
+    severity="warning",
+    title="A multi-node SLURM job whose batch shell starts a one-node server",
+    rationale="SLURM runs the batch script once, on the first node of the allocation (sbatch(1)). A server "
+    "the batch shell starts itself (no `srun`) runs there; when it spans no nodes (no `--nnodes`, no vLLM "
+    "data parallel address or Ray backend) and its GPUs fit on one node, the job's other nodes are "
+    "allocated, billed for the walltime and never used (Center-for-AI-Innovation/LLMFlux#141). A warning: "
+    "another step of the script may use them.",
+    fix="ask for one node (`#SBATCH --nodes=1`), or start the server on every node as a multi-node launch "
+    "(one `srun` task per node with `--nnodes`/`--node-rank`)",
+    example=Example(files={"job.sh": _BATCH.format(nodes=2)}, argv=("check", "--no-resolve", "job.sh")),
+    correct=Example(files={"job.sh": _BATCH.format(nodes=1)}, argv=("check", "--no-resolve", "job.sh")),
+    exceptions="A server that spans the job's nodes by itself (`--nnodes`, a Ray backend, a data parallel "
+    "address) or needs more GPUs than one node has is not judged; nor is a script with any `srun` start.",
+)

@@ -814,3 +814,37 @@ TP027 = Rule(
         argv=("check", "compose.yaml"),
     ),
 )
+
+_IFNAME_SCRIPT = (
+    "#!/bin/bash\n"
+    "# one node of a two-node vLLM launch (vLLM's multi-node docs: --nnodes, --node-rank, --master-addr)\n"
+    "export NCCL_SOCKET_IFNAME=^lo,docker\n"
+    "export GLOO_SOCKET_IFNAME={gloo}\n"
+    "vllm serve Qwen/Qwen3-8B --tensor-parallel-size 2 --nnodes 2 --node-rank 0 --master-addr 10.0.0.1\n"
+)
+
+TP030 = Rule(
+    code="TP030",
+    layer="transport",
+    severity="error",
+    title="GLOO_SOCKET_IFNAME or NCCL_SOCKET_IFNAME that names no interface by its own grammar",
+    rationale=(
+        "torch splits `GLOO_SOCKET_IFNAME` at commas and Gloo looks each part up as a whole interface name "
+        "(torch/csrc/distributed/c10d/init.cpp, gloo/transport/tcp/device.cc): NCCL's `^lo,docker` "
+        "exclusion list or `=eth0` exact match, or an IP address, names no interface, and the first Gloo "
+        'group (SGLang and vLLM build one on every start) stops with "Unable to find address for: ^lo" '
+        "(aws-samples/aws-do-eks#51). `NCCL_SOCKET_IFNAME` takes interface name prefixes (`^` excludes, `=` "
+        "is exact): an address matches no name and NCCL's bootstrap stops with \"no socket interface "
+        'found".'
+    ),
+    fix="Give GLOO_SOCKET_IFNAME the interface's own name (`ip -o -4 addr` lists them) and keep NCCL's "
+    "`^...` list for NCCL_SOCKET_IFNAME.",
+    example=Example(
+        files={"node.sh": _IFNAME_SCRIPT.format(gloo="^lo,docker")}, argv=("check", "--no-resolve", "node.sh")
+    ),
+    correct=Example(
+        files={"node.sh": _IFNAME_SCRIPT.format(gloo="eth0")}, argv=("check", "--no-resolve", "node.sh")
+    ),
+    exceptions="A value the node computes (`$(ip -4 route get $HEAD | ...)`) is not known statically and not "
+    "judged; neither is whether the named interface exists on the node.",
+)

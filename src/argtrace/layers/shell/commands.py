@@ -14,6 +14,7 @@ from argtrace.frameworks.detect import Detection, detect_server, unwrap_command
 from argtrace.layers.shell import hostfs  # the files of the host the script runs on (--host)
 from argtrace.layers.shell import lexer as L
 from argtrace.layers.shell.arith import ArithError
+from argtrace.layers.shell.childenv import unknown_exports
 from argtrace.layers.shell.conditions import Conditions
 from argtrace.layers.shell.core import (
     _CLEAN_SPECIAL,
@@ -812,7 +813,9 @@ class Commands(Conditions):
             src = Source(texts[i] or path, _prepare(code), path)
         if any(r is None for r in rest):
             return None
-        for name in unknown_env or {}:
+        # exported with a value not known here: the child has them, set (layers/shell/childenv.py)
+        unknown_env = {**unknown_exports(self.exported_env(), prefix_env, export), **(unknown_env or {})}
+        for name in unknown_env:
             env.pop(name, None)
         src.tree = self.parse(src.text)
         child = type(self)(  # a new evaluator of the same kind (ShellEvaluator)

@@ -1,0 +1,2 @@
+# Copied from https://github.com/vllm-project/vllm/issues/7074 (2024-08-02, before this batch's 2025-2026 window; seen 2026-12-03): two nodes joined in a Ray cluster, the start command run on the head. The variables prefix the head's `vllm serve` only; the Ray workers on the other node (ip=10.41.0.8) never get GLOO_SOCKET_IFNAME, fall back to loopback and fail connectFullMesh (the log in vllm7074_worker_loopback.txt).
+GLOO_SOCKET_IFNAME=eth0  NCCL_SOCKET_IFNAME=eth0 TP_SOCKET_IFNAME="eth0"  vllm serve /models  --tensor-parallel-size 16
