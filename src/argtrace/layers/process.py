@@ -99,6 +99,9 @@ def describe_process(
     findings = result.findings
     findings.extend(_env_names(server, schema))
     findings.extend(_env_feeds_flag(server, schema))
+    from argtrace.layers.device_env import device_variable_findings
+
+    findings.extend(device_variable_findings(server, schema))  # PR012
     gpu_findings, gpu_section = _visible_devices(server, schema)
     findings.extend(gpu_findings)
     from argtrace.layers.container_gpus import container_gpu_findings
