@@ -835,6 +835,9 @@ def _docker_environment(
     for name, value in env.items():
         if value and is_secret_name(name):
             result.secrets.add(value)
+    from argtrace.layers.transport.env_names import blank_env_names
+
+    result.findings.extend(blank_env_names(at, run.env))  # TP033: `-e " NAME=v"`
     return env, origins, files
 
 
