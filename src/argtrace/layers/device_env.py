@@ -188,7 +188,8 @@ def _other_vendor(
 
     return PR_DEVICE_VARIABLE.finding(
         f"{shown}: {name} selects the devices of {', '.join(owners)}; this server runs on "
-        f"{vendor.label} ({shows}), whose runtime reads {' or '.join(vendor.process)} ({vendor.source.split(';')[0]}), "
+        f"{vendor.label} ({shows}), whose runtime reads {' or '.join(vendor.process)} "
+        f"({vendor.source.split(';')[0]}), "
         f"so {name} limits nothing there and the server uses every device it can see",
         at=at,
         evidence=[Evidence("process", at, shown), Evidence("transport", at, shows)],

@@ -821,7 +821,7 @@ TP033 = Rule(
     severity="error",
     title="A `docker -e` variable name with a blank in it",
     rationale=(
-        "`docker run -e \" HF_TOKEN=...\"` (a blank typed after the quote, or `-e \"NAME =v\"`) sets a "
+        '`docker run -e " HF_TOKEN=..."` (a blank typed after the quote, or `-e "NAME =v"`) sets a '
         "variable whose name holds the blank: docker/cli's `opts.ValidateEnv` checks only that the name is "
         "not empty and passes it on as written (`opts/env.go`), so the server's process never gets the "
         "variable meant and runs with its default, or without the token."

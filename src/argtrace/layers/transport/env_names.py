@@ -33,8 +33,8 @@ def blank_env_names(at: str, env: Mapping[str, str | None], how: str = "docker r
         out.append(
             TP033.finding(
                 f"{how} -e: the name {name!r} has a blank {where} it, and docker takes the name before "
-                f"the first `=` as written (docker/cli opts.ValidateEnv checks only that it is not empty), so the "
-                f"container gets a variable named {name!r}{lost}",
+                "the first `=` as written (docker/cli opts.ValidateEnv checks only that it is not empty), "
+                f"so the container gets a variable named {name!r}{lost}",
                 at=at,
                 setting=meant or None,
                 evidence=[Evidence("transport", at, written)],
