@@ -266,12 +266,7 @@ def _partial(site: Site, words: list[str]) -> tuple[int, float] | None:
             if density >= COVERAGE and spread >= HALF:
                 # the run must be most of the text or much of the message: "is larger than the" inside a
                 # long paste is not a match of every message that says so
-                # much of the message counts only where the text stops with it or follows it to its end:
-                # torch's "The device (X) doesn't support querying the available free memory. You can
-                # file an issue ..." goes on where vLLM's "Your device {device_name} doesn't support
-                # {config_dtype}. Falling back to ..." would, so it is not that message cut short
-                ended = places_hit[b] == len(site.words) - 1 or len(words) - 1 - hits[b] <= VALUE_WORDS
-                if count >= HALF * len(words) or (count >= HALF * site.distinct and ended):
+                if count >= HALF * len(words) or count >= HALF * site.distinct:
                     chars = sizes[b + 1] - sizes[a]
                     if best is None or chars > best[0]:
                         best = (chars, round(density * 0.95 - 0.01 * empty, 3))
