@@ -168,7 +168,8 @@ def main() -> int:
     kfd = re.findall(r'kfd_device_name\[\]\s*=\s*"([^"]+)"', kfd_text)
     sources["ROCm/ROCR-Runtime"] = commit
     amd = vendors["amd_gpu"]
-    amd["process"] = list(dict.fromkeys([*amd["process"], *hip, *rocr]))  # type: ignore[list-item]
+    first = list(amd["process"])  # type: ignore[call-overload]
+    amd["process"] = list(dict.fromkeys([*first, *hip, *rocr]))
     amd["device_files"] = kfd
     amd["source"] = f"{amd['source']}; ROCm/clr rocclr/utils/flags.hpp; ROCm/ROCR-Runtime flag.h, openclose.c"
     # ROCR_VISIBLE_DEVICES is applied by the HSA runtime first; HIP's list then indexes what it left

@@ -106,7 +106,7 @@ def platform(server: ServerCommand) -> tuple[Vendor, str] | None:
         for v in vendors():
             if any(fnmatch.fnmatch(host, pattern) for pattern in v.device_files):
                 found.setdefault(v.key, (v, f"the container is given {host}"))
-    words = [w.text for w in server.server_args]
+    words = [w.text or "" for w in server.server_args]
     for i, word in enumerate(words):
         value = words[i + 1] if word == "--device" and i + 1 < len(words) else None
         if word.startswith("--device="):
