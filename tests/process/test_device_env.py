@@ -5,12 +5,12 @@ source it rests on."""
 from __future__ import annotations
 
 import json
-from importlib import resources
 from typing import Any
 
 import pytest
 
 from argtrace.layers.device_env import near_known, vendors
+from argtrace.package_data import package_file
 from tests.conftest import alarms, run_cli
 
 pytestmark = pytest.mark.usefixtures("new_user_machine")
@@ -22,7 +22,7 @@ def codes(command: str) -> list[tuple[str, str]]:
 
 
 def test_the_table_is_generated_from_the_runtimes_sources() -> None:
-    data = json.loads(resources.files("argtrace").joinpath("data/device_variables.json").read_text())
+    data = json.loads(package_file("data/device_variables.json").read_text())
     assert set(data["sources"]) == {
         "ray",
         "ROCm/clr",

@@ -45,9 +45,9 @@ class Vendor:
 @functools.cache
 def vendors() -> tuple[Vendor, ...]:
     """``data/device_variables.json`` (scripts/gen_device_variables.py)."""
-    from importlib import resources
+    from argtrace.package_data import package_file
 
-    data = json.loads(resources.files("argtrace").joinpath("data/device_variables.json").read_text())
+    data = json.loads(package_file("data/device_variables.json").read_text())
     return tuple(
         Vendor(
             key,
