@@ -1,5 +1,7 @@
 """TP033: a ``docker run -e`` / ``docker exec -e`` name holding a blank (``-e " HF_TOKEN=..."``).
 
+This module owns the check of the names ``-e`` gives docker (containers.py parses the options and calls it).
+
 docker/cli's ``opts.ValidateEnv`` checks only that the name before the first ``=`` is not empty ("environment
 variable names are not validated whatsoever", ``opts/env.go``), and the daemon passes the pair on as written,
 so the container gets a variable whose name starts or ends with the blank, and the one meant is not set.
