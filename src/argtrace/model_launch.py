@@ -176,6 +176,9 @@ class ServerCommand:
     # device reservations), numbered 0..gpus-1 inside it; None: not a container, or not said
     gpus: int | None = None
     gpus_from: str | None = None  # where that count was read ("container vllm's resources.limits[...]")
+    # The device files its container is given (``docker run --device /dev/davinci4``): they name the
+    # accelerator vendor (layers/device_env.py); empty: not a container, or none given
+    devices: tuple[str, ...] = ()
     # The ports its container's Kubernetes probes ask (kind "livenessProbe"..., port number, what the
     # manifest wrote: ``8080`` or ``http (containerPort 8080)``); empty: not a pod, or no HTTP/TCP probe
     probe_ports: tuple[tuple[str, int, str], ...] = ()

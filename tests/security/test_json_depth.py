@@ -46,6 +46,7 @@ OWN_DATA = {
     "frameworks/vllm_demo.py": 1,
     "frameworks/wrappers.py": 1,
     "gpus.py": 1,
+    "layers/device_env.py": 1,  # data/device_variables.json
     "layers/disaggregation.py": 1,
     "layers/live.py": 1,
     "layers/log/lines.py": 1,  # a docker json-file record's string literal (cannot nest; runs on nodes)

@@ -99,6 +99,9 @@ def describe_process(
     findings = result.findings
     findings.extend(_env_names(server, schema))
     findings.extend(_env_feeds_flag(server, schema))
+    from argtrace.layers.device_env import device_variable_findings
+
+    findings.extend(device_variable_findings(server, schema))  # PR012
     gpu_findings, gpu_section = _visible_devices(server, schema)
     findings.extend(gpu_findings)
     from argtrace.layers.container_gpus import container_gpu_findings
@@ -188,8 +191,8 @@ def _env_names(server: ServerCommand, schema: Schema) -> list[Finding]:
     validates = schema.framework == "vllm" and schema.option("--fail-on-environ-validation") is not None
     strict = validates and _last_bool_flag(server, "--fail-on-environ-validation") is True
     for name, value in sorted(server.env.items()):
-        if not _framework_prefixed(name, schema.framework):
-            continue
+        if not _framework_prefixed(name, schema.framework) or name != name.strip():
+            continue  # a name with a blank around it is the carrier's mistake (TP033), not a typo
         if value.origin.expansion == "kubernetes service link" and name not in by_name:
             continue  # set by the kubelet for a Service, not by the user: TP041 says when one is read
         inherited = _inherited(value)

@@ -195,3 +195,27 @@ PR_RELEASE_UNKNOWN = Rule(
         )
     ),
 )
+
+PR_DEVICE_VARIABLE = Rule(
+    code="PR012",
+    layer="process",
+    severity="warning",
+    title="Device-selection variable that nothing in this process reads",
+    rationale="Each accelerator runtime reads its own variable to choose the devices a process sees: "
+    "CUDA_VISIBLE_DEVICES for NVIDIA (and, through HIP, AMD), HIP_VISIBLE_DEVICES and ROCR_VISIBLE_DEVICES "
+    "for AMD, ASCEND_RT_VISIBLE_DEVICES for Ascend NPUs, ZE_AFFINITY_MASK for Intel GPUs, "
+    "HABANA_VISIBLE_MODULES for Gaudi, TPU_VISIBLE_CHIPS for TPUs. A misspelt name, another vendor's "
+    "variable, or a container runtime's variable (ASCEND_VISIBLE_DEVICES, NVIDIA_VISIBLE_DEVICES: read when "
+    "a container is created, not by the process) selects nothing: the server uses every device it can see, "
+    "often ones another process holds. The names are generated from Ray's accelerator managers, ROCm's HIP "
+    "and HSA runtimes and the Ascend and NVIDIA container runtimes (scripts/gen_device_variables.py).",
+    fix="use the variable the launch's accelerator runtime reads (the message names it)",
+    example=_c(f"ASCEND_RT_VISIBLE_DEVICE=0 {_SG} --device npu"),
+    correct=_c(f"ASCEND_RT_VISIBLE_DEVICES=0 {_SG} --device npu"),
+    exceptions="Another vendor's variable is named only when the launch shows its accelerator (a container's "
+    "device files such as /dev/davinci4 or /dev/kfd, or the server's --device npu/hpu/xpu/tpu); a "
+    "container runtime's variable only where the server starts in no container this launch creates. A "
+    "misspelling is a name one edit from a known variable (two when the vendor word is the same) that the "
+    "framework release does not read. A variable inherited from the caller is left alone.",
+    basis="static",
+)

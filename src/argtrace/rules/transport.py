@@ -848,3 +848,33 @@ TP030 = Rule(
     exceptions="A value the node computes (`$(ip -4 route get $HEAD | ...)`) is not known statically and not "
     "judged; neither is whether the named interface exists on the node.",
 )
+
+TP033 = Rule(
+    code="TP033",
+    layer="transport",
+    severity="error",
+    title="A `docker -e` variable name with a blank in it",
+    rationale=(
+        '`docker run -e " HF_TOKEN=..."` (a blank typed after the quote, or `-e "NAME =v"`) sets a '
+        "variable whose name holds the blank: docker/cli's `opts.ValidateEnv` checks only that the name is "
+        "not empty and passes it on as written (`opts/env.go`), so the server's process never gets the "
+        "variable meant and runs with its default, or without the token."
+    ),
+    fix="Delete the blank: `-e NAME=VALUE` (quote the value alone if it has blanks).",
+    example=Example(
+        argv=(
+            "check",
+            "-c",
+            "docker run --gpus all -e ' SGLANG_ENABLE_SPEC_V2=1' lmsysorg/sglang:v0.5.10.post1 "
+            "python3 -m sglang.launch_server --model-path /m",
+        )
+    ),
+    correct=Example(
+        argv=(
+            "check",
+            "-c",
+            "docker run --gpus all -e 'SGLANG_ENABLE_SPEC_V2=1' lmsysorg/sglang:v0.5.10.post1 "
+            "python3 -m sglang.launch_server --model-path /m",
+        )
+    ),
+)

@@ -61,6 +61,7 @@ class DockerRun:
     gpus: str | None = None  # --gpus VALUE as written
     runtime: str | None = None  # --runtime VALUE as written
     args_start: int = 0  # the index in the docker argv of the first word after the image
+    devices: tuple[str, ...] = ()  # --device HOST[:CONTAINER[:PERMS]] values, as written
 
 
 def parse_docker_run(argv: Sequence[str | None]) -> DockerRun | None:
@@ -76,6 +77,7 @@ def parse_docker_run(argv: Sequence[str | None]) -> DockerRun | None:
     env_files: list[str] = []
     gpus: str | None = None
     runtime: str | None = None
+    devices: list[str] = []
     while i < len(words):
         w = words[i]
         if w is None:
@@ -120,10 +122,20 @@ def parse_docker_run(argv: Sequence[str | None]) -> DockerRun | None:
             gpus = value
         elif name == "--runtime":
             runtime = value
+        elif name == "--device":
+            devices.append(value)
     if i >= len(words) or words[i] is None:
         return None
     return DockerRun(
-        words[i] or "", entrypoint, [w or "" for w in words[i + 1 :]], env, env_files, gpus, runtime, i + 1
+        words[i] or "",
+        entrypoint,
+        [w or "" for w in words[i + 1 :]],
+        env,
+        env_files,
+        gpus,
+        runtime,
+        i + 1,
+        tuple(devices),
     )
 
 
@@ -641,6 +653,8 @@ def _docker(
         for server in result.servers[before:]:
             result.findings.extend(vanished_after_flags(server, len(ctx.args)))
     _tag_image(result, before, run.image, assumed)
+    if run.devices:  # the device files name the accelerator vendor (layers/device_env.py)
+        result.servers[before:] = [replace(s, devices=run.devices) for s in result.servers[before:]]
     _image_started(at, run.image, env, result, before)
     from argtrace.layers.transport.images import docker_gpus, gpus_refusal, runtime_visible_devices
 
@@ -821,6 +835,9 @@ def _docker_environment(
     for name, value in env.items():
         if value and is_secret_name(name):
             result.secrets.add(value)
+    from argtrace.layers.transport.env_names import blank_env_names
+
+    result.findings.extend(blank_env_names(at, run.env))  # TP033: `-e " NAME=v"`
     return env, origins, files
 
 

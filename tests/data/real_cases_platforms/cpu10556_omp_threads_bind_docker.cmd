@@ -1,0 +1,2 @@
+# https://github.com/vllm-project/vllm/issues/10556 -- vLLM 0.6.4.post2 CPU image built from Dockerfile.cpu, 2024-11: fails when VLLM_CPU_OMP_THREADS_BIND is set; a maintainer: binding needs --privileged=true (the later run with it fails elsewhere); the token is redacted here
+docker run --shm-size=4g -it --rm --network=host --ipc=host -v /local/apps/tools/aiModels:/root/.cache/huggingface --env "HUGGING_FACE_HUB_TOKEN=<token>" --env "VLLM_CPU_KVCACHE_SPACE=512" --env "VLLM_CPU_OMP_THREADS_BIND=0-63|64-127" vllm-cpu-env --model meta-llama/Llama-3.1-70B-Instruct -tp 2

@@ -1,0 +1,2 @@
+# https://github.com/vllm-project/vllm/issues/32410 -- Intel Arc Pro B60, vLLM built from releases/v0.14.0, 2026-01: a w4a16 Qwen3-VL MoE fails while profiling memory (the XPU kernels for that scheme; the same weights work on A10 and MI300X)
+VLLM_WORKER_MULTIPROC_METHOD=spawn VLLM_TARGET_DEVICE=xpu  vllm serve EmbeddedLLM/Qwen3-VL-30B-A3B-Instruct.w4a16 --tensor-parallel-size 4 --data-parallel-size 1 --max-model-len 65536 --enforce-eager --block-size 64 --max_num_batched_tokens 8192 --disable-log-requests --port 8006

@@ -1,0 +1,136 @@
+"""PR012 and TP033 on launches that are not the reports (tests/test_real_cases_platforms.py has those):
+the table of device variables is generated (scripts/gen_device_variables.py), so each variant names the
+source it rests on."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from argtrace.layers.device_env import near_known, vendors
+from argtrace.package_data import package_file
+from tests.conftest import alarms, run_cli
+
+pytestmark = pytest.mark.usefixtures("new_user_machine")
+
+
+def codes(command: str) -> list[tuple[str, str]]:
+    report: dict[str, Any] = run_cli(["check", "--format", "json", "-c", command]).json
+    return [(f["code"], f["severity"]) for f in alarms(report)]
+
+
+def test_the_table_is_generated_from_the_runtimes_sources() -> None:
+    data = json.loads(package_file("data/device_variables.json").read_text())
+    assert set(data["sources"]) == {
+        "ray",
+        "ROCm/clr",
+        "ROCm/ROCR-Runtime",
+        "Ascend/ascend-docker-runtime",
+        "NVIDIA/nvidia-container-toolkit",
+    }
+    by_key = {v.key: v for v in vendors()}
+    # HIP reads HIP_VISIBLE_DEVICES, then CUDA_VISIBLE_DEVICES; ROCR_VISIBLE_DEVICES is the HSA runtime's
+    assert by_key["amd_gpu"].process == (
+        "HIP_VISIBLE_DEVICES",
+        "CUDA_VISIBLE_DEVICES",
+        "ROCR_VISIBLE_DEVICES",
+    )
+    assert by_key["npu"].process == ("ASCEND_RT_VISIBLE_DEVICES",)
+    assert by_key["npu"].container == ("ASCEND_VISIBLE_DEVICES",)
+    assert by_key["intel_gpu"].process == ("ZE_AFFINITY_MASK", "ONEAPI_DEVICE_SELECTOR")
+    assert by_key["hpu"].process == ("HABANA_VISIBLE_MODULES",)
+
+
+@pytest.mark.parametrize(
+    ("name", "meant"),
+    [
+        ("CUDA_VISIBLE_DEVICE", "CUDA_VISIBLE_DEVICES"),
+        ("CUDA_VISABLE_DEVICES", "CUDA_VISIBLE_DEVICES"),
+        ("HIP_VISIBLE_DEVICE", "HIP_VISIBLE_DEVICES"),
+        ("ZE_AFFINITY_MAKS", "ZE_AFFINITY_MASK"),
+        # another vendor's real variable, two edits from CUDA's: not a misspelling of it
+        ("MUSA_VISIBLE_DEVICES", None),
+        ("MLU_VISIBLE_DEVICES", None),
+        ("CUDA_VISIBLE_DEVICES", None),
+    ],
+)
+def test_near_known(name: str, meant: str | None) -> None:
+    assert near_known(name) == meant
+
+
+_SG = "python3 -m sglang.launch_server --framework-version 0.5.10.post1 --model-path /m"
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        # misspelt, with no platform shown
+        ("CUDA_VISIBLE_DEVICE=0 vllm serve m", [("PR012", "warning")]),
+        # SGLang's --device npu shows Ascend: CUDA's variable selects nothing there
+        (
+            "CUDA_VISIBLE_DEVICES=0 python3 -m sglang.launch_server --model-path /m --device npu",
+            [("PR012", "warning")],
+        ),
+        # /dev/kfd shows AMD, whose HIP runtime reads CUDA_VISIBLE_DEVICES too: correct
+        (
+            "docker run --device /dev/kfd --device /dev/dri -e CUDA_VISIBLE_DEVICES=0 "
+            "vllm/vllm-openai-rocm:v0.9.2 --model m",
+            [],
+        ),
+        (
+            "docker run --device /dev/kfd --device /dev/dri -e HIP_VISIBLE_DEVICES=0 "
+            "vllm/vllm-openai-rocm:v0.9.2 --model m",
+            [],
+        ),
+        # the container runtime's variable given to docker run -e: read where it should be
+        (
+            "docker run --device /dev/davinci0 -e ASCEND_VISIBLE_DEVICES=0 "
+            "quay.io/ascend/vllm-ascend:v0.9.2rc1 vllm serve m",
+            [],
+        ),
+        # exported to a server started here: nothing reads it
+        ("export NVIDIA_VISIBLE_DEVICES=0\nvllm serve m", [("PR012", "warning")]),
+        # a device variable the caller already had is left alone
+        ("vllm serve m", []),
+    ],
+)
+def test_device_variables(command: str, expected: list[tuple[str, str]]) -> None:
+    assert [c for c in codes(command) if c[0] == "PR012"] == expected
+
+
+def test_a_blank_in_a_docker_e_name() -> None:
+    report: dict[str, Any] = run_cli(
+        [
+            "check",
+            "--format",
+            "json",
+            "-c",
+            "docker run --gpus all -e ' HF_TOKEN=hf_abcdefghijklmnopqrstuvwxyz123456' -e 'VLLM_USE_V1 =1' "
+            "vllm/vllm-openai:v0.9.2 --model Qwen/Qwen3-8B",
+        ]
+    ).json
+    assert [(f["code"], f["severity"], f["message"], f["fix"]) for f in alarms(report)] == [
+        (
+            "TP033",
+            "error",
+            "docker run -e: the name ' HF_TOKEN' has a blank before it, and docker takes the name before "
+            "the first `=` as written (docker/cli opts.ValidateEnv checks only that it is not empty), so "
+            "the container gets a variable named ' HF_TOKEN' and not HF_TOKEN",
+            "Delete the blank before the name: `-e HF_TOKEN=...`.",
+        ),
+        (
+            "TP033",
+            "error",
+            "docker run -e: the name 'VLLM_USE_V1 ' has a blank after it, and docker takes the name before "
+            "the first `=` as written (docker/cli opts.ValidateEnv checks only that it is not empty), so "
+            "the container gets a variable named 'VLLM_USE_V1 ' and not VLLM_USE_V1",
+            "Delete the blank after the name: `-e VLLM_USE_V1=...`.",
+        ),
+    ]
+    assert "hf_abcdefghijklmnopqrstuvwxyz123456" not in json.dumps(report)
+
+
+def test_a_blank_inside_a_docker_e_value_is_no_finding() -> None:
+    assert codes("docker run --gpus all -e 'HF_HOME=/a b' vllm/vllm-openai:v0.9.2 --model m") == []
