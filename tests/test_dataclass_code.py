@@ -171,3 +171,62 @@ def test_the_cache_switch_turns_it_off(monkeypatch: pytest.MonkeyPatch) -> None:
     with dataclass_code.kept() as store:
         assert store is None
         assert not hasattr(dataclasses, "exec")
+
+
+INSPECT_DEFERRED = """
+import sys
+from argtrace import dataclass_code
+dataclasses = dataclass_code._import_dataclasses()
+print("after import:", "inspect" in sys.modules, type(dataclasses.inspect).__name__)
+
+@dataclasses.dataclass
+class Documented:
+    '''Has its own docstring.'''
+    a: int
+
+print("documented:", "inspect" in sys.modules, Documented.__doc__)
+
+@dataclasses.dataclass
+class Bare:
+    a: int
+    b: str = "x"
+
+print("bare:", "inspect" in sys.modules, Bare.__doc__, type(dataclasses.inspect).__name__)
+import inspect
+print("same module:", inspect is dataclasses.inspect, inspect.signature(Bare))
+"""
+
+
+def test_inspect_is_imported_only_when_dataclasses_uses_it() -> None:
+    # dataclasses (3.10/3.11) reads `inspect` only to write a missing docstring: until then the stand-in
+    # keeps ast/dis/tokenize out of a check; the first use gets the real module, with the same result
+    out = subprocess.run(
+        [sys.executable, "-S", "-c", INSPECT_DEFERRED],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONPATH": str(Path(dataclass_code.__file__).parent.parent)},
+    ).stdout.splitlines()
+    if sys.version_info >= (3, 12):  # dataclasses calls inspect.get_annotations for every class
+        pytest.skip("3.12+ reads inspect at the first dataclass")
+    assert out == [
+        "after import: False _InspectOnFirstUse",
+        "documented: False Has its own docstring.",
+        "bare: True Bare(a: int, b: str = 'x') module",
+        "same module: True (a: int, b: str = 'x') -> None",
+    ]
+
+
+def test_every_dataclass_of_argtrace_has_a_docstring() -> None:
+    # one without makes dataclasses import inspect (ast, dis, tokenize) to write one: 16 M instructions of
+    # a short check (issue 18)
+    import ast
+
+    src = Path(dataclass_code.__file__).parent
+    bare = []
+    for path in sorted(src.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef) and ast.get_docstring(node) is None:
+                if any("dataclass" in ast.unparse(d) for d in node.decorator_list):
+                    bare.append(f"{path.relative_to(src)}:{node.lineno} {node.name}")
+    assert bare == []

@@ -255,6 +255,11 @@ NOT_FOR_A_PLAIN_SCRIPT = (
     "importlib.readers",
     "zipfile",
     "tempfile",  # only a resolution run needs one (layers/resolution.run_recorder)
+    # dataclasses' `inspect` (with dis and tokenize) until a dataclass without a docstring asks for it
+    # (dataclass_code._InspectOnFirstUse)
+    "inspect",
+    "dis",
+    "tokenize",
     "random",
     # the user cache's path (user-generated schemas live there) is answered without it on Linux with an
     # absolute HOME and no XDG_CACHE_HOME (resolver/environments.user_cache_dir; the check runs so)

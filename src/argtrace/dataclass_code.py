@@ -32,7 +32,7 @@ import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from types import CodeType
+from types import CodeType, ModuleType
 from typing import Any
 
 FORMAT = 1
@@ -111,12 +111,50 @@ def store_path(command: str = "argtrace") -> str | None:
     return os.path.join(data_cache_dir(), name)
 
 
+class _InspectOnFirstUse(ModuleType):
+    """Stands for ``inspect`` in ``dataclasses`` until an attribute is asked for, then imports it.
+
+    ``dataclasses`` imports ``inspect`` at the top (3.10-3.13) but on 3.10 and 3.11 uses it only to write
+    a docstring for a class that has none (``inspect.signature``), and every argtrace dataclass has one.
+    ``inspect`` brings ``ast``, ``dis``, ``tokenize`` and ``token``: 36 M instructions, 6% of a short
+    check. Any use still gets the real module: the first attribute read imports it and puts it in
+    ``dataclasses``' globals in place of this one (3.12+'s ``inspect.get_annotations`` does so at the
+    first dataclass, costing what it did before)."""
+
+    def __getattr__(self, name: str) -> Any:
+        import importlib
+
+        if sys.modules.get("inspect") is self:
+            del sys.modules["inspect"]
+        real = importlib.import_module("inspect")
+        owner = sys.modules.get("dataclasses")
+        if owner is not None and getattr(owner, "inspect", None) is self:
+            owner.inspect = real  # type: ignore[attr-defined]
+        return getattr(real, name)
+
+
+def _import_dataclasses() -> ModuleType:
+    """``dataclasses``, imported with ``inspect`` deferred to its first use when neither is loaded yet."""
+    if "dataclasses" in sys.modules or "inspect" in sys.modules:
+        import dataclasses
+
+        return dataclasses
+    stand_in = _InspectOnFirstUse("inspect")
+    sys.modules["inspect"] = stand_in
+    try:
+        import dataclasses
+    finally:
+        if sys.modules.get("inspect") is stand_in:
+            del sys.modules["inspect"]
+    return dataclasses
+
+
 @contextmanager
 def kept(path: str | None = None, command: str = "argtrace") -> Iterator[Store | None]:
     """Dataclasses created inside use (and add to) the store at ``path`` (default: ``command``'s store,
     :func:`store_path`).
     Nested or concurrent uses share the outermost one's store; it is written when that one ends."""
-    import dataclasses
+    dataclasses = _import_dataclasses()
 
     with _lock:
         outer = not _active
@@ -136,5 +174,5 @@ def kept(path: str | None = None, command: str = "argtrace") -> Iterator[Store |
     finally:
         with _lock:
             _active.clear()
-            del dataclasses.exec  # type: ignore[attr-defined]
+            del dataclasses.exec
         store.save()

@@ -40,6 +40,8 @@ _FRAMEWORK_NAME = {"sglang": "SGLang", "vllm": "vLLM"}
 
 @dataclass
 class _Word:
+    """A flag word the text says the parser refused, and the setting it names, if any."""
+
     flag: str
     setting: dict[str, Any] | None = None
     says: str = ""
@@ -47,6 +49,8 @@ class _Word:
 
 @dataclass
 class _Site:
+    """A framework whose parser refused the words, with its entry points."""
+
     framework: str
     refusing: list[EntryPoint]
     words: list[_Word] = field(default_factory=list)

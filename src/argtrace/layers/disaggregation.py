@@ -60,6 +60,8 @@ class PdServer:
 
 @dataclass
 class _Pd:
+    """The findings of one prefill/decode disaggregated launch, gathered as its servers are compared."""
+
     findings: list[Finding] = field(default_factory=list)
 
 

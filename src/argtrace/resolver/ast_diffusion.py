@@ -61,12 +61,16 @@ _NO_VALUE = object()
 
 @dataclass(frozen=True)
 class _Class:
+    """A class definition and the module it is in."""
+
     module: str
     node: ast.ClassDef
 
 
 @dataclass(frozen=True)
 class _Function:
+    """A function definition, its module and the class it is a method of."""
+
     module: str
     node: ast.FunctionDef
     owner: _Class | None = None
@@ -74,11 +78,15 @@ class _Function:
 
 @dataclass(frozen=True)
 class _Module:
+    """A module, by its dotted name."""
+
     name: str
 
 
 @dataclass(frozen=True)
 class _Member:
+    """A name a class body assigns, and the value node."""
+
     owner: _Class
     name: str
     value: Any

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class GetoptsStep:
+    """What one call of bash's ``getopts`` builtin does: its status and the variables it sets."""
+
     status: int  # 0: an option was found (valid or not), 1: the options ended
     name_value: str  # what the NAME variable gets (the letter, ``?`` or ``:``)
     optarg: str | None  # OPTARG's new value; None: unset

@@ -63,6 +63,8 @@ _COMPOSE_OWN = ("COMPOSE_", "DOCKER_")
 
 @dataclass(frozen=True)
 class _Value:
+    """A string of a compose file that compose-go interpolates, with where it is."""
+
     path: str  # compose-go's path: services.vllm.entrypoint.[]
     node: Any
     text: str
