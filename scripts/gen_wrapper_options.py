@@ -114,16 +114,19 @@ def _argparse(text: str) -> dict[str, object]:
     }
 
 
-def _cleo(text: str) -> dict[str, object]:
-    """A cleo help's options: ``-C, --directory=DIRECTORY``, ``--ansi``, ``-v|vv|vvv, --verbose``."""
+_CLEO_LINE = re.compile(
+    r"^\s{2,8}(?:-(?P<short>[A-Za-z])(?:\|[A-Za-z]+)*,\s+)?--(?P<long>[\w-]+)(?P<value>=\S+)?"
+)
+
+
+def _long_equals_lines(lines: list[str], line: re.Pattern[str]) -> dict[str, object]:
+    """The options of help lines ``line`` matches, with groups ``short``, ``long`` and ``value`` (the
+    ``=VALUE`` after a long name that takes one: cleo's and systemd's help both write it so)."""
     short_value: set[str] = set()
     short_flag: set[str] = set()
     long: dict[str, str] = {}
-    section = text.split("\nOptions:", 1)[-1]
-    for line in section.splitlines():
-        m = re.match(
-            r"^\s{2,8}(?:-(?P<short>[A-Za-z])(?:\|[A-Za-z]+)*,\s+)?--(?P<long>[\w-]+)(?P<value>=\S+)?", line
-        )
+    for text in lines:
+        m = line.match(text)
         if not m:
             continue
         kind = "required" if m.group("value") else "none"
@@ -135,6 +138,11 @@ def _cleo(text: str) -> dict[str, object]:
         "short_flag": "".join(sorted(short_flag)),
         "long": dict(sorted(long.items())),
     }
+
+
+def _cleo(text: str) -> dict[str, object]:
+    """A cleo help's options: ``-C, --directory=DIRECTORY``, ``--ansi``, ``-v|vv|vvv, --verbose``."""
+    return _long_equals_lines(text.split("\nOptions:", 1)[-1].splitlines(), _CLEO_LINE)
 
 
 def _poetry(paths: list[str]) -> dict[str, object]:
@@ -171,22 +179,7 @@ _SYSTEMD_LINE = re.compile(
 def _systemd(text: str) -> dict[str, object]:
     """A systemd tool's help: ``-p --property=NAME=VALUE``, ``   --scope``, ``-E --setenv=NAME[=VALUE]`` (the
     short and long names are separated by blanks, not a comma; every value follows ``=`` in the help)."""
-    short_value: set[str] = set()
-    short_flag: set[str] = set()
-    long: dict[str, str] = {}
-    for line in text.splitlines():
-        m = _SYSTEMD_LINE.match(line)
-        if not m:
-            continue
-        kind = "required" if m.group("value") else "none"
-        long[m.group("long")] = kind
-        if m.group("short"):
-            (short_value if kind == "required" else short_flag).add(m.group("short"))
-    return {
-        "short_value": "".join(sorted(short_value)),
-        "short_flag": "".join(sorted(short_flag)),
-        "long": dict(sorted(long.items())),
-    }
+    return _long_equals_lines(text.splitlines(), _SYSTEMD_LINE)
 
 
 def _version(argv: list[str]) -> str:

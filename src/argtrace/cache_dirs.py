@@ -110,21 +110,16 @@ def open_private_file(dir_fd: int, name: str) -> int | None:
 
 def read_private(dir_fd: int, name: str) -> bytes | None:
     """The bytes of regular file ``name`` in the directory ``dir_fd`` when it is the user's own and nobody
-    else can write to it; None when absent, a symbolic link, shared or unreadable."""
-    try:
-        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=dir_fd)
-    except OSError:
+    else can write to it; None when absent, a symbolic link, shared or unreadable (a FIFO, a device or a
+    file others wrote is never read: ``open_private_file``)."""
+    fd = open_private_file(dir_fd, name)
+    if fd is None:
         return None
     try:
-        stat = os.fstat(fd)
-        if not (_private(stat) and (stat.st_mode & 0o170000) == 0o100000):
-            return None  # a FIFO, a device or a file others wrote: never read it
-        with os.fdopen(os.dup(fd), "rb") as handle:
+        with os.fdopen(fd, "rb") as handle:
             return handle.read()
     except OSError:
         return None
-    finally:
-        os.close(fd)
 
 
 def write_private(dir_fd: int, name: str, data: bytes) -> bool:
