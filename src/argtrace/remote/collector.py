@@ -168,8 +168,8 @@ def _open_regular(path: str) -> Any:
     return os.fdopen(fd, "rb")
 
 
-def read(path: str, offset: int = 0, limit: int = DEFAULT_READ_LIMIT) -> dict[str, Any]:
-    """Up to ``limit`` bytes of a regular file from ``offset``; ``truncated`` when more follows."""
+def read_raw(path: str, offset: int = 0, limit: int = DEFAULT_READ_LIMIT) -> tuple[bytes, int, bool]:
+    """Up to ``limit`` bytes of a regular file from ``offset``, the file's size, and whether more follows."""
     fh = _open_regular(path)
     try:
         with fh:
@@ -179,7 +179,13 @@ def read(path: str, offset: int = 0, limit: int = DEFAULT_READ_LIMIT) -> dict[st
             size = os.fstat(fh.fileno()).st_size
     except OSError as exc:
         raise _oserror(exc, path) from None
-    return {"data": _b64(data[:limit]), "size": size, "truncated": len(data) > limit}
+    return data[:limit], size, len(data) > limit
+
+
+def read(path: str, offset: int = 0, limit: int = DEFAULT_READ_LIMIT) -> dict[str, Any]:
+    """:func:`read_raw` as the protocol sends it (the bytes in base64)."""
+    data, size, truncated = read_raw(path, offset, limit)
+    return {"data": _b64(data), "size": size, "truncated": truncated}
 
 
 def realpath(path: str) -> str:
@@ -906,13 +912,18 @@ def answer(request: dict[str, Any]) -> dict[str, Any]:
     op = OPS.get(str(request.get("op")))
     if op is None:
         return {"id": rid, "ok": False, "error": {"kind": "usage", "message": "unknown op"}}
+    return {"id": rid, **respond(op, request.get("args") or {})}
+
+
+def respond(op: Callable[..., Any], args: dict[str, Any]) -> dict[str, Any]:
+    """``op(**args)`` as a response: its result, or its expected failure as ``error``. The local host calls
+    an op through here in-process (``LocalHost``), the remote collector through :func:`answer`."""
     try:
-        return {"id": rid, "ok": True, "result": op(**(request.get("args") or {}))}
+        return {"ok": True, "result": op(**args)}
     except CollectorError as exc:
-        return {"id": rid, "ok": False, "error": {"kind": exc.kind, "message": str(exc), "errno": exc.errno}}
+        return {"ok": False, "error": {"kind": exc.kind, "message": str(exc), "errno": exc.errno}}
     except Exception as exc:  # report, keep serving
-        message = f"{type(exc).__name__}: {exc}"
-        return {"id": rid, "ok": False, "error": {"kind": "internal", "message": message}}
+        return {"ok": False, "error": {"kind": "internal", "message": f"{type(exc).__name__}: {exc}"}}
 
 
 def _send(out: Any, message: dict[str, Any]) -> None:

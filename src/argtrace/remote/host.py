@@ -306,6 +306,16 @@ class LocalHost(Host):
         response = collector.answer({"id": 1, "op": op, "args": args})
         return unwrap(response)
 
+    def read_bytes(self, path: str, limit: int | None = None) -> bytes:
+        """As :meth:`Host.read_bytes`, without the protocol's base64 round trip (a 1 MB script: 0.1 s)."""
+        from argtrace.remote import collector
+
+        args: dict[str, Any] = {"path": str(path)}
+        if limit is not None:
+            args["limit"] = limit
+        data: bytes = unwrap(collector.respond(collector.read_raw, args))[0]
+        return data
+
 
 def unwrap(response: Mapping[str, Any]) -> Any:
     """A collector response's result, or :class:`HostError` for its error."""
