@@ -5,10 +5,10 @@ The sibling of ``bench/first_screens.py`` (which reads ``check``). Cases come fr
 
 * ``log``: every log of the log batches (``tests/test_real_cases_logs*.py``: ``real_cases_logs``,
   ``real_logs_2``, ``logs_3``, ``logs_4``, ``logs_5``, ``logs6``, the hang batch ``real_logs_hang``; the
-  working logs of ``logs_ok`` and each batch's ``ok/``; the reader's fixtures ``tests/data/logs``). The cause is the finding
-  the batch's test asserts for a class-a case (``named``/``says`` in the first alarm, or ``cause`` in the
-  message and ``change`` in the fix, ``names_the_cause_and_the_change``; the hang batch's ``says``/``fix``,
-  a note); the other logs count for width, noise and secrets only.
+  working logs of ``logs_ok`` and each batch's ``ok/``; the reader's fixtures ``tests/data/logs``). The cause
+  is the finding the batch's test asserts for a class-a case (``named``/``says`` in the first alarm, or
+  ``cause`` in the message and ``change`` in the fix, ``names_the_cause_and_the_change``; the hang batch's
+  ``says``/``fix``, a note); the other logs count for width, noise and secrets only.
 * ``why``: every text of the why batches whose test names the first site (``WHY*`` of
   ``tests/test_real_cases*.py`` whose class is a, the files of ``tests/data/why8``, ``why_9``, ``why_10``
   graded a) and ``test_real_cases_logs_2``'s class-a texts (``says`` on the screen).

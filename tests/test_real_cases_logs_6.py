@@ -71,8 +71,8 @@ WORKER_INIT = (
     "start.' line, is above it (during a step this excerpt does not show)"
 )
 WORKER_INIT_FIX = (
-    "Read the worker's traceback above this line (after 'WorkerProc failed to start.', in the Worker/VllmWorker "
-    "process's lines): its last line is the worker's exception"
+    "Read the worker's traceback above this line (after 'WorkerProc failed to start.', in the "
+    "Worker/VllmWorker process's lines): its last line is the worker's exception"
 )
 CUT = "the exception is not in the copy (cut before it)"
 
@@ -436,8 +436,8 @@ COMPOSE_CAPTURE = (
     'svc  |   File "/sgl-workspace/sglang/python/sglang/srt/model_executor/model_runner.py", line 431, in '
     "initialize\n"
     "svc  |     self.init_device_graphs()\n"
-    'svc  |   File "/sgl-workspace/sglang/python/sglang/srt/model_executor/cuda_graph_runner.py", line 393, in '
-    "__init__\n"
+    'svc  |   File "/sgl-workspace/sglang/python/sglang/srt/model_executor/cuda_graph_runner.py", '
+    "line 393, in __init__\n"
     "svc  |     raise Exception(\n"
     "svc  | Exception: Capture cuda graph failed: \n"
     "svc  | Possible solutions:\n"
