@@ -251,19 +251,21 @@ CASES = [
         missing=CUT + " (the hard-coded repository name the PR fixes, a framework bug)",
     ),
     Case(
+        # the scheduler's traceback ended in the exception the wrapper only announced, shown in the evidence
+        # alone: now its exception and the frame that raised it are in the message
         "lmcache869_sglang_serving_prealloc.log",
         "c",
-        "c",
+        "b",
         (ERROR7, INFO10),
         "sglang",
         "failed",
         "serving",
-        SCHEDULER + " (during serving). Line: Scheduler hit an exception:",
+        SCHEDULER + " (during serving). Its traceback ends in ValueError: Failed to allocate token prealloc "
+        "indices (raised in mem_cache/radix_cache.py, match_prefix_lmcache). Line: Scheduler hit an exception:",
         SCHEDULER_FIX,
         cause="lmcache",
         change="--",
-        missing="the exception (LMCache's match_prefix_lmcache, an integration under test) is only in the "
-        "evidence, not on the first screen; no setting changes it",
+        missing="no setting changes it: LMCache's integration under test (the PR) fails in its prefix match",
     ),
 ]
 
@@ -288,7 +290,7 @@ def test_the_batch() -> None:
     assert len(CASES) == 11
     assert len(OK_LOGS) + len(NO_LAUNCH) == 9
     assert {c.file for c in CASES} | {f"ok/{k}" for k in [*OK_LOGS, *NO_LAUNCH]} == log_files(LOGS)
-    assert class_counts(CASES) == ([0, 0, 10, 1], [1, 0, 10, 0])
+    assert class_counts(CASES) == ([0, 0, 10, 1], [1, 1, 9, 0])
 
 
 def test_every_log_has_its_source_beside_it() -> None:
@@ -484,6 +486,24 @@ def test_vllms_executor_repeating_a_workers_death_is_a_wrapper(tmp_path: Path) -
     both = log_report(written_log(tmp_path, worker + wrapper))
     assert both["findings"][0]["message"].startswith("[vllm-worker-proc-failed]")
     assert [f for f in alarms(both) if "vllm-worker-proc-init-failed" in f["message"]] == []
+
+
+def test_a_wrappers_traceback_exception_is_named(tmp_path: Path) -> None:
+    head = "[2026-01-02 03:04:05 TP0] Scheduler hit an exception: Traceback (most recent call last):\n"
+    frames = (
+        '  File "/s/sglang/srt/managers/scheduler.py", line 9, in event_loop_normal\n'
+        "    self.run_batch(batch)\n"
+        '  File "/s/sglang/srt/layers/sampler.py", line 3, in forward\n'
+        "    raise RuntimeError('probability tensor contains nan')\n"
+    )
+    report = log_report(written_log(tmp_path, head + frames + "RuntimeError: probability tensor contains nan\n"))
+    assert (
+        " Its traceback ends in RuntimeError: probability tensor contains nan (raised in layers/sampler.py, "
+        "forward). Line: Scheduler hit an exception:" in report["findings"][0]["message"]
+    )
+    # a copy cut before the exception says nothing it does not have
+    cut = log_report(written_log(tmp_path, head + frames))
+    assert "Its traceback ends in" not in cut["findings"][0]["message"]
 
 
 def test_a_header_named_token_is_still_a_secret() -> None:
