@@ -260,8 +260,9 @@ CASES = [
         "sglang",
         "failed",
         "serving",
-        SCHEDULER + " (during serving). Its traceback ends in ValueError: Failed to allocate token prealloc "
-        "indices (raised in mem_cache/radix_cache.py, match_prefix_lmcache). Line: Scheduler hit an exception:",
+        SCHEDULER + " (during serving). Its traceback ends in ValueError: Failed to allocate token "
+        "prealloc indices (raised in mem_cache/radix_cache.py, match_prefix_lmcache). Line: Scheduler hit an "
+        "exception:",
         SCHEDULER_FIX,
         cause="lmcache",
         change="--",
@@ -496,7 +497,9 @@ def test_a_wrappers_traceback_exception_is_named(tmp_path: Path) -> None:
         '  File "/s/sglang/srt/layers/sampler.py", line 3, in forward\n'
         "    raise RuntimeError('probability tensor contains nan')\n"
     )
-    report = log_report(written_log(tmp_path, head + frames + "RuntimeError: probability tensor contains nan\n"))
+    report = log_report(
+        written_log(tmp_path, head + frames + "RuntimeError: probability tensor contains nan\n")
+    )
     assert (
         " Its traceback ends in RuntimeError: probability tensor contains nan (raised in layers/sampler.py, "
         "forward). Line: Scheduler hit an exception:" in report["findings"][0]["message"]

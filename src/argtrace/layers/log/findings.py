@@ -182,9 +182,8 @@ def _launch_findings(
             if k not in ("arch", "reason", "args", "value", "flag")
         )
         raised = _raised(hit) if sig.wrapper else ""
-        message = (
-            f"[{sig.id}] {sig.meaning} (during {where}).{implied}{values}{raised} Line{times}: {hit.text[:300]}"
-        )
+        head = f"[{sig.id}] {sig.meaning} (during {where}).{implied}{values}{raised}"
+        message = f"{head} Line{times}: {hit.text[:300]}"
         severity: Severity | None = _SEVERITY.get(sig.severity or "")
         out.append(
             rule.finding(
