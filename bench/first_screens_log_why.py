@@ -4,11 +4,11 @@
 The sibling of ``bench/first_screens.py`` (which reads ``check``). Cases come from the tests' own tables:
 
 * ``log``: every log of the log batches (``tests/test_real_cases_logs*.py``: ``real_cases_logs``,
-  ``real_logs_2``, ``logs_3``, ``logs_4``, ``logs_5``, the hang batch ``real_logs_hang``; the working logs of
-  ``logs_ok`` and each batch's ``ok/``; the reader's fixtures ``tests/data/logs``). The cause is the finding
-  the batch's test asserts for a class-a case (``named``/``says`` in the first alarm, or ``cause`` in the
-  message and ``change`` in the fix, ``names_the_cause_and_the_change``; the hang batch's ``says``/``fix``,
-  a note); the other logs count for width, noise and secrets only.
+  ``real_logs_2``, ``logs_3``, ``logs_4``, ``logs_5``, ``logs6``, the hang batch ``real_logs_hang``; the
+  working logs of ``logs_ok`` and each batch's ``ok/``; the reader's fixtures ``tests/data/logs``). The cause
+  is the finding the batch's test asserts for a class-a case (``named``/``says`` in the first alarm, or
+  ``cause`` in the message and ``change`` in the fix, ``names_the_cause_and_the_change``; the hang batch's
+  ``says``/``fix``, a note); the other logs count for width, noise and secrets only.
 * ``why``: every text of the why batches whose test names the first site (``WHY*`` of
   ``tests/test_real_cases*.py`` whose class is a, the files of ``tests/data/why8``, ``why_9``, ``why_10``
   graded a) and ``test_real_cases_logs_2``'s class-a texts (``says`` on the screen).
@@ -111,7 +111,7 @@ def _log_cases() -> list[Case]:
         pick = (lambda f, says=says: _alarm(f) and says in _text(f)) if c.cls not in ("b", "c") else None
         out.append(Case("log", "logs-2", c.file, two.LOGS, cause=pick))
     out += [Case("log", "logs-2", n, two.LOGS) for n in two.OK_LOGS]
-    for batch in ("3", "4", "5"):
+    for batch in ("3", "4", "5", "6"):
         module = importlib.import_module(f"tests.test_real_cases_logs_{batch}")
         for c in module.CASES:
             cause, change = c.cause, c.change
@@ -130,6 +130,8 @@ def _log_cases() -> list[Case]:
                 Case("log", f"logs-{batch}", c.file, module.LOGS, cause=pick, extra={"change": change})
             )
         out += [Case("log", f"logs-{batch}", n, module.LOGS) for n in module.OK_LOGS]
+        # (the 6th batch's running servers' lines without a launch, beside its working launches)
+        out += [Case("log", f"logs-{batch}", n, module.LOGS) for n in getattr(module, "NO_LAUNCH", {})]
     hang = importlib.import_module("tests.test_real_cases_logs_hang")
     for c in hang.CASES:
         says, fix = c.says, c.fix

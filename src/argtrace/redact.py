@@ -215,8 +215,10 @@ _BARE = r"[^\s,;'\"\[\]{}()<>]++"
 _NAMED_VALUE = _Lazy(
     r"(?P<lead>(?<![A-Za-z0-9_.\-])(?:(?P<q>['\"])(?P<qname>[A-Za-z_][A-Za-z0-9_.\-]*+)(?P=q)\s*+[:=]"
     r"\s*+|(?P<name>[A-Za-z_][A-Za-z0-9_.]*+)=|(?P<flag>--[A-Za-z][A-Za-z0-9\-]*+)(?:=|\s++(?!-))"
-    r"|(?P<header>[A-Za-z][A-Za-z0-9]*+(?:-[A-Za-z0-9]++)++):[ \t]*+))"
+    r"|(?<!#)(?P<header>[A-Za-z][A-Za-z0-9]*+(?:-[A-Za-z0-9]++)++):[ \t]*+))"
 )
+# (Not after ``#``: a counter's label, SGLang's batch lines ``#new-token: 896, #cached-token: 0``
+# (scheduler_metrics_mixin.py), whose numbers were masked as a ``New-Token:`` header's value.)
 # A shell word made of several quoted and bare pieces (``'sk-'"abc"def``, ``"$PREFIX"tail``): the whole word
 # is the value. Read as one quoted string it left the other pieces of the secret visible in every quoted
 # source line (probe of session 13: 14 of a 22-character ``--admin-api-key`` shown).

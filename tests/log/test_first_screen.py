@@ -133,7 +133,7 @@ def test_the_excerpt_note_ranks_after_the_launchs_own_note() -> None:
 
 
 def test_no_log_first_screen_measure_got_worse(capsys: pytest.CaptureFixture[str]) -> None:
-    # the bench's totals over the 152 logs of the log batches against the run saved with its fixes
+    # the bench's totals over the 172 logs of the log batches against the run saved with its fixes
     import importlib.util
     import sys
 

@@ -27,7 +27,7 @@ from argtrace.layers.log.launch import (
 from argtrace.layers.log.prefix import split_prefix
 from argtrace.layers.log.redaction import _Redactor
 from argtrace.layers.log.signatures import load_catalog
-from argtrace.layers.log.stages import frames_stage, runtime_module
+from argtrace.layers.log.stages import FRAME_LINE, frames_stage, runtime_module
 from argtrace.model import Evidence, Finding, Severity
 from argtrace.rules import log as rules
 
@@ -60,6 +60,29 @@ def _evidence(at: Any, hit: ErrorHit, red: _Redactor) -> list[Evidence]:
         for fr in frames:
             ev.append(Evidence("log", None, red.text(split_prefix(fr).body.strip()[:500])))
     return ev
+
+
+def _raised(hit: ErrorHit) -> str:
+    """What a wrapper's own traceback ends in (a scheduler's, a worker's): the exception and the frame that
+    raised it, so that the first screen names the failure the wrapper only announces. Empty when the copy
+    holds no exception line after the frames (cut before it)."""
+    if not hit.traceback:
+        return ""
+    exc = _exception_line(hit.traceback)
+    if not exc or exc == hit.text or not _EXCEPTION_TYPE.match(exc):
+        return ""
+    frames = [FRAME_LINE.match(split_prefix(ln).body) for ln in hit.traceback]
+    last = next((m for m in reversed(frames) if m), None)
+    where = ""
+    if last is not None:
+        path = last.group("path").replace("\\", "/")
+        short = "/".join(path.split("/")[-2:])
+        where = f" (raised in {short}, {last.group('fn')})"
+    return f" Its traceback ends in {exc[:200]}{where}."
+
+
+# An exception line: ``ValueError: ...``, ``torch.OutOfMemoryError: ...``, a bare ``AssertionError``.
+_EXCEPTION_TYPE = re.compile(r"^(?:[A-Za-z_]\w*\.)*\w*(?:Error|Exception|Exit|Interrupt)\b")
 
 
 def _exception_line(block: list[str]) -> str | None:
@@ -158,7 +181,9 @@ def _launch_findings(
             for k, v in hit.groups.items()
             if k not in ("arch", "reason", "args", "value", "flag")
         )
-        message = f"[{sig.id}] {sig.meaning} (during {where}).{implied}{values} Line{times}: {hit.text[:300]}"
+        raised = _raised(hit) if sig.wrapper else ""
+        head = f"[{sig.id}] {sig.meaning} (during {where}).{implied}{values}{raised}"
+        message = f"{head} Line{times}: {hit.text[:300]}"
         severity: Severity | None = _SEVERITY.get(sig.severity or "")
         out.append(
             rule.finding(

@@ -77,6 +77,9 @@ ANCHORS: tuple[bytes, ...] = (
     # escaped: unwrapped by ``_decode`` once kept
     b']:   File \\"',
     b']   File \\"',
+    # the same behind docker compose's service column (``deepseek-v32-exp  |   File "...``, sglang#11218):
+    # inside the matched pattern "   File ", so no new matcher pattern
+    b'|   File "',
     b"graph begin",  # SGLang: Capture cuda graph begin (a launch that hangs while capturing stops here)
     b"ailed to start",  # vLLM: EngineCore failed to start. (its cause is the traceback after it)
     b"Starting to load model",  # vLLM: the weights step begins (a launch that hangs there stops after it)

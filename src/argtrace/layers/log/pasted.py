@@ -45,8 +45,11 @@ _JOINED = _lazy(
 
 
 # What may stand before a line's own log prefix: a process tag, an outer timestamp or a compose service.
+# (A markdown quote's ``> `` may stand before them, and a log collector's ISO time may be in brackets:
+# ``> [2025-11-06T02:08:27.716Z] [2025-11-06 02:08:27] ...``, sglang#12031.)
 _PREFIX_ONLY = re.compile(
-    r"^\s*(?:\([A-Za-z_]\w*(?: \w+=[\w.]+)*\)|\d{4}-\d\d-\d\d[T ][\d:.,]+Z?(?:\s+\|)?|[\w.\-]+\s+\|)\s*$"
+    r"^\s*(?:>\s*)?(?:\([A-Za-z_]\w*(?: \w+=[\w.]+)*\)|\d{4}-\d\d-\d\d[T ][\d:.,]+Z?(?:\s+\|)?"
+    r"|\[\d{4}-\d\d-\d\dT[\d:.,]+(?:Z|[+-]\d\d:?\d\d)?\]|[\w.\-]+\s+\|)\s*$"
 )
 
 

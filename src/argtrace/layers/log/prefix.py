@@ -28,6 +28,18 @@ _OUTER_TS = _lazy(
     r"^(\d{4}-\d\d-\d\d)[T ](\d\d:\d\d:\d\d)(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\s+"
     r"(?:\|\s+|(?:stdout|stderr) [FP] )?"
 )
+# The same ISO time in brackets, as a log collector or CI runner stamps each line it forwards
+# (``[2025-10-22T02:06:19.566Z] ERROR 10-21 19:06:19 [core.py:396] ...``, deepseek-ai/DeepSeek-OCR#5;
+# ``[2025-11-06T02:08:27.716Z] [2025-11-06 02:08:27] Load weight begin.``, sglang#12031): only with the ``T``
+# between date and time, so SGLang's own ``[2025-11-06 02:08:27 TP0]`` is never taken for it.
+_OUTER_TS_BRACKETED = _lazy(
+    r"^\[(\d{4}-\d\d-\d\d)T(\d\d:\d\d:\d\d)(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\]\s?",
+    needles=("[",),
+)
+# A reply that quotes a log in markdown puts ``> `` before each of its lines, and a quoted blank line
+# between them (sglang#12031): taken off before any other prefix. Only ``>`` followed by a blank or the end
+# of the line, so a ``>>>`` prompt or ``->`` stays the line's own text.
+_QUOTE = _lazy(r"^(?:>(?: |$))+", needles=(">",))
 # A log service's severity before its ISO time (a cloud logging export: ``ERROR 2026-02-18T14:43:05.82Z
 # [severity: ERROR] ``, sglang#18980): the level, then the time, then the tag below.
 _SERVICE_LEVEL = _lazy(
@@ -80,13 +92,15 @@ class Parsed:
 def split_prefix(text: str) -> Parsed:
     out = Parsed(body=text)
     s = text
+    if s.startswith(">") and (mq := _QUOTE.match(s)):
+        s = s[mq.end() :]
     mc0 = _COMPOSE.match(s)
     if mc0:
         s = s[mc0.end() :]
     ms = _SERVICE_LEVEL.match(s) if s[:1].isupper() else None
     if ms:
         s = s[ms.end() :]
-    m = _OUTER_TS.match(s)
+    m = _OUTER_TS.match(s) or (_OUTER_TS_BRACKETED.match(s) if s.startswith("[") else None)
     if m:
         out.time = _dt(m.group(1), m.group(2))
         s = s[m.end() :]
