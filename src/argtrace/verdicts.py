@@ -48,9 +48,9 @@ NO_ARGUMENTS = Assumption("script-arguments", "the script gets no arguments", AR
 
 _CAP: dict[Severity, Severity] = {"error": "warning", "warning": "warning", "info": "info"}
 # Resolution-layer findings that compare config.json with the flags (layers/model_rules.py) or evaluate the
-# release's argument checks on them (layers/start_raises.py) and never read the GPU: an assumed GPU does not
-# weaken them.
-GPU_FREE = frozenset({"RS024", "RS025", "RS032"})
+# release's argument checks on them (layers/start_raises.py), or read two flags against the serving code
+# (RS038), and never read the GPU: an assumed GPU does not weaken them.
+GPU_FREE = frozenset({"RS024", "RS025", "RS032", "RS038"})
 
 
 def environment_assumption(names: Sequence[str]) -> Assumption:

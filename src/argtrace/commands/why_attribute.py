@@ -19,8 +19,13 @@ Which object lacks the attribute decides what it means:
   without a dest the server code reads came from a parser of another release (HabanaAI/vllm-fork#2190:
   ``args.h11_max_incomplete_event_size``, a parser without ``--h11-max-incomplete-event-size``);
 - ``NoneType``: a value the code expected was never set on that path;
-- any other class: the code reading the attribute and the package defining the class do not fit (two
-  releases), which no launch flag names.
+- any other class: either the code reading the attribute and the package defining the class do not fit
+  (two releases), or the code reads the wrong object on that path (a bug of the one release: vllm#24888,
+  vLLM's own arg_utils calling ``.get`` on the ``SpeculativeConfig`` its parser had already built from
+  ``--speculative-config``). The text alone does not say which (the traceback's innermost frame does), so
+  both are named. A class whose name is a flag's (``--speculative-config`` builds a ``SpeculativeConfig``,
+  by the name) ties the error to that flag's value; a mapping's method (``.get``, ``.items``) read on it
+  means the code expected the JSON object the flag was given and got the object built from it.
 """
 
 from __future__ import annotations
@@ -47,6 +52,24 @@ ARGUMENT_OBJECTS: Mapping[str, tuple[str, ...]] = {
 _NAME = {"vllm": "vLLM", "sglang": "SGLang"}
 # the words of Python's own message: a site whose literal words are only these says nothing of its own
 PYTHON_WORDS = frozenset({"object", "has", "no", "attribute"})
+# a dict's methods: code calling one on an object expected a mapping (the JSON a flag was given)
+MAPPING_METHODS = frozenset({"get", "items", "keys", "values", "pop", "setdefault", "update", "copy"})
+
+
+def _flag_named_like(cls: str, framework: str | None) -> tuple[str, str] | None:
+    """(framework, flag) of a flag whose name is ``cls`` spelt as an option (``SpeculativeConfig``:
+    ``--speculative-config``; ``KVTransferConfig``: ``--kv-transfer-config``), from the release index's
+    flags: the object the flag's value is built into, by the name (not a mapping the releases state)."""
+    from argtrace.frameworks.release_index import release_index
+
+    key = cls.lower()
+    if not key.endswith("config"):
+        return None  # a flag's value is built into a *Config dataclass; other names are not settings
+    for fw in (framework,) if framework in _NAME else tuple(_NAME):
+        for flag in release_index(fw).flags:
+            if flag.startswith("--") and flag[2:].replace("-", "").lower() == key:
+                return fw, flag
+    return None
 
 
 def _a(name: str) -> str:
@@ -174,14 +197,42 @@ def attribute_error(text: str, framework: str | None = None) -> dict[str, Any] |
             "should "
             "have set it (often a combination of options the code does not prepare for) is the cause",
         }
+    either = (
+        f"either the code reading {cls}.{attr} and the package defining {cls} come from releases that do "
+        "not fit, or that code reads the wrong object on this path (a bug of the release); the "
+        "traceback's innermost frame, not in this text, tells which"
+    )
+    fix = (
+        "read the traceback's innermost frame: code of the installed release there is that release's bug "
+        "(its issues, or a release without it); code of another program or package calls it across "
+        "releases that do not fit: install the releases that go together (the calling program's "
+        "requirements name them)"
+    )
+    named = _flag_named_like(cls, framework)
+    if named is not None:
+        fw, flag = named
+        built = f"{cls} is the object {_NAME[fw]} builds from {flag} (by the name)"
+        if attr in MAPPING_METHODS:
+            built += (
+                f", and .{attr} is a dict's method: the code took it for the JSON object {flag} was given, "
+                "while the value had already been built into the object"
+            )
+        return {
+            **found,
+            "framework": fw,
+            "flag": flag,
+            "meaning": f"Python's own AttributeError: the {cls} object has no attribute {attr!r}; {built}; "
+            f"{either}",
+            "fix": fix + f"; a launch without {flag} does not build that object",
+            "basis": "assumed",
+        }
     return {
         **found,
         "meaning": f"Python's own AttributeError: the {cls} object has no attribute {attr!r}; {cls} is not "
-        "the "
-        "server's argument object (ServerArgs, EngineArgs, argparse's Namespace), so no launch flag is named "
-        "by it",
-        "fix": f"the code reading {cls}.{attr} and the package defining {cls} come from releases that do not "
-        "fit: install the releases that go together (the calling program's requirements name them)",
+        "the server's argument object (ServerArgs, EngineArgs, argparse's Namespace), so no launch flag is "
+        f"named by it; {either}",
+        "fix": fix,
+        "basis": "assumed",
     }
 
 

@@ -1,5 +1,5 @@
-"""Values a server's start-up refuses or misreads (RS030-RS031, RS033-RS035), each judged by the code that
-refuses or misreads them.
+"""Values a server's start-up refuses or misreads (RS030-RS031, RS033-RS035, RS038), each judged by the code
+that refuses or misreads them.
 
 Runs after the other layers (``check.late_layers``), on the report's effective settings and ``--gpu``:
 
@@ -14,6 +14,9 @@ Runs after the other layers (``check.late_layers``), on the report's effective s
   the target's auxiliary hidden states the draft reads are captured under EAGLE3 only (sglang PR#21272).
 - RS034, RS035: the model value's shape against what loads it (layers/model_refs.py): a Hugging Face cache's
   repo folder, a GGUF reference the release's loader does not take.
+- RS038: vLLM's ``--tool-call-parser`` without ``--enable-auto-tool-choice``: the serving code builds the
+  parser only under that flag (the releases are those whose message index has the parser's load, whose
+  refusal names ``--enable-auto-tool-choice``), so the value is never used (vllm#55754).
 """
 
 from __future__ import annotations
@@ -57,6 +60,8 @@ def start_values(report: Report, gpu: str | None) -> LayerResult:
             result.findings.extend(model_not_a_repo_id(report, framework, env))
     if framework == "sglang":
         result.findings.extend(eagle3_draft_under_eagle(report))
+    if framework == "vllm":
+        result.findings.extend(tool_parser_without_auto_choice(report))
     return result
 
 
@@ -240,5 +245,65 @@ def eagle3_draft_under_eagle(report: Report) -> list[Finding]:
             "PR#21272; assumed from the draft's name, its config.json's architecture decides)",
             setting="speculative_algorithm",
             evidence=[Evidence("resolution", None, f"--speculative-draft-model-path {draft}")],
+        )
+    ]
+
+
+# the parser's load, whose refusal of an unknown name says it belongs to --enable-auto-tool-choice: in
+# OpenAIServingChat.__init__ under `if self.enable_auto_tools:` (0.6-0.11), then in
+# OpenAIServing._get_tool_parser and ParserManager.get_tool_parser, which return None unless
+# enable_auto_tools (vllm/parser/parser_manager.py)
+TOOL_PARSER_LOAD_TEXT = "--enable-auto-tool-choice requires tool_parser:"
+# the chat server's refusals of a request without a tool parser: "auto" (every release), and from 0.14.1 any
+# tool_choice but none (the condition ``tool_parsing_unavailable``)
+AUTO_CHOICE_TEXT = '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set'
+FORCED_CHOICE_TEXT = "requires --tool-call-parser to be set"
+ANY_CHOICE_CONDITION = "tool_parsing_unavailable"
+
+
+def _releases_of(text: str, condition: str | None = None) -> list[str]:
+    """The vLLM releases whose message index has a site printing ``text`` (under ``condition``)."""
+    from argtrace.resolver.message_store import sites, sort_releases
+
+    out: set[str] = set()
+    for site in sites("vllm"):
+        if text in site.template and (condition is None or any(condition in c for c in site.conditions)):
+            out.update(site.at)
+    return sort_releases(out)
+
+
+def tool_parser_without_auto_choice(report: Report) -> list[Finding]:
+    """RS038: ``--tool-call-parser NAME`` without ``--enable-auto-tool-choice``. vLLM validates the pair one
+    way only (``--enable-auto-tool-choice requires --tool-call-parser``, a TypeError at start-up); the other
+    way the server starts and the parser is never built, so the value the user wrote is lost."""
+    from argtrace.rules import start_values as rules
+
+    parser = _effective(report, "tool_call_parser")
+    if not isinstance(parser, str) or not parser or _effective(report, "enable_auto_tool_choice") is True:
+        return []
+    version = report.framework.version or report.framework.analysed_with
+    loads = _releases_of(TOOL_PARSER_LOAD_TEXT)
+    if not version or version not in loads:
+        return []
+    refusals = f'a request with tool_choice "auto" is refused ({AUTO_CHOICE_TEXT})'
+    if version in _releases_of(FORCED_CHOICE_TEXT, ANY_CHOICE_CONDITION):
+        # the message names --tool-call-parser though it was given: the parser was not built (vllm#55754)
+        refusals += (
+            f', and one with "required" or a named tool too (tool_choice="required" {FORCED_CHOICE_TEXT})'
+        )
+
+    setting = report.setting("tool_call_parser")
+    at = next((o.at for o in setting.history if o.at), None) if setting is not None else None
+    return [
+        rules.RS038.finding(
+            f"--tool-call-parser {parser} without --enable-auto-tool-choice: vllm {version} builds the "
+            "tool-call parser only when --enable-auto-tool-choice is set (ParserManager.get_tool_parser in "
+            "vllm/parser/parser_manager.py, OpenAIServingChat.__init__ in older releases; vllm "
+            f"{loads[0]}-{loads[-1]}), so {parser} is never loaded: the model's tool calls come back as "
+            f"text and {refusals}",
+            at=at,
+            setting="tool_call_parser",
+            fix=f"add --enable-auto-tool-choice (with --tool-call-parser {parser}), or drop "
+            "--tool-call-parser if the server takes no tool calls",
         )
     ]

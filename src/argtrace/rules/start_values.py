@@ -1,4 +1,4 @@
-"""Values a server's start-up refuses or misreads (RS030-RS035; layers/start_values.py,
+"""Values a server's start-up refuses or misreads (RS030-RS035, RS038; layers/start_values.py,
 layers/start_raises.py): a KV-cache dtype the GPU that ``--gpu`` names cannot store, a model name that is
 neither a local path nor a Hugging Face repo id, flags the release's own argument checks refuse, and an
 Eagle3 draft under SGLang's EAGLE algorithm, a Hugging Face cache's repo folder given as the model, and a GGUF
@@ -192,4 +192,29 @@ RS035 = Rule(
     correct=_static("vllm serve unsloth/Qwen3-0.6B-GGUF:IQ1_S --tokenizer Qwen/Qwen3-0.6B", "0.13.0"),
     exceptions="Nothing when the release is not named (some releases take the form), for releases whose "
     "message index has no GGUF loader (vLLM 0.24.0 on), or when a file of that name exists here.",
+)
+
+RS038 = Rule(
+    code="RS038",
+    layer="resolution",
+    severity="warning",
+    title="A tool-call parser without --enable-auto-tool-choice is never loaded",
+    basis="framework-code",
+    rationale=(
+        "vLLM's serving code builds the tool-call parser only when --enable-auto-tool-choice is set: "
+        "OpenAIServingChat.__init__ loads it under `if self.enable_auto_tools:` (vllm/entrypoints/openai/"
+        "serving_chat.py, 0.6-0.11), OpenAIServing._get_tool_parser and ParserManager.get_tool_parser "
+        "(vllm/parser/parser_manager.py, 0.16.0-0.33.0) return None without it. The start-up check goes "
+        "one way only (--enable-auto-tool-choice without --tool-call-parser is a TypeError), so "
+        "--tool-call-parser alone starts a server that never parses tool calls: they come back in the "
+        'message text, and the chat server refuses tool_choice "auto" (its message: "auto" tool choice '
+        "requires --enable-auto-tool-choice and --tool-call-parser to be set), from 0.14.1 any tool_choice "
+        'but "none" (vllm#55754). The releases are those whose message index has the parser\'s load (its '
+        "refusal of an unknown name says it belongs to --enable-auto-tool-choice)."
+    ),
+    fix="add --enable-auto-tool-choice, or drop --tool-call-parser",
+    example=_static("vllm serve Qwen/Qwen3-8B --tool-call-parser hermes", "0.33.0"),
+    correct=_static("vllm serve Qwen/Qwen3-8B --enable-auto-tool-choice --tool-call-parser hermes", "0.33.0"),
+    exceptions="Only vLLM (SGLang loads its parser from --tool-call-parser alone), and only releases whose "
+    "message index has the parser's load.",
 )

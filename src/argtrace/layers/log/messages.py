@@ -156,6 +156,9 @@ class Match:
     score: float  # the share of the text the site explains (1.0: all of it), for the JSON contract
     how: str  # "full" (every literal piece in order) or "partial" (a truncated or partial paste)
     text: str  # the candidate text it matched
+    # words of the site's template inside the matched stretch that the text lacks (partial matches): the
+    # "5" of "Qwen2.5-VL does not support ..." for a text that says "Qwen2-VL does not support ..."
+    skipped: int = 0
 
 
 def _pieces(parts: Sequence[Any]) -> list[tuple[str, bool, bool]]:
@@ -215,11 +218,13 @@ def _full(site: Site, text: str) -> tuple[int, float] | None:
     return None
 
 
-def _partial(site: Site, words: list[str]) -> tuple[int, float] | None:
+def _partial(site: Site, words: list[str]) -> tuple[int, float, int] | None:
     """A truncated or partial paste, or one with other text around the message: the text's words found
     in order among the site's literal words (greedy), then the densest run of those hits, at least 80%
     of the words between its first and last hit (so a log prefix or the next sentence does not count
-    against it)."""
+    against it). The third value counts the template's words inside the window the text lacks: two sites
+    whose words the text holds alike differ there ("Qwen2.5-VL ..." skips the "5" of a text about Qwen2-VL,
+    "Qwen2-VL ..." skips nothing)."""
     if len(words) < 3 or not site.words:
         return None
     positions = site.positions
@@ -252,7 +257,7 @@ def _partial(site: Site, words: list[str]) -> tuple[int, float] | None:
             last_k = at
     if len(hits) < 3:
         return None
-    best: tuple[int, float] | None = None
+    best: tuple[int, float, int] | None = None
     for a in range(len(hits) - 2):
         if best is not None and sizes[-1] - sizes[a] <= best[0]:
             break  # no window starting here or later can beat it
@@ -268,8 +273,9 @@ def _partial(site: Site, words: list[str]) -> tuple[int, float] | None:
                 # long paste is not a match of every message that says so
                 if count >= HALF * len(words) or count >= HALF * site.distinct:
                     chars = sizes[b + 1] - sizes[a]
+                    skipped = places_hit[b] - places_hit[a] + 1 - count
                     if best is None or chars > best[0]:
-                        best = (chars, round(density * 0.95 - 0.01 * empty, 3))
+                        best = (chars, round(density * 0.95 - 0.01 * empty, 3), skipped)
                 break  # the widest window from this start
     return best
 
@@ -430,7 +436,7 @@ def match_text(
                     part = _partial(site, cand_words)
                     if not part or part[0] < MIN_PARTIAL:
                         continue
-                    m = Match(site, part[0], part[1], "partial", cand)
+                    m = Match(site, part[0], part[1], "partial", cand, skipped=part[2])
                 if best is None or (m.specificity, m.how == "full") > (best.specificity, best.how == "full"):
                     best = m
             if best is not None:
@@ -440,6 +446,12 @@ def match_text(
     # stable sorts: on a full tie the site of the newest release comes first, then by file
     out.sort(key=lambda m: m.site.file)
     out.sort(key=lambda m: max(version_key(v) for v in m.site.at) if m.site.at else (), reverse=True)
+    # a function's fewest skipped template words: sites of one function (its wording in several releases)
+    # share it, so the newest release's still comes first among them
+    gaps: dict[tuple[str, str, str], int] = {}
+    for m in out:
+        key = (m.site.framework, m.site.file, m.site.function)
+        gaps[key] = min(gaps.get(key, m.skipped), m.skipped)
     out.sort(
         key=lambda m: (
             bool(prefer)
@@ -447,6 +459,9 @@ def match_text(
             not _framed(m.site, traced),
             m.how != "full",
             -m.specificity,
+            # as specific, a function whose words the text holds without a gap explains it better: the
+            # text's own model name against another model's message of the same shape (flashinfer#720)
+            gaps[(m.site.framework, m.site.file, m.site.function)],
             not _hinted(m.site, found),
             not _in_named_package(m.site, packages),
             -m.score,

@@ -1,0 +1,2 @@
+# https://github.com/flashinfer-ai/flashinfer/issues/720 -- 2025-01-07, vLLM 0.6.3.post1: VLLM_ATTENTION_BACKEND=FLASHINFER with Qwen2-VL fails "RuntimeError: Qwen2-VL does not support _Backend.FLASHINFER backend now" (the vision encoder reads the same variable and takes only FLASH_ATTN/TORCH_SDPA/XFORMERS).
+VLLM_ATTENTION_BACKEND=FLASHINFER vllm serve /root/autodl-tmp/models/Qwen2-VL-7B-Instruct-FP8-Dynamic --max-model-len 3840

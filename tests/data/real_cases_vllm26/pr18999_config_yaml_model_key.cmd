@@ -1,0 +1,2 @@
+# https://github.com/vllm-project/vllm/pull/18999 -- vLLM ~0.9.0 (2025-06-01): `vllm serve --config /tmp/config.yaml` whose YAML has a `model:` key fails "vllm serve: error: ambiguous option: --model could match --model-impl, --model-loader-extra-config" (the YAML's keys become `--KEY` words; the model is the positional model_tag). The YAML is pr18999_config_with_model.yaml beside this file.
+vllm serve --config pr18999_config_with_model.yaml

@@ -1,0 +1,2 @@
+# https://github.com/vllm-project/vllm/issues/21823 -- 2025-07-29, vllm==0.10.0: Qwen3-Embedding-8B served without --task fails loading weights ("There is no module or parameter named ... in Qwen3ForCausalLM"): 0.10.0 resolves the task to generate for this checkpoint; the maintainer's answer in https://github.com/vllm-project/vllm/issues/21614 is `--task embed`.
+uv run vllm serve ./models/Qwen3-Embedding-8B --served-model-name Qwen3-Embedding-8B --host 0.0.0.0 --port 10001 --max_model_len 32768 --gpu-memory-utilization 0.3

@@ -1,0 +1,2 @@
+# https://github.com/vllm-project/vllm/issues/24888 -- 2025-09-15 (vLLM 0.10.2 era): `--speculative-config '{"method": "ngram", ...}'` fails with AttributeError: 'SpeculativeConfig' object has no attribute 'get' in arg_utils.py (a framework bug: the CLI already parses the JSON into a SpeculativeConfig). The report says "Pass in any model": the model here is a placeholder.
+vllm serve meta-llama/Llama-3.1-8B-Instruct --speculative-config '{"method": "ngram", "num_speculative_tokens": 10, "ngram_prompt_lookup_max": 10}'
