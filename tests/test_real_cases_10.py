@@ -185,7 +185,7 @@ def test_batch_10_the_misses_raise_no_other_alarm() -> None:
         codes = sorted({f["code"] for f in alarms(check(LAUNCHES[case.name]))})
         if codes:
             got[case.name] = codes
-    assert got == {"vllm52069": ["PR008"]}
+    assert got == {}  # PR008, the family's stand-in, is a note
 
 
 @pytest.mark.parametrize("name", sorted(CORRECT))

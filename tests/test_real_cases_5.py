@@ -411,7 +411,7 @@ def test_vllm9791_the_unset_model_variable_is_one_warning() -> None:
             [("info", "SC2086"), ("info", "PA001"), ("info", "PA020")],
         )
     ]
-    assert [f["code"] for f in alarms(report)] == ["PR008", "PA029"]
+    assert [f["code"] for f in alarms(report)] == ["PA029"]
 
 
 def test_vllm17250_the_refused_value_is_a_note() -> None:

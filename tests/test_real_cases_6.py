@@ -198,11 +198,8 @@ def test_batch_6_the_misses_raise_no_other_alarm() -> None:
         if codes:
             got[case.name] = codes
     assert got == {
-        "vllmascend7685": ["PR008"],
         "dgxspark63": ["SH040"],
-        "vllm23826": ["PR008"],
-        "vllm15002": ["PR008"],
-        "vllm5302": ["PR008"],
+        "vllm5302": ["PR008"],  # 0.4.3 has no family here: the oldest bundled, 0.6.6.post1, stands in
     }
 
 

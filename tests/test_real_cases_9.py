@@ -189,13 +189,7 @@ def test_batch_9_the_misses_raise_no_other_alarm() -> None:
         codes = sorted({f["code"] for f in alarms(check(LAUNCHES[case.name]))})
         if codes:
             got[case.name] = codes
-    assert got == {
-        "glmv15": ["PR008"],
-        "sglang12627": ["PR008"],
-        "vllm11986": ["PR008"],
-        "vllm44780": ["PR008"],
-        "vllm40153": ["PR008"],
-    }
+    assert got == {}  # PR008, the family's stand-in, is a note
 
 
 @pytest.mark.parametrize("name", sorted(CORRECT))

@@ -559,9 +559,11 @@ def choose_schema(
             if family
             else ("nearest older" if older else "oldest")
         )
-        # A release the user named that argtrace lacks is worth a warning; one read from the evidence (an
-        # installed package, an image tag, a pip line) says what the analysis substitutes, and the findings
-        # that depend on it are marked as resting on that substitute (check.settle_report_verdicts).
+        # A release the user named whose family argtrace lacks is worth a warning: verdicts then rest on
+        # another family's parser and are notes. A stand-in of the release's own family speaks for it (its
+        # last patch; check.settle_report_verdicts keeps its verdicts), and one read from the evidence (an
+        # installed package, an image tag, a pip line) says what the analysis substitutes: both are notes,
+        # about argtrace's reach, not the launch (a correct launch naming 0.10.1.1 had a warning).
         if family:
             analysing = f"analysing with {used}, the bundled release of its family ({kind})"
         else:
@@ -573,7 +575,7 @@ def choose_schema(
                 f"{'' if older and not family else f' and {version}'} may be misjudged.",
                 at=at,
                 fix=f"pass --framework-version with one of: {', '.join(versions)}",
-                severity=None if why == "requested" else "info",
+                severity=None if why == "requested" and not family else "info",
             )
         )
         return load_schema(framework, used), source, findings

@@ -124,9 +124,11 @@ PR_VERSION_NOT_BUNDLED = Rule(
     title="Framework version without a bundled schema",
     rationale="argtrace analyses with the bundled parser schema of the release's family (vLLM's minor, "
     "SGLang's 0.5.N: the last patch is bundled), else the nearest older one; flags added or removed in "
-    "between may be misjudged, and what the parser says then rests on that stand-in (a warning at most).",
+    "between may be misjudged, and what the parser says then rests on that stand-in (a warning at most). "
+    "A note when the stand-in is of the release's own family or the release was read from the evidence; "
+    "a warning when a release named with --framework-version is read with another family's schema.",
     fix="pass --framework-version with a bundled version",
-    example=_c(_SG, ("--framework-version", "0.5.10")),
+    example=_c(_SG, ("--framework-version", "0.3.6")),
     correct=_c(_SG, _SG10),
 )
 
