@@ -308,25 +308,25 @@ TP083 = Rule(
     rationale=(
         "A word `$NAME` is replaced by NAME's value split at blanks, and \"for this type of expansion, "
         'quotes are respected when splitting into words, and afterwards removed" (systemd.service(5), '
-        "\"Command lines\"; systemd 252's `replace_env_argv` splits with `EXTRACT_RELAX|EXTRACT_UNQUOTE`, "
+        '"Command lines"; systemd 252\'s `replace_env_argv` splits with `EXTRACT_RELAX|EXTRACT_UNQUOTE`, '
         "a backslash taking the next character). Quotes that keep a blank inside one word are what the "
         "split is for; quotes that group nothing simply vanish: a JSON value "
         '(`Environment=\'ARGS=--speculative-config {"method":"ngram"}\'`) reaches the server as '
-        "`{method:ngram}`, and `a\\\\b\\\"c` as `abc` (systemd/systemd#36488, closed as documented "
-        "behaviour). argtrace reports it when the split leaves as many words as the value has blank-separated "
-        "parts and removes characters from inside one of them (quotes around a whole word give the same "
-        "word and are not reported): characters the unit wrote are lost, and a server's JSON flag then refuses "
-        "the word (vLLM's PA011, folded under this finding)."
+        '`{method:ngram}`, and `a\\\\b\\"c` as `abc` (systemd/systemd#36488, closed as documented '
+        "behaviour). argtrace reports it when the split leaves as many words as the value has "
+        "blank-separated parts and removes characters from inside one of them (quotes around a whole word "
+        "give the same word and are not reported): characters the unit wrote are lost, and a server's JSON "
+        "flag then refuses the word (vLLM's PA011, folded under this finding)."
     ),
     fix=(
         "Pass a value of one word with `${NAME}` (its exact value, one argument); in a value of several "
-        "options, single-quote the word whose characters must survive (`'{\"method\":\"ngram\"}'` inside "
+        'options, single-quote the word whose characters must survive (`\'{"method":"ngram"}\'` inside '
         "the value keeps its double quotes)."
     ),
     example=Example(
         files={
             "vllm.service": _UNIT_HEAD
-            + "Environment='SPEC={\"method\":\"ngram\",\"num_speculative_tokens\":3,\"prompt_lookup_max\":4}'\n"
+            + 'Environment=\'SPEC={"method":"ngram","num_speculative_tokens":3,"prompt_lookup_max":4}\'\n'
             + f"ExecStart={_VLLM} --speculative-config $SPEC\n"
         },
         argv=("check", "vllm.service"),
@@ -334,12 +334,12 @@ TP083 = Rule(
     correct=Example(
         files={
             "vllm.service": _UNIT_HEAD
-            + "Environment='SPEC={\"method\":\"ngram\",\"num_speculative_tokens\":3,\"prompt_lookup_max\":4}'\n"
+            + 'Environment=\'SPEC={"method":"ngram","num_speculative_tokens":3,"prompt_lookup_max":4}\'\n'
             + f"ExecStart={_VLLM} --speculative-config ${{SPEC}}\n"
         },
         argv=("check", "vllm.service"),
     ),
-    )
+)
 
 TP084 = Rule(
     code="TP084",
@@ -347,13 +347,13 @@ TP084 = Rule(
     severity="error",
     title="An `EnvironmentFile=` systemd ignores: quoted or relative, so its variables never arrive",
     rationale=(
-        "systemd reads `EnvironmentFile=` as one path, optionally led by `-`, with specifiers resolved and no "
-        "quote removal, and drops the setting when the result is not an absolute path (systemd 252's "
+        "systemd reads `EnvironmentFile=` as one path, optionally led by `-`, with specifiers resolved and "
+        "no quote removal, and drops the setting when the result is not an absolute path (systemd 252's "
         "`config_parse_unit_env_file`: `path_simplify_and_warn(..., PATH_CHECK_ABSOLUTE)`; "
         '`systemd-analyze verify` prints "EnvironmentFile= path is not absolute, ignoring"). '
-        '`EnvironmentFile="-%h/.config/sync.env"` (quoted as `Environment=` values may be, jdx/mise#12683) or '
-        "`EnvironmentFile=vllm.env` (relative) load nothing: the variables the file sets, a model path, "
-        "`HF_TOKEN` or the server's options, are unset in the service."
+        '`EnvironmentFile="-%h/.config/sync.env"` (quoted as `Environment=` values may be, '
+        "jdx/mise#12683) or `EnvironmentFile=vllm.env` (relative) load nothing: the variables the file "
+        "sets, a model path, `HF_TOKEN` or the server's options, are unset in the service."
     ),
     fix="Write the absolute path without quotes (`EnvironmentFile=-/etc/default/vllm`, `-%h/vllm.env`).",
     example=Example(

@@ -225,7 +225,7 @@ def _environment(
             )
             result.findings.append(
                 R.TP084.finding(
-                    f"`EnvironmentFile={value}`: systemd ignores this setting (\"EnvironmentFile= path is not "
+                    f'`EnvironmentFile={value}`: systemd ignores this setting ("EnvironmentFile= path is not '
                     f'absolute, ignoring: {path}"): '
                     + (
                         "it takes the quotes as part of the path"
@@ -371,18 +371,18 @@ def _command(
                     fix=f"Write `${name}` as a word of its own (systemd splits its value at blanks).",
                 )
             )
-    for word, name, value, words in expanded.stripped:
-        shown = " ".join(words)
+    for word, name, value, split in expanded.stripped:
+        shown = " ".join(split)
         result.findings.append(
             R.TP083.finding(
                 f"`{word}`: systemd splits {name}'s value as a command line, removing its quotes and "
                 f"backslashes, so the program gets `{shown}`, not the value `{value}`",
                 at=at,
                 fix=(
-                    f"Write `${{{name}}}` for the exact value as one argument"
-                    if len(words) == 1
+                    f"Write `${{{name}}}` for the exact value as one argument."
+                    if len(split) == 1
                     else f"Single-quote, inside {name}'s value, each word whose quotes or backslashes must "
-                    "reach the program (the split keeps what single quotes enclose)"
+                    "reach the program (the split keeps what single quotes enclose)."
                 ),
             )
         )
@@ -460,7 +460,12 @@ def _options_of_unread_files(argv: tuple[str, ...], env: _UnitEnv) -> list[tuple
     for word in argv:
         if word.startswith("${") and word.endswith("}") and word.count("$") == 1:
             name = word[2:-1]
-            if S.valid_name(name) and env.get(name) is None and name in env and _OPTION_LIST_NAME.search(name):
+            if (
+                S.valid_name(name)
+                and env.get(name) is None
+                and name in env
+                and _OPTION_LIST_NAME.search(name)
+            ):
                 found.append((word, name))
     return found
 

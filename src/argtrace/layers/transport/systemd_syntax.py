@@ -462,7 +462,11 @@ def stripped_only(value: str, words: list[str]) -> bool:
     parts = value.split()
     if len(parts) != len(words):
         return False
-    return any(part != word and part not in (f'"{word}"', f"'{word}'") for part, word in zip(parts, words))
+    wrapped = ('"{}"', "'{}'")
+    return any(
+        part != word and part not in (w.format(word) for w in wrapped)
+        for part, word in zip(parts, words, strict=True)
+    )
 
 
 def expand_argv(argv: tuple[str, ...], env: Mapping[str, str | None]) -> Expanded:
