@@ -10,7 +10,7 @@ vllm-omni#3834, GenAIComps#336, skypilot#6920, spark-vllm-docker#111, MiaAI-Lab#
 failures are of other programs started the same way: the mechanism is the carrier's. Each
 ``tests/data/transport5/`` file names its URL in its header.
 
-First seen (on 39d6f71) / now: failures a = 3 / 5, b = 0 / 1, c = 2 / 0, d = 1 / 0; correct launches: one
+First seen (on 39d6f71) / now: failures a = 3 / 7, b = 2 / 1, c = 2 / 0, d = 1 / 0; correct launches: one
 wrong warning (TP064 on tinyssh's fixed unit) / none.
 """
 
@@ -154,6 +154,50 @@ def test_mise12683_a_quoted_environment_file_is_ignored() -> None:
     assert tp084["fix"] == "Write `EnvironmentFile=-%h/.config/sync.env` without quotes."
     env_file = report["transport"]["hops"][0]["env_files"][0]
     assert (env_file["path"], env_file["problem"]) == ('"-%h/.config/sync.env"', "ignored")
+
+
+def test_openship121_a_blank_cuts_an_unquoted_environment_value() -> None:
+    """Was two TP065 warnings on `Cool` and `App` with the generic fix, and nothing on the DATABASE_URL line
+    the PR calls "completely silent" (b); now one TP065 for the cut SITE_TITLE with its exact fix, and an
+    info for `search_path=app`, a lower-case assignment right after a value (a)."""
+    report = check("fail_openship121.service")
+    assert shown(report) == [("warning", "TP065", "static")]
+    cut, maybe = [f for f in report["findings"] if f["code"] == "TP065"]
+    assert cut["at"] == "fail_openship121.service:6"
+    assert cut["message"] == (
+        "`SITE_TITLE=My Cool App`: the blank ends SITE_TITLE's value, so SITE_TITLE gets `My`, and systemd "
+        'ignores `Cool`, `App` ("Invalid environment assignment, ignoring")'
+    )
+    assert cut["fix"] == 'Quote the whole assignment: `Environment="SITE_TITLE=My Cool App"`.'
+    assert (maybe["severity"], maybe["basis"], maybe["at"]) == (
+        "info",
+        "assumed",
+        "fail_openship121.service:7",
+    )
+    assert maybe["message"].startswith("`search_path=app` becomes a variable of its own (search_path), and ")
+    assert "<redacted:" in maybe["message"]  # the URL's password stays redacted
+    assert report["transport"]["hops"][0]["environment"] == [
+        "DATABASE_URL",
+        "PATH",
+        "PORT",
+        "SITE_TITLE",
+        "search_path",
+    ]
+
+
+def test_systemd42426_a_dotted_name_is_dropped() -> None:
+    """Was TP065 with the quoting fix (b: quoting does not help a name systemd refuses); now it renames."""
+    report = check("fail_systemd42426.service")
+    assert shown(report) == [("warning", "TP065", "static")]
+    tp065 = finding(report, "TP065")
+    assert tp065["message"] == (
+        "`X.Y=42` is no NAME=VALUE assignment (X.Y is no variable name: letters, digits, `_`): systemd "
+        'ignores it ("Invalid environment assignment, ignoring")'
+    )
+    assert (
+        tp065["fix"]
+        == "Name the variable with letters, digits and `_` only (`X_Y`), and read it by that name."
+    )
 
 
 # --- compose ----------------------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from argtrace.layers.transport import systemd_syntax as S
 from argtrace.layers.transport.context import TransportResult
 from argtrace.layers.transport.words import _SHELLS, _basename
-from argtrace.model import Origin, VanishedWord, Word
+from argtrace.model import Finding, Origin, VanishedWord, Word
 
 if TYPE_CHECKING:
     from argtrace.layers.shell import ScriptSource
@@ -200,19 +200,40 @@ def _environment(
                 )
             )
             continue
-        for word in words:
-            name, eq, val = word.partition("=")
-            if not eq or not S.valid_name(name):
+        cut: tuple[str, str, list[str]] | None = None  # the assignment before, and the words it lost
+        for word in [*words, None]:
+            name, eq, val = (word or "").partition("=")
+            valid = word is not None and bool(eq) and S.valid_name(name)
+            if cut is not None and cut[2] and (word is None or valid):
+                result.findings.append(_cut_value(cut, at))
+                cut = None
+            if word is None:
+                break
+            if not valid:
+                if cut is not None:
+                    cut[2].append(word)  # the rest of a value the blank cut off: one finding with it
+                    continue
                 result.findings.append(
                     R.TP065.finding(
-                        f'`{word}` is no NAME=VALUE assignment: systemd ignores it ("Invalid environment '
-                        'assignment, ignoring")',
+                        f"`{word}` is no NAME=VALUE assignment"
+                        + (f" ({name} is no variable name: letters, digits, `_`)" if eq else "")
+                        + ': systemd ignores it ("Invalid environment assignment, ignoring")',
                         at=at,
+                        fix=(
+                            f"Name the variable with letters, digits and `_` only (`{_bash_name(name)}`), "
+                            "and read it by that name."
+                            if eq
+                            else None
+                        ),
                     )
                 )
                 continue
+            if cut is not None and name != name.upper():
+                # a lower-case name right after a value: likely the value's own text (`-c search_path=app`)
+                result.findings.append(_maybe_cut(cut[0], cut[1], word, name, at))
             env[name] = val
             origins[name] = Origin(at=at, expansion="Environment=")
+            cut = (name, val, [])
     files: list[dict[str, Any]] = []
     for value, line in svc.environment_files:
         path = value[1:] if value.startswith("-") else value
@@ -240,6 +261,43 @@ def _environment(
             continue
         files.append(_env_file(label, line, value, env, origins))
     return env, origins, files
+
+
+def _bash_name(name: str) -> str:
+    """``name`` with each character systemd's (bash's) variable names refuse turned into `_`."""
+    fixed = re.sub(r"[^A-Za-z0-9_]", "_", name)
+    return "_" + fixed if fixed[:1].isdigit() or not fixed else fixed
+
+
+def _cut_value(cut: tuple[str, str, list[str]], at: str) -> Finding:
+    """TP065 for the words an unquoted blank cut off an assignment: NAME keeps the text before the blank,
+    systemd ignores each word after it (systemd.exec(5), `Environment=`: the line is a list of
+    space-separated assignments)."""
+    from argtrace.rules import carriers as R
+
+    name, val, lost = cut
+    shown = ", ".join(f"`{w}`" for w in lost)
+    whole = " ".join([f"{name}={val}", *lost])
+    return R.TP065.finding(
+        f"`{whole}`: the blank ends {name}'s value, so {name} gets `{val}`, and systemd ignores {shown} "
+        '("Invalid environment assignment, ignoring")',
+        at=at,
+        fix=f'Quote the whole assignment: `Environment="{whole}"`.',
+    )
+
+
+def _maybe_cut(name: str, val: str, word: str, other: str, at: str) -> Finding:
+    """TP065 (info) for a lower-case assignment right after another on one `Environment=` line."""
+    from argtrace.rules import carriers as R
+
+    return R.TP065.finding(
+        f"`{word}` becomes a variable of its own ({other}), and {name} gets `{val}`: if it is the rest of "
+        f"{name}'s value, the blank before it cut the value",
+        at=at,
+        fix=f'Quote the whole assignment if it is: `Environment="{name}={val} {word}"`.',
+        severity="info",
+        basis="assumed",
+    )
 
 
 def _env_file_fix(value: str) -> str:
