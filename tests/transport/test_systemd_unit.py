@@ -74,7 +74,8 @@ def test_environment_word_without_assignment_is_ignored(tmp_path: Path) -> None:
             "warning",
             "c.service:2",
             "`VLLM_LOGGING_LEVEL=DEBUG INFO`: the blank ends VLLM_LOGGING_LEVEL's value, so "
-            'VLLM_LOGGING_LEVEL gets `DEBUG`, and systemd ignores `INFO` ("Invalid environment assignment, ignoring")',
+            "VLLM_LOGGING_LEVEL gets `DEBUG`, and systemd ignores `INFO` "
+            '("Invalid environment assignment, ignoring")',
         )
     ]
     (tp065,) = [f for f in report["findings"] if f["code"] == "TP065"]
