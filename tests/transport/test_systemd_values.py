@@ -142,3 +142,21 @@ def test_an_environment_file_systemd_ignores(tmp_path: Path, line: str, fix: str
 def test_a_specifier_path_is_absolute_for_systemd(tmp_path: Path) -> None:
     report = check(tmp_path, "i.service", f"[Service]\nEnvironmentFile=-%h/vllm.env\nExecStart={VLLM}\n")
     assert [f["code"] for f in report["findings"] if f["code"] == "TP084"] == []
+
+
+@pytest.mark.parametrize(
+    ("line", "noted"),
+    [
+        ("Environment=DATABASE_URL=postgres://u@h/db?options=-c search_path=app", True),
+        # OPTS keeps `--verbose`, `--log-level` is cut off (a warning), and the value ends in no option
+        ("Environment=OPTS=--verbose --log-level debug_level=2", False),
+        ("Environment=HTTP_PROXY=http://p:3128 http_proxy=http://p:3128", False),
+        ("Environment=A=1 B=2", False),
+    ],
+)
+def test_a_lower_case_assignment_after_a_value_that_ends_in_an_option(
+    tmp_path: Path, line: str, noted: bool
+) -> None:
+    report = check(tmp_path, "j.service", f"[Service]\n{line}\nExecStart={VLLM}\n")
+    notes = [f["basis"] for f in report["findings"] if f["code"] == "TP065" and f["severity"] == "info"]
+    assert notes == (["assumed"] if noted else [])

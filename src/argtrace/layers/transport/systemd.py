@@ -228,8 +228,9 @@ def _environment(
                     )
                 )
                 continue
-            if cut is not None and name != name.upper():
-                # a lower-case name right after a value: likely the value's own text (`-c search_path=app`)
+            if cut is not None and name != name.upper() and _ENDS_IN_OPTION.search(cut[1]):
+                # a lower-case name right after a value that ends in an option (`...?options=-c`): the
+                # option's argument, cut off by the blank (`-c search_path=app`), not a variable of its own
                 result.findings.append(_maybe_cut(cut[0], cut[1], word, name, at))
             env[name] = val
             origins[name] = Origin(at=at, expansion="Environment=")
@@ -261,6 +262,11 @@ def _environment(
             continue
         files.append(_env_file(label, line, value, env, origins))
     return env, origins, files
+
+
+# a value whose last part is an option (`-c`, `--opt`) right after `=`, `?`, `&` or its start: the next word
+# on the line may be that option's argument
+_ENDS_IN_OPTION = re.compile(r"(?:^|[=?&])--?[A-Za-z][\w-]*$")
 
 
 def _bash_name(name: str) -> str:
