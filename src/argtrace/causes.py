@@ -53,6 +53,10 @@ two messages read); a finding no rule links stays a cause of its own. The links:
     A manifest's or compose file's list item that holds a flag and its value (TP011: ``- --dtype auto``, one
     argv word) explains the parser's refusal of that word (PA001 "--dtype auto is not a vllm flag"), in
     the same file.
+``stripped-quotes``
+    systemd's split of a ``$NAME`` word that removed quotes or backslashes from inside a word (TP083:
+    ``Environment='SPEC={"method":"ngram"}'`` with ``--speculative-config $SPEC``) explains the parser's
+    refusal of what is left (PA011 "Value {method:ngram} cannot be converted"), at the same line.
 ``one-plugin``
     Flags of one plugin the parser refuses (PA001 "--omni is not a vllm 0.16.0 flag: it is vllm-omni's
     (...)"), with the same fix (install the plugin's matching release), in the same launch: the first is
@@ -523,6 +527,26 @@ def _one_word_carrier(links: _Links, report: Report) -> None:
                 links.link(j, i)
 
 
+# TP083: "`$SPEC`: systemd splits SPEC's value as a command line, ..., so the program gets `WORDS`, not ..."
+_STRIPPED = re.compile(r"so the program gets `(.*)`, not the value `")
+
+
+def _stripped_quotes(links: _Links, report: Report) -> None:
+    """TP083 (systemd's split of a `$NAME` word removed quotes or backslashes from inside a word) causes
+    the parser's refusal of what is left (PA011: vLLM's JSON flag cannot convert `{method:ngram}`) at the
+    same line, whose message quotes the stripped word."""
+    findings = links.findings
+    for i, cause in enumerate(findings):
+        m = _STRIPPED.search(cause.message) if cause.code == "TP083" else None
+        where = _path_line(cause.at)
+        if m is None or where is None:
+            continue
+        words = [w for w in m.group(1).split(" ") if w]
+        for j, f in enumerate(findings):
+            if f.layer == "parser" and _path_line(f.at) == where and any(w in f.message for w in words):
+                links.link(j, i)
+
+
 # PA001 for a plugin's flag: "--omni is not a vllm 0.16.0 flag: it is vllm-omni's (vllm-omni 0.14.0-...)"
 _PLUGIN_FLAG = re.compile(r"^--[\w.-]+ is not a \S+ \S+ flag: it is (\S+)'s \(")
 
@@ -567,6 +591,7 @@ RULES: tuple[Callable[[_Links, Report], None], ...] = (
     _launcher_twice,
     _one_word_item,
     _one_word_carrier,
+    _stripped_quotes,
     _one_plugin,
     _too_few_gpus,
 )

@@ -307,3 +307,45 @@ def test_real_case_units_end_to_end(tmp_path: Path, name: str) -> None:
         variables.update(e.partition("=")[::2] for e in load_env_file(CASES / "vllm.env"))
     report = run_cli(["check", "--format", "json", "--no-resolve", name], cwd=CASES).json
     assert report["transport"]["hops"][0]["exec_start"][0]["argv"] == replace_env_argv(command, variables)
+
+
+TRANSPORT5 = REPO / "tests" / "data" / "transport5"
+
+
+@needs_252
+@needs_library
+@pytest.mark.parametrize(
+    "name",
+    [
+        "fail_pgbackrest91.service",
+        "ok_pgbackrest92.service",
+        "fail_systemd36488.service",
+        "fail_openship121.service",
+    ],
+)
+def test_transport5_units_end_to_end(tmp_path: Path, name: str) -> None:
+    """The transport5 units whose variables come from `Environment=` alone (their optional EnvironmentFile=
+    is the node's): the argv argtrace reports is replace_env_argv's over what systemd-analyze loaded, the
+    `$FOO` of systemd#36488 losing its quote and backslash and `${ARGS}` staying one word included; and
+    the variables systemd keeps are the ones the report's hop names (openship#121's cut value)."""
+    from tests.conftest import run_cli
+
+    unit = tmp_path / name
+    unit.write_text((TRANSPORT5 / name).read_text())
+    env = {**os.environ, "SYSTEMD_LOG_LEVEL": "debug"}
+    done = subprocess.run(
+        ["systemd-analyze", "verify", str(unit)], capture_output=True, text=True, env=env, timeout=60
+    )
+    lines = done.stdout.splitlines()
+    loaded = [shlex.split(x.split("Command Line:", 1)[1]) for x in lines if "Command Line:" in x]
+    command = [w.replace("\\$", "$") for w in loaded[0]]
+    variables = dict(
+        x.split("Environment:", 1)[1].strip().partition("=")[::2] for x in lines if "\tEnvironment: " in x
+    )
+    report = run_cli(["check", "--format", "json", "--no-resolve", name], cwd=TRANSPORT5).json
+    hop = report["transport"]["hops"][0]
+    assert hop["exec_start"][0]["argv"] == replace_env_argv(command, {**variables, "PATH": S_PATH})
+    assert sorted(hop["environment"]) == sorted({*variables, "PATH"})
+
+
+S_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin"

@@ -73,10 +73,13 @@ def test_environment_word_without_assignment_is_ignored(tmp_path: Path) -> None:
             "TP065",
             "warning",
             "c.service:2",
-            "`INFO` is no NAME=VALUE assignment: systemd ignores it "
+            "`VLLM_LOGGING_LEVEL=DEBUG INFO`: the blank ends VLLM_LOGGING_LEVEL's value, so "
+            "VLLM_LOGGING_LEVEL gets `DEBUG`, and systemd ignores `INFO` "
             '("Invalid environment assignment, ignoring")',
         )
     ]
+    (tp065,) = [f for f in report["findings"] if f["code"] == "TP065"]
+    assert tp065["fix"] == 'Quote the whole assignment: `Environment="VLLM_LOGGING_LEVEL=DEBUG INFO"`.'
     assert report["transport"]["hops"][0]["environment"] == ["PATH", "VLLM_LOGGING_LEVEL"]
 
 

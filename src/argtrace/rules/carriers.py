@@ -1,5 +1,5 @@
-"""Rules of two launch carriers, systemd service units and SkyPilot task YAML (TP060-TP069): what systemd's
-command-line rules and SkyPilot's environment do to a server's words on their way."""
+"""Rules of two launch carriers, systemd service units and SkyPilot task YAML (TP060-TP069, TP083): what
+systemd's command-line rules and SkyPilot's environment do to a server's words on their way."""
 
 from __future__ import annotations
 
@@ -296,5 +296,80 @@ TP069 = Rule(
             "task.yaml": "resources:\n  accelerators: L4:1\nenvs:\n  MODEL: m\nrun: |\n  vllm serve $MODEL\n"
         },
         argv=("check", "task.yaml"),
+    ),
+)
+
+
+TP083 = Rule(
+    code="TP083",
+    layer="transport",
+    severity="error",
+    title="`$NAME` in `ExecStart=` strips the quotes and backslashes of the variable's value",
+    rationale=(
+        "A word `$NAME` is replaced by NAME's value split at blanks, and \"for this type of expansion, "
+        'quotes are respected when splitting into words, and afterwards removed" (systemd.service(5), '
+        '"Command lines"; systemd 252\'s `replace_env_argv` splits with `EXTRACT_RELAX|EXTRACT_UNQUOTE`, '
+        "a backslash taking the next character). Quotes that keep a blank inside one word are what the "
+        "split is for; quotes that group nothing simply vanish: a JSON value "
+        '(`Environment=\'ARGS=--speculative-config {"method":"ngram"}\'`) reaches the server as '
+        '`{method:ngram}`, and `a\\\\b\\"c` as `abc` (systemd/systemd#36488, closed as documented '
+        "behaviour). argtrace reports it when the split leaves as many words as the value has "
+        "blank-separated parts and removes characters from inside one of them (quotes around a whole word "
+        "give the same word and are not reported): characters the unit wrote are lost, and a server's JSON "
+        "flag then refuses the word (vLLM's PA011, folded under this finding)."
+    ),
+    fix=(
+        "Pass a value of one word with `${NAME}` (its exact value, one argument); in a value of several "
+        'options, single-quote the word whose characters must survive (`\'{"method":"ngram"}\'` inside '
+        "the value keeps its double quotes)."
+    ),
+    example=Example(
+        files={
+            "vllm.service": _UNIT_HEAD
+            + 'Environment=\'SPEC={"method":"ngram","num_speculative_tokens":3,"prompt_lookup_max":4}\'\n'
+            + f"ExecStart={_VLLM} --speculative-config $SPEC\n"
+        },
+        argv=("check", "vllm.service"),
+    ),
+    correct=Example(
+        files={
+            "vllm.service": _UNIT_HEAD
+            + 'Environment=\'SPEC={"method":"ngram","num_speculative_tokens":3,"prompt_lookup_max":4}\'\n'
+            + f"ExecStart={_VLLM} --speculative-config ${{SPEC}}\n"
+        },
+        argv=("check", "vllm.service"),
+    ),
+)
+
+TP084 = Rule(
+    code="TP084",
+    layer="transport",
+    severity="error",
+    title="An `EnvironmentFile=` systemd ignores: quoted or relative, so its variables never arrive",
+    rationale=(
+        "systemd reads `EnvironmentFile=` as one path, optionally led by `-`, with specifiers resolved and "
+        "no quote removal, and drops the setting when the result is not an absolute path (systemd 252's "
+        "`config_parse_unit_env_file`: `path_simplify_and_warn(..., PATH_CHECK_ABSOLUTE)`; "
+        '`systemd-analyze verify` prints "EnvironmentFile= path is not absolute, ignoring"). '
+        '`EnvironmentFile="-%h/.config/sync.env"` (quoted as `Environment=` values may be, '
+        "jdx/mise#12683) or `EnvironmentFile=vllm.env` (relative) load nothing: the variables the file "
+        "sets, a model path, `HF_TOKEN` or the server's options, are unset in the service."
+    ),
+    fix="Write the absolute path without quotes (`EnvironmentFile=-/etc/default/vllm`, `-%h/vllm.env`).",
+    example=Example(
+        files={
+            "vllm.service": _UNIT_HEAD
+            + 'EnvironmentFile="/etc/default/vllm"\n'
+            + "ExecStart=/opt/vllm/bin/vllm serve $MODEL\n"
+        },
+        argv=("check", "vllm.service"),
+    ),
+    correct=Example(
+        files={
+            "vllm.service": _UNIT_HEAD
+            + "EnvironmentFile=/etc/default/vllm\n"
+            + "ExecStart=/opt/vllm/bin/vllm serve $MODEL\n"
+        },
+        argv=("check", "vllm.service"),
     ),
 )

@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
@@ -449,9 +450,43 @@ def _exec_form_findings(
                     "as a literal argument",
                     at=at,
                     evidence=[Evidence("transport", at, _show_argv(words))],
+                    fix=_exec_form_fix(
+                        list(final) or list(words),
+                        word,
+                        compose=how.startswith("service "),
+                        entrypoint=bool(final) and list(final) != list(words),
+                    ),
                 )
             )
             return
+
+
+_REFERENCE = re.compile(r"^\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?$")
+
+
+def _exec_form_fix(words: Sequence[str], word: str, *, compose: bool, entrypoint: bool) -> str | None:
+    """The fix for a `$NAME` item of an exec-form list, written for its carrier: compose runs no shell, so
+    the whole command (``words``: the image's entrypoint and the list) goes through `sh -c` with the `$`
+    doubled (compose's template turns `$$` into `$`), as the `entrypoint:` when the image has one (a
+    `command:` would be its arguments); Kubernetes substitutes `$(NAME)` itself from the container's `env`
+    (the Container API's "Variable references"). None (the rule's generic fix) for shell syntax other than
+    one reference."""
+    m = _REFERENCE.match(word)
+    if m is None:
+        return None
+    if not compose:
+        return (
+            f"Write `$({m.group(1)})` and give {m.group(1)} in the container's `env`: Kubernetes substitutes "
+            "it before the start (a variable only the image sets stays literal)."
+        )
+    script = " ".join(f'"{w}"' if w == word else shlex.quote(w) for w in words).replace("$", "$$")
+    listed = json.dumps(["sh", "-c", f"exec {script}"])
+    if entrypoint:
+        return (
+            f"Run the command through a shell, which expands {word} in the container: `entrypoint: {listed}` "
+            "in place of the image's, and no `command:`."
+        )
+    return f"Run the command through a shell, which expands {word} in the container: `command: {listed}`."
 
 
 def _server_from_argv(

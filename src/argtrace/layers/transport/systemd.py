@@ -15,6 +15,7 @@ the user wrote. The text rules themselves are :mod:`.systemd_syntax`'s. Nothing 
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -22,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from argtrace.layers.transport import systemd_syntax as S
 from argtrace.layers.transport.context import TransportResult
 from argtrace.layers.transport.words import _SHELLS, _basename
-from argtrace.model import Origin, VanishedWord, Word
+from argtrace.model import Finding, Origin, VanishedWord, Word
 
 if TYPE_CHECKING:
     from argtrace.layers.shell import ScriptSource
@@ -199,23 +200,123 @@ def _environment(
                 )
             )
             continue
-        for word in words:
-            name, eq, val = word.partition("=")
-            if not eq or not S.valid_name(name):
+        cut: tuple[str, str, list[str]] | None = None  # the assignment before, and the words it lost
+        for word in [*words, None]:
+            name, eq, val = (word or "").partition("=")
+            valid = word is not None and bool(eq) and S.valid_name(name)
+            if cut is not None and cut[2] and (word is None or valid):
+                result.findings.append(_cut_value(cut, at))
+                cut = None
+            if word is None:
+                break
+            if not valid:
+                if cut is not None:
+                    cut[2].append(word)  # the rest of a value the blank cut off: one finding with it
+                    continue
                 result.findings.append(
                     R.TP065.finding(
-                        f'`{word}` is no NAME=VALUE assignment: systemd ignores it ("Invalid environment '
-                        'assignment, ignoring")',
+                        f"`{word}` is no NAME=VALUE assignment"
+                        + (f" ({name} is no variable name: letters, digits, `_`)" if eq else "")
+                        + ': systemd ignores it ("Invalid environment assignment, ignoring")',
                         at=at,
+                        fix=(
+                            f"Name the variable with letters, digits and `_` only (`{_bash_name(name)}`), "
+                            "and read it by that name."
+                            if eq
+                            else None
+                        ),
                     )
                 )
                 continue
+            if cut is not None and name != name.upper() and _ENDS_IN_OPTION.search(cut[1]):
+                # a lower-case name right after a value that ends in an option (`...?options=-c`): the
+                # option's argument, cut off by the blank (`-c search_path=app`), not a variable of its own
+                result.findings.append(_maybe_cut(cut[0], cut[1], word, name, at))
             env[name] = val
             origins[name] = Origin(at=at, expansion="Environment=")
+            cut = (name, val, [])
     files: list[dict[str, Any]] = []
     for value, line in svc.environment_files:
+        path = value[1:] if value.startswith("-") else value
+        if not path.startswith(("/", "%")):
+            # load-fragment.c config_parse_unit_env_file: after specifiers the path must be absolute
+            # (path_simplify_and_warn, PATH_CHECK_ABSOLUTE), quotes are not removed; else the setting is
+            # dropped ("EnvironmentFile= path is not absolute, ignoring", systemd-analyze verify, 252)
+            files.append(
+                {"path": path, "at": f"{label}:{line}", "read": None, "variables": [], "problem": "ignored"}
+            )
+            result.findings.append(
+                R.TP084.finding(
+                    f'`EnvironmentFile={value}`: systemd ignores this setting ("EnvironmentFile= path is not '
+                    f'absolute, ignoring: {path}"): '
+                    + (
+                        "it takes the quotes as part of the path"
+                        if path[:1] in "\"'"
+                        else "the path is relative"
+                    )
+                    + ", so none of the file's variables reach the service",
+                    at=f"{label}:{line}",
+                    fix=_env_file_fix(value),
+                )
+            )
+            continue
         files.append(_env_file(label, line, value, env, origins))
     return env, origins, files
+
+
+# a value whose last part is an option (`-c`, `--opt`) right after `=`, `?`, `&` or its start: the next word
+# on the line may be that option's argument
+_ENDS_IN_OPTION = re.compile(r"(?:^|[=?&])--?[A-Za-z][\w-]*$")
+
+
+def _bash_name(name: str) -> str:
+    """``name`` with each character systemd's (bash's) variable names refuse turned into `_`."""
+    fixed = re.sub(r"[^A-Za-z0-9_]", "_", name)
+    return "_" + fixed if fixed[:1].isdigit() or not fixed else fixed
+
+
+def _cut_value(cut: tuple[str, str, list[str]], at: str) -> Finding:
+    """TP065 for the words an unquoted blank cut off an assignment: NAME keeps the text before the blank,
+    systemd ignores each word after it (systemd.exec(5), `Environment=`: the line is a list of
+    space-separated assignments)."""
+    from argtrace.rules import carriers as R
+
+    name, val, lost = cut
+    shown = ", ".join(f"`{w}`" for w in lost)
+    whole = " ".join([f"{name}={val}", *lost])
+    return R.TP065.finding(
+        f"`{whole}`: the blank ends {name}'s value, so {name} gets `{val}`, and systemd ignores {shown} "
+        '("Invalid environment assignment, ignoring")',
+        at=at,
+        fix=f'Quote the whole assignment: `Environment="{whole}"`.',
+    )
+
+
+def _maybe_cut(name: str, val: str, word: str, other: str, at: str) -> Finding:
+    """TP065 (info) for a lower-case assignment right after another on one `Environment=` line."""
+    from argtrace.rules import carriers as R
+
+    return R.TP065.finding(
+        f"`{word}` becomes a variable of its own ({other}), and {name} gets `{val}`: if it is the rest of "
+        f"{name}'s value, the blank before it cut the value",
+        at=at,
+        fix=f'Quote the whole assignment if it is: `Environment="{name}={val} {word}"`.',
+        severity="info",
+        basis="assumed",
+    )
+
+
+def _env_file_fix(value: str) -> str:
+    """The `EnvironmentFile=` value written as systemd reads it: quotes dropped, absolute."""
+    bare = value.strip("\"'")
+    optional = bare.startswith("-")
+    path = bare[1:] if optional else bare
+    if path.startswith(("/", "%")):
+        return f"Write `EnvironmentFile={'-' if optional else ''}{path}` without quotes."
+    return (
+        f"Give the absolute path: `EnvironmentFile={'-' if optional else ''}/ABSOLUTE/DIR/{path}` "
+        "(`%h/...` for a file in the user's home)."
+    )
 
 
 def _env_file(label: str, line: int, value: str, env: _UnitEnv, origins: dict[str, Origin]) -> dict[str, Any]:
@@ -240,8 +341,15 @@ def _env_file(label: str, line: int, value: str, env: _UnitEnv, origins: dict[st
             entry["assumed"] = f"{path} is not on this machine; read the copy beside the unit ({beside})"
     if data is None:
         entry["problem"] = problem
-        if not optional:
-            env.open_files = True  # the node's file may set any name: unknown, not unset
+        # the node's file may set any name: unknown, not unset. A `-` file too: systemd skips it only when
+        # it is missing on the node ("silently ignored if it does not exist", systemd.exec(5)), which its
+        # absence from this machine does not show (/etc/default/NAME is the node's own file)
+        env.open_files = True
+        if optional:
+            entry["assumed"] = (
+                f"{path} is optional (`-`) and not on this machine: the names it may set are unknown here; "
+                "systemd skips it only if the node lacks it too"
+            )
         return entry
     entry["read"] = read
     for name, val, number in S.load_env_file(data.decode("utf-8", "replace")):
@@ -327,6 +435,33 @@ def _command(
                     fix=f"Write `${name}` as a word of its own (systemd splits its value at blanks).",
                 )
             )
+    for word, name, value, split in expanded.stripped:
+        shown = " ".join(split)
+        result.findings.append(
+            R.TP083.finding(
+                f"`{word}`: systemd splits {name}'s value as a command line, removing its quotes and "
+                f"backslashes, so the program gets `{shown}`, not the value `{value}`",
+                at=at,
+                fix=(
+                    f"Write `${{{name}}}` for the exact value as one argument."
+                    if len(split) == 1
+                    else f"Single-quote, inside {name}'s value, each word whose quotes or backslashes must "
+                    "reach the program (the split keeps what single quotes enclose)."
+                ),
+            )
+        )
+    for word, name in () if ":" in command.prefixes else _options_of_unread_files(command.argv, env):
+        result.findings.append(
+            R.TP063.finding(
+                f"`{word}` is ONE argument whatever {name} holds (systemd.service(5): `${{NAME}}` is the "
+                f"exact value, blanks included); {name} comes from an EnvironmentFile= not read here, and a "
+                "name like it usually holds several options, which the program would then get as one word",
+                at=at,
+                fix=f"Write `${name}` as a word of its own (systemd splits its value at blanks).",
+                severity="info",
+                basis="assumed",
+            )
+        )
     for _index, word, name in expanded.vanished:
         result.findings.append(
             R.TP064.finding(
@@ -377,8 +512,28 @@ def _command(
         result.servers[n] = replace(server, argv=tuple(words), cwd=server.cwd or cwd)
 
 
-def _leading_name(text: str) -> str:
-    import re
+# the last part of a variable name that says the variable holds a list of options (`TINYSSHDOPTS`,
+# `VLLM_ARGS`, `EXTRA_FLAGS`): systemd's `${NAME}` hands such a list over as one argument
+_OPTION_LIST_NAME = re.compile(r"(?:OPTS|OPTIONS|ARGS|ARGUMENTS|FLAGS|PARAMS|PARAMETERS)$")
 
+
+def _options_of_unread_files(argv: tuple[str, ...], env: _UnitEnv) -> list[tuple[str, str]]:
+    """The words that are a whole `${NAME}` of unknown value (an EnvironmentFile= not read here may set it)
+    whose name says it holds options: (word, name)."""
+    found = []
+    for word in argv:
+        if word.startswith("${") and word.endswith("}") and word.count("$") == 1:
+            name = word[2:-1]
+            if (
+                S.valid_name(name)
+                and env.get(name) is None
+                and name in env
+                and _OPTION_LIST_NAME.search(name)
+            ):
+                found.append((word, name))
+    return found
+
+
+def _leading_name(text: str) -> str:
     m = re.match(r"[A-Za-z_][A-Za-z0-9_]*", text)
     return m.group(0) if m else text

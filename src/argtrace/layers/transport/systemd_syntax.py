@@ -423,6 +423,9 @@ class Expanded:
     one_word: list[tuple[str, str, str]] = field(default_factory=list)
     # (word, name) of a `${NAME}` whose variable is not set: ""
     empty: list[tuple[str, str]] = field(default_factory=list)
+    # (word, name, value, words) of a `$NAME` word whose split removed quotes or backslashes without
+    # grouping anything: as many words as the value has blank-separated parts, but other characters
+    stripped: list[tuple[str, str, str, list[str]]] = field(default_factory=list)
     # names whose value is not known here (an unread EnvironmentFile may set them), and the argv indices
     # of the words made from them (a `$NAME` of unknown value counts as one word)
     unknown: list[str] = field(default_factory=list)
@@ -445,6 +448,25 @@ def _split_value(value: str) -> list[str]:
     """``strv_split_full(value, WHITESPACE, EXTRACT_RELAX|EXTRACT_UNQUOTE)``: a ``$NAME`` word's value
     split at blanks, quotes respected and removed, a backslash taking the next character."""
     return _extract_words(value, cunescape=False, relax=True)[0]
+
+
+def stripped_only(value: str, words: list[str]) -> bool:
+    """Whether splitting ``value`` into ``words`` (:func:`_split_value`) removed quote or backslash
+    characters that grouped no blanks: the words are as many as the value's blank-separated parts, yet
+    differ from them. Quotes that keep blanks inside one word (``--name "my model"``) change the count
+    and are the split doing what it is for, and so are quotes around a whole word (`--host "0.0.0.0"`, the
+    shell's habit, which give the same word); quotes that only vanish from inside a word (a JSON value's)
+    and backslashes (a Windows path's) are characters of the value lost on the way."""
+    if not any(c in value for c in "\"'\\"):
+        return False
+    parts = value.split()
+    if len(parts) != len(words):
+        return False
+    wrapped = ('"{}"', "'{}'")
+    return any(
+        part != word and part not in (w.format(word) for w in wrapped)
+        for part, word in zip(parts, words, strict=True)
+    )
 
 
 def expand_argv(argv: tuple[str, ...], env: Mapping[str, str | None]) -> Expanded:
@@ -479,7 +501,10 @@ def expand_argv(argv: tuple[str, ...], env: Mapping[str, str | None]) -> Expande
                 out.too_long = name
                 out.argv.append(word)
                 continue
-            out.argv.extend(_split_value(value))
+            words = _split_value(value)
+            if stripped_only(value, words):
+                out.stripped.append((word, name, value, words))
+            out.argv.extend(words)
             continue
         before = len(out.unknown)
         out.argv.append(_replace_env(word, env, out, MAX_ARGS_TOTAL - total))
