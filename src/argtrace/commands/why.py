@@ -216,8 +216,8 @@ def _avoid(group: Mapping[str, Any]) -> str:
         # is None`): it logs the traceback of the error it caught, which is the cause, not its own condition
         caught = handler[len("except") :].strip() or "an exception"
         return (
-            f"this reports {caught} raised by the code it wraps, with its traceback: the exception at the end "
-            "of that traceback is the cause (fix that)"
+            f"this reports {caught} raised by the code it wraps, with its traceback: the exception at the "
+            "end of that traceback is the cause (fix that)"
         )
     if cond and cond.startswith("except"):
         caught = cond[len("except") :].strip() or "an exception"
@@ -867,6 +867,9 @@ def explain(
     from argtrace.commands.why_value import add_quoting_cause
 
     add_quoting_cause(groups, text)  # a refused value that still holds its shell quoting
+    from argtrace.commands.why_value import add_empty_value_cause
+
+    add_empty_value_cause(groups, text)  # a setting's value the text shows empty: not the command line's
     from argtrace.commands.why_quant import add_quantization_setting
 
     add_quantization_setting(groups, text)  # a quantization method's own check: --quantization picked it

@@ -124,8 +124,8 @@ def _change(flag: str, error: Mapping[str, str]) -> str:
         above = sorted((n, a) for n, a in numbers if n is not None and wanted is not None and n >= wanted)
         pick = f"; the smallest that holds {value} is {above[0][1]}" if above else ""
         return f"set {flag} to one of {', '.join(allowed)}{was}{pick}"
-    wanted = rule[len("Input should be ") :] if rule.startswith("Input should be ") else rule
-    return f"give {flag} a value that is {wanted}{was}, or leave {flag} unset for its default"
+    bound = rule[len("Input should be ") :] if rule.startswith("Input should be ") else rule
+    return f"give {flag} a value that is {bound}{was}, or leave {flag} unset for its default"
 
 
 def validation_error(text: str, framework: str | None = None) -> dict[str, Any] | None:
@@ -158,8 +158,8 @@ def validation_error(text: str, framework: str | None = None) -> dict[str, Any] 
         }
     return {
         **error,
-        "meaning": f"{head}; no bundled SGLang or vLLM release's parser has an option for {cls}.{field}: the "
-        "value came from code or a file the program read, not from a flag",
+        "meaning": f"{head}; no bundled SGLang or vLLM release's parser has an option for {cls}.{field}: not "
+        "a flag of theirs (another program's class, or a value its code or a file sets)",
         "fix": f"give {cls}.{field} a value that satisfies the rule where the program sets it",
         "basis": "schema",
     }

@@ -254,8 +254,8 @@ def render_why(section: Mapping[str, Any], width: int | None = None) -> str:
     from argtrace.commands.why_call import render_call
     from argtrace.commands.why_confidence import render_weak
     from argtrace.commands.why_pydantic import render_validation
-    from argtrace.commands.why_traceback import render_traceback
     from argtrace.commands.why_shell import render_shell
+    from argtrace.commands.why_traceback import render_traceback
 
     lines = _Lines(width)
     if not section.get("matches"):

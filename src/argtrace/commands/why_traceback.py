@@ -67,13 +67,13 @@ def read_traceback(text: str) -> dict[str, Any] | None:
     exception: tuple[str, str] | None = None
     said = False  # an exception line with a message anywhere: the text's cause has words
     for n, line in enumerate(lines):
-        frame = _FRAME.search(line)
-        if frame:
+        seen = _FRAME.search(line)
+        if seen:
             source = next(
                 (s for s in lines[n + 1 : n + 3] if s and not _CARETS.match(s) and not _FRAME.search(s)),
                 None,
             )
-            frames.append({**frame.groupdict(), "source": source, "at": n})
+            frames.append({**seen.groupdict(), "source": source, "at": n})
             exception = None  # an exception line counts only after the last frame
             continue
         found = _EXCEPTION.match(line)
@@ -149,7 +149,10 @@ def explain_traceback(text: str) -> dict[str, Any] | None:
                 f"that lead to {found['function']} decide them (which, the traceback does not say)"
             )
         else:
-            meaning = f"a bare {found['exception']} (no message, so no indexed site prints it) raised in {where}{shown}"
+            meaning = (
+                f"a bare {found['exception']} (no message, so no indexed site prints it) raised in "
+                f"{where}{shown}"
+            )
             fix = "the traceback names no condition: the launch's settings that lead to this call decide it"
     else:
         last = "its last frame" if found["deepest"] else f"its deepest {name} frame"
