@@ -210,6 +210,15 @@ def _avoid(group: Mapping[str, Any]) -> str:
             f"{group['framework']} raises this in {group['function']} when its own lookup fails ({caught}), "
             f"not from a server setting{said}"
         )
+    handler = next((c for c in group["conditions"] if c.startswith("except")), None)
+    if handler is not None and group["kind"] == "log" and group.get("level") == "exception":
+        # vLLM's "EngineCore failed to start." (logger.exception in its except handler, under `engine_core
+        # is None`): it logs the traceback of the error it caught, which is the cause, not its own condition
+        caught = handler[len("except") :].strip() or "an exception"
+        return (
+            f"this reports {caught} raised by the code it wraps, with its traceback: the exception at the "
+            "end of that traceback is the cause (fix that)"
+        )
     if cond and cond.startswith("except"):
         caught = cond[len("except") :].strip() or "an exception"
         return (
@@ -832,6 +841,13 @@ def explain(
     attribute = attribute_error(text, framework)
     if attribute is not None and not every:  # Python's AttributeError: a site of Python's words, its class's
         groups = keep_class_sites(groups, attribute["class"])
+    from argtrace.commands.why_pydantic import keep_own_sites, validation_error
+
+    validation = validation_error(text, framework)
+    if validation is not None and not every:  # pydantic's words on a config field: its flag, not a word match
+        from argtrace.commands.why_confidence import STRONG_CHARS
+
+        groups = keep_own_sites(groups, STRONG_CHARS)
     from argtrace.commands.why_unrecognized import origin_of_parser, unrecognized_site
 
     if origin_of_parser(text) is not None and not every:
@@ -851,6 +867,9 @@ def explain(
     from argtrace.commands.why_value import add_quoting_cause
 
     add_quoting_cause(groups, text)  # a refused value that still holds its shell quoting
+    from argtrace.commands.why_value import add_empty_value_cause
+
+    add_empty_value_cause(groups, text)  # a setting's value the text shows empty: not the command line's
     from argtrace.commands.why_quant import add_quantization_setting
 
     add_quantization_setting(groups, text)  # a quantization method's own check: --quantization picked it
@@ -866,6 +885,18 @@ def explain(
         inner_args = argparse.Namespace(**{**vars(args or argparse.Namespace()), "_inner": True})
         # a message reporting another error: the inner one is the cause (explained once, not recursively)
         explain_inner(groups, text, lambda inner: explain(inner, framework, version, inner_args))
+    from argtrace.commands.why_traceback import (
+        consequences_last,
+        explain_traceback,
+        reported_traceback,
+        reporting,
+    )
+
+    trace = explain_traceback(text)  # frames without a message: where it failed, from the frames
+    if not every:
+        groups = consequences_last(groups)  # a report of a failure goes after a cause the text holds
+    if trace is not None and groups and reporting(groups[0]):
+        groups[0]["fix"] = f"{groups[0]['fix']}; {reported_traceback(trace)}"
     texts = candidates(text)
     signatures = _signatures(texts, framework, text)
     fw = framework or (groups[0]["framework"] if groups else None) or framework_of_text(text)
@@ -895,6 +926,8 @@ def explain(
         **({"shell": shell} if shell else {}),
         **({"call": call} if call else {}),
         **({"attribute": attribute} if attribute else {}),
+        **({"validation": validation} if validation else {}),
+        **({"traceback": trace} if trace else {}),
     }
 
 

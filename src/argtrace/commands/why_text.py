@@ -253,13 +253,19 @@ def render_why(section: Mapping[str, Any], width: int | None = None) -> str:
     from argtrace.commands.why_attribute import render_attribute
     from argtrace.commands.why_call import render_call
     from argtrace.commands.why_confidence import render_weak
+    from argtrace.commands.why_pydantic import render_validation
     from argtrace.commands.why_shell import render_shell
+    from argtrace.commands.why_traceback import render_traceback
 
     lines = _Lines(width)
     if not section.get("matches"):
         lines.add(f"no framework raise or log site matches {section.get('query')!r}", 2)
     lines.extend(render_weak(section), 3)
-    lines.extend(render_shell(section) + render_call(section) + render_attribute(section))
+    lines.extend(
+        render_shell(section) + render_call(section) + render_attribute(section) + render_validation(section)
+    )
+    if not section.get("matches"):  # frames without a message: where it failed; else under the sites
+        lines.extend(render_traceback(section))
     signatures = list(section.get("signatures", []))
     top = (section.get("matches") or [None])[0]
     if top is not None and signatures and _passes_on(top):

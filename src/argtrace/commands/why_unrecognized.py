@@ -283,18 +283,32 @@ def foreign_program(prog: str) -> bool:
     return bool(prog) and not prog.endswith(".py") and not entrypoints_for_prog(prog)
 
 
+# a launcher's tag for its child's output before argparse's program name: TokenSpeed PR#163's
+# "[smg] __main__.py: error: argument --reasoning-parser: invalid choice" (the child ran `python -m`)
+_TAGGED = re.compile(r"\[(?P<tag>[A-Za-z_][\w.-]{0,60})\]\s+__main__\.py: error: ")
+
+
 def origin_of_parser(text: str) -> dict[str, str] | None:
-    """``why``'s ``origin`` for argparse's "PROG: error: unrecognized arguments" of a program that is no
-    entry point of SGLang or vLLM (waybarrios/vllm-mlx#7: ``vllm-mlx``, an MLX server with its own CLI)."""
-    m = _UNRECOGNIZED.search(text)
-    if m is None or not foreign_program(m.group("prog") or ""):
+    """``why``'s ``origin`` for argparse's "PROG: error: unrecognized arguments" (or "argument X: invalid
+    choice") of a program that is no entry point of SGLang or vLLM (waybarrios/vllm-mlx#7: ``vllm-mlx``, an
+    MLX server with its own CLI); a ``python -m`` child's ``__main__.py`` is named by its launcher's tag."""
+    from argtrace.commands.why_choice import _INVALID
+
+    m = _UNRECOGNIZED.search(text) or _INVALID.search(text)
+    if m is None:
         return None
-    prog = m.group("prog")
+    prog = m.group("prog") or ""
+    tagged = _TAGGED.search(text)
+    if prog == "__main__.py" and tagged is not None:
+        prog = tagged.group("tag")
+    if not foreign_program(prog):
+        return None
     return {
         "origin": f"{prog}'s own argument parser: {prog} is no SGLang or vLLM program (their parsers' "
         "program names are generated: frameworks/entrypoints.py), so what their parsers take does not apply",
         "basis": "wording",
-        "evidence": m.group(0).strip(),
+        "evidence": (f"[{prog}] " if tagged is not None and prog == tagged.group("tag") else "")
+        + m.group(0).strip(),
         "source": "https://github.com/waybarrios/vllm-mlx/issues/7",
     }
 

@@ -52,3 +52,48 @@ def add_quoting_cause(groups: list[dict[str, Any]], text: str) -> None:
     first = groups[0]
     first["fix"] = f"{first['fix']}; {said}" if first.get("fix") else said
     first["quoting"] = said
+
+
+_HOLE = re.compile(r"\{([^{}]*)\}")
+
+
+def _empty_holes(template: str, text: str) -> list[str]:
+    """The placeholders of ``template`` that ``text`` fills with nothing (``Unknown quantization method: .``):
+    the template's literal pieces around them meet with no character between."""
+    pieces = _HOLE.split(template)  # literal, expr, literal, expr, ...
+    flat = " ".join(text.split())
+    empty = []
+    for i in range(1, len(pieces), 2):
+        before = " ".join(pieces[i - 1].split())
+        after = " ".join(pieces[i + 1].split()) if i + 1 < len(pieces) else ""
+        if len(before) < 8 or not after:
+            continue  # too few words around it to tell an empty value from a cut text
+        if f"{before} {after}" in flat or f"{before}{after}" in flat:
+            empty.append(pieces[i])
+    return empty
+
+
+def add_empty_value_cause(groups: list[dict[str, Any]], text: str) -> None:
+    """A check that refused an empty value of a setting (NVIDIA Model-Optimizer#261's "Unknown quantization
+    method: . Must be one of [...]"): a launch rarely writes a flag with nothing after it, so the value came
+    from where the framework fills the setting when the flag is absent (the model's files, a default), and
+    changing the flag's value on the command line is not the finding. Said on the first site when one of its
+    settings is the placeholder the text leaves empty."""
+    if not groups or not groups[0].get("settings"):
+        return
+    first = groups[0]
+    holes = _empty_holes(str(first.get("message") or ""), text)
+    named = [
+        s for s in first["settings"] if any(re.search(rf"\b{re.escape(s['name'])}\b", hole) for hole in holes)
+    ]
+    if not named:
+        return
+    flag = named[0].get("flag") or named[0]["name"]
+    said = (
+        f"the refused value is empty: a command line rarely gives {flag} nothing, so when the launch did "
+        f"not pass {flag} the value came from where {first['framework']} fills it otherwise (the model's "
+        "files or a default): check that source (for a checkpoint, its config.json and the files its export "
+        "wrote)"
+    )
+    first["fix"] = f"{first['fix']}; {said}" if first.get("fix") else said
+    first["empty_value"] = flag

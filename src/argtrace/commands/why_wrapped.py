@@ -61,9 +61,16 @@ def inner_message(template: str, text: str, caught: bool = False) -> str | None:
         return None
     for i, value in enumerate(m.groups()):
         reporting = _REPORTING.search(pieces[i]) or (caught and holes[i][1:-1].strip() in CAUGHT)
-        if reporting and len(value.split()) >= _MIN_WORDS:
+        if not reporting or value.strip().startswith(_TRACEBACK):
+            continue  # a traceback's header is not the error: its exception line is (why_traceback)
+        if len(value.split()) >= _MIN_WORDS or BARE.fullmatch(value.strip()):
             return value.strip()
     return None
+
+
+_TRACEBACK = "Traceback (most recent call last)"
+# an exception's class with no message: vllm#41027's "Worker failed with error 'AssertionError: '"
+BARE = re.compile(r"(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)(?::\s*)?")
 
 
 def explain_inner(groups: list[dict[str, Any]], text: str, explain: Callable[[str], dict[str, Any]]) -> None:
@@ -74,6 +81,18 @@ def explain_inner(groups: list[dict[str, Any]], text: str, explain: Callable[[st
     caught = any(str(c).startswith("except") for c in wrapper.get("conditions") or ())
     inner = inner_message(str(wrapper.get("message") or ""), text, caught)
     if inner is None:
+        return
+    if BARE.fullmatch(inner):
+        cls = inner.rstrip(": ")
+        wrapper["fix"] = (
+            f"this only reports another error: a bare {cls} (raised without a message, so no indexed site "
+            f"prints it) where the wrapped code ran; its own traceback, printed before this line, names the "
+            f"statement that failed; the settings {wrapper['function']} reads are not its"
+        )
+        wrapper["reports"] = inner
+        for twin in groups[1:]:  # the same message in another function or release: the same report
+            if twin.get("message") == wrapper.get("message"):
+                twin["fix"], twin["reports"] = wrapper["fix"], inner
         return
     found = explain(inner)
     best = (found.get("matches") or [None])[0]
