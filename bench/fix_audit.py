@@ -131,7 +131,10 @@ def _module_cases() -> dict[str, list[Case]]:
         if not isinstance(cases_dir, Path):
             continue
         directory = cases_dir.relative_to(REPO).as_posix()
-        correct = {getattr(v, "file", None) for v in getattr(module, "CORRECT", {}).values()}
+        # CORRECT maps names to launches with a `file`, or lists the correct launches' file names
+        named = getattr(module, "CORRECT", {})
+        listed = named.values() if isinstance(named, dict) else named
+        correct = {v if isinstance(v, str) else getattr(v, "file", None) for v in listed}
         seen: set[int] = set()
         entries = list(_launches([v for k, v in vars(module).items() if k.isupper()], seen))
         # modules that call check("NAME", "OPT", ...) inline (carriers, pd8)
