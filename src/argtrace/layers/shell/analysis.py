@@ -6,7 +6,7 @@ import functools
 import gc
 import re
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ParamSpec, TypeVar
 
 from argtrace.layers.shell import evaluate as E
@@ -128,6 +128,28 @@ def analyze(
                     + " not set, as where argtrace runs: its server start is read as if "
                     + ("it were" if len(guard) == 1 else "they were")
                     + " set where the script runs (value unknown)",
+                    at=where.rsplit(" at ", 1)[-1] if " at " in where else label,
+                    basis="assumed",
+                )
+            )
+            ev, exit_reason = again, again_reason
+    # The same for the script's own arguments: `[[ $# -lt 3 ]] && { echo usage; exit 2; }` stops a script
+    # given none (check was given none after the file); its user runs it with them, so read it again with
+    # $1, $@, $# unknown, as `argtrace lint` reads every script, and say so (SH046)
+    if _argument_guard(ev, args, args_unknown):
+        why_args = "not given to check; the script exits without them"
+        args_findings: list[Finding] = []
+        again, again_reason = _evaluate(src, args, env, arg0, cwd, unknown_env, why_args, args_findings)
+        if again.servers:
+            from argtrace.rules.wrappers import SH046
+
+            where = (ev.ended_by[0] if ev.ended_by else None) or "`exit`"
+            findings.extend(args_findings)
+            findings.append(
+                SH046.finding(
+                    f"{label} stops at {where} when it is given no arguments, as here: its server start is "
+                    "read as if it were given the arguments it expects (values unknown); pass them after the "
+                    "file (`argtrace check FILE ARG...`) to check the launch as it is run",
                     at=where.rsplit(" at ", 1)[-1] if " at " in where else label,
                     basis="assumed",
                 )
@@ -263,6 +285,17 @@ def _caller_guard(ev: Any, env: Mapping[str, str], unknown_env: Mapping[str, str
     if ev.servers or ev.ended_by is None or ev.ended_by[0] is None or not ev.ended_by[1]:
         return []
     return _unset_reads(ev, env, unknown_env)
+
+
+_POSITIONAL = frozenset({"#", "@", "*", *map(str, range(1, 10))})
+
+
+def _argument_guard(ev: Any, args: Sequence[str], args_unknown: str | None) -> bool:
+    """Whether a script given no arguments found no server start and ended at an ``exit`` with a failing
+    status after reading its positional parameters (``$#``, ``$1``...): it stops for want of them."""
+    if args or args_unknown is not None or ev.servers or ev.ended_by is None or ev.ended_by[0] is None:
+        return False
+    return bool(ev.ended_by[1]) and bool(_POSITIONAL & set(ev.read_names))
 
 
 def _unset_reads(ev: Any, env: Mapping[str, str], unknown_env: Mapping[str, str] | None) -> list[str]:
