@@ -277,9 +277,10 @@ def run_check(options: CheckOptions) -> Report:
 
         if is_makefile(source.label, source.data):
             # make expands its own variables and runs the recipes with /bin/sh (layers/shell/makefile.py)
-            made = recipes_script(source.data, options.env)
+            made = recipes_script(source.data, options.env, args)
             source = ScriptSource(label=label, data=made.data, path=path)
             make_unknown, make_env = made.included, made.exported
+            args = []  # the words after a Makefile are make's goals, not $1...: no recipe reads them
     # SLURM: a batch script runs with the variables SLURM sets for it (layers/slurm.py); a script without the
     # text #SBATCH has no directive line, and the SLURM layer is not imported for it
     env, unknown_env = {**make_env, **options.env}, make_unknown or None

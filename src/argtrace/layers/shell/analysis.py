@@ -118,17 +118,18 @@ def analyze(
         if again.servers:
             from argtrace.rules.wrappers import SH046
 
-            where = (ev.ended_by[0] if ev.ended_by else None) or "`exit`"  # "`exit` at FILE:LINE:COL"
+            exited = bool(ev.ended_by and ev.ended_by[0] and ev.ended_by[1])
+            where = (ev.ended_by[0] if exited and ev.ended_by else None) or "`exit`"  # "`exit` at F:L:C"
             names = ", ".join(f"${n}" for n in guard)
             findings.extend(again_findings)
             findings.append(
                 SH046.finding(
-                    f"{label} stops at {where} when {names} "
+                    (f"{label} stops at {where} when {names} " if exited else f"{label} starts no server when {names} ")
                     + ("is" if len(guard) == 1 else "are")
                     + " not set, as where argtrace runs: its server start is read as if "
                     + ("it were" if len(guard) == 1 else "they were")
                     + " set where the script runs (value unknown)",
-                    at=where.rsplit(" at ", 1)[-1] if " at " in where else label,
+                    at=where.rsplit(" at ", 1)[-1] if exited and " at " in where else label,
                     basis="assumed",
                 )
             )
@@ -143,14 +144,16 @@ def analyze(
         if again.servers:
             from argtrace.rules.wrappers import SH046
 
-            where = (ev.ended_by[0] if ev.ended_by else None) or "`exit`"
+            exited = bool(ev.ended_by and ev.ended_by[0] and ev.ended_by[1])
+            where = (ev.ended_by[0] if exited and ev.ended_by else None) or "`exit`"
             findings.extend(args_findings)
             findings.append(
                 SH046.finding(
-                    f"{label} stops at {where} when it is given no arguments, as here: its server start is "
+                    (f"{label} stops at {where}" if exited else f"{label} starts no server")
+                    + " when it is given no arguments, as here: its server start is "
                     "read as if it were given the arguments it expects (values unknown); pass them after the "
                     "file (`argtrace check FILE ARG...`) to check the launch as it is run",
-                    at=where.rsplit(" at ", 1)[-1] if " at " in where else label,
+                    at=where.rsplit(" at ", 1)[-1] if exited and " at " in where else label,
                     basis="assumed",
                 )
             )
@@ -282,8 +285,10 @@ def _caller_guard(ev: Any, env: Mapping[str, str], unknown_env: Mapping[str, str
     """The variables of the caller's environment a script read, found unset, and then exited on: the run
     found no server start and ended at an ``exit`` with a failing status, and these names were expanded but
     neither given (``env``, ``unknown_env``) nor set by the script. Empty when that is not the case."""
-    if ev.servers or ev.ended_by is None or ev.ended_by[0] is None or not ev.ended_by[1]:
+    if ev.servers:
         return []
+    # an `exit` with a failing status, or no server start on any path at all (`if [[ "$ENGINE" == vllm ]];
+    # then vllm serve ...; fi` with ENGINE unset here): either way the caller's variables decide it
     return _unset_reads(ev, env, unknown_env)
 
 
@@ -291,11 +296,11 @@ _POSITIONAL = frozenset({"#", "@", "*", *map(str, range(1, 10))})
 
 
 def _argument_guard(ev: Any, args: Sequence[str], args_unknown: str | None) -> bool:
-    """Whether a script given no arguments found no server start and ended at an ``exit`` with a failing
-    status after reading its positional parameters (``$#``, ``$1``...): it stops for want of them."""
-    if args or args_unknown is not None or ev.servers or ev.ended_by is None or ev.ended_by[0] is None:
+    """Whether a script given no arguments found no server start after reading its positional parameters
+    (``$#``, ``$1``...): it stops, or starts nothing, for want of them."""
+    if args or args_unknown is not None or ev.servers:
         return False
-    return bool(ev.ended_by[1]) and bool(_POSITIONAL & set(ev.read_names))
+    return bool(_POSITIONAL & set(ev.read_names))
 
 
 def _unset_reads(ev: Any, env: Mapping[str, str], unknown_env: Mapping[str, str] | None) -> list[str]:

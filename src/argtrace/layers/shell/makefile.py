@@ -7,8 +7,8 @@ Makefile's ``$(MODEL)`` is a command substitution and its ``MODEL ?= x`` lines a
 set in the Makefile is lost. :func:`recipes_script` turns the file into the script its recipes form: the
 variables expanded as make expands them, every other line blank, so line numbers stay the Makefile's.
 
-What it does not model (said in :class:`MakeScript`): which target the user runs (every recipe is read, in
-file order), a recipe line's own shell (each line runs in a new one, so a ``cd`` or variable does not reach
+What it does not model: which target the user runs when none is named after the file (every recipe is read,
+in file order), the prerequisites a named target runs first, a recipe line's own shell (each line runs in a new one, so a ``cd`` or variable does not reach
 the next line; read here in one shell), ``make VAR=value`` on the command line, and make functions other
 than ``$(shell ...)`` (left as command substitutions: unknown values).
 """
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 _NAMES = frozenset({"Makefile", "makefile", "GNUmakefile"})
@@ -125,8 +125,9 @@ class _Vars:
         return "${" + inner + "}" if shell else ""
 
 
-def recipes_script(data: bytes, env: Mapping[str, str]) -> MakeScript:
-    """The script a Makefile's recipes form (module docstring)."""
+def recipes_script(data: bytes, env: Mapping[str, str], goals: Sequence[str] = ()) -> MakeScript:
+    """The script a Makefile's recipes form (module docstring); ``goals``: the targets named after the file
+    (`argtrace check Makefile serve`, as `make serve`): only their recipes, else every target's."""
     lines = data.decode("utf-8", "replace").split("\n")
     out = [""] * len(lines)
     variables = _Vars(env)
@@ -157,7 +158,7 @@ def recipes_script(data: bytes, env: Mapping[str, str]) -> MakeScript:
     i = 0
     while i < len(lines):
         line = lines[i]
-        if line.startswith("\t") and in_rule:
+        if line.startswith("\t") and in_rule and (not goals or target in goals):
             first = True
             while True:
                 # the tab becomes a blank and so do the @-+ prefixes: the columns stay the Makefile's
