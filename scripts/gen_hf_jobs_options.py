@@ -40,7 +40,8 @@ def table() -> dict[str, object]:
         names = [*param.opts, *param.secondary_opts]
         (flags if param.is_flag or param.count else with_value).extend(names)
     return {
-        "source": f"huggingface_hub {huggingface_hub.__version__}: `hf jobs run` (huggingface_hub/cli/jobs.py)",
+        "source": f"huggingface_hub {huggingface_hub.__version__}: `hf jobs run` "
+        "(huggingface_hub/cli/jobs.py)",
         "with_value": sorted(with_value),
         "flags": sorted(flags),
         "env": ["--env", "-e"],

@@ -316,8 +316,8 @@ def test_a_usage_exit_is_read_past_with_the_arguments_unknown(tmp_path: Path) ->
     r = run(tmp_path, script)
     assert "SH019" not in codes(r) and len(r.servers) == 1
     assert only(r, "SH046").message == (
-        "launch.sh stops at `exit` at launch.sh:3:3 when it is given no arguments, as here: its server start is "
-        "read as if it were given the arguments it expects (values unknown); pass them after the file "
+        "launch.sh stops at `exit` at launch.sh:3:3 when it is given no arguments, as here: its server start "
+        "is read as if it were given the arguments it expects (values unknown); pass them after the file "
         "(`argtrace check FILE ARG...`) to check the launch as it is run"
     )
     given = run(tmp_path, script, "/models/m")

@@ -24,6 +24,7 @@ caller says so per server.
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -71,7 +72,7 @@ def _clash_basis(clash: Sequence[PdServer]) -> tuple[Severity, Basis | None, str
     """Severity, basis and the message's tail for listeners of one address: certain (error) when the file
     stops nothing between the starts; when it runs a stop between two of them, the first may be gone when
     the second binds, so the clash rests on that stop not ending it (info, assumed)."""
-    stops = [at for a, b in zip(clash, clash[1:], strict=False) if (at := _stop_between(a, b)) is not None]
+    stops = [at for a, b in itertools.pairwise(clash) if (at := _stop_between(a, b)) is not None]
     if not stops:
         return "error", None, ""
     return (

@@ -124,7 +124,11 @@ def analyze(
             findings.extend(again_findings)
             findings.append(
                 SH046.finding(
-                    (f"{label} stops at {where} when {names} " if exited else f"{label} starts no server when {names} ")
+                    (
+                        f"{label} stops at {where} when {names} "
+                        if exited
+                        else f"{label} starts no server when {names} "
+                    )
                     + ("is" if len(guard) == 1 else "are")
                     + " not set, as where argtrace runs: its server start is read as if "
                     + ("it were" if len(guard) == 1 else "they were")

@@ -1,16 +1,17 @@
 """``argtrace check Makefile``: a Makefile's recipes as the shell script make runs.
 
-make does not hand a Makefile to a shell: it expands its own variables (``$(MODEL)``, ``${PORT}``, ``$$`` for a
-literal ``$``) and runs each recipe line (a line starting with a tab under a ``target:`` line) with
+make does not hand a Makefile to a shell: it expands its own variables (``$(MODEL)``, ``${PORT}``, ``$$``
+for a literal ``$``) and runs each recipe line (a line starting with a tab under a ``target:`` line) with
 ``/bin/sh -c`` (GNU make manual, "Recipe Execution", "How to Use Variables"). Read as a shell script, a
 Makefile's ``$(MODEL)`` is a command substitution and its ``MODEL ?= x`` lines are commands, so every value
 set in the Makefile is lost. :func:`recipes_script` turns the file into the script its recipes form: the
 variables expanded as make expands them, every other line blank, so line numbers stay the Makefile's.
 
 What it does not model: which target the user runs when none is named after the file (every recipe is read,
-in file order), the prerequisites a named target runs first, a recipe line's own shell (each line runs in a new one, so a ``cd`` or variable does not reach
-the next line; read here in one shell), ``make VAR=value`` on the command line, and make functions other
-than ``$(shell ...)`` (left as command substitutions: unknown values).
+in file order), the prerequisites a named target runs first, a recipe line's own shell (each line runs in a
+new one, so a ``cd`` or variable does not reach the next line; read here in one shell), ``make VAR=value`` on
+the command line, and make functions other than ``$(shell ...)`` (left as command substitutions: unknown
+values).
 """
 
 from __future__ import annotations
@@ -21,7 +22,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 _NAMES = frozenset({"Makefile", "makefile", "GNUmakefile"})
-_ASSIGN = re.compile(r"^(?:(export|override)\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*(\?=|::=|:::=|:=|\+=|!=|=)(.*)$")
+_ASSIGN = re.compile(
+    r"^(?:(export|override)\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*(\?=|::=|:::=|:=|\+=|!=|=)(.*)$"
+)
 _RULE = re.compile(r"^([^\s:=#][^:=#]*?)\s*::?(?!=)(.*)$")
 _EXPORT = re.compile(r"^export\s+([A-Za-z_][A-Za-z0-9_ ]*)\s*$")
 _INCLUDE = re.compile(r"^-?s?include\s+(.+)$")
