@@ -244,3 +244,22 @@ def test_hf_jobs_run_is_followed_with_the_jobs_environment(tmp_path: Path) -> No
 )
 def test_hf_jobs_run_that_runs_nothing_starts_no_server(tmp_path: Path, line: str) -> None:
     assert check(tmp_path, "-c", line)["servers"] == []
+
+
+def test_stops_are_placed_only_when_every_start_is_found_in_order() -> None:
+    from argtrace.servers_together import stops_before_starts
+
+    commands = [
+        ("a:1", ["vllm", "serve", "m"], None),
+        ("a:2", ["pgrep", "VLLM"], None),
+        ("a:2", ["xargs", "-r", "kill", "-9"], None),
+        ("a:3", ["vllm", "serve", "m"], None),
+    ]
+    assert stops_before_starts(["a:1", "a:3"], commands) == [(), ("a:2",)]
+    # a start the commands do not hold (a child shell's): no stop is placed between any two
+    assert stops_before_starts(["a:1", "b:9", "a:3"], commands) == [(), (), ()]
+    # `kill -0 PID` only asks whether the server lives (vLLM's auto_tune.sh health loop); `docker ps` lists
+    looks = [("a:1", ["vllm"], None), ("x", ["kill", "-0", "7"], None), ("y", ["docker", "ps"], None)]
+    stops = [("z", ["fuser", "-k", "8000/tcp"], None), ("w", ["docker", "rm", "-f", "c"], None)]
+    assert stops_before_starts(["a:1", "a:1"], [*looks, ("a:1", ["vllm"], None)]) == [(), ()]
+    assert stops_before_starts(["a:1", "a:1"], [*looks, *stops, ("a:1", ["vllm"], None)]) == [(), ("z", "w")]

@@ -142,12 +142,19 @@ def _stops(argv: Sequence[str | None]) -> bool:
     if not words:
         return False
     if words[0] in _STOPPERS:
-        return True
+        return not _signal_zero(words[1:])
     if words[0] == "xargs":
-        return any(w in _STOPPERS for w in words[1:])
+        at = next((n for n, w in enumerate(words) if w in _STOPPERS), None)
+        return at is not None and not _signal_zero(words[at + 1 :])
     if words[0] == "fuser":
         return any(w.startswith("-") and not w.startswith("--") and "k" in w for w in words[1:])
     return words[0] == "docker" and len(words) > 1 and words[1] in ("stop", "kill", "rm")
+
+
+def _signal_zero(args: Sequence[str]) -> bool:
+    """`kill -0 PID` / `kill -s 0` only asks whether the process lives; `kill -l` lists signals."""
+    pairs = zip(args, [*args[1:], ""], strict=True)
+    return any(a in ("-0", "-l", "-L", "-s0") or (a == "-s" and b == "0") for a, b in pairs)
 
 
 def stops_before_starts(starts: Sequence[str | None], commands: PredictedCommands) -> list[tuple[str, ...]]:
