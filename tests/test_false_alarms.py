@@ -16,7 +16,7 @@ argtrace raises on them with no options at all (no ``--framework-version``, no `
   :func:`test_a_recipe_at_its_own_release_raises_only_its_true_findings` checks it with
   ``--framework-version``.
 - ``scripts/*.sh``, ``compose/*.yaml``, ``k8s/*.yaml``, ``systemd/*.service`` (unit files),
-  ``skypilot/*.yaml`` (SkyPilot tasks): run as ``check FILE``.
+  ``skypilot/*.yaml`` (SkyPilot tasks), ``make/*.mk`` (Makefiles): run as ``check FILE``.
 
 A case that fails today is listed in :data:`KNOWN_FALSE_ALARMS` with the finding code and its mechanism;
 the xfail is strict, so the day a fix makes it pass the gate turns red until the entry is removed.
@@ -43,6 +43,7 @@ KINDS = {
     "recipes": ".cmd",
     "systemd": ".service",
     "skypilot": ".yaml",
+    "make": ".mk",
 }
 
 # case (path under CORPUS) -> "<CODE>: <mechanism>". Each reason names what argtrace assumed or

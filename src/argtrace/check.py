@@ -215,6 +215,11 @@ def run_check(options: CheckOptions) -> Report:
     args: Sequence[str]
     if options.command_string is not None:
         label, data, path = COMMAND_LABEL, options.command_string.encode(), None
+        if (len(data) - len(data.rstrip(b"\\"))) % 2:
+            # a command copied from a page whose last line still ends with `\`: typed or pasted at a
+            # prompt, the Enter after it continues the line to an empty one, which ends the command (bash -c
+            # on the bare text would pass a literal `\`); shellcheck reads it the same way then (SC1073)
+            data += b"\n"
         # As with bash -c: the first word after the command is $0, the rest $1...
         arg0 = options.script_args[0] if options.script_args else "argtrace"
         args = options.script_args[1:]
@@ -265,9 +270,20 @@ def run_check(options: CheckOptions) -> Report:
         return _check_servers(report, manifest.servers, source.label, options, commands=manifest.commands)
     if options.command_string is None and (not_launch := yaml_not_a_launch(source.label, source.data)):
         raise UsageError(not_launch)
+    make_unknown: dict[str, str] = {}
+    make_env: dict[str, str] = {}
+    if options.command_string is None:
+        from argtrace.layers.shell.makefile import is_makefile, recipes_script
+
+        if is_makefile(source.label, source.data):
+            # make expands its own variables and runs the recipes with /bin/sh (layers/shell/makefile.py)
+            made = recipes_script(source.data, options.env, args)
+            source = ScriptSource(label=label, data=made.data, path=path)
+            make_unknown, make_env = made.included, made.exported
+            args = []  # the words after a Makefile are make's goals, not $1...: no recipe reads them
     # SLURM: a batch script runs with the variables SLURM sets for it (layers/slurm.py); a script without the
     # text #SBATCH has no directive line, and the SLURM layer is not imported for it
-    env, unknown_env = options.env, None
+    env, unknown_env = {**make_env, **options.env}, make_unknown or None
     allocation = None
     if options.command_string is None and b"#SBATCH" in source.data:
         from argtrace.layers.slurm import batch_directives
@@ -278,7 +294,7 @@ def run_check(options: CheckOptions) -> Report:
 
         known, unknown = batch_environment(allocation)
         env = {**known, **options.env}
-        unknown_env = {k: v for k, v in unknown.items() if k not in env}
+        unknown_env = {**{k: v for k, v in unknown.items() if k not in env}, **make_unknown}
         report.sections["slurm"] = allocation.section()
     shell = analyze_script(
         source,

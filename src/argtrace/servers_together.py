@@ -101,7 +101,8 @@ def pd_findings_of(
     from argtrace.layers.disaggregation import PdServer, pd_findings
 
     servers = []
-    for index, server, schema, result in parsed:
+    stops = stops_before_starts([server.at for _, server, _, _ in parsed], commands)
+    for n, (index, server, schema, result) in enumerate(parsed):
         values, given, _ = node_values(schema, result)
         before = [(w or "").rsplit("/", 1)[-1] for w in server.argv_text[: server.server_args_start]]
         local = server.placement is None and server.image is None and "ssh" not in before
@@ -125,9 +126,52 @@ def pd_findings_of(
             schema.version,
             server.entrypoint,
             machine,
+            stops[n],
         )
         servers.append(pd)
     return pd_findings(servers, routers)
+
+
+_STOPPERS = frozenset({"kill", "pkill", "killall"})
+
+
+def _stops(argv: Sequence[str | None]) -> bool:
+    """Whether a predicted command stops processes: kill/pkill/killall, `xargs [opts] kill`, `fuser -k`,
+    `docker stop|kill|rm`."""
+    words = [(w or "").rsplit("/", 1)[-1] for w in argv]
+    if not words:
+        return False
+    if words[0] in _STOPPERS:
+        return not _signal_zero(words[1:])
+    if words[0] == "xargs":
+        at = next((n for n, w in enumerate(words) if w in _STOPPERS), None)
+        return at is not None and not _signal_zero(words[at + 1 :])
+    if words[0] == "fuser":
+        return any(w.startswith("-") and not w.startswith("--") and "k" in w for w in words[1:])
+    return words[0] == "docker" and len(words) > 1 and words[1] in ("stop", "kill", "rm")
+
+
+def _signal_zero(args: Sequence[str]) -> bool:
+    """`kill -0 PID` / `kill -s 0` only asks whether the process lives; `kill -l` lists signals."""
+    pairs = zip(args, [*args[1:], ""], strict=True)
+    return any(a in ("-0", "-l", "-L", "-s0") or (a == "-s" and b == "0") for a, b in pairs)
+
+
+def stops_before_starts(starts: Sequence[str | None], commands: PredictedCommands) -> list[tuple[str, ...]]:
+    """For each server start (its ``at``, in the order the file runs them), where the file ran a command
+    that stops processes before it. The predicted commands are in the order the shell runs them, and a
+    function called twice yields its start twice, so starts are matched in turn; a start not found among
+    them (a child shell's, a manifest's) and every later one get the stops seen so far."""
+    out: list[tuple[str, ...]] = []
+    seen: list[str] = []
+    for at, argv, _ in commands:
+        if len(out) < len(starts) and at == starts[len(out)]:
+            out.append(tuple(seen))
+        elif _stops(argv):
+            seen.append(at)
+    if len(out) < len(starts):  # not every start found in order: which stops lie between is not known
+        return [()] * len(starts)
+    return out
 
 
 def multinode_findings_of(

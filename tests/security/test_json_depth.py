@@ -37,6 +37,7 @@ OWN_DATA = {
     "frameworks/plugins.py": 1,
     "frameworks/ray_llm.py": 1,  # data/ray_serve_llm.json
     "frameworks/release_index.py": 1,
+    "frameworks/detect.py": 1,  # data/hf_jobs_run_options.json (scripts/gen_hf_jobs_options.py)
     "frameworks/router_launch.py": 1,
     "frameworks/schema.py": 2,
     "frameworks/schema_store.py": 7,

@@ -309,14 +309,27 @@ def test_nothing_is_lost_after_a_flag_that_takes_no_value(tmp_path: Path) -> Non
     )
 
 
-def test_a_usage_exit_is_named_when_no_server_starts(tmp_path: Path) -> None:
+def test_a_usage_exit_is_read_past_with_the_arguments_unknown(tmp_path: Path) -> None:
+    # the script's user runs it with its arguments: given none here, it is read again with $1/$#/$@ unknown
+    # (as `argtrace lint` reads it) and says so, instead of "no server start" (2026-12-03 batch)
     script = 'if [ $# -lt 1 ]; then\n  echo "usage: $0 MODEL" >&2\n  exit 1\nfi\nvllm serve "$1"\n'
     r = run(tmp_path, script)
-    assert only(r, "SH019").message == (
-        "no SGLang or vLLM server start found in the commands launch.sh would run: it stops at `exit` at "
-        "launch.sh:3:3 with status 1 (given 0 arguments)"
+    assert "SH019" not in codes(r) and len(r.servers) == 1
+    assert only(r, "SH046").message == (
+        "launch.sh stops at `exit` at launch.sh:3:3 when it is given no arguments, as here: its server start "
+        "is read as if it were given the arguments it expects (values unknown); pass them after the file "
+        "(`argtrace check FILE ARG...`) to check the launch as it is run"
     )
-    assert "SH019" not in codes(run(tmp_path, script, "/models/m"))
+    given = run(tmp_path, script, "/models/m")
+    assert "SH019" not in codes(given) and "SH046" not in codes(given)
+
+
+def test_an_exit_no_argument_decides_is_still_named(tmp_path: Path) -> None:
+    script = 'echo "usage: $0 MODEL" >&2\nexit 1\nvllm serve "$1"\n'
+    assert only(run(tmp_path, script), "SH019").message == (
+        "no SGLang or vLLM server start found in the commands launch.sh would run: it stops at `exit` at "
+        "launch.sh:2:1 with status 1 (given 0 arguments)"
+    )
 
 
 def test_split_value(tmp_path: Path) -> None:

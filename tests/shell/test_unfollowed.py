@@ -9,13 +9,8 @@ from argtrace.frameworks.unfollowed import unfollowed_start
 from argtrace.layers.shell import ScriptSource, analyze_script
 
 CASES = [
-    # https://github.com/huggingface/blog/pull/3432: a vLLM server started as a Hugging Face job
-    (
-        "hf jobs run --flavor h200x2 --expose 8000 --timeout 2h vllm/vllm-openai:latest vllm serve "
-        "Qwen/Qwen3.5-122B-A10B --host 0.0.0.0 --port 8000 --tensor-parallel-size 2",
-        "`hf jobs` runs `vllm serve Qwen/Qwen3.5-122B-A10B` here: argtrace does not follow `hf jobs`, so "
-        "that server's arguments and environment are not checked",
-    ),
+    # (https://github.com/huggingface/blog/pull/3432's `hf jobs run ... vllm serve` was here; `hf jobs run` is
+    # followed since the 2026-12-03 false-alarm batch: tests/test_false_alarms_batch16.py)
     # constructed: launchers in front of a start
     (
         "mpirun -np 2 --allow-run-as-root python3 -m sglang.launch_server --model-path m",
@@ -48,6 +43,7 @@ def test_unfollowed_start_is_a_warning_naming_the_word(line: str, message: str) 
         "docker run --rm lmsysorg/sglang:latest python3 -m sglang.launch_server --model-path m",  # transport
         "docker exec -it ctr vllm serve m",  # transport (containers.py, tests/transport/test_transport4_*)
         "timeout 10m python3 -m sglang.launch_server --model-path m",  # followed
+        "hf jobs run --flavor h200 vllm/vllm-openai:latest vllm serve m",  # followed (frameworks/detect.py)
         # vLLM's demo server is parsed (frameworks/vllm_demo.py, tests/test_vllm_demo_server.py)
         "python -O -u -m vllm.entrypoints.api_server --host=127.0.0.1 --port=8000 --model=m",
         # the router alone is parsed (frameworks/router_launch.py, tests/test_real_cases_pd8.py)

@@ -185,6 +185,56 @@ def _apptainer_exec(argv: Sequence[str], i: int, env: list[tuple[int, str, str]]
     return j + 1 if j + 1 < len(argv) else None  # the image, then the command
 
 
+def _hf_jobs_table() -> dict[str, list[str]]:
+    """``data/hf_jobs_run_options.json`` (scripts/gen_hf_jobs_options.py, from huggingface_hub's CLI)."""
+    import functools
+    import json
+
+    @functools.cache
+    def load() -> dict[str, list[str]]:
+        from argtrace.package_data import package_file
+
+        data: dict[str, list[str]] = json.loads(
+            package_file("data/hf_jobs_run_options.json").read_text(encoding="utf-8")
+        )
+        return data
+
+    return load()
+
+
+def _hf_jobs_run(argv: Sequence[str], i: int, env: list[tuple[int, str, str]]) -> int | None:
+    """The index of the command ``hf jobs run [OPTIONS] IMAGE COMMAND...`` runs (``i``: the word ``run``),
+    with its ``-e/--env`` and ``-s/--secrets`` NAME=VALUE added to ``env``; ``None`` when it runs none
+    (``--dry-run`` prints the configuration, ``--help``) or no command follows the image. Hugging Face
+    Jobs run COMMAND in place of the image's entrypoint (the Jobs docs' `hf jobs run python:3.12 python
+    -c ...`, and vLLM's image run as `... vllm/vllm-openai:latest vllm serve MODEL`)."""
+    table = _hf_jobs_table()
+    with_value, flags = set(table["with_value"]), set(table["flags"])
+    setting = set(table["env"]) | set(table["secrets"])
+    j = i + 1
+    while j < len(argv):
+        w = argv[j]
+        if w == "--":
+            j += 1
+            break
+        if not w.startswith("-") or w == "-":
+            break
+        name, eq, attached = w.partition("=")
+        if name in ("--dry-run", "--help"):
+            return None
+        if name not in with_value and name not in flags:
+            return None  # click refuses an option it does not know: nothing runs
+        if name in with_value:
+            value = attached if eq else (argv[j + 1] if j + 1 < len(argv) else "")
+            if name in setting and "=" in value:
+                key, _, val = value.partition("=")
+                env.append((j, key, val))
+            j += 1 if eq else 2
+            continue
+        j += 1
+    return j + 1 if j + 1 < len(argv) else None  # the image, then the command
+
+
 # programs whose options frameworks/wrappers.py reads from their generated option tables
 _PROGRAM_WRAPPERS = frozenset(
     {"timeout", "stdbuf", "nohup", "nice", "setsid", "taskset", "chrt", "ionice", "numactl", "systemd-run"}
@@ -313,6 +363,13 @@ def _unwrap(
             if found is None:
                 return i
             _add(wrappers, positions, i, b)
+            i = found
+            continue
+        if b == "hf" and argv[i + 1 : i + 3] == ["jobs", "run"]:
+            found = _hf_jobs_run(argv, i + 2, env)
+            if found is None:
+                return i
+            _add(wrappers, positions, i, "hf jobs run")
             i = found
             continue
         if b == "torchrun":

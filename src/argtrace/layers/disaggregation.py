@@ -24,6 +24,7 @@ caller says so per server.
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -56,6 +57,30 @@ class PdServer:
     release: str | None = None  # the release whose schema parsed it
     entrypoint: str = ""  # "sglang.launch_server", "dynamo.sglang", "vllm serve"...
     machine: str | None = None  # "this machine", "<ssh HOST>", or None: not known (a pod, a variable host)
+    # where the file ran a command that stops processes (kill, pkill, `xargs kill`...) before this start: two
+    # starts with different stops before them may not run at once (a benchmark that kills one setup first)
+    stops_before: tuple[str, ...] = ()
+
+
+def _stop_between(first: PdServer, later: PdServer) -> str | None:
+    """The first stop the file runs after ``first`` starts and before ``later`` does, if any."""
+    between = later.stops_before[len(first.stops_before) :]
+    return between[0] if len(later.stops_before) > len(first.stops_before) and between else None
+
+
+def _clash_basis(clash: Sequence[PdServer]) -> tuple[Severity, Basis | None, str]:
+    """Severity, basis and the message's tail for listeners of one address: certain (error) when the file
+    stops nothing between the starts; when it runs a stop between two of them, the first may be gone when
+    the second binds, so the clash rests on that stop not ending it (info, assumed)."""
+    stops = [at for a, b in itertools.pairwise(clash) if (at := _stop_between(a, b)) is not None]
+    if not stops:
+        return "error", None, ""
+    return (
+        "info",
+        "assumed",
+        f", if they run at once: the file stops processes between these starts ({stops[0]}), which may end "
+        "the first before the second binds",
+    )
 
 
 @dataclass
@@ -563,14 +588,18 @@ def _vllm(servers: Sequence[PdServer], out: list[Finding]) -> None:
                 nixl.setdefault((host, port), []).append(s)
     for (host, port), clash in nixl.items():
         if len(clash) > 1:
+            severity, basis, unless = _clash_basis(clash)
             out.append(
                 PA_PD_PORT_CLASH.finding(
                     f"servers {', '.join(str(s.index) for s in clash)} start NixlConnector on this "
                     f"machine with "
                     f"one side channel {host}:{port} (VLLM_NIXL_SIDE_CHANNEL_HOST/PORT, "
                     + ("set" if port != _NIXL_DEFAULT_PORT else "the default")
-                    + '): the second handshake listener cannot bind ("Address already in use")',
+                    + '): the second handshake listener cannot bind ("Address already in use")'
+                    + unless,
                     at=clash[-1].at,
+                    severity=severity,
+                    basis=basis,
                     setting="VLLM_NIXL_SIDE_CHANNEL_PORT",
                     fix="give each instance on the machine its own VLLM_NIXL_SIDE_CHANNEL_PORT",
                 )
@@ -588,12 +617,15 @@ def _bootstrap_clash(servers: Sequence[PdServer], out: list[Finding]) -> None:
         for other in seen:
             port = _bootstrap(s)
             if port is not None and port == _bootstrap(other) and _same_bind(_host(s), _host(other)):
+                severity, basis, unless = _clash_basis((other, s))
                 out.append(
                     PA_PD_PORT_CLASH.finding(
                         f"prefill servers {other.index} and {s.index} both start their bootstrap server on "
                         f"{_host(s)}:{_bootstrap(s)} on this machine: the second cannot bind "
-                        '("Address already in use") and its KV transfers never start',
+                        '("Address already in use") and its KV transfers never start' + unless,
                         at=s.at,
+                        severity=severity,
+                        basis=basis,
                         setting="disaggregation_bootstrap_port",
                         fix="give each prefill server on the machine its own --disaggregation-bootstrap-port "
                         "(and the router `--prefill URL PORT`)",

@@ -56,16 +56,20 @@ SH046 = Rule(
     code="SH046",
     layer="shell",
     severity="info",
-    title="The script stops at an `exit` because a variable of the caller's environment is not set here",
+    title="The script starts no server here because a caller's variable or its arguments are not given",
     rationale=(
         'A launch script that checks a variable it does not set itself (`if [ -z "$HF_TOKEN" ]; then exit '
         "1; fi`) stops before its server start when that variable is not set where argtrace runs. On the "
         "node it is usually set, so the server start after the check is what the script does there: "
         "argtrace reads it again as if the variable were set (its value unknown) and says so, instead of "
         "reporting that the script starts no server. The other variables of the caller the script reads "
-        "past that check are unknown too, not empty."
+        "past that check are unknown too, not empty. The same holds for a server only such a variable "
+        'selects (`if [[ "$ENGINE" == vllm ]]; then vllm serve ...; fi`), and for a script that needs '
+        "its arguments (`[[ $# -lt 3 ]] && exit 2`) when `check` is given none: it is read with `$1`, "
+        "`$@`, `$#` unknown, as `argtrace lint` reads every script."
     ),
-    fix="Give the variable its value with `--env NAME=VALUE` to check the launch as it runs on the node.",
+    fix="Give the variable its value with `--env NAME=VALUE`, or the script's arguments after its path, to "
+    "check the launch as it runs on the node.",
     example=Example(
         files={
             "launch.sh": _HEAD + 'if [ -z "$ARGTRACE_EXAMPLE_TOKEN" ]; then\n  exit 1\nfi\n' + _SERVER + "\n"

@@ -6,7 +6,7 @@ import functools
 import gc
 import re
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ParamSpec, TypeVar
 
 from argtrace.layers.shell import evaluate as E
@@ -118,17 +118,46 @@ def analyze(
         if again.servers:
             from argtrace.rules.wrappers import SH046
 
-            where = (ev.ended_by[0] if ev.ended_by else None) or "`exit`"  # "`exit` at FILE:LINE:COL"
+            exited = bool(ev.ended_by and ev.ended_by[0] and ev.ended_by[1])
+            where = (ev.ended_by[0] if exited and ev.ended_by else None) or "`exit`"  # "`exit` at F:L:C"
             names = ", ".join(f"${n}" for n in guard)
             findings.extend(again_findings)
             findings.append(
                 SH046.finding(
-                    f"{label} stops at {where} when {names} "
+                    (
+                        f"{label} stops at {where} when {names} "
+                        if exited
+                        else f"{label} starts no server when {names} "
+                    )
                     + ("is" if len(guard) == 1 else "are")
                     + " not set, as where argtrace runs: its server start is read as if "
                     + ("it were" if len(guard) == 1 else "they were")
                     + " set where the script runs (value unknown)",
-                    at=where.rsplit(" at ", 1)[-1] if " at " in where else label,
+                    at=where.rsplit(" at ", 1)[-1] if exited and " at " in where else label,
+                    basis="assumed",
+                )
+            )
+            ev, exit_reason = again, again_reason
+    # The same for the script's own arguments: `[[ $# -lt 3 ]] && { echo usage; exit 2; }` stops a script
+    # given none (check was given none after the file); its user runs it with them, so read it again with
+    # $1, $@, $# unknown, as `argtrace lint` reads every script, and say so (SH046)
+    if _argument_guard(ev, args, args_unknown):
+        why_args = "not given to check; the script exits without them"
+        args_findings: list[Finding] = []
+        again, again_reason = _evaluate(src, args, env, arg0, cwd, unknown_env, why_args, args_findings)
+        if again.servers:
+            from argtrace.rules.wrappers import SH046
+
+            exited = bool(ev.ended_by and ev.ended_by[0] and ev.ended_by[1])
+            where = (ev.ended_by[0] if exited and ev.ended_by else None) or "`exit`"
+            findings.extend(args_findings)
+            findings.append(
+                SH046.finding(
+                    (f"{label} stops at {where}" if exited else f"{label} starts no server")
+                    + " when it is given no arguments, as here: its server start is "
+                    "read as if it were given the arguments it expects (values unknown); pass them after the "
+                    "file (`argtrace check FILE ARG...`) to check the launch as it is run",
+                    at=where.rsplit(" at ", 1)[-1] if exited and " at " in where else label,
                     basis="assumed",
                 )
             )
@@ -260,9 +289,22 @@ def _caller_guard(ev: Any, env: Mapping[str, str], unknown_env: Mapping[str, str
     """The variables of the caller's environment a script read, found unset, and then exited on: the run
     found no server start and ended at an ``exit`` with a failing status, and these names were expanded but
     neither given (``env``, ``unknown_env``) nor set by the script. Empty when that is not the case."""
-    if ev.servers or ev.ended_by is None or ev.ended_by[0] is None or not ev.ended_by[1]:
+    if ev.servers:
         return []
+    # an `exit` with a failing status, or no server start on any path at all (`if [[ "$ENGINE" == vllm ]];
+    # then vllm serve ...; fi` with ENGINE unset here): either way the caller's variables decide it
     return _unset_reads(ev, env, unknown_env)
+
+
+_POSITIONAL = frozenset({"#", "@", "*", *map(str, range(1, 10))})
+
+
+def _argument_guard(ev: Any, args: Sequence[str], args_unknown: str | None) -> bool:
+    """Whether a script given no arguments found no server start after reading its positional parameters
+    (``$#``, ``$1``...): it stops, or starts nothing, for want of them."""
+    if args or args_unknown is not None or ev.servers:
+        return False
+    return bool(_POSITIONAL & set(ev.read_names))
 
 
 def _unset_reads(ev: Any, env: Mapping[str, str], unknown_env: Mapping[str, str] | None) -> list[str]:

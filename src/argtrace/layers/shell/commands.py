@@ -507,7 +507,7 @@ class Commands(Conditions):
         if self.captures:
             pure = None
             known = all(w.text is not None for w in argv)
-            if base in ("dirname", "basename", "readlink", "realpath") and known:
+            if base in ("dirname", "basename", "readlink", "realpath", "seq") and known:
                 pure = self._pure(base, [w.text or "" for w in argv[1:]])
             self._cap_write(pure, [(fd, op) for fd, op, *_r in redirs])
             if pure is not None:

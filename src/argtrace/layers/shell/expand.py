@@ -29,7 +29,7 @@ from argtrace.layers.shell.core import (
     from_str,
     to_str,
 )
-from argtrace.layers.shell.outputs import _EMULATED, _basename, _dirname, _echo_output, _printf
+from argtrace.layers.shell.outputs import _EMULATED, _basename, _dirname, _echo_output, _printf, seq_output
 from argtrace.layers.shell.params import Params
 from argtrace.layers.shell.patterns import (
     BRACE_LIMIT,
@@ -274,6 +274,8 @@ class Expander(Params):
             return from_str(full) + "\n"
         if cmd == "dirname" and len(args) == 1:
             return _dirname(args[0]) + "\n"
+        if cmd == "seq":
+            return seq_output(args)
         if cmd == "basename" and 1 <= len(args) <= 2:
             b = _basename(args[0])
             if len(args) == 2 and b.endswith(args[1]) and b != args[1]:

@@ -11,7 +11,26 @@ from collections.abc import Sequence
 from argtrace.layers.shell import lexer as L
 
 # commands whose output ``_emulate`` computes from their expanded words (the same as ``_capture`` would)
-_EMULATED = frozenset({"echo", "printf", "pwd", "dirname", "basename", "readlink", "realpath"})
+_EMULATED = frozenset({"echo", "printf", "pwd", "dirname", "basename", "readlink", "realpath", "seq"})
+# `seq` lists longer than this are left unknown: a `for i in $(seq 1 300)` wait loop would otherwise be
+# evaluated 300 times; a short one (`seq 0 $((N-1))` over instances) is what decides the servers started
+SEQ_LIMIT = 64
+
+
+def seq_output(args: Sequence[str]) -> str | None:
+    """What coreutils `seq [FIRST [INCREMENT]] LAST` prints for integer arguments (None: options, other
+    numbers, or more than SEQ_LIMIT lines)."""
+    if not 1 <= len(args) <= 3 or not all(re.fullmatch(r"[+-]?[0-9]+", a) for a in args):
+        return None
+    first, step, last = (1, 1, int(args[0])) if len(args) == 1 else (int(args[0]), 1, int(args[-1]))
+    if len(args) == 3:
+        step = int(args[1])
+    if step == 0:
+        return None
+    values = range(first, last + (1 if step > 0 else -1), step)
+    if len(values) > SEQ_LIMIT:
+        return None
+    return "".join(f"{v}\n" for v in values)
 
 
 def _echo_output(words: Sequence[str | None]) -> str | None:

@@ -25,6 +25,9 @@ caller's (systemd.exec(5), "Environment variables in spawned processes"); ``-E``
 and ``-p Environment=NAME=VALUE ...`` add to it, ``-E NAME`` alone passes the caller's value; a command
 that is no path is looked up in the caller's ``PATH`` by systemd-run itself. With
 ``--scope`` systemd-run execs the command itself: the caller's environment, plus ``--setenv``.
+
+``hf jobs run`` (Hugging Face Jobs): the command runs in a container on Hugging Face's hardware, with the
+image's environment and the ``-e``/``-s`` variables only (:func:`hf_jobs_ops`).
 """
 
 from __future__ import annotations
@@ -362,6 +365,28 @@ def systemd_run_ops(words: Sequence[str], start: int, env: EnvMap, at: str | Non
                     env[var] = (val, at, "systemd-run -p Environment=", None)
 
 
+def hf_jobs_ops(words: Sequence[str], start: int, env: EnvMap) -> None:
+    """``hf jobs run`` (huggingface_hub's CLI): the command runs in a container on Hugging Face's machines,
+    which starts from the image's environment, never the caller's; ``-e/--env NAME=VALUE`` and ``-s/--secrets
+    NAME=VALUE`` are applied after this (their words come later in argv), and a bare ``-s NAME``/``-e NAME``
+    passes the caller's value (huggingface_hub/cli/jobs.py reads it from the environment)."""
+    from argtrace.frameworks.detect import _hf_jobs_table
+
+    table = _hf_jobs_table()
+    named = set(table["env"]) | set(table["secrets"])
+    caller = dict(env)
+    env.clear()
+    # the command is looked up in the image's PATH (its ENV), which is not known here
+    env["PATH"] = (None, None, "hf jobs run", "the container image's PATH")
+    i = start
+    while i < len(words) and words[i].startswith("-"):
+        name, eq, attached = words[i].partition("=")
+        value = attached if eq else (words[i + 1] if i + 1 < len(words) else "")
+        if name in named and "=" not in value and value in caller:
+            env[value] = caller[value]
+        i += 1 if eq or name not in table["with_value"] else 2
+
+
 _S_ESCAPES = {"f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
 
 
@@ -492,6 +517,8 @@ def wrapper_env(
             env_ops(texts, p + 1, env, argv[p].at)
         elif name == "systemd-run":
             systemd_run_ops(texts, p + 1, env, argv[p].at)
+        elif name == "hf jobs run":
+            hf_jobs_ops(texts, p + 3, env)
         elif name == "sudo":
             call = parse_sudo(texts, p + 1)
             k = call.command

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/docling-project/docling/issues/3403 (the vLLM container served; its answers for the client were the problem), seen 2026-12-03: podman with a CDI GPU device, the logging variable and vllm/vllm-openai:v0.20.1 with --model.
+podman run --device nvidia.com/gpu=0 --env "VLLM_LOGGING_LEVEL=INFO" -p 8000:8000 --ipc=host docker.io/vllm/vllm-openai:v0.20.1 --model ibm-granite/granite-docling-258M

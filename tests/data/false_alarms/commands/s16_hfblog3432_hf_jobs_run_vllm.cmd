@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/huggingface/blog/pull/3432 (vllm-jobs.md, "Run a vLLM Server on HF Jobs in One Command"), seen 2026-12-03: `hf jobs run` on two H200 with a port exposed and a time limit, the vllm/vllm-openai:latest image and the Qwen3.5-122B-A10B server with tp 2, its length and sequences.
+hf jobs run --flavor h200x2 --expose 8000 --timeout 2h vllm/vllm-openai:latest vllm serve Qwen/Qwen3.5-122B-A10B --host 0.0.0.0 --port 8000 --tensor-parallel-size 2 --max-model-len 32768 --max-num-seqs 256

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/2805 (the server served; the benchmark's failed requests were the question), seen 2026-12-03: a local Llama-3.1-8B folder with torch.compile and the radix cache off. The report names sglang 0.4.0.post2.
+python -m sglang.launch_server --model-path /mnt/home/Llama-3.1-8B-Instruct --enable-torch-compile --disable-radix-cache

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/issues/39468 (start command; the server ran, the tool-call text was the problem), seen 2026-12-03: VLLM_USE_MODELSCOPE=true in front of vllm serve google/gemma-4-31B-it with tp 4, gemma4 parsers, fp8 KV cache. The report names vllm 0.19.0.
+VLLM_USE_MODELSCOPE=true vllm serve google/gemma-4-31B-it --port 8000 --tensor-parallel-size 4 --max-model-len 160000 --reasoning-parser gemma4 --enable-auto-tool-choice --tool-call-parser gemma4 --kv-cache-dtype fp8 --gpu-memory-utilization 0.92 --max-num-seqs 2
