@@ -141,12 +141,13 @@ FOREIGN_WORDINGS = (
         "https://github.com/sgl-project/sglang/issues/6072",
     ),
     Wording(
-        # flashinfer/data/include/flashinfer/trtllm/fmha/fmhaRunner.cuh: TllmGenFmhaRunner's constructor checks
-        # FLASHINFER_CHECK(mSM == kSM_100 || mSM == kSM_103, "Unsupported architecture") (flashinfer 0.6.7.post2,
-        # quoted in flashinfer#3263); SGLang reaches it through its TRT-LLM-gen paths (the trtllm_mha/trtllm_mla
-        # attention backends, the DSA trtllm backends, MLA prefill on SM12x: sglang#24633, sglang#40558)
-        "FlashInfer's TRT-LLM-gen attention kernels (TllmGenFmhaRunner), built for SM100/SM103 only: on another "
-        "GPU (SM120 RTX 50xx/RTX PRO 6000, SM121 GB10) choose a backend that is not a trtllm one for "
+        # flashinfer/data/include/flashinfer/trtllm/fmha/fmhaRunner.cuh: TllmGenFmhaRunner's constructor
+        # checks FLASHINFER_CHECK(mSM == kSM_100 || mSM == kSM_103, "Unsupported architecture") (flashinfer
+        # 0.6.7.post2, quoted in flashinfer#3263); SGLang reaches it through its TRT-LLM-gen paths (the
+        # trtllm_mha/trtllm_mla attention backends, the DSA trtllm backends, MLA prefill on SM12x:
+        # sglang#24633, sglang#40558)
+        "FlashInfer's TRT-LLM-gen attention kernels (TllmGenFmhaRunner), built for SM100/SM103 only: on "
+        "another GPU (SM120 RTX 50xx/RTX PRO 6000, SM121 GB10) choose a backend that is not a trtllm one for "
         "attention (--attention-backend/--prefill-attention-backend/--decode-attention-backend, the DSA "
         "backends); the server's own default may choose it too",
         r"TllmGenFmhaRunner'?\b.*Unsupported architecture",

@@ -92,7 +92,7 @@ def device_raises(report: Report, gpu: str | None) -> LayerResult:
     if not values:
         return result
     refused = refusals(framework, release, device, values)
-    for message, (site, read, assumed) in refused.items():
+    for site, read, assumed in refused.values():
         result.findings.append(_finding(report, release, device, site, read, assumed))
     if refused or report.framework.source not in (None, "none"):
         return result
@@ -275,7 +275,9 @@ def _finding(
         text,
         at=at,
         setting=read[0],
-        evidence=[Evidence("resolution", _where(site), "when: " + " and ".join(map(str, site["conditions"])))],
+        evidence=[
+            Evidence("resolution", _where(site), "when: " + " and ".join(map(str, site["conditions"])))
+        ],
         fix=f"change {' or '.join(dict.fromkeys(flags))} to a choice this GPU supports (the message says "
         "which GPUs the value needs), or run on such a GPU",
     )
@@ -307,7 +309,9 @@ def _other_releases(
         at=at,
         setting=read[0],
         severity="info",
-        evidence=[Evidence("resolution", _where(site), "when: " + " and ".join(map(str, site["conditions"])))],
+        evidence=[
+            Evidence("resolution", _where(site), "when: " + " and ".join(map(str, site["conditions"])))
+        ],
         fix=f"pass --framework-version with the release that runs; with sglang {span}, choose another value "
         "this GPU supports",
     )
