@@ -829,6 +829,9 @@ def late_layers(report: Report, options: CheckOptions) -> list[LayerResult]:
     from argtrace.layers.start_raises import start_raises  # RS032: the release's argument checks refuse
 
     results.append(start_raises(report))
+    from argtrace.layers.device_raises import device_raises  # RS036: the checks refuse a flag on the GPU
+
+    results.append(device_raises(report, options.gpu))
     return results
 
 

@@ -141,6 +141,19 @@ FOREIGN_WORDINGS = (
         "https://github.com/sgl-project/sglang/issues/6072",
     ),
     Wording(
+        # flashinfer/data/include/flashinfer/trtllm/fmha/fmhaRunner.cuh: TllmGenFmhaRunner's constructor
+        # checks FLASHINFER_CHECK(mSM == kSM_100 || mSM == kSM_103, "Unsupported architecture") (flashinfer
+        # 0.6.7.post2, quoted in flashinfer#3263); SGLang reaches it through its TRT-LLM-gen paths (the
+        # trtllm_mha/trtllm_mla attention backends, the DSA trtllm backends, MLA prefill on SM12x:
+        # sglang#24633, sglang#40558)
+        "FlashInfer's TRT-LLM-gen attention kernels (TllmGenFmhaRunner), built for SM100/SM103 only: on "
+        "another GPU (SM120 RTX 50xx/RTX PRO 6000, SM121 GB10) choose a backend that is not a trtllm one for "
+        "attention (--attention-backend/--prefill-attention-backend/--decode-attention-backend, the DSA "
+        "backends); the server's own default may choose it too",
+        r"TllmGenFmhaRunner'?\b.*Unsupported architecture",
+        "https://github.com/flashinfer-ai/flashinfer/issues/3263",
+    ),
+    Wording(
         "tokenizers: the installed release cannot read the model's tokenizer.json",
         r"did not match any variant of untagged enum",
         "https://github.com/allenai/open-instruct/issues/738",
@@ -213,17 +226,56 @@ def assess(text: str, first: Mapping[str, Any] | None) -> dict[str, Any]:
         signs.append(f"the text names {', '.join(sorted(named))}; the site {said}")
     if origin is not None:
         signs.append(f"the text comes from {origin['origin'].split(':', 1)[0]} (its {origin['basis']})")
+    lead = words_before(text, first)
+    if lead:
+        signs.append(f"the text's message opens with {lead!r}, which the site's message does not print")
     # two signs against a site outweigh up to twice the characters one sign does: only some of its words
     # and a class it does not raise (vllm#34641's "RuntimeError: MXFP4 quantization is not supported on
     # gfx942" against SGLang's NotImplementedError "MXFP4 quantization for MoE is only supported on AMD
     # GPUs", 30 characters), or only some of its words and another program's wording (PyTorch's "input
     # tensor must be the same size as output size times world size", sglang PR#19760, against vLLM's
     # "k_scale and v_scale must be on the same device as output", 21 characters)
-    enough = STRONG_CHARS * 2 if len(signs) >= 2 and first.get("how") == "partial" else STRONG_CHARS
+    # a message that opens with words the site does not print is not wholly the site's either (sglang#24121's
+    # "RuntimeError: Destination indices must be a CUDA tensor" against SGLang's ValueError "indices must be
+    # a CUDA tensor", 24 characters): it weighs as a partial match does
+    partial = first.get("how") == "partial" or bool(lead)
+    enough = STRONG_CHARS * 2 if len(signs) >= 2 and partial else STRONG_CHARS
     if chars >= enough or not signs:
         return {"confidence": "strong", "reasons": [], "origin": origin}
     reasons = [f"the best site shares {chars} literal characters with the text (fewer than {enough})"]
     return {"confidence": "weak", "reasons": reasons + signs, "origin": origin}
+
+
+_LITERAL_HEAD = re.compile(r"[A-Za-z][\w'-]*(?: +[\w'-]+){0,3}")
+
+
+def words_before(text: str, site: Mapping[str, Any]) -> str | None:
+    """The words a text's exception message opens with before the site's own first words, when the site's
+    message opens with literal words (no placeholder) and is raised (a log line has its own prefixes):
+    ``raise ValueError("indices must be ...")`` prints "ValueError: indices must be ...", never
+    "RuntimeError: Destination indices must be ...". Read after the nearest ``Class:`` before the match, so a
+    wrapped exception ("X failed: ValueError: indices must be") is the inner one's message."""
+    if site.get("kind") in ("log", "warn"):
+        return None
+    template = str(site.get("message") or "")
+    head = _LITERAL_HEAD.match(template)
+    if head is None or len(head.group(0)) < 8:
+        return None  # a placeholder or a word or two first: the printed message may open with anything
+    at = text.find(head.group(0))
+    if at <= 0:
+        return None
+    before = text[:at]
+    classes = list(re.finditer(_CLASS + r":\s*", before))
+    if not classes:
+        return None
+    lead = before[classes[-1].end() :]
+    # on the match's own line, and glued to it: a wrapper's prefix ends its own sentence ("Value error, ",
+    # pydantic's; "failed: ", "Error in X - "), quotes the message ("Worker failed with error '...'", vLLM's
+    # executor) or stands on a line of its own
+    if "\n" in lead or re.search(r"[:,;\-.)\]('\"`]\s*$", lead):
+        return None
+    lead = lead.strip()
+    return lead if re.search(r"[A-Za-z]", lead) else None
 
 
 def render_weak(section: Mapping[str, Any]) -> list[str]:

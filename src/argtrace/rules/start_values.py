@@ -218,3 +218,43 @@ RS038 = Rule(
     exceptions="Only vLLM (SGLang loads its parser from --tool-call-parser alone), and only releases whose "
     "message index has the parser's load.",
 )
+
+RS036 = Rule(
+    code="RS036",
+    layer="resolution",
+    severity="warning",
+    title="The release's own argument check refuses a flag on the GPU --gpu names",
+    basis="framework-code",
+    rationale=(
+        "SGLang's argument checks test the device as well as the flags: --attention-backend trtllm_mha "
+        'raised "TRTLLM MHA backend is only supported on Blackwell GPUs (SM100)" on any other GPU in '
+        "0.5.1.post3-0.5.9 (ServerArgs._handle_attention_backend_compatibility; an RTX 5090, SM120: "
+        "https://github.com/sgl-project/sglang/issues/9140), --kv-cache-dtype nvfp4 needs SM100 or SM120 "
+        "(0.5.16 on). The raise-site index records those tests; with --gpu the device probes they call "
+        "have a value, because they read the compute capability's major number only "
+        "(_check_cuda_device_version in sglang/srt/utils/common.py; get_platform().is_sm100 & co. map to "
+        "the same functions, srt/runtime_context.py, 0.5.19 on). A site whose tests then read only given "
+        "settings, literals and those probes is evaluated as RS032 evaluates one. Assumed: the GPU is the "
+        "one --gpu names, the function runs at every start (an earlier return is not recorded), and a probe "
+        "inside its majors has the CUDA runtime it also needs (12.8 for SM10x-SM12x, which those GPUs need "
+        "anyway; 12.3 for SM90). When nothing names the release and the newest bundled one accepts the flag "
+        "on that GPU, the releases that refuse it are a note."
+    ),
+    fix="choose a value the GPU supports (the check's message says which GPUs the value needs), or run on "
+    "such a GPU",
+    example=_static(
+        "python -m sglang.launch_server --model-path /m --attention-backend trtllm_mha",
+        "0.5.9",
+        "--gpu",
+        "h100",
+    ),
+    correct=_static(
+        "python -m sglang.launch_server --model-path /m --attention-backend trtllm_mha",
+        "0.5.9",
+        "--gpu",
+        "b200",
+    ),
+    exceptions="Nothing without --gpu, nothing for vLLM (its device checks read the platform object, not a "
+    "probe of this table), nothing when a test reads a local, the model, the environment or a setting the "
+    "launch does not give, nothing when the resolver ran (RS001).",
+)

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/Blackwellboy/model-serving-minefield/issues/110 (2026-09-07), seen 2026-12-03: on an NVIDIA DGX Spark (GB10, compute capability 12.1) `--prefill-attention-backend trtllm_mha` is refused: "ValueError: TRTLLM MHA backend for prefill is only supported on Blackwell GPUs (SM100). Please use a different prefill backend." The report shows the flag, not its whole command; the model stays elided.
+python3 -m sglang.launch_server --model-path ... --prefill-attention-backend trtllm_mha

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/22394 (2026-04-08, merged), seen 2026-12-03: the FP4 accuracy-test launch of the PR (GSM8K 0.978): FlashInfer all-to-all with the flashinfer_trtllm_routed MoE runner, DP attention, EP 4.
+python3 -m sglang.launch_server   --model-path nvidia/DeepSeek-R1-0528-FP4-v2   --tp 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_trtllm_routed --ep 4 --dp 4 --enable-dp-attention --quantization modelopt_fp4

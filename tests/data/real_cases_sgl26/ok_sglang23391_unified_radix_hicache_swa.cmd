@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/23391 (2026-04-21, merged), seen 2026-12-03: the "w/ HiCache" benchmark launch of the PR: SWA HiCache on the unified radix cache (gpt-oss-120b).
+SGLANG_ENABLE_UNIFIED_RADIX_TREE=1 python3 -m sglang.launch_server --model-path openai/gpt-oss-120b --tp 2 --port 30001 --page-size 64 --attention-backend fa3 --decode-attention-backend fa3 --enable-hierarchical-cache --hicache-ratio 2.0 --hicache-write-policy write_through --hicache-io-backend kernel

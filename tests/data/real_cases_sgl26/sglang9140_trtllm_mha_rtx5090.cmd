@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/9140 (2025-08-13), seen 2026-12-03: on an RTX 5090 (sm_120a) with a GPT-OSS model SGLang rejects `--attention-backend trtllm_mha` with "ValueError: TRTLLM MHA backend is only supported on Blackwell GPUs (SM100). Please use a different backend." The model path is not given exactly ("For GPT-OSS models"); openai/gpt-oss-20b stands for it; other flags are not shown.
+python3 -m sglang.launch_server --model-path openai/gpt-oss-20b --attention-backend trtllm_mha

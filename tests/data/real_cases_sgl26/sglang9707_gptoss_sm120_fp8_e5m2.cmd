@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/9707 (2025-08-27, 2x RTX 5060 Ti 16GB), seen 2026-12-03: the command as posted; "Detected GPT-OSS model, enabling triton_kernels MOE kernel", and the Triton MoE kernels of that release do not compile for sm_120 (the issue's title: "GPT OSS not supported on SM120 / RTX 50 Series GPU").
+python3 -m sglang.launch_server --model-path openai/gpt-oss-20b --tp 2 --host 0.0.0.0 --port 8000  --kv-cache-dtype fp8_e5m2
