@@ -84,10 +84,13 @@ def one_line(text: str, width: int) -> str:
 
 
 # Findings about argtrace's own reach, not about the launch: PR008, the named release is read with its
-# family's bundled stand-in. Its warning says the verdicts below may rest on that stand-in; ranked before
-# them by its layer (process), it pushed the launch's own finding down the first screen
-# (bench/first_screens.py, docs/real_cases.md "First screens of the earlier batches").
-ABOUT_THE_ANALYSIS = frozenset({"PR008"})
+# family's bundled stand-in; PR011, nothing shows the release (the header says which one was read);
+# PR007, the launcher is not on this machine's PATH; RS004, resolution was skipped. Ranked before the
+# launch's own findings by their layer (process), they pushed the launch's own finding down the first
+# screen (bench/first_screens.py, docs/real_cases.md "First screens of the earlier batches"); beside an
+# error or a warning the ``info`` ones are one line together (``reach_line``): on the 139 class-a real
+# cases they were 152 of the 252 info headlines beside an alarm (bench/first_screen_audit.py).
+ABOUT_THE_ANALYSIS = frozenset({"PR007", "PR008", "PR011", "RS004"})
 
 
 def severity_rank(finding: Mapping[str, Any]) -> int:
@@ -96,7 +99,7 @@ def severity_rank(finding: Mapping[str, Any]) -> int:
     return min(SEVERITIES.index(s) if s in SEVERITIES else len(SEVERITIES) for s in severities)
 
 
-def _about_the_analysis(finding: Mapping[str, Any]) -> bool:
+def about_the_analysis(finding: Mapping[str, Any]) -> bool:
     """PR008's stand-in release, and the log's LG010 note that the file begins mid-start-up (about what
     the file holds: it came above the launch's own LG010, where it stops, on the hang batch's screens)."""
     if finding.get("code") == "LG010":
@@ -106,20 +109,49 @@ def _about_the_analysis(finding: Mapping[str, Any]) -> bool:
     return finding.get("code") in ABOUT_THE_ANALYSIS
 
 
-def _rank(finding: Mapping[str, Any]) -> tuple[int, int, int]:
+def rests_on_assumption(finding: Mapping[str, Any]) -> bool:
+    """The finding's own claim is read with an assumption (``basis: assumed``): a value the caller may set,
+    a GPU or model config taken for granted. Of one severity, what the evidence shows comes first."""
+    return finding.get("basis") == "assumed"
+
+
+def _rank(finding: Mapping[str, Any]) -> tuple[int, int, int, int]:
     layer = finding.get("layer")
     return (
         severity_rank(finding),
-        _about_the_analysis(finding),
+        about_the_analysis(finding),
+        rests_on_assumption(finding),
         LAYERS.index(layer) if layer in LAYERS else len(LAYERS),
     )
 
 
 def diagnosis_order(findings: Sequence[Mapping[str, Any]]) -> list[int]:
     """Indexes of the causes: most severe first (a cause counts its consequences' severity), the launch's
-    own before those about argtrace's reach (``ABOUT_THE_ANALYSIS``), then the earliest layer, then as
-    reported."""
+    own before those about argtrace's reach (``ABOUT_THE_ANALYSIS``), what the evidence shows before what
+    rests on an assumption (``rests_on_assumption``), then the earliest layer, then as reported."""
     return sorted(range(len(findings)), key=lambda i: (*_rank(findings[i]), i))
+
+
+REACH_HEAD = "INFO on what argtrace could read: "
+
+
+def reach_line(findings: Sequence[Mapping[str, Any]], width: int) -> Text:
+    """One line for the ``info`` findings about argtrace's reach beside an error or a warning: their codes
+    and titles (``INFO on what argtrace could read: PR011 nothing shows which release runs, RS004 ...``),
+    or their codes alone when the titles do not fit; their text is in Details."""
+    from argtrace.rules import rule_by_code
+
+    codes = list(dict.fromkeys(str(f.get("code")) for f in findings))
+    titled = []
+    for code in codes:
+        rule = rule_by_code(code)
+        titled.append(f"{code} {rule.title[0].lower()}{rule.title[1:]}" if rule else code)
+    said = REACH_HEAD + ", ".join(titled)
+    if len(said) > width:
+        said = REACH_HEAD + ", ".join(codes) + " (Details)"
+    line = Text(REACH_HEAD.split(" ", 1)[0] + " ", style=SEVERITY_STYLE["info"])
+    line.append(one_line(said[len("INFO ") :], width - len("INFO ")), style="dim")
+    return line
 
 
 def explains(finding: Mapping[str, Any]) -> str | None:
