@@ -4,8 +4,8 @@ Pieces of ``render/text.py`` that decide what a person sees first, and how wide 
 
 * :func:`output_width`: ``COLUMNS`` when set, else the terminal's width, else 100 (not a terminal).
 * :func:`diagnosis_lines`: the causes, most severe (with what follows from them) and earliest layer first,
-  each one line ``SEVERITY CODE FILE:LINE:COL what happened`` cut to the width, then at most two lines: why
-  (the findings it explains, or the rest of the message) and the fix. The full text is in "Details".
+  each one line ``SEVERITY CODE FILE:LINE:COL what happened`` cut to the width, then at most three lines:
+  the rest of the message, the findings it explains, and the fix. The full text is in "Details".
   Beside an error or a warning an ``info`` cause is its headline alone: the first screen goes to what
   fails (bench/first_screens.py counts those lines on the kept failure cases).
 * ``lead``: the first cause of a report whose command is in ``LEAD_COMMANDS`` (``log``) is told whole enough
@@ -307,8 +307,6 @@ def diagnosis_lines(
         return lines  # the headline, and the message's first line when the place filled the headline
     if lead:
         lines += [Text("  " + line) for line in wrapped(rest, width - 2, LEAD_MESSAGE_LINES)]
-        if explains(finding):
-            lines.append(Text("  " + one_line(str(explains(finding)), width - 2), style="dim"))
         if finding.get("fix"):
             fix_lines = wrapped(shortened(marked(str(finding["fix"])), places), width - 7, LEAD_FIX_LINES)
             for n, text in enumerate(fix_lines):
@@ -318,10 +316,17 @@ def diagnosis_lines(
         basis = rests_on(finding, places, width)
         if basis is not None:
             lines.append(basis)
+        # what follows from it comes last: above the fix it pushed the change off the lines a log's reader
+        # reads first (`log` folds LG001 under the error it quotes, causes.py same-raise)
+        if explains(finding):
+            lines.append(Text("  " + one_line(str(explains(finding)), width - 2), style="dim"))
         return lines
-    why = explains(finding) or rest
-    if why:
-        lines.append(Text("  " + one_line(why, width - 2), style="dim"))
+    # the rest of the message, then what follows from it: the "explains" line in its place cut the
+    # message of a cause with consequences to its headline ("brace expansion turns the unquoted…")
+    if rest:
+        lines.append(Text("  " + one_line(rest, width - 2), style="dim"))
+    if explains(finding):
+        lines.append(Text("  " + one_line(str(explains(finding)), width - 2), style="dim"))
     if finding.get("fix"):
         fix = Text("  fix: ", style="green")
         fix.append(one_line(shortened(marked(str(finding["fix"])), places), width - 7))
