@@ -54,6 +54,9 @@ SCREEN_LINES = 24
 COLUMNS = 80
 _HEADLINE = re.compile(r"^(ERROR|WARNING|INFO) ([A-Z]{2}\d{3,4}) ")
 _ALARM = ("error", "warning")
+# about argtrace's reach, not the launch (render/screen.py ABOUT_THE_ANALYSIS; kept here so that an older
+# checkout is measured alike)
+_ABOUT_THE_ANALYSIS = frozenset({"PR007", "PR008", "PR011", "RS004"})
 _REACH = "INFO on what argtrace could read: "  # render/screen.py reach_line: one line for several
 
 
@@ -175,6 +178,8 @@ class Row:
     info: int = 0  # INFO lines on lines 1-24 beside an error or a warning (headlines, the reach line)
     notes: int = 0  # ``note:`` lines on lines 1-24
     header: int = 0  # lines the header takes (1 when it fits the width)
+    assumed: int = 0  # error/warning causes read with an assumption (``basis: assumed``)
+    assumed_said: int = 0  # of those, the ones whose first-screen lines say "rests on ..."
 
 
 def _every(report: dict[str, Any]) -> list[tuple[dict[str, Any], dict[str, Any] | None]]:
@@ -204,8 +209,13 @@ def _has_fix(lines: Sequence[str], index: int, end: int) -> int | None:
 
 def duplicates(report: dict[str, Any]) -> list[str]:
     """Pairs of error/warning causes with different codes that name one setting, or one site (``at``) without
-    naming two different settings (two settings on one line of an argument dump are two causes)."""
-    causes = [f for f in report.get("findings") or [] if "cause" not in f and f["severity"] in _ALARM]
+    naming two different settings (two settings on one line of an argument dump are two causes); findings
+    about argtrace's reach (PR008's stand-in release) are not about the launch."""
+    causes = [
+        f
+        for f in report.get("findings") or []
+        if "cause" not in f and f["severity"] in _ALARM and f["code"] not in _ABOUT_THE_ANALYSIS
+    ]
     out = []
     for i, a in enumerate(causes):
         for b in causes[i + 1 :]:
@@ -216,6 +226,26 @@ def duplicates(report: dict[str, Any]) -> list[str]:
             elif a.get("at") and a.get("at") == b.get("at") and not (a.get("setting") and b.get("setting")):
                 out.append(f"{a['code']}+{b['code']} (site)")
     return out
+
+
+def _assumptions(
+    report: dict[str, Any], lines: Sequence[str], heads: Sequence[tuple[int, str, str]]
+) -> tuple[int, int]:
+    """The alarms read with an assumption (causes), and how many of them say so on lines 1-24: a line
+    under their headline starting ``rests on``."""
+    causes = [f for f in report.get("findings") or [] if "cause" not in f]
+    assumed = [f for f in causes if f["severity"] in _ALARM and f.get("basis") == "assumed"]
+    said = 0
+    taken: set[int] = set()
+    for f in assumed:
+        for n, (index, severity, code) in enumerate(heads):
+            if n in taken or code != f["code"] or severity != f["severity"]:
+                continue
+            taken.add(n)
+            end = min(heads[n + 1][0] if n + 1 < len(heads) else len(lines), SCREEN_LINES)
+            said += any(line.startswith("  rests on") for line in lines[index + 1 : end])
+            break
+    return len(assumed), said
 
 
 def measure(case: Case, console: bool = False) -> Row:
@@ -238,6 +268,8 @@ def measure(case: Case, console: bool = False) -> Row:
         notes=sum(1 for line in lines[:SCREEN_LINES] if line.startswith("note: ")),
         header=next((i for i, line in enumerate(lines) if line.startswith("Diagnosis:")), 1),
     )
+    assumed, said = _assumptions(report, lines, heads)
+    common.update(assumed=assumed, assumed_said=said)
     if not roots:
         return Row(case, "not-alarm", "-", None, 0, **common)  # type: ignore[arg-type]
     # the root the screen shows first: the earliest headline among the asserted codes (or their causes)
@@ -285,6 +317,8 @@ def totals(rows: Sequence[Row]) -> dict[str, Any]:
         "cases whose header takes more than one line": sum(r.header > 1 for r in a),
         "info lines on first screens beside an alarm (sum)": sum(r.info for r in a),
         "note lines on first screens (sum)": sum(r.notes for r in a),
+        "alarms read with an assumption (sum)": sum(r.assumed for r in a),
+        "... whose first screen says so": sum(r.assumed_said for r in a),
     }
 
 

@@ -4,8 +4,9 @@ Pieces of ``render/text.py`` that decide what a person sees first, and how wide 
 
 * :func:`output_width`: ``COLUMNS`` when set, else the terminal's width, else 100 (not a terminal).
 * :func:`diagnosis_lines`: the causes, most severe (with what follows from them) and earliest layer first,
-  each one line ``SEVERITY CODE FILE:LINE:COL what happened`` cut to the width, then at most three lines:
-  the rest of the message, the findings it explains, and the fix. The full text is in "Details".
+  each one line ``SEVERITY CODE FILE:LINE:COL what happened`` cut to the width, then at most four lines:
+  the rest of the message, the findings it explains, the fix, and for an alarm read with an assumption,
+  that it is one and what was assumed (``assumption_line``). The full text is in "Details".
   Beside an error or a warning an ``info`` cause is its headline alone: the first screen goes to what
   fails (bench/first_screens.py counts those lines on the kept failure cases).
 * ``lead``: the first cause of a report whose command is in ``LEAD_COMMANDS`` (``log``) is told whole enough
@@ -331,7 +332,29 @@ def diagnosis_lines(
         fix = Text("  fix: ", style="green")
         fix.append(one_line(shortened(marked(str(finding["fix"])), places), width - 7))
         lines.append(fix)
+    assumption = assumption_line(finding, width)
+    if assumption is not None:
+        lines.append(assumption)
     return lines
+
+
+ASSUMPTION = "  rests on an assumption"
+_ASSUMED_WHAT = {"gpu": "GPU ", "model-config": "model config "}
+
+
+def assumption_line(finding: Mapping[str, Any], width: int) -> Text | None:
+    """For an error or a warning read with an assumption (``basis: assumed``), one line that says so, with
+    what was assumed when the finding lists it (``rests on an assumption: GPU h100 (pass --gpu)``): 31 of
+    the alarms of the 139 class-a real cases rested on one and their first screens did not say it
+    (bench/first_screen_audit.py; only Details did). None for what the evidence shows, and for ``info``."""
+    if finding.get("basis") != "assumed" or finding.get("severity") not in ("error", "warning"):
+        return None
+    items = [
+        f"{_ASSUMED_WHAT.get(str(a.get('what')), '')}{a.get('value')} (pass {a.get('option')})"
+        for a in finding.get("assumed") or []
+    ]
+    said = ASSUMPTION.strip() + (": " + ", ".join(items) if items else " (its message says which)")
+    return Text("  " + one_line(said, width - 2), style="magenta")
 
 
 def written(setting: Mapping[str, Any]) -> bool:
