@@ -108,7 +108,13 @@ def load_cases(path: Path) -> list[Case]:
     for line in path.read_text(encoding="utf-8").splitlines():
         row = json.loads(line)
         test = row["node"].split("::")[-1]
-        if row["missed"] or _NOT_A_ROOT.search(test) or not row["codes"] or not _in_data(row) or not _class_a(row):
+        if (
+            row["missed"]
+            or _NOT_A_ROOT.search(test)
+            or not row["codes"]
+            or not _in_data(row)
+            or not _class_a(row)
+        ):
             continue
         argv = [a.replace("{ROOT}/", f"{ROOT}/") for a in row["argv"]]
         case = out.setdefault(json.dumps([row["cwd"], argv]), Case(row["cwd"], argv))
@@ -341,10 +347,19 @@ def cells(r: Row) -> dict[str, str]:
 
 def markdown(rows: Sequence[Row], before: dict[str, Any] | None = None) -> str:
     now = totals([r for r in rows if r.root != "not-alarm"])
-    out = ["| measure | " + ("before | after |" if before else "value |"), "|---|---:|" + ("---:|" if before else "")]
+    out = [
+        "| measure | " + ("before | after |" if before else "value |"),
+        "|---|---:|" + ("---:|" if before else ""),
+    ]
     for name, value in now.items():
-        out.append(f"| {name} | " + (f"{before['totals'].get(name, '-')} | " if before else "") + f"{value} |")
-    out += ["", "| case | dir | " + " | ".join(COLUMNS_SHOWN) + " |", "|---|---|" + "---|" * len(COLUMNS_SHOWN)]
+        out.append(
+            f"| {name} | " + (f"{before['totals'].get(name, '-')} | " if before else "") + f"{value} |"
+        )
+    out += [
+        "",
+        "| case | dir | " + " | ".join(COLUMNS_SHOWN) + " |",
+        "|---|---|" + "---|" * len(COLUMNS_SHOWN),
+    ]
     for r in rows:
         if r.root == "not-alarm":
             continue
@@ -354,7 +369,9 @@ def markdown(rows: Sequence[Row], before: dict[str, Any] | None = None) -> str:
             now_cells[c] if old.get(c, now_cells[c]) == now_cells[c] else f"{old[c]} -> {now_cells[c]}"
             for c in COLUMNS_SHOWN
         ]
-        out.append(f"| {r.case.name} | {r.case.cwd.removeprefix('tests/data/')} | " + " | ".join(shown) + " |")
+        out.append(
+            f"| {r.case.name} | {r.case.cwd.removeprefix('tests/data/')} | " + " | ".join(shown) + " |"
+        )
     return "\n".join(out) + "\n"
 
 

@@ -1,4 +1,4 @@
-"""A pytest plugin that records the real cases' launches as their tests run them (for bench/first_screen_audit.py).
+"""A pytest plugin: the real cases' launches as their tests run them (for bench/first_screen_audit.py).
 
 Every real-case test reaches argtrace through ``argtrace.cli.main`` (``tests/conftest.py``: ``run_cli``,
 ``check_launch``, ``log_report``). The plugin wraps that function for the length of each test and records,
@@ -68,7 +68,7 @@ def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
         node=item.nodeid,
         codes=sorted(set(_CODE.findall(source + " " + repr(params)))),
         missed=any(type(p).__name__ == "Missed" for p in params),
-        after=[str(getattr(p, "after")) for p in params if hasattr(p, "after")],
+        after=[str(p.after) for p in params if hasattr(p, "after")],
         classes=_classes(getattr(item, "module", None)),
     )
     yield
