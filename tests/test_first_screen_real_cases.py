@@ -2,7 +2,7 @@
 directory as a new user runs it (bench/first_screen_audit.py measured every class-a case; docs/status.md,
 "First screen"). Each screen pins one mechanism of render/screen.py, render/text.py or causes.py:
 
-* the header is one line (``header_line``): 90 of 139 headers wrapped over two or three lines;
+* the header is one line (``header_line``): 93 of 142 headers wrapped over two or three lines;
 * beside an alarm, the info findings about argtrace's reach (PR007, PR008, PR011, RS004) are one line
   (``reach_line``) after the launch's own findings;
 * a cause with consequences keeps the rest of its message above its "explains" line (brace expansion, SH022,

@@ -11,7 +11,7 @@ Pieces of ``render/text.py`` that decide what a person sees first, and how wide 
   fails (bench/first_screens.py counts those lines on the kept failure cases).
 * :func:`reach_line`: beside an error or a warning, the ``info`` findings about argtrace's reach
   (``ABOUT_THE_ANALYSIS``) in one line; :func:`assumption_line`: an alarm read with an assumption says so
-  (bench/first_screen_audit.py measured both on the 139 class-a real cases).
+  (bench/first_screen_audit.py measured both on the 142 class-a real cases).
 * ``lead``: the first cause of a report whose command is in ``LEAD_COMMANDS`` (``log``) is told whole enough
   to act on: its message over up to four lines, its fix over up to five (cut to one line, the change itself
   fell off the screen on 25 of the 29 log cases bench/first_screens_log_why.py reads), and one line on what
@@ -92,8 +92,8 @@ def one_line(text: str, width: int) -> str:
 # PR007, the launcher is not on this machine's PATH; RS004, resolution was skipped. Ranked before the
 # launch's own findings by their layer (process), they pushed the launch's own finding down the first
 # screen (bench/first_screens.py, docs/real_cases.md "First screens of the earlier batches"); beside an
-# error or a warning the ``info`` ones are one line together (``reach_line``): on the 139 class-a real
-# cases they were 152 of the 252 info headlines beside an alarm (bench/first_screen_audit.py).
+# error or a warning the ``info`` ones are one line together (``reach_line``): on the class-a real
+# cases they were most of the info headlines beside an alarm (bench/first_screen_audit.py).
 ABOUT_THE_ANALYSIS = frozenset({"PR007", "PR008", "PR011", "RS004"})
 
 
@@ -348,7 +348,7 @@ _ASSUMED_WHAT = {"gpu": "GPU ", "model-config": "model config "}
 def assumption_line(finding: Mapping[str, Any], width: int) -> Text | None:
     """For an error or a warning read with an assumption (``basis: assumed``), one line that says so, with
     what was assumed when the finding lists it (``rests on an assumption: GPU h100 (pass --gpu)``): 31 of
-    the alarms of the 139 class-a real cases rested on one and their first screens did not say it
+    the alarms of the 142 class-a real cases rested on one and their first screens did not say it
     (bench/first_screen_audit.py; only Details did). None for what the evidence shows, and for ``info``."""
     if finding.get("basis") != "assumed" or finding.get("severity") not in ("error", "warning"):
         return None

@@ -327,7 +327,7 @@ def _render_notes(data: Mapping[str, Any], console: Console) -> None:
 
 def header_line(data: Mapping[str, Any], width: int, places: Mapping[str, str]) -> str:
     """The report's first line: the command, the file a ``log`` reads, the framework and its release, and how
-    the release was read, in ``width`` columns. On 90 of the 139 class-a real cases it wrapped over two or
+    the release was read, in ``width`` columns. On 93 of the 142 class-a real cases it wrapped over two or
     three lines above the first finding (bench/first_screen_audit.py): the longest form that fits is
     taken, naming the release evidence's file by its name, then dropping that place, then the evidence,
     then the advice (PR011 and the JSON keep them); a ``log``'s file is named by its file name when its
