@@ -265,8 +265,14 @@ def overflow(lines: Sequence[str]) -> int:
     """Diagnosis lines that are neither a headline nor one of its indented lines: a headline or a line
     wider than the screen, wrapped by the terminal."""
     return sum(
-        1 for line in diagnosis_block(lines) if not _HEADLINE.match(line) and not line.startswith("  ")
+        1
+        for line in diagnosis_block(lines)
+        if not _HEADLINE.match(line) and not line.startswith(("  ", _REACH))
     )
+
+
+# render/screen.py reach_line: the info findings about argtrace's reach, one line together
+_REACH = "INFO on what argtrace could read: "
 
 
 def root_on_screen(report: dict[str, Any], lines: Sequence[str], expect: Sequence[Expect]) -> str:

@@ -165,8 +165,10 @@ def test_the_diagnosis_opens_the_report_and_the_cause_is_near_the_top(
     lines = out.splitlines()
     assert lines[1] == "Diagnosis: 2 errors, 1 info; 18 more findings follow from them"
     assert lines[2].startswith("ERROR SH002 launch.sh:1 launch.sh has CRLF (Windows) line endings on 31")
-    assert lines[3] == "  explains 18 findings: SH023, SC2215 x13, SC2188, PA001 x2, PA020"
-    assert lines[4].startswith("  fix: Convert launch.sh to Unix line endings")
+    # the rest of the message, then what follows from it, then the fix
+    assert lines[3].startswith("  `$'\\r'` (launch.sh:15:39); the backslash on line(s) 15, 16, 17, 18, 19")
+    assert lines[4] == "  explains 18 findings: SH023, SC2215 x13, SC2188, PA001 x2, PA020"
+    assert lines[5].startswith("  fix: Convert launch.sh to Unix line endings")
     assert "0 error(s)" not in out and lines[-1] == "6 error(s), 0 warning(s), 15 info from 3 cause(s)"
 
 

@@ -161,9 +161,10 @@ def test_a_launch_passed_by_its_full_path_has_one_line_headlines(
         ["check", "--no-resolve", "--framework-version", "0.5.10.post1", str(script)], cwd=tmp_path
     )
     lines = result.stdout.splitlines()
-    assert lines[1:5] == [
+    assert lines[1:6] == [
         "Diagnosis: 1 error; 2 more findings follow from them",
         "ERROR SH003 serve.sh:2:49 space after the line-continuation backslash at the…",
+        "  end of line 2: the command ends on line 2 with an extra argument `' '`, and…",
         "  explains 2 findings: SC2215, PA001",
         "  fix: Delete the blanks after the backslash at the end of serve.sh line 2, so…",
     ]

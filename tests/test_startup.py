@@ -387,13 +387,14 @@ def test_the_multinode_layer_skipped_for_one_plain_start_would_have_found_nothin
         assert not nodescope.is_carried(server)
         assert not nodescope.is_multinode(server.framework, values, given)
         assert real(found) == ([], None)
-    # the modules that bind is_multinode by name are imported before the patch: imported under it, they
-    # would keep the stand-in for every later test of this process (a two-server Makefile of the false-alarm
-    # gate then read as one multi-node launch, PA030)
-    import argtrace.layers.idlenodes
-    import argtrace.layers.multinode  # noqa: F401
+    # the layers that bind the name on import are imported first and patched too: imported for the first
+    # time under the patch, they kept the lambda after it was undone, and every later check in the process
+    # took each start for a multi-node one (vllm7196's PA030, llmflux141's PA047, pd8_vllm14952's screen)
+    import argtrace.layers.idlenodes as idlenodes
+    import argtrace.layers.multinode as multinode
 
-    monkeypatch.setattr(nodescope, "is_multinode", lambda *args: True)
+    for module in (nodescope, multinode, idlenodes):
+        monkeypatch.setattr(module, "is_multinode", lambda *args: True)
     assert [real(found) for found in parsed] == [([], None)] * len(parsed)
 
 

@@ -57,6 +57,12 @@ two messages read); a finding no rule links stays a cause of its own. The links:
     systemd's split of a ``$NAME`` word that removed quotes or backslashes from inside a word (TP083:
     ``Environment='SPEC={"method":"ngram"}'`` with ``--speculative-config $SPEC``) explains the parser's
     refusal of what is left (PA011 "Value {method:ngram} cannot be converted"), at the same line.
+``brace-expansion``
+    Brace expansion that split an unquoted word (SH022: ``{"image":4,"video":0}`` became ``"image":4`` and
+    ``"video":0``) explains the parser's refusal of a word it made, which the parser places at the very
+    word (PA001 "'video:0' (after image:4) is not a value of any flag", at the same ``PATH:LINE:COL``), in
+    the same launch: quoting the word removes both (the guide of gongjiyun's "wrong example", batch
+    cases12).
 ``one-plugin``
     Flags of one plugin the parser refuses (PA001 "--omni is not a vllm 0.16.0 flag: it is vllm-omni's
     (...)"), with the same fix (install the plugin's matching release), in the same launch: the first is
@@ -551,6 +557,16 @@ def _stripped_quotes(links: _Links, report: Report) -> None:
 _PLUGIN_FLAG = re.compile(r"^--[\w.-]+ is not a \S+ \S+ flag: it is (\S+)'s \(")
 
 
+def _brace_expansion(links: _Links, report: Report) -> None:
+    findings = links.findings
+    for i, cause in enumerate(findings):
+        if cause.code != "SH022" or cause.at is None or cause.at.count(":") < 2:
+            continue  # a word's place has its column: a line alone would take the line's other words
+        for j, f in enumerate(findings):
+            if f.code == "PA001" and f.at == cause.at and f.launch == cause.launch:
+                links.link(j, i)
+
+
 def _one_plugin(links: _Links, report: Report) -> None:
     findings = links.findings
     first: dict[tuple[int | None, str, str | None], int] = {}
@@ -592,6 +608,7 @@ RULES: tuple[Callable[[_Links, Report], None], ...] = (
     _one_word_item,
     _one_word_carrier,
     _stripped_quotes,
+    _brace_expansion,
     _one_plugin,
     _too_few_gpus,
 )

@@ -87,9 +87,9 @@ def test_the_logs_release_is_the_one_the_whole_check_uses() -> None:
     ]
     assert unknown and all("0.22.1" in f["message"] for f in unknown), unknown
     text = run_cli(argv, cwd=REPO).stdout
-    assert text.startswith(f"argtrace check — vllm 0.22.1 (the log's `█  version 0.22.1` at \n{at})\n") or (
-        text.startswith(f"argtrace check — vllm 0.22.1 (the log's `█  version 0.22.1` at {at})\n")
-    )
+    # the header is one line of the 100 columns off a terminal: the evidence's place, whole or by its file
+    # name, does not fit (the JSON's framework.evidence above keeps it)
+    assert text.splitlines()[0] == "argtrace check — vllm 0.22.1 (the log's `█  version 0.22.1`)"
 
 
 def test_mem_from_log_takes_the_release_from_the_logs_version_line() -> None:

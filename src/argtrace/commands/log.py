@@ -99,7 +99,12 @@ def run(args: argparse.Namespace) -> Report:
         version=log_section.get("version"),
         source="log" if fw else None,
     )
+    # one finding per cause, as check folds them (argtrace/causes.py): LG001 "died before it logged its
+    # configuration" quotes the exception LG011/LG007 reports, and is what follows from it (same-raise)
+    from argtrace.causes import fold_causes
+
     report.findings = list(result.findings)
+    report.findings = fold_causes(report)
     report.sections.update(result.sections)
     wanted = {f.setting for f in result.findings if f.setting} | set(intended)
     for name, (flag, observations) in result.observations.items():

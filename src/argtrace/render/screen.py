@@ -4,10 +4,14 @@ Pieces of ``render/text.py`` that decide what a person sees first, and how wide 
 
 * :func:`output_width`: ``COLUMNS`` when set, else the terminal's width, else 100 (not a terminal).
 * :func:`diagnosis_lines`: the causes, most severe (with what follows from them) and earliest layer first,
-  each one line ``SEVERITY CODE FILE:LINE:COL what happened`` cut to the width, then at most two lines: why
-  (the findings it explains, or the rest of the message) and the fix. The full text is in "Details".
+  each one line ``SEVERITY CODE FILE:LINE:COL what happened`` cut to the width, then at most four lines:
+  the rest of the message, the findings it explains, the fix, and for an alarm read with an assumption,
+  that it is one and what was assumed (``assumption_line``). The full text is in "Details".
   Beside an error or a warning an ``info`` cause is its headline alone: the first screen goes to what
   fails (bench/first_screens.py counts those lines on the kept failure cases).
+* :func:`reach_line`: beside an error or a warning, the ``info`` findings about argtrace's reach
+  (``ABOUT_THE_ANALYSIS``) in one line; :func:`assumption_line`: an alarm read with an assumption says so
+  (bench/first_screen_audit.py measured both on the 142 class-a real cases).
 * ``lead``: the first cause of a report whose command is in ``LEAD_COMMANDS`` (``log``) is told whole enough
   to act on: its message over up to four lines, its fix over up to five (cut to one line, the change itself
   fell off the screen on 25 of the 29 log cases bench/first_screens_log_why.py reads), and one line on what
@@ -84,10 +88,13 @@ def one_line(text: str, width: int) -> str:
 
 
 # Findings about argtrace's own reach, not about the launch: PR008, the named release is read with its
-# family's bundled stand-in. Its warning says the verdicts below may rest on that stand-in; ranked before
-# them by its layer (process), it pushed the launch's own finding down the first screen
-# (bench/first_screens.py, docs/real_cases.md "First screens of the earlier batches").
-ABOUT_THE_ANALYSIS = frozenset({"PR008"})
+# family's bundled stand-in; PR011, nothing shows the release (the header says which one was read);
+# PR007, the launcher is not on this machine's PATH; RS004, resolution was skipped. Ranked before the
+# launch's own findings by their layer (process), they pushed the launch's own finding down the first
+# screen (bench/first_screens.py, docs/real_cases.md "First screens of the earlier batches"); beside an
+# error or a warning the ``info`` ones are one line together (``reach_line``): on the class-a real
+# cases they were most of the info headlines beside an alarm (bench/first_screen_audit.py).
+ABOUT_THE_ANALYSIS = frozenset({"PR007", "PR008", "PR011", "RS004"})
 
 
 def severity_rank(finding: Mapping[str, Any]) -> int:
@@ -96,7 +103,7 @@ def severity_rank(finding: Mapping[str, Any]) -> int:
     return min(SEVERITIES.index(s) if s in SEVERITIES else len(SEVERITIES) for s in severities)
 
 
-def _about_the_analysis(finding: Mapping[str, Any]) -> bool:
+def about_the_analysis(finding: Mapping[str, Any]) -> bool:
     """PR008's stand-in release, and the log's LG010 note that the file begins mid-start-up (about what
     the file holds: it came above the launch's own LG010, where it stops, on the hang batch's screens)."""
     if finding.get("code") == "LG010":
@@ -106,20 +113,49 @@ def _about_the_analysis(finding: Mapping[str, Any]) -> bool:
     return finding.get("code") in ABOUT_THE_ANALYSIS
 
 
-def _rank(finding: Mapping[str, Any]) -> tuple[int, int, int]:
+def rests_on_assumption(finding: Mapping[str, Any]) -> bool:
+    """The finding's own claim is read with an assumption (``basis: assumed``): a value the caller may set,
+    a GPU or model config taken for granted. Of one severity, what the evidence shows comes first."""
+    return finding.get("basis") == "assumed"
+
+
+def _rank(finding: Mapping[str, Any]) -> tuple[int, int, int, int]:
     layer = finding.get("layer")
     return (
         severity_rank(finding),
-        _about_the_analysis(finding),
+        about_the_analysis(finding),
+        rests_on_assumption(finding),
         LAYERS.index(layer) if layer in LAYERS else len(LAYERS),
     )
 
 
 def diagnosis_order(findings: Sequence[Mapping[str, Any]]) -> list[int]:
     """Indexes of the causes: most severe first (a cause counts its consequences' severity), the launch's
-    own before those about argtrace's reach (``ABOUT_THE_ANALYSIS``), then the earliest layer, then as
-    reported."""
+    own before those about argtrace's reach (``ABOUT_THE_ANALYSIS``), what the evidence shows before what
+    rests on an assumption (``rests_on_assumption``), then the earliest layer, then as reported."""
     return sorted(range(len(findings)), key=lambda i: (*_rank(findings[i]), i))
+
+
+REACH_HEAD = "INFO on what argtrace could read: "
+
+
+def reach_line(findings: Sequence[Mapping[str, Any]], width: int) -> Text:
+    """One line for the ``info`` findings about argtrace's reach beside an error or a warning: their codes
+    and titles (``INFO on what argtrace could read: PR011 nothing shows which release runs, RS004 ...``),
+    or their codes alone when the titles do not fit; their text is in Details."""
+    from argtrace.rules import rule_by_code
+
+    codes = list(dict.fromkeys(str(f.get("code")) for f in findings))
+    titled = []
+    for code in codes:
+        rule = rule_by_code(code)
+        titled.append(f"{code} {rule.title[0].lower()}{rule.title[1:]}" if rule else code)
+    said = REACH_HEAD + ", ".join(titled)
+    if len(said) > width:
+        said = REACH_HEAD + ", ".join(codes) + " (Details)"
+    line = Text(REACH_HEAD.split(" ", 1)[0] + " ", style=SEVERITY_STYLE["info"])
+    line.append(one_line(said[len("INFO ") :], width - len("INFO ")), style="dim")
+    return line
 
 
 def explains(finding: Mapping[str, Any]) -> str | None:
@@ -275,8 +311,6 @@ def diagnosis_lines(
         return lines  # the headline, and the message's first line when the place filled the headline
     if lead:
         lines += [Text("  " + line) for line in wrapped(rest, width - 2, LEAD_MESSAGE_LINES)]
-        if explains(finding):
-            lines.append(Text("  " + one_line(str(explains(finding)), width - 2), style="dim"))
         if finding.get("fix"):
             fix_lines = wrapped(shortened(marked(str(finding["fix"])), places), width - 7, LEAD_FIX_LINES)
             for n, text in enumerate(fix_lines):
@@ -286,15 +320,44 @@ def diagnosis_lines(
         basis = rests_on(finding, places, width)
         if basis is not None:
             lines.append(basis)
+        # what follows from it comes last: above the fix it pushed the change off the lines a log's reader
+        # reads first (`log` folds LG001 under the error it quotes, causes.py same-raise)
+        if explains(finding):
+            lines.append(Text("  " + one_line(str(explains(finding)), width - 2), style="dim"))
         return lines
-    why = explains(finding) or rest
-    if why:
-        lines.append(Text("  " + one_line(why, width - 2), style="dim"))
+    # the rest of the message, then what follows from it: the "explains" line in its place cut the
+    # message of a cause with consequences to its headline ("brace expansion turns the unquoted…")
+    if rest:
+        lines.append(Text("  " + one_line(rest, width - 2), style="dim"))
+    if explains(finding):
+        lines.append(Text("  " + one_line(str(explains(finding)), width - 2), style="dim"))
     if finding.get("fix"):
         fix = Text("  fix: ", style="green")
         fix.append(one_line(shortened(marked(str(finding["fix"])), places), width - 7))
         lines.append(fix)
+    assumption = assumption_line(finding, width)
+    if assumption is not None:
+        lines.append(assumption)
     return lines
+
+
+ASSUMPTION = "  rests on an assumption"
+_ASSUMED_WHAT = {"gpu": "GPU ", "model-config": "model config "}
+
+
+def assumption_line(finding: Mapping[str, Any], width: int) -> Text | None:
+    """For an error or a warning read with an assumption (``basis: assumed``), one line that says so, with
+    what was assumed when the finding lists it (``rests on an assumption: GPU h100 (pass --gpu)``): 31 of
+    the alarms of the 142 class-a real cases rested on one and their first screens did not say it
+    (bench/first_screen_audit.py; only Details did). None for what the evidence shows, and for ``info``."""
+    if finding.get("basis") != "assumed" or finding.get("severity") not in ("error", "warning"):
+        return None
+    items = [
+        f"{_ASSUMED_WHAT.get(str(a.get('what')), '')}{a.get('value')} (pass {a.get('option')})"
+        for a in finding.get("assumed") or []
+    ]
+    said = ASSUMPTION.strip() + (": " + ", ".join(items) if items else " (its message says which)")
+    return Text("  " + one_line(said, width - 2), style="magenta")
 
 
 def written(setting: Mapping[str, Any]) -> bool:

@@ -256,7 +256,7 @@ LG009 = Rule(
 
 # LG010's note that a file begins mid-start-up says these words (layers/log/findings.py): it is about what
 # the file holds, not what the launch did, and the text view ranks it after the launch's own LG010
-# (render/screen.py ``_about_the_analysis``).
+# (render/screen.py ``about_the_analysis``).
 LG010_EXCERPT = "begins mid-start-up"
 
 LG010 = Rule(

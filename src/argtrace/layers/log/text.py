@@ -16,8 +16,11 @@ from rich.text import Text
 
 def render_log_section(section: Mapping[str, Any]) -> Any:
     parts: list[Any] = []
+    name = str(section.get("path")).rsplit("/", 1)[-1]
     head = (
-        f"Log {section.get('path')}: {section.get('lines')} lines, {section.get('size')} bytes"
+        # the file by its name: the report's header and Details name it whole (its full path ran over
+        # three lines of an 80-column first screen, bench/first_screen_audit.py)
+        f"Log {name}: {section.get('lines')} lines, {section.get('size')} bytes"
         f"{' (gzip)' if section.get('gzip') else ''}, {section.get('launch_count')} launch(es), "
         f"framework {section.get('framework') or '?'} {section.get('version') or ''}".rstrip()
     )
