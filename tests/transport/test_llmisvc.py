@@ -99,13 +99,17 @@ def test_json_in_args_loses_its_quotes_in_the_presets_eval(tmp_path: Path) -> No
             "error",
             f"brace expansion turns the unquoted `{KV_JSON}` into 2 words: "
             '`"kv_connector":"OffloadingConnector"`, `"kv_role":"kv_both"`',
-        ),
+        )
+    ]
+    # one cause, one finding: the parser's refusal of the split word is SH022's consequence (causes.py)
+    (sh022,) = [f for f in report["findings"] if f["code"] == "SH022"]
+    assert [(c["code"], c["severity"], c["message"]) for c in sh022["consequences"]] == [
         (
             "PA001",
             "error",
             "'kv_role:kv_both' (after kv_connector:OffloadingConnector) is not a value of any flag: vllm "
             '0.33.0 rejects it with "unrecognized arguments" (exit 2)',
-        ),
+        )
     ]
 
 
