@@ -5,6 +5,7 @@ quotes (a flag removed later, a choice valid elsewhere, a config key that is a f
 
 from __future__ import annotations
 
+import ast
 import difflib
 import functools
 import re
@@ -60,8 +61,6 @@ def sets(spec: OptionSpec, option_string: str) -> bool | None:
         return True
     negative = (spec.raw.get("action_attrs") or {}).get("negative_option_strings")
     if isinstance(negative, Mapping) and isinstance(negative.get("repr"), str):
-        import ast  # here: vLLM's EnableDisableAction alone needs it, and it costs a check 4% to import
-
         try:
             names = ast.literal_eval(negative["repr"])
         except (ValueError, SyntaxError):
