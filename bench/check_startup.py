@@ -8,7 +8,11 @@ disturbs far less. ``--compare SRC`` also times the argtrace commands with anoth
 first on the path (the code before a change, e.g. from ``git archive``), in the same rounds.
 
 Targets (issue 18): check <= 10x `python -c pass` (aim 5x), `--version` and `--help` <= 1.5x. The command
-is timed as a user runs it: the launcher ``bin/argtrace`` an install puts on PATH, run by this interpreter.
+is timed as a user runs it, twice: run in the launcher (``ARGTRACE_WARM=0``, a first command), and served by
+a warm process (``[warm]``: argtrace/warm/, every command after the first), whose CPU is the launcher's plus
+the forked child's (the launcher writes the child's to ``ARGTRACE_WARM_STATS``); wall time is the
+launcher's, from start to exit. The launcher is ``bin/argtrace``, the script an install puts on PATH, run by
+this interpreter.
 `python -c 'import re'` is timed too: pip's wrapper for a [project.scripts] entry point runs it before
 argtrace, the floor the command had before it became a script file. `--help` is timed with stdout not a
 terminal (80 columns: the width the static help text is generated for).
@@ -17,12 +21,15 @@ terminal (80 columns: the width the static help text is generated for).
 from __future__ import annotations
 
 import argparse
+import glob
 import os
 import re
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -32,7 +39,9 @@ LAUNCHER = ROOT / "bin" / "argtrace"
 
 
 # Users' interpreters cache bytecode; a session that sets PYTHONDONTWRITEBYTECODE would time compiling.
-ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+# Every command runs in the launcher unless the run is a [warm] one (its own environment, below).
+ENV = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "CI")}
+ENV["ARGTRACE_WARM"] = "0"
 
 
 # What pip (distlib) writes for a [project.scripts] entry point, after its `#!` line (pip 26.3).
@@ -109,6 +118,12 @@ def main() -> int:
     if shellcheck:
         commands["shellcheck"] = [shellcheck, str(EXAMPLE)]
     runs: dict[str, tuple[list[str], dict[str, str]]] = {name: (cmd, ENV) for name, cmd in commands.items()}
+    # served by a warm process of its own (a private runtime directory, removed with its process at the end)
+    runtime = tempfile.mkdtemp(prefix="aw", dir="/tmp")
+    stats = os.path.join(runtime, "stats")
+    warm_env = {**ENV, "XDG_RUNTIME_DIR": runtime, "ARGTRACE_WARM_STATS": stats}
+    del warm_env["ARGTRACE_WARM"]
+    runs["argtrace check --format json [warm]"] = (commands["argtrace check --format json"], warm_env)
     if args.compare:
         # the other tree as it was installed: its own bin/argtrace, else (older trees) pip's entry-point
         # wrapper
@@ -124,15 +139,21 @@ def main() -> int:
                 runs[f"{name} [compare]"] = ([*command, *cmd[len(argtrace) :]], other)
     wall: dict[str, list[float]] = {name: [] for name in runs}
     cpu: dict[str, list[float]] = {name: [] for name in runs}
-    for name, (cmd, env) in runs.items():  # warm caches once (and write the bytecode)
-        done = subprocess.run(cmd, capture_output=True, text=True, check=False, env=env)
-        if name.startswith("argtrace") and not done.stdout:  # timing a failure would mean nothing
-            raise SystemExit(f"{name}: printed nothing ({done.stderr.strip()[-300:]})")
-    for _ in range(args.rounds):
-        for name, (cmd, env) in runs.items():
-            w, c = timed(cmd, env)
-            wall[name].append(w)
-            cpu[name].append(c)
+    try:
+        for name, (cmd, env) in runs.items():  # warm caches once (and write the bytecode)
+            done = subprocess.run(cmd, capture_output=True, text=True, check=False, env=env)
+            if name.startswith("argtrace") and not done.stdout:  # timing a failure would mean nothing
+                raise SystemExit(f"{name}: printed nothing ({done.stderr.strip()[-300:]})")
+        wait_for_warm(runtime, runs["argtrace check --format json [warm]"])
+        for _ in range(args.rounds):
+            for name, (cmd, env) in runs.items():
+                w, c = timed(cmd, env)
+                if name.endswith("[warm]"):
+                    c += child_cpu(stats)
+                wall[name].append(w)
+                cpu[name].append(c)
+    finally:
+        stop_warm(runtime)
     base_wall = statistics.median(wall["python -c pass"])
     base_cpu = statistics.median(cpu["python -c pass"])
     what = " (no .pth code: python -S, site-packages on sys.path)" if args.no_pth else ""
@@ -147,11 +168,53 @@ def main() -> int:
         )
         print(f"argtrace check / shellcheck (wall): {ratio:.2f}x")
     if args.instructions:
-        counted = {name: instructions(cmd, env) for name, (cmd, env) in runs.items() if name != "shellcheck"}
+        # a [warm] command's child is not the launcher's process: callgrind cannot count it
+        counted = {
+            name: instructions(cmd, env)
+            for name, (cmd, env) in runs.items()
+            if name != "shellcheck" and not name.endswith("[warm]")
+        }
         print(f"{'command':<58} {'instructions':>14} {'x':>6}")
         for name, count in counted.items():
             print(f"{name:<58} {count:>14,} {count / counted['python -c pass']:>6.2f}")
     return 0
+
+
+def wait_for_warm(runtime: str, run: tuple[list[str], dict[str, str]]) -> None:
+    """The warm process the first [warm] run started is listening, and has served one command."""
+    cmd, env = run
+    deadline = time.monotonic() + 120
+    while not glob.glob(os.path.join(runtime, "argtrace", "*.sock")):
+        if time.monotonic() > deadline:
+            raise SystemExit("no warm process started (is ARGTRACE_WARM or CI set?)")
+        time.sleep(0.1)
+    subprocess.run(cmd, capture_output=True, check=False, env=env)
+    if not os.path.exists(env["ARGTRACE_WARM_STATS"]):
+        raise SystemExit("the warm process served nothing")
+
+
+def child_cpu(stats: str) -> float:
+    """The CPU seconds of the child that served the last [warm] command (the launcher appended them)."""
+    with open(stats, encoding="utf-8") as lines:
+        return float(lines.read().split()[-1])
+
+
+def stop_warm(runtime: str) -> None:
+    """SIGTERM to the warm processes serving this run's runtime directory (their environment names it)."""
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as environ:
+                if f"XDG_RUNTIME_DIR={runtime}".encode() not in environ.read().split(b"\0"):
+                    continue
+            with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+                if b"argtrace.warm.server" not in cmdline.read():
+                    continue
+            os.kill(int(pid), signal.SIGTERM)
+        except OSError:
+            continue
+    shutil.rmtree(runtime, ignore_errors=True)
 
 
 def instructions(cmd: list[str], env: dict[str, str]) -> int:

@@ -6,6 +6,8 @@ A speed change must not change a report: this runs ``check --format json`` and `
 ``examples/``, ``tests/data/shell``, ``tests/data/multinode`` and ``tests/data/false_alarms`` and prints
 each input whose exit status, stdout or stderr differ. The report quotes the caller's environment, so each
 tree's own path is replaced by ``SRC`` before comparing. OLD is typically ``git archive REV src | tar -x``.
+``--warm`` compares instead one tree's command run in the launcher (``bin/argtrace``, ``ARGTRACE_WARM=0``)
+with the same command served by a warm process (argtrace/warm/), and counts the commands it served.
 Exit status 1 when any output differs.
 """
 
@@ -13,8 +15,11 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import subprocess
 import sys
+import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,13 +56,65 @@ def run(src: str, words: list[str]) -> tuple[int, bytes, bytes]:
     return done.returncode, done.stdout.replace(mine, b"SRC"), done.stderr.replace(mine, b"SRC")
 
 
+def launch(src: str, words: list[str], env: dict[str, str]) -> tuple[int, bytes, bytes]:
+    """The command through the launcher an install puts on PATH (``bin/argtrace``)."""
+    cmd = [sys.executable, str(ROOT / "bin" / "argtrace"), "check", *words]
+    done = subprocess.run(cmd, capture_output=True, env={**env, "PYTHONPATH": src}, cwd=ROOT, timeout=300)
+    mine = src.encode()
+    return done.returncode, done.stdout.replace(mine, b"SRC"), done.stderr.replace(mine, b"SRC")
+
+
+def compare_warm(src: str) -> int:
+    runtime = tempfile.mkdtemp(prefix="aw", dir="/tmp")
+    stats = os.path.join(runtime, "stats")
+    base = {
+        k: v for k, v in os.environ.items() if k not in ("ARGTRACE_WARM", "CI", "PYTHONDONTWRITEBYTECODE")
+    }
+    warm = {**base, "XDG_RUNTIME_DIR": runtime, "ARGTRACE_WARM_STATS": stats}
+    cold = {**base, "ARGTRACE_WARM": "0"}
+    launch(src, ["--format", "json", "examples/launch_mtp.sh", "0", "30000"], warm)  # starts the warm process
+    deadline = time.monotonic() + 120
+    while not any(name.endswith(".sock") for name in os.listdir(os.path.join(runtime, "argtrace"))):
+        if time.monotonic() > deadline:
+            raise SystemExit("no warm process started")
+        time.sleep(0.1)
+    runs = differ = 0
+    try:
+        for label, words in inputs():
+            for fmt in ("json", "text"):
+                runs += 1
+                before, after = (
+                    launch(src, ["--format", fmt, *words], cold),
+                    launch(src, ["--format", fmt, *words], warm),
+                )
+                if before != after:
+                    differ += 1
+                    print(f"DIFFERS: --format {fmt} {label} (exit {before[0]} -> {after[0]})", flush=True)
+    finally:
+        for pid in os.listdir("/proc"):
+            try:
+                with open(f"/proc/{pid}/environ", "rb") as environ:
+                    if f"XDG_RUNTIME_DIR={runtime}".encode() in environ.read().split(b"\0"):
+                        os.kill(int(pid), signal.SIGTERM)
+            except (OSError, ValueError):
+                continue
+    served = len(open(stats).read().split()) if os.path.exists(stats) else 0
+    print(f"{runs} runs ({runs // 2} inputs, json and text), {differ} differ; {served} served warm")
+    return 1 if differ or served < runs else 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("old", help="the src directory of the code before the change")
+    parser.add_argument("old", nargs="?", help="the src directory of the code before the change")
     parser.add_argument("new", nargs="?", default=str(ROOT / "src"), help="default: this checkout's src")
+    parser.add_argument("--warm", action="store_true", help="NEW in the launcher against NEW served warm")
     args = parser.parse_args()
+    if args.warm:
+        return compare_warm(str(Path(args.new).resolve()))
+    if args.old is None:
+        parser.error("OLD is needed without --warm")
     old, new = str(Path(args.old).resolve()), str(Path(args.new).resolve())
     runs = differ = 0
     for label, words in inputs():

@@ -10,7 +10,7 @@ also runs its parent packages' ``__init__``, but that implicit edge is not count
 A circle is a strongly connected component of more than one module (or a module importing itself). The
 layer order (the direction dependencies may point)::
 
-    cli -> commands -> check / probe -> layers -> frameworks, rules, resolver, render -> remote
+    warm -> cli -> commands -> check / probe -> layers -> frameworks, rules, resolver, render -> remote
         -> model, redact, gpus
 
 An import from a lower level to a higher one is a violation (printed, not fatal). Modules of the same
@@ -71,6 +71,7 @@ LEVELS: tuple[tuple[str, int], ...] = (
     ("argtrace.mcp_server", 5),  # the shared command-line options, checked before a command runs
     ("argtrace.cli", 6),
     ("argtrace.__main__", 6),
+    ("argtrace.warm", 7),  # warm start: the launcher's client and the forking server, which runs the cli
 )
 LEVEL_NAMES = {
     0: "model",
@@ -80,6 +81,7 @@ LEVEL_NAMES = {
     4: "orchestration",
     5: "commands",
     6: "cli",
+    7: "warm start",
 }
 
 

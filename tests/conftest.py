@@ -210,6 +210,10 @@ def assert_working_launch(
 REPO = Path(__file__).resolve().parent.parent
 
 
+# The launcher (bin/argtrace) would start a warm process after each command a test runs through it, each
+# outliving the test (argtrace/warm/); tests/test_warm.py gives its launchers their own environment.
+os.environ["ARGTRACE_WARM"] = "0"
+
 # pytest-xdist gives its workers COLUMNS=80 (the controller's terminal width); the text reports wrap at
 # COLUMNS, and the tests expect the width of a plain run off a terminal unless they set it themselves.
 if os.environ.get("PYTEST_XDIST_WORKER"):

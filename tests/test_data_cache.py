@@ -191,3 +191,35 @@ def test_kept_release_indexes_and_entry_points_equal_the_built_ones(
     assert isinstance(index, release_index.ReleaseIndex)
     assert isinstance(index.same_everywhere, frozenset) and isinstance(index.releases, tuple)
     assert index.takes_no_value("--enable-dp-attention") and not index.takes_no_value("--tp-size")
+
+
+def test_a_copy_read_ahead_serves_one_lookup_with_the_same_key(
+    cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A warm process reads ahead the copies its children read (argtrace/warm/): the first lookup of the
+    same key in this process gets the object read ahead, later ones read their own (a caller may change
+    what it got), and a changed source's key is never answered from it."""
+    monkeypatch.setattr(data_cache, "_read_ahead", {})
+    monkeypatch.setattr(data_cache, "_read_ahead_stamps", {})
+    monkeypatch.setattr(data_cache, "_read_paths", [])
+    source = tmp_path / "in.json"
+    source.write_text("[1]")
+    build = Builds({"rows": [1, 2]})
+    first = data_cache.cached("thing", [source], build)
+    (copy,) = cache.iterdir()
+    assert data_cache.paths_read() == [] and build.calls == 1  # built, not read
+
+    data_cache.read_ahead([str(copy), str(tmp_path / "elsewhere.marshal"), str(cache / "x.json")])
+    assert list(data_cache._read_ahead) == [str(copy)]  # only copies in the cache directory
+    ahead = data_cache._read_ahead[str(copy)][1]
+    got = data_cache.cached("thing", [source], build)
+    assert got is ahead and got == first and build.calls == 1
+    assert data_cache.paths_read() == [str(copy)]
+    got["rows"].append(3)  # the caller's to change: the next lookup reads its own
+    again = data_cache.cached("thing", [source], build)
+    assert again == {"rows": [1, 2]} and again is not got
+    assert data_cache.paths_read() == [str(copy), str(copy)]
+
+    data_cache.read_ahead([str(copy)])
+    source.write_text("[1, 2]")  # another key: the copy read ahead does not answer it
+    assert data_cache.cached("thing", [source], Builds({"rows": []})) == {"rows": []}

@@ -143,3 +143,37 @@ def test_each_command_has_its_own_store_and_the_switch_turns_it_off(
     monkeypatch.setenv("ARGTRACE_NO_DATA_CACHE", "1")
     with regex_code.kept() as store:
         assert store is None
+
+
+def test_a_store_read_ahead_serves_the_first_store_of_its_file_while_unchanged(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A warm process reads each command's store ahead (argtrace/warm/): a child's first store of that
+    file takes the programs without reading the file; a second store, or the file rewritten, reads it."""
+    monkeypatch.setenv("ARGTRACE_DATA_CACHE", str(tmp_path))
+    monkeypatch.delenv("ARGTRACE_NO_DATA_CACHE", raising=False)
+    monkeypatch.setattr(regex_code, "_read_ahead", {})
+    path = regex_code.store_path("check")
+    assert path is not None
+    with regex_code.kept(command="check"):
+        made = _compile_all()
+    regex_code.read_ahead("check")
+    regex_code.read_ahead("log")  # no store for it yet: nothing read
+    assert list(regex_code._read_ahead) == [path]
+    ahead = regex_code._read_ahead[path][1]
+    reads = []
+    real_read = regex_code._read
+    monkeypatch.setattr(regex_code, "_read", lambda p: reads.append(p) or real_read(p))
+    with regex_code.kept(command="check") as store:
+        assert _compile_all() == made
+        assert store is not None and store.programs is ahead and not store.new
+    assert reads == [] and regex_code._read_ahead == {}
+    with regex_code.kept(command="check") as store:
+        assert _compile_all() == made
+    assert reads == [path]
+    regex_code.read_ahead("check")
+    assert reads == [path, path]
+    os.utime(path, ns=(1, 1))  # the file changed under it: read again, the copy ahead dropped
+    with regex_code.kept(command="check") as store:
+        assert _compile_all() == made
+    assert reads == [path, path, path] and regex_code._read_ahead == {}

@@ -54,11 +54,17 @@ class Store:
 
     def __init__(self, path: str | None) -> None:
         self.path = path
-        self.codes: dict[str, CodeType] = {}
+        self._codes: dict[str, CodeType] | None = None if path is not None else {}
         self.new: dict[str, CodeType] = {}
         self.used: set[str] = set()
-        if path is not None:
-            self.codes = _read(path)
+
+    @property
+    def codes(self) -> dict[str, CodeType]:
+        """Read at the first dataclass made, not when the store is installed: a command whose modules are
+        all imported already (a warm process's child, argtrace/warm/) makes none and reads nothing."""
+        if self._codes is None:
+            self._codes = _read(self.path) if self.path is not None else {}
+        return self._codes
 
     def exec(self, source: Any, globals: Any = None, locals: Any = None) -> None:
         if not isinstance(source, str):

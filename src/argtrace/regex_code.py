@@ -33,6 +33,10 @@ FORMAT = 1
 MAX_ENTRIES = 4000  # past this, only the patterns this run used are kept when the store is written
 _lock = threading.Lock()
 _active: list[Store] = []
+# Stores a warm process read ahead (argtrace/warm/server.py: :func:`read_ahead`), each handed to the first
+# store of its file that a forked child opens while the file is unchanged, then forgotten: path ->
+# ((mtime_ns, size, inode), programs).
+_read_ahead: dict[str, tuple[tuple[int, int, int], dict[tuple[str | bytes, int], Program]]] = {}
 
 # (flags, program, groups - 1, groupindex, indexgroup): the arguments of ``_sre.compile`` after the text
 Program = tuple[int, list[int], int, dict[str, int], tuple[Any, ...]]
@@ -65,9 +69,16 @@ class Store:
     def __init__(self, path: str | None, original: Any) -> None:
         self.path = path
         self.original = original  # re._compiler.compile
-        self.programs: dict[tuple[str | bytes, int], Program] = _read(path) if path is not None else {}
+        self._programs: dict[tuple[str | bytes, int], Program] | None = None if path is not None else {}
         self.new: dict[tuple[str | bytes, int], Program] = {}
         self.used: set[tuple[str | bytes, int]] = set()
+
+    @property
+    def programs(self) -> dict[tuple[str | bytes, int], Program]:
+        """Read at the first pattern compiled, not when the store is installed (as dataclass_code's)."""
+        if self._programs is None:
+            self._programs = _read_once(self.path) if self.path is not None else {}
+        return self._programs
 
     def compile(self, pattern: Any, flags: int = 0) -> Any:
         import re
@@ -110,6 +121,31 @@ class Store:
             write_private_file(self.path, marshal.dumps((_build(), programs)))
         except ValueError:
             pass
+
+
+def _stamp(path: str) -> tuple[int, int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_mtime_ns, st.st_size, st.st_ino
+
+
+def read_ahead(command: str) -> None:
+    """Read ``command``'s store now, for the first store of it this process (or a child forked from it)
+    opens: a warm process's child compiles the patterns its command builds at run time, and would read the
+    whole store for them on each command."""
+    path = store_path(command)
+    stamp = _stamp(path) if path is not None else None
+    if path is not None and stamp is not None:
+        _read_ahead[path] = (stamp, _read(path))
+
+
+def _read_once(path: str) -> dict[tuple[str | bytes, int], Program]:
+    ahead = _read_ahead.pop(path, None)
+    if ahead is not None and ahead[0] == _stamp(path):
+        return ahead[1]
+    return _read(path)
 
 
 def _read(path: str) -> dict[tuple[str | bytes, int], Program]:

@@ -24,7 +24,15 @@ from typing import Any
 from argtrace import localfs
 from argtrace.model import Evidence, LayerResult, Observation, ServerCommand
 
-DEFAULT_TIMEOUT = float(os.environ.get("ARGTRACE_RESOLVE_TIMEOUT") or 240.0)  # seconds
+DEFAULT_TIMEOUT = 240.0  # seconds; ARGTRACE_RESOLVE_TIMEOUT overrides it
+
+
+def default_timeout() -> float:
+    """Read when a run starts, not at import: a warm process imports this module under another
+    environment than the command's (argtrace/warm/)."""
+    return float(os.environ.get("ARGTRACE_RESOLVE_TIMEOUT") or DEFAULT_TIMEOUT)
+
+
 RECORDER = Path(__file__).resolve().parent.parent / "resolver" / "record.py"
 MODEL_FLAGS = {"sglang": ("--model-path", "--model"), "vllm": ("--model",)}
 PARALLEL_DESTS = {
@@ -259,9 +267,10 @@ def run_recorder(
     target: ResolverTarget,
     request: Mapping[str, Any],
     env: Mapping[str, str],
-    timeout: float = DEFAULT_TIMEOUT,
+    timeout: float | None = None,
 ) -> tuple[str, dict[str, Any] | None, str]:
     """Run the recorder; (status, recording or None, output tail). Status: ok|timeout|crashed."""
+    timeout = default_timeout() if timeout is None else timeout
     import tempfile  # only a run of the recorder needs it (with `random`, ~5 ms of every check's start-up)
 
     with tempfile.TemporaryDirectory(prefix="argtrace-resolve-") as tmp:
@@ -312,7 +321,7 @@ def resolve_server(
     python: str | None = None,
     gpu: str | None = None,
     model_config: str | os.PathLike[str] | None = None,
-    timeout: float = DEFAULT_TIMEOUT,
+    timeout: float | None = None,
     record: bool = True,
 ) -> LayerResult:
     """The resolution layer for one server start."""
@@ -454,6 +463,7 @@ def resolve_server(
     if hit is not None:
         status, data, tail = "ok", hit.get("data"), str(hit.get("tail") or "")
     else:
+        timeout = default_timeout() if timeout is None else timeout
         status, data, tail = run_recorder(target, request, env, timeout)
         if entry and status == "ok" and data is not None:
             cache.store(entry, {"data": data, "tail": tail})

@@ -44,7 +44,14 @@ DEFAULT_OPTIONS = (
 # ProxyCommand's shell through %h), plus blanks and control characters.
 _BAD_HOST_CHARS = re.compile(r"[\s'\"`$;&|<>(){}\\*?!#~\x00-\x1f\x7f]")
 _BAD_USER_CHARS = re.compile(r"[\s'\"`$;&|<>(){}\\*?!#~/:\x00-\x1f\x7f]")
-REPLY_TIMEOUT = float(os.environ.get("ARGTRACE_SSH_TIMEOUT", "120"))
+
+
+def reply_timeout() -> float:
+    """Seconds a node has to answer (``ARGTRACE_SSH_TIMEOUT``, default 120), read at each request, not at
+    import: a warm process imports modules under another environment than the command's (argtrace/warm/)."""
+    return float(os.environ.get("ARGTRACE_SSH_TIMEOUT", "120"))
+
+
 MIN_REMOTE_PYTHON = (3, 8)
 
 
@@ -201,7 +208,7 @@ class RemoteHost(Host):
     def stderr_text(self) -> str:
         return b"".join(self._stderr).decode("utf-8", "replace")
 
-    def _readline(self, deadline: float, allowed: float = REPLY_TIMEOUT) -> bytes | None:
+    def _readline(self, deadline: float, allowed: float) -> bytes | None:
         """One line from the session, ``None`` at end of stream."""
         assert self._proc is not None and self._proc.stdout is not None and self._selector is not None
         fd = self._proc.stdout.fileno()
@@ -226,9 +233,10 @@ class RemoteHost(Host):
         from argtrace.remote.collector import MARK
 
         mark = MARK.encode()
-        deadline = time.monotonic() + REPLY_TIMEOUT + wait
+        allowed = reply_timeout() + wait
+        deadline = time.monotonic() + allowed
         while True:
-            line = self._readline(deadline, REPLY_TIMEOUT + wait)
+            line = self._readline(deadline, allowed)
             if line is None:
                 raise self._failure()
             if not line.startswith(mark):
@@ -283,7 +291,7 @@ class RemoteHost(Host):
         return self.call_waiting(op, 0.0, **args)
 
     def call_waiting(self, op: str, seconds: float, **args: Any) -> Any:
-        """One request; its answer may take ``seconds`` more than :data:`REPLY_TIMEOUT` (``run_probe``)."""
+        """One request; its answer may take ``seconds`` more than :func:`reply_timeout` (``run_probe``)."""
         if op == "hello":
             return self.connect()
         self.connect()

@@ -34,6 +34,12 @@ from argtrace.cache_dirs import (
 )
 
 FORMAT = 1
+# Copies this process read (their file paths), for a warm process to read ahead for the next command
+# (argtrace/warm/), and what it read ahead: path -> (key, value), each handed to the first lookup of that
+# file whose key is the same, then forgotten (a caller may change what it gets; the next gets its own).
+_read_paths: list[str] = []
+_read_ahead: dict[str, tuple[str, Any]] = {}
+_read_ahead_stamps: dict[str, tuple[int, int, int]] = {}
 
 
 def cache_root() -> Path:
@@ -75,11 +81,17 @@ def cached(name: str, sources: Sequence[Path], build: Callable[[], Any]) -> Any:
 
 
 def _through(dir_fd: int, root: Path, name: str, name_of: str, key: str, build: Callable[[], Any]) -> Any:
+    path = str(root / name_of)
+    ahead = _read_ahead.pop(path, None)
+    if ahead is not None and ahead[0] == key:
+        _read_paths.append(path)
+        return ahead[1]
     raw = read_private(dir_fd, name_of)
     if raw is not None:
         try:
             stored = marshal.loads(raw)
             if isinstance(stored, tuple) and len(stored) == 2 and stored[0] == key:
+                _read_paths.append(path)
                 return stored[1]
         except (EOFError, ValueError, TypeError):
             pass  # corrupt: build it again
@@ -96,6 +108,43 @@ def _through(dir_fd: int, root: Path, name: str, name_of: str, key: str, build: 
         except OSError:
             pass
     return value
+
+
+def paths_read() -> list[str]:
+    """The copies this process has read so far (a warm process's child reports them, argtrace/warm/)."""
+    return list(_read_paths)
+
+
+def read_ahead(paths: Sequence[str]) -> None:
+    """Read these copies now, for the first lookup of each in this process or a child forked from it: a
+    warm process's children would each read the same ones again. Only copies in the data cache directory,
+    read as :func:`cached` reads them; the key is checked at the lookup."""
+    root = cache_root()
+    dir_fd = open_private_dir(str(root))
+    if dir_fd is None:
+        return
+    try:
+        for path in paths:
+            directory, name_of = os.path.split(path)
+            if directory != str(root) or not name_of.endswith(".marshal"):
+                continue
+            try:
+                st = os.stat(name_of, dir_fd=dir_fd, follow_symlinks=False)
+            except OSError:
+                continue
+            stamp = (st.st_mtime_ns, st.st_size, st.st_ino)
+            if _read_ahead_stamps.get(path) == stamp and path in _read_ahead:
+                continue  # read ahead already, unchanged since
+            _read_ahead_stamps[path] = stamp
+            raw = read_private(dir_fd, name_of)
+            try:
+                stored = marshal.loads(raw) if raw is not None else None
+            except (EOFError, ValueError, TypeError):
+                continue
+            if isinstance(stored, tuple) and len(stored) == 2 and isinstance(stored[0], str):
+                _read_ahead[path] = stored
+    finally:
+        os.close(dir_fd)
 
 
 def clear() -> tuple[Path, int]:
