@@ -227,11 +227,14 @@ def test_a_changed_argtrace_is_never_served_by_the_old_code(runtime_dir: Path) -
 
 
 def test_an_idle_warm_process_exits(runtime_dir: Path) -> None:
-    env = _env(runtime_dir, ARGTRACE_WARM_IDLE="1")
-    _warm_up(runtime_dir, env)
+    env = _env(runtime_dir, ARGTRACE_WARM_IDLE="5")
+    _launch(["rules", "SH001"], env)
+    # it listens once it has imported what the command did, for 5 idle seconds, then removes its socket
+    _wait_for(lambda: list(runtime_dir.glob("argtrace/*.sock")), "a socket")
     socket_path = _socket_of(runtime_dir)
+    _wait_for(lambda: not socket_path.exists(), "the idle warm process to remove its socket")
     _wait_for(lambda: not _servers(runtime_dir), "the idle warm process to exit")
-    assert not socket_path.exists()
+    assert [p.name.endswith(".sock.lock") for p in (runtime_dir / "argtrace").iterdir()] == [True]
 
 
 def test_what_is_never_served(runtime_dir: Path) -> None:
