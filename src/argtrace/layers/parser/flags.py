@@ -107,12 +107,23 @@ def flag_findings(ctx: ParseContext, events: list[Event]) -> None:
         if ev.kind == "noop":
             msg = spec.deprecation_message or "deprecated"
             retired = (spec.raw.get("action_attrs") or {}).get("error_message")
+            raised = spec.raw.get("removed")
             if retired:
                 ctx.add(
                     rules.PA_IGNORED,
                     f"{ev.option} is retired in {schema.label}: {retired} (argparse exit 2)",
                     at=at,
                     setting=spec.dest,
+                )
+            elif raised:
+                repl = help_replacement(ctx, spec)
+                ctx.add(
+                    rules.PA_IGNORED,
+                    f"{ev.option} is refused by {schema.label}: its action raises {raised} (a traceback "
+                    "while the arguments are parsed; the server does not start)",
+                    at=at,
+                    setting=spec.dest,
+                    fix=f"use {repl}" if repl else f"remove {ev.option} ({raised.split(': ', 1)[-1]})",
                 )
             else:
                 repl = help_replacement(ctx, spec)
@@ -205,7 +216,7 @@ def flag_findings(ctx: ParseContext, events: list[Event]) -> None:
                 ctx.add(
                     rule, f"{scrub(ctx, spec, message)} (argparse exit 2)", at=at, setting=spec.dest, fix=fix
                 )
-            elif kind == "retired":
+            elif kind in ("retired", "raised"):
                 pass
         dropped_keys(ctx, spec, ev, at)
         if _json_valued(spec, schema) and ev.raw:

@@ -83,12 +83,15 @@ def run_parser(prepared: PreparedArgv, schema: Schema) -> ParseOutcome:
         break
     # Errors argparse would raise on the first of them (in argv order): lenient values, then leftovers.
     soft: list[tuple[int, str]] = []
+    raised: set[str] = set()  # an action's own exception: a traceback (exit 1), not argparse's exit 2
     for ev in events:
         for _kind, message in ev.errors:
             if _kind == "choice?":
                 continue  # not certain: the real converter may normalise the value
             pos = ev.option_tok if ev.option_tok is not None else (ev.value_toks[0] if ev.value_toks else 0)
             soft.append((pos, message))
+            if _kind == "raised":
+                raised.add(message)
     required = [
         s
         for s in (*schema.options, *schema.positionals)
@@ -107,7 +110,7 @@ def run_parser(prepared: PreparedArgv, schema: Schema) -> ParseOutcome:
         words = [shown[i] or "?" if i >= 0 else "?" for i in extras]
         first_error = "unrecognized arguments: " + " ".join(map(str, words))
     if first_error is not None:
-        status = 2
+        status = 1 if first_error in raised and not hard else 2
     if help_exit and not hard:
         status = 0
     return ParseOutcome(tokens, events, namespace, extras, status, first_error, hard, help_exit)

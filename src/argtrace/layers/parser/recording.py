@@ -193,8 +193,13 @@ class _Recorder(argparse.Action):
             stored = False
             value = current
             message = (self.spec.raw.get("action_attrs") or {}).get("error_message")
+            raised = self.spec.raw.get("removed")
             if message:
                 errors.append(("retired", str(message)))
+            elif raised:
+                # the generator's probe saw the action raise (SGLang 0.4-0.5.3's DeprecatedAction:
+                # ``raise ValueError(self.help)``): not argparse's exit 2 but a traceback, the launch stops
+                errors.append(("raised", str(raised)))
         elif kind == "lora":
             value = _lora_paths(values)
         elif kind == "store_fixed":

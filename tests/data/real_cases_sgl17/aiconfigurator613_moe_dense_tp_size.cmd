@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/ai-dynamo/aiconfigurator/pull/613 (2026-03-18), seen 2026-12-03: generated SGLang MoE launches passed --moe-dense-tp-size with the MoE TP size and died in check_server_args at "assert self.moe_dense_tp_size in {1, None}" (SGLang only allows 1 or None); the fix stops passing the flag. The model and the value 4 are stand-ins for the template's MOE_TP_SIZE.
+python3 -m sglang.launch_server --model-path Qwen/Qwen3-235B-A22B-FP8 --tp-size 8 --moe-dense-tp-size 4 --trust-remote-code

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/Ascend/sglang/issues/16 (2026-02-10), seen 2026-12-03: on an Ascend image of main (2026-02-09), Llama-4-Scout-17B-16E-Instruct with LoRA and --attention-backend fa3 fails with "AssertionError: fa3, aiter, triton, trtllm_mha or intel_xpu is required for Llama4 model but got ascend" (the NPU platform replaces the attention backend by ascend; Llama4's check then refuses it). Other flags are not shown.
+python3 -m sglang.launch_server --model-path meta-llama/Llama-4-Scout-17B-16E-Instruct --enable-lora --attention-backend fa3

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/flashinfer-ai/flashinfer/issues/1436 (2025-08-08), seen 2026-12-03: SGLang main with FlashInfer main crashes at the first MoE forward ("AttributeError: FusedMoeRunner does not exist") when FlashInfer's CUTLASS MoE is enabled; FlashInfer v0.2.10 works, fixed by flashinfer#1424 (a FlashInfer regression, not a setting).
+python3 -m sglang.launch_server --model-path nvidia/DeepSeek-R1-FP4 --trust-remote-code --quantization modelopt_fp4 --tp 4 --enable-flashinfer-cutlass-moe --enable-ep-moe --ep-size 4

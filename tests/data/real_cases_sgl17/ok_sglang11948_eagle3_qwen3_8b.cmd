@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/11948 (sglang 0.5.3.post3), seen 2026-12-03: a correct launch: EAGLE3 with an AngelSlim draft on Qwen3-8B, TP 2 (it served; the report is about the speed-up, not a failure).
+python3 -m sglang.launch_server --model Qwen3-8B --speculative-algorithm EAGLE3 --tensor-parallel-size 2 --speculative-draft-model-path AngelSlim/Qwen3-8B_eagle3 --speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4 --port 8000 --host 0.0.0.0 --cuda-graph-max-bs 128 --log-level info

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/10183 (2025-09-08), seen 2026-12-03: a correct launch: DeepSeek-R1-0528 TP 8 with EAGLE, flashinfer attention, all-reduce fusion and the draft's MoE runner set to cutlass_fp8 (the PR's accuracy test: 0.961 on GSM8K).
+python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-R1-0528 --trust-remote-code --tp 8 --speculative-algorithm=EAGLE --attention-backend flashinfer --enable-flashinfer-allreduce-fusion --speculative-moe-runner-backend cutlass_fp8

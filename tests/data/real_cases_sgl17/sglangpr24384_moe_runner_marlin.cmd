@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/24384 (2026-05-04), seen 2026-12-03: the DeepSeek-V4 deployment doc told users to pass --moe-runner-backend marlin, "but argparse rejects it": MOE_RUNNER_BACKEND_CHOICES lacked marlin though MoeRunnerBackend.MARLIN existed. The model and TP size are stand-ins for the doc's command.
+python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V4-Flash --tp 8 --trust-remote-code --moe-runner-backend marlin

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/28201 (2026-06-14), seen 2026-12-03: the Kimi cookbook's commands enabled the tokenspeed_mla attention backend without --kv-cache-dtype fp8_e4m3, and the backend fails with the default auto KV cache dtype (server_args.py L3090-3094 at 582bd23); the fix adds --kv-cache-dtype fp8_e4m3. The model and TP size are stand-ins for the cookbook's Kimi command.
+python3 -m sglang.launch_server --model-path moonshotai/Kimi-K2-Instruct --tp 8 --trust-remote-code --attention-backend tokenspeed_mla

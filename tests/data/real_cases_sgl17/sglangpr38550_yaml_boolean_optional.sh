@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/38550 (2026-09-08), seen 2026-12-03: the --config YAML merger (ConfigArgumentMerger) classed argparse's BooleanOptionalAction as unsupported, so valid settings such as lora-strict-loading could not be set from YAML (the launch stops at the merge); the PR maps true/false to --X/--no-X. The YAML (sglangpr38550_config.yaml) holds the setting the PR names and a model stand-in.
+python3 -m sglang.launch_server --config sglangpr38550_config.yaml

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/6656 (sglang#6644, #6590, 2025-05-27), seen 2026-12-03: with --moe-dense-tp-size 1 but without --enable-dp-lm-head, DeepSeek under DP attention starts and later hits an illegal memory access in large batches; the PRs make --enable-dp-lm-head required or default. The model and sizes are stand-ins (the PRs name the two flags).
+python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --trust-remote-code --tp 8 --dp 8 --enable-dp-attention --moe-dense-tp-size 1

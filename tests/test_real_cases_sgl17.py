@@ -1,0 +1,210 @@
+"""SGLang batch sgl17 (docs/real_cases.md, "SGLang sgl17: MoE runners, routers, PD bootstrap, YAML configs,
+deprecated flags and variables"), measured before any fix.
+
+Thirteen failure reports of 2025-2026 whose launch (or error text) is posted and whose cause the thread
+establishes, and five correct launches (``ok_*``). Each case under ``tests/data/real_cases_sgl17/`` names its
+URL in its header: ``.cmd`` launches (``argtrace check -c``), ``.sh`` scripts (``argtrace check FILE``), a
+``.txt`` error text (``argtrace why``). A new user's machine (no resolver environment, no Hugging Face
+cache); no report names a bundled release, so none is passed; the GPU where the report names one.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from argtrace.commands.why import explain
+from tests.conftest import alarms, run_cli
+
+CASES = Path(__file__).resolve().parent / "data" / "real_cases_sgl17"
+
+pytestmark = pytest.mark.usefixtures("new_user_machine")
+
+# The class of each failure report by the better of `check` and `why`: first seen (on 5eb8d65) and now.
+CLASSES = {
+    "aiconfigurator613_moe_dense_tp_size.cmd": ("a", "a"),
+    "sglangpr38219_sgl_disable_tp_mem_check.cmd": ("a", "a"),
+    "ascend16_llama4_lora_fa3.cmd": ("b", "b"),
+    "sglangpr11747_pd_bootstrap_port.txt": ("b", "b"),
+    "sglangpr38550_yaml_boolean_optional.sh": ("b", "b"),
+    "slime1344_enable_ep_deepep_moe.sh": ("b", "b"),
+    "sglang27951_fp8_moe_flashinfer_cutlass.cmd": ("c", "c"),
+    "sglang7901_router_pd_cache_aware.cmd": ("c", "c"),
+    "sglangpr24384_moe_runner_marlin.cmd": ("c", "c"),
+    "sglangpr28201_tokenspeed_mla_kv_auto.cmd": ("c", "c"),
+    "sglangpr6656_moe_dense_tp_without_dp_lm_head.cmd": ("c", "c"),
+    "sglang23272_pd_mooncake_sustained_load.sh": ("c", "c"),
+    "flashinfer1436_cutlass_moe_main.cmd": ("c", "c"),
+}
+CORRECT = [
+    "ok_sglang11948_eagle3_qwen3_8b.cmd",
+    "ok_sglangpr12894_gptoss_eagle3_parsers.cmd",
+    "ok_sglangpr10183_spec_moe_runner_cutlass_fp8.cmd",
+    "ok_sglangpr4880_mooncake_prefill.cmd",
+    "ok_sglang23272_router_pd.cmd",
+]
+DATA = {"sglangpr38550_config.yaml"}  # read by sglangpr38550_yaml_boolean_optional.sh
+OPTIONS = {
+    "sglang27951_fp8_moe_flashinfer_cutlass.cmd": ("--gpu", "h200"),
+    "sglangpr28201_tokenspeed_mla_kv_auto.cmd": ("--gpu", "b200"),
+}
+# the error text each report quotes, as `why` takes it
+WHY = {
+    "ascend16_llama4_lora_fa3.cmd": (
+        "AssertionError: fa3, aiter, triton, trtllm_mha or intel_xpu is required for Llama4 model "
+        "but got ascend"
+    ),
+    "sglang27951_fp8_moe_flashinfer_cutlass.cmd": (
+        "AttributeError: 'Fp8MoEMethod' object has no attribute 'runner'"
+    ),
+}
+# alarms true of the launch at the release analysed (a), by case
+ALARMS = {
+    "aiconfigurator613_moe_dense_tp_size.cmd": [("RS032", "warning")],
+    "sglangpr38219_sgl_disable_tp_mem_check.cmd": [("PR002", "warning")],
+}
+
+
+def check(name: str) -> dict[str, Any]:
+    path = CASES / name
+    if path.suffix == ".cmd":
+        lines = [line for line in path.read_text().splitlines() if not line.startswith("#")]
+        target = ["-c", "\n".join(lines).strip("\n")]
+    else:
+        target = [name]
+    result = run_cli(["check", "--format", "json", *OPTIONS.get(name, ()), *target], cwd=CASES)
+    assert result.stdout.startswith("{"), result.stderr
+    report: dict[str, Any] = result.json
+    return report
+
+
+def found(report: dict[str, Any]) -> list[tuple[str, str]]:
+    return [(f["code"], f["severity"]) for f in alarms(report)]
+
+
+def test_inventory_and_counts() -> None:
+    files = {p.name for p in CASES.iterdir()}
+    assert files == set(CLASSES) | set(CORRECT) | DATA
+    before = [sum(c[0] == k for c in CLASSES.values()) for k in "abcd"]
+    after = [sum(c[1] == k for c in CLASSES.values()) for k in "abcd"]
+    assert (before, after) == ([2, 4, 7, 0], [2, 4, 7, 0])
+
+
+def test_every_case_names_its_source() -> None:
+    for path in sorted(CASES.iterdir()):
+        head = path.read_text(encoding="utf-8").splitlines()[:1]
+        assert head and head[0].startswith("# Reconstructed (not copied) after https://"), path.name
+
+
+@pytest.mark.parametrize("name", CORRECT)
+def test_correct_launches_stay_clean(name: str) -> None:
+    assert found(check(name)) == []
+
+
+@pytest.mark.parametrize("name", sorted(n for n in CLASSES if not n.endswith(".txt")))
+def test_alarms_are_the_cause_or_none(name: str) -> None:
+    """No wrong alarm (d): the two class-a cases carry their cause as a warning, every other case none."""
+    assert found(check(name)) == ALARMS.get(name, [])
+
+
+def test_aiconfigurator613_names_the_moe_dense_tp_size_assertion() -> None:
+    (rs032,) = [
+        f for f in check("aiconfigurator613_moe_dense_tp_size.cmd")["findings"] if f["code"] == "RS032"
+    ]
+    assert rs032["message"].startswith(
+        "sglang 0.5.23 refuses --moe-dense-tp-size 4, --tp-size 8 at start-up: "
+    )
+    assert "moe_dense_tp_size only supports None, 1, or tp_size currently" in rs032["message"]
+
+
+def test_sglangpr38219_names_the_inverted_variable() -> None:
+    (pr002,) = [
+        f for f in check("sglangpr38219_sgl_disable_tp_mem_check.cmd")["findings"] if f["code"] == "PR002"
+    ]
+    assert "SGLANG_ENABLE_TP_MEMORY_INBALANCE_CHECK, which means the opposite" in pr002["message"]
+
+
+def test_sglangpr38550_yaml_boolean_optional_is_refused_at_the_merge() -> None:
+    """b: the right cause (ConfigArgumentMerger refuses a BooleanOptionalAction key), a note because the
+    release is unknown (releases before the flag do not know the key either)."""
+    report = check("sglangpr38550_yaml_boolean_optional.sh")
+    (pa018,) = [f for f in report["findings"] if f["code"] == "PA018"]
+    assert (pa018["severity"], pa018["message"]) == (
+        "info",
+        "sglangpr38550_config.yaml: Unsupported config option 'lora_strict_loading' with action "
+        "'BooleanOptionalAction'",
+    )
+
+
+def test_slime1344_deprecated_action_that_raises_is_a_refusal() -> None:
+    """b before and after (no release named: a note), but the reason was wrong: SGLang 0.4-0.5.3's
+    DeprecatedAction raises ValueError(help) (the generator's probe recorded it as ``removed``), which
+    argtrace reported as "accepted but ignored ... nothing is stored". Now: refused, the launch stops."""
+    report = check("slime1344_enable_ep_deepep_moe.sh")
+    pa016 = [f["message"] for f in report["findings"] if f["code"] == "PA016"]
+    assert pa016 == [
+        "--enable-ep-moe is refused by sglang 0.5.3.post3: its action raises ValueError: NOTE: "
+        "--enable-ep-moe is deprecated. Please set `--ep-size` to the same value as `--tp-size` instead. "
+        "(a traceback while the arguments are parsed; the server does not start)",
+        "--enable-deepep-moe is refused by sglang 0.5.3.post3: its action raises ValueError: NOTE: "
+        "--enable-deepep-moe is deprecated. Please set `--moe-a2a-backend` to 'deepep' instead. (a traceback "
+        "while the arguments are parsed; the server does not start)",
+    ]
+    assert report["parser"]["exit_status"] == 1
+
+
+@pytest.mark.parametrize(
+    ("version", "flag", "start"),
+    [
+        (
+            "0.5.3.post3",
+            "--enable-ep-moe",
+            "--enable-ep-moe is refused by sglang 0.5.3.post3: its action raises ",
+        ),
+        (
+            "0.5.10.post1",
+            "--hybrid-kvcache-ratio",
+            "--hybrid-kvcache-ratio is accepted but ignored by sglang ",
+        ),
+    ],
+)
+def test_deprecated_action_follows_what_the_release_s_action_does(
+    version: str, flag: str, start: str
+) -> None:
+    """Variant (not a report): at a named release the raising action is an error; 0.5.10.post1's
+    DeprecatedAction only warns and stores nothing (still PA016, "accepted but ignored")."""
+    result = run_cli(
+        [
+            "check",
+            "--format",
+            "json",
+            "--framework-version",
+            version,
+            "-c",
+            f"python3 -m sglang.launch_server --model-path /m {flag}",
+        ]
+    )
+    (pa016,) = [f for f in result.json["findings"] if f["code"] == "PA016"]
+    assert (pa016["severity"], pa016["message"].startswith(start)) == ("error", True)
+
+
+def test_why_names_the_site_of_the_b_cases() -> None:
+    section = explain(WHY["ascend16_llama4_lora_fa3.cmd"])
+    assert (section["confidence"], section["matches"][0]["function"]) == (
+        "strong",
+        "ServerArgs._handle_model_specific_adjustments",
+    )
+    text = (CASES / "sglangpr11747_pd_bootstrap_port.txt").read_text().splitlines()[1]
+    section = explain(text)
+    assert (section["confidence"], section["matches"][0]["function"]) == (
+        "strong",
+        "CommonKVReceiver._get_prefill_dp_size_from_server",
+    )
+
+
+def test_sglang27951_why_has_no_site() -> None:
+    """c: an AttributeError of a quantization method's missing runner: Python's own wording, no site."""
+    section = explain(WHY["sglang27951_fp8_moe_flashinfer_cutlass.cmd"])
+    assert (section["confidence"], section["matches"]) == ("none", [])
