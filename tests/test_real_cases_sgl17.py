@@ -28,7 +28,7 @@ CLASSES = {
     "sglangpr38219_sgl_disable_tp_mem_check.cmd": ("a", "a"),
     "ascend16_llama4_lora_fa3.cmd": ("b", "b"),
     "sglangpr11747_pd_bootstrap_port.txt": ("b", "b"),
-    "sglangpr38550_yaml_boolean_optional.sh": ("b", "b"),
+    "sglangpr38550_yaml_boolean_optional.sh": ("b", "a"),
     "slime1344_enable_ep_deepep_moe.sh": ("b", "b"),
     "sglang27951_fp8_moe_flashinfer_cutlass.cmd": ("c", "c"),
     "sglang7901_router_pd_cache_aware.cmd": ("c", "c"),
@@ -64,6 +64,7 @@ WHY = {
 ALARMS = {
     "aiconfigurator613_moe_dense_tp_size.cmd": [("RS032", "warning")],
     "sglangpr38219_sgl_disable_tp_mem_check.cmd": [("PR002", "warning")],
+    "sglangpr38550_yaml_boolean_optional.sh": [("PA018", "error")],
 }
 
 
@@ -89,7 +90,7 @@ def test_inventory_and_counts() -> None:
     assert files == set(CLASSES) | set(CORRECT) | DATA
     before = [sum(c[0] == k for c in CLASSES.values()) for k in "abcd"]
     after = [sum(c[1] == k for c in CLASSES.values()) for k in "abcd"]
-    assert (before, after) == ([2, 4, 7, 0], [2, 4, 7, 0])
+    assert (before, after) == ([2, 4, 7, 0], [3, 3, 7, 0])
 
 
 def test_every_case_names_its_source() -> None:
@@ -127,15 +128,21 @@ def test_sglangpr38219_names_the_inverted_variable() -> None:
 
 
 def test_sglangpr38550_yaml_boolean_optional_is_refused_at_the_merge() -> None:
-    """b: the right cause (ConfigArgumentMerger refuses a BooleanOptionalAction key), a note because the
-    release is unknown (releases before the flag do not know the key either)."""
+    """was b (the right cause as a note: the release is unknown); now a: every bundled release that knows
+    --lora-strict-loading (0.5.11-0.5.23) registers it as a BooleanOptionalAction, which the merger refuses,
+    and the others refuse the merged --lora-strict-loading as an unknown flag: it fails whichever runs. The
+    YAML's keys also narrow the releases the launch is analysed with (PR011)."""
     report = check("sglangpr38550_yaml_boolean_optional.sh")
     (pa018,) = [f for f in report["findings"] if f["code"] == "PA018"]
-    assert (pa018["severity"], pa018["message"]) == (
-        "info",
+    assert (pa018["severity"], pa018["message"], pa018["fix"]) == (
+        "error",
         "sglangpr38550_config.yaml: Unsupported config option 'lora_strict_loading' with action "
         "'BooleanOptionalAction'",
+        "remove `lora-strict-loading` from sglangpr38550_config.yaml and pass it on the command line: "
+        "--lora-strict-loading",
     )
+    (pr011,) = [f for f in report["findings"] if f["code"] == "PR011"]
+    assert "(accepted by 0.5.11-0.5.23)" in pr011["message"]
 
 
 def test_slime1344_deprecated_action_that_raises_is_a_refusal() -> None:

@@ -441,9 +441,11 @@ def decide_server_release(
             evidence.append(rel.ReleaseEvidence(ray_pinned[0], "image", server.at, ray_pinned[1]))
     evidence += rel.releases_from_install_lines(framework, [(argv, at) for at, argv, _ in commands])
     flags = [w.text for w in server.server_args if w.text and w.text.startswith("--")]
+    from argtrace.frameworks.argv import config_flags
     from argtrace.layers.separated import separated_words
 
     flags += [w.text for w in separated_words(server, commands) if w.text and w.text.startswith("--")]
+    flags += config_flags(framework, server)  # a --config YAML's keys narrow the releases too
     decision = rel.decide_release(
         framework,
         options.framework_version,
@@ -707,7 +709,7 @@ def _holds_on_every_release(report: Report, primary: int = 1) -> Callable[[Findi
     verdict does not depend on which one runs); findings of the framework's own code always depend."""
     from argtrace.frameworks.entrypoints import refused_everywhere
     from argtrace.frameworks.release_index import registered_alike, release_index
-    from argtrace.layers.parser.releases import near_spelling
+    from argtrace.layers.parser.releases import config_key_refused_everywhere, near_spelling
 
     def holds(finding: Finding) -> bool:
         if finding.layer not in ("parser", "process"):
@@ -730,6 +732,8 @@ def _holds_on_every_release(report: Report, primary: int = 1) -> Callable[[Findi
             # may be a newer release's (it stays a warning, `known_nowhere`).
             if finding.code != "PA001" or near_spelling(word, release_index(report.framework.name).flags):
                 return True
+        if finding.code == "PA018" and finding.setting and report.framework.name is not None:
+            return config_key_refused_everywhere(report.framework.name, finding.setting, finding.message)
         if finding.setting is None:
             return finding.code not in ("PA003",)
         setting = report.setting(finding.setting)
@@ -737,7 +741,7 @@ def _holds_on_every_release(report: Report, primary: int = 1) -> Callable[[Findi
         if not flag or report.framework.name is None:
             return False
         if finding.code in ("PA010", "PA011") and setting is not None:
-            from argtrace.layers.parser.releases import refused_by_every_release
+            from argtrace.layers.parser.releases import refused_by_every_release, written_values
 
             # a value every release's converter refuses fails whichever runs (the release index's converters);
             # an option of several values (nargs '+'/'*': `--cudagraph-capture-sizes 1,2,4` is one item) runs
@@ -746,7 +750,7 @@ def _holds_on_every_release(report: Report, primary: int = 1) -> Callable[[Findi
             kept = finding.code == "PA011"  # a kept string that is not JSON fails when the server decodes it
             if any(
                 refused_by_every_release(framework, flag, value, kept_json_string_fails=kept)
-                for value in _written_values(setting)
+                for value in written_values(setting)
             ):
                 return True
         # The same action shape (and config dataclass, PA026) in every bundled release, from the generated
@@ -754,16 +758,6 @@ def _holds_on_every_release(report: Report, primary: int = 1) -> Callable[[Findi
         return registered_alike(report.framework.name, flag)
 
     return holds
-
-
-def _written_values(setting: Setting) -> list[str]:
-    """The values the user wrote for a setting: one word, or each item of an option that takes several."""
-    intended = setting.intended
-    if isinstance(intended, str):
-        return [intended]
-    if isinstance(intended, list):
-        return [item for item in intended if isinstance(item, str)]
-    return []
 
 
 def model_config_path(options: CheckOptions, report: Report) -> Path | None:

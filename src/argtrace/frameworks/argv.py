@@ -217,3 +217,28 @@ def error_line(exc: BaseException) -> str:
 def json_dumps_like_python(value: Any) -> str:
     """``json.dumps`` with the defaults the frameworks use (``", "`` and ``": "`` separators)."""
     return json.dumps(value)
+
+
+def config_flags(framework: str, server: ServerCommand) -> list[str]:
+    """The ``--KEY`` words SGLang's ``--config FILE.yaml`` merges into argv (``ConfigArgumentMerger``: each
+    key as written, ``--{key}``), for choosing the release a launch is analysed as: a key only some
+    releases know narrows them as a flag on the command line does (sglang PR#38550's ``lora-strict-loading``
+    is in 0.5.18-0.5.19 only). Only the exact word ``--config`` followed by a .yaml/.yml file read here;
+    anything else (an unreadable file, not a mapping) adds nothing: the parser layer reports it."""
+    if framework != "sglang":
+        return []
+    words = [w.text for w in server.server_args]
+    if words.count("--config") != 1:
+        return []
+    index = words.index("--config")
+    path_text = words[index + 1] if index + 1 < len(words) else None
+    if not path_text or not path_text.lower().endswith((".yaml", ".yml")):
+        return []
+    path = config_file(path_text, server)
+    if path is None:
+        return []
+    try:
+        data = load_yaml_file(path)
+    except Exception:  # the parser layer reports an unreadable file (PA018)
+        return []
+    return [f"--{key}" for key in data] if isinstance(data, dict) else []

@@ -309,7 +309,15 @@ def _merge_config(
         if key_norm in unsupported:
             action = unsupported[key_norm].action
             msg = f"Unsupported config option '{key_norm}' with action '{action}'"
-            out.findings.append(rules.PA_CONFIG_FILE.finding(f"{path_text}: {msg}", at=at, setting=key_norm))
+            out.findings.append(
+                rules.PA_CONFIG_FILE.finding(
+                    f"{path_text}: {msg}",
+                    at=at,
+                    setting=key_norm,
+                    fix=f"remove `{key}` from {path_text} and pass it on the command line: "
+                    + _command_line_spelling(unsupported[key_norm], value),
+                )
+            )
             out.fatal = (1, msg)
             return tokens
         if isinstance(value, bool):
@@ -339,6 +347,18 @@ def _merge_config(
             add(str(value))
     out.notes.append(f"--config {path_text}: {len(data)} keys merged before the command line")
     return config_tokens + rest
+
+
+def _command_line_spelling(spec: Any, value: Any) -> str:
+    """How a YAML key the merger refuses is written on the command line: a BooleanOptionalAction's
+    ``--X``/``--no-X`` by the value, a flag taking no value alone, else the flag and the value."""
+    flag = spec.flag or f"--{spec.dest.replace('_', '-')}"
+    if isinstance(value, bool) and spec.action == "BooleanOptionalAction":
+        return flag if value else "--no-" + flag[2:]
+    if spec.nargs == 0:
+        return flag
+    items = value if isinstance(value, list) else [value]
+    return " ".join([flag, *(str(v).lower() if isinstance(v, bool) else str(v) for v in items)])
 
 
 def post_parse(tokens: list[ArgToken], namespace: dict[str, Any], schema: Schema) -> None:

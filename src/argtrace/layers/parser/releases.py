@@ -11,10 +11,13 @@ import functools
 import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from argtrace import safe_json
 from argtrace.frameworks.schema import OptionSpec, Schema, schemas_for, version_key
+
+if TYPE_CHECKING:
+    from argtrace.model import Setting
 
 
 @dataclass(frozen=True)
@@ -526,3 +529,36 @@ class Releases:
             elif near:
                 hints.append(f"{key!r}: did you mean {near[0]!r}?")
         return "; ".join(hints)
+
+
+def config_key_refused_everywhere(framework: str, dest: str, message: str) -> bool:
+    """PA018 "Unsupported config option": SGLang's ``ConfigArgumentMerger`` converts only store and
+    store_true options from a ``--config`` YAML and stops at any other (frameworks/sglang.py
+    ``_merge_config``). True when every bundled release that registers the key's option registers it with
+    such an action: a release without the option refuses the merged ``--KEY`` as an unknown flag, so the
+    launch fails whichever release runs (sglang PR#38550: ``lora-strict-loading``, a BooleanOptionalAction
+    in 0.5.11-0.5.23). One schema per release that knows the flag is read, for this finding only."""
+    from argtrace.frameworks.release_index import release_index
+    from argtrace.frameworks.schema import load_schema
+
+    if not message.split(": ", 1)[-1].startswith("Unsupported config option "):
+        return False
+    flag = "--" + dest.replace("_", "-")
+    versions = release_index(framework).releases_knowing_flag(flag)
+    if not versions:
+        return False
+    for version in versions:
+        spec = load_schema(framework, version).option(flag)
+        if spec is None or spec.action in ("store_true", "store"):
+            return False
+    return True
+
+
+def written_values(setting: Setting) -> list[str]:
+    """The values the user wrote for a setting: one word, or each item of an option that takes several."""
+    intended = setting.intended
+    if isinstance(intended, str):
+        return [intended]
+    if isinstance(intended, list):
+        return [item for item in intended if isinstance(item, str)]
+    return []
