@@ -81,6 +81,10 @@ def build_index() -> dict[str, Any]:
         labels: dict[str, int] = {}  # a converter label -> its position in converter_names
         # option string -> its converter's label, per release knowing it
         converters: dict[str, list[int]] = {}
+        # option string -> its choices' label per release knowing it (-1: none checked), for options of one
+        # value whose converter hands argparse the word itself (choices compared with the word as typed)
+        choice_labels: dict[str, int] = {}
+        choices: dict[str, list[int]] = {}
         for i, schema in enumerate(schemas):
             for spec, kind, strings in registered_options(schema):
                 shape = registration(schema, spec, kind)
@@ -94,6 +98,11 @@ def build_index() -> dict[str, Any]:
                     shapes.setdefault(option, set()).add(shape)
                     label = NO_VALUE if valueless else converter(schema, spec)
                     converters.setdefault(option, []).append(labels.setdefault(label, len(labels)))
+                    words = _word_choices(spec, label, valueless)
+                    key = json.dumps(words) if words is not None else None
+                    choices.setdefault(option, []).append(
+                        choice_labels.setdefault(key, len(choice_labels)) if key is not None else -1
+                    )
             for name in schema.env_var_names:
                 env.setdefault(name, []).append(i)
         out[framework] = {
@@ -111,8 +120,27 @@ def build_index() -> dict[str, Any]:
             "converters": {
                 f: _runs(converters[f]) for f in sorted(flags) if set(converters[f]) != {labels.get(NO_VALUE)}
             },
+            # the choice lists, and per option string with choices in some release, runs of (list position,
+            # how many releases; -1: no choices) over the releases knowing it
+            "choice_sets": [json.loads(k) for k in choice_labels],
+            "choices": {f: _runs(choices[f]) for f in sorted(flags) if set(choices[f]) != {-1}},
         }
     return out
+
+
+# Converters that hand argparse the typed word unchanged, so that a choice check compares the word itself
+EXACT_CONVERTERS = ("str: str", "none")
+
+
+def _word_choices(spec: OptionSpec, label: str, valueless: bool) -> list[str] | None:
+    """The choices argparse checks one typed word against, or None: no choices, no value, several values
+    (nargs '+'/'*'/N: each item is checked, the release index keeps single words), or a converter that may
+    change the word first (``str.lower``, a nullable wrapper: argtrace's ``choice?``)."""
+    if valueless or not spec.choices or spec.nargs not in (None, "?"):
+        return None
+    if label not in EXACT_CONVERTERS or not all(isinstance(c, str) for c in spec.choices):
+        return None
+    return sorted(spec.choices)
 
 
 def _runs(labels: list[int]) -> list[list[int]]:

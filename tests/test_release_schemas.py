@@ -314,6 +314,9 @@ def inner_range_flags(framework: str) -> list[tuple[str, tuple[str, ...], list[s
             continue  # an outside release takes it as the abbreviation of a longer flag
         spec = load_schema(framework, releases[-1]).option(flag)
         words = _value_words(spec) if spec is not None else None
+        first = load_schema(framework, releases[0]).option(flag)
+        if any(s is not None and s.raw.get("removed") for s in (spec, first)):
+            continue  # its action raises there (SGLang 0.5.1-0.5.3 DeprecatedAction): known, refused
         if words is not None:
             found.append((flag, releases, words))
     step = max(1, len(found) // SAMPLED_RANGES)

@@ -157,6 +157,47 @@ class ReleaseDecision:
     conflicts: tuple[ReleaseEvidence, ...] = ()
 
 
+def flag_values(words: Sequence[str | None]) -> list[tuple[str, str]]:
+    """Each ``(--flag, value)`` a launch writes (``--flag value`` or ``--flag=value``), for the releases
+    whose choices refuse the value (``ReleaseIndex.refusing_value``). A word after a flag that starts with
+    ``-`` is another option, never that flag's value; an unknown word (``None``) is none."""
+    out = []
+    for i, word in enumerate(words):
+        if not word or not word.startswith("--"):
+            continue
+        if "=" in word:
+            flag, value = word.split("=", 1)
+            out.append((flag, value))
+        elif i + 1 < len(words):
+            value_word = words[i + 1]
+            if value_word and not value_word.startswith("-"):
+                out.append((word, value_word))
+    return out
+
+
+def refused_value_clauses(
+    framework: str, values: Iterable[tuple[str, str]], accepted: Sequence[str]
+) -> list[str]:
+    """PR011's clauses for the values some bundled releases' choices refuse: ``sglang 0.5.1.post3-0.5.11
+    refuse --moe-runner-backend marlin (not one of its choices)``. A value every release knowing the flag
+    refuses decides nothing (the parser layer reports it); so does one only releases outside ``accepted``
+    take (a script mixing eras: the parser layer's PA009 names where it is valid)."""
+    from argtrace.frameworks.release_index import release_index
+
+    index = release_index(framework)
+    out = []
+    for flag, value in dict.fromkeys(values):
+        refusing = index.refusing_value(flag, value)
+        if not refusing or set(refusing) == {index.releases[i] for i in index.flags.get(flag, ())}:
+            continue
+        if any(r in refusing for r in accepted):
+            continue
+        span = describe_releases(list(refusing), list(index.releases))
+        verb = "refuses" if len(refusing) == 1 else "refuse"
+        out.append(f"{framework} {span} {verb} {flag} {value} (not one of its choices)")
+    return out
+
+
 def decide_release(
     framework: str,
     requested: str | None,
@@ -164,6 +205,7 @@ def decide_release(
     *,
     launch_flags: Iterable[str] = (),
     launch_env: Iterable[str] = (),
+    launch_values: Iterable[tuple[str, str]] = (),
 ) -> ReleaseDecision:
     """The release from the strongest evidence (``evidence`` in the module's order: observed, installed,
     image, pip line); ``requested`` wins over all of it, and evidence naming another release is kept as a
@@ -178,7 +220,7 @@ def decide_release(
     if evidence:
         strongest = min(evidence, key=lambda e: _ORDER.index(e.source))
         return ReleaseDecision(strongest.version, strongest.source, strongest.version, evidence=strongest)
-    accepted = index.accepting(launch_flags, launch_env)
+    accepted = index.accepting(launch_flags, launch_env, launch_values)
     analysed = accepted[-1] if accepted else index.releases[-1]
     return ReleaseDecision(None, "none", analysed, accepted_by=accepted)
 

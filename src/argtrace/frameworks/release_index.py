@@ -48,6 +48,10 @@ class ReleaseIndex:
     # takes a value somewhere, runs of (label position, how many releases) over the releases knowing it
     converter_names: tuple[str, ...] = ()
     converters: Mapping[str, tuple[tuple[int, int], ...]] = field(default_factory=dict)
+    # the choice lists argparse checks a typed word against, and per option string runs of (list position,
+    # how many releases; -1 none) over the releases knowing it (``scripts/gen_release_index._word_choices``)
+    choice_sets: tuple[frozenset[str], ...] = ()
+    choices: Mapping[str, tuple[tuple[int, int], ...]] = field(default_factory=dict)
 
     def releases_knowing_flag(self, word: str) -> tuple[str, ...]:
         """Releases whose parser takes ``word`` (``--x`` or ``--x=v``) as an option: exactly, or as the
@@ -100,12 +104,29 @@ class ReleaseIndex:
             at += count
         return tuple((label, tuple(releases)) for label, releases in out.items())
 
+    def refusing_value(self, option_string: str, value: str) -> tuple[str, ...]:
+        """The releases registering ``option_string`` exactly whose choices do not list ``value``: argparse
+        exits 2 there ("invalid choice"). Only options of one value whose converter keeps the word."""
+        known = self.flags.get(option_string, ())
+        out: list[str] = []
+        at = 0
+        for label, count in self.choices.get(option_string, ()):
+            if label >= 0 and value not in self.choice_sets[label]:
+                out.extend(self.releases[i] for i in known[at : at + count])
+            at += count
+        return tuple(out)
+
     def releases_knowing_env(self, name: str) -> tuple[str, ...]:
         return tuple(self.releases[i] for i in self.env.get(name, ()))
 
-    def accepting(self, flags: Iterable[str], env_names: Iterable[str]) -> tuple[str, ...]:
+    def accepting(
+        self, flags: Iterable[str], env_names: Iterable[str], values: Iterable[tuple[str, str]] = ()
+    ) -> tuple[str, ...]:
         """The releases that know every flag and variable that some release knows (a name no release
-        knows is a typo whichever runs, so it decides nothing)."""
+        knows is a typo whichever runs, so it decides nothing), narrowed to those whose choices take each
+        ``(flag, value)`` (sglang PR#24384: ``--moe-runner-backend marlin``, refused up to 0.5.11). A value
+        narrows only while some release is left: a script mixing eras (a fork's flags, another release's
+        value) keeps the releases its flags name."""
         accepted = set(self.releases)
         for flag in flags:
             knowing = self.releases_knowing_flag(flag)
@@ -115,6 +136,10 @@ class ReleaseIndex:
             knowing = self.releases_knowing_env(name)
             if knowing:
                 accepted &= set(knowing)
+        for flag, value in values:
+            narrowed = accepted - set(self.refusing_value(flag, value))
+            if narrowed:
+                accepted = narrowed
         return tuple(r for r in self.releases if r in accepted)
 
 
@@ -149,6 +174,10 @@ def release_index(framework: str) -> ReleaseIndex:
             "converter_names": tuple(entry["converter_names"]),
             "converters": {
                 k: tuple((label, count) for label, count in v) for k, v in entry["converters"].items()
+            },
+            "choice_sets": tuple(frozenset(c) for c in entry.get("choice_sets", ())),
+            "choices": {
+                k: tuple((label, count) for label, count in v) for k, v in entry.get("choices", {}).items()
             },
         }
 

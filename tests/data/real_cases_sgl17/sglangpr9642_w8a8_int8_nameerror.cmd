@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/9642 (2025-08-26), seen 2026-12-03: serving neuralmagic/Qwen2-0.5B-Instruct-quantized.w8a8 (a compressed-tensors W8A8 int8 checkpoint) stops with "NameError: name 'CompressedTensorsW8A8Int8' is not defined. Did you mean: 'CompressedTensorsW8A8Fp8'?": the scheme was not ported to SGLang yet (the PR migrates it from vLLM). The launch words are the PR's "running sglang with ... model".
+python3 -m sglang.launch_server --model-path neuralmagic/Qwen2-0.5B-Instruct-quantized.w8a8
