@@ -1,7 +1,7 @@
 """SGLang batch sgl17 (docs/real_cases.md, "SGLang sgl17: MoE runners, routers, PD bootstrap, YAML configs,
 deprecated flags and variables"), measured before any fix.
 
-Thirteen failure reports of 2025-2026 whose launch (or error text) is posted and whose cause the thread
+Eighteen failure reports of 2025-2026 whose launch (or error text) is posted and whose cause the thread
 establishes, and five correct launches (``ok_*``). Each case under ``tests/data/real_cases_sgl17/`` names its
 URL in its header: ``.cmd`` launches (``argtrace check -c``), ``.sh`` scripts (``argtrace check FILE``), a
 ``.txt`` error text (``argtrace why``). A new user's machine (no resolver environment, no Hugging Face
@@ -19,6 +19,7 @@ from argtrace.commands.why import explain
 from tests.conftest import alarms, run_cli
 
 CASES = Path(__file__).resolve().parent / "data" / "real_cases_sgl17"
+MODELS = Path(__file__).resolve().parent / "data" / "models"
 
 pytestmark = pytest.mark.usefixtures("new_user_machine")
 
@@ -26,17 +27,22 @@ pytestmark = pytest.mark.usefixtures("new_user_machine")
 CLASSES = {
     "aiconfigurator613_moe_dense_tp_size.cmd": ("a", "a"),
     "sglangpr38219_sgl_disable_tp_mem_check.cmd": ("a", "a"),
+    "sglang2943_yarn_context_length.cmd": ("a", "a"),
     "ascend16_llama4_lora_fa3.cmd": ("b", "b"),
     "sglangpr11747_pd_bootstrap_port.txt": ("b", "b"),
     "sglangpr38550_yaml_boolean_optional.sh": ("b", "a"),
     "slime1344_enable_ep_deepep_moe.sh": ("b", "b"),
+    "sglangpr27592_jit_deepgemm_false_cuda13.cmd": ("b", "b"),
+    "sglangpr9429_lora_target_modules.cmd": ("b", "b"),
     "sglang27951_fp8_moe_flashinfer_cutlass.cmd": ("c", "c"),
     "sglang7901_router_pd_cache_aware.cmd": ("c", "c"),
-    "sglangpr24384_moe_runner_marlin.cmd": ("c", "c"),
+    "sglangpr24384_moe_runner_marlin.cmd": ("c", "b"),
     "sglangpr28201_tokenspeed_mla_kv_auto.cmd": ("c", "c"),
     "sglangpr6656_moe_dense_tp_without_dp_lm_head.cmd": ("c", "c"),
     "sglang23272_pd_mooncake_sustained_load.sh": ("c", "c"),
     "flashinfer1436_cutlass_moe_main.cmd": ("c", "c"),
+    "sglangpr17393_jit_deepgemm_off_nameerror.cmd": ("c", "c"),
+    "sglangpr9642_w8a8_int8_nameerror.cmd": ("c", "c"),
 }
 CORRECT = [
     "ok_sglang11948_eagle3_qwen3_8b.cmd",
@@ -49,6 +55,8 @@ DATA = {"sglangpr38550_config.yaml"}  # read by sglangpr38550_yaml_boolean_optio
 OPTIONS = {
     "sglang27951_fp8_moe_flashinfer_cutlass.cmd": ("--gpu", "h200"),
     "sglangpr28201_tokenspeed_mla_kv_auto.cmd": ("--gpu", "b200"),
+    "sglang2943_yarn_context_length.cmd": ("--model-config", str(MODELS / "qwen2.5-72b-instruct-yarn")),
+    "sglangpr27592_jit_deepgemm_false_cuda13.cmd": ("--framework-version", "0.5.12"),
 }
 # the error text each report quotes, as `why` takes it
 WHY = {
@@ -58,6 +66,24 @@ WHY = {
     ),
     "sglang27951_fp8_moe_flashinfer_cutlass.cmd": (
         "AttributeError: 'Fp8MoEMethod' object has no attribute 'runner'"
+    ),
+    "sglang2943_yarn_context_length.cmd": (
+        "ValueError: User-specified context_length (128000) is greater than the derived context_length "
+        "(32768). This may lead to incorrect model outputs or CUDA errors. Note that the derived "
+        "context_length may differ from max_position_embeddings in the model's config. To allow overriding "
+        "this maximum, set the env var SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1"
+    ),
+    "sglangpr17393_jit_deepgemm_off_nameerror.cmd": "NameError: name 'deep_gemm' is not defined",
+    "sglangpr27592_jit_deepgemm_false_cuda13.cmd": (
+        "ImportError: libcudart.so.13: cannot open shared object file: No such file or directory"
+    ),
+    "sglangpr9642_w8a8_int8_nameerror.cmd": (
+        "NameError: name 'CompressedTensorsW8A8Int8' is not defined. Did you mean: "
+        "'CompressedTensorsW8A8Fp8'?"
+    ),
+    "sglangpr9429_lora_target_modules.cmd": (
+        "ValueError: Cannot find target module name for base_model.model.model.layers.0.mlp.down_proj."
+        "lora_A.weight in {'embed_tokens'}"
     ),
 }
 # alarms true of the launch at the release analysed (a), by case
@@ -90,7 +116,7 @@ def test_inventory_and_counts() -> None:
     assert files == set(CLASSES) | set(CORRECT) | DATA
     before = [sum(c[0] == k for c in CLASSES.values()) for k in "abcd"]
     after = [sum(c[1] == k for c in CLASSES.values()) for k in "abcd"]
-    assert (before, after) == ([2, 4, 7, 0], [3, 3, 7, 0])
+    assert (before, after) == ([3, 6, 9, 0], [4, 6, 8, 0])
 
 
 def test_every_case_names_its_source() -> None:
@@ -215,3 +241,61 @@ def test_sglang27951_why_has_no_site() -> None:
     """c: an AttributeError of a quantization method's missing runner: Python's own wording, no site."""
     section = explain(WHY["sglang27951_fp8_moe_flashinfer_cutlass.cmd"])
     assert (section["confidence"], section["matches"]) == ("none", [])
+
+
+def test_sglangpr24384_names_the_releases_whose_choices_refuse_marlin() -> None:
+    """was c (nothing: the newest release, analysed, takes marlin); now b: PR011 names 0.5.1.post3-0.5.11,
+    whose --moe-runner-backend choices lack marlin (the release index's choice sets, generated from the
+    schemas), and the launch is analysed with a release that takes it."""
+    (pr011,) = [f for f in check("sglangpr24384_moe_runner_marlin.cmd")["findings"] if f["code"] == "PR011"]
+    assert pr011["severity"] == "info"
+    assert "(accepted by 0.5.12.post1-0.5.23)" in pr011["message"]
+    assert pr011["message"].endswith(
+        "sglang 0.5.1.post3-0.5.11 refuse --moe-runner-backend marlin (not one of its choices)"
+    )
+
+
+def test_a_value_narrows_the_releases_only_while_some_release_is_left() -> None:
+    """Variant (not a report): a value some releases refuse narrows the releases the launch is analysed
+    with; one that would leave none (a script mixing eras) decides nothing, nor does a value every release
+    knowing the flag refuses."""
+    from argtrace.frameworks.release_index import release_index
+
+    index = release_index("sglang")
+    flags = ["--model-path", "--moe-runner-backend"]
+    assert index.accepting(flags, [], [("--moe-runner-backend", "marlin")])[0] == "0.5.12.post1"
+    assert index.accepting(flags, [], [("--moe-runner-backend", "nonesuch")]) == index.accepting(flags, [])
+    # tokenspeed_mla is taken from 0.5.12.post1 on, marlin too: both narrow to the same releases
+    both = [("--moe-runner-backend", "marlin"), ("--attention-backend", "tokenspeed_mla")]
+    assert index.accepting(flags, [], both) == index.accepting(flags, [], both[:1])
+
+
+@pytest.mark.parametrize(
+    ("name", "confidence", "function"),
+    [
+        ("sglang2943_yarn_context_length.cmd", "strong", "ModelConfig.__init__"),
+        ("sglangpr9429_lora_target_modules.cmd", "strong", "get_target_module_name"),
+        ("sglangpr17393_jit_deepgemm_off_nameerror.cmd", "none", None),
+        ("sglangpr9642_w8a8_int8_nameerror.cmd", "none", None),
+    ],
+)
+def test_why_on_the_quoted_errors(name: str, confidence: str, function: str | None) -> None:
+    """a: sglang#2943's ValueError is ModelConfig's own check, whose fix names
+    SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN; b: the LoRA target-module error's site is found, its fix is
+    the call path, not --lora-target-modules; c: the NameErrors of a release's missing code have no site."""
+    section = explain(WHY[name])
+    assert section["confidence"] == confidence
+    if function is None:
+        assert section["matches"] == []
+    else:
+        assert section["matches"][0]["function"] == function
+    if name.startswith("sglang2943"):
+        assert "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN" in section["matches"][0]["fix"]
+
+
+def test_sglangpr27592_why_names_the_dynamic_loader() -> None:
+    """b: the missing libcudart.so.13 is the dynamic loader's (a wheel built for another CUDA); that 0.5.12
+    imports deep_gemm before reading SGLANG_ENABLE_JIT_DEEPGEMM is not in the text."""
+    section = explain(WHY["sglangpr27592_jit_deepgemm_false_cuda13.cmd"])
+    assert section["matches"] == []
+    assert section["origin"]["origin"] == "the dynamic loader: a shared library the packages need is missing"
