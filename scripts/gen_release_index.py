@@ -85,6 +85,10 @@ def build_index() -> dict[str, Any]:
         # value whose converter hands argparse the word itself (choices compared with the word as typed)
         choice_labels: dict[str, int] = {}
         choices: dict[str, list[int]] = {}
+        # option string -> the releases whose action refuses it outright: the generator's probe saw it raise
+        # (``removed``: SGLang 0.5.1-0.5.3's DeprecatedAction raises ValueError(help)) or it errors with a
+        # message (``action_attrs.error_message``)
+        refused: dict[str, list[int]] = {}
         for i, schema in enumerate(schemas):
             for spec, kind, strings in registered_options(schema):
                 shape = registration(schema, spec, kind)
@@ -98,6 +102,8 @@ def build_index() -> dict[str, Any]:
                     shapes.setdefault(option, set()).add(shape)
                     label = NO_VALUE if valueless else converter(schema, spec)
                     converters.setdefault(option, []).append(labels.setdefault(label, len(labels)))
+                    if spec.raw.get("removed") or (spec.raw.get("action_attrs") or {}).get("error_message"):
+                        refused.setdefault(option, []).append(i)
                     words = _word_choices(spec, label, valueless)
                     key = json.dumps(words) if words is not None else None
                     choices.setdefault(option, []).append(
@@ -124,6 +130,7 @@ def build_index() -> dict[str, Any]:
             # how many releases; -1: no choices) over the releases knowing it
             "choice_sets": [json.loads(k) for k in choice_labels],
             "choices": {f: _runs(choices[f]) for f in sorted(flags) if set(choices[f]) != {-1}},
+            "refused": dict(sorted(refused.items())),
         }
     return out
 

@@ -172,11 +172,40 @@ def test_sglangpr38550_yaml_boolean_optional_is_refused_at_the_merge() -> None:
 
 
 def test_slime1344_deprecated_action_that_raises_is_a_refusal() -> None:
-    """b before and after (no release named: a note), but the reason was wrong: SGLang 0.4-0.5.3's
-    DeprecatedAction raises ValueError(help) (the generator's probe recorded it as ``removed``), which
-    argtrace reported as "accepted but ignored ... nothing is stored". Now: refused, the launch stops."""
+    """b before and after (no release named: a note), but the reason was wrong: argtrace analysed the launch
+    as 0.5.3.post3, "the newest release that accepts every flag", whose DeprecatedAction raises
+    ValueError(help) for both flags (the generator's probe recorded it as ``removed``), and reported
+    "accepted but ignored ... nothing is stored". Now a release whose action refuses a flag does not accept
+    it: the launch is analysed as 0.5.2 (both flags deprecated there), and PR011 says which releases refuse
+    them and which do not know them."""
     report = check("slime1344_enable_ep_deepep_moe.sh")
-    pa016 = [f["message"] for f in report["findings"] if f["code"] == "PA016"]
+    (pr011,) = [f for f in report["findings"] if f["code"] == "PR011"]
+    assert "analysed as sglang 0.5.2, " in pr011["message"]
+    assert pr011["message"].endswith(
+        "sglang 0.5.4.post3-0.5.23 do not know --enable-ep-moe, --enable-deepep-moe; sglang 0.5.3.post3 "
+        "refuses --enable-ep-moe, --enable-deepep-moe (its action stops the launch)"
+    )
+    assert [f["code"] for f in report["findings"] if f["code"].startswith("PA0")] == [
+        "PA007",
+        "PA005",
+        "PA005",
+    ]
+
+
+def test_a_deprecated_action_that_raises_refuses_the_launch_at_that_release() -> None:
+    """At the named release 0.5.3.post3 the same flags are refused, a traceback (exit 1), not ignored."""
+    result = run_cli(
+        [
+            "check",
+            "--format",
+            "json",
+            "--framework-version",
+            "0.5.3.post3",
+            "slime1344_enable_ep_deepep_moe.sh",
+        ],
+        cwd=CASES,
+    )
+    pa016 = [f["message"] for f in result.json["findings"] if f["code"] == "PA016"]
     assert pa016 == [
         "--enable-ep-moe is refused by sglang 0.5.3.post3: its action raises ValueError: NOTE: "
         "--enable-ep-moe is deprecated. Please set `--ep-size` to the same value as `--tp-size` instead. "
@@ -185,7 +214,7 @@ def test_slime1344_deprecated_action_that_raises_is_a_refusal() -> None:
         "--enable-deepep-moe is deprecated. Please set `--moe-a2a-backend` to 'deepep' instead. (a traceback "
         "while the arguments are parsed; the server does not start)",
     ]
-    assert report["parser"]["exit_status"] == 1
+    assert result.json["parser"]["exit_status"] == 1
 
 
 @pytest.mark.parametrize(

@@ -512,7 +512,12 @@ def _unknown_release_finding(
 ) -> Finding:
     """PR011: nothing shows the release; which bundled releases accept the launch, and what the others
     would refuse or ignore."""
-    from argtrace.frameworks.release import describe_releases, flag_values, refused_value_clauses
+    from argtrace.frameworks.release import (
+        describe_releases,
+        flag_values,
+        refused_flag_clauses,
+        refused_value_clauses,
+    )
     from argtrace.frameworks.release_index import release_index
     from argtrace.rules import process as rules
 
@@ -534,6 +539,7 @@ def _unknown_release_finding(
         verb = "does" if len(releases) == 1 else "do"
         span = describe_releases(releases, list(index.releases))
         refused.append(f"{framework} {span} {verb} not know {', '.join(missing)}")
+    refused += refused_flag_clauses(framework, flags, accepted)
     refused += refused_value_clauses(framework, flag_values([w.text for w in server.server_args]), accepted)
     accepted_text = describe_releases(list(accepted), list(index.releases))
     from argtrace.frameworks.release import image_naming_no_release

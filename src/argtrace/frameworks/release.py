@@ -175,6 +175,30 @@ def flag_values(words: Sequence[str | None]) -> list[tuple[str, str]]:
     return out
 
 
+def refused_flag_clauses(framework: str, flags: Iterable[str], accepted: Sequence[str]) -> list[str]:
+    """PR011's clause for the releases that register a flag of the launch but whose action refuses it
+    (SGLang 0.5.3.post3's DeprecatedAction raises ValueError for ``--enable-ep-moe``; a retired flag's
+    ``error_message``): ``sglang 0.5.3.post3 refuses --enable-ep-moe, --enable-deepep-moe (its action stops
+    the launch)``, releases that refuse the same names in one clause, as for flags they do not know."""
+    from argtrace.frameworks.release_index import release_index
+
+    index = release_index(framework)
+    by_names: dict[tuple[str, ...], list[str]] = {}
+    names = list(dict.fromkeys(f.split("=", 1)[0] for f in flags))
+    for release in index.releases:
+        if release in accepted:
+            continue
+        refused = tuple(n for n in names if release in index.releases_refusing_flag(n))
+        if refused:
+            by_names.setdefault(refused, []).append(release)
+    out = []
+    for refused, releases in by_names.items():
+        verb = "refuses" if len(releases) == 1 else "refuse"
+        span = describe_releases(releases, list(index.releases))
+        out.append(f"{framework} {span} {verb} {', '.join(refused)} (its action stops the launch)")
+    return out
+
+
 def refused_value_clauses(
     framework: str, values: Iterable[tuple[str, str]], accepted: Sequence[str]
 ) -> list[str]:

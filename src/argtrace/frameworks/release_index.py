@@ -52,6 +52,9 @@ class ReleaseIndex:
     # how many releases; -1 none) over the releases knowing it (``scripts/gen_release_index._word_choices``)
     choice_sets: tuple[frozenset[str], ...] = ()
     choices: Mapping[str, tuple[tuple[int, int], ...]] = field(default_factory=dict)
+    # option string -> the releases (by position) whose action refuses it outright although they register it
+    # (a probe saw it raise, or it errors with a message: ``scripts/gen_release_index.py``)
+    refused: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
 
     def releases_knowing_flag(self, word: str) -> tuple[str, ...]:
         """Releases whose parser takes ``word`` (``--x`` or ``--x=v``) as an option: exactly, or as the
@@ -116,6 +119,10 @@ class ReleaseIndex:
             at += count
         return tuple(out)
 
+    def releases_refusing_flag(self, word: str) -> set[str]:
+        """The releases that register ``word``'s option exactly but whose action refuses it."""
+        return {self.releases[i] for i in self.refused.get(word.split("=", 1)[0], ())}
+
     def releases_knowing_env(self, name: str) -> tuple[str, ...]:
         return tuple(self.releases[i] for i in self.env.get(name, ()))
 
@@ -136,6 +143,10 @@ class ReleaseIndex:
             knowing = self.releases_knowing_env(name)
             if knowing:
                 accepted &= set(knowing)
+        for flag in flags:  # a release whose action refuses the flag does not accept it either
+            narrowed = accepted - self.releases_refusing_flag(flag)
+            if narrowed:
+                accepted = narrowed
         for flag, value in values:
             narrowed = accepted - set(self.refusing_value(flag, value))
             if narrowed:
@@ -179,6 +190,7 @@ def release_index(framework: str) -> ReleaseIndex:
             "choices": {
                 k: tuple((label, count) for label, count in v) for k, v in entry.get("choices", {}).items()
             },
+            "refused": {k: tuple(v) for k, v in entry.get("refused", {}).items()},
         }
 
     # kept between runs (resolver/data_cache.py): parsing the file and building its tuples was ~4 ms a check
