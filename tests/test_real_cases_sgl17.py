@@ -1,7 +1,7 @@
 """SGLang batch sgl17 (docs/real_cases.md, "SGLang sgl17: MoE runners, routers, PD bootstrap, YAML configs,
 deprecated flags and variables"), measured before any fix.
 
-Eighteen failure reports of 2025-2026 whose launch (or error text) is posted and whose cause the thread
+Twenty failure reports of 2025-2026 whose launch (or error text) is posted and whose cause the thread
 establishes, and five correct launches (``ok_*``). Each case under ``tests/data/real_cases_sgl17/`` names its
 URL in its header: ``.cmd`` launches (``argtrace check -c``), ``.sh`` scripts (``argtrace check FILE``), a
 ``.txt`` error text (``argtrace why``). A new user's machine (no resolver environment, no Hugging Face
@@ -34,6 +34,7 @@ CLASSES = {
     "slime1344_enable_ep_deepep_moe.sh": ("b", "b"),
     "sglangpr27592_jit_deepgemm_false_cuda13.cmd": ("b", "b"),
     "sglangpr9429_lora_target_modules.cmd": ("b", "b"),
+    "ascend367_mm_flags_removed.cmd": ("b", "b"),
     "sglang27951_fp8_moe_flashinfer_cutlass.cmd": ("c", "c"),
     "sglang7901_router_pd_cache_aware.cmd": ("c", "c"),
     "sglangpr24384_moe_runner_marlin.cmd": ("c", "b"),
@@ -43,6 +44,7 @@ CLASSES = {
     "flashinfer1436_cutlass_moe_main.cmd": ("c", "c"),
     "sglangpr17393_jit_deepgemm_off_nameerror.cmd": ("c", "c"),
     "sglangpr9642_w8a8_int8_nameerror.cmd": ("c", "c"),
+    "sglang17576_ngram_xgrammar.cmd": ("c", "c"),
 }
 CORRECT = [
     "ok_sglang11948_eagle3_qwen3_8b.cmd",
@@ -116,7 +118,7 @@ def test_inventory_and_counts() -> None:
     assert files == set(CLASSES) | set(CORRECT) | DATA
     before = [sum(c[0] == k for c in CLASSES.values()) for k in "abcd"]
     after = [sum(c[1] == k for c in CLASSES.values()) for k in "abcd"]
-    assert (before, after) == ([3, 6, 9, 0], [4, 6, 8, 0])
+    assert (before, after) == ([3, 7, 10, 0], [4, 7, 9, 0])
 
 
 def test_every_case_names_its_source() -> None:
@@ -328,3 +330,18 @@ def test_sglangpr27592_why_names_the_dynamic_loader() -> None:
     section = explain(WHY["sglangpr27592_jit_deepgemm_false_cuda13.cmd"])
     assert section["matches"] == []
     assert section["origin"]["origin"] == "the dynamic loader: a shared library the packages need is missing"
+
+
+def test_ascend367_names_the_release_that_dropped_the_mm_flags() -> None:
+    """b: the flags the NPU page documents exist in 0.5.4.post3-0.5.9 only; the launch is analysed as 0.5.9
+    and PA024 says 0.5.10.post1 no longer accepts them (a note: no release named)."""
+    report = check("ascend367_mm_flags_removed.cmd")
+    pa024 = [(f["severity"], f["message"]) for f in report["findings"] if f["code"] == "PA024"]
+    assert pa024 == [
+        (
+            "info",
+            f"{flag} works in sglang 0.5.9 but sglang 0.5.10.post1 no longer accepts it; the script "
+            "breaks on upgrade",
+        )
+        for flag in ("--mm-max-concurrent-calls", "--mm-per-request-timeout")
+    ]

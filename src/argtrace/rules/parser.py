@@ -209,8 +209,9 @@ PA_IGNORED = Rule(
     severity="error",
     title="Flag accepted but ignored",
     rationale="Some retired flags are still accepted so that old scripts start, but store nothing: the value "
-    "the user asked for never arrives. In some releases the retired flag's action refuses it outright instead "
-    "(an error message, or SGLang 0.5.1-0.5.3's DeprecatedAction raising ValueError): the launch stops.",
+    "the user asked for never arrives. In some releases the retired flag's action refuses it outright "
+    "instead (an error message, or SGLang 0.5.1-0.5.3's DeprecatedAction raising ValueError): the launch "
+    "stops.",
     fix="use the replacement flag named in the message, or remove the flag",
     example=_c(f"{_SG} --enable-piecewise-cuda-graph"),
     correct=_c(f"{_SG} --enforce-piecewise-cuda-graph"),

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/Ascend/sglang/issues/367 (2026-04-13), seen 2026-12-03: on the Ascend image cann8.5.0-a3-B111 (main of April 2026) --mm-max-concurrent-calls and --mm-per-request-timeout, which the NPU feature page still documents, "have been deleted" from the server's arguments. The model and values are stand-ins (the report names the two flags only).
+python3 -m sglang.launch_server --model-path Qwen/Qwen2.5-VL-7B-Instruct --mm-max-concurrent-calls 32 --mm-per-request-timeout 10
