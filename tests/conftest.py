@@ -112,29 +112,6 @@ def quoted_url(path: Path) -> str:
     return path.read_text(encoding="utf-8").splitlines()[0].split()[1]
 
 
-@dataclass(frozen=True)
-class LogCase:
-    """A real log of a batch (tests/test_real_cases_logs_N.py) and what ``argtrace log`` gives now: the exact
-    (code, severity) list, the framework and release it reads, the last launch's state and stage;
-    ``says``/``fix``: the first finding's message holds ``says`` and its fix is ``fix``. ``before``/``after``:
-    the class first seen and now. ``cause``/``change``: what a first screen of class a would hold (an
-    alarm's message, its fix); ``missing``: the mechanism it lacks."""
-
-    file: str
-    before: str
-    after: str
-    findings: tuple[tuple[str, str], ...]
-    framework: str | None
-    version: str | None
-    state: str
-    stage: str | None
-    says: str
-    fix: str | None
-    cause: str = ""
-    change: str = ""
-    missing: str = ""
-
-
 def last_launch(report: dict[str, Any]) -> dict[str, Any]:
     launches: list[dict[str, Any]] = report["log"]["launches"]
     return launches[-1]

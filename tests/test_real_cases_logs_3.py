@@ -15,7 +15,6 @@ inputs below.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -23,8 +22,8 @@ import pytest
 from argtrace.layers.log.prefilter import gnu_grep
 from argtrace.layers.log.prefix import split_prefix
 from argtrace.layers.log.stages import frames_stage, runtime_module
+from tests.batches import LogCase, assert_what_the_log_gives, recorded_log_report
 from tests.conftest import (
-    LogCase,
     assert_working_launch,
     class_counts,
     last_launch,
@@ -70,7 +69,6 @@ CASES = [
         "a",
         (("LG011", "error"), INFO10),
         "vllm",
-        None,
         "failed",
         "cuda_graph",
         "died during capturing CUDA graphs with: RuntimeError: Triton Error [CUDA]: operation not permitted "
@@ -83,7 +81,6 @@ CASES = [
         "a",
         (("LG003", "error"), INFO10),
         "vllm",
-        None,
         "failed",
         "kv_cache",
         "[vllm-no-kv-cache-memory] After weights and activations, nothing was left for the KV cache within "
@@ -97,7 +94,6 @@ CASES = [
         "c",
         (("LG007", "error"), INFO10),
         "vllm",
-        None,
         "failed",
         "unknown",
         "[vllm-engine-core-failed] vLLM's engine process died during start-up; the cause is the first error "
@@ -113,7 +109,6 @@ CASES = [
         "c",
         (INFO10, INFO10),
         "vllm",
-        "0.20.2",
         "incomplete",
         "weights",
         "Launch 1 begins mid-start-up (its first line here, 2,",
@@ -122,6 +117,7 @@ CASES = [
         change="--",
         missing="the error is not in the copy (the engine's configuration line only); was LG010 warning "
         "'stops after model_config' on an excerpt",
+        version="0.20.2",
     ),
     LogCase(
         "vllm_ascend4503_v0110_dp_config.log",
@@ -129,7 +125,6 @@ CASES = [
         "c",
         (INFO10, INFO10),
         "vllm",
-        "0.11.0",
         "incomplete",
         "weights",
         "Launch 1 begins mid-start-up (its first line here, 3,",
@@ -137,6 +132,7 @@ CASES = [
         cause="Error",
         change="--data-parallel-size",
         missing="the DP start-up error is not in the copy (cut inside the configuration line)",
+        version="0.11.0",
     ),
     LogCase(
         "sglang15385_dp_multinode_mixed_formats.log",
@@ -144,7 +140,6 @@ CASES = [
         "c",
         (INFO10,),
         "sglang",
-        None,
         "incomplete",
         "unknown",
         "Launch 1 begins mid-start-up (its first line here, 2,",
@@ -159,7 +154,6 @@ CASES = [
         "a",
         (("LG011", "error"), INFO10),
         "sglang",
-        None,
         "failed",
         "unknown",
         "Launch 1 died during a step this excerpt does not show with: ValueError: think_end_token '</think>' "
@@ -175,7 +169,6 @@ CASES = [
         "c",
         (),
         "vllm",
-        None,
         "incomplete",
         "validation",
         "",
@@ -191,7 +184,6 @@ CASES = [
         "c",
         (),
         "vllm",
-        None,
         "incomplete",
         "validation",
         "",
@@ -207,7 +199,6 @@ CASES = [
         "c",
         (INFO10,),
         "vllm",
-        None,
         "incomplete",
         "unknown",
         "Launch 1 begins mid-start-up (its first line here, 2,",
@@ -222,7 +213,6 @@ CASES = [
         "b",
         (INFO10, INFO10),
         "sglang",
-        None,
         "incomplete",
         "kv_cache",
         "Launch 1 begins mid-start-up (its first line here, 2,",
@@ -237,7 +227,6 @@ CASES = [
         "c",
         (("LG011", "error"), INFO10),
         "vllm",
-        None,
         "failed",
         "serving",
         "Launch 1 died during serving with: vllm.v1.engine.exceptions.EngineDeadError:",
@@ -253,7 +242,6 @@ CASES = [
         "c",
         (("LG010", "warning"), ("LG010", "warning")),
         "vllm",
-        "0.8.6.dev0+g4e8c9f5e9.d20250506",
         "incomplete",
         "weights",
         "The args Namespace dump at line 2 is cut short: 41 setting(s) read",
@@ -261,6 +249,7 @@ CASES = [
         cause="kv",
         change="--kv-transfer-config",
         missing="the failure is not in the copy (cut inside the args dump of a joined line)",
+        version="0.8.6.dev0+g4e8c9f5e9.d20250506",
     ),
     LogCase(
         "vllm22843_runai_tokenizer.log",
@@ -268,7 +257,6 @@ CASES = [
         "c",
         (INFO10,),
         "vllm",
-        None,
         "incomplete",
         "unknown",
         "Launch 1 begins mid-start-up (its first line here, 2,",
@@ -283,7 +271,6 @@ CASES = [
         "b",
         (("LG011", "error"), INFO10),
         "vllm",
-        None,
         "failed",
         "serving",
         "Launch 1 died during serving with: torch.AcceleratorError: CUDA error: an "
@@ -299,7 +286,6 @@ CASES = [
         "c",
         (INFO10,),
         "vllm",
-        None,
         "incomplete",
         "unknown",
         "Launch 1 begins mid-start-up (its first line here, 2,",
@@ -314,7 +300,6 @@ CASES = [
         "b",
         (("LG003", "error"), INFO10),
         "vllm",
-        None,
         "failed",
         "model_run",
         "[cuda-oom] The GPU ran out of memory (during running the model (its weights loaded; the frames do "
@@ -331,7 +316,6 @@ CASES = [
         "b",
         (("LG003", "error"), INFO10),
         "vllm",
-        None,
         "failed",
         "unknown",
         "[cuda-oom] The GPU ran out of memory (during a step this excerpt does not show).",
@@ -348,7 +332,6 @@ CASES = [
         "b",
         (INFO10, INFO10),
         "vllm",
-        None,
         "incomplete",
         "cuda_graph",
         "Launch 1 begins mid-start-up (its first line here, 1,",
@@ -365,7 +348,6 @@ CASES = [
         "c",
         (("LG010", "warning"), ("LG010", "warning")),
         "vllm",
-        "0.8.5",
         "incomplete",
         "weights",
         "The args Namespace dump at line 4 is cut short: 37 setting(s) read",
@@ -373,6 +355,7 @@ CASES = [
         cause="out of memory",
         change="--enforce-eager",
         missing="the OOM is not in the copy (cut inside the args dump)",
+        version="0.8.5",
     ),
 ]
 OK_LOGS = {
@@ -389,18 +372,8 @@ def test_the_batch() -> None:
 
 @pytest.mark.parametrize("case", CASES, ids=[c.file for c in CASES])
 def test_what_each_log_gives(case: LogCase) -> None:
-    report = log_report(LOGS / case.file)
-    json.dumps(report)  # the public JSON contract: serialisable as given
-    assert tuple((f["code"], f["severity"]) for f in report["findings"]) == case.findings
-    assert (report["log"]["framework"], report["log"]["version"]) == (case.framework, case.version)
-    last = last_launch(report)
-    assert (last["state"], last["stage"]) == (case.state, case.stage)
-    if case.findings:
-        first = report["findings"][0]
-        assert case.says in first["message"]
-        assert first["fix"] == case.fix
-    # no claim that the launch died before it logged its configuration: every file here is past it
-    assert not any(f["code"] == "LG001" for f in report["findings"])
+    report = recorded_log_report(LOGS / case.file)
+    assert_what_the_log_gives(report, case, version=True)
 
 
 @pytest.mark.parametrize(
@@ -413,12 +386,12 @@ def test_what_each_log_gives(case: LogCase) -> None:
     ids=[c.file for c in CASES if c.after != "a"],
 )
 def test_the_first_screen_names_the_cause_and_the_change(case: LogCase) -> None:
-    assert names_the_cause_and_the_change(log_report(LOGS / case.file), case.cause, case.change)
+    assert names_the_cause_and_the_change(recorded_log_report(LOGS / case.file), case.cause, case.change)
 
 
 @pytest.mark.parametrize("name", sorted(OK_LOGS))
 def test_working_launches_give_no_alarm(name: str) -> None:
-    assert_working_launch(log_report(LOGS / "ok" / name), OK_LOGS[name])
+    assert_working_launch(recorded_log_report(LOGS / "ok" / name), OK_LOGS[name])
 
 
 # --- variants of the mechanisms, on minimal inputs -------------------------------------------------------

@@ -14,14 +14,13 @@ batch added have variants on minimal inputs below.
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from argtrace.layers.log.prefilter import gnu_grep
 from argtrace.layers.log.prefix import split_prefix
+from tests.batches import LogCase, assert_what_the_log_gives, recorded_log_report
 from tests.conftest import (
     alarms,
     assert_working_launch,
@@ -60,29 +59,8 @@ READ_FROM_START = (
 )
 
 
-@dataclass(frozen=True)
-class Case:
-    """What ``argtrace log`` gives now: the exact (code, severity) list, the framework, the last launch's
-    state and stage; ``says``/``fix``: the first finding's message holds ``says`` and its fix is ``fix``.
-    ``before``/``after``: the class first seen and now. ``cause``/``change``: what a first screen of class a
-    would hold (an alarm's message, its fix); ``missing``: the mechanism it lacks."""
-
-    file: str
-    before: str
-    after: str
-    findings: tuple[tuple[str, str], ...]
-    framework: str | None
-    state: str
-    stage: str | None
-    says: str
-    fix: str | None
-    cause: str = ""
-    change: str = ""
-    missing: str = ""
-
-
 CASES = [
-    Case(
+    LogCase(
         "vllm56180_custom_all_reduce_after_capture.log",
         "c",
         "a",
@@ -95,7 +73,7 @@ CASES = [
         cause="custom all-reduce",
         change="--disable-custom-all-reduce",
     ),
-    Case(
+    LogCase(
         "vllm49101_custom_all_reduce_shm_wait.log",
         "c",
         "a",
@@ -109,7 +87,7 @@ CASES = [
         cause="custom all-reduce",
         change="--disable-custom-all-reduce",
     ),
-    Case(
+    LogCase(
         "vllm16334_dp_embed_store_timeout.log",
         "b",
         "b",
@@ -125,7 +103,7 @@ CASES = [
         missing="DP with a pooling model (--task embed) is a vLLM bug of that release; the store's timeout "
         "is named, with a generic change",
     ),
-    Case(
+    LogCase(
         "vllm24036_v0_dp_clients_timeout.log",
         "c",
         "c",
@@ -140,7 +118,7 @@ CASES = [
         missing="the store's timeout line holds no anchor (vLLM's ERROR is upper case, `rror` does not match "
         "it) and its traceback is cut before the exception line; the matcher's patterns are full",
     ),
-    Case(
+    LogCase(
         "vllm16514_compose_gloo_timeout.log",
         "d",
         "c",
@@ -155,7 +133,7 @@ CASES = [
         missing="the root cause is in the stack trace above the copy ('See stack trace above'); was LG012 "
         "warning 'none from a server' (a compose container_name prefix)",
     ),
-    Case(
+    LogCase(
         "sglang3932_two_nodes_nccl_watchdog.log",
         "d",
         "b",
@@ -170,7 +148,7 @@ CASES = [
         missing="the first rank's error is not in the copy (node 0's watchdog lines only); was LG012 warning "
         "'none from a server'",
     ),
-    Case(
+    LogCase(
         "sglang3424_r1_watchdog_allgather.log",
         "d",
         "b",
@@ -184,7 +162,7 @@ CASES = [
         change="--",
         missing="an occasional all-gather timeout while serving: no setting in the copy; was LG012 warning",
     ),
-    Case(
+    LogCase(
         "vllm31940_dp0_determine_memory_cut.log",
         "c",
         "c",
@@ -198,7 +176,7 @@ CASES = [
         change="--gpu-memory-utilization",
         missing="the exception is not in the copy (cut inside determine_available_memory's frames)",
     ),
-    Case(
+    LogCase(
         "vllm26565_dp0_sampler_after_load.log",
         "c",
         "c",
@@ -212,7 +190,7 @@ CASES = [
         change="--",
         missing="the exception is not in the copy (cut inside determine_available_memory's frames)",
     ),
-    Case(
+    LogCase(
         "vllm37350_placeholder_block_size_pathsrc.log",
         "c",
         "c",
@@ -226,7 +204,7 @@ CASES = [
         change="--",
         missing="the NameError (a vLLM bug of that build) is not in the copy",
     ),
-    Case(
+    LogCase(
         "vllm19670_worker_socket_timeout.log",
         "c",
         "c",
@@ -240,7 +218,7 @@ CASES = [
         change="--",
         missing="the DistNetworkError is only in the issue's title, not in the copy",
     ),
-    Case(
+    LogCase(
         "vllm44411_worker_init_otel_frames.log",
         "c",
         "c",
@@ -268,20 +246,10 @@ def test_the_batch() -> None:
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.file for c in CASES])
-def test_what_each_log_gives(case: Case) -> None:
-    report = log_report(LOGS / case.file)
-    json.dumps(report)  # the public JSON contract: serialisable as given
-    assert tuple((f["code"], f["severity"]) for f in report["findings"]) == case.findings
-    assert report["log"]["framework"] == case.framework
-    last = last_launch(report)
-    assert (last["state"], last["stage"]) == (case.state, case.stage)
-    if case.findings:
-        first = report["findings"][0]
-        assert case.says in first["message"]
-        assert first["fix"] == case.fix
-    # no claim that the launch died before it logged its configuration, and no "none from a server"
-    # warning: every file here is a server's, past that line
-    assert not any(f["code"] == "LG001" for f in report["findings"])
+def test_what_each_log_gives(case: LogCase) -> None:
+    report = recorded_log_report(LOGS / case.file)
+    assert_what_the_log_gives(report, case)
+    # no "none from a server" warning: every file here is a server's
     assert not any(f["code"] == "LG012" and f["severity"] == "warning" for f in report["findings"])
 
 
@@ -294,13 +262,13 @@ def test_what_each_log_gives(case: Case) -> None:
     ],
     ids=[c.file for c in CASES if c.after != "a"],
 )
-def test_the_first_screen_names_the_cause_and_the_change(case: Case) -> None:
-    assert names_the_cause_and_the_change(log_report(LOGS / case.file), case.cause, case.change)
+def test_the_first_screen_names_the_cause_and_the_change(case: LogCase) -> None:
+    assert names_the_cause_and_the_change(recorded_log_report(LOGS / case.file), case.cause, case.change)
 
 
 @pytest.mark.parametrize("name", sorted(OK_LOGS))
 def test_working_launches_give_no_alarm(name: str) -> None:
-    assert_working_launch(log_report(LOGS / "ok" / name), OK_LOGS[name])
+    assert_working_launch(recorded_log_report(LOGS / "ok" / name), OK_LOGS[name])
 
 
 # --- variants of the mechanisms, on minimal inputs -------------------------------------------------------

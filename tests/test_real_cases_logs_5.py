@@ -17,7 +17,6 @@ added have variants on minimal inputs below.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -25,6 +24,7 @@ import pytest
 from argtrace.layers.log.lines import _decode
 from argtrace.layers.log.prefilter import gnu_grep
 from argtrace.layers.log.prefix import split_prefix
+from tests.batches import LogCase, assert_what_the_log_gives, recorded_log_report
 from tests.conftest import (
     alarms,
     assert_working_launch,
@@ -62,29 +62,8 @@ NOT_SHOWN = "(during a step this excerpt does not show)"
 CUT = "the exception is not in the copy (cut before it)"
 
 
-@dataclass(frozen=True)
-class Case:
-    """What ``argtrace log`` gives now: the exact (code, severity) list, the framework, the last launch's
-    state and stage; ``says``/``fix``: the first finding's message holds ``says`` and its fix is ``fix``.
-    ``before``/``after``: the class first seen and now. ``cause``/``change``: what a first screen of class a
-    would hold (an alarm's message, its fix); ``missing``: what it lacks."""
-
-    file: str
-    before: str
-    after: str
-    findings: tuple[tuple[str, str], ...]
-    framework: str | None
-    state: str | None
-    stage: str | None
-    says: str
-    fix: str | None
-    cause: str = ""
-    change: str = ""
-    missing: str = ""
-
-
 CASES = [
-    Case(
+    LogCase(
         "vllmrocm5_lemonade_kv_max_len.log",
         "a",
         "a",
@@ -98,7 +77,7 @@ CASES = [
         cause="max_model_len",
         change="--max-model-len",
     ),
-    Case(
+    LogCase(
         "sglang8826_b200_capture_frames.log",
         "c",
         "c",
@@ -113,7 +92,7 @@ CASES = [
         change="--",
         missing=CUT + ": frames through the model's forward inside the capture",
     ),
-    Case(
+    LogCase(
         "sglang7227_capture_after_pool.log",
         "c",
         "c",
@@ -127,7 +106,7 @@ CASES = [
         change="--cuda-graph-max-bs",
         missing=CUT + ": frames through the scheduler's construction",
     ),
-    Case(
+    LogCase(
         "sglang18980_gcp_severity_serving.log",
         "c",
         "c",
@@ -141,7 +120,7 @@ CASES = [
         change="--attention-backend",
         missing=CUT + ": frames through run_batch while serving",
     ),
-    Case(
+    LogCase(
         "sglang28659_containerd_pp_loading.log",
         "c",
         "c",
@@ -155,7 +134,7 @@ CASES = [
         change="--pp-size",
         missing="the crash the title names is not in the copy (cut while the weights load)",
     ),
-    Case(
+    LogCase(
         "vllm_backport39_compose_pp_worker.log",
         "c",
         "c",
@@ -169,7 +148,7 @@ CASES = [
         change="--",
         missing=CUT + "; was no finding, the launch 'incomplete'",
     ),
-    Case(
+    LogCase(
         "vllm56007_worker_ep_loading.log",
         "c",
         "c",
@@ -183,7 +162,7 @@ CASES = [
         change="--",
         missing=CUT + "; was no finding, the launch 'incomplete'",
     ),
-    Case(
+    LogCase(
         "vllm_ascend12901_dp_tp_ep_worker.log",
         "c",
         "c",
@@ -197,7 +176,7 @@ CASES = [
         change="--",
         missing=CUT + "; the copy begins inside the traceback, without its WorkerProc line",
     ),
-    Case(
+    LogCase(
         "vllm_ascend3464_gloo_worker_load.log",
         "d",
         "c",
@@ -212,7 +191,7 @@ CASES = [
         missing=CUT
         + "; was an LG010 note 'stops ... without an error' and a hang's fix (download the model)",
     ),
-    Case(
+    LogCase(
         "glmv162_rank0_warning_engine_0.log",
         "c",
         "c",
@@ -227,7 +206,7 @@ CASES = [
         change="--",
         missing=CUT + ": frames through the engine's construction",
     ),
-    Case(
+    LogCase(
         "vllm_ascend8098_cpu_offload_worker.log",
         "c",
         "c",
@@ -241,7 +220,7 @@ CASES = [
         change="--cpu-offload-gb",
         missing=CUT + ": frames to load_model; was no finding, the launch 'incomplete'",
     ),
-    Case(
+    LogCase(
         "awesome106_docker_json_ansi.log",
         "d",
         "c",
@@ -257,7 +236,7 @@ CASES = [
         change="--",
         missing="only native frames of the scheduler are in the copy; was LG012 warning 'none from a server'",
     ),
-    Case(
+    LogCase(
         "slime1653_update_weights_scheduler.log",
         "d",
         "c",
@@ -272,7 +251,7 @@ CASES = [
         missing="the copy ends at the traceback's first line; was LG001 error 'died during argument "
         "validation, before it logged its configuration'",
     ),
-    Case(
+    LogCase(
         "sglang26032_weight_update_online.log",
         "d",
         "c",
@@ -289,7 +268,7 @@ CASES = [
         missing="an online weight update failing in SGLang's NPU weight layout (a framework bug): no "
         "setting; was LG012 warning 'none from a server'",
     ),
-    Case(
+    LogCase(
         "glm5_10_apiserver_tail.log",
         "d",
         "c",
@@ -322,22 +301,10 @@ def test_the_batch() -> None:
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.file for c in CASES])
-def test_what_each_log_gives(case: Case) -> None:
-    report = log_report(LOGS / case.file)
-    json.dumps(report)  # the public JSON contract: serialisable as given
-    assert tuple((f["code"], f["severity"]) for f in report["findings"]) == case.findings
-    assert report["log"]["framework"] == case.framework
-    if report["log"]["launches"]:
-        last = last_launch(report)
-        assert (last["state"], last["stage"]) == (case.state, case.stage)
-    else:
-        assert (case.state, case.stage) == (None, None)
-    first = report["findings"][0]
-    assert case.says in first["message"]
-    assert first["fix"] == case.fix
-    # every file here is a server's, past its configuration line: no LG001 "died before it logged its
-    # configuration", no "none from a server" warning, no "stops ... without an error" on a failed launch
-    assert not any(f["code"] == "LG001" for f in report["findings"])
+def test_what_each_log_gives(case: LogCase) -> None:
+    report = recorded_log_report(LOGS / case.file)
+    assert_what_the_log_gives(report, case)
+    # no "none from a server" warning, no "stops ... without an error" on a failed launch
     assert not any(f["code"] == "LG012" and f["severity"] == "warning" for f in report["findings"])
     if case.state == "failed":
         assert not any("without an error" in f["message"] for f in report["findings"])
@@ -352,18 +319,18 @@ def test_what_each_log_gives(case: Case) -> None:
     ],
     ids=[c.file for c in CASES if c.after != "a"],
 )
-def test_the_first_screen_names_the_cause_and_the_change(case: Case) -> None:
-    assert names_the_cause_and_the_change(log_report(LOGS / case.file), case.cause, case.change)
+def test_the_first_screen_names_the_cause_and_the_change(case: LogCase) -> None:
+    assert names_the_cause_and_the_change(recorded_log_report(LOGS / case.file), case.cause, case.change)
 
 
 def test_the_first_screen_of_the_a_case() -> None:
     case = CASES[0]
-    assert names_the_cause_and_the_change(log_report(LOGS / case.file), case.cause, case.change)
+    assert names_the_cause_and_the_change(recorded_log_report(LOGS / case.file), case.cause, case.change)
 
 
 @pytest.mark.parametrize("name", sorted(OK_LOGS))
 def test_working_launches_give_no_alarm(name: str) -> None:
-    assert_working_launch(log_report(LOGS / "ok" / name), OK_LOGS[name])
+    assert_working_launch(recorded_log_report(LOGS / "ok" / name), OK_LOGS[name])
 
 
 # --- variants of the mechanisms, on minimal inputs -------------------------------------------------------
@@ -517,7 +484,7 @@ def _coloured(line: str) -> str:
 def test_windows_line_ends_and_colour_codes_change_nothing(name: str, tmp_path: Path) -> None:
     # none of the reports kept them (a stored copy does not), so this batch's logs are given both here
     text = (LOGS / name).read_text(encoding="utf-8")
-    expected = _summary(log_report(LOGS / name))
+    expected = _summary(recorded_log_report(LOGS / name))
     crlf = tmp_path / "crlf.log"
     crlf.write_bytes(text.replace("\n", "\r\n").encode("utf-8"))
     assert _summary(log_report(crlf)) == expected
@@ -644,7 +611,7 @@ def test_real_logs_behind_this_batchs_wrappers_read_as_their_own(wrap: str, tmp_
     for path in _WRAPPED_LOGS:
         copy = tmp_path / path.name
         copy.write_text(_wrapped(path.read_text(encoding="utf-8"), wrap), encoding="utf-8")
-        if _summary(log_report(copy)) != _summary(log_report(path)):
+        if _summary(log_report(copy)) != _summary(recorded_log_report(path)):
             differ.append(path.name)
     assert differ == []
 

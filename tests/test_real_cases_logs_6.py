@@ -25,7 +25,6 @@ from __future__ import annotations
 import gzip
 import json
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -34,6 +33,7 @@ from argtrace.layers.log.prefilter import gnu_grep
 from argtrace.layers.log.prefix import split_prefix
 from argtrace.layers.log.signatures import match_line
 from argtrace.redact import redact_text
+from tests.batches import LogCase, assert_what_the_log_gives, recorded_log_report
 from tests.conftest import (
     alarms,
     assert_working_launch,
@@ -77,29 +77,8 @@ WORKER_INIT_FIX = (
 CUT = "the exception is not in the copy (cut before it)"
 
 
-@dataclass(frozen=True)
-class Case:
-    """What ``argtrace log`` gives now: the exact (code, severity) list, the framework, the last launch's
-    state and stage; ``says``/``fix``: the first finding's message holds ``says`` and its fix is ``fix``.
-    ``before``/``after``: the class first seen and now. ``cause``/``change``: what a first screen of class a
-    would hold (an alarm's message, its fix); ``missing``: what it lacks."""
-
-    file: str
-    before: str
-    after: str
-    findings: tuple[tuple[str, str], ...]
-    framework: str | None
-    state: str | None
-    stage: str | None
-    says: str
-    fix: str | None
-    cause: str = ""
-    change: str = ""
-    missing: str = ""
-
-
 CASES = [
-    Case(
+    LogCase(
         # was LG011 "died during argument validation" and LG001 error "has no server_args= line": the frames
         # behind compose's column were not kept, and the message's empty reason lost its trailing blank
         "sglang11218_compose_capture_failed.log",
@@ -116,7 +95,7 @@ CASES = [
         cause="capture its CUDA graphs",
         change="drop --enable-torch-compile",
     ),
-    Case(
+    LogCase(
         # was LG011 "an error no signature knows", fix "add a signature": vLLM's executor repeating that a
         # worker died
         "vllm31683_workerproc_then_apiserver.log",
@@ -132,7 +111,7 @@ CASES = [
         change="--",
         missing="the worker's own error is above the copy (the issue quotes the wrapper to show it hides it)",
     ),
-    Case(
+    LogCase(
         # the same wrapper behind a log collector's bracketed ISO time (its time now read)
         "deepseekocr5_vllm_iso_engine0.log",
         "c",
@@ -147,7 +126,7 @@ CASES = [
         change="--",
         missing="the architecture error the title names is not in the copy (cut in the engine's traceback)",
     ),
-    Case(
+    LogCase(
         "gpustack6019_vllm026_mp_multinode.log",
         "c",
         "c",
@@ -162,7 +141,7 @@ CASES = [
         missing="the ZMQ port collision happened on the subordinate node, whose log the report lacks (its "
         "`docker logs` was mistyped)",
     ),
-    Case(
+    LogCase(
         "rocm6055_vllm018_strix_worker.log",
         "c",
         "c",
@@ -177,7 +156,7 @@ CASES = [
         change="--",
         missing=CUT + ": the traceback stops in its first frames",
     ),
-    Case(
+    LogCase(
         "ppc64le8270_gha_vllm016_cpu.log",
         "c",
         "c",
@@ -191,7 +170,7 @@ CASES = [
         change="--",
         missing=CUT + ": a CI job log starting and ending inside the engine's traceback",
     ),
-    Case(
+    LogCase(
         "spark296_vllm_kv_page_size_assert.log",
         "c",
         "c",
@@ -207,7 +186,7 @@ CASES = [
         missing="a bare AssertionError of vLLM's KV cache grouping at that commit (a framework bug, no "
         "setting; the message index has no text for an assert without a message)",
     ),
-    Case(
+    LogCase(
         "sglang_pr11308_ci_dp1_tp1_graphs.log",
         "c",
         "c",
@@ -221,7 +200,7 @@ CASES = [
         change="--",
         missing=CUT + ": frames through the CUDA graph runner's construction",
     ),
-    Case(
+    LogCase(
         "ktransformers1751_sglang_sigquit_graphs.log",
         "c",
         "c",
@@ -235,7 +214,7 @@ CASES = [
         change="--",
         missing=CUT + ": frames through the CUDA graph runner's construction",
     ),
-    Case(
+    LogCase(
         # its markdown quote and bracketed ISO times are prefixes now: the line quoted is SGLang's own
         "sglang_pr12031_quoted_docker_iso.log",
         "c",
@@ -250,7 +229,7 @@ CASES = [
         change="--",
         missing=CUT + " (the hard-coded repository name the PR fixes, a framework bug)",
     ),
-    Case(
+    LogCase(
         # the scheduler's traceback ended in the exception the wrapper only announced, shown in the evidence
         # alone: now its exception and the frame that raised it are in the message
         "lmcache869_sglang_serving_prealloc.log",
@@ -306,19 +285,10 @@ def test_every_log_has_its_source_beside_it() -> None:
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.file for c in CASES])
-def test_what_each_log_gives(case: Case) -> None:
-    report = log_report(LOGS / case.file)
-    json.dumps(report)  # the public JSON contract: serialisable as given
-    assert tuple((f["code"], f["severity"]) for f in report["findings"]) == case.findings
-    assert report["log"]["framework"] == case.framework
-    last = last_launch(report)
-    assert (last["state"], last["stage"]) == (case.state, case.stage)
-    first = report["findings"][0]
-    assert case.says in first["message"]
-    assert first["fix"] == case.fix
-    # every file here is a server's, past its configuration line: no LG001 "died before it logged its
-    # configuration", no "none from a server" warning, no "stops ... without an error" on a failed launch
-    assert not any(f["code"] == "LG001" for f in report["findings"])
+def test_what_each_log_gives(case: LogCase) -> None:
+    report = recorded_log_report(LOGS / case.file)
+    assert_what_the_log_gives(report, case)
+    # no LG012 "none from a server", no "stops ... without an error" on a failed launch
     assert not any(f["code"] == "LG012" for f in report["findings"])
     if case.state == "failed":
         assert not any("without an error" in f["message"] for f in report["findings"])
@@ -333,23 +303,23 @@ def test_what_each_log_gives(case: Case) -> None:
     ],
     ids=[c.file for c in CASES if c.after != "a"],
 )
-def test_the_first_screen_names_the_cause_and_the_change(case: Case) -> None:
-    assert names_the_cause_and_the_change(log_report(LOGS / case.file), case.cause, case.change)
+def test_the_first_screen_names_the_cause_and_the_change(case: LogCase) -> None:
+    assert names_the_cause_and_the_change(recorded_log_report(LOGS / case.file), case.cause, case.change)
 
 
 def test_the_first_screen_of_the_a_case() -> None:
     case = CASES[0]
-    assert names_the_cause_and_the_change(log_report(LOGS / case.file), case.cause, case.change)
+    assert names_the_cause_and_the_change(recorded_log_report(LOGS / case.file), case.cause, case.change)
 
 
 @pytest.mark.parametrize("name", sorted(OK_LOGS))
 def test_working_launches_give_no_alarm(name: str) -> None:
-    assert_working_launch(log_report(LOGS / "ok" / name), OK_LOGS[name])
+    assert_working_launch(recorded_log_report(LOGS / "ok" / name), OK_LOGS[name])
 
 
 @pytest.mark.parametrize("name", sorted(NO_LAUNCH))
 def test_running_servers_lines_alone_are_a_note(name: str) -> None:
-    report = log_report(LOGS / "ok" / name)
+    report = recorded_log_report(LOGS / "ok" / name)
     assert [(f["code"], f["severity"]) for f in report["findings"]] == [("LG012", "info")]
     assert NO_LAUNCH[name] in report["findings"][0]["message"]
     assert report["log"]["launches"] == []
@@ -357,7 +327,7 @@ def test_running_servers_lines_alone_are_a_note(name: str) -> None:
 
 def test_sglangs_batch_counters_are_not_masked_as_secrets() -> None:
     # "#new-token: 896" was read as an HTTP header ``New-Token: 896`` and its number masked
-    report = log_report(LOGS / "ok" / "sglang_pr25960_npu_cut_lines.log")
+    report = recorded_log_report(LOGS / "ok" / "sglang_pr25960_npu_cut_lines.log")
     assert "#new-token: 896, #cached-tounning-req: 47" in report["findings"][0]["message"]
     assert "<redacted" not in json.dumps(report)
 

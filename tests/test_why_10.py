@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import gzip
 import json
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +31,7 @@ from argtrace.commands.why import _on_environment, explain, library_settings, re
 from argtrace.commands.why_oom import holders
 from argtrace.commands.why_unrecognized import _python_options, foreign_program, origin_of_parser
 from argtrace.layers.log.sites import _flags_in_placeholders
+from tests.batches import WhyCase, assert_why_gives, batch_grades, recorded_why
 from tests.conftest import quoted_text, quoted_url
 
 pytestmark = pytest.mark.usefixtures("new_user_machine")
@@ -42,6 +42,10 @@ STORE = Path(__file__).parent.parent / "src" / "argtrace" / "frameworks" / "data
 
 def _text(name: str) -> str:
     return quoted_text(DATA / f"{name}.txt")
+
+
+def _why(name: str) -> dict[str, Any]:
+    return recorded_why(DATA / f"{name}.txt")
 
 
 # --- transformers' AutoConfig, an indexed library ------------------------------------------------------
@@ -243,21 +247,10 @@ def test_another_program_s_wording_names_it(text: str, origin: str) -> None:
 
 
 # --- the 25 texts ---------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Case:
-    name: str  # tests/data/why_10/<name>.txt
-    before: str  # the class on this branch's base (docs/real_cases.md)
-    grade: str  # the class after this batch's fixes
-    function: str | None  # the first site's function; None: no site
-    confidence: str
-    at: str = ""  # the first site's file:line
-    settings: tuple[str, ...] = ()
-    fix: str = ""  # the start of the first site's fix
-    origin: str | None = None  # the start of the origin `why` names
 
 
 CASES = [
-    Case(
+    WhyCase(
         "mineru4868_max_tokens_docker_ts",
         "a",
         "a",
@@ -268,7 +261,7 @@ CASES = [
         "make the condition false (max_tokens is not None and token_num + max_tokens > self.max_model_len): "
         "change --max-model-len",
     ),
-    Case(
+    WhyCase(
         "workervllm257_rope_type_pydantic",
         "b",
         "b",
@@ -279,7 +272,7 @@ CASES = [
         "make the condition false ('rope_type' not in rope_scaling)",
         "pydantic",
     ),
-    Case(
+    WhyCase(
         "vllmpr52535_heads_tp3_value_error",
         "a",
         "a",
@@ -290,7 +283,7 @@ CASES = [
         "make the condition false (total_num_attention_heads % tensor_parallel_size != 0): change "
         "--tensor-parallel-size",
     ),
-    Case(
+    WhyCase(
         "fsdrive21_heads_tp8_plain",
         "a",
         "a",
@@ -299,7 +292,7 @@ CASES = [
         "vllm/config/model.py:1560",
         ("tensor_parallel_size",),
     ),
-    Case(
+    WhyCase(
         "sglang9330_hybrid_attn_spec_assert",
         "a",
         "a",
@@ -313,7 +306,7 @@ CASES = [
             "speculative_algorithm",
         ),
     ),
-    Case(
+    WhyCase(
         "vllm29469_ptxas_sm121a_enginecore",
         "c",
         "a",
@@ -321,7 +314,7 @@ CASES = [
         "none",
         origin="Triton's compiler: the ptxas its release bundles does not know this GPU's architecture",
     ),
-    Case(
+    WhyCase(
         "vllmpr45312_kv_cache_num_bits4",
         "b",
         "b",
@@ -330,7 +323,7 @@ CASES = [
         "vllm/model_executor/layers/quantization/compressed_tensors/compressed_tensors.py:1118",
         ("quantization",),
     ),
-    Case(
+    WhyCase(
         "vllm17355_v1_kv_cache_dtype",
         "a",
         "a",
@@ -341,7 +334,7 @@ CASES = [
         "make the condition false (envs.is_set('VLLM_USE_V1') and envs.VLLM_USE_V1): change VLLM_USE_V1, "
         "--kv-cache-dtype",
     ),
-    Case(
+    WhyCase(
         "llmflux50_flashinfer_unavailable_ansi",
         "b",
         "a",
@@ -352,10 +345,10 @@ CASES = [
         "the condition not (is_flashinfer_available) is the environment's (whether a package is installed or "
         "the platform offers it): no launch setting changes it; install what the message names",
     ),
-    Case("vllm12526_diststore_timeout_title", "c", "c", None, "none", origin="torch.distributed"),
-    Case("vllm52907_diststore_worker_prefix", "c", "c", None, "none", origin="torch.distributed"),
-    Case("moss71_oom_http_body", "b", "a", None, "none"),
-    Case(
+    WhyCase("vllm12526_diststore_timeout_title", "c", "c", None, "none", origin="torch.distributed"),
+    WhyCase("vllm52907_diststore_worker_prefix", "c", "c", None, "none", origin="torch.distributed"),
+    WhyCase("moss71_oom_http_body", "b", "a", None, "none"),
+    WhyCase(
         "mineru3418_oom_siglip_sglang",
         "b",
         "b",
@@ -364,7 +357,7 @@ CASES = [
         "sglang/srt/entrypoints/engine.py:1977",
         origin="transformers",
     ),
-    Case(
+    WhyCase(
         "sglang7483_unrecognized_model_truncated",
         "d",
         "b",
@@ -376,7 +369,7 @@ CASES = [
         "--model-path (sglang), --model (vllm): transformers reads that directory's or repo's config.json "
         "and finds no model_type it knows",
     ),
-    Case(
+    WhyCase(
         "sglang6246_nccl_cuda_failure_p2p",
         "c",
         "b",
@@ -384,7 +377,7 @@ CASES = [
         "none",
         origin="NCCL's own log (NCCL_DEBUG): a CUDA call inside NCCL failed on this node",
     ),
-    Case(
+    WhyCase(
         "vllm20226_nccl_unhandled_cuda_error",
         "b",
         "b",
@@ -392,7 +385,7 @@ CASES = [
         "strong",
         "vllm/distributed/device_communicators/pynccl_wrapper.py:464",
     ),
-    Case(
+    WhyCase(
         "vllmpr48956_flashinfer_sm75_5090",
         "c",
         "a",
@@ -402,8 +395,8 @@ CASES = [
         "CUDA toolkit older than 12.9); vLLM's FlashInfer sampler reaches it at start-up: "
         "VLLM_USE_FLASHINFER_SAMPLER=0",
     ),
-    Case("tt3151_n150_max_model_len", "c", "c", None, "none"),
-    Case(
+    WhyCase("tt3151_n150_max_model_len", "c", "c", None, "none"),
+    WhyCase(
         "homl3_api_server_unrecognized_u_main",
         "b",
         "a",
@@ -415,7 +408,7 @@ CASES = [
         "Python was passed on to the server as its arguments (a wrapper or entrypoint appended it); remove "
         "those words from the server's arguments",
     ),
-    Case(
+    WhyCase(
         "sglang12076_spec_hicache_compose",
         "c",
         "c",
@@ -424,7 +417,7 @@ CASES = [
         "vllm/entrypoints/generate/base/serving.py:207",
         origin="asyncio.exceptions",
     ),
-    Case(
+    WhyCase(
         "gpustack1804_unrecognized_model_wrapped",
         "d",
         "a",
@@ -438,7 +431,7 @@ CASES = [
         "flags",
     ),
     # not SGLang's or vLLM's: no confident site, the program named
-    Case(
+    WhyCase(
         "ollama15545_gemma4_llamacpp",
         "b",
         "a",
@@ -447,7 +440,7 @@ CASES = [
         "vllm/model_executor/models/registry.py:1152",
         origin="llama.cpp (llama-server, Ollama's runner, its bindings), not SGLang or vLLM",
     ),
-    Case(
+    WhyCase(
         "buunllama123_glm5next_journald",
         "b",
         "a",
@@ -456,7 +449,7 @@ CASES = [
         "sglang/srt/disaggregation/nixl/conn.py:1153",
         origin="llama.cpp (llama-server, Ollama's runner, its bindings), not SGLang or vLLM",
     ),
-    Case(
+    WhyCase(
         "llamacpprs866_qwen3vlmoe_tracing",
         "b",
         "a",
@@ -464,7 +457,7 @@ CASES = [
         "none",
         origin="llama.cpp (llama-server, Ollama's runner, its bindings), not SGLang or vLLM",
     ),
-    Case(
+    WhyCase(
         "vllmmlx7_api_key_unrecognized",
         "d",
         "a",
@@ -478,35 +471,23 @@ CASES = [
 def test_the_batch_is_25_reports_with_their_urls() -> None:
     assert sorted(c.name for c in CASES) == sorted(p.stem for p in DATA.glob("*.txt"))
     assert len({quoted_url(DATA / f"{c.name}.txt") for c in CASES}) == 25
-    assert [sum(c.before == g for c in CASES) for g in "abcd"] == [5, 10, 7, 3]
-    assert [sum(c.grade == g for c in CASES) for g in "abcd"] == [15, 6, 4, 0]
+    assert batch_grades(CASES) == ([5, 10, 7, 3], [15, 6, 4, 0])
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
-def test_why_on_the_reports_text(case: Case) -> None:
-    section = explain(_text(case.name))
-    first = (section["matches"] or [None])[0]
-    assert section["confidence"] == case.confidence
-    origin = (section["origin"] or {}).get("origin") or ""
-    assert origin.startswith(case.origin or "") and bool(origin) == (case.origin is not None)
-    if case.function is None:
-        assert first is None
-        return
-    assert first is not None
-    assert (first["function"], f"{first['file']}:{first['line']}") == (case.function, case.at)
-    assert tuple(s["name"] for s in first["settings"]) == case.settings
-    assert first["fix"].startswith(case.fix)
+def test_why_on_the_reports_text(case: WhyCase) -> None:
+    assert_why_gives(_why(case.name), case)
 
 
 def test_the_other_processes_are_the_fix_of_the_http_body() -> None:
-    section = explain(_text("moss71_oom_http_body"))
+    section = _why("moss71_oom_http_body")
     entry = section["signatures"][0]
     assert (entry["id"], entry["holders"]["other_processes_gib"]) == ("cuda-oom", {"5403": 21.69})
     assert entry["fix"].startswith("other processes hold 21.69 GiB of GPU 0's 23.53 GiB (process 5403: 21.69")
 
 
 def test_the_text_view_puts_the_library_site_first() -> None:
-    view = render_why(explain(_text("gpustack1804_unrecognized_model_wrapped")))
+    view = render_why(_why("gpustack1804_unrecognized_model_wrapped"))
     assert view.splitlines()[0] == (
         "transformers: ValueError raised in AutoConfig.from_pretrained "
         "(transformers/models/auto/configuration_auto.py:1380)"
@@ -579,7 +560,7 @@ MISSING = [
     [pytest.param(n, c, id=n, marks=pytest.mark.xfail(strict=True, reason=why)) for n, c, why in MISSING],
 )
 def test_class_a_would_name_the_cause(name: str, check: Any) -> None:
-    section = explain(_text(name))
+    section = _why(name)
     first = (section["matches"] or [None])[0]
     assert check(section, first)
     assert section["confidence"] == "strong"

@@ -19,7 +19,6 @@ naming the missing mechanism.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +29,7 @@ from argtrace.commands.why_attribute import attribute_error, keep_class_sites
 from argtrace.commands.why_confidence import origin_of
 from argtrace.commands.why_oom import startup_fix, startup_free
 from argtrace.frameworks.feature_pairs import resolve_flag
+from tests.batches import WhyCase, assert_why_gives, batch_grades, recorded_why
 from tests.conftest import quoted_text, quoted_url
 
 pytestmark = pytest.mark.usefixtures("new_user_machine")
@@ -41,18 +41,8 @@ def _text(name: str) -> str:
     return quoted_text(DATA / f"{name}.txt")
 
 
-@dataclass(frozen=True)
-class Case:
-    name: str  # tests/data/why_15/<name>.txt
-    before: str  # the class on this branch's base (docs/real_cases.md)
-    grade: str  # the class after this batch's fixes
-    function: str | None  # the first site's function; None: no site
-    confidence: str
-    at: str = ""  # the first site's file:line
-    settings: tuple[str, ...] = ()
-    fix: str = ""  # the start of the first site's fix
-    origin: str | None = None  # the start of the origin `why` names
-    flag: str | None = None  # the flag the AttributeError's attribute is set by
+def _why(name: str) -> dict[str, Any]:
+    return recorded_why(DATA / f"{name}.txt")
 
 
 _MEM = ("request_memory", "strong", "vllm/v1/worker/utils.py:762", ("gpu_memory_utilization",))
@@ -63,7 +53,7 @@ _NO_KERNEL = (
 _PYTHON = "Python's interpreter: code read the attribute "
 
 CASES = [
-    Case(
+    WhyCase(
         "club3090_4_free_memory_097",
         "a",
         "a",
@@ -72,10 +62,10 @@ CASES = [
         "free "
         "at start-up: lower --gpu-memory-utilization to at most 0.94",
     ),
-    Case("fastchat3704_asyncllm_engine", "d", "b", None, "none", origin=_PYTHON + "engine"),
-    Case("fastvlm28_llavaconfig_vision_config", "d", "b", None, "none", origin="transformers"),
-    Case("gpustack1774_bf16_t4_shell", "a", "a", *_BF16, "make the condition false"),
-    Case(
+    WhyCase("fastchat3704_asyncllm_engine", "d", "b", None, "none", origin=_PYTHON + "engine"),
+    WhyCase("fastvlm28_llavaconfig_vision_config", "d", "b", None, "none", origin="transformers"),
+    WhyCase("gpustack1774_bf16_t4_shell", "a", "a", *_BF16, "make the condition false"),
+    WhyCase(
         "gpustack3326_flash_attn_sm90",
         "b",
         "b",
@@ -83,7 +73,7 @@ CASES = [
         "strong",
         "sglang/kernels/ops/attention/flash_attention_v3.py:138",
     ),
-    Case(
+    WhyCase(
         "gpustack4769_16_div_6_sglang",
         "b",
         "b",
@@ -91,7 +81,7 @@ CASES = [
         "strong",
         "sglang/srt/distributed/utils.py:70",
     ),
-    Case(
+    WhyCase(
         "habana2190_namespace_h11_max",
         "d",
         "a",
@@ -100,9 +90,9 @@ CASES = [
         origin=_PYTHON + "h11_max_incomplete_event_size",
         flag="--h11-max-incomplete-event-size",
     ),
-    Case("kserve5399_serving_embedding_http", "d", "b", None, "none", origin=_PYTHON + "create_embedding"),
-    Case("orpheus74_bf16_t4", "a", "a", *_BF16, "make the condition false"),
-    Case(
+    WhyCase("kserve5399_serving_embedding_http", "d", "b", None, "none", origin=_PYTHON + "create_embedding"),
+    WhyCase("orpheus74_bf16_t4", "a", "a", *_BF16, "make the condition false"),
+    WhyCase(
         "recipes653_max_seq_len_1m",
         "a",
         "a",
@@ -112,8 +102,8 @@ CASES = [
         ("max_model_len", "gpu_memory_utilization"),
         "make the condition false (estimated_max_len > 0): change --max-model-len",
     ),
-    Case("sglang10381_kvargs_kv_head_num", "d", "b", None, "none", origin=_PYTHON + "kv_head_num"),
-    Case(
+    WhyCase("sglang10381_kvargs_kv_head_num", "d", "b", None, "none", origin=_PYTHON + "kv_head_num"),
+    WhyCase(
         "sglang13352_eagle3_v2_sizes",
         "c",
         "c",
@@ -121,7 +111,7 @@ CASES = [
         "weak",
         "vllm/compilation/backends.py:211",
     ),
-    Case(
+    WhyCase(
         "sglang24224_t4_no_kernel_image",
         "b",
         "a",
@@ -130,8 +120,8 @@ CASES = [
         "sglang/srt/utils/common.py:1321",
         origin=_NO_KERNEL,
     ),
-    Case("sglang36352_ngram_torch_native_shape", "d", "c", None, "none", origin=_PYTHON + "shape"),
-    Case(
+    WhyCase("sglang36352_ngram_torch_native_shape", "d", "c", None, "none", origin=_PYTHON + "shape"),
+    WhyCase(
         "sglang6072_invalid_device_ordinal",
         "c",
         "a",
@@ -140,7 +130,7 @@ CASES = [
         origin="the CUDA runtime: a process selected a GPU index this node does not expose (more ranks per "
         "node than visible GPUs: the tensor/pipeline parallel size without --nnodes",
     ),
-    Case(
+    WhyCase(
         "sglang7249_rmsnorm_no_kernel_5090",
         "d",
         "a",
@@ -149,7 +139,7 @@ CASES = [
         "vllm/third_party/triton_kernels/roofline.py:128",
         origin=_NO_KERNEL,
     ),
-    Case(
+    WhyCase(
         "slime1741_serverargs_encoder_only",
         "d",
         "a",
@@ -158,8 +148,8 @@ CASES = [
         origin=_PYTHON + "encoder_only",
         flag="--encoder-only",
     ),
-    Case("verl2594_bf16_v100", "a", "a", *_BF16, "make the condition false"),
-    Case(
+    WhyCase("verl2594_bf16_v100", "a", "a", *_BF16, "make the condition false"),
+    WhyCase(
         "vllm19906_rtx5080_no_kernel_title",
         "d",
         "a",
@@ -168,7 +158,7 @@ CASES = [
         "sglang/srt/utils/common.py:1321",
         origin=_NO_KERNEL,
     ),
-    Case(
+    WhyCase(
         "vllm20241_decoder_prompt_12288",
         "b",
         "b",
@@ -177,7 +167,7 @@ CASES = [
         "vllm/v1/engine/input_processor.py:588",
         ("max_model_len",),
     ),
-    Case(
+    WhyCase(
         "vllm24004_glm45v_12_div_8",
         "b",
         "b",
@@ -185,7 +175,7 @@ CASES = [
         "strong",
         "vllm/v1/executor/multiproc_executor.py:1057",
     ),
-    Case(
+    WhyCase(
         "vllm33297_free_memory_ansi_ci",
         "b",
         "a",
@@ -194,8 +184,8 @@ CASES = [
         "at "
         "start-up: other processes held 20.51 GiB; stop them or give the server another GPU",
     ),
-    Case("vllm33508_qwen3vlmoe_vocab_size", "d", "b", None, "none", origin=_PYTHON + "vocab_size"),
-    Case(
+    WhyCase("vllm33508_qwen3vlmoe_vocab_size", "d", "b", None, "none", origin=_PYTHON + "vocab_size"),
+    WhyCase(
         "vllmgaudi728_device_hpu",
         "a",
         "a",
@@ -205,7 +195,7 @@ CASES = [
         ("device",),
         "--device is taken by vllm 0.6.6.post1-0.9.2: the release that refused it is not one of them",
     ),
-    Case(
+    WhyCase(
         "vllmomni276_free_memory_other",
         "b",
         "a",
@@ -220,30 +210,17 @@ CASES = [
 def test_the_batch_is_25_reports_with_their_urls() -> None:
     assert sorted(c.name for c in CASES) == sorted(p.stem for p in DATA.glob("*.txt"))
     assert len({quoted_url(DATA / f"{c.name}.txt") for c in CASES}) == 25
-    assert [sum(c.before == g for c in CASES) for g in "abcd"] == [6, 7, 2, 10]
-    assert [sum(c.grade == g for c in CASES) for g in "abcd"] == [14, 9, 2, 0]
+    assert batch_grades(CASES) == ([6, 7, 2, 10], [14, 9, 2, 0])
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
-def test_why_on_the_reports_text(case: Case) -> None:
-    section = explain(_text(case.name))
-    first = (section["matches"] or [None])[0]
-    assert section["confidence"] == case.confidence
-    origin = (section["origin"] or {}).get("origin") or ""
-    assert origin.startswith(case.origin or "") and bool(origin) == (case.origin is not None)
-    assert (section.get("attribute") or {}).get("flag") == case.flag
-    if case.function is None:
-        assert first is None
-        return
-    assert first is not None
-    assert (first["function"], f"{first['file']}:{first['line']}") == (case.function, case.at)
-    assert tuple(s["name"] for s in first["settings"]) == case.settings
-    assert first["fix"].startswith(case.fix)
+def test_why_on_the_reports_text(case: WhyCase) -> None:
+    assert_why_gives(_why(case.name), case, flag_from="attribute")
 
 
 # --- Python's AttributeError ------------------------------------------------------------------------------
 def test_a_server_args_field_some_releases_lack_is_tied_to_its_flag() -> None:
-    section = explain(_text("slime1741_serverargs_encoder_only"))
+    section = _why("slime1741_serverargs_encoder_only")
     found = section["attribute"]
     assert (found["class"], found["attribute"], found["framework"], found["flag"], found["basis"]) == (
         "ServerArgs",
@@ -445,7 +422,7 @@ MISSING = [
     [pytest.param(n, c, id=n, marks=pytest.mark.xfail(strict=True, reason=why)) for n, c, why in MISSING],
 )
 def test_class_a_would_name_the_cause(name: str, check: Any) -> None:
-    section = explain(_text(name))
+    section = _why(name)
     first = (section["matches"] or [None])[0]
     assert check(section, first)
 

@@ -24,16 +24,17 @@ not explain are strict ``xfail`` tests naming the missing mechanism.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from argtrace.commands.why import explain, render_why
+from argtrace.commands.why import render_why
 from argtrace.commands.why_pydantic import field_errors, validation_error
 from argtrace.commands.why_traceback import consequences_last, explain_traceback
 from argtrace.commands.why_unrecognized import origin_of_parser
 from argtrace.commands.why_value import _empty_holes
+from tests.batches import WhyCase, assert_why_gives, batch_grades, recorded_why
 from tests.conftest import quoted_text, quoted_url
 
 pytestmark = pytest.mark.usefixtures("new_user_machine")
@@ -45,26 +46,15 @@ def _text(name: str) -> str:
     return quoted_text(DATA / f"{name}.txt")
 
 
-@dataclass(frozen=True)
-class Case:
-    name: str  # tests/data/why_16/<name>.txt
-    before: str  # the class on this branch's base (docs/real_cases.md)
-    grade: str  # the class after this batch's fixes
-    function: str | None  # the first site's function; None: no site
-    confidence: str
-    at: str = ""  # the first site's file:line
-    settings: tuple[str, ...] = ()
-    fix: str = ""  # the start of the first site's fix
-    origin: str | None = None  # the start of the origin `why` names
-    flag: str | None = None  # the flag a pydantic field error is tied to
-    frame: tuple[str, str, str] | None = None  # (state, file, function) read from a traceback
+def _why(name: str) -> dict[str, Any]:
+    return recorded_why(DATA / f"{name}.txt")
 
 
 _REPORTS = "this reports Exception raised by the code it wraps"
 _BARE_WORKER = "this only reports another error: a bare AssertionError (raised without a message"
 
 CASES = [
-    Case(
+    WhyCase(
         "glmv204_mm_budget_traceback_cut",
         "c",
         "c",
@@ -72,7 +62,7 @@ CASES = [
         "none",
         frame=("cut", "vllm/multimodal/registry.py", "get_max_tokens_per_item_by_nonzero_modality"),
     ),
-    Case(
+    WhyCase(
         "inferencex1570_scheduler_cut",
         "d",
         "c",
@@ -82,7 +72,7 @@ CASES = [
         fix="this reports Exception raised by the code it wraps; the text after the message is the cause",
         frame=("cut", "sglang/srt/managers/tp_worker.py", "__init__"),
     ),
-    Case(
+    WhyCase(
         "lmcache1436_hma_disabled",
         "b",
         "b",
@@ -92,7 +82,7 @@ CASES = [
         fix="logged unconditionally in unify_hybrid_kv_cache_specs",
         frame=("cut", "vllm/tracing/otel.py", "sync_wrapper"),
     ),
-    Case(
+    WhyCase(
         "lmcache2306_vllm_instance_not_found",
         "b",
         "b",
@@ -100,7 +90,7 @@ CASES = [
         "weak",
         "sglang/kernels/ops/lora/moe/trtllm_lora_temp/jit.py:47",
     ),
-    Case(
+    WhyCase(
         "minimaxm1_21_cannot_find_model_module",
         "b",
         "b",
@@ -109,7 +99,7 @@ CASES = [
         "vllm/model_executor/models/registry.py:1317",
         ("code_revision", "model", "revision", "trust_remote_code"),
     ),
-    Case(
+    WhyCase(
         "modelopt261_unknown_quant_wrapped",
         "d",
         "b",
@@ -118,7 +108,7 @@ CASES = [
         "vllm/config/model.py:1466",
         ("quantization_config", "quantization"),
     ),
-    Case(
+    WhyCase(
         "sglang25017_mlx_no_attention_title",
         "b",
         "b",
@@ -126,7 +116,7 @@ CASES = [
         "strong",
         "sglang/srt/hardware_backend/mlx/kv_cache/model_patching.py:40",
     ),
-    Case(
+    WhyCase(
         "sglang26754_dsv4_state_pools_title",
         "b",
         "b",
@@ -134,7 +124,7 @@ CASES = [
         "strong",
         "sglang/srt/mem_cache/memory_pool_host.py:785",
     ),
-    Case(
+    WhyCase(
         "sglang31600_hicache_element_size",
         "b",
         "b",
@@ -142,8 +132,8 @@ CASES = [
         "strong",
         "sglang/kernels/ops/kvcache/hicache.py:163",
     ),
-    Case("sglang6913_num_experts_tp_title", "c", "c", None, "none"),
-    Case(
+    WhyCase("sglang6913_num_experts_tp_title", "c", "c", None, "none"),
+    WhyCase(
         "sglang9140_trtllm_mha_sm120",
         "a",
         "a",
@@ -153,7 +143,7 @@ CASES = [
         ("attention_backend", "decode_attention_backend", "prefill_attention_backend"),
         "make the condition false (not is_sm100_supported()): change --attention-backend",
     ),
-    Case(
+    WhyCase(
         "sglangpr40426_deepep_v2_not_validated",
         "b",
         "b",
@@ -161,7 +151,7 @@ CASES = [
         "strong",
         "sglang/srt/arg_groups/moe_hook.py:726",
     ),
-    Case(
+    WhyCase(
         "tokenspeed163_smg_reasoning_parser",
         "b",
         "a",
@@ -169,7 +159,7 @@ CASES = [
         "none",
         origin="smg's own argument parser: smg is no SGLang or vLLM program",
     ),
-    Case(
+    WhyCase(
         "vllm22193_mla_head_size_title",
         "b",
         "b",
@@ -178,7 +168,7 @@ CASES = [
         "vllm/v1/attention/backends/rocm_attn.py:165",
         ("VLLM_ATTENTION_BACKEND",),
     ),
-    Case(
+    WhyCase(
         "vllm24888_specconfig_get",
         "b",
         "b",
@@ -186,7 +176,7 @@ CASES = [
         "none",
         origin="Python's interpreter: code read the attribute get",
     ),
-    Case(
+    WhyCase(
         "vllm26028_placement_group_title",
         "b",
         "b",
@@ -194,7 +184,7 @@ CASES = [
         "strong",
         "vllm/v1/executor/ray_utils.py:239",
     ),
-    Case(
+    WhyCase(
         "vllm34028_unknown_quantization_title",
         "b",
         "b",
@@ -202,7 +192,7 @@ CASES = [
         "strong",
         "vllm/transformers_utils/configs/mistral.py:221",
     ),
-    Case(
+    WhyCase(
         "vllm34403_deepseek_vl2_cut",
         "d",
         "c",
@@ -212,7 +202,7 @@ CASES = [
         fix=_REPORTS,
         frame=("cut", "vllm/v1/engine/core.py", "__init__"),
     ),
-    Case(
+    WhyCase(
         "vllm41027_worker_assertion_empty",
         "d",
         "c",
@@ -222,7 +212,7 @@ CASES = [
         ("enable_fault_tolerance",),
         _BARE_WORKER,
     ),
-    Case(
+    WhyCase(
         "vllm42911_hybrid_kv_unify",
         "b",
         "b",
@@ -230,7 +220,7 @@ CASES = [
         "strong",
         "vllm/v1/core/kv_cache_utils.py:1519",
     ),
-    Case(
+    WhyCase(
         "vllm43626_page_size_bytes_assert",
         "c",
         "b",
@@ -238,7 +228,7 @@ CASES = [
         "none",
         frame=("bare", "vllm/v1/core/kv_cache_utils.py", "unify_kv_cache_spec_page_size"),
     ),
-    Case(
+    WhyCase(
         "vllmascend8525_backend_not_supported",
         "b",
         "b",
@@ -246,7 +236,7 @@ CASES = [
         "strong",
         "vllm/model_executor/models/whisper_causal.py:322",
     ),
-    Case(
+    WhyCase(
         "vllmomni1397_max_lora_rank_literal",
         "c",
         "a",
@@ -255,7 +245,7 @@ CASES = [
         origin="pydantic_core._pydantic_core",
         flag="--max-lora-rank",
     ),
-    Case(
+    WhyCase(
         "vllmpr44233_num_gpu_blocks_greater_than",
         "c",
         "a",
@@ -263,7 +253,7 @@ CASES = [
         "none",
         flag="--num-gpu-blocks-override",
     ),
-    Case(
+    WhyCase(
         "vllmpr47635_page_size_padded",
         "c",
         "b",
@@ -277,32 +267,17 @@ CASES = [
 def test_the_batch_is_25_reports_with_their_urls() -> None:
     assert sorted(c.name for c in CASES) == sorted(p.stem for p in DATA.glob("*.txt"))
     assert len({quoted_url(DATA / f"{c.name}.txt") for c in CASES}) == 25
-    assert [sum(c.before == g for c in CASES) for g in "abcd"] == [1, 14, 6, 4]
-    assert [sum(c.grade == g for c in CASES) for g in "abcd"] == [4, 16, 5, 0]
+    assert batch_grades(CASES) == ([1, 14, 6, 4], [4, 16, 5, 0])
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
-def test_why_on_the_reports_text(case: Case) -> None:
-    section = explain(_text(case.name))
-    first = (section["matches"] or [None])[0]
-    assert section["confidence"] == case.confidence
-    origin = (section["origin"] or {}).get("origin") or ""
-    assert origin.startswith(case.origin or "") and bool(origin) == (case.origin is not None)
-    assert (section.get("validation") or {}).get("flag") == case.flag
-    trace = section.get("traceback")
-    assert (trace["state"], trace["file"], trace["function"]) == case.frame if trace else case.frame is None
-    if case.function is None:
-        assert first is None
-        return
-    assert first is not None
-    assert (first["function"], f"{first['file']}:{first['line']}") == (case.function, case.at)
-    assert tuple(s["name"] for s in first["settings"]) == case.settings
-    assert first["fix"].startswith(case.fix)
+def test_why_on_the_reports_text(case: WhyCase) -> None:
+    assert_why_gives(_why(case.name), case, flag_from="validation", frame=True)
 
 
 # --- pydantic's ValidationError on a config class ------------------------------------------------------
 def test_a_literal_field_error_gives_the_flag_and_the_smallest_allowed_value() -> None:
-    section = explain(_text("vllmomni1397_max_lora_rank_literal"))
+    section = _why("vllmomni1397_max_lora_rank_literal")
     found = section["validation"]
     assert (found["class"], found["field"], found["type"], found["value"]) == (
         "LoRAConfig",
@@ -325,7 +300,7 @@ def test_a_literal_field_error_gives_the_flag_and_the_smallest_allowed_value() -
 
 def test_a_bound_field_error_and_a_site_sharing_its_words_is_dropped() -> None:
     # vllm PR#44233: before, a LoRA id check ("should be greater than 0") was the weak first candidate
-    section = explain(_text("vllmpr44233_num_gpu_blocks_greater_than"))
+    section = _why("vllmpr44233_num_gpu_blocks_greater_than")
     assert section["matches"] == []
     assert section["validation"]["fix"] == (
         "give --num-gpu-blocks-override a value that is greater than 0 (it was 0), or leave "
@@ -379,7 +354,7 @@ def test_a_bare_assert_names_its_condition_and_the_server_arguments_it_reads() -
 
 
 def test_a_bare_assert_of_the_codes_own_values_names_no_setting() -> None:
-    section = explain(_text("vllm43626_page_size_bytes_assert"))
+    section = _why("vllm43626_page_size_bytes_assert")
     assert section["traceback"]["meaning"] == (
         "a bare AssertionError (an assert without a message, so no indexed site prints it) raised in vLLM's "
         "vllm/v1/core/kv_cache_utils.py, in unify_kv_cache_spec_page_size (line 1042 of the release that "
@@ -398,7 +373,7 @@ def test_a_traceback_with_an_error_message_is_the_indexs() -> None:
 
 
 def test_a_failure_report_gets_the_frame_it_reports() -> None:
-    first = explain(_text("vllm34403_deepseek_vl2_cut"))["matches"][0]
+    first = _why("vllm34403_deepseek_vl2_cut")["matches"][0]
     assert first["fix"] == (
         "this reports Exception raised by the code it wraps, with its traceback: the exception at the end of "
         "that traceback is the cause (fix that); the traceback it reports: the pasted traceback stops before "
@@ -409,7 +384,7 @@ def test_a_failure_report_gets_the_frame_it_reports() -> None:
 
 
 def test_a_traceback_header_is_not_the_cause() -> None:
-    fix = explain(_text("inferencex1570_scheduler_cut"))["matches"][0]["fix"]
+    fix = _why("inferencex1570_scheduler_cut")["matches"][0]["fix"]
     assert "the cause: 'Traceback" not in fix
 
 
@@ -424,7 +399,7 @@ def test_a_report_goes_after_a_cause_the_text_holds_whole() -> None:
 
 
 def test_a_launchers_tag_names_the_program_whose_parser_refused() -> None:
-    section = explain(_text("tokenspeed163_smg_reasoning_parser"))
+    section = _why("tokenspeed163_smg_reasoning_parser")
     assert section["origin"]["evidence"].startswith(
         "[smg] __main__.py: error: argument --reasoning-parser: invalid choice: 'kimi_k2'"
     )
@@ -438,7 +413,7 @@ def test_an_empty_value_is_not_the_command_lines() -> None:
         "self.quantization"
     ]
     assert _empty_holes(template, "Unknown quantization method: foo. Must be one of ['awq']") == []
-    first = explain(_text("modelopt261_unknown_quant_wrapped"))["matches"][0]
+    first = _why("modelopt261_unknown_quant_wrapped")["matches"][0]
     assert first["empty_value"] == "--quantization"
     assert first["fix"].endswith(
         "the refused value is empty: a command line rarely gives --quantization nothing, so when the launch "
@@ -478,7 +453,7 @@ MISSING = [
 
 @pytest.mark.parametrize("name,holds,mechanism", MISSING, ids=[m[0] for m in MISSING])
 def test_what_class_a_would_need(name: str, holds: object, mechanism: str) -> None:
-    section = explain(_text(name))
+    section = _why(name)
     first = (section["matches"] or [None])[0]
     assert callable(holds)
     if not holds(section, first):

@@ -18,17 +18,17 @@ from __future__ import annotations
 
 import importlib.util
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from argtrace.commands.why import explain, render_why
+from argtrace.commands.why import render_why
 from argtrace.commands.why_wrapped import inner_message
 from argtrace.layers.log.messages import _json_message, candidates, frames
 from argtrace.layers.log.sites import _abbreviates, settings_of
 from argtrace.resolver.message_index import is_test_file
+from tests.batches import WhyCase, assert_why_gives, batch_grades, recorded_why
 from tests.conftest import quoted_text, quoted_url
 
 pytestmark = pytest.mark.usefixtures("new_user_machine")
@@ -38,6 +38,10 @@ DATA = Path(__file__).parent / "data" / "why_9"
 
 def _text(name: str) -> str:
     return quoted_text(DATA / f"{name}.txt")
+
+
+def _why(name: str) -> dict[str, Any]:
+    return recorded_why(DATA / f"{name}.txt")
 
 
 def _url(name: str) -> str:
@@ -215,20 +219,10 @@ def test_the_caught_exception_a_handler_prints_is_the_inner_message() -> None:
 
 
 # --- the 25 texts ---------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Case:
-    name: str  # tests/data/why_9/<name>.txt
-    before: str  # the class on this branch's base (docs/real_cases.md)
-    grade: str  # the class after this batch's fixes
-    function: str | None  # the first site's function; None: no site
-    confidence: str
-    at: str = ""  # the first site's file:line
-    settings: tuple[str, ...] = ()
-    fix: str = ""  # the start of the first site's fix
 
 
 CASES = [
-    Case(
+    WhyCase(
         "sglang35080_gdn_blackwell_flashinfer",
         "a",
         "a",
@@ -238,7 +232,7 @@ CASES = [
         ("attention_backend", "decode_attention_backend", "prefill_attention_backend"),
         "make the condition false (not (attn_be in allowed)): change --attention-backend",
     ),
-    Case(
+    WhyCase(
         "pascal21_bf16_p40_logprefix",
         "a",
         "a",
@@ -248,7 +242,7 @@ CASES = [
         ("dtype",),
         "make the condition false (not (capability is None)): change --dtype",
     ),
-    Case(
+    WhyCase(
         "xinference3486_bf16_t4_address",
         "a",
         "a",
@@ -258,7 +252,7 @@ CASES = [
         ("dtype",),
         "make the condition false (not (capability is None)): change --dtype",
     ),
-    Case(
+    WhyCase(
         "verlpr7626_max_batched_tokens_pydantic",
         "d",
         "a",
@@ -269,7 +263,7 @@ CASES = [
         "make the condition false (self.max_num_batched_tokens < max_model_len and (not "
         "self.enable_chunked_prefill)): change --max-num-batched-tokens",
     ),
-    Case(
+    WhyCase(
         "verlpr259_max_batched_tokens_ansi",
         "a",
         "a",
@@ -278,7 +272,7 @@ CASES = [
         "vllm/config/scheduler.py:322",
         ("max_num_batched_tokens", "max_model_len", "enable_chunked_prefill"),
     ),
-    Case(
+    WhyCase(
         "vllm14090_no_config_format_compose",
         "b",
         "b",
@@ -289,7 +283,7 @@ CASES = [
     ),
     # transformers' AutoConfig is indexed since why's 10th batch (tests/test_why_10.py): its own raise, and
     # the message's own way out; W9-07 is class a since (the thread's fix was that upgrade)
-    Case(
+    WhyCase(
         "vllm13579_qwen25vl_transformers_title",
         "b",
         "a",
@@ -300,7 +294,7 @@ CASES = [
         "transformers raises this in AutoConfig.from_pretrained when its own lookup fails (KeyError), not "
         "from a server setting: its message says 'You can update Transformers",
     ),
-    Case(
+    WhyCase(
         "sglang4410_gemma3_transformers",
         "b",
         "b",
@@ -308,7 +302,7 @@ CASES = [
         "strong",
         "transformers/models/auto/configuration_auto.py:438",
     ),
-    Case(
+    WhyCase(
         "sglang5441_glm4_arch_not_supported",
         "b",
         "b",
@@ -316,7 +310,7 @@ CASES = [
         "strong",
         "vllm/model_executor/models/registry.py:1249",
     ),
-    Case(
+    WhyCase(
         "sglang4253_deepseekv3_import_error",
         "b",
         "a",
@@ -326,7 +320,7 @@ CASES = [
         (),
         "this only reports another error, the cause: \"Command '['/usr/bin/gcc', '/tmp/tmp6x1f85tg/main.c'",
     ),
-    Case(
+    WhyCase(
         "sglangpr14644_gated_repo_oserror",
         "b",
         "b",
@@ -336,7 +330,7 @@ CASES = [
         (),
         "make the condition false (error_code == 'GatedRepo')",
     ),
-    Case(
+    WhyCase(
         "verl6677_eaddrinuse_double_prefix",
         "c",
         "c",
@@ -344,7 +338,7 @@ CASES = [
         "weak",
         "vllm/v1/kv_offload/cpu/shared_offload_region.py:352",
     ),
-    Case(
+    WhyCase(
         "langchain4j3475_auto_tool_choice_json",
         "a",
         "a",
@@ -353,7 +347,7 @@ CASES = [
         "vllm/renderers/online_renderer.py:277",
         ("enable_auto_tool_choice", "tool_call_parser", "tokenizer"),
     ),
-    Case(
+    WhyCase(
         "qwen3_1321_context_length_json",
         "b",
         "a",
@@ -364,7 +358,7 @@ CASES = [
         "make the condition false (not (self.allow_auto_truncate)): change --context-length, "
         "--allow-auto-truncate",
     ),
-    Case(
+    WhyCase(
         "sglangpr8016_context_length_plain",
         "b",
         "a",
@@ -374,7 +368,7 @@ CASES = [
         ("context_length", "allow_auto_truncate"),
         "make the condition false (not (self.allow_auto_truncate)): change --context-length",
     ),
-    Case(
+    WhyCase(
         "llmd787_sampler_warmup_oom_wrapped",
         "a",
         "a",
@@ -383,7 +377,7 @@ CASES = [
         "vllm/v1/worker/gpu_model_runner.py:5929",
         ("max_num_seqs", "gpu_memory_utilization"),
     ),
-    Case(
+    WhyCase(
         "ttxla5932_chunked_mm_wrapped",
         "a",
         "a",
@@ -392,7 +386,7 @@ CASES = [
         "vllm/v1/core/encoder_cache_manager.py:366",
         ("max_num_batched_tokens", "disable_chunked_mm_input"),
     ),
-    Case(
+    WhyCase(
         "rbln527_chunked_mm_whisper",
         "a",
         "a",
@@ -401,7 +395,7 @@ CASES = [
         "vllm/v1/core/encoder_cache_manager.py:366",
         ("max_num_batched_tokens", "disable_chunked_mm_input"),
     ),
-    Case(
+    WhyCase(
         "dynamo391_failed_to_infer_device",
         "b",
         "a",
@@ -412,7 +406,7 @@ CASES = [
         "the condition not self.device_type is the GPU's or platform's: no launch setting changes it; "
         "make an enclosing one false: device == 'auto'",
     ),
-    Case(
+    WhyCase(
         "llamafactory9512_lora_rank_worker_failed",
         "a",
         "a",
@@ -421,7 +415,7 @@ CASES = [
         "vllm/lora/worker_manager.py:121",
         ("max_lora_rank",),
     ),
-    Case(
+    WhyCase(
         "msswift4221_lora_rank_plain",
         "a",
         "a",
@@ -431,7 +425,7 @@ CASES = [
         ("max_lora_rank",),
         "make the condition false (lora.rank > self.lora_config.max_lora_rank): change --max-lora-rank",
     ),
-    Case(
+    WhyCase(
         "gpustack3831_not_enough_memory_ascend",
         "a",
         "a",
@@ -440,7 +434,7 @@ CASES = [
         "sglang/srt/model_executor/model_runner_kv_cache_mixin.py:416",
         ("mem_fraction_static", "max_total_tokens", "page_size"),
     ),
-    Case(
+    WhyCase(
         "vllm17176_dp_duplicate_gpu_nccl",
         "b",
         "b",
@@ -448,7 +442,7 @@ CASES = [
         "strong",
         "vllm/distributed/device_communicators/pynccl_wrapper.py:464",
     ),
-    Case(
+    WhyCase(
         "ascendsglang625_eaddrinuse_wrapped",
         "c",
         "c",
@@ -456,47 +450,37 @@ CASES = [
         "weak",
         "vllm/config/parallel.py:750",
     ),
-    Case("vllm36802_triton_smem_t4", "c", "c", None, "none"),
+    WhyCase("vllm36802_triton_smem_t4", "c", "c", None, "none"),
 ]
 
 
 def test_the_batch_is_25_reports_with_their_urls() -> None:
     assert sorted(c.name for c in CASES) == sorted(p.stem for p in DATA.glob("*.txt"))
     assert len({_url(c.name) for c in CASES}) == 25
-    assert [sum(c.before == g for c in CASES) for g in "abcd"] == [11, 10, 3, 1]
-    assert [sum(c.grade == g for c in CASES) for g in "abcd"] == [17, 5, 3, 0]  # W9-07: 10th batch
+    assert batch_grades(CASES) == ([11, 10, 3, 1], [17, 5, 3, 0])  # W9-07: 10th batch
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
-def test_why_on_the_reports_text(case: Case) -> None:
-    section = explain(_text(case.name))
-    first = (section["matches"] or [None])[0]
-    assert section["confidence"] == case.confidence
-    if case.function is None:
-        assert first is None
-        return
-    assert first is not None
-    assert (first["function"], f"{first['file']}:{first['line']}") == (case.function, case.at)
-    assert tuple(s["name"] for s in first["settings"]) == case.settings
-    assert first["fix"].startswith(case.fix)
+def test_why_on_the_reports_text(case: WhyCase) -> None:
+    assert_why_gives(_why(case.name), case, origin=False)
 
 
 def test_the_frame_names_the_release_whose_site_raised() -> None:
     # vllm/config.py's DeviceConfig.__init__ (0.6-0.7) before the later releases' __post_init__, which the
     # text matches as well; the traceback's frame says which
-    view = render_why(explain(_text("dynamo391_failed_to_infer_device")))
+    view = render_why(_why("dynamo391_failed_to_infer_device"))
     # the match's strength is what the answer rests on: its own line under the fix (commands/why_text.py)
     assert view.splitlines()[0] == "vllm: RuntimeError raised in DeviceConfig.__init__ (vllm/config.py:1660)"
     assert "  rests on: match 1.00 (23 chars), strong; in 0.6.2-0.7.3" in view.splitlines()
 
 
 def test_the_json_body_matches_whole() -> None:
-    first = explain(_text("qwen3_1321_context_length_json"))["matches"][0]
+    first = _why("qwen3_1321_context_length_json")["matches"][0]
     assert (first["how"], first["specificity"]) == ("full", 54)
 
 
 def test_the_caught_import_error_is_the_cause() -> None:
-    first = explain(_text("sglang4253_deepseekv3_import_error"))["matches"][0]
+    first = _why("sglang4253_deepseekv3_import_error")["matches"][0]
     assert first["reports"].endswith("/include/python3.11']' returned non-zero exit status 1.")
 
 
@@ -559,7 +543,7 @@ MISSING = [
     [pytest.param(n, c, id=n, marks=pytest.mark.xfail(strict=True, reason=why)) for n, c, why in MISSING],
 )
 def test_class_a_would_name_the_cause(name: str, check: Any) -> None:
-    section = explain(_text(name))
+    section = _why(name)
     first = (section["matches"] or [None])[0]
     assert section["confidence"] == "strong"
     assert first is not None and check(first)

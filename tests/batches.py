@@ -1,0 +1,165 @@
+"""What the real-case batch modules share: one run of ``argtrace log``/``why`` per recorded input, and the
+batches' case rows and per-case assertions.
+
+A batch asserts several things on one recorded input (what it gives, whether its first screen names the
+cause, that another path or encoding reads it alike); each used to run the command again, and the same
+input's run is its CPU time several times over. A run here is made once per test worker and process-wide
+reused: the input is a file under ``tests/data`` (read-only), and the machine is a new user's (the batches'
+``new_user_machine`` fixture: no resolver environments, no Hugging Face cache), asserted on every call, so
+the answer cannot depend on which test asked first. Each caller gets its own parsed copy, so one test
+cannot change what another reads.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from argtrace.commands.why import explain
+from tests.conftest import REPO, last_launch, quoted_text, run_cli
+
+DATA = REPO / "tests" / "data"
+
+
+def _on_a_new_users_machine(path: Path) -> None:
+    # a run is only shared when nothing else could change it: a recorded input, no resolver environments
+    # nor Hugging Face cache (tests/conftest.py's new_user_machine points both into the test's tmp_path)
+    assert path.resolve().is_relative_to(DATA), f"{path}: not a recorded input under tests/data"
+    assert os.environ.get("ARGTRACE_CACHE_DIR", "").endswith("/argtrace-cache"), "needs new_user_machine"
+    assert os.environ.get("HF_HOME", "").endswith("/hf"), "needs new_user_machine"
+
+
+@functools.cache
+def _log_stdout(path: Path) -> str:
+    result = run_cli(["log", "--format", "json", str(path)])
+    assert result.stdout.startswith("{"), f"status {result.status}: {result.stderr}"
+    return result.stdout
+
+
+def recorded_log_report(path: Path) -> dict[str, Any]:
+    """``argtrace log --format json PATH``'s report on a recorded log (tests/conftest.py's ``log_report``),
+    run once per worker."""
+    _on_a_new_users_machine(path)
+    report: dict[str, Any] = json.loads(_log_stdout(path.resolve()))
+    return report
+
+
+@functools.cache
+def _explained(path: Path) -> dict[str, Any]:
+    section: dict[str, Any] = explain(quoted_text(path))
+    return section
+
+
+def recorded_why(path: Path) -> dict[str, Any]:
+    """``explain`` (``argtrace why``'s section) on a why batch's pasted text (tests/conftest.py's
+    ``quoted_text``), run once per worker; the caller's copy is its own."""
+    _on_a_new_users_machine(path)
+    return copy.deepcopy(_explained(path.resolve()))
+
+
+# --- the log batches (tests/test_real_cases_logs_3.py to _6.py) --------------------------------------------
+
+
+@dataclass(frozen=True)
+class LogCase:
+    """A real log of a batch and what ``argtrace log`` gives now: the exact (code, severity) list, the
+    framework it reads (``version``: the release, where the batch asserts it), the last launch's state and
+    stage; ``says``/``fix``: the first finding's message holds ``says`` and its fix is ``fix``.
+    ``before``/``after``: the class first seen and now. ``cause``/``change``: what a first screen of class a
+    would hold (an alarm's message, its fix); ``missing``: the mechanism it lacks."""
+
+    file: str
+    before: str
+    after: str
+    findings: tuple[tuple[str, str], ...]
+    framework: str | None
+    state: str | None
+    stage: str | None
+    says: str
+    fix: str | None
+    cause: str = ""
+    change: str = ""
+    missing: str = ""
+    version: str | None = None
+
+
+def assert_what_the_log_gives(report: dict[str, Any], case: LogCase, *, version: bool = False) -> None:
+    """The batches' per-case assertions: the report is JSON as given, the exact findings, the framework
+    (and release with ``version``), the last launch's state and stage (a case without a launch has
+    neither), the first finding's message and fix, and no LG001 "died before it logged its configuration"
+    (every file of a batch is a server's, past that line)."""
+    json.dumps(report)  # the public JSON contract: serialisable as given
+    assert tuple((f["code"], f["severity"]) for f in report["findings"]) == case.findings
+    assert report["log"]["framework"] == case.framework
+    if version:
+        assert report["log"]["version"] == case.version
+    if report["log"]["launches"]:
+        last = last_launch(report)
+        assert (last["state"], last["stage"]) == (case.state, case.stage)
+    else:
+        assert (case.state, case.stage) == (None, None)
+    if case.findings:
+        first = report["findings"][0]
+        assert case.says in first["message"]
+        assert first["fix"] == case.fix
+    assert not any(f["code"] == "LG001" for f in report["findings"])
+
+
+# --- the why batches (tests/test_why_9.py, _10, _15, _16) -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WhyCase:
+    """A why batch's pasted text and what ``argtrace why`` gives now."""
+
+    name: str  # tests/data/<batch>/<name>.txt
+    before: str  # the class on the batch's base (docs/real_cases.md)
+    grade: str  # the class after the batch's fixes
+    function: str | None  # the first site's function; None: no site
+    confidence: str
+    at: str = ""  # the first site's file:line
+    settings: tuple[str, ...] = ()
+    fix: str = ""  # the start of the first site's fix
+    origin: str | None = None  # the start of the origin `why` names
+    flag: str | None = None  # the flag the section's ``flag_from`` part ties the error to
+    frame: tuple[str, str, str] | None = None  # (state, file, function) read from a traceback
+
+
+def assert_why_gives(
+    section: dict[str, Any], case: WhyCase, *, origin: bool = True, flag_from: str = "", frame: bool = False
+) -> None:
+    """The why batches' per-case assertions: the confidence; with ``origin`` the origin `why` names (its
+    start, or none); with ``flag_from`` (``attribute``, ``validation``) that part's flag; with ``frame`` the
+    traceback's (state, file, function); then the first site: none, or its function and file:line, its
+    settings and the start of its fix."""
+    first = (section["matches"] or [None])[0]
+    assert section["confidence"] == case.confidence
+    if origin:
+        said = (section["origin"] or {}).get("origin") or ""
+        assert said.startswith(case.origin or "") and bool(said) == (case.origin is not None)
+    if flag_from:
+        assert (section.get(flag_from) or {}).get("flag") == case.flag
+    if frame:
+        trace = section.get("traceback")
+        assert (
+            (trace["state"], trace["file"], trace["function"]) == case.frame if trace else case.frame is None
+        )
+    if case.function is None:
+        assert first is None
+        return
+    assert first is not None
+    assert (first["function"], f"{first['file']}:{first['line']}") == (case.function, case.at)
+    assert tuple(s["name"] for s in first["settings"]) == case.settings
+    assert first["fix"].startswith(case.fix)
+
+
+def batch_grades(cases: list[WhyCase]) -> tuple[list[int], list[int]]:
+    """How many of a why batch's cases were in each class a, b, c, d before its fixes and after them."""
+    return [sum(c.before == g for c in cases) for g in "abcd"], [
+        sum(c.grade == g for c in cases) for g in "abcd"
+    ]
