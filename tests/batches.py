@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from argtrace.commands.why import explain
-from tests.conftest import REPO, last_launch, quoted_text, run_cli
+from tests.conftest import REPO, alarms, last_launch, quoted_text, run_cli
 
 DATA = REPO / "tests" / "data"
 
@@ -163,3 +163,19 @@ def batch_grades(cases: list[WhyCase]) -> tuple[list[int], list[int]]:
     return [sum(c.before == g for c in cases) for g in "abcd"], [
         sum(c.grade == g for c in cases) for g in "abcd"
     ]
+
+
+# --- the check batches (tests/test_real_cases_transport4.py, transport5, carriers3) -------------------------
+
+
+def shown(report: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """(severity, code, basis) of a report's errors and warnings, causes and consequences (a consequence is
+    shown without its basis: the JSON gives it as code, place, message, severity and layer)."""
+    return [(f["severity"], f["code"], f.get("basis", "-")) for f in alarms(report)]
+
+
+def finding(report: dict[str, Any], code: str) -> dict[str, Any]:
+    """The first finding of ``code`` (there must be one)."""
+    found = [f for f in report["findings"] if f["code"] == code]
+    assert found, [f["code"] for f in report["findings"]]
+    return found[0]

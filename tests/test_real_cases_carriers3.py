@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import alarms, run_cli
+from tests.batches import shown
+from tests.conftest import run_cli
 
 CASES = Path(__file__).resolve().parent / "data" / "real_cases_carriers3"
 
@@ -25,10 +26,6 @@ def check(name: str, *options: str) -> dict[str, Any]:
     assert result.stdout.startswith("{"), f"status {result.status}: {result.stderr}"
     report: dict[str, Any] = result.json
     return report
-
-
-def shown(report: dict[str, Any]) -> list[tuple[str, str, str]]:
-    return [(f["severity"], f["code"], f.get("basis", "-")) for f in alarms(report)]
 
 
 def words(report: dict[str, Any]) -> list[list[str | None]]:

@@ -19,7 +19,8 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import Launch, alarms, check_launch, names_the_cause_and_the_change
+from tests.batches import finding, shown
+from tests.conftest import Launch, check_launch, names_the_cause_and_the_change
 
 CASES = Path(__file__).resolve().parent / "data" / "real_cases_transport4"
 
@@ -28,16 +29,6 @@ pytestmark = pytest.mark.usefixtures("new_user_machine")
 
 def check(file: str) -> dict[str, Any]:
     return check_launch(CASES, Launch(file))
-
-
-def shown(report: dict[str, Any]) -> list[tuple[str, str, str]]:
-    return [(f["severity"], f["code"], f.get("basis", "-")) for f in alarms(report)]
-
-
-def finding(report: dict[str, Any], code: str) -> dict[str, Any]:
-    found = [f for f in report["findings"] if f["code"] == code]
-    assert found, [f["code"] for f in report["findings"]]
-    return found[0]
 
 
 # --- SGLang and vLLM ----------------------------------------------------------------------------------------

@@ -21,7 +21,8 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import Launch, alarms, check_launch
+from tests.batches import finding, shown
+from tests.conftest import Launch, check_launch
 
 CASES = Path(__file__).resolve().parent / "data" / "transport5"
 
@@ -30,16 +31,6 @@ pytestmark = pytest.mark.usefixtures("new_user_machine")
 
 def check(file: str) -> dict[str, Any]:
     return check_launch(CASES, Launch(file))
-
-
-def shown(report: dict[str, Any]) -> list[tuple[str, str, str]]:
-    return [(f["severity"], f["code"], f.get("basis", "-")) for f in alarms(report)]
-
-
-def finding(report: dict[str, Any], code: str) -> dict[str, Any]:
-    found = [f for f in report["findings"] if f["code"] == code]
-    assert found, [f["code"] for f in report["findings"]]
-    return found[0]
 
 
 def exec_start(report: dict[str, Any]) -> list[str | None]:
