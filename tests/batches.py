@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from argtrace.commands.why import explain
-from tests.conftest import REPO, alarms, last_launch, quoted_text, run_cli
+from tests.conftest import REPO, Launch, alarms, check_launch, last_launch, quoted_text, run_cli
 
 DATA = REPO / "tests" / "data"
 
@@ -46,6 +46,19 @@ def recorded_log_report(path: Path) -> dict[str, Any]:
     run once per worker."""
     _on_a_new_users_machine(path)
     report: dict[str, Any] = json.loads(_log_stdout(path.resolve()))
+    return report
+
+
+@functools.cache
+def _checked(cases: Path, launch: Launch) -> str:
+    return json.dumps(check_launch(cases, launch))
+
+
+def recorded_check(cases: Path, launch: Launch) -> dict[str, Any]:
+    """``argtrace check --format json`` on a batch's recorded launch as a new user runs it
+    (tests/conftest.py's ``check_launch``), run once per worker."""
+    _on_a_new_users_machine(cases / launch.file)
+    report: dict[str, Any] = json.loads(_checked(cases.resolve(), launch))
     return report
 
 

@@ -22,7 +22,8 @@ from typing import Any
 import pytest
 
 from argtrace.commands.why import explain
-from tests.conftest import FRAMEWORK_BUG, Launch, Missed, alarms, check_launch, v
+from tests.batches import recorded_check
+from tests.conftest import FRAMEWORK_BUG, Launch, Missed, alarms, v
 
 CASES = Path(__file__).resolve().parent / "data" / "real_cases_10"
 
@@ -32,7 +33,7 @@ pytestmark = pytest.mark.usefixtures("new_user_machine")
 
 
 def check(launch: Launch) -> dict[str, Any]:
-    return check_launch(CASES, launch)
+    return recorded_check(CASES, launch)
 
 
 LAUNCHES = {

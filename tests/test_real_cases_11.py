@@ -25,7 +25,8 @@ import pytest
 
 from argtrace.commands.why import explain
 from argtrace.commands.why_unrecognized import BLANK_WORD
-from tests.conftest import FRAMEWORK_BUG, Launch, Missed, alarms, check_launch, run_cli, v
+from tests.batches import recorded_check
+from tests.conftest import FRAMEWORK_BUG, Launch, Missed, alarms, run_cli, v
 
 CASES = Path(__file__).resolve().parent / "data" / "real_cases_11"
 
@@ -35,7 +36,7 @@ pytestmark = pytest.mark.usefixtures("new_user_machine")
 
 
 def check(launch: Launch) -> dict[str, Any]:
-    return check_launch(CASES, launch)
+    return recorded_check(CASES, launch)
 
 
 LAUNCHES = {

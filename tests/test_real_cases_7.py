@@ -18,7 +18,8 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import Launch, Missed, alarms, check_launch, run_cli
+from tests.batches import recorded_check
+from tests.conftest import Launch, Missed, alarms, run_cli
 
 CASES = Path(__file__).resolve().parent / "data" / "real_cases_7"
 
@@ -28,7 +29,7 @@ pytestmark = pytest.mark.usefixtures("new_user_machine")
 
 
 def check(launch: Launch) -> dict[str, Any]:
-    return check_launch(CASES, launch)
+    return recorded_check(CASES, launch)
 
 
 def check_text(tmp_path: Path, name: str, text: str, *options: str) -> dict[str, Any]:

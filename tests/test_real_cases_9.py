@@ -20,7 +20,8 @@ from typing import Any
 import pytest
 
 from argtrace.commands.why import explain
-from tests.conftest import FRAMEWORK_BUG, Launch, Missed, alarms, check_launch, run_cli, v
+from tests.batches import recorded_check
+from tests.conftest import FRAMEWORK_BUG, Launch, Missed, alarms, run_cli, v
 
 CASES = Path(__file__).resolve().parent / "data" / "real_cases_9"
 
@@ -30,7 +31,7 @@ pytestmark = pytest.mark.usefixtures("new_user_machine")
 
 
 def check(launch: Launch) -> dict[str, Any]:
-    return check_launch(CASES, launch)
+    return recorded_check(CASES, launch)
 
 
 LAUNCHES = {

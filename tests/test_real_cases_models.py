@@ -20,7 +20,8 @@ from typing import Any
 import pytest
 
 from argtrace.commands.why import explain
-from tests.conftest import Launch, alarms, check_launch, quoted_text, quoted_url, run_cli, v
+from tests.batches import recorded_check
+from tests.conftest import Launch, alarms, quoted_text, quoted_url, run_cli, v
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = ROOT / "tests" / "data" / "real_cases_models"
@@ -29,7 +30,7 @@ pytestmark = pytest.mark.usefixtures("new_user_machine")
 
 
 def check(launch: Launch) -> dict[str, Any]:
-    return check_launch(CASES, launch)
+    return recorded_check(CASES, launch)
 
 
 def found(report: dict[str, Any]) -> list[tuple[str, str, str, str | None]]:

@@ -21,6 +21,7 @@ import pytest
 
 from argtrace.commands.why import explain
 from argtrace.commands.why_text import render_why
+from tests.batches import recorded_check
 from tests.conftest import Launch, alarms, check_launch, log_report, quoted_text, quoted_url
 
 CASES = Path(__file__).resolve().parent / "data" / "real_cases_multinode"
@@ -75,7 +76,7 @@ def test_every_case_names_its_source() -> None:
 
 
 def check(name: str) -> dict[str, Any]:
-    return check_launch(CASES, Launch(name))
+    return recorded_check(CASES, Launch(name))
 
 
 def found(report: dict[str, Any]) -> list[tuple[str, str, str, str | None, str | None]]:

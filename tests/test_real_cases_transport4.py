@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
-from tests.batches import finding, shown
-from tests.conftest import Launch, check_launch, names_the_cause_and_the_change
+from tests.batches import finding, recorded_check, shown
+from tests.conftest import Launch, names_the_cause_and_the_change
 
 CASES = Path(__file__).resolve().parent / "data" / "real_cases_transport4"
 
@@ -28,7 +28,7 @@ pytestmark = pytest.mark.usefixtures("new_user_machine")
 
 
 def check(file: str) -> dict[str, Any]:
-    return check_launch(CASES, Launch(file))
+    return recorded_check(CASES, Launch(file))
 
 
 # --- SGLang and vLLM ----------------------------------------------------------------------------------------

@@ -21,8 +21,8 @@ from typing import Any
 
 import pytest
 
-from tests.batches import finding, shown
-from tests.conftest import Launch, check_launch
+from tests.batches import finding, recorded_check, shown
+from tests.conftest import Launch
 
 CASES = Path(__file__).resolve().parent / "data" / "transport5"
 
@@ -30,7 +30,7 @@ pytestmark = pytest.mark.usefixtures("new_user_machine")
 
 
 def check(file: str) -> dict[str, Any]:
-    return check_launch(CASES, Launch(file))
+    return recorded_check(CASES, Launch(file))
 
 
 def exec_start(report: dict[str, Any]) -> list[str | None]:
