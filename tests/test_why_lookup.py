@@ -1,14 +1,14 @@
 """`why`'s lookup file (`resolver/message_lookup.py`, issue 18): the sites its prefilter keeps are the ones
 the full scan keeps, for every text of the `why` corpora; a damaged, truncated or stale file is rebuilt,
 never trusted; without a writable cache the same answer comes from memory. Times nothing
-(`bench/why_speed.py` measures)."""
+(`bench/why_speed.py` measures). The console script's answers with and without the lookup are
+tests/test_why_lookup_bench.py's (a module of their own: under ``--dist loadscope`` each of the two long
+comparisons runs on its own worker)."""
 
 from __future__ import annotations
 
 import json
 import marshal
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -229,18 +229,3 @@ def test_clear_cache_removes_the_lookup_files(cache: Path, tmp_path: Path) -> No
     (cache / "notes.txt").write_text("not argtrace's")
     assert data_cache.clear() == (cache, 1)
     assert [p.name for p in cache.iterdir()] == ["notes.txt"]
-
-
-@pytest.mark.slow
-def test_the_bench_check_finds_the_same_answers_with_and_without_the_lookup() -> None:
-    # CI's run of bench/why_speed.py --check: the console script on every why batch text (JSON; 12 as text),
-    # against ARGTRACE_NO_LOOKUP=1 (every site scanned); it fails on a different answer only, never on time.
-    done = subprocess.run(
-        [sys.executable, str(REPO / "bench" / "why_speed.py"), "--check"],
-        capture_output=True,
-        text=True,
-        timeout=1800,
-        check=False,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert done.stdout.strip().splitlines()[-1] == "75 texts (JSON), 12 of them also as text: same answers"

@@ -24,7 +24,9 @@ CASES = {c.name: c for c in (make_case(SEED, i, kind) for kind in KINDS for i in
 
 
 @pytest.fixture(scope="module")
-def outcomes(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Outcome]:
+def outcomes(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, fuzz_data_cache: Path
+) -> dict[str, Outcome]:
     """Every selected case's outcome, run in parallel once for the module."""
     selected = [
         str(item.callspec.params["name"])
@@ -33,7 +35,7 @@ def outcomes(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFa
     ]
     keep = tmp_path_factory.mktemp("fuzz-failures")
     todo: list[Case] = [CASES[name] for name in selected]
-    return {r.case.name: r for r in campaign(todo, keep, jobs=2, timeout=TIMEOUT)}
+    return {r.case.name: r for r in campaign(todo, keep, jobs=2, timeout=TIMEOUT, data_cache=fuzz_data_cache)}
 
 
 @pytest.mark.fuzz

@@ -46,9 +46,9 @@ def load(directory: Path) -> Case:
 
 @pytest.mark.fuzz
 @pytest.mark.parametrize("directory", REPRODUCERS, ids=[p.name for p in REPRODUCERS])
-def test_reproducer_no_longer_fails(directory: Path) -> None:
+def test_reproducer_no_longer_fails(directory: Path, fuzz_data_cache: Path) -> None:
     meta = json.loads((directory / "case.json").read_text())
-    out = run_case(load(directory), timeout=30.0, sign_hangs=False)
+    out = run_case(load(directory), timeout=30.0, sign_hangs=False, data_cache=fuzz_data_cache)
     assert out.cls in PASSES, (
         f"{directory.name} ({meta['owner']}): {out.signature}, found as {meta['signature']}"
     )
