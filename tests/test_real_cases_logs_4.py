@@ -20,7 +20,7 @@ import pytest
 
 from argtrace.layers.log.prefilter import gnu_grep
 from argtrace.layers.log.prefix import split_prefix
-from tests.batches import LogCase, assert_what_the_log_gives, recorded_log_report
+from tests.batches import LogCase, assert_what_the_log_gives, not_class_a, recorded_log_report
 from tests.conftest import (
     alarms,
     assert_working_launch,
@@ -253,15 +253,7 @@ def test_what_each_log_gives(case: LogCase) -> None:
     assert not any(f["code"] == "LG012" and f["severity"] == "warning" for f in report["findings"])
 
 
-@pytest.mark.parametrize(
-    "case",
-    [
-        pytest.param(c, marks=pytest.mark.xfail(strict=True, reason=c.missing))
-        for c in CASES
-        if c.after != "a"
-    ],
-    ids=[c.file for c in CASES if c.after != "a"],
-)
+@pytest.mark.parametrize("case", not_class_a(CASES))
 def test_the_first_screen_names_the_cause_and_the_change(case: LogCase) -> None:
     assert names_the_cause_and_the_change(recorded_log_report(LOGS / case.file), case.cause, case.change)
 
