@@ -17,7 +17,7 @@ from tests.fuzz.generators import KINDS, Case, make_case
 from tests.fuzz.harness import MUST_NOT, Outcome, campaign
 
 SEED = 11
-PER_KIND = 15  # 90 cases: about 50 s on an idle 2-core machine (the 30 systemd and skypilot ones: 8 s)
+PER_KIND = 15  # 90 cases, two at a time; the runs share a data cache (conftest.py), a third of the CPU each
 TIMEOUT = 30.0
 
 CASES = {c.name: c for c in (make_case(SEED, i, kind) for kind in KINDS for i in range(PER_KIND))}
