@@ -200,9 +200,18 @@ if os.environ.get("PYTEST_XDIST_WORKER"):
 @pytest.fixture(autouse=True, scope="session")
 def _resolution_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """The suite's resolutions are stored in a directory of its own, never in the user's cache (which is
-    theirs: the key covers the code, so a stale entry could not answer anyway)."""
+    theirs: the key covers the code, so a stale entry could not answer anyway). Under pytest-xdist the
+    workers share it (beside their own temporary directories, in the run's): a resolution one worker made,
+    13-25 s, answers the same request in the other, as the cache does for a user's concurrent runs (entries
+    are written to a temporary file and renamed, resolver/cache.py). A test that needs it empty sets its own
+    (tests/test_resolution_cache.py)."""
     old = os.environ.get("ARGTRACE_RESOLUTION_CACHE")
-    os.environ["ARGTRACE_RESOLUTION_CACHE"] = str(tmp_path_factory.mktemp("resolution-cache"))
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = tmp_path_factory.getbasetemp().parent / "resolution-cache"
+        shared.mkdir(mode=0o700, exist_ok=True)
+        os.environ["ARGTRACE_RESOLUTION_CACHE"] = str(shared)
+    else:
+        os.environ["ARGTRACE_RESOLUTION_CACHE"] = str(tmp_path_factory.mktemp("resolution-cache"))
     yield
     if old is None:
         os.environ.pop("ARGTRACE_RESOLUTION_CACHE", None)
