@@ -129,7 +129,7 @@ BROKEN_COMMAND = ("SH002", "SH003", "SH004")
 SPLIT_OFF_SYMPTOMS = frozenset({"SC2215", "SC2188", "SH023"})
 # Parser findings that say a flag lost its value.
 LOST_VALUE_SYMPTOMS = frozenset({"PA012", "PA020"})
-LOST_VALUE = frozenset({"SH007", "SH026", "TP007", "TP012"})
+LOST_VALUE = frozenset({"SH007", "SH026", "SH049", "TP007", "TP012", "TP064"})
 _EMPTY_ITEM = "reaches the server as the empty word ''"  # TP012 on a compose list item (compose.py)
 # SH007/SH026 on a quoted expansion (`--port "$PORT"`, PORT not set here): the flag gets the empty word
 _EMPTY_WORD = "gets an empty value"
@@ -391,17 +391,22 @@ def _lost_positional(links: _Links, report: Report) -> None:
 _K8S_LITERAL = re.compile(r"^\$\(([A-Za-z_][A-Za-z0-9_.-]*)\) in container ")
 
 
+# TP013 of a Dockerfile's exec-form ENTRYPOINT/CMD: the reference the program gets as characters
+_EXEC_LITERAL = re.compile(r"reaches the program as the characters `(\$[^`]+)`")
+
+
 def _literal_reference(links: _Links, report: Report) -> None:
     findings = links.findings
     for i, cause in enumerate(findings):
         m = _K8S_LITERAL.match(cause.message) if cause.code == "TP012" else None
+        exec_form = _EXEC_LITERAL.search(cause.message) if cause.code == "TP013" else None
         where = _path_line(cause.at)
-        if m is None or where is None:
+        if (m is None and exec_form is None) or where is None:
             continue
-        ref = f"$({m.group(1)})"
+        ref = f"$({m.group(1)})" if m is not None else exec_form.group(1) if exec_form else ""
         for j, f in enumerate(findings):
             theirs = _path_line(f.at)
-            quoted = (f.code == "TP013" or f.layer == "parser") and ref in f.message
+            quoted = ((f.code == "TP013" and j != i) or f.layer == "parser") and ref in f.message
             if quoted and theirs is not None and theirs[0] == where[0]:
                 links.link(j, i)
 
@@ -487,7 +492,7 @@ def _launcher_twice(links: _Links, report: Report) -> None:
             theirs = _path_line(f.at)
             if f.layer != "parser" or theirs is None or theirs[0] != where[0]:
                 continue
-            if shell and f.code in ("PA001", "PA012"):
+            if shell and f.code in ("PA001", "PA010", "PA011", "PA012"):
                 links.link(j, i)
                 continue
             word = _REFUSED.match(f.message) if f.code == "PA001" else None

@@ -249,13 +249,17 @@ def run_check(options: CheckOptions) -> Report:
         yaml_not_a_launch,
     )
 
-    if options.command_string is None and manifest_kind(source.data) is not None:
-        service, container = options.extra.get("service"), options.extra.get("container")
-        service, container = manifest_selection(
-            options.script_args,
-            service if isinstance(service, str) else None,
-            container if isinstance(container, str) else None,
-        )
+    kind = manifest_kind(source.data) if options.command_string is None else None
+    if kind is not None:
+        named_service, named_container = options.extra.get("service"), options.extra.get("container")
+        service = named_service if isinstance(named_service, str) else None
+        container = named_container if isinstance(named_container, str) else None
+        run_args: list[str] | None = None
+        if kind == "dockerfile":
+            # the words after a Dockerfile are those after the image in `docker run IMAGE ARGS`
+            run_args = list(options.script_args) or None
+        else:
+            service, container = manifest_selection(options.script_args, service, container)
         given = options.extra.get("env_given")
         manifest = analyze_manifest(
             source,
@@ -264,6 +268,8 @@ def run_check(options: CheckOptions) -> Report:
             container=container,
             given=given if isinstance(given, Mapping) else None,
             follow=analyze_transport,
+            run_args=run_args,
+            release=options.framework_version,
         )
         report.findings.extend(manifest.findings)
         report.sections["transport"] = manifest.section

@@ -461,3 +461,35 @@ SH044 = Rule(
         argv=("check", "launch.sh"),
     ),
 )
+
+SH049 = Rule(
+    code="SH049",
+    layer="shell",
+    severity="warning",
+    title="systemd-run's service manager substitutes a `$NAME` the caller's shell left, from the service's "
+    "environment",
+    rationale=(
+        "Without `--scope`, systemd-run hands its command to the service manager as the transient service's "
+        "`ExecStart=`, and the manager substitutes `$NAME` (a whole word, split at blanks) and `${NAME}` "
+        "in it when the service starts, from the service's environment: the `--setenv`/`-E` and `-p "
+        "Environment=` values and the manager's own, never the caller's variables (systemd-run(1): the "
+        "command line is expanded like `ExecStart=`, `--expand-environment=no` turns it off since systemd "
+        "254; systemd.service(5), \"Command lines\"). A `'$PORT'` the caller's shell left as written (single "
+        "quotes, `\\$`) is therefore empty there unless the service is given PORT: a `$PORT` word vanishes, "
+        "a `${PORT}` becomes the empty word. argtrace does not see the manager's own environment, so this "
+        "rests on it not setting the name."
+    ),
+    fix="Give the service the variable (`--setenv=PORT=8000`, or `-E PORT` to copy the caller's value), or "
+    'let the caller\'s shell expand it (`"$PORT"`).',
+    example=Example(
+        files={"launch.sh": _HEAD + "systemd-run --unit vllm vllm serve Qwen/Qwen3-0.6B --port '${PORT}'\n"},
+        argv=("check", "launch.sh"),
+    ),
+    correct=Example(
+        files={
+            "launch.sh": _HEAD
+            + "systemd-run --unit vllm --setenv=PORT=8000 vllm serve Qwen/Qwen3-0.6B --port '${PORT}'\n"
+        },
+        argv=("check", "launch.sh"),
+    ),
+)

@@ -741,6 +741,36 @@ def _event_findings(label: str, ev: E.ShellEvaluator, args: list[str], data: byt
                     setting=d["names"][0],
                 )
             )
+        elif e.kind == "systemd_run_unset":
+            import dataclasses
+
+            from argtrace.model import Assumption
+            from argtrace.rules.wrappers import SH049
+
+            flag = d.get("flag")
+            if d["vanished"]:
+                happens = f"the word vanishes{f' and `{flag}` loses its value' if flag else ''}"
+            else:
+                happens = f"`{flag}` gets an empty value" if flag else "the word becomes empty"
+            finding = SH049.finding(
+                f"`{d['word']}` reaches systemd-run as written, and the service manager substitutes it "
+                f"from the transient service's environment, where {d['name']} is not set (systemd-run "
+                f"gives the service --setenv/-p Environment= values, not the caller's variables): "
+                f"{happens}",
+                at=e.at,
+                evidence=[Evidence("shell", e.at, f"{flag or ''} {d['word']}".strip())],
+                basis="assumed",
+                fix=(
+                    f"Pass the value with `--setenv={d['name']}=VALUE` (or `-E {d['name']}` to copy the "
+                    "caller's), or let the caller's shell expand it (double quotes)."
+                ),
+            )
+            assumed = Assumption(
+                "environment",
+                f"{d['name']} is not set in the service manager's own environment",
+                f"--setenv={d['name']}=VALUE on the systemd-run line",
+            )
+            out.append(dataclasses.replace(finding, assumptions=(assumed,)))
         elif e.kind == "srun_export_ignored":
             from argtrace.rules.multinode import PA_EXPORT_IGNORED
 

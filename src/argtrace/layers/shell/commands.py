@@ -34,7 +34,7 @@ from argtrace.layers.shell.core import (
     vanished_in,
 )
 from argtrace.layers.shell.state import Var
-from argtrace.layers.shell.wrapenv import expand_env_s, wrapper_env
+from argtrace.layers.shell.wrapenv import expand_env_s, systemd_run_substitution, wrapper_env
 from argtrace.model_launch import FromUnset
 
 # A parameter a word or an assignment reads: `$1`, `${10}`, `"$@"`, `${#}`, `$NAME`, `${NAME:-x}`, `${#NAME}`
@@ -576,6 +576,17 @@ class Commands(Conditions):
         # `env` and `sudo` wrappers, in the order written: env -i/-u, sudo's reset, NAME=value words
         texts = [w.text or "" for w in argv]
         env = wrapper_env(argv, det, env, self.cwd, lambda: _passwd())
+        if "systemd-run" in det.wrappers:  # the manager substitutes the ExecStart it is handed
+            argv, lost = systemd_run_substitution(argv, det, env)
+            for item in lost:
+                self.emit(
+                    "systemd_run_unset",
+                    item.at,
+                    word=item.word,
+                    name=item.name,
+                    vanished=item.vanished,
+                    flag=item.flag,
+                )
         if "srun" in det.wrappers:
             env = self._srun_task_env(argv, det, env)
         if "stdbuf" in det.wrappers:

@@ -111,8 +111,8 @@ def server_findings(
     # empty quoted values after a flag
     for i in range(start, len(argv)):
         w = argv[i]
-        if w.text != "" or w.expansion == "literal":
-            continue
+        if w.text != "" or w.expansion == "literal" or w.expansion.startswith("systemd-run: "):
+            continue  # systemd-run's own substitution emptied it: SH049 says why
         prev = txt(i - 1)
         if prev is None or not prev.startswith("-") or "=" in prev or i - 1 < start:
             continue

@@ -579,3 +579,65 @@ def expand_env_s(argv: list[Any], lookup: Callable[[str], str | None]) -> list[A
         if not changed:
             return argv
     return argv
+
+
+@dataclass(frozen=True)
+class SystemdRunLost:
+    """A word of a ``systemd-run`` command the service manager substituted with nothing: its text as
+    systemd-run passed it on, the variable, and whether the word vanished (``$NAME``) or became empty."""
+
+    word: str
+    name: str
+    vanished: bool
+    at: str
+    flag: str | None = None  # the option word before it, when it is one (`--port`)
+
+
+def systemd_run_substitution(
+    argv: list[Any], det: Detection, env: EnvMap
+) -> tuple[list[Any], list[SystemdRunLost]]:
+    """``systemd-run`` in service mode (no ``--scope``) hands its command to the service manager as the
+    transient service's ``ExecStart=``, whose ``$NAME``/``${NAME}`` the manager substitutes with the
+    service's environment when it starts it (systemd-run(1): "the command line is subject to the same
+    expansion as ExecStart=", ``--expand-environment=no`` turns it off since 254; systemd.service(5),
+    "Command lines"). A ``$`` the caller's shell left in a word (single quotes, ``\\$``) is substituted
+    there, from ``--setenv``/``-p Environment=`` (``env``, as :func:`systemd_run_ops` built it), not from
+    the caller. ``argv``'s ``ExpWord`` s after the substitution, and the words lost to a name the service
+    does not set."""
+    import dataclasses
+
+    from argtrace.frameworks.wrappers import options_of, scan_options
+    from argtrace.layers.transport import systemd_syntax as S
+
+    texts = [w.text or "" for w in argv]
+    lost: list[SystemdRunLost] = []
+    for p, name in zip(det.wrapper_at, det.wrappers, strict=False):
+        if name != "systemd-run":
+            continue
+        spec = options_of("systemd-run")
+        if spec is None:
+            continue
+        options = texts[p + 1 : det.command_index]
+        if "--scope" in options or any(
+            o.split("=", 1)[-1].lower() in ("no", "false", "0", "off")
+            for o in options
+            if o.startswith("--expand-environment=")
+        ):
+            continue  # systemd-run execs the command itself, or was told not to substitute
+        start = scan_options(texts, p + 1, spec).end
+        values = {k: v[0] for k, v in env.items()}
+        out: list[Any] = list(argv[:start])
+        for k, word in enumerate(argv[start:], start):
+            if word.text is None or "$" not in word.text:
+                out.append(word)
+                continue
+            expanded = S.expand_argv((word.text,), values)
+            before = texts[k - 1] if k > start and texts[k - 1].startswith("-") else None
+            for _i, _w, var in expanded.vanished:
+                lost.append(SystemdRunLost(word.text, var, True, word.at, before))
+            for _w, var in expanded.empty:
+                lost.append(SystemdRunLost(word.text, var, False, word.at, before))
+            how = f"systemd-run: {word.text}"
+            out.extend(dataclasses.replace(word, text=t, expansion=how) for t in expanded.argv)
+        return out, lost
+    return argv, lost

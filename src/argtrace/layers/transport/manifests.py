@@ -22,12 +22,28 @@ if TYPE_CHECKING:
 
 def manifest_kind(data: bytes) -> str | None:
     """``"compose"``, ``"kubernetes"``, ``"systemd"`` (a service unit), ``"skypilot"`` (a task YAML),
-    ``"rayserve"`` (a Ray Serve LLM serve config) or ``None`` (a script, or a framework's own ``--config``
-    YAML)."""
+    ``"rayserve"`` (a Ray Serve LLM serve config), ``"dockerfile"``, ``"quadlet"`` (a Podman ``.container``
+    file), ``"workflow"`` (a GitHub Actions workflow or composite action) or ``None`` (a script, or a
+    framework's own ``--config`` YAML)."""
     head = data[:65536]
     if head.startswith(b"#!") or b"\x00" in head:
         return None
     text = head.decode("utf-8", "replace")
+    if re.search(r"(?im)^[ \t]*FROM[ \t]+\S", text):
+        from argtrace.layers.transport.dockerfile import is_dockerfile
+
+        if is_dockerfile(head):
+            return "dockerfile"
+    if "[Container]" in text:
+        from argtrace.layers.transport.quadlet import is_quadlet
+
+        if is_quadlet(head):
+            return "quadlet"
+    if re.search(r"(?m)^jobs\s*:", text) or re.search(r"(?m)^runs\s*:", text):
+        from argtrace.layers.transport.workflow import is_workflow
+
+        if is_workflow(head):
+            return "workflow"
     if re.search(r"(?m)^services:\s*(#.*)?$", text):
         return "compose"
     if re.search(r"(?m)^apiVersion:\s*\S", text) and re.search(r"(?m)^kind:\s*\S", text):
@@ -121,6 +137,8 @@ def analyze_manifest(
     dotenv: Mapping[str, str] | None = None,
     given: Mapping[str, str] | None = None,
     follow: FollowScript | None = None,
+    run_args: Sequence[str] | None = None,
+    release: str | None = None,
 ) -> TransportResult:
     """The server commands of a docker compose file, Kubernetes manifest, systemd unit or SkyPilot task,
     with transport findings. ``given``: the variables passed with ``--env`` (a unit's manager environment,
@@ -135,6 +153,27 @@ def analyze_manifest(
     from argtrace.rules import transport as R
 
     kind = manifest_kind(source.data)
+    if kind == "dockerfile":
+        from argtrace.layers.transport.dockerfile import analyze_dockerfile
+
+        image = analyze_dockerfile(
+            source.label,
+            source.data,
+            run_args=run_args,
+            run_env=given if given is not None else env,
+            release=release,
+        )
+        return _scrubbed(image, {})
+    if kind == "quadlet":
+        from argtrace.layers.transport.quadlet import analyze_quadlet
+
+        quadlet = analyze_quadlet(source, manager_env=given if given is not None else {}, release=release)
+        return _scrubbed(quadlet, {})
+    if kind == "workflow":
+        from argtrace.layers.transport.workflow import analyze_workflow
+
+        workflow = analyze_workflow(source, given=given if given is not None else {}, follow=follow)
+        return _scrubbed(workflow, {})
     if kind == "systemd":
         from argtrace.layers.transport.systemd import analyze_unit
 
