@@ -51,7 +51,7 @@ _RULE_MODULES = (
     "argtrace.rules.carriers",
     # TP080-TP082: Ray Serve LLM serve configs (and a RayService's serveConfigV2) as launch carriers.
     "argtrace.rules.rayserve",
-    # TP085-TP087: Dockerfiles, GitHub Actions workflows and Podman quadlets as launch carriers.
+    # TP085-TP088: Dockerfiles, GitHub Actions workflows and Podman quadlets as launch carriers.
     "argtrace.rules.launchfiles",
 )
 

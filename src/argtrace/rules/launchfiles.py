@@ -1,4 +1,4 @@
-"""Rules of Dockerfiles, GitHub Actions workflows and Podman quadlets as launch carriers (TP085-TP087):
+"""Rules of Dockerfiles, GitHub Actions workflows and Podman quadlets as launch carriers (TP085-TP088):
 what Docker's ``ENTRYPOINT``/``CMD``/``ARG`` rules and a workflow's expressions do to a server's words."""
 
 from __future__ import annotations
@@ -99,5 +99,30 @@ TP087 = Rule(
             "      - run: vllm serve Qwen/Qwen3-0.6B --port 8000\n"
         },
         argv=("check", "--no-resolve", "serve.yml"),
+    ),
+)
+
+TP088 = Rule(
+    code="TP088",
+    layer="transport",
+    severity="error",
+    title="A Dockerfile's RUN starts the server while the image is built, not when the container starts",
+    rationale=(
+        '"The RUN instruction will execute any commands to create a new layer on top of the current image" '
+        "(Dockerfile reference, RUN): it runs during `docker build`, on the builder, usually without GPUs, "
+        "and a server there either fails the build or keeps it waiting for ever. The container started "
+        "from the image later runs the image's `ENTRYPOINT`/`CMD` (or the base image's), not that command: "
+        "every flag written on the RUN line never reaches a server."
+    ),
+    fix='Start the server with `CMD ["vllm", "serve", ...]` or `ENTRYPOINT`; keep `RUN` for installing.',
+    example=Example(
+        files={"Dockerfile": "FROM python:3.11\nRUN pip install vllm\nRUN vllm serve Qwen/Qwen3-0.6B\n"},
+        argv=("check", "--no-resolve", "Dockerfile"),
+    ),
+    correct=Example(
+        files={
+            "Dockerfile": 'FROM python:3.11\nRUN pip install vllm\nCMD ["vllm", "serve", "Qwen/Qwen3-0.6B"]\n'
+        },
+        argv=("check", "--no-resolve", "Dockerfile"),
     ),
 )

@@ -42,6 +42,8 @@ from argtrace.model import EnvValue, Evidence, Origin, ServerCommand, Word
 
 _DEFAULT_SHELL = ("/bin/sh", "-c")
 _FIRST = re.compile(r"(?im)^[ \t]*(FROM|ARG)[ \t]+\S")
+# a word of a server start in a RUN line: only those lines go through the shell layer
+_SERVER_HINT = re.compile(r"\b(?:serve|launch_server|api_server|sglang|vllm)\b")
 _READS_ARGS = re.compile(r"\$(?:[@*1-9]|\{[@*1-9])")
 _REFERENCE = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)[^}]*\}|([A-Za-z_][A-Za-z0-9_]*))")
 
@@ -93,6 +95,7 @@ class _Stage:
     workdir: str | None = None
     base_entrypoint: bool = False  # the entrypoint is the external image's
     base_known: bool = True  # whether the external base image's entrypoint is known (the table's images)
+    runs: list[D.Instruction] = field(default_factory=list)  # RUN lines that may start a server
 
     def scope(self) -> Mapping[str, str | None]:
         """The variables an instruction's replacement sees: the stage's ARGs, then its ENV; any other name
@@ -161,17 +164,24 @@ def build_stages(text: str, label: str) -> tuple[list[_Stage], str, dict[str, tu
             for name, raw in D.name_values(ins.rest, escape):
                 if stage is None:
                     value = None if raw is None else D.expand(raw, _values(global_args), escape)[0].text
-                    global_args[name] = (value, ins.line)
+                    global_args[name] = (value or None, ins.line)
                     continue
                 if raw is None:
                     value = global_args[name][0] if name in global_args else None
                 else:
                     expanded = D.expand(raw, stage.scope(), escape)[0]
                     value = None if expanded.unknown else expanded.text
+                if value == "":
+                    # `ARG NAME=` declares a value the build is meant to pass (`--build-arg NAME=...`),
+                    # which is not seen here: unknown, not the empty default
+                    value = None
                 stage.args[name] = value
                 stage.arg_at[name] = ins.line
             continue
         if stage is None:
+            continue
+        if ins.keyword == "RUN" and _SERVER_HINT.search(ins.rest):
+            stage.runs.append(ins)
             continue
         if ins.keyword == "ENV":
             before = stage.scope()  # ENV wins over ARG; all values see the env before the line
@@ -235,6 +245,8 @@ def analyze_dockerfile(
         "environment": sorted(stage.env),
     }
     result.hops.append(hop)
+    for built in stages:
+        _servers_at_build(label, built, result)
     # the command after the entrypoint: the run's words replace CMD
     if run_args is not None:
         extra: list[str] = list(run_args)
@@ -316,6 +328,38 @@ def analyze_dockerfile(
         if v and is_secret_name(k):
             result.secrets.add(v)
     return result
+
+
+def _servers_at_build(label: str, stage: _Stage, result: TransportResult) -> None:
+    """TP088: a ``RUN`` line that starts a server runs while ``docker build`` makes the image ("The RUN
+    instruction will execute any commands to create a new layer on top of the current image", Dockerfile
+    reference), never when a container starts."""
+    from argtrace.layers.shell import ScriptSource, analyze_script
+    from argtrace.rules import launchfiles as R
+
+    for ins in stage.runs:
+        text = _show_argv(ins.exec_form) if ins.exec_form is not None else ins.rest
+        if text.startswith("--"):  # RUN --mount=... --network=...: BuildKit's own options first
+            text = re.sub(r"^(?:--\S+\s+)+", "", text)
+        source = ScriptSource(
+            label=label, data=("\n" * (ins.line - 1) + text).encode("utf-8", "replace"), path=None
+        )
+        shell = analyze_script(source, [], {}, arg0="/bin/sh", run_shellcheck=False, cwd=stage.workdir or "/")
+        for server in shell.servers:
+            shown = _show_argv([w.text or "?" for w in server.argv][:6])
+            result.findings.append(
+                R.TP088.finding(
+                    f"`RUN {shown}{' ...' if len(server.argv) > 6 else ''}` starts the server while `docker "
+                    "build` makes the image, not when a container starts: the build waits on it (or fails "
+                    "where the builder has no GPU), and the container runs the image's ENTRYPOINT/CMD "
+                    "instead",
+                    at=f"{label}:{ins.line}",
+                    fix=(
+                        'Start the server with `CMD` (exec form: `CMD ["vllm", "serve", ...]`) or '
+                        "`ENTRYPOINT`; keep `RUN` for what installs or downloads."
+                    ),
+                )
+            )
 
 
 def _launcher_appended(

@@ -23,7 +23,6 @@ Nothing here knows a container or a server: :mod:`.dockerfile` builds the image'
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -99,8 +98,10 @@ def read_dockerfile(text: str) -> tuple[list[Instruction], str]:
 def _exec_form(rest: str) -> tuple[str, ...] | None:
     if not rest.startswith("["):
         return None
+    from argtrace.safe_json import loads
+
     try:
-        value = json.loads(rest)
+        value = loads(rest)  # the user's text: a deep nesting is refused, never a RecursionError
     except ValueError:
         return None
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):

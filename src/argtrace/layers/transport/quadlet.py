@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from argtrace.layers.transport import systemd_syntax as S
 from argtrace.layers.transport.context import TransportResult
-from argtrace.layers.transport.words import _show
+from argtrace.layers.transport.words import _SHELLS, _show
 from argtrace.model import Evidence, Origin, VanishedWord, Word
 
 if TYPE_CHECKING:
@@ -120,12 +120,14 @@ def analyze_quadlet(
             )
             return result
     expanded = S.expand_argv(tuple(words), service_env)
-    _substitution_findings(at, words, expanded, container_vars, result)
     hop["exec"] = expanded.argv
     entrypoint: list[str] | None = None
     if entry is not None:
         entrypoint = _entrypoint(entry.value)
     final, _image_ep = container_argv(image, entrypoint, expanded.argv, release)
+    # `sh -c "... $MODEL"`: systemd leaves a `$NAME` inside a word, and the container's shell expands it
+    shell_c = len(final) > 2 and final[0].rsplit("/", 1)[-1] in _SHELLS and "-c" in final[1:3]
+    _substitution_findings(at, words, expanded, container_vars, result, shell_c=shell_c)
     hop["argv"] = final
     assumed = _entrypoint_findings(at, image, entrypoint, expanded.argv, result, how="Exec=", release=release)
     shift = len(final) - len(expanded.argv)
@@ -163,11 +165,11 @@ def analyze_quadlet(
 def _entrypoint(value: str) -> list[str]:
     """``Entrypoint=``: podman's ``--entrypoint`` value, "multi option commands in the form of a JSON
     string" (podman-systemd.unit(5)), else one word."""
-    import json
+    from argtrace.safe_json import loads
 
     if value.startswith("["):
         try:
-            listed = json.loads(value)
+            listed = loads(value)
         except ValueError:
             return [value]
         if isinstance(listed, list) and all(isinstance(w, str) for w in listed):
@@ -252,6 +254,8 @@ def _substitution_findings(
     expanded: S.Expanded,
     container_vars: Mapping[str, str],
     result: TransportResult,
+    *,
+    shell_c: bool = False,
 ) -> None:
     """TP064 for a variable of ``Exec=`` the service's environment lacks, TP062 for ``$NAME`` inside a
     word: systemd substitutes them in the ``ExecStart=`` quadlet writes, from the service's environment."""
@@ -301,7 +305,7 @@ def _substitution_findings(
                 evidence=[Evidence("transport", at, "Exec= ... " + " ... ".join(pairs))],
             )
         )
-    for word, name in expanded.literal:
+    for word, name in () if shell_c else expanded.literal:
         result.findings.append(
             R.TP062.finding(
                 f"{_show(word)} in Exec=: systemd substitutes `${name}` only as a word of its own, so the "
