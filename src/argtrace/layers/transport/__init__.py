@@ -23,11 +23,13 @@ into the dispatcher through ``ctx.follow``, never by import):
   ENTRYPOINT, ``--gpus``), ``k8s_pod`` (service links, GPU limits), ``wrapped`` (``sudo``/``env``/``nohup``...
   in front of ``docker run``: the docker client's environment), ``server_images`` (images whose program
   starts the server itself, GPUStack: the container variables that reach it), ``systemd_syntax`` and
-  ``systemd`` (a systemd service unit), ``skypilot`` (a SkyPilot task YAML).
+  ``systemd`` (a systemd service unit), ``skypilot`` (a SkyPilot task YAML), ``dockerfile_syntax`` and
+  ``dockerfile`` (a Dockerfile), ``quadlet`` (a Podman ``.container`` file), ``workflow`` (a GitHub Actions
+  workflow or composite action).
 
 Nothing here runs a shell, ssh or docker: bash semantics come from the shell layer, argv recognition from
-``frameworks/detect.py``; this package only knows what ssh, sudo, docker, compose, Kubernetes, systemd and
-SkyPilot do to argv.
+``frameworks/detect.py``; this package only knows what ssh, sudo, docker, compose, Kubernetes, systemd,
+SkyPilot, Dockerfiles, quadlets and GitHub Actions do to argv.
 The names other code imports (``from argtrace.layers.transport import ...``) are re-exported here, each
 carrier's module imported on first use (``_LAZY``).
 """
