@@ -121,7 +121,8 @@ def test_pre_commit_hook_with_the_real_pre_commit(tmp_path: Path) -> None:
     project.mkdir()
     _git(project, "init", "-q")
     shutil.copy(EXAMPLE, project / "launch_mtp.sh")
-    (project / "ci.yml").write_text("on: [push]\njobs:\n  t:\n    steps:\n      - run: pytest\n")
+    # YAML that is no launch file (a GitHub Actions workflow is one since the sixth carriers batch)
+    (project / "ci.yml").write_text("title: notes\nitems: [a, b]\n")
     _git(project, "add", "launch_mtp.sh", "ci.yml")
     env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home")}
     env.pop("VIRTUAL_ENV", None)

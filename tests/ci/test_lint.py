@@ -184,17 +184,20 @@ def test_given_files_that_are_no_launch_files_are_skipped(tmp_path: Path) -> Non
     )
     (tmp_path / "ci.yml").write_text(workflow)
     (tmp_path / "Dockerfile").write_text("FROM python:3.11\nRUN pip install sglang\n")
+    (tmp_path / "notes.yml").write_text("title: notes\nitems: [a, b]\n")
     (tmp_path / "helper.sh").write_text("#!/bin/bash\nexport PORT=30000\n")  # a script: always checked
-    status, data, _ = _lint(tmp_path, "ci.yml", "Dockerfile", "helper.sh")
+    status, data, _ = _lint(tmp_path, "ci.yml", "Dockerfile", "notes.yml", "helper.sh")
+    # a workflow and a Dockerfile are launch carriers argtrace reads (the sixth carriers batch): checked,
+    # and they start nothing; other YAML is skipped
     assert [(f["path"], f["kind"]) for f in data["lint"]["files"]] == [
-        ("ci.yml", "skipped"),
-        ("Dockerfile", "skipped"),
+        ("ci.yml", "workflow"),
+        ("Dockerfile", "dockerfile"),
+        ("notes.yml", "skipped"),
         ("helper.sh", "given"),
     ]
     assert [f["code"] for f in data["findings"]] == ["SH019"]
     assert data["notes"] == [
-        "ci.yml: skipped: not a shell script, compose file or manifest",
-        "Dockerfile: skipped: not a shell script, compose file or manifest",
-        "1 launch file(s) checked of 3",
+        "notes.yml: skipped: not a shell script, compose file or manifest",
+        "3 launch file(s) checked of 4",
     ]
     assert status == 0

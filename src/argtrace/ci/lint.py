@@ -29,8 +29,19 @@ ARGS_UNKNOWN = "argtrace lint checks launch files without their arguments"
 SKIP_DIRS = frozenset({"node_modules", "venv", "__pycache__", "site-packages", "dist", "build"})
 SHELL_SUFFIXES = (".sh", ".bash", ".sbatch", ".slurm")
 YAML_SUFFIXES = (".yaml", ".yml")
-# systemd service units (layers/transport/systemd.py)
-UNIT_SUFFIXES = (".service",)
+# systemd service units (layers/transport/systemd.py), Podman quadlets (layers/transport/quadlet.py)
+UNIT_SUFFIXES = (".service", ".container")
+
+
+def _is_dockerfile_name(name: str) -> bool:
+    """``Dockerfile``, ``Containerfile``, ``Dockerfile.cpu``, ``vllm.Dockerfile`` (lower-cased name)."""
+    return (
+        name in ("dockerfile", "containerfile")
+        or name.startswith(("dockerfile.", "containerfile."))
+        or (name.endswith((".dockerfile", ".containerfile")))
+    )
+
+
 MAX_CANDIDATE_BYTES = 8 * 1024 * 1024
 _SERVER = re.compile(
     rb"sglang\.launch_server|\bsglang\s+serve\b|\bvllm\s+serve\b|vllm\.entrypoints|"
@@ -47,7 +58,8 @@ class LaunchFile:
     Kubernetes, Helm, or named by the user)."""
 
     path: str
-    kind: str  # script, slurm, compose, kubernetes, helm, systemd, skypilot, given
+    # script, slurm, compose, kubernetes, helm, systemd, skypilot, dockerfile, quadlet, workflow, given
+    kind: str
 
 
 def launch_kind(path: Path, head: bytes) -> str | None:
@@ -62,10 +74,11 @@ def launch_kind(path: Path, head: bytes) -> str | None:
         if kind == "kubernetes" and b"# Source: " in head:
             return "helm"
         return kind
-    if name.endswith(UNIT_SUFFIXES):
+    if name.endswith(UNIT_SUFFIXES) or _is_dockerfile_name(name):
         from argtrace.layers.transport import manifest_kind
 
-        return "systemd" if manifest_kind(head) == "systemd" else None
+        kind = manifest_kind(head)
+        return kind if kind in ("systemd", "quadlet", "dockerfile") else None
     if name.endswith(SHELL_SUFFIXES) or _SHEBANG.match(head):
         return "slurm" if re.search(rb"(?m)^#SBATCH\s", head) else "script"
     return None
@@ -101,8 +114,9 @@ def find_launch_files(paths: Sequence[str]) -> list[LaunchFile]:
 
 def _given_kind(path: Path) -> str:
     """A file named on the command line that starts no server we can see: still checked when it is a shell
-    script (it may start one through a wrapper) or a compose/Kubernetes manifest; any other file (a CI
-    workflow's YAML, a Dockerfile) is ``skipped``: read as a script it would only give false alarms."""
+    script (it may start one through a wrapper) or a launch file argtrace reads (a compose/Kubernetes
+    manifest, a unit or quadlet, a Dockerfile, a GitHub Actions workflow); any other file is ``skipped``:
+    read as a script it would only give false alarms."""
     try:
         if not path.is_file():
             return "given"  # a FIFO or device: check refuses it with its own message
@@ -111,7 +125,7 @@ def _given_kind(path: Path) -> str:
     except OSError:
         return "given"
     name = path.name.lower()
-    if name.endswith((*YAML_SUFFIXES, *UNIT_SUFFIXES)):
+    if name.endswith((*YAML_SUFFIXES, *UNIT_SUFFIXES)) or _is_dockerfile_name(name):
         from argtrace.layers.transport import manifest_kind
 
         return manifest_kind(head) or "skipped"
