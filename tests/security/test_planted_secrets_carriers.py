@@ -1,4 +1,5 @@
-"""Planted secrets in systemd units and SkyPilot tasks never leave argtrace, in any output format.
+"""Planted secrets in systemd units, SkyPilot tasks, Dockerfiles, quadlets and GitHub Actions workflows never
+leave argtrace, in any output format.
 
 A unit's ``Environment=HF_TOKEN=...``, an ``EnvironmentFile=`` line, a ``${VLLM_API_KEY}`` substituted into
 ``ExecStart=`` and a ``bash -c`` script reading ``$HF_TOKEN``; a task's ``envs:`` token, its ``secrets:``
@@ -88,3 +89,53 @@ def test_task_secrets_are_masked(tmp_path: Path, fmt: str) -> None:
     if fmt == "json":
         codes = [f["code"] for f in result.json["findings"]]
         assert "TP066" in codes  # UNSET_ONE: the task was read
+
+
+DOCKER_HF = "hf_dockerPlantedToken0123456789abcd"
+DOCKER_KEY = "sk-dockerPlantedKey0123456789abcdef"
+QUADLET_KEY = "sk-quadletPlantedKey0123456789abcde"
+FLOW_KEY = "sk-flowPlantedKey0123456789abcdefgh"
+
+DOCKERFILE = f"""FROM vllm/vllm-openai:v0.12.0
+ENV HF_TOKEN={DOCKER_HF} VLLM_API_KEY="{DOCKER_KEY}"
+CMD vllm serve Qwen/Qwen3-8B --api-key $VLLM_API_KEY --port 8000
+"""
+
+QUADLET = f"""[Container]
+Image=docker.io/vllm/vllm-openai:v0.12.0
+Environment=VLLM_API_KEY={QUADLET_KEY}
+Exec=Qwen/Qwen3-8B --api-key ${{VLLM_API_KEY}}
+
+[Service]
+Environment=VLLM_API_KEY={QUADLET_KEY}
+"""
+
+WORKFLOW = f"""on: push
+env:
+  VLLM_API_KEY: {FLOW_KEY}
+jobs:
+  serve:
+    runs-on: ubuntu-latest
+    steps:
+      - run: vllm serve Qwen/Qwen3-0.6B --api-key "$VLLM_API_KEY" --served-model-name ${{{{ secrets.NAME }}}}
+"""
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize(
+    ("name", "text", "planted"),
+    [
+        ("Dockerfile", DOCKERFILE, (DOCKER_HF, DOCKER_KEY)),
+        ("vllm.container", QUADLET, (QUADLET_KEY,)),
+        ("serve.yml", WORKFLOW, (FLOW_KEY,)),
+    ],
+)
+def test_dockerfile_quadlet_workflow_secrets_are_masked(
+    tmp_path: Path, fmt: str, name: str, text: str, planted: tuple[str, ...]
+) -> None:
+    (tmp_path / name).write_text(text)
+    result = run_cli(["check", "--format", fmt, "--no-resolve", name], cwd=tmp_path)
+    assert result.status in (0, 1), result.stderr
+    assert_clean(result, *planted)
+    if fmt == "json":
+        assert len(result.json["servers"]) == 1  # the file was read as its carrier, not refused
