@@ -24,7 +24,7 @@ import pytest
 from argtrace.layers.log import acscan, analyze_log, reader
 from argtrace.layers.log.acscan import matcher
 from argtrace.layers.log.lines import ANCHORS, MAX_LINE, TRACEBACK_BYTES
-from argtrace.layers.log.prefilter import gnu_grep
+from argtrace.layers.log.prefilter import gnu_grep, scan_with_grep
 from argtrace.layers.log.reader import scan_log
 from tests.log import realformat
 
@@ -43,6 +43,7 @@ TB = (
     b'  File "/sgl/srt/managers/scheduler.py", line 2009, in run_scheduler_process\n'
     b"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 448.00 MiB.\n"
 )
+OOM = b" torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 448.00 MiB. "
 # Lines holding the matcher's merged patterns (lines.MATCHED: "tart", "red ", "args", " memory", " version",
 # "ot enough", "_server") but no anchor, as a logged prompt may; then such a pattern before a real anchor on
 # the same line, and one overlapping the anchor it stands for.
@@ -71,6 +72,35 @@ EDGE_FILES = {
     "line_longer_than_a_window": b"y" * (3 << 20) + b" RuntimeError in a long line\n" + ARGS + DECODE * 5,
     "traceback_then_a_line_longer_than_a_window": ARGS + TB + b"z" * 9000 + b"\n" + TB + b"w" * 70000 + b"\n",
     "leading_nuls": b"\x00" * 70000 + ARGS + DECODE * 40 + TB,
+    # lines longer than any bound (issue 18): kept as lines.LongLine keeps them (head, the bytes around their
+    # anchors, tail) on every path, streamed beyond reader.MAX_CARRY; the anchor far inside still counts
+    "long_line_with_an_anchor_past_its_head": ARGS
+    + b"[2026-11-29 21:16:21 TP0] Receive: obj=GenerateReqInput(text='"
+    + b"q" * (3 << 19)
+    + OOM
+    + b"q" * (1 << 19)
+    + b"')\n"
+    + DECODE * 3,
+    "enormous_line_with_an_anchor_deep_inside": ARGS
+    + DECODE * 3
+    + b"[2026-11-29 21:16:21 TP0] Receive: obj=GenerateReqInput(text='"
+    + b"q" * (9 << 20)
+    + OOM
+    + b"q" * (1 << 20)
+    + b"')\n"
+    + DECODE * 3
+    + TB,
+    "enormous_last_line_without_a_newline": ARGS
+    + DECODE * 3
+    + b"w" * (9 << 20)
+    + b" ValueError: cut"
+    + b"v" * 5000,
+    "enormous_traceback_line": ARGS
+    + b"[2026-11-29 21:16:22 TP0] Traceback (most recent call last): "
+    + b"z" * (9 << 20)
+    + b"\n"
+    + TB[TB.index(b"\n") + 1 :]
+    + DECODE * 3,
     "only_steady_state": DECODE * 2000,
     # a launch that hangs: its last step begun by a kept line, then by the file's last line (a progress bar
     # without a newline, NCCL's debug lines), which no anchor keeps (layers/log/hang.py)
@@ -160,11 +190,10 @@ def test_the_matcher_with_tiny_windows(
     big = acscan.scan_with_matcher(path, "LOG", gz=compress)
     monkeypatch.setenv("ARGTRACE_NO_MATCHER", "1")
     by_grep = scan_log(path, "LOG")
-    assert by_grep.searched_blocks == 1  # it was the grep path
-    if big is None:  # a line longer than reader.MAX_CARRY: the matcher hands the log on
-        assert small is None and name == "line_longer_than_a_window" and window < (1 << 20)
-        return
-    assert small is not None
+    # the grep path, but for a line too long for grep's capped memory (prefilter.GREP_MEMORY): then the Python
+    # scan, which streams it
+    assert (scan_with_grep(path, "LOG", gz=compress) is None) == name.startswith("enormous")
+    assert big is not None and small is not None  # the matcher takes every log, whatever its lines
     fields = ("total_lines", "bytes_read", "ends_with_newline", "last_line", "long_lines", "binary")
     for scan in (small, big):
         assert _lines(scan) == _lines(by_grep)

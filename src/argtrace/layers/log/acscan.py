@@ -14,8 +14,9 @@ after a ``Traceback`` are gathered as the stream passes (``lines.Blocks``), so a
 once, not a second time to read them back. Counting newlines (``bytes.count``, ~3 GB/s) cost more than the
 matcher: the report gives every kept line's number and the log's line count, but a plain file's windows
 without an anchor are counted afterwards, mostly by ``wc`` (``_Numbering``). A line longer than
-``reader.MAX_CARRY`` (no newline in 8 MB) returns None: the caller then uses the grep or Python path, which
-handle it.
+``reader.MAX_CARRY`` (no newline in 8 MB) is streamed through ``lines.LongLine``, which keeps its head, the
+bytes around its anchors and its tail, so no line is ever held whole (issue 18: the grep path this scan
+handed such a log to held a 500 MB line twice, 1 GB).
 """
 
 from __future__ import annotations
@@ -85,6 +86,20 @@ class _Searcher:
 
 
 @lru_cache(maxsize=1)
+def _overlapping() -> Any:
+    import ahocorasick_rs
+
+    return ahocorasick_rs.BytesAhoCorasick(list(shared.ANCHORS))
+
+
+def _anchor_starts(data: bytes | bytearray | memoryview, start: int, end: int) -> list[int]:
+    """``lines.anchor_starts`` by the matcher: every offset where an anchor begins, overlapping ones too
+    (one pass instead of a ``bytes.find`` per anchor; a long line's bytes are all searched)."""
+    found = _overlapping().find_matches_as_indexes(memoryview(data)[start:end], overlapping=True)
+    return sorted({start + s for _p, s, _e in found})
+
+
+@lru_cache(maxsize=1)
 def _anchors() -> Any:
     """The anchors themselves, for the second look at a line a merged pattern found (``tart``, ``red ``: a
     logged prompt may hold them in every line): 0.8 us a line, against 21 us for ``bytes.find`` of each."""
@@ -112,7 +127,7 @@ def _chunks(path: Path, gz: bool, problem: list[str | None]) -> Iterator[tuple[b
 
 
 def scan_with_matcher(path: Path, label: str, *, gz: bool = False) -> Scan | None:
-    """The scan of ``path`` (``gz``: gzip-compressed), or None (no matcher, or a line too long for it)."""
+    """The scan of ``path`` (``gz``: gzip-compressed), or None (no matcher)."""
     patterns = matcher()
     if patterns is None:
         return None
@@ -129,6 +144,7 @@ def scan_with_matcher(path: Path, label: str, *, gz: bool = False) -> Scan | Non
     tail = b""
     problem: list[str | None] = []
     blocks = shared.Blocks()
+    long: shared.LongLine | None = None  # a line longer than _LONG, streamed (its start: carry_at)
     for buf, n in _chunks(path, gz, problem):
         if not head:
             head = bytes(buf[: min(n, 65536)])
@@ -138,16 +154,26 @@ def scan_with_matcher(path: Path, label: str, *, gz: bool = False) -> Scan | Non
         tail = (tail + buf[max(0, n - 4096) : n])[-4096:]
         first = buf.find(b"\n", 0, n)
         if first < 0:
-            if not carry:
+            if not carry and long is None:
                 carry_at = pos
-            carry += buf[:n]
-            if len(carry) > _LONG:
-                return None  # one enormous line: the grep/Python paths cut it in pieces
+            if long is not None:
+                long.feed(memoryview(buf)[:n])
+            elif len(carry) + n > _LONG:  # one enormous line: kept as LongLine keeps it, never whole
+                long = shared.LongLine(_anchor_starts)
+                long.feed(carry)
+                long.feed(memoryview(buf)[:n])
+                carry = bytearray()
+            else:
+                carry += buf[:n]
             blocks.feed(buf, n, pos)  # it may follow a Traceback line
             pos += n
             continue
         begin = 0
-        if carry:  # finish the line begun earlier: a small piece of its own, one newline
+        if long is not None:  # the enormous line ends here
+            long.feed(memoryview(buf)[:first])
+            numbering.add(carry_at, pos + first + 1, _long_hit(long, carry_at, pos + first, out, blocks))
+            long, begin = None, first + 1
+        elif carry:  # finish the line begun earlier: a small piece of its own, one newline
             piece = carry + buf[: first + 1]
             numbering.add(
                 carry_at, pos + first + 1, _hits(ac, piece, 0, len(piece), carry_at, out, blocks, True)
@@ -162,9 +188,12 @@ def scan_with_matcher(path: Path, label: str, *, gz: bool = False) -> Scan | Non
         pos += n
     out.bytes_read = pos
     out.gzip_problem = problem[0] if problem else None
-    if carry:  # the last line, without a newline: numbered, but its added newline is not the stream's
-        piece = carry + b"\n"
-        found = _hits(ac, piece, 0, len(piece), carry_at, out, blocks, True)
+    if carry or long is not None:  # the last line, without a newline: numbered, its added newline is not
+        if long is not None:  # the stream's
+            found = _long_hit(long, carry_at, pos, out, blocks)
+        else:
+            piece = carry + b"\n"
+            found = _hits(ac, piece, 0, len(piece), carry_at, out, blocks, True)
         found.newlines = 0
         numbering.add(carry_at, pos, found)
     blocks.finish(pos)
@@ -172,12 +201,29 @@ def scan_with_matcher(path: Path, label: str, *, gz: bool = False) -> Scan | Non
     out.binary = shared._looks_binary(head)
     out.leading_nuls = nuls
     out.ends_with_newline = tail.endswith(b"\n") or pos == 0
-    out.total_lines = newlines + (1 if carry else 0)
+    out.total_lines = newlines + (1 if carry or long is not None else 0)
     out.long_lines = [line.number for line in out.lines if line.truncated]
     tail_lines = tail.rstrip(b"\n").split(b"\n")
     out.last_line = shared._decode(tail_lines[-1][:4096]) if tail_lines and tail_lines[-1] else ""
     out.searched_blocks = 1
     return out
+
+
+def _long_hit(long: shared.LongLine, start: int, newline: int, out: Scan, blocks: shared.Blocks) -> _Found:
+    """The line kept of an enormous line (stream offsets: ``start``, its ``newline``), as ``_hits`` keeps a
+    line: numbered 1 within its own stretch, which holds one newline."""
+    raw = long.text()
+    if not long.anchored or any(marker in raw for marker in shared.BORING):
+        return _Found([], 1)
+    if len(out.lines) >= shared.MAX_HITS:
+        out.hits_dropped += 1
+        return _Found([], 1)
+    line = Line(1, shared._decode(raw).rstrip("\r"), truncated=True)
+    line.offset = start
+    if _TB in raw:
+        blocks.want(line, newline)
+    out.lines.append(line)
+    return _Found([line], 1)
 
 
 class _Found:
@@ -221,7 +267,10 @@ def _hits(
             continue  # a pattern that stands for longer anchors (lines.MATCHED), none of them here
         current += buf.count(b"\n", counted_to, ls)
         counted_to = ls
-        raw = bytes(buf[ls : min(le, ls + shared.MAX_LINE)])
+        if le - ls > shared.MAX_LINE:  # its head, tail and the bytes around its anchors (lines.LongLine)
+            raw = shared.long_line(memoryview(buf)[ls:le], _anchor_starts).text()
+        else:
+            raw = bytes(buf[ls:le])
         if any(marker in raw for marker in shared.BORING):
             continue
         if len(out.lines) >= shared.MAX_HITS:

@@ -289,6 +289,137 @@ class Gunzip:
         self.close()
 
 
+# A line longer than MAX_LINE (a request logged with its prompt or a base64 image, a pasted blob) is never
+# held whole by any scan path: what is kept of it is its head, the bytes around the anchors beyond the
+# head, and its tail, joined by LONG_MARK (``LongLine``). So the memory a scan needs is bounded whatever
+# the line's length (issue 18: a 500 MB line took 1 GB), and an anchor far inside the line still reaches
+# the analyser with its context (before, only the first MAX_LINE bytes were kept, and no anchor beyond).
+LONG_HEAD = 512 << 10
+LONG_TAIL = 64 << 10
+LONG_CONTEXT = 512  # bytes kept before and after each anchor between the head and the tail
+LONG_SPAN = 8 << 10  # a stretch around anchors close together grows to this at most; then a new one begins
+LONG_STRETCHES = 64  # at most this many stretches (a line made of anchors stays bounded)
+LONG_MARK = b" [...] "
+_ANCHOR_MAX = max(len(a) for a in ANCHORS)
+
+
+def anchor_starts(data: bytes | bytearray | memoryview, start: int, end: int) -> list[int]:
+    """Every offset in ``data[start:end]`` where an anchor begins (overlapping ones too), sorted."""
+    found: set[int] = set()
+    find = data.find if not isinstance(data, memoryview) else bytes(data).find
+    for anchor in ANCHORS:
+        j = find(anchor, start, end)
+        while j >= 0:
+            found.add(j)
+            j = find(anchor, j + 1, end)
+    return sorted(found)
+
+
+class LongLine:
+    """What is kept of a line longer than ``MAX_LINE``, from its bytes fed in order, in bounded memory.
+
+    Kept: the first ``LONG_HEAD`` bytes, up to ``LONG_STRETCHES`` stretches of ``LONG_CONTEXT`` bytes either
+    side of each anchor that begins after the head (anchors close together share a stretch of at most
+    ``LONG_SPAN``), the last ``LONG_TAIL`` bytes; ``text()`` joins them with ``LONG_MARK`` where bytes were
+    left out. ``anchored``: the line holds an anchor anywhere. Every path (the matcher, grep, the Python
+    scan) keeps a long line through this class, so they keep the same text. ``finder(data, start, end)``
+    gives the offsets where anchors begin (``anchor_starts``, or the matcher's overlapping search: the same
+    offsets)."""
+
+    __slots__ = ("anchored", "finder", "head", "prev", "searched", "size", "stretches", "tail")
+
+    def __init__(self, finder: Any = anchor_starts) -> None:
+        self.finder = finder
+        self.size = 0  # bytes fed
+        self.head = bytearray()
+        self.tail = b""
+        self.prev = b""  # the last bytes fed, so that an anchor (and its context) across two feeds is found
+        self.searched = 0  # line offset from which anchor starts are still to be looked for
+        self.stretches: list[list[Any]] = []  # [start, end, bytes gathered from start]
+        self.anchored = False
+
+    def feed(self, data: bytes | bytearray | memoryview) -> None:
+        view = memoryview(data)
+        for k in range(0, len(view), 1 << 20):  # 1 MB at a time: the same stretches whatever the pieces
+            self._feed(view[k : k + (1 << 20)])
+
+    def _feed(self, data: memoryview) -> None:
+        n = len(data)
+        base = self.size
+        if base < LONG_HEAD:
+            self.head += data[: LONG_HEAD - base]
+        joined = self.prev + bytes(data)
+        at = base - len(self.prev)  # line offset of joined[0]
+        self.size = base + n
+        self._search(joined, at, self.size - _ANCHOR_MAX + 1)
+        keep = LONG_CONTEXT + _ANCHOR_MAX
+        self.prev = joined[-keep:]
+        self.tail = (self.tail + bytes(data[-LONG_TAIL:]))[-LONG_TAIL:]
+
+    def _search(self, joined: bytes, at: int, upto: int) -> None:
+        """Anchors beginning in ``[self.searched, upto)`` (those after ``upto`` may still be cut by the end of
+        what was fed), then every open stretch filled with the bytes of ``joined``."""
+        full = len(self.stretches) == LONG_STRETCHES and self.anchored
+        if full and self.searched > self.stretches[-1][1] + LONG_CONTEXT:
+            self.searched = max(self.searched, upto)  # nothing more can be kept: no need to look
+        elif upto > self.searched:
+            for j in self.finder(joined, max(0, self.searched - at), len(joined)):
+                p = at + j
+                if p < self.searched:
+                    continue
+                if p >= upto:
+                    break
+                self.anchored = True
+                if p + LONG_CONTEXT <= LONG_HEAD:
+                    continue  # inside the head, which is kept
+                self._stretch(p)
+            self.searched = upto
+        end = at + len(joined)
+        for stretch in self.stretches:
+            have = stretch[0] + len(stretch[2])
+            if have < stretch[1] and have < end:
+                stretch[2] += joined[have - at : min(stretch[1], end) - at]
+
+    def _stretch(self, p: int) -> None:
+        start, end = max(p - LONG_CONTEXT, LONG_HEAD), p + LONG_CONTEXT
+        if self.stretches:
+            last = self.stretches[-1]
+            if start <= last[1]:
+                if end - last[0] <= LONG_SPAN:
+                    last[1] = max(last[1], end)
+                    return
+                start = last[1]
+        if len(self.stretches) < LONG_STRETCHES:
+            self.stretches.append([start, end, bytearray()])
+
+    def text(self) -> bytes:
+        """The kept bytes, once the whole line was fed (the anchors cut by the end of the feeds are looked for
+        now, so ``anchored`` is final only after this call)."""
+        self._search(self.prev, self.size - len(self.prev), self.size)
+        tail_at = self.size - len(self.tail)
+        out = bytearray(self.head)
+        done = len(self.head)
+        for start, _end, got in self.stretches:
+            piece = bytes(got[: max(0, tail_at - start)])
+            if not piece:
+                continue
+            if start > done:
+                out += LONG_MARK
+            out += piece
+            done = start + len(piece)
+        if tail_at > done:
+            out += LONG_MARK
+        out += self.tail[max(0, done - tail_at) :]
+        return bytes(out)
+
+
+def long_line(data: bytes | bytearray | memoryview, finder: Any = anchor_starts) -> LongLine:
+    """``data``, a whole line longer than ``MAX_LINE`` (no newline), kept as ``LongLine`` keeps it."""
+    line = LongLine(finder)
+    line.feed(data)
+    return line
+
+
 def following_lines(buf: bytes, after: int, limit: int) -> list[str]:
     """Up to TRACEBACK_LINES lines after offset ``after`` (the newline ending the Traceback line)."""
     stop = min(limit, after + 1 + TRACEBACK_BYTES)

@@ -9,6 +9,11 @@ and fed to grep's stdin. Lines after a ``Traceback`` hit are read back afterward
 second decompression only when there is a traceback). The result is what the Python scan gives
 (tests/log/test_robustness.py compares them on every fixture); anything unexpected (no grep, a non-GNU
 grep, a grep failure) returns None and the caller scans in Python.
+
+GNU grep holds a whole line to print it (a 500 MB line took 1 GB, issue 18), so both greps run with their
+address space capped at ``GREP_MEMORY``: a line too long for that makes grep fail ("memory exhausted"), and
+the log is scanned in Python, which streams such a line (``lines.LongLine``). What is kept of a hit line
+longer than ``MAX_LINE`` is what ``LongLine`` keeps, read from grep's output as it streams.
 """
 
 from __future__ import annotations
@@ -28,7 +33,19 @@ if TYPE_CHECKING:
 
 _TB = b"Traceback (most recent call last)"
 _CHUNK = shared.CHUNK  # bytes counted at a time
-_LONG = 8 << 20  # reader.MAX_CARRY: a line longer than this is reported as a long line
+# The address space each grep may use: 16 MB runs the anchors' expression on ordinary lines, and grep's
+# buffer doubles to hold a long line, so lines up to about 8 MB pass; the two greps and this process stay
+# under 100 MB together (issue 18's bound).
+GREP_MEMORY = 24 << 20
+
+
+def _cap_memory() -> None:  # in the child, before exec
+    try:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (GREP_MEMORY, GREP_MEMORY))
+    except (ImportError, ValueError, OSError):
+        pass
 
 
 @lru_cache(maxsize=1)
@@ -64,8 +81,6 @@ class _Counter:
         self.head = b""
         self.nuls, self.in_nuls = 0, True  # the run of NUL bytes the stream starts with, however long
         self.tail = b""  # the last 4096 bytes
-        self.line_start = 0  # stream offset where the current line starts
-        self.long_lines: list[int] = []
 
     def feed(self, data: bytes | bytearray, n: int) -> None:
         if not self.head:
@@ -73,19 +88,8 @@ class _Counter:
         if self.in_nuls:
             kept = len(data[:n].lstrip(b"\x00"))
             self.nuls, self.in_nuls = self.nuls + n - kept, kept == 0
-        first = data.find(b"\n", 0, n)
-        if first < 0:
-            self.size += n
-            return
-        if self.size + first - self.line_start > _LONG:
-            self.long_lines.append(self.newlines + 1)
         self.newlines += data.count(b"\n", 0, n)
-        self.line_start = self.size + data.rfind(b"\n", 0, n) + 1
         self.size += n
-
-    def finish(self) -> None:
-        if self.size - self.line_start > _LONG:
-            self.long_lines.append(self.newlines + 1)
 
 
 def scan_with_grep(path: Path, label: str, *, gz: bool = False) -> Scan | None:
@@ -117,13 +121,19 @@ def scan_with_grep(path: Path, label: str, *, gz: bool = False) -> Scan | None:
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             env=env,
+            preexec_fn=_cap_memory,
         )
     except OSError:
         return None
     assert proc.stdout is not None
     try:
         sieve = subprocess.Popen(
-            drop, stdin=proc.stdout, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env
+            drop,
+            stdin=proc.stdout,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=env,
+            preexec_fn=_cap_memory,
         )
     except OSError:
         proc.kill()
@@ -161,7 +171,6 @@ def scan_with_grep(path: Path, label: str, *, gz: bool = False) -> Scan | None:
         sieved = sieve.wait()
     if failed or status not in (0, 1) or sieved not in (0, 1):
         return None
-    count.finish()
     out.gzip_problem = problem
     out.bytes_read = count.size
     out.binary = shared._looks_binary(count.head)
@@ -170,7 +179,7 @@ def scan_with_grep(path: Path, label: str, *, gz: bool = False) -> Scan | None:
     out.total_lines = count.newlines + (0 if out.ends_with_newline else 1)
     tail_lines = count.tail.rstrip(b"\n").split(b"\n")
     out.last_line = shared._decode(tail_lines[-1][:4096]) if tail_lines and tail_lines[-1] else ""
-    out.long_lines = sorted(set(out.long_lines) | set(count.long_lines))
+    out.long_lines = [line.number for line in out.lines if line.truncated]  # as the other paths list them
     out.searched_blocks = 1
     _traceback_blocks(path, out, gz)
     return out
@@ -200,7 +209,7 @@ def _collect(stream: IO[bytes], out: Scan, failed: list[BaseException]) -> None:
     """grep's ``N:OFFSET:text`` records into ``out.lines`` (steady-state lines dropped, as the Python scan
     drops them; at most ``MAX_HITS``)."""
     try:
-        for number, offset, text, cut, _hit in _records(stream, out):
+        for number, offset, text, cut, _hit in _records(stream):
             if any(marker in text for marker in shared.BORING):
                 continue  # a steady-state line that happens to contain an anchor
             if len(out.lines) >= shared.MAX_HITS:
@@ -251,26 +260,23 @@ def _traceback_blocks(path: Path, out: Scan, gz: bool) -> None:
                 pos += len(data)
 
 
-def _records(stream: IO[bytes], out: Scan) -> Iterator[tuple[int, int, bytes, bool, bool]]:
-    """``(number, offset, text, truncated, anchor beyond the kept text)`` from grep's ``N:OFFSET:text``."""
+def _records(stream: IO[bytes]) -> Iterator[tuple[int, int, bytes, bool, bool]]:
+    """``(number, offset, text, truncated, True)`` from grep's ``N:OFFSET:text``; the text of a line longer
+    than ``MAX_LINE`` is what ``lines.LongLine`` keeps of it, fed from grep's output as it streams."""
     read = stream.read
     carry = b""
-    long: tuple[int, int, bytes] | None = None  # a line longer than MAX_LINE: its number, offset, head
-    long_hit = False
-    tail = b""  # overlap so an anchor split between two reads is still found
+    long: tuple[int, int, shared.LongLine] | None = None  # a line longer than MAX_LINE: number, offset
     while True:
         data = read(1 << 20)
         if not data:
             break
         if long is not None:
             nl = data.find(b"\n")
-            part = data if nl < 0 else data[:nl]
-            long_hit = long_hit or any(a in tail + part for a in shared.ANCHORS)
-            tail = part[-64:]
+            long[2].feed(data if nl < 0 else data[:nl])
             if nl < 0:
                 continue
-            yield long[0], long[1], long[2], True, long_hit
-            long, long_hit, tail = None, False, b""
+            yield long[0], long[1], long[2].text(), True, True
+            long = None
             data = data[nl + 1 :]
         buf = carry + data if carry else data
         start = 0
@@ -280,25 +286,24 @@ def _records(stream: IO[bytes], out: Scan) -> Iterator[tuple[int, int, bytes, bo
                 break
             number, offset, text = _parse(buf[start:nl])
             start = nl + 1
-            truncated = len(text) > shared.MAX_LINE
-            hit = truncated and any(a in text[shared.MAX_LINE - 64 :] for a in shared.ANCHORS)
-            if truncated and number not in out.long_lines:
-                out.long_lines.append(number)
-            yield number, offset, text[: shared.MAX_LINE], truncated, hit
+            if len(text) > shared.MAX_LINE:
+                yield number, offset, shared.long_line(text).text(), True, True
+            else:
+                yield number, offset, text, False, True
         carry = buf[start:]
         if len(carry) > shared.MAX_LINE + 64:
             number, offset, text = _parse(carry)
-            if number not in out.long_lines:
-                out.long_lines.append(number)
-            long = (number, offset, text[: shared.MAX_LINE])
-            long_hit = any(a in text[shared.MAX_LINE - 64 :] for a in shared.ANCHORS)
-            tail = text[-64:]
+            long = (number, offset, shared.LongLine())
+            long[2].feed(text)
             carry = b""
     if long is not None:
-        yield long[0], long[1], long[2], True, long_hit
+        yield long[0], long[1], long[2].text(), True, True
     elif carry:
         number, offset, text = _parse(carry)
-        yield number, offset, text[: shared.MAX_LINE], len(text) > shared.MAX_LINE, False
+        if len(text) > shared.MAX_LINE:
+            yield number, offset, shared.long_line(text).text(), True, True
+        else:
+            yield number, offset, text, False, True
 
 
 def _parse(record: bytes) -> tuple[int, int, bytes]:

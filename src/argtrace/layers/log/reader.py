@@ -25,16 +25,19 @@ from argtrace.layers.log.lines import (  # noqa: F401  (re-exported: reader.Line
     MAX_LINE,
     TRACEBACK_BYTES,
     TRACEBACK_LINES,
+    Blocks,
     Gunzip,
     Line,
+    LongLine,
     Scan,
     _decode,
     _looks_binary,
     following_lines,
+    long_line,
 )
 
 BLOCK = 256 << 10  # sub-block for the boring-line test
-MAX_CARRY = 8 << 20  # a line longer than this is scanned in pieces
+MAX_CARRY = 8 << 20  # a line longer than this is streamed through lines.LongLine, never held whole
 
 
 def open_log(path: Path) -> tuple[BinaryIO, bool]:
@@ -151,20 +154,20 @@ def _scan_range(args: tuple[str, int, int, str]) -> Scan:
 
 
 def _line_boundary(fh: BinaryIO, pos: int) -> int:
-    """The first line start at or after ``pos``."""
+    """The first line start at or after ``pos`` (the end of the file if none: a range never starts inside a
+    line, however long, or that line would be counted twice)."""
     if pos <= 0:
         return 0
     fh.seek(pos - 1)
     scanned = 0
-    while scanned < MAX_CARRY:
+    while True:
         data = fh.read(1 << 20)
         if not data:
-            return pos + scanned
+            return pos + scanned - 1 if scanned else pos
         j = data.find(b"\n")
         if j >= 0:
             return pos + scanned + j
         scanned += len(data)
-    return pos
 
 
 def _scan_parallel(path: Path, size: int, workers: int, out: Scan) -> None:
@@ -227,7 +230,10 @@ def _scan_stream(fh: BinaryIO, out: Scan) -> None:
     first = True
     in_nuls = True  # the run of NUL bytes the stream starts with is counted however long it is
     last_byte = b"\n"
+    long: LongLine | None = None  # a line longer than MAX_CARRY, streamed (it starts at base)
+    blocks = Blocks()  # the lines after a Traceback in such a line
     for data in _chunks(fh):
+        at = out.bytes_read  # stream offset of data[0]
         out.bytes_read += len(data)
         if first:
             first = False
@@ -237,28 +243,62 @@ def _scan_stream(fh: BinaryIO, out: Scan) -> None:
             out.leading_nuls += len(data) - kept
             in_nuls = kept == 0
         last_byte = data[-1:]
+        if long is not None:
+            nl = data.find(b"\n")
+            long.feed(data if nl < 0 else memoryview(data)[:nl])
+            if nl >= 0:
+                _keep_long(long, line_no, base, at + nl, out, blocks)
+            blocks.feed(data, len(data), at)
+            if nl < 0:
+                continue
+            long, line_no, base = None, line_no + 1, at + nl + 1
+            data = data[nl + 1 :]
+            if not data:
+                continue
+        else:
+            blocks.feed(data, len(data), at)
         buf = carry + data if carry else data
         cut = buf.rfind(b"\n") + 1
         if cut == 0:
             if len(buf) <= MAX_CARRY:
                 carry = buf
                 continue
-            # One enormous line: scan what we have as a piece of it.
-            if not out.long_lines or out.long_lines[-1] != line_no:
-                out.long_lines.append(line_no)
-            _scan_region(buf, len(buf), line_no, base, out, piece=True)
-            base += len(buf)
+            # One enormous line: kept as lines.LongLine keeps it (head, tail, the bytes around its anchors).
+            long = LongLine()
+            long.feed(buf)
             carry = b""
             continue
-        line_no, deferred = _scan_region(buf, cut, line_no, base, out, piece=False)
+        line_no, deferred = _scan_region(buf, cut, line_no, base, out)
         base += deferred
         carry = buf[deferred:]
     out.ends_with_newline = last_byte == b"\n"
-    if carry:
+    if long is not None:  # the final line, enormous, without a newline
+        _keep_long(long, line_no, base, out.bytes_read, out, blocks)
+        line_no += 1
+    elif carry:
         # The final line (no newline at the end of the file), or a traceback deferred to the end.
         buf = carry if carry.endswith(b"\n") else carry + b"\n"
-        line_no, _ = _scan_region(buf, len(buf), line_no, base, out, piece=False, final=True)
+        line_no, _ = _scan_region(buf, len(buf), line_no, base, out, final=True)
+    blocks.finish(out.bytes_read)
     out.total_lines = line_no - 1
+
+
+def _keep_long(long: LongLine, line_no: int, start: int, newline: int, out: Scan, blocks: Blocks) -> None:
+    """Keep an enormous line (stream offsets: ``start``, its ``newline``) as ``_scan_region`` keeps a line;
+    it is the last non-empty line so far, as the fast paths take it (its last 4096 bytes)."""
+    raw = long.text()
+    tail = long.tail.rstrip(b"\n")
+    out.last_line = _decode(tail[tail.rfind(b"\n") + 1 :][-4096:]) if tail else out.last_line
+    if not long.anchored or any(marker in raw for marker in BORING):
+        return
+    if len(out.lines) >= MAX_HITS:
+        out.hits_dropped += 1
+        return
+    line = Line(line_no, _decode(raw).rstrip("\r"), truncated=True, offset=start)
+    out.long_lines.append(line_no)
+    if b"Traceback (most recent call last)" in raw:
+        blocks.want(line, newline)
+    out.lines.append(line)
 
 
 def _is_boring(buf: bytes, start: int, end: int) -> bool:
@@ -274,7 +314,7 @@ def _is_boring(buf: bytes, start: int, end: int) -> bool:
 
 
 def _scan_region(
-    buf: bytes, end: int, line_no: int, base: int, out: Scan, *, piece: bool, final: bool = False
+    buf: bytes, end: int, line_no: int, base: int, out: Scan, *, final: bool = False
 ) -> tuple[int, int]:
     """Find anchor lines in ``buf[:end]`` (whole lines); return (next line number, bytes consumed).
 
@@ -305,7 +345,7 @@ def _scan_region(
         pos = blk_end
 
     consumed = end
-    if not piece and not final and len(buf) > 4 * TRACEBACK_BYTES:
+    if not final and len(buf) > 4 * TRACEBACK_BYTES:
         window = end - TRACEBACK_BYTES
         late = [s for s in starts if s >= window and buf.startswith(b"Traceback", _strip_at(buf, s))]
         if late:
@@ -323,7 +363,8 @@ def _scan_region(
         if len(out.lines) >= MAX_HITS:
             out.hits_dropped += 1
             continue
-        raw = buf[ls : min(le, ls + MAX_LINE)]
+        # a line longer than MAX_LINE: its head, tail and the bytes around its anchors (lines.LongLine)
+        raw = long_line(memoryview(buf)[ls:le]).text() if le - ls > MAX_LINE else buf[ls:le]
         if any(marker in raw for marker in BORING):
             continue  # a steady-state line that happens to contain an anchor (as the grep prefilter drops it)
         line = Line(current, _decode(raw).rstrip("\r"), truncated=le - ls > MAX_LINE, offset=base + ls)
@@ -332,8 +373,6 @@ def _scan_region(
         if b"Traceback (most recent call last)" in raw:
             line.block = following_lines(buf, le, end if consumed == end else len(buf))
         out.lines.append(line)
-    if piece:
-        return line_no, consumed
     next_line = current + buf.count(b"\n", counted_to, consumed)
     # the last line that is not empty, as the fast paths take it (a log may end in blank lines)
     stop = consumed
