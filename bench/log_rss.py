@@ -167,6 +167,9 @@ def main() -> int:
         f"argtrace: {' '.join(argtrace)}; bound {opts.max_rss:.0f} MB; load "
         f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}"
     )
+    # a child's ru_maxrss starts at this process's peak (exec records the memory it replaces): the floor
+    floor = run([sys.executable, "-c", "pass"]).rss_mb
+    print(f"python -c pass: {floor:.0f} MB peak RSS (the floor of every figure below)")
     header = "".join(f"{p + ' RSS MB/CPU s':>22}" for p in paths)
     print(f"{'log':<38} {'MB':>7}{header}  same answers")
     tmp = Path(tempfile.mkdtemp(prefix="argtrace-log-rss-"))
@@ -206,6 +209,10 @@ def main() -> int:
             )
             for problem in problems[:10]:
                 print(f"    {problem}")
+            if "real format" in name:
+                grep = run(["grep", "-c", "mamba_scheduler", str(log)])
+                ratio = grep.cpu / max(got[paths[0]][1], 1e-9)  # type: ignore[index]
+                print(f"    grep -c {grep.cpu:.2f} s CPU: {paths[0]} at {ratio:.2f}x grep's throughput")
             failed = failed or bool(problems)
             log.unlink()
     finally:
