@@ -175,9 +175,10 @@ def scan_with_matcher(path: Path, label: str, *, gz: bool = False) -> Scan | Non
             long, begin = None, first + 1
         elif carry:  # finish the line begun earlier: a small piece of its own, one newline
             piece = carry + buf[: first + 1]
-            numbering.add(
-                carry_at, pos + first + 1, _hits(ac, piece, 0, len(piece), carry_at, out, blocks, True)
-            )
+            found = _hits(ac, piece, 0, len(piece), carry_at, out, blocks, True)
+            if len(piece) - 1 > _LONG and not found.lines:  # listed in long_lines, kept or not
+                found.lines.append(Line(1, "", truncated=True))
+            numbering.add(carry_at, pos + first + 1, found)
             carry, begin = bytearray(), first + 1
         cut = max(begin, buf.rfind(b"\n", begin, n) + 1)
         found = _hits(ac, buf, begin, cut, pos, out, blocks, numbering.count_now())
@@ -202,7 +203,8 @@ def scan_with_matcher(path: Path, label: str, *, gz: bool = False) -> Scan | Non
     out.leading_nuls = nuls
     out.ends_with_newline = tail.endswith(b"\n") or pos == 0
     out.total_lines = newlines + (1 if carry or long is not None else 0)
-    out.long_lines = [line.number for line in out.lines if line.truncated]
+    # the kept lines longer than MAX_LINE and every line longer than _LONG, kept or not (_long_hit)
+    out.long_lines = sorted({line.number for part in numbering.parts for line in part[3] if line.truncated})
     tail_lines = tail.rstrip(b"\n").split(b"\n")
     out.last_line = shared._decode(tail_lines[-1][:4096]) if tail_lines and tail_lines[-1] else ""
     out.searched_blocks = 1
@@ -213,11 +215,14 @@ def _long_hit(long: shared.LongLine, start: int, newline: int, out: Scan, blocks
     """The line kept of an enormous line (stream offsets: ``start``, its ``newline``), as ``_hits`` keeps a
     line: numbered 1 within its own stretch, which holds one newline."""
     raw = long.text()
+    # every line over _LONG is listed in long_lines, kept or not: a stand-in numbered with the kept lines
+    listed = Line(1, "", truncated=True)
+    out_of_list = _Found([listed], 1)
     if not long.anchored or any(marker in raw for marker in shared.BORING):
-        return _Found([], 1)
+        return out_of_list
     if len(out.lines) >= shared.MAX_HITS:
         out.hits_dropped += 1
-        return _Found([], 1)
+        return out_of_list
     line = Line(1, shared._decode(raw).rstrip("\r"), truncated=True)
     line.offset = start
     if _TB in raw:

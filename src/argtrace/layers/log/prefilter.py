@@ -33,6 +33,8 @@ if TYPE_CHECKING:
 
 _TB = b"Traceback (most recent call last)"
 _CHUNK = shared.CHUNK  # bytes counted at a time
+_LONG = 8 << 20  # reader.MAX_CARRY: a line longer than this is listed as a long line, kept or not
+
 # The address space each grep may use: 16 MB runs the anchors' expression on ordinary lines, and grep's
 # buffer doubles to hold a long line, so lines up to about 8 MB pass; the two greps and this process stay
 # under 100 MB together (issue 18's bound).
@@ -81,6 +83,8 @@ class _Counter:
         self.head = b""
         self.nuls, self.in_nuls = 0, True  # the run of NUL bytes the stream starts with, however long
         self.tail = b""  # the last 4096 bytes
+        self.line_start = 0  # stream offset where the current line starts
+        self.long_lines: list[int] = []
 
     def feed(self, data: bytes | bytearray, n: int) -> None:
         if not self.head:
@@ -88,8 +92,19 @@ class _Counter:
         if self.in_nuls:
             kept = len(data[:n].lstrip(b"\x00"))
             self.nuls, self.in_nuls = self.nuls + n - kept, kept == 0
+        first = data.find(b"\n", 0, n)
+        if first < 0:
+            self.size += n
+            return
+        if self.size + first - self.line_start > _LONG:
+            self.long_lines.append(self.newlines + 1)
         self.newlines += data.count(b"\n", 0, n)
+        self.line_start = self.size + data.rfind(b"\n", 0, n) + 1
         self.size += n
+
+    def finish(self) -> None:
+        if self.size - self.line_start > _LONG:
+            self.long_lines.append(self.newlines + 1)
 
 
 def scan_with_grep(path: Path, label: str, *, gz: bool = False) -> Scan | None:
@@ -171,6 +186,7 @@ def scan_with_grep(path: Path, label: str, *, gz: bool = False) -> Scan | None:
         sieved = sieve.wait()
     if failed or status not in (0, 1) or sieved not in (0, 1):
         return None
+    count.finish()
     out.gzip_problem = problem
     out.bytes_read = count.size
     out.binary = shared._looks_binary(count.head)
@@ -179,7 +195,8 @@ def scan_with_grep(path: Path, label: str, *, gz: bool = False) -> Scan | None:
     out.total_lines = count.newlines + (0 if out.ends_with_newline else 1)
     tail_lines = count.tail.rstrip(b"\n").split(b"\n")
     out.last_line = shared._decode(tail_lines[-1][:4096]) if tail_lines and tail_lines[-1] else ""
-    out.long_lines = [line.number for line in out.lines if line.truncated]  # as the other paths list them
+    # the kept lines longer than MAX_LINE and every line longer than _LONG, as the other paths list them
+    out.long_lines = sorted({line.number for line in out.lines if line.truncated} | set(count.long_lines))
     out.searched_blocks = 1
     _traceback_blocks(path, out, gz)
     return out

@@ -232,9 +232,17 @@ def _scan_stream(fh: BinaryIO, out: Scan) -> None:
     last_byte = b"\n"
     long: LongLine | None = None  # a line longer than MAX_CARRY, streamed (it starts at base)
     blocks = Blocks()  # the lines after a Traceback in such a line
+    # every line longer than MAX_CARRY is listed in long_lines, kept or not, as the fast paths list them
+    newlines, line_start, over = 0, 0, set()
     for data in _chunks(fh):
         at = out.bytes_read  # stream offset of data[0]
         out.bytes_read += len(data)
+        nl = data.find(b"\n")
+        if nl >= 0:
+            if at + nl - line_start > MAX_CARRY:
+                over.add(newlines + 1)
+            newlines += data.count(b"\n")
+            line_start = at + data.rfind(b"\n") + 1
         if first:
             first = False
             out.binary = _looks_binary(data[:65536])
@@ -281,6 +289,10 @@ def _scan_stream(fh: BinaryIO, out: Scan) -> None:
         line_no, _ = _scan_region(buf, len(buf), line_no, base, out, final=True)
     blocks.finish(out.bytes_read)
     out.total_lines = line_no - 1
+    if out.bytes_read - line_start > MAX_CARRY:
+        over.add(newlines + 1)
+    if over:
+        out.long_lines = sorted(set(out.long_lines) | over)
 
 
 def _keep_long(long: LongLine, line_no: int, start: int, newline: int, out: Scan, blocks: Blocks) -> None:
@@ -295,7 +307,6 @@ def _keep_long(long: LongLine, line_no: int, start: int, newline: int, out: Scan
         out.hits_dropped += 1
         return
     line = Line(line_no, _decode(raw).rstrip("\r"), truncated=True, offset=start)
-    out.long_lines.append(line_no)
     if b"Traceback (most recent call last)" in raw:
         blocks.want(line, newline)
     out.lines.append(line)
