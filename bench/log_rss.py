@@ -163,6 +163,8 @@ def main() -> int:
     paths = opts.paths.split(",")
     argtrace = console_script()
     env = dict(os.environ, PYTHONPATH=str(REPO / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    # run in the launcher, not in a warm process's forked child (docs/warm.md): wait4 then sees the work
+    env["ARGTRACE_WARM"] = "0"
     print(
         f"argtrace: {' '.join(argtrace)}; bound {opts.max_rss:.0f} MB; load "
         f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}"

@@ -168,6 +168,9 @@ def main() -> int:
     compileall.compile_dir(str(package), quiet=1)
     env = dict(os.environ, PYTHONPATH=str(REPO / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""))
     env.pop("PYTHONDONTWRITEBYTECODE", None)
+    # The command runs in the launcher, not in a warm process's forked child (docs/warm.md): wait4's CPU time
+    # and peak RSS are then the command's, not only the launcher's request to the warm process.
+    env["ARGTRACE_WARM"] = "0"
     argtrace_cmd = console_script()
     old_env = None
     if opts.baseline:
