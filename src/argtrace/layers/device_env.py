@@ -89,8 +89,11 @@ def near_known(name: str) -> str | None:
         return None
     best: tuple[int, str] | None = None
     for known in sorted(_known()):
-        d = _distance(name, known)
         limit = 2 if name.split("_", 1)[0] == known.split("_", 1)[0] else 1
+        if abs(len(name) - len(known)) > limit:
+            continue  # the distance is at least the difference in length (issue 18: every exported name of a
+            # 1 MB script against every known variable took 20 s of a check's 27 s)
+        d = _distance(name, known)
         if d <= limit and (best is None or d < best[0]):
             best = (d, known)
     return best[1] if best else None

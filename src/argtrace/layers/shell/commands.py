@@ -467,8 +467,22 @@ class Commands(Conditions):
             return None
         if "PATH" in prefix_env:
             return prefix_env["PATH"][0]
-        exported = self.exported_env().get("PATH")
-        return exported[0] if exported is not None else None
+        return self.exported_value("PATH")
+
+    def exported_value(self, name: str) -> str | None:
+        """``exported_env().get(name)[0]`` without building the whole environment: each external command
+        asks for PATH, and building it for every one was quadratic in a script's variables (issue 18)."""
+        found: str | None = None
+        present = False
+        for scope in self.scopes:
+            v = scope.get(name)
+            if v is None:
+                continue
+            if v.exported and v.is_set:
+                found, present = (v.scalar if v.known else None), True
+            elif present and (not v.exported or not v.is_set):
+                found, present = None, False
+        return found
 
     def exported_env(self) -> dict[str, tuple[str | None, str | None, str, str | None]]:
         env: dict[str, tuple[str | None, str | None, str, str | None]] = {}
