@@ -10,6 +10,7 @@
     python scripts/gen_messages.py huggingface_hub==2.4.0 --download /tmp/w  # a library a launch goes through
     python scripts/gen_messages.py /tmp/w/flash_attn_4-4.0.0b36-py3-none-any.whl  # its package: flash_attn
     python scripts/gen_messages.py --check --wheel-dir /tmp/w     # re-index every release whose wheel is here
+    python scripts/gen_messages.py --asserts vllm==0.33.0         # the asserts without words, same wheels
 
 The wheel (a zip) is read directly: each ``.py`` file of the package is parsed with ``ast`` (never
 imported, never unpacked, no source copied) by ``argtrace.resolver.message_index``. The release's sites
@@ -26,6 +27,11 @@ rule of its newest indexed release (``REPO_ID_REGEX`` of ``utils/_validators.py`
 ``argtrace check``. ``--check`` indexes again every release of the stores whose wheel (same sha256) is
 in the wheel directories and fails when a stored site differs: releases without a wheel at hand are skipped
 and counted, so it runs offline on whatever is cached.
+
+``--asserts`` does the same for the asserts the message index leaves out (a bare ``assert cond``, or one whose
+message has too few literal characters to match: ``argtrace.resolver.assert_index``), into
+``src/argtrace/frameworks/data/asserts/<framework>.json.gz`` (SGLang and vLLM only): what ``why`` and ``log``
+match a bare ``AssertionError``'s last frame, the statement under it, or a quoted condition against.
 """
 
 from __future__ import annotations
@@ -37,13 +43,16 @@ import json
 import re
 import sys
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from argtrace.resolver import message_index  # noqa: E402
+from argtrace.resolver import assert_index, message_index  # noqa: E402
+from argtrace.resolver.assert_store import ASSERT_DIR  # noqa: E402
 from argtrace.resolver.message_store import (  # noqa: E402
     FORMAT,
     LIBRARY_MODULES,
@@ -57,6 +66,18 @@ FRAMEWORKS = ("sglang", "vllm")
 LIBRARIES = LIBRARY_MODULES
 PACKAGES = (*FRAMEWORKS, *LIBRARIES)
 _WHEEL_NAME = re.compile(r"^(?P<name>[A-Za-z0-9_.]+?)-(?P<version>[^-]+)-.*\.whl$")
+
+
+@dataclass(frozen=True)
+class Kind:
+    """What a run indexes: the message sites (the default) or the asserts without words (``--asserts``)."""
+
+    out: Path
+    generated_by: str
+    index: Callable[[str, Path], list[dict[str, Any]]]
+    key: Callable[[dict[str, Any]], tuple[Any, ...]]
+    order: Callable[[dict[str, Any]], tuple[str, ...]]
+    max_reads: int
 
 
 def log(msg: str) -> None:
@@ -157,6 +178,33 @@ def index_release(package: str, wheel: Path) -> list[dict[str, Any]]:
     return [s for s in sites if s["f"] in modules or f"{s['f']}::{s['fn']}" in modules]
 
 
+def index_asserts(package: str, wheel: Path) -> list[dict[str, Any]]:
+    """The asserts without words of a wheel (or of a directory it was unpacked into)."""
+    if package not in FRAMEWORKS:
+        raise SystemExit(f"--asserts indexes {', '.join(FRAMEWORKS)}, not {package}")
+    if wheel.is_dir():
+        return assert_index.index_unpacked(wheel, package)
+    return assert_index.index_wheel(wheel, package)
+
+
+MESSAGES = Kind(
+    MESSAGE_DIR,
+    GENERATOR,
+    lambda package, wheel: index_release(package, wheel),
+    site_key,
+    lambda s: (s["f"], s["fn"], json.dumps(s["p"])),
+    message_index.MAX_READS,
+)
+ASSERTS = Kind(
+    ASSERT_DIR,
+    f"{GENERATOR} --asserts",
+    index_asserts,
+    assert_index.site_key,
+    lambda s: (s["f"], s["fn"], s["c"], json.dumps(s.get("w") or [])),
+    assert_index.MAX_READS,
+)
+
+
 def repo_id_rule(wheel: Path, version: str) -> dict[str, Any] | None:
     """huggingface_hub's ``REPO_ID_REGEX`` (pattern and ``re`` flags, read by AST from
     ``utils/_validators.py``) and whether ``validate_repo_id`` matches or fullmatches it."""
@@ -195,14 +243,20 @@ def repo_id_rule(wheel: Path, version: str) -> dict[str, Any] | None:
     return rule if "pattern" in rule and rule.get("match") in ("match", "fullmatch") else None
 
 
-def load_store(framework: str, out_dir: Path) -> dict[str, Any]:
+def load_store(framework: str, out_dir: Path, kind: Kind = MESSAGES) -> dict[str, Any]:
     path = out_dir / f"{framework}.json.gz"
     if path.exists():
         data: dict[str, Any] = json.loads(gzip.decompress(path.read_bytes()))
         if data.get("format") == FORMAT:
             return data
         log(f"{path}: format {data.get('format')} is not {FORMAT}; starting over")
-    store = {"format": FORMAT, "framework": framework, "generated_by": GENERATOR, "releases": {}, "sites": []}
+    store = {
+        "format": FORMAT,
+        "framework": framework,
+        "generated_by": kind.generated_by,
+        "releases": {},
+        "sites": [],
+    }
     if framework in LIBRARIES:
         store["library"] = True
         store["modules"] = list(LIBRARIES[framework])
@@ -219,25 +273,27 @@ def drop_release(store: dict[str, Any], version: str) -> None:
     store["sites"] = kept
 
 
-def merge_release(store: dict[str, Any], version: str, sites: list[dict[str, Any]]) -> None:
+def merge_release(
+    store: dict[str, Any], version: str, sites: list[dict[str, Any]], kind: Kind = MESSAGES
+) -> None:
     drop_release(store, version)
-    by_key = {site_key(s): s for s in store["sites"]}
+    by_key = {kind.key(s): s for s in store["sites"]}
     for site in sites:
-        key = site_key(site)
+        key = kind.key(site)
         entry = by_key.get(key)
         if entry is None:
             entry = by_key[key] = {k: v for k, v in site.items() if k != "l"} | {"at": {}}
             store["sites"].append(entry)
         else:
-            entry["r"] = sorted(set(entry["r"]) | set(site["r"]))[: message_index.MAX_READS]
+            entry["r"] = sorted(set(entry["r"]) | set(site["r"]))[: kind.max_reads]
         entry["at"].setdefault(version, []).append(site["l"])
     order = sort_releases([*store["releases"], version])
     for entry in store["sites"]:
         entry["at"] = {v: entry["at"][v] for v in order if v in entry["at"]}
-    store["sites"].sort(key=lambda s: (s["f"], s["fn"], json.dumps(s["p"])))
+    store["sites"].sort(key=kind.order)
 
 
-def merge_store(store: dict[str, Any], other: dict[str, Any]) -> None:
+def merge_store(store: dict[str, Any], other: dict[str, Any], kind: Kind = MESSAGES) -> None:
     """Add every release of ``other`` (a store file of the same framework written by another run, e.g. in
     parallel) to ``store``, exactly as if its wheels had been indexed into it."""
     per_release: dict[str, list[dict[str, Any]]] = {v: [] for v in other["releases"]}
@@ -246,7 +302,7 @@ def merge_store(store: dict[str, Any], other: dict[str, Any]) -> None:
         for version, lines in entry["at"].items():
             per_release[version].extend(base | {"l": line} for line in lines)
     for version, sites in per_release.items():
-        merge_release(store, version, sites)
+        merge_release(store, version, sites, kind)
         store["releases"][version] = other["releases"][version]
 
 
@@ -276,16 +332,16 @@ def write_store(store: dict[str, Any], out_dir: Path) -> Path:
     return path
 
 
-def stored_sites(store: dict[str, Any], version: str) -> list[tuple[Any, ...]]:
+def stored_sites(store: dict[str, Any], version: str, kind: Kind = MESSAGES) -> list[tuple[Any, ...]]:
     """One release's sites as the store keeps them (its key and its lines), for a comparison."""
     out = []
     for entry in store["sites"]:
         for line in entry["at"].get(version, []):
-            out.append((site_key(entry), line))
+            out.append((kind.key(entry), line))
     return sorted(out)
 
 
-def check_stores(out_dir: Path, dirs: list[Path]) -> int:
+def check_stores(out_dir: Path, dirs: list[Path], kind: Kind = MESSAGES) -> int:
     """Index again each stored release whose wheel (same name and sha256) is in ``dirs``, and compare.
     Releases whose wheel is not at hand are skipped (counted): the check needs no network."""
     differ = checked = skipped = 0
@@ -298,9 +354,9 @@ def check_stores(out_dir: Path, dirs: list[Path]) -> int:
                 skipped += 1
                 continue
             checked += 1
-            fresh = index_release(package, wheel)
-            got = sorted((site_key(s), s["l"]) for s in fresh)
-            if got != stored_sites(store, version) or len(fresh) != release["sites"]:
+            fresh = kind.index(package, wheel)
+            got = sorted((kind.key(s), s["l"]) for s in fresh)
+            if got != stored_sites(store, version, kind) or len(fresh) != release["sites"]:
                 differ += 1
                 log(f"{package} {version}: {len(fresh)} sites from {wheel.name} differ from {path.name}")
         rule = store.get("repo_id")
@@ -340,7 +396,14 @@ def main(argv: list[str] | None = None) -> int:
         help="add the releases of another <framework>.json.gz (written by a parallel run with --out)",
     )
     parser.add_argument("--drop", action="append", default=[], metavar="FRAMEWORK==VERSION")
-    parser.add_argument("--out", type=Path, default=MESSAGE_DIR, help=f"default: {MESSAGE_DIR}")
+    parser.add_argument(
+        "--out", type=Path, default=None, help=f"default: {MESSAGE_DIR} ({ASSERT_DIR} with --asserts)"
+    )
+    parser.add_argument(
+        "--asserts",
+        action="store_true",
+        help="index the asserts without words (bare, or printing values only) instead of the messages",
+    )
     parser.add_argument(
         "--refilter",
         action="append",
@@ -355,35 +418,37 @@ def main(argv: list[str] | None = None) -> int:
         "difference",
     )
     args = parser.parse_args(argv)
+    kind = ASSERTS if args.asserts else MESSAGES
+    args.out = args.out or kind.out
     dirs = [*args.wheel_dir, *default_wheel_dirs()]
     if args.check:
-        return check_stores(args.out, dirs)
+        return check_stores(args.out, dirs, kind)
     if not args.targets and not args.drop and not args.merge and not args.refilter:
         parser.error("give FRAMEWORK==VERSION or a wheel path")
     stores: dict[str, dict[str, Any]] = {}
     for framework in args.refilter:
-        store = stores.setdefault(framework, load_store(framework, args.out))
+        store = stores.setdefault(framework, load_store(framework, args.out, kind))
         log(f"{framework}: dropped {refilter(store)} distinct sites of test modules")
     for item in args.drop:
         framework, _, version = item.partition("==")
-        store = stores.setdefault(framework, load_store(framework, args.out))
+        store = stores.setdefault(framework, load_store(framework, args.out, kind))
         drop_release(store, version)
     for other_path in args.merge:
         other = json.loads(gzip.decompress(other_path.read_bytes()))
-        store = stores.setdefault(other["framework"], load_store(other["framework"], args.out))
-        merge_store(store, other)
+        store = stores.setdefault(other["framework"], load_store(other["framework"], args.out, kind))
+        merge_store(store, other, kind)
         log(f"merged {', '.join(other['releases'])} from {other_path}")
     for target in args.targets:
         framework, version, wheel = resolve_target(target, dirs, args.download, args.unpacked)
         started = time.monotonic()
-        sites = index_release(framework, wheel)
+        sites = kind.index(framework, wheel)
         if wheel.is_dir():
             note = json.loads((wheel / UNPACKED_NOTE).read_text(encoding="utf-8"))
             name, digest = str(note["wheel"]), str(note["wheel_sha256"])
         else:
             name, digest = wheel.name, sha256(wheel)
-        store = stores.setdefault(framework, load_store(framework, args.out))
-        merge_release(store, version, sites)
+        store = stores.setdefault(framework, load_store(framework, args.out, kind))
+        merge_release(store, version, sites, kind)
         store["releases"][version] = {"wheel": name, "sha256": digest, "sites": len(sites)}
         if framework == "huggingface_hub" and not wheel.is_dir():
             rule = repo_id_rule(wheel, version)
@@ -392,6 +457,8 @@ def main(argv: list[str] | None = None) -> int:
                 store["repo_id"] = rule
         took = time.monotonic() - started
         log(f"{framework} {version}: {len(sites)} sites from {wheel.name} in {took:.0f} s")
+        if kind is ASSERTS:  # a long run over many releases keeps what it has done on disk
+            write_store(store, args.out)
     for store in stores.values():
         path = write_store(store, args.out)
         log(f"wrote {path} ({path.stat().st_size / 1024:.0f} KiB, {len(store['sites'])} distinct sites)")

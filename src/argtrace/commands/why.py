@@ -897,6 +897,8 @@ def explain(
         groups = consequences_last(groups)  # a report of a failure goes after a cause the text holds
     if trace is not None and groups and reporting(groups[0]):
         groups[0]["fix"] = f"{groups[0]['fix']}; {reported_traceback(trace)}"
+        # the indexed assert the traceback ends in is the cause; the sites matched only report it
+        trace["first"] = bool(trace.get("assert")) and all(reporting(g) for g in groups)
     texts = candidates(text)
     signatures = _signatures(texts, framework, text)
     fw = framework or (groups[0]["framework"] if groups else None) or framework_of_text(text)
@@ -953,6 +955,7 @@ def run(args: argparse.Namespace) -> Report:
             "no site matches this text well: the sites listed are candidates matched on words, not where "
             "it failed"
         )
+    indexed_assert = bool((section.get("traceback") or {}).get("assert"))
     if not section["matches"]:
         report.notes.append(
             "no framework raise or log site matches"
@@ -960,6 +963,8 @@ def run(args: argparse.Namespace) -> Report:
             + (
                 f"; the text comes from {origin['origin'].split(':', 1)[0]}, not from SGLang or vLLM"
                 if (origin := section.get("origin"))
+                else "; the assert index names the statement (above)"
+                if indexed_assert
                 else "; try a shorter, literal part of the message"
             )
         )

@@ -264,7 +264,9 @@ def render_why(section: Mapping[str, Any], width: int | None = None) -> str:
     lines.extend(
         render_shell(section) + render_call(section) + render_attribute(section) + render_validation(section)
     )
-    if not section.get("matches"):  # frames without a message: where it failed; else under the sites
+    # frames without a message: where it failed; else under the sites, unless the sites only report the
+    # indexed assert the traceback ends in
+    if not section.get("matches") or (section.get("traceback") or {}).get("first"):
         lines.extend(render_traceback(section))
     signatures = list(section.get("signatures", []))
     top = (section.get("matches") or [None])[0]

@@ -21,6 +21,12 @@ from typing import Any
 
 # `File "PATH", line N, in FUNC` (the line number may be left out by a hand-trimmed paste: vllm PR#47635)
 _FRAME = re.compile(r'\bFile "(?P<path>[^"]{1,500})"(?:, line (?P<line>\d+))?, in (?P<func>[\w.<>]{1,200})')
+# the same frame with its `File "` cut off by the paste (vllm#1581's title: `vllm/.../chatglm.py", line 53, in
+# __init__`): only at the line's start, and only a package path, so prose is not read as a frame
+_CUT_FRAME = re.compile(
+    r'^(?P<path>[\w./-]{0,400}(?:vllm|sglang)/[\w./-]{1,400}\.py)", '
+    r"line (?P<line>\d+), in (?P<func>[\w.<>]{1,200})"
+)
 # the exception line: a class name (qualified or not), optionally a message after ": "
 _EXCEPTION = re.compile(
     r"^(?P<cls>(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt))(?:\s*:\s*(?P<msg>.*))?$"
@@ -29,6 +35,11 @@ _HEADER = "Traceback (most recent call last):"
 _CARETS = re.compile(r"^[\^~\s]+$")
 _PACKAGE = re.compile(r"(?:^|/)(?P<rel>(?P<fw>vllm|sglang)/[\w./-]+\.py)$")
 _NAME = {"vllm": "vLLM", "sglang": "SGLang"}
+# a message that sends the reader to another error printed before it ("Got fatal signal from worker processes,
+# shutting down. See stack trace above for root cause issue.", "See root cause above."): a report, not a cause
+_POINTS_ABOVE = re.compile(
+    r"\bsee (?:the )?(?:stack ?trace|traceback|root cause|error|logs?)\b[^.]{0,40}\babove\b", re.I
+)
 _ATTR = re.compile(r"\b(?:self|server_args|args|config|[a-z_]+_config)\.(?P<name>[a-z_][a-z0-9_]*)\b")
 
 
@@ -67,10 +78,14 @@ def read_traceback(text: str) -> dict[str, Any] | None:
     exception: tuple[str, str] | None = None
     said = False  # an exception line with a message anywhere: the text's cause has words
     for n, line in enumerate(lines):
-        seen = _FRAME.search(line)
+        seen = _FRAME.search(line) or _CUT_FRAME.match(line)
         if seen:
             source = next(
-                (s for s in lines[n + 1 : n + 3] if s and not _CARETS.match(s) and not _FRAME.search(s)),
+                (
+                    s
+                    for s in lines[n + 1 : n + 3]
+                    if s and not _CARETS.match(s) and not _FRAME.search(s) and not _CUT_FRAME.match(s)
+                ),
                 None,
             )
             frames.append({**seen.groupdict(), "source": source, "at": n})
@@ -124,10 +139,20 @@ def _settings(framework: str, source: str | None) -> list[dict[str, str]]:
 
 
 def explain_traceback(text: str) -> dict[str, Any] | None:
-    """``read_traceback`` with ``meaning``, ``fix`` and ``settings``."""
+    """``read_traceback`` with ``meaning``, ``fix`` and ``settings``; for a bare assert, the indexed site
+    (``assert``: ``why_assert``). Without a frame, an ``assert COND`` the text quotes (state ``quoted``)."""
+    from argtrace.resolver.assert_lookup import find_for_frame, find_quoted
+
     found = read_traceback(text)
     if found is None:
-        return None
+        site = find_quoted(text)
+        return _explain_quoted(site) if site is not None else None
+    if found["state"] == "bare":
+        site = find_for_frame(
+            found["framework"], found["file"], found["line"], found["function"], found["source"]
+        )
+        if site is not None:
+            return _explain_indexed(found, site)
     name = _NAME[found["framework"]]
     where = f"{name}'s {found['file']}, in {found['function']}" + (
         f" (line {found['line']} of the release that ran)" if found["line"] else ""
@@ -164,6 +189,66 @@ def explain_traceback(text: str) -> dict[str, Any] | None:
     return {**found, "settings": settings, "meaning": meaning, "fix": fix}
 
 
+def _site_words(site: Mapping[str, Any]) -> tuple[str, str]:
+    """(where and when, the fix) of an indexed assert, in ``why``'s words."""
+    name = _NAME[site["framework"]]
+    lines = ", ".join(str(n) for n in site["lines"][:4])
+    at = f"{site['file']}" + (f":{lines}" if lines else "")
+    where = f"{name}'s {site['function']} ({at}; {site['releases']})"
+    when = f", under `{site['when'][-1]}`" if site["when"] else ""
+    operands = f"; {site['operands']}" if site["operands"] else ""
+    if site.get("model"):
+        operands += f"; from the model's configuration: {', '.join(site['model'][:3])}"
+    read = ", ".join(s["flag"] for s in site["settings"] if s.get("how") != "named")
+    named = ", ".join(
+        f"{s['name']} (named like {s['flag']})" for s in site["settings"] if s.get("how") == "named"
+    )
+    if read or named:
+        said = [f"it reads {read}"] if read else []
+        said += [f"its operand {named}"] if named else []
+        fix = f"change what makes `{site['condition']}` false: {'; '.join(said)}{operands}"
+    else:
+        fix = (
+            f"its operands are the code's own values, not server arguments{operands}: the launch's settings "
+            f"and the model that lead to {site['function']} decide them"
+        )
+    return f"{where}: `{site['condition']}` was false{when}", fix
+
+
+def _explain_indexed(found: dict[str, Any], site: dict[str, Any]) -> dict[str, Any]:
+    """A bare assert's frame matched in the assert index: the site's whole condition and releases."""
+    where, fix = _site_words(site)
+    how = "its line and statement" if site["how"] == "line+condition" else f"its {site['how']}"
+    meaning = (
+        f"a bare {found['exception']} (an assert without a message) raised in {where} "
+        f"(the traceback's last {_NAME[found['framework']]} frame, matched by {how})"
+    )
+    return {**found, "assert": site, "settings": site["settings"], "meaning": meaning, "fix": fix}
+
+
+def _explain_quoted(site: dict[str, Any]) -> dict[str, Any]:
+    """An ``assert COND`` quoted without its frame (a title, a sentence), found in the assert index."""
+    where, fix = _site_words(site)
+    others = f" (and {site['others']} other sites with the same condition)" if site["others"] else ""
+    meaning = f"the quoted assert is {where}{others}"
+    if site["how"] == "line+condition":
+        meaning += " (the file and line the text names)"
+    return {
+        "state": "quoted",
+        "framework": site["framework"],
+        "file": site["file"],
+        "function": site["function"],
+        "line": (site["lines"] or [None])[0],
+        "source": f"assert {site['condition']}",
+        "exception": "AssertionError",
+        "deepest": True,
+        "assert": site,
+        "settings": site["settings"],
+        "meaning": meaning,
+        "fix": fix,
+    }
+
+
 # the sentence a reporting site's fix gets when the text holds the traceback it reports
 def reported_traceback(found: Mapping[str, Any]) -> str:
     return f"the traceback it reports: {found['meaning']}"
@@ -173,7 +258,8 @@ def render_traceback(section: Mapping[str, Any]) -> list[str]:
     found = section.get("traceback")
     if not found:
         return []
-    return [f"traceback: {found['meaning']}", f"  fix: {found['fix']}"]
+    label = "assert" if found.get("state") == "quoted" else "traceback"
+    return [f"{label}: {found['meaning']}", f"  fix: {found['fix']}"]
 
 
 def reporting(group: Mapping[str, Any]) -> bool:
@@ -181,6 +267,8 @@ def reporting(group: Mapping[str, Any]) -> bool:
     exception its ``except`` handler caught ("EngineCore failed to start.", logger.exception)."""
     fix = str(group.get("fix") or "")
     if fix.startswith(("this only reports another error", "this reports ")):
+        return True
+    if _POINTS_ABOVE.search(str(group.get("message") or "")):
         return True
     caught = any(str(c).startswith("except") for c in group.get("conditions") or ())
     return caught and group.get("kind") == "log" and group.get("level") == "exception"

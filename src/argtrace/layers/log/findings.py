@@ -62,6 +62,19 @@ def _evidence(at: Any, hit: ErrorHit, red: _Redactor) -> list[Evidence]:
     return ev
 
 
+def _bare_assert(hit: ErrorHit) -> dict[str, Any] | None:
+    """The indexed assert a bare ``AssertionError`` (no message) was raised by, from its traceback's last
+    SGLang/vLLM frame (``resolver/assert_lookup.py``); None for any other error."""
+    if not hit.traceback or (hit.exception or hit.text).strip() != "AssertionError":
+        return None
+    from argtrace.resolver.assert_lookup import assert_of_traceback
+
+    try:
+        return assert_of_traceback([split_prefix(line).body for line in hit.traceback])
+    except Exception:
+        return None  # no assert index bundled: the line says what it says
+
+
 def _raised(hit: ErrorHit) -> str:
     """What a wrapper's own traceback ends in (a scheduler's, a worker's): the exception and the frame that
     raised it, so that the first screen names the failure the wrapper only announces. Empty when the copy
@@ -223,6 +236,38 @@ def _launch_findings(
                     f"Change {', '.join(hint.flags)} so that `{hint.condition or 'the condition'}` no longer "
                     "holds (`argtrace why` on the message shows the site in every release)."
                 )
+        bare = _bare_assert(fatal) if hint is None else None
+        if bare is not None:
+            # a bare AssertionError: the assert index (generated from the wheels) knows the statement its
+            # traceback's last framework frame points at, its whole condition and what it reads
+            name = {"vllm": "vLLM", "sglang": "SGLang"}[bare["framework"]]
+            lines = ",".join(str(n) for n in bare["lines"][:3])
+            flags = [s["flag"] for s in bare["settings"] if s.get("how") != "named"]
+            reads = f", which reads {', '.join(flags)}" if flags else ""
+            also += (
+                f" {name} asserts `{bare['condition']}` there, in {bare['function']} "
+                f"({bare['file']}{':' + lines if lines else ''}; {bare['releases']}){reads}."
+            )
+            if flags:
+                fix = (
+                    f"Change {', '.join(flags)} so that `{bare['condition']}` holds (`argtrace why` on the "
+                    "traceback shows the site and its operands)."
+                )
+            else:
+                # no server argument read: its operands (a local's assignment, the model's configuration, a
+                # local spelled like a setting) are what the launch decides through
+                said = [bare["operands"]] if bare["operands"] else []
+                said += [f"the model's {', '.join(bare['model'][:3])}"] if bare["model"] else []
+                said += [
+                    f"{s['name']} is spelled like {s['flag']}"
+                    for s in bare["settings"]
+                    if s.get("how") == "named"
+                ]
+                if said:
+                    fix = (
+                        f"Make `{bare['condition']}` hold: {'; '.join(said)} (`argtrace why` on the "
+                        "traceback shows the site in every indexed release)."
+                    )
         if fix is None and stage == "cuda_graph":
             # an error no signature and no raise site explains, inside the capture: the step's own switch
             # (the one a capture that hangs gets) tells whether the capture is what fails
@@ -233,6 +278,8 @@ def _launch_findings(
                 # the step's switches, not what a hang needs besides (which rank NCCL waits for)
                 fix = f"It failed inside the CUDA graph capture. {capture.fix.split('; ')[0].rstrip('.')}."
         setting = named[0] if named else (hint.dests[0] if hint and hint.dests else None)
+        if setting is None and bare is not None and bare["settings"]:
+            setting = next((s["name"] for s in bare["settings"] if s.get("how") != "named"), None)
         out.append(
             rules.LG011.finding(
                 red.text(f"Launch {lc.index} died during {where} with: {fatal.text[:300]}.{also}"),
