@@ -917,6 +917,10 @@ def explain(
     runtime = not groups or not re.search(_ARGUMENT_MODULES, groups[0]["file"])
     from argtrace.commands.why_confidence import assess
 
+    assessed = assess(text, groups[0] if groups else None)
+    if trace is not None and trace.get("assert") and (assessed["origin"] or {}).get("basis") == "frames":
+        assessed["origin"] = None  # the statement it quotes is the framework's own assert (vllm#28411)
+
     return {
         "query": " ".join(text.split()),
         "matches": groups,
@@ -924,7 +928,7 @@ def explain(
         "more": more_commands(" ".join(texts), fw, version, args, runtime),
         "indexed": indexed,
         "release": release,
-        **assess(text, groups[0] if groups else None),
+        **assessed,
         **({"shell": shell} if shell else {}),
         **({"call": call} if call else {}),
         **({"attribute": attribute} if attribute else {}),

@@ -260,13 +260,18 @@ def render_why(section: Mapping[str, Any], width: int | None = None) -> str:
     lines = _Lines(width)
     if not section.get("matches"):
         lines.add(f"no framework raise or log site matches {section.get('query')!r}", 2)
+    trace = section.get("traceback") or {}
+    # an assert the text quotes, found in the assert index, goes before weak candidates matched on words
+    weak_beside = bool(trace.get("assert")) and section.get("confidence") == "weak"
+    if weak_beside:
+        lines.extend(render_traceback(section))
     lines.extend(render_weak(section), 3)
     lines.extend(
         render_shell(section) + render_call(section) + render_attribute(section) + render_validation(section)
     )
     # frames without a message: where it failed; else under the sites, unless the sites only report the
     # indexed assert the traceback ends in
-    if not section.get("matches") or (section.get("traceback") or {}).get("first"):
+    if (not section.get("matches") or trace.get("first")) and not weak_beside:
         lines.extend(render_traceback(section))
     signatures = list(section.get("signatures", []))
     top = (section.get("matches") or [None])[0]

@@ -229,10 +229,33 @@ def _explain_indexed(found: dict[str, Any], site: dict[str, Any]) -> dict[str, A
 def _explain_quoted(site: dict[str, Any]) -> dict[str, Any]:
     """An ``assert COND`` quoted without its frame (a title, a sentence), found in the assert index."""
     where, fix = _site_words(site)
-    others = f" (and {site['others']} other sites with the same condition)" if site["others"] else ""
+    if site.get("ambiguous"):
+        # the text names none of the files: which of them raised it, the text does not say
+        files = ", ".join(f"{s['file']} ({s['releases']})" for s in site["sites"])
+        more = (
+            f" and {site['others'] + 1 - len(site['sites'])} more"
+            if site["others"] + 1 > len(site["sites"])
+            else ""
+        )
+        meaning = (
+            f"the quoted condition `{site['condition']}` is asserted at {site['others'] + 1} sites of "
+            f"{_NAME[site['framework']]} ({files}{more}); the text does not say which; the first: {where}"
+        )
+        fix = f"paste the traceback's last frame to tell them apart; for the first: {fix}"
+        return _quoted_section(site, meaning, fix)
+    others = ""
+    if site["others"]:
+        # the same condition elsewhere, in other releases (a file renamed) or in another function
+        also = ", ".join(f"{s['file']} {s['function']} ({s['releases']})" for s in site["sites"][1:])
+        rest = site["others"] + 1 - len(site["sites"])
+        others = f" (the same condition also in {also}{f' and {rest} more' if rest > 0 else ''})"
     meaning = f"the quoted assert is {where}{others}"
     if site["how"] == "line+condition":
         meaning += " (the file and line the text names)"
+    return _quoted_section(site, meaning, fix)
+
+
+def _quoted_section(site: dict[str, Any], meaning: str, fix: str) -> dict[str, Any]:
     return {
         "state": "quoted",
         "framework": site["framework"],

@@ -98,6 +98,8 @@ def settings(site: AssertSite, framework: str) -> list[dict[str, str]]:
             parts[0] == "self" and len(parts) == 2 and _ARGUMENT_FILE.search(site.file)
         ):
             names.append(parts[-1])
+        elif parts[0] == "self" and len(parts) == 2:
+            named.append(chain)  # another class's ``self.tp_size``: spelled like the setting, no more
     if not names and not named:
         return []
     versions = bundled_versions(framework, include_user=False)
@@ -110,15 +112,16 @@ def settings(site: AssertSite, framework: str) -> list[dict[str, str]]:
         if (long := [s for s in o.option_strings if s.startswith("--")])
     }
     out = [{"name": n, "flag": flags[n], "how": "read"} for n in dict.fromkeys(names) if n in flags]
-    # a local operand spelled like a setting (``tp_size`` in a model's attention: the tensor-parallel world
-    # size): the setting it stands for, by name only (the other framework's spelling through the known
-    # pairs), so it says "named like"
+    # a local operand or another class's attribute spelled like a setting (``tp_size`` in a model's
+    # attention: the tensor-parallel world size): the setting it stands for, by name only (the other
+    # framework's spelling through the known pairs), so it says "named like"
     from argtrace.frameworks.equivalents import KNOWN_PAIRS
 
     alias = {a: b for a, b in KNOWN_PAIRS} if framework == "vllm" else {b: a for a, b in KNOWN_PAIRS}
     taken = {o["name"] for o in out}
-    for name in named:
-        dest = name if name in flags else alias.get(name)
+    for name in dict.fromkeys(named):
+        key = name.rsplit(".", 1)[-1]
+        dest = key if key in flags else alias.get(key)
         if dest in flags and dest not in taken:
             out.append({"name": name, "flag": flags[dest], "how": "named"})
             taken.add(dest)
@@ -190,6 +193,20 @@ def find_quoted(text: str, framework: str | None = None) -> dict[str, Any] | Non
     found = with_condition(condition, framework, file) or with_condition(condition, framework)
     if not found:
         return None
+    # several sites assert the same condition (every model's head-count check): those whose file or
+    # function the text's words name first ("nixl", "chatglm", "scheduler"); ties stay ambiguous
+    words = set(re.findall(r"[a-z0-9]+", text.lower()))
+    scores = {f.site: _named_by(f.site, words) for f in found}
+    found = sorted(found, key=lambda f: -scores[f.site])
+    top = scores[found[0].site]
+    # ambiguous: two files assert it in one release; the same assert moved between files (vLLM's
+    # reorg_kvcache from v1/attention/backends/mla/common.py to layers/attention/mla_attention.py) is one
+    best = [f.site for f in found if scores[f.site] == top]
+    ambiguous = any(
+        a.file != b.file and a.framework == b.framework and set(a.at) & set(b.at)
+        for i, a in enumerate(best)
+        for b in best[i + 1 :]
+    )
     if line is not None:
         # the sentence's line: the releases whose assert sits there, those sites first
         placed = [
@@ -202,7 +219,18 @@ def find_quoted(text: str, framework: str | None = None) -> dict[str, Any] | Non
     out = describe([f for f in found if f.site.framework == fw], fw)
     if out is not None:
         out["frameworks"] = sorted({f.site.framework for f in found})
+        out["ambiguous"] = ambiguous and out["how"] != "line+condition"
     return out
+
+
+def _named_by(site: AssertSite, words: set[str]) -> int:
+    """How many words of the site's file name and function the text holds (``nixl`` for
+    ``nixl_connector.py``); the package's own path words (``vllm``, ``model_executor``) count for nothing."""
+    own = set(re.findall(r"[a-z0-9]+", f"{site.file.rsplit('/', 1)[-1][:-3]} {site.function}".lower()))
+    return len((own - _COMMON_WORDS) & words)
+
+
+_COMMON_WORDS = frozenset({"init", "self", "forward", "get", "py", "utils", "vllm", "sglang", "and", "the"})
 
 
 # `File "PATH", line N, in FUNC` of a frame inside SGLang or vLLM (the last vllm/ or sglang/ is the package)
