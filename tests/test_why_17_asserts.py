@@ -1,6 +1,6 @@
 """`argtrace why` on 12 public reports whose error is an AssertionError from argument handling, start-up or
-the first steps of serving (texts and URLs in tests/data/why_17_asserts/; the first line of each file names the
-report, the release and the fix its thread settled on), as a new user runs it, and the mechanism they led to
+the first steps of serving (texts and URLs in tests/data/why_17_asserts/; the first line of each file names
+the report, the release and the fix its thread settled on), as a new user runs it, and the mechanism they led to
 (docs/real_cases.md "Bare asserts", docs/why.md "Bare asserts: the assert index"):
 
 - the assert index (``scripts/gen_messages.py --asserts``, ``frameworks/data/asserts/``): every assert of
@@ -165,7 +165,9 @@ def test_the_report_of_a_worker_failure_goes_after_the_assert_it_reports() -> No
     section = explain(_text("vllm16021_phi4_llama_kv_heads_tp4"))
     assert section["traceback"]["first"] is True
     view = render_why(section).splitlines()
-    assert view[0].startswith("traceback: a bare AssertionError (an assert without a message) raised in vLLM's")
+    assert view[0].startswith(
+        "traceback: a bare AssertionError (an assert without a message) raised in vLLM's"
+    )
     assert "LlamaAttention.__init__" in view[0]
 
 
