@@ -1,7 +1,7 @@
 """`argtrace why` on 12 public reports whose error is an AssertionError from argument handling, start-up or
 the first steps of serving (texts and URLs in tests/data/why_17_asserts/; the first line of each file names
-the report, the release and the fix its thread settled on), as a new user runs it, and the mechanism they led to
-(docs/real_cases.md "Bare asserts", docs/why.md "Bare asserts: the assert index"):
+the report, the release and the fix its thread settled on), as a new user runs it, and the mechanism they
+led to (docs/real_cases.md "Bare asserts", docs/why.md "Bare asserts: the assert index"):
 
 - the assert index (``scripts/gen_messages.py --asserts``, ``frameworks/data/asserts/``): every assert of
   every indexed SGLang and vLLM wheel that prints no words (bare, or values only), with its whole condition,
