@@ -132,7 +132,16 @@ CASES = [
         "strong",
         "sglang/kernels/ops/kvcache/hicache.py:163",
     ),
-    WhyCase("sglang6913_num_experts_tp_title", "c", "c", None, "none"),
+    # the quoted statement is in the assert index since s17-asserts (EPMoE's check; self.tp_size only spelled
+    # like --tp-size): the right site, no correct change (the thread: a main-branch regression)
+    WhyCase(
+        "sglang6913_num_experts_tp_title",
+        "c",
+        "b",
+        None,
+        "none",
+        frame=("quoted", "sglang/srt/layers/moe/ep_moe/layer.py", "EPMoE.__init__"),
+    ),
     WhyCase(
         "sglang9140_trtllm_mha_sm120",
         "a",
@@ -267,7 +276,7 @@ CASES = [
 def test_the_batch_is_25_reports_with_their_urls() -> None:
     assert sorted(c.name for c in CASES) == sorted(p.stem for p in DATA.glob("*.txt"))
     assert len({quoted_url(DATA / f"{c.name}.txt") for c in CASES}) == 25
-    assert batch_grades(CASES) == ([1, 14, 6, 4], [4, 16, 5, 0])
+    assert batch_grades(CASES) == ([1, 14, 6, 4], [4, 17, 4, 0])  # W16-10 c -> b (s17-asserts)
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
@@ -430,11 +439,6 @@ MISSING = [
         "the message says the hybrid KV cache manager is disabled, which --kv-transfer-config (a connector "
         "without hybrid support) or --disable-hybrid-kv-cache-manager decides; the caller's condition is not "
         "traced into the raising function",
-    ),
-    (
-        "sglang6913_num_experts_tp_title",
-        lambda s, first: s.get("traceback") is not None,
-        "a bare assert's statement without its frame: bare asserts are not in the message index",
     ),
     (
         "minimaxm1_21_cannot_find_model_module",

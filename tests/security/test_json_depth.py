@@ -69,6 +69,7 @@ OWN_DATA = {
     "remote/collector.py": 2,
     "remote/ssh.py": 1,
     "resolver/ast_parser.py": 1,
+    "resolver/assert_store.py": 1,  # frameworks/data/asserts/<framework>.json.gz
     "resolver/cache.py": 2,
     "resolver/dump_overlay.py": 1,
     "resolver/environments.py": 1,
