@@ -351,23 +351,29 @@ def test_a_bare_assert_names_its_condition_and_the_server_arguments_it_reads() -
         "in __init__\n    assert self.num_experts % self.tp_size == 0\nAssertionError"
     )
     assert found is not None
+    # since s17-asserts the assert index has EPMoE's assert (line 120 is in no indexed release: found by its
+    # statement); self.tp_size is EPMoE's own attribute, only spelled like --tp-size
     assert (found["state"], found["file"], found["line"], found["settings"]) == (
         "bare",
         "sglang/srt/layers/moe/ep_moe/layer.py",
         120,
-        [{"name": "tp_size", "flag": "--tp-size"}],
+        [{"name": "self.tp_size", "flag": "--tp-size", "how": "named"}],
     )
-    assert (
-        found["fix"] == "change what makes `self.num_experts % self.tp_size == 0` false: it reads --tp-size"
+    assert found["fix"] == (
+        "change what makes `self.num_experts % self.tp_size == 0` false: its operand self.tp_size (named "
+        "like --tp-size)"
     )
+    assert found["assert"]["releases"] == "0.4.1.post7-0.4.7.post1"
 
 
 def test_a_bare_assert_of_the_codes_own_values_names_no_setting() -> None:
     section = _why("vllm43626_page_size_bytes_assert")
+    # since s17-asserts: the assert index places line 1042 in 0.21.0 and gives the condition around it
     assert section["traceback"]["meaning"] == (
-        "a bare AssertionError (an assert without a message, so no indexed site prints it) raised in vLLM's "
-        "vllm/v1/core/kv_cache_utils.py, in unify_kv_cache_spec_page_size (line 1042 of the release that "
-        "ran): its condition `new_spec.page_size_bytes == max_page_size` was false"
+        "a bare AssertionError (an assert without a message) raised in vLLM's unify_kv_cache_spec_page_size "
+        "(vllm/v1/core/kv_cache_utils.py:1042; 0.21.0): `new_spec.page_size_bytes == max_page_size` was "
+        "false, under `not (layer_spec.page_size_bytes == max_page_size)` (the traceback's last vLLM frame, "
+        "matched by its line and statement)"
     )
     assert section["traceback"]["settings"] == []
     assert render_why(section).splitlines()[1].startswith("traceback: a bare AssertionError")

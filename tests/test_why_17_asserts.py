@@ -57,15 +57,15 @@ CASES = [
         "b",
         ("quoted", "sglang/srt/layers/attention/dsa/dsa_indexer.py", "Indexer._get_topk_ragged"),
         "condition",
-        ambiguous=True,
         first="DeepseekV2AttentionMLA.__init__",
     ),
     Case(
         "sglang12676_chunked_req_line_1839",
         "c",
         "b",
-        ("quoted", "sglang/srt/managers/scheduler.py", "Scheduler._get_new_batch_prefill_raw"),
-        "condition",
+        # line 1839 of scheduler.py, as the sentence says, is this assert in 0.5.4.post3
+        ("quoted", "sglang/srt/managers/scheduler.py", "Scheduler.get_new_batch_prefill"),
+        "line+condition",
     ),
     Case(
         "sglang2255_being_chunked_req_title",
@@ -87,34 +87,33 @@ CASES = [
         "vllm16021_phi4_llama_kv_heads_tp4",
         "d",
         "a",
+        # line 122 is in no indexed release (0.8.5.post1 has it elsewhere): found by its statement
         ("bare", "vllm/model_executor/models/llama.py", "LlamaAttention.__init__"),
-        "line+condition",
+        "condition",
         ("--tensor-parallel-size",),
         first="MPClient.__init__.sigusr1_handler",
     ),
     Case("vllm1759_tp_group_already_initialized", "b", "b", None, first="initialize_model_parallel"),
-    Case(
-        "vllm19338_nixl_num_blocks_title",
-        "c",
-        "b",
-        ("quoted", "vllm/distributed/kv_transfer/kv_connector/v1/nixl_connector.py", ""),
-        "condition",
-    ),
+    # the NIXL check of mid-2025 (0.9.x) is in no indexed release: a strict xfail below
+    Case("vllm19338_nixl_num_blocks_title", "c", "c", None),
     Case(
         "vllm28411_reorganized_kv_c_normed",
         "c",
         "b",
         ("quoted", "vllm/model_executor/layers/attention/mla_attention.py", "reorg_kvcache"),
         "condition",
-        ambiguous=True,
     ),
     Case(
         "vllm33074_dsv32_num_kv_heads_title",
         "c",
         "b",
-        ("quoted", "", ""),
+        # five sites assert it; the title's "DeepseekV32" names the DSv3.2 indexer's backend
+        (
+            "quoted",
+            "vllm/v1/attention/backends/mla/indexer.py",
+            "DeepseekV32IndexerBackend.get_kv_cache_shape",
+        ),
         "condition",
-        ambiguous=True,
     ),
     Case("vllm3639_tp_group_not_initialized", "b", "b", None, first="get_tensor_model_parallel_group"),
     Case("vllm8097_internvl_25_not_divisible_by_4", "b", "b", None, first="ensure_divisibility"),
@@ -125,7 +124,7 @@ def test_the_batch_is_12_reports_with_their_urls() -> None:
     assert sorted(c.name for c in CASES) == sorted(p.stem for p in DATA.glob("*.txt"))
     assert len({quoted_url(DATA / f"{c.name}.txt") for c in CASES}) == 12
     assert [sum(c.before == g for c in CASES) for g in "abcd"] == [0, 5, 6, 1]
-    assert [sum(c.grade == g for c in CASES) for g in "abcd"] == [2, 10, 0, 0]
+    assert [sum(c.grade == g for c in CASES) for g in "abcd"] == [2, 9, 1, 0]
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
@@ -181,8 +180,22 @@ def test_a_sentence_naming_the_file_and_a_title_quoting_the_condition() -> None:
 
 
 def test_an_ambiguous_condition_says_the_text_does_not_choose() -> None:
-    section = explain(_text("vllm33074_dsv32_num_kv_heads_title"))
+    # not a report: vllm#33074's condition without its title's "DeepseekV32"
+    section = explain("AssertionError: num_kv_heads == 1")
     meaning = section["traceback"]["meaning"]
-    assert meaning.startswith("the quoted condition `num_kv_heads == 1` is asserted at ")
+    assert meaning.startswith("the quoted condition `num_kv_heads == 1` is asserted at 5 sites of vLLM (")
     assert "the text does not say which" in meaning
     assert section["traceback"]["fix"].startswith("paste the traceback's last frame to tell them apart")
+    assert section["traceback"]["assert"]["ambiguous"] is True
+
+
+def test_a_sentence_naming_file_and_line_finds_the_release() -> None:
+    # sglang#12676: "in line 1839 of python/sglang/srt/managers/scheduler.py"
+    found = explain(_text("sglang12676_chunked_req_line_1839"))["traceback"]["assert"]
+    assert (found["releases"], found["lines"]) == ("0.5.4.post3", [1839])
+    assert found["condition"] == "self.chunked_req is None"
+
+
+@pytest.mark.xfail(strict=True, reason="the NIXL connector's check of vLLM 0.9.x is in no indexed release")
+def test_what_class_b_would_need_for_vllm19338() -> None:
+    assert explain(_text("vllm19338_nixl_num_blocks_title")).get("traceback") is not None

@@ -195,7 +195,7 @@ def find_quoted(text: str, framework: str | None = None) -> dict[str, Any] | Non
         return None
     # several sites assert the same condition (every model's head-count check): those whose file or
     # function the text's words name first ("nixl", "chatglm", "scheduler"); ties stay ambiguous
-    words = set(re.findall(r"[a-z0-9]+", text.lower()))
+    words = _words(text)
     scores = {f.site: _named_by(f.site, words) for f in found}
     found = sorted(found, key=lambda f: -scores[f.site])
     top = scores[found[0].site]
@@ -226,11 +226,19 @@ def find_quoted(text: str, framework: str | None = None) -> dict[str, Any] | Non
 def _named_by(site: AssertSite, words: set[str]) -> int:
     """How many words of the site's file name and function the text holds (``nixl`` for
     ``nixl_connector.py``); the package's own path words (``vllm``, ``model_executor``) count for nothing."""
-    own = set(re.findall(r"[a-z0-9]+", f"{site.file.rsplit('/', 1)[-1][:-3]} {site.function}".lower()))
+    own = _words(f"{site.file.rsplit('/', 1)[-1][:-3]} {site.function}")
     return len((own - _COMMON_WORDS) & words)
 
 
-_COMMON_WORDS = frozenset({"init", "self", "forward", "get", "py", "utils", "vllm", "sglang", "and", "the"})
+def _words(text: str) -> set[str]:
+    """Lower-case words, a CamelCase name split into its words (``DeepseekV32IndexerBackend``: deepseek,
+    v32, indexer, backend), so a title's ``DeepseekV32`` meets the class it names."""
+    return set(re.findall(r"[a-z0-9]+", re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", text).lower()))
+
+
+_COMMON_WORDS = frozenset(
+    {"init", "self", "forward", "get", "py", "utils", "vllm", "sglang", "and", "the", "backend", "layer"}
+)
 
 
 # `File "PATH", line N, in FUNC` of a frame inside SGLang or vLLM (the last vllm/ or sglang/ is the package)

@@ -254,19 +254,18 @@ def _launch_findings(
                     "traceback shows the site and its operands)."
                 )
             else:
-                # no server argument read: its operands (a local's assignment, the model's configuration, a
-                # local spelled like a setting) are what the launch decides through
+                # no server argument read: its operands (a local's assignment, the model's configuration)
+                # say what decided it; a local spelled like a setting is a lead, not a read
                 said = [bare["operands"]] if bare["operands"] else []
                 said += [f"the model's {', '.join(bare['model'][:3])}"] if bare["model"] else []
-                said += [
-                    f"{s['name']} is spelled like {s['flag']}"
-                    for s in bare["settings"]
-                    if s.get("how") == "named"
-                ]
                 if said:
+                    also += f" Its operands: {'; '.join(said)}."
+                named_like = [s for s in bare["settings"] if s.get("how") == "named"]
+                if named_like:
+                    spelled = ", ".join(f"{s['name']} is spelled like {s['flag']}" for s in named_like)
                     fix = (
-                        f"Make `{bare['condition']}` hold: {'; '.join(said)} (`argtrace why` on the "
-                        "traceback shows the site in every indexed release)."
+                        f"Make `{bare['condition']}` hold; {spelled} (by name only: `argtrace why` on the "
+                        "traceback shows the site and its operands)."
                     )
         if fix is None and stage == "cuda_graph":
             # an error no signature and no raise site explains, inside the capture: the step's own switch
