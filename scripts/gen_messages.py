@@ -327,8 +327,11 @@ def write_store(store: dict[str, Any], out_dir: Path) -> Path:
     path = out_dir / f"{store['framework']}.json.gz"
     store["releases"] = {v: store["releases"][v] for v in sort_releases(list(store["releases"]))}
     text = json.dumps(store, separators=(",", ":"), ensure_ascii=False, sort_keys=False)
-    # mtime=0: the same input gives the same bytes
-    path.write_bytes(gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0))
+    # mtime=0: the same input gives the same bytes; written beside and renamed, so a run stopped while it
+    # writes leaves the previous whole file
+    part = path.with_name(path.name + ".part")
+    part.write_bytes(gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0))
+    part.replace(path)
     return path
 
 
