@@ -56,6 +56,13 @@ FOREIGN_WORDINGS = (
         "https://github.com/nagadomi/nunif/issues/702",
     ),
     Wording(
+        "transformers' GGUF loader: it has no config mapping for this GGUF file's architecture (vLLM builds"
+        " the model's config from the GGUF header through it unless --hf-config-path names the original"
+        " model's config)",
+        r"GGUF model with architecture \S+ is not supported yet",
+        "https://github.com/vllm-project/vllm/issues/15277",
+    ),
+    Wording(
         "Python's import system: the installed package is broken or missing",
         r"\bNo module named |\bcannot import name ",
         "https://github.com/vllm-project/vllm/issues/31789",
@@ -229,6 +236,10 @@ def assess(text: str, first: Mapping[str, Any] | None) -> dict[str, Any]:
     lead = words_before(text, first)
     if lead:
         signs.append(f"the text's message opens with {lead!r}, which the site's message does not print")
+    other = words_after(text, first)
+    if other:
+        said, printed = other
+        signs.append(f"the text's message goes on with {printed!r} where the site's goes on with {said!r}")
     # two signs against a site outweigh up to twice the characters one sign does: only some of its words
     # and a class it does not raise (vllm#34641's "RuntimeError: MXFP4 quantization is not supported on
     # gfx942" against SGLang's NotImplementedError "MXFP4 quantization for MoE is only supported on AMD
@@ -276,6 +287,35 @@ def words_before(text: str, site: Mapping[str, Any]) -> str | None:
         return None
     lead = lead.strip()
     return lead if re.search(r"[A-Za-z]", lead) else None
+
+
+_PLACEHOLDER = re.compile(r"\{[^{}]*\}|%[-#0 +]*\d*(?:\.\d+)?[sdrifx]")
+
+
+def words_after(text: str, site: Mapping[str, Any]) -> tuple[str, str] | None:
+    """The word the site's message goes on with and the different word the text goes on with, where the text
+    holds the opening words of the site's last literal piece but not the rest of it: vLLM's "Model
+    architecture '{model_arch}' is not supported by ROCm for now." against transformers' "GGUF model with
+    architecture deepseek2 is not supported yet." (vllm#15277; 31 characters in order, partial) goes on
+    with "by" in the site and "yet" in the text, so the text is another message with some of the same
+    words. None when the text holds the whole piece, ends there (a copy cut short) or goes on to the next
+    line."""
+    pieces = _PLACEHOLDER.split(str(site.get("message") or ""))
+    words = pieces[-1].strip().lstrip("'\"`)]}:,. ").split()
+    if len(words) < 3:
+        return None
+    for n in range(len(words) - 1, 1, -1):
+        head = " ".join(words[:n])
+        at = text.rfind(head)
+        if at < 0:
+            continue
+        line = text[at + len(head) :].split("\n", 1)[0].strip()
+        printed = re.match(r"[A-Za-z][\w'-]*", line)
+        said = re.match(r"[A-Za-z][\w'-]*", words[n])
+        if printed is None or said is None or printed.group(0) == said.group(0):
+            return None
+        return said.group(0), printed.group(0)
+    return None
 
 
 def render_weak(section: Mapping[str, Any]) -> list[str]:

@@ -196,6 +196,14 @@ def _abbreviates(short: str, full: str) -> bool:
     return all(x and y.startswith(x) for x, y in zip(a, b, strict=True))
 
 
+def _request_field(read: str) -> bool:
+    """A chain read from an object that is not the server's configuration: ``request.model``,
+    ``obj.lora_path``, ``seq_group.sampling_params``: rooted neither in ``self`` nor in an object named as a
+    configuration or the arguments (``model_config.``, ``server_args.``, ``vllm_config.``)."""
+    chain = read.split(".")
+    return len(chain) > 1 and chain[0] != "self" and not any("config" in c or "args" in c for c in chain[:-1])
+
+
 def settings_of(
     framework: str, version: str | None, reads: list[str], message: str, text: str = "", function: str = ""
 ) -> list[dict[str, Any]]:
@@ -234,6 +242,8 @@ def settings_of(
         if re.match(_ENV, last):
             add({"name": last, "flag": None, "env": True, "via": read})
             continue
+        if _request_field(read):
+            continue  # ``request.model``: the model a request names, not --model (THUDM/LongBench#102)
         flag = _flag(framework, version, last)
         if flag:
             add({"name": last, "flag": flag, "via": read})
@@ -241,9 +251,9 @@ def settings_of(
     for read in reads:
         # a read the message spells out in full ("the model's context length" over ``self.context_len``,
         # which TokenizerManager copies from --context-length): the setting by both signs, first
-        chain = read.split(".")
-        if chain[0] != "self" and not any("config" in c or "args" in c for c in chain[:-1]):
+        if _request_field(read) or (read.split(".")[0] != "self" and "." not in read):
             continue  # a request's or a batch's field (obj.lora_path), not the server's configuration
+        chain = read.split(".")
         for field, flag in spelled:
             if _abbreviates(chain[-1], field) and not any(e["name"] == field for e in out):
                 add(
