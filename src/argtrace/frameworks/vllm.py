@@ -112,6 +112,10 @@ def prepare_argv(server: ServerCommand, schema: Schema) -> PreparedArgv:
             dash_o=_enabled(schema, "optimization_level")
             or (legacy and _enabled(schema, "underscore_to_dash") and _enabled(schema, "dotted_keys")),
             legacy=legacy,
+            # 0.11.1-0.11.2 have the shorthand but no --optimization-level yet: their parse_args writes the
+            # dotted `-O.mode=3` for -O (their alias of --compilation-config), argparse_utils.py:255-267 of
+            # the 0.11.2 wheel; from 0.12.0 the schema registers --optimization-level and -O becomes it
+            dotted_mode=schema.option("--optimization-level") is None,
         )
     if _enabled(schema, "dotted_keys"):
         args = _merge_dotted(args, out, human_ints=not legacy)
@@ -384,7 +388,12 @@ def _registered(schema: Schema, option: str) -> bool:
 
 
 def _normalise(
-    args: list[ArgToken], *, underscores: bool = True, dash_o: bool = True, legacy: bool = False
+    args: list[ArgToken],
+    *,
+    underscores: bool = True,
+    dash_o: bool = True,
+    legacy: bool = False,
+    dotted_mode: bool = False,
 ) -> list[ArgToken]:
     def repl(match: re.Match[str]) -> str:
         return match.group(0).replace("_", "-")
@@ -404,17 +413,20 @@ def _normalise(
             else:
                 new = _UNDERSCORE_SEGMENT.sub(repl, arg, count=1)
             out.append(tok if new == arg else ArgToken(new, tok.src, tok.via, tok.at, tok.original or arg))
-        elif legacy and dash_o and arg.startswith("-O") and arg != "-O" and arg[2] != ".":
+        elif (legacy or dotted_mode) and dash_o and arg.startswith("-O") and arg != "-O" and arg[2] != ".":
             level = arg[3:] if arg[2] == "=" else arg[2:]
-            out.append(ArgToken(f"-O.level={level}", tok.src, via="rewrite", original=arg))
+            key = "level" if legacy else "mode"
+            out.append(ArgToken(f"-O.{key}={level}", tok.src, via="rewrite", original=arg))
         elif (
-            legacy
+            (legacy or dotted_mode)
             and dash_o
             and arg == "-O"
             and i + 1 < len(args)
             and args[i + 1].text in {"0", "1", "2", "3"}
         ):
-            out.append(ArgToken("-O.level", tok.src, via="rewrite", original=arg))
+            out.append(ArgToken("-O.level" if legacy else "-O.mode", tok.src, via="rewrite", original=arg))
+        elif dotted_mode and arg.startswith("-O."):
+            out.append(tok)  # the dotted key of -O itself (--compilation-config), merged below
         elif dash_o and arg.startswith("-O") and arg != "-O":
             level = arg[3:] if len(arg) > 2 and arg[2] == "=" else arg[2:]
             out.append(ArgToken("--optimization-level", tok.src, via="rewrite", original=arg))

@@ -196,12 +196,15 @@ def _abbreviates(short: str, full: str) -> bool:
     return all(x and y.startswith(x) for x, y in zip(a, b, strict=True))
 
 
+_REQUEST_ROOT = re.compile(r"(?:\w+_)?(?:raw_)?req(?:uest)?s?|obj")
+
+
 def _request_field(read: str) -> bool:
-    """A chain read from an object that is not the server's configuration: ``request.model``,
-    ``obj.lora_path``, ``seq_group.sampling_params``: rooted neither in ``self`` nor in an object named as a
-    configuration or the arguments (``model_config.``, ``server_args.``, ``vllm_config.``)."""
+    """A field of what a client sent, not of the server's configuration: ``request.model``,
+    ``raw_request.headers``, ``obj.lora_path`` (SGLang's request object), named so in both frameworks' serving
+    code; ``cfg.x``, ``server_args.x`` or ``model_config.x`` are the server's."""
     chain = read.split(".")
-    return len(chain) > 1 and chain[0] != "self" and not any("config" in c or "args" in c for c in chain[:-1])
+    return len(chain) > 1 and bool(_REQUEST_ROOT.fullmatch(chain[0]))
 
 
 def settings_of(
@@ -251,9 +254,9 @@ def settings_of(
     for read in reads:
         # a read the message spells out in full ("the model's context length" over ``self.context_len``,
         # which TokenizerManager copies from --context-length): the setting by both signs, first
-        if _request_field(read) or (read.split(".")[0] != "self" and "." not in read):
-            continue  # a request's or a batch's field (obj.lora_path), not the server's configuration
         chain = read.split(".")
+        if chain[0] != "self" and not any("config" in c or "args" in c for c in chain[:-1]):
+            continue  # a request's or a batch's field (obj.lora_path), not the server's configuration
         for field, flag in spelled:
             if _abbreviates(chain[-1], field) and not any(e["name"] == field for e in out):
                 add(
