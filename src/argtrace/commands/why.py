@@ -190,9 +190,25 @@ def _shown(setting: Mapping[str, Any]) -> str:
     return f"{flag} (its {', '.join(fields)})" if fields else flag
 
 
+def _in_conditions(group: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The settings the site's conditions themselves read (``when: self.lora_config``: --enable-lora), of all
+    those its function reads: naming only these keeps a test-only variable or an unrelated option the
+    function also reads out of the fix (vLLM's load_model reads VLLM_TEST_DYNAMO_FULLGRAPH_CAPTURE and
+    --compilation-config too, QwenLM/Qwen2.5-Omni#302). Empty when the conditions name none of them."""
+    conditions = " ".join(group.get("conditions") or ())
+
+    def read_there(setting: Mapping[str, Any]) -> bool:
+        return bool(re.search(rf"(?<![\w.]){re.escape(str(setting['via']))}(?![\w])", conditions))
+
+    if not any(s.get("via") and read_there(s) for s in group["settings"]):
+        return []
+    # a setting the message names (no ``via``) stays: the message says it is the one to change
+    return [s for s in group["settings"] if not s.get("via") or read_there(s)]
+
+
 def _avoid(group: Mapping[str, Any]) -> str:
     """How to avoid the message, from its kind, condition and settings."""
-    flags = [_shown(s) for s in group["settings"]]
+    flags = [_shown(s) for s in _in_conditions(group) or group["settings"]]
     change = f": change {', '.join(flags)}" if flags else ""
     cond = group["condition"]
     value = next((s for s in group["settings"] if "value" in s), None)

@@ -250,6 +250,13 @@ def settings_of(
         flag = _flag(framework, version, last)
         if flag:
             add({"name": last, "flag": flag, "via": read})
+            continue
+        switch = f"enable_{last[: -len('_config')]}" if last.endswith("_config") else ""
+        if switch and (flag := _flag(framework, version, switch)):
+            # a configuration object only one switch builds: vLLM's create_engine_config makes
+            # ``lora_config`` only under --enable-lora (``LoRAConfig(...) if self.enable_lora else None``), so
+            # reading it (``when: self.lora_config``) reads that switch (QwenLM/Qwen2.5-Omni#302)
+            add({"name": switch, "flag": flag, "via": read})
     spelled = _spelled(framework, version, message)
     for read in reads:
         # a read the message spells out in full ("the model's context length" over ``self.context_len``,

@@ -1,0 +1,2 @@
+# https://discuss.vllm.ai/t/the-vllm-server-fails-on-large-max-num-batched-tokens/1602 (the launch as its log's non-default args give it, vLLM 0.10.1.dev1: the server fails at start-up with --max-num-batched-tokens 200000 instead of limiting concurrency)
+vllm serve mistralai/Mistral-7B-Instruct-v0.2 --host 0.0.0.0 --trust-remote-code --max-model-len 16384 --block-size 32 --no-enable-prefix-caching --max-num-batched-tokens 200000 --max-num-seqs 200 --no-enable-chunked-prefill

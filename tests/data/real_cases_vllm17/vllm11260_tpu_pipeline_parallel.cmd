@@ -1,0 +1,2 @@
+# https://github.com/vllm-project/vllm/issues/11260 (vLLM 0.6.4.post2.dev378 on TPU: pipeline parallelism with Ray is not supported on TPU at that release)
+vllm serve mistralai/Pixtral-Large-Instruct-2411 --config-format mistral --load-format mistral --tokenizer-mode mistral --num-scheduler-steps 2 --swap-space 4 --max-model-len=1024 --limit_mm_per_prompt 'image=10' --tensor-parallel-size 4 --pipeline-parallel-size 8 --disable-log-requests --dtype=bfloat16

@@ -1,0 +1,2 @@
+# https://github.com/vllm-project/vllm/issues/42229 (2026; stops with "GGUF model with architecture deepseek2 is not supported yet": transformers cannot turn the GGUF header into a config, the original repo's config is not given with --hf-config-path)
+python3 -m vllm.entrypoints.openai.api_server  --model ./DeepSeekV4-Flash-158B-Q4_K_M.gguf --served-model-name DeepSeek-V4-Flash  --max-model-len=8192 --generation-config auto  --enable-sleep-mode --gpu-memory-utilization 0.85    --tokenizer deepseek-ai/DeepSeek-V4  --load-format gguf --cpu-offload-gb 100
