@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 
-from argtrace.commands.why import explain
 from tests.conftest import alarms, quoted_text, run_cli
 
 CASES = Path(__file__).resolve().parent / "data" / "real_cases_vllm17"
@@ -136,11 +135,13 @@ def test_vllm15277_transformers_gguf_message_is_not_rocms() -> None:
     text's origin names --hf-config-path."""
     section = why("vllm15277_gguf_deepseek2.txt")
     assert section["confidence"] == "weak"
-    assert section["reasons"][-1] == "the text's message goes on with 'yet' where the site's goes on with 'by'"
+    assert (
+        section["reasons"][-1] == "the text's message goes on with 'yet' where the site's goes on with 'by'"
+    )
     assert section["origin"] == {
-        "origin": "transformers' GGUF loader: it has no config mapping for this GGUF file's architecture (vLLM "
-        "builds the model's config from the GGUF header through it unless --hf-config-path names the original "
-        "model's config)",
+        "origin": "transformers' GGUF loader: it has no config mapping for this GGUF file's architecture "
+        "(vLLM builds the model's config from the GGUF header through it unless --hf-config-path names the "
+        "original model's config)",
         "basis": "wording",
         "evidence": "GGUF model with architecture deepseek2 is not supported yet",
         "source": "https://github.com/vllm-project/vllm/issues/15277",
@@ -169,9 +170,9 @@ def test_mobileagent162_a_json_converter_refusal_gives_the_json() -> None:
     first = why("mobileagent162_limit_mm_key_value.txt")["matches"][0]
     assert first["function"] == "parse_type._parse_type"
     assert first["fix"] == (
-        "--limit-mm-per-prompt is read with json.loads (the text's <function loads>), which refused 'image=5': "
-        "this release takes JSON here, not key=value pairs: write them as one JSON object in single quotes: "
-        "--limit-mm-per-prompt '{\"image\": 5}'"
+        "--limit-mm-per-prompt is read with json.loads (the text's <function loads>), which refused "
+        "'image=5': this release takes JSON here, not key=value pairs: write them as one JSON object in "
+        "single quotes: --limit-mm-per-prompt '{\"image\": 5}'"
     )
 
 
@@ -183,7 +184,10 @@ def test_qwenomni302_the_lora_switch_is_named() -> None:
         "GPUModelRunnerBase.load_model",
         ["self.lora_config", "not (supports_lora(self.model))"],
     )
-    assert first["fix"] == "make the condition false (not (supports_lora(self.model))): change --enable-lora, --model"
+    assert (
+        first["fix"]
+        == "make the condition false (not (supports_lora(self.model))): change --enable-lora, --model"
+    )
 
 
 def test_vllm18059_v1s_lora_check_names_no_flag() -> None:
@@ -201,7 +205,11 @@ def test_vllm18059_v1s_lora_check_names_no_flag() -> None:
     ("name", "function", "flags"),
     [
         ("truss1752_max_lora_rank.txt", "LoRAConfig.__post_init__", ["--max-lora-rank"]),
-        ("vllm9015_pp_architectures.txt", "ModelConfig.verify_with_parallel_config", ["--pipeline-parallel-size", "--model"]),
+        (
+            "vllm9015_pp_architectures.txt",
+            "ModelConfig.verify_with_parallel_config",
+            ["--pipeline-parallel-size", "--model"],
+        ),
     ],
 )
 def test_why_names_the_site_and_the_flags(name: str, function: str, flags: list[str]) -> None:
@@ -212,7 +220,10 @@ def test_why_names_the_site_and_the_flags(name: str, function: str, flags: list[
 
 def test_vllm27347_a_flag_newer_than_the_release() -> None:
     first = why("vllm27347_all2all_backend_flag.txt")["matches"][0]
-    assert first["fix"] == "--all2all-backend is taken by vllm 0.11.2-0.33.0: the release that refused it is not one of them"
+    assert (
+        first["fix"]
+        == "--all2all-backend is taken by vllm 0.11.2-0.33.0: the release that refused it is not one of them"
+    )
 
 
 @pytest.mark.parametrize(
@@ -227,6 +238,8 @@ def test_dash_o_shorthand_per_release(release: str, effective: dict[str, Any]) -
     alias of --compilation-config (argparse_utils.py:255-267 of the 0.11.2 wheel); argtrace read it as
     0.12's --optimization-level and said 0.11.2 refuses it (PA004 error). From 0.12.0 -O3 is
     --optimization-level 3."""
-    report = run_cli(["check", "--format", "json", "--framework-version", release, "-c", "vllm serve M -O3"]).json
+    report = run_cli(
+        ["check", "--format", "json", "--framework-version", release, "-c", "vllm serve M -O3"]
+    ).json
     assert alarms(report) == []
     assert {s["name"]: s["effective"] for s in report["settings"]} == effective

@@ -17,6 +17,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from argtrace.commands.why_fixes import converter_fix, in_conditions, request_fields
+
 if TYPE_CHECKING:
     from argtrace.layers.log.messages import Match, Preferred
     from argtrace.model import Report
@@ -190,25 +192,9 @@ def _shown(setting: Mapping[str, Any]) -> str:
     return f"{flag} (its {', '.join(fields)})" if fields else flag
 
 
-def _in_conditions(group: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    """The settings the site's conditions themselves read (``when: self.lora_config``: --enable-lora), of all
-    those its function reads: naming only these keeps a test-only variable or an unrelated option the
-    function also reads out of the fix (vLLM's load_model reads VLLM_TEST_DYNAMO_FULLGRAPH_CAPTURE and
-    --compilation-config too, QwenLM/Qwen2.5-Omni#302). Empty when the conditions name none of them."""
-    conditions = " ".join(group.get("conditions") or ())
-
-    def read_there(setting: Mapping[str, Any]) -> bool:
-        return bool(re.search(rf"(?<![\w.]){re.escape(str(setting['via']))}(?![\w])", conditions))
-
-    if not any(s.get("via") and read_there(s) for s in group["settings"]):
-        return []
-    # a setting the message names (no ``via``) stays: the message says it is the one to change
-    return [s for s in group["settings"] if not s.get("via") or read_there(s)]
-
-
 def _avoid(group: Mapping[str, Any]) -> str:
     """How to avoid the message, from its kind, condition and settings."""
-    flags = [_shown(s) for s in _in_conditions(group) or group["settings"]]
+    flags = [_shown(s) for s in in_conditions(group) or group["settings"]]
     change = f": change {', '.join(flags)}" if flags else ""
     cond = group["condition"]
     value = next((s for s in group["settings"] if "value" in s), None)
@@ -266,55 +252,10 @@ def _avoid(group: Mapping[str, Any]) -> str:
         return f"make the condition false ({cond}){change}"
     if flags:
         return f"{what} unconditionally in {group['function']}{change}"
-    asked = _request_fields(group)
+    asked = request_fields(group)
     if asked:
         return asked
     return f"{what} unconditionally in {group['function']}: avoid the call path that reaches it"
-
-
-def _converter_fix(group: Mapping[str, Any], text: str) -> str | None:
-    """argparse's "argument --flag: Value X cannot be converted to <function loads ...>": the converter the
-    text names is json.loads, so the value must be JSON; the fix of ``check``'s PA011 for that value
-    (json_values.json_value_fix), with key=value pairs written out as the JSON object they mean
-    (X-PLUG/MobileAgent#162: ``--limit-mm-per-prompt image=5``)."""
-    if "cannot be converted to" not in str(group["message"]):
-        return None
-    m = re.search(r"argument (--[\w-]+)(?:/-\w+)?: Value (.+?) cannot be converted to <function (\w+)", text)
-    if m is None or m.group(3) != "loads":
-        return None
-    from argtrace.layers.parser.json_values import json_value_fix
-
-    flag, value = m.group(1), m.group(2)
-    how = json_value_fix(value, text) or "give it valid JSON, in single quotes"
-    pairs = re.fullmatch(r"[\w.-]+=[^,=]*(?:,[\w.-]+=[^,=]*)*", value)
-    if pairs:
-        import json
-
-        obj = {k: int(v) if v.isdigit() else v for k, _, v in (p.partition("=") for p in value.split(","))}
-        how += f": {flag} '{json.dumps(obj)}'"
-    return f"{flag} is read with json.loads (the text's <function loads>), which refused {value!r}: {how}"
-
-
-def _request_fields(group: Mapping[str, Any]) -> str | None:
-    """The fix of a message that prints what a request sent (``The model `{request.model}` does not
-    exist.``): the client's request is what to change, and the server option that names the values it
-    accepts when the framework has one spelled ``--served-<field>-name`` or ``--served-<field>`` (from the
-    release's schema; THUDM/LongBench#102: a client asking for a path the server serves under another name)."""
-    from argtrace.layers.log.sites import _flag
-
-    fields = list(dict.fromkeys(re.findall(r"\{(?:request|req|raw_request)\.(\w+)\}", str(group["message"]))))
-    if not fields:
-        return None
-    newest = (group.get("releases") or [None])[-1]
-    served = [
-        flag
-        for field in fields
-        for dest in (f"served_{field}_name", f"served_{field}")
-        if (flag := _flag(str(group["framework"]), newest, dest))
-    ]
-    names = ", ".join(f"`{f}`" for f in fields)
-    accepted = f"; the server accepts the values given with {', '.join(served)}" if served else ""
-    return f"raised for a request: it prints the request's {names}, not a launch setting; change what the client sends{accepted}"
 
 
 def group_matches(
@@ -396,7 +337,7 @@ def group_matches(
             known |= {v for fw, v in bundled() if fw == group["framework"]}
         group["absent_in"] = [v for v in sort_releases(known) if v not in group["releases"]]
         if group["fix"] is None:
-            group["fix"] = _converter_fix(group, settings_for[id(group)][2]) or _avoid(group)
+            group["fix"] = converter_fix(group, settings_for[id(group)][2]) or _avoid(group)
     _mark_vendored(out)
     if out and not every:
         out = _groups_shown(out)

@@ -1,0 +1,74 @@
+"""Fixes ``why`` words from what a matched site reads: the settings its conditions read (not every read of
+its function), a converter argparse names in the text (json.loads), a request's own fields (what a client
+sent, not a launch setting). Split from why.py, which composes them in ``_avoid``."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+
+def in_conditions(group: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The settings the site's conditions themselves read (``when: self.lora_config``: --enable-lora), of all
+    those its function reads: naming only these keeps a test-only variable or an unrelated option the
+    function also reads out of the fix (vLLM's load_model reads VLLM_TEST_DYNAMO_FULLGRAPH_CAPTURE and
+    --compilation-config too, QwenLM/Qwen2.5-Omni#302). Empty when the conditions name none of them."""
+    conditions = " ".join(group.get("conditions") or ())
+
+    def read_there(setting: Mapping[str, Any]) -> bool:
+        return bool(re.search(rf"(?<![\w.]){re.escape(str(setting['via']))}(?![\w])", conditions))
+
+    if not any(s.get("via") and read_there(s) for s in group["settings"]):
+        return []
+    # a setting the message names (no ``via``) stays: the message says it is the one to change
+    return [s for s in group["settings"] if not s.get("via") or read_there(s)]
+
+
+def converter_fix(group: Mapping[str, Any], text: str) -> str | None:
+    """argparse's "argument --flag: Value X cannot be converted to <function loads ...>": the converter the
+    text names is json.loads, so the value must be JSON; the fix of ``check``'s PA011 for that value
+    (json_values.json_value_fix), with key=value pairs written out as the JSON object they mean
+    (X-PLUG/MobileAgent#162: ``--limit-mm-per-prompt image=5``)."""
+    if "cannot be converted to" not in str(group["message"]):
+        return None
+    m = re.search(r"argument (--[\w-]+)(?:/-\w+)?: Value (.+?) cannot be converted to <function (\w+)", text)
+    if m is None or m.group(3) != "loads":
+        return None
+    from argtrace.layers.parser.json_values import json_value_fix
+
+    flag, value = m.group(1), m.group(2)
+    how = json_value_fix(value, text) or "give it valid JSON, in single quotes"
+    pairs = re.fullmatch(r"[\w.-]+=[^,=]*(?:,[\w.-]+=[^,=]*)*", value)
+    if pairs:
+        import json
+
+        obj = {k: int(v) if v.isdigit() else v for k, _, v in (p.partition("=") for p in value.split(","))}
+        how += f": {flag} '{json.dumps(obj)}'"
+    return f"{flag} is read with json.loads (the text's <function loads>), which refused {value!r}: {how}"
+
+
+def request_fields(group: Mapping[str, Any]) -> str | None:
+    """The fix of a message that prints what a request sent (``The model `{request.model}` does not
+    exist.``): the client's request is what to change, and the server option that names the values it
+    accepts when the framework has one spelled ``--served-<field>-name`` or ``--served-<field>`` (from the
+    release's schema; THUDM/LongBench#102: a client asking for a path the server serves under another
+    name)."""
+    from argtrace.layers.log.sites import _flag
+
+    fields = list(dict.fromkeys(re.findall(r"\{(?:request|req|raw_request)\.(\w+)\}", str(group["message"]))))
+    if not fields:
+        return None
+    newest = (group.get("releases") or [None])[-1]
+    served = [
+        flag
+        for field in fields
+        for dest in (f"served_{field}_name", f"served_{field}")
+        if (flag := _flag(str(group["framework"]), newest, dest))
+    ]
+    names = ", ".join(f"`{f}`" for f in fields)
+    accepted = f"; the server accepts the values given with {', '.join(served)}" if served else ""
+    return (
+        f"raised for a request: it prints the request's {names}, not a launch setting; change what the "
+        f"client sends{accepted}"
+    )
