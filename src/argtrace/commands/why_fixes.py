@@ -15,10 +15,22 @@ def in_conditions(group: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     function also reads out of the fix (vLLM's load_model reads VLLM_TEST_DYNAMO_FULLGRAPH_CAPTURE and
     --compilation-config too, QwenLM/Qwen2.5-Omni#302). Empty when the conditions name none of them."""
     conditions = " ".join(group.get("conditions") or ())
+    vias = [str(s["via"]) for s in group["settings"] if s.get("via")]
 
     def read_there(setting: Mapping[str, Any]) -> bool:
         return bool(re.search(rf"(?<![\w.]){re.escape(str(setting['via']))}(?![\w])", conditions))
 
+    def explained(read: str) -> bool:
+        return any(read == v or read.startswith(v + ".") or v.startswith(read + ".") for v in vias)
+
+    reads = []
+    for m in re.finditer(r"(?<![\w.])(self(?:\.\w+)+|envs\.\w+)(\()?", conditions):
+        # a method's result (``self.speculative_config.use_eagle()``) reads the object it is called on
+        reads.append(m.group(1).rsplit(".", 1)[0] if m.group(2) else m.group(1))
+    # a condition on something derived (``self.world_size``: the parallel sizes multiplied, vLLM's
+    # ParallelConfig) reads settings no via names: then every read of the function stays a candidate
+    if not reads or not all(explained(r) for r in reads if r != "self"):
+        return []
     if not any(s.get("via") and read_there(s) for s in group["settings"]):
         return []
     # a setting the message names (no ``via``) stays: the message says it is the one to change
