@@ -52,6 +52,8 @@ LEVELS: tuple[tuple[str, int], ...] = (
     ("argtrace.render", 2),
     ("argtrace.layers", 3),
     ("argtrace.check", 4),
+    ("argtrace.check_options", 4),  # what the user asked check for (split from check.py)
+    ("argtrace.check_release", 4),  # which release a check analyses a server with (split from check.py)
     ("argtrace.servers_together", 4),  # findings across a launch's servers (multi-node, PD), run by check
     ("argtrace.verdicts", 4),  # the run's assumptions applied to the findings, after the layers
     ("argtrace.probe", 4),

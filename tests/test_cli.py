@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from argtrace.check import starting_environment
+from argtrace.check_options import starting_environment
 from argtrace.cli import _load_commands, _subparser, build_parser
 from argtrace.commands.check import apply_rest, split_argv
 from argtrace.frameworks.schema import bundled_versions

@@ -40,7 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> Report:
     import os
 
-    from argtrace.check import CheckOptions, starting_environment
+    from argtrace.check_options import CheckOptions, starting_environment
     from argtrace.ci.lint import ARGS_UNKNOWN, check_files, find_launch_files, merge
     from argtrace.model import UsageError
 
