@@ -79,6 +79,9 @@ class _Form:
 
 @dataclass
 class _Stage:
+    """One build stage (``FROM ... AS name``): its base, the image at the root of its chain, and the
+    ``ENV``/``ARG`` values, lines and reasons it holds so far (a later stage starts from its base's)."""
+
     name: str | None
     base: str
     line: int
