@@ -203,3 +203,22 @@ def finding(report: dict[str, Any], code: str) -> dict[str, Any]:
     found = [f for f in report["findings"] if f["code"] == code]
     assert found, [f["code"] for f in report["findings"]]
     return found[0]
+
+
+def check_case(
+    cases: Path, name: str, options: tuple[str, ...] = (), script_args: tuple[str, ...] = ()
+) -> dict[str, Any]:
+    """``argtrace check --format json`` on one case of the 2025-2026 batches (platforms, sgl26, vllm26,
+    sgl17, vllm17), from the case's directory: a ``.cmd`` file's command with ``-c``, its ``#`` lines
+    dropped wherever they stand; any other file by its name, then ``script_args``. ``options`` (the release
+    or GPU a report names) come first."""
+    path = cases / name
+    if path.suffix == ".cmd":
+        lines = [line for line in path.read_text().splitlines() if not line.startswith("#")]
+        target = ["-c", "\n".join(lines).strip("\n")]
+    else:
+        target = [name, *script_args]
+    result = run_cli(["check", "--format", "json", *options, *target], cwd=cases)
+    assert result.stdout.startswith("{"), result.stderr
+    report: dict[str, Any] = result.json
+    return report

@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from argtrace.commands.why import explain
-from tests.conftest import alarms, quoted_text, run_cli
+from tests.batches import check_case
+from tests.conftest import alarms, quoted_text
 
 CASES = Path(__file__).resolve().parent / "data" / "real_cases_platforms"
 
@@ -57,16 +58,7 @@ SCRIPT_ARGS = {
 
 
 def check(name: str) -> dict[str, Any]:
-    path = CASES / name
-    if path.suffix == ".cmd":
-        lines = [line for line in path.read_text().splitlines() if not line.startswith("#")]
-        target = ["-c", "\n".join(lines).strip("\n")]
-    else:
-        target = [name, *SCRIPT_ARGS.get(name, ())]
-    result = run_cli(["check", "--format", "json", *target], cwd=CASES)
-    assert result.stdout.startswith("{"), result.stderr
-    report: dict[str, Any] = result.json
-    return report
+    return check_case(CASES, name, script_args=tuple(SCRIPT_ARGS.get(name, ())))
 
 
 def found(report: dict[str, Any]) -> list[tuple[str, str, str, str | None]]:

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from argtrace.commands.why import explain
+from tests.batches import check_case
 from tests.conftest import alarms, run_cli
 
 CASES = Path(__file__).resolve().parent / "data" / "real_cases_sgl26"
@@ -113,16 +114,7 @@ STAND_IN: dict[str, list[str]] = {}
 
 
 def check(name: str) -> dict[str, Any]:
-    path = CASES / name
-    if path.suffix == ".cmd":
-        lines = [line for line in path.read_text().splitlines() if not line.startswith("#")]
-        target = ["-c", "\n".join(lines).strip("\n")]
-    else:
-        target = [name]
-    result = run_cli(["check", "--format", "json", *OPTIONS.get(name, ()), *target], cwd=CASES)
-    assert result.stdout.startswith("{"), result.stderr
-    report: dict[str, Any] = result.json
-    return report
+    return check_case(CASES, name, tuple(OPTIONS.get(name, ())))
 
 
 def codes(report: dict[str, Any]) -> list[str]:

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from tests.batches import check_case
 from tests.conftest import alarms, quoted_text, run_cli
 
 CASES = Path(__file__).resolve().parent / "data" / "real_cases_vllm17"
@@ -59,17 +60,8 @@ RELEASES = {
 
 
 def check(name: str) -> dict[str, Any]:
-    path = CASES / name
-    release = ["--framework-version", RELEASES[name]] if name in RELEASES else []
-    if path.suffix == ".cmd":
-        lines = [line for line in path.read_text().splitlines() if not line.startswith("#")]
-        target = ["-c", "\n".join(lines).strip("\n")]
-    else:
-        target = [name]
-    result = run_cli(["check", "--format", "json", *release, *target], cwd=CASES)
-    assert result.stdout.startswith("{"), result.stderr
-    report: dict[str, Any] = result.json
-    return report
+    release = ("--framework-version", RELEASES[name]) if name in RELEASES else ()
+    return check_case(CASES, name, release)
 
 
 def why(name: str) -> dict[str, Any]:

@@ -16,6 +16,7 @@ import pytest
 
 from argtrace.commands.why import explain
 from argtrace.commands.why_attribute import attribute_error
+from tests.batches import check_case
 from tests.conftest import alarms, quoted_text, run_cli
 
 CASES = Path(__file__).resolve().parent / "data" / "real_cases_vllm26"
@@ -65,17 +66,8 @@ RELEASES = {
 
 
 def check(name: str) -> dict[str, Any]:
-    path = CASES / name
-    release = ["--framework-version", RELEASES[name]] if name in RELEASES else []
-    if path.suffix == ".cmd":
-        lines = [line for line in path.read_text().splitlines() if not line.startswith("#")]
-        target = ["-c", "\n".join(lines).strip("\n")]
-    else:
-        target = [name]
-    result = run_cli(["check", "--format", "json", *release, *target], cwd=CASES)
-    assert result.stdout.startswith("{"), result.stderr
-    report: dict[str, Any] = result.json
-    return report
+    release = ("--framework-version", RELEASES[name]) if name in RELEASES else ()
+    return check_case(CASES, name, release)
 
 
 def shown(report: dict[str, Any]) -> list[tuple[str, str]]:
