@@ -139,16 +139,9 @@ def _report_imports(fd: int, before: set[str]) -> None:
     the module path other than this directory: one found in the command's working directory is not the
     warm process's to import. And which parsed copies of argtrace's data it read (a release's schema, its
     raise sites: resolver/data_cache.py), for the warm process to read ahead."""
-    cwd = os.getcwd()
-    roots = tuple(root + os.sep for root in sys.path if os.path.isabs(root) and root != cwd)
-    names = []
-    for name, module in list(sys.modules.items()):
-        if name in before:
-            continue
-        spec = getattr(module, "__spec__", None)
-        origin = getattr(spec, "origin", None) or ""
-        if origin in ("built-in", "frozen") or origin.startswith(roots):
-            names.append(name)
+    from argtrace.warm.client import importable_modules
+
+    names = importable_modules(before)
     data_cache = sys.modules.get("argtrace.resolver.data_cache")
     copies = data_cache.paths_read() if data_cache is not None else []
     try:

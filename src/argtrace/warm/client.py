@@ -273,13 +273,16 @@ def _exit_code(status: int, previous: dict[int, Any]) -> int:
     return os.WEXITSTATUS(status)
 
 
-def _importable_modules() -> list[str]:
-    """The modules this command imported that a warm process may import too: found on an absolute entry of
-    the module path other than the working directory (as argtrace/warm/child.py reports them)."""
+def importable_modules(before: frozenset[str] | set[str] = frozenset()) -> list[str]:
+    """The modules this process imported (beyond ``before``) that a warm process may import too: found on
+    an absolute entry of the module path other than the working directory (one found there is not the warm
+    process's to import). The launcher hands them to a new warm process; a child reports its own."""
     cwd = os.getcwd()
     roots = tuple(root + os.sep for root in sys.path if os.path.isabs(root) and root != cwd)
     names = []
     for name, module in list(sys.modules.items()):
+        if name in before:
+            continue
         origin = getattr(getattr(module, "__spec__", None), "origin", None) or ""
         if origin in ("built-in", "frozen") or origin.startswith(roots):
             names.append(name)
@@ -301,7 +304,7 @@ def start_server(argv: Sequence[str], environ: Mapping[str, str] | None = None) 
     path = socket_path(directory, ident)
     if len(path.encode()) > MAX_SOCKET_PATH:
         return False
-    modules = _importable_modules()
+    modules = importable_modules()
     spec = {"socket": path, "identity": ident, "path": list(sys.path), "modules": modules}
     # The spec arrives on the server's stdin (a pipe), not in its argv, which `ps` shows to every user.
     code = (
