@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from argtrace.layers.device_env import near_known, vendors
+from argtrace.layers.device_env import _distance, near_known, vendors
 from argtrace.package_data import package_file
 from tests.conftest import alarms, run_cli
 
@@ -58,6 +58,35 @@ def test_the_table_is_generated_from_the_runtimes_sources() -> None:
 )
 def test_near_known(name: str, meant: str | None) -> None:
     assert near_known(name) == meant
+
+
+def _full_table(a: str, b: str) -> int:
+    """The whole optimal-string-alignment table, with no bound: what the bounded one must agree with."""
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb))
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                cur[j] = min(cur[j], prev2[j - 2] + 1)
+        prev2, prev = prev, cur
+    return prev[-1]
+
+
+def test_the_bounded_distance_agrees_with_the_whole_table() -> None:
+    """near_known asks only whether a name is within 1 or 2 edits (issue 18: the whole table for every
+    exported name of a 1 MB script was 1.1 s); every pair of short words over a small alphabet, each bound."""
+    import itertools
+
+    words = ["".join(p) for n in range(5) for p in itertools.product("AB_", repeat=n)]
+    for a, b in itertools.product(words, repeat=2):
+        exact = _full_table(a, b)
+        assert _distance(a, b) == exact, (a, b)
+        for limit in (0, 1, 2):
+            assert _distance(a, b, limit) == (exact if exact <= limit else limit + 1), (a, b, limit)
+    assert _distance("CUDA_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVCIES", 1) == 1  # a swap is one edit
+    assert _distance("CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", 2) == 3
 
 
 _SG = "python3 -m sglang.launch_server --framework-version 0.5.10.post1 --model-path /m"
