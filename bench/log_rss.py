@@ -13,11 +13,14 @@ The shapes are the ones that hold a lot in one line: a log that is one line with
 prompt or a pasted blob: 10, 100, 500 MB), a real-format log with one line of ``--line-mb`` in the middle
 (a request logged with a base64 image), logs made of 3 MB and of 20 MB lines; each also as ``.gz``
 (``--gz``); an anchor sits far inside each long line, so a line longer than any bound must still give its
-finding. ``--big-mb`` adds real-format logs of SGLang 0.5.23 and vLLM 0.33.0 of that size (needs the
+finding. And the shapes that keep a lot of lines (``--kept-mb``): a server answering every request with an
+error for a long time, then crashing, and logged 45 KB prompts that each hold "error"; the scan keeps their
+first and last lines within bounds (lines.Kept), so the crash at the end is still read. ``--big-mb`` adds
+real-format logs of SGLang 0.5.23 and vLLM 0.33.0 of that size (needs the
 resolver environments, tests/log/realformat.py) with ``grep -c`` for scale.
 
     python bench/log_rss.py [--sizes-mb 10,100,500] [--line-mb 200] [--gz] [--big-mb 2000]
-    python bench/log_rss.py --check    # CI-sized: a 24 MB line, plain and .gz, every path, bound 100 MB
+    python bench/log_rss.py --check    # CI-sized: a 24 MB line, 12 MB of kept lines, every path, bound 100 MB
 """
 
 from __future__ import annotations
@@ -113,6 +116,39 @@ def _lines_of(line_mb: int, total_mb: int) -> Callable[[IO[bytes], random.Random
     return write
 
 
+def _error_lines(total_mb: int) -> Callable[[IO[bytes], random.Random], None]:
+    """A server that answers every request with an error for a long time, then crashes: every line is an
+    anchor line (more than the scan keeps, lines.Kept), and the crash is the last."""
+
+    def write(fh: IO[bytes], rng: random.Random) -> None:
+        fh.write(HEAD)
+        done, k = 0, 0
+        while done < total_mb << 20:
+            line = (
+                b"[2026-11-29 21:16:%02d TP0] ERROR: request %d failed: ValueError: prompt is longer than "
+                b"the model's context length\n" % (k % 60, k)
+            )
+            fh.write(line)
+            done, k = done + len(line), k + 1
+        fh.write(FAILURE)
+
+    return write
+
+
+def _prompts_holding_an_anchor(total_mb: int) -> Callable[[IO[bytes], random.Random], None]:
+    """Logged requests of 45 KB whose text holds "error" (a prompt about debugging): each an anchor line."""
+    words = [b"the", b"model", b"prompt", b"user", b"error", b"value", b"answer", b"token", b"request"]
+
+    def write(fh: IO[bytes], rng: random.Random) -> None:
+        fh.write(HEAD)
+        for _ in range((total_mb << 20) // 45_000):
+            body = b" ".join(rng.choice(words) for _ in range(7_500))[:45_000]
+            fh.write(b"[2026-11-29 21:16:21] Receive: obj=GenerateReqInput(text='" + body + b"')\n")
+        fh.write(FAILURE)
+
+    return write
+
+
 def cases(opts: argparse.Namespace) -> list[tuple[str, Callable[[IO[bytes], random.Random], None]]]:
     out = [(f"one line, {mb} MB, no newline", _one_line(mb)) for mb in _ints(opts.sizes_mb)]
     if opts.line_mb:
@@ -120,6 +156,9 @@ def cases(opts: argparse.Namespace) -> list[tuple[str, Callable[[IO[bytes], rand
     for line_mb, total in ((3, 60), (20, 100)):
         if line_mb in _ints(opts.long_lines_mb):
             out.append((f"{total} MB of {line_mb} MB lines", _lines_of(line_mb, total)))
+    for mb in _ints(opts.kept_mb):
+        out.append((f"{mb} MB of error lines", _error_lines(mb)))
+        out.append((f"{mb} MB of 45 KB prompts with 'error'", _prompts_holding_an_anchor(mb)))
     return out
 
 
@@ -152,6 +191,9 @@ def main() -> int:
     ap.add_argument("--sizes-mb", default="10,100,500", help="single-line logs of these sizes")
     ap.add_argument("--line-mb", type=int, default=200, help="one line this long inside a real-format log")
     ap.add_argument("--long-lines-mb", default="3,20", help="logs made of lines this long (3 and/or 20)")
+    ap.add_argument(
+        "--kept-mb", default="50,100", help="logs of this size whose every line is kept: errors, prompts"
+    )
     ap.add_argument("--gz", action="store_true", help="also each log gzip-compressed")
     ap.add_argument("--big-mb", type=int, default=0, help="also real-format SGLang and vLLM logs this big")
     ap.add_argument("--paths", default="matcher,grep,python")
@@ -160,6 +202,7 @@ def main() -> int:
     opts = ap.parse_args()
     if opts.check:
         opts.sizes_mb, opts.line_mb, opts.long_lines_mb, opts.gz, opts.big_mb = "24", 0, "", True, 0
+        opts.kept_mb = "12"
     paths = opts.paths.split(",")
     argtrace = console_script()
     env = dict(os.environ, PYTHONPATH=str(REPO / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""))

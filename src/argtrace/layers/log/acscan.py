@@ -135,7 +135,7 @@ def scan_with_matcher(path: Path, label: str, *, gz: bool = False) -> Scan | Non
     out = Scan(path=label, size=path.stat().st_size, gzip=gz)
     # A plain file's windows without a hit are not counted as they pass (see _Numbering); a .gz is
     # inflated once, so its newlines are counted while its bytes are at hand.
-    numbering = _Numbering(path, defer=not gz)
+    numbering = _Numbering(path, out, defer=not gz)
     carry = bytearray()  # a line begun in an earlier piece (grown in place: windows are small)
     carry_at = 0  # its stream offset
     pos = 0  # stream offset of the current piece
@@ -199,6 +199,7 @@ def scan_with_matcher(path: Path, label: str, *, gz: bool = False) -> Scan | Non
         numbering.add(carry_at, pos, found)
     blocks.finish(pos)
     newlines = numbering.finish(pos)
+    out.settle()
     out.binary = shared._looks_binary(head)
     out.leading_nuls = nuls
     out.ends_with_newline = tail.endswith(b"\n") or pos == 0
@@ -220,14 +221,11 @@ def _long_hit(long: shared.LongLine, start: int, newline: int, out: Scan, blocks
     out_of_list = _Found([listed], 1)
     if not long.anchored or any(marker in raw for marker in shared.BORING):
         return out_of_list
-    if len(out.lines) >= shared.MAX_HITS:
-        out.hits_dropped += 1
-        return out_of_list
     line = Line(1, shared._decode(raw).rstrip("\r"), truncated=True)
     line.offset = start
     if _TB in raw:
         blocks.want(line, newline)
-    out.lines.append(line)
+    out.keep(line)
     return _Found([line], 1)
 
 
@@ -278,14 +276,11 @@ def _hits(
             raw = bytes(buf[ls:le])
         if any(marker in raw for marker in shared.BORING):
             continue
-        if len(out.lines) >= shared.MAX_HITS:
-            out.hits_dropped += 1
-            continue
         line = Line(current, shared._decode(raw).rstrip("\r"), truncated=le - ls > shared.MAX_LINE)
         line.offset = pos + ls
         if _TB in raw:
             blocks.want(line, pos + le)
-        out.lines.append(line)
+        out.keep(line)
         kept.append(line)
     return _Found(kept, current - 1 + buf.count(b"\n", counted_to, cut))
 
@@ -310,11 +305,13 @@ class _Numbering:
     # few windows loses against counting everything as it passes.
     QUIET_WINDOWS = 16
 
-    def __init__(self, path: Path, *, defer: bool) -> None:
+    def __init__(self, path: Path, out: Scan, *, defer: bool) -> None:
         self.path = path
+        self.out = out
         self.defer = defer
         self.parts: list[list[Any]] = []  # [start, end, newlines or None, lines], in stream order
         self.quiet = 0  # windows since the last one with a kept line
+        self.pruned_at = 0  # lines the scan's bounds had dropped when the parts were last pruned
 
     def count_now(self) -> bool:
         """Should the next window be counted as it passes? (Called once a window.)"""
@@ -324,6 +321,7 @@ class _Numbering:
     def add(self, start: int, end: int, found: _Found) -> None:
         if found.lines:
             self.quiet = 0
+            self._prune()
         if end <= start:
             return
         last = self.parts[-1] if self.parts else None
@@ -335,6 +333,18 @@ class _Numbering:
                 last[1], last[2] = end, last[2] + found.newlines
                 return
         self.parts.append([start, end, found.newlines, found.lines])
+
+    def _prune(self) -> None:
+        """Let go of the lines the scan's bounds dropped (``lines.Kept``), once there are as many as it keeps:
+        the parts are numbered only at the end, and holding every dropped line until then would undo the
+        bound. A dropped line cut at MAX_LINE stays: every such line is listed in long_lines."""
+        kept = self.out.kept
+        if kept is None or kept.dropped - self.pruned_at < shared.KEEP_LINES:
+            return
+        self.pruned_at = kept.dropped
+        for part in self.parts:
+            if part[3]:
+                part[3] = [line for line in part[3] if not line.dropped or line.truncated]
 
     def finish(self, size: int) -> int:
         """Number every kept line; the stream's newline count."""

@@ -111,7 +111,12 @@ def build_launches(scan: Scan, *, framework: str | None = None, year_hint: int |
         return launch
 
     block_end = 0  # the last line number a Traceback block seen so far covers
+    spans = iter(scan.dropped)  # [first offset, last offset, count], in stream order
+    span = next(spans, None)
     for line in unjoined(scan.lines):
+        while span is not None and current is not None and line.offset is not None and span[0] < line.offset:
+            current.lines_dropped += span[2]  # dropped after the launch's last kept line, before this one
+            span = next(spans, None)
         if line.block is not None:
             line.block = _trim_traceback(line.block)
         p = split_prefix(line.text)
@@ -187,6 +192,8 @@ def build_launches(scan: Scan, *, framework: str | None = None, year_hint: int |
         _interpret(launch, line, p, framework, catalog)
         if len(launch.errors) > errors_before and not launch.errors[-1].traceback:
             launch.errors[-1].traceback = frames_before(launch.loose_frames, line.number)
+    if launches:
+        launches[-1].lines_dropped += sum(rest[2] for rest in (span, *spans) if rest is not None)
     _tail_step(scan, launches, new_launch)
     if launches and scan.last_line and SERVING_LINE.search(scan.last_line):
         # the file ends in a running server's steady lines (the scan keeps its last line, not those before)

@@ -24,6 +24,7 @@ from argtrace.layers.log.launch import (
     next_missing,
     stopped_after,
 )
+from argtrace.layers.log.lines import KEEP_LINES
 from argtrace.layers.log.prefix import split_prefix
 from argtrace.layers.log.redaction import _Redactor
 from argtrace.layers.log.signatures import load_catalog
@@ -351,6 +352,12 @@ def _launch_findings(
             # a capture began after one ended (SGLang's piecewise capture after the decode graphs')
             before = " and before the capture begun after it ended"
         cut = "" if analysis.scan.ends_with_newline else " The file ends in the middle of a line."
+        if lc.lines_dropped:
+            cut += (
+                f" {lc.lines_dropped:,} of this launch's anchor lines were not read (of a log of more than "
+                f"{2 * KEEP_LINES:,} of them, the first and last are read, and every launch's first "
+                "lines): what ended it may be among them."
+            )
         # a blog post or tutorial quoting a launch's lines between its paragraphs stops where its author did
         from argtrace.layers.log.no_launch import quoted_in_prose  # only for a launch that stops
 
@@ -388,7 +395,9 @@ def _launch_findings(
                 fix=note.fix if note else None,
                 # A file that is an excerpt at its start is as likely cut at its end by whoever copied it,
                 # and a file written moments ago at its last line's time is a start still under way.
-                severity="info" if excerpt or document or (note and note.still_writing) else None,
+                severity="info"
+                if excerpt or document or lc.lines_dropped or (note and note.still_writing)
+                else None,
                 launch=lc.index,
                 # where the log stops is observed; that the launch is stuck there is assumed
                 basis="assumed" if note and note.fix else None,

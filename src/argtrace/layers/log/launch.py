@@ -142,6 +142,9 @@ class Launch:
     # Start-up steps a line began (``hang.STEP_ORDER``: step -> first line), ended or not: where a launch that
     # stops without an error was (SGLang's "Capture cuda graph begin", vLLM's "Starting to load model").
     begun: dict[str, int] = field(default_factory=dict)
+    # Anchor lines of this launch the scan's memory bound let go (``lines.Kept``: a log of more anchor lines
+    # than it keeps): what the launch did there is not known.
+    lines_dropped: int = 0
 
     @property
     def args_dump(self) -> Dump | None:

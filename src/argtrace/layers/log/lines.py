@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import re
 import zlib
+from bisect import bisect_right
+from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from json.decoder import scanstring  # type: ignore[attr-defined]  # the C scanner, not in typeshed
@@ -19,7 +21,26 @@ MAX_LINE = 1 << 20  # longest line text kept for analysis (args dumps are ~20 kB
 TRACEBACK_LINES = 160  # lines kept after "Traceback (most recent call last):"
 TRACEBACK_BYTES = 64 << 10  # bytes read after a Traceback line for its block
 CHUNK = 8 << 20  # bytes read at a time
-MAX_HITS = 200_000  # hard cap on kept lines (a log made only of errors stays bounded)
+# What a scan keeps of a log with very many anchor lines (a flood of request errors, logged prompts that each
+# hold "error"): the first lines, the last, and between them the lines a launch begins or ends with, each
+# part within a count and a byte bound (``Kept``). Holding the first 200,000 of them took a 49 MB log of
+# error lines to 185 MB and 11 s, and lost its end, where a crash is told (issue 18).
+KEEP_LINES = 10_000
+KEEP_BYTES = 4 << 20
+# Where a launch begins or ends (the analyser's start markers and readiness lines): kept wherever they are,
+# so a long log's launches are all counted and each keeps its arguments. Looked for in a line's first
+# LANDMARK_REACH characters, where a logger's prefix ends (a logged prompt quoting one is not a launch).
+LANDMARKS: tuple[str, ...] = (
+    "server_args",
+    "non-default args",
+    "args: Namespace(",
+    "API server version",
+    "usage: ",
+    "fired up",
+    "startup complete",
+    "Started server process",
+)
+LANDMARK_REACH = 1024
 
 # Every line the analyser can use contains one of these (see analyze.py for what each line means).
 ANCHORS: tuple[bytes, ...] = (
@@ -144,6 +165,12 @@ BORING: tuple[bytes, ...] = (
 )
 
 
+# One search instead of a loop over the strings (a log whose every line is kept asks it of each line past the
+# head: a million per 100 MB of request errors, issue 18); on a line's first LANDMARK_REACH characters only,
+# where a pattern beats a loop of ``in``.
+_landmark = re.compile("|".join(re.escape(mark) for mark in LANDMARKS)).search
+
+
 @dataclass
 class Line:
     """A kept line: its number, text, and for a ``Traceback`` line the lines after it."""
@@ -154,6 +181,104 @@ class Line:
     # For a "Traceback (most recent call last)" line: the lines that follow it.
     block: list[str] | None = None
     offset: int | None = None  # byte offset of the line in the (decompressed) stream
+    dropped: bool = False  # let go by the scan's bounds (``Kept``): its text is gone
+
+
+class Kept:
+    """The lines one scan keeps, in bounded memory, in the order they come (issue 18).
+
+    A line goes to the *head* while it is not full (``KEEP_LINES`` lines, ``KEEP_BYTES``), then to the *tail*,
+    which drops its oldest line whenever it is over the same bounds; a landmark (``LANDMARKS``) past the head
+    goes to the *marks* instead, within the same bounds again. A dropped line's text is let go at once; where
+    dropped lines lay is kept as spans of stream offsets (``[first, last, count]``), made whole at the end
+    against the lines kept, so that every read path (and the parallel one, which hands over its workers'
+    spans) ends with the same lines and spans. A Traceback line counts ``TRACEBACK_BYTES`` more, the block it
+    will be given."""
+
+    def __init__(self) -> None:
+        self.head: list[Line] = []
+        self.head_bytes = 0
+        self.head_full = False
+        self.marks: list[Line] = []
+        self.mark_offsets: list[int] = []
+        self.mark_bytes = 0
+        self.tail: deque[Line] = deque()
+        self.tail_bytes = 0
+        self.spans: list[list[int]] = []  # [first offset, last offset, count] of lines dropped from the tail
+        self.handed: list[list[int]] = []  # spans a worker of the parallel scan dropped
+        self.dropped = 0
+        self.long: list[Line] = []  # the lines cut at MAX_LINE, kept or dropped: each is listed in long_lines
+
+    def add(self, line: Line) -> None:
+        cost = _cost(line)
+        if line.truncated:
+            self.long.append(line)
+        if not self.head_full:
+            if len(self.head) < KEEP_LINES and self.head_bytes + cost <= KEEP_BYTES:
+                self.head.append(line)
+                self.head_bytes += cost
+                return
+            self.head_full = True
+        if (
+            len(self.marks) < KEEP_LINES
+            and self.mark_bytes + cost <= KEEP_BYTES
+            and _landmark(line.text, 0, LANDMARK_REACH) is not None
+        ):
+            self.marks.append(line)
+            self.mark_offsets.append(_offset(line))
+            self.mark_bytes += cost
+            return
+        self.tail.append(line)
+        self.tail_bytes += cost
+        while len(self.tail) > KEEP_LINES or self.tail_bytes > KEEP_BYTES:
+            old = self.tail.popleft()
+            self.tail_bytes -= _cost(old)
+            self._drop(old)
+
+    def hand_over(self, spans: list[list[int]]) -> None:
+        """Lines a worker of the parallel scan dropped (its spans, offsets in the whole file)."""
+        self.handed.extend(list(span) for span in spans)
+
+    def _drop(self, line: Line) -> None:
+        at = _offset(line)
+        last = self.spans[-1] if self.spans else None
+        # the tail drops in stream order: the new line joins the last span unless a mark lies between them
+        marks = self.mark_offsets
+        if last is not None and bisect_right(marks, last[1]) == bisect_right(marks, at):
+            last[1] = at
+            last[2] += 1
+        else:
+            self.spans.append([at, at, 1])
+        line.text = ""
+        line.block = None
+        line.dropped = True
+        self.dropped += 1
+
+    def settle(self, out: Scan) -> None:
+        """The kept lines into ``out.lines`` (stream order), the dropped ones counted and placed."""
+        kept = self.head + sorted([*self.marks, *self.tail], key=_offset)
+        offsets = [_offset(line) for line in kept]
+        merged: list[list[int]] = []
+        for span in sorted([*self.spans, *self.handed]):
+            # two spans with no kept line between them are one stretch of dropped lines
+            if merged and bisect_right(offsets, merged[-1][1]) == bisect_right(offsets, span[0]):
+                merged[-1][1] = max(merged[-1][1], span[1])
+                merged[-1][2] += span[2]
+            else:
+                merged.append(list(span))
+        out.lines = kept
+        out.long_lines = sorted(set(out.long_lines) | {line.number for line in self.long})
+        out.dropped = merged
+        out.hits_dropped = sum(span[2] for span in merged)
+
+
+def _offset(line: Line) -> int:
+    return -1 if line.offset is None else line.offset
+
+
+def _cost(line: Line) -> int:
+    """What a kept line holds: its text, and the block a Traceback line is given (at most TRACEBACK_BYTES)."""
+    return len(line.text) + (TRACEBACK_BYTES if "Traceback (most recent call last)" in line.text else 0)
 
 
 @dataclass
@@ -170,6 +295,8 @@ class Scan:
     binary: bool = False
     long_lines: list[int] = field(default_factory=list)
     hits_dropped: int = 0
+    # the stretches of anchor lines the scan's bounds let go (``Kept``): [first offset, last offset, count]
+    dropped: list[list[int]] = field(default_factory=list)
     last_line: str = ""
     skipped_blocks: int = 0
     searched_blocks: int = 0
@@ -177,6 +304,26 @@ class Scan:
     leading_nuls: int = 0
     # A .gz log that does not decompress to its end (cut short, or corrupt): why; the part before was read.
     gzip_problem: str | None = None
+    # the bounds on what is kept, while the scan runs (``settle`` ends it: None travels from a node)
+    kept: Kept | None = field(default=None, repr=False, compare=False)
+
+    def keep(self, line: Line) -> None:
+        """Keep ``line`` within the scan's bounds (every read path keeps its lines through here)."""
+        if self.kept is None:
+            self.kept = Kept()
+        self.kept.add(line)
+
+    def take_dropped(self, spans: list[list[int]]) -> None:
+        """What a worker of the parallel scan dropped (its spans, offsets in the whole file)."""
+        if self.kept is None:
+            self.kept = Kept()
+        self.kept.hand_over(spans)
+
+    def settle(self) -> None:
+        """The scan is over: ``lines`` becomes what the bounds kept, ``dropped`` where the rest lay."""
+        if self.kept is not None:
+            self.kept.settle(self)
+            self.kept = None
 
 
 def _decode(data: bytes) -> str:
@@ -485,6 +632,8 @@ class Blocks:
 
     @staticmethod
     def _resolve(line: Line, got: bytearray, *, cut_last: bool) -> None:
+        if line.dropped:
+            return  # the scan's bounds let it go before its block was read
         pieces = bytes(got).split(b"\n")
         if cut_last:
             pieces = pieces[:-1]

@@ -195,8 +195,10 @@ def scan_with_grep(path: Path, label: str, *, gz: bool = False) -> Scan | None:
     out.total_lines = count.newlines + (0 if out.ends_with_newline else 1)
     tail_lines = count.tail.rstrip(b"\n").split(b"\n")
     out.last_line = shared._decode(tail_lines[-1][:4096]) if tail_lines and tail_lines[-1] else ""
-    # the kept lines longer than MAX_LINE and every line longer than _LONG, as the other paths list them
-    out.long_lines = sorted({line.number for line in out.lines if line.truncated} | set(count.long_lines))
+    out.settle()
+    # the kept lines longer than MAX_LINE (``settle`` lists them, dropped or not) and every line longer than
+    # _LONG, as the other paths list them
+    out.long_lines = sorted(set(out.long_lines) | set(count.long_lines))
     out.searched_blocks = 1
     _traceback_blocks(path, out, gz)
     return out
@@ -224,18 +226,15 @@ def _feed_gzip(path: Path, proc: subprocess.Popen[bytes], count: _Counter) -> st
 
 def _collect(stream: IO[bytes], out: Scan, failed: list[BaseException]) -> None:
     """grep's ``N:OFFSET:text`` records into ``out.lines`` (steady-state lines dropped, as the Python scan
-    drops them; at most ``MAX_HITS``)."""
+    drops them; within the scan's bounds, ``lines.Kept``)."""
     try:
         for number, offset, text, cut, _hit in _records(stream):
             if any(marker in text for marker in shared.BORING):
                 continue  # a steady-state line that happens to contain an anchor
-            if len(out.lines) >= shared.MAX_HITS:
-                out.hits_dropped += 1
-                continue
             line = Line(number, shared._decode(text).rstrip("\r"), truncated=cut, offset=offset)
             if _TB in text:
                 line.block = []  # filled in by _traceback_blocks
-            out.lines.append(line)
+            out.keep(line)
     except Exception as exc:  # handed to the caller, which falls back to the Python scan
         failed.append(exc)
         while stream.read(1 << 20):  # drain, so grep is never left blocked on a full pipe

@@ -21,7 +21,6 @@ from argtrace.layers.log.lines import (  # noqa: F401  (re-exported: reader.Line
     ANCHORS,
     BORING,
     CHUNK,
-    MAX_HITS,
     MAX_LINE,
     TRACEBACK_BYTES,
     TRACEBACK_LINES,
@@ -150,6 +149,9 @@ def _scan_range(args: tuple[str, int, int, str]) -> Scan:
     for line in out.lines:
         if line.offset is not None:
             line.offset += start
+    for span in out.dropped:
+        span[0] += start
+        span[1] += start
     return out
 
 
@@ -187,12 +189,9 @@ def _scan_parallel(path: Path, size: int, workers: int, out: Scan) -> None:
     for k, part in enumerate(parts):
         for line in part.lines:
             line.number += offset
-            if len(out.lines) < MAX_HITS:
-                out.lines.append(line)
-            else:
-                out.hits_dropped += 1
+            out.keep(line)
+        out.take_dropped(part.dropped)
         out.long_lines.extend(n + offset for n in part.long_lines)
-        out.hits_dropped += part.hits_dropped
         out.bytes_read += part.bytes_read
         out.skipped_blocks += part.skipped_blocks
         out.searched_blocks += part.searched_blocks
@@ -204,6 +203,7 @@ def _scan_parallel(path: Path, size: int, workers: int, out: Scan) -> None:
         out.ends_with_newline = part.ends_with_newline
         offset += part.total_lines
     out.total_lines = offset
+    out.settle()
     # A traceback near a range boundary may have been cut: read its lines again from the file.
     with path.open("rb") as fh:
         for line in out.lines:
@@ -288,6 +288,7 @@ def _scan_stream(fh: BinaryIO, out: Scan) -> None:
         buf = carry if carry.endswith(b"\n") else carry + b"\n"
         line_no, _ = _scan_region(buf, len(buf), line_no, base, out, final=True)
     blocks.finish(out.bytes_read)
+    out.settle()
     out.total_lines = line_no - 1
     if out.bytes_read - line_start > MAX_CARRY:
         over.add(newlines + 1)
@@ -303,13 +304,10 @@ def _keep_long(long: LongLine, line_no: int, start: int, newline: int, out: Scan
     out.last_line = _decode(tail[tail.rfind(b"\n") + 1 :][-4096:]) if tail else out.last_line
     if not long.anchored or any(marker in raw for marker in BORING):
         return
-    if len(out.lines) >= MAX_HITS:
-        out.hits_dropped += 1
-        return
     line = Line(line_no, _decode(raw).rstrip("\r"), truncated=True, offset=start)
     if b"Traceback (most recent call last)" in raw:
         blocks.want(line, newline)
-    out.lines.append(line)
+    out.keep(line)
 
 
 def _is_boring(buf: bytes, start: int, end: int) -> bool:
@@ -371,9 +369,6 @@ def _scan_region(
         le = buf.find(b"\n", ls, end)
         if le < 0:
             le = end
-        if len(out.lines) >= MAX_HITS:
-            out.hits_dropped += 1
-            continue
         # a line longer than MAX_LINE: its head, tail and the bytes around its anchors (lines.LongLine)
         raw = long_line(memoryview(buf)[ls:le]).text() if le - ls > MAX_LINE else buf[ls:le]
         if any(marker in raw for marker in BORING):
@@ -383,7 +378,7 @@ def _scan_region(
             out.long_lines.append(current)
         if b"Traceback (most recent call last)" in raw:
             line.block = following_lines(buf, le, end if consumed == end else len(buf))
-        out.lines.append(line)
+        out.keep(line)
     next_line = current + buf.count(b"\n", counted_to, consumed)
     # the last line that is not empty, as the fast paths take it (a log may end in blank lines)
     stop = consumed

@@ -129,6 +129,8 @@ def _launch_summary(lc: Launch, at: Any, red: _Redactor) -> dict[str, Any]:
         "launch": lc.index,
         "next_expected": None if lc.ready or fatal else next_missing(lc),
         "lines": [lc.first_line, lc.last_line],
+        # anchor lines the scan's memory bound let go inside this launch (a log of more than it keeps)
+        "lines_dropped": lc.lines_dropped,
         "started": lc.start.isoformat(sep=" ") if lc.start else None,
         "framework": lc.framework,
         "version": lc.version,

@@ -13,6 +13,8 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
+from argtrace.layers.log.lines import KEEP_LINES
+
 
 def render_log_section(section: Mapping[str, Any]) -> Any:
     parts: list[Any] = []
@@ -25,6 +27,15 @@ def render_log_section(section: Mapping[str, Any]) -> Any:
         f"framework {section.get('framework') or '?'} {section.get('version') or ''}".rstrip()
     )
     parts.append(Text(head, style="bold"))
+    dropped = (section.get("scan") or {}).get("lines_dropped")
+    if dropped:
+        # the scan's memory bound (lines.Kept): say what was not read, so no one takes a quiet middle for one
+        parts.append(
+            Text(
+                f"{dropped:,} anchor lines between the first and the last were not read (a log of more than "
+                f"{2 * KEEP_LINES:,} of them is read from both ends, with every launch's first lines)"
+            )
+        )
     table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
     for col in ("launch", "lines", "started", "state", "stopped after", "stage", "args", "error"):
         table.add_column(col, overflow="fold")
