@@ -223,3 +223,32 @@ def test_a_copy_read_ahead_serves_one_lookup_with_the_same_key(
     data_cache.read_ahead([str(copy)])
     source.write_text("[1, 2]")  # another key: the copy read ahead does not answer it
     assert data_cache.cached("thing", [source], Builds({"rows": []})) == {"rows": []}
+
+
+def test_a_kept_copy_is_read_with_the_collector_off_and_leaves_it_as_it_was(
+    cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Reading a copy makes tens of thousands of containers; with the collector on, each read after a big
+    # script's analysis walked the whole heap (25-30 ms for the entry-point index instead of 1 ms).
+    import gc
+
+    source = tmp_path / "src.json"
+    source.write_text("{}")
+    value = {"k": [list(range(50)) for _ in range(2_000)]}
+    assert data_cache.cached("gc-probe", [source], Builds(value)) == value  # built, written
+    seen: list[bool] = []
+    real_loads = marshal.loads
+
+    def loads(raw: bytes) -> object:
+        seen.append(gc.isenabled())
+        return real_loads(raw)
+
+    monkeypatch.setattr(data_cache.marshal, "loads", loads)
+    for was_on in (True, False):
+        (gc.enable if was_on else gc.disable)()
+        try:
+            assert data_cache.cached("gc-probe", [source], Builds(None)) == value  # read, not built
+            assert gc.isenabled() is was_on
+        finally:
+            gc.enable()
+    assert seen == [False, False]
