@@ -23,6 +23,11 @@ difference is printed and makes the exit status 1; time never does.
 ``--baseline DIR`` also times the ``src`` of an older checkout in the same rounds (``git archive 82d5b55
 src | tar -x -C DIR``), a row ``old`` under each log: before and after, on the same machine at the same time.
 ``--real-format`` is accepted for old command lines (the real formats are the only ones).
+
+``--warm`` also times the same command served by a warm process (docs/warm.md: from a user's second command
+on, ``log`` runs in a child forked from a process that has imported argtrace), a row ``warm`` under each log:
+its CPU time is the launcher's (``wait4``) plus the serving child's (``ARGTRACE_WARM_STATS``); the child's
+memory is not the launcher's, so its RSS column is empty.
 """
 
 from __future__ import annotations
@@ -150,6 +155,7 @@ def main() -> int:
         "--baseline", metavar="DIR", help="also time DIR/src (an older checkout) in the same rounds"
     )
     ap.add_argument("--real-format", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--warm", action="store_true", help="also time the command served by a warm process")
     opts = ap.parse_args()
     if opts.check:  # big enough that the .gz (counted at 8x its size) takes a fast path too
         opts.sizes_mb, opts.gz, opts.rounds = "16", True, 1
@@ -178,6 +184,13 @@ def main() -> int:
         compileall.compile_dir(str(old_src / "argtrace"), quiet=1)
         old_env = dict(env, PYTHONPATH=str(old_src) + os.pathsep + os.environ.get("PYTHONPATH", ""))
         print(f"baseline: {old_src}")
+    warm_env: dict[str, str] | None = None
+    runtime = ""
+    if opts.warm:
+        # a warm process of this run's own (a private runtime directory, stopped at the end)
+        runtime = tempfile.mkdtemp(prefix="aw", dir="/tmp")
+        warm_env = {k: v for k, v in env.items() if k not in ("ARGTRACE_WARM", "CI")}
+        warm_env.update(XDG_RUNTIME_DIR=runtime, ARGTRACE_WARM_STATS=os.path.join(runtime, "stats"))
     print(f"argtrace: {' '.join(argtrace_cmd)} (package {package}); grep: {grep}; rounds {opts.rounds}")
     print(f"machine: {os.cpu_count()} cores, load {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     # the floor under any Python CLI: the interpreter's own start-up (site hooks included) on this machine
@@ -211,11 +224,23 @@ def main() -> int:
                     greps: list[Run] = []
                     ours: list[Run] = []
                     olds: list[Run] = []
+                    warms: list[Run] = []
+                    if warm_env is not None:
+                        from check_startup import wait_for_warm
+
+                        run(cmd, warm_env)  # starts the warm process (or is served by it)
+                        wait_for_warm(runtime, (cmd, warm_env))
                     for _ in range(opts.rounds):  # interleaved: all see the same machine
                         greps.append(run(grep_cmd))
                         ours.append(run(cmd, env))
                         if old_env is not None:
                             olds.append(run(cmd, old_env))
+                        if warm_env is not None:
+                            from check_startup import child_cpu
+
+                            served = run(cmd, warm_env)
+                            served.cpu += child_cpu(warm_env["ARGTRACE_WARM_STATS"])
+                            warms.append(served)
                     report = json.loads(ours[-1].stdout)
                     problems = same_answers(argtrace_cmd, log, env, report)
                     scan = report["log"]["scan"]
@@ -244,11 +269,27 @@ def main() -> int:
                             f"{max(r.rss_mb for r in olds):>7.0f}",
                             flush=True,
                         )
+                    if warms:
+                        if answer(json.loads(warms[-1].stdout)) != answer(report):
+                            problems.append("the warm-served report differs from the launcher's")
+                            failed = True
+                        wc = statistics.median(r.cpu for r in warms)
+                        ww = statistics.median(r.wall for r in warms)
+                        print(
+                            f"{'  warm':<26} {'':>6} {'':>16} {wc:>9.3f}/{ww:<10.3f} "
+                            f"{gc / max(wc, 1e-9):>6.2f}/{gw / max(ww, 1e-9):<8.2f}",
+                            flush=True,
+                        )
                     for problem in problems[:20]:
                         print(f"    {problem}")
                     log.unlink()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+        if runtime:
+            from check_startup import stop_warm
+
+            stop_warm(runtime)
+            shutil.rmtree(runtime, ignore_errors=True)
     if not ran:
         print("no release could be rendered (no resolver environment): nothing was compared")
         return 1 if opts.check else 0
