@@ -1,0 +1,2 @@
+# https://github.com/kvcache-ai/Mooncake/issues/421 (vLLM 0.6.4.post1, the issue's title; "api_server.py: error: unrecognized arguments: --kv-transfer-config {...}")
+MOONCAKE_CONFIG_PATH=./mooncake.json VLLM_USE_MODELSCOPE=True python3 -m vllm.entrypoints.openai.api_server --model /home/model/deepseek-1.5b/ --port 8100 --max-model-len 10000 --gpu-memory-utilization 0.8 --kv-transfer-config '{"kv_connector":"MooncakeConnector","kv_role":"kv_producer","kv_rank":0,"kv_parallel_size":2,"kv_buffer_size":2e9}'

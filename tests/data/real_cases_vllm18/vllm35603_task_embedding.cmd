@@ -1,0 +1,2 @@
+# https://github.com/vllm-project/vllm/issues/35603 (2026-02-28, release not named; "vllm: error: unrecognized arguments: --task embedding"; vllm PR#53467: --task is not a vllm serve option, use --runner pooling)
+vllm serve --model /data/model/Qwen3-VL-Embedding-8B --task embedding --host 0.0.0.0 --port 8011 --served-model-name Qwen3-VL-Embedding-8B --trust-remote-code --max-model-len 8192 --dtype bfloat16 --tensor-parallel-size 8 --gpu-memory-utilization 0.85 --enforce-eager

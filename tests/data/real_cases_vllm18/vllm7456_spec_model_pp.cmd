@@ -1,0 +1,2 @@
+# https://github.com/vllm-project/vllm/issues/7456 (2024-08-13, vLLM 0.5.4 era, release not named: a draft model with pipeline parallelism "fails to load"; vllm#6911 and PR#10975: speculative decoding was not compatible with pipeline parallelism)
+vllm serve /models/Meta-Llama-3.1-405B-Instruct -tp 8 -pp 2 --speculative-model /models/Meta-Llama-3.1-8B-Instruct --use-v2-block-manager --num-speculative-tokens 5
