@@ -65,6 +65,12 @@ def _python_converter(type_name: str | None, schema: Schema) -> tuple[Callable[[
         return None, False
     if type_name.endswith(".parse_dataclass"):
         return vllm.parse_dataclass_json, True
+    if schema.framework == "vllm" and type_name.endswith(".from_cli"):
+        from argtrace.frameworks.vllm_from_cli import from_cli_converter
+
+        found = from_cli_converter(type_name, schema.version)
+        if found is not None:
+            return found, True
     adapter = sglang if schema.framework == "sglang" else vllm
     conv = adapter.converter(type_name) or (vllm if adapter is sglang else sglang).converter(type_name)
     if conv is not None:
