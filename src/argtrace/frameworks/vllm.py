@@ -183,6 +183,44 @@ def module_lacks(schema: Schema) -> tuple[str, ...]:
     return ()
 
 
+def _mapping_as_json(schema: Schema, legacy: bool) -> bool:
+    """Whether the release's load_config_file passes a YAML mapping as JSON (``json.dumps``) or as its
+    Python repr (``str(value)``): the release's own code (frameworks/vllm_config_file.py); for a release it
+    does not record, the parser module's age (``_legacy``) decides."""
+    from argtrace.frameworks.vllm_config_file import mapping_word
+
+    word = mapping_word(schema.version)
+    return (word.mapping == "json") if word is not None else not legacy
+
+
+def _mapping_in_older(
+    schema: Schema, key: str, value: dict[str, Any], file_path: str, at: str | None, out: PreparedArgv
+) -> None:
+    """PA052: a YAML mapping under a JSON flag, which the analysed release passes as JSON and the bundled
+    releases whose load_config_file ends in str(value) pass as its Python repr (json.loads refuses it)."""
+    from argtrace.frameworks.vllm_config_file import repr_releases
+    from argtrace.rules import parser as rules
+
+    spec = schema.option("--" + key.replace("_", "-")) or schema.option("--" + key)
+    if spec is None or spec.dest not in schema.json_flags:
+        return
+    older = repr_releases()
+    if not older:
+        return
+    span = older[0] if len(older) == 1 else f"{older[0]}-{older[-1]}"
+    out.findings.append(
+        rules.PA_CONFIG_MAPPING.finding(
+            f"{file_path}: `{key}` is a YAML mapping: {schema.label} passes it to {spec.flag} as JSON, but "
+            f"vllm {span} pass its Python repr (str(value) in their load_config_file), which json.loads "
+            "refuses: on those releases the server stops at parsing",
+            at=at,
+            setting=spec.dest,
+            fix=f"write it as a JSON string in single quotes ({key}: '{json.dumps(value)}'), which every "
+            "release passes as written",
+        )
+    )
+
+
 def _legacy(schema: Schema) -> bool:
     """vLLM before FlexibleArgumentParser moved to ``vllm.utils.argparse_utils`` (0.11 and older): its
     parse_args refuses ``vllm serve --model``, turns ``-O3`` into ``-O.level=3``, reads config dicts as
@@ -341,9 +379,10 @@ def _pull_config(
                 add("--" + key)
                 for item in value:
                     add(str(item))
-        elif isinstance(value, dict) and not legacy:
+        elif isinstance(value, dict) and _mapping_as_json(schema, legacy):
             add("--" + key)
             add(json.dumps(value))
+            _mapping_in_older(schema, key, value, file_path, at, out)
         else:
             add("--" + key)
             add(str(value))

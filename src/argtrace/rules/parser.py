@@ -259,6 +259,32 @@ PA_CONFIG_DROPPED = Rule(
     ),
 )
 
+PA_CONFIG_MAPPING = Rule(
+    code="PA052",
+    layer="parser",
+    severity="info",
+    title="A YAML mapping under a JSON flag that older vLLM releases pass as its Python repr",
+    basis="framework-code",
+    rationale="vLLM's load_config_file turns each `key: value` of a --config file into argv words. From "
+    "0.16.0 a mapping becomes json.dumps(value); 0.6.6.post1-0.15.1 end in str(value), the mapping's "
+    "Python repr ({'architectures': [...]}), which a flag read with json.loads refuses: \"Value {...} "
+    "cannot be converted to <function loads>\" (vllm PR#33196; each release's code read by "
+    "scripts/gen_vllm_config_file.py). The analysed release takes the file; the note names the releases "
+    "that do not. On one of those the refusal itself is PA011.",
+    fix="write the value as a JSON string in single quotes (`hf_overrides: '{\"architectures\": [...]}'`), "
+    "which every release passes as written",
+    example=Example(
+        argv=("check", *_VL, "-c", "vllm serve /m --config cfg.yaml"),
+        files={"cfg.yaml": "hf_overrides:\n  architectures: [Qwen3ForCausalLM]\n"},
+    ),
+    correct=Example(
+        argv=("check", *_VL, "-c", "vllm serve /m --config cfg.yaml"),
+        files={"cfg.yaml": 'hf_overrides: \'{"architectures": ["Qwen3ForCausalLM"]}\'\n'},
+    ),
+    exceptions="Only for a flag the analysed release reads as JSON, and only when some bundled release "
+    "passes the mapping as its repr.",
+)
+
 PA_REQUIRED = Rule(
     code="PA020",
     layer="parser",
