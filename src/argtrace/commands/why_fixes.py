@@ -50,7 +50,9 @@ def converter_fix(group: Mapping[str, Any], text: str) -> str | None:
     from argtrace.layers.parser.json_values import json_value_fix
 
     flag, value = m.group(1), m.group(2)
-    how = json_value_fix(value, text) or "give it valid JSON, in single quotes"
+    how = (
+        _python_repr_fix(flag, value) or json_value_fix(value, text) or "give it valid JSON, in single quotes"
+    )
     pairs = re.fullmatch(r"[\w.-]+=[^,=]*(?:,[\w.-]+=[^,=]*)*", value)
     if pairs:
         import json
@@ -58,6 +60,36 @@ def converter_fix(group: Mapping[str, Any], text: str) -> str | None:
         obj = {k: int(v) if v.isdigit() else v for k, _, v in (p.partition("=") for p in value.split(","))}
         how += f": {flag} '{json.dumps(obj)}'"
     return f"{flag} is read with json.loads (the text's <function loads>), which refused {value!r}: {how}"
+
+
+def _python_repr_fix(flag: str, value: str) -> str | None:
+    """A refused value that is a Python dict's repr (``{'architectures': [...]}``: single-quoted keys that
+    ast.literal_eval reads and json.loads does not) was not typed: it is what ``str(dict)`` makes. vLLM's
+    ``--config`` file reader makes it from a YAML mapping in the releases that end in ``str(value)``
+    (frameworks/vllm_config_file.py; vllm PR#33196), and so does a program that passes ``str(d)``."""
+    import ast
+    import json
+
+    from argtrace.frameworks.vllm_config_file import first_json_release
+
+    try:
+        parsed = ast.literal_eval(value)
+        json.loads(value)
+    except json.JSONDecodeError:
+        if not isinstance(parsed, dict):
+            return None
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+    else:
+        return None
+    key = flag.removeprefix("--").replace("-", "_")
+    newer = first_json_release()
+    return (
+        "the value is a Python dict's repr, not JSON: vLLM's --config file reader turns a YAML mapping "
+        "into str(value)" + (f" before vllm {newer}" if newer else "") + ", and so does a program that "
+        f"passes str(dict); in the YAML file write it as a JSON string ({key}: '{json.dumps(parsed)}'), "
+        "from a program pass json.dumps(value)"
+    )
 
 
 def request_fields(group: Mapping[str, Any]) -> str | None:

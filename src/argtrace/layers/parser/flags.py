@@ -19,6 +19,7 @@ from argtrace.layers.parser.context import (
 )
 from argtrace.layers.parser.json_values import (
     _json_valued,
+    config_mapping_fix,
     dropped_keys,
     json_duplicates,
     json_string,
@@ -209,7 +210,7 @@ def flag_findings(ctx: ParseContext, events: list[Event]) -> None:
                     else rules.PA_INVALID_VALUE
                 )
                 fix = (
-                    json_value_fix(ev.raw[-1], message)
+                    (config_mapping_fix(ctx, ev) or json_value_fix(ev.raw[-1], message))
                     if rule is rules.PA_INVALID_JSON and ev.raw
                     else _one_word_per_value(spec, schema, ev.raw, message)
                 )

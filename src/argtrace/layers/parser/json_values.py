@@ -172,6 +172,53 @@ def _malformed_with_quotes(value: str) -> str | None:
     return None
 
 
+def config_mapping_fix(ctx: ParseContext, ev: Event) -> str | None:
+    """The fix of a JSON flag's refusal of a word that vLLM's ``--config`` file reader made from a YAML
+    mapping: a release whose load_config_file ends in ``str(value)`` hands the flag the mapping's Python
+    repr (frameworks/vllm_config_file.py), which no written quoting repairs. None for any other word."""
+    import ast
+
+    from argtrace.frameworks.vllm_config_file import first_json_release, mapping_word
+
+    tok = ctx.tok(ev.value_toks[-1]) if ev.value_toks else None
+    key = ctx.tok(ev.value_toks[-1] - 1) if ev.value_toks else None
+    if tok is None or tok.via != "config" or not tok.text or key is None or not key.text:
+        return None
+    try:
+        value = ast.literal_eval(tok.text)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+    word = mapping_word(ctx.schema.version)
+    if not isinstance(value, dict) or word is None or word.mapping != "repr":
+        return None
+    newer = first_json_release()
+    name = (key.original or key.text).removeprefix("--")
+    return (
+        f"in {tok.at or 'the config file'}, write {name} as a JSON string in single quotes "
+        f"({name}: '{json.dumps(value)}'): {ctx.schema.label} turns a YAML mapping into its Python repr "
+        f"(str(value), load_config_file at {word.at}), which json.loads refuses"
+        + (f"; vllm {newer} and later pass a mapping as JSON" if newer else "")
+    )
+
+
+def _python_literal(value: str) -> Any:
+    """The dict or list a Python literal that is not JSON spells (single-quoted strings, True/None); None
+    for anything else."""
+    import ast
+
+    if value[:1] not in ("{", "[") or len(value) > 100_000:
+        return None
+    try:
+        parsed = ast.literal_eval(value)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+    try:
+        json.loads(value)
+    except ValueError:
+        return parsed if isinstance(parsed, (dict, list)) else None
+    return None
+
+
 def json_value_fix(text: str, message: str = "") -> str | None:
     """How to repair a value a JSON flag refused, read from what the value shows (and the refusal);
     None when it shows nothing particular (the rule's fix, single quotes that keep the double quotes,
@@ -206,6 +253,14 @@ def json_value_fix(text: str, message: str = "") -> str | None:
     broken = _malformed_with_quotes(value)
     if broken:
         return broken
+    literal = _python_literal(value)
+    if literal is not None:
+        # `{'k': [1, 2]}`: a Python literal (what str(dict) prints, or vLLM 0.6-0.8's docs for
+        # --compilation-config, which ast.literal_eval read there): the same object written as JSON
+        return (
+            "write it as JSON, double quotes inside and single quotes around: "
+            f"'{json.dumps(literal, separators=(', ', ': '))}'"
+        )
     if value and value[0] not in '{["' and re.fullmatch(r"[\w.-]+=[^,]*(?:,[\w.-]+=[^,]*)*", value):
         return (
             "this release takes JSON here, not key=value pairs: write them as one JSON object in single "
