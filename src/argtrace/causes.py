@@ -100,6 +100,12 @@ two messages read); a finding no rule links stays a cause of its own. The links:
     a consequence of the parser's PA020 for a name it lists, in the same server start: one missing
     argument, one finding.
 
+``taken-slot``
+    A flag the release does not know (PA003 "--task was accepted up to vllm 0.12.0", PA001 "--x is not a
+    vllm flag") leaves the word after it to argparse's next positional slot (``vllm serve --task embed ...
+    MODEL``: model_tag becomes 'embed'); the word that should have filled it is left over (PA001 "... took
+    the word after it, 'embed', as model_tag"), in the same server start. One cause: the flag.
+
 Chains are followed to their root: SC2087 restates TP007 and PA012 follows from TP007, so both are TP007's.
 Suppressing or fixing a cause covers its consequences: the link is the record of that.
 """
@@ -587,6 +593,24 @@ def _one_plugin(links: _Links, report: Report) -> None:
             first[key] = j
 
 
+# PA001 for a word pushed out of the positional by the word after an unknown flag (parser/leftovers.py)
+_TAKEN_SLOT = re.compile(r"does not know (\S+), so argparse took the word after it, ")
+
+
+def _taken_slot(links: _Links, report: Report) -> None:
+    findings = links.findings
+    for j, f in enumerate(findings):
+        m = _TAKEN_SLOT.search(f.message) if f.code == "PA001" else None
+        if m is None:
+            continue
+        flag = m.group(1)
+        for i, cause in enumerate(findings):
+            same = (cause.launch, cause.server) == (f.launch, f.server) and i != j
+            if same and cause.layer == "parser" and cause.message.startswith((f"{flag} ", f"{flag}:")):
+                links.link(j, i)
+                break
+
+
 def _too_few_gpus(links: _Links, report: Report) -> None:
     findings = links.findings
     cause = next((i for i, f in enumerate(findings) if f.code == "RS005"), None)
@@ -616,6 +640,7 @@ RULES: tuple[Callable[[_Links, Report], None], ...] = (
     _brace_expansion,
     _one_plugin,
     _too_few_gpus,
+    _taken_slot,
 )
 
 

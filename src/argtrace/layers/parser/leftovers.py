@@ -86,6 +86,22 @@ def extras(ctx: ParseContext) -> None:
             )
         else:
             what = f"after {prev.text}" if prev is not None and prev.text else "at the start"
+            taken = _taken_slot(ctx, idx)
+            if taken is not None and not ctx.prepared.known_args:
+                flag, word_idx, dest = taken
+                word_tok = ctx.tok(word_idx)
+                word = ctx.display(word_idx, word_tok.text if word_tok is not None and word_tok.text else "")
+                ctx.add(
+                    rules.PA_UNRECOGNIZED,
+                    f"{ctx.display(idx, text)!r} ({what}) is not a value of any flag: {ctx.schema.label} "
+                    f"does not know {flag}, so argparse took the word after it, {word!r}, as {dest}, and "
+                    f'{ctx.display(idx, text)!r} has no place left: "unrecognized arguments" (exit 2)',
+                    at=ctx.at(idx),
+                    setting=None,
+                    fix=f"remove {flag} together with {word!r}; {ctx.display(idx, text)!r} is {dest} again",
+                )
+                i += 1
+                continue
             if ctx.prepared.known_args:
                 ctx.add(
                     rules.PA_UNRECOGNIZED,
@@ -107,6 +123,39 @@ def extras(ctx: ParseContext) -> None:
                 fix="quote the value with the flag before it, or remove the stray word",
             )
         i += 1
+
+
+def _taken_slot(ctx: ParseContext, idx: int) -> tuple[str, int, str] | None:
+    """A positional filled by the word right after a flag argparse did not know, with ``idx`` a later word
+    left over: (the flag, the word's token index, the positional's dest).
+
+    argparse marks an unknown ``--flag`` as an option and leaves it over on its own; the word after it is
+    then a plain argument, and the next positional slot takes it (``vllm serve --task embed ... MODEL``:
+    model_tag becomes 'embed', MODEL is left over; argparse's _parse_known_args, consume_positionals).
+    """
+    extras = {i for i in ctx.outcome.extras if i >= 0}
+    for ev in ctx.outcome.events:
+        if ev.option is not None or not ev.value_toks:
+            continue
+        first = ev.value_toks[0]
+        before = ctx.tok(first - 1)
+        if first >= idx or first - 1 not in extras or before is None or not before.text:
+            continue
+        flag = before.text.split("=", 1)[0]
+        if flag.startswith("-") and "=" not in before.text and not _is_number(flag) and ctx.tok(first):
+            return flag, first, ev.spec.dest
+    return None
+
+
+def _positional_after(ctx: ParseContext, idx: int) -> tuple[str, str] | None:
+    """(the word, the positional's dest) when the word right after the unknown flag at ``idx`` filled a
+    positional slot (argparse leaves an unknown option over alone; the word after it is a plain argument)."""
+    for ev in ctx.outcome.events:
+        if ev.option is None and ev.value_toks and ev.value_toks[0] == idx + 1:
+            tok = ctx.tok(idx + 1)
+            if tok is not None and tok.text:
+                return ctx.display(idx + 1, tok.text), ev.spec.dest
+    return None
 
 
 def negative(ctx: ParseContext, ev: Event) -> str | None:
@@ -244,11 +293,19 @@ def unknown_flag(ctx: ParseContext, idx: int, value_idxs: list[int]) -> None:
             "the server "
             'refuses to start ("unrecognized arguments", exit 2)'
         )
+        follower = _positional_after(ctx, idx) if not value_idxs else None
         known_elsewhere(
             rules.PA_REMOVED,
-            msg,
+            msg
+            + (
+                f"; argparse then reads the word after it, {follower[0]!r}, as {follower[1]}"
+                if follower
+                else ""
+            ),
             f"in {schema.label} the setting is",
-            "remove the flag, or pin the older release",
+            f"remove the flag and {follower[0]!r} after it, or pin the older release"
+            if follower
+            else "remove the flag, or pin the older release",
         )
     elif older:
         # known before and again after the analysed release: it was dropped, then brought back
