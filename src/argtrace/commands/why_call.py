@@ -198,6 +198,31 @@ def _fields(framework: str) -> _Fields:
     return _Fields(releases, per_release, deprecated, frozenset(frontend))
 
 
+# a switch's name and its opposite: a release that renames disable_X to enable_X turns the value around
+_OPPOSITES = (("disable_", "enable_"), ("enable_", "disable_"), ("no_", ""))
+
+
+def _turned_around(
+    field: str, releases: Sequence[str], per_release: Sequence[Any], knowing: Sequence[str]
+) -> tuple[str, list[str]] | None:
+    """The opposite switch (``enable_log_requests`` for ``disable_log_requests``) and the releases that have
+    it, when every release that has it lacks ``field`` and it comes after the last that has ``field`` (vLLM
+    0.10 turned --disable-log-requests around, vllm#23283); None otherwise."""
+    for prefix, other in _OPPOSITES:
+        if not field.startswith(prefix):
+            continue
+        opposite = other + field.removeprefix(prefix)
+        having = [r for r, fields in zip(releases, per_release, strict=True) if opposite in fields]
+        if (
+            having
+            and knowing
+            and not set(having) & set(knowing)
+            and releases.index(having[0]) > releases.index(knowing[-1])
+        ):
+            return opposite, having
+    return None
+
+
 def engine_keyword(callee: str, arg: str) -> dict[str, Any] | None:
     """What a keyword refused by vLLM's ``EngineArgs``/``AsyncEngineArgs`` or SGLang's ``ServerArgs`` is,
     from the bundled releases' command lines: ``meaning``, ``fix`` and ``basis``; None for another callee."""
@@ -244,6 +269,19 @@ def engine_keyword(callee: str, arg: str) -> dict[str, Any] | None:
             f"{option})",
             "fix": f"write {field} instead of {arg} where the option is handed to {cls} (as a keyword, a "
             "configuration key or an extra engine argument)",
+            "basis": "schema",
+        }
+    turned = _turned_around(field, releases, per_release, knowing)
+    if knowing and len(knowing) < len(releases) and turned is not None:
+        opposite, having = turned
+        return {
+            "meaning": head
+            + f"{name} {_spans(releases, knowing)} {know} the field {field} ({option}){also}; "
+            f"{_spans(releases, having)} turned it around into {opposite}: the caller was written for a "
+            f"release that has {field}, and the installed {name} is a newer one",
+            "fix": f"replace {field} by {opposite} with the opposite value where the options are handed to "
+            f"{cls} (or leave both out for the new default), or install {_a(name)} release that has {field} "
+            f"({_spans(releases, knowing)})",
             "basis": "schema",
         }
     if knowing and len(knowing) < len(releases):
