@@ -313,15 +313,17 @@ WHY = {
         "the calling program made for the installed vLLM",
     ),
     # LLaMA-Factory#9503 on vLLM 0.11.0: the field became enable_log_requests in 0.10.1 (the reporter);
-    # 0.10.2-0.16.0 keep the old option, deprecated, on the command line only
+    # 0.10.2-0.16.0 keep the old option, deprecated, on the command line only; the releases without the field
+    # have its opposite, which the fix names (session 18, vllm#23283: was "install 0.6.6.post1-0.9.2")
     "llamafactory9503_disable_log_requests_vllm_0110.txt": (
         "Python's own TypeError at a call to AsyncEngineArgs.__init__: vLLM 0.6.6.post1-0.9.2 know the field "
-        "disable_log_requests (--disable-log-requests), 0.17.1-0.33.0 do not; 0.10.2-0.16.0 keep "
-        "--disable-log-requests as a deprecated option (whether still a field, their command lines do not "
-        "say): the caller was written for a release that has it, and the installed vLLM is one without it "
-        "(bundled releases 0.6.6.post1-0.33.0)",
-        "install a vLLM release that has disable_log_requests (0.6.6.post1-0.9.2), or a release of the "
-        "calling program made for the installed vLLM",
+        "disable_log_requests (--disable-log-requests); 0.10.2-0.16.0 keep --disable-log-requests as a "
+        "deprecated option (whether still a field, their command lines do not say); 0.10.2-0.33.0 turned it "
+        "around into enable_log_requests: the caller was written for a release that has "
+        "disable_log_requests, and the installed vLLM is a newer one",
+        "replace disable_log_requests by enable_log_requests with the opposite value where the options are "
+        "handed to AsyncEngineArgs (or leave both out for the new default), or install a vLLM release that "
+        "has disable_log_requests (0.6.6.post1-0.9.2)",
     ),
 }
 # Time-R1#7 quotes rllm#208's text (a verl fork on vLLM 0.10.2; "vllm==0.6.3 worked well")

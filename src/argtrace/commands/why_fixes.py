@@ -70,17 +70,22 @@ def _python_repr_fix(flag: str, value: str) -> str | None:
     import ast
     import json
 
+    from argtrace import safe_json
     from argtrace.frameworks.vllm_config_file import first_json_release
 
+    if not value.startswith("{") or len(value) > 100_000:
+        return None
     try:
         parsed = ast.literal_eval(value)
-        json.loads(value)
-    except json.JSONDecodeError:
-        if not isinstance(parsed, dict):
-            return None
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         return None
+    try:
+        safe_json.loads(value)
+    except ValueError:
+        pass
     else:
+        return None  # JSON already: refused for another reason
+    if not isinstance(parsed, dict):
         return None
     key = flag.removeprefix("--").replace("-", "_")
     newer = first_json_release()

@@ -213,7 +213,7 @@ def _python_literal(value: str) -> Any:
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         return None
     try:
-        json.loads(value)
+        safe_json.loads(value)
     except ValueError:
         return parsed if isinstance(parsed, (dict, list)) else None
     return None
