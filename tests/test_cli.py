@@ -144,7 +144,11 @@ def test_a_removed_flag_is_certain_only_for_a_known_version(tmp_path: Path) -> N
     [finding] = [f for f in named.json["findings"] if f["code"] == "PA003"]
     flagged = "--swap-space was accepted up to vllm 0.17.1 but vllm 0.33.0 does not know it: the server "
     flagged += 'refuses to start ("unrecognized arguments", exit 2)'
+    # argparse leaves the unknown flag over alone: its value '8' fills the optional positional model_tag
+    # (0.10 on), so removing the flag alone would serve a model named '8'
+    flagged += "; argparse then reads the word after it, '8', as model_tag"
     assert (finding["severity"], finding["message"], finding["basis"]) == ("error", flagged, "schema")
+    assert finding["fix"] == "remove the flag and '8' after it, or pin the older release"
     assert named.json["framework"] == {
         "name": "vllm",
         "version": "0.33.0",

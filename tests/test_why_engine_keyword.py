@@ -116,6 +116,9 @@ def test_a_deprecated_option_is_not_counted_as_a_field() -> None:
     assert placed is not None
     assert "vLLM 0.6.6.post1-0.9.2 know the field disable_log_requests" in placed["meaning"]
     assert "0.10.2-0.16.0 keep --disable-log-requests as a deprecated option" in placed["meaning"]
-    assert placed["fix"].startswith(
-        "install a vLLM release that has disable_log_requests (0.6.6.post1-0.9.2)"
+    # the releases without the field have its opposite (0.10.2 on): the fix replaces it before it downgrades
+    assert placed["fix"] == (
+        "replace disable_log_requests by enable_log_requests with the opposite value where the options are "
+        "handed to AsyncEngineArgs (or leave both out for the new default), or install a vLLM release that "
+        "has disable_log_requests (0.6.6.post1-0.9.2)"
     )
