@@ -177,6 +177,12 @@ def test_nat1675_the_removed_flags_value_takes_the_model_slot() -> None:
         "'ssmits/Qwen2-7B-Instruct-embed-base' has no place left: \"unrecognized arguments\" (exit 2)"
     )
     assert {s["name"]: s["effective"] for s in report["settings"]}["model_tag"] == "embed"
+    # the release line's own deprecation message names --override-pooler-config's replacement
+    # (frameworks/data/flag_replacements.json, from the message index)
+    assert report["findings"][1]["fix"] == (
+        "remove the flag; its deprecation message said to use --pooler-config instead (vllm/config/model.py "
+        "(ModelConfig.__post_init__), vllm 0.11.0-0.11.2); or pin the older release"
+    )
 
 
 def test_vllmfl127_task_with_its_value_left_over() -> None:

@@ -32,6 +32,7 @@ OWN_DATA = {
     "frameworks/dynamo.py": 1,
     "frameworks/entrypoints.py": 2,
     "frameworks/feature_pairs.py": 1,
+    "frameworks/flag_replacements.py": 1,  # frameworks/data/flag_replacements.json
     "frameworks/kserve_hf.py": 1,
     "frameworks/model_refs.py": 1,  # frameworks/data/model_refs.json
     "frameworks/plugins.py": 1,

@@ -147,6 +147,17 @@ def _taken_slot(ctx: ParseContext, idx: int) -> tuple[str, int, str] | None:
     return None
 
 
+def _said_replacement(ctx: ParseContext, flag: str) -> str:
+    """``; its deprecation message said to use X instead (...);`` when the release line's own deprecation
+    message named a replacement the analysed release has (frameworks/flag_replacements.py), else nothing."""
+    from argtrace.frameworks.flag_replacements import deprecation_replacement
+
+    said = deprecation_replacement(ctx.schema.framework, flag)
+    if said is None or ctx.schema.option(said.use) is None:
+        return ""
+    return f"; its deprecation message said to use {said.use} instead ({said.said});"
+
+
 def _positional_after(ctx: ParseContext, idx: int) -> tuple[str, str] | None:
     """(the word, the positional's dest) when the word right after the unknown flag at ``idx`` filled a
     positional slot (argparse leaves an unknown option over alone; the word after it is a plain argument)."""
@@ -303,9 +314,9 @@ def unknown_flag(ctx: ParseContext, idx: int, value_idxs: list[int]) -> None:
                 else ""
             ),
             f"in {schema.label} the setting is",
-            f"remove the flag and {follower[0]!r} after it, or pin the older release"
-            if follower
-            else "remove the flag, or pin the older release",
+            (f"remove the flag and {follower[0]!r} after it" if follower else "remove the flag")
+            + (_said_replacement(ctx, flag) or ",")
+            + " or pin the older release",
         )
     elif older:
         # known before and again after the analysed release: it was dropped, then brought back
