@@ -60,9 +60,11 @@ two messages read); a finding no rule links stays a cause of its own. The links:
 ``brace-expansion``
     Brace expansion that split an unquoted word (SH022: ``{"image":4,"video":0}`` became ``"image":4`` and
     ``"video":0``) explains the parser's refusal of a word it made, which the parser places at the very
-    word (PA001 "'video:0' (after image:4) is not a value of any flag", at the same ``PATH:LINE:COL``), in
-    the same launch: quoting the word removes both (the guide of gongjiyun's "wrong example", batch
-    cases12).
+    word (PA001 "'video:0' (after image:4) is not a value of any flag", at the same ``PATH:LINE:COL``), and
+    its refusal of the first word as the value of the flag before it (PA009/PA010/PA011 at the flag, whose
+    setting the shell observed at the brace word: ``--preferred-sampling-params {"temperature":0.7,...}``
+    gives the flag ``temperature:0.7``, "invalid json.loads value", sglang#15665), in the same launch:
+    quoting the word removes them all (the guide of gongjiyun's "wrong example", batch cases12).
 ``one-plugin``
     Flags of one plugin the parser refuses (PA001 "--omni is not a vllm 0.16.0 flag: it is vllm-omni's
     (...)"), with the same fix (install the plugin's matching release), in the same launch: the first is
@@ -568,13 +570,32 @@ def _stripped_quotes(links: _Links, report: Report) -> None:
 _PLUGIN_FLAG = re.compile(r"^--[\w.-]+ is not a \S+ \S+ flag: it is (\S+)'s \(")
 
 
+# The parser's refusals of a flag's value (PA009 not a choice, PA010 not of the type, PA011 not JSON): they
+# sit at the flag, so a value the shell made is tied to its cause through the setting's shell observation.
+VALUE_REFUSALS = frozenset({"PA009", "PA010", "PA011"})
+
+
+def _shell_places(setting: Setting | None) -> set[str]:
+    """Where the shell produced the words of ``setting``'s value (its shell observations' places)."""
+    return {o.at for o in (setting.history if setting else ()) if o.layer == "shell" and o.at}
+
+
 def _brace_expansion(links: _Links, report: Report) -> None:
     findings = links.findings
+    settings = {s.name: s for s in report.settings}
     for i, cause in enumerate(findings):
         if cause.code != "SH022" or cause.at is None or cause.at.count(":") < 2:
             continue  # a word's place has its column: a line alone would take the line's other words
         for j, f in enumerate(findings):
-            if f.code == "PA001" and f.at == cause.at and f.launch == cause.launch:
+            if f.launch != cause.launch:
+                continue
+            # the first word the expansion made is the value of the flag before it (``--x {"a":1,"b":2}``
+            # gives --x the word a:1): the parser's refusal of that value is at the flag, and the setting's
+            # shell observation is at the brace word
+            made = f.code in VALUE_REFUSALS and f.setting is not None
+            if (f.code == "PA001" and f.at == cause.at) or (
+                made and cause.at in _shell_places(settings.get(f.setting or ""))
+            ):
                 links.link(j, i)
 
 

@@ -266,7 +266,7 @@ def group_matches(
     prefer: Sequence[Preferred] = (),
 ) -> list[dict[str, Any]]:
     from argtrace.layers.log.sites import settings_of
-    from argtrace.layers.resolution import FIX_HINTS
+    from argtrace.layers.resolution import fix_hint
     from argtrace.resolver.message_store import indexed_releases, is_library
 
     groups: dict[tuple[str, str, str], dict[str, Any]] = {}
@@ -298,7 +298,7 @@ def group_matches(
                 "reads": list(site.reads),
                 "versions": [],
                 "releases": [],
-                "fix": FIX_HINTS.get(func),
+                "fix": fix_hint(func, site.template),
                 "index": site.source,
             }
             if is_library(site.framework):

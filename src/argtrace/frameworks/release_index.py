@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from argtrace.frameworks.env_aliases import prefix_aliases
+
 INDEX_DIR = Path(__file__).resolve().parent / "data" / "release_index"
 
 
@@ -124,7 +126,15 @@ class ReleaseIndex:
         return {self.releases[i] for i in self.refused.get(word.split("=", 1)[0], ())}
 
     def releases_knowing_env(self, name: str) -> tuple[str, ...]:
-        return tuple(self.releases[i] for i in self.env.get(name, ()))
+        """The releases that read ``name``: by that name, or under the name a release copies it to at
+        import (``frameworks/env_aliases.py``: SGLang 0.5.3.post3+ read ``SGL_X`` as ``SGLANG_X``)."""
+        known = set(self.env.get(name, ()))
+        for i, release in enumerate(self.releases):
+            for alias in prefix_aliases(self.framework, release):
+                new = alias.renamed(name)
+                if new is not None and i in self.env.get(new, ()):
+                    known.add(i)
+        return tuple(self.releases[i] for i in sorted(known))
 
     def accepting(
         self, flags: Iterable[str], env_names: Iterable[str], values: Iterable[tuple[str, str]] = ()

@@ -13,6 +13,7 @@ import re
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
+from argtrace.frameworks.env_aliases import PrefixAlias, prefix_aliases
 from argtrace.frameworks.schema import Schema, schemas_for, version_key
 from argtrace.layers.renamed_env import inverted_advice, is_inverted
 from argtrace.model import EnvValue, Evidence, Finding, LayerResult, ProcessInfo, ServerCommand
@@ -219,10 +220,15 @@ def _env_names(server: ServerCommand, schema: Schema) -> list[Finding]:
                     )
                 findings.append(rules.PR_DEPRECATED_ENV.finding(message, at=at, fix=advice))
             continue
+        aliased = _prefix_alias(name, schema, by_name)
+        if aliased is not None:
+            findings.extend(_aliased_finding(name, value.value, aliased, schema, at, rules))
+            continue
         fix: str | None = None
         if history is None:
             history = [s for s in schemas_for(schema.framework) if s.version != schema.version]
-        readers = [s for s in history if name in s.env_var_names]
+        # a release that copies the name to one it reads (SGL_X -> SGLANG_X) reads it too
+        readers = [s for s in history if name in s.env_var_names or _prefix_alias(name, s, s.env_var_names)]
         # A variable another release read was removed, not misspelt: only suggest a very close name then.
         near = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.92 if readers else 0.75)
         hint = f"; the nearest name it reads is {near[0]}" if near else ""
@@ -294,6 +300,45 @@ def _env_names(server: ServerCommand, schema: Schema) -> list[Finding]:
             )
         )
     return findings
+
+
+def _prefix_alias(name: str, schema: Schema, by_name: Collection[str]) -> PrefixAlias | None:
+    """The release's renaming of ``name``'s prefix at import (``frameworks/env_aliases.py``: SGLang's
+    ``SGL_`` -> ``SGLANG_``), when the release reads the new name."""
+    for alias in prefix_aliases(schema.framework, schema.version):
+        new = alias.renamed(name)
+        if new is not None and new in by_name:
+            return alias
+    return None
+
+
+def _aliased_finding(
+    name: str, value: str | None, alias: PrefixAlias, schema: Schema, at: str | None, rules: Any
+) -> list[Finding]:
+    """``SGL_X`` on a release that copies it to ``SGLANG_X`` at import: read, under its new name, with a
+    deprecation warning of the framework's own (a note; the value's type is checked as the new name's)."""
+    new = alias.renamed(name) or name
+    spec = next(v for v in schema.env_vars if v.name == new)
+    out: list[Finding] = []
+    problem = _value_problem(spec.type, value)
+    if problem:
+        out.append(
+            rules.PR_ENV_VALUE.finding(
+                f"{name}={redact_value(name, value)}: {schema.label} reads it (as {new}) as {problem}",
+                at=at,
+                fix=f"give {name} a value of that type",
+            )
+        )
+    out.append(
+        rules.PR_DEPRECATED_ENV.finding(
+            f"{name} is deprecated in {schema.label}; it now reads {new}: at import it copies every "
+            f"{alias.old}* variable to {alias.new}* ({alias.where}), so the value is used (with a warning)",
+            at=at,
+            severity="info",
+            fix=f"use {new}",
+        )
+    )
+    return out
 
 
 def _moved_to_flag(name: str, value: str, server: ServerCommand, schema: Schema) -> tuple[str, str] | None:

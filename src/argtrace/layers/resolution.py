@@ -40,15 +40,27 @@ PARALLEL_DESTS = {
     "dp": ("dp_size", "data_parallel_size"),
     "pp": ("pp_size", "pipeline_parallel_size"),
 }
-# What to do about a raise, by the function that raises (framework knowledge, kept to a few known sites;
-# everything else gets the framework's own message and the settings its condition reads).
-FIX_HINTS: Mapping[str, str] = {
-    "_handle_mamba_radix_cache": (
+# What to do about a raise, by the function that raises and words of its message (framework knowledge, kept
+# to a few known sites; everything else gets the framework's own message and the settings its condition
+# reads). A function raises for several reasons: SGLang's ``_handle_mamba_radix_cache`` refuses speculative
+# decoding with the radix cache under no_buffer (the seed's error: extra_buffer or --disable-radix-cache
+# avoid it) but also extra_buffer *with* --disable-radix-cache (0.5.10.post1-0.5.13.post1, sglang PR#19169:
+# the fix is the opposite) and FlashInfer's GDN decode under no_buffer, so a hint names the raise it is for.
+FIX_HINTS: tuple[tuple[str, str, str], ...] = (
+    (
+        "_handle_mamba_radix_cache",
+        "is not compatible with radix cache when using",
         "pass --mamba-scheduler-strategy extra_buffer (keeps the radix cache; doubles the Mamba state "
         "cache per request, so fewer requests fit; with SGLANG_ENABLE_SPEC_V2=1) or --disable-radix-cache "
-        "(no prefix reuse between requests: every prompt is prefilled in full)"
+        "(no prefix reuse between requests: every prompt is prefilled in full)",
     ),
-}
+)
+
+
+def fix_hint(function: str, message: str) -> str | None:
+    """The hint for the raise of ``function`` (qualified or not) whose message is ``message``, if any."""
+    name = function.rsplit(".", 1)[-1]
+    return next((hint for func, words, hint in FIX_HINTS if func == name and words in message), None)
 
 
 @dataclass(frozen=True)
@@ -656,7 +668,7 @@ def _findings(
                 "conditions": (site or {}).get("conditions") or exc.get("conditions") or [],
             }
         fields = list(site.get("fields") or []) if site else []
-        fix = FIX_HINTS.get(str(exc.get("function"))) or rules.RS001.fix
+        fix = fix_hint(str(exc.get("function")), message) or rules.RS001.fix
         evidence = [Evidence("resolution", exc.get("at"), f"{exc.get('type')}: {message}")]
         if site and site.get("conditions"):
             evidence.append(

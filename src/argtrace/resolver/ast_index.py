@@ -4,6 +4,7 @@ over a resolver environment's site-packages). Nothing here imports the framework
 - :func:`sglang_env_vars` / :func:`vllm_env_vars`: the environment variables a version reads, from its own
   registry (SGLang ``srt/environ.py`` ``Envs``; vLLM ``envs.py``) plus ``get_bool_env_var("X")``-style
   reads across the package.
+- :func:`env_prefix_aliases`: a prefix a release renames at import (SGLang's ``SGL_`` -> ``SGLANG_``).
 - :func:`json_loaded_fields`: configuration fields whose string value the framework parses with
   ``json.loads(self.<field>)``.
 - :func:`raise_sites`: every ``raise X(...)`` / ``assert cond, msg`` of the argument-resolution modules with
@@ -213,6 +214,50 @@ def sglang_env_vars(site: Path) -> list[dict[str, Any]]:
         entry["replacement"] = new
     _merge_reads(out, env_reads(site / "sglang", site))
     return sorted(out.values(), key=lambda e: e["name"])
+
+
+def _constant_strings(node: ast.AST) -> list[str]:
+    args = getattr(node, "args", ())
+    return [a.value for a in args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+
+
+def env_prefix_aliases(pkg_dir: Path, site: Path) -> list[dict[str, str]]:
+    """Prefixes a release renames at import, copying every variable of the old prefix to the new one:
+    SGLang's ``_convert_SGL_to_SGLANG`` (``sglang/srt/environ.py``, 0.5.6.post2: ``for key, value in
+    os.environ.items(): if key.startswith("SGL_"): new_key = key.replace("SGL_", "SGLANG_", 1); ...
+    os.environ[new_key] = value``), so ``SGL_X`` is read as ``SGLANG_X``. A loop over ``os.environ`` that
+    tests ``startswith(OLD)``, computes ``.replace(OLD, NEW, ...)`` and assigns an ``os.environ[...]``
+    item."""
+    out: list[dict[str, str]] = []
+    for path in python_files(pkg_dir):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        if "os.environ" not in text or "startswith(" not in text:
+            continue  # cheap filter: the pattern needs both
+        tree = parse_file(path)
+        if tree is None:
+            continue
+        for loop in ast.walk(tree):
+            if not isinstance(loop, ast.For) or "os.environ" not in ast.unparse(loop.iter):
+                continue
+            tested: set[str] = set()
+            renamed: list[tuple[str, str]] = []
+            copies = False
+            for node in ast.walk(loop):
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                    consts = _constant_strings(node)
+                    if node.func.attr == "startswith" and consts:
+                        tested.add(consts[0])
+                    elif node.func.attr == "replace" and len(consts) >= 2:
+                        renamed.append((consts[0], consts[1]))
+                if isinstance(node, ast.Assign):
+                    copies = copies or any(
+                        isinstance(t, ast.Subscript) and ast.unparse(t.value) == "os.environ"
+                        for t in node.targets
+                    )
+            for old, new in renamed:
+                if copies and old in tested and old != new:
+                    out.append({"old": old, "new": new, "where": f"{rel(path, site)}:{loop.lineno}"})
+    return out
 
 
 def vllm_env_vars(site: Path) -> list[dict[str, Any]]:

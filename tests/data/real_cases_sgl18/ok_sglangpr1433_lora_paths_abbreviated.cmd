@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/1433 (2024-09-15), seen 2026-12-03: a correct launch: Mistral-7B with three LoRA adapters (one by path, two renamed), "--disable-radix" and "--mem-frac"-style abbreviations argparse completes (allow_abbrev), CUDA graphs off as LoRA needed then.
+python -m sglang.launch_server --model mistralai/Mistral-7B-Instruct-v0.3 --lora-paths /home/ying/test_lora lora1=/home/ying/test_lora_1 lora2=/home/ying/test_lora_2 --disable-radix --disable-cuda-graph --max-loras-per-batch 4

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/21352 (2026-03-25), seen 2026-12-03: a custom diffusion model's server started with only "--config MyCustom.yaml" dies in the multimodal_gen parser: "command = args_before_config[0]" IndexError: list index out of range (that parser needs a word before --config); the YAML beside this file is the one posted; the script's #!/bin/bash line is left out (this header must come first).
+nohup python -m sglang.multimodal_gen.runtime.launch_server --config sglang21352_MyCustom.yaml > mymodel.log 2>&1 &

@@ -1,0 +1,38 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/28396 (2026-06), seen 2026-12-03: MiMo-V2.5-Pro on 8xB300 with HiCache and the mooncake storage backend dies with "RuntimeError: cudaMemcpyBatchAsync failed (invalid argument)" (the direct io backend's batched copy on that driver; a bug). As posted, up to the cut-off --json-model-override-args, which is left out.
+SGLANG_ENABLE_UNIFIED_RADIX_TREE=1 \
+python3 -m sglang.launch_server \
+  --model-path /data/model/MiMo-V2.5-Pro \
+  --served-model-name mimo-v25-pro \
+  --tp 8 \
+  --mem-fraction-static 0.8 \
+  --moe-runner-backend flashinfer_trtllm \
+  --attention-backend fa4 \
+  --trust-remote-code \
+  --cuda-graph-max-bs 64 \
+  --host 0.0.0.0 \
+  --port 22121 \
+  --log-level debug \
+  --enable-cache-report \
+  --enable-metrics \
+  --reasoning-parser mimo \
+  --tool-call-parser mimo \
+  --enable-request-time-stats-logging \
+  --watchdog-timeout 3600 \
+  --max-running-requests 48 \
+  --chunked-prefill-size 16384 \
+  --swa-full-tokens-ratio 0.1 \
+  --context-length 202752 \
+  --page-size 64 \
+  --speculative-algorithm EAGLE \
+  --speculative-num-steps 3 \
+  --speculative-eagle-topk 1 \
+  --speculative-num-draft-tokens 4 \
+  --enable-hierarchical-cache \
+  --hicache-size 190 \
+  --hicache-io-backend direct \
+  --hicache-mem-layout page_first_direct \
+  --hicache-storage-prefetch-policy timeout \
+  --hicache-storage-backend mooncake  \
+  --hicache-storage-backend-extra-config '{"prefetch_timeout_base": 2.5, "prefetch_timeout_per_ki_token": 0.4}' \
+  --schedule-policy lpm  \
+  --model-loader-extra-config '{"enable_multithread_load": true, "num_threads": 8}'

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/3658 (comment of 2025-02-19), seen 2026-12-03: DeepSeek-V3 on one 8xH200 node with DP attention crashes under load ("I also have the same issue"); the maintainers place it in sgl_kernels.fp8_blockwise_scaled_mm (a kernel issue of that build), not a setting.
+python3 -m sglang.launch_server --model-path /mnt/model/  --tensor-parallel-size 8 --trust-remote-code --enable-torch-compile  --disable-cuda-graph --enable-dp-attention
