@@ -24,7 +24,9 @@ PR_UNKNOWN_ENV = Rule(
     fix="use the name this release reads (the message names the nearest one), or drop the variable",
     example=_c(f"SGLANG_ENABLE_SPEC_V2=1 {_SG} --speculative-algorithm EAGLE", _SG23),
     correct=_c(f"SGLANG_ENABLE_SPEC_V2=1 {_SG} --speculative-algorithm EAGLE", _SG10),
-    exceptions="A name built at run time (f-strings) may be missing from the generated list. Severity: an "
+    exceptions="A name built at run time (f-strings) may be missing from the generated list. A name the "
+    "release copies to another prefix at import and reads there (SGLang 0.5.3.post3 and later copy every "
+    "SGL_ variable to SGLANG_, frameworks/data/env_prefix_aliases.json) is read: PR002, a note. Severity: an "
     "error when only newer releases read the variable (the feature it asks for is missing), a warning for "
     "a leftover only older releases read or a near-miss of a name the release (or, for a name no release "
     "reads, another release) reads (a likely typo); a name "
