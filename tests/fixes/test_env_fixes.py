@@ -41,7 +41,7 @@ def inherited() -> dict[str, Any]:
     return _check(
         'SGLANG_ENABLE_TORCH_COMPILE="1"',  # quotes handed on as part of the value (PR009)
         "CUDA_VISIBLE_DEVICES=1,1",  # a repeated GPU (PR006)
-        "SGL_ENABLE_JIT_DEEPGEMM=1",  # the old prefix of a variable the release reads (PR001)
+        "SGL_ENABLE_JIT_DEEPGEMM=1",  # the old prefix of a variable the release reads (PR002: copied)
         "SGLANG_GC_LOG=1",  # deprecated, now SGLANG_LOG_GC (PR002)
     )
 
@@ -64,7 +64,9 @@ def test_a_repeated_gpu_is_listed_once(inherited: dict[str, Any]) -> None:
 
 
 def test_an_old_prefix_moves_the_value_to_the_name_the_release_reads(inherited: dict[str, Any]) -> None:
-    finding = _finding(inherited, "PR001", "SGL_ENABLE_JIT_DEEPGEMM")
+    """0.5.10.post1 copies SGL_* to SGLANG_* at import (sglang/srt/environ.py:578): the old prefix is read,
+    deprecated (PR002, a note), and the fix moves the value to the new name."""
+    finding = _finding(inherited, "PR002", "SGL_ENABLE_JIT_DEEPGEMM")
     assert finding["fix_edits"] == [
         {"env": "SGL_ENABLE_JIT_DEEPGEMM", "value": None},
         {"env": "SGLANG_ENABLE_JIT_DEEPGEMM", "value": "1"},
@@ -74,7 +76,7 @@ def test_an_old_prefix_moves_the_value_to_the_name_the_release_reads(inherited: 
 
 
 def test_a_deprecated_variable_is_renamed_and_the_rename_verified(inherited: dict[str, Any]) -> None:
-    finding = _finding(inherited, "PR002")
+    finding = _finding(inherited, "PR002", "SGLANG_GC_LOG")
     assert (
         finding["message"] == "SGLANG_GC_LOG is deprecated in sglang 0.5.10.post1; it now reads SGLANG_LOG_GC"
     )

@@ -62,7 +62,8 @@ def docker_case(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[st
             "docker run --gpus all --env-file srv/server.env lmsysorg/sglang:v0.5.10.post1 \\\n"
             "  python3 -m sglang.launch_server --model-path Qwen/Qwen2.5-7B-Instruct --config srv/cfg.yaml\n",
             "srv/server.env": 'SGLANG_ENABLE_TORCH_COMPILE="1"\n'
-            "SGL_ENABLE_JIT_DEEPGEMM=1\nCUDA_VISIBLE_DEVICES=3,3\n",
+            # a misspelt name (PR001; an SGL_ prefix is read since 0.5.3.post3: SGLang copies it, batch sgl18)
+            "SGLANG_DEEPEP_NUM_MAX_DISPATCH_TOKEN_PER_RANK=128\nCUDA_VISIBLE_DEVICES=3,3\n",
             "srv/cfg.yaml": "tp-size: 1\nmem_fraction_statc: 0.8  # the KV share\n",
         },
     )
@@ -83,8 +84,8 @@ def test_env_file_and_config_edits_name_those_files_and_their_lines(
             {
                 "file": "srv/server.env",
                 "start": "2:1",
-                "end": "2:24",
-                "replacement": "SGLANG_ENABLE_JIT_DEEPGEMM",
+                "end": "2:46",
+                "replacement": "SGLANG_DEEPEP_NUM_MAX_DISPATCH_TOKENS_PER_RANK",
             }
         ],
         True,
@@ -109,7 +110,7 @@ def test_the_patched_env_and_config_files_check_clean(
 ) -> None:
     root, _, after = docker_case
     assert (root / "srv" / "server.env").read_text() == (
-        "SGLANG_ENABLE_TORCH_COMPILE=1\nSGLANG_ENABLE_JIT_DEEPGEMM=1\nCUDA_VISIBLE_DEVICES=3\n"
+        "SGLANG_ENABLE_TORCH_COMPILE=1\nSGLANG_DEEPEP_NUM_MAX_DISPATCH_TOKENS_PER_RANK=128\nCUDA_VISIBLE_DEVICES=3\n"
     )
     assert (root / "srv" / "cfg.yaml").read_text() == "tp-size: 1\nmem-fraction-static: 0.8  # the KV share\n"
     assert _bad(after) == []
@@ -140,7 +141,7 @@ def test_a_config_path_relative_to_the_servers_directory_is_edited_there(tmp_pat
 
 def test_a_check_alone_writes_nothing(tmp_path: Path) -> None:
     """Verification reads the edited text through the overlay, never from a file it wrote."""
-    _write(tmp_path, {"a.env": "SGL_ENABLE_JIT_DEEPGEMM=1\n"})
+    _write(tmp_path, {"a.env": "SGLANG_DEEPEP_NUM_MAX_DISPATCH_TOKEN_PER_RANK=1\n"})
     command = (
         "docker run --env-file a.env lmsysorg/sglang:v0.5.10.post1 "
         "python3 -m sglang.launch_server --model-path /m"
@@ -148,7 +149,7 @@ def test_a_check_alone_writes_nothing(tmp_path: Path) -> None:
     report = run_cli(["check", "--format", "json", *SG10, "-c", command], cwd=tmp_path).json
     assert _edits(report)["PR001 a.env:1"][1] is True
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.env"]
-    assert (tmp_path / "a.env").read_text() == "SGL_ENABLE_JIT_DEEPGEMM=1\n"
+    assert (tmp_path / "a.env").read_text() == "SGLANG_DEEPEP_NUM_MAX_DISPATCH_TOKEN_PER_RANK=1\n"
 
 
 def test_compose_env_file_and_environment_map_are_edited_where_the_names_are(tmp_path: Path) -> None:
@@ -161,7 +162,7 @@ def test_compose_env_file_and_environment_map_are_edited_where_the_names_are(tmp
             "    env_file:\n"
             "      - conf/sglang.env\n"
             "    environment:\n"
-            '      SGL_ENABLE_JIT_DEEPGEMM: "1"\n'
+            '      SGLANG_DEEPEP_NUM_MAX_DISPATCH_TOKEN_PER_RANK: "1"\n'
             "    command: python3 -m sglang.launch_server --model-path Qwen/Qwen2.5-7B-Instruct\n",
             "conf/sglang.env": "SGLANG_GC_LOG=1\nCUDA_VISIBLE_DEVICES=0,0,1\n",
         },
@@ -174,8 +175,8 @@ def test_compose_env_file_and_environment_map_are_edited_where_the_names_are(tmp
             {
                 "file": "compose.yaml",
                 "start": "7:7",
-                "end": "7:30",
-                "replacement": "SGLANG_ENABLE_JIT_DEEPGEMM",
+                "end": "7:52",
+                "replacement": "SGLANG_DEEPEP_NUM_MAX_DISPATCH_TOKENS_PER_RANK",
             }
         ],
         True,

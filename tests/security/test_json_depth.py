@@ -31,6 +31,7 @@ OWN_DATA = {
     "commands/why_call.py": 1,  # frameworks/data/vllm_frontend_options.json
     "frameworks/dynamo.py": 1,
     "frameworks/entrypoints.py": 2,
+    "frameworks/env_aliases.py": 1,  # frameworks/data/env_prefix_aliases.json
     "frameworks/feature_pairs.py": 1,
     "frameworks/flag_replacements.py": 1,  # frameworks/data/flag_replacements.json
     "frameworks/kserve_hf.py": 1,

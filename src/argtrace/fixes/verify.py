@@ -123,8 +123,14 @@ def _bad(findings: Sequence[Finding]) -> Counter[tuple[str, str | None]]:
 def still_there(finding: Finding, after: Report, mapping: Mapping[str, Mapping[int, int]]) -> bool:
     """The re-check has the same finding: same code and setting, at the place the edits moved it to."""
     where = parse_at(finding.at)
+    # a process finding names its variable in the message, not as a setting, and an inherited variable's
+    # finding sits at the server's start: two variables' PR002 (SGLANG_GC_LOG, SGL_ENABLE_JIT_DEEPGEMM)
+    # share code, setting and place, so the message tells them apart
+    by_message = finding.layer == "process" and finding.setting is None
     for other in _every(after.findings):
         if other.code != finding.code or other.setting != finding.setting:
+            continue
+        if by_message and other.message != finding.message:
             continue
         if where is None:
             return True
