@@ -9,7 +9,10 @@ os.environ[new_key] = value``), warning that the old name is deprecated. A relea
 ``SGLANG_ENABLE_JIT_DEEPGEMM`` therefore honours ``SGL_ENABLE_JIT_DEEPGEMM=1``: the process layer must not
 call it ignored (sglang#14365's launch, batch sgl18). The bundled schemas list the names a release reads
 and the one-to-one renames of ``_print_deprecated_env``; this loop renames a whole prefix, which no name
-list holds.
+list holds. The same file records each release's one-to-one renames (``_print_deprecated_env``), each
+argument placed by the function's parameter names: their order flipped in 0.5.11 (``(old_name, new_name)``),
+which the schemas' ``deprecated``/``replacement`` read the other way round for 0.5.11-0.5.17 (PR002 called
+the new name deprecated).
 
 Every SGLang release of ``gen_schemas.RELEASES`` is read from its wheel (``pip download --no-deps``,
 unpacked by ``schema_gen.fetch_unpacked``; ``--wheels DIR`` reuses wheels already downloaded there) by AST
@@ -25,13 +28,14 @@ import json
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 from argtrace.resolver import schema_gen  # noqa: E402
-from argtrace.resolver.ast_index import env_prefix_aliases  # noqa: E402
+from argtrace.resolver.ast_index import env_prefix_aliases, env_renames  # noqa: E402
 from gen_schemas import RELEASES  # noqa: E402
 
 OUT = ROOT / "src/argtrace/frameworks/data/env_prefix_aliases.json"
@@ -53,15 +57,19 @@ def main() -> int:
     ap.add_argument("--unpacked", type=Path, default=Path(tempfile.gettempdir()) / "argtrace-wheels")
     args = ap.parse_args()
     args.unpacked.mkdir(parents=True, exist_ok=True)
-    releases: dict[str, list[dict[str, str]]] = {}
+    releases: dict[str, list[dict[str, Any]]] = {}
+    renames: dict[str, dict[str, str] | None] = {}
     for version in RELEASES["sglang"]:
         site = unpacked(version, args.unpacked, args.wheels)
         releases[version] = env_prefix_aliases(site / "sglang", site)
+        renames[version] = env_renames(site / "sglang" / "srt" / "environ.py")
     data = {
         "format": 1,
         "generated_by": "scripts/gen_env_prefix_aliases.py",
-        "source": "the PyPI wheel of each release, read by AST (resolver/ast_index.py env_prefix_aliases)",
+        "source": "the PyPI wheel of each release, read by AST (resolver/ast_index.py env_prefix_aliases, "
+        "env_renames)",
         "sglang": releases,
+        "renames": {"sglang": renames},
     }
     OUT.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     renaming = sum(bool(v) for v in releases.values())

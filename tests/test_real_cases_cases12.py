@@ -114,7 +114,11 @@ def test_gongjiyun_brace_expansion_is_the_cause() -> None:
         ),
     ]
     [cause] = [f for f in report["findings"] if f["code"] == "SH022"]
-    assert [(c["code"], c["at"]) for c in cause["consequences"]] == [("PA001", "<-c>:1:101")]
+    # PA011 (a note: the first word, refused as the flag's value, at the flag) is the same cause's (sgl18)
+    assert [(c["code"], c["at"]) for c in cause["consequences"]] == [
+        ("PA011", "<-c>:1:79"),
+        ("PA001", "<-c>:1:101"),
+    ]
 
 
 def test_gpustack4375_the_blank_before_the_flag_is_named() -> None:

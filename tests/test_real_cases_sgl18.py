@@ -271,8 +271,61 @@ def test_the_generator_reads_the_loop_not_the_names(tmp_path: Path) -> None:
         "    return [k.replace('A_', 'B_') for k in os.environ if k.startswith('A_')]\n"
     )
     assert env_prefix_aliases(tmp_path / "sglang", tmp_path) == [
-        {"old": "SGL_", "new": "SGLANG_", "where": "sglang/srt/environ.py:3"}
+        {"old": "SGL_", "new": "SGLANG_", "where": "sglang/srt/environ.py:3", "too_late": []}
     ]
+
+
+def test_a_name_renamed_one_to_one_before_the_copy_is_not_the_copy_s(tmp_path: Path) -> None:
+    """The one-to-one renames that run before the prefix copy (``_print_deprecated_env``; its argument
+    order flipped in 0.5.11: ``(old_name, new_name)``) are recorded: 0.5.11-0.5.17 turn
+    SGL_DISABLE_TP_MEMORY_INBALANCE_CHECK into SGLANG_ENABLE_TP_MEMORY_INBALANCE_CHECK first (sglang
+    PR#38219, batch sgl17), so the copy to SGLANG_DISABLE_... is not what the release reads."""
+    (alias,) = prefix_aliases("sglang", "0.5.17")
+    assert "SGL_DISABLE_TP_MEMORY_INBALANCE_CHECK" in alias.too_late
+    assert alias.renamed("SGL_DISABLE_TP_MEMORY_INBALANCE_CHECK") is None
+    (environ := tmp_path / "sglang" / "srt" / "environ.py").parent.mkdir(parents=True)
+    environ.write_text(
+        "import os\n"
+        "def _print_deprecated_env(old_name, new_name=None):\n"
+        "    os.environ[new_name] = os.environ[old_name]\n"
+        "def _convert():\n"
+        "    _print_deprecated_env('SGLANG_GC_LOG', 'SGLANG_LOG_GC')\n"
+        "    for key, value in os.environ.items():\n"
+        "        if key.startswith('SGL_'):\n"
+        "            os.environ[key.replace('SGL_', 'SGLANG_', 1)] = value\n"
+    )
+    (found_alias,) = env_prefix_aliases(tmp_path / "sglang", tmp_path)
+    assert found_alias["too_late"] == ["SGLANG_GC_LOG"]
+
+
+@pytest.mark.parametrize(
+    ("variable", "expected"),
+    [
+        ("SGLANG_LOG_GC=1", []),
+        (
+            "SGLANG_GC_LOG=1",
+            [("warning", "SGLANG_GC_LOG is deprecated in sglang 0.5.17; it now reads SGLANG_LOG_GC")],
+        ),
+    ],
+)
+def test_a_rename_is_read_in_the_order_the_release_s_code_gives(variable: str, expected: list[Any]) -> None:
+    """Found while fixing the prefix copy (a wrong warning, not a report): 0.5.11 flipped
+    ``_print_deprecated_env``'s arguments to ``(old_name, new_name)``, which the schemas read the other way
+    round, so 0.5.11-0.5.17 called SGLANG_LOG_GC (the new name) deprecated for SGLANG_GC_LOG. The renames are
+    now read by the function's parameter names (scripts/gen_env_prefix_aliases.py)."""
+    result = run_cli(
+        [
+            "check",
+            "--format",
+            "json",
+            "--framework-version",
+            "0.5.17",
+            "-c",
+            f"{variable} python3 -m sglang.launch_server --model-path /m",
+        ]
+    )
+    said = [(f["severity"], f["message"]) for f in result.json["findings"] if f["code"].startswith("PR")]
+    assert said == expected
 
 
 def test_sglang15665_brace_expansion_is_one_cause() -> None:

@@ -24,10 +24,18 @@ class PrefixAlias:
     old: str
     new: str
     where: str
+    # names the release converts to others before this copy runs (its ``_print_deprecated_env`` calls
+    # above the loop): a name copied onto one of them arrives too late and is never read; and a name that
+    # is itself one of them is that rename's, not the prefix copy's (sglang PR#38219: 0.5.11-0.5.17 turn
+    # SGL_DISABLE_TP_MEMORY_INBALANCE_CHECK into SGLANG_ENABLE_TP_MEMORY_INBALANCE_CHECK, the opposite)
+    too_late: frozenset[str] = frozenset()
 
     def renamed(self, name: str) -> str | None:
-        """The name ``name`` is copied to, when it has the old prefix."""
-        return self.new + name[len(self.old) :] if name.startswith(self.old) else None
+        """The name ``name`` is copied to and read as, when it has the old prefix and the copy is read."""
+        if not name.startswith(self.old) or name in self.too_late:
+            return None
+        new = self.new + name[len(self.old) :]
+        return None if new in self.too_late else new
 
 
 @lru_cache(maxsize=1)
@@ -42,4 +50,16 @@ def prefix_aliases(framework: str, version: str) -> tuple[PrefixAlias, ...]:
     """The prefixes ``framework`` ``version`` renames at import; none for a release the file does not
     hold (another framework, or a release not generated)."""
     entries = (_data().get(framework) or {}).get(version) or ()
-    return tuple(PrefixAlias(str(e["old"]), str(e["new"]), str(e["where"])) for e in entries)
+    return tuple(
+        PrefixAlias(str(e["old"]), str(e["new"]), str(e["where"]), frozenset(e.get("too_late") or ()))
+        for e in entries
+    )
+
+
+def env_renames(framework: str, version: str) -> dict[str, str] | None:
+    """The release's one-to-one renames ``{old: new}`` as its code places the arguments (SGLang's
+    ``_print_deprecated_env``), or None for a release the file does not hold: then the schema's
+    ``deprecated``/``replacement`` stand."""
+    table = (_data().get("renames") or {}).get(framework) or {}
+    found = table.get(version)
+    return dict(found) if found is not None else None

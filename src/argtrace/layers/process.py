@@ -11,10 +11,11 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Collection, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
-from argtrace.frameworks.env_aliases import PrefixAlias, prefix_aliases
-from argtrace.frameworks.schema import Schema, schemas_for, version_key
+from argtrace.frameworks.env_aliases import PrefixAlias, env_renames, prefix_aliases
+from argtrace.frameworks.schema import EnvVarSpec, Schema, schemas_for, version_key
 from argtrace.layers.renamed_env import inverted_advice, is_inverted
 from argtrace.model import EnvValue, Evidence, Finding, LayerResult, ProcessInfo, ServerCommand
 from argtrace.redact import redact_value
@@ -186,6 +187,7 @@ def _env_names(server: ServerCommand, schema: Schema) -> list[Finding]:
         return findings
     by_name = {v.name: v for v in schema.env_vars}
     history: list[Schema] | None = None  # loaded only for a name this release does not read
+    renames = env_renames(schema.framework, schema.version)
     # vLLM releases with --fail-on-environ-validation check every VLLM_* name of the process at start-up
     # (``Platform.validate_environ``, vllm/platforms/interface.py in 0.33.0): a warning, or a ValueError
     # with that flag on.
@@ -199,6 +201,14 @@ def _env_names(server: ServerCommand, schema: Schema) -> list[Finding]:
         inherited = _inherited(value)
         at = value.origin.at if not inherited else server.at
         spec = by_name.get(name)
+        if renames is not None:
+            # the release's own one-to-one renames as its code places the arguments (generated,
+            # frameworks/env_aliases.py): the schemas read 0.5.11-0.5.17's (old_name, new_name) calls the
+            # other way round, calling SGLANG_LOG_GC deprecated for SGLANG_GC_LOG
+            if name in renames:
+                spec = replace(spec or EnvVarSpec(name), deprecated=True, replacement=renames[name])
+            elif spec is not None and spec.deprecated:
+                spec = replace(spec, deprecated=False, replacement=None)
         if spec is not None:
             problem = _value_problem(spec.type, value.value)
             if problem:
@@ -305,9 +315,12 @@ def _env_names(server: ServerCommand, schema: Schema) -> list[Finding]:
 def _prefix_alias(name: str, schema: Schema, by_name: Collection[str]) -> PrefixAlias | None:
     """The release's renaming of ``name``'s prefix at import (``frameworks/env_aliases.py``: SGLang's
     ``SGL_`` -> ``SGLANG_``), when the release reads the new name."""
+    deprecated = {v.name for v in schema.env_vars if v.deprecated}
     for alias in prefix_aliases(schema.framework, schema.version):
         new = alias.renamed(name)
-        if new is not None and new in by_name:
+        # a deprecated name is converted by the pass that runs before the copy (sglang PR#38219):
+        # copied onto it, the value is never read
+        if new is not None and new in by_name and new not in deprecated:
             return alias
     return None
 

@@ -4,7 +4,8 @@ over a resolver environment's site-packages). Nothing here imports the framework
 - :func:`sglang_env_vars` / :func:`vllm_env_vars`: the environment variables a version reads, from its own
   registry (SGLang ``srt/environ.py`` ``Envs``; vLLM ``envs.py``) plus ``get_bool_env_var("X")``-style
   reads across the package.
-- :func:`env_prefix_aliases`: a prefix a release renames at import (SGLang's ``SGL_`` -> ``SGLANG_``).
+- :func:`env_prefix_aliases`: a prefix a release renames at import (SGLang's ``SGL_`` -> ``SGLANG_``);
+  :func:`env_renames`: its one-to-one renames, each argument placed by the function's parameter names.
 - :func:`json_loaded_fields`: configuration fields whose string value the framework parses with
   ``json.loads(self.<field>)``.
 - :func:`raise_sites`: every ``raise X(...)`` / ``assert cond, msg`` of the argument-resolution modules with
@@ -221,14 +222,14 @@ def _constant_strings(node: ast.AST) -> list[str]:
     return [a.value for a in args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
 
 
-def env_prefix_aliases(pkg_dir: Path, site: Path) -> list[dict[str, str]]:
+def env_prefix_aliases(pkg_dir: Path, site: Path) -> list[dict[str, Any]]:
     """Prefixes a release renames at import, copying every variable of the old prefix to the new one:
     SGLang's ``_convert_SGL_to_SGLANG`` (``sglang/srt/environ.py``, 0.5.6.post2: ``for key, value in
     os.environ.items(): if key.startswith("SGL_"): new_key = key.replace("SGL_", "SGLANG_", 1); ...
     os.environ[new_key] = value``), so ``SGL_X`` is read as ``SGLANG_X``. A loop over ``os.environ`` that
     tests ``startswith(OLD)``, computes ``.replace(OLD, NEW, ...)`` and assigns an ``os.environ[...]``
-    item."""
-    out: list[dict[str, str]] = []
+    item. ``too_late``: the old names of the one-to-one renames that run before the loop."""
+    out: list[dict[str, Any]] = []
     for path in python_files(pkg_dir):
         text = path.read_text(encoding="utf-8", errors="replace")
         if "os.environ" not in text or "startswith(" not in text:
@@ -236,6 +237,14 @@ def env_prefix_aliases(pkg_dir: Path, site: Path) -> list[dict[str, str]]:
         tree = parse_file(path)
         if tree is None:
             continue
+        # ``_print_deprecated_env(new_name, old_name)`` up to 0.5.1x, ``(old_name, new_name=None)`` later:
+        # the parameters' names say which argument is the old name
+        params = [
+            [a.arg for a in d.args.args]
+            for d in ast.walk(tree)
+            if isinstance(d, ast.FunctionDef) and d.name == "_print_deprecated_env"
+        ]
+        old_first = 0 if params and params[0][:1] == ["old_name"] else 1
         for loop in ast.walk(tree):
             if not isinstance(loop, ast.For) or "os.environ" not in ast.unparse(loop.iter):
                 continue
@@ -254,10 +263,51 @@ def env_prefix_aliases(pkg_dir: Path, site: Path) -> list[dict[str, str]]:
                         isinstance(t, ast.Subscript) and ast.unparse(t.value) == "os.environ"
                         for t in node.targets
                     )
+            # the one-to-one renames that ran before the copy (``_print_deprecated_env(new, old)`` above the
+            # loop): a name copied onto such an old name comes too late to be converted (sglang PR#38219:
+            # SGL_DISABLE_X becomes SGLANG_DISABLE_X after SGLANG_DISABLE_X -> SGLANG_ENABLE_X ran)
+            before = sorted(
+                {
+                    _constant_strings(c)[old_first]
+                    for c in ast.walk(tree)
+                    if isinstance(c, ast.Call)
+                    and isinstance(c.func, ast.Name)
+                    and c.func.id == "_print_deprecated_env"
+                    and len(_constant_strings(c)) >= 2
+                    and c.lineno < loop.lineno
+                }
+            )
             for old, new in renamed:
                 if copies and old in tested and old != new:
-                    out.append({"old": old, "new": new, "where": f"{rel(path, site)}:{loop.lineno}"})
+                    where = f"{rel(path, site)}:{loop.lineno}"
+                    out.append({"old": old, "new": new, "where": where, "too_late": before})
     return out
+
+
+def env_renames(environ: Path) -> dict[str, str] | None:
+    """SGLang's one-to-one renames of variables, ``{old: new}``, from ``_print_deprecated_env`` calls in
+    ``environ`` (``sglang/srt/environ.py``), each argument placed by the function's own parameter names:
+    ``(new_name, old_name)`` up to 0.5.10.post1, ``(old_name, new_name=None)`` from 0.5.11 (a call with the
+    old name alone renames nothing). ``sglang_env_vars`` reads the arguments in the first order only. None
+    when the file has no such function (another mechanism, or none: 0.5.2 and earlier, 0.5.18 and later)."""
+    tree = parse_file(environ)
+    if tree is None:
+        return None
+    params = [
+        [a.arg for a in d.args.args]
+        for d in ast.walk(tree)
+        if isinstance(d, ast.FunctionDef) and d.name == "_print_deprecated_env"
+    ]
+    if not params or set(params[0][:2]) != {"old_name", "new_name"}:
+        return None
+    old_at = params[0].index("old_name")
+    out: dict[str, str] = {}
+    for c in ast.walk(tree):
+        if isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id == "_print_deprecated_env":
+            args = _constant_strings(c)
+            if len(args) >= 2:
+                out[args[old_at]] = args[1 - old_at]
+    return dict(sorted(out.items()))
 
 
 def vllm_env_vars(site: Path) -> list[dict[str, Any]]:
