@@ -5,7 +5,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from argtrace.resolver import ast_index
+from argtrace.resolver.ast_index import sglang_env_vars
 
 SOURCE = """
 import os
@@ -63,3 +66,22 @@ def test_env_reads_and_json_fields(tmp_path: Path) -> None:
     assert reads["SGLANG_FOO"]["default"] == "1" and reads["SGLANG_FOO"]["where"] == "sglang/mod.py:19"
     assert {"SGLANG_BAR", "CUDA_VISIBLE_DEVICES"} <= set(reads)
     assert ast_index.json_loaded_fields([pkg / "mod.py"])["json_model_override_args"] == "attribute"
+
+
+@pytest.mark.parametrize(
+    ("signature", "call"),
+    [
+        # up to 0.5.10 (sglang/srt/environ.py): the new name first
+        ("def _print_deprecated_env(new_name: str, old_name: str):", '("SGLANG_LOG_GC", "SGLANG_GC_LOG")'),
+        # 0.5.11 on: the old name first, the new one optional
+        ("def _print_deprecated_env(old_name: str, new_name=None):", '("SGLANG_GC_LOG", "SGLANG_LOG_GC")'),
+    ],
+)
+def test_sglang_renames_are_read_by_the_parameters_names(tmp_path: Path, signature: str, call: str) -> None:
+    # 0.5.11 flipped the arguments; read in the old order, the schemas of 0.5.11-0.5.17 called the new name
+    # deprecated (the releases' own environ.py, checked on the 0.5.10.post1 and 0.5.11 wheels)
+    environ = tmp_path / "sglang" / "srt" / "environ.py"
+    environ.parent.mkdir(parents=True)
+    environ.write_text(f"{signature}\n    pass\n\n\n_print_deprecated_env{call}\n")
+    (entry,) = [e for e in sglang_env_vars(tmp_path) if e.get("deprecated")]
+    assert (entry["name"], entry["replacement"]) == ("SGLANG_GC_LOG", "SGLANG_LOG_GC")

@@ -171,6 +171,14 @@ def sglang_env_vars(site: Path) -> list[dict[str, Any]]:
     tree = parse_file(environ)
     deprecated: dict[str, str] = {}
     if tree is not None:
+        # ``_print_deprecated_env(new_name, old_name)`` up to 0.5.10, ``(old_name, new_name=None)`` from
+        # 0.5.11: the parameters' names say which argument is the old name (as gen_env_prefix_aliases reads)
+        params = [
+            [a.arg for a in d.args.args]
+            for d in ast.walk(tree)
+            if isinstance(d, ast.FunctionDef) and d.name == "_print_deprecated_env"
+        ]
+        old_at = 0 if params and params[0][:1] == ["old_name"] else 1
         for node in ast.walk(tree):
             if isinstance(node, ast.ClassDef) and node.name == "Envs":
                 for stmt in node.body:
@@ -198,7 +206,8 @@ def sglang_env_vars(site: Path) -> list[dict[str, Any]]:
                 and len(node.args) >= 2
                 and all(isinstance(a, ast.Constant) for a in node.args[:2])
             ):
-                new, old = node.args[0].value, node.args[1].value  # type: ignore[attr-defined]
+                old = node.args[old_at].value  # type: ignore[attr-defined]
+                new = node.args[1 - old_at].value  # type: ignore[attr-defined]
                 deprecated[str(old)] = str(new)
     for old, new in deprecated.items():
         entry = out.setdefault(
