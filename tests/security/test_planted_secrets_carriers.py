@@ -139,3 +139,32 @@ def test_dockerfile_quadlet_workflow_secrets_are_masked(
     assert_clean(result, *planted)
     if fmt == "json":
         assert len(result.json["servers"]) == 1  # the file was read as its carrier, not refused
+
+
+DSTACK_HF = "hf_dstackPlantedToken0123456789abcd"
+DSTACK_KEY = "sk-dstackPlantedKey0123456789abcdef"
+DSTACK_GIVEN = "hf_dstackGivenToken0123456789abcdef"
+DSTACK = f"""type: service
+image: vllm/vllm-openai:latest
+env:
+  - HF_TOKEN={DSTACK_HF}
+  - VLLM_API_KEY={DSTACK_KEY}
+  - HUGGING_FACE_HUB_TOKEN
+commands:
+  - echo "$HF_TOKEN $HUGGING_FACE_HUB_TOKEN"
+  - vllm serve Qwen/Qwen3-0.6B --api-key $VLLM_API_KEY --port 8000
+port: 8000
+"""
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_dstack_secrets_are_masked(tmp_path: Path, fmt: str) -> None:
+    """A dstack run configuration's `env:` values, one read into the server's `--api-key`, and a bare name
+    given with --env (the environment `dstack apply` runs in)."""
+    (tmp_path / "serve.dstack.yml").write_text(DSTACK)
+    argv = ["check", "--format", fmt, "--no-resolve", "--env", f"HUGGING_FACE_HUB_TOKEN={DSTACK_GIVEN}"]
+    result = run_cli([*argv, "serve.dstack.yml"], cwd=tmp_path)
+    assert result.status in (0, 1), result.stderr
+    assert_clean(result, DSTACK_HF, DSTACK_KEY, DSTACK_GIVEN)
+    if fmt == "json":
+        assert len(result.json["servers"]) == 1

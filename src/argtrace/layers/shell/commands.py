@@ -791,15 +791,10 @@ class Commands(Conditions):
         ``unknown_env``: variables the child starts with whose values are not known here (under ``srun``,
         each task's own SLURM_NODEID...): they replace what this shell exported. ``export``: ``srun
         --export``, which of them reach the child (``layers/slurm.py``)."""
+        from argtrace.layers.shell.invocation import shell_invocation
+
         texts = [w.text for w in argv]
-        i = 1
-        while (
-            i < len(texts)
-            and texts[i] is not None
-            and texts[i] not in ("-c",)
-            and (texts[i] or "").startswith("-")
-        ):
-            i += 1
+        i, shell_c = shell_invocation(texts)
         if i >= len(texts) or texts[i] is None:
             return None
         env = {k: to_str(v) for k, (v, *_rest) in self.exported_env().items() if v is not None}
@@ -813,13 +808,11 @@ class Commands(Conditions):
             kept = export.apply(env, lambda text: text)
             dropped = set(env) - set(kept)
             env = kept
-        if texts[i] == "-c":
-            if i + 1 >= len(texts) or texts[i + 1] is None:
-                return None
-            code = texts[i + 1] or ""
-            arg0 = texts[i + 2] if i + 2 < len(texts) else "bash"
-            rest = texts[i + 3 :]
-            src = Source(self.src.label, _prepare(code), None, fixed_at=argv[i + 1].at)
+        if shell_c:
+            code = texts[i] or ""
+            arg0 = texts[i + 1] if i + 1 < len(texts) else "bash"
+            rest = texts[i + 2 :]
+            src = Source(self.src.label, _prepare(code), None, fixed_at=argv[i].at)
         else:
             path = self.resolve_path(texts[i] or "")
             if (
@@ -857,10 +850,10 @@ class Commands(Conditions):
         child.spec = list(self.spec)
         child.bg_mark = self.bg_mark
         child.redirect_stack = list(self.redirect_stack)
-        if texts[i] == "-c":
+        if shell_c:
             child._last_direct(src.tree.root_node)  # bash -c execs its last simple command directly
         st = child.run()
-        if texts[i] != "-c":
+        if not shell_c:
             self._caller_env_replaced(child, prefix_env, src.label, at)
         if export is not None and child.servers and (lost := sorted(dropped & child.read_names)):
             # the task's shell reads a variable this shell exported but srun --export keeps from it

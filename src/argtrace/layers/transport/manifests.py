@@ -23,7 +23,8 @@ if TYPE_CHECKING:
 def manifest_kind(data: bytes) -> str | None:
     """``"compose"``, ``"kubernetes"``, ``"systemd"`` (a service unit), ``"skypilot"`` (a task YAML),
     ``"rayserve"`` (a Ray Serve LLM serve config), ``"dockerfile"``, ``"quadlet"`` (a Podman ``.container``
-    file), ``"workflow"`` (a GitHub Actions workflow or composite action) or ``None`` (a script, or a
+    file), ``"workflow"`` (a GitHub Actions workflow or composite action), ``"dstack"`` (a dstack run
+    configuration) or ``None`` (a script, or a
     framework's own ``--config`` YAML)."""
     head = data[:65536]
     if head.startswith(b"#!") or b"\x00" in head:
@@ -58,6 +59,11 @@ def manifest_kind(data: bytes) -> str | None:
 
         if is_task(head):
             return "skypilot"
+    if re.search(r"(?m)^type\s*:", text):
+        from argtrace.layers.transport.dstack import is_run_config
+
+        if is_run_config(head):
+            return "dstack"
     if re.search(r"(?m)^(applications|model_loading_config)\s*:", text):
         from argtrace.layers.transport.rayserve import is_serve_config
 
@@ -184,6 +190,11 @@ def analyze_manifest(
 
         task = analyze_task(source, given=given if given is not None else {}, follow=follow)
         return _scrubbed(task, {})
+    if kind == "dstack":
+        from argtrace.layers.transport.dstack import analyze_run_config
+
+        run = analyze_run_config(source, given=given if given is not None else {}, follow=follow)
+        return _scrubbed(run, {})
     if kind == "rayserve":
         from argtrace.layers.transport.rayserve import analyze_serve_config
 
