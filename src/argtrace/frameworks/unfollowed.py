@@ -79,7 +79,9 @@ def unfollowed_start(argv: Sequence[str | None]) -> Unfollowed | None:
     docker_run = word in ("docker", "podman", "nvidia-docker", "nerdctl") and bool(
         {"run", "exec"} & set(texts[i + 1 : i + 3])
     )
-    if word in _NOT_A_START or docker_run:
+    # sbatch --wrap=STRING is followed by the shell layer (layers/shell/invocation.py, sbatch_job)
+    wrapped = word == "sbatch" and any(t == "--wrap" or t.startswith("--wrap=") for t in texts[i + 1 :])
+    if word in _NOT_A_START or docker_run or wrapped:
         return None
     # python -m MODULE for a launcher argtrace has no parser for
     found = _detect_python(texts, i) if _PYTHON.match(texts[i]) else None  # python -O -u -m MODULE too

@@ -304,11 +304,30 @@ def _step_counts(options: Mapping[str, str], env: Mapping[str, str | None]) -> t
     return tuple(out)
 
 
-def srun_export(words: Sequence[str | None], env: Mapping[str, str | None]) -> Export | None:
-    """The ``--export`` of the ``srun`` among ``words`` (the wrapper words before the command), else the
-    ``SLURM_EXPORT_ENV`` in ``env``; ``None`` when neither is given (ALL) or the value is unknown."""
+def sbatch_wrap(words: Sequence[str | None]) -> tuple[int, int] | None:
+    """``sbatch ... --wrap=STRING`` / ``--wrap STRING``: the index of the word holding STRING and where STRING
+    starts in it. sbatch(1), ``--wrap``: "Sbatch will wrap the specified command string in a simple "sh"
+    shell script, and submit that script to the slurm controller"; no batch script is named then."""
+    if not words or (words[0] or "").rsplit("/", 1)[-1] != "sbatch":
+        return None
+    for i, word in enumerate(words[1:], 1):
+        if word == "--wrap" and i + 1 < len(words):
+            return i + 1, 0
+        if word is not None and word.startswith("--wrap="):
+            return i, len("--wrap=")
+        if word is not None and not word.startswith("-") and not (words[i - 1] or "").startswith("-"):
+            return None  # the batch script: options after it are the script's own
+    return None
+
+
+def srun_export(
+    words: Sequence[str | None], env: Mapping[str, str | None], program: str = "srun"
+) -> Export | None:
+    """The ``--export`` of the ``srun`` (or ``sbatch``) among ``words`` (the wrapper words before the
+    command), else the ``SLURM_EXPORT_ENV`` (sbatch: ``SBATCH_EXPORT``, sbatch(1) INPUT ENVIRONMENT
+    VARIABLES) in ``env``; ``None`` when neither is given (ALL) or the value is unknown."""
     texts = [w or "" for w in words]
-    index = next((i for i, w in enumerate(texts) if w.rsplit("/", 1)[-1] == "srun"), None)
+    index = next((i for i, w in enumerate(texts) if w.rsplit("/", 1)[-1] == program), None)
     if index is None:
         return None
     options = parse_options(texts[index + 1 :])
@@ -317,10 +336,11 @@ def srun_export(words: Sequence[str | None], env: Mapping[str, str | None]) -> E
     sets: tuple[tuple[str, str], ...] = (("SLURM_GPUS_ON_NODE", str(gpus)),) if gpus is not None else ()
     sets += _step_counts(options, env)
     given = options.get("--export")
-    value = given if given is not None else env.get("SLURM_EXPORT_ENV")
+    variable = "SBATCH_EXPORT" if program == "sbatch" else "SLURM_EXPORT_ENV"
+    value = given if given is not None else env.get(variable)
     if not value:
         return Export(True, sets=sets, at="--export=ALL") if sets else None
-    at = f"--export={value}" if given is not None else f"SLURM_EXPORT_ENV={value}"
+    at = f"--export={value}" if given is not None else f"{variable}={value}"
     everything, names, assigned = False, [], []
     for item in value.split(","):
         name, eq, text = item.partition("=")

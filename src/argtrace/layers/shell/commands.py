@@ -33,6 +33,7 @@ from argtrace.layers.shell.core import (
     to_str,
     vanished_in,
 )
+from argtrace.layers.shell.invocation import sbatch_job
 from argtrace.layers.shell.state import Var
 from argtrace.layers.shell.wrapenv import expand_env_s, systemd_run_substitution, wrapper_env
 from argtrace.model_launch import FromUnset
@@ -540,6 +541,9 @@ class Commands(Conditions):
                 export = srun_export(texts[:inner], exported)
                 self._export_ignored(export, exported, at)
             base, argv = "bash", argv[inner:]  # nohup/env/timeout ... bash -c '...'
+        if base == "sbatch" and (wrapped := sbatch_job(self, argv, prefix_env, at)) is not None:
+            argv, export = wrapped  # sbatch --wrap=STRING: STRING in an `sh` script (layers/slurm.py)
+            base = "sh"
         if base in ("bash", "sh") and len(argv) > 1:
             return self.run_child_shell(argv, prefix_env, at, per_task, export)
         if base == "wait":

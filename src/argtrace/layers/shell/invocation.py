@@ -1,12 +1,19 @@
-"""How ``bash``/``sh`` read their own invocation: where the script or ``-c`` command string is.
+"""How ``bash``/``sh`` read their own invocation, and ``sbatch --wrap``, which starts one.
 
 This module owns the option grammar of a shell started as a command (``bash -lc 'vllm serve ...'``), so the
-shell layer finds the command string behind grouped options as the shell itself does.
+shell layer finds the command string behind grouped options as the shell itself does, and the ``sh -c``
+that ``sbatch --wrap=STRING`` amounts to.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from argtrace.layers.shell.core import ExpWord
+
+if TYPE_CHECKING:
+    from argtrace.layers.slurm import Export
 
 
 def shell_invocation(texts: Sequence[str | None]) -> tuple[int, bool]:
@@ -28,3 +35,26 @@ def shell_invocation(texts: Sequence[str | None]) -> tuple[int, bool]:
         shell_c = shell_c or (word[0] == "-" and "c" in word[1:])
         i += 2 if ("o" in word[1:] or "O" in word[1:]) else 1
     return i, shell_c
+
+
+def sbatch_job(
+    evaluator: Any, argv: list[ExpWord], prefix_env: Mapping[str, tuple[Any, ...]], at: str
+) -> tuple[list[ExpWord], Export | None] | None:
+    """``sbatch [options] --wrap=STRING``: the ``sh -c STRING`` the job runs (sbatch(1): the string wrapped
+    in a simple "sh" shell script), and sbatch's ``--export`` (default ALL: the submitting shell's exported
+    variables reach the job). ``None`` for an sbatch that names a batch script, or whose string is unknown."""
+    from argtrace.layers.slurm import sbatch_wrap, srun_export
+
+    texts = [w.text for w in argv]
+    found = sbatch_wrap(texts)
+    if found is None:
+        return None
+    index, offset = found
+    word = argv[index]
+    if word.text is None:
+        return None
+    exported = {k: v[0] for k, v in evaluator.exported_env().items()}
+    exported.update({k: v[0] for k, v in prefix_env.items()})
+    export = srun_export(texts[:index], exported, program="sbatch")
+    shell = [ExpWord("sh", at, "literal"), ExpWord("-c", at, "literal")]
+    return [*shell, ExpWord(word.text[offset:], word.at, word.expansion, word.reason)], export

@@ -25,11 +25,12 @@ into the dispatcher through ``ctx.follow``, never by import):
   starts the server itself, GPUStack: the container variables that reach it), ``systemd_syntax`` and
   ``systemd`` (a systemd service unit), ``skypilot`` (a SkyPilot task YAML), ``dockerfile_syntax`` and
   ``dockerfile`` (a Dockerfile), ``quadlet`` (a Podman ``.container`` file), ``workflow`` (a GitHub Actions
-  workflow or composite action).
+  workflow or composite action), ``dstack`` (a dstack run configuration), ``configmaps`` (a manifest's
+  ConfigMaps as a container's ``envFrom``/``configMapKeyRef``).
 
 Nothing here runs a shell, ssh or docker: bash semantics come from the shell layer, argv recognition from
 ``frameworks/detect.py``; this package only knows what ssh, sudo, docker, compose, Kubernetes, systemd,
-SkyPilot, Dockerfiles, quadlets and GitHub Actions do to argv.
+SkyPilot, Dockerfiles, quadlets, GitHub Actions and dstack do to argv.
 The names other code imports (``from argtrace.layers.transport import ...``) are re-exported here, each
 carrier's module imported on first use (``_LAZY``).
 """

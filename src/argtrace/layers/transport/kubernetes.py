@@ -72,6 +72,12 @@ def k8s_expand(text: str, env: Mapping[str, str | None]) -> tuple[str, list[str]
 
 
 def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: TransportResult) -> None:
+    from argtrace.layers.transport.configmaps import (
+        config_map_key,
+        config_maps,
+        env_from,
+        maybe_from_env_from,
+    )
     from argtrace.layers.transport.k8s_pod import (
         pod_findings,
         service_link_env,
@@ -79,8 +85,10 @@ def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: 
         with_probe_ports,
     )
     from argtrace.model import UsageError
+    from argtrace.redact import is_secret_name
     from argtrace.rules import transport as R
 
+    maps = config_maps(docs, label)  # the ConfigMaps this file declares (envFrom, configMapKeyRef)
     containers: list[tuple[str, Any, PodSpec, dict[str, tuple[str | None, str]], Any]] = []
     listed = [
         item
@@ -117,10 +125,19 @@ def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: 
         preset = preset_command(owner, pod.placement.role, node)
         # set by the cluster (None: known by name only); service links first, the container's env wins
         env: dict[str, str | None] = {k: v for k, (v, _why) in links.items()} | dict(pod.injected)
+        # envFrom before env (the kubelet's order): a ConfigMap of this file gives its keys' values
+        sourced = env_from(maps, owner, node)
+        env.update(sourced.values)
+        result.secrets.update(v for k, v in sourced.values.items() if v and is_secret_name(k))
         absent: dict[str, str] = {}  # variables from a fieldRef to a label these pods lack
         for item in _seq(_get(node, "env")) or []:
             key = _scalar(_get(item, "name")) or ""
             raw = _scalar(_get(item, "value"))
+            if raw is None and (keyed := config_map_key(maps, owner, item)) is not None:
+                env[key] = keyed[0]  # configMapKeyRef to a ConfigMap of this file
+                if keyed[0] and is_secret_name(key):
+                    result.secrets.add(keyed[0])
+                continue
             if raw is None:
                 # valueFrom: a secret or field, known only in the cluster, except a StatefulSet pod's
                 # identity fields (its ordinal, its name: pods.py)
@@ -132,7 +149,11 @@ def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: 
             value, missing = k8s_expand(raw, env)
             env[key] = value
         resolvable = {k: v for k, v in env.items() if v is not None}
-        has_env_from = _get(node, "envFrom") is not None
+        # an envFrom source the file does not declare (or a Secret) may set any name: left to the cluster
+        has_env_from = bool(sourced.unresolved)
+        # ...so a name a `sh -c` script of the container reads may be set there: unknown, not unset
+        maybe_set = maybe_from_env_from(node, env, sourced.unresolved)
+        env.update(dict.fromkeys(maybe_set))
         words: dict[str, list[str] | None] = {}
         for field_name in ("command", "args"):
             field_node = _get(node, field_name)
@@ -205,6 +226,8 @@ def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: 
                 "argv": final,
             }
         )
+        if sourced.read or sourced.unresolved:
+            result.hops[-1]["env_from"] = {"read": sourced.read, "not_in_file": sourced.unresolved}
         assumed = None
         if preset is not None:
             assumed = AssumedEntrypoint(at, image, preset.shown)
@@ -224,6 +247,19 @@ def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: 
             k: Origin(at=at, expansion="kubernetes service link", known=env[k] is not None, reason=w)
             for k, w in linked.items()
         }
+        origins.update(
+            {
+                k: Origin(at=at, expansion="kubernetes envFrom", known=False, reason=w)
+                for k, w in maybe_set.items()
+            }
+        )
+        origins.update(
+            {
+                k: Origin(at=w, expansion="kubernetes envFrom", known=True)
+                for k, w in sourced.origins.items()
+                if k in env
+            }
+        )
         container_env = _image_path(env, origins, at, image)
         before = len(result.servers)
         where = f"kubernetes pod {pod.placement.pod} container {name}" if pod.placement.pod else None
