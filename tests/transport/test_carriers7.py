@@ -190,3 +190,121 @@ def test_grouped_c_option_reaches_the_server(tmp_path: Path, command: str) -> No
     report = result.json
     assert [s["argv"] for s in report["servers"]] == [["vllm", "serve", "Qwen/Qwen3-0.6B", "--port", "8000"]]
     assert alarms(report) == []
+
+
+# --- Kubernetes: the ConfigMaps of the same manifest (envFrom, configMapKeyRef) ---------------------------
+
+OPEA = DATA / "opea_chatqna_vllm_gaudi_configmap.yaml"
+
+
+def test_envfrom_configmap_of_the_same_file_gives_the_bash_c_its_model() -> None:
+    """Before: `$MODEL_ID` read as unset, a wrong SH007 warning ("--model takes --port")."""
+    report = check(OPEA)
+    assert [s["argv"] for s in report["servers"]] == [
+        argv(
+            "python3 -m vllm.entrypoints.openai.api_server --enforce-eager --gpu-memory-utilization 0.5 "
+            "--dtype auto --model meta-llama/Llama-3.1-70B-Instruct --port 2080 --tensor-parallel-size 8 "
+            "--block-size 128 --max-num-seqs 256 --max-seq_len-to-capture 2048"
+        )
+    ]
+    assert alarms(report) == []
+    hop = next(h for h in report["transport"]["hops"] if h.get("via") == "kubernetes")
+    assert hop["env_from"] == {
+        "read": [{"configMap": "chatqna-vllm-config", "at": "opea_chatqna_vllm_gaudi_configmap.yaml:9"}],
+        "not_in_file": [],
+    }
+
+
+def test_envfrom_source_not_in_the_file_leaves_the_name_unknown_not_unset(tmp_path: Path) -> None:
+    text = OPEA.read_text()
+    start = text.index("apiVersion: v1\nkind: ConfigMap")
+    path = tmp_path / "deploy.yaml"
+    path.write_text(text[:start] + text[text.index("---", start) + 4 :])
+    report = check(path)
+    assert [s["argv"][8:10] for s in report["servers"]] == [["--model", None]]
+    assert alarms(report) == []
+    sh018 = next(f for f in report["findings"] if f["code"] == "SH018")
+    assert "may be set by envFrom configMapRef chatqna-vllm-config (not in this file)" in sh018["message"]
+
+
+def test_args_dollar_paren_from_configmap_and_key_ref(tmp_path: Path) -> None:
+    path = tmp_path / "vllm.yaml"
+    path.write_text(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cfg}\ndata:\n  MODEL: Qwen/Qwen3-8B\n  TP: '2'\n"
+        "---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: vllm}\nspec:\n  template:\n    spec:\n"
+        "      containers:\n      - name: vllm\n        image: vllm/vllm-openai:v0.10.1\n"
+        "        envFrom:\n        - prefix: V_\n          configMapRef: {name: cfg}\n        env:\n"
+        "        - name: PORT\n          valueFrom:\n            configMapKeyRef: {name: cfg, key: TP}\n"
+        '        args: ["--model", "$(V_MODEL)", "--tensor-parallel-size", "$(V_TP)", "--port", "80$(PORT)0",'
+        ' "--served-model-name", "$(NOPE)"]\n'
+    )
+    report = check(path)
+    assert [s["argv"] for s in report["servers"]] == [
+        argv(
+            "python3 -m vllm.entrypoints.openai.api_server --model Qwen/Qwen3-8B --tensor-parallel-size 2 "
+            "--port 8020 --served-model-name $(NOPE)"
+        )
+    ]
+    # every envFrom source is in the file: a name none of them has stays literal, as Kubernetes leaves it
+    tp012 = [f for f in report["findings"] if f["code"] == "TP012"]
+    assert [f["message"].split(":")[0] for f in tp012] == [
+        "$(NOPE) in container vllm's `args` is not defined in the container's env"
+    ]
+
+
+# --- sbatch --wrap ----------------------------------------------------------------------------------------
+
+
+def test_sbatch_wrap_is_the_sh_script_it_wraps(tmp_path: Path) -> None:
+    script = (
+        "#!/bin/bash\nexport PORT=8001\n"
+        'sbatch --gres=gpu:2 -J vllm --wrap="vllm serve Qwen/Qwen3-8B --tensor-parallel-size 2 '
+        '--port $PORT"\n'
+    )
+    (tmp_path / "submit.sh").write_text(script)
+    report = check(tmp_path / "submit.sh")
+    assert [s["argv"] for s in report["servers"]] == [
+        argv("vllm serve Qwen/Qwen3-8B --tensor-parallel-size 2 --port 8001")
+    ]
+    assert alarms(report) == []
+    assert "SH040" not in {f["code"] for f in report["findings"]}  # before: "argtrace does not follow sbatch"
+
+
+@pytest.mark.parametrize(
+    ("export", "expected"),
+    [
+        ("", "vllm serve Qwen/Qwen3-8B --port 8000"),  # --export defaults to ALL
+        ("--export=ALL,HF_HOME=/x ", "vllm serve Qwen/Qwen3-8B --port 8000"),
+        # NONE: the job's shell does not have MODEL, the word vanishes and vllm serve gets no model
+        ("--export=NONE ", "vllm serve --port 8000"),
+    ],
+)
+def test_sbatch_export_decides_what_the_job_shell_reads(tmp_path: Path, export: str, expected: str) -> None:
+    script = (
+        f"#!/bin/bash\nexport MODEL=Qwen/Qwen3-8B\nsbatch {export}--wrap 'vllm serve $MODEL --port 8000'\n"
+    )
+    (tmp_path / "submit.sh").write_text(script)
+    report = check(tmp_path / "submit.sh")
+    assert [s["argv"] for s in report["servers"]] == [argv(expected)]
+
+
+def test_unquoted_wrap_is_refused_by_sbatch(tmp_path: Path) -> None:
+    (tmp_path / "submit.sh").write_text(
+        "#!/bin/bash\nsbatch -N1 --wrap=vllm serve Qwen/Qwen3-8B --port 8000\n"
+    )
+    report = check(tmp_path / "submit.sh")
+    assert report["servers"] == []
+    sh050 = [f for f in report["findings"] if f["code"] == "SH050"]
+    assert [(f["severity"], f["at"]) for f in sh050] == [("error", "submit.sh:2:1")]
+    assert sh050[0]["message"].startswith(
+        "`sbatch --wrap=vllm` is followed by more words (serve Qwen/Qwen3-8B --port 8000): sbatch reads them"
+    )
+    assert "SH040" not in {f["code"] for f in report["findings"]}
+
+
+def test_purple_sbatch_wrap_behind_getopt_stays_unread_without_alarm() -> None:
+    """linfeng-du/PURPLE builds the --wrap string from `echo -n` pieces after `eval set -- "$(getopt ...)"`:
+    the getopt result is not known here, so the sbatch line is not reached; no alarm either way."""
+    report = check(DATA / "purple_sbatch_wrap_echo.sh")
+    assert report["servers"] == []
+    assert alarms(report) == []

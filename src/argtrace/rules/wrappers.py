@@ -493,3 +493,28 @@ SH049 = Rule(
         argv=("check", "launch.sh"),
     ),
 )
+
+SH050 = Rule(
+    code="SH050",
+    layer="shell",
+    severity="error",
+    title="`sbatch --wrap=` followed by more words: sbatch refuses the job",
+    rationale=(
+        '`sbatch --wrap=STRING` wraps STRING in a simple `sh` script and submits it; then "a script name and '
+        'arguments may not be specified" (sbatch(1), `--wrap`). An unquoted command after `--wrap=` (`--wrap='
+        "vllm serve m --port 8000`) leaves its other words on sbatch's command line, which sbatch reads as "
+        "a batch script's arguments: it exits with \"sbatch: error: Script arguments not permitted with "
+        '--wrap option" (rwth-i6/sisyphus#182 quotes it), nothing is submitted and the server never starts. '
+        "With the command string whole, argtrace follows it as that `sh` script (`sh -c STRING`), with "
+        "sbatch's `--export` (default ALL) for its environment."
+    ),
+    fix='Quote the whole command: `sbatch ... --wrap="vllm serve m --port 8000"`.',
+    example=Example(
+        files={"launch.sh": _HEAD + "sbatch --gres=gpu:1 --wrap=vllm serve Qwen/Qwen3-0.6B --port 8000\n"},
+        argv=("check", "launch.sh"),
+    ),
+    correct=Example(
+        files={"launch.sh": _HEAD + 'sbatch --gres=gpu:1 --wrap="vllm serve Qwen/Qwen3-0.6B --port 8000"\n'},
+        argv=("check", "launch.sh"),
+    ),
+)

@@ -729,6 +729,18 @@ def _event_findings(label: str, ev: E.ShellEvaluator, args: list[str], data: byt
             )
         elif e.kind in ("env_line_runs_word", "caller_env_replaced"):
             out.append(lost_value_finding(e.kind, e.at, d))
+        elif e.kind == "sbatch_wrap_args":
+            from argtrace.rules.wrappers import SH050
+
+            shown = " ".join(d["words"][:4]) + (" ..." if len(d["words"]) > 4 else "")
+            out.append(
+                SH050.finding(
+                    f"`sbatch --wrap={d['wrap']}` is followed by more words ({shown}): sbatch reads them as "
+                    "a batch script's arguments and refuses the job (\"Script arguments not permitted with "
+                    '--wrap option"), so nothing is submitted and the server never starts',
+                    at=e.at,
+                )
+            )
         elif e.kind == "srun_export":
             from argtrace.rules.multinode import PA_EXPORT_DROPS
 

@@ -543,6 +543,8 @@ class Commands(Conditions):
             base, argv = "bash", argv[inner:]  # nohup/env/timeout ... bash -c '...'
         if base == "sbatch" and (wrapped := sbatch_job(self, argv, prefix_env, at)) is not None:
             argv, export = wrapped  # sbatch --wrap=STRING: STRING in an `sh` script (layers/slurm.py)
+            if not argv:
+                return 1  # sbatch refused the job: words after --wrap (SH050)
             base = "sh"
         if base in ("bash", "sh") and len(argv) > 1:
             return self.run_child_shell(argv, prefix_env, at, per_task, export)

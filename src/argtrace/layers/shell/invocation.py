@@ -53,8 +53,30 @@ def sbatch_job(
     word = argv[index]
     if word.text is None:
         return None
+    if extra := _after_wrap(texts, index + 1):
+        # sbatch(1): with --wrap "a script name and arguments may not be specified"; sbatch exits with
+        # "Script arguments not permitted with --wrap option" (rwth-i6/sisyphus#182 quotes it)
+        evaluator.emit("sbatch_wrap_args", at, wrap=word.text[offset:], words=extra)
+        return [], None
     exported = {k: v[0] for k, v in evaluator.exported_env().items()}
     exported.update({k: v[0] for k, v in prefix_env.items()})
     export = srun_export(texts[:index], exported, program="sbatch")
     shell = [ExpWord("sh", at, "literal"), ExpWord("-c", at, "literal")]
     return [*shell, ExpWord(word.text[offset:], word.at, word.expansion, word.reason)], export
+
+
+def _after_wrap(texts: Sequence[str | None], start: int) -> list[str]:
+    """The words after sbatch's ``--wrap`` value that are neither an option nor an option's value: sbatch
+    reads them as a script's arguments."""
+    from argtrace.frameworks.detect import SRUN_WITH_VALUE
+
+    out: list[str] = []
+    i = start
+    while i < len(texts):
+        word = texts[i] or ""
+        if word.startswith("-") and not out:
+            i += 2 if ("=" not in word and word in SRUN_WITH_VALUE) else 1
+            continue
+        out.append(word)
+        i += 1
+    return out
