@@ -168,3 +168,50 @@ def test_dstack_secrets_are_masked(tmp_path: Path, fmt: str) -> None:
     assert_clean(result, DSTACK_HF, DSTACK_KEY, DSTACK_GIVEN)
     if fmt == "json":
         assert len(result.json["servers"]) == 1
+
+
+CM_HF = "hf_configMapPlanted0123456789abcdefg"
+CM_KEY = "sk-configMapKeyRef0123456789abcdef"
+CONFIGMAP = f"""apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: vllm-config
+data:
+  HF_TOKEN: "{CM_HF}"
+  VLLM_API_KEY: "{CM_KEY}"
+  MODEL: Qwen/Qwen3-0.6B
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: server
+spec:
+  template:
+    spec:
+      containers:
+        - name: vllm
+          image: vllm/vllm-openai:v0.10.1
+          envFrom:
+            - configMapRef:
+                name: vllm-config
+          env:
+            - name: API_KEY_COPY
+              valueFrom:
+                configMapKeyRef:
+                  name: vllm-config
+                  key: VLLM_API_KEY
+          command: ["/bin/bash", "-c"]
+          args: ["echo $HF_TOKEN; vllm serve $MODEL --api-key $API_KEY_COPY"]
+"""
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_configmap_values_read_through_envfrom_are_masked(tmp_path: Path, fmt: str) -> None:
+    """A ConfigMap of the same manifest read through envFrom and configMapKeyRef: its secret-named values
+    reach the server's `--api-key` and an `echo`, and stay masked."""
+    (tmp_path / "vllm.yaml").write_text(CONFIGMAP)
+    result = run_cli(["check", "--format", fmt, "--no-resolve", "vllm.yaml"], cwd=tmp_path)
+    assert result.status in (0, 1), result.stderr
+    assert_clean(result, CM_HF, CM_KEY)
+    if fmt == "json":
+        assert [s["argv"][:3] for s in result.json["servers"]] == [["vllm", "serve", "Qwen/Qwen3-0.6B"]]

@@ -308,3 +308,26 @@ def test_purple_sbatch_wrap_behind_getopt_stays_unread_without_alarm() -> None:
     report = check(DATA / "purple_sbatch_wrap_echo.sh")
     assert report["servers"] == []
     assert alarms(report) == []
+
+
+def test_opea_infra_vllm_args_after_an_unknown_image_stay_unread_and_quiet() -> None:
+    """opea/vllm:latest's entrypoint is not known: the args are not a command (TP040, a note); the
+    ConfigMap of the file is read, the optional extra-env-config (not in the file) stays the cluster's."""
+    report = check(DATA / "opea_infra_vllm_envfrom_optional.yaml")
+    assert report["servers"] == []
+    assert codes(report) == [("TP040", "info")]
+    hop = next(h for h in report["transport"]["hops"] if h.get("via") == "kubernetes")
+    assert hop["env_from"]["not_in_file"] == ["configMapRef extra-env-config"]
+
+
+def test_opea_infra_vllm_gaudi_service_named_vllm_is_the_one_error() -> None:
+    """A Service named `vllm` gives the pod VLLM_PORT=tcp://... (service links), which vLLM reads as its
+    own port variable: TP041, found before this batch too; the `--model ...` words after the `-c` string
+    are that string's $0 $1 ... and change nothing."""
+    report = check(DATA / "opea_infra_vllm_gaudi_bash_c_extra_args.yaml")
+    assert [s["argv"][:6] for s in report["servers"]] == [
+        argv(
+            "python3 -m vllm.entrypoints.openai.api_server --enforce-eager --model Intel/neural-chat-7b-v3-3"
+        )
+    ]
+    assert [(f["code"], f["severity"]) for f in alarms(report)] == [("TP041", "error")]
