@@ -331,3 +331,27 @@ def test_opea_infra_vllm_gaudi_service_named_vllm_is_the_one_error() -> None:
         )
     ]
     assert [(f["code"], f["severity"]) for f in alarms(report)] == [("TP041", "error")]
+
+
+@pytest.mark.parametrize(
+    ("head", "expected"),
+    [
+        ("image: vllm/vllm-openai:v0.10.1\n", [("TP091", "warning", "serve.dstack.yml:4", "assumed")]),
+        ("image: vllm/vllm-openai:v0.10.1\nshell: bash\n", []),  # the configuration asks for bash
+        ("python: '3.11'\n", []),  # no image: dstack's base image, /bin/bash
+    ],
+)
+def test_bash_builtin_under_the_images_sh(tmp_path: Path, head: str, expected: list[tuple[str, ...]]) -> None:
+    path = tmp_path / "serve.dstack.yml"
+    path.write_text(
+        f"type: service\n{head}commands:\n  - source /opt/venv/bin/activate\n  - vllm serve Qwen/Qwen3-0.6B\n"
+    )
+    report = check(path)
+    found = [
+        (f["code"], f["severity"], f["at"], f["basis"]) for f in report["findings"] if f["code"] == "TP091"
+    ]
+    assert [(c, s, b) for c, s, _a, b in found] == [(c, s, b) for c, s, _a, b in expected]
+    if expected:
+        assert [a for _c, _s, a, _b in found] == [expected[0][2]]
+        message = next(f["message"] for f in report["findings"] if f["code"] == "TP091")
+        assert '"source: not found" (status 127)' in message

@@ -53,7 +53,7 @@ _RULE_MODULES = (
     "argtrace.rules.rayserve",
     # TP085-TP088: Dockerfiles, GitHub Actions workflows and Podman quadlets as launch carriers.
     "argtrace.rules.launchfiles",
-    # TP089-TP090: dstack run configurations (.dstack.yml services and tasks) as launch carriers.
+    # TP089-TP091: dstack run configurations (.dstack.yml services and tasks) as launch carriers.
     "argtrace.rules.dstack",
 )
 

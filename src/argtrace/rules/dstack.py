@@ -1,9 +1,9 @@
 """Rules of dstack run configurations (``.dstack.yml``: services and tasks) as launch carriers
-(TP089-TP090): what dstack does to the commands and environment between the file and the server.
+(TP089-TP091): what dstack does to the commands and environment between the file and the server.
 
 The behaviour is dstack's own code: ``EnvSentinel.from_env`` (``src/dstack/_internal/core/models/envs.py``)
 for an ``env:`` entry with no value, ``JobConfigurator._commands`` (``src/dstack/_internal/server/services/
-jobs/configurators/base.py``) for what runs when ``commands:`` is missing.
+jobs/configurators/base.py``) for what runs when ``commands:`` is missing and which shell runs them.
 """
 
 from __future__ import annotations
@@ -57,6 +57,37 @@ TP090 = Rule(
     ),
     correct=Example(
         files={"serve.dstack.yml": _HEAD + "commands:\n  - vllm serve Qwen/Qwen3-0.6B\n"},
+        argv=("check", "--no-resolve", "serve.dstack.yml"),
+    ),
+)
+
+TP091 = Rule(
+    code="TP091",
+    layer="transport",
+    severity="warning",
+    title="A dstack command starts with a bash builtin, but with `image:` dstack runs commands with /bin/sh",
+    rationale=(
+        'With `image:` and no `shell:`, dstack runs `commands:` as `/bin/sh -i -c "CMD1 && CMD2 && ..."` '
+        "(`JobConfigurator._shell`, dstack/_internal/server/services/jobs/configurators/base.py; "
+        "dstackai/dstack#2530). On Debian and Ubuntu images (vllm/vllm-openai, lmsysorg/sglang) /bin/sh is "
+        "dash, which has no `source`, `pushd`, `popd`, `shopt`, `declare` or `[[` (dash(1) lists `.` only): "
+        'the command fails with "sh: 1: source: not found" (status 127) and, the commands being joined '
+        "with `&&`, none after it runs, so the server never starts. An image whose /bin/sh is bash runs it; "
+        "argtrace does not read the image, so this rests on /bin/sh being dash."
+    ),
+    fix="Add `shell: bash` to the configuration, or write the POSIX form (`. .venv/bin/activate`).",
+    example=Example(
+        files={
+            "serve.dstack.yml": _HEAD
+            + "commands:\n  - source /opt/venv/bin/activate\n  - vllm serve Qwen/Qwen3-0.6B\n"
+        },
+        argv=("check", "--no-resolve", "serve.dstack.yml"),
+    ),
+    correct=Example(
+        files={
+            "serve.dstack.yml": _HEAD
+            + "shell: bash\ncommands:\n  - source /opt/venv/bin/activate\n  - vllm serve Qwen/Qwen3-0.6B\n"
+        },
         argv=("check", "--no-resolve", "serve.dstack.yml"),
     ),
 )

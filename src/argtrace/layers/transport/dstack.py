@@ -12,6 +12,8 @@ envs.py``):
 * ``entrypoint:`` (the "docker-like format"): ``shlex.split(entrypoint) + commands``, an argv run without
   a shell.
 * neither: the image's own ENTRYPOINT/CMD, read from the registry by dstack, not here (TP090).
+* a command item that starts with a bash builtin (`source`, `pushd`, `[[`...) under the image's /bin/sh:
+  dash on Debian/Ubuntu images refuses it and the `&&` list stops there (TP091, basis assumed).
 * ``env:``: a list of ``NAME=value`` / ``NAME`` items or a mapping. A bare ``NAME`` (or a null value) is
   filled in by ``dstack apply`` from its own environment, which refuses the run when it is not set
   (``EnvSentinel.from_env``, TP089). ``${{ secrets.NAME }}`` is resolved by the dstack server from the
@@ -161,6 +163,8 @@ def analyze_run_config(
             hop["entrypoint"] = argv
         elif items:
             text = _joined(items)
+            if not written_shell and image is not None:
+                _bash_only_under_sh(label, image, items, result)
         else:
             if image is not None:
                 result.findings.append(
@@ -173,6 +177,30 @@ def analyze_run_config(
             continue
         _run(label, text, shell, env, unknown, result, follow)
     return result
+
+
+# bash builtins and keywords dash (Debian's and Ubuntu's /bin/sh) does not have (dash(1): `.` only)
+_BASH_ONLY = ("source", "pushd", "popd", "shopt", "declare", "[[")
+
+
+def _bash_only_under_sh(label: str, image: str, items: list[Any], result: TransportResult) -> None:
+    """TP091: a command item that starts with a bash-only builtin, run by the image's /bin/sh."""
+    from argtrace.rules import dstack as R
+
+    for node in items:
+        words = (_scalar(node) or "").split()
+        if words and words[0] in _BASH_ONLY:
+            result.findings.append(
+                R.TP091.finding(
+                    f"`{words[0]}` is bash's, but with `image: {image}` and no `shell:` dstack runs the "
+                    f'commands with /bin/sh, dash on Debian/Ubuntu images: "{words[0]}: not found" (status '
+                    "127), and no command after it in the `&&` list runs, the server included",
+                    at=_line(label, node),
+                    basis="assumed",
+                    fix="Add `shell: bash`, or write `.` for `source`.",
+                )
+            )
+            return
 
 
 def _joined(items: list[Any]) -> str:
