@@ -50,7 +50,7 @@ _CAP: dict[Severity, Severity] = {"error": "warning", "warning": "warning", "inf
 # Resolution-layer findings that compare config.json with the flags (layers/model_rules.py) or evaluate the
 # release's argument checks on them (layers/start_raises.py), or read two flags against the serving code
 # (RS038), and never read the GPU: an assumed GPU does not weaken them.
-GPU_FREE = frozenset({"RS024", "RS025", "RS032", "RS038"})
+GPU_FREE = frozenset({"RS024", "RS025", "RS032", "RS038", "RS047", "RS048", "RS049", "RS050"})
 
 
 def environment_assumption(names: Sequence[str]) -> Assumption:

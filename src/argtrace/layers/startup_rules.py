@@ -61,6 +61,11 @@ def startup_rules(report: Report, model_dir: Path | None, memory: Mapping[str, A
     from argtrace.layers.model_rules import model_rules  # RS024-RS025: config.json without a resolver
 
     result.findings.extend(model_rules(report, model_dir, rules))
+    if model_dir is not None:  # the model table is read only with a config.json at hand
+        from argtrace.layers.model_caps import model_caps_rules
+        from argtrace.rules import model_caps as caps_rules
+
+        result.findings.extend(model_caps_rules(report, model_dir, caps_rules))
     return result
 
 

@@ -1,0 +1,2 @@
+# https://github.com/HabanaAI/vllm-fork/pull/1000 (pipeline parallelism on Llama 3.1: LlamaForCausalLM implements SupportsPP; correct)
+vllm serve /mnt/weka/data/pytorch/llama3.1/Meta-Llama-3.1-70B-Instruct/ --tensor-parallel-size 1 --pipeline-parallel-size 4 --max-num-seqs 384 --dtype bfloat16 --gpu-memory-util 0.9 --disable-log-stats --max-num-batched-tokens 2048 --max-model-len 256 --block-size 128
