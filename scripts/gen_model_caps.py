@@ -5,7 +5,7 @@
     python scripts/gen_model_caps.py vllm==0.33.0 sglang==0.5.23      # some releases (merged into the store)
     python scripts/gen_model_caps.py --wheel-dir /tmp/w vllm==0.10.2  # wheels in another directory
     python scripts/gen_model_caps.py --download /tmp/w vllm==0.10.2   # pip download them there first
-    python scripts/gen_model_caps.py --check --wheel-dir /tmp/w       # re-read every stored release found there
+    python scripts/gen_model_caps.py --check --wheel-dir /tmp/w       # re-read the stored releases found
 
 The wheel (a zip) is read directly: each ``.py`` file of the model packages is parsed with ``ast``; the
 framework is never imported or unpacked. What is read:
@@ -73,13 +73,19 @@ SITES: Mapping[str, Mapping[str, tuple[tuple[str, str], ...]]] = {
     "vllm": {
         "unsupported": (("_raise_for_unsupported", " are not supported for now"),),
         "previously": (("_raise_for_unsupported", " was supported in vLLM until v"),),
-        # V1's model runner first (the default engine from 0.8), then V0's
+        # the default engine's: V1's model runner (default from 0.8: envs.py VLLM_USE_V1 "1"), else V0's
+        # loader (up to 0.6.3, before the model runner's assert) and model runner (``refusal_sites``)
         "lora": (
             ("LoRAModelRunnerMixin.load_lora_model", " does not support LoRA yet."),
+            ("_get_model_initialization_kwargs", " does not support LoRA, but LoRA is enabled"),
             ("GPUModelRunnerBase.load_model", " does not support LoRA yet."),
         ),
-        "pp": (("ModelConfig.verify_with_parallel_config", "Pipeline parallelism is not supported for this"),),
-        "mm": (("ModelConfig._init_multimodal_config", "limit_mm_per_prompt` is only supported for multimodal"),),
+        "pp": (
+            ("ModelConfig.verify_with_parallel_config", "Pipeline parallelism is not supported for this"),
+        ),
+        "mm": (
+            ("ModelConfig._init_multimodal_config", "limit_mm_per_prompt` is only supported for multimodal"),
+        ),
     },
     "sglang": {
         "unsupported": (("_ModelRegistry._raise_for_unsupported", " are not supported for now"),),
@@ -172,7 +178,12 @@ def parse_module(name: str, source: str, is_package: bool) -> Module:
         for node in body:
             if isinstance(node, ast.Import):
                 for a in node.names:
-                    bind(a.asname or a.name.split(".")[0], "import", a.name if a.asname else a.name.split(".")[0], conditional)
+                    bind(
+                        a.asname or a.name.split(".")[0],
+                        "import",
+                        a.name if a.asname else a.name.split(".")[0],
+                        conditional,
+                    )
             elif isinstance(node, ast.ImportFrom):
                 origin = _absolute(name, is_package, node.level, node.module)
                 for a in node.names:
@@ -258,7 +269,7 @@ class ClassIndex:
         return found[0] if len(found) == 1 else None
 
     def one_of(self, found: list[Resolved]) -> tuple[str, str] | str | None:
-        """Of alternatives, one whose flags every other alternative shares (they all read alike), else None."""
+        """Of alternatives, one whose flags every other one shares (they all read alike), else None."""
         keys = [f for f in found if isinstance(f, tuple)]
         if any(f is None for f in found) or not keys:
             return "external" if found and all(f == "external" for f in found) else None
@@ -293,7 +304,7 @@ class ClassIndex:
         return out
 
     def flags(self, key: tuple[str, str]) -> list[str] | None:
-        """The flags set to True at the first class of the MRO defining them; None when the MRO is not known."""
+        """The flags True at the first class of the MRO defining them; None when the MRO is not known."""
         order = self.mro(key)
         if order is None:
             return None
@@ -337,7 +348,9 @@ def read_modules(zf: zipfile.ZipFile, prefixes: Iterable[str]) -> dict[str, Modu
             key = (path, hashlib.sha256(raw).hexdigest())
             if key not in _PARSED:
                 try:
-                    _PARSED[key] = parse_module(_module_name(path), raw.decode("utf-8"), path.endswith("__init__.py"))
+                    _PARSED[key] = parse_module(
+                        _module_name(path), raw.decode("utf-8"), path.endswith("__init__.py")
+                    )
                 except (SyntaxError, UnicodeDecodeError, ValueError):
                     continue
             out[_module_name(path)] = _PARSED[key]
@@ -431,9 +444,11 @@ def read_release(framework: str, wheel: Path) -> dict[str, Any]:
             index = ClassIndex("vllm", modules)
             registry, reg_mod = vllm_registry(modules)
             source = zf.read(_path_of(reg_mod.name, zf)).decode("utf-8")
-            # the Transformers backend: registry entries named Transformers* (0.7: ``_normalize_archs`` appends
-            # one after the given architectures; 0.10.2 on: ``_try_resolve_transformers``)
-            fallback = "_try_resolve_transformers" in source or any(a.startswith("Transformers") for a in registry)
+            # the Transformers backend: registry entries named Transformers* (0.7: ``_normalize_archs``
+            # appends one after the given architectures; 0.10.2 on: ``_try_resolve_transformers``)
+            fallback = "_try_resolve_transformers" in source or any(
+                a.startswith("Transformers") for a in registry
+            )
             suffixes: list[str] = []
             for path in ("vllm/config/model.py", "vllm/config.py", "vllm/config/__init__.py"):
                 if path in zf.namelist():
@@ -441,7 +456,10 @@ def read_release(framework: str, wheel: Path) -> dict[str, Any]:
             previously = {}
             assert reg_mod.tree is not None
             dicts = _literal_dicts(reg_mod.tree)
-            for k, v in zip(*(lambda d: (d.keys, d.values))(dicts.get("_PREVIOUSLY_SUPPORTED_MODELS", ast.Dict([], []))), strict=True):
+            for k, v in zip(
+                *(lambda d: (d.keys, d.values))(dicts.get("_PREVIOUSLY_SUPPORTED_MODELS", ast.Dict([], []))),
+                strict=True,
+            ):
                 if isinstance(k, ast.Constant) and isinstance(v, ast.Constant):
                     previously[str(k.value)] = str(v.value)
         else:
@@ -469,7 +487,7 @@ def _path_of(module: str, zf: zipfile.ZipFile) -> str:
     return path if path in zf.namelist() else module.replace(".", "/") + "/__init__.py"
 
 
-# -------------------------------------------------------------------------------- the refusals each rule cites
+# ---------------------------------------------------------------------------- the refusals each rule cites
 def message_sites(framework: str) -> list[dict[str, Any]]:
     path = MESSAGE_DIR / f"{framework}.json.gz"
     return list(json.loads(gzip.decompress(path.read_bytes()))["sites"]) if path.exists() else []
@@ -480,10 +498,13 @@ def _template(parts: list[Any]) -> str:
 
 
 def refusal_sites(framework: str, version: str, wheel: Path, sites: list[dict[str, Any]]) -> dict[str, Any]:
-    """Per rule, the release's site (file, line, function, message) whose line in the wheel holds its words."""
+    """Per rule, the release's site (file, line, function, message) whose line in the wheel holds it."""
     out: dict[str, Any] = {}
     with zipfile.ZipFile(wheel) as zf:
+        v1_default = framework == "vllm" and _v1_default(zf)
         for kind, wanted in SITES[framework].items():
+            if kind == "lora" and not v1_default:
+                wanted = (*wanted[1:], wanted[0])  # V0 is what runs by default
             for function, words in wanted:
                 site = next(
                     (
@@ -507,9 +528,25 @@ def refusal_sites(framework: str, version: str, wheel: Path, sites: list[dict[st
                 if not any(piece and piece in near for piece in (first, words.strip()[:24])):
                     log(f"{framework} {version}: {site['f']}:{line} does not hold {words!r}; not stored")
                     continue
-                out[kind] = [site["f"], line, site["fn"], _template(site["p"]), site.get("x") or site.get("k")]
+                out[kind] = [
+                    site["f"],
+                    line,
+                    site["fn"],
+                    _template(site["p"]),
+                    site.get("x") or site.get("k"),
+                ]
                 break
     return out
+
+
+def _v1_default(zf: zipfile.ZipFile) -> bool:
+    """Whether the release runs the V1 engine unless told otherwise (vllm/envs.py's VLLM_USE_V1 default)."""
+    if "vllm/envs.py" not in zf.namelist():
+        return False
+    found = re.search(r'getenv\(\s*"VLLM_USE_V1"\s*,\s*"(\d)"', zf.read("vllm/envs.py").decode("utf-8"))
+    if found is None:  # the switch is gone with V0 (0.11 on): V1 is all there is, if the wheel has it
+        return any(name.startswith("vllm/v1/") for name in zf.namelist())
+    return found.group(1) == "1"
 
 
 def _site_in_wheel(
@@ -522,7 +559,7 @@ def _site_in_wheel(
         if site["f"] not in zf.namelist():
             continue
         tree = ast.parse(zf.read(site["f"]))
-        cls_name, _, fn_name = site["fn"].rpartition(".")
+        fn_name = site["fn"].rpartition(".")[2]
         for node in ast.walk(tree):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == fn_name:
                 for stmt in ast.walk(node):
@@ -546,8 +583,14 @@ def load_store(framework: str) -> dict[str, Any]:
         data: dict[str, Any] = json.loads(gzip.decompress(path.read_bytes()))
         if data.get("format") == FORMAT:
             return data
-    return {"format": FORMAT, "framework": framework, "generated_by": GENERATOR, "flags": list(FLAGS),
-            "releases": {}, "archs": {}}
+    return {
+        "format": FORMAT,
+        "framework": framework,
+        "generated_by": GENERATOR,
+        "flags": list(FLAGS),
+        "releases": {},
+        "archs": {},
+    }
 
 
 def expand(store: Mapping[str, Any]) -> dict[str, dict[str, list[Any]]]:
@@ -625,7 +668,18 @@ def find_wheel(framework: str, version: str, dirs: Iterable[Path]) -> Path | Non
 
 def download(framework: str, version: str, dest: Path) -> Path:
     dest.mkdir(parents=True, exist_ok=True)
-    cmd = [sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--only-binary", ":all:", "-d", str(dest)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "pip",
+        "download",
+        "-q",
+        "--no-deps",
+        "--only-binary",
+        ":all:",
+        "-d",
+        str(dest),
+    ]
     subprocess.run([*cmd, f"{framework}=={version}"], check=True, timeout=1800)
     found = find_wheel(framework, version, [dest])
     if found is None:
@@ -638,7 +692,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("targets", nargs="*", help="FRAMEWORK==VERSION (default: every bundled schema's release)")
     ap.add_argument("--wheel-dir", action="append", type=Path, default=[])
     ap.add_argument("--download", type=Path, help="pip download missing wheels into this directory")
-    ap.add_argument("--check", action="store_true", help="re-read every stored release whose wheel is at hand")
+    ap.add_argument(
+        "--check", action="store_true", help="re-read every stored release whose wheel is at hand"
+    )
     args = ap.parse_args(argv)
     dirs = [*args.wheel_dir, *DEFAULT_WHEEL_DIRS]
     if args.check:
@@ -684,7 +740,10 @@ def check(dirs: list[Path]) -> int:
             same = fresh["archs"] == stored[version] and all(fresh[k] == meta.get(k) for k in meta)
             if not same:
                 failed += 1
-                log(f"{framework} {version}: differs from the stored table (run {GENERATOR} {framework}=={version})")
+                log(
+                    f"{framework} {version}: differs from the stored table "
+                    f"(run {GENERATOR} {framework}=={version})"
+                )
     log(f"{checked} releases checked, {failed} differ, {skipped} without their wheel at hand (skipped)")
     return 1 if failed else 0
 

@@ -67,7 +67,7 @@ def test_a_known_class_in_a_known_release() -> None:
 def test_releases_covered() -> None:
     vllm = model_caps.releases("vllm")
     sglang = model_caps.releases("sglang")
-    assert (vllm[0], vllm[-1], len(vllm)) == ("0.6.6.post1", "0.33.0", 31)
+    assert (vllm[0], vllm[-1], len(vllm)) == ("0.6.3.post1", "0.33.0", 34)
     assert (sglang[0], sglang[-1], len(sglang)) == ("0.4.0.post2", "0.5.23", 34)
     llama = model_caps.release("sglang", "0.5.23")
     assert llama is not None and llama.model("LlamaForCausalLM") is not None
@@ -103,7 +103,8 @@ def test_the_generator_follows_bases_across_modules(tmp_path: Path) -> None:
                 "Alias = A\n"
             ),
             f"{models}registry.py": (
-                '_TEXT = {"A": ("a", "A"), "NoLora": ("a", "NoLora"), "Odd": ("a", "Odd"), "Al": ("a", "Alias")}\n'
+                '_TEXT = {"A": ("a", "A"), "NoLora": ("a", "NoLora"), "Odd": ("a", "Odd"),\n'
+                '         "Al": ("a", "Alias")}\n'
                 "_VLLM_MODELS = {**_TEXT}\n"
             ),
         },
@@ -134,10 +135,122 @@ MINICPM_0221 = (
 def test_vllm46459_lora_on_minicpm_v46_named_release() -> None:
     """https://github.com/vllm-project/vllm/issues/46459: the report names 0.22.1; the wheel's class does not
     implement SupportsLoRA there, so the start-up refusal is an error."""
-    report = checked("vllm46459_minicpmv46_lora.sh", MODELS / "minicpm-v-4.6", "--framework-version", "0.22.1")
+    report = checked(
+        "vllm46459_minicpmv46_lora.sh", MODELS / "minicpm-v-4.6", "--framework-version", "0.22.1"
+    )
     [finding] = [f for f in report["findings"] if f["code"] in CODES]
     assert (finding["code"], finding["severity"], finding["setting"]) == ("RS048", "error", "enable_lora")
     assert finding["message"] == MINICPM_0221
+
+
+# Each report with what a new user passes: its config.json (--model-config, trimmed; the report names the
+# architecture in its error) and the release it names. (code, severity) expected; [] when missed.
+CASES_FOUND = {
+    # https://github.com/vllm-project/vllm/issues/40693: 0.19.1, Gemma 4 LoRA (supported from 0.20.2)
+    "vllm40693_gemma4_lora.cmd": ("gemma-4-e4b-it", "0.19.1", [("RS048", "error")]),
+    # https://github.com/vllm-project/vllm/issues/17636: no release named; OPT: no LoRA in 0.6.3.post1-0.11.0
+    "vllm17636_opt_lora.cmd": ("opt-checkpoint", None, [("RS048", "info")]),
+    # https://github.com/zai-org/GLM-V/issues/15: 0.9.1 (read from 0.8.5.post1), GLM-4.1V there from 0.9.2
+    "glmv15_glm41v_limit_mm_091.cmd": ("glm-4.1v-9b-thinking", "0.9.1", [("RS047", "warning")]),
+    # https://github.com/zai-org/GLM-4/issues/662: 0.6.4 (read from 0.6.3.post1), GlmForCausalLM from 0.6.5
+    "glm4_662_glm4_hf_064.cmd": ("glm-4-9b-chat-hf", "0.6.4", [("RS047", "warning")]),
+    # https://github.com/vllm-project/vllm/issues/52761: DeepSeek-V4's class is chosen per platform
+    # (vllm/models/deepseek_v4/__init__.py imports amd/, xpu/ or nvidia/ under `if`); their flags differ
+    "vllm52761_deepseek_v4_pp.cmd": ("deepseek-v4-flash", None, []),
+    # https://github.com/vllm-project/vllm/issues/16231: 0.8.3, not named; each covered release registering
+    # Llama4ForConditionalGeneration (0.8.5.post1 on) implements SupportsPP
+    "vllm16231_llama4_pp.cmd": ("llama-4-maverick", None, []),
+}
+
+
+@pytest.mark.parametrize("file", sorted(CASES_FOUND))
+def test_real_reports(file: str) -> None:
+    model, release, expected = CASES_FOUND[file]
+    options = ("--framework-version", release) if release else ()
+    report = checked(file, MODELS / model, *options)
+    assert caps_findings(report) == expected
+
+
+GLM_V15 = (
+    "vllm 0.8.5.post1 registers no model class for ['Glm4vForConditionalGeneration'] (the first covered "
+    "release that registers Glm4vForConditionalGeneration: vllm 0.9.2); --limit-mm-per-prompt needs "
+    "SupportsMultiModal, "
+    "which its Transformers backend (TransformersForCausalLM) does not implement either: whether or not the "
+    "installed transformers has Glm4vForConditionalGeneration, the launch is refused "
+    "(_ModelRegistry._raise_for_unsupported (vllm/model_executor/models/registry.py:419) raises ValueError: "
+    "\"Model architectures ['Glm4vForConditionalGeneration'] are not supported for now. Supported "
+    "architectures: "
+    '..."; or, loaded through the backend, ModelConfig._init_multimodal_config (vllm/config.py:590) raises '
+    'ValueError: "`limit_mm_per_prompt` is only supported for multimodal models.")'
+)
+
+
+def test_glm_v15_either_way_refused_read_from_the_release_before() -> None:
+    """0.9.1 is not covered: 0.8.5.post1's table is read (a warning, basis assumed, naming it); the
+    Transformers backend of 0.7.3-0.9.2 is text-only, so the multimodal limit is refused either way."""
+    report = checked(
+        "glmv15_glm41v_limit_mm_091.cmd", MODELS / "glm-4.1v-9b-thinking", "--framework-version", "0.9.1"
+    )
+    [finding] = [f for f in report["findings"] if f["code"] in CODES]
+    assert finding["message"] == GLM_V15
+    assert finding["fix"] == "use vllm 0.9.2 or newer"
+    assert finding["basis"] == "assumed"
+    assert finding["assumed"][0]["value"] == "vllm 0.8.5.post1 for 0.9.1 (not covered)"
+
+
+def test_previous_batch_cases_with_their_config() -> None:
+    """docs/real_cases.md "vLLM, 17th session": V17-12 (gpt-oss-120b on 0.10.0) and V17-01 (Qwen2.5-Omni
+    with --enable-lora, release not named), now with their config.json: notes, since 0.10.0 has a
+    Transformers backend and V17-01's release is not known."""
+    v17 = Path(__file__).resolve().parent / "data" / "real_cases_vllm17"
+    gpt = check_launch(
+        v17,
+        Launch(
+            "vllm22301_gpt_oss_on_0100.cmd",
+            ("--model-config", str(SHARED_MODELS / "gpt-oss-120b"), "--framework-version", "0.10.0"),
+        ),
+    )
+    [finding] = [f for f in gpt["findings"] if f["code"] in CODES]
+    assert (finding["code"], finding["severity"]) == ("RS047", "info")
+    assert finding["message"].startswith(
+        "vllm 0.10.0 registers no model class for ['GptOssForCausalLM'] (the first covered release that "
+        "registers GptOssForCausalLM: vllm 0.10.1.1): it starts only through the Transformers backend"
+    )
+    omni = check_launch(
+        v17, Launch("qwenomni302_enable_lora_omni.cmd", ("--model-config", str(MODELS / "qwen2.5-omni-7b")))
+    )
+    assert caps_findings(omni) == [("RS048", "info")]
+
+
+def test_sglang_release_without_a_transformers_fallback() -> None:
+    """SGLang registers Glm4ForCausalLM from 0.4.8.post1 (srt/models/glm4.py's EntryClass); 0.4.5.post3 has
+    no resolve_transformers_arch, so its registry refuses the model (a variant of sglang#5441, whose
+    release is not given)."""
+    command = "python -m sglang.launch_server --model-path THUDM/GLM-4-9B-0414"
+    for release, expected in (("0.4.5.post3", [("RS047", "error")]), ("0.4.8.post1", [])):
+        report = _check_command(command, MODELS / "glm-4-0414", release)
+        assert caps_findings(report) == expected
+
+
+def _check_command(command: str, model: Path, release: str) -> dict[str, Any]:
+    from tests.conftest import run_cli
+
+    result = run_cli(
+        [
+            "check",
+            "--format",
+            "json",
+            "--model-config",
+            str(model),
+            "--framework-version",
+            release,
+            "-c",
+            command,
+        ]
+    )
+    assert result.stdout.startswith("{"), result.stderr
+    report: dict[str, Any] = result.json
+    return report
 
 
 def test_no_config_no_finding() -> None:

@@ -106,10 +106,14 @@ def release(framework: str, version: str) -> Release | None:
     for arch, runs in store["archs"].items():
         for first, last, impl, bits in runs:
             if first <= i <= last:
-                archs[arch] = ModelClass(arch, impl, frozenset(f for j, f in enumerate(flags) if bits >> j & 1))
+                archs[arch] = ModelClass(
+                    arch, impl, frozenset(f for j, f in enumerate(flags) if bits >> j & 1)
+                )
                 break
     meta = store["releases"][version]
-    refusals = {k: Site(v[0], int(v[1]), v[2], v[3], str(v[4])) for k, v in (meta.get("refusals") or {}).items()}
+    refusals = {
+        k: Site(v[0], int(v[1]), v[2], v[3], str(v[4])) for k, v in (meta.get("refusals") or {}).items()
+    }
     return Release(
         framework=framework,
         version=version,

@@ -101,7 +101,8 @@ def _in_other_releases(
         shown = _ranges(refusing, model_caps.releases("vllm"))
         out.append(
             rule.finding(
-                f"{words}: {arch} does not implement {what} in vllm {shown}, which refuse the launch at start-up "
+                f"{words}: {arch} does not implement {what} in vllm {shown}, which refuse the launch at "
+                "start-up "
                 f"({table.refusals[flag].function if flag in table.refusals else 'its check'}); "
                 f"{table.version}, the release analysed, supports it. Which release runs is not known",
                 severity="info",
@@ -193,7 +194,11 @@ def _where(cls: Any) -> str:
     """``MiniCPMV4_6ForConditionalGeneration (vllm/model_executor/models/minicpmv4_6.py)``, with the class's
     name when the architecture is served by a class of another name."""
     module, _, name = cls.impl.partition(":")
-    path = module.replace(".", "/") + ".py" if module.startswith("vllm.") else f"vllm/model_executor/models/{module}.py"
+    path = (
+        module.replace(".", "/") + ".py"
+        if module.startswith("vllm.")
+        else f"vllm/model_executor/models/{module}.py"
+    )
     return f"{cls.arch} ({path}" + (f", class {name})" if name != cls.arch else ")")
 
 
@@ -228,16 +233,56 @@ def _unregistered(
             fix = f"use {fw} {first} or newer"
         else:
             fix = "use a release that registers the architecture, or a checkpoint of one this release has"
-    if table.transformers_fallback:
+    blocked = _fallback_cannot(report, table)
+    if table.transformers_fallback and blocked is not None:
+        words, interface, backend, site = blocked
+        message = (
+            f"{what}; {words} needs {interface}, which its Transformers backend ({backend}) does not "
+            f"implement either: whether or not the installed transformers has {archs[0]}, the launch is "
+            f"refused ({refusal or 'the registry'}; or, loaded through the backend, {_site_words(site, {})})"
+        )
+        severity = "error"
+    elif table.transformers_fallback:
         message = (
             f"{what}: it starts only through the Transformers backend, if the installed transformers "
             f"has a compatible {archs[0]} class; otherwise {refusal or 'the registry refuses it'}"
         )
         severity = "info"
     else:
-        message = f"{what}, and this release has no Transformers fallback: {refusal or 'it refuses the model'}"
+        message = (
+            f"{what}, and this release has no Transformers fallback: {refusal or 'it refuses the model'}"
+        )
         severity = "error"
     return [rules.RS047.finding(message, severity=severity, setting="model", fix=fix, evidence=evidence)]
+
+
+def _asks(report: Report) -> list[tuple[str, str, str]]:
+    """What the launch asks of the model class: (flag, the launch's words, the interface that gives it)."""
+    out = []
+    if _effective(report, "enable_lora") is True:
+        out.append(("lora", "--enable-lora", "SupportsLoRA"))
+    pp = _effective(report, "pipeline_parallel_size")
+    if isinstance(pp, int) and not isinstance(pp, bool) and pp > 1:
+        out.append(("pp", f"--pipeline-parallel-size {pp}", "SupportsPP"))
+    if _effective(report, "limit_mm_per_prompt"):
+        out.append(("mm", "--limit-mm-per-prompt", "SupportsMultiModal"))
+    return out
+
+
+def _fallback_cannot(report: Report, table: Any) -> tuple[str, str, str, Any] | None:
+    """For an unregistered architecture in a release with a Transformers backend: something the launch asks
+    that none of the release's Transformers* classes implements, and the release's check that refuses it
+    (vLLM 0.7.3-0.9.2's backend is text-only: ``--limit-mm-per-prompt`` is refused either way)."""
+    backends = [c for a, c in table.archs.items() if a.startswith("Transformers")]
+    if not backends or not all(c.known for c in backends):
+        return None
+    flag_of = {"lora": "lora", "pp": "pp", "mm": "multimodal"}
+    for flag, words, interface in _asks(report):
+        site = table.refusals.get(flag)
+        if site is not None and not any(flag_of[flag] in c.flags for c in backends):
+            names = ", ".join(sorted(c.arch for c in backends))
+            return words, interface, names, site
+    return None
 
 
 def _lora(report: Report, table: Any, cls: Any, evidence: list[Evidence], rules: Any) -> list[Finding]:
@@ -248,7 +293,9 @@ def _lora(report: Report, table: Any, cls: Any, evidence: list[Evidence], rules:
     if site is None:
         return []
     name = cls.impl.rpartition(":")[2]
-    values = {"model.__class__.__name__": name, "self.model.__class__.__name__": name}
+    values = {
+        k: name for k in ("model.__class__.__name__", "self.model.__class__.__name__", "model_class.__name__")
+    }
     message = (
         f"--enable-lora, but {_where(cls)} does not implement SupportsLoRA in vllm {table.version}: "
         f"{_site_words(site, values)} when the model is loaded"
@@ -276,7 +323,10 @@ def _lora_fix(table: Any, arch: str) -> str:
         and "lora" in c.flags
     ]
     if later:
-        return f"remove --enable-lora (and --lora-modules), or use vllm {later[0]} or newer, whose {arch} supports LoRA"
+        return (
+            f"remove --enable-lora (and --lora-modules), or use vllm {later[0]} or newer, whose {arch} "
+            "supports LoRA"
+        )
     return "remove --enable-lora (and --lora-modules), or merge the adapter into the weights offline"
 
 
