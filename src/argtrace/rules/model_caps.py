@@ -25,9 +25,11 @@ def _static(command: str, version: str, arch: str, model_type: str) -> Example:
 
 _EXCEPTIONS = (
     "Said only when config.json is readable (--model-config, a local model directory, the Hugging Face "
-    "cache) and names its architectures, the release is covered by the model table (or, unknown or not "
-    "covered, read from the newest covered one before it: then a warning that says so), the class's flags "
-    "were readable in the wheel, and neither --model-impl nor --hf-overrides may change the class."
+    "cache) and names its architectures, the class's flags were readable in the wheel, and neither "
+    "--model-impl nor --hf-overrides may change the class. A named release the table does not cover is read "
+    "from the newest covered one before it, and with no release known the analysed one is read: then at most "
+    "a warning that says so (and, when the analysed release is fine, a note naming the covered releases that "
+    "refuse)."
 )
 
 RS047 = Rule(
@@ -48,8 +50,9 @@ RS047 = Rule(
     fix="use a release that registers the architecture (the finding names the first one)",
     example=_static("vllm serve /m", "0.6.6.post1", "Qwen3ForCausalLM", "qwen3"),
     correct=_static("vllm serve /m", "0.6.6.post1", "Qwen2ForCausalLM", "qwen2"),
-    exceptions=_EXCEPTIONS + " With a Transformers fallback the finding is a note: whether the installed "
-    "transformers has the class is not in the launch.",
+    exceptions=_EXCEPTIONS + " With a Transformers fallback the finding is a note (whether the installed "
+    "transformers has the class is not in the launch), unless none of the release's Transformers backend "
+    "classes can do what the launch asks either (vLLM 0.7.3-0.9.2's is text-only: --limit-mm-per-prompt).",
 )
 
 RS048 = Rule(
