@@ -126,6 +126,28 @@ def release(framework: str, version: str) -> Release | None:
     )
 
 
+def history(framework: str, arch: str) -> list[tuple[str, ModelClass]]:
+    """Every covered release that registers ``arch``, oldest first, with its class there (read from the
+    architecture's runs only: no release's whole table is built)."""
+    store = _store(framework)
+    if store is None:
+        return []
+    order = list(store["releases"])
+    flags = store["flags"]
+    out: list[tuple[str, ModelClass]] = []
+    for first, last, impl, bits in store["archs"].get(arch) or []:
+        cls = ModelClass(arch, impl, frozenset(f for j, f in enumerate(flags) if bits >> j & 1))
+        out.extend((order[i], cls) for i in range(first, last + 1))
+    return out
+
+
+def refuses(framework: str, version: str, kind: str) -> bool:
+    """Whether the release has the refusal of ``kind`` (``lora``, ``pp``, ...) the table records."""
+    store = _store(framework)
+    meta = (store or {}).get("releases", {}).get(version) or {}
+    return kind in (meta.get("refusals") or {})
+
+
 def first_registering(framework: str, arch: str) -> str | None:
     """The oldest covered release that registers ``arch`` (None when none does)."""
     store = _store(framework)

@@ -89,12 +89,11 @@ def _in_other_releases(
         asks.append(("pp", f"--pipeline-parallel-size {pp}", rules.RS049, "pipeline_parallel_size"))
     out = []
     for flag, words, rule, setting in asks:
-        refusing = []
-        for version in model_caps.releases("vllm"):
-            other = model_caps.release("vllm", version)
-            cls = other.model(arch) if other is not None else None
-            if cls is not None and cls.known and flag not in cls.flags and flag in other.refusals:
-                refusing.append(version)
+        refusing = [
+            version
+            for version, cls in model_caps.history("vllm", arch)
+            if cls.known and flag not in cls.flags and model_caps.refuses("vllm", version, flag)
+        ]
         if not refusing:
             continue
         what = "SupportsLoRA" if flag == "lora" else "SupportsPP"
@@ -316,11 +315,8 @@ def _lora_fix(table: Any, arch: str) -> str:
 
     later = [
         v
-        for v in model_caps.releases("vllm")
-        if version_key(v) > version_key(table.version)
-        and (m := model_caps.release("vllm", v)) is not None
-        and (c := m.model(arch)) is not None
-        and "lora" in c.flags
+        for v, cls in model_caps.history("vllm", arch)
+        if version_key(v) > version_key(table.version) and "lora" in cls.flags
     ]
     if later:
         return (
