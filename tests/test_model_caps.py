@@ -64,6 +64,19 @@ def test_a_known_class_in_a_known_release() -> None:
     assert release.previously["Phi3SmallForCausalLM"] == "0.9.2"
 
 
+def test_an_architecture_across_releases() -> None:
+    """gpt-oss arrives in 0.10.1.1 without LoRA or PP (gpt_oss.py's class implements neither there)."""
+    first, cls = model_caps.history("vllm", "GptOssForCausalLM")[0]
+    assert (first, cls) == (
+        "0.10.1.1",
+        model_caps.ModelClass("GptOssForCausalLM", "gpt_oss:GptOssForCausalLM", frozenset()),
+    )
+    assert model_caps.first_registering("vllm", "GptOssForCausalLM") == "0.10.1.1"
+    assert model_caps.refuses("vllm", "0.10.1.1", "lora") and not model_caps.refuses(
+        "sglang", "0.5.23", "lora"
+    )
+
+
 def test_releases_covered() -> None:
     vllm = model_caps.releases("vllm")
     sglang = model_caps.releases("sglang")
