@@ -63,7 +63,8 @@ GENERATOR = "scripts/gen_model_caps.py"
 FRAMEWORKS = ("vllm", "sglang")
 SCHEMA_DIR = ROOT / "src" / "argtrace" / "frameworks" / "data" / "schemas"
 MESSAGE_DIR = ROOT / "src" / "argtrace" / "frameworks" / "data" / "messages"
-DEFAULT_WHEEL_DIRS = (Path("/tmp/modelcaps_wheels"), Path.home() / ".cache/argtrace/resolvers/wheels")
+# where the resolver keeps downloaded wheels (resolver/environments.py); others by --wheel-dir
+DEFAULT_WHEEL_DIRS = (Path.home() / ".cache/argtrace/resolvers/wheels",)
 UNKNOWN = "unknown"  # the flag bit that says a base class could not be read: no rule uses the others
 
 # The refusal each rule cites, found in the message index by (function suffix, literal words of its message);
