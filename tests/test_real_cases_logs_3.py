@@ -59,9 +59,19 @@ GENERIC = (
 STOP_FIX = (
     "Wait and read again, check `dmesg` for the OOM killer, or keep the whole log (no `> log` truncation)."
 )
+# logs18: an args dump cut short has its own fix (read the line where the server wrote it)
+CUT_LINE_FIX = (
+    "Read the line whole where the server wrote it (the file, the terminal or the journal; a copy or a "
+    "viewer cut it here)."
+)
 
 
 INFO10 = ("LG010", "info")
+# logs18: a copy that stops inside a traceback (LG010 "stops inside a traceback")
+CUT_TB_FIX = (
+    "Give argtrace the lines after the traceback's last frame (its exception line) or the whole log; "
+    "`argtrace why` on the exception line names its raise site and the settings it reads."
+)
 CASES = [
     LogCase(
         "vllm_pr36634_capture_triton_chained.log",
@@ -182,12 +192,12 @@ CASES = [
         "vllm13978_chat_template_first_request.log",
         "c",
         "c",
-        (),
+        (INFO10,),
         "vllm",
         "incomplete",
         "validation",
-        "",
-        None,
+        "stops inside a traceback (from line 4)",
+        CUT_TB_FIX,
         cause="template",
         change="--chat-template",
         missing="the template error is cut by the copy; a 500 access line is one of lines.BORING's, dropped "
@@ -197,7 +207,7 @@ CASES = [
         "vllm17095_dp_tp_two_nodes.log",
         "c",
         "c",
-        (INFO10,),
+        (INFO10, INFO10),
         "vllm",
         "incomplete",
         "unknown",
@@ -245,7 +255,7 @@ CASES = [
         "incomplete",
         "weights",
         "The args Namespace dump at line 2 is cut short: 41 setting(s) read",
-        STOP_FIX,
+        CUT_LINE_FIX,
         cause="kv",
         change="--kv-transfer-config",
         missing="the failure is not in the copy (cut inside the args dump of a joined line)",
@@ -255,7 +265,7 @@ CASES = [
         "vllm22843_runai_tokenizer.log",
         "c",
         "c",
-        (INFO10,),
+        (INFO10, INFO10),
         "vllm",
         "incomplete",
         "unknown",
@@ -351,7 +361,7 @@ CASES = [
         "incomplete",
         "weights",
         "The args Namespace dump at line 4 is cut short: 37 setting(s) read",
-        STOP_FIX,
+        CUT_LINE_FIX,
         cause="out of memory",
         change="--enforce-eager",
         missing="the OOM is not in the copy (cut inside the args dump)",

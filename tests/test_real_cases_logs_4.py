@@ -39,6 +39,11 @@ LOGS = Path(__file__).resolve().parent / "data" / "logs_4"
 pytestmark = pytest.mark.usefixtures("new_user_machine")
 
 INFO10 = ("LG010", "info")
+# logs18: a copy that stops inside a traceback (LG010 "stops inside a traceback")
+CUT_TB_FIX = (
+    "Give argtrace the lines after the traceback's last frame (its exception line) or the whole log; "
+    "`argtrace why` on the exception line names its raise site and the settings it reads."
+)
 EXCERPT = "begins mid-start-up"
 WATCHDOG_FIX = (
     "Give argtrace the server's whole log (every node's, for a multi-node launch); rerun with "
@@ -107,12 +112,12 @@ CASES = [
         "vllm24036_v0_dp_clients_timeout.log",
         "c",
         "c",
-        (),
+        (INFO10,),
         "vllm",
         "incomplete",
         "validation",
-        "",
-        None,
+        "stops inside a traceback (from line 3)",
+        CUT_TB_FIX,
         cause="waiting for clients",
         change="VLLM_USE_V1",
         missing="the store's timeout line holds no anchor (vLLM's ERROR is upper case, `rror` does not match "
@@ -166,7 +171,7 @@ CASES = [
         "vllm31940_dp0_determine_memory_cut.log",
         "c",
         "c",
-        (INFO10,),
+        (INFO10, INFO10),
         "vllm",
         "incomplete",
         "unknown",
@@ -180,7 +185,7 @@ CASES = [
         "vllm26565_dp0_sampler_after_load.log",
         "c",
         "c",
-        (INFO10,),
+        (INFO10, INFO10),
         "vllm",
         "incomplete",
         "unknown",
@@ -194,7 +199,7 @@ CASES = [
         "vllm37350_placeholder_block_size_pathsrc.log",
         "c",
         "c",
-        (INFO10,),
+        (INFO10, INFO10),
         "vllm",
         "incomplete",
         "unknown",
@@ -208,7 +213,7 @@ CASES = [
         "vllm19670_worker_socket_timeout.log",
         "c",
         "c",
-        (INFO10,),
+        (INFO10, INFO10),
         "vllm",
         "incomplete",
         "unknown",
@@ -222,7 +227,7 @@ CASES = [
         "vllm44411_worker_init_otel_frames.log",
         "c",
         "c",
-        (INFO10,),
+        (INFO10, INFO10),
         "vllm",
         "incomplete",
         "unknown",

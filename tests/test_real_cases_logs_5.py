@@ -166,7 +166,7 @@ CASES = [
         "vllm_ascend12901_dp_tp_ep_worker.log",
         "c",
         "c",
-        (INFO10,),
+        (INFO10, INFO10),
         "vllm",
         "incomplete",
         "unknown",

@@ -160,7 +160,7 @@ CASES = [
         "ppc64le8270_gha_vllm016_cpu.log",
         "c",
         "c",
-        (INFO10,),
+        (INFO10, INFO10),
         "vllm",
         "incomplete",
         "unknown",

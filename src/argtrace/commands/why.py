@@ -903,7 +903,8 @@ def explain(
     if trace is not None and groups and reporting(groups[0]):
         groups[0]["fix"] = f"{groups[0]['fix']}; {reported_traceback(trace)}"
         # the indexed assert the traceback ends in is the cause; the sites matched only report it
-        trace["first"] = bool(trace.get("assert")) and all(reporting(g) for g in groups)
+        # (a cut traceback's last raise whose message the index holds: that message is the cause, likewise)
+        trace["first"] = bool(trace.get("assert") or trace.get("first")) and all(reporting(g) for g in groups)
     texts = candidates(text)
     signatures = _signatures(texts, framework, text)
     fw = framework or (groups[0]["framework"] if groups else None) or framework_of_text(text)

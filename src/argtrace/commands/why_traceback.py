@@ -186,7 +186,34 @@ def explain_traceback(text: str) -> dict[str, Any] | None:
             "raised there or in what it called"
         )
         fix = "paste the lines after it: the exception line names the error, and `why` its site and settings"
+        raises = _cut_raise(found) if found["deepest"] else None
+        if raises is not None:
+            # the paste stops right after a ``raise X(`` the message index knows: what it would have printed
+            meaning, fix = raises
+            return {**found, "settings": settings, "meaning": meaning, "fix": fix, "first": True}
     return {**found, "settings": settings, "meaning": meaning, "fix": fix}
+
+
+def _cut_raise(found: Mapping[str, Any]) -> tuple[str, str] | None:
+    """``(meaning, fix)`` of a paste cut right after a ``raise X(`` statement whose message the index holds
+    (``resolver/raise_lookup.py``): the message is the cause; a log signature of it gives the fix."""
+    from argtrace.layers.log.signatures import match_line
+    from argtrace.resolver.raise_lookup import raised_at
+
+    site = raised_at(found["file"], found["function"], found["source"])
+    if site is None:
+        return None
+    words = " ".join(site.message.split())
+    meaning = (
+        f"the pasted traceback stops after the statement `{found['source']}` of {_NAME[site.framework]}'s "
+        f"{site.file}, in {found['function']}: that statement raises {site.exception}: '{words[:200]}' (the "
+        "message index's raise site; the exception line itself is not in the paste)"
+    )
+    matched = match_line(f"{site.exception}: {site.message}", framework=site.framework, stage=None)
+    if matched is not None and not matched[0].wrapper:
+        sig = matched[0]
+        return meaning, f"{sig.fix} (log signature {sig.id}: {sig.meaning})"
+    return meaning, f"`why` on that message shows its condition and settings: {words[:80]}"
 
 
 def _site_words(site: Mapping[str, Any]) -> tuple[str, str]:

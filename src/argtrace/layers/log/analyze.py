@@ -174,6 +174,8 @@ def build_launches(scan: Scan, *, framework: str | None = None, year_hint: int |
                 launch.framework = "sglang"
             elif _SGL_ONLY.search(body):
                 launch.framework = "sglang"
+        if p.proc is not None:
+            launch.procs[line.number] = f"{p.proc} {p.pid}"
         if FRAME_LINE.match(body):
             # A frame outside any Traceback block: an excerpt that starts mid-traceback, or frames whose
             # indentation the report lost. Kept for the exception line that follows it.

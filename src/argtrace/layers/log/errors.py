@@ -16,7 +16,7 @@ from typing import Any
 from argtrace.layers.log.launch import ErrorHit, Launch, stage_after
 from argtrace.layers.log.lazyre import LazyPattern as _lazy
 from argtrace.layers.log.prefix import split_prefix
-from argtrace.layers.log.signatures import Signature, match_line
+from argtrace.layers.log.signatures import Signature, match_cut, match_line
 from argtrace.layers.log.stages import frames_stage, serving_error, vllm_engine_config
 
 _ARGPARSE_ERROR = _lazy(r"^(?P<prog>[\w.\-]+): error: (?P<msg>.*)", needles=(": error: ",))
@@ -118,6 +118,10 @@ def _match_errors(launch: Launch, framework: str | None, catalog: Any) -> None:
             )
         else:
             match = match_line(text, framework=framework, stage=stage, catalog=catalog, frames=frames)
+            if match is None and err.line == launch.last_line:
+                # the launch's last line, cut by the copy in the middle of a message the catalog knows
+                cut = match_cut(text, framework=framework, catalog=catalog)
+                match = (cut, {}) if cut is not None else None
             decided[decide_key] = match[0] if match else None
         exc = _EXCEPTION.match(text)
         argparse_err = _ARGPARSE_ERROR.match(text)

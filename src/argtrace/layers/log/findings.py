@@ -27,7 +27,7 @@ from argtrace.layers.log.launch import (
 from argtrace.layers.log.lines import KEEP_LINES
 from argtrace.layers.log.prefix import split_prefix
 from argtrace.layers.log.redaction import _Redactor
-from argtrace.layers.log.signatures import load_catalog
+from argtrace.layers.log.signatures import UNKNOWN, load_catalog, match_line
 from argtrace.layers.log.stages import FRAME_LINE, frames_stage, runtime_module
 from argtrace.model import Evidence, Finding, Severity
 from argtrace.rules import log as rules
@@ -78,13 +78,23 @@ def _bare_assert(hit: ErrorHit) -> dict[str, Any] | None:
 
 def _raised(hit: ErrorHit) -> str:
     """What a wrapper's own traceback ends in (a scheduler's, a worker's): the exception and the frame that
-    raised it, so that the first screen names the failure the wrapper only announces. Empty when the copy
-    holds no exception line after the frames (cut before it)."""
+    raised it, so that the first screen names the failure the wrapper only announces. When the copy holds no
+    exception line after the frames (cut before it) but its last frame shows a ``raise X(`` statement, the
+    message that statement prints (the message index's raise site, ``resolver/raise_lookup.py``)."""
     if not hit.traceback:
         return ""
     exc = _exception_line(hit.traceback)
     if not exc or exc == hit.text or not _EXCEPTION_TYPE.match(exc):
-        return ""
+        cut = cut_raise(hit.traceback)
+        if cut is None:
+            return ""
+        statement, site = cut
+        short = "/".join(site.file.split("/")[-2:])
+        return (
+            f" Its traceback is cut after its last frame ({short}, {site.function}: `{statement[:60]}`); "
+            f"that statement raises {site.exception}: '{_head(site.message)}' ({_FW_NAME[site.framework]}'s "
+            "source; the exception line is not in the copy)."
+        )
     frames = [FRAME_LINE.match(split_prefix(ln).body) for ln in hit.traceback]
     last = next((m for m in reversed(frames) if m), None)
     where = ""
@@ -93,6 +103,48 @@ def _raised(hit: ErrorHit) -> str:
         short = "/".join(path.split("/")[-2:])
         where = f" (raised in {short}, {last.group('fn')})"
     return f" Its traceback ends in {exc[:200]}{where}."
+
+
+_FW_NAME = {"sglang": "SGLang", "vllm": "vLLM"}
+
+
+def _head(template: str) -> str:
+    """A message template's words up to its first placeholder (the values a copy would show), one line."""
+    head = " ".join(template.split("{", 1)[0].split())
+    return head if len(head) >= 20 else " ".join(template.split())[:120]
+
+
+def cut_raise(block: list[str]) -> tuple[str, Any] | None:
+    """``(statement, RaisedAt)`` when ``block`` (a traceback) stops right after a frame whose shown statement
+    is ``raise X(``: the indexed message that statement prints; None otherwise."""
+    bodies = [split_prefix(line).body for line in block]
+    last = None
+    for i, body in enumerate(bodies):
+        m = FRAME_LINE.match(body)
+        if m:
+            last = (i, m)
+    if last is None:
+        return None
+    i, m = last
+    rest = [b.strip() for b in bodies[i + 1 :] if b.strip() and not set(b.strip()) <= set("^~ ")]
+    if len(rest) != 1 or not rest[0].startswith("raise "):
+        return None
+    from argtrace.resolver.raise_lookup import raised_at  # the message index: only for a cut traceback
+
+    site = raised_at(m.group("path"), m.group("fn"), rest[0])
+    return (rest[0], site) if site is not None else None
+
+
+def cause_of_cut_raise(hit: ErrorHit, framework: str | None, stage: str) -> Any:
+    """The catalog signature (not a wrapper) the message of a cut traceback's ``raise`` matches, if any."""
+    cut = cut_raise(hit.traceback) if hit.traceback else None
+    if cut is None:
+        return None
+    site = cut[1]
+    found = match_line(
+        f"{site.exception}: {site.message}", framework=framework or site.framework, stage=stage
+    )
+    return found[0] if found and not found[0].wrapper else None
 
 
 # An exception line: ``ValueError: ...``, ``torch.OutOfMemoryError: ...``, a bare ``AssertionError``.
@@ -196,7 +248,21 @@ def _launch_findings(
             if k not in ("arch", "reason", "args", "value", "flag")
         )
         raised = _raised(hit) if sig.wrapper else ""
-        head = f"[{sig.id}] {sig.meaning} (during {where}).{implied}{values}{raised}"
+        above = _traceback_above(lc, hit) if sig.wrapper and not raised and "above" in sig.fix else None
+        above_said = ""
+        if above is not None:
+            above_line, above_frame, above_stage = above
+            if hit.stage == UNKNOWN and above_stage:
+                hit.stage, where = above_stage, _STAGE_TEXT.get(above_stage, above_stage)
+            # first: the first screen cuts a long message, and this is where the cause is
+            above_said = (
+                f"Another process's traceback above it (from line {above_line}) stops in {above_frame}, cut "
+                "before its exception: the cause is there. "
+            )
+        # a wrapper whose cut traceback stops at a raise the catalog knows: that error's meaning and fix
+        cause = cause_of_cut_raise(hit, lc.framework, hit.stage) if sig.wrapper and raised else None
+        named_cause = f": its cause is [{cause.id}] {cause.meaning}" if cause is not None else ""
+        head = f"[{sig.id}] {above_said}{sig.meaning} (during {where}){named_cause}.{implied}{values}{raised}"
         message = f"{head} Line{times}: {hit.text[:300]}"
         severity: Severity | None = _SEVERITY.get(sig.severity or "")
         out.append(
@@ -205,7 +271,7 @@ def _launch_findings(
                 at=at(hit.line),
                 setting=sig.settings[0] if sig.settings else None,
                 evidence=_evidence(at, hit, red),
-                fix=sig.fix,
+                fix=cause.fix if cause is not None else sig.fix,
                 severity=severity,
                 launch=lc.index,
             )
@@ -341,10 +407,17 @@ def _launch_findings(
                 "setting(s) "
                 f"read{f', the last complete one {last}' if last else ''}; settings after it are unknown.",
                 at=at(args.line),
+                # the line was whole where the server wrote it: the fix is to read it there (not a hang's)
+                fix="Read the line whole where the server wrote it (the file, the terminal or the journal; a "
+                "copy or a viewer cut it here).",
                 launch=lc.index,
             )
         )
-    if fatal is None and not lc.ready and (lc.dumps or lc.events or lc.begun) and not lc.usage_error:
+    # (a cut traceback through argument validation is LG001's "died during argument validation" above)
+    cut_tb = _cut_at_end(lc) if fatal is None and not lc.usage_error and not headless else None
+    if cut_tb is not None:
+        out.append(_cut_traceback_note(lc, cut_tb, at))
+    elif fatal is None and not lc.ready and (lc.dumps or lc.events or lc.begun) and not lc.usage_error:
         last_event = stopped_after(lc)
         nxt = next_missing(lc)
         before = f" and before {nxt}" if nxt else ""
@@ -404,6 +477,124 @@ def _launch_findings(
             )
         )
     return out
+
+
+def _traceback_above(lc: Launch, hit: ErrorHit) -> tuple[int, str, str | None] | None:
+    """``(first line, last frame, stage)`` of the frames a launch holds above a wrapper that sends the reader
+    up ("the worker's traceback is above it"), other than the wrapper's own: another process's traceback
+    interleaved before it (vllm#39774: a worker's frames inside PyNcclCommunicator, then the engine's). The
+    last frame is where that traceback was going when the copy cut it; its frames give the stage."""
+    own = set(hit.traceback)
+    mine = lc.procs.get(hit.line)
+    # another process's frames: a tag other than the wrapper's own (untagged frames when it has none)
+    frames = [
+        (n, text)
+        for n, text in lc.loose_frames
+        if n < hit.line and text not in own and (mine is None or lc.procs.get(n, mine) != mine)
+    ]
+    for n, block in lc.tracebacks:
+        if n < hit.line and (mine is None or lc.procs.get(n, mine) != mine):
+            frames += [
+                (n, split_prefix(b).body.strip()) for b in block if FRAME_LINE.match(split_prefix(b).body)
+            ]
+    matched = [(n, m) for n, text in sorted(frames) if (m := FRAME_LINE.match(text))]
+    if not matched:
+        return None
+    first, last = matched[0][0], matched[-1][1]
+    short = "/".join(last.group("path").replace("\\", "/").split("/")[-2:])
+    stage = frames_stage([f"  {t}" for _n, t in sorted(frames)], "")
+    return first, f"{short}, in {last.group('fn')}", stage if stage not in (None, "validation") else None
+
+
+def _cut_at_end(lc: Launch) -> tuple[int, list[str]] | None:
+    """``(line, frames)`` when the launch's last lines are a traceback the file cuts before its exception line
+    (a copy that stops inside it): the ``Traceback`` block kept with its line, or frames logged without it
+    (an excerpt that starts inside the traceback: vLLM's ``ERROR .. [multiproc_executor.py:879]   File``)."""
+    if lc.tracebacks:
+        line, block = lc.tracebacks[-1]
+        if line + len(block) > lc.last_line and exception_of(block) is None:
+            bodies = [split_prefix(b).body for b in block]
+            if any(FRAME_LINE.match(b) for b in bodies):
+                return line, bodies
+        return None
+    if lc.loose_frames and lc.loose_frames[-1][0] >= lc.last_line and not lc.errors:
+        return lc.loose_frames[0][0], [f"  {text}" for _n, text in lc.loose_frames]
+    return None
+
+
+def _cut_traceback_note(lc: Launch, cut: tuple[int, list[str]], at: Any) -> Finding:
+    """The note for a launch whose copy stops inside a traceback: it was failing there; the exception (the
+    cause) is not in the file. Where the last frame shows a ``raise X(`` the message index knows, its
+    message. A note: what failed is not in the file, so no fix can be checked against it."""
+    line, bodies = cut
+    frames = [m for m in (FRAME_LINE.match(b) for b in bodies) if m]
+    last = frames[-1]
+    short = "/".join(last.group("path").replace("\\", "/").split("/")[-2:])
+    raised = cut_raise(bodies)
+    said = ""
+    if raised is not None:
+        statement, site = raised
+        said = (
+            f" The frame's statement `{statement[:60]}` raises {site.exception}: '{_head(site.message)}' "
+            f"({_FW_NAME[site.framework]}'s source)."
+        )
+    fix = (
+        "Give argtrace the lines after the traceback's last frame (its exception line) or the whole log; "
+        "`argtrace why` on the exception line names its raise site and the settings it reads."
+    )
+    template = ""
+    stage = frames_stage([f"  {b.strip()}" for b in bodies], "")
+    during = f" (during {_STAGE_TEXT[stage]})" if stage in _STAGE_TEXT and stage != "validation" else ""
+    # serving, or frames of a request's handling: one request may have failed (the server answers it with an
+    # error and goes on serving); frames of a start-up step: the launch; else the copy does not say which
+    if lc.ready or stage == "serving" or any(_REQUEST_FRAME.search(m.group(0)) for m in frames):
+        what = "something failed while it served (one request, or the server)"
+    elif stage in _STAGE_TEXT and stage not in ("validation", "unknown"):
+        what = "the launch was failing there"
+    else:
+        what = "something failed there (the launch, or one request: the copy does not say which)"
+    if stage == "cuda_graph":
+        # the step's own switch (what a capture that hangs gets) tells whether the capture is what fails
+        from argtrace.layers.log.hang_text import blocker
+
+        capture = blocker(lc.framework, "cuda_graph")
+        if capture is not None:
+            fix = f"It failed inside the CUDA graph capture. {capture.fix.split('; ')[0].rstrip('.')}. {fix}"
+    if any(_CHAT_TEMPLATE_FRAME.search(m.group(0)) for m in frames[-3:]):
+        # the frames are the chat template's rendering: what failed is the template on the request it got
+        template = (
+            " Its last frames render the chat template (the model's, or the file --chat-template names): the "
+            "template failed on the request it was given (a model without a template, a template without "
+            "the request's features such as tools, or a request it refuses)."
+        )
+        fix = (
+            "Check the chat template: pass one that renders these requests with --chat-template (the model's "
+            f"is missing or broken), or change the request the template refuses. {fix}"
+        )
+    return rules.LG010.finding(
+        f"Launch {lc.index} stops inside a traceback (from line {line}){during} that the file cuts before "
+        f"its exception line: {what}, and the exception that names the cause is not in the copy.{template} "
+        f"Its last frame: {short}, in {last.group('fn')}.{said}",
+        at=at(line),
+        fix=fix,
+        severity="info",
+        launch=lc.index,
+        # that the template is what failed is read from where the frames are, not from an exception
+        basis="framework-code" if template else None,
+    )
+
+
+# Frames of a request's handling: the HTTP stack (uvicorn, starlette, fastapi) and the OpenAI endpoints.
+_REQUEST_FRAME = re.compile(
+    r"uvicorn/|starlette/|fastapi/|entrypoints/openai/|/serving_\w+\.py|http_server\.py"
+)
+
+# Frames of a chat template's rendering: transformers' apply_chat_template/render_jinja_template, vLLM's
+# apply_hf_chat_template and its renderers' render_chat*, SGLang's template manager applying it.
+_CHAT_TEMPLATE_FRAME = re.compile(
+    r"chat_template_utils\.py|apply_hf_chat_template|render_jinja_template|in render_chat\w*$|"
+    r"in apply_chat_template$"
+)
 
 
 def _cut_validation_traceback(lc: Launch) -> str | None:

@@ -139,6 +139,9 @@ class Launch:
     scheduler_line: int | None = None
     # Traceback frames outside any Traceback block (line, frame): their exception line's traceback.
     loose_frames: list[tuple[int, str]] = field(default_factory=list)
+    # The process tag of each kept line that has one (line -> ``proc pid``): which process's traceback a run
+    # of interleaved frames is (vLLM's worker's and its engine's, one after the other).
+    procs: dict[int, str] = field(default_factory=dict)
     # Start-up steps a line began (``hang.STEP_ORDER``: step -> first line), ended or not: where a launch that
     # stops without an error was (SGLang's "Capture cuda graph begin", vLLM's "Starting to load model").
     begun: dict[str, int] = field(default_factory=dict)

@@ -39,8 +39,10 @@ def frames_before(frames: list[tuple[int, str]], line_no: int) -> list[str]:
 _JOINED = _lazy(
     r"(?<=\S)\s+(?=(?:INFO|WARNING|ERROR|DEBUG|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?\s+\[)"
     r"|^\s+(?=(?:INFO|WARNING|ERROR|DEBUG|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?\s+\[)"
-    r"|(?<=\S)\s+(?=\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d[^\]]*\] )",
-    needles=("INFO ", "WARNING ", "ERROR ", "DEBUG ", "CRITICAL ", "] "),
+    r"|(?<=\S)\s+(?=\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d[^\]]*\] )"
+    # a carriage return shown as ``^M`` (``cat -v``, seed-oss#10) before the next line's process tag or prefix
+    r"|\^M(?=\([A-Za-z_]\w*(?: \w+=[\w.]+)*\) |(?:INFO|WARNING|ERROR|DEBUG|CRITICAL) \d\d-\d\d |\[\d{4}-)",
+    needles=("INFO ", "WARNING ", "ERROR ", "DEBUG ", "CRITICAL ", "] ", "^M"),
 )
 
 

@@ -40,6 +40,10 @@ _OUTER_TS_BRACKETED = _lazy(
 # between them (sglang#12031): taken off before any other prefix. Only ``>`` followed by a blank or the end
 # of the line, so a ``>>>`` prompt or ``->`` stays the line's own text.
 _QUOTE = _lazy(r"^(?:>(?: |$))+", needles=(">",))
+# A CI log viewer's line number and a tab before each line it shows (a Buildkite job log copied with its
+# numbers, vllm#35679: ``3597\t(APIServer pid=18801) ERROR 03-01 13:30:11 [serving.py:214] Traceback``): a
+# tab after digits alone at the line's start, which no framework prints.
+_LINE_NO = _lazy(r"^\d{1,8}\t", needles=("\t",))
 # A log service's severity before its ISO time (a cloud logging export: ``ERROR 2026-02-18T14:43:05.82Z
 # [severity: ERROR] ``, sglang#18980): the level, then the time, then the tag below.
 _SERVICE_LEVEL = _lazy(
@@ -51,7 +55,12 @@ _OUTER_TAG = _lazy(
     r"^(?:\[severity: [A-Z]+\]|\[(?:Trace|Debug|Info|Warning|Error|Fatal|Critical)\] \([\w.]+\))\s+",
     needles=("[",),
 )
-_JOURNAL = _lazy(r"^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \S+ [\w.\-\[\]]+: ")
+# journald's short format (``journalctl``, syslog): ``MON DD HH:MM:SS HOST UNIT[PID]: ``. The month is
+# strftime's ``%b`` in the machine's locale: ``Aug``, ``авг`` (1Cat-vLLM#237's Russian journal), ``août``,
+# ``févr.``, ``Mär``: three to five letters of any script, a dot after an abbreviation. A line whose month was
+# not English kept the whole prefix, so the process tag after it was never read and the file had "no line
+# from a server" (a false LG012 warning on a working launch).
+_JOURNAL = _lazy(r"^[^\W\d_]{3,5}\.? [ \d]\d \d\d:\d\d:\d\d \S+ [\w.\-\[\]]+: ")
 # ``(EngineCore_DP0 pid=183)``; Ray's ``(RayWorkerWrapper pid=220, ip=10.0.0.2)`` separates its fields
 # with commas.
 _PROC = _lazy(r"^\((?P<proc>[A-Za-z_][\w]*)(?P<attrs>(?:,? [\w]+=[\w.]+)*)\)\s?", needles=("(",))
@@ -92,6 +101,8 @@ class Parsed:
 def split_prefix(text: str) -> Parsed:
     out = Parsed(body=text)
     s = text
+    if s[:1].isdigit() and (mn := _LINE_NO.match(s)):
+        s = s[mn.end() :]
     if s.startswith(">") and (mq := _QUOTE.match(s)):
         s = s[mq.end() :]
     mc0 = _COMPOSE.match(s)

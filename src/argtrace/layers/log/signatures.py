@@ -198,6 +198,30 @@ def match_line(
     return first
 
 
+# What a cut line must still hold to be read as the start of a signature's message: fewer characters name
+# too many messages ("Exception: W").
+MIN_CUT_CHARS = 16
+_CLASS_HEAD = re.compile(r"^(?:[A-Za-z_]\w*\.)*\w*(?:Error|Exception): ")
+
+
+def match_cut(text: str, *, framework: str | None, catalog: Catalog | None = None) -> Signature | None:
+    """The catalog entry whose message starts with ``text`` (past an exception class): a copy that ends in
+    the middle of the line (vllm#39774's last line ``Exception: WorkerProc initializat``) still holds the
+    message's first words. Only the literal start every match has (``needle``); one entry, or none."""
+    cat = catalog or load_catalog()
+    body = _CLASS_HEAD.sub("", text.strip(), count=1)
+    if len(body) < MIN_CUT_CHARS:
+        return None
+    found = [
+        sig
+        for sig in cat.signatures
+        if (not framework or sig.framework in ("any", framework))
+        and len(sig.needle) > len(body)
+        and sig.needle.startswith(body)
+    ]
+    return found[0] if len(found) == 1 else None
+
+
 def catalog_markdown(catalog: Catalog | None = None) -> str:
     """``docs/log_signatures.md``: the catalog as a table (``python -m argtrace.layers.log.signatures``)."""
     cat = catalog or load_catalog()
