@@ -43,6 +43,11 @@ LOGS = Path(__file__).resolve().parent / "data" / "logs_5"
 pytestmark = pytest.mark.usefixtures("new_user_machine")
 
 INFO10 = ("LG010", "info")
+# logs18: a copy that stops inside a traceback (LG010 "stops inside a traceback")
+CUT_TB_FIX = (
+    "Give argtrace the lines after the traceback's last frame (its exception line) or the whole log; "
+    "`argtrace why` on the exception line names its raise site and the settings it reads."
+)
 ERROR7 = ("LG007", "error")
 EXCERPT = "begins mid-start-up"
 READ_FROM_START = (
@@ -170,8 +175,8 @@ CASES = [
         "vllm",
         "incomplete",
         "unknown",
-        EXCERPT,
-        READ_FROM_START,
+        "Launch 1 stops inside a traceback (from line 2) (during loading the weights)",
+        CUT_TB_FIX,
         cause="w4a8",
         change="--",
         missing=CUT + "; the copy begins inside the traceback, without its WorkerProc line",

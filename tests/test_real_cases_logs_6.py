@@ -52,6 +52,11 @@ LOGS = Path(__file__).resolve().parent / "data" / "logs6"
 pytestmark = pytest.mark.usefixtures("new_user_machine")
 
 INFO10 = ("LG010", "info")
+# logs18: a copy that stops inside a traceback (LG010 "stops inside a traceback")
+CUT_TB_FIX = (
+    "Give argtrace the lines after the traceback's last frame (its exception line) or the whole log; "
+    "`argtrace why` on the exception line names its raise site and the settings it reads."
+)
 ERROR7 = ("LG007", "error")
 EXCERPT = "begins mid-start-up"
 READ_FROM_START = (
@@ -164,8 +169,8 @@ CASES = [
         "vllm",
         "incomplete",
         "unknown",
-        EXCERPT,
-        READ_FROM_START,
+        "Launch 1 stops inside a traceback (from line 2)",
+        CUT_TB_FIX,
         cause="ppc64le",
         change="--",
         missing=CUT + ": a CI job log starting and ending inside the engine's traceback",

@@ -210,6 +210,14 @@ def origin_of(text: str) -> dict[str, str] | None:
     return None
 
 
+def _only_class_words(message: str, named: set[str]) -> bool:
+    """The message's literal words (its ``{expr}`` placeholders left out) are only exception class names the
+    text names too."""
+    literal = re.sub(r"\{[^{}]*\}", " ", message)
+    words = re.findall(r"[A-Za-z_]\w*", literal)
+    return bool(words) and all(w in named for w in words)
+
+
 def assess(text: str, first: Mapping[str, Any] | None) -> dict[str, Any]:
     """``confidence`` of the first site (``strong``, ``weak``; ``none``: no site), the ``reasons`` a weak
     one is weak, and the text's ``origin`` (None when it names no other program)."""
@@ -233,6 +241,11 @@ def assess(text: str, first: Mapping[str, Any] | None) -> dict[str, Any]:
         signs.append(f"the text names {', '.join(sorted(named))}; the site {said}")
     if origin is not None:
         signs.append(f"the text comes from {origin['origin'].split(':', 1)[0]} (its {origin['basis']})")
+    if _only_class_words(str(first.get("message") or ""), named):
+        # ``logger.warning(f"Exception: {e}")``: it prints another error's message after a class name, so
+        # any text with that class shares its only words (vllm#39774's cut "Exception: WorkerProc
+        # initializat" against a Neuron loader's warning)
+        signs.append("the site's message is an exception class and a value: it passes on another message")
     lead = words_before(text, first)
     if lead:
         signs.append(f"the text's message opens with {lead!r}, which the site's message does not print")

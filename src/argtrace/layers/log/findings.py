@@ -360,6 +360,7 @@ def _launch_findings(
     # An excerpt that starts past the configuration line says what the file lacks, not that the launch went
     # wrong: a note, so a working launch's excerpt gives no warning.
     excerpt = lc.args_dump is None and post_args
+    excerpt_at = len(out)  # where the excerpt's note goes: a cut traceback's note goes before it
     if excerpt:
         out.append(
             rules.LG010.finding(
@@ -416,7 +417,8 @@ def _launch_findings(
     # (a cut traceback through argument validation is LG001's "died during argument validation" above)
     cut_tb = _cut_at_end(lc) if fatal is None and not lc.usage_error and not headless else None
     if cut_tb is not None:
-        out.append(_cut_traceback_note(lc, cut_tb, at))
+        # before the note that the file is an excerpt: where it stops is the answer (the first screen's)
+        out.insert(excerpt_at, _cut_traceback_note(lc, cut_tb, at))
     elif fatal is None and not lc.ready and (lc.dumps or lc.events or lc.begun) and not lc.usage_error:
         last_event = stopped_after(lc)
         nxt = next_missing(lc)
@@ -490,7 +492,7 @@ def _traceback_above(lc: Launch, hit: ErrorHit) -> tuple[int, str, str | None] |
     frames = [
         (n, text)
         for n, text in lc.loose_frames
-        if n < hit.line and text not in own and (mine is None or lc.procs.get(n, mine) != mine)
+        if n < hit.line and (lc.procs.get(n, mine) != mine if mine is not None else text not in own)
     ]
     for n, block in lc.tracebacks:
         if n < hit.line and (mine is None or lc.procs.get(n, mine) != mine):
