@@ -525,9 +525,10 @@ def _cut_at_end(lc: Launch) -> tuple[int, list[str]] | None:
 
 
 def _cut_traceback_note(lc: Launch, cut: tuple[int, list[str]], at: Any) -> Finding:
-    """The note for a launch whose copy stops inside a traceback: it was failing there; the exception (the
-    cause) is not in the file. Where the last frame shows a ``raise X(`` the message index knows, its
-    message. A note: what failed is not in the file, so no fix can be checked against it."""
+    """The note for a launch whose copy stops inside a traceback: something failed there (the launch, or one
+    request, as far as the frames tell); the exception (the cause) is not in the file. Where the last frame
+    shows a ``raise X(`` the message index knows, its message. A note: what failed is not in the file, so no
+    fix can be checked against it."""
     line, bodies = cut
     frames = [m for m in (FRAME_LINE.match(b) for b in bodies) if m]
     last = frames[-1]
