@@ -141,11 +141,12 @@ def test_a_default_changed_between_releases_leaves_a_parser_error_an_error() -> 
     ]
     # a flag whose converter differs between releases stays information with the release unknown, unless
     # every release's converter refuses the value (int up to 0.5.9, human_readable_int later: both refuse
-    # abc); vLLM 0.6.6.post1-0.8.5.post1's CompilationConfig.from_cli, not reproduced, might take {mode:0}
+    # abc); vLLM 0.6.6.post1-0.8.5.post1's CompilationConfig.from_cli reads it with ast.literal_eval
+    # (generated: frameworks/vllm_from_cli.py), which refuses the bare name in {mode:0}, as json.loads does
     report = _check("-c", "python -m sglang.launch_server --model-path m --context-length abc")
     assert [(c, s) for c, s, _m in _parser_findings(report)] == [("PA010", "error")]
     report = _check("-c", "vllm serve m --compilation-config {mode:0}")
-    assert [(c, s) for c, s, _m in _parser_findings(report)] == [("PA011", "info")]
+    assert [(c, s) for c, s, _m in _parser_findings(report)] == [("PA011", "error")]
 
 
 def test_an_alias_added_later_is_named_with_the_release_and_the_spelling_before_it() -> None:
@@ -184,7 +185,7 @@ def test_the_index_records_each_release_s_converter() -> None:
     )
     # CompilationConfig.from_cli up to 0.8.5.post1: a converter argtrace does not reproduce
     assert index.converters_of("--compilation-config")[0] == (
-        "vllm.config.CompilationConfig.from_cli (unknown)",
+        "vllm.config.CompilationConfig.from_cli: _literal.<locals>.from_cli",
         ("0.6.6.post1", "0.7.3", "0.8.5.post1"),
     )
     assert index.converters_of("--enforce-eager") == ()  # takes no value in any release
@@ -201,7 +202,8 @@ SGLANG_TO_0_5_9 = SGLANG[: SGLANG.index("0.5.9") + 1]  # int; human_readable_int
         ("vllm", "--speculative-config", '\'{"method": "ngram"}\'', True),  # literal quotes: not JSON
         ("vllm", "--speculative-config", '{"method": "ngram"}', False),
         ("vllm", "--speculative-config", "", False),  # optional_type: "" is None from 0.10.2 on
-        ("vllm", "--compilation-config", "{mode:0}", False),  # 0.6.6.post1-0.8.5.post1: not reproduced
+        ("vllm", "--compilation-config", "{mode:0}", True),  # ast.literal_eval up to 0.8.5.post1, then JSON
+        ("vllm", "--compilation-config", "{'mode': 0}", False),  # a Python literal: 0.6.6.post1-0.8.5.post1
         ("vllm", "--port", "80x", True),
         ("sglang", "--context-length", "32k", False),  # human_readable_int from 0.5.10.post1 takes it
         ("sglang", "--context-length", "32x", True),
@@ -219,8 +221,8 @@ def test_a_value_refused_by_every_release(framework: str, flag: str, value: str,
     [
         # refused by json.loads (0.8.5.post1, 0.9.2) and optional_type(json.loads) (0.10.2-0.33.0)
         ("vllm serve m --speculative-config {method:ngram}", "PA011", "error"),
-        # 0.6.6.post1-0.8.5.post1's CompilationConfig.from_cli is not reproduced: it might take it
-        ("vllm serve m --compilation-config {mode:0}", "PA011", "info"),
+        # 0.6.6.post1-0.8.5.post1's from_cli (ast.literal_eval) refuses it, as JSON does later
+        ("vllm serve m --compilation-config {mode:0}", "PA011", "error"),
         # int up to 0.5.9, human_readable_int from 0.5.10.post1: both refuse 32x
         ("python -m sglang.launch_server --model-path m --context-length 32x", "PA010", "error"),
     ],

@@ -187,7 +187,10 @@ def test_run_words_appended_to_the_images_own_server_entrypoint(tmp_path: Path) 
     report = check(
         tmp_path, text, "/bin/bash", "-c", "python3 -m vllm.entrypoints.openai.api_server --port 80"
     )
-    assert codes(report) == [("error", "TP010")]
+    # the appended `-c` is argparse's abbreviation of vLLM's `-cc` (--compilation-config), whose refusal of
+    # the shell's command string as JSON is TP010's consequence, folded under it
+    assert codes(report) == [("error", "TP010"), ("error", "PA011")]
+    assert [c["code"] for c in report["findings"][0]["consequences"]] == ["PA011"]
     assert report["findings"][0]["at"] == "Dockerfile:2"
     assert report["findings"][0]["message"].startswith(
         "the image already has the entrypoint `python3 -m vllm.entrypoints.openai.api_server` (ENTRYPOINT at "

@@ -105,11 +105,17 @@ def test_json_in_args_loses_its_quotes_in_the_presets_eval(tmp_path: Path) -> No
     (sh022,) = [f for f in report["findings"] if f["code"] == "SH022"]
     assert [(c["code"], c["severity"], c["message"]) for c in sh022["consequences"]] == [
         (
+            "PA011",
+            "error",
+            "argument --kv-transfer-config: invalid JSON: Expecting value: line 1 column 1 (char 0) "
+            "(argparse exit 2)",
+        ),
+        (
             "PA001",
             "error",
             "'kv_role:kv_both' (after kv_connector:OffloadingConnector) is not a value of any flag: vllm "
             '0.33.0 rejects it with "unrecognized arguments" (exit 2)',
-        )
+        ),
     ]
 
 
