@@ -46,6 +46,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+# the warm process's helpers, shared with the start-up bench (this directory is on sys.path as a script's)
+from check_startup import child_cpu, stop_warm, wait_for_warm
+
 REPO = Path(__file__).resolve().parents[1]
 RELEASES = "sglang==0.5.10.post1,sglang==0.5.23,vllm==0.33.0"
 # how the log was read, not what it says: these two differ between the paths by design
@@ -226,8 +229,6 @@ def main() -> int:
                     olds: list[Run] = []
                     warms: list[Run] = []
                     if warm_env is not None:
-                        from check_startup import wait_for_warm
-
                         run(cmd, warm_env)  # starts the warm process (or is served by it)
                         wait_for_warm(runtime, (cmd, warm_env))
                     for _ in range(opts.rounds):  # interleaved: all see the same machine
@@ -236,8 +237,6 @@ def main() -> int:
                         if old_env is not None:
                             olds.append(run(cmd, old_env))
                         if warm_env is not None:
-                            from check_startup import child_cpu
-
                             served = run(cmd, warm_env)
                             served.cpu += child_cpu(warm_env["ARGTRACE_WARM_STATS"])
                             warms.append(served)
@@ -286,8 +285,6 @@ def main() -> int:
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
         if runtime:
-            from check_startup import stop_warm
-
             stop_warm(runtime)
             shutil.rmtree(runtime, ignore_errors=True)
     if not ran:
