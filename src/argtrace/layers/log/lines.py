@@ -202,7 +202,7 @@ class Kept:
         self.marks: list[Line] = []
         self.mark_offsets: list[int] = []
         self.mark_bytes = 0
-        self.tail: deque[Line] = deque()
+        self.tail: deque[tuple[Line, int]] = deque()  # each line with its cost, counted once
         self.tail_bytes = 0
         self.spans: list[list[int]] = []  # [first offset, last offset, count] of lines dropped from the tail
         self.handed: list[list[int]] = []  # spans a worker of the parallel scan dropped
@@ -228,11 +228,11 @@ class Kept:
             self.mark_offsets.append(_offset(line))
             self.mark_bytes += cost
             return
-        self.tail.append(line)
+        self.tail.append((line, cost))
         self.tail_bytes += cost
         while len(self.tail) > KEEP_LINES or self.tail_bytes > KEEP_BYTES:
-            old = self.tail.popleft()
-            self.tail_bytes -= _cost(old)
+            old, old_cost = self.tail.popleft()
+            self.tail_bytes -= old_cost
             self._drop(old)
 
     def hand_over(self, spans: list[list[int]]) -> None:
@@ -256,7 +256,7 @@ class Kept:
 
     def settle(self, out: Scan) -> None:
         """The kept lines into ``out.lines`` (stream order), the dropped ones counted and placed."""
-        kept = self.head + sorted([*self.marks, *self.tail], key=_offset)
+        kept = self.head + sorted([*self.marks, *(line for line, _cost in self.tail)], key=_offset)
         offsets = [_offset(line) for line in kept]
         merged: list[list[int]] = []
         for span in sorted([*self.spans, *self.handed]):
