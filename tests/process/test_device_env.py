@@ -89,6 +89,43 @@ def test_the_bounded_distance_agrees_with_the_whole_table() -> None:
     assert _distance("CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", 2) == 3
 
 
+def test_the_pieces_filter_keeps_every_word_within_the_bound() -> None:
+    """near_known skips the distance when no piece of the known name is in the word (issue 18): every word
+    one or two edits (insert, delete, substitute, swap) from a known name, over an alphabet that also holds
+    the name's own letters, either holds a piece or is farther than the bound."""
+    import itertools
+    import random
+
+    from argtrace.layers.device_env import _known, _pieces
+
+    rng = random.Random(18)
+    alphabet = "ABCDEIVX_0"
+
+    def edited(word: str) -> str:
+        i = rng.randrange(len(word))
+        kind = rng.choice("isdt")
+        if kind == "i":
+            return word[:i] + rng.choice(alphabet) + word[i:]
+        if kind == "s":
+            return word[:i] + rng.choice(alphabet) + word[i + 1 :]
+        if kind == "d":
+            return word[:i] + word[i + 1 :]
+        return word[:i] + word[i + 1 : i + 2] + word[i : i + 1] + word[i + 2 :]
+
+    checked = 0
+    for known, edits in itertools.product(sorted(_known()), (1, 2)):
+        for _ in range(400):
+            word = known
+            for _ in range(edits):
+                word = edited(word)
+            for limit in (1, 2):
+                if _distance(word, known, limit) <= limit:
+                    checked += 1
+                    assert any(piece in word for piece in _pieces(known, limit)), (known, word, limit)
+    assert checked > 10_000
+    assert _pieces("CUDA_VISIBLE_DEVICES", 1) == ("CUDA_V", "ISIBLE_", "DEVICES")
+
+
 _SG = "python3 -m sglang.launch_server --framework-version 0.5.10.post1 --model-path /m"
 
 

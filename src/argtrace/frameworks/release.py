@@ -106,6 +106,8 @@ def releases_from_install_lines(
     predicted commands, each as (argv words, where)."""
     found: list[ReleaseEvidence] = []
     for argv, at in commands:
+        if "install" not in argv:  # what _is_install needs: most of a script's commands end here, in C
+            continue
         words = [w for w in argv if w is not None]
         if not _is_install(words):
             continue

@@ -239,10 +239,7 @@ def analyze(
         servers=servers,
         findings=_dedupe(findings),
         syntax_ok=syntax_ok,
-        commands=[
-            (c.at, [E.to_str(w) if w is not None else None for w in c.argv], c.conditional)
-            for c in ev.commands
-        ],
+        commands=[(c.at, list(c.texts), c.conditional) for c in ev.commands],
         command_vanished=[
             tuple(VanishedWord(v.index, v.raw, v.at, v.state, v.name) for v in c.vanished)
             for c in ev.commands
@@ -378,9 +375,7 @@ def _starts_router(ev: E.ShellEvaluator) -> bool:
     """The script starts the SGLang router alone (read by layers/disaggregation.py): a start, not SH019."""
     from argtrace.frameworks.router_launch import router_argv
 
-    return any(
-        router_argv([E.to_str(w) if w is not None else None for w in c.argv]) is not None for c in ev.commands
-    )
+    return any(router_argv(c.texts) is not None for c in ev.commands)
 
 
 def _unfollowed_findings(ev: E.ShellEvaluator) -> list[Finding]:
@@ -390,7 +385,7 @@ def _unfollowed_findings(ev: E.ShellEvaluator) -> list[Finding]:
 
     out: list[Finding] = []
     for c in ev.commands:
-        found = unfollowed_start([E.to_str(w) if w is not None else None for w in c.argv])
+        found = unfollowed_start(c.texts)
         if found is None:
             continue
         out.append(SH040.finding(found.message, at=c.at))

@@ -25,7 +25,7 @@ def assignment_as_program_findings(ev: E.ShellEvaluator) -> list[tuple[Finding, 
 
     out: list[tuple[Finding, bool]] = []
     for c in ev.commands:
-        texts = [E.to_str(w) if w is not None else "" for w in c.argv]
+        texts = [w if w is not None else "" for w in c.texts]
         found = assignment_as_program(texts)
         if found is None:
             continue
@@ -65,7 +65,7 @@ def declared_server_findings(ev: E.ShellEvaluator) -> list[Finding]:
 
     out: list[Finding] = []
     for c in ev.commands:
-        texts = [E.to_str(w) if w is not None else "" for w in c.argv]
+        texts = [w if w is not None else "" for w in c.texts]
         if not texts or texts[0] not in DECLARATIONS:
             continue
         start = next(
