@@ -16,6 +16,7 @@ import copy
 import functools
 import json
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -75,6 +76,32 @@ def recorded_why(path: Path) -> dict[str, Any]:
     ``quoted_text``), run once per worker; the caller's copy is its own."""
     _on_a_new_users_machine(path)
     return copy.deepcopy(_explained(path.resolve()))
+
+
+# --- every batch's inventory ------------------------------------------------------------------------------
+
+RECONSTRUCTED = "# Reconstructed (not copied) after https://"
+
+
+def table_counts(classes: Mapping[str, tuple[str, str]]) -> tuple[list[int], list[int]]:
+    """How many of a batch's cases were in each class a, b, c, d before its fixes and after them, from its
+    ``name -> (before, after)`` table (tests/conftest.py's ``class_counts`` for case objects)."""
+    before = [sum(c[0] == k for c in classes.values()) for k in "abcd"]
+    after = [sum(c[1] == k for c in classes.values()) for k in "abcd"]
+    return before, after
+
+
+def unsourced(cases: Path, *, lines: int = 1, prefix: str = "", recursive: bool = False) -> list[str]:
+    """The case files under ``cases`` whose header (the first ``lines`` lines after a ``#!`` line) names no
+    source URL, or none starting with ``prefix``: every real case says where it came from."""
+    found = cases.rglob("*") if recursive else cases.iterdir()
+    missing: list[str] = []
+    for path in sorted(p for p in found if p.is_file()):
+        text = path.read_text(encoding="utf-8").splitlines()
+        head = text[1 : 1 + lines] if text[:1] and text[0].startswith("#!") else text[:lines]
+        if not any("https://" in line and line.startswith(prefix) for line in head):
+            missing.append(str(path.relative_to(cases)))
+    return missing
 
 
 # --- the log batches (tests/test_real_cases_logs_3.py to _6.py) --------------------------------------------

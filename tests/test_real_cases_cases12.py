@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from argtrace.commands.why import explain
-from tests.batches import recorded_check
+from tests.batches import recorded_check, table_counts, unsourced
 from tests.conftest import Launch, alarms, quoted_text, quoted_url, v
 
 CASES = Path(__file__).resolve().parent / "data" / "real_cases_cases12"
@@ -78,15 +78,11 @@ def test_batch_cases12_inventory_and_counts() -> None:
     """Every case file is classed or is a correct launch, and the counts are docs/real_cases.md's."""
     files = {p.name for p in CASES.iterdir()}
     assert files == set(CLASSES) | {launch.file for launch in CORRECT.values()}
-    before = [sum(c[0] == k for c in CLASSES.values()) for k in "abcd"]
-    after = [sum(c[1] == k for c in CLASSES.values()) for k in "abcd"]
-    assert (before, after) == ([3, 12, 1, 3], [17, 0, 2, 0])
+    assert table_counts(CLASSES) == ([3, 12, 1, 3], [17, 0, 2, 0])
 
 
 def test_every_case_names_its_source() -> None:
-    for path in sorted(CASES.iterdir()):
-        first = path.read_text(encoding="utf-8").splitlines()[0]
-        assert "https://" in first, path.name
+    assert unsourced(CASES) == []
 
 
 # --- check: the launches ----------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from argtrace.commands.why import explain
-from tests.batches import recorded_check
+from tests.batches import recorded_check, table_counts, unsourced
 from tests.conftest import Launch, alarms, quoted_text, quoted_url, run_cli, v
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -97,15 +97,11 @@ def test_batch_models_inventory_and_counts() -> None:
     launches = {launch.file for launch in (*LAUNCHES.values(), *CORRECT.values())}
     assert files == launches | set(TEXTS)
     assert set(CLASSES) == set(LAUNCHES)
-    before = [sum(c[0] == k for c in CLASSES.values()) for k in "abcd"]
-    after = [sum(c[1] == k for c in CLASSES.values()) for k in "abcd"]
-    assert (before, after) == ([1, 4, 8, 0], [6, 1, 6, 0])
+    assert table_counts(CLASSES) == ([1, 4, 8, 0], [6, 1, 6, 0])
 
 
 def test_every_case_names_its_source() -> None:
-    for path in sorted(CASES.iterdir()):
-        first = path.read_text(encoding="utf-8").splitlines()[0]
-        assert "https://" in first, path.name
+    assert unsourced(CASES) == []
 
 
 # --- check: the launches ----------------------------------------------------------------------------------

@@ -21,7 +21,7 @@ import pytest
 
 from argtrace.commands.why import explain
 from argtrace.commands.why_text import render_why
-from tests.batches import recorded_check
+from tests.batches import recorded_check, table_counts, unsourced
 from tests.conftest import Launch, alarms, check_launch, log_report, quoted_text, quoted_url
 
 CASES = Path(__file__).resolve().parent / "data" / "real_cases_multinode"
@@ -63,16 +63,11 @@ CORRECT = [
 def test_batch_inventory_and_counts() -> None:
     files = {str(p.relative_to(CASES)) for p in CASES.rglob("*") if p.is_file()}
     assert files == set(CLASSES) | SAME_REPORT
-    before = [sum(c[0] == k for c in CLASSES.values()) for k in "abcd"]
-    after = [sum(c[1] == k for c in CLASSES.values()) for k in "abcd"]
-    assert (before, after) == ([0, 2, 13, 0], [12, 0, 3, 0])
+    assert table_counts(CLASSES) == ([0, 2, 13, 0], [12, 0, 3, 0])
 
 
 def test_every_case_names_its_source() -> None:
-    for path in sorted(p for p in CASES.rglob("*") if p.is_file()):
-        lines = path.read_text(encoding="utf-8").splitlines()
-        header = lines[1] if lines[0].startswith("#!") else lines[0]  # after a script's shebang
-        assert "https://" in header, path.name
+    assert unsourced(CASES, recursive=True) == []
 
 
 def check(name: str) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from argtrace.commands.why import explain
-from tests.batches import check_case
+from tests.batches import check_case, table_counts, unsourced
 from tests.conftest import alarms, quoted_text
 
 CASES = Path(__file__).resolve().parent / "data" / "real_cases_platforms"
@@ -68,15 +68,11 @@ def found(report: dict[str, Any]) -> list[tuple[str, str, str, str | None]]:
 def test_inventory_and_counts() -> None:
     files = {p.name for p in CASES.iterdir()}
     assert files == set(CLASSES) | set(CORRECT)
-    before = [sum(c[0] == k for c in CLASSES.values()) for k in "abcd"]
-    after = [sum(c[1] == k for c in CLASSES.values()) for k in "abcd"]
-    assert (before, after) == ([0, 1, 18, 1], [4, 1, 14, 1])
+    assert table_counts(CLASSES) == ([0, 1, 18, 1], [4, 1, 14, 1])
 
 
 def test_every_case_names_its_source() -> None:
-    for path in sorted(CASES.iterdir()):
-        head = path.read_text(encoding="utf-8").splitlines()[:2]
-        assert any("https://" in line for line in head), path.name
+    assert unsourced(CASES, lines=2) == []
 
 
 @pytest.mark.parametrize("name", CORRECT)

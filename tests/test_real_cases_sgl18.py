@@ -21,12 +21,15 @@ from argtrace.frameworks.env_aliases import prefix_aliases
 from argtrace.frameworks.release_index import release_index
 from argtrace.resolver.ast_index import env_prefix_aliases
 from tests.batches import (
+    RECONSTRUCTED,
     LogCase,
     WhyCase,
     assert_what_the_log_gives,
     assert_why_gives,
     check_case,
     recorded_log_report,
+    table_counts,
+    unsourced,
 )
 from tests.conftest import alarms, run_cli
 
@@ -157,9 +160,7 @@ def found(report: dict[str, Any]) -> list[tuple[str, str]]:
 def test_inventory_and_counts() -> None:
     files = {p.name for p in CASES.iterdir()}
     assert files == set(CLASSES) | set(CORRECT) | DATA
-    before = [sum(c[0] == k for c in CLASSES.values()) for k in "abcd"]
-    after = [sum(c[1] == k for c in CLASSES.values()) for k in "abcd"]
-    assert (before, after) == ([1, 3, 15, 1], [2, 2, 16, 0])
+    assert table_counts(CLASSES) == ([1, 3, 15, 1], [2, 2, 16, 0])
     for case in [*WHY, LOG]:
         name = case.name if isinstance(case, WhyCase) else case.file
         grade = case.grade if isinstance(case, WhyCase) else case.after
@@ -168,9 +169,7 @@ def test_inventory_and_counts() -> None:
 
 
 def test_every_case_names_its_source() -> None:
-    for path in sorted(CASES.iterdir()):
-        head = path.read_text(encoding="utf-8").splitlines()[:1]
-        assert head and head[0].startswith("# Reconstructed (not copied) after https://"), path.name
+    assert unsourced(CASES, prefix=RECONSTRUCTED) == []
 
 
 @pytest.mark.parametrize("name", CORRECT)

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from argtrace.commands.why import explain
-from tests.batches import check_case
+from tests.batches import RECONSTRUCTED, check_case, table_counts, unsourced
 from tests.conftest import alarms, run_cli
 
 CASES = Path(__file__).resolve().parent / "data" / "real_cases_sgl26"
@@ -124,15 +124,11 @@ def codes(report: dict[str, Any]) -> list[str]:
 def test_inventory_and_counts() -> None:
     files = {p.name for p in CASES.iterdir()}
     assert files == set(CLASSES) | set(CORRECT)
-    before = [sum(c[0] == k for c in CLASSES.values()) for k in "abcd"]
-    after = [sum(c[1] == k for c in CLASSES.values()) for k in "abcd"]
-    assert (before, after) == ([2, 4, 13, 1], [3, 4, 13, 0])
+    assert table_counts(CLASSES) == ([2, 4, 13, 1], [3, 4, 13, 0])
 
 
 def test_every_case_names_its_source() -> None:
-    for path in sorted(CASES.iterdir()):
-        head = path.read_text(encoding="utf-8").splitlines()[:1]
-        assert head and head[0].startswith("# Reconstructed (not copied) after https://"), path.name
+    assert unsourced(CASES, prefix=RECONSTRUCTED) == []
 
 
 @pytest.mark.parametrize("name", CORRECT)
