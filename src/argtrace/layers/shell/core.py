@@ -155,7 +155,7 @@ def from_str(text: str) -> str:
 # -------------------------------------------------------------------------- results
 
 
-@dataclass
+@dataclass(slots=True)
 class ExpWord:
     """One field produced by expanding a word."""
 

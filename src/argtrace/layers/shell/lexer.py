@@ -263,7 +263,7 @@ def _skip_parens_chars(text: str, i: int) -> int:
 # ---------------------------------------------------------------------------------------------- tokens
 
 
-@dataclass
+@dataclass(slots=True)
 class WordTok:
     """A word of a simple command as the lexer cut it from the source, placeholders intact."""
 
