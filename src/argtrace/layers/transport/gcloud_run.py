@@ -26,6 +26,9 @@ in the table), ``--env-vars-file`` (named, its variables unknown), ``--container
 the flags after it configure another one; the whole command is then left unread), ``--clear-*`` flags
 of an update, and the settings an earlier deploy left on an existing service (a deploy that names no
 ``--args`` keeps nothing of a previous one here).
+
+This module owns parsing the command (``parse_run_deploy``, ``gcloud_list``), the Service it writes
+(``service_yaml``) and following it (``follow_run_deploy``, TP093).
 """
 
 from __future__ import annotations

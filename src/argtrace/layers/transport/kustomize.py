@@ -27,6 +27,9 @@ Everything else a kustomization may hold that can change a container (``componen
 ``replacements``, ``vars``, ``generators``/``transformers`` plugins, ``secretGenerator``, a remote
 resource, a JSON patch ``move``/``copy``/``test``) is not applied: TP092 names each, and what the servers
 are read with is then the manifests without it.
+
+This module owns the build (``build``: the documents and what was not applied) and telling a Kustomization
+by its content (``is_kustomization``); ``manifests.py`` reads the built documents as a manifest.
 """
 
 from __future__ import annotations
