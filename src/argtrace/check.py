@@ -145,6 +145,7 @@ def run_check(options: CheckOptions) -> Report:
     from argtrace.layers.transport import (
         analyze_manifest,
         analyze_transport,
+        hcl_not_a_launch,
         manifest_kind,
         manifest_selection,
         yaml_not_a_launch,
@@ -176,6 +177,8 @@ def run_check(options: CheckOptions) -> Report:
         report.sections["transport"] = manifest.section
         return _check_servers(report, manifest.servers, source.label, options, commands=manifest.commands)
     if options.command_string is None and (not_launch := yaml_not_a_launch(source.label, source.data)):
+        raise UsageError(not_launch)
+    if options.command_string is None and (not_launch := hcl_not_a_launch(source.label, source.data)):
         raise UsageError(not_launch)
     make_unknown: dict[str, str] = {}
     make_env: dict[str, str] = {}

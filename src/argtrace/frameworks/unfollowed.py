@@ -81,7 +81,12 @@ def unfollowed_start(argv: Sequence[str | None]) -> Unfollowed | None:
     )
     # sbatch --wrap=STRING is followed by the shell layer (layers/shell/invocation.py, sbatch_job)
     wrapped = word == "sbatch" and any(t == "--wrap" or t.startswith("--wrap=") for t in texts[i + 1 :])
-    if word in _NOT_A_START or docker_run or wrapped:
+    # gcloud run deploy (and `run services update`) is followed by the transport layer (gcloud_run.py)
+    rest = [t for t in texts[i + 1 : i + 5] if t not in ("beta", "alpha")]
+    cloud_run = word == "gcloud" and (
+        rest[:2] == ["run", "deploy"] or rest[:3] == ["run", "services", "update"]
+    )
+    if word in _NOT_A_START or docker_run or wrapped or cloud_run:
         return None
     # python -m MODULE for a launcher argtrace has no parser for
     found = _detect_python(texts, i) if _PYTHON.match(texts[i]) else None  # python -O -u -m MODULE too

@@ -55,6 +55,8 @@ _RULE_MODULES = (
     "argtrace.rules.launchfiles",
     # TP089-TP091: dstack run configurations (.dstack.yml services and tasks) as launch carriers.
     "argtrace.rules.dstack",
+    # TP092-TP094: Kustomize overlays, `gcloud run deploy`, Knative / Cloud Run services.
+    "argtrace.rules.deployers",
     # RS047-RS050: the model class config.json names against the launch (layers/model_caps.py).
     "argtrace.rules.model_caps",
 )

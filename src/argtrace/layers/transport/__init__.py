@@ -68,6 +68,7 @@ if TYPE_CHECKING:
     from argtrace.layers.transport.kubernetes import k8s_expand
     from argtrace.layers.transport.manifests import (
         analyze_manifest,
+        hcl_not_a_launch,
         manifest_kind,
         manifest_selection,
         yaml_not_a_launch,
@@ -98,7 +99,14 @@ _LAZY = {
     ),
     "k8s_expand": "kubernetes",
     **dict.fromkeys(
-        ("analyze_manifest", "manifest_kind", "manifest_selection", "yaml_not_a_launch"), "manifests"
+        (
+            "analyze_manifest",
+            "manifest_kind",
+            "manifest_selection",
+            "yaml_not_a_launch",
+            "hcl_not_a_launch",
+        ),
+        "manifests",
     ),
     "render_transport_section": "render",
     **dict.fromkeys(("SSHD_PATH", "SshCall", "parse_ssh"), "sshcall"),
@@ -131,6 +139,7 @@ __all__ = [
     "analyze_transport",
     "compose_interpolate",
     "container_argv",
+    "hcl_not_a_launch",
     "image_entrypoint",
     "k8s_expand",
     "manifest_kind",
@@ -236,6 +245,10 @@ def _dispatch(
 
         _sudo(at, argv, result)
         _wrapped(at, argv, ctx, result, source, ssh_host, vanished, moved)
+    elif base == "gcloud":
+        from argtrace.layers.transport.gcloud_run import follow_run_deploy
+
+        follow_run_deploy(at, argv, result)
     elif base in ("tmux", "screen"):
         from argtrace.layers.transport.sessions import _session_manager
 

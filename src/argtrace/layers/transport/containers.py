@@ -442,7 +442,7 @@ def _exec_form_findings(
         return  # `sh -c STRING`: a shell does run, shell syntax is meant
 
     for word in words:
-        if word in _EXEC_FORM_SHELL_WORDS or "$(" in word or (word.startswith("$") and len(word) > 1):
+        if word in _EXEC_FORM_SHELL_WORDS or "$(" in word or _REFERENCE_IN.search(word):
             result.findings.append(
                 R.TP013.finding(
                     f"{how} is an exec-form argv: no shell runs it, so {_show(word)} is passed to the "
@@ -462,6 +462,9 @@ def _exec_form_findings(
 
 
 _REFERENCE = re.compile(r"^\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?$")
+# a word that starts with a shell reference, or a flag whose value does (`--api-key=$KEY`): no shell turns
+# it into the variable's value in an exec-form argv
+_REFERENCE_IN = re.compile(r"^\$.|^-[^=$]*=\$\{?[A-Za-z_]")
 
 
 def _exec_form_fix(words: Sequence[str], word: str, *, compose: bool, entrypoint: bool) -> str | None:
@@ -472,6 +475,15 @@ def _exec_form_fix(words: Sequence[str], word: str, *, compose: bool, entrypoint
     (the Container API's "Variable references"). None (the rule's generic fix) for shell syntax other than
     one reference."""
     m = _REFERENCE.match(word)
+    flag, eq, value = word.partition("=")
+    inner = _REFERENCE.match(value) if m is None and eq and flag.startswith("-") else None
+    if not compose and inner is not None:
+        # `--api-key=$KEY`: the same substitution inside the word
+        name = inner.group(1)
+        return (
+            f"Write `{flag}=$({name})` and give {name} in the container's `env`: Kubernetes (and Cloud Run) "
+            "substitutes it before the start (a variable only the image sets stays literal)."
+        )
     if m is None:
         return None
     if not compose:

@@ -67,10 +67,13 @@ def services(docs: Sequence[Any]) -> list[tuple[str, str, list[tuple[str, str]]]
     return out
 
 
-def service_link_env(docs: Sequence[Any], owner: Any, pod_spec: Any) -> dict[str, tuple[str | None, str]]:
+def service_link_env(
+    docs: Sequence[Any], owner: Any, pod_spec: Any, default: bool = True
+) -> dict[str, tuple[str | None, str]]:
     """The variables the kubelet sets for the manifest's Services in a pod of ``owner`` (the workload
-    document): name -> (value or None when only the cluster knows it, where it comes from)."""
-    if (_scalar(_get(pod_spec, "enableServiceLinks")) or "true").lower() == "false":
+    document): name -> (value or None when only the cluster knows it, where it comes from). ``default``:
+    whether links are on when the pod spec does not set ``enableServiceLinks``."""
+    if (_scalar(_get(pod_spec, "enableServiceLinks")) or ("true" if default else "false")).lower() == "false":
         return {}
     namespace = _namespace(owner)
     out: dict[str, tuple[str | None, str]] = {}

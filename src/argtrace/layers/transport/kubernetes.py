@@ -113,7 +113,8 @@ def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: 
             model_where = f"InferenceService {isvc}'s `model.args`"
             docker_options_in_items("kubernetes", model_where, model_items, result)
         for pod in on_runtime.get(id(item)) or pod_specs(item, label):
-            links = service_link_env(docs, item, pod.spec)  # the kubelet's service-link variables
+            # the kubelet's service-link variables
+            links = service_link_env(docs, item, pod.spec, default=pod.service_links)
             containers += [(n, c, pod, links, item) for n, c in _containers(pod.spec, pod.extra_containers)]
     if container is not None:
         containers = [entry for entry in containers if entry[0] == container]
@@ -125,6 +126,7 @@ def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: 
         preset = preset_command(owner, pod.placement.role, node)
         # set by the cluster (None: known by name only); service links first, the container's env wins
         env: dict[str, str | None] = {k: v for k, (v, _why) in links.items()} | dict(pod.injected)
+        env.update(pod.per_container.get(name, {}))
         # envFrom before env (the kubelet's order): a ConfigMap of this file gives its keys' values
         sourced = env_from(maps, owner, node)
         env.update(sourced.values)

@@ -24,7 +24,8 @@ def manifest_kind(data: bytes) -> str | None:
     """``"compose"``, ``"kubernetes"``, ``"systemd"`` (a service unit), ``"skypilot"`` (a task YAML),
     ``"rayserve"`` (a Ray Serve LLM serve config), ``"dockerfile"``, ``"quadlet"`` (a Podman ``.container``
     file), ``"workflow"`` (a GitHub Actions workflow or composite action), ``"dstack"`` (a dstack run
-    configuration) or ``None`` (a script, or a
+    configuration), ``"kustomize"`` (a Kustomization: the manifests it builds are read) or ``None`` (a
+    script, or a
     framework's own ``--config`` YAML)."""
     head = data[:65536]
     if head.startswith(b"#!") or b"\x00" in head:
@@ -47,6 +48,11 @@ def manifest_kind(data: bytes) -> str | None:
             return "workflow"
     if re.search(r"(?m)^services:\s*(#.*)?$", text):
         return "compose"
+    if re.search(r"(?m)^(kind|apiVersion):\s*[\"']?(Kustomization|kustomize\.config\.k8s\.io/)", text):
+        from argtrace.layers.transport.kustomize import is_kustomization
+
+        if is_kustomization(head):
+            return "kustomize"
     if re.search(r"(?m)^apiVersion:\s*\S", text) and re.search(r"(?m)^kind:\s*\S", text):
         return "kubernetes"
     if b"[Service]" in head:
@@ -101,6 +107,32 @@ def yaml_not_a_launch(label: str, data: bytes) -> str | None:
         "into manifests by their chart: check what it renders (`helm template RELEASE CHART -f "
         f"{label} > rendered.yaml`, then `argtrace check rendered.yaml`); a framework's own --config YAML "
         "is checked with the command that names it."
+    )
+
+
+# HCL's block headers: `resource "TYPE" "NAME" {` (Terraform), `job "NAME" {` (Nomad), `variable "x" {`
+_HCL_BLOCK = re.compile(
+    r"(?m)^[ \t]*(resource|data|module|provider|variable|locals|terraform|output|job|group|task)"
+    r'([ \t]+"[^"\n]*")*[ \t]*\{[ \t]*(#.*)?$'
+)
+
+
+def hcl_not_a_launch(label: str, data: bytes) -> str | None:
+    """Why a Terraform or Nomad HCL file (``.tf``, ``.hcl``, ``.nomad``) is not read, or ``None``. Read as
+    a shell script, its `key = value` lines and braces only give syntax errors about commands that never
+    run (aws-ia/ecs-blueprints `vllm-gpu/main.tf`: SH001 "bash cannot parse ... line 4")."""
+    name = label.lower()
+    if not name.endswith((".tf", ".hcl", ".nomad")) or data[:2] == b"#!":
+        return None
+    head = data[:65536].decode("utf-8", "replace")
+    if not _HCL_BLOCK.search(head):
+        return None
+    return (
+        f"{label}: HCL (Terraform or Nomad), which argtrace does not read: the command, arguments and "
+        "environment it gives a container (an ECS `container_definitions`, a Nomad task's `config`) are not "
+        "followed, and reading it as a shell script would only report HCL's syntax. Check the launch the "
+        "file carries in a form argtrace reads: the container's command line (`argtrace check -c "
+        "'docker run IMAGE ARGS...'`), or a Kubernetes manifest or compose file of it."
     )
 
 
@@ -199,6 +231,22 @@ def analyze_manifest(
         from argtrace.layers.transport.rayserve import analyze_serve_config
 
         return _scrubbed(analyze_serve_config(source.label, source.data), {})
+    if kind == "kustomize":
+        from argtrace.layers.transport.kustomize import build
+        from argtrace.rules.deployers import TP092
+
+        built = build(source.label, source.data)
+        result = TransportResult()
+        for where, what in built.unread:
+            result.findings.append(
+                TP092.finding(
+                    f"argtrace did not apply {what} of this kustomization: the containers are read as the "
+                    "build without it",
+                    at=where,
+                )
+            )
+        _kubernetes(source.label, built.docs, container, result)
+        return _scrubbed(result, env)
     documents = _load_yaml_nodes(source.data, source.label)
     nodes = documents.nodes
     if not nodes and documents.skipped:

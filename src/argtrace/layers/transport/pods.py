@@ -66,6 +66,11 @@ class PodSpec:
     injected: dict[str, str | None] = field(default_factory=dict)
     fields: dict[str, str] = field(default_factory=dict)
     extra_containers: tuple[Any, ...] = ()
+    # the variables the platform sets in one container only (Knative's PORT: its serving container)
+    per_container: dict[str, dict[str, str | None]] = field(default_factory=dict)
+    # whether the kubelet's service-link variables are on when the pod spec does not say (Kubernetes: yes;
+    # Knative defaults `enableServiceLinks` to false, config-defaults `enable-service-links`)
+    service_links: bool = True
 
 
 def _int(node: Any) -> int | None:
@@ -243,6 +248,8 @@ def pod_specs(doc: Any, label: str) -> list[PodSpec]:
     kind = _scalar(_get(doc, "kind")) or ""
     spec = _get(doc, "spec")
     name = _name(doc)
+    if kind == "Service" and (_scalar(_get(doc, "apiVersion")) or "").startswith("serving.knative.dev/"):
+        return [_knative_service(doc, spec, name)]
     if kind == "Pod":
         return [PodSpec(spec, Placement(kind, name))]
     if kind == "CronJob":
@@ -293,6 +300,29 @@ def pod_specs(doc: Any, label: str) -> list[PodSpec]:
         for path, key in ((POD_INDEX, "apps.kubernetes.io/pod-index"), (POD_NAME_LABEL, _POD_NAME_KEY))
     }
     return [PodSpec(_get(template, "spec"), Placement(kind, name, replicas=replicas), fields=missing)]
+
+
+def _knative_service(doc: Any, spec: Any, name: str) -> PodSpec:
+    """A Knative Service's revision pod (Cloud Run's services are Knative Services): its containers get
+    K_SERVICE, K_CONFIGURATION and K_REVISION, and the serving container (the one with `ports`, or the only
+    one) PORT, its `containerPort` or 8080 (knative/serving pkg/reconciler/revision/resources: `env_var.go`
+    getKnativeEnvVar, `deploy.go` makeServingContainer/getUserPort, v1.DefaultUserPort; Cloud Run's
+    container contract lists the same four). The user may not set them (`reservedEnvVars`). The revision's
+    name is the template's `metadata.name` when given, else made by Knative (unknown here)."""
+    template = _get(spec, "template")
+    pod = _get(template, "spec")
+    revision = _scalar(_get(_get(template, "metadata"), "name"))
+    injected: dict[str, str | None] = {"K_SERVICE": name, "K_CONFIGURATION": name, "K_REVISION": revision}
+    containers = _seq(_get(pod, "containers")) or []
+    serving = [c for c in containers if _seq(_get(c, "ports"))] or containers[:1]
+    per_container: dict[str, dict[str, str | None]] = {}
+    if len(serving) == 1:
+        ports = _seq(_get(serving[0], "ports")) or []
+        port = _scalar(_get(ports[0], "containerPort")) if ports else None
+        per_container[_scalar(_get(serving[0], "name")) or ""] = {"PORT": port or "8080"}
+    return PodSpec(
+        pod, Placement("Service", name), injected, per_container=per_container, service_links=False
+    )
 
 
 def _leader_worker_set(kind: str, name: str, spec: Any) -> list[PodSpec]:

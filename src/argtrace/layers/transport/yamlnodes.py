@@ -190,7 +190,13 @@ def _items(node: Any) -> list[tuple[str, Any]]:
 
 
 def _line(label: str, node: Any) -> str:
-    return f"{label}:{node.start_mark.line + 1}" if node is not None else label
+    """``FILE:LINE`` of a node: the file its marks name when it came from another file than ``label`` (a
+    Kustomize build's resources and patches, ``kustomize.py``), else ``label``."""
+    if node is None:
+        return label
+    name = getattr(node.start_mark, "name", None)
+    where = name if isinstance(name, str) and name and not name.startswith("<") else label
+    return f"{where}:{node.start_mark.line + 1}"
 
 
 def _scalar(node: Any) -> str | None:
