@@ -17,7 +17,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from argtrace.commands.why_fixes import converter_fix, in_conditions, request_fields
+from argtrace.commands.why_fixes import (
+    converter_fix,
+    in_conditions,
+    in_one_line,
+    lookup_handler_fix,
+    request_fields,
+)
 
 if TYPE_CHECKING:
     from argtrace.layers.log.messages import Match, Preferred
@@ -221,6 +227,10 @@ def _avoid(group: Mapping[str, Any]) -> str:
             f"this reports {caught} raised by the code it wraps, with its traceback: the exception at the "
             "end of that traceback is the cause (fix that)"
         )
+    advice = _ADVICE.search(_PLACEHOLDER.sub(" ", str(group["message"])))
+    lookup = lookup_handler_fix(group, advice.group(0) if advice else None)
+    if lookup is not None:
+        return lookup + change
     if cond and cond.startswith("except"):
         caught = cond[len("except") :].strip() or "an exception"
         return (
@@ -255,6 +265,8 @@ def _avoid(group: Mapping[str, Any]) -> str:
     asked = request_fields(group)
     if asked:
         return asked
+    if advice:  # vLLM's DeepGEMM stand-in "... Please install or update the `deep_gemm` ...": its own way out
+        return f"{what} unconditionally in {group['function']}: its message says {advice.group(0).strip()!r}"
     return f"{what} unconditionally in {group['function']}: avoid the call path that reaches it"
 
 
@@ -369,7 +381,8 @@ _ADVICE = re.compile(r"[^.\n]*\b(?:update|upgrade|install)\b[^\n]*?(?:\.(?=\s|$)
 
 # a name that says whether an import or a platform feature succeeded: is_flashinfer_available(),
 # HAS_TRITON, FA3_AVAILABLE (a port's is_port_available is the launch's own --port)
-_ENVIRONMENT = re.compile(r"\b(?!is_port_)is_\w+_available\b|\bHAS_[A-Z0-9_]+\b|\b[A-Z0-9_]+_AVAILABLE\b")
+# (a module's private flag too: vLLM's ``_flashmla_C_AVAILABLE``, set by whether its extension imported)
+_ENVIRONMENT = re.compile(r"\b(?!is_port_)is_\w+_available\b|\bHAS_[A-Z0-9_]+\b|\b\w*_AVAILABLE\b")
 
 
 def _on_environment(condition: str) -> bool:
@@ -402,22 +415,6 @@ def _on_device(condition: str, reads: Sequence[str]) -> bool:
     )
 
 
-def _in_one_line(template: str, lines: Sequence[str]) -> bool:
-    """Whether a template's literal pieces occur, in order, within one line of the text (a reason is a few
-    words: across two log lines they are two other messages' words)."""
-    pieces = [p for p in _PLACEHOLDER.split(template)[::2] if p.strip()]
-    for line in lines:
-        at = 0
-        for piece in pieces:
-            at = line.find(piece, at)
-            if at < 0:
-                break
-            at += len(piece)
-        else:
-            return True
-    return False
-
-
 def _attach_reasons(groups: list[dict[str, Any]], text: str) -> list[dict[str, Any]]:
     """A site whose message carries a reason another function handed back (``kind``: ``reason``:
     ``return False, "FA2 is only supported ..."``, ``invalid_reasons.append("head_size not supported")``)
@@ -438,7 +435,7 @@ def _attach_reasons(groups: list[dict[str, Any]], text: str) -> list[dict[str, A
     because = [
         r
         for r in reasons
-        if _PLACEHOLDER.sub("", r["message"]).strip() not in literal and _in_one_line(r["message"], lines)
+        if _PLACEHOLDER.sub("", r["message"]).strip() not in literal and in_one_line(r["message"], lines)
     ]
     # "FA3 is only supported ... 8.9" is the start of "... 8.9 and Blackwell archs (>=10)": the longer one
     plain = {id(r): _PLACEHOLDER.sub("", r["message"]) for r in because}
@@ -846,8 +843,13 @@ def explain(
     attribute = attribute_error(text, framework)
     if attribute is not None and not every:  # Python's AttributeError: a site of Python's words, its class's
         groups = keep_class_sites(groups, attribute["class"])
+    from argtrace.commands.why_module import keep_own_sites as keep_module_sites
+    from argtrace.commands.why_module import module_error
     from argtrace.commands.why_pydantic import keep_own_sites, validation_error
 
+    module = module_error(text, version)  # Python's ModuleNotFoundError on a framework module: its releases
+    if module is not None and not every:
+        groups = keep_module_sites(groups)
     validation = validation_error(text, framework)
     if validation is not None and not every:  # pydantic's words on a config field: its flag, not a word match
         from argtrace.commands.why_confidence import STRONG_CHARS
@@ -926,6 +928,10 @@ def explain(
     assessed = assess(text, groups[0] if groups else None)
     if trace is not None and trace.get("assert") and (assessed["origin"] or {}).get("basis") == "frames":
         assessed["origin"] = None  # the statement it quotes is the framework's own assert (vllm#28411)
+    if module is not None:
+        from argtrace.commands.why_module import module_origin
+
+        assessed["origin"] = module_origin(module, assessed["origin"])
 
     return {
         "query": " ".join(text.split()),
@@ -939,6 +945,7 @@ def explain(
         **({"call": call} if call else {}),
         **({"attribute": attribute} if attribute else {}),
         **({"validation": validation} if validation else {}),
+        **({"module": module} if module else {}),
         **({"traceback": trace} if trace else {}),
     }
 

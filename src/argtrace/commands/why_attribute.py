@@ -37,8 +37,11 @@ from typing import Any
 # CPython's message (3.8-3.13; 3.12+ may add "Did you mean: 'x'?"); the class and the attribute are each
 # read once (possessive), so a pasted run of letters cannot make the search backtrack. A paste cut before the
 # closing quote (slime#1741: ``'encoder_only``) still names the attribute.
+# A paste through an editor or chat may curl the quotes (vllm#15625's "DeciLMConfig object has no attribute
+# ‘num_key_value_heads_per_layer’") or drop them around a class name, which then must read as one (CamelCase).
 ATTRIBUTE_FORM = re.compile(
-    r"(?<![\w.])'(?P<cls>[A-Za-z_]\w{0,200}+)' object has no attribute '(?P<attr>[A-Za-z_]\w{0,200}+)'?"
+    r"(?<![\w.])(?:['‘’](?P<cls>[A-Za-z_]\w{0,200}+)['‘’]|(?P<bare>[A-Z]\w{0,200}+))"
+    r" object has no attribute ['‘’](?P<attr>[A-Za-z_]\w{0,200}+)['‘’]?"
 )
 
 # the objects whose attributes are launch settings: the classes the command line is built into, and
@@ -183,7 +186,7 @@ def attribute_error(text: str, framework: str | None = None) -> dict[str, Any] |
     m = ATTRIBUTE_FORM.search(text)
     if m is None:
         return None
-    cls, attr = m.group("cls"), m.group("attr")
+    cls, attr = m.group("cls") or m.group("bare"), m.group("attr")
     found: dict[str, Any] = {"class": cls, "attribute": attr, "evidence": m.group(0)}
     if cls in ARGUMENT_OBJECTS:
         return {**found, **_place(cls, attr, framework)}
@@ -243,7 +246,7 @@ def origin_of_attribute(text: str) -> dict[str, str] | None:
         return None
     return {
         "origin": f"Python's interpreter: code read the attribute {m.group('attr')}, which the "
-        f"{m.group('cls')} object does not have",
+        f"{m.group('cls') or m.group('bare')} object does not have",
         "basis": "wording",
         "evidence": m.group(0),
         "source": "CPython's AttributeError message (Objects/object.c, PyObject_GenericGetAttr)",

@@ -127,4 +127,48 @@ def context_first(groups: list[dict[str, Any]], text: str, by_coverage: bool) ->
         named = _words(*(w for w in _NAMING.findall(_LOGGED_AT.sub(" ", around)) if not _EXCEPTION.search(w)))
         for at, group in zip(positions, _order(twins, named, by_coverage), strict=True):
             out[at] = group
-    return out
+    return lead_first(out, text)
+
+
+_CLASS_PREFIX = re.compile(r"\b[A-Z]\w*(?:Error|Exception|Warning):\s*")
+_HOLE = re.compile(r"\{[^{}]*\}")
+_NEAR = 8  # how far down the list a site that prints the text's opening words is looked for
+
+
+def _opening(text: str, head: str) -> str | None:
+    """The words the text's exception message prints before ``head`` on its line, after its class
+    (``AttributeError: MoE Model X ...`` before ``Model``), or None."""
+    for line in text.splitlines():
+        at = line.find(head)
+        if at <= 0:
+            continue
+        classes = list(_CLASS_PREFIX.finditer(line[:at]))
+        if not classes:
+            continue
+        lead = line[classes[-1].end() : at].strip()
+        if lead and re.fullmatch(r"[A-Za-z][\w-]*(?: [A-Za-z][\w-]*){0,2}", lead):
+            return lead
+    return None
+
+
+def lead_first(groups: list[dict[str, Any]], text: str) -> list[dict[str, Any]]:
+    """``groups`` with a site that prints the words the text's message opens with put before a first site
+    that does not print them. vllm#25653's title "AttributeError: MoE Model GptOssForCausalLM does not support
+    BitsAndBytes quantization yet." holds the whole of vLLM 0.5-0.6's "Model {name} does not support
+    BitsAndBytes quantization yet." (a full match) after "MoE", which only the MoE loader's "MoE Model {name}
+    does not support ..." prints (a partial match: the title drops its last sentence); the one that prints
+    the words the message opens with raised it."""
+    if len(groups) < 2 or groups[0].get("kind") in ("log", "warn"):
+        return groups
+    pieces = _HOLE.split(str(groups[0].get("message") or ""))
+    head = pieces[0].strip()
+    if len(pieces) < 2 or not re.match(r"[A-Za-z]", head):
+        return groups  # opens with a placeholder: any words may come first
+    lead = _opening(text, head)
+    if lead is None:
+        return groups
+    for i, g in enumerate(groups[1:_NEAR], start=1):
+        own = _HOLE.split(str(g.get("message") or ""))[0].strip()
+        if own.startswith(f"{lead} ") and head in own and g.get("kind") not in ("log", "warn"):
+            return [g, *groups[:i], *groups[i + 1 :]]
+    return groups

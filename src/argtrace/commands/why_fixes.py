@@ -5,7 +5,7 @@ sent, not a launch setting). Split from why.py, which composes them in ``_avoid`
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 
@@ -121,3 +121,61 @@ def request_fields(group: Mapping[str, Any]) -> str | None:
         f"raised for a request: it prints the request's {names}, not a launch setting; change what the "
         f"client sends{accepted}"
     )
+
+
+# the exceptions an import or a package-metadata lookup raises: a handler of one that raises its own message
+# says the package is missing (SGLang's assert_pkg_version: "{pkg} with minimum required version
+# {min_version} is not installed." under ``except PackageNotFoundError``)
+_LOOKUP_FAILED = frozenset({"ImportError", "ModuleNotFoundError", "PackageNotFoundError"})
+
+
+def lookup_handler_fix(group: Mapping[str, Any], advice: str | None) -> str | None:
+    """The fix of a site raised in a handler of a failed import or package lookup whose message does not
+    print the caught exception: the package is not installed (this message is the cause, not a report of
+    another one). None for any other site."""
+    handler = next((str(c) for c in group.get("conditions") or () if str(c).startswith("except")), None)
+    if handler is None:
+        return None
+    caught = handler[len("except") :].strip()
+    names = {n.rsplit(".", 1)[-1] for n in re.findall(r"[\w.]+", caught)}
+    if not names or not names <= _LOOKUP_FAILED:
+        return None
+    holes = re.findall(r"\{([^{}]*)\}", str(group.get("message") or ""))
+    if any(h.strip() in ("e", "ex", "exc", "err", "error", "exception") for h in holes):
+        return None  # it prints the caught error: that one is the cause
+    said = f"; its message says {advice.strip()!r}" if advice else ""
+    return (
+        f"{group['function']} raises this when its import or package lookup fails ({caught}): the package "
+        f"its message names is not installed in this environment (or not under that name): install it{said}"
+    )
+
+
+_HOLES = re.compile(r"\{[^{}]*\}")
+
+
+def _word(char: str) -> bool:
+    return char.isalnum() or char == "_"
+
+
+def in_one_line(template: str, lines: Sequence[str]) -> bool:
+    """Whether a template's literal pieces occur, in order, within one line of the text (a reason is a few
+    words: across two log lines they are two other messages' words), the first one where a word begins and
+    each placeholder between two of them holding a value. vLLM's MLA prefill reason "dtype {dtype} not
+    supported" is not in "kv_cache_dtype not supported" (vllm#48406): its "dtype" ends another word there,
+    and nothing stands for the dtype."""
+    pieces = _HOLES.split(template)
+    for line in lines:
+        at, prev_end, ok = 0, None, True
+        for i, piece in enumerate(pieces):
+            if not piece.strip():
+                continue
+            found = line.find(piece, at)
+            while found > 0 and prev_end is None and _word(piece[0]) and _word(line[found - 1]):
+                found = line.find(piece, found + 1)  # the first piece begins a word
+            if found < 0 or (prev_end is not None and i > 0 and not line[prev_end:found].strip()):
+                ok = False
+                break
+            at = prev_end = found + len(piece)
+        if ok:
+            return True
+    return False

@@ -17,6 +17,8 @@ from typing import Any
 
 _QUANT_MODULE = re.compile(r"/layers/quantization/")
 _CONFIG_CLASS = re.compile(r"\b([A-Z][A-Za-z0-9]*?)Config\b")
+# a local the scheme checks compute from the device (``capability_tuple``, ``capability``)
+_CAPABILITY = re.compile(r"\bcapability(?:_tuple)?\b")
 
 
 def _key(name: str) -> str:
@@ -35,6 +37,20 @@ def add_quantization_setting(groups: list[dict[str, Any]], text: str) -> None:
     if first.get("settings") or not _QUANT_MODULE.search(str(first.get("file") or "")):
         return
     if framework not in ("sglang", "vllm"):
+        return
+    conditions = [str(c) for c in first.get("conditions") or ()]
+    if any(_CAPABILITY.search(c) for c in conditions):
+        # the scheme check compares the GPU's compute capability (``capability_tuple =
+        # current_platform.get_device_capability()``, ``supported = capability >= min_capability``): what the
+        # checkpoint's scheme needs against what the GPU has; no choice of --quantization makes this GPU run
+        # the checkpoint's scheme (vllm#14040: "Min capability: 80. Current capability: 75.")
+        read = "; ".join(conditions)
+        first["fix"] = (
+            f"the GPU's compute capability decides it (the site's conditions read it: {read}): the "
+            "checkpoint's quantization scheme needs a newer GPU than this one, and no launch setting changes "
+            "that: a GPU of the capability the message names, or a checkpoint quantized with a scheme this "
+            "GPU supports"
+        )
         return
     spec = load_schema(framework, bundled_versions(framework, include_user=False)[-1]).option(
         "--quantization"

@@ -253,6 +253,7 @@ def render_why(section: Mapping[str, Any], width: int | None = None) -> str:
     from argtrace.commands.why_attribute import render_attribute
     from argtrace.commands.why_call import render_call
     from argtrace.commands.why_confidence import render_weak
+    from argtrace.commands.why_module import render_module
     from argtrace.commands.why_pydantic import render_validation
     from argtrace.commands.why_shell import render_shell
     from argtrace.commands.why_traceback import render_traceback
@@ -267,7 +268,11 @@ def render_why(section: Mapping[str, Any], width: int | None = None) -> str:
         lines.extend(render_traceback(section))
     lines.extend(render_weak(section), 3)
     lines.extend(
-        render_shell(section) + render_call(section) + render_attribute(section) + render_validation(section)
+        render_shell(section)
+        + render_call(section)
+        + render_attribute(section)
+        + render_validation(section)
+        + render_module(section)
     )
     # frames without a message: where it failed; else under the sites, unless the sites only report the
     # indexed assert the traceback ends in

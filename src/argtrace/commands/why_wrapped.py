@@ -63,9 +63,21 @@ def inner_message(template: str, text: str, caught: bool = False) -> str | None:
         reporting = _REPORTING.search(pieces[i]) or (caught and holes[i][1:-1].strip() in CAUGHT)
         if not reporting or value.strip().startswith(_TRACEBACK):
             continue  # a traceback's header is not the error: its exception line is (why_traceback)
-        if len(value.split()) >= _MIN_WORDS or BARE.fullmatch(value.strip()):
-            return value.strip()
+        value = quoted(value.strip())
+        if len(value.split()) >= _MIN_WORDS or BARE.fullmatch(value):
+            return value
     return None
+
+
+_QUOTED = re.compile(r"(['\"`])(?P<inner>[^'\"`\n]{8,})\1(?=\W|$)")
+
+
+def quoted(value: str) -> str:
+    """The quoted message a value opens with, without the words after its closing quote: vllm#29943's title
+    "Worker failed with error 'DeepGEMM backend is not available or outdated.' When deploy DeepSeek-V3.2"
+    quotes the worker's error and goes on in the reporter's own words, which no site prints."""
+    m = _QUOTED.match(value)
+    return m.group("inner").strip() if m and value[m.end() :].strip() else value
 
 
 _TRACEBACK = "Traceback (most recent call last)"
@@ -107,8 +119,15 @@ def explain_inner(groups: list[dict[str, Any]], text: str, explain: Callable[[st
     )
     if strong:
         first = dict(found["matches"][0])
-        first["reported_by"] = wrapper["function"]
-        groups.insert(0, first)
+        if int(wrapper.get("specificity") or 0) >= _MIN_LITERAL:
+            first["reported_by"] = wrapper["function"]
+            groups.insert(0, first)
+        else:
+            # the wrapper itself rests on a few words ("{memset_name} failed with error {err}", 15 characters,
+            # for vllm#29943's "Worker failed with error '...'"): the inner site is the cause, and which code
+            # reported it is not known, so the wrapper goes after it and is named by no one
+            groups.remove(wrapper)
+            groups[:0] = [first, wrapper]
         return
     wrapper["fix"] = (
         f"this only reports another error, the cause: {inner!r}; no indexed site raises that text (a "
