@@ -848,6 +848,12 @@ def explain(
     from argtrace.commands.why_pydantic import keep_own_sites, validation_error
 
     module = module_error(text, version)  # Python's ModuleNotFoundError on a framework module: its releases
+    from argtrace.commands.why_confidence import STRONG_CHARS
+    from argtrace.commands.why_none import none_operand
+
+    none = none_operand(text)  # Python's TypeError on None: a flag the text names that is unset by default
+    if none is not None and not every:  # the interpreter's words: a site sharing a few of them is not it
+        groups = drop_word_matches(groups, STRONG_CHARS)
     if module is not None and not every:
         groups = keep_module_sites(groups)
     validation = validation_error(text, framework)
@@ -880,6 +886,9 @@ def explain(
     from argtrace.commands.why_quant import add_quantization_setting
 
     add_quantization_setting(groups, text)  # a quantization method's own check: --quantization picked it
+    from argtrace.commands.why_arch import add_arch_cause
+
+    add_arch_cause(groups, text, version)  # the registry's refusal: the releases registering the architecture
     from argtrace.commands.why_backend import add_backend_setting
 
     add_backend_setting(groups, text)  # an attention backend's own check: the flag that picked the backend
@@ -946,6 +955,7 @@ def explain(
         **({"attribute": attribute} if attribute else {}),
         **({"validation": validation} if validation else {}),
         **({"module": module} if module else {}),
+        **({"none": none} if none else {}),
         **({"traceback": trace} if trace else {}),
     }
 

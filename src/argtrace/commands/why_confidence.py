@@ -203,6 +203,11 @@ def origin_of(text: str) -> dict[str, str] | None:
     attribute = origin_of_attribute(text)  # Python's AttributeError: the interpreter's words (why_attribute)
     if attribute is not None:
         return attribute
+    from argtrace.commands.why_none import origin_of_none
+
+    none = origin_of_none(text)  # Python's TypeError on a None operand (why_none)
+    if none is not None:
+        return none
     for m in re.finditer(_QUALIFIED, text):
         module = m.group(1).rstrip(".")
         if module.split(".", 1)[0] not in _OWN:

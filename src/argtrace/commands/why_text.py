@@ -254,6 +254,7 @@ def render_why(section: Mapping[str, Any], width: int | None = None) -> str:
     from argtrace.commands.why_call import render_call
     from argtrace.commands.why_confidence import render_weak
     from argtrace.commands.why_module import render_module
+    from argtrace.commands.why_none import render_none
     from argtrace.commands.why_pydantic import render_validation
     from argtrace.commands.why_shell import render_shell
     from argtrace.commands.why_traceback import render_traceback
@@ -273,6 +274,7 @@ def render_why(section: Mapping[str, Any], width: int | None = None) -> str:
         + render_attribute(section)
         + render_validation(section)
         + render_module(section)
+        + render_none(section)
     )
     # frames without a message: where it failed; else under the sites, unless the sites only report the
     # indexed assert the traceback ends in

@@ -1,0 +1,86 @@
+"""``why`` on a model registry's refusal ("Model architectures ['X'] are not supported for now."): which
+bundled releases register X.
+
+The site raises unconditionally once no registered class and no fallback takes the checkpoint's
+``architectures``, so its own fix was "avoid the call path that reaches it". The model class tables
+(``frameworks/model_caps.py``, generated from the wheels by ``scripts/gen_model_caps.py``) record, per
+release, each registered architecture and the registry's refusal site. When the first site is that refusal
+(same file and function in a covered release), the architectures the text names are looked up: a release
+range that registers one is the way out (install it); none registering it in any covered release means the
+checkpoint names a class neither framework has: a draft or export in another format (vllm#24967's original
+EAGLE checkpoint's ``EagleQwen2ForCausalLM``), or a build newer than the bundled releases or not built in full
+(spark-vllm-docker#364's ``DFlash2DraftModel``, a build step skipped).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+_ARCHS = re.compile(r"Model architectures \[(?P<names>[^\]]{1,2000})\]")
+_NAME = {"vllm": "vLLM", "sglang": "SGLang"}
+
+
+def _refusal_of(framework: str, group: dict[str, Any]) -> bool:
+    """Whether ``group`` is the registry's "unsupported" refusal in some covered release of ``framework``."""
+    from argtrace.frameworks.model_caps import release, releases
+
+    for version in releases(framework):
+        table = release(framework, version)
+        site = table.refusals.get("unsupported") if table else None
+        if site is not None and (site.file, site.function) == (group.get("file"), group.get("function")):
+            return True
+    return False
+
+
+def _spans(chosen: set[str], every: Sequence[str]) -> str:
+    out: list[list[str]] = []
+    previous = False
+    for version in every:
+        if version in chosen:
+            if previous:
+                out[-1].append(version)
+            else:
+                out.append([version])
+        previous = version in chosen
+    return ", ".join(run[0] if len(run) == 1 else f"{run[0]}-{run[-1]}" for run in out)
+
+
+def add_arch_cause(groups: list[dict[str, Any]], text: str, version: str | None = None) -> None:
+    """Give the registry refusal that comes first the releases that register the architectures the text
+    names, as its fix."""
+    from argtrace.frameworks.model_caps import history, releases
+
+    if not groups:
+        return
+    first = groups[0]
+    framework = str(first.get("framework") or "")
+    m = _ARCHS.search(text)
+    if framework not in _NAME or m is None or not _refusal_of(framework, first):
+        return
+    archs = list(dict.fromkeys(re.findall(r"['\"]([A-Za-z_]\w*)['\"]", m.group("names"))))
+    every = releases(framework)
+    if not archs or not every:
+        return
+    name = _NAME[framework]
+    said = []
+    for arch in archs:
+        have = {v for v, _cls in history(framework, arch)}
+        if have:
+            named = f" ({version}, the release named, does not)" if version and version not in have else ""
+            said.append(f"{arch} is registered in {name} {_spans(have, every)}{named}")
+        else:
+            said.append(
+                f"no bundled {name} release ({every[0]}-{every[-1]}) registers {arch}: the checkpoint's "
+                "config.json names a class it does not have (a draft or export in another format, or a build "
+                "newer than these releases or built without it)"
+            )
+    way = (
+        "install a release that registers it"
+        if any(history(framework, a) for a in archs)
+        else "a checkpoint whose architectures the release registers (converted to its format), or a build "
+        "that has the class"
+    )
+    first["fix"] = f"{'; '.join(said)} (the model class tables): {way}"
+    first["archs"] = archs
