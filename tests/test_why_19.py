@@ -344,6 +344,7 @@ def test_the_quoted_inner_error_is_explained_and_a_weak_wrapper_names_no_reporte
         "DeepGEMM backend is not available or outdated."
     )
     assert quoted("'a quoted message alone'") == "'a quoted message alone'"  # nothing after it: kept whole
+    assert quoted("'max_model_len' must be positive") == "'max_model_len' must be positive"  # a name, not it
     section = _why("vllm29943_worker_deepgemm_title")
     first, second = section["matches"][:2]
     assert "reported_by" not in first  # roofline's "{memset_name} failed with error {err}" (15 characters)

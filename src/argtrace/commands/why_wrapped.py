@@ -77,7 +77,10 @@ def quoted(value: str) -> str:
     "Worker failed with error 'DeepGEMM backend is not available or outdated.' When deploy DeepSeek-V3.2"
     quotes the worker's error and goes on in the reporter's own words, which no site prints."""
     m = _QUOTED.match(value)
-    return m.group("inner").strip() if m and value[m.end() :].strip() else value
+    # a sentence (words with spaces), not one quoted name opening a message ("'max_model_len' must be ...")
+    if m is None or " " not in m.group("inner").strip() or not value[m.end() :].strip():
+        return value
+    return m.group("inner").strip()
 
 
 _TRACEBACK = "Traceback (most recent call last)"
