@@ -25,7 +25,12 @@ from argtrace.layers.memory.vllm_mamba_blocks import check as check_mamba_blocks
 from argtrace.layers.memory.vllm_probe import request_for
 from argtrace.layers.memory.vllm_release import apply as apply_release
 from argtrace.layers.memory.vllm_release import rules_for
-from argtrace.layers.memory.weights import WeightEstimate, estimate_weights, vllm_mxfp4_padding_bytes
+from argtrace.layers.memory.weights import (
+    WeightEstimate,
+    assumed_quantization,
+    estimate_weights,
+    vllm_mxfp4_padding_bytes,
+)
 from argtrace.model import Finding
 
 
@@ -168,6 +173,9 @@ def analyze(
         )
         return None
     lay = p.layout
+    quant_assumed = assumed_quantization(spec, weights)
+    if quant_assumed:
+        findings.append(rules.MM012.finding(quant_assumed))
     section.update(
         {
             "weights_bytes": p.weights_bytes,
@@ -322,6 +330,10 @@ def analyze(
                 "turn chunked prefill back on (drop --no-enable-chunked-prefill) or give "
                 f"--max-num-batched-tokens; or {fix}"
             )
+        if quant_assumed and p.available_source == "estimate":
+            # the weights are an upper bound (MM012): the shortfall rests on them, whatever the stage
+            on_estimate = True
+            basis_note += f"; this rests on the weights: {quant_assumed} (MM012)"
         findings.append(
             rules.MM001.finding(
                 f"{who}: out of memory at {p.oom_stage} on {gpu.name}{where}: "
