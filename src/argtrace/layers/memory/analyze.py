@@ -604,11 +604,6 @@ def analyze_memory(
             )
         )
         return result
-    if spec.defaulted:
-        section.setdefault("notes", []).append(
-            "config.json leaves out what its configuration class fills in when the framework loads it: "
-            + "; ".join(spec.defaulted)
-        )
     if not spec.known_architecture:
         findings.append(
             rules.MM003.finding(

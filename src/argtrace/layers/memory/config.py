@@ -315,6 +315,11 @@ def _fill_class_defaults(raw: Mapping[str, Any], cfg: dict[str, Any], spec: Mode
                 continue
             cfg[name] = value
             spec.defaulted.append(f"{name} {json.dumps(value)} ({model_type}'s default, {source})")
+    if spec.defaulted:
+        spec.notes.append(
+            "config.json leaves out what its configuration class fills in when the framework loads it: "
+            + "; ".join(spec.defaulted)
+        )
 
 
 def read_model_spec(raw: Mapping[str, Any]) -> ModelSpec:
