@@ -291,3 +291,24 @@ def test_reports_without_a_config_claim_nothing_wrong(case_id: str, tmp_path: An
             run_cli(["check", "--format", "json", *options, *case.options, "-c", shlex.join(argv)]).stdout
         )
         assert [f["code"] for f in report["findings"] if f["severity"] == "error"] == []
+
+
+def test_dp_attention_splits_the_linear_attention_state_like_the_attention() -> None:
+    """Qwen3-Next at tp 4 / dp 4: SGLang 0.5.10.post1 sizes the Gated DeltaNet state with the attention-TP
+    size (configs/qwen3_next.py:291 Mamba2StateShape.create(tp_world_size=get_attention_tp_size())), so each
+    slot is 4x the plain-TP one, and the attention and embedding add 2.45 GiB per GPU."""
+    argv = [
+        "python3",
+        "-m",
+        "sglang.launch_server",
+        "--model-path",
+        "Qwen/Qwen3-Next-80B-A3B-Instruct",
+        "--tp",
+        "4",
+    ]
+    model = ("--model-config", str(MODELS / "qwen3-next-80b-a3b"), "--gpu", "h100x4")
+    _, plain = run_mem(*model, "--", *argv)
+    _, dp = run_mem(*model, "--", *argv, "--dp", "4", "--enable-dp-attention")
+    figures = ("weights_bytes", "mamba_conv_bytes_per_slot", "mamba_ssm_bytes_per_slot")
+    assert [plain["memory"][k] for k in figures] == [39787181568, 442368, 18874368]
+    assert [dp["memory"][k] for k in figures] == [42414454272, 1769472, 75497472]
