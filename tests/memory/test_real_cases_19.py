@@ -28,11 +28,39 @@ from typing import Any
 import pytest
 
 from argtrace.commands.why import explain
+from tests.batches import table_counts, unsourced
 from tests.conftest import REPO, run_cli
 from tests.memory.real_cases_19 import CASES, MODELS, Case, command, errors, mem, predicted, quoted
 
 GIB = 1 << 30
 BY_ID = {c.id: c for c in CASES}
+
+pytestmark = pytest.mark.usefixtures("new_user_machine")
+
+# the class of each failure report before this batch's fixes and after them (docs/real_cases.md)
+CLASSES = {
+    "vllm#25350": ("a", "a"),
+    "vllm#26612": ("c", "c"),
+    "vllm#42147": ("a", "a"),
+    "vllm#16199": ("a", "a"),
+    "vllm#16128": ("b", "b"),
+    "vllm#18156": ("a", "a"),
+    "sglang#2763": ("b", "b"),
+    "sglang#36583": ("c", "c"),
+    "vllm#28228": ("c", "c"),
+    "DeepSeek-V3#205": ("d", "c"),
+    "vllm#20726": ("c", "c"),
+    "sglang#23769": ("d", "c"),
+    "vllm#14726": ("c", "c"),
+    "kvcached#210": ("c", "c"),
+    "vllm#17469": ("c", "c"),
+}
+
+
+def test_batch_counts_and_sources() -> None:
+    assert sorted(CLASSES) == sorted(c.id for c in CASES if c.failed)
+    assert table_counts(CLASSES) == ([4, 2, 7, 2], [4, 2, 9, 0])
+    assert unsourced(REPO / "tests" / "data" / "memory_19", prefix="# source: ") == []
 
 
 def codes(report: dict[str, Any]) -> list[tuple[str, str]]:
@@ -91,15 +119,8 @@ def test_predicted_figures(
         assert abs(err[key]) <= bound, (key, err[key], case.logged[key], predicted(report)[key])
 
 
-@pytest.fixture
-def new_user(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A new user's machine: no Hugging Face cache, no resolver environment."""
-    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
-    monkeypatch.setenv("ARGTRACE_CACHE_DIR", str(tmp_path / "cache"))
-
-
 @pytest.mark.parametrize("case", [c for c in CASES if not c.failed and command(c)], ids=lambda c: c.id)
-def test_correct_launches_stay_clean_in_check(case: Case, new_user: None) -> None:
+def test_correct_launches_stay_clean_in_check(case: Case) -> None:
     """`check` with the config and the GPU: no error, no warning (three were MM001 errors before: the
     AutoRound checkpoint was counted at 16 bits)."""
     options = ["--gpu", case.gpu, "--model-config", str(MODELS / case.model)]
@@ -241,7 +262,7 @@ def test_log_names_the_kv_allocation_oom(tmp_path: Any) -> None:
     )
 
 
-def test_deepseek_v3_on_066_is_not_refused_for_its_class(new_user: None) -> None:
+def test_deepseek_v3_on_066_is_not_refused_for_its_class() -> None:
     """DeepSeek-V3#205 names vLLM 0.6.6, which added DeepseekV3ForCausalLM; 0.6.6.post1 (covered) stands in
     for it, not 0.6.5 (RS047 warned that the class is not registered). 0.6.5 itself still refuses."""
     case = BY_ID["DeepSeek-V3#205"]
@@ -256,7 +277,7 @@ def test_deepseek_v3_on_066_is_not_refused_for_its_class(new_user: None) -> None
     assert ("RS047", "error") in [(f["code"], f["severity"]) for f in report["findings"]]
 
 
-def test_sglang_serve_with_dp_is_the_llm_server(new_user: None) -> None:
+def test_sglang_serve_with_dp_is_the_llm_server() -> None:
     """sglang#23769's `sglang serve ... --dp 16 --enable-dp-attention`: --dp is the LLM server's --dp-size by
     argparse abbreviation, so the words are the LLM server's (they were read as a diffusion model's and its
     LLM flags were PA001 warnings)."""
@@ -274,7 +295,7 @@ NO_CLAIM = ["vllm#26612", "sglang#36583", "vllm#28228", "vllm#20726", "vllm#1472
 
 
 @pytest.mark.parametrize("case_id", NO_CLAIM)
-def test_reports_without_a_config_claim_nothing_wrong(case_id: str, tmp_path: Any, new_user: None) -> None:
+def test_reports_without_a_config_claim_nothing_wrong(case_id: str, tmp_path: Any) -> None:
     """The c cases: no config shipped (or no card profile, or a framework bug): `log` on the quoted lines and
     `check` on the launch say nothing wrong (no error or warning from the memory layer)."""
     case = BY_ID[case_id]
