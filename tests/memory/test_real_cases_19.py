@@ -43,7 +43,7 @@ CLASSES = {
     "vllm#26612": ("c", "c"),
     "vllm#42147": ("a", "a"),
     "vllm#16199": ("a", "a"),
-    "vllm#16128": ("b", "b"),
+    "vllm#16128": ("b", "a"),
     "vllm#18156": ("a", "a"),
     "sglang#2763": ("b", "b"),
     "sglang#36583": ("c", "c"),
@@ -59,7 +59,7 @@ CLASSES = {
 
 def test_batch_counts_and_sources() -> None:
     assert sorted(CLASSES) == sorted(c.id for c in CASES if c.failed)
-    assert table_counts(CLASSES) == ([4, 2, 7, 2], [4, 2, 9, 0])
+    assert table_counts(CLASSES) == ([4, 2, 7, 2], [5, 1, 9, 0])
     assert unsourced(REPO / "tests" / "data" / "memory_19", prefix="# source: ") == []
 
 
@@ -75,7 +75,8 @@ PREDICTED = [
     # (the vision tower on dummy images) is not estimated
     ("vllm#16199", 0, [("MM003", "warning"), ("MM005", "warning")], "fits", 17037039616, 9456, 4803597687,
      {"weights_gib": 0.10, "kv_tokens": 1.7}),
-    # --hf-config-path names the bf16 base config: vLLM builds bf16 layers (engine line: quantization=None)
+    # --hf-config-path names the bf16 base config: vLLM builds bf16 layers (engine line: quantization=None);
+    # the MM001 names it (test_hf_config_path_is_the_config_vllm_sizes)
     ("vllm#16128", 1, [("MM003", "warning"), ("MM001", "error")], "oom", 47827023872, None, -26762490986, {}),
     ("vllm#18156", 1, [("MM001", "error")], "oom", 31015025664, None, -9581394026, {}),
     # without --dp-size SGLang 0.5.10.post1 turns DP attention off (a note); see the --dp 8 variant below
@@ -333,3 +334,28 @@ def test_dp_attention_splits_the_linear_attention_state_like_the_attention() -> 
     figures = ("weights_bytes", "mamba_conv_bytes_per_slot", "mamba_ssm_bytes_per_slot")
     assert [plain["memory"][k] for k in figures] == [39787181568, 442368, 18874368]
     assert [dp["memory"][k] for k in figures] == [42414454272, 1769472, 75497472]
+
+
+def test_hf_config_path_is_the_config_vllm_sizes(tmp_path: Any) -> None:
+    """vllm#16128: `--hf-config-path` names the bf16 base's config over an AWQ checkpoint, and vLLM reads
+    config.json from it (vllm/config/model.py:680-681, 0.33.0): `mem` on that config names it as the cause
+    and its fix; `check` without --model-config reads the named config, not the checkpoint's."""
+    _, report = mem(BY_ID["vllm#16128"])
+    mm001 = next(f for f in report["findings"] if f["code"] == "MM001")
+    assert mm001["message"].endswith(
+        "; config.json is --hf-config-path's (mistralai/Mistral-Small-3.1-24B-Instruct-2503), which declares "
+        "no quantization_config: vLLM builds the layers unquantized (vllm/config/model.py:680-681)"
+    )
+    assert mm001["fix"].startswith("drop --hf-config-path or point it at the checkpoint's own config; or ")
+    base = json.loads((MODELS / "mistral-small-3.1-24b-instruct" / "config.json").read_text())
+    (tmp_path / "base").mkdir()
+    (tmp_path / "awq").mkdir()
+    (tmp_path / "base" / "config.json").write_text(json.dumps(base))
+    quantized = {**base, "quantization_config": {"quant_method": "awq", "bits": 4, "group_size": 128}}
+    (tmp_path / "awq" / "config.json").write_text(json.dumps(quantized))
+    launch = f"vllm serve {tmp_path / 'awq'} --max-model-len 128 --gpu-memory-utilization 0.95"
+    options = ["check", "--format", "json", "--gpu", "a10", "--framework-version", "0.8.3", "-c"]
+    named = json.loads(run_cli([*options, f"{launch} --hf-config-path {tmp_path / 'base'}"]).stdout)
+    own = json.loads(run_cli([*options, launch]).stdout)
+    assert [f["code"] for f in named["findings"] if f["code"] == "MM001"] == ["MM001"]
+    assert [f["code"] for f in own["findings"] if f["code"] == "MM001"] == []

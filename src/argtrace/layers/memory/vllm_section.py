@@ -330,6 +330,15 @@ def analyze(
                 "turn chunked prefill back on (drop --no-enable-chunked-prefill) or give "
                 f"--max-num-batched-tokens; or {fix}"
             )
+        named_config = setting(settings, "hf_config_path")
+        if named_config and spec.quantization.method == "none" and p.oom_stage == "weights":
+            # vLLM sizes the model from --hf-config-path's config (vllm/config/model.py:680-681, 0.33.0):
+            # one without a quantization_config builds unquantized layers, whatever the checkpoint holds
+            basis_note += (
+                f"; config.json is --hf-config-path's ({named_config}), which declares no "
+                "quantization_config: vLLM builds the layers unquantized (vllm/config/model.py:680-681)"
+            )
+            fix = f"drop --hf-config-path or point it at the checkpoint's own config; or {fix}"
         if quant_assumed and p.available_source == "estimate":
             # the weights are an upper bound (MM012): the shortfall rests on them, whatever the stage
             on_estimate = True
