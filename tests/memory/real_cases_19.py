@@ -83,12 +83,11 @@ CASES: tuple[Case, ...] = (
         ("--framework-version", "0.11.0"),
     ),
     Case(
-        "vllm#17469",
-        "vllm17469_qwen3_30b_a3b_tp4.txt",
-        "qwen3-30b-a3b",
-        "",
-        ("--framework-version", "0.8.5"),
-        {"weights_gib": 14.2474},
+        "WeClone#83",
+        "weclone83_qwen25_7b_3090.txt",
+        "qwen2.5-7b-instruct",
+        "rtx-3090",
+        logged={"weights_gib": 14.2487},
     ),
     # correct launches
     Case(
