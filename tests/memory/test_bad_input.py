@@ -174,7 +174,7 @@ def test_a_field_the_checkpoint_leaves_to_its_config_class_is_a_note_in_check(tm
 def test_a_field_left_to_the_config_class_takes_the_class_default(tmp_path: Path) -> None:
     """config.json leaves out what equals its configuration class's default (transformers'
     to_diff_dict) and the framework's transformers fills it back: LlamaConfig's vocab_size 32000, read from
-    transformers' configuration_llama.py by scripts/gen_config_defaults.py. The note says where it comes from."""
+    transformers' configuration_llama.py by scripts/gen_config_defaults.py; a note says so."""
     config = {**LLAMA}
     del config["vocab_size"]
     (tmp_path / "config.json").write_text(json.dumps(config))
