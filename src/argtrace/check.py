@@ -500,6 +500,12 @@ def model_config_path(options: CheckOptions, report: Report) -> Path | None:
     if options.model_config:
         return Path(options.model_config)
     setting = report.setting("model_path") or report.setting("model") or report.setting("model_tag")
+    named = report.setting("hf_config_path") if report.framework.name == "vllm" else None
+    if named is not None and isinstance(named.effective, str) and named.effective:
+        # vLLM reads config.json from --hf-config-path when given (vllm/config/model.py:680-681, 0.33.0:
+        # get_config(self.hf_config_path or self.model, ...)): the model's own config is not the one it
+        # sizes, so only the named one is read (vllm#16128: a bf16 base's config over an AWQ checkpoint)
+        setting = named
     if setting is not None and isinstance(setting.effective, str):
         candidate = Path(setting.effective)
         if localfs.is_file(candidate / "config.json"):  # any text: never raises

@@ -153,10 +153,12 @@ def test_sizes_that_are_not_integers_are_missing(tmp_path: Path, value: str) -> 
 
 
 def test_a_field_the_checkpoint_leaves_to_its_config_class_is_a_note_in_check(tmp_path: Path) -> None:
-    """Gemma 3's text_config has no vocab_size (Gemma3TextConfig's default fills it): `mem` cannot size it
-    (an error: the sizing was asked for), `check` says so as a note (no fault of the launch)."""
+    """A field absent from a config.json whose configuration class argtrace does not know (no model_type):
+    `mem` cannot size it (an error: the sizing was asked for), `check` says so as a note (no fault of the
+    launch). With a model_type, the class's default fills it (next test)."""
     config = {**LLAMA}
     del config["vocab_size"]
+    del config["model_type"]
     (tmp_path / "config.json").write_text(json.dumps(config))
     result = run(tmp_path, "--model-config", "config.json", "--gpu", "h100")
     assert [(f["code"], f["severity"]) for f in result.json["findings"]] == [("MM002", "error")]
@@ -167,6 +169,22 @@ def test_a_field_the_checkpoint_leaves_to_its_config_class_is_a_note_in_check(tm
     assert [(f["code"], f["severity"]) for f in checked.json["findings"] if f["code"] == "MM002"] == [
         ("MM002", "info")
     ]
+
+
+def test_a_field_left_to_the_config_class_takes_the_class_default(tmp_path: Path) -> None:
+    """config.json leaves out what equals its configuration class's default (transformers'
+    to_diff_dict) and the framework's transformers fills it back: LlamaConfig's vocab_size 32000, read from
+    transformers' configuration_llama.py by scripts/gen_config_defaults.py; a note says so."""
+    config = {**LLAMA}
+    del config["vocab_size"]
+    (tmp_path / "config.json").write_text(json.dumps(config))
+    result = run(tmp_path, "--model-config", "config.json", "--gpu", "h100")
+    assert "MM002" not in codes(result)
+    (note,) = [n for n in result.json["memory"]["notes"] if n.startswith("config.json leaves out")]
+    assert note.startswith(
+        "config.json leaves out what its configuration class fills in when the framework loads it: "
+        "vocab_size 32000 (llama's default, transformers "
+    )
 
 
 def test_absurd_quantization_block_is_not_an_overflow(tmp_path: Path) -> None:

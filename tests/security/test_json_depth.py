@@ -57,7 +57,7 @@ OWN_DATA = {
     "layers/live.py": 1,
     "layers/log/lines.py": 1,  # a docker json-file record's string literal (cannot nest; runs on nodes)
     "layers/log/signatures.py": 1,
-    "layers/memory/config.py": 1,
+    "layers/memory/config.py": 2,  # and data/config_defaults.json
     "layers/memory/framework_probe.py": 2,
     "layers/memory/framework_sizing.py": 3,
     "layers/memory/vllm_probe.py": 2,

@@ -161,15 +161,23 @@ def older_refusals(table: DiffusionTable, words: list[str | None]) -> dict[str, 
     return dict(sorted(out.items(), key=lambda kv: version_key(kv[0])))
 
 
-def only_diffusion(table: DiffusionTable, words: list[str | None], llm_options: set[str]) -> list[str]:
-    """Options in ``words`` that the diffusion parser has and the LLM server's parser does not."""
+def only_diffusion(
+    table: DiffusionTable, words: list[str | None], llm_options: set[str], llm_abbrev: bool = True
+) -> list[str]:
+    """Options in ``words`` that the diffusion parser has and the LLM server's parser does not take. The LLM
+    server's argparse takes a unique prefix of a long option (``allow_abbrev``): ``--dp`` is its
+    ``--dp-size`` (the DeepSeek-V4 recipe's ``sglang serve ... --dp 16``), so it does not make the launch a
+    diffusion model's."""
     found: list[str] = []
     for word in words:
         if word is None or not word.startswith("--"):
             continue
         name = word.split("=", 1)[0]
-        if name in table.options and name not in llm_options and name not in found:
-            found.append(name)
+        if name not in table.options or name in llm_options or name in found:
+            continue
+        if llm_abbrev and len([o for o in llm_options if o.startswith(name) and o.startswith("--")]) == 1:
+            continue
+        found.append(name)
     return found
 
 
@@ -261,7 +269,7 @@ def diffusion_backend(
         label += f" (the nearest older release read, standing in for {schema.version})"
     if backend == "auto":
         llm = {s for spec in schema.options for s in spec.option_strings}
-        only = only_diffusion(table, words, llm)
+        only = only_diffusion(table, words, llm, schema.allow_abbrev)
         if not only:
             return tokens
         out.findings.append(

@@ -168,6 +168,12 @@ def _release(report: Report, framework: str, model_caps: Any) -> tuple[Any, str 
     if known and version in covered:
         return model_caps.release(framework, version), None
     if known and version:
+        # a post release of the named one (0.6.6.post1 for 0.6.6) is that release with fixes on top: its
+        # registry stands in better than the release before (0.6.5 lacks the DeepseekV3ForCausalLM that
+        # 0.6.6 added)
+        post = [r for r in covered if r.startswith(f"{version}.post")]
+        if post:
+            return model_caps.release(framework, min(post, key=version_key)), version
         older = [r for r in covered if version_key(r) <= version_key(version)]
         if not older:
             return None

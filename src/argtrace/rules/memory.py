@@ -272,3 +272,26 @@ MM011 = Rule(
     example=_mem(_QWEN35_9B_TEXT, "h100", "vllm", "serve", "Qwen/Qwen3.5-9B", "--max-num-seqs", "4096"),
     correct=_mem(_QWEN35_9B_TEXT, "h100", "vllm", "serve", "Qwen/Qwen3.5-9B", "--max-num-seqs", "256"),
 )
+
+MM012 = Rule(
+    code="MM012",
+    layer="memory",
+    severity="info",
+    title="The checkpoint's quantization is not one argtrace counts: the weights are an upper bound",
+    rationale=(
+        "argtrace counts the bytes of the weight formats it knows (fp8 blocks, AWQ/GPTQ and AutoRound "
+        "groups, NVFP4, MXFP4, compressed-tensors, bitsandbytes). For another quantization_config "
+        "quant_method the "
+        "weights are counted at the model's dtype (16 bits), which is more than the checkpoint holds: every "
+        "figure after them (KV cache, verdict) rests on that assumption, so an out-of-memory verdict is a "
+        "warning that says so, never an error. Safetensors headers beside config.json give the exact bytes."
+    ),
+    fix=(
+        "Put the checkpoint's *.safetensors (or model.safetensors.index.json) beside config.json, or compare "
+        "with the start-up log (argtrace mem --from-log)."
+    ),
+    example=_mem(
+        _LLAMA_8B[:-1] + ', "quantization_config": {"quant_method": "hqq", "nbits": 4}}', "rtx-4090"
+    ),
+    correct=_mem(_LLAMA_8B, "rtx-4090"),
+)

@@ -15,9 +15,10 @@ from typing import Any
 
 from argtrace import localfs
 from argtrace.gpus import GIB, GpuProfile, GpuSelection, count_given, parse_gpu_spec
+from argtrace.layers.memory import dp_attention
 from argtrace.layers.memory import sglang as sg
 from argtrace.layers.memory.config import ConfigError, ModelSpec, load_config, read_model_spec
-from argtrace.layers.memory.weights import WeightEstimate, estimate_weights
+from argtrace.layers.memory.weights import WeightEstimate, assumed_quantization, estimate_weights
 from argtrace.model import Evidence, Finding, LayerResult
 
 DEFAULT_GPU = "h100"
@@ -522,6 +523,31 @@ def _present(raw: Mapping[str, Any], names: Sequence[str]) -> bool:
     return any(name in level for level in levels for name in names)
 
 
+def _add_dp_attention_weights(
+    spec: ModelSpec, r: Any, settings: Mapping[str, Any], weights: WeightEstimate, section: dict[str, Any]
+) -> None:
+    """SGLang's DP attention: each rank holds the attention of its attention-TP group (dp_attention.py);
+    add what plain TP sharding did not count, and say where it comes from."""
+    attn_tp = dp_attention.attention_tp(r.tp, r.dp, r.enable_dp_attention)
+    if r.enable_dp_attention and r.dp <= 1:
+        section.setdefault("notes", []).append(
+            "--enable-dp-attention with dp_size 1: SGLang 0.5.10.post1 turns DP attention off "
+            "(server_args.py:2633-2636 _handle_data_parallelism); give --dp-size to use it"
+        )
+    extra, layout = dp_attention.extra_weight_bytes(
+        spec, r.tp, attn_tp, bool(settings.get("enable_dp_lm_head"))
+    )
+    if not extra or layout is None:
+        return
+    weights.bytes_per_rank += extra
+    weights.detail["dp_attention_bytes"] = extra
+    section.setdefault("notes", []).append(
+        f"DP attention (tp {r.tp}, dp {r.dp}): each rank holds the attention of a {attn_tp}-rank "
+        f"attention-TP group, +{extra / GIB:.2f} GiB per GPU over plain TP (SGLang 0.5.10.post1 "
+        f"srt/models/{layout.where}; srt/layers/dp_attention.py:237-251)"
+    )
+
+
 def analyze_memory(
     model_config: Path,
     gpu: str | None,
@@ -634,6 +660,7 @@ def analyze_memory(
     weights = estimate_weights(
         spec, r.tp, Path(model_config).parent if localfs.is_file(model_config) else Path(model_config)
     )
+    _add_dp_attention_weights(spec, r, settings, weights, section)
     pp = max(int(settings.get("pp_size") or 1), 1)
     staged: tuple[Any, int] | None = None
     try:
@@ -664,6 +691,9 @@ def analyze_memory(
         findings.append(rules.MM007.finding(f"tp_size {r.tp}: {exc}", setting="tp_size"))
         return result
     ratio = sg.mamba_ratio(r) if p.mamba else 0
+    quant_assumed = assumed_quantization(spec, weights)
+    if quant_assumed:
+        findings.append(rules.MM012.finding(quant_assumed))
     who = f"SGLang {sg.VERSION} (argtrace's re-derivation)"
     sized_by_framework = False
     if framework_argv is not None and staged is not None:
@@ -856,12 +886,16 @@ def analyze_memory(
                 "or lower --mem-fraction-static to leave room for a second copy of the model"
                 + (f"; or {fix}" if best else "")
             )
+        # the weights are an upper bound (MM012) unless SGLang's own code or the log measured them
+        on_assumed_weights = bool(quant_assumed) and post_load_bytes is None and not sized_by_framework
+        if on_assumed_weights:
+            caveat += f"; this rests on the weights: {quant_assumed} (MM012)"
         findings.append(
             rules.MM001.finding(
                 f"out of memory at {p.oom_stage} on {profile.name}{where}: {p.message} "
                 f"(short by {abs(p.margin_bytes) / GIB:.2f} GiB per GPU){caveat}",
-                severity="warning" if other_release or estimated_stage else "error",
-                basis="assumed" if estimated_stage else None,
+                severity="warning" if other_release or estimated_stage or on_assumed_weights else "error",
+                basis="assumed" if estimated_stage or on_assumed_weights else None,
                 setting={
                     "kv_cache": "mem_fraction_static",
                     "mamba_cache": "max_mamba_cache_size",

@@ -8,6 +8,7 @@ caller turns it into a finding.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -69,6 +70,9 @@ class Quantization:
     group_size: int | None  # elements per scale (None: per-channel/per-block handled by block)
     block: tuple[int, int] | None = None  # fp8 block quantization
     excluded: tuple[str, ...] = ()  # module name patterns left unquantized
+    # A quant_method argtrace does not count: its weights are counted at the model's dtype (16 bits), an
+    # upper bound, so what rests on them is an estimate (MM012), never an error.
+    assumed: bool = False
 
 
 @dataclass
@@ -126,6 +130,8 @@ class ModelSpec:
     vision: Mapping[str, Any] | None = None
     quantization: Quantization = field(default_factory=lambda: Quantization("none", 16, None))
     missing: list[str] = field(default_factory=list)
+    # Absent fields filled from the configuration class's defaults (``_fill_class_defaults``), as shown.
+    defaulted: list[str] = field(default_factory=list)
     # Values no model has ("num_hidden_layers = 100000000000 (expected 1 to 10000)"): the config is not
     # sized at all, rather than sized into an OverflowError or a MemoryError.
     invalid: list[str] = field(default_factory=list)
@@ -240,7 +246,80 @@ def _quantization(raw: Mapping[str, Any]) -> Quantization:
         return Quantization("compressed-tensors", bits, ct_group, None, excluded)
     if method == "bitsandbytes":
         return Quantization("bitsandbytes", 4 if qc.get("load_in_4bit") else 8, 64, None, excluded)
-    return Quantization(method, 16, None, None, excluded)
+    if method in ("auto-round", "auto_round", "inc"):
+        return _auto_round(qc, method, excluded)
+    return Quantization(method, 16, None, None, excluded, assumed=True)
+
+
+def _auto_round(qc: Mapping[str, Any], method: str, excluded: tuple[str, ...]) -> Quantization:
+    """Intel AutoRound checkpoints (``quant_method: auto-round``). vLLM 0.33.0 reads them as ``inc``
+    (``quantization/inc/inc.py:364`` overrides the method; ``INCConfig.from_config`` :274 reads ``bits``,
+    ``group_size``, ``sym``, ``data_type`` and ``packing_format``); SGLang 0.5.10.post1 registers
+    ``"auto-round": AutoRoundConfig`` (``srt/layers/quantization/__init__.py:77``). Integer weights are
+    packed as GPTQ or AWQ (``packing_format`` ``auto_round:auto_gptq``, the default, or ``auto_round:
+    auto_awq``): per group an fp16 scale and a packed zero point, counted as GPTQ. The fp8 block format
+    (``data_type`` fp8, 8 bits, a [128, 128] ``group_size``) is fp8 with blocks; another data type (MXFP) is
+    not counted."""
+    data_type = str(qc.get("data_type") or "int").lower()
+    bits = _int(qc, "bits", default=4) or 4
+    group = qc.get("group_size")
+    if data_type in ("fp", "fp8") and bits == 8:
+        blk = None
+        if isinstance(group, list) and len(group) == 2 and all(isinstance(x, int) for x in group):
+            blk = (int(group[0]), int(group[1]))
+        return Quantization("fp8", 8, None, blk, excluded)
+    if data_type != "int":
+        return Quantization(method, 16, None, None, excluded, assumed=True)
+    size = _int(qc, "group_size", default=128)
+    return Quantization("gptq", bits, size if size and size > 0 else None, None, excluded)
+
+
+# config.json fields argtrace reads under another name too: a class default fills a field only when none of
+# its spellings is there.
+_SPELLINGS: dict[str, tuple[str, ...]] = {
+    "hidden_size": ("hidden_size", "d_model", "n_embd"),
+    "num_attention_heads": ("num_attention_heads", "n_head"),
+    "num_key_value_heads": ("num_key_value_heads", "num_kv_heads"),
+    "intermediate_size": ("intermediate_size", "ffn_dim"),
+    "max_position_embeddings": ("max_position_embeddings", "max_sequence_length", "seq_length"),
+}
+
+
+@functools.cache
+def class_defaults() -> tuple[str, dict[str, dict[str, Any]]]:
+    """``data/config_defaults.json`` (scripts/gen_config_defaults.py): the defaults transformers'
+    configuration classes give absent fields, per model_type, and the release they were read from."""
+    path = Path(__file__).resolve().parents[2] / "data" / "config_defaults.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return "", {}
+    defaults = data.get("defaults") if isinstance(data, dict) else None
+    return str(data.get("source", "")), defaults if isinstance(defaults, dict) else {}
+
+
+def _fill_class_defaults(raw: Mapping[str, Any], cfg: dict[str, Any], spec: ModelSpec) -> None:
+    """A checkpoint's config.json leaves out what equals its configuration class's default
+    (``PreTrainedConfig.to_diff_dict``), and transformers, vLLM and SGLang fill it back from the class when
+    they load the file: Gemma 3's ``text_config`` has no ``vocab_size`` (262208) nor ``tie_word_embeddings``
+    (True). Fill the same values, the text config's class first, and record each in ``spec.defaulted``."""
+    source, defaults = class_defaults()
+    text = raw.get("text_config")
+    types = [text.get("model_type") if isinstance(text, Mapping) else None, raw.get("model_type")]
+    for model_type in types:
+        values = defaults.get(str(model_type)) if model_type else None
+        if not isinstance(values, dict):
+            continue
+        for name, value in values.items():
+            if any(key in cfg for key in _SPELLINGS.get(name, (name,))):
+                continue
+            cfg[name] = value
+            spec.defaulted.append(f"{name} {json.dumps(value)} ({model_type}'s default, {source})")
+    if spec.defaulted:
+        spec.notes.append(
+            "config.json leaves out what its configuration class fills in when the framework loads it: "
+            + "; ".join(spec.defaulted)
+        )
 
 
 def read_model_spec(raw: Mapping[str, Any]) -> ModelSpec:
@@ -269,6 +348,7 @@ def read_model_spec(raw: Mapping[str, Any]) -> ModelSpec:
         architecture=arch, family=family, known_architecture=known, dtype_bytes=_dtype_bytes(dtype)
     )
     spec.quantization = _quantization(raw if "quantization_config" in raw else cfg)
+    _fill_class_defaults(raw, cfg, spec)
 
     def need(name: str, *keys: str, default: int | None = None) -> int:
         value = _int(cfg, *keys, default=default)
@@ -291,7 +371,7 @@ def read_model_spec(raw: Mapping[str, Any]) -> ModelSpec:
     spec.head_dim = _int(cfg, "head_dim", default=default_hd) or 0
     spec.v_head_dim = _int(cfg, "v_head_dim", default=spec.head_dim) or 0
     spec.intermediate_size = _int(cfg, "intermediate_size", "ffn_dim", default=0) or 0
-    spec.tie_word_embeddings = bool(cfg.get("tie_word_embeddings", raw.get("tie_word_embeddings", False)))
+    spec.tie_word_embeddings = bool(cfg.get("tie_word_embeddings", False))
     spec.context_length = (
         _int(cfg, "max_position_embeddings", "max_sequence_length", "seq_length", default=0) or 0
     )

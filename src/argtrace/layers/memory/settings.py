@@ -69,6 +69,7 @@ def _sglang_parser() -> argparse.ArgumentParser:
 
 def _vllm_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
+    p.add_argument("--hf-config-path", dest="hf_config_path")  # the config vLLM reads (vllm_section.py)
     p.add_argument("--model", dest="model")
     p.add_argument("--tensor-parallel-size", "-tp", dest="tensor_parallel_size", type=int)
     p.add_argument("--data-parallel-size", "-dp", dest="data_parallel_size", type=int)

@@ -433,11 +433,14 @@ def plan(
     only; ``mamba_budget_layers``: the Mamba layers SGLang charges per slot when budgeting under PP
     (``pipeline.sglang_mamba_budget_layers``), while the pool allocates the stage's own."""
     own = caches or spec
-    kv = kv_geometry(own, r.tp, r.kv_cache_dtype, attn_tp=r.tp // r.dp if r.enable_dp_attention else r.tp)
-    mamba = mamba_geometry(own, r.tp, r.mamba_ssm_dtype)
+    attn_tp = r.tp // r.dp if r.enable_dp_attention else r.tp
+    kv = kv_geometry(own, r.tp, r.kv_cache_dtype, attn_tp=attn_tp)
+    # the Mamba / linear-attention state is split like the attention: configs/qwen3_next.py:291 and
+    # configs/nemotron_h.py:422 (0.5.10.post1) pass get_attention_tp_size() to Mamba2StateShape.create
+    mamba = mamba_geometry(own, attn_tp, r.mamba_ssm_dtype)
     budget_per_slot = mamba.bytes_per_slot if mamba is not None else 0
     if mamba is not None and mamba_budget_layers is not None:
-        whole = mamba_geometry(spec, r.tp, r.mamba_ssm_dtype)
+        whole = mamba_geometry(spec, attn_tp, r.mamba_ssm_dtype)
         assert whole is not None
         budget_per_slot = whole.bytes_per_slot // max(whole.layers, 1) * mamba_budget_layers
     if pre_load_bytes is None:

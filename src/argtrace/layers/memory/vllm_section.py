@@ -25,7 +25,12 @@ from argtrace.layers.memory.vllm_mamba_blocks import check as check_mamba_blocks
 from argtrace.layers.memory.vllm_probe import request_for
 from argtrace.layers.memory.vllm_release import apply as apply_release
 from argtrace.layers.memory.vllm_release import rules_for
-from argtrace.layers.memory.weights import WeightEstimate, estimate_weights, vllm_mxfp4_padding_bytes
+from argtrace.layers.memory.weights import (
+    WeightEstimate,
+    assumed_quantization,
+    estimate_weights,
+    vllm_mxfp4_padding_bytes,
+)
 from argtrace.model import Finding
 
 
@@ -168,6 +173,9 @@ def analyze(
         )
         return None
     lay = p.layout
+    quant_assumed = assumed_quantization(spec, weights)
+    if quant_assumed:
+        findings.append(rules.MM012.finding(quant_assumed))
     section.update(
         {
             "weights_bytes": p.weights_bytes,
@@ -322,6 +330,19 @@ def analyze(
                 "turn chunked prefill back on (drop --no-enable-chunked-prefill) or give "
                 f"--max-num-batched-tokens; or {fix}"
             )
+        named_config = setting(settings, "hf_config_path")
+        if named_config and spec.quantization.method == "none" and p.oom_stage == "weights":
+            # vLLM sizes the model from --hf-config-path's config (vllm/config/model.py:680-681, 0.33.0):
+            # one without a quantization_config builds unquantized layers, whatever the checkpoint holds
+            basis_note += (
+                f"; config.json is --hf-config-path's ({named_config}), which declares no "
+                "quantization_config: vLLM builds the layers unquantized (vllm/config/model.py:680-681)"
+            )
+            fix = f"drop --hf-config-path or point it at the checkpoint's own config; or {fix}"
+        if quant_assumed and p.available_source == "estimate":
+            # the weights are an upper bound (MM012): the shortfall rests on them, whatever the stage
+            on_estimate = True
+            basis_note += f"; this rests on the weights: {quant_assumed} (MM012)"
         findings.append(
             rules.MM001.finding(
                 f"{who}: out of memory at {p.oom_stage} on {gpu.name}{where}: "

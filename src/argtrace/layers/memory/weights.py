@@ -200,6 +200,19 @@ def _moe_split(spec: ModelSpec, index: int, gated: bool = True) -> ParamCount:
     return count
 
 
+def decoder_attention(spec: ModelSpec, index: int, kind: str) -> ParamCount:
+    """The attention (or linear-attention) projections of decoder layer ``index``: what SGLang's DP
+    attention splits over the attention-TP group (dp_attention.py). Nemotron-H's Mamba layers are not
+    attention; its attention layers are."""
+    if spec.family == "nemotron_h":
+        if kind == "full_attention":
+            return _keep(_attention(spec), _unquantized(spec, index, "attention"))
+        return ParamCount()
+    if kind == "linear_attention":
+        return _keep(_gdn(spec), _unquantized(spec, index, "linear_attention"))
+    return _keep(_attention(spec), _unquantized(spec, index, "attention"))
+
+
 def decoder_layer(spec: ModelSpec, index: int, kind: str) -> ParamCount:
     count = ParamCount(replicated=2 * spec.hidden_size)  # input and post-attention norms
     if spec.family == "nemotron_h":
@@ -215,10 +228,7 @@ def decoder_layer(spec: ModelSpec, index: int, kind: str) -> ParamCount:
         elif kind == "moe":
             count.add(_moe_split(spec, index, gated=False))
         return count
-    if kind == "linear_attention":
-        count.add(_keep(_gdn(spec), _unquantized(spec, index, "linear_attention")))
-    else:
-        count.add(_keep(_attention(spec), _unquantized(spec, index, "attention")))
+    count.add(decoder_attention(spec, index, kind))
     if _layer_is_moe(spec, index):
         count.add(_moe_split(spec, index))
     else:
@@ -384,6 +394,21 @@ def estimate_weights(spec: ModelSpec, tp: int, model_dir: Path | None) -> Weight
         estimate.bytes_per_rank = max(total // max(tp, 1) - mtp, 0)
         estimate.source = "safetensors-index"
     return estimate
+
+
+def assumed_quantization(spec: ModelSpec, estimate: WeightEstimate) -> str | None:
+    """When the weights were counted from the config under a ``quant_method`` argtrace does not count
+    (config.py ``Quantization.assumed``: at the model's dtype, an upper bound), what a verdict on them rests
+    on, for MM012 and MM001; None when the weights do not rest on that (known method, or the checkpoint's
+    safetensors headers or index gave the bytes)."""
+    q = spec.quantization
+    if not q.assumed or estimate.source != "config":
+        return None
+    return (
+        f"quantization_config quant_method '{q.method}' is not one argtrace counts: the weights are "
+        f"counted at the model's {spec.dtype_bytes * 8} bits ({estimate.bytes_per_rank / (1 << 30):.2f} GiB "
+        "per GPU), an upper bound"
+    )
 
 
 def _round_up(value: int, multiple: int) -> int:
