@@ -341,7 +341,7 @@ LG014 = Rule(
     code="LG014",
     layer="log",
     severity="warning",
-    title="A request's KV cache could not be moved between the prefill and decode servers (PD disaggregation)",
+    title="A request's KV cache could not move between the prefill and decode servers (PD disaggregation)",
     rationale=(
         "With prefill and decode on separate servers, every request's KV cache crosses from one to the other "
         "through a transfer backend (Mooncake, NIXL). When that transfer fails the request is aborted while "
@@ -358,8 +358,8 @@ LG014 = Rule(
             "server.log": _ARGS
             + _READY
             + "[2026-11-29 21:16:10 TP0] Decode transfer failed for request rank=0 decode_req.req.rid='3ce8' "
-            "decode_req.req.bootstrap_room=1655 with exception KVTransferError(bootstrap_room=1655): Failed to "
-            "get kvcache from prefill instance, it might be dead\n"
+            "decode_req.req.bootstrap_room=1655 with exception KVTransferError(bootstrap_room=1655): "
+            "Failed to get kvcache from prefill instance, it might be dead\n"
         },
         argv=("log", "server.log"),
     ),
