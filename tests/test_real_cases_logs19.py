@@ -267,8 +267,11 @@ CASES = [
         (ERROR7, INFO10),
         "vllm",
         "failed",
-        "unknown",
-        ENGINE,
+        "kv_cache",
+        # the frames right under "EngineCore failed to start." name its stage (was "a step this excerpt does
+        # not show"): the copy's traceback reaches _initialize_kv_caches
+        "[vllm-engine-core-failed] vLLM's engine process died during start-up; the cause is the first error "
+        "above it (during allocating the KV cache). Line: EngineCore failed to start.",
         ENGINE_FIX,
         cause="bind_connector_metadata",
         change="--",
@@ -616,6 +619,22 @@ def test_colour_codes_a_viewer_names_esc_are_taken_off() -> None:
         == "> (EngineCore_DP0 pid=35109) ERROR 09-17 05:40:55 [v1/engine/core.py:712] EngineCore failed"
     )
     assert _decode(b"ESCAPE[1] stays") == "ESCAPE[1] stays"  # a word, not a colour code
+
+
+def test_the_frames_under_a_wrapper_line_name_its_stage(tmp_path: Path) -> None:
+    pre = "(EngineCore_DP0 pid=9) ERROR 09-17 05:40:55 [core.py:712] "
+    text = (
+        f"{pre}EngineCore failed to start.\n"
+        f"{pre}Traceback (most recent call last):\n"
+        f'{pre}  File "/v/vllm/v1/engine/core.py", line 90, in __init__\n'
+        f"{pre}    self._initialize_kv_caches(vllm_config)\n"
+    )
+    report = log_report(written_log(tmp_path, text))
+    assert "(during allocating the KV cache)" in report["findings"][0]["message"]
+    # a traceback that does not start on the next line is another's: no stage from it
+    apart = text.replace(f"{pre}Traceback", f"{pre}INFO something else\n{pre}Traceback", 1)
+    report = log_report(written_log(tmp_path, apart))
+    assert "(during a step this excerpt does not show)" in report["findings"][0]["message"]
 
 
 def test_vllm_omnis_diffusion_server_start_is_the_servers_start(tmp_path: Path) -> None:
