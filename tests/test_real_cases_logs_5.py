@@ -212,14 +212,16 @@ CASES = [
         missing=CUT + ": frames through the engine's construction",
     ),
     LogCase(
+        # logs19: the frames right under "WorkerProc failed to start." name its stage (load_model)
         "vllm_ascend8098_cpu_offload_worker.log",
         "c",
         "c",
         (ERROR7, INFO10),
         "vllm",
         "failed",
-        "unknown",
-        WORKER_SAYS,
+        "weights",
+        WORKER_SAYS + " (its device, distributed set-up, weights or KV cache); the traceback after this line "
+        "ends in its exception (during loading the weights)",
         WORKER_FIX,
         cause="offload",
         change="--cpu-offload-gb",

@@ -122,14 +122,17 @@ CASES = [
         missing=CUT + ": the engine's frames only",
     ),
     LogCase(
+        # logs19: the frames right under "EngineCore failed to start." name its stage (was "a step this
+        # excerpt does not show")
         "dotsocr193_kv_enginecore.log",
         "c",
         "c",
         (ERROR7, INFO10),
         "vllm",
         "failed",
-        "unknown",
-        ENGINE,
+        "kv_cache",
+        "[vllm-engine-core-failed] vLLM's engine process died during start-up; the cause is the first error "
+        "above it (during allocating the KV cache). Line: EngineCore failed to start.",
         ENGINE_FIX,
         cause="NCCL",
         change="--",

@@ -14,6 +14,7 @@ so that the terminal never breaks an indented line back to column 0.
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -65,6 +66,22 @@ def _at_spans(versions: Sequence[Mapping[str, str]], every: Sequence[str]) -> li
 def _passes_on(group: Mapping[str, Any]) -> bool:
     """A site that raises a library's message under its own name: few literal characters, no setting read."""
     return int(group.get("specificity") or 0) < _WRAPPER_CHARS and not group.get("settings")
+
+
+# A placeholder for the exception a site caught and prints in its own message ("... with exception {e}"):
+# the words after it in the text are another error's, which the site only passes on.
+_CAUGHT = re.compile(r"\{(?:e|exc|err|error|exception)\}")
+
+
+def _carries_caught(group: Mapping[str, Any], signatures: Sequence[Mapping[str, Any]]) -> bool:
+    """The site's message prints an exception it caught (SGLang's "Decode transfer failed for request ...
+    with exception {e}"), reads no setting, and the text has a log signature that is not a wrapper: what
+    the caught error means, and its fix, is the signature's."""
+    return (
+        bool(_CAUGHT.search(str(group.get("message") or "")))
+        and not group.get("settings")
+        and any(not sig.get("wrapper") for sig in signatures)
+    )
 
 
 def _reports_failure_above(group: Mapping[str, Any], signatures: Sequence[Mapping[str, Any]]) -> bool:
@@ -288,6 +305,13 @@ def render_why(section: Mapping[str, Any], width: int | None = None) -> str:
         lines.extend(_render_signatures(signatures))
         lines.add(f"(the raise site below passes the message on: {top['message']})", 1)
         signatures = []
+    elif top is not None and _carries_caught(top, signatures):
+        # the best site logs an exception it caught (a request's KV transfer that failed) and reads no
+        # setting: the signature of what it caught says what failed and what to check, so it comes first
+        causes = [sig for sig in signatures if not sig.get("wrapper")]
+        lines.extend(_render_signatures(causes))
+        lines.add(f"(the site below logs the exception it caught: {top['message']})", 1)
+        signatures = [sig for sig in signatures if sig.get("wrapper")]
     elif top is not None and _reports_failure_above(top, signatures):
         # the best site only reports that start-up failed ("EngineCore failed to start."), which its own
         # signature says is caused by an error above it; another line of the text has its own signature:

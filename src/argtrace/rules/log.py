@@ -336,3 +336,32 @@ LG013 = Rule(
         argv=("log", "server.log", "--expect", "max_running_requests=48"),
     ),
 )
+
+LG014 = Rule(
+    code="LG014",
+    layer="log",
+    severity="warning",
+    title="A request's KV cache could not move between the prefill and decode servers (PD disaggregation)",
+    rationale=(
+        "With prefill and decode on separate servers, every request's KV cache crosses from one to the other "
+        "through a transfer backend (Mooncake, NIXL). When that transfer fails the request is aborted while "
+        "both servers keep running and answering health checks: the launch looks up, and requests fail. The "
+        "line that says so is often not the cause: 'from another rank' and 'the prefill instance might be "
+        "dead' point at the other rank's or the other server's first error, or at the backend's own lines. "
+        "A request the client or router aborted ends the same way and is only a note."
+    ),
+    fix="Read the first transfer error on both servers and the transfer backend's own lines; check the "
+    "RDMA devices (--disaggregation-ib-device), the network between the nodes and that both servers run "
+    "settings the backend supports.",
+    example=Example(
+        files={
+            "server.log": _ARGS
+            + _READY
+            + "[2026-11-29 21:16:10 TP0] Decode transfer failed for request rank=0 decode_req.req.rid='3ce8' "
+            "decode_req.req.bootstrap_room=1655 with exception KVTransferError(bootstrap_room=1655): "
+            "Failed to get kvcache from prefill instance, it might be dead\n"
+        },
+        argv=("log", "server.log"),
+    ),
+    correct=Example(files={"server.log": _GOOD}, argv=("log", "server.log")),
+)

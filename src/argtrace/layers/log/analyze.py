@@ -224,6 +224,10 @@ def build_launches(scan: Scan, *, framework: str | None = None, year_hint: int |
             # The error itself happened in a step that runs after the args line (an excerpt that starts
             # mid-traceback, without the frames' "Traceback" header): the line existed.
             launch.post_args_evidence = True
+        elif any(e.signature is not None and e.signature.after_args for e in launch.errors):
+            # an error only a started server logs, even one it goes on serving after (a request's KV
+            # transfer between PD servers, sglang#7338): the args line existed too
+            launch.post_args_evidence = True
     fw = framework or next((lc.framework for lc in reversed(launches) if lc.framework), None)
     return LogAnalysis(scan=scan, launches=launches, framework=fw, year_hint=year_hint)
 

@@ -94,6 +94,13 @@ def _match_errors(launch: Launch, framework: str | None, catalog: Any) -> None:
                 None,
             )
         frames_st = frames_stage(tb[1], text) if tb else None
+        if tb is None:
+            # a line logged with its traceback right under it (vLLM's ``logger.exception("EngineCore failed
+            # to start.")``, vllm#25043): those frames are where it failed, even when the copy cuts the
+            # exception line that would tie them to it
+            below = next((full for at, full in launch.tracebacks if at == err.line + 1), None)
+            if below is not None:
+                frames_st = frames_stage(below[: _exc_offset(below)], text)
         if tb is None and vllm_engine_config("", text):
             frames_st = "engine_config"  # pydantic's "validation error for ModelConfig": vLLM's configs
         elif tb is None and serving_error(text):

@@ -330,7 +330,7 @@ def _decode(data: bytes) -> str:
     text = data.decode("utf-8", "replace").replace("\x00", "\\x00")
     if text.startswith('{"log":"'):
         return _json_file_record(text)
-    if "^[" in text or text.endswith("^M"):
+    if "^[" in text or "ESC[" in text or text.endswith("^M"):
         return _caret_notation(text)
     return text
 
@@ -338,8 +338,10 @@ def _decode(data: bytes) -> str:
 # A log shown through ``cat -v`` or a pager and pasted from there: ESC printed as ``^[`` and a carriage return
 # as ``^M`` (seed-oss#10: ``^[[1;36m(APIServer pid=679631)^[[0;0m ERROR ...^M``). The colour codes are taken
 # off as a real ESC's are; a ``^M`` ends a line (one at the end is dropped; one inside it, before the next
-# line's prefix, is where ``pasted.unjoined`` splits the line).
-_CARET_CSI = re.compile(r"\^\[\[[0-9;?]*[A-Za-z]")
+# line's prefix, is where ``pasted.unjoined`` splits the line). A viewer that names control characters
+# shows ESC as the word ``ESC`` instead (vllm#25043: ``(EngineCore_DP0 pid=35109)ESC[0;0m ERROR ...``): the
+# same colour codes, taken off alike.
+_CARET_CSI = re.compile(r"(?:\^\[|ESC)\[[0-9;?]*[A-Za-z]")
 
 
 def _caret_notation(text: str) -> str:

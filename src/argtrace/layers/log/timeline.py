@@ -32,8 +32,10 @@ _SGL_MAX_TOKENS = _lazy(
 _READY = _lazy(
     r"The server is fired up and ready to roll|Uvicorn running on|Application startup complete"
     # vLLM's "Starting vLLM API server on" became "Starting vLLM server on" (0.2x:
-    # entrypoints/launchers/api_server/entry.py, logged just before serve_http), the same step
-    r"|Starting vLLM (?:API )?server",
+    # entrypoints/launchers/api_server/entry.py, logged just before serve_http), the same step; vLLM-Omni's
+    # diffusion server says "Starting vLLM Diffusion API server on" (vllm-omni entrypoints/openai/
+    # api_server.py, vllm-omni PR#366's log)
+    r"|Starting vLLM (?:\w+ )?(?:API )?server",
     needles=(
         "The server is fired up and ready to roll",
         "Uvicorn running on",
