@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/blob/0f4513c2f46be5ae1e0d9bf0a8f7b5471a8b3d16/docs/advanced_features/sgl_model_gateway.md (SGLang Model Gateway docs, 2025-2026), seen 2026-12-03: a correct launch: the router in front of a gRPC worker, parsing reasoning and tool calls itself (the router's own --reasoning-parser and --tool-call-parser).
+python -m sglang_router.launch_router --worker-urls grpc://127.0.0.1:20000 --model-path meta-llama/Llama-3.1-8B-Instruct --reasoning-parser deepseek-r1 --tool-call-parser json --host 0.0.0.0 --port 8080

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/blob/0f4513c2f46be5ae1e0d9bf0a8f7b5471a8b3d16/docs/advanced_features/sgl_model_gateway.md (SGLang Model Gateway docs, 2025-2026), seen 2026-12-03: a correct launch: the router in PD mode, a prefill entry with its bootstrap port, separate prefill and decode policies.
+python -m sglang_router.launch_router --pd-disaggregation --prefill http://prefill1:30001 9001 --decode http://decode1:30011 --prefill-policy cache_aware --decode-policy power_of_two

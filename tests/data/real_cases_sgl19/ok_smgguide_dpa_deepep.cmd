@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/blob/0f4513c2f46be5ae1e0d9bf0a8f7b5471a8b3d16/docs/advanced_features/dp_dpa_smg_guide.md (SGLang docs, 2025-2026), seen 2026-12-03: a correct launch: the guide's recommended DeepSeek setup, DP attention on 8 ranks with expert parallelism over DeepEP and the DeepGEMM MoE runner.
+python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp 8 --dp-size 8 --ep 8 --enable-dp-attention --moe-a2a-backend deepep --moe-runner-backend deep_gemm

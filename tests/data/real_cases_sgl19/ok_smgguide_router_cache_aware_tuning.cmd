@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/blob/0f4513c2f46be5ae1e0d9bf0a8f7b5471a8b3d16/docs/advanced_features/dp_dpa_smg_guide.md (SGLang docs, 2025-2026), seen 2026-12-03: a correct launch: the router alone in front of two workers, cache-aware policy with its tuning options.
+python -m sglang_router.launch_router --worker-urls http://worker1:8000 http://worker2:8000 --policy cache_aware --cache-threshold 0.5 --balance-abs-threshold 32 --balance-rel-threshold 1.5 --eviction-interval-secs 120 --max-tree-size 67108864

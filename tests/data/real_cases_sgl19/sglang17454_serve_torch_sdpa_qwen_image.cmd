@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/17454 (2026-01-21, the sglang:v0.5.6.post2 docker image), seen 2026-12-03: a diffusion model downloaded from ModelScope, served from a local path in Kubernetes, fails with "No model info found for model path: /data/Qwen-Image-2512" (that release's diffusion registry resolves a local path by its name). As posted (the host is masked in the report).
+sglang serve --tp-size 2 --attention-backend torch_sdpa --model-path /data/Qwen-Image-2512 --host xxxxxxx --port 40040

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/2796 (2025-01-08), seen 2026-12-03: the router launched alone, to let workers register later through /add_worker, fails at once with "[Router (Python)] ... ERROR - Error starting router: argument 'worker_urls': 'NoneType' object cannot be converted to 'Sequence'" (sglang-router before 0.1.2 required --worker-urls; 0.1.2 allowed it empty). As posted.
+python -m sglang_router.launch_router

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/37187 (2026-08-31), seen 2026-12-03: GPT-OSS-120B (MXFP4) with "--tp 4 --dp 4 --ep 4 --moe-a2a-backend none" and --enable-dp-attention produces garbage (GSM8K 0/128 against 124/128 without DP attention); toggling chunk size, MoE runner, CUDA graph, overlap, radix cache or the SWA pool did not help. The report gives these settings; the model path is the model it names.
+python3 -m sglang.launch_server --model-path openai/gpt-oss-120b --tp 4 --dp 4 --ep 4 --moe-a2a-backend none --enable-dp-attention

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/4497 (2025-03-17), seen 2026-12-03: DeepSeek V2.5 in bf16 on the main branch (d1112d8) with torch compile fails while compiling: "torch/_guards.py:283] [14/1] Error while creating guard" on every rank (a torch.compile failure of the MLA path, fixed in SGLang's code). As posted.
+python3 -m sglang.launch_server --model /path/to/DeepSeek-V2.5-1210 --trust-remote --dtype bfloat16 --host 0.0.0.0 --port 30000 --tp 8 --enable-torch-compile --torch-compile-max-bs 4

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/5386 (2025-04-14), seen 2026-12-03: "Since the latest version [0.4.5], one can no longer set the env variable HF_HUB_OFFLINE": the launch fails in the model config (0.4.5 asks the Hub's API for the quantization config of the model path; sglang PR#5408 skips that when HF_HUB_OFFLINE is set). The report names the variable and the release, not the command: the model path is a stand-in.
+HF_HUB_OFFLINE=1 python3 -m sglang.launch_server --model-path /models/stand-in

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/5651 (2025-04-23), seen 2026-12-03: "FA3 KV-Cache-Fp8": a W8A8 block-FP8 model on 16 ranks (TP15 in the log) fails at CUDA graph capture (cuda_graph_runner.capture_one_batch_size) with the FA3 backend and an fp8 KV cache. The report names the backend and the KV cache dtype; the model and parallel sizes are stand-ins.
+python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-R1 --tp 16 --trust-remote-code --attention-backend fa3 --kv-cache-dtype fp8_e4m3

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/6354 (2025-05-16), seen 2026-12-03: "FlashMLA attention backend with fp8 kv cache throw exception when sglang startup. Without fp8 kvcache, it's ok" (the traceback runs through cuda_graph_runner.capture_one_batch_size). The report names the two settings; the model (an MLA model is needed for FlashMLA) and TP size are stand-ins.
+python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp 8 --trust-remote-code --attention-backend flashmla --kv-cache-dtype fp8_e4m3

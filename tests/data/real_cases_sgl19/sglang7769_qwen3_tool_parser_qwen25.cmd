@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/7769 (2025-07-04, sglang 0.4.8.post1), seen 2026-12-03: "which tool-call-parser should use for Qwen3-30B-A3B? qwen25 seems not work as expect. vllm use hermes works fine." As posted.
+python3 -m sglang.launch_server --model-path /home/ubuntu/huggingface/hub/models--Qwen--Qwen3-30B-A3B/snapshots/ae659febe817e4b3ebd7355f47792725801204c9 --base-gpu-id 7 --host 0.0.0.0 --port 18000 --api-key qweasdzxc --tool-call-parser qwen25

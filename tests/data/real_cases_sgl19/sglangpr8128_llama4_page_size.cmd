@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/8128 (2025-07-17, for issue #7936), seen 2026-12-03: Llama 4 gives garbage output with any --page-size other than 1 (4, 64 and 128 shown) on its default FA3 attention backend; the PR adds an assertion with a hint. The PR gives the model family and page sizes; the model path is a stand-in of that family, 64 one of the page sizes shown.
+python3 -m sglang.launch_server --model-path meta-llama/Llama-4-Scout-17B-16E-Instruct --tp 8 --page-size 64
