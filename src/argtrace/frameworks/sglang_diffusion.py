@@ -181,6 +181,32 @@ def only_diffusion(
     return found
 
 
+def only_diffusion_choices(
+    table: DiffusionTable, words: list[str | None], llm_choices: dict[str, tuple[Any, ...]]
+) -> list[str]:
+    """``--option value`` pairs in ``words`` whose value is a choice of the diffusion parser's option and
+    not of the LLM parser's option of the same name (both restrict it with ``choices``): the LLM server
+    would stop on the value, so only the diffusion server can be the one the words are for (sglang#17454:
+    ``--attention-backend torch_sdpa``). Each as ``--option value``."""
+    found: list[str] = []
+    for i, word in enumerate(words):
+        if word is None or not word.startswith("--"):
+            continue
+        name, eq, value = word.partition("=")
+        if not eq:
+            if i + 1 >= len(words) or words[i + 1] is None:
+                continue
+            value = str(words[i + 1])
+        ours = llm_choices.get(name)
+        spec = table.options.get(name)
+        theirs = spec.get("choices") if spec else None
+        if not ours or not theirs or value in {str(c) for c in ours}:
+            continue
+        if value in {str(c) for c in theirs} and f"{name} {value}" not in found:
+            found.append(f"{name} {value}")
+    return found
+
+
 def _match(table: DiffusionTable, name: str) -> dict[str, Any] | None:
     if name in table.options:
         return table.options[name]
@@ -270,12 +296,25 @@ def diffusion_backend(
     if backend == "auto":
         llm = {s for spec in schema.options for s in spec.option_strings}
         only = only_diffusion(table, words, llm, schema.allow_abbrev)
-        if not only:
+        choices = {s: spec.choices for spec in schema.options if spec.choices for s in spec.option_strings}
+        values = only_diffusion_choices(table, words, choices)
+        if not only and not values:
             return tokens
+        said = []
+        if only:
+            said.append(
+                f"{', '.join(only)} {'is an option' if len(only) == 1 else 'are options'} of {label} "
+                "(sglang/multimodal_gen), not of the LLM server"
+            )
+        if values:
+            said.append(
+                f"{', '.join(values)} {'is a value' if len(values) == 1 else 'are values'} that only {label} "
+                "(sglang/multimodal_gen) takes: the LLM server's parser refuses "
+                f"{'it' if len(values) == 1 else 'them'} (invalid choice)"
+            )
         out.findings.append(
             rules.PA_SERVE_BACKEND.finding(
-                f"{', '.join(only)} {'is an option' if len(only) == 1 else 'are options'} of {label} "
-                "(sglang/multimodal_gen), not of the LLM server: read as a diffusion model's launch, the "
+                f"{'; '.join(said)}: read as a diffusion model's launch, the "
                 "words are checked against that server's parser; `sglang serve` decides from the model "
                 "(the diffusion registry, model_index.json), which argtrace does not read",
                 at=server.at,

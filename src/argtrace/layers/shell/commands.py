@@ -154,6 +154,9 @@ class Commands(Conditions):
             van: list[tuple[str, str, str | None]] = []
             words = self.expand_word(w, vanished=van)
             for raw, state, name in van:
+                # a backslash-newline inside the word is a line continuation the shell removes before it
+                # reads the word (`--dist-init-addr $2\<newline>`): the expansion is `$2` (sglang#4057)
+                raw = raw.replace("\\\n", "")
                 vanished_all.append(Vanished(len(argv), raw, self.src.at(w.start), state, name))
             argv.extend(words)
         redirs = []
