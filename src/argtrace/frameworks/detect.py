@@ -77,6 +77,11 @@ class Detection:
     runner: str | None = None
 
 
+# Image entrypoints that run their arguments (`exec "$@"` at the end): NVIDIA's CUDA/NGC images', which
+# lmsysorg/sglang inherits (layers/transport/images.py). What follows them is the command.
+EXEC_ARGS_ENTRYPOINTS = ("nvidia_entrypoint.sh",)
+
+
 def _basename(word: str) -> str:
     return word.rsplit("/", 1)[-1]
 
@@ -315,7 +320,7 @@ def _unwrap(
                 return i
             i = scan.end
             continue
-        if b == "nvidia_entrypoint.sh":
+        if b in EXEC_ARGS_ENTRYPOINTS:
             # NVIDIA's CUDA/NGC image entrypoint runs its arguments (layers/transport/images.py)
             _add(wrappers, positions, i, b)
             i += 1

@@ -595,8 +595,14 @@ def _container_servers(
     pattern of vLLM's Kubernetes guide), analysed by the shell layer with the container's environment.
     ``vanished``: the words of the argv that expanded to nothing before the carrier handed it on (a local
     ``docker run``'s, compose's interpolation), numbered in ``argv``."""
+    from argtrace.frameworks.detect import EXEC_ARGS_ENTRYPOINTS
     from argtrace.layers.shell import ScriptSource, analyze_script
 
+    whole = argv
+    # an entrypoint that runs its arguments (lmsysorg/sglang's nvidia_entrypoint.sh) before `bash -c STRING`
+    # (a compose `command:` of sglang#4968): the shell is what it runs
+    while len(argv) >= 4 and _basename(argv[0]) in EXEC_ARGS_ENTRYPOINTS:
+        argv = argv[1:]
     if len(argv) >= 3 and _basename(argv[0]) in _SHELLS:
         i = 1
         while i < len(argv) and argv[i] in ("-l", "--login", "-e", "-x", "-u", "-o", "pipefail"):
@@ -640,7 +646,7 @@ def _container_servers(
                 merged = {**inner.env, **kept, **missing}
                 result.servers.append(replace(inner, env=merged) if kept or missing else inner)
             return
-    server = _server_from_argv(at, argv, env, expansion, origins)
+    server = _server_from_argv(at, whole, env, expansion, origins)
     if server is not None:
         result.servers.append(replace(server, vanished=vanished) if vanished else server)
 
