@@ -870,6 +870,13 @@ def explain(
 
         groups = [g for g in groups if "unrecognized arguments" not in str(g.get("message") or "")]
         groups = drop_word_matches(groups, STRONG_CHARS)
+    from argtrace.commands.why_pyo3 import pyo3_argument
+
+    binding = pyo3_argument(text)  # a Rust extension's PyO3 refusal of a parameter's value (sglang-router)
+    if binding is not None and not every:
+        from argtrace.commands.why_confidence import STRONG_CHARS
+
+        groups = drop_word_matches(groups, STRONG_CHARS)
     parser_site = unrecognized_site(text, framework)  # argparse's own message: the parser that refused
     if parser_site is None:
         from argtrace.commands.why_choice import invalid_choice_site
@@ -877,6 +884,8 @@ def explain(
         parser_site = invalid_choice_site(text, framework)  # argparse's "invalid choice"
     if parser_site is not None:
         groups.insert(0, parser_site)
+    if binding is not None:
+        groups.insert(0, binding)
     from argtrace.commands.why_value import add_quoting_cause
 
     add_quoting_cause(groups, text)  # a refused value that still holds its shell quoting

@@ -251,6 +251,8 @@ def _where_each_release(groups: Sequence[Mapping[str, Any]]) -> list[str]:
             lines += [_because(r) for r in reasons]
     for g in groups:
         every = list(g["releases"]) + list(g["absent_in"])
+        if not every and not g["versions"]:
+            continue  # a library's own check (PyO3's, argparse's): no release of the framework holds it
         lines.append(f"where {g['framework']}'s {g['function']} is:")
         lines.append("  in: " + ", ".join(_at_spans(g["versions"], every)))
         if g["absent_in"]:
