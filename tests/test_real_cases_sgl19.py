@@ -21,7 +21,7 @@ import pytest
 
 from argtrace.commands.why import explain
 from argtrace.commands.why_pyo3 import pyo3_argument
-from tests.batches import WhyCase, assert_why_gives, check_case
+from tests.batches import RECONSTRUCTED, WhyCase, assert_why_gives, check_case, table_counts, unsourced
 from tests.conftest import alarms, run_cli
 
 CASES = Path(__file__).resolve().parent / "data" / "real_cases_sgl19"
@@ -164,21 +164,16 @@ def quoted(name: str) -> str:
 def test_inventory_and_counts() -> None:
     files = {p.name for p in CASES.iterdir()}
     assert files == set(CLASSES) | set(CORRECT)
-    before = [sum(c[0] == k for c in CLASSES.values()) for k in "abcd"]
-    after = [sum(c[1] == k for c in CLASSES.values()) for k in "abcd"]
-    assert (before, after) == ([3, 0, 15, 2], [4, 1, 15, 0])
+    assert table_counts(CLASSES) == ([3, 0, 15, 2], [4, 1, 15, 0])
     for case in WHY:
         # a case's class is the better of its commands: `why` alone is never better than the table says
         assert "abcd".index(CLASSES[case.name][1]) <= "abcd".index(case.grade), case.name
 
 
 def test_every_case_names_its_source() -> None:
+    assert unsourced(CASES, prefix=RECONSTRUCTED) == []
     for path in sorted(CASES.iterdir()):
-        head = path.read_text(encoding="utf-8").splitlines()[:1]
-        assert head and head[0].startswith("# Reconstructed (not copied) after https://github.com/"), (
-            path.name
-        )
-        assert ", seen 2026-12-03: " in head[0], path.name
+        assert ", seen 2026-12-03: " in path.read_text(encoding="utf-8").splitlines()[0], path.name
 
 
 @pytest.mark.parametrize("name", CORRECT)
