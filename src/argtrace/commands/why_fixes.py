@@ -179,3 +179,59 @@ def in_one_line(template: str, lines: Sequence[str]) -> bool:
         if ok:
             return True
     return False
+
+
+def tokenizer_mode_fix(group: Mapping[str, Any], text: str) -> str | None:
+    """vLLM's "No tokenizer registered for tokenizer_mode='X'": the modes the site's release takes and the
+    releases that register X, read from the wheels (frameworks/vllm_tokenizer_modes.py; vllm#30933:
+    deepseek_v32 on 0.12.0, registered from 0.13.0)."""
+    if "No tokenizer registered for" not in str(group["message"]):
+        return None
+    m = re.search(r"tokenizer_mode=['\"]([^'\"]+)['\"]", text)
+    if m is None:
+        return None
+    from argtrace.frameworks.entrypoints import describe_span
+    from argtrace.frameworks.vllm_tokenizer_modes import releases_taking, tokenizer_modes
+
+    word = m.group(1)
+    read = [v for v in group["releases"] if tokenizer_modes(v) is not None]
+    if not read:
+        return None
+    version = read[-1]
+    modes = tokenizer_modes(version)
+    assert modes is not None
+    taken = ", ".join(sorted({*modes.registered, *modes.translated}))
+    others = releases_taking(word)
+    fix = f"--tokenizer-mode {word} names no tokenizer vllm {version} registers; it takes {taken}"
+    if others:
+        span = describe_span("vllm", others)
+        return f"{fix}; vllm {span} register {word}: run one of those, or give a mode it takes"
+    return f"{fix}: give one of those (or register {word} with a plugin)"
+
+
+_OLD_NAME = re.compile(r"(?<![\w-])(--[a-z][\w.-]*|(?:VLLM|SGLANG|SGL)_[A-Z0-9_]+)\b")
+_NEW_FLAG = re.compile(r"\b[Uu]se (?:the )?(--[a-z][\w.-]*[\w])")
+
+
+def replacement_fix(group: Mapping[str, Any], text: str) -> str | None:
+    """A deprecation the release prints that names its replacement flag: "Using VLLM_ATTENTION_BACKEND
+    environment variable is deprecated ... Please use --attention-config.backend command line argument"
+    (vLLM 0.14.1, EuroEval#1488): the fix is that flag in place of the old name, not "make the condition
+    false". The old name is the last flag or variable before "deprecated", the new one the flag after
+    "use"."""
+    if "deprecated" not in str(group["message"]).lower():
+        return None
+    before, sep, after = text.partition("deprecated")
+    olds = _OLD_NAME.findall(before)
+    new = _NEW_FLAG.search(after)
+    if not sep or not olds or new is None or new.group(1) == olds[-1]:
+        return None
+    old, flag = olds[-1], new.group(1)
+    if old.startswith("--"):
+        return (
+            f"{old} is deprecated in the release that printed this; its message names the replacement: {flag}"
+        )
+    return (
+        f"{old} is deprecated in the release that printed this; its message names the replacement: pass "
+        f"{flag} with the value {old} held, and unset {old}"
+    )

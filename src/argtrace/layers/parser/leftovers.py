@@ -113,7 +113,8 @@ def extras(ctx: ParseContext) -> None:
                     f'and {shown!r} has no place left: "unrecognized arguments" (exit 2)',
                     at=ctx.at(idx),
                     setting=None,
-                    fix=f"write {word!r} once ({ctx.server.entrypoint} {shown} ...); {shown!r} is {dest} again",
+                    fix=f"write {word!r} once ({ctx.server.entrypoint} {shown} ...); {shown!r} is {dest}"
+                    " again",
                 )
                 i += 1
                 continue
