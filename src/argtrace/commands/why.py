@@ -22,9 +22,9 @@ from argtrace.commands.why_fixes import (
     in_conditions,
     in_one_line,
     lookup_handler_fix,
+    registry_fix,
     replacement_fix,
     request_fields,
-    tokenizer_mode_fix,
 )
 
 if TYPE_CHECKING:
@@ -354,7 +354,7 @@ def group_matches(
             text = settings_for[id(group)][2]
             group["fix"] = (
                 converter_fix(group, text)
-                or tokenizer_mode_fix(group, text)
+                or registry_fix(group, text)
                 or replacement_fix(group, text)
                 or _avoid(group)
             )

@@ -181,32 +181,43 @@ def in_one_line(template: str, lines: Sequence[str]) -> bool:
     return False
 
 
-def tokenizer_mode_fix(group: Mapping[str, Any], text: str) -> str | None:
-    """vLLM's "No tokenizer registered for tokenizer_mode='X'": the modes the site's release takes and the
-    releases that register X, read from the wheels (frameworks/vllm_tokenizer_modes.py; vllm#30933:
-    deepseek_v32 on 0.12.0, registered from 0.13.0)."""
-    if "No tokenizer registered for" not in str(group["message"]):
-        return None
-    m = re.search(r"tokenizer_mode=['\"]([^'\"]+)['\"]", text)
-    if m is None:
-        return None
+def registry_fix(group: Mapping[str, Any], text: str) -> str | None:
+    """A name a vLLM registry refuses at start-up: the names the site's release takes and the releases that
+    take the refused one, each read from the wheels. "No tokenizer registered for tokenizer_mode='X'"
+    (frameworks/vllm_tokenizer_modes.py; vllm#30933: deepseek_v32 on 0.12.0, registered from 0.13.0) and
+    "Unsupported connector type: X" (the KV connector factory's registry, scripts/gen_kv_connectors.py;
+    LMCache#1759: LMCacheConnector on 0.11.0, where only LMCacheConnectorV1 is left)."""
     from argtrace.frameworks.entrypoints import describe_span
-    from argtrace.frameworks.vllm_tokenizer_modes import releases_taking, tokenizer_modes
 
-    word = m.group(1)
-    read = [v for v in group["releases"] if tokenizer_modes(v) is not None]
-    if not read:
+    message = str(group["message"])
+    takes: dict[str, set[str]] = {}
+    if "No tokenizer registered for" in message:
+        m = re.search(r"tokenizer_mode=['\"]([^'\"]+)['\"]", text)
+        from argtrace.frameworks.vllm_tokenizer_modes import bundled_modes
+
+        what, flag = "tokenizer", "--tokenizer-mode"
+        takes = bundled_modes()
+    elif "Unsupported connector type" in message:
+        m = re.search(r"Unsupported connector type:? ['\"]?([\w.-]+)", text)
+        from argtrace.layers.disaggregation import bundled_connectors
+
+        what, flag = "KV connector", "--kv-transfer-config's kv_connector"
+        takes = bundled_connectors()
+    else:
         return None
-    version = read[-1]
-    modes = tokenizer_modes(version)
-    assert modes is not None
-    taken = ", ".join(sorted({*modes.registered, *modes.translated}))
-    others = releases_taking(word)
-    fix = f"--tokenizer-mode {word} names no tokenizer vllm {version} registers; it takes {taken}"
+    read = [v for v in group["releases"] if v in takes]
+    if m is None or not read:
+        return None
+    word, version = m.group(1), read[-1]
+    names = ", ".join(sorted(takes[version]))
+    fix = f"{flag} {word!r} names no {what} vllm {version} registers; it takes {names}"
+    others = [v for v in takes if word in takes[v]]
     if others:
-        span = describe_span("vllm", others)
-        return f"{fix}; vllm {span} register {word}: run one of those, or give a mode it takes"
-    return f"{fix}: give one of those (or register {word} with a plugin)"
+        from argtrace.frameworks.schema import version_key
+
+        span = describe_span("vllm", sorted(others, key=version_key))
+        return f"{fix}; vllm {span} take {word!r}: run one of those, or give a name vllm {version} takes"
+    return f"{fix}: give one of those"
 
 
 _OLD_NAME = re.compile(r"(?<![\w-])(--[a-z][\w.-]*|(?:VLLM|SGLANG|SGL)_[A-Z0-9_]+)\b")

@@ -61,3 +61,13 @@ def releases_taking(word: str) -> list[str]:
 
     out = [v for v in _releases() if (m := tokenizer_modes(v)) is not None and m.takes(word)]
     return sorted(out, key=version_key)
+
+
+def bundled_modes() -> dict[str, set[str]]:
+    """Release -> every word it takes (registered or translated), for the read releases."""
+    out: dict[str, set[str]] = {}
+    for version in _releases():
+        modes = tokenizer_modes(version)
+        if modes is not None:
+            out[version] = {*modes.registered, *modes.translated}
+    return out
