@@ -261,3 +261,53 @@ def test_the_launches_missed_raise_no_alarm(name: str) -> None:
     each needs the model's config.json or the plugin's code, which a new user's machine does not have, and
     nothing wrong is said instead."""
     assert shown(check(name)) == []
+
+
+def _generator() -> Any:
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[1] / "scripts" / "gen_vllm_tokenizer_modes.py"
+    spec = importlib.util.spec_from_file_location("gen_vllm_tokenizer_modes", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# Quoted from the wheels the data file was read from: vllm 0.12.0's vllm/tokenizers/hf.py:71 and
+# registry.py (resolve_tokenizer_args, its slow and auto branches; the lines between left out), vllm
+# 0.33.0's vllm/tokenizers/registry.py (_VLLM_TOKENIZERS, first entries) and vllm/config/model.py:1050.
+# The class bodies are cut to ``pass``.
+HF_0120 = '@TokenizerRegistry.register("hf")\nclass HfTokenizer(TokenizerLike):\n    pass\n'
+RESOLVE_0120 = """
+def resolve_tokenizer_args(tokenizer_name, *args, tokenizer_mode="auto", **kwargs):
+    if tokenizer_mode == "slow":
+        if kwargs.get("use_fast", False):
+            raise ValueError("Cannot use the fast tokenizer in slow tokenizer mode.")
+        tokenizer_mode = "hf"
+        kwargs["use_fast"] = False
+    if tokenizer_mode == "auto":
+        tokenizer_mode = "hf"
+"""
+TABLE_0330 = """
+_VLLM_TOKENIZERS = {
+    "alpamayo2_super": ("alpamayo2_super", "Alpamayo2SuperTokenizer"),
+    "cohere": ("hf", "CachedHfTokenizer"),
+}
+"""
+VALIDATOR_0330 = """
+class ModelConfig:
+    @field_validator("tokenizer_mode", mode="after")
+    def _lowercase_tokenizer_mode(cls, tokenizer_mode: str) -> str:
+        return tokenizer_mode.lower()
+"""
+
+
+def test_the_generator_reads_registrations_translations_and_lowercasing() -> None:
+    gen = _generator()
+    assert gen.registered_calls(HF_0120) == {"hf"}
+    assert gen.registry_table(TABLE_0330) == {"alpamayo2_super", "cohere"}
+    assert gen.translated(RESOLVE_0120) == {"slow", "auto"}
+    assert (gen.lowercases(VALIDATOR_0330), gen.lowercases(RESOLVE_0120)) == (True, False)
+    # a comparison whose branch does not rebind the mode is not a translation (0.33.0's "hf" branch)
+    assert gen.translated('if tokenizer_mode == "hf":\n    kwargs["mistral_format"] = False\n') == set()
