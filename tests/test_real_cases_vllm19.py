@@ -36,6 +36,8 @@ CLASSES = {
     "gpustack2259_tp3_heads.cmd": ("c", "c"),
     "lmcache1759_v0_connector_0110.cmd": ("a", "a"),
     "lmcache1759_v0_connector_0110.txt": ("b", "a"),
+    "pr27195_async_scheduling_ray.txt": ("a", "a"),
+    "qwen3coder578_async_mamba_prefix.txt": ("b", "b"),
 }
 CORRECT = [
     "ok_gonka1215_pp_logprobs_mode.cmd",
@@ -85,7 +87,7 @@ def test_inventory_and_counts() -> None:
     assert files == set(CLASSES) | set(CORRECT)
     before = [sum(c[0] == k for c in CLASSES.values()) for k in "abcd"]
     after = [sum(c[1] == k for c in CLASSES.values()) for k in "abcd"]
-    assert (before, after) == ([3, 5, 5, 0], [8, 1, 4, 0])
+    assert (before, after) == ([4, 6, 5, 0], [9, 2, 4, 0])
 
 
 def test_every_case_names_its_source() -> None:
@@ -232,6 +234,11 @@ def test_euroeval1488_why_names_the_replacement_the_message_gives() -> None:
             ["max_num_batched_tokens", "max_model_len", "enable_chunked_prefill"],
         ),
         ("pr55693_nixl_kv_both.txt", "NixlBaseConnector.__init__", ["kv_transfer_config"]),
+        (
+            "pr27195_async_scheduling_ray.txt",
+            "VllmConfig.__post_init__",
+            ["distributed_executor_backend", "async_scheduling"],
+        ),
     ],
 )
 def test_why_texts_found_first_seen(name: str, function: str, settings: list[str]) -> None:
@@ -311,3 +318,16 @@ def test_the_generator_reads_registrations_translations_and_lowercasing() -> Non
     assert (gen.lowercases(VALIDATOR_0330), gen.lowercases(RESOLVE_0120)) == (True, False)
     # a comparison whose branch does not rebind the mode is not a translation (0.33.0's "hf" branch)
     assert gen.translated('if tokenizer_mode == "hf":\n    kwargs["mistral_format"] = False\n') == set()
+
+
+def test_qwen3coder578_why_names_too_many_flags() -> None:
+    """b: the warning's site is found, but its fix lists every flag its conditions read (the executor
+    backend, the speculative config) and not --enable-prefix-caching, which turns the Mamba cache's align
+    mode on: the conditions read mamba_cache_mode, which vLLM derives from prefix caching."""
+    first = why("qwen3coder578_async_mamba_prefix.txt")["matches"][0]
+    assert first["function"] == "VllmConfig.__post_init__"
+    assert first["fix"] == (
+        "make the condition false (self.cache_config.mamba_cache_mode != 'none'): change --mamba-cache-mode, "
+        "--distributed-executor-backend, --async-scheduling, --speculative-config (its "
+        "disable_padded_drafter_batch, method)"
+    )
