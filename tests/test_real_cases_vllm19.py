@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.batches import check_case
+from tests.batches import check_case, table_counts, unsourced
 from tests.conftest import alarms, quoted_text, run_cli
 
 CASES = Path(__file__).resolve().parent / "data" / "real_cases_vllm19"
@@ -85,15 +85,11 @@ def finding(report: dict[str, Any], code: str) -> dict[str, Any]:
 def test_inventory_and_counts() -> None:
     files = {p.name for p in CASES.iterdir()}
     assert files == set(CLASSES) | set(CORRECT)
-    before = [sum(c[0] == k for c in CLASSES.values()) for k in "abcd"]
-    after = [sum(c[1] == k for c in CLASSES.values()) for k in "abcd"]
-    assert (before, after) == ([4, 6, 5, 0], [9, 2, 4, 0])
+    assert table_counts(CLASSES) == ([4, 6, 5, 0], [9, 2, 4, 0])
 
 
 def test_every_case_names_its_source() -> None:
-    for path in sorted(CASES.iterdir()):
-        head = path.read_text(encoding="utf-8").splitlines()[:1]
-        assert any("https://" in line for line in head), path.name
+    assert unsourced(CASES) == []
 
 
 @pytest.mark.parametrize("name", CORRECT)
