@@ -327,3 +327,15 @@ def test_qwen3coder578_why_names_too_many_flags() -> None:
         "--distributed-executor-backend, --async-scheduling, --speculative-config (its "
         "disable_padded_drafter_batch, method)"
     )
+
+
+@pytest.mark.parametrize(("mode", "severity"), [("slow", "info"), ("deepseek-v32", "warning")])
+def test_an_unnamed_release_makes_it_a_note_when_another_release_takes_the_word(
+    mode: str, severity: str
+) -> None:
+    """Nothing names the release (analysed as 0.33.0): 'slow' is taken by 0.12.0-0.30.0, which the launch
+    may run, so 0.33.0's refusal is a note; a word no release registers stays a warning."""
+    report = run_cli(["check", "--format", "json", "-c", f"vllm serve m --tokenizer-mode {mode}"]).json
+    assert [(f["code"], f["severity"]) for f in report["findings"] if f["code"] == "RS054"] == [
+        ("RS054", severity)
+    ]

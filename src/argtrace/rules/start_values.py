@@ -280,5 +280,6 @@ RS054 = Rule(
     example=_static("vllm serve deepseek-ai/DeepSeek-V3.2 --tokenizer-mode deepseek_v32", "0.12.0"),
     correct=_static("vllm serve deepseek-ai/DeepSeek-V3.2 --tokenizer-mode deepseek_v32", "0.13.0"),
     exceptions="Only vLLM 0.12.0 on (older releases refuse an unlisted word with argparse's own choices, "
-    "PA009); nothing when a plugin registers the name.",
+    "PA009); nothing when a plugin registers the name; a note when nothing names the release and another "
+    "release takes the word.",
 )
