@@ -30,7 +30,7 @@ from typing import Any
 
 from argtrace import localfs
 from argtrace.frameworks.model_refs import PATHLIKE
-from argtrace.model import Evidence, Finding, LayerResult, Report
+from argtrace.model import Evidence, Finding, LayerResult, Report, Severity
 
 # the raise RS030 follows, as the message index names it
 TRITON_FP8_SITE = ("vllm/v1/attention/backends/triton_attn.py", "TritonAttentionImpl.__init__")
@@ -344,5 +344,5 @@ def tokenizer_mode_not_registered(report: Report) -> list[Finding]:
     at = next((o.at for o in setting.history if o.at), None) if setting is not None else None
     # nothing names the release and another release takes the word: the launch may well run one of those,
     # so the analysed release's refusal is a note (a word no release takes stays a warning)
-    severity = "info" if report.framework.version is None and others else None
+    severity: Severity | None = "info" if report.framework.version is None and others else None
     return [rules.RS054.finding(message, at=at, setting="tokenizer_mode", fix=fix, severity=severity)]
