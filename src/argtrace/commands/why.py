@@ -22,6 +22,8 @@ from argtrace.commands.why_fixes import (
     in_conditions,
     in_one_line,
     lookup_handler_fix,
+    registry_fix,
+    replacement_fix,
     request_fields,
 )
 
@@ -349,7 +351,13 @@ def group_matches(
             known |= {v for fw, v in bundled() if fw == group["framework"]}
         group["absent_in"] = [v for v in sort_releases(known) if v not in group["releases"]]
         if group["fix"] is None:
-            group["fix"] = converter_fix(group, settings_for[id(group)][2]) or _avoid(group)
+            text = settings_for[id(group)][2]
+            group["fix"] = (
+                converter_fix(group, text)
+                or registry_fix(group, text)
+                or replacement_fix(group, text)
+                or _avoid(group)
+            )
     _mark_vendored(out)
     if out and not every:
         out = _groups_shown(out)

@@ -179,3 +179,70 @@ def in_one_line(template: str, lines: Sequence[str]) -> bool:
         if ok:
             return True
     return False
+
+
+def registry_fix(group: Mapping[str, Any], text: str) -> str | None:
+    """A name a vLLM registry refuses at start-up: the names the site's release takes and the releases that
+    take the refused one, each read from the wheels. "No tokenizer registered for tokenizer_mode='X'"
+    (frameworks/vllm_tokenizer_modes.py; vllm#30933: deepseek_v32 on 0.12.0, registered from 0.13.0) and
+    "Unsupported connector type: X" (the KV connector factory's registry, scripts/gen_kv_connectors.py;
+    LMCache#1759: LMCacheConnector on 0.11.0, where only LMCacheConnectorV1 is left)."""
+    from argtrace.frameworks.entrypoints import describe_span
+
+    message = str(group["message"])
+    takes: dict[str, set[str]] = {}
+    if "No tokenizer registered for" in message:
+        m = re.search(r"tokenizer_mode=['\"]([^'\"]+)['\"]", text)
+        from argtrace.frameworks.vllm_tokenizer_modes import bundled_modes
+
+        what, flag = "tokenizer", "--tokenizer-mode"
+        takes = bundled_modes()
+    elif "Unsupported connector type" in message:
+        m = re.search(r"Unsupported connector type:? ['\"]?([\w.-]+)", text)
+        from argtrace.layers.disaggregation import bundled_connectors
+
+        what, flag = "KV connector", "--kv-transfer-config's kv_connector"
+        takes = bundled_connectors()
+    else:
+        return None
+    read = [v for v in group["releases"] if v in takes]
+    if m is None or not read:
+        return None
+    word, version = m.group(1), read[-1]
+    names = ", ".join(sorted(takes[version]))
+    fix = f"{flag} {word!r} names no {what} vllm {version} registers; it takes {names}"
+    others = [v for v in takes if word in takes[v]]
+    if others:
+        from argtrace.frameworks.schema import version_key
+
+        span = describe_span("vllm", sorted(others, key=version_key))
+        return f"{fix}; vllm {span} take {word!r}: run one of those, or give a name vllm {version} takes"
+    return f"{fix}: give one of those"
+
+
+_OLD_NAME = re.compile(r"(?<![\w-])(--[a-z][\w.-]*|(?:VLLM|SGLANG|SGL)_[A-Z0-9_]+)\b")
+_NEW_FLAG = re.compile(r"\b[Uu]se (?:the )?(--[a-z][\w.-]*[\w])")
+
+
+def replacement_fix(group: Mapping[str, Any], text: str) -> str | None:
+    """A deprecation the release prints that names its replacement flag: "Using VLLM_ATTENTION_BACKEND
+    environment variable is deprecated ... Please use --attention-config.backend command line argument"
+    (vLLM 0.14.1, EuroEval#1488): the fix is that flag in place of the old name, not "make the condition
+    false". The old name is the last flag or variable before "deprecated", the new one the flag after
+    "use"."""
+    if "deprecated" not in str(group["message"]).lower():
+        return None
+    before, sep, after = text.partition("deprecated")
+    olds = _OLD_NAME.findall(before)
+    new = _NEW_FLAG.search(after)
+    if not sep or not olds or new is None or new.group(1) == olds[-1]:
+        return None
+    old, flag = olds[-1], new.group(1)
+    if old.startswith("--"):
+        return (
+            f"{old} is deprecated in the release that printed this; its message names the replacement: {flag}"
+        )
+    return (
+        f"{old} is deprecated in the release that printed this; its message names the replacement: pass "
+        f"{flag} with the value {old} held, and unset {old}"
+    )

@@ -452,6 +452,11 @@ def _kv_connectors() -> dict[str, dict[str, str]]:
     return {str(k): dict(v) for k, v in _kv_data()["releases"].items() if v}
 
 
+def bundled_connectors() -> dict[str, set[str]]:
+    """Release -> the KV connectors it registers, for the read releases (scripts/gen_kv_connectors.py)."""
+    return {release: set(names) for release, names in _kv_connectors().items()}
+
+
 def _required_extra(release: str | None) -> dict[str, list[str]]:
     """connector -> the kv_connector_extra_config keys its code requires in ``release``."""
     return dict(_kv_data().get("required_extra", {}).get(release or "", {}))

@@ -1,5 +1,5 @@
-"""Values a server's start-up refuses or misreads (RS030-RS031, RS033-RS035, RS038), each judged by the code
-that refuses or misreads them.
+"""Values a server's start-up refuses or misreads (RS030-RS031, RS033-RS035, RS038, RS054), each judged by
+the code that refuses or misreads them.
 
 Runs after the other layers (``check.late_layers``), on the report's effective settings and ``--gpu``:
 
@@ -17,6 +17,9 @@ Runs after the other layers (``check.late_layers``), on the report's effective s
 - RS038: vLLM's ``--tool-call-parser`` without ``--enable-auto-tool-choice``: the serving code builds the
   parser only under that flag (the releases are those whose message index has the parser's load, whose
   refusal names ``--enable-auto-tool-choice``), so the value is never used (vllm#55754).
+- RS054: vLLM's ``--tokenizer-mode`` (a free string from 0.12.0) naming no tokenizer the release registers
+  or translates (frameworks/vllm_tokenizer_modes.py, read from the wheels): the registry's lookup raises at
+  start.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from typing import Any
 
 from argtrace import localfs
 from argtrace.frameworks.model_refs import PATHLIKE
-from argtrace.model import Evidence, Finding, LayerResult, Report
+from argtrace.model import Evidence, Finding, LayerResult, Report, Severity
 
 # the raise RS030 follows, as the message index names it
 TRITON_FP8_SITE = ("vllm/v1/attention/backends/triton_attn.py", "TritonAttentionImpl.__init__")
@@ -62,6 +65,7 @@ def start_values(report: Report, gpu: str | None) -> LayerResult:
         result.findings.extend(eagle3_draft_under_eagle(report))
     if framework == "vllm":
         result.findings.extend(tool_parser_without_auto_choice(report))
+        result.findings.extend(tokenizer_mode_not_registered(report))
     return result
 
 
@@ -307,3 +311,38 @@ def tool_parser_without_auto_choice(report: Report) -> list[Finding]:
             "--tool-call-parser if the server takes no tool calls",
         )
     ]
+
+
+def tokenizer_mode_not_registered(report: Report) -> list[Finding]:
+    """RS054: ``--tokenizer-mode WORD`` that the release neither registers a tokenizer for nor translates
+    before the registry's lookup: argparse takes the word (0.12.0 on) and the start-up lookup raises."""
+    from argtrace.frameworks.entrypoints import describe_span
+    from argtrace.frameworks.vllm_tokenizer_modes import releases_taking, tokenizer_modes
+    from argtrace.rules import start_values as rules
+
+    word = _effective(report, "tokenizer_mode")
+    version = report.framework.version or report.framework.analysed_with
+    modes = tokenizer_modes(version) if isinstance(word, str) and word and version else None
+    if modes is None or modes.takes(str(word)):
+        return []
+    others = releases_taking(str(word))
+    taken = ", ".join(sorted({*modes.translated, *modes.registered}))
+    message = (
+        f"--tokenizer-mode {word}: vllm {version} registers no tokenizer of that name (it registers "
+        f"{', '.join(modes.registered)} and reads {', '.join(modes.translated)} before the lookup), so "
+        "loading "
+        f'the tokenizer raises "No tokenizer registered for tokenizer_mode={str(word)!r}" at start '
+        f"({modes.refusal_at}) unless a plugin registers it"
+    )
+    if others:
+        span = describe_span("vllm", others)
+        message += f"; vllm {span} register {word}"
+        fix = f"run a release that registers {word} (vllm {span}), or give one vllm {version} takes: {taken}"
+    else:
+        fix = f"give one of the modes vllm {version} takes: {taken}"
+    setting = report.setting("tokenizer_mode")
+    at = next((o.at for o in setting.history if o.at), None) if setting is not None else None
+    # nothing names the release and another release takes the word: the launch may well run one of those,
+    # so the analysed release's refusal is a note (a word no release takes stays a warning)
+    severity: Severity | None = "info" if report.framework.version is None and others else None
+    return [rules.RS054.finding(message, at=at, setting="tokenizer_mode", fix=fix, severity=severity)]

@@ -1,4 +1,4 @@
-"""Values a server's start-up refuses or misreads (RS030-RS035, RS038; layers/start_values.py,
+"""Values a server's start-up refuses or misreads (RS030-RS035, RS038, RS054; layers/start_values.py,
 layers/start_raises.py): a KV-cache dtype the GPU that ``--gpu`` names cannot store, a model name that is
 neither a local path nor a Hugging Face repo id, flags the release's own argument checks refuse, and an
 Eagle3 draft under SGLang's EAGLE algorithm, a Hugging Face cache's repo folder given as the model, and a GGUF
@@ -257,4 +257,29 @@ RS036 = Rule(
     exceptions="Nothing without --gpu, nothing for vLLM (its device checks read the platform object, not a "
     "probe of this table), nothing when a test reads a local, the model, the environment or a setting the "
     "launch does not give, nothing when the resolver ran (RS001).",
+)
+
+RS054 = Rule(
+    code="RS054",
+    layer="resolution",
+    severity="warning",
+    title="A --tokenizer-mode the release registers no tokenizer for",
+    basis="framework-code",
+    rationale=(
+        "From vLLM 0.12.0 --tokenizer-mode is a free string (ModelConfig.tokenizer_mode: TokenizerMode | "
+        "str): argparse takes any word, and loading the tokenizer at start-up looks the word up in the "
+        'tokenizer registry, which raises "No tokenizer registered for tokenizer_mode=..." for a name '
+        "nothing registered (TokenizerRegistry in vllm/tokenizers/registry.py). What each release takes is "
+        "read from its wheel (scripts/gen_vllm_tokenizer_modes.py): the names it registers "
+        "(TokenizerRegistry.register calls, the _VLLM_TOKENIZERS table) and the words it translates before "
+        "the lookup (auto, slow, custom). deepseek_v32, which the DeepSeek-V3.2 recipe passes, is registered "
+        "from 0.13.0: on 0.12.0 the launch fails (vllm#30933). A plugin can register more names, which "
+        "nothing in the launch shows: a warning."
+    ),
+    fix="run a release that registers the mode, or give one the release takes",
+    example=_static("vllm serve deepseek-ai/DeepSeek-V3.2 --tokenizer-mode deepseek_v32", "0.12.0"),
+    correct=_static("vllm serve deepseek-ai/DeepSeek-V3.2 --tokenizer-mode deepseek_v32", "0.13.0"),
+    exceptions="Only vLLM 0.12.0 on (older releases refuse an unlisted word with argparse's own choices, "
+    "PA009); nothing when a plugin registers the name; a note when nothing names the release and another "
+    "release takes the word.",
 )

@@ -102,6 +102,22 @@ def extras(ctx: ParseContext) -> None:
                 )
                 i += 1
                 continue
+            repeated = _repeated_subcommand(ctx, idx)
+            if repeated is not None and not ctx.prepared.known_args:
+                word, dest = repeated
+                shown = ctx.display(idx, text)
+                ctx.add(
+                    rules.PA_UNRECOGNIZED,
+                    f"{shown!r} ({what}) is not a value of any flag: {word!r} is written twice "
+                    f"({ctx.server.entrypoint} {word} ...), so argparse took the second {word!r} as {dest}, "
+                    f'and {shown!r} has no place left: "unrecognized arguments" (exit 2)',
+                    at=ctx.at(idx),
+                    setting=None,
+                    fix=f"write {word!r} once ({ctx.server.entrypoint} {shown} ...); {shown!r} is {dest}"
+                    " again",
+                )
+                i += 1
+                continue
             if ctx.prepared.known_args:
                 ctx.add(
                     rules.PA_UNRECOGNIZED,
@@ -144,6 +160,28 @@ def _taken_slot(ctx: ParseContext, idx: int) -> tuple[str, int, str] | None:
         flag = before.text.split("=", 1)[0]
         if flag.startswith("-") and "=" not in before.text and not _is_number(flag) and ctx.tok(first):
             return flag, first, ev.spec.dest
+    return None
+
+
+def _repeated_subcommand(ctx: ParseContext, idx: int) -> tuple[str, str] | None:
+    """(the subcommand, the positional's dest) when the first word the parser gets repeats the subcommand
+    that chose it (``vllm serve serve MODEL``), filled a positional, and ``idx`` is a later word left over.
+
+    The console script consumes the first ``serve`` to pick its subparser; the second is an ordinary word, so
+    the subparser's first positional (``model_tag``) takes it and the model written after it has no slot
+    (argparse's _parse_known_args, consume_positionals)."""
+    start = ctx.server.server_args_start
+    if start < 1 or start > len(ctx.server.argv):
+        return None
+    word = ctx.server.argv[start - 1].text
+    if not word or not ctx.server.entrypoint.endswith(" " + word):
+        return None
+    for ev in ctx.outcome.events:
+        if ev.option is not None or not ev.value_toks or ev.value_toks[0] != 0 or idx <= 0:
+            continue
+        first = ctx.tok(0)
+        if first is not None and first.text == word:
+            return word, ev.spec.dest
     return None
 
 

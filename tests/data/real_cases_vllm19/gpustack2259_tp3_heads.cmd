@@ -1,0 +1,2 @@
+# https://github.com/gpustack/gpustack/issues/2259 (vLLM 0.8.5.post1, 2025-06-19: the tensor-parallel size 3 does not divide gemma-3-27b-it's attention heads; the arguments GPUStack ran, from its log)
+vllm serve /root/workspace/d19ndanhri0c73dr6i5g/cache/model_scope/LLM-Research/gemma-3-27b-it --max-model-len 8192 --tensor-parallel-size 3 --host 0.0.0.0 --port 40059 --served-model-name gemma-3-27b-it

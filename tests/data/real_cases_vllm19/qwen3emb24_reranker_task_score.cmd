@@ -1,0 +1,2 @@
+# https://github.com/QwenLM/Qwen3-Embedding/issues/24 (2025-06-09, release not named; at the first request "AttributeError: 'Qwen3ForCausalLM' object has no attribute 'pooler'": the reranker is served as Qwen3ForCausalLM without --hf-overrides '{"architectures": ["Qwen3ForSequenceClassification"], ...}' (vllm PR#19260))
+VLLM_USE_V1=0 CUDA_VISIBLE_DEVICES=0 vllm serve Qwen3-Reranker-8B   --gpu_memory_utilization 0.9 --port 10004  --max-model-len 32768  --task score

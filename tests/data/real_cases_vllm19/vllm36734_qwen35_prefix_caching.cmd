@@ -1,0 +1,2 @@
+# https://github.com/vllm-project/vllm/pull/36734 (vLLM 0.17.1, 2026-03-17: the launch fails; the PR raises max_num_batched_tokens to the block size under Mamba align mode, the check added by vllm PR#34445)
+vllm serve Qwen/Qwen3.5-122B-A10B-GPTQ-Int4 --served-model-name Qwen3.5-27B-AWQ-4bit --gpu-memory-utilization 0.9 --port 8848 -tp 2 --max-model-len 131072 --enable-auto-tool-choice --tool-call-parser qwen3_coder --reasoning-parser qwen3 --max-num-seqs 16 --enable-prefix-caching
