@@ -16,6 +16,7 @@ import copy
 import functools
 import json
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +25,7 @@ from typing import Any
 import pytest
 
 from argtrace.commands.why import explain
+from argtrace.layers.log.signatures import match_line
 from tests.conftest import REPO, Launch, alarms, check_launch, last_launch, quoted_text, run_cli
 
 DATA = REPO / "tests" / "data"
@@ -102,6 +104,26 @@ def unsourced(cases: Path, *, lines: int = 1, prefix: str = "", recursive: bool 
         if not any("https://" in line and line.startswith(prefix) for line in head):
             missing.append(str(path.relative_to(cases)))
     return missing
+
+
+# a log batch's header line (logs18 on): the report's URL, and how the stored copy was cut
+_LOG_SOURCE = re.compile(
+    r"# source: (https://github\.com/[\w.-]+/[\w.-]+/(?:issues|pull)/\d+) \(posted 20\d\d[-\d]*; the "
+    r"stored copy as given, cut as the test module notes\)$"
+)
+
+
+def log_sources(logs: Path) -> list[str]:
+    """The report URL in the header line of every log under ``logs``; each must have one, and no signature
+    may read that line (it would be taken for the server's)."""
+    urls: list[str] = []
+    for path in sorted(logs.rglob("*.log")):
+        head = path.read_text(encoding="utf-8").splitlines()[0]
+        found = _LOG_SOURCE.match(head)
+        assert found, path.name
+        assert match_line(head, framework=None, stage=None) is None, path.name
+        urls.append(found.group(1))
+    return urls
 
 
 # --- the log batches (tests/test_real_cases_logs_3.py to _6.py) --------------------------------------------
@@ -223,6 +245,21 @@ def shown(report: dict[str, Any]) -> list[tuple[str, str, str]]:
     """(severity, code, basis) of a report's errors and warnings, causes and consequences (a consequence is
     shown without its basis: the JSON gives it as code, place, message, severity and layer)."""
     return [(f["severity"], f["code"], f.get("basis", "-")) for f in alarms(report)]
+
+
+def shown_codes(report: dict[str, Any]) -> list[tuple[str, str]]:
+    """(code, severity) of each error and warning the report shows (tests/conftest.py's ``alarms``)."""
+    return [(f["code"], f["severity"]) for f in alarms(report)]
+
+
+def why_with_release(cases: Path, name: str, releases: Mapping[str, str]) -> dict[str, Any]:
+    """``argtrace why --format json``'s section on a batch's pasted text, with ``--framework-version`` when
+    the report names its release (``releases``)."""
+    release = ["--framework-version", releases[name]] if name in releases else []
+    result = run_cli(["why", "--format", "json", *release, quoted_text(cases / name)])
+    assert result.stdout.startswith("{"), result.stderr
+    section: dict[str, Any] = result.json["why"]
+    return section
 
 
 def finding(report: dict[str, Any], code: str) -> dict[str, Any]:

@@ -33,7 +33,6 @@ below.
 from __future__ import annotations
 
 import gzip
-import re
 from pathlib import Path
 
 import pytest
@@ -41,8 +40,15 @@ import pytest
 from argtrace.commands.why_text import _carries_caught
 from argtrace.layers.log.lines import _decode
 from argtrace.layers.log.prefilter import gnu_grep
-from argtrace.layers.log.signatures import load_catalog, match_line
-from tests.batches import LogCase, assert_what_the_log_gives, not_class_a, recorded_log_report, recorded_why
+from argtrace.layers.log.signatures import load_catalog
+from tests.batches import (
+    LogCase,
+    assert_what_the_log_gives,
+    log_sources,
+    not_class_a,
+    recorded_log_report,
+    recorded_why,
+)
 from tests.conftest import (
     alarms,
     assert_working_launch,
@@ -413,17 +419,7 @@ def test_the_batch() -> None:
 
 
 def test_every_log_has_its_source_in_a_header_no_pattern_reads() -> None:
-    urls = []
-    for path in sorted(LOGS.rglob("*.log")):
-        head = path.read_text(encoding="utf-8").splitlines()[0]
-        m = re.match(
-            r"# source: (https://github\.com/[\w.-]+/[\w.-]+/(?:issues|pull)/\d+) \(posted 20\d\d[-\d]*; the "
-            r"stored copy as given, cut as the test module notes\)$",
-            head,
-        )
-        assert m, path.name
-        urls.append(m.group(1))
-        assert match_line(head, framework=None, stage=None) is None, path.name
+    urls = log_sources(LOGS)
     assert len(set(urls)) == len(urls) == 20
 
 

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from tests.batches import check_case, table_counts, unsourced
-from tests.conftest import alarms, quoted_text, run_cli
+from tests.batches import check_case, finding, shown_codes, table_counts, unsourced, why_with_release
+from tests.conftest import run_cli
 
 CASES = Path(__file__).resolve().parent / "data" / "real_cases_vllm19"
 
@@ -65,21 +65,10 @@ def check(name: str, release: str | None = None) -> dict[str, Any]:
 
 
 def why(name: str) -> dict[str, Any]:
-    release = ["--framework-version", RELEASES[name]] if name in RELEASES else []
-    result = run_cli(["why", "--format", "json", *release, quoted_text(CASES / name)])
-    assert result.stdout.startswith("{"), result.stderr
-    section: dict[str, Any] = result.json["why"]
-    return section
+    return why_with_release(CASES, name, RELEASES)
 
 
-def shown(report: dict[str, Any]) -> list[tuple[str, str]]:
-    return [(f["code"], f["severity"]) for f in alarms(report)]
-
-
-def finding(report: dict[str, Any], code: str) -> dict[str, Any]:
-    found = [f for f in report["findings"] if f["code"] == code]
-    assert found, [f["code"] for f in report["findings"]]
-    return found[0]
+shown = shown_codes
 
 
 def test_inventory_and_counts() -> None:

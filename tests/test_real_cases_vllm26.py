@@ -16,7 +16,7 @@ import pytest
 
 from argtrace.commands.why import explain
 from argtrace.commands.why_attribute import attribute_error
-from tests.batches import check_case, table_counts, unsourced
+from tests.batches import check_case, shown_codes, table_counts, unsourced
 from tests.conftest import alarms, quoted_text, run_cli
 
 CASES = Path(__file__).resolve().parent / "data" / "real_cases_vllm26"
@@ -70,8 +70,7 @@ def check(name: str) -> dict[str, Any]:
     return check_case(CASES, name, release)
 
 
-def shown(report: dict[str, Any]) -> list[tuple[str, str]]:
-    return [(f["code"], f["severity"]) for f in alarms(report)]
+shown = shown_codes
 
 
 def finding(report: dict[str, Any], code: str) -> dict[str, Any]:
