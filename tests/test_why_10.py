@@ -27,7 +27,8 @@ from typing import Any
 
 import pytest
 
-from argtrace.commands.why import _on_environment, explain, library_settings, render_why
+from argtrace.commands.why import _on_environment, explain, render_why
+from argtrace.commands.why_library import library_settings
 from argtrace.commands.why_oom import holders
 from argtrace.commands.why_unrecognized import _python_options, foreign_program, origin_of_parser
 from argtrace.layers.log.sites import _flags_in_placeholders

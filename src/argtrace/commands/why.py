@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from argtrace.commands.why_fixes import (
@@ -26,6 +25,7 @@ from argtrace.commands.why_fixes import (
     replacement_fix,
     request_fields,
 )
+from argtrace.commands.why_library import library_settings
 
 if TYPE_CHECKING:
     from argtrace.layers.log.messages import Match, Preferred
@@ -54,142 +54,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the server log the message came from (its version line ranks that release first)",
     )
     parser.add_argument("--all", action="store_true", help="every matching site, not only the best ones")
-
-
-def placeholder_values(parts: Sequence[Any], text: str) -> dict[str, str]:
-    """What each placeholder of a message stands for in the pasted text (``{"repo_id": "a/b:c"}``); empty
-    when the message has optional pieces or does not match the text whole."""
-    if any(isinstance(p, dict) for p in parts):
-        return {}
-    pieces: list[str] = []
-    names: list[str] = []
-    for part in parts:
-        if isinstance(part, str):
-            pieces.append(r"\s*".join(re.escape(w) for w in part.split()) if part.strip() else r"\s*")
-        else:
-            pieces.append(f"(?P<p{len(names)}>.+?)")
-            names.append(str(part[0]))
-    if not names:
-        return {}
-    if not isinstance(parts[-1], str):  # a trailing placeholder takes the rest of the text
-        pieces[-1] = f"(?P<p{len(names) - 1}>.+)"
-    flat = " ".join(text.split())
-    m = re.search("".join(pieces), flat)
-    if m is None and isinstance(parts[-1], str) and parts[-1].strip():
-        # a pasted line often loses or rewrites the message's tail ("Use repo_type argument if needed" for
-        # "Use `repo_type` argument if needed."): the closing literal's first character ends the value
-        pieces[-1] = re.escape(parts[-1].strip()[0])
-        m = re.search("".join(pieces), flat)
-    return {name: m.group(f"p{i}") for i, name in enumerate(names)} if m else {}
-
-
-@dataclass(frozen=True)
-class LibraryValue:
-    """A library's message whose placeholder is the value a server setting was given: which settings pass
-    it (``flags``; none: the flags that name the model, layers/resolution.MODEL_FLAGS), what the library
-    does with it (``how``) and the way out (``fix``); ``prefix``: only values that start with it."""
-
-    how: str
-    fix: str
-    flags: tuple[str, ...] = ()
-    prefix: str = ""
-
-
-_LIBRARY_VALUES = {
-    ("huggingface_hub", "repo_id"): LibraryValue(
-        "a value that is not a local directory is loaded from the Hub as a repo id",
-        "give an existing local directory or a valid repo id (a revision goes to --revision, not into the "
-        "id)",
-    ),
-    # Triton's dtype.to_ir refuses an fp8 type the GPU lacks (fp8e4nv: SM89+); vLLM builds such kernels for
-    # an fp8 KV cache (vllm/v1/attention/ops/triton_reshape_and_cache_flash.py: "an FP8 KV cache needs
-    # native fp8e4nv (SM89+)") and for fp8 weights
-    ("triton", "self"): LibraryValue(
-        "a Triton kernel was built for an fp8 type this GPU lacks (fp8e4nv needs compute capability 8.9+), "
-        "from an fp8 KV cache or fp8 quantization",
-        "on this GPU use --kv-cache-dtype auto (or float16) and no fp8 --quantization",
-        ("--kv-cache-dtype", "--quantization"),
-        "fp8",
-    ),
-    # transformers' AutoConfig.from_pretrained reads config.json of the directory or repo it is given, which
-    # is the model setting's value (SGLang's --model-path, vLLM's --model): a LoRA adapter's directory, a
-    # checkpoint in another format (Mistral's params.json) or a dataset has no model_type it knows
-    ("transformers", "pretrained_model_name_or_path"): LibraryValue(
-        "transformers reads that directory's or repo's config.json and finds no model_type it knows",
-        "give the model's own directory (a LoRA adapter's goes to the LoRA flags, a checkpoint in another "
-        "format needs its format's loader), or a transformers release that knows its model_type",
-    ),
-}
-
-
-def _path_as_repo_id(value: str) -> tuple[str, str] | None:
-    """(how, fix) when the value huggingface_hub refused as a repo id is a GGUF ``<repo_id>:<quant_type>``
-    reference (frameworks/model_refs.py: the releases whose loader takes it), or a path: the frameworks
-    hand the Hub only a value that is not an existing local model folder (vLLM's and SGLang's model
-    loading, transformers' ``cached_file``), so no model folder of that name (with its config.json) was
-    found where the process ran: a folder on another node, outside the container, an incomplete download,
-    or not there at all. A Hugging Face cache's repo folder (``models--ORG--NAME``) is a directory, but
-    not a model's (its files are in ``snapshots/<revision>``)."""
-    from argtrace.frameworks.model_refs import FORM_TEXT, cache_repo_folder, releases_taking, repo_quant
-
-    split = repo_quant(value)
-    taking = {fw: releases_taking(fw, "repo_quant") for fw in ("vllm", "sglang")}
-    if split is not None and any(taking.values()):
-        spans = ", ".join(f"{fw} {r[0]}-{r[-1]}" for fw, r in taking.items() if r)
-        return (
-            f"{value!r} is a GGUF reference {FORM_TEXT['repo_quant']} (repo {split[0]}, quant type "
-            f"{split[1]}), "
-            f"which only some releases' GGUF loaders take ({spans}, scripts/gen_model_refs.py); the one that "
-            "ran handed it to huggingface_hub as a repo id",
-            f"run a release that takes it ({spans}), or download the .gguf file and give its local path (the "
-            "original model's repo to --tokenizer)",
-        )
-    if not value.startswith(("/", "./", "../", "~")) and value.count("/") < 2:
-        return None
-    folder = cache_repo_folder(value)
-    if folder is not None:
-        return (
-            f"{value!r} is a Hugging Face cache's folder of the repo {folder[1]} (models--ORG--NAME), which "
-            "holds blobs/, refs/ and snapshots/<revision>/, not the model's config.json, so it was read as a "
-            "repo id",
-            f"give the snapshot folder {folder[0]}/snapshots/<revision>, or the repo id {folder[1]} with "
-            f"HF_HUB_CACHE={folder[0].rsplit('/', 1)[0] or '/'}",
-        )
-    return (
-        f"{value!r} is a path, but no model folder of that name (a directory holding its config.json) was "
-        'found where the process ran, so it was read as a repo id (vLLM also logs this, as "Error retrieving '
-        'safetensors: ...", for a local folder it then loads: that line alone is harmless)',
-        "make the folder, with its config.json, exist where the server runs, on every node of a multi-node "
-        "start and inside its container (mount it), or correct the path; a relative path is read from the "
-        "server's working directory",
-    )
-
-
-def library_settings(
-    library: str, parts: Sequence[Any], text: str, framework: str | None
-) -> tuple[list[dict[str, Any]], dict[str, str]]:
-    """(settings, placeholder values) of a library's message: the frameworks' settings whose value the
-    placeholder is, with the value the text shows (``framework``: only its settings)."""
-    from argtrace.layers.log.sites import _dest
-    from argtrace.layers.resolution import MODEL_FLAGS
-
-    values = placeholder_values(parts, text)
-    out: list[dict[str, Any]] = []
-    for (lib, name), known in _LIBRARY_VALUES.items():
-        if lib != library or name not in values:
-            continue
-        value = values[name].strip().strip("'\"")
-        if not value.startswith(known.prefix):
-            continue
-        shaped = _path_as_repo_id(value) if (lib, name) == ("huggingface_hub", "repo_id") else None
-        how, fix = shaped or (known.how, known.fix)
-        for fw in [framework] if framework in MODEL_FLAGS else sorted(MODEL_FLAGS):
-            for flag in known.flags or MODEL_FLAGS[fw][:1]:
-                dest = _dest(fw, None, flag)
-                if dest:
-                    entry = {"name": dest, "flag": flag, "framework": fw, "value": value}
-                    out.append(entry | {"via": f"{library}:{name}", "how": how, "fix": fix})
-    return out, values
 
 
 def _shown(setting: Mapping[str, Any]) -> str:
