@@ -419,6 +419,42 @@ def _literal_reference(links: _Links, report: Report) -> None:
                 links.link(j, i)
 
 
+# TP013 of shell syntax in an exec-form argv: the word no shell reads (`>`, `&&`, `2>&1`), and the argv
+_EXEC_SHELL_WORD = re.compile(r"no shell runs it, so (\S+) is passed to the program")
+
+
+def _exec_form_shell_words(links: _Links, report: Report) -> None:
+    """PA001 on `>`, its target and what follows it in an exec-form argv are TP013's consequences: the
+    argument parser refuses the words only because no shell took them out (one cause, one finding)."""
+    import ast
+    import shlex
+
+    findings = links.findings
+    for i, cause in enumerate(findings):
+        m = _EXEC_SHELL_WORD.search(cause.message) if cause.code == "TP013" else None
+        where = _path_line(cause.at)
+        if m is None or where is None or not cause.evidence:
+            continue
+        try:
+            argv = shlex.split(cause.evidence[0].text)
+            word = shlex.split(m.group(1))[0]
+        except (ValueError, IndexError):
+            continue
+        if word not in argv:
+            continue
+        tail = set(argv[argv.index(word) :])
+        for j, f in enumerate(findings):
+            refused = _REFUSED.match(f.message) if f.code == "PA001" else None
+            if refused is None or _path_line(f.at) != where:
+                continue
+            try:
+                text = ast.literal_eval(f"'{refused.group(1)}'")
+            except (ValueError, SyntaxError):
+                continue
+            if text in tail:
+                links.link(j, i)
+
+
 def _missing_required(links: _Links, report: Report) -> None:
     findings = links.findings
     for i, cause in enumerate(findings):
@@ -651,6 +687,7 @@ RULES: tuple[Callable[[_Links, Report], None], ...] = (
     _lost_positional,
     _missing_required,
     _literal_reference,
+    _exec_form_shell_words,
     _broken_command,
     _folded_continuation,
     _docker_option,

@@ -137,7 +137,9 @@ def describe_process(
 
         host = current_host()  # argtrace --host: server_interpreter looked on the node
         here = f"on {host.label}" if host.is_remote else "on this machine"
-        word = server.interpreter or server.entrypoint.split()[0]
+        first = server.argv[0].text if server.argv else None
+        # a console script called by its path (`/opt/venv/bin/vllm serve`) needs no PATH lookup
+        word = server.interpreter or (first if first and "/" in first else server.entrypoint.split()[0])
         if path is not None and path.value is None and not path.origin.known:
             msg = (
                 f"`{word}` is looked up on a PATH not known here ({path.origin.reason or 'unknown'}); the "

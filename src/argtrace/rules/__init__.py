@@ -57,6 +57,8 @@ _RULE_MODULES = (
     "argtrace.rules.dstack",
     # TP092-TP094: Kustomize overlays, `gcloud run deploy`, Knative / Cloud Run services.
     "argtrace.rules.deployers",
+    # TP098-TP099: Supervisor configurations (supervisord.conf, conf.d/*.conf) as launch carriers.
+    "argtrace.rules.supervisor",
     # RS047-RS050: the model class config.json names against the launch (layers/model_caps.py).
     "argtrace.rules.model_caps",
 )

@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 
 def manifest_kind(data: bytes) -> str | None:
     """``"compose"``, ``"kubernetes"``, ``"systemd"`` (a service unit), ``"skypilot"`` (a task YAML),
-    ``"rayserve"`` (a Ray Serve LLM serve config), ``"dockerfile"``, ``"quadlet"`` (a Podman ``.container``
+    ``"rayserve"`` (a Ray Serve LLM serve config), ``"supervisor"`` (a Supervisor configuration),
+    ``"dockerfile"``, ``"quadlet"`` (a Podman ``.container``
     file), ``"workflow"`` (a GitHub Actions workflow or composite action), ``"dstack"`` (a dstack run
     configuration), ``"kustomize"`` (a Kustomization: the manifests it builds are read) or ``None`` (a
     script, or a
@@ -55,6 +56,11 @@ def manifest_kind(data: bytes) -> str | None:
             return "kustomize"
     if re.search(r"(?m)^apiVersion:\s*\S", text) and re.search(r"(?m)^kind:\s*\S", text):
         return "kubernetes"
+    if "[program:" in text:
+        from argtrace.layers.transport.supervisor import is_supervisor_conf
+
+        if is_supervisor_conf(head):
+            return "supervisor"
     if b"[Service]" in head:
         from argtrace.layers.transport.systemd import is_unit
 
@@ -217,6 +223,11 @@ def analyze_manifest(
 
         unit = analyze_unit(source, manager_env=given if given is not None else {})
         return _scrubbed(unit, {})
+    if kind == "supervisor":
+        from argtrace.layers.transport.supervisor import analyze_supervisor
+
+        programs = analyze_supervisor(source, supervisord_env=given if given is not None else env)
+        return _scrubbed(programs, {})
     if kind == "skypilot":
         from argtrace.layers.transport.skypilot import analyze_task
 
