@@ -146,8 +146,10 @@ def run_check(options: CheckOptions) -> Report:
         analyze_manifest,
         analyze_transport,
         hcl_not_a_launch,
+        json_not_a_launch,
         manifest_kind,
         manifest_selection,
+        windows_script_not_a_launch,
         yaml_not_a_launch,
     )
 
@@ -178,8 +180,10 @@ def run_check(options: CheckOptions) -> Report:
         return _check_servers(report, manifest.servers, source.label, options, commands=manifest.commands)
     if options.command_string is None and (not_launch := yaml_not_a_launch(source.label, source.data)):
         raise UsageError(not_launch)
-    if options.command_string is None and (not_launch := hcl_not_a_launch(source.label, source.data)):
-        raise UsageError(not_launch)
+    if options.command_string is None:
+        for not_a_launch in (hcl_not_a_launch, json_not_a_launch, windows_script_not_a_launch):
+            if not_launch := not_a_launch(source.label, source.data):
+                raise UsageError(not_launch)
     make_unknown: dict[str, str] = {}
     make_env: dict[str, str] = {}
     if options.command_string is None:

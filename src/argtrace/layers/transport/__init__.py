@@ -69,8 +69,10 @@ if TYPE_CHECKING:
     from argtrace.layers.transport.manifests import (
         analyze_manifest,
         hcl_not_a_launch,
+        json_not_a_launch,
         manifest_kind,
         manifest_selection,
+        windows_script_not_a_launch,
         yaml_not_a_launch,
     )
     from argtrace.layers.transport.render import render_transport_section
@@ -105,6 +107,8 @@ _LAZY = {
             "manifest_selection",
             "yaml_not_a_launch",
             "hcl_not_a_launch",
+            "json_not_a_launch",
+            "windows_script_not_a_launch",
         ),
         "manifests",
     ),
@@ -141,6 +145,7 @@ __all__ = [
     "container_argv",
     "hcl_not_a_launch",
     "image_entrypoint",
+    "json_not_a_launch",
     "k8s_expand",
     "manifest_kind",
     "manifest_selection",
@@ -151,6 +156,7 @@ __all__ = [
     "read_dotenv",
     "read_env_file",
     "render_transport_section",
+    "windows_script_not_a_launch",
     "yaml_not_a_launch",
 ]
 

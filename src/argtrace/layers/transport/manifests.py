@@ -31,6 +31,8 @@ def manifest_kind(data: bytes) -> str | None:
     head = data[:65536]
     if head.startswith(b"#!") or b"\x00" in head:
         return None
+    if head.lstrip()[:1] == b"{":
+        return _json_kind(data)
     text = head.decode("utf-8", "replace")
     if re.search(r"(?im)^[ \t]*FROM[ \t]+\S", text):
         from argtrace.layers.transport.dockerfile import is_dockerfile
@@ -82,6 +84,51 @@ def manifest_kind(data: bytes) -> str | None:
         if is_serve_config(head):
             return "rayserve"
     return None
+
+
+def _json_kind(data: bytes) -> str | None:
+    """A JSON document is YAML (the YAML loader reads it, with its line numbers): a Kubernetes object
+    (``kubectl get deployment vllm -o json``, a ``List`` of them) or a compose file (the Compose
+    specification allows JSON), told by its top-level keys."""
+    import json
+
+    try:
+        doc = json.loads(data)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(doc, dict):
+        return None
+    if isinstance(doc.get("apiVersion"), str) and isinstance(doc.get("kind"), str):
+        return "kubernetes"
+    if isinstance(doc.get("services"), dict):
+        return "compose"
+    return None
+
+
+def json_not_a_launch(label: str, data: bytes) -> str | None:
+    """Why a JSON document that is neither a Kubernetes object nor a compose file is no launch argtrace
+    reads, or ``None`` (not JSON). Read as a shell script its braces and quoted keys only give bash syntax
+    errors about commands that never run."""
+    head = data[:65536]
+    if head.lstrip()[:1] not in (b"{", b"[") or head.startswith(b"#!") or manifest_kind(data) is not None:
+        return None
+    import json
+
+    try:
+        doc = json.loads(data)
+    except (ValueError, RecursionError):
+        return None
+    what = (
+        "an ECS task definition (`containerDefinitions`), which argtrace does not read yet"
+        if isinstance(doc, dict) and "containerDefinitions" in doc
+        else "neither a Kubernetes object (`apiVersion` and `kind`) nor a compose file (`services`)"
+    )
+    return (
+        f"{label}: JSON, {what}, so there is no launch here to check. Check the container's command line "
+        "(`argtrace check -c 'docker run IMAGE ARGS...'`), or the manifest or compose file that starts it; "
+        "a framework's own JSON value (`--speculative-config`, `--hf-overrides`) is checked with the command "
+        "that passes it."
+    )
 
 
 def yaml_not_a_launch(label: str, data: bytes) -> str | None:
@@ -139,6 +186,36 @@ def hcl_not_a_launch(label: str, data: bytes) -> str | None:
         "followed, and reading it as a shell script would only report HCL's syntax. Check the launch the "
         "file carries in a form argtrace reads: the container's command line (`argtrace check -c "
         "'docker run IMAGE ARGS...'`), or a Kubernetes manifest or compose file of it."
+    )
+
+
+# Windows shells' scripts: read as bash, `set NAME=value` and `$env:NAME=` only give shell findings about
+# commands bash would run differently
+_WINDOWS_SCRIPTS = {
+    ".ps1": "a PowerShell script",
+    ".psm1": "a PowerShell module",
+    ".bat": "a Windows batch file",
+    ".cmd": "a Windows batch file",
+}
+
+
+# a line only cmd.exe's language has: `@echo off`, `rem ...`, `:: ...`, `set NAME=value`
+_BATCH_LINE = re.compile(r"(?im)^[ \t]*(@echo\b|rem\b|::|set[ \t]+\w+=)")
+
+
+def windows_script_not_a_launch(label: str, data: bytes) -> str | None:
+    """Why a PowerShell or cmd.exe script is not read, or ``None``."""
+    suffix = posixpath.splitext(label.lower())[1]
+    what = _WINDOWS_SCRIPTS.get(suffix)
+    if what is None or data[:2] == b"#!":
+        return None
+    if suffix == ".cmd" and not _BATCH_LINE.search(data[:65536].decode("utf-8", "replace")):
+        return None  # `.cmd` also names a saved command line (this project's own test corpus has them)
+    return (
+        f"{label}: {what}, which argtrace does not read: it follows bash, and PowerShell's and cmd.exe's "
+        "rules for variables, quoting and environment differ. Check the server command it runs as a bash "
+        "command line (`argtrace check -c 'vllm serve ...'`), with `--env NAME=value` for the variables it "
+        "sets."
     )
 
 
