@@ -224,8 +224,8 @@ def test_an_assignment_before_the_command_is_the_program_supervisor_looks_for(tm
     ]
     fix = next(f["fix"] for f in report["findings"] if f["code"] == "TP100")
     assert fix == (
-        'Move it to the program\'s environment: `environment=CUDA_VISIBLE_DEVICES="0"`, and start `command=` '
-        "with `/opt/venv/bin/vllm`."
+        "Move CUDA_VISIBLE_DEVICES from `command=` to the program's `environment=` "
+        '(CUDA_VISIBLE_DEVICES="0") at vllm.conf:2.'
     )
 
 
@@ -279,3 +279,50 @@ def test_a_script_that_writes_a_configuration_stays_a_script() -> None:
     assert manifest_kind(script) is None
     assert manifest_kind(b"; supervisor\n[program:vllm]\ncommand=vllm serve m\n") == "supervisor"
     assert manifest_kind(b"[Unit]\nDescription=x\n[Service]\nExecStart=/bin/true\n") == "systemd"
+
+
+# --- fixes, proven by the re-check -------------------------------------------------------------------------
+
+
+def test_the_assignment_moves_to_environment_and_the_recheck_proves_it(tmp_path: Path) -> None:
+    report = check(
+        tmp_path, f"[program:vllm]\ncommand=CUDA_VISIBLE_DEVICES=0 {VLLM} --port 8000\nautostart=true\n"
+    )
+    tp100 = next(f for f in report["findings"] if f["code"] == "TP100")
+    assert tp100["fix_verified"] is True
+    assert tp100["fix_edits"] == [
+        {"file": "vllm.conf", "start": "2:9", "end": "2:32", "replacement": ""},
+        {
+            "file": "vllm.conf",
+            "start": "2:84",
+            "end": "2:84",
+            "replacement": '\nenvironment=CUDA_VISIBLE_DEVICES="0"',
+        },
+    ]
+    result = run_cli(["fix", "--write", "vllm.conf"], cwd=tmp_path)
+    assert result.status == 1, result.stderr  # docs/fixes.md: 1, fixes written
+    assert (tmp_path / "vllm.conf").read_text() == (
+        f'[program:vllm]\ncommand={VLLM} --port 8000\nenvironment=CUDA_VISIBLE_DEVICES="0"\nautostart=true\n'
+    )
+
+
+def test_an_existing_environment_line_takes_the_assignment(tmp_path: Path) -> None:
+    report = check(tmp_path, f'[program:vllm]\nenvironment=HF_HOME="/hf"\ncommand=NCCL_DEBUG=INFO {VLLM}\n')
+    tp100 = next(f for f in report["findings"] if f["code"] == "TP100")
+    assert tp100["fix_verified"] is True
+    assert tp100["fix_edits"][1] == {
+        "file": "vllm.conf", "start": "2:26", "end": "2:26", "replacement": ',NCCL_DEBUG="INFO"'
+    }  # fmt: skip
+
+
+def test_a_dollar_reference_becomes_supervisors_expansion(tmp_path: Path) -> None:
+    report = check(
+        tmp_path,
+        "[program:vllm]\ncommand=/opt/venv/bin/vllm serve ${MODEL_PATH} --port 8000\n"
+        'environment=MODEL_PATH="/m"\n',
+    )
+    tp013 = next(f for f in report["findings"] if f["code"] == "TP013")
+    assert tp013["fix_verified"] is True
+    assert tp013["fix_edits"] == [
+        {"file": "vllm.conf", "start": "2:34", "end": "2:47", "replacement": "%(ENV_MODEL_PATH)s"}
+    ]

@@ -8,13 +8,20 @@ from dataclasses import replace
 
 from argtrace.fixes.edits import LINE_NOTES, LINE_PRODUCERS, Producer, Proposal, SourceFile, parse_at
 from argtrace.fixes.flags import FLAG_NOTES, FLAG_PRODUCERS
+from argtrace.fixes.supervisor import SUPERVISOR_NOTES, SUPERVISOR_PRODUCERS
 from argtrace.fixes.values import CONFIG_CODES, MANIFEST_PRODUCERS, VALUE_NOTES, VALUE_PRODUCERS, config_key
 from argtrace.fixes.words import WORD_NOTES, WORD_PRODUCERS
 from argtrace.model import Finding, Report
 
-PRODUCERS: Mapping[str, Producer] = {**LINE_PRODUCERS, **WORD_PRODUCERS, **VALUE_PRODUCERS, **FLAG_PRODUCERS}
+PRODUCERS: Mapping[str, Producer] = {
+    **LINE_PRODUCERS,
+    **WORD_PRODUCERS,
+    **VALUE_PRODUCERS,
+    **FLAG_PRODUCERS,
+    **SUPERVISOR_PRODUCERS,
+}
 # What ``argtrace fix`` edits, per code: the rule pages say it (rules/docs.py), docs/fixes.md lists it.
-EDIT_NOTES: Mapping[str, str] = {**LINE_NOTES, **WORD_NOTES, **VALUE_NOTES, **FLAG_NOTES}
+EDIT_NOTES: Mapping[str, str] = {**LINE_NOTES, **WORD_NOTES, **VALUE_NOTES, **FLAG_NOTES, **SUPERVISOR_NOTES}
 
 
 def propose(finding: Finding, sources: Mapping[str, SourceFile], report: Report) -> Proposal | None:
