@@ -18,7 +18,6 @@ index takes seconds to load; this file is the few pairs it holds.
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import sys
 from pathlib import Path
@@ -29,6 +28,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from argtrace.frameworks.schema import bundled_versions, load_schema, version_key  # noqa: E402
 from argtrace.resolver import message_store  # noqa: E402
+from generated_json import write_or_check  # noqa: E402
 
 OUT = ROOT / "src" / "argtrace" / "frameworks" / "data" / "flag_replacements.json"
 GENERATOR = "scripts/gen_flag_replacements.py"
@@ -83,13 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--check", action="store_true", help="regenerate and compare with the bundled file")
     args = ap.parse_args(argv)
     data = {"format": 1, "generated_by": GENERATOR, "flags": {fw: pairs(fw) for fw in ("sglang", "vllm")}}
-    text = json.dumps(data, indent=1, sort_keys=True) + "\n"
-    if args.check:
-        same = OUT.is_file() and OUT.read_text() == text
-        print("up to date" if same else f"{OUT} differs: run {GENERATOR}", file=sys.stderr)
-        return 0 if same else 1
-    OUT.write_text(text)
-    return 0
+    return write_or_check(OUT, data, GENERATOR, check=args.check)
 
 
 if __name__ == "__main__":
