@@ -326,3 +326,15 @@ def test_a_dollar_reference_becomes_supervisors_expansion(tmp_path: Path) -> Non
     assert tp013["fix_edits"] == [
         {"file": "vllm.conf", "start": "2:34", "end": "2:47", "replacement": "%(ENV_MODEL_PATH)s"}
     ]
+
+
+def test_lint_finds_supervisor_configurations_and_json_manifests() -> None:
+    from argtrace.ci.lint import launch_kind
+
+    conf = (DATA / "sagemaker_llm_engine.conf").read_bytes()
+    assert launch_kind(Path("deploy/llm-engine.conf"), conf) == "supervisor"
+    deployment = (
+        b'{"apiVersion": "apps/v1", "kind": "Deployment", "spec": {"image": "vllm/vllm-openai:v0.10.0"}}'
+    )
+    assert launch_kind(Path("deploy/vllm.json"), deployment) == "kubernetes"
+    assert launch_kind(Path("package.json"), b'{"name": "x", "scripts": {"serve": "vllm serve m"}}') is None

@@ -58,7 +58,8 @@ class LaunchFile:
     Kubernetes, Helm, or named by the user)."""
 
     path: str
-    # script, slurm, compose, kubernetes, helm, systemd, skypilot, dockerfile, quadlet, workflow, given
+    # script, slurm, compose, kubernetes, helm, systemd, skypilot, dockerfile, quadlet, workflow, supervisor,
+    # given
     kind: str
 
 
@@ -79,6 +80,13 @@ def launch_kind(path: Path, head: bytes) -> str | None:
 
         kind = manifest_kind(head)
         return kind if kind in ("systemd", "quadlet", "dockerfile") else None
+    if name.endswith((".conf", ".ini", ".json")):
+        # Supervisor configurations (layers/transport/supervisor.py); Kubernetes objects and compose files
+        # written as JSON (`kubectl get ... -o json`)
+        from argtrace.layers.transport import manifest_kind
+
+        kind = manifest_kind(head)
+        return kind if kind in ("supervisor", "kubernetes", "compose") else None
     if name.endswith(SHELL_SUFFIXES) or _SHEBANG.match(head):
         return "slurm" if re.search(rb"(?m)^#SBATCH\s", head) else "script"
     return None
