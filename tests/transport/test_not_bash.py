@@ -109,3 +109,13 @@ def test_a_script_that_opens_with_a_brace_group_is_a_script() -> None:
     assert manifest_kind(b"{ echo start; }\nvllm serve m\n") is None
     assert manifest_kind(json.dumps(DEPLOYMENT).encode()) == "kubernetes"
     assert manifest_kind(b'{"family": "x"}') is None
+
+
+def test_json_nested_too_deeply_is_refused_not_read_as_bash(tmp_path: Path) -> None:
+    text = '{"apiVersion": "v1", "kind": "Pod", "x": ' + "[" * 5000 + "1" + "]" * 5000 + "}"
+    result = check(tmp_path, "deep.json", text)
+    assert (result.status, result.stderr) == (
+        2,
+        "argtrace check: deep.json: JSON nested deeper than Python's decoder reads, so argtrace cannot read "
+        "it\n",
+    )

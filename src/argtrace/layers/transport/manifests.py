@@ -90,11 +90,11 @@ def _json_kind(data: bytes) -> str | None:
     """A JSON document is YAML (the YAML loader reads it, with its line numbers): a Kubernetes object
     (``kubectl get deployment vllm -o json``, a ``List`` of them) or a compose file (the Compose
     specification allows JSON), told by its top-level keys."""
-    import json
+    from argtrace import safe_json
 
     try:
-        doc = json.loads(data)
-    except (ValueError, RecursionError):
+        doc = safe_json.loads(data)
+    except ValueError:
         return None
     if not isinstance(doc, dict):
         return None
@@ -114,9 +114,15 @@ def json_not_a_launch(label: str, data: bytes) -> str | None:
         return None
     import json
 
+    from argtrace import safe_json
+
     try:
-        doc = json.loads(data)
-    except (ValueError, RecursionError):
+        doc = safe_json.loads(data)
+    except json.JSONDecodeError as exc:
+        if exc.msg != "nested too deeply":
+            return None
+        return f"{label}: JSON nested deeper than Python's decoder reads, so argtrace cannot read it"
+    except ValueError:
         return None
     what = (
         "an ECS task definition (`containerDefinitions`), which argtrace does not read yet"
