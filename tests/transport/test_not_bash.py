@@ -3,7 +3,8 @@
 Before (main at 43ae2cf): ``kubectl get deployment vllm -o json`` saved to a file gave two SH001 "bash cannot
 parse" errors; an ECS task definition, a PowerShell script and a batch file gave shellcheck warnings about
 commands bash would never run. A JSON Kubernetes object or compose file is YAML and is read like one; other
-JSON and the Windows shells' scripts are refused (exit 2) with what to check instead.
+JSON and the Windows shells' scripts are refused (exit 2) with what to check instead; ECS task definitions
+are read (tests/transport/test_ecs.py).
 """
 
 from __future__ import annotations
@@ -66,16 +67,15 @@ def test_a_json_compose_file_is_read_as_compose(tmp_path: Path) -> None:
     assert result.json["transport"]["hops"][0]["via"] == "compose"
 
 
-def test_an_ecs_task_definition_is_refused_with_what_to_check(tmp_path: Path) -> None:
-    task = {"family": "vllm", "containerDefinitions": [{"name": "vllm", "image": "vllm/vllm-openai:v0.10.0"}]}
-    result = check(tmp_path, "task.json", json.dumps(task))
+def test_other_json_is_refused_with_what_to_check(tmp_path: Path) -> None:
+    result = check(tmp_path, "package.json", json.dumps({"name": "x", "scripts": {"serve": "vllm serve m"}}))
     assert result.status == 2
     assert result.stderr == (
-        "argtrace check: task.json: JSON, an ECS task definition (`containerDefinitions`), which argtrace "
-        "does not read yet, so there is no launch here to check. Check the container's command line "
-        "(`argtrace check -c 'docker run IMAGE ARGS...'`), or the manifest or compose file that starts it; a "
-        "framework's own JSON value (`--speculative-config`, `--hf-overrides`) is checked with the command "
-        "that passes it.\n"
+        "argtrace check: package.json: JSON, neither a Kubernetes object (`apiVersion` and `kind`), a "
+        "compose file (`services`) nor an ECS task definition (`containerDefinitions`), so there is no "
+        "launch here to check. Check the container's command line (`argtrace check -c 'docker run IMAGE "
+        "ARGS...'`), or the manifest or compose file that starts it; a framework's own JSON value "
+        "(`--speculative-config`, `--hf-overrides`) is checked with the command that passes it.\n"
     )
 
 
@@ -109,6 +109,7 @@ def test_a_script_that_opens_with_a_brace_group_is_a_script() -> None:
     assert manifest_kind(b"{ echo start; }\nvllm serve m\n") is None
     assert manifest_kind(json.dumps(DEPLOYMENT).encode()) == "kubernetes"
     assert manifest_kind(b'{"family": "x"}') is None
+    assert manifest_kind(b'{"family": "x", "containerDefinitions": []}') == "ecs"
 
 
 def test_json_nested_too_deeply_is_refused_not_read_as_bash(tmp_path: Path) -> None:

@@ -82,11 +82,11 @@ def launch_kind(path: Path, head: bytes) -> str | None:
         return kind if kind in ("systemd", "quadlet", "dockerfile") else None
     if name.endswith((".conf", ".ini", ".json")):
         # Supervisor configurations (layers/transport/supervisor.py); Kubernetes objects and compose files
-        # written as JSON (`kubectl get ... -o json`)
+        # written as JSON (`kubectl get ... -o json`), ECS task definitions
         from argtrace.layers.transport import manifest_kind
 
         kind = manifest_kind(head)
-        return kind if kind in ("supervisor", "kubernetes", "compose") else None
+        return kind if kind in ("supervisor", "kubernetes", "compose", "ecs") else None
     if name.endswith(SHELL_SUFFIXES) or _SHEBANG.match(head):
         return "slurm" if re.search(rb"(?m)^#SBATCH\s", head) else "script"
     return None

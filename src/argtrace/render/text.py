@@ -186,7 +186,10 @@ def _render_servers(data: Mapping[str, Any], out: list[Any], places: Mapping[str
         )
         out.append(Text("  " + marked(argv)))
     if process and process.get("env"):
-        env = ", ".join(f"{k}={v}" for k, v in sorted(process["env"].items()) if k not in {"PATH"})
+        # a value not known here (a Kubernetes secretKeyRef, an ECS secret) is shown as unknown words are
+        env = ", ".join(
+            f"{k}={'<?>' if v is None else v}" for k, v in sorted(process["env"].items()) if k not in {"PATH"}
+        )
         if env:
             out.append(Text("  env: " + marked(env), style="dim"))
 

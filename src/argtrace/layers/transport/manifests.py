@@ -102,7 +102,9 @@ def _json_kind(data: bytes) -> str | None:
         return "kubernetes"
     if isinstance(doc.get("services"), dict):
         return "compose"
-    return None
+    from argtrace.layers.transport.ecs import is_task_definition
+
+    return "ecs" if is_task_definition(doc) else None
 
 
 def json_not_a_launch(label: str, data: bytes) -> str | None:
@@ -124,10 +126,10 @@ def json_not_a_launch(label: str, data: bytes) -> str | None:
         return f"{label}: JSON nested deeper than Python's decoder reads, so argtrace cannot read it"
     except ValueError:
         return None
+    del doc  # JSON, but of no kind manifest_kind knows
     what = (
-        "an ECS task definition (`containerDefinitions`), which argtrace does not read yet"
-        if isinstance(doc, dict) and "containerDefinitions" in doc
-        else "neither a Kubernetes object (`apiVersion` and `kind`) nor a compose file (`services`)"
+        "neither a Kubernetes object (`apiVersion` and `kind`), a compose file (`services`) nor an ECS task "
+        "definition (`containerDefinitions`)"
     )
     return (
         f"{label}: JSON, {what}, so there is no launch here to check. Check the container's command line "
@@ -356,6 +358,11 @@ def analyze_manifest(
                 at=where,
             )
         )
+    if kind == "ecs":
+        from argtrace.layers.transport.ecs import analyze_task_definition
+
+        analyze_task_definition(source.label, nodes[0] if nodes else None, container, result)
+        return _scrubbed(result, env)
     if kind == "compose" and dotenv is None:
         dotenv = read_dotenv(posixpath.join(posixpath.dirname(source.label) or ".", ".env"), env)
     if kind == "compose":
