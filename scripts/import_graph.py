@@ -67,6 +67,7 @@ LEVELS: tuple[tuple[str, int], ...] = (
     ("argtrace.fixes.environment", 2),  # the environment changes' catalog, read by the rule pages too
     ("argtrace.fixes.values", 2),
     ("argtrace.fixes.flags", 2),  # edits of values, env names, items and --config keys (rule pages read it)
+    ("argtrace.fixes.supervisor", 2),  # edits of a Supervisor command= (rule pages read it)
     ("argtrace.commands", 5),
     ("argtrace.usage", 5),
     ("argtrace.agent_tools", 5),  # argtrace mcp: tool inputs as argtrace command lines
