@@ -133,6 +133,11 @@ REFUSED = [
         "Unexpected end of key/value pairs in value 'CUDA_VISIBLE_DEVICES'",
     ),
     (
+        "numprocs without process_num in the name",
+        f"[program:vllm]\ncommand={VLLM}\nnumprocs=2\n",
+        "%(process_num) must be present within process_name when numprocs > 1",
+    ),
+    (
         "no command",
         "[program:vllm]\ndirectory=/w\n",
         "program section program:vllm does not specify a command",

@@ -185,6 +185,10 @@ def read_programs(label: str, text: str, supervisord_env: Mapping[str, str]) -> 
         numprocs_start = _integer(_plain(parser, section, "numprocs_start", "0", common), "numprocs_start")
         autostart = _plain(parser, section, "autostart", "true", common).lower() in ("true", "yes", "on", "1")
         user = _plain(parser, section, "user", "", common) or None
+        process_name = get(section, "process_name") if parser.has_option(section, "process_name") else ""
+        if numprocs > 1 and "%(process_num)" not in (process_name or "%(program_name)s"):
+            # options._processes_from_section: several processes need names of their own
+            raise ConfigProblem("%(process_num) must be present within process_name when numprocs > 1")
         for process_num in range(numprocs_start, numprocs_start + numprocs):
             expansions = _Expansions(
                 {**common, "process_num": process_num, "numprocs": numprocs}, frozenset({"host_node_name"})
