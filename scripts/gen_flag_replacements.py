@@ -25,6 +25,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "scripts"))  # generated_json, when imported from a test
 
 from argtrace.frameworks.schema import bundled_versions, load_schema, version_key  # noqa: E402
 from argtrace.resolver import message_store  # noqa: E402
