@@ -76,9 +76,8 @@ def add_backend_setting(groups: list[dict[str, Any]], text: str) -> None:
 
 # SGLang's attention registry (``layers/attention/attention_registry.py``, 0.5.3.post3 on) builds each backend
 # in a module-level factory registered under the backend's name, ``create_<name>_backend`` (some factories
-# are named otherwise: ``create_flashattention_v3_backend`` is fa3's); a raise there is that backend's own
-# check. Which backend it is comes from the release's own choices: a factory name or a whole word of the
-# message that is a choice of one of its attention-backend flags.
+# are named otherwise: ``create_flashattention_v3_backend`` is fa3's, and stays unread); a raise there is that
+# backend's own check. The backend is the factory's name when the release's attention-backend flags list it.
 _REGISTRY = re.compile(r"/layers/attention/attention_registry\.py$")
 _FACTORY = re.compile(r"^create_(\w+?)_backend$")
 
@@ -122,11 +121,11 @@ def _factory_backend(site: dict[str, Any], framework: str | None) -> tuple[str, 
     names = _backend_flags(framework, version)
     function = str(site.get("function") or "")
     named = _FACTORY.match(function)
+    # only the factory's own name: a message may name another backend, the one it advises
+    # ("FlashAttention v3 Backend requires SM>=80 and SM<=90. Please use `--attention-backend flashinfer`.")
     if named and named.group(1) in names:
         return named.group(1), version
-    words = re.findall(r"[\w.-]+", str(site.get("message") or ""))
-    said = [w for w in words if w in names]
-    return (said[0], version) if said and named else None
+    return None
 
 
 def _name_choosing_flags(site: dict[str, Any], framework: str, backend: str, version: str) -> None:
