@@ -139,8 +139,9 @@ WHY = [
         "backend's own (sglang 0.5.23's registry builds it for --attention-backend, "
         "--decode-attention-backend, --prefill-attention-backend, --speculative-draft-attention-backend, or "
         "when the server chose it for this GPU and model because none was given; a draft model takes the "
-        "target's backend unless --speculative-draft-attention-backend gives its own): give a backend other "
-        "than trtllm_mla to the flag that picked it, or name one where none was given",
+        "target's backend unless --speculative-draft-attention-backend gives its own, or the release picks "
+        "one for its algorithm): give a backend other than trtllm_mla to the flag that picked it, or name one "
+        "where none was given",
     ),
     WhyCase("sglangpr19573_pcg_qwen35_sm100.cmd", "c", "c", None, "none"),
 ]

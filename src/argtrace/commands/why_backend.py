@@ -139,7 +139,15 @@ def _name_choosing_flags(site: dict[str, Any], framework: str, backend: str, ver
         f"this check is the {backend} attention backend's own (sglang {version}'s registry builds it for "
         f"{listed}, or when the server chose it for this GPU and model because none was given"
     )
-    said += f"; a draft model takes the target's backend unless {draft[0]} gives its own)" if draft else ")"
+    # the draft worker builds the target's backend unless the draft flag names one (0.5.10.post1:
+    # ModelRunner._get_attention_backend, speculative/draft_utils.py DraftBackendFactory._create_backend;
+    # 0.5.23 resolves a draft backend itself only for some algorithms: resolve_draft_attention_backend)
+    said += (
+        f"; a draft model takes the target's backend unless {draft[0]} gives its own, or the release picks "
+        "one for its algorithm)"
+        if draft
+        else ")"
+    )
     said += (
         f": give a backend other than {backend} to the flag that picked it, or name one where none was given"
     )
