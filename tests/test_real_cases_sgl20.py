@@ -140,8 +140,8 @@ WHY = [
         "--decode-attention-backend, --prefill-attention-backend, --speculative-draft-attention-backend, or "
         "when the server chose it for this GPU and model because none was given; a draft model takes the "
         "target's backend unless --speculative-draft-attention-backend gives its own, or the release picks "
-        "one for its algorithm): give a backend other than trtllm_mla to the flag that picked it, or name one "
-        "where none was given",
+        "one for its algorithm): give a backend other than trtllm_mla to the flag that picked it, or name "
+        "one where none was given",
     ),
     WhyCase("sglangpr19573_pcg_qwen35_sm100.cmd", "c", "c", None, "none"),
 ]
