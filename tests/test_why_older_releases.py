@@ -174,8 +174,10 @@ def test_triton_s_fp8_type_names_the_fp8_settings() -> None:
     ]
     assert {s["value"] for s in match["settings"]} == {"fp8e4nv"}
     assert match["fix"].endswith(
-        "from an fp8 KV cache or fp8 quantization; on this GPU use --kv-cache-dtype auto (or float16) and no "
-        "fp8 --quantization"
+        "from an fp8 KV cache, fp8 quantization or an fp8 checkpoint; on this GPU use --kv-cache-dtype auto "
+        "(or float16) and no fp8 --quantization; a checkpoint whose config.json says fp8 "
+        "(quantization_config) needs a GPU of compute capability 8.9+ or another variant of the model (bf16, "
+        "int8, int4)"
     )
 
 

@@ -773,6 +773,9 @@ def explain(
     from argtrace.commands.why_backend import add_backend_setting
 
     add_backend_setting(groups, text)  # an attention backend's own check: the flag that picked the backend
+    from argtrace.commands.why_piecewise import add_piecewise_switch
+
+    add_piecewise_switch(groups)  # a check of SGLang's piecewise CUDA graph capture: the release's switch
     from argtrace.commands.why_oom import add_startup_fix
 
     add_startup_fix(groups, text)  # vLLM's free-memory check at start-up: the figures its message states

@@ -48,6 +48,10 @@ def add_backend_setting(groups: list[dict[str, Any]], text: str) -> None:
     function = str(first.get("function") or "")
     if first.get("settings") or framework not in ("sglang", "vllm"):
         return
+    factory = _factory_backend(first, framework)
+    if factory is not None:
+        _name_choosing_flags(first, framework, *factory)
+        return
     # a backend class's own check (``FlashAttentionImpl.__init__``), not a module's helper that probes the
     # GPU for every backend (``get_flash_attn_version``: "no launch setting changes that" stays its verdict)
     in_backend = bool(_BACKEND_MODULE.search(path)) and "." in function
@@ -68,3 +72,83 @@ def add_backend_setting(groups: list[dict[str, Any]], text: str) -> None:
         "chooses"
     )
     first["fix"] = f"{first['fix']}; {said}" if first.get("fix") else said
+
+
+# SGLang's attention registry (``layers/attention/attention_registry.py``, 0.5.3.post3 on) builds each backend
+# in a module-level factory registered under the backend's name, ``create_<name>_backend`` (some factories
+# are named otherwise: ``create_flashattention_v3_backend`` is fa3's, and stays unread); a raise there is that
+# backend's own check. The backend is the factory's name when the release's attention-backend flags list it.
+_REGISTRY = re.compile(r"/layers/attention/attention_registry\.py$")
+_FACTORY = re.compile(r"^create_(\w+?)_backend$")
+
+
+def _site_release(site: dict[str, Any]) -> str | None:
+    versions = [v.get("version") for v in site.get("versions") or () if isinstance(v, dict)]
+    return str(versions[-1]) if versions and versions[-1] else None
+
+
+@functools.cache
+def _backend_flags(framework: str, version: str) -> dict[str, tuple[tuple[str, str], ...]]:
+    """Backend name -> the (flag, dest) of every attention-backend flag of ``version`` that lists it among its
+    choices (``--attention-backend``, ``--prefill-attention-backend``, ``--decode-attention-backend``,
+    ``--speculative-draft-attention-backend``, ...), from the generated schema."""
+    from argtrace.commands.why_choice import listed_values
+    from argtrace.frameworks.schema import load_schema
+
+    out: dict[str, list[tuple[str, str]]] = {}
+    free: list[tuple[str, str]] = []
+    for option in load_schema(framework, version).options:
+        flag = option.flag
+        if flag is None or not flag.endswith("attention-backend"):
+            continue
+        listed = listed_values(option)
+        if listed is None:
+            # a backend flag without choices takes any registered name: the draft model's
+            # (--speculative-draft-attention-backend, resolved to a registry backend in speculative_hook)
+            free.append((flag, option.dest))
+        for value in listed or ():
+            out.setdefault(value, []).append((flag, option.dest))
+    return {name: tuple(flags + free) for name, flags in out.items()}
+
+
+def _factory_backend(site: dict[str, Any], framework: str | None) -> tuple[str, str] | None:
+    """(backend, release) when the site is a backend factory of SGLang's attention registry."""
+    if framework != "sglang" or not _REGISTRY.search(str(site.get("file") or "")):
+        return None
+    version = _site_release(site)
+    if version is None:
+        return None
+    names = _backend_flags(framework, version)
+    function = str(site.get("function") or "")
+    named = _FACTORY.match(function)
+    # only the factory's own name: a message may name another backend, the one it advises
+    # ("FlashAttention v3 Backend requires SM>=80 and SM<=90. Please use `--attention-backend flashinfer`.")
+    if named and named.group(1) in names:
+        return named.group(1), version
+    return None
+
+
+def _name_choosing_flags(site: dict[str, Any], framework: str, backend: str, version: str) -> None:
+    """The backend's flags as the site's settings and fix: the attention-backend flags whose value it is
+    (the draft model's own among them), and the server's choice when none is given."""
+    flags = _backend_flags(framework, version)[backend]
+    site["settings"] = [{"name": dest, "flag": flag, "backend_check": True} for flag, dest in flags]
+    listed = ", ".join(flag for flag, _ in flags)
+    draft = [flag for flag, _ in flags if "draft" in flag]
+    said = (
+        f"this check is the {backend} attention backend's own (sglang {version}'s registry builds it for "
+        f"{listed}, or when the server chose it for this GPU and model because none was given"
+    )
+    # the draft worker builds the target's backend unless the draft flag names one (0.5.10.post1:
+    # ModelRunner._get_attention_backend, speculative/draft_utils.py DraftBackendFactory._create_backend;
+    # 0.5.23 resolves a draft backend itself only for some algorithms: resolve_draft_attention_backend)
+    said += (
+        f"; a draft model takes the target's backend unless {draft[0]} gives its own, or the release picks "
+        "one for its algorithm)"
+        if draft
+        else ")"
+    )
+    said += (
+        f": give a backend other than {backend} to the flag that picked it, or name one where none was given"
+    )
+    site["fix"] = f"{site['fix']}; {said}" if site.get("fix") else said

@@ -58,11 +58,17 @@ _LIBRARY_VALUES = {
     ),
     # Triton's dtype.to_ir refuses an fp8 type the GPU lacks (fp8e4nv: SM89+); vLLM builds such kernels for
     # an fp8 KV cache (vllm/v1/attention/ops/triton_reshape_and_cache_flash.py: "an FP8 KV cache needs
-    # native fp8e4nv (SM89+)") and for fp8 weights
+    # native fp8e4nv (SM89+)") and for fp8 weights. Fp8 weights need no flag: both frameworks take the
+    # method from the checkpoint's config.json (quantization_config, quant_method fp8: SGLang's
+    # ModelConfig._parse_quant_hf_config, vLLM's ModelConfig._verify_quantization), and SGLang runs block fp8
+    # GEMMs through Triton's w8a8_block_fp8_matmul where its CUTLASS/DeepGEMM kernels need SM89+/SM90
+    # (sglang#13471: MiniMax-M2's fp8 checkpoint on A800, no --quantization given)
     ("triton", "self"): LibraryValue(
         "a Triton kernel was built for an fp8 type this GPU lacks (fp8e4nv needs compute capability 8.9+), "
-        "from an fp8 KV cache or fp8 quantization",
-        "on this GPU use --kv-cache-dtype auto (or float16) and no fp8 --quantization",
+        "from an fp8 KV cache, fp8 quantization or an fp8 checkpoint",
+        "on this GPU use --kv-cache-dtype auto (or float16) and no fp8 --quantization; a checkpoint "
+        "whose config.json says fp8 (quantization_config) needs a GPU of compute capability 8.9+ or another "
+        "variant of the model (bf16, int8, int4)",
         ("--kv-cache-dtype", "--quantization"),
         "fp8",
     ),

@@ -99,6 +99,27 @@ def _not_a_log(scan: Scan, label: str, at: Any) -> Finding:
                 fix="Give argtrace the log from the server's start (an older rotated file, the journal, "
                 "`docker logs`/`kubectl logs` of the whole container).",
             )
+        workers = None if scan.gzip else _http_workers(scan.path)
+        if workers is not None:
+            said, died = workers
+            # uvicorn's worker supervisor inside SGLang's HTTP server (sglang#10121): SGLang's own process,
+            # in the format SGLang gives uvicorn; only --tokenizer-worker-num > 1 starts worker processes
+            deaths = (
+                f"; {len(died)} worker(s) died or hung past its health check ({', '.join(died)}), and "
+                "uvicorn starts a new one in each's place (a worker that dies at once dies again)"
+                if died
+                else ""
+            )
+            return rules.LG012.finding(
+                f"{label} has {scan.total_lines} line(s) of uvicorn's worker supervisor in the format SGLang "
+                f"gives uvicorn (`{said}`): SGLang's HTTP server running as several worker processes, which "
+                f"only --tokenizer-worker-num above 1 starts{deaths}. Why a worker died, and the values the "
+                "server started with, are in the server's lines, not in the file.",
+                at=None,
+                severity="info",
+                fix="Give argtrace the server's whole log, from its start; to serve without the worker "
+                "processes, --tokenizer-worker-num 1 (the default: one tokenizer in the server's process).",
+            )
         titled = None if scan.gzip else _process_titles(scan.path)
         if titled is not None:
             framework, titles = titled
@@ -302,6 +323,38 @@ def _scheduler_line(path: str) -> str | None:
     if last is None:
         return None
     return last if len(last) <= 120 else last[:117] + "..."
+
+
+# SGLang sets uvicorn's formatter to ``[%(asctime)s] %(levelprefix)s %(message)s`` with ``%Y-%m-%d %H:%M:%S``
+# (sglang/srt/utils/common.py set_uvicorn_logging_configs, 0.5.10.post1 and 0.5.23), and its HTTP server hands
+# uvicorn ``workers=tokenizer_worker_num`` (entrypoints/http_server.py); uvicorn's supervisor
+# (uvicorn/supervisors/multiprocess.py) then logs "Started parent process [N]", "Waiting for child process
+# [N]", "Child process [N] died" and "Child process [N] failed to start, stopping the parent process.".
+# uvicorn's own format has no time, vLLM's puts its process tag first: the time in brackets is SGLang's.
+_HTTP_WORKER = re.compile(
+    r"\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\] (?:INFO|WARNING|ERROR|CRITICAL|DEBUG):\s+"
+    r"(?:Started parent process|Waiting for child process|Child process) \[(\d+)\]( died| failed to start)?"
+)
+
+
+def _http_workers(path: str) -> tuple[str, list[str]] | None:
+    """(the last supervisor line, the pids of the workers it says died) when the file's head holds uvicorn's
+    worker supervisor lines in SGLang's format; None otherwise. Read only for a file with no server line."""
+    text = _head(path)
+    if text is None:
+        return None
+    last = None
+    died: list[str] = []
+    for line in text.splitlines():
+        m = _HTTP_WORKER.search(line)
+        if m is None:
+            continue
+        last = line[m.start() :].strip()
+        if m.group(2) == " died" and m.group(1) not in died:  # a worker that failed to start stops them all
+            died.append(m.group(1))
+    if last is None:
+        return None
+    return (last if len(last) <= 120 else last[:117] + "..."), died
 
 
 def _process_titles(path: str) -> tuple[str, list[str]] | None:

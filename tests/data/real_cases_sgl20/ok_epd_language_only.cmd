@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/blob/260d2e2e247c41818709ae09a24c08d60f88fe78/docs/advanced_features/epd_disaggregation.md (SGLang docs, 2026), seen 2026-12-03: a correct launch: the language-only server of the EP disaggregation example, two encoder URLs after one flag.
+python -m sglang.launch_server --model-path Qwen/Qwen3-VL-8B-Instruct --language-only --encoder-urls http://127.0.0.1:30000 http://127.0.0.1:30001 --encoder-transfer-backend zmq_to_scheduler --port 30002

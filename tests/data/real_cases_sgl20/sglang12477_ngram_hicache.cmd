@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/12477 (2025-11-01), seen 2026-12-03: "NGram Spec Decoding Doesn't Work With HiCache": the same error with the default kernel I/O backend and with --hicache-io-backend=direct; a maintainer says the speculative side fixed it later. The settings are the report's; the model is a stand-in.
+python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --speculative-algorithm NGRAM --enable-hierarchical-cache --hicache-io-backend direct

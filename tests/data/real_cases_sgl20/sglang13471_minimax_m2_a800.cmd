@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/13471 (2025-11-18, image v0.5.4.post3), seen 2026-12-03: MiniMax-M2 (an FP8 checkpoint) on 4x A800 (SM80) fails with "type fp8e4nv not supported in this architecture" (the error is a screenshot, named in the title). As posted.
+python -m sglang.launch_server --model-path /data/MiniMax/MiniMax-M2/master/MiniMax_MiniMax-M2_master_20251114_02/ --tp-size 4 --tool-call-parser minimax-m2 --reasoning-parser minimax-append-think --host 0.0.0.0 --trust-remote-code --port 8080 --mem-fraction-static 0.85

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/16108 (2025-12-29), seen 2026-12-03: piecewise CUDA graph fails on Qwen3-VL with "AssertionError: PCG capture stream is not set" while Qwen2.5-VL works. The variables and the flag are the report's; the model name is cut in the report's text (Qwen3-VL-8B-Instruct stands in).
+SGLANG_MM_FEATURE_CACHE_MB=4096 SGLANG_USE_CUDA_IPC_TRANSPORT=1 SGLANG_VLM_CACHE_SIZE_MB=0 python -m sglang.launch_server --model-path Qwen/Qwen3-VL-8B-Instruct --enable-piecewise-cuda-graph

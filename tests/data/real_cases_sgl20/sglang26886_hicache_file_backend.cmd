@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/26886 (2026-06-02, main), seen 2026-12-03: with the "file" HiCache storage backend 1200 GB of KV cache are written and nothing is ever read back, also with --hicache-storage-prefetch-policy timeout. The settings are the report's; the model is a stand-in.
+python3 -m sglang.launch_server --model-path Qwen/Qwen3-32B --enable-hierarchical-cache --hicache-ratio 2 --hicache-storage-backend file --hicache-storage-prefetch-policy timeout --page-size 64

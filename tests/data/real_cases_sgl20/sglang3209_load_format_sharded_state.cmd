@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/3209 (2025-01-30), seen 2026-12-03: "the load-format doesn't have a choice for sharded_state": a DeepSeek-R1 checkpoint saved as sharded state (vLLM's save_sharded_state) is refused at once by the parser of that time; the reporter added the choice by hand and the loader then failed. The model path is a stand-in; the release is not named.
+python3 -m sglang.launch_server --model-path /models/DeepSeek-R1-sharded --load-format sharded_state --tp 8 --trust-remote-code

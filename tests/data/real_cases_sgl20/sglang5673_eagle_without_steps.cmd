@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/5673 (2025-04-23, docker sglang v0.4.5.post3-cu125), seen 2026-12-03: EAGLE without --speculative-num-steps, --speculative-eagle-topk and --speculative-num-draft-tokens errors (a screenshot) instead of filling them in automatically. The report shows no command; the models are the EAGLE pair of SGLang's docs of the time.
+python3 -m sglang.launch_server --model-path meta-llama/Llama-2-7b-chat-hf --speculative-algorithm EAGLE --speculative-draft-model-path lmsys/sglang-EAGLE-llama2-chat-7B

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/12532 (2025-11-03), seen 2026-12-03: "quickly start the server for debugging ... without model loading" with --load-format dummy on the DeepSeek FP4 model raises in the loader's quantization checks before the dummy loader runs. The model and parallel size are stand-ins.
+python3 -m sglang.launch_server --model-path nvidia/DeepSeek-R1-0528-FP4 --load-format dummy --quantization modelopt_fp4 --tp 8 --trust-remote-code

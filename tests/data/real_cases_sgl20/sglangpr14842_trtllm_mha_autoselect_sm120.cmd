@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/14842 (2025-12-10, for issue #14814), seen 2026-12-03: "TRTLLM MHA does not support SM120": on SM120 cards SGLang chose trtllm_mha by itself when no attention backend was given, and the launch failed; the fix picks FlashInfer there. No backend is given; the model is a stand-in.
+python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --port 30000

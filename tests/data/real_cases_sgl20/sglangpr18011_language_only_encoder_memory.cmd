@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/18011 (2026-01-30, for issue #18010), seen 2026-12-03: a --language-only server still reserved memory for the vision encoder it never runs. The settings are the EPD ones the fix concerns; the model and URLs are stand-ins.
+python -m sglang.launch_server --model-path Qwen/Qwen3-VL-8B-Instruct --language-only --encoder-urls http://127.0.0.1:30000 --encoder-transfer-backend zmq_to_scheduler --port 30002

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/19573 (2026-02-28), seen 2026-12-03: with --enable-piecewise-cuda-graph, Qwen3.5-397B-A17B-FP8 on SM100 stops in the scheduler with "torch._dynamo.exc.Unsupported: Logger not supported for non-export cases". The model and flag are the report's; the parallel size is a stand-in.
+python3 -m sglang.launch_server --model-path Qwen/Qwen3.5-397B-A17B-FP8 --tp 4 --enable-piecewise-cuda-graph

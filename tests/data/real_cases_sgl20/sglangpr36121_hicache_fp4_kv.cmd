@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/36121 (2026-08-24, checked on v0.5.17, v0.5.18 and main), seen 2026-12-03: HiCache with an FP4 KV cache passes the server's argument checks and silently corrupts outputs after write-back and load-back (the FP4 block scales are never moved to the host pool). The report names the two settings; the model is a stand-in.
+python3 -m sglang.launch_server --model-path nvidia/DeepSeek-R1-0528-NVFP4 --tp 8 --enable-hierarchical-cache --hicache-ratio 2 --kv-cache-dtype fp4_e2m1
