@@ -30,8 +30,10 @@ from argtrace.model import (
 
 if TYPE_CHECKING:
     from argtrace.frameworks.schema import Schema
+    from argtrace.layers.shell import ScriptSource
     from argtrace.layers.slurm import Allocation
     from argtrace.layers.transport import TransportResult
+    from argtrace.layers.transport.python_launch import PythonLaunch
 
 # Refuse to read more than this: a launch script is kilobytes; 64 MiB is surely not one.
 MAX_SCRIPT_BYTES = 64 * 1024 * 1024
@@ -153,7 +155,12 @@ def run_check(options: CheckOptions) -> Report:
         yaml_not_a_launch,
     )
 
-    kind = manifest_kind(source.data) if options.command_string is None else None
+    # a Python program or notebook: its calls that start a server, written as the shell commands they
+    # amount to on their own lines, are what the shell layer reads (layers/transport/python_launch.py)
+    python = _python_launch(source, options)
+    if python is not None:
+        source = ScriptSource(label=label, data=python.script, path=path)
+    kind = manifest_kind(source.data) if options.command_string is None and python is None else None
     if kind is not None:
         named_service, named_container = options.extra.get("service"), options.extra.get("container")
         service = named_service if isinstance(named_service, str) else None
@@ -178,15 +185,19 @@ def run_check(options: CheckOptions) -> Report:
         report.findings.extend(manifest.findings)
         report.sections["transport"] = manifest.section
         return _check_servers(report, manifest.servers, source.label, options, commands=manifest.commands)
-    if options.command_string is None and (not_launch := yaml_not_a_launch(source.label, source.data)):
+    if (
+        python is None
+        and options.command_string is None
+        and (not_launch := yaml_not_a_launch(source.label, source.data))
+    ):
         raise UsageError(not_launch)
-    if options.command_string is None:
+    if options.command_string is None and python is None:
         for not_a_launch in (hcl_not_a_launch, json_not_a_launch, windows_script_not_a_launch):
             if not_launch := not_a_launch(source.label, source.data):
                 raise UsageError(not_launch)
     make_unknown: dict[str, str] = {}
     make_env: dict[str, str] = {}
-    if options.command_string is None:
+    if options.command_string is None and python is None:
         from argtrace.layers.shell.makefile import is_makefile, recipes_script
 
         if is_makefile(source.label, source.data):
@@ -199,7 +210,9 @@ def run_check(options: CheckOptions) -> Report:
     # text #SBATCH has no directive line, and the SLURM layer is not imported for it
     env, unknown_env = {**make_env, **options.env}, make_unknown or None
     allocation = None
-    if options.command_string is None and b"#SBATCH" in source.data:
+    if python is not None:
+        unknown_env = {**python.unknown, **(unknown_env or {})}
+    elif options.command_string is None and b"#SBATCH" in source.data:
         from argtrace.layers.slurm import batch_directives
 
         allocation = batch_directives(source.data, source.label)
@@ -215,7 +228,8 @@ def run_check(options: CheckOptions) -> Report:
         args,
         env,
         arg0=arg0,
-        run_shellcheck=options.run_shellcheck,
+        # shellcheck reads bash; the commands of a Python launch are argtrace's writing of its calls
+        run_shellcheck=options.run_shellcheck and python is None,
         cwd=_start_directory(),
         unknown_env=unknown_env,
         args_unknown=options.args_unknown,
@@ -224,10 +238,18 @@ def run_check(options: CheckOptions) -> Report:
     transport = analyze_transport(
         source, shell, args=args, env=env, arg0=arg0, release=options.framework_version
     )
-    report.findings.extend(f for f in shell.findings if not (f.code == "SH019" and transport.servers))
+    # SH011 (a background start whose PID is not kept) is the shell's: Popen returns the process to Python
+    # SH018 (a word not known statically) is said in Python's terms by TP094, with the same reason
+    dropped = {"SH011", "SH018"} if python is not None else set()
+    report.findings.extend(
+        f for f in shell.findings if not (f.code == "SH019" and transport.servers) and f.code not in dropped
+    )
     report.findings.extend(transport.findings)
     if transport.hops or transport.uploads:
         report.sections["transport"] = transport.section
+    if python is not None:
+        report.findings.extend(python.findings)
+        report.sections.update(python.section)
     return _check_servers(
         report,
         [*shell.servers, *transport.servers],
@@ -238,6 +260,19 @@ def run_check(options: CheckOptions) -> Report:
         allocation,
         shell.command_paths,
     )
+
+
+def _python_launch(source: ScriptSource, options: CheckOptions) -> PythonLaunch | None:
+    """The server starts of a Python program or notebook, or None for a script, manifest or ``-c``."""
+    if options.command_string is not None:
+        return None
+    from argtrace.layers.transport.python_source import is_python_launch
+
+    if not is_python_launch(source.label, source.data):
+        return None
+    from argtrace.layers.transport.python_launch import read_python_launch
+
+    return read_python_launch(source.label, source.data, release=options.framework_version)
 
 
 def _check_servers(

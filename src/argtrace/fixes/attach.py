@@ -38,7 +38,9 @@ NO_BORROWED_EDITS = frozenset({"TP023"})
 
 def attach_fixes(report: Report, options: CheckOptions, *, verify: bool = True) -> Report:
     """``report`` with edits, case-specific fix texts and verification on its findings (in place)."""
-    if report.command != "check":
+    if report.command != "check" or "python" in report.sections:
+        # a Python launch's commands are argtrace's writing of its calls: an edit placed in that text
+        # would land on other characters of the .py or .ipynb (the fix texts still say what to change)
         return report
     sources = all_sources(options, report)
     findings = with_proposals(report.findings, sources, report)

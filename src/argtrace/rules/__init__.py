@@ -55,10 +55,12 @@ _RULE_MODULES = (
     "argtrace.rules.launchfiles",
     # TP089-TP091: dstack run configurations (.dstack.yml services and tasks) as launch carriers.
     "argtrace.rules.dstack",
-    # TP092-TP094: Kustomize overlays, `gcloud run deploy`, Knative / Cloud Run services.
+    # TP092-TP093: Kustomize overlays, `gcloud run deploy`, Knative / Cloud Run services.
     "argtrace.rules.deployers",
     # TP098-TP099: Supervisor configurations (supervisord.conf, conf.d/*.conf) as launch carriers.
     "argtrace.rules.supervisor",
+    # TP094-TP097: Python programs that start a server (layers/transport/python_launch.py).
+    "argtrace.rules.pylaunch",
     # RS047-RS050: the model class config.json names against the launch (layers/model_caps.py).
     "argtrace.rules.model_caps",
 )

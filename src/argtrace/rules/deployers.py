@@ -1,4 +1,4 @@
-"""Rules of the deployers that turn a file or a command into the server's container (TP092-TP094): Kustomize
+"""Rules of the deployers that turn a file or a command into the server's container (TP092-TP093): Kustomize
 overlays, ``gcloud run deploy`` and Knative / Cloud Run services.
 
 The behaviour is each tool's own: Kustomize's build (the fields of ``kustomization.yaml``, strategic merge

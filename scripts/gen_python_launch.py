@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""Generate ``src/argtrace/data/python_launch.json``: the keyword arguments the frameworks' Python entry
+points take, read from their real classes in each resolver environment that exists (``argtrace resolver add
+sglang==V`` / ``vllm==V``).
+
+- SGLang: ``sglang.Engine(**kwargs)`` (and the frontend language's ``sglang.Runtime(log_level,
+  launch_timeout, **kwargs)``, ``sglang/lang/backend/runtime_endpoint.py``) builds
+  ``ServerArgs(**kwargs)`` (``sglang/srt/entrypoints/engine.py``,
+  ``Engine.__init__``), and ``ServerArgs`` is a dataclass whose fields become ``--field-name`` flags
+  (``ServerArgs.add_cli_args``): its field names (``dataclasses.fields``, or a ``msgspec.Struct``'s
+  ``__struct_fields__``).
+- vLLM: ``EngineArgs``/``AsyncEngineArgs`` are dataclasses whose fields become flags
+  (``EngineArgs.add_cli_args``): their field names; ``LLM.__init__``'s named parameters (it hands them and
+  its ``**kwargs`` to ``EngineArgs``, ``vllm/entrypoints/llm.py``).
+
+The keyword -> flag mapping itself is not written here: argtrace reads it from the bundled schemas (the
+parser's dests, renamed as ``from_cli_args`` renames them, ``field_names.json``).
+
+Usage: ``python scripts/gen_python_launch.py [--check]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))
+
+OUT = ROOT / "src" / "argtrace" / "data" / "python_launch.json"
+GENERATOR = "scripts/gen_python_launch.py"
+
+PROBES = {
+    "sglang": r"""
+import dataclasses, inspect, json
+from sglang.srt.server_args import ServerArgs
+from sglang.srt.entrypoints.engine import Engine
+if dataclasses.is_dataclass(ServerArgs):
+    fields = [f.name for f in dataclasses.fields(ServerArgs)]
+else:
+    fields = list(ServerArgs.__struct_fields__)
+params = [p.name for p in inspect.signature(Engine.__init__).parameters.values()
+          if p.kind is not p.VAR_KEYWORD and p.name != "self"]
+try:  # the frontend language's Runtime(log_level, launch_timeout, *args, **kwargs) -> ServerArgs(**kwargs)
+    from sglang.lang.backend.runtime_endpoint import Runtime
+    runtime = [p.name for p in inspect.signature(Runtime.__init__).parameters.values()
+               if p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL) and p.name != "self"]
+except ImportError:
+    runtime = None
+out = {"ServerArgs": sorted(f for f in fields if not f.startswith("_")), "Engine": params}
+if runtime is not None:
+    out["Runtime"] = runtime
+print(json.dumps(out))
+""",
+    "vllm": r"""
+import dataclasses, inspect, json
+from vllm.engine.arg_utils import AsyncEngineArgs, EngineArgs
+from vllm.entrypoints.llm import LLM
+params = [p.name for p in inspect.signature(LLM.__init__).parameters.values()
+          if p.kind is not p.VAR_KEYWORD and p.name != "self"]
+print(json.dumps({
+    "EngineArgs": sorted(f.name for f in dataclasses.fields(EngineArgs) if not f.name.startswith("_")),
+    "AsyncEngineArgs": sorted(
+        f.name for f in dataclasses.fields(AsyncEngineArgs) if not f.name.startswith("_")
+    ),
+    "LLM": params,
+}))
+""",
+}
+
+
+def probe(framework: str) -> dict[str, object]:
+    from argtrace.frameworks.schema import bundled_versions
+    from argtrace.resolver import environments
+    from argtrace.resolver.fake_gpu import fake_gpu_env
+
+    out: dict[str, object] = {}
+    for version in bundled_versions(framework, include_user=False):
+        manifest = environments.find_environment(framework, version)
+        if manifest is None:
+            continue
+        proc = subprocess.run(
+            [str(environments.env_python(Path(manifest.path))), "-c", PROBES[framework]],
+            capture_output=True,
+            text=True,
+            timeout=600,
+            env=environments.runtime_env(manifest, {"ARGTRACE_FAKE_GPU": fake_gpu_env("h100")}),
+        )
+        if proc.returncode != 0:
+            raise SystemExit(f"probe failed for {framework}=={version}:\n{proc.stderr[-3000:]}")
+        out[version] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return out
+
+
+def generate() -> dict[str, object]:
+    return {
+        "generated_by": GENERATOR,
+        "format": 1,
+        "sources": {
+            "sglang": "sglang/srt/server_args.py ServerArgs, "
+            "sglang/srt/entrypoints/engine.py Engine.__init__",
+            "vllm": "vllm/engine/arg_utils.py EngineArgs/AsyncEngineArgs, "
+            "vllm/entrypoints/llm.py LLM.__init__",
+        },
+        "sglang": probe("sglang"),
+        "vllm": probe("vllm"),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--check", action="store_true", help="fail when the file differs")
+    options = parser.parse_args()
+    text = json.dumps(generate(), indent=1, sort_keys=True) + "\n"
+    if options.check:
+        return 0 if OUT.exists() and OUT.read_text() == text else 1
+    OUT.write_text(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
