@@ -67,6 +67,7 @@ OWN_DATA = {
     "layers/shell/wrapenv.py": 1,
     "layers/transport/containers.py": 2,
     "layers/transport/images.py": 1,
+    "layers/transport/python_fields.py": 1,  # data/python_launch.json
     "layers/transport/rayserve.py": 1,  # data/ray_serve_llm.json
     "layers/transport/server_images.py": 1,
     "layers/transport/skypilot.py": 1,

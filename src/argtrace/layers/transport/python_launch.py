@@ -93,8 +93,13 @@ def read_python_launch(label: str, data: bytes, *, release: str | None = None) -
             f"{label}:{exc.lineno}: Python cannot parse this file ({exc.msg}): argtrace reads a Python "
             "launch with Python's own parser, so nothing in it was checked"
         ) from exc
+    except (RecursionError, MemoryError, ValueError) as exc:
+        raise UsageError(f"{label}: Python cannot parse this file ({type(exc).__name__})") from None
     reader = _Reader(label, tree, code, release)
-    reader.read()
+    try:
+        reader.read()
+    except RecursionError:  # an expression nested deeper than Python's own stack: no launch reads so
+        raise UsageError(f"{label}: an expression nested too deeply for argtrace to read") from None
     return reader.launch()
 
 

@@ -1,5 +1,6 @@
-"""Telling a Python program apart from a shell script, and the Python code of a file: a ``.py`` module or a
-Jupyter notebook's code cells (``.ipynb``), with IPython's shell escapes taken out as shell commands.
+"""This module owns telling a Python program apart from a shell script, and the Python code of a file: a
+``.py`` module or a Jupyter notebook's code cells (``.ipynb``), with IPython's shell escapes taken out as
+shell commands.
 
 Read only as text: ``ast.parse`` never imports or runs anything. A notebook's cells keep their place in the
 file: each line of a cell's ``source`` list is the JSON file's own line (nbformat writes one list item per
@@ -13,7 +14,6 @@ in a shell; a cell whose first line is ``%%bash``, ``%%sh`` or ``%%script bash|s
 from __future__ import annotations
 
 import ast
-import json
 import re
 from dataclasses import dataclass, field
 
@@ -49,7 +49,7 @@ def is_python_launch(label: str, data: bytes) -> bool:
         return False  # no import and no call: nothing for a Python reading to find
     try:
         ast.parse(data)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return False
     from argtrace.layers.shell.syntax import bash_syntax_errors
 
@@ -73,8 +73,10 @@ def _notebook(data: bytes) -> PythonCode:
     from argtrace.model import UsageError
 
     raw = data.decode("utf-8", "replace")
+    from argtrace.safe_json import loads
+
     try:
-        notebook = json.loads(raw)
+        notebook = loads(raw)  # the user's file: nesting too deep is a decoding error, not a crash
     except ValueError as exc:
         raise UsageError(f"not a Jupyter notebook (its JSON does not read: {exc})") from exc
     cells = notebook.get("cells") if isinstance(notebook, dict) else None
@@ -146,6 +148,6 @@ def _is_python(line: str) -> bool:
     refuses is IPython's escape."""
     try:
         ast.parse(line.strip())
-    except SyntaxError:
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return False
     return True

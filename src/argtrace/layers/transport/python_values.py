@@ -1,5 +1,5 @@
-"""What a Python expression is worth before the program runs: a literal, a variable assigned literals, or
-unknown with what it rests on (``ast`` only; nothing is imported or evaluated).
+"""This module owns what a Python expression is worth before the program runs: a literal, a variable
+assigned literals, or unknown with what it rests on (``ast`` only; nothing is imported or evaluated).
 
 A name is followed when the file gives it literal values and changes it only by ``+=``/``.append``/
 ``.extend``/``.insert`` of literals (a list built up for ``subprocess``): its value at a call is what the
