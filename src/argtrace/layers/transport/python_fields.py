@@ -1,6 +1,7 @@
 """This module owns a keyword of ``sglang.Engine``/``ServerArgs`` or vLLM's
 ``LLM``/``EngineArgs``/``AsyncEngineArgs`` as the command line's words: both frameworks' classes are
-dataclasses whose fields are ``--field-name`` flags (SGLang ``ServerArgs.add_cli_args``, vLLM ``EngineArgs.add_cli_args``).
+dataclasses whose fields are ``--field-name`` flags (SGLang ``ServerArgs.add_cli_args``, vLLM
+``EngineArgs.add_cli_args``).
 
 The flag of a field is the bundled schema's (the release named with ``--framework-version`` when bundled,
 else the newest): the option whose dest is the field, dests renamed as ``from_cli_args`` renames them
