@@ -218,3 +218,16 @@ def test_check_reads_a_python_launch_without_bash_errors(tmp_path: Path) -> None
             "shell": "python3 -m sglang.launch_server --model-path m --tp 2",
         }
     ]
+
+
+def test_each_unknown_value_is_named_once_and_apart_from_a_longer_name() -> None:
+    launch = read_python_launch(
+        "launch.py",
+        b"import sglang\nsglang.Engine(model_path=model, tokenizer_path=model_path)\n"
+        b"sglang.Engine(model_path=model)\n",
+    )
+    assert [(f.code, f.at, f.message.split("`")[1]) for f in launch.findings] == [
+        ("TP094", "launch.py:2", "model"),
+        ("TP094", "launch.py:2", "model_path"),
+        ("TP094", "launch.py:3", "model"),
+    ]

@@ -116,6 +116,7 @@ class _Reader:
         self.findings: list[Finding] = []
         self.calls: list[dict[str, Any]] = []
         self.nested: set[int] = set()  # ServerArgs(...) handed to Engine(server_args=...): read once
+        self.said: set[tuple[str, int]] = set()  # the unknown values TP094 has named
 
     # -- the calls --------------------------------------------------------------------------------------
 
@@ -507,7 +508,8 @@ class _Reader:
         if name in self.unknown and self.unknown[name] != why:
             name = f"{name}_{len(self.unknown)}"
         self.unknown[name] = why
-        if not any(f.code == "TP094" and unknown.text in f.message for f in self.findings):
+        if (unknown.text, unknown.line) not in self.said:  # one value, one TP094 (host and port of one URL)
+            self.said.add((unknown.text, unknown.line))
             from argtrace.rules.pylaunch import TP094
 
             at = f"{self.label}:{unknown.line}"
