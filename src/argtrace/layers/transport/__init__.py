@@ -26,7 +26,9 @@ into the dispatcher through ``ctx.follow``, never by import):
   ``systemd`` (a systemd service unit), ``skypilot`` (a SkyPilot task YAML), ``dockerfile_syntax`` and
   ``dockerfile`` (a Dockerfile), ``quadlet`` (a Podman ``.container`` file), ``workflow`` (a GitHub Actions
   workflow or composite action), ``dstack`` (a dstack run configuration), ``configmaps`` (a manifest's
-  ConfigMaps as a container's ``envFrom``/``configMapKeyRef``).
+  ConfigMaps as a container's ``envFrom``/``configMapKeyRef``), ``python_launch`` over ``python_source``,
+  ``python_values`` and ``python_fields`` (a Python program or notebook read with ``ast``: the shell
+  commands its calls amount to, which ``check.py`` hands the shell layer).
 
 Nothing here runs a shell, ssh or docker: bash semantics come from the shell layer, argv recognition from
 ``frameworks/detect.py``; this package only knows what ssh, sudo, docker, compose, Kubernetes, systemd,
