@@ -29,6 +29,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from generated_json import write_or_check  # noqa: E402
 
 OUT = ROOT / "src" / "argtrace" / "data" / "python_launch.json"
 GENERATOR = "scripts/gen_python_launch.py"
@@ -114,11 +117,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--check", action="store_true", help="fail when the file differs")
     options = parser.parse_args()
-    text = json.dumps(generate(), indent=1, sort_keys=True) + "\n"
-    if options.check:
-        return 0 if OUT.exists() and OUT.read_text() == text else 1
-    OUT.write_text(text)
-    return 0
+    return write_or_check(OUT, generate(), GENERATOR, check=options.check)
 
 
 if __name__ == "__main__":
