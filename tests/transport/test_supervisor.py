@@ -343,3 +343,4 @@ def test_lint_finds_supervisor_configurations_and_json_manifests() -> None:
     )
     assert launch_kind(Path("deploy/vllm.json"), deployment) == "kubernetes"
     assert launch_kind(Path("package.json"), b'{"name": "x", "scripts": {"serve": "vllm serve m"}}') is None
+    assert launch_kind(Path("serve.py"), b'import subprocess\nsubprocess.run(["vllm", "serve", "m"])\n') == "python"

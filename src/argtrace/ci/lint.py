@@ -59,7 +59,7 @@ class LaunchFile:
 
     path: str
     # script, slurm, compose, kubernetes, helm, systemd, skypilot, dockerfile, quadlet, workflow, supervisor,
-    # given
+    # ecs, python, given
     kind: str
 
 
@@ -87,6 +87,9 @@ def launch_kind(path: Path, head: bytes) -> str | None:
 
         kind = manifest_kind(head)
         return kind if kind in ("supervisor", "kubernetes", "compose", "ecs") else None
+    if name.endswith((".py", ".pyw", ".ipynb")):
+        # a Python launcher that starts a server by its command line (layers/transport/python_launch.py)
+        return "python"
     if name.endswith(SHELL_SUFFIXES) or _SHEBANG.match(head):
         return "slurm" if re.search(rb"(?m)^#SBATCH\s", head) else "script"
     return None
@@ -137,6 +140,9 @@ def _given_kind(path: Path) -> str:
         from argtrace.layers.transport import manifest_kind
 
         return manifest_kind(head) or "skipped"
+    if name.endswith((".py", ".pyw", ".ipynb")):
+        # a Python launcher that starts a server by its command line (layers/transport/python_launch.py)
+        return "python"
     if name.endswith(SHELL_SUFFIXES) or _SHEBANG.match(head):
         return "given"
     return "skipped"
