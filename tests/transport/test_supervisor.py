@@ -343,4 +343,6 @@ def test_lint_finds_supervisor_configurations_and_json_manifests() -> None:
     )
     assert launch_kind(Path("deploy/vllm.json"), deployment) == "kubernetes"
     assert launch_kind(Path("package.json"), b'{"name": "x", "scripts": {"serve": "vllm serve m"}}') is None
-    assert launch_kind(Path("serve.py"), b'import subprocess\nsubprocess.run(["vllm", "serve", "m"])\n') == "python"
+    python = b'import subprocess\nsubprocess.run(["vllm", "serve", "m"])\n'
+    assert launch_kind(Path("serve.py"), python) == "python"
+    assert launch_kind(Path("setup.py"), b"from setuptools import setup\nsetup()\n") is None

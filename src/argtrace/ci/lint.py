@@ -47,6 +47,7 @@ _SERVER = re.compile(
     rb"sglang\.launch_server|\bsglang\s+serve\b|\bvllm\s+serve\b|vllm\.entrypoints|"
     rb"\bvllm/vllm-openai\b|\blmsysorg/sglang\b"
 )
+_FRAMEWORK_WORD = re.compile(rb"\b(?:vllm|sglang)\b")
 _SHEBANG = re.compile(rb"^#![^\n]*\b(?:ba|z|k|da)?sh\b")
 # $1..$9, ${1}, ${10}, $@, $*, $# (not $$ or \$1): what a script reads of its arguments.
 _POSITIONAL_USE = re.compile(r"(?<![\\$])\$(?:\{(?:[1-9][0-9]*|[@*#])[^}]*\}|[1-9@*#])")
@@ -65,9 +66,15 @@ class LaunchFile:
 
 def launch_kind(path: Path, head: bytes) -> str | None:
     """What kind of launch file this is, or ``None`` (not one)."""
-    if b"\x00" in head[:8192] or not _SERVER.search(head):
+    if b"\x00" in head[:8192]:
         return None
     name = path.name.lower()
+    if name.endswith((".py", ".pyw", ".ipynb")):
+        # a Python launcher (layers/transport/python_launch.py): an argv list or `LLM(...)` names the
+        # framework without the command line's spelling
+        return "python" if _FRAMEWORK_WORD.search(head) else None
+    if not _SERVER.search(head):
+        return None
     if name.endswith(YAML_SUFFIXES):
         from argtrace.layers.transport import manifest_kind
 
@@ -87,9 +94,6 @@ def launch_kind(path: Path, head: bytes) -> str | None:
 
         kind = manifest_kind(head)
         return kind if kind in ("supervisor", "kubernetes", "compose", "ecs") else None
-    if name.endswith((".py", ".pyw", ".ipynb")):
-        # a Python launcher that starts a server by its command line (layers/transport/python_launch.py)
-        return "python"
     if name.endswith(SHELL_SUFFIXES) or _SHEBANG.match(head):
         return "slurm" if re.search(rb"(?m)^#SBATCH\s", head) else "script"
     return None
@@ -140,9 +144,6 @@ def _given_kind(path: Path) -> str:
         from argtrace.layers.transport import manifest_kind
 
         return manifest_kind(head) or "skipped"
-    if name.endswith((".py", ".pyw", ".ipynb")):
-        # a Python launcher that starts a server by its command line (layers/transport/python_launch.py)
-        return "python"
     if name.endswith(SHELL_SUFFIXES) or _SHEBANG.match(head):
         return "given"
     return "skipped"
