@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from argtrace.commands.why_fixes import (
     converter_fix,
+    failing_first,
     in_conditions,
     in_one_line,
     lookup_handler_fix,
@@ -66,9 +67,10 @@ def _shown(setting: Mapping[str, Any]) -> str:
 
 def _avoid(group: Mapping[str, Any]) -> str:
     """How to avoid the message, from its kind, condition and settings."""
-    flags = [_shown(s) for s in in_conditions(group) or group["settings"]]
-    change = f": change {', '.join(flags)}" if flags else ""
     cond = group["condition"]
+    chosen = failing_first(in_conditions(group) or group["settings"], cond, str(group["message"]))
+    flags = [_shown(s) for s in chosen]
+    change = f": change {', '.join(flags)}" if flags else ""
     value = next((s for s in group["settings"] if "value" in s), None)
     if group.get("library") and value is not None:
         named = ", ".join(dict.fromkeys(f"{s['flag']} ({s['framework']})" for s in group["settings"]))
