@@ -22,6 +22,7 @@ from argtrace.commands.why_fixes import (
     in_conditions,
     in_one_line,
     lookup_handler_fix,
+    refused_json_fix,
     registry_fix,
     replacement_fix,
     request_fields,
@@ -218,8 +219,10 @@ def group_matches(
         group["absent_in"] = [v for v in sort_releases(known) if v not in group["releases"]]
         if group["fix"] is None:
             text = settings_for[id(group)][2]
+            release = next((p.version for p in prefer if p.framework == group["framework"]), None)
             group["fix"] = (
                 converter_fix(group, text)
+                or refused_json_fix(group, text, release)
                 or registry_fix(group, text)
                 or replacement_fix(group, text)
                 or _avoid(group)

@@ -4,6 +4,7 @@ sent, not a launch setting). Split from why.py, which composes them in ``_avoid`
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -92,6 +93,64 @@ def converter_fix(group: Mapping[str, Any], text: str) -> str | None:
         obj = {k: int(v) if v.isdigit() else v for k, _, v in (p.partition("=") for p in value.split(","))}
         how += f": {flag} '{json.dumps(obj)}'"
     return f"{flag} is read with json.loads ({said}), which refused {value!r}: {how}"
+
+
+def refused_json_fix(group: Mapping[str, Any], text: str, release: str | None) -> str | None:
+    """argparse's "argument --flag: Value X cannot be converted to <function ...>" for a value that is valid
+    JSON: the reader took it, and the configuration class it builds refused it (vLLM's ``parse_type`` wraps
+    the class's ValueError). ``check``'s rules for that value say why: a launch of the one flag is checked as
+    ``check`` checks one (no shell check, no resolution, the release the text or --framework-version names),
+    and its first error or warning on the flag's setting is the fix (vllm#19448: PA043, a kv_connector
+    without kv_role)."""
+    if "cannot be converted to" not in str(group["message"]):
+        return None
+    m = re.search(r"argument (--[\w-]+)(?:/-\w+)?: Value (.+?) cannot be converted to", text)
+    framework = str(group.get("framework") or "")
+    if m is None or framework not in ("vllm", "sglang"):
+        return None
+    from argtrace import safe_json
+
+    flag, value = m.group(1), m.group(2)
+    try:
+        safe_json.loads(value)
+    except ValueError:
+        return None  # not JSON: the converter's own refusal (converter_fix)
+    found = _checked_value(framework, release, flag, value)
+    if found is None:
+        return None
+    code, message, fix = found
+    return f"{flag}'s value is valid JSON, so the configuration it builds refused it: {code}: {message}" + (
+        f"; fix: {fix}" if fix else ""
+    )
+
+
+@functools.lru_cache(maxsize=8)
+def _checked_value(framework: str, release: str | None, flag: str, value: str) -> tuple[str, str, str] | None:
+    import shlex
+
+    from argtrace.check import run_check
+    from argtrace.check_options import CheckOptions
+
+    program = "vllm serve m" if framework == "vllm" else "python -m sglang.launch_server --model-path m"
+    options = CheckOptions(
+        script=None,
+        script_args=(),
+        command_string=f"{program} {flag} {shlex.quote(value)}",
+        env={},
+        framework=framework,
+        framework_version=release,
+        run_shellcheck=False,
+        resolve=False,
+    )
+    try:
+        report = run_check(options)
+    except Exception:
+        return None
+    dest = flag.removeprefix("--").replace("-", "_")
+    for f in report.findings:
+        if f.severity in ("error", "warning") and f.setting == dest:
+            return f.code, f.message, f.fix or ""
+    return None
 
 
 def _json_reader(framework: str, flag: str) -> str | None:
