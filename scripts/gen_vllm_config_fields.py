@@ -144,6 +144,16 @@ def read_classes(sources: dict[str, str]) -> dict[str, Any]:
                 prop = prop or any(
                     isinstance(d, ast.Name) and d.id == "cached_property" for d in fn.decorator_list
                 )
+                # a field the method sets unconditionally is made by that assignment; its adjustments under
+                # a branch (``if backend == "external_launcher": self.world_size *= dp``) are the branch's
+                plain = {
+                    tuple(c)
+                    for st in fn.body
+                    if isinstance(st, (ast.Assign, ast.AnnAssign))
+                    for t in (st.targets if isinstance(st, ast.Assign) else [st.target])
+                    if (c := _chain(t))
+                }
+                top = {id(st) for st in fn.body}
                 for sub in ast.walk(fn):
                     if prop and isinstance(sub, ast.Return) and sub.value is not None:
                         made = _expand(_reads(sub.value), local)
@@ -154,6 +164,8 @@ def read_classes(sources: dict[str, str]) -> dict[str, Any]:
                     for target in targets:
                         chain = _chain(target)
                         if not chain or chain[0] != "self" or len(chain) not in (2, 3) or sub.value is None:
+                            continue
+                        if tuple(chain) in plain and id(sub) not in top:
                             continue
                         reads = _expand(_reads(sub.value), local)
                         if isinstance(sub, ast.AugAssign):
