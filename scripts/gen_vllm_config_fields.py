@@ -41,9 +41,11 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "scripts"))  # generated_json, when imported from a test
 
 from argtrace.frameworks.schema import Schema, bundled_versions, load_schema, version_key  # noqa: E402
 from argtrace.resolver import environments  # noqa: E402
+from generated_json import write_or_check  # noqa: E402
 
 OUT = ROOT / "src" / "argtrace" / "frameworks" / "data" / "vllm_config_fields.json"
 GENERATOR = "scripts/gen_vllm_config_fields.py"
@@ -317,13 +319,7 @@ def main(argv: list[str] | None = None) -> int:
         releases[version] = read_release(version, args.wheels)
         print(f"vllm {version}: {len(releases[version]['fields'])} fields", file=sys.stderr)
     data = {"format": 1, "generated_by": GENERATOR, "releases": releases}
-    text = json.dumps(data, indent=1, sort_keys=True) + "\n"
-    if args.check:
-        same = OUT.is_file() and OUT.read_text() == text
-        print("up to date" if same else f"{OUT} differs: run {GENERATOR}", file=sys.stderr)
-        return 0 if same else 1
-    OUT.write_text(text)
-    return 0
+    return write_or_check(OUT, data, GENERATOR, check=args.check)
 
 
 if __name__ == "__main__":
