@@ -348,7 +348,8 @@ WHY_6 = [
         "https://github.com/NVIDIA/dgx-spark-playbooks/issues/63",
         "Tensor parallel size (2) exceeds available GPUs (1)",
         "initialize_ray_cluster",
-        ("tensor_parallel_size",),
+        # the message's setting, then the others world_size is made of (s20-vllm20: vllm_config_fields)
+        ("tensor_parallel_size", "pipeline_parallel_size", "prefill_context_parallel_size"),
     ),
     # was b (`model`, the draft's field of --speculative-config, read as --model); since the sub-config
     # fields (layers/log/sites._sub_config): --speculative-config with the fields read, then the target

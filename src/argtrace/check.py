@@ -389,10 +389,16 @@ def _between_disagreeing_releases(report: Report, findings: list[Finding]) -> li
     """A value refusal (PA010/PA011) read from a stand-in of the requested release's family is a note when
     the bundled release on the requested release's other side takes the value: which of the two converters
     the requested release has is not known (vllm#17250). Likewise a refused choice (PA009) when that release
-    lists other choices for the flag: its registry changed between the two (vllm#35991)."""
+    lists other choices for the flag: its registry changed between the two (vllm#35991); and a value given to
+    a flag the stand-in registers without one (PA022) when that release registers it with one (vllm#15802:
+    ``--enable-chunked-prefill=False`` on 0.8.2, between 0.7.3 and 0.8.5.post1)."""
     from dataclasses import replace
 
-    from argtrace.layers.parser.releases import choices_change_around, taken_by_the_other_neighbour
+    from argtrace.layers.parser.releases import (
+        choices_change_around,
+        taken_by_the_other_neighbour,
+        value_taken_by_the_other_neighbour,
+    )
 
     schema, name, requested = _analysed_schema(report), report.framework.name, report.framework.version
     if schema is None or not name or not requested:
@@ -406,6 +412,12 @@ def _between_disagreeing_releases(report: Report, findings: list[Finding]) -> li
                 taken = taken_by_the_other_neighbour(
                     name, requested, schema.version, setting.flag, setting.intended
                 )
+        elif finding.code == "PA022" and finding.severity != "info" and finding.setting:
+            # argparse stopped at the word, so no setting records it: the flag is the schema's for the dest
+            flag = setting.flag if setting is not None else schema.flag_for_dest(finding.setting)
+            taken = (
+                value_taken_by_the_other_neighbour(name, requested, schema.version, flag) if flag else None
+            )
         elif finding.code == "PA009" and finding.severity != "info" and setting is not None and setting.flag:
             other = choices_change_around(name, requested, schema.version, setting.flag)
             taken = f"{name} {other} lists other choices for {setting.flag}" if other else None

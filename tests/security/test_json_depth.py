@@ -47,6 +47,7 @@ OWN_DATA = {
     "frameworks/site_packages.py": 1,
     "frameworks/sglang_diffusion.py": 1,
     "frameworks/sglang_router.py": 1,
+    "frameworks/vllm_config_fields.py": 1,  # frameworks/data/vllm_config_fields.json
     "frameworks/vllm_config_file.py": 1,  # frameworks/data/vllm_config_file.json
     "frameworks/vllm_from_cli.py": 1,  # frameworks/data/vllm_from_cli.json
     "frameworks/vllm_tokenizer_modes.py": 1,  # frameworks/data/vllm_tokenizer_modes.json

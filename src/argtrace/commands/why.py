@@ -18,9 +18,11 @@ from typing import TYPE_CHECKING, Any
 
 from argtrace.commands.why_fixes import (
     converter_fix,
+    failing_first,
     in_conditions,
     in_one_line,
     lookup_handler_fix,
+    refused_json_fix,
     registry_fix,
     replacement_fix,
     request_fields,
@@ -66,9 +68,10 @@ def _shown(setting: Mapping[str, Any]) -> str:
 
 def _avoid(group: Mapping[str, Any]) -> str:
     """How to avoid the message, from its kind, condition and settings."""
-    flags = [_shown(s) for s in in_conditions(group) or group["settings"]]
-    change = f": change {', '.join(flags)}" if flags else ""
     cond = group["condition"]
+    chosen = failing_first(in_conditions(group) or group["settings"], cond, str(group["message"]))
+    flags = [_shown(s) for s in chosen]
+    change = f": change {', '.join(flags)}" if flags else ""
     value = next((s for s in group["settings"] if "value" in s), None)
     if group.get("library") and value is not None:
         named = ", ".join(dict.fromkeys(f"{s['flag']} ({s['framework']})" for s in group["settings"]))
@@ -216,8 +219,10 @@ def group_matches(
         group["absent_in"] = [v for v in sort_releases(known) if v not in group["releases"]]
         if group["fix"] is None:
             text = settings_for[id(group)][2]
+            release = next((p.version for p in prefer if p.framework == group["framework"]), None)
             group["fix"] = (
                 converter_fix(group, text)
+                or refused_json_fix(group, text, release)
                 or registry_fix(group, text)
                 or replacement_fix(group, text)
                 or _avoid(group)

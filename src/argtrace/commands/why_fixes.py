@@ -4,6 +4,7 @@ sent, not a launch setting). Split from why.py, which composes them in ``_avoid`
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -37,6 +38,26 @@ def in_conditions(group: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     return [s for s in group["settings"] if not s.get("via") or read_there(s)]
 
 
+def failing_first(
+    settings: Sequence[Mapping[str, Any]], condition: str | None, message: str
+) -> list[Mapping[str, Any]]:
+    """The settings in the order a fix names them: the flags that make a configuration field the failing
+    (last) condition or the message reads first (``not (parallel_config.local_world_size <=
+    visible_device_count)``: the parallel sizes that make ``local_world_size``, vllm PR#28873), then the
+    rest in their order. Only such derived entries (``sets``) move: the order of the others is the
+    site's."""
+
+    def first(setting: Mapping[str, Any]) -> bool:
+        via = str(setting.get("via") or "")
+        if not (via and setting.get("sets")):
+            return False
+        tail = via[len("self.") :] if via.startswith("self.") else via
+        field = tail.rsplit(".", 1)[-1]
+        return tail in (condition or "") or re.search(rf"(?<![\w.]){re.escape(field)}\b", message) is not None
+
+    return sorted(settings, key=lambda s: not first(s))
+
+
 def converter_fix(group: Mapping[str, Any], text: str) -> str | None:
     """argparse's "argument --flag: Value X cannot be converted to <function loads ...>": the converter the
     text names is json.loads, so the value must be JSON; the fix of ``check``'s PA011 for that value
@@ -44,8 +65,20 @@ def converter_fix(group: Mapping[str, Any], text: str) -> str | None:
     (X-PLUG/MobileAgent#162: ``--limit-mm-per-prompt image=5``)."""
     if "cannot be converted to" not in str(group["message"]):
         return None
-    m = re.search(r"argument (--[\w-]+)(?:/-\w+)?: Value (.+?) cannot be converted to <function (\w+)", text)
-    if m is None or m.group(3) != "loads":
+    m = re.search(
+        r"argument (--[\w-]+)(?:/-\w+)?: Value (.+?) cannot be converted to <function(?: (\w+))?", text
+    )
+    if m is None:
+        return None
+    said = "the text's <function loads>"
+    if m.group(3) is None:
+        # the paste stops at "<function" (an issue title, vllm#39687): the converter is the flag's in the
+        # newest schema when that one reads JSON (its json_flags), said as that release's
+        newest = _json_reader(str(group.get("framework") or ""), m.group(1))
+        if newest is None:
+            return None
+        said = f"vllm {newest}'s converter; the text's is cut"
+    elif m.group(3) != "loads":
         return None
     from argtrace.layers.parser.json_values import json_value_fix
 
@@ -59,7 +92,80 @@ def converter_fix(group: Mapping[str, Any], text: str) -> str | None:
 
         obj = {k: int(v) if v.isdigit() else v for k, _, v in (p.partition("=") for p in value.split(","))}
         how += f": {flag} '{json.dumps(obj)}'"
-    return f"{flag} is read with json.loads (the text's <function loads>), which refused {value!r}: {how}"
+    return f"{flag} is read with json.loads ({said}), which refused {value!r}: {how}"
+
+
+def refused_json_fix(group: Mapping[str, Any], text: str, release: str | None) -> str | None:
+    """argparse's "argument --flag: Value X cannot be converted to <function ...>" for a value that is valid
+    JSON: the reader took it, and the configuration class it builds refused it (vLLM's ``parse_type`` wraps
+    the class's ValueError). ``check``'s rules for that value say why: a launch of the one flag is checked as
+    ``check`` checks one (no shell check, no resolution, the release the text or --framework-version names),
+    and its first error or warning on the flag's setting is the fix (vllm#19448: PA043, a kv_connector
+    without kv_role)."""
+    if "cannot be converted to" not in str(group["message"]):
+        return None
+    m = re.search(r"argument (--[\w-]+)(?:/-\w+)?: Value (.+?) cannot be converted to", text)
+    framework = str(group.get("framework") or "")
+    if m is None or framework not in ("vllm", "sglang"):
+        return None
+    from argtrace import safe_json
+
+    flag, value = m.group(1), m.group(2)
+    try:
+        safe_json.loads(value)
+    except ValueError:
+        return None  # not JSON: the converter's own refusal (converter_fix)
+    found = _checked_value(framework, release, flag, value)
+    if found is None:
+        return None
+    code, message, fix = found
+    return f"{flag}'s value is valid JSON, so the configuration it builds refused it: {code}: {message}" + (
+        f"; fix: {fix}" if fix else ""
+    )
+
+
+@functools.lru_cache(maxsize=8)
+def _checked_value(framework: str, release: str | None, flag: str, value: str) -> tuple[str, str, str] | None:
+    import shlex
+
+    from argtrace.check import run_check
+    from argtrace.check_options import CheckOptions
+
+    program = "vllm serve m" if framework == "vllm" else "python -m sglang.launch_server --model-path m"
+    options = CheckOptions(
+        script=None,
+        script_args=(),
+        command_string=f"{program} {flag} {shlex.quote(value)}",
+        env={},
+        framework=framework,
+        framework_version=release,
+        run_shellcheck=False,
+        resolve=False,
+    )
+    try:
+        report = run_check(options)
+    except Exception:
+        return None
+    dest = flag.removeprefix("--").replace("-", "_")
+    for f in report.findings:
+        if f.severity in ("error", "warning") and f.setting == dest:
+            return f.code, f.message, f.fix or ""
+    return None
+
+
+def _json_reader(framework: str, flag: str) -> str | None:
+    """The newest bundled release of ``framework`` when its schema reads ``flag`` with json.loads, or None."""
+    from argtrace.frameworks.schema import bundled_versions, load_schema
+
+    versions = bundled_versions(framework) if framework else []
+    if not versions:
+        return None
+    try:
+        schema = load_schema(framework, versions[-1])
+    except Exception:
+        return None
+    option = schema.option(flag)
+    return versions[-1] if option is not None and option.dest in schema.json_flags else None
 
 
 def _python_repr_fix(flag: str, value: str) -> str | None:

@@ -152,10 +152,16 @@ def _headline(group: Mapping[str, Any], weak: str, width: int | None) -> list[st
     return [head, f"  at: {at}"]
 
 
+def _sets(setting: Mapping[str, Any]) -> str | None:
+    """``sets ParallelConfig.use_ubatching``: the configuration field the site reads, which this flag
+    decides (frameworks/vllm_config_fields.py)."""
+    return f"sets {setting['sets']}" if setting.get("sets") else None
+
+
 def _reads(group: Mapping[str, Any]) -> str:
     return ", ".join(
         f"{s['name']}{'.' + '/'.join(s['fields']) if s.get('fields') else ''} "
-        f"({', '.join(x for x in (s['flag'], s.get('framework'), s.get('plugin')) if x)})"
+        f"({', '.join(x for x in (s['flag'], s.get('framework'), s.get('plugin'), _sets(s)) if x)})"
         if s["flag"]
         else s["name"]
         for s in group["settings"]

@@ -674,7 +674,9 @@ def _findings(
             evidence.append(
                 Evidence("resolution", exc.get("at"), "when: " + " and ".join(site["conditions"]))
             )
-        settings: list[str | None] = [f for f in fields if "." not in f]
+        settings: list[str | None] = deciding_settings(
+            framework, data.get("version") or version, str(exc.get("function") or ""), fields, flags
+        )
         # flags the message names ("when using --mamba-scheduler-strategy no_buffer") are read too
         dest_for_flag = {flag: dest for dest, flag in flags.items()}
         # pydantic appends ``[type=value_error, input_value=ArgsKwargs((), {every field: ...})]``: the
@@ -809,6 +811,29 @@ def value_and_origin(
     if name in recorder_parsed:
         return recorder_parsed[name], "the parser's default"
     return None, "not on the command line"
+
+
+def deciding_settings(
+    framework: str, version: str | None, function: str, fields: Sequence[str], flags: Mapping[str, str]
+) -> list[str | None]:
+    """The settings an RS001 names for a raise whose condition reads ``fields``: each field of the object
+    itself, and for a vLLM configuration field no flag of its name sets (``world_size``,
+    ``parallel_config.use_ubatching``) the dests of the flags that make it instead
+    (frameworks/vllm_config_fields.py, generated from the releases' source)."""
+    out: list[str | None] = []
+    dest_for_flag = {flag: dest for dest, flag in flags.items()}
+    for field in fields:
+        found = None
+        if framework == "vllm" and field.rsplit(".", 1)[-1] not in flags:
+            from argtrace.frameworks.vllm_config_fields import derived_field
+
+            found = derived_field(version, f"self.{field}", function)
+        dests = [dest_for_flag[f] for f in found.flags if f in dest_for_flag] if found else []
+        if dests:
+            out.extend(d for d in dests if d not in out)
+        elif "." not in field and field not in out:
+            out.append(field)
+    return out
 
 
 def raise_site(framework: str, version: str | None, at: str | None) -> dict[str, Any] | None:

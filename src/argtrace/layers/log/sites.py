@@ -251,6 +251,11 @@ def settings_of(
         if flag:
             add({"name": last, "flag": flag, "via": read})
             continue
+        derived = _derived(framework, version, read, function)
+        if derived:
+            for entry in derived:
+                add(entry)
+            continue
         switch = f"enable_{last[: -len('_config')]}" if last.endswith("_config") else ""
         if switch and (flag := _flag(framework, version, switch)):
             # a configuration object only one switch builds: vLLM's create_engine_config makes
@@ -328,6 +333,24 @@ def settings_of(
         for word in dict.fromkeys(re.findall(_ENV_IN_TEXT, text)):
             if word not in message:
                 add({"name": word, "flag": None, "env": True, "named_in_text": True})
+    return out
+
+
+def _derived(framework: str, version: str | None, read: str, function: str) -> list[dict[str, Any]]:
+    """The flags that decide a vLLM configuration field no flag of its name sets (``use_ubatching``:
+    --enable-dbo, --ubatch-size; ``world_size``: the parallel sizes), from the table generated from the
+    releases' source (frameworks/vllm_config_fields.py); each entry says the field it sets."""
+    if framework != "vllm":
+        return []
+    from argtrace.frameworks.vllm_config_fields import derived_field
+
+    found = derived_field(version, read, function)
+    if found is None:
+        return []
+    out = []
+    for flag in found.flags:
+        dest = _dest(framework, version, flag) or flag.lstrip("-").replace("-", "_")
+        out.append({"name": dest, "flag": flag, "via": read, "sets": found.field, "sets_at": found.at})
     return out
 
 

@@ -178,18 +178,10 @@ def taken_by_the_other_neighbour(
     such release, it lacks the option or has the stand-in's converter, or its converter refuses the value."""
     import argparse
 
-    from argtrace.frameworks.release_index import release_index
     from argtrace.frameworks.schema import VALUELESS_ACTIONS, load_schema
     from argtrace.layers.parser.build import option_converter
 
-    wanted, standing = version_key(requested), version_key(stand_in)
-    bundled = sorted(release_index(framework).releases, key=version_key)
-    if standing > wanted:
-        older = [r for r in bundled if version_key(r) < wanted]
-        neighbour = older[-1] if older else None
-    else:
-        newer = [r for r in bundled if version_key(r) > wanted]
-        neighbour = newer[0] if newer else None
+    neighbour = _other_neighbour(framework, requested, stand_in)
     if neighbour is None:
         return None
     schema = load_schema(framework, neighbour)
@@ -207,6 +199,38 @@ def taken_by_the_other_neighbour(
     except (argparse.ArgumentTypeError, TypeError, ValueError):
         return None
     return f"{framework} {neighbour} takes the value"
+
+
+def _other_neighbour(framework: str, requested: str, stand_in: str) -> str | None:
+    """The bundled release on the other side of ``requested`` from ``stand_in``: the nearest older one when
+    the stand-in is newer, the nearest newer one when it is older; None when there is none."""
+    from argtrace.frameworks.release_index import release_index
+
+    wanted, standing = version_key(requested), version_key(stand_in)
+    bundled = sorted(release_index(framework).releases, key=version_key)
+    if standing > wanted:
+        older = [r for r in bundled if version_key(r) < wanted]
+        return older[-1] if older else None
+    newer = [r for r in bundled if version_key(r) > wanted]
+    return newer[0] if newer else None
+
+
+def value_taken_by_the_other_neighbour(
+    framework: str, requested: str, stand_in: str, option_string: str
+) -> str | None:
+    """For a flag the stand-in registers without a value (``--enable-chunked-prefill=False`` refused by
+    0.8.5.post1's BooleanOptionalAction, PA022): the bundled release on ``requested``'s other side when it
+    registers the flag with a value (0.7.3's ``StoreBoolean``, ``nargs='?'``). The requested release (0.8.2,
+    vllm#15802) lies between the two, so whether it takes the value is not known."""
+    from argtrace.frameworks.schema import VALUELESS_ACTIONS, load_schema
+
+    neighbour = _other_neighbour(framework, requested, stand_in)
+    if neighbour is None:
+        return None
+    spec = _option_of(load_schema(framework, neighbour), option_string)
+    if spec is None or spec.nargs == 0 or spec.action in VALUELESS_ACTIONS:
+        return None
+    return f"{framework} {neighbour} registers {option_string} with a value"
 
 
 def choices_change_around(framework: str, requested: str, stand_in: str, option_string: str) -> str | None:

@@ -1,0 +1,2 @@
+# https://github.com/vllm-project/vllm/pull/28873 (main after 0.11.1, 2025-11-17: the reproduction on a 2x8 Ray cluster; a framework bug the PR fixes)
+vllm serve mistralai/Mistral-Small-3.2-24B-Instruct-2506   --tokenizer_mode mistral --config_format mistral   --load_format mistral --tool-call-parser mistral   --enable-auto-tool-choice --limit-mm-per-prompt '{"image":10}'   --tensor-parallel-size 16   --max_model_len 65536   --max_num_seqs 128   --distributed-executor-backend ray --enforce_eager

@@ -1,0 +1,2 @@
+# https://github.com/vllm-project/vllm/issues/29447 (vLLM 0.11.2, 2025-11-25: 2 GB200 nodes of 4 GPUs in one Ray cluster, TP 8 without --distributed-executor-backend ray; fixed by the message of vllm PR#30140)
+vllm serve meta-llama/Llama-3.3-70B-Instruct --gpu-memory-utilization 0.9 --served-model-name llama3.3-70b --tensor-parallel-size 8 --pipeline-parallel-size 1 --data-parallel-size 1 --max-model-len 2048 --port $port
