@@ -266,6 +266,11 @@ def _python_launch(source: ScriptSource, options: CheckOptions) -> PythonLaunch 
     """The server starts of a Python program or notebook, or None for a script, manifest or ``-c``."""
     if options.command_string is not None:
         return None
+    # what is_python_launch decides from the name or the `#!` line alone, before importing it (and `ast`):
+    # start-up of every other check (issue 18)
+    shebang = source.data.split(b"\n", 1)[0] if source.data.startswith(b"#!") else None
+    if source.label.lower().endswith((".sh", ".bash", ".cmd")) or (shebang and b"python" not in shebang):
+        return None
     from argtrace.layers.transport.python_source import is_python_launch
 
     if not is_python_launch(source.label, source.data):
