@@ -754,6 +754,10 @@ def explain(
         from argtrace.commands.why_confidence import STRONG_CHARS
 
         groups = drop_word_matches(groups, STRONG_CHARS)
+    from argtrace.commands.why_router import router_text
+
+    if router_text(text) and not every:  # a router's Rust lines: no Python site logged them
+        groups = []
     parser_site = unrecognized_site(text, framework)  # argparse's own message: the parser that refused
     if parser_site is None:
         from argtrace.commands.why_choice import invalid_choice_site

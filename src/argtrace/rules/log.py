@@ -365,3 +365,28 @@ LG014 = Rule(
     ),
     correct=Example(files={"server.log": _GOOD}, argv=("log", "server.log")),
 )
+
+
+LG015 = Rule(
+    code="LG015",
+    layer="log",
+    severity="warning",
+    title="The router in front of the servers cannot use a worker (unreachable, failing health checks, none available)",
+    rationale=(
+        "A router (SGLang's router and model gateway, vLLM's router) sends each request to one of the servers "
+        "it was given. When it cannot connect to a worker, the worker fails its health checks, or no worker of "
+        "a role is healthy, requests fail with 503 while the servers themselves may run: the router's own "
+        "ERROR/WARN lines are the only place that says which worker and why. A worker still starting while "
+        "the router waits for it is only a note."
+    ),
+    fix="Check the worker URLs the router was given (scheme, a host the router reaches, port) against where "
+    "each server listens and that each server is up (its /health and its own log).",
+    example=Example(
+        files={
+            "router.log": "2026-10-07 23:31:33 ERROR sglang_router_rs::core::worker: src/core/worker.rs:517: "
+            "Failed to connect gRPC client for worker grpc://localhost:20000: transport error\n"
+        },
+        argv=("log", "router.log"),
+    ),
+    correct=Example(files={"server.log": _GOOD}, argv=("log", "server.log")),
+)

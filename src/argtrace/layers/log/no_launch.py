@@ -15,6 +15,7 @@ from typing import Any
 from argtrace.layers.log.lines import _decode
 from argtrace.layers.log.prefix import split_prefix
 from argtrace.layers.log.reader import Scan
+from argtrace.layers.log.signatures import Signature, match_line
 from argtrace.layers.log.stages import (
     FRAME_LINE,
     PROCESS_TITLE,
@@ -73,6 +74,16 @@ def _not_a_log(scan: Scan, label: str, at: Any) -> Finding:
         watchdog = None if scan.gzip else _nccl_watchdog_piece(scan.path)
         if watchdog is not None:
             ranks, said = watchdog
+            timed_out = _watchdog_timeout(said)
+            if timed_out is not None:
+                # the watchdog's own "collective operation timeout" line (no anchor word: the scan keeps it
+                # only inside the DistBackendError line that usually follows, cut from this copy): torch
+                # takes the process down after it, so it is the death's cause (verl#1309's Ray workers)
+                return rules.LG007.finding(
+                    f"[{timed_out.id}] {timed_out.meaning}. Line (rank(s) {', '.join(ranks)}): {said}",
+                    at=None,
+                    fix=timed_out.fix,
+                )
             # torch.distributed's NCCL watchdog inside the server's ranks (sglang#3932, sglang#3424): lines
             # of the server's own processes, not of something else; what the server logged is not in the file
             return rules.LG012.finding(
@@ -221,13 +232,20 @@ _SCHEDULER_PREFIX = re.compile(
 _RAY_SERVE_LLM = re.compile(
     r"\bray\.serve\.llm\b|\bServeReplica:[^ )]*:LLM(?:Server|Router)\b|name='LLM(?:Server|Router)\b"
 )
-# SGLang's router (sgl-router's Rust crate ``sglang_router_rs``, its Python launcher's ``[Router (Rust)]``).
-_SGL_ROUTER = re.compile(r"\bsglang_router_rs::|\[Router \((?:Rust|Python)\)\]")
+# SGLang's router (sgl-router's Rust crate ``sglang_router_rs``, its Python launcher's ``[Router (Rust)]``;
+# since 2026 the model gateway ``smg`` (smg-project/smg: ``smg::worker::...`` modules, ``[smg]`` when launched
+# with its workers, sglang PR#12407).
+_SGL_ROUTER = re.compile(r"\bsglang_router_rs::|\[Router \((?:Rust|Python)\)\]|\bsmg(?:_\w+)?::\w|^\[smg\] ")
+# vLLM's router (vllm-project/router, a fork of SGLang's: the crate ``vllm_router_rs``; its Python
+# ``vllm_router`` logger in production-stack).
+_VLLM_ROUTER = re.compile(r"\bvllm_router_rs::|:vllm_router\.")
+# A line either router logs (its Rust crate's module path, its launcher's tag).
+ROUTER_LINE = re.compile(f"{_SGL_ROUTER.pattern}|{_VLLM_ROUTER.pattern}")
 
 
 def _front_end(path: str) -> tuple[str, str, str] | None:
     """(what it is, what it runs, its first line cut to 120 characters) when the file's head holds the lines
-    of a front end of SGLang's or vLLM's servers (Ray Serve LLM, SGLang's router); None otherwise. Read only
+    of a front end of SGLang's or vLLM's servers (Ray Serve LLM, SGLang's or vLLM's router); None otherwise. Read only
     for a file with no server line."""
     text = _head(path)
     if text is None:
@@ -237,6 +255,8 @@ def _front_end(path: str) -> tuple[str, str, str] | None:
             found = ("Ray Serve LLM", "runs vLLM inside its LLMServer replicas")
         elif _SGL_ROUTER.search(line):
             found = ("SGLang's router", "sends the requests to SGLang's servers")
+        elif _VLLM_ROUTER.search(line):
+            found = ("vLLM's router", "sends the requests to vLLM's servers")
         else:
             continue
         line = line.strip()
@@ -380,6 +400,12 @@ def _process_titles(path: str) -> tuple[str, list[str]] | None:
 _WATCHDOG = re.compile(
     r"\[rank(\d+)\]:\[[EW]\d{3,4} [\d:.]+ ProcessGroupNCCL\.cpp:\d+\] (?:\[[^\]]*\] )?(.*)"
 )
+
+
+def _watchdog_timeout(said: str) -> Signature | None:
+    """The catalog's watchdog-timeout entry when the watchdog's first message is its timeout; None otherwise."""
+    hit = match_line(said, framework=None, stage=None)
+    return hit[0] if hit is not None and hit[0].id == "nccl-watchdog-collective-timeout" else None
 
 
 def _nccl_watchdog_piece(path: str, limit: int = 1 << 16) -> tuple[list[str], str] | None:
