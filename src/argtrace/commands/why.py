@@ -835,7 +835,22 @@ def explain(
 
         assessed["origin"] = module_origin(module, assessed["origin"])
 
+    from argtrace.layers.log.beneath import beneath
+
+    lib = beneath(text)  # a library's error under a framework frame: the cause, and where it surfaced
     return {
+        **(
+            {
+                "beneath": {
+                    "library": lib.library,
+                    "exception": lib.exception,
+                    "says": lib.sentence(),
+                    "fix": lib.fix,
+                }
+            }
+            if lib is not None and lib.exception
+            else {}
+        ),
         "query": " ".join(text.split()),
         "matches": groups,
         "signatures": signatures,

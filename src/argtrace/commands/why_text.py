@@ -285,6 +285,12 @@ def render_why(section: Mapping[str, Any], width: int | None = None) -> str:
     from argtrace.commands.why_traceback import render_traceback
 
     lines = _Lines(width)
+    lib = section.get("beneath")
+    if lib:
+        # a library's error under a framework frame: the cause first, the wrapper's site after it
+        lines.add(f"cause: {lib['says']}", 4)
+        if lib.get("fix"):
+            lines.add(f"  fix: {lib['fix']}", 3)
     if not section.get("matches"):
         lines.add(f"no framework raise or log site matches {section.get('query')!r}", 2)
     trace = section.get("traceback") or {}

@@ -27,9 +27,11 @@ _CUT_FRAME = re.compile(
     r'^(?P<path>[\w./-]{0,400}(?:vllm|sglang)/[\w./-]{1,400}\.py)", '
     r"line (?P<line>\d+), in (?P<func>[\w.<>]{1,200})"
 )
-# the exception line: a class name (qualified or not), optionally a message after ": "
+# the exception line: a class name (qualified or not), optionally a message after ": " (Triton's
+# OutOfResources is an exception class without the suffix: triton/runtime/errors.py)
 _EXCEPTION = re.compile(
-    r"^(?P<cls>(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt))(?:\s*:\s*(?P<msg>.*))?$"
+    r"^(?P<cls>(?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*(?:Error|Exception|Exit|Interrupt)|OutOfResources))"
+    r"(?:\s*:\s*(?P<msg>.*))?$"
 )
 _HEADER = "Traceback (most recent call last):"
 _CARETS = re.compile(r"^[\^~\s]+$")

@@ -371,12 +371,13 @@ LG015 = Rule(
     code="LG015",
     layer="log",
     severity="warning",
-    title="The router in front of the servers cannot use a worker (unreachable, failing health checks, none available)",
+    title="The router in front of the servers cannot use a worker (unreachable, failing health checks, "
+    "none available)",
     rationale=(
-        "A router (SGLang's router and model gateway, vLLM's router) sends each request to one of the servers "
-        "it was given. When it cannot connect to a worker, the worker fails its health checks, or no worker of "
-        "a role is healthy, requests fail with 503 while the servers themselves may run: the router's own "
-        "ERROR/WARN lines are the only place that says which worker and why. A worker still starting while "
+        "A router (SGLang's router and model gateway, vLLM's router) sends each request to one of the "
+        "servers it was given. When it cannot connect to a worker, the worker fails its health checks, or no "
+        "worker of a role is healthy, requests fail with 503 while the servers themselves may run: the router's "
+        "own ERROR/WARN lines are the only place that says which worker and why. A worker still starting while "
         "the router waits for it is only a note."
     ),
     fix="Check the worker URLs the router was given (scheme, a host the router reaches, port) against where "

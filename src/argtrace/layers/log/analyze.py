@@ -407,8 +407,12 @@ def _interpret(launch: Launch, line: Line, p: Parsed, framework: str | None, cat
         return
     if line.block is not None:
         launch.tracebacks.append((line.number, line.block))
-        head = body.split("Traceback (most recent call last)", 1)[0].strip()
+        head, _, tail = body.partition("Traceback (most recent call last)")
+        head, tail = head.strip(), tail.lstrip(":").strip()
         if head:
-            launch.errors.append(ErrorHit(line=line.number, text=head, stage="", traceback=list(line.block)))
+            # a copy whose line breaks a viewer turned into spaces holds the whole traceback on this line
+            # (MinerU#2658): its frames are the block's first line
+            block = [tail, *line.block] if tail else list(line.block)
+            launch.errors.append(ErrorHit(line=line.number, text=head, stage="", traceback=block))
         return
     _timeline(launch, body, event, line.number)

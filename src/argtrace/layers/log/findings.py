@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
+from argtrace.layers.log.beneath import beneath
 from argtrace.layers.log.errors import exception_of
 from argtrace.layers.log.hang import waiting_in
 from argtrace.layers.log.launch import (
@@ -262,6 +263,11 @@ def _launch_findings(
         # a wrapper whose cut traceback stops at a raise the catalog knows: that error's meaning and fix
         cause = cause_of_cut_raise(hit, lc.framework, hit.stage) if sig.wrapper and raised else None
         named_cause = f": its cause is [{cause.id}] {cause.meaning}" if cause is not None else ""
+        # a library's error under the wrapper's traceback (transformers, Triton, FlashInfer): the cause, and
+        # the framework frame where it surfaced
+        lib = beneath("\n".join([hit.text, *hit.traceback])) if sig.wrapper and cause is None else None
+        if lib is not None and lib.exception:
+            named_cause = f": its cause: {lib.sentence()}"
         head = f"[{sig.id}] {above_said}{sig.meaning} (during {where}){named_cause}.{implied}{values}{raised}"
         message = f"{head} Line{times}: {hit.text[:300]}"
         severity: Severity | None = _SEVERITY.get(sig.severity or "")
@@ -271,7 +277,9 @@ def _launch_findings(
                 at=at(hit.line),
                 setting=sig.settings[0] if sig.settings else None,
                 evidence=_evidence(at, hit, red),
-                fix=cause.fix if cause is not None else sig.fix,
+                fix=cause.fix
+                if cause is not None
+                else (lib.fix if lib and lib.exception and lib.fix else sig.fix),
                 severity=severity,
                 launch=lc.index,
             )
@@ -577,7 +585,7 @@ def _cut_traceback_note(lc: Launch, cut: tuple[int, list[str]], at: Any) -> Find
     return rules.LG010.finding(
         f"Launch {lc.index} stops inside a traceback (from line {line}){during} that the file cuts before "
         f"its exception line: {what}, and the exception that names the cause is not in the copy.{template} "
-        f"Its last frame: {short}, in {last.group('fn')}.{said}",
+        f"Its last frame: {short}, in {last.group('fn')}.{said}{_library_frames(bodies)}",
         at=at(line),
         fix=fix,
         severity="info",
@@ -585,6 +593,16 @@ def _cut_traceback_note(lc: Launch, cut: tuple[int, list[str]], at: Any) -> Find
         # that the template is what failed is read from where the frames are, not from an exception
         basis="framework-code" if template else None,
     )
+
+
+def _library_frames(bodies: list[str]) -> str:
+    """A sentence when the cut frames end inside a library (FlashInfer, Triton, transformers) called from a
+    framework frame: what was running when the copy stops, and where the server's code called it."""
+    lib = beneath("\n".join(bodies))
+    if lib is None or lib.exception:
+        return ""
+    known = f" {lib.known.fix}." if lib.known is not None else ""
+    return f" The frames end inside {lib.library}: {lib.sentence()}.{known}"
 
 
 # Frames of a request's handling: the HTTP stack (uvicorn, starlette, fastapi) and the OpenAI endpoints.

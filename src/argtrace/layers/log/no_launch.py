@@ -245,8 +245,8 @@ ROUTER_LINE = re.compile(f"{_SGL_ROUTER.pattern}|{_VLLM_ROUTER.pattern}")
 
 def _front_end(path: str) -> tuple[str, str, str] | None:
     """(what it is, what it runs, its first line cut to 120 characters) when the file's head holds the lines
-    of a front end of SGLang's or vLLM's servers (Ray Serve LLM, SGLang's or vLLM's router); None otherwise. Read only
-    for a file with no server line."""
+    of a front end of SGLang's or vLLM's servers (Ray Serve LLM, SGLang's or vLLM's router); None otherwise.
+    Read only for a file with no server line."""
     text = _head(path)
     if text is None:
         return None
@@ -403,7 +403,7 @@ _WATCHDOG = re.compile(
 
 
 def _watchdog_timeout(said: str) -> Signature | None:
-    """The catalog's watchdog-timeout entry when the watchdog's first message is its timeout; None otherwise."""
+    """The catalog's watchdog-timeout entry when the watchdog's first message is its timeout, else None."""
     hit = match_line(said, framework=None, stage=None)
     return hit[0] if hit is not None and hit[0].id == "nccl-watchdog-collective-timeout" else None
 
