@@ -375,10 +375,10 @@ LG015 = Rule(
     "none available)",
     rationale=(
         "A router (SGLang's router and model gateway, vLLM's router) sends each request to one of the "
-        "servers it was given. When it cannot connect to a worker, the worker fails its health checks, or no "
-        "worker of a role is healthy, requests fail with 503 while the servers themselves may run: the router's "
-        "own ERROR/WARN lines are the only place that says which worker and why. A worker still starting while "
-        "the router waits for it is only a note."
+        "servers it was given. When it cannot connect to a worker, the worker fails its health checks, or "
+        "no worker of a role is healthy, requests fail with 503 while the servers themselves may run: the "
+        "router's own ERROR/WARN lines are the only place that says which worker and why. A worker still "
+        "starting while the router waits for it is only a note."
     ),
     fix="Check the worker URLs the router was given (scheme, a host the router reaches, port) against where "
     "each server listens and that each server is up (its /health and its own log).",
