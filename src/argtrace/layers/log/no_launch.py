@@ -15,7 +15,6 @@ from typing import Any
 from argtrace.layers.log.lines import _decode
 from argtrace.layers.log.prefix import split_prefix
 from argtrace.layers.log.reader import Scan
-from argtrace.layers.log.signatures import Signature, match_line
 from argtrace.layers.log.stages import (
     FRAME_LINE,
     PROCESS_TITLE,
@@ -74,16 +73,6 @@ def _not_a_log(scan: Scan, label: str, at: Any) -> Finding:
         watchdog = None if scan.gzip else _nccl_watchdog_piece(scan.path)
         if watchdog is not None:
             ranks, said = watchdog
-            timed_out = _watchdog_timeout(said)
-            if timed_out is not None:
-                # the watchdog's own "collective operation timeout" line (no anchor word: the scan keeps it
-                # only inside the DistBackendError line that usually follows, cut from this copy): torch
-                # takes the process down after it, so it is the death's cause (verl#1309's Ray workers)
-                return rules.LG007.finding(
-                    f"[{timed_out.id}] {timed_out.meaning}. Line (rank(s) {', '.join(ranks)}): {said}",
-                    at=None,
-                    fix=timed_out.fix,
-                )
             # torch.distributed's NCCL watchdog inside the server's ranks (sglang#3932, sglang#3424): lines
             # of the server's own processes, not of something else; what the server logged is not in the file
             return rules.LG012.finding(
@@ -400,12 +389,6 @@ def _process_titles(path: str) -> tuple[str, list[str]] | None:
 _WATCHDOG = re.compile(
     r"\[rank(\d+)\]:\[[EW]\d{3,4} [\d:.]+ ProcessGroupNCCL\.cpp:\d+\] (?:\[[^\]]*\] )?(.*)"
 )
-
-
-def _watchdog_timeout(said: str) -> Signature | None:
-    """The catalog's watchdog-timeout entry when the watchdog's first message is its timeout, else None."""
-    hit = match_line(said, framework=None, stage=None)
-    return hit[0] if hit is not None and hit[0].id == "nccl-watchdog-collective-timeout" else None
 
 
 def _nccl_watchdog_piece(path: str, limit: int = 1 << 16) -> tuple[list[str], str] | None:
