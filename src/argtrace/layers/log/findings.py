@@ -27,6 +27,7 @@ from argtrace.layers.log.launch import (
 )
 from argtrace.layers.log.lines import KEEP_LINES
 from argtrace.layers.log.prefix import split_prefix
+from argtrace.layers.log.ray_death import watchdog_before
 from argtrace.layers.log.redaction import _Redactor
 from argtrace.layers.log.signatures import UNKNOWN, load_catalog, match_line
 from argtrace.layers.log.stages import FRAME_LINE, frames_stage, runtime_module
@@ -268,6 +269,17 @@ def _launch_findings(
         lib = beneath("\n".join([hit.text, *hit.traceback])) if sig.wrapper and cause is None else None
         if lib is not None and lib.exception:
             named_cause = f": its cause: {lib.sentence()}"
+        watchdog = watchdog_before(analysis.scan, hit.line) if sig.id == "ray-worker-died" else None
+        if watchdog is not None:
+            # the dead worker's native frames are torch's NCCL watchdog's: its collective is the cause
+            timeout = next(s for s in load_catalog().signatures if s.id == "nccl-watchdog-collective-timeout")
+            # first: the first screen cuts a long message, and this is the cause
+            above_said = (
+                f"torch's NCCL watchdog took the worker down: its last lines (line {watchdog[0]}) are the "
+                f"watchdog's native frames ({watchdog[1]}), after a collective of its group failed or timed "
+                "out; that collective is the cause. "
+            )
+            cause = timeout
         head = f"[{sig.id}] {above_said}{sig.meaning} (during {where}){named_cause}.{implied}{values}{raised}"
         message = f"{head} Line{times}: {hit.text[:300]}"
         severity: Severity | None = _SEVERITY.get(sig.severity or "")

@@ -107,6 +107,10 @@ ANCHORS: tuple[bytes, ...] = (
     # SGLang's data parallel controller: ``Launch DP0 starting at GPU #0.`` (once per DP rank, after the
     # launcher logged server_args; inside the matched pattern "tart", so no new matcher pattern)
     b"starting at GPU",
+    # SGLang's router giving up on its workers: ``Timeout 300s waiting for workers [..] to become healthy.
+    # Please set --router-worker-startup-timeout-secs ...`` (sgl-router src/routers/router.rs; its level is
+    # ``ERROR``, which "rror" does not find): inside the matched pattern "tart", so no new matcher pattern
+    b"startup-timeout-secs",
 )
 # What the in-process matcher (acscan.py) searches for: every anchor contains one of these, so a line holding
 # an anchor is always found; a line found by a pattern that is not itself an anchor is kept only when it
