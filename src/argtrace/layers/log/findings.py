@@ -14,7 +14,6 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from argtrace.layers.log.beneath import beneath
 from argtrace.layers.log.errors import exception_of
 from argtrace.layers.log.hang import waiting_in
 from argtrace.layers.log.launch import (
@@ -266,7 +265,11 @@ def _launch_findings(
         named_cause = f": its cause is [{cause.id}] {cause.meaning}" if cause is not None else ""
         # a library's error under the wrapper's traceback (transformers, Triton, FlashInfer): the cause, and
         # the framework frame where it surfaced
-        lib = beneath("\n".join([hit.text, *hit.traceback])) if sig.wrapper and cause is None else None
+        lib = None
+        if sig.wrapper and cause is None:
+            from argtrace.layers.log.beneath import beneath  # a wrapper's traceback only (its import: 20 ms)
+
+            lib = beneath("\n".join([hit.text, *hit.traceback]))
         if lib is not None and lib.exception:
             named_cause = f": its cause: {lib.sentence()}"
         watchdog = watchdog_before(analysis.scan, hit.line) if sig.id == "ray-worker-died" else None
@@ -610,6 +613,8 @@ def _cut_traceback_note(lc: Launch, cut: tuple[int, list[str]], at: Any) -> Find
 def _library_frames(bodies: list[str]) -> str:
     """A sentence when the cut frames end inside a library (FlashInfer, Triton, transformers) called from a
     framework frame: what was running when the copy stops, and where the server's code called it."""
+    from argtrace.layers.log.beneath import beneath  # a cut traceback only (its import: 20 ms)
+
     lib = beneath("\n".join(bodies))
     if lib is None or lib.exception:
         return ""
