@@ -214,11 +214,11 @@ CASES = [
         # logs20: the worker's native frames before the raylet's report are torch's NCCL watchdog's
         "[ray-worker-died] torch's NCCL watchdog took the worker down: its last lines (line 3) are the "
         "watchdog's native frames (ProcessGroupNCCL::ncclCommWatchdog)",
-        "Find the rank that did not join the collective: the other ranks' and nodes' lines before this time (a "
-        "traceback, an OOM kill, a stuck step); with a first collective that never completes, check the "
+        "Find the rank that did not join the collective: the other ranks' and nodes' lines before this time "
+        "(a traceback, an OOM kill, a stuck step); with a first collective that never completes, check the "
         "network between the nodes (NCCL_SOCKET_IFNAME, NCCL_DEBUG=INFO); when a rank is only slow (a long "
-        "weight sync, a rollout), raise the process group's timeout; TORCH_NCCL_TRACE_BUFFER_SIZE records the "
-        "collective that hung",
+        "weight sync, a rollout), raise the process group's timeout; TORCH_NCCL_TRACE_BUFFER_SIZE records "
+        "the collective that hung",
         cause="ncclCommWatchdog",
         change="--",
         missing="the watchdog is named as the death's cause (logs20), but the collective that timed out and "
