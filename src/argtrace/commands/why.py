@@ -837,7 +837,9 @@ def explain(
 
     from argtrace.layers.log.beneath import beneath
 
-    lib = beneath(text)  # a library's error under a framework frame: the cause, and where it surfaced
+    # a library's error under a framework frame: the cause, and where it surfaced; a log signature of the
+    # text's own error (torch's CUDA OOM, NCCL's) says more, so only beside wrappers' signatures
+    lib = None if any(not sig.get("wrapper") for sig in signatures) else beneath(text)
     return {
         **(
             {
