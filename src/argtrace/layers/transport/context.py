@@ -4,8 +4,9 @@ This module owns :class:`TransportResult` (servers reached through ssh, uploads 
 layer's findings, the report's ``transport`` section, and each flag's value as written before the journey
 changed it), the per-script :class:`_Context` (arguments, environment, files uploaded so far, nesting
 depth, and the dispatcher the carriers call back into for a nested script: :class:`Follow`), the value
-the local shell gives a parameter (``_local_value``), and the masking of secret values wherever the
-journey copied them (``_scrubbed``).
+the local shell gives a parameter (``_local_value``), the masking of secret values wherever the
+journey copied them (``_scrubbed``), and the first line by which a carrier's file is told from a script
+(``opening_line``).
 """
 
 from __future__ import annotations
@@ -18,6 +19,22 @@ from argtrace.model import Finding, LayerResult, Observation, ServerCommand
 
 if TYPE_CHECKING:
     from argtrace.layers.shell import ScriptSource, ShellResult
+
+
+def opening_line(data: bytes, comments: str = "#;") -> tuple[str, str] | None:
+    """The first 64 KiB of a file as text and its first line that is neither blank nor a comment (a line
+    starting with one of ``comments``), stripped; None for a script (``#!``), binary data or no such line.
+    Unit files, quadlets, Supervisor configurations and Dockerfiles are told from a script by that line, so
+    a script that writes one through a here-document stays a script."""
+    head = data[:65536]
+    if head.startswith(b"#!") or b"\x00" in head:
+        return None
+    text = head.decode("utf-8", "replace")
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped and stripped[0] not in comments:
+            return text, stripped
+    return None
 
 
 @dataclass

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from argtrace.layers.transport import dockerfile_syntax as D
-from argtrace.layers.transport.context import TransportResult
+from argtrace.layers.transport.context import TransportResult, opening_line
 from argtrace.layers.transport.words import _SHELLS, _basename, _show, _show_argv
 from argtrace.model import EnvValue, Evidence, Origin, ServerCommand, Word
 
@@ -51,16 +51,11 @@ _REFERENCE = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)[^}]*\}|([A-Za-z_][A-Za
 def is_dockerfile(data: bytes) -> bool:
     """A Dockerfile: the first line that is neither blank nor a comment (parser directives are comments)
     is a ``FROM`` or ``ARG`` instruction, and a ``FROM`` follows. No shell script starts that way."""
-    head = data[:65536]
-    if head.startswith(b"#!") or b"\x00" in head:
+    opened = opening_line(data, comments="#")
+    if opened is None:
         return False
-    text = head.decode("utf-8", "replace")
-    for line in text.splitlines():
-        stripped = line.strip()
-        if not stripped or stripped.startswith("#"):
-            continue
-        return bool(_FIRST.match(line)) and re.search(r"(?im)^[ \t]*FROM[ \t]+\S", text) is not None
-    return False
+    text, first = opened
+    return bool(_FIRST.match(first)) and re.search(r"(?im)^[ \t]*FROM[ \t]+\S", text) is not None
 
 
 @dataclass

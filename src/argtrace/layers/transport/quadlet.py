@@ -33,7 +33,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from argtrace.layers.transport import systemd_syntax as S
-from argtrace.layers.transport.context import TransportResult
+from argtrace.layers.transport.context import TransportResult, opening_line
 from argtrace.layers.transport.words import _SHELLS, _show
 from argtrace.model import Evidence, Origin, VanishedWord, Word
 
@@ -44,18 +44,10 @@ if TYPE_CHECKING:
 def is_quadlet(data: bytes) -> bool:
     """A quadlet ``.container`` file: a unit (the first line that is neither blank nor a comment is a
     section header) with a ``[Container]`` section that names an ``Image=``."""
-    head = data[:65536]
-    if head.startswith(b"#!") or b"\x00" in head:
+    opened = opening_line(data)
+    if opened is None or not (opened[1].startswith("[") and opened[1].endswith("]")):
         return False
-    text = head.decode("utf-8", "replace")
-    for line in text.splitlines():
-        stripped = line.strip()
-        if not stripped or stripped[0] in "#;":
-            continue
-        if not (stripped.startswith("[") and stripped.endswith("]")):
-            return False
-        break
-    assignments, _ignored = S.read_unit(text)
+    assignments, _ignored = S.read_unit(opened[0])
     return any(a.section == "Container" and a.key == "Image" for a in assignments)
 
 

@@ -33,7 +33,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from argtrace.layers.transport.context import TransportResult
+from argtrace.layers.transport.context import TransportResult, opening_line
 from argtrace.model import Origin, Word
 
 if TYPE_CHECKING:
@@ -53,16 +53,11 @@ def is_supervisor_conf(data: bytes) -> bool:
     """A Supervisor configuration: its first line that is neither blank nor a comment is a section header,
     and it has a ``[program:NAME]`` section (a script that writes one through a here-document stays a
     script)."""
-    head = data[:65536]
-    if head.startswith(b"#!") or b"\x00" in head:
+    opened = opening_line(data)
+    if opened is None:
         return False
-    text = head.decode("utf-8", "replace")
-    for line in text.splitlines():
-        stripped = line.strip()
-        if not stripped or stripped[0] in "#;":
-            continue
-        return stripped.startswith("[") and stripped.endswith("]") and _PROGRAM.search(text) is not None
-    return False
+    text, first = opened
+    return first.startswith("[") and first.endswith("]") and _PROGRAM.search(text) is not None
 
 
 class _Expansions(dict[str, object]):

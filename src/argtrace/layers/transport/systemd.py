@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from argtrace.layers.transport import systemd_syntax as S
-from argtrace.layers.transport.context import TransportResult
+from argtrace.layers.transport.context import TransportResult, opening_line
 from argtrace.layers.transport.words import _SHELLS, _basename
 from argtrace.model import Finding, Origin, VanishedWord, Word
 
@@ -36,16 +36,11 @@ SYSTEM_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin"
 def is_unit(data: bytes) -> bool:
     """A systemd unit with a ``[Service]`` section: the first line that is neither blank nor a comment is a
     section header (so a script that writes a unit through a here-document is still a script)."""
-    head = data[:65536]
-    if head.startswith(b"#!") or b"\x00" in head:
+    opened = opening_line(data)
+    if opened is None:
         return False
-    text = head.decode("utf-8", "replace")
-    for line in text.splitlines():
-        stripped = line.strip()
-        if not stripped or stripped[0] in "#;":
-            continue
-        return stripped.startswith("[") and stripped.endswith("]") and "\n[Service]" in "\n" + text
-    return False
+    text, first = opened
+    return first.startswith("[") and first.endswith("]") and "\n[Service]" in "\n" + text
 
 
 class _UnitEnv(dict[str, "str | None"]):
