@@ -699,6 +699,8 @@ class Commands(Conditions):
         return tuple(out)
 
     def _unset_in(self, text: str, assignment: bool, seen: frozenset[str] = frozenset()) -> list[str]:
+        if "$" not in text:
+            return []  # no parameter to read (every L.Param starts at a `$`): the server's 3,400 exports
         try:
             parts = L.parse_word(from_str(text), assignment=assignment)
         except (ValueError, IndexError):  # a word the evaluator took but this reading does not: nothing said

@@ -21,7 +21,7 @@ from typing import Any
 
 from argtrace.frameworks.detect import Detection
 from argtrace.layers.shell import lexer as L
-from argtrace.layers.shell.state import Var
+from argtrace.layers.shell.state import Var, new_var
 from argtrace.model_launch import FromUnset
 
 # Evaluation steps (a command or compound command, a command substitution) for the whole script, sourced
@@ -414,7 +414,7 @@ class Core:
         # state
         scope: dict[str, Var] = {}
         for k, v in env.items():
-            scope[from_str(k)] = Var(value=from_str(v), exported=True, at=None, expansion="environment")
+            scope[from_str(k)] = new_var(value=from_str(v), exported=True, at=None, expansion="environment")
         for k, why in (unknown_env or {}).items():
             if from_str(k) not in scope:
                 scope[from_str(k)] = Var(exported=True, known=False, reason=why, expansion="environment")
