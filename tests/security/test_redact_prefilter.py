@@ -96,3 +96,7 @@ def test_the_kelvin_sign_is_searched() -> None:
     assert R._may_hold_auth("\u212authorization: Basic c2VjcmV0")
     assert not R._may_hold_auth("kauthorizatio: Basic c2VjcmV0")
     assert "c2VjcmV0" not in R.redact_text("Authorization: Basic c2VjcmV0")
+
+
+def test_the_token_marks_spelled_out_are_the_tuple() -> None:
+    assert [R._may_hold_token(t) for t in TEXTS] == [any(m in t for m in R._TOKEN_MARKS) for t in TEXTS]

@@ -147,6 +147,26 @@ def test_a_var_copy_is_what_dataclasses_replace_gives() -> None:
         v.with_(colour="red")
 
 
+def test_a_new_var_is_what_the_dataclass_builds() -> None:
+    for kw in ({}, {"value": "x", "exported": True, "at": "t.sh:1:1"}, {"known": False, "reason": "r"}):
+        got = state.new_var(**kw)
+        assert got == state.Var(**kw) and type(got) is state.Var
+        assert list(vars(got).items()) == list(vars(state.Var(**kw)).items())  # the same fields, in order
+    with pytest.raises(TypeError):
+        state.new_var(colour="red")
+
+
+def test_assignment_words_split_as_the_assignment_pattern_splits_them() -> None:
+    # every word of up to 5 characters over those the pattern treats specially, and random longer ones
+    alphabet = "aZ_09=+[]$ -\xe9"
+    rng = random.Random(18)
+    words = ["".join(p) for n in range(6) for p in itertools.product("a_9=+[]", repeat=n)]
+    words += ["".join(rng.choice(alphabet) for _ in range(rng.randint(6, 16))) for _ in range(20_000)]
+    for w in words:
+        m = L.ASSIGN_RE.match(w)
+        assert L.assign_parts(w) == (None if m is None else (m.group(1), m.group(2), m.group(3), m.end())), w
+
+
 _DECLARATIONS = """
 export A=1
 export A=2
