@@ -147,7 +147,7 @@ class Commands(Conditions):
             "readonly",
         )
         for w in rest:
-            if decl and argv and L.ASSIGN_RE.match(w.raw):
+            if decl and argv and L.assign_parts(w.raw) is not None:
                 argv.append(ExpWord(None, self.src.at(w.start), "assignment", offset=w.start))
                 argv[-1].reason = "ASSIGN:" + w.raw
                 continue
