@@ -321,7 +321,9 @@ def test_bash_n_starts_before_the_evaluation_and_is_read_after(
     )
 
 
-@pytest.mark.parametrize("text", ["a=1\n\nb=2 # é\nc=3\n" * 50, "a=1\n\nb=2 # e\nc=3\n" * 50 + "d=4"])
+@pytest.mark.parametrize(
+    "text", ["a=1\n\nb=2 # é\nc=3\n" * 50, "a=1\n\nb=2 # e\nc=3\n" * 50 + "d=4"], ids=["utf8", "ascii"]
+)
 def test_locations_read_in_any_order_are_those_of_a_fresh_reading(text: str) -> None:
     # the second is ASCII (Source.at then makes the locations of a line from its column) and ends without
     # a newline; offsets past the end are asked too
