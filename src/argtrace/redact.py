@@ -125,11 +125,13 @@ def is_secret_name(name: str) -> bool:
     parts = [p for p in _SPLIT.split(upper) if p]
     if not parts or parts[-1] in NOT_SECRET_LAST_PARTS or (len(parts) > 2 and parts[-2] == "PER"):
         return False  # a location or a quantity (``kv_bytes_per_token``), not the secret
-    if any(part.endswith(word) for part in parts for word in STRONG_SECRET_WORDS):
+    # str.endswith with the tuple: the same test as a loop over its words (a big script's report asks it of
+    # some 3,300 distinct names, issue 18)
+    if any(part.endswith(STRONG_SECRET_WORDS) for part in parts):
         return True
     if any(part in EXACT_SECRET_PARTS for part in parts):
         return True
-    return any(parts[-1].endswith(word) for word in WEAK_SECRET_WORDS)
+    return parts[-1].endswith(WEAK_SECRET_WORDS)
 
 
 def is_secret_setting(name: str | None, flag: str | None = None) -> bool:
@@ -298,8 +300,55 @@ _PROSE_AFTER_FLAG = frozenset(
 )  # fmt: skip
 
 
+# What each shape above cannot match without, tested with ``in`` first: each pattern starts with a
+# lookbehind, so a search tries it at every position of the text, and a report of a big script asks them
+# of ~7,000 strings (its exported variables' paths, locations, spellings; issue 18). Exact: a text without
+# these has no match (tests/security/test_redact_prefilter.py compares with the patterns alone).
+_TOKEN_MARKS = (
+    "hf_",
+    "sk-",
+    "gh",
+    "github_pat_",
+    "AKIA",
+    "xox",
+    "eyJ",
+)  # every alternative of _TOKEN_VALUE holds one
+
+
+def _may_hold_token(text: str) -> bool:
+    # _TOKEN_MARKS spelled out: a generator over them cost more than the tests
+    return (
+        "hf_" in text
+        or "sk-" in text
+        or "gh" in text
+        or "github_pat_" in text
+        or "AKIA" in text
+        or "xox" in text
+        or "eyJ" in text
+    )
+
+
+def _may_hold_url_password(text: str) -> bool:
+    return "://" in text and "@" in text  # scheme://user:pw@
+
+
+def _may_hold_auth(text: str) -> bool:
+    if "Bearer" in text or "BEARER" in text:
+        return True
+    # (?i:authorization): in ASCII text only ASCII letters match it, which lower() folds; other text may
+    # hold characters that match a letter without ignoring case (the Kelvin sign's k): searched
+    return "authorization" in text.lower() if text.isascii() else True
+
+
+def _may_hold_named(text: str) -> bool:
+    # name=, --flag, 'name': (a quote and a colon) or Header-Name: (a hyphen and a colon)
+    return "=" in text or "--" in text or (":" in text and ("-" in text or "'" in text or '"' in text))
+
+
 def _secret_values_at(text: str) -> Iterator[tuple[int, int, str]]:
     """(start, end, value) of the VALUE of every secret ``NAME=VALUE`` / ``--flag VALUE`` in ``text``."""
+    if not _may_hold_named(text):
+        return
     done = 0
     for m in _NAMED_VALUE.finditer(text):
         if m.start() < done or not _named_is_secret(m):
@@ -333,15 +382,17 @@ def redact_text(text: str) -> str:
     ``--flag VALUE`` with secret names, token-looking words."""
     if not text:
         return text
-    text = _URL_PASSWORD.sub(
-        lambda m: m.group(0) if already_masked(m["pw"]) else f"{m['scheme']}{m['user']}:{mask(m['pw'])}@",
-        text,
-    )
-    text = _AUTH_HEADER.sub(
-        lambda m: m.group(0) if already_masked(m["value"]) else f"{m['head']}{mask(m['value'])}", text
-    )
+    if _may_hold_url_password(text):
+        text = _URL_PASSWORD.sub(
+            lambda m: m.group(0) if already_masked(m["pw"]) else f"{m['scheme']}{m['user']}:{mask(m['pw'])}@",
+            text,
+        )
+    if _may_hold_auth(text):
+        text = _AUTH_HEADER.sub(
+            lambda m: m.group(0) if already_masked(m["value"]) else f"{m['head']}{mask(m['value'])}", text
+        )
     text = _named_sub_all(text)
-    return _TOKEN_VALUE.sub(lambda m: mask(m.group(0)), text)
+    return _TOKEN_VALUE.sub(lambda m: mask(m.group(0)), text) if _may_hold_token(text) else text
 
 
 def secrets_in_text(text: str) -> set[str]:
@@ -349,11 +400,14 @@ def secrets_in_text(text: str) -> set[str]:
     found: set[str] = set()
     if not text:
         return found
-    found.update(m["pw"] for m in _URL_PASSWORD.finditer(text))
-    found.update(m["value"] for m in _AUTH_HEADER.finditer(text))
+    if _may_hold_url_password(text):
+        found.update(m["pw"] for m in _URL_PASSWORD.finditer(text))
+    if _may_hold_auth(text):
+        found.update(m["value"] for m in _AUTH_HEADER.finditer(text))
     for _start, _end, value in _secret_values_at(text):
         found.update(_value_items(value))
-    found.update(m.group(0) for m in _TOKEN_VALUE.finditer(text))
+    if _may_hold_token(text):
+        found.update(m.group(0) for m in _TOKEN_VALUE.finditer(text))
     return {s for s in found if not is_masked(s)}
 
 

@@ -14,6 +14,7 @@ import itertools
 import random
 import re
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -145,6 +146,28 @@ def test_a_var_copy_is_what_dataclasses_replace_gives() -> None:
     assert v.value == "x"  # the original is untouched
     with pytest.raises(TypeError):
         v.with_(colour="red")
+
+
+def test_a_new_var_is_what_the_dataclass_builds() -> None:
+    for kw in ({}, {"value": "x", "exported": True, "at": "t.sh:1:1"}, {"known": False, "reason": "r"}):
+        got = state.new_var(**kw)
+        assert got == state.Var(**kw) and type(got) is state.Var
+        assert list(vars(got).items()) == list(vars(state.Var(**kw)).items())  # the same fields, in order
+        # and a dict sharing the class's keys, as the dataclass's own: smaller than a plain dict of them
+        assert sys.getsizeof(vars(got)) < sys.getsizeof(dict(vars(got))) - 64
+    with pytest.raises(TypeError):
+        state.new_var(colour="red")
+
+
+def test_assignment_words_split_as_the_assignment_pattern_splits_them() -> None:
+    # every word of up to 5 characters over those the pattern treats specially, and random longer ones
+    alphabet = "aZ_09=+[]$ -\xe9"
+    rng = random.Random(18)
+    words = ["".join(p) for n in range(6) for p in itertools.product("a_9=+[]", repeat=n)]
+    words += ["".join(rng.choice(alphabet) for _ in range(rng.randint(6, 16))) for _ in range(20_000)]
+    for w in words:
+        m = L.ASSIGN_RE.match(w)
+        assert L.assign_parts(w) == (None if m is None else (m.group(1), m.group(2), m.group(3), m.end())), w
 
 
 _DECLARATIONS = """
@@ -298,9 +321,13 @@ def test_bash_n_starts_before_the_evaluation_and_is_read_after(
     )
 
 
-def test_locations_read_in_any_order_are_those_of_a_fresh_reading() -> None:
-    text = "a=1\n\nb=2 # é\nc=3\n" * 50
-    offsets = list(range(len(text)))
+@pytest.mark.parametrize(
+    "text", ["a=1\n\nb=2 # é\nc=3\n" * 50, "a=1\n\nb=2 # e\nc=3\n" * 50 + "d=4"], ids=["utf8", "ascii"]
+)
+def test_locations_read_in_any_order_are_those_of_a_fresh_reading(text: str) -> None:
+    # the second is ASCII (Source.at then makes the locations of a line from its column) and ends without
+    # a newline; offsets past the end are asked too
+    offsets = list(range(len(text) + 3))
     rng = random.Random(18)
     orders = [offsets, offsets[::-1], rng.sample(offsets, len(offsets))]
     for order in orders:

@@ -246,6 +246,24 @@ _PROGRAM_WRAPPERS = frozenset(
 )
 
 
+# Every word _unwrap reads as a wrapper (a branch of its loop below): any other first word (not NAME=VALUE)
+# is the program itself, whatever follows it. _unwrap stops at such a word before its branches, so a branch
+# for a name missing here is never reached (its tests fail); callers test a command's first word with
+# runs_itself to skip the per-command readings of the shell layer's 6,000 builtins of a big script (issue 18).
+_WRAPPER_NAMES = frozenset(
+    {"env", "exec", "command", "builtin", "time", "sudo", "srun", "apptainer", "singularity", "hf"}
+    | {"uv", "poetry", "conda", "mamba", "micromamba", "pixi", "pipx"}
+    | set(EXEC_ARGS_ENTRYPOINTS)
+    | _PROGRAM_WRAPPERS
+)
+
+
+def runs_itself(word: str) -> bool:
+    """``word``, a command's first word, is the program that runs (no wrapper, no assignment): _unwrap
+    returns 0 for every argv starting with it."""
+    return _basename(word) not in _WRAPPER_NAMES and not _ASSIGN.match(word)
+
+
 # bash's exec and command builtins, as its internal_getopt reads them (bash(1) SHELL BUILTIN COMMANDS):
 # exec [-cl] [-a NAME] CMD, command [-pVv] CMD
 _BUILTIN_OPTS = {
@@ -287,6 +305,8 @@ def _unwrap(
             i += 1
             continue
         assignments = False
+        if b not in _WRAPPER_NAMES:
+            return i  # the program itself (torchrun too: detect_server reads its options)
         if b == "env":
             # env(1): its options as getopt_long reads them (the table generated from coreutils' `env
             # --help`: -u NAME, -C DIR, -S STRING take a value, --block-signal[=SIG] an optional one after
@@ -377,9 +397,6 @@ def _unwrap(
             _add(wrappers, positions, i, "hf jobs run")
             i = found
             continue
-        if b == "torchrun":
-            # torchrun [opts] -m MODULE args / torchrun [opts] SCRIPT args
-            return i
         return i
     return i
 
@@ -393,6 +410,8 @@ def assignment_as_program(argv: Sequence[str]) -> tuple[int, int] | None:
     """(index of the wrapper, index of the word) when a wrapper that execs its operand (``nohup``,
     ``timeout``, ``exec``...) gets a ``NAME=VALUE`` word where its command belongs: the word is run as a
     program, which is not found, so nothing starts. ``None`` otherwise."""
+    if argv and runs_itself(argv[0]):
+        return None  # no wrapper: what _unwrap's empty positions below say
     wrappers: list[str] = []
     positions: list[int] = []
     i = _unwrap(argv, 0, wrappers, [], positions)

@@ -13,7 +13,15 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from argtrace.frameworks.detect import _ASSIGN, _PYTHON, _detect_python, detect_server, unwrap_command
+from argtrace.frameworks.detect import (
+    _ASSIGN,
+    _PYTHON,
+    _basename,
+    _detect_python,
+    detect_server,
+    runs_itself,
+    unwrap_command,
+)
 
 # Module entrypoints that start a server but whose command line argtrace does not parse
 # (``python -m sglang_router.launch_router``, the router alone, is parsed: frameworks/router_launch.py)
@@ -69,7 +77,9 @@ class Unfollowed:
 def unfollowed_start(argv: Sequence[str | None]) -> Unfollowed | None:
     """What in ``argv`` looks like a server start that argtrace does not follow, or ``None``."""
     texts = [w or "" for w in argv]
-    if not texts or detect_server(texts) is not None:
+    if not texts or (runs_itself(texts[0]) and _basename(texts[0]) in _NOT_A_START):
+        return None  # `export ...`, `[ ... ]`, `echo ...`: what the tests below end with, read at once
+    if detect_server(texts) is not None:
         return None
     i = unwrap_command(texts)
     if i >= len(texts) or _ASSIGN.match(texts[i]):

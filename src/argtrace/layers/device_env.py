@@ -114,6 +114,14 @@ def _pieces(word: str, limit: int) -> tuple[str, ...]:
     return tuple(word[cuts[i] : cuts[i + 1]] for i in range(count))
 
 
+@functools.cache
+def _near_lengths(length: int) -> tuple[tuple[str, str], ...]:
+    """The known names (with their vendor words) within two characters of ``length``, in name order: made
+    once per length, not for each of a big script's 3,000 exported names."""
+    by_length = _known_by_length()
+    return tuple(sorted(pair for n in range(length - 2, length + 3) for pair in by_length.get(n, ())))
+
+
 def near_known(name: str) -> str | None:
     """The known device variable ``name`` misspells: one edit away, or two when the vendor word (before
     the first ``_``) is the same (MUSA_VISIBLE_DEVICES, another vendor's real variable, is two edits from
@@ -121,13 +129,10 @@ def near_known(name: str) -> str | None:
     if name in _known() or len(name) < 8:
         return None
     vendor = name.split("_", 1)[0]
-    by_length = _known_by_length()
     best: tuple[int, str] | None = None
     # the distance is at least the difference in length, and the limit is at most 2 (issue 18: every
     # exported name of a 1 MB script against every known variable took 20 s of a check's 27 s)
-    for known, known_vendor in sorted(
-        pair for length in range(len(name) - 2, len(name) + 3) for pair in by_length.get(length, ())
-    ):
+    for known, known_vendor in _near_lengths(len(name)):
         limit = 2 if vendor == known_vendor else 1
         if abs(len(name) - len(known)) > limit:
             continue

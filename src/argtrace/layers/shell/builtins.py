@@ -80,9 +80,9 @@ class Builtins(Commands):
             if w.reason and w.reason.startswith("ASSIGN:"):
                 raw = w.reason[len("ASSIGN:") :]
                 tok = L.WordTok(raw, w.offset)
-                m = L.ASSIGN_RE.match(raw)
-                assert m
-                name = from_str(m.group(1))
+                parts = L.assign_parts(raw)
+                assert parts
+                name = from_str(parts[0])
                 self.do_assignment(
                     tok,
                     local=local and not global_,

@@ -147,7 +147,7 @@ class Commands(Conditions):
             "readonly",
         )
         for w in rest:
-            if decl and argv and L.ASSIGN_RE.match(w.raw):
+            if decl and argv and L.assign_parts(w.raw) is not None:
                 argv.append(ExpWord(None, self.src.at(w.start), "assignment", offset=w.start))
                 argv[-1].reason = "ASSIGN:" + w.raw
                 continue
@@ -239,12 +239,12 @@ class Commands(Conditions):
         return [*done, *pending]
 
     def do_assignment(self, a: L.WordTok, local: bool = False, **attrs: Any) -> None:
-        m = L.ASSIGN_RE.match(a.raw)
-        assert m
-        name = from_str(m.group(1))
-        index = m.group(2)
-        append = m.group(3) == "+"
-        value_raw = a.raw[m.end() :]
+        parts = L.assign_parts(a.raw)
+        assert parts
+        name_raw, index, plus, value_start = parts
+        name = from_str(name_raw)
+        append = plus == "+"
+        value_raw = a.raw[value_start:]
         at = self.src.at(a.start)
         self.cur_at = at
         if value_raw.startswith("(") and value_raw.endswith(")") and index is None:
@@ -252,7 +252,7 @@ class Commands(Conditions):
             is_assoc = bool(attrs.get("assoc")) or bool(
                 v is not None and v.assoc and (append or local is False)
             )
-            items = self.array_literal(value_raw[1:-1], a.start + m.end() + 1, is_assoc)
+            items = self.array_literal(value_raw[1:-1], a.start + value_start + 1, is_assoc)
             self.set_array(
                 name,
                 items,
@@ -268,7 +268,7 @@ class Commands(Conditions):
                 sc[name] = sc[name].with_(exported=True)
             del v
             return
-        vt = L.WordTok(value_raw, a.start + m.end())
+        vt = L.WordTok(value_raw, a.start + value_start)
         value, reason = self.expand_value(vt)
         if index is not None:
             idx_raw = index[1:-1]
@@ -699,6 +699,8 @@ class Commands(Conditions):
         return tuple(out)
 
     def _unset_in(self, text: str, assignment: bool, seen: frozenset[str] = frozenset()) -> list[str]:
+        if "$" not in text:
+            return []  # no parameter to read (every L.Param starts at a `$`): the server's 3,400 exports
         try:
             parts = L.parse_word(from_str(text), assignment=assignment)
         except (ValueError, IndexError):  # a word the evaluator took but this reading does not: nothing said

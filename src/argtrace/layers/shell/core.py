@@ -15,13 +15,14 @@ from __future__ import annotations
 import bisect
 import functools
 import re
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from argtrace.frameworks.detect import Detection
 from argtrace.layers.shell import lexer as L
-from argtrace.layers.shell.state import Var
+from argtrace.layers.shell.state import Var, new_var
 from argtrace.model_launch import FromUnset
 
 # Evaluation steps (a command or compound command, a command substitution) for the whole script, sourced
@@ -114,13 +115,27 @@ class Source:
     _at_offset = -1
     _at_text = ""
 
+    # the line of the last location made, in an ASCII text: "label:line:" and its offsets [lo, hi), so the
+    # other words of a command on it get theirs from the column alone (four per `[ -n "$X" ]`, issue 18)
+    _at_lo = 0
+    _at_hi = 0
+    _at_prefix = ""
+
     def at(self, offset: int) -> str:
         if self.fixed_at is not None:
             return self.fixed_at
         if offset == self._at_offset:
             return self._at_text
-        line, col = self.line_col(offset)
-        text = f"{self.label}:{line}:{col}"
+        if self._at_lo <= offset < self._at_hi:
+            text = self._at_prefix + str(offset - self._at_lo + 1)
+        else:
+            line, col = self.line_col(offset)
+            text = f"{self.label}:{line}:{col}"
+            if self._all_ascii:
+                ls = self.line_starts
+                self._at_lo = ls[line - 1]
+                self._at_hi = ls[line] if line < len(ls) else sys.maxsize
+                self._at_prefix = f"{self.label}:{line}:"
         self._at_offset, self._at_text = offset, text
         return text
 
@@ -414,7 +429,7 @@ class Core:
         # state
         scope: dict[str, Var] = {}
         for k, v in env.items():
-            scope[from_str(k)] = Var(value=from_str(v), exported=True, at=None, expansion="environment")
+            scope[from_str(k)] = new_var(value=from_str(v), exported=True, at=None, expansion="environment")
         for k, why in (unknown_env or {}).items():
             if from_str(k) not in scope:
                 scope[from_str(k)] = Var(exported=True, known=False, reason=why, expansion="environment")

@@ -69,7 +69,12 @@ def declared_server_findings(ev: E.ShellEvaluator) -> list[Finding]:
         if not texts or texts[0] not in DECLARATIONS:
             continue
         start = next(
-            (i for i in range(1, len(texts)) if "=" not in texts[i] and detect_server(texts[i:]) is not None),
+            (
+                i
+                for i in range(1, len(texts))
+                # an empty word (an assignment's) is no program: detect_server's None, read at once
+                if texts[i] and "=" not in texts[i] and detect_server(texts[i:]) is not None
+            ),
             None,
         )
         if start is None:

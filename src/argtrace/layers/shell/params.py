@@ -14,7 +14,7 @@ from typing import Any
 from argtrace.layers.shell.arith import ArithError
 from argtrace.layers.shell.arith import Evaluator as ArithEvaluator
 from argtrace.layers.shell.core import Core, _Break, _Continue, _Exit, _Return, to_str
-from argtrace.layers.shell.state import Snapshot, Var
+from argtrace.layers.shell.state import Snapshot, Var, new_var
 
 # attributes that set_var's callers pass and that name none of the fields it sets itself
 _FLAG_ATTRS = frozenset({"exported", "readonly", "integer", "assoc"})
@@ -68,7 +68,7 @@ class Params(Core):
         known = value is not None
         if old is None and not attrs and "allexport" not in self.options:
             # the common case, without dataclasses.replace
-            scope[name] = Var(
+            scope[name] = new_var(
                 value=value, known=known, reason=None if known else reason, at=at, expansion=expansion
             )
             return
@@ -79,7 +79,7 @@ class Params(Core):
             and "allexport" not in self.options
         ):
             # `export X=1` of a new name: the Var that ``Var().with_(...)`` below gives, built directly
-            scope[name] = Var(
+            scope[name] = new_var(
                 value=value,
                 known=known,
                 reason=None if known else reason,

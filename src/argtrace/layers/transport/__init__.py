@@ -204,7 +204,7 @@ def _follow(
         moved = shell.command_dirs[number] if number < len(shell.command_dirs) else (False, None)
         base = _basename(argv[0])
         located: _Located | None = None
-        where = _split_at(at)
+        where = _split_at(at) if tree is not None else None
         if tree is not None and where is not None and where[0] == source.label:
             located = _locate(prepared, tree, where[1], where[2])
         try:
@@ -271,6 +271,7 @@ def _dispatch(
 
 # wrapped.py's CONTAINER_PROGRAMS, repeated so that a command without one imports nothing
 _CONTAINER_PROGRAMS = frozenset({"docker", "podman", "nvidia-docker", "nerdctl"})
+_CONTAINER_ENDINGS = tuple(_CONTAINER_PROGRAMS)
 
 
 def _wrapped(
@@ -285,7 +286,11 @@ def _wrapped(
 ) -> None:
     """A container launch behind command wrappers (``sudo docker run``, ``nohup timeout 2h podman run``):
     read like a bare one, with the docker client's environment as the wrappers leave it (wrapped.py)."""
-    if not any(w is not None and _basename(w) in _CONTAINER_PROGRAMS for w in argv[1:]):
+    if not any(
+        # every container program's name ends so: the endswith test spares most words their split
+        w is not None and w.endswith(_CONTAINER_ENDINGS) and _basename(w) in _CONTAINER_PROGRAMS
+        for w in argv[1:]
+    ):
         return  # most commands: no container program anywhere, nothing to unwrap (start-up, issue 18)
     from argtrace.layers.transport.wrapped import find_wrapped_carrier
 
