@@ -21,6 +21,9 @@ NO_EDIT = {
     "PR009": "the value is not a number, and no number follows from it",
     # Kubernetes' `$(VAR)` has no default syntax (compose's `${VAR}` gets `${VAR:-DEFAULT}`)
     "TP012": "the example is a Kubernetes `$(VAR)`, which has no default syntax to write",
+    # only a Supervisor `command=`'s `$NAME` gets an edit (tests/transport/test_supervisor.py); where the
+    # output of a redirection should go is the user's choice
+    "TP013": "the example is a compose list with `>`, which has no edit",
 }
 # Findings of another cause that a rule's example also has, before and after the fix, and why.
 OTHER_CAUSES = {

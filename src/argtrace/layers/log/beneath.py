@@ -41,6 +41,9 @@ _ADVICE = re.compile(
 
 @dataclass(frozen=True)
 class Frame:
+    """One ``File "PATH", line N, in FUNCTION`` frame of a traceback, with the top-level package its path
+    lies in (``transformers``, ``vllm``), or None when the path names none."""
+
     path: str
     line: int
     function: str
