@@ -422,7 +422,6 @@ def _compose_env_files(
     each ``env_file:`` in order over the ``environment:`` values (a later file wins, ``${VAR}`` and bare
     names look in compose's environment first, then in ``environment:``, then in what was read so far), and
     ``environment:`` over all of them. A missing file is an error unless it says ``required: false``."""
-    from argtrace.redact import is_secret_name
     from argtrace.rules import transport as R
 
     entries = _compose_env_file_entries(label, _get(svc, "env_file"), env)
@@ -482,7 +481,5 @@ def _compose_env_files(
     final = {**merged, **svc_env}
     for name in svc_env:
         origins.pop(name, None)
-    for name, value in final.items():
-        if value and is_secret_name(name):
-            result.secrets.add(value)
+    result.keep_secrets(final)
     return final, origins, files

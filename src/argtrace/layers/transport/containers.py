@@ -802,7 +802,6 @@ def _docker_environment(
 ) -> tuple[dict[str, str | None], dict[str, Origin], list[EnvFile]]:
     """The container's environment as docker/cli builds it (``opts.ReadKVEnvStrings(envFiles, env)``):
     every ``--env-file`` in order, then every ``-e``; a later assignment of a name wins."""
-    from argtrace.redact import is_secret_name
     from argtrace.rules import transport as R
 
     script = source.data.decode("utf-8", "replace")
@@ -885,9 +884,7 @@ def _docker_environment(
             value = found if isinstance(found, str) else None
         env[name] = value
         origins.pop(name, None)
-    for name, value in env.items():
-        if value and is_secret_name(name):
-            result.secrets.add(value)
+    result.keep_secrets(env)
     from argtrace.layers.transport.env_names import blank_env_names
 
     result.findings.extend(blank_env_names(at, run.env))  # TP033: `-e " NAME=v"`

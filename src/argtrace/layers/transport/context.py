@@ -57,6 +57,13 @@ class TransportResult:
         default_factory=dict
     )
 
+    def keep_secrets(self, env: Mapping[str, str | None]) -> None:
+        """Remember the values of ``env``'s secret-named variables (``redact.is_secret_name``), to be
+        masked wherever the journey copied them."""
+        from argtrace.redact import is_secret_name
+
+        self.secrets.update(v for k, v in env.items() if v and is_secret_name(k))
+
     @property
     def section(self) -> dict[str, Any]:
         """The ``transport`` top-level JSON key."""

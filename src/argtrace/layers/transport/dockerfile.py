@@ -320,11 +320,7 @@ def analyze_dockerfile(
                 "run`; give them after the Dockerfile (`argtrace check Dockerfile ARGS...`)"
             )
         result.servers[n] = server
-    for k, v in env.items():
-        from argtrace.redact import is_secret_name
-
-        if v and is_secret_name(k):
-            result.secrets.add(v)
+    result.keep_secrets(env)
     return result
 
 

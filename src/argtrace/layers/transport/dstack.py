@@ -81,7 +81,6 @@ def analyze_run_config(
     """The server starts of a dstack run configuration. ``given``: ``--env``, the environment `dstack
     apply` runs in (what bare ``env:`` names take) and, if a user gives them, the ``DSTACK_*`` values."""
     from argtrace.layers.transport.yamlnodes import _load_yaml_nodes
-    from argtrace.redact import is_secret_name
     from argtrace.rules import dstack as R
 
     label = source.label
@@ -127,9 +126,7 @@ def analyze_run_config(
         else:
             unknown[name] = "set by dstack on the node, from the instance it provisions"
     unknown.setdefault("PATH", "the image's PATH (and what an interactive shell's ~/.bashrc adds)")
-    for name, value in env.items():
-        if value and is_secret_name(name):
-            result.secrets.add(value)
+    result.keep_secrets(env)
     image = _scalar(_get(root, "image"))
     written_shell = _scalar(_get(root, "shell"))
     if written_shell:

@@ -119,11 +119,7 @@ def analyze_task_definition(label: str, root: Any, container: str | None, result
                 replace(s, gpus=gpus, gpus_from=f"container {name}'s resourceRequirements (GPU)")
                 for s in result.servers[before:]
             ]
-        for key, value in env.items():
-            from argtrace.redact import is_secret_name
-
-            if value and is_secret_name(key):
-                result.secrets.add(value)
+        result.keep_secrets(env)
 
 
 def _ecs_fix(finding: Finding) -> Finding:

@@ -119,14 +119,13 @@ def json_not_a_launch(label: str, data: bytes) -> str | None:
     from argtrace import safe_json
 
     try:
-        doc = safe_json.loads(data)
+        safe_json.loads(data)  # JSON, but of no kind manifest_kind knows
     except json.JSONDecodeError as exc:
         if exc.msg != "nested too deeply":
             return None
         return f"{label}: JSON nested deeper than Python's decoder reads, so argtrace cannot read it"
     except ValueError:
         return None
-    del doc  # JSON, but of no kind manifest_kind knows
     what = (
         "neither a Kubernetes object (`apiVersion` and `kind`), a compose file (`services`) nor an ECS task "
         "definition (`containerDefinitions`)"

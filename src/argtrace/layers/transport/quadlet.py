@@ -146,11 +146,8 @@ def analyze_quadlet(
                     ),
                 )
         result.servers[n] = replace(server, argv=tuple(argv))
-    from argtrace.redact import is_secret_name
-
-    for k, v in [*env.items(), *service_env.items()]:
-        if v and is_secret_name(k):
-            result.secrets.add(v)
+    result.keep_secrets(env)
+    result.keep_secrets(service_env)
     return result
 
 

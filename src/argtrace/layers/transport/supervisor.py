@@ -46,6 +46,13 @@ _PROGRAM = re.compile(r"(?m)^\[program:([^\]]+)\][ \t]*$")
 # no configuration file (manifest_kind refuses binary text) and in no argv
 _UNKNOWN = "\x00{}\x00"
 _UNKNOWN_IN = re.compile("\x00([^\x00]*)\x00")
+
+
+def _as_written(word: str) -> str:
+    """A word with each value not known here shown as the ``%(name)s`` the file wrote."""
+    return _UNKNOWN_IN.sub(r"%(\1)s", word)
+
+
 _SUPERVISORD_ENV = "supervisord's own environment, not in the file"
 
 
@@ -242,7 +249,6 @@ def analyze_supervisor(source: ScriptSource, *, supervisord_env: Mapping[str, st
     ``--env``, standing for supervisord's own environment."""
     from argtrace.layers.transport.containers import _container_servers
     from argtrace.layers.transport.words import _SHELLS, _basename
-    from argtrace.redact import is_secret_name
     from argtrace.rules import supervisor as R
 
     label = source.label
@@ -265,7 +271,7 @@ def analyze_supervisor(source: ScriptSource, *, supervisord_env: Mapping[str, st
             "program": program.name,
             "user": program.user,
             "autostart": program.autostart,
-            "argv": [_UNKNOWN_IN.sub(r"%(\1)s", w) for w in program.argv],
+            "argv": [_as_written(w) for w in program.argv],
             "environment": sorted([*program.environment, *program.unknown_environment]),
         }
         result.hops.append(hop)
@@ -319,7 +325,7 @@ def analyze_supervisor(source: ScriptSource, *, supervisord_env: Mapping[str, st
                     None,
                     Origin(
                         at=at,
-                        expansion=_UNKNOWN_IN.sub(r"%(\1)s", w.text),
+                        expansion=_as_written(w.text),
                         known=False,
                         reason=_SUPERVISORD_ENV,
                     ),
@@ -329,9 +335,7 @@ def analyze_supervisor(source: ScriptSource, *, supervisord_env: Mapping[str, st
                 for w in server.argv
             )
             result.servers[n] = replace(server, argv=words, cwd=server.cwd or program.directory)
-        for k, v in program.environment.items():
-            if v and is_secret_name(k):
-                result.secrets.add(v)
+        result.keep_secrets(program.environment)
     return result
 
 
@@ -348,7 +352,7 @@ def _no_shell_findings(program: Program, at: str, result: TransportResult) -> No
     from argtrace.rules import transport as T
 
     argv = program.argv
-    shown = _show_argv([_UNKNOWN_IN.sub(r"%(\1)s", w) for w in argv])
+    shown = _show_argv([_as_written(w) for w in argv])
     if _ASSIGNMENT.match(argv[0]):
         name, _, value = argv[0].partition("=")
         result.findings.append(

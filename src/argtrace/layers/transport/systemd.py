@@ -155,11 +155,7 @@ def analyze_unit(source: ScriptSource, *, manager_env: Mapping[str, str]) -> Tra
     hop["exec_start"] = []
     for command, line in commands:
         _command(label, line, command, env, origins, cwd, result, hop)
-    for k, v in env.items():
-        from argtrace.redact import is_secret_name
-
-        if v and is_secret_name(k):
-            result.secrets.add(v)
+    result.keep_secrets(env)
     return result
 
 

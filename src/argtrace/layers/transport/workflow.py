@@ -140,7 +140,6 @@ def _step(
     follow: FollowScript | None,
 ) -> None:
     from argtrace.layers.shell import ScriptSource, analyze_script
-    from argtrace.redact import is_secret_name
     from argtrace.rules import launchfiles as R
 
     env: dict[str, str] = {}
@@ -161,9 +160,7 @@ def _step(
         else:
             env[name] = resolved
             unknown.pop(name, None)
-    for name, value in env.items():
-        if value and is_secret_name(name):
-            result.secrets.add(value)
+    result.keep_secrets(env)
     placeholders: dict[str, str] = {}
 
     def replace(m: re.Match[str]) -> str:
