@@ -16,7 +16,8 @@ default path must equal its ``ARGTRACE_NO_LOOKUP=1`` path (every site loaded and
 difference is printed and makes the exit status 1; time never does.
 
     python bench/why_speed.py [--rounds 5] [--rev f9fc5a7] [--texts 12]
-    python bench/why_speed.py --check   # CI: the lookup against the full scan, every text (JSON; 12 as text)
+    python bench/why_speed.py --check   # the lookup against the full scan, every text (JSON; 12 as text)
+    python bench/why_speed.py --check --texts 6 --check-texts 20   # CI's short version
 
 ``--check`` runs no old code (the old code's answers change as ``why`` does; the full scan path is the
 same code without the lookup file) and times nothing.
@@ -111,7 +112,13 @@ def main() -> int:
     ap.add_argument("--rev", default=BASE, help="the old code's commit (git archive REV src)")
     ap.add_argument("--texts", type=int, default=12, help="texts timed (spread over the batches)")
     ap.add_argument(
-        "--check", action="store_true", help="CI: lookup against full scan, every text, no timing"
+        "--check", action="store_true", help="lookup against full scan, every text, no timing"
+    )
+    ap.add_argument(
+        "--check-texts",
+        type=int,
+        default=None,
+        help="with --check: that many texts in JSON (spread over the batches), not every one",
     )
     opts = ap.parse_args()
     sys.path.insert(0, str(REPO / "src"))
@@ -127,7 +134,7 @@ def main() -> int:
         if opts.check:
             scan = env_for(src, tmp / "scan-cache", ARGTRACE_NO_LOOKUP="1")
             # JSON for every text (the text view is rendered from the same report), the text view for some
-            cases, shown = texts(None), texts(opts.texts)
+            cases, shown = texts(opts.check_texts), texts(opts.texts)
             bad = compare(argtrace_cmd, cases, new, scan, ("json",))
             bad += compare(argtrace_cmd, shown, new, scan, ("text",))
             same = "same answers" if not bad else f"{bad} DIFFERENT"
