@@ -277,14 +277,17 @@ def _nearest(flag: str, schema: Schema) -> str | None:
 
 def same_feature(typed: str, known: str) -> bool:
     """``known`` is plausibly what ``typed`` means, not a neighbouring feature: neither turns on what the
-    other turns off (``enable``/``disable``), and it is a typo (at most two edits, or one per eight
-    characters), or the same words in the same order but one added or dropped (``--cuda-graph-bs`` /
-    ``--cuda-graph-bs-decode``), or the same last word (what the flag is about: an allreduce, a fusion, a
-    strategy) with at most one word of ``typed`` and two of ``known`` left over
-    (``--mamba-scheduler-strategy`` / ``--mamba-radix-cache-strategy``). Words match when equal, when one
-    begins or ends the other (``stream``/``streaming``, ``join``/``rejoin``), one edit apart (``nsa``/
-    ``dsa``), or when one is the initials or the concatenation of neighbouring words of the other (``cp`` for
-    ``context-parallel``, ``cudagraph`` for ``cuda-graph``)."""
+    other turns off (``enable``/``disable``), and it is a misspelling: at most two edits (or one per eight
+    characters), or the same words in the same order with one added or dropped (``--cuda-graph-bs`` /
+    ``--cuda-graph-bs-decode``). Words match when equal, when one is the other inflected (``stream``/
+    ``streaming``, ``size``/``sizes``), one edit apart when both have five letters or more (``prefil``/
+    ``prefill``; ``mode`` is not ``model``), or when one is the initials or the concatenation of
+    neighbouring words of the other (``cp`` for ``context-parallel``, ``cudagraph`` for ``cuda-graph``).
+
+    ``_nearest`` asks this only for a flag that no bundled release ever knew (a renamed flag is named by
+    the release history: ``_replacement``, PA003), so a word substituted is another feature, not a
+    spelling: a fork's ``--enable-kvstore`` is not ``--enable-response-store``, and a word that ends another
+    (``kvstore``/``store``) is that word with a qualifier in front."""
     a, b = typed.lstrip("-"), known.lstrip("-")
     wa, wb = _words(a), _words(b)
     if {"enable", "disable"} & set(wa) != {"enable", "disable"} & set(wb):
@@ -294,9 +297,7 @@ def same_feature(typed: str, known: str) -> bool:
     if not wa or not wb:
         return False
     left_a, left_b = _unaligned(wa, wb)
-    if left_a + left_b <= 1:
-        return True
-    return _words_match(wa[-1], wb[-1]) and left_a <= 1 and left_b <= 2
+    return left_a + left_b <= 1
 
 
 def _words(name: str) -> list[str]:
@@ -338,9 +339,14 @@ def _words_match(a: str, b: str) -> bool:
     if a == b:
         return True
     short, long = sorted((a, b), key=len)
-    if len(short) >= 3 and (long.startswith(short) or long.endswith(short)):
+    if len(short) >= 3 and long.startswith(short) and long[len(short) :] in _INFLECTIONS:
         return True
-    return min(len(a), len(b)) >= 3 and edit_distance(a, b) <= 1
+    return min(len(a), len(b)) >= 5 and edit_distance(a, b) <= 1
+
+
+# what English adds to a flag's word without making it another word (``stream``/``streaming``); any other
+# tail is a word of its own (``mode``/``model``, ``cache``/``cachesize``)
+_INFLECTIONS = frozenset({"s", "es", "ed", "d", "ing", "er", "ers", "or", "ors"})
 
 
 def edit_distance(a: str, b: str, most: int | None = None) -> int:
