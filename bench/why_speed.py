@@ -111,9 +111,7 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--rev", default=BASE, help="the old code's commit (git archive REV src)")
     ap.add_argument("--texts", type=int, default=12, help="texts timed (spread over the batches)")
-    ap.add_argument(
-        "--check", action="store_true", help="lookup against full scan, every text, no timing"
-    )
+    ap.add_argument("--check", action="store_true", help="lookup against full scan, every text, no timing")
     ap.add_argument(
         "--check-texts",
         type=int,
