@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from argtrace.layers.transport.context import TransportResult, _scrubbed
@@ -49,14 +49,14 @@ def manifest_kind(data: bytes) -> str | None:
 
         if is_workflow(head):
             return "workflow"
-    if re.search(r"(?m)^services:\s*(#.*)?$", text):
+    if _is_compose(text) and not _script_writing_yaml(data, text, _is_compose):
         return "compose"
     if re.search(r"(?m)^(kind|apiVersion):\s*[\"']?(Kustomization|kustomize\.config\.k8s\.io/)", text):
         from argtrace.layers.transport.kustomize import is_kustomization
 
         if is_kustomization(head):
             return "kustomize"
-    if re.search(r"(?m)^apiVersion:\s*\S", text) and re.search(r"(?m)^kind:\s*\S", text):
+    if _is_kubernetes(text) and not _script_writing_yaml(data, text, _is_kubernetes):
         return "kubernetes"
     if "[program:" in text:
         from argtrace.layers.transport.supervisor import is_supervisor_conf
@@ -84,6 +84,57 @@ def manifest_kind(data: bytes) -> str | None:
         if is_serve_config(head):
             return "rayserve"
     return None
+
+
+def _is_compose(text: str) -> bool:
+    return re.search(r"(?m)^services:\s*(#.*)?$", text) is not None
+
+
+def _is_kubernetes(text: str) -> bool:
+    return (
+        re.search(r"(?m)^apiVersion:\s*\S", text) is not None
+        and re.search(r"(?m)^kind:\s*\S", text) is not None
+    )
+
+
+# A shell heredoc's opener (`cat <<EOF >> pod.yaml`, `<<-'END'`): not a here-string (`<<<`), not YAML's merge
+# key (`<<: *defaults`)
+_HEREDOC = re.compile(r"(?<!<)<<(?!<)(-?)[ \t]*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\2")
+
+
+def _outside_heredocs(text: str) -> str:
+    """``text`` without the bodies of its shell heredocs (each up to its terminator line, bash's rule: the
+    word alone on a line, leading tabs stripped after ``<<-``)."""
+    lines = text.split("\n")
+    kept: list[str] = []
+    i = 0
+    while i < len(lines):
+        kept.append(lines[i])
+        opener = _HEREDOC.search(lines[i])
+        i += 1
+        if opener is None or lines[i - 1].lstrip().startswith("#"):
+            continue
+        word, tabs = opener[3], opener[1] == "-"
+        while i < len(lines) and (lines[i].lstrip("\t") if tabs else lines[i]) != word:
+            i += 1
+        i += 1  # the terminator
+    return "\n".join(kept)
+
+
+def _script_writing_yaml(data: bytes, text: str, marks: Callable[[str], bool]) -> bool:
+    """A shell script that writes a manifest through a heredoc (``cat <<EOF > pod.yaml``, then ``kubectl apply
+    -f pod.yaml``): the manifest's keys are only in heredoc bodies, and the file is not YAML. Read as a
+    manifest, it was refused as "not valid YAML" (aws-cdk-stacks' install-vllm-meta-llama.sh)."""
+    if "<<" not in text or marks(_outside_heredocs(text)):
+        return False
+    import yaml
+
+    try:
+        for _ in yaml.safe_load_all(data):
+            pass
+    except yaml.YAMLError:
+        return True
+    return False
 
 
 def _json_kind(data: bytes) -> str | None:
