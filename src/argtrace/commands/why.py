@@ -127,6 +127,13 @@ def _avoid(group: Mapping[str, Any]) -> str:
             f"the condition {cond} is the environment's (whether a package is installed or the platform "
             f"offers it): no launch setting changes it; install what the message names{enclosing}{change}"
         )
+    if not flags and _TO_LOG.search(str(group["message"])):
+        # vllm#17630's "Model architectures [...] failed to be inspected. Please check the logs for more
+        # details.": its condition is the code's own state; the message itself says where the cause is
+        return (
+            f"{what} in {group['function']} after another failure, which its message points to: the cause is "
+            "logged before it (read the whole log: argtrace log LOG)"
+        )
     if cond:
         return f"make the condition false ({cond}){change}"
     if flags:
@@ -254,6 +261,11 @@ _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 # a library message's own way out (transformers: "You can update Transformers with the command `pip install
 # --upgrade transformers`.")
 _ADVICE = re.compile(r"[^.\n]*\b(?:update|upgrade|install)\b[^\n]*?(?:\.(?=\s|$)|$)", re.IGNORECASE)
+# a message that sends the reader to the log for the real error ("Please check the logs for more details.",
+# "See root cause above.", "See stack trace (above) for the root cause")
+_TO_LOG = re.compile(
+    r"\b(?:check|see|consult)\b[^.\n]{0,40}\b(?:logs?|root cause|stack trace|traceback)\b", re.IGNORECASE
+)
 
 
 # a name that says whether an import or a platform feature succeeded: is_flashinfer_available(),
@@ -608,6 +620,11 @@ def _nearest_indexed(framework: str, releases: Sequence[str], version: str) -> s
     return nearest_bundled(framework, version, releases) if releases else None
 
 
+def _family(version: str) -> str:
+    """A release's family: its first two numbers ("0.17" of "0.17.0", "0.9" of "0.9.2rc2.dev167")."""
+    return ".".join(re.findall(r"\d+", version)[:2])
+
+
 def _version_in_text(text: str, framework: str | None) -> tuple[str, str, str] | None:
     """(framework, version, the line's words) of the last version line in the pasted text: vLLM's ``vLLM
     API server version 0.6.3.post1`` / ``Initializing a V1 LLM engine (v0.11.0) with config``, SGLang's
@@ -650,6 +667,11 @@ def preferred_release(
             entry = {"framework": framework, "version": version, "source": "--framework-version"}
             return version, [], entry | {"indexed": version}
         fws = [framework] if framework else [fw for fw in [framework_of_text(text)] if fw] or names
+        # a release named without its framework is the framework's that has that release family: "0.17.0"
+        # is vLLM's (0.17.1 indexed), not SGLang's, whose nearest (0.5.23) would rank a stray word match of
+        # its own above the text's whole message (vllm#36585's transformers message)
+        family = [fw for fw in fws if any(_family(v) == _family(version) for v in indexed.get(fw, ()))]
+        fws = family or fws
         prefer = [
             Preferred(fw, near)
             for fw in fws
@@ -779,6 +801,9 @@ def explain(
     from argtrace.commands.why_arch import add_arch_cause
 
     add_arch_cause(groups, text, version)  # the registry's refusal: the releases registering the architecture
+    from argtrace.commands.why_chain import add_chain_cause
+
+    add_chain_cause(groups, matches, text, version)  # an else chain's refusal: the releases taking the value
     from argtrace.commands.why_backend import add_backend_setting
 
     add_backend_setting(groups, text)  # an attention backend's own check: the flag that picked the backend

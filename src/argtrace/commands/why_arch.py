@@ -29,7 +29,13 @@ def _refusal_of(framework: str, group: dict[str, Any]) -> bool:
     for version in releases(framework):
         table = release(framework, version)
         site = table.refusals.get("unsupported") if table else None
-        if site is not None and (site.file, site.function) == (group.get("file"), group.get("function")):
+        # the same function raises other messages too (vllm#17630's "... failed to be inspected", raised when
+        # the architecture IS registered): only the refusal's own message is about what is registered
+        if site is not None and (site.file, site.function, site.message) == (
+            group.get("file"),
+            group.get("function"),
+            group.get("message"),
+        ):
             return True
     return False
 
@@ -45,6 +51,22 @@ def _spans(chosen: set[str], every: Sequence[str]) -> str:
                 out.append([version])
         previous = version in chosen
     return ", ".join(run[0] if len(run) == 1 else f"{run[0]}-{run[-1]}" for run in out)
+
+
+def _lacks(version: str | None, have: set[str], every: Sequence[str]) -> bool:
+    """Whether the release named lacks the class: a covered release without it, or one the tables do not
+    cover whose covered neighbours do not both have it (vllm#17630's 0.9.0 lies between 0.8.5.post1 and
+    0.9.2, which both register Qwen3ForCausalLM: not known to lack it)."""
+    from argtrace.resolver.message_store import sort_releases
+
+    if not version or version in have:
+        return False
+    if version in every:
+        return True
+    order = sort_releases([*every, version])
+    at = order.index(version)
+    before, after = order[at - 1] if at else None, order[at + 1] if at + 1 < len(order) else None
+    return not (before in have and after in have)
 
 
 def add_arch_cause(groups: list[dict[str, Any]], text: str, version: str | None = None) -> None:
@@ -68,7 +90,7 @@ def add_arch_cause(groups: list[dict[str, Any]], text: str, version: str | None 
     for arch in archs:
         have = {v for v, _cls in history(framework, arch)}
         if have:
-            named = f" ({version}, the release named, does not)" if version and version not in have else ""
+            named = f" ({version}, the release named, does not)" if _lacks(version, have, every) else ""
             said.append(f"{arch} is registered in {name} {_spans(have, every)}{named}")
         else:
             said.append(

@@ -251,6 +251,11 @@ def assess(text: str, first: Mapping[str, Any] | None) -> dict[str, Any]:
         # any text with that class shares its only words (vllm#39774's cut "Exception: WorkerProc
         # initializat" against a Neuron loader's warning)
         signs.append("the site's message is an exception class and a value: it passes on another message")
+    prose = prose_in_placeholder(text, first)
+    if prose:
+        # sglang#14107's re TypeError "expected string or bytes-like object, got 'dict'" against SGLang's
+        # dumper "{key}: expected {field_type}, got {value}" (11 characters): its words are the value's
+        signs.append(f"a placeholder of the site holds {prose!r}, words of a message rather than a value")
     lead = words_before(text, first)
     if lead:
         signs.append(f"the text's message opens with {lead!r}, which the site's message does not print")
@@ -276,6 +281,29 @@ def assess(text: str, first: Mapping[str, Any] | None) -> dict[str, Any]:
 
 
 _LITERAL_HEAD = re.compile(r"[A-Za-z][\w'-]*(?: +[\w'-]+){0,3}")
+_TEMPLATE_HOLE = re.compile(r"\{[^{}]*\}")
+PROSE_WORDS = 4  # words one placeholder holds beyond which they are a sentence's, not a value
+
+
+def prose_in_placeholder(text: str, site: Mapping[str, Any]) -> str | None:
+    """What one placeholder of a site matched wholly holds when that is :data:`PROSE_WORDS` words or more
+    of plain lowercase prose (no path, number or quoted name): the text's message is another's and the site
+    met it only on the few literal words around the hole. None when no placeholder holds such words."""
+    if site.get("how") != "full":
+        return None
+    template = " ".join(str(site.get("message") or "").split())
+    pieces = _TEMPLATE_HOLE.split(template)
+    if len(pieces) < 2 or not any(p.strip() for p in pieces):
+        return None
+    pattern = "(.+?)".join(re.escape(p) for p in pieces)
+    m = re.search(pattern, " ".join(text.split()))
+    if m is None:
+        return None
+    for held in m.groups():
+        words = held.split()
+        if len(words) >= PROSE_WORDS and all(re.fullmatch(r"[a-z][a-z-]*,?", w) for w in words):
+            return held
+    return None
 
 
 def words_before(text: str, site: Mapping[str, Any]) -> str | None:

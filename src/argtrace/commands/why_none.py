@@ -6,7 +6,16 @@ A site sharing a few words ("Unsupported type ...") came first as a weak candida
 is which setting was left unset: a flag it names (``--speculative-eagle-topk``) whose option defaults to
 ``None`` in the bundled schemas (generated from the wheels) is a value the launch did not set, and code that
 multiplies with it fails (sglang PR#34361: NEXTN or STANDALONE without ``--speculative-eagle-topk``). A flag
-with a default, or no flag named, is not blamed: then only the interpreter's meaning is said.
+with a default, or no flag named, is not blamed: then only the interpreter's meaning is said; nor is a flag
+the text gives a value (vllm PR#55444's ``--speculative-config '{"method":"mtp",...}'``: a field left out of
+it is the unset one, not the flag). The comparison form (``'>' not supported between instances of
+'NoneType' and 'int'``, CPython's ``do_richcompare``) has the same meaning.
+
+Python's ZeroDivisionError is the same kind of text: the interpreter's, not a framework's. A flag the text
+gives the value 0 (vllm#54657's ``--tensor-parallel-size 0``, vllm#54665's ``--decode-context-parallel-size
+0``, which the parsers of those releases accept) is the divisor: a size of at least 1 is the fix. The words
+of such a flag met SGLang's "decode context parallel group is already initialized" before
+(``messages._text_words`` now reads a flag as one word).
 """
 
 from __future__ import annotations
@@ -18,7 +27,17 @@ from typing import Any
 _FORM = re.compile(
     r"unsupported operand type\(s\) for (?P<op>\S{1,3}): '(?P<left>\w+)' and '(?P<right>\w+)'"
     r"|'(?P<left2>\w+)' (?:and '(?P<right2>\w+)' )?(?:object is not (?:subscriptable|iterable|callable))"
+    r"|'(?P<op3>[<>=!]{1,2})' not supported between instances of '(?P<left3>\w+)' and '(?P<right3>\w+)'"
 )
+# CPython's ZeroDivisionError: "division by zero", "integer division or modulo by zero" (its wordings differ
+# by type and release), or the class named in a title
+_ZERO = re.compile(
+    r"\bZeroDivisionError\b|\b(?:integer |float )?(?:division|modulo)(?: or modulo)? by zero\b"
+)
+# a flag given the value 0 ("--tensor-parallel-size 0", "--tp=0")
+_ZERO_FLAG = re.compile(r"(?<![\w-])(--[a-z][a-z0-9]*(?:-[a-z0-9]+)*)(?:=|\s+)0(?![\w.])")
+# a flag followed by its value: the launch gave it, so it is not the unset one
+_GIVEN = re.compile(r"(?<![\w-])(--[a-z][a-z0-9]*(?:-[a-z0-9]+)+)(?:=|\s+)(?!-)\S")
 _FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9]*(?:-[a-z0-9]+)+\b")
 _NAME = {"vllm": "vLLM", "sglang": "SGLang"}
 
@@ -28,7 +47,8 @@ def _unset_flags(text: str) -> list[tuple[str, str]]:
     no default (``None``), each once."""
     from argtrace.frameworks.schema import bundled_versions, load_schema
 
-    named = list(dict.fromkeys(_FLAG.findall(text)))
+    given = set(_GIVEN.findall(text))
+    named = [flag for flag in dict.fromkeys(_FLAG.findall(text)) if flag not in given]
     out = []
     for fw in _NAME:
         versions = bundled_versions(fw, include_user=False)
@@ -51,8 +71,10 @@ def none_operand(text: str) -> dict[str, Any] | None:
         m.group("right"),
         m.group("left2"),
         m.group("right2"),
+        m.group("left3"),
+        m.group("right3"),
     ):
-        return None
+        return zero_divisor(text)
     found: dict[str, Any] = {
         "evidence": m.group(0),
         "meaning": "Python's own TypeError: a value the code computes with was None (never set on this "
@@ -73,16 +95,65 @@ def none_operand(text: str) -> dict[str, Any] | None:
     return found
 
 
+def _known_flags(flags: list[str]) -> list[str]:
+    """The flags a bundled schema of vLLM or SGLang has (newest release), each once."""
+    from argtrace.frameworks.schema import bundled_versions, load_schema
+
+    out: list[str] = []
+    for fw in _NAME:
+        versions = bundled_versions(fw, include_user=False)
+        if not versions:
+            continue
+        schema = load_schema(fw, versions[-1])
+        out.extend(f for f in flags if schema.option(f) is not None and f not in out)
+    return out
+
+
+def zero_divisor(text: str) -> dict[str, Any] | None:
+    """The interpreter's meaning of a ZeroDivisionError and, when the text gives a flag of vLLM or SGLang the
+    value 0, that flag as the divisor; None without such an error."""
+    m = _ZERO.search(text)
+    if m is None:
+        return None
+    found: dict[str, Any] = {
+        "evidence": m.group(0),
+        "meaning": "Python's own ZeroDivisionError: the code divided by a value that was 0; no framework "
+        "site prints these words",
+    }
+    zero = _known_flags(list(dict.fromkeys(_ZERO_FLAG.findall(text))))
+    if zero:
+        flags = ", ".join(zero)
+        found["flags"] = zero
+        found["meaning"] += f"; the text gives {flags} the value 0, which the parser accepts"
+        found["fix"] = f"give {flags} a value of at least 1 (the code divides by it)"
+    else:
+        found["fix"] = (
+            "the traceback's innermost frame is where it divided: the setting or value that made the divisor "
+            "0 is the cause"
+        )
+    return found
+
+
 def origin_of_none(text: str) -> dict[str, str] | None:
-    """``why``'s ``origin`` entry for a ``None`` operand: the interpreter, by its wording."""
+    """``why``'s ``origin`` entry for a ``None`` operand or a division by zero: the interpreter, by its
+    wording."""
     m = _FORM.search(text)
     if m is None or "NoneType" not in m.group(0):
-        return None
+        z = _ZERO.search(text)
+        if z is None:
+            return None
+        return {
+            "origin": "Python's interpreter: a division by zero",
+            "basis": "wording",
+            "evidence": z.group(0),
+            "source": "CPython's ZeroDivisionError (Objects/longobject.c, floatobject.c)",
+        }
     return {
         "origin": "Python's interpreter: an operation on None",
         "basis": "wording",
         "evidence": m.group(0),
-        "source": "CPython's TypeError message (Objects/abstract.c, binop_type_error)",
+        "source": "CPython's TypeError message (Objects/abstract.c binop_type_error, Objects/object.c "
+        "do_richcompare)",
     }
 
 

@@ -47,8 +47,13 @@ LIBRARY_MODULES: dict[str, tuple[str, ...]] = {
     "flash_attn": ("flash_attn/cute/interface.py",),
     # transformers' AutoConfig: the model setting's directory or repo has no config.json model_type it knows
     # ("Unrecognized model in X", "... has model type `x` but Transformers does not recognize this
-    # architecture"); both frameworks load every model's configuration through it
-    "transformers": ("transformers/models/auto/configuration_auto.py",),
+    # architecture"); both frameworks load every model's configuration through it. AutoTokenizer likewise:
+    # the tokenizer setting's (or the model's) tokenizer_config.json names a class this release lacks
+    # (vllm#36585's "Tokenizer class TokenizersBackend does not exist or is not currently imported.")
+    "transformers": (
+        "transformers/models/auto/configuration_auto.py",
+        "transformers/models/auto/tokenization_auto.py",
+    ),
 }
 
 

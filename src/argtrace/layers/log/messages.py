@@ -31,6 +31,18 @@ COVERAGE = 0.8
 HALF = 0.5
 VALUE_WORDS = 4  # words a placeholder's value may account for
 _WORD = re.compile(r"[A-Za-z0-9_]+")
+# a command-line flag in a text is one word, not prose: "--decode-context-parallel-size" in a title is not the
+# words of SGLang's "decode context parallel group is already initialized" (vllm#54665). Joined with
+# underscores it still meets a message that names the field (decode_context_parallel_size); a message quoting
+# the flag itself is matched whole (``_full``), character by character
+_FLAG_WORD = re.compile(r"(?<![\w-])--([A-Za-z0-9]+(?:-[A-Za-z0-9]+)+)")
+
+
+def _text_words(text: str) -> list[str]:
+    """A text's words in order, for the in-order walk of :func:`_partial`, a ``--flag-name`` as one word."""
+    return [w.lower() for w in _WORD.findall(_FLAG_WORD.sub(lambda m: m.group(1).replace("-", "_"), text))]
+
+
 _EXC_PREFIX = re.compile(
     r"^(?:[A-Za-z_][\w.]*\.)?(?:[A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt)|AssertionError|"
     r"KeyboardInterrupt)(?:\(\w*\))?:\s*"
@@ -415,7 +427,7 @@ def match_text(
     found = hints(text[:MAX_TEXT])
     traced = frames(text)
     packages = named_packages(text[:MAX_TEXT])
-    words_of = [[w.lower() for w in _WORD.findall(t)] for t in texts]
+    words_of = [_text_words(t) for t in texts]
     out: list[Match] = []
     # a framework named still goes through the libraries it loads with (huggingface_hub's validators)
     names = frameworks() if framework is None else [framework, *(n for n in frameworks() if is_library(n))]
