@@ -194,6 +194,19 @@ def test_definition_runscript_gets_the_run_arguments_and_environment(tmp_path: P
     assert alarms(report) == []
 
 
+def test_definition_without_runscript_runs_the_images_entrypoint(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        {"vllm.def": "Bootstrap: docker\nFrom: vllm/vllm-openai:v0.10.1\n\n%environment\n    export A=1\n"},
+    )
+    report = check("vllm.def", cwd=tmp_path, args=("--model", "Qwen/Qwen3-8B"))
+    assert argvs(report) == [
+        ["python3", "-m", "vllm.entrypoints.openai.api_server", "--model", "Qwen/Qwen3-8B"]
+    ]
+    assert report["transport"]["hops"][0]["via"] == "apptainer run (the image's ENTRYPOINT)"
+    assert report["servers"][0]["at"] == "vllm.def:2:1" and alarms(report) == []
+
+
 def test_post_export_read_by_the_runscript_is_tp102(tmp_path: Path) -> None:
     write(
         tmp_path,

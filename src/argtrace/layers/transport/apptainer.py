@@ -16,9 +16,12 @@ and then runs the runscript with ``/bin/sh``):
   ``%environment``, with the host's environment (Apptainer passes it on unless ``--cleanenv``);
 - the base image of ``Bootstrap: docker``/``From:`` is the server's image (its tag may name the release).
 
-Not modelled: ``%apprun``/SCIF apps, a ``%runscript`` absent (the base image's entrypoint runs instead:
-nothing is read, the file is refused by the caller), ``%arguments``/``{{ }}`` build arguments (left as
-written), ``--cleanenv`` and ``APPTAINERENV_*``.
+Without ``%runscript``, ``apptainer run`` runs the base image's ENTRYPOINT with the run's arguments (the
+runscript Apptainer generates from a Docker image's ENTRYPOINT and CMD, the arguments replacing CMD): read
+so when argtrace knows the image's entrypoint (``vllm/vllm-openai``, ``lmsysorg/sglang``...).
+
+Not modelled: ``%apprun``/SCIF apps, ``%arguments``/``{{ }}`` build arguments (left as written),
+``--cleanenv`` and ``APPTAINERENV_*``.
 """
 
 from __future__ import annotations
@@ -102,10 +105,16 @@ def analyze_definition(
     lines = text.splitlines()
     env_start, env_body = definition.sections.get("environment", (0, []))
     post_start, post_body = definition.sections.get("post", (0, []))
-    for name in _RUN_SECTIONS:
-        if name not in definition.sections:
-            continue
-        start, body = definition.sections[name]
+    # (section, line the hop names, first line of the script's body, body)
+    runs = [
+        (name, start - 1, start, body)
+        for name in _RUN_SECTIONS
+        if name in definition.sections
+        for start, body in [definition.sections[name]]
+    ]
+    if "runscript" not in definition.sections and image is not None:
+        runs[:0] = _image_runscript(image, lines)
+    for name, header, start, body in runs:
         # the script the container runs: %environment's lines where they are in the file, then the
         # runscript's; every other line blank, so line numbers stay the definition file's
         script = [""] * len(lines)
@@ -132,21 +141,30 @@ def analyze_definition(
         servers = [*shell.servers, *carried]
         for server in servers:
             result.servers.append(replace(server, image=image) if image and server.image is None else server)
-        how = "apptainer run" if name == "runscript" else "apptainer instance start"
+        how = "apptainer instance start" if name == "startscript" else "apptainer run"
+        what = "the image's ENTRYPOINT" if name == "entrypoint" else f"%{name}"
+        script_file = "/.singularity.d/startscript" if name == "startscript" else "/.singularity.d/runscript"
         result.hops.append(
-            {
-                "at": f"{label}:{start - 1}:1",
-                "via": f"{how} (%{name})",
-                "argv": [
-                    "/bin/sh",
-                    "/.singularity.d/runscript" if name == "runscript" else "/.singularity.d/startscript",
-                    *args,
-                ],
-            }
+            {"at": f"{label}:{header}:1", "via": f"{how} ({what})", "argv": ["/bin/sh", script_file, *args]}
         )
         if servers:
             _post_exports(label, post_start, post_body, env_body, env, body, start, result, TP102)
     return result
+
+
+def _image_runscript(image: str, lines: list[str]) -> list[tuple[str, int, int, list[str]]]:
+    """The runscript Apptainer makes from the base image's ENTRYPOINT (the run's arguments after it), at the
+    ``From:`` line, when argtrace knows that entrypoint; else none."""
+    import shlex
+
+    from argtrace.layers.transport.containers import image_entrypoint
+
+    entry = image_entrypoint(image)
+    at = next((i for i, line in enumerate(lines, 1) if re.match(r"(?i)\s*from\s*:", line)), None)
+    if not entry or at is None:
+        return []
+    # the generated runscript has no line of its own: it is read on the From: line that names the image
+    return [("entrypoint", at, at, [f'exec {shlex.join(entry)} "$@"'])]
 
 
 def _post_exports(
