@@ -91,7 +91,7 @@ def test_ansible_task_file_is_refused(tmp_path: Path) -> None:
 def test_a_yaml_list_that_is_not_ansible_is_not_called_ansible(tmp_path: Path) -> None:
     # a list of plain values (a framework's own YAML, a values list) stays what it was
     write(tmp_path, {"models.yaml": "- Qwen/Qwen3-8B\n- meta-llama/Llama-3.1-8B\n"})
-    result = run_cli(["check", "models.yaml"], cwd=tmp_path)
+    result = run_cli(["check", "--no-shellcheck", "--no-resolve", "models.yaml"], cwd=tmp_path)
     assert "Ansible" not in result.stderr + result.stdout
 
 
