@@ -160,6 +160,19 @@ def run_check(options: CheckOptions) -> Report:
     python = _python_launch(source, options)
     if python is not None:
         source = ScriptSource(label=label, data=python.script, path=path)
+    if options.command_string is None and python is None:
+        from argtrace.layers.transport.runners import read_runner_file, runner_kind, runner_refusal
+
+        if refused := runner_refusal(source.label, source.data):
+            raise UsageError(refused)
+        if (runner := runner_kind(source.label, source.data)) is not None:
+            # honcho's processes, an Apptainer runscript: the scripts the runner starts (layers/transport)
+            ran = read_runner_file(
+                runner, source.label, source.data, env=options.env, args=args, follow=analyze_transport
+            )
+            report.findings.extend(ran.findings)
+            report.sections["transport"] = ran.section
+            return _check_servers(report, ran.servers, source.label, options, commands=ran.commands)
     kind = manifest_kind(source.data) if options.command_string is None and python is None else None
     if kind is not None:
         named_service, named_container = options.extra.get("service"), options.extra.get("container")

@@ -346,3 +346,31 @@ def test_lint_finds_supervisor_configurations_and_json_manifests() -> None:
     python = b'import subprocess\nsubprocess.run(["vllm", "serve", "m"])\n'
     assert launch_kind(Path("serve.py"), python) == "python"
     assert launch_kind(Path("setup.py"), b"from setuptools import setup\nsetup()\n") is None
+
+
+def test_include_names_the_files_supervisord_also_reads(tmp_path: Path) -> None:
+    """TP103 (info): supervisord starts the included file's program too (its own reading, the oracle);
+    argtrace reads the given file and says which files it did not."""
+    (tmp_path / "conf.d").mkdir()
+    (tmp_path / "conf.d" / "sglang.conf").write_text(
+        "[program:sglang]\ncommand=python3 -m sglang.launch_server --model-path m\n"
+    )
+    main = tmp_path / "supervisord.conf"
+    main.write_text(f"{HEAD}[include]\nfiles = conf.d/*.conf\n\n[program:vllm]\ncommand={VLLM}\n")
+    assert [argv[:3] for argv, _env, _dir in supervisord_reads(main, {})] == [
+        ["python3", "-m", "sglang.launch_server"],
+        ["/opt/venv/bin/vllm", "serve", "Qwen/Qwen3-0.6B"],
+    ]
+    report = run_cli(["check", "--format", "json", "--no-resolve", "supervisord.conf"], cwd=tmp_path).json
+    assert [s["argv"][:2] for s in report["servers"]] == [["/opt/venv/bin/vllm", "serve"]]
+    tp103 = [f for f in report["findings"] if f["code"] == "TP103"]
+    assert [(f["code"], f["severity"], f["at"], f["message"]) for f in tp103] == [
+        (
+            "TP103",
+            "info",
+            "supervisord.conf:5",
+            "supervisord also starts the programs of `[include] files = conf.d/*.conf` (1 file(s) match "
+            "here: `conf.d/sglang.conf`); argtrace read only this file, so a server started there is not "
+            "checked from here",
+        )
+    ]

@@ -75,6 +75,13 @@ def launch_kind(path: Path, head: bytes) -> str | None:
         return "python" if _FRAMEWORK_WORD.search(head) else None
     if not _SERVER.search(head):
         return None
+    from argtrace.layers.transport.runners import runner_kind, runner_refusal
+
+    if runner_refusal(path.name, head) is not None:
+        # an Ansible play, a justfile, a Taskfile: listed, and `check` says why it does not read it
+        return "refused"
+    if (runner := runner_kind(path.name, head)) is not None:
+        return runner  # a Procfile's processes, an Apptainer definition's runscript
     if name.endswith(YAML_SUFFIXES):
         from argtrace.layers.transport import manifest_kind
 

@@ -59,6 +59,8 @@ _RULE_MODULES = (
     "argtrace.rules.deployers",
     # TP098-TP099: Supervisor configurations (supervisord.conf, conf.d/*.conf) as launch carriers.
     "argtrace.rules.supervisor",
+    # TP101-TP102: Procfiles (honcho, foreman) and Apptainer/Singularity definition files.
+    "argtrace.rules.launchers",
     # TP094-TP097: Python programs that start a server (layers/transport/python_launch.py).
     "argtrace.rules.pylaunch",
     # RS047-RS050: the model class config.json names against the launch (layers/model_caps.py).

@@ -1,6 +1,6 @@
-"""Rules of a Supervisor configuration as the launch carrier (TP098-TP100): what supervisord's reading of
-``[program:NAME]`` does to the server's command (supervisor 4.3.0, ``options.py``, ``datatypes.py``,
-``process.py``; ``layers/transport/supervisor.py``)."""
+"""Rules of a Supervisor configuration as the launch carrier (TP098-TP100, TP103): what supervisord's
+reading of ``[program:NAME]`` and ``[include]`` does to the server's command (supervisor 4.3.0,
+``options.py``, ``datatypes.py``, ``process.py``; ``layers/transport/supervisor.py``)."""
 
 from __future__ import annotations
 
@@ -75,5 +75,27 @@ TP100 = Rule(
     correct=Example(
         files={"vllm.conf": "[program:vllm]\ncommand=" + _VLLM + '\nenvironment=CUDA_VISIBLE_DEVICES="0"\n'},
         argv=("check", "--no-resolve", "vllm.conf"),
+    ),
+)
+
+TP103 = Rule(
+    code="TP103",
+    layer="transport",
+    severity="info",
+    title="supervisord also starts the programs of the files `[include]` names, not read here",
+    rationale=(
+        "An `[include]` section's `files=` names more configuration files (globs, relative to this file's "
+        "directory; supervisor 4.3.0 `options.py`, `ServerOptions.read_config`): supervisord reads their "
+        "`[program:x]` sections with this file's and starts them all. argtrace reads the file it is given, "
+        "so a server started by an included file is not checked from here."
+    ),
+    fix="Check the included files too: `argtrace lint /etc/supervisor/conf.d/` (or each file by its path).",
+    example=Example(
+        files={"supervisord.conf": f"[include]\nfiles = conf.d/*.conf\n\n[program:vllm]\ncommand={_VLLM}\n"},
+        argv=("check", "--no-resolve", "supervisord.conf"),
+    ),
+    correct=Example(
+        files={"supervisord.conf": f"[program:vllm]\ncommand={_VLLM}\n"},
+        argv=("check", "--no-resolve", "supervisord.conf"),
     ),
 )

@@ -197,6 +197,9 @@ def _follow(
     needs_source = any(argv and _basename(argv[0]) in interesting for _at, argv, _c in shell.commands)
     prepared = E.prepare_text(source.data.decode("latin-1")) if needs_source else ""
     tree = parse_tree(prepared) if needs_source else None
+    for at, argv, _condition in shell.commands:
+        if argv and argv[0] in ("export", "declare", "typeset") and (where := _split_at(at)):
+            ctx.export_lines.add((where[0], where[1]))
     for number, (at, argv, _condition) in enumerate(shell.commands):
         if not argv:
             continue

@@ -129,6 +129,9 @@ class _Context:
     # the release the user named (``--framework-version``): picks the image entrypoint of a tag that names
     # none (``latest``), whose builds changed their entrypoint across releases
     release: str | None = None
+    # (script label, line) of each `export`/`declare -x` the shell layer ran: an `export NAME=` written
+    # elsewhere (inside a quoted string typed into a tmux session) is no export of the script (TP014)
+    export_lines: set[tuple[str, int]] = field(default_factory=set)
 
 
 def _scrubbed(result: TransportResult, env: Mapping[str, str]) -> TransportResult:

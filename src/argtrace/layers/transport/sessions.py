@@ -111,9 +111,13 @@ def _session_manager(
     text = source.data.decode("utf-8", "replace")
     where = _split_at(at)
     upto = "\n".join(text.split("\n")[: where[1] - 1]) if where else text
-    exported = [
-        n for n in dict.fromkeys(_EXPORT.findall(upto)) if n not in {e.split("=", 1)[0] for e in env_flags}
-    ]
+    # an `export NAME=` line is the script's only when its shell ran an `export` there: the same text inside
+    # a quoted string typed into the session is not (AgentFlow's serve_vllm.sh:
+    # `CMD_START="...; export CUDA_VISIBLE_DEVICES=$GPU; ..."`, a correct launch)
+    ran = {line for label, line in ctx.export_lines if label == source.label}
+    lines = upto.split("\n")
+    found = [name for number, line in enumerate(lines, 1) if number in ran for name in _EXPORT.findall(line)]
+    exported = [n for n in dict.fromkeys(found) if n not in {e.split("=", 1)[0] for e in env_flags}]
     if exported:
         result.findings.append(
             R.TP014.finding(

@@ -263,6 +263,7 @@ def analyze_supervisor(source: ScriptSource, *, supervisord_env: Mapping[str, st
             )
         )
         return result
+    _includes(label, source.data.decode("utf-8", "replace"), result)
     for program in programs:
         at = f"{label}:{program.line}"
         hop = {
@@ -337,6 +338,38 @@ def analyze_supervisor(source: ScriptSource, *, supervisord_env: Mapping[str, st
             result.servers[n] = replace(server, argv=words, cwd=server.cwd or program.directory)
         result.keep_secrets(program.environment)
     return result
+
+
+def _includes(label: str, text: str, result: TransportResult) -> None:
+    """TP103: the files an ``[include]`` section names, whose programs supervisord starts with this file's
+    (``files=`` globs split at blanks, relative ones joined to this file's directory, as supervisor's
+    ``ServerOptions.read_config`` does); how many match on this machine is said, none is read."""
+    import glob
+
+    from argtrace.rules.supervisor import TP103
+
+    parser = configparser.RawConfigParser(inline_comment_prefixes=(";", "#"), strict=False)
+    try:
+        parser.read_string(text, source=label)
+    except configparser.Error:
+        return
+    if not parser.has_option("include", "files"):
+        return
+    here = posixpath.dirname(label)
+    # `%(here)s` is the file's directory (options.py: parser.expand_here); other expansions stay as written
+    patterns = parser.get("include", "files").replace("%(here)s", posixpath.abspath(here or ".")).split()
+    found: list[str] = []
+    for pattern in patterns:
+        found.extend(sorted(glob.glob(posixpath.join(here, pattern) if here else pattern)))
+    shown = ", ".join(f"`{p}`" for p in found[:5]) + (", ..." if len(found) > 5 else "")
+    matched = f"{len(found)} file(s) match here: {shown}" if found else "no file matches on this machine"
+    result.findings.append(
+        TP103.finding(
+            f"supervisord also starts the programs of `[include] files = {' '.join(patterns)}` ({matched}); "
+            "argtrace read only this file, so a server started there is not checked from here",
+            at=f"{label}:{_lines(text).get(('include', 'files'), 1)}",
+        )
+    )
 
 
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
