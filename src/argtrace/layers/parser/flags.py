@@ -54,17 +54,35 @@ def flag_findings(ctx: ParseContext, events: list[Event]) -> None:
         ):
             newer = ctx.releases.ambiguous_elsewhere(typed)
             more = f"; in {newer} it is ambiguous and the server refuses to start" if newer else ""
-            ctx.add(
-                rules.PA_ABBREVIATION,
-                f"{typed_display} is not a {schema.label} flag: argparse silently takes it as an "
-                f"abbreviation of {ev.option}{more}",
-                at=at,
-                setting=spec.dest,
-                fix=f"write {ev.option} in full",
-                # Unique in every bundled release (``--tp 8`` from SGLang's own docs): the value arrives;
-                # a warning only where a known release makes the prefix ambiguous.
-                severity=None if newer else "info",
-            )
+            # the word is a flag of its own in another release, of another setting (vLLM <= 0.9.2's
+            # `--device cuda`, the device type, is 0.30.0's `--device-ids`): the user meant that setting, so
+            # the value lands in one they never named, and writing the longer flag is no fix
+            former = [(s, o) for s, o in ctx.releases.knowing(typed) if o.dest != spec.dest]
+            if former:
+                home, own = former[-1]
+                given = f" with {ev.raw[0]!r}" if ev.raw and isinstance(ev.raw[0], str) else ""
+                ctx.add(
+                    rules.PA_ABBREVIATION,
+                    f"{typed_display} is {home.label}'s flag for {own.dest}, not a {schema.label} flag: "
+                    f"argparse silently takes it as an abbreviation of {ev.option}, another setting, so "
+                    f"{spec.dest} is set{given}{more}",
+                    at=at,
+                    setting=spec.dest,
+                    fix=f"remove {typed_display} and its value ({schema.label} has no {own.dest} setting), "
+                    f"or run {home.version}",
+                )
+            else:
+                ctx.add(
+                    rules.PA_ABBREVIATION,
+                    f"{typed_display} is not a {schema.label} flag: argparse silently takes it as an "
+                    f"abbreviation of {ev.option}{more}",
+                    at=at,
+                    setting=spec.dest,
+                    fix=f"write {ev.option} in full",
+                    # Unique in every bundled release (``--tp 8`` from SGLang's own docs): the value arrives;
+                    # a warning only where a known release makes the prefix ambiguous.
+                    severity=None if newer else "info",
+                )
         # Single-dash long option parsed as a short flag plus attached value
         word = tok.original or tok.text if tok is not None else None
         if (
