@@ -85,9 +85,6 @@ def build_index() -> dict[str, Any]:
         # value whose converter hands argparse the word itself (choices compared with the word as typed)
         choice_labels: dict[str, int] = {}
         choices: dict[str, list[int]] = {}
-        # the same for options of several values (nargs '+'/'*'/N): argparse checks each item against the
-        # choices (``_get_values`` calls ``_check_value`` per item), so an item no list has is refused
-        item_choices: dict[str, list[int]] = {}
         # option string -> the releases whose action refuses it outright: the generator's probe saw it raise
         # (``removed``: SGLang 0.5.1-0.5.3's DeprecatedAction raises ValueError(help)) or it errors with a
         # message (``action_attrs.error_message``)
@@ -112,11 +109,6 @@ def build_index() -> dict[str, Any]:
                     choices.setdefault(option, []).append(
                         choice_labels.setdefault(key, len(choice_labels)) if key is not None else -1
                     )
-                    items = _item_choices(spec, label, valueless)
-                    key = json.dumps(items) if items is not None else None
-                    item_choices.setdefault(option, []).append(
-                        choice_labels.setdefault(key, len(choice_labels)) if key is not None else -1
-                    )
             for name in schema.env_var_names:
                 env.setdefault(name, []).append(i)
         out[framework] = {
@@ -138,8 +130,6 @@ def build_index() -> dict[str, Any]:
             # how many releases; -1: no choices) over the releases knowing it
             "choice_sets": [json.loads(k) for k in choice_labels],
             "choices": {f: _runs(choices[f]) for f in sorted(flags) if set(choices[f]) != {-1}},
-            # likewise per item for options of several values
-            "item_choices": {f: _runs(item_choices[f]) for f in sorted(flags) if set(item_choices[f]) != {-1}},
             "refused": dict(sorted(refused.items())),
         }
     return out
@@ -154,17 +144,6 @@ def _word_choices(spec: OptionSpec, label: str, valueless: bool) -> list[str] | 
     (nargs '+'/'*'/N: each item is checked, the release index keeps single words), or a converter that may
     change the word first (``str.lower``, a nullable wrapper: argtrace's ``choice?``)."""
     if valueless or not spec.choices or spec.nargs not in (None, "?"):
-        return None
-    if label not in EXACT_CONVERTERS or not all(isinstance(c, str) for c in spec.choices):
-        return None
-    return sorted(spec.choices)
-
-
-def _item_choices(spec: OptionSpec, label: str, valueless: bool) -> list[str] | None:
-    """The choices argparse checks each item of an option of several values against (argparse's
-    ``_get_values`` runs ``_check_value`` on every item of nargs '+'/'*'/N), or None: no choices, no value,
-    one value (``_word_choices``), or a converter that may change the item first."""
-    if valueless or not spec.choices or spec.nargs in (None, "?"):
         return None
     if label not in EXACT_CONVERTERS or not all(isinstance(c, str) for c in spec.choices):
         return None

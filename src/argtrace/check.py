@@ -548,13 +548,6 @@ def _holds_on_every_release(report: Report, primary: int = 1) -> Callable[[Findi
                 for value in written_values(setting)
             ):
                 return True
-        if finding.code == "PA009" and setting is not None:
-            from argtrace.layers.parser.releases import written_values
-
-            # a value no release's choices list, where every release restricts the option to choices, fails
-            # whichever runs (sglang PR#9316's `--tool-call-parser gpt-os`; the generated release index)
-            if release_index(report.framework.name).choice_refused_everywhere(flag, written_values(setting)):
-                return True
         # The same action shape (and config dataclass, PA026) in every bundled release, from the generated
         # index: loading every schema to compare them was a fifth of a short check (issue 18).
         return registered_alike(report.framework.name, flag)

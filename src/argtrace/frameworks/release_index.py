@@ -16,7 +16,7 @@ from __future__ import annotations
 import bisect
 import functools
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -54,8 +54,6 @@ class ReleaseIndex:
     # how many releases; -1 none) over the releases knowing it (``scripts/gen_release_index._word_choices``)
     choice_sets: tuple[frozenset[str], ...] = ()
     choices: Mapping[str, tuple[tuple[int, int], ...]] = field(default_factory=dict)
-    # the same runs for options of several values, whose every item argparse checks against the choices
-    item_choices: Mapping[str, tuple[tuple[int, int], ...]] = field(default_factory=dict)
     # option string -> the releases (by position) whose action refuses it outright although they register it
     # (a probe saw it raise, or it errors with a message: ``scripts/gen_release_index.py``)
     refused: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
@@ -122,25 +120,6 @@ class ReleaseIndex:
                 out.extend(self.releases[i] for i in known[at : at + count])
             at += count
         return tuple(out)
-
-    def choice_refused_everywhere(self, option_string: str, values: Sequence[str]) -> bool:
-        """True when every bundled release that takes ``option_string`` registers it exactly with choices
-        (one value's, or each item's for an option of several) and none lists one of ``values``: argparse
-        exits 2 ("invalid choice") whichever of them runs, and the releases without the option refuse the
-        flag itself. A release where the option takes any word, or knows it only as an abbreviation of
-        another option, makes it False."""
-        known = self.flags.get(option_string, ())
-        if not known or not values:
-            return False
-        if set(self.releases_knowing_flag(option_string)) != {self.releases[i] for i in known}:
-            return False
-        runs = self.choices.get(option_string) or self.item_choices.get(option_string)
-        if not runs or sum(count for _label, count in runs) != len(known):
-            return False
-        for label, _count in runs:
-            if label < 0 or all(value in self.choice_sets[label] for value in values):
-                return False
-        return True
 
     def releases_refusing_flag(self, word: str) -> set[str]:
         """The releases that register ``word``'s option exactly but whose action refuses it."""
@@ -220,10 +199,6 @@ def release_index(framework: str) -> ReleaseIndex:
             "choice_sets": tuple(frozenset(c) for c in entry.get("choice_sets", ())),
             "choices": {
                 k: tuple((label, count) for label, count in v) for k, v in entry.get("choices", {}).items()
-            },
-            "item_choices": {
-                k: tuple((label, count) for label, count in v)
-                for k, v in entry.get("item_choices", {}).items()
             },
             "refused": {k: tuple(v) for k, v in entry.get("refused", {}).items()},
         }
