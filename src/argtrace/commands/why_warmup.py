@@ -43,8 +43,8 @@ def add_warmup_proxy_cause(groups: list[dict[str, Any]], text: str) -> None:
     page = f" ({title.group(1)!r})" if title else ""
     fix = (
         f"the warmup got {answer} with a web page{page}, and SGLang's endpoints answer JSON: the page is "
-        "not the server's own, most likely a proxy's between the warmup and the server. SGLang sends its warmup request to its own "
-        "address (--host, --port) with requests, which uses the proxy that "
+        "not the server's own, most likely a proxy's between the warmup and the server. SGLang sends its "
+        "warmup request to its own address (--host, --port) with requests, which uses the proxy that "
         f"{'/'.join(PROXY_VARIABLES)} name in the server's environment unless no_proxy/NO_PROXY covers the "
         "host: add the server's host (127.0.0.1,localhost or the --host address) to no_proxy and NO_PROXY "
         "in the server's environment, or unset the proxy variables there"
