@@ -810,6 +810,12 @@ def explain(
     from argtrace.commands.why_piecewise import add_piecewise_switch
 
     add_piecewise_switch(groups)  # a check of SGLang's piecewise CUDA graph capture: the release's switch
+    from argtrace.commands.why_fallback import add_transformers_fallback
+
+    add_transformers_fallback(groups)  # SGLang's Transformers fallback model: what makes a launch run it
+    from argtrace.commands.why_warmup import add_warmup_proxy_cause
+
+    add_warmup_proxy_cause(groups, text)  # the warmup refused with a web page: the proxy variables
     from argtrace.commands.why_oom import add_startup_fix
 
     add_startup_fix(groups, text)  # vLLM's free-memory check at start-up: the figures its message states

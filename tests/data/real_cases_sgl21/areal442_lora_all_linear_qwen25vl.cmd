@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/areal-project/AReaL/issues/442 (2025-10-12), seen 2026-12-03: AReaL's sglang section (enable_lora, max_lora_rank 32, lora_target_modules [all-linear], schedule_policy fcfs) for Qwen/Qwen2.5-VL-7B-Instruct; the scheduler dies in init_lora_manager. The YAML's settings as the server's flags (AReaL turns each key into its flag); the rest of the launch is not shown.
+python3 -m sglang.launch_server --model-path Qwen/Qwen2.5-VL-7B-Instruct --enable-lora --max-lora-rank 32 --lora-target-modules all-linear --schedule-policy fcfs

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/blob/09f40b904451e9e0a3acb1da67efc98b8c48d2fa/docs/advanced_features/structured_outputs.ipynb, seen 2026-12-03: a correct launch: the notebook's server command with the backend it says to add ("To use llguidance, add `--grammar-backend llguidance`").
+python -m sglang.launch_server --model-path meta-llama/Meta-Llama-3.1-8B-Instruct --host 0.0.0.0 --log-level warning --grammar-backend llguidance

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/blob/034b3be819faf3f84c5aae5a4cda27bdf2e12de0/docs/advanced_features/lora.ipynb ("Dynamic LoRA loading"), seen 2026-12-03: a correct launch (the notebook's lines joined; launch_server_cmd splits on blanks).
+python3 -m sglang.launch_server --model-path meta-llama/Meta-Llama-3.1-8B-Instruct --enable-lora --cuda-graph-max-bs 2 --max-loras-per-batch 2 --max-lora-rank 256 --lora-target-modules all --log-level warning

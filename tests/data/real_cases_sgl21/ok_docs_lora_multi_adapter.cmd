@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/blob/034b3be819faf3f84c5aae5a4cda27bdf2e12de0/docs/advanced_features/lora.ipynb ("Serving Multiple Adaptors"), seen 2026-12-03: a correct launch.
+python3 -m sglang.launch_server --model-path meta-llama/Meta-Llama-3.1-8B-Instruct --enable-lora --lora-paths lora0=algoprog/fact-generation-llama-3.1-8b-instruct-lora lora1=Nutanix/Meta-Llama-3.1-8B-Instruct_lora_4_alpha_16 --max-loras-per-batch 2 --log-level warning

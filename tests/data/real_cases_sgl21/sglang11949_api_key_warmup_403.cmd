@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/11949 (2025-10-22), seen 2026-12-03: the server starts, then the warmup request fails with an nginx-style "403 Forbidden" HTML page (AssertionError: res=<Response [403]>). As posted.
+python -m sglang.launch_server --model-path ./UnifiedReward-7b-v1.5/ --api-key flowgrpo --port 9316 --chat-template chatml-llava --mem-fraction-static 0.3

@@ -1,0 +1,3 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/29357 (2026-06-26, lmsysorg/sglang:v0.5.13.post1), seen 2026-12-03: Llama-4-Scout-17B-16E-Instruct with a LoRA adapter fails to start (the error is a screenshot). As posted.
+export PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True
+sglang serve --model-path /home/weight/Llama-4-Scout-17B-16E-Instruct --trust-remote-code --host 127.0.0.1 --port 8001 --device cuda --mem-fraction-static 0.72 --disable-cuda-graph --tp-size 4 --context-length 8192 --enable-lora --lora-path /home/weight/Llama-4-Scout-17B-16E-Instruct-Medical-ChatBot --lora-target-modules qkv_proj o_proj gate_up_proj down_proj

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/3506 (2025-02-12, sglang 0.4.2.post4, 9x RTX 3090), seen 2026-12-03: --enable-dp-attention on DeepSeek-R1-Distill-Qwen-32B (a Qwen2 model, not an MLA/DeepSeek one); the error is an attached bug.txt. As posted.
+CUDA_VISIBLE_DEVICES=5,6,7,8 python3 -m sglang.launch_server --model ~/.cache/modelscope/hub/deepseek-ai/DeepSeek-R1-Distill-Qwen-32B/ --tp 4 --host 0.0.0.0 --port 8000 --enable-dp-attention

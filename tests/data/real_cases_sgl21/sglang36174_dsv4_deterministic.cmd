@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/36174 (2026-08-24, main 092d85eb), seen 2026-12-03: --enable-deterministic-inference on DeepseekV4ForCausalLM (8x H20) is refused: the dsv4 attention backend the model picks is not among the deterministic ones. The launch as posted up to where the excerpt is cut, plus the flag the report is about.
+python3 -m sglang.launch_server --model-path /models/DeepSeek-V4-Flash --tp 8 --ep-size 8 --trust-remote-code --enable-deterministic-inference

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/36690 (2026-08-27), seen 2026-12-03: gemma-3n-E2B-it with --enable-multimodal gives garbage on fa3/flashinfer and crashes on triton (shared-KV layers of gemma3n_causal.py). The flags the report names; the rest is a stand-in.
+python -m sglang.launch_server --model-path google/gemma-3n-E2B-it --enable-multimodal --attention-backend triton

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/3890 (2025-02-26, 8x MI300X), seen 2026-12-03: "--dp-size 4 --tp 2" on Llama 3.1 70B fails in CustomAllreduce at init_model_parallel_group; the maintainers point to the router (native --dp-size "will be deprecated"). The sizes as posted; the model path from the title.
+python -m sglang.launch_server --model-path meta-llama/Llama-3.1-70B-Instruct --dp-size 4 --tp 2

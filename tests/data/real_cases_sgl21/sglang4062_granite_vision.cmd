@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/4062 (2025-03-04, SGLang 0.4.3), seen 2026-12-03: granite-vision-3.2-2b fails with "LlavaNextForConditionalGeneration not supported"; the same command with granite-3.2-2b-instruct works. As posted.
+python3.12 -m sglang.launch_server --model ibm-granite/granite-vision-3.2-2b --model-path ibm-granite/granite-vision-3.2-2b --port 30000 --host 0.0.0.0 --log-level debug --trust-remote-code --tensor-parallel-size 4 --enable-p2p-check --disable-cuda-graph

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/9142 (2025-08-13), seen 2026-12-03: "sglang crashed with chunked_prefill_size=-1, max_prefill_tokens=16384, attention_backend=flashinfer when prompt number more than max_prefill_tokens". The title's settings as flags; the model is a stand-in.
+python -m sglang.launch_server --model-path Qwen/Qwen2.5-7B-Instruct --chunked-prefill-size -1 --max-prefill-tokens 16384 --attention-backend flashinfer

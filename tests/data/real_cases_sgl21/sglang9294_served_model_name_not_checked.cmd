@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/9294 (2025-08-18, lmsysorg/sglang:latest), seen 2026-12-03: with --served-model-name=openai/gpt-oss-20b the server still answers requests naming model Qwen/Qwen3-8B. The report names the flag and value; the model path is a stand-in.
+python -m sglang.launch_server --model-path openai/gpt-oss-20b --served-model-name=openai/gpt-oss-20b --host 0.0.0.0 --port 30000

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/29253 (2026-06-25), seen 2026-12-03: the MiMo-V2.5 base recipe on B200 fails with "ValueError: The 'fa3' backend is not supported on Blackwell GPUs": its vision blocks ask for FA3 unless --mm-attention-backend names another. The recipe's command before the PR, as the PR describes it (TP 4 on 4x B200).
+python -m sglang.launch_server --model-path XiaomiMiMo/MiMo-V2.5 --tp 4 --trust-remote-code --attention-backend fa4

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/THUDM/slime/issues/2019 (2026-06-04), seen 2026-12-03: "Unsupported tool_call_parser: qwen3": qwen3 is a reasoning parser of SGLang, not a tool-call parser (the maintainers: qwen25/qwen or qwen3_coder). The value as SGLang's own flag; the model is a stand-in.
+python -m sglang.launch_server --model-path Qwen/Qwen3-8B --tool-call-parser qwen3 --reasoning-parser qwen3
