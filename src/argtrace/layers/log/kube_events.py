@@ -1,12 +1,12 @@
 """Kubernetes events pasted as a log (LG016): what they say about the server's pod, and where its log is.
 
-A file of ``kubectl get events`` rows (LAST SEEN, TYPE, REASON, OBJECT, MESSAGE: kubectl's event printer) or of
-the Events table of ``kubectl describe pod`` (TYPE, REASON, AGE, FROM, MESSAGE) holds no line of the server's:
-it is the cluster's account of the pod. The kubelet's reasons and messages read here are its own
-(kubernetes pkg/kubelet/events/event.go: ``BackOff``, ``Unhealthy``, ``Killing``; pkg/kubelet/prober/prober.go:
-``"%s probe failed: %s"``; pkg/kubelet/kuberuntime/kuberuntime_manager.go: ``"Back-off restarting failed
-container %s in pod %s"``; the scheduler's ``FailedScheduling``). Only the head of a file with no server launch
-is read (``no_launch``), so this costs a big log nothing.
+A file of ``kubectl get events`` rows (LAST SEEN, TYPE, REASON, OBJECT, MESSAGE: kubectl's event printer)
+or of the Events table of ``kubectl describe pod`` (TYPE, REASON, AGE, FROM, MESSAGE) holds no line of the
+server's: it is the cluster's account of the pod. The kubelet's reasons and messages read here are its own
+(kubernetes pkg/kubelet/events/event.go: ``BackOff``, ``Unhealthy``, ``Killing``;
+pkg/kubelet/prober/prober.go: ``"%s probe failed: %s"``; pkg/kubelet/kuberuntime/kuberuntime_manager.go:
+``"Back-off restarting failed container %s in pod %s"``; the scheduler's ``FailedScheduling``). Only the
+head of a file with no server launch is read (``no_launch``), so this costs a big log nothing.
 """
 
 from __future__ import annotations
@@ -97,14 +97,14 @@ def describe(events: KubeEvents) -> str:
     if events.restarting:
         names = ", ".join(f"`{c}`" for c in events.restarting)
         said.append(
-            f"the container {names} exits and Kubernetes restarts it after a back-off (CrashLoopBackOff): why "
-            "it exits is in its own log of the run before, not here"
+            f"the container {names} exits and Kubernetes restarts it after a back-off (CrashLoopBackOff): "
+            "why it exits is in its own log of the run before, not here"
         )
     for probe, target, refused in events.probes[:3]:
         if refused:
             said.append(
-                f"the {probe} probe found nothing listening at {target}: the server had not opened its port yet "
-                "(still loading the model) or had died, or it listens on another port"
+                f"the {probe} probe found nothing listening at {target}: the server had not opened its port "
+                "yet (still loading the model) or had died, or it listens on another port"
             )
         else:
             said.append(f"the {probe} probe failed at {target}")

@@ -207,8 +207,8 @@ def _not_a_log(scan: Scan, label: str, at: Any) -> Finding:
                 # little of it to say where the launch got to
                 return rules.LG012.finding(
                     f"{label} has {scan.total_lines} line(s), among them {framework}'s own message "
-                    f"`{quoted}` ([{sig.id}] {sig.meaning}), and none of its start-up: the server's lines, too "
-                    "few of them to say where the launch got to or what it started with.",
+                    f"`{quoted}` ([{sig.id}] {sig.meaning}), and none of its start-up: the server's lines, "
+                    "too few of them to say where the launch got to or what it started with.",
                     at=None,
                     severity="info",
                     fix=f"{sig.fix}; give argtrace the server's whole log, from its start.",
