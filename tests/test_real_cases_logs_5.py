@@ -55,6 +55,11 @@ READ_FROM_START = (
     "journal; or relaunch with the log kept whole."
 )
 SCHEDULER_FIX = "Read the traceback after this line"
+# logs21: a scheduler's traceback cut inside the CUDA graph capture gets the capture's own switch first
+SCHEDULER_CAPTURE_FIX = (
+    "It failed inside the CUDA graph capture. Relaunch with --disable-cuda-graph to confirm (or a smaller "
+    "--cuda-graph-max-bs), then try --disable-custom-all-reduce. " + SCHEDULER_FIX
+)
 ENGINE_FIX = "Read the first ERROR/traceback printed by the EngineCore or Worker process above this line"
 WORKER_FIX = (
     "Read the traceback after this line: its last line is the worker's exception (the engine's 'Engine core "
@@ -92,7 +97,7 @@ CASES = [
         "cuda_graph",
         "[sglang-scheduler-exception] SGLang's scheduler crashed; the traceback follows (during capturing "
         "CUDA graphs)",
-        SCHEDULER_FIX,
+        SCHEDULER_CAPTURE_FIX,
         cause="B200",
         change="--",
         missing=CUT + ": frames through the model's forward inside the capture",
@@ -106,7 +111,7 @@ CASES = [
         "failed",
         "cuda_graph",
         "(during capturing CUDA graphs)",
-        SCHEDULER_FIX,
+        SCHEDULER_CAPTURE_FIX,
         cause="capture",
         change="--cuda-graph-max-bs",
         missing=CUT + ": frames through the scheduler's construction",

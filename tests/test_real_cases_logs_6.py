@@ -65,6 +65,11 @@ READ_FROM_START = (
 )
 SCHEDULER = "[sglang-scheduler-exception] SGLang's scheduler crashed; the traceback follows"
 SCHEDULER_FIX = "Read the traceback after this line"
+# logs21: a scheduler's traceback cut inside the CUDA graph capture gets the capture's own switch first
+SCHEDULER_CAPTURE_FIX = (
+    "It failed inside the CUDA graph capture. Relaunch with --disable-cuda-graph to confirm (or a smaller "
+    "--cuda-graph-max-bs), then try --disable-custom-all-reduce. " + SCHEDULER_FIX
+)
 ENGINE = (
     "[vllm-engine-core-failed] vLLM's engine process died during start-up; the cause is the first error "
     "above it (during a step this excerpt does not show)"
@@ -200,7 +205,7 @@ CASES = [
         "failed",
         "cuda_graph",
         SCHEDULER + " (during capturing CUDA graphs)",
-        SCHEDULER_FIX,
+        SCHEDULER_CAPTURE_FIX,
         cause="DeepSeek-V3.2",
         change="--",
         missing=CUT + ": frames through the CUDA graph runner's construction",
@@ -214,7 +219,7 @@ CASES = [
         "failed",
         "cuda_graph",
         SCHEDULER + " (during capturing CUDA graphs)",
-        SCHEDULER_FIX,
+        SCHEDULER_CAPTURE_FIX,
         cause="DeepSeek-V3.2",
         change="--",
         missing=CUT + ": frames through the CUDA graph runner's construction",

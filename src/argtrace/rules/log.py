@@ -391,3 +391,31 @@ LG015 = Rule(
     ),
     correct=Example(files={"server.log": _GOOD}, argv=("log", "server.log")),
 )
+
+LG016 = Rule(
+    code="LG016",
+    layer="log",
+    severity="warning",
+    title="Kubernetes events about the server's pod: its container restarts, its probes fail, or it is not "
+    "scheduled",
+    rationale=(
+        "`kubectl get events` and the Events of `kubectl describe pod` are Kubernetes' lines about the pod, "
+        "not the server's: they show that the container exits and is restarted (BackOff), that a readiness, "
+        "liveness or startup probe finds nothing answering on the server's port (a server still loading, or "
+        "dead), that the kubelet killed a container whose probe failed, or that no node can take the pod. "
+        "Why the server exits is only in the container's own log of the run before (`kubectl logs "
+        "--previous`)."
+    ),
+    fix="Read the server's log of the failed run (`kubectl logs POD -c CONTAINER --previous`) and give "
+    "argtrace that file; when the server was still loading when a probe killed it, allow the start-up more "
+    "time (a startupProbe whose failureThreshold x periodSeconds exceeds the load time).",
+    example=Example(
+        files={
+            "events.txt": "LAST SEEN   TYPE      REASON    OBJECT           MESSAGE\n"
+            "12s         Warning   BackOff   pod/vllm-0       Back-off restarting failed container vllm in "
+            "pod vllm-0_default(1a2b)\n"
+        },
+        argv=("log", "events.txt"),
+    ),
+    correct=Example(files={"server.log": _GOOD}, argv=("log", "server.log")),
+)

@@ -109,6 +109,19 @@ def _raised(hit: ErrorHit) -> str:
 _FW_NAME = {"sglang": "SGLang", "vllm": "vLLM"}
 
 
+def _capture_fix(framework: str | None, hit: ErrorHit, fix: str) -> str:
+    """A wrapper's fix when its traceback runs through the CUDA graph capture and stops before its exception
+    line: the capture's own switch first (``hang_text.blocker``, what a capture that hangs gets)."""
+    if hit.traceback and _exception_line(hit.traceback):
+        return fix
+    from argtrace.layers.log.hang_text import blocker
+
+    capture = blocker(framework, "cuda_graph")
+    if capture is None:
+        return fix
+    return f"It failed inside the CUDA graph capture. {capture.fix.split('; ')[0].rstrip('.')}. {fix}"
+
+
 def _head(template: str) -> str:
     """A message template's words up to its first placeholder (the values a copy would show), one line."""
     head = " ".join(template.split("{", 1)[0].split())
@@ -286,15 +299,19 @@ def _launch_findings(
         head = f"[{sig.id}] {above_said}{sig.meaning} (during {where}){named_cause}.{implied}{values}{raised}"
         message = f"{head} Line{times}: {hit.text[:300]}"
         severity: Severity | None = _SEVERITY.get(sig.severity or "")
+        fix = cause.fix if cause is not None else (lib.fix if lib and lib.exception and lib.fix else sig.fix)
+        if sig.wrapper and cause is None and not (lib and lib.exception) and hit.stage == "cuda_graph":
+            # a wrapper's traceback through the CUDA graph capture (sglang#29562: SGLang's piecewise prefill
+            # graphs) whose exception the copy lacks: the step's own switch, as for a cut traceback, tells
+            # whether the capture is what fails
+            fix = _capture_fix(lc.framework, hit, fix)
         out.append(
             rule.finding(
                 red.text(message),
                 at=at(hit.line),
                 setting=sig.settings[0] if sig.settings else None,
                 evidence=_evidence(at, hit, red),
-                fix=cause.fix
-                if cause is not None
-                else (lib.fix if lib and lib.exception and lib.fix else sig.fix),
+                fix=fix,
                 severity=severity,
                 launch=lc.index,
             )

@@ -194,8 +194,61 @@ def _not_a_log(scan: Scan, label: str, at: Any) -> Finding:
                 fix="Give argtrace the server's whole log, from its start (the terminal, `docker logs`, "
                 "`kubectl logs`, the journal).",
             )
+        head = None if scan.gzip else _head(scan.path)
+        if head is not None:
+            found = _kube_events(scan, label, head)
+            if found is not None:
+                return found
+            own = _own_message(head)
+            if own is not None:
+                framework, sig, quoted = own
+                # a line in the server's own words (a catalog entry of SGLang's or vLLM's: sglang#12827's
+                # lone "Received sigquit from a child process" behind a CI job's time): the server's file, too
+                # little of it to say where the launch got to
+                return rules.LG012.finding(
+                    f"{label} has {scan.total_lines} line(s), among them {framework}'s own message "
+                    f"`{quoted}` ([{sig.id}] {sig.meaning}), and none of its start-up: the server's lines, "
+                    "too few of them to say where the launch got to or what it started with.",
+                    at=None,
+                    severity="info",
+                    fix=f"{sig.fix}; give argtrace the server's whole log, from its start.",
+                )
         what = f"has {scan.total_lines} line(s) but none from an SGLang or vLLM server"
     return rules.LG012.finding(f"{label} {what}: it cannot say what the server saw.", at=None)
+
+
+def _kube_events(scan: Scan, label: str, head: str) -> Finding | None:
+    from argtrace.layers.log.kube_events import describe, read_events  # only for a file of no launch
+
+    events = read_events(head.splitlines())
+    if events is None:
+        return None
+    pods = f" about {', '.join(f'`{p}`' for p in events.pods[:3])}" if events.pods else ""
+    said = describe(events)
+    return rules.LG016.finding(
+        f"{label} holds {events.rows} Kubernetes event(s){pods}, not the server's log"
+        + (f": {said}." if said else ": none of them says the server failed."),
+        at=None,
+        severity="warning" if events.alarming() else "info",
+    )
+
+
+_FRAMEWORK_NAME = {"sglang": "SGLang", "vllm": "vLLM"}
+
+
+def _own_message(head: str) -> tuple[str, Any, str] | None:
+    """The first line of ``head`` that a catalog entry of SGLang or vLLM reads (behind any prefix): the
+    framework's name, the entry and the line's words."""
+    from argtrace.layers.log.signatures import match_line  # only for a file of no launch
+
+    for line in head.splitlines()[:400]:
+        body = split_prefix(line).body.strip()
+        if not body:
+            continue
+        hit = match_line(body, framework=None, stage=None)
+        if hit is not None and hit[0].framework in _FRAMEWORK_NAME:
+            return _FRAMEWORK_NAME[hit[0].framework], hit[0], _cut(body)
+    return None
 
 
 def _head(path: str, limit: int = 1 << 16) -> str | None:
