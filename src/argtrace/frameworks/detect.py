@@ -83,7 +83,7 @@ EXEC_ARGS_ENTRYPOINTS = ("nvidia_entrypoint.sh",)
 
 
 def _basename(word: str) -> str:
-    return word.rsplit("/", 1)[-1]
+    return word[word.rfind("/") + 1 :]  # rsplit's last piece without its list (asked of every command)
 
 
 def _skip_options(

@@ -76,9 +76,9 @@ class Unfollowed:
 
 def unfollowed_start(argv: Sequence[str | None]) -> Unfollowed | None:
     """What in ``argv`` looks like a server start that argtrace does not follow, or ``None``."""
-    texts = [w or "" for w in argv]
-    if not texts or (runs_itself(texts[0]) and _basename(texts[0]) in _NOT_A_START):
+    if not argv or (runs_itself(argv[0] or "") and _basename(argv[0] or "") in _NOT_A_START):
         return None  # `export ...`, `[ ... ]`, `echo ...`: what the tests below end with, read at once
+    texts = [w or "" for w in argv]
     if detect_server(texts) is not None:
         return None
     i = unwrap_command(texts)

@@ -20,11 +20,13 @@ from argtrace.model import Evidence, Finding
 def assignment_as_program_findings(ev: E.ShellEvaluator) -> list[tuple[Finding, bool]]:
     """SH041: ``nohup NAME=VALUE CMD`` and the like, where the wrapper runs the assignment as the program;
     each with whether the command that never starts is a server start (then SH019 would only repeat it)."""
-    from argtrace.frameworks.detect import assignment_as_program, detect_server
+    from argtrace.frameworks.detect import assignment_as_program, detect_server, runs_itself
     from argtrace.rules.wrappers import SH041
 
     out: list[tuple[Finding, bool]] = []
     for c in ev.commands:
+        if not c.texts or runs_itself(c.texts[0] or ""):
+            continue  # no wrapper in front: assignment_as_program's None, read before copying the words
         texts = [w if w is not None else "" for w in c.texts]
         found = assignment_as_program(texts)
         if found is None:
@@ -65,9 +67,9 @@ def declared_server_findings(ev: E.ShellEvaluator) -> list[Finding]:
 
     out: list[Finding] = []
     for c in ev.commands:
+        if not c.texts or c.texts[0] not in DECLARATIONS:
+            continue  # read before copying the words: most of a big script's commands (issue 18)
         texts = [w if w is not None else "" for w in c.texts]
-        if not texts or texts[0] not in DECLARATIONS:
-            continue
         start = next(
             (
                 i

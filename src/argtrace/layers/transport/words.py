@@ -32,7 +32,8 @@ def _split_at(at: str) -> tuple[str, int, int] | None:
 
 
 def _basename(word: str | None) -> str:
-    return (word or "").rsplit("/", 1)[-1]
+    word = word or ""
+    return word[word.rfind("/") + 1 :]  # rsplit's last piece without its list (asked of every command)
 
 
 def _show(word: str | None) -> str:
