@@ -83,6 +83,24 @@ def test_plain_words_read_as_the_general_reader_reads_them(monkeypatch: pytest.M
             assert fast == slow, (text, kw)
 
 
+# pieces of words around a quoted name: the shortcut must take exactly the whole words `"$X"`/`"${X}"`
+_QUOTED_PIECES = ['"$X"', '"${X}"', '"$', '"${', "X", "}", '"', " ", ";", ")", "(", "\n", "a", "$", "\\", "'",
+                  "1", "<", ">", "#", "=", "X_9"]  # fmt: skip
+
+
+def test_quoted_names_read_as_the_general_reader_reads_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    texts = ["".join(p) for n in range(1, 4) for p in itertools.product(_QUOTED_PIECES, repeat=n)]
+    rng = random.Random(18)
+    texts += ["".join(rng.choice(_QUOTED_PIECES) for _ in range(rng.randint(4, 9))) for _ in range(8_000)]
+    taken = 0
+    for text in texts:
+        taken += L._QUOTED_NAME_WORD.match(text) is not None
+        for kw in ({}, {"multiline": True}):
+            fast, slow = _both(lambda t=text, k=kw: _toks(t, **k), monkeypatch, "_QUOTED_NAME_WORD", L, NEVER)
+            assert fast == slow, (text, kw)
+    assert taken > 300  # texts that start with a word it takes: the shortcut is taken, not only skipped
+
+
 _PAREN_ALPHABET = "()a c\\'\"$`#;"
 
 
@@ -207,6 +225,7 @@ def _all_shortcuts_off(m: pytest.MonkeyPatch) -> None:
     m.setattr(L, "_SIMPLE_WORD", NEVER)
     m.setattr(L, "_PAREN", NEVER)  # no parenthesis found: the character loop reads every $( )
     m.setattr(L, "QUOTED_NAME", NEVER)
+    m.setattr(L, "_QUOTED_NAME_WORD", NEVER)
     m.setattr(X, "_PLAIN_BRACKETS", NEVER)
     m.setattr(params, "_FLAG_ATTRS", frozenset())
     m.setattr(state.Var, "with_", lambda self, **kw: dataclasses.replace(self, **kw))

@@ -183,7 +183,7 @@ class ExpWord:
     offset: int = 0
 
 
-@dataclass
+@dataclass(slots=True)
 class Vanished:
     """An expansion in the server's argv that produced no word at all."""
 
@@ -320,7 +320,7 @@ class _Budget(Exception):
     pass
 
 
-@dataclass
+@dataclass(slots=True)
 class _Chunk:
     """A piece of a word being expanded: its text (``None``: unknown), whether it is quoted, and whether
     field splitting and globbing apply to it."""
