@@ -155,6 +155,37 @@ def test_plain_and_bracket_words_expand_as_the_general_expansion_does(raw: str) 
     assert fast == slow
 
 
+_VARIABLES = (
+    "A=1\nE=\nS='x y'\nG='*.txt'\nQ='a?'\nB='[ab]'\nU=$(hostname)\narr=(p 'q r')\nset -- one 'two 2'\n"
+)
+_PIECES = ["$A", "${E}", "$S", "$G", "$Q", "$B", "$U", "$N", "${arr[1]}", "$@", "$*", "$1", "${A:+x}",
+           "${N:-d}", "a", "*", "[x]", "~", "$((1+2))", "$(echo hi)", "`echo hi`", "\\*", "b c"]  # fmt: skip
+
+
+def test_known_unsplit_words_expand_as_the_splitting_loop_expands_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    quoted = [f'"{p}"' for p in _PIECES] + [f"'{p}'" for p in _PIECES] + ['""', "''", '"$E"x', "x''"]
+    words = [*_PIECES, *quoted]
+    words += [a + b for a in words for b in [*_PIECES[:6], *quoted[:6], "=", "-"]]
+    ev = _evaluator(_VARIABLES)
+    ev.run()
+    taken = sum(X._one_field(ev.expand_parts(L.parse_word(w), "t.sh:1:1")) is not None for w in words)
+    assert taken > 300  # the shortcut is taken, not only skipped
+
+    def expand_all() -> Any:
+        ev = _evaluator(_VARIABLES)  # a fresh one each way: an event is recorded once per place
+        ev.run()
+        out = []
+        for w in words:
+            vanished: list[Any] = []
+            out.append((w, ev._expand_one(w, "t.sh:1:1", 0, vanished), vanished))
+        return out, ev.events
+
+    fast, slow = _both(expand_all, monkeypatch, "_one_field", X, lambda chunks: None)
+    assert fast == slow
+
+
 def test_a_var_copy_is_what_dataclasses_replace_gives() -> None:
     v = state.Var(value="x", exported=True, at="t.sh:1:1", expansion="X=x")
     for kw in ({}, {"value": "y"}, {"exported": False, "readonly": True}, {"known": False, "reason": "r"}):
@@ -226,6 +257,7 @@ def _all_shortcuts_off(m: pytest.MonkeyPatch) -> None:
     m.setattr(L, "_PAREN", NEVER)  # no parenthesis found: the character loop reads every $( )
     m.setattr(L, "QUOTED_NAME", NEVER)
     m.setattr(L, "_QUOTED_NAME_WORD", NEVER)
+    m.setattr(X, "_one_field", lambda chunks: None)
     m.setattr(X, "_PLAIN_BRACKETS", NEVER)
     m.setattr(params, "_FLAG_ATTRS", frozenset())
     m.setattr(state.Var, "with_", lambda self, **kw: dataclasses.replace(self, **kw))

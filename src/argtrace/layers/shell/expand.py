@@ -640,6 +640,10 @@ class Expander(Params):
             and has_exp
         )
         chunks = self.expand_parts(parts, at)
+        text = _one_field(chunks)
+        if text is not None:
+            # what the splitting loop below makes of such chunks: one field, known, not split
+            return [ExpWord(text, at, expansion, None, quoted_exp, None, offset)]
         ifs = self._ifs()
         fields: list[dict[str, Any]] = []
         cur: dict[str, Any] | None = None
@@ -824,3 +828,20 @@ class Expander(Params):
                 ("set", val, None) if val is not None else ("unknown", None, "element not known statically")
             )
         return "unset", None, None
+
+
+def _one_field(chunks: list[_Chunk]) -> str | None:
+    """The text of the one field that ``_expand_one``'s splitting loop makes of ``chunks`` when each is known,
+    not subject to splitting and no unquoted glob (`"$X"`, `"--port=$P"`, `'a b'`), or None: the loop is
+    needed. Such chunks never end a field, so the loop puts them all in one; the quote marks' empty chunks
+    add nothing to it, and at least one other chunk makes it exist."""
+    made = False
+    for c in chunks:
+        if c is _BREAK or c.text is None or c.split:
+            return None
+        if c.text == "" and (c.reason == "DQ" or c.reason == "DQEND"):
+            continue
+        if not c.quoted and _has_glob(c.text):
+            return None
+        made = True
+    return "".join([c.text or "" for c in chunks]) if made else None
