@@ -183,7 +183,7 @@ class ExpWord:
     offset: int = 0
 
 
-@dataclass(slots=True)
+@dataclass
 class Vanished:
     """An expansion in the server's argv that produced no word at all."""
 

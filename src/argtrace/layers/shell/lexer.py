@@ -289,7 +289,7 @@ class WordTok:
     assign: bool = False  # looks like NAME=..., NAME+=..., NAME[i]=...
 
 
-@dataclass(slots=True)
+@dataclass
 class RedirTok:
     """A redirection of a simple command: the operator, file descriptor and target, and a here-document's
     body."""
@@ -527,8 +527,9 @@ def _read_heredocs(text: str, i: int, end: int, docs: list[RedirTok], out: Comma
 
 
 # ---------------------------------------------------------------------------------------------- word parts
-# The parts, like the tokens above, are slotted dataclasses: a 1 MB script makes some 100,000 of them, and a
-# slotted one is built in a third of the time (issue 18).
+# The commonest parts (literals and parameters), like the words and commands above, are slotted
+# dataclasses: a slotted one is built in a third of the time, and a 1 MB script makes some 100,000 (issue
+# 18); the rare ones are not (making a class slotted makes it twice, a cost every start-up pays).
 
 
 @dataclass(slots=True)
@@ -557,7 +558,7 @@ class Param:
     simple: bool = False  # $x form
 
 
-@dataclass(slots=True)
+@dataclass
 class CmdSub:
     """A command substitution inside a word (``$(...)`` or backquotes) and the command text it runs."""
 
@@ -566,7 +567,7 @@ class CmdSub:
     quoted: bool
 
 
-@dataclass(slots=True)
+@dataclass
 class Arith:
     """An arithmetic expansion inside a word (``$((...))``) and its expression."""
 
@@ -575,7 +576,7 @@ class Arith:
     quoted: bool
 
 
-@dataclass(slots=True)
+@dataclass
 class Tilde:
     """A tilde prefix inside a word (``~`` or ``~user``)."""
 
@@ -583,19 +584,19 @@ class Tilde:
     user: str
 
 
-@dataclass(slots=True)
+@dataclass
 class ProcSub:
     """A process substitution inside a word (``<(...)`` or ``>(...)``), which argtrace does not run."""
 
     raw: str
 
 
-@dataclass(slots=True)
+@dataclass
 class DQStart:
     """Marks the start of a quoted region (so ``""`` keeps an empty word alive)."""
 
 
-@dataclass(slots=True)
+@dataclass
 class DQEnd:
     """Marks the end of a quoted region."""
 
