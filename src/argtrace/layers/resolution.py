@@ -156,6 +156,10 @@ def server_argv(server: ServerCommand, framework: str) -> tuple[list[str] | None
     if server.entrypoint == "huggingfaceserver":
         # KServe's parser (its options and vLLM's) calls parse_known_args; the resolver runs vLLM's own
         return None, "KServe's huggingfaceserver parses vLLM's options with its own parser (parse_known_args)"
+    if server.entrypoint == "trl vllm-serve":
+        from argtrace.frameworks.trl_vllm_serve import resolver_argv
+
+        return resolver_argv(argv)
     if server.entrypoint == "sglang serve":
         if "--model-type" in argv:
             i = argv.index("--model-type")
