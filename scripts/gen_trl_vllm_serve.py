@@ -149,7 +149,10 @@ def _env_writes(tree: ast.AST, names: tuple[str, ...]) -> dict[str, str]:
 
 
 def _llm(tree: ast.Module) -> dict[str, Any]:
-    worker = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "llm_worker")
+    # 0.17.0+: each data-parallel worker (llm_worker) builds it; 0.16.0: main itself
+    worker = next(
+        n for name in ("llm_worker", "main") for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name
+    )
     call = next(
         n for n in ast.walk(worker) if isinstance(n, ast.Call) and ast.unparse(n.func) in ("LLM", "vllm.LLM")
     )

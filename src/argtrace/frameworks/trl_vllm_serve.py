@@ -112,6 +112,11 @@ def release_for_vllm(vllm_release: str | None, module: str | None = None) -> tup
                     if upper
                     else f"vllm {vllm_release} meets at its lower bound"
                 )
+    if vllm_release:
+        # older than every release's lower bound: the oldest read is the nearest to it
+        return newest_first[
+            -1
+        ], form + f"no TRL release read names vllm {vllm_release} in its vllm extra; the oldest"
     return newest_first[0], form + "the newest TRL release read"
 
 

@@ -1,6 +1,6 @@
 #!/bin/bash
-# Source: a public GRPO training repository's server script (search corpus `code`, quoted in this batch's
-# brief): TRL_VLLM_PORT=8880, `trl vllm-serve` with --tensor_parallel_size 2 while CUDA_VISIBLE_DEVICES=0
+# Source: a public GRPO training script found by the `code` search (the repository is not named there; the
+# launch is quoted in this batch's brief): `trl vllm-serve` with --tensor_parallel_size 2 while CUDA_VISIBLE_DEVICES=0
 # makes one GPU visible.
 MODEL_PATH='Qwen/Qwen3-8B'
 TRL_VLLM_PORT=8880
