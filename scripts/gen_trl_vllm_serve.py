@@ -151,7 +151,10 @@ def _env_writes(tree: ast.AST, names: tuple[str, ...]) -> dict[str, str]:
 def _llm(tree: ast.Module) -> dict[str, Any]:
     # 0.17.0+: each data-parallel worker (llm_worker) builds it; 0.16.0: main itself
     worker = next(
-        n for name in ("llm_worker", "main") for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name
+        n
+        for name in ("llm_worker", "main")
+        for n in tree.body
+        if isinstance(n, ast.FunctionDef) and n.name == name
     )
     call = next(
         n for n in ast.walk(worker) if isinstance(n, ast.Call) and ast.unparse(n.func) in ("LLM", "vllm.LLM")
@@ -209,6 +212,35 @@ def _cli_warning(source: str) -> dict[str, Any] | None:
     return None
 
 
+def _config_handling(source: str) -> dict[str, Any]:
+    """What ``TrlParser.parse_args_and_config`` (trl/scripts/utils.py) does with a ``--config`` YAML: its
+    keys that are no option become ``--KEY str(value)`` (set_defaults_with_config); the messages it raises,
+    as the f-strings' text (``{name}`` where a value goes): an unknown key when the caller does not take
+    the remaining strings (0.20.0+), a file that is no mapping (1.10.0+). 0.16-0.19 drop unknown keys."""
+    func = next(
+        n
+        for n in ast.walk(ast.parse(source))
+        if isinstance(n, ast.FunctionDef) and n.name == "parse_args_and_config"
+    )
+    messages: list[str] = []
+    for node in ast.walk(func):
+        if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and node.exc.args:
+            arg = node.exc.args[0]
+            if isinstance(arg, ast.JoinedStr):
+                text = "".join(
+                    str(v.value) if isinstance(v, ast.Constant) else "{" + ast.unparse(v.value) + "}"  # type: ignore[attr-defined]
+                    for v in arg.values
+                )
+            elif isinstance(arg, ast.Constant):
+                text = str(arg.value)
+            else:
+                continue
+            messages.append(f"{ast.unparse(node.exc.func)}: {text}")
+    unknown = next((m for m in messages if "Unknown arguments from config file" in m), None)
+    mapping = next((m for m in messages if "YAML mapping" in m), None)
+    return {"unknown_keys": unknown, "not_mapping": mapping}
+
+
 def _vllm_extra(metadata: str) -> str | None:
     """The ``vllm`` requirement of the ``vllm`` extra (``Requires-Dist: vllm<=0.31.0,>=0.22.0; extra ==
     "vllm"``): the vLLM releases the TRL release was made for."""
@@ -232,12 +264,14 @@ def read_wheel(path: Path) -> tuple[str, dict[str, Any], str | None] | None:
         for module, file in (("trl.cli", "trl/cli.py"), ("trl.cli.main", "trl/cli/main.py")):
             if file in names and 'if __name__ == "__main__"' in z.read(file).decode("utf-8"):
                 modules.append(module)
+        config = _config_handling(z.read("trl/scripts/utils.py").decode("utf-8"))
         cli = [f for f in ("trl/cli.py", "trl/cli/commands/vllm_serve.py") if f in names]
         warning = _cli_warning(z.read(cli[0]).decode("utf-8")) if cli else None
     tree = ast.parse(source)
     record: dict[str, Any] = {"fields": _fields(tree), "remaining": _remaining(source), "modules": modules}
     if warning:
         record["cli_warning"] = warning
+    record["config"] = config
     build = next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "build_command"), None)
     if build is not None:
         record["command"] = _command(build)

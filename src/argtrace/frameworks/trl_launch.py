@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from argtrace.frameworks.argv import ArgToken, PreparedArgv
+from argtrace.frameworks.argv import ArgToken, PreparedArgv, read_config_file
 from argtrace.frameworks.trl_vllm_serve import (
     MODULE,
     TrlRead,
@@ -36,6 +36,22 @@ def trl_prepared(
     before = [w.text for w in server.argv[: server.server_args_start]]
     module = next((m for m in ("trl.cli.main", "trl.cli") if m in before), None)
     read = read_trl(words, vllm_release=schema.version, module=module)
+    if read.config is not None and read.config + 1 < len(words) and words[read.config + 1] is not None:
+        path = str(words[read.config + 1])
+        status, data = read_config_file(
+            path,
+            server,
+            out,
+            server.at,
+            # TrlParser opens it with open(): Python's own error when it is missing
+            not_found=f"FileNotFoundError: [Errno 2] No such file or directory: '{path}'",
+            stops="trl vllm-serve stops with FileNotFoundError",
+        )
+        if status == "fatal":
+            return [], False
+        if status == "read":
+            read = read_trl(words, vllm_release=schema.version, module=module, config=data)
+            read.config_at = path
     assumed = f" (assumed: {read.why}; the launch does not say which TRL runs)" if read.assumed else ""
     if read.error:
         out.findings.append(
@@ -47,15 +63,15 @@ def trl_prepared(
         )
         out.fatal = (2, f"trl vllm-serve: error: {read.error}")
         return [], False
-    if read.config is not None:
+    if read.config_env:
         out.notes.append(
-            f"`--config {words[read.config + 1]}`: TrlParser sets ScriptArguments' defaults from the YAML "
-            "(and its `env:` mapping in the environment); argtrace does not read that file"
+            f"`--config {read.config_at}`: TrlParser sets its `env:` mapping in its own environment, which "
+            f"the server inherits: {', '.join(f'{k}={v}' for k, v in read.config_env.items())}"
         )
     older = [r for r in releases() if record(r)["remaining"] == "refused"]
     if read.unused:
         # the release that refuses them is assumed: later ones forward the words (PA064 as a warning)
-        shown = [words[k] for k in read.remaining]
+        shown = [words[k] for k in read.remaining] if "HfArgumentParser" in read.unused else "the YAML's keys"
         message = (
             f"trl {read.release}{assumed} stops at {shown}: {read.unused}; TRL {first_forwarding()} and "
             "later forward them to `vllm serve`"
@@ -87,11 +103,13 @@ def trl_prepared(
         defaults, imposed = [], []
         for k, t in enumerate(built[: len(built) - len(read.remaining)]):
             nxt = built[k + 1] if k + 1 < len(built) else None
-            if t.via == "trl-default":
-                continue
+            if t.via != "trl" or t.src:
+                continue  # a value, the user's word, or the YAML's
             if nxt is not None and nxt.via == "trl-default":
                 defaults.append(f"{t.text} {nxt.text}")
-            elif t.via == "trl" and not t.src and not (k and built[k - 1].src):
+            elif nxt is not None and (nxt.src or nxt.via == "config") and t.text and t.text.startswith("--"):
+                continue  # the flag TRL writes for the user's (or the YAML's) value
+            elif not (k and (built[k - 1].src or built[k - 1].via == "config")):
                 imposed.append(t.text or "")
         out.notes.append(
             f"trl vllm-serve (trl {read.release}{assumed}) runs `vllm serve` with "

@@ -179,9 +179,13 @@ class TrlRead:
     env: dict[str, str] = field(default_factory=dict)  # what TRL sets in the server's environment
     own: dict[str, Any] = field(default_factory=dict)  # TRL's own server settings (before 1.11: uvicorn)
     error: str | None = None  # the start stops in TRL's parser: TRL's message
-    config: int | None = None  # index of a `--config FILE` word (TrlParser reads the YAML: not followed)
+    config: int | None = None  # index of a `--config FILE` word (TrlParser reads the YAML)
+    config_at: str | None = None  # that file, as the report names it
     why: str = ""  # why this release was assumed
     unused: str | None = None  # before 1.11.0: the words TRL does not know stop the start (TRL's message)
+    from_config: dict[str, Any] = field(default_factory=dict)  # dest -> value, the YAML's defaults
+    config_words: list[str] = field(default_factory=list)  # the YAML's other keys, as --KEY str(value)
+    config_env: dict[str, str] = field(default_factory=dict)  # its `env:` mapping (TRL's os.environ)
 
 
 def _convert(opt: TrlOption, text: str, flag: str) -> tuple[Any, str | None]:
@@ -215,14 +219,18 @@ def read_trl(
     release: str | None = None,
     vllm_release: str | None = None,
     module: str | None = None,
+    config: Any = None,
 ) -> TrlRead:
     """Read ``trl vllm-serve``'s words (those after ``vllm-serve``) as ``release`` does; with no release
-    (a launch never names it), as the one :func:`release_for_vllm` assumes for ``vllm_release``."""
+    (a launch never names it), as the one :func:`release_for_vllm` assumes for ``vllm_release``.
+    ``config``: the ``--config`` YAML as loaded (``None`` when not read)."""
     named = release if release in _raw()["releases"] else None
     rel, why = (named, "named") if named else release_for_vllm(vllm_release, module)
     rec = record(rel)
     options = _options(rec)
     out = TrlRead(rel, named is None, "command" if "command" in rec else "llm", why=why)
+    if config is not None and not _apply_config(config, rec, options, out):
+        return out
     i = 0
     while i < len(words):
         w = words[i]
@@ -265,15 +273,54 @@ def read_trl(
             return out
         out.given[opt.dest] = (value, idx)
         i += len(idx)
-    missing = [o for f, o in options.items() if o.required and o.dest not in out.given and f == f"--{o.dest}"]
+    missing = [
+        o
+        for f, o in options.items()
+        if o.required and o.dest not in out.given and o.dest not in out.from_config and f == f"--{o.dest}"
+    ]
     if missing:
         flags = ", ".join(f"--{o.dest}" for o in missing)
         out.error = f"the following arguments are required: {flags}"
         return out
-    if out.remaining and rec["remaining"] == "refused":
+    if out.remaining and rec["remaining"] == "refused" and out.unused is None:
         texts = [words[k] for k in out.remaining]
         out.unused = f"ValueError: Some specified arguments are not used by the HfArgumentParser: {texts}"
     return out
+
+
+def _apply_config(config: Any, rec: dict[str, Any], options: dict[str, TrlOption], out: TrlRead) -> bool:
+    """TrlParser.parse_args_and_config's ``--config``: ``env:`` into the environment, a field's key as its
+    default (argparse converts a string default with the option's type), any other key as ``--KEY
+    str(value)`` words, forwarded (1.11.0+), refused (0.20.0-1.10.0) or dropped (0.16-0.19). ``False``
+    when the start stops there (``out.error``)."""
+    handling = rec.get("config") or {}
+    if not isinstance(config, dict):
+        message = handling.get("not_mapping") or "the YAML is no mapping: `config.pop` fails"
+        out.error = message.replace("{config_path}", "the --config file")
+        return False
+    env = config.get("env")
+    if isinstance(env, dict):
+        out.config_env = {str(k): str(v) for k, v in env.items()}
+    dests = {o.dest: o for o in options.values() if o.kind != "negative"}
+    for key, value in config.items():
+        if key == "env":
+            continue
+        opt = dests.get(key)
+        if opt is None:
+            out.config_words += [f"--{key}", str(value)]
+            continue
+        if isinstance(value, str) and opt.type != "str":
+            value, err = _convert(opt, value, f"--{key}")
+            if err:
+                out.error = err
+                return False
+        out.from_config[key] = value
+    if out.config_words and rec["remaining"] == "refused":
+        message = handling.get("unknown_keys")
+        if message:  # the start stops there (said as read_trl's unused words are)
+            out.unused = message.replace("{config_remaining_strings}", str(out.config_words))
+        out.config_words = []  # 0.16-0.19 drop them (parse_args_and_config returns without them)
+    return True
 
 
 def _number(text: str) -> bool:
@@ -283,6 +330,7 @@ def _number(text: str) -> bool:
 
 def _values(rec: dict[str, Any], read: TrlRead) -> dict[str, Any]:
     vals = {f["name"]: f.get("default") for f in rec["fields"]}
+    vals.update(read.from_config)
     vals.update({k: v for k, (v, _i) in read.given.items()})
     return vals
 
@@ -326,8 +374,11 @@ def vllm_tokens(
                 out[-1] = ArgToken(flag.text, tuple(src[idx[0]]), "trl", where, words[idx[0]])
             value_src = tuple(src[idx[-1]])  # `--port=8880`: the option word itself
             out.append(ArgToken(text, value_src, "trl", where, words[idx[-1]]))
+        elif dest in read.from_config:
+            out.append(ArgToken(text, (), "config", read.config_at))
         else:
             out.append(ArgToken(text, (), "trl-default", where))
+    out += [ArgToken(w, (), "config", read.config_at) for w in read.config_words]  # before the command line's
     for k in read.remaining:
         out.append(ArgToken(words[k], tuple(src[k])))
     return out
@@ -365,32 +416,37 @@ def engine_tokens(
         given = dest in read.given if dest else False
         at = tuple(s for k in read.given[dest][1] for s in src[k]) if given and dest else ()
         via = "trl" if given or "lit" in spec else "trl-default"
+        if not given and dest in read.from_config:
+            via, where_kw = "config", read.config_at
+        else:
+            where_kw = where
         if isinstance(value, bool):
             word = flag if value else ("--no-" + flag[2:])
             if not value and not has_option(word):
                 continue
             out.append(
-                ArgToken(word, at, via, where, words[read.given[dest][1][0]] if given and dest else None)
+                ArgToken(word, at, via, where_kw, words[read.given[dest][1][0]] if given and dest else None)
             )
             continue
-        out.append(ArgToken(flag, at[:1], via, where))
-        out.append(ArgToken(_text(value), at[-1:], via, where))
+        out.append(ArgToken(flag, at[:1], via, where_kw))
+        out.append(ArgToken(_text(value), at[-1:], via, where_kw))
     # each worker's environment: VLLM_DP_SIZE=str(script_args.data_parallel_size), which vLLM's
     # ParallelConfig reads as the data-parallel size (TRL starts one LLM per rank, VLLM_DP_RANK)
     dp = rec["llm"]["env"].get("VLLM_DP_SIZE", "")
     if "data_parallel_size" in read.given and "script_args.data_parallel_size" in dp:
-        idx = read.given["data_parallel_size"][1]
+        idx = read.given["data_parallel_size"][1]  # (from a --config YAML: said by its own setting)
         where_env = f"trl {read.release} llm_worker VLLM_DP_SIZE"
         out.append(ArgToken("--data-parallel-size", tuple(src[idx[0]]), "trl", where_env, words[idx[0]]))
         out.append(ArgToken(_text(vals["data_parallel_size"]), tuple(src[idx[-1]]), "trl", where_env))
     return out
 
 
-def resolver_argv(words: Sequence[str]) -> tuple[list[str] | None, str | None]:
+def resolver_argv(words: Sequence[str], config: Any = None) -> tuple[list[str] | None, str | None]:
     """The ``vllm serve`` words TRL's build_command gives vLLM, for vLLM's own resolver (``None`` and why
-    when TRL stops first or runs its own server around ``LLM(...)``). ``--enable-scale-out`` (vLLM >=
-    0.30.0) only adds routes: the resolver's engine settings do not depend on it."""
-    read = read_trl(words)
+    when TRL stops first or runs its own server around ``LLM(...)``); ``config``: the ``--config`` YAML
+    as loaded. ``--enable-scale-out`` (vLLM >= 0.30.0) only adds routes: the resolver's engine settings do
+    not depend on it."""
+    read = read_trl(words, config=config)
     if read.error or read.unused:
         return None, f"trl vllm-serve stops first: {read.error or read.unused}"
     if read.mode != "command":
