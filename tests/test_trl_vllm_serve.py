@@ -239,3 +239,33 @@ def test_coderm_values_reach_the_engine() -> None:
     assert _setting(report, "enable_prefix_caching")["effective"] is True
     assert _setting(report, "max_model_len")["effective"] == 4608
     assert _setting(report, "gpu_memory_utilization")["effective"] == 0.85
+
+
+def test_config_yaml_as_trlparser_reads_it() -> None:
+    words = ["--config", "serve.yaml", "--port", "9000", "--max-num-seqs", "8"]
+    config = {
+        "model": "m",
+        "gpu_memory_utilization": "0.7",
+        "max_num_seqs": 32,
+        "env": {"NCCL_DEBUG": "WARN"},
+    }
+    read = read_trl(words, "1.16.0", config=config)
+    assert (read.config, read.from_config) == (0, {"model": "m", "gpu_memory_utilization": 0.7})
+    assert (read.config_words, read.config_env, read.remaining) == (
+        ["--max_num_seqs", "32"],
+        {"NCCL_DEBUG": "WARN"},
+        [4, 5],
+    )
+    argv, why = resolver_argv(words, config)
+    assert why is None and argv is not None
+    assert argv[argv.index("--gpu-memory-utilization") + 1] == "0.7"
+    assert argv[-4:] == ["--max_num_seqs", "32", "--max-num-seqs", "8"]  # the YAML's words first
+    assert read_trl(words, "1.0.0", config=config).unused == (
+        "ValueError: Unknown arguments from config file: ['--max_num_seqs', '32']. Please remove them, "
+        "add them "
+        "to the dataclass, or set `fail_with_unknown_args=False`."
+    )
+    assert read_trl(["--config", "c"], "0.17.0", config=config).unused is None  # 0.16-0.19 drop them
+    assert read_trl(["--config", "c"], "1.16.0", config=["m"], config_path="c").error == (
+        "ValueError: Config file c must contain a YAML mapping."
+    )

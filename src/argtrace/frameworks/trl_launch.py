@@ -50,7 +50,7 @@ def trl_prepared(
         if status == "fatal":
             return [], False
         if status == "read":
-            read = read_trl(words, vllm_release=schema.version, module=module, config=data)
+            read = read_trl(words, vllm_release=schema.version, module=module, config=data, config_path=path)
             read.config_at = path
     assumed = f" (assumed: {read.why}; the launch does not say which TRL runs)" if read.assumed else ""
     if read.error:

@@ -220,6 +220,7 @@ def read_trl(
     vllm_release: str | None = None,
     module: str | None = None,
     config: Any = None,
+    config_path: str = "CONFIG",
 ) -> TrlRead:
     """Read ``trl vllm-serve``'s words (those after ``vllm-serve``) as ``release`` does; with no release
     (a launch never names it), as the one :func:`release_for_vllm` assumes for ``vllm_release``.
@@ -229,7 +230,7 @@ def read_trl(
     rec = record(rel)
     options = _options(rec)
     out = TrlRead(rel, named is None, "command" if "command" in rec else "llm", why=why)
-    if config is not None and not _apply_config(config, rec, options, out):
+    if config is not None and not _apply_config(config, rec, options, out, config_path):
         return out
     i = 0
     while i < len(words):
@@ -288,7 +289,9 @@ def read_trl(
     return out
 
 
-def _apply_config(config: Any, rec: dict[str, Any], options: dict[str, TrlOption], out: TrlRead) -> bool:
+def _apply_config(
+    config: Any, rec: dict[str, Any], options: dict[str, TrlOption], out: TrlRead, path: str
+) -> bool:
     """TrlParser.parse_args_and_config's ``--config``: ``env:`` into the environment, a field's key as its
     default (argparse converts a string default with the option's type), any other key as ``--KEY
     str(value)`` words, forwarded (1.11.0+), refused (0.20.0-1.10.0) or dropped (0.16-0.19). ``False``
@@ -296,7 +299,7 @@ def _apply_config(config: Any, rec: dict[str, Any], options: dict[str, TrlOption
     handling = rec.get("config") or {}
     if not isinstance(config, dict):
         message = handling.get("not_mapping") or "the YAML is no mapping: `config.pop` fails"
-        out.error = message.replace("{config_path}", "the --config file")
+        out.error = message.replace("{config_path}", path)
         return False
     env = config.get("env")
     if isinstance(env, dict):
