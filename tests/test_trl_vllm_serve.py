@@ -116,6 +116,9 @@ def test_hfargumentparser_rules() -> None:
     )
     assert read_trl(["--model", "m", "--port", "x"]).error == "argument --port: invalid int value: 'x'"
     assert read_trl(["--port", "1"]).error == "the following arguments are required: --model"
+    # a positional model is no option of TrlParser: left over, and --model is still missing
+    positional = read_trl(["Qwen/Qwen3-8B"], "1.16.0")
+    assert (positional.remaining, positional.error) == ([0], "the following arguments are required: --model")
     assert read_trl(["--model", "m", "--enforce_eager", "maybe"]).error == (
         "argument --enforce_eager: Truthy value expected: got maybe but expected one of yes/no, true/false, "
         "t/f, y/n, 1/0 (case insensitive)."
