@@ -23,7 +23,7 @@ from argtrace.frameworks.trl_vllm_serve import (
     trl_env,
 )
 from tests.batches import check_case
-from tests.conftest import alarms
+from tests.conftest import alarms, run_cli
 
 CASES = Path(__file__).resolve().parent / "data" / "real_cases_trl21"
 
@@ -272,3 +272,15 @@ def test_config_yaml_as_trlparser_reads_it() -> None:
     assert read_trl(["--config", "c"], "1.16.0", config=["m"], config_path="c").error == (
         "ValueError: Config file c must contain a YAML mapping."
     )
+
+
+@pytest.mark.usefixtures("new_user_machine")
+def test_trl_options_do_not_narrow_vllm_releases() -> None:
+    """``--vllm_model_impl`` is TRL's option, which no vLLM release knows: only the words TRL forwards are
+    vLLM's, so the release decision (PR011) does not call it a misspelling."""
+    command = "trl vllm-serve --model m --vllm_model_impl transformers --log_level debug --max-num-seqs 4"
+    report = run_cli(["check", "--format", "json", "-c", command]).json
+    pr011 = next(f for f in report["findings"] if f["code"] == "PR011")
+    assert pr011["message"].endswith("(accepted by 0.6.6.post1-0.33.0)")
+    assert _setting(report, "model_impl")["effective"] == "transformers"
+    assert _setting(report, "uvicorn_log_level")["effective"] == "debug"

@@ -456,3 +456,10 @@ def resolver_argv(words: Sequence[str], config: Any = None) -> tuple[list[str] |
         return None, f"trl {read.release} runs its own server around vLLM's LLM(...)"
     tokens = vllm_tokens(read, words, [(i,) for i in range(len(words))], None)
     return [t.text or "" for t in tokens], None
+
+
+def forwarded_words(words: Sequence[str | None]) -> list[str]:
+    """The words of a ``trl vllm-serve`` argv TRL's parser does not take (TRL 1.11.0+ forwards them to
+    ``vllm serve``): the only ones that are vLLM's words as written."""
+    read = read_trl(words)
+    return [w for k in read.remaining if (w := words[k]) is not None]
