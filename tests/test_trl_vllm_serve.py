@@ -284,3 +284,12 @@ def test_trl_options_do_not_narrow_vllm_releases() -> None:
     assert pr011["message"].endswith("(accepted by 0.6.6.post1-0.33.0)")
     assert _setting(report, "model_impl")["effective"] == "transformers"
     assert _setting(report, "uvicorn_log_level")["effective"] == "debug"
+
+
+@pytest.mark.usefixtures("new_user_machine")
+def test_text_marks_what_trl_wrote() -> None:
+    command = "CUDA_VISIBLE_DEVICES=0,1 trl vllm-serve --model m --port 8880 --tensor_parallel_size 2"
+    lines = [line.split() for line in run_cli(["check", "-c", command]).stdout.splitlines()]
+    assert ["--host", "0.0.0.0", "(TRL's", "default)"] in lines
+    assert ["--max-logprobs", "-1", "(set", "by", "TRL)"] in lines
+    assert ["--port", "8880"] in lines  # the user's word: no mark
