@@ -76,11 +76,17 @@ def decide_server_release(
             evidence.append(rel.ReleaseEvidence(ray_pinned[0], "image", server.at, ray_pinned[1]))
     evidence += rel.releases_from_install_lines(framework, [(argv, at) for at, argv, _ in commands])
     flags = [w.text for w in server.server_args if w.text and w.text.startswith("--")]
+    if server.entrypoint == "trl vllm-serve":
+        from argtrace.frameworks.trl_vllm_serve import forwarded_words
+
+        # TRL's own options are not vLLM's words: only those it forwards narrow vLLM's releases
+        flags = [w for w in forwarded_words([w.text for w in server.server_args]) if w.startswith("--")]
     from argtrace.frameworks.argv import config_flags
     from argtrace.layers.separated import separated_words
 
     flags += [w.text for w in separated_words(server, commands) if w.text and w.text.startswith("--")]
-    flags += config_flags(framework, server)  # a --config YAML's keys narrow the releases too
+    if server.entrypoint != "trl vllm-serve":  # TrlParser's YAML holds TRL's fields (trl_launch.py)
+        flags += config_flags(framework, server)  # a --config YAML's keys narrow the releases too
     decision = rel.decide_release(
         framework,
         options.framework_version,

@@ -35,6 +35,7 @@ OWN_DATA = {
     "frameworks/feature_pairs.py": 1,
     "frameworks/flag_replacements.py": 1,  # frameworks/data/flag_replacements.json
     "frameworks/kserve_hf.py": 1,
+    "frameworks/trl_vllm_serve.py": 1,
     "frameworks/model_caps.py": 1,  # frameworks/data/model_caps/<framework>.json.gz
     "frameworks/model_refs.py": 1,  # frameworks/data/model_refs.json
     "frameworks/plugins.py": 1,

@@ -40,12 +40,18 @@ _MODULES: dict[str, tuple[FrameworkName, str]] = {
     "huggingfaceserver": ("vllm", "huggingfaceserver"),
     # vLLM's demo server: the engine's flags and its own (frameworks/vllm_demo.py), in the releases with it
     "vllm.entrypoints.api_server": ("vllm", "vllm.entrypoints.api_server"),
+    # TRL's generation server for online RL: TrlParser's options, then vLLM (frameworks/trl_vllm_serve.py)
+    "trl.scripts.vllm_serve": ("vllm", "trl vllm-serve"),
 }
 # modules that behave like the console script (``python -m vllm.entrypoints.cli.main serve``)
 _CLI_MODULES: dict[str, tuple[FrameworkName, str]] = {
     "vllm.entrypoints.cli.main": ("vllm", "vllm serve"),
     "sglang.cli.main": ("sglang", "sglang serve"),
 }
+# TRL's CLI (``trl = trl.cli:main``): ``trl vllm-serve ARGS``; ``trl.cli`` is a module with a __main__ guard
+# in 0.17-0.28 and a package whose ``trl.cli.main`` has one from 0.29 (data/trl_vllm_serve.json ``modules``)
+_TRL_CLI_MODULES = frozenset({"trl.cli", "trl.cli.main"})
+TRL_SUBCOMMAND = "vllm-serve"
 _CONSOLE: dict[str, FrameworkName] = {"sglang": "sglang", "vllm": "vllm"}
 # The console script kept under a name with its release, side by side with others (GPUStack installs each
 # backend release as ``bin/vllm_v0.10.0``): the same program, so the same parser.
@@ -474,6 +480,10 @@ def detect_server(argv: Sequence[str]) -> Detection | None:
         if module in _CLI_MODULES and argv[i + 1 : i + 2] == ["serve"]:
             fw, entry = _CLI_MODULES[module]
             return Detection(fw, entry, i + 2, None, i, tuple(wrappers), tuple(env), at, runner)
+        if module in _TRL_CLI_MODULES and argv[i + 1 : i + 2] == [TRL_SUBCOMMAND]:
+            return Detection(
+                "vllm", "trl vllm-serve", i + 2, None, i, tuple(wrappers), tuple(env), at, runner
+            )
         return None
     word = argv[i]
     base = _basename(word)
@@ -505,6 +515,10 @@ def detect_server(argv: Sequence[str]) -> Detection | None:
         if module in _CLI_MODULES and start < len(argv) and argv[start] == "serve":
             fw, entry = _CLI_MODULES[module]
             return Detection(fw, entry, start + 1, word, i, tuple(wrappers), tuple(env), at, runner)
+        if module in _TRL_CLI_MODULES and argv[start : start + 1] == [TRL_SUBCOMMAND]:
+            return Detection(
+                "vllm", "trl vllm-serve", start + 1, word, i, tuple(wrappers), tuple(env), at, runner
+            )
         return None
     versioned = _VERSIONED_CONSOLE.match(base or "")
     if versioned:
@@ -512,10 +526,12 @@ def detect_server(argv: Sequence[str]) -> Detection | None:
     if base in _CONSOLE and i + 1 < len(argv) and argv[i + 1] == "serve":
         fw = _CONSOLE[base]
         return Detection(fw, f"{fw} serve", i + 2, None, i, tuple(wrappers), tuple(env), at, runner)
+    if base == "trl" and argv[i + 1 : i + 2] == [TRL_SUBCOMMAND]:
+        return Detection("vllm", "trl vllm-serve", i + 2, None, i, tuple(wrappers), tuple(env), at, runner)
     return None
 
 
 def looks_like_server(argv: Sequence[str | None]) -> bool:
     """Cheap pre-check on a possibly partially unknown argv (unknown words are ``None``)."""
     known = [w for w in argv if w is not None]
-    return any("sglang" in w or "vllm" in w for w in known)
+    return any("sglang" in w or "vllm" in w for w in known)  # "vllm-serve", "trl.scripts.vllm_serve" too

@@ -145,7 +145,9 @@ def shebang_interpreter(script: str) -> str | None:
 
 def _console_script(server: ServerCommand, path: str, cwd: str | None) -> str | None:
     # A console script (``vllm serve``): the word before the subcommand.
-    index = server.server_args_start - (2 if server.entrypoint.endswith(" serve") else 1)
+    index = server.server_args_start - (
+        2 if " " in server.entrypoint else 1
+    )  # `vllm serve`, `trl vllm-serve`
     if 0 <= index < len(server.argv) and server.argv[index].text:
         return which(server.argv[index].text or "", path, cwd)
     return None

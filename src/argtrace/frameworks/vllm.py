@@ -70,6 +70,14 @@ def prepare_argv(server: ServerCommand, schema: Schema) -> PreparedArgv:
         out.tokens = []
         return out
     serve = server.entrypoint == SERVE
+    if server.entrypoint == "trl vllm-serve":
+        from argtrace.frameworks.trl_launch import trl_prepared
+
+        tokens, serve = trl_prepared(tokens, out, server, schema)
+        if out.fatal or not serve:
+            out.tokens = tokens
+            out.without = engine_only(schema) if not out.fatal else ()
+            return out
     if server.entrypoint == "dynamo.vllm":
         from argtrace.frameworks.dynamo import without_dynamo_options
 

@@ -119,7 +119,7 @@ def describe_process(
         from argtrace.rules import process as rules
 
         word = server.interpreter or server.entrypoint.split()[0]
-        if server.interpreter is None and not server.entrypoint.endswith(" serve"):
+        if server.interpreter is None and " " not in server.entrypoint:  # a module, not a console script
             word = "python -m " + server.entrypoint
         findings.append(
             rules.PR_NO_INTERPRETER.finding(
@@ -131,7 +131,7 @@ def describe_process(
     elif (
         found is None
         and server.runner is None
-        and (server.interpreter or server.entrypoint.endswith(" serve"))
+        and (server.interpreter or " " in server.entrypoint)  # a console script and its subcommand
     ):
         from argtrace.remote.host import current_host
 

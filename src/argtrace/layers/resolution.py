@@ -156,6 +156,10 @@ def server_argv(server: ServerCommand, framework: str) -> tuple[list[str] | None
     if server.entrypoint == "huggingfaceserver":
         # KServe's parser (its options and vLLM's) calls parse_known_args; the resolver runs vLLM's own
         return None, "KServe's huggingfaceserver parses vLLM's options with its own parser (parse_known_args)"
+    if server.entrypoint == "trl vllm-serve":
+        from argtrace.frameworks.trl_vllm_serve import resolver_argv
+
+        return resolver_argv(argv, _trl_config(argv, server))
     if server.entrypoint == "sglang serve":
         if "--model-type" in argv:
             i = argv.index("--model-type")
@@ -164,6 +168,23 @@ def server_argv(server: ServerCommand, framework: str) -> tuple[list[str] | None
         if argv and not argv[0].startswith("-"):
             argv = ["--model-path", argv[0], *argv[1:]]
     return argv, None
+
+
+def _trl_config(argv: Sequence[str], server: ServerCommand) -> Any:
+    """The ``--config`` YAML ``trl vllm-serve`` reads (TrlParser), as loaded; ``None`` when absent here."""
+    if "--config" not in argv or argv.index("--config") + 1 >= len(argv):
+        return None
+    import yaml
+
+    from argtrace.frameworks.argv import config_file
+
+    path = config_file(argv[argv.index("--config") + 1], server)
+    if path is None:
+        return None
+    try:
+        return yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return None
 
 
 def model_value(argv: Sequence[str], framework: str) -> tuple[str | None, int | None]:

@@ -158,11 +158,26 @@ def _render_settings(data: Mapping[str, Any], console: Console) -> None:
         row = Text("  ")
         row.append(f"{label:<{w_flag}}", style="bold")
         row.append(f"  {value}")
+        by = _written_by(setting)
+        if by:
+            row.append(f"  ({by})", style="dim")
         if codes.get(setting["name"]):
             row.append(f"  ({', '.join(codes[setting['name']])})", style="dim")
         console.print(row)
         for change in _changes(setting):
             console.print(Text(f"      {change}", style="dim"))
+
+
+def _written_by(setting: Mapping[str, Any]) -> str | None:
+    """Who wrote a value the user did not: a launcher in front of the server (TRL's ``trl vllm-serve``
+    writes its defaults and its own flags into the ``vllm serve`` argv, frameworks/trl_vllm_serve.py)."""
+    if any(h.get("layer") == "shell" for h in setting.get("history") or []):
+        return None
+    for h in setting.get("history") or []:
+        via = str(h.get("via") or "")
+        if h.get("layer") == "process" and via.startswith(("TRL's default", "written by TRL")):
+            return "TRL's default" if via.startswith("TRL's default") else "set by TRL"
+    return None
 
 
 def _render_servers(data: Mapping[str, Any], out: list[Any], places: Mapping[str, str]) -> None:

@@ -434,3 +434,55 @@ PA_VANISHED_POSITIONAL = Rule(
     example=_c("M=; vllm serve $M --port 8000", ("--framework-version", "0.6.6.post1")),
     correct=_c("M=/m; vllm serve $M --port 8000", ("--framework-version", "0.6.6.post1")),
 )
+
+_TRL = "CUDA_VISIBLE_DEVICES=0,1 trl vllm-serve --model Qwen/Qwen3-8B --tensor_parallel_size 2"
+
+PA_TRL_REFUSED = Rule(
+    code="PA063",
+    layer="parser",
+    severity="error",
+    title="`trl vllm-serve` refuses its arguments",
+    rationale="`trl vllm-serve` parses its words with TrlParser (transformers' HfArgumentParser) over the "
+    "ScriptArguments dataclass of trl/scripts/vllm_serve.py before vLLM starts: --model is required, a "
+    "bool option's value must be one of yes/no, true/false, t/f, y/n, 1/0, an int or float option's value "
+    'must convert, and releases before 1.11.0 refuse any word the dataclass lacks ("ValueError: Some '
+    'specified arguments are not used by the HfArgumentParser: [...]"). Then nothing starts (the fields of '
+    "each release: frameworks/data/trl_vllm_serve.json, generated from the TRL wheels).",
+    fix="write the option as TRL's ScriptArguments names it (`--tensor_parallel_size 2`), with a value "
+    "of its type",
+    example=_c("trl vllm-serve --tensor_parallel_size 2", _VL),
+    correct=_c("trl vllm-serve --model Qwen/Qwen3-8B --tensor_parallel_size 2", _VL),
+)
+
+PA_TRL_FORWARDED = Rule(
+    code="PA064",
+    layer="parser",
+    severity="info",
+    title="Words `trl vllm-serve` forwards to `vllm serve` only from TRL 1.11.0",
+    rationale="From TRL 1.11.0, `trl vllm-serve` keeps the words its ScriptArguments lack "
+    "(parse_args_and_config(return_remaining_strings=True)) and appends them to the `vllm serve` command "
+    "it runs (build_command), so any vLLM flag can be given. TRL 0.17.0-1.10.0 run their own server around "
+    "vLLM's LLM(...) and stop at such a word: \"ValueError: Some specified arguments are not used by the "
+    'HfArgumentParser: [...]". The TRL release is not seen in a launch; the note says which releases '
+    "refuse the words, resting on that assumption.",
+    fix="run TRL 1.11.0 or later, or keep to the options of the TRL release installed",
+    example=_c(f"{_TRL} --max-num-seqs 64", _VL),
+    correct=_c(_TRL, _VL),
+)
+
+PA_TRL_CLI_DP = Rule(
+    code="PA065",
+    layer="parser",
+    severity="info",
+    title="Data parallelism through TRL's CLI entry point, which TRL 0.17-0.25 say crashes",
+    rationale="TRL's CLI (trl/cli.py) of the releases the table records warns, for `trl vllm-serve` with "
+    "tensor_parallel_size 1 and data_parallel_size above 1, that the setup is known to crash through the "
+    'CLI entry point (vllm#17079; the "Duplicate GPU detected" NCCL warnings of trl PR#3310) and asks for '
+    "`python -m trl.scripts.vllm_serve`. The TRL release is not seen in a launch, so this is a note naming "
+    "the releases whose CLI says so.",
+    fix="start it as `python -m trl.scripts.vllm_serve ...`, or run a TRL release whose CLI does not warn",
+    example=_c("CUDA_VISIBLE_DEVICES=0,1 trl vllm-serve --model /m --data_parallel_size 2", _VL),
+    correct=_c(
+        "CUDA_VISIBLE_DEVICES=0,1 python -m trl.scripts.vllm_serve --model /m --data_parallel_size 2", _VL
+    ),
+)

@@ -89,6 +89,13 @@ def word_observations(ctx: ParseContext, ev: Event) -> list[tuple[Observation | 
             proc = Observation("process", text, at=tok.at, detail={"via": "config", "file": tok.at})
             out.append((None, proc))
             continue
+        if tok.via in ("trl", "trl-default") and not tok.src:
+            # a word TRL's build_command writes itself: its own flag, or a ScriptArguments default
+            # (frameworks/trl_vllm_serve.py); the server sees it as given
+            by = "TRL's default" if tok.via == "trl-default" else "written by TRL"
+            proc = Observation("process", text, at=server.at, detail={"via": f"{by} ({tok.at})"})
+            out.append((None, proc))
+            continue
         if tok.via == "dotted":
             # vLLM merged --flag.key words into this JSON; each key's words are in its own setting.
             proc = Observation("process", text, at=server.at, detail={"via": "dotted keys merged by vLLM"})
