@@ -281,7 +281,8 @@ def test_why_on_a_misspelling_and_a_removed_flag() -> None:
     )
     removed = unrecognized_site("vllm: error: unrecognized arguments: --enable-reasoning")
     assert removed is not None and removed["fix"] == (
-        "--enable-reasoning is taken by vllm 0.7.3-0.9.2: the release that refused it is not one of them"
+        "--enable-reasoning is taken by vllm 0.7.3-0.9.2: the release that refused it is not one of them; "
+        "in vllm 0.10.2-0.33.0 the setting is --reasoning-parser"
     )
 
 

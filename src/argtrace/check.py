@@ -396,7 +396,7 @@ def settle_report_verdicts(report: Report, options: CheckOptions) -> list[Findin
         known_nowhere=_known_nowhere(report),
         substitute=substitute,
         entrypoints=entrypoints,
-        builds_differ=_release_builds_differ(report.servers),
+        builds_differ=_release_builds_differ(report.servers, report.framework.analysed_with),
         from_missing_arguments=from_missing_arguments,
         from_unset_variables=from_unset_variables,
     )
@@ -460,19 +460,29 @@ def _assumed_entrypoints(servers: Sequence[ServerCommand]) -> dict[str, Assumpti
     return out
 
 
-def _release_builds_differ(servers: Sequence[ServerCommand]) -> set[str]:
+def _release_builds_differ(servers: Sequence[ServerCommand], analysed: str | None = None) -> set[str]:
     """The locations whose assumed entrypoint (TP044: other known builds of the image have another one) is
     for a tag that names a release (``v0.6.6.post1``, not ``latest``): which build that release is, is not
-    known (``latest`` is the newest build, the one assumed)."""
+    known. For a tag that names none (``latest``: the newest build, the one assumed), also those where the
+    launch's own flags and variables chose an older release to analyse (PR011: ``VLLM_USE_V1`` is known up
+    to 0.11.0) whose builds have another entrypoint: ``latest`` was that build when such a launch ran
+    (vllm#14376: ``vllm/vllm-openai:latest --model X`` of March 2025, when its entrypoint was
+    ``python3 -m vllm.entrypoints.openai.api_server``)."""
     from argtrace.frameworks.release import release_from_image
+    from argtrace.layers.transport.images import image_entry
 
-    return {
-        server.assumed_entrypoint.at
-        for server in servers
-        if server.assumed_entrypoint is not None
-        and server.assumed_entrypoint.at
-        and any(release_from_image(fw, server.assumed_entrypoint.image) for fw in ("sglang", "vllm"))
-    }
+    out: set[str] = set()
+    for server in servers:
+        assumed = server.assumed_entrypoint
+        if assumed is None or not assumed.at:
+            continue
+        if any(release_from_image(fw, assumed.image) for fw in ("sglang", "vllm")):
+            out.add(assumed.at)
+            continue
+        entry = image_entry(assumed.image, analysed) if analysed else None
+        if entry is not None and " ".join(entry.entrypoint) != assumed.entrypoint:
+            out.add(assumed.at)
+    return out
 
 
 # Parser findings about a word argparse refuses as an option (unknown, another framework's flag, an

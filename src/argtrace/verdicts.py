@@ -49,9 +49,11 @@ NO_ARGUMENTS = Assumption("script-arguments", "the script gets no arguments", AR
 _CAP: dict[Severity, Severity] = {"error": "warning", "warning": "warning", "info": "info"}
 # Resolution-layer findings that compare config.json with the flags (layers/model_rules.py) or evaluate the
 # release's argument checks on them (layers/start_raises.py), or read two flags against the serving code
-# (RS038), or read a flag against the release's registry (RS054), and never read the GPU: an assumed GPU does
-# not weaken them.
-GPU_FREE = frozenset({"RS024", "RS025", "RS032", "RS038", "RS047", "RS048", "RS049", "RS050", "RS054"})
+# (RS038), or read a flag against the release's registry (RS054) or a variable against the front end's
+# fallback (RS065), and never read the GPU: an assumed GPU does not weaken them.
+GPU_FREE = frozenset(
+    {"RS024", "RS025", "RS032", "RS038", "RS047", "RS048", "RS049", "RS050", "RS054", "RS065"}
+)
 
 
 def environment_assumption(names: Sequence[str]) -> Assumption:

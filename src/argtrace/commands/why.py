@@ -739,7 +739,7 @@ def explain(
         groups = keep_callee_sites(groups, call["callee"])
     from argtrace.commands.why_attribute import attribute_error, keep_class_sites
 
-    attribute = attribute_error(text, framework)
+    attribute = attribute_error(text, framework, version)
     if attribute is not None and not every:  # Python's AttributeError: a site of Python's words, its class's
         groups = keep_class_sites(groups, attribute["class"])
     from argtrace.commands.why_module import keep_own_sites as keep_module_sites

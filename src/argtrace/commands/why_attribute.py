@@ -181,7 +181,9 @@ def _place(cls: str, attr: str, framework: str | None) -> dict[str, Any]:
     return {**entry, "basis": "schema"}
 
 
-def attribute_error(text: str, framework: str | None = None) -> dict[str, Any] | None:
+def attribute_error(
+    text: str, framework: str | None = None, version: str | None = None
+) -> dict[str, Any] | None:
     """The class, the attribute and what Python's AttributeError in the text means; None without one."""
     m = ATTRIBUTE_FORM.search(text)
     if m is None:
@@ -229,6 +231,28 @@ def attribute_error(text: str, framework: str | None = None) -> dict[str, Any] |
             "fix": fix + f"; a launch without {flag} does not build that object",
             "basis": "assumed",
         }
+    family = _model_family(cls, version) if framework != "sglang" else None
+    if family is not None:
+        said, first, older = family
+        upgrade = f"run vLLM {first} or later (with the transformers release it requires)"
+        if older:
+            meaning = (
+                f"{said}, and {version} is older: it does not know the model, and its code reads fields of "
+                "the configuration where the new class does not keep them"
+            )
+            return {
+                **found,
+                "meaning": f"Python's own AttributeError: {meaning}",
+                "fix": upgrade,
+                "basis": "assumed",
+            }
+        return {
+            **found,
+            "meaning": f"Python's own AttributeError: the {cls} object has no attribute {attr!r}; {said}: "
+            f"a vLLM older than {first} does not know the model; with one that does, {either}",
+            "fix": f"if the running vLLM is older than {first}: {upgrade}; else {fix}",
+            "basis": "assumed",
+        }
     return {
         **found,
         "meaning": f"Python's own AttributeError: the {cls} object has no attribute {attr!r}; {cls} is not "
@@ -237,6 +261,38 @@ def attribute_error(text: str, framework: str | None = None) -> dict[str, Any] |
         "fix": fix,
         "basis": "assumed",
     }
+
+
+def _model_family(cls: str, version: str | None) -> tuple[str, str, bool] | None:
+    """For transformers' configuration class of a model family (``Gemma3Config``: its model classes are
+    ``Gemma3For...``, transformers' naming), the vLLM releases that register a class of that family
+    (data/model_caps/vllm.json.gz, scripts/gen_model_caps.py): a vLLM older than the first of them does not
+    know the model, and its generic code reads fields the new configuration keeps elsewhere (vllm#14687:
+    Gemma3Config keeps vocab_size in its text_config, and vLLM 0.7.3 read it from the top). ``(what the
+    table says, the first release, whether the named release is older)``; None when no registered
+    architecture is of the family, every covered release registers one (its age says nothing), or the
+    named release registers one."""
+    if not re.fullmatch(r"[A-Z][A-Za-z0-9]*Config", cls) or cls in ("PretrainedConfig", "PreTrainedConfig"):
+        return None
+    from argtrace.frameworks.model_caps import architectures, history, releases
+    from argtrace.frameworks.schema import version_key
+
+    stem = cls[: -len("Config")]
+    archs = sorted(a for a in architectures("vllm") if a.startswith(stem + "For"))
+    order = releases("vllm")
+    having = sorted({v for a in archs for v, _ in history("vllm", a)}, key=order.index)
+    if not having or having[0] == order[0]:
+        return None
+    first = having[0]
+    said = (
+        f"{cls} is transformers' configuration of the {stem} models, whose classes ({', '.join(archs)}) "
+        f"vLLM registers from {first} on among the bundled releases"
+    )
+    if version is not None and re.fullmatch(r"\d+(\.\d+)+(\.post\d+)?", version):
+        if version_key(version) >= version_key(first):
+            return None
+        return said, first, True
+    return said, first, False
 
 
 def origin_of_attribute(text: str) -> dict[str, str] | None:

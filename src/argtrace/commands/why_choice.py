@@ -74,6 +74,16 @@ def _other_flags_taking(framework: str, version: str, flag: str, value: str) -> 
     )
 
 
+def _printed_choices(listed: str) -> tuple[str, ...]:
+    """The choices argparse printed: quoted (``'hermes', 'mistral'``: repr of each, Python up to 3.12.7) or
+    bare (``deepseek_r1, granite, qwen3``: CPython 3.12.8 and 3.13.1 on print ``str`` of each, argparse
+    ``_check_value``; zai-org/GLM-4.5#4)."""
+    quoted = tuple(re.findall(r"'([^']*)'", listed))
+    if quoted:
+        return quoted
+    return tuple(w for w in (x.strip() for x in listed.split(",")) if re.fullmatch(r"[\w.+-]+", w))
+
+
 def invalid_choice_site(text: str, framework: str | None = None) -> dict[str, Any] | None:
     """The match for argparse's "invalid choice" in ``text``; None when the text is not that message or no
     bundled release of a framework has the flag with choices."""
@@ -86,7 +96,7 @@ def invalid_choice_site(text: str, framework: str | None = None) -> dict[str, An
     options = m.group("flags").split("/")
     flag = next((o for o in options if o.startswith("--")), options[0])
     value = m.group("value").strip("'")
-    printed = tuple(re.findall(r"'([^']*)'", m.group("choices") or ""))
+    printed = _printed_choices(m.group("choices") or "")
     prog = m.group("prog") or ""
     names = {e.framework for e in entrypoints_for_prog(prog)} if prog else set()
     wanted = [framework] if framework in ("sglang", "vllm") else sorted(names) or ["sglang", "vllm"]

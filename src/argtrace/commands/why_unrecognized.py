@@ -204,7 +204,40 @@ def _place(framework: str, refusing: Sequence[EntryPoint], flag: str) -> _Word:
         framework, sorted(set(taken_here), key=list(refusing[0].releases).index) if refusing else own[2]
     )
     word.says = f"{flag} is taken by {framework} {span}: the release that refused it is not one of them"
+    taking = sorted(set(taken_here)) if refusing else list(own[2])
+    word.says += _spelled_where_refused(framework, flag, taking)
     return word
+
+
+def _spelled_where_refused(framework: str, flag: str, taking: Sequence[str]) -> str:
+    """How the releases that refuse ``flag`` spell its setting, when they have a spelling (the parser's
+    PA003 replacement, layers/parser/releases.py ``_replacement``, read from the newest refusing release
+    against the taking ones nearest to it): ``--disable-log-requests`` is ``--no-enable-log-requests`` in
+    vLLM 0.17.1-0.32.0 (dgx-spark-inference-stack#13)."""
+    from argtrace.frameworks.release_index import release_index
+    from argtrace.frameworks.schema import bundled_versions, load_schema, version_key
+    from argtrace.layers.parser.releases import _replacement
+
+    every = bundled_versions(framework, include_user=False)
+    took = set(taking)
+    refused = [v for v in every if v not in took]
+    if not refused:
+        return ""
+    newest = refused[-1]
+    # the taking releases on either side of it: a later one may register the same setting under the
+    # flag's dest (0.33.0's EnableDisableAction for --enable-log-requests/--disable-log-requests)
+    near = [v for v in every if v in took and version_key(v) < version_key(newest)][-1:]
+    near += [v for v in every if v in took and version_key(v) > version_key(newest)][:1]
+    if not near:
+        return ""
+    repl = _replacement(flag, load_schema(framework, newest), [load_schema(framework, v) for v in near])
+    if repl is None:
+        return ""
+    knowing = set(release_index(framework).releases_knowing_flag(repl))
+    spelled = [v for v in refused if v in knowing]
+    if not spelled:
+        return ""
+    return f"; in {framework} {describe_span(framework, spelled)} the setting is {repl}"
 
 
 def unrecognized_site(text: str, framework: str | None = None) -> dict[str, Any] | None:

@@ -126,6 +126,12 @@ def release(framework: str, version: str) -> Release | None:
     )
 
 
+def architectures(framework: str) -> tuple[str, ...]:
+    """Every architecture some covered release registers."""
+    store = _store(framework)
+    return tuple(store["archs"]) if store else ()
+
+
 def history(framework: str, arch: str) -> list[tuple[str, ModelClass]]:
     """Every covered release that registers ``arch``, oldest first, with its class there (read from the
     architecture's runs only: no release's whole table is built)."""

@@ -36,6 +36,8 @@ def container_gpu_findings(
         return []
     have = server.gpus
     where = server.gpus_from or "the container"
+    if have == 0 and _docker_count_zero(where):
+        return [_count_zero(server, where)]
     out: list[Finding] = []
     cvd = server.env.get("CUDA_VISIBLE_DEVICES")
     usable = have
@@ -81,3 +83,31 @@ def container_gpu_findings(
             )
         )
     return out
+
+
+def _docker_count_zero(where: str) -> bool:
+    """``docker run --gpus 0`` (or ``count=0``): a GPU count of zero, not GPU 0."""
+    m = re.fullmatch(r"docker run --gpus[= ]?['\"]?(?:count=)?0['\"]?", where.strip())
+    return m is not None
+
+
+def _count_zero(server: ServerCommand, where: str) -> Finding:
+    """``--gpus 0`` asks for zero GPUs. What the container then has depends on the Docker Engine: from
+    27.3.0 the daemon sets NVIDIA_VISIBLE_DEVICES=void for a count of 0 (moby PR#48482, backported as
+    #48483: "Explicitly disable nvidia device injection for --gpus=0"), so the container has no GPU; before
+    it, the daemon set nothing for 0 (daemon/nvidia_linux.go, setNvidiaGPUs: only Count > 0 and < 0 set
+    the variable) and the image's own NVIDIA_VISIBLE_DEVICES applied, ``all`` in CUDA base images
+    (NVIDIA/nvidia-docker#1506). Which engine runs is not in the launch: a warning resting on it."""
+    from argtrace.rules.wrappers import TP042
+
+    return TP042.finding(
+        f"{where} asks for a count of 0 GPUs, not for GPU 0: Docker Engine 27.3.0 and later give the "
+        "container no GPU (NVIDIA_VISIBLE_DEVICES=void, moby PR#48482) and the server cannot start on one; "
+        "older engines leave the image's NVIDIA_VISIBLE_DEVICES in force, all GPUs in CUDA images "
+        "(assumed: the Docker Engine release is not in the launch)",
+        at=server.at,
+        evidence=[Evidence("transport", server.at, f"{where}: a count of 0")],
+        fix="write --gpus device=0 for GPU 0 (or --gpus 1 for one GPU)",
+        severity="warning",
+        basis="assumed",
+    )

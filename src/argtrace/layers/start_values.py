@@ -66,6 +66,7 @@ def start_values(report: Report, gpu: str | None) -> LayerResult:
     if framework == "vllm":
         result.findings.extend(tool_parser_without_auto_choice(report))
         result.findings.extend(tokenizer_mode_not_registered(report))
+        result.findings.extend(variables_for_settings(report))
     return result
 
 
@@ -346,3 +347,52 @@ def tokenizer_mode_not_registered(report: Report) -> list[Finding]:
     # so the analysed release's refusal is a note (a word no release takes stays a warning)
     severity: Severity | None = "info" if report.framework.version is None and others else None
     return [rules.RS054.finding(message, at=at, setting="tokenizer_mode", fix=fix, severity=severity)]
+
+
+def variables_for_settings(report: Report) -> list[Finding]:
+    """RS065: a ``VLLM_*`` variable in the server's environment that the release's front end reads in place
+    of a flag (frameworks/vllm_env_fallbacks.py): a note when the flag is not given (the variable sets the
+    setting), an error when both are and the release reads the variable first (the flag's value is lost)."""
+    from argtrace.frameworks.vllm_env_fallbacks import fallbacks
+    from argtrace.rules import start_values as rules
+
+    version = report.framework.version or report.framework.analysed_with
+    env = dict(report.process.env) if report.process is not None else {}
+    server = report.servers[0] if report.servers else None
+    out: list[Finding] = []
+    for fb in fallbacks(version) if version else ():
+        if not env.get(fb.variable):
+            continue
+        setting = report.setting(fb.dest)
+        given = setting is not None and any(o.at for o in setting.history)
+        shown = (setting.flag if setting is not None else None) or "--" + fb.dest.replace("_", "-")
+        origin = server.env.get(fb.variable) if server is not None else None
+        at = (origin.origin.at if origin is not None else None) or (server.at if server else None)
+        if not given:
+            out.append(
+                rules.RS065.finding(
+                    f"{fb.variable} is set, and vllm {version} reads it when {shown} is not given "
+                    f"({fb.where}): it sets the server's {fb.dest}"
+                    + (
+                        "; every /v1 request must then carry that key in its Authorization header, or the "
+                        "server answers 401"
+                        if fb.dest == "api_key"
+                        else ""
+                    ),
+                    at=at,
+                    setting=fb.dest,
+                    fix=f"unset {fb.variable} where the server starts, if it should not take it",
+                )
+            )
+        elif fb.first == "variable":
+            out.append(
+                rules.RS065.finding(
+                    f"{fb.variable} is set and vllm {version} reads it before {shown} ({fb.where}: the "
+                    f"variable first): the value given to {shown} is lost",
+                    at=at,
+                    setting=fb.dest,
+                    fix=f"unset {fb.variable}, or run vLLM 0.8.5 or later (the flag is read first there)",
+                    severity="error",
+                )
+            )
+    return out

@@ -486,3 +486,30 @@ PA_TRL_CLI_DP = Rule(
         "CUDA_VISIBLE_DEVICES=0,1 python -m trl.scripts.vllm_serve --model /m --data_parallel_size 2", _VL
     ),
 )
+
+PA_HF_OVERRIDE_KEY_LOST = Rule(
+    code="PA058",
+    layer="parser",
+    severity="error",
+    title="An --hf-overrides key no configuration field can be",
+    rationale="vLLM sets each top-level key of --hf-overrides on the model's Hugging Face configuration as "
+    "it is written: a plain value through PretrainedConfig.update (vllm/transformers_utils/config.py, "
+    "get_config: `config.update(hf_overrides_kw)`, 0.11.2 and 0.33.0) and a mapping through setattr "
+    "(vllm/config/model.py, ModelConfig._apply_dict_overrides, 0.11.2 and 0.33.0). Configuration fields "
+    "are Python attribute names, so a key with a hyphen (`rope-scaling`) becomes an attribute nothing "
+    "reads, without a word: the override is lost, and a --max-model-len that relied on it (with "
+    "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1) passes the start checks and fails at the first long request "
+    "(vllm#31709). The key with underscores is named as the likely field; the model's config.json "
+    "lists the fields it has.",
+    fix="write the key with underscores, as the model's config.json spells the field",
+    example=_c(
+        'vllm serve /m --hf-overrides \'{{"rope-scaling": {{"rope_type": "yarn", "factor": 4.0}}}}\'',
+        _VL,
+    ),
+    correct=_c(
+        'vllm serve /m --hf-overrides \'{{"rope_scaling": {{"rope_type": "yarn", "factor": 4.0}}}}\'',
+        _VL,
+    ),
+    exceptions="Only top-level keys: the keys inside a mapping value (rope_scaling's, id2label's) are read "
+    "by the code that takes the mapping, and some are not identifiers (label names).",
+)

@@ -283,3 +283,26 @@ RS054 = Rule(
     "PA009); nothing when a plugin registers the name; a note when nothing names the release and another "
     "release takes the word.",
 )
+
+RS065 = Rule(
+    code="RS065",
+    layer="resolution",
+    severity="info",
+    title="A VLLM_* variable stands in for a setting the command line does not give",
+    basis="framework-code",
+    rationale=(
+        "vLLM's front end reads some settings from the command line or, when the flag is not given, from a "
+        "variable: `args.api_key or [envs.VLLM_API_KEY]` (vllm/entrypoints/openai/api_server.py 0.8.5.post1-"
+        "0.28.0, vllm/entrypoints/serve/middleware/register.py 0.29.0-0.33.0). A variable left in the "
+        "server's environment, an `export` in a .bashrc, then sets the server's API key with no flag in the "
+        "command, and every /v1 request without `Authorization: Bearer` answers 401 (vllm#22407). Where the "
+        "code reads the variable first (`envs.VLLM_API_KEY or args.api_key`, 0.6.6.post1 and 0.7.3) and the "
+        "launch gives both, the flag's value is lost: an error. The fallbacks are read from each release's "
+        "wheel (scripts/gen_vllm_env_fallbacks.py); no value is shown."
+    ),
+    fix="unset the variable where the server should not take it, or give the flag, which wins from 0.8.5",
+    example=_static("VLLM_API_KEY=k vllm serve /m", "0.33.0"),
+    correct=_static("vllm serve /m", "0.33.0"),
+    exceptions="Nothing when the flag is given and wins (the variable is then unused); SGLang has no such "
+    "fallback read here.",
+)

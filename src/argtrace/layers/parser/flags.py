@@ -21,6 +21,7 @@ from argtrace.layers.parser.json_values import (
     _json_valued,
     config_mapping_fix,
     dropped_keys,
+    hyphenated_override_keys,
     json_duplicates,
     json_string,
     json_value_fix,
@@ -238,6 +239,7 @@ def flag_findings(ctx: ParseContext, events: list[Event]) -> None:
             elif kind in ("retired", "raised"):
                 pass
         dropped_keys(ctx, spec, ev, at)
+        hyphenated_override_keys(ctx, spec, ev, at)
         if _json_valued(spec, schema) and ev.raw:
             json_duplicates(ctx, spec, ev, at)
             if not ev.errors and isinstance(ev.value, str) and ev.kind == "store":

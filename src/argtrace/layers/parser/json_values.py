@@ -131,6 +131,31 @@ def json_duplicates(ctx: ParseContext, spec: OptionSpec, ev: Event, at: str | No
             )
 
 
+def hyphenated_override_keys(ctx: ParseContext, spec: OptionSpec, ev: Event, at: str | None) -> None:
+    """vLLM's --hf-overrides: each top-level key is set on the model's Hugging Face configuration as written
+    (``config.update`` for a plain value, vllm/transformers_utils/config.py get_config; ``setattr`` for a
+    mapping, vllm/config/model.py ModelConfig._apply_dict_overrides; 0.11.2 and 0.33.0 alike). Fields are
+    Python attribute names, so a key with a hyphen is an attribute no code reads: the override is lost
+    (PA058). Keys inside a mapping value are the mapping's own (label names need not be identifiers)."""
+    if ctx.schema.framework != "vllm" or spec.dest != "hf_overrides" or not isinstance(ev.value, dict):
+        return
+    lost = [k for k in ev.value if isinstance(k, str) and "-" in k]
+    if not lost:
+        return
+    shown = ", ".join(repr(k) for k in lost)
+    fields = ", ".join(k.replace("-", "_") for k in lost)
+    ctx.add(
+        ctx.rules.PA_HF_OVERRIDE_KEY_LOST,
+        f"{ev.option}: {ctx.schema.label} sets the key{'' if len(lost) == 1 else 's'} {shown} on the model's "
+        "configuration as written, "
+        "and a configuration field is a Python name without a hyphen: nothing reads "
+        f"{'it' if len(lost) == 1 else 'them'}, so the override is lost without a word",
+        at=at,
+        setting=spec.dest,
+        fix=f"write {fields} (the field as the model's config.json spells it)",
+    )
+
+
 def dotted_overrides(ctx: ParseContext) -> None:
     """vLLM appends merged dotted keys at the end: an earlier whole-JSON value of the flag is replaced."""
     if not ctx.prepared.dotted:
