@@ -214,11 +214,15 @@ def docker_gpus(value: str | None, env: Mapping[str, str | None]) -> tuple[int, 
     if value is None:
         return None
     v = value.strip().strip("'\"")
-    if v.isdigit():
-        return int(v), f"docker run --gpus {value}"
-    m = re.search(r"(?:^|,)count=(\d+)", v)
+    m = re.fullmatch(r"(\d+)", v) or re.search(r"(?:^|,)count=(\d+)", v)
     if m:
-        return int(m.group(1)), f"docker run --gpus {value}"
+        # A count of 0 is left to the daemon, and moby's releases differ: setNvidiaGPUs
+        # (daemon/nvidia_linux.go) first set NVIDIA_VISIBLE_DEVICES only for a count above 0 or below 0
+        # ("all"), so the image's own value stood (`all` in the CUDA images: every GPU), and later sets
+        # `void` for 0 (no GPU). Which docker runs is not known here (vllm#14376 served with `--runtime
+        # nvidia --gpus 0`), so no count is read from it.
+        count = int(m.group(1))
+        return (count, f"docker run --gpus {value}") if count else None
     m = re.search(r"device=([^\"']+)", v)
     if m:
         devices = [d for d in re.split(r"[,\s]+", m.group(1)) if d and "=" not in d]
