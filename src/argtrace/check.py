@@ -338,6 +338,7 @@ def _check_chosen_server(
     report.findings.extend(_other_servers_findings(parsed, options))
     findings, matrix = servers_together.multinode_findings_of(parsed, allocation)
     report.findings.extend(findings + servers_together.interface_findings_of(parsed))
+    report.findings.extend(servers_together.shared_gpu_findings_of(parsed, report.framework.version))
     report.findings.extend(servers_together.pd_findings_of(parsed, commands, paths))
     if any(server.probe_ports for _, server, _, _ in parsed):
         from argtrace.layers.container_ports import probe_port_findings  # TP070: a pod's probes
@@ -460,6 +461,21 @@ def _assumed_entrypoints(servers: Sequence[ServerCommand]) -> dict[str, Assumpti
     return out
 
 
+def _weights_over_the_card(report: Report) -> bool:
+    """Whether the memory layer's out-of-memory verdict is the weights of one GPU's shard exceeding the whole
+    card (its total bytes, not a budget): the checkpoint's bytes do not depend on the release, so no release
+    loads them (vllm#16712: Llama 4 Scout in bf16 at TP 2 on two 94 GB H100 NVL). A count resting on an
+    unknown quantization (MM012) is an upper bound and does not qualify."""
+    memory = report.sections.get("memory") or {}
+    gpu = memory.get("gpu") or {}
+    weights, total = memory.get("weights_bytes"), gpu.get("total_bytes")
+    if memory.get("verdict") != "oom" or memory.get("oom_stage") != "weights":
+        return False
+    if any(f.code == "MM012" for f in report.findings):
+        return False
+    return isinstance(weights, int) and isinstance(total, int) and weights > total
+
+
 def _release_builds_differ(servers: Sequence[ServerCommand], analysed: str | None = None) -> set[str]:
     """The locations whose assumed entrypoint (TP044: other known builds of the image have another one) is
     for a tag that names a release (``v0.6.6.post1``, not ``latest``): which build that release is, is not
@@ -517,6 +533,8 @@ def _holds_on_every_release(report: Report, primary: int = 1) -> Callable[[Findi
     from argtrace.layers.parser.releases import config_key_refused_everywhere, near_spelling
 
     def holds(finding: Finding) -> bool:
+        if finding.code == "MM001" and _weights_over_the_card(report):
+            return True
         if finding.layer not in ("parser", "process"):
             return False
         if finding.code == "PA007" and finding.severity != "info":

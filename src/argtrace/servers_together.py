@@ -233,3 +233,18 @@ def interface_findings_of(parsed: Sequence[tuple[int, ServerCommand, Schema, Lay
             if not any(f.message == finding.message and f.at == finding.at for f in findings):
                 findings.append(finding)
     return findings
+
+
+def shared_gpu_findings_of(
+    parsed: Sequence[tuple[int, ServerCommand, Schema, LayerResult]], release: str | None
+) -> list[Finding]:
+    """MM013: vLLM servers of one launch started on the same GPU while earlier ones run
+    (``layers/memory/shared_gpu.py``); a launch of one vLLM server imports nothing."""
+    if sum(1 for _, server, _, _ in parsed if server.framework == "vllm") < 2:
+        return []
+    from argtrace.layers.memory.shared_gpu import GpuShare, shared_gpu_findings
+
+    shares = [
+        GpuShare(index, server, node_values(schema, result)[0]) for index, server, schema, result in parsed
+    ]
+    return shared_gpu_findings(shares, release)

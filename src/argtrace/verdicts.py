@@ -51,9 +51,16 @@ _CAP: dict[Severity, Severity] = {"error": "warning", "warning": "warning", "inf
 # release's argument checks on them (layers/start_raises.py), or read two flags against the serving code
 # (RS038), or read a flag against the release's registry (RS054) or a variable against the front end's
 # fallback (RS065), and never read the GPU: an assumed GPU does not weaken them.
+# MM013 compares the servers' fractions of one device, whatever the device (layers/memory/shared_gpu.py).
 GPU_FREE = frozenset(
-    {"RS024", "RS025", "RS032", "RS038", "RS047", "RS048", "RS049", "RS050", "RS054", "RS065"}
+    {"MM013", "RS024", "RS025", "RS032", "RS038", "RS047", "RS048", "RS049", "RS050", "RS054", "RS065"}
 )
+
+
+# Resolution findings that compare the memory layer's KV pool with a setting: the pool is sized for the GPU,
+# so on an assumed one they are a note like the memory layer's own verdicts (RS021 on a correct 8x H800
+# launch of Qwen3-VL-235B checked without --gpu, QwenLM/Qwen3-VL#1746).
+POOL_ON_GPU = frozenset({"RS021"})
 
 
 def environment_assumption(names: Sequence[str]) -> Assumption:
@@ -115,7 +122,7 @@ def settle(
             out.append(finding)
             continue
         severity = _CAP[finding.severity]
-        if gpu in rests_on and finding.layer == "memory":
+        if gpu in rests_on and (finding.layer == "memory" or finding.code in POOL_ON_GPU):
             severity = "info"
         if (
             release in rests_on

@@ -70,9 +70,39 @@ def model_caps_rules(report: Report, model_dir: Path | None, rules: Any) -> list
             out.extend(_mm(report, table, cls, evidence, rules))
             if stand_in == "" and not out:
                 out.extend(_in_other_releases(report, table, found, evidence, rules, model_caps))
+    if stand_in and found is None:
+        out = _between_registries(out, framework, stand_in, table.version, archs, model_caps)
     if stand_in is not None:
         out = [_rests_on_release(f, framework, table.version, stand_in) for f in out]
     return out
+
+
+def _between_registries(
+    out: list[Finding], framework: str, named: str, older: str, archs: list[str], model_caps: Any
+) -> list[Finding]:
+    """RS047 read from the covered release before the named one is a note when the covered release after it
+    registers the architecture: the registry changed between the two, so the named release's is not known
+    (vllm#15676: Gemma 3 on 0.8.2, between 0.7.3 without Gemma3ForConditionalGeneration and 0.8.5.post1
+    with it; vLLM added it in 0.8.0)."""
+    from argtrace.frameworks.schema import version_key
+
+    newer = [r for r in model_caps.releases(framework) if version_key(r) > version_key(named)]
+    if not newer:
+        return out
+    after = model_caps.release(framework, min(newer, key=version_key))
+    if not any(after.model(a) is not None for a in archs):
+        return out
+    return [
+        replace(
+            f,
+            severity="info",
+            message=f"{f.message}; {framework} {named} lies between {older} and {after.version}, which "
+            "registers it, so whether it does is not known",
+        )
+        if f.code == "RS047"
+        else f
+        for f in out
+    ]
 
 
 def _in_other_releases(

@@ -295,3 +295,35 @@ MM012 = Rule(
     ),
     correct=_mem(_LLAMA_8B, "rtx-4090"),
 )
+
+_TWO_SERVERS = (
+    "#!/bin/bash\n"
+    "vllm serve Qwen/Qwen2.5-0.5B-Instruct --port 8000 --gpu-memory-utilization {first} &\n"
+    "vllm serve Qwen/Qwen2.5-0.5B-Instruct --port 8001 --gpu-memory-utilization {second}\n"
+)
+
+MM013 = Rule(
+    code="MM013",
+    layer="memory",
+    severity="error",
+    title="Several vLLM servers on one GPU ask for more of it than it has, or than their release gives",
+    rationale=(
+        "--gpu-memory-utilization is a fraction of the whole device, not of what is free: a server started "
+        "while others of the same launch run on its GPU meets the memory they hold. vLLM 0.9.1 and later "
+        "(v1/worker/utils.py request_memory) refuse to start when the free memory is below the request, so "
+        "fractions that add up to more than 1 stop the last server; vLLM 0.8.0-0.9.0's V1 worker "
+        "(v1/worker/gpu_worker.py determine_available_memory) counts the memory in use on the whole "
+        "device as its own and takes it from its budget, so a later server that asks for no more than the "
+        "others hold finds no memory for its KV cache. An error only when the release that runs is named "
+        "and refuses the start; otherwise a note naming the releases where it fails."
+    ),
+    fix="Give the servers fractions that add up to at most 1, or put them on different GPUs.",
+    example=Example(
+        files={"launch.sh": _TWO_SERVERS.format(first="0.6", second="0.6")},
+        argv=("check", "--framework-version", "0.9.2", "launch.sh"),
+    ),
+    correct=Example(
+        files={"launch.sh": _TWO_SERVERS.format(first="0.45", second="0.5")},
+        argv=("check", "--framework-version", "0.9.2", "launch.sh"),
+    ),
+)

@@ -18,6 +18,7 @@ from argtrace.gpus import GIB, GpuProfile, GpuSelection, count_given, parse_gpu_
 from argtrace.layers.memory import dp_attention
 from argtrace.layers.memory import sglang as sg
 from argtrace.layers.memory.config import ConfigError, ModelSpec, load_config, read_model_spec
+from argtrace.layers.memory.online_quant import online_fp8
 from argtrace.layers.memory.weights import WeightEstimate, assumed_quantization, estimate_weights
 from argtrace.model import Evidence, Finding, LayerResult
 
@@ -612,6 +613,7 @@ def analyze_memory(
                 at=at,
             )
         )
+    online_fp8(spec, settings, framework)
     gpu_name = gpu or DEFAULT_GPU
     try:
         selection: GpuSelection = parse_gpu_spec(gpu_name)

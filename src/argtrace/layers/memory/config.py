@@ -31,6 +31,9 @@ KNOWN_ARCHITECTURES: dict[str, Family] = {
     "Qwen2MoeForCausalLM": "moe",
     "Qwen3MoeForCausalLM": "moe",
     "MixtralForCausalLM": "moe",
+    # vLLM 0.33.0 model_executor/models/llama4.py (registry: mllama4.Llama4ForConditionalGeneration)
+    "Llama4ForConditionalGeneration": "moe",
+    "Llama4ForCausalLM": "moe",
     "DeepseekV2ForCausalLM": "mla",
     "DeepseekV3ForCausalLM": "mla",
     "Qwen3NextForCausalLM": "hybrid_gdn",
@@ -39,6 +42,12 @@ KNOWN_ARCHITECTURES: dict[str, Family] = {
     "Qwen3_5ForCausalLM": "hybrid_gdn",
     "Qwen3_5MoeForCausalLM": "hybrid_gdn",
     "NemotronHForCausalLM": "nemotron_h",
+    # Vision-language checkpoints whose language model is one of the above (vLLM 0.33.0: qwen2_5_vl.py builds
+    # a Qwen2ForCausalLM, :1444-1447; qwen3_vl.py a Qwen3 model; qwen3_vl_moe.py's Qwen3MoeLLMModel is a
+    # Qwen3MoeModel, :47-93); the ViT is counted by weights.vision_params
+    "Qwen2_5_VLForConditionalGeneration": "dense",
+    "Qwen3VLForConditionalGeneration": "dense",
+    "Qwen3VLMoeForConditionalGeneration": "moe",
 }
 
 _DTYPE_BYTES = {
@@ -322,6 +331,19 @@ def _fill_class_defaults(raw: Mapping[str, Any], cfg: dict[str, Any], spec: Mode
         )
 
 
+def _llama4_layout(cfg: Mapping[str, Any], spec: ModelSpec) -> None:
+    """Llama 4 as vLLM 0.33.0 builds it (``model_executor/models/llama4.py``): every MoE layer's routed
+    experts and its one shared expert (``Llama4MoE``, :100-113, ``n_shared_experts = 1``) take
+    ``intermediate_size``; a layer is MoE when ``(layer_idx + 1) % interleave_moe_layer_step == 0``
+    (:340-343), the other layers are a dense MLP of ``intermediate_size_mlp`` (:352). Until 2026-12-03 the
+    architecture was unknown: sized without the shared expert (MM003)."""
+    moe_inter = _int(cfg, "intermediate_size", default=0) or 0
+    spec.moe_intermediate_size = moe_inter
+    spec.shared_expert_intermediate_size = moe_inter
+    spec.moe_layer_freq = _int(cfg, "interleave_moe_layer_step", default=1) or 1
+    spec.intermediate_size = _int(cfg, "intermediate_size_mlp", default=moe_inter) or moe_inter
+
+
 def read_model_spec(raw: Mapping[str, Any]) -> ModelSpec:
     """Flatten ``raw`` (``text_config`` merged over the top level) into a ``ModelSpec``."""
     text = raw.get("text_config")
@@ -471,6 +493,8 @@ def read_model_spec(raw: Mapping[str, Any]) -> ModelSpec:
         )
         spec.shared_expert_intermediate_size = _int(cfg, "shared_expert_intermediate_size", default=0) or 0
         spec.moe_layer_freq = _int(cfg, "decoder_sparse_step", default=1) or 1
+        if arch.startswith("Llama4"):
+            _llama4_layout(cfg, spec)
 
     ssm = cfg.get("mamba_ssm_dtype")
     spec.mamba_ssm_dtype = str(ssm) if isinstance(ssm, str) else None

@@ -366,6 +366,7 @@ class Commands(Conditions):
                     self._command_path(prefix_env),
                     self.cwd != self.start_cwd,
                     self.cwd,
+                    self.bg_mark,
                 )
             )
             self.emit("unknown_command", at, reason=argv[0].reason, argv0=argv[0].expansion)
@@ -379,6 +380,7 @@ class Commands(Conditions):
                 self._command_path(prefix_env),
                 self.cwd != self.start_cwd,
                 self.cwd,
+                self.bg_mark,
             )
         )
         args = argv[1:]

@@ -284,6 +284,8 @@ class PredictedCommand:
     # ``moved``: a `cd` to a directory not known statically
     moved: bool = False
     cwd: str | None = None
+    # started with `&`: the script goes on while it runs (a container's server, MM013)
+    background: bool = False
 
     @functools.cached_property
     def texts(self) -> list[str | None]:

@@ -40,6 +40,8 @@ class ShellResult:
     # for each of those commands (same order): (moved, directory): whether the script changed directory
     # before it, and the directory it runs in (None: a `cd` to a directory not known statically)
     command_dirs: list[tuple[bool, str | None]] = field(default_factory=list)
+    # for each of those commands (same order): whether it was started in the background (`&`)
+    command_background: list[bool] = field(default_factory=list)
     # for each server (same order): the condition it depends on (None: always runs), and its stdout/stderr
     conditions: list[str | None] = field(default_factory=list)
     outputs: list[dict[str, str | None]] = field(default_factory=list)

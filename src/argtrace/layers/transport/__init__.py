@@ -210,8 +210,12 @@ def _follow(
         where = _split_at(at) if tree is not None else None
         if tree is not None and where is not None and where[0] == source.label:
             located = _locate(prepared, tree, where[1], where[2])
+        before = len(result.servers)
         try:
             _dispatch(at, base, argv, located, ctx, result, source, ssh_host, vanished, moved)
+            if number < len(shell.command_background) and shell.command_background[number]:
+                # a carrier started with `&` (`docker run ... &`): its server runs while the script goes on
+                result.servers[before:] = [replace(s, backgrounded=True) for s in result.servers[before:]]
         except Exception as exc:  # one command argtrace cannot follow must not sink the whole report
             if os.environ.get("ARGTRACE_DEBUG"):
                 raise
