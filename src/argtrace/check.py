@@ -484,14 +484,14 @@ def _release_builds_differ(servers: Sequence[ServerCommand], analysed: str | Non
     to 0.11.0) whose builds have another entrypoint: ``latest`` was that build when such a launch ran
     (vllm#14376: ``vllm/vllm-openai:latest --model X`` of March 2025, when its entrypoint was
     ``python3 -m vllm.entrypoints.openai.api_server``)."""
-    from argtrace.frameworks.release import release_from_image
-    from argtrace.layers.transport.images import image_entry
-
     out: set[str] = set()
     for server in servers:
         assumed = server.assumed_entrypoint
         if assumed is None or not assumed.at:
             continue
+        from argtrace.frameworks.release import release_from_image
+        from argtrace.layers.transport.images import image_entry
+
         if any(release_from_image(fw, assumed.image) for fw in ("sglang", "vllm")):
             out.add(assumed.at)
             continue

@@ -5,6 +5,7 @@ which one a file is, told by its name and first lines, and the call that reads i
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Mapping, Sequence
 
 from argtrace.layers.transport.context import TransportResult, _scrubbed
@@ -12,6 +13,10 @@ from argtrace.layers.transport.context import TransportResult, _scrubbed
 
 def runner_refusal(label: str, data: bytes) -> str | None:
     """Why a file of a tool argtrace does not read is refused, or ``None``."""
+    if data.startswith(b"#!") and not posixpath.basename(label).lower().startswith("taskfile"):
+        # a script: no playbook or justfile reader takes one (each says so), and importing them costs
+        # a short check's start-up (issue 18)
+        return None
     from argtrace.layers.transport.refused import (
         ansible_not_a_launch,
         justfile_not_a_launch,
@@ -26,6 +31,8 @@ def runner_refusal(label: str, data: bytes) -> str | None:
 
 def runner_kind(label: str, data: bytes) -> str | None:
     """``"procfile"``, ``"apptainer"`` or ``None``."""
+    if data.startswith(b"#!"):
+        return None  # a script named Procfile stays a script (is_procfile); a definition file has no `#!`
     from argtrace.layers.transport.procfile import is_procfile
 
     if is_procfile(label, data):
