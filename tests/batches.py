@@ -161,6 +161,15 @@ def not_class_a(cases: list[LogCase]) -> list[Any]:
     ]
 
 
+def missing_cases(missing: Mapping[str, tuple[str, str]]) -> list[Any]:
+    """The names of ``missing`` (name -> (word the cause's alarm must hold, what argtrace lacks)), sorted,
+    each a strict xfail naming what it lacks."""
+    return [
+        pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=missing[name][1]))
+        for name in sorted(missing)
+    ]
+
+
 def assert_what_the_log_gives(report: dict[str, Any], case: LogCase, *, version: bool = False) -> None:
     """The batches' per-case assertions: the report is JSON as given, the exact findings, the framework
     (and release with ``version``), the last launch's state and stage (a case without a launch has

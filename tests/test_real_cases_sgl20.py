@@ -25,6 +25,7 @@ from tests.batches import (
     WhyCase,
     assert_why_gives,
     log_sources,
+    missing_cases,
     recorded_check,
     recorded_log_report,
     table_counts,
@@ -354,13 +355,7 @@ MISSING = {
 }
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=MISSING[name][1]))
-        for name in sorted(MISSING)
-    ],
-)
+@pytest.mark.parametrize("name", missing_cases(MISSING))
 def test_the_cause_is_an_alarm(name: str) -> None:
     word = MISSING[name][0]
     assert any(word in f["message"] for f in alarms(check(name)))

@@ -20,7 +20,15 @@ from typing import Any
 import pytest
 
 from argtrace.commands.why import explain
-from tests.batches import RECONSTRUCTED, WhyCase, assert_why_gives, recorded_check, table_counts, unsourced
+from tests.batches import (
+    RECONSTRUCTED,
+    WhyCase,
+    assert_why_gives,
+    missing_cases,
+    recorded_check,
+    table_counts,
+    unsourced,
+)
 from tests.conftest import Launch, alarms
 
 CASES = Path(__file__).resolve().parent / "data" / "real_cases_sgl21"
@@ -334,13 +342,7 @@ MISSING = {
 }
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=MISSING[name][1]))
-        for name in sorted(MISSING)
-    ],
-)
+@pytest.mark.parametrize("name", missing_cases(MISSING))
 def test_the_cause_is_an_alarm(name: str) -> None:
     word = MISSING[name][0]
     assert any(word in f["message"] for f in alarms(check(name)))
