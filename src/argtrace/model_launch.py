@@ -99,6 +99,19 @@ class VanishedWord:
 
 
 @dataclass(frozen=True)
+class CommandIO:
+    """What a simple command reads from the script itself and where its output goes: a here-document or
+    here-string on its stdin as the script's shell expands it (``cat <<EOF > vllm.yaml``, ``kubectl apply -f
+    - <<EOF``), and the file its stdout is redirected to. A script that writes a launch file and hands it to
+    the program that runs it is followed through these (``layers/transport/handoff.py``)."""
+
+    stdin: str | None  # the text on stdin (None: a here-document whose expansion is not known statically)
+    stdin_line: int | None  # the script line the here-document's body starts on (None: a here-string)
+    stdout: str | None = None  # the file fd 1 is redirected to (`>`, `>>`, `>|`, `&>`), as expanded
+    append: bool = False  # `>>`: the text goes after what the file held
+
+
+@dataclass(frozen=True)
 class EnvValue:
     """One environment variable's value as the predicted process sees it (``None``: not known statically)
     and where it came from."""

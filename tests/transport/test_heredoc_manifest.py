@@ -19,12 +19,31 @@ DATA = REPO / "tests" / "data" / "heredoc_manifest"
 POD = "apiVersion: v1\nkind: Pod\nmetadata: {name: vllm}\nspec:\n  containers:\n    - name: vllm\n"
 
 
-def test_the_real_script_is_read_as_a_script_and_starts_no_server_here() -> None:
-    result = run_cli(["check", "--format", "json", str(DATA / "install-vllm-meta-llama.sh")])
+def test_the_real_script_is_read_as_a_script_and_its_applied_manifest_followed() -> None:
+    result = run_cli(["check", "--format", "json", "--no-resolve", str(DATA / "install-vllm-meta-llama.sh")])
     assert result.status == 0, result.stderr
     report = json.loads(result.stdout)
-    # the server starts in the cluster (`kubectl apply -f`), which argtrace does not follow from a script
-    assert [(f["code"], f["severity"]) for f in report["findings"]] == [("SH019", "info")]
+    # the server starts in the cluster from the manifest the script wrote (`kubectl apply -f`, handoff.py)
+    assert [s["argv"] for s in report["servers"]] == [
+        [
+            "vllm",
+            "serve",
+            "meta-llama/Llama-3.2-1B-Instruct",
+            "--max_num_batched_tokens",
+            "2048",
+            "--max_model_len",
+            "2048",
+        ]
+    ]
+    assert [(f["code"], f["severity"]) for f in report["findings"]] == [("PR011", "info"), ("PR007", "info")]
+    [hop] = report["transport"]["hops"]
+    assert hop["via"] == "kubectl apply"
+    assert hop["files"] == [
+        {
+            "file": "vllm-meta-llama.yaml",
+            "read": f"written by the script at {DATA / 'install-vllm-meta-llama.sh'}:6",
+        }
+    ]
 
 
 def test_manifest_keys_only_in_a_heredoc_body_make_no_manifest() -> None:

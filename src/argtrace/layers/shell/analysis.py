@@ -263,6 +263,8 @@ def analyze(
         command_paths=[c.path for c in ev.commands],
         command_dirs=[(c.moved, c.cwd) for c in ev.commands],
         command_background=[c.background for c in ev.commands],
+        command_io=[c.io for c in ev.commands],
+        command_env=[c.env for c in ev.commands],
         conditions=[s.conditional for s in ev.servers],
         outputs=[server_outputs(s) for s in ev.servers],
         exit_reason=exit_reason,

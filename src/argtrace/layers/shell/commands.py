@@ -34,11 +34,14 @@ from argtrace.layers.shell.invocation import sbatch_job
 from argtrace.layers.shell.servers import ServerRecords
 from argtrace.layers.shell.state import Var
 from argtrace.layers.shell.wrapenv import expand_env_s
+from argtrace.model_launch import CommandIO
 
 if TYPE_CHECKING:
     from argtrace.layers.slurm import Export
 
 
+# the programs that run a compose file themselves (`docker compose`, `podman compose` are found by their word)
+_COMPOSE_PROGRAMS = frozenset({"docker-compose", "podman-compose"})
 _ALIAS_NAME = re.compile(r"[^\s/$`=\\'\"<>|&;()]+")
 
 
@@ -318,6 +321,41 @@ class Commands(ServerRecords):
             return
         self.exec_fds = fds
 
+    def _compose_env(
+        self, argv: list[ExpWord], prefix_env: dict[str, tuple[str | None, str, str, str | None]]
+    ) -> dict[str, str | None] | None:
+        """The environment ``docker compose``/``docker-compose`` runs with: compose reads its file's
+        ``${NAME}`` from it (None for any other command, whose environment nothing reads later)."""
+        name = (argv[0].text or "").rsplit("/", 1)[-1]
+        if name not in _COMPOSE_PROGRAMS and not (
+            name in ("docker", "podman") and any(w.text == "compose" for w in argv[1:4])
+        ):
+            return None
+        env = {to_str(k): (None if v[0] is None else to_str(v[0])) for k, v in self.exported_env().items()}
+        env.update({to_str(k): (None if v[0] is None else to_str(v[0])) for k, v in prefix_env.items()})
+        return env
+
+    def _command_io(
+        self, redirs: list[tuple[str | None, str, str | None, str, L.RedirTok]]
+    ) -> CommandIO | None:
+        """The text a command reads on stdin from the script (the last ``<<``/``<<-``/``<<<`` on fd 0 wins, as
+        in bash) and the file its stdout goes to; None when it has no such stdin."""
+        stdin: tuple[str | None, int | None] | None = None
+        stdout: str | None = None
+        append = False
+        for fd, op, tgt, _rat, r in redirs:
+            if op in ("<<", "<<-") and fd in (None, "0"):
+                line = self.src.text.count("\n", 0, r.start) + 2  # the body starts on the next line
+                stdin = (heredoc_text(self, r), line)
+            elif op == "<<<" and fd in (None, "0"):
+                # bash ends a here-string with a newline
+                stdin = (None if tgt is None else to_str(tgt) + "\n", None)
+            elif op in (">", ">>", ">|", "&>", "&>>") and fd in (None, "1"):
+                stdout, append = (None if tgt is None else to_str(tgt)), op in (">>", "&>>")
+        if stdin is None:
+            return None
+        return CommandIO(stdin[0], stdin[1], stdout, append)
+
     def _note_redirect(self, fd: str | None, op: str, tgt: str | None, at: str, server: int | None) -> None:
         if tgt is not None and op in (">", ">>", "&>", "&>>", ">|") and tgt not in ("/dev/null",):
             self.log_writes.append((tgt, op, at))
@@ -364,6 +402,8 @@ class Commands(ServerRecords):
                 self.cwd != self.start_cwd,
                 self.cwd,
                 self.bg_mark,
+                self._command_io(redirs) if redirs else None,
+                self._compose_env(argv, prefix_env),
             )
         )
         args = argv[1:]
@@ -717,3 +757,26 @@ def detect_after_unknown(texts: list[str]) -> Detection | None:
                 wrapper_at=tuple(i + k for i in det.wrapper_at),
             )
     return None
+
+
+def heredoc_text(evaluator: Any, redir: L.RedirTok) -> str | None:
+    """A here-document's body as the shell writes it: as written under a quoted delimiter, else expanded
+    like a double-quoted word in which ``"`` is an ordinary character (bash(1), Here Documents); None when
+    an expansion in it is not known statically."""
+    body = redir.heredoc
+    if body is None or redir.heredoc_quoted or not any(c in body for c in "$`\\"):
+        return None if body is None else to_str(body)
+    out: list[str] = []
+    i = 0
+    while i < len(body):
+        c = body[i]
+        if c == "\\" and i + 1 < len(body):
+            # `\"` in a here-document is both characters; inside double quotes it would be a bare quote
+            out.append('\\\\\\"' if body[i + 1] == '"' else body[i : i + 2])
+            i += 2
+            continue
+        out.append('\\"' if c == '"' else c)
+        i += 1
+    word = L.WordTok('"' + "".join(out) + '"', redir.start)
+    value: str | None = evaluator.expand_single(word)
+    return None if value is None else to_str(value)

@@ -23,7 +23,7 @@ from typing import Any
 from argtrace.frameworks.detect import Detection
 from argtrace.layers.shell import lexer as L
 from argtrace.layers.shell.state import Var, new_var
-from argtrace.model_launch import FromUnset
+from argtrace.model_launch import CommandIO, FromUnset
 
 # Evaluation steps (a command or compound command, a command substitution) for the whole script, sourced
 # files and evals included: MAX_STEPS plus one per STEP_BYTES bytes of the script, so that a long script
@@ -286,6 +286,11 @@ class PredictedCommand:
     cwd: str | None = None
     # started with `&`: the script goes on while it runs (a container's server, MM013)
     background: bool = False
+    # a here-document/here-string on its stdin and the file its stdout goes to (layers/transport/handoff.py)
+    io: CommandIO | None = None
+    # the environment a `docker compose` command gets (None: another command): compose fills its file's
+    # ${NAME} from it (layers/transport/handoff.py); a value None is set but not known statically
+    env: dict[str, str | None] | None = None
 
     @functools.cached_property
     def texts(self) -> list[str | None]:

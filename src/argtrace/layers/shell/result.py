@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from argtrace.model import Finding, ServerCommand, VanishedWord
+from argtrace.model_launch import CommandIO
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,12 @@ class ShellResult:
     command_dirs: list[tuple[bool, str | None]] = field(default_factory=list)
     # for each of those commands (same order): whether it was started in the background (`&`)
     command_background: list[bool] = field(default_factory=list)
+    # for each of those commands (same order): a here-document/here-string on its stdin and where its stdout
+    # goes (None: no such stdin), for a launch file the script writes and hands on (transport/handoff.py)
+    command_io: list[CommandIO | None] = field(default_factory=list)
+    # for each of those commands (same order): the environment a `docker compose` command runs with (None:
+    # another command; a value None: set, not known statically)
+    command_env: list[dict[str, str | None] | None] = field(default_factory=list)
     # for each server (same order): the condition it depends on (None: always runs), and its stdout/stderr
     conditions: list[str | None] = field(default_factory=list)
     outputs: list[dict[str, str | None]] = field(default_factory=list)

@@ -42,7 +42,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from argtrace.layers.transport.context import Follow, TransportResult, _Context, _scrubbed
 from argtrace.layers.transport.interpreters import _check_node_interpreters
@@ -200,12 +200,24 @@ def _follow(
     for at, argv, _condition in shell.commands:
         if argv and argv[0] in ("export", "declare", "typeset") and (where := _split_at(at)):
             ctx.export_lines.add((where[0], where[1]))
+    written: dict[str, Any] = {}  # the files the script wrote from here-documents so far (handoff.py)
     for number, (at, argv, _condition) in enumerate(shell.commands):
         if not argv:
             continue
         vanished = shell.command_vanished[number] if number < len(shell.command_vanished) else ()
         moved = shell.command_dirs[number] if number < len(shell.command_dirs) else (False, None)
         base = _basename(argv[0])
+        io = shell.command_io[number] if number < len(shell.command_io) else None
+        if ssh_host is None and (base in _HAND_OFF_PROGRAMS or (io is not None and base in ("cat", "tee"))):
+            # a launch file the script writes, then hands to kubectl/podman (start-up: imported only then)
+            from argtrace.layers.transport.handoff import follow_hand_off, hand_off, note_write
+
+            cwd = moved[1] if moved[1] is not None else ("/<unknown directory>" if moved[0] else os.getcwd())
+            note_write(written, io, argv, cwd)
+            if (found := hand_off(argv)) is not None:
+                env = shell.command_env[number] if number < len(shell.command_env) else None
+                follow_hand_off(at, found, io, env, cwd, written, ctx, result, source, analyze_transport)
+                continue
         located: _Located | None = None
         where = _split_at(at) if tree is not None else None
         if tree is not None and where is not None and where[0] == source.label:
@@ -275,6 +287,9 @@ def _dispatch(
     else:
         _wrapped(at, argv, ctx, result, source, ssh_host, vanished, moved)
 
+
+# the programs handoff.py reads a launch file for (`kubectl apply -f`, `podman kube play`, `compose up`)
+_HAND_OFF_PROGRAMS = frozenset({"kubectl", "oc", "podman", "docker", "docker-compose", "podman-compose"})
 
 # wrapped.py's CONTAINER_PROGRAMS, repeated so that a command without one imports nothing
 _CONTAINER_PROGRAMS = frozenset({"docker", "podman", "nvidia-docker", "nerdctl"})

@@ -39,6 +39,12 @@ def render_transport_section(section: Mapping[str, Any]) -> Any:
         elif via == "uploaded-script":
             out.append(f" {hop.get('host')}:{hop.get('path')} {' '.join(hop.get('args') or [])}")
             out.append(f"  (uploaded at {hop.get('uploaded_at')})", style="dim")
+        elif "files" in hop:  # a launch file handed to its runner (`kubectl apply -f`): transport/handoff.py
+            for handed in hop["files"] or []:
+                out.append(f"\n      {handed.get('file')}: ", style="dim")
+                out.append(str(handed.get("read") or "?"))
+            if hop.get("unread"):
+                out.append(f"\n      not read: {hop['unread']}", style="yellow")
         elif via == "--host":
             out.append(f" {hop.get('user')}@{hop.get('hostname')} ({hop.get('host')}), cwd {hop.get('cwd')}")
             out.append(f"\n      non-interactive PATH: {hop.get('path')}", style="dim")
