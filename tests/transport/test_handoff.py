@@ -134,7 +134,7 @@ def test_what_cannot_be_read_is_said_and_no_server_is_invented(tmp_path: Path) -
     hops = report["transport"]["hops"]
     assert [h["files"] for h in hops[:2]] == [
         [{"file": "https://example.com/vllm.yaml", "read": "a URL: not fetched"}],
-        [{"file": "missing.yaml", "read": "not written by the script nor found where it runs"}],
+        [{"file": "missing.yaml", "read": f"not written by the script nor found where it runs ({tmp_path})"}],
     ]
     assert hops[2]["unread"] == "a kustomization (check its directory's kustomization.yaml)"
 
@@ -247,3 +247,37 @@ def test_which_compose_commands_hand_a_file_on() -> None:
     assert hand_off(["docker", "compose", "logs", "-f"]) is None
     assert hand_off(["docker", "compose", "down"]) is None
     assert hand_off(["docker", "run", "--gpus", "all", "vllm/vllm-openai"]) is None
+
+
+def test_a_piped_stdin_and_a_file_beside_the_script_are_said_not_read(tmp_path: Path) -> None:
+    # boettiger-lab/k8s vllm/nimbus/up.sh: a secret piped to `kubectl apply -f -`, then files named
+    # relative to the script's own directory while bash runs it from the caller's
+    (tmp_path / "vllm").mkdir()
+    (tmp_path / "vllm" / "deployment.yaml").write_text(DEPLOYMENT.format(model="m", extra=""))
+    (tmp_path / "vllm" / "up.sh").write_text(
+        "#!/bin/bash\nkubectl create secret generic k --from-literal=api-key=$KEY --dry-run=client -o yaml"
+        " | kubectl apply -f -\nkubectl apply -f deployment.yaml\n"
+    )
+    result = run_cli(["check", "--format", "json", "--no-shellcheck", "--no-resolve", "vllm/up.sh"], tmp_path)
+    report = json.loads(result.stdout)
+    assert report["servers"] == []
+    assert [h["files"] for h in report["transport"]["hops"]] == [
+        [
+            {
+                "file": "-",
+                "read": "its stdin is no here-document of the script (a pipe, or the caller's): not read",
+            }
+        ],
+        [
+            {
+                "file": "deployment.yaml",
+                "read": f"not written by the script nor found where it runs ({tmp_path}); deployment.yaml is "
+                "beside the script: check from its directory (cd vllm && argtrace check ...)",
+            }
+        ],
+    ]
+    # from the script's directory, the manifest is read
+    inside = run_cli(
+        ["check", "--format", "json", "--no-shellcheck", "--no-resolve", "up.sh"], tmp_path / "vllm"
+    )
+    assert [s["argv"][3:5] for s in json.loads(inside.stdout)["servers"]] == [["--model", "m"]]

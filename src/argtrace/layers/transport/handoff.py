@@ -286,14 +286,18 @@ def follow_hand_off(
         if data is None:
             if word.startswith(("http://", "https://")):
                 entry["read"] = "a URL: not fetched"
-            elif word != "-" and hostfs.isdir(_key(word, cwd)):
+            elif word == "-":
+                entry["read"] = (
+                    "its stdin is no here-document of the script (a pipe, or the caller's): not read"
+                )
+            elif hostfs.isdir(_key(word, cwd)):
                 entry["read"] = "a directory: not read"
             elif word == "<default>":
                 entry["read"] = (
                     f"none of {', '.join(_COMPOSE_DEFAULTS)} written by the script or where it runs"
                 )
             else:
-                entry["read"] = "not written by the script nor found where it runs"
+                entry["read"] = _not_found(word, cwd, source)
             continue
         kind = manifest_kind(data)
         if kind != ("compose" if found.compose else "kubernetes") and not (
@@ -342,6 +346,23 @@ def _default_compose_file(cwd: str, written: dict[str, Written]) -> str:
         if key in written or hostfs.isfile(key):
             return name
     return "<default>"
+
+
+def _not_found(word: str, cwd: str, source: ScriptSource) -> str:
+    """Why a file word is not read; a relative file that lies beside the script is named, since the script
+    may be meant to run from its own directory (bash runs it from the caller's, which argtrace follows)."""
+    from argtrace.layers.shell import hostfs
+
+    said = f"not written by the script nor found where it runs ({cwd})"
+    if word.startswith("/") or source.path is None:
+        return said
+    beside = posixpath.join(posixpath.dirname(str(source.path)), word)
+    if posixpath.normpath(beside) != _key(word, cwd) and hostfs.isfile(beside):
+        here = posixpath.dirname(str(source.path)) or "."
+        return (
+            f"{said}; {word} is beside the script: check from its directory (cd {here} && argtrace check ...)"
+        )
+    return said
 
 
 def _compose_environment(env: dict[str, str | None] | None, ctx: _Context) -> tuple[dict[str, str], set[str]]:
