@@ -590,11 +590,15 @@ def _container_servers(
     expansion: str,
     result: TransportResult,
     vanished: tuple[VanishedWord, ...] = (),
+    *,
+    script_at: Mapping[str, str] | None = None,
 ) -> None:
     """Servers of a container's process: its argv, or the script of a ``sh -c STRING`` entrypoint (the
     pattern of vLLM's Kubernetes guide), analysed by the shell layer with the container's environment.
     ``vanished``: the words of the argv that expanded to nothing before the carrier handed it on (a local
-    ``docker run``'s, compose's interpolation), numbered in ``argv``."""
+    ``docker run``'s, compose's interpolation), numbered in ``argv``. ``script_at``: where in the carrier's
+    file a string stands (``FILE:LINE:INDENT``), so that the script's findings point at the file's own
+    characters."""
     from argtrace.frameworks.detect import EXEC_ARGS_ENTRYPOINTS
     from argtrace.layers.shell import ScriptSource, analyze_script
 
@@ -618,7 +622,14 @@ def _container_servers(
                     why = origin.reason if origin else None
                     unknown[k] = why or f"set in the {expansion}, not known here"
             label = f"<{expansion}>"
-            source = ScriptSource(label=label, data=argv[i + 1].encode("utf-8", "surrogateescape"), path=None)
+            data = argv[i + 1].encode("utf-8", "surrogateescape")
+            file, line, indent = _file_place((script_at or {}).get(argv[i + 1]))
+            if file is not None:
+                # the script's characters are the file's: findings name the place the user edits
+                pad = b" " * indent
+                moved = b"\n".join(pad + ln if ln else ln for ln in data.split(b"\n"))
+                label, data = file, b"\n" * (line - 1) + moved
+            source = ScriptSource(label=label, data=data, path=None)
             shell = analyze_script(
                 source,
                 list(argv[i + 3 :]),
@@ -649,6 +660,14 @@ def _container_servers(
     server = _server_from_argv(at, whole, env, expansion, origins)
     if server is not None:
         result.servers.append(replace(server, vanished=vanished) if vanished else server)
+
+
+def _file_place(where: str | None) -> tuple[str | None, int, int]:
+    """(file, line, indentation) of a ``FILE:LINE:INDENT`` place; (None, 0, 0) for none."""
+    parts = (where or "").rsplit(":", 2)
+    if len(parts) != 3 or not parts[1].isdigit() or not parts[2].isdigit():
+        return None, 0, 0
+    return parts[0], int(parts[1]), int(parts[2])
 
 
 def _docker(

@@ -157,6 +157,7 @@ def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: 
         maybe_set = maybe_from_env_from(node, env, sourced.unresolved)
         env.update(dict.fromkeys(maybe_set))
         words: dict[str, list[str] | None] = {}
+        script_at: dict[str, str] = {}  # an item's text -> where its first line stands (a `sh -c` script's)
         for field_name in ("command", "args"):
             field_node = _get(node, field_name)
             items = _seq(field_node)
@@ -172,6 +173,8 @@ def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: 
                 value, missing = k8s_expand(text, resolvable)
                 item_at = _line(label, item)
                 placed.append((value, item_at))
+                if (first := _first_line(label, item, value)) is not None:
+                    script_at.setdefault(value, first)
                 for ref in dict.fromkeys(missing):
                     if ref in env or has_env_from:
                         # valueFrom (a Secret, a field) or envFrom: expanded in the cluster
@@ -265,7 +268,15 @@ def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: 
         container_env = _image_path(env, origins, at, image)
         before = len(result.servers)
         where = f"kubernetes pod {pod.placement.pod} container {name}" if pod.placement.pod else None
-        _container_servers(at, final, *container_env, where or f"kubernetes container {name}", result)
+        _container_servers(
+            at,
+            final,
+            *container_env,
+            where or f"kubernetes container {name}",
+            result,
+            # a pod of a StatefulSet keeps its own label: its servers differ by pod, not by line
+            script_at=script_at if where is None else None,
+        )
         _tag_image(result, before, image, assumed)
         _image_started(at, image, container_env[0], result, before)
         gpus, gpus_at = container_gpus(node, label)
@@ -359,3 +370,34 @@ def _containers(spec: Any, extra: Sequence[Any] = ()) -> list[tuple[str, Any]]:
     for node in [*extra, *(_seq(_get(spec, "containers")) or [])]:
         out.append((_scalar(_get(node, "name")) or ("main" if node in extra else ""), node))
     return out
+
+
+def _first_line(label: str, item: Any, value: str) -> str | None:
+    """``FILE:LINE:INDENT`` where an item's text stands in the file, when its characters are the file's own:
+    a one-line scalar written without escapes, or a literal block (``|``) without here-documents (its
+    lines are moved right by the block's indentation, which a here-document's terminator would not
+    survive). None otherwise: a folded block, a string over several lines, an escape or a `$(NAME)` the
+    kubelet expands; the script then keeps a label of its own rather than pointing at the wrong column."""
+    mark = getattr(item, "start_mark", None)
+    buffer = getattr(mark, "buffer", None)
+    if mark is None or not isinstance(buffer, str):
+        return None
+    file = _line(label, item).rpartition(":")[0]
+    style = getattr(item, "style", None)
+    if style == "|":
+        if "<<" in value:
+            return None
+        lines = buffer[mark.pointer :].split("\n")[1:]
+        content = value.rstrip("\n").split("\n")
+        first = next((ln for ln in lines if ln.strip()), "")
+        indent = len(first) - len(first.lstrip(" "))
+        if lines[: len(content)] != [(" " * indent + c) if c else c for c in content] and [
+            ln.rstrip() for ln in lines[: len(content)]
+        ] != [(" " * indent + c).rstrip() for c in content]:
+            return None
+        return f"{file}:{mark.line + 2}:{indent}"
+    quote = 1 if style in ("'", '"') else 0
+    start = mark.pointer + quote
+    if "\n" in value or buffer[start : start + len(value)] != value:
+        return None
+    return f"{file}:{mark.line + 1}:{mark.column + quote}"
