@@ -74,7 +74,8 @@ FOUND = [
         "value but gets none, and the next word '--disaggregation-bootstrap-port' looks like a flag; "
         'argparse stops with "argument --disaggregation-bootstrap-port: expected one argument" (exit '
         "status 2)",
-        "make sure the value is there",
+        # the script in the manifest is read at the manifest's own place, so the edit is the file's
+        "Delete the first --disaggregation-bootstrap-port at",
     ),
     Found(
         "vllm22072_compose_list.yaml",

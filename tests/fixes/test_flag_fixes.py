@@ -84,6 +84,19 @@ def test_a_flag_written_without_its_value_gets_the_default_after_it() -> None:
     )
 
 
+def test_a_flag_written_again_at_once_with_its_value_loses_the_empty_first() -> None:
+    # dynamo#12375 (tests/data/real_cases/dynamo12375_dup_bootstrap.yaml): the upstream fix deleted the first
+    command = "python3 -m sglang.launch_server --model-path /m --port --port 8000 --host 0.0.0.0"
+    report = run_cli(["check", "--format", "json", *SG10, "-c", command]).json
+    pa012 = _findings(report)["PA012"]
+    assert pa012["fix_edits"] == [{"file": "<-c>", "start": "1:49", "end": "1:56", "replacement": ""}]
+    assert pa012["fix_verified"] is True
+    assert pa012["fix"] == (
+        "Delete the first --port at <-c>:1:49: it is written again right after it with its value, the one "
+        "meant."
+    )
+
+
 def test_a_missing_value_after_an_expansion_takes_the_expansions_edit() -> None:
     """``--port $2 --tp-size 1`` with $2 unset: PA012 is about the word that vanished, so it is SH007's
     consequence (one cause); writing a value after ``--port`` would leave ``$2`` to expand later, so the

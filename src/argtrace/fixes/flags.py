@@ -152,6 +152,15 @@ def missing_value(finding: Finding, source: SourceFile, report: Report) -> Propo
     rest = line[end:].rstrip("\r\n").lstrip(" \t")
     if rest and not rest.startswith(("-", "\\", ";", "&", "|", "#")):
         return None  # a word follows that is not a flag: the value vanished from it, not from the file
+    if rest.split(None, 1)[0].split("=", 1)[0] == flag.group(1) if rest else False:
+        # `--port --port 8000`: the flag is written again at once with its value, which is the one meant;
+        # the first, empty one is what stops argparse
+        stop = len(line) - len(line[end:].lstrip(" \t"))
+        return Proposal(
+            (_edit(source, number, col, stop, ""),),
+            f"Delete the first {flag.group(1)} at {source.label}:{number}:{col + 1}: it is written again "
+            "right after it with its value, the one meant.",
+        )
     default = _default(report, flag.group(1))
     if default is None:
         return None

@@ -42,6 +42,7 @@ if TYPE_CHECKING:
 
 # the programs that run a compose file themselves (`docker compose`, `podman compose` are found by their word)
 _COMPOSE_PROGRAMS = frozenset({"docker-compose", "podman-compose"})
+_COMPOSE_ENDINGS = ("compose", "docker", "podman")
 _ALIAS_NAME = re.compile(r"[^\s/$`=\\'\"<>|&;()]+")
 
 
@@ -343,6 +344,8 @@ class Commands(ServerRecords):
         stdin: tuple[str | None, int | None] | None = None
         stdout: str | None = None
         append = False
+        if not any(op.startswith("<<") for _fd, op, *_rest in redirs):
+            return None  # most redirections write a log: no text from the script on stdin
         for fd, op, tgt, _rat, r in redirs:
             if op in ("<<", "<<-") and fd in (None, "0"):
                 line = self.src.text.count("\n", 0, r.start) + 2  # the body starts on the next line
@@ -403,7 +406,8 @@ class Commands(ServerRecords):
                 self.cwd,
                 self.bg_mark,
                 self._command_io(redirs) if redirs else None,
-                self._compose_env(argv, prefix_env),
+                # every command's name is asked: the endswith test spares most of them the rest (issue 18)
+                self._compose_env(argv, prefix_env) if name.endswith(_COMPOSE_ENDINGS) else None,
             )
         )
         args = argv[1:]
