@@ -118,14 +118,70 @@ class _Vars:
             return prereqs.split()[0] if inner == "<" and prereqs.split() else prereqs
         if inner.startswith("shell "):
             return "$(" + self.expand(inner[6:], target, prereqs, shell=shell, depth=depth + 1) + ")"
+        name, _, rest = inner.partition(" ")
+        if name in _FUNCTIONS and depth < 20:
+            return _call(self, name, rest.lstrip(), target, prereqs, shell=shell, depth=depth + 1)
         if " " in inner or "," in inner or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.-]*", inner):
-            return "$(" + inner + ")"  # a make function: its value is not computed here
+            # a make function not computed here: an unknown value, written as a command substitution bash can
+            # parse (the function's own text, `$(if A,B,C)`, is no shell code)
+            return "$(: make function " + "'" + inner.replace("'", "'\\''") + "')"
         if inner in self.values and depth < 20:
             return self.expand(self.values[inner], target, prereqs, shell=shell, depth=depth + 1)
         if inner in self.env:
             return self.env[inner]
         self.unknown.add(inner)
         return "${" + inner + "}" if shell else ""
+
+
+# GNU make's functions computed here ("Functions for Conditionals", "Functions for String Substitution and
+# Analysis"): their arguments are split at the commas outside parentheses, as make splits them
+_FUNCTIONS = frozenset({"if", "or", "and", "strip", "subst", "firstword", "lastword", "words"})
+
+
+def _arguments(text: str) -> list[str]:
+    out, level, start = [], 0, 0
+    for k, c in enumerate(text):
+        level += c in "({"
+        level -= c in ")}"
+        if c == "," and level == 0:
+            out.append(text[start:k])
+            start = k + 1
+    out.append(text[start:])
+    return out
+
+
+def _call(self: _Vars, name: str, args: str, target: str, prereqs: str, *, shell: bool, depth: int) -> str:
+    """The value of ``$(name args)``: a condition is make's own value of it (a variable neither in the
+    Makefile nor in the environment argtrace was given is empty, as make reads it); the branch taken is
+    expanded as the recipe reads it."""
+    parts = _arguments(args)
+
+    def value(k: int, *, in_shell: bool = False) -> str:
+        if k >= len(parts):
+            return ""
+        return self.expand(parts[k], target, prereqs, shell=in_shell and shell, depth=depth)
+
+    if name == "if":
+        return value(1, in_shell=True) if value(0).strip() else value(2, in_shell=True)
+    if name == "or":
+        for k in range(len(parts)):
+            if value(k).strip():
+                return value(k, in_shell=True)
+        return ""
+    if name == "and":
+        if all(value(k).strip() for k in range(len(parts))):
+            return value(len(parts) - 1, in_shell=True)
+        return ""
+    if name == "subst" and len(parts) >= 3:
+        return value(2, in_shell=True).replace(value(0), value(1))
+    words = value(0, in_shell=True).split()
+    if name == "strip":
+        return " ".join(words)
+    if name == "words":
+        return str(len(words))
+    if name == "firstword":
+        return words[0] if words else ""
+    return words[-1] if words else ""  # lastword
 
 
 def recipes_script(data: bytes, env: Mapping[str, str], goals: Sequence[str] = ()) -> MakeScript:
