@@ -122,9 +122,7 @@ class _Vars:
         if name in _FUNCTIONS and depth < 20:
             return _call(self, name, rest.lstrip(), target, prereqs, shell=shell, depth=depth + 1)
         if " " in inner or "," in inner or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.-]*", inner):
-            # a make function not computed here: an unknown value, written as a command substitution bash can
-            # parse (the function's own text, `$(if A,B,C)`, is no shell code)
-            return "$(: make function " + "'" + inner.replace("'", "'\\''") + "')"
+            return _not_computed(inner)
         if inner in self.values and depth < 20:
             return self.expand(self.values[inner], target, prereqs, shell=shell, depth=depth + 1)
         if inner in self.env:
@@ -136,6 +134,12 @@ class _Vars:
 # GNU make's functions computed here ("Functions for Conditionals", "Functions for String Substitution and
 # Analysis"): their arguments are split at the commas outside parentheses, as make splits them
 _FUNCTIONS = frozenset({"if", "or", "and", "strip", "subst", "firstword", "lastword", "words"})
+
+
+def _not_computed(call: str) -> str:
+    """A make function not computed here: an unknown value, written as a command substitution bash can parse
+    (the function's own text, `$(if A,B,C)`, is no shell code)."""
+    return "$(make-function '" + call.replace("'", "'\\''") + "')"
 
 
 def _arguments(text: str) -> list[str]:
@@ -155,26 +159,30 @@ def _call(self: _Vars, name: str, args: str, target: str, prereqs: str, *, shell
     Makefile nor in the environment argtrace was given is empty, as make reads it); the branch taken is
     expanded as the recipe reads it."""
     parts = _arguments(args)
+    # what decides the value holds a value not computed here (`$(shell ...)`, another function, a recipe's
+    # environment variable): so does the call
+    unknown = _not_computed(f"{name} {args}")
 
     def value(k: int, *, in_shell: bool = False) -> str:
         if k >= len(parts):
             return ""
         return self.expand(parts[k], target, prereqs, shell=in_shell and shell, depth=depth)
 
-    if name == "if":
-        return value(1, in_shell=True) if value(0).strip() else value(2, in_shell=True)
-    if name == "or":
-        for k in range(len(parts)):
-            if value(k).strip():
-                return value(k, in_shell=True)
-        return ""
-    if name == "and":
-        if all(value(k).strip() for k in range(len(parts))):
-            return value(len(parts) - 1, in_shell=True)
-        return ""
-    if name == "subst" and len(parts) >= 3:
-        return value(2, in_shell=True).replace(value(0), value(1))
-    words = value(0, in_shell=True).split()
+    if name in ("if", "or", "and"):
+        conditions = [value(k) for k in range(1 if name == "if" else len(parts))]
+        if any("$" in c for c in conditions):
+            return unknown
+        if name == "if":
+            return value(1, in_shell=True) if conditions[0].strip() else value(2, in_shell=True)
+        if name == "or":
+            return next((value(k, in_shell=True) for k, c in enumerate(conditions) if c.strip()), "")
+        return value(len(parts) - 1, in_shell=True) if all(c.strip() for c in conditions) else ""
+    texts = [value(k, in_shell=True) for k in range(len(parts))]
+    if any("$" in t for t in texts):
+        return unknown
+    if name == "subst" and len(texts) >= 3:
+        return texts[2].replace(texts[0], texts[1])
+    words = texts[0].split()
     if name == "strip":
         return " ".join(words)
     if name == "words":
