@@ -10,8 +10,8 @@ variables expanded as make expands them, every other line blank, so line numbers
 What it does not model: which target the user runs when none is named after the file (every recipe is read,
 in file order), the prerequisites a named target runs first, a recipe line's own shell (each line runs in a
 new one, so a ``cd`` or variable does not reach the next line; read here in one shell), ``make VAR=value`` on
-the command line, and make functions other than ``$(shell ...)`` (left as command substitutions: unknown
-values).
+the command line, and make functions other than ``$(shell ...)`` and those of ``_FUNCTIONS`` (the conditionals
+and a few string functions, computed): an unknown value, written as a command substitution bash can parse.
 """
 
 from __future__ import annotations
