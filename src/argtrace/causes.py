@@ -171,9 +171,10 @@ def _flag_names(setting: str, settings: Mapping[str, Setting]) -> set[str]:
 
 def _flags_before_expansions(text: str) -> set[str]:
     """Flags in a written command immediately followed by a ``$`` expansion (``--port $PORT``, quoted or
-    not)."""
+    not), or joined to one (``--port=$PORT``, ``--port="$PORT"``)."""
     words = text.split()
-    return {
+    joined = {w.split("=", 1)[0] for w in words if w.startswith("--") and "=$" in w.replace('="', "=")}
+    return joined | {
         w for w, nxt in itertools.pairwise(words) if w.startswith("-") and nxt.lstrip('"').startswith("$")
     }
 

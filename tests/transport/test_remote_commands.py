@@ -423,8 +423,8 @@ def test_remote_check_sources_the_nodes_file_and_never_runs_the_nodes_python(
         "and argtrace does not run what a launch names"
     )
     assert "TP015" not in remote.codes()
-    # here the file is not on PATH: the same script loses $PORT
-    assert "SH017" in local.codes() and local.json["servers"][0]["argv"][-1] == "--port"
+    # here the file is not on PATH: the same script's $PORT is read as set by it, value unknown (fa22)
+    assert "SH017" in local.codes() and local.json["servers"][0]["argv"][-2:] == ["--port", None]
 
 
 def test_remote_bash_n_runs_on_the_node(

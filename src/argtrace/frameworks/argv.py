@@ -9,6 +9,7 @@ stores can still be traced to the script word (and its origin) that produced it.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,6 +36,9 @@ class ArgToken:
     via: str | None = None
     at: str | None = None  # location of a synthesised word (e.g. "cfg.yaml") when not a script word
     original: str | None = None  # the script word before a rewrite (e.g. underscores), when it differs
+    # an unknown word written with a literal option in front (`--tensor-parallel-size=$(nproc)`): that
+    # `--name=`, so the parser reads the word as the option with an unknown value, not as a positional
+    option_prefix: str | None = None
 
     @property
     def known(self) -> bool:
@@ -72,9 +76,18 @@ class PreparedArgv:
     known_args: bool = False
 
 
+_OPTION_PREFIX = re.compile(r"--[A-Za-z0-9][A-Za-z0-9_.-]*=")
+
+
 def server_tokens(server: ServerCommand) -> list[ArgToken]:
     start = server.server_args_start
-    return [ArgToken(w.text, (i,)) for i, w in enumerate(server.argv) if i >= start]
+    out = []
+    for i, w in enumerate(server.argv):
+        if i < start:
+            continue
+        prefix = _OPTION_PREFIX.match(w.origin.expansion or "") if w.text is None else None
+        out.append(ArgToken(w.text, (i,), option_prefix=prefix.group(0) if prefix else None))
+    return out
 
 
 def texts(tokens: Sequence[ArgToken]) -> list[str | None]:

@@ -44,7 +44,8 @@ def run_parser(prepared: PreparedArgv, schema: Schema) -> ParseOutcome:
     parser = built.parser
     tokens = list(prepared.tokens)
     strings = [
-        _Tok(t.text if t.text is not None else f"{UNKNOWN_PREFIX}{i}", i) for i, t in enumerate(tokens)
+        _Tok(t.text if t.text is not None else f"{t.option_prefix or ''}{UNKNOWN_PREFIX}{i}", i)
+        for i, t in enumerate(tokens)
     ]
     hard: list[tuple[str, int | None, str]] = []
     dropped: set[int] = set()

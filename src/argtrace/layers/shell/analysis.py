@@ -178,6 +178,21 @@ def analyze(
                 )
             )
             ev, exit_reason = again, again_reason
+    # A script that sources a file argtrace cannot read (`source ./.env` with no .env here, `. "$CONF"`)
+    # and then reads variables it never sets: where the script runs that file may set them, so they are read
+    # as set (value unknown) rather than empty, and the SH017/SH018 note on the `source` says so; one read
+    # with a default of the script's own (`${PORT:-30000}`) keeps it, as bash does without the file
+    late = _read_after_unread_source(ev, env, unknown_env)
+    if late:
+        sourced = ev.unread_sources[0]
+        why_late = f"not set here; read after `{sourced}`, a file argtrace cannot read, which may set it"
+        late_findings: list[Finding] = []
+        unknown_late = {**(unknown_env or {}), **dict.fromkeys(late, why_late)}
+        again, again_reason = _evaluate(src, args, env, arg0, cwd, unknown_late, args_unknown, late_findings)
+        if again.servers:
+            findings.extend(late_findings)
+            again.read_after_unread_source = late
+            ev, exit_reason = again, again_reason
     # ---- syntax (bash -n)
     syntax_ok = True
     problems = syntax.result()
@@ -333,6 +348,18 @@ def _unset_reads(ev: Any, env: Mapping[str, str], unknown_env: Mapping[str, str]
         for n in ev.read_names
         if _NAME.fullmatch(n) and n not in env and n not in (unknown_env or {}) and n not in scope
     )
+
+
+def _read_after_unread_source(
+    ev: Any, env: Mapping[str, str], unknown_env: Mapping[str, str] | None
+) -> list[str]:
+    """The variables a run with a server start read unset after its first `source` of a file argtrace cannot
+    read, and never set: that file may set them where the script runs. Positional and special parameters are
+    the caller's, never the file's."""
+    before = ev.read_before_unread_source
+    if before is None or not ev.servers:
+        return []
+    return [n for n in _unset_reads(ev, env, unknown_env) if n not in before and n in ev.plain_read_names]
 
 
 def _dedupe(findings: list[Finding]) -> list[Finding]:
@@ -614,8 +641,24 @@ def _missing_backslash_message(data: bytes, line: int, word: str, words: str | N
     )
 
 
+def _read_as_set_by_it(ev: E.ShellEvaluator, first: list[bool]) -> str:
+    """What the first unreadable `source` adds to its note: the variables read after it as set by it."""
+    if not first[0] or not ev.read_after_unread_source:
+        return ""
+    first[0] = False
+    names = ", ".join(f"${n}" for n in ev.read_after_unread_source)
+    return (
+        f"; the script reads {names} after it and never sets "
+        + ("it" if len(ev.read_after_unread_source) == 1 else "them")
+        + ", so argtrace reads "
+        + ("it" if len(ev.read_after_unread_source) == 1 else "them")
+        + " as set by this file (value unknown); pass `--env NAME=VALUE` to check with the values it sets"
+    )
+
+
 def _event_findings(label: str, ev: E.ShellEvaluator, args: list[str], data: bytes) -> list[Finding]:
     out: list[Finding] = []
+    first_unread = [True]
     for e in ev.events:
         d = e.data
         if e.kind == "flag_as_command":
@@ -688,7 +731,7 @@ def _event_findings(label: str, ev: E.ShellEvaluator, args: list[str], data: byt
                 R.SH017.finding(
                     f"`source {d['file']}`: the file does not exist on this machine; if it does not exist "
                     "where the script runs either, bash reports an error and continues without what it "
-                    "would set",
+                    "would set" + _read_as_set_by_it(ev, first_unread),
                     at=e.at,
                     severity="info",
                     evidence=[Evidence("shell", e.at, d["file"])],
@@ -710,7 +753,7 @@ def _event_findings(label: str, ev: E.ShellEvaluator, args: list[str], data: byt
                 R.SH018.finding(
                     f"`source {d.get('raw')}` reads a file whose name is not known statically "
                     f"({d.get('reason')}): what "
-                    "it sets is not followed",
+                    "it sets is not followed" + _read_as_set_by_it(ev, first_unread),
                     at=e.at,
                 )
             )
@@ -852,6 +895,18 @@ _SC_COVERED: dict[str, set[int]] = {
 _SC_LEVEL: dict[str, Any] = {"error": "warning", "warning": "info", "info": "info", "style": "info"}
 
 
+def _continues_after(lines: list[bytes], line: int) -> bool:
+    """Whether the first line after ``line`` (1-based) that is neither blank nor a comment reads as the rest
+    of a command cut off by a comment's trailing backslash (SC1143): it starts with an option (`--port 8000`).
+    At the end of the file, or before a command of its own, nothing was cut off."""
+    for raw in lines[line:]:
+        text = raw.decode("utf-8", "replace").strip()
+        if not text or text.startswith("#"):
+            continue
+        return text.startswith("-")
+    return False
+
+
 def _shellcheck_findings(label: str, data: bytes, own: list[Finding], pending: Any = None) -> list[Finding]:
     from argtrace.layers.shell.shellcheck import TIMEOUT, run_shellcheck
     from argtrace.rules import Rule
@@ -888,10 +943,13 @@ def _shellcheck_findings(label: str, data: bytes, own: list[Finding], pending: A
             continue
         at = f"{label}:{c.line}:{c.column}"
         text = lines[c.line - 1].decode("utf-8", "replace").rstrip("\r") if 0 < c.line <= len(lines) else ""
+        level = _SC_LEVEL.get(c.level, "info")
+        if c.code == 1143 and not _continues_after(lines, c.line):
+            level = "info"  # the comment's backslash cuts nothing off: only comments or blanks follow it
         out.append(
             Finding(
                 code=f"SC{c.code}",
-                severity=_SC_LEVEL.get(c.level, "info"),
+                severity=level,
                 layer="shell",
                 message=f"shellcheck: {c.message}",
                 at=at,

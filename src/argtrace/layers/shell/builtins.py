@@ -650,6 +650,7 @@ class Builtins(Commands):
         fname = args[0].text
         if fname is None:
             self.emit("source_unknown", at, reason=args[0].reason, raw=args[0].expansion)
+            self._note_unread_source(f"{to_str(argv[0].text or 'source')} {args[0].expansion}")
             self._taint_all(
                 f"`{to_str(argv[0].text or 'source')} {args[0].expansion}` ({at}) reads a file not known "
                 "statically"
@@ -673,6 +674,8 @@ class Builtins(Commands):
             # it there; sglang#5873's `ssh HOST "source ~/.bashrc && ( ... launch_server ...)"`): the status
             # is unknown, so `source F && server` still starts the server on one fork. Only a file found
             # beside the script, not in the directory bash looks in, fails for certain (SH017 warning).
+            if not near:
+                self._note_unread_source(f"{to_str(argv[0].text or 'source')} {to_str(fname)}")
             return 1 if near else None
         real = hostfs.realpath(path)
         if real in self.source_stack:
@@ -724,6 +727,12 @@ class Builtins(Commands):
                     return cand
         p = self.resolve_path(fname)
         return p if p is not None and hostfs.isfile(p) else None
+
+    def _note_unread_source(self, written: str) -> None:
+        """A `source` argtrace cannot read (the file is not here, or its name is not known statically)."""
+        if self.read_before_unread_source is None:
+            self.read_before_unread_source = set(self.read_names)
+        self.unread_sources.append(written)
 
     def _taint_all(self, reason: str) -> None:
         """After sourcing an unknown file, any variable may have changed; we keep values but note it."""

@@ -433,6 +433,13 @@ class Core:
         # conditional, and the frame's status is known only if every way out gives the same one.
         self.return_frames: list[dict[str, Any]] = []
         self.read_names: set[str] = set()  # every variable name a `$NAME` / `${NAME...}` expanded
+        self.plain_read_names: set[str] = set()  # those expanded without a default (`${NAME:-x}`)
+        # the names read before the first `source` of a file that is not on this machine or not known
+        # statically (None: there was none), and those files: what the script reads unset after it may come
+        # from that file where the script runs (analysis.py reads it again with those names unknown)
+        self.read_before_unread_source: set[str] | None = None
+        self.unread_sources: list[str] = []
+        self.read_after_unread_source: list[str] = []  # set by analysis.py when it read them as unknown
         # state
         scope: dict[str, Var] = {}
         for k, v in env.items():

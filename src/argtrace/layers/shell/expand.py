@@ -394,6 +394,8 @@ class Expander(Params):
             return self._emit_list(vals, True, True)
         # scalar
         self.read_names.add(to_str(name))
+        if p.op in (None, ":?", "?"):  # no default of the script's own: what the variable holds decides
+            self.plain_read_names.add(to_str(name))
         if p.index is not None:
             st, value, reason = self._get_element(name, p.index, at)
         else:

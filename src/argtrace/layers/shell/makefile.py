@@ -10,8 +10,8 @@ variables expanded as make expands them, every other line blank, so line numbers
 What it does not model: which target the user runs when none is named after the file (every recipe is read,
 in file order), the prerequisites a named target runs first, a recipe line's own shell (each line runs in a
 new one, so a ``cd`` or variable does not reach the next line; read here in one shell), ``make VAR=value`` on
-the command line, and make functions other than ``$(shell ...)`` (left as command substitutions: unknown
-values).
+the command line, and make functions other than ``$(shell ...)`` and those of ``_FUNCTIONS`` (the conditionals
+and a few string functions, computed): an unknown value, written as a command substitution bash can parse.
 """
 
 from __future__ import annotations
@@ -118,14 +118,78 @@ class _Vars:
             return prereqs.split()[0] if inner == "<" and prereqs.split() else prereqs
         if inner.startswith("shell "):
             return "$(" + self.expand(inner[6:], target, prereqs, shell=shell, depth=depth + 1) + ")"
+        name, _, rest = inner.partition(" ")
+        if name in _FUNCTIONS and depth < 20:
+            return _call(self, name, rest.lstrip(), target, prereqs, shell=shell, depth=depth + 1)
         if " " in inner or "," in inner or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.-]*", inner):
-            return "$(" + inner + ")"  # a make function: its value is not computed here
+            return _not_computed(inner)
         if inner in self.values and depth < 20:
             return self.expand(self.values[inner], target, prereqs, shell=shell, depth=depth + 1)
         if inner in self.env:
             return self.env[inner]
         self.unknown.add(inner)
         return "${" + inner + "}" if shell else ""
+
+
+# GNU make's functions computed here ("Functions for Conditionals", "Functions for String Substitution and
+# Analysis"): their arguments are split at the commas outside parentheses, as make splits them
+_FUNCTIONS = frozenset({"if", "or", "and", "strip", "subst", "firstword", "lastword", "words"})
+
+
+def _not_computed(call: str) -> str:
+    """A make function not computed here: an unknown value, written as a command substitution bash can parse
+    (the function's own text, `$(if A,B,C)`, is no shell code)."""
+    return "$(make-function '" + call.replace("'", "'\\''") + "')"
+
+
+def _arguments(text: str) -> list[str]:
+    out, level, start = [], 0, 0
+    for k, c in enumerate(text):
+        level += c in "({"
+        level -= c in ")}"
+        if c == "," and level == 0:
+            out.append(text[start:k])
+            start = k + 1
+    out.append(text[start:])
+    return out
+
+
+def _call(self: _Vars, name: str, args: str, target: str, prereqs: str, *, shell: bool, depth: int) -> str:
+    """The value of ``$(name args)``: a condition is make's own value of it (a variable neither in the
+    Makefile nor in the environment argtrace was given is empty, as make reads it); the branch taken is
+    expanded as the recipe reads it."""
+    parts = _arguments(args)
+    # what decides the value holds a value not computed here (`$(shell ...)`, another function, a recipe's
+    # environment variable): so does the call
+    unknown = _not_computed(f"{name} {args}")
+
+    def value(k: int, *, in_shell: bool = False) -> str:
+        if k >= len(parts):
+            return ""
+        return self.expand(parts[k], target, prereqs, shell=in_shell and shell, depth=depth)
+
+    if name in ("if", "or", "and"):
+        conditions = [value(k) for k in range(1 if name == "if" else len(parts))]
+        if any("$" in c for c in conditions):
+            return unknown
+        if name == "if":
+            return value(1, in_shell=True) if conditions[0].strip() else value(2, in_shell=True)
+        if name == "or":
+            return next((value(k, in_shell=True) for k, c in enumerate(conditions) if c.strip()), "")
+        return value(len(parts) - 1, in_shell=True) if all(c.strip() for c in conditions) else ""
+    texts = [value(k, in_shell=True) for k in range(len(parts))]
+    if any("$" in t for t in texts):
+        return unknown
+    if name == "subst" and len(texts) >= 3:
+        return texts[2].replace(texts[0], texts[1])
+    words = texts[0].split()
+    if name == "strip":
+        return " ".join(words)
+    if name == "words":
+        return str(len(words))
+    if name == "firstword":
+        return words[0] if words else ""
+    return words[-1] if words else ""  # lastword
 
 
 def recipes_script(data: bytes, env: Mapping[str, str], goals: Sequence[str] = ()) -> MakeScript:

@@ -151,11 +151,32 @@ def server_findings(
         t = txt(i)
         if t is None or not t.startswith("--") or not t.endswith("=") or w.expansion == "literal":
             continue
+        # `--port=$PORT` rests on what `--port "$PORT"` rests on: a caller's variable not set here, or a
+        # script argument check was not given, is an assumption (warning), not a certainty
+        value = w.expansion[len(t) :] if w.expansion.startswith(t) else ""
+        m = _POSITIONAL.match(value)
+        named = _NAMED_VARIABLE.match(value)
+        caller = named is not None and ev.get_param(named.group(1))[0] == "unset"
+        if m and int(m.group(1)) > nargs:
+            # as `--port $2`: the invocation's arguments decide (verdicts.settle: assumed when none given)
+            why = (
+                f"`{value}` is unset (the script got {nargs} argument{plural}), so `{w.expansion}` "
+                "expands to "
+            )
+        elif caller and named is not None:
+            why = (
+                f"`{value}` is not set in the environment argtrace was given (if the caller sets it, pass "
+                f"`--env {named.group(1)}=...`), so `{w.expansion}` expands to "
+            )
+        else:
+            why = f"`{w.expansion}` expands to "
         out.append(
             R.SH007.finding(
-                f"`{w.expansion}` expands to `{t}`: the flag gets an empty value",
+                f"{why}`{t}`: the flag gets an empty value",
                 at=w.at,
                 evidence=[Evidence("shell", w.at, w.expansion)],
+                severity="warning" if caller else None,
+                basis="assumed" if caller else None,
             )
         )
     # unquoted expansions that split a value

@@ -1,0 +1,4 @@
+# Reconstructed (not copied) after https://github.com/lijiawei20161002/password_locking/blob/0c909dec5905084c8c5ff9c2c02f9113214a1306/local_inference_setup/serve.sh, seen 2026-12-04: two commented-out launches, then the api_server with `--model $HOME/models/...` and words separated by two blanks (no newline at the end).
+#CUDA_VISIBLE_DEVICES=2 vllm serve $HOME/models/DeepSeek-R1-Distill-Qwen-7B
+#CUDA_VISIBLE_DEVICES=1 python -m vllm.entrypoints.openai.api_server --model $HOME/models/DeepSeek-R1-Distill-Qwen-1.5B --port 9000
+CUDA_VISIBLE_DEVICES=0,1,2,3 python -m vllm.entrypoints.openai.api_server  --model $HOME/models/password_locked_gsm8k  --max-model-len 2048  --gpu-memory-utilization 0.9  --port 10000
