@@ -345,8 +345,10 @@ CASES = [
         "serving",
         # the API server's EngineDeadError only follows the engine's failure (logs22's `vllm-engine-dead`)
         "[vllm-engine-dead] vLLM's API server found its engine core process dead",
-        "Read the first error the EngineCore or a Worker process printed above this line (its traceback's last "
-        "line, after 'EngineCore encountered a fatal error.'): that is the cause; when there is none, the engine "
+        "Read the first error the EngineCore or a Worker process printed above this line (its "
+        "traceback's last "
+        "line, after 'EngineCore encountered a fatal error.'): that is the cause; when there is none, "
+        "the engine "
         "was killed without a trace (check `dmesg` for the OOM killer)",
         cause="LoRA",
         change="--",

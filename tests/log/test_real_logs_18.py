@@ -108,7 +108,8 @@ CASES = [
         "unknown",
         # the engine's own traceback after its line, cut after a frame (logs22): the first screen says so
         ENGINE.removesuffix(" Line: EngineCore failed to start.")
-        + " Its traceback is cut after its last frame (engine/core.py, run_engine_core), before its exception "
+        + " Its traceback is cut after its last frame (engine/core.py, run_engine_core), before its "
+        "exception "
         "line: the error that names the cause is not in the copy. Line: EngineCore failed to start.",
         ENGINE_FIX,
         cause="NCCL",
@@ -141,8 +142,10 @@ CASES = [
         "failed",
         "kv_cache",
         "[vllm-engine-core-failed] vLLM's engine process died during start-up; the cause is the first error "
-        "above it (during allocating the KV cache). Its traceback is cut after its last frame (engine/core.py, "
-        "_initialize_kv_caches), before its exception line: the error that names the cause is not in the copy. "
+        "above it (during allocating the KV cache). Its traceback is cut after its last frame "
+        "(engine/core.py, "
+        "_initialize_kv_caches), before its exception line: the error that names the cause is not in "
+        "the copy. "
         "Line: EngineCore failed to start.",
         ENGINE_FIX,
         cause="NCCL",
@@ -219,7 +222,8 @@ CASES = [
         "failed",
         "weights",
         SCHEDULER + " (during loading the weights). Its traceback is cut after its last frame "
-        "(model_executor/model_runner.py, load_model), before its exception line: the error that names the cause "
+        "(model_executor/model_runner.py, load_model), before its exception line: the error that names "
+        "the cause "
         "is not in the copy. Line: Scheduler hit an exception:",
         "Read the traceback after this line",
         cause="s3",
@@ -235,7 +239,8 @@ CASES = [
         "failed",
         "serving",
         SCHEDULER + " (during serving). Its traceback is cut after its last frame (utils/_contextlib.py, "
-        "decorate_context), before its exception line: the error that names the cause is not in the copy. Line: "
+        "decorate_context), before its exception line: the error that names the cause is not in the "
+        "copy. Line: "
         "Scheduler hit an exception:",
         "Read the traceback after this line",
         cause="cpu",
