@@ -281,8 +281,8 @@ def _launch_findings(
         if sig.wrapper and not hit.traceback and not raised and above is None:
             # vLLM's logger.exception prints the traceback on the lines after the wrapper's: one the copy cuts
             # before its exception line (llm-scaler#154's "EngineCore encountered a fatal error.")
-            tail = _cut_at_end(lc)
-            raised = _cut_after(tail[1]) if tail is not None and tail[0] > hit.line else ""
+            after = _cut_at_end(lc)
+            raised = _cut_after(after[1]) if after is not None and after[0] > hit.line else ""
         above_said = ""
         if above is not None:
             above_line, above_frame, above_stage = above
