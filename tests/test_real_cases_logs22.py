@@ -648,3 +648,18 @@ def recorded_why_text(text: str) -> dict[str, Any]:
 
     section: dict[str, Any] = explain(text)
     return section
+
+
+def test_why_leads_with_the_signature_when_the_sites_are_only_candidates() -> None:
+    from argtrace.commands.why_text import render_why
+
+    for name in (
+        "vllm42362_kimi_k26_dead_error_on_request",
+        "llmscaler636_compose_enginedead_process_enginecore",
+        "vllmascend7384_apiserver1_enginedead_while_serving",
+    ):
+        section = recorded_why(LOGS / "why" / f"{name}.txt")
+        assert section["confidence"] == "weak"
+        text = render_why(section, 80)
+        assert text.splitlines()[0].startswith("log signature vllm-engine-dead (LG007): "), (name, text[:300])
+        assert text.count("log signature vllm-engine-dead") == 1
