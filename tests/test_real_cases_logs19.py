@@ -281,9 +281,11 @@ CASES = [
         "failed",
         "kv_cache",
         # the frames right under "EngineCore failed to start." name its stage (was "a step this excerpt does
-        # not show"): the copy's traceback reaches _initialize_kv_caches
+        # not show"): the copy's traceback reaches _initialize_kv_caches, where it is cut (said since logs22)
         "[vllm-engine-core-failed] vLLM's engine process died during start-up; the cause is the first error "
-        "above it (during allocating the KV cache). Line: EngineCore failed to start.",
+        "above it (during allocating the KV cache). Its traceback is cut after its last frame "
+        "(engine/core.py, _initialize_kv_caches), before its exception line: the error that names the "
+        "cause is not in the copy. Line: EngineCore failed to start.",
         ENGINE_FIX,
         cause="bind_connector_metadata",
         change="--",

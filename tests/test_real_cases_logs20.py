@@ -339,12 +339,17 @@ CASES = [
         "vllm30872_lora_triton_sm100_engine_dead.log",
         "c",
         "c",
-        (("LG011", "error"), INFO10),
+        (("LG007", "error"), INFO10),
         "vllm",
         "failed",
         "serving",
-        "Launch 1 died during serving with: vllm.v1.engine.exceptions.EngineDeadError",
-        ADD_SIGNATURE,
+        # the API server's EngineDeadError only follows the engine's failure (logs22's `vllm-engine-dead`)
+        "[vllm-engine-dead] vLLM's API server found its engine core process dead",
+        "Read the first error the EngineCore or a Worker process printed above this line (its "
+        "traceback's last "
+        "line, after 'EngineCore encountered a fatal error.'): that is the cause; when there is none, "
+        "the engine "
+        "was killed without a trace (check `dmesg` for the OOM killer)",
         cause="LoRA",
         change="--",
         missing=CUT + ": the engine's Triton failure (LoRA kernels on SM100) follows the copy",

@@ -111,7 +111,9 @@ CASES = [
         "failed",
         "unknown",
         "[vllm-engine-core-failed] vLLM's engine process died during start-up; the cause is the first error "
-        "above it (during a step this excerpt does not show). Line: EngineCore failed to start.",
+        "above it (during a step this excerpt does not show). Its traceback is cut after its last frame "
+        "(engine/core.py, __init__), before its exception line: the error that names the cause is not in the "
+        "copy. Line: EngineCore failed to start.",
         "Read the first ERROR/traceback printed by the EngineCore or Worker process above this line",
         cause="out of memory",
         change="--gpu-memory-utilization",
@@ -239,12 +241,17 @@ CASES = [
         "vllm27466_serving_engine_dead.log",
         "d",
         "c",
-        (("LG011", "error"), INFO10),
+        (("LG007", "error"), INFO10),
         "vllm",
         "failed",
         "serving",
-        "Launch 1 died during serving with: vllm.v1.engine.exceptions.EngineDeadError:",
-        GENERIC,
+        # the API server's EngineDeadError only follows the engine's failure (logs22's `vllm-engine-dead`)
+        "[vllm-engine-dead] vLLM's API server found its engine core process dead",
+        "Read the first error the EngineCore or a Worker process printed above this line (its "
+        "traceback's last "
+        "line, after 'EngineCore encountered a fatal error.'): that is the cause; when there is none, "
+        "the engine "
+        "was killed without a trace (check `dmesg` for the OOM killer)",
         cause="out of memory",
         change="--max-num-seqs",
         missing="the engine's own error (an OOM under load, says the report) is not in the copy; was LG011 "
@@ -437,8 +444,9 @@ def test_the_api_servers_serving_frames_and_engine_dead_error_are_serving(tmp_pa
             "EngineDeadError: EngineCore encountered an issue. See stack trace (above) for the root cause.\n",
         )
     )
-    assert [(f["code"], f["severity"]) for f in report["findings"]] == [("LG011", "error"), INFO10]
-    assert report["findings"][0]["message"].startswith("Launch 1 died during serving with: ")
+    assert [(f["code"], f["severity"]) for f in report["findings"]] == [("LG007", "error"), INFO10]
+    assert report["findings"][0]["message"].startswith("[vllm-engine-dead] ")
+    assert "(during serving)" in report["findings"][0]["message"]
     block = [
         '  File "/v/vllm/entrypoints/openai/serving_chat.py", line 574, in chat_completion_stream_generator'
     ]

@@ -160,7 +160,10 @@ CASES = [
         "failed",
         "unknown",
         "[vllm-engine-core-failed] vLLM's engine process died during start-up; the cause is the first error "
-        "above it (during a step this excerpt does not show). Line: EngineCore failed to start.",
+        "above it (during a step this excerpt does not show). Its traceback is cut after its last frame "
+        "(tracing/otel.py, sync_wrapper), before its exception line: the error that names the cause is "
+        "not in "
+        "the copy. Line: EngineCore failed to start.",
         ENGINE_FIX,
         cause="gfx1151",
         change="--",

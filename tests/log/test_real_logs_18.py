@@ -106,7 +106,11 @@ CASES = [
         "vllm",
         "failed",
         "unknown",
-        ENGINE,
+        # the engine's own traceback after its line, cut after a frame (logs22): the first screen says so
+        ENGINE.removesuffix(" Line: EngineCore failed to start.")
+        + " Its traceback is cut after its last frame (engine/core.py, run_engine_core), before its "
+        "exception "
+        "line: the error that names the cause is not in the copy. Line: EngineCore failed to start.",
         ENGINE_FIX,
         cause="NCCL",
         change="--",
@@ -138,7 +142,11 @@ CASES = [
         "failed",
         "kv_cache",
         "[vllm-engine-core-failed] vLLM's engine process died during start-up; the cause is the first error "
-        "above it (during allocating the KV cache). Line: EngineCore failed to start.",
+        "above it (during allocating the KV cache). Its traceback is cut after its last frame "
+        "(engine/core.py, "
+        "_initialize_kv_caches), before its exception line: the error that names the cause is not in "
+        "the copy. "
+        "Line: EngineCore failed to start.",
         ENGINE_FIX,
         cause="NCCL",
         change="--",
@@ -213,7 +221,10 @@ CASES = [
         "sglang",
         "failed",
         "weights",
-        SCHEDULER + " (during loading the weights). Line: Scheduler hit an exception:",
+        SCHEDULER + " (during loading the weights). Its traceback is cut after its last frame "
+        "(model_executor/model_runner.py, load_model), before its exception line: the error that names "
+        "the cause "
+        "is not in the copy. Line: Scheduler hit an exception:",
         "Read the traceback after this line",
         cause="s3",
         change="--load-format",
@@ -227,7 +238,10 @@ CASES = [
         "sglang",
         "failed",
         "serving",
-        SCHEDULER + " (during serving). Line: Scheduler hit an exception:",
+        SCHEDULER + " (during serving). Its traceback is cut after its last frame (utils/_contextlib.py, "
+        "decorate_context), before its exception line: the error that names the cause is not in the "
+        "copy. Line: "
+        "Scheduler hit an exception:",
         "Read the traceback after this line",
         cause="cpu",
         change="--device",

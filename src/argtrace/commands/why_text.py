@@ -298,6 +298,11 @@ def render_why(section: Mapping[str, Any], width: int | None = None) -> str:
     weak_beside = bool(trace.get("assert")) and section.get("confidence") == "weak"
     if weak_beside:
         lines.extend(render_traceback(section))
+    weak_signed = section.get("confidence") == "weak" and bool(section.get("signatures"))
+    if weak_signed and not lib:
+        # the sites are candidates matched on words; a log signature matched the text's own message (vLLM's
+        # EngineDeadError, whose words no raise site holds: vllm#42362): what it means comes first
+        lines.extend(_render_signatures(list(section["signatures"])))
     lines.extend(render_weak(section), 3)
     lines.extend(
         render_shell(section)
@@ -311,7 +316,7 @@ def render_why(section: Mapping[str, Any], width: int | None = None) -> str:
     # indexed assert the traceback ends in
     if (not section.get("matches") or trace.get("first")) and not weak_beside:
         lines.extend(render_traceback(section))
-    signatures = list(section.get("signatures", []))
+    signatures = [] if weak_signed and not lib else list(section.get("signatures", []))
     top = (section.get("matches") or [None])[0]
     if top is not None and signatures and _passes_on(top):
         # the best site only passes on a library's message ("NCCL error: {error_str}", nothing it reads):

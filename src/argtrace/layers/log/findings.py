@@ -88,7 +88,7 @@ def _raised(hit: ErrorHit) -> str:
     if not exc or exc == hit.text or not _EXCEPTION_TYPE.match(exc):
         cut = cut_raise(hit.traceback)
         if cut is None:
-            return ""
+            return _cut_after(hit.traceback) if not exc else ""
         statement, site = cut
         short = "/".join(site.file.split("/")[-2:])
         return (
@@ -104,6 +104,21 @@ def _raised(hit: ErrorHit) -> str:
         short = "/".join(path.split("/")[-2:])
         where = f" (raised in {short}, {last.group('fn')})"
     return f" Its traceback ends in {exc[:200]}{where}."
+
+
+def _cut_after(block: list[str]) -> str:
+    """A wrapper's traceback that the copy cuts after a frame, before any exception line (llm-scaler#154's
+    "EngineCore encountered a fatal error.", ktransformers#1969's "Scheduler hit an exception"): where it
+    stops, so the first screen does not send the reader to lines the copy lacks."""
+    frames = [FRAME_LINE.match(split_prefix(ln).body) for ln in block]
+    last = next((m for m in reversed(frames) if m), None)
+    if last is None:
+        return ""
+    short = "/".join(last.group("path").replace("\\", "/").split("/")[-2:])
+    return (
+        f" Its traceback is cut after its last frame ({short}, {last.group('fn')}), before its exception "
+        "line: the error that names the cause is not in the copy."
+    )
 
 
 _FW_NAME = {"sglang": "SGLang", "vllm": "vLLM"}
@@ -263,6 +278,11 @@ def _launch_findings(
         )
         raised = _raised(hit) if sig.wrapper else ""
         above = _traceback_above(lc, hit) if sig.wrapper and not raised and "above" in sig.fix else None
+        if sig.wrapper and not hit.traceback and not raised and above is None:
+            # vLLM's logger.exception prints the traceback on the lines after the wrapper's: one the copy cuts
+            # before its exception line (llm-scaler#154's "EngineCore encountered a fatal error.")
+            after = _cut_at_end(lc)
+            raised = _cut_after(after[1]) if after is not None and after[0] > hit.line else ""
         above_said = ""
         if above is not None:
             above_line, above_frame, above_stage = above

@@ -54,6 +54,15 @@ _RANK_ANY = re.compile(r"^\[rank\d+\]:\s*|^\(\w+(?: [\w]+=[\w.]+)*\)\s+|^E\s{2,}
 # docker compose's "service-1  | " before each line of a service's output (once: "a | b" is not one)
 _COMPOSE = re.compile(r"^[A-Za-z0-9][\w.-]*\s+\|(?:\s+|$)")
 _FRAME = re.compile(r'^(?:File "[^"]*", line \d+|Traceback \(most recent call last\)|\^+$|~+$)')
+# The server's own configuration lines (SGLang's ``server_args=ServerArgs(...)``, vLLM's ``non-default args:
+# {...}``, ``args: Namespace(...)``, its engine's ``Initializing a V1 LLM engine (v..) with config: ...``):
+# the values it started with, never an error; their setting names matched unrelated raise sites that name the
+# same settings (vllm#52029's engine config read as "mm_tensor_ipc='torch_shm' is not supported with
+# data_parallel_size > 1 ...", getainode/ainode#34's as vLLM's input dump on an engine failure)
+_DUMP_LINE = re.compile(
+    r"\bserver_args=ServerArgs\(|\bnon-default args: \{|\bargs: Namespace\("
+    r"|\bInitializing an? (?:V\d )?LLM engine \(v[^)]*\) with config: "
+)
 
 
 def _alnum(text: str) -> int:
@@ -149,7 +158,7 @@ def candidates(text: str) -> list[str]:
             after_frame = False
             continue
         line = _source_message(line) or line
-        if line:
+        if line and not _DUMP_LINE.search(line):
             lines.append(line)
     joined = " ".join(lines)
     out = [joined] if joined else []
