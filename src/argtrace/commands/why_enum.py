@@ -53,7 +53,11 @@ def enum_value_site(text: str, framework: str | None = None) -> dict[str, Any] |
         key=lambda fw: ("is a choice of" not in sites[fw]["fix"], "spelled like it" not in sites[fw]["fix"]),
     )
     site = sites[ranked[0]]
-    also = f"; {', '.join(ranked[1:])} also has {flag}: the framework the traceback names decides" if ranked[1:] else ""
+    also = (
+        f"; {', '.join(ranked[1:])} also has {flag}: the framework the traceback names decides"
+        if ranked[1:]
+        else ""
+    )
     condition = f"{value!r} is not a member of {enum}"
     site.update(
         function=f"{enum}.__call__",

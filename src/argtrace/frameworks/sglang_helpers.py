@@ -32,10 +32,10 @@ def _tables() -> Mapping[str, Any]:
 
 
 def helper_reads(release: str | None, conditions: Iterable[str], reads: Iterable[str]) -> list[str]:
-    """The reads ``conditions`` make through the helpers of SGLang ``release``: ``attn_dp_enabled_of.attn_dp_size``
-    for a call ``attn_dp_enabled_of(view)``, ``params.mamba_radix_cache_strategy`` for a read
-    ``params.enable_mamba_extra_buffer`` of a derived field; none that ``reads`` already holds, and none
-    when the table has no such release."""
+    """The reads ``conditions`` make through the helpers of SGLang ``release``:
+    ``attn_dp_enabled_of.attn_dp_size`` for a call ``attn_dp_enabled_of(view)``,
+    ``params.mamba_radix_cache_strategy`` for a read ``params.enable_mamba_extra_buffer`` of a derived
+    field; none that ``reads`` already holds, and none when the table has no such release."""
     table = _tables().get(release or "")
     if not table:
         return []
