@@ -14,6 +14,9 @@ Each command and file runs once per worker (tests/batches.py's ``recorded_*``).
 
 from __future__ import annotations
 
+import importlib.util
+import json
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -349,3 +352,61 @@ def test_the_cause_is_an_alarm(name: str) -> None:
 
 def test_the_missing_list_is_every_case_not_in_class_a() -> None:
     assert set(MISSING) == {n for n, (_, now) in CLASSES.items() if now != "a"}
+
+
+def _generator() -> Any:
+    path = Path(__file__).resolve().parents[1] / "scripts" / "gen_sglang_helpers.py"
+    spec = importlib.util.spec_from_file_location("gen_sglang_helpers", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# Cut from sglang 0.5.23's runtime_context.py, arg_groups/model_override_base.py, arg_groups/fields/exec_.py
+# (bodies cut to what is read; ``not_an_option`` and ``tp_helper`` added: neither is kept).
+RUNTIME_CONTEXT = """
+def attn_dp_enabled_of(cfg):
+    from sglang.srt.arg_groups.model_override_base import ep_scale_joiner_of
+    return cfg.attn_dp_size > 1 or ep_scale_joiner_of(cfg)
+
+def tp_helper(cfg):
+    return cfg.tp_size
+"""
+OVERRIDE_BASE = """
+def ep_scale_joiner_of(cfg):
+    return cfg.ep_join_mode is not None and cfg.not_an_option
+
+def mamba_extra_buffer_of(cfg):
+    return cfg.disable_radix_cache is False and cfg.mamba_radix_cache_strategy in ("extra_buffer",)
+"""
+EXEC_FIELDS = """
+class ExecMamba:
+    enable_mamba_extra_buffer = Derived(fn="sglang.srt.arg_groups.model_override_base.mamba_extra_buffer_of")
+"""
+
+
+def test_the_generator_reads_helpers_and_derived_fields(tmp_path: Path) -> None:
+    wheel = tmp_path / "sglang-0.5.23-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as zf:
+        zf.writestr("sglang/srt/runtime_context.py", RUNTIME_CONTEXT)
+        zf.writestr("sglang/srt/arg_groups/model_override_base.py", OVERRIDE_BASE)
+        zf.writestr("sglang/srt/arg_groups/fields/exec_.py", EXEC_FIELDS)
+        zf.writestr("sglang/srt/managers/scheduler.py", "def ignored_of(cfg):\n    return cfg.tp_size\n")
+    table = _generator().read_release(wheel, "0.5.23")
+    assert table == {
+        "functions": {
+            "attn_dp_enabled_of": ["attn_dp_size", "ep_join_mode"],
+            "ep_scale_joiner_of": ["ep_join_mode"],
+            "mamba_extra_buffer_of": ["disable_radix_cache", "mamba_radix_cache_strategy"],
+        },
+        "derived": {"enable_mamba_extra_buffer": ["disable_radix_cache", "mamba_radix_cache_strategy"]},
+    }
+    bundled = json.loads(
+        (Path(__file__).resolve().parents[1] / "src/argtrace/frameworks/data/sglang_helpers.json").read_text()
+    )
+    assert bundled["generated_by"] == "scripts/gen_sglang_helpers.py"
+    assert bundled["releases"]["0.5.23"]["functions"]["attn_dp_enabled_of"] == [
+        "attn_dp_size",
+        "ep_join_mode",
+    ]
