@@ -33,7 +33,7 @@ from tests.batches import (
     table_counts,
     unsourced,
 )
-from tests.conftest import Launch, alarms
+from tests.conftest import Launch, alarms, run_cli
 
 CASES = Path(__file__).resolve().parent / "data" / "real_cases_sgl22"
 
@@ -198,12 +198,51 @@ def test_correct_launches_stay_clean(name: str) -> None:
     assert found(check(name)) == []
 
 
+# the alarms `check` gives now (none before any fix): each a true one
+ALARMS = {"sglang18550_kv_e5m2_fa3.cmd": [("RS055", "warning")]}
+
+
 @pytest.mark.parametrize("name", sorted(CLASSES))
 def test_no_alarm_is_wrong(name: str) -> None:
-    """No wrong alarm (d), before or after: no launch of the batch gets an error or a warning (what argtrace
-    finds in them are notes: abbreviations, deprecated flags, a release not named, a refused choice of a
-    release not named)."""
-    assert found(check(name)) == []
+    """No wrong alarm (d), before or after: the only warning is RS055's on sglang#18550 (the release drops
+    --attention-backend fa3); what argtrace finds in the others are notes (abbreviations, deprecated flags,
+    a release not named, a refused choice of a release not named)."""
+    assert found(check(name)) == ALARMS.get(name, [])
+
+
+def test_sglang18550_check_says_the_backend_is_replaced() -> None:
+    (rs055,) = [f for f in check("sglang18550_kv_e5m2_fa3.cmd")["findings"] if f["code"] == "RS055"]
+    assert rs055["message"] == (
+        "sglang 0.5.23 overrides --attention-backend fa3, --kv-cache-dtype fp8_e5m2 at start-up: it logs "
+        "'FlashAttention3 only supports fp8_e4m3 if using FP8; Setting attention backend to triton.' "
+        "(_attention_backend_fa3_fp8_fallback, sglang/srt/arg_groups/overrides.py:1265)"
+    )
+    assert rs055["fix"] == (
+        "change --attention-backend or --kv-cache-dtype so the release keeps what you wrote (its message "
+        "says what it takes instead)"
+    )
+
+
+def _overrides(command: str, release: str) -> list[str]:
+    argv = ["check", "--format", "json", "--no-resolve", "--framework-version", release, "-c", command]
+    report = run_cli(argv).json
+    return [f["message"].split(" at start-up")[0] for f in report["findings"] if f["code"] == "RS055"]
+
+
+def test_rs055_reads_each_release_and_only_its_overrides() -> None:
+    """Variants (not reports): 0.5.10.post1 tests the algorithm beside --enable-mixed-chunk (sglang#29811's
+    pair) and says so; 0.5.14 tests --enable-mixed-chunk alone inside its EAGLE-only function, so nothing
+    is said; a warning that overrides nothing (SGLang's EXPERIMENTAL decode radix cache) and the pair
+    FlashAttention3 takes (fp8_e4m3) get nothing."""
+    server = "python -m sglang.launch_server --model-path /m"
+    spec = f"{server} --speculative-algorithm EAGLE --speculative-draft-model-path /d --enable-mixed-chunk"
+    assert _overrides(spec, "0.5.10.post1") == [
+        "sglang 0.5.10.post1 overrides --speculative-algorithm EAGLE, --enable-mixed-chunk"
+    ]
+    assert _overrides(spec, "0.5.14") == []
+    decode = f"{server} --disaggregation-mode decode --disaggregation-decode-enable-radix-cache"
+    assert _overrides(decode, "0.5.23") == []
+    assert _overrides(f"{server} --attention-backend fa3 --kv-cache-dtype fp8_e4m3", "0.5.23") == []
 
 
 def test_verl1068_check_refuses_the_keyword_as_a_note() -> None:
