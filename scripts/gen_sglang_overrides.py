@@ -5,10 +5,10 @@ it overrides what two or more settings ask for, from the bundled message index
 
 A site is kept when it is a ``warning`` log call of ``sglang/srt/server_args.py`` or
 ``sglang/srt/arg_groups/``, its words say the release does something else than asked
-(layers/start_overrides.py's ``OVERRIDES``), it is no deprecation notice, and its if-tests read two or more settings (``self.X``, ``cfg.X``, ``server_args.X``,
-``view.X``, the last read as ``cfg.X``), each an option of every release it is in (their bundled schemas).
-The table is what ``check``'s RS055 reads at every start, so it is small: one row per site, with the line of
-each release that has it.
+(layers/start_overrides.py's ``OVERRIDES``), it is no deprecation notice, and its if-tests read two or
+more settings (``self.X``, ``cfg.X``, ``server_args.X``, ``view.X``, the last read as ``cfg.X``), each an
+option of every release it is in (their bundled schemas). The table is what ``check``'s RS055 reads at
+every start, so it is small: one row per site, with the line of each release that has it.
 
     python scripts/gen_sglang_overrides.py [--check]
 """
