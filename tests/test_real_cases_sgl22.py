@@ -449,3 +449,52 @@ def test_the_generator_reads_helpers_and_derived_fields(tmp_path: Path) -> None:
         "attn_dp_size",
         "ep_join_mode",
     ]
+
+
+def _overrides_generator() -> Any:
+    path = Path(__file__).resolve().parents[1] / "scripts" / "gen_sglang_overrides.py"
+    spec = importlib.util.spec_from_file_location("gen_sglang_overrides", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _log(message: str, conditions: list[str], *, level: str = "warning", file: str = "") -> dict[str, Any]:
+    return {
+        "f": file or "sglang/srt/arg_groups/overrides.py",
+        "fn": "f",
+        "k": "log",
+        "x": level,
+        "p": [message],
+        "c": conditions,
+        "r": [],
+        "at": {"0.5.23": [10]},
+    }
+
+
+def test_the_overrides_table_keeps_only_judgeable_overrides() -> None:
+    """gen_sglang_overrides on sites shaped like the index's: an override of two settings is kept (``view.X``
+    read as ``cfg.X``); a deprecation, a warning that overrides nothing, one setting, an error-level line, a
+    module outside the argument code and a setting no release has are dropped."""
+    both = "view.attention_backend == 'fa3' and view.kv_cache_dtype == 'fp8_e5m2'"
+    store = {
+        "sites": [
+            _log("Setting attention backend to triton.", [both]),
+            _log("--x is deprecated; setting --y instead.", [both]),
+            _log("EXPERIMENTAL: Radix cache is enabled for decode server", [both]),
+            _log("Mixed chunked prefill is disabled.", ["server_args.enable_mixed_chunk"]),
+            _log("Setting attention backend to triton.", [both], level="error"),
+            _log("Setting attention backend to triton.", [both], file="sglang/srt/managers/scheduler.py"),
+            _log("Setting it to 1.", ["cfg.tp_size > 1 and cfg.no_such_option"]),
+        ]
+    }
+    (kept,) = _overrides_generator().table(store)
+    assert kept == {
+        "message": "Setting attention backend to triton.",
+        "function": "f",
+        "file": "sglang/srt/arg_groups/overrides.py",
+        "conditions": ["cfg.attention_backend == 'fa3' and cfg.kv_cache_dtype == 'fp8_e5m2'"],
+        "named": ["attention_backend", "kv_cache_dtype"],
+        "at": {"0.5.23": 10},
+    }
