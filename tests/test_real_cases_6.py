@@ -163,7 +163,8 @@ MISSED_6 = [
         f"another process holds GPU memory: {NODE}; `why` names request_memory and --gpu-memory-utilization "
         "(class a by why)",
     ),
-    Missed("sglang23985", f"FA4's FP8 path on an RTX 5090 (SM120): {NO_PROFILE}"),
+    # RS055 (sgl22) is true of the posted launch: 0.5.23 replaces --attention-backend fa3 under fp8_e5m2
+    Missed("sglang23985", f"FA4's FP8 path on an RTX 5090 (SM120): {NO_PROFILE}", besides=("RS055",)),
     Missed("vllm52181", f"FlashAttention 2 on a GPU older than Ampere: {NO_PROFILE}", besides=()),
     Missed("vllm23826", f"NVFP4 MoE on an RTX 5090 with 0.10.1.1: {NO_PROFILE}", besides=("PR008",)),
     Missed(
@@ -201,6 +202,7 @@ def test_batch_6_the_misses_raise_no_other_alarm() -> None:
     assert got == {
         "dgxspark63": ["SH040"],
         "vllm5302": ["PR008"],  # 0.4.3 has no family here: the oldest bundled, 0.6.6.post1, stands in
+        "sglang23985": ["RS055"],  # true: 0.5.23 replaces --attention-backend fa3 under fp8_e5m2 (sgl22)
     }
 
 

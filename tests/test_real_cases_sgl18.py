@@ -97,7 +97,8 @@ WHY = [
         "HybridReqToTokenPool.alloc",
         "strong",
         at="sglang/srt/mem_cache/memory_pool.py:1620",
-        settings=("mamba_full_memory_ratio",),
+        # the derived enable_mamba_extra_buffer reads the strategy and the radix cache (sgl22's helper reads)
+        settings=("mamba_full_memory_ratio", "disable_radix_cache", "mamba_radix_cache_strategy"),
         fix="make the condition false",
     ),
     WhyCase(

@@ -652,6 +652,9 @@ def late_layers(report: Report, options: CheckOptions) -> list[LayerResult]:
     from argtrace.layers.start_raises import start_raises  # RS032: the release's argument checks refuse
 
     results.append(start_raises(report))
+    from argtrace.layers.start_overrides import start_overrides  # RS055: its warnings override two flags
+
+    results.append(start_overrides(report))
     from argtrace.layers.device_raises import device_raises  # RS036: the checks refuse a flag on the GPU
 
     results.append(device_raises(report, options.gpu))

@@ -53,7 +53,20 @@ _CAP: dict[Severity, Severity] = {"error": "warning", "warning": "warning", "inf
 # fallback (RS065), and never read the GPU: an assumed GPU does not weaken them.
 # MM013 compares the servers' fractions of one device, whatever the device (layers/memory/shared_gpu.py).
 GPU_FREE = frozenset(
-    {"MM013", "RS024", "RS025", "RS032", "RS038", "RS047", "RS048", "RS049", "RS050", "RS054", "RS065"}
+    {
+        "MM013",
+        "RS024",
+        "RS025",
+        "RS032",
+        "RS038",
+        "RS047",
+        "RS048",
+        "RS049",
+        "RS050",
+        "RS054",
+        "RS055",
+        "RS065",
+    }
 )
 
 

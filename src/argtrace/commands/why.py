@@ -28,6 +28,7 @@ from argtrace.commands.why_fixes import (
     request_fields,
 )
 from argtrace.commands.why_library import library_settings
+from argtrace.frameworks.sglang_helpers import helper_reads
 
 if TYPE_CHECKING:
     from argtrace.layers.log.messages import Match, Preferred
@@ -206,8 +207,11 @@ def group_matches(
     # releases for a check every release has, issue 18); the others are dropped below, unread
     for group in out if every else _groups_shown(out):
         site, newest, text = settings_for[id(group)]
+        reads = list(site.reads)
+        if site.framework == "sglang":  # a helper's reads (attn_dp_enabled_of(view): --attn-dp-size)
+            reads += helper_reads(newest, site.conditions, reads)
         group["settings"] = (
-            settings_of(site.framework, newest, site.reads, site.template, text, site.function)
+            settings_of(site.framework, newest, reads, site.template, text, site.function)
             if not is_library(site.framework)
             else library_settings(site.framework, site.parts, text, framework)[0]
         )
@@ -785,6 +789,10 @@ def explain(
         from argtrace.commands.why_choice import invalid_choice_site
 
         parser_site = invalid_choice_site(text, framework)  # argparse's "invalid choice"
+    if parser_site is None:
+        from argtrace.commands.why_enum import enum_value_site
+
+        parser_site = enum_value_site(text, framework)  # Python's Enum: an option's value given in code
     if parser_site is not None:
         groups.insert(0, parser_site)
     if binding is not None:

@@ -116,7 +116,13 @@ def invalid_choice_site(text: str, framework: str | None = None) -> dict[str, An
     refusing = [v for v, choices in by_release.items() if printed and set(choices) == set(printed)]
     newest = releases[-1]
     newest_choices = by_release[newest]
-    alike = [c for c in newest_choices if value and (c.startswith(value) or value in c.split("_"))]
+    # spelled like it: the value starts it, is one of its words, or it is the value's first word
+    # ('dummy_dtensor', a vLLM-side name, for SGLang's 'dummy': verl PR#1068)
+    alike = [
+        c
+        for c in newest_choices
+        if value and (c.startswith(value) or value in c.split("_") or value.startswith(c + "_"))
+    ]
     says = []
     if taking:
         says.append(

@@ -1,10 +1,10 @@
-"""Values a server's start-up refuses or misreads (RS030-RS035, RS038, RS054; layers/start_values.py,
-layers/start_raises.py): a KV-cache dtype the GPU that ``--gpu`` names cannot store, a model name that is
-neither a local path nor a Hugging Face repo id, flags the release's own argument checks refuse, and an
-Eagle3 draft under SGLang's EAGLE algorithm, a Hugging Face cache's repo folder given as the model, and a GGUF
-reference the release's loader does not take. Each follows real code: vLLM's attention backends,
-huggingface_hub's ``validate_repo_id``, the releases' indexed raise sites, SGLang's auxiliary hidden-state
-capture."""
+"""Values a server's start-up refuses or misreads (RS030-RS035, RS038, RS054, RS055;
+layers/start_values.py, layers/start_raises.py, layers/start_overrides.py): a KV-cache dtype the GPU that
+``--gpu`` names cannot store, a model name that is neither a local path nor a Hugging Face repo id, flags
+the release's own argument checks refuse or its warnings override, an Eagle3 draft under SGLang's EAGLE
+algorithm, a Hugging Face cache's repo folder given as the model, and a GGUF reference the release's loader
+does not take. Each follows real code: vLLM's attention backends, huggingface_hub's ``validate_repo_id``,
+the releases' indexed raise sites and log calls, SGLang's auxiliary hidden-state capture."""
 
 from __future__ import annotations
 
@@ -91,6 +91,36 @@ RS032 = Rule(
     exceptions="Nothing when a test calls a function, reads the environment, the model, a local variable or "
     "a setting the launch does not give (its default may be rewritten before the check); nothing for "
     "model-specific modules (model_overrides/); nothing when the resolver ran (RS001 says what it raised).",
+)
+
+RS055 = Rule(
+    code="RS055",
+    layer="resolution",
+    severity="warning",
+    title="The release's start-up overrides what two flags of the launch ask for",
+    basis="framework-code",
+    rationale=(
+        "SGLang's argument code logs a warning where it replaces a setting because of another one: "
+        '"FlashAttention3 only supports fp8_e4m3 if using FP8; Setting attention backend to triton." for '
+        "--attention-backend fa3 with --kv-cache-dtype fp8_e5m2 (sglang#18550): the server starts, on "
+        "another backend than the one written. The message index of each bundled release records the log "
+        "call with its if-tests; a warning of the argument modules whose tests read two or more settings,"
+        " all given by the launch, is evaluated on the parsed values, as RS032 does for raises. Assumed: "
+        "the values reach the function as parsed, and it runs at every start (its caller's tests are not "
+        "read)."
+    ),
+    fix="change one of the flags the warning reads so the release keeps what you wrote",
+    example=_static(
+        "python -m sglang.launch_server --model-path /m --attention-backend fa3 --kv-cache-dtype fp8_e5m2",
+        "0.5.23",
+    ),
+    correct=_static(
+        "python -m sglang.launch_server --model-path /m --attention-backend fa3 --kv-cache-dtype fp8_e4m3",
+        "0.5.23",
+    ),
+    exceptions="SGLang only; nothing for a warning whose tests read one setting (its caller may test the "
+    "rest: 0.5.14's EAGLE-only mixed-chunk warning), call a function, or read a setting the launch does not "
+    "give; nothing for deprecation warnings (PA005) or when the resolver ran (RS002 shows the change).",
 )
 
 RS033 = Rule(

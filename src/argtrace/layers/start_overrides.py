@@ -1,0 +1,100 @@
+"""A release's start-up that replaces what two settings of the launch ask for, and says so in its log,
+evaluated without running it (RS055).
+
+SGLang's argument code logs a warning where it overrides a setting because of another one: "FlashAttention3
+only supports fp8_e4m3 if using FP8; Setting attention backend to triton." (``--attention-backend fa3 with
+--kv-cache-dtype fp8_e5m2``, sglang#18550: the server starts, on another backend than the one written). The
+message index of the bundled releases records each such log call with the if-tests around it;
+``scripts/gen_sglang_overrides.py`` keeps those of the argument modules (``server_args.py``,
+``arg_groups/``) whose tests read two or more settings and whose words say the release does something else
+than asked (disables, sets, switches, falls back, overrides, forces, ignores, adjusts, changes, resets, has
+no effect, instead: "EXPERIMENTAL: Radix cache is enabled for decode server" reports a choice the launch
+made) in ``frameworks/data/sglang_overrides.json``. A site of the analysed release whose settings the
+launch all gives is evaluated here on the parsed values (layers/start_raises.py's evaluator: literals,
+and/or/not, comparisons, ``in``); when every test holds, the release logs it at start-up.
+
+Two or more settings, as RS032's combinations: a test of one setting sits in a function whose caller
+tested the rest (0.5.14's ``_handle_eagle_family`` logs "Mixed chunked prefill is disabled because of using
+eagle speculative decoding." under ``server_args.enable_mixed_chunk`` alone; the algorithm is the caller's
+test), so one setting says nothing about the launch. Deprecation warnings are PA005's. ``view.X`` (0.5.19
+on: the resolved view of the arguments) is read as the parsed value, like ``cfg.X``: assumed, as the
+function's running at every start (its caller's tests are not recorded).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from argtrace.model import Evidence, LayerResult, Report
+from argtrace.package_data import package_file
+
+# what the release says it does instead of what was asked (scripts/gen_sglang_overrides.py keeps a warning
+# only with one of these words)
+OVERRIDES = re.compile(
+    r"\b(?:disabl\w*|setting|set to|switch\w*|fall(?:s|ing)? ?back|fallback|overrid\w*|forc\w*|ignor\w*|"
+    r"adjust\w*|chang\w*|reset|no effect|instead)\b",
+    re.IGNORECASE,
+)
+
+
+def start_overrides(report: Report) -> LayerResult:
+    """RS055 findings: the analysed SGLang release's argument-handling warnings that hold on the launch."""
+    from argtrace.layers.start_raises import _given, _options, refuses
+
+    result = LayerResult()
+    release = report.framework.release
+    if report.framework.name != "sglang" or release is None:
+        return result
+    if (report.sections.get("resolution") or {}).get("status") not in (None, "skipped"):
+        return result  # the resolver ran the code: RS002 says what it changed
+    if (report.sections.get("parser") or {}).get("exit_status"):
+        return result  # argparse exits before any of it runs
+    values = _given(report)
+    if len(values) < 2:
+        return result
+    sites = [s for s in _sites() if release in s["at"] and set(s["named"]) <= values.keys()]
+    if not sites:
+        return result
+    groups = _options("sglang", release)
+    seen: set[str] = set()
+    for site in sites:
+        if site["message"] in seen:
+            continue
+        holds = refuses(site, "sglang", values, groups)
+        if holds is None or not holds[0] or set(holds[1]) != set(site["named"]):
+            continue
+        seen.add(site["message"])
+        result.findings.append(_finding(report, release, site, holds[1]))
+    return result
+
+
+@functools.lru_cache(maxsize=1)
+def _sites() -> tuple[Mapping[str, Any], ...]:
+    path = package_file("frameworks/data/sglang_overrides.json")
+    return tuple(json.loads(path.read_text(encoding="utf-8")).get("sites") or ())
+
+
+def _finding(report: Report, release: str, site: Mapping[str, Any], read: tuple[str, ...]) -> Any:
+    from argtrace.rules import start_values as rules
+
+    settings = [report.setting(name) for name in read]
+    words = []
+    for name, setting in zip(read, settings, strict=True):
+        flag = (setting.flag if setting is not None else None) or name
+        value = setting.effective if setting is not None else None
+        words.append(flag if value is True else f"{flag} {value}")
+    at = next((s.history[-1].at for s in settings if s is not None and s.history), None)
+    where = f"{site['function']}, {site['file']}:{site['at'][release]}"
+    flags = [(s.flag if s is not None else None) or n for n, s in zip(read, settings, strict=True)]
+    return rules.RS055.finding(
+        f"sglang {release} overrides {', '.join(words)} at start-up: it logs {site['message']!r} ({where})",
+        at=at,
+        setting=read[0],
+        evidence=[Evidence("resolution", where, "when: " + " and ".join(site["conditions"]))],
+        fix=f"change {' or '.join(dict.fromkeys(flags))} so the release keeps what you wrote (its message "
+        "says what it takes instead)",
+    )

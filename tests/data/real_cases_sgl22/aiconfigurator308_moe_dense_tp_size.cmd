@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/ai-dynamo/aiconfigurator/pull/308 (2026-01-29), seen 2026-12-04: the generator passed an expert-TP value to --moe-dense-tp-size, which SGLang only allows as 1 or None (server_args.py: assert self.moe_dense_tp_size in {1, None}); the fix limited it to 1. A generated MoE launch with the value 8 as a stand-in.
+python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp 8 --ep-size 8 --moe-dense-tp-size 8 --trust-remote-code

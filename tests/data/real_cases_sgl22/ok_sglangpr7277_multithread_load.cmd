@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/7277 (2025-06-17, merged), seen 2026-12-04: a correct launch: the PR's example of --model-loader-extra-config with multi-thread weight loading (JSON booleans and integers).
+python3 -m sglang.launch_server --model-path /data/DeepSeek-R1-0528 --tp 8 --trust-remote-code --mem-fraction-static 0.9 --host 0.0.0.0 --port 8001 --enable-metrics --log-requests --log-requests-level 0 --allow-auto-truncate --quantization fp8 --model-loader-extra-config '{"enable_multithread_load": true, "num_threads": 8}'

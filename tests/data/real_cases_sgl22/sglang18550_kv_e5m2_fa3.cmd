@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/18550 (2026-02-10), seen 2026-12-04: "--kv-cache-dtype fp8_e5m2 --attention-backend fa3" silently falls back to triton ("FlashAttention3 only supports fp8_e4m3 if using FP8; Setting attention backend to triton."). The two flags as the title gives them; the model is a stand-in.
+python -m sglang.launch_server --model-path Qwen/Qwen3-8B --kv-cache-dtype fp8_e5m2 --attention-backend fa3

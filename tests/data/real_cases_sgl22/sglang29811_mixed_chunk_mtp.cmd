@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/29811 (2026-07-01, sglang 0.5.14), seen 2026-12-04: "why --enable-mixed-chunk is no use when opened mtp?" (the log line is a screenshot). MTP as SGLang's EAGLE flags with --enable-mixed-chunk; the model and step counts are stand-ins.
+python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3-0324 --tp 8 --trust-remote-code --speculative-algorithm EAGLE --speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4 --enable-mixed-chunk

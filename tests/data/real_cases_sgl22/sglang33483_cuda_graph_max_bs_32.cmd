@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/33483 (2026-08), seen 2026-12-04: max_running_requests (4096) and cuda_graph_max_bs (32) are derived independently; past 32 running requests every decode step runs without CUDA graphs and the server stays there. The report's first arm as posted.
+python -m sglang.launch_server --model-path Qwen/Qwen2.5-0.5B-Instruct --host 127.0.0.1 --port 30000 --cuda-graph-max-bs 32 --mem-fraction-static 0.80

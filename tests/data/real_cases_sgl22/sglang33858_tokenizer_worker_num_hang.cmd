@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/33858 (2026-08-06, SGLang 0.5.16), seen 2026-12-04: with --tokenizer-worker-num 2, requests hang forever once --max-queued-requests overflows (with 1 worker the same benchmark completes). The report's three flags; the model path and TP are stand-ins.
+python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V4-Flash --tp 8 --trust-remote-code --max-running-requests 128 --max-queued-requests 96 --tokenizer-worker-num 2

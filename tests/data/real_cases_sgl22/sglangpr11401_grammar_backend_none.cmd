@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/11401 (2025-10-09), seen 2026-12-04: launched with --grammar-backend none, a request with response_format crashed the server on an assert (the PR made it a request error). The PR's launch as posted.
+python -m sglang.launch_server --model openai/gpt-oss-20b --reasoning-parser gpt-oss --tool-call-parser gpt-oss --grammar-backend none

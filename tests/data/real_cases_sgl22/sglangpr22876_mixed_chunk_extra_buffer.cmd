@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/22876 (2026-04-15, closed), seen 2026-12-04: qwen3.5-35b-a3b on 2x A100 with --enable-mixed-chunk and --mamba-scheduler-strategy extra_buffer loses accuracy under concurrency (GSM8K 93.8% -> 87.6%); the PR proposed a ValueError for the pair. The PR's settings as flags.
+python -m sglang.launch_server --model-path Qwen/Qwen3.5-35B-A3B --tp 2 --enable-mixed-chunk --mamba-scheduler-strategy extra_buffer

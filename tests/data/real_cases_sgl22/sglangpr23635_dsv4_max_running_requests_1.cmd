@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/23635 (2026-04-24), seen 2026-12-04: DeepSeek-V4-Flash on GB200 with --max-running-requests 1 never serves: ReqToTokenPool(size=1) reserves row 0 and exposes zero usable slots, so the first request waits forever (running_full=True). The flag as the PR gives it; TP is a stand-in.
+python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V4-Flash --tp 4 --trust-remote-code --max-running-requests 1

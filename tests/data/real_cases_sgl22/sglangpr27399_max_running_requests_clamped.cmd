@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/27399 (2026-06-05, merged), seen 2026-12-04: an explicit --max-running-requests above the heuristic is silently capped (12800 -> 4096, no warning) by _resolve_max_num_reqs; beam search needs the slots. The PR's value as the flag; the model is a stand-in.
+python -m sglang.launch_server --model-path Qwen/Qwen3-8B --max-running-requests 12800

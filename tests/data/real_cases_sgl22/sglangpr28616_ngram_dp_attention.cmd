@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/28616 (2026-06-18), seen 2026-12-04: "NGRAM speculative decoding was hard-blocked when DP attention was enabled" ("ValueError: Currently ngram speculative decoding does not support dp attention."). The two settings as flags; model and sizes are stand-ins.
+python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp 2 --dp-size 2 --enable-dp-attention --speculative-algorithm NGRAM

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/32591 (2026-07-28, closed), seen 2026-12-04: on Apple Silicon (MLX backend) --enable-mixed-chunk with an explicit --chunked-prefill-size segfaults the scheduler (exit code -11) when a long prompt arrives during decoding. The PR's repro settings.
+python -m sglang.launch_server --model-path mlx-community/Qwen3-0.6B-4bit --device mps --chunked-prefill-size 512 --enable-mixed-chunk

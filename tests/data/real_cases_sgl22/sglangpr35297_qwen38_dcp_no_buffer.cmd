@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/35297 (2026-08-18), seen 2026-12-04: Qwen3.8-MXFP4 (Qwen3_5MoeForCausalLM, not in the Mamba radix-cache lists, so the strategy stays no_buffer) with DCP: the allocator page becomes page_size x dcp_size = 2 and start-up fails with "AssertionError: MambaComponent requires page_size=1 when mamba_extra_buffer is disabled, got 2". DCP 2 as the PR gives it; the model path and TP are stand-ins.
+python -m sglang.launch_server --model-path Qwen/Qwen3.8-2.4T-A95B-MXFP4 --tp 8 --dcp-size 2 --trust-remote-code

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/38180 (2026-09-06), seen 2026-12-04: with --enable-mixed-chunk, Qwen4 compressed QSA hits a device-side assert (prefix_lens % ratio) on 8x A800 TP8, all ranks down; the PR disables mixed chunk for it at start-up. The settings as flags; the model path is a stand-in.
+python -m sglang.launch_server --model-path Qwen/Qwen4-Preview --tp 8 --enable-mixed-chunk --trust-remote-code
