@@ -283,6 +283,7 @@ def render_why(section: Mapping[str, Any], width: int | None = None) -> str:
     from argtrace.commands.why_pydantic import render_validation
     from argtrace.commands.why_shell import render_shell
     from argtrace.commands.why_traceback import render_traceback
+    from argtrace.commands.why_weights import render_weights
 
     lines = _Lines(width)
     lib = section.get("beneath")
@@ -306,6 +307,7 @@ def render_why(section: Mapping[str, Any], width: int | None = None) -> str:
         + render_validation(section)
         + render_module(section)
         + render_none(section)
+        + render_weights(section)
     )
     # frames without a message: where it failed; else under the sites, unless the sites only report the
     # indexed assert the traceback ends in
