@@ -9,7 +9,9 @@ batch"):
 - Python's KeyError on a checkpoint tensor's name at the weight loader (``why_weights``);
 - a setting's name the text says is None, whose flag is unset by default (``why_none.unset_field``);
 - other programs' words: PyTorch's "driver too old", a Rust router's panic, Jinja2's template syntax error,
-  ``int()`` of a decimal, and the chat-template wording naming ``--chat-template`` (``why_confidence``).
+  ``int()`` of a decimal, and the chat-template wording naming ``--chat-template`` (``why_confidence``);
+- transformers refusing to register a class the framework registers itself: a newer transformers
+  (``why_register``).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from argtrace.commands.why import explain, render_why
 from argtrace.commands.why_confidence import origin_of
 from argtrace.commands.why_none import none_operand, unset_field
 from argtrace.commands.why_oom import holders
+from argtrace.commands.why_register import add_registration_cause
 from argtrace.commands.why_weights import weight_key
 from tests.batches import WhyCase, assert_why_gives, batch_grades
 from tests.conftest import quoted_text, quoted_url
@@ -88,12 +91,14 @@ CASES = [
     WhyCase(
         "sglang4607_config_already_used_title",
         "b",
-        "b",
+        "a",
         "_LazyConfigMapping.register",
         "strong",
         "transformers/models/auto/configuration_auto.py:148",
         (),
-        "make the condition false (key in self._mapping and (not exist_ok))",
+        "SGLang registers its own Qwen2_5_VLConfig (sglang.srt.configs.qwen2_5_vl_config.Qwen2_5_VLConfig) "
+        "with transformers' Auto classes, and the installed transformers already has a class of that name: "
+        "transformers is newer than this SGLang release was made for",
     ),
     WhyCase("sglang6732_keyerror_llava_qwen_title", "c", "c", None, "none"),
     WhyCase("sglang7028_router_panic", "c", "a", None, "none", origin="a Rust router's panic"),
@@ -180,7 +185,7 @@ CASES = [
 def test_the_batch_is_25_reports_with_their_urls() -> None:
     assert sorted(c.name for c in CASES) == sorted(p.stem for p in DATA.glob("*.txt"))
     assert len({quoted_url(DATA / f"{c.name}.txt") for c in CASES}) == 25
-    assert batch_grades(CASES) == ([5, 7, 12, 1], [12, 10, 3, 0])
+    assert batch_grades(CASES) == ([5, 7, 12, 1], [13, 9, 3, 0])
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
@@ -192,7 +197,7 @@ def test_why_on_the_reports_text(case: WhyCase) -> None:
 def test_a_class_a_case_shows_its_cause_and_way_out_on_the_first_screen(case: WhyCase) -> None:
     screen = render_why(_why(case.name), 80).splitlines()[:23]
     assert screen[0].startswith(
-        ("vllm: ", "sglang: ", "the text comes from ", "no framework raise or log site", "pydantic")
+        ("vllm: ", "sglang: ", "transformers: ", "the text comes from ", "no framework raise or log site")
     )
     # a fix line, or the origin's sentence, which says the way out for another program's words
     assert any(line.startswith(("  fix: ", "the text comes from ")) for line in screen)
@@ -289,3 +294,18 @@ def test_other_programs_words() -> None:
     assert said("ValueError: invalid literal for int() with base 10: 'auto'") == ""  # not a decimal
     chat = _why("sglang3385_chat_template_not_set")["origin"]["origin"]
     assert chat.endswith("--chat-template FILE, in SGLang and vLLM)")
+
+
+# --- transformers refusing a framework's own class --------------------------------------------------------
+def test_a_class_the_framework_registers_that_transformers_already_has() -> None:
+    def fixed(text: str, message: str = "'{key}' is already used by a Transformers model.") -> str:
+        groups = [{"message": message, "fix": "make the condition false (key in self._mapping)"}]
+        add_registration_cause(groups, text)
+        return str(groups[0]["fix"])
+
+    # not reports: vLLM's own config class; a class of another package; another message
+    vllm = "ValueError: '<class 'vllm.transformers_utils.configs.ovis.OvisConfig'>' is already used by a "
+    assert fixed(vllm + "Transformers model.").startswith("vLLM registers its own OvisConfig (vllm.")
+    other = "ValueError: '<class 'mypkg.configs.MyConfig'>' is already used by a Transformers model."
+    assert fixed(other) == "make the condition false (key in self._mapping)"
+    assert fixed(vllm, "another message") == "make the condition false (key in self._mapping)"

@@ -820,6 +820,11 @@ def explain(
     from argtrace.commands.why_warmup import add_warmup_proxy_cause
 
     add_warmup_proxy_cause(groups, text)  # the warmup refused with a web page: the proxy variables
+    from argtrace.commands.why_register import add_registration_cause
+
+    add_registration_cause(
+        groups, text
+    )  # transformers refusing a framework's own class: a newer transformers
     from argtrace.commands.why_oom import add_startup_fix
 
     add_startup_fix(groups, text)  # vLLM's free-memory check at start-up: the figures its message states
