@@ -1,11 +1,11 @@
 """``why`` on transformers' refusal to register a class twice (``'<class 'sglang.srt.configs.
 qwen2_5_vl_config.Qwen2_5_VLConfig'>' is already used by a Transformers model.``, sglang#4607): SGLang and
 vLLM register their own configuration classes with transformers' Auto classes at import
-(``AutoConfig.register``, ``AutoProcessor.register``); transformers refuses a name it already has. When
-the class the text names is the framework's own (its module path starts with ``sglang.`` or ``vllm.``), the installed transformers already
-ships that class: it is newer than the framework release was made for. The transformers site's own fix
-("make the condition false (key in self._mapping and (not exist_ok))") says nothing a user can change; this
-module gives the site that cause.
+(``AutoConfig.register``, ``AutoProcessor.register``); transformers refuses a name it already has. When the
+class the text names is the framework's own (its module path starts with ``sglang.`` or ``vllm.``), the
+installed transformers already ships that class: it is newer than the framework release was made for. The
+transformers site's own fix ("make the condition false (key in self._mapping and (not exist_ok))") says
+nothing a user can change; this module gives the site that cause.
 """
 
 from __future__ import annotations
