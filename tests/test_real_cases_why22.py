@@ -11,13 +11,16 @@ batch"):
 - other programs' words: PyTorch's "driver too old", a Rust router's panic, Jinja2's template syntax error,
   ``int()`` of a decimal, and the chat-template wording naming ``--chat-template`` (``why_confidence``);
 - transformers refusing to register a class the framework registers itself: a newer transformers
-  (``why_register``).
+  (``why_register``);
+- Python's KeyError of a model type, read against the model types each transformers release knows, generated
+  from the wheels (``why_modeltype``, scripts/gen_model_types.py).
 """
 
 from __future__ import annotations
 
 import copy
 import functools
+import importlib.util
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +28,7 @@ import pytest
 
 from argtrace.commands.why import explain, render_why
 from argtrace.commands.why_confidence import origin_of
+from argtrace.commands.why_modeltype import _table, model_type_key
 from argtrace.commands.why_none import none_operand, unset_field
 from argtrace.commands.why_oom import holders
 from argtrace.commands.why_register import add_registration_cause
@@ -100,7 +104,7 @@ CASES = [
         "with transformers' Auto classes, and the installed transformers already has a class of that name: "
         "transformers is newer than this SGLang release was made for",
     ),
-    WhyCase("sglang6732_keyerror_llava_qwen_title", "c", "c", None, "none"),
+    WhyCase("sglang6732_keyerror_llava_qwen_title", "c", "b", None, "none"),
     WhyCase("sglang7028_router_panic", "c", "a", None, "none", origin="a Rust router's panic"),
     WhyCase(
         "sglang7223_json_override_title",
@@ -185,7 +189,7 @@ CASES = [
 def test_the_batch_is_25_reports_with_their_urls() -> None:
     assert sorted(c.name for c in CASES) == sorted(p.stem for p in DATA.glob("*.txt"))
     assert len({quoted_url(DATA / f"{c.name}.txt") for c in CASES}) == 25
-    assert batch_grades(CASES) == ([5, 7, 12, 1], [13, 9, 3, 0])
+    assert batch_grades(CASES) == ([5, 7, 12, 1], [13, 10, 2, 0])
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
@@ -309,3 +313,38 @@ def test_a_class_the_framework_registers_that_transformers_already_has() -> None
     other = "ValueError: '<class 'mypkg.configs.MyConfig'>' is already used by a Transformers model."
     assert fixed(other) == "make the condition false (key in self._mapping)"
     assert fixed(vllm, "another message") == "make the condition false (key in self._mapping)"
+
+
+# --- a KeyError of a model type ---------------------------------------------------------------------------
+def test_a_model_type_no_transformers_release_knows() -> None:
+    found = _why("sglang6732_keyerror_llava_qwen_title")["model_type"]
+    assert found["key"] == "llava_qwen" and found["known_in"] == []
+    assert found["meaning"].startswith(
+        "Python's KeyError of 'llava_qwen': no transformers release indexed (4.46.3-5.23.0) knows this model "
+        "type, a variant of its 'llava' family"
+    )
+    assert found["fix"].startswith("load the model with the code that defines the type: --trust-remote-code")
+
+
+def test_model_types_by_release_on_keys_that_are_not_reports() -> None:
+    qwen3 = model_type_key("KeyError: 'qwen3'")
+    assert qwen3 is not None and qwen3["known_in"] == ["4.51.3", "4.57.6", "5.23.0"]
+    assert qwen3["fix"].startswith("install a transformers that knows it (4.51.3 does; the releases between")
+    assert model_type_key("KeyError: 'llama'") is None  # every indexed release knows it: not said
+    assert model_type_key("KeyError: 'rope_type'") is None  # no type, nor a variant of one
+    assert model_type_key("KeyError: 'layers.0.weight'") is None  # a tensor name (why_weights)
+    assert _table()["generated_by"] == "scripts/gen_model_types.py"
+
+
+def test_the_generator_reads_both_layouts_of_the_table() -> None:
+    path = Path(__file__).parents[1] / "scripts" / "gen_model_types.py"
+    spec = importlib.util.spec_from_file_location("gen_model_types", path)
+    assert spec is not None and spec.loader is not None
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    # 4.x: an OrderedDict of pairs; 5.x: auto_mappings.py's table, then updates and an OrderedDict(**...)
+    four = 'CONFIG_MAPPING_NAMES = OrderedDict([("llama", "LlamaConfig"), ("qwen3", "Qwen3Config")])'
+    assert gen.model_types(four) == ["llama", "qwen3"]
+    five = 'CONFIG_MAPPING_NAMES.update({"mimi_decoder": "X"})\n'
+    five += 'CONFIG_MAPPING_NAMES = OrderedDict(**{"gpt-sw3": "GPT2Config"}, **CONFIG_MAPPING_NAMES)'
+    assert gen.model_types(five) == ["gpt-sw3", "mimi_decoder"]

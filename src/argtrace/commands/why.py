@@ -755,6 +755,9 @@ def explain(
     from argtrace.commands.why_weights import weight_key
 
     weights = weight_key(text)  # Python's KeyError on a checkpoint tensor's name at the weight loader
+    from argtrace.commands.why_modeltype import model_type_key
+
+    model_type = model_type_key(text)  # Python's KeyError of a model type: transformers' AutoConfig lookup
     if none is not None and not every:  # the interpreter's words: a site sharing a few of them is not it
         groups = drop_word_matches(groups, STRONG_CHARS)
     if module is not None and not every:
@@ -907,6 +910,7 @@ def explain(
         **({"module": module} if module else {}),
         **({"none": none} if none else {}),
         **({"weights": weights} if weights else {}),
+        **({"model_type": model_type} if model_type else {}),
         **({"traceback": trace} if trace else {}),
     }
 

@@ -278,6 +278,7 @@ def render_why(section: Mapping[str, Any], width: int | None = None) -> str:
     from argtrace.commands.why_attribute import render_attribute
     from argtrace.commands.why_call import render_call
     from argtrace.commands.why_confidence import render_weak
+    from argtrace.commands.why_modeltype import render_model_type
     from argtrace.commands.why_module import render_module
     from argtrace.commands.why_none import render_none
     from argtrace.commands.why_pydantic import render_validation
@@ -308,6 +309,7 @@ def render_why(section: Mapping[str, Any], width: int | None = None) -> str:
         + render_module(section)
         + render_none(section)
         + render_weights(section)
+        + render_model_type(section)
     )
     # frames without a message: where it failed; else under the sites, unless the sites only report the
     # indexed assert the traceback ends in
