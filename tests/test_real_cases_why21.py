@@ -244,7 +244,15 @@ CASES = [
         (),
         _TRANSFORMERS,
     ),
-    WhyCase("vllmascend986_w2_weight_offset_keyerror", "c", "c", None, "none"),
+    # the 22nd why batch reads the KeyError of a checkpoint tensor's name (why_weights): its origin now
+    WhyCase(
+        "vllmascend986_w2_weight_offset_keyerror",
+        "c",
+        "c",
+        None,
+        "none",
+        origin="Python's interpreter: a KeyError on a checkpoint tensor's name",
+    ),
     WhyCase(
         "vllmomni2170_no_architectures",
         "b",

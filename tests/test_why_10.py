@@ -176,6 +176,7 @@ def test_torch_s_accounting_says_who_holds_the_gpu() -> None:
         "free_gib": 0.5,
         "this_process_gib": 18.55,
         "other_processes_gib": {"811": 30.1, "812": 30.0},
+        "asked_gib": 1.5,  # the 22nd why batch: what one allocation asked (why_oom.beyond_device)
     }
     assert found.others_hold_it()
     entry = next(s for s in explain(text)["signatures"] if s["id"] == "cuda-oom")

@@ -493,13 +493,14 @@ def _signatures(texts: list[str], framework: str | None, text: str = "") -> list
                     "`argtrace log` on the server log, which finds the step"
                 )
             if used.id.startswith("cuda-oom"):
-                from argtrace.commands.why_oom import holders, others_fix
+                from argtrace.commands.why_oom import beyond_fix, holders, others_fix
 
                 found = holders(text or candidate)
                 if found is not None:
                     entry["holders"] = found.as_json()  # torch's own accounting of the device
-                    if found.others_hold_it():  # whatever the step: the server's settings are not it
-                        entry["fix"] = others_fix(found)
+                    # whatever the step: the server's settings are not it
+                    if found.beyond_device() or found.others_hold_it():
+                        entry["fix"] = beyond_fix(found) if found.beyond_device() else others_fix(found)
                         entry.pop("step", None)
                         entry.pop("by_step", None)
             out.append(entry)
@@ -755,6 +756,12 @@ def explain(
     from argtrace.commands.why_none import none_operand
 
     none = none_operand(text)  # Python's TypeError on None: a flag the text names that is unset by default
+    from argtrace.commands.why_weights import weight_key
+
+    weights = weight_key(text)  # Python's KeyError on a checkpoint tensor's name at the weight loader
+    from argtrace.commands.why_modeltype import model_type_key
+
+    model_type = model_type_key(text)  # Python's KeyError of a model type: transformers' AutoConfig lookup
     if none is not None and not every:  # the interpreter's words: a site sharing a few of them is not it
         groups = drop_word_matches(groups, STRONG_CHARS)
     if module is not None and not every:
@@ -824,6 +831,11 @@ def explain(
     from argtrace.commands.why_warmup import add_warmup_proxy_cause
 
     add_warmup_proxy_cause(groups, text)  # the warmup refused with a web page: the proxy variables
+    from argtrace.commands.why_register import add_registration_cause
+
+    add_registration_cause(
+        groups, text
+    )  # transformers refusing a framework's own class: a newer transformers
     from argtrace.commands.why_oom import add_startup_fix
 
     add_startup_fix(groups, text)  # vLLM's free-memory check at start-up: the figures its message states
@@ -905,6 +917,8 @@ def explain(
         **({"validation": validation} if validation else {}),
         **({"module": module} if module else {}),
         **({"none": none} if none else {}),
+        **({"weights": weights} if weights else {}),
+        **({"model_type": model_type} if model_type else {}),
         **({"traceback": trace} if trace else {}),
     }
 

@@ -84,7 +84,8 @@ FOREIGN_WORDINGS = (
     ),
     Wording(
         "transformers: the model's tokenizer has no chat template and the server passed none (a base "
-        "model's tokenizer; a chat template file given to the server fills it)",
+        "model's tokenizer; a chat template file given to the server fills it: --chat-template FILE, in "
+        "SGLang and vLLM)",
         r"tokenizer\.chat_template is not set and no template argument was passed",
         "https://github.com/sgl-project/sglang/issues/2431",
     ),
@@ -161,6 +162,38 @@ FOREIGN_WORDINGS = (
         "https://github.com/flashinfer-ai/flashinfer/issues/3263",
     ),
     Wording(
+        # torch/cuda/__init__.py _lazy_init's _check_driver: cudaErrorInsufficientDriver, with the driver's
+        # CUDA version (12080: a CUDA 12.8 driver under a wheel built for CUDA 13)
+        "PyTorch's CUDA start: the NVIDIA driver is older than the CUDA the installed torch was built for; "
+        "install a torch (and vLLM/SGLang) build for this driver's CUDA, or a newer driver; no server "
+        "setting changes it",
+        r"The NVIDIA driver on your system is too old",
+        "https://github.com/modelscope/FunASR/issues/2973",
+    ),
+    Wording(
+        # a Rust thread's panic message (std's default hook): "thread 'NAME' panicked at FILE:LINE:COL:"
+        "a Rust router's panic (SGLang's sgl-router / model gateway): a bug in the router itself, not a "
+        "setting of the servers it routes to (a newer router release, or its issue tracker)",
+        r"thread '[^'\n]*' panicked at \S*(?:router|gateway)\S*\.rs:\d+",
+        "https://github.com/sgl-project/sglang/issues/7028",
+    ),
+    Wording(
+        "Jinja2's template parser: the chat template is not valid Jinja (the tokenizer's own chat_template, "
+        "or the one given with --chat-template or a request's chat_template): fix the template's text, "
+        "often escapes lost when it was pasted into a string",
+        r"\bTemplateSyntaxError\b",
+        "https://github.com/vllm-project/vllm/issues/15230",
+    ),
+    Wording(
+        # CPython's int() on a string with a decimal point; vLLM reads its integer VLLM_* variables with int()
+        # (the schemas' env_vars of type int: VLLM_CPU_KVCACHE_SPACE at vllm/envs.py)
+        "Python's int(): a whole number was read and the value has a decimal point (a setting the server "
+        "reads with int(), such as vLLM's integer VLLM_* environment variables): write it without the "
+        "decimal point (4, not 4.0)",
+        r"invalid literal for int\(\) with base 10: '-?\d+\.\d*'",
+        "https://github.com/vllm-project/vllm/pull/36128",
+    ),
+    Wording(
         "tokenizers: the installed release cannot read the model's tokenizer.json",
         r"did not match any variant of untagged enum",
         "https://github.com/allenai/open-instruct/issues/738",
@@ -208,6 +241,11 @@ def origin_of(text: str) -> dict[str, str] | None:
     none = origin_of_none(text)  # Python's TypeError on a None operand (why_none)
     if none is not None:
         return none
+    from argtrace.commands.why_weights import origin_of_weight
+
+    weight = origin_of_weight(text)  # Python's KeyError on a checkpoint tensor's name (why_weights)
+    if weight is not None:
+        return weight
     for m in re.finditer(_QUALIFIED, text):
         module = m.group(1).rstrip(".")
         if module.split(".", 1)[0] not in _OWN:

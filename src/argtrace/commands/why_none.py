@@ -16,6 +16,10 @@ gives the value 0 (vllm#54657's ``--tensor-parallel-size 0``, vllm#54665's ``--d
 0``, which the parsers of those releases accept) is the divisor: a size of at least 1 is the fix. The words
 of such a flag met SGLang's "decode context parallel group is already initialized" before
 (``messages._text_words`` now reads a flag as one word).
+
+A text may say it in words instead: gpustack#3392's title "speculative_eagle_topk is None" (SGLang 0.5.5 with
+speculative decoding and no ``--speculative-eagle-topk``). A setting's name said to be None whose flag has no
+default in a bundled schema is the same unset value (``unset_field``).
 """
 
 from __future__ import annotations
@@ -39,6 +43,8 @@ _ZERO_FLAG = re.compile(r"(?<![\w-])(--[a-z][a-z0-9]*(?:-[a-z0-9]+)*)(?:=|\s+)0(
 # a flag followed by its value: the launch gave it, so it is not the unset one
 _GIVEN = re.compile(r"(?<![\w-])(--[a-z][a-z0-9]*(?:-[a-z0-9]+)+)(?:=|\s+)(?!-)\S")
 _FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9]*(?:-[a-z0-9]+)+\b")
+# a setting's name said to be None ("speculative_eagle_topk is None", gpustack#3392's title)
+_IS_NONE = re.compile(r"\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+) (?:is|was) None\b")
 _NAME = {"vllm": "vLLM", "sglang": "SGLang"}
 
 
@@ -74,7 +80,7 @@ def none_operand(text: str) -> dict[str, Any] | None:
         m.group("left3"),
         m.group("right3"),
     ):
-        return zero_divisor(text)
+        return zero_divisor(text) or unset_field(text)
     found: dict[str, Any] = {
         "evidence": m.group(0),
         "meaning": "Python's own TypeError: a value the code computes with was None (never set on this "
@@ -132,6 +138,26 @@ def zero_divisor(text: str) -> dict[str, Any] | None:
             "0 is the cause"
         )
     return found
+
+
+def unset_field(text: str) -> dict[str, Any] | None:
+    """A setting the text says is None whose flag has no default in a bundled schema: the launch left it
+    unset; None when the text says no such thing or the name is no such flag's."""
+    m = _IS_NONE.search(text)
+    if m is None:
+        return None
+    flag = "--" + m.group(1).replace("_", "-")
+    unset = _unset_flags(flag)
+    if not unset:
+        return None
+    where = " and ".join(dict.fromkeys(_NAME[fw] for fw, _flag in unset))
+    return {
+        "evidence": m.group(0),
+        "meaning": f"the text says {m.group(1)} is None: {flag} is unset (None) unless given ({where}'s "
+        "parser), and the code that failed needed a value",
+        "flags": [flag],
+        "fix": f"give {flag} a value (the launch left it unset; the features the launch enabled read it)",
+    }
 
 
 def origin_of_none(text: str) -> dict[str, str] | None:

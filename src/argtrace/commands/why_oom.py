@@ -8,6 +8,14 @@ other processes hold most of the device (OpenMOSS/MOSS-TTSD#71: 21.69 of 23.53 G
 the server makes room, and the step-bound fixes of the ``cuda-oom`` signature (a lower
 ``--mem-fraction-static`` ...) do not apply: the GPU has to be freed or another one used. This module reads
 those figures; ``why`` puts them on the signature (``holders``) and, in that case, says so as the fix.
+
+Two readings of the same accounting keep that fix from being wrong (dots.ocr#196): a process seen from
+another PID namespace (a container) is listed as "Process N has X memory in use" instead of "this process
+has X": when no "this process" line is printed and one listed process holds at least what PyTorch says it
+allocated and reserved ("Of the allocated memory A is allocated by PyTorch, and R is reserved ..."), that
+process is this one, not another. And one allocation larger than the device's whole capacity ("Tried to
+allocate 74.16 GiB" of 44.40 GiB) fits at no setting of how memory is shared: what asks for it (an input's
+size, an operation that materialises a large tensor) is the question.
 """
 
 from __future__ import annotations
@@ -20,6 +28,8 @@ _SIZE = r"([\d.]+) (B|KiB|MiB|GiB|TiB)"
 _TOTAL = re.compile(rf"GPU (\d+) has a total capacity of {_SIZE} of which {_SIZE} is free")
 _OWN = re.compile(rf"this process has {_SIZE} memory in use")
 _OTHER = re.compile(rf"\bProcess (\d+) has {_SIZE} memory in use")
+_ASKED = re.compile(rf"Tried to allocate {_SIZE}")
+_PYTORCH = re.compile(rf"Of the allocated memory {_SIZE} is allocated by PyTorch, and {_SIZE} is reserved")
 
 OTHERS_SHARE = 0.25  # of the device: other processes holding less leave the server's own use the question
 
@@ -33,6 +43,8 @@ class Holders:
     free: float
     own: float | None
     others: dict[int, float]
+    asked: float | None = None  # "Tried to allocate X"
+    own_pid: int | None = None  # the listed process that is this one (seen from another PID namespace)
 
     @property
     def others_total(self) -> float:
@@ -42,6 +54,10 @@ class Holders:
         """Other processes hold more than this one and a real share of the device."""
         return self.others_total >= max(self.own or 0.0, OTHERS_SHARE * self.total)
 
+    def beyond_device(self) -> bool:
+        """One allocation asks more than the device's whole capacity."""
+        return self.asked is not None and self.asked > self.total
+
     def as_json(self) -> dict[str, object]:
         return {
             "gpu": self.gpu,
@@ -49,6 +65,8 @@ class Holders:
             "free_gib": round(self.free, 2),
             "this_process_gib": None if self.own is None else round(self.own, 2),
             "other_processes_gib": {str(pid): round(v, 2) for pid, v in self.others.items()},
+            **({"asked_gib": round(self.asked, 2)} if self.asked is not None else {}),
+            **({"this_process_pid": self.own_pid} if self.own_pid is not None else {}),
         }
 
 
@@ -64,12 +82,23 @@ def holders(text: str) -> Holders | None:
         return None
     own = _OWN.search(flat, total.end())
     others = {int(m.group(1)): _gib(m.group(2), m.group(3)) for m in _OTHER.finditer(flat, total.end())}
+    asked = _ASKED.search(flat)
+    own_gib = _gib(own.group(1), own.group(2)) if own else None
+    own_pid = None
+    pytorch = _PYTORCH.search(flat, total.end())
+    if own is None and pytorch is not None and len(others) == 1:
+        # no "this process" line: the process torch lists is this one when it holds what PyTorch allocated
+        pid, held = next(iter(others.items()))
+        if held >= _gib(pytorch.group(1), pytorch.group(2)) + _gib(pytorch.group(3), pytorch.group(4)):
+            own_pid, own_gib, others = pid, held, {}
     return Holders(
         gpu=int(total.group(1)),
         total=_gib(total.group(2), total.group(3)),
         free=_gib(total.group(4), total.group(5)),
-        own=_gib(own.group(1), own.group(2)) if own else None,
+        own=own_gib,
         others=others,
+        asked=_gib(asked.group(1), asked.group(2)) if asked else None,
+        own_pid=own_pid,
     )
 
 
@@ -81,6 +110,20 @@ def others_fix(found: Holders) -> str:
         f"other processes hold {found.others_total:.2f} GiB of GPU {found.gpu}'s {found.total:.2f} GiB "
         f"({listed}{own}): stop them or give the server another GPU (CUDA_VISIBLE_DEVICES); no memory "
         "setting of the server makes room another process holds"
+    )
+
+
+def beyond_fix(found: Holders) -> str:
+    """The fix when one allocation is larger than the whole device: no sharing setting makes it fit."""
+    whose = ""
+    if found.own_pid is not None:
+        whose = f" (process {found.own_pid} is this process: it holds what PyTorch allocated)"
+    return (
+        f"one allocation of {found.asked:.2f} GiB is more than GPU {found.gpu}'s whole {found.total:.2f} GiB"
+        f"{whose}: no memory fraction, utilization or freed GPU makes room for it; what asks for it is the "
+        "question: an input's size (a long sequence, a large image or video, a large batch) or an operation "
+        "that builds one large tensor (attention without a memory-efficient kernel); the traceback's "
+        "innermost frames name it"
     )
 
 

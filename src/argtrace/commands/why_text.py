@@ -278,11 +278,13 @@ def render_why(section: Mapping[str, Any], width: int | None = None) -> str:
     from argtrace.commands.why_attribute import render_attribute
     from argtrace.commands.why_call import render_call
     from argtrace.commands.why_confidence import render_weak
+    from argtrace.commands.why_modeltype import render_model_type
     from argtrace.commands.why_module import render_module
     from argtrace.commands.why_none import render_none
     from argtrace.commands.why_pydantic import render_validation
     from argtrace.commands.why_shell import render_shell
     from argtrace.commands.why_traceback import render_traceback
+    from argtrace.commands.why_weights import render_weights
 
     lines = _Lines(width)
     lib = section.get("beneath")
@@ -311,6 +313,8 @@ def render_why(section: Mapping[str, Any], width: int | None = None) -> str:
         + render_validation(section)
         + render_module(section)
         + render_none(section)
+        + render_weights(section)
+        + render_model_type(section)
     )
     # frames without a message: where it failed; else under the sites, unless the sites only report the
     # indexed assert the traceback ends in

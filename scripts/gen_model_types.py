@@ -1,0 +1,108 @@
+"""Generate src/argtrace/data/transformers_model_types.json: the model types (config.json ``model_type``) each
+transformers release's AutoConfig knows, read from the wheels' ``models/auto/configuration_auto.py`` and
+(5.x) ``auto_mappings.py`` (``CONFIG_MAPPING_NAMES`` and its updates, parsed, not imported).
+
+``why`` reads it for Python's KeyError of a model type (``KeyError: 'qwen3'``: transformers' CONFIG_MAPPING
+lookup before it turned into "does not recognize this architecture"): a type transformers knows from a later
+release, or none does (the checkpoint's own code).
+
+    python scripts/gen_model_types.py --wheel-dir /tmp/w     # transformers-*.whl there (pip download)
+    python scripts/gen_model_types.py --wheel-dir /tmp/w --check
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import sys
+import zipfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from generated_json import write_or_check
+
+OUT = Path(__file__).resolve().parents[1] / "src" / "argtrace" / "data" / "transformers_model_types.json"
+RELEASES = ("4.46.3", "4.51.3", "4.57.6", "5.23.0")
+_MODULE = "transformers/models/auto/configuration_auto.py"
+_MAPPINGS = "transformers/models/auto/auto_mappings.py"
+
+
+def _version_key(version: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in version.split("."))
+
+
+def _keys(node: ast.AST) -> list[str]:
+    """The string keys of a mapping literal: ``{...}``, ``OrderedDict([(k, v), ...])``, ``OrderedDict(**{...},
+    **other)``."""
+    if isinstance(node, ast.Dict):
+        return [str(k.value) for k in node.keys if isinstance(k, ast.Constant)]
+    if isinstance(node, ast.Call):
+        out = [k for a in node.args for k in _keys(a)] + [k for kw in node.keywords for k in _keys(kw.value)]
+        return out
+    if isinstance(node, ast.List | ast.Tuple):
+        return [
+            str(e.elts[0].value)
+            for e in node.elts
+            if isinstance(e, ast.Tuple) and e.elts and isinstance(e.elts[0], ast.Constant)
+        ]
+    return []
+
+
+def model_types(source: str) -> list[str]:
+    """The keys ``CONFIG_MAPPING_NAMES`` gets in a source: its assignments and its ``.update(...)`` calls."""
+    keys: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if node.value is not None and any(
+                isinstance(t, ast.Name) and t.id == "CONFIG_MAPPING_NAMES" for t in targets
+            ):
+                keys.update(_keys(node.value))
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "update"
+            and isinstance(node.func.value, ast.Name)
+            and node.func.value.id == "CONFIG_MAPPING_NAMES"
+        ):
+            keys.update(k for a in node.args for k in _keys(a))
+    return sorted(keys)
+
+
+def build(wheel_dir: Path) -> dict[str, object]:
+    per: dict[str, list[int]] = {}
+    for i, release in enumerate(RELEASES):
+        wheel = wheel_dir / f"transformers-{release}-py3-none-any.whl"
+        if not wheel.is_file():
+            raise SystemExit(
+                f"{wheel} missing: pip download --no-deps transformers=={release} -d {wheel_dir}"
+            )
+        names: set[str] = set()
+        with zipfile.ZipFile(wheel) as z:
+            for module in (_MODULE, _MAPPINGS):  # 5.x keeps the table in auto_mappings.py
+                if module in z.namelist():
+                    names.update(model_types(z.read(module).decode("utf-8")))
+        if not names:
+            raise SystemExit(f"{wheel}: no CONFIG_MAPPING_NAMES keys found")
+        for name in sorted(names):
+            per.setdefault(name, []).append(i)
+    return {
+        "generated_by": "scripts/gen_model_types.py",
+        "modules": [_MODULE, _MAPPINGS],
+        "releases": sorted(RELEASES, key=_version_key),
+        "model_types": per,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--wheel-dir", type=Path, required=True)
+    parser.add_argument("--check", action="store_true")
+    args = parser.parse_args(argv)
+    return write_or_check(OUT, build(args.wheel_dir), "scripts/gen_model_types.py", check=args.check)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

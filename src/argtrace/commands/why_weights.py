@@ -1,0 +1,89 @@
+"""``why`` on Python's KeyError of a checkpoint tensor's name (``KeyError: 'layers.61.mlp.experts.w2_weight'``
+): the weight loader met a tensor of the checkpoint that the model, as the server built it, has no parameter
+for.
+
+No framework prints these words: the model classes' ``load_weights`` look each checkpoint tensor up in their
+own parameters (``param = params_dict[name]``) and the interpreter raises the KeyError with the name. Titles
+and tails quote only that name (vllm#27138 GLM-4.5V's ``blocks.0.attn.qkv.weight``, vllm#16450 DeepSeek-R1's
+``layers.61.mlp.experts.w2_weight`` under a pipeline split, vllm#18718 an AWQ checkpoint's
+``activation_fn.scales``, XuanYuan#46 bitsandbytes' ``down_proj.SCB``, vllm-ascend#986's
+``w2_weight_offset``), so ``why`` had nothing to match. What the name says: a dotted name with a layer index
+is a tensor of the checkpoint, not a config key, when it holds "weight" or the text says weights were
+loading (a module's name looked up in a layer table is not: vllm#36640); one whose last part is not a plain
+``weight`` or ``bias`` (a scale, an offset, packed parts) is a quantized layer's, so the checkpoint's
+quantization is not the one the model was built with. Which release maps which names is not in the text:
+the fix names the ways a name has no parameter, and says it rests on the name alone.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+# a dotted name with a numeric part (a layer index), quoted after KeyError ("KeyError: 'a.0.b'", "KeyError on
+# missing parameter 'a.0.b'"); at most 24 parts, each read once
+_KEY = re.compile(
+    r"\bKeyError\b[^'\"\n]{0,60}?['\"](?P<name>(?:[A-Za-z_]\w*+\.){0,12}+\d++(?:\.[A-Za-z_0-9]\w*+){1,12}+)['\"]"
+)
+_PLAIN = re.compile(r"(?:^|_)(?:weight|bias)$")
+# the text says weights were being loaded: a layer-indexed name without "weight" is a tensor only then (a
+# module's name looked up in a layer table is not: vllm#36640's 'language_model.model.layers.20.linear_attn')
+_LOADING = re.compile(
+    r"load_weights|params_dict|\bload(?:s|ing)? (?:the )?weights\b|\bmodel loading\b|\bparameter\b", re.I
+)
+
+
+def weight_key(text: str) -> dict[str, Any] | None:
+    """The checkpoint tensor a KeyError names and what its name says; None without such a KeyError."""
+    m = _KEY.search(text)
+    if m is None:
+        return None
+    name = m.group("name")
+    if "weight" not in name.lower() and not _LOADING.search(text):
+        return None
+    leaf = name.rsplit(".", 1)[-1]
+    found: dict[str, Any] = {
+        "name": name,
+        "evidence": m.group(0),
+        "meaning": "Python's KeyError at the model's weight loader: the checkpoint holds the tensor "
+        f"{name!r} and the model as the server built it has no parameter of that name; no framework site "
+        "prints these words",
+        "rests_on": "the tensor's name alone (the text does not say which release or checkpoint format)",
+    }
+    if _PLAIN.search(leaf):
+        found["fix"] = (
+            "the checkpoint's tensor names do not fit the model this release builds for it: a checkpoint "
+            "made for another release or library (a release whose loader maps these names), a layer the "
+            "built model leaves out (a pipeline stage's split, an MTP or draft layer), or a config that does "
+            "not describe this checkpoint; no other launch setting renames its tensors"
+        )
+    else:
+        found["fix"] = (
+            f"{leaf!r} is not a plain weight or bias but a quantized layer's tensor (a scale, an offset, "
+            "packed parts): the checkpoint is quantized in a way the model was not built for: the "
+            "quantization the server selected (--quantization, or the checkpoint's own quantization_config) "
+            "is not the checkpoint's, or this release does not load that format for this model"
+        )
+    return found
+
+
+def origin_of_weight(text: str) -> dict[str, str] | None:
+    """``why``'s ``origin`` entry for such a KeyError: the interpreter at the weight loader (its wording)."""
+    found = weight_key(text)
+    if found is None:
+        return None
+    return {
+        "origin": "Python's interpreter: a KeyError on a checkpoint tensor's name at the model's weight "
+        "loader",
+        "basis": "wording",
+        "evidence": found["evidence"],
+        "source": "the model classes' load_weights (params_dict[name]); vllm#27138, vllm#16450",
+    }
+
+
+def render_weights(section: Mapping[str, Any]) -> list[str]:
+    found = section.get("weights")
+    if not found:
+        return []
+    return [f"python: {found['meaning']}", f"  fix: {found['fix']}", f"  rests on: {found['rests_on']}"]
