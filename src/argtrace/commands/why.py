@@ -731,10 +731,12 @@ def explain(
         _platform_first(group_matches(matches, framework, only, every, prefer), text), text
     )
     from argtrace.commands.why_call import call_error, keep_callee_sites
-    from argtrace.commands.why_context import context_first
+    from argtrace.commands.why_context import context_first, of_the_texts_framework
     from argtrace.commands.why_shell import drop_word_matches, shell_error
 
     groups = context_first(groups, text, by_coverage=not prefer)  # twins of one message: the text's words
+    if framework is None and not every:  # a log's own format names the framework that printed it
+        groups = of_the_texts_framework(groups, framework_of_text(text))
     shell, call = shell_error(text), call_error(text)
     if shell is not None and not every:  # a shell's message: a site matched on common words explains nothing
         from argtrace.commands.why_confidence import STRONG_CHARS
