@@ -323,8 +323,8 @@ RS059 = Rule(
         "(scripts/gen_vllm_engine_overrides.py)."
     ),
     fix="send the key with each request, or run a release that keeps it",
-    example=_static("vllm serve /m --override-generation-config '{\"presence_penalty\": 1.5}'", "0.30.0"),
-    correct=_static("vllm serve /m --override-generation-config '{\"presence_penalty\": 1.5}'", "0.31.0"),
+    example=_static("vllm serve /m --override-generation-config.presence_penalty 1.5", "0.30.0"),
+    correct=_static("vllm serve /m --override-generation-config.presence_penalty 1.5", "0.31.0"),
     exceptions="A note naming the releases that drop a key when nothing names the release and the analysed "
     "one keeps it; model code that reads the override itself (Llama 4's attention settings in 0.33.0) is not "
     "read.",
