@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import importlib.util
 from pathlib import Path
 from typing import Any
 
@@ -289,3 +290,73 @@ def test_key_value_multimodal_limits_per_release() -> None:
     assert warning["severity"] == "warning"
     assert warning["fix"].startswith("this release takes JSON here, not key=value pairs")
     assert finding(check("recipes446_gemma4_limit_mm_key_value.cmd"), "PA011")["severity"] == "info"
+
+
+def _generator() -> Any:
+    path = Path(__file__).resolve().parents[1] / "scripts" / "gen_vllm_engine_overrides.py"
+    spec = importlib.util.spec_from_file_location("gen_vllm_engine_overrides", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# Cut from vllm 0.9.2's vllm/engine/arg_utils.py (bodies cut to what is read).
+ARG_UTILS_092 = """
+class EngineArgs:
+    def _is_v1_supported_oracle(self, model_config):
+        if (self.pipeline_parallel_size > 1
+                and self.distributed_executor_backend != "ray"):
+            name = "Pipeline Parallelism without Ray distributed executor"
+            _raise_or_fallback(feature_name=name, recommend_to_remove=False)
+            return False
+        if model_config.dtype == torch.float32:
+            _raise_or_fallback(feature_name=f"--dtype {model_config.dtype}", recommend_to_remove=False)
+
+    def _set_default_args_v1(self, usage_context, model_config):
+        if model_config.runner_type != "pooling":
+            self.enable_chunked_prefill = True
+            if self.enable_prefix_caching is None:
+                self.enable_prefix_caching = True
+        if self.max_num_seqs is None:
+            self.max_num_seqs = 256
+"""
+
+
+def test_the_generator_reads_overwrites_fallbacks_and_sampling_keys() -> None:
+    gen = _generator()
+    assert gen.overwrites(ARG_UTILS_092, "a.py") == [
+        {
+            "field": "enable_chunked_prefill",
+            "value": True,
+            "method": "_set_default_args_v1",
+            "when": ["model_config.runner_type != 'pooling'"],
+            "where": "a.py:14",
+        }
+    ]  # the defaults under `is None` are not overwrites
+    fallbacks = gen.v1_fallbacks(ARG_UTILS_092, "a.py")
+    assert [(f["feature"], f["fields"]) for f in fallbacks] == [
+        (
+            "Pipeline Parallelism without Ray distributed executor",
+            ["distributed_executor_backend", "pipeline_parallel_size"],
+        ),
+        ("--dtype {}", []),
+    ]
+    model = (
+        "class ModelConfig:\n"
+        "    def get_diff_sampling_param(self):\n"
+        "        available_params = ['top_k', 'min_p']\n"
+    )
+    assert gen.sampling_keys(model, "m.py") == {"keys": ["top_k", "min_p"], "where": "m.py:3"}
+    assert gen.v1_default('env = {"VLLM_USE_V1": lambda: bool(int(os.getenv("VLLM_USE_V1", "1")))}') == "1"
+
+
+def test_the_bundled_table_covers_every_bundled_release() -> None:
+    import json
+
+    from argtrace.frameworks.schema import bundled_versions
+    from argtrace.package_data import package_file
+
+    data = json.loads(package_file("frameworks/data/vllm_engine_overrides.json").read_text("utf-8"))
+    assert data["generated_by"] == "scripts/gen_vllm_engine_overrides.py"
+    assert set(data["releases"]) == set(bundled_versions("vllm", include_user=False))
