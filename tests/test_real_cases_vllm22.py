@@ -222,8 +222,8 @@ def test_rs059_variants() -> None:
     )
     assert shown_codes(report) == [("RS059", "error")]
     assert finding(report, "RS059")["fix"] == (
-        "send presence_penalty with each request (they are request fields), or run vLLM 0.31.0 or later, "
-        "which keeps it"
+        "set presence_penalty per request instead (the server does not default it), or run vLLM 0.31.0 or "
+        "later, which keeps it"
     )
     kept = command(
         "--framework-version", "0.31.0", "-c", f"vllm serve /m --override-generation-config '{value}'"
@@ -238,6 +238,14 @@ def test_rs059_variants() -> None:
     )
     assert shown_codes(eos) == [("RS059", "error")]
     assert "'eos_token_id' is dropped without a word" in finding(eos, "RS059")["message"]
+    # a name the list spells otherwise: HF's max_new_tokens, not the request's max_tokens
+    spelt = command(
+        "--framework-version", "0.33.0", "-c", "vllm serve /m --override-generation-config.max_tokens 64"
+    )
+    assert (
+        finding(spelt, "RS059")["fix"]
+        == "write max_new_tokens (the generation config's name), not max_tokens"
+    )
 
 
 def test_vllm20752_pipeline_parallelism_without_ray() -> None:

@@ -16,6 +16,7 @@ replaces the value, else a note naming the releases that do (of those whose pars
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -95,9 +96,15 @@ def dropped_generation_keys(report: Report) -> list[Finding]:
     if dropped:
         shown = ", ".join(repr(k) for k in dropped)
         later = [v for v in data.releases() if not _dropped(v, dropped) and _newer(v, version)]
-        fix = "send " + ", ".join(dropped) + " with each request (they are request fields)"
-        if later:
-            fix += f", or run vLLM {later[0]} or later, which keeps {'them' if len(dropped) > 1 else 'it'}"
+        near = {k: m[0] for k in dropped if (m := difflib.get_close_matches(k, kept.keys, 1, 0.75))}
+        them = "them" if len(dropped) > 1 else "it"
+        if near:
+            # `max_tokens` for the generation config's `max_new_tokens`: a name the list spells otherwise
+            fix = "; ".join(f"write {m} (the generation config's name), not {k}" for k, m in near.items())
+        else:
+            fix = f"set {', '.join(dropped)} per request instead (the server does not default {them})"
+        if later and not near:
+            fix += f", or run vLLM {later[0]} or later, which keeps {them}"
         return [
             rules.RS059.finding(
                 f"--override-generation-config: vllm {version} keeps only "
