@@ -7,12 +7,16 @@ parsing, to two kinds of values the user wrote, read from the release's own sour
    0.7.3, vllm/config/model.py 0.11.0 on): they become the default sampling parameters of every request.
    A key outside that list (``presence_penalty`` before 0.31.0, vllm#50767; ``eos_token_id`` in every
    release, vllm#45591) is dropped without a word. The list and its line are read per release.
-2. Settings the engine overwrites. ``EngineArgs._set_default_args_v1`` (0.8.5.post1-0.10.2) and
-   ``_set_default_args`` (0.11.0) set ``self.enable_chunked_prefill = True`` for the V1 engine whatever the
-   user gave (vllm#20914, PR#21645): an assignment of a literal to ``self.<field>`` in those methods that no
-   enclosing ``if`` tests ``self.<field>`` on (a default is written as ``if self.x is None: self.x = ...``)
+2. Settings the engine overwrites. ``EngineArgs._override_v1_engine_args`` (0.6.6.post1-0.7.3, under
+   VLLM_USE_V1=1), ``_set_default_args_v1`` (0.8.5.post1-0.10.2) and ``_set_default_args`` (0.11.0) set
+   ``self.enable_chunked_prefill = True`` for the V1 engine whatever the user gave (vllm#20914, PR#21645):
+   an assignment of a literal to ``self.<field>`` in those methods that no enclosing ``if`` tests
+   ``self.<field>`` on (a default is written as ``if self.x is None: self.x = ...``)
    overwrites an explicit value. Each is recorded with the tests of its enclosing ``if``s (source text), so
    the caller can say what the overwrite rests on (``model_config.runner_type != "pooling"``).
+3. The V1 oracle (``_is_v1_supported_oracle``, 0.8.5.post1-0.11.0): each ``_raise_or_fallback`` call, the
+   feature its message names and the tests of the ``if``s around it (vllm#20752).
+4. ``VLLM_USE_V1``'s default in vllm/envs.py: whether a V1-only overwrite applies when it is unset.
 
 Nothing is typed by hand.
 
