@@ -199,6 +199,7 @@ def test_pr19975_chunked_prefill_turned_back_on() -> None:
         ("vllm serve /m --no-enable-chunked-prefill", "0.11.2", []),
         ("vllm serve /m --enable-chunked-prefill False", "0.7.3", []),  # V0 is 0.7.3's default engine
         ("VLLM_USE_V1=1 vllm serve /m --enable-chunked-prefill False", "0.7.3", [("RS060", "error")]),
+        ("VLLM_USE_V1=1 vllm serve /m --enable-chunked-prefill True", "0.7.3", []),  # kept as given
     ],
 )
 def test_rs060_variants(launch: str, version: str, expected: list[tuple[str, str]]) -> None:

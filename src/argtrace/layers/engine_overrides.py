@@ -159,6 +159,9 @@ def _lost(report: Report, overwrite: data.Overwrite) -> bool:
     if setting is None or setting.effective is None or _given_at(report, overwrite.field) is None:
         return False
     value: Any = setting.effective
+    if isinstance(overwrite.value, bool) and isinstance(value, str):
+        # 0.6.6.post1-0.7.3's StoreBoolean action keeps the word (`--enable-chunked-prefill False`)
+        value = {"true": True, "false": False}.get(value.strip().lower(), value)
     return bool(value != overwrite.value)
 
 
