@@ -271,6 +271,26 @@ def test_vllm20752_pipeline_parallelism_without_ray() -> None:
     )
 
 
+def test_why_on_the_oracle_raising_under_vllm_use_v1() -> None:
+    """Variant: the raise of the same oracle under VLLM_USE_V1=1 names the setting its test reads."""
+    result = run_cli(
+        [
+            "why",
+            "--format",
+            "json",
+            "--framework-version",
+            "0.8.5.post1",
+            "NotImplementedError: VLLM_USE_V1=1 is not supported with --kv-cache-dtype.",
+        ]
+    )
+    first = result.json["why"]["matches"][0]
+    assert first["function"] == "_raise_or_fallback"
+    assert [s["flag"] for s in first["settings"]] == ["--kv-cache-dtype"]
+    assert (
+        "(EngineArgs._is_v1_supported_oracle, vllm/engine/arg_utils.py:1371 in 0.8.5.post1)" in first["fix"]
+    )
+
+
 def test_rs061_variants() -> None:
     raised = command(
         "--framework-version", "0.8.5.post1", "-c", "VLLM_USE_V1=1 vllm serve /m --pipeline-parallel-size 2"
