@@ -223,6 +223,16 @@ FOUND = [
         "LMCACHE_CONFIG_FILE in `environment:` is quoted",
         "Write LMCACHE_CONFIG_FILE=/root/sdb2/LMcache_file/cpu-offload.yaml without quotes",
     ),
+    # fixed in the vLLM 22nd batch: 0.9.2's EngineArgs._set_default_args_v1 sets enable_chunked_prefill back
+    # to True for every model that is not a pooling model (RS060, read from the wheel; the model is not)
+    Found(
+        "vllm20914_no_chunked_prefill_v1.cmd",
+        "RS060",
+        "warning",
+        "--no-enable-chunked-prefill is lost: vllm 0.9.2 sets enable_chunked_prefill back to True",
+        "run vLLM 0.11.2 or later, which keeps the value given",
+        ("--framework-version", "0.9.2"),
+    ),
 ]
 
 
@@ -268,13 +278,6 @@ MISSED = [
         "the node count "
         "is not in the command",
         ("--framework-version", "0.7.3"),
-    ),
-    Missed(
-        "vllm20914_no_chunked_prefill_v1.cmd",
-        "on 0.9.2's V1 engine --no-enable-chunked-prefill is parsed but chunked prefill stays on; "
-        "no resolver "
-        "environment for 0.9.2 is bundled, so the effective value is the parser's",
-        ("--framework-version", "0.9.2"),
     ),
 ]
 

@@ -53,6 +53,7 @@ OWN_DATA = {
     "frameworks/vllm_from_cli.py": 1,  # frameworks/data/vllm_from_cli.json
     "frameworks/vllm_tokenizer_modes.py": 1,  # frameworks/data/vllm_tokenizer_modes.json
     "frameworks/vllm_env_fallbacks.py": 1,  # frameworks/data/vllm_env_fallbacks.json
+    "frameworks/vllm_engine_overrides.py": 1,  # frameworks/data/vllm_engine_overrides.json
     "frameworks/vllm_demo.py": 1,
     "frameworks/wrappers.py": 1,
     "gpus.py": 1,

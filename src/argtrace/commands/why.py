@@ -818,6 +818,9 @@ def explain(
     from argtrace.commands.why_arch import add_arch_cause
 
     add_arch_cause(groups, text, version)  # the registry's refusal: the releases registering the architecture
+    from argtrace.commands.why_v1_fallback import add_v1_fallback_cause
+
+    add_v1_fallback_cause(groups, text, version)  # vLLM's V1 oracle: the test that sends a launch to V0
     from argtrace.commands.why_chain import add_chain_cause
 
     add_chain_cause(groups, matches, text, version)  # an else chain's refusal: the releases taking the value

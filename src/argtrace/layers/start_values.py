@@ -67,6 +67,9 @@ def start_values(report: Report, gpu: str | None) -> LayerResult:
         result.findings.extend(tool_parser_without_auto_choice(report))
         result.findings.extend(tokenizer_mode_not_registered(report))
         result.findings.extend(variables_for_settings(report))
+        from argtrace.layers.engine_overrides import engine_override_findings  # RS059, RS060
+
+        result.findings.extend(engine_override_findings(report))
     return result
 
 

@@ -336,3 +336,78 @@ RS065 = Rule(
     exceptions="Nothing when the flag is given and wins (the variable is then unused); SGLang has no such "
     "fallback read here.",
 )
+
+RS059 = Rule(
+    code="RS059",
+    layer="resolution",
+    severity="error",
+    title="An --override-generation-config key the release drops",
+    basis="framework-code",
+    rationale=(
+        "vLLM merges --override-generation-config into the model's generation config, then "
+        "ModelConfig.get_diff_sampling_param keeps only the keys of its available_params list as the default "
+        "sampling parameters of every request (vllm/config.py 0.7.3, vllm/config/model.py 0.11.0 on): any "
+        "other key is dropped without a word. presence_penalty and frequency_penalty join the list in 0.31.0 "
+        "(vllm#50767: dropped on the releases before), skip_special_tokens in 0.33.0; eos_token_id is in no "
+        "release's list (vllm#45591). Each release's list is read from its wheel "
+        "(scripts/gen_vllm_engine_overrides.py)."
+    ),
+    fix="send the key with each request, or run a release that keeps it",
+    example=_static("vllm serve /m --override-generation-config.presence_penalty 1.5", "0.30.0"),
+    correct=_static("vllm serve /m --override-generation-config.presence_penalty 1.5", "0.31.0"),
+    exceptions="A note naming the releases that drop a key when nothing names the release and the analysed "
+    "one keeps it; model code that reads the override itself (Llama 4's attention settings in 0.33.0) is not "
+    "read.",
+)
+
+RS060 = Rule(
+    code="RS060",
+    layer="resolution",
+    severity="error",
+    title="A setting the release's engine sets back after parsing",
+    basis="framework-code",
+    rationale=(
+        "Some settings are overwritten by EngineArgs after argparse took them: vLLM's V1 engine 'always uses "
+        "chunked prefill', so _set_default_args_v1 (0.8.5.post1-0.10.2), _set_default_args (0.11.0) and "
+        "_override_v1_engine_args (0.6.6.post1-0.7.3, with VLLM_USE_V1=1) set enable_chunked_prefill = True "
+        "whatever --no-enable-chunked-prefill said (vllm#20914, vllm PR#21645), for every model that is "
+        "not a pooling model from 0.9.2 on; 0.11.2 keeps the value given. Each release's overwrites are "
+        "read from its wheel (scripts/gen_vllm_engine_overrides.py): an assignment of a literal to "
+        "self.<field> in those methods that no enclosing if tests the field on. An overwrite under another "
+        "test (the model's runner type) is a warning: the model is not read."
+    ),
+    fix="run a release that keeps the value, or drop the flag",
+    example=_static("vllm serve /m --no-enable-chunked-prefill", "0.8.5.post1"),
+    correct=_static("vllm serve /m --no-enable-chunked-prefill", "0.11.2"),
+    exceptions="Nothing when VLLM_USE_V1=0 picks the V0 engine (or VLLM_USE_V1 is unset on "
+    "0.6.6.post1-0.7.3, where V0 is the default); a note naming the releases that overwrite when nothing "
+    "names the release and the analysed one keeps the value.",
+)
+
+RS061 = Rule(
+    code="RS061",
+    layer="resolution",
+    severity="info",
+    title="Settings the release's V1 oracle sends back to the V0 engine",
+    basis="framework-code",
+    rationale=(
+        "vLLM 0.8.5.post1-0.11.0 decide in EngineArgs._is_v1_supported_oracle, first thing in "
+        "create_engine_config, whether the V1 engine can serve the launch: for each feature it does not "
+        'support, _raise_or_fallback logs "<feature> is not supported by the V1 Engine. Falling back to V0" '
+        'and the V0 engine runs, or raises NotImplementedError("VLLM_USE_V1=1 is not supported with '
+        '<feature>") when VLLM_USE_V1=1 is set. 0.8.5.post1 sends --pipeline-parallel-size > 1 without '
+        "--distributed-executor-backend ray back to V0 (vllm#20752: DeepSeek-R1 with pp=2, tp=16 hung; the "
+        "maintainer's reply adds the Ray backend). The calls and their if-tests are read from each wheel "
+        "(scripts/gen_vllm_engine_overrides.py) and evaluated on the launch's settings and the fields' "
+        "defaults. V0 then serves the launch: a note, unless VLLM_USE_V1=1 makes it an error."
+    ),
+    fix="change the settings the test reads so that it no longer holds, or set VLLM_USE_V1=0 to run V0 on "
+    "purpose",
+    example=_static("vllm serve /m --pipeline-parallel-size 2", "0.8.5.post1"),
+    correct=_static(
+        "vllm serve /m --pipeline-parallel-size 2 --distributed-executor-backend ray", "0.8.5.post1"
+    ),
+    exceptions="Only tests that read the launch's settings, literals and comparisons (the model's, the "
+    "platform's and the GPU's tests are not evaluated); nothing with VLLM_USE_V1=0; an error with "
+    "VLLM_USE_V1=1; a note naming the releases when nothing names the release and the analysed one runs V1.",
+)

@@ -257,6 +257,14 @@ def json_value_fix(text: str, message: str = "") -> str | None:
             f"give {refused.group(1)} a JSON object of its fields in single quotes ('{{\"field\": value}}'), "
             f"not {value!r}"
         )
+    level = re.fullmatch(r"-?O(\d)", value)
+    if level and "--compilation-config" in message:
+        # `--compilation-config O1`: a launcher split vLLM's `-O1` into a flag and a word
+        # (auto-tuning-vllm#76); the shorthand is one word, the long flag takes a JSON object
+        return (
+            f"write -O{level.group(1)} as one word (vLLM's shorthand for the compilation level), not "
+            f"--compilation-config {value}: the long flag takes a JSON object"
+        )
     if '\\"' in value:
         # `'{\"a\":1}'`: a backslash escapes only inside double quotes; single quotes (and YAML or JSON list
         # items) hand it to the parser as written

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/issues/12543 (vLLM 0.7.0 image, 2025-01-29: the compose service sets VLLM_ATTENTION_BACKEND=FLASH_ATTN and VLLM_FLASH_ATTN_VERSION=3 and its engine args --kv-cache-dtype fp8 for DeepSeek R1 on 8xH200; the log: "Cannot use FlashAttention-2 backend for FP8 KV cache")
+VLLM_ATTENTION_BACKEND=FLASH_ATTN VLLM_FLASH_ATTN_VERSION=3 vllm serve deepseek-ai/DeepSeek-R1 --tensor-parallel-size 8 --trust-remote-code --kv-cache-dtype fp8

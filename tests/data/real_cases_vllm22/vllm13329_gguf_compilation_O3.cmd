@@ -1,0 +1,2 @@
+# https://github.com/vllm-project/vllm/issues/13329 (vLLM 0.7.0, 2025-02-15, two V100-SXM2-16GB: "I tried to reason about the Nemo gguf quantization model with the --compilation-config option introduced in version 0.7.0 and it obviously failed")
+TORCH_LOGS="+dynamo" TORCHDYNAMO_VERBOSE=1 VLLM_LOGGING_LEVEL=DEBUG vllm serve ./Mistral-Nemo-Instruct-2407-Q4_K_M.gguf --tokenizer ./Mistral-Nemo-Instruct-2407 --tensor-parallel-size 2 --dtype half --kv-cache-dtype auto --max-model-len 4096 --gpu-memory-utilization 0.95 -O3

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/issues/15060 (vLLM 0.7.0, 2025-03-18, "--enable-chunked-prefill setting is not taking effect"; the args line: host='0.0.0.0', port=10000, model='meta-llama/Llama-3.1-8B-Instruct', task='embedding', max_model_len=8000)
+vllm serve meta-llama/Llama-3.1-8B-Instruct --host 0.0.0.0 --port 10000 --task embedding --max-model-len 8000 --enable-chunked-prefill

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/issues/20752 (vLLM 0.8.5.post1, 2025-07-10: DeepSeek-R1 with pp=2, tp=16 hangs; the log in the screenshot says "Pipeline Parallelism without Ray distributed executor is not supported by the V1 Engine. Falling back to V0"; the command as the maintainer's reply repeats it, without the --distributed-executor-backend ray the reply adds)
+vllm serve /mnt/hdfs/models/DeepSeek-R1 --tensor_parallel_size 16 --pipeline_parallel_size 2

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/issues/21615 (vLLM 0.10.0, 2025-07-25, "Can't set limit-mm-per-prompt in 0.10.0": "I am trying to set limit-mm-per-prompt, to ensure only 4 images are allowed. This worked with 0.9.2, but no longer in 0.10.0"; the Deployment's gemma3-27b server prints its usage and stops)
+vllm serve google/gemma-3-27b-it --limit-mm-per-prompt image=4

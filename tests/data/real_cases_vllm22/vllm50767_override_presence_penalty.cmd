@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/issues/50767 (2026-08-02, two RTX 3080: "override-generation-config silently ignores presence_penalty / frequency_penalty (missing from available_params whitelist)"; the sampler falls back to 0.0 for both while temperature and top_p from the same flag apply)
+vllm serve Qwen/Qwen3-8B --override-generation-config '{"temperature": 0.7, "top_p": 0.8, "presence_penalty": 1.5, "frequency_penalty": 0.5}'
