@@ -446,12 +446,8 @@ WHY = {
         None,
         "nccl-watchdog-collective-timeout",
     ),
-    "verl1309_ray_workerdict_nccl_watchdog_timeout": (
-        "weak",
-        "MimoAudioEncoder.__init__",
-        None,
-        "nccl-watchdog-collective-timeout",
-    ),
+    # SGLang's log format: vLLM's MimoAudioEncoder site (a weak candidate) is no longer offered (2026-12-04)
+    "verl1309_ray_workerdict_nccl_watchdog_timeout": ("none", None, None, "nccl-watchdog-collective-timeout"),
     "mineru2658_transformers_keyerror_under_sglang_scheduler": (
         "strong",
         "run_scheduler_process",

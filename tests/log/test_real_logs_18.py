@@ -457,10 +457,11 @@ WHY = {
         "NeuronSpeculationCausalLM.load_weights",
         "9 literal",
     ),
-    # the log signature first, then an SGLang site printing "Exception: {e}": a candidate now (was strong)
+    # the log signature first, then a site printing "Exception: {e}": a candidate (was strong); since the
+    # text's vLLM format keeps to vLLM's sites (2026-12-04), a vLLM one, no longer SGLang's
     "vllm39685_workerproc_wrapper_v019": (
         "weak",
-        "get_remote_instance_transfer_engine_info_per_rank",
+        "NeuronSpeculationCausalLM.load_weights",
         "vllm-worker-proc-init-failed",
     ),
     "seedoss10_chat_template_tools": ("strong", "OpenAIServingChat.render_chat_request", "transformers"),
