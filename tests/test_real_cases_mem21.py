@@ -220,4 +220,3 @@ def test_vllm_worker_lines_are_not_answered_with_sglang_sites() -> None:
     why = run_cli(["why", "--format", "json", text]).json["why"]
     assert why["matches"] == []
     assert why["confidence"] == "none"
-
