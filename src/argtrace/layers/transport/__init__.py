@@ -203,9 +203,16 @@ def _follow(
     for number, (at, argv, _condition) in enumerate(shell.commands):
         if not argv:
             continue
+        base = _basename(argv[0])
+        if (
+            tree is None
+            and ssh_host is None
+            and base not in _DISPATCHED
+            and not any(w is not None and w.endswith(_CONTAINER_ENDINGS) for w in argv[1:])
+        ):
+            continue  # what _dispatch gives such a command: _wrapped, which finds no container program
         vanished = shell.command_vanished[number] if number < len(shell.command_vanished) else ()
         moved = shell.command_dirs[number] if number < len(shell.command_dirs) else (False, None)
-        base = _basename(argv[0])
         located: _Located | None = None
         where = _split_at(at) if tree is not None else None
         if tree is not None and where is not None and where[0] == source.label:
@@ -279,6 +286,10 @@ def _dispatch(
 # wrapped.py's CONTAINER_PROGRAMS, repeated so that a command without one imports nothing
 _CONTAINER_PROGRAMS = frozenset({"docker", "podman", "nvidia-docker", "nerdctl"})
 _CONTAINER_ENDINGS = tuple(_CONTAINER_PROGRAMS)
+# the first words _dispatch gives a branch of its own; any other goes to _wrapped (without an ssh host)
+_DISPATCHED = frozenset(
+    {"ssh", "autossh", "scp", "rsync", "sudo", "gcloud", "tmux", "screen", *_CONTAINER_PROGRAMS, *_SHELLS}
+)
 
 
 def _wrapped(
