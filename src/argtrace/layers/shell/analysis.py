@@ -387,9 +387,9 @@ def _server_command(s: E.FoundServer, script_reads: frozenset[str] = frozenset()
     env: dict[str, EnvValue] = {}
     for name, (value, at, expansion, reason) in sorted(s.env.items()):
         known = value is not None
-        env[E.to_str(name)] = EnvValue(
+        env[E.to_str(name)] = _env_value(
             E.to_str(value) if value is not None else None,
-            Origin(at=at, expansion=expansion or None, known=known, reason=None if known else reason),
+            _origin(at, expansion or None, known, None if known else reason),
         )
     det = s.detection
     interp = (
@@ -415,6 +415,22 @@ def _server_command(s: E.FoundServer, script_reads: frozenset[str] = frozenset()
         from_missing_arguments=s.from_missing_arguments,
         from_unset_variables=s.from_unset_variables,
     )
+
+
+def _origin(at: str | None, expansion: str | None, known: bool, reason: str | None) -> Origin:
+    """``Origin(at, expansion, known, reason)``, equal field for field, without the frozen dataclass's
+    ``__init__`` (an ``object.__setattr__`` call per field): a server's environment makes one per
+    variable, 3,200 for a big script's exports (issue 18)."""
+    new = object.__new__(Origin)
+    new.__dict__.update(at=at, expansion=expansion, known=known, reason=reason)
+    return new
+
+
+def _env_value(value: str | None, origin: Origin) -> EnvValue:
+    """``EnvValue(value, origin)`` made as :func:`_origin` makes its ``Origin``."""
+    new = object.__new__(EnvValue)
+    new.__dict__.update(value=value, origin=origin)
+    return new
 
 
 def _starts_router(ev: E.ShellEvaluator) -> bool:

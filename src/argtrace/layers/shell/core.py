@@ -13,17 +13,18 @@ that owns them, so that imports only ever point down that chain.
 from __future__ import annotations
 
 import bisect
-import functools
 import re
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from argtrace.frameworks.detect import Detection
 from argtrace.layers.shell import lexer as L
 from argtrace.layers.shell.state import Var, new_var
 from argtrace.model_launch import CommandIO, FromUnset
+
+_T = TypeVar("_T")
 
 # Evaluation steps (a command or compound command, a command substitution) for the whole script, sourced
 # files and evals included: MAX_STEPS plus one per STEP_BYTES bytes of the script, so that a long script
@@ -267,6 +268,26 @@ class Event:
     data: dict[str, Any] = field(default_factory=dict)
 
 
+class _ReadOnce(Generic[_T]):
+    """``functools.cached_property`` without its lock: Python 3.11's takes an ``RLock`` at each first read,
+    and the analysis reads every command's ``texts`` (a 1 MB script's 6,400 commands: some 70 M
+    instructions, issue 18). The value goes into the instance's ``__dict__``, which later reads find first."""
+
+    def __init__(self, func: Callable[[Any], _T]) -> None:
+        self.func = func
+        self.name = func.__name__
+        self.__doc__ = func.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: Any, owner: type | None = None) -> _T:
+        if obj is None:
+            return self  # type: ignore[return-value]
+        value = obj.__dict__[self.name] = self.func(obj)
+        return value
+
+
 @dataclass
 class PredictedCommand:
     """A simple command the evaluation predicts the script runs: where, its argv (``None`` for unknown
@@ -292,11 +313,16 @@ class PredictedCommand:
     # ${NAME} from it (layers/transport/handoff.py); a value None is set but not known statically
     env: dict[str, str | None] | None = None
 
-    @functools.cached_property
+    @_ReadOnce
     def texts(self) -> list[str | None]:
         """The argv as real strings (:func:`to_str`), made once: the analysis reads every command's words in
         several passes, and converting them each time was 5% of a 1 MB script's check (issue 18)."""
-        return [to_str(w) if w is not None else None for w in self.argv]
+        argv = self.argv
+        if None not in argv:
+            joined = "".join(argv)  # type: ignore[arg-type]
+            if joined.isascii() and not ("\x01" in joined or "\x02" in joined or "\x03" in joined):
+                return list(argv)  # what to_str gives each word: ASCII without placeholders stays as it is
+        return [to_str(w) if w is not None else None for w in argv]
 
 
 # -------------------------------------------------------------------------- control flow

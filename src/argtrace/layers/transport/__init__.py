@@ -204,20 +204,28 @@ def _follow(
     for number, (at, argv, _condition) in enumerate(shell.commands):
         if not argv:
             continue
-        vanished = shell.command_vanished[number] if number < len(shell.command_vanished) else ()
-        moved = shell.command_dirs[number] if number < len(shell.command_dirs) else (False, None)
         base = _basename(argv[0])
         io = shell.command_io[number] if number < len(shell.command_io) else None
         if ssh_host is None and (base in _HAND_OFF_PROGRAMS or (io is not None and base in ("cat", "tee"))):
             # a launch file the script writes, then hands to kubectl/podman (start-up: imported only then)
             from argtrace.layers.transport.handoff import follow_hand_off, hand_off, note_write
 
+            moved = shell.command_dirs[number] if number < len(shell.command_dirs) else (False, None)
             cwd = moved[1] if moved[1] is not None else ("/<unknown directory>" if moved[0] else os.getcwd())
             note_write(written, io, argv, cwd)
             if (found := hand_off(argv)) is not None:
                 env = shell.command_env[number] if number < len(shell.command_env) else None
                 follow_hand_off(at, found, io, env, cwd, written, ctx, result, source, analyze_transport)
                 continue
+        if (
+            tree is None
+            and ssh_host is None
+            and base not in _DISPATCHED
+            and not any(w is not None and w.endswith(_CONTAINER_ENDINGS) for w in argv[1:])
+        ):
+            continue  # what _dispatch gives such a command: _wrapped, which finds no container program
+        vanished = shell.command_vanished[number] if number < len(shell.command_vanished) else ()
+        moved = shell.command_dirs[number] if number < len(shell.command_dirs) else (False, None)
         located: _Located | None = None
         where = _split_at(at) if tree is not None else None
         if tree is not None and where is not None and where[0] == source.label:
@@ -294,6 +302,10 @@ _HAND_OFF_PROGRAMS = frozenset({"kubectl", "oc", "podman", "docker", "docker-com
 # wrapped.py's CONTAINER_PROGRAMS, repeated so that a command without one imports nothing
 _CONTAINER_PROGRAMS = frozenset({"docker", "podman", "nvidia-docker", "nerdctl"})
 _CONTAINER_ENDINGS = tuple(_CONTAINER_PROGRAMS)
+# the first words _dispatch gives a branch of its own; any other goes to _wrapped (without an ssh host)
+_DISPATCHED = frozenset(
+    {"ssh", "autossh", "scp", "rsync", "sudo", "gcloud", "tmux", "screen", *_CONTAINER_PROGRAMS, *_SHELLS}
+)
 
 
 def _wrapped(
