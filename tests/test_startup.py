@@ -261,6 +261,8 @@ NOT_FOR_A_PLAIN_SCRIPT = (
     "inspect",
     "dis",
     "tokenize",
+    # ast (17 M instructions): only a parsed raise-site test, a recorded repr or a TP013/PA001 pair needs it
+    "ast",
     "random",
     # the user cache's path (user-generated schemas live there) is answered without it on Linux with an
     # absolute HOME and no XDG_CACHE_HOME (resolver/environments.user_cache_dir; the check runs so)

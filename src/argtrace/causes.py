@@ -427,7 +427,6 @@ _EXEC_SHELL_WORD = re.compile(r"no shell runs it, so (\S+) is passed to the prog
 def _exec_form_shell_words(links: _Links, report: Report) -> None:
     """PA001 on `>`, its target and what follows it in an exec-form argv are TP013's consequences: the
     argument parser refuses the words only because no shell took them out (one cause, one finding)."""
-    import ast
     import shlex
 
     findings = links.findings
@@ -448,6 +447,8 @@ def _exec_form_shell_words(links: _Links, report: Report) -> None:
             refused = _REFUSED.match(f.message) if f.code == "PA001" else None
             if refused is None or _path_line(f.at) != where:
                 continue
+            import ast  # here: a check without such a pair never imports ast (17 M instructions, issue 18)
+
             try:
                 text = ast.literal_eval(f"'{refused.group(1)}'")
             except (ValueError, SyntaxError):

@@ -70,6 +70,30 @@ def _load(path: Path, pyproject: bool) -> Config | None:
         # no [tool.argtrace] table can be there (a key spelled with escapes aside): not worth parsing, and
         # importing tomllib is some 3 ms (-X importtime) of a short check run beside a pyproject.toml
         return None
+    data = _parsed(path, text)
+    lines = text.splitlines()
+    if pyproject:
+        table = data.get("tool", {}).get("argtrace")
+        if not isinstance(table, dict):
+            return None
+        header = next((i for i, line in enumerate(lines) if line.strip() == "[tool.argtrace]"), 0)
+    else:
+        table, header = data, 0
+    unknown = sorted(set(table) - KNOWN)
+    if unknown:
+        raise UsageError(f"{path}: unknown argtrace setting(s): {', '.join(unknown)}")
+    return Config(path, table, lines, header)
+
+
+def _parsed(path: Path, text: str) -> dict[str, Any]:
+    """The TOML document ``text`` as ``tomllib`` reads it, from the copy kept for exactly this text when
+    there is one (``ci/config_cache.py``): importing ``tomllib`` and parsing the project's pyproject.toml
+    was 2% of a short check run in a project that configures argtrace (issue 18)."""
+    from argtrace.ci import config_cache
+
+    kept = config_cache.lookup(path, text)
+    if kept is not None:
+        return kept
     try:
         import tomllib
     except ModuleNotFoundError:  # Python 3.10
@@ -83,18 +107,8 @@ def _load(path: Path, pyproject: bool) -> Config | None:
         # tomllib reads nested arrays and inline tables recursively: `x = [[[...]]]` 50,000 deep in a
         # pyproject.toml made every command run in that directory die with an internal error (probe, s13)
         raise UsageError(f"{path}: not readable TOML (values nested too deep)") from None
-    lines = text.splitlines()
-    if pyproject:
-        table = data.get("tool", {}).get("argtrace")
-        if not isinstance(table, dict):
-            return None
-        header = next((i for i, line in enumerate(lines) if line.strip() == "[tool.argtrace]"), 0)
-    else:
-        table, header = data, 0
-    unknown = sorted(set(table) - KNOWN)
-    if unknown:
-        raise UsageError(f"{path}: unknown argtrace setting(s): {', '.join(unknown)}")
-    return Config(path, table, lines, header)
+    config_cache.keep(path, text, data)
+    return data
 
 
 def _is_file(path: Path) -> bool:

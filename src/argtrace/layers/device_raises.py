@@ -26,14 +26,16 @@ release runs decides (``--framework-version``).
 
 from __future__ import annotations
 
-import ast
 import functools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from argtrace.model import Evidence, Finding, LayerResult, Report
+
+if TYPE_CHECKING:  # imported where a test is parsed: a check that parses none never imports ast (issue 18)
+    import ast
 
 # each probe's accepted compute-capability majors and the CUDA runtime it also needs
 # (sglang/srt/utils/common.py: _check_cuda_device_version partials; runtime_context._PLATFORM_PROBES)
@@ -129,6 +131,8 @@ def refusals(
 ) -> dict[str, tuple[Mapping[str, Any], tuple[str, ...], tuple[str, ...]]]:
     """The release's device-gated sites whose tests hold on ``values`` and ``device``: message -> (site, the
     settings read, the CUDA-runtime assumptions the probes' values rest on)."""
+    import ast
+
     from argtrace.layers.start_raises import _options, refuses
 
     groups = _options(framework, release)
@@ -141,7 +145,7 @@ def refusals(
             for condition in site.get("conditions") or ():
                 tree = ast.parse(str(condition), mode="eval")
                 before = ast.dump(tree)
-                swapped = _Probes(device, assumed).visit(tree)  # in place: compare the dumps
+                swapped = _probes_class()(device, assumed).visit(tree)  # in place: compare the dumps
                 probed = probed or ast.dump(swapped) != before
                 conditions.append(ast.unparse(swapped))
         except (SyntaxError, ValueError, RecursionError):
@@ -156,57 +160,66 @@ def refusals(
     return out
 
 
-class _Probes(ast.NodeTransformer):
-    """Replaces the device probes a test calls by their value on ``device``; leaves any other call alone
-    (the evaluator then says unknown)."""
+@functools.cache
+def _probes_class() -> Callable[[Device, list[str]], ast.NodeTransformer]:
+    """The transformer below, made at its first use: ``ast`` is imported only when a test is parsed."""
+    import ast
 
-    def __init__(self, device: Device, assumed: list[str]) -> None:
-        self.device = device
-        self.assumed = assumed
+    class _Probes(ast.NodeTransformer):
+        """Replaces the device probes a test calls by their value on ``device``; leaves any other call alone
+        (the evaluator then says unknown)."""
 
-    def visit_Call(self, node: ast.Call) -> ast.AST:
-        name = _called(node.func)
-        value = self._probe(name) if name and not node.args and not node.keywords else None
-        return ast.Constant(value) if value is not None else self.generic_visit(node)
+        def __init__(self, device: Device, assumed: list[str]) -> None:
+            self.device = device
+            self.assumed = assumed
 
-    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
-        # get_platform().is_sm100 (a property read through PlatformContext.__getattr__)
-        if isinstance(node.value, ast.Call) and _called(node.value.func) == "get_platform":
-            value = self._probe(_PLATFORM.get(node.attr, ""))
-            if value is not None:
-                return ast.Constant(value)
-        return self.generic_visit(node)
+        def visit_Call(self, node: ast.Call) -> ast.AST:
+            name = _called(node.func)
+            value = self._probe(name) if name and not node.args and not node.keywords else None
+            return ast.Constant(value) if value is not None else self.generic_visit(node)
 
-    def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
-        # torch.cuda.get_device_capability()[0]: the major number
-        if (
-            isinstance(node.value, ast.Call)
-            and _called(node.value.func) == "get_device_capability"
-            and isinstance(node.slice, ast.Constant)
-            and node.slice.value in (0, 1)
-            and self.device.vendor == "nvidia"
-        ):
-            return ast.Constant(self.device.major if node.slice.value == 0 else self.device.minor)
-        return self.generic_visit(node)
+        def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+            # get_platform().is_sm100 (a property read through PlatformContext.__getattr__)
+            if isinstance(node.value, ast.Call) and _called(node.value.func) == "get_platform":
+                value = self._probe(_PLATFORM.get(node.attr, ""))
+                if value is not None:
+                    return ast.Constant(value)
+            return self.generic_visit(node)
 
-    def _probe(self, name: str) -> bool | None:
-        if name == "is_cuda":
-            if self.device.vendor == "nvidia":
-                self.assumed.append("a CUDA build of PyTorch")
-            return self.device.vendor == "nvidia"
-        if name == "is_hip":
-            return self.device.vendor == "amd"
-        probe = _MAJORS.get(name)
-        if probe is None:
-            return None
-        majors, cuda = probe
-        if self.device.vendor != "nvidia" or self.device.major not in majors:
-            return False  # outside its majors (or not CUDA): False whatever the runtime
-        self.assumed.append(f"a CUDA runtime {cuda}+")
-        return True
+        def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+            # torch.cuda.get_device_capability()[0]: the major number
+            if (
+                isinstance(node.value, ast.Call)
+                and _called(node.value.func) == "get_device_capability"
+                and isinstance(node.slice, ast.Constant)
+                and node.slice.value in (0, 1)
+                and self.device.vendor == "nvidia"
+            ):
+                return ast.Constant(self.device.major if node.slice.value == 0 else self.device.minor)
+            return self.generic_visit(node)
+
+        def _probe(self, name: str) -> bool | None:
+            if name == "is_cuda":
+                if self.device.vendor == "nvidia":
+                    self.assumed.append("a CUDA build of PyTorch")
+                return self.device.vendor == "nvidia"
+            if name == "is_hip":
+                return self.device.vendor == "amd"
+            probe = _MAJORS.get(name)
+            if probe is None:
+                return None
+            majors, cuda = probe
+            if self.device.vendor != "nvidia" or self.device.major not in majors:
+                return False  # outside its majors (or not CUDA): False whatever the runtime
+            self.assumed.append(f"a CUDA runtime {cuda}+")
+            return True
+
+    return _Probes
 
 
 def _called(func: ast.AST) -> str | None:
+    import ast
+
     if isinstance(func, ast.Name):
         return func.id
     if isinstance(func, ast.Attribute):

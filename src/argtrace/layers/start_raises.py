@@ -29,14 +29,16 @@ MTP's, LoRA's, a model family's), is left to the resolver.
 
 from __future__ import annotations
 
-import ast
 import functools
 import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from argtrace.model import Evidence, Finding, LayerResult, Report
+
+if TYPE_CHECKING:  # imported where a test is parsed: a check that parses none never imports ast (issue 18)
+    import ast
 
 # the objects SGLang's argument checks read the parsed arguments from
 SGLANG_BASES = frozenset({"self", "cfg", "server_args"})
@@ -174,6 +176,8 @@ def refuses(
         for f in site.get("fields") or ()
         if framework != "vllm" or owner == "EngineArgs" or groups.get(str(f)) == owner
     )
+    import ast
+
     read: list[str] = []
     try:
         for condition in site.get("conditions") or ():
@@ -191,24 +195,30 @@ def _truth(value: Any) -> bool:
     return bool(value)
 
 
-_COMPARE = {
-    ast.Eq: lambda a, b: a == b,
-    ast.NotEq: lambda a, b: a != b,
-    ast.Lt: lambda a, b: a < b,
-    ast.LtE: lambda a, b: a <= b,
-    ast.Gt: lambda a, b: a > b,
-    ast.GtE: lambda a, b: a >= b,
-    ast.Is: lambda a, b: a is b,
-    ast.IsNot: lambda a, b: a is not b,
-    ast.In: lambda a, b: a in b,
-    ast.NotIn: lambda a, b: a not in b,
-}
+@functools.cache
+def _compare_ops() -> dict[type[ast.cmpop], Any]:
+    import ast
+
+    return {
+        ast.Eq: lambda a, b: a == b,
+        ast.NotEq: lambda a, b: a != b,
+        ast.Lt: lambda a, b: a < b,
+        ast.LtE: lambda a, b: a <= b,
+        ast.Gt: lambda a, b: a > b,
+        ast.GtE: lambda a, b: a >= b,
+        ast.Is: lambda a, b: a is b,
+        ast.IsNot: lambda a, b: a is not b,
+        ast.In: lambda a, b: a in b,
+        ast.NotIn: lambda a, b: a not in b,
+    }
 
 
 def _evaluate(
     node: ast.AST, framework: str, fields: frozenset[str], values: Mapping[str, Any], read: list[str]
 ) -> Any:
     """The value of a test built from settings, literals and boolean/comparison operators only."""
+    import ast
+
     if isinstance(node, ast.Constant):
         return node.value
     if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
@@ -244,7 +254,7 @@ def _evaluate(
     if isinstance(node, ast.Compare):
         left = _evaluate(node.left, framework, fields, values, read)
         for op, right_node in zip(node.ops, node.comparators, strict=True):
-            compare = _COMPARE.get(type(op))
+            compare = _compare_ops().get(type(op))
             if compare is None:
                 raise _Unknown(ast.unparse(node))
             right = _evaluate(right_node, framework, fields, values, read)

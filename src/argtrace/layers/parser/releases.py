@@ -5,7 +5,6 @@ quotes (a flag removed later, a choice valid elsewhere, a config key that is a f
 
 from __future__ import annotations
 
-import ast
 import difflib
 import functools
 import re
@@ -64,6 +63,8 @@ def sets(spec: OptionSpec, option_string: str) -> bool | None:
         return True
     negative = (spec.raw.get("action_attrs") or {}).get("negative_option_strings")
     if isinstance(negative, Mapping) and isinstance(negative.get("repr"), str):
+        import ast  # here: a check that reads no recorded repr never imports ast (issue 18)
+
         try:
             names = ast.literal_eval(negative["repr"])
         except (ValueError, SyntaxError):
