@@ -177,5 +177,6 @@ def test_seed_error_raise_site_in_0_5_10() -> None:
 def test_bundled_data_is_modest() -> None:
     total = sum(p.stat().st_size for p in DATA.rglob("*.json"))
     # schemas, raise sites and indexes in shared storage (issue 15): 6.9 MB of JSON with 34 SGLang and 29
-    # vLLM releases (docs/frameworks.md)
-    assert total < 8_000_000, total
+    # vLLM releases (docs/frameworks.md); 8.09 MB since session 22's generated tables (SGLang's start-up
+    # overrides 114 KB, vLLM's engine overrides 27 KB, transformers' model types 31 KB, SGLang's helpers)
+    assert total < 8_500_000, total

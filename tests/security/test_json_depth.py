@@ -54,6 +54,9 @@ OWN_DATA = {
     "frameworks/vllm_tokenizer_modes.py": 1,  # frameworks/data/vllm_tokenizer_modes.json
     "frameworks/vllm_env_fallbacks.py": 1,  # frameworks/data/vllm_env_fallbacks.json
     "frameworks/vllm_engine_overrides.py": 1,  # frameworks/data/vllm_engine_overrides.json
+    "frameworks/sglang_helpers.py": 1,  # frameworks/data/sglang_helpers.json (generated, sgl22)
+    "layers/start_overrides.py": 1,  # frameworks/data/sglang_overrides.json (generated, RS055)
+    "commands/why_modeltype.py": 1,  # data/transformers_model_types.json (generated, why22)
     "frameworks/vllm_demo.py": 1,
     "frameworks/wrappers.py": 1,
     "gpus.py": 1,

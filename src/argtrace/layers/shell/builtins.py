@@ -729,7 +729,12 @@ class Builtins(Commands):
         return p if p is not None and hostfs.isfile(p) else None
 
     def _note_unread_source(self, written: str) -> None:
-        """A `source` argtrace cannot read (the file is not here, or its name is not known statically)."""
+        """A `source` argtrace cannot read (the file is not here, or its name is not known statically).
+        A virtual environment's ``bin/activate`` is not one: CPython's venv script sets only VIRTUAL_ENV,
+        VIRTUAL_ENV_PROMPT, PATH and PS1 (Lib/venv/scripts/common/activate); conda's runs its packages'
+        activate.d scripts, which may set anything."""
+        if written.endswith("/bin/activate") and "conda" not in written:
+            return
         if self.read_before_unread_source is None:
             self.read_before_unread_source = set(self.read_names)
         self.unread_sources.append(written)
