@@ -79,14 +79,10 @@ def _sites() -> tuple[Mapping[str, Any], ...]:
 
 
 def _finding(report: Report, release: str, site: Mapping[str, Any], read: tuple[str, ...]) -> Any:
+    from argtrace.layers.start_raises import setting_words
     from argtrace.rules import start_values as rules
 
-    settings = [report.setting(name) for name in read]
-    words = []
-    for name, setting in zip(read, settings, strict=True):
-        flag = (setting.flag if setting is not None else None) or name
-        value = setting.effective if setting is not None else None
-        words.append(flag if value is True else f"{flag} {value}")
+    settings, words = setting_words(report, read)
     at = next((s.history[-1].at for s in settings if s is not None and s.history), None)
     where = f"{site['function']}, {site['file']}:{site['at'][release]}"
     flags = [(s.flag if s is not None else None) or n for n, s in zip(read, settings, strict=True)]

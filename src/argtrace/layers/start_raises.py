@@ -293,17 +293,24 @@ def _span(releases: Iterable[str]) -> str:
     return items[0] if len(items) == 1 else f"{items[0]}-{items[-1]}"
 
 
-def _finding(
-    report: Report, framework: str, release: str, site: Mapping[str, Any], read: tuple[str, ...]
-) -> Finding:
-    from argtrace.rules import start_values as rules
-
+def setting_words(report: Report, read: tuple[str, ...]) -> tuple[list[Any], list[str]]:
+    """The settings a test read and each as the launch gives it (``--flag value``, a switch bare): what
+    RS032's and RS055's messages say the release saw."""
     settings = [report.setting(name) for name in read]
     words = []
     for name, setting in zip(read, settings, strict=True):
         flag = (setting.flag if setting is not None else None) or name
         value = setting.effective if setting is not None else None
         words.append(flag if value is True else f"{flag} {value}")
+    return settings, words
+
+
+def _finding(
+    report: Report, framework: str, release: str, site: Mapping[str, Any], read: tuple[str, ...]
+) -> Finding:
+    from argtrace.rules import start_values as rules
+
+    settings, words = setting_words(report, read)
     at = None
     for setting in settings:
         if setting is not None and setting.history:
