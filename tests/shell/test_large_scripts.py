@@ -24,6 +24,7 @@ from argtrace.layers.shell import evaluate as E
 from argtrace.layers.shell import expand as X
 from argtrace.layers.shell import lexer as L
 from argtrace.layers.shell import params, state, syntax
+from argtrace.layers.shell import wordparts as W
 from argtrace.layers.shell.result import ShellResult
 from argtrace.layers.shell.syntax import parse_tree
 from tests.shell.test_shell_layer import run
@@ -125,15 +126,15 @@ def test_the_parenthesis_search_stops_where_the_character_loop_stops() -> None:
 @pytest.mark.parametrize("raw", ['"$X"', '"${X}"', '"$_a9"', '"${MODEL_DIR_12}"', '"$X"', '"${X_1}"'])
 def test_a_quoted_name_parses_as_the_general_reader_parses_it(raw: str) -> None:
     for assignment in (False, True):
-        fast = L.parse_word(raw, assignment=assignment)
+        fast = W.parse_word(raw, assignment=assignment)
         assert len(fast) == 3  # taken by the shortcut: DQStart, Param, DQEnd
-        assert fast == L._parse_word(raw, False, assignment)
+        assert fast == W._parse_word(raw, False, assignment)
 
 
 @pytest.mark.parametrize("raw", ['"$1"', '"${X:-a}"', '"$X$Y"', '"${X}y"', '"$@"', '"${#X}"', '"${!X}"'])
 def test_other_quoted_words_are_not_taken_for_a_name(raw: str) -> None:
-    assert L.QUOTED_NAME.fullmatch(raw) is None
-    assert L.parse_word(raw) == L._parse_word(raw)
+    assert W.QUOTED_NAME.fullmatch(raw) is None
+    assert W.parse_word(raw) == W._parse_word(raw)
 
 
 # ---------------------------------------------------------------------------------------- the evaluator
@@ -170,7 +171,7 @@ def test_known_unsplit_words_expand_as_the_splitting_loop_expands_them(
     words += [a + b for a in words for b in [*_PIECES[:6], *quoted[:6], "=", "-"]]
     ev = _evaluator(_VARIABLES)
     ev.run()
-    taken = sum(X._one_field(ev.expand_parts(L.parse_word(w), "t.sh:1:1")) is not None for w in words)
+    taken = sum(X._one_field(ev.expand_parts(W.parse_word(w), "t.sh:1:1")) is not None for w in words)
     assert taken > 300  # the shortcut is taken, not only skipped
 
     def expand_all() -> Any:
@@ -255,7 +256,7 @@ def test_exported_assignments_store_what_the_general_path_stores(monkeypatch: py
 def _all_shortcuts_off(m: pytest.MonkeyPatch) -> None:
     m.setattr(L, "_SIMPLE_WORD", NEVER)
     m.setattr(L, "_PAREN", NEVER)  # no parenthesis found: the character loop reads every $( )
-    m.setattr(L, "QUOTED_NAME", NEVER)
+    m.setattr(W, "QUOTED_NAME", NEVER)
     m.setattr(L, "_QUOTED_NAME_WORD", NEVER)
     m.setattr(X, "_one_field", lambda chunks: None)
     m.setattr(X, "_PLAIN_BRACKETS", NEVER)

@@ -14,6 +14,7 @@ from typing import Any
 
 from argtrace.layers.shell import hostfs  # the files of the host the script runs on (--host)
 from argtrace.layers.shell import lexer as L
+from argtrace.layers.shell import wordparts as W
 from argtrace.layers.shell.arith import ArithError
 from argtrace.layers.shell.core import (
     _BREAK,
@@ -67,7 +68,7 @@ class Expander(Params):
         """Expand ``$`` expansions inside arithmetic text (quotes are removed as bash does)."""
         if "$" not in expr and "`" not in expr and '"' not in expr and "'" not in expr:
             return expr
-        parts = L.parse_word(expr, in_dq=True)
+        parts = W.parse_word(expr, in_dq=True)
         chunks = self.expand_parts(parts, self.cur_at, assignment=True)
         out: list[str] = []
         for c in chunks:
@@ -80,20 +81,20 @@ class Expander(Params):
         """A case/[[ == ]] pattern as a regex; None when part of it is unknown."""
         return self._pattern(raw, self.src.at(offset))
 
-    def expand_parts(self, parts: Sequence[L.Part], at: str, assignment: bool = False) -> list[_Chunk]:
+    def expand_parts(self, parts: Sequence[W.Part], at: str, assignment: bool = False) -> list[_Chunk]:
         out: list[_Chunk] = []
         for p in parts:
-            if isinstance(p, L.Lit):
+            if isinstance(p, W.Lit):
                 out.append(_Chunk(p.text, p.quoted, False))
-            elif isinstance(p, L.DQStart):
+            elif isinstance(p, W.DQStart):
                 out.append(_Chunk("", True, False, "DQ"))
-            elif isinstance(p, L.DQEnd):
+            elif isinstance(p, W.DQEnd):
                 out.append(_Chunk("", True, False, "DQEND"))
-            elif isinstance(p, L.Param):
+            elif isinstance(p, W.Param):
                 out.extend(self.expand_param(p, at, assignment))
-            elif isinstance(p, L.CmdSub):
+            elif isinstance(p, W.CmdSub):
                 out.append(self.command_substitution(p, at))
-            elif isinstance(p, L.Arith):
+            elif isinstance(p, W.Arith):
                 self.cur_at = at
                 expanded = self.expand_arith_text(p.expr)
                 if expanded is None:
@@ -112,7 +113,7 @@ class Expander(Params):
                 except ArithError as e:
                     out.append(_Chunk(None, p.quoted, not p.quoted, f"`{to_str(p.raw)}`: {e}"))
                     self.mark_arith_unknown(p.expr)
-            elif isinstance(p, L.Tilde):
+            elif isinstance(p, W.Tilde):
                 if p.user:
                     out.append(
                         _Chunk(None, True, False, f"`~{p.user}` is that user's home directory at run time")
@@ -125,7 +126,7 @@ class Expander(Params):
                         out.append(_Chunk(None, True, False, "HOME is not set; bash uses the passwd entry"))
                     else:
                         out.append(_Chunk(None, True, False, reason))
-            elif isinstance(p, L.ProcSub):
+            elif isinstance(p, W.ProcSub):
                 out.append(
                     _Chunk(
                         None,
@@ -139,7 +140,7 @@ class Expander(Params):
             return [_Chunk(None, True, False, f"the word expands to more than {MAX_WORD_BYTES:,} bytes")]
         return out
 
-    def command_substitution(self, p: L.CmdSub, at: str) -> _Chunk:
+    def command_substitution(self, p: W.CmdSub, at: str) -> _Chunk:
         """``$(...)``: emulate a few pure ones (dirname, basename, pwd, echo, cd X && pwd); else unknown."""
         self.step(at)
         body = p.body.strip()
@@ -296,7 +297,7 @@ class Expander(Params):
             return args[1] + ("\n" if args[0].endswith("\\n") else "")
         return None
 
-    def expand_param(self, p: L.Param, at: str, assignment: bool) -> list[_Chunk]:
+    def expand_param(self, p: W.Param, at: str, assignment: bool) -> list[_Chunk]:
         q = p.quoted
         raw = to_str(p.raw)
         name = p.name
@@ -322,7 +323,7 @@ class Expander(Params):
             if not m:
                 return [_Chunk(None, q, not q, f"`{raw}`: invalid indirect name")]
             name = m.group(1) or m.group(3)
-            p = L.Param(p.raw, name, q, index=m.group(2), op=p.op, arg=p.arg, arg2=p.arg2, length=p.length)
+            p = W.Param(p.raw, name, q, index=m.group(2), op=p.op, arg=p.arg, arg2=p.arg2, length=p.length)
         is_list = name in ("@", "*") or p.index in ("@", "*")
         star = name == "*" or p.index == "*"
         if is_list:
@@ -462,7 +463,7 @@ class Expander(Params):
         return out
 
     def _operand_chunks(self, raw: str, quoted: bool, at: str) -> list[_Chunk]:
-        parts = L.parse_word(raw, in_dq=quoted)
+        parts = W.parse_word(raw, in_dq=quoted)
         chunks = self.expand_parts(parts, at)
         if quoted:
             return [_Chunk(c.text, True, False, c.reason) if c is not _BREAK else c for c in chunks]
@@ -473,14 +474,14 @@ class Expander(Params):
         ]
 
     def _expand_operand(self, raw: str, at: str) -> str | None:
-        parts = L.parse_word(raw)
+        parts = W.parse_word(raw)
         chunks = self.expand_parts(parts, at, assignment=True)
         if any(c.text is None for c in chunks):
             return None
         return "".join(c.text or "" for c in chunks)
 
     def _pattern(self, raw: str, at: str) -> str | None:
-        parts = L.parse_word(raw)
+        parts = W.parse_word(raw)
         chunks = self.expand_parts(parts, at, assignment=True)
         pieces: list[tuple[str, bool]] = []
         for c in chunks:
@@ -489,7 +490,7 @@ class Expander(Params):
             pieces.append((c.text, c.quoted and not c.split))
         return _glob_to_regex(pieces)
 
-    def _apply_op(self, p: L.Param, value: str, at: str) -> str | None:
+    def _apply_op(self, p: W.Param, value: str, at: str) -> str | None:
         op = p.op
         if op == ":":
             try:
@@ -594,7 +595,7 @@ class Expander(Params):
             return None, None
         if _PLAIN.fullmatch(tok.raw):
             return tok.raw, None
-        parts = L.parse_word(tok.raw, assignment=True)
+        parts = W.parse_word(tok.raw, assignment=True)
         at = self.src.at(tok.start) if rebase else self.cur_at
         chunks = self.expand_parts(parts, at, assignment=True)
         bad = next((c for c in chunks if c.text is None and c.reason != "EMPTY_AT"), None)
@@ -618,7 +619,7 @@ class Expander(Params):
             return [ExpWord(raw, at, "literal", offset=tok.start)]
         try:
             # inside double quotes nothing brace-expands
-            raws = brace_expand(raw) if "{" in raw and not L.QUOTED_NAME.fullmatch(raw) else [raw]
+            raws = brace_expand(raw) if "{" in raw and not W.QUOTED_NAME.fullmatch(raw) else [raw]
         except BraceLimit:
             reason = f"brace expansion of `{to_str(tok.raw)[:60]}` makes more than {BRACE_LIMIT} words"
             return [ExpWord(None, at, to_str(tok.raw), reason, offset=tok.start)]
@@ -632,13 +633,13 @@ class Expander(Params):
     def _expand_one(
         self, raw: str, at: str, offset: int, vanished: list[tuple[str, str, str | None]] | None
     ) -> list[ExpWord]:
-        parts = L.parse_word(raw)
-        has_exp = any(isinstance(p, (L.Param, L.CmdSub, L.Arith, L.Tilde, L.ProcSub)) for p in parts)
+        parts = W.parse_word(raw)
+        has_exp = any(isinstance(p, (W.Param, W.CmdSub, W.Arith, W.Tilde, W.ProcSub)) for p in parts)
         expansion = "literal" if not has_exp else to_str(raw)
         quoted_exp = (
             raw.startswith('"')
             and raw.endswith('"')
-            and len([p for p in parts if not isinstance(p, L.DQStart)]) == 1
+            and len([p for p in parts if not isinstance(p, W.DQStart)]) == 1
             and has_exp
         )
         chunks = self.expand_parts(parts, at)
@@ -758,7 +759,7 @@ class Expander(Params):
             state = "empty"
             name = None
             for p in parts:
-                if isinstance(p, L.Param):
+                if isinstance(p, W.Param):
                     name = p.name
                     st, _v, _r = (
                         self.get_param(p.name) if p.index is None and p.name not in "@*" else ("set", 0, 0)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from argtrace.layers.shell import lexer as L
+from argtrace.layers.shell import wordparts as W
 
 # commands whose output ``_emulate`` computes from their expanded words (the same as ``_capture`` would)
 _EMULATED = frozenset({"echo", "printf", "pwd", "dirname", "basename", "readlink", "realpath", "seq"})
@@ -48,7 +48,7 @@ def _echo_output(words: Sequence[str | None]) -> str | None:
         return None
     out = " ".join(w or "" for w in rest)
     if interpret:
-        out = L.decode_ansi(out)
+        out = W.decode_ansi(out)
     return out + ("\n" if nl else "")
 
 
@@ -116,7 +116,7 @@ def _printf(fmt: str, args: list[str]) -> str | None:
         while i < len(fmt):
             c = fmt[i]
             if c == "\\" and i + 1 < len(fmt):
-                out.append(L.decode_ansi(fmt[i : i + 2]))
+                out.append(W.decode_ansi(fmt[i : i + 2]))
                 i += 2
                 continue
             if c == "%" and i + 1 < len(fmt):
@@ -131,7 +131,7 @@ def _printf(fmt: str, args: list[str]) -> str | None:
                         except ValueError:
                             return None
                     elif d == "b":
-                        arg = L.decode_ansi(arg)
+                        arg = W.decode_ansi(arg)
                     out.append(arg)
                     ai += 1
                     used += 1

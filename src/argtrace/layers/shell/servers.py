@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from argtrace.frameworks.detect import Detection
 from argtrace.layers.shell import hostfs  # the files of the host the script runs on (--host)
 from argtrace.layers.shell import lexer as L
+from argtrace.layers.shell import wordparts as W
 from argtrace.layers.shell.conditions import Conditions
 from argtrace.layers.shell.core import MAX_LOOP_SERVERS, ExpWord, FoundServer, Vanished, from_str, to_str
 from argtrace.layers.shell.wrapenv import systemd_run_substitution, wrapper_env
@@ -211,14 +212,14 @@ class ServerRecords(Conditions):
 
     def _unset_in(self, text: str, assignment: bool, seen: frozenset[str] = frozenset()) -> list[str]:
         if "$" not in text:
-            return []  # no parameter to read (every L.Param starts at a `$`): the server's 3,400 exports
+            return []  # no parameter to read (every W.Param starts at a `$`): the server's 3,400 exports
         try:
-            parts = L.parse_word(from_str(text), assignment=assignment)
+            parts = W.parse_word(from_str(text), assignment=assignment)
         except (ValueError, IndexError):  # a word the evaluator took but this reading does not: nothing said
             return []
         names: list[str] = []
         for part in parts:
-            if not isinstance(part, L.Param):
+            if not isinstance(part, W.Param):
                 continue
             name = part.name
             if part.op is not None or part.length or part.indirect or part.index is not None:

@@ -92,21 +92,22 @@ def _local_expansions(raw: str, predicted: str | None) -> list[tuple[str, str | 
     """The expansions the *local* shell performs in one raw word (outside single quotes), each with the
     text it produced when that can be read off the predicted word (``None`` otherwise)."""
     from argtrace.layers.shell import lexer as L
+    from argtrace.layers.shell import wordparts as W
 
     try:
-        parts = L.parse_word(raw)
+        parts = W.parse_word(raw)
     except Exception:
         return []
-    expansions = [p.raw for p in parts if isinstance(p, (L.Param, L.CmdSub, L.Arith))]
+    expansions = [p.raw for p in parts if isinstance(p, (W.Param, W.CmdSub, W.Arith))]
     if not expansions or predicted is None:
         return [(e, None) for e in expansions]
     pattern = ""
     for part in parts:
-        if isinstance(part, L.Lit):
+        if isinstance(part, W.Lit):
             pattern += re.escape(L.restore(part.text))
-        elif isinstance(part, (L.Param, L.CmdSub, L.Arith)):
+        elif isinstance(part, (W.Param, W.CmdSub, W.Arith)):
             pattern += "(.*?)"
-        elif isinstance(part, L.Tilde):
+        elif isinstance(part, W.Tilde):
             pattern += ".*?"
     match = re.fullmatch(pattern, predicted, re.DOTALL)
     if match is None or len(match.groups()) != len(expansions):
@@ -117,16 +118,17 @@ def _local_expansions(raw: str, predicted: str | None) -> list[tuple[str, str | 
 def _as_written(raw: str) -> str:
     """A raw word without its quotes, expansions kept as text (``"--port $P"`` -> ``--port $P``)."""
     from argtrace.layers.shell import lexer as L
+    from argtrace.layers.shell import wordparts as W
 
     try:
-        parts = L.parse_word(raw)
+        parts = W.parse_word(raw)
     except Exception:
         return raw
     out = []
     for part in parts:
-        if isinstance(part, L.Lit):
+        if isinstance(part, W.Lit):
             out.append(L.restore(part.text))
-        elif isinstance(part, (L.Param, L.CmdSub, L.Arith, L.Tilde, L.ProcSub)):
+        elif isinstance(part, (W.Param, W.CmdSub, W.Arith, W.Tilde, W.ProcSub)):
             out.append(part.raw)
     return "".join(out)
 
