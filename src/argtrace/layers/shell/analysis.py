@@ -11,16 +11,15 @@ from typing import Any, ParamSpec, TypeVar
 
 from argtrace.layers.shell import evaluate as E
 from argtrace.layers.shell import hazards as H
+from argtrace.layers.shell.event_findings import event_findings, missing_backslash_message
 from argtrace.layers.shell.lost import (
     assignment_as_program_findings,
     declared_server_findings,
-    lost_value_finding,
 )
 from argtrace.layers.shell.result import ScriptSource, ShellResult
 from argtrace.layers.shell.server_hazards import (
     ended_early,
     is_stream,
-    runs_under_bash,
     server_findings,
     server_outputs,
     show_word,
@@ -237,7 +236,7 @@ def analyze(
         )
     ]
     findings.extend(_text_findings(label, hazards, ev, data, broken_after))
-    findings.extend(_event_findings(label, ev, args, data))
+    findings.extend(event_findings(label, ev, args, data))
     for s, cmd in zip(ev.servers, servers, strict=True):
         findings.extend(server_findings(label, s, cmd, ev, args))
     findings.extend(_shared_logs(ev))
@@ -615,7 +614,7 @@ def _text_findings(
                 continue  # reported by the evaluation, with the words
             out.append(
                 R.SH004.finding(
-                    _missing_backslash_message(data, h.line, word, None),
+                    missing_backslash_message(data, h.line, word, None),
                     at=at,
                     evidence=[Evidence("shell", at, h.text.strip())],
                 )
@@ -634,263 +633,6 @@ def _text_findings(
                 "the command)"
             )
             out.append(R.SH005.finding(msg, at=at, evidence=[Evidence("shell", at, h.text.strip())]))
-    return out
-
-
-# -------------------------------------------------------------------------- evaluator events
-
-
-def _missing_backslash_message(data: bytes, line: int, word: str, words: str | None) -> str:
-    lines = data.split(b"\n")
-    prev = lines[line - 2].rstrip(b"\r") if line >= 2 else b""
-    if prev.lstrip().startswith(b"#"):
-        why = (
-            "the line before it is a comment: inside a continued command a comment ends the command (a "
-            "trailing backslash is part of the comment)"
-        )
-    else:
-        why = "the line before it does not end with a backslash"
-    what = f"`{words}`" if words else "this line"
-    return (
-        f"line {line} starts with `{word}`: {why}, so the command ended there and {what} runs as a separate "
-        f"command (`{word}: command not found`); these flags never reach the server"
-    )
-
-
-def _read_as_set_by_it(ev: E.ShellEvaluator, first: list[bool]) -> str:
-    """What the first unreadable `source` adds to its note: the variables read after it as set by it."""
-    if not first[0] or not ev.read_after_unread_source:
-        return ""
-    first[0] = False
-    names = ", ".join(f"${n}" for n in ev.read_after_unread_source)
-    return (
-        f"; the script reads {names} after it and never sets "
-        + ("it" if len(ev.read_after_unread_source) == 1 else "them")
-        + ", so argtrace reads "
-        + ("it" if len(ev.read_after_unread_source) == 1 else "them")
-        + " as set by this file (value unknown); pass `--env NAME=VALUE` to check with the values it sets"
-    )
-
-
-def _event_findings(label: str, ev: E.ShellEvaluator, args: list[str], data: bytes) -> list[Finding]:
-    out: list[Finding] = []
-    first_unread = [True]
-    for e in ev.events:
-        d = e.data
-        if e.kind == "flag_as_command":
-            words = " ".join(show_word(w) for w in d["words"])
-            out.append(
-                R.SH004.finding(
-                    _missing_backslash_message(
-                        data if (e.at or "").startswith(f"{label}:") else b"", d["line"], d["word"], words
-                    ),
-                    at=e.at,
-                    evidence=[Evidence("shell", e.at, words)],
-                )
-            )
-        elif e.kind == "nounset":
-            if d.get("positional"):
-                n = d["nargs"]
-                why = f"`{d['raw']}` is unset (the script got {n} argument{'s' if n != 1 else ''})"
-            else:
-                why = f"`{d['raw']}` is not set"
-            out.append(
-                R.SH012.finding(
-                    f"{why} and `set -u` is on: bash prints `{d['name']}: unbound variable` and "
-                    f"exits here; the "
-                    "commands after this point never run",
-                    at=e.at,
-                    evidence=[Evidence("shell", e.at, d["raw"])],
-                )
-            )
-        elif e.kind == "errexit":
-            if d.get("conditional"):
-                # reached on one fork of a condition not known statically: a possible exit, not a certain one
-                out.append(
-                    R.SH023.finding(
-                        f"`{d['command']}` fails (status {d['status']}) and `set -e` is on: the script exits "
-                        f"here if it gets this far, which depends on {d['conditional']}",
-                        at=e.at,
-                        severity="info",
-                        evidence=[Evidence("shell", e.at, d["command"])],
-                    )
-                )
-                continue
-            out.append(
-                R.SH023.finding(
-                    f"`{d['command']}` fails (status {d['status']}) and `set -e` is on: the script "
-                    "exits here",
-                    at=e.at,
-                    evidence=[Evidence("shell", e.at, d["command"])],
-                )
-            )
-        elif e.kind == "param_error":
-            out.append(
-                R.SH023.finding(
-                    f"`{d['raw']}` is unset or empty: bash prints `{d['message']}` and the script exits here",
-                    at=e.at,
-                    evidence=[Evidence("shell", e.at, d["raw"])],
-                )
-            )
-        elif e.kind == "source_loop":
-            chain = " -> ".join(d["chain"])
-            out.append(
-                R.SH016.finding(
-                    f"`source {d['file']}` closes a loop ({chain}): bash would recurse "
-                    "until it fails; argtrace stops here",
-                    at=e.at,
-                    evidence=[Evidence("shell", e.at, f"source {d['file']}")],
-                )
-            )
-        elif e.kind == "source_missing" and not d.get("near_script"):
-            out.append(
-                R.SH017.finding(
-                    f"`source {d['file']}`: the file does not exist on this machine; if it does not exist "
-                    "where the script runs either, bash reports an error and continues without what it "
-                    "would set" + _read_as_set_by_it(ev, first_unread),
-                    at=e.at,
-                    severity="info",
-                    evidence=[Evidence("shell", e.at, d["file"])],
-                )
-            )
-        elif e.kind == "source_missing":
-            out.append(
-                R.SH017.finding(
-                    f"`source {d['file']}`: bash looks for it in the current directory ({d.get('cwd')}), not "
-                    f"in the script's directory, where it is ({d['near_script']}): the script works only "
-                    "when started from its own directory; elsewhere bash reports an error and continues "
-                    "without what the file sets",
-                    at=e.at,
-                    evidence=[Evidence("shell", e.at, d["file"])],
-                )
-            )
-        elif e.kind == "source_unknown":
-            out.append(
-                R.SH018.finding(
-                    f"`source {d.get('raw')}` reads a file whose name is not known statically "
-                    f"({d.get('reason')}): what "
-                    "it sets is not followed" + _read_as_set_by_it(ev, first_unread),
-                    at=e.at,
-                )
-            )
-        elif e.kind == "eval_unknown":
-            out.append(
-                R.SH018.finding(
-                    f"`eval` runs a string that is not known statically ({d.get('reason')}): "
-                    f"commands inside it are "
-                    "not followed",
-                    at=e.at,
-                )
-            )
-        elif e.kind == "alias_unknown":
-            out.append(
-                R.SH018.finding(
-                    f"the alias `{d.get('name')}` is not known statically (defined differently on forks of "
-                    "an unknown condition, or more than one simple command): the command it starts is not "
-                    "followed",
-                    at=e.at,
-                )
-            )
-        elif e.kind == "alias_not_expanded" and runs_under_bash(ev):
-            name = d.get("name")
-            out.append(
-                R.SH031.finding(
-                    f"`{name}` is an alias, but bash expands aliases in a script only after `shopt -s "
-                    f"expand_aliases`: it runs a program named `{name}` instead (command not found unless "
-                    "the node has one), and what the alias names never starts",
-                    at=e.at,
-                    basis="assumed",
-                )
-            )
-        elif e.kind in ("env_line_runs_word", "caller_env_replaced"):
-            out.append(lost_value_finding(e.kind, e.at, d))
-        elif e.kind == "sbatch_wrap_args":
-            from argtrace.rules.wrappers import SH050
-
-            shown = " ".join(d["words"][:4]) + (" ..." if len(d["words"]) > 4 else "")
-            out.append(
-                SH050.finding(
-                    f"`sbatch --wrap={d['wrap']}` is followed by more words ({shown}): sbatch reads them as "
-                    "a batch script's arguments and refuses the job (\"Script arguments not permitted with "
-                    '--wrap option"), so nothing is submitted and the server never starts',
-                    at=e.at,
-                )
-            )
-        elif e.kind == "srun_export":
-            from argtrace.rules.multinode import PA_EXPORT_DROPS
-
-            names = ", ".join(f"${n}" for n in d["names"])
-            out.append(
-                PA_EXPORT_DROPS.finding(
-                    f"srun {d['export']} keeps {names} from the tasks, but each task's shell reads it: "
-                    "there it is unset (empty)",
-                    at=e.at,
-                    setting=d["names"][0],
-                )
-            )
-        elif e.kind == "systemd_run_unset":
-            import dataclasses
-
-            from argtrace.model import Assumption
-            from argtrace.rules.wrappers import SH049
-
-            flag = d.get("flag")
-            if d["vanished"]:
-                happens = f"the word vanishes{f' and `{flag}` loses its value' if flag else ''}"
-            else:
-                happens = f"`{flag}` gets an empty value" if flag else "the word becomes empty"
-            finding = SH049.finding(
-                f"`{d['word']}` reaches systemd-run as written, and the service manager substitutes it "
-                f"from the transient service's environment, where {d['name']} is not set (systemd-run "
-                f"gives the service --setenv/-p Environment= values, not the caller's variables): "
-                f"{happens}",
-                at=e.at,
-                evidence=[Evidence("shell", e.at, f"{flag or ''} {d['word']}".strip())],
-                basis="assumed",
-                fix=(
-                    f"Pass the value with `--setenv={d['name']}=VALUE` (or `-E {d['name']}` to copy the "
-                    "caller's), or let the caller's shell expand it (double quotes)."
-                ),
-            )
-            assumed = Assumption(
-                "environment",
-                f"{d['name']} is not set in the service manager's own environment",
-                f"--setenv={d['name']}=VALUE on the systemd-run line",
-            )
-            out.append(dataclasses.replace(finding, assumptions=(assumed,)))
-        elif e.kind == "srun_export_ignored":
-            from argtrace.rules.multinode import PA_EXPORT_IGNORED
-
-            out.append(
-                PA_EXPORT_IGNORED.finding(
-                    f"the batch shell exports {d['name']}={d['value']} and srun {d['export']} keeps the "
-                    f"caller's value (ALL wins over the assignment): the tasks get {d['value']}, not "
-                    f"{d['text']}",
-                    at=e.at,
-                    setting=d["name"],
-                )
-            )
-        elif e.kind == "budget":
-            out.append(
-                R.SH029.finding(
-                    f"argtrace stopped evaluating at {e.at or label} after {d.get('steps')} steps (its "
-                    + (f"budget of {d['bytes']:,} expanded bytes" if d.get("bytes") else "evaluation budget")
-                    + "); what comes after is not followed",
-                    at=e.at or label,
-                )
-            )
-        elif e.kind in ("recursion", "loop_limit", "loop_servers"):
-            what = {
-                "recursion": f"the nesting limit ({d.get('name')})",
-                "loop_limit": f"the loop limit ({d.get('limit')} iterations)",
-                "loop_servers": f"the limit of {d.get('limit')} different servers started by one command "
-                "in a loop (the rest are folded into the last one)",
-            }[e.kind]
-            out.append(
-                R.SH024.finding(
-                    f"argtrace reached {what}; values after this point may be incomplete", at=e.at or label
-                )
-            )
     return out
 
 
