@@ -193,10 +193,10 @@ def test_sglang_s_own_code_sizes_an_l4(tmp_path: Path) -> None:
 
 
 def test_why_reads_a_v100_s_capacity_from_torch_s_message() -> None:
-    from argtrace.commands.why import _gpu_from_text
+    from argtrace.commands.why_signatures import gpu_from_text
 
-    assert _gpu_from_text("GPU 0 has a total capacity of 31.74 GiB of which 20.00 MiB is free") == "v100"
-    assert _gpu_from_text("(GPU 0; 14.76 GiB total capacity; 9.70 GiB already allocated") is None  # old form
+    assert gpu_from_text("GPU 0 has a total capacity of 31.74 GiB of which 20.00 MiB is free") == "v100"
+    assert gpu_from_text("(GPU 0; 14.76 GiB total capacity; 9.70 GiB already allocated") is None  # old form
 
 
 RS030_V100 = (

@@ -12,7 +12,8 @@ batch"):
   (``why_chain``);
 - the registry's "not supported" releases only for that message, and only a covered release is said to lack
   the class (``why_arch``); a message that sends the reader to the log says so as its fix (``why``);
-- a release named without its framework ranks the framework that has its family (``why.preferred_release``);
+- a release named without its framework ranks the framework that has its family
+  (``why_release.preferred_release``);
 - transformers' AutoTokenizer messages indexed beside AutoConfig's (``message_store.LIBRARY_MODULES``).
 """
 
@@ -25,10 +26,11 @@ from typing import Any
 
 import pytest
 
-from argtrace.commands.why import explain, preferred_release, render_why
+from argtrace.commands.why import explain, render_why
 from argtrace.commands.why_chain import _chain_values
 from argtrace.commands.why_confidence import prose_in_placeholder
 from argtrace.commands.why_none import none_operand, origin_of_none, zero_divisor
+from argtrace.commands.why_release import preferred_release
 from argtrace.layers.log.messages import _text_words
 from argtrace.resolver.message_store import LIBRARY_MODULES, frameworks, indexed_releases
 from tests.batches import WhyCase, assert_why_gives, batch_grades

@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from argtrace.commands.why import _nearest_indexed, explain
+from argtrace.commands.why import explain
+from argtrace.commands.why_release import nearest_indexed
 from argtrace.resolver.message_store import indexed_releases
 from tests.conftest import run_cli
 
@@ -270,7 +271,7 @@ def test_the_preferred_release_s_site_ranks_first_even_when_only_partly_matched(
     ],
 )
 def test_the_nearest_indexed_release(framework: str, version: str, nearest: str) -> None:
-    assert _nearest_indexed(framework, indexed_releases(framework), version) == nearest
+    assert nearest_indexed(framework, indexed_releases(framework), version) == nearest
 
 
 def test_the_text_view_says_which_release_decided() -> None:

@@ -28,6 +28,8 @@ from argtrace.commands.why_fixes import (
     request_fields,
 )
 from argtrace.commands.why_library import library_settings
+from argtrace.commands.why_release import framework_of_text, preferred_release
+from argtrace.commands.why_signatures import flags_known_in, matched_signatures, more_commands
 from argtrace.frameworks.sglang_helpers import helper_reads
 
 if TYPE_CHECKING:
@@ -398,18 +400,6 @@ def _platform_first(groups: list[dict[str, Any]], text: str) -> list[dict[str, A
     return sorted(same, key=rank) + [g for g in groups if g not in same]
 
 
-def _text_stage(text: str) -> str | None:
-    """The start-up step the pasted traceback's frames were in (``frames_stage``, as ``argtrace log`` reads
-    them); None when the text has no frames or they do not say."""
-    from argtrace.layers.log.stages import frames_stage
-
-    lines = text.splitlines()
-    frames = [line for line in lines if re.search(r'\bFile "[^"]+", line \d+', line)]
-    if not frames:
-        return None
-    return frames_stage(frames, lines[-1] if lines else "")
-
-
 def _mark_vendored(groups: list[dict[str, Any]]) -> None:
     """A framework site whose function and message are an indexed library's (``flash_attn``'s
     ``_flash_attn_fwd`` assert in ``vllm/vllm_flash_attn/cute/interface.py``) is a copy of that library's
@@ -442,275 +432,7 @@ def _mark_vendored(groups: list[dict[str, Any]]) -> None:
             )
 
 
-def _signatures(texts: list[str], framework: str | None, text: str = "") -> list[dict[str, Any]]:
-    """The log signatures the text matches. A signature with variants bound to a start-up step (torch's
-    "CUDA out of memory": loading the weights, the KV cache, CUDA graph capture, ...) takes the variant of
-    the step the pasted frames show; without frames that say it, the step is unknown and so is the fix:
-    the entry says so (``step``: ``unknown``), lists each step's fix (``by_step``) and asks for the log."""
-    from argtrace.layers.log.signatures import load_catalog
-
-    catalog = load_catalog().signatures
-    stage = _text_stage(text) if text else None
-    out: list[dict[str, Any]] = []
-    for sig in catalog:
-        if framework and sig.framework not in ("any", framework):
-            continue
-        if sig.when_stage is not None:
-            continue  # a step-bound variant: chosen below, through the step-free entry of the same words
-        for candidate in texts:
-            m = sig.pattern.search(candidate)
-            if not m:
-                continue
-            variants = [
-                v
-                for v in catalog
-                if v.when_stage is not None
-                and v.pattern.pattern == sig.pattern.pattern
-                and (not framework or v.framework in ("any", framework))
-            ]
-            chosen = next((v for v in variants if v.when_stage == stage), None) if stage else None
-            used = chosen or sig
-            entry: dict[str, Any] = {
-                "id": used.id,
-                "code": used.code,
-                "framework": used.framework,
-                "meaning": used.meaning,
-                "settings": list(used.settings),
-                "fix": used.fix,
-                "source": used.source,
-                "groups": {k: v for k, v in m.groupdict().items() if v is not None},
-                **({"wrapper": True} if used.wrapper else {}),
-            }
-            if chosen is not None:
-                entry["step"] = stage
-            elif variants:
-                entry["step"] = "unknown"
-                entry["by_step"] = [{"step": v.when_stage, "fix": v.fix} for v in variants]
-                entry["by_step"].append({"step": "serving (or any other)", "fix": sig.fix})
-                entry["fix"] = (
-                    "this text does not say at which step the process was (loading the weights, allocating "
-                    "the KV cache, capturing CUDA graphs, serving ...), and each step has another fix: run "
-                    "`argtrace log` on the server log, which finds the step"
-                )
-            if used.id.startswith("cuda-oom"):
-                from argtrace.commands.why_oom import beyond_fix, holders, others_fix
-
-                found = holders(text or candidate)
-                if found is not None:
-                    entry["holders"] = found.as_json()  # torch's own accounting of the device
-                    # whatever the step: the server's settings are not it
-                    if found.beyond_device() or found.others_hold_it():
-                        entry["fix"] = beyond_fix(found) if found.beyond_device() else others_fix(found)
-                        entry.pop("step", None)
-                        entry.pop("by_step", None)
-            out.append(entry)
-            break
-    return out
-
-
-def _flags_known_in(sig: Mapping[str, Any], framework: str | None) -> list[dict[str, Any]]:
-    """For "unrecognized arguments: --x ...": the bundled releases whose parser takes each flag (the
-    release index), so a flag the running release is too old or too new for says which releases have it;
-    a flag no release of either framework knows is a misspelling or another tool's."""
-    if sig["id"] != "argparse-unrecognized":
-        return []
-    from argtrace.frameworks.release_index import release_index
-
-    out: list[dict[str, Any]] = []
-    for word in re.findall(r"(?<!\S)--?[A-Za-z][\w.-]*(?:=\S*)?", str(sig["groups"].get("args", ""))):
-        for name in (framework,) if framework in ("sglang", "vllm") else ("sglang", "vllm"):
-            index = release_index(name)
-            releases = index.releases_knowing_flag(word)
-            if releases:
-                out.append(
-                    {
-                        "flag": word.split("=", 1)[0],
-                        "framework": name,
-                        "releases": list(releases),
-                        "of": len(index.releases),
-                    }
-                )
-    return out
-
-
-_MEMORY = (
-    r"(?i)out of memory|OutOfMemoryError|Not enough memory|mem[-_]fraction[-_]static|"
-    r"gpu[-_]memory[-_]utilization|KV cache|cache blocks|max_total_num_tokens|Not enough space|"
-    r"CUBLAS_STATUS_ALLOC_FAILED"
-)
-_CAPACITY = r"total capacity of (?P<gib>[\d.]+) GiB"
-_ASSIGNED = r"\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s*=\s*([\w.\-/]+)"
-
-
-def _gpu_from_text(text: str) -> str | None:
-    """The GPU profile whose capacity torch's OOM message states (``total capacity of 79.19 GiB``)."""
-    from argtrace.gpus import GPUS
-
-    m = re.search(_CAPACITY, text)
-    if not m:
-        return None
-    gib = float(m.group("gib"))
-    near = [p.name for p in GPUS.values() if abs(p.total_gib - gib) < 0.05]
-    return near[0] if len(near) == 1 else None
-
-
-def more_commands(
-    text: str, framework: str | None, version: str | None, args: argparse.Namespace | None, runtime: bool
-) -> list[dict[str, str]]:
-    """The commands that tell more about a memory or runtime message, with what was given filled in."""
-    import shlex
-
-    from argtrace.layers.log.sites import _flag
-
-    out: list[dict[str, str]] = []
-    log = getattr(args, "log", None)
-    fw = framework or "sglang"  # mem's own default; said below when it is a guess
-    if re.search(_MEMORY, text):
-        flags: list[str] = []
-        for name, value in re.findall(_ASSIGNED, text):
-            flag = _flag(fw, version, name)
-            if flag and flag not in flags:
-                flags += [flag, value]
-        gpu = getattr(args, "gpu", None) or _gpu_from_text(text)
-        words = ["argtrace", "mem", "--model-config", getattr(args, "model_config", None) or "MODEL_DIR"]
-        words += ["--gpu", gpu or "GPU"]
-        words += ["--framework", fw] if framework else []
-        if version:
-            words += ["--framework-version", version]
-        if log:
-            words += ["--from-log", log]
-        cmd = shlex.join(words) + " -- " + (shlex.join(flags) if flags else "SERVER_FLAGS...")
-        out.append(
-            {
-                "command": cmd,
-                "why": "sizes weights, KV cache and activations for this model and GPU and says which "
-                "settings make it fit (fill in MODEL_DIR, GPU and the server's flags where shown"
-                + ("" if framework else "; add --framework vllm for a vLLM server")
-                + ")",
-            }
-        )
-    if runtime or out:
-        out.append(
-            {
-                "command": shlex.join(["argtrace", "log", log or "LOG"]),
-                "why": "reads the whole server log: the configuration it logged, where start-up stopped, "
-                "the first error and what caused it",
-            }
-        )
-    return out
-
-
-_VLLM_LINE = (
-    r"(?m)^(?:\S.*?\s)?(?:\(\w+(?: \w+=[\w.]+)*\)\s+)?(?:INFO|WARNING|ERROR|DEBUG|CRITICAL) \d\d-\d\d "
-)
-_SGLANG_LINE = r"(?m)^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?: (?:DP|TP|PP|EP)\d+)*\]"
-
-
-def framework_of_text(text: str) -> str | None:
-    """The framework whose log format the text has: vLLM's ``ERROR 05-12 10:00:00`` (after a
-    ``(VllmWorker rank=0 pid=1)`` tag), SGLang's ``[2025-05-12 10:00:00 TP0]``."""
-    vllm = bool(re.search(_VLLM_LINE, text))
-    sglang = bool(re.search(_SGLANG_LINE, text))
-    return "vllm" if vllm and not sglang else "sglang" if sglang and not vllm else None
-
-
 _ARGUMENT_MODULES = r"(?:server_args|arg_utils|arg_groups/|/config/|config\.py$)"
-
-
-def _nearest_indexed(framework: str, releases: Sequence[str], version: str) -> str | None:
-    """The indexed release whose code is nearest to ``version`` (``schema.nearest_bundled``'s rule: itself,
-    else one of its release family, else the newest older one, else the oldest)."""
-    from argtrace.frameworks.schema import nearest_bundled
-
-    return nearest_bundled(framework, version, releases) if releases else None
-
-
-def _family(version: str) -> str:
-    """A release's family: its first two numbers ("0.17" of "0.17.0", "0.9" of "0.9.2rc2.dev167")."""
-    return ".".join(re.findall(r"\d+", version)[:2])
-
-
-def _version_in_text(text: str, framework: str | None) -> tuple[str, str, str] | None:
-    """(framework, version, the line's words) of the last version line in the pasted text: vLLM's ``vLLM
-    API server version 0.6.3.post1`` / ``Initializing a V1 LLM engine (v0.11.0) with config``, SGLang's
-    ``sglang==0.5.2`` / ``sglang version: 0.5.2`` (the patterns ``argtrace log`` reads a log's release
-    with)."""
-    from argtrace.layers.log.analyze import _SGL_VERSION, _VLLM_CONFIG, _VLLM_VERSION
-
-    found: list[tuple[int, str, str, str]] = []
-    for fw, pattern in (("vllm", _VLLM_VERSION), ("vllm", _VLLM_CONFIG), ("sglang", _SGL_VERSION)):
-        if framework not in (None, fw):
-            continue
-        for m in pattern.finditer(text):
-            got = next((g for g in m.groups() if g), None)
-            if got:
-                found.append((m.start(), fw, got, m.group(0).strip()))
-    if not found:
-        return None
-    _, fw, got, words = max(found)
-    return fw, got, words
-
-
-def preferred_release(
-    text: str,
-    framework: str | None,
-    version: str | None,
-    args: argparse.Namespace | None,
-    indexed: Mapping[str, Sequence[str]],
-) -> tuple[str | None, list[Preferred], dict[str, Any] | None]:
-    """What decides the ranking by release: (the release to keep only, the releases whose sites rank
-    first, the JSON ``release`` entry). ``--framework-version`` of an indexed release keeps only its sites
-    (as before); of a release without a message index, the nearest indexed one's sites rank first. Without
-    it, a version line in the pasted text, else in ``--log``, ranks its release's sites first."""
-    from argtrace.layers.log.messages import Preferred
-    from argtrace.resolver.message_store import is_library
-
-    # a library's release is not what a server log's version line names
-    names = [framework] if framework else [name for name in indexed if not is_library(name)]
-    if version:
-        if any(version in indexed.get(fw, ()) for fw in names):
-            entry = {"framework": framework, "version": version, "source": "--framework-version"}
-            return version, [], entry | {"indexed": version}
-        fws = [framework] if framework else [fw for fw in [framework_of_text(text)] if fw] or names
-        # a release named without its framework is the framework's that has that release family: "0.17.0"
-        # is vLLM's (0.17.1 indexed), not SGLang's, whose nearest (0.5.23) would rank a stray word match of
-        # its own above the text's whole message (vllm#36585's transformers message)
-        family = [fw for fw in fws if any(_family(v) == _family(version) for v in indexed.get(fw, ()))]
-        fws = family or fws
-        prefer = [
-            Preferred(fw, near)
-            for fw in fws
-            if (near := _nearest_indexed(fw, list(indexed.get(fw, ())), version))
-        ]
-        one = prefer[0] if len(prefer) == 1 else None
-        entry = {
-            "framework": one.framework if one else framework,
-            "version": version,
-            "source": "--framework-version",
-            "indexed": one.version if one else None,
-        }
-        return None, prefer, entry
-    found = _version_in_text(text, framework)
-    source, at = "text", None
-    log = getattr(args, "log", None)
-    if found is None and log:
-        from argtrace.layers.log.check import logged_release
-
-        for fw in names:
-            evidence = logged_release(str(log), fw)
-            if evidence is not None:
-                found, source, at = (fw, evidence.version, evidence.text), "log", evidence.at
-                break
-    if found is None:
-        return None, [], None
-    fw, got, _words = found
-    near = _nearest_indexed(fw, list(indexed.get(fw, ())), got)
-    if near is None:
-        return None, [], None
-    entry = {"framework": fw, "version": got, "source": source, "indexed": near}
-    if at:
-        entry["at"] = at
-    return None, [Preferred(fw, near)], entry
 
 
 def explain(
@@ -866,7 +588,7 @@ def explain(
         # (a cut traceback's last raise whose message the index holds: that message is the cause, likewise)
         trace["first"] = bool(trace.get("assert") or trace.get("first")) and all(reporting(g) for g in groups)
     texts = candidates(text)
-    signatures = _signatures(texts, framework, text)
+    signatures = matched_signatures(texts, framework, text)
     fw = framework or (groups[0]["framework"] if groups else None) or framework_of_text(text)
     if fw is None and signatures:
         fw = next((s["framework"] for s in signatures if s["framework"] != "any"), None)
@@ -877,7 +599,7 @@ def explain(
             prog = foreign["evidence"].split(":", 1)[0]
             sig["fix"] = f"{prog} is not SGLang or vLLM: its own options apply (`{prog} --help` lists them)"
             continue
-        known = _flags_known_in(sig, fw)
+        known = flags_known_in(sig, fw)
         if known:
             sig["known_in"] = known
     runtime = not groups or not re.search(_ARGUMENT_MODULES, groups[0]["file"])

@@ -175,9 +175,9 @@ def lead_first(groups: list[dict[str, Any]], text: str) -> list[dict[str, Any]]:
 
 
 def of_the_texts_framework(groups: list[dict[str, Any]], framework: str | None) -> list[dict[str, Any]]:
-    """Only the sites of the framework whose log format the text has (``why.framework_of_text``: vLLM's
-    ``INFO 09-25 10:53:35 [file.py:12]``, SGLang's ``[2025-09-25 10:53:35 TP0]``) and of the libraries it
-    loads: another framework's process printed none of those lines. Qwen3-VL#1493 pasted vLLM worker lines
+    """Only the sites of the framework whose log format the text has (``why_release.framework_of_text``:
+    vLLM's ``INFO 09-25 10:53:35 [file.py:12]``, SGLang's ``[2025-09-25 10:53:35 TP0]``) and of the libraries
+    it loads: another framework's process printed none of those lines. Qwen3-VL#1493 pasted vLLM worker lines
     ending in transformers' "`torch_dtype` is deprecated!", and SGLang's deprecated-argument warning came
     first on a 22-character partial match."""
     from argtrace.resolver.message_store import is_library
