@@ -1,7 +1,8 @@
 """The builtins and wrappers bash runs itself: ``export``/``declare``/``local``/``readonly``, ``unset``,
-``shift``, ``set``, ``cd``/``pushd``/``popd``, ``exit``/``return``/``break``/``continue``, ``read``,
-``printf``, ``echo``, ``let``, ``eval``, ``source``, ``exec``, ``command``, ``shopt``... Each ``b_NAME`` takes
-the expanded words and returns the status (None: not known statically).
+``shift``, ``set``, ``cd``/``pushd``/``popd``, ``exit``/``return``/``break``/``continue``, ``printf``,
+``echo``, ``let``, ``eval``, ``source``, ``exec``, ``command``, ``shopt``... Each ``b_NAME`` takes the
+expanded words and returns the status (None: not known statically). The builtins that read input
+(``read``, ``mapfile``, ``getopts``) are in inputs.py, the class this one is built on.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from argtrace.frameworks.detect import _ASSIGN
 from argtrace.layers.shell import hostfs  # the files of the host the script runs on (--host)
 from argtrace.layers.shell import lexer as L
 from argtrace.layers.shell.arith import ArithError
-from argtrace.layers.shell.commands import _BUILTIN_NAMES, Commands, detect_after_unknown
+from argtrace.layers.shell.commands import _BUILTIN_NAMES, detect_after_unknown
 from argtrace.layers.shell.core import (
     MAX_DEPTH,
     AliasDef,
@@ -33,12 +34,12 @@ from argtrace.layers.shell.core import (
     vanished_in,
 )
 from argtrace.layers.shell.envlines import env_lines_running_a_word
-from argtrace.layers.shell.getopts import getopts_step, restart_index
-from argtrace.layers.shell.outputs import _echo_output, _printf, _read_split
+from argtrace.layers.shell.inputs import Inputs
+from argtrace.layers.shell.outputs import _echo_output, _printf
 from argtrace.layers.shell.state import Var
 
 
-class Builtins(Commands):
+class Builtins(Inputs):
     # ---------------------------------------------------------------------- builtins
 
     def b_true(self, *a: Any) -> int | None:
@@ -344,237 +345,6 @@ class Builtins(Commands):
     def b_continue(self, args: list[ExpWord], at: str, *rest: Any) -> int | None:
         n = int(args[0].text or "1") if args and (args[0].text or "").isdigit() else 1
         raise _Continue(max(n, 1))
-
-    def b_read(
-        self,
-        args: list[ExpWord],
-        at: str,
-        argv: list[ExpWord],
-        prefix_env: Any = None,
-        redirs: Any = (),
-        *rest: Any,
-    ) -> int | None:
-        cmd = to_str(argv[0].text or "read")
-        if cmd in ("mapfile", "readarray"):
-            return self._mapfile(cmd, args, at, redirs or ())
-        names: list[str] = []
-        array_name: str | None = None
-        raw_mode = False
-        unsupported = False
-        k = 0
-        while k < len(args):
-            t = args[k].text
-            if t is None:
-                unsupported = True
-                k += 1
-                continue
-            if t.startswith("-") and len(t) > 1 and not names:
-                flags = t[1:]
-                for ci, ch in enumerate(flags):
-                    if ch == "r":
-                        raw_mode = True
-                    elif ch == "s":
-                        pass
-                    elif ch in "adinNptu":
-                        val = flags[ci + 1 :] or (args[k + 1].text if k + 1 < len(args) else None)
-                        if not flags[ci + 1 :]:
-                            k += 1
-                        if ch == "a":
-                            array_name = val
-                        elif ch != "p":
-                            unsupported = True
-                        break
-                    else:
-                        unsupported = True
-                k += 1
-                continue
-            names.append(t)
-            k += 1
-        if cmd == "read" and not names and array_name is None:
-            names = ["REPLY"]
-        # `read ... <<< "$known"`: the line is known, so are the variables
-        here = [r for r in redirs if r[1] == "<<<"] if redirs else []
-        line: str | None = None
-        if here and not unsupported and len(redirs) == 1 and here[0][2] is not None:
-            line = here[0][2].split("\n", 1)[0]
-            if not raw_mode and "\\" in line:
-                line = None
-        ifs = self._ifs()
-        if prefix_env and "IFS" in prefix_env:
-            ifs = prefix_env["IFS"][0]
-        values: list[str] | None = None
-        if line is not None and ifs is not None:
-            values = _read_split(line, ifs, None if array_name else len(names))
-        reason = f"`{cmd}` at {at} reads it at run time"
-        if array_name is not None and re.fullmatch(r"[A-Za-z_]\w*", array_name):
-            items: list[tuple[Any, str | None]] | None = (
-                None if values is None else [(None, v) for v in values]
-            )
-            self.set_array(array_name, items, at=at, expansion=cmd, reason=reason)
-        for idx, n in enumerate(names):
-            if re.fullmatch(r"[A-Za-z_]\w*", n):
-                v = None if values is None else (values[idx] if idx < len(values) else "")
-                self.set_var(n, v, at=at, expansion=cmd, reason=reason)
-        return 0 if values is not None else None
-
-    def _mapfile(self, cmd: str, args: list[ExpWord], at: str, redirs: Any) -> int | None:
-        """``mapfile``/``readarray`` (bash manual): the lines of standard input into an indexed array, from
-        a here-string or from a file found on this machine by the rules ``source`` follows (a file the script
-        itself writes first, or that is not here, stays unknown). ``-t``, ``-n``, ``-s``, ``-O``, ``-d`` are
-        applied; ``-u``, ``-C``, ``-c`` leave the array unknown."""
-        texts = [w.text for w in args]
-        opts: dict[str, str] = {}
-        name = "MAPFILE"
-        unknown = None if all(t is not None for t in texts) else "an option not known statically"
-        k = 0
-        while unknown is None and k < len(texts):
-            t = texts[k] or ""
-            if t.startswith("-") and len(t) > 1 and t != "--":
-                ci = 1
-                while ci < len(t):
-                    ch = t[ci]
-                    if ch == "t":
-                        opts["t"] = ""
-                        ci += 1
-                        continue
-                    if ch in "nsOdu":
-                        val = (
-                            t[ci + 1 :] if ci + 1 < len(t) else (texts[k + 1] if k + 1 < len(texts) else None)
-                        )
-                        if ci + 1 >= len(t):
-                            k += 1
-                        if val is None:
-                            unknown = f"`-{ch}` without its value"
-                        else:
-                            opts[ch] = val
-                        break
-                    unknown = f"its option `-{ch}`"
-                    break
-                k += 1
-                continue
-            if t == "--":
-                k += 1
-            if k < len(texts):
-                name = texts[k] or ""
-            break
-        reason = f"`{cmd}` at {at} reads it at run time"
-        if not re.fullmatch(r"[A-Za-z_]\w*", name):
-            return None
-        data: str | None = None
-        if unknown is not None:
-            reason = f"`{cmd}` at {at} has {unknown}"
-        elif opts.get("u", "0") != "0":
-            reason = f"`{cmd} -u {opts['u']}` at {at} reads a file descriptor opened elsewhere"
-        else:
-            data, why = self._stdin_text(redirs, at)
-            if why:
-                reason = f"`{cmd}` at {at} {why}"
-        lines = None if data is None else _split_mapfile(data, opts)
-        if lines is None:
-            self.set_array(name, None, at=at, expansion=cmd, reason=reason)
-            return None
-        origin = opts.get("O")
-        if origin is not None:
-            try:
-                base = int(origin)
-            except ValueError:
-                return 1
-            old = self.lookup(name)
-            if old is not None and not old.known:
-                self.set_array(name, None, at=at, expansion=cmd, reason=old.reason or reason)
-                return None
-            kept = dict(old.array or ()) if old is not None and old.array is not None else {}
-            if old is not None and old.array is None and old.is_set and old.value is not None:
-                kept[0] = old.value
-            for i, line in enumerate(lines):
-                kept[base + i] = line
-            items: list[tuple[Any, str | None]] = sorted(kept.items())
-        else:
-            items = list(enumerate(lines))
-        self.set_array(name, items, at=at, expansion=cmd)
-        return 0
-
-    def _stdin_text(self, redirs: Any, at: str) -> tuple[str | None, str | None]:
-        """What a builtin reads on standard input: (the text, or None and why not)."""
-        text: str | None = None
-        why: str | None = "reads standard input, which is not known statically"
-        for fd, op, tgt, _rat, _r in redirs:
-            if fd not in (None, "0"):
-                continue
-            if op == "<<<":
-                text, why = (
-                    (None, "reads a here-string not known statically") if tgt is None else (tgt + "\n", None)
-                )
-            elif op == "<":
-                text, why = self._file_text(tgt)
-            elif op in ("<<", "<<-", "<&", "<>"):
-                text, why = None, f"reads `{op}` input, which is not followed"
-        return text, why
-
-    def _file_text(self, name: str | None) -> tuple[str | None, str | None]:
-        if name is None:
-            return None, "reads a file whose name is not known statically"
-        fname = to_str(name)
-        path = self.resolve_path(fname)
-        for written, _op, wat in self.log_writes:
-            if path is not None and self.resolve_path(to_str(written)) == path:
-                return None, f"reads `{fname}`, which the script writes first ({wat})"
-        if path is None or not hostfs.isfile(path):
-            return None, f"reads `{fname}`, which is not on this machine (it may be on the node)"
-        try:
-            data = hostfs.read(path, 4 * 1024 * 1024)
-        except OSError as e:
-            return None, f"reads `{fname}`, which cannot be read here ({e})"
-        return data.decode("latin-1"), None
-
-    def b_getopts(self, args: list[ExpWord], at: str, *rest: Any) -> int | None:
-        """bash's ``getopts`` (layers/shell/getopts.py) on the positional parameters or the words given;
-        OPTIND carries the position inside a grouped word in its ``expansion`` (``getopts:N``), so forks
-        and subshells keep it with the variable."""
-        reason = f"`getopts` at {at}"
-        name = args[1].text if len(args) >= 2 else None
-        optstring = args[0].text if args else None
-        words: list[str] | None
-        if len(args) > 2:
-            words = None if any(w.text is None for w in args[2:]) else [w.text or "" for w in args[2:]]
-        else:
-            words = None if self.positional is None else list(self.positional)
-        step = None
-        var = self.lookup("OPTIND")
-        if optstring is not None and words is not None and (var is None or var.known):
-            text = var.scalar if var is not None and var.is_set else None
-            if var is not None and (var.expansion or "").startswith("getopts:") and text is not None:
-                optind, charindex = int(text), int((var.expansion or "")[8:])
-                step = getopts_step(optstring, words, optind, charindex)
-            else:
-                optind, fresh = restart_index(text)
-                # an OPTIND assigned a value above 1 keeps bash's place inside a word this evaluator no
-                # longer has: left unknown
-                step = getopts_step(optstring, words, optind, 0) if fresh else None
-        if step is None:
-            if name:
-                self.set_var(name, None, at=at, expansion="getopts", reason=reason)
-            self.set_var("OPTARG", None, at=at, expansion="getopts", reason=reason)
-            self.set_var("OPTIND", None, at=at, expansion="getopts", reason=reason)
-            return None
-        if name and re.fullmatch(r"[A-Za-z_]\w*", name):
-            self.set_var(name, step.name_value, at=at, expansion="getopts")
-        if step.optarg is None:
-            self._unset_scalar("OPTARG", at)
-        else:
-            self.set_var("OPTARG", step.optarg, at=at, expansion="getopts")
-        self.set_var("OPTIND", str(step.optind), at=at, expansion=f"getopts:{step.charindex}")
-        return step.status
-
-    def _unset_scalar(self, name: str, at: str) -> None:
-        scope = self._scope_of(name)
-        var = scope.get(name)
-        if var is None or var.readonly:
-            return
-        if len(self.scopes) > 1 and scope is not self.scopes[0]:
-            scope[name] = Var(is_set=False, at=at, expansion="unset")
-        else:
-            del scope[name]
 
     def b_printf(
         self, args: list[ExpWord], at: str, argv: list[ExpWord], prefix_env: Any, redirs: Any, *rest: Any
@@ -899,25 +669,3 @@ class Builtins(Commands):
                 if t:
                     (self.options.add if texts[0] == "-s" else self.options.discard)(t)
         return 0
-
-
-def _split_mapfile(data: str, opts: dict[str, str]) -> list[str] | None:
-    """The array elements ``mapfile`` makes of ``data`` under ``-d``, ``-t``, ``-s``, ``-n``."""
-    delim = opts.get("d", "\n")
-    delim = delim[:1] if delim else "\0"
-    lines: list[str] = []
-    start = 0
-    while start < len(data):
-        end = data.find(delim, start)
-        if end < 0:
-            lines.append(data[start:])
-            break
-        lines.append(data[start : end if "t" in opts else end + 1])
-        start = end + 1
-    try:
-        skip = int(opts.get("s", "0"))
-        count = int(opts.get("n", "0"))
-    except ValueError:
-        return None
-    lines = lines[max(skip, 0) :]
-    return lines[:count] if count > 0 else lines
