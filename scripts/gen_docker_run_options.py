@@ -110,7 +110,7 @@ def generate(docker: str) -> dict[str, object]:
         "options": dict(sorted(options.items())),
         "outside_servers": outside,
         "carried_by": dict(sorted(CARRIED_BY.items())),
-        # docker exec [OPTIONS] CONTAINER COMMAND [ARG...]: read by layers/transport/containers.py
+        # docker exec [OPTIONS] CONTAINER COMMAND [ARG...]: read by layers/transport/docker_cli.py
         "exec_options": dict(sorted(docker_run_options(docker, "exec")[1].items())),
     }
 

@@ -213,6 +213,8 @@ NOT_FOR_A_PLAIN_SCRIPT = (
     "argtrace.layers.live",
     "argtrace.layers.observed",
     "argtrace.layers.transport.containers",
+    "argtrace.layers.transport.docker_cli",
+    "argtrace.layers.transport.docker_env",
     "argtrace.layers.transport.envfiles",
     "argtrace.layers.transport.compose",
     "argtrace.layers.transport.kubernetes",
@@ -403,7 +405,7 @@ def test_the_multinode_layer_skipped_for_one_plain_start_would_have_found_nothin
 
 def test_the_carriers_names_are_still_exported_by_the_transport_package() -> None:
     import argtrace.layers.transport as transport
-    from argtrace.layers.transport.containers import parse_docker_run
+    from argtrace.layers.transport.docker_cli import parse_docker_run
     from argtrace.layers.transport.manifests import manifest_kind
 
     assert transport.parse_docker_run is parse_docker_run

@@ -72,7 +72,7 @@ OWN_DATA = {
     "layers/resolution.py": 1,
     "layers/shell/shellcheck.py": 1,
     "layers/shell/wrapenv.py": 1,
-    "layers/transport/containers.py": 2,
+    "layers/transport/docker_cli.py": 2,
     "layers/transport/images.py": 1,
     "layers/transport/python_fields.py": 1,  # data/python_launch.json
     "layers/transport/rayserve.py": 1,  # data/ray_serve_llm.json

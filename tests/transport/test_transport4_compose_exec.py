@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from argtrace.layers.transport.compose_dotenv import _invalid, _names
-from argtrace.layers.transport.containers import parse_docker_exec
+from argtrace.layers.transport.docker_cli import parse_docker_exec
 from tests.conftest import run_cli
 
 

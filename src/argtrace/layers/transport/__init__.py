@@ -52,11 +52,10 @@ if TYPE_CHECKING:
     from argtrace.layers.shell import ScriptSource, ShellResult
     from argtrace.layers.transport.containers import (
         IMAGE_ENTRYPOINTS,
-        DockerRun,
         container_argv,
         image_entrypoint,
-        parse_docker_run,
     )
+    from argtrace.layers.transport.docker_cli import DockerRun, parse_docker_run
     from argtrace.layers.transport.envfiles import (
         _ABSENT,
         MAX_ENV_FILE_BYTES,
@@ -85,9 +84,10 @@ if TYPE_CHECKING:
 # compose, Kubernetes, YAML or ssh modules (start-up, issue 18).
 _LAZY = {
     **dict.fromkeys(
-        ("IMAGE_ENTRYPOINTS", "DockerRun", "container_argv", "image_entrypoint", "parse_docker_run"),
+        ("IMAGE_ENTRYPOINTS", "container_argv", "image_entrypoint"),
         "containers",
     ),
+    **dict.fromkeys(("DockerRun", "parse_docker_run"), "docker_cli"),
     **dict.fromkeys(
         (
             "_ABSENT",

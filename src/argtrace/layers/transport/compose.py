@@ -23,9 +23,9 @@ from argtrace.layers.transport.containers import (
     _image_started,
     _tag_image,
     container_argv,
-    docker_options_in_items,
 )
 from argtrace.layers.transport.context import TransportResult
+from argtrace.layers.transport.docker_cli import docker_options_in_items
 from argtrace.layers.transport.envfiles import (
     EnvFile,
     _env_text,

@@ -1,27 +1,31 @@
 """Containers: ``docker run`` (also ``podman``), and the argv and environment of a container's process.
 
-This module owns parsing ``docker run`` (``-e``, ``--env-file``, ``--entrypoint``), the entrypoints of
-well-known images (``IMAGE_ENTRYPOINTS``), entrypoint + command (TP010 when a launcher is appended to an
-image that already has one), exec-form argv that no shell runs (TP013), the container's environment as
-docker/cli builds it (``--env-file`` in order, then ``-e``; TP016 for a refused file, TP017 for a quoted
-value), and the servers of a container's process (its argv, or the script of a ``sh -c STRING``). Compose
-and Kubernetes reuse the last three.
+This module owns the entrypoints of well-known images (``IMAGE_ENTRYPOINTS``), entrypoint + command (TP010
+when a launcher is appended to an image that already has one), exec-form argv that no shell runs (TP013),
+and the servers of a container's process (its argv, or the script of a ``sh -c STRING``), which compose and
+Kubernetes reuse. The ``docker run``/``docker exec`` command line is read by docker_cli.py, the
+container's environment as docker/cli builds it (``--env-file`` in order, then ``-e``; TP016 for a refused
+file, TP017 for a quoted value) by docker_env.py.
 """
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 import shlex
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from argtrace.layers.transport.context import TransportResult, _Context
-from argtrace.layers.transport.envfiles import _ABSENT, EnvFile, parse_docker_env_file, read_env_file
+from argtrace.layers.transport.docker_cli import (
+    options_after_image,
+    parse_docker_exec,
+    parse_docker_run,
+)
+from argtrace.layers.transport.docker_env import docker_environment
 from argtrace.layers.transport.shells import _shell_c
-from argtrace.layers.transport.words import _SHELLS, _basename, _show, _show_argv, split_like_shlex
+from argtrace.layers.transport.words import _SHELLS, _basename, _show, _show_argv
 from argtrace.model import AssumedEntrypoint, EnvValue, Evidence, Origin, ServerCommand, VanishedWord, Word
 
 if TYPE_CHECKING:
@@ -40,274 +44,6 @@ IMAGE_ENTRYPOINTS: Mapping[str, tuple[str, ...]] = {
 
 
 _EXEC_FORM_SHELL_WORDS = {"&&", "||", "|", ";", ">", ">>", "<", "2>&1", "&>", "&"}
-
-
-_DOCKER_BOOL = {
-    "-d", "--detach", "-i", "--interactive", "-t", "--tty", "--rm", "--privileged", "--init", "-P",
-    "--publish-all", "--read-only", "--no-healthcheck", "--oom-kill-disable", "--sig-proxy",
-    "--disable-content-trust", "-q", "--quiet", "--use-api-socket",
-}  # fmt: skip
-
-
-@dataclass
-class DockerRun:
-    """A ``docker run`` command line read as docker reads it: the image, entrypoint and command arguments,
-    the environment it passes in, GPUs and runtime."""
-
-    image: str
-    entrypoint: tuple[str, ...] | None  # --entrypoint override ("" clears it)
-    args: list[str]
-    env: dict[str, str | None]  # None: taken from the caller's environment (-e NAME)
-    env_files: list[str]
-    gpus: str | None = None  # --gpus VALUE as written
-    runtime: str | None = None  # --runtime VALUE as written
-    args_start: int = 0  # the index in the docker argv of the first word after the image
-    devices: tuple[str, ...] = ()  # --device HOST[:CONTAINER[:PERMS]] values, as written
-
-
-def parse_docker_run(argv: Sequence[str | None]) -> DockerRun | None:
-    words = list(argv)
-    i = 1
-    if i < len(words) and words[i] == "container":
-        i += 1
-    if i >= len(words) or words[i] != "run":
-        return None
-    i += 1
-    entrypoint: tuple[str, ...] | None = None
-    env: dict[str, str | None] = {}
-    env_files: list[str] = []
-    gpus: str | None = None
-    runtime: str | None = None
-    devices: list[str] = []
-    while i < len(words):
-        w = words[i]
-        if w is None:
-            return None
-        if w == "--":
-            i += 1
-            break
-        if not w.startswith("-") or w == "-":
-            break
-        name, eq, inline = w.partition("=")
-        if name.startswith("--"):
-            if name in _DOCKER_BOOL:
-                i += 1
-                continue
-            value = inline if eq else (words[i + 1] if i + 1 < len(words) else None)
-            i += 1 if eq else 2
-        else:
-            # -it, -dit: flags; -e X / -eX / -v X: a value
-            letters = w[1:]
-            value = None
-            for k, letter in enumerate(letters):
-                if f"-{letter}" in _DOCKER_BOOL:
-                    continue
-                value = letters[k + 1 :] or (words[i + 1] if i + 1 < len(words) else None)
-                if not letters[k + 1 :]:
-                    i += 1
-                name = f"-{letter}"
-                break
-            i += 1
-            if value is None:
-                continue
-        if value is None:
-            return None
-        if name in ("-e", "--env"):
-            key, has, val = value.partition("=")
-            env[key] = val if has else None
-        elif name == "--env-file":
-            env_files.append(value)
-        elif name == "--entrypoint":
-            entrypoint = tuple(split_like_shlex(value)) if value else ()
-        elif name == "--gpus":
-            gpus = value
-        elif name == "--runtime":
-            runtime = value
-        elif name == "--device":
-            devices.append(value)
-    if i >= len(words) or words[i] is None:
-        return None
-    return DockerRun(
-        words[i] or "",
-        entrypoint,
-        [w or "" for w in words[i + 1 :]],
-        env,
-        env_files,
-        gpus,
-        runtime,
-        i + 1,
-        tuple(devices),
-    )
-
-
-@functools.cache
-def _exec_options() -> tuple[frozenset[str], frozenset[str]]:
-    """``docker exec``'s flags and its options that take a value, long and short (``exec_options`` of
-    ``data/docker_run_options.json``, generated from the docker CLI's own ``docker exec --help``)."""
-    data = _docker_data()
-    flags: set[str] = set()
-    valued: set[str] = set()
-    for name, spec in data["exec_options"].items():
-        into = valued if spec["value"] else flags
-        into.update(n for n in (name, spec["short"]) if n)
-    return frozenset(flags), frozenset(valued)
-
-
-def parse_docker_exec(argv: Sequence[str | None]) -> DockerRun | None:
-    """``docker [container] exec [OPTIONS] CONTAINER COMMAND [ARG...]`` as a :class:`DockerRun` whose
-    ``image`` is the container's name and ``args`` the command: docker runs it in the running container
-    as written, through no entrypoint, with the container's environment plus ``-e``/``--env-file``."""
-    flags, valued = _exec_options()
-    words = list(argv)
-    i = 2 if len(words) > 2 and words[1] == "container" else 1
-    if i >= len(words) or words[i] != "exec":
-        return None
-    i += 1
-    env: dict[str, str | None] = {}
-    env_files: list[str] = []
-    while i < len(words):
-        w = words[i]
-        if w is None:
-            return None
-        if w == "--":
-            i += 1
-            break
-        if not w.startswith("-") or w == "-":
-            break
-        name, eq, inline = w.partition("=")
-        if name in flags or (not name.startswith("--") and all(f"-{c}" in flags for c in name[1:])):
-            i += 1
-            continue
-        if name in valued:
-            value = inline if eq else (words[i + 1] if i + 1 < len(words) else None)
-            i += 1 if eq else 2
-        elif not name.startswith("--") and f"-{name[-1]}" in valued and len(name) > 2:
-            # clustered flags ending in a value option (-ie X), or an attached value (-eNAME=v)
-            head = name[1:]
-            k = next(n for n, c in enumerate(head) if f"-{c}" not in flags)
-            name, attached = f"-{head[k]}", head[k + 1 :]
-            value = attached or (words[i + 1] if i + 1 < len(words) else None)
-            i += 1 if attached else 2
-        else:
-            return None  # an option docker exec does not have: docker refuses the line
-        if value is None:
-            return None
-        if name in ("-e", "--env"):
-            key, has, val = value.partition("=")
-            env[key] = val if has else None
-        elif name == "--env-file":
-            env_files.append(value)
-    if i + 1 >= len(words) or words[i] is None:
-        return None
-    return DockerRun(words[i] or "", (), [w or "" for w in words[i + 1 :]], env, env_files, args_start=i + 1)
-
-
-@functools.cache
-def _docker_options() -> tuple[Mapping[str, Any], frozenset[str]]:
-    """``docker run``'s options and those of them no bundled server release has or abbreviates
-    (``data/docker_run_options.json``, generated by ``scripts/gen_docker_run_options.py`` from the docker
-    CLI's own ``docker run --help``)."""
-    data = _docker_data()
-    return data["options"], frozenset(data["outside_servers"])
-
-
-@functools.cache
-def _docker_data() -> Mapping[str, Any]:
-    """``data/docker_run_options.json`` (scripts/gen_docker_run_options.py)."""
-    from argtrace.package_data import package_file
-
-    data: Mapping[str, Any] = json.loads(
-        package_file("data/docker_run_options.json").read_text(encoding="utf-8")
-    )
-    return data
-
-
-_CARRIER_NAMES = {"compose": "docker compose", "kubernetes": "Kubernetes"}
-
-
-@functools.cache
-def _carried_by() -> Mapping[str, Mapping[str, str]]:
-    """For the ``docker run`` options that set the container itself, the compose key and the Kubernetes
-    field that carry them (``carried_by`` of the same generated file)."""
-    from argtrace.package_data import package_file
-
-    data = json.loads(package_file("data/docker_run_options.json").read_text(encoding="utf-8"))
-    return data.get("carried_by") or {}
-
-
-def docker_options_in_items(
-    carrier: str, where: str, items: Sequence[tuple[str, str]], result: TransportResult
-) -> None:
-    """TP023: ``--shm-size=30gb``, ``--ipc=host``, ``--gpus all`` written as items of a manifest's
-    ``command``/``args`` (kserve#3791). They are options of ``docker run``, read by docker before the image;
-    in a manifest no docker reads them: the container's program receives them as arguments, and the
-    container gets none of it (the 64 MiB /dev/shm of the runtime's default stays). ``carrier`` is
-    ``compose`` or ``kubernetes``; ``items``: (the item's value, where it is)."""
-    from argtrace.rules import transport as R
-
-    carried = _carried_by()
-    found: list[tuple[str, str, str]] = []
-    for value, at in items:
-        name = value.split("=", 1)[0]
-        if name in carried:
-            found.append((name, value, at))
-    if not found:
-        return
-    first_at = found[0][2]
-    names = list(dict.fromkeys(n for n, _, _ in found))
-    written = ", ".join(f"`{value}`" for _, value, _ in found)
-    instead = "; ".join(f"{name}: {carried[name][carrier]}" for name in names)
-    lost = []
-    if {"--shm-size", "--ipc"} & set(names):
-        # docker run --help: "--shm-size bytes  Size of /dev/shm"; its default is 64 MiB (the pod of
-        # production-stack#276 showed 64M), where NCCL's shared-memory segments between tensor-parallel
-        # workers do not fit (kserve#3791: "Error while creating shared memory segment")
-        lost.append(
-            "/dev/shm stays the container runtime's 64 MiB default, too small for NCCL between "
-            "tensor-parallel workers"
-        )
-    if "--gpus" in names:
-        lost.append("the GPUs come only from what the carrier itself requests")
-    result.findings.append(
-        R.TP023.finding(
-            f"{written} in {where} {'is an option' if len(found) == 1 else 'are options'} of `docker run`, "
-            f"which {_CARRIER_NAMES[carrier]} does not read there: the container's program receives "
-            f"{'it' if len(found) == 1 else 'them'} as arguments, and the container gets none of it"
-            + (f" ({'; '.join(lost)})" if lost else ""),
-            at=first_at,
-            evidence=[Evidence("transport", at, value) for _, value, at in found],
-            fix=f"Drop the {'item' if len(found) == 1 else 'items'} and set the container itself: {instead}.",
-        )
-    )
-
-
-def _options_after_image(at: str, run: DockerRun, result: TransportResult, *, starts_server: bool) -> None:
-    """TP020 for an option of ``docker run`` written after the image: docker reads its options only before
-    it (``docker container run [OPTIONS] IMAGE [COMMAND] [ARG...]``, Docker's CLI reference), so the word
-    goes to the container. Only long options no server release has or abbreviates are read this way, and
-    only where they cannot be the container program's own: the first word after the image (docker's options
-    run on past it), or anywhere in a command that starts SGLang or vLLM (another program, `train.py --name
-    x`, may well take `--name`)."""
-    from argtrace.rules import transport as R
-
-    options, outside = _docker_options()
-    for i, word in enumerate(run.args):
-        name, eq, _value = word.partition("=")
-        if name not in outside or (i > 0 and not starts_server):
-            continue
-        takes = bool(options.get(name, {}).get("value"))
-        moved = [word] if eq or not takes else run.args[i : i + 2]
-        shown = " ".join(moved)
-        result.findings.append(
-            R.TP020.finding(
-                f"`{shown}` comes after the image {run.image}: docker reads its own options only before "
-                f"the image (`docker run [OPTIONS] IMAGE [COMMAND] [ARG...]`), so {_show(name)} is not "
-                "applied and reaches the container's program as a word of its command",
-                at=at,
-                evidence=[Evidence("transport", at, _show_argv(run.args[: i + 2]))],
-                fix=f"Move `{shown}` before the image: `docker run ... {shown} {run.image} ...`.",
-            )
-        )
 
 
 def image_entrypoint(image: str, release: str | None = None) -> tuple[str, ...] | None:
@@ -693,7 +429,7 @@ def _docker(
     # word the container's process never gets, in the same place of the container's argv
     shift = len(final) - len(run.args) - run.args_start
     lost = tuple(replace(v, index=v.index + shift) for v in vanished if v.index >= run.args_start)
-    env, origins, files = _docker_environment(at, run, ctx, result, source, ssh_host, wrapped, moved)
+    env, origins, files = docker_environment(at, run, ctx, result, source, ssh_host, wrapped, moved)
     hop: dict[str, Any] = {
         "at": at,
         "via": "docker run",
@@ -718,7 +454,7 @@ def _docker(
     )
     before = len(result.servers)
     _container_servers(at, final, *_image_path(env, origins, at, run.image), "docker run", result, lost)
-    _options_after_image(at, run, result, starts_server=len(result.servers) > before)
+    options_after_image(at, run, result, starts_server=len(result.servers) > before)
     if lost:
         from argtrace.layers.shell.vanished import vanished_after_flags
 
@@ -762,7 +498,7 @@ def _docker_exec(
     if run is None:
         return
     lost = tuple(replace(v, index=v.index - run.args_start) for v in vanished if v.index >= run.args_start)
-    env, origins, files = _docker_environment(at, run, ctx, result, source, ssh_host, wrapped, moved)
+    env, origins, files = docker_environment(at, run, ctx, result, source, ssh_host, wrapped, moved)
     hop: dict[str, Any] = {
         "at": at,
         "via": "docker exec",
@@ -807,185 +543,3 @@ def _gpus_refused(at: str, value: str, refused: str, result: TransportResult) ->
             else None,
         )
     )
-
-
-def _docker_environment(
-    at: str,
-    run: DockerRun,
-    ctx: _Context,
-    result: TransportResult,
-    source: ScriptSource,
-    ssh_host: str | None,
-    wrapped: Wrapped | None = None,
-    moved: tuple[bool, str | None] = (False, None),
-) -> tuple[dict[str, str | None], dict[str, Origin], list[EnvFile]]:
-    """The container's environment as docker/cli builds it (``opts.ReadKVEnvStrings(envFiles, env)``):
-    every ``--env-file`` in order, then every ``-e``; a later assignment of a name wins."""
-    from argtrace.rules import transport as R
-
-    script = source.data.decode("utf-8", "replace")
-
-    def caller_value(name: str) -> object:
-        if ssh_host is not None or re.search(
-            rf"(?<![\w$]){re.escape(name)}=|\b(?:export|unset|declare|readonly|read)\b[^\n;]*\b{re.escape(name)}\b",
-            script,
-        ):
-            return None  # the node's session, or the script sets it before docker runs: not known here
-        return ctx.env[name] if name in ctx.env else _ABSENT
-
-    def client_value(name: str) -> object:
-        """A bare ``NAME`` (``-e NAME`` or a line of an env file): the docker client's own variable, as
-        the wrappers in front of docker (``sudo``, ``env -i``) leave it."""
-        found = caller_value(name)
-        if wrapped is None:
-            return found
-        value, removed_by = wrapped.client_value(name, found, _ABSENT)
-        if removed_by == "sudo":
-            _sudo_dropped(at, name, result, reading[0].replace("{name}", name))
-        return value
-
-    reading = [""]  # how docker is told to copy a name: "-e NAME" or an env file's bare line
-
-    env: dict[str, str | None] = {}
-    origins: dict[str, Origin] = {}
-    files: list[EnvFile] = []
-    for written in run.env_files:
-        # docker opens a relative path in its own working directory: the script's start directory (this
-        # host's, or the --host session's), or where the script's `cd`s took it before docker ran
-        path = _opened_path(written, moved) if ssh_host is None else written
-        env_file = EnvFile(path or written, at)
-        files.append(env_file)
-        data: bytes | None = None
-        opened = f" (opened as {_show(path)}, after the script's `cd`)" if path and path != written else ""
-        if path is None:
-            env_file.skipped = (
-                "a relative path, and before docker runs the script changes to a directory not known "
-                "statically"
-            )
-            continue
-        if ssh_host is not None:
-            upload = ctx.uploads.get((ssh_host, path))
-            data = upload[0] if upload is not None else None
-            if data is None:
-                env_file.skipped = f"a file on {ssh_host}, not readable from here"
-                continue
-        else:
-            data, env_file.problem, _missing = read_env_file(path)
-        if data is not None:
-            reading[0] = f"the bare `{{name}}` line of {_show(path)}"
-            parse_docker_env_file(data, client_value, env_file)
-        if env_file.problem is not None:
-            result.findings.append(
-                R.TP016.finding(
-                    f"docker run --env-file {_show(written)}{opened}: {env_file.problem}; docker refuses to "
-                    "create the container, so the server never starts",
-                    at=at,
-                    evidence=[Evidence("transport", at, f"--env-file {_show(written)}")],
-                    severity=_env_file_severity(),
-                )
-            )
-            continue
-        _quoted_value_findings(at, env_file, result)
-        for name, value in env_file.values.items():
-            env[name] = value
-            origins[name] = Origin(
-                at=f"{path}:{env_file.lines[name]}",
-                expansion="--env-file",
-                known=value is not None,
-                reason=None if value is not None else "the docker client's own variable, set at run time",
-            )
-    for name, value in run.env.items():
-        if value is None:
-            reading[0] = "`-e {name}`"
-            found = client_value(name)
-            if found is _ABSENT:
-                continue  # `-e NAME` with NAME unset: docker leaves it out
-            value = found if isinstance(found, str) else None
-        env[name] = value
-        origins.pop(name, None)
-    result.keep_secrets(env)
-    from argtrace.layers.transport.env_names import blank_env_names
-
-    result.findings.extend(blank_env_names(at, run.env))  # TP033: `-e " NAME=v"`
-    return env, origins, files
-
-
-def _sudo_dropped(at: str, name: str, result: TransportResult, how: str) -> None:
-    """TP006: ``sudo docker run -e NAME``: docker copies NAME from its own environment, which sudo reset."""
-    from argtrace.layers.shell.wrapenv import sudo_defaults
-    from argtrace.rules import transport as R
-
-    message = (
-        f"sudo starts docker with a reset environment (env_reset): {how} copies {name} from docker's "
-        f"own environment, where sudo removed it, so the container gets no {name} "
-        f"({sudo_defaults().basis})"
-    )
-    if any(f.code == "TP006" and f.at == at and f.message == message for f in result.findings):
-        return
-    result.findings.append(
-        R.TP006.finding(
-            message,
-            at=at,
-            evidence=[Evidence("transport", at, f"sudo docker run ... {how}")],
-            fix=f"Pass it through sudo (`sudo --preserve-env={name} docker run ...`), or write it in a file "
-            "docker reads (`--env-file FILE`).",
-        )
-    )
-
-
-def _quoted_value_findings(at: str, env_file: EnvFile, result: TransportResult) -> None:
-    """TP017: ``NAME="value"`` in a ``docker run --env-file``: docker keeps the quotes (compose would not)."""
-    from argtrace.redact import is_secret_name
-    from argtrace.rules import transport as R
-
-    for name, value in env_file.values.items():
-        if value is None or len(value) < 2 or value[0] not in "'\"":
-            continue
-        # `NAME="value" # note`: the closing quote is followed by more text, which docker keeps too (a shell
-        # or compose's .env parser would stop at the quote)
-        close = value.find(value[0], 1)
-        if close < 0:
-            continue
-        inner, tail = value[1:close], value[close + 1 :]
-        line_at = f"{env_file.path}:{env_file.lines[name]}"
-        secret = is_secret_name(name)
-        shown = "the value" if secret else f"{inner!r}"
-        also = f" and the text after them (`{tail.strip()}`)" if tail.strip() and not secret else ""
-        also = " and the text after them" if tail.strip() and secret else also
-        result.findings.append(
-            R.TP017.finding(
-                f"{name} in {_show(env_file.path)} is quoted: `docker run --env-file` passes values as "
-                f"written, so the server gets the quote characters{also} as part of {name}, not {shown}",
-                at=line_at,
-                evidence=[
-                    Evidence("transport", line_at, f"{name}={'<redacted>' if secret else value}"),
-                    Evidence("transport", at, f"--env-file {_show(env_file.path)}"),
-                ],
-                fix=f"Write {name}={'VALUE' if secret else inner} without quotes (docker "
-                "takes everything after the first `=` literally, blanks included"
-                + ("; a note goes on a line of its own, starting with `#`" if tail.strip() else "")
-                + ").",
-            )
-        )
-
-
-def _env_file_severity() -> Any:
-    """Error where the check reads the machine's own files (``--host``); locally a missing file may just
-    live on the GPU node, so a warning that says so."""
-    from argtrace.remote.host import current_host
-
-    return "error" if current_host().is_remote else "warning"
-
-
-def _opened_path(path: str, moved: tuple[bool, str | None]) -> str | None:
-    """The file docker opens for ``--env-file path``: ``path`` itself when it is absolute or the script is
-    still in its start directory; else joined to the directory its `cd`s went to (absolute: the shell
-    layer starts from the absolute start directory); None when that directory is not known."""
-    import posixpath
-
-    went, cwd = moved
-    if path.startswith("/") or not went:
-        return path
-    if cwd is None:
-        return None
-    return posixpath.normpath(posixpath.join(cwd, path))

@@ -1,6 +1,7 @@
 """TP033: a ``docker run -e`` / ``docker exec -e`` name holding a blank (``-e " HF_TOKEN=..."``).
 
-This module owns the check of the names ``-e`` gives docker (containers.py parses the options and calls it).
+This module owns the check of the names ``-e`` gives docker (docker_cli.py parses the options, docker_env.py
+calls it).
 
 docker/cli's ``opts.ValidateEnv`` checks only that the name before the first ``=`` is not empty ("environment
 variable names are not validated whatsoever", ``opts/env.go``), and the daemon passes the pair on as written,

@@ -22,9 +22,9 @@ from argtrace.layers.transport.containers import (
     _image_started,
     _tag_image,
     container_argv,
-    docker_options_in_items,
 )
 from argtrace.layers.transport.context import TransportResult
+from argtrace.layers.transport.docker_cli import docker_options_in_items
 from argtrace.layers.transport.llmisvc import preset_command, preset_findings
 from argtrace.layers.transport.pods import PodSpec, container_gpus, pod_specs
 from argtrace.layers.transport.serving import (
