@@ -36,6 +36,7 @@ DEFAULT_SRC = Path(__file__).resolve().parent.parent / "src" / ROOT
 LEVELS: tuple[tuple[str, int], ...] = (
     ("argtrace.model", 0),
     ("argtrace.redact", 0),
+    ("argtrace.secret_detection", 0),  # the secret names and shapes redact is built on
     ("argtrace.gpus", 0),
     ("argtrace.safe_json", 0),
     ("argtrace.cache_dirs", 0),  # where the caches live: asked before any other argtrace module is imported

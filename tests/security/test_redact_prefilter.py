@@ -1,4 +1,4 @@
-"""The redaction shapes' prefilters (redact.py, issue 18) skip a pattern only where it cannot match.
+"""The redaction shapes' prefilters (secret_detection.py, issue 18) skip a pattern only where it cannot match.
 
 Each ``_may_hold_*`` test is a necessary condition of its pattern: a text it says no to must have no match.
 Checked on texts made of pieces of every shape (secret and near-secret, any case, the non-ASCII letters that
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from argtrace import redact as R
+from argtrace import secret_detection as R
 
 PIECES = [
     "hf_" + "a1B2" * 6,

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from argtrace import redact as R
+from argtrace import secret_detection as R
 from argtrace.layers import transport as T
 from argtrace.layers.shell import analysis, hazards
 from argtrace.layers.shell.core import PredictedCommand, to_str
