@@ -35,6 +35,32 @@ class CliResult:
 
 
 @contextlib.contextmanager
+def _as_a_shell_would() -> Iterator[None]:
+    """argtrace as started from a shell, not from inside a test: pytest's ``PYTEST_CURRENT_TEST`` (a new value
+    for every test and phase) is not in the environment a launch inherits. With it, no two tests'
+    resolutions would have the same environment, so none could share a resolver host
+    (argtrace/resolver/hosts.py serves only runs whose whole environment equals the host's)."""
+    current = os.environ.pop("PYTEST_CURRENT_TEST", None)
+    try:
+        yield
+    finally:
+        if current is not None:
+            os.environ["PYTEST_CURRENT_TEST"] = current
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> Any:
+    with _as_a_shell_would():
+        return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_fixture_setup(fixturedef: Any, request: pytest.FixtureRequest) -> Any:
+    with _as_a_shell_would():
+        return (yield)
+
+
+@contextlib.contextmanager
 def _chdir(path: Path) -> Iterator[None]:
     old = os.getcwd()
     os.chdir(path)

@@ -67,6 +67,8 @@ def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> FakeEnv:
     monkeypatch.setenv("ARGTRACE_RESOLUTION_CACHE", str(tmp_path / "resolutions"))
     monkeypatch.setenv("ARGTRACE_DATA_CACHE", str(tmp_path / "data"))
     monkeypatch.delenv("ARGTRACE_NO_CACHE", raising=False)
+    # the fake interpreter counts fresh runs (a shell script is no resolver host: test_resolver_hosts.py)
+    monkeypatch.setenv("ARGTRACE_RESOLVER_HOSTS", "0")
     monkeypatch.delenv("ARGTRACE_NO_DATA_CACHE", raising=False)
     (tmp_path / "data").mkdir()
     (tmp_path / "data" / "keep.txt").write_text("not argtrace's")

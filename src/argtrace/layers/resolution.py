@@ -310,16 +310,19 @@ def run_recorder(
         req = Path(tmp) / "request.json"
         out = Path(tmp) / "out.json"
         req.write_text(json.dumps(request))
+        from argtrace.resolver import hosts
+
         try:
-            proc = subprocess.run(
-                [target.python, str(RECORDER), str(req), str(out)],
-                env=dict(env),
+            # argtrace's own environments run on a host that imported the framework once (resolver/hosts.py);
+            # a --python interpreter is the user's: always a fresh process
+            proc = hosts.run(
+                target.python,
+                RECORDER,
+                [str(req), str(out)],
+                prep=[str(request["framework"])] if target.env_path is not None else None,
+                env=env,
                 cwd=tmp,
-                capture_output=True,
-                text=True,
-                errors="replace",
                 timeout=timeout,
-                stdin=subprocess.DEVNULL,
             )
         except subprocess.TimeoutExpired as exc:
             tail = _tail(

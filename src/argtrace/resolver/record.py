@@ -27,6 +27,8 @@ import traceback
 from typing import Any
 
 SITE_MARKERS = ("site-packages/", "dist-packages/")
+# the frames of a host's run (host_main.py forks, runpy runs this file as __main__): never the framework's
+HOST_FILES = frozenset({"host_main.py", "runpy.py", "<frozen runpy>"})
 MAX_REPR = 2000
 
 
@@ -94,6 +96,8 @@ def caller(
     while frame is not None:
         path = frame.f_code.co_filename
         name = frame.f_code.co_name
+        if os.path.basename(path) in HOST_FILES:
+            break  # below here: the host that ran this file (resolver/host_main.py), not the framework
         if (
             os.path.abspath(path) != here
             and not any(s in path for s in skip_files)
@@ -384,10 +388,8 @@ def sglang_fallbacks(args: Any, final: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def run_vllm(argv: list[str], recorder: Recorder, out: dict[str, Any]) -> None:
-    t0 = time.perf_counter()
-    import dataclasses
-
+def vllm_imports() -> tuple[Any, ...]:
+    """What ``run_vllm`` imports before anything else (``host_imports`` takes the same step)."""
     import vllm.config as vc
     from vllm.engine.arg_utils import AsyncEngineArgs, EngineArgs
 
@@ -401,6 +403,14 @@ def run_vllm(argv: list[str], recorder: Recorder, out: dict[str, Any]) -> None:
         from vllm.entrypoints.openai.cli_args import make_arg_parser
     from vllm.usage.usage_lib import UsageContext
 
+    return vc, AsyncEngineArgs, EngineArgs, FlexibleArgumentParser, make_arg_parser, UsageContext
+
+
+def run_vllm(argv: list[str], recorder: Recorder, out: dict[str, Any]) -> None:
+    t0 = time.perf_counter()
+    import dataclasses
+
+    vc, AsyncEngineArgs, EngineArgs, FlexibleArgumentParser, make_arg_parser, UsageContext = vllm_imports()
     out["timings"]["import"] = time.perf_counter() - t0
     out["mode"] = "vllm"
     if recorder.enabled:
@@ -658,6 +668,23 @@ def raise_condition(relative: str, line: int) -> dict[str, Any]:
     return {"conditions": [ast.unparse(t)[:500] for t in tests], "condition_fields": fields}
 
 
+def _launcher_log_level() -> None:
+    root = logging.getLogger()
+    if root.level > logging.INFO or root.level == logging.NOTSET:
+        root.setLevel(logging.INFO)  # the launchers run at --log-level info
+
+
+def host_imports(framework: str) -> None:
+    """The import step every run of this file takes first (``resolver/host_main.py`` takes it once for many
+    runs): the framework's argument modules, as ``run_sglang`` / ``run_vllm`` import them, at the log level
+    ``main`` sets before it imports."""
+    _launcher_log_level()
+    if framework == "sglang":
+        import sglang.srt.server_args  # noqa: F401
+    elif framework == "vllm":
+        vllm_imports()
+
+
 def main() -> int:
     request_path, out_path = sys.argv[1], sys.argv[2]
     with open(request_path) as fh:
@@ -667,9 +694,7 @@ def main() -> int:
     # the start-up steps after resolution (check_server_args, the model config): on unless the request
     # says ``"startup": false``; callers that load this file as a module (the memory layer) never set it
     out["startup"] = bool(request.get("startup", True))
-    root = logging.getLogger()
-    if root.level > logging.INFO or root.level == logging.NOTSET:
-        root.setLevel(logging.INFO)  # the launchers run at --log-level info
+    _launcher_log_level()
     if recorder.enabled:
         patch_environ(recorder)
         patch_logging(recorder)

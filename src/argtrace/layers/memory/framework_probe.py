@@ -11,6 +11,7 @@ cross-checks ``state.py`` against it when the environment exists (``frameworks``
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -35,14 +36,17 @@ def probe_state(
     env_dir = Path(manifest.path) if manifest.path else cache_dir() / env_name("sglang", version)
     extra = {"SGLANG_MAMBA_SSM_DTYPE": ssm_dtype} if ssm_dtype else None
     request = json.dumps({"config": str(Path(config).resolve()), "tps": list(tps)})
+    from argtrace.resolver import hosts
+
     try:
-        done = subprocess.run(
-            [str(env_python(env_dir)), __file__, request],
+        done = hosts.run(
+            str(env_python(env_dir)),
+            __file__,
+            [request],
+            prep=[],
             env=runtime_env(manifest, extra),
-            capture_output=True,
-            text=True,
+            cwd=os.getcwd(),
             timeout=TIMEOUT_S,
-            check=False,
         )
     except (OSError, subprocess.TimeoutExpired) as exc:
         return [{"error": f"probe failed: {exc}"}]
@@ -53,11 +57,21 @@ def probe_state(
     return result
 
 
-def main(argv: Sequence[str]) -> int:  # pragma: no cover - runs inside the resolver environment
-    request = json.loads(argv[0])
-    # This file sits beside argtrace's own sglang.py: drop its directory so ``import sglang`` is SGLang.
+def host_imports() -> None:  # pragma: no cover - runs inside the resolver environment
+    """The import step every run of this file takes first, for a host to take once (resolver/hosts.py)."""
+    _drop_own_directory()
+    import sglang.srt.layers.dp_attention  # noqa: F401
+
+
+def _drop_own_directory() -> None:  # pragma: no cover - runs inside the resolver environment
+    """This file sits beside argtrace's own sglang.py: drop its directory so ``import sglang`` is SGLang."""
     here = str(Path(__file__).resolve().parent)
     sys.path[:] = [p for p in sys.path if p and str(Path(p).resolve()) != here]
+
+
+def main(argv: Sequence[str]) -> int:  # pragma: no cover - runs inside the resolver environment
+    request = json.loads(argv[0])
+    _drop_own_directory()
     import sglang.srt.layers.dp_attention as dp_attention
     from sglang.srt.configs.nemotron_h import NemotronHConfig
     from sglang.srt.configs.qwen3_5 import Qwen3_5TextConfig

@@ -162,7 +162,7 @@ def run_framework_sizing(
     }
     label = manifest.version or version
     started = time.monotonic()
-    from argtrace.resolver import cache
+    from argtrace.resolver import cache, hosts
 
     # the sizing process's answer (its last JSON line and argparse's refusal, if any) under the same key
     # as a resolution's (resolver/cache.py): same code, environment, argv and files, env -> same answer
@@ -174,16 +174,14 @@ def run_framework_sizing(
         req = Path(tmp) / "request.json"
         req.write_text(json.dumps(request))
         try:
-            done = subprocess.run(
-                [str(environments.env_python(env_dir)), __file__, str(req)],
+            done = hosts.run(
+                str(environments.env_python(env_dir)),
+                __file__,
+                [str(req)],
+                prep=list(STANDIN_MODULES),
                 env=run_env,
                 cwd=tmp,
-                capture_output=True,
-                text=True,
-                errors="replace",
                 timeout=timeout,
-                stdin=subprocess.DEVNULL,
-                check=False,
             )
         except (OSError, subprocess.TimeoutExpired) as exc:
             return FrameworkSizing(version=label, error=f"sizing run failed: {exc}")
@@ -221,6 +219,10 @@ def _install_standins(names: Sequence[str]) -> list[str]:  # pragma: no cover - 
     import importlib.util
     import types
 
+    for finder in sys.meta_path:  # a host took this step before forking this run (resolver/host_main.py)
+        done = getattr(finder, "argtrace_standins", None)
+        if done is not None:
+            return sorted(done)
     missing = {n for n in names if importlib.util.find_spec(n) is None}
 
     class _Anything:
@@ -260,6 +262,8 @@ def _install_standins(names: Sequence[str]) -> list[str]:  # pragma: no cover - 
             return None
 
     class _Finder(importlib.abc.MetaPathFinder):
+        argtrace_standins = frozenset(missing)
+
         def find_spec(self, name: str, path: Any, target: Any = None) -> Any:
             if name.split(".")[0] in missing:
                 return importlib.machinery.ModuleSpec(name, _Loader(), is_package=True)
@@ -612,11 +616,23 @@ def _size_launch(request: Mapping[str, Any], argv: list[str]) -> dict[str, Any]:
     return out
 
 
-def main(argv: Sequence[str]) -> int:  # pragma: no cover - runs inside the resolver environment
-    request = json.loads(Path(argv[0]).read_text())
-    # This file sits beside argtrace's own sglang.py: drop its directory so ``import sglang`` is SGLang.
+def _drop_own_directory() -> None:  # pragma: no cover - runs inside the resolver environment
+    """This file sits beside argtrace's own sglang.py: drop its directory so ``import sglang`` is SGLang."""
     here = str(Path(__file__).resolve().parent)
     sys.path[:] = [p for p in sys.path if p and str(Path(p).resolve()) != here]
+
+
+def host_imports(*standins: str) -> None:  # pragma: no cover - runs inside the resolver environment
+    """The import step every run of this file takes first, for a host to take once (resolver/hosts.py):
+    the stand-ins, then SGLang's argument module (``_resolved_server_args`` imports it first)."""
+    _drop_own_directory()
+    _install_standins(standins)
+    import sglang.srt.server_args  # noqa: F401
+
+
+def main(argv: Sequence[str]) -> int:  # pragma: no cover - runs inside the resolver environment
+    request = json.loads(Path(argv[0]).read_text())
+    _drop_own_directory()
     real_stdout = sys.stdout
     sys.stdout = sys.stderr  # the framework prints; our one JSON line goes to the real stdout
     logs: list[str] = []

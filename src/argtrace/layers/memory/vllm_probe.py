@@ -17,6 +17,7 @@ profile run is measured on a GPU); ``docs/memory.md`` says so.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -100,14 +101,17 @@ def probe_plan(request: dict[str, Any], version: str = VERSION) -> dict[str, Any
     if manifest is None:
         return None
     env_dir = Path(manifest.path) if manifest.path else cache_dir() / env_name("vllm", version)
+    from argtrace.resolver import hosts
+
     try:
-        done = subprocess.run(
-            [str(env_python(env_dir)), __file__, json.dumps(request)],
+        done = hosts.run(
+            str(env_python(env_dir)),
+            __file__,
+            [json.dumps(request)],
+            prep=[],
             env=runtime_env(manifest, None),
-            capture_output=True,
-            text=True,
+            cwd=os.getcwd(),
             timeout=TIMEOUT_S,
-            check=False,
         )
     except (OSError, subprocess.TimeoutExpired) as exc:
         return {"error": f"probe failed: {exc}"}
@@ -118,11 +122,23 @@ def probe_plan(request: dict[str, Any], version: str = VERSION) -> dict[str, Any
     return result
 
 
+def host_imports() -> None:  # pragma: no cover - runs inside the resolver environment
+    """The import step every run of this file takes first, for a host to take once (resolver/hosts.py)."""
+    _drop_own_directory()
+    import torch  # noqa: F401
+    from vllm.v1.core import kv_cache_planning, kv_cache_utils  # noqa: F401
+
+
+def _drop_own_directory() -> None:  # pragma: no cover - runs inside the resolver environment
+    """This file sits beside argtrace's own vllm.py: drop its directory so ``import vllm`` is vLLM."""
+    here = str(Path(__file__).resolve().parent)
+    sys.path[:] = [p for p in sys.path if p and str(Path(p).resolve()) != here]
+
+
 def main(argv: Sequence[str]) -> int:  # pragma: no cover - runs inside the resolver environment
     from types import SimpleNamespace as NS
 
-    here = str(Path(__file__).resolve().parent)
-    sys.path[:] = [p for p in sys.path if p and str(Path(p).resolve()) != here]
+    _drop_own_directory()
     import torch
     from vllm.v1.core import kv_cache_planning as planning
     from vllm.v1.core import kv_cache_utils as utils

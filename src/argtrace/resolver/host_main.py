@@ -1,0 +1,121 @@
+"""A resolver host: one interpreter of a resolver environment that has imported the framework once, then forks
+one fresh child per run of a script (issue 18). Runs *inside* the environment, by path, stdlib only::
+
+    python host_main.py SCRIPT PREP_JSON JOBS_FD REPLIES_FD
+
+Each script the resolution and memory layers run in an environment (``resolver/record.py``,
+``layers/memory/framework_sizing.py``, ``vllm_probe.py``) spends 80-90% of its 9-10 s importing SGLang or
+vLLM and torch. ``SCRIPT`` names the import step it takes first, ``host_imports(*PREP)``: the host loads the
+script as a module and calls it, in the same interpreter start a fresh run has (this environment variables,
+the stubs' ``sitecustomize``, the script's directory first on ``sys.path``). Then, per job, a forked child
+puts the job's standard streams, working directory and arguments in place and runs ``SCRIPT`` as
+``__main__``, exactly as ``python SCRIPT ARGS`` would from that point: its own import statements find the
+modules already imported, and nothing a job does reaches the host or the next job (each is a fork of the
+state before any job ran).
+
+What decides a fresh run's imports is the environment at its start, so a host serves only runs whose whole
+environment equals its own (``resolver/hosts.py`` keys hosts on it); the working directory of a fresh run
+is a new temporary directory every time, and no framework module reads it at import.
+
+Protocol (one JSON object per line): the host writes ``{"ready": true}`` (or ``{"ready": false, "error"}``)
+on ``REPLIES_FD`` once imported; then for each job line ``{"args", "cwd", "stdout", "stderr"}`` read from
+``JOBS_FD`` it writes ``{"pid"}`` when the child started and ``{"exit"}`` (the status as ``subprocess``
+reports it: negative for a signal) when it ended. End of ``JOBS_FD`` (argtrace closed it, or exited) ends
+the host.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import sys
+import traceback
+from typing import Any
+
+
+def _reply(fd: int, message: dict[str, Any]) -> None:
+    os.write(fd, (json.dumps(message) + "\n").encode())
+
+
+def _prepare(script: str, prep: list[str]) -> None:
+    """The script's own first step, ``host_imports(*prep)``, with its directory first on ``sys.path`` as in a
+    fresh ``python SCRIPT`` (the host's own directory is not: a fresh run never sees it)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    sys.path[:] = [os.path.dirname(os.path.abspath(script))] + [p for p in sys.path[1:] if p != here]
+    spec = importlib.util.spec_from_file_location("_argtrace_host_script", script)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot load {script}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    module.host_imports(*prep)
+
+
+def _run_job(script: str, job: dict[str, Any], jobs_fd: int, replies_fd: int) -> None:
+    """In the forked child: the job's streams, directory and arguments, then ``SCRIPT`` as ``__main__``."""
+    import runpy
+
+    os.setpgrp()  # its own group: a timeout kills the job and whatever it started
+    os.close(jobs_fd)
+    os.close(replies_fd)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    for fd, path in ((1, job["stdout"]), (2, job["stderr"])):
+        target = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        os.dup2(target, fd)
+        os.close(target)
+    os.chdir(job["cwd"])
+    sys.argv = [script, *job["args"]]
+    code = 0
+    try:
+        runpy.run_path(script, run_name="__main__")
+    except SystemExit as exc:
+        if exc.code is None:
+            code = 0
+        elif isinstance(exc.code, int):
+            code = exc.code
+        else:
+            print(exc.code, file=sys.stderr)
+            code = 1
+    except BaseException:
+        traceback.print_exc()
+        code = 1
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:
+            pass
+    os._exit(code & 0xFF)
+
+
+def main(argv: list[str]) -> int:
+    script, prep, jobs_fd, replies_fd = argv[0], json.loads(argv[1]), int(argv[2]), int(argv[3])
+    try:
+        _prepare(script, list(prep))
+    except BaseException as exc:
+        _reply(replies_fd, {"ready": False, "error": "".join(traceback.format_exception(exc))[-4000:]})
+        return 1
+    _reply(replies_fd, {"ready": True})
+    jobs = os.fdopen(jobs_fd, "rb", buffering=0)
+    buffer = b""
+    while True:
+        chunk = jobs.read(65536)
+        if not chunk:
+            return 0
+        buffer += chunk
+        while b"\n" in buffer:
+            line, buffer = buffer.split(b"\n", 1)
+            job = json.loads(line)
+            for stream in (sys.stdout, sys.stderr):
+                stream.flush()
+            pid = os.fork()
+            if pid == 0:
+                _run_job(script, job, jobs_fd, replies_fd)
+            _reply(replies_fd, {"pid": pid})
+            _, status = os.waitpid(pid, 0)
+            _reply(replies_fd, {"exit": os.waitstatus_to_exitcode(status)})
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

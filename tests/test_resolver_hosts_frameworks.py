@@ -1,0 +1,81 @@
+"""A check whose resolver runs are served by hosts (argtrace/resolver/hosts.py) reports what fresh processes
+report: the same settings, histories (with their call chains), findings, start-up steps and memory sizing.
+Real SGLang 0.5.23 and vLLM 0.33.0 resolver environments (the ``frameworks`` marker)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from argtrace.resolver import environments, hosts
+from tests.conftest import run_cli
+
+MODEL = Path(__file__).resolve().parent / "data" / "models" / "qwen3.6-27b"
+SG = (
+    "python3 -m sglang.launch_server --model-path /workspace/models/Qwen3.6-27B --tp-size 1 "
+    "--mem-fraction-static 0.80 --speculative-algorithm NEXTN --speculative-num-steps 3 "
+    "--speculative-eagle-topk 1 --speculative-num-draft-tokens 4"
+)
+VL = "vllm serve /workspace/models/Qwen3.6-27B --max-model-len 32768 --max-num-seqs 64"
+# what differs between two runs of the same launch anyway: wall-clock figures, whether the result cache
+# answered, SGLang's random_seed (random.randint when the launch sets none, server_args.py) and vLLM's
+# instance_id (time.time_ns(), VllmConfig.__post_init__)
+VARIES = {"seconds", "timings", "cache"}
+RANDOM_SETTINGS = {"random_seed", "VllmConfig.instance_id"}
+
+
+def report(framework: str, version: str, command: str) -> dict[str, Any]:
+    result = run_cli(
+        [
+            "check",
+            "--no-cache",
+            "--format",
+            "json",
+            "--model-config",
+            str(MODEL),
+            "--gpu",
+            "h100",
+            "--framework",
+            framework,
+            "--framework-version",
+            version,
+            "-c",
+            command,
+        ]
+    )
+    assert result.status in (0, 1), result.stderr
+    return dict(result.json)
+
+
+def comparable(value: Any) -> Any:
+    if isinstance(value, dict):
+        if value.get("name") in RANDOM_SETTINGS:
+            return None
+        return {k: comparable(v) for k, v in value.items() if k not in VARIES}
+    if isinstance(value, list):
+        return [comparable(v) for v in value]
+    return value
+
+
+@pytest.mark.frameworks
+@pytest.mark.parametrize(
+    ("framework", "version", "command"),
+    [("sglang", "0.5.23", SG), ("vllm", "0.33.0", VL)],
+    ids=["sglang", "vllm"],
+)
+def test_a_hosted_check_reports_what_a_fresh_one_does(
+    framework: str, version: str, command: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if environments.find_environment(framework, version) is None:
+        pytest.skip(f"no resolver environment for {framework}=={version}")
+    monkeypatch.setenv("ARGTRACE_RESOLVER_HOSTS", "0")
+    fresh = report(framework, version, command)
+    monkeypatch.setenv("ARGTRACE_RESOLVER_HOSTS", "1")
+    pool = hosts.default_pool()
+    served_before = pool.served
+    hosted = report(framework, version, command)
+    assert pool.served > served_before  # the runs were a host's
+    assert hosted["resolution"]["status"] == fresh["resolution"]["status"] == "ok"
+    assert comparable(hosted) == comparable(fresh)
