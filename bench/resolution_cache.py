@@ -7,6 +7,9 @@ the resolution cache (resolver/cache.py; a first run fills it), and ``check --no
 process every time). Prints medians of wall and CPU time (the command and its children: on a shared
 machine wall time is mostly waiting) and the ratios. Targets (issue 18): cached at most 3x the
 non-resolving check (aim 1.2x). The cache lives in a temporary directory (ARGTRACE_RESOLUTION_CACHE).
+The last row runs ``--no-cache`` with resolver hosts off (``ARGTRACE_RESOLVER_HOSTS=0``): every resolver run
+a fresh process, where the row above forks the fix verification's re-resolution from the first run's host
+(resolver/hosts.py).
 
     python bench/resolution_cache.py [--rounds 3] [--version 0.5.10.post1]
 """
@@ -54,7 +57,9 @@ def main() -> int:
         "check --no-resolve": [*base, "--no-resolve", "-c", SG],
         "check (cached resolution)": [*base, "-c", SG],
         "check --no-cache (resolver process)": [*base, "--no-cache", "-c", SG],
+        "check --no-cache, hosts off": [*base, "--no-cache", "-c", SG],
     }
+    hosts_off = {"check --no-cache, hosts off"}
     with tempfile.TemporaryDirectory(prefix="argtrace-resolution-cache-") as tmp:
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         env["ARGTRACE_RESOLUTION_CACHE"] = tmp
@@ -64,7 +69,7 @@ def main() -> int:
         cpu: dict[str, list[float]] = {k: [] for k in commands}
         for _ in range(opts.rounds):
             for name, cmd in commands.items():
-                w, c, _ = timed(cmd, env)
+                w, c, _ = timed(cmd, {**env, "ARGTRACE_RESOLVER_HOSTS": "0"} if name in hosts_off else env)
                 wall[name].append(w)
                 cpu[name].append(c)
     ref_w = statistics.median(wall["check --no-resolve"])

@@ -43,11 +43,19 @@ MAX_LEN_CASE_6 = (
 )
 
 
+@pytest.fixture(scope="module")
+def _empty_hf_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One empty Hugging Face home for the module's tests (a test that needs a cache sets HF_HUB_CACHE to its
+    own): the same path in every test's environment lets their resolutions share a resolver host
+    (argtrace/resolver/hosts.py serves only an equal environment)."""
+    return tmp_path_factory.mktemp("hf")
+
+
 @pytest.fixture(autouse=True)
-def _new_machine(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def _new_machine(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, _empty_hf_home: Path) -> None:
     """No resolver environment and an empty Hugging Face cache unless a test builds one."""
     monkeypatch.setenv("ARGTRACE_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
+    monkeypatch.setenv("HF_HOME", str(_empty_hf_home))
     monkeypatch.delenv("HF_HUB_CACHE", raising=False)
 
 

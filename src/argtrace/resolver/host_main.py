@@ -52,11 +52,26 @@ def _prepare(script: str, prep: list[str]) -> None:
     module.host_imports(*prep)
 
 
+def _die_with_parent() -> None:
+    """Linux's ``PR_SET_PDEATHSIG``: killed when the process that started this one ends (argtrace killed
+    while a run is under way must not leave the host, or the run, behind). Elsewhere, a no-op: the host then
+    ends when its job pipe closes, after the run."""
+    try:
+        import ctypes
+        import signal
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
 def _run_job(script: str, job: dict[str, Any], jobs_fd: int, replies_fd: int) -> None:
     """In the forked child: the job's streams, directory and arguments, then ``SCRIPT`` as ``__main__``."""
     import runpy
 
     os.setpgrp()  # its own group: a timeout kills the job and whatever it started
+    _die_with_parent()
     os.close(jobs_fd)
     os.close(replies_fd)
     null = os.open(os.devnull, os.O_RDONLY)
@@ -91,6 +106,7 @@ def _run_job(script: str, job: dict[str, Any], jobs_fd: int, replies_fd: int) ->
 
 def main(argv: list[str]) -> int:
     script, prep, jobs_fd, replies_fd = argv[0], json.loads(argv[1]), int(argv[2]), int(argv[3])
+    _die_with_parent()
     try:
         _prepare(script, list(prep))
     except BaseException as exc:

@@ -16,7 +16,9 @@ When a host may serve a run, and when a fresh process runs instead:
 - The host is idle (a run never waits for another; a busy host means a fresh process).
 - Only argtrace's own environments are hosted (``ARGTRACE_RESOLVER_HOSTS=0`` turns hosts off); a ``--python``
   interpreter (the user's server's own) always runs fresh.
-- A host that failed to import, died or stopped answering is dropped, and the run is a fresh process.
+- A host that failed to import, died or stopped answering is dropped, and the run is a fresh process. A run
+  that timed out on a host is run again fresh (a hang after a fork is not proven to be the run's own; a
+  real hang then costs its timeout twice), and that host is not used again.
 
 At most :data:`LIMIT` hosts live per argtrace process (the least recently used is stopped first: each holds
 an imported framework, 0.5-1.5 GB); all of them stop when argtrace exits (their job pipe closes).
@@ -127,6 +129,14 @@ class HostPool:
             return _fresh(python, script, args, env=env, cwd=cwd, timeout=timeout)
         try:
             answer = self._run_on(host, script, args, cwd, timeout)
+        except subprocess.TimeoutExpired:
+            # a fork's hang is not proven to be the run's own (a library's threads do not survive a fork):
+            # the host is not used again, and a fresh process answers, with its own time limit
+            with self.lock:
+                self.failed.add(host.key)
+            self._drop(host)
+            self.fresh += 1
+            return _fresh(python, script, args, env=env, cwd=cwd, timeout=timeout)
         finally:
             host.busy = False
         if answer is None:  # the host died or broke its protocol: a fresh run answers instead
@@ -217,8 +227,10 @@ class HostPool:
         for path in (out_path, err_path):
             path.unlink(missing_ok=True)
         command = [host.key[0], script, *args]
-        if timed_out:
-            raise subprocess.TimeoutExpired(command, timeout or 0.0, output=stdout, stderr=stderr)
+        if timed_out:  # its output as subprocess.run gives it on a timeout: bytes, even with text=True
+            raise subprocess.TimeoutExpired(
+                command, timeout or 0.0, output=stdout.encode(), stderr=stderr.encode()
+            )
         if not ended or "exit" not in ended:
             return None
         return subprocess.CompletedProcess(command, int(ended["exit"]), stdout, stderr)
@@ -281,7 +293,9 @@ def _start(
     if ready is None and host.alive():
         said = _read(Path(workdir.name) / "host.log")
         host.stop()
-        raise subprocess.TimeoutExpired([python, script], timeout or START_TIMEOUT_S, output="", stderr=said)
+        raise subprocess.TimeoutExpired(
+            [python, script], timeout or START_TIMEOUT_S, output=b"", stderr=said.encode()
+        )
     if not ready or not ready.get("ready"):
         host.stop()
         return None
