@@ -48,8 +48,14 @@ def needs(framework: str, version: str) -> Any:
 
 @cache
 def check(version: str, command: str, framework: str = "sglang") -> dict[str, Any]:
+    return run_check(version, command, framework)
+
+
+def run_check(version: str, command: str, framework: str = "sglang", *options: str) -> dict[str, Any]:
+    """``check --format json`` of ``command``: the qwen3.6-27b config, an H100, resolved by ``version``."""
     argv = [
         "check",
+        *options,
         "--format",
         "json",
         "--model-config",

@@ -4,20 +4,13 @@ Real SGLang 0.5.23 and vLLM 0.33.0 resolver environments (the ``frameworks`` mar
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from argtrace.resolver import environments, hosts
-from tests.conftest import run_cli
+from tests.test_resolution import SG, run_check
 
-MODEL = Path(__file__).resolve().parent / "data" / "models" / "qwen3.6-27b"
-SG = (
-    "python3 -m sglang.launch_server --model-path /workspace/models/Qwen3.6-27B --tp-size 1 "
-    "--mem-fraction-static 0.80 --speculative-algorithm NEXTN --speculative-num-steps 3 "
-    "--speculative-eagle-topk 1 --speculative-num-draft-tokens 4"
-)
 VL = "vllm serve /workspace/models/Qwen3.6-27B --max-model-len 32768 --max-num-seqs 64"
 # what differs between two runs of the same launch anyway: wall-clock figures, whether the result cache
 # answered, SGLang's random_seed (random.randint when the launch sets none, server_args.py) and vLLM's
@@ -27,26 +20,7 @@ RANDOM_SETTINGS = {"random_seed", "VllmConfig.instance_id"}
 
 
 def report(framework: str, version: str, command: str) -> dict[str, Any]:
-    result = run_cli(
-        [
-            "check",
-            "--no-cache",
-            "--format",
-            "json",
-            "--model-config",
-            str(MODEL),
-            "--gpu",
-            "h100",
-            "--framework",
-            framework,
-            "--framework-version",
-            version,
-            "-c",
-            command,
-        ]
-    )
-    assert result.status in (0, 1), result.stderr
-    return dict(result.json)
+    return run_check(version, command, framework, "--no-cache")
 
 
 def comparable(value: Any) -> Any:
