@@ -227,3 +227,16 @@ def test_argtrace_killed_mid_run_leaves_no_host_and_no_run(script: Path, tmp_pat
         assert _gone(host_pid) and _gone(run_pid)
     finally:
         proc.kill()
+
+
+def test_an_idle_host_ends_by_itself(script: Path, tmp_path: Path) -> None:
+    """A long-lived argtrace (the MCP server) does not keep an imported framework in memory for nothing."""
+    pool = hosts.HostPool(idle=1.0)
+    try:
+        run(pool, script, [], tmp_path)
+        proc = pool.hosts[0].proc
+        assert proc.wait(timeout=30) == 0
+        run(pool, script, ["later"], tmp_path)  # a new host serves the next run
+        assert (pool.started, pool.served, len(pool.hosts)) == (2, 2, 1)
+    finally:
+        pool.close()

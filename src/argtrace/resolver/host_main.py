@@ -1,7 +1,7 @@
 """A resolver host: one interpreter of a resolver environment that has imported the framework once, then forks
 one fresh child per run of a script (issue 18). Runs *inside* the environment, by path, stdlib only::
 
-    python host_main.py SCRIPT PREP_JSON JOBS_FD REPLIES_FD
+    python host_main.py SCRIPT PREP_JSON JOBS_FD REPLIES_FD IDLE_SECONDS
 
 Each script the resolution and memory layers run in an environment (``resolver/record.py``,
 ``layers/memory/framework_sizing.py``, ``vllm_probe.py``) spends 80-90% of its 9-10 s importing SGLang or
@@ -21,7 +21,8 @@ Protocol (one JSON object per line): the host writes ``{"ready": true}`` (or ``{
 on ``REPLIES_FD`` once imported; then for each job line ``{"args", "cwd", "stdout", "stderr"}`` read from
 ``JOBS_FD`` it writes ``{"pid"}`` when the child started and ``{"exit"}`` (the status as ``subprocess``
 reports it: negative for a signal) when it ended. End of ``JOBS_FD`` (argtrace closed it, or exited) ends
-the host.
+the host, and so does ``IDLE_SECONDS`` without a job (a long-lived argtrace, such as the MCP server, does not
+keep an imported framework in memory for nothing).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import select
 import sys
 import traceback
 from typing import Any
@@ -106,6 +108,7 @@ def _run_job(script: str, job: dict[str, Any], jobs_fd: int, replies_fd: int) ->
 
 def main(argv: list[str]) -> int:
     script, prep, jobs_fd, replies_fd = argv[0], json.loads(argv[1]), int(argv[2]), int(argv[3])
+    idle = float(argv[4])
     _die_with_parent()
     try:
         _prepare(script, list(prep))
@@ -116,6 +119,9 @@ def main(argv: list[str]) -> int:
     jobs = os.fdopen(jobs_fd, "rb", buffering=0)
     buffer = b""
     while True:
+        ready, _, _ = select.select([jobs_fd], [], [], idle)
+        if not ready:
+            return 0  # idle: argtrace starts another host if it needs one
         chunk = jobs.read(65536)
         if not chunk:
             return 0

@@ -21,7 +21,8 @@ When a host may serve a run, and when a fresh process runs instead:
   real hang then costs its timeout twice), and that host is not used again.
 
 At most :data:`LIMIT` hosts live per argtrace process (the least recently used is stopped first: each holds
-an imported framework, 0.5-1.5 GB); all of them stop when argtrace exits (their job pipe closes).
+an imported framework, about 0.5 GB); all of them stop when argtrace exits (their job pipe closes, and they
+die with it), and each ends by itself after :data:`IDLE_S` without a run.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from typing import Any
 HOST_MAIN = Path(__file__).resolve().parent / "host_main.py"
 LIMIT = 4
 START_TIMEOUT_S = 300.0
+IDLE_S = 600.0  # a host without a job for this long ends (host_main.py)
 
 
 def enabled() -> bool:
@@ -99,8 +101,9 @@ class Host:
 class HostPool:
     """The hosts of one argtrace process (see the module docstring)."""
 
-    def __init__(self, limit: int = LIMIT) -> None:
+    def __init__(self, limit: int = LIMIT, idle: float = IDLE_S) -> None:
         self.limit = limit
+        self.idle = idle
         self.hosts: list[Host] = []
         self.failed: set[tuple[str, str, str, tuple[tuple[str, str], ...]]] = set()
         self.lock = threading.Lock()
@@ -181,7 +184,7 @@ class HostPool:
                 self.hosts.remove(oldest)
                 oldest.stop()
             try:
-                started = _start(key, env, timeout)
+                started = _start(key, env, timeout, self.idle)
             except subprocess.TimeoutExpired:
                 self.failed.add(key)  # its import alone outlasts a run's time: the run timed out
                 raise
@@ -260,7 +263,10 @@ def _fresh(
 
 
 def _start(
-    key: tuple[str, str, str, tuple[tuple[str, str], ...]], env: Mapping[str, str], timeout: float | None
+    key: tuple[str, str, str, tuple[tuple[str, str], ...]],
+    env: Mapping[str, str],
+    timeout: float | None,
+    idle: float = IDLE_S,
 ) -> Host | None:
     """A new host for ``key``, imported and ready, or None (it could not start or import). A fresh run imports
     within its own time limit, so a host's import that outlasts ``timeout`` is that run's timeout."""
@@ -271,7 +277,7 @@ def _start(
     log = open(Path(workdir.name) / "host.log", "wb")  # the host's own output: its import warnings
     try:
         proc = subprocess.Popen(
-            [python, str(HOST_MAIN), script, prep, str(jobs_read), str(replies_write)],
+            [python, str(HOST_MAIN), script, prep, str(jobs_read), str(replies_write), str(idle)],
             env=dict(env),
             cwd=workdir.name,
             stdin=subprocess.DEVNULL,
