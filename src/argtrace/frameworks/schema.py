@@ -385,11 +385,9 @@ def _converter_types(framework: str, version: str) -> dict[str, str]:
 def user_schema_dir() -> Path | None:
     """Schemas ``argtrace resolver add`` generated for releases that are not bundled (the resolver cache's
     ``schemas/``); None when the cache location cannot be determined."""
-    try:
-        from argtrace.resolver.environments import cache_dir
-    except ImportError:  # pragma: no cover - the resolver package ships with argtrace
-        return None
-    return cache_dir() / "schemas"
+    from argtrace.cache_dirs import resolver_cache_dir
+
+    return Path(resolver_cache_dir()) / "schemas"
 
 
 def _schema_files(framework: str, include_user: bool = True) -> dict[str, Path]:

@@ -8,7 +8,6 @@ Finding messages are free text, so any value they quote goes through ``argtrace.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
@@ -241,6 +240,8 @@ def _env_names(server: ServerCommand, schema: Schema) -> list[Finding]:
             history = [s for s in schemas_for(schema.framework) if s.version != schema.version]
         # a release that copies the name to one it reads (SGL_X -> SGLANG_X) reads it too
         readers = [s for s in history if name in s.env_var_names or _prefix_alias(name, s, s.env_var_names)]
+        import difflib  # only for a framework-prefixed name the release does not read (start-up, issue 18)
+
         # A variable another release read was removed, not misspelt: only suggest a very close name then.
         near = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.92 if readers else 0.75)
         hint = f"; the nearest name it reads is {near[0]}" if near else ""
@@ -387,6 +388,8 @@ def _near_retired_name(
 ) -> tuple[str, str] | None:
     """The name other bundled releases read (not this one) that ``name`` is a near-miss of, with those
     releases (``0.6.6.post1-0.10.2``); None when there is none."""
+    import difflib
+
     others = sorted({n for s in history for n in s.env_var_names} - set(known))
     close = difflib.get_close_matches(name, others, n=1, cutoff=NEAR_MISS)
     if not close:
