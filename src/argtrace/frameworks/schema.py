@@ -172,6 +172,20 @@ class EnvVarSpec:
     replacement: str | None = None
 
 
+def _env_spec(item: str | Mapping[str, Any]) -> EnvVarSpec:
+    """The spec of one ``env_vars`` record of a schema file: a name, or a mapping with a name."""
+    if isinstance(item, str):
+        return EnvVarSpec(item)
+    return EnvVarSpec(
+        str(item["name"]),
+        item.get("default"),
+        item.get("type"),
+        item.get("where"),
+        bool(item.get("deprecated", False)),
+        item.get("replacement"),
+    )
+
+
 @dataclass(frozen=True)
 class Schema:
     """One generated schema file: the parser of one framework release."""
@@ -298,26 +312,44 @@ class Schema:
     # ---- environment
     @functools.cached_property
     def env_vars(self) -> tuple[EnvVarSpec, ...]:
-        out = []
+        return tuple(
+            _env_spec(item)
+            for item in self.data.get("env_vars") or ()
+            if isinstance(item, str) or (isinstance(item, Mapping) and item.get("name"))
+        )
+
+    @functools.cached_property
+    def _env_records(self) -> dict[str, list[Any]]:
+        """Each variable's records in the file (a name, or a mapping), by name in file order: a check asks
+        for a few of a release's ~800 variables, whose specs are made when asked for (issue 18)."""
+        out: dict[str, list[Any]] = {}
         for item in self.data.get("env_vars") or ():
             if isinstance(item, str):
-                out.append(EnvVarSpec(item))
+                out.setdefault(item, []).append(item)
             elif isinstance(item, Mapping) and item.get("name"):
-                out.append(
-                    EnvVarSpec(
-                        str(item["name"]),
-                        item.get("default"),
-                        item.get("type"),
-                        item.get("where"),
-                        bool(item.get("deprecated", False)),
-                        item.get("replacement"),
-                    )
-                )
-        return tuple(out)
+                out.setdefault(str(item["name"]), []).append(item)
+        return out
 
     @functools.cached_property
     def env_var_names(self) -> frozenset[str]:
-        return frozenset(v.name for v in self.env_vars)
+        return frozenset(self._env_records)
+
+    def env_var(self, name: str, *, first: bool = False) -> EnvVarSpec | None:
+        """``name``'s spec as :attr:`env_vars` has it: its last record (``{v.name: v for v in env_vars}``),
+        or with ``first`` its first; None when the release does not read it."""
+        records = self._env_records.get(name)
+        if not records:
+            return None
+        return _env_spec(records[0] if first else records[-1])
+
+    @functools.cached_property
+    def deprecated_env_names(self) -> frozenset[str]:
+        """``{v.name for v in env_vars if v.deprecated}``."""
+        return frozenset(
+            name
+            for name, records in self._env_records.items()
+            if any(isinstance(r, Mapping) and r.get("deprecated", False) for r in records)
+        )
 
     def config_dataclass(self, dest: str) -> Mapping[str, Any] | None:
         """For a JSON flag validated into a config dataclass: ``{"class", "fields", "extra"}`` (pydantic's
