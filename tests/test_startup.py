@@ -271,6 +271,9 @@ NOT_FOR_A_PLAIN_SCRIPT = (
     *(("platformdirs",) if sys.platform == "linux" else ()),
     # difflib: only a value not among the choices, an unknown flag or variable asks for the nearest name
     "difflib",
+    # the transport rules' catalog: only a carrier's finding, a remote node's interpreter or a network
+    # interface variable's finding needs it (layers/socket_ifname.py, transport/interpreters.py)
+    "argtrace.rules.transport",
     "yaml",
     "rich",
     # a script without #SBATCH, one start that is not multi-node and that no carrier places: the SLURM and
