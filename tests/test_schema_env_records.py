@@ -1,6 +1,7 @@
 """A schema's variables are read from its records one name at a time (Schema.env_var, issue 18: a check
 asks for a few of a release's ~800): the answers equal those of the full ``env_vars`` list, on every
-bundled release and on a schema with repeated and odd records."""
+bundled release and on a schema with repeated and odd records. An option's spec is made from its record in
+one update of its fields (OptionSpec.from_dict), the same instance its class makes."""
 
 from __future__ import annotations
 
@@ -49,3 +50,19 @@ def test_repeated_unnamed_and_plain_records() -> None:
     assert first is not None and first.type == "int" and not first.deprecated
     assert schema.deprecated_env_names == {"SGLANG_TWICE"}
     assert schema.env_var_names == {"SGLANG_PLAIN", "SGLANG_TWICE", "SGLANG_NEW"}
+
+
+def test_an_option_spec_from_its_record_is_the_one_its_class_makes() -> None:
+    import dataclasses
+
+    from argtrace.frameworks.schema import OptionSpec
+
+    assert not hasattr(OptionSpec, "__post_init__") and not hasattr(OptionSpec, "__slots__")
+    for framework in ("sglang", "vllm"):
+        for version in bundled_versions(framework, include_user=False)[-3:]:
+            for spec in load_schema(framework, version).options:
+                made = OptionSpec(**{f.name: getattr(spec, f.name) for f in dataclasses.fields(OptionSpec)})
+                assert spec == made
+                assert vars(spec) == vars(made)
+                with pytest.raises(dataclasses.FrozenInstanceError):
+                    spec.dest = "x"  # type: ignore[misc]

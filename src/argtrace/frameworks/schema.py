@@ -140,7 +140,12 @@ class OptionSpec:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> OptionSpec:
         choices = data.get("choices")
-        return cls(
+        # The instance ``cls(...)`` makes with these values (OptionSpec has no __post_init__, no slots),
+        # filled in one update: the frozen class's __init__ sets each of its 15 fields through
+        # object.__setattr__, ~2% of a short check's instructions for a release's ~500 options (issue 18).
+        # tests/test_schema_env_records.py compares the two on every bundled release.
+        spec = object.__new__(cls)
+        spec.__dict__.update(
             option_strings=tuple(data.get("option_strings") or ()),
             dest=str(data.get("dest")),
             action=str(data.get("action") or "store"),
@@ -157,6 +162,7 @@ class OptionSpec:
             action_module=data.get("action_module"),
             raw=data,
         )
+        return spec
 
 
 @dataclass(frozen=True)
