@@ -24,8 +24,10 @@ def test_cache_dir_override(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> 
         {"HOME": "/home/u"},  # answered without platformdirs
         {"HOME": "/home/u/"},
         {"HOME": "/"},
-        {"HOME": "/home/u", "XDG_CACHE_HOME": "/var/xdg"},  # the others ask platformdirs
-        {"HOME": "/home/u", "XDG_CACHE_HOME": ""},
+        {"HOME": "/home/u", "XDG_CACHE_HOME": "/var/xdg"},  # an absolute XDG_CACHE_HOME too
+        {"HOME": "/home/u", "XDG_CACHE_HOME": "/var/xdg/"},
+        {"HOME": "relative", "XDG_CACHE_HOME": "/var/xdg"},
+        {"HOME": "/home/u", "XDG_CACHE_HOME": ""},  # the others ask platformdirs
         {"HOME": "/home/u", "XDG_CACHE_HOME": "relative"},
         {"HOME": "relative"},
         {"HOME": "/home/u", "ANDROID_DATA": "/data", "ANDROID_ROOT": "/system"},

@@ -269,6 +269,11 @@ NOT_FOR_A_PLAIN_SCRIPT = (
     # the user cache's path (user-generated schemas live there) is answered without it on Linux with an
     # absolute HOME and no XDG_CACHE_HOME (resolver/environments.user_cache_dir; the check runs so)
     *(("platformdirs",) if sys.platform == "linux" else ()),
+    # difflib: only a value not among the choices, an unknown flag or variable asks for the nearest name
+    "difflib",
+    # the transport rules' catalog: only a carrier's finding, a remote node's interpreter or a network
+    # interface variable's finding needs it (layers/socket_ifname.py, transport/interpreters.py)
+    "argtrace.rules.transport",
     "yaml",
     "rich",
     # a script without #SBATCH, one start that is not multi-node and that no carrier places: the SLURM and
@@ -313,6 +318,36 @@ def test_check_json_on_a_plain_script_imports_none_of_the_heavy_modules() -> Non
     heavy = NOT_FOR_A_PLAIN_SCRIPT
     imported = sorted(m for m in modules if any(m == h or m.startswith(f"{h}.") for h in heavy))
     assert imported == []
+
+
+def test_a_check_that_resolves_nothing_imports_no_resolver_environment_code() -> None:
+    # the user schemas' directory is cache_dirs.resolver_cache_dir, not resolver/environments.py's
+    example = str(Path(__file__).resolve().parent.parent / "examples" / "launch_mtp.sh")
+    modules = _imported_by_check(["--no-resolve", example])
+    assert "argtrace.check" in modules
+    assert "argtrace.resolver.environments" not in modules
+
+
+def test_an_absolute_xdg_cache_home_needs_no_platformdirs(monkeypatch: pytest.MonkeyPatch) -> None:
+    # XDG_CACHE_HOME=/abs is joined with the name as every platformdirs release does (cache_dirs.py)
+    if sys.platform != "linux":
+        pytest.skip("the answer without platformdirs is Linux's")
+    monkeypatch.setenv("XDG_CACHE_HOME", "/nonexistent/xdg")
+    code = (
+        "import site, sys; sys.path.extend(site.getsitepackages())\n"
+        "from argtrace.cache_dirs import resolver_cache_dir, user_cache_dir\n"
+        "print(user_cache_dir(), resolver_cache_dir(), 'platformdirs' in sys.modules)\n"
+    )
+    env = dict(os.environ, PYTHONPATH=SRC)
+    env.pop("ARGTRACE_CACHE_DIR", None)
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", code], capture_output=True, text=True, env=env, check=True
+    )
+    assert done.stdout.split() == [
+        "/nonexistent/xdg/argtrace",
+        "/nonexistent/xdg/argtrace/resolvers",
+        "False",
+    ]
 
 
 def test_a_compose_file_still_imports_what_it_needs() -> None:

@@ -26,19 +26,37 @@ def user_cache_dir() -> str:
     ``XDG_CACHE_HOME`` and an absolute ``HOME`` every platformdirs release (3.x to 4.x: ``_xdg.py``
     ``xdg_dir`` falls back to ``expand_user("~/.cache")``, which is ``os.path.expanduser`` for an absolute
     ``HOME``; no Android variables) answers ``~/.cache/argtrace``, so that case is answered here; any
-    other asks platformdirs (``tests/test_environments.py`` compares the two)."""
+    other asks platformdirs (``tests/test_environments.py`` compares the two). An absolute
+    ``XDG_CACHE_HOME`` is answered here too (every release joins it with the name as given); a relative one
+    (4.x ignores it, 3.x used it) asks platformdirs."""
     env = os.environ
-    home = env.get("HOME", "")
     if (
-        sys.platform == "linux"
-        and not hasattr(sys, "getandroidapilevel")
-        and not {"XDG_CACHE_HOME", "ANDROID_DATA", "ANDROID_ROOT"} & env.keys()
-        and home.startswith("/")
+        sys.platform != "linux"
+        or hasattr(sys, "getandroidapilevel")
+        or {"ANDROID_DATA", "ANDROID_ROOT"} & env.keys()
     ):
-        return os.path.join(os.path.expanduser("~/.cache"), "argtrace")
+        import platformdirs
+
+        return platformdirs.user_cache_dir("argtrace")
+    xdg = env.get("XDG_CACHE_HOME")
+    if xdg is None:
+        if env.get("HOME", "").startswith("/"):
+            return os.path.join(os.path.expanduser("~/.cache"), "argtrace")
+    elif xdg.startswith("/"):
+        return os.path.join(xdg, "argtrace")
     import platformdirs
 
     return platformdirs.user_cache_dir("argtrace")
+
+
+def resolver_cache_dir() -> str:
+    """Where resolver environments live (``resolver/environments.py`` ``cache_dir``): ``$ARGTRACE_CACHE_DIR``
+    or ``<user cache dir>/resolvers``. Here so that a check, which reads the schemas ``argtrace resolver add``
+    put under it, need not import the resolver's environment code (start-up, issue 18)."""
+    override = os.environ.get("ARGTRACE_CACHE_DIR")
+    if override:
+        return os.path.expanduser(override)
+    return os.path.join(user_cache_dir(), "resolvers")
 
 
 def data_cache_dir() -> str:

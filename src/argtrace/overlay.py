@@ -29,6 +29,11 @@ def overlaid(path: str | os.PathLike[str]) -> bytes | None:
     return files.get(_key(path)) if files else None
 
 
+def active() -> bool:
+    """Whether some file reads as edited text here (a re-check of a fix that edits a file)."""
+    return bool(_FILES.get())
+
+
 def overlaid_copy(path: str | os.PathLike[str]) -> Path | None:
     """A private file holding the edited bytes of ``path`` (same base name), for readers that take a path
     (the framework's own ``--config`` reader); None when ``path`` is not overlaid."""

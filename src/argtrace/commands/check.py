@@ -192,13 +192,16 @@ def misplaced_options(script_args: list[str], parser: argparse.ArgumentParser) -
 def run(args: argparse.Namespace) -> Report:
     from argtrace.check import CheckOptions, run_check
     from argtrace.fixes.attach import attach_fixes
+    from argtrace.frameworks.installed import remembered
 
     options = CheckOptions.from_args(args)
-    if not getattr(args, "no_cache", False):
-        # issue 13: each finding's edits, verified by re-checking the edited files (argtrace/fixes/); the
-        # re-checks reuse the resolution cache (imported only when a resolution runs: hashlib, issue 18)
-        return attach_fixes(run_check(options), options)
-    from argtrace.resolver.cache import bypassed
+    # the check and its fix re-checks read the installed release from the same files once (issue 18)
+    with remembered():
+        if not getattr(args, "no_cache", False):
+            # issue 13: each finding's edits, verified by re-checking the edited files (argtrace/fixes/); the
+            # re-checks reuse the resolution cache (imported only when a resolution runs: hashlib, issue 18)
+            return attach_fixes(run_check(options), options)
+        from argtrace.resolver.cache import bypassed
 
-    with bypassed():
-        return attach_fixes(run_check(options), options)
+        with bypassed():
+            return attach_fixes(run_check(options), options)

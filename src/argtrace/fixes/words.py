@@ -5,7 +5,6 @@ not hold what the finding describes."""
 
 from __future__ import annotations
 
-import difflib
 import re
 import shlex
 
@@ -113,7 +112,10 @@ def nearest_choice(finding: Finding, source: SourceFile, report: Report) -> Prop
     # the same choice spelt with dashes or capitals, else one clearly nearest (a guess between two choices,
     # ``buffer`` for no_buffer or extra_buffer, is no fix)
     near = [c for c in choices if norm(c) == norm(match.group(1))]
-    near = near or difflib.get_close_matches(match.group(1), choices, n=2, cutoff=0.85)
+    if not near:
+        import difflib  # only for a value not among the choices (start-up, issue 18)
+
+        near = difflib.get_close_matches(match.group(1), choices, n=2, cutoff=0.85)
     if len(near) != 1:
         return None
     return Proposal(

@@ -12,11 +12,14 @@ unknown version with the reason.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+from collections.abc import Iterator, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from argtrace import localfs
 from argtrace.frameworks import site_packages
@@ -189,6 +192,96 @@ def _server_flags(server: ServerCommand | None, python: str | None) -> site_pack
     return site_packages.interpreter_flags(shebang_words(script)[1:]) if script else site_packages.Flags()
 
 
+class _ReadEnv(Mapping[str, str]):
+    """The launch's environment as a lookup reads it: the names it asked for, with their values (None: not
+    set), or ``everything`` when it went through all of them."""
+
+    def __init__(self, env: Mapping[str, str]) -> None:
+        self._env = env
+        self.read: dict[str, str | None] = {}
+        self.everything = False
+
+    def __getitem__(self, key: str) -> str:
+        self.read[key] = self._env.get(key)
+        return self._env[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        self.read[key] = self._env.get(key)
+        return self._env.get(key, default)
+
+    def __contains__(self, key: object) -> bool:
+        if isinstance(key, str):
+            self.read[key] = self._env.get(key)
+        return key in self._env
+
+    def __iter__(self) -> Iterator[str]:
+        self.everything = True
+        return iter(self._env)
+
+    def __len__(self) -> int:
+        self.everything = True
+        return len(self._env)
+
+
+@dataclass(frozen=True)
+class _Remembered:
+    """A lookup's answer and the environment it read: the same answer holds where those names have the same
+    values (the whole environment, when it read all of it)."""
+
+    read: Mapping[str, str | None] | None  # None: every name
+    env: Mapping[str, str]
+    found: site_packages.Lookup
+
+    def holds_for(self, env: Mapping[str, str]) -> bool:
+        if self.read is None:
+            return dict(env) == dict(self.env)
+        return all(env.get(name) == value for name, value in self.read.items())
+
+
+# The lookups of one command (``remembered``): its check and each fix re-check ask the same interpreter for
+# the same framework (issue 18: a third of a re-check's release decision); a re-check's environment differs
+# only in names the lookup does not read (SHLVL, the edited variable).
+_REMEMBERED: ContextVar[dict[tuple[Any, ...], list[_Remembered]] | None] = ContextVar(
+    "argtrace_installed_lookups", default=None
+)
+
+
+@contextlib.contextmanager
+def remembered() -> Iterator[None]:
+    """Within the block (one command: a check and its fix re-checks), a lookup of the same framework for the
+    same interpreter, working directory, interpreter options and host, in an environment where every name
+    the first lookup read has the same value, reads the files once. The files are taken not to change
+    within one command, as everywhere else in it; a lookup while a re-check reads an edited file
+    (``overlay``) is neither remembered nor answered from memory."""
+    if _REMEMBERED.get() is not None:
+        yield
+        return
+    token = _REMEMBERED.set({})
+    try:
+        yield
+    finally:
+        _REMEMBERED.reset(token)
+
+
+def _lookup(
+    interpreter: str, framework: str, env: dict[str, str], cwd: str | None, flags: site_packages.Flags
+) -> site_packages.Lookup:
+    from argtrace import overlay
+    from argtrace.remote.host import current_host
+
+    memory = _REMEMBERED.get()
+    if memory is None or overlay.active():
+        return site_packages.installed_version(interpreter, framework, env, cwd, flags=flags)
+    kept = memory.setdefault((interpreter, framework, cwd, flags, id(current_host())), [])
+    for entry in kept:
+        if entry.holds_for(env):
+            return entry.found
+    reading = _ReadEnv(env)
+    found = site_packages.installed_version(interpreter, framework, reading, cwd, flags=flags)
+    kept.append(_Remembered(None if reading.everything else dict(reading.read), dict(env), found))
+    return found
+
+
 def installed_framework_version(
     framework: str, *, server: ServerCommand | None = None, python: str | None = None
 ) -> InstalledVersion:
@@ -201,12 +294,8 @@ def installed_framework_version(
     if interpreter is None:
         return InstalledVersion(None, None)
     env = _server_env(server)
-    found = site_packages.installed_version(
-        interpreter,
-        framework,
-        env,
-        server.cwd if server is not None else None,
-        flags=_server_flags(server, python),
+    found = _lookup(
+        interpreter, framework, env, server.cwd if server is not None else None, _server_flags(server, python)
     )
     if found.distribution is not None:
         return InstalledVersion(

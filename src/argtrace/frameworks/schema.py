@@ -140,7 +140,12 @@ class OptionSpec:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> OptionSpec:
         choices = data.get("choices")
-        return cls(
+        # The instance ``cls(...)`` makes with these values (OptionSpec has no __post_init__, no slots),
+        # filled in one update: the frozen class's __init__ sets each of its 15 fields through
+        # object.__setattr__, ~2% of a short check's instructions for a release's ~500 options (issue 18).
+        # tests/test_schema_env_records.py compares the two on every bundled release.
+        spec = object.__new__(cls)
+        spec.__dict__.update(
             option_strings=tuple(data.get("option_strings") or ()),
             dest=str(data.get("dest")),
             action=str(data.get("action") or "store"),
@@ -157,6 +162,7 @@ class OptionSpec:
             action_module=data.get("action_module"),
             raw=data,
         )
+        return spec
 
 
 @dataclass(frozen=True)
@@ -170,6 +176,20 @@ class EnvVarSpec:
     where: str | None = None
     deprecated: bool = False
     replacement: str | None = None
+
+
+def _env_spec(item: str | Mapping[str, Any]) -> EnvVarSpec:
+    """The spec of one ``env_vars`` record of a schema file: a name, or a mapping with a name."""
+    if isinstance(item, str):
+        return EnvVarSpec(item)
+    return EnvVarSpec(
+        str(item["name"]),
+        item.get("default"),
+        item.get("type"),
+        item.get("where"),
+        bool(item.get("deprecated", False)),
+        item.get("replacement"),
+    )
 
 
 @dataclass(frozen=True)
@@ -298,26 +318,44 @@ class Schema:
     # ---- environment
     @functools.cached_property
     def env_vars(self) -> tuple[EnvVarSpec, ...]:
-        out = []
+        return tuple(
+            _env_spec(item)
+            for item in self.data.get("env_vars") or ()
+            if isinstance(item, str) or (isinstance(item, Mapping) and item.get("name"))
+        )
+
+    @functools.cached_property
+    def _env_records(self) -> dict[str, list[Any]]:
+        """Each variable's records in the file (a name, or a mapping), by name in file order: a check asks
+        for a few of a release's ~800 variables, whose specs are made when asked for (issue 18)."""
+        out: dict[str, list[Any]] = {}
         for item in self.data.get("env_vars") or ():
             if isinstance(item, str):
-                out.append(EnvVarSpec(item))
+                out.setdefault(item, []).append(item)
             elif isinstance(item, Mapping) and item.get("name"):
-                out.append(
-                    EnvVarSpec(
-                        str(item["name"]),
-                        item.get("default"),
-                        item.get("type"),
-                        item.get("where"),
-                        bool(item.get("deprecated", False)),
-                        item.get("replacement"),
-                    )
-                )
-        return tuple(out)
+                out.setdefault(str(item["name"]), []).append(item)
+        return out
 
     @functools.cached_property
     def env_var_names(self) -> frozenset[str]:
-        return frozenset(v.name for v in self.env_vars)
+        return frozenset(self._env_records)
+
+    def env_var(self, name: str, *, first: bool = False) -> EnvVarSpec | None:
+        """``name``'s spec as :attr:`env_vars` has it: its last record (``{v.name: v for v in env_vars}``),
+        or with ``first`` its first; None when the release does not read it."""
+        records = self._env_records.get(name)
+        if not records:
+            return None
+        return _env_spec(records[0] if first else records[-1])
+
+    @functools.cached_property
+    def deprecated_env_names(self) -> frozenset[str]:
+        """``{v.name for v in env_vars if v.deprecated}``."""
+        return frozenset(
+            name
+            for name, records in self._env_records.items()
+            if any(isinstance(r, Mapping) and r.get("deprecated", False) for r in records)
+        )
 
     def config_dataclass(self, dest: str) -> Mapping[str, Any] | None:
         """For a JSON flag validated into a config dataclass: ``{"class", "fields", "extra"}`` (pydantic's
@@ -385,11 +423,9 @@ def _converter_types(framework: str, version: str) -> dict[str, str]:
 def user_schema_dir() -> Path | None:
     """Schemas ``argtrace resolver add`` generated for releases that are not bundled (the resolver cache's
     ``schemas/``); None when the cache location cannot be determined."""
-    try:
-        from argtrace.resolver.environments import cache_dir
-    except ImportError:  # pragma: no cover - the resolver package ships with argtrace
-        return None
-    return cache_dir() / "schemas"
+    from argtrace.cache_dirs import resolver_cache_dir
+
+    return Path(resolver_cache_dir()) / "schemas"
 
 
 def _schema_files(framework: str, include_user: bool = True) -> dict[str, Path]:

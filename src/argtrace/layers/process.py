@@ -8,7 +8,6 @@ Finding messages are free text, so any value they quote goes through ``argtrace.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
@@ -187,7 +186,6 @@ def _env_names(server: ServerCommand, schema: Schema) -> list[Finding]:
     known = schema.env_var_names
     if not known:
         return findings
-    by_name = {v.name: v for v in schema.env_vars}
     history: list[Schema] | None = None  # loaded only for a name this release does not read
     renames = env_renames(schema.framework, schema.version)
     # vLLM releases with --fail-on-environ-validation check every VLLM_* name of the process at start-up
@@ -198,11 +196,11 @@ def _env_names(server: ServerCommand, schema: Schema) -> list[Finding]:
     for name, value in sorted(server.env.items()):
         if not _framework_prefixed(name, schema.framework) or name != name.strip():
             continue  # a name with a blank around it is the carrier's mistake (TP033), not a typo
-        if value.origin.expansion == "kubernetes service link" and name not in by_name:
+        if value.origin.expansion == "kubernetes service link" and name not in known:
             continue  # set by the kubelet for a Service, not by the user: TP041 says when one is read
         inherited = _inherited(value)
         at = value.origin.at if not inherited else server.at
-        spec = by_name.get(name)
+        spec = schema.env_var(name)
         if renames is not None:
             # the release's own one-to-one renames as its code places the arguments (generated,
             # frameworks/env_aliases.py): the schemas read 0.5.11-0.5.17's (old_name, new_name) calls the
@@ -232,7 +230,7 @@ def _env_names(server: ServerCommand, schema: Schema) -> list[Finding]:
                     )
                 findings.append(rules.PR_DEPRECATED_ENV.finding(message, at=at, fix=advice))
             continue
-        aliased = _prefix_alias(name, schema, by_name)
+        aliased = _prefix_alias(name, schema, known)
         if aliased is not None:
             findings.extend(_aliased_finding(name, value.value, aliased, schema, at, rules))
             continue
@@ -241,6 +239,8 @@ def _env_names(server: ServerCommand, schema: Schema) -> list[Finding]:
             history = [s for s in schemas_for(schema.framework) if s.version != schema.version]
         # a release that copies the name to one it reads (SGL_X -> SGLANG_X) reads it too
         readers = [s for s in history if name in s.env_var_names or _prefix_alias(name, s, s.env_var_names)]
+        import difflib  # only for a framework-prefixed name the release does not read (start-up, issue 18)
+
         # A variable another release read was removed, not misspelt: only suggest a very close name then.
         near = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.92 if readers else 0.75)
         hint = f"; the nearest name it reads is {near[0]}" if near else ""
@@ -317,7 +317,7 @@ def _env_names(server: ServerCommand, schema: Schema) -> list[Finding]:
 def _prefix_alias(name: str, schema: Schema, by_name: Collection[str]) -> PrefixAlias | None:
     """The release's renaming of ``name``'s prefix at import (``frameworks/env_aliases.py``: SGLang's
     ``SGL_`` -> ``SGLANG_``), when the release reads the new name."""
-    deprecated = {v.name for v in schema.env_vars if v.deprecated}
+    deprecated = schema.deprecated_env_names
     for alias in prefix_aliases(schema.framework, schema.version):
         new = alias.renamed(name)
         # a deprecated name is converted by the pass that runs before the copy (sglang PR#38219):
@@ -333,7 +333,8 @@ def _aliased_finding(
     """``SGL_X`` on a release that copies it to ``SGLANG_X`` at import: read, under its new name, with a
     deprecation warning of the framework's own (a note; the value's type is checked as the new name's)."""
     new = alias.renamed(name) or name
-    spec = next(v for v in schema.env_vars if v.name == new)
+    spec = schema.env_var(new, first=True)
+    assert spec is not None  # _prefix_alias found ``new`` among the names the release reads
     out: list[Finding] = []
     problem = _value_problem(spec.type, value)
     if problem:
@@ -387,6 +388,8 @@ def _near_retired_name(
 ) -> tuple[str, str] | None:
     """The name other bundled releases read (not this one) that ``name`` is a near-miss of, with those
     releases (``0.6.6.post1-0.10.2``); None when there is none."""
+    import difflib
+
     others = sorted({n for s in history for n in s.env_var_names} - set(known))
     close = difflib.get_close_matches(name, others, n=1, cutoff=NEAR_MISS)
     if not close:

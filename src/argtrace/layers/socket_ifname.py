@@ -22,7 +22,14 @@ from collections.abc import Mapping
 
 from argtrace.model import Finding
 from argtrace.model_launch import EnvValue
-from argtrace.rules import transport as rules
+from argtrace.rules import Rule
+
+
+def _tp030() -> Rule:
+    """The rule, its catalog (rules/transport.py) imported only for a finding (start-up, issue 18)."""
+    from argtrace.rules import transport
+
+    return transport.TP030
 
 
 def _address(part: str) -> bool:
@@ -47,7 +54,7 @@ def _gloo(value: str, at: str | None, server: int) -> list[Finding]:
             "that reaches the other nodes) and keep the `^...` list for NCCL_SOCKET_IFNAME only"
         )
         return [
-            rules.TP030.finding(
+            _tp030().finding(
                 f"GLOO_SOCKET_IFNAME={value} uses NCCL's syntax (`^` excludes, `=` matches exactly): torch "
                 "splits GLOO_SOCKET_IFNAME at commas and Gloo looks each part up as a whole interface name, "
                 f"so `{bad}` names no interface and the server's first Gloo group stops with "
@@ -60,7 +67,7 @@ def _gloo(value: str, at: str | None, server: int) -> list[Finding]:
         ]
     if addresses:
         return [
-            rules.TP030.finding(
+            _tp030().finding(
                 f"GLOO_SOCKET_IFNAME={value} gives an address where Gloo takes interface names: no "
                 f"interface is called {addresses[0]}, and the server's first Gloo group stops with \"Unable "
                 f'to find address for: {addresses[0]}"',
@@ -80,7 +87,7 @@ def _nccl(value: str, at: str | None, server: int) -> list[Finding]:
     if not addresses or value.startswith("^"):
         return []  # an excluded address excludes nothing, and fails nothing
     return [
-        rules.TP030.finding(
+        _tp030().finding(
             f"NCCL_SOCKET_IFNAME={value} gives an address where NCCL takes interface name prefixes: no "
             f"interface name begins with {addresses[0]}, and NCCL's bootstrap stops with \"no socket "
             'interface found"',

@@ -75,7 +75,7 @@ def cache_root() -> Path:
     override = os.environ.get("ARGTRACE_RESOLUTION_CACHE")
     if override:
         return Path(override).expanduser()
-    from argtrace.resolver.environments import user_cache_dir
+    from argtrace.cache_dirs import user_cache_dir
 
     return Path(user_cache_dir()) / "resolutions"
 

@@ -152,10 +152,9 @@ class Manifest:
 
 def cache_dir() -> Path:
     """Where resolver environments live: ``$ARGTRACE_CACHE_DIR`` or the user cache dir."""
-    override = os.environ.get("ARGTRACE_CACHE_DIR")
-    if override:
-        return Path(override).expanduser()
-    return Path(user_cache_dir()) / "resolvers"
+    from argtrace.cache_dirs import resolver_cache_dir
+
+    return Path(resolver_cache_dir())
 
 
 def stubs_dir() -> Path:

@@ -5,7 +5,6 @@ quotes (a flag removed later, a choice valid elsewhere, a config key that is a f
 
 from __future__ import annotations
 
-import difflib
 import functools
 import re
 from collections.abc import Collection, Mapping, Sequence
@@ -268,6 +267,8 @@ def _nearest(flag: str, schema: Schema) -> str | None:
     that is plausibly the same feature (``same_feature``); ``None`` when none is, so that a word naming
     another feature is not offered as its fix (``--enable-flashinfer-pure-allreduce`` is not
     ``--enable-flashinfer-allreduce-fusion``)."""
+    import difflib  # only for a flag the release does not know (start-up, issue 18)
+
     longs = [s for s in schema.option_strings if s.startswith("--")]
     base = flag.split("=", 1)[0]
     for match in difflib.get_close_matches(base, longs, n=5, cutoff=0.6):
@@ -546,6 +547,8 @@ class Releases:
 
     def key_hints(self, dest: str, unknown: Sequence[str], fields: set[str]) -> str:
         """For unknown config keys: the nearest field of this release, or the releases that have it."""
+        import difflib
+
         hints = []
         for key in unknown:
             near = difflib.get_close_matches(key, sorted(fields), n=1)

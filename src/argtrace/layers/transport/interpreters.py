@@ -17,13 +17,14 @@ from argtrace.model import Evidence, ServerCommand
 def _check_node_interpreters(servers: Sequence[ServerCommand], result: TransportResult) -> None:
     """``argtrace --host NODE check``: does the interpreter the script names, found on the node's
     non-interactive PATH, import the framework at all? (TP015)"""
-    from argtrace.frameworks import site_packages
     from argtrace.remote.host import HostError, current_host
-    from argtrace.rules import transport as R
 
     host = current_host()
     if not host.is_remote:
         return
+    from argtrace.frameworks import site_packages
+    from argtrace.rules import transport as R
+
     files = site_packages.files_of(host)
     try:
         info = host.info()
