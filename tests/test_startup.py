@@ -326,6 +326,10 @@ def test_a_check_that_resolves_nothing_imports_no_resolver_environment_code() ->
     modules = _imported_by_check(["--no-resolve", example])
     assert "argtrace.check" in modules
     assert "argtrace.resolver.environments" not in modules
+    # nor the resolution layer: the Hugging Face cache lookup the memory layer's config needs is its own
+    # module (layers/hf_cache.py)
+    assert "argtrace.layers.resolution" not in modules
+    assert "argtrace.resolver.hosts" not in modules
 
 
 def test_an_absolute_xdg_cache_home_needs_no_platformdirs(monkeypatch: pytest.MonkeyPatch) -> None:

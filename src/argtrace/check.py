@@ -607,7 +607,7 @@ def model_config_path(options: CheckOptions, report: Report) -> Path | None:
         candidate = Path(setting.effective)
         if localfs.is_file(candidate / "config.json"):  # any text: never raises
             return candidate
-        from argtrace.layers.resolution import hf_snapshot  # a repo id in the Hugging Face cache (offline)
+        from argtrace.layers.hf_cache import hf_snapshot  # a repo id in the Hugging Face cache (offline)
 
         return hf_snapshot(setting.effective)
     return None

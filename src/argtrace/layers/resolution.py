@@ -115,27 +115,12 @@ def local_model_dir(model_config: str | os.PathLike[str] | None, model_value: st
         p = Path(model_value)
         if localfs.is_file(p / "config.json"):
             return p
+        from argtrace.layers.hf_cache import hf_snapshot
+
         snap = hf_snapshot(model_value)
         if snap is not None:
             return snap
     return None
-
-
-def hf_snapshot(repo_id: str) -> Path | None:
-    if not re.fullmatch(r"[\w.-]+/[\w.-]+", repo_id):
-        return None
-    home = Path(os.environ.get("HF_HOME", Path.home() / ".cache" / "huggingface"))
-    hub = Path(os.environ.get("HF_HUB_CACHE", home / "hub"))
-    repo = hub / ("models--" + repo_id.replace("/", "--"))
-    ref = repo / "refs" / "main"
-    try:
-        if not localfs.is_file(ref):  # missing, or a FIFO that would block the read
-            raise FileNotFoundError(str(ref))
-        snap = repo / "snapshots" / ref.read_text().strip()
-    except (OSError, UnicodeDecodeError):
-        snaps = sorted((repo / "snapshots").glob("*")) if localfs.is_dir(repo / "snapshots") else []
-        snap = snaps[-1] if snaps else Path("/nonexistent")
-    return snap if localfs.is_file(snap / "config.json") else None
 
 
 def server_argv(server: ServerCommand, framework: str) -> tuple[list[str] | None, str | None]:
