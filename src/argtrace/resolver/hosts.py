@@ -45,6 +45,8 @@ HOST_MAIN = Path(__file__).resolve().parent / "host_main.py"
 LIMIT = 4
 START_TIMEOUT_S = 300.0
 IDLE_S = 600.0  # a host without a job for this long ends (host_main.py)
+# what a host serves: interpreter, script, its import step (JSON) and the whole environment, sorted
+HostKey = tuple[str, str, str, tuple[tuple[str, str], ...]]
 
 
 def enabled() -> bool:
@@ -55,7 +57,7 @@ def enabled() -> bool:
 class Host:
     """A live host: its process, the two pipes, and what it serves."""
 
-    key: tuple[str, str, str, tuple[tuple[str, str], ...]]
+    key: HostKey
     proc: subprocess.Popen[bytes]
     jobs: int  # argtrace writes job lines here
     replies: int  # and reads the host's answers here
@@ -105,7 +107,7 @@ class HostPool:
         self.limit = limit
         self.idle = idle
         self.hosts: list[Host] = []
-        self.failed: set[tuple[str, str, str, tuple[tuple[str, str], ...]]] = set()
+        self.failed: set[HostKey] = set()
         self.lock = threading.Lock()
         self.pid = os.getpid()
         self.started = 0  # hosts started
@@ -159,7 +161,7 @@ class HostPool:
 
     def _checkout(
         self,
-        key: tuple[str, str, str, tuple[tuple[str, str], ...]],
+        key: HostKey,
         env: Mapping[str, str],
         timeout: float | None,
     ) -> Host | None:
@@ -263,7 +265,7 @@ def _fresh(
 
 
 def _start(
-    key: tuple[str, str, str, tuple[tuple[str, str], ...]],
+    key: HostKey,
     env: Mapping[str, str],
     timeout: float | None,
     idle: float = IDLE_S,
