@@ -56,7 +56,7 @@ def main() -> int:
     commands = {
         "check --no-resolve": [*base, "--no-resolve", "-c", SG],
         "check (cached resolution)": [*base, "-c", SG],
-        "check --no-cache (resolver process)": [*base, "--no-cache", "-c", SG],
+        "check --no-cache (resolver hosts)": [*base, "--no-cache", "-c", SG],
         "check --no-cache, hosts off": [*base, "--no-cache", "-c", SG],
     }
     hosts_off = {"check --no-cache, hosts off"}
