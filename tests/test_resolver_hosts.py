@@ -240,3 +240,65 @@ def test_an_idle_host_ends_by_itself(script: Path, tmp_path: Path) -> None:
         assert (pool.started, pool.served, len(pool.hosts)) == (2, 2, 1)
     finally:
         pool.close()
+
+
+def test_a_host_started_ahead_serves_the_run_that_follows(
+    pool: hosts.HostPool, script: Path, tmp_path: Path
+) -> None:
+    """The memory layer's sizing host is started while the resolution runs (check.py): the sizing run waits
+    for that host's import instead of starting a second one."""
+    assert pool.prestart(sys.executable, str(script), [], env()) is True
+    assert pool.prestart(sys.executable, str(script), [], env()) is False  # one host per key
+    assert len(pool.hosts) == 1 and not pool.hosts[0].ready
+    done = run(pool, script, ["after"], tmp_path)
+    assert first_json(done.stdout)["args"] == ["after"]
+    assert first_json(done.stdout)["imported_in_this_run"] == 1  # the import step ran in the host
+    assert (pool.ahead, pool.ahead_served, pool.started, pool.served, pool.fresh) == (1, 1, 1, 1, 0)
+    run(pool, script, ["again"], tmp_path)
+    assert (pool.ahead_served, pool.served) == (1, 2)  # only the first run counts as the one it was for
+
+
+def test_a_host_started_ahead_for_other_inputs_serves_nothing(
+    pool: hosts.HostPool, script: Path, tmp_path: Path
+) -> None:
+    """A host serves only runs of its own key: one started for another environment is never used."""
+    assert pool.prestart(sys.executable, str(script), [], env("b")) is True
+    assert first_json(run(pool, script, [], tmp_path, mark="a").stdout)["env"] == "a"
+    assert (pool.ahead, pool.ahead_served, pool.started) == (1, 0, 1)
+    assert sorted(dict(h.key[3])["MARK"] for h in pool.hosts) == ["a", "b"]
+
+
+def test_a_full_pool_starts_nothing_ahead(pool: hosts.HostPool, script: Path, tmp_path: Path) -> None:
+    run(pool, script, [], tmp_path, mark="a")
+    run(pool, script, [], tmp_path, mark="b")
+    assert pool.prestart(sys.executable, str(script), [], env("c")) is False  # limit 2: nothing is stopped
+    assert sorted(dict(h.key[3])["MARK"] for h in pool.hosts) == ["a", "b"] and pool.ahead == 0
+
+
+def test_a_host_started_ahead_whose_import_fails_means_fresh_runs(
+    pool: hosts.HostPool, tmp_path: Path
+) -> None:
+    broken = tmp_path / "broken.py"
+    broken.write_text(
+        "import sys\ndef host_imports():\n    raise ImportError('no such framework')\n"
+        "if __name__ == '__main__':\n    print('ran', sys.argv[1:])\n"
+    )
+    assert pool.prestart(sys.executable, str(broken), [], env()) is True
+    for _ in range(2):
+        done = run(pool, broken, ["z"], tmp_path)
+        assert (done.returncode, done.stdout) == (0, "ran ['z']\n")
+    assert (pool.ahead, pool.ahead_served, pool.started, pool.fresh, len(pool.failed)) == (1, 0, 0, 2, 1)
+    assert pool.prestart(sys.executable, str(broken), [], env()) is False  # not tried again
+
+
+def test_a_slow_import_started_ahead_is_the_runs_timeout(pool: hosts.HostPool, tmp_path: Path) -> None:
+    """The run's time limit counts from the run: a host started ahead gives a head start, never more."""
+    slow = tmp_path / "slow.py"
+    slow.write_text(
+        "import time\ndef host_imports():\n    time.sleep(30)\n"
+        "if __name__ == '__main__':\n    host_imports()\n"
+    )
+    assert pool.prestart(sys.executable, str(slow), [], env()) is True
+    with pytest.raises(subprocess.TimeoutExpired):  # the import sleeps 30 s: a run that waited it out passes
+        run(pool, slow, [], tmp_path, timeout=1.0)
+    assert (pool.started, pool.fresh, len(pool.hosts), len(pool.failed)) == (0, 0, 0, 1)

@@ -47,9 +47,16 @@ def test_a_hosted_check_reports_what_a_fresh_one_does(
     monkeypatch.setenv("ARGTRACE_RESOLVER_HOSTS", "0")
     fresh = report(framework, version, command)
     monkeypatch.setenv("ARGTRACE_RESOLVER_HOSTS", "1")
-    pool = hosts.default_pool()
-    served_before = pool.served
-    hosted = report(framework, version, command)
-    assert pool.served > served_before  # the runs were a host's
+    pool = hosts.HostPool()  # its own: hosts other tests of this worker left would serve these runs
+    monkeypatch.setattr(hosts, "_pool", pool)
+    try:
+        hosted = report(framework, version, command)
+    finally:
+        pool.close()
+    assert pool.served > 0 and pool.fresh == 0  # the runs were hosts'
+    # SGLang 0.5.23 with --gpu: its own sizing runs after the resolution, on the host check.py started while
+    # the resolution ran (the two imports overlap); vLLM has no sizing run
+    assert (pool.ahead, pool.ahead_served) == ((1, 1) if framework == "sglang" else (0, 0))
+    assert hosted["memory"]["source"].startswith("sglang 0.5.23 (framework code") or framework == "vllm"
     assert hosted["resolution"]["status"] == fresh["resolution"]["status"] == "ok"
     assert comparable(hosted) == comparable(fresh)

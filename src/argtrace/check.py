@@ -717,7 +717,7 @@ def analyze_server(
     # transport: each flag's value as written before ssh / an upload changed it (history's first entry)
     before = [transport.layer_result(server, schema)] if transport is not None else []
     parsed = merged_parser_view(parser_result, separated)
-    after = [resolution_layer(server, schema, parsed, options)] if options.resolve else []
+    after = [resolution_layer(server, schema, parsed, options, report)] if options.resolve else []
     for result in after:
         resolution = result.sections.get("resolution") or {}
         if resolution.get("status") in ("ok", "raised"):
@@ -764,7 +764,11 @@ def untouched_settings(schema: Schema, results: Sequence[LayerResult]) -> LayerR
 
 
 def resolution_layer(
-    server: ServerCommand, schema: Schema, parser_result: LayerResult, options: CheckOptions
+    server: ServerCommand,
+    schema: Schema,
+    parser_result: LayerResult,
+    options: CheckOptions,
+    report: Report,
 ) -> LayerResult:
     """The framework's own post-parse resolution, run under the recorder (layers/resolution.py)."""
     from argtrace.layers.resolution import resolve_server
@@ -787,7 +791,27 @@ def resolution_layer(
             python=options.python,
             gpu=options.gpu,
             model_config=options.model_config,
+            before_run=lambda: _sizing_host_ahead(report, options, parser_result),
         )
+
+
+def _sizing_host_ahead(report: Report, options: CheckOptions, parser_result: LayerResult) -> None:
+    """While the resolution layer's run works, start the host the memory layer's framework sizing will ask
+    for (``late_layers``: same release, GPU and server environment), so SGLang's import for the sizing
+    overlaps the resolution's instead of following it (issue 18: a first check on 0.5.23 imported twice in
+    a row). Only where the sizing will run: its release and GPU (``_framework_sizing_argv``) and one
+    pipeline stage (``pp_size`` above 1 is sized by the formulas)."""
+    if report.process is None or _framework_sizing_argv(report, options) is None or options.gpu is None:
+        return
+    from argtrace.layers.resolution import parsed_values
+
+    if (parsed_values(parser_result).get("pp_size") or 1) != 1:
+        return
+    from argtrace.gpus import parse_gpu_spec
+    from argtrace.layers.memory.framework_sizing import prestart_sizing_host
+
+    env = {k: v for k, v in report.process.env.items() if v is not None}  # as settings_from_report
+    prestart_sizing_host(str(report.framework.version), parse_gpu_spec(options.gpu).spec, env)
 
 
 def _parse_every_server(

@@ -16,7 +16,7 @@ import os
 import re
 import subprocess
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -344,8 +344,11 @@ def resolve_server(
     model_config: str | os.PathLike[str] | None = None,
     timeout: float | None = None,
     record: bool = True,
+    before_run: Callable[[], object] | None = None,
 ) -> LayerResult:
-    """The resolution layer for one server start."""
+    """The resolution layer for one server start. ``before_run`` is called when the framework's code is
+    about to run (no cached answer): work that can go on beside that run starts there (check.py starts
+    the memory layer's sizing host)."""
     from argtrace.rules import resolution as rules
 
     result = LayerResult()
@@ -485,6 +488,8 @@ def resolve_server(
         status, data, tail = "ok", hit.get("data"), str(hit.get("tail") or "")
     else:
         timeout = default_timeout() if timeout is None else timeout
+        if before_run is not None:
+            before_run()
         status, data, tail = run_recorder(target, request, env, timeout)
         if entry and status == "ok" and data is not None:
             cache.store(entry, {"data": data, "tail": tail})

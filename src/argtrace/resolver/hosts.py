@@ -20,6 +20,11 @@ When a host may serve a run, and when a fresh process runs instead:
   that timed out on a host is run again fresh (a hang after a fork is not proven to be the run's own; a
   real hang then costs its timeout twice), and that host is not used again.
 
+A host can be started ahead of its first run (:func:`prestart`): the check starts the memory layer's sizing
+host when the resolution layer's run begins, so the two imports overlap. The run that later asks for that
+key waits for its import instead of starting another; a host started ahead for inputs no run has only costs
+its import. A host started ahead never stops another (it is skipped when the pool is full).
+
 At most :data:`LIMIT` hosts live per argtrace process (the least recently used is stopped first: each holds
 an imported framework, about 0.5 GB); all of them stop when argtrace exits (their job pipe closes, and they
 die with it), and each ends by itself after :data:`IDLE_S` without a run.
@@ -66,6 +71,8 @@ class Host:
     used: float = field(default_factory=time.monotonic)
     buffer: bytes = b""
     runs: int = 0
+    ready: bool = False  # its import step answered ready (a host started ahead may still be importing)
+    ahead: bool = False  # started by ``prestart``, before any run asked for it
 
     def alive(self) -> bool:
         return self.proc.poll() is None
@@ -110,9 +117,11 @@ class HostPool:
         self.failed: set[HostKey] = set()
         self.lock = threading.Lock()
         self.pid = os.getpid()
-        self.started = 0  # hosts started
+        self.started = 0  # hosts started and imported
         self.served = 0  # runs a host answered
         self.fresh = 0  # runs in a fresh process (no host could serve them)
+        self.ahead = 0  # hosts started ahead of their first run (``prestart``)
+        self.ahead_served = 0  # first runs that a host started ahead answered
 
     def run(
         self,
@@ -127,8 +136,7 @@ class HostPool:
     ) -> subprocess.CompletedProcess[str]:
         """``subprocess.run([python, script, *args], ...)`` with text output captured, served by a host when
         one may serve it (raises ``subprocess.TimeoutExpired`` as that does)."""
-        key = (python, str(script), json.dumps(list(prep)), tuple(sorted(env.items())))
-        host = self._checkout(key, env, timeout)
+        host = self._checkout(host_key(python, script, prep, env), env, timeout)
         if host is None:
             self.fresh += 1
             return _fresh(python, script, args, env=env, cwd=cwd, timeout=timeout)
@@ -149,7 +157,29 @@ class HostPool:
             self.fresh += 1
             return _fresh(python, script, args, env=env, cwd=cwd, timeout=timeout)
         self.served += 1
+        if host.ahead and host.runs == 1:
+            self.ahead_served += 1
         return answer
+
+    def prestart(self, python: str, script: str, prep: Sequence[str], env: Mapping[str, str]) -> bool:
+        """Start the host a run of ``python SCRIPT`` with ``prep`` and ``env`` would ask for, without waiting
+        for its import: a later ``run`` with the same key waits for it instead of starting its own (the
+        memory layer's sizing host imports while the resolution layer's run works). Nothing happens when such
+        a host exists, when it failed before, or when the pool is full (a host started ahead never stops
+        another). True when a host was started."""
+        key = host_key(python, script, prep, env)
+        with self.lock:
+            if key in self.failed or any(host.key == key for host in self.hosts):
+                return False
+            if len(self.hosts) >= self.limit:
+                return False
+            started = _spawn(key, env, self.idle)
+            if started is None:
+                return False
+            started.ahead = True
+            self.ahead += 1
+            self.hosts.append(started)
+        return True
 
     def close(self) -> None:
         with self.lock:
@@ -165,38 +195,49 @@ class HostPool:
         env: Mapping[str, str],
         timeout: float | None,
     ) -> Host | None:
+        """An idle host for ``key``, imported and marked busy, or None (a fresh run answers): a new one is
+        started when none exists. Its import is waited for outside the lock."""
         with self.lock:
             if key in self.failed:
                 return None
             for dead in [h for h in self.hosts if not h.busy and not h.alive()]:
                 self.hosts.remove(dead)
                 dead.stop()
-            for host in self.hosts:
-                if host.key == key and not host.busy and host.alive():
-                    host.busy = True
-                    host.used = time.monotonic()
-                    return host
-            if any(host.key == key for host in self.hosts):
+            host = next((h for h in self.hosts if h.key == key), None)
+            if host is not None and host.busy:
                 return None  # its host is busy (another thread): no waiting, a fresh run
-            while len(self.hosts) >= self.limit:
-                idle = [h for h in self.hosts if not h.busy]
-                if not idle:
+            if host is None:
+                while len(self.hosts) >= self.limit:
+                    idle = [h for h in self.hosts if not h.busy]
+                    if not idle:
+                        return None
+                    oldest = min(idle, key=lambda h: h.used)
+                    self.hosts.remove(oldest)
+                    oldest.stop()
+                host = _spawn(key, env, self.idle)
+                if host is None:
+                    self.failed.add(key)
                     return None
-                oldest = min(idle, key=lambda h: h.used)
-                self.hosts.remove(oldest)
-                oldest.stop()
-            try:
-                started = _start(key, env, timeout, self.idle)
-            except subprocess.TimeoutExpired:
+                self.hosts.append(host)
+            host.busy = True
+            host.used = time.monotonic()
+        if host.ready:
+            return host
+        try:
+            imported = _await_ready(host, timeout)
+        except subprocess.TimeoutExpired:
+            with self.lock:
                 self.failed.add(key)  # its import alone outlasts a run's time: the run timed out
-                raise
-            if started is None:
+            self._drop(host)
+            raise
+        if not imported:
+            with self.lock:
                 self.failed.add(key)
-                return None
-            started.busy = True
+            self._drop(host)
+            return None
+        with self.lock:
             self.started += 1
-            self.hosts.append(started)
-            return started
+        return host
 
     def _drop(self, host: Host) -> None:
         with self.lock:
@@ -264,14 +305,14 @@ def _fresh(
     )
 
 
-def _start(
-    key: HostKey,
-    env: Mapping[str, str],
-    timeout: float | None,
-    idle: float = IDLE_S,
-) -> Host | None:
-    """A new host for ``key``, imported and ready, or None (it could not start or import). A fresh run imports
-    within its own time limit, so a host's import that outlasts ``timeout`` is that run's timeout."""
+def host_key(
+    python: str, script: str | os.PathLike[str], prep: Sequence[str], env: Mapping[str, str]
+) -> HostKey:
+    return (python, str(script), json.dumps(list(prep)), tuple(sorted(env.items())))
+
+
+def _spawn(key: HostKey, env: Mapping[str, str], idle: float = IDLE_S) -> Host | None:
+    """A new host process for ``key``, importing (not waited for), or None when it could not start."""
     python, script, prep, _ = key
     jobs_read, jobs_write = os.pipe()
     replies_read, replies_write = os.pipe()
@@ -296,18 +337,21 @@ def _start(
         log.close()
     os.close(jobs_read)
     os.close(replies_write)
-    host = Host(key=key, proc=proc, jobs=jobs_write, replies=replies_read, workdir=workdir)
+    return Host(key=key, proc=proc, jobs=jobs_write, replies=replies_read, workdir=workdir)
+
+
+def _await_ready(host: Host, timeout: float | None) -> bool:
+    """Wait for ``host``'s import: True when it is ready, False when it failed or died. A fresh run imports
+    within its own time limit, so an import that outlasts ``timeout`` (from now: a host started ahead has
+    had a head start, never a penalty) raises ``subprocess.TimeoutExpired`` as that run would."""
     ready = host.read_reply(time.monotonic() + (START_TIMEOUT_S if timeout is None else timeout))
     if ready is None and host.alive():
-        said = _read(Path(workdir.name) / "host.log")
-        host.stop()
+        said = _read(Path(host.workdir.name) / "host.log")
         raise subprocess.TimeoutExpired(
-            [python, script], timeout or START_TIMEOUT_S, output=b"", stderr=said.encode()
+            [host.key[0], host.key[1]], timeout or START_TIMEOUT_S, output=b"", stderr=said.encode()
         )
-    if not ready or not ready.get("ready"):
-        host.stop()
-        return None
-    return host
+    host.ready = bool(ready and ready.get("ready"))
+    return host.ready
 
 
 _pool: HostPool | None = None
@@ -320,6 +364,16 @@ def default_pool() -> HostPool:
         _pool = HostPool()
         atexit.register(_pool.close)
     return _pool
+
+
+def prestart(
+    python: str, script: str | os.PathLike[str], prep: Sequence[str], env: Mapping[str, str]
+) -> bool:
+    """``HostPool.prestart`` on this process's pool, when hosts are on (``ARGTRACE_HOSTS_AHEAD=0`` keeps every
+    host to the moment its first run asks for it: one framework imported at a time)."""
+    if not enabled() or os.environ.get("ARGTRACE_HOSTS_AHEAD", "1") == "0":
+        return False
+    return default_pool().prestart(python, str(script), prep, env)
 
 
 def run(

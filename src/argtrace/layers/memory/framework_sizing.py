@@ -115,6 +115,43 @@ def with_settings(argv: Sequence[str], changes: Mapping[str, Any]) -> list[str]:
     return out
 
 
+def _sizing_process(
+    version: str, gpu: str, env: Mapping[str, str] | None
+) -> tuple[str, Path, str, dict[str, str]] | None:
+    """(release label, environment directory, its interpreter, the run's environment) of a sizing run for
+    ``version`` on ``gpu``, or None when no resolver environment for that version exists."""
+    from argtrace.resolver import environments
+    from argtrace.resolver.fake_gpu import fake_gpu_env
+
+    manifest = environments.find_environment("sglang", version)
+    if manifest is None:
+        return None
+    env_dir = (
+        Path(manifest.path)
+        if manifest.path
+        else environments.cache_dir() / environments.env_name("sglang", version)
+    )
+    # argtrace's own environment: the launch's interpreter and loader variables never reach it
+    base = environments.launch_env_for_resolver(dict(env or {}))
+    run_env = environments.runtime_env_for(base, {"ARGTRACE_FAKE_GPU": fake_gpu_env(gpu)})
+    return manifest.version or version, env_dir, str(environments.env_python(env_dir)), run_env
+
+
+def prestart_sizing_host(version: str, gpu: str, env: Mapping[str, str] | None = None) -> bool:
+    """Start the host a sizing run of ``version`` on ``gpu`` with ``env`` will ask for, without waiting for
+    its import (``resolver/hosts.py`` ``prestart``): it imports SGLang while the resolution layer's run
+    works, and the sizing run that follows finds it ready. A host serves only a run of the same key, so
+    a host started for inputs the run does not have costs its import and nothing else. True when one
+    started."""
+    process = _sizing_process(version, gpu, env)
+    if process is None:
+        return False
+    from argtrace.resolver import hosts
+
+    _label, _env_dir, python, run_env = process
+    return hosts.prestart(python, __file__, list(STANDIN_MODULES), run_env)
+
+
 def run_framework_sizing(
     model_dir: Path,
     server_argv: Sequence[str],
@@ -131,20 +168,10 @@ def run_framework_sizing(
     ``gpu`` (a ``--gpu`` spec), or None when no resolver environment for that version exists. ``variants``
     (dest -> value changes, e.g. a suggestion's settings) are sized in the same process, after the launch
     (``FrameworkSizing.variants``, in order)."""
-    from argtrace.resolver import environments
-    from argtrace.resolver.fake_gpu import fake_gpu_env
-
-    manifest = environments.find_environment("sglang", version)
-    if manifest is None:
+    process = _sizing_process(version, gpu, env)
+    if process is None:
         return None
-    env_dir = (
-        Path(manifest.path)
-        if manifest.path
-        else environments.cache_dir() / environments.env_name("sglang", version)
-    )
-    # argtrace's own environment: the launch's interpreter and loader variables never reach it
-    base = environments.launch_env_for_resolver(dict(env or {}))
-    run_env = environments.runtime_env_for(base, {"ARGTRACE_FAKE_GPU": fake_gpu_env(gpu)})
+    label, env_dir, python, run_env = process
     # Last, so it wins over the launch's own --model-path (a hub id or a node path): argparse keeps the last.
     argv = [*server_argv, "--model-path", str(Path(model_dir).resolve())]
     from argtrace.layers.remote_code import remote_code_reason
@@ -160,7 +187,6 @@ def run_framework_sizing(
         "standins": list(STANDIN_MODULES),
         "variants": [with_settings(argv, changes) for changes in variants],
     }
-    label = manifest.version or version
     started = time.monotonic()
     from argtrace.resolver import cache, hosts
 
@@ -175,7 +201,7 @@ def run_framework_sizing(
         req.write_text(json.dumps(request))
         try:
             done = hosts.run(
-                str(environments.env_python(env_dir)),
+                python,
                 __file__,
                 [str(req)],
                 prep=list(STANDIN_MODULES),
