@@ -293,7 +293,7 @@ def renamed_variable(finding: Finding, source: SourceFile, report: Report) -> Pr
     if len(olds) != 1:
         return None
     old = olds[0].group(1)
-    if not renames_alike(finding.code, old, new):
+    if not renames_alike(finding.code, old, new) and not _declared_rename(finding.message, old, new):
         return None
     col = olds[0].start(1) + 1
     return Proposal(
@@ -328,6 +328,15 @@ def _inverted_variable(match: re.Match[str], line_no: int, source: SourceFile) -
         f"Write {new}={opposite} instead of {old}={value} at {source.label}:{line_no}:{col} (the new name "
         "means the opposite).",
     )
+
+
+def _declared_rename(message: str, old: str, new: str) -> bool:
+    """PR001's message says a release renamed one of the two names to the other (layers/process.py's
+    ``_renamed_between``): the same setting, in either direction, unless ENABLE/DISABLE flips its sense."""
+    if f"renamed {old} to {new}" not in message and f"renamed {new} to {old}" not in message:
+        return False
+    words = {"ENABLE", "DISABLE"}
+    return words & set(old.split("_")) == words & set(new.split("_"))
 
 
 def renames_alike(code: str, old: str, new: str) -> bool:
