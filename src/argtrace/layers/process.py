@@ -271,6 +271,9 @@ def _env_names(server: ServerCommand, schema: Schema) -> list[Finding]:
                 other, said = spelled
                 msg += f"; {said}, the name {schema.label} reads"
                 fix = f"use {other}"
+                if is_inverted(name, other):  # ENABLE <-> DISABLE: the same value would mean the opposite
+                    msg += ", which means the opposite"
+                    fix = inverted_advice(name, other, value.value, schema.label, copies=False)[1]
         else:
             msg = f"{name} looks like a {schema.framework} variable but {schema.label} never reads it{hint}"
             # Only a near-miss of a name the release reads is a likely typo; any other name with the prefix
