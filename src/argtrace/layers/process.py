@@ -335,16 +335,15 @@ def _renamed_between(
     longer carries). With the clause saying which release renamed what; None when no release did."""
     deprecated = schema.deprecated_env_names
     here = version_key(schema.version)
-    newer = sorted((s for s in history if version_key(s.version) > here), key=lambda s: version_key(s.version))
-    for other in newer:  # the first newer release that renames a name read here to ``name``
+    ordered = sorted(history, key=lambda s: version_key(s.version))
+    for other in (s for s in ordered if version_key(s.version) > here):  # the first newer one
         for old, new in (env_renames(schema.framework, other.version) or {}).items():
             if new == name and old in known and old not in deprecated:
                 return old, f"{schema.framework} {other.version} renamed {old} to {name}"
-    older = sorted((s for s in history if version_key(s.version) < here), key=lambda s: version_key(s.version))
-    for other in reversed(older):  # the last older release that renamed ``name`` to a name read here
-        new = (env_renames(schema.framework, other.version) or {}).get(name)
-        if new is not None and new in known and new not in deprecated:
-            return new, f"{schema.framework} {other.version} renamed {name} to {new}"
+    for other in reversed([s for s in ordered if version_key(s.version) < here]):  # the last older one
+        renamed = (env_renames(schema.framework, other.version) or {}).get(name)
+        if renamed is not None and renamed in known and renamed not in deprecated:
+            return renamed, f"{schema.framework} {other.version} renamed {name} to {renamed}"
     return None
 
 
