@@ -395,7 +395,8 @@ LINE_NOTES: Mapping[str, str] = {
     "missing backslash to the line before",
     **{code: _RENAME for code in LINE_PRODUCERS if code.startswith("PA")},
     "PR001": "renames the variable to the one the release reads, when the two differ only in the prefix or "
-    "a typo (never when ENABLE/DISABLE flips its meaning)",
+    "a typo, or another release renamed one to the other (then, when ENABLE/DISABLE flips its meaning, with "
+    "the opposite boolean value)",
     "PR002": "renames the variable to the replacement the release declares, in the script, an env file or a "
     "compose/Kubernetes `env`; when ENABLE/DISABLE flips its meaning (`SGL_DISABLE_X=1` read now as "
     "`SGLANG_ENABLE_X`, which SGLang fills with the old value as it is) it writes the new name with the "
