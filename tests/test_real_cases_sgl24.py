@@ -42,14 +42,14 @@ CLASSES = {
     "vastai275_qwen38_fp8_tp4_no_ep.cmd": ("a", "a"),
     "sglang18875_minimax25_a100_fp8.cmd": ("a", "a"),
     "sglangpr12167_enable_beta_spec_removed.cmd": ("b", "b"),
+    "sglangpr27964_spec_v2_zero_removed.cmd": ("b", "b"),
+    "sglangpr26570_radix_eviction_slru.cmd": ("b", "b"),
     "sglang9742_nextn_topk2_page16.cmd": ("c", "c"),
     "sglang14077_specv2_eagle3_topk4.cmd": ("c", "c"),
     "inferencex1157_moe_dense_tp_no_dp_attention.cmd": ("c", "c"),
     "sglangpr11702_tp8_ep7.cmd": ("c", "c"),
     "aiconfigurator572_nvfp4_no_quantization.cmd": ("c", "c"),
     "areal619_lpm_disable_radix_cache.cmd": ("c", "c"),
-    "sglangpr27964_spec_v2_zero_removed.cmd": ("c", "c"),
-    "sglangpr26570_radix_eviction_slru.cmd": ("c", "c"),
     "sglang23265_minimax27_tp8_fp8.cmd": ("c", "c"),
     "sglangpr34409_skip_tokenizer_init_grammar.cmd": ("c", "c"),
     "sglangpr21005_cuda_graph_max_bs_not_captured.cmd": ("c", "c"),
@@ -113,7 +113,7 @@ def found(report: dict[str, Any]) -> list[tuple[str, str]]:
 def test_inventory_and_counts() -> None:
     files = {p.name for p in CASES.iterdir()}
     assert files == set(CLASSES) | set(CORRECT)
-    assert table_counts(CLASSES) == ([2, 2, 11, 0], [3, 1, 11, 0])
+    assert table_counts(CLASSES) == ([2, 4, 9, 0], [3, 3, 9, 0])
     for case in WHY:
         assert "abcd".index(CLASSES[case.name][1]) <= "abcd".index(case.grade), case.name
 
@@ -151,6 +151,31 @@ def test_srtslurm96_names_the_spelling_the_release_reads() -> None:
         "Rename SGLANG_MOE_NVFP4_DISPATCH to SGLANG_CUTEDSL_MOE_NVFP4_DISPATCH at <-c>:1:1."
     )
     assert pr001["fix_verified"] is True
+
+
+# the class-b cases: no release named, so the newest release that takes the launch is assumed, and the cause
+# is a note (the releases that refuse or ignore what the report's release refused or ignored)
+NOTES = {
+    "sglangpr12167_enable_beta_spec_removed.cmd": (
+        "PA024",
+        "--enable-beta-spec works in sglang 0.5.3.post3 but sglang 0.5.4.post3 no longer accepts it",
+    ),
+    "sglangpr27964_spec_v2_zero_removed.cmd": ("PR011", "0.5.21-0.5.23 do not know SGLANG_ENABLE_SPEC_V2"),
+    "sglangpr26570_radix_eviction_slru.cmd": (
+        "PR011",
+        "sglang 0.5.3.post3-0.5.9 refuse --radix-eviction-policy slru (not one of its choices)",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NOTES))
+def test_class_b_cases_say_the_cause_in_a_note(name: str) -> None:
+    code, said = NOTES[name]
+    assert any(
+        f["code"] == code and f["severity"] == "info" and said in f["message"]
+        for f in check(name)["findings"]
+    )
+    assert {n for n, (_, now) in CLASSES.items() if now == "b"} == set(NOTES)
 
 
 def _pr001(assignment: str, release: str) -> tuple[str, str, str, bool | None]:
@@ -252,11 +277,11 @@ MISSING = {
     "sglangpr27964_spec_v2_zero_removed.cmd": (
         "SGLANG_ENABLE_SPEC_V2",
         "no release named: the newest release that reads the variable (0.5.20) is assumed, where =0 still "
-        "works; that 0.5.21 no longer reads it is not said for variables (PA024 is for flags)",
+        "works; PR011's note says 0.5.21-0.5.23 do not know it",
     ),
     "sglangpr26570_radix_eviction_slru.cmd": (
         "radix-eviction-policy",
-        "no release named, and the newest release lists slru among the choices",
+        "no release named: the newest release lists slru; PR011's note says 0.5.3.post3-0.5.9 refuse it",
     ),
     "sglang23265_minimax27_tp8_fp8.cmd": (
         "tp",
