@@ -308,3 +308,29 @@ def test_the_cause_is_an_alarm(name: str) -> None:
 
 def test_the_missing_list_is_every_case_not_in_class_a() -> None:
     assert set(MISSING) == {n for n, (_, now) in CLASSES.items() if now != "a"}
+
+
+COMPOSE = """services:
+  sglang:
+    image: lmsysorg/sglang:v0.5.5
+    environment:
+      SGLANG_MOE_NVFP4_DISPATCH: "1"
+    command: python3 -m sglang.launch_server --model-path nvidia/DeepSeek-R1-0528-FP4-v2 --tp-size 4
+"""
+
+
+def test_a_renamed_variable_in_compose_is_renamed_where_written(tmp_path: Path) -> None:
+    """Variant: srt-slurm PR#96's variable in a compose `environment:` on the image's release (0.5.5, read as
+    0.5.5.post3): the fix renames it in the map, verified."""
+    (tmp_path / "docker-compose.yml").write_text(COMPOSE, encoding="utf-8")
+    report = run_cli(["check", "--format", "json", "--no-resolve", "docker-compose.yml"], cwd=tmp_path).json
+    (f,) = [f for f in report["findings"] if f["code"] == "PR001"]
+    assert f["fix_edits"] == [
+        {
+            "file": "docker-compose.yml",
+            "start": "5:7",
+            "end": "5:32",
+            "replacement": "SGLANG_CUTEDSL_MOE_NVFP4_DISPATCH",
+        }
+    ]
+    assert f["fix_verified"] is True

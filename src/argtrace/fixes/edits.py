@@ -293,7 +293,7 @@ def renamed_variable(finding: Finding, source: SourceFile, report: Report) -> Pr
     if len(olds) != 1:
         return None
     old = olds[0].group(1)
-    if not renames_alike(finding.code, old, new) and not _declared_rename(finding.message, old, new):
+    if not renames_alike(finding.code, old, new, finding.message):
         return None
     col = olds[0].start(1) + 1
     return Proposal(
@@ -339,10 +339,13 @@ def _declared_rename(message: str, old: str, new: str) -> bool:
     return words & set(old.split("_")) == words & set(new.split("_"))
 
 
-def renames_alike(code: str, old: str, new: str) -> bool:
+def renames_alike(code: str, old: str, new: str, message: str = "") -> bool:
     """The value of ``old`` means the same under ``new``. PR001's name is argtrace's nearest guess: a pure
-    rename only. PR002's is the release's own declared replacement (``SGLANG_GC_LOG`` -> ``SGLANG_LOG_GC``),
-    read with the same meaning unless ENABLE/DISABLE flips it (the value would invert)."""
+    rename only, unless its ``message`` says a release renamed one to the other. PR002's is the release's own
+    declared replacement (``SGLANG_GC_LOG`` -> ``SGLANG_LOG_GC``), read with the same meaning unless
+    ENABLE/DISABLE flips it (the value would invert)."""
+    if code == "PR001" and _declared_rename(message, old, new):
+        return True
     if code == "PR002":
         words = {"ENABLE", "DISABLE"}
         return words & set(old.split("_")) == words & set(new.split("_"))
