@@ -293,7 +293,7 @@ def renamed_variable(finding: Finding, source: SourceFile, report: Report) -> Pr
     if len(olds) != 1:
         return None
     old = olds[0].group(1)
-    if not renames_alike(finding.code, old, new):
+    if not renames_alike(finding.code, old, new, finding.message):
         return None
     col = olds[0].start(1) + 1
     return Proposal(
@@ -330,10 +330,22 @@ def _inverted_variable(match: re.Match[str], line_no: int, source: SourceFile) -
     )
 
 
-def renames_alike(code: str, old: str, new: str) -> bool:
+def _declared_rename(message: str, old: str, new: str) -> bool:
+    """PR001's message says a release renamed one of the two names to the other (layers/process.py's
+    ``_renamed_between``): the same setting, in either direction, unless ENABLE/DISABLE flips its sense."""
+    if f"renamed {old} to {new}" not in message and f"renamed {new} to {old}" not in message:
+        return False
+    words = {"ENABLE", "DISABLE"}
+    return words & set(old.split("_")) == words & set(new.split("_"))
+
+
+def renames_alike(code: str, old: str, new: str, message: str = "") -> bool:
     """The value of ``old`` means the same under ``new``. PR001's name is argtrace's nearest guess: a pure
-    rename only. PR002's is the release's own declared replacement (``SGLANG_GC_LOG`` -> ``SGLANG_LOG_GC``),
-    read with the same meaning unless ENABLE/DISABLE flips it (the value would invert)."""
+    rename only, unless its ``message`` says a release renamed one to the other. PR002's is the release's own
+    declared replacement (``SGLANG_GC_LOG`` -> ``SGLANG_LOG_GC``), read with the same meaning unless
+    ENABLE/DISABLE flips it (the value would invert)."""
+    if code == "PR001" and _declared_rename(message, old, new):
+        return True
     if code == "PR002":
         words = {"ENABLE", "DISABLE"}
         return words & set(old.split("_")) == words & set(new.split("_"))
@@ -386,7 +398,8 @@ LINE_NOTES: Mapping[str, str] = {
     "missing backslash to the line before",
     **{code: _RENAME for code in LINE_PRODUCERS if code.startswith("PA")},
     "PR001": "renames the variable to the one the release reads, when the two differ only in the prefix or "
-    "a typo (never when ENABLE/DISABLE flips its meaning)",
+    "a typo, or another release renamed one to the other (then, when ENABLE/DISABLE flips its meaning, with "
+    "the opposite boolean value)",
     "PR002": "renames the variable to the replacement the release declares, in the script, an env file or a "
     "compose/Kubernetes `env`; when ENABLE/DISABLE flips its meaning (`SGL_DISABLE_X=1` read now as "
     "`SGLANG_ENABLE_X`, which SGLang fills with the old value as it is) it writes the new name with the "

@@ -72,7 +72,11 @@ def _rename(finding: Finding, name: str, value: str) -> Proposal | None:
             f"{_where(name)}.",
         )
     match = _USE.fullmatch(text)
-    if match is None or match.group(1) == name or not renames_alike(finding.code, name, match.group(1)):
+    if (
+        match is None
+        or match.group(1) == name
+        or not renames_alike(finding.code, name, match.group(1), finding.message)
+    ):
         return None
     new = match.group(1)
     export = f"export {new}={shlex.quote(value)}"

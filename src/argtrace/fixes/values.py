@@ -249,7 +249,7 @@ def manifest_variable(finding: Finding, source: SourceFile, report: Report) -> P
     if not _is_yaml(source) or match is None or name is None:
         return None
     old, new = name.group(0), match.group(1)
-    if old == new or not renames_alike(finding.code, old, new):
+    if old == new or not renames_alike(finding.code, old, new, finding.message):
         return None
     found = assignments(source, old, None)
     if len(found) != 1:

@@ -263,6 +263,17 @@ def _env_names(server: ServerCommand, schema: Schema) -> list[Finding]:
                     msg += said
             else:
                 severity = "error" if not inherited else "warning"
+            # The same setting under the release's own spelling, from a release's rename of it (SGLang
+            # 0.5.6.post2 renamed SGLANG_CUTEDSL_MOE_NVFP4_DISPATCH to SGLANG_MOE_NVFP4_DISPATCH): the fix is
+            # that name, not removing the setting (srt-slurm PR#96).
+            spelled = _renamed_between(name, schema, history, known)
+            if spelled is not None and fix is None:
+                other, said = spelled
+                msg += f"; {said}, the name {schema.label} reads"
+                fix = f"use {other}"
+                if is_inverted(name, other):  # ENABLE <-> DISABLE: the same value would mean the opposite
+                    msg += ", which means the opposite"
+                    fix = inverted_advice(name, other, value.value, schema.label, copies=False)[1]
         else:
             msg = f"{name} looks like a {schema.framework} variable but {schema.label} never reads it{hint}"
             # Only a near-miss of a name the release reads is a likely typo; any other name with the prefix
@@ -312,6 +323,28 @@ def _env_names(server: ServerCommand, schema: Schema) -> list[Finding]:
             )
         )
     return findings
+
+
+def _renamed_between(
+    name: str, schema: Schema, history: Sequence[Schema], known: Collection[str]
+) -> tuple[str, str] | None:
+    """The name ``schema``'s release reads for the setting ``name`` stands for, when another release renames
+    one to the other (its ``_print_deprecated_env`` calls, ``frameworks/env_aliases.py``): a newer release's
+    rename of a name this release reads to ``name`` (``name`` written for a newer release), or an older
+    release's rename of ``name`` to a name this release reads (a rename whose conversion this release no
+    longer carries). With the clause saying which release renamed what; None when no release did."""
+    deprecated = schema.deprecated_env_names
+    here = version_key(schema.version)
+    ordered = sorted(history, key=lambda s: version_key(s.version))
+    for other in (s for s in ordered if version_key(s.version) > here):  # the first newer one
+        for old, new in (env_renames(schema.framework, other.version) or {}).items():
+            if new == name and old in known and old not in deprecated:
+                return old, f"{schema.framework} {other.version} renamed {old} to {name}"
+    for other in reversed([s for s in ordered if version_key(s.version) < here]):  # the last older one
+        renamed = (env_renames(schema.framework, other.version) or {}).get(name)
+        if renamed is not None and renamed in known and renamed not in deprecated:
+            return renamed, f"{schema.framework} {other.version} renamed {name} to {renamed}"
+    return None
 
 
 def _prefix_alias(name: str, schema: Schema, by_name: Collection[str]) -> PrefixAlias | None:

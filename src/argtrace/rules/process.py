@@ -21,7 +21,9 @@ PR_UNKNOWN_ENV = Rule(
     rationale="A variable with the framework's prefix (SGLANG_, SGL_, VLLM_) that this release never "
     "reads does "
     "nothing: a typo, or a variable an older release read and this one ignores.",
-    fix="use the name this release reads (the message names the nearest one), or drop the variable",
+    fix="use the name this release reads (the message names it: the spelling another release renamed the "
+    "variable from or to, with the value inverted when ENABLE/DISABLE flips, or the nearest one), or drop "
+    "the variable",
     example=_c(f"SGLANG_ENABLE_SPEC_V2=1 {_SG} --speculative-algorithm EAGLE", _SG23),
     correct=_c(f"SGLANG_ENABLE_SPEC_V2=1 {_SG} --speculative-algorithm EAGLE", _SG10),
     exceptions="A name built at run time (f-strings) may be missing from the generated list. A name the "

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/ai-dynamo/aiconfigurator/pull/572 (2026-03-10), seen 2026-12-04: SGLang's auto-detection from hf_quant_config.json picked ModelOptFp8Config for an NVFP4 checkpoint and crashed at load; the fix passes --quantization modelopt_fp4 explicitly. The generated B200 server without the flag (Qwen3-32B-FP4, the PR's model).
+python3 -m sglang.launch_server --model-path nvidia/Qwen3-32B-FP4 --tp 1 --host 0.0.0.0 --port 8000 --trust-remote-code

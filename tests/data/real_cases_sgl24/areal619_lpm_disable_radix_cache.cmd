@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/areal-project/AReaL/issues/619 (2025-11-24), seen 2026-12-04: the examples launch SGLang with "--schedule-policy lpm --disable-radix-cache": lpm orders by the radix cache's prefix matches, and with the cache disabled SGLang's scheduler falls back to fcfs (the policy written is not the one used). The model is a stand-in.
+python -m sglang.launch_server --model-path Qwen/Qwen3-1.7B --schedule-policy lpm --disable-radix-cache --mem-fraction-static 0.8

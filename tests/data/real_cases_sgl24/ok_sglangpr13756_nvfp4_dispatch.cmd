@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/13756 (2025-11-22, merged), seen 2026-12-04: a correct launch: the PR's DeepSeek-R1 FP4 server with SGLANG_MOE_NVFP4_DISPATCH, DP attention and flashinfer_cutlass MoE.
+SGLANG_MOE_NVFP4_DISPATCH=1 python3 -m sglang.launch_server --model-path nvidia/DeepSeek-R1-0528-FP4-v2 --served-model-name dsr1 --tp 4 --enable-dp-attention --dp 4 --ep 4 --enable-single-batch-overlap --attention-backend trtllm_mla --moe-runner-backend flashinfer_cutlass --quantization modelopt_fp4 --kv-cache-dtype fp8_e4m3

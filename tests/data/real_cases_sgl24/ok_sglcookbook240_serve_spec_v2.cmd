@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sgl-cookbook/pull/240 (2026-04-14), seen 2026-12-04: a correct launch: the cookbook's Qwen3.5 FP8 H200 MTP server started with `sglang serve` and SGLANG_ENABLE_SPEC_V2=1 prepended; the MTP flags are the cookbook's kind, the model size a stand-in.
+SGLANG_ENABLE_SPEC_V2=1 sglang serve --model-path Qwen/Qwen3.5-397B-A17B-FP8 --tp 8 --speculative-algorithm NEXTN --speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4 --reasoning-parser qwen3 --tool-call-parser qwen3_coder

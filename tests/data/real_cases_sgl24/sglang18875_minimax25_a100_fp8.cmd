@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/18875 (2026-02-16), seen 2026-12-04: MiniMax-M2.5's FP8 checkpoint on 8x A100 with tp 8 and ep 8: the Triton FP8 MoE kernel fails ("type fp8e4nv not supported in this architecture"), the Marlin fallback fails later. The report's sizes; the GPU it names.
+python3 -m sglang.launch_server --model-path MiniMaxAI/MiniMax-M2.5 --tp 8 --ep 8 --trust-remote-code

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/23265 (2026-04-20), seen 2026-12-04: MiniMax-M2.7's FP8 checkpoint fails at weight creation on 8 GPUs ("Detected fp8 checkpoint", then the MoE quant method's create_weights raises): its MoE intermediate size 1536 split 8 ways is 192, not a multiple of the 128 block. The report's 8-GPU launch.
+python -m sglang.launch_server --model-path MiniMaxAI/MiniMax-M2.7 --tp 8 --trust-remote-code --host 0.0.0.0 --port 30000

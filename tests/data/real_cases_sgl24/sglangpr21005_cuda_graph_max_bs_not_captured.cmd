@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/21005 (2026-03-20, merged), seen 2026-12-04: with --cuda-graph-max-bs set equal to --max-running-requests, the generated capture list did not include that batch size, so the busiest batches ran without CUDA graphs ("huge perf degradation due to fallback"). The values are stand-ins.
+python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --max-running-requests 100 --cuda-graph-max-bs 100

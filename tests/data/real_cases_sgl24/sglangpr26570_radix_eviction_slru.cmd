@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/26570 (2026-05-28), seen 2026-12-04: RadixCache implements priority, slru and other eviction strategies that --radix-eviction-policy's choices did not list, so choosing one failed the launch. The flag with slru; the model is a stand-in.
+python -m sglang.launch_server --model-path Qwen/Qwen3-8B --radix-eviction-policy slru

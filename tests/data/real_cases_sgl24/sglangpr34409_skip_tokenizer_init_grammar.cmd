@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/34409 (2026-08-11), seen 2026-12-04: under --skip-tokenizer-init no grammar backend exists, so structured-output requests get 400s that blame --grammar-backend none, a flag nobody set. A server with --skip-tokenizer-init; --grammar-backend xgrammar is a stand-in for the backend its users expect.
+python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --skip-tokenizer-init --grammar-backend xgrammar --tool-call-parser qwen25

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vast-ai/base-image/pull/275 (2026-09-02), seen 2026-12-04: Qwen3.8-Flash-Next-FP8 with --tp-size 4 and no --ep-size does not load: "(moe_intermediate_size=640 / moe_tp_size=4) % weight_block_size_n=128 != 0" (moe_tp_size is tp_size / ep_size, ep_size 1 by default); the fix adds --ep-size equal to the GPU count. The template's server on a 4-GPU instance.
+python -m sglang.launch_server --model-path Qwen/Qwen3.8-Flash-Next-FP8 --tp-size 4 --host 0.0.0.0 --port 18000 --trust-remote-code
