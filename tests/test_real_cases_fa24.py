@@ -187,3 +187,29 @@ def test_a_required_argument_missing_from_the_arguments_given_still_stops_it(tmp
     # one argument given, the script needs two: certain, not the caller's
     report = _check(tmp_path, 'vllm serve "$1" --port "${2:?usage: l.sh MODEL PORT}"\n', "m")
     assert report["servers"] == [] and shown_alarms(report) == [(E, "SH023")]
+
+
+# ---- compose's nested defaults
+
+
+def test_a_nested_default_in_a_compose_environment_entry_is_interpolated() -> None:
+    # `SGLANG_MODEL_PATH=${SGLANG_MODEL_PATH:-${MODEL_NAME:-Qwen/Qwen3.8-27B-FP8}}`: was the literal inner
+    # `${MODEL_NAME:-Qwen/Qwen3.8-27B-FP8}` as the model path
+    report = report_of("cwortman_compose_rocm_bash_c_cmd_args.yml")
+    assert words(report)[0][3:7] == [
+        "--model-path", "Qwen/Qwen3.8-27B-FP8", "--served-model-name", "Qwen/Qwen3.8-27B-FP8",
+    ]  # fmt: skip
+
+
+def test_a_nested_default_in_a_compose_command_is_interpolated(tmp_path: Path) -> None:
+    (tmp_path / "docker-compose.yml").write_text(
+        "services:\n  vllm:\n    image: vllm/vllm-openai:latest\n"
+        "    command: --model ${MODEL:-$OTHER_MODEL} --port ${PORT:-${DEFAULT_PORT:-8000}}\n"
+    )
+    given = ["check", "--format", "json", "--env", "MODEL=m", "docker-compose.yml"]
+    report = run_cli(given, cwd=tmp_path).json
+    # was `--port ${DEFAULT_PORT:-8000}` and PA010 "invalid int value"; $OTHER_MODEL, in a default compose
+    # does not use, is not said unset
+    assert words(report)[0][2:] == ["--model", "m", "--port", "8000"] and alarms(report) == []
+    inner = run_cli([*given[:-1], "--env", "DEFAULT_PORT=9000", given[-1]], cwd=tmp_path).json
+    assert words(inner)[0][-1] == "9000"
