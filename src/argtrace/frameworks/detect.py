@@ -196,6 +196,49 @@ def _apptainer_exec(argv: Sequence[str], i: int, env: list[tuple[int, str, str]]
     return j + 1 if j + 1 < len(argv) else None  # the image, then the command
 
 
+# Nsight Systems' ``nsys profile`` / ``nsys launch [switches] APPLICATION [ARGS]`` runs APPLICATION (a server
+# under the profiler). Its switches as the Nsight Systems User Guide ("Command Line Options",
+# https://docs.nvidia.com/nsight-systems/UserGuide/index.html) writes them: "when short options are used, the
+# parameters should follow the switch after a space; e.g. -s process-tree. When long options are used, the
+# switch should be followed by an equal sign and then the parameter(s); e.g. --sample=process-tree"; every
+# profile and launch switch but --help takes a parameter. -e/--env-var sets A=B[,C=D] for the application.
+_NSYS_RUNS = frozenset({"profile", "launch"})
+
+
+def _nsys_command(argv: Sequence[str], i: int, env: list[tuple[int, str, str]]) -> int | None:
+    """The index of the application ``nsys profile|launch [switches]`` at ``i`` (the word ``nsys``) runs, its
+    ``--env-var`` pairs added to ``env``; ``None`` when it runs none (``--help``) or a switch is not written
+    as the guide writes them (a long one without ``=``: which word is its parameter is not known here)."""
+    if i + 1 >= len(argv) or argv[i + 1] not in _NSYS_RUNS:
+        return None
+    j = i + 2
+    while j < len(argv):
+        w = argv[j]
+        if w == "--":
+            j += 1
+            break
+        if not w.startswith("-") or w == "-":
+            break
+        if w in ("-h", "--help") or w.startswith("--help="):
+            return None
+        if w.startswith("--"):
+            if "=" not in w:
+                return None
+            name, _, value = w.partition("=")
+            step = 1
+        elif len(w) == 2 and j + 1 < len(argv):
+            name, value, step = w, argv[j + 1], 2
+        else:
+            return None
+        if name in ("-e", "--env-var"):
+            for pair in value.split(","):
+                if "=" in pair:
+                    key, _, val = pair.partition("=")
+                    env.append((j, key, val))
+        j += step
+    return j if j < len(argv) else None
+
+
 def _hf_jobs_table() -> dict[str, list[str]]:
     """``data/hf_jobs_run_options.json`` (scripts/gen_hf_jobs_options.py, from huggingface_hub's CLI)."""
     import functools
@@ -257,7 +300,7 @@ _PROGRAM_WRAPPERS = frozenset(
 # for a name missing here is never reached (its tests fail); callers test a command's first word with
 # runs_itself to skip the per-command readings of the shell layer's 6,000 builtins of a big script (issue 18).
 _WRAPPER_NAMES = frozenset(
-    {"env", "exec", "command", "builtin", "time", "sudo", "srun", "apptainer", "singularity", "hf"}
+    {"env", "exec", "command", "builtin", "time", "sudo", "srun", "apptainer", "singularity", "hf", "nsys"}
     | {"uv", "poetry", "conda", "mamba", "micromamba", "pixi", "pipx"}
     | set(EXEC_ARGS_ENTRYPOINTS)
     | _PROGRAM_WRAPPERS
@@ -394,6 +437,13 @@ def _unwrap(
             if found is None:
                 return i
             _add(wrappers, positions, i, b)
+            i = found
+            continue
+        if b == "nsys":
+            found = _nsys_command(argv, i, env)
+            if found is None:
+                return i
+            _add(wrappers, positions, i, "nsys " + argv[i + 1])
             i = found
             continue
         if b == "hf" and argv[i + 1 : i + 3] == ["jobs", "run"]:

@@ -104,9 +104,11 @@ def prepare_argv(server: ServerCommand, schema: Schema) -> PreparedArgv:
         args = _move_model_option(args, out)
         if out.fatal:
             return _first_stop(out, stopped)
+        # `--served-model-name` with no positional model raises before the rewrites below, as the legacy
+        # `--model` refusal does: kept as the fatal outcome, the words still turned into what the parser would
+        # see, so no later finding rests on a word only the raise left unconverted (`--block_size`)
         _check_served_model_name(args, server, out)
-        if out.fatal:
-            return _first_stop(out, stopped)
+        stopped, out.fatal = stopped or out.fatal, None
     if _enabled(schema, "config_yaml") and any(a.text == "--config" for a in args):
         args = _pull_config(args, server, schema, serve, out, legacy=legacy)
         if out.fatal:

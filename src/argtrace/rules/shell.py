@@ -459,7 +459,9 @@ SH023 = Rule(
     exceptions="A `set -e` exit reached on only one fork of a condition argtrace cannot know "
     "(`if ibv_devinfo ...`) is possible, not certain: a note naming the condition. A function that "
     "`return`s on some forks and falls through on others has a status known only when every way out "
-    "gives the same one.",
+    "gives the same one. `${VAR:?message}` of a variable the script never sets and `check` was not given "
+    '(the caller\'s, as `--port "$PORT"` would be) is a note resting on that assumption, the variable '
+    "read as unknown: `--env VAR=...` checks with the caller's value.",
     example=Example(
         files={"launch.sh": _HEAD + "PORT=${2:?usage: launch.sh GPU PORT}\n" + _SERVER + ' --port "$PORT"\n'},
         argv=("check", "launch.sh", "0"),

@@ -18,7 +18,9 @@ SH040 = Rule(
         "`python -m sglang_router.launch_router`...) but runs it through a program or entrypoint argtrace "
         "does not read (`mpirun`, `ray job submit`, `docker exec`, `kubectl exec`, the SGLang router run "
         "alone): its arguments and environment are not checked. This is not "
-        '"no server found": the server may well start, unchecked.'
+        '"no server found": the server may well start, unchecked. (`nsys profile`/`nsys launch` are followed '
+        "when their switches are written as the Nsight Systems guide writes them: `-s VALUE`, "
+        "`--sample=VALUE`.)"
     ),
     fix="Check the server command itself (`argtrace check -c '...'`), or start it directly in the script.",
     example=Example(

@@ -103,6 +103,19 @@ def event_findings(label: str, ev: E.ShellEvaluator, args: list[str], data: byte
                     evidence=[Evidence("shell", e.at, d["command"])],
                 )
             )
+        elif e.kind == "param_error" and d.get("caller"):
+            out.append(
+                R.SH023.finding(
+                    f"`{d['raw']}` requires ${d['name']} of the script's caller, and it is not set in the "
+                    f"environment argtrace was given: where the caller does not set it either, bash prints "
+                    f"`{d['message']}` and the script exits here; checked with its value unknown "
+                    f"(pass `--env {d['name']}=...` to check with the caller's value)",
+                    at=e.at,
+                    severity="info",
+                    basis="assumed",
+                    evidence=[Evidence("shell", e.at, d["raw"])],
+                )
+            )
         elif e.kind == "param_error":
             out.append(
                 R.SH023.finding(

@@ -436,6 +436,12 @@ class Expander(Params):
                 return self._operand_chunks(p.arg or "", q, at)
             elif op in (":?", "?") and use_alt:
                 msg = to_str(p.arg) if p.arg else ("parameter null or not set")
+                if st == "unset" and not name.isdigit():
+                    # a variable the script requires of its caller (`${MODEL_PATH:?set it}`) and never sets,
+                    # not in the environment argtrace was given: the caller's, as an unset `--port "$PORT"`
+                    # is (SH026's assumption); read with its value unknown rather than as the exit
+                    self.emit("param_error", at, raw=raw, message=msg, name=name, caller=True)
+                    return [_Chunk(None, q, not q, f"`{raw}`: set by the script's caller (not given here)")]
                 self.emit("param_error", at, raw=raw, message=msg, name=name)
                 raise _Exit(1, f"`{raw}` aborts the script: {msg}")
             if st == "unset":

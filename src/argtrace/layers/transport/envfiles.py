@@ -281,29 +281,88 @@ _COMPOSE_VAR = re.compile(
 )
 
 
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_BRACED = re.compile(r"(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:(?P<op>:?[-?+])(?P<arg>.*))?\Z", re.S)
+# compose-go recurses into a default without a limit; deeper templates are left as written here (each level
+# is a Python frame: compose_dotenv.MAX_NESTING, the same bound)
+_MAX_NESTING = 64
+
+
+def _operand(arg: str, env: Mapping[str, str], unset: list[str], depth: int) -> str:
+    return _interpolate(arg, env, unset, depth + 1) if depth < _MAX_NESTING else arg
+
+
+def first_closing(s: str) -> int:
+    """compose-go ``getFirstBraceClosingIndex``: the ``}`` that closes the first ``{`` of ``s``."""
+    depth = 0
+    i = 0
+    while i < len(s):
+        if s[i] == "}":
+            depth -= 1
+            if depth == 0:
+                return i
+        if s[i] == "{":
+            depth += 1
+            i += 1
+        i += 1
+    return -1
+
+
 def compose_interpolate(text: str, env: Mapping[str, str]) -> tuple[str, list[str]]:
     """Compose's own interpolation (not a shell): ``$VAR``, ``${VAR}``, ``${VAR:-d}``, ``${VAR-d}``,
-    ``${VAR:+x}``, ``${VAR:?err}``, ``$$`` for a literal ``$``. Returns the text and the unset names."""
+    ``${VAR:+x}``, ``${VAR:?err}``, ``$$`` for a literal ``$``. Returns the text and the unset names. A braced
+    reference ends at the ``}`` that balances its ``{`` and its default or replacement is interpolated in
+    turn (compose-go's ``getFirstBraceClosingIndex`` and ``DefaultReplacementAppliedFunc``; "Interpolation
+    can also be nested: ``${VARIABLE:-${FOO:-default}}``",
+    docs.docker.com/reference/compose-file/interpolation/)."""
     unset: list[str] = []
+    return _interpolate(text, env, unset, 0), unset
 
-    def sub(m: re.Match[str]) -> str:
-        if m.group("escaped"):
-            return "$"
-        name = m.group("braced") or m.group("plain")
-        op, arg = m.group("op"), m.group("arg") or ""
+
+def _interpolate(text: str, env: Mapping[str, str], unset: list[str], depth: int) -> str:
+    out: list[str] = []
+    i = 0
+    n = len(text)
+    while i < n:
+        dollar = text.find("$", i)
+        if dollar < 0:
+            out.append(text[i:])
+            break
+        out.append(text[i:dollar])
+        i = dollar + 1
+        if text.startswith("$", i):
+            out.append("$")
+            i += 1
+            continue
+        plain = _NAME.match(text, i)
+        if plain is not None:
+            value = env.get(plain.group(0))
+            if value is None:
+                unset.append(plain.group(0))
+            out.append(value or "")
+            i = plain.end()
+            continue
+        close = first_closing(text[dollar:]) if text.startswith("{", i) else -1
+        braced = _BRACED.match(text[i + 1 : dollar + close]) if close > 0 else None
+        if braced is None:
+            out.append("$")  # not a reference compose reads: kept as written (TP025 says when it refuses it)
+            continue
+        i = dollar + close + 1
+        name, op, arg = braced.group("name"), braced.group("op"), braced.group("arg") or ""
         value = env.get(name)
-        if op in (":-", "-"):
-            if value is None or (op == ":-" and value == ""):
-                return arg
-            return value
-        if op in (":+", "+"):
-            return arg if (value is not None and (op == "+" or value != "")) else ""
-        if value is None:
-            unset.append(name)
-            return ""
-        return value
-
-    return _COMPOSE_VAR.sub(sub, text), unset
+        # the operand is read only where it is used: an unused default's names are not compose's to warn of
+        if op in (":-", "-") and (value is None or (op == ":-" and value == "")):
+            out.append(_operand(arg, env, unset, depth))
+        elif op in (":+", "+"):
+            used = value is not None and (op == "+" or value != "")
+            out.append(_operand(arg, env, unset, depth) if used else "")
+        elif value is None:
+            if op not in ("-", ":-"):
+                unset.append(name)
+            out.append("")
+        else:
+            out.append(value)
+    return "".join(out)
 
 
 def compose_required(text: str, env: Mapping[str, str]) -> dict[str, str]:
