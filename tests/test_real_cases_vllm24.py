@@ -1,0 +1,203 @@
+"""The vLLM batch of session 24 (docs/real_cases.md, "vLLM, 24th session"), measured before any fix:
+`VLLM_*` variables a release no longer reads (FlashInfer MoE backend, torch profiler directory, Triton flash
+attention, an Intel fork's offload switch), `--rope-scaling` moved into `--hf-overrides`, `vllm serve
+--model`, `--compilation-config` keys and modes per release (`use_inductor` after 0.12.0, mode 0 with a CUDA
+graph mode), `--mm-processor-kwargs` written without quotes (with and without a variable), vllm-ascend's
+batched-token check. Each case under ``tests/data/real_cases_vllm24/`` names its URL on its first line
+(``.cmd`` launches for ``argtrace check -c``, ``.sh`` scripts, ``.txt`` the text a report quotes for
+``argtrace why``, ``ok_*`` the correct launches collected with them). The machine is a new user's (no
+resolver environment, no Hugging Face cache)."""
+
+from __future__ import annotations
+
+import copy
+import functools
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.batches import (
+    check_case,
+    finding,
+    missing_cases,
+    shown_codes,
+    table_counts,
+    unsourced,
+    why_with_release,
+)
+from tests.conftest import alarms, run_cli
+
+CASES = Path(__file__).resolve().parent / "data" / "real_cases_vllm24"
+
+pytestmark = pytest.mark.usefixtures("new_user_machine")
+
+# The class of each failure input by the better of `check` and `why`: first seen (on 45bc8c85) and now.
+CLASSES = {
+    "llmscaler687_offload_weights_before_quant.cmd": ("b", "b"),
+    "lumi7_use_triton_flash_attn.cmd": ("b", "b"),
+    "minefield19_flashinfer_moe_backend.cmd": ("a", "a"),
+    "nemorl1652_use_inductor_0120.cmd": ("c", "c"),
+    "omni6519_torch_profiler_dir.cmd": ("a", "a"),
+    "pr16691_model_option.txt": ("b", "b"),
+    "pr16691_model_option_serve.cmd": ("c", "c"),
+    "pr41219_mode0_cudagraph_piecewise.cmd": ("c", "c"),
+    "vllm11652_mm_processor_kwargs_unquoted.cmd": ("a", "a"),
+    "vllm27981_mm_processor_kwargs_variable.sh": ("b", "a"),
+    "vllm37886_rope_scaling_qwen3.cmd": ("b", "b"),
+    "vllmascend4365_ascend_scheduler_mnbt.txt": ("a", "a"),
+}
+CORRECT = [
+    "ok_llmd1269_nixl_kv_transfer_0171.cmd",
+    "ok_pr41219_mode3_full_and_piecewise.cmd",
+    "ok_vllm37886_hf_overrides_rope_parameters.cmd",
+    "ok_vllmascend15660_generation_config_vllm.sh",
+    "ok_vllmascend760_rope_scaling_085.cmd",
+]
+# the release a report names (its text, a log line, the image tag), given as --framework-version
+RELEASES = {
+    "llmscaler687_offload_weights_before_quant.cmd": "0.26.0",
+    "minefield19_flashinfer_moe_backend.cmd": "0.26.0",
+    "omni6519_torch_profiler_dir.cmd": "0.27.0",
+    "nemorl1652_use_inductor_0120.cmd": "0.12.0",
+    "vllmascend4365_ascend_scheduler_mnbt.txt": "0.11.0",
+    "ok_llmd1269_nixl_kv_transfer_0171.cmd": "0.17.1",
+    "ok_vllmascend760_rope_scaling_085.cmd": "0.8.5",
+}
+# the check inputs not in class a: a word the alarm naming the cause must hold, and what argtrace lacks
+MISSING = {
+    "llmscaler687_offload_weights_before_quant.cmd": (
+        "VLLM_OFFLOAD_WEIGHTS_BEFORE_QUANT",
+        "PR001 is a note: no bundled release reads the variable (an Intel fork's), so nothing shows the "
+        "user meant an upstream setting",
+    ),
+    "lumi7_use_triton_flash_attn.cmd": (
+        "VLLM_USE_TRITON_FLASH_ATTN",
+        "nothing names the release: PR011 analyses 0.11.0, the newest that reads the variable, and names "
+        "0.11.2 and later only in a note",
+    ),
+    "nemorl1652_use_inductor_0120.cmd": (
+        "use_inductor",
+        "0.12.0's CompilationConfig field list is not bundled (converter data for 0.11.0 and 0.33.0 only)",
+    ),
+    "pr16691_model_option_serve.cmd": (
+        "--model",
+        "the build (main before 0.8.5) is no release, and check does not read which releases' "
+        "FlexibleArgumentParser.parse_args refuse `vllm serve --model` (why finds the raise site)",
+    ),
+    "pr41219_mode0_cudagraph_piecewise.cmd": (
+        "cudagraph_mode",
+        "the configuration's own rewrite of cudagraph_mode to NONE under mode 0 is read only by the "
+        "resolver (no environment on a new user's machine)",
+    ),
+    "vllm37886_rope_scaling_qwen3.cmd": (
+        "--rope-scaling",
+        "nothing names the release: 0.11.0 (analysed) accepts the flag; PA024 notes that 0.11.2 and later "
+        "refuse it",
+    ),
+}
+
+
+@functools.cache
+def _check(name: str) -> dict[str, Any]:
+    version = RELEASES.get(name)
+    return check_case(CASES, name, ("--framework-version", version) if version else ())
+
+
+@functools.cache
+def _why(name: str) -> dict[str, Any]:
+    return why_with_release(CASES, name, RELEASES)
+
+
+def check(name: str) -> dict[str, Any]:
+    """Each recorded launch is checked once; the tests read copies."""
+    return copy.deepcopy(_check(name))
+
+
+def command(*argv: str) -> dict[str, Any]:
+    result = run_cli(["check", "--format", "json", *argv])
+    assert result.stdout.startswith("{"), result.stderr
+    report: dict[str, Any] = result.json
+    return report
+
+
+def test_inventory_and_counts() -> None:
+    files = {p.name for p in CASES.iterdir()}
+    assert files == set(CLASSES) | set(CORRECT)
+    assert table_counts(CLASSES) == ([4, 5, 3, 0], [5, 4, 3, 0])
+
+
+def test_every_case_names_its_source() -> None:
+    assert unsourced(CASES) == []
+
+
+@pytest.mark.parametrize("name", CORRECT)
+def test_correct_launches_stay_clean(name: str) -> None:
+    assert shown_codes(check(name)) == []
+
+
+@pytest.mark.parametrize("name", missing_cases(MISSING))
+def test_the_cause_is_an_alarm(name: str) -> None:
+    word = MISSING[name][0]
+    assert any(word in f["message"] for f in alarms(check(name)))
+
+
+def test_the_missing_list_is_every_check_case_not_in_class_a() -> None:
+    checked = {n for n, (_, now) in CLASSES.items() if now != "a" and not n.endswith(".txt")}
+    assert set(MISSING) == checked
+
+
+def test_vllm27981_a_json_the_shell_split_around_a_variable() -> None:
+    """b -> a: the fix was "single-quote the JSON", which keeps $MAX_PIXELS as written; the word the blank
+    cut off (PA001 '1003520}') was a second error for the same missing quotes."""
+    report = check("vllm27981_mm_processor_kwargs_variable.sh")
+    assert [(f["code"], f["severity"]) for f in report["findings"] if f["severity"] != "info"] == [
+        ("PA011", "error")
+    ]
+    cause = finding(report, "PA011")
+    assert cause["fix"] == (
+        "the shell split the JSON at its blanks (2 words) and removed its double quotes: write it as one "
+        "word, in double quotes with the inner ones escaped, since it holds $MAX_PIXELS (single quotes would "
+        'keep it as written): "{\\"max_pixels\\": $MAX_PIXELS}"'
+    )
+    assert [(c["code"], c["message"][:40]) for c in cause["consequences"]] == [
+        ("PA001", "'1003520}' (after {max_pixels:) is not a")
+    ]
+
+
+def test_split_json_variants() -> None:
+    """Variants (not reports): no variable (single quotes, the JSON spelled out); a string value whose
+    quotes are gone too (no JSON to offer); a whole unquoted word keeps the rule's fix."""
+    plain = command("-c", 'vllm serve m --mm-processor-kwargs {"max_pixels": 1003520, "min_pixels": 3136}')
+    cause = finding(plain, "PA011")
+    assert cause["fix"] == (
+        "the shell split the JSON at its blanks (4 words) and removed its double quotes: write it as one "
+        'word in single quotes: \'{"max_pixels": 1003520, "min_pixels": 3136}\''
+    )
+    assert [c["code"] for c in cause["consequences"]] == ["PA001", "PA001", "PA001"]
+    spec = command("-c", 'vllm serve m --speculative-config {"method": "ngram", "num_speculative_tokens": 5}')
+    assert finding(spec, "PA011")["fix"] == (
+        "the shell split the JSON at its blanks (4 words) and removed its double quotes: write it as one "
+        "word in single quotes"
+    )
+    assert [f["code"] for f in alarms(spec)] == ["PA011", "PA001", "PA001", "PA001"]
+    assert all(f["code"] != "PA001" for f in spec["findings"])  # all three folded under PA011
+    whole = finding(check("vllm11652_mm_processor_kwargs_unquoted.cmd"), "PA011")
+    assert whole["fix"] == "single-quote the JSON so that the shell keeps its double quotes"
+
+
+def test_variables_a_release_no_longer_reads() -> None:
+    """Class a before the batch: PR001 names the releases that read the variable and the one that runs."""
+    moe = finding(check("minefield19_flashinfer_moe_backend.cmd"), "PR001")
+    assert moe["severity"] == "warning"
+    assert moe["message"].endswith("but not by vllm 0.26.0: the release ignores it")
+    profiler = finding(check("omni6519_torch_profiler_dir.cmd"), "PR001")
+    assert profiler["severity"] == "warning"
+    assert "0.15.1 but not by vllm 0.27.1" in profiler["message"]
+
+
+def test_why_on_vllm_ascends_batched_token_refusal() -> None:
+    """vllm-ascend's copy of the check: `why` finds vLLM's own SchedulerConfig site and its settings."""
+    first = _why("vllmascend4365_ascend_scheduler_mnbt.txt")["matches"][0]
+    assert first["function"] == "SchedulerConfig._verify_args"
+    assert [s["flag"] for s in first["settings"]][:2] == ["--max-num-batched-tokens", "--max-model-len"]
