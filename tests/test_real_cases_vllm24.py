@@ -40,15 +40,19 @@ CLASSES = {
     "nemorl1652_use_inductor_0120.cmd": ("c", "c"),
     "omni6519_torch_profiler_dir.cmd": ("a", "a"),
     "pr16691_model_option.txt": ("b", "b"),
-    "pr16691_model_option_serve.cmd": ("c", "c"),
+    "pr16691_model_option_serve.cmd": ("c", "b"),
     "pr41219_mode0_cudagraph_piecewise.cmd": ("c", "c"),
     "vllm11652_mm_processor_kwargs_unquoted.cmd": ("a", "a"),
+    "vllm15845_served_model_name_404.txt": ("a", "a"),
+    "vllm16395_kv_transfer_v1_fallback.txt": ("b", "a"),
     "vllm27981_mm_processor_kwargs_variable.sh": ("b", "a"),
     "vllm37886_rope_scaling_qwen3.cmd": ("b", "b"),
     "vllmascend4365_ascend_scheduler_mnbt.txt": ("a", "a"),
 }
 CORRECT = [
+    "ok_jetsonailab359_docker_vllm_0140.sh",
     "ok_llmd1269_nixl_kv_transfer_0171.cmd",
+    "ok_lmcache3809_served_model_name_kv_transfer.cmd",
     "ok_pr41219_mode3_full_and_piecewise.cmd",
     "ok_vllm37886_hf_overrides_rope_parameters.cmd",
     "ok_vllmascend15660_generation_config_vllm.sh",
@@ -82,8 +86,8 @@ MISSING = {
     ),
     "pr16691_model_option_serve.cmd": (
         "--model",
-        "the build (main before 0.8.5) is no release, and check does not read which releases' "
-        "FlexibleArgumentParser.parse_args refuse `vllm serve --model` (why finds the raise site)",
+        "the build (main before 0.8.5) is no release: PA056 is a note naming 0.6.6.post1-0.11.0, which stop "
+        "on it (0.33.0, analysed, moves the model to the positional)",
     ),
     "pr41219_mode0_cudagraph_piecewise.cmd": (
         "cudagraph_mode",
@@ -124,7 +128,7 @@ def command(*argv: str) -> dict[str, Any]:
 def test_inventory_and_counts() -> None:
     files = {p.name for p in CASES.iterdir()}
     assert files == set(CLASSES) | set(CORRECT)
-    assert table_counts(CLASSES) == ([4, 5, 3, 0], [5, 4, 3, 0])
+    assert table_counts(CLASSES) == ([5, 6, 3, 0], [7, 5, 2, 0])
 
 
 def test_every_case_names_its_source() -> None:
@@ -201,3 +205,63 @@ def test_why_on_vllm_ascends_batched_token_refusal() -> None:
     first = _why("vllmascend4365_ascend_scheduler_mnbt.txt")["matches"][0]
     assert first["function"] == "SchedulerConfig._verify_args"
     assert [s["flag"] for s in first["settings"]][:2] == ["--max-num-batched-tokens", "--max-model-len"]
+
+
+def test_pr16691_the_model_as_an_option_of_vllm_serve() -> None:
+    """c -> b: releases from 0.11.2 move `--model M` to the positional model, 0.6.6.post1-0.11.0 stop on it
+    (the schemas: FlexibleArgumentParser of vllm.utils with the serve rewrite, or a required model_tag);
+    nothing names the release of the report's build, so a note."""
+    note = finding(check("pr16691_model_option_serve.cmd"), "PA056")
+    assert note["severity"] == "info"
+    assert note["message"] == (
+        "`vllm serve --model mistralai/Mistral-7B-Instruct-v0.3`: vllm 0.33.0 moves "
+        "mistralai/Mistral-7B-Instruct-v0.3 to the positional model (with a warning that --model is "
+        "deprecated); vllm 0.6.6.post1-0.11.0 stop on --model itself (ValueError in "
+        'FlexibleArgumentParser.parse_args, or argparse\'s "the following arguments are required: model_tag")'
+    )
+    assert note["fix"] == "put the model right after `vllm serve` (`vllm serve M ...`)"
+
+
+def test_pa056_variants() -> None:
+    """Variants (not reports): a positional model and --model both (every release refuses: the moved model
+    leaves the written one over); a named release that stops (PA023 as before); the API server module,
+    whose --model is its own flag (no PA056)."""
+    both = command(
+        "--framework-version", "0.33.0", "-c", "vllm serve Qwen/Qwen3-8B --port 8000 --model Qwen/Qwen3-8B"
+    )
+    assert shown_codes(both) == [("PA056", "error"), ("PA001", "error")]
+    cause = finding(both, "PA056")
+    assert [c["code"] for c in cause["consequences"]] == ["PA001"]
+    assert cause["fix"] == "drop `--model Qwen/Qwen3-8B`: the positional word names the model"
+    old = command("--framework-version", "0.9.2", "-c", "vllm serve --model Qwen/Qwen3-8B")
+    assert shown_codes(old) == [("PA023", "error")]
+    module = command("-c", "python -m vllm.entrypoints.openai.api_server --model Qwen/Qwen3-8B")
+    assert "PA056" not in [f["code"] for f in module["findings"]]
+
+
+def test_vllm16395_a_feature_no_read_oracle_lists() -> None:
+    """b -> a: "--kv-transfer-config is not supported by the V1 Engine" came from a release before 0.8.5 (not
+    read); the read oracles (0.8.5.post1-0.11.0) have no test for the flag, so it is the setting and the fix
+    names the releases whose V1 engine takes it. A word that is no flag keeps the generic answer."""
+    first = _why("vllm16395_kv_transfer_v1_fallback.txt")["matches"][0]
+    assert first["function"] == "_raise_or_fallback"
+    assert [s["flag"] for s in first["settings"]] == ["--kv-transfer-config"]
+    assert first["fix"] == (
+        "the V1 engine of the release that logged this does not take --kv-transfer-config and sends the "
+        "launch back to V0; the V1 oracle of vllm 0.8.5.post1-0.11.0 (EngineArgs._is_v1_supported_oracle) "
+        "has no test for --kv-transfer-config: run one of those (or later), or drop --kv-transfer-config to "
+        "keep the V1 engine"
+    )
+    other = run_cli(
+        ["why", "--format", "json", "--no-such-flag is not supported by the V1 Engine. Falling back to V0."]
+    )
+    assert other.json["why"]["matches"][0]["fix"] == (
+        "logged unconditionally in _raise_or_fallback: avoid the call path that reaches it"
+    )
+
+
+def test_vllm15845_a_request_for_the_model_path_under_a_served_name() -> None:
+    """Class a before the batch: the 404 is the request's model name; the server answers to
+    --served-model-name."""
+    first = _why("vllm15845_served_model_name_404.txt")["matches"][0]
+    assert "the server accepts the values given with --served-model-name" in first["fix"]
