@@ -39,7 +39,7 @@ CLASSES = {
     "minefield19_flashinfer_moe_backend.cmd": ("a", "a"),
     "nemorl1652_use_inductor_0120.cmd": ("c", "c"),
     "omni6519_torch_profiler_dir.cmd": ("a", "a"),
-    "pr16691_model_option.txt": ("b", "b"),
+    "pr16691_model_option.txt": ("a", "a"),
     "pr16691_model_option_serve.cmd": ("c", "b"),
     "pr41219_mode0_cudagraph_piecewise.cmd": ("c", "c"),
     "vllm11652_mm_processor_kwargs_unquoted.cmd": ("a", "a"),
@@ -128,7 +128,7 @@ def command(*argv: str) -> dict[str, Any]:
 def test_inventory_and_counts() -> None:
     files = {p.name for p in CASES.iterdir()}
     assert files == set(CLASSES) | set(CORRECT)
-    assert table_counts(CLASSES) == ([5, 6, 3, 0], [7, 5, 2, 0])
+    assert table_counts(CLASSES) == ([6, 5, 3, 0], [8, 4, 2, 0])
 
 
 def test_every_case_names_its_source() -> None:
@@ -265,3 +265,80 @@ def test_vllm15845_a_request_for_the_model_path_under_a_served_name() -> None:
     --served-model-name."""
     first = _why("vllm15845_served_model_name_404.txt")["matches"][0]
     assert "the server accepts the values given with --served-model-name" in first["fix"]
+
+
+def test_a_json_key_the_configuration_rewrote_is_the_users_setting() -> None:
+    """vllm PR#41219 with the resolver (vLLM 0.33.0's own run, not a new user's machine): the write to
+    CompilationConfig.cudagraph_mode is the key the user gave through --compilation-config, so RS002 names
+    the change (FULL_AND_PIECEWISE -> FULL_DECODE_ONLY under mode 0). The recorder's write, as it gave it
+    for `vllm serve Qwen/Qwen3-32B --compilation-config '{"mode": 0, "cudagraph_mode":
+    "FULL_AND_PIECEWISE"}'`, is replayed here; a field no flag key gave keeps its class name."""
+    from argtrace.layers.resolution import _fold
+    from argtrace.model import LayerResult, Observation
+    from argtrace.rules import resolution as rules
+
+    parser = LayerResult()
+    parser.intended = {
+        "compilation_config.cudagraph_mode": "FULL_AND_PIECEWISE",
+        "compilation_config.mode": 0,
+    }
+    parser.observations = {
+        name: ("--compilation-config", [Observation("parser", value)])
+        for name, value in parser.intended.items()
+    }
+    write = {
+        "owner": "CompilationConfig",
+        "old": "FULL_AND_PIECEWISE",
+        "at": "vllm/config/vllm.py:1146",
+        "by": "VllmConfig._normalize_piecewise_cudagraph_mode",
+        "seq": 1,
+    }
+    data = {
+        "status": "ok",
+        "writes": [
+            {**write, "field": "cudagraph_mode", "new": "FULL_DECODE_ONLY"},
+            {**write, "field": "max_cudagraph_capture_size", "old": None, "new": 512},
+        ],
+    }
+    result = LayerResult()
+    result.sections["resolution"] = {}
+    _fold(result, data, dict(parser.intended), parser, {}, {}, "vllm", "0.33.0", rules, "")
+    assert set(result.observations) == {
+        "compilation_config.cudagraph_mode",
+        "CompilationConfig.max_cudagraph_capture_size",
+    }
+    changed = [f for f in result.findings if f.code == "RS002"]
+    assert [(f.setting, f.severity) for f in changed] == [("compilation_config.cudagraph_mode", "warning")]
+    assert changed[0].message == (
+        "compilation_config.cudagraph_mode: the user set 'FULL_AND_PIECEWISE'; "
+        "VllmConfig._normalize_piecewise_cudagraph_mode (vllm/config/vllm.py:1146) changed it to "
+        "'FULL_DECODE_ONLY'"
+    )
+
+
+def test_a_json_flag_the_configuration_only_added_keys_to_is_unchanged() -> None:
+    """A correct launch with the resolver (the seed's vLLM launch, `--speculative-config '{"method": "mtp",
+    "num_speculative_tokens": 3}'` on 0.33.0): the resolved object keeps both keys and gains the target
+    model's configuration. That was an RS002 warning ("changed it to {...}"); no key the user gave
+    changed, so none now. A given key at another value still is one."""
+    from argtrace.layers.resolution import _fold
+    from argtrace.model import LayerResult, Observation
+    from argtrace.rules import resolution as rules
+
+    given = {"method": "mtp", "num_speculative_tokens": 3}
+    for resolved, expected in (
+        ({**given, "target_model_config": {"max_model_len": 32768}}, []),
+        ({**given, "num_speculative_tokens": 1}, ["speculative_config"]),
+    ):
+        parser = LayerResult()
+        parser.intended = {"speculative_config": given}
+        parser.observations = {"speculative_config": ("--speculative-config", [Observation("parser", given)])}
+        data = {
+            "status": "ok",
+            "final": {"speculative_config": resolved},
+            "parsed": {"speculative_config": given},
+        }
+        result = LayerResult()
+        result.sections["resolution"] = {}
+        _fold(result, data, {"speculative_config": given}, parser, {}, {}, "vllm", "0.33.0", rules, "")
+        assert [f.setting for f in result.findings if f.code == "RS002"] == expected
