@@ -65,6 +65,15 @@ two messages read); a finding no rule links stays a cause of its own. The links:
     setting the shell observed at the brace word: ``--preferred-sampling-params {"temperature":0.7,...}``
     gives the flag ``temperature:0.7``, "invalid json.loads value", sglang#15665), in the same launch:
     quoting the word removes them all (the guide of gongjiyun's "wrong example", batch cases12).
+``split-json``
+    An unquoted JSON that the shell split at its blanks and took the double quotes from (PA011 whose fix
+    says so: ``--mm-processor-kwargs {"max_pixels": $MAX_PIXELS}`` gives the flag ``{max_pixels:``)
+    explains the parser's refusal of the words its blanks cut off (PA001 "'1003520}' (after {max_pixels:)
+    is not a value of any flag"), each after the one before, in the same server start: one word to quote.
+``model-written-twice``
+    ``vllm serve M ... --model M2`` (PA056 as an error: the release moves M2 to the positional model)
+    explains the parser's refusal of the positional written first (PA001 "'M' (after M2) is not a value of
+    any flag"), in the same server start: one model too many.
 ``one-plugin``
     Flags of one plugin the parser refuses (PA001 "--omni is not a vllm 0.16.0 flag: it is vllm-omni's
     (...)"), with the same fix (install the plugin's matching release), in the same launch: the first is
@@ -637,6 +646,50 @@ def _brace_expansion(links: _Links, report: Report) -> None:
                 links.link(j, i)
 
 
+# PA011's fix when the shell split an unquoted JSON at its blanks (parser/json_values.py split_json_fix)
+_SPLIT_JSON = re.compile(r"^the shell split the JSON at its blanks \((\d+) words\)")
+_CONVERTED = re.compile(r"Value (.*?) cannot be converted")
+
+
+def _split_json(links: _Links, report: Report) -> None:
+    findings = links.findings
+    for i, cause in enumerate(findings):
+        split = _SPLIT_JSON.match(cause.fix or "") if cause.code == "PA011" else None
+        value = _CONVERTED.search(cause.message) if split is not None else None
+        if split is None or value is None:
+            continue
+        # the words after the flag's value that the JSON's blanks cut off: each refused after the one before
+        after, left = value.group(1), int(split.group(1)) - 1
+        while left > 0:
+            for j, f in enumerate(findings):
+                m = _REFUSED.match(f.message) if f.code == "PA001" else None
+                same = (f.launch, f.server) == (cause.launch, cause.server)
+                if m is not None and same and m.group(2) == after:
+                    links.link(j, i)
+                    after = m.group(1)
+                    break
+            else:
+                break
+            left -= 1
+
+
+# PA056 when `vllm serve M ... --model M2` leaves the positional written first over (frameworks/vllm.py)
+_LEFT_OVER_MODEL = re.compile(r"so the model written first, '((?:[^'\\]|\\.)*)', is left over")
+
+
+def _model_written_twice(links: _Links, report: Report) -> None:
+    findings = links.findings
+    for i, cause in enumerate(findings):
+        left = _LEFT_OVER_MODEL.search(cause.message) if cause.code == "PA056" else None
+        if left is None:
+            continue
+        for j, f in enumerate(findings):
+            m = _REFUSED.match(f.message) if f.code == "PA001" else None
+            same = (f.launch, f.server) == (cause.launch, cause.server)
+            if m is not None and same and m.group(1) == left.group(1):
+                links.link(j, i)
+
+
 def _one_plugin(links: _Links, report: Report) -> None:
     findings = links.findings
     first: dict[tuple[int | None, str, str | None], int] = {}
@@ -698,6 +751,8 @@ RULES: tuple[Callable[[_Links, Report], None], ...] = (
     _one_word_carrier,
     _stripped_quotes,
     _brace_expansion,
+    _split_json,
+    _model_written_twice,
     _one_plugin,
     _too_few_gpus,
     _taken_slot,

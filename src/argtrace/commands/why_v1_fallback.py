@@ -46,6 +46,7 @@ def add_v1_fallback_cause(groups: list[dict[str, Any]], text: str, version: str 
             if _pattern(entry.feature).match(feature):
                 found[release] = entry
     if not found:
+        _unlisted_flag(first, feature)
         return
     release = version if version in found else sorted(found, key=list(data.releases()).index)[-1]
     entry = found[release]
@@ -66,3 +67,28 @@ def add_v1_fallback_cause(groups: list[dict[str, Any]], text: str, version: str 
         first["settings"] = [
             {"name": f, "flag": "--" + f.replace("_", "-"), "framework": "vllm"} for f in flags
         ]
+
+
+def _unlisted_flag(first: dict[str, Any], feature: str) -> None:
+    """A feature that is a flag none of the read releases' oracles lists (vllm#16395: "--kv-transfer-config
+    is not supported by the V1 Engine", logged by a release before 0.8.5.post1, whose V1 engine had no KV
+    connector yet): the release that logged it is not read, but the flag is the setting, and the read
+    releases' V1 engine takes it (their oracle has no test for it)."""
+    from argtrace.frameworks import vllm_engine_overrides as data
+    from argtrace.frameworks.schema import load_schema
+    from argtrace.layers.engine_overrides import _span
+
+    flag = feature.split()[0].split("=")[0] if feature.startswith("--") else ""
+    read = [r for r in data.releases() if data.v1_fallbacks(r)]
+    if not flag or not read:
+        return
+    taking = [r for r in read if load_schema("vllm", r).option(flag) is not None]
+    if not taking:
+        return
+    name = flag.lstrip("-").replace("-", "_")
+    first["fix"] = (
+        f"the V1 engine of the release that logged this does not take {flag} and sends the launch back to "
+        f"V0; the V1 oracle of vllm {_span(taking)} (EngineArgs._is_v1_supported_oracle) has no test for "
+        f"{flag}: run one of those (or later), or drop {flag} to keep the V1 engine"
+    )
+    first["settings"] = [{"name": name, "flag": flag, "framework": "vllm"}]

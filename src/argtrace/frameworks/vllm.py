@@ -101,7 +101,10 @@ def prepare_argv(server: ServerCommand, schema: Schema) -> PreparedArgv:
         _refuse_model_option(args, server, out)
         stopped, out.fatal = out.fatal, None
     elif serve and _enabled(schema, "serve_model_option"):
+        given, written = len(out.notes), args
         args = _move_model_option(args, out)
+        if len(out.notes) > given:
+            _model_option_note(server, schema, written, args, out)
         if out.fatal:
             return _first_stop(out, stopped)
         # `--served-model-name` with no positional model raises before the rewrites below, as the legacy
@@ -275,6 +278,70 @@ def _move_model_option(args: list[ArgToken], out: PreparedArgv) -> list[ArgToken
             out.notes.append("vllm serve: --model is moved to the positional model (deprecated spelling)")
             return [args[0], model, *args[1:idx], *args[rest:]]
     return args
+
+
+def serve_model_option_refused() -> tuple[str, ...]:
+    """The bundled releases whose `vllm serve` stops on ``--model M`` given without a positional model,
+    read from their schemas: a FlexibleArgumentParser of ``vllm.utils`` that refuses the option
+    (``_refuse_model_option``, 0.8.5.post1-0.11.0), or a `serve` whose positional model_tag is required
+    (0.6.6.post1-0.7.3: argparse stops first)."""
+    from argtrace.frameworks.schema import all_schemas
+
+    out = []
+    for schema in all_schemas(NAME):
+        tag = next((p for p in schema.positionals if p.dest == "model_tag"), None)
+        refuses = _legacy(schema) and _enabled(schema, "serve_model_option")
+        if refuses or (tag is not None and tag.nargs is None):
+            out.append(schema.version)
+    return tuple(out)
+
+
+def _model_option_note(
+    server: ServerCommand, schema: Schema, written: list[ArgToken], moved: list[ArgToken], out: PreparedArgv
+) -> None:
+    """PA056: `vllm serve --model M` on a release that moves M to the positional (with a warning), and the
+    releases that stop on it instead; an error when a positional model was written too, which the move
+    leaves over as a word no flag takes (every release refuses the launch then)."""
+    from argtrace.frameworks.release import describe_releases
+    from argtrace.frameworks.schema import bundled_versions
+    from argtrace.redact import redact_text
+    from argtrace.rules import parser as rules
+
+    refused = serve_model_option_refused()
+    span = describe_releases(refused, bundled_versions(NAME, include_user=False)) if refused else ""
+    model = redact_text(moved[1].text or "M") if len(moved) > 1 else "M"
+    first = written[1].text if len(written) > 1 else None
+    older = (
+        f"; vllm {span} stop on --model itself (ValueError in FlexibleArgumentParser.parse_args, or "
+        'argparse\'s "the following arguments are required: model_tag")'
+        if span
+        else ""
+    )
+    if first is not None and not first.startswith("-"):
+        shown = redact_text(first)
+        out.findings.append(
+            rules.PA_SERVE_MODEL_OPTION.finding(
+                f"`vllm serve {shown} ... --model {model}`: {schema.label} moves {model} to the positional "
+                f"model, so the model written first, '{shown}', is left over (\"unrecognized arguments\", "
+                f"exit 2){older}",
+                at=server.at,
+                setting="model",
+                severity="error",
+                fix=f"drop `--model {model}`: the positional word names the model"
+                + ("" if first == moved[1].text else f" (keep the one you mean: '{shown}' or '{model}')"),
+            )
+        )
+        return
+    if not span:
+        return
+    out.findings.append(
+        rules.PA_SERVE_MODEL_OPTION.finding(
+            f"`vllm serve --model {model}`: {schema.label} moves {model} to the positional model (with a "
+            f"warning that --model is deprecated){older}",
+            at=server.at,
+            setting="model",
+        )
+    )
 
 
 def _check_served_model_name(args: list[ArgToken], server: ServerCommand, out: PreparedArgv) -> None:

@@ -92,3 +92,15 @@ def derived_field(version: str | None, read: str, function: str = "") -> Derived
         at=str(found["at"]),
         release=release,
     )
+
+
+def config_attribute(version: str | None, owner: str) -> str | None:
+    """The VllmConfig attribute that holds a configuration class (``CompilationConfig`` ->
+    ``compilation_config``) in the release read, or None: a write to ``CompilationConfig.cudagraph_mode``
+    is a write to the key ``cudagraph_mode`` of the flag ``--compilation-config``."""
+    release = _release(version)
+    if release is None:
+        return None
+    attrs: dict[str, str] = _table()[release].get("attrs") or {}
+    named = [attr for attr, cls in attrs.items() if cls == owner]
+    return named[0] if len(named) == 1 else None

@@ -576,10 +576,11 @@ def _fold(
                 return str(entry["message"])[:500]
         return None
 
+    given = set(parser_result.intended) if parser_result is not None else set()
     for w in writes:
         name = w["field"]
         if w.get("owner") not in (None, "ServerArgs", "EngineArgs") and name not in parsed_by_recorder:
-            name = f"{w['owner']}.{name}"
+            name = _config_key(framework, version, str(w["owner"]), name, given) or f"{w['owner']}.{name}"
         detail: dict[str, Any] = {"old": _unmap(w.get("old"), back)}
         if w.get("noop"):
             detail["noop"] = True
@@ -640,6 +641,31 @@ def _fold(
             )
         result.observations[name] = (flags.get(name), obs)
     _findings(result, data, history, parsed, parser_result, framework, version, rules, back, flags)
+
+
+def _keeps_given_keys(given: Any, resolved: Any) -> bool:
+    """True when a JSON flag's object comes out of resolution with every key the user gave at the value
+    given, the framework having added only keys of its own (vLLM 0.33.0's speculative_config gains
+    target_model_config and the draft's settings): no value the user wrote changed. A key the
+    configuration rewrote is reported on its own (``_config_key``)."""
+    if not isinstance(given, Mapping) or not isinstance(resolved, Mapping) or not given:
+        return False
+    return all(key in resolved and resolved[key] == value for key, value in given.items())
+
+
+def _config_key(framework: str, version: str | None, owner: str, field: str, given: set[str]) -> str | None:
+    """A write to a vLLM configuration object's field, as the key of the JSON flag the user gave it through
+    (``CompilationConfig.cudagraph_mode`` is ``compilation_config.cudagraph_mode``, the parser's name for
+    ``--compilation-config '{"cudagraph_mode": ...}'``), so that the value the user wrote and the one the
+    configuration set are one setting's history (RS002: vLLM 0.33.0 turns FULL_AND_PIECEWISE into
+    FULL_DECODE_ONLY under mode 0, vllm PR#41219); None for a field the user did not give."""
+    if framework != "vllm":
+        return None
+    from argtrace.frameworks.vllm_config_fields import config_attribute
+
+    attr = config_attribute(version, owner)
+    key = f"{attr}.{field}" if attr else None
+    return key if key in given else None
 
 
 def _findings(
@@ -747,7 +773,9 @@ def _findings(
         if not changed:
             continue
         last = changed[-1]
-        if last.value == parsed.get(name, intended[name]):
+        if last.value == parsed.get(name, intended[name]) or _keeps_given_keys(
+            parsed.get(name, intended[name]), last.value
+        ):
             continue
         # A rewrite that maps given values of the setting itself (``if self.x == "NEXTN": self.x = "EAGLE"``)
         # is the framework normalising an alias, whatever else is configured: worth knowing, not a warning.

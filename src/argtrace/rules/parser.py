@@ -341,6 +341,24 @@ PA_SERVE_MODEL_PATH = Rule(
     correct=_c("sglang serve --model-path /m --port 30000"),
 )
 
+PA_SERVE_MODEL_OPTION = Rule(
+    code="PA056",
+    layer="parser",
+    severity="info",
+    title="`vllm serve --model M`: moved to the positional here, refused by older releases",
+    rationale="From 0.11.2 `FlexibleArgumentParser.parse_args` (vllm/utils/argparse_utils.py) moves the "
+    "value of `--model` after `vllm serve` to the front as the positional model, with a warning that the "
+    'option is deprecated; 0.8.5.post1-0.11.0 raise ValueError instead ("you should provide the model as a '
+    'positional argument"), and 0.6.6.post1-0.7.3 require the positional model_tag, so argparse stops '
+    "(exit 2). Which release runs decides whether the launch starts; the positional form starts on all of "
+    "them (vllm PR#16691: `vllm serve --model mistralai/Mistral-7B-Instruct-v0.3` stopped on main before "
+    "0.8.5). With a positional model written too, the moved one takes its place and the written one is "
+    "left over: every release refuses the launch (an error then).",
+    fix="put the model right after `vllm serve` (`vllm serve M ...`)",
+    example=_c("vllm serve --model Qwen/Qwen3-8B --port 8000", _VL),
+    correct=_c("vllm serve Qwen/Qwen3-8B --port 8000", _VL),
+)
+
 PA_REMOVED_LATER = Rule(
     code="PA024",
     layer="parser",

@@ -74,6 +74,10 @@ class ParseContext:
     def tok(self, i: int | None) -> ArgToken | None:
         return self.tokens[i] if i is not None and 0 <= i < len(self.tokens) else None
 
+    def word(self, i: int | None) -> Word | None:
+        """The script word token ``i`` came from (its text and the expansion that made it), if any."""
+        return _word(self.server, self.tok(i))
+
     def secret_word(self, i: int | None) -> bool:
         """True when the word at token ``i`` is a credential: the value after --api-key and the like."""
         prev = self.tok(i - 1) if i is not None and i > 0 else None

@@ -25,6 +25,7 @@ from argtrace.layers.parser.json_values import (
     json_duplicates,
     json_string,
     json_value_fix,
+    split_json_fix,
 )
 from argtrace.layers.parser.recording import Event
 from argtrace.layers.parser.settings import intended
@@ -229,7 +230,11 @@ def flag_findings(ctx: ParseContext, events: list[Event]) -> None:
                     else rules.PA_INVALID_VALUE
                 )
                 fix = (
-                    (config_mapping_fix(ctx, ev) or json_value_fix(ev.raw[-1], message))
+                    (
+                        config_mapping_fix(ctx, ev)
+                        or split_json_fix(ctx, ev)
+                        or json_value_fix(ev.raw[-1], message)
+                    )
                     if rule is rules.PA_INVALID_JSON and ev.raw
                     else _one_word_per_value(spec, schema, ev.raw, message)
                 )

@@ -226,6 +226,59 @@ def config_mapping_fix(ctx: ParseContext, ev: Event) -> str | None:
     )
 
 
+def _depth(text: str) -> int:
+    """How many JSON brackets ``text`` opens and leaves open (negative when it closes more)."""
+    return sum(text.count(c) for c in "{[") - sum(text.count(c) for c in "}]")
+
+
+def split_json_fix(ctx: ParseContext, ev: Event) -> str | None:
+    """The fix of a JSON flag's refusal of a word that opens a JSON object the next words close: the shell
+    split an unquoted JSON at its blanks and removed its double quotes (``--mm-processor-kwargs
+    {"max_pixels": $MAX_PIXELS}`` gives the flag ``{max_pixels:`` and leaves ``1003520}`` over, vllm#27981).
+    The JSON must be one quoted word; when it holds a variable, single quotes would keep ``$NAME`` as
+    written, so the fix is double quotes with the inner ones escaped. None when the value is whole."""
+    last = ev.value_toks[-1] if ev.value_toks else None
+    tok = ctx.tok(last)
+    if last is None or tok is None or not tok.text or tok.text[:1] not in "{[" or _depth(tok.text) <= 0:
+        return None
+    written: list[str] = []
+    depth, i = 0, last
+    while True:
+        part = ctx.tok(i)
+        if part is None or part.text is None or (i > last and part.text.startswith("--")):
+            return None
+        word = ctx.word(i)
+        expansion = word.origin.expansion if word is not None else None
+        written.append(expansion if expansion and expansion != "literal" and "$" in expansion else part.text)
+        depth += _depth(part.text)
+        if depth <= 0:
+            break
+        i += 1
+    if depth < 0:
+        return None
+    source = " ".join(written)
+    names = sorted(set(re.findall(r"\$\{?([A-Za-z_]\w*)", source)))
+    # the keys the shell took the double quotes from, quoted again (values are kept as written)
+    shaped = re.sub(r"([{,]\s*)([A-Za-z_][\w.-]*)(\s*:)", r'\1"\2"\3', source)
+    try:
+        safe_json.loads(re.sub(r"\$(?:\{[A-Za-z_]\w*\}|[A-Za-z_]\w*)", "0", shaped) if names else shaped)
+    except ValueError:
+        shaped = ""
+    count = f"{i - last + 1} words"
+    if names:
+        variables = ", ".join("$" + n for n in names)
+        form = '"' + shaped.replace("\\", "\\\\").replace('"', '\\"') + '"' if shaped else None
+        return (
+            f"the shell split the JSON at its blanks ({count}) and removed its double quotes: write it as "
+            f"one word, in double quotes with the inner ones escaped, since it holds {variables} (single "
+            "quotes would keep it as written)" + (f": {form}" if form else "")
+        )
+    return (
+        f"the shell split the JSON at its blanks ({count}) and removed its double quotes: write it as one "
+        "word in single quotes" + (f": '{shaped}'" if shaped else "")
+    )
+
+
 def _python_literal(value: str) -> Any:
     """The dict or list a Python literal that is not JSON spells (single-quoted strings, True/None); None
     for anything else."""

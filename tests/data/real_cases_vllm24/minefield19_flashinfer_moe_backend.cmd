@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/Blackwellboy/model-serving-minefield/issues/19 (2026-07-31, image vllm/vllm-openai:v0.26.0: "VLLM_FLASHINFER_MOE_BACKEND rejected as unknown on vLLM 0.26 ... config looked active, engine silently ignored it"; "var present: WARNING [envs.py:2096] Unknown vLLM environment variable detected: VLLM_FLASHINFER_MOE_BACKEND")
+VLLM_FLASHINFER_MOE_BACKEND=throughput vllm serve Qwen/Qwen3.5-122B-A10B

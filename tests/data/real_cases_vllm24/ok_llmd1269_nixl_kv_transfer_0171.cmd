@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/llm-d/llm-d/issues/1269 (2026-04-27: "works in upstream vllm/vllm-openai:v0.17.1"; the non-default args its log prints: model, max_model_len 32000, block_size 128, kv_transfer_config NixlConnector kv_both, disable_uvicorn_access_log)
+vllm serve Qwen/Qwen3-32B-FP8 --max-model-len 32000 --block-size 128 --kv-transfer-config '{"kv_connector":"NixlConnector","kv_role":"kv_both"}' --disable-uvicorn-access-log

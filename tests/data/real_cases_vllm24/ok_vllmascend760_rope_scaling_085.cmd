@@ -1,0 +1,2 @@
+# https://github.com/vllm-project/vllm-ascend/issues/760 (2025-05-06, vllm 0.8.5 as the linked #1024 names: "--rope-scaling ... --max-model-len 131072 / Extend qwen3 context length from 32768 to 131072"; the maintainers: "I tested the yarn rope scaling feature ... both ran well"; model as their test's)
+vllm serve Qwen/Qwen3-14B --rope-scaling '{"rope_type":"yarn","factor":4.0,"original_max_position_embeddings":32768}' --max-model-len 131072

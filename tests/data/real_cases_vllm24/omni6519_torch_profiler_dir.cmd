@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm-omni/pull/6519 (2026-08-23: "VLLM_TORCH_PROFILER_DIR has zero occurrences in the vllm repo and is gone from envs.py at v0.27.0 ... removed in vLLM v0.16.0 when profiling moved to ProfilerConfig, and points at --profiler-config"; "the reporter was setting a variable vLLM had already removed")
+VLLM_TORCH_PROFILER_DIR=./vllm_profile vllm serve Qwen/Qwen2.5-Omni-7B

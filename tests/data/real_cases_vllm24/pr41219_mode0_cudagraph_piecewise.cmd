@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/pull/41219 (2026-04-29: "When a user explicitly sets cudagraph_mode=PIECEWISE (or FULL_AND_PIECEWISE) together with mode=NONE, vLLM currently silently disables CUDA graphs ... the explicit graph setting is lost"; the PR's DeepSeek-V4-Flash-FP8 TP=4 setting "in circulation as a workaround")
+vllm serve deepseek-ai/DeepSeek-V4-Flash-FP8 -tp 4 --compilation-config '{"mode": 0, "cudagraph_mode": "FULL_AND_PIECEWISE"}'

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/issues/11652 (comment of 2025-01-02: "api_server.py error argument --mm_processor_kwargs invalid loads value max_pixels:798"; the commenter's command, its last flag cut in the quote and completed as --trust-remote-code)
+python -m vllm.entrypoints.openai.api_server --host 0.0.0.0 --port 8088 --model /app/qwen2vl-7b --tensor-parrallel 1 --gpu-memory-utilization 0.95 --served-model-name qwen2vl-7b --mm_processor_kwargs {"max_pixels":798} --trust-remote-code
