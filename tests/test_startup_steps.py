@@ -387,6 +387,9 @@ def test_rs023_regression_generation_config_sets_sampling_defaults(tmp_path: Pat
 
 
 # ------------------------------------------------------------------ the framework's own code
+# In the order of the resolver hosts they use (resolver/hosts.py: one per release, script and whole
+# environment; a worker keeps 4, the least recently used stopped): 0.5.10.post1's, then 0.5.23's, then the
+# launches that set NCCL_CUMEM_ENABLE. So no host starts twice (8 hosts; 10 in the order of the topics).
 
 
 @pytest.mark.frameworks
@@ -499,44 +502,6 @@ def test_sglang_0_5_10_nested_override_replaces_the_text_config() -> None:
     assert "RS001" in codes(report)
 
 
-@pytest.mark.frameworks
-@needs("sglang", "0.5.23")
-def test_sglang_0_5_23_check_server_args_is_the_validation_hook() -> None:
-    """From 0.5.19 ``check_server_args`` delegates to arg_groups/validation_hook.py; not in the bundled
-    index at that line, its condition is read from the installed source."""
-    report = check(
-        "0.5.23",
-        "python3 -m sglang.launch_server --model-path /m --chunked-prefill-size 1000 --page-size 64",
-        "sglang",
-        "h100",
-    )
-    res = report["resolution"]
-    assert res["status"] == "raised"
-    assert res["at"] == "sglang/srt/arg_groups/validation_hook.py:244"
-    assert res["condition_fields"] == ["chunked_prefill_size", "disaggregation_mode", "page_size"]
-    assert [(s["name"], s["status"]) for s in res["steps"]] == [
-        ("resolve_once", "ran"),
-        ("set_envs_and_config", "ran"),
-        ("check_server_args", "raised"),
-        ("resolve_auto_parsers", "not_reached"),
-        ("model_config", "not_reached"),
-    ]
-    assert step(report, "check_server_args")["called_at"] == "sglang/srt/entrypoints/engine.py:1165"
-    (rs001,) = [f for f in report["findings"] if f["code"] == "RS001"]  # one raise, one finding
-    assert rs001["setting"] == "chunked_prefill_size"
-    read = {e["text"].split(" = ")[0] for e in rs001["evidence"] if e["text"].startswith("reads ")}
-    assert read == {"reads page_size", "reads disaggregation_mode"}
-    ok = check(
-        "0.5.23",
-        "python3 -m sglang.launch_server --model-path /m --chunked-prefill-size 1024 --page-size 64",
-        "sglang",
-        "h100",
-    )
-    assert ok["resolution"]["status"] == "ok", ok["resolution"]
-    assert [s["status"] for s in ok["resolution"]["steps"]] == ["ran", "ran", "ran", "ran", "ran"]
-    assert step(ok, "model_config")["detail"]["context_len"] == 262144
-
-
 def _cross_check(version: str, argv: list[str]) -> dict[str, Any]:
     """The recorder's effective values against the ``server_args=`` line the launcher logs for the same
     argv, which it logs after check_server_args: the start-up steps change nothing it prints."""
@@ -585,6 +550,58 @@ def test_cross_check_0_5_10_after_check_server_args_and_model_config() -> None:
             "extra_buffer",
         ],
     )
+
+
+@pytest.mark.frameworks
+@needs("sglang", "0.5.23")
+def test_sglang_0_5_23_check_server_args_is_the_validation_hook() -> None:
+    """From 0.5.19 ``check_server_args`` delegates to arg_groups/validation_hook.py; not in the bundled
+    index at that line, its condition is read from the installed source."""
+    report = check(
+        "0.5.23",
+        "python3 -m sglang.launch_server --model-path /m --chunked-prefill-size 1000 --page-size 64",
+        "sglang",
+        "h100",
+    )
+    res = report["resolution"]
+    assert res["status"] == "raised"
+    assert res["at"] == "sglang/srt/arg_groups/validation_hook.py:244"
+    assert res["condition_fields"] == ["chunked_prefill_size", "disaggregation_mode", "page_size"]
+    assert [(s["name"], s["status"]) for s in res["steps"]] == [
+        ("resolve_once", "ran"),
+        ("set_envs_and_config", "ran"),
+        ("check_server_args", "raised"),
+        ("resolve_auto_parsers", "not_reached"),
+        ("model_config", "not_reached"),
+    ]
+    assert step(report, "check_server_args")["called_at"] == "sglang/srt/entrypoints/engine.py:1165"
+    (rs001,) = [f for f in report["findings"] if f["code"] == "RS001"]  # one raise, one finding
+    assert rs001["setting"] == "chunked_prefill_size"
+    read = {e["text"].split(" = ")[0] for e in rs001["evidence"] if e["text"].startswith("reads ")}
+    assert read == {"reads page_size", "reads disaggregation_mode"}
+    ok = check(
+        "0.5.23",
+        "python3 -m sglang.launch_server --model-path /m --chunked-prefill-size 1024 --page-size 64",
+        "sglang",
+        "h100",
+    )
+    assert ok["resolution"]["status"] == "ok", ok["resolution"]
+    assert [s["status"] for s in ok["resolution"]["steps"]] == ["ran", "ran", "ran", "ran", "ran"]
+    assert step(ok, "model_config")["detail"]["context_len"] == 262144
+
+
+@pytest.mark.frameworks
+@needs("sglang", "0.5.23")
+def test_sglang_auto_parser_detection_needs_the_tokenizer_files() -> None:
+    report = check(
+        "0.5.23", "python3 -m sglang.launch_server --model-path /m --tool-call-parser auto", "sglang", "h100"
+    )
+    assert report["resolution"]["status"] == "ok"
+    auto = step(report, "resolve_auto_parsers")
+    assert auto["status"] == "skipped"
+    assert auto["reason"].startswith("--tool-call-parser auto loads the tokenizer, and ")
+    assert auto["reason"].endswith(" holds no tokenizer files here")
+    assert auto["called_at"] == "sglang/srt/entrypoints/engine.py:1169"
 
 
 @pytest.mark.frameworks
@@ -641,20 +658,6 @@ def test_sglang_set_envs_and_config_replaces_the_launchs_nccl_cumem_value(versio
     kept = check(version, command.replace(" --enable-symm-mem", ""), "sglang", "h100")
     assert [w for w in kept["resolution"]["env_writes"] if w["step"] == "set_envs_and_config"] == []
     assert not [f for f in kept["findings"] if f["code"] == "RS006" and f["setting"] == "NCCL_CUMEM_ENABLE"]
-
-
-@pytest.mark.frameworks
-@needs("sglang", "0.5.23")
-def test_sglang_auto_parser_detection_needs_the_tokenizer_files() -> None:
-    report = check(
-        "0.5.23", "python3 -m sglang.launch_server --model-path /m --tool-call-parser auto", "sglang", "h100"
-    )
-    assert report["resolution"]["status"] == "ok"
-    auto = step(report, "resolve_auto_parsers")
-    assert auto["status"] == "skipped"
-    assert auto["reason"].startswith("--tool-call-parser auto loads the tokenizer, and ")
-    assert auto["reason"].endswith(" holds no tokenizer files here")
-    assert auto["called_at"] == "sglang/srt/entrypoints/engine.py:1169"
 
 
 def test_vllm_parser_plugins_are_never_imported(tmp_path: Path) -> None:
