@@ -389,7 +389,7 @@ def test_rs023_regression_generation_config_sets_sampling_defaults(tmp_path: Pat
 # ------------------------------------------------------------------ the framework's own code
 # In the order of the resolver hosts they use (resolver/hosts.py: one per release, script and whole
 # environment; a worker keeps 4, the least recently used stopped): 0.5.10.post1's, then 0.5.23's, then the
-# launches that set NCCL_CUMEM_ENABLE. So no host starts twice (8 hosts; 10 in the order of the topics).
+# launches that set NCCL_CUMEM_ENABLE. So no host starts twice (6 hosts; 8 in the order of the topics).
 
 
 @pytest.mark.frameworks
