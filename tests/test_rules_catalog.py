@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 import pytest
@@ -16,15 +17,45 @@ from tests.needs import unmet
 RULES = all_rules()
 
 
-def run_example(example: Example, tmp_path: Path) -> list[str]:
+def _resolves(example: Example) -> bool:
+    """A ``check`` that may run the framework's code in a resolver environment (it names a model config)."""
+    return (
+        tuple(example.argv[:1]) == ("check",)
+        and "--model-config" in example.argv
+        and "--no-resolve" not in example.argv
+    )
+
+
+def _example_dir(example: Example, tmp_path: Path, shared: Path) -> Path:
+    """Where the example's files are written and the CLI runs. A resolving example runs in one directory per
+    set of files, shared by the examples that write the same files: the launch's working directory is in the
+    resolver's environment (``PWD``), and a resolver host serves only an equal environment
+    (resolver/hosts.py), so a directory of its own per test started a host per resolution (9-10 s of import
+    each). Same files, same directory: the examples' runs share the module's hosts (and the suite's
+    resolution cache answers a request already resolved), as a user's checks in one directory would."""
+    if not _resolves(example):
+        return tmp_path
+    files = example.written_files()
+    digest = hashlib.sha256(repr(sorted((k, v) for k, v in files.items())).encode()).hexdigest()[:16]
+    return shared / digest
+
+
+@pytest.fixture(scope="module")
+def shared_dirs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("resolving-examples")
+
+
+def run_example(example: Example, tmp_path: Path, shared: Path | None = None) -> list[str]:
     missing = unmet(example.needs)
     if missing:
         pytest.skip(f"needs {', '.join(missing)}")
+    where = tmp_path if shared is None else _example_dir(example, tmp_path, shared)
+    where.mkdir(parents=True, exist_ok=True)
     # Servers and processes an example needs run for its duration; {url}/{pid} in argv name them. Files
     # are written after they start (a script newer than the process is part of some examples).
     with provide(example.needs, tmp_path) as subst:
         for name, content in example.written_files().items():
-            target = tmp_path / name
+            target = where / name
             target.parent.mkdir(parents=True, exist_ok=True)
             if isinstance(content, bytes):
                 target.write_bytes(content)
@@ -35,7 +66,7 @@ def run_example(example: Example, tmp_path: Path) -> list[str]:
 
             sshd = start_sshd(tmp_path / "sshd")
             try:
-                result = run_cli(expand_example_argv(example.argv, sshd, tmp_path), cwd=tmp_path)
+                result = run_cli(expand_example_argv(example.argv, sshd, tmp_path), cwd=where)
             finally:
                 sshd.stop()
         else:
@@ -44,7 +75,7 @@ def run_example(example: Example, tmp_path: Path) -> list[str]:
             command = command_index(argv, COMMAND_MODULES)
             assert command is not None, argv
             argv = [*argv[: command + 1], "--format", "json", *argv[command + 1 :]]
-            result = run_cli(argv, cwd=tmp_path)
+            result = run_cli(argv, cwd=where)
     assert result.status in (0, 1), result.stderr
     return result.codes()
 
@@ -58,14 +89,14 @@ def test_catalog_is_not_empty_and_codes_match_their_layer() -> None:
 
 
 @pytest.mark.parametrize("rule", RULES, ids=lambda r: r.code)
-def test_example_triggers_the_rule(rule: Rule, tmp_path: Path) -> None:
-    assert rule.code in run_example(rule.example, tmp_path)
+def test_example_triggers_the_rule(rule: Rule, tmp_path: Path, shared_dirs: Path) -> None:
+    assert rule.code in run_example(rule.example, tmp_path, shared_dirs)
 
 
 @pytest.mark.parametrize("rule", [r for r in RULES if r.correct is not None], ids=lambda r: r.code)
-def test_correct_example_does_not_trigger_the_rule(rule: Rule, tmp_path: Path) -> None:
+def test_correct_example_does_not_trigger_the_rule(rule: Rule, tmp_path: Path, shared_dirs: Path) -> None:
     assert rule.correct is not None
-    assert rule.code not in run_example(rule.correct, tmp_path)
+    assert rule.code not in run_example(rule.correct, tmp_path, shared_dirs)
 
 
 def test_rule_pages_are_generated_from_the_catalog() -> None:

@@ -4,6 +4,11 @@ Each case skips when the version's environment is missing; CI builds 0.5.10.post
 the fixtures of ``test_accuracy.py`` (their first line names the source); the framework is fed the log's own
 ``avail mem`` figures. The expected values are what each version's code computes here, recorded once and
 asserted exactly; the comparison with the log says which version reproduces it.
+
+The tests stand in the order of the GPU they size for (RTX 4090 x2, H100, RTX PRO 6000, B200 x8): each GPU
+is an environment of its own, so a resolver host of its own per version (resolver/hosts.py), and a worker
+keeps at most four hosts (the least recently used is stopped). In this order no host is started twice: 9
+hosts for the module's runs, where the order of the cases (the `mem`/`check` tests after the others) made 13.
 """
 
 from __future__ import annotations
@@ -89,107 +94,6 @@ def test_qwen35_9b_tp2_rtx4090_log(version: str, tokens: int, slots: int, reques
     assert abs(got.max_total_num_tokens - 327310) / 327310 < 0.01
     assert abs(got.max_mamba_cache_size - 186) <= 2
     assert (got.max_running_requests == 62) == (version == "0.5.10.post1")
-
-
-TWENTY_SEVEN_B = (
-    "qwen3.6-27b-fp8",
-    "h100",
-    78.48,
-    50.01,
-    "--mem-fraction-static",
-    "0.85",
-    "--max-running-requests",
-    "32",
-)
-
-
-# Qwen3.x-27B FP8 on one H100 (qwen3.6-27b-fp8-h100.log, SGLang 0.5.18): Load weight end 50.01 GB after
-# 28.47 GB of weights (begin = 78.48 GB), --mem-fraction-static 0.85 --max-running-requests 32; the log
-# allocates 330323 tokens and 124 Mamba slots.
-@pytest.mark.parametrize(
-    ("version", "tokens", "slots", "requests"),
-    [
-        ("0.5.10.post1", 330517, 126, 32),  # ratio 3: 126 // 3 = 42 >= 32
-        ("0.5.15.post1", 330517, 126, 25),  # ratio 5: 126 // 5 = 25
-        ("0.5.19", 328917, 125, 25),
-        ("0.5.23", 328917, 125, 25),
-    ],
-)
-def test_qwen36_27b_fp8_h100_log(version: str, tokens: int, slots: int, requests: int) -> None:
-    got = sizing(version, *TWENTY_SEVEN_B)
-    assert got.error is None, got.error
-    assert (got.max_total_num_tokens, got.max_mamba_cache_size, got.max_running_requests) == (
-        tokens,
-        slots,
-        requests,
-    )
-    # 0.5.18 lies between: no version here reproduces 330323 / 124 exactly (0.06 % and 0.4 % off, 1-2 slots).
-    assert abs(got.max_total_num_tokens - 330323) / 330323 < 0.005
-    assert 1 <= got.max_mamba_cache_size - 124 <= 2
-
-
-@pytest.mark.parametrize("version", ["0.5.10.post1", "0.5.15.post1", "0.5.19", "0.5.23"])
-@pytest.mark.parametrize(("launch", "tp"), [((*NINE_B, *NINE_B_FLAGS), 2), (TWENTY_SEVEN_B, 1)])
-def test_per_token_and_per_slot_bytes_equal_the_formulas(
-    version: str, launch: tuple[Any, ...], tp: int
-) -> None:
-    model = launch[0]
-    got = sizing(version, *launch)
-    assert got.error is None, got.error
-    spec = read_model_spec(load_config(MODELS / model))
-    kv = kv_geometry(spec, tp)
-    mamba = mamba_geometry(spec, tp)
-    assert mamba is not None
-    assert got.kv_bytes_per_token == kv.bytes_per_token
-    assert got.kv_cache_dtype == "bfloat16"
-    assert (got.mamba_conv_bytes_per_slot, got.mamba_ssm_bytes_per_slot) == (
-        mamba.conv_bytes_per_slot,
-        mamba.ssm_bytes_per_slot,
-    )
-    assert got.mamba_bytes_per_slot == mamba.bytes_per_slot
-    assert got.full_attention_layer_ids == spec.full_attention_layer_ids
-
-
-# The seed: Qwen3.6-27B (bf16) with NEXTN and extra_buffer on one RTX PRO 6000, fed 94.40 GB before and
-# 43.44 GB after the weights (argtrace's estimate for this launch, rounded as a log prints it).
-SEED = ("qwen3.6-27b", "rtx-pro-6000", 94.40, 43.44, "--speculative-algorithm", "NEXTN")
-
-
-def test_seed_sglang_0_5_10_post1_runs_out_of_memory() -> None:
-    got = sizing("0.5.10.post1", *SEED, "--mamba-scheduler-strategy", "extra_buffer")
-    assert got.error == (
-        "RuntimeError: Not enough memory. Please try to increase --mem-fraction-static. "
-        "Current value: mem_fraction_static=0.7592325781249999"
-    )
-    assert got.error_at == "sglang/srt/model_executor/model_runner_kv_cache_mixin.py:60"
-    # NEXTN -> EAGLE with 48 running requests and 4 draft tokens, from SGLang's own resolution
-    assert got.resolved["speculative_algorithm"] == "EAGLE"
-    assert got.resolved["max_running_requests"] == 48
-    assert got.resolved["speculative_num_draft_tokens"] == 4
-    assert got.resolved["mamba_scheduler_strategy"] == "extra_buffer"
-
-
-@pytest.mark.parametrize("version", ["0.5.15.post1", "0.5.19", "0.5.23"])
-def test_seed_later_versions_fit_eight_requests(version: str) -> None:
-    strategy = "--mamba-radix-cache-strategy" if version == "0.5.23" else "--mamba-scheduler-strategy"
-    got = sizing(version, *SEED, strategy, "extra_buffer")
-    assert got.error is None, got.error
-    expected = {
-        "0.5.15.post1": (220886, 44, 0.7980727343749999),
-        "0.5.19": (209785, 40, 0.79344890625),
-        "0.5.23": (209785, 40, 0.79344890625),
-    }[version]
-    assert (got.max_total_num_tokens, got.max_mamba_cache_size, got.mem_fraction_static) == expected
-    assert got.max_running_requests == 8  # slots // 5 (extra_buffer with the overlap schedule)
-    assert got.mamba_ratio == 5
-
-
-def test_seed_sglang_0_5_23_refuses_the_old_strategy_flag() -> None:
-    got = sizing("0.5.23", *SEED, "--mamba-scheduler-strategy", "extra_buffer")
-    assert got.error == (
-        "the 0.5.23 parser exits: sglang serve: error: unrecognized arguments: "
-        "--mamba-scheduler-strategy extra_buffer"
-    )
 
 
 @pytest.mark.parametrize(
@@ -326,6 +230,65 @@ def test_mem_resolver_without_an_environment_says_so(tmp_path: Path, monkeypatch
     )
 
 
+TWENTY_SEVEN_B = (
+    "qwen3.6-27b-fp8",
+    "h100",
+    78.48,
+    50.01,
+    "--mem-fraction-static",
+    "0.85",
+    "--max-running-requests",
+    "32",
+)
+
+
+# Qwen3.x-27B FP8 on one H100 (qwen3.6-27b-fp8-h100.log, SGLang 0.5.18): Load weight end 50.01 GB after
+# 28.47 GB of weights (begin = 78.48 GB), --mem-fraction-static 0.85 --max-running-requests 32; the log
+# allocates 330323 tokens and 124 Mamba slots.
+@pytest.mark.parametrize(
+    ("version", "tokens", "slots", "requests"),
+    [
+        ("0.5.10.post1", 330517, 126, 32),  # ratio 3: 126 // 3 = 42 >= 32
+        ("0.5.15.post1", 330517, 126, 25),  # ratio 5: 126 // 5 = 25
+        ("0.5.19", 328917, 125, 25),
+        ("0.5.23", 328917, 125, 25),
+    ],
+)
+def test_qwen36_27b_fp8_h100_log(version: str, tokens: int, slots: int, requests: int) -> None:
+    got = sizing(version, *TWENTY_SEVEN_B)
+    assert got.error is None, got.error
+    assert (got.max_total_num_tokens, got.max_mamba_cache_size, got.max_running_requests) == (
+        tokens,
+        slots,
+        requests,
+    )
+    # 0.5.18 lies between: no version here reproduces 330323 / 124 exactly (0.06 % and 0.4 % off, 1-2 slots).
+    assert abs(got.max_total_num_tokens - 330323) / 330323 < 0.005
+    assert 1 <= got.max_mamba_cache_size - 124 <= 2
+
+
+@pytest.mark.parametrize("version", ["0.5.10.post1", "0.5.15.post1", "0.5.19", "0.5.23"])
+@pytest.mark.parametrize(("launch", "tp"), [((*NINE_B, *NINE_B_FLAGS), 2), (TWENTY_SEVEN_B, 1)])
+def test_per_token_and_per_slot_bytes_equal_the_formulas(
+    version: str, launch: tuple[Any, ...], tp: int
+) -> None:
+    model = launch[0]
+    got = sizing(version, *launch)
+    assert got.error is None, got.error
+    spec = read_model_spec(load_config(MODELS / model))
+    kv = kv_geometry(spec, tp)
+    mamba = mamba_geometry(spec, tp)
+    assert mamba is not None
+    assert got.kv_bytes_per_token == kv.bytes_per_token
+    assert got.kv_cache_dtype == "bfloat16"
+    assert (got.mamba_conv_bytes_per_slot, got.mamba_ssm_bytes_per_slot) == (
+        mamba.conv_bytes_per_slot,
+        mamba.ssm_bytes_per_slot,
+    )
+    assert got.mamba_bytes_per_slot == mamba.bytes_per_slot
+    assert got.full_attention_layer_ids == spec.full_attention_layer_ids
+
+
 @pytest.mark.parametrize("version", ["0.5.10.post1", "0.5.15.post1", "0.5.19", "0.5.23"])
 def test_dense_llama_8b_h100(version: str) -> None:
     got = sizing(version, "llama-3.1-8b", "h100", 79.0, 64.0)
@@ -341,53 +304,46 @@ def test_dense_llama_8b_h100(version: str) -> None:
     assert got.max_mamba_cache_size is None
 
 
-@pytest.mark.parametrize(
-    ("version", "tokens", "fraction"),
-    [
-        ("0.5.10.post1", 2059328, 0.844),
-        ("0.5.15.post1", 2102592, 0.852),  # 0.5.15 reserves less for the B200 (mem_fraction_static)
-        ("0.5.19", 2059328, 0.844),
-        ("0.5.23", 2059328, 0.844),
-    ],
-)
-def test_mla_deepseek_v3_fp8_kv_b200_tp8(version: str, tokens: int, fraction: float) -> None:
-    got = sizing(
-        version, "deepseek-v3", "b200x8", 177.0, 95.0, "--tp-size", "8", "--kv-cache-dtype", "fp8_e4m3"
+# The seed: Qwen3.6-27B (bf16) with NEXTN and extra_buffer on one RTX PRO 6000, fed 94.40 GB before and
+# 43.44 GB after the weights (argtrace's estimate for this launch, rounded as a log prints it).
+SEED = ("qwen3.6-27b", "rtx-pro-6000", 94.40, 43.44, "--speculative-algorithm", "NEXTN")
+
+
+def test_seed_sglang_0_5_10_post1_runs_out_of_memory() -> None:
+    got = sizing("0.5.10.post1", *SEED, "--mamba-scheduler-strategy", "extra_buffer")
+    assert got.error == (
+        "RuntimeError: Not enough memory. Please try to increase --mem-fraction-static. "
+        "Current value: mem_fraction_static=0.7592325781249999"
     )
+    assert got.error_at == "sglang/srt/model_executor/model_runner_kv_cache_mixin.py:60"
+    # NEXTN -> EAGLE with 48 running requests and 4 draft tokens, from SGLang's own resolution
+    assert got.resolved["speculative_algorithm"] == "EAGLE"
+    assert got.resolved["max_running_requests"] == 48
+    assert got.resolved["speculative_num_draft_tokens"] == 4
+    assert got.resolved["mamba_scheduler_strategy"] == "extra_buffer"
+
+
+@pytest.mark.parametrize("version", ["0.5.15.post1", "0.5.19", "0.5.23"])
+def test_seed_later_versions_fit_eight_requests(version: str) -> None:
+    strategy = "--mamba-radix-cache-strategy" if version == "0.5.23" else "--mamba-scheduler-strategy"
+    got = sizing(version, *SEED, strategy, "extra_buffer")
     assert got.error is None, got.error
-    # MLA: (kv_lora_rank + qk_rope_head_dim) x 61 layers x 1 byte, not split by TP
-    assert got.kv_bytes_per_token == (512 + 64) * 61 == 35136
-    assert got.kv_cache_dtype == "float8_e4m3fn"
-    # SGLang picks 64-token pages for MLA on a B200 (the formulas assume --page-size 1): tokens are aligned
-    assert got.resolved["page_size"] == 64
-    assert (got.max_total_num_tokens, got.mem_fraction_static) == (tokens, fraction)
-    assert got.max_total_num_tokens % 64 == 0
+    expected = {
+        "0.5.15.post1": (220886, 44, 0.7980727343749999),
+        "0.5.19": (209785, 40, 0.79344890625),
+        "0.5.23": (209785, 40, 0.79344890625),
+    }[version]
+    assert (got.max_total_num_tokens, got.max_mamba_cache_size, got.mem_fraction_static) == expected
+    assert got.max_running_requests == 8  # slots // 5 (extra_buffer with the overlap schedule)
+    assert got.mamba_ratio == 5
 
 
-def test_with_settings_replaces_flags_in_place() -> None:
-    from argtrace.layers.memory.framework_sizing import with_settings
-
-    argv = [
-        "--model-path",
-        "/m",
-        "--mem-fraction-static",
-        "0.8",
-        "--max-running-requests=64",
-        "--tp-size",
-        "2",
-    ]
-    assert with_settings(
-        argv, {"mem_fraction_static": 0.9, "max_running_requests": 24, "mamba_ssm_dtype": None}
-    ) == [
-        "--model-path",
-        "/m",
-        "--tp-size",
-        "2",
-        "--mem-fraction-static",
-        "0.9",
-        "--max-running-requests",
-        "24",
-    ]
+def test_seed_sglang_0_5_23_refuses_the_old_strategy_flag() -> None:
+    got = sizing("0.5.23", *SEED, "--mamba-scheduler-strategy", "extra_buffer")
+    assert got.error == (
+        "the 0.5.23 parser exits: sglang serve: error: unrecognized arguments: "
+        "--mamba-scheduler-strategy extra_buffer"
+    )
 
 
 SEED_COMMAND = (
@@ -437,3 +393,52 @@ def test_check_without_the_release_code_calls_its_oom_a_prediction() -> None:
         "`argtrace resolver add sglang==0.5.23`, then `argtrace mem --resolver`, runs it"
     )
     assert result.json["memory"]["source"] == "argtrace formulas after sglang 0.5.10.post1"
+
+
+@pytest.mark.parametrize(
+    ("version", "tokens", "fraction"),
+    [
+        ("0.5.10.post1", 2059328, 0.844),
+        ("0.5.15.post1", 2102592, 0.852),  # 0.5.15 reserves less for the B200 (mem_fraction_static)
+        ("0.5.19", 2059328, 0.844),
+        ("0.5.23", 2059328, 0.844),
+    ],
+)
+def test_mla_deepseek_v3_fp8_kv_b200_tp8(version: str, tokens: int, fraction: float) -> None:
+    got = sizing(
+        version, "deepseek-v3", "b200x8", 177.0, 95.0, "--tp-size", "8", "--kv-cache-dtype", "fp8_e4m3"
+    )
+    assert got.error is None, got.error
+    # MLA: (kv_lora_rank + qk_rope_head_dim) x 61 layers x 1 byte, not split by TP
+    assert got.kv_bytes_per_token == (512 + 64) * 61 == 35136
+    assert got.kv_cache_dtype == "float8_e4m3fn"
+    # SGLang picks 64-token pages for MLA on a B200 (the formulas assume --page-size 1): tokens are aligned
+    assert got.resolved["page_size"] == 64
+    assert (got.max_total_num_tokens, got.mem_fraction_static) == (tokens, fraction)
+    assert got.max_total_num_tokens % 64 == 0
+
+
+def test_with_settings_replaces_flags_in_place() -> None:
+    from argtrace.layers.memory.framework_sizing import with_settings
+
+    argv = [
+        "--model-path",
+        "/m",
+        "--mem-fraction-static",
+        "0.8",
+        "--max-running-requests=64",
+        "--tp-size",
+        "2",
+    ]
+    assert with_settings(
+        argv, {"mem_fraction_static": 0.9, "max_running_requests": 24, "mamba_ssm_dtype": None}
+    ) == [
+        "--model-path",
+        "/m",
+        "--tp-size",
+        "2",
+        "--mem-fraction-static",
+        "0.9",
+        "--max-running-requests",
+        "24",
+    ]
