@@ -1,0 +1,136 @@
+"""The twenty-fourth session's shortcuts for big scripts (issue 18), each compared with the path it skips.
+
+Arithmetic of decimal literals only (``$((30000 + 7))``) answered without the expression evaluator, and the
+shell result's per-command lists made in one pass over the commands.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from argtrace.layers.shell import analysis, params
+from argtrace.layers.shell.arith import ArithError, Evaluator, literal_value
+from argtrace.model import VanishedWord
+from tests.shell.test_shell_layer import run
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _evaluated(expr: str) -> int | str:
+    try:
+        return Evaluator(lambda name: None, lambda name, value: None).evaluate(expr)
+    except ArithError as e:
+        return f"error: {e}"
+
+
+def test_literal_arithmetic_is_what_the_evaluator_gives() -> None:
+    rng = random.Random(24)
+    pieces = ["0", "1", "7", "09", "010", "30000", "9" * 18, "9" * 19, "1" * 25, "0x1f", "2#101", "x"]
+    pieces += [" ", "  ", "\t", "\n", "+", "-", "*", "/", "%", "**", "<<", "(", ")", "\xa0", "\u0663"]
+    exprs = ["30000 + 7", " 5", "5 ", "1+2", "3 - 9", "4*5", "9" * 18 + "*" + "9" * 18, "", "+", "1 + 2 + 3"]
+    exprs += ["".join(rng.choice(pieces) for _ in range(rng.randint(1, 6))) for _ in range(20_000)]
+    taken = 0
+    for expr in exprs:
+        fast = literal_value(expr)
+        if fast is not None:
+            taken += 1
+            assert fast == _evaluated(expr), repr(expr)
+    assert 1000 < taken < len(exprs) - 1000  # both paths are common among these expressions
+    assert literal_value("9" * 18 + "*" + "9" * 18) == _evaluated("9" * 18 + "*" + "9" * 18)  # wraps
+    assert literal_value("010 + 1") is None  # octal: the evaluator's
+
+
+def _result(r: Any) -> Any:
+    return (
+        [(s.at, [(w.text, w.origin) for w in s.argv], sorted(s.env.items())) for s in r.servers],
+        [(f.code, f.severity, f.at, f.message, f.fix) for f in r.findings],
+        r.commands,
+        r.command_vanished,
+        r.command_paths,
+        r.command_dirs,
+        r.command_background,
+        r.command_io,
+        r.command_env,
+    )
+
+
+ARITH_SCRIPT = """#!/bin/bash
+set -e
+BASE=30000
+PORT=$((30000 + 7))
+N=$(( 4 * 5 ))
+M=$((010 + 1))
+W=$((9223372036854775807 + 1))
+D=$((BASE - 1))
+(( I = 3 ))
+J=$(( 2*3 ))
+declare -i K=7+1
+A[$((1 + 1))]=x
+echo $((0)) $(( 12 )) "${A[2]}"
+python3 -m sglang.launch_server --model-path /m --port $PORT --tp-size $((1 + 1)) --x $N,$M,$W,$D,$I,$J,$K
+"""
+
+
+def test_scripts_with_arithmetic_give_what_the_evaluator_gives(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = sorted((ROOT / "tests" / "data").rglob("*.sh")) + sorted((ROOT / "examples").glob("*.sh"))
+    scripts = [p.read_bytes() for p in files if re.search(rb"\$\(\(|\(\(|\blet\b", p.read_bytes())][:40]
+    scripts.append(ARITH_SCRIPT.encode())
+    assert len(scripts) > 10
+    for data in scripts:
+        fast = _result(run(tmp_path, data, "0", "30000"))
+        with monkeypatch.context() as m:
+            m.setattr(params, "literal_value", lambda expr: None)
+            slow = _result(run(tmp_path, data, "0", "30000"))
+        assert fast == slow, data[:200]
+    (server,) = run(tmp_path, ARITH_SCRIPT).servers
+    assert [w.text for w in server.argv][5:] == [
+        *("--port", "30007", "--tp-size", "2"),
+        *("--x", "20,9,-9223372036854775808,29999,3,6,8"),
+    ]
+
+
+def _columns_by_comprehensions(commands: list[Any]) -> tuple[list[Any], ...]:
+    """What ``analyze`` made before ``_command_columns``: one list comprehension per field."""
+    return (
+        [(c.at, list(c.texts), c.conditional) for c in commands],
+        [tuple(VanishedWord(v.index, v.raw, v.at, v.state, v.name) for v in c.vanished) for c in commands],
+        [c.path for c in commands],
+        [(c.moved, c.cwd) for c in commands],
+        [c.background for c in commands],
+        [c.io for c in commands],
+        [c.env for c in commands],
+    )
+
+
+COLUMNS_SCRIPT = """#!/bin/bash
+cd /tmp
+PATH=/opt/bin:$PATH docker compose up -d
+docker run --rm $EMPTY img $UNSET_X serve &
+cat <<EOF > cfg.yaml
+a: 1
+EOF
+python3 -m sglang.launch_server --model-path /m $NOTHING --port 30000
+"""
+
+
+def test_the_per_command_lists_are_those_the_comprehensions_made(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = sorted((ROOT / "tests" / "data" / "shell").rglob("*.sh"))[:40]
+    scripts = [p.read_bytes() for p in files] + [COLUMNS_SCRIPT.encode()]
+    seen_vanished = False
+    for data in scripts:
+        fast = _result(run(tmp_path, data, "0", "30000"))
+        with monkeypatch.context() as m:
+            m.setattr(analysis, "_command_columns", _columns_by_comprehensions)
+            slow = _result(run(tmp_path, data, "0", "30000"))
+        assert fast == slow, data[:200]
+        seen_vanished = seen_vanished or any(fast[3])
+    assert seen_vanished  # a command with vanished words is among them
