@@ -1,7 +1,8 @@
 """The twenty-fourth session's shortcuts for big scripts (issue 18), each compared with the path it skips.
 
-Arithmetic of decimal literals only (``$((30000 + 7))``) answered without the expression evaluator, and the
-shell result's per-command lists made in one pass over the commands.
+Arithmetic of decimal literals only (``$((30000 + 7))``) answered without the expression evaluator, the
+shell result's per-command lists made in one pass over the commands, and a ``"$NAME"``/``"${NAME}"`` word
+expanded from the parts its match gives.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from argtrace.layers.shell import analysis, params
+from argtrace.layers.shell import analysis, params, wordparts
 from argtrace.layers.shell.arith import ArithError, Evaluator, literal_value
 from argtrace.model import VanishedWord
 from tests.shell.test_shell_layer import run
@@ -134,3 +135,77 @@ def test_the_per_command_lists_are_those_the_comprehensions_made(
         assert fast == slow, data[:200]
         seen_vanished = seen_vanished or any(fast[3])
     assert seen_vanished  # a command with vanished words is among them
+
+
+QUOTED_SCRIPT = """#!/bin/bash
+A="a b"
+E=
+X=$(some_tool)
+if [ -n "${A}" ] && [ -z "$E" ]; then B="$A"; fi
+[ -n "${UNSET_Y}" ] || C="${X}"
+for w in "$A" "${E}" "$UNSET_Z"; do echo "$w"; done
+set -u
+D="${A}"
+python3 -m sglang.launch_server --model-path "$A" --served-model-name "${E}" --x "$X" "$UNSET_W" --y "$1"
+"""
+
+
+def test_quoted_names_expand_as_the_general_reader_reads_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = sorted((ROOT / "tests" / "data" / "shell").rglob("*.sh")) + sorted(
+        (ROOT / "examples").glob("*.sh")
+    )
+    scripts = [p.read_bytes() for p in files if re.search(rb'"\$\{?[A-Za-z_]', p.read_bytes())][:40]
+    scripts.append(QUOTED_SCRIPT.encode())
+    assert len(scripts) > 20
+    for data in scripts:
+        fast = _result(run(tmp_path, data, "0", "30000"))
+        with monkeypatch.context() as m:
+            # neither expand_word's shortcut nor parse_word's: the general reader's parts
+            m.setattr(wordparts, "QUOTED_NAME", re.compile("(?!)"))
+            slow = _result(run(tmp_path, data, "0", "30000"))
+        assert fast == slow, data[:200]
+
+
+def _evaluator(options: str) -> Any:
+    from argtrace.layers.shell.core import Source, _prepare
+    from argtrace.layers.shell.evaluate import ShellEvaluator
+    from argtrace.layers.shell.syntax import parse_tree
+
+    text = _prepare(f'A="a b"\nE=\nX=$(some_tool)\ndeclare -a R=(1 2)\n{options}\n')
+    src = Source("w.sh", text, None)
+    src.tree = parse_tree(text)
+    ev = ShellEvaluator(src, ["p 1"], {"HOME": "/root", "Q": "*"}, arg0="w.sh", cwd="/tmp", parse=parse_tree)
+    ev.run()
+    return ev
+
+
+def _expanded(ev: Any, tok: Any) -> Any:
+    """What expanding ``tok`` gives: its fields (or the exit it raises), vanished words and events."""
+    vanished: list[Any] = []
+    before = len(ev.events)
+    try:
+        fields: Any = ev.expand_word(tok, vanished=vanished)
+    except Exception as e:  # `set -u`'s exit
+        fields = (type(e).__name__, e.args)
+    return fields, vanished, ev.events[before:]
+
+
+def test_a_quoted_names_fields_and_events_are_the_general_readers(monkeypatch: pytest.MonkeyPatch) -> None:
+    from argtrace.layers.shell.lexer import WordTok
+
+    names = ["A", "E", "X", "R", "Q", "HOME", "UNSET_1", "_", "a1", "1", "@", "*", "#", "PWD"]
+    words = [f'"${n}"' for n in names] + [f'"${{{n}}}"' for n in names]
+    words += ['"$A"x', '"$A$E"', '"${A}"b', '"$ A"', '"${A:-z}"', '"$"']
+    shapes = set()
+    for options in ("", "set -u", "IFS=", "set -f"):
+        for i, raw in enumerate(words):
+            tok = WordTok(raw, 1 + i)
+            fast = _expanded(_evaluator(options), tok)
+            with monkeypatch.context() as m:
+                m.setattr(wordparts, "QUOTED_NAME", re.compile("(?!)"))  # the general reader's parts
+                slow = _expanded(_evaluator(options), tok)
+            assert fast == slow, (options, raw)
+            shapes.add(type(fast[0]).__name__)
+    assert shapes == {"list", "tuple"}  # fields, and set -u's exit
