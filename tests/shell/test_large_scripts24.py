@@ -1,8 +1,9 @@
 """The twenty-fourth session's shortcuts for big scripts (issue 18), each compared with the path it skips.
 
 Arithmetic of decimal literals only (``$((30000 + 7))``) answered without the expression evaluator, the
-shell result's per-command lists made in one pass over the commands, and a ``"$NAME"``/``"${NAME}"`` word
-expanded from the parts its match gives.
+shell result's per-command lists made in one pass over the commands, a ``"$NAME"``/``"${NAME}"`` word
+expanded from the parts its match gives, and SH044's pass over the commands leaving at once a declaration
+with no word but assignments.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from argtrace.layers.shell import analysis, params, wordparts
+from argtrace.layers.shell import analysis, lost, params, wordparts
 from argtrace.layers.shell.arith import ArithError, Evaluator, literal_value
 from argtrace.model import VanishedWord
 from tests.shell.test_shell_layer import run
@@ -209,3 +210,26 @@ def test_a_quoted_names_fields_and_events_are_the_general_readers(monkeypatch: p
             assert fast == slow, (options, raw)
             shapes.add(type(fast[0]).__name__)
     assert shapes == {"list", "tuple"}  # fields, and set -u's exit
+
+
+def test_declarations_without_words_are_those_sh044_found_none_in(monkeypatch: pytest.MonkeyPatch) -> None:
+    from types import SimpleNamespace
+
+    from argtrace.layers.shell.core import PredictedCommand
+
+    rng = random.Random(44)
+    pool = [None, "", "A=1", "-x", "python3", "-m", "sglang.launch_server", "vllm", "serve", "--port", "1"]
+    commands = [
+        PredictedCommand(
+            f"f:{i}:1", [rng.choice(lost.DECLARATIONS), *rng.choices(pool, k=rng.randint(0, 6))], None
+        )
+        for i in range(3000)
+    ]
+    ev = SimpleNamespace(commands=commands)
+    fast = [(f.code, f.at, f.message) for f in lost.declared_server_findings(ev)]  # type: ignore[arg-type]
+    with monkeypatch.context() as m:
+        m.setattr(lost, "any", lambda words: True, raising=False)  # the pass without the early leave
+        slow = [(f.code, f.at, f.message) for f in lost.declared_server_findings(ev)]  # type: ignore[arg-type]
+    assert fast == slow
+    assert 30 < len(fast) < 2900
+    assert sum(not any(c.texts[1:]) for c in commands) > 100  # the early leave is taken
