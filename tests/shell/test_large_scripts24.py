@@ -2,8 +2,9 @@
 
 Arithmetic of decimal literals only (``$((30000 + 7))``) answered without the expression evaluator, the
 shell result's per-command lists made in one pass over the commands, a ``"$NAME"``/``"${NAME}"`` word
-expanded from the parts its match gives, and SH044's pass over the commands leaving at once a declaration
-with no word but assignments.
+expanded from the parts its match gives, SH044's pass over the commands leaving at once a declaration
+with no word but assignments, and the end of a ``${...}`` without nested quotes or expansions found with one
+match.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from argtrace.layers.shell import analysis, lost, params, wordparts
+from argtrace.layers.shell import analysis, lexer, lost, params, wordparts
 from argtrace.layers.shell.arith import ArithError, Evaluator, literal_value
 from argtrace.model import VanishedWord
 from tests.shell.test_shell_layer import run
@@ -233,3 +234,25 @@ def test_declarations_without_words_are_those_sh044_found_none_in(monkeypatch: p
     assert fast == slow
     assert 30 < len(fast) < 2900
     assert sum(not any(c.texts[1:]) for c in commands) > 100  # the early leave is taken
+
+
+def _braces_end(scan: Any, text: str, i: int) -> int | str:
+    try:
+        return int(scan(text, i))
+    except lexer.LexError as e:
+        return str(e)
+
+
+def test_the_end_of_plain_braces_is_where_the_loop_finds_it() -> None:
+    rng = random.Random(18)
+    alphabet = "ab_:+-#%/ \t\n{}$()'\"`\\"
+    texts = ["PORT_7:+x}", "X}", "}", "", "X:-${Y}}", "A:-'}'}", 'A:-"}"}', "A:-\\}}", "A:-`}`}", "A{}}"]
+    texts += ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 14))) for _ in range(30_000)]
+    plain = 0
+    for text in texts:
+        for i in (0, 1):
+            if i > len(text):
+                continue
+            assert _braces_end(lexer.skip_braces, text, i) == _braces_end(lexer._skip_braces, text, i), text
+            plain += lexer._PLAIN_BRACES.match(text, i) is not None
+    assert 3000 < plain < 50_000  # the shortcut is taken, and so is the loop
