@@ -265,24 +265,49 @@ def analyze(
     # ---- shellcheck
     if run_shellcheck:
         findings.extend(_shellcheck_findings(label, source.data, findings, pending))
+    columns = _command_columns(ev.commands)
     return ShellResult(
         servers=servers,
         findings=_dedupe(findings),
         syntax_ok=syntax_ok,
-        commands=[(c.at, list(c.texts), c.conditional) for c in ev.commands],
-        command_vanished=[
-            tuple(VanishedWord(v.index, v.raw, v.at, v.state, v.name) for v in c.vanished)
-            for c in ev.commands
-        ],
-        command_paths=[c.path for c in ev.commands],
-        command_dirs=[(c.moved, c.cwd) for c in ev.commands],
-        command_background=[c.background for c in ev.commands],
-        command_io=[c.io for c in ev.commands],
-        command_env=[c.env for c in ev.commands],
+        commands=columns[0],
+        command_vanished=columns[1],
+        command_paths=columns[2],
+        command_dirs=columns[3],
+        command_background=columns[4],
+        command_io=columns[5],
+        command_env=columns[6],
         conditions=[s.conditional for s in ev.servers],
         outputs=[server_outputs(s) for s in ev.servers],
         exit_reason=exit_reason,
     )
+
+
+def _command_columns(commands: list[E.PredictedCommand]) -> tuple[list[Any], ...]:
+    """The ``ShellResult`` fields that hold one item per predicted command (``commands``, then
+    ``command_vanished``, ``_paths``, ``_dirs``, ``_background``, ``_io``, ``_env``), made in one pass over
+    the commands (seven list comprehensions over a 1 MB script's 6,700 commands each read every command
+    again, issue 18); a command without vanished words gets the empty tuple without a generator."""
+    texts: list[Any] = []
+    vanished: list[Any] = []
+    paths: list[Any] = []
+    dirs: list[Any] = []
+    background: list[Any] = []
+    io: list[Any] = []
+    env: list[Any] = []
+    for c in commands:
+        texts.append((c.at, list(c.texts), c.conditional))
+        vanished.append(
+            tuple(VanishedWord(v.index, v.raw, v.at, v.state, v.name) for v in c.vanished)
+            if c.vanished
+            else ()
+        )
+        paths.append(c.path)
+        dirs.append((c.moved, c.cwd))
+        background.append(c.background)
+        io.append(c.io)
+        env.append(c.env)
+    return texts, vanished, paths, dirs, background, io, env
 
 
 def _evaluate(

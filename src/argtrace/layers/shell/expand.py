@@ -623,6 +623,12 @@ class Expander(Params):
         if _PLAIN.fullmatch(raw) or (_PLAIN_BRACKETS.fullmatch(raw) and not _has_glob(raw)):
             # nothing to expand, split or glob (the `[` and `]` of every test): what _expand_one gives
             return [ExpWord(raw, at, "literal", offset=tok.start)]
+        if raw[:1] == '"':
+            m = W.QUOTED_NAME.fullmatch(raw)
+            if m is not None:
+                # "$NAME" or "${NAME}" (the operand of most tests): nothing brace-expands inside quotes, and
+                # its parts are known from the match (issue 18)
+                return self._expand_one(raw, at, tok.start, vanished, W.quoted_name_parts(raw, m))
         try:
             # inside double quotes nothing brace-expands
             raws = brace_expand(raw) if "{" in raw and not W.QUOTED_NAME.fullmatch(raw) else [raw]
@@ -637,17 +643,27 @@ class Expander(Params):
         return out
 
     def _expand_one(
-        self, raw: str, at: str, offset: int, vanished: list[tuple[str, str, str | None]] | None
+        self,
+        raw: str,
+        at: str,
+        offset: int,
+        vanished: list[tuple[str, str, str | None]] | None,
+        quoted_name: list[W.Part] | None = None,
     ) -> list[ExpWord]:
-        parts = W.parse_word(raw)
-        has_exp = any(isinstance(p, (W.Param, W.CmdSub, W.Arith, W.Tilde, W.ProcSub)) for p in parts)
-        expansion = "literal" if not has_exp else to_str(raw)
-        quoted_exp = (
-            raw.startswith('"')
-            and raw.endswith('"')
-            and len([p for p in parts if not isinstance(p, W.DQStart)]) == 1
-            and has_exp
-        )
+        if quoted_name is None:
+            parts = W.parse_word(raw)
+            has_exp = any(isinstance(p, (W.Param, W.CmdSub, W.Arith, W.Tilde, W.ProcSub)) for p in parts)
+            expansion = "literal" if not has_exp else to_str(raw)
+            quoted_exp = (
+                raw.startswith('"')
+                and raw.endswith('"')
+                and len([p for p in parts if not isinstance(p, W.DQStart)]) == 1
+                and has_exp
+            )
+        else:
+            # the parts of "$NAME"/"${NAME}" (W.quoted_name_parts): what the lines above find for them, the
+            # Param an expansion, and two parts (the Param and DQEnd) besides DQStart
+            parts, has_exp, expansion, quoted_exp = quoted_name, True, to_str(raw), False
         chunks = self.expand_parts(parts, at)
         text = _one_field(chunks)
         if text is not None:

@@ -151,7 +151,19 @@ def skip_quoted(text: str, i: int, end: int, *, ansi: bool, backtick: bool) -> i
     return i
 
 
+# a `${...}` body with nothing in it that skip_braces's loop would skip or count (`${PORT_7:+x}`), then `}`
+_PLAIN_BRACES = re.compile(r"[^\\'\"$`{}]*\}")
+
+
 def skip_braces(text: str, i: int) -> int:
+    """``i`` just after ``${``: index after the matching ``}``."""
+    m = _PLAIN_BRACES.match(text, i)
+    if m is not None:
+        return m.end()  # the loop's first stop is this `}`, at depth 1 (issue 18: most bodies)
+    return _skip_braces(text, i)
+
+
+def _skip_braces(text: str, i: int) -> int:
     depth = 1
     n = len(text)
     search = _BRACE_STOP.search

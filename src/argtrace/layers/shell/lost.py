@@ -69,6 +69,8 @@ def declared_server_findings(ev: E.ShellEvaluator) -> list[Finding]:
     for c in ev.commands:
         if not c.texts or c.texts[0] not in DECLARATIONS:
             continue  # read before copying the words: most of a big script's commands (issue 18)
+        if not any(c.texts[1:]):
+            continue  # no word but empty ones and assignments (None): no `start` below (`export A=1`)
         texts = [w if w is not None else "" for w in c.texts]
         start = next(
             (

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from argtrace.layers.shell.arith import ArithError
+from argtrace.layers.shell.arith import ArithError, literal_value
 from argtrace.layers.shell.arith import Evaluator as ArithEvaluator
 from argtrace.layers.shell.core import Core, _Break, _Continue, _Exit, _Return, to_str
 from argtrace.layers.shell.state import Snapshot, Var, new_var
@@ -171,6 +171,9 @@ class Params(Core):
 
     def arith(self, expr: str) -> int:
         """Evaluate arithmetic text (after ``$`` expansions); raises ArithError when unknown or invalid."""
+        literal = literal_value(expr)
+        if literal is not None:
+            return literal  # what the evaluator below gives: it reads no variable
 
         def lookup(name: str) -> str | None:
             idx = None

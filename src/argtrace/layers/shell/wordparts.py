@@ -179,12 +179,17 @@ def parse_word(raw: str, in_dq: bool = False, assignment: bool = False) -> list[
     if not in_dq:
         m = QUOTED_NAME.fullmatch(raw)
         if m is not None:
-            if m.group(1) is not None:
-                return [DQStart(), Param(raw[1:-1], m.group(1), True), DQEnd()]
-            return [DQStart(), Param(raw[1:-1], m.group(2), True, simple=True), DQEnd()]
+            return quoted_name_parts(raw, m)
     if len(raw) > 2000:
         return _parse_word(raw, in_dq, assignment)
     return _parse_word_cached(raw, in_dq, assignment)
+
+
+def quoted_name_parts(raw: str, m: re.Match[str]) -> list[Part]:
+    """The parts of ``raw``, a word ``QUOTED_NAME`` matched (``m``): ``"${NAME}"`` or ``"$NAME"``."""
+    if m.group(1) is not None:
+        return [DQStart(), Param(raw[1:-1], m.group(1), True), DQEnd()]
+    return [DQStart(), Param(raw[1:-1], m.group(2), True, simple=True), DQEnd()]
 
 
 @lru_cache(maxsize=8192)
