@@ -274,6 +274,9 @@ NOT_FOR_A_PLAIN_SCRIPT = (
     # the transport rules' catalog: only a carrier's finding, a remote node's interpreter or a network
     # interface variable's finding needs it (layers/socket_ifname.py, transport/interpreters.py)
     "argtrace.rules.transport",
+    # base64 (with struct and binascii): only bytes sent over a node's connection are encoded; a local
+    # check calls the collector in-process (remote/collector.py)
+    "base64",
     "yaml",
     "rich",
     # a script without #SBATCH, one start that is not multi-node and that no carrier places: the SLURM and

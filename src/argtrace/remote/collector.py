@@ -17,7 +17,6 @@ as base64.
 
 from __future__ import annotations
 
-import base64
 import json
 import os
 import shutil
@@ -28,6 +27,8 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # socket is imported where used: a local `check` never opens one (issue 18)
     import socket
+# base64 too, by the functions that send or receive bytes over the protocol: a local check, whose host calls
+# these functions in-process (LocalHost), encodes none (issue 18: 2.7 M instructions with struct/binascii)
 # subprocess too, by the functions that start a program: reading a local file (`argtrace log FILE`, whose
 # stat goes through here) needs none (issue 18: 2-3 ms of its start-up)
 
@@ -48,6 +49,8 @@ class CollectorError(Exception):
 
 
 def _b64(data: bytes) -> str:
+    import base64
+
     return base64.b64encode(data).decode("ascii")
 
 
@@ -207,6 +210,7 @@ def which(names: list[str]) -> dict[str, str | None]:
 
 def bash_n(data: str | None = None, path: str | None = None, timeout: float = 10.0) -> dict[str, Any]:
     """``bash -n`` (parse only, never run) of a file on this machine or of text sent here (base64)."""
+    import base64
     import subprocess
 
     bash = shutil.which("bash")
@@ -556,6 +560,7 @@ def http_get(
     followed. A failure to connect is an answer, not an error: ``status`` is ``None`` and ``error`` is one
     of ``refused``, ``timeout``, ``dns``, ``tls``, ``other`` with ``detail``.
     """
+    import base64
     import socket
     import ssl
     import urllib.parse
