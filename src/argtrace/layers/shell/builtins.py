@@ -372,12 +372,18 @@ class Builtins(Inputs):
         st: int | None = 0
         for w in args:
             if w.text is None:
-                return None
+                # `let J=2*3`: bash expands the word's `*` as a pattern before let reads it (matching no file,
+                # it stays), so the expression is not known statically and neither is what it assigns; the
+                # names are read from the text before that expansion, and the next words still evaluate
+                if w.unglobbed is not None:
+                    self.mark_arith_unknown(w.unglobbed, f"`let` at {at}: {w.reason}")
+                st = None
+                continue
             try:
-                st = 0 if self.arith(w.text) else 1
+                st = 0 if self.arith(w.text) else 1  # the last expression's value is let's status
             except ArithError:
                 self.mark_arith_unknown(w.text)
-                return None
+                st = None
         return st
 
     def b_wait(self, *a: Any) -> int | None:

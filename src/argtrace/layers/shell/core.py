@@ -182,6 +182,7 @@ class ExpWord:
     quoted_expansion: bool = False  # the word is one quoted expansion ("$x", "${@:3}")
     split_from: str | None = None  # set when an unquoted expansion split into several fields
     offset: int = 0
+    unglobbed: str | None = None  # unknown only through pathname expansion: the text before it (latin-1)
 
 
 @dataclass

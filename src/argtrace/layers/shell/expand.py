@@ -49,7 +49,9 @@ _MAY_ASSIGN = re.compile(r"=|\+\+|--")
 
 
 class Expander(Params):
-    def mark_arith_unknown(self, expr: str) -> None:
+    def mark_arith_unknown(
+        self, expr: str, reason: str = "arithmetic on a value that is not known statically"
+    ) -> None:
         for m in re.finditer(
             r"([A-Za-z_][A-Za-z0-9_]*)\s*(?:[-+*/%&|^]|<<|>>|\*\*)?=(?!=)|"
             r"(?:\+\+|--)\s*([A-Za-z_]\w*)|([A-Za-z_]\w*)\s*(?:\+\+|--)",
@@ -61,7 +63,7 @@ class Expander(Params):
                 None,
                 at=self.cur_at,
                 expansion=f"(({expr}))",
-                reason="arithmetic on a value that is not known statically",
+                reason=reason,
             )
 
     def expand_arith_text(self, expr: str) -> str | None:
@@ -793,13 +795,14 @@ class Expander(Params):
         for f in fields:
             ftext: str | None = "".join(f["pieces"])
             reason = f["reason"]
+            unglobbed = None
             if reason is None and f["glob"] and "noglob" not in self.options:
                 reason = (
                     f"pathname expansion of `{to_str(ftext or '')}` depends on the files present when the "
                     "script runs"
                 )
                 self.emit("glob", at, word=to_str(ftext or ""), raw=to_str(raw))
-                ftext = None
+                ftext, unglobbed = None, ftext
             elif reason is not None:
                 if f.get("reason_split"):
                     reason += " (unquoted: it may also split into several words)"
@@ -813,6 +816,7 @@ class Expander(Params):
                     quoted_exp,
                     to_str(raw) if split_happened and len(fields) > 1 else None,
                     offset,
+                    unglobbed,
                 )
             )
         return result
