@@ -38,6 +38,7 @@ from argtrace.layers.transport.envfiles import (
     EnvFile,
     _env_text,
     compose_interpolate,
+    first_closing,
     parse_compose_env_file,
     read_env_file,
 )
@@ -103,22 +104,6 @@ def _snippet(text: str, start: int) -> str:
     return text[start : start + 2]
 
 
-def _first_closing(s: str) -> int:
-    """compose-go ``getFirstBraceClosingIndex``: the ``}`` that closes the first ``{``."""
-    depth = 0
-    i = 0
-    while i < len(s):
-        if s[i] == "}":
-            depth -= 1
-            if depth == 0:
-                return i
-        if s[i] == "{":
-            depth += 1
-            i += 1
-        i += 1
-    return -1
-
-
 # Nested defaults followed (`${A:-${B:-...}}`): compose-go recurses without a limit (Go's stack grows), but
 # here each level is a Python frame and a rescan of the rest, so 5,000 levels in one compose value died with
 # RecursionError after 7 s (probe of session 13). Deeper templates are read no further.
@@ -136,7 +121,7 @@ def _invalid(text: str, offset: int = 0, depth: int = 0) -> list[int]:
             out.append(offset + m.start())
         elif m.group("braced"):
             whole = m.group(0)
-            close = _first_closing(whole)
+            close = first_closing(whole)
             inner = whole[2:close] if close > 0 else whole[2:]
             op = _OPERATOR.search(inner)
             if op is not None:
@@ -160,7 +145,7 @@ def _names(text: str, depth: int = 0) -> set[str]:
             name = _BRACED_NAME.match(m.group("braced"))
             if name is not None:
                 out.add(name.group(0))
-            close = _first_closing(whole)
+            close = first_closing(whole)
             inner = whole[2:close] if close > 0 else whole[2:]
             op = _OPERATOR.search(inner)
             if op is not None:
