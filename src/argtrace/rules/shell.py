@@ -621,3 +621,40 @@ SH031 = Rule(
         argv=("check", "launch.sh"),
     ),
 )
+
+
+SH051 = Rule(
+    code="SH051",
+    layer="shell",
+    severity="warning",
+    title="`return` outside a function does not end a script bash runs",
+    rationale=(
+        "`return` ends a function or a sourced file. In a script run by bash (`bash launch.sh`, or a first "
+        "line naming bash), bash refuses it (\"return: can only `return' from a function or sourced "
+        'script", status 2; bash\'s builtins/return.def) and goes on with the next command, so a usage '
+        "check such as `[ -n \"$1\" ] || { echo usage; return 1; }` does not stop the launch: the server "
+        "starts with what the check was meant to refuse. `sh` (dash) and `bash --posix` end the script "
+        "there instead."
+    ),
+    fix="Use `exit N` to end the script, or `return N 2>/dev/null || exit N` in a file that is also sourced.",
+    exceptions="Checked only where the script's first line names bash and POSIX mode is off (`sh` ends the "
+    "script, as argtrace then reads it). A `return` whose error output goes to /dev/null is written to fail "
+    "quietly (the `return 2>/dev/null || exit` idiom): not reported. A file the script sources may return: "
+    "only the checked script's own top level is.",
+    example=Example(
+        files={
+            "launch.sh": _HEAD
+            + 'MODEL="$1"\nif [ -z "$MODEL" ]; then echo "usage: launch.sh MODEL"; return 1; fi\n'
+            + 'python3 -m sglang.launch_server --model-path "$MODEL" --port 30000\n'
+        },
+        argv=("check", "launch.sh"),
+    ),
+    correct=Example(
+        files={
+            "launch.sh": _HEAD
+            + 'MODEL="$1"\nif [ -z "$MODEL" ]; then echo "usage: launch.sh MODEL"; exit 1; fi\n'
+            + 'python3 -m sglang.launch_server --model-path "$MODEL" --port 30000\n'
+        },
+        argv=("check", "launch.sh", "/models/qwen"),
+    ),
+)

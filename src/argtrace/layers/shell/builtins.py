@@ -327,14 +327,33 @@ class Builtins(Inputs):
                 st = 2
         raise _Exit(st, f"`exit` at {at}")
 
-    def b_return(self, args: list[ExpWord], at: str, *rest: Any) -> int | None:
+    def b_return(
+        self,
+        args: list[ExpWord],
+        at: str,
+        argv: Any = None,
+        prefix_env: Any = None,
+        redirs: Any = (),
+        *rest: Any,
+    ) -> int | None:
         st: int | None = self.last_status
         if args:
             try:
                 st = int(args[0].text or "") & 0xFF if args[0].text is not None else None
             except ValueError:
                 st = 2
-        if self.depth == 0 and not self.source_stack:
+        outside = len(self.scopes) == 1 and not self.source_stack  # no function's scope, no sourced file
+        if outside and self.bash_shebang() and "posix" not in self.options:
+            # bash (not in POSIX mode) refuses `return` outside a function or sourced file ("can only
+            # `return' from a function or sourced script", builtins/return.def) with status 2 and goes
+            # on; sh (dash) and bash --posix end the script there
+            quiet = any(  # `return 2>/dev/null || exit`: written to fail quietly where it is not sourced
+                tgt == "/dev/null" and ((fd == "2" and op in (">", ">>")) or op in ("&>", "&>>"))
+                for fd, op, tgt, *_ in redirs or ()
+            )
+            self.emit("return_outside_function", at, quiet=quiet)
+            return 2
+        if outside and self.depth == 0:
             raise _Exit(st, f"`return` at {at}")
         raise _Return(st)
 

@@ -502,6 +502,12 @@ class Core:
 
     # ---------------------------------------------------------------------- helpers
 
+    def bash_shebang(self) -> bool:
+        """The script's first line names bash (`#!/bin/bash`, `#!/usr/bin/env bash`): where bash's own rules
+        differ from `sh`'s (aliases, `return` outside a function), they are followed only then."""
+        first = self.main.text.split("\n", 1)[0]
+        return first.startswith("#!") and "bash" in first
+
     def brace_events(self) -> list[Event]:
         """The brace-expansion events (computed once: every server looks at them)."""
         cached: list[Event] | None = getattr(self, "_brace_events", None)

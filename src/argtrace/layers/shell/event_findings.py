@@ -183,6 +183,15 @@ def event_findings(label: str, ev: E.ShellEvaluator, args: list[str], data: byte
                     at=e.at,
                 )
             )
+        elif e.kind == "return_outside_function" and not d.get("quiet"):
+            out.append(
+                R.SH051.finding(
+                    f"`return` at {e.at} is outside a function: bash refuses it here (\"can only `return' "
+                    "from a function or sourced script\", status 2) and the script goes on with the next "
+                    "command instead of ending",
+                    at=e.at,
+                )
+            )
         elif e.kind == "alias_not_expanded" and runs_under_bash(ev):
             name = d.get("name")
             out.append(

@@ -80,8 +80,7 @@ _NAMED_VARIABLE = re.compile(r"^\"?\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?\"?$")
 def runs_under_bash(ev: E.ShellEvaluator) -> bool:
     """The script's first line names bash (`#!/bin/bash`, `#!/usr/bin/env bash`): `sh` (POSIX mode) would
     expand aliases without `shopt -s expand_aliases`."""
-    first = ev.main.text.split("\n", 1)[0]
-    return first.startswith("#!") and "bash" in first
+    return ev.bash_shebang()
 
 
 def ended_early(ev: E.ShellEvaluator, args: list[str]) -> str:
