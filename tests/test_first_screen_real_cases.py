@@ -102,9 +102,9 @@ def test_vllm3416_compose_header_and_reach_in_one_line_each(monkeypatch: pytest.
     # vllm-project/vllm#3416: --tensor-parallel-size 4 in a compose service given one GPU
     cases = DATA / "real_cases"
     argv = ["check", "vllm3416_compose_tp4_one_gpu.yaml"]
-    assert screen(monkeypatch, argv, cases, 11) == [
+    assert screen(monkeypatch, argv, cases, 12) == [
         "argtrace check — vllm release unknown, analysed as 0.33.0 (--framework-version)",
-        "Diagnosis: 2 errors, 4 info",
+        "Diagnosis: 2 errors, 5 info",
         "ERROR TP042 vllm3416_compose_tp4_one_gpu.yaml:13 the server needs 4 GPU(s)…",
         "  (tensor_parallel_size 4 x pipeline_parallel_size 1 x data_parallel_size 1)…",
         "  fix: Give the container as many GPUs as the parallel sizes multiply to, or…",
@@ -112,6 +112,8 @@ def test_vllm3416_compose_header_and_reach_in_one_line_each(monkeypatch: pytest.
         "  (tensor_parallel_size 4 x pipeline_parallel_size 1 x data_parallel_size 1)…",
         "  fix: make CUDA_VISIBLE_DEVICES list as many GPUs as tp x dp x pp, or lower…",
         "INFO TP044 vllm3416_compose_tp4_one_gpu.yaml:13 `vllm/vllm-openai:latest`:…",
+        # vLLM's own warning: --model moves to the positional and "will be removed in a future version"
+        "INFO PA056 vllm3416_compose_tp4_one_gpu.yaml:13 `vllm serve --model…",
         "INFO on what argtrace could read: PR011, PR007, RS004 (Details)",
         "Server 1 of 1 at vllm3416_compose_tp4_one_gpu.yaml:13: vllm vllm serve",
     ]
