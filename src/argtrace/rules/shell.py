@@ -631,8 +631,8 @@ SH051 = Rule(
     rationale=(
         "`return` ends a function or a sourced file. In a script run by bash (`bash launch.sh`, or a first "
         "line naming bash), bash refuses it (\"return: can only `return' from a function or sourced "
-        'script", status 2; bash\'s builtins/return.def) and goes on with the next command, so a usage '
-        "check such as `[ -n \"$1\" ] || { echo usage; return 1; }` does not stop the launch: the server "
+        "script\", status 2; bash's builtins/return.def) and goes on with the next command, so a usage "
+        'check such as `[ -n "$1" ] || { echo usage; return 1; }` does not stop the launch: the server '
         "starts with what the check was meant to refuse. `sh` (dash) and `bash --posix` end the script "
         "there instead."
     ),

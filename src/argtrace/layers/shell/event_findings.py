@@ -187,7 +187,7 @@ def event_findings(label: str, ev: E.ShellEvaluator, args: list[str], data: byte
             out.append(
                 R.SH051.finding(
                     f"`return` at {e.at} is outside a function: bash refuses it here (\"can only `return' "
-                    "from a function or sourced script\", status 2) and the script goes on with the next "
+                    'from a function or sourced script", status 2) and the script goes on with the next '
                     "command instead of ending",
                     at=e.at,
                 )
