@@ -74,3 +74,9 @@ def test_the_status_is_the_last_expressions(lets: str, tmp_path: Path) -> None:
         assert predicted == "1"  # bash: the last word, 1, is non-zero; the glob word before it is unknown
     else:
         assert predicted == bash_says(f"if {lets}; then echo 1; else echo 2; fi", tmp_path)
+
+
+def test_a_word_a_command_substitution_makes_unknown_makes_what_it_assigns_unknown(tmp_path: Path) -> None:
+    """``X`` had kept its value from before the ``let`` (a stale value stated as known)."""
+    predicted, reason = server_port("X=1\nlet X=$(nproc)*2\n" + SERVER.format(port="$X"), tmp_path)
+    assert predicted is None and reason is not None and reason.startswith("`let` at launch.sh:2:1: ")

@@ -391,11 +391,12 @@ class Builtins(Inputs):
         st: int | None = 0
         for w in args:
             if w.text is None:
-                # `let J=2*3`: bash expands the word's `*` as a pattern before let reads it (matching no file,
-                # it stays), so the expression is not known statically and neither is what it assigns; the
-                # names are read from the text before that expansion, and the next words still evaluate
-                if w.unglobbed is not None:
-                    self.mark_arith_unknown(w.unglobbed, f"`let` at {at}: {w.reason}")
+                # an expression not known statically (`let J=2*3`: bash expands the `*` as a pattern before
+                # let reads it; `let X=$(nproc)*2`): neither is what it assigns. The names are read from the
+                # text before pathname expansion, else from the word as written; the next words still run
+                written = w.unglobbed if w.unglobbed is not None else w.expansion
+                if written != "literal" or w.unglobbed is not None:
+                    self.mark_arith_unknown(written, f"`let` at {at}: {w.reason}")
                 st = None
                 continue
             try:

@@ -505,7 +505,9 @@ class Core:
     def bash_shebang(self) -> bool:
         """The script's first line names bash (`#!/bin/bash`, `#!/usr/bin/env bash`): where bash's own rules
         differ from `sh`'s (aliases, `return` outside a function), they are followed only then."""
-        first = self.main.text.split("\n", 1)[0]
+        text = self.main.text
+        end = text.find("\n")  # the first line only: not a copy of a large script's rest
+        first = text if end < 0 else text[:end]
         return first.startswith("#!") and "bash" in first
 
     def brace_events(self) -> list[Event]:
