@@ -12,6 +12,11 @@ from argtrace.layers.shell import lexer as L
 from argtrace.layers.shell.arith import ArithError
 from argtrace.layers.shell.control import Control
 from argtrace.layers.shell.core import to_str
+from argtrace.layers.shell.ere import EreMatch, ere_from_word, ere_match
+
+_REMATCH_UNKNOWN = EreMatch(
+    None, None, "set by a `=~` test whether bash evaluated is not known statically (the other operand is not)"
+)
 
 
 class Conditions(Control):
@@ -25,13 +30,41 @@ class Conditions(Control):
             toks = toks[:-1]
         self._cw = toks
         self._ci = 0
+        self._rematch: EreMatch | None = None
         try:
             r = self._c_or()
         except (IndexError, ValueError):
-            return None
+            r = None
+            if self._rematch is not None:
+                self._rematch = EreMatch(None, None, "set by a `[[ ]]` test argtrace could not read")
+        if self._rematch is not None:
+            self._set_rematch(self._rematch, at)
         if r is None:
             return None
         return 0 if r else 1
+
+    def _set_rematch(self, found: EreMatch, at: str) -> None:
+        """BASH_REMATCH after a ``=~`` bash evaluated: the match's captures, an empty array for no match."""
+        if found.captures is None:
+            self.set_array(
+                "BASH_REMATCH",
+                None,
+                at=at,
+                expansion="[[ =~ ]]",
+                reason=found.reason or _REMATCH_UNKNOWN.reason,
+            )
+        else:
+            self.set_array("BASH_REMATCH", [(None, c) for c in found.captures], at=at, expansion="[[ =~ ]]")
+
+    def _short_circuit(self, before: EreMatch | None, left: bool | None, skips_on: bool) -> None:
+        """After the right operand of ``&&``/``||``: bash evaluated it only when ``left`` is not ``skips_on``,
+        so a ``=~`` in it set BASH_REMATCH only then (unknown when ``left`` is)."""
+        if self._rematch is before:
+            return
+        if left is skips_on:
+            self._rematch = before
+        elif left is None:
+            self._rematch = _REMATCH_UNKNOWN
 
     def _c_peek(self) -> str | None:
         return self._cw[self._ci].raw if self._ci < len(self._cw) else None
@@ -40,7 +73,9 @@ class Conditions(Control):
         left = self._c_and()
         while self._c_peek() == "||":
             self._ci += 1
+            before = self._rematch
             right = self._c_and()
+            self._short_circuit(before, left, skips_on=True)
             left = (
                 True if left is True or right is True else (None if left is None or right is None else False)
             )
@@ -50,7 +85,9 @@ class Conditions(Control):
         left = self._c_not()
         while self._c_peek() == "&&":
             self._ci += 1
+            before = self._rematch
             right = self._c_not()
+            self._short_circuit(before, left, skips_on=False)
             left = (
                 False
                 if left is False or right is False
@@ -121,13 +158,15 @@ class Conditions(Control):
                     raw_parts.append(self._cw[self._ci].raw)
                     self._ci += 1
                 del j
-                rx = self.expand_single(L.WordTok("".join(raw_parts), rtok.start))
-                if left is None or rx is None:
-                    return None
-                try:
-                    return re.search(rx, left) is not None
-                except re.error:
-                    return None
+                raw = "".join(raw_parts)
+                ere = ere_from_word(raw)
+                if ere is not None:
+                    found = ere_match(left, ere, quoted=False)
+                else:
+                    rx = self.expand_single(L.WordTok(raw, rtok.start))
+                    found = ere_match(left, rx, quoted=any(q in raw for q in "\"'\\"))
+                self._rematch = found
+                return found.matched
             right = self.expand_single(rtok)
             return self._binary(nxt, left, right)
         self._ci += 1
