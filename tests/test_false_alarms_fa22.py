@@ -120,7 +120,7 @@ def test_variables_read_after_an_unreadable_source_are_read_as_set_by_it() -> No
     assert note["severity"] == "info"
     assert note["message"].endswith(
         "; the script reads $HOST, $MODEL, $PORT, $TENSOR_PARALLEL_SIZE after it and never sets them, so "
-        "argtrace reads them as set by this file (value unknown); pass `--env NAME=VALUE` to check with the "
+        "argtrace reads them as set by it (value unknown); pass `--env NAME=VALUE` to check with the "
         "values it sets"
     )
     assert words(report)[0][3:] == [

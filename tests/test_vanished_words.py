@@ -396,3 +396,20 @@ def test_kubernetes_leaves_an_undefined_reference_literal_and_tp012_explains_it(
         ),
     ]
     assert status == 1
+
+
+def test_an_empty_copy_of_a_caller_variable_rests_on_the_same_assumption(tmp_path: Path) -> None:
+    """``rank_id=$RANK`` with RANK not set here: ``$rank_id`` is empty only if the caller leaves RANK unset
+    too (the S-GRPO serving script of fa24), so SH026 says so, as SH007 does for ``$RANK`` itself: a
+    warning resting on an assumption, never an error."""
+    (tmp_path / "launch.sh").write_text(
+        "rank_id=$RANK\npython3 -m sglang.launch_server --model-path m --node-rank $rank_id --port 30000\n"
+    )
+    status, findings = check(tmp_path, *SGLANG_0510, "launch.sh")
+    assert [(f["severity"], f["code"], f["basis"]) for f in findings] == [("warning", "SH026", "assumed")]
+    assert findings[0]["message"] == (
+        "`$rank_id` is empty here: the script sets it from `$RANK`, which is not set (in the environment "
+        "argtrace was given; if the caller sets it, pass `--env RANK=...`), so the unquoted word vanishes: "
+        "`--node-rank` takes `--port` as its value"
+    )
+    assert status == 0

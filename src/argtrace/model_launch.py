@@ -96,6 +96,9 @@ class VanishedWord:
     at: str
     state: str
     name: str | None
+    # an empty variable the script copied from one not set here (`rank_id=$RANK`): that one's name; its
+    # emptiness then rests on the same assumption as an unset variable's (the caller may set it)
+    via: str | None = None
 
 
 @dataclass(frozen=True)

@@ -183,8 +183,8 @@ def analyze(
     # with a default of the script's own (`${PORT:-30000}`) keeps it, as bash does without the file
     late = _read_after_unread_source(ev, env, unknown_env)
     if late:
-        sourced = ev.unread_sources[0]
-        why_late = f"not set here; read after `{sourced}`, a file argtrace cannot read, which may set it"
+        sourced, what = ev.unread_sources[0]
+        why_late = f"not set here; read after `{sourced}`, {what}, which may set it"
         late_findings: list[Finding] = []
         unknown_late = {**(unknown_env or {}), **dict.fromkeys(late, why_late)}
         again, again_reason = _evaluate(src, args, env, arg0, cwd, unknown_late, args_unknown, late_findings)
@@ -298,7 +298,7 @@ def _command_columns(commands: list[E.PredictedCommand]) -> tuple[list[Any], ...
     for c in commands:
         texts.append((c.at, list(c.texts), c.conditional))
         vanished.append(
-            tuple(VanishedWord(v.index, v.raw, v.at, v.state, v.name) for v in c.vanished)
+            tuple(VanishedWord(v.index, v.raw, v.at, v.state, v.name, v.via) for v in c.vanished)
             if c.vanished
             else ()
         )
@@ -435,7 +435,7 @@ def _server_command(s: E.FoundServer, script_reads: frozenset[str] = frozenset()
         script_reads=script_reads,
         runner=det.runner,
         conditional=s.conditional,
-        vanished=tuple(VanishedWord(v.index, v.raw, v.at, v.state, v.name) for v in s.vanished),
+        vanished=tuple(VanishedWord(v.index, v.raw, v.at, v.state, v.name, v.via) for v in s.vanished),
         from_missing_arguments=s.from_missing_arguments,
         from_unset_variables=s.from_unset_variables,
     )

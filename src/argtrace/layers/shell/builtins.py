@@ -104,7 +104,9 @@ class Builtins(Inputs):
                 continue
             t = w.text
             if t is None:
-                self.emit("unknown_declare", at, reason=w.reason)
+                self.emit("unknown_declare", at, reason=w.reason, raw=w.expansion, cmd=cmd)
+                # `export $(grep -v '^#' .env | xargs)`, `export "$k=$v"` in a loop reading a file
+                self._note_unread_source(f"{cmd} {w.expansion}", "an export of names not known statically")
                 continue
             if t.startswith(("-", "+")) and len(t) > 1 and not (cmd == "export" and t == "--"):
                 on = t[0] == "-"
@@ -414,6 +416,9 @@ class Builtins(Inputs):
         if any(w.text is None for w in args):
             bad = next(w for w in args if w.text is None)
             self.emit("eval_unknown", at, reason=bad.reason)
+            self._note_unread_source(
+                "eval " + " ".join(w.expansion for w in args), "a string argtrace cannot evaluate"
+            )
             self._cap_write(None, [])  # inside $(...): what it would print is unknown, not empty
             if args[0].text == "set":
                 # `eval set -- "$(getopt ...)"`: the new positional parameters are that unknown string's
@@ -524,8 +529,10 @@ class Builtins(Inputs):
         p = self.resolve_path(fname)
         return p if p is not None and hostfs.isfile(p) else None
 
-    def _note_unread_source(self, written: str) -> None:
-        """A `source` argtrace cannot read (the file is not here, or its name is not known statically).
+    def _note_unread_source(self, written: str, what: str = "a file argtrace cannot read") -> None:
+        """A `source` argtrace cannot read (the file is not here, or its name is not known statically), or
+        another command that may set any variable (``what`` says which: an `eval` of a string or an `export`
+        of words not known statically, the idioms that load a ``.env``).
         A virtual environment's ``bin/activate`` is not one: CPython's venv script sets only VIRTUAL_ENV,
         VIRTUAL_ENV_PROMPT, PATH and PS1 (Lib/venv/scripts/common/activate); conda's runs its packages'
         activate.d scripts, which may set anything."""
@@ -533,7 +540,7 @@ class Builtins(Inputs):
             return
         if self.read_before_unread_source is None:
             self.read_before_unread_source = set(self.read_names)
-        self.unread_sources.append(written)
+        self.unread_sources.append((written, what))
 
     def _taint_all(self, reason: str) -> None:
         """After sourcing an unknown file, any variable may have changed; we keep values but note it."""

@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 # the programs that run a compose file themselves (`docker compose`, `podman compose` are found by their word)
 _COMPOSE_PROGRAMS = frozenset({"docker-compose", "podman-compose"})
 _COMPOSE_ENDINGS = ("compose", "docker", "podman")
+_COPY = re.compile(r'(?:[A-Za-z_][A-Za-z0-9_]*=)?"?\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?"?')
 _ALIAS_NAME = re.compile(r"[^\s/$`=\\'\"<>|&;()]+")
 
 
@@ -54,6 +55,16 @@ class Commands(ServerRecords):
             self._remainder = None
             status = self._run_range(*rest)
         return status
+
+    def _copied_from_unset(self, name: str) -> str | None:
+        """The variable an empty ``name`` was copied from when that one is not set here (``rank_id=$RANK``,
+        ``R="${RANK}"``): the caller may set it where the script runs."""
+        var = self.lookup(name)
+        m = _COPY.fullmatch(var.expansion or "") if var is not None else None
+        if m is None:
+            return None
+        source = self.lookup(m.group(1))
+        return m.group(1) if source is None or not source.is_set else None
 
     def _run_range(self, start: int, end: int) -> int | None:
         """Run ``start:end`` of the current source, parsed again on its own (see ``run_simple``)."""
@@ -144,7 +155,8 @@ class Commands(ServerRecords):
                 # a backslash-newline inside the word is a line continuation the shell removes before it
                 # reads the word (`--dist-init-addr $2\<newline>`): the expansion is `$2` (sglang#4057)
                 raw = raw.replace("\\\n", "")
-                vanished_all.append(Vanished(len(argv), raw, self.src.at(w.start), state, name))
+                via = self._copied_from_unset(name) if state == "empty" and name else None
+                vanished_all.append(Vanished(len(argv), raw, self.src.at(w.start), state, name, via))
             argv.extend(words)
         redirs = []
         for r in toks.redirs:

@@ -19,6 +19,26 @@ _REMATCH_UNKNOWN = EreMatch(
 )
 
 
+_DECIMAL = re.compile(r"[ \t\n]*([-+]?[0-9]+)[ \t\n]*")
+
+
+def _test_integers(op: str, a: str | None, b: str | None) -> bool | None:
+    """``test``/``[``'s integer comparisons: each operand a decimal integer, blanks around it allowed
+    (``010`` is ten; bash's ``legal_number``, test.c); anything else is bash's "integer expression
+    expected" error, status 2: the test is false. (``[[ ]]`` reads its operands as
+    arithmetic instead, where ``010`` is eight: ``_binary``.)"""
+    if a is None or b is None or not a.strip() or not b.strip():
+        # an empty operand is bash's error too, but a script compares a variable as an integer only when it
+        # expects it set where it runs (`[ "$RANK" -eq 0 ]`, RANK the platform's): unset here says nothing of
+        # there, so the branch is not known
+        return None
+    ma, mb = _DECIMAL.fullmatch(a), _DECIMAL.fullmatch(b)
+    if ma is None or mb is None:
+        return False
+    x, y = int(ma.group(1)), int(mb.group(1))
+    return {"-eq": x == y, "-ne": x != y, "-lt": x < y, "-le": x <= y, "-gt": x > y, "-ge": x >= y}[op]
+
+
 class Conditions(Control):
     # ---------------------------------------------------------------------- [[ ]] and test
 
@@ -254,7 +274,9 @@ class Conditions(Control):
                 return self._unary(args[0], args[1])
             return None
         if n == 3:
-            if args[1] in ("=", "==", "!=", "<", ">", "-eq", "-ne", "-lt", "-le", "-gt", "-ge"):
+            if args[1] in ("-eq", "-ne", "-lt", "-le", "-gt", "-ge"):
+                return _test_integers(args[1] or "", args[0], args[2])
+            if args[1] in ("=", "==", "!=", "<", ">"):
                 return self._binary(args[1] or "", args[0], args[2])
             if args[1] in ("-a", "-o"):
                 x = self.test_argv(args[:1])

@@ -194,12 +194,13 @@ class Vanished:
     at: str
     state: str  # "unset" | "empty"
     name: str | None
+    via: str | None = None  # empty: copied from this variable, not set here (VanishedWord.via)
 
 
 def vanished_in(rest: list[ExpWord], argv: list[ExpWord], vanished: list[Vanished]) -> list[Vanished]:
     """``argv``'s vanished words numbered for ``rest``, its tail that a wrapper (exec, command, time) runs."""
     shift = len(argv) - len(rest)
-    return [Vanished(v.index - shift, v.raw, v.at, v.state, v.name) for v in vanished]
+    return [Vanished(v.index - shift, v.raw, v.at, v.state, v.name, v.via) for v in vanished]
 
 
 @dataclass
@@ -465,7 +466,9 @@ class Core:
         # statically (None: there was none), and those files: what the script reads unset after it may come
         # from that file where the script runs (analysis.py reads it again with those names unknown)
         self.read_before_unread_source: set[str] | None = None
-        self.unread_sources: list[str] = []
+        # (the command as written, what it is): `source` of a file argtrace cannot read, an `eval` or `export`
+        # of words not known statically; any variable read after it and never set may be its
+        self.unread_sources: list[tuple[str, str]] = []
         self.read_after_unread_source: list[str] = []  # set by analysis.py when it read them as unknown
         # state
         scope: dict[str, Var] = {}

@@ -47,7 +47,7 @@ def _read_as_set_by_it(ev: E.ShellEvaluator, first: list[bool]) -> str:
         + ("it" if len(ev.read_after_unread_source) == 1 else "them")
         + ", so argtrace reads "
         + ("it" if len(ev.read_after_unread_source) == 1 else "them")
-        + " as set by this file (value unknown); pass `--env NAME=VALUE` to check with the values it sets"
+        + " as set by it (value unknown); pass `--env NAME=VALUE` to check with the values it sets"
     )
 
 
@@ -170,7 +170,15 @@ def event_findings(label: str, ev: E.ShellEvaluator, args: list[str], data: byte
                 R.SH018.finding(
                     f"`eval` runs a string that is not known statically ({d.get('reason')}): "
                     f"commands inside it are "
-                    "not followed",
+                    "not followed" + _read_as_set_by_it(ev, first_unread),
+                    at=e.at,
+                )
+            )
+        elif e.kind == "unknown_declare":
+            out.append(
+                R.SH018.finding(
+                    f"`{d['cmd']} {d['raw']}`: a word that is not known statically ({d.get('reason')}): "
+                    "the variables it sets are not followed" + _read_as_set_by_it(ev, first_unread),
                     at=e.at,
                 )
             )

@@ -499,7 +499,7 @@ def tokenize_command(
             if c in ";&|()":
                 out.stopped_at = c
                 break
-            if c in "<>":
+            if c in "<>" and not text.startswith("(", i + 1):  # `<(...)` is a word: a process substitution
                 out.stopped_at = c
                 break
             wend = read_word(text, i, end, cond)

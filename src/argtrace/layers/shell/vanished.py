@@ -83,6 +83,20 @@ def vanished_after_flags(server: ServerCommand, nargs: int) -> list[Finding]:
                     fix=_caller_variable_fix(v.name) if caller and v.name else None,
                 )
             )
+        elif v.via:
+            # `rank_id=$RANK` with RANK not set here: empty only if the caller does not set RANK either
+            out.append(
+                R.SH026.finding(
+                    f"`{v.expansion}` is empty here: the script sets it from `${v.via}`, which is not "
+                    "set (in the environment argtrace was given; if the caller sets it, pass "
+                    f"`--env {v.via}=...`), so the unquoted word vanishes: {then}",
+                    at=v.at,
+                    evidence=[Evidence("shell", v.at, f"{prev} {v.expansion}")],
+                    severity="warning",
+                    basis="assumed",
+                    fix=_caller_variable_fix(v.via),
+                )
+            )
         else:
             out.append(
                 R.SH026.finding(
