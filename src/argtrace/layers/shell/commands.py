@@ -165,12 +165,14 @@ class Commands(ServerRecords):
                 tgt = self.expand_single(r.target)
             redirs.append((r.fd, r.op, tgt, self.src.at(r.start), r))
         if not argv:
-            # assignments only: they stay in the shell
+            # assignments only: they stay in the shell, and the status is the last command substitution's
+            # (bash manual, "Simple Command Expansion"): `X=$(false) || X=5` sets 5
+            self.cmdsub_status = None
             for a in assigns:
                 self.do_assignment(a)
             for fd, op, tgt, rat, _r in redirs:
                 self._note_redirect(fd, op, tgt, rat, None)
-            return 0
+            return self.cmdsub_status[0] if self.cmdsub_status is not None else 0
         prefix_env: dict[str, tuple[str | None, str, str, str | None]] = {}
         for a in assigns:
             m = L.ASSIGN_RE.match(a.raw)

@@ -447,6 +447,9 @@ class Core:
         self.waited = False
         self.bg_servers: list[int] = []
         self.last_status: int | None = 0
+        # the status of the last command substitution expanded (None: none since it was reset), which an
+        # assignment-only command returns
+        self.cmdsub_status: tuple[int | None] | None = None
         self.arg0 = from_str(arg0)
         self.log_writes: list[tuple[str, str, str]] = []  # (file, op, at)
         self.bash_source: list[str] = [from_str(source.label)]

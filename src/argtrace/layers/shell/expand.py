@@ -147,10 +147,12 @@ class Expander(Params):
         self.step(at)
         body = p.body.strip()
         decided, value = self._emulate(body, at)
+        status: int | None = 0 if value is not None else None  # the emulated commands succeed
         if not decided:
             # only when the emulation expanded nothing: evaluating the words a second time would double
             # the work at every nesting level ($(cat $(cat ...)) 18 deep took 38 s)
-            value = self._capture(p.body, at)
+            value, status = self._capture(p.body, at)
+        self.cmdsub_status = (status,)
         if value is not None:
             return _Chunk(value.rstrip("\n"), p.quoted, not p.quoted)
         shown = to_str(p.raw)
@@ -158,20 +160,20 @@ class Expander(Params):
             shown = shown[:57] + "..."
         return _Chunk(None, p.quoted, not p.quoted, f"command substitution `{shown}` runs only at run time")
 
-    def _capture(self, body: str, at: str) -> str | None:
+    def _capture(self, body: str, at: str) -> tuple[str | None, int | None]:
         """Evaluate the body of ``$(...)`` in a subshell, collecting what ``echo``/``printf``/``pwd`` print.
 
         Any command whose output cannot be known (an external program, a branch not known statically)
-        makes the whole substitution unknown."""
+        makes the whole substitution unknown. Returns (the output, the exit status), None where unknown."""
         if self.depth >= MAX_DEPTH or len(self.captures) > 8 or len(body) > 100_000:
-            return None
+            return None, None
         text = _prepare(body)
         try:
             tree = self.parse(text)
         except Exception:
-            return None
+            return None, None
         if tree.root_node.has_error:
-            return None
+            return None, None
         src = Source(self.src.label, text, None, fixed_at=at)
         src.tree = tree
         frame: dict[str, Any] = {"out": [], "ok": True, "spec": len(self.spec)}
@@ -181,13 +183,13 @@ class Expander(Params):
         self.src = src
         self.depth += 1
         try:
-            self.in_subshell(lambda: self.run_block(tree.root_node.children))
+            status = self.in_subshell(lambda: self.run_block(tree.root_node.children))
         finally:
             self.src = saved_src
             self.depth -= 1
             self.captures.pop()
             self.last_status = saved_last
-        return "".join(frame["out"]) if frame["ok"] else None
+        return ("".join(frame["out"]) if frame["ok"] else None), status
 
     def _cap_write(self, text: str | None, redirs: Sequence[Any]) -> None:
         """Output of a command while a command substitution is being evaluated."""

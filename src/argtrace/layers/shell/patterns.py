@@ -5,7 +5,6 @@ used by ``${x#pat}`` and friends. Pure functions of text; no evaluator state.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Sequence
 
@@ -65,8 +64,12 @@ def _glob_to_regex(chunks: Sequence[tuple[str, bool]], extglob: bool = True) -> 
                     "word": "\\w",
                     "blank": " \\t",
                 }
-                body = re.sub(r"\[:(\w+):\]", functools.partial(_posix_class, classes), body)
-                body = body.replace("\\", "\\\\").replace("]", "\\]") if body else body
+                # the characters are escaped for Python's class, the POSIX classes' sets are not (`\s` was
+                # escaped into a backslash and an `s`: `${X//[[:space:]]/}` removed no blank)
+                body = "".join(
+                    _posix_class(classes, m) if m.group(1) else re.sub(r"([\\\]\[])", r"\\\1", m.group(2))
+                    for m in re.finditer(r"\[:(\w+):\]|([^[]+|\[)", body)
+                )
                 out.append("[" + ("^" if neg else "") + body + "]")
                 i = j + 1
             elif extglob and c in "@?*+!" and i + 1 < n and text[i + 1] == "(":
