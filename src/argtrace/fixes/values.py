@@ -407,8 +407,8 @@ def quote_delimiter(finding: Finding, source: SourceFile, report: Report) -> Pro
     """TP007: the delimiter of the here-document the body line belongs to is quoted (``<<EOF`` ->
     ``<<'EOF'``), so the local shell sends ``$2`` and ``$(...)`` as written instead of expanding them."""
     where = parse_at(finding.at)
-    if where is None:
-        return None
+    if where is None or finding.severity == "info":
+        return None  # info: the script's own values reach the node, which may well be what it means
     lines = source.lines
     for number in range(min(where[1], len(lines)), 0, -1):
         hits = list(_HEREDOC.finditer(lines[number - 1]))

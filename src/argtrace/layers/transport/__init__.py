@@ -230,6 +230,8 @@ def _follow(
         where = _split_at(at) if tree is not None else None
         if tree is not None and where is not None and where[0] == source.label:
             located = _locate(prepared, tree, where[1], where[2])
+            if located is not None and located.heredoc is not None and io is not None and io.stdin_line:
+                located.expanded = (io.stdin,)
         before = len(result.servers)
         try:
             _dispatch(at, base, argv, located, ctx, result, source, ssh_host, vanished, moved)

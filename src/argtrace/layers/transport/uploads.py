@@ -79,8 +79,14 @@ def _stdin_content(located: _Located, ctx: _Context) -> tuple[bytes | None, list
     if located.heredoc is not None:
         body = located.heredoc
         expansions = [] if located.heredoc_quoted else _heredoc_expansions(body)
-        if located.heredoc_quoted or not expansions:
+        if located.heredoc_quoted:
             return _latin1_bytes(body), expansions, body, "here-document"
+        if located.expanded is not None:  # the script's shell, with the script's variables at that point
+            text = located.expanded[0]
+            return (_latin1_bytes(text) if text is not None else None), expansions, body, "here-document"
+        if not expansions:  # still the backslashes the shell removes (`\$P` sends `$P`)
+            sent = "".join(t for t, _ in _heredoc_parts(body))
+            return _latin1_bytes(sent), expansions, body, "here-document"
         return _expand_heredoc(body, ctx), expansions, body, "here-document"
     if located.stdin_file is not None:
         try:
@@ -135,11 +141,17 @@ def _upload_from_stdin(
             ctx.written_uploads[(host, target)] = (body, f"{at.rsplit(':', 2)[0]}:{located.heredoc_line}")
     if expansions and body is not None:
         details = []
+        produced = _values_in(body, content) if content is not None else None
+        kept = True  # every expansion a named variable the script gives a value: the node gets that value
         for expansion in expansions:
             name = _param_name(expansion)
-            value = _local_value(name, ctx) if name is not None else None
+            if produced is not None and expansion in produced:
+                value: str | None = produced[expansion]
+            else:
+                value = _local_value(name, ctx) if name is not None else None
+            kept = kept and name is not None and not name.isdigit() and name not in "@*#?$!-" and bool(value)
             details.append(
-                f"{expansion} -> {_show(value) if value is not None else 'empty (unset)'}"
+                (f"{expansion} -> {_show(value) if value else 'empty (unset)'}")
                 if name is not None
                 else f"{expansion} -> run now, on this machine"
             )
@@ -147,7 +159,16 @@ def _upload_from_stdin(
         result.findings.append(
             R.TP007.finding(
                 f"the here-document {verb} {where} has an unquoted delimiter, so the local shell expands "
-                f"{', '.join(expansions)} while sending it: " + "; ".join(details),
+                f"{', '.join(expansions)} while sending it: "
+                + "; ".join(details)
+                + (" (the node gets these values, not the variables)" if kept else ""),
+                severity="info" if kept else None,
+                fix=(
+                    "Nothing to fix if the node should get this machine's values; quote the delimiter "
+                    "(`<<'EOF'`) to send the variables for the node's shell to expand instead."
+                    if kept
+                    else None
+                ),
                 at=f"{at.rsplit(':', 2)[0]}:{located.heredoc_line}" if located.heredoc_line else at,
                 evidence=[
                     Evidence("transport", at, body.rstrip("\n")),
@@ -157,6 +178,55 @@ def _upload_from_stdin(
         )
     if shell_args is not None and content is not None:
         _run_script_on_node(at, host, f"{call.destination}:<stdin>", content, shell_args, "bash", ctx, result)
+
+
+def _heredoc_parts(body: str) -> list[tuple[str, bool]]:
+    """An unquoted here-document body cut into (text, is an expansion): the literal text as the shell
+    writes it (a backslash quotes only ``$``, a backquote, a backslash and a newline there; bash manual,
+    "Here Documents"), and each ``$x``, ``${x}``, ``$1``, ``$(...)``, ``$((...))`` or backquoted part."""
+    parts: list[tuple[str, bool]] = []
+    literal: list[str] = []
+    i, n = 0, len(body)
+    while i < n:
+        c = body[i]
+        if c == "\\" and i + 1 < n and body[i + 1] in "$`\\\n":
+            if body[i + 1] != "\n":
+                literal.append(body[i + 1])
+            i += 2
+            continue
+        m = _EXPANSION.match(body, i) if c == "$" else None
+        j = body.find("`", i + 1) if c == "`" else -1
+        if m is not None or j > 0:
+            end = m.end() if m is not None else j + 1
+            if literal:
+                parts.append(("".join(literal), False))
+                literal = []
+            parts.append((body[i:end], True))
+            i = end
+            continue
+        literal.append(c)
+        i += 1
+    if literal:
+        parts.append(("".join(literal), False))
+    return parts
+
+
+def _values_in(body: str, content: bytes) -> dict[str, str] | None:
+    """What each expansion of ``body`` produced in ``content`` (the body as the script's shell expanded
+    it), read off by the literal text around it; None where that is ambiguous."""
+    parts = _heredoc_parts(body)
+    pattern = "".join("(.*?)" if is_exp else re.escape(text) for text, is_exp in parts)
+    m = re.fullmatch(pattern, content.decode("latin-1"), re.DOTALL)
+    if m is None:
+        return None
+    values: dict[str, str] = {}
+    for (text, _), value in zip((p for p in parts if p[1]), m.groups(), strict=True):
+        if values.setdefault(text, value) != value:
+            return None
+    return values
+
+
+_EXPANSION = re.compile(r"\$(\{[^}]*\}|\(\([^)]*\)\)|\([^)]*\)|[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])")
 
 
 def _heredoc_expansions(body: str) -> list[str]:

@@ -56,6 +56,10 @@ class _Located:
     heredoc_line: int | None = None
     stdin_file: str | None = None
     herestring: str | None = None
+    # the here-document as the script's own shell expanded it at that point (the shell layer's CommandIO:
+    # the script's variables, not only the caller's), when the shell layer recorded it; None inside it is a
+    # body whose expansion is not known statically
+    expanded: tuple[str | None] | None = None
 
 
 def _locate(text: str, tree: Any, line: int, col: int) -> _Located | None:
