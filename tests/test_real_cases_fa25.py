@@ -1,16 +1,15 @@
-"""The 2026-12-04 wrong-alarm sweep, fourth (fa25): 35 inputs from sources argtrace had not seen (each
-repository and path grepped in tests/ and docs/ first): 32 launch files and 3 logs of working launches.
+"""The 2026-12-04 wrong-alarm sweep, fourth (fa25): 36 inputs from sources argtrace had not seen (each
+repository and path grepped in tests/ and docs/ first): 33 launch files and 3 logs of working launches.
 SkyPilot tasks (the project's gallery: Gemma 3, Llama 3.2 Vision with a pinned release, an RL rollout
-server, a LoRA serve), OpenShift AI's KServe
-ServingRuntime + InferenceService pairs, a script a systemd unit runs, `systemd-run --scope`, SLURM jobs
-whose `srun bash -c '...'` holds the launch (Kimi-K2 on SGLang and on vLLM DP 16), Ascend NPU launches
-(`sglang serve`, the PD router), restart loops, a `set -a; source .env` deployer, a make file with comments
-after its values, compose, docker images from ECR and local builds, and model-card style launches
-(GLM-4.5V, MiniMax-M2.5, gpt-oss with an EAGLE-3 speculator). Each file under
-``tests/data/real_cases_fa25/`` is a reconstruction (its header names the source at its commit and what it
-keeps; a log's first line is its report's URL), checked as a new user: no options, no resolver environment,
-no Hugging Face cache. docs/real_cases.md ("Working launches of 2025-2026 from new sources, 4th sweep") has
-the table and the mechanisms.
+server, a LoRA serve), OpenShift AI's KServe ServingRuntime + InferenceService pairs, Lambda's dstack guide,
+a script a systemd unit runs, `systemd-run --scope`, SLURM jobs whose `srun bash -c '...'` holds the launch
+(Kimi-K2 on SGLang and on vLLM DP 16), Ascend NPU launches (`sglang serve`, the PD router), restart loops, a
+`set -a; source .env` deployer, a make file with comments after its values, compose, docker images from ECR
+and local builds, and model-card style launches (GLM-4.5V, MiniMax-M2.5, gpt-oss with an EAGLE-3
+speculator). Each file under ``tests/data/real_cases_fa25/`` is a reconstruction (its header names the
+source at its commit and what it keeps; a log's first line is its report's URL), checked as a new user: no
+options, no resolver environment, no Hugging Face cache. docs/real_cases.md ("Working launches of 2025-2026
+from new sources, 4th sweep") has the table and the mechanisms.
 """
 
 from __future__ import annotations
@@ -48,6 +47,7 @@ OUTCOMES: dict[str, tuple[int, list[tuple[str, str]], str]] = {
     "kimik2_srun_bash_c_single_quoted_sglang.sh": (1, [], ""),
     "kimik2_srun_vllm_dp16_headless_and_or.sh": (1, [], ""),
     "korgym_conda_api_server_equals_underscores_pp2.sh": (1, [], ""),
+    "lambda_dstack_task_hermes3_spot_gpu_range.dstack.yml": (1, [], ""),
     "lexi_exec_venv_python_api_server_fp16.sh": (1, [], ""),
     "lifesim_vllm_braced_vars_api_key.sh": (1, [], ""),
     "llmenv_compose_folded_vllm_serve_bf16.yml": (1, [], ""),
