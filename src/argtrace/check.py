@@ -173,7 +173,13 @@ def run_check(options: CheckOptions) -> Report:
             report.findings.extend(ran.findings)
             report.sections["transport"] = ran.section
             return _check_servers(report, ran.servers, source.label, options, commands=ran.commands)
-    kind = manifest_kind(source.data) if options.command_string is None and python is None else None
+    from argtrace.layers.shell.makefile import is_makefile
+
+    # a file named as a Makefile (`Makefile`, `*.mk`) is one: its `run:`/`setup:`/`services:` targets are
+    # not a SkyPilot task's or a compose file's keys (they were read as YAML and refused: "not valid YAML")
+    named_makefile = is_makefile(source.label, source.data)
+    sniff = options.command_string is None and python is None and not named_makefile
+    kind = manifest_kind(source.data) if sniff else None
     if kind is not None:
         named_service, named_container = options.extra.get("service"), options.extra.get("container")
         service = named_service if isinstance(named_service, str) else None
@@ -211,9 +217,9 @@ def run_check(options: CheckOptions) -> Report:
     make_unknown: dict[str, str] = {}
     make_env: dict[str, str] = {}
     if options.command_string is None and python is None:
-        from argtrace.layers.shell.makefile import is_makefile, recipes_script
+        from argtrace.layers.shell.makefile import recipes_script
 
-        if is_makefile(source.label, source.data):
+        if named_makefile:
             # make expands its own variables and runs the recipes with /bin/sh (layers/shell/makefile.py)
             made = recipes_script(source.data, options.env, args)
             source = ScriptSource(label=label, data=made.data, path=path)

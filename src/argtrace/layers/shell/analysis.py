@@ -122,6 +122,17 @@ def analyze(
         again_findings: list[Finding] = []
         unknown = {**(unknown_env or {}), **dict.fromkeys(guard, why)}
         again, again_reason = _evaluate(src, args, env, arg0, cwd, unknown, args_unknown, again_findings)
+        # guards one after another (`[ -z "$MODEL_LIST" ] && exit 1`, then `[ ! -d "$MODEL_DIR" ] && exit 1`,
+        # vllm_deployer's run.sh after sourcing its .env): the run past the first stops at the next, on a
+        # variable it had not reached; each is the caller's as well (bounded: a few guards, not a search)
+        for _ in range(4):
+            further = _caller_guard(again, env, unknown)
+            if not further:
+                break
+            guard = [*guard, *further]
+            unknown = {**unknown, **dict.fromkeys(further, why)}
+            again_findings = []
+            again, again_reason = _evaluate(src, args, env, arg0, cwd, unknown, args_unknown, again_findings)
         # past the guard the script reads more of the same caller's environment (a platform that sets
         # NODE_WORKER_HOSTS sets NODE_WORKER_0_HOST too): those are unknown as well, not unset
         more = _unset_reads(again, env, unknown)

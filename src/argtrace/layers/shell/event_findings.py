@@ -143,6 +143,12 @@ def event_findings(label: str, ev: E.ShellEvaluator, args: list[str], data: byte
                     at=e.at,
                     severity="info",
                     evidence=[Evidence("shell", e.at, d["file"])],
+                    # not a wrong directory (the rule's fix): no such file here at all, often an env file kept
+                    # out of the repository and sourced beside the script (`"$(dirname "$0")/.env"`)
+                    fix=(
+                        "Check with the values the file sets where the script runs: `argtrace check --env "
+                        "NAME=VALUE ...` for each variable the launch reads from it."
+                    ),
                 )
             )
         elif e.kind == "source_missing":
