@@ -411,3 +411,29 @@ RS061 = Rule(
     "platform's and the GPU's tests are not evaluated); nothing with VLLM_USE_V1=0; an error with "
     "VLLM_USE_V1=1; a note naming the releases when nothing names the release and the analysed one runs V1.",
 )
+
+RS069 = Rule(
+    code="RS069",
+    layer="resolution",
+    severity="warning",
+    title="A CUDA graph capture maximum off the release's capture grid",
+    basis="framework-code",
+    rationale=(
+        "VllmConfig._set_cudagraph_sizes builds the CUDA graph capture list from a fixed grid (1, 2, 4, "
+        "multiples of 8 below 256, multiples of 16 from 256 in 0.33.0) up to the maximum given with "
+        "--max-cudagraph-capture-size (or --compilation-config's max_cudagraph_capture_size), then sets the "
+        'maximum to the list\'s last entry, logging only "Truncating max_cudagraph_capture_size to M" '
+        "(vllm/config/vllm.py:2631 in 0.33.0). A maximum off the grid is lowered and the batches above the "
+        "new one run without CUDA graphs: vllm#54933 (42 with max_num_seqs 6 and six speculative tokens -> "
+        "40, the 42-token decode step runs eager), a DGX Spark launch's --max-cudagraph-capture-size "
+        "${MAX_NUM_SEQS:-6} with three speculative tokens -> 4, vllm PR#37865 (300 -> 288). The grid is "
+        "read by running each release's own method (scripts/gen_vllm_capture_grid.py)."
+    ),
+    fix="give a maximum the grid holds; with a draft, cover max_num_seqs x (1 + num_speculative_tokens) "
+    "tokens",
+    example=_static("vllm serve /m --max-cudagraph-capture-size 300", "0.33.0"),
+    correct=_static("vllm serve /m --max-cudagraph-capture-size 304", "0.33.0"),
+    exceptions="Nothing with CUDA graphs off (--enforce-eager, cudagraph_mode NONE), with a capture list "
+    "given, in the interactivity performance mode, or with --max-num-batched-tokens below the maximum (the "
+    "limit caps it); a note when the named release's code was not run (the grid of the release that was).",
+)
