@@ -231,6 +231,8 @@ class FoundServer:
     from_missing_arguments: frozenset[str] = frozenset()
     # Where its words are made in part from variables not set here, with their names (ServerCommand's)
     from_unset_variables: tuple[FromUnset, ...] = ()
+    # The files the script wrote from here-documents before it (ServerCommand's)
+    script_files: tuple[tuple[str, str | None], ...] = ()
 
 
 @dataclass
