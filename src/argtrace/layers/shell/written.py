@@ -2,8 +2,8 @@
 ``cat >> F <<EOF``, ``tee [-a] F <<EOF``): a ``--config`` file the script writes is the one the server reads
 (InferenceX's benchmark scripts write vLLM's YAML that way, InferenceX#117), though it is not on this
 machine's disk. Each is the path as the command named it, joined to the directory the command ran in (as a
-server's relative ``--config`` path is joined to its own), and the text its shell made of the body (None when the expansion is not
-known statically, or when it was appended to a file the script did not write)."""
+server's relative ``--config`` path is joined to its own), and the text its shell made of the body (None
+when the expansion is not known statically, or when it was appended to a file the script did not write)."""
 
 from __future__ import annotations
 
