@@ -73,6 +73,9 @@ def start_values(report: Report, gpu: str | None) -> LayerResult:
         from argtrace.layers.capture_sizes import lowered_capture_maximum  # RS069
 
         result.findings.extend(lowered_capture_maximum(report))
+        from argtrace.layers.field_bounds import values_out_of_bounds  # RS070
+
+        result.findings.extend(values_out_of_bounds(report))
     return result
 
 

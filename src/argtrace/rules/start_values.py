@@ -437,3 +437,25 @@ RS069 = Rule(
     "given, in the interactivity performance mode, or with --max-num-batched-tokens below the maximum (the "
     "limit caps it); a note when the named release's code was not run (the grid of the release that was).",
 )
+
+RS070 = Rule(
+    code="RS070",
+    layer="resolution",
+    severity="error",
+    title="A value outside the bound the release's configuration class declares",
+    basis="framework-code",
+    rationale=(
+        "vLLM's configuration classes are pydantic dataclasses, and some fields declare numeric bounds: "
+        "ParallelConfig.pipeline_parallel_size and tensor_parallel_size are Field(ge=1), "
+        "CacheConfig.gpu_memory_utilization Field(gt=0, le=1) in 0.33.0. A flag that EngineArgs passes to "
+        "such a field unchanged reaches the bound as written, and pydantic's ValidationError stops the start "
+        "in EngineArgs.create_engine_config. Releases without the bound take the value and fail later "
+        "(vllm#54667: a pipeline parallel size of 0 selected no executor backend). The bounds and the flags "
+        "that reach them are read from each release's source (scripts/gen_vllm_field_bounds.py)."
+    ),
+    fix="give a value inside the bound",
+    example=_static("vllm serve /m --pipeline-parallel-size 0", "0.33.0"),
+    correct=_static("vllm serve /m --pipeline-parallel-size 1", "0.33.0"),
+    exceptions="Only fields EngineArgs declares with the class's default and passes on as given; a note when "
+    "the named release's source was not read (the bound of the release that was).",
+)
