@@ -59,15 +59,20 @@ def _decode_step(report: Report) -> int | None:
 
 def _fix(report: Report, grid: CaptureGrid, maximum: int, kept: int) -> str:
     step = _decode_step(report)
-    if step is not None and step > maximum:
-        covering = step if grid.kept(step) == step else grid.above(step)
-        if covering is not None:
-            seqs = _value(report, "max_num_seqs")
-            drafts = _value(report, "speculative_config.num_speculative_tokens")
-            return (
-                f"give {covering}: the maximum counts tokens, and a decode step of {seqs} requests with "
-                f"{drafts} speculative tokens is {seqs} x (1 + {drafts}) = {step} tokens"
-            )
+    if step is not None and step >= maximum:  # the maximum was meant to cover the decode step
+        seqs = _value(report, "max_num_seqs")
+        drafts = _value(report, "speculative_config.num_speculative_tokens")
+        said = (
+            f"the maximum counts tokens, and a decode step of {seqs} requests with {drafts} speculative "
+            f"tokens is {seqs} x (1 + {drafts}) = {step} tokens"
+        )
+        if grid.kept(step) == step:
+            return f"give {step}: {said}"
+        # off the grid too: a capture list is kept as given (VllmConfig._set_cudagraph_sizes)
+        return (
+            f"{said}, which the grid does not hold: give --cudagraph-capture-sizes ending at {step} instead "
+            "(a capture list is kept as given)"
+        )
     above = grid.above(maximum)
     return f"give a size vLLM captures: {kept}" + (f" or {above}" if above is not None else "")
 
