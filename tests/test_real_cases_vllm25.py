@@ -2,11 +2,11 @@
 graph capture maximums off the release's grid (with and without a draft), a parallel size of 0, prefix
 caching on a hybrid Mamba model below its block size, tensorizer from object storage, ``--dtype half`` on a
 bf16 model, a config file a script writes from a here-document, a chat template under ``examples/``,
-``--disable-frontend-multiprocessing`` under the V1 engine, ``vllm bench serve``'s image flags. Each case
-under ``tests/data/real_cases_vllm25/`` names its URL on its first line (``.cmd`` launches for ``argtrace
-check -c``, ``.sh`` scripts, ``.txt`` the text a report quotes for ``argtrace why``, ``ok_*`` the correct
-launches collected with them). The machine is a new user's (no resolver environment, no Hugging Face
-cache)."""
+``--disable-frontend-multiprocessing`` under the V1 engine, ``vllm bench serve``'s image flags, ``--convert
+reward`` on a causal LM, ``--block-size 1``. Each case under ``tests/data/real_cases_vllm25/`` names its URL
+on its first line (``.cmd`` launches for ``argtrace check -c``, ``.sh`` scripts, ``.txt`` the text a report
+quotes for ``argtrace why``, ``ok_*`` the correct launches collected with them). The machine is a new
+user's (no resolver environment, no Hugging Face cache)."""
 
 from __future__ import annotations
 
@@ -45,6 +45,8 @@ CLASSES = {
     "tt1864_bench_serve_random_images.cmd": ("c", "c"),
     "vllm16608_expected_scalar_type_half.txt": ("c", "c"),
     "vllm16608_llama4_dtype_half.cmd": ("c", "c"),
+    "vllm42480_convert_reward_causal_lm.cmd": ("c", "c"),
+    "vllm42510_block_size_1.cmd": ("c", "c"),
     "vllm48401_prefix_caching_block_over_max_len.cmd": ("c", "c"),
     "vllm54667_pipeline_parallel_zero.cmd": ("c", "a"),
     "vllm54933_max_capture_size_42.cmd": ("c", "b"),
@@ -62,6 +64,7 @@ RELEASES = {
     "ok_vllm16608_llama4_dtype_auto.cmd": "0.8.3",
     "vllm16608_expected_scalar_type_half.txt": "0.8.3",
     "vllm16608_llama4_dtype_half.cmd": "0.8.3",
+    "vllm42480_convert_reward_causal_lm.cmd": "0.14.1",
     "vllm54933_max_capture_size_42.cmd": "0.28.0",
 }
 # the check inputs not in class a: a word the alarm naming the cause must hold, and what argtrace lacks
@@ -94,6 +97,17 @@ MISSING = {
         "--dtype",
         "Llama-4's bf16 buffers against --dtype half fail in the model's code at the first forward: needs "
         "the model's config.json and is a bug of 0.8.3's model class, not a check",
+    ),
+    "vllm42480_convert_reward_causal_lm.cmd": (
+        "--convert",
+        "the crash is in the model adapter's code (vllm/model_executor/models/adapters.py) for a causal LM "
+        "converted to a reward model on 0.14.1: a bug, and the deprecation is logged by the model config, "
+        "not the parser",
+    ),
+    "vllm42510_block_size_1.cmd": (
+        "--block-size",
+        "the attention backend's block-size requirement is checked when the KV cache is built, in backend "
+        "modules the raise-site index (argument modules only) does not hold",
     ),
     "vllm48401_prefix_caching_block_over_max_len.cmd": (
         "--enable-prefix-caching",
@@ -138,7 +152,7 @@ def codes(report: dict[str, Any], *wanted: str) -> list[tuple[str, str]]:
 def test_inventory_and_counts() -> None:
     files = {p.name for p in CASES.iterdir()}
     assert files == set(CLASSES) | set(CORRECT)
-    assert table_counts(CLASSES) == ([1, 1, 12, 0], [5, 1, 8, 0])
+    assert table_counts(CLASSES) == ([1, 1, 14, 0], [5, 1, 10, 0])
 
 
 def test_every_case_names_its_source() -> None:
