@@ -337,3 +337,88 @@ def test_why_on_torchs_dtype_mismatch_is_weak() -> None:
     """c: torch's "expected scalar type Half but found BFloat16" shares words with vLLM's type checks only;
     the first site is weak (not a wrong answer)."""
     assert _why("vllm16608_expected_scalar_type_half.txt")["confidence"] == "weak"
+
+
+def _generator(name: str) -> Any:
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[1] / "scripts" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# Cut from vllm 0.33.0's vllm/config/parallel.py, vllm/config/cache.py and vllm/engine/arg_utils.py.
+PARALLEL_0330 = """
+class ParallelConfig:
+    pipeline_parallel_size: int = Field(default=1, ge=1)
+    tensor_parallel_size: int = Field(default=1, ge=1)
+    _api_process_rank: int = Field(default=0, ge=-1)
+"""
+CACHE_0330 = """
+class CacheConfig:
+    block_size: int = Field(default=None, gt=0)  # type: ignore[assignment]
+    gpu_memory_utilization: float = Field(default=0.92, gt=0, le=1)
+"""
+ARG_UTILS_0330 = """
+class EngineArgs:
+    pipeline_parallel_size: int = ParallelConfig.pipeline_parallel_size
+    tensor_parallel_size: int = ParallelConfig.tensor_parallel_size
+    block_size: int | None = None
+    gpu_memory_utilization: float = CacheConfig.gpu_memory_utilization
+
+    def create_engine_config(self):
+        parallel_config = ParallelConfig(
+            pipeline_parallel_size=self.pipeline_parallel_size,
+            tensor_parallel_size=self.tensor_parallel_size // 2,
+        )
+        cache_config = CacheConfig(
+            block_size=self.block_size, gpu_memory_utilization=self.gpu_memory_utilization
+        )
+"""
+
+
+def test_field_bounds_generator_reads_fields_passed_as_given(tmp_path: Path) -> None:
+    """scripts/gen_vllm_field_bounds.py keeps a bound only where EngineArgs declares the field with the
+    class's default and passes it on as given: not tensor_parallel_size here (halved), not block_size
+    (declared None, no class default)."""
+    (tmp_path / "vllm" / "config").mkdir(parents=True)
+    (tmp_path / "vllm" / "engine").mkdir()
+    (tmp_path / "vllm" / "config" / "parallel.py").write_text(PARALLEL_0330)
+    (tmp_path / "vllm" / "config" / "cache.py").write_text(CACHE_0330)
+    (tmp_path / "vllm" / "engine" / "arg_utils.py").write_text(ARG_UTILS_0330)
+    assert _generator("gen_vllm_field_bounds").read_release(tmp_path) == {
+        "fields": {
+            "gpu_memory_utilization": {
+                "field": "CacheConfig.gpu_memory_utilization",
+                "bounds": {"gt": 0, "le": 1},
+                "at": "vllm/config/cache.py:4",
+            },
+            "pipeline_parallel_size": {
+                "field": "ParallelConfig.pipeline_parallel_size",
+                "bounds": {"ge": 1},
+                "at": "vllm/config/parallel.py:3",
+            },
+        }
+    }
+
+
+def test_the_bundled_capture_grid() -> None:
+    """The grid scripts/gen_vllm_capture_grid.py read by running 0.33.0's method: 1, 2, 4, multiples of 8
+    below 256, of 16 from 256; what RS069 and `why` read from it."""
+    from argtrace.frameworks.vllm_capture_grid import capture_grid
+
+    grid = capture_grid("0.33.0")
+    assert grid is not None
+    assert grid.sizes[:5] == (1, 2, 4, 8, 16)
+    assert set(grid.sizes) == {1, 2, 4, *range(8, 256, 8), *range(256, 8193, 16)}
+    assert (grid.kept(6), grid.kept(42), grid.kept(300), grid.kept(304), grid.above(300)) == (
+        4,
+        40,
+        288,
+        304,
+        304,
+    )
+    assert grid.where == "vllm/config/vllm.py:2631"
