@@ -214,6 +214,10 @@ class ServerCommand:
     # of such a word rests on their being unset (verdicts.py). A word that is the variable alone and
     # vanished or came out empty is the shell layer's SH007/SH026, whose consequences causes.py links.
     from_unset_variables: tuple[FromUnset, ...] = ()
+    # The files the script wrote from here-documents before this start (``cat > config.yaml <<EOF``), as
+    # (path joined to the directory the writer ran in, text; None: not known statically), written.py of
+    # layers/shell
+    script_files: tuple[tuple[str, str | None], ...] = ()
 
     @property
     def repeated(self) -> bool:

@@ -50,8 +50,9 @@ _CAP: dict[Severity, Severity] = {"error": "warning", "warning": "warning", "inf
 # Resolution-layer findings that compare config.json with the flags (layers/model_rules.py) or evaluate the
 # release's argument checks on them (layers/start_raises.py), or read two flags against the serving code
 # (RS038), or read a flag against the release's registry (RS054) or a variable against the front end's
-# fallback (RS065) or against what the release's engine does to it after parsing (RS059, RS060), and never
-# read the GPU: an assumed GPU does not weaken them.
+# fallback (RS065) or against what the release's engine does to it after parsing (RS059, RS060), or an
+# explicit CUDA graph capture maximum against the release's grid (RS069) or a value against a configuration
+# field's bound (RS070), and never read the GPU: an assumed GPU does not weaken them.
 # MM013 compares the servers' fractions of one device, whatever the device (layers/memory/shared_gpu.py).
 GPU_FREE = frozenset(
     {
@@ -70,6 +71,8 @@ GPU_FREE = frozenset(
         "RS060",
         "RS061",
         "RS065",
+        "RS069",
+        "RS070",
     }
 )
 

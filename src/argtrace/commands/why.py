@@ -552,6 +552,9 @@ def explain(
     from argtrace.commands.why_piecewise import add_piecewise_switch
 
     add_piecewise_switch(groups)  # a check of SGLang's piecewise CUDA graph capture: the release's switch
+    from argtrace.commands.why_capture import add_capture_grid_cause
+
+    add_capture_grid_cause(groups, text, version)  # vLLM lowering a capture maximum: the sizes it keeps
     from argtrace.commands.why_fallback import add_transformers_fallback
 
     add_transformers_fallback(groups)  # SGLang's Transformers fallback model: what makes a launch run it

@@ -8,6 +8,7 @@ stores can still be traced to the script word (and its origin) that produced it.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Callable, Sequence
@@ -119,10 +120,45 @@ def config_file(path_text: str, server: ServerCommand) -> Path | None:
         edited = overlaid_copy(path)  # a fix being re-checked (argtrace.fixes): the edited file's copy
         if edited is not None:
             return edited
+        written = script_written_copy(path, server)
+        if written is not None:
+            return written
         return path if localfs.is_file(path) else None
     from argtrace.remote.models import node_file_copy
 
     return node_file_copy(host, node_config_path(path_text, server), limit=MAX_CONFIG_FILE_BYTES)
+
+
+def script_written_copy(path: Path, server: ServerCommand) -> Path | None:
+    """A private copy of the text the script wrote to ``path`` from a here-document before the start
+    (``cat > config.yaml <<EOF``; layers/shell/written.py): what the server reads there, whatever this
+    machine's disk holds. None when the script wrote no such file or its text is not known statically."""
+    import posixpath
+
+    key = posixpath.normpath(str(path))
+    text = next((t for p, t in reversed(server.script_files) if p == key), None)
+    if text is None:
+        return None
+    import hashlib
+
+    folder = _written_folder()
+    target = folder / hashlib.sha256(f"{key}\0{text}".encode()).hexdigest()[:16] / posixpath.basename(key)
+    if not target.is_file():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    return target
+
+
+@functools.cache
+def _written_folder() -> Path:
+    """The process's folder of script-written files, removed when it exits."""
+    import atexit
+    import shutil
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="argtrace-written-"))
+    atexit.register(shutil.rmtree, folder, True)
+    return folder
 
 
 def node_label() -> str | None:

@@ -70,6 +70,12 @@ def start_values(report: Report, gpu: str | None) -> LayerResult:
         from argtrace.layers.engine_overrides import engine_override_findings  # RS059, RS060
 
         result.findings.extend(engine_override_findings(report))
+        from argtrace.layers.capture_sizes import lowered_capture_maximum  # RS069
+
+        result.findings.extend(lowered_capture_maximum(report))
+        from argtrace.layers.field_bounds import values_out_of_bounds  # RS070
+
+        result.findings.extend(values_out_of_bounds(report))
     return result
 
 

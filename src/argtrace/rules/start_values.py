@@ -411,3 +411,51 @@ RS061 = Rule(
     "platform's and the GPU's tests are not evaluated); nothing with VLLM_USE_V1=0; an error with "
     "VLLM_USE_V1=1; a note naming the releases when nothing names the release and the analysed one runs V1.",
 )
+
+RS069 = Rule(
+    code="RS069",
+    layer="resolution",
+    severity="warning",
+    title="A CUDA graph capture maximum off the release's capture grid",
+    basis="framework-code",
+    rationale=(
+        "VllmConfig._set_cudagraph_sizes builds the CUDA graph capture list from a fixed grid (1, 2, 4, "
+        "multiples of 8 below 256, multiples of 16 from 256 in 0.33.0) up to the maximum given with "
+        "--max-cudagraph-capture-size (or --compilation-config's max_cudagraph_capture_size), then sets the "
+        'maximum to the list\'s last entry, logging only "Truncating max_cudagraph_capture_size to M" '
+        "(vllm/config/vllm.py:2631 in 0.33.0). A maximum off the grid is lowered and the batches above the "
+        "new one run without CUDA graphs: vllm#54933 (42 with max_num_seqs 6 and six speculative tokens -> "
+        "40, the 42-token decode step runs eager), a DGX Spark launch's --max-cudagraph-capture-size "
+        "${MAX_NUM_SEQS:-6} with three speculative tokens -> 4, vllm PR#37865 (300 -> 288). The grid is "
+        "read by running each release's own method (scripts/gen_vllm_capture_grid.py)."
+    ),
+    fix="give a maximum the grid holds; with a draft, cover max_num_seqs x (1 + num_speculative_tokens) "
+    "tokens",
+    example=_static("vllm serve /m --max-cudagraph-capture-size 300", "0.33.0"),
+    correct=_static("vllm serve /m --max-cudagraph-capture-size 304", "0.33.0"),
+    exceptions="Nothing with CUDA graphs off (--enforce-eager, cudagraph_mode NONE), with a capture list "
+    "given, in the interactivity performance mode, or with --max-num-batched-tokens below the maximum (the "
+    "limit caps it); a note when the named release's code was not run (the grid of the release that was).",
+)
+
+RS070 = Rule(
+    code="RS070",
+    layer="resolution",
+    severity="error",
+    title="A value outside the bound the release's configuration class declares",
+    basis="framework-code",
+    rationale=(
+        "vLLM's configuration classes are pydantic dataclasses, and some fields declare numeric bounds: "
+        "ParallelConfig.pipeline_parallel_size and tensor_parallel_size are Field(ge=1), "
+        "CacheConfig.gpu_memory_utilization Field(gt=0, le=1) in 0.33.0. A flag that EngineArgs passes to "
+        "such a field unchanged reaches the bound as written, and pydantic's ValidationError stops the start "
+        "in EngineArgs.create_engine_config. Releases without the bound take the value and fail later "
+        "(vllm#54667: a pipeline parallel size of 0 selected no executor backend). The bounds and the flags "
+        "that reach them are read from each release's source (scripts/gen_vllm_field_bounds.py)."
+    ),
+    fix="give a value inside the bound",
+    example=_static("vllm serve /m --pipeline-parallel-size 0", "0.33.0"),
+    correct=_static("vllm serve /m --pipeline-parallel-size 1", "0.33.0"),
+    exceptions="Only fields EngineArgs declares with the class's default and passes on as given; a note when "
+    "the named release's source was not read (the bound of the release that was).",
+)

@@ -449,6 +449,7 @@ def _server_command(s: E.FoundServer, script_reads: frozenset[str] = frozenset()
         vanished=tuple(VanishedWord(v.index, v.raw, v.at, v.state, v.name, v.via) for v in s.vanished),
         from_missing_arguments=s.from_missing_arguments,
         from_unset_variables=s.from_unset_variables,
+        script_files=s.script_files,
     )
 
 

@@ -232,6 +232,8 @@ class FoundServer:
     from_missing_arguments: frozenset[str] = frozenset()
     # Where its words are made in part from variables not set here, with their names (ServerCommand's)
     from_unset_variables: tuple[FromUnset, ...] = ()
+    # The files the script wrote from here-documents before it (ServerCommand's)
+    script_files: tuple[tuple[str, str | None], ...] = ()
 
 
 @dataclass
@@ -434,6 +436,10 @@ class Core:
         self._event_keys: set[tuple[str, str | None, str]] = set()
         self.servers: list[FoundServer] = []
         self.commands: list[PredictedCommand] = []
+        # the commands with a here-document on stdin, and how many of self.commands were looked at for them
+        # (a server start's script_files: layers/shell/written.py; each command is looked at once)
+        self.heredoc_commands: list[PredictedCommand] = []
+        self.heredoc_scanned = 0
         self.steps = 0
         self.max_steps = MAX_STEPS + len(source.text) // STEP_BYTES
         self.expanded_bytes = 0

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/llm-d/llm-d/issues/368 (2025-10-16, image ghcr.io/llm-d/llm-d-dev:v0.2.2: the container args `--enable-auto-tool-choice --tool-call-parser llama3_json --chat-template examples/tool_chat_template_llama3.1_json.jinja` from the vLLM tool-calling docs; "It fails saying the examples/tool_chat_template_llama3.1_json.jinja ... is not found")
+vllm serve meta-llama/Llama-3.1-8B-Instruct --enable-auto-tool-choice --tool-call-parser llama3_json --chat-template examples/tool_chat_template_llama3.1_json.jinja

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/ServiceNow/PipelineRL/pull/39 (2025-06-16, conf/base.yaml's vllm_config passes `disable-frontend-multiprocessing: ""` and `num-scheduler-steps: 1`; the server logs "V1 is enabled, but got --disable-frontend-multiprocessing. To disable frontend multiprocessing, set VLLM_USE_V1=0.")
+python -m vllm.entrypoints.openai.api_server --model Qwen/Qwen2.5-7B --num-scheduler-steps 1 --disable-log-requests --disable-frontend-multiprocessing

@@ -1,0 +1,2 @@
+# https://github.com/vllm-project/vllm/pull/37677 (2026-03-20, fixes vllm#32807 on 0.14.0: "When an object storage URI (s3://, gs://, az://) was detected, it only allowed runai_streamer and runai_streamer_sharded load formats, blocking tensorizer"; the PR's command, refused by VllmConfig._verify_and_update_model_config before it)
+vllm serve s3://my-bucket/vllm/facebook/opt-125m/v1 --load-format tensorizer

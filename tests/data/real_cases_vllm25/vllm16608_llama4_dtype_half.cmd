@@ -1,0 +1,5 @@
+# https://github.com/vllm-project/vllm/issues/16608 (2025-04-14, vllm 0.8.3: fails with "RuntimeError: expected scalar type Half but found BFloat16"; a maintainer: "Scout has dtype of bf16 ... Try auto?")
+python -m vllm.entrypoints.openai.api_server \
+    --model meta-llama/Llama-4-Scout-17B-16E-Instruct \
+    --tensor-parallel-size 8 \
+    --dtype half

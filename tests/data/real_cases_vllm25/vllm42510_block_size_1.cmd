@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/issues/42510 (2026, the same reporter and environment as vllm#42480, torch 2.9.1: "vllm serve crashes at KV cache initialization when using --block-size 1 or 8 despite being listed as valid choices"; the title's flag on the model of the reporter's other reports)
+vllm serve /root/.cache/modelscope/hub/models/LLM-Research/Meta-Llama-3___1-8B-Instruct --host 127.0.0.1 --port 19093 --block-size 1

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/issues/48401 (2026-07-12, vLLM main 0.23.1rc1.dev: "On hybrid Mamba2 models (e.g. NemotronH), --enable-prefix-caching is silently inert whenever max_model_len is smaller than the attention block size that vLLM auto-selects" (8320 tokens for this model); "max_model_len 4096 (< block size 8320): prefix_cache_hits = 0"; PR#48402 measures 16384 working)
+vllm serve nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-NVFP4 --enable-prefix-caching --max-model-len 4096

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/issues/54933 (2026-09-02, vLLM 0.28.0 and main: "With max_num_seqs=6, six speculative tokens, and an explicit scalar max_cudagraph_capture_size=42, current main warns that it is truncating the maximum to 40 ... C6 verification runs eager"; the issue names no model or drafter, an n-gram drafter stands for its static speculative decoding)
+vllm serve Qwen/Qwen3-8B --max-num-seqs 6 --speculative-config '{"method": "ngram", "num_speculative_tokens": 6, "prompt_lookup_max": 4}' --max-cudagraph-capture-size 42
