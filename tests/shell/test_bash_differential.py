@@ -27,6 +27,8 @@ FIXED = {
     "BASH_REMATCH": '[[ "v0.5.3" =~ ^v([0-9])\\.([0-9]) ]] && T=${BASH_REMATCH[2]}\n'
     + SERVER
     + " --tp-size $T",
+    # an empty pattern anchored at the start or end of each word: it was ignored
+    "prefix each word": "set -- a1 'b 2'\nA=(x y)\n" + SERVER + ' "${@/#/--x=}" "${A[@]/%/.z}"',
     # test's integers are decimal
     "test decimal": "[ 010 -eq 10 ] && T=2 || T=1\n" + SERVER + " --tp-size $T",
 }
@@ -92,3 +94,24 @@ def test_every_known_word_equals_bash(name: str, tmp_path: Path) -> None:
     predicted = argtrace_argv(script, tmp_path)
     assert None not in predicted  # each of these is known statically
     assert predicted == bash_argv(script, tmp_path)
+
+
+def test_a_file_read_by_dollar_paren_less_than_is_unknown_not_empty(tmp_path: Path) -> None:
+    """``$(< FILE)`` is bash's shorthand for ``$(cat FILE)``; it was evaluated as a command with no words
+    and gave the empty string, stated as known (``--served-model-name`` then lost its value)."""
+    script = "M=$(< model.txt)\n" + SERVER + " --served-model-name $M"
+    path = tmp_path / "launch.sh"
+    path.write_text(script + "\n")
+    result = analyze_script(
+        ScriptSource("launch.sh", (script + "\n").encode(), path),
+        [],
+        {},
+        arg0="launch.sh",
+        run_shellcheck=False,
+    )
+    (server,) = result.servers
+    assert server.argv[-1].text is None
+    assert server.argv[-1].origin.reason == (
+        "command substitution `$(< model.txt)` runs only at run time (unquoted: it may also split into "
+        "several words)"
+    )

@@ -234,6 +234,8 @@ class Expander(Params):
             toks = L.tokenize_command(body, 0, len(body))
         except L.LexError:
             return False, None
+        if not toks.words and [r.op for r in toks.redirs] == ["<"]:
+            return True, None  # `$(< FILE)`: bash's shorthand for `$(cat FILE)`, a file read where it runs
         if toks.stopped_at or not toks.words or any(r.op not in (">", "2>") for r in toks.redirs):
             return False, None
         if any(r.target is None or r.target.raw != "/dev/null" for r in toks.redirs):
@@ -543,7 +545,9 @@ class Expander(Params):
             s = to_str(value)
             reps = to_str(rep)
             if pat == "":
-                return value
+                # an empty pattern matches the empty string at the anchor: `"${@/#/--gpu=}"` prefixes each
+                # word; unanchored it replaces nothing (bash's pattern substitution)
+                return from_str(reps + s) if op == "/#" else from_str(s + reps) if op == "/%" else value
             rxs = from_str_regex(pat)
             if op == "/#":
                 m = _longest_match(rxs, s, anchored_start=True)
