@@ -36,6 +36,11 @@ class KeywordWords:
     # a refusal that holds for the release read but not for an older one that had the field, when the user
     # named no release: a warning that says so
     severity: str = "error"
+    # a bare ``str`` for a field whose annotation is a sequence taking no ``str`` (PA053): the class keeps
+    # it as given, and the release's code that iterates the field sees its characters
+    string_for_sequence: bool = False
+    # the string is not one of the flag's choices either (PA009 then lists them)
+    not_a_choice: bool = False
 
 
 @functools.cache
@@ -163,7 +168,17 @@ def keyword_words(
         return KeywordWords(words=[negative] if negative else [])
     if isinstance(value, (list, tuple)) and spec is not None and spec.nargs:
         return KeywordWords(words=[flag, *(_text(v) for v in value)])
+    if isinstance(value, str) and key in (classes.get("sequences") or {}).get(class_name, ()):
+        choices = spec.choices if spec is not None else None
+        return KeywordWords(
+            words=[flag, value], string_for_sequence=True, not_a_choice=bool(choices) and value not in choices
+        )
     return KeywordWords(words=[flag, _text(value)])
+
+
+def class_of(cls: str) -> str:
+    """The class whose fields a call's keywords are (``Engine``: ``ServerArgs``, ``LLM``: ``EngineArgs``)."""
+    return _CLASS_NAME.get(cls, cls)
 
 
 def _alias_note(key: str) -> str:
