@@ -169,7 +169,7 @@ def keyword_words(
     if isinstance(value, (list, tuple)) and spec is not None and spec.nargs:
         return KeywordWords(words=[flag, *(_text(v) for v in value)])
     if isinstance(value, str) and key in (classes.get("sequences") or {}).get(class_name, ()):
-        choices = spec.choices if spec is not None else None
+        choices = (spec.choices if spec is not None else None) or ()
         return KeywordWords(
             words=[flag, value], string_for_sequence=True, not_a_choice=bool(choices) and value not in choices
         )
