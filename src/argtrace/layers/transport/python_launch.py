@@ -44,11 +44,14 @@ import re
 import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from argtrace.layers.transport.python_source import PythonCode, python_code
 from argtrace.layers.transport.python_values import Unknown, Values
 from argtrace.model import Evidence, Finding
+
+if TYPE_CHECKING:
+    from argtrace.layers.transport.python_fields import KeywordWords
 
 _SUBPROCESS = {"Popen", "run", "call", "check_call", "check_output"}
 _SHELL_FUNCS = {
@@ -483,7 +486,7 @@ class _Reader:
                 continue
             read["keywords"].append(key)
             if result.string_for_sequence:
-                self._string_for_sequence(call, name, cls, key, node, result.words, result.not_a_choice)
+                self._string_for_sequence(call, name, cls, key, node, result)
             if framework == "vllm" and key == "model" and result.words:
                 # `vllm serve MODEL`: the model is the positional (`--model` is refused from vLLM 0.9 on,
                 # vllm#17944)
@@ -501,30 +504,29 @@ class _Reader:
         cls: str,
         key: str,
         node: ast.AST,
-        words: list[Any],
-        not_a_choice: bool,
+        words: KeywordWords,
     ) -> None:
         """PA053: a bare string for a field the class annotates as a sequence of values."""
         from argtrace.layers.transport.python_fields import class_of
         from argtrace.rules.pylaunch import PA053
 
-        flag, value = str(words[0]), str(words[1])
+        flag, value = str(words.words[0]), words.value
         items = ", ".join(repr(c) for c in value[:4]) + (", ..." if len(value) > 4 else "")
         at = self._at(node) if hasattr(node, "lineno") else self._at(call)
         self._finding(
             PA053.finding(
                 f"{name}() is given {key}={value!r}, a string, where {class_of(cls)}.{key} is annotated as a "
                 f"sequence of values: the class keeps the string as given (no argparse runs, nothing splits "
-                f"it), so the release's code that iterates {key} sees its characters ({items}), not the one "
-                f"value {value!r} that {flag} {value} gives on the command line",
+                f"it), so the release's code that iterates {key} sees its characters ({items}), not the "
+                f"values {words.as_list} that `{flag} {value}` gives on the command line",
                 at=at,
                 evidence=[Evidence("transport", at, f"{key}={ast.unparse(node)[:120]}")],
                 basis="framework-code",
                 fix=f"Write {key}=[...]: a list, one item per value (as {flag} takes them)"
                 + (
                     f"; {value!r} itself is not one of {flag}'s values (PA009 lists them)"
-                    if not_a_choice
-                    else f": [{value!r}]"
+                    if words.not_a_choice
+                    else f": {words.as_list}"
                 ),
             )
         )
