@@ -285,6 +285,20 @@ def test_the_ranks_a_fixed_hicache_size_counts() -> None:
     assert _mm014("--hicache-size 100 --tp-size 4") == []
 
 
+def test_a_value_after_a_flag_a_release_made_a_switch_picks_the_release_that_takes_it() -> None:
+    """sglang PR#7988's `--hybrid-kvcache-ratio 0.5`: 0.5.8.post1-0.5.13.post1 keep the flag as a switch
+    (the value is left over, argparse exits 2), so the release analysed is the newest that takes the value,
+    and PR011 says where it is a switch (before: 0.5.13.post1, which refuses the command line)."""
+    report = check("sglangpr7988_llama4_hybrid_kvcache.cmd")
+    assert report["framework"]["analysed_with"] == "0.5.7"
+    assert report["framework"]["accepted_by"][-1] == "0.5.7"
+    assert finding(report, "PR011")["message"].endswith(
+        "sglang 0.5.8.post1-0.5.13.post1 take --hybrid-kvcache-ratio as a switch, so 0.5 is left over "
+        "(argparse exits 2)"
+    )
+    assert not any(f["code"] in ("PA022", "RS004") and "refused" in f["message"] for f in report["findings"])
+
+
 # Each case not in class a: a word an alarm of its launch would hold if argtrace named the cause, and the
 # mechanism it lacks (a strict xfail: it fails until the mechanism exists).
 MISSING = {
