@@ -13,6 +13,11 @@ sglang==V`` / ``vllm==V``).
   (``EngineArgs.add_cli_args``): their field names; ``LLM.__init__``'s named parameters (it hands them and
   its ``**kwargs`` to ``EngineArgs``, ``vllm/entrypoints/llm.py``).
 
+Each class's fields whose annotation is a sequence that takes no ``str`` (``list[str]``,
+``Optional[List[int]]``; not ``Union[str, List[str]]``) are listed under ``sequences``: the class keeps a
+keyword's value as given (a dataclass, a ``msgspec.Struct``: no conversion), so a bare string there is one
+string where the release's code iterates items (PA053).
+
 The keyword -> flag mapping itself is not written here: argtrace reads it from the bundled schemas (the
 parser's dests, renamed as ``from_cli_args`` renames them, ``field_names.json``).
 
@@ -36,6 +41,38 @@ from generated_json import write_or_check  # noqa: E402
 OUT = ROOT / "src" / "argtrace" / "data" / "python_launch.json"
 GENERATOR = "scripts/gen_python_launch.py"
 
+
+# the fields whose annotation is a sequence taking no str (PA053): read with typing from the class itself
+SEQUENCES = r"""
+import collections.abc, typing
+_SEQ = (list, set, frozenset, tuple, collections.abc.Sequence, collections.abc.Set, collections.abc.Iterable)
+def _sequence_only(tp):
+    origin = typing.get_origin(tp)
+    if origin is typing.Union or str(origin) == "types.UnionType":
+        members = [a for a in typing.get_args(tp) if a is not type(None)]
+        if not members or any(m is str for m in members):
+            return False
+        return all(_sequence_only(m) for m in members)
+    return origin in _SEQ or tp in (list, set, tuple, frozenset)
+def _hints(cls):
+    try:
+        return typing.get_type_hints(cls)
+    except NameError:  # a forward reference the module imports only for type checkers: field by field
+        import sys
+        hints = {}
+        for klass in reversed(cls.__mro__):
+            scope = vars(sys.modules.get(klass.__module__)) if klass.__module__ in sys.modules else {}
+            for name, annotation in vars(klass).get("__annotations__", {}).items():
+                try:
+                    hints[name] = eval(annotation, scope) if isinstance(annotation, str) else annotation
+                except Exception:
+                    hints.pop(name, None)  # unknown here: not listed
+        return hints
+def sequences(cls, names):
+    hints = _hints(cls)
+    return sorted(n for n in names if n in hints and _sequence_only(hints[n]))
+"""
+
 PROBES = {
     "sglang": r"""
 import dataclasses, inspect, json
@@ -54,6 +91,7 @@ try:  # the frontend language's Runtime(log_level, launch_timeout, *args, **kwar
 except ImportError:
     runtime = None
 out = {"ServerArgs": sorted(f for f in fields if not f.startswith("_")), "Engine": params}
+out["sequences"] = {"ServerArgs": sequences(ServerArgs, out["ServerArgs"])}
 if runtime is not None:
     out["Runtime"] = runtime
 print(json.dumps(out))
@@ -64,12 +102,16 @@ from vllm.engine.arg_utils import AsyncEngineArgs, EngineArgs
 from vllm.entrypoints.llm import LLM
 params = [p.name for p in inspect.signature(LLM.__init__).parameters.values()
           if p.kind is not p.VAR_KEYWORD and p.name != "self"]
+engine = sorted(f.name for f in dataclasses.fields(EngineArgs) if not f.name.startswith("_"))
+async_engine = sorted(f.name for f in dataclasses.fields(AsyncEngineArgs) if not f.name.startswith("_"))
 print(json.dumps({
-    "EngineArgs": sorted(f.name for f in dataclasses.fields(EngineArgs) if not f.name.startswith("_")),
-    "AsyncEngineArgs": sorted(
-        f.name for f in dataclasses.fields(AsyncEngineArgs) if not f.name.startswith("_")
-    ),
+    "EngineArgs": engine,
+    "AsyncEngineArgs": async_engine,
     "LLM": params,
+    "sequences": {
+        "EngineArgs": sequences(EngineArgs, engine),
+        "AsyncEngineArgs": sequences(AsyncEngineArgs, async_engine),
+    },
 }))
 """,
 }
@@ -86,7 +128,7 @@ def probe(framework: str) -> dict[str, object]:
         if manifest is None:
             continue
         proc = subprocess.run(
-            [str(environments.env_python(Path(manifest.path))), "-c", PROBES[framework]],
+            [str(environments.env_python(Path(manifest.path))), "-c", SEQUENCES + PROBES[framework]],
             capture_output=True,
             text=True,
             timeout=600,

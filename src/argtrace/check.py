@@ -664,6 +664,9 @@ def late_layers(report: Report, options: CheckOptions) -> list[LayerResult]:
     from argtrace.layers.device_raises import device_raises  # RS036: the checks refuse a flag on the GPU
 
     results.append(device_raises(report, options.gpu))
+    from argtrace.layers.hicache_host import hicache_host  # MM014: a fixed HiCache host pool per rank
+
+    results.append(hicache_host(report))
     return results
 
 

@@ -221,6 +221,17 @@ def refused_value_clauses(
         span = describe_releases(list(refusing), list(index.releases))
         verb = "refuses" if len(refusing) == 1 else "refuse"
         out.append(f"{framework} {span} {verb} {flag} {value} (not one of its choices)")
+    for flag, value in dict.fromkeys(values):
+        switch = index.taking_no_value(flag)
+        if not switch or set(switch) == {index.releases[i] for i in index.flags.get(flag, ())}:
+            continue  # a switch in every release that knows it: the parser layer's PA022 says so
+        if any(r in switch for r in accepted):
+            continue
+        span = describe_releases(list(switch), list(index.releases))
+        verb = "takes" if len(switch) == 1 else "take"
+        out.append(
+            f"{framework} {span} {verb} {flag} as a switch, so {value} is left over (argparse exits 2)"
+        )
     return out
 
 

@@ -141,7 +141,8 @@ class ReleaseIndex:
     ) -> tuple[str, ...]:
         """The releases that know every flag and variable that some release knows (a name no release
         knows is a typo whichever runs, so it decides nothing), narrowed to those whose choices take each
-        ``(flag, value)`` (sglang PR#24384: ``--moe-runner-backend marlin``, refused up to 0.5.11). A value
+        ``(flag, value)`` (sglang PR#24384: ``--moe-runner-backend marlin``, refused up to 0.5.11) and take a
+        value for it at all (a release registering the flag as a switch leaves the value over). A value
         narrows only while some release is left: a script mixing eras (a fork's flags, another release's
         value) keeps the releases its flags name."""
         accepted = set(self.releases)
@@ -161,7 +162,17 @@ class ReleaseIndex:
             narrowed = accepted - set(self.refusing_value(flag, value))
             if narrowed:
                 accepted = narrowed
+        for flag, _ in values:  # where the flag is a switch, its value is left over: argparse exits 2
+            narrowed = accepted - set(self.taking_no_value(flag))
+            if narrowed:
+                accepted = narrowed
         return tuple(r for r in self.releases if r in accepted)
+
+    def taking_no_value(self, option_string: str) -> tuple[str, ...]:
+        """The releases registering ``option_string`` exactly as a switch (store_true, nargs=0...): a
+        value written after it is left over there (SGLang 0.5.8.post1-0.5.13.post1's deprecated
+        ``--hybrid-kvcache-ratio``, a float before)."""
+        return tuple(self.releases[i] for i in self.no_value.get(option_string, ()))
 
 
 def _raw(framework: str) -> Mapping[str, Any]:

@@ -327,3 +327,33 @@ MM013 = Rule(
         argv=("check", "--framework-version", "0.9.2", "launch.sh"),
     ),
 )
+
+MM014 = Rule(
+    code="MM014",
+    layer="memory",
+    severity="info",
+    title="A fixed --hicache-size is pinned once per rank: what one node pins in all",
+    rationale=(
+        "SGLang's --hicache-size N sizes the host KV pool of each rank: every scheduler process (one per "
+        "GPU) builds its own host KV cache of N GB (SGLang 0.5.23 mem_cache/pool_host/base.py:221-224). "
+        "A TP 4 server with --hicache-size 150 pins 600 GB of host memory on its node, where the flag reads "
+        "like 150 GB for the server (sglang PR#29263: four ranks each pinned 150 GB and overcommitted the "
+        "node). How much host memory the node has is not known to argtrace, so this is a note with the total."
+    ),
+    fix="Size --hicache-size as the node's host memory for HiCache divided by the ranks on the node, or use "
+    "--hicache-ratio.",
+    example=Example(
+        files={
+            "launch.sh": "python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --tp-size 4 "
+            "--enable-hierarchical-cache --hicache-size 150\n"
+        },
+        argv=("check", "--no-resolve", "--framework-version", "0.5.23", "launch.sh"),
+    ),
+    correct=Example(
+        files={
+            "launch.sh": "python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --tp-size 4 "
+            "--enable-hierarchical-cache --hicache-ratio 2\n"
+        },
+        argv=("check", "--no-resolve", "--framework-version", "0.5.23", "launch.sh"),
+    ),
+)

@@ -1,4 +1,4 @@
-"""Rules of Python programs that start a server (TP094-TP097): ``subprocess``/``os.system`` calls,
+"""Rules of Python programs that start a server (TP094-TP097, PA053): ``subprocess``/``os.system`` calls,
 SGLang's ``launch_server_cmd``/``popen_launch_server``, ``sglang.Engine``/``ServerArgs`` and vLLM's
 ``LLM``/``EngineArgs``/``AsyncEngineArgs``, read statically with ``ast`` (never imported or run;
 ``layers/transport/python_launch.py``)."""
@@ -114,6 +114,41 @@ TP097 = Rule(
         files={
             "launch.py": "import subprocess\n"
             "subprocess.Popen(['python3', '-m', 'sglang.launch_server', '--model-path', 'm', '--tp', '2'])\n"
+        },
+        argv=("check", "--no-resolve", "launch.py"),
+    ),
+)
+
+PA053 = Rule(
+    code="PA053",
+    layer="parser",
+    severity="warning",
+    title="A Python launch's string where the field takes a list",
+    rationale=(
+        "`sglang.Engine(**kwargs)` and vLLM's `LLM(...)` hand their keywords to `ServerArgs`/`EngineArgs` "
+        "without argparse: the class keeps each value as given (a dataclass or a `msgspec.Struct` converts "
+        "nothing). A field the class annotates as a list (`lora_target_modules: Optional[List[str]]`, read "
+        "from the release's own class by `scripts/gen_python_launch.py`) given a bare string is one string, "
+        "and the release's code that iterates the field sees its characters: verl handed "
+        '`lora_target_modules="all-linear"` to SGLang, whose `set(...)` made it `{"a", "l", "-", ...}` and '
+        'whose LoRA pool then died with "get_hidden_dim not implemented for i" (verl PR#7288). On the '
+        "command line the same word is one item of the list."
+    ),
+    fix="Pass a list (`lora_target_modules=['all']`), one item per value, as the command line's flag takes "
+    "them.",
+    example=Example(
+        files={
+            "launch.py": "import sglang as sgl\n"
+            "engine = sgl.Engine(model_path='Qwen/Qwen3-8B', enable_lora=True, max_lora_rank=64, "
+            "lora_target_modules='all')\n"
+        },
+        argv=("check", "--no-resolve", "launch.py"),
+    ),
+    correct=Example(
+        files={
+            "launch.py": "import sglang as sgl\n"
+            "engine = sgl.Engine(model_path='Qwen/Qwen3-8B', enable_lora=True, max_lora_rank=64, "
+            "lora_target_modules=['all'])\n"
         },
         argv=("check", "--no-resolve", "launch.py"),
     ),

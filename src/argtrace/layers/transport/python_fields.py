@@ -36,6 +36,14 @@ class KeywordWords:
     # a refusal that holds for the release read but not for an older one that had the field, when the user
     # named no release: a warning that says so
     severity: str = "error"
+    # a bare ``str`` for a field whose annotation is a sequence taking no ``str`` (PA053): the class keeps
+    # it as given, and the release's code that iterates the field sees its characters
+    string_for_sequence: bool = False
+    value: str = ""
+    # the string is not one of the flag's choices either (PA009 then lists them)
+    not_a_choice: bool = False
+    # the list the command line's words would make of the string (split at whitespace, typed as the flag)
+    as_list: str = ""
 
 
 @functools.cache
@@ -163,7 +171,34 @@ def keyword_words(
         return KeywordWords(words=[negative] if negative else [])
     if isinstance(value, (list, tuple)) and spec is not None and spec.nargs:
         return KeywordWords(words=[flag, *(_text(v) for v in value)])
+    if isinstance(value, str) and key in (classes.get("sequences") or {}).get(class_name, ()):
+        choices = (spec.choices if spec is not None else None) or ()
+        # the parser reads the words a list would give: what the class makes of the string is PA053's
+        return KeywordWords(
+            words=[flag, *(value.split() or [value])],
+            string_for_sequence=True,
+            value=value,
+            not_a_choice=bool(choices) and value not in choices,
+            as_list=_as_list(value, spec.type if spec is not None else None),
+        )
     return KeywordWords(words=[flag, _text(value)])
+
+
+def _as_list(value: str, kind: Any) -> str:
+    """``'1 2 4'`` as the list the command line's words make (``[1, 2, 4]`` for an int flag)."""
+    items: list[Any] = value.split() or [value]
+    convert = {"int": int, "float": float}.get(str(kind or ""))
+    if convert is not None:
+        try:
+            items = [convert(item) for item in items]
+        except ValueError:
+            pass
+    return "[" + ", ".join(repr(item) for item in items) + "]"
+
+
+def class_of(cls: str) -> str:
+    """The class whose fields a call's keywords are (``Engine``: ``ServerArgs``, ``LLM``: ``EngineArgs``)."""
+    return _CLASS_NAME.get(cls, cls)
 
 
 def _alias_note(key: str) -> str:

@@ -44,11 +44,14 @@ import re
 import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from argtrace.layers.transport.python_source import PythonCode, python_code
 from argtrace.layers.transport.python_values import Unknown, Values
 from argtrace.model import Evidence, Finding
+
+if TYPE_CHECKING:
+    from argtrace.layers.transport.python_fields import KeywordWords
 
 _SUBPROCESS = {"Popen", "run", "call", "check_call", "check_output"}
 _SHELL_FUNCS = {
@@ -482,6 +485,8 @@ class _Reader:
                 read["not_flags"].append(key)
                 continue
             read["keywords"].append(key)
+            if result.string_for_sequence:
+                self._string_for_sequence(call, name, cls, key, node, result)
             if framework == "vllm" and key == "model" and result.words:
                 # `vllm serve MODEL`: the model is the positional (`--model` is refused from vLLM 0.9 on,
                 # vllm#17944)
@@ -491,6 +496,40 @@ class _Reader:
                 words.append(self._word(word, call.lineno))
         # Engine runs in this process: nothing else runs until it returns (not a background start)
         self._command(call, name, " ".join(words), background=False, read=read)
+
+    def _string_for_sequence(
+        self,
+        call: ast.Call,
+        name: str,
+        cls: str,
+        key: str,
+        node: ast.AST,
+        words: KeywordWords,
+    ) -> None:
+        """PA053: a bare string for a field the class annotates as a sequence of values."""
+        from argtrace.layers.transport.python_fields import class_of
+        from argtrace.rules.pylaunch import PA053
+
+        flag, value = str(words.words[0]), words.value
+        items = ", ".join(repr(c) for c in value[:4]) + (", ..." if len(value) > 4 else "")
+        at = self._at(node) if hasattr(node, "lineno") else self._at(call)
+        self._finding(
+            PA053.finding(
+                f"{name}() is given {key}={value!r}, a string, where {class_of(cls)}.{key} is annotated as a "
+                f"sequence of values: the class keeps the string as given (no argparse runs, nothing splits "
+                f"it), so the release's code that iterates {key} sees its characters ({items}), not the "
+                f"values {words.as_list} that `{flag} {value}` gives on the command line",
+                at=at,
+                evidence=[Evidence("transport", at, f"{key}={ast.unparse(node)[:120]}")],
+                basis="framework-code",
+                fix=f"Write {key}=[...]: a list, one item per value (as {flag} takes them)"
+                + (
+                    f"; {value!r} itself is not one of {flag}'s values (PA009 lists them)"
+                    if words.not_a_choice
+                    else f": {words.as_list}"
+                ),
+            )
+        )
 
     # -- writing the shell command ----------------------------------------------------------------------
 

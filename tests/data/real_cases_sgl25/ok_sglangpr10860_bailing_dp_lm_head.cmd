@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/10860 (2025-09-24, merged), seen 2026-12-04: a correct launch: the PR's Bailing MoE server with DP attention and the DP LM head (TP 4, DP 2), which the PR's model fix makes work; the model path is a stand-in for the PR's placeholder.
+python -m sglang.launch_server --model inclusionAI/Ling-lite --tp 4 --dp 2 --enable-dp-attention --enable-dp-lm-head --trust-remote-code

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/11001 (2025-09-28, merged), seen 2026-12-04: a correct launch: the HiCache best-practice flags (host ratio 2, page size 64, page_first layout, write_through) on a TP 8 server; the model is a stand-in.
+python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp 8 --trust-remote-code --enable-hierarchical-cache --hicache-ratio 2 --page-size 64 --hicache-mem-layout page_first --hicache-write-policy write_through --hicache-io-backend kernel

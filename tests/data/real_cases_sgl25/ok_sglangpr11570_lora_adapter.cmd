@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/11570 (2025-10-13, merged), seen 2026-12-04: a correct launch: a base model served with a LoRA adapter loaded at start-up under the name the PR's "base-model:adapter-name" requests select (sql-expert); the adapter path is a stand-in.
+python3 -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --enable-lora --lora-paths sql-expert=/adapters/sql-expert --max-loras-per-batch 4 --max-lora-rank 64 --host 0.0.0.0 --port 30000

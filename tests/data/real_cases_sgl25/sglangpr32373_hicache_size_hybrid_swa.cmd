@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/32373 (2026-07-25, merged), seen 2026-12-04: with a hybrid SWA model there are two host KV pools (full attention and SWA), and a fixed --hicache-size N was given to each, so the server pinned about 2N GB of host memory; the fix splits N across the pools. A hybrid SWA model with a fixed size; the model and N are stand-ins.
+python3 -m sglang.launch_server --model-path openai/gpt-oss-120b --tp 4 --enable-hierarchical-cache --hicache-size 100 --host 0.0.0.0 --port 30000

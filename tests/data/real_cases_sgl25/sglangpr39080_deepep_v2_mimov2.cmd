@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/39080 (2026-09-11), seen 2026-12-04: --moe-a2a-backend deepep_v2 on MiMo-V2.5-Pro (MiMoV2ForCausalLM) is rejected by validate_deepep_v2_model_architecture, which does not list the architecture (and, once listed, the model code still built the non-EP MoE). The PR's model; sizes are stand-ins.
+python3 -m sglang.launch_server --model-path XiaomiMiMo/MiMo-V2.5-Pro --tp 8 --ep 8 --moe-a2a-backend deepep_v2 --trust-remote-code --host 0.0.0.0 --port 30000

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/39408 (2026-09-14), seen 2026-12-04: --moe-a2a-backend deepep_v2 is refused on every Qwen3.5 MoE checkpoint ("DeepEP v2 MoE is not validated for 'Qwen3_5MoeForConditionalGeneration'; ... Use --moe-a2a-backend deepep."): validate_deepep_v2_model_architecture lists DeepseekV3/V4 and Qwen3Moe only. An EP server of that kind; sizes are stand-ins.
+python3 -m sglang.launch_server --model-path Qwen/Qwen3.5-397B-A17B-FP8 --tp 8 --ep 8 --moe-a2a-backend deepep_v2 --host 0.0.0.0 --port 30000

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/7988 (2025-07-13, merged), seen 2026-12-04: Llama 4 with --hybrid-kvcache-ratio works only with the fa3 attention backend; the PR added a check_server_args assertion for it. A Llama 4 server with the ratio and no backend named; the values are stand-ins.
+python3 -m sglang.launch_server --model-path meta-llama/Llama-4-Scout-17B-16E-Instruct --tp 8 --hybrid-kvcache-ratio 0.5 --context-length 1000000
