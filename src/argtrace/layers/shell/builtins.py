@@ -38,6 +38,8 @@ from argtrace.layers.shell.inputs import Inputs
 from argtrace.layers.shell.outputs import _echo_output, _printf
 from argtrace.layers.shell.state import Var
 
+_QUOTED_ASSIGN = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\+?)=(.*)", re.DOTALL)
+
 
 class Builtins(Inputs):
     # ---------------------------------------------------------------------- builtins
@@ -136,6 +138,23 @@ class Builtins(Inputs):
             if func_mode:
                 continue
             name = t
+            quoted_assign = _QUOTED_ASSIGN.fullmatch(to_str(t))
+            if quoted_assign is not None:
+                # `export "A=b c"`, `export "HF_HOME=$DIR"`: a word that expanded to NAME=VALUE assigns,
+                # the value as expanded (bash's declare/export read each argument after expansion)
+                assigned = from_str(quoted_assign.group(1))
+                self.set_var(
+                    assigned,
+                    from_str(quoted_assign.group(3)),
+                    at=at,
+                    expansion=f"{cmd} {w.expansion}",
+                    append=bool(quoted_assign.group(2)),
+                    local=local and not global_,
+                    **{k: v for k, v in attrs.items() if k in ("exported", "readonly", "integer") and v},
+                )
+                if unexport and (var := self.lookup(assigned)) is not None:
+                    self._scope_of(assigned)[assigned] = var.with_(exported=False)
+                continue
             if not re.fullmatch(r"[A-Za-z_]\w*", name):
                 self.emit("bad_identifier", at, name=to_str(name), cmd=cmd)
                 if not re.match(r"[A-Za-z_]\w*(?:\[[^]]*\])?\+?=", name):  # `export "A=b c"` assigns
