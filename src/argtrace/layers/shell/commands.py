@@ -670,6 +670,20 @@ class Commands(ServerRecords):
             parse=self.parse,
             unknown_env=unknown_env,
         )
+        # what this script exported itself, or gave the command (`A=x bash -c ...`), is the script's
+        # setting in the child too, not its caller's: keep where it was set (the process layer judges a
+        # caller's variable more softly). A `$` in how it was set would be read again in the child, where
+        # the names it reads may not exist: that text is not kept.
+        given = {
+            k: (at_, expansion)
+            for k, (v, at_, expansion, _r) in [*self.exported_env().items(), *prefix_env.items()]
+            if v is not None and at_ and expansion not in ("environment", "bash")
+        }
+        for k, (at_, expansion) in given.items():
+            var = child.scopes[0].get(from_str(k))
+            if var is not None and var.expansion == "environment":
+                how = expansion if "$" not in expansion else f"{k}=... (set by the calling script)"
+                child.scopes[0][from_str(k)] = var.with_(at=at_, expansion=how)
         child.source_stack = [*self.source_stack, src.path or ""]
         child.start_cwd = self.start_cwd
         child.spec = list(self.spec)
