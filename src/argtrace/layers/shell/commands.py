@@ -344,8 +344,14 @@ class Commands(ServerRecords):
         stdin: tuple[str | None, int | None] | None = None
         stdout: str | None = None
         append = False
-        if not any(op.startswith("<<") for _fd, op, *_rest in redirs):
+        piped = self.pipe_in
+        if piped is not None:
+            if any(op in ("<", "<<", "<<-", "<<<", "<>") and fd in (None, "0") for fd, op, *_r in redirs):
+                piped = None  # its own redirection replaces the pipe (bash(1), Pipelines)
+        if piped is None and not any(op.startswith("<<") for _fd, op, *_rest in redirs):
             return None  # most redirections write a log: no text from the script on stdin
+        if piped is not None:
+            stdin = (piped[0], piped[1])
         for fd, op, tgt, _rat, r in redirs:
             if op in ("<<", "<<-") and fd in (None, "0"):
                 line = self.src.text.count("\n", 0, r.start) + 2  # the body starts on the next line
@@ -357,7 +363,7 @@ class Commands(ServerRecords):
                 stdout, append = (None if tgt is None else to_str(tgt)), op in (">>", "&>>")
         if stdin is None:
             return None
-        return CommandIO(stdin[0], stdin[1], stdout, append)
+        return CommandIO(stdin[0], stdin[1], stdout, append, piped[2] if piped is not None else None)
 
     def _note_redirect(self, fd: str | None, op: str, tgt: str | None, at: str, server: int | None) -> None:
         if tgt is not None and op in (">", ">>", "&>", "&>>", ">|") and tgt not in ("/dev/null",):
@@ -405,7 +411,7 @@ class Commands(ServerRecords):
                 self.cwd != self.start_cwd,
                 self.cwd,
                 self.bg_mark,
-                self._command_io(redirs) if redirs else None,
+                self._command_io(redirs) if redirs or self.pipe_in is not None else None,
                 # every command's name is asked: the endswith test spares most of them the rest (issue 18)
                 self._compose_env(argv, prefix_env) if name.endswith(_COMPOSE_ENDINGS) else None,
             )
@@ -527,6 +533,9 @@ class Commands(ServerRecords):
             known = all(w.text is not None for w in argv)
             if base in ("dirname", "basename", "readlink", "realpath", "seq") and known:
                 pure = self._pure(base, [w.text or "" for w in argv[1:]])
+            elif base in ("cat", "envsubst") and known and not prefix_env:
+                got = stdin_filter(self, base, [to_str(w.text or "") for w in argv[1:]], redirs)
+                pure = None if got is None else from_str(got)
             self._cap_write(pure, [(fd, op) for fd, op, *_r in redirs])
             if pure is not None:
                 return 0
@@ -784,3 +793,78 @@ def heredoc_text(evaluator: Any, redir: L.RedirTok) -> str | None:
     word = L.WordTok('"' + "".join(out) + '"', redir.start)
     value: str | None = evaluator.expand_single(word)
     return None if value is None else to_str(value)
+
+
+# `$NAME` / `${NAME}`: the references GNU envsubst replaces (gettext manual, "envsubst Invocation")
+_ENVSUBST_REF = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
+
+
+def stdin_filter(
+    evaluator: Any,
+    base: str,
+    args: list[str],
+    redirs: list[tuple[str | None, str, str | None, str, L.RedirTok]],
+) -> str | None:
+    """What ``cat [FILE...]`` or ``envsubst [SHELL-FORMAT]`` prints, when its input is known statically: a
+    here-document or here-string, ``< FILE`` or a FILE argument argtrace can read, or the pipe from a
+    producer the script gives (``evaluator.pipe_in``); None otherwise."""
+    stdin: str | None = None
+    own = False
+    for fd, op, tgt, _at, r in redirs:
+        if fd not in (None, "0"):
+            continue
+        if op in ("<<", "<<-"):
+            stdin, own = heredoc_text(evaluator, r), True
+        elif op == "<<<":
+            stdin, own = (None if tgt is None else to_str(tgt) + "\n"), True
+        elif op == "<":
+            stdin, own = _read_text(evaluator, None if tgt is None else to_str(tgt)), True
+    if not own:
+        piped = evaluator.pipe_in
+        stdin = piped[0] if piped is not None else None
+    if base == "cat":
+        files = [a for a in args if a != "--"]
+        if any(a.startswith("-") and a != "-" for a in files):
+            return None  # an option (-n, -A...) changes what it prints
+        if not files:
+            return stdin
+        texts = [stdin if a == "-" else _read_text(evaluator, a) for a in files]
+        return None if any(t is None for t in texts) else "".join(t or "" for t in texts)
+    if stdin is None or len(args) > 1 or any(a.startswith("-") for a in args):
+        return None
+    env = evaluator.exported_env()
+    # without SHELL-FORMAT every reference is replaced, an unset variable by nothing; with one, only the
+    # names it references (unexported shell variables are not in envsubst's environment)
+    only = {m.group(1) or m.group(2) for m in _ENVSUBST_REF.finditer(args[0])} if args else None
+    out: list[str] = []
+    at = 0
+    for m in _ENVSUBST_REF.finditer(stdin):
+        name = m.group(1) or m.group(2)
+        if only is not None and name not in only:
+            continue
+        value = env[name][0] if name in env else ""
+        if value is None:
+            return None
+        out.append(stdin[at : m.start()])
+        out.append(to_str(value))
+        at = m.end()
+    out.append(stdin[at:])
+    return "".join(out)
+
+
+def _read_text(evaluator: Any, path: str | None) -> str | None:
+    """A file's text for ``cat``/``envsubst``; None if unreadable."""
+    import os
+
+    if path is None:
+        return None
+    if not os.path.isabs(path):
+        if evaluator.cwd is None:
+            return None
+        path = os.path.join(to_str(evaluator.cwd), path)
+    try:
+        if not hostfs.isfile(path):
+            return None
+        return hostfs.read(path, 4 * 1024 * 1024).decode("utf-8", "replace")
+    except Exception:  # hostfs over ssh raises its own errors
+        return None

@@ -286,6 +286,11 @@ def follow_hand_off(
         if data is None:
             if word.startswith(("http://", "https://")):
                 entry["read"] = "a URL: not fetched"
+            elif word == "-" and io is not None and io.piped_from is not None:
+                entry["read"] = (
+                    f"its stdin is the output of `{io.piped_from}`, which the script does not give "
+                    "statically (only cat, echo, printf and envsubst of known text are followed): not read"
+                )
             elif word == "-":
                 entry["read"] = (
                     "its stdin is no here-document of the script (a pipe, or the caller's): not read"
@@ -385,6 +390,9 @@ def _content(
         if io is None or io.stdin is None:
             return word, None, None, ""
         label, data = _in_script(io.stdin, io.stdin_line, word, source)
+        if io.piped_from is not None:
+            what = f"the output of `{io.piped_from}` on stdin"
+            return label, data, None, _where(what, io.stdin_line, source)
         return label, data, None, _where("the here-document on stdin", io.stdin_line, source)
     key = _key(word, cwd)
     if key in written:
