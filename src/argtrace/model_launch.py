@@ -112,6 +112,8 @@ class CommandIO:
     # stdin is a pipe: the command before it as written (``cat <<EOF``, ``helm template ...``); ``stdin`` is
     # then what it writes when the script itself says it (cat/echo/printf/envsubst), else None
     piped_from: str | None = None
+    # what ``cat``/``envsubst`` with stdout in a file writes there, when its input is known statically
+    output: str | None = None
 
 
 @dataclass(frozen=True)

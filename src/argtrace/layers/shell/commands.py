@@ -337,10 +337,14 @@ class Commands(ServerRecords):
         return env
 
     def _command_io(
-        self, redirs: list[tuple[str | None, str, str | None, str, L.RedirTok]]
+        self,
+        redirs: list[tuple[str | None, str, str | None, str, L.RedirTok]],
+        argv: list[ExpWord],
+        prefix_env: Mapping[str, tuple[str | None, str, str, str | None]],
     ) -> CommandIO | None:
         """The text a command reads on stdin from the script (the last ``<<``/``<<-``/``<<<`` on fd 0 wins, as
-        in bash) and the file its stdout goes to; None when it has no such stdin."""
+        in bash) and the file its stdout goes to; None when it has no such stdin. For ``cat``/``envsubst``
+        with stdout in a file, what it writes there (``output``) when its input is known."""
         stdin: tuple[str | None, int | None] | None = None
         stdout: str | None = None
         append = False
@@ -348,7 +352,14 @@ class Commands(ServerRecords):
         if piped is not None:
             if any(op in ("<", "<<", "<<-", "<<<", "<>") and fd in (None, "0") for fd, op, *_r in redirs):
                 piped = None  # its own redirection replaces the pipe (bash(1), Pipelines)
-        if piped is None and not any(op.startswith("<<") for _fd, op, *_rest in redirs):
+        name = (argv[0].text or "").rsplit("/", 1)[-1] if argv else ""
+        output: str | None = None
+        if name in ("cat", "envsubst") and all(w.text is not None for w in argv):
+            to_file = [t for fd, op, t, *_r in redirs if op in (">", ">>", ">|") and fd in (None, "1")]
+            if to_file:
+                args = [to_str(w.text or "") for w in argv[1:]]
+                output = stdin_filter(self, name, args, redirs, prefix_env)
+        if piped is None and output is None and not any(op.startswith("<<") for _fd, op, *_rest in redirs):
             return None  # most redirections write a log: no text from the script on stdin
         if piped is not None:
             stdin = (piped[0], piped[1])
@@ -361,9 +372,11 @@ class Commands(ServerRecords):
                 stdin = (None if tgt is None else to_str(tgt) + "\n", None)
             elif op in (">", ">>", ">|", "&>", "&>>") and fd in (None, "1"):
                 stdout, append = (None if tgt is None else to_str(tgt)), op in (">>", "&>>")
-        if stdin is None:
+        if stdin is None and output is None:
             return None
-        return CommandIO(stdin[0], stdin[1], stdout, append, piped[2] if piped is not None else None)
+        text: str | None = stdin[0] if stdin is not None else None
+        first_line: int | None = stdin[1] if stdin is not None else None
+        return CommandIO(text, first_line, stdout, append, piped[2] if piped is not None else None, output)
 
     def _note_redirect(self, fd: str | None, op: str, tgt: str | None, at: str, server: int | None) -> None:
         if tgt is not None and op in (">", ">>", "&>", "&>>", ">|") and tgt not in ("/dev/null",):
@@ -411,7 +424,7 @@ class Commands(ServerRecords):
                 self.cwd != self.start_cwd,
                 self.cwd,
                 self.bg_mark,
-                self._command_io(redirs) if redirs or self.pipe_in is not None else None,
+                self._command_io(redirs, argv, prefix_env) if redirs or self.pipe_in is not None else None,
                 # every command's name is asked: the endswith test spares most of them the rest (issue 18)
                 self._compose_env(argv, prefix_env) if name.endswith(_COMPOSE_ENDINGS) else None,
             )
@@ -533,12 +546,15 @@ class Commands(ServerRecords):
             known = all(w.text is not None for w in argv)
             if base in ("dirname", "basename", "readlink", "realpath", "seq") and known:
                 pure = self._pure(base, [w.text or "" for w in argv[1:]])
-            elif base in ("cat", "envsubst") and known and not prefix_env:
-                got = stdin_filter(self, base, [to_str(w.text or "") for w in argv[1:]], redirs)
+            elif base in ("cat", "envsubst") and known:
+                got = stdin_filter(self, base, [to_str(w.text or "") for w in argv[1:]], redirs, prefix_env)
                 pure = None if got is None else from_str(got)
             self._cap_write(pure, [(fd, op) for fd, op, *_r in redirs])
             if pure is not None:
                 return 0
+        elif base == "envsubst" and all(w.text is not None for w in argv):
+            # not captured (`envsubst < t.yaml > pod.yaml`): read for what it loses (SH054)
+            stdin_filter(self, base, [to_str(w.text or "") for w in argv[1:]], redirs, prefix_env)
         inner = unwrap_command(texts)
         per_task: Mapping[str, str] | None = None
         export = None
@@ -558,8 +574,8 @@ class Commands(ServerRecords):
             if not argv:
                 return 1  # sbatch refused the job: words after --wrap (SH050)
             base = "sh"
-        if base in ("bash", "sh") and len(argv) > 1:
-            return self.run_child_shell(argv, prefix_env, at, per_task, export)
+        if base in ("bash", "sh") and (len(argv) > 1 or self.pipe_in is not None or redirs):
+            return self.run_child_shell(argv, prefix_env, at, per_task, export, redirs)
         if base == "wait":
             self.waited = True
         if base in _SUCCESS_COMMANDS:
@@ -605,8 +621,10 @@ class Commands(ServerRecords):
         at: str,
         unknown_env: Mapping[str, str] | None = None,
         export: Export | None = None,
+        redirs: list[tuple[str | None, str, str | None, str, L.RedirTok]] | None = None,
     ) -> int | None:
-        """``bash -c 'string'`` / ``bash script.sh``: a child that sees only exported variables.
+        """``bash -c 'string'`` / ``bash script.sh`` / ``bash -s`` with a script on stdin (``redirs``, or the
+        pipe from a producer the script gives): a child that sees only exported variables.
 
         ``unknown_env``: variables the child starts with whose values are not known here (under ``srun``,
         each task's own SLURM_NODEID...): they replace what this shell exported. ``export``: ``srun
@@ -615,7 +633,17 @@ class Commands(ServerRecords):
 
         texts = [w.text for w in argv]
         i, shell_c = shell_invocation(texts)
-        if i >= len(texts) or texts[i] is None:
+        # bash(1), Invoking Bash: "If the -s option is present, or if no arguments remain after option
+        # processing, then commands are read from the standard input"
+        from_stdin = not shell_c and (
+            i >= len(texts) or any(w and w[0] == "-" and w[1:2] != "-" and "s" in w[1:] for w in texts[1:i])
+        )
+        stdin = command_stdin(self, redirs or []) if from_stdin else None
+        if from_stdin and (
+            stdin is None or stdin[0] is None or stdin[1] in self.source_stack or len(self.source_stack) > 8
+        ):
+            return None
+        if not from_stdin and (i >= len(texts) or texts[i] is None):
             return None
         env = {k: to_str(v) for k, (v, *_rest) in self.exported_env().items() if v is not None}
         for k, (v, *_r) in prefix_env.items():
@@ -628,7 +656,14 @@ class Commands(ServerRecords):
             kept = export.apply(env, lambda text: text)
             dropped = set(env) - set(kept)
             env = kept
-        if shell_c:
+        if stdin is not None:
+            code, read_from = stdin[0] or "", stdin[1]
+            arg0, rest = texts[0], texts[i:]  # `bash -s A B`: $0 the shell, $1 A
+            if read_from is not None:
+                src = Source(read_from, _prepare(code), read_from)
+            else:
+                src = Source(self.src.label, _prepare(code), None, fixed_at=at)
+        elif shell_c:
             code = texts[i] or ""
             arg0 = texts[i + 1] if i + 1 < len(texts) else "bash"
             rest = texts[i + 2 :]
@@ -804,24 +839,14 @@ def stdin_filter(
     base: str,
     args: list[str],
     redirs: list[tuple[str | None, str, str | None, str, L.RedirTok]],
+    prefix_env: Mapping[str, tuple[str | None, str, str, str | None]],
 ) -> str | None:
     """What ``cat [FILE...]`` or ``envsubst [SHELL-FORMAT]`` prints, when its input is known statically: a
     here-document or here-string, ``< FILE`` or a FILE argument argtrace can read, or the pipe from a
-    producer the script gives (``evaluator.pipe_in``); None otherwise."""
-    stdin: str | None = None
-    own = False
-    for fd, op, tgt, _at, r in redirs:
-        if fd not in (None, "0"):
-            continue
-        if op in ("<<", "<<-"):
-            stdin, own = heredoc_text(evaluator, r), True
-        elif op == "<<<":
-            stdin, own = (None if tgt is None else to_str(tgt) + "\n"), True
-        elif op == "<":
-            stdin, own = _read_text(evaluator, None if tgt is None else to_str(tgt)), True
-    if not own:
-        piped = evaluator.pipe_in
-        stdin = piped[0] if piped is not None else None
+    producer the script gives (``evaluator.pipe_in``); None otherwise. envsubst replacing a variable the
+    script set without exporting it is an event (``envsubst_unexported``, SH054)."""
+    given = command_stdin(evaluator, redirs)
+    stdin = given[0] if given is not None else None
     if base == "cat":
         files = [a for a in args if a != "--"]
         if any(a.startswith("-") and a != "-" for a in files):
@@ -832,7 +857,8 @@ def stdin_filter(
         return None if any(t is None for t in texts) else "".join(t or "" for t in texts)
     if stdin is None or len(args) > 1 or any(a.startswith("-") for a in args):
         return None
-    env = evaluator.exported_env()
+    env: dict[str, str | None] = {k: v[0] for k, v in evaluator.exported_env().items()}
+    env.update({k: v[0] for k, v in prefix_env.items()})
     # without SHELL-FORMAT every reference is replaced, an unset variable by nothing; with one, only the
     # names it references (unexported shell variables are not in envsubst's environment)
     only = {m.group(1) or m.group(2) for m in _ENVSUBST_REF.finditer(args[0])} if args else None
@@ -842,7 +868,15 @@ def stdin_filter(
         name = m.group(1) or m.group(2)
         if only is not None and name not in only:
             continue
-        value = env[name][0] if name in env else ""
+        value = env[name] if name in env else ""
+        if name not in env and (var := evaluator.lookup(from_str(name))) is not None and var.is_set:
+            evaluator.emit(
+                "envsubst_unexported",
+                evaluator.cur_at,
+                name=name,
+                set_at=var.at,
+                value=to_str(var.value) if var.known and var.value is not None else None,
+            )
         if value is None:
             return None
         out.append(stdin[at : m.start()])
@@ -852,16 +886,41 @@ def stdin_filter(
     return "".join(out)
 
 
-def _read_text(evaluator: Any, path: str | None) -> str | None:
-    """A file's text for ``cat``/``envsubst``; None if unreadable."""
+def command_stdin(
+    evaluator: Any, redirs: list[tuple[str | None, str, str | None, str, L.RedirTok]]
+) -> tuple[str | None, str | None] | None:
+    """What a command reads on stdin when the script says it: (text or None when not known statically, the
+    file it comes from): its last here-document, here-string or ``< FILE`` on fd 0, else the pipe from a
+    producer (``evaluator.pipe_in``); None when stdin is the caller's."""
+    got: tuple[str | None, str | None] | None = None
+    for fd, op, tgt, _at, r in redirs:
+        if fd not in (None, "0"):
+            continue
+        if op in ("<<", "<<-"):
+            got = (heredoc_text(evaluator, r), None)
+        elif op == "<<<":
+            got = (None if tgt is None else to_str(tgt) + "\n", None)
+        elif op == "<":
+            path = None if tgt is None else _path(evaluator, to_str(tgt))
+            got = (_read_text(evaluator, path), path)
+    if got is None and evaluator.pipe_in is not None:
+        got = (evaluator.pipe_in[0], None)
+    return got
+
+
+def _path(evaluator: Any, path: str) -> str | None:
     import os
 
+    if os.path.isabs(path):
+        return path
+    return None if evaluator.cwd is None else os.path.join(to_str(evaluator.cwd), path)
+
+
+def _read_text(evaluator: Any, path: str | None) -> str | None:
+    """A file's text for ``cat``/``envsubst``; None if unreadable."""
+    path = None if path is None else _path(evaluator, path)
     if path is None:
         return None
-    if not os.path.isabs(path):
-        if evaluator.cwd is None:
-            return None
-        path = os.path.join(to_str(evaluator.cwd), path)
     try:
         if not hostfs.isfile(path):
             return None

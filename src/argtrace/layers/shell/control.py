@@ -289,7 +289,7 @@ class Control(Expander):
                         status, self.pipe_in = 0, out
                         continue
                     status = self.in_subshell(functools.partial(self.run_node, p))
-                    self.pipe_in = (None, None, self._short(p)) if i < len(parts) - 1 else saved_in
+                    self.pipe_in = (None, None, self._producer(p)) if i < len(parts) - 1 else saved_in
                 finally:
                     if last:
                         self.redirect_stack.pop()
@@ -313,7 +313,18 @@ class Control(Expander):
             if r.op in ("<<", "<<-") and r.fd in (None, "0") and r.heredoc is not None:
                 line = self.src.text.count("\n", 0, r.start) + 2
         text = self.capture_node(node)
-        return None if text is None else to_str(text), line, self._short(node)
+        return None if text is None else to_str(text), line, self._producer(node)
+
+    def _producer(self, node: Any) -> str:
+        """A pipeline part as the report names it: its first words, up to one with `=`, a quote or an
+        expansion (``kubectl create secret generic k ...``: an option's value may be a secret)."""
+        words = to_str(self.node_text(node)).replace("\\\n", " ").split()
+        shown: list[str] = []
+        for w in words:
+            if len(shown) == 4 or (any(c in w for c in "=$`'\"") and shown and not w.startswith("<<")):
+                return " ".join(shown) + " ..."
+            shown.append(w)
+        return " ".join(shown)
 
     def run_arith_command(self, node: Any) -> int | None:
         text = self.node_text(node)

@@ -235,6 +235,10 @@ def note_write(
     targets: list[tuple[str, bool]] = []
     if base == "cat" and len(argv) == 1 and io.stdout is not None:
         targets.append((io.stdout, io.append))
+    elif base in ("cat", "envsubst") and io.stdout is not None and io.output is not None:
+        # `envsubst < pod.tmpl > pod.yaml`, `cat a.yaml b.yaml > all.yaml`: what it writes is known
+        io = CommandIO(io.output, None, io.stdout, io.append)
+        targets.append((io.stdout or "", io.append))
     elif base == "tee" and all(w is not None for w in argv):
         words = [w for w in argv[1:] if w is not None]
         append = any(w in ("-a", "--append") for w in words)

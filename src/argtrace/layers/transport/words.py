@@ -56,6 +56,9 @@ class _Located:
     heredoc_line: int | None = None
     stdin_file: str | None = None
     herestring: str | None = None
+    # stdin is a pipe: the command before it as written, and what it writes when the script gives it
+    piped_from: str | None = None
+    piped: str | None = None
 
 
 def _locate(text: str, tree: Any, line: int, col: int) -> _Located | None:
