@@ -233,3 +233,14 @@ def test_an_unknown_producer_is_named_not_read(tmp_path: Path) -> None:
             "statically (only cat, echo, printf and envsubst of known text are followed): not read",
         }
     ]
+
+
+def test_a_here_document_piped_into_docker_compose_f_minus(tmp_path: Path) -> None:
+    compose = (
+        "services:\n  s:\n    image: lmsysorg/sglang:v0.5.9\n"
+        "    command: python3 -m sglang.launch_server --model-path m --port 30000\n"
+    )
+    script = "#!/bin/bash\ncat <<EOF | docker compose -f - up -d\n" + compose + "EOF\n"
+    servers, files = transport(script, tmp_path)
+    assert [s[-4:] for s in servers] == [["--model-path", "m", "--port", "30000"]]
+    assert files == [{"file": "-", "read": "the output of `cat <<EOF` on stdin at deploy.sh:3"}]

@@ -306,7 +306,7 @@ class Control(Expander):
             return None
         body = node.child_by_field_name("body") if node.type == "redirected_statement" else node
         name = body.child_by_field_name("name") if body is not None else None
-        if name is None or to_str(self.node_text(name)) not in _PIPE_PRODUCERS:
+        if name is None or to_str(self.node_text(name)).rsplit("/", 1)[-1] not in _PIPE_PRODUCERS:
             return None
         line: int | None = None
         for r in L.tokenize_command(self.src.text, node.start_byte, node.end_byte).redirs:
