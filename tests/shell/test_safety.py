@@ -114,7 +114,8 @@ def test_nested_echo_substitutions_are_still_computed(tmp_path: Path) -> None:
         ("printf '%s-%s' a b", "a-b"),
         ("printf", ""),
         ("pwd extra", "{cwd}"),
-        ("echo $(cat f)", None),
+        ("echo $(cat f)", "from the file"),  # a file here is read, as `source` and `mapfile <` read one
+        ("echo $(cat /proc/self/comm)", None),  # the machine's own state is not
         ("dirname $(echo /a/b/c)", "/a/b"),
     ],
 )

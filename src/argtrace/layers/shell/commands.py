@@ -909,21 +909,19 @@ def command_stdin(
 
 
 def _path(evaluator: Any, path: str) -> str | None:
-    import os
-
-    if os.path.isabs(path):
-        return path
-    return None if evaluator.cwd is None else os.path.join(to_str(evaluator.cwd), path)
+    resolved: str | None = evaluator.resolve_path(path)
+    return resolved
 
 
 def _read_text(evaluator: Any, path: str | None) -> str | None:
-    """A file's text for ``cat``/``envsubst``; None if unreadable."""
-    path = None if path is None else _path(evaluator, path)
-    if path is None:
-        return None
-    try:
-        if not hostfs.isfile(path):
-            return None
-        return hostfs.read(path, 4 * 1024 * 1024).decode("utf-8", "replace")
-    except Exception:  # hostfs over ssh raises its own errors
-        return None
+    """A file's text for ``cat``/``envsubst``, by the rules ``mapfile < FILE`` reads one (``inputs``: on
+    this machine or ``--host``'s, not one the script writes first); None otherwise."""
+    resolved = None if path is None else _path(evaluator, path)
+    if resolved is None or resolved.startswith(_MACHINE_STATE):
+        return None  # the machine's own state (and /proc/kmsg would block): what the node has differs
+    text, _why = evaluator._file_text(from_str(resolved))
+    return None if text is None else to_str(text)
+
+
+# files that describe the machine argtrace runs on, not the launch: never read for cat/envsubst
+_MACHINE_STATE = ("/proc/", "/sys/", "/dev/", "/run/", "/etc/hostname")

@@ -86,9 +86,10 @@ def masked_text(text: str, tree: Callable[[], Any]) -> str | None:
     out.append(text[at:])
     masked = "".join(out)
     L.register_read_ahead(text, table)
+    _BODIES.pop(id(text), None)
     if len(_BODIES) >= 64:
-        _BODIES.clear()
-    _BODIES[id(text)] = (text, [(s, e) for s, e, rep in pieces if "\n" in rep or not rep.strip()])
+        del _BODIES[next(iter(_BODIES))]
+    _BODIES[id(text)] = (text, [(s, e) for s, e, rep in pieces if not rep.strip()])  # the blanked bodies
     _MASKED[:] = [(id(text), text, masked)]
     return masked
 

@@ -533,8 +533,9 @@ _READ_AHEAD: dict[int, tuple[str, dict[int, tuple[str, bool]]]] = {}
 
 def register_read_ahead(text: str, bodies: dict[int, tuple[str, bool]]) -> None:
     """Remember the bodies of here-documents whose line goes on after them, for ``tokenize_command``."""
+    _READ_AHEAD.pop(id(text), None)
     if len(_READ_AHEAD) >= 64:
-        _READ_AHEAD.clear()
+        del _READ_AHEAD[next(iter(_READ_AHEAD))]  # the oldest text's
     _READ_AHEAD[id(text)] = (text, bodies)
 
 
