@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -108,7 +109,12 @@ def transport(script: str, tmp_path: Path) -> tuple[list[list[str | None]], list
         # not exported: envsubst's environment lacks it and replaces the reference by nothing (GNU gettext
         # manual, "envsubst Invocation")
         ("MODEL=Qwen/Qwen3-8B\nenvsubst < m.yaml | kubectl apply -f -\n", ""),
-        ('export MODEL=x\nprintf "%s\\n" "$(cat m.yaml)" | envsubst | kubectl create -f -\n', "x"),
+        (
+            "export MODEL=x\nT=$(cat <<'E'\n"
+            + MANIFEST
+            + "E\n)\nprintf '%s\\n' \"$T\" | envsubst | kubectl create -f -\n",
+            "x",
+        ),
     ],
 )
 def test_a_pipe_into_kubectl_is_followed(script: str, model: str, tmp_path: Path) -> None:
@@ -118,33 +124,62 @@ def test_a_pipe_into_kubectl_is_followed(script: str, model: str, tmp_path: Path
     assert argv[argv.index("--model") + 1] == model
 
 
-# what a producer writes, compared with real bash and GNU envsubst: `P=$(...)` of a pipeline or a file
+# what a producer writes, compared with real bash and GNU envsubst: `P=$(...)` of a pipeline
 PRODUCERS = [
     "export A=1\nP=$(echo 'a=$A' | envsubst)\n",
     "export A=1 B=2\nP=$(printf '%s' 'x$A-${B}-$C-${A:-d}-$$-\\$A' | envsubst)\n",
     "export A=1 B=2\nP=$(echo '$A $B' | envsubst '$B')\n",  # SHELL-FORMAT: only the names it lists
     "A=1\nP=$(echo \"[$A]\" '[$A]' | envsubst)\n",  # not exported: the reference becomes empty
     "P=$(A=5 envsubst <<'E'\nv=$A\nE\n)\n",  # a prefix assignment is in its environment
-    "export A=3\nP=$(envsubst < t.txt)\n",
-    "P=$(cat t.txt | cat)\n",
-    "P=$(cat t.txt - <<< 'and more')\n",
-    "P=$(echo one | cat - t.txt)\n",
+    "P=$(echo one | cat - <<< 'two')\n",  # its own here-string replaces the pipe
     "Q=7\nP=$(cat <<E | cat\nq=$Q\nE\n)\n",
     "P=$(printf 'p=%s\\n' 8 | cat)\n",
+    "P=$(cat <<'E'\n$(nope)\nE\n)\n",
 ]
+
+
+def analyzed(script: str, tmp_path: Path) -> Any:
+    path = tmp_path / "launch.sh"
+    path.write_text(script + SERVER)
+    source = ScriptSource("launch.sh", path.read_bytes(), path)
+    return analyze_script(source, [], {}, arg0="launch.sh", run_shellcheck=False, cwd=str(tmp_path))
 
 
 @pytest.mark.parametrize("body", PRODUCERS)
 def test_producers_as_bash_and_envsubst_give_them(body: str, tmp_path: Path) -> None:
-    (tmp_path / "t.txt").write_text("t=$A\n")
     script = "#!/bin/bash\n" + body
-    path = tmp_path / "launch.sh"
-    path.write_text(script + SERVER)
-    source = ScriptSource("launch.sh", path.read_bytes(), path)
-    result = analyze_script(source, [], {}, arg0="launch.sh", run_shellcheck=False, cwd=str(tmp_path))
+    result = analyzed(script, tmp_path)
     (tmp_path / "real.sh").write_text(script + 'printf %s "$P" > value\n')
     subprocess.run(["bash", "real.sh"], capture_output=True, timeout=30, cwd=tmp_path, check=True)
     assert result.servers[0].argv[-1].text == (tmp_path / "value").read_text()
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "P=$(cat t.txt)\n",
+        "P=$(cat t.txt | cat)\n",
+        "export A=3\nP=$(envsubst < t.txt)\n",
+        "P=$(echo one | cat - t.txt)\n",
+    ],
+)
+def test_a_file_read_for_a_value_stays_the_run_times(body: str, tmp_path: Path) -> None:
+    """`$(cat port.txt)` is the machine's at run time (PR103's example): only a runner's input is read."""
+    (tmp_path / "t.txt").write_text("t=$A\n")
+    assert analyzed("#!/bin/bash\n" + body, tmp_path).servers[0].argv[-1].text is None
+
+
+@pytest.mark.parametrize("path", ["/proc/self/comm", "/etc/hostname", "/dev/null"])
+def test_the_machines_own_state_is_not_read_into_a_pipe(path: str, tmp_path: Path) -> None:
+    """What this machine's /proc, /sys, /dev, /run or hostname says is not the node's (/proc/kmsg blocks)."""
+    _servers, files = transport(f"#!/bin/bash\ncat {path} | kubectl apply -f -\n", tmp_path)
+    assert files == [
+        {
+            "file": "-",
+            "read": f"its stdin is the output of `cat {path}`, which the script does not give statically "
+            "(only cat, echo, printf and envsubst of known text are followed): not read",
+        }
+    ]
 
 
 def test_an_unexported_variable_envsubst_reads_is_reported(tmp_path: Path) -> None:

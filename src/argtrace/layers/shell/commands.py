@@ -547,7 +547,11 @@ class Commands(ServerRecords):
             if base in ("dirname", "basename", "readlink", "realpath", "seq") and known:
                 pure = self._pure(base, [w.text or "" for w in argv[1:]])
             elif base in ("cat", "envsubst") and known:
-                got = stdin_filter(self, base, [to_str(w.text or "") for w in argv[1:]], redirs, prefix_env)
+                # a file is read for a runner's input (a pipe into kubectl, bash, ssh), not for a value in
+                # `$(cat port.txt)`: that one is the machine's at run time (PR103's example)
+                files = all(frame.get("pipe") for frame in self.captures)
+                args = [to_str(w.text or "") for w in argv[1:]]
+                got = stdin_filter(self, base, args, redirs, prefix_env, read_files=files)
                 pure = None if got is None else from_str(got)
             self._cap_write(pure, [(fd, op) for fd, op, *_r in redirs])
             if pure is not None:
@@ -840,12 +844,13 @@ def stdin_filter(
     args: list[str],
     redirs: list[tuple[str | None, str, str | None, str, L.RedirTok]],
     prefix_env: Mapping[str, tuple[str | None, str, str, str | None]],
+    read_files: bool = True,
 ) -> str | None:
     """What ``cat [FILE...]`` or ``envsubst [SHELL-FORMAT]`` prints, when its input is known statically: a
     here-document or here-string, ``< FILE`` or a FILE argument argtrace can read, or the pipe from a
     producer the script gives (``evaluator.pipe_in``); None otherwise. envsubst replacing a variable the
     script set without exporting it is an event (``envsubst_unexported``, SH054)."""
-    given = command_stdin(evaluator, redirs)
+    given = command_stdin(evaluator, redirs, read_files)
     stdin = given[0] if given is not None else None
     if base == "cat":
         files = [a for a in args if a != "--"]
@@ -853,7 +858,7 @@ def stdin_filter(
             return None  # an option (-n, -A...) changes what it prints
         if not files:
             return stdin
-        texts = [stdin if a == "-" else _read_text(evaluator, a) for a in files]
+        texts = [stdin if a == "-" else _read_text(evaluator, a) if read_files else None for a in files]
         return None if any(t is None for t in texts) else "".join(t or "" for t in texts)
     if stdin is None or len(args) > 1 or any(a.startswith("-") for a in args):
         return None
@@ -887,7 +892,7 @@ def stdin_filter(
 
 
 def command_stdin(
-    evaluator: Any, redirs: list[tuple[str | None, str, str | None, str, L.RedirTok]]
+    evaluator: Any, redirs: list[tuple[str | None, str, str | None, str, L.RedirTok]], read_files: bool = True
 ) -> tuple[str | None, str | None] | None:
     """What a command reads on stdin when the script says it: (text or None when not known statically, the
     file it comes from): its last here-document, here-string or ``< FILE`` on fd 0, else the pipe from a
@@ -902,7 +907,7 @@ def command_stdin(
             got = (None if tgt is None else to_str(tgt) + "\n", None)
         elif op == "<":
             path = None if tgt is None else _path(evaluator, to_str(tgt))
-            got = (_read_text(evaluator, path), path)
+            got = (_read_text(evaluator, path) if read_files else None, path)
     if got is None and evaluator.pipe_in is not None:
         got = (evaluator.pipe_in[0], None)
     return got

@@ -258,6 +258,7 @@ class Control(Expander):
         subshell); None when not known statically."""
         frame: dict[str, Any] = {"out": [], "ok": True, "spec": len(self.spec)}
         frame["redir"] = len(self.redirect_stack)
+        frame["pipe"] = True  # a pipeline's producer: cat/envsubst may read files (``stdin_filter``)
         self.captures.append(frame)
         saved_last = self.last_status
         try:
