@@ -873,6 +873,8 @@ def stdin_filter(
         name = m.group(1) or m.group(2)
         if only is not None and name not in only:
             continue
+        evaluator.read_names.add(name)  # read as `$NAME` would be (a caller's variable, a sourced file's)
+        evaluator.plain_read_names.add(name)
         value = env[name] if name in env else ""
         if name not in env and (var := evaluator.lookup(from_str(name))) is not None and var.is_set:
             evaluator.emit(
