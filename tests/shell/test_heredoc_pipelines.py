@@ -279,3 +279,14 @@ def test_a_here_document_piped_into_docker_compose_f_minus(tmp_path: Path) -> No
     servers, files = transport(script, tmp_path)
     assert [s[-4:] for s in servers] == [["--model-path", "m", "--port", "30000"]]
     assert files == [{"file": "-", "read": "the output of `cat <<EOF` on stdin at deploy.sh:3"}]
+
+
+@pytest.mark.parametrize(
+    "consumer",
+    ["kubectl create -f -", "oc apply -f -", "kubectl -n ns apply --filename=-", "podman kube play -"],
+)
+def test_the_runners_that_read_a_manifest_on_stdin(consumer: str, tmp_path: Path) -> None:
+    """podman-kube-play(1): `podman kube play [options] file.yml|-`; kubectl's `-f -` in every spelling."""
+    manifest = MANIFEST.replace("$MODEL", "Qwen/Qwen3-8B")
+    servers, _files = transport(f"#!/bin/bash\ncat <<'EOF' | {consumer}\n{manifest}EOF\n", tmp_path)
+    assert [s[s.index("--model") + 1] for s in servers] == ["Qwen/Qwen3-8B"]

@@ -210,9 +210,7 @@ def _follow(
             continue
         base = _basename(argv[0])
         io = shell.command_io[number] if number < len(shell.command_io) else None
-        if ssh_host is None and (
-            base in _HAND_OFF_PROGRAMS or (io is not None and base in ("cat", "tee", "envsubst"))
-        ):
+        if ssh_host is None and (base in _HAND_OFF_PROGRAMS or (io is not None and base in _WRITERS)):
             # a launch file the script writes, then hands to kubectl/podman (start-up: imported only then)
             from argtrace.layers.transport.handoff import follow_hand_off, hand_off, note_write
 

@@ -88,7 +88,8 @@ def hand_off(argv: Sequence[str | None]) -> HandOff | None:
     if base in ("docker", "podman") and len(argv) > 1 and argv[1] == "compose":
         return _compose(argv, 2, f"{base} compose")
     if base == "podman" and len(argv) > 2 and (argv[1], argv[2]) in (("kube", "play"), ("play", "kube")):
-        files = [w for w in argv[3:] if w is not None and not w.startswith("-")]
+        # podman-kube-play(1): `podman kube play [options] file.yml|-|URL`: `-` is its stdin
+        files = [w for w in argv[3:] if w is not None and (w == "-" or not w.startswith("-"))]
         if len(files) != 1 or len(argv) - 3 != 1:
             return HandOff(f"podman {argv[1]} {argv[2]}", (), unread="options argtrace does not read")
         return HandOff(f"podman {argv[1]} {argv[2]}", (files[0],))
