@@ -29,8 +29,8 @@ CLASSES = {
 # the servers each launch starts, as argtrace should find them
 SERVERS = {"vllm_docs_k8s_cpu.sh": 1, "rbg_sglang_pd.sh": 4, "flix_tube_deploy.sh": 0}
 MISSING = {
-    "rbg_sglang_pd.sh": "a RoleBasedGroup (workloads.x-k8s.io, sgl-project/rbg) is no kind argtrace reads: its "
-    "roles' pod templates (standalonePattern, leaderWorkerPattern) are not followed",
+    "rbg_sglang_pd.sh": "a RoleBasedGroup (workloads.x-k8s.io, sgl-project/rbg) is no kind argtrace reads: "
+    "its roles' pod templates (standalonePattern, leaderWorkerPattern) are not followed",
 }
 
 
