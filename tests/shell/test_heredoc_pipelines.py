@@ -290,3 +290,13 @@ def test_the_runners_that_read_a_manifest_on_stdin(consumer: str, tmp_path: Path
     manifest = MANIFEST.replace("$MODEL", "Qwen/Qwen3-8B")
     servers, _files = transport(f"#!/bin/bash\ncat <<'EOF' | {consumer}\n{manifest}EOF\n", tmp_path)
     assert [s[s.index("--model") + 1] for s in servers] == ["Qwen/Qwen3-8B"]
+
+
+def test_tee_writes_what_the_pipe_gives_it(tmp_path: Path) -> None:
+    script = (
+        "#!/bin/bash\nexport MODEL=Qwen/Qwen3-8B\n"
+        "envsubst < m.yaml | tee pod.yaml >/dev/null\nkubectl apply -f pod.yaml\n"
+    )
+    servers, files = transport(script, tmp_path)
+    assert [s[s.index("--model") + 1] for s in servers] == ["Qwen/Qwen3-8B"]
+    assert files == [{"file": "pod.yaml", "read": "written by the script (deploy.sh)"}]
