@@ -112,6 +112,11 @@ class CommandIO:
     stdin_line: int | None  # the script line the here-document's body starts on (None: a here-string)
     stdout: str | None = None  # the file fd 1 is redirected to (`>`, `>>`, `>|`, `&>`), as expanded
     append: bool = False  # `>>`: the text goes after what the file held
+    # stdin is a pipe: the command before it as written (``cat <<EOF``, ``helm template ...``); ``stdin`` is
+    # then what it writes when the script itself says it (cat/echo/printf/envsubst), else None
+    piped_from: str | None = None
+    # what ``cat``/``envsubst`` with stdout in a file writes there, when its input is known statically
+    output: str | None = None
 
 
 @dataclass(frozen=True)

@@ -265,7 +265,9 @@ def test_a_piped_stdin_and_a_file_beside_the_script_are_said_not_read(tmp_path: 
         [
             {
                 "file": "-",
-                "read": "its stdin is no here-document of the script (a pipe, or the caller's): not read",
+                "read": "its stdin is the output of `kubectl create secret generic ...`, which the script "
+                "does not give statically (only cat, echo, printf and envsubst of known text are followed): "
+                "not read",
             }
         ],
         [

@@ -658,3 +658,45 @@ SH051 = Rule(
         argv=("check", "launch.sh", "/models/qwen"),
     ),
 )
+
+
+_POD = (
+    "apiVersion: v1\nkind: Pod\nmetadata: {name: vllm}\nspec:\n  containers:\n  - name: vllm\n"
+    "    image: vllm/vllm-openai:v0.10.2\n"
+    '    args: ["--model", "$MODEL", "--max-model-len", "4096"]\n'
+)
+
+SH054 = Rule(
+    code="SH054",
+    layer="shell",
+    severity="warning",
+    title="envsubst replaces a variable the script sets but does not export with nothing",
+    rationale=(
+        "envsubst is a program: it reads the environment it was started with, not the shell's variables. "
+        "Without an argument it replaces every `$NAME`/`${NAME}` in its input by that variable's value "
+        'from its environment, an unset one by the empty string (GNU gettext manual, "envsubst '
+        'Invocation"; with a SHELL-FORMAT argument only the names it lists). `MODEL=Qwen/Qwen3-8B` '
+        "without `export` sets a shell variable only, so `envsubst < pod.yaml | kubectl apply -f -` gives "
+        'the manifest `"--model", ""`: the value the script wrote is lost.'
+    ),
+    fix="`export NAME` (or assign it with `export NAME=value`) before envsubst runs, or give it on the "
+    'command: `NAME="$NAME" envsubst < pod.yaml`.',
+    exceptions="Rests on the variable not being in the environment the script starts with: a variable the "
+    "caller exported keeps its export attribute when the script assigns it, and envsubst then gets the "
+    "script's value. A SHELL-FORMAT argument that does not list the name leaves `$NAME` as written: not "
+    "reported.",
+    example=Example(
+        files={
+            "deploy.sh": _HEAD + "MODEL=Qwen/Qwen3-8B\nenvsubst < pod.yaml | kubectl apply -f -\n",
+            "pod.yaml": _POD,
+        },
+        argv=("check", "--no-resolve", "deploy.sh"),
+    ),
+    correct=Example(
+        files={
+            "deploy.sh": _HEAD + "export MODEL=Qwen/Qwen3-8B\nenvsubst < pod.yaml | kubectl apply -f -\n",
+            "pod.yaml": _POD,
+        },
+        argv=("check", "--no-resolve", "deploy.sh"),
+    ),
+)

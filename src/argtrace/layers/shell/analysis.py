@@ -12,6 +12,7 @@ from typing import Any, ParamSpec, TypeVar
 from argtrace.layers.shell import evaluate as E
 from argtrace.layers.shell import hazards as H
 from argtrace.layers.shell.event_findings import event_findings, missing_backslash_message
+from argtrace.layers.shell.heredoc_lines import masked_bodies
 from argtrace.layers.shell.lost import (
     assignment_as_program_findings,
     declared_server_findings,
@@ -228,7 +229,7 @@ def analyze(
         syntax_ok = False
     servers = [_server_command(s, frozenset(ev.read_names)) for s in ev.servers]
     # ---- hazards and findings
-    hazards = H.scan(data, tree)
+    hazards = H.scan(data, tree, masked_bodies(src.text))
     # a line that runs on its own because the continuation before it broke (CR or blank after the backslash)
     # is explained by SH002/SH003; SH004 ("missing backslash") would be wrong there
     broken_after: set[int] = set()

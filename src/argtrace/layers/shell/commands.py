@@ -33,6 +33,7 @@ from argtrace.layers.shell.core import (
 from argtrace.layers.shell.invocation import sbatch_job
 from argtrace.layers.shell.servers import ServerRecords
 from argtrace.layers.shell.state import Var
+from argtrace.layers.shell.stdin_text import command_stdin, heredoc_text, stdin_filter
 from argtrace.layers.shell.wrapenv import expand_env_s
 from argtrace.model_launch import CommandIO
 
@@ -351,15 +352,32 @@ class Commands(ServerRecords):
         return env
 
     def _command_io(
-        self, redirs: list[tuple[str | None, str, str | None, str, L.RedirTok]]
+        self,
+        redirs: list[tuple[str | None, str, str | None, str, L.RedirTok]],
+        argv: list[ExpWord],
+        prefix_env: Mapping[str, tuple[str | None, str, str, str | None]],
     ) -> CommandIO | None:
         """The text a command reads on stdin from the script (the last ``<<``/``<<-``/``<<<`` on fd 0 wins, as
-        in bash) and the file its stdout goes to; None when it has no such stdin."""
+        in bash) and the file its stdout goes to; None when it has no such stdin. For ``cat``/``envsubst``
+        with stdout in a file, what it writes there (``output``) when its input is known."""
         stdin: tuple[str | None, int | None] | None = None
         stdout: str | None = None
         append = False
-        if not any(op.startswith("<<") for _fd, op, *_rest in redirs):
+        piped = self.pipe_in
+        if piped is not None:
+            if any(op in ("<", "<<", "<<-", "<<<", "<>") and fd in (None, "0") for fd, op, *_r in redirs):
+                piped = None  # its own redirection replaces the pipe (bash(1), Pipelines)
+        name = (argv[0].text or "").rsplit("/", 1)[-1] if argv else ""
+        output: str | None = None
+        if name in ("cat", "envsubst") and all(w.text is not None for w in argv):
+            to_file = [t for fd, op, t, *_r in redirs if op in (">", ">>", ">|") and fd in (None, "1")]
+            if to_file:
+                args = [to_str(w.text or "") for w in argv[1:]]
+                output = stdin_filter(self, name, args, redirs, prefix_env)
+        if piped is None and output is None and not any(op.startswith("<<") for _fd, op, *_rest in redirs):
             return None  # most redirections write a log: no text from the script on stdin
+        if piped is not None:
+            stdin = (piped[0], piped[1])
         for fd, op, tgt, _rat, r in redirs:
             if op in ("<<", "<<-") and fd in (None, "0"):
                 line = self.src.text.count("\n", 0, r.start) + 2  # the body starts on the next line
@@ -369,9 +387,11 @@ class Commands(ServerRecords):
                 stdin = (None if tgt is None else to_str(tgt) + "\n", None)
             elif op in (">", ">>", ">|", "&>", "&>>") and fd in (None, "1"):
                 stdout, append = (None if tgt is None else to_str(tgt)), op in (">>", "&>>")
-        if stdin is None:
+        if stdin is None and output is None:
             return None
-        return CommandIO(stdin[0], stdin[1], stdout, append)
+        text: str | None = stdin[0] if stdin is not None else None
+        first_line: int | None = stdin[1] if stdin is not None else None
+        return CommandIO(text, first_line, stdout, append, piped[2] if piped is not None else None, output)
 
     def _note_redirect(self, fd: str | None, op: str, tgt: str | None, at: str, server: int | None) -> None:
         if tgt is not None and op in (">", ">>", "&>", "&>>", ">|") and tgt not in ("/dev/null",):
@@ -419,7 +439,7 @@ class Commands(ServerRecords):
                 self.cwd != self.start_cwd,
                 self.cwd,
                 self.bg_mark,
-                self._command_io(redirs) if redirs else None,
+                self._command_io(redirs, argv, prefix_env) if redirs or self.pipe_in is not None else None,
                 # every command's name is asked: the endswith test spares most of them the rest (issue 18)
                 self._compose_env(argv, prefix_env) if name.endswith(_COMPOSE_ENDINGS) else None,
             )
@@ -541,9 +561,19 @@ class Commands(ServerRecords):
             known = all(w.text is not None for w in argv)
             if base in ("dirname", "basename", "readlink", "realpath", "seq") and known:
                 pure = self._pure(base, [w.text or "" for w in argv[1:]])
+            elif base in ("cat", "envsubst") and known:
+                # a file is read for a runner's input (a pipe into kubectl, bash, ssh), not for a value in
+                # `$(cat port.txt)`: that one is the machine's at run time (PR103's example)
+                files = all(frame.get("pipe") for frame in self.captures)
+                args = [to_str(w.text or "") for w in argv[1:]]
+                got = stdin_filter(self, base, args, redirs, prefix_env, read_files=files)
+                pure = None if got is None else from_str(got)
             self._cap_write(pure, [(fd, op) for fd, op, *_r in redirs])
             if pure is not None:
                 return 0
+        elif base == "envsubst" and all(w.text is not None for w in argv):
+            # not captured (`envsubst < t.yaml > pod.yaml`): read for what it loses (SH054)
+            stdin_filter(self, base, [to_str(w.text or "") for w in argv[1:]], redirs, prefix_env)
         inner = unwrap_command(texts)
         per_task: Mapping[str, str] | None = None
         export = None
@@ -563,8 +593,8 @@ class Commands(ServerRecords):
             if not argv:
                 return 1  # sbatch refused the job: words after --wrap (SH050)
             base = "sh"
-        if base in ("bash", "sh") and len(argv) > 1:
-            return self.run_child_shell(argv, prefix_env, at, per_task, export)
+        if base in ("bash", "sh") and (len(argv) > 1 or self.pipe_in is not None or redirs):
+            return self.run_child_shell(argv, prefix_env, at, per_task, export, redirs)
         if base == "wait":
             self.waited = True
         if base in _SUCCESS_COMMANDS:
@@ -610,8 +640,10 @@ class Commands(ServerRecords):
         at: str,
         unknown_env: Mapping[str, str] | None = None,
         export: Export | None = None,
+        redirs: list[tuple[str | None, str, str | None, str, L.RedirTok]] | None = None,
     ) -> int | None:
-        """``bash -c 'string'`` / ``bash script.sh``: a child that sees only exported variables.
+        """``bash -c 'string'`` / ``bash script.sh`` / ``bash -s`` with a script on stdin (``redirs``, or the
+        pipe from a producer the script gives): a child that sees only exported variables.
 
         ``unknown_env``: variables the child starts with whose values are not known here (under ``srun``,
         each task's own SLURM_NODEID...): they replace what this shell exported. ``export``: ``srun
@@ -620,7 +652,17 @@ class Commands(ServerRecords):
 
         texts = [w.text for w in argv]
         i, shell_c = shell_invocation(texts)
-        if i >= len(texts) or texts[i] is None:
+        # bash(1), Invoking Bash: "If the -s option is present, or if no arguments remain after option
+        # processing, then commands are read from the standard input"
+        from_stdin = not shell_c and (
+            i >= len(texts) or any(w and w[0] == "-" and w[1:2] != "-" and "s" in w[1:] for w in texts[1:i])
+        )
+        stdin = command_stdin(self, redirs or []) if from_stdin else None
+        if from_stdin and (
+            stdin is None or stdin[0] is None or stdin[1] in self.source_stack or len(self.source_stack) > 8
+        ):
+            return None
+        if not from_stdin and (i >= len(texts) or texts[i] is None):
             return None
         env = {k: to_str(v) for k, (v, *_rest) in self.exported_env().items() if v is not None}
         for k, (v, *_r) in prefix_env.items():
@@ -633,7 +675,14 @@ class Commands(ServerRecords):
             kept = export.apply(env, lambda text: text)
             dropped = set(env) - set(kept)
             env = kept
-        if shell_c:
+        if stdin is not None:
+            code, read_from = stdin[0] or "", stdin[1]
+            arg0, rest = texts[0], texts[i:]  # `bash -s A B`: $0 the shell, $1 A
+            if read_from is not None:
+                src = Source(read_from, _prepare(code), read_from)
+            else:
+                src = Source(self.src.label, _prepare(code), None, fixed_at=at)
+        elif shell_c:
             code = texts[i] or ""
             arg0 = texts[i + 1] if i + 1 < len(texts) else "bash"
             rest = texts[i + 2 :]
@@ -789,26 +838,3 @@ def detect_after_unknown(texts: list[str]) -> Detection | None:
                 wrapper_at=tuple(i + k for i in det.wrapper_at),
             )
     return None
-
-
-def heredoc_text(evaluator: Any, redir: L.RedirTok) -> str | None:
-    """A here-document's body as the shell writes it: as written under a quoted delimiter, else expanded
-    like a double-quoted word in which ``"`` is an ordinary character (bash(1), Here Documents); None when
-    an expansion in it is not known statically."""
-    body = redir.heredoc
-    if body is None or redir.heredoc_quoted or not any(c in body for c in "$`\\"):
-        return None if body is None else to_str(body)
-    out: list[str] = []
-    i = 0
-    while i < len(body):
-        c = body[i]
-        if c == "\\" and i + 1 < len(body):
-            # `\"` in a here-document is both characters; inside double quotes it would be a bare quote
-            out.append('\\\\\\"' if body[i + 1] == '"' else body[i : i + 2])
-            i += 2
-            continue
-        out.append('\\"' if c == '"' else c)
-        i += 1
-    word = L.WordTok('"' + "".join(out) + '"', redir.start)
-    value: str | None = evaluator.expand_single(word)
-    return None if value is None else to_str(value)

@@ -28,6 +28,9 @@ from argtrace.layers.shell.core import (
 from argtrace.layers.shell.expand import Expander
 from argtrace.layers.shell.patterns import _split_patterns
 
+# the pipeline producers whose output the script itself can give (``Commands.external``, ``builtins``)
+_PIPE_PRODUCERS = frozenset({"cat", "echo", "printf", "envsubst"})
+
 # The node types bash runs as one simple command (words, assignments, `[[ ]]`), bare or under redirections.
 _SIMPLE = (
     "command",
@@ -250,6 +253,21 @@ class Control(Expander):
             return self.run_node(right)
         return self.run_block(node.children)
 
+    def capture_node(self, node: Any) -> str | None:
+        """What ``node`` (of the current source) writes to stdout, evaluated as in ``$(...)`` (in a
+        subshell); None when not known statically."""
+        frame: dict[str, Any] = {"out": [], "ok": True, "spec": len(self.spec)}
+        frame["redir"] = len(self.redirect_stack)
+        frame["pipe"] = True  # a pipeline's producer: cat/envsubst may read files (``stdin_filter``)
+        self.captures.append(frame)
+        saved_last = self.last_status
+        try:
+            self.in_subshell(lambda: self.run_node(node))
+        finally:
+            self.captures.pop()
+            self.last_status = saved_last
+        return "".join(frame["out"]) if frame["ok"] else None
+
     def _short(self, node: Any) -> str:
         text = to_str(self.node_text(node)).replace("\n", " ")
         return text if len(text) <= 60 else text[:57] + "..."
@@ -260,19 +278,54 @@ class Control(Expander):
         parts = [c for c in node.children if c.is_named and c.type != "comment"]
         status: int | None = None
         self.pipeline_depth += 1
+        saved_in = self.pipe_in
         try:
             for i, p in enumerate(parts):
                 last = last_redirects is not None and i == len(parts) - 1
                 if last:
                     self.redirect_stack.append(last_redirects or [])
                 try:
+                    if i < len(parts) - 1 and (out := self.pipe_output(p)) is not None:
+                        # a producer whose output the script itself gives (cat <<EOF, echo, envsubst)
+                        status, self.pipe_in = 0, out
+                        continue
                     status = self.in_subshell(functools.partial(self.run_node, p))
+                    self.pipe_in = (None, None, self._producer(p)) if i < len(parts) - 1 else saved_in
                 finally:
                     if last:
                         self.redirect_stack.pop()
         finally:
             self.pipeline_depth -= 1
+            self.pipe_in = saved_in
         return status
+
+    def pipe_output(self, node: Any) -> tuple[str | None, int | None, str] | None:
+        """What the pipeline part ``node`` writes to the next one when the script itself says it (a simple
+        ``cat``/``echo``/``printf``/``envsubst``, run as in ``$(...)``): (text or None, the script line of
+        the here-document it copies, the part as written); None for any other part (run as usual)."""
+        if not self._is_simple(node):
+            return None
+        body = node.child_by_field_name("body") if node.type == "redirected_statement" else node
+        name = body.child_by_field_name("name") if body is not None else None
+        if name is None or to_str(self.node_text(name)).rsplit("/", 1)[-1] not in _PIPE_PRODUCERS:
+            return None
+        line: int | None = None
+        for r in L.tokenize_command(self.src.text, node.start_byte, node.end_byte).redirs:
+            if r.op in ("<<", "<<-") and r.fd in (None, "0") and r.heredoc is not None:
+                line = self.src.text.count("\n", 0, r.start) + 2
+        text = self.capture_node(node)
+        return None if text is None else to_str(text), line, self._producer(node)
+
+    def _producer(self, node: Any) -> str:
+        """A pipeline part as the report names it: its first words, up to one with `=`, a quote or an
+        expansion (``kubectl create secret generic k ...``: an option's value may be a secret)."""
+        words = to_str(self.node_text(node)).replace("\\\n", " ").split()
+        shown: list[str] = []
+        for w in words:
+            if len(shown) == 4 or (any(c in w for c in "=$`'\"") and shown and not w.startswith("<<")):
+                return " ".join(shown) + " ..."
+            shown.append(w)
+        return " ".join(shown)
 
     def run_arith_command(self, node: Any) -> int | None:
         text = self.node_text(node)

@@ -449,6 +449,9 @@ class Core:
         self.source_stack: list[str] = []
         self.redirect_stack: list[list[tuple[str | None, str, str | None, str]]] = []
         self.pipeline_depth = 0
+        # what the pipeline part being run reads on stdin: (text or None when not known, its first script
+        # line when a here-document's, the producer as written); None outside a pipeline's later parts
+        self.pipe_in: tuple[str | None, int | None, str] | None = None
         self.pid_kept = False
         self.waited = False
         self.bg_servers: list[int] = []

@@ -285,6 +285,32 @@ def event_findings(label: str, ev: E.ShellEvaluator, args: list[str], data: byte
                     setting=d["name"],
                 )
             )
+        elif e.kind == "envsubst_unexported":
+            import dataclasses
+
+            from argtrace.model import Assumption
+
+            name, set_at = d["name"], d.get("set_at")
+            finding = R.SH054.finding(
+                f"envsubst replaces ${name} by nothing: the script sets {name}"
+                + (f" ({d['value']!r})" if d.get("value") is not None else "")
+                + (f" at {set_at}" if set_at else "")
+                + " without exporting it, and envsubst reads only its environment (GNU gettext manual, "
+                '"envsubst Invocation": an unset variable becomes the empty string)',
+                at=e.at,
+                setting=name,
+                evidence=[Evidence("shell", set_at or e.at, f"{name}=... (not exported)")],
+                basis="assumed",
+                fix=f"Export it before envsubst runs (`export {name}`), or give it on the command: "
+                f'`{name}="${name}" envsubst ...`.',
+            )
+            assumed = Assumption(
+                "environment",
+                f"{name} is not in the environment the script starts with (an exported one would keep "
+                "its export attribute)",
+                f"--env {name}=VALUE",
+            )
+            out.append(dataclasses.replace(finding, assumptions=(assumed,)))
         elif e.kind == "budget":
             out.append(
                 R.SH029.finding(

@@ -114,9 +114,16 @@ def _flag_line_starts(data: bytes) -> Iterator[re.Match[bytes]]:
     yield from _FLAG_AFTER_NEWLINE.finditer(data)
 
 
-def scan(data: bytes, tree: Any) -> list[TextHazard]:
-    """All text-level hazards in the raw script bytes (``tree`` parsed from the prepared text)."""
+def scan(data: bytes, tree: Any, bodies: list[tuple[int, int]] | None = None) -> list[TextHazard]:
+    """All text-level hazards in the raw script bytes (``tree`` parsed from the prepared text; ``bodies``:
+    the here-documents tree-sitter was given as blank lines, ``heredoc_lines.masked_bodies``)."""
     out: list[TextHazard] = []
+
+    def kinds_at(offset: int) -> list[str]:
+        if bodies and any(s <= offset < e for s, e in bodies):
+            return ["heredoc_body"]
+        return _node_kinds_at(tree, offset)
+
     if data.startswith(b"\xef\xbb\xbf"):
         out.append(TextHazard("bom", 1, 1, 0, "\ufeff"))
     # CRLF
@@ -171,7 +178,7 @@ def scan(data: bytes, tree: Any) -> list[TextHazard]:
             m = None
         if m:
             bs_off = offset + m.start(2) - 1
-            kinds = _node_kinds_at(tree, bs_off)
+            kinds = kinds_at(bs_off)
             if not any(
                 k in ("comment", "heredoc_body", "raw_string", "string", "string_content") for k in kinds[:3]
             ):
@@ -196,7 +203,7 @@ def scan(data: bytes, tree: Any) -> list[TextHazard]:
                 if i == 1 and m2.start() == 0 and m2.group(0) == "\ufeff":
                     continue  # the BOM has its own rule
                 bpos = boff + len(line_text[: m2.start()].encode("utf-8"))
-                kinds = _node_kinds_at(tree, bpos)
+                kinds = kinds_at(bpos)
                 if kinds and kinds[0] == "comment":
                     continue
                 if "comment" in kinds[:2]:
@@ -215,7 +222,7 @@ def scan(data: bytes, tree: Any) -> list[TextHazard]:
             boff += len(line_text.encode("utf-8")) + 1
     # a line that starts with a flag where bash expects a command (a missing continuation backslash)
     for m4 in _flag_line_starts(data):
-        kinds = _node_kinds_at(tree, m4.start(1))
+        kinds = kinds_at(m4.start(1))
         if kinds[:2] != ["word", "command_name"]:
             continue
         line = data.count(b"\n", 0, m4.start(1)) + 1
@@ -238,7 +245,7 @@ def scan(data: bytes, tree: Any) -> list[TextHazard]:
     # <placeholder> read as redirections
     if b"<" in data:
         for m3 in re.finditer(rb"(?<![<\w$\\])<([A-Za-z][A-Za-z0-9_./:-]*)>", data):
-            kinds = _node_kinds_at(tree, m3.start())
+            kinds = kinds_at(m3.start())
             if "file_redirect" not in kinds[:3]:
                 continue
             line = data.count(b"\n", 0, m3.start()) + 1

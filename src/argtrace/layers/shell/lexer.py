@@ -407,9 +407,12 @@ def _skip_array(text: str, i: int, end: int) -> int:
 
 
 def tokenize_command(
-    text: str, start: int, end: int, cond: bool = False, multiline: bool = False
+    text: str, start: int, end: int, cond: bool = False, multiline: bool = False, read_heredocs: bool = True
 ) -> CommandToks:
-    """Split the simple command in ``text[start:end]`` into words and redirections, as bash would."""
+    """Split the simple command in ``text[start:end]`` into words and redirections, as bash would.
+
+    A here-document whose body comes after the span (its line goes on after it, ``cat <<EOF | x``) gets
+    the body read ahead for its text (:func:`register_read_ahead`); ``read_heredocs=False`` reads none."""
     out = CommandToks()
     i = start
     pending_heredocs: list[RedirTok] = []
@@ -424,8 +427,8 @@ def tokenize_command(
             continue
         if c == "\n":
             i += 1
-            if pending_heredocs:
-                i = _read_heredocs(text, i, end, pending_heredocs, out)
+            if pending_heredocs and read_heredocs:
+                i = read_heredoc_bodies(text, i, end, pending_heredocs)
                 pending_heredocs = []
             if not cond and not multiline:
                 # an unescaped newline ends a simple command (whatever span tree-sitter gave us)
@@ -514,10 +517,30 @@ def tokenize_command(
         out.words.append(w)
         i = wend
     out.end = i
+    if pending_heredocs and read_heredocs and _READ_AHEAD:
+        ahead = _READ_AHEAD.get(id(text))
+        if ahead is not None and ahead[0] is text:
+            for r in pending_heredocs:
+                if r.heredoc is None and r.start in ahead[1]:
+                    r.heredoc, r.heredoc_quoted = ahead[1][r.start]
     return out
 
 
-def _read_heredocs(text: str, i: int, end: int, docs: list[RedirTok], out: CommandToks) -> int:
+# here-document bodies read ahead per script text (heredoc_lines): id(text) -> (text, {redirection start:
+# (body, quoted)}); the text is kept so that an id is never taken for another text's
+_READ_AHEAD: dict[int, tuple[str, dict[int, tuple[str, bool]]]] = {}
+
+
+def register_read_ahead(text: str, bodies: dict[int, tuple[str, bool]]) -> None:
+    """Remember the bodies of here-documents whose line goes on after them, for ``tokenize_command``."""
+    _READ_AHEAD.pop(id(text), None)
+    if len(_READ_AHEAD) >= 64:
+        del _READ_AHEAD[next(iter(_READ_AHEAD))]  # the oldest text's
+    _READ_AHEAD[id(text)] = (text, bodies)
+
+
+def read_heredoc_bodies(text: str, i: int, end: int, docs: list[RedirTok]) -> int:
+    """Read the bodies of ``docs`` in order from ``i`` (the line after their operators); the offset after."""
     for r in docs:
         assert r.target is not None
         delim_raw = r.target.raw

@@ -51,8 +51,18 @@ def _bash_grammar() -> Any:
 
 
 def parse_tree(text: str) -> Any:
-    """Parse latin-1 script text (placeholders already substituted) into a tree-sitter tree."""
-    return _parser().parse(text.encode("latin-1"))
+    """Parse latin-1 script text (placeholders already substituted) into a tree-sitter tree.
+
+    A line whose here-documents are followed by more of the line (``cat <<EOF | kubectl apply -f -``) is
+    parsed from a same-length view in which their bodies are blank (``heredoc_lines``)."""
+    tree = _parser().parse(text.encode("latin-1"))
+    if "<<" in text:
+        from argtrace.layers.shell.heredoc_lines import masked_text
+
+        masked = masked_text(text, lambda: tree)
+        if masked is not None:
+            tree = _parser().parse(masked.encode("latin-1"))
+    return tree
 
 
 @dataclass(frozen=True)
@@ -229,6 +239,12 @@ def parse_range(text: str, start: int, end: int) -> Any:
     import tree_sitter
 
     data = _encoded(text)
+    if "<<" in text:
+        from argtrace.layers.shell.heredoc_lines import masked_text
+
+        masked = masked_text(text, lambda: _parser().parse(data))
+        if masked is not None:
+            data = masked.encode("latin-1")
     srow = text.count("\n", 0, start)
     scol = start - (text.rfind("\n", 0, start) + 1)
     erow = srow + text.count("\n", start, end)

@@ -163,6 +163,10 @@ __all__ = [
 ]
 
 
+# the commands whose stdout in a file argtrace follows (handoff.note_write)
+_WRITERS = frozenset({"cat", "tee", "envsubst"})
+
+
 def analyze_transport(
     source: ScriptSource,
     shell: ShellResult,
@@ -206,7 +210,7 @@ def _follow(
             continue
         base = _basename(argv[0])
         io = shell.command_io[number] if number < len(shell.command_io) else None
-        if ssh_host is None and (base in _HAND_OFF_PROGRAMS or (io is not None and base in ("cat", "tee"))):
+        if ssh_host is None and (base in _HAND_OFF_PROGRAMS or (io is not None and base in _WRITERS)):
             # a launch file the script writes, then hands to kubectl/podman (start-up: imported only then)
             from argtrace.layers.transport.handoff import follow_hand_off, hand_off, note_write
 
@@ -232,6 +236,8 @@ def _follow(
             located = _locate(prepared, tree, where[1], where[2])
             if located is not None and located.heredoc is not None and io is not None and io.stdin_line:
                 located.expanded = (io.stdin,)
+            if located is not None and io is not None and io.piped_from is not None:
+                located.piped_from, located.piped = io.piped_from, io.stdin
         before = len(result.servers)
         try:
             _dispatch(at, base, argv, located, ctx, result, source, ssh_host, vanished, moved)

@@ -88,7 +88,8 @@ def hand_off(argv: Sequence[str | None]) -> HandOff | None:
     if base in ("docker", "podman") and len(argv) > 1 and argv[1] == "compose":
         return _compose(argv, 2, f"{base} compose")
     if base == "podman" and len(argv) > 2 and (argv[1], argv[2]) in (("kube", "play"), ("play", "kube")):
-        files = [w for w in argv[3:] if w is not None and not w.startswith("-")]
+        # podman-kube-play(1): `podman kube play [options] file.yml|-|URL`: `-` is its stdin
+        files = [w for w in argv[3:] if w is not None and (w == "-" or not w.startswith("-"))]
         if len(files) != 1 or len(argv) - 3 != 1:
             return HandOff(f"podman {argv[1]} {argv[2]}", (), unread="options argtrace does not read")
         return HandOff(f"podman {argv[1]} {argv[2]}", (files[0],))
@@ -235,6 +236,10 @@ def note_write(
     targets: list[tuple[str, bool]] = []
     if base == "cat" and len(argv) == 1 and io.stdout is not None:
         targets.append((io.stdout, io.append))
+    elif base in ("cat", "envsubst") and io.stdout is not None and io.output is not None:
+        # `envsubst < pod.tmpl > pod.yaml`, `cat a.yaml b.yaml > all.yaml`: what it writes is known
+        io = CommandIO(io.output, None, io.stdout, io.append)
+        targets.append((io.stdout or "", io.append))
     elif base == "tee" and all(w is not None for w in argv):
         words = [w for w in argv[1:] if w is not None]
         append = any(w in ("-a", "--append") for w in words)
@@ -286,6 +291,11 @@ def follow_hand_off(
         if data is None:
             if word.startswith(("http://", "https://")):
                 entry["read"] = "a URL: not fetched"
+            elif word == "-" and io is not None and io.piped_from is not None:
+                entry["read"] = (
+                    f"its stdin is the output of `{io.piped_from}`, which the script does not give "
+                    "statically (only cat, echo, printf and envsubst of known text are followed): not read"
+                )
             elif word == "-":
                 entry["read"] = (
                     "its stdin is no here-document of the script (a pipe, or the caller's): not read"
@@ -385,6 +395,9 @@ def _content(
         if io is None or io.stdin is None:
             return word, None, None, ""
         label, data = _in_script(io.stdin, io.stdin_line, word, source)
+        if io.piped_from is not None:
+            what = f"the output of `{io.piped_from}` on stdin"
+            return label, data, None, _where(what, io.stdin_line, source)
         return label, data, None, _where("the here-document on stdin", io.stdin_line, source)
     key = _key(word, cwd)
     if key in written:

@@ -100,6 +100,10 @@ def _stdin_content(located: _Located, ctx: _Context) -> tuple[bytes | None, list
         except HostError:
             return None, [], None, words[0]
         return data, [], None, words[0]
+    if located.piped_from is not None:
+        # `cat launch.sh | ssh HOST bash -s`: what the producer writes, as the shell layer read it
+        piped = None if located.piped is None else located.piped.encode("utf-8", "surrogateescape")
+        return piped, [], None, f"the output of `{located.piped_from}`"
     return None, [], None, ""
 
 
@@ -128,7 +132,9 @@ def _upload_from_stdin(
         "at": at,
         "host": call.destination,
         "path": target,
-        "via": "ssh stdin" if what == "here-document" else f"ssh stdin < {what}",
+        "via": "ssh stdin"
+        if what == "here-document"
+        else (f"ssh stdin: {what}" if located.piped_from is not None else f"ssh stdin < {what}"),
         "delimiter_quoted": located.heredoc_quoted if what == "here-document" else None,
         "expansions": expansions,
         "content": shown,

@@ -60,6 +60,9 @@ class _Located:
     # the script's variables, not only the caller's), when the shell layer recorded it; None inside it is a
     # body whose expansion is not known statically
     expanded: tuple[str | None] | None = None
+    # stdin is a pipe: the command before it as written, and what it writes when the script gives it
+    piped_from: str | None = None
+    piped: str | None = None
 
 
 def _locate(text: str, tree: Any, line: int, col: int) -> _Located | None:
