@@ -194,6 +194,64 @@ FOREIGN_WORDINGS = (
         "https://github.com/vllm-project/vllm/pull/36128",
     ),
     Wording(
+        # torch/_inductor: its exceptions (torch._inductor.exc.InductorError), its frames, its name in a
+        # title;
+        # the server compiles the model through it (vLLM's compilation mode and --compilation-config, SGLang's
+        # --enable-torch-compile): vllm#28982 (torch 2.9 on the CPU backend), torchtitan#3669 (a custom op it
+        # cannot lower), vllm#30905 (compile_sizes autotuning on 0.11.2)
+        "PyTorch's Inductor compiler (torch.compile), run because the server compiles the model (vLLM's "
+        "compilation mode, on by default in its V1 engine, with --compilation-config's options such as "
+        "compile_sizes; SGLang's --enable-torch-compile): a failure inside the compiler, not a check of a "
+        "setting; start without compilation to confirm (vLLM: --enforce-eager, or -O0; SGLang: without "
+        "--enable-torch-compile), then use the torch release the server pins or a server release with the "
+        "fix",
+        r"torch\._inductor\.exc\.\w+|torch[/\\]_inductor[/\\]|\bTorchInductor\b|backend='inductor' raised",
+        "https://github.com/pytorch/torchtitan/issues/3669",
+    ),
+    Wording(
+        # torchao/quantization/quant_api.py's hardware assert (pytorch/ao PR#1314): "CUDA" is the GPU's
+        # compute capability there (vllm PR#37033 rewords it)
+        "torchao's hardware check: Float8 activation quantization needs a GPU of compute capability 8.9 or "
+        'newer (Ada, Hopper, Blackwell) or an MI300; "CUDA>=8.9" is the GPU\'s compute capability, not the '
+        "CUDA toolkit: on this GPU use a weight-only scheme (vLLM's --quantization torchao config) or none",
+        r"Float8 \w+ (?:activation )?quantization is only supported on CUDA ?>= ?8\.9",
+        "https://github.com/vllm-project/vllm/pull/37033",
+    ),
+    Wording(
+        # aten/src/ATen/native/cuda/RowwiseScaledMM.cu: TORCH_CHECK(false, "Rowwise scaling is not currently
+        # supported on your device") when the build has no row-wise FP8 kernel for this GPU
+        "PyTorch's scaled matrix multiply (torch._scaled_mm): the installed torch build has no row-wise "
+        "scaled FP8 kernel for this GPU (a compute capability below 8.9, or a build without it for this "
+        "architecture, such as Windows builds); a torch build that has it, or a checkpoint or kernel path "
+        "that does not scale row-wise; no server setting",
+        r"Rowwise scaling is not currently supported on your device",
+        "https://github.com/FlashML-org/FreeToken/issues/277",
+    ),
+    Wording(
+        # CPython's unpacking of a sequence into a fixed number of names (verl#1368: verl built for SGLang
+        # 0.4.5.post3 calling 0.4.6.post1)
+        "Python's interpreter: code unpacked a value into a fixed number of names and got another count: a "
+        "caller and the code it calls come from releases that do not fit (a program built for another "
+        "SGLang, "
+        "vLLM or transformers release), or a bug of the release; no launch setting is checked there: install "
+        "the releases the calling program pins",
+        r"(?:not enough|too many) values to unpack \(expected \d+",
+        "https://github.com/verl-project/verl/issues/1368",
+    ),
+    Wording(
+        # transformers/tokenization_utils_fast.py (PreTrainedTokenizerFast.__init__): no tokenizer.json it can
+        # read and no slow tokenizer it can convert (sglang PR#37621: transformers 5's generic
+        # TokenizersBackend
+        # named by a checkpoint's tokenizer_config.json, which SGLang re-resolved to a slow class)
+        "transformers' tokenizer loading: the checkpoint has no tokenizer.json this tokenizers release reads "
+        "and no slow tokenizer it can convert (sentencepiece or tiktoken missing, or a tokenizer_config.json "
+        "naming a class this release lacks, such as transformers 5's TokenizersBackend, read by transformers "
+        "4 or re-resolved by the server); no server setting: install what it names, or give the server a "
+        "working tokenizer (--tokenizer PATH)",
+        r"Couldn't instantiate the backend tokenizer from one of",
+        "https://github.com/sgl-project/sglang/pull/37621",
+    ),
+    Wording(
         "tokenizers: the installed release cannot read the model's tokenizer.json",
         r"did not match any variant of untagged enum",
         "https://github.com/allenai/open-instruct/issues/738",
@@ -465,7 +523,12 @@ def words_amid(text: str, site: Mapping[str, Any]) -> Amid | None:
     n, words, i, at = max(runs, key=lambda r: r[0])
     left = right = None
     j, end = i + n, at + n
-    if i > 0 and at > 0 and _same_sentence(words[i - 1], words[i]) and _same_sentence(tokens[at - 1], tokens[at]):
+    if (
+        i > 0
+        and at > 0
+        and _same_sentence(words[i - 1], words[i])
+        and _same_sentence(tokens[at - 1], tokens[at])
+    ):
         if tokens[at - 1].group(0) != words[i - 1].group(0):
             left = (words[i - 1].group(0), tokens[at - 1].group(0))
     if j < len(words) and end < len(tokens) and _same_sentence(words[j - 1], words[j]):
