@@ -170,7 +170,7 @@ CASES = [
     WhyCase(
         "vllm16292_mistral_init_kwargs",
         "b",
-        "b",
+        "a",
         "InputProcessingContext.call_hf_processor",
         "strong",
         "vllm/inputs/registry.py:160",
@@ -266,7 +266,7 @@ CASES = [
 def test_the_batch_is_25_reports_with_their_urls() -> None:
     assert sorted(c.name for c in CASES) == sorted(p.stem for p in DATA.glob("*.txt"))
     assert len({quoted_url(DATA / f"{c.name}.txt") for c in CASES}) == 25
-    assert batch_grades(CASES) == ([6, 8, 7, 4], [15, 6, 4, 0])
+    assert batch_grades(CASES) == ([6, 8, 7, 4], [16, 5, 4, 0])
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
@@ -378,6 +378,19 @@ def test_the_innermost_frame_names_the_package() -> None:
     checkout = 'File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 5, in run'
     assert innermost_frame(checkout) == ("sglang", "managers/scheduler.py:5, in run")
     assert innermost_frame("AttributeError: 'X' object has no attribute 'y'") is None
+
+
+def test_a_tokenizer_class_a_tokenizer_mode_builds() -> None:
+    found = _why("vllm16292_mistral_init_kwargs")["attribute"]
+    assert (found["framework"], found["flag"], found["basis"]) == ("vllm", "--tokenizer-mode", "assumed")
+    assert found["fix"].startswith("a launch without --tokenizer-mode mistral (auto) builds the Hugging Face")
+    # not: the Hugging Face tokenizer's own class, a class no mode registers, and another package's frame
+    assert "flag" not in (
+        explain("AttributeError: 'HfTokenizer' object has no attribute 'x'", None, None)["attribute"] or {}
+    )
+    other = explain("AttributeError: 'QwenTokenizer' object has no attribute 'x'", None, None)["attribute"]
+    assert "flag" not in other
+    assert "flag" not in _why("lmcachevllm54_mistral_name_or_path")["attribute"]
 
 
 # --- a traceback cut at an assert's condition line ---------------------------------------------------------

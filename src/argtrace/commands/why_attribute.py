@@ -75,6 +75,25 @@ def _flag_named_like(cls: str, framework: str | None) -> tuple[str, str] | None:
     return None
 
 
+def _tokenizer_mode_named_like(cls: str) -> str | None:
+    """The ``--tokenizer-mode`` word a vLLM release registers whose tokenizer class is ``cls`` by the name
+    (``MistralTokenizer``: ``mistral``; the registered words read from the wheels,
+    data/vllm_tokenizer_modes.json): the object that mode builds, by the name (vllm#16292's
+    ``tokenizer_mode="mistral"`` with a checkpoint in transformers' format)."""
+    from argtrace.frameworks.vllm_tokenizer_modes import bundled_modes, tokenizer_modes
+
+    key = cls.lower()
+    if not key.endswith("tokenizer") or key == "tokenizer":
+        return None
+    stem = key[: -len("tokenizer")]
+    for version in bundled_modes():
+        modes = tokenizer_modes(version)
+        for word in modes.registered if modes is not None else ():
+            if word != "hf" and word.replace("_", "").lower() == stem:
+                return word
+    return None
+
+
 def _a(name: str) -> str:
     return ("an " if name == "SGLang" else "a ") + name  # SGLang is read letter by letter
 
@@ -213,6 +232,22 @@ def attribute_error(
         "releases that do not fit: install the releases that go together (the calling program's "
         "requirements name them)"
     )
+    frame = innermost_frame(text)
+    foreign = frame is not None and frame[0] not in ("sglang", "vllm")
+    mode = _tokenizer_mode_named_like(cls) if framework != "sglang" and not foreign else None
+    if mode is not None:
+        return {
+            **found,
+            "framework": "vllm",
+            "flag": "--tokenizer-mode",
+            "meaning": f"Python's own AttributeError: the {cls} object has no attribute {attr!r}; {cls} is "
+            f"the tokenizer vLLM builds for --tokenizer-mode {mode} (by the name; the modes each release "
+            f"registers, read from its wheel), and the code on this path reads .{attr}, which that tokenizer "
+            "does not have: a checkpoint or feature made for the Hugging Face tokenizer",
+            "fix": f"a launch without --tokenizer-mode {mode} (auto) builds the Hugging Face tokenizer; or a "
+            f"checkpoint in the format --tokenizer-mode {mode} is made for",
+            "basis": "assumed",
+        }
     named = _flag_named_like(cls, framework)
     if named is not None:
         fw, flag = named
@@ -253,7 +288,6 @@ def attribute_error(
             "fix": f"if the running vLLM is older than {first}: {upgrade}; else {fix}",
             "basis": "assumed",
         }
-    frame = innermost_frame(text)
     if frame is not None:
         package, where = frame
         if package in ("sglang", "vllm"):
