@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import importlib.util
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,7 @@ from argtrace.commands.why import explain, render_why
 from argtrace.commands.why_attribute import innermost_frame
 from argtrace.commands.why_confidence import origin_of, words_amid
 from argtrace.commands.why_none import zero_divisor
+from argtrace.commands.why_tokenizer import add_tokenizer_class_cause, tokenizer_class_known_in
 from argtrace.resolver.raise_lookup import asserted_at
 from tests.batches import WhyCase, assert_why_gives, batch_grades
 from tests.conftest import quoted_text, quoted_url
@@ -89,12 +91,12 @@ CASES = [
     WhyCase(
         "llamafactory10310_tokenizersbackend",
         "b",
-        "b",
+        "a",
         "AutoTokenizer.from_pretrained",
         "strong",
         "transformers/models/auto/tokenization_auto.py:1153",
         (),
-        "make the condition false (tokenizer_class is None)",
+        "TokenizersBackend is a tokenizer class the indexed transformers 5.23.0 know and 4.57.6 does not",
     ),
     WhyCase(
         "llmflux85_chat_template_resolution",
@@ -266,7 +268,7 @@ CASES = [
 def test_the_batch_is_25_reports_with_their_urls() -> None:
     assert sorted(c.name for c in CASES) == sorted(p.stem for p in DATA.glob("*.txt"))
     assert len({quoted_url(DATA / f"{c.name}.txt") for c in CASES}) == 25
-    assert batch_grades(CASES) == ([6, 8, 7, 4], [16, 5, 4, 0])
+    assert batch_grades(CASES) == ([6, 8, 7, 4], [17, 4, 4, 0])
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
@@ -412,3 +414,39 @@ def test_a_traceback_cut_at_an_asserts_condition_line() -> None:
         asserted_at("/x/other/mamba_radix_cache.py", "MambaRadixCache.__init__", "self.page_size == 1")
         is None
     )
+
+
+# --- a tokenizer class this transformers does not have -----------------------------------------------------
+def test_a_tokenizer_class_by_transformers_release() -> None:
+    assert tokenizer_class_known_in("TokenizersBackend") == ["5.23.0"]
+    assert tokenizer_class_known_in("LlamaTokenizerFast")[:1] == ["4.46.3"]
+
+    def fixed(cls: str) -> str:
+        groups = [{"message": "Tokenizer class {x} does not exist or is not currently imported.", "fix": "-"}]
+        add_tokenizer_class_cause(
+            groups, f"ValueError: Tokenizer class {cls} does not exist or is not currently imported."
+        )
+        return str(groups[0]["fix"])
+
+    assert fixed("MyOwnTokenizer").startswith("no indexed transformers (4.46.3-5.23.0) maps a model type to")
+    assert fixed("LlamaTokenizerFast") == "-"  # every indexed release has it: nothing said
+    groups = [{"message": "another message", "fix": "-"}]
+    add_tokenizer_class_cause(
+        groups, "Tokenizer class TokenizersBackend does not exist or is not currently imported"
+    )
+    assert groups[0]["fix"] == "-"
+
+
+def test_the_generator_reads_the_tokenizer_table_of_both_layouts() -> None:
+    path = Path(__file__).parents[1] / "scripts" / "gen_model_types.py"
+    spec = importlib.util.spec_from_file_location("gen_model_types", path)
+    assert spec is not None and spec.loader is not None
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    four = 'TOKENIZER_MAPPING_NAMES = OrderedDict([("llama", ("LlamaTokenizer", "LlamaTokenizerFast" if x '
+    four += "else None))])"
+    assert gen.tokenizer_classes(four) == ["LlamaTokenizer", "LlamaTokenizerFast"]
+    five = 'TOKENIZER_MAPPING_NAMES = OrderedDict[str, str | None]([("aria", "TokenizersBackend" if y '
+    five += "else None)])\n"
+    five += 'TOKENIZER_MAPPING_NAMES[model_type] = "TokenizersBackend"\nOTHER = {"x": "BertTokenizer"}'
+    assert gen.tokenizer_classes(five) == ["TokenizersBackend"]
