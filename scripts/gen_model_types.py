@@ -1,6 +1,9 @@
 """Generate src/argtrace/data/transformers_model_types.json: the model types (config.json ``model_type``) each
 transformers release's AutoConfig knows, read from the wheels' ``models/auto/configuration_auto.py`` and
-(5.x) ``auto_mappings.py`` (``CONFIG_MAPPING_NAMES`` and its updates, parsed, not imported).
+(5.x) ``auto_mappings.py`` (``CONFIG_MAPPING_NAMES`` and its updates, parsed, not imported); and the tokenizer
+class names its AutoTokenizer maps model types to (``TOKENIZER_MAPPING_NAMES`` in
+``models/auto/tokenization_auto.py``: 5.x's ``TokenizersBackend`` among them), for a tokenizer_config.json's
+``tokenizer_class`` an older transformers does not have (LlamaFactory#10310).
 
 ``why`` reads it for Python's KeyError of a model type (``KeyError: 'qwen3'``: transformers' CONFIG_MAPPING
 lookup before it turned into "does not recognize this architecture"): a type transformers knows from a later
@@ -14,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import re
 import sys
 import zipfile
 from pathlib import Path
@@ -25,6 +29,8 @@ OUT = Path(__file__).resolve().parents[1] / "src" / "argtrace" / "data" / "trans
 RELEASES = ("4.46.3", "4.51.3", "4.57.6", "5.23.0")
 _MODULE = "transformers/models/auto/configuration_auto.py"
 _MAPPINGS = "transformers/models/auto/auto_mappings.py"
+_TOKENIZERS = "transformers/models/auto/tokenization_auto.py"
+_CLASS_NAME = re.compile(r"[A-Z][A-Za-z0-9]*(?:Tokenizer|Backend)[A-Za-z0-9]*")
 
 
 def _version_key(version: str) -> tuple[int, ...]:
@@ -69,8 +75,41 @@ def model_types(source: str) -> list[str]:
     return sorted(keys)
 
 
+def _is_table(node: ast.AST) -> bool:
+    """``TOKENIZER_MAPPING_NAMES`` or one of its items (``TOKENIZER_MAPPING_NAMES[model_type]``)."""
+    if isinstance(node, ast.Subscript):
+        node = node.value
+    return isinstance(node, ast.Name) and node.id == "TOKENIZER_MAPPING_NAMES"
+
+
+def tokenizer_classes(source: str) -> list[str]:
+    """The tokenizer class names ``TOKENIZER_MAPPING_NAMES`` maps to in a source: every class-like string in
+    the values of its assignments, its items' assignments and its ``.update(...)`` calls (4.x: pairs of slow
+    and fast names; 5.x: one name, ``"TokenizersBackend" if is_tokenizers_available() else None``)."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        value: ast.AST | None = None
+        if isinstance(node, ast.Assign) and any(_is_table(t) for t in node.targets):
+            value = node.value
+        elif isinstance(node, ast.AnnAssign) and _is_table(node.target):
+            value = node.value
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "update"
+            and _is_table(node.func.value)
+        ):
+            value = ast.Tuple(elts=list(node.args), ctx=ast.Load())
+        for inner in ast.walk(value) if value is not None else ():
+            if isinstance(inner, ast.Constant) and isinstance(inner.value, str):
+                if _CLASS_NAME.fullmatch(inner.value):
+                    names.add(inner.value)
+    return sorted(names)
+
+
 def build(wheel_dir: Path) -> dict[str, object]:
     per: dict[str, list[int]] = {}
+    classes: dict[str, list[int]] = {}
     for i, release in enumerate(RELEASES):
         wheel = wheel_dir / f"transformers-{release}-py3-none-any.whl"
         if not wheel.is_file():
@@ -82,15 +121,21 @@ def build(wheel_dir: Path) -> dict[str, object]:
             for module in (_MODULE, _MAPPINGS):  # 5.x keeps the table in auto_mappings.py
                 if module in z.namelist():
                     names.update(model_types(z.read(module).decode("utf-8")))
+            found = tokenizer_classes(z.read(_TOKENIZERS).decode("utf-8"))
         if not names:
             raise SystemExit(f"{wheel}: no CONFIG_MAPPING_NAMES keys found")
+        if not found:
+            raise SystemExit(f"{wheel}: no TOKENIZER_MAPPING_NAMES classes found")
         for name in sorted(names):
             per.setdefault(name, []).append(i)
+        for name in found:
+            classes.setdefault(name, []).append(i)
     return {
         "generated_by": "scripts/gen_model_types.py",
-        "modules": [_MODULE, _MAPPINGS],
+        "modules": [_MODULE, _MAPPINGS, _TOKENIZERS],
         "releases": sorted(RELEASES, key=_version_key),
         "model_types": per,
+        "tokenizer_classes": classes,
     }
 
 

@@ -202,12 +202,12 @@ CASES = [
     WhyCase(
         "vllm36585_tokenizers_backend",
         "c",
-        "b",
+        "a",  # b until why25 named the transformers releases that know the class (why_tokenizer)
         "AutoTokenizer.from_pretrained",
         "strong",
         "transformers/models/auto/tokenization_auto.py:1153",
         (),
-        "make the condition false (tokenizer_class is None)",
+        "TokenizersBackend is a tokenizer class the indexed transformers 5.23.0 know and 4.57.6 does not",
     ),
     WhyCase(
         "vllm54657_tp0_zerodivision_title",
@@ -285,7 +285,7 @@ CASES = [
 def test_the_batch_is_25_reports_with_their_urls() -> None:
     assert sorted(c.name for c in CASES) == sorted(p.stem for p in DATA.glob("*.txt"))
     assert len({quoted_url(DATA / f"{c.name}.txt") for c in CASES}) == 25
-    assert batch_grades(CASES) == ([5, 10, 7, 3], [8, 12, 5, 0])
+    assert batch_grades(CASES) == ([5, 10, 7, 3], [9, 11, 5, 0])
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
@@ -297,7 +297,7 @@ def test_why_on_the_reports_text(case: WhyCase) -> None:
 def test_a_class_a_case_shows_its_cause_and_fix_on_the_first_screen(case: WhyCase) -> None:
     screen = render_why(_why(case.name), 80).splitlines()[:23]
     assert screen[0].startswith(
-        ("vllm: ", "sglang: ", "the text comes from ", "no framework raise or log site")
+        ("vllm: ", "sglang: ", "transformers: ", "the text comes from ", "no framework raise or log site")
     )
     assert any(line.startswith("  fix: ") for line in screen)
 

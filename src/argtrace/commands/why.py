@@ -566,6 +566,11 @@ def explain(
     add_registration_cause(
         groups, text
     )  # transformers refusing a framework's own class: a newer transformers
+    from argtrace.commands.why_tokenizer import add_tokenizer_class_cause
+
+    add_tokenizer_class_cause(
+        groups, text
+    )  # a tokenizer class this transformers lacks: the releases that have it
     from argtrace.commands.why_oom import add_startup_fix
 
     add_startup_fix(groups, text)  # vLLM's free-memory check at start-up: the figures its message states

@@ -75,6 +75,25 @@ def _flag_named_like(cls: str, framework: str | None) -> tuple[str, str] | None:
     return None
 
 
+def _tokenizer_mode_named_like(cls: str) -> str | None:
+    """The ``--tokenizer-mode`` word a vLLM release registers whose tokenizer class is ``cls`` by the name
+    (``MistralTokenizer``: ``mistral``; the registered words read from the wheels,
+    data/vllm_tokenizer_modes.json): the object that mode builds, by the name (vllm#16292's
+    ``tokenizer_mode="mistral"`` with a checkpoint in transformers' format)."""
+    from argtrace.frameworks.vllm_tokenizer_modes import bundled_modes, tokenizer_modes
+
+    key = cls.lower()
+    if not key.endswith("tokenizer") or key == "tokenizer":
+        return None
+    stem = key[: -len("tokenizer")]
+    for version in bundled_modes():
+        modes = tokenizer_modes(version)
+        for word in modes.registered if modes is not None else ():
+            if word != "hf" and word.replace("_", "").lower() == stem:
+                return word
+    return None
+
+
 def _a(name: str) -> str:
     return ("an " if name == "SGLang" else "a ") + name  # SGLang is read letter by letter
 
@@ -213,6 +232,22 @@ def attribute_error(
         "releases that do not fit: install the releases that go together (the calling program's "
         "requirements name them)"
     )
+    frame = innermost_frame(text)
+    foreign = frame is not None and frame[0] not in ("sglang", "vllm")
+    mode = _tokenizer_mode_named_like(cls) if framework != "sglang" and not foreign else None
+    if mode is not None:
+        return {
+            **found,
+            "framework": "vllm",
+            "flag": "--tokenizer-mode",
+            "meaning": f"Python's own AttributeError: the {cls} object has no attribute {attr!r}; {cls} is "
+            f"the tokenizer vLLM builds for --tokenizer-mode {mode} (by the name; the modes each release "
+            f"registers, read from its wheel), and the code on this path reads .{attr}, which that tokenizer "
+            "does not have: a checkpoint or feature made for the Hugging Face tokenizer",
+            "fix": f"a launch without --tokenizer-mode {mode} (auto) builds the Hugging Face tokenizer; or a "
+            f"checkpoint in the format --tokenizer-mode {mode} is made for",
+            "basis": "assumed",
+        }
     named = _flag_named_like(cls, framework)
     if named is not None:
         fw, flag = named
@@ -253,6 +288,29 @@ def attribute_error(
             "fix": f"if the running vLLM is older than {first}: {upgrade}; else {fix}",
             "basis": "assumed",
         }
+    if frame is not None:
+        package, where = frame
+        if package in ("sglang", "vllm"):
+            either = (
+                f"the traceback's innermost frame is {_NAME[package]}'s own code ({where}): the release "
+                f"reads "
+                f"{cls}.{attr} where {cls} has none on this path (a bug of the release), or {cls} comes from "
+                "a package release it was not made for"
+            )
+            fix = (
+                f"a {_NAME[package]} release without the bug (its issues), or the release of the package "
+                f"defining {cls} that it requires"
+            )
+        else:
+            either = (
+                f"the traceback's innermost frame is {package}'s code ({where}), not SGLang's or vLLM's: "
+                f"{package} reads {cls}.{attr}, which this {cls} does not have (a {package} release made for "
+                f"another release of the server or of the package defining {cls}, or {package}'s bug)"
+            )
+            fix = (
+                f"a {package} release made for the installed server (its requirements name them), the server "
+                f"release {package} supports, or the server without {package}"
+            )
     return {
         **found,
         "meaning": f"Python's own AttributeError: the {cls} object has no attribute {attr!r}; {cls} is not "
@@ -261,6 +319,46 @@ def attribute_error(
         "fix": fix,
         "basis": "assumed",
     }
+
+
+_TRACE_FRAME = re.compile(r'File "([^"\n]+?\.py)", line (\d+), in ([\w.<>]+)')
+
+
+def innermost_frame(text: str) -> tuple[str, str] | None:
+    """The package of a traceback's innermost frame and ``file:line, in function``: the directory after
+    site-packages/dist-packages, else (a source checkout) ``sglang``/``vllm`` when the path holds one, else
+    the file's own directory (lmcache-vllm#54's ``.../lmcache_vllm/vllm_injection.py``). None without a
+    frame."""
+    frames = _TRACE_FRAME.findall(text)
+    if not frames:
+        return None
+    path, line, function = frames[-1]
+    parts = re.split(r"[/\\]", path)
+    installed = [i for i, p in enumerate(parts) if p in ("site-packages", "dist-packages")]
+    if installed and installed[-1] + 1 < len(parts):
+        package = parts[installed[-1] + 1].removesuffix(".py")
+        rel = "/".join(parts[installed[-1] + 1 :])
+    else:
+        own = [p for p in parts[:-1] if p in ("sglang", "vllm")]
+        top = len(parts) - 2
+        # up from the file's directory through package-like names (FastChat's .../FastChat/fastchat/serve/:
+        # fastchat), at most three, stopping at a checkout's or a system's own directories
+        while (
+            top > 0
+            and len(parts) - 2 - top < 2
+            and re.fullmatch(r"[a-z_][a-z0-9_]*", parts[top - 1])
+            and parts[top - 1] not in _ROOTS
+        ):
+            top -= 1
+        package = own[-1] if own else (parts[top] if top >= 0 else parts[-1].removesuffix(".py"))
+        rel = "/".join(parts[max(top, 0) :]) if not own else "/".join(parts[-2:])
+    return package, f"{rel}:{line}, in {function}"
+
+
+# directories a source checkout or a system puts above a package, never a package of its own
+_ROOTS = frozenset(
+    {"src", "lib", "lib64", "python", "home", "usr", "opt", "root", "app", "apps", "workspace", "code", "tmp"}
+)
 
 
 def _model_family(cls: str, version: str | None) -> tuple[str, str, bool] | None:

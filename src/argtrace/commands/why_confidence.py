@@ -194,6 +194,64 @@ FOREIGN_WORDINGS = (
         "https://github.com/vllm-project/vllm/pull/36128",
     ),
     Wording(
+        # torch/_inductor: its exceptions (torch._inductor.exc.InductorError), its frames, its name in a
+        # title;
+        # the server compiles the model through it (vLLM's compilation mode and --compilation-config, SGLang's
+        # --enable-torch-compile): vllm#28982 (torch 2.9 on the CPU backend), torchtitan#3669 (a custom op it
+        # cannot lower), vllm#30905 (compile_sizes autotuning on 0.11.2)
+        "PyTorch's Inductor compiler (torch.compile), run because the server compiles the model (vLLM's "
+        "compilation mode, on by default in its V1 engine, with --compilation-config's options such as "
+        "compile_sizes; SGLang's --enable-torch-compile): a failure inside the compiler, not a check of a "
+        "setting; start without compilation to confirm (vLLM: --enforce-eager, or -O0; SGLang: without "
+        "--enable-torch-compile), then use the torch release the server pins or a server release with the "
+        "fix",
+        r"torch\._inductor\.exc\.\w+|torch[/\\]_inductor[/\\]|\bTorchInductor\b|backend='inductor' raised",
+        "https://github.com/pytorch/torchtitan/issues/3669",
+    ),
+    Wording(
+        # torchao/quantization/quant_api.py's hardware assert (pytorch/ao PR#1314): "CUDA" is the GPU's
+        # compute capability there (vllm PR#37033 rewords it)
+        "torchao's hardware check: Float8 activation quantization needs a GPU of compute capability 8.9 or "
+        'newer (Ada, Hopper, Blackwell) or an MI300; "CUDA>=8.9" is the GPU\'s compute capability, not the '
+        "CUDA toolkit: on this GPU use a weight-only scheme (vLLM's --quantization torchao config) or none",
+        r"Float8 \w+ (?:activation )?quantization is only supported on CUDA ?>= ?8\.9",
+        "https://github.com/vllm-project/vllm/pull/37033",
+    ),
+    Wording(
+        # aten/src/ATen/native/cuda/RowwiseScaledMM.cu: TORCH_CHECK(false, "Rowwise scaling is not currently
+        # supported on your device") when the build has no row-wise FP8 kernel for this GPU
+        "PyTorch's scaled matrix multiply (torch._scaled_mm): the installed torch build has no row-wise "
+        "scaled FP8 kernel for this GPU (a compute capability below 8.9, or a build without it for this "
+        "architecture, such as Windows builds); a torch build that has it, or a checkpoint or kernel path "
+        "that does not scale row-wise; no server setting",
+        r"Rowwise scaling is not currently supported on your device",
+        "https://github.com/FlashML-org/FreeToken/issues/277",
+    ),
+    Wording(
+        # CPython's unpacking of a sequence into a fixed number of names (verl#1368: verl built for SGLang
+        # 0.4.5.post3 calling 0.4.6.post1)
+        "Python's interpreter: code unpacked a value into a fixed number of names and got another count: a "
+        "caller and the code it calls come from releases that do not fit (a program built for another "
+        "SGLang, "
+        "vLLM or transformers release), or a bug of the release; no launch setting is checked there: install "
+        "the releases the calling program pins",
+        r"(?:not enough|too many) values to unpack \(expected \d+",
+        "https://github.com/verl-project/verl/issues/1368",
+    ),
+    Wording(
+        # transformers/tokenization_utils_fast.py (PreTrainedTokenizerFast.__init__): no tokenizer.json it can
+        # read and no slow tokenizer it can convert (sglang PR#37621: transformers 5's generic
+        # TokenizersBackend
+        # named by a checkpoint's tokenizer_config.json, which SGLang re-resolved to a slow class)
+        "transformers' tokenizer loading: the checkpoint has no tokenizer.json this tokenizers release reads "
+        "and no slow tokenizer it can convert (sentencepiece or tiktoken missing, or a tokenizer_config.json "
+        "naming a class this release lacks, such as transformers 5's TokenizersBackend, read by transformers "
+        "4 or re-resolved by the server); no server setting: install what it names, or give the server a "
+        "working tokenizer (--tokenizer PATH)",
+        r"Couldn't instantiate the backend tokenizer from one of",
+        "https://github.com/sgl-project/sglang/pull/37621",
+    ),
+    Wording(
         "tokenizers: the installed release cannot read the model's tokenizer.json",
         r"did not match any variant of untagged enum",
         "https://github.com/allenai/open-instruct/issues/738",
@@ -301,6 +359,9 @@ def assess(text: str, first: Mapping[str, Any] | None) -> dict[str, Any]:
     if other:
         said, printed = other
         signs.append(f"the text's message goes on with {printed!r} where the site's goes on with {said!r}")
+    amid = words_amid(text, first)
+    if amid is not None and not other:
+        signs.append(amid.sign())
     # two signs against a site outweigh up to twice the characters one sign does: only some of its words
     # and a class it does not raise (vllm#34641's "RuntimeError: MXFP4 quantization is not supported on
     # gfx942" against SGLang's NotImplementedError "MXFP4 quantization for MoE is only supported on AMD
@@ -312,6 +373,12 @@ def assess(text: str, first: Mapping[str, Any] | None) -> dict[str, Any]:
     # a CUDA tensor", 24 characters): it weighs as a partial match does
     partial = first.get("how") == "partial" or bool(lead)
     enough = STRONG_CHARS * 2 if len(signs) >= 2 and partial else STRONG_CHARS
+    # words shared inside two different sentences, other words on both sides, say nothing of where the text
+    # came from however many characters they hold (vllm PR#37033's torchao "Float8 dynamic activation
+    # quantization is only supported on CUDA>=8.9" against vLLM's "Only dynamic per token group activation
+    # quantization is supported.", 40 characters)
+    if amid is not None and amid.both and partial:
+        enough = max(enough, chars + 1)
     if chars >= enough or not signs:
         return {"confidence": "strong", "reasons": [], "origin": origin}
     reasons = [f"the best site shares {chars} literal characters with the text (fewer than {enough})"]
@@ -399,6 +466,89 @@ def words_after(text: str, site: Mapping[str, Any]) -> tuple[str, str] | None:
         if printed is None or said is None or printed.group(0) == said.group(0):
             return None
         return said.group(0), printed.group(0)
+    return None
+
+
+_WORD = re.compile(r"[A-Za-z][\w'-]*")
+
+
+@dataclass(frozen=True)
+class Amid:
+    """A run of a site's literal words a text holds with other words around it: ``left``/``right`` are the
+    (site's, text's) neighbouring words where they differ, ``both`` when they differ on both sides."""
+
+    run: str
+    left: tuple[str, str] | None
+    right: tuple[str, str] | None
+
+    @property
+    def both(self) -> bool:
+        return self.left is not None and self.right is not None
+
+    def sign(self) -> str:
+        said = []
+        if self.left:
+            said.append(f"{self.left[1]!r} before them where the site has {self.left[0]!r}")
+        if self.right:
+            said.append(f"{self.right[1]!r} after them where the site has {self.right[0]!r}")
+        return f"the text holds the site's words {self.run!r} amid others: " + ", ".join(said)
+
+
+def words_amid(text: str, site: Mapping[str, Any]) -> Amid | None:
+    """The longest run of two or more of a partially matched site's literal words (within one literal piece,
+    with a literal word of the site beside it) that the text holds, when the text's words beside the run are
+    not the site's: another sentence with a stock phrase of the site's ("is not currently supported",
+    freetoken#277's "Rowwise scaling is not currently supported on your device" against vLLM's "Streaming is
+    not currently supported with beam search"). Neighbours are compared within a sentence only: a title that
+    quotes a message and goes on in the reporter's words (vllm#24967) differs after the message's full stop.
+    None for a full match, a run the text ends in (a copy cut short) or a run whose neighbours agree."""
+    if site.get("how") != "partial":
+        return None
+    tokens = list(_WORD.finditer(text))
+    said = [t.group(0) for t in tokens]
+    runs: list[tuple[int, list[re.Match[str]], int, int]] = []  # (length, piece words, i, at)
+    for piece in _PLACEHOLDER.split(str(site.get("message") or "")):
+        words = list(_WORD.finditer(piece))
+        plain = [w.group(0) for w in words]
+        for i in range(len(words) - 1):
+            for j in range(len(words), i + 1, -1):
+                if i == 0 and j == len(words):
+                    continue  # no literal word of the site beside it: nothing to compare
+                at = _find_run(said, plain[i:j])
+                if at is not None:
+                    runs.append((j - i, words, i, at))
+                    break
+    if not runs:
+        return None
+    n, words, i, at = max(runs, key=lambda r: r[0])
+    left = right = None
+    j, end = i + n, at + n
+    if (
+        i > 0
+        and at > 0
+        and _same_sentence(words[i - 1], words[i])
+        and _same_sentence(tokens[at - 1], tokens[at])
+    ):
+        if tokens[at - 1].group(0) != words[i - 1].group(0):
+            left = (words[i - 1].group(0), tokens[at - 1].group(0))
+    if j < len(words) and end < len(tokens) and _same_sentence(words[j - 1], words[j]):
+        if _same_sentence(tokens[end - 1], tokens[end]) and tokens[end].group(0) != words[j].group(0):
+            right = (words[j].group(0), tokens[end].group(0))
+    if left is None and right is None:
+        return None  # the run sits among the site's own words: the text may well be its message
+    return Amid(" ".join(w.group(0) for w in words[i:j]), left, right)
+
+
+def _same_sentence(first: re.Match[str], second: re.Match[str]) -> bool:
+    """Two words of one string with no full stop, colon, semicolon or line break between them."""
+    return not re.search(r"[.:;!?\n]", first.string[first.end() : second.start()])
+
+
+def _find_run(tokens: list[str], run: list[str]) -> int | None:
+    n = len(run)
+    for k in range(len(tokens) - n + 1):
+        if tokens[k : k + n] == run:
+            return k
     return None
 
 

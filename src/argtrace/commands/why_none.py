@@ -13,7 +13,9 @@ it is the unset one, not the flag). The comparison form (``'>' not supported bet
 
 Python's ZeroDivisionError is the same kind of text: the interpreter's, not a framework's. A flag the text
 gives the value 0 (vllm#54657's ``--tensor-parallel-size 0``, vllm#54665's ``--decode-context-parallel-size
-0``, which the parsers of those releases accept) is the divisor: a size of at least 1 is the fix. The words
+0``, which the parsers of those releases accept) is the divisor: a size of at least 1 is the fix; so is a
+setting's field the text gives 0 or divides by (vllm PR#44057's ``decode_context_parallel_size=0`` and ``tp %
+decode_context_parallel_size``), named by its flag when a bundled schema has one. The words
 of such a flag met SGLang's "decode context parallel group is already initialized" before
 (``messages._text_words`` now reads a flag as one word).
 
@@ -40,6 +42,12 @@ _ZERO = re.compile(
 )
 # a flag given the value 0 ("--tensor-parallel-size 0", "--tp=0")
 _ZERO_FLAG = re.compile(r"(?<![\w-])(--[a-z][a-z0-9]*(?:-[a-z0-9]+)*)(?:=|\s+)0(?![\w.])")
+# a setting's field given 0 in keyword form ("decode_context_parallel_size=0", vllm PR#44057's
+# "ParallelConfig(decode_context_parallel_size=0)"), or named as the divisor of the quoted code ("tp %
+# decode_context_parallel_size", "x // self.pp_size")
+_ZERO_FIELD = re.compile(
+    r"\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s*=\s*0(?![\w.])|(?:%|//?)\s*(?:self\.|\w+\.)?([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b"
+)
 # a flag followed by its value: the launch gave it, so it is not the unset one
 _GIVEN = re.compile(r"(?<![\w-])(--[a-z][a-z0-9]*(?:-[a-z0-9]+)+)(?:=|\s+)(?!-)\S")
 _FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9]*(?:-[a-z0-9]+)+\b")
@@ -126,11 +134,14 @@ def zero_divisor(text: str) -> dict[str, Any] | None:
         "meaning": "Python's own ZeroDivisionError: the code divided by a value that was 0; no framework "
         "site prints these words",
     }
-    zero = _known_flags(list(dict.fromkeys(_ZERO_FLAG.findall(text))))
+    fields = ["--" + (a or b).replace("_", "-") for a, b in _ZERO_FIELD.findall(text)]
+    zero = _known_flags(list(dict.fromkeys([*_ZERO_FLAG.findall(text), *fields])))
     if zero:
         flags = ", ".join(zero)
         found["flags"] = zero
-        found["meaning"] += f"; the text gives {flags} the value 0, which the parser accepts"
+        found["meaning"] += (
+            f"; the text gives {flags} the value 0 (or divides by it), which the parser accepts"
+        )
         found["fix"] = f"give {flags} a value of at least 1 (the code divides by it)"
     else:
         found["fix"] = (

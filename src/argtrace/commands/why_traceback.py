@@ -193,6 +193,11 @@ def explain_traceback(text: str) -> dict[str, Any] | None:
             # the paste stops right after a ``raise X(`` the message index knows: what it would have printed
             meaning, fix = raises
             return {**found, "settings": settings, "meaning": meaning, "fix": fix, "first": True}
+        asserts = _cut_assert(found) if found["deepest"] else None
+        if asserts is not None:
+            # the paste stops at a condition line of an assert the message index knows
+            meaning, fix, settings = asserts
+            return {**found, "settings": settings, "meaning": meaning, "fix": fix, "first": True}
     return {**found, "settings": settings, "meaning": meaning, "fix": fix}
 
 
@@ -216,6 +221,34 @@ def _cut_raise(found: Mapping[str, Any]) -> tuple[str, str] | None:
         sig = matched[0]
         return meaning, f"{sig.fix} (log signature {sig.id}: {sig.meaning})"
     return meaning, f"`why` on that message shows its condition and settings: {words[:80]}"
+
+
+def _cut_assert(found: Mapping[str, Any]) -> tuple[str, str, list[dict[str, str]]] | None:
+    """``(meaning, fix, settings)`` of a paste cut at a condition line of an indexed assert with a message:
+    its message, and the server arguments its conditions read (``self.page_size`` -> ``--page-size``)."""
+    from argtrace.resolver.raise_lookup import asserted_at
+
+    site = asserted_at(found["file"], found["function"], found["source"])
+    if site is None:
+        return None
+    words = " ".join(site.message.split())
+    failing = " and ".join(site.conditions)
+    meaning = (
+        f"the pasted traceback stops at `{found['source']}`, a line of the assert in "
+        f"{_NAME[site.framework]}'s "
+        f"{site.file}, in {found['function']}: it fails with AssertionError: '{words[:200]}' when "
+        f"`{failing}` (the message index's assert; the exception line itself is not in the paste)"
+    )
+    settings = _settings(site.framework, "assert " + " ".join(site.conditions))
+    if settings:
+        flags = ", ".join(s["flag"] for s in settings)
+        fix = f"change what makes `{failing}` hold: it reads {flags} (a value the server may also set itself)"
+    else:
+        fix = (
+            f"its operands are the code's own values: the launch's settings and the model that lead to "
+            f"{found['function']} decide them; `why` on the message: {words[:80]}"
+        )
+    return meaning, fix, settings
 
 
 def _site_words(site: Mapping[str, Any]) -> tuple[str, str]:

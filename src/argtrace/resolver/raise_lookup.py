@@ -9,6 +9,11 @@ would have printed. sglang#26265's scheduler traceback stops at ``raise RuntimeE
 "Prefill out of memory. Try to lower your batch size. ...". Only an unambiguous site is given: one message
 (template) among the function's raises of that class, in that file; a statement that is not a ``raise``, a
 function with two different messages, or a file the index lacks gives None.
+
+An ``assert`` with a message written over several lines puts its condition's line under the frame
+(``self.page_size == 1``, Ascend/sglang#522's paste of MambaRadixCache's "Page size must be 1 for
+MambaRadixCache v1, got ..."): :func:`asserted_at` gives the one indexed assert of that function whose
+condition holds the line, with its message and conditions.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ class RaisedAt:
     exception: str
     message: str  # the template, ``{expr}`` where the code formats a value in
     releases: tuple[str, ...]  # the indexed releases that have it there
+    conditions: tuple[str, ...] = ()  # an assert's: the index's conditions under which it fails
 
 
 def package_file(path: str) -> tuple[str, str] | None:
@@ -73,3 +79,35 @@ def raised_at(path: str, function: str, statement: str | None) -> RaisedAt | Non
         return None
     releases = tuple(dict.fromkeys(r for s in found for r in s.at))
     return RaisedAt(framework, rel, name, cls, templates.pop(), releases)
+
+
+def asserted_at(path: str, function: str, statement: str | None) -> RaisedAt | None:
+    """The one indexed ``assert`` (with a message) of ``function`` in ``path`` whose failing condition holds
+    the statement line a cut traceback shows (a multi-line assert's condition line); None when the line is a
+    ``raise``, too short to say, or in no or several asserts' conditions."""
+    line = " ".join((statement or "").split()).rstrip(",(")
+    if len(line) < 6 or _RAISE.match(line) or line.startswith(("raise ", "return ", "def ")):
+        return None
+    line = line.removeprefix("assert ").strip("() ")
+    place = package_file(path)
+    if place is None or not line:
+        return None
+    framework, rel = place
+    name = function.split(".")[-1]
+    try:
+        found = [
+            s
+            for s in sites(framework)
+            if s.kind == "assert"
+            and s.file == rel
+            and s.function.split(".")[-1] == name
+            and any(line in " ".join(c.split()) for c in s.conditions)
+        ]
+    except Exception:
+        return None
+    templates = {s.template for s in found}
+    if len(templates) != 1:
+        return None
+    releases = tuple(dict.fromkeys(r for s in found for r in s.at))
+    conditions = tuple(dict.fromkeys(c for s in found for c in s.conditions))
+    return RaisedAt(framework, rel, name, "AssertionError", templates.pop(), releases, conditions)
