@@ -101,6 +101,8 @@ def cut_inside(template: str, text: str) -> bool:
     max seq len (100000), (4.26 GiB KV cach") keeps the message's first words, which the index finds only in
     part. At least ``MIN_SITE_CHARS`` of the template's literal text must be in the copy."""
     body = _CLASS_HEAD.sub("", text.strip()[:_CUT_MAX], count=1)
+    if body.endswith((".", "!", "?")):
+        return False  # a whole sentence: another release's wording of the message, not a copy's cut
     pieces = _HOLE.split(template)
     first = pieces[0]
     if not body.startswith(first):
