@@ -103,13 +103,17 @@ CASES = [
         None,
         None,
         None,
-        "1 of them in vLLM's log format (`ERROR 10-23 18:21:12 [core_client.py:597]`)",
-        "Give argtrace the server's whole log, from its start (the terminal, `docker logs`, `kubectl logs`, "
-        "the journal).",
+        # was "1 of them in vLLM's log format": the line is the catalog's now, named in the note
+        "among them vLLM's own message `Engine core proc EngineCore_DP0 died unexpectedly, shutting down "
+        "client.` ([vllm-engine-core-proc-died]",
+        "Read that engine core's own last lines above this one (a native error: CUDA, NCCL, a segfault) and "
+        "check `dmesg` (or the container's exit reason) for the OOM killer, which writes nothing to this "
+        "log; give argtrace the server's whole log, from its start.",
         cause="died",
         change="--",
-        missing="vLLM's 'Engine core proc EngineCore_DP0 died unexpectedly' holds no matcher anchor (a 33rd "
-        "pattern costs 18-30% of the matcher); why it died is not in the copy either",
+        missing="why the engine core died is not in the copy (its own last lines are above it); the line "
+        "holds no matcher anchor, so inside a launch it is not read (a 33rd pattern costs 18-30% of the "
+        "matcher)",
     ),
     LogCase(
         "gpustack3848_sglang_diffusion_rank0_scheduler_dead.log",
@@ -373,7 +377,7 @@ WHY = {
     "deepseekocr110_engine_core_proc_died_one_line": (
         "strong",
         "MPClient.start_engine_core_monitor.monitor_engine_cores",
-        [],
+        ["vllm-engine-core-proc-died"],
         "avoid the call path",
     ),
     # was "change --nnodes, --node-rank" (the conditions of the code path that reports the death)
@@ -540,6 +544,11 @@ def test_rsyslogs_escaped_colour_codes_come_off(raw: bytes, text: str) -> None:
         ),
         ("EngineCore hit an exception: Traceback (most recent call last):", "vllm-engine-core-hit-exception"),
         ("RuntimeError: Worker failed with error", "vllm-worker-failed-with-error"),
+        (
+            "Engine core proc EngineCore_DP0 died unexpectedly, shutting down client.",
+            "vllm-engine-core-proc-died",
+        ),
+        ("RuntimeError: Engine core process EngineCore_DP1 died unexpectedly.", "vllm-engine-core-proc-died"),
         (
             "RuntimeError: Worker failed with error 'CUDA out of memory', please check the stack trace above "
             "for the root cause",
