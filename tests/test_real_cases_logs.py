@@ -134,12 +134,13 @@ CASES = [
         " (host memory growing during training) is not in the excerpt",
     ),
     Case(
+        # logs25: vLLM's "EngineCore hit an exception" wrapper is read (LG007, behind the Buildkite prefix)
         "vllm14574_ci_no_cache_blocks.log",
         "c",
-        "LG007",
-        "EngineCore",
-        "the Buildkite prefix '  | [2025-03-10T15:07:20Z] ' is not stripped, so 'EngineCore hit an "
-        "exception' is not read and the launch 'stops without an error'",
+        "LG003",
+        "No available memory for the cache blocks",
+        "the copy cuts the engine's traceback before its exception (the report's 'No available memory for "
+        "the cache blocks'); only the engine's wrapper line is read",
     ),
     Case(
         "vllm27508_gptoss_kv_cache.log",

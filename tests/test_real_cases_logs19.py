@@ -356,15 +356,19 @@ CASES = [
         "by the PR); the handshake's own failure is above the copy",
     ),
     LogCase(
+        # was LG010 "stops inside a traceback": vLLM 0.8's "EngineCore hit an exception" is read since logs25
         "trl3310_dp_enginecores_interleaved.log",
         "c",
         "c",
-        (INFO10, INFO10),
+        (("LG007", "error"), INFO10),
         "vllm",
-        "incomplete",
-        "unknown",
-        "Launch 1 stops inside a traceback (from line 2) (during initialising the distributed (NCCL) group)",
-        CUT_TB_FIX,
+        "failed",
+        "distributed",
+        "[vllm-engine-core-hit-exception] vLLM's V1 engine core process raised (while it started, or later "
+        "in its busy loop) and logs the traceback with this line; it ends in the engine's exception, and the "
+        "API server's errors after it only follow (during initialising the distributed (NCCL) group). Its "
+        "traceback is cut after its last frame (executor/uniproc_executor.py, collective_rpc)",
+        "Read the traceback this line begins: its last line is the engine's exception",
         cause="NCCL",
         change="--",
         missing=CUT + " (eight DP engines' tracebacks interleaved, each cut in PyNcclCommunicator)",
@@ -387,7 +391,7 @@ LEADS = {
     "vllm42314_apiserver0_died_dp_workers.log": "ERROR LG007 line 9 [vllm-api-server-proc-died]",
     "vllm43523_nixl_keyerror_decode_frames.log": "INFO LG012 tests/data/real_cases/logs19/vllm43523",
     "vllm_pr41863_nixl_keyerror_worker_tp0.log": "ERROR LG011 line 6 Launch 1 died during a step",
-    "trl3310_dp_enginecores_interleaved.log": "INFO LG010 line 2 Launch 1 stops inside a traceback",
+    "trl3310_dp_enginecores_interleaved.log": "ERROR LG007 line 2 [vllm-engine-core-hit-exception]",
 }
 # The failure the copy shows leads the first screen (a KV transfer that failed, a Ray worker that died): the
 # five class-b cases; before this batch's changes none did (a note, a wrong claim or a wrapper led).

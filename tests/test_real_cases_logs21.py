@@ -407,7 +407,7 @@ WHY = {
     "msswift7933_rollout_enginecore_dp1_died": (
         "strong",
         "MPClient.start_engine_core_monitor.monitor_engine_cores",
-        [],
+        ["vllm-engine-core-proc-died"],  # logs25's catalog entry for the line
     ),
 }
 # before, after (docs/real_cases.md): a the capture error, the Hub's 401 and its 429 (after); b the gloo

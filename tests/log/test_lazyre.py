@@ -55,6 +55,13 @@ EXTRA = [
     "model) took 41.20 seconds",
     # what split_prefix meets after a process tag or an outer time (logs_3: vllm-omni, dynamo)
     "[Stage-0] ERROR 01-29 01:46:12 [core.py:936] EngineCore failed to start.",
+    # what split_prefix meets after a launcher's time (logs25: a Python launcher's logging record, a command
+    # tag, vLLM's process tag in brackets)
+    "- INFO - [container] (APIServer pid=557) INFO 05-29 09:14:45 [api_server.py:1] vLLM API server",
+    "[/bin/sh]: [EngineCore_DP0][pid=1242] ERROR 01-22 12:05:33.129 [core.py:1302] EngineCore failed to "
+    "start.",
+    "[EngineCore_DP0][pid=1242] ERROR 01-22 12:05:33.129 [core.py:1302] EngineCore failed to start.",
+    "1756144014882,(APIServer pid=1) RuntimeError: Engine core initialization failed.",
     "INFO dynamo_engine_vllm::worker: VLLM: (VllmWorkerProcess 04-23 11:34:24 model_runner.py:1434] Load",
     "(VllmWorkerProcess 04-23 11:34:24 model_runner.py:1434] Capturing cudagraphs for decoding.",
     # what split_prefix meets after an outer time (logs_5: a cloud logging export, lemonade's wrapper)
@@ -84,9 +91,10 @@ def _span(m: re.Match[str] | None) -> tuple[tuple[int, int], tuple[str | None, .
 
 def test_the_analyser_has_lazy_patterns_with_needles() -> None:
     # analyze.py's 39, pasted.py's _JOINED, prefix.py's 3 of logs_3, _COMPOSE of logs_4, 2 of logs_5,
-    # 2 of logs6 (a bracketed ISO time, a markdown quote), 1 of logs18 (a CI viewer's line number)
-    assert len(PATTERNS) == 49
-    assert sum(1 for p in PATTERNS.values() if p.needles) == 37
+    # 2 of logs6 (a bracketed ISO time, a markdown quote), 1 of logs18 (a CI viewer's line number), 3 of
+    # logs25 (a CSV export's epoch time, a launcher's tag, vLLM's process tag in brackets)
+    assert len(PATTERNS) == 52
+    assert sum(1 for p in PATTERNS.values() if p.needles) == 40
     assert len(LINES) > 500
 
 

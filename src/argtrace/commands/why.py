@@ -99,6 +99,18 @@ def _avoid(group: Mapping[str, Any]) -> str:
             f"this reports {caught} raised by the code it wraps, with its traceback: the exception at the "
             "end of that traceback is the cause (fix that)"
         )
+    what = "logged" if group["kind"] in ("log", "warn") else "raised"
+    if flags and _TO_LOG.search(_PLACEHOLDER.sub(" ", str(group["message"]))):
+        # vLLM's V0 "Engine process failed to start. See stack trace for the root cause." (under `not
+        # envs.VLLM_USE_V1`), SGLang Diffusion's "Rank 0 scheduler is dead. Please check if there are relevant
+        # logs." (under `--nnodes`/`--node-rank`), the executor's "Worker failed with error ..., please check
+        # the stack trace above" (under `--enable-fault-tolerance`): the message says the cause is an earlier
+        # error; the settings its conditions read only chose the code path that reports it
+        return (
+            f"{what} in {group['function']} after another failure, which its message points to: the cause is "
+            f"logged before it (read the whole log: argtrace log LOG); {', '.join(flags)} only chose the "
+            "code path that reports it, and changing it does not remove that cause"
+        )
     advice = _ADVICE.search(_PLACEHOLDER.sub(" ", str(group["message"])))
     lookup = lookup_handler_fix(group, advice.group(0) if advice else None)
     if lookup is not None:
@@ -109,7 +121,6 @@ def _avoid(group: Mapping[str, Any]) -> str:
             f"this reports {caught} raised by the code it wraps; the text after the message is the cause "
             "(fix that)" + change
         )
-    what = "logged" if group["kind"] in ("log", "warn") else "raised"
     reads = list(group.get("reads") or ())
     outer = [c for c in group["conditions"][:-1] if not _on_device(c, reads) and not c.startswith("except")]
     # an elif chain's "not (backend == X)" conditions hold on the way; the chosen branch's test is the one

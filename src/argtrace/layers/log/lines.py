@@ -334,7 +334,7 @@ def _decode(data: bytes) -> str:
     text = data.decode("utf-8", "replace").replace("\x00", "\\x00")
     if text.startswith('{"log":"'):
         return _json_file_record(text)
-    if "^[" in text or "ESC[" in text or text.endswith("^M"):
+    if "^[" in text or "ESC[" in text or "#033[" in text or text.endswith("^M"):
         return _caret_notation(text)
     return text
 
@@ -344,8 +344,10 @@ def _decode(data: bytes) -> str:
 # off as a real ESC's are; a ``^M`` ends a line (one at the end is dropped; one inside it, before the next
 # line's prefix, is where ``pasted.unjoined`` splits the line). A viewer that names control characters
 # shows ESC as the word ``ESC`` instead (vllm#25043: ``(EngineCore_DP0 pid=35109)ESC[0;0m ERROR ...``): the
-# same colour codes, taken off alike.
-_CARET_CSI = re.compile(r"(?:\^\[|ESC)\[[0-9;?]*[A-Za-z]")
+# same colour codes, taken off alike; rsyslog (and a log service fed by it) writes a control character as
+# ``#`` and its three octal digits, ESC as ``#033`` (aws-samples/amazon-sagemaker-generativeai#111's
+# CloudWatch export: ``#033[1;36m(APIServer pid=1)#033[0;0m``).
+_CARET_CSI = re.compile(r"(?:\^\[|ESC|#033)\[[0-9;?]*[A-Za-z]")
 
 
 def _caret_notation(text: str) -> str:

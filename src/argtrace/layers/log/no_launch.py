@@ -167,6 +167,12 @@ def _not_a_log(scan: Scan, label: str, at: Any) -> Finding:
             )
         tagged = None if scan.gzip else _vllm_process_lines(scan.path)
         if tagged is not None:
+            # vLLM's lines of which one is a message its catalog entry reads (an engine core that died): that
+            # entry's note, before the one that only says whose lines they are
+            head_of = _head(scan.path)
+            own = _own_note(scan, label, head_of) if head_of is not None else None
+            if own is not None:
+                return own
             count, names, first = tagged
             # lines behind vLLM's own process tags that hold no step argtrace reads (a DP x EP engine's
             # expert placement, vllm PR#28037; a decode server's KV transfer metrics, vllm PR#42703): the
@@ -199,22 +205,30 @@ def _not_a_log(scan: Scan, label: str, at: Any) -> Finding:
             found = _kube_events(scan, label, head)
             if found is not None:
                 return found
-            own = _own_message(head)
+            own = _own_note(scan, label, head)
             if own is not None:
-                framework, sig, quoted = own
-                # a line in the server's own words (a catalog entry of SGLang's or vLLM's: sglang#12827's
-                # lone "Received sigquit from a child process" behind a CI job's time): the server's file, too
-                # little of it to say where the launch got to
-                return rules.LG012.finding(
-                    f"{label} has {scan.total_lines} line(s), among them {framework}'s own message "
-                    f"`{quoted}` ([{sig.id}] {sig.meaning}), and none of its start-up: the server's lines, "
-                    "too few of them to say where the launch got to or what it started with.",
-                    at=None,
-                    severity="info",
-                    fix=f"{sig.fix}; give argtrace the server's whole log, from its start.",
-                )
+                return own
         what = f"has {scan.total_lines} line(s) but none from an SGLang or vLLM server"
     return rules.LG012.finding(f"{label} {what}: it cannot say what the server saw.", at=None)
+
+
+def _own_note(scan: Scan, label: str, head: str) -> Finding | None:
+    """A note naming a line in the server's own words (a catalog entry of SGLang's or vLLM's: sglang#12827's
+    lone "Received sigquit from a child process" behind a CI job's time, DeepSeek-OCR#110's lone "Engine core
+    proc EngineCore_DP0 died unexpectedly"): the server's file, too little of it to say where the launch got
+    to."""
+    own = _own_message(head)
+    if own is None:
+        return None
+    framework, sig, quoted = own
+    return rules.LG012.finding(
+        f"{label} has {scan.total_lines} line(s), among them {framework}'s own message "
+        f"`{quoted}` ([{sig.id}] {sig.meaning}), and none of its start-up: the server's lines, "
+        "too few of them to say where the launch got to or what it started with.",
+        at=None,
+        severity="info",
+        fix=f"{sig.fix}; give argtrace the server's whole log, from its start.",
+    )
 
 
 def _kube_events(scan: Scan, label: str, head: str) -> Finding | None:

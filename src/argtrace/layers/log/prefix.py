@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from functools import lru_cache
 
 from argtrace.layers.log.lazyre import LazyPattern as _lazy
@@ -44,6 +44,11 @@ _QUOTE = _lazy(r"^(?:>(?: |$))+", needles=(">",))
 # numbers, vllm#35679: ``3597\t(APIServer pid=18801) ERROR 03-01 13:30:11 [serving.py:214] Traceback``): a
 # tab after digits alone at the line's start, which no framework prints.
 _LINE_NO = _lazy(r"^\d{1,8}\t", needles=("\t",))
+# A log service's CSV export, ``timestamp,message`` with the time in milliseconds since the epoch and the
+# message quoted when it holds a quote or a comma (a CloudWatch export of a SageMaker endpoint's log,
+# aws-samples/amazon-sagemaker-generativeai#111: ``1756144014882,#033[1;36m(APIServer pid=1)#033[0;0m ...``):
+# thirteen digits and a comma, which no framework's line starts with.
+_EPOCH_CSV = _lazy(r'^(\d{13}),"?', needles=(",",))
 # A log service's severity before its ISO time (a cloud logging export: ``ERROR 2026-02-18T14:43:05.82Z
 # [severity: ERROR] ``, sglang#18980): the level, then the time, then the tag below.
 _SERVICE_LEVEL = _lazy(
@@ -55,6 +60,16 @@ _OUTER_TAG = _lazy(
     r"^(?:\[severity: [A-Z]+\]|\[(?:Trace|Debug|Info|Warning|Error|Fatal|Critical)\] \([\w.]+\))\s+",
     needles=("[",),
 )
+# What a launcher written in Python puts after the time of its own ``logging`` record when it re-logs its
+# child's lines: the default format's ``- NAME - LEVEL - `` (olmocr's ``2025-06-27 12:57:45,345 - __main__ -
+# INFO - ``, allenai/olmocr#260) or ``- LEVEL - `` alone, then the stream's tag (eugr/spark-vllm-docker's
+# launcher, ``2026-05-29 09:14:45,594 - INFO - [container] (APIServer pid=557) ...``, vllm PR#43410); or a
+# wrapper that names the command whose output it forwards, ``[/bin/sh]: `` (Mini-o3#16, Step3-VL-10B#11).
+# The tag is one word in brackets, never an SGLang time (``[2025-03-07 23:50:27 TP0]`` holds blanks).
+_LAUNCHER_TAG = _lazy(
+    r"^(?:- (?:[\w.]+ - )?(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) - (?:\[[\w.-]+\] )?|\[/[\w/.-]+\]: ?)",
+    needles=("- ", "[/"),
+)
 # journald's short format (``journalctl``, syslog): ``MON DD HH:MM:SS HOST UNIT[PID]: ``. The month is
 # strftime's ``%b`` in the machine's locale: ``Aug``, ``авг`` (1Cat-vLLM#237's Russian journal), ``août``,
 # ``févr.``, ``Mär``: three to five letters of any script, a dot after an abbreviation. A line whose month was
@@ -64,6 +79,10 @@ _JOURNAL = _lazy(r"^[^\W\d_]{3,5}\.? [ \d]\d \d\d:\d\d:\d\d \S+ [\w.\-\[\]]+: ")
 # ``(EngineCore_DP0 pid=183)``; Ray's ``(RayWorkerWrapper pid=220, ip=10.0.0.2)`` separates its fields
 # with commas.
 _PROC = _lazy(r"^\((?P<proc>[A-Za-z_][\w]*)(?P<attrs>(?:,? [\w]+=[\w.]+)*)\)\s?", needles=("(",))
+# The same tag in brackets, as a launcher's logging format writes it (Step3-VL-10B#11:
+# ``[EngineCore_DP0][pid=1242] ERROR 01-22 12:05:33.129 [core.py:1302] ...``, behind ``[2026-01-22
+# 20:05:33] [/bin/sh]: ``).
+_PROC_BRACKETED = _lazy(r"^\[(?P<proc>[A-Za-z_]\w*)\]\[pid=(?P<pid>\d+)\]\s?", needles=("][pid=",))
 # A tag between the process tag and the level that a framework built on vLLM adds (vllm-omni's ``[Stage-0]``).
 _STAGE_TAG = _lazy(r"^\[[\w-]+\]\s(?=(?:INFO|WARNING|ERROR|DEBUG|CRITICAL)\s)", needles=("[",))
 # A Rust program that re-logs a child's lines through ``tracing`` (dynamo's worker): ``  INFO
@@ -101,8 +120,12 @@ class Parsed:
 def split_prefix(text: str) -> Parsed:
     out = Parsed(body=text)
     s = text
-    if s[:1].isdigit() and (mn := _LINE_NO.match(s)):
-        s = s[mn.end() :]
+    if s[:1].isdigit():
+        if mn := _LINE_NO.match(s):
+            s = s[mn.end() :]
+        elif me := _EPOCH_CSV.match(s):
+            out.time = _epoch_ms(me.group(1))
+            s = s[me.end() :]
     if s.startswith(">") and (mq := _QUOTE.match(s)):
         s = s[mq.end() :]
     mc0 = _COMPOSE.match(s)
@@ -120,6 +143,8 @@ def split_prefix(text: str) -> Parsed:
             s = s[mt.end() :]
         elif s.startswith("[") and (mo := _OUTER_TAG.match(s)):
             s = s[mo.end() :]
+        if s[:1] in _LAUNCHER_STARTS and (ml := _LAUNCHER_TAG.match(s)):
+            s = s[ml.end() :]
     m2 = _JOURNAL.match(s)
     if m2:
         s = s[m2.end() :]
@@ -140,6 +165,10 @@ def split_prefix(text: str) -> Parsed:
         mst = _STAGE_TAG.match(s)
         if mst:
             s = s[mst.end() :]
+    elif s.startswith("[") and (mb := _PROC_BRACKETED.match(s)):
+        out.proc = mb.group("proc")
+        out.pid = int(mb.group("pid"))
+        s = s[mb.end() :]
     elif s.startswith("(") and (mc := _PROC_CUT.match(s)):
         out.proc = mc.group("proc")
         month, day = (int(x) for x in mc.group("md").split("-"))
@@ -161,6 +190,12 @@ def split_prefix(text: str) -> Parsed:
         out.time = _dt(m5.group("date"), m5.group("hms")) or out.time
         out.rank = (m5.group("rank") or "").strip() or None
         s = stripped[m5.end() :]
+        if s.startswith("[/") and out.rank is None and (ml := _LAUNCHER_TAG.match(s)):
+            # not SGLang's own time but a launcher's, before the command's tag (``[2026-01-22 20:05:33]
+            # [/bin/sh]: ``): what follows is the child's line, read as any other
+            inner = split_prefix(s[ml.end() :])
+            inner.time = inner.time or out.time
+            return inner
         m6 = _SGL_LEVEL.match(s)
         if m6:
             s = s[m6.end() :]
@@ -169,6 +204,16 @@ def split_prefix(text: str) -> Parsed:
         s = s[m7.end() :]
     out.body = s
     return out
+
+
+_LAUNCHER_STARTS = frozenset("-[")
+
+
+def _epoch_ms(digits: str) -> datetime | None:
+    try:
+        return datetime.fromtimestamp(int(digits) / 1000, tz=timezone.utc).replace(tzinfo=None)
+    except (ValueError, OverflowError, OSError):
+        return None
 
 
 @lru_cache(maxsize=4096)

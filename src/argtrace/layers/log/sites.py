@@ -58,6 +58,15 @@ def site_hint(text: str, framework: str | None) -> SiteHint | None:
             if m.how == "full" and m.specificity >= MIN_SITE_CHARS and m.site.kind in ("raise", "assert")
         ),
         None,
+    ) or next(
+        (
+            m
+            for m in matches
+            if m.specificity >= MIN_SITE_CHARS
+            and m.site.kind in ("raise", "assert")
+            and cut_inside(m.site.template, text)
+        ),
+        None,
     )
     if best is None:
         return None
@@ -76,6 +85,42 @@ def site_hint(text: str, framework: str | None) -> SiteHint | None:
         dests=tuple(dests),
         stage=stage,
     )
+
+
+_CLASS_HEAD = re.compile(r"^(?:[A-Za-z_]\w*\.)*\w*(?:Error|Exception): ")
+_HOLE = re.compile(r"\{[^{}]*\}")
+_CUT_MAX = 4000
+_VALUE_MAX = 40  # the longest placeholder value a cut may end in (a number, a name, a size)
+
+
+def cut_inside(template: str, text: str) -> bool:
+    """Whether ``text`` (past its exception class) is ``template``'s message cut short: from the message's
+    start, its literal pieces in order with the placeholders filled, up to the text's end inside a piece or
+    inside a placeholder's value. A copy that wraps a long line at a fixed width or ends in it
+    (SergiioB/intel-arc-pro-b70-inference-cookbook#4: vLLM's "To serve at least one request with the model's
+    max seq len (100000), (4.26 GiB KV cach") keeps the message's first words, which the index finds only in
+    part. At least ``MIN_SITE_CHARS`` of the template's literal text must be in the copy."""
+    body = _CLASS_HEAD.sub("", text.strip()[:_CUT_MAX], count=1)
+    if body.endswith((".", "!", "?")):
+        return False  # a whole sentence: another release's wording of the message, not a copy's cut
+    pieces = _HOLE.split(template)
+    first = pieces[0]
+    if not body.startswith(first):
+        return len(body) >= MIN_SITE_CHARS and first.startswith(body)
+    pos, literal = len(first), len(first)
+    for piece in pieces[1:]:
+        found = body.find(piece, pos + 1) if piece else -1
+        if found >= 0 and (piece or found == len(body)):
+            pos, literal = found + len(piece), literal + len(piece)
+            continue
+        rest = body[pos:]
+        # the value of the placeholder, then the start of this piece, or only a value cut short
+        for hole in range(1, min(len(rest), _VALUE_MAX) + 1):
+            if rest[hole:] and piece.startswith(rest[hole:]):
+                return literal + len(rest) - hole >= MIN_SITE_CHARS
+        # only a value, cut short: a number or a name, no blank in it
+        return len(rest) <= _VALUE_MAX and " " not in rest and literal >= MIN_SITE_CHARS
+    return False  # the whole message: not cut
 
 
 # --- the settings a site depends on (shared with `argtrace why`) ------------------------------------------
