@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from argtrace.frameworks.vllm_capture_grid import CaptureGrid
+from argtrace.layers.nodescope import as_int
 from argtrace.model import Finding, Report
 
 # the settings that carry the maximum (the flag, or the key of --compilation-config; 0.33.0 refuses both)
@@ -31,16 +32,6 @@ def _value(report: Report, name: str) -> Any:
     return setting.effective if setting is not None else None
 
 
-def _int(value: Any) -> int | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str) and value.strip().isdigit():
-        return int(value)
-    return None
-
-
 def _graphs_off(report: Report) -> bool:
     if _value(report, "enforce_eager") in (True, "true", "True"):
         return True
@@ -50,8 +41,8 @@ def _graphs_off(report: Report) -> bool:
 
 def _decode_step(report: Report) -> int | None:
     """With a draft, the widest uniform decode step in tokens: max_num_seqs x (1 + speculative tokens)."""
-    seqs = _int(_value(report, "max_num_seqs"))
-    drafts = _int(_value(report, "speculative_config.num_speculative_tokens"))
+    seqs = as_int(_value(report, "max_num_seqs"))
+    drafts = as_int(_value(report, "speculative_config.num_speculative_tokens"))
     if seqs is None or not drafts:
         return None
     return seqs * (1 + drafts)
@@ -86,14 +77,14 @@ def lowered_capture_maximum(report: Report) -> list[Finding]:
         return []
     if (report.sections.get("resolution") or {}).get("status") not in (None, "skipped"):
         return []  # the resolver ran the release's code: RS002 names the change it made
-    name = next((n for n in MAXIMUM if _int(_value(report, n)) is not None), None)
+    name = next((n for n in MAXIMUM if as_int(_value(report, n)) is not None), None)
     if name is None or _graphs_off(report) or any(_value(report, n) is not None for n in CAPTURE_LISTS):
         return []
     if _value(report, "performance_mode") == "interactivity":
         return []
-    maximum = _int(_value(report, name))
+    maximum = as_int(_value(report, name))
     assert maximum is not None
-    limit = _int(_value(report, "max_num_batched_tokens"))
+    limit = as_int(_value(report, "max_num_batched_tokens"))
     if limit is not None and limit < maximum:
         return []
     version = report.framework.version or report.framework.analysed_with
