@@ -44,6 +44,12 @@ if TYPE_CHECKING:
 _COMPOSE_PROGRAMS = frozenset({"docker-compose", "podman-compose"})
 _COMPOSE_ENDINGS = ("compose", "docker", "podman")
 _ALIAS_NAME = re.compile(r"[^\s/$`=\\'\"<>|&;()]+")
+# a simple command of assignments whose values are plain (core._PLAIN, and no operator or comment), alone or
+# after `export` (group 1): `A=b`, `export A=b C=`; blanks may end it (tree-sitter leaves them out)
+_PLAIN_VALUE = r"[^\s$`'\"\\~{*?\[\x01\x02\x03;&|<>()#]*"
+_PLAIN_ASSIGN = rf"[A-Za-z_][A-Za-z0-9_]*={_PLAIN_VALUE}"
+_PLAIN_DECL = re.compile(rf"(export[ \t]+)?{_PLAIN_ASSIGN}(?:[ \t]+{_PLAIN_ASSIGN})*[ \t]*")
+_BLANK_RUN = re.compile(r"[^ \t]+")
 
 
 class Commands(ServerRecords):
@@ -78,6 +84,10 @@ class Commands(ServerRecords):
         # them as part of the first word
         while start > 0 and text[start - 1] not in " \t\n;&|()<>`{}":
             start -= 1
+        if not self.aliases:
+            plain = _PLAIN_DECL.fullmatch(text, start, end)
+            if plain is not None and (plain.group(1) is None or "export" not in self.funcs):
+                return self._run_plain_decl(start, end, node, plain.group(1) is not None)
         cond = text.startswith("[[", start)
         try:
             toks = L.tokenize_command(text, start, end, cond=cond)
@@ -170,6 +180,30 @@ class Commands(ServerRecords):
                 value = None if value is None or (st == "unknown") else (old or "") + value
             prefix_env[name] = (value, self.src.at(a.start), to_str(a.raw), reason)
         return self.dispatch(argv, prefix_env, redirs, at, start, node, vanished_all)
+
+    def _run_plain_decl(self, start: int, end: int, node: Any, export: bool) -> int | None:
+        """``A=b C=d`` or ``export A=b``, every value plain (``_PLAIN_DECL``): what the general path below
+        does with such a command, without the lexer and the checks no such command needs (issue 18: a
+        1 MB script's 10,000 of them). The words are the blank-separated runs of the span (no quote,
+        expansion, escape or operator is in it); ``tests/shell/test_large_scripts25.py`` compares the two."""
+        text = self.src.text
+        at = self.src.at(start)
+        self.cur_at = at
+        self.direct_exec = self.direct == (start, end) and self.src is not None
+        if self.direct_exec:
+            self.direct = None
+        words = _BLANK_RUN.finditer(text, start, end)
+        if not export:
+            for m in words:
+                self.do_assignment(L.WordTok(m.group(), m.start(), True))
+            return 0
+        next(words)  # `export` itself: a plain word, expanded to itself at the command's location
+        argv = [ExpWord("export", at, "literal", offset=start)]
+        for m in words:
+            word = ExpWord(None, self.src.at(m.start()), "assignment", offset=m.start())
+            word.reason = "ASSIGN:" + m.group()
+            argv.append(word)
+        return self.dispatch(argv, {}, [], at, start, node, [])
 
     def _alias_starts_a_server(self, words: list[L.WordTok], start: int) -> bool:
         """The command would start a server if bash expanded its first word's alias, and does not as
