@@ -183,27 +183,49 @@ class Commands(ServerRecords):
 
     def _run_plain_decl(self, start: int, end: int, node: Any, export: bool) -> int | None:
         """``A=b C=d`` or ``export A=b``, every value plain (``_PLAIN_DECL``): what the general path below
-        does with such a command, without the lexer and the checks no such command needs (issue 18: a
-        1 MB script's 10,000 of them). The words are the blank-separated runs of the span (no quote,
-        expansion, escape or operator is in it); ``tests/shell/test_large_scripts25.py`` compares the two."""
+        (the lexer, ``dispatch`` to ``b_export`` and ``_declare``, ``do_assignment``, ``expand_value``) does
+        with such a command, without the steps no such command needs (issue 18: a 1 MB script's 10,000 of
+        them). The words are the blank-separated runs of the span (no quote, expansion, escape, operator or
+        comment is in it); ``tests/shell/test_large_scripts25.py`` compares the two paths."""
         text = self.src.text
         at = self.src.at(start)
         self.cur_at = at
         self.direct_exec = self.direct == (start, end) and self.src is not None
         if self.direct_exec:
             self.direct = None
-        words = _BLANK_RUN.finditer(text, start, end)
-        if not export:
-            for m in words:
-                self.do_assignment(L.WordTok(m.group(), m.start(), True))
-            return 0
-        next(words)  # `export` itself: a plain word, expanded to itself at the command's location
-        argv = [ExpWord("export", at, "literal", offset=start)]
+        words = list(_BLANK_RUN.finditer(text, start, end))
+        if export:
+            del words[0]  # `export` itself
+            # what dispatch records for the command (`export` then one unknown word per assignment)
+            self.commands.append(
+                PredictedCommand(
+                    at,
+                    ["export", *(None for _ in words)],
+                    self.spec[-1] if self.spec else None,
+                    (),
+                    self._command_path({}),
+                    self.cwd != self.start_cwd,
+                    self.cwd,
+                    self.bg_mark,
+                )
+            )
         for m in words:
-            word = ExpWord(None, self.src.at(m.start()), "assignment", offset=m.start())
-            word.reason = "ASSIGN:" + m.group()
-            argv.append(word)
-        return self.dispatch(argv, {}, [], at, start, node, [])
+            raw = m.group()
+            eq = raw.find("=")
+            name = raw[:eq]  # ASCII: from_str gives it back
+            wat = self.src.at(m.start())
+            self.cur_at = wat
+            # a plain value is its own expansion (expand_value's first test), never `(...)` nor indexed
+            if not export:
+                self.set_var(name, raw[eq + 1 :], at=wat, expansion=to_str(raw), reason=None)
+                continue
+            self.set_var(name, raw[eq + 1 :], at=wat, expansion=to_str(raw), reason=None, exported=True)
+            # _declare's `export` of what it assigned (readonly, set_var refused it: exported all the same)
+            scope = self._scope_of(name)
+            var = scope.get(name)
+            if var is not None and not var.exported:
+                scope[name] = var.with_(exported=True)
+        return 0
 
     def _alias_starts_a_server(self, words: list[L.WordTok], start: int) -> bool:
         """The command would start a server if bash expanded its first word's alias, and does not as
