@@ -53,8 +53,8 @@ _BLANK_RUN = re.compile(r"[^ \t]+")
 
 
 class Commands(ServerRecords):
-    def run_simple(self, start: int, end: int, node: Any) -> int | None:
-        status = self._run_simple(start, end, node)
+    def run_simple(self, start: int, end: int, node: Any, assigning: bool = True) -> int | None:
+        status = self._run_simple(start, end, node, assigning)
         rest = self._remainder
         if rest is not None:
             self._remainder = None
@@ -78,13 +78,13 @@ class Commands(ServerRecords):
         finally:
             self.range_depth -= 1
 
-    def _run_simple(self, start: int, end: int, node: Any) -> int | None:
+    def _run_simple(self, start: int, end: int, node: Any, assigning: bool = True) -> int | None:
         text = self.src.text
         # tree-sitter may leave characters it cannot place (a BOM, stray bytes) out of the command; bash reads
         # them as part of the first word
         while start > 0 and text[start - 1] not in " \t\n;&|()<>`{}":
             start -= 1
-        if not self.aliases:
+        if assigning and not self.aliases:
             plain = _PLAIN_DECL.fullmatch(text, start, end)
             if plain is not None and (plain.group(1) is None or "export" not in self.funcs):
                 return self._run_plain_decl(start, end, node, plain.group(1) is not None)
