@@ -46,11 +46,17 @@ _COMPOSE_PROGRAMS = frozenset({"docker-compose", "podman-compose"})
 _COMPOSE_ENDINGS = ("compose", "docker", "podman")
 _COPY = re.compile(r'(?:[A-Za-z_][A-Za-z0-9_]*=)?"?\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?"?')
 _ALIAS_NAME = re.compile(r"[^\s/$`=\\'\"<>|&;()]+")
+# a simple command of assignments whose values are plain (core._PLAIN, and no operator or comment), alone or
+# after `export` (group 1): `A=b`, `export A=b C=`; blanks may end it (tree-sitter leaves them out)
+_PLAIN_VALUE = r"[^\s$`'\"\\~{*?\[\x01\x02\x03;&|<>()#]*"
+_PLAIN_ASSIGN = rf"[A-Za-z_][A-Za-z0-9_]*={_PLAIN_VALUE}"
+_PLAIN_DECL = re.compile(rf"(export[ \t]+)?{_PLAIN_ASSIGN}(?:[ \t]+{_PLAIN_ASSIGN})*[ \t]*")
+_BLANK_RUN = re.compile(r"[^ \t]+")
 
 
 class Commands(ServerRecords):
-    def run_simple(self, start: int, end: int, node: Any) -> int | None:
-        status = self._run_simple(start, end, node)
+    def run_simple(self, start: int, end: int, node: Any, assigning: bool = True) -> int | None:
+        status = self._run_simple(start, end, node, assigning)
         rest = self._remainder
         if rest is not None:
             self._remainder = None
@@ -84,12 +90,16 @@ class Commands(ServerRecords):
         finally:
             self.range_depth -= 1
 
-    def _run_simple(self, start: int, end: int, node: Any) -> int | None:
+    def _run_simple(self, start: int, end: int, node: Any, assigning: bool = True) -> int | None:
         text = self.src.text
         # tree-sitter may leave characters it cannot place (a BOM, stray bytes) out of the command; bash reads
         # them as part of the first word
         while start > 0 and text[start - 1] not in " \t\n;&|()<>`{}":
             start -= 1
+        if assigning and not self.aliases:
+            plain = _PLAIN_DECL.fullmatch(text, start, end)
+            if plain is not None and (plain.group(1) is None or "export" not in self.funcs):
+                return self._run_plain_decl(start, end, node, plain.group(1) is not None)
         cond = text.startswith("[[", start)
         try:
             toks = L.tokenize_command(text, start, end, cond=cond)
@@ -185,6 +195,52 @@ class Commands(ServerRecords):
                 value = None if value is None or (st == "unknown") else (old or "") + value
             prefix_env[name] = (value, self.src.at(a.start), to_str(a.raw), reason)
         return self.dispatch(argv, prefix_env, redirs, at, start, node, vanished_all)
+
+    def _run_plain_decl(self, start: int, end: int, node: Any, export: bool) -> int | None:
+        """``A=b C=d`` or ``export A=b``, every value plain (``_PLAIN_DECL``): what the general path below
+        (the lexer, ``dispatch`` to ``b_export`` and ``_declare``, ``do_assignment``, ``expand_value``) does
+        with such a command, without the steps no such command needs (issue 18: a 1 MB script's 10,000 of
+        them). The words are the blank-separated runs of the span (no quote, expansion, escape, operator or
+        comment is in it); ``tests/shell/test_large_scripts25.py`` compares the two paths."""
+        text = self.src.text
+        at = self.src.at(start)
+        self.cur_at = at
+        self.direct_exec = self.direct == (start, end) and self.src is not None
+        if self.direct_exec:
+            self.direct = None
+        words = list(_BLANK_RUN.finditer(text, start, end))
+        if export:
+            del words[0]  # `export` itself
+            # what dispatch records for the command (`export` then one unknown word per assignment)
+            self.commands.append(
+                PredictedCommand(
+                    at,
+                    ["export", *(None for _ in words)],
+                    self.spec[-1] if self.spec else None,
+                    (),
+                    self._command_path({}),
+                    self.cwd != self.start_cwd,
+                    self.cwd,
+                    self.bg_mark,
+                )
+            )
+        for m in words:
+            raw = m.group()
+            eq = raw.find("=")
+            name = raw[:eq]  # ASCII: from_str gives it back
+            wat = self.src.at(m.start())
+            self.cur_at = wat
+            # a plain value is its own expansion (expand_value's first test), never `(...)` nor indexed
+            if not export:
+                self.set_var(name, raw[eq + 1 :], at=wat, expansion=to_str(raw), reason=None)
+                continue
+            self.set_var(name, raw[eq + 1 :], at=wat, expansion=to_str(raw), reason=None, exported=True)
+            # _declare's `export` of what it assigned (readonly, set_var refused it: exported all the same)
+            scope = self._scope_of(name)
+            var = scope.get(name)
+            if var is not None and not var.exported:
+                scope[name] = var.with_(exported=True)
+        return 0
 
     def _alias_starts_a_server(self, words: list[L.WordTok], start: int) -> bool:
         """The command would start a server if bash expanded its first word's alias, and does not as

@@ -40,6 +40,8 @@ _SIMPLE = (
     "variable_assignments",
     "test_command",
 )
+# those of them that may be plain assignments, alone or after `export` (commands._PLAIN_DECL)
+_ASSIGNING = frozenset({"variable_assignment", "variable_assignments", "declaration_command"})
 
 
 class Control(Expander):
@@ -107,11 +109,12 @@ class Control(Expander):
         if bg:
             return self.run_background(node)
         if t in _SIMPLE:
-            return self.run_simple(node.start_byte, node.end_byte, node)
+            return self.run_simple(node.start_byte, node.end_byte, node, t in _ASSIGNING)
         if t == "redirected_statement":
             body = node.child_by_field_name("body")
             if body is None or body.type in _SIMPLE:
-                return self.run_simple(node.start_byte, node.end_byte, node)
+                # a redirection is never plain: no plain-assignment path
+                return self.run_simple(node.start_byte, node.end_byte, node, False)
             redirs = self.compound_redirects(node, body)
             if body.type == "pipeline":
                 # tree-sitter-bash hangs `a | b > f` on the whole pipeline; bash gives `> f` to the last

@@ -600,8 +600,9 @@ class Core:
         """Run ``fn`` on a copy of the state (``control``)."""
         raise NotImplementedError
 
-    def run_simple(self, start: int, end: int, node: Any) -> int | None:
-        """Run the simple command between two offsets (``commands``)."""
+    def run_simple(self, start: int, end: int, node: Any, assigning: bool = True) -> int | None:
+        """Run the simple command between two offsets (``commands``); ``assigning``: tree-sitter read it as
+        assignments or a declaration (only such a command may take the plain-assignment path)."""
         raise NotImplementedError
 
 
