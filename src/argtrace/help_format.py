@@ -12,12 +12,19 @@ the top-level help with the generated one at 80 columns, tests/test_help_format.
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from argtrace.static_help import columns
 
 
 class HelpFormatter(argparse.HelpFormatter):
     def __init__(
-        self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None
+        self,
+        prog: str,
+        indent_increment: int = 2,
+        max_help_position: int = 24,
+        width: int | None = None,
+        **more: Any,  # what a later argparse passes (3.14: ``color``)
     ) -> None:
-        super().__init__(prog, indent_increment, max_help_position, columns() - 2 if width is None else width)
+        width = columns() - 2 if width is None else width
+        super().__init__(prog, indent_increment, max_help_position, width, **more)
