@@ -288,6 +288,10 @@ NOT_FOR_A_PLAIN_SCRIPT = (
     "argtrace.layers.nodeplaces",
     "argtrace.rules.multinode",
     "argtrace.frameworks.dynamo",
+    # urllib.parse (with ipaddress): pathlib's only use is Path.as_uri (deferred_stdlib.import_pathlib), and
+    # only a GLOO_SOCKET_IFNAME part is read as an address (layers/socket_ifname.py)
+    "urllib.parse",
+    "ipaddress",
 )
 
 
@@ -333,6 +337,12 @@ def test_a_check_that_resolves_nothing_imports_no_resolver_environment_code() ->
     # module (layers/hf_cache.py)
     assert "argtrace.layers.resolution" not in modules
     assert "argtrace.resolver.hosts" not in modules
+    # nor shutil (with bz2 and lzma; resolver/environments.py needs it): argparse's formatter width comes
+    # from static_help.columns (help_format.py), bash and shellcheck are found by localfs.which
+    assert not {"shutil", "bz2", "lzma"} & modules
+    # nor _ast in the fix re-checks once the raise sites' tests are kept compiled (start_raises.compile_test;
+    # a first run with an empty data cache compiles them)
+    assert "_ast" not in _imported_by_check(["--no-resolve", example])
 
 
 def test_an_absolute_xdg_cache_home_needs_no_platformdirs(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -62,7 +62,9 @@ def _lone_command(words: Sequence[str], names: Collection[str]) -> str | None:
 def _common_options() -> argparse.ArgumentParser:
     import argparse
 
-    common = argparse.ArgumentParser(add_help=False)
+    from argtrace.help_format import HelpFormatter
+
+    common = argparse.ArgumentParser(add_help=False, formatter_class=HelpFormatter)
     from argtrace.render import FORMATS
 
     common.add_argument(
@@ -93,6 +95,7 @@ def build_parser(commands: dict[str, ModuleType], only: str | None = None) -> ar
     words name: building the others is most of the start-up of a short command)."""
     import argparse
 
+    from argtrace.help_format import HelpFormatter
     from argtrace.remote.options import add_host_options
 
     parser = argparse.ArgumentParser(
@@ -100,6 +103,7 @@ def build_parser(commands: dict[str, ModuleType], only: str | None = None) -> ar
         description="What did the LLM inference server actually see? "
         "Follows every SGLang/vLLM setting from the launch script to the running server.",
         allow_abbrev=False,
+        formatter_class=HelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"argtrace {__version__}")
     # transport: global --host/--ssh-option (argtrace/remote/options.py)
@@ -108,7 +112,12 @@ def build_parser(commands: dict[str, ModuleType], only: str | None = None) -> ar
     common = _common_options()
     for name, module in commands.items():
         command_parser = sub.add_parser(
-            name, help=module.HELP, description=module.HELP, parents=[common], allow_abbrev=False
+            name,
+            help=module.HELP,
+            description=module.HELP,
+            parents=[common],
+            allow_abbrev=False,
+            formatter_class=HelpFormatter,
         )
         if only is None or name == only:
             module.add_arguments(command_parser)
@@ -180,6 +189,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     thresholds = gc.get_threshold()
     gc.set_threshold(100_000, *thresholds[1:])
     from argtrace import dataclass_code, regex_code
+    from argtrace.deferred_stdlib import import_pathlib
+
+    import_pathlib()  # without urllib.parse and ipaddress, which only Path.as_uri needs (1.4% of a check)
 
     command = next((w for w in words if w in COMMAND_MODULES), "argtrace")
     try:

@@ -187,10 +187,11 @@ def refused_flag_clauses(framework: str, flags: Iterable[str], accepted: Sequenc
     index = release_index(framework)
     by_names: dict[tuple[str, ...], list[str]] = {}
     names = list(dict.fromkeys(f.split("=", 1)[0] for f in flags))
+    refusing = {name: index.releases_refusing_flag(name) for name in names}
     for release in index.releases:
         if release in accepted:
             continue
-        refused = tuple(n for n in names if release in index.releases_refusing_flag(n))
+        refused = tuple(n for n in names if release in refusing[n])
         if refused:
             by_names.setdefault(refused, []).append(release)
     out = []

@@ -60,8 +60,20 @@ class ReleaseIndex:
 
     def releases_knowing_flag(self, word: str) -> tuple[str, ...]:
         """Releases whose parser takes ``word`` (``--x`` or ``--x=v``) as an option: exactly, or as the
-        unique abbreviation of one where that release allows abbreviations (argparse's rule)."""
+        unique abbreviation of one where that release allows abbreviations (argparse's rule). Answered
+        once per option string (the index never changes; a check and its fix re-checks ask for the same
+        flags, issue 18)."""
         flag = word.split("=", 1)[0]
+        known = self._knowing_flag.get(flag)
+        if known is None:
+            known = self._knowing_flag[flag] = self._releases_knowing(flag)
+        return known
+
+    @functools.cached_property
+    def _knowing_flag(self) -> dict[str, tuple[str, ...]]:  # a cache in the instance's __dict__
+        return {}
+
+    def _releases_knowing(self, flag: str) -> tuple[str, ...]:
         exact = set(self.flags.get(flag, ()))
         prefixed: list[tuple[int, ...]] | None = None  # what knows each option string ``flag`` begins
         out = []

@@ -17,7 +17,6 @@ node's own. Pure: takes a server's environment, returns findings.
 
 from __future__ import annotations
 
-import ipaddress
 from collections.abc import Mapping
 
 from argtrace.model import Finding
@@ -33,6 +32,8 @@ def _tp030() -> Rule:
 
 
 def _address(part: str) -> bool:
+    import ipaddress  # its network constants cost 4.8 M at import: only a variable's value asks (issue 18)
+
     try:
         ipaddress.ip_address(part.strip("[]"))
     except ValueError:

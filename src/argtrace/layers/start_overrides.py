@@ -27,6 +27,7 @@ import functools
 import json
 import re
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from argtrace.model import Evidence, LayerResult, Report
@@ -64,7 +65,7 @@ def start_overrides(report: Report) -> LayerResult:
     for site in sites:
         if site["message"] in seen:
             continue
-        holds = refuses(site, "sglang", values, groups)
+        holds = refuses(site, "sglang", values, groups, _tests(site))
         if holds is None or not holds[0] or set(holds[1]) != set(site["named"]):
             continue
         seen.add(site["message"])
@@ -76,6 +77,28 @@ def start_overrides(report: Report) -> LayerResult:
 def _sites() -> tuple[Mapping[str, Any], ...]:
     path = package_file("frameworks/data/sglang_overrides.json")
     return tuple(json.loads(path.read_text(encoding="utf-8")).get("sites") or ())
+
+
+def _tests(site: Mapping[str, Any]) -> tuple[Any, ...]:
+    """The site's conditions compiled (``start_raises.compile_test``), from the copy kept between runs."""
+    compiled = _compiled_tests()
+    return tuple(compiled[str(c)] for c in site.get("conditions") or ())
+
+
+@functools.lru_cache(maxsize=1)
+def _compiled_tests() -> dict[str, Any]:
+    """Every site's conditions compiled, kept between runs (start_raises.Test: the ``_ast`` node classes a
+    parse needs cost 9 M instructions in each process, issue 18); the data file and the compiler decide."""
+    from argtrace.layers import start_raises
+    from argtrace.resolver.data_cache import cached
+
+    def build() -> dict[str, Any]:
+        return {
+            str(c): start_raises.compile_test(str(c)) for s in _sites() for c in s.get("conditions") or ()
+        }
+
+    sources = [package_file("frameworks/data/sglang_overrides.json"), Path(start_raises.__file__)]
+    return dict(cached("sglang-override-tests", sources, build))
 
 
 def _finding(report: Report, release: str, site: Mapping[str, Any], read: tuple[str, ...]) -> Any:

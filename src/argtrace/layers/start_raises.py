@@ -31,14 +31,11 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from argtrace.model import Evidence, Finding, LayerResult, Report
-
-if TYPE_CHECKING:  # imported where a test is parsed: a check that parses none never imports ast (issue 18)
-    import ast
 
 # the objects SGLang's argument checks read the parsed arguments from
 SGLANG_BASES = frozenset({"self", "cfg", "server_args"})
@@ -70,10 +67,10 @@ def start_raises(report: Report) -> LayerResult:
         return result
     groups = _options(framework, release)
     seen: set[str] = set()
-    for site, named in _combination_sites(framework, release):
+    for site, named, tests in _combination_sites(framework, release):
         if not named <= values.keys():
             continue
-        holds = refuses(site, framework, values, groups)
+        holds = refuses(site, framework, values, groups, tests)
         if holds is None or not holds[0] or not _combination(set(named), set(holds[1])):
             continue
         message = str(site.get("message") or "")
@@ -122,14 +119,17 @@ def _combination(named: set[str], read: set[str]) -> bool:
 
 
 @functools.lru_cache(maxsize=4)
-def _combination_sites(framework: str, release: str) -> tuple[tuple[Mapping[str, Any], frozenset[str]], ...]:
-    """The release's sites whose message names two or more of its options, with those options: the only
-    ones a launch can refuse here, found once per release (fix verification re-checks the same release)."""
+def _combination_sites(
+    framework: str, release: str
+) -> tuple[tuple[Mapping[str, Any], frozenset[str], tuple[Test, ...]], ...]:
+    """The release's sites whose message names two or more of its options, with those options and the
+    site's tests compiled (:func:`compile_test`): the only ones a launch can refuse here, found once per
+    release (fix verification re-checks the same release)."""
     from argtrace.frameworks.schema import SchemaError, load_schema
     from argtrace.resolver.data_cache import cached
     from argtrace.resolver.raise_index import RAISE_DIR, load_index
 
-    def build() -> list[tuple[Any, list[str]]]:
+    def build() -> list[tuple[Any, list[str], list[Test]]]:
         index = load_index(framework, release) or {}
         dests = frozenset(_options(framework, release))
         out = []
@@ -138,7 +138,7 @@ def _combination_sites(framework: str, release: str) -> tuple[tuple[Mapping[str,
                 continue
             named = options_named(str(site.get("message") or ""), dests)
             if len(named) >= 2:
-                out.append((site, sorted(named)))
+                out.append((site, sorted(named), [compile_test(str(c)) for c in site["conditions"]]))
         return out
 
     index_file = RAISE_DIR / f"{framework}-{release}.json"
@@ -157,17 +157,22 @@ def _combination_sites(framework: str, release: str) -> tuple[tuple[Mapping[str,
         shared = [d / f"{framework}-shared.json" for d in (RAISE_DIR, schema_file.parent)]
         sources = [Path(__file__), index_file, schema_file, *(p for p in shared if p.is_file())]
         sites = cached(f"combinations-{framework}-{release}", sources, build)
-    return tuple((site, frozenset(named)) for site, named in sites)
+    return tuple((site, frozenset(named), tuple(tests)) for site, named, tests in sites)
 
 
 def refuses(
-    site: Mapping[str, Any], framework: str, values: Mapping[str, Any], groups: Mapping[str, str | None]
+    site: Mapping[str, Any],
+    framework: str,
+    values: Mapping[str, Any],
+    groups: Mapping[str, str | None],
+    tests: Sequence[Test] | None = None,
 ) -> tuple[bool, tuple[str, ...]] | None:
     """Whether every test of ``site`` holds on ``values`` and the settings the tests read; None when a test
     reads something else (unknown) or the site is model-specific. ``groups`` is each option's config class
     (vLLM): a config class's ``self.X`` is the option ``X`` only when ``X`` belongs to that class (or the
     site is EngineArgs', whose fields are the options): SpeculativeConfig's own ``tensor_parallel_size`` is a
-    key of --speculative-config, not --tensor-parallel-size."""
+    key of --speculative-config, not --tensor-parallel-size. ``tests`` are the site's conditions as
+    :func:`compile_test` gives them, when kept from an earlier run (else each is compiled here)."""
     if any(part in str(site.get("file") or "") for part in MODEL_SPECIFIC):
         return None
     owner = str(site.get("class") or "")
@@ -176,16 +181,14 @@ def refuses(
         for f in site.get("fields") or ()
         if framework != "vllm" or owner == "EngineArgs" or groups.get(str(f)) == owner
     )
-    import _ast as ast  # the node classes; the ast module costs 17 M
-
     read: list[str] = []
+    conditions = site.get("conditions") or ()
     try:
-        for condition in site.get("conditions") or ():
-            tree = compile(str(condition), "<test>", "eval", ast.PyCF_ONLY_AST)  # ast.parse
-            assert isinstance(tree, ast.Expression)
-            if not _truth(_evaluate(tree.body, framework, fields, values, read)):
+        for index, condition in enumerate(conditions):
+            test = tests[index] if tests is not None else compile_test(str(condition))
+            if not _truth(_evaluate(test, framework, fields, values, read)):
                 return False, tuple(dict.fromkeys(read))
-    except (_Unknown, SyntaxError, TypeError, ValueError, RecursionError):
+    except (_Unknown, TypeError, ValueError, RecursionError):
         return None
     if not read:
         return None  # a test of no setting (a constant, or only what the framework computes)
@@ -196,74 +199,117 @@ def _truth(value: Any) -> bool:
     return bool(value)
 
 
+# A test (one condition of a site, a Python expression) compiled to nested tuples, which marshal keeps
+# between runs: evaluating the kept form needs no ``_ast``, whose node classes cost 9 M instructions to
+# create in every process that parses one expression (a fix re-check's, issue 18).
+#   ("c", value)               a constant
+#   ("s", (test, ...))         a tuple, list or set display
+#   ("a", name, attribute)     ``name.attribute``
+#   ("and", (test, ...))       ``and``; ("or", (test, ...)) ``or``; ("not", test) ``not``
+#   ("cmp", left, ((op, right), ...))  a comparison chain, ``op`` the ast class's name (``Eq``, ``In``)
+#   ("?",)                     anything else (a call, a subscript, ``-x``): unknown when reached
+#   ("!",)                     a text that is no expression: unknown when reached
+Test = tuple[Any, ...]
+
+
 @functools.cache
-def _compare_ops() -> dict[type[ast.cmpop], Any]:
+def compile_test(text: str) -> Test:
+    """``text`` parsed (the ``ast`` node classes of ``compile``) and compiled to a :data:`Test`."""
     import _ast as ast  # the node classes; the ast module costs 17 M
 
-    return {
-        ast.Eq: lambda a, b: a == b,
-        ast.NotEq: lambda a, b: a != b,
-        ast.Lt: lambda a, b: a < b,
-        ast.LtE: lambda a, b: a <= b,
-        ast.Gt: lambda a, b: a > b,
-        ast.GtE: lambda a, b: a >= b,
-        ast.Is: lambda a, b: a is b,
-        ast.IsNot: lambda a, b: a is not b,
-        ast.In: lambda a, b: a in b,
-        ast.NotIn: lambda a, b: a not in b,
-    }
+    try:
+        tree = compile(text, "<test>", "eval", ast.PyCF_ONLY_AST)  # ast.parse
+        assert isinstance(tree, ast.Expression)
+        return _compiled(tree.body)
+    except (SyntaxError, ValueError, RecursionError):
+        return ("!",)
+
+
+def _compiled(node: Any) -> Test:
+    import _ast as ast
+
+    if isinstance(node, ast.Constant):
+        return ("c", node.value)
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        return ("s", tuple(_compiled(e) for e in node.elts))
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        return ("a", node.value.id, node.attr)
+    if isinstance(node, ast.BoolOp):
+        return ("and" if isinstance(node.op, ast.And) else "or", tuple(_compiled(v) for v in node.values))
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        return ("not", _compiled(node.operand))
+    if isinstance(node, ast.Compare):
+        pairs = tuple(
+            (type(op).__name__, _compiled(right))
+            for op, right in zip(node.ops, node.comparators, strict=True)
+        )
+        return ("cmp", _compiled(node.left), pairs)
+    return ("?",)
+
+
+_COMPARE: dict[str, Any] = {
+    "Eq": lambda a, b: a == b,
+    "NotEq": lambda a, b: a != b,
+    "Lt": lambda a, b: a < b,
+    "LtE": lambda a, b: a <= b,
+    "Gt": lambda a, b: a > b,
+    "GtE": lambda a, b: a >= b,
+    "Is": lambda a, b: a is b,
+    "IsNot": lambda a, b: a is not b,
+    "In": lambda a, b: a in b,
+    "NotIn": lambda a, b: a not in b,
+}
 
 
 def _evaluate(
-    node: ast.AST, framework: str, fields: frozenset[str], values: Mapping[str, Any], read: list[str]
+    test: Test, framework: str, fields: frozenset[str], values: Mapping[str, Any], read: list[str]
 ) -> Any:
     """The value of a test built from settings, literals and boolean/comparison operators only."""
-    import _ast as ast  # the node classes; the ast module costs 17 M
-
-    if isinstance(node, ast.Constant):
-        return node.value
-    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
-        return tuple(_evaluate(e, framework, fields, values, read) for e in node.elts)
-    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-        name = node.attr
-        if framework == "sglang" and node.value.id in SGLANG_BASES:
+    kind = test[0]
+    if kind == "c":
+        return test[1]
+    if kind == "s":
+        return tuple(_evaluate(e, framework, fields, values, read) for e in test[1])
+    if kind == "a":
+        base, name = test[1], test[2]
+        if framework == "sglang" and base in SGLANG_BASES:
             pass
-        elif framework == "vllm" and node.value.id == "self" and name in fields:
+        elif framework == "vllm" and base == "self" and name in fields:
             pass
         else:
-            raise _Unknown(node)  # the part not known here (never shown: no ast.unparse)
+            raise _Unknown(test)  # the part not known here
         if name not in values:
             raise _Unknown(name)  # not given: its default may be rewritten before the check
         read.append(name)
         return values[name]
-    if isinstance(node, ast.BoolOp):
-        if isinstance(node.op, ast.And):
-            out: Any = True
-            for value in node.values:
-                out = _evaluate(value, framework, fields, values, read)
-                if not out:
-                    return out
-            return out
+    if kind == "and":
+        out: Any = True
+        for value in test[1]:
+            out = _evaluate(value, framework, fields, values, read)
+            if not out:
+                return out
+        return out
+    if kind == "or":
         out = False
-        for value in node.values:
+        for value in test[1]:
             out = _evaluate(value, framework, fields, values, read)
             if out:
                 return out
         return out
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-        return not _evaluate(node.operand, framework, fields, values, read)
-    if isinstance(node, ast.Compare):
-        left = _evaluate(node.left, framework, fields, values, read)
-        for op, right_node in zip(node.ops, node.comparators, strict=True):
-            compare = _compare_ops().get(type(op))
+    if kind == "not":
+        return not _evaluate(test[1], framework, fields, values, read)
+    if kind == "cmp":
+        left = _evaluate(test[1], framework, fields, values, read)
+        for op, right_test in test[2]:
+            compare = _COMPARE.get(op)
             if compare is None:
-                raise _Unknown(node)  # the part not known here (never shown: no ast.unparse)
-            right = _evaluate(right_node, framework, fields, values, read)
+                raise _Unknown(test)  # the part not known here
+            right = _evaluate(right_test, framework, fields, values, read)
             if not compare(left, right):
                 return False
             left = right
         return True
-    raise _Unknown(node)  # the part not known here (never shown: no ast.unparse)
+    raise _Unknown(test)  # the part not known here
 
 
 def releases_refusing(framework: str, message: str, values: Mapping[str, Any]) -> list[str]:
@@ -276,10 +322,10 @@ def releases_refusing(framework: str, message: str, values: Mapping[str, Any]) -
         if name != framework:
             continue
         groups = _options(framework, release)
-        for site, named in _combination_sites(framework, release):
+        for site, named, tests in _combination_sites(framework, release):
             if str(site.get("message") or "") != message:
                 continue
-            holds = refuses(site, framework, values, groups)
+            holds = refuses(site, framework, values, groups, tests)
             if holds is not None and holds[0] and _combination(set(named), set(holds[1])):
                 out.append(release)
                 break

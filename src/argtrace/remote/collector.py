@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import sys
 import types
 from collections.abc import Callable
@@ -205,12 +204,15 @@ def listdir(path: str) -> list[str]:
 
 def which(names: list[str]) -> dict[str, str | None]:
     """Where each command is found on this process's ``PATH`` (the non-interactive one, remotely)."""
+    import shutil  # here, not at the top: a local check calls this module in-process (issue 18)
+
     return {name: shutil.which(name) for name in names}
 
 
 def bash_n(data: str | None = None, path: str | None = None, timeout: float = 10.0) -> dict[str, Any]:
     """``bash -n`` (parse only, never run) of a file on this machine or of text sent here (base64)."""
     import base64
+    import shutil
     import subprocess
 
     bash = shutil.which("bash")
@@ -715,6 +717,8 @@ def write_probe(root: str, files: dict[str, str], names: list[str]) -> None:
     with open(os.path.join(root, "site", "sitecustomize.py"), "w", encoding="utf-8") as fh:
         fh.write(files["sitecustomize.py"])
     shim = os.path.join(root, "argtrace-shim")
+    import shutil
+
     python = sys.executable or shutil.which("python3") or "/usr/bin/python3"
     with open(shim, "w", encoding="utf-8") as fh:
         fh.write("#!" + python + " -I\n" + files["shim.py"])
@@ -829,6 +833,8 @@ def run_probe(
         for signum, handler in handlers.items():
             signal.signal(signum, handler)
         if not keep:
+            import shutil
+
             shutil.rmtree(root, ignore_errors=True)
 
 

@@ -86,11 +86,14 @@ def build_parser(schema: Schema, without: tuple[str, ...] = ()) -> BuiltParser:
     """A real argparse parser with the schema's options (help text suppressed: it is not needed), less
     the positionals (by dest) and options (by first option string) ``without`` names: an entry point
     whose parser lacks them (``PreparedArgv.without``)."""
+    from argtrace.help_format import HelpFormatter  # argparse's, without importing shutil (issue 18)
+
     parser = _Parser(
         prog=str(schema.parser_info.get("prog") or schema.framework),
         allow_abbrev=schema.allow_abbrev,
         prefix_chars=schema.prefix_chars,
         add_help=False,
+        formatter_class=HelpFormatter,
     )
     unknown: set[str] = set()
     for spec, kind, registered in registered_options(schema):

@@ -22,12 +22,13 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+
+from argtrace.localfs import which
 
 MAX_BYTES = 32 * 1024
 TIMEOUT = 5.0
@@ -52,7 +53,7 @@ def find_shellcheck() -> str | None:
     here = os.path.join(os.path.dirname(sys.executable), "shellcheck")
     if os.path.isfile(here) and os.access(here, os.X_OK):
         return here
-    return shutil.which("shellcheck")
+    return which("shellcheck")
 
 
 Outcome = tuple[list[ScComment] | None, str | None]

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import time
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, BinaryIO
+
+from argtrace.localfs import which
 
 
 @lru_cache(maxsize=1)
@@ -127,7 +128,7 @@ def start_bash_syntax_check(data: bytes, label: str, timeout: float = 20.0) -> P
         if remote[0] is None:
             return PendingSyntax(None, deadline, None)
         return PendingSyntax(None, deadline, (remote[0], remote[1]))
-    bash = shutil.which("bash") or ("/bin/bash" if os.path.exists("/bin/bash") else None)
+    bash = which("bash") or ("/bin/bash" if os.path.exists("/bin/bash") else None)
     if bash is None:
         return PendingSyntax(None, deadline, None)
     # `bash -n` runs no command, so a `shopt -s extglob` in the script does not apply to the
