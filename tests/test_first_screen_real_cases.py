@@ -81,16 +81,19 @@ def test_pd8_vllm14952_evidence_first_and_the_assumption_said(monkeypatch: pytes
     # vllm-project/vllm#14952 (PD batch): prefill and decode with different tensor parallel sizes
     cases = DATA / "real_cases_pd8"
     argv = ["check", "pd8_vllm14952_pynccl_tp_mismatch.sh"]
-    assert screen(monkeypatch, argv, cases, 13) == [
+    # `$model` is copied from the caller's MODEL_PATH, not set here: both SH026 rest on that assumption
+    assert screen(monkeypatch, argv, cases, 15) == [
         "argtrace check — vllm release unknown, analysed as 0.33.0 (--framework-version)",
         "Diagnosis: 3 warnings, 6 info; 2 more findings follow from them",
-        "WARNING SH026 pd8_vllm14952_pynccl_tp_mismatch.sh:6:13 `$model` is empty, so…",
-        "  the unquoted word vanishes: `--model` takes `--port` as its value",
+        "WARNING SH026 pd8_vllm14952_pynccl_tp_mismatch.sh:6:13 `$model` is empty here:…",
+        "  the script sets it from `$MODEL_PATH`, which is not set (in the environment…",
         "  explains 2 findings: PA012 x2",
-        "  fix: Give the flag its value.",
-        "WARNING SH026 pd8_vllm14952_pynccl_tp_mismatch.sh:17:13 `$model` is empty, so…",
-        "  the unquoted word vanishes: `--model` takes `--port` as its value",
-        "  fix: Give the flag its value.",
+        "  fix: Set MODEL_PATH where the server runs (check with `--env…",
+        "  rests on an assumption (its message says which)",
+        "WARNING SH026 pd8_vllm14952_pynccl_tp_mismatch.sh:17:13 `$model` is empty here:…",
+        "  the script sets it from `$MODEL_PATH`, which is not set (in the environment…",
+        "  fix: Set MODEL_PATH where the server runs (check with `--env…",
+        "  rests on an assumption (its message says which)",
         "WARNING PA041 pd8_vllm14952_pynccl_tp_mismatch.sh:15:1 the PyNcclConnector…",
         "  instances run different tensor parallel sizes (server 1: 1, server 2: 2): its…",
         "  fix: give the prefill and decode instances the same --tensor-parallel-size",

@@ -48,7 +48,9 @@ OWN_DATA = {
     "frameworks/site_packages.py": 1,
     "frameworks/sglang_diffusion.py": 1,
     "frameworks/sglang_router.py": 1,
+    "frameworks/vllm_capture_grid.py": 1,  # frameworks/data/vllm_capture_grid.json
     "frameworks/vllm_config_fields.py": 1,  # frameworks/data/vllm_config_fields.json
+    "frameworks/vllm_field_bounds.py": 1,  # frameworks/data/vllm_field_bounds.json
     "frameworks/vllm_config_file.py": 1,  # frameworks/data/vllm_config_file.json
     "frameworks/vllm_from_cli.py": 1,  # frameworks/data/vllm_from_cli.json
     "frameworks/vllm_tokenizer_modes.py": 1,  # frameworks/data/vllm_tokenizer_modes.json
