@@ -237,30 +237,7 @@ _EXPANSION = re.compile(r"\$(\{[^}]*\}|\(\([^)]*\)\)|\([^)]*\)|[A-Za-z_][A-Za-z0
 
 def _heredoc_expansions(body: str) -> list[str]:
     """``$x``, ``${x}``, ``$1``, ``$(...)``, ``$((...))`` and backquotes in an unquoted here-document body."""
-    found: list[str] = []
-    i = 0
-    n = len(body)
-    while i < n:
-        c = body[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c == "$" and i + 1 < n:
-            m = re.match(
-                r"\$(\{[^}]*\}|\(\([^)]*\)\)|\([^)]*\)|[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])", body[i:]
-            )
-            if m:
-                found.append(m.group(0))
-                i += m.end()
-                continue
-        if c == "`":
-            j = body.find("`", i + 1)
-            if j > 0:
-                found.append(body[i : j + 1])
-                i = j + 1
-                continue
-        i += 1
-    return list(dict.fromkeys(found))
+    return list(dict.fromkeys(text for text, is_expansion in _heredoc_parts(body) if is_expansion))
 
 
 def _expand_heredoc(body: str, ctx: _Context) -> bytes | None:
