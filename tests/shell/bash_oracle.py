@@ -1,5 +1,6 @@
 """What the shell layer predicts for a server's ``--port`` word, and what real bash prints: the two sides of
-the tests that compare a builtin or an operator with bash (``test_let_builtin``, ``test_regex_match``)."""
+the tests that compare a builtin or an operator with bash (``test_let_builtin``, ``test_regex_match``),
+and the whole server argv of both (``test_bash_differential*``)."""
 
 from __future__ import annotations
 
@@ -28,3 +29,31 @@ def bash_says(script: str, tmp_path: Path) -> str:
         ["bash", "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=30, check=True
     )
     return done.stdout.strip()
+
+
+def bash_argv(script: str, tmp_path: Path) -> list[str]:
+    shown = 'python3() { printf "%s\\n" "$@"; }\n' + script
+    done = subprocess.run(["bash", "-c", shown], cwd=tmp_path, capture_output=True, text=True, timeout=30)
+    return done.stdout.splitlines()
+
+
+def argtrace_argv(script: str, tmp_path: Path) -> list[str | None]:
+    path = tmp_path / "launch.sh"
+    path.write_text(script + "\n")
+    result = analyze_script(
+        ScriptSource("launch.sh", (script + "\n").encode(), path),
+        [],
+        {},
+        arg0="launch.sh",
+        run_shellcheck=False,
+    )
+    (server,) = result.servers
+    return [w.text for w in server.argv[1:]]
+
+
+def bash_file_argv(script: str, tmp_path: Path) -> list[str]:
+    """What ``bash_argv`` gives, bash reading the script from a file (``FUNCNAME`` then ends in "main")."""
+    path = tmp_path / "oracle.sh"
+    path.write_text('python3() { printf "%s\\n" "$@"; }\n' + script + "\n")
+    done = subprocess.run(["bash", str(path)], cwd=tmp_path, capture_output=True, text=True, timeout=30)
+    return done.stdout.splitlines()

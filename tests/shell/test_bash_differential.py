@@ -7,12 +7,12 @@ its fix (the fix named), the rest pin what already agreed."""
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from argtrace.layers.shell import ScriptSource, analyze_script
+from tests.shell.bash_oracle import argtrace_argv, bash_argv
 
 SERVER = "python3 -m sglang.launch_server --model-path m"
 
@@ -66,26 +66,6 @@ AGREED = {
     "arith names": "x=5; y=x; z=y\n" + SERVER + " --tp-size $(( z + 1 ))",
     "regex no match": "[[ abc =~ z ]]\n" + SERVER + ' --served-model-name "x${#BASH_REMATCH[@]}"',
 }
-
-
-def bash_argv(script: str, tmp_path: Path) -> list[str]:
-    shown = 'python3() { printf "%s\\n" "$@"; }\n' + script
-    done = subprocess.run(["bash", "-c", shown], cwd=tmp_path, capture_output=True, text=True, timeout=30)
-    return done.stdout.splitlines()
-
-
-def argtrace_argv(script: str, tmp_path: Path) -> list[str | None]:
-    path = tmp_path / "launch.sh"
-    path.write_text(script + "\n")
-    result = analyze_script(
-        ScriptSource("launch.sh", (script + "\n").encode(), path),
-        [],
-        {},
-        arg0="launch.sh",
-        run_shellcheck=False,
-    )
-    (server,) = result.servers
-    return [w.text for w in server.argv[1:]]
 
 
 @pytest.mark.parametrize("name", [*FIXED, *AGREED])

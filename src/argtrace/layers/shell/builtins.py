@@ -18,6 +18,7 @@ from argtrace.layers.shell import hostfs  # the files of the host the script run
 from argtrace.layers.shell import lexer as L
 from argtrace.layers.shell.arith import ArithError
 from argtrace.layers.shell.commands import _BUILTIN_NAMES, detect_after_unknown
+from argtrace.layers.shell.conditions import TestSyntaxError
 from argtrace.layers.shell.core import (
     MAX_DEPTH,
     AliasDef,
@@ -57,7 +58,10 @@ class Builtins(Inputs):
                 self.emit("test_bracket", at)
                 return 2
             words = words[:-1]
-        r = self.test_argv(words)
+        try:
+            r = self.test_argv(words)
+        except TestSyntaxError:
+            return 2
         return None if r is None else (0 if r else 1)
 
     def b_export(self, args: list[ExpWord], at: str, argv: list[ExpWord], *rest: Any) -> int | None:
@@ -79,6 +83,8 @@ class Builtins(Inputs):
         unexport = False
         global_ = False
         func_mode = False
+        case_flag = ""  # `declare -l/-u/-c`: the case conversion of what is assigned, not followed
+        nameref = False  # `declare -n`: a name reference, not followed
         for w in args:
             if w.reason and w.reason.startswith("ASSIGN:"):
                 raw = w.reason[len("ASSIGN:") :]
@@ -103,6 +109,7 @@ class Builtins(Inputs):
                         upd["readonly"] = True
                     if upd and any(getattr(var, k) != v for k, v in upd.items()):
                         scope[name] = var.with_(**upd)
+                self._declare_unfollowed(to_str(name), cmd, case_flag, nameref, at, local and not global_)
                 continue
             t = w.text
             if t is None:
@@ -128,6 +135,10 @@ class Builtins(Inputs):
                         global_ = True
                     elif ch == "n" and cmd == "export":
                         unexport = True
+                    elif ch == "n":
+                        nameref = on
+                    elif ch in "luc" and on:
+                        case_flag = ch
                     elif ch in "fF":
                         func_mode = True
                     elif ch == "p":
@@ -163,15 +174,7 @@ class Builtins(Inputs):
             scope = self.scopes[-1] if local and not global_ else self._scope_of(name)
             var = scope.get(name)
             if var is None:
-                if (
-                    local
-                    and not global_
-                    and cmd in ("local", "declare", "typeset")
-                    and self.lookup(name) is not None
-                    and False
-                ):
-                    pass
-                new = Var(value="" if False else None, is_set=False, known=True, at=at, expansion=cmd)
+                new = Var(value=None, is_set=False, known=True, at=at, expansion=cmd)
                 if attrs.pop("array", None) or attrs.get("assoc"):
                     new = new.with_(array=(), is_set=True, assoc=bool(attrs.get("assoc")))
                 new = new.with_(
@@ -185,7 +188,29 @@ class Builtins(Inputs):
                 if unexport:
                     upd["exported"] = False
                 scope[name] = var.with_(**upd)
+            self._declare_unfollowed(to_str(name), cmd, case_flag, nameref, at, local and not global_)
         return status
+
+    def _declare_unfollowed(
+        self, name: str, cmd: str, case_flag: str, nameref: bool, at: str, local: bool
+    ) -> None:
+        """``declare -l/-u/-c NAME`` and ``declare -n NAME[=TARGET]``: attributes that make what NAME (and a
+        reference's TARGET) holds differ from what is assigned; argtrace does not follow them, so from here
+        on their values are unknown, with the declaration named."""
+        if case_flag:
+            self.mark_unfollowed(
+                name, f"`{cmd} -{case_flag} {name}` ({at}) converts the case of what is assigned", local
+            )
+        if not nameref:
+            return
+        var = self.lookup(name)
+        target = var.scalar if var is not None and var.is_set else None
+        m = re.fullmatch(r"[A-Za-z_]\w*", to_str(target)) if target else None
+        to = f" to {m.group()}" if m is not None else ""
+        reason = f"`{cmd} -n {name}` ({at}) makes {name} a name reference{to}, which argtrace does not follow"
+        self.mark_unfollowed(name, reason, local)
+        if m is not None and m.group() != name:
+            self.mark_unfollowed(m.group(), reason)
 
     def b_unset(self, args: list[ExpWord], at: str, *rest: Any) -> int | None:
         mode = "v"
@@ -206,8 +231,6 @@ class Builtins(Inputs):
             scope = self._scope_of(name)
             var = scope.get(name)
             if var is None:
-                if mode == "v" and name in self.funcs and False:
-                    pass
                 continue
             if var.readonly:
                 self.emit("readonly", at, name=name)
@@ -526,12 +549,14 @@ class Builtins(Inputs):
         self.src = src
         self.source_stack.append(real)
         self.bash_source.append(fname)
+        self.call_stack.append(("source", False))
         try:
             return self.run_frame(lambda: self.run_block(src.tree.root_node.children))
         finally:
             self.src = saved_src
             self.source_stack.pop()
             self.bash_source.pop()
+            self.call_stack.pop()
             if len(args) > 1:
                 self.positional, self.positional_reason = saved_pos, saved_reason
 

@@ -60,6 +60,7 @@ class Commands(ServerRecords):
         rest = self._remainder
         if rest is not None:
             self._remainder = None
+            self.last_status = status  # the remainder's `$?` is the first command's status (`[ a = ]; S=$?`)
             status = self._run_range(*rest)
         return status
 
@@ -108,8 +109,10 @@ class Commands(ServerRecords):
             return None
         if toks.stopped_at is not None and text[toks.end : end].strip(" \t\n;&|"):
             # tree-sitter's span goes on after the point where bash ends this command (it can swallow
-            # lines after a quirk such as a comment inside backquotes): the rest runs on its own
-            self._remainder = (toks.end, end)
+            # lines after a quirk such as a comment inside backquotes): the rest runs on its own, after the
+            # `;` that ended this command (parsed with it, the `;` would be an ERROR node of its own)
+            skip = 1 if toks.stopped_at == ";" and not text.startswith(";;", toks.end) else 0
+            self._remainder = (toks.end + skip, end)
         if not toks.words and not toks.redirs:
             return 0
         at = self.src.at(start)
@@ -568,6 +571,7 @@ class Commands(ServerRecords):
             self.positional_reason = None
         self.depth += 1
         self.scopes.append({})
+        self.call_stack.append((name, True))
         for k, (v, vat, exp, reason) in prefix_env.items():
             self.scopes[-1][k] = Var(
                 value=v, known=v is not None, reason=reason, exported=True, at=vat, expansion=exp
@@ -579,6 +583,7 @@ class Commands(ServerRecords):
             self.src = saved_src
             self.depth -= 1
             self.scopes.pop()
+            self.call_stack.pop()
             self.positional, self.positional_reason = saved_pos, saved_reason
 
     # ---------------------------------------------------------------------- externals

@@ -20,6 +20,16 @@ _REMATCH_UNKNOWN = EreMatch(
 
 
 _DECIMAL = re.compile(r"[ \t\n]*([-+]?[0-9]+)[ \t\n]*")
+# test(1)'s operators as bash's test builtin knows them (test.c: unary_test_op, binary_test_op)
+_TEST_UNARY = frozenset(f"-{c}" for c in "abcdefghknoprstuvwxzGLNOSR")
+_TEST_BINARY = frozenset(
+    {"=", "==", "!=", "<", ">", "-nt", "-ot", "-ef", "-eq", "-ne", "-lt", "-le", "-gt", "-ge", "-a", "-o"}
+)
+
+
+class TestSyntaxError(Exception):
+    """``test``/``[`` given words it cannot read as an expression (``[ a = ]``: "unary operator expected"):
+    bash prints the error and the builtin returns 2."""
 
 
 def _test_integers(op: str, a: str | None, b: str | None) -> bool | None:
@@ -266,14 +276,20 @@ class Conditions(Control):
             return False
         if n == 1:
             return None if args[0] is None else args[0] != ""
+        # bash's test.c (posixtest): two and three arguments are read by their count, POSIX's rules; words
+        # that fit none of the forms are its syntax error (TestSyntaxError: status 2)
         if n == 2:
+            if args[0] is None:
+                return None
             if args[0] == "!":
                 r = self.test_argv(args[1:])
                 return None if r is None else not r
-            if args[0] is not None and args[0].startswith("-"):
+            if args[0] in _TEST_UNARY:
                 return self._unary(args[0], args[1])
-            return None
+            raise TestSyntaxError(f"{args[0]}: unary operator expected")
         if n == 3:
+            if args[1] is None:
+                return None
             if args[1] in ("-eq", "-ne", "-lt", "-le", "-gt", "-ge"):
                 return _test_integers(args[1] or "", args[0], args[2])
             if args[1] in ("=", "==", "!=", "<", ">"):
@@ -284,12 +300,16 @@ class Conditions(Control):
                 if args[1] == "-a":
                     return False if x is False or y is False else (None if x is None or y is None else True)
                 return True if x is True or y is True else (None if x is None or y is None else False)
+            if args[1] in _TEST_BINARY:
+                return self._binary(args[1], args[0], args[2])
+            if args[0] is None:
+                return None
             if args[0] == "!":
                 r = self.test_argv(args[1:])
                 return None if r is None else not r
             if args[0] == "(" and args[2] == ")":
                 return self.test_argv(args[1:2])
-            return None
+            raise TestSyntaxError(f"{args[1]}: binary operator expected")
         # -o lowest, then -a
         for op in ("-o", "-a"):
             for k in range(n - 1, 0, -1):

@@ -280,6 +280,7 @@ class Control(Expander):
     ) -> int | None:
         parts = [c for c in node.children if c.is_named and c.type != "comment"]
         status: int | None = None
+        statuses: list[int | None] = []
         self.pipeline_depth += 1
         saved_in = self.pipe_in
         try:
@@ -291,8 +292,10 @@ class Control(Expander):
                     if i < len(parts) - 1 and (out := self.pipe_output(p)) is not None:
                         # a producer whose output the script itself gives (cat <<EOF, echo, envsubst)
                         status, self.pipe_in = 0, out
+                        statuses.append(status)
                         continue
                     status = self.in_subshell(functools.partial(self.run_node, p))
+                    statuses.append(status)
                     self.pipe_in = (None, None, self._producer(p)) if i < len(parts) - 1 else saved_in
                 finally:
                     if last:
@@ -300,6 +303,8 @@ class Control(Expander):
         finally:
             self.pipeline_depth -= 1
             self.pipe_in = saved_in
+        if "pipefail" in self.options:
+            return _pipefail_status(statuses)
         return status
 
     def pipe_output(self, node: Any) -> tuple[str | None, int | None, str] | None:
@@ -714,3 +719,14 @@ class Control(Expander):
         frame.unbounded = True
         self.emit("loop_limit", self.src.at(node.start_byte), limit=MAX_LOOP)
         return None
+
+
+def _pipefail_status(statuses: list[int | None]) -> int | None:
+    """A pipeline's status under ``set -o pipefail``: its last command's to exit non-zero, or zero when
+    every one succeeds (bash(1), Pipelines); None when a command's status that could decide it is unknown."""
+    for st in reversed(statuses):
+        if st is None:
+            return None
+        if st != 0:
+            return st
+    return 0

@@ -462,6 +462,11 @@ class Core:
         self.arg0 = from_str(arg0)
         self.log_writes: list[tuple[str, str, str]] = []  # (file, op, at)
         self.bash_source: list[str] = [from_str(source.label)]
+        # the functions and `source`s being run, innermost last, each with whether it is a function: bash's
+        # FUNCNAME, which exists only while a function runs (a `source` inside one is listed as "source");
+        # a script bash reads from a file has "main" at its bottom, a `-c` string none
+        self.call_stack: list[tuple[str, bool]] = []
+        self.funcname_main = source.path is not None
         self.captures: list[dict[str, Any]] = []  # command substitutions being evaluated (innermost last)
         self.exec_fds: dict[str, tuple[str | None, str, str | None, str]] = {}  # `exec > log` so far
         self.loops: list[_Loop] = []  # the loops being evaluated, innermost last

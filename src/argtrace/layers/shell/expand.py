@@ -315,13 +315,14 @@ class Expander(Params):
                 names = sorted(
                     {n for s in self.scopes for n, v in s.items() if n.startswith(name) and v.is_set}
                 )
-                return [_Chunk(" ".join(names), q, not q)]
+                # `"${!P@}"` is one word a name, as `"$@"` (bash(1), Parameter Expansion)
+                return self._list_chunks(names, q, p.raw.rstrip("}").endswith("*"))
             if p.index in ("@", "*"):
                 st0, items0, r0 = self.get_list(name, p.index)
                 if st0 != "set" or items0 is None:
                     return [_Chunk(None, q, not q, r0)]
                 keys = [str(k) for k, _ in items0]
-                return self._emit_list(keys, q, p.index == "@")
+                return self._list_chunks(keys, q, p.index == "*")
             st, target, reason = self.get_param(name)
             if st == "unknown" or target is None:
                 return [_Chunk(None, q, not q, reason or f"`{raw}`: indirection through an unset variable")]
@@ -388,17 +389,7 @@ class Expander(Params):
                         return [_Chunk(None, q, not q, f"`{raw}`: operand not known statically")]
                     newvals.append(r)
                 vals = newvals
-            if star or not q:
-                ifs = self._ifs()
-                if ifs is None:
-                    return [_Chunk(None, q, not q, "IFS is not known statically")]
-                if q:
-                    return [_Chunk(ifs[:1].join(vals), True, False)]
-                if ifs == "":
-                    return self._emit_list([v for v in vals if v], False, True)
-                # unquoted: bash joins with the first IFS character, then splits the result
-                return [_Chunk(ifs[:1].join(vals), False, True)]
-            return self._emit_list(vals, True, True)
+            return self._list_chunks(vals, q, star)
         # scalar
         self.read_names.add(to_str(name))
         if p.op in (None, ":?", "?"):  # no default of the script's own: what the variable holds decides
@@ -463,6 +454,21 @@ class Expander(Params):
         if r is None:
             return [_Chunk(None, q, not q, f"`{raw}`: operand not known statically")]
         return [_Chunk(r, q, not q)]
+
+    def _list_chunks(self, vals: list[str], q: bool, star: bool) -> list[_Chunk]:
+        """What a list expansion's values become: ``"${a[@]}"`` one word each, ``"${a[*]}"`` one word
+        joined with IFS's first character, and unquoted either form joined, then split."""
+        if star or not q:
+            ifs = self._ifs()
+            if ifs is None:
+                return [_Chunk(None, q, not q, "IFS is not known statically")]
+            if q:
+                return [_Chunk(ifs[:1].join(vals), True, False)]
+            if ifs == "":
+                return self._emit_list([v for v in vals if v], False, True)
+            # unquoted: bash joins with the first IFS character, then splits the result
+            return [_Chunk(ifs[:1].join(vals), False, True)]
+        return self._emit_list(vals, True, True)
 
     def _emit_list(self, vals: list[str], quoted: bool, separate: bool) -> list[_Chunk]:
         out: list[_Chunk] = []
@@ -828,6 +834,16 @@ class Expander(Params):
         return result
 
     def _get_element(self, name: str, index: str, at: str) -> tuple[str, str | None, str | None]:
+        if name == "FUNCNAME":
+            stack = self.funcname_stack()
+            text = self.expand_arith_text(index)
+            try:
+                i: int | None = self.arith(text) if text is not None else None
+            except ArithError:
+                i = None
+            if i is None:
+                return "unknown", None, "the array index is not known statically"
+            return ("set", stack[i], None) if -len(stack) <= i < len(stack) else ("unset", None, None)
         v = self.lookup(name)
         if name == "BASH_SOURCE" and (v is None or not v.is_set):
             try:

@@ -45,6 +45,8 @@ class Params(Core):
         if old is not None and old.readonly:
             self.emit("readonly", at, name=name)
             return
+        if old is not None and old.unfollowed is not None:
+            value, reason = None, old.unfollowed
         if ((old is not None and old.integer) or attrs.get("integer")) and value is not None:
             try:
                 base_text = (old.scalar if old is not None else None) or "0"
@@ -103,6 +105,17 @@ class Params(Core):
             new = new.with_(exported=True)
         scope[name] = new
 
+    def mark_unfollowed(self, name: str, reason: str, local: bool = False) -> None:
+        """From now on ``name``'s value is unknown, and so is every value assigned to it (``Var.unfollowed``):
+        an attribute argtrace does not follow changes what it holds (not set yet, it may be set through a
+        name reference: unknown too)."""
+        scope = self.scopes[-1] if local else self._scope_of(name)
+        old = scope.get(name)
+        if old is None:
+            scope[name] = new_var(known=False, reason=reason, unfollowed=reason)
+            return
+        scope[name] = old.with_(value=None, array=None, known=False, reason=reason, unfollowed=reason)
+
     def _scope_of(self, name: str) -> dict[str, Var]:
         for scope in reversed(self.scopes):
             if name in scope:
@@ -127,6 +140,8 @@ class Params(Core):
             self.emit("readonly", at, name=name)
             return
         is_assoc = assoc if assoc is not None else bool(old and old.assoc)
+        if old is not None and old.unfollowed is not None:
+            items, reason = None, old.unfollowed
         if items is None:
             scope[name] = (old or Var()).with_(
                 value=None,
@@ -493,6 +508,9 @@ class Params(Core):
             and self.lookup(name) is None
         ):
             return "unknown", None, f"${name} is known only at run time"
+        if name == "FUNCNAME":
+            stack = self.funcname_stack()
+            return ("set", stack[0], None) if stack else ("unset", None, None)
         v = self.lookup(name)
         if v is None or not v.is_set:
             if name == "BASH_SOURCE":
@@ -502,6 +520,14 @@ class Params(Core):
             return "unknown", None, v.reason
         return "set", v.scalar, None
 
+    def funcname_stack(self) -> list[str]:
+        """bash's FUNCNAME array: the functions and `source`s being run, innermost first, then "main" in a
+        script read from a file; empty (the variable unset) while no function runs. bash ignores assignments
+        to it (bash(1))."""
+        if not any(is_function for _, is_function in self.call_stack):
+            return []
+        return [name for name, _ in reversed(self.call_stack)] + (["main"] if self.funcname_main else [])
+
     def get_list(
         self, name: str, index: str | None
     ) -> tuple[str, list[tuple[Any, str | None]] | None, str | None]:
@@ -510,6 +536,8 @@ class Params(Core):
             if self.positional is None:
                 return "unknown", None, self.positional_reason
             return "set", list(enumerate(self.positional, 1)), None
+        if name == "FUNCNAME":
+            return "set", list(enumerate(self.funcname_stack())), None
         v = self.lookup(name)
         if v is None or not v.is_set:
             if name == "BASH_SOURCE":

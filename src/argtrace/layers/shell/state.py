@@ -29,6 +29,10 @@ class Var:
     reason: str | None = None
     at: str | None = None  # where it was last assigned
     expansion: str | None = None  # how (the assignment's source text, or "environment")
+    # why what is assigned to it is not what it holds, when argtrace does not follow that (`declare -l`
+    # converts case; a `declare -n` name reference, and its target, change each other): every value
+    # assigned from then on is unknown, with this reason
+    unfollowed: str | None = None
 
     def with_(self, **kw: Any) -> Var:
         """A copy with ``kw`` changed (what ``dataclasses.replace`` gives, at a fifth of its cost: a 1 MB

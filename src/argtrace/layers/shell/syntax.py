@@ -57,13 +57,31 @@ def parse_tree(text: str) -> Any:
     A line whose here-documents are followed by more of the line (``cat <<EOF | kubectl apply -f -``) is
     parsed from a same-length view in which their bodies are blank (``heredoc_lines``)."""
     tree = _parser().parse(text.encode("latin-1"))
+    view = text
     if "<<" in text:
         from argtrace.layers.shell.heredoc_lines import masked_text
 
         masked = masked_text(text, lambda: tree)
         if masked is not None:
+            view = masked
             tree = _parser().parse(masked.encode("latin-1"))
+    if tree.root_node.has_error:
+        bracketed = _bracket_view(view, tree)
+        if bracketed is not None:
+            tree = _parser().parse(bracketed.encode("latin-1"))
     return tree
+
+
+def _bracket_view(view: str, tree: Any) -> str | None:
+    """``view`` with the ``[`` commands tree-sitter misread written as plain words (``test_brackets``)."""
+    from argtrace.layers.shell.test_brackets import bracket_masked
+
+    first = [tree]
+
+    def parse(text: str) -> Any:
+        return first.pop() if first else _parser().parse(text.encode("latin-1"))
+
+    return bracket_masked(view, parse)
 
 
 @dataclass(frozen=True)
@@ -221,15 +239,29 @@ def tree_errors(tree: Any, limit: int = 20) -> list[tuple[int, int]]:
     return out
 
 
-_ENCODED: list[tuple[int, str, bytes]] = []
+_RANGE_DATA: list[tuple[int, str, bytes]] = []
 
 
-def _encoded(text: str) -> bytes:
-    """``text`` as latin-1 bytes, remembered for the last text (re-parsing ranges of one big script)."""
-    if _ENCODED and _ENCODED[0][1] is text:
-        return _ENCODED[0][2]
+def _range_data(text: str) -> bytes:
+    """What tree-sitter reads when it parses a range of ``text``: its latin-1 bytes with the same
+    same-length views ``parse_tree`` uses (here-document bodies blank, misread ``[`` commands as words),
+    remembered for the last text (re-parsing ranges of one big script)."""
+    if _RANGE_DATA and _RANGE_DATA[0][1] is text:
+        return _RANGE_DATA[0][2]
     data = text.encode("latin-1")
-    _ENCODED[:] = [(id(text), text, data)]
+    if "<<" in text:
+        from argtrace.layers.shell.heredoc_lines import masked_text
+
+        masked = masked_text(text, lambda: _parser().parse(data))
+        if masked is not None:
+            data = masked.encode("latin-1")
+    if "[" in text:
+        tree = _parser().parse(data)
+        if tree.root_node.has_error:
+            bracketed = _bracket_view(data.decode("latin-1"), tree)
+            if bracketed is not None:
+                data = bracketed.encode("latin-1")
+    _RANGE_DATA[:] = [(id(text), text, data)]
     return data
 
 
@@ -239,13 +271,7 @@ def parse_range(text: str, start: int, end: int) -> Any:
     Used where tree-sitter's first reading of a region disagrees with bash (a span that bash ends earlier)."""
     import tree_sitter
 
-    data = _encoded(text)
-    if "<<" in text:
-        from argtrace.layers.shell.heredoc_lines import masked_text
-
-        masked = masked_text(text, lambda: _parser().parse(data))
-        if masked is not None:
-            data = masked.encode("latin-1")
+    data = _range_data(text)
     srow = text.count("\n", 0, start)
     scol = start - (text.rfind("\n", 0, start) + 1)
     erow = srow + text.count("\n", start, end)
