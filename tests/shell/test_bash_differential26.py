@@ -44,6 +44,9 @@ FIXED = {
     # `set -o pipefail`: a pipeline's status is its last failing command's
     "pipefail": "set -o pipefail\nfalse | true; S=$?\n" + SERVER + " --tp-size $S",
     "pipefail ok": "set -euo pipefail\ntrue | true; S=$?\n" + SERVER + " --tp-size $S",
+    # `source /dev/stdin` reads the command's own stdin: it was an unread file, `--port $P` unknown
+    "source stdin here-string": 'V="P=30001"\nsource /dev/stdin <<< "$V"\n' + SERVER + " --port $P",
+    "source stdin here-document": "source /dev/stdin <<EOF\nP=30002\nEOF\n" + SERVER + " --port $P",
 }
 
 
@@ -88,6 +91,10 @@ def _last_word(script: str, tmp_path: Path) -> tuple[str | None, str | None]:
         (
             "declare -u U\nU=abc\n" + SERVER + ' --served-model-name "$U"',
             "`declare -u U` (launch.sh:1:1) converts the case of what is assigned",
+        ),
+        (
+            "source /dev/stdin\n" + SERVER + ' --served-model-name "$NAME"',
+            "not set here; read after `source /dev/stdin`, the caller's stdin, which may set it",
         ),
     ],
 )

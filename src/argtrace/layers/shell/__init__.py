@@ -47,13 +47,15 @@ def analyze_script(
     cwd: str | None = None,
     unknown_env: Mapping[str, str] | None = None,
     args_unknown: str | None = None,
+    cwd_unknown: bool = False,
 ) -> ShellResult:
     """Predict the server commands of a script and report the shell-level hazards.
 
     ``args`` are ``$1 $2 ...``; ``env`` the starting environment; ``arg0`` is ``$0`` (default: the label);
     ``cwd`` the directory the script is started from (default: the current directory); ``unknown_env``
     the variables it starts with whose values are not known here (name -> why); ``args_unknown``: the
-    arguments are not given at all (``argtrace lint``), ``$1``/``$@``/``$#`` are unknown for this reason.
+    arguments are not given at all (``argtrace lint``), ``$1``/``$@``/``$#`` are unknown for this reason;
+    ``cwd_unknown``: the script starts in a directory not known here (a node's home), not the current one.
     """
     from argtrace.layers.shell.analysis import analyze
 
@@ -63,7 +65,7 @@ def analyze_script(
         dict(env),
         arg0=arg0 if arg0 is not None else source.label,
         run_shellcheck=run_shellcheck,
-        cwd=cwd if cwd is not None else _getcwd(),
+        cwd=cwd if cwd is not None or cwd_unknown else _getcwd(),
         unknown_env=unknown_env,
         args_unknown=args_unknown,
     )

@@ -38,6 +38,10 @@ from argtrace.layers.shell.envlines import env_lines_running_a_word
 from argtrace.layers.shell.inputs import Inputs
 from argtrace.layers.shell.outputs import _echo_output, _printf
 from argtrace.layers.shell.state import Var
+from argtrace.layers.shell.stdin_text import command_stdin
+
+# the names of a shell's own stdin that `source` reads as a file
+_STDIN_FILES = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
 
 _QUOTED_ASSIGN = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\+?)=(.*)", re.DOTALL)
 
@@ -497,6 +501,17 @@ class Builtins(Inputs):
             self._taint_all(
                 f"`{to_str(argv[0].text or 'source')} {args[0].expansion}` ({at}) reads a file not known "
                 "statically"
+            )
+            return None
+        if fname in _STDIN_FILES:
+            # `source /dev/stdin <<< "$VARS"`, `curl ... | source /dev/stdin`: the script's own stdin text
+            stdin = command_stdin(self, rest[1] if len(rest) > 1 else [], read_files=True)
+            if stdin is not None and stdin[0] is not None:
+                return self.run_string(
+                    stdin[0], at, label=f"{to_str(argv[0].text or 'source')} {fname} at {at}"
+                )
+            self._note_unread_source(
+                f"{to_str(argv[0].text or 'source')} {to_str(fname)}", "the caller's stdin"
             )
             return None
         path = self._find_source(to_str(fname))

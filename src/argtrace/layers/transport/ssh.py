@@ -154,9 +154,16 @@ def _analyze_remote(
         return
     label = f"<ssh {call.destination}>"
     remote_source = ScriptSource(label=label, data=remote_text.encode("utf-8", "surrogateescape"), path=None)
-    remote_env = _remote_env(call)
+    session = _remote_env(call)
     remote = analyze_script(
-        remote_source, [], remote_env, arg0="bash", run_shellcheck=False, cwd=remote_env["HOME"]
+        remote_source,
+        [],
+        session.env,
+        arg0="bash",
+        run_shellcheck=False,
+        cwd=session.cwd,
+        unknown_env=session.unknown,
+        cwd_unknown=session.cwd is None,
     )
     # the node's view of the command, its hazards and its servers
     result.findings.extend(f for f in remote.findings if f.code not in ("SH019",))

@@ -88,7 +88,31 @@ def _host_of(dest: str) -> str:
     return host
 
 
-def _remote_env(call: SshCall) -> dict[str, str]:
-    user = call.user or (call.destination.rsplit("@", 1)[0] if "@" in call.destination else "user")
-    home = "/root" if user == "root" else f"/home/{user}"
-    return {"PATH": SSHD_PATH, "HOME": home, "USER": user, "LOGNAME": user, "SHELL": "/bin/bash"}
+@dataclass(frozen=True)
+class NodeSession:
+    """The environment sshd gives the remote command: what is known of it, and the variables it sets to
+    values argtrace cannot know here (name -> why), with the directory the command starts in (HOME)."""
+
+    env: dict[str, str]
+    unknown: dict[str, str]
+    cwd: str | None
+
+
+def _remote_env(call: SshCall) -> NodeSession:
+    """sshd sets USER/LOGNAME to the login user and HOME to that user's home directory in the node's passwd
+    (OpenSSH session.c do_setup_env), and starts the command there. Without a user in the command line the
+    login name is ssh's own default (the local user name, or a ``User`` line in ~/.ssh/config): not known
+    here; and only root's home is the same on every node (``/root``)."""
+    user = call.user or (call.destination.rsplit("@", 1)[0] if "@" in call.destination else None)
+    env = {"PATH": SSHD_PATH, "SHELL": "/bin/bash"}
+    unknown: dict[str, str] = {}
+    if user is None:
+        why = f"the login user of `ssh {call.destination}` (no user is given: ssh's default for the node)"
+        unknown.update(USER=why, LOGNAME=why, HOME=f"the home directory of {why}")
+        return NodeSession(env, unknown, None)
+    env.update(USER=user, LOGNAME=user)
+    if user == "root":
+        env["HOME"] = "/root"
+        return NodeSession(env, unknown, "/root")
+    unknown["HOME"] = f"the home directory of {user} in the node's passwd"
+    return NodeSession(env, unknown, None)

@@ -402,10 +402,17 @@ def _run_script_on_node(
 
     if ctx.depth >= 4:
         return
-    node_env = _remote_env(SshCall(host, None, None, (), (), 0))
+    session = _remote_env(SshCall(host, None, None, (), (), 0))
     source = ScriptSource(label=label, data=content, path=None)
     shell = analyze_script(
-        source, list(args), node_env, arg0=arg0, run_shellcheck=False, cwd=node_env["HOME"]
+        source,
+        list(args),
+        session.env,
+        arg0=arg0,
+        run_shellcheck=False,
+        cwd=session.cwd,
+        unknown_env=session.unknown,
+        cwd_unknown=session.cwd is None,
     )
     result.findings.extend(f for f in shell.findings if f.code != "SH019")
     result.servers.extend(shell.servers)
