@@ -34,6 +34,7 @@ from argtrace.layers.shell.invocation import sbatch_job
 from argtrace.layers.shell.servers import ServerRecords
 from argtrace.layers.shell.state import Var
 from argtrace.layers.shell.stdin_text import command_stdin, heredoc_text, stdin_filter
+from argtrace.layers.shell.textfilters import TEXT_FILTERS, text_filter
 from argtrace.layers.shell.wrapenv import expand_env_s
 from argtrace.model_launch import CommandIO
 
@@ -628,6 +629,11 @@ class Commands(ServerRecords):
                 files = all(frame.get("pipe") for frame in self.captures)
                 args = [to_str(w.text or "") for w in argv[1:]]
                 got = stdin_filter(self, base, args, redirs, prefix_env, read_files=files)
+                pure = None if got is None else from_str(got)
+            elif base in TEXT_FILTERS and known:
+                # `$(echo $CUDA_VISIBLE_DEVICES | tr ',' '\n' | wc -l)`: the script's own text on stdin only
+                given = command_stdin(self, redirs, read_files=False)
+                got = text_filter(base, [to_str(w.text or "") for w in argv[1:]], given[0] if given else None)
                 pure = None if got is None else from_str(got)
             self._cap_write(pure, [(fd, op) for fd, op, *_r in redirs])
             if pure is not None:

@@ -27,9 +27,12 @@ from argtrace.layers.shell.core import (
 )
 from argtrace.layers.shell.expand import Expander
 from argtrace.layers.shell.patterns import _split_patterns
+from argtrace.layers.shell.textfilters import TEXT_FILTERS
 
 # the pipeline producers whose output the script itself can give (``Commands.external``, ``builtins``)
-_PIPE_PRODUCERS = frozenset({"cat", "echo", "printf", "envsubst"})
+_PIPE_PRODUCERS = frozenset({"cat", "echo", "printf", "envsubst", "seq", "basename", "dirname"}) | (
+    TEXT_FILTERS
+)
 
 # The node types bash runs as one simple command (words, assignments, `[[ ]]`), bare or under redirections.
 _SIMPLE = (
