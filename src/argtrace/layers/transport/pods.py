@@ -9,8 +9,9 @@ variables and downward-API fields the cluster sets in their containers beyond th
   DisaggregatedSet (each role a LeaderWorkerSet);
 - serving resources that embed pod specs (their rendered ``helm template`` output is read the same way):
   KServe ``InferenceService`` (``spec.predictor``, its ``workerSpec``), ``ServingRuntime`` /
-  ``ClusterServingRuntime`` (``spec``, ``spec.workerSpec``), ``LLMInferenceService`` (``spec.template``,
-  ``spec.worker``, ``spec.prefill.template``/``worker``); NVIDIA Dynamo ``DynamoGraphDeployment``
+  ``ClusterServingRuntime`` (``spec``, ``spec.workerSpec``), ``LLMInferenceService`` and the
+  ``LLMInferenceServiceConfig`` preset of the same shape (``spec.template``, ``spec.worker``,
+  ``spec.prefill.template``/``worker``); NVIDIA Dynamo ``DynamoGraphDeployment``
   (each ``spec.services.NAME.extraPodSpec`` with its ``mainContainer``; a multi-node SGLang or vLLM
   worker as the leader and worker pods Dynamo's operator makes of it, with the flags it adds); llm-d's
   ``ModelService`` CR (``spec.decode``, ``spec.prefill``). llm-d's Helm chart renders Deployments and
@@ -276,7 +277,9 @@ def pod_specs(doc: Any, label: str) -> list[PodSpec]:
         return _roles(kind, name, ((predictor, "predictor"), (_get(predictor, "workerSpec"), "worker")))
     if kind in ("ServingRuntime", "ClusterServingRuntime"):
         return _roles(kind, name, ((spec, "runtime"), (_get(spec, "workerSpec"), "worker")))
-    if kind == "LLMInferenceService":
+    if kind in ("LLMInferenceService", "LLMInferenceServiceConfig"):
+        # a LLMInferenceServiceConfig is the preset the controller merges a resource over: the same spec
+        # (kserve/kserve's docs/samples/llmisvc presets write their own `vllm serve` command there)
         prefill = _get(spec, "prefill")
         parts: tuple[tuple[Any, str], ...] = ((_get(spec, "template"), "decode"),)
         parts += ((_get(spec, "worker"), "worker"),)
