@@ -29,17 +29,18 @@ def add_unknown_env_cause(groups: list[dict[str, Any]], text: str, version: str 
         return
     from argtrace.frameworks.entrypoints import describe_span
     from argtrace.frameworks.release_index import release_index
-    from argtrace.frameworks.schema import load_schema
+    from argtrace.frameworks.schema import load_schema, nearest_bundled
 
     name = said.group(1)
     index = release_index("vllm")
     if not index.releases:
         return
     readers = index.releases_knowing_env(name)
-    if version in readers:  # the text's release reads it: the warning is another release's, not this one's
+    named = nearest_bundled("vllm", version, index.releases) if version else None
+    if named in readers:  # the text's release reads it: the warning is another release's, not this one's
         return
-    ref = version if version in index.releases else index.releases[-1]
-    basis = "" if ref == version else " (the newest bundled release; the one that logged it may differ)"
+    ref = named or index.releases[-1]
+    basis = "" if ref == version else f" (standing in for {version})" if named else " (the newest bundled)"
     if readers:
         cause = (
             f"{name} is read by vllm {describe_span('vllm', readers)} only; the release that logged this "
