@@ -6,8 +6,9 @@ unknown-variable warning), ``--max-lora-rank`` off its list, a tool-call parser 
 flags removed by 0.11.1 (``--rope-scaling``), 0.18.0 (``--swap-space``) and 0.27.0. Each case under
 ``tests/data/real_cases_vllm_s26/`` names its URL on its first line (``.cmd`` launches for ``argtrace check
 -c``, ``.sh`` scripts, ``.yaml`` resources, ``.txt`` the text a report quotes for ``argtrace why``, ``ok_*``
-the correct launches collected with them). The machine is a new user's (no resolver environment, no Hugging
-Face cache). (``real_cases_vllm26`` is an earlier batch's, "vLLM launches of 2025-2026".)"""
+the correct launches collected with them, one a Flux HelmRelease of bjw-s's app-template chart). The
+machine is a new user's (no resolver environment, no Hugging Face cache). (``real_cases_vllm26`` is an
+earlier batch's, "vLLM launches of 2025-2026".)"""
 
 from __future__ import annotations
 
@@ -55,7 +56,7 @@ CORRECT = [
     "ok_edutelligence744_hf_overrides_yarn.cmd",
     "ok_kserve6037_without_disable_log_requests.yaml",
     "ok_primerl1408_max_lora_rank_8.cmd",
-    "ok_tanguille3421_qwen36_capture_sizes.cmd",
+    "ok_tanguille3421_qwen36_capture_sizes.yaml",
     "ok_vllm39737_without_partial_prefills.cmd",
 ]
 # the release a report names (its text, a log line, its environment), given as --framework-version
@@ -283,3 +284,51 @@ def test_why_on_batch_invariance_without_a_backend() -> None:
 )
 def test_class_a_before_the_batch(name: str, expected: list[tuple[str, str]]) -> None:
     assert shown_codes(check(name)) == expected
+
+
+_APP_TEMPLATE = """apiVersion: helm.toolkit.fluxcd.io/v2
+kind: HelmRelease
+metadata:
+  name: vllm
+spec:
+  chart:
+    spec:
+      chart: CHART
+  values:
+    controllers:
+      main:
+        replicas: 2
+        containers:
+          server:
+            image:
+              repository: vllm/vllm-openai
+              tag: v0.29.0
+            command: vllm
+            args: [serve, Qwen/Qwen3-0.6B, --swap-space, "4"]
+            env:
+              ENV
+"""
+
+
+@pytest.mark.parametrize(
+    ("chart", "env", "expected"),
+    [
+        # the chart's env mapping, a value given as {value: ...}: read as the pod the chart renders
+        ("app-template", "VLLM_USE_V1: '0'\n              HF_HOME: {value: /cache}", ("PA003", "PR001")),
+        # the Kubernetes list form
+        ("app-template", "- {name: VLLM_USE_V1, value: '0'}", ("PA003", "PR001")),
+        # another chart's values are not a pod spec
+        ("ollama", "VLLM_USE_V1: '0'", ()),
+    ],
+)
+def test_app_template_variants(tmp_path: Path, chart: str, env: str, expected: tuple[str, ...]) -> None:
+    """Variants (not reports): bjw-s app-template HelmReleases (V26-20's carrier), image tag, one-string
+    command and env forms; `--swap-space` is gone by 0.29.0 and VLLM_USE_V1 not read after 0.11.0."""
+    path = tmp_path / "helmrelease.yaml"
+    path.write_text(_APP_TEMPLATE.replace("CHART", chart).replace("ENV", env))
+    report = command("--framework-version", "0.29.0", str(path))
+    assert tuple(sorted({code for code, _ in shown_codes(report)})) == expected
+    if expected:
+        assert [(s["placement"]["kind"], s["placement"]["replicas"]) for s in report["servers"]] == [
+            ("HelmRelease", 2)
+        ]
