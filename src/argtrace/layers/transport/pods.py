@@ -239,10 +239,11 @@ def _app_template(spec: Any, name: str) -> list[PodSpec]:
     """A Flux ``HelmRelease`` of bjw-s's app-template chart (``spec.chart.spec.chart`` or ``spec.chartRef``
     named ``app-template``): each ``values.controllers.NAME`` is a workload whose pod runs
     ``containers.NAME``, written in the chart's own shape, which its templates render into a container
-    (bjw-s-labs/helm-charts, ``charts/library/common``): ``image`` a mapping of ``repository`` and ``tag``
-    (``REPO:TAG``), ``command``/``args`` a list or one string, ``env`` a mapping of ``NAME: VALUE`` (or
-    ``NAME: {value: ...}``, ``{valueFrom: ...}``) or the Kubernetes list. Read as that rendered pod, one per
-    controller (``replicas``, default 1). Another chart's values are not a pod spec: nothing is read."""
+    (bjw-s-labs/helm-charts, ``charts/library/common/templates/lib/container/_spec.tpl``): ``image`` a
+    mapping of ``repository`` and ``tag`` (``REPO:TAG``), ``command``/``args`` a list or one string, ``env``
+    a mapping of ``NAME: VALUE`` (or ``NAME: {value: ...}``, ``{valueFrom: ...}``) or the Kubernetes list.
+    Read as that rendered pod, one per controller (``replicas``, default 1). Another chart's values are not
+    a pod spec: nothing is read."""
     chart = _scalar(_get(_get(_get(spec, "chart"), "spec"), "chart")) or _scalar(
         _get(_get(spec, "chartRef"), "name")
     )
@@ -284,7 +285,8 @@ def _rendered(name: str, container: Any) -> Any:
             else:
                 entries.append(_map(value, [("name", _text(value, key)), ("value", value)]))
         env = _node_seq(env, entries)
-    for key, value in (("env", env), *((k, _get(container, k)) for k in ("envFrom", "resources", "ports"))):
+    kept = ("envFrom", "resources", "ports", "workingDir")
+    for key, value in (("env", env), *((k, _get(container, k)) for k in kept)):
         if value is not None:
             items.append((key, value))
     return _map(container, items)
