@@ -7,6 +7,7 @@ about bash, argparse or a framework itself.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -416,11 +417,14 @@ def _between_disagreeing_releases(report: Report, findings: list[Finding]) -> li
     the requested release has is not known (vllm#17250). Likewise a refused choice (PA009) when that release
     lists other choices for the flag: its registry changed between the two (vllm#35991); and a value given to
     a flag the stand-in registers without one (PA022) when that release registers it with one (vllm#15802:
-    ``--enable-chunked-prefill=False`` on 0.8.2, between 0.7.3 and 0.8.5.post1)."""
+    ``--enable-chunked-prefill=False`` on 0.8.2, between 0.7.3 and 0.8.5.post1). A flag the next bundled
+    release dropped (PA024, a note) is a warning for a development build after the stand-in: main may have
+    dropped it before the build was made (vllm#51494)."""
     from dataclasses import replace
 
     from argtrace.layers.parser.releases import (
         choices_change_around,
+        gone_by_the_next_release,
         taken_by_the_other_neighbour,
         value_taken_by_the_other_neighbour,
     )
@@ -446,6 +450,20 @@ def _between_disagreeing_releases(report: Report, findings: list[Finding]) -> li
         elif finding.code == "PA009" and finding.severity != "info" and setting is not None and setting.flag:
             other = choices_change_around(name, requested, schema.version, setting.flag)
             taken = f"{name} {other} lists other choices for {setting.flag}" if other else None
+        elif finding.code == "PA024":
+            # a development build after the stand-in: the flag the next release dropped may be gone already
+            option = finding.message.split(" ", 1)[0]
+            gone = gone_by_the_next_release(name, requested, schema.version, option)
+            if gone is not None:
+                message = (
+                    f"{option} works in {name} {schema.version} but not in {gone}, and {name} {requested} is "
+                    f"a development build between the two: if it was built after the flag's removal, the "
+                    f'server refuses to start ("unrecognized arguments", exit 2)'
+                )
+                use = re.search(r"\(use ([^)]+)\)", finding.message)
+                fix = f"use {use.group(1)}" if use else f"remove {option}, which {gone} does not register"
+                out.append(replace(finding, severity="warning", message=message, fix=fix))
+                continue
         if taken is None:
             out.append(finding)
             continue

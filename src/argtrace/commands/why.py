@@ -566,6 +566,9 @@ def explain(
     from argtrace.commands.why_capture import add_capture_grid_cause
 
     add_capture_grid_cause(groups, text, version)  # vLLM lowering a capture maximum: the sizes it keeps
+    from argtrace.commands.why_env import add_unknown_env_cause
+
+    add_unknown_env_cause(groups, text, version)  # vLLM's unknown-variable warning: the releases reading it
     from argtrace.commands.why_fallback import add_transformers_fallback
 
     add_transformers_fallback(groups)  # SGLang's Transformers fallback model: what makes a launch run it

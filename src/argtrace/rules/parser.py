@@ -365,7 +365,8 @@ PA_REMOVED_LATER = Rule(
     severity="info",
     title="Flag removed in a later release",
     rationale="The flag works with this release but a newer bundled release rejects it: the script breaks on "
-    "upgrade.",
+    "upgrade. For a development build of main after the release analysed (a .devN version) it is a warning: "
+    "the build may already refuse it.",
     fix="switch to the spelling the newer release uses, where this release already has it",
     example=_c(f"{_SG} --mamba-scheduler-strategy extra_buffer"),
     correct=_c(f"{_SG} --port 30000"),

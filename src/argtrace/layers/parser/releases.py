@@ -215,6 +215,29 @@ def _other_neighbour(framework: str, requested: str, stand_in: str) -> str | Non
     return newer[0] if newer else None
 
 
+def development_build(version: str) -> bool:
+    """A build of a framework's main branch between releases (PEP 440's ``.devN``: vLLM's
+    ``0.26.1rc1.dev457+gc810e5ee9``, ``0.11.1rc6.dev110+gd43ad5a75``), not a release: its flags are the
+    previous release's plus what main changed since, on the way to the next one."""
+    return re.search(r"\.dev\d+", version) is not None
+
+
+def gone_by_the_next_release(framework: str, requested: str, stand_in: str, option_string: str) -> str | None:
+    """For a development build ``requested`` newer than its stand-in (the release before it): the bundled
+    release after it when that one no longer registers ``option_string``, which the stand-in does. The
+    flag was removed on main between the two, and whether the build was made before or after the removal
+    is not known (vllm#51494: ``--max-num-partial-prefills`` refused by 0.26.1rc1.dev457, accepted by
+    0.26.0, gone from 0.27.1). ``None`` otherwise."""
+    from argtrace.frameworks.schema import load_schema
+
+    if not development_build(requested) or version_key(stand_in) >= version_key(requested):
+        return None
+    neighbour = _other_neighbour(framework, requested, stand_in)
+    if neighbour is None or _option_of(load_schema(framework, stand_in), option_string) is None:
+        return None
+    return neighbour if _option_of(load_schema(framework, neighbour), option_string) is None else None
+
+
 def value_taken_by_the_other_neighbour(
     framework: str, requested: str, stand_in: str, option_string: str
 ) -> str | None:

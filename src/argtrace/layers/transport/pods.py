@@ -9,8 +9,9 @@ variables and downward-API fields the cluster sets in their containers beyond th
   DisaggregatedSet (each role a LeaderWorkerSet);
 - serving resources that embed pod specs (their rendered ``helm template`` output is read the same way):
   KServe ``InferenceService`` (``spec.predictor``, its ``workerSpec``), ``ServingRuntime`` /
-  ``ClusterServingRuntime`` (``spec``, ``spec.workerSpec``), ``LLMInferenceService`` (``spec.template``,
-  ``spec.worker``, ``spec.prefill.template``/``worker``); NVIDIA Dynamo ``DynamoGraphDeployment``
+  ``ClusterServingRuntime`` (``spec``, ``spec.workerSpec``), ``LLMInferenceService`` and the
+  ``LLMInferenceServiceConfig`` preset of the same shape (``spec.template``, ``spec.worker``,
+  ``spec.prefill.template``/``worker``); NVIDIA Dynamo ``DynamoGraphDeployment``
   (each ``spec.services.NAME.extraPodSpec`` with its ``mainContainer``; a multi-node SGLang or vLLM
   worker as the leader and worker pods Dynamo's operator makes of it, with the flags it adds); llm-d's
   ``ModelService`` CR (``spec.decode``, ``spec.prefill``). llm-d's Helm chart renders Deployments and
@@ -234,6 +235,82 @@ def _dynamo(doc: Any, spec: Any, label: str) -> Iterator[PodSpec]:
             yield PodSpec(extra, pod, {**injected, **cluster}, extra_containers=(role.container,))
 
 
+def _app_template(spec: Any, name: str) -> list[PodSpec]:
+    """A Flux ``HelmRelease`` of bjw-s's app-template chart (``spec.chart.spec.chart`` or ``spec.chartRef``
+    named ``app-template``): each ``values.controllers.NAME`` is a workload whose pod runs
+    ``containers.NAME``, written in the chart's own shape, which its templates render into a container
+    (bjw-s-labs/helm-charts, ``charts/library/common/templates/lib/container/_spec.tpl``): ``image`` a
+    mapping of ``repository`` and ``tag`` (``REPO:TAG``), ``command``/``args`` a list or one string, ``env``
+    a mapping of ``NAME: VALUE`` (or ``NAME: {value: ...}``, ``{valueFrom: ...}``) or the Kubernetes list.
+    Read as that rendered pod, one per controller (``replicas``, default 1). Another chart's values are not
+    a pod spec: nothing is read."""
+    chart = _scalar(_get(_get(_get(spec, "chart"), "spec"), "chart")) or _scalar(
+        _get(_get(spec, "chartRef"), "name")
+    )
+    if chart is None or "app-template" not in chart:
+        return []
+    out = []
+    for controller, node in _items(_get(_get(spec, "values"), "controllers")):
+        containers = [_rendered(cname, c) for cname, c in _items(_get(node, "containers"))]
+        if not containers:
+            continue
+        replicas = _int(_get(node, "replicas")) or 1
+        pod = _map(node, [("containers", _node_seq(node, containers))])
+        out.append(PodSpec(pod, Placement("HelmRelease", f"{name}/{controller}", replicas=replicas)))
+    return out
+
+
+def _rendered(name: str, container: Any) -> Any:
+    """An app-template container as the chart renders it: the Kubernetes container's own keys."""
+    import yaml
+
+    items: list[tuple[str, Any]] = [("name", _text(container, name))]
+    image = _get(container, "image")
+    if isinstance(image, yaml.MappingNode):
+        repo, tag = _scalar(_get(image, "repository")), _scalar(_get(image, "tag"))
+        if repo is not None:
+            items.append(("image", _text(image, f"{repo}:{tag}" if tag else repo)))
+    for key in ("command", "args"):
+        value = _get(container, key)
+        if isinstance(value, yaml.ScalarNode):  # one string: the chart makes it a list of one
+            value = _node_seq(value, [value])
+        if value is not None:
+            items.append((key, value))
+    env = _get(container, "env")
+    if isinstance(env, yaml.MappingNode):
+        entries = []
+        for key, value in _items(env):
+            if isinstance(value, yaml.MappingNode):  # {value: ...} or {valueFrom: ...}
+                entries.append(_map(value, [("name", _text(value, key)), *_items(value)]))
+            else:
+                entries.append(_map(value, [("name", _text(value, key)), ("value", value)]))
+        env = _node_seq(env, entries)
+    kept = ("envFrom", "resources", "ports", "workingDir")
+    for key, value in (("env", env), *((k, _get(container, k)) for k in kept)):
+        if value is not None:
+            items.append((key, value))
+    return _map(container, items)
+
+
+def _text(at: Any, value: str) -> Any:
+    import yaml
+
+    return yaml.ScalarNode("tag:yaml.org,2002:str", value, at.start_mark, at.end_mark)
+
+
+def _map(at: Any, items: list[tuple[str, Any]]) -> Any:
+    import yaml
+
+    pairs = [(_text(at, k), v) for k, v in items]
+    return yaml.MappingNode("tag:yaml.org,2002:map", pairs, at.start_mark, at.end_mark)
+
+
+def _node_seq(at: Any, nodes: list[Any]) -> Any:
+    import yaml
+
+    return yaml.SequenceNode("tag:yaml.org,2002:seq", nodes, at.start_mark, at.end_mark)
+
+
 def _env_values(node: Any) -> dict[str, str | None]:
     out: dict[str, str | None] = {}
     for item in _seq(node) or []:
@@ -276,12 +353,16 @@ def pod_specs(doc: Any, label: str) -> list[PodSpec]:
         return _roles(kind, name, ((predictor, "predictor"), (_get(predictor, "workerSpec"), "worker")))
     if kind in ("ServingRuntime", "ClusterServingRuntime"):
         return _roles(kind, name, ((spec, "runtime"), (_get(spec, "workerSpec"), "worker")))
-    if kind == "LLMInferenceService":
+    if kind in ("LLMInferenceService", "LLMInferenceServiceConfig"):
+        # a LLMInferenceServiceConfig is the preset the controller merges a resource over: the same spec
+        # (kserve/kserve's docs/samples/llmisvc presets write their own `vllm serve` command there)
         prefill = _get(spec, "prefill")
         parts: tuple[tuple[Any, str], ...] = ((_get(spec, "template"), "decode"),)
         parts += ((_get(spec, "worker"), "worker"),)
         parts += ((_get(prefill, "template"), "prefill"), (_get(prefill, "worker"), "prefill-worker"))
         return _roles(kind, name, parts, replicas=_int(_get(spec, "replicas")))
+    if kind == "HelmRelease":
+        return _app_template(spec, name)
     if kind == "ModelService":
         parts = ((_get(spec, "decode"), "decode"), (_get(spec, "prefill"), "prefill"))
         return _roles(kind, name, parts, per_role_replicas=True)

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/issues/39737: the same launch without the two partial-prefill flags the V1 engine refuses
+vllm serve /tmp/model-poc --host 127.0.0.1 --port 8000 --gpu-memory-utilization 0.90 --max-model-len 1000 --dtype float16 --kv-cache-dtype auto --tensor-parallel-size 1 --pipeline-parallel-size 1 --max-num-batched-tokens 4096 --max-num-seqs 128 --long-prefill-token-threshold 256 --performance-mode interactivity

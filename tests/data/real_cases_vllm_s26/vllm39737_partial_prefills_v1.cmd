@@ -1,0 +1,2 @@
+# https://github.com/vllm-project/vllm/issues/39737
+vllm serve /tmp/model-poc --host 127.0.0.1 --port 8000 --gpu-memory-utilization 0.90 --max-model-len 1000 --dtype float16 --kv-cache-dtype auto --tensor-parallel-size 1 --pipeline-parallel-size 1 --max-num-batched-tokens 4096 --max-num-seqs 128 --max-num-partial-prefills 4 --max-long-partial-prefills 1 --long-prefill-token-threshold 256 --performance-mode interactivity
