@@ -160,6 +160,14 @@ def test_a_console_blocks_prompt_is_taken_off_and_its_output_left_out(tmp_path: 
     assert alarms(report) == []
 
 
+def test_a_block_inside_a_list_item_is_read_without_its_indentation(tmp_path: Path) -> None:
+    page = "1. Start the server:\n\n    ```bash\n    vllm serve m \\\n      --port 8000\n    ```\n"
+    page += "\n2. Query it.\n"
+    report = _check(tmp_path, "README.md", page)
+    assert words(report) == [["vllm", "serve", "m", "--port", "8000"]]
+    assert alarms(report) == []
+
+
 def test_a_page_without_a_server_block_starts_no_server(tmp_path: Path) -> None:
     report = _check(tmp_path, "notes.md", "# vLLM notes\n\n```bash\npip install vllm\n```\n")
     assert report["servers"] == [] and alarms(report) == []

@@ -2,8 +2,9 @@
 reader runs.
 
 A Markdown page is not a script: its prose, headings and HTML comments are text, and only its fenced code
-blocks (CommonMark 0.31, "Fenced code blocks": a line of three or more backticks or tildes, indented at
-most three blanks, whose info string's first word names the language) hold commands. Read as bash, a
+blocks (CommonMark 0.31, "Fenced code blocks": a line of three or more backticks or tildes whose info
+string's first word names the language; inside a list item the fence is indented with the item's text)
+hold commands. Read as bash, a
 heading's ``(`` or a prose line's ``<N>`` are syntax errors and redirections (SH001, SH005), and a prose line
 naming a flag is a command of its own (SH004): confident errors on a page whose launch is correct.
 
@@ -30,7 +31,7 @@ import re
 
 _SUFFIXES = (".md", ".markdown", ".mdown", ".mkd")
 # a fence: up to three blanks, then three or more backticks or tildes, then the info string
-_FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,})\s*([^`\s]*)[^`]*$")
+_FENCE = re.compile(r"^( *)(`{3,}|~{3,})\s*([^`\s]*)[^`]*$")
 # the info strings of shell code (GitHub linguist's names and aliases of Shell and ShellSession)
 _SHELL = frozenset(
     {
@@ -106,14 +107,11 @@ def server_blocks_script(data: bytes) -> bytes:
         indent, fence, info = len(m.group(1)), m.group(2), m.group(3).lower()
         start = i + 1
         end = start
-        # the block ends at a closing fence of the same character, at least as long, with nothing after it
+        # the block ends at a closing fence of the same character, at least as long, with nothing after it;
+        # its lines lose the fence's indentation (a block inside a list item)
         while end < len(lines):
             close = lines[end].strip()
-            if (
-                close.startswith(fence)
-                and set(close) == {fence[0]}
-                and len(lines[end]) - len(lines[end].lstrip(" ")) <= 3
-            ):
+            if close.startswith(fence) and set(close) == {fence[0]}:
                 break
             end += 1
         body = [
