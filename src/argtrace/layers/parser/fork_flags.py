@@ -18,8 +18,9 @@ if TYPE_CHECKING:
     from argtrace.frameworks.schema import Schema
     from argtrace.model import ServerCommand
 
+# layers/process.py's FRAMEWORK_PREFIXES and NEAR_MISS (process imports the parser: not imported from there)
 _PREFIXES = {"sglang": ("SGLANG_", "SGL_"), "vllm": ("VLLM_",)}
-# a name this close to one a release reads is a misspelling of it (layers/process.py's NEAR_MISS)
+# a name this close to one a release reads is a misspelling of it, PR001's
 _NEAR_MISS = 0.88
 _LEAST = 2  # one unknown variable may be a script's own or a typo; a build's own are several
 
