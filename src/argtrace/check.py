@@ -179,7 +179,15 @@ def run_check(options: CheckOptions) -> Report:
     # a file named as a Makefile (`Makefile`, `*.mk`) is one: its `run:`/`setup:`/`services:` targets are
     # not a SkyPilot task's or a compose file's keys (they were read as YAML and refused: "not valid YAML")
     named_makefile = is_makefile(source.label, source.data)
-    sniff = options.command_string is None and python is None and not named_makefile
+    named_markdown = False
+    if options.command_string is None and python is None and not named_makefile:
+        from argtrace.layers.shell.markdown import is_markdown, server_blocks_script
+
+        # a Markdown page (README.md) is text around code blocks: its shell blocks that start a server are
+        # the script, its prose is not (read as bash, a heading's `(` was SH001 and a prose flag SH004)
+        if named_markdown := is_markdown(source.label, source.data):
+            source = ScriptSource(label=label, data=server_blocks_script(source.data), path=path)
+    sniff = options.command_string is None and python is None and not named_makefile and not named_markdown
     kind = manifest_kind(source.data) if sniff else None
     if kind is not None:
         named_service, named_container = options.extra.get("service"), options.extra.get("container")
@@ -217,6 +225,11 @@ def run_check(options: CheckOptions) -> Report:
                 raise UsageError(not_launch)
     make_unknown: dict[str, str] = {}
     make_env: dict[str, str] = {}
+    if named_markdown:
+        from argtrace.layers.shell.markdown import placeholders
+
+        # the page's `$MODEL_PATH` is the reader's to set: unknown, not unset (layers/shell/markdown.py)
+        make_unknown = {k: v for k, v in placeholders(source.data).items() if k not in options.env}
     if options.command_string is None and python is None:
         from argtrace.layers.shell.makefile import recipes_script
 

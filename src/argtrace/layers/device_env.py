@@ -12,7 +12,8 @@ Three mistakes select nothing, so the server uses every device it can see:
 - a misspelt name (ASCEBD_RT_VISIBLE_DEVICES, ASCEND_RT_VISIBLE_DEVICE: vllm-ascend's own tutorials);
 - another vendor's variable where the launch shows its accelerator (CUDA_VISIBLE_DEVICES in a container
   given ``/dev/davinci*``);
-- a container runtime's variable exported to a server that starts in no container this launch creates.
+- a container runtime's variable exported to a server that starts in no container this launch creates
+  (unless the launch also gives the process runtime's own variable, which then selects the devices).
 """
 
 from __future__ import annotations
@@ -170,6 +171,11 @@ def _inherited(server: ServerCommand, name: str) -> bool:
     return origin.expansion in ("environment", "bash") or (origin.at is None and origin.expansion is None)
 
 
+def _launch_sets(server: ServerCommand, name: str) -> bool:
+    """The launch itself gives the server ``name`` (not inherited from where argtrace runs)."""
+    return name in server.env and not _inherited(server, name)
+
+
 def device_variable_findings(server: ServerCommand, schema: Schema) -> list[Finding]:
     """PR012 for each device-selection variable the server's process gets that nothing in it reads."""
     from argtrace.rules.process import PR_DEVICE_VARIABLE
@@ -211,7 +217,9 @@ def device_variable_findings(server: ServerCommand, schema: Schema) -> list[Find
                 continue
         if server.image is None:
             for v in vendors():
-                if name in v.container and v.process:
+                # the launch gives the process runtime's own variable as well (NVIDIA_VISIBLE_DEVICES beside
+                # CUDA_VISIBLE_DEVICES): that one selects the devices, and the container's is only unused
+                if name in v.container and v.process and not _launch_sets(server, v.process[0]):
                     out.append(
                         PR_DEVICE_VARIABLE.finding(
                             f"{shown}: {name} is read by the container runtime of {v.label} when it "

@@ -532,3 +532,22 @@ PA_HF_OVERRIDE_KEY_LOST = Rule(
     exceptions="Only top-level keys: the keys inside a mapping value (rope_scaling's, id2label's) are read "
     "by the code that takes the mapping, and some are not identifiers (label names).",
 )
+
+PA_FORK_FLAG = Rule(
+    code="PA059",
+    layer="parser",
+    severity="info",
+    title="A flag no release knows, on a launch written for a vendor build",
+    rationale="Vendor builds of vLLM (Habana's vllm-fork for Gaudi, platform plugins) add options and "
+    "environment variables of their own. When a launch sets two or more variables with the framework's "
+    "prefix that no bundled release reads and none misspells (VLLM_PROMPT_BS_BUCKET_MIN, "
+    "VLLM_DECODE_BLOCK_BUCKET_MAX: read from each release's code), it is written for such a build, and a "
+    "flag no release knows (--split_qkv, --max-num-prefill-seqs) may be that build's own: upstream refuses "
+    'it ("unrecognized arguments", exit 2), the build the launch is for may not. A note resting on the '
+    "launch running that build, in place of PA001's refusal.",
+    fix="check the flag against the build the launch runs (its `--help`); on upstream, remove it",
+    example=_c("VLLM_PROMPT_BS_BUCKET_MAX=4 VLLM_DECODE_BLOCK_BUCKET_MAX=864 vllm serve /m --split_qkv", _VL),
+    correct=_c("VLLM_PROMPT_BS_BUCKET_MAX=4 VLLM_DECODE_BLOCK_BUCKET_MAX=864 vllm serve /m", _VL),
+    exceptions="One such variable is not enough (a script's own, or a typo: PR001); a flag a release "
+    "knows, or another framework's, keeps its own finding.",
+)

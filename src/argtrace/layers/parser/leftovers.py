@@ -20,7 +20,7 @@ from argtrace.layers.parser.context import (
 from argtrace.layers.parser.recording import Event
 from argtrace.layers.parser.releases import _dest_guess, _equivalents, _nearest, _replacement, sets
 from argtrace.layers.parser.spaced_words import holds_flag, spaced_word
-from argtrace.model import Observation, Word
+from argtrace.model import Evidence, Observation, Word
 
 if TYPE_CHECKING:
     from argtrace.frameworks.entrypoints import EntryPoint
@@ -219,6 +219,7 @@ def unknown_flag(ctx: ParseContext, idx: int, value_idxs: list[int]) -> None:
     from argtrace.frameworks.entrypoints import other_entrypoints_taking
     from argtrace.frameworks.feature_pairs import resolve_flag, same_feature_in
     from argtrace.frameworks.plugins import plugin_finding, plugin_flag
+    from argtrace.layers.parser.fork_flags import foreign_variables, fork_flag_message
 
     rules = ctx.rules
     tok = ctx.tok(idx)
@@ -430,6 +431,11 @@ def unknown_flag(ctx: ParseContext, idx: int, value_idxs: list[int]) -> None:
             setting=setting,
             fix=f"write {corrected.split('=', 1)[0]}",
         )
+    elif flag.startswith("--") and (foreign := foreign_variables(ctx.server, ctx.releases.history)):
+        # no release knows it, on a launch written for a vendor build (layers/parser/fork_flags.py)
+        msg, fix = fork_flag_message(shown_flag, schema, foreign)
+        evidence = [Evidence("process", ctx.server.env[n].origin.at or ctx.server.at, n) for n in foreign[:3]]
+        ctx.add(rules.PA_FORK_FLAG, msg, at=at, setting=setting, fix=fix, evidence=evidence, basis="assumed")
     else:
         near = _nearest(flag, schema)
         msg = (

@@ -15,7 +15,8 @@ variables and downward-API fields the cluster sets in their containers beyond th
   (each ``spec.services.NAME.extraPodSpec`` with its ``mainContainer``; a multi-node SGLang or vLLM
   worker as the leader and worker pods Dynamo's operator makes of it, with the flags it adds); llm-d's
   ``ModelService`` CR (``spec.decode``, ``spec.prefill``). llm-d's Helm chart renders Deployments and
-  LeaderWorkerSets, read as workloads.
+  LeaderWorkerSets, read as workloads; the groups that name a pod template per role, sgl-project/rbg's
+  ``RoleBasedGroup`` and AIBrix's ``StormService`` (``spec.roles[]``, each role's template).
 
 StatefulSet pods have stable identities (Kubernetes docs, "StatefulSets", Pod Identity): pod ``NAME-i``
 for ordinals ``i`` from ``spec.ordinals.start`` (default 0) to ``start + replicas - 1``, hostname the pod
@@ -348,6 +349,8 @@ def pod_specs(doc: Any, label: str) -> list[PodSpec]:
         return out
     if kind == "DynamoGraphDeployment":
         return list(_dynamo(doc, spec, label))
+    if kind in ("RoleBasedGroup", "StormService"):
+        return _role_templates(kind, name, spec)
     if kind == "InferenceService":
         predictor = _get(spec, "predictor")
         return _roles(kind, name, ((predictor, "predictor"), (_get(predictor, "workerSpec"), "worker")))
@@ -381,6 +384,28 @@ def pod_specs(doc: Any, label: str) -> list[PodSpec]:
         for path, key in ((POD_INDEX, "apps.kubernetes.io/pod-index"), (POD_NAME_LABEL, _POD_NAME_KEY))
     }
     return [PodSpec(_get(template, "spec"), Placement(kind, name, replicas=replicas), fields=missing)]
+
+
+def _role_templates(kind: str, name: str, spec: Any) -> list[PodSpec]:
+    """The roles of a group that names a pod template per role: sgl-project/rbg's RoleBasedGroup
+    (``workloads.x-k8s.io``: ``spec.roles[]``, the template under ``template`` in v1alpha1 and under
+    ``standalonePattern`` or ``leaderWorkerPattern`` in v1alpha2) and AIBrix's StormService
+    (``orchestration.aibrix.ai``: ``spec.template.spec.roles[].template``). Each role's pod template is
+    read once, with the role's ``replicas``; a leader/worker role's per-pod variables are not modelled."""
+    if kind == "StormService":
+        spec = _get(_get(spec, "template"), "spec")
+    out = []
+    for item in _seq(_get(spec, "roles")) or []:
+        role = _scalar(_get(item, "name")) or "role"
+        template = _get(item, "template")
+        for pattern in ("standalonePattern", "leaderWorkerPattern"):
+            if template is None:
+                template = _get(_get(item, pattern), "template")
+        pod = _get(template, "spec")
+        if pod is None or _get(pod, "containers") is None:
+            continue
+        out.append(PodSpec(pod, Placement(kind, name, role=role, replicas=_int(_get(item, "replicas")))))
+    return out
 
 
 def _knative_service(doc: Any, spec: Any, name: str) -> PodSpec:

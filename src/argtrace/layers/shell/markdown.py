@@ -1,0 +1,124 @@
+"""``argtrace check README.md``: the shell blocks of a Markdown page that start a server, as the script a
+reader runs.
+
+A Markdown page is not a script: its prose, headings and HTML comments are text, and only its fenced code
+blocks (CommonMark 0.31, "Fenced code blocks": a line of three or more backticks or tildes whose info
+string's first word names the language; inside a list item the fence is indented with the item's text)
+hold commands. Read as bash, a
+heading's ``(`` or a prose line's ``<N>`` are syntax errors and redirections (SH001, SH005), and a prose line
+naming a flag is a command of its own (SH004): confident errors on a page whose launch is correct.
+
+:func:`server_blocks_script` keeps the lines of each shell block (no language, ``bash``, ``sh``, ``shell``,
+``zsh``, ``console``...) that names a server start, every other line blank, so line numbers stay the
+page's. A page's blocks are snippets a reader copies one at a time, next to blocks for other tools (a
+build, a benchmark client, an ssh set-up) whose placeholders (``<YOUR_IMAGE>``) are the reader's to fill:
+a block that starts no server is left out. In a ``console`` block (or a block of ``$ `` prompts) the
+prompt is taken off the commands and the lines without one, the output, are left out.
+
+A variable a block reads and no kept block sets (``$MODEL_PATH``, ``$MASTER_IP``) is a placeholder the
+reader fills (:func:`placeholders`): read as set to a value not known here, not as unset (an unset unquoted
+word would vanish, SH007).
+
+What it does not model: a variable a reader sets in an earlier block that starts no server (the launch
+reads it as unknown), indented code blocks (four blanks, no fence), and blocks inside HTML (``<details>``
+around a fence is text CommonMark reads through, and so is this).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+_SUFFIXES = (".md", ".markdown", ".mdown", ".mkd")
+# a fence: up to three blanks, then three or more backticks or tildes, then the info string
+_FENCE = re.compile(r"^( *)(`{3,}|~{3,})\s*([^`\s]*)[^`]*$")
+# the info strings of shell code (GitHub linguist's names and aliases of Shell and ShellSession)
+_SHELL = frozenset(
+    {
+        "",
+        "bash",
+        "sh",
+        "shell",
+        "zsh",
+        "ksh",
+        "console",
+        "shell-session",
+        "shellsession",
+        "sh-session",
+        "terminal",
+    }
+)
+_SESSION = frozenset({"console", "shell-session", "shellsession", "sh-session", "terminal"})
+_PROMPT = re.compile(r"^\s*(?:\(\S+\)\s*)?[$#]\s")  # `$ cmd`, `(venv) $ cmd`, `# cmd` in a session
+_SERVER = re.compile(
+    r"vllm\s+serve|vllm\.entrypoints|sglang\.launch_server|sglang\s+serve|sglang_router|"
+    r"sglang\.srt\.disaggregation|vllm-router|python3?\s+-m\s+vllm\b"
+)
+
+
+def is_markdown(label: str, data: bytes) -> bool:
+    """A Markdown page by its name (``README.md``, ``*.markdown``), unless it is a script (``#!``)."""
+    return posixpath.basename(label).lower().endswith(_SUFFIXES) and not data.startswith(b"#!")
+
+
+_READ = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
+_SET = re.compile(r"(?:^|[\s;&|(])(?:export\s+|local\s+|readonly\s+)?([A-Za-z_][A-Za-z0-9_]*)\+?=")
+
+
+def placeholders(script: bytes) -> dict[str, str]:
+    """The variables the kept blocks read and never set, each with why its value is not known."""
+    text = script.decode("utf-8", "replace")
+    code = "\n".join(line for line in text.split("\n") if not line.lstrip().startswith("#"))
+    assigned = set(_SET.findall(code))
+    why = "not set on the page: a placeholder its reader sets before running the block (value unknown)"
+    return {name: why for name in sorted(set(_READ.findall(code)) - assigned)}
+
+
+def _block_lines(info: str, body: list[str]) -> list[str]:
+    """The commands of one block, a line each (blank where a line is not one)."""
+    session = info in _SESSION or (
+        info == "" and any(_PROMPT.match(line) and line.lstrip().startswith("$") for line in body)
+    )
+    if not session:
+        return body
+    out = []
+    for line in body:
+        m = _PROMPT.match(line)
+        # a `$ ` prompt's command and the lines it continues onto are commands; the rest is output
+        if m and line.lstrip().startswith("$"):
+            out.append(line[m.end() :])
+        elif out and out[-1].rstrip().endswith("\\"):
+            out.append(line)
+        else:
+            out.append("")
+    return out
+
+
+def server_blocks_script(data: bytes) -> bytes:
+    """The page as the script of its shell blocks that start a server (module docstring)."""
+    lines = data.decode("utf-8", "replace").split("\n")
+    out = [""] * len(lines)
+    i = 0
+    while i < len(lines):
+        m = _FENCE.match(lines[i])
+        if m is None:
+            i += 1
+            continue
+        indent, fence, info = len(m.group(1)), m.group(2), m.group(3).lower()
+        start = i + 1
+        end = start
+        # the block ends at a closing fence of the same character, at least as long, with nothing after it;
+        # its lines lose the fence's indentation (a block inside a list item)
+        while end < len(lines):
+            close = lines[end].strip()
+            if close.startswith(fence) and set(close) == {fence[0]}:
+                break
+            end += 1
+        body = [
+            line[indent:] if line[:indent].strip() == "" else line.lstrip(" ") for line in lines[start:end]
+        ]
+        if info.split("{", 1)[0] in _SHELL and any(_SERVER.search(line) for line in body):
+            for n, line in enumerate(_block_lines(info, body)):
+                out[start + n] = line
+        i = end + 1
+    return "\n".join(out).encode("utf-8")

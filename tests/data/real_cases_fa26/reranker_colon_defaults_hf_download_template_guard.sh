@@ -1,0 +1,33 @@
+#!/bin/sh
+# Reconstructed (not copied) after https://github.com/Shivam-Patel-LR/vLLM-deployments/blob/e274c11831cd469b930ccf15285ed4b536c0986a/qwen3-vl-reranker-2b/start.sh, seen 2026-12-04: a container's start for Qwen3-VL-Reranker-2B: `: "${MODEL_ID:=...}"` defaults, `hf download` of everything but the weights, the revision read from the cache's refs/main with `$(cat ...)`, a guard that exits when the chat template is missing, then `exec vllm serve "${MODEL_ID}" --config /app/config.yaml --chat-template "${TEMPLATE}"` (kept: the structure and the values)
+set -eu
+
+: "${MODEL_ID:=Qwen/Qwen3-VL-Reranker-2B}"
+: "${MODEL_REVISION:=main}"
+: "${CHAT_TEMPLATE_NAME:=reranker}"
+: "${HF_HOME:=/workspace/hf}"
+: "${HF_HUB_CACHE:=$HF_HOME/hub}"
+
+REPO_SLUG="$(printf "%s" "${MODEL_ID}" | sed 's#/#--#g')"
+REPO_CACHE="${HF_HUB_CACHE}/models--${REPO_SLUG}"
+
+hf download "${MODEL_ID}" --revision "${MODEL_REVISION}" \
+  --exclude "*.safetensors" \
+  --exclude "*.bin" \
+  --exclude "*.pt" \
+  --exclude "*.onnx"
+
+if [ "${MODEL_REVISION}" = "main" ]; then
+  REV="$(cat "${REPO_CACHE}/refs/main")"
+else
+  REV="${MODEL_REVISION}"
+fi
+
+TEMPLATE="${REPO_CACHE}/snapshots/${REV}/additional_chat_templates/${CHAT_TEMPLATE_NAME}.jinja"
+
+if [ ! -f "${TEMPLATE}" ]; then
+  echo "Missing chat template: ${TEMPLATE}" >&2
+  exit 1
+fi
+
+exec vllm serve "${MODEL_ID}" --config /app/config.yaml --chat-template "${TEMPLATE}"
