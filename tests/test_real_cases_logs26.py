@@ -543,3 +543,42 @@ def test_a_dump_cut_before_more_of_its_launch_still_warns(tmp_path: Path) -> Non
     )
     cut = next(f for f in report["findings"] if "is cut short" in f["message"])
     assert cut["severity"] == "warning"
+
+
+# --- what runs and stores a server puts around its lines, on one of the batch's real logs ---------------
+
+# llm-scaler#616's three lines (vLLM 0.21's tags), as each tool's documented format writes them; the base
+# commit of this batch already read every one alike (docs/real_cases.md, "Logs, 13th batch")
+REAL = (
+    (LOGS / "llmscaler616_enginecore_pid_negative_kv_memory.log")
+    .read_text(encoding="utf-8")
+    .splitlines()[1:4]
+)
+WRAPPED_BY = {
+    "kubectl logs --prefix": lambda i, line: f"[pod/vllm-7d9f5-x2k/vllm] {line}",
+    "kubectl logs --timestamps": lambda i, line: f"2026-08-17T06:40:57.{i:09d}Z {line}",
+    "kubectl logs --prefix --timestamps": lambda i, line: (
+        f"[pod/vllm-7d9f5-x2k/vllm] 2026-08-17T06:40:57.{i:09d}Z {line}"
+    ),
+    "srun --label": lambda i, line: f"0: {line}",
+    "srun --label, 10+ tasks": lambda i, line: f"00: {line}",
+    "journalctl -o short-iso": lambda i, line: f"2026-08-17T06:40:57+0000 node1 vllm[548]: {line}",
+    "CRLF": lambda i, line: f"{line}\r",
+    "a tmux pane's padding and clock": lambda i, line: f"{line:<200} 06:40:57 [62/152]",
+}
+
+
+@pytest.mark.parametrize("tool", sorted(WRAPPED_BY))
+def test_a_tools_prefix_keeps_the_cause(tmp_path: Path, tool: str) -> None:
+    text = "".join(WRAPPED_BY[tool](i, line) + "\n" for i, line in enumerate(REAL))
+    first = log_report(written_log(tmp_path, text))["findings"][0]
+    assert (first["code"], first["severity"], first["fix"]) == (*NO_KV, NO_KV_FIX)
+
+
+def test_a_gzipped_log_keeps_the_cause(tmp_path: Path) -> None:
+    import gzip
+
+    path = tmp_path / "server.log.gz"
+    path.write_bytes(gzip.compress(("\n".join(REAL) + "\n").encode()))
+    first = log_report(path)["findings"][0]
+    assert (first["code"], first["severity"], first["fix"]) == (*NO_KV, NO_KV_FIX)
