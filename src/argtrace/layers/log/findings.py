@@ -460,6 +460,11 @@ def _launch_findings(
         )
     args = lc.args_dump
     out.extend(_capacity_cap(lc, at))
+    # A dump cut short with no line of the launch after it: the file ends inside it, where a copy or a
+    # viewer cut the line (sglang PR#26473's copy wraps ``server_args=ServerArgs(...`` and stops inside it).
+    # The server wrote the line whole before anything else, so what the file lacks after it says nothing
+    # about the launch: notes, not warnings.
+    dump_cut_at_end = args is not None and args.parsed.truncated and lc.last_line <= args.line
     if args is not None and args.parsed.truncated:
         last = list(args.parsed.values)[-1] if args.parsed.values else None
         out.append(
@@ -471,6 +476,7 @@ def _launch_findings(
                 # the line was whole where the server wrote it: the fix is to read it there (not a hang's)
                 fix="Read the line whole where the server wrote it (the file, the terminal or the journal; a "
                 "copy or a viewer cut it here).",
+                severity="info" if dump_cut_at_end else None,
                 launch=lc.index,
             )
         )
@@ -531,7 +537,7 @@ def _launch_findings(
                 # A file that is an excerpt at its start is as likely cut at its end by whoever copied it,
                 # and a file written moments ago at its last line's time is a start still under way.
                 severity="info"
-                if excerpt or document or lc.lines_dropped or (note and note.still_writing)
+                if excerpt or document or dump_cut_at_end or lc.lines_dropped or (note and note.still_writing)
                 else None,
                 launch=lc.index,
                 # where the log stops is observed; that the launch is stuck there is assumed

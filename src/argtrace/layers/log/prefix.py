@@ -44,6 +44,14 @@ _QUOTE = _lazy(r"^(?:>(?: |$))+", needles=(">",))
 # numbers, vllm#35679: ``3597\t(APIServer pid=18801) ERROR 03-01 13:30:11 [serving.py:214] Traceback``): a
 # tab after digits alone at the line's start, which no framework prints.
 _LINE_NO = _lazy(r"^\d{1,8}\t", needles=("\t",))
+# A CI job log copied from its web view with the viewer's gutter, two blanks and a bar before each line
+# (vllm-project/vllm-omni#946's Buildkite log: ``  | (EngineCore_DP0 pid=6804) ValueError: No available
+# memory for the cache blocks. ...``, ``  | Process SpawnProcess-1:``; vllm#14574's
+# ``  | [2025-03-10T15:07:20Z] ERROR ...``): taken off when the line's own text follows it at once; a blank
+# or another bar after it is a table's empty cell (a Grafana table's ``  |   | 2026-06-12 ... |``), not
+# this gutter.
+_CI_GUTTER = "  | "
+_GUTTER_NOT_BEFORE = frozenset(" \t|")
 # A log service's CSV export, ``timestamp,message`` with the time in milliseconds since the epoch and the
 # message quoted when it holds a quote or a comma (a CloudWatch export of a SageMaker endpoint's log,
 # aws-samples/amazon-sagemaker-generativeai#111: ``1756144014882,#033[1;36m(APIServer pid=1)#033[0;0m ...``):
@@ -128,6 +136,8 @@ def split_prefix(text: str) -> Parsed:
             s = s[me.end() :]
     if s.startswith(">") and (mq := _QUOTE.match(s)):
         s = s[mq.end() :]
+    elif s.startswith(_CI_GUTTER) and s[4:5] not in _GUTTER_NOT_BEFORE:
+        s = s[4:]
     mc0 = _COMPOSE.match(s)
     if mc0:
         s = s[mc0.end() :]
