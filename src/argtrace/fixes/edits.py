@@ -153,6 +153,19 @@ def crlf(finding: Finding, source: SourceFile, report: Report) -> Proposal | Non
     )
 
 
+def bash_shebang(finding: Finding, source: SourceFile, report: Report) -> Proposal | None:
+    """SH052: the first line, which gives the script to sh, made ``#!/bin/bash``."""
+    lines = source.lines
+    if not lines or not lines[0].startswith("#!"):
+        return None
+    body = _body(lines[0])
+    return Proposal(
+        (FixEdit(source.label, _pos(1, 1), _pos(1, len(body) + 1), "#!/bin/bash"),),
+        f"Make the first line of {source.label} `#!/bin/bash` (it is `{body}`), or run it with "
+        f"`bash {_shell_quote(source.label)}`.",
+    )
+
+
 def blanks_after_backslash(finding: Finding, source: SourceFile, report: Report) -> Proposal | None:
     """SH003: delete the blanks between the continuation backslash and the end of its line."""
     where = parse_at(finding.at)
@@ -374,6 +387,7 @@ def _same_meaning(old: str, new: str) -> bool:
 LINE_PRODUCERS: Mapping[str, Producer] = {
     "SH002": crlf,
     "SH003": blanks_after_backslash,
+    "SH052": bash_shebang,
     "SH004": missing_continuation,
     "PA001": renamed_flag,
     "PA002": renamed_flag,
@@ -394,6 +408,7 @@ _RENAME = "writes the flag the finding names in place of the one at the finding'
 LINE_NOTES: Mapping[str, str] = {
     "SH002": "deletes the `\\r` at the end of every line of the file",
     "SH003": "deletes the blanks after the backslash",
+    "SH052": "makes the first line `#!/bin/bash`",
     "SH004": "moves a comment that sits inside the continued command above the command; otherwise adds the "
     "missing backslash to the line before",
     **{code: _RENAME for code in LINE_PRODUCERS if code.startswith("PA")},

@@ -700,3 +700,31 @@ SH054 = Rule(
         argv=("check", "--no-resolve", "deploy.sh"),
     ),
 )
+
+SH052 = Rule(
+    code="SH052",
+    layer="shell",
+    severity="warning",
+    title="A script given to sh uses bash features",
+    rationale=(
+        "The first line (`#!/bin/sh`, `#!/usr/bin/env sh`) gives the script to sh. On Debian and Ubuntu, and "
+        "so in the SGLang and vLLM images and most GPU nodes, sh is dash: `[[ ]]` is a command not found "
+        "(status 127, so `[[ $TP ]] && ARGS+=...` silently takes the other branch), arrays and `${X//a/b}` "
+        "stop the script with a syntax or substitution error, `source` and `let` are not found, `echo -e` "
+        "prints `-e`. shellcheck, asked to read the script as sh (`-s sh`), names each such feature "
+        "(its SC3xxx comments, the finding's evidence). argtrace itself reads the script as bash, so what "
+        "it shows of those lines is what bash would do."
+    ),
+    fix="Make the first line `#!/bin/bash` (or run the script with `bash script.sh`).",
+    exceptions="Rests on sh being dash. Where sh is bash (RHEL, Fedora, CentOS, Amazon Linux) the features "
+    "work, and a caller that runs the file with `bash script.sh` ignores the first line.",
+    basis="assumed",
+    example=Example(
+        files={"launch.sh": "#!/bin/sh\nARGS=(--tp-size 2)\n" + _SERVER + ' "${ARGS[@]}"\n'},
+        argv=("check", "--no-resolve", "launch.sh"),
+    ),
+    correct=Example(
+        files={"launch.sh": _HEAD + "ARGS=(--tp-size 2)\n" + _SERVER + ' "${ARGS[@]}"\n'},
+        argv=("check", "--no-resolve", "launch.sh"),
+    ),
+)

@@ -704,7 +704,7 @@ def _continues_after(lines: list[bytes], line: int) -> bool:
 
 
 def _shellcheck_findings(label: str, data: bytes, own: list[Finding], pending: Any = None) -> list[Finding]:
-    from argtrace.layers.shell.shellcheck import TIMEOUT, run_shellcheck
+    from argtrace.layers.shell.shellcheck import TIMEOUT, dialect_of, run_shellcheck
     from argtrace.rules import Rule
 
     if len(data) > SHELLCHECK_MAX:
@@ -734,9 +734,14 @@ def _shellcheck_findings(label: str, data: bytes, own: list[Finding], pending: A
     out: list[Finding] = []
     lines = data.split(b"\n")
     del Rule
+    bashisms = [c for c in comments if 3000 <= c.code < 4000] if dialect_of(data) == "sh" else []
+    if bashisms:
+        out.append(_bash_features_under_sh(label, lines, bashisms))
     for c in comments:
         if (c.code, c.line) in covered or (c.code == 1017 and any(f.code == "SH002" for f in own)):
             continue
+        if bashisms and 3000 <= c.code < 4000:
+            continue  # each one is evidence of the SH052 finding above
         at = f"{label}:{c.line}:{c.column}"
         text = lines[c.line - 1].decode("utf-8", "replace").rstrip("\r") if 0 < c.line <= len(lines) else ""
         level = _SC_LEVEL.get(c.level, "info")
@@ -754,3 +759,25 @@ def _shellcheck_findings(label: str, data: bytes, own: list[Finding], pending: A
             )
         )
     return out
+
+
+def _bash_features_under_sh(label: str, lines: list[bytes], bashisms: list[Any]) -> Finding:
+    """SH052: one finding for every bash feature shellcheck finds in a script its first line gives to sh,
+    each shellcheck comment its evidence, and the first line changed to ``#!/bin/bash`` as the fix."""
+    first = lines[0].decode("utf-8", "replace").rstrip("\r")
+    shown = sorted({c.line for c in bashisms})
+    places = ", ".join(f"line {n}" for n in shown[:6]) + (
+        f" and {len(shown) - 6} more" if len(shown) > 6 else ""
+    )
+    evidence = []
+    for c in bashisms[:8]:
+        at = f"{label}:{c.line}:{c.column}"
+        evidence.append(Evidence("shell", at, f"shellcheck SC{c.code}: {c.message}"))
+    return R.SH052.finding(
+        f"{label} starts with `{first}` but uses bash features ({places}): where sh is dash (Debian, Ubuntu, "
+        "and the SGLang and vLLM images built on them) they fail or mean something else, and the values "
+        "argtrace reads from them follow bash",
+        at=f"{label}:1",
+        evidence=evidence,
+        fix=f"Make the first line `#!/bin/bash` (or run the script with `bash {label}`).",
+    )

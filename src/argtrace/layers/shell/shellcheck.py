@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -89,8 +90,19 @@ def _limited(cmd: list[str]) -> list[str]:
     return ["/bin/sh", "-c", f'ulimit -v {MEMORY // 1024} && exec "$0" "$@"', *cmd]
 
 
-# What argtrace asks shellcheck for (part of the cache key: other options, other answers).
-OPTIONS = ("-f", "json1", "-s", "bash", "-")
+# What argtrace asks shellcheck for (part of the cache key: other options, other answers): the script as the
+# shell that runs it reads it (``dialect``: "bash", or "sh" for a script whose first line names sh or dash).
+_SH_SHEBANG = re.compile(rb"#!\s*(?:/usr)?/bin/(?:env\s+)?(?:sh|dash)(?:\s|$)")
+
+
+def dialect_of(data: bytes) -> str:
+    """ "sh" when the script's first line runs it with sh or dash (``#!/bin/sh``, ``#!/usr/bin/env sh``,
+    ``#!/bin/sh -e``), else "bash" (argtrace reads a script without one as bash's)."""
+    return "sh" if _SH_SHEBANG.match(data) else "bash"
+
+
+def options(dialect: str) -> tuple[str, ...]:
+    return ("-f", "json1", "-s", dialect, "-")
 
 
 def cached_shellcheck(data: bytes, timeout: float = TIMEOUT) -> Outcome:
@@ -122,7 +134,7 @@ def cache_key(exe: str, data: bytes) -> str | None:
     except OSError:
         return None
     h = sha256(b"shellcheck\0")
-    for part in (real, str(st.st_size), str(st.st_mtime_ns), " ".join(OPTIONS)):
+    for part in (real, str(st.st_size), str(st.st_mtime_ns), " ".join(options(dialect_of(data)))):
         h.update(part.encode("utf-8", "surrogateescape") + b"\0")
     h.update(os.environ.get("SHELLCHECK_OPTS", "").encode("utf-8", "surrogateescape") + b"\0")
     rc = rc_file(os.getcwd())
@@ -173,7 +185,7 @@ def run_shellcheck(data: bytes, timeout: float = TIMEOUT) -> Outcome:
         return None, "shellcheck is not installed"
     try:
         proc = subprocess.run(
-            _limited([exe, *OPTIONS]),
+            _limited([exe, *options(dialect_of(data))]),
             input=data,
             capture_output=True,
             timeout=timeout,
