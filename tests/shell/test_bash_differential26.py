@@ -127,3 +127,40 @@ def test_funcname_of_a_c_string_has_no_main(tmp_path: Path) -> None:
         == bash_argv(script, tmp_path)
         == [*SERVER.split()[1:], "--served-model-name", "f"]
     )
+
+
+# `set -e` where bash applies it (bash(1), set -e): the server command after each is what bash starts or not
+ERREXIT = {
+    # bash clears -e in a command substitution: `false` there had been "the script exits here" (SH023 error)
+    # and X empty (SH026), where bash sets X to hi and goes on
+    "cmdsub clears -e": ("set -e\nX=$(false; echo hi)\n" + SERVER + ' --served-model-name "$X"', True),
+    "assignment status": ("set -e\nX=$(false)\n" + SERVER, False),
+    "last of a list": ("set -e\ntrue && false\n" + SERVER, False),
+    "not last of a list": ("set -e\nfalse && true\n" + SERVER, True),
+    "pipefail": ("set -eo pipefail\nfalse | true\n" + SERVER, False),
+    "pipeline without pipefail": ("set -e\nfalse | true\n" + SERVER, True),
+    "arithmetic": ("set -e\nX=1\n(( X-- ))\n(( X-- ))\n" + SERVER, False),
+    "subshell": ("set -e\n(false)\n" + SERVER, False),
+    "negated": ("set -e\n! true\n" + SERVER, True),
+    "left of ||": ("set -e\nf() { false; Y=in; }\nf || true\n" + SERVER, True),
+}
+
+
+@pytest.mark.parametrize("name", list(ERREXIT))
+def test_set_e_exits_where_bash_exits(name: str, tmp_path: Path) -> None:
+    script, starts = ERREXIT[name]
+    path = tmp_path / "launch.sh"
+    path.write_text(script + "\n")
+    result = analyze_script(
+        ScriptSource("launch.sh", (script + "\n").encode(), path),
+        [],
+        {},
+        arg0="launch.sh",
+        run_shellcheck=False,
+    )
+    assert bool(result.servers) is starts
+    assert bool(bash_file_argv(script, tmp_path)) is starts
+    if starts:
+        assert [w.text for w in result.servers[0].argv[1:]] == bash_file_argv(script, tmp_path)
+    else:
+        assert [f.code for f in result.findings if f.code == "SH023" and f.severity == "error"] == ["SH023"]

@@ -69,8 +69,9 @@ def test_every_fork_returning_failure_still_exits_for_certain(tmp_path: Path) ->
         tmp_path,
         "set -e\nf(){ if ibv_devinfo x; then echo d; return 1; fi; return 1; }\nD=$(f)\n" + SERVER,
     )
+    # bash clears -e inside `$(...)`: the assignment's status (the substitution's) is what exits
     assert sh023(r) == [
-        ("error", "`f` fails (status 1) and `set -e` is on: the script exits here", "launch.sh:3:3")
+        ("error", "`D=$(f)` fails (status 1) and `set -e` is on: the script exits here", "launch.sh:3:1")
     ]
 
 

@@ -84,17 +84,29 @@ class Control(Expander):
                 bg = True
             status = self.run_node(node, bg)
             self.last_status = status
-            if (
-                status
-                and "errexit" in self.options
-                and self.cond_depth == 0
-                and not bg
-                and (self._is_simple(node) or node.type == "test_command")
-            ):
-                at = self.src.at(node.start_byte)
-                self.emit("errexit", at, status=status, command=self._short(node))
-                raise _Exit(status, f"`set -e`: `{self._short(node)}` fails at {at}")
+            if status and not bg:
+                self._errexit(node, status)
         return status
+
+    def _errexit(self, node: Any, status: int) -> None:
+        """``set -e``: exit when ``node`` failed where bash's -e applies (bash(1), ``set -e``): a simple
+        command, a pipeline (its status: the last command's, or pipefail's), a subshell, ``(( ))``; not in a
+        condition, not on the left of ``&&``/``||`` (``cond_depth``), not a command negated with ``!``.
+        Compound commands fail through the commands inside them, checked where they run."""
+        if "errexit" not in self.options or self.cond_depth != 0 or not _exits_on_failure(node):
+            return
+        at = self.src.at(node.start_byte)
+        inner = self.errexit_at
+        if not (
+            node.type == "subshell"
+            and inner is not None
+            and inner[0] is self.src
+            and inner[1] >= node.start_byte
+        ):
+            # a subshell that -e ended fails with it: one exit, reported where the command failed
+            self.emit("errexit", at, status=status, command=self._short(node))
+        self.errexit_at = (self.src, node.start_byte)
+        raise _Exit(status, f"`set -e`: `{self._short(node)}` fails at {at}")
 
     def run_condition(self, nodes: Iterable[Any]) -> int | None:
         self.cond_depth += 1
@@ -241,7 +253,7 @@ class Control(Expander):
             self.cond_depth -= 1
         if op == "&&":
             if st == 0:
-                return self.run_node(right)
+                return self._run_last(right)
             if st is None:
                 return self.fork(
                     [lambda: self.run_node(right), lambda: None],
@@ -256,8 +268,16 @@ class Control(Expander):
                     [lambda: self.run_node(right), lambda: 0],
                     f"whether `{self._short(left)}` fails ({self.src.line_at(left.start_byte)})",
                 )
-            return self.run_node(right)
+            return self._run_last(right)
         return self.run_block(node.children)
+
+    def _run_last(self, node: Any) -> int | None:
+        """The command after a list's final ``&&``/``||``: the one place in a list ``set -e`` applies to."""
+        status = self.run_node(node)
+        if status:
+            self.last_status = status
+            self._errexit(node, status)
+        return status
 
     def capture_node(self, node: Any) -> str | None:
         """What ``node`` (of the current source) writes to stdout, evaluated as in ``$(...)`` (in a
@@ -733,3 +753,17 @@ def _pipefail_status(statuses: list[int | None]) -> int | None:
         if st != 0:
             return st
     return 0
+
+
+def _exits_on_failure(node: Any) -> bool:
+    """Whether ``set -e`` exits when ``node`` returns non-zero: a simple command (assignments and
+    declarations too: ``X=$(false)``), ``[[ ]]``, a pipeline, a subshell or ``(( ))``, redirected or not."""
+    if node.type == "redirected_statement":
+        body = node.child_by_field_name("body")
+        if body is None:
+            return True
+        node = body
+    t = node.type
+    if t in _SIMPLE or t in ("pipeline", "subshell"):
+        return True
+    return t == "compound_statement" and node.child_count > 0 and node.children[0].type == "(("

@@ -467,6 +467,9 @@ class Core:
         # a script bash reads from a file has "main" at its bottom, a `-c` string none
         self.call_stack: list[tuple[str, bool]] = []
         self.funcname_main = source.path is not None
+        # the source and offset of the last command `set -e` exited at (a subshell it ended is not reported
+        # again: ``Control._errexit``)
+        self.errexit_at: tuple[Source, int] | None = None
         self.captures: list[dict[str, Any]] = []  # command substitutions being evaluated (innermost last)
         self.exec_fds: dict[str, tuple[str | None, str, str | None, str]] = {}  # `exec > log` so far
         self.loops: list[_Loop] = []  # the loops being evaluated, innermost last

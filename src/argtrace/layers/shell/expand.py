@@ -182,8 +182,16 @@ class Expander(Params):
         saved_src, saved_last = self.src, self.last_status
         self.src = src
         self.depth += 1
+
+        def run_body() -> int | None:
+            if "inherit_errexit" not in self.options:
+                # bash (not in POSIX mode) clears -e in a command substitution's subshell: `X=$(false; echo
+                # hi)` sets X to hi; the assignment's own status is what set -e then sees (bash(1), set -e)
+                self.options.discard("errexit")
+            return self.run_block(tree.root_node.children)
+
         try:
-            status = self.in_subshell(lambda: self.run_block(tree.root_node.children))
+            status = self.in_subshell(run_body)
         finally:
             self.src = saved_src
             self.depth -= 1
