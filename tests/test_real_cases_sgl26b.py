@@ -1,0 +1,156 @@
+"""SGLang batch of the 26th session (docs/real_cases.md, "SGLang sgl26b: Docker's /dev/shm, adaptive
+speculative decoding, variables a later release dropped, remote code"), measured before any fix.
+
+Six failure reports of 2026 whose cause lies in the launch (a ``docker run`` of a multi-GPU server that
+leaves /dev/shm at 64 MiB, ``--speculative-adaptive`` beside DP attention or two-batch overlap, variables
+later releases no longer read, a model shipping remote code without ``--trust-remote-code``) and five
+correct launches (``ok_*``). The module is ``sgl26b`` because ``test_real_cases_sgl26.py`` holds the
+earlier "SGLang, 2025-2026" batch. Each case under ``tests/data/real_cases_sgl26b/`` names its URL in its
+header: ``.cmd`` launches (``argtrace check -c``) and scripts. A new user's machine (no resolver
+environment, no Hugging Face cache); no report names its release. Each command runs once per worker
+(tests/batches.py's ``recorded_*``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.batches import RECONSTRUCTED, finding, missing_cases, recorded_check, table_counts, unsourced
+from tests.conftest import Launch, alarms, run_cli
+
+CASES = Path(__file__).resolve().parent / "data" / "real_cases_sgl26b"
+
+pytestmark = pytest.mark.usefixtures("new_user_machine")
+
+# The class of each failure report: first seen (b7391bf2) and now.
+CLASSES = {
+    "milesdiffusionpr13_cu130_shm_size.sh": ("c", "a"),
+    "sglangpr35060_cutlass_moe_variable_removed.cmd": ("b", "b"),
+    "sglangpr24297_jit_all_reduce_renamed.cmd": ("b", "b"),
+    "sglangpr35898_adaptive_spec_dp_attention.cmd": ("c", "c"),
+    "sglangpr23289_adaptive_spec_tbo.cmd": ("c", "c"),
+    "sglangpr28693_laguna_trust_remote_code.cmd": ("c", "c"),
+}
+CORRECT = [
+    "ok_sglangpr9573_eagle3_hybrid_attention.cmd",
+    "ok_sglangpr28693_laguna_with_trust_remote_code.cmd",
+    "ok_atompr1046_mtp_dp_attention.sh",
+    "ok_srtslurmpr141_llama33_metrics.cmd",
+    "ok_milesdiffusionpr13_cu130_with_shm_size.sh",
+]
+
+
+def check(name: str) -> dict[str, Any]:
+    return recorded_check(CASES, Launch(name))
+
+
+def found(report: dict[str, Any]) -> list[tuple[str, str]]:
+    return [(f["code"], f["severity"]) for f in alarms(report)]
+
+
+def test_inventory_and_counts() -> None:
+    files = {p.name for p in CASES.iterdir()}
+    assert files == set(CLASSES) | set(CORRECT)
+    assert table_counts(CLASSES) == ([0, 2, 4, 0], [1, 2, 3, 0])
+
+
+def test_every_case_names_its_source() -> None:
+    assert unsourced(CASES, prefix=RECONSTRUCTED) == []
+    for path in sorted(CASES.iterdir()):
+        assert ", seen 2026-12-04: " in path.read_text(encoding="utf-8").splitlines()[0], path.name
+
+
+@pytest.mark.parametrize("name", CORRECT)
+def test_correct_launches_stay_clean(name: str) -> None:
+    assert found(check(name)) == []
+
+
+ALARMS = {"milesdiffusionpr13_cu130_shm_size.sh": [("MM015", "warning")]}
+
+
+@pytest.mark.parametrize("name", sorted(CLASSES))
+def test_no_alarm_is_wrong(name: str) -> None:
+    """No wrong alarm (d), before or after: the one warning is MM015's on the cu130 image run without
+    --shm-size; the others get notes only (the release assumed, --tp read as --tp-size)."""
+    assert found(check(name)) == ALARMS.get(name, [])
+
+
+def test_the_shm_finding_names_the_image_the_ranks_and_the_fix() -> None:
+    mm015 = finding(check("milesdiffusionpr13_cu130_shm_size.sh"), "MM015")
+    assert mm015["message"] == (
+        "the `docker run` of lmsysorg/sglang:v0.5.14-cu130 sets no /dev/shm (no --shm-size, --ipc host or "
+        "mount there), so the container keeps Docker's 64 MiB: the 2 ranks of this start on the node "
+        "(tp_size 2 x pp_size 1) talk through NCCL, whose shared-memory segments live in /dev/shm and fail "
+        "to be created once they outgrow it"
+    )
+    assert (
+        mm015["fix"]
+        == "Add `--shm-size 32g` (SGLang's Docker instructions) or `--ipc host` to the `docker run`."
+    )
+    assert (mm015["at"], mm015["layer"]) == ("milesdiffusionpr13_cu130_shm_size.sh:2:1", "memory")
+
+
+def _mm015(command: str) -> list[str]:
+    report = run_cli(["check", "--format", "json", "--no-resolve", "-c", command]).json
+    return [f["message"].split(": the ", 1)[-1] for f in report["findings"] if f["code"] == "MM015"]
+
+
+def test_how_a_docker_run_sets_its_shm_and_which_starts_need_it() -> None:
+    """Variants (not reports) of miles_diffusion PR#13: DP ranks and vLLM's TP count; --ipc host, a mount
+    or a tmpfs at /dev/shm set it; one GPU, DP attention inside TP 1, and Ascend's devices say nothing."""
+    sg = "docker run --gpus all {opts} lmsysorg/sglang:v0.5.14 python3 -m sglang.launch_server --model-path m"
+    assert _mm015(sg.format(opts="") + " --dp-size 2") == [
+        "2 ranks of this start on the node (tp_size 1 x pp_size 1 x dp_size 2) talk through NCCL, whose "
+        "shared-memory segments live in /dev/shm and fail to be created once they outgrow it"
+    ]
+    vllm = "docker run --gpus all vllm/vllm-openai:v0.11.0 --model Qwen/Qwen3-8B --tensor-parallel-size 4"
+    assert [m.split(" (", 1)[0] for m in _mm015(vllm)] == ["4 ranks of this start on the node"]
+    for opts in ("--ipc=host", "--ipc host", "-v /dev/shm:/dev/shm", "--mount type=tmpfs,target=/dev/shm",
+                 "--tmpfs /dev/shm:rw,size=8g", "--shm-size=16g"):  # fmt: skip
+        assert _mm015(sg.format(opts=opts) + " --tp-size 2") == [], opts
+    assert _mm015(sg.format(opts="") + " --tp-size 1") == []
+    assert _mm015(sg.format(opts="-v /data:/data") + " --tp-size 2")[0].startswith("2 ranks")
+
+
+# Each case not in class a: a word an alarm of its launch would hold if argtrace named the cause, and the
+# mechanism it lacks (a strict xfail: it fails until the mechanism exists).
+MISSING = {
+    "sglangpr35060_cutlass_moe_variable_removed.cmd": (
+        "SGLANG_CUTLASS_MOE",
+        "the variable narrows the assumed release to 0.5.17, the newest that reads it; only PR011's note "
+        "says 0.5.18-0.5.23 do not know it, without --moe-runner-backend cutlass as the fix",
+    ),
+    "sglangpr24297_jit_all_reduce_renamed.cmd": (
+        "SGLANG_USE_JIT_ALL_REDUCE",
+        "as SGLANG_CUTLASS_MOE: the assumed release is the newest reading the old name (0.5.11), and the "
+        "rename to SGLANG_OPT_USE_CUSTOM_ALL_REDUCE_V2 shows only in PR011's note",
+    ),
+    "sglangpr35898_adaptive_spec_dp_attention.cmd": (
+        "speculative-adaptive",
+        "the release's _maybe_disable_adaptive (0.5.23 speculative_hook.py) turns the switch off under DP "
+        "attention: only running the release's resolution shows it, and a new user has no resolver "
+        "environment",
+    ),
+    "sglangpr23289_adaptive_spec_tbo.cmd": (
+        "speculative-adaptive",
+        "as sglang PR#35898, for two-batch overlap: the release's own code, not run without its environment",
+    ),
+    "sglangpr28693_laguna_trust_remote_code.cmd": (
+        "trust-remote-code",
+        "whether the checkpoint ships remote code is in its config.json (auto_map), not in a new user's "
+        "cache",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", missing_cases(MISSING))
+def test_the_cause_is_an_alarm(name: str) -> None:
+    word = MISSING[name][0]
+    assert any(word in f["message"] for f in alarms(check(name)))
+
+
+def test_the_missing_list_is_every_case_not_in_class_a() -> None:
+    assert set(MISSING) == {n for n, (_, now) in CLASSES.items() if now != "a"}
