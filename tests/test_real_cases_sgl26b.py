@@ -1,14 +1,16 @@
-"""SGLang batch of the 26th session (docs/real_cases.md, "SGLang sgl26b: Docker's /dev/shm, adaptive
-speculative decoding, variables a later release dropped, remote code"), measured before any fix.
+"""SGLang batch of the 26th session (docs/real_cases.md, "SGLang sgl26b: Docker's /dev/shm, pipeline
+parallelism per model class, adaptive speculative decoding, variables a later release dropped, torch
+compile"), measured before any fix.
 
-Six failure reports of 2026 whose cause lies in the launch (a ``docker run`` of a multi-GPU server that
+Ten failure reports of 2026 whose cause lies in the launch (a ``docker run`` of a multi-GPU server that
 leaves /dev/shm at 64 MiB, ``--speculative-adaptive`` beside DP attention or two-batch overlap, variables
-later releases no longer read, a model shipping remote code without ``--trust-remote-code``) and five
-correct launches (``ok_*``). The module is ``sgl26b`` because ``test_real_cases_sgl26.py`` holds the
-earlier "SGLang, 2025-2026" batch. Each case under ``tests/data/real_cases_sgl26b/`` names its URL in its
-header: ``.cmd`` launches (``argtrace check -c``) and scripts. A new user's machine (no resolver
-environment, no Hugging Face cache); no report names its release. Each command runs once per worker
-(tests/batches.py's ``recorded_*``).
+later releases no longer read, a model shipping remote code without ``--trust-remote-code``,
+``--pp-size`` on a model class without pipeline parallelism, ``--enable-torch-compile`` and the diffusion
+server's speed mode) and six correct launches (``ok_*``). The module is ``sgl26b`` because
+``test_real_cases_sgl26.py`` holds the earlier "SGLang, 2025-2026" batch. Each case under
+``tests/data/real_cases_sgl26b/`` names its URL in its header: ``.cmd`` launches (``argtrace check -c``)
+and scripts. A new user's machine (no resolver environment, no Hugging Face cache); no report names its
+release. Each command runs once per worker (tests/batches.py's ``recorded_*``).
 """
 
 from __future__ import annotations
@@ -33,6 +35,10 @@ CLASSES = {
     "sglangpr35898_adaptive_spec_dp_attention.cmd": ("c", "c"),
     "sglangpr23289_adaptive_spec_tbo.cmd": ("c", "c"),
     "sglangpr28693_laguna_trust_remote_code.cmd": ("c", "c"),
+    "sglangpr25284_gemma4_pipeline_parallel.cmd": ("c", "c"),
+    "sglangpr18925_kimi_k25_pipeline_parallel.sh": ("c", "c"),
+    "sglang17830_kimi_linear_torch_compile.cmd": ("c", "c"),
+    "sglangpr34173_diffusion_speed_mode_compile.cmd": ("c", "c"),
 }
 CORRECT = [
     "ok_sglangpr9573_eagle3_hybrid_attention.cmd",
@@ -40,6 +46,7 @@ CORRECT = [
     "ok_atompr1046_mtp_dp_attention.sh",
     "ok_srtslurmpr141_llama33_metrics.cmd",
     "ok_milesdiffusionpr13_cu130_with_shm_size.sh",
+    "ok_sglangpr36342_granite_auto_parsers.cmd",
 ]
 
 
@@ -54,7 +61,7 @@ def found(report: dict[str, Any]) -> list[tuple[str, str]]:
 def test_inventory_and_counts() -> None:
     files = {p.name for p in CASES.iterdir()}
     assert files == set(CLASSES) | set(CORRECT)
-    assert table_counts(CLASSES) == ([0, 2, 4, 0], [1, 2, 3, 0])
+    assert table_counts(CLASSES) == ([0, 2, 8, 0], [1, 2, 7, 0])
 
 
 def test_every_case_names_its_source() -> None:
@@ -115,6 +122,41 @@ def test_how_a_docker_run_sets_its_shm_and_which_starts_need_it() -> None:
     assert _mm015(sg.format(opts="-v /data:/data") + " --tp-size 2")[0].startswith("2 ranks")
 
 
+_CONFIG = (
+    '{{"architectures": ["{arch}"], "model_type": "{mtype}", "hidden_size": 2048, "num_hidden_layers": 24, '
+    '"num_attention_heads": 16, "num_key_value_heads": 16, "max_position_embeddings": 4096, '
+    '"vocab_size": 32000, "head_dim": 128}}'
+)
+
+
+def _rs049(tmp_path: Path, arch: str, *options: str, pp: int = 2) -> list[tuple[str, str, str]]:
+    (tmp_path / "config.json").write_text(_CONFIG.format(arch=arch, mtype=arch.lower()), encoding="utf-8")
+    argv = ["check", "--format", "json", "--no-resolve", "--model-config", "config.json", *options, "-c"]
+    command = f"python3 -m sglang.launch_server --model-path m --pp-size {pp}"
+    report = run_cli([*argv, command], cwd=tmp_path).json
+    return [(f["severity"], f["message"], f["fix"]) for f in report["findings"] if f["code"] == "RS049"]
+
+
+def test_pipeline_parallel_on_a_class_whose_forward_takes_no_proxy_tensors(tmp_path: Path) -> None:
+    """The mechanism of sglang PR#25284 (Gemma4 before its PP support), with config.json at hand: SGLang's
+    ModelRunner asserts that forward() takes pp_proxy_tensors, read from the wheels into the model table.
+    Gemma3ForCausalLM's does not in 0.5.23 (an error there, a warning on an assumed release); Gemma4's does;
+    --pp-size 1 and a release whose table has no flag (0.5.19) say nothing."""
+    (severity, message, fix) = _rs049(tmp_path, "Gemma3ForCausalLM", "--framework-version", "0.5.23")[0]
+    assert (severity, message, fix) == (
+        "error",
+        "--pp-size 2, but the forward() of Gemma3ForCausalLM (sglang/srt/models/gemma3_causal.py) takes no "
+        "pp_proxy_tensors in sglang 0.5.23, so the model has no pipeline-parallel support: "
+        "ModelRunner.__init__ (sglang/srt/model_executor/model_runner.py:514) raises AssertionError: "
+        '"Pipeline Parallel is not compatible with this model." when the model is loaded, after the weights',
+        "--pp-size 1, and --tp-size for the GPUs (2 x the TP size)",
+    )
+    assert [f[0] for f in _rs049(tmp_path, "Gemma3ForCausalLM")] == ["warning"]
+    assert _rs049(tmp_path, "Gemma4ForCausalLM", "--framework-version", "0.5.23") == []
+    assert _rs049(tmp_path, "Gemma3ForCausalLM", "--framework-version", "0.5.23", pp=1) == []
+    assert _rs049(tmp_path, "Gemma3ForCausalLM", "--framework-version", "0.5.19") == []
+
+
 # Each case not in class a: a word an alarm of its launch would hold if argtrace named the cause, and the
 # mechanism it lacks (a strict xfail: it fails until the mechanism exists).
 MISSING = {
@@ -142,6 +184,26 @@ MISSING = {
         "trust-remote-code",
         "whether the checkpoint ships remote code is in its config.json (auto_map), not in a new user's "
         "cache",
+    ),
+    "sglangpr25284_gemma4_pipeline_parallel.cmd": (
+        "pp-size",
+        "RS049 reads ModelRunner's pp_proxy_tensors gate from the model table, but the architecture is in "
+        "config.json, which a new user's machine lacks (and the table has the flag for 0.5.10.post1 and "
+        "0.5.23 only, where Gemma4's forward takes it)",
+    ),
+    "sglangpr18925_kimi_k25_pipeline_parallel.sh": (
+        "pp-size",
+        "as sglang PR#25284: config.json is not at hand, and Kimi K2.5's forward takes pp_proxy_tensors "
+        "in both releases the table has the flag for",
+    ),
+    "sglang17830_kimi_linear_torch_compile.cmd": (
+        "torch-compile",
+        "a failure of torch.compile on the model's code at run time: no start-up check reads it",
+    ),
+    "sglangpr34173_diffusion_speed_mode_compile.cmd": (
+        "performance-mode",
+        "the diffusion server's speed mode turned torch.compile on before the PR: its defaults are not "
+        "resolved, and the regression is a measured slowdown, not a refusal",
     ),
 }
 
