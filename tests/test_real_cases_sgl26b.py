@@ -2,15 +2,17 @@
 parallelism per model class, adaptive speculative decoding, variables a later release dropped, torch
 compile"), measured before any fix.
 
-Ten failure reports of 2026 whose cause lies in the launch (a ``docker run`` of a multi-GPU server that
-leaves /dev/shm at 64 MiB, ``--speculative-adaptive`` beside DP attention or two-batch overlap, variables
-later releases no longer read, a model shipping remote code without ``--trust-remote-code``,
-``--pp-size`` on a model class without pipeline parallelism, ``--enable-torch-compile`` and the diffusion
-server's speed mode) and six correct launches (``ok_*``). The module is ``sgl26b`` because
-``test_real_cases_sgl26.py`` holds the earlier "SGLang, 2025-2026" batch. Each case under
-``tests/data/real_cases_sgl26b/`` names its URL in its header: ``.cmd`` launches (``argtrace check -c``)
-and scripts. A new user's machine (no resolver environment, no Hugging Face cache); no report names its
-release. Each command runs once per worker (tests/batches.py's ``recorded_*``).
+Thirteen failure reports of 2025-2026 whose cause lies in the launch (a ``docker run`` of a multi-GPU
+server that leaves /dev/shm at 64 MiB, ``--speculative-adaptive`` beside DP attention or two-batch
+overlap, variables later releases no longer read, a model shipping remote code without
+``--trust-remote-code``, ``--pp-size`` on a model class without pipeline parallelism,
+``--enable-torch-compile`` and the diffusion server's speed mode, PD with different TP sizes, a reranker
+without its template, flashinfer for a hybrid GDN model on SM12x) and six correct launches (``ok_*``). The
+module is ``sgl26b`` because ``test_real_cases_sgl26.py`` holds the earlier "SGLang, 2025-2026" batch.
+Each case under ``tests/data/real_cases_sgl26b/`` names its URL in its header: ``.cmd`` launches
+(``argtrace check -c``) and scripts. A new user's machine (no resolver environment, no Hugging Face
+cache); no report names its release; ``--gpu`` only where the report names a GPU argtrace has a profile of
+(sglang PR#18758: RTX 5090). Each command runs once per worker (tests/batches.py's ``recorded_*``).
 """
 
 from __future__ import annotations
@@ -39,7 +41,12 @@ CLASSES = {
     "sglangpr18925_kimi_k25_pipeline_parallel.sh": ("c", "c"),
     "sglang17830_kimi_linear_torch_compile.cmd": ("c", "c"),
     "sglangpr34173_diffusion_speed_mode_compile.cmd": ("c", "c"),
+    "sglang15674_pd_tp_sizes_non_mla.sh": ("b", "b"),
+    "sglang20456_qwen3_reranker_no_chat_template.cmd": ("c", "c"),
+    "sglangpr18758_gdn_flashinfer_sm120.cmd": ("c", "c"),
 }
+# the GPU a report names, where argtrace has its profile (the PR names the RTX 5090)
+OPTIONS = {"sglangpr18758_gdn_flashinfer_sm120.cmd": ("--gpu", "rtx-5090x4")}
 CORRECT = [
     "ok_sglangpr9573_eagle3_hybrid_attention.cmd",
     "ok_sglangpr28693_laguna_with_trust_remote_code.cmd",
@@ -51,7 +58,7 @@ CORRECT = [
 
 
 def check(name: str) -> dict[str, Any]:
-    return recorded_check(CASES, Launch(name))
+    return recorded_check(CASES, Launch(name, OPTIONS.get(name, ())))
 
 
 def found(report: dict[str, Any]) -> list[tuple[str, str]]:
@@ -61,7 +68,7 @@ def found(report: dict[str, Any]) -> list[tuple[str, str]]:
 def test_inventory_and_counts() -> None:
     files = {p.name for p in CASES.iterdir()}
     assert files == set(CLASSES) | set(CORRECT)
-    assert table_counts(CLASSES) == ([0, 2, 8, 0], [1, 2, 7, 0])
+    assert table_counts(CLASSES) == ([0, 3, 10, 0], [1, 3, 9, 0])
 
 
 def test_every_case_names_its_source() -> None:
@@ -204,6 +211,21 @@ MISSING = {
         "performance-mode",
         "the diffusion server's speed mode turned torch.compile on before the PR: its defaults are not "
         "resolved, and the regression is a measured slowdown, not a refusal",
+    ),
+    "sglang15674_pd_tp_sizes_non_mla.sh": (
+        "TP sizes",
+        "PA041 names the different TP sizes as a note and says plain attention models transfer fine: the "
+        "crash under load is a bug of the transfer path for non-MLA models, not a refusal in the code",
+    ),
+    "sglang20456_qwen3_reranker_no_chat_template.cmd": (
+        "chat-template",
+        "that Qwen3-Reranker is a decoder-only reranker needing the qwen3_reranker template is the model's "
+        "(config.json and the docs), not a start-up check",
+    ),
+    "sglangpr18758_gdn_flashinfer_sm120.cmd": (
+        "flashinfer",
+        "the attention registry's Blackwell assertion tests the model's hybrid GDN layers (config.json) "
+        "and the release; with neither known nothing evaluates it",
     ),
 }
 
