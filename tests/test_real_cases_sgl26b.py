@@ -169,12 +169,17 @@ def _mm015(command: str) -> list[str]:
 
 
 def test_how_a_docker_run_sets_its_shm_and_which_starts_need_it() -> None:
-    """Variants (not reports) of miles_diffusion PR#13: DP ranks and vLLM's TP count; --ipc host, a mount
-    or a tmpfs at /dev/shm set it; one GPU, DP attention inside TP 1, and Ascend's devices say nothing."""
+    """Variants (not reports) of miles_diffusion PR#13: vLLM's TP, PP, SGLang's TP over two nodes; --ipc
+    host, a mount or a tmpfs at /dev/shm set it; one GPU, DP replicas of one GPU each (no NCCL group) and
+    Ascend's devices say nothing."""
     sg = "docker run --gpus all {opts} lmsysorg/sglang:v0.5.14 python3 -m sglang.launch_server --model-path m"
-    assert _mm015(sg.format(opts="") + " --dp-size 2") == [
-        "2 ranks of this start on the node (tp_size 1 x pp_size 1 x dp_size 2) talk through NCCL, whose "
-        "shared-memory segments live in /dev/shm and fail to be created once they outgrow it"
+    assert _mm015(sg.format(opts="") + " --tp-size 2 --pp-size 2") == [
+        "4 ranks of this start on the node (tp_size 2 x pp_size 2) talk through NCCL, whose shared-memory "
+        "segments live in /dev/shm and fail to be created once they outgrow it"
+    ]
+    two_nodes = " --tp-size 16 --nnodes 2 --node-rank 0 --dist-init-addr 10.0.0.1:5000"
+    assert [m.split(" talk", 1)[0] for m in _mm015(sg.format(opts="") + two_nodes)] == [
+        "8 ranks of this start on the node (tp_size 16 x pp_size 1 over nnodes 2)"
     ]
     vllm = "docker run --gpus all vllm/vllm-openai:v0.11.0 --model Qwen/Qwen3-8B --tensor-parallel-size 4"
     assert [m.split(" (", 1)[0] for m in _mm015(vllm)] == ["4 ranks of this start on the node"]
@@ -182,42 +187,9 @@ def test_how_a_docker_run_sets_its_shm_and_which_starts_need_it() -> None:
                  "--tmpfs /dev/shm:rw,size=8g", "--shm-size=16g"):  # fmt: skip
         assert _mm015(sg.format(opts=opts) + " --tp-size 2") == [], opts
     assert _mm015(sg.format(opts="") + " --tp-size 1") == []
+    assert _mm015(sg.format(opts="") + " --dp-size 2") == []
+    assert _mm015(sg.format(opts="--device /dev/davinci0 --device /dev/davinci1") + " --tp-size 2") == []
     assert _mm015(sg.format(opts="-v /data:/data") + " --tp-size 2")[0].startswith("2 ranks")
-
-
-_CONFIG = (
-    '{{"architectures": ["{arch}"], "model_type": "{mtype}", "hidden_size": 2048, "num_hidden_layers": 24, '
-    '"num_attention_heads": 16, "num_key_value_heads": 16, "max_position_embeddings": 4096, '
-    '"vocab_size": 32000, "head_dim": 128}}'
-)
-
-
-def _rs049(tmp_path: Path, arch: str, *options: str, pp: int = 2) -> list[tuple[str, str, str]]:
-    (tmp_path / "config.json").write_text(_CONFIG.format(arch=arch, mtype=arch.lower()), encoding="utf-8")
-    argv = ["check", "--format", "json", "--no-resolve", "--model-config", "config.json", *options, "-c"]
-    command = f"python3 -m sglang.launch_server --model-path m --pp-size {pp}"
-    report = run_cli([*argv, command], cwd=tmp_path).json
-    return [(f["severity"], f["message"], f["fix"]) for f in report["findings"] if f["code"] == "RS049"]
-
-
-def test_pipeline_parallel_on_a_class_whose_forward_takes_no_proxy_tensors(tmp_path: Path) -> None:
-    """The mechanism of sglang PR#25284 (Gemma4 before its PP support), with config.json at hand: SGLang's
-    ModelRunner asserts that forward() takes pp_proxy_tensors, read from the wheels into the model table.
-    Gemma3ForCausalLM's does not in 0.5.23 (an error there, a warning on an assumed release); Gemma4's does;
-    --pp-size 1 and a release whose table has no flag (0.5.19) say nothing."""
-    (severity, message, fix) = _rs049(tmp_path, "Gemma3ForCausalLM", "--framework-version", "0.5.23")[0]
-    assert (severity, message, fix) == (
-        "error",
-        "--pp-size 2, but the forward() of Gemma3ForCausalLM (sglang/srt/models/gemma3_causal.py) takes no "
-        "pp_proxy_tensors in sglang 0.5.23, so the model has no pipeline-parallel support: "
-        "ModelRunner.__init__ (sglang/srt/model_executor/model_runner.py:514) raises AssertionError: "
-        '"Pipeline Parallel is not compatible with this model." when the model is loaded, after the weights',
-        "--pp-size 1, and --tp-size for the GPUs (2 x the TP size)",
-    )
-    assert [f[0] for f in _rs049(tmp_path, "Gemma3ForCausalLM")] == ["warning"]
-    assert _rs049(tmp_path, "Gemma4ForCausalLM", "--framework-version", "0.5.23") == []
-    assert _rs049(tmp_path, "Gemma3ForCausalLM", "--framework-version", "0.5.23", pp=1) == []
-    assert _rs049(tmp_path, "Gemma3ForCausalLM", "--framework-version", "0.5.19") == []
 
 
 # Each case not in class a: a word an alarm of its launch would hold if argtrace named the cause, and the
